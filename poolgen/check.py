@@ -1,0 +1,246 @@
+"""The prize-structure check: figures computed from a spec's tiers against what the regulation prints.
+
+`check_spec(spec)` returns a `GameCheck`: one `PoolFigures` per pool (for printed games also the
+whole order), `problems` (a published figure disagrees: the CLI exits 1) and `notes` (a figure
+agrees in value but is printed oddly, such as "$1,2500.00": reported, not failed).
+Odds and percentages are exact fractions, shown rounded half-up as the regulation rounds them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+
+from poolgen.money import fmt_cents, parse_decimal, parse_printed
+from poolgen.spec import Pool, PoolTier, Spec
+
+
+def round_half_up(value: Fraction, places: int = 2) -> Decimal:
+    """A fraction rounded as printed tables round: half away from zero, to `places` decimals."""
+    q = Decimal(1).scaleb(-places)
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(q, rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class PoolFigures:
+    """What a pool's tiers add up to."""
+
+    id: str
+    price_cents: int
+    tickets: int
+    tiers: tuple[PoolTier, ...]
+
+    @property
+    def winners(self) -> int:
+        return sum(t.count for t in self.tiers if t.prize_cents)
+
+    @property
+    def losers(self) -> int:
+        return self.tickets - self.winners
+
+    @property
+    def prize_cost_cents(self) -> int:
+        return sum(t.count * t.prize_cents for t in self.tiers)
+
+    @property
+    def sales_cents(self) -> int:
+        return self.tickets * self.price_cents
+
+    @property
+    def odds(self) -> Fraction | None:
+        return Fraction(self.tickets, self.winners) if self.winners else None
+
+    @property
+    def payout(self) -> Fraction:
+        return Fraction(100 * self.prize_cost_cents, self.sales_cents)
+
+    @property
+    def top_prize_cents(self) -> int:
+        return max(t.prize_cents for t in self.tiers)
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "price_cents": self.price_cents,
+            "tickets": self.tickets,
+            "winners": self.winners,
+            "losers": self.losers,
+            "prize_cost_cents": self.prize_cost_cents,
+            "odds_1_in": str(round_half_up(self.odds, 4)) if self.odds else None,
+            "payout_pct": str(round_half_up(self.payout, 4)),
+            "top_prize_cents": self.top_prize_cents,
+            "tiers": [
+                {"id": t.id, "prize_cents": t.prize_cents, "count": t.count,
+                 "odds_1_in": str(round_half_up(Fraction(self.tickets, t.count), 2))
+                 if t.count else None}
+                for t in self.tiers
+            ],
+        }
+
+
+def figures(pool: Pool) -> PoolFigures:
+    return PoolFigures(pool.id, pool.price_cents, pool.tickets, pool.tiers)
+
+
+@dataclass
+class GameCheck:
+    """The result of checking one spec."""
+
+    spec: Spec
+    pools: list[PoolFigures] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def problem(self, table: str, row: str, published: object, computed: object) -> None:
+        self.problems.append(f"{self.spec.name}: {table}: {row}: published {published}, "
+                             f"computed {computed}")
+
+    def to_json(self) -> dict:
+        s = self.spec
+        return {
+            "name": s.name,
+            "number": s.number,
+            "regulation": s.regulation,
+            "kind": s.kind,
+            "spec": s.path.name,
+            "spec_sha256": s.sha256,
+            "pools": [p.to_json() for p in self.pools],
+            "problems": list(self.problems),
+            "notes": list(self.notes),
+        }
+
+
+def check_spec(spec: Spec) -> GameCheck:
+    """Compute every pool's figures and cross-check every published figure of the spec."""
+    result = GameCheck(spec)
+    if spec.kind == "printed":
+        _check_printed(spec, result)
+    else:
+        _check_einstant(spec, result)
+    # A game's layout module may prove more (e.g. that every tier can be laid out at all).
+    from poolgen.layouts import layout_module
+
+    extra = getattr(layout_module(spec.rules), "check_structure", None)
+    if extra is not None:
+        extra(spec, result)
+    return result
+
+
+def _printed(text: str, result: GameCheck, where: str) -> int:
+    cents, well_formed = parse_printed(text)
+    if not well_formed:
+        result.notes.append(f"{result.spec.name}: {where}: {text!r} is printed oddly; "
+                            f"read as {fmt_cents(cents)}")
+    return cents
+
+
+def _odds_matches(printed: str, exact: Fraction) -> tuple[bool, Decimal]:
+    value = parse_decimal(printed)
+    places = max(0, -value.as_tuple().exponent)
+    shown = round_half_up(exact, places)
+    return shown == value, shown
+
+
+def _check_printed(spec: Spec, result: GameCheck) -> None:
+    pool = figures(spec.pools[0])
+    n_pools = len(spec.pools)
+    pool = PoolFigures("pool", pool.price_cents, pool.tickets, pool.tiers)
+    order = PoolFigures("order", pool.price_cents, pool.tickets * n_pools,
+                        tuple(PoolTier(t.id, t.prize_cents, t.count * n_pools) for t in pool.tiers))
+    result.pools += [pool, order]
+    per_order = spec.sales["counts_per"] == "order"
+    table = "(i)"
+    for t in spec.tiers:
+        row = f"row {t.index} ({t.data.get('get') or t.data.get('wild_bonus')} = {fmt_cents(t.prize_cents)})"
+        if "published_cost" in t.data:
+            count = t.count if per_order else t.count * n_pools
+            cost = _printed(t.data["published_cost"], result, f"{table} {row} prize cost")
+            if cost != count * t.prize_cents:
+                result.problem(table, f"{row} prize cost", fmt_cents(cost),
+                               f"{count:,} x {fmt_cents(t.prize_cents)} = "
+                               f"{fmt_cents(count * t.prize_cents)}")
+        _check_how_won(spec, result, t, row)
+    pub = spec.published
+    if "winners" in pub and pub["winners"] != order.winners:
+        result.problem(table, "total winners", f"{pub['winners']:,}", f"{order.winners:,}")
+    subtotal = order.prize_cost_cents
+    if "subtotal_cost" in pub:
+        printed = _printed(pub["subtotal_cost"], result, f"{table} sub-total")
+        if printed != subtotal:
+            result.problem(table, "prize cost sub-total", fmt_cents(printed), fmt_cents(subtotal))
+    other = sum(_printed(c["amount"], result, f"{table} {c['name']}")
+                for c in pub.get("other_costs", []))
+    if "total_cost" in pub:
+        printed = _printed(pub["total_cost"], result, f"{table} total")
+        if printed != subtotal + other:
+            result.problem(table, "prize cost total", fmt_cents(printed),
+                           f"{fmt_cents(subtotal)} + {fmt_cents(other)} other = "
+                           f"{fmt_cents(subtotal + other)}")
+    if "odds" in pub and order.odds is not None:
+        ok, shown = _odds_matches(pub["odds"], order.odds)
+        if not ok:
+            result.problem("(j)", "overall odds", f"1 in {pub['odds']}", f"1 in {shown}")
+
+
+def _check_how_won(spec: Spec, result: GameCheck, tier, row: str) -> None:
+    """Wild Side: the wins a row names must add up to its prize and fit on the ticket."""
+    d = tier.data
+    if not any(k in d for k in ("your", "wild", "bonus")):
+        return
+    play = spec.play
+    value = {s.code: s.value_cents for s in spec.symbols}
+    mult = play.get("wild_multiplier", 1)
+    total = (sum(value[c] for c in d.get("your", [])) + mult * sum(value[c] for c in d.get("wild", []))
+             + sum(value[c] for c in d.get("bonus", [])))
+    if total != tier.prize_cents:
+        result.problem("(i)", f"{row} how won", fmt_cents(tier.prize_cents),
+                       f"the named wins add up to {fmt_cents(total)}")
+    limits = (("your", "your_numbers"), ("wild", "your_wild_numbers"), ("bonus", "bonus_spots"))
+    for key, limit in limits:
+        if limit in play and len(d.get(key, [])) > play[limit]:
+            result.problem("(i)", f"{row} how won", f"{len(d[key])} wins in {key}",
+                           f"only {play[limit]} spots")
+    wins = sum(len(d.get(k, [])) for k in ("your", "wild", "bonus"))
+    if "max_wins" in play and wins > play["max_wins"]:
+        result.problem("(g)", f"{row} number of wins", f"at most {play['max_wins']}", wins)
+
+
+def _check_einstant(spec: Spec, result: GameCheck) -> None:
+    result.pools += [figures(p) for p in spec.pools]
+    first = result.pools[0]
+    size = first.tickets
+    denoms = spec.sales["denominations"]
+    for t in spec.tiers:
+        d = t.data
+        row = f"multiplier {t.multiplier:f}"
+        ok, shown = _odds_matches(d["odds"], Fraction(size, t.count)) if t.count else (True, None)
+        if not ok:
+            result.problem("(j)", f"{row} odds", f"1 in {d['odds']}", f"1 in {shown}")
+        if "i_count" in d:
+            i_count = int(parse_decimal(d["i_count"]))
+            if i_count != t.count:
+                result.problem("(i)", f"{row} number of prizes", d["i_count"], f"{t.count} in (j)")
+        if "i_odds" in d and t.count:
+            ok, shown = _odds_matches(d["i_odds"], Fraction(size, t.count))
+            if not ok:
+                result.problem("(i)", f"{row} odds", f"1 in {d['i_odds']}", f"1 in {shown}")
+        for j, printed in enumerate(d.get("i_amounts", [])):
+            denom, _ = parse_printed(denoms[j])
+            want = t.multiplier * denom
+            got = _printed(printed, result, f"(i) {row}, ${denoms[j]} column")
+            if got != want:
+                result.problem("(i)", f"{row}, ${denoms[j]} column", printed,
+                               f"{t.multiplier:f} x {fmt_cents(denom)} = {fmt_cents(int(want))}")
+    pub = spec.published
+    if "losers" in pub and pub["losers"] != first.losers:
+        result.problem("(j)", "multiplier 0 shares", f"{pub['losers']:,}", f"{first.losers:,}")
+    if "losers_odds" in pub and first.losers:
+        ok, shown = _odds_matches(pub["losers_odds"], Fraction(size, first.losers))
+        if not ok:
+            result.problem("(j)", "multiplier 0 odds", f"1 in {pub['losers_odds']}", f"1 in {shown}")
+    if "odds" in pub and first.odds is not None:
+        ok, shown = _odds_matches(pub["odds"], first.odds)
+        if not ok:
+            result.problem("(j)", "overall odds", f"1 in {pub['odds']}", f"1 in {shown}")

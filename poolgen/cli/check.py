@@ -1,0 +1,71 @@
+"""`poolgen check`: prove a prize structure against the figures its regulation publishes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from poolgen.check import GameCheck, check_spec, round_half_up
+from poolgen.cli.common import all_specs, reports_errors
+from poolgen.money import fmt_cents
+from poolgen.spec import load_spec
+
+
+@reports_errors
+def check(
+    specs: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Spec files to check. Default: every *.toml in specs/.",
+                       show_default=False),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+) -> None:
+    """Compute every pool's winners, odds, prize cost and payout from a spec's tiers and cross-check
+    them against every figure the regulation publishes.
+
+    Exit 0: every figure reconciles. 1: a published figure disagrees (one line each).
+    2: a spec cannot be read or is invalid.
+    """
+    paths = specs or all_specs()
+    loaded = [load_spec(p) for p in paths]  # every spec is valid before anything is printed
+    results = [check_spec(s) for s in loaded]
+    problems = [p for r in results for p in r.problems]
+    if as_json:
+        doc = {"games": [r.to_json() for r in results], "problems": problems, "ok": not problems}
+        typer.echo(json.dumps(doc, indent=2))
+    else:
+        console = Console(width=max(Console().width, 120))
+        for r in results:
+            _print_game(console, r)
+        if problems:
+            console.print(f"[bold red]{len(problems)} published figure(s) disagree[/]")
+        else:
+            console.print(f"[bold green]All figures of {len(results)} game(s) reconcile.[/]")
+    raise typer.Exit(1 if problems else 0)
+
+
+def _print_game(console: Console, r: GameCheck) -> None:
+    s = r.spec
+    title = f"{s.name}" + (f" (game {s.number})" if s.number else "") + f" - {s.regulation}"
+    table = Table(title=title, title_justify="left")
+    for col in ("pool", "price", "tickets", "winners", "losers", "odds 1 in", "prize cost",
+                "payout %", "top prize"):  # printed games: one pool (all are alike) and the order
+        table.add_column(col, justify="right" if col != "pool" else "left")
+    for p in r.pools:
+        table.add_row(p.id, fmt_cents(p.price_cents), f"{p.tickets:,}", f"{p.winners:,}",
+                      f"{p.losers:,}", str(round_half_up(p.odds, 2)) if p.odds else "-",
+                      fmt_cents(p.prize_cost_cents), str(round_half_up(p.payout, 2)),
+                      fmt_cents(p.top_prize_cents))
+    console.print(table)
+    for note in r.notes:
+        console.print(f"  [yellow]note[/] {note}", soft_wrap=True)
+    for problem in r.problems:
+        console.print(f"  [red]problem[/] {problem}", soft_wrap=True)
+    if not r.problems:
+        console.print(f"  [green]ok[/] {len(s.tiers)} tiers, every published figure reconciles")
+    console.print()

@@ -1,0 +1,58 @@
+"""What every command shares: where specs live, how errors become one line and an exit code."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import ParamSpec, TypeVar
+
+import typer
+from rich.console import Console
+
+from poolgen.errors import PoolgenError
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+err_console = Console(stderr=True, highlight=False)
+
+
+def default_spec_dir() -> Path:
+    """`specs/` in the working folder, else the one beside the installed package (a source tree)."""
+    here = Path("specs")
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[2] / "specs"
+
+
+def all_specs() -> list[Path]:
+    folder = default_spec_dir()
+    found = sorted(folder.glob("*.toml"))
+    if not found:
+        raise PoolgenError(f"{folder}: no spec files (*.toml) found")
+    return found
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"poolgen: error: {message}", markup=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
+    """Turn a PoolgenError (or Ctrl-C) into one line on stderr and a non-zero exit, no traceback."""
+
+    @wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except PoolgenError as exc:
+            raise fail(str(exc), exc.exit_code) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted; nothing was left under a final name", 130) from None
+        except BrokenPipeError:
+            sys.stderr.close()
+            raise typer.Exit(1) from None
+
+    return wrapper

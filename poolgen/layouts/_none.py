@@ -1,0 +1,1 @@
+"""Placeholder for a game whose layouts are not written yet: no layout columns."""

@@ -1,0 +1,9 @@
+"""Randomness: `drbg` emits bytes from a seed; `sampling` turns them into unbiased choices.
+
+Neither module knows about lottery games.
+"""
+
+from poolgen.rng.drbg import ALGORITHM, Stream, derive_stream
+from poolgen.rng.sampling import integers, permutation, row_permutations
+
+__all__ = ["ALGORITHM", "Stream", "derive_stream", "integers", "permutation", "row_permutations"]

@@ -1,0 +1,431 @@
+"""Game specs: TOML files in `specs/`, loaded into frozen objects that are valid by construction.
+
+`load_spec(path)` raises `SpecError("<file>: <field>: <reason>")` for anything it cannot accept:
+an unknown or missing field, a float where money belongs, a negative or non-integer count, a count
+that does not fit in or divide into a pool, an undeclared symbol, a duplicate tier.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from poolgen.errors import SpecError
+from poolgen.money import parse_printed
+
+KINDS = ("printed", "einstant")
+RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
+
+_TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
+_GAME = {"name", "number", "regulation", "rules", "kind", "source"}
+_PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per"}
+_EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
+_PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "losers",
+              "losers_odds"}
+_SYMBOL = {"group", "code", "symbol", "caption", "value"}
+_PRINTED_TIER = {"id", "get", "wild_bonus", "prize", "count", "published_cost", "your", "wild",
+                 "bonus", "symbol"}
+_EINSTANT_TIER = {"multiplier", "count", "odds", "i_amounts", "i_count", "i_odds"}
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """One play or prize symbol of the regulation's (b) table."""
+
+    group: str
+    code: str
+    symbol: str
+    caption: str
+    value_cents: int | None
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One prize tier as the spec states it; `count` is per `counts_per` (order or pool)."""
+
+    id: str
+    index: int
+    count: int
+    prize_cents: int | None  # printed games: the prize
+    multiplier: Decimal | None  # eInstants: prize = multiplier x denomination x play areas
+    data: dict[str, Any] = field(compare=False, repr=False)  # the tier's table as written
+
+
+@dataclass(frozen=True)
+class PoolTier:
+    """A tier's count and prize in one pool. Tier 0 of every pool is the losing tier."""
+
+    id: str
+    prize_cents: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Pool:
+    """One prize pool to build: a printed pool of whole books, or one eInstant denomination."""
+
+    id: str
+    price_cents: int
+    tickets: int
+    tiers: tuple[PoolTier, ...]  # losing tier first, then the spec's tiers in order
+    denomination_cents: int | None = None
+    play_areas: int | None = None
+    first_book: int | None = None  # printed games: books first_book .. first_book + books - 1
+    books: int | None = None
+
+    @property
+    def winners(self) -> int:
+        return sum(t.count for t in self.tiers[1:])
+
+    @property
+    def prize_cost_cents(self) -> int:
+        return sum(t.count * t.prize_cents for t in self.tiers)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A loaded game spec. Build it with `load_spec`."""
+
+    path: Path
+    sha256: str
+    name: str
+    number: int | None
+    regulation: str
+    rules: str
+    kind: str
+    source: str
+    sales: dict[str, Any] = field(repr=False)
+    play: dict[str, Any] = field(repr=False)
+    published: dict[str, Any] = field(repr=False)
+    layout: dict[str, Any] = field(repr=False)
+    symbols: tuple[Symbol, ...] = field(repr=False)
+    tiers: tuple[Tier, ...] = field(repr=False)
+    pools: tuple[Pool, ...] = field(repr=False)
+
+    def symbols_in(self, group: str) -> tuple[Symbol, ...]:
+        return tuple(s for s in self.symbols if s.group == group)
+
+    def symbol(self, code: str) -> Symbol:
+        for s in self.symbols:
+            if s.code == code:
+                return s
+        raise KeyError(code)
+
+    def pool(self, pool_id: str) -> Pool:
+        for p in self.pools:
+            if p.id == pool_id:
+                return p
+        known = ", ".join(p.id for p in self.pools)
+        raise SpecError(f"{self.path.name}: no pool {pool_id!r} (pools: {known})")
+
+    @property
+    def tickets_per_book(self) -> int | None:
+        if self.kind != "printed":
+            return None
+        return self.sales["last_ticket"] - self.sales["first_ticket"] + 1
+
+
+class _Reader:
+    """Field access that turns every problem into one SpecError naming file and field."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path.name
+
+    def fail(self, where: str, why: str) -> SpecError:
+        return SpecError(f"{self.file}: {where}: {why}")
+
+    def table(self, parent: dict, key: str, where: str, allowed: set[str]) -> dict:
+        value = parent.get(key)
+        if not isinstance(value, dict):
+            raise self.fail(where, "missing table" if value is None else "must be a table")
+        self.known(value, where, allowed)
+        return value
+
+    def known(self, table: dict, where: str, allowed: set[str]) -> None:
+        for k in table:
+            if k not in allowed:
+                raise self.fail(f"{where}.{k}" if where else k, "unknown field")
+
+    def get(self, table: dict, key: str, where: str, kind: type | tuple, required: bool = True):
+        if key not in table:
+            if required:
+                raise self.fail(f"{where}.{key}", "missing field")
+            return None
+        value = table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.fail(f"{where}.{key}", f"must be a whole number, not {value!r}")
+        if not isinstance(value, kind):
+            name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            raise self.fail(f"{where}.{key}", f"must be a {name}, not {value!r}")
+        return value
+
+    def count(self, table: dict, key: str, where: str) -> int:
+        value = self.get(table, key, where, int)
+        if value < 0:
+            raise self.fail(f"{where}.{key}", f"must not be negative, got {value}")
+        return value
+
+    def money(self, table: dict, key: str, where: str, required: bool = True) -> int | None:
+        if key not in table:
+            if required:
+                raise self.fail(f"{where}.{key}", "missing field")
+            return None
+        value = table[key]
+        if isinstance(value, float):
+            raise self.fail(f"{where}.{key}", f"money must be a decimal string such as "
+                                              f"\"{value:.2f}\", not the float {value!r}")
+        if not isinstance(value, str):
+            raise self.fail(f"{where}.{key}", f"money must be a decimal string, not {value!r}")
+        try:
+            cents, well_formed = parse_printed(value)
+        except ValueError as exc:
+            raise self.fail(f"{where}.{key}", str(exc)) from None
+        if not well_formed:
+            raise self.fail(f"{where}.{key}", f"{value!r} is not a well-formed amount")
+        return cents
+
+    def decimal(self, table: dict, key: str, where: str) -> Decimal:
+        value = self.get(table, key, where, str)
+        try:
+            number = Decimal(value)
+        except ArithmeticError:
+            raise self.fail(f"{where}.{key}", f"{value!r} is not a decimal number") from None
+        if not number.is_finite() or number < 0:
+            raise self.fail(f"{where}.{key}", f"{value!r} is not a non-negative number")
+        return number
+
+
+def load_spec(path: Path | str) -> Spec:
+    """Read and validate one spec file."""
+    path = Path(path)
+    r = _Reader(path)
+    try:
+        raw_bytes = path.read_bytes()
+    except OSError as exc:
+        raise SpecError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        doc = tomllib.loads(raw_bytes.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise SpecError(f"{path.name}: not valid TOML: {exc}") from None
+
+    r.known(doc, "", _TOP)
+    if r.get(doc, "format", "spec", int) != 1:
+        raise r.fail("format", "only format 1 is known")
+    game = r.table(doc, "game", "game", _GAME)
+    name = r.get(game, "name", "game", str)
+    number = r.get(game, "number", "game", int, required=False)
+    rules = r.get(game, "rules", "game", str)
+    if rules not in RULES:
+        raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(RULES)})")
+    kind = r.get(game, "kind", "game", str)
+    if kind not in KINDS:
+        raise r.fail("game.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    play = doc.get("play", {})
+    if not isinstance(play, dict):
+        raise r.fail("play", "must be a table")
+    layout = doc.get("layout", {})
+    if not isinstance(layout, dict):
+        raise r.fail("layout", "must be a table")
+    published = r.table(doc, "published", "published", _PUBLISHED)
+
+    symbols = _symbols(r, doc)
+    codes = {s.code: s for s in symbols}
+    if kind == "printed":
+        sales = r.table(doc, "printed", "printed", _PRINTED)
+        tiers = _printed_tiers(r, doc, codes)
+        pools = _printed_pools(r, sales, tiers)
+    else:
+        sales = r.table(doc, "einstant", "einstant", _EINSTANT)
+        tiers = _einstant_tiers(r, doc)
+        pools = _einstant_pools(r, sales, tiers)
+
+    return Spec(
+        path=path,
+        sha256=hashlib.sha256(raw_bytes).hexdigest(),
+        name=name,
+        number=number,
+        regulation=r.get(game, "regulation", "game", str),
+        rules=rules,
+        kind=kind,
+        source=r.get(game, "source", "game", str),
+        sales=sales,
+        play=play,
+        published=published,
+        layout=layout,
+        symbols=symbols,
+        tiers=tiers,
+        pools=pools,
+    )
+
+
+def _symbols(r: _Reader, doc: dict) -> tuple[Symbol, ...]:
+    raw = doc.get("symbols")
+    if not isinstance(raw, list) or not raw:
+        raise r.fail("symbols", "missing: a spec declares its symbols as [[symbols]]")
+    out: list[Symbol] = []
+    seen: set[str] = set()
+    for i, s in enumerate(raw):
+        where = f"symbols[{i}]"
+        if not isinstance(s, dict):
+            raise r.fail(where, "must be a table")
+        r.known(s, where, _SYMBOL)
+        code = r.get(s, "code", where, str)
+        if code in seen:
+            raise r.fail(f"{where}.code", f"duplicate symbol code {code!r}")
+        seen.add(code)
+        out.append(Symbol(
+            group=r.get(s, "group", where, str),
+            code=code,
+            symbol=r.get(s, "symbol", where, str),
+            caption=r.get(s, "caption", where, str, required=False) or "",
+            value_cents=r.money(s, "value", where, required=False),
+        ))
+    return tuple(out)
+
+
+def _tier_list(r: _Reader, doc: dict) -> list[dict]:
+    raw = doc.get("tiers")
+    if not isinstance(raw, list) or not raw:
+        raise r.fail("tiers", "missing: a spec declares its prize tiers as [[tiers]]")
+    for i, t in enumerate(raw):
+        if not isinstance(t, dict):
+            raise r.fail(f"tiers[{i}]", "must be a table")
+    return raw
+
+
+def _printed_tiers(r: _Reader, doc: dict, codes: dict[str, Symbol]) -> tuple[Tier, ...]:
+    out: list[Tier] = []
+    seen: set[str] = set()
+    for i, t in enumerate(_tier_list(r, doc)):
+        where = f"tiers[{i}]"
+        r.known(t, where, _PRINTED_TIER)
+        tier_id = r.get(t, "id", where, str)
+        if tier_id in seen or tier_id == "lose":
+            raise r.fail(f"{where}.id", f"duplicate tier id {tier_id!r}")
+        seen.add(tier_id)
+        prize = r.money(t, "prize", where)
+        if prize == 0:
+            raise r.fail(f"{where}.prize", "a prize tier must pay more than nothing")
+        r.money(t, "published_cost", where, required=False)
+        for key, group in (("your", "prize"), ("wild", "prize"), ("bonus", "bonus_prize"),
+                           ("symbol", "prize")):
+            if key not in t:
+                continue
+            used = t[key] if isinstance(t[key], list) else [t[key]]
+            for code in used:
+                if not isinstance(code, str):
+                    raise r.fail(f"{where}.{key}", f"symbol codes are strings, not {code!r}")
+                sym = codes.get(code)
+                if sym is None or sym.group != group:
+                    raise r.fail(f"{where}.{key}",
+                                 f"prize symbol {code!r} is not declared in [[symbols]] "
+                                 f"with group {group!r}")
+        out.append(Tier(id=tier_id, index=i + 1, count=r.count(t, "count", where),
+                        prize_cents=prize, multiplier=None, data=t))
+    _no_duplicate_play(r, out)
+    return tuple(out)
+
+
+def _no_duplicate_play(r: _Reader, tiers: list[Tier]) -> None:
+    """Two tiers that are won the same way at the same prize are one tier written twice."""
+    seen: dict[tuple, int] = {}
+    for t in tiers:
+        d = t.data
+        key = (t.prize_cents, tuple(sorted(d.get("your", []))), tuple(sorted(d.get("wild", []))),
+               tuple(sorted(d.get("bonus", []))), d.get("symbol"))
+        if key in seen:
+            raise r.fail(f"tiers[{t.index - 1}]",
+                         f"duplicate tier: won the same way as tiers[{seen[key] - 1}]")
+        seen[key] = t.index
+
+
+def _einstant_tiers(r: _Reader, doc: dict) -> tuple[Tier, ...]:
+    out: list[Tier] = []
+    seen: set[Decimal] = set()
+    for i, t in enumerate(_tier_list(r, doc)):
+        where = f"tiers[{i}]"
+        r.known(t, where, _EINSTANT_TIER)
+        mult = r.decimal(t, "multiplier", where)
+        if mult == 0:
+            raise r.fail(f"{where}.multiplier", "a prize tier must pay more than nothing "
+                                                "(losers are [published].losers)")
+        if mult in seen:
+            raise r.fail(f"{where}.multiplier", f"duplicate tier: multiplier {mult} appears twice")
+        seen.add(mult)
+        out.append(Tier(id=f"m{mult.normalize():f}", index=i + 1, count=r.count(t, "count", where),
+                        prize_cents=None, multiplier=mult, data=t))
+    return tuple(out)
+
+
+def _per_pool(r: _Reader, tiers: tuple[Tier, ...], pools_per_order: int, where: str) -> list[int]:
+    counts = []
+    for t in tiers:
+        if t.count % pools_per_order:
+            raise r.fail(f"tiers[{t.index - 1}].count",
+                         f"{t.count} winners per order do not divide into {pools_per_order} "
+                         f"equal pools ({where})")
+        counts.append(t.count // pools_per_order)
+    return counts
+
+
+def _printed_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:
+    price = r.money(sales, "price", "printed")
+    order = r.count(sales, "order_tickets", "printed")
+    size = r.count(sales, "pool_tickets", "printed")
+    first, last = r.count(sales, "first_ticket", "printed"), r.count(sales, "last_ticket", "printed")
+    per = r.get(sales, "counts_per", "printed", str)
+    if per not in ("order", "pool"):
+        raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
+    if size == 0 or order % size:
+        raise r.fail("printed.pool_tickets", f"an order of {order} is not whole pools of {size}")
+    if last < first:
+        raise r.fail("printed.last_ticket", "must not be below first_ticket")
+    per_book = last - first + 1
+    if size % per_book:
+        raise r.fail("printed.pool_tickets", f"a pool of {size} is not whole books of {per_book}")
+    n_pools = order // size
+    counts = _per_pool(r, tiers, n_pools if per == "order" else 1, "printed.counts_per")
+    winners = sum(counts)
+    if winners > size:
+        raise r.fail("tiers", f"{winners} winners per pool exceed the pool of {size} tickets")
+    ptiers = (PoolTier("lose", 0, size - winners),) + tuple(
+        PoolTier(t.id, t.prize_cents, c) for t, c in zip(tiers, counts, strict=True))
+    books = size // per_book
+    return tuple(Pool(id=f"p{k + 1}", price_cents=price, tickets=size, tiers=ptiers,
+                      first_book=k * books, books=books) for k in range(n_pools))
+
+
+def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:
+    denoms_raw = r.get(sales, "denominations", "einstant", list)
+    denoms = []
+    for j, d in enumerate(denoms_raw):
+        denoms.append(r.money({"d": d}, "d", f"einstant.denominations[{j}]"))
+    areas = r.get(sales, "play_areas", "einstant", list)
+    for j, a in enumerate(areas):
+        if isinstance(a, bool) or not isinstance(a, int) or a < 1:
+            raise r.fail(f"einstant.play_areas[{j}]", f"must be a whole number >= 1, not {a!r}")
+    size = r.count(sales, "pool_shares", "einstant")
+    r.count(sales, "order_shares", "einstant")
+    if r.get(sales, "counts_per", "einstant", str) != "pool":
+        raise r.fail("einstant.counts_per", "eInstant counts are per pool: write \"pool\"")
+    winners = sum(t.count for t in tiers)
+    if winners > size:
+        raise r.fail("tiers", f"{winners} winners per pool exceed the pool of {size} shares")
+    pools = []
+    for d in denoms:
+        for a in areas:
+            ptiers = [PoolTier("lose", 0, size - winners)]
+            for t in tiers:
+                cents = t.multiplier * d * a
+                if cents != cents.to_integral_value():
+                    raise r.fail(f"tiers[{t.index - 1}].multiplier",
+                                 f"{t.multiplier} x {d} cents x {a} is not whole cents")
+                ptiers.append(PoolTier(t.id, int(cents), t.count))
+            pool_id = f"d{d // 100}.{d % 100:02d}" + (f"x{a}" if len(areas) > 1 else "")
+            pools.append(Pool(id=pool_id, price_cents=d * a, tickets=size, tiers=tuple(ptiers),
+                              denomination_cents=d, play_areas=a))
+    return tuple(pools)
