@@ -26,6 +26,8 @@ _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_tick
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "losers",
               "losers_odds"}
+_PLAY = {"spots", "max_wins", "lucky_numbers", "your_numbers", "your_wild_numbers", "wild_multiplier",
+         "bonus_spots", "match", "max_losses", "spots_per_area"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value"}
 _PRINTED_TIER = {"id", "get", "wild_bonus", "prize", "count", "published_cost", "your", "wild",
                  "bonus", "symbol"}
@@ -227,6 +229,9 @@ def load_spec(path: Path | str) -> Spec:
     play = doc.get("play", {})
     if not isinstance(play, dict):
         raise r.fail("play", "must be a table")
+    r.known(play, "play", _PLAY)
+    for key in play:
+        r.count(play, key, "play")
     layout = doc.get("layout", {})
     if not isinstance(layout, dict):
         raise r.fail("layout", "must be a table")

@@ -35,8 +35,13 @@ def all_specs() -> list[Path]:
     return found
 
 
+def say(message: str) -> None:
+    """One line of information on stderr (stdout stays for results), never wrapped."""
+    err_console.print(message, markup=False, soft_wrap=True)
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"poolgen: error: {message}", markup=False, soft_wrap=True)
+    say(f"poolgen: error: {message}")
     return typer.Exit(code)
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import typer
 
+from poolgen.cli import seed
 from poolgen.cli.check import check
+from poolgen.cli.generate import generate_cmd
 
 app = typer.Typer(
     name="poolgen",
@@ -14,6 +16,8 @@ app = typer.Typer(
     add_completion=False,
 )
 app.command()(check)
+app.command("generate")(generate_cmd)
+app.add_typer(seed.app, name="seed")
 
 
 def run() -> None:

@@ -1,0 +1,69 @@
+"""Building one pool: exact tier counts, shuffled by the pool's order stream, then laid out.
+
+Pool order: the multiset of tier indices (tier 0 = losers, `count` copies of each tier) in tier
+order, permuted by `permutation(order_stream, tickets)`: ticket at position p gets
+`base[perm[p]]`. Position p is the ticket's place in the pool: for printed games book
+`first_book + p // tickets_per_book`, ticket `p % tickets_per_book`; for eInstants serial p + 1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from poolgen.layouts import layout_module
+from poolgen.rng import derive_stream, permutation
+from poolgen.seeds import stream_label
+from poolgen.spec import Pool, Spec
+
+PURPOSES = ("order", "layout")
+
+
+def tier_base(pool: Pool) -> np.ndarray:
+    """Every ticket's tier index in tier order, before shuffling."""
+    counts = [t.count for t in pool.tiers]
+    return np.repeat(np.arange(len(counts), dtype=np.int16), counts)
+
+
+def shuffled_tiers(spec: Spec, pool: Pool, seed: bytes) -> np.ndarray:
+    """The pool's tier indices in pool order (exact counts, uniformly shuffled)."""
+    stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "order"))
+    return tier_base(pool)[permutation(stream, pool.tickets)]
+
+
+def identity_columns(spec: Spec, pool: Pool) -> dict[str, pl.Series]:
+    """Position and ticket identity of every place in the pool."""
+    n = pool.tickets
+    position = pl.Series("position", np.arange(n, dtype=np.uint32))
+    if spec.kind == "printed":
+        per_book = spec.tickets_per_book
+        book = pl.Series("book", (pool.first_book + np.arange(n) // per_book).astype(np.uint32))
+        ticket_no = pl.Series("ticket_no", (np.arange(n) % per_book).astype(np.uint16))
+        ticket = pl.select(
+            pl.format("{}-{}-{}", pl.lit(f"{spec.number:03d}"),
+                      book.cast(pl.String).str.zfill(7), ticket_no.cast(pl.String).str.zfill(3))
+        ).to_series().rename("ticket")
+        return {"position": position, "ticket": ticket, "book": book, "ticket_no": ticket_no}
+    serial = pl.Series("serial", np.arange(1, n + 1, dtype=np.uint32))
+    ticket = pl.select(
+        pl.format("{}-{}", pl.lit(pool.id), serial.cast(pl.String).str.zfill(7))
+    ).to_series().rename("ticket")
+    return {"position": position, "ticket": ticket, "serial": serial}
+
+
+def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
+    """The pool's full table: identity, tier, prize and layout columns, in pool order."""
+    tiers = shuffled_tiers(spec, pool, seed)
+    ids = np.array([t.id for t in pool.tiers])
+    prizes = np.array([t.prize_cents for t in pool.tiers], dtype=np.int64)
+    columns = identity_columns(spec, pool)
+    columns["tier"] = pl.Series("tier", ids, dtype=pl.String)[tiers]
+    columns["prize_cents"] = pl.Series("prize_cents", prizes[tiers])
+    lay_out = getattr(layout_module(spec.rules), "lay_out", None)
+    if lay_out is not None:
+        stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "layout"))
+        for name, values in lay_out(spec, pool, tiers, stream).items():
+            if name in columns:
+                raise ValueError(f"layout column {name!r} clashes with a pool column")
+            columns[name] = pl.Series(name, values)
+    return pl.DataFrame(list(columns.values()))

@@ -1,0 +1,34 @@
+"""`poolgen seed`: seed files for runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from poolgen.cli.common import reports_errors, say
+from poolgen.seeds import commitment, fresh_seed, parse_entropy, write_seed_file
+
+app = typer.Typer(help="Create run seeds (secret: files are mode 0600, contents never printed).",
+                  no_args_is_help=True)
+
+Entropy = Annotated[
+    list[str] | None,
+    typer.Option("--entropy", metavar="HEX",
+                 help="A ceremony contribution (hex, at least 32 digits); repeat for each person. "
+                      "Mixed with fresh OS entropy so no single contributor controls the seed."),
+]
+
+
+@app.command("new")
+@reports_errors
+def new(
+    file: Annotated[Path, typer.Argument(help="Seed file to create; never overwritten.")],
+    entropy: Entropy = None,
+) -> None:
+    """Write a fresh 256-bit seed to FILE (mode 0600) and print its commitment, not the seed."""
+    seed = fresh_seed(parse_entropy(entropy or []))
+    write_seed_file(file, seed)
+    say(f"wrote seed file {file} (mode 0600)")
+    typer.echo(f"seed commitment: {commitment(seed)}")

@@ -1,0 +1,93 @@
+"""Writing files so that nothing is ever half-written: temporary name first, then rename."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from poolgen.errors import OutputError
+
+
+def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
+    """Write `data` to `path` via a temporary file in the same folder and a rename."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def write_secret(path: Path, data: bytes, what: str) -> None:
+    """Create a new file of mode 0600 holding a secret; refuse to replace an existing file."""
+    path = Path(path)
+    if path.exists():
+        raise OutputError(f"{path}: {what} already exists; not overwriting it")
+    tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(tmp, path)  # fails if `path` appeared meanwhile: never replaces a secret
+    except FileExistsError:
+        raise OutputError(f"{path}: {what} already exists; not overwriting it") from None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def ensure_folder(folder: Path) -> None:
+    """Create `folder` (and parents) if needed, or say in one line why it cannot be written."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{folder}: cannot create output folder: {exc.strerror or exc}") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"{folder}: output folder is not writable")
+
+
+def ensure_new(final: Path) -> None:
+    if Path(final).exists():
+        raise OutputError(f"{final}: already exists; a run folder is never overwritten")
+
+
+@contextmanager
+def staged_folder(final: Path) -> Iterator[Path]:
+    """Yield a temporary folder beside `final`; rename it to `final` only if the block succeeds.
+
+    On any error or interruption the temporary folder is removed, so `final` either does not
+    exist or is complete. An existing `final` is never replaced.
+    """
+    final = Path(final)
+    parent = final.parent
+    ensure_folder(parent)
+    ensure_new(final)
+    tmp = parent / f".{final.name}.partial-{secrets.token_hex(4)}"
+    try:
+        tmp.mkdir()
+    except OSError as exc:
+        raise OutputError(f"{parent}: cannot write: {exc.strerror or exc}") from None
+    try:
+        yield tmp
+        if final.exists():
+            raise OutputError(f"{final}: appeared while the run was written; not replacing it")
+        os.rename(tmp, final)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,144 @@
+"""Generating a run: every requested pool built, written as Parquet, and described in a manifest.
+
+`generate(spec, seed, now=..., out=..., ...)` is pure given its inputs: the seed and the clock are
+read by the caller (the CLI), so tests drive it with fixed values. Pools are independent (each
+from its own derived streams), so they may be built by several worker processes; the files are
+identical whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import poolgen
+from poolgen.build import PURPOSES, build_pool
+from poolgen.errors import SpecError
+from poolgen.fsutil import staged_folder, write_atomic
+from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
+from poolgen.rng import ALGORITHM
+from poolgen.rng.drbg import label_text
+from poolgen.seeds import commitment, stream_label
+from poolgen.spec import Spec, load_spec
+
+STEPS = ("shuffle and lay out", "write", "hash")
+Progress = Callable[[str, int], None]  # (pool id, steps done)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    folder: Path
+    manifest: dict
+
+
+def pool_file_name(pool_id: str) -> str:
+    return f"pool-{pool_id}.parquet"
+
+
+def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
+              progress: Progress | None = None) -> dict:
+    """Build one pool, write its Parquet file into `folder`, and return its manifest entry."""
+    pool = spec.pool(pool_id)
+    df = build_pool(spec, pool, seed)
+    if progress:
+        progress(pool_id, 1)
+    path = folder / pool_file_name(pool_id)
+    df.write_parquet(path, compression="zstd", statistics=True)
+    if progress:
+        progress(pool_id, 2)
+    found = dict(df.group_by("tier").len().iter_rows())
+    counts = [int(found.get(t.id, 0)) for t in pool.tiers]
+    entry = pool_figures(pool, counts, [t.prize_cents for t in pool.tiers])
+    entry["file"] = file_entry(path)
+    entry["columns"] = df.columns
+    if progress:
+        progress(pool_id, 3)
+    return entry
+
+
+def _worker(spec_path: str, pool_id: str, seed: bytes, folder: str, q) -> dict:
+    spec = load_spec(spec_path)
+    return make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)))
+
+
+def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools: list[dict]) -> dict:
+    streams = [label_text(stream_label(spec.rules, p["id"], purpose))
+               for p in pools for purpose in PURPOSES]
+    return {
+        "format": "poolgen-manifest/1",
+        "tool": {"name": "poolgen", "version": poolgen.__version__},
+        "created": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "run_id": run_id,
+        "spec": {"file": spec.path.name, "sha256": spec.sha256},
+        "game": {"name": spec.name, "number": spec.number, "regulation": spec.regulation,
+                 "rules": spec.rules, "kind": spec.kind,
+                 "tickets_per_book": spec.tickets_per_book},
+        "drbg": {"algorithm": ALGORITHM, "streams": streams},
+        "seed_commitment": {"algorithm": 'SHA-256("poolgen/seed-commitment/v1" || seed)',
+                            "value": commitment(seed)},
+        "pools": pools,
+        "totals": totals(pools),
+    }
+
+
+def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
+             pool_ids: list[str] | None = None, workers: int = 1,
+             progress: Progress | None = None,
+             finish: Callable[[Path, dict], None] | None = None) -> RunResult:
+    """Build the pools into a new run folder `out/run_id`, written atomically.
+
+    `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
+    CLI signs there), so a run is either complete, signature included, or absent.
+    """
+    ids = pool_ids or [p.id for p in spec.pools]
+    for pid in ids:
+        spec.pool(pid)  # an unknown pool id fails before anything is written
+    if len(set(ids)) != len(ids):
+        raise SpecError(f"{spec.path.name}: a pool id is named twice: {', '.join(ids)}")
+    with staged_folder(out / run_id) as folder:
+        if workers <= 1 or len(ids) == 1:
+            entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
+        else:
+            entries = _in_parallel(spec, ids, seed, folder, workers, progress)
+        manifest = manifest_document(spec, seed, now, run_id, entries)
+        write_atomic(folder / MANIFEST, canonical_bytes(manifest))
+        if finish is not None:
+            finish(folder, manifest)
+    return RunResult(out / run_id, manifest)
+
+
+def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers: int,
+                 progress: Progress | None) -> list[dict]:
+    ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
+    with ctx.Manager() as manager:
+        q = manager.Queue()
+        with ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx) as pool:
+            futures = {pool.submit(_worker, str(spec.path), pid, seed, str(folder), q): pid
+                       for pid in ids}
+            pending = set(futures)
+            try:
+                while pending:
+                    _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    _drain(q, progress)
+                results = {futures[f]: f.result() for f in futures}
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+        _drain(q, progress)
+    return [results[pid] for pid in ids]
+
+
+def _drain(q, progress: Progress | None) -> None:
+    while True:
+        try:
+            pid, n = q.get_nowait()
+        except queue.Empty:
+            return
+        if progress:
+            progress(pid, n)

@@ -1,0 +1,89 @@
+"""Run seeds: 32 secret bytes kept in a 0600 file as 64 hex digits, never printed or logged.
+
+- `fresh_seed(contributions)`: OS entropy, mixed with any ceremony contributions, so that no single
+  contributor (the OS included) controls the result.
+- `commitment(seed)`: what manifests record instead of the seed.
+- `stream_label(...)`: the domain-separation label of each derived stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from poolgen.errors import SeedError
+from poolgen.fsutil import write_secret
+
+SEED_BYTES = 32
+_MIX = b"poolgen/seed-ceremony/v1"
+_COMMIT = b"poolgen/seed-commitment/v1"
+LABEL_ROOT = "poolgen/v1"
+
+
+def mix(contributions: list[bytes]) -> bytes:
+    """SHA-256 over the length-prefixed contributions under a domain label.
+
+    The output is unpredictable as long as one contribution is secret and uniformly random, and no
+    contributor can choose it without knowing every other contribution in advance.
+    """
+    h = hashlib.sha256(_MIX)
+    for c in contributions:
+        h.update(len(c).to_bytes(8, "big"))
+        h.update(c)
+    return h.digest()
+
+
+def fresh_seed(contributions: list[bytes] | None = None) -> bytes:
+    """256 fresh bits from the OS, mixed with any ceremony contributions."""
+    return mix([os.urandom(SEED_BYTES), *(contributions or [])])
+
+
+def parse_entropy(values: list[str]) -> list[bytes]:
+    """`--entropy HEX` values as bytes; each must be at least 16 bytes (32 hex digits)."""
+    out = []
+    for i, v in enumerate(values):
+        try:
+            raw = bytes.fromhex(v)
+        except ValueError:
+            raise SeedError(f"--entropy #{i + 1}: not hexadecimal") from None
+        if len(raw) < 16:
+            raise SeedError(f"--entropy #{i + 1}: {len(raw)} bytes; give at least 16 (32 hex digits)")
+        out.append(raw)
+    return out
+
+
+def commitment(seed: bytes) -> str:
+    """SHA-256(label || seed) in hex: binds a run to its seed without revealing it."""
+    return hashlib.sha256(_COMMIT + seed).hexdigest()
+
+
+def stream_label(rules: str, pool_id: str, purpose: str) -> tuple[str, ...]:
+    """The label of one pool's stream for one purpose ("order", "layout", ...)."""
+    return (LABEL_ROOT, rules, pool_id, purpose)
+
+
+def write_seed_file(path: Path, seed: bytes) -> None:
+    """Create a new seed file (mode 0600); an existing file is never overwritten."""
+    if len(seed) != SEED_BYTES:
+        raise SeedError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
+    write_secret(path, seed.hex().encode() + b"\n", what="seed file")
+
+
+def read_seed_file(path: Path) -> bytes:
+    """Read a seed file: 64 hex digits and an optional newline."""
+    try:
+        text = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SeedError(f"{path}: seed file not found") from None
+    except OSError as exc:
+        raise SeedError(f"{path}: cannot read seed file: {exc.strerror or exc}") from None
+    body = text.strip()
+    try:
+        seed = bytes.fromhex(body.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        raise SeedError(f"{path}: seed file must hold {2 * SEED_BYTES} hex digits") from None
+    if len(seed) != SEED_BYTES:
+        raise SeedError(f"{path}: seed is {len(seed)} bytes; a seed is {SEED_BYTES} bytes "
+                        f"({2 * SEED_BYTES} hex digits)")
+    return seed

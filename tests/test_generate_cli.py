@@ -1,0 +1,135 @@
+"""`poolgen seed` and `poolgen generate` on the command line: files, modes, and every bad input."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import SEED_A, spec_path
+from typer.testing import CliRunner
+
+from poolgen.cli.main import app
+from poolgen.seeds import commitment
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+def _seed_file(tmp_path, content: bytes = SEED_A.hex().encode() + b"\n"):
+    path = tmp_path / "run.seed"
+    path.write_bytes(content)
+    return path
+
+
+def test_seed_new_is_0600_and_never_printed(tmp_path):
+    path = tmp_path / "s.seed"
+    result = invoke("seed", "new", str(path))
+    assert result.exit_code == 0
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    seed = bytes.fromhex(path.read_text().strip())
+    assert len(seed) == 32
+    assert seed.hex() not in result.output
+    assert result.stdout == f"seed commitment: {commitment(seed)}\n"
+    again = invoke("seed", "new", str(path))
+    assert again.exit_code == 2 and "already exists; not overwriting it" in again.stderr
+
+
+def test_seed_ceremony_contributions(tmp_path):
+    result = invoke("seed", "new", str(tmp_path / "c.seed"), "--entropy", "ab" * 16, "--entropy", "cd" * 20)
+    assert result.exit_code == 0
+    short = invoke("seed", "new", str(tmp_path / "d.seed"), "--entropy", "abcd")
+    assert short.exit_code == 2
+    assert short.stderr.strip() == "poolgen: error: --entropy #1: 2 bytes; give at least 16 (32 hex digits)"
+    assert not (tmp_path / "d.seed").exists()
+
+
+def test_generate_with_a_fresh_seed_saves_it_beside_the_run(tmp_path):
+    out = tmp_path / "out"
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--pool", "p1",
+                    "--run-id", "r1", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    seed_file = out / "r1.seed"
+    assert stat.S_IMODE(seed_file.stat().st_mode) == 0o600
+    assert sorted(p.name for p in (out / "r1").iterdir()) == ["manifest.json", "pool-p1.parquet"]
+    assert f"new seed saved to {seed_file}" in result.stderr
+    assert seed_file.read_text().strip() not in result.output
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"abcd\n", "seed is 2 bytes; a seed is 32 bytes (64 hex digits)"),
+    (b"zz" * 32, "seed file must hold 64 hex digits"),
+])
+def test_bad_seed_file(tmp_path, content, message):
+    seed = _seed_file(tmp_path, content)
+    out = tmp_path / "out"
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file", str(seed))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"poolgen: error: {seed}: {message}"
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_missing_seed_file(tmp_path):
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(tmp_path / "o"),
+                    "--seed-file", str(tmp_path / "nope.seed"))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"poolgen: error: {tmp_path / 'nope.seed'}: seed file not found"
+
+
+def test_unknown_pool_id(tmp_path):
+    seed = _seed_file(tmp_path)
+    out = tmp_path / "out"
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file", str(seed),
+                    "--pool", "p9")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("poolgen: error: happy_holidays.toml: no pool 'p9' "
+                                     "(pools: p1, p2, p3, p4, p5, p6)")
+    assert not out.exists()
+
+
+def test_unwritable_output_folder(tmp_path):
+    seed = _seed_file(tmp_path)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(blocker / "runs"),
+                    "--seed-file", str(seed), "--pool", "p1")
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith(f"poolgen: error: {blocker / 'runs'}: cannot create output folder")
+    assert "Traceback" not in result.output
+
+
+def test_existing_run_folder_is_never_overwritten(tmp_path):
+    seed = _seed_file(tmp_path)
+    (tmp_path / "out" / "r").mkdir(parents=True)
+    (tmp_path / "out" / "r" / "keep.txt").write_text("precious")
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(tmp_path / "out"),
+                    "--seed-file", str(seed), "--pool", "p1", "--run-id", "r")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"poolgen: error: {tmp_path / 'out' / 'r'}: already exists; " \
+                                    "a run folder is never overwritten"
+    assert (tmp_path / "out" / "r" / "keep.txt").read_text() == "precious"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_run_leaves_no_run_folder(tmp_path, sig):
+    seed = _seed_file(tmp_path)
+    out = tmp_path / "out"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "poolgen", "generate", str(spec_path("primetime_payout")), "--out", str(out),
+         "--seed-file", str(seed), "--run-id", "r", "--workers", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "100"})
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not any(out.glob(".r.partial-*/pool-*.parquet")):
+        time.sleep(0.05)
+    assert any(out.glob(".r.partial-*/pool-*.parquet")), "the run never started writing"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert b"interrupted" in err and b"Traceback" not in err
+    assert not (out / "r").exists()
+    assert list(out.glob(".r.partial-*")) == []

@@ -1,0 +1,155 @@
+"""The DRBG and the sampling built on it: known answers, exactness, and statistical uniformity."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import reference_drbg
+from conftest import VECTORS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from poolgen.rng import derive_stream, integers, permutation, row_permutations
+from poolgen.rng.drbg import encode_label
+
+
+def _vectors(name: str) -> list[str]:
+    return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]
+
+
+def test_drbg_known_answers():
+    lines = _vectors("drbg.txt")
+    assert len(lines) == 2
+    for line in lines:
+        fields = dict(part.split("=", 1) for part in line.split())
+        label = tuple(fields["label"].split("/"))
+        label = ("poolgen/v1", *label[2:]) if label[:2] == ("poolgen", "v1") else label
+        stream = derive_stream(bytes.fromhex(fields["seed"]), *label)
+        assert stream.read(96).hex() == fields["bytes"]
+
+
+def test_drbg_matches_second_implementation_across_blocks():
+    label = ("poolgen/v1", "x", "y")
+    ours = derive_stream(bytes(range(32)), *label)
+    first = ours.read(100)
+    rest = ours.read(230)  # reads continue mid-block
+    assert first + rest == reference_drbg.keystream(bytes(range(32)), label, 330)
+
+
+def test_labels_are_domain_separated():
+    assert encode_label(("ab", "c")) != encode_label(("a", "bc"))
+    a = derive_stream(bytes(32), "ab", "c").read(32)
+    b = derive_stream(bytes(32), "a", "bc").read(32)
+    assert a != b
+
+
+@pytest.mark.parametrize("bad", [b"", bytes(31), bytes(33)])
+def test_seed_length_is_enforced(bad):
+    with pytest.raises(ValueError, match="seed must be 32 bytes"):
+        derive_stream(bad, "x")
+
+
+def test_sampling_known_answers():
+    lines = dict(line.split(" = ") for line in _vectors("sampling.txt"))
+    seed = bytes(range(32))
+    s = derive_stream(seed, "poolgen/v1", "test", "integers")
+    assert " ".join(map(str, integers(s, 6, 24))) == lines["integers(6, 24)"]
+    got = integers(s, np.array([1, 2, 3, 1000, 2**40]))
+    assert " ".join(map(str, got)) == lines["integers([1,2,3,1000,2**40])"]
+    s = derive_stream(seed, "poolgen/v1", "test", "permutation")
+    assert " ".join(map(str, permutation(s, 20))) == lines["permutation(20)"]
+    s = derive_stream(seed, "poolgen/v1", "test", "rows")
+    rows = " | ".join(" ".join(map(str, r)) for r in row_permutations(s, 3, 5))
+    assert rows == lines["row_permutations(3, 5)"]
+
+
+def test_integers_is_mask_and_reject_of_the_keystream():
+    """Recompute integers(6, 24) from the reference keystream by the rule sampling.py documents."""
+    label = ("poolgen/v1", "test", "integers")
+    raw = reference_drbg.keystream(bytes(range(32)), label, 8 * 200)
+    words = [int.from_bytes(raw[i:i + 8], "little") for i in range(0, len(raw), 8)]
+    expected: list[int | None] = [None] * 24
+    todo, pos = list(range(24)), 0
+    while todo:  # one word per open slot, in slot order; rejected slots wait for the next round
+        batch, pos = words[pos:pos + len(todo)], pos + len(todo)
+        todo = [slot for slot, w in zip(todo, batch, strict=True)
+                if (w & 7) >= 6 or expected.__setitem__(slot, w & 7)]
+    s = derive_stream(bytes(range(32)), *label)
+    assert integers(s, 6, 24).tolist() == expected
+
+
+def test_permutation_is_rank_of_keys():
+    label = ("poolgen/v1", "test", "permutation")
+    raw = reference_drbg.keystream(bytes(range(32)), label, 8 * 20)
+    keys = [int.from_bytes(raw[i:i + 8], "little") for i in range(0, 160, 8)]
+    expected = sorted(range(20), key=keys.__getitem__)
+    assert permutation(derive_stream(bytes(range(32)), *label), 20).tolist() == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 3000), tag=st.text(min_size=1, max_size=8))
+def test_permutation_is_a_permutation(n, tag):
+    p = permutation(derive_stream(bytes(32), tag), n)
+    assert np.array_equal(np.sort(p), np.arange(n))
+
+
+@settings(max_examples=60, deadline=None)
+@given(bounds=st.lists(st.integers(1, 2**62), min_size=1, max_size=200))
+def test_integers_stay_below_their_bounds(bounds):
+    b = np.array(bounds, dtype=np.int64)
+    got = integers(derive_stream(bytes(32), "b"), b)
+    assert got.shape == b.shape and (got >= 0).all() and (got < b).all()
+
+
+def test_integers_refuses_empty_ranges():
+    with pytest.raises(ValueError, match="at least 1"):
+        integers(derive_stream(bytes(32), "x"), np.array([3, 0]))
+
+
+# --- statistics: all 120 orderings of 5 items, uniform at 99%; a biased shuffle must fail ---
+
+ORDERINGS = {p: i for i, p in enumerate(itertools.permutations(range(5)))}
+SAMPLES = 120 * 200
+
+
+def _ordering_counts(perms: np.ndarray) -> np.ndarray:
+    counts = np.zeros(120, dtype=np.int64)
+    for row in map(tuple, perms.tolist()):
+        counts[ORDERINGS[row]] += 1
+    return counts
+
+
+def test_permutation_orderings_are_uniform():
+    s = derive_stream(bytes(32), "stat", "permutation")
+    perms = np.array([permutation(s, 5) for _ in range(SAMPLES)])
+    assert chisquare(_ordering_counts(perms)).pvalue > 0.01
+
+
+def test_row_permutation_orderings_are_uniform():
+    perms = row_permutations(derive_stream(bytes(32), "stat", "rows"), SAMPLES, 5)
+    assert chisquare(_ordering_counts(perms)).pvalue > 0.01
+
+
+def _naive_shuffle(stream, n: int) -> np.ndarray:
+    """The classic mistake: swap every slot with any slot (n^n paths onto n! orderings)."""
+    a = list(range(n))
+    for i, j in enumerate(integers(stream, n, n)):
+        a[i], a[j] = a[j], a[i]
+    return np.array(a)
+
+
+def test_the_statistical_test_catches_a_biased_shuffle():
+    s = derive_stream(bytes(32), "stat", "naive")
+    perms = np.array([_naive_shuffle(s, 5) for _ in range(SAMPLES)])
+    assert chisquare(_ordering_counts(perms)).pvalue < 1e-6
+
+
+def test_the_statistical_test_catches_modulo_bias():
+    s = derive_stream(bytes(32), "stat", "modulo")
+    biased = (s.words(60_000) & np.uint64(7)) % np.uint64(5)  # 0, 1, 2 twice as likely as 3, 4
+    fair = integers(derive_stream(bytes(32), "stat", "fair"), 5, 60_000)
+    assert chisquare(np.bincount(biased.astype(np.int64), minlength=5)).pvalue < 1e-6
+    assert chisquare(np.bincount(fair, minlength=5)).pvalue > 0.01

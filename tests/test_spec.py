@@ -1,0 +1,81 @@
+"""Loading specs: the four real ones load; every kind of bad spec is one clear error (exit 2)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ASSETS, SPECS
+from typer.testing import CliRunner
+
+from poolgen.cli.main import app
+from poolgen.errors import SpecError
+from poolgen.spec import load_spec
+
+BAD = {
+    "spec_unknown_field": "spec_unknown_field.toml: play.colour: unknown field",
+    "spec_missing_field": "spec_missing_field.toml: printed.pool_tickets: missing field",
+    "spec_negative_count": "spec_negative_count.toml: tiers[4].count: must not be negative, got -3000",
+    "spec_noninteger_count": "spec_noninteger_count.toml: tiers[4].count: must be a whole number, not 3000.5",
+    "spec_count_exceeds_pool": "spec_count_exceeds_pool.toml: tiers: 348550 winners per pool exceed the "
+                               "pool of 300000 tickets",
+    "spec_float_money": 'spec_float_money.toml: tiers[3].prize: money must be a decimal string such as "5.00", '
+                        "not the float 5.0",
+    "spec_undeclared_symbol": "spec_undeclared_symbol.toml: tiers[4].symbol: prize symbol '25' is not "
+                              "declared in [[symbols]] with group 'prize'",
+    "spec_duplicate_tier": "spec_duplicate_tier.toml: tiers[2].id: duplicate tier id '1'",
+    "spec_indivisible_count": "spec_indivisible_count.toml: tiers[4].count: 3001 winners per order do not "
+                              "divide into 6 equal pools (printed.counts_per)",
+    "spec_bad_toml": "spec_bad_toml.toml: not valid TOML: Expected ']' at the end of a table declaration",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_spec_is_one_clear_error(name):
+    with pytest.raises(SpecError) as info:
+        load_spec(ASSETS / f"{name}.toml")
+    assert str(info.value).startswith(BAD[name])
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+def test_bad_spec_exits_2_with_one_line_and_no_traceback(name):
+    result = CliRunner().invoke(app, ["check", str(ASSETS / f"{name}.toml")])
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"poolgen: error: {BAD[name]}")
+    assert "Traceback" not in result.output
+
+
+def test_missing_spec_file():
+    result = CliRunner().invoke(app, ["check", "no/such/spec.toml"])
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith("poolgen: error: no/such/spec.toml: cannot read")
+
+
+def test_duplicate_play_is_a_duplicate_tier(tmp_path):
+    text = (SPECS / "wild_side.toml").read_text()
+    text = text.replace('id = "t04"\nget = ""\nwild_bonus = "$10"\nprize = "$10"\ncount = 17400\n'
+                        'published_cost = "$174,000"\nyour = []\nwild = []\nbonus = ["WIN10"]',
+                        'id = "t04"\nget = ""\nwild_bonus = "$10"\nprize = "$10"\ncount = 17400\n'
+                        'published_cost = "$174,000"\nyour = ["10"]\nwild = []\nbonus = []')
+    path = tmp_path / "ws.toml"
+    path.write_text(text)
+    with pytest.raises(SpecError, match=r"ws.toml: tiers\[3\]: duplicate tier: won the same way as tiers\[2\]"):
+        load_spec(path)
+
+
+def test_real_specs_load_with_their_pools():
+    ws = load_spec(SPECS / "wild_side.toml")
+    assert (ws.name, ws.number, ws.regulation, ws.kind) == ("Wild Side", 358, "K.A.R. 111-4-3762", "printed")
+    assert len(ws.tiers) == 34 and [p.id for p in ws.pools] == ["p1", "p2", "p3", "p4", "p5"]
+    assert [p.first_book for p in ws.pools] == [0, 2500, 5000, 7500, 10000]
+    assert len(ws.symbols_in("number")) == 46 and len(ws.symbols_in("prize")) == 11
+    assert len(ws.symbols_in("bonus_play")) == 8 and len(ws.symbols_in("bonus_prize")) == 3
+    hh = load_spec(SPECS / "happy_holidays.toml")
+    assert len(hh.pools) == 6 and hh.pools[0].tickets == 300_000 and hh.tickets_per_book == 300
+    hth = load_spec(SPECS / "hand_to_hand_tactics.toml")
+    assert [p.id for p in hth.pools] == ["d1.00", "d2.00", "d5.00", "d10.00", "d20.00", "d30.00"]
+    ppo = load_spec(SPECS / "primetime_payout.toml")
+    assert len(ppo.pools) == 16 and ppo.pools[-1].id == "d7.50x4" and ppo.pools[-1].price_cents == 3000
+    assert len(ppo.symbols) == 13 and len(ppo.tiers) == 58
+    half = next(t for t in ppo.pools[-1].tiers if t.id == "m0.5")
+    assert half.prize_cents == 1500  # 0.5 x $7.50 x 4 areas
