@@ -1,0 +1,156 @@
+"""Benchmarks, measured in one run on one machine, reported as seconds and as ratios to a floor.
+
+    python bench/run.py                 # everything (a few minutes on 2 cores)
+    python bench/run.py --only pool     # one 1,000,000-share pool against its floors
+    python bench/run.py --only layouts  # layout time of one pool of each game
+    python bench/run.py --only orders   # whole orders of each game, with peak memory
+
+Floors: numpy's non-cryptographic `permutation` of the same 1,000,000-element array, and writing
+the same table with polars alone. Machines are noisy: compare ratios from the same run, not seconds
+across runs. Nothing here is asserted; tests never time anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from poolgen.build import build_pool, shuffled_tiers, tier_base  # noqa: E402
+from poolgen.generate import generate  # noqa: E402
+from poolgen.layouts import layout_module  # noqa: E402
+from poolgen.rng import derive_stream  # noqa: E402
+from poolgen.seeds import stream_label  # noqa: E402
+from poolgen.spec import load_spec  # noqa: E402
+
+SEED = bytes(range(32))
+SPECS = ROOT / "specs"
+GAMES = ("hand_to_hand_tactics", "primetime_payout", "happy_holidays", "wild_side")
+
+
+def timed(fn, repeat: int = 3) -> float:
+    """Best of `repeat` wall-clock runs."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def row(label: str, seconds: float, floor: float | None = None, floor_name: str = "") -> None:
+    ratio = f"{seconds / floor:8.2f}x {floor_name}" if floor else ""
+    print(f"  {label:<58} {seconds:8.3f} s  {ratio}", flush=True)
+
+
+def bench_pool(tmp: Path) -> None:
+    spec = load_spec(SPECS / "hand_to_hand_tactics.toml")
+    pool = spec.pool("d1.00")
+    print(f"One 1,000,000-share pool ({spec.name}, {pool.id})")
+    base = tier_base(pool)
+    rng = np.random.default_rng(0)  # the floor only: never used for outcomes
+    floor_perm = timed(lambda: rng.permutation(base))
+    table = build_pool(spec, pool, SEED)
+    path = tmp / "floor.parquet"
+    floor_write = timed(lambda: table.write_parquet(path, compression="zstd", statistics=True))
+    row("floor: numpy permutation (non-cryptographic)", floor_perm)
+    row("floor: polars write_parquet of the same table", floor_write)
+    row("shuffle: DRBG keys + exact uniform permutation", timed(lambda: shuffled_tiers(spec, pool, SEED)),
+        floor_perm, "numpy permutation")
+    row("build: shuffle + identity + layouts (in memory)", timed(lambda: build_pool(spec, pool, SEED)),
+        floor_write, "polars write")
+    n = iter(range(100))
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    end_to_end = timed(lambda: generate(spec, SEED, now=now, out=tmp, run_id=f"p{next(n)}",
+                                        pool_ids=[pool.id]))
+    row("end to end: generate one pool (Parquet + manifest)", end_to_end, floor_write, "polars write")
+    verify = _verifier()
+    if verify is not None:
+        run = tmp / "p0"
+        row("verify: audit steps on that run", timed(lambda: verify(run), repeat=1), floor_write,
+            "polars write")
+        row("verify vs generate", timed(lambda: verify(run), repeat=1) / end_to_end)
+
+
+def _verifier():
+    """The audit checklist on a run folder, if this tree has it (issue 5)."""
+    try:
+        from audit.verify import bench_verify  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return bench_verify
+
+
+def bench_layouts() -> None:
+    print("Layout time of one full pool of each game (vectorised numpy)")
+    for rules, pool_id in (("hand_to_hand_tactics", "d1.00"), ("primetime_payout", "d7.50x4"),
+                           ("primetime_payout", "d1.00x1"), ("happy_holidays", "p1"),
+                           ("wild_side", "p1")):
+        spec = load_spec(SPECS / f"{rules}.toml")
+        pool = spec.pool(pool_id)
+        tiers = shuffled_tiers(spec, pool, SEED)
+        lay_out = getattr(layout_module(rules), "lay_out", None)
+        if lay_out is None:
+            row(f"{rules} {pool_id}: no layout module", 0.0)
+            continue
+
+        def run(spec=spec, pool=pool, tiers=tiers, lay_out=lay_out):
+            lay_out(spec, pool, tiers, derive_stream(SEED, *stream_label(spec.rules, pool.id, "layout")))
+
+        row(f"{rules} {pool_id} ({pool.tickets:,} tickets)", timed(run, repeat=1))
+
+
+def bench_orders(tmp: Path, workers: int) -> None:
+    print(f"Whole orders, {workers} worker(s), each in a fresh process (peak RSS = largest process)")
+    seed_file = tmp / "order.seed"
+    seed_file.write_text(SEED.hex() + "\n")
+    for rules in GAMES:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "poolgen", "generate", str(SPECS / f"{rules}.toml"),
+                        "--out", str(tmp / "orders"), "--seed-file", str(seed_file), "--run-id", rules,
+                        "--workers", str(workers), *_sign_flags()],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        seconds = time.perf_counter() - t
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        tickets = sum(p.tickets for p in load_spec(SPECS / f"{rules}.toml").pools)
+        note = f"peak RSS {peak / 1024:,.0f} MiB" if peak > before else "peak RSS below an earlier run"
+        print(f"  {rules:<24} {tickets:>12,} tickets {seconds:8.2f} s  {note}", flush=True)
+
+
+def _sign_flags() -> list[str]:
+    help_text = subprocess.run([sys.executable, "-m", "poolgen", "generate", "--help"],
+                               capture_output=True, text=True).stdout
+    return ["--unsigned"] if "--unsigned" in help_text else []
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=("pool", "layouts", "orders"))
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    print(f"poolgen benchmarks on {os.cpu_count()} core(s), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
+          f"polars {pl.__version__}, numpy {np.__version__}")
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.only in (None, "pool"):
+            bench_pool(Path(tmp))
+        if args.only in (None, "layouts"):
+            bench_layouts()
+        if args.only in (None, "orders"):
+            bench_orders(Path(tmp), args.workers)
+
+
+if __name__ == "__main__":
+    main()
