@@ -1,0 +1,342 @@
+"""Primetime Payout layouts, checked by an evaluator written here from specs/primetime_payout.md."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import chi2_contingency
+
+from poolgen.check import GameCheck, check_spec
+from poolgen.errors import SpecError
+from poolgen.layouts import layout_module
+from poolgen.layouts import primetime_payout as pp
+from poolgen.rng import derive_stream, permutation
+from poolgen.spec import load_spec
+
+SPEC_PATH = Path(__file__).resolve().parents[1] / "specs" / "primetime_payout.toml"
+SEED = bytes(range(32))
+FULL_POOL = "d2.00x3"
+
+# --- the contract, as the doc states it (sections 3, 4 and 6) ---------------------------------
+CODES = ("CLIP", "FINGER", "WHISTLE", "BOTTLE", "TEE", "SHOE", "BLUEJ", "WHITEJ", "GFOOT", "TD",
+         "FG", "COIN", "JCOIN")
+MATCHABLE = (1, 2, 3, 4, 5, 6, 7, 8, 13)
+GFOOT, TD, FG, COIN = 9, 10, 11, 12
+GRID = np.array([1, 2, 3, 4, 2, 1])
+MULTIPLIERS = ["0.5", "1", "1.5", "2", "2.5", "3", "3.5", "4", "4.5", "5", "6", "7", "8", "9", "10",
+               "12", "15", "17", "19", "20", "22", "25", "27", "30", "35", "40", "42", "43", "50",
+               "52", "54", "55", "56", "57", "59", "60", "65", "67", "69", "70", "72", "74", "75",
+               "77", "79", "80", "82", "84", "87", "89", "90", "100", "250", "500", "1000", "1004",
+               "2500", "5000"]
+
+
+def evaluate(cols: dict, k: int, denom: int) -> tuple[np.ndarray, np.ndarray, dict]:
+    """(prize cents, illegal, per-area win kinds) of every row, by sections 4-6 of the doc."""
+    n = len(cols["a0_s0"])
+    allowed = np.array(sorted(int(Decimal(x) * denom) for x in MULTIPLIERS), dtype=np.int64)
+    prize = np.zeros(n, dtype=np.int64)
+    bad = np.zeros(n, dtype=bool)
+    kinds = {}
+    assert set(cols) == {f"a{i}_{c}" for i in range(k) for c in
+                         ("s0", "s1", "s2", "s3", "amount", "bonus", "bonus_result",
+                          "bonus_prizes")}
+    for i in range(k):
+        s = np.stack([cols[f"a{i}_s{j}"].astype(np.int64) for j in range(4)], axis=1)
+        bad |= ((s < 1) | (s > 13)).any(axis=1)
+        coins = (s == COIN).sum(axis=1)
+        best = np.max([(s == c).sum(axis=1) for c in MATCHABLE], axis=0)
+        match = coins + best
+        g, t, f = ((s == x).any(axis=1) for x in (GFOOT, TD, FG))
+        bad |= g & t & f
+        trigger = np.where(g & t, 1, np.where(g & f, 2, 0))
+        bonus = cols[f"a{i}_bonus"].astype(np.int64)
+        res = cols[f"a{i}_bonus_result"].astype(np.int64)
+        nprz = cols[f"a{i}_bonus_prizes"].astype(np.int64)
+        amount = cols[f"a{i}_amount"]
+        assert amount.dtype == np.int64
+        bad |= bonus != trigger
+        bad |= (bonus == 0) & ((res != 0) | (nprz != 0))
+        popcount = np.array([bin(x).count("1") for x in range(256)])[np.clip(res, 0, 255)]
+        bad |= (bonus == 1) & ((res < 1) | (res > 15) | (popcount != nprz))
+        bad |= (bonus == 2) & ((res > 5) | (GRID[np.clip(res, 0, 5)] != nprz))
+        bad |= (bonus != 0) & (nprz == 0)
+        bad |= (amount <= 0) | ~np.isin(amount, allowed)
+        win = np.where(match == 4, 2 * amount, np.where(
+            match == 3, amount, np.where(trigger != 0, nprz * amount, 0)))
+        prize += win
+        kinds[i] = np.where(match == 4, "match4", np.where(match == 3, "match3", np.where(
+            trigger == 1, "touchdown", np.where(trigger == 2, "field_goal", "lose"))))
+    return prize, bad, kinds
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spec():
+    return load_spec(SPEC_PATH)
+
+
+def full_tiers(pool, seed: bytes = SEED) -> np.ndarray:
+    base = np.repeat(np.arange(len(pool.tiers), dtype=np.int16), [t.count for t in pool.tiers])
+    return base[permutation(derive_stream(seed, "test", pool.id, "order"), len(base))]
+
+
+def small_tiers(pool, each: int = 3, losers: int = 40) -> np.ndarray:
+    """Every winning tier `each` times and some losers, in a fixed shuffled order."""
+    base = np.concatenate([np.zeros(losers, np.int16),
+                           np.repeat(np.arange(1, len(pool.tiers), dtype=np.int16), each)])
+    return base[permutation(derive_stream(SEED, "test", pool.id, "small"), len(base))]
+
+
+def lay(spec, pool, tiers, label: str = "layout"):
+    return pp.lay_out(spec, pool, tiers, derive_stream(SEED, "test", pool.id, label))
+
+
+def assert_pays(spec, pool, tiers, cols) -> dict:
+    prizes = np.array([t.prize_cents for t in pool.tiers], dtype=np.int64)[tiers]
+    got, bad, kinds = evaluate(cols, pool.play_areas, pool.denomination_cents)
+    assert not bad.any(), f"{bad.sum()} illegal rows, first at {np.nonzero(bad)[0][:5]}"
+    np.testing.assert_array_equal(got, prizes)
+    for c in cols.values():
+        assert len(c) == len(tiers)
+    return kinds
+
+
+# --- a full pool ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def full(spec):
+    pool = spec.pool(FULL_POOL)
+    tiers = full_tiers(pool)
+    return pool, tiers, lay(spec, pool, tiers)
+
+
+@pytest.mark.slow
+def test_full_pool_pays_every_share_exactly(spec, full):
+    pool, tiers, cols = full
+    assert len(tiers) == 1_000_000
+    kinds = assert_pays(spec, pool, tiers, cols)
+    # every kind of win occurs, and a losing share has only losing areas
+    seen = set(np.concatenate([kinds[i][tiers > 0] for i in range(3)]).tolist())
+    assert seen == {"lose", "match3", "match4", "touchdown", "field_goal"}
+    assert all((kinds[i][tiers == 0] == "lose").all() for i in range(3))
+    assert sum(int(cols[f"a{i}_bonus"].astype(bool).sum()) for i in range(3)) > 100_000
+
+
+@pytest.mark.slow
+def test_full_pool_dtypes(full):
+    _, _, cols = full
+    assert len(cols) == 3 * 8
+    for name, c in cols.items():
+        want = np.int64 if name.endswith("_amount") else np.uint8
+        assert c.dtype == want, name
+
+
+@pytest.mark.slow
+def test_full_pool_shows_every_symbol(full):
+    _, _, cols = full
+    symbols = np.concatenate([cols[f"a{i}_s{j}"] for i in range(3) for j in range(4)])
+    assert set(np.unique(symbols).tolist()) == set(range(1, 14))
+    # including Jackpot Coin in winning matches and Coin as a wild
+    assert (symbols == 13).sum() > 100_000
+
+
+@pytest.mark.slow
+def test_first_spot_carries_no_information(full):
+    """a0_s0 against win/lose: chi-square test of independence, 99% level."""
+    _, tiers, cols = full
+    table = np.zeros((2, 13), dtype=np.int64)
+    np.add.at(table, ((tiers > 0).astype(int), cols["a0_s0"].astype(int) - 1), 1)
+    assert (table > 0).all()
+    _, p, dof, _ = chi2_contingency(table)
+    assert dof == 12
+    assert p > 0.01, table
+    # the marginal is uniform over the 13 codes as well
+    assert abs(table.sum(axis=0) / len(tiers) - 1 / 13).max() < 0.002
+
+
+def test_one_area_amount_carries_no_information(spec):
+    """With one area the amount is the only money a share shows: decoys copy winning amounts."""
+    pool = spec.pool("d1.00x1")
+    tiers = full_tiers(pool)
+    cols = lay(spec, pool, tiers)
+    assert_pays(spec, pool, tiers, cols)
+    amounts, win = cols["a0_amount"], tiers > 0
+    values, idx = np.unique(amounts, return_inverse=True)
+    table = np.zeros((2, len(values)), dtype=np.int64)
+    np.add.at(table, (win.astype(int), idx), 1)
+    common = table.sum(axis=0) >= 200  # pool the rare amounts into one column
+    table = np.concatenate([table[:, common], table[:, ~common].sum(axis=1, keepdims=True)], axis=1)
+    _, p, _, _ = chi2_contingency(table)
+    assert p > 0.01, table
+
+
+@pytest.mark.slow
+def test_decompositions_vary_within_a_tier(spec, full):
+    pool, tiers, cols = full
+    wins = np.stack([evaluate_area_wins(cols, i, pool.denomination_cents) for i in range(3)],
+                    axis=1)
+    for t in (1, 7, len(pool.tiers) - 1):  # x5000 (2 shares), x100, x0.5
+        rows = np.sort(wins[tiers == t], axis=1)
+        assert (rows.sum(axis=1) == pool.tiers[t].prize_cents).all()
+    m1 = [x.id for x in pool.tiers].index("m1")
+    shapes = np.unique(np.sort(wins[tiers == m1], axis=1), axis=0)
+    assert len(shapes) == len(pp.decompositions(pp.params(spec), Decimal(1), 3)[0]) == 7
+    # and a winning share's prize is not always in area 0
+    winners = tiers > 0
+    assert 0.2 < (wins[winners, 1] > 0).mean() < 0.9
+
+
+def evaluate_area_wins(cols, i: int, denom: int) -> np.ndarray:
+    one = {f"a0_{c}": cols[f"a{i}_{c}"] for c in ("s0", "s1", "s2", "s3", "amount", "bonus",
+                                                  "bonus_result", "bonus_prizes")}
+    return evaluate(one, 1, denom)[0]
+
+
+@pytest.mark.slow
+def test_reproducible(spec, full):
+    pool, tiers, cols = full
+    again = lay(spec, pool, tiers)
+    assert list(again) == list(cols)
+    for name in cols:
+        assert again[name].tobytes() == cols[name].tobytes(), name
+    other = lay(spec, pool, tiers, label="another")
+    assert any(other[n].tobytes() != cols[n].tobytes() for n in cols)
+
+
+# --- all 16 pools, small ----------------------------------------------------------------------
+
+
+def test_all_pools_small(spec):
+    assert len(spec.pools) == 16
+    for pool in spec.pools:
+        tiers = small_tiers(pool)
+        cols = lay(spec, pool, tiers)
+        assert_pays(spec, pool, tiers, cols)
+        assert len(cols) == 8 * pool.play_areas
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pool_index=st.integers(0, 15), seed=st.binary(min_size=32, max_size=32),
+       picks=st.lists(st.integers(0, 58), min_size=1, max_size=60))
+def test_any_tiers_evaluate_to_their_prize(spec, pool_index, seed, picks):
+    pool = spec.pools[pool_index]
+    tiers = np.array(picks, dtype=np.int16)
+    cols = pp.lay_out(spec, pool, tiers, derive_stream(seed, "hyp"))
+    assert_pays(spec, pool, tiers, cols)
+
+
+def test_only_losers(spec):
+    pool = spec.pool("d5.00x2")
+    tiers = np.zeros(500, dtype=np.int16)
+    cols = lay(spec, pool, tiers)
+    kinds = assert_pays(spec, pool, tiers, cols)
+    assert (kinds[0] == "lose").all() and (kinds[1] == "lose").all()
+
+
+# --- decompositions and check_structure --------------------------------------------------------
+
+
+def brute_decompositions(m: Decimal, k: int) -> set[tuple[int, ...]]:
+    halves = [int(2 * Decimal(x)) for x in MULTIPLIERS]
+    values = {0} | {n * a for a in halves for n in range(1, 5)}
+    total = int(2 * m * k)
+    return {c for c in itertools.combinations_with_replacement(sorted(v for v in values
+                                                                      if v <= total), k)
+            if sum(c) == total}
+
+
+@pytest.mark.parametrize("m", ["0.5", "1", "3.5", "4.5", "10", "43"])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_decompositions_match_brute_force(spec, m, k):
+    rows, total = pp.decompositions(pp.params(spec), Decimal(m), k)
+    got = [tuple(r) for r in rows.tolist()]
+    assert got == sorted(got)  # lexicographic, no duplicates
+    assert len(set(got)) == len(got) == total
+    assert set(got) == brute_decompositions(Decimal(m), k)
+
+
+def test_every_tier_of_every_pool_has_a_decomposition(spec):
+    p = pp.params(spec)
+    for pool in spec.pools:
+        for t in spec.tiers:
+            rows, total = pp.decompositions(p, t.multiplier, pool.play_areas)
+            assert total >= 1 and len(rows) == min(total, p.cap)
+            assert (rows.sum(axis=1) == 2 * t.multiplier * pool.play_areas).all()
+    # with one area, the whole prize is one area's win
+    assert pp.decompositions(p, Decimal("1004"), 1)[1] == 1
+
+
+def test_cap_thins_evenly(spec):
+    p = pp.params(spec)
+    full_rows, n = pp.decompositions(p, Decimal("100"), 4)
+    assert n == 28_667 and len(full_rows) == n
+    small = pp.Params(p.amounts_half, p.grid, 1000)
+    rows, n2 = pp.decompositions(small, Decimal("100"), 4)
+    assert n2 == n and len(rows) == 1000
+    np.testing.assert_array_equal(rows, full_rows[(np.arange(1000) * n) // 1000])
+
+
+def test_check_structure_passes_and_notes(spec):
+    assert layout_module("primetime_payout") is pp
+    result = check_spec(spec)
+    assert result.problems == []
+    note = [n for n in result.notes if "decomposes into play-area wins" in n]
+    assert len(note) == 1
+    assert "16 pools" in note[0] and "28,667" in note[0]
+
+
+def edited_spec(tmp_path: Path, old: str, new: str):
+    text = SPEC_PATH.read_text()
+    assert old in text
+    path = tmp_path / "primetime_payout.toml"
+    path.write_text(text.replace(old, new, 1))
+    return load_spec(path)
+
+
+def test_check_structure_finds_an_unreachable_tier(spec, tmp_path):
+    # 1004 = 2 x 502 = 4 x 251: without 1004 among the amounts one area cannot win it
+    bad = edited_spec(tmp_path, '"1000", "1004",', '"1000",')
+    result = GameCheck(bad)
+    pp.check_structure(bad, result)
+    assert [p for p in result.problems if "x1 multiplier 1004" in p] and all(
+        "multiplier 1004" in p for p in result.problems)
+    assert len(result.problems) == 4  # d1.00x1, d2.00x1, d5.00x1, d7.50x1
+    with pytest.raises(SpecError, match="tiers\\[2\\]: pool d1.00x1: the prize cannot be made"):
+        pool = bad.pool("d1.00x1")
+        pp.lay_out(bad, pool, np.array([3], dtype=np.int16), derive_stream(SEED, "x"))
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ("field_goal_grid = [1, 2, 3, 4, 2, 1]", "field_goal_grid = [1, 2, 3, 2, 1]",
+     "layout.field_goal_grid: must list whole numbers of prizes, each of 1..4"),
+    ('amount_multipliers = ["0.5",', 'amount_multipliers = ["0.25",',
+     "layout.amount_multipliers\\[0\\]: '0.25' must be a positive multiple of 0.5"),
+    ('amount_multipliers = ["0.5",', 'amount_multipliers = [0.5,',
+     "layout.amount_multipliers\\[0\\]: must be a decimal string"),
+    ("max_decompositions = 50000", "max_decompositions = 0",
+     "layout.max_decompositions: must be a whole number >= 1"),
+    ("max_decompositions = 50000", "max_decompositions = 50000\nbonus = 3",
+     "layout.bonus: unknown field"),
+])
+def test_bad_layout_tables(tmp_path, old, new, message):
+    bad = edited_spec(tmp_path, old, new)
+    with pytest.raises(SpecError, match="primetime_payout.toml: " + message):
+        pp.params(bad)
+    result = GameCheck(bad)
+    pp.check_structure(bad, result)
+    assert len(result.problems) == 1 and re.search(message, result.problems[0])
+
+
+def test_symbol_codes_follow_the_spec(spec):
+    assert tuple(s.code for s in spec.symbols) == CODES == pp.SYMBOL_CODES
