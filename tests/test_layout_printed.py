@@ -1,0 +1,485 @@
+"""Layouts of the printed games, Happy Holidays and Wild Side, checked by small evaluators written
+here from the layout contracts (specs/happy_holidays.md, specs/wild_side.md) alone."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import chi2_contingency, chisquare
+
+from poolgen.check import check_spec
+from poolgen.errors import SpecError
+from poolgen.layouts import happy_holidays, wild_side
+from poolgen.rng import derive_stream, permutation
+from poolgen.spec import load_spec
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+SEED = bytes(range(32))
+
+# ---------------------------------------------------------------------------------------------
+# Code tables, copied from the contracts.
+
+HH_CODES = ("FREE", "1", "2", "5", "20", "100")
+HH_VALUE = np.array([100, 100, 200, 500, 2000, 10000], dtype=np.int64)
+HH_SHAPES = {"win": {(3, 2, 1), (3, 1, 1, 1)}, "lose": {(2, 2, 2), (2, 2, 1, 1)}}
+
+WS_NUMBERS = np.array([3, 4, 6, 7, 8, 9, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26,
+                       27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45,
+                       46, 47, 48, 49, 51, 52, 53])
+WS_PRIZES = ("FREE", "2", "5", "10", "15", "25", "50", "100", "500", "1000", "25000")
+WS_PRIZE_VALUE = np.array([500, 200, 500, 1000, 1500, 2500, 5000, 10000, 50000, 100000, 2500000])
+WS_BONUS = ("GLDBAR", "BILL", "PGYBNK", "COIN", "POTGLD", "CLOVER", "DIAMND", "HRSHOE",
+            "WIN10", "WIN25", "WIN50")
+WS_BONUS_VALUE = np.array([0] * 8 + [1000, 2500, 5000])
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluators from the contracts.
+
+def hh_evaluate(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Happy Holidays, contract sections 4 and 5: prize, wins, tripled code, legal."""
+    spots = np.stack([np.asarray(cols[f"spot_{j}"], dtype=np.int64) for j in range(6)], axis=1)
+    legal = (spots <= 5).all(axis=1) & (spots >= 0).all(axis=1)
+    spots = np.where(legal[:, None], spots, 0)
+    counts = np.stack([(spots == s).sum(axis=1) for s in range(6)], axis=1)
+    legal &= counts.max(axis=1) <= 3
+    legal &= (counts >= 3).sum(axis=1) <= 1
+    shape = -np.sort(-counts, axis=1)  # counts of the symbols, largest first, zero-padded
+    allowed = [list(t) + [0] * (6 - len(t)) for t in HH_SHAPES["win"] | HH_SHAPES["lose"]]
+    legal &= (shape[:, None, :] == np.array(allowed)[None, :, :]).all(axis=2).any(axis=1)
+    triple = np.where((counts == 3).any(axis=1), np.argmax(counts == 3, axis=1), -1)
+    wins = (triple >= 0).astype(np.int64)
+    prize = np.where(triple >= 0, HH_VALUE[np.maximum(triple, 0)], 0)
+    return {"prize": prize, "wins": wins, "symbol": triple, "legal": legal,
+            "distinct": (counts > 0).sum(axis=1)}
+
+
+def _stack(cols, name, n):
+    return np.stack([np.asarray(cols[f"{name}_{j}"], dtype=np.int64) for j in range(n)], axis=1)
+
+
+def ws_evaluate(cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Wild Side, contract sections 4 and 5: prize, wins, won prize codes per area, legal."""
+    lucky, bonus = _stack(cols, "lucky", 5), _stack(cols, "bonus", 3)
+    your, your_p = _stack(cols, "your", 12), _stack(cols, "your_prize", 12)
+    wild, wild_p = _stack(cols, "wild", 12), _stack(cols, "wild_prize", 12)
+    is_number = np.zeros(256, dtype=bool)
+    is_number[WS_NUMBERS] = True
+    legal = np.ones(len(lucky), dtype=bool)
+    for a in (lucky, your, wild):
+        legal &= ((a >= 0) & (a < 256)).all(axis=1)
+        legal &= is_number[np.clip(a, 0, 255)].all(axis=1)
+    s = np.sort(lucky, axis=1)
+    legal &= (s[:, 1:] != s[:, :-1]).all(axis=1)
+    for a in (your_p, wild_p, bonus):
+        legal &= ((a >= 0) & (a <= 10)).all(axis=1)
+    your_p, wild_p, bonus = (np.clip(a, 0, 10) for a in (your_p, wild_p, bonus))
+    match_y = (your[:, :, None] == lucky[:, None, :]).any(axis=2)
+    match_w = (wild[:, :, None] == lucky[:, None, :]).any(axis=2)
+    match_b = bonus >= 8
+    wins = match_y.sum(axis=1) + match_w.sum(axis=1) + match_b.sum(axis=1)
+    legal &= wins <= 21
+    legal &= ~(match_w & (wild_p == 0)).any(axis=1)
+    for area, match in ((your, match_y), (wild, match_w)):
+        # non-matching numbers pairwise distinct
+        tagged = np.where(match, 1000 + np.arange(12)[None, :], area)
+        t = np.sort(tagged, axis=1)
+        legal &= (t[:, 1:] != t[:, :-1]).all(axis=1)
+        # matching numbers use the lucky numbers as evenly as possible
+        k = match.sum(axis=1)
+        per = ((area[:, :, None] == lucky[:, None, :]) & match[:, :, None]).sum(axis=1)
+        legal &= (per.min(axis=1) >= k // 5) & (per.max(axis=1) <= -(-k // 5))
+    prize = ((match_y * WS_PRIZE_VALUE[your_p]).sum(axis=1)
+             + 5 * (match_w * WS_PRIZE_VALUE[wild_p]).sum(axis=1)
+             + (match_b * WS_BONUS_VALUE[bonus]).sum(axis=1))
+    won = {
+        "your": np.stack([((your_p == c) & match_y).sum(axis=1) for c in range(11)], axis=1),
+        "wild": np.stack([((wild_p == c) & match_w).sum(axis=1) for c in range(11)], axis=1),
+        "bonus": np.stack([(bonus == c).sum(axis=1) for c in range(8, 11)], axis=1),
+    }
+    return {"prize": prize, "wins": wins, "legal": legal, "won": won, "lucky": lucky}
+
+
+def ws_expected(spec, pool) -> dict[str, np.ndarray]:
+    """Per pool tier: counts of each prize code won in each area, as the spec's tiers say."""
+    by_id = {t.id: t.data for t in spec.tiers}
+    n = len(pool.tiers)
+    out = {"your": np.zeros((n, 11), int), "wild": np.zeros((n, 11), int),
+           "bonus": np.zeros((n, 3), int)}
+    for i, pt in enumerate(pool.tiers[1:], start=1):
+        d = by_id[pt.id]
+        for c in d["your"]:
+            out["your"][i, WS_PRIZES.index(c)] += 1
+        for c in d["wild"]:
+            out["wild"][i, WS_PRIZES.index(c)] += 1
+        for c in d["bonus"]:
+            out["bonus"][i, WS_BONUS.index(c) - 8] += 1
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Full pools.
+
+def pool_tiers(pool, seed: bytes = SEED) -> np.ndarray:
+    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    return base[permutation(derive_stream(seed, "test", "order"), base.size)]
+
+
+def lay(module, spec, pool, tiers, seed: bytes = SEED):
+    return module.lay_out(spec, pool, tiers, derive_stream(seed, "test", "layout"))
+
+
+@pytest.fixture(scope="module")
+def hh():
+    spec = load_spec(SPECS / "happy_holidays.toml")
+    pool = spec.pools[0]
+    tiers = pool_tiers(pool)
+    return spec, pool, tiers, lay(happy_holidays, spec, pool, tiers)
+
+
+@pytest.fixture(scope="module")
+def ws():
+    spec = load_spec(SPECS / "wild_side.toml")
+    pool = spec.pools[0]
+    tiers = pool_tiers(pool)
+    return spec, pool, tiers, lay(wild_side, spec, pool, tiers)
+
+
+def independent(feature: np.ndarray, win: np.ndarray) -> float:
+    """p-value of the chi-square test of independence of a feature and win/lose."""
+    values = np.unique(feature)
+    table = np.array([[np.sum((feature == v) & win), np.sum((feature == v) & ~win)]
+                      for v in values])
+    return float(chi2_contingency(table)[1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Happy Holidays
+
+def test_hh_columns(hh):
+    spec, pool, tiers, cols = hh
+    assert list(cols) == [f"spot_{j}" for j in range(6)]
+    for c in cols.values():
+        assert c.dtype == np.uint8 and c.shape == (pool.tickets,)
+
+
+def test_hh_code_table_matches_spec(hh):
+    spec = hh[0]
+    prizes = spec.symbols_in("prize")
+    assert tuple(s.code for s in prizes) == HH_CODES
+    assert [s.value_cents for s in prizes] == HH_VALUE.tolist()
+    assert [s.caption for s in prizes] == ["TICKET", "ONE$", "TWO$", "FIVE$", "TWENTY", "ONE-HUN"]
+
+
+def test_hh_every_ticket_pays_its_tier(hh):
+    spec, pool, tiers, cols = hh
+    r = hh_evaluate(cols)
+    assert r["legal"].all()
+    assert np.array_equal(r["prize"], np.array([t.prize_cents for t in pool.tiers])[tiers])
+    assert np.array_equal(r["wins"], (tiers > 0).astype(int))
+    by_id = {t.id: t.data["symbol"] for t in spec.tiers}
+    want = np.array([-1] + [HH_CODES.index(by_id[t.id]) for t in pool.tiers[1:]])
+    assert np.array_equal(r["symbol"], want[tiers])
+    assert np.bincount(tiers[r["wins"] == 1]).tolist()[1:] == [t.count for t in pool.tiers[1:]]
+
+
+def test_hh_distinct_symbols_exactly_balanced(hh):
+    spec, pool, tiers, cols = hh
+    distinct = hh_evaluate(cols)["distinct"]
+    for t in range(len(pool.tiers)):
+        d = distinct[tiers == t]
+        assert set(np.unique(d).tolist()) == {3, 4}
+        assert np.sum(d == 3) == pool.tiers[t].count // 2
+    assert independent(distinct, tiers > 0) > 0.99
+
+
+def test_hh_spot_symbol_carries_no_information(hh):
+    spec, pool, tiers, cols = hh
+    for j in range(6):
+        assert independent(cols[f"spot_{j}"], tiers > 0) > 0.01, j
+
+
+def test_hh_every_symbol_appears(hh):
+    cols = hh[3]
+    seen = np.unique(np.concatenate(list(cols.values())))
+    assert seen.tolist() == [0, 1, 2, 3, 4, 5]
+    # ... and on losers too, so no symbol is a give-away
+    tiers = hh[2]
+    seen_losers = np.unique(np.concatenate([c[tiers == 0] for c in cols.values()]))
+    assert seen_losers.tolist() == [0, 1, 2, 3, 4, 5]
+
+
+def test_hh_reproducible(hh):
+    spec, pool, tiers, cols = hh
+    again = lay(happy_holidays, spec, pool, tiers)
+    assert all(np.array_equal(cols[k], again[k]) and cols[k].tobytes() == again[k].tobytes()
+               for k in cols)
+    other = lay(happy_holidays, spec, pool, tiers, seed=bytes(32))
+    assert any(not np.array_equal(cols[k], other[k]) for k in cols)
+
+
+@pytest.mark.parametrize(("row", "why"), [
+    ([0, 0, 0, 1, 1, 1], "two triples"),
+    ([2, 2, 2, 2, 1, 0], "four of a kind"),
+    ([0, 0, 6, 1, 1, 2], "unknown code"),
+    ([0, 1, 2, 3, 4, 5], "six distinct symbols"),
+    ([0, 0, 1, 2, 3, 4], "2+1+1+1+1"),
+    ([5, 5, 5, 5, 5, 5], "six of a kind"),
+])
+def test_hh_illegal_layouts_are_rejected(row, why):
+    cols = {f"spot_{j}": np.array([v], dtype=np.uint8) for j, v in enumerate(row)}
+    assert not hh_evaluate(cols)["legal"][0], why
+
+
+def test_hh_loser_with_a_triple_pays(hh):
+    spec, pool, tiers, cols = hh
+    i = int(np.flatnonzero(tiers == 0)[0])
+    row = {k: v[i:i + 1].copy() for k, v in cols.items()}
+    assert hh_evaluate(row)["prize"][0] == 0
+    for j in range(6):
+        row[f"spot_{j}"][0] = [5, 5, 5, 1, 1, 2][j]
+    r = hh_evaluate(row)
+    assert r["legal"][0] and r["prize"][0] == 10000  # a "loser" that pays: the audit fails it
+
+
+@settings(max_examples=25, deadline=None)
+@given(counts=st.lists(st.integers(0, 7), min_size=7, max_size=7),
+       seed=st.binary(min_size=32, max_size=32))
+def test_hh_any_tier_mix_pays_exactly(counts, seed):
+    spec = load_spec(SPECS / "happy_holidays.toml")
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(7), counts)
+    tiers = base[permutation(derive_stream(seed, "o"), base.size)]
+    r = hh_evaluate(lay(happy_holidays, spec, pool, tiers, seed))
+    assert r["legal"].all()
+    assert np.array_equal(r["prize"], np.array([t.prize_cents for t in pool.tiers])[tiers])
+
+
+# ---------------------------------------------------------------------------------------------
+# Wild Side
+
+def test_ws_columns(ws):
+    spec, pool, tiers, cols = ws
+    want = ([f"lucky_{j}" for j in range(5)] + [f"your_{j}" for j in range(12)]
+            + [f"your_prize_{j}" for j in range(12)] + [f"wild_{j}" for j in range(12)]
+            + [f"wild_prize_{j}" for j in range(12)] + [f"bonus_{j}" for j in range(3)])
+    assert sorted(cols) == sorted(want) and len(want) == 56 == spec.play["spots"]
+    for c in cols.values():
+        assert c.dtype == np.uint8 and c.shape == (pool.tickets,)
+
+
+def test_ws_code_tables_match_spec(ws):
+    spec = ws[0]
+    assert [int(s.code) for s in spec.symbols_in("number")] == WS_NUMBERS.tolist()
+    assert tuple(s.code for s in spec.symbols_in("prize")) == WS_PRIZES
+    assert [s.value_cents for s in spec.symbols_in("prize")] == WS_PRIZE_VALUE.tolist()
+    bonus = spec.symbols_in("bonus_play") + spec.symbols_in("bonus_prize")
+    assert tuple(s.code for s in bonus) == WS_BONUS
+    assert [s.value_cents or 0 for s in bonus] == WS_BONUS_VALUE.tolist()
+
+
+def test_ws_every_ticket_pays_its_tier(ws):
+    spec, pool, tiers, cols = ws
+    r = ws_evaluate(cols)
+    assert r["legal"].all()
+    assert np.array_equal(r["prize"], np.array([t.prize_cents for t in pool.tiers])[tiers])
+    want = ws_expected(spec, pool)
+    for area in ("your", "wild", "bonus"):
+        assert np.array_equal(r["won"][area], want[area][tiers]), area
+
+
+def test_ws_win_counts_per_tier(ws):
+    spec, pool, tiers, cols = ws
+    wins = ws_evaluate(cols)["wins"]
+    by_id = {t.id: t.data for t in spec.tiers}
+    assert (wins[tiers == 0] == 0).all()
+    for i, pt in enumerate(pool.tiers[1:], start=1):
+        d = by_id[pt.id]
+        k = len(d["your"]) + len(d["wild"]) + len(d["bonus"])
+        assert (wins[tiers == i] == k).all(), pt.id
+        assert np.sum(tiers == i) == pt.count
+    assert wins.max() == 21  # tier t30
+    assert np.sum(tiers == 0) == pool.tickets - 49212
+
+
+def test_ws_numbers_distinct_within_areas_except_t30(ws):
+    spec, pool, tiers, cols = ws
+    t30 = [t.id for t in pool.tiers].index("t30")
+    for name in ("your", "wild"):
+        a = np.sort(_stack(cols, name, 12), axis=1)
+        dup = (a[:, 1:] == a[:, :-1]).any(axis=1)
+        assert not dup[tiers != t30].any()
+        assert dup[tiers == t30].all()
+    # ... but the two areas may share numbers, on losers as well as winners
+    shared = (_stack(cols, "your", 12)[:, :, None] == _stack(cols, "wild", 12)[:, None, :])
+    assert shared.any(axis=(1, 2))[tiers == 0].mean() > 0.5
+
+
+def test_ws_lucky_numbers_carry_no_information(ws):
+    spec, pool, tiers, cols = ws
+    lucky = _stack(cols, "lucky", 5)
+    win = tiers > 0
+    assert independent(lucky.min(axis=1), win) > 0.01
+    assert independent(lucky[:, 0], win) > 0.01
+    # the prize won does not show either: smallest lucky number of the $5+ winners vs the rest
+    assert independent(lucky.min(axis=1)[win] // 8, tiers[win] <= 2) > 0.01
+
+
+def test_ws_spots_carry_no_information(ws):
+    spec, pool, tiers, cols = ws
+    win = tiers > 0
+    for name in ("your_prize_0", "wild_prize_0", "your_prize_11", "wild_prize_6", "your_0",
+                 "wild_0"):
+        assert independent(cols[name], win) > 0.01, name
+
+
+def test_ws_winning_spots_are_uniform(ws):
+    spec, pool, tiers, cols = ws
+    lucky = _stack(cols, "lucky", 5)
+    match = (_stack(cols, "your", 12)[:, :, None] == lucky[:, None, :]).any(axis=2)
+    one = [t.id for t in pool.tiers].index("t02")  # one YOUR win
+    where = np.argmax(match[tiers == one], axis=1)
+    counts = np.bincount(where, minlength=12)
+    assert chisquare(counts)[1] > 0.01
+
+
+def test_ws_every_symbol_appears(ws):
+    spec, pool, tiers, cols = ws
+    numbers = np.unique(np.concatenate([_stack(cols, n, k).ravel() for n, k in
+                                        (("lucky", 5), ("your", 12), ("wild", 12))]))
+    assert numbers.tolist() == WS_NUMBERS.tolist()
+    for name, k in (("lucky", 5), ("your", 12), ("wild", 12)):
+        assert np.unique(_stack(cols, name, k)).tolist() == WS_NUMBERS.tolist(), name
+    prizes = np.unique(np.concatenate([_stack(cols, "your_prize", 12).ravel(),
+                                       _stack(cols, "wild_prize", 12).ravel()]))
+    assert prizes.tolist() == list(range(11))
+    assert np.unique(_stack(cols, "your_prize", 12)[tiers == 0]).tolist() == list(range(11))
+    assert np.unique(_stack(cols, "bonus", 3)).tolist() == list(range(11))
+
+
+def test_ws_reproducible(ws):
+    spec, pool, tiers, cols = ws
+    again = lay(wild_side, spec, pool, tiers)
+    assert all(cols[k].tobytes() == again[k].tobytes() for k in cols)
+    other = lay(wild_side, spec, pool, tiers, seed=bytes(32))
+    assert any(not np.array_equal(cols[k], other[k]) for k in cols)
+
+
+def _row(cols, tiers, pool, tier_id: str) -> dict[str, np.ndarray]:
+    t = [x.id for x in pool.tiers].index(tier_id)
+    i = int(np.flatnonzero(tiers == t)[0])
+    return {k: v[i:i + 1].astype(np.int64) for k, v in cols.items()}
+
+
+def _spot(row, area: str, matching: bool) -> int:
+    lucky = [int(row[f"lucky_{j}"][0]) for j in range(5)]
+    for j in range(12):
+        if (int(row[f"{area}_{j}"][0]) in lucky) == matching:
+            return j
+    raise AssertionError("no such spot")
+
+
+def test_ws_illegal_layouts_are_rejected(ws):
+    spec, pool, tiers, cols = ws
+    assert ws_evaluate(_row(cols, tiers, pool, "lose"))["legal"][0]
+
+    def broken(tier_id, edit):
+        row = _row(cols, tiers, pool, tier_id)
+        edit(row)
+        return ws_evaluate(row)
+
+    # a loser whose YOUR NUMBER matches a lucky number pays: the audit rejects it against tier lose
+    def match_loser(row):
+        row[f"your_{_spot(row, 'your', False)}"][0] = row["lucky_2"][0]
+    r = broken("lose", match_loser)
+    assert r["prize"][0] > 0 and r["wins"][0] == 1
+    r = broken("lose", lambda row: row["bonus_1"].__setitem__(0, 9))
+    assert r["prize"][0] == 2500
+
+    illegal = {
+        "not a number": lambda row: row["your_0"].__setitem__(0, 5),
+        "lucky too big": lambda row: row["lucky_4"].__setitem__(0, 54),
+        "lucky repeated": lambda row: row["lucky_1"].__setitem__(0, row["lucky_0"][0]),
+        "prize code": lambda row: row["wild_prize_3"].__setitem__(0, 11),
+        "bonus code": lambda row: row["bonus_2"].__setitem__(0, 11),
+        "decoys repeated": lambda row: row[f"your_{(_spot(row, 'your', False) + 1) % 12}"]
+        .__setitem__(0, row[f"your_{_spot(row, 'your', False)}"][0]),
+    }
+    for why, edit in illegal.items():
+        row = _row(cols, tiers, pool, "lose")
+        edit(row)
+        assert not ws_evaluate(row)["legal"][0], why
+
+    # 22 wins: tier t30 has 21; make one of its WILD decoys match
+    def extra_win(row):
+        row[f"wild_{_spot(row, 'wild', False)}"][0] = row["lucky_0"][0]
+    r = broken("t30", extra_win)
+    assert r["wins"][0] == 22 and not r["legal"][0]
+    assert ws_evaluate(_row(cols, tiers, pool, "t30"))["wins"][0] == 21
+
+    # a WILD win on a FREE ticket
+    def wild_free(row):
+        row[f"wild_prize_{_spot(row, 'wild', True)}"][0] = 0
+    assert not broken("t05", wild_free)["legal"][0]
+
+    # two matching YOUR NUMBERS repeat a lucky number while another lucky number is unused
+    def lopsided(row):
+        a = _spot(row, "your", True)
+        lucky = [int(row[f"lucky_{j}"][0]) for j in range(5)]
+        b = next(j for j in range(12) if j != a and int(row[f"your_{j}"][0]) in lucky)
+        row[f"your_{b}"][0] = row[f"your_{a}"][0]
+    r = broken("t13", lopsided)
+    assert r["prize"][0] == 2500 and not r["legal"][0]
+
+
+@settings(max_examples=20, deadline=None)
+@given(counts=st.lists(st.integers(0, 3), min_size=35, max_size=35),
+       seed=st.binary(min_size=32, max_size=32))
+def test_ws_any_tier_mix_pays_exactly(counts, seed):
+    spec = load_spec(SPECS / "wild_side.toml")
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(35), counts)
+    tiers = base[permutation(derive_stream(seed, "o"), base.size)]
+    r = ws_evaluate(lay(wild_side, spec, pool, tiers, seed))
+    assert r["legal"].all()
+    assert np.array_equal(r["prize"], np.array([t.prize_cents for t in pool.tiers])[tiers])
+    want = ws_expected(spec, pool)
+    for area in ("your", "wild", "bonus"):
+        assert np.array_equal(r["won"][area], want[area][tiers])
+
+
+# ---------------------------------------------------------------------------------------------
+# Spec checks
+
+@pytest.mark.parametrize("name", ["happy_holidays", "wild_side"])
+def test_specs_check_clean(name):
+    result = check_spec(load_spec(SPECS / f"{name}.toml"))
+    assert result.problems == []
+
+
+def test_ws_bad_decoy_weights(tmp_path):
+    path = tmp_path / "wild_side.toml"
+    shutil.copy(SPECS / "wild_side.toml", path)
+    text = path.read_text()
+    path.write_text(text.replace('"25000" = 1\n', '"25000" = 0\n', 1))
+    spec = load_spec(path)
+    with pytest.raises(SpecError, match=r"layout\.decoy_prize_weights\.25000: must be a whole"):
+        lay(wild_side, spec, spec.pools[0], np.zeros(3, dtype=np.int64))
+    result = check_spec(spec)
+    assert any("decoy_prize_weights" in p for p in result.problems)
+
+
+def test_ws_wild_free_tier_refused(tmp_path):
+    path = tmp_path / "wild_side.toml"
+    text = (SPECS / "wild_side.toml").read_text()
+    old = 'count = 14300\npublished_cost = "$143,000"\nyour = []\nwild = ["2"]'
+    assert old in text
+    path.write_text(text.replace(old, old.replace('wild = ["2"]', 'wild = ["FREE"]')))
+    spec = load_spec(path)
+    with pytest.raises(SpecError, match=r"tiers\[4\]\.wild: a FREE ticket cannot be won 5x"):
+        lay(wild_side, spec, spec.pools[0], np.zeros(3, dtype=np.int64))
