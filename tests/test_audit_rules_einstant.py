@@ -1,0 +1,524 @@
+"""The auditor's eInstant rules engines (audit/rules/hand_to_hand_tactics.py, primetime_payout.py).
+
+They are written from the layout contracts specs/<rules>.md only. Here they are held against the
+real pipeline (full pools and reduced pools of every denomination and play-area count), against
+hand-broken layouts (real rows with one rule broken, exact reasons and prizes), and against a
+plain per-row transcription of the contracts' evaluation sections (hypothesis).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from fractions import Fraction
+
+import numpy as np
+import polars as pl
+import pytest
+from conftest import SEED_A, spec_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from audit.rules import Evaluation, rules_module
+from audit.rules import hand_to_hand_tactics as hth
+from audit.rules import primetime_payout as ptp
+from poolgen.build import build_pool
+from poolgen.spec import load_spec
+
+SPOTS = 15
+FIELD_GOAL_GRID = [1, 2, 3, 4, 2, 1]
+
+
+def pool_entry(p) -> dict:
+    return {"id": p.id, "price_cents": p.price_cents, "denomination_cents": p.denomination_cents,
+            "play_areas": p.play_areas}
+
+
+def reduced(p, tickets: int = 20_000):
+    """The pool with every winning tier's count divided by 100 (at least 1), filled with losers."""
+    winners = tuple(dataclasses.replace(t, count=max(1, t.count // 100)) for t in p.tiers[1:])
+    losers = dataclasses.replace(p.tiers[0], count=tickets - sum(t.count for t in winners))
+    return dataclasses.replace(p, tickets=tickets, tiers=(losers, *winners))
+
+
+def set_cell(table: pl.DataFrame, row: int, column: str, value: int) -> pl.DataFrame:
+    dtype = table.schema[column]
+    series = table[column].to_numpy().copy()
+    series[row] = value
+    return table.with_columns(pl.Series(column, series, dtype=dtype))
+
+
+def set_cells(table: pl.DataFrame, row: int, values: dict[str, int]) -> pl.DataFrame:
+    for column, value in values.items():
+        table = set_cell(table, row, column, value)
+    return table
+
+
+def _rows_where(mask: pl.Series) -> list[int]:
+    return np.flatnonzero(mask.to_numpy()).tolist()
+
+
+def assert_pays_exactly(table: pl.DataFrame, result: Evaluation) -> None:
+    assert result.illegal == []
+    assert result.prize_cents.dtype == np.int64 and result.wins.dtype == np.int64
+    assert len(result.prize_cents) == len(result.wins) == table.height
+    np.testing.assert_array_equal(result.prize_cents, table["prize_cents"].to_numpy())
+    losing = (table["tier"] == "lose").to_numpy()
+    np.testing.assert_array_equal(result.wins == 0, losing)
+
+
+# ------------------------------------------------------------------------------------------------
+# Hand to Hand Tactics
+# ------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def hth_spec():
+    return load_spec(spec_path("hand_to_hand_tactics"))
+
+
+@pytest.fixture(scope="module")
+def hth_full(hth_spec):
+    p = hth_spec.pool("d1.00")
+    return build_pool(hth_spec, p, SEED_A), pool_entry(p)
+
+
+def hth_row(codes: list[int], amts: dict[int, int] | None = None, prize: int = 0,
+            tier: str | None = None) -> pl.DataFrame:
+    codes = codes + [0] * (SPOTS - len(codes))
+    amts = amts or {}
+    data: dict[str, pl.Series] = {
+        "tier": pl.Series([tier or ("lose" if prize == 0 else "m")]),
+        "prize_cents": pl.Series([prize], dtype=pl.Int64),
+    }
+    data.update({f"spot_{i}": pl.Series([codes[i]], dtype=pl.UInt8) for i in range(SPOTS)})
+    data.update({f"amt_{i}": pl.Series([amts.get(i, 0)], dtype=pl.Int64) for i in range(SPOTS)})
+    return pl.DataFrame(data)
+
+
+def hth_reference(codes: list[int], amts: list[int]) -> tuple[int, bool]:
+    """Section 4 of hand_to_hand_tactics.md, transcribed row by row: (prize, legal)."""
+    legal = all(c in (0, 1, 2, 3, 4) for c in codes)
+    losses = [i for i, c in enumerate(codes) if c == 1]
+    legal &= len(losses) == 3
+    if len(losses) >= 3:
+        e = losses[2]
+        legal &= all(c != 0 for c in codes[:e + 1]) and all(c == 0 for c in codes[e + 1:])
+    legal &= all((a > 0) if c == 3 else (a == 0) for c, a in zip(codes, amts, strict=True))
+    return (1 + codes.count(4)) * sum(amts), legal
+
+
+def test_hth_full_pool_pays_exactly(hth_full):
+    table, pool = hth_full
+    assert table.height == 1_000_000
+    result = hth.evaluate(table, pool)
+    assert_pays_exactly(table, result)
+    codes = np.column_stack([table[f"spot_{i}"].to_numpy() for i in range(SPOTS)])
+    np.testing.assert_array_equal(result.wins, (codes == 3).sum(axis=1))
+
+
+def test_hth_full_pool_schema_and_legend(hth_full, hth_spec):
+    table, pool = hth_full
+    assert {c: table.schema[c] for c in hth.layout_columns(pool)} == hth.layout_columns(pool)
+    legend = tomllib.loads(spec_path("hand_to_hand_tactics").read_text())["layout"]["legend"]
+    assert hth.off_legend(table, pool, legend) == []
+    # without the $1.00 symbol, exactly the rows revealing a $1.00 win are off the legend
+    off = hth.off_legend(table, pool, [v for v in legend if v != "1"])
+    ones = pl.any_horizontal([(pl.col(f"spot_{i}") == 3) & (pl.col(f"amt_{i}") == 100) for i in range(SPOTS)])
+    assert [row for row, _ in off] == _rows_where(table.select(ones).to_series())
+    values = table.row(off[0][0], named=True)
+    assert off[0][1] == "; ".join(f"amt_{i} is 100, not a legend value x 100" for i in range(SPOTS)
+                                  if values[f"spot_{i}"] == 3 and values[f"amt_{i}"] == 100)
+
+
+def _ended_early(table: pl.DataFrame, winning: bool) -> tuple[int, dict]:
+    """The first row (winner or loser) whose third loss is before spot 14, with its values."""
+    mask = (table["spot_14"] == 0) & ((table["prize_cents"] > 0) == winning)
+    row = int(np.flatnonzero(mask.to_numpy())[0])
+    return row, table.row(row, named=True)
+
+
+def test_hth_fourth_loss_is_illegal(hth_full):
+    table, pool = hth_full
+    row, values = _ended_early(table, winning=False)
+    losses = [i for i in range(SPOTS) if values[f"spot_{i}"] == 1]
+    e = losses[2]
+    broken = set_cell(table.slice(row, 1), 0, f"spot_{e + 1}", 1)
+    result = hth.evaluate(broken, pool)
+    spots = ", ".join(str(i) for i in [*losses, e + 1])
+    assert result.illegal == [
+        (0, f"4 LOSE spots ({spots}), not exactly 3; spot_{e + 1} is LOSE after the third loss at spot {e}")
+    ]
+    assert result.prize_cents.tolist() == [0]
+
+
+def test_hth_win_after_third_loss_is_illegal(hth_full):
+    table, pool = hth_full
+    row, values = _ended_early(table, winning=True)
+    e = [i for i in range(SPOTS) if values[f"spot_{i}"] == 1][2]
+    multiplier = 1 + sum(values[f"spot_{i}"] == 4 for i in range(SPOTS))
+    total = sum(values[f"amt_{i}"] for i in range(SPOTS))
+    assert multiplier * total == values["prize_cents"] > 0
+    broken = set_cells(table, row, {f"spot_{e + 1}": 3, f"amt_{e + 1}": 500})
+    result = hth.evaluate(broken, pool)  # the whole pool: only that row, at its position
+    pays = multiplier * (total + 500)
+    assert result.illegal == [(row, f"spot_{e + 1} is WIN after the third loss at spot {e}; "
+                                    f"layout pays {pays} cents, prize_cents is {values['prize_cents']}")]
+    assert result.prize_cents[row] == pays
+    assert result.wins[row] == 1 + sum(values[f"spot_{i}"] == 3 for i in range(SPOTS))
+
+
+@pytest.mark.parametrize(("codes", "amts", "prize", "wins"), [
+    ([3, 1, 2, 4, 1, 3, 1], {0: 200, 5: 50}, 500, 2),                    # (1 + 1) x 250
+    ([4, 4, 3, 1, 1, 1], {2: 100}, 300, 1),                               # (1 + 2) x 100
+    ([1, 1, 1], {}, 0, 0),                                                # shortest game
+    ([4, 2, 1, 4, 1, 1], {}, 0, 0),                                       # multipliers, no win
+    ([3] * 12 + [1, 1, 1], {i: 100 * (i + 1) for i in range(12)}, 7800, 12),  # longest game
+])
+def test_hth_legal_rows(codes, amts, prize, wins):
+    result = hth.evaluate(hth_row(codes, amts, prize), {})
+    assert result.illegal == []
+    assert result.prize_cents.tolist() == [prize] and result.wins.tolist() == [wins]
+
+
+@pytest.mark.parametrize(("codes", "amts", "prize", "reason"), [
+    ([3, 1, 1], {0: 100}, 100, "2 LOSE spots (1, 2), not exactly 3"),
+    ([2, 2], {}, 0, "0 LOSE spots, not exactly 3"),
+    ([1, 0, 1, 1], {}, 0, "spot_1 is UNPLAYED before the third loss at spot 3"),
+    ([1, 1, 1, 2], {}, 0, "spot_3 is TIE after the third loss at spot 2"),
+    ([1, 1, 1, 0, 4], {}, 0, "spot_4 is MULTIPLIER after the third loss at spot 2"),
+    ([5, 1, 1, 1], {}, 0, "spot_0 has code 5, not an outcome code 0..4"),
+    ([3, 1, 1, 1], {}, 100, "amt_0 is 0 on a WIN spot, not > 0; layout pays 0 cents, prize_cents is 100; "
+                            "tier 'm' but the layout pays 0 cents"),
+    ([3, 1, 1, 1], {0: -100}, -100, "amt_0 is -100 on a WIN spot, not > 0"),
+    ([2, 1, 1, 1], {0: 100}, 100, "amt_0 is 100 on a TIE spot, not 0"),
+    ([1, 1, 1], {1: 100}, 100, "amt_1 is 100 on a LOSE spot, not 0"),
+    ([1, 1, 1], {5: 100}, 100, "amt_5 is 100 on an UNPLAYED spot, not 0"),
+    ([3, 1, 1, 1], {0: 100}, 200, "layout pays 100 cents, prize_cents is 200"),
+])
+def test_hth_illegal_rows(codes, amts, prize, reason):
+    result = hth.evaluate(hth_row(codes, amts, prize), {})
+    assert result.illegal == [(0, reason)]
+
+
+def test_hth_tier_and_prize_cents_disagree():
+    result = hth.evaluate(hth_row([3, 1, 1, 1], {0: 100}, prize=100, tier="lose"), {})
+    assert result.illegal == [(0, "tier 'lose' but the layout pays 100 cents")]
+    result = hth.evaluate(hth_row([1, 1, 1], {}, prize=0, tier="m1"), {})
+    assert result.illegal == [(0, "tier 'm1' but the layout pays 0 cents")]
+
+
+def test_hth_malformed_table():
+    with pytest.raises(ValueError, match="layout column 'amt_14' missing"):
+        hth.evaluate(hth_row([1, 1, 1]).drop("amt_14"), {})
+    with pytest.raises(ValueError, match="'spot_0' has dtype Float64, not integer"):
+        hth.evaluate(hth_row([1, 1, 1]).with_columns(pl.col("spot_0").cast(pl.Float64)), {})
+    nulls = hth_row([1, 1, 1]).with_columns(pl.lit(None, dtype=pl.Int64).alias("amt_3"))
+    assert hth.evaluate(nulls, {}).illegal == [(0, "amt_3 is null")]
+
+
+hth_rows = st.lists(
+    st.one_of(
+        st.tuples(st.lists(st.sampled_from([0, 1, 2, 3, 4, 5]), min_size=SPOTS, max_size=SPOTS),
+                  st.lists(st.sampled_from([0, 0, 0, 50, 100, -1]), min_size=SPOTS, max_size=SPOTS)),
+        # legal-shaped rows: non-loss items, two losses among them, then the third loss
+        st.integers(0, 12).flatmap(lambda k: st.tuples(
+            st.permutations([1, 1] + [2] * k),
+            st.lists(st.sampled_from([2, 3, 4]), min_size=k, max_size=k),
+            st.lists(st.sampled_from([50, 100, 500, 100_000]), min_size=k, max_size=k),
+        )).map(lambda t: _legal_shaped(*t)),
+    ),
+    min_size=1, max_size=40,
+)
+
+
+def _legal_shaped(order: list[int], kinds: list[int], amounts: list[int]) -> tuple[list[int], list[int]]:
+    codes, amts, items = [], [], iter(zip(kinds, amounts, strict=True))
+    for slot in order:
+        if slot == 1:
+            codes.append(1)
+            amts.append(0)
+        else:
+            kind, amount = next(items)
+            codes.append(kind)
+            amts.append(amount if kind == 3 else 0)
+    codes.append(1)
+    amts.append(0)
+    pad = SPOTS - len(codes)
+    return codes + [0] * pad, amts + [0] * pad
+
+
+@settings(max_examples=150, deadline=None)
+@given(hth_rows)
+def test_hth_matches_the_contract_reference(rows):
+    data: dict[str, list[int]] = {f"spot_{i}": [r[0][i] for r in rows] for i in range(SPOTS)}
+    data.update({f"amt_{i}": [r[1][i] for r in rows] for i in range(SPOTS)})
+    schema = {**{f"spot_{i}": pl.UInt8 for i in range(SPOTS)}, **{f"amt_{i}": pl.Int64 for i in range(SPOTS)}}
+    result = hth.evaluate(pl.DataFrame(data, schema=schema), {})
+    expected = [hth_reference(*r) for r in rows]
+    assert result.prize_cents.tolist() == [p for p, _ in expected]
+    assert result.wins.tolist() == [r[0].count(3) for r in rows]
+    assert [row for row, _ in result.illegal] == [i for i, (_, legal) in enumerate(expected) if not legal]
+
+
+@pytest.mark.parametrize("pool_id", ["d1.00", "d2.00", "d5.00", "d10.00", "d20.00", "d30.00"])
+def test_hth_reduced_pools_every_denomination(hth_spec, pool_id):
+    p = reduced(hth_spec.pool(pool_id))
+    table = build_pool(hth_spec, p, SEED_A)
+    assert_pays_exactly(table, rules_module("hand_to_hand_tactics").evaluate(table, pool_entry(p)))
+    assert set(table["prize_cents"].to_list()) == {t.prize_cents for t in p.tiers}
+
+
+# ------------------------------------------------------------------------------------------------
+# Primetime Payout
+# ------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def ptp_spec():
+    return load_spec(spec_path("primetime_payout"))
+
+
+@pytest.fixture(scope="module")
+def ptp_full(ptp_spec):
+    p = ptp_spec.pool("d2.00x3")
+    return build_pool(ptp_spec, p, SEED_A), pool_entry(p)
+
+
+def ptp_area_win(symbols: list[int], amount: int, prizes: int) -> int:
+    """Section 4 of primetime_payout.md, transcribed for one area."""
+    coins = symbols.count(12)
+    best = max([symbols.count(c) for c in (1, 2, 3, 4, 5, 6, 7, 8, 13)])
+    match = coins + best
+    trigger = 9 in symbols and (10 in symbols or 11 in symbols)
+    if match == 4:
+        return 2 * amount
+    if match == 3:
+        return amount
+    return prizes * amount if trigger else 0
+
+
+def ptp_areas(values: dict, areas: int) -> list[tuple[list[int], int, int, int, int]]:
+    return [([values[f"a{i}_s{j}"] for j in range(4)], values[f"a{i}_amount"], values[f"a{i}_bonus"],
+             values[f"a{i}_bonus_result"], values[f"a{i}_bonus_prizes"]) for i in range(areas)]
+
+
+def ptp_row(areas: list[tuple], prize: int, tier: str | None = None) -> pl.DataFrame:
+    """One row from (symbols, amount, bonus, result, prizes) per area."""
+    data: dict[str, pl.Series] = {
+        "tier": pl.Series([tier or ("lose" if prize == 0 else "m")]),
+        "prize_cents": pl.Series([prize], dtype=pl.Int64),
+    }
+    for i, (symbols, amount, bonus, result, prizes) in enumerate(areas):
+        data.update({f"a{i}_s{j}": pl.Series([s], dtype=pl.UInt8) for j, s in enumerate(symbols)})
+        data[f"a{i}_amount"] = pl.Series([amount], dtype=pl.Int64)
+        data[f"a{i}_bonus"] = pl.Series([bonus], dtype=pl.UInt8)
+        data[f"a{i}_bonus_result"] = pl.Series([result], dtype=pl.UInt8)
+        data[f"a{i}_bonus_prizes"] = pl.Series([prizes], dtype=pl.UInt8)
+    return pl.DataFrame(data)
+
+
+def d200(areas: int) -> dict:
+    return {"id": f"d2.00x{areas}", "price_cents": 200 * areas, "denomination_cents": 200,
+            "play_areas": areas}
+
+
+def test_ptp_full_pool_pays_exactly(ptp_full):
+    table, pool = ptp_full
+    assert table.height == 1_000_000 and pool["play_areas"] == 3
+    result = ptp.evaluate(table, pool)
+    assert_pays_exactly(table, result)
+    assert set(result.wins.tolist()) == {0, 1, 2, 3}
+    assert {c: table.schema[c] for c in ptp.layout_columns(pool)} == ptp.layout_columns(pool)
+
+
+def test_ptp_triple_in_a_losing_share(ptp_full):
+    table, pool = ptp_full
+    row = _rows_where(table["tier"] == "lose")[0]
+    amount = table["a1_amount"][row]
+    wins = ["0", str(amount), "0"]
+    broken = set_cells(table.slice(row, 1), 0, {"a1_s0": 3, "a1_s1": 12, "a1_s2": 3, "a1_s3": 5})
+    result = ptp.evaluate(broken, pool)
+    pays = f"{' + '.join(wins)} = {amount}"
+    assert result.illegal == [(0, f"areas pay {pays} cents, prize_cents is 0; tier 'lose' but the areas pay "
+                                  f"{pays} cents")]
+    assert result.prize_cents.tolist() == [amount] and result.wins.tolist() == [1]
+
+
+def test_ptp_triple_in_a_losing_area_of_a_winning_share(ptp_full):
+    table, pool = ptp_full
+    for row in _rows_where(table["prize_cents"] > 0):
+        values = table.row(row, named=True)
+        areas = ptp_areas(values, 3)
+        wins = [ptp_area_win(s, a, n) for s, a, _, _, n in areas]
+        if 0 in wins:
+            break
+    i = wins.index(0)
+    broken = set_cells(table, row, {f"a{i}_s{j}": 13 for j in range(3)})  # three Jackpot Coins
+    wins[i] = areas[i][1]
+    result = ptp.evaluate(broken, pool)
+    pays = f"{' + '.join(map(str, wins))} = {sum(wins)}"
+    assert result.illegal == [(row, f"areas pay {pays} cents, prize_cents is {values['prize_cents']}")]
+    assert result.prize_cents[row] == values["prize_cents"] + areas[i][1]
+
+
+def test_ptp_touchdown_trigger_in_a_losing_area(ptp_full):
+    table, pool = ptp_full
+    row = _rows_where(table["tier"] == "lose")[0]
+    broken = set_cells(table.slice(row, 1), 0, {"a2_s0": 9, "a2_s1": 1, "a2_s2": 10, "a2_s3": 2})
+    result = ptp.evaluate(broken, pool)
+    assert result.illegal == [(0, "area 2: a2_bonus is 0 but its symbols trigger Touchdown (1)")]
+    assert result.prize_cents.tolist() == [0]  # N = a2_bonus_prizes = 0
+    # ... and with the bonus columns made consistent, the area pays and the share no longer adds up
+    amount = table["a2_amount"][row]
+    broken = set_cells(broken, 0, {"a2_bonus": 1, "a2_bonus_result": 0b0110, "a2_bonus_prizes": 2})
+    result = ptp.evaluate(broken, pool)
+    pays = f"0 + 0 + {2 * amount} = {2 * amount}"
+    assert result.illegal == [(0, f"areas pay {pays} cents, prize_cents is 0; tier 'lose' but the areas pay "
+                                  f"{pays} cents")]
+
+
+@pytest.mark.parametrize(("bonus", "name"), [(1, "Touchdown"), (2, "Field Goal")])
+def test_ptp_bonus_with_zero_prizes(ptp_full, bonus, name):
+    table, pool = ptp_full
+    row, i = next((r, i) for i in range(3) for r in _rows_where(table[f"a{i}_bonus"] == bonus)[:1])
+    values = table.row(row, named=True)
+    areas = ptp_areas(values, 3)
+    wins = [ptp_area_win(s, a, n) for s, a, _, _, n in areas]
+    assert sum(wins) == values["prize_cents"] and wins[i] == areas[i][1] * areas[i][4] > 0
+    wins[i] = 0
+    result = ptp.evaluate(set_cell(table.slice(row, 1), 0, f"a{i}_bonus_prizes", 0), pool)
+    pays = f"{' + '.join(map(str, wins))} = {sum(wins)}"
+    reasons = [f"area {i}: {name} bonus with 0 prizes",
+               f"areas pay {pays} cents, prize_cents is {values['prize_cents']}"]
+    if sum(wins) == 0:
+        reasons.append(f"tier {values['tier']!r} but the areas pay {pays} cents")
+    assert result.illegal == [(0, "; ".join(reasons))]
+    assert result.prize_cents.tolist() == [sum(wins)]
+
+
+A = 400  # an area amount (2 x D for D = $2.00)
+
+
+@pytest.mark.parametrize(("symbols", "bonus", "result", "prizes", "times"), [
+    ([1, 1, 1, 2], 0, 0, 0, 1),           # three of a kind
+    ([5, 5, 5, 5], 0, 0, 0, 2),           # four of a kind
+    ([13, 13, 12, 4], 0, 0, 0, 1),        # Jackpot Coins completed by a Coin
+    ([12, 12, 12, 3], 0, 0, 0, 2),        # three Coins and a symbol: four matching
+    ([12, 12, 12, 9], 0, 0, 0, 1),        # three Coins match each other, not the Golden Football
+    ([12, 12, 12, 12], 0, 0, 0, 2),
+    ([9, 12, 12, 3], 0, 0, 0, 1),         # Coins complete the Whistle, not the Golden Football
+    ([9, 9, 12, 3], 0, 0, 0, 0),          # the Coin is not wild for the Golden Football
+    ([10, 10, 12, 11], 0, 0, 0, 0),       # nor for the Touchdown or Field Goal
+    ([1, 2, 3, 4], 0, 0, 0, 0),
+    ([9, 10, 12, 12], 1, 0b1011, 3, 3),   # Touchdown, three chances score
+    ([10, 3, 9, 3], 1, 0b0001, 1, 1),
+    ([9, 11, 3, 3], 2, 3, 4, 4),          # Field Goal, section 3 (4 prizes)
+    ([11, 9, 9, 1], 2, 5, 1, 1),
+])
+def test_ptp_area_rules(symbols, bonus, result, prizes, times):
+    losing = ([1, 2, 3, 4], 200, 0, 0, 0)
+    table = ptp_row([losing, (symbols, A, bonus, result, prizes)], prize=times * A)
+    out = ptp.evaluate(table, d200(2))
+    assert out.illegal == []
+    assert out.prize_cents.tolist() == [times * A] and out.wins.tolist() == [int(times > 0)]
+
+
+@pytest.mark.parametrize(("area", "prize", "reason"), [
+    (([0, 1, 1, 1], A, 0, 0, 0), A, "a0_s0 has code 0, not a symbol code 1..13"),
+    (([14, 2, 3, 4], A, 0, 0, 0), 0, "a0_s0 has code 14, not a symbol code 1..13"),
+    (([9, 10, 11, 1], A, 1, 1, 1), A, "area 0: Golden Football, Touchdown and Field Goal together"),
+    (([9, 11, 2, 3], A, 1, 1, 1), A, "area 0: a0_bonus is 1 but its symbols trigger Field Goal (2)"),
+    (([1, 2, 3, 4], A, 0, 3, 0), 0, "area 0: no bonus but a0_bonus_result 3, a0_bonus_prizes 0"),
+    (([1, 2, 3, 4], A, 0, 0, 2), 0, "area 0: no bonus but a0_bonus_result 0, a0_bonus_prizes 2"),
+    (([9, 10, 2, 3], A, 1, 0, 1), A, "area 0: Touchdown a0_bonus_result 0 not a scoring mask 1..15"),
+    (([9, 10, 2, 3], A, 1, 16, 1), A, "area 0: Touchdown a0_bonus_result 16 not a scoring mask 1..15"),
+    (([9, 10, 2, 3], A, 1, 0b0111, 2), 2 * A, "area 0: Touchdown mask 7 scores 3, a0_bonus_prizes is 2"),
+    (([9, 11, 2, 3], A, 2, 6, 1), A, "area 0: Field Goal a0_bonus_result 6 not a grid section 0..5"),
+    (([9, 11, 2, 3], A, 2, 2, 2), 2 * A, "area 0: Field Goal section 2 wins 3, a0_bonus_prizes is 2"),
+    (([1, 2, 3, 4], 0, 0, 0, 0), 0, "area 0: a0_amount 0 not > 0"),
+    (([1, 2, 3, 4], -200, 0, 0, 0), 0, "area 0: a0_amount -200 not > 0"),
+    (([1, 2, 3, 4], 150, 0, 0, 0), 0, "area 0: a0_amount 150 is not an amount multiplier x 200"),
+    (([1, 2, 3, 4], 200 * 11, 0, 0, 0), 0, "area 0: a0_amount 2200 is not an amount multiplier x 200"),
+])
+def test_ptp_illegal_areas(area, prize, reason):
+    out = ptp.evaluate(ptp_row([area], prize=prize), d200(1))
+    assert out.illegal == [(0, reason)]
+    assert out.prize_cents.tolist() == [prize]
+
+
+def test_ptp_exact_multi_rule_reasons():
+    # a bonus column without its symbols: rule 3, and the area pays nothing
+    out = ptp.evaluate(ptp_row([([9, 1, 2, 3], A, 1, 1, 1)], prize=0), d200(1))
+    assert out.illegal == [(0, "area 0: a0_bonus is 1 but its symbols trigger no bonus (0)")]
+    # two areas breaking rules: area by area, then the share
+    areas = [([9, 11, 2, 3], A, 2, 2, 2), ([7, 7, 12, 1], 150, 0, 0, 0)]
+    out = ptp.evaluate(ptp_row(areas, prize=0), d200(2))
+    assert out.illegal == [(0, "area 0: Field Goal section 2 wins 3, a0_bonus_prizes is 2; "
+                               "area 1: a1_amount 150 is not an amount multiplier x 200; "
+                               "areas pay 800 + 150 = 950 cents, prize_cents is 0; "
+                               "tier 'lose' but the areas pay 800 + 150 = 950 cents")]
+    assert out.prize_cents.tolist() == [950] and out.wins.tolist() == [2]
+
+
+def test_ptp_amounts_follow_the_denomination():
+    area = ([1, 1, 1, 2], 375, 0, 0, 0)  # 0.5 x $7.50
+    pool = {"id": "d7.50x1", "price_cents": 750, "denomination_cents": 750, "play_areas": 1}
+    assert ptp.evaluate(ptp_row([area], prize=375), pool).illegal == []
+    assert ptp.evaluate(ptp_row([area], prize=375), d200(1)).illegal == [
+        (0, "area 0: a0_amount 375 is not an amount multiplier x 200")]
+    for x, legal in ((2500, True), (3000, False), (5000, True)):
+        out = ptp.evaluate(ptp_row([([1, 1, 1, 2], x * 200, 0, 0, 0)], prize=x * 200), d200(1))
+        assert out.illegal == ([] if legal else [(0, f"area 0: a0_amount {x * 200} is not an amount "
+                                                     "multiplier x 200")])
+
+
+def test_ptp_malformed_pool_or_table():
+    table = ptp_row([([1, 2, 3, 4], A, 0, 0, 0), ([1, 2, 3, 4], A, 0, 0, 0)], prize=0)
+    with pytest.raises(ValueError, match=r"has 1 play areas but the table has columns \['a1_s0'"):
+        ptp.evaluate(table, d200(1))
+    with pytest.raises(ValueError, match="layout column 'a2_s0' missing"):
+        ptp.evaluate(table, d200(3))
+    with pytest.raises(ValueError, match="price_cents 300 != denomination_cents 200 x play_areas 2"):
+        ptp.evaluate(table, {**d200(2), "price_cents": 300})
+
+
+ptp_symbols = st.lists(st.one_of(st.integers(1, 13), st.sampled_from([9, 10, 11, 12])),
+                       min_size=4, max_size=4)
+ptp_area = st.tuples(ptp_symbols, st.sampled_from([100, 200, 700, 1_000_000, 150]),
+                     st.integers(0, 2), st.integers(0, 16), st.integers(0, 4))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda k: st.lists(st.lists(ptp_area, min_size=k, max_size=k),
+                                                     min_size=1, max_size=30)))
+def test_ptp_matches_the_contract_reference(rows):
+    k = len(rows[0])
+    tables = [ptp_row(areas, prize=0) for areas in rows]
+    result = ptp.evaluate(pl.concat(tables).drop("prize_cents", "tier"), d200(k))
+    legal_amounts = {int(Fraction(x) * 200) for x in tomllib.loads(
+        spec_path("primetime_payout").read_text())["layout"]["amount_multipliers"]}
+    for r, areas in enumerate(rows):
+        wins = [ptp_area_win(s, a, n) for s, a, _, _, n in areas]
+        assert result.prize_cents[r] == sum(wins) and result.wins[r] == sum(w > 0 for w in wins)
+        legal = True
+        for symbols, amount, bonus, res, prizes in areas:
+            trigger = 1 if 9 in symbols and 10 in symbols else 2 if 9 in symbols and 11 in symbols else 0
+            legal &= not {9, 10, 11} <= set(symbols) and bonus == trigger and amount in legal_amounts
+            legal &= bonus != 0 or (res == 0 and prizes == 0)
+            legal &= bonus != 1 or (1 <= res <= 15 and prizes == bin(res).count("1"))
+            legal &= bonus != 2 or (res <= 5 and prizes == FIELD_GOAL_GRID[res])
+        assert (r not in dict(result.illegal)) == legal
+
+
+POOL_IDS = [f"d{d}x{k}" for d in ("1.00", "2.00", "5.00", "7.50") for k in (1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize("pool_id", POOL_IDS)
+def test_ptp_reduced_pools_every_denomination_and_area_count(ptp_spec, pool_id):
+    p = reduced(ptp_spec.pool(pool_id))
+    table = build_pool(ptp_spec, p, SEED_A)
+    result = rules_module("primetime_payout").evaluate(table, pool_entry(p))
+    assert_pays_exactly(table, result)
+    assert set(table["prize_cents"].to_list()) == {t.prize_cents for t in p.tiers}
+    columns = ptp.layout_columns(pool_entry(p))
+    assert {c: table.schema[c] for c in columns} == columns
+    assert sum(c.startswith("a") and c[1].isdigit() for c in table.columns) == 8 * p.play_areas
