@@ -21,6 +21,8 @@ from poolgen.build import PURPOSES, build_pool
 from poolgen.errors import SpecError
 from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
+from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
+from poolgen.merkle import root as merkle_root
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.seeds import commitment, stream_label
@@ -56,6 +58,7 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
     entry = pool_figures(pool, counts, [t.prize_cents for t in pool.tiers])
     entry["file"] = file_entry(path)
     entry["columns"] = df.columns
+    entry["merkle"] = {"algorithm": MERKLE_ALGORITHM, "root": merkle_root(df).hex()}
     if progress:
         progress(pool_id, 3)
     return entry
@@ -66,7 +69,8 @@ def _worker(spec_path: str, pool_id: str, seed: bytes, folder: str, q) -> dict:
     return make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)))
 
 
-def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools: list[dict]) -> dict:
+def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools: list[dict],
+                      signature: dict | None = None) -> dict:
     streams = [label_text(stream_label(spec.rules, p["id"], purpose))
                for p in pools for purpose in PURPOSES]
     return {
@@ -83,15 +87,18 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
                             "value": commitment(seed)},
         "pools": pools,
         "totals": totals(pools),
+        "signature": signature or {"signed": False},
     }
 
 
 def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
              pool_ids: list[str] | None = None, workers: int = 1,
              progress: Progress | None = None,
+             signature: dict | None = None,
              finish: Callable[[Path, dict], None] | None = None) -> RunResult:
     """Build the pools into a new run folder `out/run_id`, written atomically.
 
+    `signature` is the manifest's entry naming the signing key (default: {"signed": false});
     `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
     CLI signs there), so a run is either complete, signature included, or absent.
     """
@@ -105,7 +112,7 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
             entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
         else:
             entries = _in_parallel(spec, ids, seed, folder, workers, progress)
-        manifest = manifest_document(spec, seed, now, run_id, entries)
+        manifest = manifest_document(spec, seed, now, run_id, entries, signature)
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)

@@ -92,12 +92,14 @@ def test_einstant_odds_mismatch_is_reported(tmp_path):
     path = tmp_path / "hth.toml"
     path.write_text(text)
     problems = check_spec(load_spec(path)).problems
-    assert problems == ["Hand to Hand Tactics: (j): multiplier 1 odds: published 1 in 4.99, computed 1 in 4.98"]
+    assert problems == [
+        "Hand to Hand Tactics: (j): multiplier 1 odds: published 1 in 4.99, computed 1 in 4.98"]
 
 
 def test_human_output_names_every_game():
     result = CliRunner().invoke(app, ["check"])
     assert result.exit_code == 0
-    for name in ("Wild Side (game 358)", "Happy Holidays (game 465)", "Hand to Hand Tactics", "Primetime Payout"):
+    for name in ("Wild Side (game 358)", "Happy Holidays (game 465)", "Hand to Hand Tactics",
+                 "Primetime Payout"):
         assert name in result.stdout
     assert "All figures of 4 game(s) reconcile." in result.stdout

@@ -52,7 +52,7 @@ def test_seed_ceremony_contributions(tmp_path):
 def test_generate_with_a_fresh_seed_saves_it_beside_the_run(tmp_path):
     out = tmp_path / "out"
     result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--pool", "p1",
-                    "--run-id", "r1", "--workers", "1")
+                    "--run-id", "r1", "--workers", "1", "--unsigned")
     assert result.exit_code == 0, result.output
     seed_file = out / "r1.seed"
     assert stat.S_IMODE(seed_file.stat().st_mode) == 0o600
@@ -99,7 +99,8 @@ def test_unwritable_output_folder(tmp_path):
     result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(blocker / "runs"),
                     "--seed-file", str(seed), "--pool", "p1")
     assert result.exit_code == 2
-    assert result.stderr.strip().startswith(f"poolgen: error: {blocker / 'runs'}: cannot create output folder")
+    message = f"poolgen: error: {blocker / 'runs'}: cannot create output folder"
+    assert result.stderr.strip().startswith(message)
     assert "Traceback" not in result.output
 
 
@@ -121,7 +122,7 @@ def test_interrupted_run_leaves_no_run_folder(tmp_path, sig):
     out = tmp_path / "out"
     proc = subprocess.Popen(
         [sys.executable, "-m", "poolgen", "generate", str(spec_path("primetime_payout")), "--out", str(out),
-         "--seed-file", str(seed), "--run-id", "r", "--workers", "1"],
+         "--seed-file", str(seed), "--run-id", "r", "--workers", "1", "--unsigned"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "100"})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not any(out.glob(".r.partial-*/pool-*.parquet")):

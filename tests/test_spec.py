@@ -14,11 +14,12 @@ BAD = {
     "spec_unknown_field": "spec_unknown_field.toml: play.colour: unknown field",
     "spec_missing_field": "spec_missing_field.toml: printed.pool_tickets: missing field",
     "spec_negative_count": "spec_negative_count.toml: tiers[4].count: must not be negative, got -3000",
-    "spec_noninteger_count": "spec_noninteger_count.toml: tiers[4].count: must be a whole number, not 3000.5",
+    "spec_noninteger_count": "spec_noninteger_count.toml: tiers[4].count: must be a whole number, "
+                             "not 3000.5",
     "spec_count_exceeds_pool": "spec_count_exceeds_pool.toml: tiers: 348550 winners per pool exceed the "
                                "pool of 300000 tickets",
-    "spec_float_money": 'spec_float_money.toml: tiers[3].prize: money must be a decimal string such as "5.00", '
-                        "not the float 5.0",
+    "spec_float_money": "spec_float_money.toml: tiers[3].prize: money must be a decimal string "
+                        'such as "5.00", not the float 5.0',
     "spec_undeclared_symbol": "spec_undeclared_symbol.toml: tiers[4].symbol: prize symbol '25' is not "
                               "declared in [[symbols]] with group 'prize'",
     "spec_duplicate_tier": "spec_duplicate_tier.toml: tiers[2].id: duplicate tier id '1'",
@@ -59,7 +60,8 @@ def test_duplicate_play_is_a_duplicate_tier(tmp_path):
                         'published_cost = "$174,000"\nyour = ["10"]\nwild = []\nbonus = []')
     path = tmp_path / "ws.toml"
     path.write_text(text)
-    with pytest.raises(SpecError, match=r"ws.toml: tiers\[3\]: duplicate tier: won the same way as tiers\[2\]"):
+    message = r"ws.toml: tiers\[3\]: duplicate tier: won the same way as tiers\[2\]"
+    with pytest.raises(SpecError, match=message):
         load_spec(path)
 
 

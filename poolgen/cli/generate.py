@@ -13,10 +13,12 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from poolgen.cli.common import err_console, reports_errors, say
+from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
-from poolgen.errors import SeedError
+from poolgen.errors import SeedError, SigningKeyError
 from poolgen.fsutil import ensure_folder, ensure_new
 from poolgen.generate import STEPS, generate
+from poolgen.keys import Signer
 from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 from poolgen.spec import load_spec
 
@@ -41,6 +43,11 @@ def generate_cmd(
     run_id: Annotated[str | None, typer.Option(
         "--run-id", help="Name of the run folder. Default: RULES-UTCTIME.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
+    key: Annotated[Path | None, typer.Option(
+        "--key", metavar="FILE", help="Private key that signs the run (manifest.sig); asks for its "
+                                      "passphrase if it is encrypted.")] = None,
+    unsigned: Annotated[bool, typer.Option(
+        "--unsigned", help="Write a run without a signature (the manifest says so).")] = False,
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
@@ -57,7 +64,8 @@ def generate_cmd(
         if entropy:
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file)
-    else:
+    signer = _signer(key, unsigned)  # before anything is written
+    if seed_file is None:
         seed = fresh_seed(parse_entropy(entropy or []))
         seed_file = out / f"{run_id}.seed"
         write_seed_file(seed_file, seed)
@@ -75,10 +83,21 @@ def generate_cmd(
             bars.update(tasks[pid], completed=n)
 
         result = generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
-                          workers=n_workers, progress=progress)
+                          workers=n_workers, progress=progress,
+                          signature=signer.manifest_entry() if signer else None,
+                          finish=signer.sign_run if signer else None)
     if as_json:
         typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
     else:
         t = result.manifest["totals"]
         typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
                    f"{t['winners']:,} winners, payout {t['payout_pct']}%")
+    say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
+
+
+def _signer(key: Path | None, unsigned: bool) -> Signer | None:
+    if key is not None and unsigned:
+        raise SigningKeyError("give --key FILE or --unsigned, not both")
+    if key is None and not unsigned:
+        raise SigningKeyError("refusing to write an unsigned run; give --key FILE or --unsigned")
+    return Signer.from_file(key, ask_passphrase) if key is not None else None

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from poolgen.cli import seed
+from poolgen.cli import keys, seed
 from poolgen.cli.check import check
 from poolgen.cli.generate import generate_cmd
+from poolgen.cli.proof import proof_cmd
+from poolgen.cli.prove import prove
+from poolgen.cli.report import report_cmd
+from poolgen.cli.verify import verify
 
 app = typer.Typer(
     name="poolgen",
@@ -18,6 +22,11 @@ app = typer.Typer(
 app.command()(check)
 app.command("generate")(generate_cmd)
 app.add_typer(seed.app, name="seed")
+app.add_typer(keys.app, name="keys")
+app.command("verify")(verify)
+app.command("prove")(prove)
+app.command("proof")(proof_cmd)
+app.command("report")(report_cmd)
 
 
 def run() -> None:

@@ -67,4 +67,5 @@ def keystream(seed: bytes, label: tuple[str, ...], n: int) -> bytes:
 if __name__ == "__main__":  # prints the vectors of drbg.txt
     for seed_hex, label in (("00" * 32, ("poolgen/v1", "test", "vector")),
                             (bytes(range(32)).hex(), ("poolgen/v1", "wild_side", "p1", "order"))):
-        print(f"seed={seed_hex} label={'/'.join(label)} bytes={keystream(bytes.fromhex(seed_hex), label, 96).hex()}")
+        stream = keystream(bytes.fromhex(seed_hex), label, 96)
+        print(f"seed={seed_hex} label={'/'.join(label)} bytes={stream.hex()}")

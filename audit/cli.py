@@ -1,0 +1,114 @@
+"""The auditor's command line: `python -m audit verify RUN ...` and `python -m audit check-proof ...`.
+
+Exit codes: 0 every step passes (a proof is valid), 1 a step fails (a proof is invalid), 2 the
+input cannot be used (missing run folder, manifest, key, spec or seed file).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from audit.errors import InvalidProof, UnusableInput
+from audit.manifest import load_public_key
+from audit.proof import check_proof
+from audit.verify import Report, verify_run
+
+app = typer.Typer(name="audit", no_args_is_help=True, add_completion=False,
+                  pretty_exceptions_show_locals=False,
+                  help="Verify a poolgen run from its files and a public key alone.")
+
+PublicKey = Annotated[Path, typer.Option(
+    "--public-key", metavar="FILE", help="The signer's Ed25519 public key (PEM): the only thing trusted.")]
+Spec = Annotated[Path | None, typer.Option(
+    "--spec", metavar="FILE",
+    help="The game's spec file: step 5 also compares with it (its SHA-256 must be the manifest's).")]
+SeedFile = Annotated[Path | None, typer.Option(
+    "--seed-file", metavar="FILE",
+    help="The run's seed: step 7 checks the commitment and regenerates every pool (needs --spec).")]
+
+
+def _unusable(message: str) -> typer.Exit:
+    typer.echo(f"audit: error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def verify(
+    run: Annotated[Path, typer.Argument(
+        metavar="RUN", help="The run folder (manifest.json, manifest.sig, pool files).")],
+    public_key: PublicKey,
+    spec: Spec = None,
+    seed_file: SeedFile = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON document.")] = False,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Pools checked at once.")] = 1,
+) -> None:
+    """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
+    (5) figures, (6) Merkle roots, (7) reproduction from the seed. Exit 0 only if every step passes,
+    1 if any fails, 2 if the input cannot be used."""
+    try:
+        report = verify_run(run, public_key, spec=spec, seed_file=seed_file, workers=workers)
+    except UnusableInput as exc:
+        raise _unusable(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        print_report(report)
+    raise typer.Exit(report.exit_code)
+
+
+def print_report(report: Report) -> None:
+    echo = typer.echo
+    key = f" with key {report.key_fingerprint}" if report.key_fingerprint else ""
+    echo(f"audit of run {report.run}{key}")
+    for s in report.steps:
+        label = {"pass": "pass", "fail": "FAIL", "skip": "skip"}[s.status]
+        lines = s.details if s.status == "pass" else s.reasons
+        echo(f"  {s.step} {s.title:<13} {label}  {lines[0] if lines else ''}")
+        for line in lines[1:]:
+            echo(f"  {'':<15} {'':4}  {line}")
+    if report.ok:
+        echo("verified: every step passes")
+    else:
+        echo(f"NOT verified: step(s) {', '.join(str(n) for n in report.failed)} did not pass")
+
+
+def check_proof_cmd(
+    proof_file: Annotated[Path, typer.Argument(
+        metavar="PROOF", help="A proof from `poolgen prove ... --json` (- for standard input).")],
+    manifest: Annotated[Path, typer.Argument(
+        metavar="MANIFEST", help="The run's manifest.json (manifest.sig beside it).")],
+    public_key: PublicKey,
+    signature: Annotated[Path | None, typer.Option(
+        "--signature", metavar="FILE", help="The manifest's signature, if not beside it.")] = None,
+) -> None:
+    """Check that one ticket belongs to a signed pool: the manifest's signature, then the ticket's
+    row and Merkle path up to the pool's signed root. Exit 0 valid, 1 invalid, 2 unusable input."""
+    try:
+        text = sys.stdin.read() if str(proof_file) == "-" else proof_file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _unusable(f"{proof_file}: cannot read proof: {exc.strerror or exc}") from None
+    try:
+        proof = json.loads(text)
+    except ValueError:
+        raise _unusable(f"{proof_file}: not a JSON document") from None
+    try:
+        message = check_proof(proof, manifest, load_public_key(public_key), signature)
+    except UnusableInput as exc:
+        raise _unusable(str(exc)) from None
+    except InvalidProof as exc:
+        typer.echo(f"INVALID proof: {exc}")
+        raise typer.Exit(1) from None
+    typer.echo(f"valid proof: {message}")
+
+
+app.command("verify")(verify)
+app.command("check-proof")(check_proof_cmd)
+
+
+@app.callback()
+def main() -> None:
+    """Verify a poolgen run from its files and a public key alone."""

@@ -1,0 +1,20 @@
+"""The audit's errors: a check that fails, and input that cannot be used at all."""
+
+from __future__ import annotations
+
+
+class VerificationError(Exception):
+    """Step `step` of the checklist fails, for `reason` (one line)."""
+
+    def __init__(self, step: int, reason: str) -> None:
+        super().__init__(f"step {step}: {reason}")
+        self.step = step
+        self.reason = reason
+
+
+class UnusableInput(Exception):
+    """The run folder, manifest, key, spec or seed file cannot be used: nothing can be checked (exit 2)."""
+
+
+class InvalidProof(Exception):
+    """A ticket proof does not show that the ticket belongs to the signed pool (the message says why)."""

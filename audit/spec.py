@@ -1,0 +1,132 @@
+"""What a spec file says each pool must hold, read with tomllib alone (step 5 with --spec).
+
+Printed games: every pool holds `pool_tickets` tickets at `price`; a tier's count is per order
+(`counts_per = "order"`: divided by order_tickets / pool_tickets) or per pool. eInstants: one pool
+per denomination and number of play areas, `pool_shares` shares at denomination x areas; a tier
+pays multiplier x denomination x areas. Losers = pool size - winners, listed first as tier "lose".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from audit.errors import UnusableInput
+
+
+@dataclass(frozen=True)
+class ExpectedPool:
+    price_cents: int
+    tickets: int
+    tiers: tuple[tuple[str | None, int, int], ...]  # (id or None for eInstants, prize, count)
+    denomination_cents: int | None = None
+    play_areas: int | None = None
+
+
+@dataclass(frozen=True)
+class SpecFigures:
+    file: str
+    sha256: str
+    game: dict
+    pools: tuple[ExpectedPool, ...]
+    pools_per_order: int  # printed: pools in an order (all alike); eInstants: len(pools)
+
+
+def money(text: object, where: str) -> int:
+    """'$1,103,611', '1.00', '$5' -> cents."""
+    if not isinstance(text, str):
+        raise UnusableInput(f"spec: {where}: money must be a string, not {text!r}")
+    try:
+        value = Decimal(text.strip().lstrip("$").replace(",", "")) * 100
+    except InvalidOperation:
+        raise UnusableInput(f"spec: {where}: {text!r} is not an amount") from None
+    if value != value.to_integral_value():
+        raise UnusableInput(f"spec: {where}: {text!r} has fractions of a cent")
+    return int(value)
+
+
+def read_spec(path: Path) -> SpecFigures:
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UnusableInput(f"{path}: spec file not found") from None
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot read spec file: {exc.strerror or exc}") from None
+    try:
+        doc = tomllib.loads(raw.decode("utf-8"))
+        game = doc["game"]
+        tiers = doc["tiers"]
+        if game["kind"] == "printed":
+            pools, per_order = _printed(doc["printed"], tiers)
+        else:
+            pools, per_order = _einstant(doc["einstant"], tiers)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UnusableInput(f"{path}: not a TOML spec: {exc}") from None
+    except (KeyError, TypeError, ZeroDivisionError) as exc:
+        raise UnusableInput(f"{path}: not a spec this verifier can read "
+                            f"({type(exc).__name__}: {exc})") from None
+    return SpecFigures(Path(path).name, hashlib.sha256(raw).hexdigest(), game, pools, per_order)
+
+
+def _printed(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...], int]:
+    size = sales["pool_tickets"]
+    per_order = sales["order_tickets"] // size
+    divide = per_order if sales["counts_per"] == "order" else 1
+    counts = []
+    for i, t in enumerate(tiers):
+        if t["count"] % divide:
+            raise UnusableInput(f"spec: tiers[{i}].count {t['count']} does not divide into {divide} pools")
+        counts.append(t["count"] // divide)
+    rows = [(t["id"], money(t["prize"], f"tiers[{i}].prize"), c)
+            for i, (t, c) in enumerate(zip(tiers, counts, strict=True))]
+    pool = ExpectedPool(price_cents=money(sales["price"], "printed.price"), tickets=size,
+                        tiers=(("lose", 0, size - sum(counts)), *rows))
+    return (pool,), per_order
+
+
+def _einstant(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...], int]:
+    size = sales["pool_shares"]
+    winners = sum(t["count"] for t in tiers)
+    pools = []
+    for j, d in enumerate(sales["denominations"]):
+        denomination = money(d, f"einstant.denominations[{j}]")
+        for areas in sales["play_areas"]:
+            rows: list[tuple[str | None, int, int]] = [("lose", 0, size - winners)]
+            for i, t in enumerate(tiers):
+                prize = Decimal(t["multiplier"]) * denomination * areas
+                if prize != prize.to_integral_value():
+                    raise UnusableInput(f"spec: tiers[{i}].multiplier gives fractions of a cent")
+                rows.append((None, int(prize), t["count"]))
+            pools.append(ExpectedPool(price_cents=denomination * areas, tickets=size, tiers=tuple(rows),
+                                      denomination_cents=denomination, play_areas=areas))
+    return tuple(pools), len(pools)
+
+
+def compare_pool(spec: SpecFigures, kind: str, entry: dict) -> list[str]:
+    """How a manifest pool entry differs from what the spec says that pool holds (empty: agrees)."""
+    if kind == "printed":
+        want = spec.pools[0]
+    else:
+        found = [p for p in spec.pools if (p.denomination_cents, p.play_areas)
+                 == (entry.get("denomination_cents"), entry.get("play_areas"))]
+        if not found:
+            return [f"the spec has no pool of denomination {entry.get('denomination_cents')} cents and "
+                    f"{entry.get('play_areas')} play area(s)"]
+        want = found[0]
+    problems = []
+    if entry["price_cents"] != want.price_cents:
+        problems.append(f"price {entry['price_cents']} cents, spec {want.price_cents}")
+    if entry["tickets"] != want.tickets:
+        problems.append(f"{entry['tickets']} tickets, spec {want.tickets}")
+    got = [(t["id"], t["prize_cents"], t["count"]) for t in entry["tiers"]]
+    if len(got) != len(want.tiers):
+        problems.append(f"{len(got)} tiers, spec {len(want.tiers)}")
+    for (gid, gprize, gcount), (wid, wprize, wcount) in zip(got, want.tiers, strict=False):
+        if wid is not None and gid != wid:
+            problems.append(f"tier {gid!r} where the spec has {wid!r}")
+        elif (gprize, gcount) != (wprize, wcount):
+            problems.append(f"tier {gid!r}: {gcount} x {gprize} cents, spec {wcount} x {wprize} cents")
+    return problems

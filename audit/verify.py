@@ -1,0 +1,486 @@
+"""The verifier's checklist: a run folder proven from its files, a public key, and nothing else.
+
+    (1) the Ed25519 signature over manifest.json's exact bytes, with the given public key;
+    (2) every listed file exists with the stated size and SHA-256; no unlisted file is present;
+    (3) every pool is complete: positions 0..N-1 in order, ticket identities unique and in range;
+    (4) every ticket's layout evaluates, with audit.rules, to the prize stored with it;
+    (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
+        a spec, the spec; the spec's SHA-256 must be the manifest's);
+    (6) every pool's Merkle root recomputes;
+    (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
+        file byte for byte (audit/reproduce.py, the one place that may use poolgen).
+
+Each step is a function that returns what it checked or raises VerificationError(step, reason).
+`verify_run` runs them all: a failure never stops the others; a step that cannot run without an
+earlier one is reported "skip" with the step it needs. Steps 2 to 6 run per pool, optionally in
+several processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing as mp
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from audit.errors import UnusableInput, VerificationError
+from audit.manifest import (
+    MANIFEST,
+    SIGNATURE,
+    Manifest,
+    ManifestError,
+    PoolEntry,
+    canonical,
+    fingerprint,
+    load_public_key,
+    signature_problem,
+)
+from audit.merkle import ALGORITHM as MERKLE_ALGORITHM
+from audit.merkle import MerkleError, table_root
+from audit.rules import rules_module
+from audit.spec import SpecFigures, compare_pool, read_spec
+
+TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figures",
+          6: "merkle roots", 7: "reproduction"}
+SHOWN = 3  # examples quoted in a failure reason
+
+__all__ = ["Report", "StepResult", "bench_verify", "verify_run"]
+
+Outcome = tuple[str, str]  # (status, message): ("pass", what was checked) / ("fail" | "skip", why)
+
+
+@dataclass
+class StepResult:
+    step: int
+    title: str
+    status: str = "pass"
+    reasons: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+    required: bool = True  # a step not asked for (step 7 without a seed file) may be skipped
+
+    def add(self, status: str, message: str, where: str | None = None) -> None:
+        text = f"{where}: {message}" if where else message
+        if status == "pass":
+            self.details.append(text)
+            return
+        self.reasons.append(text)
+        if status == "fail" or self.status == "pass":
+            self.status = status
+
+    def to_json(self) -> dict:
+        return {"step": self.step, "title": self.title, "status": self.status, "reasons": self.reasons,
+                "details": self.details}
+
+
+@dataclass
+class Report:
+    run: Path
+    key_fingerprint: str | None
+    steps: list[StepResult]
+
+    @property
+    def failed(self) -> list[int]:
+        """Steps that failed, or were skipped although asked for."""
+        return [s.step for s in self.steps if s.status == "fail" or (s.status == "skip" and s.required)]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.ok else 1
+
+    def step(self, number: int) -> StepResult:
+        return self.steps[number - 1]
+
+    def to_json(self) -> dict:
+        return {"run": str(self.run), "public_key_fingerprint": self.key_fingerprint, "ok": self.ok,
+                "failed_steps": self.failed, "steps": [s.to_json() for s in self.steps]}
+
+
+# ---- step 1 -------------------------------------------------------------------------------------
+
+def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key) -> str:
+    """(1) manifest.sig is a valid signature of manifest.json by the trusted key."""
+    declared = manifest.doc["signature"] if manifest else {}
+    sig_path = folder / SIGNATURE
+    if not sig_path.is_file():
+        if declared.get("signed") is False:
+            raise VerificationError(1, "the run is unsigned: the manifest says \"signed\": false and there "
+                                       "is no manifest.sig")
+        raise VerificationError(1, "manifest.sig is missing")
+    problem = signature_problem(data, sig_path.read_bytes(), key)
+    named = declared.get("key_fingerprint")
+    mine = fingerprint(key)
+    if problem:
+        if named and named != mine:
+            problem += f"; the manifest names signer key {named}"
+        raise VerificationError(1, problem)
+    if manifest is None:
+        return f"Ed25519 signature over manifest.json verifies with key {mine}"
+    if declared.get("signed") is not True:
+        raise VerificationError(1, "the signature verifies, but the manifest says the run is unsigned")
+    if named != mine:
+        raise VerificationError(1, f"the signature verifies with the given key {mine}, but the manifest "
+                                   f"names signer key {named}")
+    if canonical(manifest.doc) != data:
+        raise VerificationError(1, "manifest.json is signed but not in canonical form")
+    return f"Ed25519 signature over manifest.json ({len(data):,} bytes, canonical) verifies with key {mine}"
+
+
+# ---- step 2 -------------------------------------------------------------------------------------
+
+def check_listing(folder: Path, manifest: Manifest) -> str:
+    """(2) nothing in the run folder that the manifest does not list."""
+    listed = {p.file for p in manifest.pools} | {MANIFEST, SIGNATURE}
+    extra = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in listed)
+    if extra:
+        raise VerificationError(2, f"unlisted file(s) in the run folder: {', '.join(extra)}")
+    return f"{len(manifest.pools)} pool file(s) listed, no unlisted file"
+
+
+def check_file(folder: Path, pool: PoolEntry) -> str:
+    """(2) a pool file exists with the stated size and SHA-256."""
+    path = folder / pool.file
+    if not path.is_file():
+        raise VerificationError(2, f"{pool.file} is missing")
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+    problems = []
+    if size != pool.file_bytes:
+        problems.append(f"{pool.file} is {size:,} bytes, the manifest says {pool.file_bytes:,}")
+    if h.hexdigest() != pool.file_sha256:
+        problems.append(f"{pool.file} has SHA-256 {h.hexdigest()}, the manifest says {pool.file_sha256}")
+    if problems:
+        raise VerificationError(2, "; ".join(problems))
+    return f"{pool.file}: {size:,} bytes, SHA-256 matches"
+
+
+# ---- step 3 -------------------------------------------------------------------------------------
+
+def _first(rows: np.ndarray) -> str:
+    return ", ".join(str(int(r)) for r in rows[:SHOWN])
+
+
+def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: int | None) -> str:
+    """(3) positions 0..N-1 in order; ticket identities unique and in range."""
+    n = table.height
+    ids = ["book", "ticket_no"] if kind == "printed" else ["serial"]
+    missing = [c for c in ("position", "ticket", "tier", "prize_cents", *ids) if c not in table.columns]
+    if missing:
+        raise VerificationError(3, f"column(s) missing: {', '.join(missing)}")
+    problems = []
+    if tuple(table.columns) != pool.columns:
+        problems.append(f"columns {list(table.columns)} are not the manifest's {list(pool.columns)}")
+    if n != pool.tickets:
+        problems.append(f"{n:,} rows, the manifest says {pool.tickets:,} tickets")
+    nulls = [c for c in table.columns if table[c].null_count()]
+    if nulls:
+        problems.append(f"null values in {', '.join(nulls)}")
+    for c in ("position", *ids):
+        if not table.schema[c].is_integer():
+            raise VerificationError(3, f"column {c} is {table.schema[c]}, not integers")
+    position = table["position"].cast(pl.Int64).to_numpy()
+    off = np.flatnonzero(position != np.arange(n))
+    if off.size:
+        problems.append(f"{off.size:,} row(s) not at their position (rows {_first(off)})")
+    tickets = table["ticket"]
+    if tickets.dtype != pl.String:
+        problems.append(f"column ticket is {tickets.dtype}, not text")
+    elif tickets.n_unique() != n:
+        dup = tickets.filter(tickets.is_duplicated()).unique(maintain_order=True).head(SHOWN).to_list()
+        problems.append(f"ticket identities repeat: {', '.join(dup)}")
+    if kind == "printed":
+        first, books = pool.raw["first_book"], pool.raw["books"]
+        book = table["book"].cast(pl.Int64).to_numpy()
+        number = table["ticket_no"].cast(pl.Int64).to_numpy()
+        bad_book = np.flatnonzero((book < first) | (book >= first + books))
+        bad_no = np.flatnonzero((number < 0) | (number >= per_book))
+        if bad_book.size:
+            problems.append(f"{bad_book.size:,} book number(s) outside {first}..{first + books - 1} "
+                            f"(rows {_first(bad_book)})")
+        if bad_no.size:
+            problems.append(f"{bad_no.size:,} ticket number(s) outside 0..{per_book - 1} "
+                            f"(rows {_first(bad_no)})")
+        if books * per_book != pool.tickets:
+            problems.append(f"{books} books of {per_book} are not {pool.tickets:,} tickets")
+        if not (bad_book.size or bad_no.size):
+            key = (book - first) * per_book + number
+            if np.bincount(key, minlength=books * per_book).max(initial=0) > 1:
+                problems.append("a (book, ticket number) pair repeats")
+        ident = f"books {first}..{first + books - 1} x tickets 0..{per_book - 1}, each once"
+    else:
+        serial = table["serial"].cast(pl.Int64).to_numpy()
+        bad = np.flatnonzero((serial < 1) | (serial > n))
+        if bad.size:
+            problems.append(f"{bad.size:,} serial(s) outside 1..{n:,} (rows {_first(bad)})")
+        elif np.bincount(serial, minlength=n + 1).max(initial=0) > 1:
+            problems.append("a serial number repeats")
+        ident = f"serials 1..{n:,}, each once"
+    if problems:
+        raise VerificationError(3, "; ".join(problems))
+    return f"{n:,} tickets at positions 0..{n - 1:,}, ticket identities unique, {ident}"
+
+
+# ---- step 4 -------------------------------------------------------------------------------------
+
+def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str) -> str:
+    """(4) every layout, evaluated by the audit's own rules engine, pays the stored prize."""
+    try:
+        engine = rules_module(rules)
+    except LookupError as exc:
+        raise VerificationError(4, str(exc)) from None
+    result = engine.evaluate(table, pool.raw)
+    n = table.height
+    prize = np.asarray(result.prize_cents, dtype=np.int64)
+    wins = np.asarray(result.wins, dtype=np.int64)
+    if prize.shape != (n,) or wins.shape != (n,):
+        raise VerificationError(4, f"the rules engine returned {prize.shape} prizes and {wins.shape} wins "
+                                   f"for {n:,} rows")
+    stored = table["prize_cents"].cast(pl.Int64).to_numpy()
+    ticket = table["ticket"]
+    problems = []
+    wrong = np.flatnonzero(prize != stored)
+    if wrong.size:
+        shown = ", ".join(f"{ticket[int(r)]} (row {r}) pays {prize[r]} cents, stores {stored[r]}"
+                          for r in wrong[:SHOWN])
+        problems.append(f"{wrong.size:,} layout(s) do not pay the stored prize: {shown}")
+    odd = np.flatnonzero((prize > 0) != (wins > 0))
+    if odd.size:
+        shown = ", ".join(f"row {r}: {wins[r]} win(s), {prize[r]} cents" for r in odd[:SHOWN])
+        problems.append(f"{odd.size:,} layout(s) win without paying or pay without a win: {shown}")
+    if result.illegal:
+        shown = "; ".join(f"{ticket[int(r)]} (row {r}): {why}" for r, why in result.illegal[:SHOWN])
+        problems.append(f"{len(result.illegal):,} illegal layout(s): {shown}")
+    if problems:
+        raise VerificationError(4, "; ".join(problems))
+    return (f"{n:,} layouts evaluated by audit.rules.{rules}: each pays its stored prize "
+            f"({int((prize > 0).sum()):,} winners), none illegal")
+
+
+# ---- step 5 -------------------------------------------------------------------------------------
+
+def decimal_text(num: int, den: int, places: int = 4) -> str:
+    """num/den rounded half-up to `places` decimals, as the manifest writes it ("3.4130")."""
+    scale = 10**places
+    q, r = divmod(num * scale, den)
+    if 2 * r >= den:
+        q += 1
+    return f"{q // scale}.{q % scale:0{places}d}"
+
+
+def check_figures(table: pl.DataFrame, pool: PoolEntry) -> str:
+    """(5) counts, winners, prize cost, odds and payout recounted from the table equal the manifest's."""
+    problems = []
+    stated = {t.id: t for t in pool.tiers}
+    if len(stated) != len(pool.tiers):
+        problems.append("a tier id appears twice in the manifest")
+    found = table.group_by("tier").agg(pl.len().alias("n"), pl.col("prize_cents").min().alias("lo"),
+                                       pl.col("prize_cents").max().alias("hi"))
+    seen = {}
+    for tier, n, lo, hi in found.iter_rows():
+        t = stated.get(tier)
+        if t is None:
+            problems.append(f"{n:,} ticket(s) of tier {tier!r}, which the manifest does not list")
+            continue
+        seen[tier] = n
+        if lo != t.prize_cents or hi != t.prize_cents:
+            problems.append(f"tier {tier!r} pays {t.prize_cents} cents, but its tickets store {lo}..{hi}")
+    for t in pool.tiers:
+        if seen.get(t.id, 0) != t.count:
+            problems.append(f"tier {t.id!r}: {seen.get(t.id, 0):,} tickets, the manifest says {t.count:,}")
+    prizes = table["prize_cents"].cast(pl.Int64)
+    tickets = table.height
+    winners = int((prizes > 0).sum())
+    cost = int(prizes.sum())
+    odds = decimal_text(tickets, winners) if winners else None
+    payout = decimal_text(100 * cost, tickets * pool.price_cents) if tickets and pool.price_cents else None
+    for name, got, says in (("tickets", tickets, pool.tickets), ("winners", winners, pool.winners),
+                            ("prize cost (cents)", cost, pool.prize_cost_cents),
+                            ("odds 1 in", odds, pool.odds_1_in), ("payout %", payout, pool.payout_pct)):
+        if got != says:
+            problems.append(f"{name}: recounted {got}, the manifest says {says}")
+    if sum(t.count for t in pool.tiers) != pool.tickets:
+        problems.append("the manifest's tier counts do not add up to its tickets")
+    if problems:
+        raise VerificationError(5, "; ".join(problems))
+    return (f"{len(pool.tiers)} tiers, {tickets:,} tickets, {winners:,} winners, prize cost {cost:,} cents, "
+            f"odds 1 in {odds}, payout {payout}% as stated")
+
+
+def check_totals(manifest: Manifest) -> str:
+    """(5) the run's totals are the sums of its pools."""
+    pools = [p.raw for p in manifest.pools]
+    tickets = sum(p["tickets"] for p in pools)
+    winners = sum(p["winners"] for p in pools)
+    cost = sum(p["prize_cost_cents"] for p in pools)
+    sales = sum(p["tickets"] * p["price_cents"] for p in pools)
+    want = {"pools": len(pools), "tickets": tickets, "winners": winners, "prize_cost_cents": cost,
+            "sales_cents": sales, "odds_1_in": decimal_text(tickets, winners) if winners else None,
+            "payout_pct": decimal_text(100 * cost, sales) if sales else None}
+    said = manifest.doc["totals"]
+    wrong = [f"{k}: recounted {v}, the manifest says {said.get(k)}"
+             for k, v in want.items() if said.get(k) != v]
+    if wrong:
+        raise VerificationError(5, "totals: " + "; ".join(wrong))
+    return f"totals over {len(pools)} pool(s) add up"
+
+
+def check_against_spec(manifest: Manifest, spec: SpecFigures) -> str:
+    """(5) the run is the spec's: same file hash, same game, every pool as the spec says."""
+    stated = manifest.doc["spec"]
+    problems = []
+    if stated.get("sha256") != spec.sha256:
+        problems.append(f"spec {spec.file} has SHA-256 {spec.sha256}, the manifest says "
+                        f"{stated.get('sha256')} (file {stated.get('file')})")
+    game = manifest.doc["game"]
+    for key in ("name", "number", "regulation", "rules", "kind"):
+        if game.get(key) != spec.game.get(key):
+            problems.append(f"game.{key}: manifest {game.get(key)!r}, spec {spec.game.get(key)!r}")
+    if manifest.kind == "printed" and spec.game.get("kind") == "printed":
+        books = spec.pools[0].tickets // manifest.tickets_per_book
+        starts = []
+        for p in manifest.pools:
+            first = p.raw["first_book"]
+            if p.raw["books"] != books or first % books or not 0 <= first // books < spec.pools_per_order:
+                problems.append(f"pool {p.id}: books {first}.. are not one of the order's "
+                                f"{spec.pools_per_order} pools of {books} books")
+            starts.append(first)
+        if len(set(starts)) != len(starts):
+            problems.append("two pools hold the same books")
+    for p in manifest.pools:
+        problems += [f"pool {p.id}: {why}" for why in compare_pool(spec, manifest.kind, p.raw)]
+    if problems:
+        raise VerificationError(5, "; ".join(problems))
+    return f"spec {spec.file} (SHA-256 {spec.sha256[:16]}...) matches the manifest; every pool is as it says"
+
+
+# ---- step 6 -------------------------------------------------------------------------------------
+
+def check_merkle(table: pl.DataFrame, pool: PoolEntry) -> str:
+    """(6) the Merkle root over the table's rows equals the manifest's."""
+    if pool.merkle_algorithm != MERKLE_ALGORITHM:
+        raise VerificationError(6, f"unknown Merkle algorithm {pool.merkle_algorithm!r}")
+    try:
+        root = table_root(table).hex()
+    except MerkleError as exc:
+        raise VerificationError(6, f"{pool.file}: {exc}") from None
+    if root != pool.merkle_root:
+        raise VerificationError(6, f"recomputed root {root} is not the manifest's {pool.merkle_root}")
+    return f"root {root[:16]}... recomputes over {table.height:,} tickets"
+
+
+# ---- the runner ---------------------------------------------------------------------------------
+
+def _attempt(step: int, check, *args) -> Outcome:
+    try:
+        return "pass", check(*args)
+    except VerificationError as exc:
+        return "fail", exc.reason
+    except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
+        return "fail", f"could not be checked: {type(exc).__name__}: {exc}"
+
+
+def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
+                  per_book: int | None) -> dict[int, Outcome]:
+    """Steps 2 to 6 for one pool (reads the pool file once)."""
+    out: dict[int, Outcome] = {2: _attempt(2, check_file, folder, pool)}
+    if not (folder / pool.file).is_file():
+        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in (3, 4, 5, 6)}
+    try:
+        table = pl.read_parquet(folder / pool.file)
+    except Exception as exc:
+        out[3] = ("fail", f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}")
+        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in (4, 5, 6)}
+    out[3] = _attempt(3, check_complete, table, pool, kind, per_book)
+    out[4] = _attempt(4, check_layouts, table, pool, rules)
+    out[5] = _attempt(5, check_figures, table, pool)
+    out[6] = _attempt(6, check_merkle, table, pool)
+    return out
+
+
+def _pool_job(args) -> dict[int, Outcome]:
+    return pool_outcomes(*args)
+
+
+def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, seed_file: Path | None = None,
+               workers: int = 1) -> Report:
+    """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked."""
+    folder = Path(run)
+    if not folder.is_dir():
+        raise UnusableInput(f"{folder}: run folder not found")
+    try:
+        data = (folder / MANIFEST).read_bytes()
+    except FileNotFoundError:
+        raise UnusableInput(f"{folder}: no {MANIFEST} in the run folder") from None
+    except OSError as exc:
+        raise UnusableInput(f"{folder / MANIFEST}: cannot read: {exc.strerror or exc}") from None
+    key = load_public_key(public_key) if public_key is not None else None
+    spec_figures = read_spec(spec) if spec is not None else None
+    seed = None
+    if seed_file is not None:
+        from audit.reproduce import read_seed  # noqa: PLC0415 - only step 7 needs it
+
+        if spec is None:
+            raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
+        seed = read_seed(seed_file)
+
+    steps = [StepResult(n, TITLES[n]) for n in TITLES]
+    report = Report(folder, fingerprint(key) if key else None, steps)
+    try:
+        manifest: Manifest | None = Manifest.parse(data)
+        unreadable = ""
+    except ManifestError as exc:
+        manifest, unreadable = None, str(exc)
+
+    if key is None:
+        steps[0].add("skip", "no public key given")
+        steps[0].required = False
+    else:
+        steps[0].add(*_attempt(1, check_signature, folder, data, manifest, key))
+    if seed is None:
+        steps[6].add("skip", "not requested (give --seed-file and --spec)")
+        steps[6].required = False
+    if manifest is None:
+        steps[0].add("fail", f"manifest.json is not a valid manifest: {unreadable}")
+        for s in steps[1:] if seed is not None else steps[1:6]:
+            s.add("skip", "needs a readable manifest.json (step 1)")
+        return report
+
+    steps[1].add(*_attempt(2, check_listing, folder, manifest))
+    jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book) for p in manifest.pools]
+    if workers > 1 and len(jobs) > 1:
+        context = mp.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as ex:
+            outcomes = list(ex.map(_pool_job, jobs))
+    else:
+        outcomes = [_pool_job(j) for j in jobs]
+    for pool, result in zip(manifest.pools, outcomes, strict=True):
+        for number, (status, message) in sorted(result.items()):
+            steps[number - 1].add(status, message, f"pool {pool.id}")
+
+    steps[4].add(*_attempt(5, check_totals, manifest))
+    if spec_figures is not None:
+        steps[4].add(*_attempt(5, check_against_spec, manifest, spec_figures))
+    else:
+        steps[4].add("pass", "no --spec given: checked against the manifest only")
+
+    if seed is not None:
+        from audit.reproduce import check_reproduction  # noqa: PLC0415 - imports poolgen lazily
+
+        steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec))
+    return report
+
+
+def bench_verify(run: Path) -> Report:
+    """Steps 2 to 6 on a run (bench/run.py: its runs are unsigned, so there is no key to check)."""
+    return verify_run(run, None)

@@ -1,0 +1,47 @@
+"""`poolgen keys`: Ed25519 key pairs that sign runs."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from poolgen.cli.common import err_console, reports_errors
+from poolgen.errors import SigningKeyError
+from poolgen.keys import PASSPHRASE_ENV, new_key_pair
+
+app = typer.Typer(help="Create the Ed25519 key pairs that sign runs.", no_args_is_help=True)
+
+
+def ask_passphrase(confirm: bool = False) -> bytes:
+    """The passphrase from POOLGEN_KEY_PASSPHRASE, else from a hidden prompt."""
+    value = os.environ.get(PASSPHRASE_ENV)
+    if value is None:
+        try:
+            value = typer.prompt("Key passphrase", hide_input=True, confirmation_prompt=confirm,
+                                 err=True)
+        except typer.Abort:
+            raise SigningKeyError(f"no passphrase given (set {PASSPHRASE_ENV} or type it at the "
+                                  "prompt)") from None
+    if not value:
+        raise SigningKeyError("the passphrase is empty")
+    return value.encode("utf-8")
+
+
+@app.command("new")
+@reports_errors
+def new(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the two key files.")],
+    passphrase: Annotated[bool, typer.Option(
+        "--passphrase", help=f"Encrypt the private key with a passphrase (from {PASSPHRASE_ENV} or "
+                             "a prompt).")] = False,
+) -> None:
+    """Create DIR/signing-key.pem (private, mode 0600) and DIR/signing-key.pub.pem (public) and
+    print the public key's fingerprint. Existing key files are never overwritten."""
+    files = new_key_pair(folder, ask_passphrase(confirm=True) if passphrase else None)
+    state = "encrypted with a passphrase" if files.encrypted else "not encrypted"
+    err_console.print(f"wrote private key {files.private} (mode 0600, {state}) and public key "
+                      f"{files.public}", markup=False, soft_wrap=True)
+    typer.echo(f"public key fingerprint: {files.fingerprint}")

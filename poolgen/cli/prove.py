@@ -1,0 +1,38 @@
+"""`poolgen prove`: show that one ticket belongs to a signed pool, without the pool file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from poolgen.cli.common import reports_errors
+from poolgen.merkle import prove_ticket
+
+
+@reports_errors
+def prove(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder.")],
+    ticket: Annotated[str, typer.Argument(metavar="TICKET", help="The ticket's identity, e.g. "
+                                                                 "465-0000004-034 or d1.00x1-0000123.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the proof as JSON, for "
+                                                         "`python -m audit check-proof`.")] = False,
+) -> None:
+    """Print TICKET's row with its Merkle path up to its pool's root in the signed manifest."""
+    proof = prove_ticket(run, ticket)
+    if as_json:
+        typer.echo(json.dumps(proof, indent=2))
+        return
+    echo = typer.echo
+    echo(f"ticket {proof['ticket']}: pool {proof['pool']}, position {proof['position']:,} of "
+         f"{proof['tickets']:,}, run {proof['run_id']}")
+    for name, value in proof["row"].items():
+        echo(f"  {name:<16} {value}")
+    echo(f"leaf   {proof['leaf']}")
+    echo(f"path   {len(proof['path'])} step(s), leaf upwards (sibling side, sibling hash):")
+    for i, step in enumerate(proof["path"], start=1):
+        echo(f"  {i:>3} {step['side']:<5} {step['hash']}")
+    echo(f"root   {proof['merkle']['root']} ({proof['merkle']['algorithm']}, docs/merkle.md)")
+    echo(f"manifest.json SHA-256 {proof['manifest_sha256']}")

@@ -1,0 +1,12 @@
+"""PDFs built with reportlab from a run folder: ticket proofs and the audit report.
+
+Both are deterministic (reportlab's invariant mode, no clock, no OS randomness): the same run
+folder and options give byte-identical PDFs.
+"""
+
+from poolgen.pdf.proofs import build_proofs, default_selection, find_tickets, page_count
+from poolgen.pdf.report import build_report
+from poolgen.pdf.run import RunFolder, open_run, spec_for
+
+__all__ = ["RunFolder", "build_proofs", "build_report", "default_selection", "find_tickets",
+           "open_run", "page_count", "spec_for"]
