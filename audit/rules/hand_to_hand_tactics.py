@@ -11,13 +11,14 @@ its number of WIN spots (each win increments the prize legend).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
+from audit.rules._reasons import Reasons
 
 __all__ = ["SPOTS", "layout_columns", "evaluate", "off_legend"]
 
@@ -54,18 +55,6 @@ def _int_column(table: pl.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray 
     return series.fill_null(0).to_numpy().astype(np.int64, copy=False), nulls
 
 
-class _Reasons:
-    """Collects, check by check, the reasons of the (few) rows a vectorised check flags."""
-
-    def __init__(self) -> None:
-        self.by_row: dict[int, list[str]] = {}
-
-    def add(self, mask: np.ndarray, reason: Callable[[int], str]) -> None:
-        for row in np.flatnonzero(mask).tolist():
-            self.by_row.setdefault(row, []).append(reason(row))
-
-    def illegal(self) -> list[tuple[int, str]]:
-        return [(row, "; ".join(self.by_row[row])) for row in sorted(self.by_row)]
 
 
 def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
@@ -75,7 +64,7 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     reasons list every broken rule, in rule order, joined with "; ".
     """
     n = table.height
-    reasons = _Reasons()
+    reasons = Reasons()
     spot_cols = [_int_column(table, f"spot_{i}") for i in range(SPOTS)]
     amt_cols = [_int_column(table, f"amt_{i}") for i in range(SPOTS)]
     for i, (_, nulls) in enumerate(spot_cols):
@@ -157,7 +146,7 @@ def off_legend(table: pl.DataFrame, pool: dict, legend: Sequence[str]) -> list[t
     denomination = int(pool.get("denomination_cents") or pool["price_cents"])
     symbols = sorted({int(v) for v in (Fraction(x) * denomination for x in legend) if v.denominator == 1})
     allowed = np.array(symbols, dtype=np.int64)
-    reasons = _Reasons()
+    reasons = Reasons()
     for i in range(SPOTS):
         codes, _ = _int_column(table, f"spot_{i}")
         amts, _ = _int_column(table, f"amt_{i}")

@@ -6,12 +6,13 @@ Six play spots; three identical prize symbols win that symbol's amount; a ticket
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
+from audit.rules._reasons import LazyColumn, Reasons
 
 SPOTS = tuple(f"spot_{j}" for j in range(6))  # section 2
 
@@ -58,8 +59,8 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
         tier_sym = np.full(len(codes), _UNKNOWN_TIER, dtype=np.int64)
         unknown = disagree = np.zeros(len(codes), dtype=bool)
 
-    names = _LazyColumn(table, "tier")
-    reasons = _Reasons()
+    names = LazyColumn(table, "tier")
+    reasons = Reasons()
     reasons.add(bad_code, lambda r: "not a symbol code 0..5: " + ", ".join(
         f"{SPOTS[j]}={_show(v)}" for j, v in enumerate(codes[r].tolist()) if not 0 <= v < N_CODES))
     reasons.add(four, lambda r: "; ".join(f"{SYMBOLS[s]} shown {counts[r, s]} times (a win is three "
@@ -69,36 +70,12 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     reasons.add(unknown, lambda r: f"unknown tier {names[r]!r}")
     reasons.add(disagree, lambda r: f"layout shows {_triples(counts[r]) or 'no triple'}, tier {names[r]!r} "
                 f"shows {'no triple' if tier_sym[r] < 0 else 'three ' + SYMBOLS[tier_sym[r]]}")
-    illegal = reasons.joined()
+    illegal = reasons.illegal()
     return Evaluation(prize_cents=prize, wins=wins, illegal=illegal)
 
 
-class _Reasons:
-    """Why rows are illegal: each check adds a row mask and how to word it; a row's reasons are joined
-    with '; ' in the order the checks were added."""
-
-    def __init__(self) -> None:
-        self._by_row: dict[int, list[str]] = {}
-
-    def add(self, mask: np.ndarray, word: Callable[[int], str]) -> None:
-        for r in np.flatnonzero(mask).tolist():
-            self._by_row.setdefault(r, []).append(word(r))
-
-    def joined(self) -> list[tuple[int, str]]:
-        return [(r, "; ".join(self._by_row[r])) for r in sorted(self._by_row)]
 
 
-class _LazyColumn:
-    """A table column read into Python only when a reason first needs it (None if there is none)."""
-
-    def __init__(self, table: pl.DataFrame, name: str) -> None:
-        self._table, self._name, self._values = table, name, None
-
-    def __getitem__(self, row: int) -> object:
-        if self._values is None:
-            self._values = (self._table[self._name].to_list() if self._name in self._table.columns
-                            else [None] * len(self._table))
-        return self._values[row]
 
 
 def _shape(c: np.ndarray) -> str:

@@ -11,13 +11,13 @@ areas; its number of wins is its number of winning areas.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
+from audit.rules._reasons import Reasons
 
 __all__ = ["AMOUNT_MULTIPLIERS", "FIELD_GOAL_GRID", "layout_columns", "evaluate"]
 
@@ -63,21 +63,9 @@ def _amounts(denomination: int) -> np.ndarray:
     return np.array(sorted({int(v) for v in cents if v.denominator == 1}), dtype=np.int64)
 
 
-class _Reasons:
-    """Collects, check by check, the reasons of the (few) rows a vectorised check flags."""
-
-    def __init__(self) -> None:
-        self.by_row: dict[int, list[str]] = {}
-
-    def add(self, mask: np.ndarray, reason: Callable[[int], str]) -> None:
-        for row in np.flatnonzero(mask).tolist():
-            self.by_row.setdefault(row, []).append(reason(row))
-
-    def illegal(self) -> list[tuple[int, str]]:
-        return [(row, "; ".join(self.by_row[row])) for row in sorted(self.by_row)]
 
 
-def _int_column(table: pl.DataFrame, name: str, reasons: _Reasons) -> np.ndarray:
+def _int_column(table: pl.DataFrame, name: str, reasons: Reasons) -> np.ndarray:
     """A column as int64; a null is reported as illegal and read as 0."""
     if name not in table.columns:
         raise ValueError(f"primetime_payout: layout column {name!r} missing")
@@ -115,7 +103,7 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     """
     areas, denomination = _check_pool(table, pool)
     n = table.height
-    reasons = _Reasons()
+    reasons = Reasons()
     legal_amounts = _amounts(denomination)
     prize = np.zeros(n, dtype=np.int64)
     wins = np.zeros(n, dtype=np.int64)

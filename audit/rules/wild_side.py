@@ -8,12 +8,13 @@ times the prize below it; a WIN$ symbol in a WILD BONUS spot wins its amount; at
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
+from audit.rules._reasons import LazyColumn, Reasons
 
 N_SPOTS = 12
 LUCKY = tuple(f"lucky_{j}" for j in range(5))  # section 2
@@ -176,14 +177,14 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
         unknown = off_your = off_wild = off_bonus = np.zeros(n, dtype=bool)
 
     prizes_all = np.concatenate([areas["YOUR"][1], areas["WILD"][1]], axis=1)
-    names = _LazyColumn(table, "tier")
+    names = LazyColumn(table, "tier")
 
     def listed(what: str, mask: np.ndarray, columns: Sequence[str], values: np.ndarray):
         return lambda r: what + ", ".join(
             f"{c}={_show(v)}" for c, v, bad in zip(columns, values[r].tolist(), mask[r].tolist(), strict=True)
             if bad)
 
-    reasons = _Reasons()
+    reasons = Reasons()
     reasons.add(bad_number.any(axis=1), listed("not a number of the game: ", bad_number, LUCKY + YOUR + WILD,
                                                numbers_all))
     reasons.add(dup_lucky, lambda r: "LUCKY NUMBERS not pairwise distinct: "
@@ -205,36 +206,12 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
         reasons.add(repeat[name], lambda r, area=area: f"{area} repeat a non-matching number")
         reasons.add(uneven[name], lambda r, name=name, area=area: (
             f"{area}: {np.count_nonzero(match[name][r])} matches use the LUCKY NUMBERS unevenly"))
-    illegal = reasons.joined()
+    illegal = reasons.illegal()
     return Evaluation(prize_cents=prize, wins=wins, illegal=illegal)
 
 
-class _Reasons:
-    """Why rows are illegal: each check adds a row mask and how to word it; a row's reasons are joined
-    with '; ' in the order the checks were added."""
-
-    def __init__(self) -> None:
-        self._by_row: dict[int, list[str]] = {}
-
-    def add(self, mask: np.ndarray, word: Callable[[int], str]) -> None:
-        for r in np.flatnonzero(mask).tolist():
-            self._by_row.setdefault(r, []).append(word(r))
-
-    def joined(self) -> list[tuple[int, str]]:
-        return [(r, "; ".join(self._by_row[r])) for r in sorted(self._by_row)]
 
 
-class _LazyColumn:
-    """A table column read into Python only when a reason first needs it (None if there is none)."""
-
-    def __init__(self, table: pl.DataFrame, name: str) -> None:
-        self._table, self._name, self._values = table, name, None
-
-    def __getitem__(self, row: int) -> object:
-        if self._values is None:
-            self._values = (self._table[self._name].to_list() if self._name in self._table.columns
-                            else [None] * len(self._table))
-        return self._values[row]
 
 
 def _tally(codes: np.ndarray, k: int) -> np.ndarray:
