@@ -7,6 +7,7 @@ input cannot be used (missing run folder, manifest, key, spec or seed file).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -18,7 +19,7 @@ from audit.manifest import load_public_key
 from audit.proof import check_proof
 from audit.verify import Report, verify_run
 
-app = typer.Typer(name="audit", no_args_is_help=True, add_completion=False,
+app = typer.Typer(rich_markup_mode="markdown", name="audit", no_args_is_help=True, add_completion=False,
                   pretty_exceptions_show_locals=False,
                   help="Verify a poolgen run from its files and a public key alone.")
 
@@ -44,13 +45,15 @@ def verify(
     spec: Spec = None,
     seed_file: SeedFile = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON document.")] = False,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Pools checked at once.")] = 1,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
 ) -> None:
     """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
     (5) figures, (6) Merkle roots, (7) reproduction from the seed. Exit 0 only if every step passes,
     1 if any fails, 2 if the input cannot be used."""
     try:
-        report = verify_run(run, public_key, spec=spec, seed_file=seed_file, workers=workers)
+        report = verify_run(run, public_key, spec=spec, seed_file=seed_file,
+                            workers=workers or os.cpu_count() or 1)
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     if as_json:

@@ -12,7 +12,8 @@ from poolgen.cli.common import err_console, reports_errors
 from poolgen.errors import SigningKeyError
 from poolgen.keys import PASSPHRASE_ENV, new_key_pair
 
-app = typer.Typer(help="Create the Ed25519 key pairs that sign runs.", no_args_is_help=True)
+app = typer.Typer(rich_markup_mode="markdown", help="Create the Ed25519 key pairs that sign runs.",
+                  no_args_is_help=True)
 
 
 def ask_passphrase(confirm: bool = False) -> bytes:

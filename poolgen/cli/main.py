@@ -12,7 +12,7 @@ from poolgen.cli.prove import prove
 from poolgen.cli.report import report_cmd
 from poolgen.cli.verify import verify
 
-app = typer.Typer(
+app = typer.Typer(rich_markup_mode="markdown",
     name="poolgen",
     help="Lottery prize pools from published prize structures: check, generate, sign, verify.",
     no_args_is_help=True,

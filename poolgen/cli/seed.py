@@ -10,7 +10,8 @@ import typer
 from poolgen.cli.common import reports_errors, say
 from poolgen.seeds import commitment, fresh_seed, parse_entropy, write_seed_file
 
-app = typer.Typer(help="Create run seeds (secret: files are mode 0600, contents never printed).",
+app = typer.Typer(rich_markup_mode="markdown",
+                  help="Create run seeds (secret: files are mode 0600, contents never printed).",
                   no_args_is_help=True)
 
 Entropy = Annotated[
