@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -113,27 +112,38 @@ def bench_layouts() -> None:
 
 
 def bench_orders(tmp: Path, workers: int) -> None:
-    print(f"Whole orders, {workers} worker(s), each in a fresh process (peak RSS = largest process)")
+    print(f"Whole orders, signed, then verified (steps 1-6), {workers} worker(s), each command in a fresh "
+          "process (peak RSS = largest single process)")
     seed_file = tmp / "order.seed"
     seed_file.write_text(SEED.hex() + "\n")
+    keys = tmp / "keys"
+    _poolgen("keys", "new", str(keys))
     for rules in GAMES:
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "poolgen", "generate", str(SPECS / f"{rules}.toml"),
-                        "--out", str(tmp / "orders"), "--seed-file", str(seed_file), "--run-id", rules,
-                        "--workers", str(workers), *_sign_flags()],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        seconds = time.perf_counter() - t
-        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         tickets = sum(p.tickets for p in load_spec(SPECS / f"{rules}.toml").pools)
-        note = f"peak RSS {peak / 1024:,.0f} MiB" if peak > before else "peak RSS below an earlier run"
-        print(f"  {rules:<24} {tickets:>12,} tickets {seconds:8.2f} s  {note}", flush=True)
+        gen, gen_rss = _measured("generate", str(SPECS / f"{rules}.toml"), "--out", str(tmp / "orders"),
+                                 "--seed-file", str(seed_file), "--run-id", rules, "--workers", str(workers),
+                                 "--key", str(keys / "signing-key.pem"))
+        ver, ver_rss = _measured("verify", str(tmp / "orders" / rules), "--public-key",
+                                 str(keys / "signing-key.pub.pem"), "--workers", str(workers))
+        print(f"  {rules:<22} {tickets:>11,} tickets  generate {gen:7.2f} s ({gen_rss:,.0f} MiB)  "
+              f"verify {ver:7.2f} s ({ver_rss:,.0f} MiB)  total {gen + ver:7.2f} s", flush=True)
 
 
-def _sign_flags() -> list[str]:
-    help_text = subprocess.run([sys.executable, "-m", "poolgen", "generate", "--help"],
-                               capture_output=True, text=True).stdout
-    return ["--unsigned"] if "--unsigned" in help_text else []
+def _poolgen(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "poolgen", *args], check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
+def _measured(*args: str) -> tuple[float, float]:
+    """Wall-clock seconds and peak RSS (MiB, the largest process) of one poolgen command."""
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "poolgen", *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"poolgen {' '.join(args)} failed")
+    return seconds, usage.ru_maxrss / 1024
 
 
 def main() -> None:

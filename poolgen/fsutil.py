@@ -36,6 +36,11 @@ def write_secret(path: Path, data: bytes, what: str) -> None:
     path = Path(path)
     if path.exists():
         raise OutputError(f"{path}: {what} already exists; not overwriting it")
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new folder for secrets is private
+    except OSError as exc:
+        raise OutputError(f"{path.parent}: cannot create folder for the {what}: "
+                          f"{exc.strerror or exc}") from None
     tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

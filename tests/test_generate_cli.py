@@ -40,6 +40,13 @@ def test_seed_new_is_0600_and_never_printed(tmp_path):
     assert again.exit_code == 2 and "already exists; not overwriting it" in again.stderr
 
 
+def test_seed_new_creates_a_private_folder(tmp_path):
+    path = tmp_path / "secrets" / "s.seed"
+    assert invoke("seed", "new", str(path)).exit_code == 0
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
 def test_seed_ceremony_contributions(tmp_path):
     result = invoke("seed", "new", str(tmp_path / "c.seed"), "--entropy", "ab" * 16, "--entropy", "cd" * 20)
     assert result.exit_code == 0
