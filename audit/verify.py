@@ -48,7 +48,7 @@ TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figur
           6: "merkle roots", 7: "reproduction"}
 SHOWN = 3  # examples quoted in a failure reason
 
-__all__ = ["Report", "StepResult", "bench_verify", "verify_run"]
+__all__ = ["Report", "StepResult", "verify_run"]
 
 Outcome = tuple[str, str]  # (status, message): ("pass", what was checked) / ("fail" | "skip", why)
 
@@ -480,7 +480,3 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec))
     return report
 
-
-def bench_verify(run: Path) -> Report:
-    """Steps 2 to 6 on a run (bench/run.py: its runs are unsigned, so there is no key to check)."""
-    return verify_run(run, None)

@@ -27,8 +27,10 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from audit.verify import verify_run  # noqa: E402
 from poolgen.build import build_pool, shuffled_tiers, tier_base  # noqa: E402
 from poolgen.generate import generate  # noqa: E402
+from poolgen.keys import Signer, new_key_pair  # noqa: E402
 from poolgen.layouts import layout_module  # noqa: E402
 from poolgen.rng import derive_stream  # noqa: E402
 from poolgen.seeds import stream_label  # noqa: E402
@@ -72,24 +74,16 @@ def bench_pool(tmp: Path) -> None:
         floor_write, "polars write")
     n = iter(range(100))
     now = datetime(2026, 1, 1, tzinfo=UTC)
+    signer = Signer.from_file(new_key_pair(tmp / "keys").private)
     end_to_end = timed(lambda: generate(spec, SEED, now=now, out=tmp, run_id=f"p{next(n)}",
-                                        pool_ids=[pool.id]))
-    row("end to end: generate one pool (Parquet + manifest)", end_to_end, floor_write, "polars write")
-    verify = _verifier()
-    if verify is not None:
-        run = tmp / "p0"
-        row("verify: audit steps on that run", timed(lambda: verify(run), repeat=1), floor_write,
-            "polars write")
-        row("verify vs generate", timed(lambda: verify(run), repeat=1) / end_to_end)
-
-
-def _verifier():
-    """The audit checklist on a run folder, if this tree has it (issue 5)."""
-    try:
-        from audit.verify import bench_verify  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return bench_verify
+                                        pool_ids=[pool.id], signature=signer.manifest_entry(),
+                                        finish=signer.sign_run))
+    row("end to end: generate one pool (Parquet, Merkle, manifest, signature)", end_to_end, floor_write,
+        "polars write")
+    run, public = tmp / "p0", tmp / "keys" / "signing-key.pub.pem"
+    verify = timed(lambda: verify_run(run, public), repeat=1)
+    row("verify: audit steps 1-6 on that run", verify, floor_write, "polars write")
+    print(f"  verify / generate: {verify / end_to_end:.2f}")
 
 
 def bench_layouts() -> None:
