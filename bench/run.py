@@ -110,7 +110,7 @@ def bench_orders(tmp: Path, workers: int) -> None:
           "process (peak RSS = largest single process)")
     seed_file = tmp / "order.seed"
     seed_file.write_text(SEED.hex() + "\n")
-    keys = tmp / "keys"
+    keys = tmp / "order-keys"
     _poolgen("keys", "new", str(keys))
     for rules in GAMES:
         tickets = sum(p.tickets for p in load_spec(SPECS / f"{rules}.toml").pools)
