@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import shutil
 from collections.abc import Iterator
@@ -10,6 +11,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from poolgen.errors import OutputError
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a folder's entries (a rename, a new file) durable."""
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
@@ -23,6 +33,7 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        fsync_folder(path.parent)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
@@ -49,12 +60,24 @@ def write_secret(path: Path, data: bytes, what: str) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.link(tmp, path)  # fails if `path` appeared meanwhile: never replaces a secret
+        tmp.unlink()
+        fsync_folder(path.parent)
     except FileExistsError:
         raise OutputError(f"{path}: {what} already exists; not overwriting it") from None
     except OSError as exc:
         raise OutputError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
     finally:
         tmp.unlink(missing_ok=True)
+
+
+_RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+
+
+def check_run_id(run_id: str) -> None:
+    """A run id is one plain folder name: it can neither nest in nor escape the output folder."""
+    if not _RUN_ID.match(run_id):
+        raise OutputError(f"--run-id {run_id!r}: use letters, digits, '.', '_' and '-' only, starting "
+                          "with a letter or digit (one folder name, at most 128 characters)")
 
 
 def ensure_folder(folder: Path) -> None:
@@ -92,7 +115,9 @@ def staged_folder(final: Path) -> Iterator[Path]:
         yield tmp
         if final.exists():
             raise OutputError(f"{final}: appeared while the run was written; not replacing it")
+        fsync_folder(tmp)
         os.rename(tmp, final)
+        fsync_folder(parent)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -67,6 +67,10 @@ def write_seed_file(path: Path, seed: bytes) -> None:
     """Create a new seed file (mode 0600); an existing file is never overwritten."""
     if len(seed) != SEED_BYTES:
         raise SeedError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
+    folder = Path(path).resolve().parent
+    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
+        raise SeedError(f"{path}: would put a seed inside a run folder (it holds manifest.json); "
+                        "keep seeds outside run folders")
     write_secret(path, seed.hex().encode() + b"\n", what="seed file")
 
 

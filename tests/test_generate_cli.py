@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from conftest import SEED_A, spec_path
+from conftest import ASSETS, SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
@@ -141,3 +141,42 @@ def test_interrupted_run_leaves_no_run_folder(tmp_path, sig):
     assert b"interrupted" in err and b"Traceback" not in err
     assert not (out / "r").exists()
     assert list(out.glob(".r.partial-*")) == []
+
+
+@pytest.mark.parametrize("run_id", ["../escape", "a/b", ".hidden", "-x"])
+def test_run_id_is_one_plain_folder_name(tmp_path, run_id):
+    seed = _seed_file(tmp_path)
+    out = tmp_path / "out"
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file", str(seed),
+                    "--pool", "p1", "--run-id", run_id, "--unsigned")
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith(f"poolgen: error: --run-id {run_id!r}: use letters, digits")
+    assert not (tmp_path / "escape").exists()
+
+
+def test_a_seed_is_never_written_inside_a_run_folder(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "manifest.json").write_text("{}")
+    result = invoke("seed", "new", str(run / "s.seed"))
+    assert result.exit_code == 2
+    assert "would put a seed inside a run folder" in result.stderr
+    assert not (run / "s.seed").exists()
+
+
+def test_generate_refuses_layouts_that_do_not_pay_their_prize(tmp_path):
+    """tier t02 names a $10 win for a $5 prize: the independent self-check stops the pool."""
+    seed = _seed_file(tmp_path)
+    out = tmp_path / "out"
+    check = invoke("check", str(ASSETS / "spec_wins_exceed_prize.toml"))
+    assert check.exit_code == 1
+    assert "Wild Side: (i): row 2 ($5 = $5.00) how won: published $5.00, computed the named wins add up " \
+           "to $10.00" in check.stdout
+    result = invoke("generate", str(ASSETS / "spec_wins_exceed_prize.toml"), "--out", str(out),
+                    "--seed-file", str(seed), "--pool", "p1", "--run-id", "r", "--unsigned", "--workers", "1")
+    assert result.exit_code == 2
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("poolgen: error: spec_wins_exceed_prize.toml: pool p1: 17500 layout(s) pay "
+                           "another prize and 17500 break the rules (first: position ")
+    assert line.endswith("nothing was written")
+    assert not (out / "r").exists() and list(out.glob(".r.partial-*")) == []

@@ -16,7 +16,7 @@ from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
 from poolgen.errors import SeedError, SigningKeyError
-from poolgen.fsutil import ensure_folder, ensure_new
+from poolgen.fsutil import check_run_id, ensure_folder, ensure_new
 from poolgen.generate import STEPS, generate
 from poolgen.keys import Signer
 from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
@@ -55,6 +55,7 @@ def generate_cmd(
     spec = load_spec(spec_file)
     now = datetime.now(UTC).replace(microsecond=0)
     run_id = run_id or f"{spec.rules}-{now:%Y%m%dT%H%M%SZ}"
+    check_run_id(run_id)
     ids = pool or [p.id for p in spec.pools]
     for pid in ids:
         spec.pool(pid)
