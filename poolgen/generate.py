@@ -9,6 +9,7 @@ identical whatever the number of workers.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -16,9 +17,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
+import polars as pl
+
 import poolgen
+from audit.rules import rules_module
 from poolgen.build import PURPOSES, build_pool
-from poolgen.errors import SpecError
+from poolgen.errors import RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
@@ -26,7 +31,7 @@ from poolgen.merkle import root as merkle_root
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.seeds import commitment, stream_label
-from poolgen.spec import Spec, load_spec
+from poolgen.spec import Pool, Spec, load_spec
 
 STEPS = ("shuffle and lay out", "write", "hash")
 Progress = Callable[[str, int], None]  # (pool id, steps done)
@@ -47,10 +52,13 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
     """Build one pool, write its Parquet file into `folder`, and return its manifest entry."""
     pool = spec.pool(pool_id)
     df = build_pool(spec, pool, seed)
+    self_check(spec, pool, df)
     if progress:
         progress(pool_id, 1)
     path = folder / pool_file_name(pool_id)
     df.write_parquet(path, compression="zstd", statistics=True)
+    with open(path, "rb") as f:  # on disk before the run folder is renamed into place
+        os.fsync(f.fileno())
     if progress:
         progress(pool_id, 2)
     found = dict(df.group_by("tier").len().iter_rows())
@@ -64,9 +72,43 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
     return entry
 
 
-def _worker(spec_path: str, pool_id: str, seed: bytes, folder: str, q) -> dict:
+def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
+    """Re-evaluate every layout with audit's independent rules engine before anything is written.
+
+    A pool whose layouts do not pay exactly their stored prizes, or break the game's rules, is never
+    written, let alone signed. (poolgen may use audit; audit never uses poolgen.)
+    """
+    entry = {"id": pool.id, "price_cents": pool.price_cents, "tickets": pool.tickets,
+             "denomination_cents": pool.denomination_cents, "play_areas": pool.play_areas}
+    try:
+        evaluate = rules_module(spec.rules).evaluate
+    except LookupError:
+        raise RunError(f"{spec.path.name}: no audit rules engine for {spec.rules!r}; "
+                       "refusing to write layouts nobody can check") from None
+    result = evaluate(df, entry)
+    stored = df.get_column("prize_cents").to_numpy()
+    wrong = np.flatnonzero(result.prize_cents != stored)
+    if len(wrong) or result.illegal:
+        first = (f"position {int(wrong[0])} pays {int(result.prize_cents[wrong[0]])} cents, "
+                 f"stores {int(stored[wrong[0]])}") if len(wrong) else \
+            f"position {result.illegal[0][0]}: {result.illegal[0][1]}"
+        raise RunError(f"{spec.path.name}: pool {pool.id}: {len(wrong)} layout(s) pay another prize "
+                       f"and {len(result.illegal)} break the rules (first: {first}); nothing was written")
+
+
+def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str, q) -> dict:
     spec = load_spec(spec_path)
+    if spec.sha256 != sha256:  # the manifest records the spec the run started with
+        raise SpecError(f"{spec.path.name}: changed on disk while the run was being generated")
     return make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)))
+
+
+def tool_versions() -> dict:
+    """poolgen's version and those of the libraries whose output is in the pool files' bytes."""
+    import cryptography
+
+    return {"name": "poolgen", "version": poolgen.__version__, "numpy": np.__version__,
+            "polars": pl.__version__, "cryptography": cryptography.__version__}
 
 
 def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools: list[dict],
@@ -75,7 +117,7 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
                for p in pools for purpose in PURPOSES]
     return {
         "format": "poolgen-manifest/1",
-        "tool": {"name": "poolgen", "version": poolgen.__version__},
+        "tool": tool_versions(),
         "created": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "run_id": run_id,
         "spec": {"file": spec.path.name, "sha256": spec.sha256},
@@ -125,7 +167,7 @@ def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers:
     with ctx.Manager() as manager:
         q = manager.Queue()
         with ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx) as pool:
-            futures = {pool.submit(_worker, str(spec.path), pid, seed, str(folder), q): pid
+            futures = {pool.submit(_worker, str(spec.path), spec.sha256, pid, seed, str(folder), q): pid
                        for pid in ids}
             pending = set(futures)
             try:

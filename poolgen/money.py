@@ -32,6 +32,8 @@ def parse_printed(text: str) -> tuple[int, bool]:
         value = Decimal(digits)
     except InvalidOperation:
         raise ValueError(f"{text!r} is not an amount") from None
+    if not value.is_finite() or value < 0:
+        raise ValueError(f"{text!r} is not an amount")
     cents = value * 100
     if cents != cents.to_integral_value():
         raise ValueError(f"{text!r} has fractions of a cent")
@@ -41,7 +43,13 @@ def parse_printed(text: str) -> tuple[int, bool]:
 def parse_decimal(text: str) -> Decimal:
     """A printed number such as '1,000,000.00' or '4.5' as an exact Decimal."""
     try:
-        return Decimal(text.replace(",", ""))
+        value = Decimal(text.replace(",", ""))
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not a number") from None
+    if not value.is_finite():
+        raise ValueError(f"{text!r} is not a number")
+    try:
+        return value
     except InvalidOperation:
         raise ValueError(f"{text!r} is not a number") from None
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from poolgen.errors import SpecError
-from poolgen.money import parse_printed
+from poolgen.money import parse_decimal, parse_printed
 
 KINDS = ("printed", "einstant")
 RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
@@ -131,6 +131,9 @@ class Spec:
         return self.sales["last_ticket"] - self.sales["first_ticket"] + 1
 
 
+_KIND_NAMES = {str: "string", list: "list", dict: "table", int: "whole number"}
+
+
 class _Reader:
     """Field access that turns every problem into one SpecError naming file and field."""
 
@@ -161,7 +164,8 @@ class _Reader:
         if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
             raise self.fail(f"{where}.{key}", f"must be a whole number, not {value!r}")
         if not isinstance(value, kind):
-            name = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            name = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
             raise self.fail(f"{where}.{key}", f"must be a {name}, not {value!r}")
         return value
 
@@ -236,6 +240,7 @@ def load_spec(path: Path | str) -> Spec:
     if not isinstance(layout, dict):
         raise r.fail("layout", "must be a table")
     published = r.table(doc, "published", "published", _PUBLISHED)
+    _check_published(r, published)
 
     symbols = _symbols(r, doc)
     codes = {s.code: s for s in symbols}
@@ -265,6 +270,54 @@ def load_spec(path: Path | str) -> Spec:
         tiers=tiers,
         pools=pools,
     )
+
+
+def _check_published(r: _Reader, pub: dict) -> None:
+    """The published figures as printed: counts are whole numbers, amounts and odds readable."""
+    for key in ("winners", "losers"):
+        if key in pub:
+            r.count(pub, key, "published")
+    for key in ("subtotal_cost", "total_cost"):
+        _printed_amount(r, pub, key, "published")
+    for key in ("odds", "losers_odds"):
+        _printed_number(r, pub, key, "published")
+    others = pub.get("other_costs", [])
+    if not isinstance(others, list):
+        raise r.fail("published.other_costs", "must be a list of { name, amount } tables")
+    for j, c in enumerate(others):
+        where = f"published.other_costs[{j}]"
+        if not isinstance(c, dict):
+            raise r.fail(where, "must be a table { name = ..., amount = ... }")
+        r.known(c, where, {"name", "amount"})
+        r.get(c, "name", where, str)
+        _printed_amount(r, c, "amount", where, required=True)
+
+
+def _printed_amount(r: _Reader, table: dict, key: str, where: str, required: bool = False) -> None:
+    """An amount as printed; odd comma grouping is allowed here (the check reports it)."""
+    if key not in table:
+        if required:
+            raise r.fail(f"{where}.{key}", "missing field")
+        return
+    value = r.get(table, key, where, str)
+    try:
+        parse_printed(value)
+    except ValueError as exc:
+        raise r.fail(f"{where}.{key}", str(exc)) from None
+
+
+def _printed_number(r: _Reader, table: dict, key: str, where: str, required: bool = False) -> None:
+    if key not in table:
+        if required:
+            raise r.fail(f"{where}.{key}", "missing field")
+        return
+    value = r.get(table, key, where, str)
+    try:
+        number = parse_decimal(value)
+    except ValueError as exc:
+        raise r.fail(f"{where}.{key}", str(exc)) from None
+    if number <= 0:
+        raise r.fail(f"{where}.{key}", f"{value!r} is not a positive number")
 
 
 def _symbols(r: _Reader, doc: dict) -> tuple[Symbol, ...]:
@@ -320,7 +373,7 @@ def _printed_tiers(r: _Reader, doc: dict, codes: dict[str, Symbol]) -> tuple[Tie
                            ("symbol", "prize")):
             if key not in t:
                 continue
-            used = t[key] if isinstance(t[key], list) else [t[key]]
+            used = [r.get(t, key, where, str)] if key == "symbol" else r.get(t, key, where, list)
             for code in used:
                 if not isinstance(code, str):
                     raise r.fail(f"{where}.{key}", f"symbol codes are strings, not {code!r}")
@@ -361,6 +414,13 @@ def _einstant_tiers(r: _Reader, doc: dict) -> tuple[Tier, ...]:
         if mult in seen:
             raise r.fail(f"{where}.multiplier", f"duplicate tier: multiplier {mult} appears twice")
         seen.add(mult)
+        _printed_number(r, t, "odds", where, required=True)
+        _printed_number(r, t, "i_count", where)
+        _printed_number(r, t, "i_odds", where)
+        if "i_amounts" in t:
+            amounts = r.get(t, "i_amounts", where, list)
+            for j in range(len(amounts)):
+                _printed_amount(r, {"a": amounts[j]}, "a", f"{where}.i_amounts[{j}]")
         out.append(Tier(id=f"m{mult.normalize():f}", index=i + 1, count=r.count(t, "count", where),
                         prize_cents=None, multiplier=mult, data=t))
     return tuple(out)
@@ -417,6 +477,10 @@ def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[P
     r.count(sales, "order_shares", "einstant")
     if r.get(sales, "counts_per", "einstant", str) != "pool":
         raise r.fail("einstant.counts_per", "eInstant counts are per pool: write \"pool\"")
+    for t in tiers:
+        if "i_amounts" in t.data and len(t.data["i_amounts"]) != len(denoms):
+            raise r.fail(f"tiers[{t.index - 1}].i_amounts",
+                         f"{len(t.data['i_amounts'])} amounts for {len(denoms)} denominations")
     winners = sum(t.count for t in tiers)
     if winners > size:
         raise r.fail("tiers", f"{winners} winners per pool exceed the pool of {size} shares")

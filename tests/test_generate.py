@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import cryptography
 import numpy as np
 import polars as pl
 import pytest
@@ -67,6 +68,8 @@ def test_manifest_is_canonical_and_names_streams_not_the_seed(tmp_path):
         "poolgen/v1/happy_holidays/p1/order", "poolgen/v1/happy_holidays/p1/layout",
         "poolgen/v1/happy_holidays/p2/order", "poolgen/v1/happy_holidays/p2/layout"]
     assert run.manifest["totals"]["tickets"] == 600_000 and run.manifest["totals"]["winners"] == 175_800
+    assert run.manifest["tool"] == {"name": "poolgen", "version": "0.1.0", "numpy": np.__version__,
+                                    "polars": pl.__version__, "cryptography": cryptography.__version__}
     assert sorted(p.name for p in run.folder.iterdir()) == [
         "manifest.json", "pool-p1.parquet", "pool-p2.parquet"]
 

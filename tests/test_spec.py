@@ -26,6 +26,13 @@ BAD = {
     "spec_indivisible_count": "spec_indivisible_count.toml: tiers[4].count: 3001 winners per order do not "
                               "divide into 6 equal pools (printed.counts_per)",
     "spec_bad_toml": "spec_bad_toml.toml: not valid TOML: Expected ']' at the end of a table declaration",
+    "spec_codes_not_a_list": "spec_codes_not_a_list.toml: tiers[9].your: must be a list, not '25'",
+    "spec_symbol_is_a_list": "spec_symbol_is_a_list.toml: tiers[0].symbol: must be a string, not ['FREE']",
+    "spec_missing_odds": "spec_missing_odds.toml: tiers[39].odds: missing field",
+    "spec_unreadable_odds": "spec_unreadable_odds.toml: published.odds: 'x2.95' is not a number",
+    "spec_infinite_price": "spec_infinite_price.toml: printed.price: 'Infinity' is not an amount",
+    "spec_other_cost_without_amount": "spec_other_cost_without_amount.toml: "
+                                      "published.other_costs[0].amount: missing field",
 }
 
 
