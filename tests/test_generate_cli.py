@@ -180,3 +180,11 @@ def test_generate_refuses_layouts_that_do_not_pay_their_prize(tmp_path):
                            "another prize and 17500 break the rules (first: position ")
     assert line.endswith("nothing was written")
     assert not (out / "r").exists() and list(out.glob(".r.partial-*")) == []
+
+
+def test_a_failed_run_leaves_no_fresh_seed_behind(tmp_path):
+    out = tmp_path / "out"
+    result = invoke("generate", str(ASSETS / "spec_wins_exceed_prize.toml"), "--out", str(out),
+                    "--pool", "p1", "--run-id", "r", "--unsigned", "--workers", "1")
+    assert result.exit_code == 2
+    assert sorted(p.name for p in out.iterdir()) == []

@@ -66,12 +66,31 @@ def generate_cmd(
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file)
     signer = _signer(key, unsigned)  # before anything is written
-    if seed_file is None:
+    fresh = seed_file is None
+    if fresh:
         seed = fresh_seed(parse_entropy(entropy or []))
         seed_file = out / f"{run_id}.seed"
         write_seed_file(seed_file, seed)
+    try:
+        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer)
+    except BaseException:
+        if fresh:  # no run was made from this seed: leave nothing behind
+            seed_file.unlink(missing_ok=True)
+        raise
+    if fresh:
         say(f"new seed saved to {seed_file} (mode 0600); keep it secret and safe")
-    n_workers = workers or os.cpu_count() or 1
+    if as_json:
+        typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
+    else:
+        t = result.manifest["totals"]
+        typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
+                   f"{t['winners']:,} winners, payout {t['payout_pct']}%")
+    say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
+
+
+def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[str], n_workers: int,
+           signer: Signer | None):
+    """Generate with a progress bar per pool and one for the whole run."""
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err_console, transient=False) as bars:
         overall = bars.add_task("all pools", total=len(ids) * len(STEPS))
@@ -83,17 +102,10 @@ def generate_cmd(
             done[pid] = n
             bars.update(tasks[pid], completed=n)
 
-        result = generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
-                          workers=n_workers, progress=progress,
-                          signature=signer.manifest_entry() if signer else None,
-                          finish=signer.sign_run if signer else None)
-    if as_json:
-        typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
-    else:
-        t = result.manifest["totals"]
-        typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
-                   f"{t['winners']:,} winners, payout {t['payout_pct']}%")
-    say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
+        return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
+                        workers=n_workers, progress=progress,
+                        signature=signer.manifest_entry() if signer else None,
+                        finish=signer.sign_run if signer else None)
 
 
 def _signer(key: Path | None, unsigned: bool) -> Signer | None:
