@@ -17,6 +17,51 @@ from audit.merkle import ALGORITHM, MerkleError, leaf_of_row, root_from_path
 PROOF_FORMAT = "poolgen-proof/1"
 
 
+def _show(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _field(doc: dict, key: str, kinds: type | tuple[type, ...], what: str, where: str = "the proof's",
+           optional: bool = False) -> object:
+    """doc[key] if it is of `kinds` (never a bool for a number); None if optional and absent or null."""
+    value = doc.get(key)
+    if value is None and optional:
+        return None
+    if key not in doc:
+        raise InvalidProof(f"{where} {key!r} is missing")
+    if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)) \
+            or not isinstance(value, kinds):
+        raise InvalidProof(f"{where} {key!r} is not {what}: {_show(value)}")
+    return value
+
+
+def _check_shape(proof: object) -> None:
+    """Every field the checker reads has the type docs/merkle.md (section 4) gives it."""
+    if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
+        raise InvalidProof(f"not a {PROOF_FORMAT} document")
+    _field(proof, "run_id", str, "text", optional=True)
+    _field(proof, "manifest_sha256", str, "text", optional=True)
+    _field(proof, "pool", str, "a pool id (text)")
+    _field(proof, "tickets", int, "an integer", optional=True)
+    _field(proof, "position", int, "an integer")
+    _field(proof, "ticket", str, "a ticket id (text)")
+    _field(proof, "row", dict, "an object of columns")
+    _field(proof, "leaf", str, "hexadecimal text", optional=True)
+    path = _field(proof, "path", list, "a list of steps")
+    for i, step in enumerate(path):  # type: ignore[arg-type]
+        where = f"the proof's path step {i}:"
+        if not isinstance(step, dict):
+            raise InvalidProof(f"{where} {_show(step)} is not an object")
+        if _field(step, "side", str, "text", where) not in ("left", "right"):
+            raise InvalidProof(f"{where} side {_show(step['side'])} is neither 'left' nor 'right'")
+        _field(step, "hash", str, "hexadecimal text", where)
+    merkle = _field(proof, "merkle", dict, "an object", optional=True)
+    if merkle is not None:
+        _field(merkle, "algorithm", str, "text", "the proof's merkle", optional=True)  # type: ignore[arg-type]
+        _field(merkle, "root", str, "hexadecimal text", "the proof's merkle", optional=True)  # type: ignore[arg-type]
+
+
 def check_proof(proof: dict, manifest_path: Path, key, signature_path: Path | None = None) -> str:
     """Raise InvalidProof unless `proof` shows its ticket in the pool of the signed manifest."""
     manifest_path = Path(manifest_path)
@@ -37,35 +82,33 @@ def check_proof(proof: dict, manifest_path: Path, key, signature_path: Path | No
         manifest = Manifest.parse(data)
     except ManifestError as exc:
         raise InvalidProof(f"the manifest is not valid: {exc}") from None
-    if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
-        raise InvalidProof(f"not a {PROOF_FORMAT} document")
+    _check_shape(proof)
     stated = proof.get("manifest_sha256")
     if stated is not None and stated != hashlib.sha256(data).hexdigest():
         raise InvalidProof("the proof was made against another manifest (manifest_sha256 differs)")
     pools = {p.id: p for p in manifest.pools}
-    pool = pools.get(proof.get("pool"))  # type: ignore[arg-type]
+    pool = pools.get(proof["pool"])
     if pool is None:
-        raise InvalidProof(f"the manifest has no pool {proof.get('pool')!r}")
+        raise InvalidProof(f"the manifest has no pool {proof['pool']!r}")
     if pool.merkle_algorithm != ALGORITHM:
         raise InvalidProof(f"unknown Merkle algorithm {pool.merkle_algorithm!r}")
     merkle = proof.get("merkle") or {}
+    if merkle.get("algorithm") not in (None, ALGORITHM):
+        raise InvalidProof(f"the proof's Merkle algorithm {_show(merkle['algorithm'])} is not {ALGORITHM!r}")
     if merkle.get("root") not in (None, pool.merkle_root):
         raise InvalidProof("the proof's root is not the pool's signed root")
-    row, position, ticket = proof.get("row"), proof.get("position"), proof.get("ticket")
-    if not isinstance(row, dict) or type(position) is not int:
-        raise InvalidProof("the proof has no row or position")
+    if proof.get("tickets") not in (None, pool.tickets):
+        raise InvalidProof(f"the proof says the pool has {proof['tickets']} tickets; it has {pool.tickets}")
+    row, position, ticket = proof["row"], proof["position"], proof["ticket"]
     if row.get("position") != position or row.get("ticket") != ticket:
         raise InvalidProof("the row's position or ticket is not the proof's")
     if set(row) != set(pool.columns):
         raise InvalidProof(f"the row's columns {sorted(row)} are not the pool's {sorted(pool.columns)}")
-    path = proof.get("path")
-    if not isinstance(path, list) or not all(isinstance(s, dict) for s in path):
-        raise InvalidProof("the proof's path is not a list of steps")
     try:
         leaf = leaf_of_row(row)
         if proof.get("leaf") not in (None, leaf.hex()):
             raise InvalidProof("the proof's leaf is not the hash of its row")
-        root = root_from_path(leaf, position, pool.tickets, path)
+        root = root_from_path(leaf, position, pool.tickets, proof["path"])
     except MerkleError as exc:
         raise InvalidProof(str(exc)) from None
     if root.hex() != pool.merkle_root:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from pathlib import Path
 
 from audit.errors import UnusableInput
@@ -38,14 +38,29 @@ class SpecFigures:
 def money(text: object, where: str) -> int:
     """'$1,103,611', '1.00', '$5' -> cents."""
     if not isinstance(text, str):
-        raise UnusableInput(f"spec: {where}: money must be a string, not {text!r}")
+        raise UnusableInput(f"{where}: money must be a string, not {text!r}")
     try:
         value = Decimal(text.strip().lstrip("$").replace(",", "")) * 100
-    except InvalidOperation:
-        raise UnusableInput(f"spec: {where}: {text!r} is not an amount") from None
+    except ArithmeticError:  # InvalidOperation, or Overflow of an enormous exponent
+        raise UnusableInput(f"{where}: {text!r} is not an amount") from None
+    if not value.is_finite():
+        raise UnusableInput(f"{where}: {text!r} is not a finite amount")
     if value != value.to_integral_value():
-        raise UnusableInput(f"spec: {where}: {text!r} has fractions of a cent")
+        raise UnusableInput(f"{where}: {text!r} has fractions of a cent")
     return int(value)
+
+
+def multiplier(value: object, where: str) -> Decimal:
+    """An eInstant tier's multiplier: a finite decimal number, as text ("4.5") or an integer."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise UnusableInput(f"{where}: a multiplier must be a decimal string, not {value!r}")
+    try:
+        number = Decimal(value.strip() if isinstance(value, str) else value)
+    except ArithmeticError:
+        raise UnusableInput(f"{where}: {value!r} is not a number") from None
+    if not number.is_finite():
+        raise UnusableInput(f"{where}: {value!r} is not a finite number")
+    return number
 
 
 def read_spec(path: Path) -> SpecFigures:
@@ -65,9 +80,12 @@ def read_spec(path: Path) -> SpecFigures:
             pools, per_order = _einstant(doc["einstant"], tiers)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UnusableInput(f"{path}: not a TOML spec: {exc}") from None
-    except (KeyError, TypeError, ZeroDivisionError) as exc:
+    except UnusableInput as exc:  # a field's value, named by where it is
+        raise UnusableInput(f"{path}: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError) as exc:
+        # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError
         raise UnusableInput(f"{path}: not a spec this verifier can read "
-                            f"({type(exc).__name__}: {exc})") from None
+                            f"({type(exc).__name__}: {exc or 'a value is out of range'})") from None
     return SpecFigures(Path(path).name, hashlib.sha256(raw).hexdigest(), game, pools, per_order)
 
 
@@ -78,7 +96,7 @@ def _printed(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...], 
     counts = []
     for i, t in enumerate(tiers):
         if t["count"] % divide:
-            raise UnusableInput(f"spec: tiers[{i}].count {t['count']} does not divide into {divide} pools")
+            raise UnusableInput(f"tiers[{i}].count {t['count']} does not divide into {divide} pools")
         counts.append(t["count"] // divide)
     rows = [(t["id"], money(t["prize"], f"tiers[{i}].prize"), c)
             for i, (t, c) in enumerate(zip(tiers, counts, strict=True))]
@@ -96,9 +114,9 @@ def _einstant(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...],
         for areas in sales["play_areas"]:
             rows: list[tuple[str | None, int, int]] = [("lose", 0, size - winners)]
             for i, t in enumerate(tiers):
-                prize = Decimal(t["multiplier"]) * denomination * areas
+                prize = multiplier(t["multiplier"], f"tiers[{i}].multiplier") * denomination * areas
                 if prize != prize.to_integral_value():
-                    raise UnusableInput(f"spec: tiers[{i}].multiplier gives fractions of a cent")
+                    raise UnusableInput(f"tiers[{i}].multiplier gives fractions of a cent")
                 rows.append((None, int(prize), t["count"]))
             pools.append(ExpectedPool(price_cents=denomination * areas, tickets=size, tiers=tuple(rows),
                                       denomination_cents=denomination, play_areas=areas))

@@ -2,7 +2,8 @@
 
     (1) the Ed25519 signature over manifest.json's exact bytes, with the given public key;
     (2) every listed file exists with the stated size and SHA-256; no unlisted file is present;
-    (3) every pool is complete: positions 0..N-1 in order, ticket identities unique and in range;
+    (3) every pool is complete: positions 0..N-1 in order, every ticket identity the one its
+        position gives (docs/pool-files.md), no ticket id in two pools (printed: no book in two);
     (4) every ticket's layout evaluates, with audit.rules, to the prize stored with it;
     (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
         a spec, the spec; the spec's SHA-256 must be the manifest's);
@@ -171,8 +172,44 @@ def _first(rows: np.ndarray) -> str:
     return ", ".join(str(int(r)) for r in rows[:SHOWN])
 
 
-def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: int | None) -> str:
-    """(3) positions 0..N-1 in order; ticket identities unique and in range."""
+def _differs(got: pl.Series, want: pl.Series) -> np.ndarray:
+    """Rows where `got` is not `want` (a null is never what is wanted)."""
+    return (got != want).fill_null(True).to_numpy().astype(bool)
+
+
+def _mismatch(what: str, got: pl.Series, want: pl.Series) -> str | None:
+    """None if every row of `got` is `want`'s, else how many differ and the first, by position."""
+    bad = np.flatnonzero(_differs(got, want))
+    if not bad.size:
+        return None
+    r = int(bad[0])
+    return (f"{bad.size:,} {what} not as recomputed from the position, first at position {r:,}: "
+            f"{got[r]!r} where {want[r]!r} is expected")
+
+
+def expected_identities(n: int, pool: PoolEntry, kind: str, per_book: int | None,
+                        number: int | None) -> dict[str, pl.Series]:
+    """The identity columns of rows 0..n-1 as docs/pool-files.md defines them: printed games book
+    `first_book + position // tickets_per_book`, ticket_no `position % tickets_per_book`, ticket
+    `f"{number:03d}-{book:07d}-{ticket_no:03d}"`; eInstants serial `position + 1`, ticket
+    `f"{pool_id}-{serial:07d}"`."""
+    position = pl.int_range(0, n, dtype=pl.Int64, eager=True)
+    if kind == "printed":
+        assert per_book is not None and number is not None
+        book = pool.raw["first_book"] + position // per_book
+        ticket_no = position % per_book
+        ticket = pl.select(pl.format("{}-{}-{}", pl.lit(f"{number:03d}"), book.cast(pl.String).str.zfill(7),
+                                     ticket_no.cast(pl.String).str.zfill(3))).to_series()
+        return {"book": book, "ticket_no": ticket_no, "ticket": ticket}
+    serial = position + 1
+    ticket = pl.select(pl.format("{}-{}", pl.lit(pool.id), serial.cast(pl.String).str.zfill(7))).to_series()
+    return {"serial": serial, "ticket": ticket}
+
+
+def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: int | None,
+                   number: object = None) -> str:
+    """(3) positions 0..N-1 in order; every ticket identity the one its position gives (docs/pool-files.md)
+    and unique. `number` is the manifest's game.number (printed games' ticket ids start with it)."""
     n = table.height
     ids = ["book", "ticket_no"] if kind == "printed" else ["serial"]
     missing = [c for c in ("position", "ticket", "tier", "prize_cents", *ids) if c not in table.columns]
@@ -194,41 +231,68 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     if off.size:
         problems.append(f"{off.size:,} row(s) not at their position (rows {_first(off)})")
     tickets = table["ticket"]
-    if tickets.dtype != pl.String:
+    text = tickets.dtype == pl.String
+    if not text:
         problems.append(f"column ticket is {tickets.dtype}, not text")
     elif tickets.n_unique() != n:
         dup = tickets.filter(tickets.is_duplicated()).unique(maintain_order=True).head(SHOWN).to_list()
-        problems.append(f"ticket identities repeat: {', '.join(dup)}")
+        problems.append(f"ticket identities repeat: {', '.join(map(str, dup))}")
+    computable = True
     if kind == "printed":
         first, books = pool.raw["first_book"], pool.raw["books"]
-        book = table["book"].cast(pl.Int64).to_numpy()
-        number = table["ticket_no"].cast(pl.Int64).to_numpy()
-        bad_book = np.flatnonzero((book < first) | (book >= first + books))
-        bad_no = np.flatnonzero((number < 0) | (number >= per_book))
-        if bad_book.size:
-            problems.append(f"{bad_book.size:,} book number(s) outside {first}..{first + books - 1} "
-                            f"(rows {_first(bad_book)})")
-        if bad_no.size:
-            problems.append(f"{bad_no.size:,} ticket number(s) outside 0..{per_book - 1} "
-                            f"(rows {_first(bad_no)})")
         if books * per_book != pool.tickets:
             problems.append(f"{books} books of {per_book} are not {pool.tickets:,} tickets")
-        if not (bad_book.size or bad_no.size):
-            key = (book - first) * per_book + number
-            if np.bincount(key, minlength=books * per_book).max(initial=0) > 1:
-                problems.append("a (book, ticket number) pair repeats")
-        ident = f"books {first}..{first + books - 1} x tickets 0..{per_book - 1}, each once"
+        if first < 0:
+            problems.append(f"first_book {first} is negative")
+            computable = False
+        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+            problems.append(f"game.number {number!r} is not a game number: ticket ids cannot be recomputed")
+            computable = False
+        ident = f"books {first}..{first + books - 1} x tickets 0..{per_book - 1}"
     else:
-        serial = table["serial"].cast(pl.Int64).to_numpy()
-        bad = np.flatnonzero((serial < 1) | (serial > n))
-        if bad.size:
-            problems.append(f"{bad.size:,} serial(s) outside 1..{n:,} (rows {_first(bad)})")
-        elif np.bincount(serial, minlength=n + 1).max(initial=0) > 1:
-            problems.append("a serial number repeats")
-        ident = f"serials 1..{n:,}, each once"
+        ident = f"serials 1..{n:,}"
+    if computable:
+        want = expected_identities(n, pool, kind, per_book, number)  # type: ignore[arg-type]
+        names = {"book": "book number(s)", "ticket_no": "ticket number(s)", "serial": "serial(s)"}
+        for c in ids:
+            why = _mismatch(names[c], table[c].cast(pl.Int64), want[c])
+            if why:
+                problems.append(why)
+        if text:
+            why = _mismatch("ticket id(s)", tickets, want["ticket"])
+            if why:
+                problems.append(why)
     if problems:
         raise VerificationError(3, "; ".join(problems))
-    return f"{n:,} tickets at positions 0..{n - 1:,}, ticket identities unique, {ident}"
+    return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one its position gives "
+            f"({ident}, each once)")
+
+
+def check_run_identities(manifest: Manifest) -> str:
+    """(3) no ticket id in two pools. Each pool's ids are exactly those its position formula gives
+    (`check_complete`), so this is a question about the formulas: printed pools share the game number,
+    so their ids are distinct exactly when their books [first_book, first_book + books) are pairwise
+    disjoint; an eInstant id is its pool's id, "-" and digits, and pool ids are distinct (manifest),
+    so no id can be in two eInstant pools."""
+    pools = manifest.pools
+    if manifest.kind != "printed":
+        return f"ticket ids of the {len(pools)} pool(s) are distinct: each is its own pool's id and a serial"
+    spans = sorted((p.raw["first_book"], p.raw["first_book"] + p.raw["books"], p.id) for p in pools
+                   if p.raw["books"] > 0)
+    clashes = []
+    for i, (lo, hi, pid) in enumerate(spans):
+        for lo2, hi2, pid2 in spans[i + 1:]:  # sorted by first book: lo <= lo2
+            if lo2 >= hi:
+                break
+            clashes.append(f"pools {pid} and {pid2} claim overlapping books ({pid}: {lo}..{hi - 1}, "
+                           f"{pid2}: {lo2}..{hi2 - 1}), so their ticket ids repeat")
+    if clashes:
+        raise VerificationError(3, "; ".join(clashes[:SHOWN]) + (
+            f"; {len(clashes) - SHOWN} more overlapping pair(s)" if len(clashes) > SHOWN else ""))
+    shown = ", ".join(f"{pid} {lo}..{hi - 1}" for lo, hi, pid in spans[:SHOWN])
+    more = ", ..." if len(spans) > SHOWN else ""
+    return (f"books of the {len(pools)} pool(s) do not overlap ({shown}{more}): ticket ids are unique "
+            "across the run")
 
 
 # ---- step 4 -------------------------------------------------------------------------------------
@@ -391,7 +455,7 @@ def _attempt(step: int, check, *args) -> Outcome:
 
 
 def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
-                  per_book: int | None) -> dict[int, Outcome]:
+                  per_book: int | None, number: object = None) -> dict[int, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
     out: dict[int, Outcome] = {2: _attempt(2, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
@@ -401,7 +465,7 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
     except Exception as exc:
         out[3] = ("fail", f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}")
         return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in (4, 5, 6)}
-    out[3] = _attempt(3, check_complete, table, pool, kind, per_book)
+    out[3] = _attempt(3, check_complete, table, pool, kind, per_book, number)
     out[4] = _attempt(4, check_layouts, table, pool, rules)
     out[5] = _attempt(5, check_figures, table, pool)
     out[6] = _attempt(6, check_merkle, table, pool)
@@ -457,7 +521,9 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         return report
 
     steps[1].add(*_attempt(2, check_listing, folder, manifest))
-    jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book) for p in manifest.pools]
+    number = manifest.doc["game"].get("number")
+    jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number)
+            for p in manifest.pools]
     if workers > 1 and len(jobs) > 1:
         context = mp.get_context("spawn")
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as ex:
@@ -465,8 +531,9 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     else:
         outcomes = [_pool_job(j) for j in jobs]
     for pool, result in zip(manifest.pools, outcomes, strict=True):
-        for number, (status, message) in sorted(result.items()):
-            steps[number - 1].add(status, message, f"pool {pool.id}")
+        for step, (status, message) in sorted(result.items()):
+            steps[step - 1].add(status, message, f"pool {pool.id}")
+    steps[2].add(*_attempt(3, check_run_identities, manifest))
 
     steps[4].add(*_attempt(5, check_totals, manifest))
     if spec_figures is not None:

@@ -17,7 +17,6 @@ whose strings have the same lengths share one fixed-width layout) and hashed one
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +25,6 @@ import numpy as np
 import polars as pl
 
 from poolgen.errors import RunError
-from poolgen.manifest import MANIFEST
 
 ALGORITHM = "poolgen-merkle/v1"
 LEAF, NODE = b"\x00", b"\x01"
@@ -243,40 +241,40 @@ PROOF_FORMAT = "poolgen-proof/1"
 
 def prove_ticket(run: Path, ticket: str) -> dict:
     """A proof that `ticket` belongs to its pool in run folder `run`: its full row, its audit path
-    and the pool's root, as `python -m audit check-proof` reads it (docs/merkle.md, section 4)."""
-    run = Path(run)
-    try:
-        data = (run / MANIFEST).read_bytes()
-    except FileNotFoundError:
-        raise RunError(f"{run}: no {MANIFEST}; not a run folder") from None
-    except OSError as exc:
-        raise RunError(f"{run / MANIFEST}: cannot read: {exc.strerror or exc}") from None
-    manifest = json.loads(data)
-    for entry in manifest.get("pools", []):
-        path = run / entry["file"]["name"]
-        if not path.is_file():
-            raise RunError(f"{path}: pool file missing")
-        found = (pl.scan_parquet(path).with_row_index("_row").filter(pl.col("ticket") == ticket)
-                 .select("_row").collect())
+    and the pool's root, as `python -m audit check-proof` reads it (docs/merkle.md, section 4).
+
+    The run is opened as the PDFs open it (`poolgen.pdf.run.open_run`: a validated manifest, every
+    read of a pool file a RunError on failure)."""
+    from poolgen.pdf.run import open_run  # noqa: PLC0415 - keeps reportlab out of `generate`
+
+    folder = open_run(run)
+    for entry in folder.parsed.pools:
+        folder.require(entry.id, ["ticket"])
+        found = folder.collect(entry.id, lambda lf: lf.with_row_index("_row")
+                               .filter(pl.col("ticket") == ticket).select("_row"))
         if found.height == 0:
             continue
         position = int(found.item(0, 0))
-        table = pl.read_parquet(path)
-        tree = Tree.of_table(table)
-        stated = entry.get("merkle", {}).get("root")
-        if tree.root.hex() != stated:
-            raise RunError(f"{path}: its Merkle root is not the manifest's; the run folder is damaged")
+        table = folder.read(entry.id)
+        try:
+            tree = Tree.of_table(table)
+        except MerkleError as exc:
+            raise RunError(f"{folder.name}: pool {entry.id}: {entry.file} has no Merkle root: {exc}") \
+                from None
+        if tree.root.hex() != entry.merkle_root:
+            raise RunError(f"{folder.path / entry.file}: its Merkle root is not the manifest's; the run "
+                           f"folder is damaged")
         return {
             "format": PROOF_FORMAT,
-            "run_id": manifest.get("run_id"),
-            "manifest_sha256": hashlib.sha256(data).hexdigest(),
-            "pool": entry["id"],
+            "run_id": folder.manifest["run_id"],
+            "manifest_sha256": hashlib.sha256(folder.manifest_bytes).hexdigest(),
+            "pool": entry.id,
             "tickets": tree.size,
             "position": position,
             "ticket": ticket,
             "row": table.row(position, named=True),
             "leaf": tree.levels[0][position].tobytes().hex(),
             "path": tree.path(position),
-            "merkle": {"algorithm": ALGORITHM, "root": stated},
+            "merkle": {"algorithm": ALGORITHM, "root": entry.merkle_root},
         }
-    raise RunError(f"{run}: no ticket {ticket!r} in any pool of the run")
+    raise RunError(f"{folder.name}: no ticket {ticket!r} in any pool of the run")

@@ -38,8 +38,8 @@ from poolgen.pdf.symbols import draw_symbol, has_drawing
 from poolgen.rng import derive_stream, integers
 from poolgen.spec import Spec, Symbol
 
-__all__ = ["Evaluation", "SELECTION_LABEL", "build_proofs", "default_selection", "evaluate",
-           "find_tickets", "selection_seed"]
+__all__ = ["Evaluation", "LAYOUT_COLUMNS", "SELECTION_LABEL", "build_proofs", "default_selection",
+           "evaluate", "find_tickets", "required_columns", "selection_seed"]
 
 SELECTION_LABEL = b"poolgen/proof-selection/v1"
 PAGE = landscape(letter)
@@ -87,8 +87,9 @@ def default_selection(run: RunFolder, pool_ids: list[str], per_tier: int) -> lis
     for pid in pool_ids:
         entry = run.pool(pid)
         stream = derive_stream(seed, "poolgen/v1", "proof", pid)
-        df = run.read(pid, ["position", "tier"])
-        groups = dict(df.group_by("tier").agg(pl.col("position").sort()).iter_rows())
+        run.require(pid, ["position", "tier"])
+        groups = dict(run.collect(pid, lambda lf: lf.group_by("tier").agg(pl.col("position").sort()))
+                      .iter_rows())
         for tier in entry["tiers"]:
             positions = groups.get(tier["id"], [])
             if not positions:
@@ -102,8 +103,10 @@ def find_tickets(run: RunFolder, ids: list[str], pool_ids: list[str]) -> list[tu
     """(pool id, position) of each ticket id, in the order asked; an unknown id is an error."""
     found: dict[str, tuple[str, int]] = {}
     for pid in pool_ids:
-        hits = run.scan(pid).filter(pl.col("ticket").is_in(ids)).select("ticket", "position")
-        for ticket, pos in hits.collect().iter_rows():
+        run.require(pid, ["ticket", "position"])
+        hits = run.collect(pid, lambda lf: lf.filter(pl.col("ticket").is_in(ids))
+                           .select("ticket", "position"))
+        for ticket, pos in hits.iter_rows():
             found.setdefault(ticket, (pid, int(pos)))
     for t in ids:
         if t not in found:
@@ -293,6 +296,27 @@ EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
 def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
     """What a ticket's layout pays under its game's rules (specs/<game>.md, section Evaluation)."""
     return EVALUATORS[spec.rules](spec, pool, row)
+
+
+# The layout columns each game's evaluator and ticket face read (specs/<game>.md, section Columns).
+LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
+    "happy_holidays": lambda pool: [f"spot_{j}" for j in range(6)],
+    "wild_side": lambda pool: (
+        [f"lucky_{j}" for j in range(5)]
+        + [f"{area}{part}_{j}" for area in ("your", "wild") for part in ("", "_prize")
+           for j in range(12)]
+        + [f"bonus_{j}" for j in range(3)]),
+    "hand_to_hand_tactics": lambda pool: [f"{c}_{i}" for c in ("spot", "amt") for i in range(15)],
+    "primetime_payout": lambda pool: [
+        f"a{i}_{c}" for i in range(_pp_areas(pool))
+        for c in ("s0", "s1", "s2", "s3", "amount", "bonus", "bonus_result", "bonus_prizes")],
+}
+
+
+def required_columns(spec: Spec, pool: dict) -> list[str]:
+    """Every column a proof page of this pool reads: the common ones, then the game's layout."""
+    ids = ["book", "ticket_no"] if spec.kind == "printed" else ["serial"]
+    return ["position", "ticket", "tier", "prize_cents", *ids, *LAYOUT_COLUMNS[spec.rules](pool)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -805,8 +829,11 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
 
 def build_proofs(run: RunFolder, spec: Spec, picks: list[tuple[str, int]], selection: str) -> bytes:
     """The proof PDF of the tickets at `picks` ((pool id, position), in page order)."""
+    if spec.rules not in EVALUATORS or spec.rules not in FACES:
+        raise RunError(f"{run.name}: no ticket proofs for game rules {spec.rules!r}")
     rows: dict[tuple[str, int], dict] = {}
     for pid in dict.fromkeys(p for p, _ in picks):
+        run.require(pid, required_columns(spec, run.pool(pid)))
         wanted = sorted({pos for p, pos in picks if p == pid})
         for r in run.rows(pid, wanted).iter_rows(named=True):
             rows[(pid, r["position"])] = r

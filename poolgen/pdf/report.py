@@ -298,14 +298,21 @@ class _PoolData:
 def _pool_data(run: RunFolder, entry: dict) -> _PoolData:
     printed = run.kind == "printed"
     cols = ["position", "tier", "prize_cents"] + (["book"] if printed else [])
+    run.require(entry["id"], cols)
     df = run.read(entry["id"], cols)
-    positions = {t: np.sort(np.asarray(p, dtype=np.int64)) for t, p in
-                 df.group_by("tier").agg(pl.col("position")).iter_rows()}
+    nulls = [c for c in cols if df[c].null_count()]
+    if nulls:
+        raise RunError(f"{run.name}: pool {entry['id']}: null values in column(s) {', '.join(nulls)}")
     key = pl.col("book") if printed else (pl.col("position") // BLOCK) * BLOCK
-    per = (df.group_by(key.alias("g"))
-           .agg((pl.col("prize_cents") > 0).sum().alias("w"),
-                pl.col("prize_cents").sum().alias("v"))
-           .sort("g"))
+    try:
+        positions = {t: np.sort(np.asarray(p, dtype=np.int64)) for t, p in
+                     df.group_by("tier").agg(pl.col("position")).iter_rows()}
+        per = (df.group_by(key.alias("g"))
+               .agg((pl.col("prize_cents") > 0).sum().alias("w"),
+                    pl.col("prize_cents").sum().alias("v"))
+               .sort("g"))
+    except (pl.exceptions.PolarsError, ValueError, TypeError) as exc:
+        raise RunError(f"{run.name}: cannot read pool {entry['id']}: {exc}") from None
     return _PoolData(entry, positions, per["g"].to_numpy(), per["w"].to_numpy(),
                      per["v"].to_numpy(), "book" if printed else f"block of {BLOCK:,} shares")
 

@@ -1,27 +1,44 @@
-"""Reading a run folder for the PDFs: its manifest (bytes and document), spec and pool files."""
+"""Reading a run folder for the PDFs and proofs: its manifest (bytes, document, validated form),
+spec and pool files.
+
+`open_run` refuses a manifest that is not one poolgen can read: it is parsed and checked by the
+verifier's own parser (`audit.manifest.Manifest.parse`: every pool with its tiers, file, Merkle
+root and columns) and, beyond that, for what the PDFs show (game name and regulation, the printed
+game's number, the run's totals). Every read of a pool file goes through `RunFolder`, which turns
+any failure of polars into one `RunError` naming the run and the pool.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from audit.manifest import Manifest, ManifestError, PoolEntry
 from poolgen.errors import RunError
 from poolgen.manifest import MANIFEST
 from poolgen.spec import Spec, load_spec
 
 __all__ = ["RunFolder", "open_run", "spec_for"]
 
+TOTALS = ("pools", "tickets", "winners", "prize_cost_cents", "sales_cents")
+TEXT_COLUMNS = frozenset({"ticket", "tier"})
+
 
 @dataclass(frozen=True)
 class RunFolder:
-    """A run folder whose manifest has been read. Build it with `open_run`."""
+    """A run folder whose manifest has been read and validated. Build it with `open_run`.
+
+    `manifest` is the document as written (every field the PDFs use has been checked);
+    `parsed` is the verifier's validated form of it."""
 
     path: Path
     manifest_bytes: bytes
     manifest: dict
+    parsed: Manifest
 
     @property
     def name(self) -> str:
@@ -29,47 +46,113 @@ class RunFolder:
 
     @property
     def kind(self) -> str:
-        return self.manifest["game"]["kind"]
+        return self.parsed.kind
 
     @property
     def pools(self) -> list[dict]:
-        return self.manifest["pools"]
+        return [p.raw for p in self.parsed.pools]
 
-    def pool(self, pool_id: str) -> dict:
-        for p in self.pools:
-            if p["id"] == pool_id:
+    def entry(self, pool_id: str) -> PoolEntry:
+        for p in self.parsed.pools:
+            if p.id == pool_id:
                 return p
-        known = ", ".join(p["id"] for p in self.pools)
+        known = ", ".join(p.id for p in self.parsed.pools)
         raise RunError(f"{self.name}: no pool {pool_id!r} in this run (pools: {known})")
 
+    def pool(self, pool_id: str) -> dict:
+        return self.entry(pool_id).raw
+
     def pool_file(self, pool_id: str) -> Path:
-        entry = self.pool(pool_id)
-        path = self.path / entry["file"]["name"]
+        name = self.entry(pool_id).file
+        path = self.path / name
         if not path.is_file():
-            raise RunError(f"{self.name}: pool file {entry['file']['name']} is missing")
+            raise RunError(f"{self.name}: pool {pool_id}: pool file {name} is missing")
         return path
 
-    def scan(self, pool_id: str) -> pl.LazyFrame:
-        return pl.scan_parquet(self.pool_file(pool_id))
+    def _unreadable(self, pool_id: str, exc: BaseException) -> RunError:
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        return RunError(f"{self.name}: cannot read pool {pool_id} "
+                        f"({self.entry(pool_id).file}): {text}")
 
-    def read(self, pool_id: str, columns: list[str]) -> pl.DataFrame:
-        """Some columns of a whole pool, in pool order."""
+    def collect(self, pool_id: str, query: Callable[[pl.LazyFrame], pl.LazyFrame]) -> pl.DataFrame:
+        """`query` applied to a scan of the pool file, collected; any failure is a RunError."""
+        path = self.pool_file(pool_id)
         try:
-            return pl.read_parquet(self.pool_file(pool_id), columns=columns)
-        except (pl.exceptions.PolarsError, OSError) as exc:
-            raise RunError(f"{self.name}: cannot read pool {pool_id}: {exc}") from None
+            return query(pl.scan_parquet(path)).collect()
+        except (pl.exceptions.PolarsError, OSError, ValueError, TypeError) as exc:
+            raise self._unreadable(pool_id, exc) from None
+
+    def schema(self, pool_id: str) -> dict[str, pl.DataType]:
+        """The pool file's columns and their types (read from its footer alone)."""
+        path = self.pool_file(pool_id)
+        try:
+            return dict(pl.read_parquet_schema(path))
+        except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+            raise self._unreadable(pool_id, exc) from None
+
+    def require(self, pool_id: str, columns: Iterable[str]) -> None:
+        """Every column named is in the pool file, `ticket` and `tier` as text, the rest integers."""
+        schema = self.schema(pool_id)
+        file = self.entry(pool_id).file
+        for name in columns:
+            if name not in schema:
+                raise RunError(f"{self.name}: pool {pool_id}: column {name!r} is missing from {file}")
+            dtype = schema[name]
+            ok = dtype == pl.String if name in TEXT_COLUMNS else dtype.is_integer()
+            if not ok:
+                want = "text" if name in TEXT_COLUMNS else "integers"
+                raise RunError(f"{self.name}: pool {pool_id}: column {name!r} of {file} is {dtype}, "
+                               f"not {want}")
+
+    def read(self, pool_id: str, columns: list[str] | None = None) -> pl.DataFrame:
+        """Some columns (default: all) of a whole pool, in pool order."""
+        path = self.pool_file(pool_id)
+        try:
+            return pl.read_parquet(path, columns=columns)
+        except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+            raise self._unreadable(pool_id, exc) from None
 
     def rows(self, pool_id: str, positions: list[int]) -> pl.DataFrame:
         """The full rows at the given positions of a pool, in position order."""
-        try:
-            return (self.scan(pool_id).filter(pl.col("position").is_in(positions))
-                    .sort("position").collect())
-        except (pl.exceptions.PolarsError, OSError) as exc:
-            raise RunError(f"{self.name}: cannot read pool {pool_id}: {exc}") from None
+        rows = self.collect(pool_id, lambda lf: lf.filter(pl.col("position").is_in(positions))
+                            .sort("position"))
+        nulls = [c for c in rows.columns if rows[c].null_count()]
+        if nulls:
+            raise RunError(f"{self.name}: pool {pool_id}: null values in column(s) {', '.join(nulls)} "
+                           f"of {self.entry(pool_id).file}")
+        return rows
+
+
+def _need(table: object, key: str, kind: type, where: str) -> object:
+    if not isinstance(table, dict) or key not in table:
+        raise ManifestError(f"{where}.{key}: missing")
+    value = table[key]
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise ManifestError(f"{where}.{key}: {value!r} is not of the expected type")
+    return value
+
+
+def _check_shown(doc: dict, kind: str) -> None:
+    """The fields the PDFs show beyond what `Manifest.parse` checks."""
+    game = doc["game"]
+    _need(game, "name", str, "game")
+    _need(game, "regulation", str, "game")
+    if kind == "printed":
+        _need(game, "number", int, "game")
+    for key in TOTALS:
+        _need(doc["totals"], key, int, "totals")
+    for key in ("run_id", "created"):
+        _need(doc, key, str, "manifest")
+    for key in ("tool", "drbg"):
+        if key in doc and not isinstance(doc[key], dict):
+            raise ManifestError(f"manifest.{key}: {doc[key]!r} is not of the expected type")
+    streams = doc.get("drbg", {}).get("streams", [])
+    if not isinstance(streams, list) or not all(isinstance(s, str) for s in streams):
+        raise ManifestError("drbg.streams: not a list of labels")
 
 
 def open_run(path: Path | str) -> RunFolder:
-    """Read a run folder's manifest; a folder without one is not a run."""
+    """Read and validate a run folder's manifest; a folder without a valid one is not a run."""
     path = Path(path)
     if not path.is_dir():
         raise RunError(f"{path}: no such run folder")
@@ -81,12 +164,15 @@ def open_run(path: Path | str) -> RunFolder:
     except OSError as exc:
         raise RunError(f"{manifest_path}: cannot read: {exc.strerror or exc}") from None
     try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
         raise RunError(f"{manifest_path}: not valid JSON: {exc}") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("pools"), list) or "game" not in doc:
-        raise RunError(f"{manifest_path}: not a poolgen manifest (no game or pools)")
-    return RunFolder(path, raw, doc)
+    try:
+        parsed = Manifest.parse(raw)
+        _check_shown(parsed.doc, parsed.kind)
+    except ManifestError as exc:
+        raise RunError(f"{manifest_path}: not a valid poolgen manifest: {exc}") from None
+    return RunFolder(path, raw, parsed.doc, parsed)
 
 
 def _default_spec_dir() -> Path:
@@ -103,19 +189,19 @@ def spec_for(run: RunFolder, spec_path: Path | None, *, must_match: bool) -> Spe
     With `must_match`, a spec whose SHA-256 differs from the manifest's is refused: its symbols
     might not be the ones the run's codes stand for.
     """
-    wanted = run.manifest.get("spec", {})
+    wanted = run.manifest["spec"]
     if spec_path is None:
         name = wanted.get("file")
-        if not name:
+        if not name or not isinstance(name, str):
             raise RunError(f"{run.name}: the manifest names no spec file; give it with --spec")
-        spec_path = _default_spec_dir() / name
+        spec_path = _default_spec_dir() / Path(name).name
         if not spec_path.is_file():
             raise RunError(f"{run.name}: spec {name} not found in {_default_spec_dir()}; "
                            f"give it with --spec")
     spec = load_spec(spec_path)
-    if spec.rules != run.manifest["game"].get("rules"):
+    if spec.rules != run.parsed.rules:
         raise RunError(f"{spec_path}: a {spec.rules} spec, but the run is a "
-                       f"{run.manifest['game'].get('rules')} run")
+                       f"{run.parsed.rules} run")
     if must_match and spec.sha256 != wanted.get("sha256"):
         raise RunError(f"{spec_path}: SHA-256 differs from that of the spec the run was made from "
                        f"({wanted.get('file')}); give the original with --spec")

@@ -1,0 +1,246 @@
+"""Step 3 of the audit checklist recomputes every ticket's identity from its position (docs/pool-files.md)
+and checks that no ticket id is in two pools: a ticket id changed, or two pools claiming the same books,
+is caught by step 3 even when the whole run is resealed with the real signing key.
+
+One signed Happy Holidays run of two pools (p1: books 0..999, p2: books 1000..1999) is generated once;
+every case works on a copy. The eInstant formula is checked on small tables built here.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from conftest import SEED_A, spec_path
+from typer.testing import CliRunner
+
+from audit.errors import VerificationError
+from audit.manifest import Manifest, PoolEntry
+from audit.verify import check_complete, check_run_identities
+from poolgen.cli.main import app
+from poolgen.keys import Signer
+from poolgen.manifest import canonical_bytes, file_entry
+from poolgen.merkle import root as merkle_root
+
+PER_BOOK = 300
+IDENTITY = ["position", "ticket", "book", "ticket_no"]
+
+
+def invoke(*args: object):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory) -> dict:
+    root = tmp_path_factory.mktemp("ids")
+    (root / "run.seed").write_text(SEED_A.hex() + "\n")
+    assert invoke("keys", "new", root / "keys").exit_code == 0
+    key = root / "keys" / "signing-key.pem"
+    result = invoke("generate", spec_path("happy_holidays"), "--out", root / "runs", "--seed-file",
+                    root / "run.seed", "--pool", "p1", "--pool", "p2", "--run-id", "r", "--workers", "2",
+                    "--key", key)
+    assert result.exit_code == 0, result.output
+    return {"run": root / "runs" / "r", "public": root / "keys" / "signing-key.pub.pem",
+            "signer": Signer.from_file(key)}
+
+
+@pytest.fixture
+def run(base, tmp_path) -> Path:
+    copy = tmp_path / "run"
+    shutil.copytree(base["run"], copy)
+    return copy
+
+
+def verify(base, run: Path) -> tuple[int, dict]:
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["public"]), "--json"])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.stdout)
+
+
+def reasons(report: dict, step: int) -> list[str]:
+    return report["steps"][step - 1]["reasons"]
+
+
+def rewrite(run: Path, pool: str, change) -> None:
+    path = run / f"pool-{pool}.parquet"
+    change(pl.read_parquet(path)).write_parquet(path, compression="zstd", statistics=True)
+
+
+def reseal(base, run: Path, edit=None) -> None:
+    """What an insider with the signing key would do: restate every pool file's size, hash and Merkle
+    root, optionally edit the manifest, and sign it again."""
+    doc = json.loads((run / "manifest.json").read_bytes())
+    for entry in doc["pools"]:
+        path = run / entry["file"]["name"]
+        entry["file"] = file_entry(path)
+        entry["merkle"]["root"] = merkle_root(pl.read_parquet(path)).hex()
+    if edit:
+        edit(doc)
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+
+
+def set_ticket(table: pl.DataFrame, position: int, ticket: str) -> pl.DataFrame:
+    return table.with_columns(pl.when(pl.col("position") == position).then(pl.lit(ticket))
+                              .otherwise(pl.col("ticket")).alias("ticket"))
+
+
+def relabel(table: pl.DataFrame, first_book: int) -> pl.DataFrame:
+    """The pool's identity columns as a pool starting at `first_book` would have them."""
+    position = pl.col("position").cast(pl.Int64)
+    book = first_book + position // PER_BOOK
+    number = position % PER_BOOK
+    return table.with_columns(
+        pl.format("465-{}-{}", book.cast(pl.String).str.zfill(7), number.cast(pl.String).str.zfill(3))
+        .alias("ticket"),
+        book.cast(pl.UInt32).alias("book"), number.cast(pl.UInt16).alias("ticket_no"))
+
+
+# ---- an honest run ---------------------------------------------------------------------------------
+
+def test_honest_run_passes_step_3_with_what_it_checked(base):
+    code, report = verify(base, base["run"])
+    assert code == 0 and report["steps"][2]["status"] == "pass"
+    assert report["steps"][2]["details"] == [
+        "pool p1: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
+        "(books 0..999 x tickets 0..299, each once)",
+        "pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
+        "(books 1000..1999 x tickets 0..299, each once)",
+        "books of the 2 pool(s) do not overlap (p1 0..999, p2 1000..1999): ticket ids are unique across "
+        "the run",
+    ]
+
+
+# ---- ticket ids changed, run resealed --------------------------------------------------------------
+
+def test_a_ticket_id_changed_and_the_run_resealed(base, run):
+    rewrite(run, "p1", lambda t: set_ticket(t, 1234, "465-0000004-999"))  # still unique in the pool
+    reseal(base, run)
+    code, report = verify(base, run)
+    assert code == 1 and report["failed_steps"] == [3]
+    assert reasons(report, 3) == [
+        "pool p1: 1 ticket id(s) not as recomputed from the position, first at position 1,234: "
+        "'465-0000004-999' where '465-0000004-034' is expected"]
+
+
+def test_two_ticket_ids_swapped_and_the_run_resealed(base, run):
+    rewrite(run, "p2", lambda t: set_ticket(set_ticket(t, 5, "465-0001000-900"), 900, "465-0001000-005"))
+    reseal(base, run)
+    code, report = verify(base, run)
+    assert code == 1 and report["failed_steps"] == [3]
+    assert reasons(report, 3) == [
+        "pool p2: 2 ticket id(s) not as recomputed from the position, first at position 5: "
+        "'465-0001000-900' where '465-0001000-005' is expected"]
+
+
+def test_a_ticket_moved_to_another_pools_book_and_the_run_resealed(base, run):
+    def move(t: pl.DataFrame) -> pl.DataFrame:
+        first = pl.col("position") == 0
+        return set_ticket(t, 0, "465-0001000-000").with_columns(
+            pl.when(first).then(1000).otherwise(pl.col("book")).cast(pl.UInt32).alias("book"))
+
+    rewrite(run, "p1", move)
+    reseal(base, run)
+    code, report = verify(base, run)
+    assert code == 1 and report["failed_steps"] == [3]
+    assert reasons(report, 3) == [
+        "pool p1: 1 book number(s) not as recomputed from the position, first at position 0: 1000 where 0 "
+        "is expected; 1 ticket id(s) not as recomputed from the position, first at position 0: "
+        "'465-0001000-000' where '465-0000000-000' is expected"]
+
+
+# ---- two pools claiming the same books ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("first_book", "why"), [
+    (0, "pools p1 and p2 claim overlapping books (p1: 0..999, p2: 0..999), so their ticket ids repeat"),
+    (500, "pools p1 and p2 claim overlapping books (p1: 0..999, p2: 500..1499), so their ticket ids repeat"),
+])
+def test_two_pools_claiming_overlapping_books(base, run, first_book, why):
+    rewrite(run, "p2", lambda t: relabel(t, first_book))
+
+    def claim(doc: dict) -> None:
+        doc["pools"][1]["first_book"] = first_book
+
+    reseal(base, run, claim)
+    code, report = verify(base, run)
+    assert code == 1 and report["failed_steps"] == [3]
+    assert reasons(report, 3) == [why]
+    # each pool on its own is consistent: only the run-wide check can tell
+    assert report["steps"][2]["details"][1] == (
+        f"pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
+        f"(books {first_book}..{first_book + 999} x tickets 0..299, each once)")
+
+
+def test_overlap_check_on_the_manifest_alone(base):
+    doc = json.loads((base["run"] / "manifest.json").read_bytes())
+    assert "do not overlap" in check_run_identities(Manifest.parse(canonical_bytes(doc)))
+    doc["pools"][1]["first_book"] = 999
+    with pytest.raises(VerificationError) as caught:
+        check_run_identities(Manifest.parse(canonical_bytes(doc)))
+    assert caught.value.step == 3
+    assert caught.value.reason == ("pools p1 and p2 claim overlapping books (p1: 0..999, p2: 999..1998), so "
+                                   "their ticket ids repeat")
+    doc["pools"][1]["first_book"] = 1000  # adjacent, not overlapping
+    doc["pools"][0]["books"] = 0
+    assert check_run_identities(Manifest.parse(canonical_bytes(doc))).startswith(
+        "books of the 2 pool(s) do not overlap (p2 1000..1999)")
+
+
+# ---- the eInstant formula, on small tables -----------------------------------------------------------
+
+EINSTANT_COLUMNS = ("position", "ticket", "serial", "tier", "prize_cents")
+
+
+def einstant_pool(pool_id: str, n: int) -> tuple[pl.DataFrame, PoolEntry]:
+    serial = pl.Series("serial", range(1, n + 1), dtype=pl.UInt32)
+    table = pl.DataFrame({
+        "position": pl.Series(range(n), dtype=pl.UInt32),
+        "ticket": [f"{pool_id}-{s:07d}" for s in range(1, n + 1)],
+        "serial": serial,
+        "tier": ["lose"] * n,
+        "prize_cents": pl.Series([0] * n, dtype=pl.Int64),
+    })
+    entry = PoolEntry(id=pool_id, price_cents=100, tickets=n, tiers=(), winners=0, prize_cost_cents=0,
+                      odds_1_in=None, payout_pct="0.0000", file=f"pool-{pool_id}.parquet", file_bytes=0,
+                      file_sha256="0" * 64, columns=EINSTANT_COLUMNS, merkle_algorithm="poolgen-merkle/v1",
+                      merkle_root="0" * 64, raw={"id": pool_id, "denomination_cents": 100, "play_areas": 1})
+    return table, entry
+
+
+def step3_reason(table: pl.DataFrame, entry: PoolEntry, kind: str = "einstant", per_book=None,
+                 number=None) -> str:
+    with pytest.raises(VerificationError) as caught:
+        check_complete(table, entry, kind, per_book, number)
+    assert caught.value.step == 3
+    return caught.value.reason
+
+
+def test_einstant_ids_recomputed():
+    table, entry = einstant_pool("d1.00x2", 40)
+    assert check_complete(table, entry, "einstant", None) == (
+        "40 tickets at positions 0..39; every ticket id is the one its position gives (serials 1..40, "
+        "each once)")
+    assert step3_reason(set_ticket(table, 7, "d1.00x2-0000099"), entry) == (
+        "1 ticket id(s) not as recomputed from the position, first at position 7: 'd1.00x2-0000099' "
+        "where 'd1.00x2-0000008' is expected")
+    other, _ = einstant_pool("d1.00x1", 40)  # another pool's ids: unique, but not this pool's
+    assert step3_reason(other, entry) == (
+        "40 ticket id(s) not as recomputed from the position, first at position 0: 'd1.00x1-0000001' "
+        "where 'd1.00x2-0000001' is expected")
+    shifted = table.with_columns((pl.col("serial") + 1).alias("serial"))
+    assert step3_reason(shifted, entry) == (
+        "40 serial(s) not as recomputed from the position, first at position 0: 2 where 1 is expected")
+
+
+def test_printed_ids_need_the_game_number(base):
+    manifest = Manifest.parse((base["run"] / "manifest.json").read_bytes())
+    table = pl.read_parquet(base["run"] / "pool-p1.parquet", columns=list(manifest.pools[0].columns))
+    assert check_complete(table, manifest.pools[0], "printed", PER_BOOK, 465).startswith("300,000 tickets")
+    assert step3_reason(table, manifest.pools[0], "printed", PER_BOOK, None) == (
+        "game.number None is not a game number: ticket ids cannot be recomputed")
+    assert step3_reason(table, manifest.pools[0], "printed", PER_BOOK, 358) == (
+        "300,000 ticket id(s) not as recomputed from the position, first at position 0: '465-0000000-000' "
+        "where '358-0000000-000' is expected")
