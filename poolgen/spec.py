@@ -293,31 +293,29 @@ def _check_published(r: _Reader, pub: dict) -> None:
         _printed_amount(r, c, "amount", where, required=True)
 
 
-def _printed_amount(r: _Reader, table: dict, key: str, where: str, required: bool = False) -> None:
-    """An amount as printed; odd comma grouping is allowed here (the check reports it)."""
+def _printed(r: _Reader, table: dict, key: str, where: str, parse, required: bool = False):
+    """A figure as printed, read by `parse` (None when absent and not required)."""
     if key not in table:
         if required:
             raise r.fail(f"{where}.{key}", "missing field")
-        return
+        return None
     value = r.get(table, key, where, str)
     try:
-        parse_printed(value)
+        return parse(value)
     except ValueError as exc:
         raise r.fail(f"{where}.{key}", str(exc)) from None
+
+
+def _printed_amount(r: _Reader, table: dict, key: str, where: str, required: bool = False) -> None:
+    """An amount as printed; odd comma grouping is allowed here (the check reports it)."""
+    _printed(r, table, key, where, parse_printed, required)
 
 
 def _printed_number(r: _Reader, table: dict, key: str, where: str, required: bool = False) -> None:
-    if key not in table:
-        if required:
-            raise r.fail(f"{where}.{key}", "missing field")
-        return
-    value = r.get(table, key, where, str)
-    try:
-        number = parse_decimal(value)
-    except ValueError as exc:
-        raise r.fail(f"{where}.{key}", str(exc)) from None
-    if number <= 0:
-        raise r.fail(f"{where}.{key}", f"{value!r} is not a positive number")
+    """A count or odds as printed: a positive decimal number."""
+    number = _printed(r, table, key, where, parse_decimal, required)
+    if number is not None and number <= 0:
+        raise r.fail(f"{where}.{key}", f"{table[key]!r} is not a positive number")
 
 
 def _symbols(r: _Reader, doc: dict) -> tuple[Symbol, ...]:
