@@ -20,10 +20,5 @@ from types import ModuleType
 
 
 def layout_module(rules: str) -> ModuleType:
-    """The layout module of a game's rules; a game without one yet lays out nothing."""
-    try:
-        return import_module(f"poolgen.layouts.{rules}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"poolgen.layouts.{rules}":
-            raise
-        return import_module("poolgen.layouts._none")
+    """The layout module of a game's rules (`spec.RULES` lists the games that have one)."""
+    return import_module(f"poolgen.layouts.{rules}")

@@ -1,1 +1,0 @@
-"""Placeholder for a game whose layouts are not written yet: no layout columns."""
