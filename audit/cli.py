@@ -17,6 +17,7 @@ import typer
 from audit.errors import InvalidProof, UnusableInput
 from audit.manifest import load_public_key
 from audit.proof import check_proof
+from audit.reproduce import Regenerate
 from audit.verify import Report, verify_run
 
 app = typer.Typer(rich_markup_mode="markdown", name="audit", no_args_is_help=True, add_completion=False,
@@ -30,7 +31,8 @@ Spec = Annotated[Path | None, typer.Option(
     help="The game's spec file: step 5 also compares with it (its SHA-256 must be the manifest's).")]
 SeedFile = Annotated[Path | None, typer.Option(
     "--seed-file", metavar="FILE",
-    help="The run's seed: step 7 checks the commitment and regenerates every pool (needs --spec).")]
+    help="The run's seed: step 7 checks the commitment and, under `poolgen verify`, regenerates every "
+         "pool (needs --spec).")]
 
 
 def _unusable(message: str) -> typer.Exit:
@@ -38,29 +40,38 @@ def _unusable(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def verify(
-    run: Annotated[Path, typer.Argument(
-        metavar="RUN", help="The run folder (manifest.json, manifest.sig, pool files).")],
-    public_key: PublicKey,
-    spec: Spec = None,
-    seed_file: SeedFile = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON document.")] = False,
-    workers: Annotated[int, typer.Option(
-        "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
-) -> None:
-    """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
-    (5) figures, (6) Merkle roots, (7) reproduction from the seed. Exit 0 only if every step passes,
-    1 if any fails, 2 if the input cannot be used."""
-    try:
-        report = verify_run(run, public_key, spec=spec, seed_file=seed_file,
-                            workers=workers or os.cpu_count() or 1)
-    except UnusableInput as exc:
-        raise _unusable(str(exc)) from None
-    if as_json:
-        typer.echo(json.dumps(report.to_json(), indent=2))
-    else:
-        print_report(report)
-    raise typer.Exit(report.exit_code)
+def verify_command(regenerate: Regenerate | None = None):
+    """The `verify` command; `regenerate` is the generator step 7 reproduces pools with, if any."""
+
+    def verify(
+        run: Annotated[Path, typer.Argument(
+            metavar="RUN", help="The run folder (manifest.json, manifest.sig, pool files).")],
+        public_key: PublicKey,
+        spec: Spec = None,
+        seed_file: SeedFile = None,
+        as_json: Annotated[bool, typer.Option(
+            "--json", help="Print the report as one JSON document.")] = False,
+        workers: Annotated[int, typer.Option(
+            "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
+    ) -> None:
+        """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
+        (5) figures, (6) Merkle roots, (7) reproduction from the seed. Exit 0 only if every step passes,
+        1 if any fails, 2 if the input cannot be used."""
+        try:
+            report = verify_run(run, public_key, spec=spec, seed_file=seed_file,
+                                workers=workers or os.cpu_count() or 1, regenerate=regenerate)
+        except UnusableInput as exc:
+            raise _unusable(str(exc)) from None
+        if as_json:
+            typer.echo(json.dumps(report.to_json(), indent=2))
+        else:
+            print_report(report)
+        raise typer.Exit(report.exit_code)
+
+    return verify
+
+
+verify = verify_command()
 
 
 def print_report(report: Report) -> None:

@@ -9,7 +9,7 @@
         a spec, the spec; the spec's SHA-256 must be the manifest's);
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
-        file byte for byte (audit/reproduce.py, the one place that may use poolgen).
+        file byte for byte (audit/reproduce.py; the generator is passed in, never imported).
 
 Each step is a function that returns what it checked or raises VerificationError(step, reason).
 `verify_run` runs them all: a failure never stops the others; a step that cannot run without an
@@ -42,6 +42,7 @@ from audit.manifest import (
 )
 from audit.merkle import ALGORITHM as MERKLE_ALGORITHM
 from audit.merkle import MerkleError, table_root
+from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
 from audit.rules import rules_module
 from audit.spec import SpecFigures, compare_pool, read_spec
 
@@ -477,8 +478,11 @@ def _pool_job(args) -> dict[int, Outcome]:
 
 
 def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, seed_file: Path | None = None,
-               workers: int = 1) -> Report:
-    """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked."""
+               workers: int = 1, regenerate: Regenerate | None = None) -> Report:
+    """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked.
+
+    `regenerate` is the generator step 7 reproduces the pools with (see audit/reproduce.py);
+    without it step 7 checks the seed commitment only."""
     folder = Path(run)
     if not folder.is_dir():
         raise UnusableInput(f"{folder}: run folder not found")
@@ -492,8 +496,6 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     spec_figures = read_spec(spec) if spec is not None else None
     seed = None
     if seed_file is not None:
-        from audit.reproduce import read_seed  # noqa: PLC0415 - only step 7 needs it
-
         if spec is None:
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
         seed = read_seed(seed_file)
@@ -541,9 +543,13 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     else:
         steps[4].add("pass", "no --spec given: checked against the manifest only")
 
-    if seed is not None:
-        from audit.reproduce import check_reproduction  # noqa: PLC0415 - imports poolgen lazily
-
-        steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec))
+    if seed is not None and regenerate is not None:
+        steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec, regenerate))
+    elif seed is not None:
+        steps[6].add(*_attempt(7, check_commitment, manifest, seed))
+        if steps[6].status == "pass":
+            steps[6].add("skip", "seed matches the commitment; pools not regenerated: this verifier has no "
+                                 "generator (`poolgen verify --seed-file` regenerates them)")
+            steps[6].required = False
     return report
 

@@ -271,6 +271,23 @@ def test_a_wrong_seed_file(base, run):
     assert {n: status(report)[n] for n in (1, 2, 3, 5, 6)} == dict.fromkeys((1, 2, 3, 5, 6), "pass")
 
 
+def test_audit_alone_checks_the_seed_commitment_but_cannot_regenerate(base, run):
+    """python -m audit has no generator (it never imports poolgen): step 7 checks the commitment only."""
+    def audit_verify(seed: str) -> tuple[int, dict]:
+        result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                                "--spec", str(spec_path("happy_holidays")),
+                                                "--seed-file", str(base["tmp"] / seed), "--json"])
+        return result.exit_code, json.loads(result.stdout)
+
+    code, report = audit_verify("right.seed")
+    assert status(report)[7] == "skip" and 7 not in report["failed_steps"]
+    assert reasons(report, 7) == ("seed matches the commitment; pools not regenerated: this verifier has no "
+                                  "generator (`poolgen verify --seed-file` regenerates them)")
+    code, report = audit_verify("wrong.seed")
+    assert code == 1 and status(report)[7] == "fail"
+    assert reasons(report, 7) == "the seed does not match the manifest's seed commitment (wrong seed file)"
+
+
 def test_a_spec_edited_after_the_run(base, run, tmp_path):
     edited = tmp_path / "happy_holidays.toml"
     text = spec_path("happy_holidays").read_text()

@@ -1,0 +1,20 @@
+"""The generator that `poolgen verify --seed-file` hands to audit's step 7 (audit/reproduce.py).
+
+audit never imports poolgen; it receives `regenerate` as a parameter and compares what it writes
+with the run folder byte for byte.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import poolgen
+from poolgen.generate import make_pool, tool_versions
+from poolgen.spec import load_spec
+
+
+def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path) -> dict:
+    """Rebuild the pools into `folder` from the seed, one at a time, as `generate` built them."""
+    spec = load_spec(spec_path)
+    return {"generator": f"poolgen {poolgen.__version__}", "versions": tool_versions(),
+            "pools": {pid: make_pool(spec, pid, seed, folder) for pid in pool_ids}}
