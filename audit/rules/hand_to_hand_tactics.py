@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
-from audit.rules._reasons import Reasons
+from audit.rules._shared import Reasons
 
 __all__ = ["SPOTS", "layout_columns", "evaluate", "off_legend"]
 

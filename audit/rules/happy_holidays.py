@@ -6,13 +6,11 @@ Six play spots; three identical prize symbols win that symbol's amount; a ticket
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
-from audit.rules._reasons import LazyColumn, Reasons
+from audit.rules._shared import LazyColumn, Reasons, int_columns, show
 
 SPOTS = tuple(f"spot_{j}" for j in range(6))  # section 2
 
@@ -24,7 +22,6 @@ N_CODES = len(SYMBOLS)
 
 # Section 1: tier id -> layout code of the symbol its winners show three times (-1: the loser tier).
 TIER_SYMBOL = {"lose": -1, "free": 0, "1": 1, "2": 2, "5": 3, "20": 4, "100": 5}
-_BIG = 9999  # layout values are clipped to -1.._BIG before evaluation
 _UNKNOWN_TIER = -2
 
 MATCH = 3  # (f) three identical prize symbols
@@ -34,7 +31,7 @@ LOSER_SHAPES = ("2+2+2", "2+2+1+1")  # section 5, Decision (shapes)
 def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     """Prize (cents) and number of wins of every row from its six spots (section 4), and the illegal
     rows (section 5). `pool` is not needed: the game has one price and no layout parameters."""
-    codes = _int_columns(table, SPOTS)
+    codes = int_columns(table, SPOTS)
     valid = (codes >= 0) & (codes < N_CODES)
     counts = np.stack([(codes == s).sum(axis=1) for s in range(N_CODES)], axis=1)  # c[s], section 4.1
     triple = counts >= MATCH
@@ -62,7 +59,7 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     names = LazyColumn(table, "tier")
     reasons = Reasons()
     reasons.add(bad_code, lambda r: "not a symbol code 0..5: " + ", ".join(
-        f"{SPOTS[j]}={_show(v)}" for j, v in enumerate(codes[r].tolist()) if not 0 <= v < N_CODES))
+        f"{SPOTS[j]}={show(v)}" for j, v in enumerate(codes[r].tolist()) if not 0 <= v < N_CODES))
     reasons.add(four, lambda r: "; ".join(f"{SYMBOLS[s]} shown {counts[r, s]} times (a win is three "
                                           "identical symbols)" for s in np.flatnonzero(counts[r] > MATCH)))
     reasons.add(two_triples, lambda r: f"two wins ({_triples(counts[r])}): a ticket wins at most once")
@@ -86,20 +83,5 @@ def _triples(c: np.ndarray) -> str:
     return " and ".join(f"three {SYMBOLS[s]}" for s in np.flatnonzero(c >= MATCH))
 
 
-def _int_columns(table: pl.DataFrame, columns: Sequence[str]) -> np.ndarray:
-    """The layout columns as an (n, k) int16 array. A null becomes -2, a negative value -1 and a value
-    above _BIG _BIG: none of them is a valid code or number."""
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise ValueError(f"layout columns missing: {', '.join(missing)}")
-    not_int = [c for c in columns if not table.schema[c].is_integer()]
-    if not_int:
-        raise ValueError(f"layout columns not of an integer type: {', '.join(not_int)}")
-    frame = table.select(pl.col(c).cast(pl.Int64, strict=False).clip(-1, _BIG).fill_null(-2).cast(pl.Int16)
-                         for c in columns)
-    return frame.to_numpy().reshape(len(table), len(columns))
 
 
-def _show(value: int) -> str:
-    """A layout value as a reason prints it."""
-    return {-2: "null", -1: "negative", _BIG: f">={_BIG}"}.get(int(value), str(int(value)))

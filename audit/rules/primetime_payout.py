@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
-from audit.rules._reasons import Reasons
+from audit.rules._shared import Reasons
 
 __all__ = ["AMOUNT_MULTIPLIERS", "FIELD_GOAL_GRID", "layout_columns", "evaluate"]
 

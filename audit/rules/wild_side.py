@@ -14,7 +14,7 @@ import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
-from audit.rules._reasons import LazyColumn, Reasons
+from audit.rules._shared import LazyColumn, Reasons, int_columns, show
 
 N_SPOTS = 12
 LUCKY = tuple(f"lucky_{j}" for j in range(5))  # section 2
@@ -85,7 +85,6 @@ TIERS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {
 }
 TIER_IDS = tuple(TIERS)
 _SENTINELS = np.arange(20_000, 20_000 + N_SPOTS, dtype=np.int16)  # stand-ins for matching numbers
-_BIG = 9999  # layout values are clipped to -1.._BIG before evaluation
 _UNKNOWN_TIER = -1
 
 
@@ -110,10 +109,10 @@ EXPECTED_YOUR, EXPECTED_WILD, EXPECTED_BONUS = _expected_counts()
 def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     """Prize (cents) and number of wins of every row from its 56 spots (section 4), and the illegal
     rows (section 5). `pool` is not needed: the game has one price and its values are fixed."""
-    lucky = _int_columns(table, LUCKY)
-    areas = {"YOUR": (_int_columns(table, YOUR), _int_columns(table, YOUR_PRIZE), 1),
-             "WILD": (_int_columns(table, WILD), _int_columns(table, WILD_PRIZE), WILD_MULTIPLIER)}
-    bonus = _int_columns(table, BONUS)
+    lucky = int_columns(table, LUCKY)
+    areas = {"YOUR": (int_columns(table, YOUR), int_columns(table, YOUR_PRIZE), 1),
+             "WILD": (int_columns(table, WILD), int_columns(table, WILD_PRIZE), WILD_MULTIPLIER)}
+    bonus = int_columns(table, BONUS)
     n = len(table)
     valid_number = np.zeros(256, dtype=bool)
     valid_number[list(NUMBERS)] = True
@@ -181,14 +180,14 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
 
     def listed(what: str, mask: np.ndarray, columns: Sequence[str], values: np.ndarray):
         return lambda r: what + ", ".join(
-            f"{c}={_show(v)}" for c, v, bad in zip(columns, values[r].tolist(), mask[r].tolist(), strict=True)
+            f"{c}={show(v)}" for c, v, bad in zip(columns, values[r].tolist(), mask[r].tolist(), strict=True)
             if bad)
 
     reasons = Reasons()
     reasons.add(bad_number.any(axis=1), listed("not a number of the game: ", bad_number, LUCKY + YOUR + WILD,
                                                numbers_all))
     reasons.add(dup_lucky, lambda r: "LUCKY NUMBERS not pairwise distinct: "
-                + " ".join(_show(v) for v in lucky[r]))
+                + " ".join(show(v) for v in lucky[r]))
     reasons.add(bad_prize_code.any(axis=1), listed("prize code not in 0..10: ", bad_prize_code,
                                                    YOUR_PRIZE + WILD_PRIZE, prizes_all))
     reasons.add((~ok_bonus).any(axis=1), listed("bonus code not in 0..10: ", ~ok_bonus, BONUS, bonus))
@@ -227,20 +226,5 @@ def _codes(counts: np.ndarray, codes: Sequence[str]) -> str:
     return " ".join(code for code, c in zip(codes, counts.tolist(), strict=True) for _ in range(c))
 
 
-def _int_columns(table: pl.DataFrame, columns: Sequence[str]) -> np.ndarray:
-    """The layout columns as an (n, k) int16 array. A null becomes -2, a negative value -1 and a value
-    above _BIG _BIG: none of them is a valid code or number."""
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise ValueError(f"layout columns missing: {', '.join(missing)}")
-    not_int = [c for c in columns if not table.schema[c].is_integer()]
-    if not_int:
-        raise ValueError(f"layout columns not of an integer type: {', '.join(not_int)}")
-    frame = table.select(pl.col(c).cast(pl.Int64, strict=False).clip(-1, _BIG).fill_null(-2).cast(pl.Int16)
-                         for c in columns)
-    return frame.to_numpy().reshape(len(table), len(columns))
 
 
-def _show(value: int) -> str:
-    """A layout value as a reason prints it."""
-    return {-2: "null", -1: "negative", _BIG: f">={_BIG}"}.get(int(value), str(int(value)))
