@@ -1,11 +1,21 @@
-"""Merkle roots and audit paths, written from docs/merkle.md (poolgen-merkle/v1) alone.
+"""Merkle roots and audit paths, written from docs/merkle.md (poolgen-merkle/v2) alone.
 
-M(row) = header || values; the header (column names and type tags) is the same for every row of a
-table, so each leaf continues a SHA-256 state that has absorbed 0x00 || header. A table's rows are
-partitioned by the byte lengths of their string values, so that within a part every row's values
-have one width and the part is one matrix, assembled column by column and hashed row by row.
-Paths are checked against the sides that RFC 6962's recursive PATH definition gives for the leaf's
-index and the tree's size.
+leaf(row) = SHA-256(0x00 || M(row)), M(row) = header || values; the header (column names and type
+tags) is the same for every row of a table, so every leaf continues one SHA-256 state that has
+absorbed 0x00 || header. node(h_1..h_c) = SHA-256(0x01 || h_1 || ... || h_c); the tree is built level
+by level, groups of 16 from the left, a group of one moving up unchanged.
+
+Public: leaf_of_row(row) for a proof's row; leaves(df) -> list of 32-byte leaf hashes in row order;
+root_of_leaves(hashes) over such a list or an (n, 32) uint8 array; table_root(df);
+expected_shape(index, size) and root_from_path(leaf, index, size, path) for audit paths.
+
+Speed: the only per-row Python is the hash call (copy the header state, update, digest). A table is
+encoded _BLOCK rows at a time into one uint8 matrix, column by column with numpy (integers as
+big-endian int64, strings as u32be(length) || bytes, each string field padded to the longest value
+of the block). If every string column has a single length in the block, the matrix rows are the
+encodings. Otherwise the block's rows are sorted by layout (the lengths of the varying strings, a
+handful of layouts for a column such as `tier`) and each layout's rows, without their padding, are
+hashed together; a block with many layouts is packed into one buffer and hashed slice by slice.
 """
 
 from __future__ import annotations
@@ -16,10 +26,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import polars as pl
 
-ALGORITHM = "poolgen-merkle/v1"
+ALGORITHM = "poolgen-merkle/v2"
+ARITY = 16
 _LEAF = b"\x00"
 _NODE = b"\x01"
 _MAX = 2**63 - 1
+_MAX_LEN = 2**32 - 1
+_BLOCK = 1 << 13  # rows encoded at a time
+_ROWS_PER_LAYOUT = 256  # fewest rows per string-length layout, on average, to hash by layout
+_HEX = frozenset("0123456789abcdef")
 
 
 class MerkleError(ValueError):
@@ -30,10 +45,29 @@ def _u32(n: int) -> bytes:
     return n.to_bytes(4, "big")
 
 
+def _utf8(text: str, what: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MerkleError(f"{what} is not valid Unicode text (it has no UTF-8 form)") from None
+
+
 def header(columns: Sequence[tuple[str, bytes]]) -> bytes:
     """u32be(k), then u32be(len(name)) || name || tag for each (name, tag), already in order."""
-    return _u32(len(columns)) + b"".join(_u32(len(n.encode("utf-8"))) + n.encode("utf-8") + tag
-                                         for n, tag in columns)
+    out = [_u32(len(columns))]
+    for name, tag in columns:
+        raw = _utf8(name, f"column name {name!r}")
+        out += [_u32(len(raw)), raw, tag]
+    return b"".join(out)
+
+
+def _order(names) -> list[str]:
+    """Column names in ascending order of their UTF-8 bytes."""
+    return sorted(names, key=lambda c: _utf8(c, f"column name {c!r}"))
+
+
+# ---------------------------------------------------------------------------------------------
+# One row given as {column: value} (a proof's row)
 
 
 def encode_value(column: str, value: object) -> tuple[bytes, bytes]:
@@ -45,36 +79,53 @@ def encode_value(column: str, value: object) -> tuple[bytes, bytes]:
             raise MerkleError(f"column {column!r}: integer {value} is outside 64 signed bits")
         return b"i", value.to_bytes(8, "big", signed=True)
     if type(value) is str:
-        raw = value.encode("utf-8")
+        raw = _utf8(value, f"column {column!r}: the value")
+        if len(raw) > _MAX_LEN:
+            raise MerkleError(f"column {column!r}: a string of {len(raw)} bytes is too long to encode")
         return b"s", _u32(len(raw)) + raw
     raise MerkleError(f"column {column!r}: {value!r} has no encoding (only integers, strings, booleans)")
 
 
 def leaf_of_row(row: Mapping[str, object]) -> bytes:
     """leaf(row) = SHA-256(0x00 || M(row)) for a row given as {column: value}."""
-    names = sorted(row, key=lambda c: c.encode("utf-8"))
+    for name in row:
+        if type(name) is not str:
+            raise MerkleError(f"column name {name!r} is not text")
+    names = _order(row)
     encoded = [encode_value(name, row[name]) for name in names]
     h = hashlib.sha256(_LEAF)
     h.update(header([(name, tag) for name, (tag, _) in zip(names, encoded, strict=True)]))
-    for _, value in encoded:
-        h.update(value)
+    h.update(b"".join(value for _, value in encoded))
     return h.digest()
 
 
-def node(left: bytes, right: bytes) -> bytes:
-    return hashlib.sha256(_NODE + left + right).digest()
+def node(*children: bytes) -> bytes:
+    """node(h_1, ..., h_c) = SHA-256(0x01 || h_1 || ... || h_c), 2 <= c <= 16."""
+    if not 2 <= len(children) <= ARITY:
+        raise MerkleError(f"a node has 2 to {ARITY} children, not {len(children)}")
+    return hashlib.sha256(_NODE + b"".join(children)).digest()
+
+
+# ---------------------------------------------------------------------------------------------
+# A whole table
 
 
 def _is_text(t: pl.DataType) -> bool:
     return t in (pl.String, pl.Categorical) or isinstance(t, pl.Enum)
 
 
-def _tag(name: str, t: pl.DataType, col: pl.Series) -> bytes:
+def _is_int(t: pl.DataType) -> bool:
+    """int8..int64, uint8..uint64 (Int128 and other wider types are not in the encoding)."""
+    return t in (pl.Int8, pl.Int16, pl.Int32, pl.Int64, pl.UInt8, pl.UInt16, pl.UInt32, pl.UInt64)
+
+
+def _tag(name: str, col: pl.Series) -> bytes:
     """The column's type tag; refuses a column the encoding does not cover."""
+    t = col.dtype
     if col.null_count():
         raise MerkleError(f"column {name!r} holds null values, which have no encoding")
-    if t.is_integer():
-        if t == pl.UInt64 and col.len() and int(col.max()) > _MAX:
+    if _is_int(t):
+        if t == pl.UInt64 and col.len() and int(col.max()) > _MAX:  # type: ignore[arg-type]
             raise MerkleError(f"column {name!r} holds an integer above 2^63 - 1")
         return b"i"
     if t == pl.Boolean:
@@ -84,102 +135,285 @@ def _tag(name: str, t: pl.DataType, col: pl.Series) -> bytes:
     raise MerkleError(f"column {name!r} has type {t}, which has no encoding")
 
 
-def _values(tag: bytes, col: pl.Series) -> np.ndarray:
-    """(rows, width) matrix of the column's value encodings; a string column here holds strings of
-    one byte length only."""
-    m = col.len()
-    if tag == b"i":
-        return col.cast(pl.Int64).to_numpy().astype(">i8").view(np.uint8).reshape(m, 8)
-    if tag == b"b":
-        return col.cast(pl.UInt8).to_numpy().reshape(m, 1)
-    raw = b"".join(col.cast(pl.String).cast(pl.Binary).to_list())
-    width = len(raw) // m
-    return np.concatenate([np.broadcast_to(np.frombuffer(_u32(width), np.uint8), (m, 4)),
-                           np.frombuffer(raw, np.uint8).reshape(m, width)], axis=1)
+class _Text:
+    """A string column: byte lengths, and all its UTF-8 bytes back to back, with row offsets."""
+
+    def __init__(self, name: str, col: pl.Series):
+        text = col if col.dtype == pl.String else col.cast(pl.String)
+        self.lens = text.str.len_bytes().to_numpy().astype(np.int64)
+        self.top = int(self.lens.max()) if len(self.lens) else 0
+        if self.top > _MAX_LEN:
+            raise MerkleError(f"column {name!r} holds a string too long to encode")
+        self.varies = bool(len(self.lens)) and int(self.lens.min()) != self.top
+        self.offs = np.zeros(len(self.lens) + 1, np.int64)
+        np.cumsum(self.lens, out=self.offs[1:])
+        joined = text.str.join("").cast(pl.Binary).item() if len(text) else b""
+        self.data = np.frombuffer(joined, np.uint8)
 
 
-def leaves(df: pl.DataFrame, chunk: int = 1 << 16) -> list[bytes]:
-    """leaf(row) of every row of a pool table, in row order."""
-    names = sorted(df.columns, key=lambda c: c.encode("utf-8"))
-    tags = [_tag(c, df.schema[c], df[c]) for c in names]
-    start = hashlib.sha256(_LEAF + header(list(zip(names, tags, strict=True))))
-    texts = [c for c, tag in zip(names, tags, strict=True) if tag == b"s"]
-    row_key, len_keys = "\x00row", [f"\x00len{k}" for k in range(len(texts))]
-    if {row_key, *len_keys} & set(names):
-        raise MerkleError("a column name starts with a NUL byte")
-    keyed = df.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(row_key),
-                            *[pl.col(c).cast(pl.String).str.len_bytes().alias(k)
-                              for k, c in zip(len_keys, texts, strict=True)])
-    parts = keyed.partition_by(len_keys) if texts else [keyed]
-    out: list[bytes | None] = [None] * df.height
-    for part in parts:
-        rows = part[row_key].to_list()
-        for lo in range(0, part.height, chunk):
-            piece = part.slice(lo, chunk)
-            m = piece.height
-            if m == 0:
-                continue
-            blocks = [_values(tag, piece[c]) for c, tag in zip(names, tags, strict=True)]
-            matrix = np.concatenate(blocks, axis=1) if blocks else np.zeros((m, 0), np.uint8)
-            width = matrix.shape[1]
-            view = memoryview(np.ascontiguousarray(matrix).tobytes())
-            for r, k in zip(rows[lo:lo + m], range(0, m * width, width), strict=True):
-                h = start.copy()
-                h.update(view[k:k + width])
-                out[r] = h.digest()
-    return out  # type: ignore[return-value]
+def _columns(df: pl.DataFrame) -> tuple[list[tuple[bytes, object]], hashlib._Hash]:
+    """[(tag, data)] in encoding order (data: numpy array, or _Text), and SHA-256 of 0x00 || header."""
+    names = _order(df.columns)
+    cols, head = [], []
+    for name in names:
+        col = df.get_column(name)
+        tag = _tag(name, col)
+        head.append((name, tag))
+        cols.append((tag, _Text(name, col) if tag == b"s" else col.to_numpy()))
+    return cols, hashlib.sha256(_LEAF + header(head))
 
 
-def root_of_leaves(hashes: Sequence[bytes]) -> bytes:
-    """RFC 6962 Merkle Tree Hash of the leaf hashes (an odd last node moves up unchanged)."""
-    if not hashes:
+def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
+    """(matrix, padded): the encodings of rows lo..hi as one uint8 matrix, each string field padded
+    with zeros to the longest value of the block, and [(byte offset, padded width, lengths)] of the
+    string fields whose lengths vary in the block."""
+    m = hi - lo
+    texts, width = [], 0
+    for tag, data in cols:
+        if tag == b"s":
+            lens = data.lens[lo:hi]
+            top = int(lens.max())
+            texts.append((lens, top, top != int(lens.min())))
+            width += 4 + top
+        else:
+            width += 8 if tag == b"i" else 1
+    matrix = np.empty((m, width), np.uint8)
+    padded = []
+    texts = iter(texts)
+    at, k = 0, 0
+    while k < len(cols):
+        tag, data = cols[k]
+        if tag == b"i":  # a run of integer columns, written through one big-endian int64 view
+            end = k
+            while end < len(cols) and cols[end][0] == b"i":
+                end += 1
+            view = matrix[:, at:at + 8 * (end - k)].view(">i8")
+            for j in range(k, end):
+                view[:, j - k] = cols[j][1][lo:hi]
+            at += 8 * (end - k)
+            k = end
+            continue
+        if tag == b"b":
+            matrix[:, at] = data[lo:hi]
+            at += 1
+        else:
+            lens, top, varies = next(texts)
+            matrix[:, at:at + 4].view(">u4")[:, 0] = lens
+            field = matrix[:, at + 4:at + 4 + top]
+            body = data.data[data.offs[lo]:data.offs[hi]]
+            if varies:
+                field[...] = 0
+                field[np.arange(top) < lens[:, None]] = body
+                padded.append((at + 4, top, lens))
+            elif top:
+                field[...] = body.reshape(m, top)
+            at += 4 + top
+        k += 1
+    return matrix, padded
+
+
+def _digests(start, rows) -> bytes:
+    """The 32-byte digests, back to back, of the header state continued with each row."""
+    copy = start.copy
+    out = []
+    append = out.append
+    for row in rows:
+        h = copy()
+        h.update(row)
+        append(h.digest())
+    return b"".join(out)
+
+
+def _row_bytes(matrix: np.ndarray) -> list[bytes]:
+    """The rows of an (m, w) uint8 matrix whose rows are contiguous, as bytes objects."""
+    m, w = matrix.shape
+    return matrix.view(f"V{w}")[:, 0].tolist() if w else [b""] * m
+
+
+def _packed_leaves(start, matrix: np.ndarray, padded) -> np.ndarray:
+    """(m, 32) leaf hashes of rows whose string fields were padded: each row, padding dropped by a
+    boolean mask, is packed back to back with the others in one buffer and hashed as a slice."""
+    m, width = matrix.shape
+    keep = np.ones((m, width), bool)
+    for at, top, lens in padded:
+        keep[:, at:at + top] = np.arange(top) < lens[:, None]
+    ends = np.cumsum(keep.sum(axis=1, dtype=np.int64)).tolist()
+    buf = memoryview(matrix[keep].tobytes())
+    copy = start.copy
+    out = []
+    append = out.append
+    for a, b in zip([0, *ends[:-1]], ends, strict=True):
+        h = copy()
+        h.update(buf[a:b])
+        append(h.digest())
+    return np.frombuffer(b"".join(out), np.uint8).reshape(m, 32)
+
+
+def _block_leaves(cols, start, lo: int, hi: int) -> np.ndarray:
+    """(hi - lo, 32) leaf hashes of rows lo..hi.
+
+    When string lengths vary in the block, its rows are sorted by layout (the lengths of the varying
+    strings) and each layout's rows, their padding dropped, hashed as one matrix; with many layouts
+    (fewer than _ROWS_PER_LAYOUT rows each on average) the block goes to _packed_leaves instead."""
+    matrix, padded = _encode(cols, lo, hi)
+    m, width = matrix.shape
+    if not padded:
+        return np.frombuffer(_digests(start, _row_bytes(matrix)), np.uint8).reshape(m, 32)
+    layout = np.zeros(m, np.int64)  # the varying fields' lengths, as one mixed-radix number
+    radix = 1
+    for _, top, lens in padded:
+        layout += lens * radix
+        radix *= top + 1
+        if radix > 1 << 40:
+            return _packed_leaves(start, matrix, padded)
+    if radix <= 1 << 16:  # small numbers: counted, and sorted by radix sort
+        layout = layout.astype(np.uint16)
+        counts = np.bincount(layout)
+        kinds = np.flatnonzero(counts)
+        counts = counts[kinds]
+    else:
+        kinds, counts = np.unique(layout, return_counts=True)
+    if len(kinds) * _ROWS_PER_LAYOUT > m:
+        return _packed_leaves(start, matrix, padded)
+    order = np.argsort(layout, kind="stable")
+    matrix = matrix[order]
+    digests, first = [], 0
+    for kind, count in zip(kinds.tolist(), counts.tolist(), strict=True):
+        part = matrix[first:first + count]
+        first += count
+        pieces, begin = [], 0  # the byte ranges of these rows' encodings: all but the padding
+        for at, top, _ in padded:
+            length, kind = kind % (top + 1), kind // (top + 1)
+            if length < top:
+                pieces.append((begin, at + length))
+                begin = at + top
+        if begin < width or not pieces:
+            pieces.append((begin, width))
+        if len(pieces) == 1:  # a prefix of the padded rows (the last field's padding ends them)
+            part = part[:, :pieces[0][1]]
+        else:
+            part = np.concatenate([part[:, a:b] for a, b in pieces], axis=1)
+        digests.append(_digests(start, _row_bytes(part)))
+    out = np.empty((m, 32), np.uint8)
+    out[order] = np.frombuffer(b"".join(digests), np.uint8).reshape(m, 32)
+    return out
+
+
+def _leaf_matrix(df: pl.DataFrame, chunk: int | None = None) -> np.ndarray:
+    """(rows, 32) uint8 matrix of leaf(row) for every row of the table, in row order, computed
+    `chunk` rows (default _BLOCK) at a time."""
+    chunk = chunk or _BLOCK
+    if type(chunk) is not int or chunk < 1:
+        raise ValueError(f"chunk must be a positive integer, not {chunk!r}")
+    cols, start = _columns(df)
+    n = df.height
+    out = np.empty((n, 32), np.uint8)
+    for lo in range(0, n, chunk):
+        hi = min(n, lo + chunk)
+        out[lo:hi] = _block_leaves(cols, start, lo, hi)
+    return out
+
+
+def leaves(df: pl.DataFrame, chunk: int | None = None) -> list[bytes]:
+    """leaf(row) of every row of a pool table, in row order, as 32-byte strings; `chunk` rows are
+    encoded at a time (the default suits large tables; a small one lets a test cross blocks).
+
+    Raises MerkleError if a column has no encoding (nulls, floats, an integer above 2^63 - 1, ...)."""
+    return _leaf_matrix(df, chunk).view("V32").ravel().tolist()
+
+
+def _as_matrix(hashes) -> np.ndarray:
+    if isinstance(hashes, np.ndarray):
+        if hashes.dtype != np.uint8 or hashes.ndim != 2 or hashes.shape[1] != 32:
+            raise MerkleError("leaf hashes must be an (n, 32) uint8 array or 32-byte strings")
+        return np.ascontiguousarray(hashes)
+    hashes = list(hashes)
+    if any(not isinstance(h, bytes) or len(h) != 32 for h in hashes):
+        raise MerkleError("a leaf hash is not 32 bytes")
+    return np.frombuffer(b"".join(hashes), np.uint8).reshape(len(hashes), 32)
+
+
+def root_of_leaves(hashes) -> bytes:
+    """The root over the leaf hashes (a sequence of 32-byte strings or an (n, 32) uint8 array), level
+    by level: groups of 16 from the left, a group of c >= 2 hashed as node(), a group of one kept."""
+    level = _as_matrix(hashes)
+    if len(level) == 0:
         return hashlib.sha256(b"").digest()
-    level = list(hashes)
     sha = hashlib.sha256
     while len(level) > 1:
-        up = [sha(_NODE + level[i] + level[i + 1]).digest() for i in range(0, len(level) - 1, 2)]
-        if len(level) % 2:
-            up.append(level[-1])
-        level = up
-    return level[0]
+        n = len(level)
+        full = n // ARITY
+        body = np.empty((full, 1 + 32 * ARITY), np.uint8)
+        body[:, 0] = _NODE[0]
+        body[:, 1:] = level[:full * ARITY].reshape(full, 32 * ARITY)
+        up = [sha(row).digest() for row in body.view(f"V{1 + 32 * ARITY}").ravel().tolist()]
+        rest = level[full * ARITY:]
+        if len(rest) == 1:
+            up.append(rest.tobytes())
+        elif len(rest) > 1:
+            up.append(sha(_NODE + rest.tobytes()).digest())
+        level = np.frombuffer(b"".join(up), np.uint8).reshape(len(up), 32)
+    return level.tobytes()
 
 
 def table_root(df: pl.DataFrame) -> bytes:
-    """The Merkle root of a pool table."""
-    return root_of_leaves(leaves(df))
+    """The Merkle root of a pool table; raises MerkleError if a column has no encoding."""
+    return root_of_leaves(_leaf_matrix(df))
 
 
-def expected_sides(index: int, size: int) -> list[str]:
-    """Sides of the siblings on leaf `index`'s path, leaf upwards, from RFC 6962's PATH(m, D[n])."""
-    if not 0 <= index < size:
-        raise MerkleError(f"position {index} is outside a tree of {size} leaves")
-    sides: list[str] = []
-    lo, n, m = 0, size, index
-    while n > 1:  # descend; the sibling subtree at each split is recorded, then reversed
-        k = 1 << ((n - 1).bit_length() - 1)
-        if m < k:
-            sides.append("right")
-            n = k
-        else:
-            sides.append("left")
-            m, lo, n = m - k, lo + k, n - k
-    return sides[::-1]
+# ---------------------------------------------------------------------------------------------
+# Audit paths
 
 
-def root_from_path(leaf: bytes, index: int, size: int, path: Sequence[Mapping[str, str]]) -> bytes:
-    """Fold a path into a root; raises MerkleError if its shape is not that of leaf `index`."""
-    want = expected_sides(index, size)
-    got = [step.get("side") for step in path]
-    if got != want:
-        raise MerkleError(f"the path's sides {got} are not those of position {index} in a tree of "
-                          f"{size} leaves ({want})")
+def expected_shape(index: int, size: int) -> list[tuple[int, int]]:
+    """(len(left), len(right)) of every step of leaf `index`'s path in a tree of `size` leaves, leaf
+    upwards (section 4); raises MerkleError if `index` is not a leaf of that tree."""
+    if type(index) is not int or type(size) is not int or not 0 <= index < size:
+        raise MerkleError(f"position {index!r} is outside a tree of {size!r} leaves")
+    shape = []
+    j, n = index, size
+    while n > 1:
+        g = j - j % ARITY
+        c = min(ARITY, n - g)
+        shape.append((j % ARITY, c - 1 - j % ARITY))
+        j, n = j // ARITY, -(-n // ARITY)
+    return shape
+
+
+def _hash_of(value: object, where: str) -> bytes:
+    if not isinstance(value, str) or len(value) != 64 or not _HEX.issuperset(value):
+        raise MerkleError(f"{where} is not a hash in 64 lower-case hex digits: {str(value)[:70]!r}")
+    return bytes.fromhex(value)
+
+
+def root_from_path(leaf: bytes, index: int, size: int, path: Sequence[Mapping[str, Sequence[str]]]) -> bytes:
+    """Fold a path into a root: h = node(left..., h, right...) per step, h unchanged by an empty step.
+
+    Raises MerkleError unless the path has exactly the shape of leaf `index` in a tree of `size`
+    leaves: one step per level, each an object with exactly the lists `left` and `right` of the
+    lengths expected_shape() gives, holding hashes in 64 lower-case hex digits."""
+    if not isinstance(leaf, bytes) or len(leaf) != 32:
+        raise MerkleError("the leaf is not a 32-byte hash")
+    want = expected_shape(index, size)
+    if not isinstance(path, list | tuple):
+        raise MerkleError("the path is not a list of steps")
+    if len(path) != len(want):
+        raise MerkleError(f"the path has {len(path)} steps; position {index} in a tree of {size} leaves "
+                          f"has {len(want)}")
+    steps = []
+    for s, (step, (n_left, n_right)) in enumerate(zip(path, want, strict=True)):
+        if not isinstance(step, Mapping) or set(step) != {"left", "right"}:
+            raise MerkleError(f"path step {s} is not an object with exactly 'left' and 'right'")
+        left, right = step["left"], step["right"]
+        if not isinstance(left, list | tuple) or not isinstance(right, list | tuple):
+            raise MerkleError(f"path step {s}: 'left' and 'right' must be lists of hashes")
+        if (len(left), len(right)) != (n_left, n_right):
+            raise MerkleError(f"path step {s} has {len(left)} left and {len(right)} right hashes; position "
+                              f"{index} in a tree of {size} leaves needs {n_left} and {n_right}")
+        steps.append((b"".join(_hash_of(x, f"path step {s}, left {k}") for k, x in enumerate(left)),
+                      b"".join(_hash_of(x, f"path step {s}, right {k}") for k, x in enumerate(right))))
     h = leaf
-    for step in path:
-        try:
-            sibling = bytes.fromhex(step["hash"])
-        except (KeyError, TypeError, ValueError):
-            raise MerkleError("a path step's hash is not hexadecimal") from None
-        if len(sibling) != 32:
-            raise MerkleError(f"a path step's hash is {len(sibling)} bytes, not 32")
-        h = node(sibling, h) if step["side"] == "left" else node(h, sibling)
+    for left_bytes, right_bytes in steps:
+        if left_bytes or right_bytes:
+            h = hashlib.sha256(_NODE + left_bytes + h + right_bytes).digest()
     return h

@@ -14,7 +14,7 @@ from audit.errors import InvalidProof, UnusableInput
 from audit.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 from audit.merkle import ALGORITHM, MerkleError, leaf_of_row, root_from_path
 
-PROOF_FORMAT = "poolgen-proof/1"
+PROOF_FORMAT = "poolgen-proof/2"
 
 
 def _show(value: object) -> str:
@@ -53,9 +53,13 @@ def _check_shape(proof: object) -> None:
         where = f"the proof's path step {i}:"
         if not isinstance(step, dict):
             raise InvalidProof(f"{where} {_show(step)} is not an object")
-        if _field(step, "side", str, "text", where) not in ("left", "right"):
-            raise InvalidProof(f"{where} side {_show(step['side'])} is neither 'left' nor 'right'")
-        _field(step, "hash", str, "hexadecimal text", where)
+        if set(step) != {"left", "right"}:
+            raise InvalidProof(f"{where} the keys are {_show(sorted(step, key=str))}, not exactly 'left' "
+                               "and 'right'")
+        for side in ("left", "right"):
+            for k, value in enumerate(_field(step, side, list, "a list of hashes", where)):  # type: ignore[arg-type]
+                if not isinstance(value, str):
+                    raise InvalidProof(f"{where} {side}[{k}] is not hexadecimal text: {_show(value)}")
     merkle = _field(proof, "merkle", dict, "an object", optional=True)
     if merkle is not None:
         _field(merkle, "algorithm", str, "text", "the proof's merkle", optional=True)  # type: ignore[arg-type]

@@ -3,7 +3,8 @@
     (1) the Ed25519 signature over manifest.json's exact bytes, with the given public key;
     (2) every listed file exists with the stated size and SHA-256; no unlisted file is present;
     (3) every pool is complete: positions 0..N-1 in order, every ticket identity the one its
-        position gives (docs/pool-files.md), no ticket id in two pools (printed: no book in two);
+        position gives (docs/pool-files.md), no ticket id in two pools (printed: no book in two),
+        every Merkle salt 32 hex digits and none repeated;
     (4) every ticket's layout evaluates, with audit.rules, to the prize stored with it;
     (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
         a spec, the spec; the spec's SHA-256 must be the manifest's);
@@ -213,7 +214,8 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     and unique. `number` is the manifest's game.number (printed games' ticket ids start with it)."""
     n = table.height
     ids = ["book", "ticket_no"] if kind == "printed" else ["serial"]
-    missing = [c for c in ("position", "ticket", "tier", "prize_cents", *ids) if c not in table.columns]
+    required = ("position", "ticket", "tier", "prize_cents", "salt", *ids)
+    missing = [c for c in required if c not in table.columns]
     if missing:
         raise VerificationError(3, f"column(s) missing: {', '.join(missing)}")
     problems = []
@@ -238,6 +240,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     elif tickets.n_unique() != n:
         dup = tickets.filter(tickets.is_duplicated()).unique(maintain_order=True).head(SHOWN).to_list()
         problems.append(f"ticket identities repeat: {', '.join(map(str, dup))}")
+    problems.extend(_salt_problems(table["salt"]))
     computable = True
     if kind == "printed":
         first, books = pool.raw["first_book"], pool.raw["books"]
@@ -266,7 +269,22 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     if problems:
         raise VerificationError(3, "; ".join(problems))
     return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one its position gives "
-            f"({ident}, each once)")
+            f"({ident}, each once); every salt is 128 bits of hex, each once")
+
+
+def _salt_problems(salt: pl.Series) -> list[str]:
+    """Every Merkle salt is 32 lower-case hex digits (128 bits, docs/pool-files.md), and no two are
+    equal: a repeat would mean the salts were not drawn at random."""
+    if salt.dtype != pl.String:
+        return [f"column salt is {salt.dtype}, not text"]
+    bad = np.flatnonzero(~salt.str.contains(r"^[0-9a-f]{32}$").to_numpy())
+    if bad.size:
+        return [f"{bad.size:,} salt(s) are not 32 lower-case hex digits, first at position {int(bad[0]):,}: "
+                f"{salt[int(bad[0])]!r}"]
+    if salt.n_unique() != salt.len():
+        return [f"salts repeat ({salt.len() - salt.n_unique():,} duplicate(s)): they were not drawn at "
+                "random"]
+    return []
 
 
 def check_run_identities(manifest: Manifest) -> str:

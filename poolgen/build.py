@@ -4,6 +4,8 @@ Pool order: the multiset of tier indices (tier 0 = losers, `count` copies of eac
 order, permuted by `permutation(order_stream, tickets)`: ticket at position p gets
 `base[perm[p]]`. Position p is the ticket's place in the pool: for printed games book
 `first_book + p // tickets_per_book`, ticket `p % tickets_per_book`; for eInstants serial p + 1.
+Ticket p's Merkle salt is bytes 16p .. 16p + 15 of the pool's salt stream, in hex
+(docs/pool-files.md).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from poolgen.rng import derive_stream, permutation
 from poolgen.seeds import stream_label
 from poolgen.spec import Pool, Spec
 
-PURPOSES = ("order", "layout")
+PURPOSES = ("order", "layout", "salt")
+SALT_BYTES = 16
 
 
 def tier_base(pool: Pool) -> np.ndarray:
@@ -51,6 +54,13 @@ def identity_columns(spec: Spec, pool: Pool) -> dict[str, pl.Series]:
     return {"position": position, "ticket": ticket, "serial": serial}
 
 
+def salt_column(spec: Spec, pool: Pool, seed: bytes) -> pl.Series:
+    """Every ticket's Merkle salt: 32 lower-case hex digits from the pool's salt stream."""
+    stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "salt"))
+    digits = stream.read(SALT_BYTES * pool.tickets).hex().encode("ascii")
+    return pl.Series("salt", np.frombuffer(digits, dtype=f"S{2 * SALT_BYTES}")).cast(pl.String)
+
+
 def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
     """The pool's full table: identity, tier, prize and layout columns, in pool order."""
     tiers = shuffled_tiers(spec, pool, seed)
@@ -59,6 +69,7 @@ def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
     columns = identity_columns(spec, pool)
     columns["tier"] = pl.Series("tier", ids, dtype=pl.String)[tiers]
     columns["prize_cents"] = pl.Series("prize_cents", prizes[tiers])
+    columns["salt"] = salt_column(spec, pool, seed)
     lay_out = getattr(layout_module(spec.rules), "lay_out", None)
     if lay_out is not None:
         stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "layout"))

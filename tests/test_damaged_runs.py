@@ -261,14 +261,23 @@ PROOF_DAMAGE = [
     ("position a bool", _set("position", True), "the proof's 'position' is not an integer: True"),
     ("ticket a number", _set("ticket", 465), "the proof's 'ticket' is not a ticket id (text): 465"),
     ("row a list", _set("row", [1, 2]), "the proof's 'row' is not an object of columns: [1, 2]"),
-    ("path an object", _set("path", {"side": "left"}),
-     "the proof's 'path' is not a list of steps: {'side': 'left'}"),
+    ("path an object", _set("path", {"left": []}),
+     "the proof's 'path' is not a list of steps: {'left': []}"),
     ("path step a string", lambda p: p["path"].__setitem__(0, "left"),
      "the proof's path step 0: 'left' is not an object"),
-    ("path side up", lambda p: p["path"][2].__setitem__("side", "up"),
-     "the proof's path step 2: side 'up' is neither 'left' nor 'right'"),
-    ("path hash a number", lambda p: p["path"][1].__setitem__("hash", 7),
-     "the proof's path step 1: 'hash' is not hexadecimal text: 7"),
+    ("path step of v1", lambda p: p["path"].__setitem__(2, {"side": "left", "hash": "00"}),
+     "the proof's path step 2: the keys are ['hash', 'side'], not exactly 'left' and 'right'"),
+    ("path left a string", lambda p: p["path"][1].__setitem__("left", "00"),
+     "the proof's path step 1: 'left' is not a list of hashes: '00'"),
+    ("path hash a number", lambda p: p["path"][1]["left"].__setitem__(0, 7),
+     "the proof's path step 1: left[0] is not hexadecimal text: 7"),
+    ("path hash upper case", lambda p: p["path"][0]["left"].__setitem__(1, p["path"][0]["left"][1].upper()),
+     "path step 0, left 1 is not a hash in 64 lower-case hex digits: "
+     "'B9A196DBA2A4DAA6DCE6AE186CCBEFF006D54C8934385BCD7F293808E8DA2B95'"),
+    ("path hash moved to the other side", lambda p: p["path"][0]["right"].append(p["path"][0]["left"].pop()),
+     "path step 0 has 1 left and 14 right hashes; position 1234 in a tree of 300000 leaves needs 2 and 13"),
+    ("path one level short", lambda p: p["path"].pop(),
+     "the path has 4 steps; position 1234 in a tree of 300000 leaves has 5"),
     ("merkle root a number", lambda p: p["merkle"].__setitem__("root", 1),
      "the proof's merkle 'root' is not hexadecimal text: 1"),
     ("leaf a list", _set("leaf", []), "the proof's 'leaf' is not hexadecimal text: []"),
@@ -277,7 +286,8 @@ PROOF_DAMAGE = [
     ("tickets wrong", _set("tickets", 5), "the proof says the pool has 5 tickets; it has 300000"),
     ("a row value a float", lambda p: p["row"].__setitem__("prize_cents", 1.5),
      "column 'prize_cents': 1.5 has no encoding (only integers, strings, booleans)"),
-    ("not a proof", lambda p: p.clear(), "not a poolgen-proof/1 document"),
+    ("not a proof", lambda p: p.clear(), "not a poolgen-proof/2 document"),
+    ("a v1 proof", _set("format", "poolgen-proof/1"), "not a poolgen-proof/2 document"),
 ]
 
 
@@ -300,7 +310,7 @@ def test_check_proof_of_a_json_list(base, tmp_path):
     path.write_text("[1, 2]")
     result = CliRunner().invoke(audit_app, ["check-proof", str(path), str(base["run"] / "manifest.json"),
                                             "--public-key", str(base["public"])])
-    assert result.exit_code == 1 and result.stdout == "INVALID proof: not a poolgen-proof/1 document\n"
+    assert result.exit_code == 1 and result.stdout == "INVALID proof: not a poolgen-proof/2 document\n"
 
 
 def test_the_untouched_proof_is_valid(base, tmp_path):

@@ -14,6 +14,7 @@ from scipy.stats import chisquare
 from poolgen.build import build_pool, shuffled_tiers
 from poolgen.generate import generate
 from poolgen.manifest import canonical_bytes
+from poolgen.rng import derive_stream
 from poolgen.spec import load_spec
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
@@ -66,7 +67,9 @@ def test_manifest_is_canonical_and_names_streams_not_the_seed(tmp_path):
     assert SEED_A.hex().encode() not in raw
     assert run.manifest["drbg"]["streams"] == [
         "poolgen/v1/happy_holidays/p1/order", "poolgen/v1/happy_holidays/p1/layout",
-        "poolgen/v1/happy_holidays/p2/order", "poolgen/v1/happy_holidays/p2/layout"]
+        "poolgen/v1/happy_holidays/p1/salt",
+        "poolgen/v1/happy_holidays/p2/order", "poolgen/v1/happy_holidays/p2/layout",
+        "poolgen/v1/happy_holidays/p2/salt"]
     assert run.manifest["totals"]["tickets"] == 600_000 and run.manifest["totals"]["winners"] == 175_800
     assert run.manifest["tool"] == {"name": "poolgen", "version": "0.1.0", "numpy": np.__version__,
                                     "polars": pl.__version__, "cryptography": cryptography.__version__}
@@ -110,3 +113,14 @@ def test_build_pool_has_the_layout_of_its_game():
     spec = load_spec(spec_path("happy_holidays"))
     table = build_pool(spec, spec.pool("p1"), SEED_A)
     assert table.columns[:6] == ["position", "ticket", "book", "ticket_no", "tier", "prize_cents"]
+
+
+def test_every_ticket_has_its_own_salt_from_the_salt_stream():
+    spec = load_spec(spec_path("wild_side"))
+    pool = spec.pool("p1")
+    salts = build_pool(spec, pool, SEED_A)["salt"].to_list()
+    raw = derive_stream(SEED_A, "poolgen/v1", "wild_side", "p1", "salt").read(16 * pool.tickets)
+    assert salts[0] == raw[:16].hex() and salts[-1] == raw[-16:].hex()
+    assert salts == [raw[i:i + 16].hex() for i in range(0, len(raw), 16)]
+    assert len(set(salts)) == pool.tickets == 150_000
+    assert build_pool(spec, pool, SEED_B)["salt"][0] != salts[0]

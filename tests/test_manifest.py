@@ -47,7 +47,7 @@ def test_the_signed_manifest_names_its_key_root_and_files(signed_run):
     assert run.manifest["signature"] == {"signed": True, "algorithm": "Ed25519",
                                          "key_fingerprint": files.fingerprint, "file": "manifest.sig"}
     pool = run.manifest["pools"][0]
-    assert pool["merkle"]["algorithm"] == "poolgen-merkle/v1"
+    assert pool["merkle"]["algorithm"] == "poolgen-merkle/v2"
     assert len(pool["merkle"]["root"]) == 64
     names = sorted(p.name for p in run.folder.iterdir())
     assert names == ["manifest.json", "manifest.sig", "pool-p1.parquet"]

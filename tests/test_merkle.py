@@ -17,7 +17,7 @@ import poolgen.merkle as pm
 
 
 def _vectors() -> dict:
-    out: dict = {"rows": [], "message": {}, "leaf": {}, "root": {}}
+    out: dict = {"rows": [], "message": {}, "leaf": {}, "root": {}, "path": {}}
     for line in (VECTORS / "merkle.txt").read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
@@ -26,6 +26,9 @@ def _vectors() -> dict:
             out["schema"] = json.loads(rest)
         elif kind == "row":
             out["rows"].append(json.loads(rest))
+        elif kind == "path":
+            n, index, path = rest.split(" ", 2)
+            out["path"][int(n), int(index)] = json.loads(path)
         else:
             index, value = rest.split(" ")
             out[kind][int(index)] = value
@@ -41,13 +44,22 @@ def _table(rows: list[dict]) -> pl.DataFrame:
 
 
 def _reference_root(leaves: list[bytes]) -> bytes:
-    """RFC 6962 section 2.1, recursively: the third implementation."""
+    """docs/merkle.md section 3, recursively: the third implementation."""
     if not leaves:
         return hashlib.sha256(b"").digest()
     if len(leaves) == 1:
         return leaves[0]
-    k = 1 << ((len(leaves) - 1).bit_length() - 1)
-    return hashlib.sha256(b"\x01" + _reference_root(leaves[:k]) + _reference_root(leaves[k:])).digest()
+    k = 1
+    while k * 16 < len(leaves):
+        k *= 16
+    return hashlib.sha256(b"\x01" + b"".join(_reference_root(leaves[i:i + k])
+                                             for i in range(0, len(leaves), k))).digest()
+
+
+def test_the_vector_covers_the_edges():
+    assert len(V["rows"]) == 300 and len(V["message"]) == len(V["leaf"]) == 300
+    assert sorted(V["root"]) == [0, 1, 2, 3, 15, 16, 17, 31, 32, 33, 255, 256, 257, 272, 273, 300]
+    assert len(V["path"]) == 12
 
 
 def test_known_answer_messages_and_leaves():
@@ -55,21 +67,31 @@ def test_known_answer_messages_and_leaves():
         assert pm.row_message(row).hex() == V["message"][i]
         assert am.leaf_of_row(row).hex() == V["leaf"][i]
     table = _table(V["rows"])
-    assert [h.tobytes().hex() for h in pm.leaf_hashes(table)] == [V["leaf"][i] for i in range(len(V["rows"]))]
-    assert [h.hex() for h in am.leaves(table)] == [V["leaf"][i] for i in range(len(V["rows"]))]
+    want = [V["leaf"][i] for i in range(len(V["rows"]))]
+    assert [h.tobytes().hex() for h in pm.leaf_hashes(table)] == want
+    assert [bytes(h).hex() for h in am.leaves(table)] == want
 
 
-@pytest.mark.parametrize("n", range(0, 8))
+@pytest.mark.parametrize("n", sorted(V["root"]))
 def test_known_answer_roots(n):
     table = _table(V["rows"][:n])
     assert pm.root(table).hex() == V["root"][n]
     assert am.table_root(table).hex() == V["root"][n]
 
 
+@pytest.mark.parametrize("case", sorted(V["path"]))
+def test_known_answer_paths(case):
+    n, index = case
+    table = _table(V["rows"][:n])
+    assert pm.Tree.of_table(table).path(index) == V["path"][case]
+    leaf = bytes.fromhex(V["leaf"][index])
+    assert am.root_from_path(leaf, index, n, V["path"][case]).hex() == V["root"][n]
+
+
 def test_the_known_answers_do_not_depend_on_column_order():
     table = _table(V["rows"])
     shuffled = table.select(list(reversed(table.columns)))
-    assert pm.root(shuffled).hex() == am.table_root(shuffled).hex() == V["root"][7]
+    assert pm.root(shuffled).hex() == am.table_root(shuffled).hex() == V["root"][300]
 
 
 def test_values_without_an_encoding_are_refused():
@@ -90,7 +112,7 @@ def test_values_without_an_encoding_are_refused():
 
 
 text = st.text(alphabet=st.characters(codec="utf-8"), max_size=6)
-tables = st.integers(1, 40).flatmap(lambda n: st.fixed_dictionaries({
+tables = st.integers(1, 80).flatmap(lambda n: st.fixed_dictionaries({
     "position": st.just(list(range(n))),
     "ticket": st.lists(text, min_size=n, max_size=n),
     "tier": st.lists(st.sampled_from(["lose", "1", "100", "free"]), min_size=n, max_size=n),
@@ -110,58 +132,67 @@ def test_poolgen_and_audit_agree_with_the_reference(data):
     assert [h.tobytes() for h in pm.leaf_hashes(table, chunk=7)] == reference
     assert am.leaves(table, chunk=5) == reference
     root = _reference_root(reference)
-    assert pm.root(table) == am.root_of_leaves(reference) == root
+    assert pm.root(table) == am.root_of_leaves(reference) == am.table_root(table) == root
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(1, 70).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n - 1))))
+def _synthetic_leaves(n: int) -> np.ndarray:
+    return np.frombuffer(b"".join(hashlib.sha256(i.to_bytes(4, "big")).digest() for i in range(n)),
+                         dtype=np.uint8).reshape(n, 32)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 5000).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n - 1))))
 def test_every_path_leads_to_the_root(case):
     n, index = case
-    leaves = np.frombuffer(b"".join(hashlib.sha256(bytes([i % 256, i // 256])).digest() for i in range(n)),
-                           dtype=np.uint8).reshape(n, 32)
+    leaves = _synthetic_leaves(n)
     tree = pm.Tree.of_leaves(leaves)
-    assert tree.root == _reference_root([row.tobytes() for row in leaves])
+    assert tree.root == _reference_root([row.tobytes() for row in leaves]) == am.root_of_leaves(leaves)
     path = tree.path(index)
-    assert [s["side"] for s in path] == am.expected_sides(index, n)
+    assert [(len(s["left"]), len(s["right"])) for s in path] == am.expected_shape(index, n)
+    assert len(path) == (0 if n == 1 else len(tree.levels) - 1)
     assert am.root_from_path(leaves[index].tobytes(), index, n, path) == tree.root
 
 
-def _proof_case(n: int = 13, index: int = 6):
-    table = _table([V["rows"][i % 7] | {"position": i} for i in range(n)])
+def _proof_case(n: int = 40, index: int = 20):
+    table = _table([V["rows"][i] | {"position": i} for i in range(n)])
     tree = pm.Tree.of_table(table)
     return table.row(index, named=True), index, n, tree.path(index), tree.root
 
 
 def test_a_proof_verifies_and_every_tampering_fails():
     row, index, n, path, root = _proof_case()
+    assert [(len(s["left"]), len(s["right"])) for s in path] == [(4, 11), (1, 1)]
     assert am.root_from_path(am.leaf_of_row(row), index, n, path) == root
     # another row's values
     other = row | {"prize_cents": row["prize_cents"] + 1}
     assert am.root_from_path(am.leaf_of_row(other), index, n, path) != root
     # a flipped bit in a sibling hash
-    bad = [dict(s) for s in path]
-    bad[1]["hash"] = f"{int(bad[1]['hash'][0], 16) ^ 1:x}" + bad[1]["hash"][1:]
+    bad = json.loads(json.dumps(path))
+    bad[1]["left"][0] = f"{int(bad[1]['left'][0][0], 16) ^ 1:x}" + bad[1]["left"][0][1:]
     assert am.root_from_path(am.leaf_of_row(row), index, n, bad) != root
-    # the same path claimed for another position, a shortened path, swapped sides, a wrong size
-    with pytest.raises(am.MerkleError, match="sides"):
+    # the same path claimed for another position, a shortened path, a hash moved across, a wrong size
+    with pytest.raises(am.MerkleError, match="needs 5 and 10"):
         am.root_from_path(am.leaf_of_row(row), index + 1, n, path)
-    with pytest.raises(am.MerkleError, match="sides"):
+    with pytest.raises(am.MerkleError, match="the path has 1 steps"):
         am.root_from_path(am.leaf_of_row(row), index, n, path[:-1])
-    flipped = [s | {"side": "left" if s["side"] == "right" else "right"} for s in path]
-    with pytest.raises(am.MerkleError, match="sides"):
-        am.root_from_path(am.leaf_of_row(row), index, n, flipped)
+    moved = json.loads(json.dumps(path))
+    moved[0]["right"].insert(0, moved[0]["left"].pop())
+    with pytest.raises(am.MerkleError, match="has 3 left and 12 right"):
+        am.root_from_path(am.leaf_of_row(row), index, n, moved)
     with pytest.raises(am.MerkleError, match="outside a tree"):
         am.root_from_path(am.leaf_of_row(row), n, n, path)
-    short = [dict(s) for s in path]
-    short[0]["hash"] = short[0]["hash"][:-2]
-    with pytest.raises(am.MerkleError, match="31 bytes"):
+    short = json.loads(json.dumps(path))
+    short[0]["left"][0] = short[0]["left"][0][:-2]
+    with pytest.raises(am.MerkleError, match="64 lower-case hex digits"):
         am.root_from_path(am.leaf_of_row(row), index, n, short)
 
 
-def test_odd_last_node_moves_up_unchanged():
-    leaves = [hashlib.sha256(bytes([i])).digest() for i in range(3)]
-    node = lambda a, b: hashlib.sha256(b"\x01" + a + b).digest()  # noqa: E731
-    assert am.root_of_leaves(leaves) == node(node(leaves[0], leaves[1]), leaves[2])
-    tree = pm.Tree.of_leaves(np.frombuffer(b"".join(leaves), dtype=np.uint8).reshape(3, 32))
-    assert tree.root == node(node(leaves[0], leaves[1]), leaves[2])
-    assert tree.path(2) == [{"side": "left", "hash": node(leaves[0], leaves[1]).hex()}]
+def test_a_group_of_one_moves_up_unchanged():
+    leaves = _synthetic_leaves(17)
+    node = lambda *hs: hashlib.sha256(b"\x01" + b"".join(hs)).digest()  # noqa: E731
+    first = node(*(h.tobytes() for h in leaves[:16]))
+    tree = pm.Tree.of_leaves(leaves)
+    assert tree.root == am.root_of_leaves(leaves) == node(first, leaves[16].tobytes())
+    assert tree.path(16) == [{"left": [], "right": []}, {"left": [first.hex()], "right": []}]
+    assert am.expected_shape(16, 17) == [(0, 0), (1, 0)]
+    assert pm.Tree.of_leaves(leaves[:1]).path(0) == [] == am.expected_shape(0, 1)

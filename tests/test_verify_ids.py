@@ -106,9 +106,9 @@ def test_honest_run_passes_step_3_with_what_it_checked(base):
     assert code == 0 and report["steps"][2]["status"] == "pass"
     assert report["steps"][2]["details"] == [
         "pool p1: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
-        "(books 0..999 x tickets 0..299, each once)",
+        "(books 0..999 x tickets 0..299, each once); every salt is 128 bits of hex, each once",
         "pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
-        "(books 1000..1999 x tickets 0..299, each once)",
+        "(books 1000..1999 x tickets 0..299, each once); every salt is 128 bits of hex, each once",
         "books of the 2 pool(s) do not overlap (p1 0..999, p2 1000..1999): ticket ids are unique across "
         "the run",
     ]
@@ -171,7 +171,8 @@ def test_two_pools_claiming_overlapping_books(base, run, first_book, why):
     # each pool on its own is consistent: only the run-wide check can tell
     assert report["steps"][2]["details"][1] == (
         f"pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
-        f"(books {first_book}..{first_book + 999} x tickets 0..299, each once)")
+        f"(books {first_book}..{first_book + 999} x tickets 0..299, each once); every salt is 128 bits of "
+        "hex, each once")
 
 
 def test_overlap_check_on_the_manifest_alone(base):
@@ -191,7 +192,7 @@ def test_overlap_check_on_the_manifest_alone(base):
 
 # ---- the eInstant formula, on small tables -----------------------------------------------------------
 
-EINSTANT_COLUMNS = ("position", "ticket", "serial", "tier", "prize_cents")
+EINSTANT_COLUMNS = ("position", "ticket", "serial", "tier", "prize_cents", "salt")
 
 
 def einstant_pool(pool_id: str, n: int) -> tuple[pl.DataFrame, PoolEntry]:
@@ -202,10 +203,11 @@ def einstant_pool(pool_id: str, n: int) -> tuple[pl.DataFrame, PoolEntry]:
         "serial": serial,
         "tier": ["lose"] * n,
         "prize_cents": pl.Series([0] * n, dtype=pl.Int64),
+        "salt": [f"{s:032x}" for s in range(n)],
     })
     entry = PoolEntry(id=pool_id, price_cents=100, tickets=n, tiers=(), winners=0, prize_cost_cents=0,
                       odds_1_in=None, payout_pct="0.0000", file=f"pool-{pool_id}.parquet", file_bytes=0,
-                      file_sha256="0" * 64, columns=EINSTANT_COLUMNS, merkle_algorithm="poolgen-merkle/v1",
+                      file_sha256="0" * 64, columns=EINSTANT_COLUMNS, merkle_algorithm="poolgen-merkle/v2",
                       merkle_root="0" * 64, raw={"id": pool_id, "denomination_cents": 100, "play_areas": 1})
     return table, entry
 
@@ -222,7 +224,7 @@ def test_einstant_ids_recomputed():
     table, entry = einstant_pool("d1.00x2", 40)
     assert check_complete(table, entry, "einstant", None) == (
         "40 tickets at positions 0..39; every ticket id is the one its position gives (serials 1..40, "
-        "each once)")
+        "each once); every salt is 128 bits of hex, each once")
     assert step3_reason(set_ticket(table, 7, "d1.00x2-0000099"), entry) == (
         "1 ticket id(s) not as recomputed from the position, first at position 7: 'd1.00x2-0000099' "
         "where 'd1.00x2-0000008' is expected")
@@ -244,3 +246,19 @@ def test_printed_ids_need_the_game_number(base):
     assert step3_reason(table, manifest.pools[0], "printed", PER_BOOK, 358) == (
         "300,000 ticket id(s) not as recomputed from the position, first at position 0: '465-0000000-000' "
         "where '358-0000000-000' is expected")
+
+
+def _set_salt(table: pl.DataFrame, position: int, salt: str) -> pl.DataFrame:
+    return table.with_columns(pl.when(pl.col("position") == position).then(pl.lit(salt))
+                              .otherwise(pl.col("salt")).alias("salt"))
+
+
+def test_salts_are_128_bit_hex_and_never_repeat():
+    table, entry = einstant_pool("d1.00x2", 40)
+    assert step3_reason(_set_salt(table, 5, "A" * 32), entry) == (
+        f"1 salt(s) are not 32 lower-case hex digits, first at position 5: '{'A' * 32}'")
+    assert step3_reason(_set_salt(_set_salt(table, 9, "abc"), 30, "0" * 33), entry) == (
+        "2 salt(s) are not 32 lower-case hex digits, first at position 9: 'abc'")
+    assert step3_reason(_set_salt(table, 4, table["salt"][3]), entry) == (
+        "salts repeat (1 duplicate(s)): they were not drawn at random")
+    assert step3_reason(table.drop("salt"), entry) == "column(s) missing: salt"

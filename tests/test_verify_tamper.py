@@ -337,7 +337,10 @@ def test_prove_a_ticket_and_check_the_proof(base, run, tmp_path):
     assert result.exit_code == 0, result.output
     proof = json.loads(result.stdout)
     assert proof["pool"] == "p1" and proof["position"] == 4 * 300 + 34 and proof["tickets"] == 300_000
-    assert proof["row"]["ticket"] == "465-0000004-034" and len(proof["path"]) == 19
+    assert proof["row"]["ticket"] == "465-0000004-034" and len(proof["path"]) == 5  # 16^4 < 300,000 < 16^5
+    shape = [(len(s["left"]), len(s["right"])) for s in proof["path"]]
+    assert shape == [(2, 13), (13, 2), (4, 11), (0, 15), (0, 4)]
+    assert len(proof["row"]["salt"]) == 32
     good = tmp_path / "proof.json"
     good.write_text(result.stdout)
     manifest, pub = str(run / "manifest.json"), str(base["keys"].public)
@@ -357,7 +360,8 @@ def test_prove_a_ticket_and_check_the_proof(base, run, tmp_path):
     assert "the proof's leaf is not the hash of its row" in check(
         lambda p: p["row"].update(prize_cents=claimed))
     assert "the path does not lead" in check(lambda p: (p["row"].update(prize_cents=claimed), p.pop("leaf")))
-    assert "sides" in check(lambda p: p.update(position=35) or p["row"].update(position=35) or p.pop("leaf"))
+    assert "position 35 in a tree of 300000 leaves needs 3 and 12" in check(
+        lambda p: p.update(position=35) or p["row"].update(position=35) or p.pop("leaf"))
     assert "no pool 'p9'" in check(lambda p: p.update(pool="p9"))
     (run / "manifest.sig").write_bytes(b"\0" * 64)
     assert "does not verify" in check(lambda p: None)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors
-from poolgen.merkle import prove_ticket
+from poolgen.merkle import ARITY, prove_ticket
 
 
 @reports_errors
@@ -31,8 +31,12 @@ def prove(
     for name, value in proof["row"].items():
         echo(f"  {name:<16} {value}")
     echo(f"leaf   {proof['leaf']}")
-    echo(f"path   {len(proof['path'])} step(s), leaf upwards (sibling side, sibling hash):")
+    echo(f"path   {len(proof['path'])} level(s), leaf upwards; at each, the other hashes of its group of "
+         f"{ARITY}, in order, with this ticket's place marked *:")
     for i, step in enumerate(proof["path"], start=1):
-        echo(f"  {i:>3} {step['side']:<5} {step['hash']}")
+        hashes = [*step["left"], "*", *step["right"]]
+        echo(f"  {i:>3} {hashes[0]}")
+        for h in hashes[1:]:
+            echo(f"      {h}")
     echo(f"root   {proof['merkle']['root']} ({proof['merkle']['algorithm']}, docs/merkle.md)")
     echo(f"manifest.json SHA-256 {proof['manifest_sha256']}")
