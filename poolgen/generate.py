@@ -12,7 +12,7 @@ import multiprocessing as mp
 import os
 import queue
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -56,20 +56,32 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
     if progress:
         progress(pool_id, 1)
     path = folder / pool_file_name(pool_id)
-    df.write_parquet(path, compression="zstd", statistics=True)
-    with open(path, "rb") as f:  # on disk before the run folder is renamed into place
-        os.fsync(f.fileno())
+    # polars writes (and hashlib hashes the file) without the GIL, so the file is written on a thread
+    # while this one computes the Merkle root, which holds the GIL (one small SHA-256 call per row).
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        written = writer.submit(_write_pool_file, df, path)
+        root = merkle_root(df)
+        file = written.result()
     if progress:
         progress(pool_id, 2)
     found = dict(df.group_by("tier").len().iter_rows())
     counts = [int(found.get(t.id, 0)) for t in pool.tiers]
     entry = pool_figures(pool, counts, [t.prize_cents for t in pool.tiers])
-    entry["file"] = file_entry(path)
+    entry["file"] = file
     entry["columns"] = df.columns
-    entry["merkle"] = {"algorithm": MERKLE_ALGORITHM, "root": merkle_root(df).hex()}
+    entry["merkle"] = {"algorithm": MERKLE_ALGORITHM, "root": root.hex()}
     if progress:
         progress(pool_id, 3)
     return entry
+
+
+def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
+    """Write the pool's Parquet file, fsync it (on disk before the run folder is renamed into place)
+    and return its manifest file entry."""
+    df.write_parquet(path, compression="zstd", statistics=True)
+    with open(path, "rb") as f:
+        os.fsync(f.fileno())
+    return file_entry(path)
 
 
 def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
