@@ -205,24 +205,34 @@ def check_structure(spec: Spec, result) -> None:
 
 
 @lru_cache(maxsize=512)
+def _tier_units(target: Fraction, legend: tuple[Fraction, ...], cap: int) \
+        -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Per kept decomposition: k wins, m multipliers, and the win amounts (left-aligned) as whole
+    multiples of 1/unit of the denomination; and unit. The same for every denomination."""
+    dec = decompositions(target, legend, cap)
+    unit = math.lcm(*(v.denominator for v in legend))
+    n = len(dec.multipliers)
+    k = np.zeros(n, dtype=np.int64)
+    units = np.zeros((n, NON_LOSS), dtype=np.int64)
+    to_units = {v: int(v * unit) for v in legend}
+    for i, amounts in enumerate(dec.amounts):
+        k[i] = len(amounts)
+        units[i, :len(amounts)] = [to_units[v] for v in amounts]
+    m = np.asarray(dec.multipliers, dtype=np.int64)
+    for a in (k, m, units):
+        a.flags.writeable = False  # cached: shared between calls
+    return k, m, units, unit
+
+
 def _tier_table(target: Fraction, legend: tuple[Fraction, ...], cap: int,
                 price_cents: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per kept decomposition: k wins, m multipliers, and the win amounts in cents (left-aligned).
 
-    The caller has checked that every legend value is whole cents at this price.
+    The caller has checked that every legend value is whole cents at this price, so every amount
+    units x price / unit is a whole number of cents.
     """
-    dec = decompositions(target, legend, cap)
-    n = len(dec.multipliers)
-    k = np.zeros(n, dtype=np.int64)
-    cents = np.zeros((n, NON_LOSS), dtype=np.int64)
-    to_cents = {v: int(v * price_cents) for v in legend}
-    for i, amounts in enumerate(dec.amounts):
-        k[i] = len(amounts)
-        cents[i, :len(amounts)] = [to_cents[v] for v in amounts]
-    m = np.asarray(dec.multipliers, dtype=np.int64)
-    for a in (k, m, cents):
-        a.flags.writeable = False  # cached: shared between calls
-    return k, m, cents
+    k, m, units, unit = _tier_units(target, legend, cap)
+    return k, m, units * price_cents // unit
 
 
 def _shuffle_prefix(stream: Stream, items: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -307,7 +317,8 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
 
     codes = (out & ((1 << _CODE_BITS) - 1)).astype(np.uint8)
     cents = out >> _CODE_BITS
-    _self_check(pool, tiers, codes, cents)
+    # No check here: `poolgen.generate.self_check` re-evaluates every share with audit's independent
+    # rules engine (legality and prize) before a pool is written.
     columns: dict[str, np.ndarray] = {}
     for i in range(SPOTS):
         columns[f"spot_{i}"] = np.ascontiguousarray(codes[:, i])
@@ -315,15 +326,3 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         columns[f"amt_{i}"] = np.ascontiguousarray(cents[:, i])
     return columns
 
-
-def _self_check(pool: Pool, tiers: np.ndarray, codes: np.ndarray, cents: np.ndarray) -> None:
-    """Guard against a generator bug: every row is legal and pays exactly its tier."""
-    losses = np.cumsum(codes == LOSE, axis=1)
-    played = codes != UNPLAYED
-    end_ok = (losses[:, -1] == MAX_LOSSES) & np.all(
-        played == ((losses - (codes == LOSE)) < MAX_LOSSES), axis=1)
-    amounts_ok = np.all((cents > 0) == (codes == WIN), axis=1)
-    prize = (1 + (codes == MULTIPLIER).sum(axis=1)) * cents.sum(axis=1)
-    want = np.array([t.prize_cents for t in pool.tiers], dtype=np.int64)[tiers]
-    if not (end_ok.all() and amounts_ok.all() and np.array_equal(prize, want)):
-        raise RuntimeError("hand_to_hand_tactics: a laid-out share breaks its contract")
