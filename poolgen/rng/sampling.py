@@ -31,20 +31,26 @@ def integers(stream: Stream, high: int | np.ndarray, size: int | None = None) ->
     if bounds.ndim == 0:
         if size is None:
             raise ValueError("size is needed with a scalar bound")
-        bounds = np.full(size, int(bounds), dtype=np.int64)
+        shape: tuple[int, ...] = (size,)
+    else:
+        shape = bounds.shape
     if bounds.size and bounds.min() < 1:
         raise ValueError("every bound must be at least 1")
-    out = np.empty(bounds.shape, dtype=np.uint64)
-    todo = np.arange(bounds.size)
-    flat_bounds = bounds.reshape(-1).astype(np.uint64)
-    flat_out = out.reshape(-1)
+    flat_bounds = bounds.reshape(-1).astype(np.uint64)  # one element for a scalar bound
     masks = _masks(flat_bounds)
+    # The first round draws every slot (the bound and mask broadcast when scalar); later rounds redraw
+    # the rejected slots, in slot order, from further words.
+    out = stream.words(int(np.prod(shape))) & masks
+    todo = np.flatnonzero(out >= flat_bounds)
+    if todo.size:
+        every_bound = np.broadcast_to(flat_bounds, out.shape)
+        every_mask = np.broadcast_to(masks, out.shape)
     while todo.size:
-        words = stream.words(todo.size) & masks[todo]
-        ok = words < flat_bounds[todo]
-        flat_out[todo[ok]] = words[ok]
+        words = stream.words(todo.size) & every_mask[todo]
+        ok = words < every_bound[todo]
+        out[todo[ok]] = words[ok]
         todo = todo[~ok]
-    return out.astype(np.int64)
+    return out.view(np.int64).reshape(shape)  # every value is below its int64 bound
 
 
 def _sort_keys(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
