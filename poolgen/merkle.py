@@ -92,10 +92,13 @@ class _Text:
         s = s.cast(pl.String)
         n = len(s)
         lengths = s.str.len_bytes().to_numpy().astype(np.int64)
+        longest = int(lengths.max()) if n else 0
+        if n and int(lengths.min()) < longest and (s.str.len_chars().to_numpy() == lengths).all():
+            # ASCII of varying lengths: padded with NULs by polars, then one fixed-width block
+            s = s.str.pad_end(longest, "\x00")
         flat = np.frombuffer(s.str.join("").item().encode("utf-8"), dtype=np.uint8) if n else \
             np.zeros(0, np.uint8)
-        longest = int(lengths.max()) if n else 0
-        if n and int(lengths.min()) == longest:
+        if len(flat) == n * longest:
             return cls(lengths, flat.reshape(n, longest))
         padded = np.zeros((n, longest), dtype=np.uint8)
         starts = np.cumsum(lengths) - lengths
@@ -172,16 +175,20 @@ def _groups(cols: list[tuple[str, str, np.ndarray | _Text]], n: int) \
     varying = [(name, t) for name, t in texts if name not in fixed]
     if not varying:
         return [(fixed, slice(0, n))]
-    code = np.zeros(n, dtype=np.int64)  # one number per distinct tuple of lengths
+    code = np.zeros(n, dtype=np.int64)  # the varying lengths as one mixed-radix number per row
+    radix = 1
     for _, t in varying:
-        _, col = np.unique(t.lengths, return_inverse=True)
-        code = code * (int(col.max()) + 1) + col.ravel()
-    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    order = np.argsort(inverse, kind="stable")
-    bounds = np.cumsum(np.bincount(inverse, minlength=len(first)))[:-1]
-    return [({**fixed, **{name: int(t.lengths[row]) for name, t in varying}}, rows)
-            for row, rows in zip(first, np.split(order, bounds), strict=True)]
+        code += t.lengths * radix
+        radix *= int(t.lengths.max()) + 1
+    if radix <= 1 << 16:  # small codes: numpy's stable sort of uint16 is a radix sort
+        code = code.astype(np.uint16)
+    order = np.argsort(code, kind="stable")
+    kinds, first, counts = np.unique(code[order], return_index=True, return_counts=True)
+    groups = []
+    for start, count in zip(first.tolist(), counts.tolist(), strict=True):
+        rows = order[start:start + count]
+        groups.append(({**fixed, **{name: int(t.lengths[rows[0]]) for name, t in varying}}, rows))
+    return groups
 
 
 def _hash_rows(state, block: np.ndarray) -> np.ndarray:
