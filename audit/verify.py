@@ -237,9 +237,8 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     text = tickets.dtype == pl.String
     if not text:
         problems.append(f"column ticket is {tickets.dtype}, not text")
-    elif tickets.n_unique() != n:
-        dup = tickets.filter(tickets.is_duplicated()).unique(maintain_order=True).head(SHOWN).to_list()
-        problems.append(f"ticket identities repeat: {', '.join(map(str, dup))}")
+    repeats_at = len(problems)  # where a repeat is reported, if the ids are not all as recomputed
+    look_for_repeats = text
     problems.extend(_salt_problems(table["salt"]))
     computable = True
     if kind == "printed":
@@ -266,6 +265,11 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
             why = _mismatch("ticket id(s)", tickets, want["ticket"])
             if why:
                 problems.append(why)
+            else:  # every id is the one its position gives: distinct positions, distinct ids
+                look_for_repeats = False
+    if look_for_repeats and tickets.n_unique() != n:
+        dup = tickets.filter(tickets.is_duplicated()).unique(maintain_order=True).head(SHOWN).to_list()
+        problems.insert(repeats_at, f"ticket identities repeat: {', '.join(map(str, dup))}")
     if problems:
         raise VerificationError(3, "; ".join(problems))
     return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one its position gives "
