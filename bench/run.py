@@ -4,6 +4,7 @@
     python bench/run.py --only pool     # one 1,000,000-share pool against its floors
     python bench/run.py --only layouts  # layout time of one pool of each game
     python bench/run.py --only orders   # whole orders of each game, with peak memory
+    python bench/run.py --only orders --game primetime_payout   # one game's order
 
 Floors: numpy's non-cryptographic `permutation` of the same 1,000,000-element array, and writing
 the same table with polars alone. Machines are noisy: compare ratios from the same run, not seconds
@@ -105,14 +106,14 @@ def bench_layouts() -> None:
         row(f"{rules} {pool_id} ({pool.tickets:,} tickets)", timed(run, repeat=1))
 
 
-def bench_orders(tmp: Path, workers: int) -> None:
+def bench_orders(tmp: Path, workers: int, games: tuple[str, ...] = GAMES) -> None:
     print(f"Whole orders, signed, then verified (steps 1-6), {workers} worker(s), each command in a fresh "
           "process (peak RSS = largest single process)")
     seed_file = tmp / "order.seed"
     seed_file.write_text(SEED.hex() + "\n")
     keys = tmp / "order-keys"
     _poolgen("keys", "new", str(keys))
-    for rules in GAMES:
+    for rules in games:
         tickets = sum(p.tickets for p in load_spec(SPECS / f"{rules}.toml").pools)
         gen, gen_rss = _measured("generate", str(SPECS / f"{rules}.toml"), "--out", str(tmp / "orders"),
                                  "--seed-file", str(seed_file), "--run-id", rules, "--workers", str(workers),
@@ -144,6 +145,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=("pool", "layouts", "orders"))
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--game", choices=GAMES, action="append",
+                        help="with --only orders: this game's order only (repeatable)")
     args = parser.parse_args()
     print(f"poolgen benchmarks on {os.cpu_count()} core(s), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
           f"polars {pl.__version__}, numpy {np.__version__}")
@@ -153,7 +156,7 @@ def main() -> None:
         if args.only in (None, "layouts"):
             bench_layouts()
         if args.only in (None, "orders"):
-            bench_orders(Path(tmp), args.workers)
+            bench_orders(Path(tmp), args.workers, tuple(args.game or GAMES))
 
 
 if __name__ == "__main__":
