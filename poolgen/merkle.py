@@ -108,7 +108,7 @@ class _Text:
 
 
 def _columns(df: pl.DataFrame) -> list[tuple[str, str, np.ndarray | _Text]]:
-    """Per column in encoding order: (name, tag, values): tag "i" int64 values, "b" uint8 values,
+    """Per column in encoding order: (name, tag, values): tag "i" integer values, "b" uint8 values,
     "s" the column's bytes as a _Text."""
     out: list[tuple[str, str, np.ndarray | _Text]] = []
     for name in _order(df.columns):
@@ -119,7 +119,7 @@ def _columns(df: pl.DataFrame) -> list[tuple[str, str, np.ndarray | _Text]]:
         if dtype.is_integer():
             if dtype == pl.UInt64 and len(s) and s.max() > _INT64_MAX:
                 raise MerkleError(f"column {name!r}: a value does not fit in 64 signed bits")
-            out.append((name, "i", s.to_numpy().astype(np.int64)))
+            out.append((name, "i", s.to_numpy()))  # widened to big-endian int64 as it is laid out
         elif dtype == pl.Boolean:
             out.append((name, "b", s.to_numpy().astype(np.uint8)))
         elif dtype in (pl.String, pl.Categorical) or isinstance(dtype, pl.Enum):
