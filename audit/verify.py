@@ -555,8 +555,11 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
             for p in manifest.pools]
     if workers > 1 and len(jobs) > 1:
         context = mp.get_context("spawn")
+        # largest files first, so that no worker starts a big pool while the others are finishing
+        order = sorted(range(len(jobs)), key=lambda i: -manifest.pools[i].file_bytes)
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as ex:
-            outcomes = list(ex.map(_pool_job, jobs))
+            done = dict(zip(order, ex.map(_pool_job, [jobs[i] for i in order]), strict=True))
+        outcomes = [done[i] for i in range(len(jobs))]
     else:
         outcomes = [_pool_job(j) for j in jobs]
     for pool, result in zip(manifest.pools, outcomes, strict=True):

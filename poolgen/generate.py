@@ -183,8 +183,11 @@ def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers:
     with ctx.Manager() as manager:
         q = manager.Queue()
         with ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx) as pool:
+            # Largest pools first, so that no worker starts a big pool while the others are finishing
+            # (results are collected by pool id, so the manifest keeps the order of `ids`).
+            by_work = sorted(ids, key=lambda pid: -_work(spec.pool(pid)))
             futures = {pool.submit(_worker, str(spec.path), spec.sha256, pid, seed, str(folder), q): pid
-                       for pid in ids}
+                       for pid in by_work}
             pending = set(futures)
             try:
                 while pending:
@@ -197,6 +200,11 @@ def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers:
                 raise
         _drain(q, progress)
     return [results[pid] for pid in ids]
+
+
+def _work(pool: Pool) -> int:
+    """A pool's relative cost: its tickets times its play areas (layout columns per ticket)."""
+    return pool.tickets * (pool.play_areas or 1)
 
 
 def _drain(q, progress: Progress | None) -> None:
