@@ -44,7 +44,7 @@ NUMBER_OF_ROWS = 300
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 
-# The first 7 rows are those of the poolgen-merkle/v1 vector, plus a salt.
+# The first 7 rows are those of the earlier (v1) vector, plus a salt.
 FIRST_ROWS = [
     ("lose", 0, 5, -1, False, "", INT64_MIN),
     ("100", 10000, 0, 32767, True, "é€😀", INT64_MAX),
