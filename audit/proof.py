@@ -108,6 +108,10 @@ def check_proof(proof: dict, manifest_path: Path, key, signature_path: Path | No
         raise InvalidProof("the row's position or ticket is not the proof's")
     if set(row) != set(pool.columns):
         raise InvalidProof(f"the row's columns {sorted(row)} are not the pool's {sorted(pool.columns)}")
+    salt = row.get("salt")
+    if not (isinstance(salt, str) and len(salt) == 32 and set(salt) <= set("0123456789abcdef")):
+        raise InvalidProof("the row has no salt of 32 lower-case hex digits: without one the path's "
+                           "neighbouring hashes could be guessed (docs/merkle.md, section 2)")
     try:
         leaf = leaf_of_row(row)
         if proof.get("leaf") not in (None, leaf.hex()):

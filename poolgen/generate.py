@@ -23,7 +23,7 @@ import polars as pl
 import poolgen
 from audit.rules import rules_module
 from poolgen.build import PURPOSES, build_pool
-from poolgen.errors import RunError, SpecError
+from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
@@ -33,7 +33,7 @@ from poolgen.rng.drbg import label_text
 from poolgen.seeds import commitment, stream_label
 from poolgen.spec import Pool, Spec, load_spec
 
-STEPS = ("shuffle and lay out", "write", "hash")
+STEPS = ("shuffle and lay out", "check", "write and hash")
 Progress = Callable[[str, int], None]  # (pool id, steps done)
 
 
@@ -52,9 +52,11 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
     """Build one pool, write its Parquet file into `folder`, and return its manifest entry."""
     pool = spec.pool(pool_id)
     df = build_pool(spec, pool, seed)
-    self_check(spec, pool, df)
     if progress:
         progress(pool_id, 1)
+    self_check(spec, pool, df)
+    if progress:
+        progress(pool_id, 2)
     path = folder / pool_file_name(pool_id)
     # polars writes (and hashlib hashes the file) without the GIL, so the file is written on a thread
     # while this one computes the Merkle root, which holds the GIL (one small SHA-256 call per row).
@@ -62,8 +64,6 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
         written = writer.submit(_write_pool_file, df, path)
         root = merkle_root(df)
         file = written.result()
-    if progress:
-        progress(pool_id, 2)
     found = dict(df.group_by("tier").len().iter_rows())
     counts = [int(found.get(t.id, 0)) for t in pool.tiers]
     entry = pool_figures(pool, counts, [t.prize_cents for t in pool.tiers])
@@ -82,9 +82,12 @@ def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
     zstd at level 1 without column statistics: on a 1,000,000-share Primetime Payout pool this takes
     about half the CPU time of level 3 with statistics, and the file is no larger (the salts, which
     no level compresses, are half of it). Nothing here reads statistics."""
-    df.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
-    with open(path, "rb") as f:
-        os.fsync(f.fileno())
+    try:
+        df.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
+        with open(path, "rb") as f:
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write the pool file: {exc.strerror or exc}") from None
     return file_entry(path)
 
 

@@ -175,13 +175,20 @@ def _groups(cols: list[tuple[str, str, np.ndarray | _Text]], n: int) \
     varying = [(name, t) for name, t in texts if name not in fixed]
     if not varying:
         return [(fixed, slice(0, n))]
-    code = np.zeros(n, dtype=np.int64)  # the varying lengths as one mixed-radix number per row
     radix = 1
     for _, t in varying:
-        code += t.lengths * radix
         radix *= int(t.lengths.max()) + 1
-    if radix <= 1 << 16:  # small codes: numpy's stable sort of uint16 is a radix sort
-        code = code.astype(np.uint16)
+    if radix <= 1 << 62:  # the varying lengths as one mixed-radix number per row
+        code = np.zeros(n, dtype=np.int64)
+        scale = 1
+        for _, t in varying:
+            code += t.lengths * scale
+            scale *= int(t.lengths.max()) + 1
+        if radix <= 1 << 16:  # small codes: numpy's stable sort of uint16 is a radix sort
+            code = code.astype(np.uint16)
+    else:  # too many combinations for one int64: number the distinct tuples of lengths instead
+        code = np.unique(np.stack([t.lengths for _, t in varying], axis=1), axis=0, return_inverse=True)[1]
+        code = code.ravel()
     order = np.argsort(code, kind="stable")
     kinds, first, counts = np.unique(code[order], return_index=True, return_counts=True)
     groups = []

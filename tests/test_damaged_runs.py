@@ -284,6 +284,14 @@ PROOF_DAMAGE = [
     ("manifest_sha256 a number", _set("manifest_sha256", 0), "the proof's 'manifest_sha256' is not text: 0"),
     ("tickets text", _set("tickets", "300000"), "the proof's 'tickets' is not an integer: '300000'"),
     ("tickets wrong", _set("tickets", 5), "the proof says the pool has 5 tickets; it has 300000"),
+    ("salt upper case", lambda p: p["row"].__setitem__("salt", p["row"]["salt"].upper()),
+     "the row has no salt of 32 lower-case hex digits: without one the path's neighbouring hashes could "
+     "be guessed (docs/merkle.md, section 2)"),
+    ("salt missing", lambda p: p["row"].pop("salt"),
+     "the row's columns ['book', 'position', 'prize_cents', 'spot_0', 'spot_1', 'spot_2', 'spot_3', "
+     "'spot_4', 'spot_5', 'ticket', 'ticket_no', 'tier'] are not the pool's ['book', 'position', "
+     "'prize_cents', 'salt', 'spot_0', 'spot_1', 'spot_2', 'spot_3', 'spot_4', 'spot_5', 'ticket', "
+     "'ticket_no', 'tier']"),
     ("a row value a float", lambda p: p["row"].__setitem__("prize_cents", 1.5),
      "column 'prize_cents': 1.5 has no encoding (only integers, strings, booleans)"),
     ("not a proof", lambda p: p.clear(), "not a poolgen-proof/2 document"),

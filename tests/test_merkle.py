@@ -196,3 +196,13 @@ def test_a_group_of_one_moves_up_unchanged():
     assert tree.path(16) == [{"left": [], "right": []}, {"left": [first.hex()], "right": []}]
     assert am.expected_shape(16, 17) == [(0, 0), (1, 0)]
     assert pm.Tree.of_leaves(leaves[:1]).path(0) == [] == am.expected_shape(0, 1)
+
+
+def test_many_varying_string_columns_group_rows_exactly():
+    """More combinations of string lengths than one int64 can number: rows still group by their own."""
+    rows = 40
+    table = pl.DataFrame({f"s{c:02d}": [("x" * ((r * (c + 3)) % 9)) + ("é" * (r % 2)) for r in range(rows)]
+                          for c in range(24)})
+    reference = [hashlib.sha256(b"\x00" + pm.row_message(r)).digest() for r in table.to_dicts()]
+    assert [h.tobytes() for h in pm.leaf_hashes(table, chunk=16)] == reference
+    assert am.leaves(table) == reference

@@ -153,3 +153,12 @@ def test_the_statistical_test_catches_modulo_bias():
     fair = integers(derive_stream(bytes(32), "stat", "fair"), 5, 60_000)
     assert chisquare(np.bincount(biased.astype(np.int64), minlength=5)).pvalue < 1e-6
     assert chisquare(np.bincount(fair, minlength=5)).pvalue > 0.01
+
+
+def test_no_draws_need_no_valid_bound():
+    stream = derive_stream(bytes(32), "test", "empty")
+    assert integers(stream, 0, size=0).shape == (0,)
+    assert integers(stream, np.zeros((0, 3), dtype=np.int64)).shape == (0, 3)
+    assert stream.bytes_read == 0
+    with pytest.raises(ValueError, match="at least 1"):
+        integers(stream, 0, size=1)

@@ -34,7 +34,7 @@ def integers(stream: Stream, high: int | np.ndarray, size: int | None = None) ->
         shape: tuple[int, ...] = (size,)
     else:
         shape = bounds.shape
-    if bounds.size and bounds.min() < 1:
+    if int(np.prod(shape)) and bounds.min() < 1:
         raise ValueError("every bound must be at least 1")
     flat_bounds = bounds.reshape(-1).astype(np.uint64)  # one element for a scalar bound
     masks = _masks(flat_bounds)
