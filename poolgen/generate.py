@@ -54,16 +54,20 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
     df = build_pool(spec, pool, seed)
     if progress:
         progress(pool_id, 1)
-    self_check(spec, pool, df)
-    if progress:
-        progress(pool_id, 2)
-    path = folder / pool_file_name(pool_id)
-    # polars writes (and hashlib hashes the file) without the GIL, so the file is written on a thread
-    # while this one computes the Merkle root, which holds the GIL (one small SHA-256 call per row).
-    with ThreadPoolExecutor(max_workers=1) as writer:
-        written = writer.submit(_write_pool_file, df, path)
+
+    def check_then_write() -> dict:
+        self_check(spec, pool, df)  # raises before anything is written
+        if progress:
+            progress(pool_id, 2)
+        return _write_pool_file(df, folder / pool_file_name(pool_id))
+
+    # The check (numpy) and the write (polars, and hashlib over the whole file) mostly run without the
+    # GIL, so they run on a thread while this one computes the Merkle root, which holds it (one small
+    # SHA-256 call per row). A root is only used once the check has passed and the file is written.
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        checked = worker.submit(check_then_write)
         root = merkle_root(df)
-        file = written.result()
+        file = checked.result()
     found = dict(df.group_by("tier").len().iter_rows())
     counts = [int(found.get(t.id, 0)) for t in pool.tiers]
     entry = pool_figures(pool, counts, [t.prize_cents for t in pool.tiers])
