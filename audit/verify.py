@@ -287,7 +287,7 @@ def _salt_problems(salt: pl.Series) -> list[str]:
     proof's neighbouring leaves be guessed. That the salts are the seed's is step 7's to prove."""
     if salt.dtype != pl.String:
         return [f"column salt is {salt.dtype}, not text"]
-    bad = np.flatnonzero(~salt.str.contains(r"^[0-9a-f]{32}$").to_numpy())
+    bad = np.flatnonzero(~salt.str.contains(r"^[0-9a-f]{32}$").fill_null(False).to_numpy())
     if bad.size:  # the position only: a salt is not to be quoted in reports
         return [f"{bad.size:,} salt(s) are not 32 lower-case hex digits, first at position {int(bad[0]):,}"]
     sample = salt.head(SALT_SAMPLE)

@@ -264,3 +264,11 @@ def test_salts_are_128_bit_hex_and_never_repeat():
     assert step3_reason(_set_salt(table, 4, table["salt"][3]), entry) == (
         "salts repeat among the first 40 (1 duplicate(s)): they were not drawn at random")
     assert step3_reason(table.drop("salt"), entry) == "column(s) missing: salt"
+
+
+def test_a_null_salt_is_reported_not_crashed_on():
+    table, entry = einstant_pool("d1.00x2", 40)
+    nulled = table.with_columns(pl.when(pl.col("position") == 7).then(None).otherwise(pl.col("salt"))
+                                .alias("salt"))
+    assert step3_reason(nulled, entry) == (
+        "null values in salt; 1 salt(s) are not 32 lower-case hex digits, first at position 7")
