@@ -242,13 +242,17 @@ def _shuffle_prefix(stream: Stream, items: np.ndarray, length: np.ndarray) -> np
     group gets `row_permutations(stream, rows, L)`.
     """
     out = items.copy()
-    by_length = np.argsort(length, kind="stable")
-    bounds = np.searchsorted(length[by_length], np.arange(items.shape[1] + 2))
-    for size in range(2, items.shape[1] + 1):
+    width = items.shape[1]
+    # lengths are at most `width` (< 256): a stable sort of uint8 keys is numpy's radix sort
+    by_length = np.argsort(length.astype(np.uint8), kind="stable")
+    bounds = np.searchsorted(length[by_length], np.arange(width + 2))
+    flat_in, flat_out = items.reshape(-1), out.reshape(-1)  # views: row r, item j at r * width + j
+    for size in range(2, width + 1):
         rows = by_length[bounds[size]:bounds[size + 1]]
         if rows.size:
             perm = row_permutations(stream, rows.size, size)
-            out[rows, :size] = np.take_along_axis(items[rows, :size], perm, axis=1)
+            start = (rows * width)[:, None]
+            flat_out[(start + np.arange(size)).ravel()] = flat_in[(start + perm).ravel()]
     return out
 
 
