@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class VerificationError(Exception):
     """Step `step` of the checklist fails, for `reason` (one line)."""
@@ -18,3 +20,15 @@ class UnusableInput(Exception):
 
 class InvalidProof(Exception):
     """A ticket proof does not show that the ticket belongs to the signed pool (the message says why)."""
+
+
+def read_input(path: Path, what: str) -> bytes:
+    """The bytes of an input file (a key, spec or seed file), or UnusableInput naming it."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UnusableInput(f"{path}: {what} file not found") from None
+    except IsADirectoryError:
+        raise UnusableInput(f"{path}: is a folder, not a {what} file") from None
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None

@@ -17,7 +17,7 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.errors import UnusableInput
+from audit.errors import UnusableInput, read_input
 
 FORMAT = "poolgen-manifest/1"
 MANIFEST = "manifest.json"
@@ -36,12 +36,7 @@ def canonical(doc: object) -> bytes:
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
     """The auditor's trusted key: an Ed25519 public key in PEM (SubjectPublicKeyInfo)."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise UnusableInput(f"{path}: public key file not found") from None
-    except OSError as exc:
-        raise UnusableInput(f"{path}: cannot read public key: {exc.strerror or exc}") from None
+    data = read_input(path, "public key")
     if b"PRIVATE KEY" in data:
         raise UnusableInput(f"{path}: is a private key; give the public key") from None
     try:

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from audit.errors import UnusableInput, VerificationError
+from audit.errors import UnusableInput, VerificationError, read_input
 from audit.manifest import Manifest
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
@@ -28,12 +28,7 @@ manifest entry>}}."""
 
 def read_seed(path: Path) -> bytes:
     """A seed file: 64 hex digits and an optional newline."""
-    try:
-        text = Path(path).read_bytes().strip()
-    except FileNotFoundError:
-        raise UnusableInput(f"{path}: seed file not found") from None
-    except OSError as exc:
-        raise UnusableInput(f"{path}: cannot read seed file: {exc.strerror or exc}") from None
+    text = read_input(path, "seed").strip()
     try:
         seed = bytes.fromhex(text.decode("ascii"))
     except (UnicodeDecodeError, ValueError):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from audit.errors import UnusableInput
+from audit.errors import UnusableInput, read_input
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,7 @@ def multiplier(value: object, where: str) -> Decimal:
 
 
 def read_spec(path: Path) -> SpecFigures:
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise UnusableInput(f"{path}: spec file not found") from None
-    except OSError as exc:
-        raise UnusableInput(f"{path}: cannot read spec file: {exc.strerror or exc}") from None
+    raw = read_input(path, "spec")
     try:
         doc = tomllib.loads(raw.decode("utf-8"))
         game = doc["game"]

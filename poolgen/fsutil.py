@@ -10,7 +10,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from poolgen.errors import OutputError
+from poolgen.errors import OutputError, PoolgenError
+
+
+def read_input(path: Path, what: str, error: type[PoolgenError]) -> bytes:
+    """The bytes of an input file, or `error` with one line naming the file and what it should be."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise error(f"{path}: {what} file not found") from None
+    except IsADirectoryError:
+        raise error(f"{path}: is a folder, not a {what} file") from None
+    except OSError as exc:
+        raise error(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
 
 
 def fsync_folder(folder: Path) -> None:

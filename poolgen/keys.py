@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from poolgen.errors import OutputError, SigningKeyError
-from poolgen.fsutil import write_atomic, write_secret
+from poolgen.fsutil import read_input, write_atomic, write_secret
 from poolgen.manifest import MANIFEST, SIGNATURE
 
 PRIVATE_FILE = "signing-key.pem"
@@ -72,20 +72,9 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
     return KeyPairFiles(private_path, public_path, fingerprint(public), passphrase is not None)
 
 
-def _read(path: Path, what: str) -> bytes:
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise SigningKeyError(f"{path}: {what} file not found") from None
-    except IsADirectoryError:
-        raise SigningKeyError(f"{path}: is a folder, not a {what} file") from None
-    except OSError as exc:
-        raise SigningKeyError(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
-
-
 def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None) -> Ed25519PrivateKey:
     """Load an Ed25519 private key. `passphrase()` is asked for only if the key is encrypted."""
-    data = _read(path, "private key")
+    data = read_input(path, "private key", SigningKeyError)
     if b"PUBLIC KEY-----" in data:
         raise SigningKeyError(f"{path}: is a public key; signing needs the private key "
                               f"({PRIVATE_FILE})")
@@ -111,7 +100,7 @@ def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None) 
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
     """Load an Ed25519 public key (PEM SubjectPublicKeyInfo)."""
-    data = _read(path, "public key")
+    data = read_input(path, "public key", SigningKeyError)
     if b"PRIVATE KEY-----" in data:
         raise SigningKeyError(f"{path}: is a private key; give the public key ({PUBLIC_FILE})")
     try:

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from poolgen.errors import SeedError
-from poolgen.fsutil import write_secret
+from poolgen.fsutil import read_input, write_secret
 
 SEED_BYTES = 32
 _MIX = b"poolgen/seed-ceremony/v1"
@@ -76,13 +76,7 @@ def write_seed_file(path: Path, seed: bytes) -> None:
 
 def read_seed_file(path: Path) -> bytes:
     """Read a seed file: 64 hex digits and an optional newline."""
-    try:
-        text = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise SeedError(f"{path}: seed file not found") from None
-    except OSError as exc:
-        raise SeedError(f"{path}: cannot read seed file: {exc.strerror or exc}") from None
-    body = text.strip()
+    body = read_input(path, "seed", SeedError).strip()
     try:
         seed = bytes.fromhex(body.decode("ascii"))
     except (UnicodeDecodeError, ValueError):
