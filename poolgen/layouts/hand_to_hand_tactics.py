@@ -27,7 +27,6 @@ MAX_LOSSES = 3
 NON_LOSS = SPOTS - MAX_LOSSES  # at most 12 spots of a share are not losses
 
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
-_CODE_BITS = 3  # internal: an item is code | cents << 3 while it is being shuffled
 
 
 @dataclass(frozen=True)
@@ -224,109 +223,124 @@ def _tier_units(target: Fraction, legend: tuple[Fraction, ...], cap: int) \
     return k, m, units, unit
 
 
-def _tier_table(target: Fraction, legend: tuple[Fraction, ...], cap: int,
-                price_cents: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per kept decomposition: k wins, m multipliers, and the win amounts in cents (left-aligned).
+def _decomposition_table(pool: Pool, prm: Params, price: int) \
+        -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every winning tier's kept decompositions stacked in tier order, after a row 0 for losers: per
+    row k wins, m multipliers and the win amounts in cents (left-aligned, 12 wide); and where each
+    tier's rows start (tier t's rows are first[t] .. first[t + 1] - 1).
 
     The caller has checked that every legend value is whole cents at this price, so every amount
-    units x price / unit is a whole number of cents.
-    """
-    k, m, units, unit = _tier_units(target, legend, cap)
-    return k, m, units * price_cents // unit
+    units x price / unit is a whole number of cents."""
+    ks, ms, cents, first = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], \
+        [np.zeros((1, NON_LOSS), np.int64)], [0, 1]  # row 0: a loser (no win, no multiplier yet)
+    for tier in pool.tiers[1:]:
+        k, m, units, unit = _tier_units(Fraction(tier.prize_cents, price), prm.legend, prm.max_decompositions)
+        ks.append(k)
+        ms.append(m)
+        cents.append(units * price // unit)
+        first.append(first[-1] + len(k))
+    return np.concatenate(ks), np.concatenate(ms), np.concatenate(cents), np.array(first)
 
 
-def _shuffle_prefix(stream: Stream, items: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """Each row's first length[r] items in a uniformly random order; the rest stay behind them.
+# Items while a share is being laid out: 0 .. 11 are its non-loss items in their original order
+# (wins first, then multipliers, then ties), and two markers.
+_LOSS_ITEM, _NO_ITEM = NON_LOSS, NON_LOSS + 1
 
-    Rows are taken in groups of equal length L = 2, 3, ... (each group in row order), and each
-    group gets `row_permutations(stream, rows, L)`.
-    """
-    out = items.copy()
-    width = items.shape[1]
-    # lengths are at most `width` (< 256): a stable sort of uint8 keys is numpy's radix sort
-    by_length = np.argsort(length.astype(np.uint8), kind="stable")
-    bounds = np.searchsorted(length[by_length], np.arange(width + 2))
-    flat_in, flat_out = items.reshape(-1), out.reshape(-1)  # views: row r, item j at r * width + j
-    for size in range(2, width + 1):
-        rows = by_length[bounds[size]:bounds[size + 1]]
-        if rows.size:
-            perm = row_permutations(stream, rows.size, size)
-            start = (rows * width)[:, None]
-            flat_out[(start + np.arange(size)).ravel()] = flat_in[(start + perm).ravel()]
-    return out
+
+def _spot_items(f: np.ndarray, first: np.ndarray, second: np.ndarray | None) -> np.ndarray:
+    """The 15 spots' items of shares that all have the same number c of non-loss items.
+
+    `first` (rows, c) is the random order of the items; `second` (rows, c + 1) that of spots 1 .. c + 1
+    (None when c + 1 < 2)."""
+    rows, c = first.shape
+    items = first
+    loss = np.full((rows, 1), _LOSS_ITEM, dtype=np.uint8)
+    # If spot 0 is a loss: all c items and one loss; otherwise the first item is spot 0, and the others
+    # and two losses follow it.
+    middle = np.concatenate([items, loss], axis=1)
+    if c:
+        middle = np.where(f[:, None], middle, np.concatenate([items[:, 1:], loss, loss], axis=1))
+    if second is not None:
+        middle = np.take_along_axis(middle, second, axis=1)
+    spots = np.full((rows, SPOTS), _NO_ITEM, dtype=np.uint8)
+    spots[:, 0] = np.where(f, _LOSS_ITEM, items[:, 0]) if c else _LOSS_ITEM
+    spots[:, 1:c + 2] = middle
+    spots[:, c + 2] = _LOSS_ITEM  # the third loss ends the game
+    return spots
 
 
 def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
     """The outcome and amount columns of every share (contract: specs/hand_to_hand_tactics.md)."""
     prm = params(spec)
-    tiers = np.asarray(tiers, dtype=np.int64)
+    tiers = np.asarray(tiers)
     n = tiers.size
     price = pool.price_cents
     for v in prm.legend:
         if _amount_cents(v, price) is None:
             raise SpecError(f"{spec.path.name}: layout.legend: {_fmt(v)} x {fmt_cents(price)} "
                             "is not whole cents")
+    table_k, table_m, table_cents, first_row = _decomposition_table(pool, prm, price)
 
     # 1. Whether spot 0 is a loss: one draw per share, the same law for winners and losers.
     f = integers(stream, prm.first_spot_loss.denominator, size=n) < prm.first_spot_loss.numerator
-    fi = f.astype(np.int64)
 
-    # 2. Winners: a decomposition drawn uniformly from the tier's kept list.
-    k = np.zeros(n, dtype=np.int64)
-    m = np.zeros(n, dtype=np.int64)
-    amounts = np.zeros((n, NON_LOSS), dtype=np.int64)
+    # 2. Winners: a decomposition drawn uniformly from the tier's kept list (`row`: its row in the
+    #    stacked table; losers keep row 0).
+    row = np.zeros(n, dtype=np.int64)
     by_tier = np.argsort(tiers, kind="stable")  # shares of each tier, in pool order
     bounds = np.concatenate([[0], np.cumsum(np.bincount(tiers, minlength=len(pool.tiers)))])
     for t in range(1, len(pool.tiers)):
         rows = by_tier[bounds[t]:bounds[t + 1]]
         if not rows.size:
             continue
-        tier = pool.tiers[t]
-        target = Fraction(tier.prize_cents, price)
-        if not decompositions(target, prm.legend, prm.max_decompositions).total:
+        kept = first_row[t + 1] - first_row[t]
+        if not kept:
+            tier = pool.tiers[t]
             raise SpecError(f"{spec.path.name}: layout.legend: tier {tier.id} "
                             f"({fmt_cents(tier.prize_cents)}) cannot be laid out")
-        dk, dm, dc = _tier_table(target, prm.legend, prm.max_decompositions, price)
-        pick = integers(stream, len(dk), size=rows.size)
-        k[rows], m[rows], amounts[rows] = dk[pick], dm[pick], dc[pick]
+        row[rows] = first_row[t] + integers(stream, kept, size=rows.size)
+    k, m = table_k[row], table_m[row]
 
     # 3. The number of non-loss spots N (the game lasts N + 3 spots).
-    lo = np.maximum(k + m, 1 - fi)
+    lo = np.maximum(k + m, 1 - f)
     count = lo + integers(stream, NON_LOSS - lo + 1)
 
     # 4. Losers: some multipliers (they pay nothing without a win), the rest ties.
     losers = by_tier[:bounds[1]]
     m[losers] = integers(stream, np.minimum(count[losers], prm.loser_max_multipliers) + 1)
 
-    # 5. The non-loss items, in a random order: wins (with cents), multipliers, ties.
-    col = np.arange(NON_LOSS)
-    kk, mm, nn = k[:, None], (k + m)[:, None], count[:, None]
-    items = np.where(col < kk, WIN | (amounts << _CODE_BITS),
-                     np.where(col < mm, MULTIPLIER, np.where(col < nn, TIE, UNPLAYED)))
-    items = _shuffle_prefix(stream, items, count)
+    # 5. Shares are laid out in groups of equal N, each group's shares in pool order: first the order
+    #    of the N items (groups N = 2 .. 12), then that of spots 1 .. N + 1 (groups N + 1 = 2 .. 13).
+    by_count = np.argsort(count.astype(np.uint8), kind="stable")  # uint8: numpy's radix sort
+    edges = np.searchsorted(count[by_count], np.arange(NON_LOSS + 2))
+    groups = [by_count[edges[c]:edges[c + 1]] for c in range(NON_LOSS + 1)]
+    firsts = [row_permutations(stream, g.size, c).astype(np.uint8) if c >= 2 and g.size else
+              np.zeros((g.size, c), dtype=np.uint8) for c, g in enumerate(groups)]
+    items = np.empty((n, SPOTS), dtype=np.uint8)
+    for c, (g, first) in enumerate(zip(groups, firsts, strict=True)):
+        if g.size:
+            items[g] = _spot_items(f[g], first, row_permutations(stream, g.size, c + 1) if c else None)
 
-    # 6. Spots 1 .. N+1: if spot 0 is a loss, all N items and one loss; otherwise the items after
-    #    the first (which goes to spot 0) and two losses; in a random order.
-    shifted = np.where(f[:, None], items, np.concatenate(
-        [items[:, 1:], np.zeros((n, 1), dtype=np.int64)], axis=1))
-    middle = np.concatenate([shifted, np.zeros((n, 1), dtype=np.int64)], axis=1)
-    mcol = np.arange(NON_LOSS + 1)
-    middle[(mcol >= nn - (1 - fi[:, None])) & (mcol <= nn)] = LOSE
-    middle = _shuffle_prefix(stream, middle, count + 1)
-
-    out = np.zeros((n, SPOTS), dtype=np.int64)
-    out[:, 0] = np.where(f, LOSE, items[:, 0])
-    out[:, 1:NON_LOSS + 2] = middle
-    out[np.arange(n), count + 2] = LOSE  # the third loss ends the game
-
-    codes = (out & ((1 << _CODE_BITS) - 1)).astype(np.uint8)
-    cents = out >> _CODE_BITS
+    # 6. Items to outcome codes and cents: item j < k is a win, j < k + m a multiplier, any other a tie.
+    #    code_of[item, k, k + m] is looked up in one table (k + m <= 12 < 13).
+    j, kk, kkmm = np.ogrid[:_NO_ITEM + 1, :NON_LOSS + 1, :NON_LOSS + 1]
+    code_of = np.select([j == _NO_ITEM, j == _LOSS_ITEM, j < kk, j < kkmm], [UNPLAYED, LOSE, WIN, MULTIPLIER],
+                        TIE).astype(np.uint8).reshape(-1)
+    share = (k * (NON_LOSS + 1) + k + m).astype(np.uint16)  # the (k, k + m) part of a table index
+    k8 = k.astype(np.uint8)
+    flat_cents = table_cents.reshape(-1)
+    cents_at = row * NON_LOSS  # a share's amounts start at flat_cents[cents_at]
+    columns: dict[str, np.ndarray] = {}
+    amounts: list[np.ndarray] = []
+    for i in range(SPOTS):
+        item = np.ascontiguousarray(items[:, i])
+        columns[f"spot_{i}"] = code_of[item.astype(np.uint16) * (NON_LOSS + 1) ** 2 + share]
+        win = item < k8
+        cents = np.zeros(n, dtype=np.int64)
+        cents[win] = flat_cents[cents_at[win] + item[win]]
+        amounts.append(cents)
     # No check here: `poolgen.generate.self_check` re-evaluates every share with audit's independent
     # rules engine (legality and prize) before a pool is written.
-    columns: dict[str, np.ndarray] = {}
-    for i in range(SPOTS):
-        columns[f"spot_{i}"] = np.ascontiguousarray(codes[:, i])
-    for i in range(SPOTS):
-        columns[f"amt_{i}"] = np.ascontiguousarray(cents[:, i])
+    for i, cents in enumerate(amounts):
+        columns[f"amt_{i}"] = cents
     return columns
-
