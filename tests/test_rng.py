@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from poolgen.rng import derive_stream, integers, permutation, row_permutations
+from poolgen.rng import derive_stream, integers, integers_by_key, permutation, row_permutations
 from poolgen.rng.drbg import encode_label
 
 
@@ -79,6 +79,87 @@ def test_integers_is_mask_and_reject_of_the_keystream():
                 if (w & 7) >= 6 or expected.__setitem__(slot, w & 7)]
     s = derive_stream(bytes(range(32)), *label)
     assert integers(s, 6, 24).tolist() == expected
+
+
+def _reference_words(label: tuple[str, ...], count: int) -> list[int]:
+    raw = reference_drbg.keystream(bytes(range(32)), label, 8 * count)
+    return [int.from_bytes(raw[i:i + 8], "little") for i in range(0, len(raw), 8)]
+
+
+def _reference_integers(words: list[int], bounds: list[int]) -> list[int]:
+    """Mask-and-reject as sampling.py documents it, one slot at a time, in rounds."""
+    masks = [(1 << (b - 1).bit_length()) - 1 for b in bounds]
+    out: list[int | None] = [None] * len(bounds)
+    todo, pos = list(range(len(bounds))), 0
+    while todo:
+        batch, pos = words[pos:pos + len(todo)], pos + len(todo)
+        todo = [slot for slot, w in zip(todo, batch, strict=True)
+                if (w & masks[slot]) >= bounds[slot] or out.__setitem__(slot, w & masks[slot])]
+    return out
+
+
+EDGES = [1, 2, 3, 6, 2**31 - 1, 2**31 + 1, 2**32 - 1, 2**32, 2**32 + 1, 2**33 + 5, 2**62 + 1, 2**63 - 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(bounds=st.lists(st.sampled_from(EDGES) | st.integers(1, 2**63 - 1), min_size=1, max_size=60))
+def test_integers_match_the_rule_at_every_width(bounds):
+    """Bounds on both sides of 2**32 (the 32-bit path) and 2**63 give the reference rule's values."""
+    label = ("poolgen/v1", "test", "widths")
+    expected = _reference_integers(_reference_words(label, 40 * len(bounds)), bounds)
+    got = integers(derive_stream(bytes(range(32)), *label), np.array(bounds, dtype=np.int64))
+    assert got.tolist() == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(table=st.lists(st.sampled_from(EDGES) | st.integers(1, 1000), min_size=1, max_size=8),
+       data=st.data())
+def test_integers_by_key_is_integers_of_the_looked_up_bounds(table, data):
+    key = np.array(data.draw(st.lists(st.integers(0, len(table) - 1), max_size=300)), dtype=np.int64)
+    a, b = derive_stream(bytes(32), "key"), derive_stream(bytes(32), "key")
+    got = integers_by_key(a, np.array(table, dtype=np.int64), key)
+    assert got.tolist() == integers(b, np.array(table, dtype=np.int64)[key]).tolist()
+    assert a.bytes_read == b.bytes_read
+    scalar = integers_by_key(a, table[0], size=len(key))
+    assert scalar.tolist() == integers(b, table[0], size=len(key)).tolist()
+
+
+def test_integers_by_key_ignores_table_entries_it_does_not_use():
+    stream = derive_stream(bytes(32), "unused")
+    assert integers_by_key(stream, np.array([0, 5]), np.array([1, 1, 1])).shape == (3,)
+    with pytest.raises(ValueError, match="at least 1"):
+        integers_by_key(stream, np.array([0, 5]), np.array([1, 0]))
+
+
+@pytest.mark.parametrize("k", range(1, 10))
+def test_row_permutations_are_the_order_of_each_rows_keys(k):
+    """Ranks are counted for up to 6 columns and sorted beyond: both give each row's key order."""
+    label, rows = ("poolgen/v1", "test", f"rows{k}"), 50
+    words = _reference_words(label, rows * k)
+    expected = [sorted(range(k), key=words[r * k:(r + 1) * k].__getitem__) for r in range(rows)]
+    assert row_permutations(derive_stream(bytes(range(32)), *label), rows, k).tolist() == expected
+
+
+class _Keys:
+    """Hands out prepared words: a test of what happens on a tie, which no real seed gives."""
+
+    def __init__(self, *batches: list[int]) -> None:
+        self.batches = list(batches)
+
+    def words(self, n: int) -> np.ndarray:
+        batch = self.batches.pop(0)
+        assert len(batch) == n
+        return np.array(batch, dtype=np.uint64)
+
+
+@pytest.mark.parametrize("k", [3, 8])
+def test_row_permutations_redraw_every_key_on_a_tie(k):
+    tied = list(range(100, 100 + 2 * k))
+    tied[2 * k - 1] = tied[2 * k - 2]  # the second row's last two keys are equal
+    fresh = list(range(2 * k, 0, -1))  # every row reversed
+    stream = _Keys(tied, fresh)
+    assert row_permutations(stream, 2, k).tolist() == [list(range(k - 1, -1, -1))] * 2
+    assert stream.batches == []
 
 
 def test_permutation_is_rank_of_keys():

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from poolgen.errors import SpecError
-from poolgen.rng import Stream, integers, row_permutations
+from poolgen.rng import Stream, integers_by_key, row_permutations
 from poolgen.spec import Pool, Spec
 
 if TYPE_CHECKING:
@@ -160,10 +160,13 @@ def _tuples() -> _Tuples:
 # Decompositions of a tier's prize into area values (half-denominations)
 
 
+@lru_cache(maxsize=8)
 def _values(amounts_half: tuple[int, ...]) -> np.ndarray:
     """Every value one area can win: N x a, a an amount, N in 1..4 (match3 1, match4 2, bonus N)."""
-    return np.unique(np.array([n * a for a in amounts_half for n in range(1, MAX_PRIZES + 1)],
-                              dtype=np.int64))
+    values = np.unique(np.array([n * a for a in amounts_half for n in range(1, MAX_PRIZES + 1)],
+                                dtype=np.int64))
+    values.flags.writeable = False  # shared by the callers
+    return values
 
 
 @lru_cache(maxsize=1024)
@@ -176,17 +179,33 @@ def _all_decompositions(amounts_half: tuple[int, ...], total: int, k: int) -> np
     member[vals] = True
     if k == 1:
         return np.array([[total]], dtype=np.int64) if member[total] else np.empty((0, 1), np.int64)
-    # prefixes of length j (ascending), extended one value at a time, rows kept lexicographic
-    rows = vals[vals * k <= total][:, None]
+    # ascending prefixes of j values, extended one value at a time, so they stay lexicographic; a
+    # prefix is kept as its sum and last value, each level as its values and their parent prefixes
+    picked = [vals[vals * k <= total]]
+    parents = []
+    sums = last = picked[0]
     for j in range(1, k - 1):
-        last, sums = rows[:, -1], rows.sum(axis=1)
-        ok = (vals[None, :] >= last[:, None]) & (
-            sums[:, None] + vals[None, :] * (k - j) <= total)
-        r, c = np.nonzero(ok)
-        rows = np.concatenate([rows[r], vals[c][:, None]], axis=1)
-    final = total - rows.sum(axis=1)
-    ok = (final >= rows[:, -1]) & member[np.clip(final, 0, total)]
-    return np.concatenate([rows[ok], final[ok][:, None]], axis=1).astype(np.int64)
+        # prefix r takes each v >= its last with sum + v * (k - j) <= total: vals[lo[r]:hi[r]]
+        lo = np.searchsorted(vals, last)
+        hi = np.searchsorted(vals, (total - sums) // (k - j), side="right")
+        count = np.maximum(hi - lo, 0)
+        r = np.repeat(np.arange(len(sums)), count)
+        c = np.arange(len(r)) - np.repeat(np.cumsum(count) - count - lo, count)
+        if j == k - 2:  # the last value, total - sum - v (>= v here), must be an area value
+            whole = member[total - sums[r] - vals[c]]
+            r, c = r[whole], c[whole]
+        parents.append(r)
+        picked.append(vals[c])
+        sums, last = sums[r] + vals[c], vals[c]
+    final = total - sums
+    keep = np.flatnonzero((final >= last) & member[np.clip(final, 0, total)])
+    rows = np.empty((keep.size, k), dtype=np.int64)
+    rows[:, k - 1] = final[keep]
+    for j in range(k - 2, -1, -1):  # follow each kept prefix back to its first value
+        rows[:, j] = picked[j][keep]
+        if j:
+            keep = parents[j - 1][keep]
+    return rows
 
 
 def decompositions(p: Params, multiplier: Decimal, k: int) -> tuple[np.ndarray, int]:
@@ -274,8 +293,79 @@ def _fg_sections(grid: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     return table, count
 
 
+NOT_AREA0 = N_SYMBOLS  # realisation key column of the areas other than area 0 (no a0_s0 to fit)
+
+
+@dataclass(frozen=True)
+class _Draws:
+    """Flat lookup tables of `lay_out`, one row per small integer key (built once per layout table).
+
+    A value code is 0 for a losing area and c for the area value `_ways().values[c - 1]`."""
+
+    way_key_width: int  # keys of a won area: code * (N_SYMBOLS + 1) + (a0_s0 - 1, or NOT_AREA0)
+    way_width: int
+    way_bound: np.ndarray  # (keys,) number of ways of the key's value (that fit a0_s0 in area 0)
+    way_kind: np.ndarray  # (keys * way_width,) uint8 class of the key's pick-th way
+    way_amount: np.ndarray  # (keys * way_width,) int64 amount (half-denominations)
+    way_prizes: np.ndarray  # (keys * way_width,) uint8 N
+    sym0_width: int
+    sym0_bound: np.ndarray  # (classes * 13,) tuples of class c with spot 0 = s: key c * 13 + s - 1
+    sym0: np.ndarray  # (keys * sym0_width,) uint32: the key's tuples, 4 codes packed in memory order
+    sym_width: int
+    sym_bound: np.ndarray  # (classes,) tuples of class c
+    sym: np.ndarray  # (classes * sym_width,) uint32 the class's tuples, packed
+    bonus_width: int
+    bonus_bound: np.ndarray  # (2 * 5,) results of bonus key (kind - BONUS_TD) * 5 + N
+    bonus_result: np.ndarray  # (keys * bonus_width,) uint8: Touchdown mask / Field Goal section
+
+
+@lru_cache(maxsize=8)
+def _draws(amounts_half: tuple[int, ...], grid: tuple[int, ...]) -> _Draws:
+    tup, ways = _tuples(), _ways(amounts_half)
+    n_vals, width = ways.kind.shape
+    cols = N_SYMBOLS + 1
+    way_bound = np.ones((n_vals + 1, cols), dtype=np.int64)  # code 0 (losing) is never drawn
+    way_bound[1:, :N_SYMBOLS] = ways.n_first
+    way_bound[1:, NOT_AREA0] = ways.n
+    way = np.zeros((n_vals + 1, cols, width), dtype=np.int64)
+    way[1:, :N_SYMBOLS] = ways.first
+    way[1:, NOT_AREA0] = np.arange(width)
+    vidx = np.maximum(np.arange(n_vals + 1) - 1, 0)[:, None, None]
+    packed = np.ascontiguousarray(tup.all).view(np.uint32).reshape(-1)
+    td_table, td_count = _td_masks()
+    fg_table, fg_count = _fg_sections(grid)
+    bonus_width = max(td_table.shape[1], fg_table.shape[1])
+    bonus_result = np.zeros((2, MAX_PRIZES + 1, bonus_width), dtype=np.uint8)
+    bonus_result[0, :, :td_table.shape[1]] = td_table
+    bonus_result[1, :, :fg_table.shape[1]] = fg_table
+    return _Draws(
+        way_key_width=cols, way_width=width, way_bound=way_bound.reshape(-1),
+        way_kind=ways.kind[vidx, way].astype(np.uint8).reshape(-1),
+        way_amount=ways.amount[vidx, way].reshape(-1),
+        way_prizes=ways.prizes[vidx, way].astype(np.uint8).reshape(-1),
+        sym0_width=tup.by_first.shape[2], sym0_bound=tup.n_first.reshape(-1),
+        sym0=packed[tup.by_first].reshape(-1),
+        sym_width=tup.by_class.shape[1], sym_bound=tup.n_class, sym=packed[tup.by_class].reshape(-1),
+        bonus_width=bonus_width, bonus_bound=np.stack([td_count, fg_count]).reshape(-1),
+        bonus_result=bonus_result.reshape(-1))
+
+
+@lru_cache(maxsize=1024)
+def _decomposition_codes(p: Params, multiplier: Decimal, k: int) -> np.ndarray:
+    """`decompositions(p, multiplier, k)` as value codes (0 losing, c for `_ways().values[c - 1]`)."""
+    table, _ = decompositions(p, multiplier, k)
+    values = _ways(p.amounts_half).values
+    lookup = np.zeros(int(table.max(initial=0)) + 1, dtype=np.min_scalar_type(len(values)))
+    lookup[values[values < len(lookup)]] = np.arange(1, len(values) + 1)[values < len(lookup)]
+    return lookup[table]
+
+
 def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
-    """The layout columns of every share of `pool` (see specs/primetime_payout.md, section 2)."""
+    """The layout columns of every share of `pool` (see specs/primetime_payout.md, section 2).
+
+    Steps 2, 3 and 5 work on the winning shares and their won areas only (the won areas in
+    row-major order of (share, area), the order in which they use the stream); every other area
+    is losing."""
     p = params(spec)
     k, denom = pool.play_areas, pool.denomination_cents
     if k is None or denom is None:
@@ -286,82 +376,90 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
                         f"{a / 2} x {denom} cents is not whole cents")
     tiers = np.asarray(tiers)
     n = len(tiers)
-    tup, ways = _tuples(), _ways(p.amounts_half)
+    d = _draws(p.amounts_half, p.grid)
 
     # 1. what the player sees first: independent of the tier
-    s0 = integers(stream, N_SYMBOLS, size=n)  # code - 1
+    s0 = integers_by_key(stream, N_SYMBOLS, size=n)  # code - 1
 
-    # 2. decompositions, then a uniform assignment of the values to areas
-    value = np.zeros((n, k), dtype=np.int64)
+    # 2. decompositions (as value codes), then a uniform assignment of the values to areas; only
+    # the winning shares, in pool order, have rows here
+    winners = np.flatnonzero(tiers > 0)
+    tier_w = tiers[winners]
+    by_tier = np.argsort(tier_w, kind="stable")  # each tier's winners in pool order, tier by tier
+    ends = np.cumsum(np.bincount(tier_w.astype(np.intp), minlength=len(pool.tiers)))
+    code = np.zeros((winners.size, k), dtype=np.min_scalar_type(len(d.way_bound) // d.way_key_width))
     for t in range(1, len(pool.tiers)):
-        rows = np.nonzero(tiers == t)[0]
+        rows = by_tier[ends[t - 1]:ends[t]]
         if not rows.size:
             continue
-        table, _ = decompositions(p, spec.tiers[t - 1].multiplier, k)
+        table = _decomposition_codes(p, spec.tiers[t - 1].multiplier, k)
         if not len(table):
             raise SpecError(f"{spec.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
                             f"be made of play-area wins with layout.amount_multipliers")
-        value[rows] = table[integers(stream, len(table), size=rows.size)]
-    winners = np.nonzero(tiers > 0)[0]
+        code[rows] = table[integers_by_key(stream, len(table), size=rows.size)]
     if k > 1 and winners.size:
         perm = row_permutations(stream, winners.size, k)
-        value[winners] = np.take_along_axis(value[winners], perm, axis=1)
+        code = np.take_along_axis(code, perm, axis=1)
 
     # 3. how each winning area wins
-    won = value > 0
-    vidx = np.searchsorted(ways.values, value)
-    vidx[~won] = 0
-    bound = ways.n[vidx]
-    bound[:, 0] = ways.n_first[vidx[:, 0], s0]
-    pick = np.zeros((n, k), dtype=np.int64)
-    pick[won] = integers(stream, bound[won])
-    way = pick.copy()
-    way[:, 0] = ways.first[vidx[:, 0], s0, pick[:, 0]]
-    kind = np.where(won, ways.kind[vidx, way], LOSE)
-    amount_half = np.where(won, ways.amount[vidx, way], 0)
-    prizes = np.where(won, ways.prizes[vidx, way], 0)
+    won = np.flatnonzero(code)  # won areas: flat (winner, area) positions, row-major
+    area = won % k
+    share = winners[won // k]
+    at = area * n + share  # won areas' places in the (k, n) arrays of areas' columns
+    fit = np.where(area == 0, s0[share], NOT_AREA0)  # area 0 must fit a0_s0
+    key = code.reshape(-1)[won].astype(np.int64) * d.way_key_width + fit
+    way = key * d.way_width + integers_by_key(stream, d.way_bound, key)
+    kind_w, prizes_w = d.way_kind[way], d.way_prizes[way]
+    amount_w = d.way_amount[way] * denom // 2
 
     # 4. symbols, uniform among the ordered tuples of each area's class
-    cols: dict[str, np.ndarray] = {}
+    kind = np.zeros((k, n), dtype=np.uint8)  # LOSE but where won
+    kind.reshape(-1)[at] = kind_w
     symbols = []
     for i in range(k):
-        c = kind[:, i]
         if i == 0:
-            r = integers(stream, tup.n_first[c, s0])
-            idx = tup.by_first[c, s0, r]
+            key0 = kind[0] * np.int64(N_SYMBOLS) + s0
+            tuple_at = key0 * d.sym0_width + integers_by_key(stream, d.sym0_bound, key0)
+            packed = d.sym0[tuple_at]
         else:
-            r = integers(stream, tup.n_class[c])
-            idx = tup.by_class[c, r]
-        symbols.append(tup.all[idx])
+            tuple_at = kind[i] * np.int64(d.sym_width) + integers_by_key(stream, d.sym_bound, kind[i])
+            packed = d.sym[tuple_at]
+        symbols.append(packed.view(np.uint8).reshape(n, SPOTS))
 
     # 5. bonus results
-    td_table, td_count = _td_masks()
-    fg_table, fg_count = _fg_sections(p.grid)
-    is_td, is_fg = kind == BONUS_TD, kind == BONUS_FG
-    bonus = is_td | is_fg
-    nb = prizes[bonus]
-    choice = integers(stream, np.where(is_td[bonus], td_count[nb], fg_count[nb]))
-    result = np.zeros((n, k), dtype=np.int64)
-    result[bonus] = np.where(is_td[bonus], td_table[nb, choice], fg_table[nb, choice])
+    bonus = np.flatnonzero(kind_w >= BONUS_TD)  # among the won areas, in their order
+    bonus_key = (kind_w[bonus] - BONUS_TD).astype(np.int64) * (MAX_PRIZES + 1) + prizes_w[bonus]
+    result_b = d.bonus_result[bonus_key * d.bonus_width
+                              + integers_by_key(stream, d.bonus_bound, bonus_key)]
 
     # 6. amounts: winning areas their own, losing areas a copy of a random winning area's
-    amount = amount_half * denom // 2
-    pool_amounts = amount[won]
-    lost = ~won
-    if pool_amounts.size:
-        amount[lost] = pool_amounts[integers(stream, pool_amounts.size, size=int(lost.sum()))]
+    place = share * k + area  # won areas' places in the (n, k) arrays of shares' areas
+    lost = np.ones((n, k), dtype=bool)
+    lost.reshape(-1)[place] = False
+    n_lost = n * k - won.size
+    amount = np.empty((n, k), dtype=np.int64)
+    if won.size:
+        amount[lost] = amount_w[integers_by_key(stream, won.size, size=n_lost)]
     else:
         halves = np.array(p.amounts_half, dtype=np.int64)
-        amount[lost] = halves[integers(stream, len(halves), size=int(lost.sum()))] * denom // 2
+        amount[lost] = halves[integers_by_key(stream, len(halves), size=n_lost)] * denom // 2
+    amount.reshape(-1)[place] = amount_w
 
-    bonus_code = np.where(is_td, 1, np.where(is_fg, 2, 0))
+    bonus_at = at[bonus]
+    bonus_code = np.zeros((k, n), dtype=np.uint8)
+    bonus_code.reshape(-1)[bonus_at] = kind_w[bonus] - (BONUS_TD - 1)  # 1 Touchdown, 2 Field Goal
+    result = np.zeros((k, n), dtype=np.uint8)
+    result.reshape(-1)[bonus_at] = result_b
+    prizes = np.zeros((k, n), dtype=np.uint8)
+    prizes.reshape(-1)[bonus_at] = prizes_w[bonus]
+    cols: dict[str, np.ndarray] = {}
     for i in range(k):
         for j in range(SPOTS):
-            cols[f"a{i}_s{j}"] = np.ascontiguousarray(symbols[i][:, j], dtype=np.uint8)
-        cols[f"a{i}_amount"] = amount[:, i].astype(np.int64)
-        cols[f"a{i}_bonus"] = bonus_code[:, i].astype(np.uint8)
-        cols[f"a{i}_bonus_result"] = result[:, i].astype(np.uint8)
-        cols[f"a{i}_bonus_prizes"] = np.where(bonus[:, i], prizes[:, i], 0).astype(np.uint8)
+            cols[f"a{i}_s{j}"] = np.ascontiguousarray(symbols[i][:, j])
+        cols[f"a{i}_amount"] = np.ascontiguousarray(amount[:, i])
+        cols[f"a{i}_bonus"] = bonus_code[i]
+        cols[f"a{i}_bonus_result"] = result[i]
+        cols[f"a{i}_bonus_prizes"] = prizes[i]
     return cols
 
 
