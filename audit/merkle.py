@@ -10,12 +10,14 @@ root_of_leaves(hashes) over such a list or an (n, 32) uint8 array; table_root(df
 expected_shape(index, size) and root_from_path(leaf, index, size, path) for audit paths.
 
 Speed: the only per-row Python is the hash call (copy the header state, update, digest). A table is
-encoded _BLOCK rows at a time into one uint8 matrix, column by column with numpy (integers as
-big-endian int64, strings as u32be(length) || bytes, each string field padded to the longest value
-of the block). If every string column has a single length in the block, the matrix rows are the
-encodings. Otherwise the block's rows are sorted by layout (the lengths of the varying strings, a
-handful of layouts for a column such as `tier`) and each layout's rows, without their padding, are
-hashed together; a block with many layouts is packed into one buffer and hashed slice by slice.
+encoded _BLOCK rows at a time into one uint8 matrix with numpy: a run of adjacent integer columns is
+gathered in a scratch array and written as big-endian int64 by one transposed copy; a string is
+u32be(length) || bytes, its field padded with zeros to the longest value of the block (a column whose
+values all have one length is copied in as a matrix). If every string column has a single length in
+the block, the matrix rows are the encodings. Otherwise the block's rows are sorted by layout (the
+lengths of the varying strings, a handful of layouts for a column such as `tier`) and each layout's
+rows, without their padding, are hashed together; a block with many layouts is packed into one
+buffer and hashed slice by slice.
 """
 
 from __future__ import annotations
@@ -136,30 +138,43 @@ def _tag(name: str, col: pl.Series) -> bytes:
 
 
 class _Text:
-    """A string column: byte lengths, and all its UTF-8 bytes back to back, with row offsets."""
+    """A string column: its UTF-8 bytes. If every value has `top` bytes (`varies` false), `rows` is the
+    (rows, top) matrix of them; else `data` holds them back to back, `lens` their byte lengths and
+    `offs` each row's offset into `data`."""
 
     def __init__(self, name: str, col: pl.Series):
         text = col if col.dtype == pl.String else col.cast(pl.String)
-        self.lens = text.str.len_bytes().to_numpy().astype(np.int64)
-        self.top = int(self.lens.max()) if len(self.lens) else 0
+        lens = text.str.len_bytes()
+        self.top = int(lens.max()) if len(text) else 0
         if self.top > _MAX_LEN:
             raise MerkleError(f"column {name!r} holds a string too long to encode")
-        self.varies = bool(len(self.lens)) and int(self.lens.min()) != self.top
-        self.offs = np.zeros(len(self.lens) + 1, np.int64)
-        np.cumsum(self.lens, out=self.offs[1:])
+        self.varies = bool(len(text)) and int(lens.min()) != self.top
         joined = text.str.join("").cast(pl.Binary).item() if len(text) else b""
         self.data = np.frombuffer(joined, np.uint8)
+        if self.varies:
+            self.lens = lens.to_numpy().astype(np.int64)
+            self.offs = np.zeros(len(self.lens) + 1, np.int64)
+            np.cumsum(self.lens, out=self.offs[1:])
+        else:
+            self.rows = self.data.reshape(len(text), self.top)
+            self.prefix = np.frombuffer(_u32(self.top), np.uint8)  # u32be(top), the same in every row
 
 
 def _columns(df: pl.DataFrame) -> tuple[list[tuple[bytes, object]], hashlib._Hash]:
-    """[(tag, data)] in encoding order (data: numpy array, or _Text), and SHA-256 of 0x00 || header."""
+    """[(tag, data)] in encoding order, and SHA-256 of 0x00 || header. data: a numpy array (boolean),
+    a _Text (string), or for a run of adjacent integer columns (tag "i") the list of their arrays."""
     names = _order(df.columns)
     cols, head = [], []
     for name in names:
         col = df.get_column(name)
         tag = _tag(name, col)
         head.append((name, tag))
-        cols.append((tag, _Text(name, col) if tag == b"s" else col.to_numpy()))
+        if tag == b"i" and cols and cols[-1][0] == b"i":
+            cols[-1][1].append(col.to_numpy())
+        elif tag == b"i":
+            cols.append((tag, [col.to_numpy()]))
+        else:
+            cols.append((tag, _Text(name, col) if tag == b"s" else col.to_numpy()))
     return cols, hashlib.sha256(_LEAF + header(head))
 
 
@@ -170,45 +185,45 @@ def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
     m = hi - lo
     texts, width = [], 0
     for tag, data in cols:
-        if tag == b"s":
+        if tag == b"s" and data.varies:
             lens = data.lens[lo:hi]
             top = int(lens.max())
             texts.append((lens, top, top != int(lens.min())))
             width += 4 + top
+        elif tag == b"s":
+            width += 4 + data.top
         else:
-            width += 8 if tag == b"i" else 1
+            width += 8 * len(data) if tag == b"i" else 1
     matrix = np.empty((m, width), np.uint8)
     padded = []
     texts = iter(texts)
-    at, k = 0, 0
-    while k < len(cols):
-        tag, data = cols[k]
-        if tag == b"i":  # a run of integer columns, written through one big-endian int64 view
-            end = k
-            while end < len(cols) and cols[end][0] == b"i":
-                end += 1
-            view = matrix[:, at:at + 8 * (end - k)].view(">i8")
-            for j in range(k, end):
-                view[:, j - k] = cols[j][1][lo:hi]
-            at += 8 * (end - k)
-            k = end
-            continue
-        if tag == b"b":
+    at = 0
+    for tag, data in cols:
+        if tag == b"i":  # a run of integer columns: one row each in a scratch array, then transposed
+            run = np.empty((len(data), m), np.int64)  # into the matrix as big-endian int64 (one call)
+            for j, values in enumerate(data):
+                run[j] = values[lo:hi]
+            matrix[:, at:at + 8 * len(data)].view(">i8")[...] = run.T
+            at += 8 * len(data)
+        elif tag == b"b":
             matrix[:, at] = data[lo:hi]
             at += 1
+        elif not data.varies:  # every value of the column has data.top bytes
+            matrix[:, at:at + 4] = data.prefix
+            matrix[:, at + 4:at + 4 + data.top] = data.rows[lo:hi]
+            at += 4 + data.top
         else:
             lens, top, varies = next(texts)
             matrix[:, at:at + 4].view(">u4")[:, 0] = lens
-            field = matrix[:, at + 4:at + 4 + top]
             body = data.data[data.offs[lo]:data.offs[hi]]
-            if varies:
-                field[...] = 0
+            if varies:  # the values, each followed by zeros up to top bytes, laid out in a scratch array
+                field = np.zeros((m, top), np.uint8)
                 field[np.arange(top) < lens[:, None]] = body
+                matrix[:, at + 4:at + 4 + top] = field
                 padded.append((at + 4, top, lens))
             elif top:
-                field[...] = body.reshape(m, top)
+                matrix[:, at + 4:at + 4 + top] = body.reshape(m, top)
             at += 4 + top
-        k += 1
     return matrix, padded
 
 

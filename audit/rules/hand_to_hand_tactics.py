@@ -43,8 +43,9 @@ def _a(name: str) -> str:
     return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
 
 
-def _int_column(table: pl.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray | None]:
-    """A layout column as int64 (nulls as 0) and the mask of its nulls (None if it has none)."""
+def _int_column(table: pl.DataFrame, name: str, code: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
+    """A layout column as int64 (nulls as 0) and the mask of its nulls (None if it has none). A `code`
+    column (outcome codes) stored as uint8, its dtype in section 2, is read as it is."""
     if name not in table.columns:
         raise ValueError(f"hand_to_hand_tactics: layout column {name!r} missing")
     series = table[name]
@@ -52,7 +53,8 @@ def _int_column(table: pl.DataFrame, name: str) -> tuple[np.ndarray, np.ndarray 
         raise ValueError(f"hand_to_hand_tactics: layout column {name!r} has dtype {series.dtype}, "
                          "not integer")
     nulls = series.is_null().to_numpy() if series.null_count() else None
-    return series.fill_null(0).to_numpy().astype(np.int64, copy=False), nulls
+    values = (series if nulls is None else series.fill_null(0)).to_numpy()
+    return (values if code and values.dtype == np.uint8 else values.astype(np.int64, copy=False)), nulls
 
 
 
@@ -65,7 +67,7 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     """
     n = table.height
     reasons = Reasons()
-    spot_cols = [_int_column(table, f"spot_{i}") for i in range(SPOTS)]
+    spot_cols = [_int_column(table, f"spot_{i}", code=True) for i in range(SPOTS)]
     amt_cols = [_int_column(table, f"amt_{i}") for i in range(SPOTS)]
     for i, (_, nulls) in enumerate(spot_cols):
         if nulls is not None:
@@ -82,11 +84,11 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
                     lambda r, i=i: f"spot_{i} has code {codes[i][r]}, not an outcome code 0..4")
 
     # Rule 2: exactly three losses; e (`third`) = the spot of the third, -1 if none.
-    n_losses = np.zeros(n, dtype=np.int64)
-    third = np.full(n, -1, dtype=np.int64)
+    n_losses = np.zeros(n, dtype=np.uint8)  # at most SPOTS
+    third = np.full(n, -1, dtype=np.int8)
     for i, code in enumerate(codes):
         n_losses += code == LOSE
-        third[(third < 0) & (n_losses == LOSSES)] = i
+        np.putmask(third, (third < 0) & (n_losses == LOSSES), i)
 
     def _losses(r: int) -> str:
         spots = ", ".join(str(i) for i, code in enumerate(codes) if code[r] == LOSE)
@@ -112,14 +114,15 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
                     lambda r, i=i: f"amt_{i} is {amts[i][r]} on {_a(_name(codes[i][r]))} spot, not 0")
 
     # Section 4: prize = (1 + #MULTIPLIER) x sum of the amounts; wins = #WIN.
-    multiplier = np.ones(n, dtype=np.int64)
+    multiplier = np.ones(n, dtype=np.uint8)  # at most 1 + SPOTS
     total = np.zeros(n, dtype=np.int64)
-    wins = np.zeros(n, dtype=np.int64)
+    wins = np.zeros(n, dtype=np.uint8)  # at most SPOTS
     for code, amt in zip(codes, amts, strict=True):
         multiplier += code == MULTIPLIER
         total += amt
         wins += code == WIN
     prize = multiplier * total
+    wins = wins.astype(np.int64)
 
     # Rule 5: the row pays its prize_cents; the losing tier pays 0 and only it does.
     if "prize_cents" in table.columns:

@@ -57,16 +57,17 @@ def layout_columns(pool: dict) -> dict[str, pl.DataType]:
     return columns
 
 
-def _amounts(denomination: int) -> np.ndarray:
+def _amounts(denomination: int) -> list[int]:
     """The legal amounts of an area, in cents (section 6), for a denomination in cents."""
     cents = (x * denomination for x in AMOUNT_MULTIPLIERS)
-    return np.array(sorted({int(v) for v in cents if v.denominator == 1}), dtype=np.int64)
+    return sorted({int(v) for v in cents if v.denominator == 1})
 
 
 
 
-def _int_column(table: pl.DataFrame, name: str, reasons: Reasons) -> np.ndarray:
-    """A column as int64; a null is reported as illegal and read as 0."""
+def _int_column(table: pl.DataFrame, name: str, reasons: Reasons, code: bool = False) -> np.ndarray:
+    """A column as int64; a null is reported as illegal and read as 0. A `code` column (symbols and
+    bonus columns, small numbers) stored as uint8, its dtype in section 2, is read as it is."""
     if name not in table.columns:
         raise ValueError(f"primetime_payout: layout column {name!r} missing")
     series = table[name]
@@ -75,7 +76,8 @@ def _int_column(table: pl.DataFrame, name: str, reasons: Reasons) -> np.ndarray:
     if series.null_count():
         reasons.add(series.is_null().to_numpy(), lambda r: f"{name} is null")
         series = series.fill_null(0)
-    return series.to_numpy().astype(np.int64, copy=False)
+    values = series.to_numpy()
+    return values if code and values.dtype == np.uint8 else values.astype(np.int64, copy=False)
 
 
 def _check_pool(table: pl.DataFrame, pool: dict) -> tuple[int, int]:
@@ -110,24 +112,24 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     area_wins: list[np.ndarray] = []
 
     for i in range(areas):
-        spots = [_int_column(table, f"a{i}_s{j}", reasons) for j in range(SPOTS)]
+        spots = [_int_column(table, f"a{i}_s{j}", reasons, code=True) for j in range(SPOTS)]
         amount = _int_column(table, f"a{i}_amount", reasons)
-        bonus = _int_column(table, f"a{i}_bonus", reasons)
-        result = _int_column(table, f"a{i}_bonus_result", reasons)
-        prizes = _int_column(table, f"a{i}_bonus_prizes", reasons)
+        bonus = _int_column(table, f"a{i}_bonus", reasons, code=True)
+        result = _int_column(table, f"a{i}_bonus_result", reasons, code=True)
+        prizes = _int_column(table, f"a{i}_bonus_prizes", reasons, code=True)
 
-        # Section 4.
-        coins = sum((s == COIN).astype(np.int64) for s in spots)
-        best = np.zeros(n, dtype=np.int64)
+        # Section 4 (`codes` is the area's (4, n) matrix of symbol codes; counts in uint8, at most 4).
+        codes = np.stack(spots)
+        coins = (codes == COIN).sum(axis=0, dtype=np.uint8)
+        best = np.zeros(n, dtype=np.uint8)
         for code in MATCHABLE:
-            best = np.maximum(best, sum((s == code).astype(np.int64) for s in spots))
+            np.maximum(best, (codes == code).sum(axis=0, dtype=np.uint8), out=best)
         match = coins + best
-        has_gfoot, has_td, has_fg = ([np.any([s == c for s in spots], axis=0) for c in (GFOOT, TD, FG)]
-                                     if n else [np.zeros(0, bool)] * 3)
+        has_gfoot, has_td, has_fg = [(codes == c).any(axis=0) for c in (GFOOT, TD, FG)]
         trigger = np.where(has_gfoot & has_td, TOUCHDOWN, np.where(has_gfoot & has_fg, FIELD_GOAL, NO_BONUS))
-        win = np.where(match >= 4, 2 * amount,
-                       np.where(match == 3, amount, np.where(trigger != NO_BONUS, prizes * amount, 0)))
-        win = win.astype(np.int64, copy=False)
+        # The win is the amount times 2 (match 4), 1 (match 3), N (a bonus game of N prizes) or 0.
+        times = np.where(match >= 4, 2, np.where(match == 3, 1, np.where(trigger != NO_BONUS, prizes, 0)))
+        win = (times * amount).astype(np.int64, copy=False)
         area_wins.append(win)
         prize += win
         wins += win > 0
@@ -169,14 +171,15 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
         bad_section = field_goal & ((result < 0) | (result > len(FIELD_GOAL_GRID) - 1))
         reasons.add(bad_section, lambda r, i=i, result=result: (
             f"area {i}: Field Goal a{i}_bonus_result {result[r]} not a grid section 0..5"))
-        grid = np.array(FIELD_GOAL_GRID, dtype=np.int64)[np.clip(result, 0, len(FIELD_GOAL_GRID) - 1)]
+        sections = np.array(FIELD_GOAL_GRID, dtype=np.int64)
+        grid = np.take(sections, np.clip(result, 0, len(FIELD_GOAL_GRID) - 1))
         reasons.add(field_goal & ~bad_section & (prizes != 0) & (grid != prizes),
                     lambda r, i=i, result=result, prizes=prizes, grid=grid: (
                         f"area {i}: Field Goal section {result[r]} wins {grid[r]}, "
                         f"a{i}_bonus_prizes is {prizes[r]}"))
         # Rule 8: a positive amount x x D with x an amount multiplier.
         reasons.add(amount <= 0, lambda r, i=i, amount=amount: f"area {i}: a{i}_amount {amount[r]} not > 0")
-        reasons.add((amount > 0) & ~np.isin(amount, legal_amounts),
+        reasons.add((amount > 0) & ~pl.Series(amount).is_in(legal_amounts).to_numpy(),
                     lambda r, i=i, amount=amount: (
                         f"area {i}: a{i}_amount {amount[r]} is not an amount multiplier x {denomination}"))
 
