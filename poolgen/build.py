@@ -10,6 +10,8 @@ Ticket p's Merkle salt is bytes 16p .. 16p + 15 of the pool's salt stream, in he
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import polars as pl
 
@@ -62,19 +64,32 @@ def salt_column(spec: Spec, pool: Pool, seed: bytes) -> pl.Series:
 
 
 def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
-    """The pool's full table: identity, tier, prize and layout columns, in pool order."""
+    """The pool's full table: identity, tier, prize and layout columns, in pool order.
+
+    The identity, tier, prize and salt columns are made on a thread while this one lays the tickets
+    out: both are mostly numpy, polars and OpenSSL work, which run without the GIL."""
     tiers = shuffled_tiers(spec, pool, seed)
+    lay_out = getattr(layout_module(spec.rules), "lay_out", None)
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        common = worker.submit(_common_columns, spec, pool, seed, tiers)
+        layout: dict[str, np.ndarray] = {}
+        if lay_out is not None:
+            layout = lay_out(spec, pool, tiers, derive_stream(seed, *stream_label(spec.rules, pool.id,
+                                                                                   "layout")))
+        columns = common.result()
+    for name, values in layout.items():
+        if name in columns:
+            raise ValueError(f"layout column {name!r} clashes with a pool column")
+        columns[name] = pl.Series(name, values)
+    return pl.DataFrame(list(columns.values()))
+
+
+def _common_columns(spec: Spec, pool: Pool, seed: bytes, tiers: np.ndarray) -> dict[str, pl.Series]:
+    """Every column but the layout's: identity, tier, prize and salt."""
     ids = np.array([t.id for t in pool.tiers])
     prizes = np.array([t.prize_cents for t in pool.tiers], dtype=np.int64)
     columns = identity_columns(spec, pool)
     columns["tier"] = pl.Series("tier", ids, dtype=pl.String)[tiers]
     columns["prize_cents"] = pl.Series("prize_cents", prizes[tiers])
     columns["salt"] = salt_column(spec, pool, seed)
-    lay_out = getattr(layout_module(spec.rules), "lay_out", None)
-    if lay_out is not None:
-        stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "layout"))
-        for name, values in lay_out(spec, pool, tiers, stream).items():
-            if name in columns:
-                raise ValueError(f"layout column {name!r} clashes with a pool column")
-            columns[name] = pl.Series(name, values)
-    return pl.DataFrame(list(columns.values()))
+    return columns
