@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from poolgen.errors import SpecError
-from poolgen.rng import Stream, integers, row_permutations
+from poolgen.rng import Stream, integers, integers_by_key, row_permutations
 from poolgen.spec import Pool, Spec
 
 __all__ = ["BONUS_CODES", "NUMBERS", "PRIZE_CODES", "check_structure", "lay_out"]
@@ -124,8 +124,8 @@ def _area(stream: Stream, tiers: np.ndarray, lucky: np.ndarray, decoys: np.ndarr
     order = row_permutations(stream, n, LUCKY)  # winning slot i shows lucky[order[i mod 5]]
     win = tiers > 0
     cum_win, cum_lose = np.cumsum(weights_win), np.cumsum(weights_lose)
-    bound = np.where(win, cum_win[-1], cum_lose[-1])
-    draw = integers(stream, np.repeat(bound[:, None], AREA, axis=1))
+    bounds = np.array([cum_lose[-1], cum_win[-1]])  # a loser's spot draws below bounds[0], a winner's [1]
+    draw = integers_by_key(stream, bounds, np.broadcast_to(win[:, None].astype(np.intp), (n, AREA)))
     decoy_prize = np.empty_like(draw)
     decoy_prize[win] = np.searchsorted(cum_win, draw[win], side="right")
     decoy_prize[~win] = np.searchsorted(cum_lose, draw[~win], side="right")

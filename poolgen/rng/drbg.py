@@ -21,6 +21,7 @@ ALGORITHM = "HKDF-SHA256 -> ChaCha20 keystream (poolgen/drbg/v1)"
 SEED_BYTES = 32
 _SALT = b"poolgen/drbg/v1"
 _NONCE = bytes(16)
+_ZEROS = memoryview(bytes(1 << 20))  # what the keystream encrypts, a chunk at a time
 
 
 def encode_label(parts: tuple[str, ...]) -> bytes:
@@ -49,12 +50,24 @@ class Stream:
 
     def read(self, n: int) -> bytes:
         """The next n bytes of the keystream."""
+        return self.array(n).tobytes()
+
+    def array(self, n: int) -> np.ndarray:
+        """The next n bytes of the keystream as a uint8 array.
+
+        The zero bytes are encrypted straight into the array a chunk at a time: letting the cipher
+        allocate its output (`update`) costs about four times as long as the encryption itself."""
         self.bytes_read += n
-        return self._enc.update(bytes(n))
+        out = np.empty(n, dtype=np.uint8)
+        view = memoryview(out)
+        for at in range(0, n, len(_ZEROS)):
+            size = min(len(_ZEROS), n - at)
+            self._enc.update_into(_ZEROS[:size], view[at:at + size])
+        return out
 
     def words(self, n: int) -> np.ndarray:
         """The next n little-endian uint64 words."""
-        return np.frombuffer(self.read(8 * n), dtype="<u8").astype(np.uint64, copy=False)
+        return self.array(8 * n).view("<u8").astype(np.uint64, copy=False)
 
 
 def derive_stream(seed: bytes, *label: str) -> Stream:

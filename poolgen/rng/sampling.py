@@ -40,7 +40,7 @@ def _words(stream: Stream, n: int, wide: bool) -> np.ndarray:
     """The next n words of the stream, or (not wide) just their low 32 bits as uint32."""
     if wide:
         return stream.words(n)
-    return np.frombuffer(stream.read(8 * n), dtype="<u4")[::2]  # a word's low half comes first
+    return stream.array(8 * n).view("<u4")[::2]  # a word's low half comes first
 
 
 def integers_by_key(stream: Stream, table: np.ndarray | int, key: np.ndarray | None = None,
