@@ -91,10 +91,15 @@ def _reference_integers(words: list[int], bounds: list[int]) -> list[int]:
     masks = [(1 << (b - 1).bit_length()) - 1 for b in bounds]
     out: list[int | None] = [None] * len(bounds)
     todo, pos = list(range(len(bounds))), 0
-    while todo:
-        batch, pos = words[pos:pos + len(todo)], pos + len(todo)
-        todo = [slot for slot, w in zip(todo, batch, strict=True)
-                if (w & masks[slot]) >= bounds[slot] or out.__setitem__(slot, w & masks[slot])]
+    while todo:  # one word per open slot, in slot order; rejected slots wait for the next round
+        rejected = []
+        for slot in todo:
+            value, pos = words[pos] & masks[slot], pos + 1
+            if value < bounds[slot]:
+                out[slot] = value
+            else:
+                rejected.append(slot)
+        todo = rejected
     return out
 
 
@@ -129,6 +134,16 @@ def test_integers_by_key_ignores_table_entries_it_does_not_use():
     assert integers_by_key(stream, np.array([0, 5]), np.array([1, 1, 1])).shape == (3,)
     with pytest.raises(ValueError, match="at least 1"):
         integers_by_key(stream, np.array([0, 5]), np.array([1, 0]))
+
+
+@pytest.mark.parametrize(("key", "why"), [(np.array([2]), "an index into the table of 2"),
+                                          (np.array([-1]), "an index into the table of 2"),
+                                          (np.array([0.5]), "keys are integers, not float64")])
+def test_integers_by_key_refuses_keys_outside_the_table(key, why):
+    stream = derive_stream(bytes(32), "keys")
+    with pytest.raises(ValueError, match=why):
+        integers_by_key(stream, np.array([3, 5]), key)
+    assert stream.bytes_read == 0
 
 
 @pytest.mark.parametrize("k", range(1, 10))

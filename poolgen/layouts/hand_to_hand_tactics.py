@@ -247,13 +247,12 @@ def _decomposition_table(pool: Pool, prm: Params, price: int) \
 _LOSS_ITEM, _NO_ITEM = NON_LOSS, NON_LOSS + 1
 
 
-def _spot_items(f: np.ndarray, first: np.ndarray, second: np.ndarray | None) -> np.ndarray:
+def _spot_items(f: np.ndarray, items: np.ndarray, second: np.ndarray | None) -> np.ndarray:
     """The 15 spots' items of shares that all have the same number c of non-loss items.
 
-    `first` (rows, c) is the random order of the items; `second` (rows, c + 1) that of spots 1 .. c + 1
-    (None when c + 1 < 2)."""
-    rows, c = first.shape
-    items = first
+    `items` (rows, c) is the items in their random order; `second` (rows, c + 1) the random order of
+    spots 1 .. c + 1 (None when c + 1 < 2)."""
+    rows, c = items.shape
     loss = np.full((rows, 1), _LOSS_ITEM, dtype=np.uint8)
     # If spot 0 is a loss: all c items and one loss; otherwise the first item is spot 0, and the others
     # and two losses follow it.
@@ -326,18 +325,16 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     j, kk, kkmm = np.ogrid[:_NO_ITEM + 1, :NON_LOSS + 1, :NON_LOSS + 1]
     code_of = np.select([j == _NO_ITEM, j == _LOSS_ITEM, j < kk, j < kkmm], [UNPLAYED, LOSE, WIN, MULTIPLIER],
                         TIE).astype(np.uint8).reshape(-1)
-    share = (k * (NON_LOSS + 1) + k + m).astype(np.uint16)  # the (k, k + m) part of a table index
+    km_index = (k * (NON_LOSS + 1) + k + m).astype(np.uint16)  # the (k, k + m) part of a table index
     k8 = k.astype(np.uint8)
-    flat_cents = table_cents.reshape(-1)
-    cents_at = row * NON_LOSS  # a share's amounts start at flat_cents[cents_at]
     columns: dict[str, np.ndarray] = {}
     amounts: list[np.ndarray] = []
     for i in range(SPOTS):
         item = np.ascontiguousarray(items[:, i])
-        columns[f"spot_{i}"] = code_of[item.astype(np.uint16) * (NON_LOSS + 1) ** 2 + share]
+        columns[f"spot_{i}"] = code_of[item.astype(np.uint16) * (NON_LOSS + 1) ** 2 + km_index]
         win = item < k8
         cents = np.zeros(n, dtype=np.int64)
-        cents[win] = flat_cents[cents_at[win] + item[win]]
+        cents[win] = table_cents[row[win], item[win]]
         amounts.append(cents)
     # No check here: `poolgen.generate.self_check` re-evaluates every share with audit's independent
     # rules engine (legality and prize) before a pool is written.

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from poolgen.errors import SpecError
-from poolgen.rng import Stream, integers_by_key, row_permutations
+from poolgen.rng import Stream, integers, integers_by_key, row_permutations
 from poolgen.spec import Pool, Spec
 
 if TYPE_CHECKING:
@@ -379,7 +379,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     d = _draws(p.amounts_half, p.grid)
 
     # 1. what the player sees first: independent of the tier
-    s0 = integers_by_key(stream, N_SYMBOLS, size=n)  # code - 1
+    s0 = integers(stream, N_SYMBOLS, size=n)  # code - 1
 
     # 2. decompositions (as value codes), then a uniform assignment of the values to areas; only
     # the winning shares, in pool order, have rows here
@@ -387,7 +387,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     tier_w = tiers[winners]
     by_tier = np.argsort(tier_w, kind="stable")  # each tier's winners in pool order, tier by tier
     ends = np.cumsum(np.bincount(tier_w.astype(np.intp), minlength=len(pool.tiers)))
-    code = np.zeros((winners.size, k), dtype=np.min_scalar_type(len(d.way_bound) // d.way_key_width))
+    code = np.zeros((winners.size, k), dtype=np.uint16)  # value codes: at most len(_ways().values)
     for t in range(1, len(pool.tiers)):
         rows = by_tier[ends[t - 1]:ends[t]]
         if not rows.size:
@@ -396,7 +396,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         if not len(table):
             raise SpecError(f"{spec.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
                             f"be made of play-area wins with layout.amount_multipliers")
-        code[rows] = table[integers_by_key(stream, len(table), size=rows.size)]
+        code[rows] = table[integers(stream, len(table), size=rows.size)]
     if k > 1 and winners.size:
         perm = row_permutations(stream, winners.size, k)
         code = np.take_along_axis(code, perm, axis=1)
@@ -439,10 +439,10 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     n_lost = n * k - won.size
     amount = np.empty((n, k), dtype=np.int64)
     if won.size:
-        amount[lost] = amount_w[integers_by_key(stream, won.size, size=n_lost)]
+        amount[lost] = amount_w[integers(stream, won.size, size=n_lost)]
     else:
         halves = np.array(p.amounts_half, dtype=np.int64)
-        amount[lost] = halves[integers_by_key(stream, len(halves), size=n_lost)] * denom // 2
+        amount[lost] = halves[integers(stream, len(halves), size=n_lost)] * denom // 2
     amount.reshape(-1)[place] = amount_w
 
     bonus_at = at[bonus]

@@ -59,11 +59,16 @@ def integers_by_key(stream: Stream, table: np.ndarray | int, key: np.ndarray | N
         shape: tuple[int, ...] = (size,)
         flat_key = np.zeros(1, dtype=np.intp)  # the bound of every slot
     else:
-        shape = np.shape(key)
-        flat_key = np.asarray(key).reshape(-1).astype(np.intp, copy=False)
+        keys = np.asarray(key)
+        if not np.issubdtype(keys.dtype, np.integer):
+            raise ValueError(f"keys are integers, not {keys.dtype}")
+        shape = keys.shape
+        flat_key = keys.reshape(-1).astype(np.intp, copy=False)
+        if flat_key.size and not 0 <= int(flat_key.min()) <= int(flat_key.max()) < bounds.size:
+            raise ValueError(f"every key must be an index into the table of {bounds.size} bound(s)")
     bounds = bounds.reshape(-1)
     count = int(np.prod(shape))
-    if (bounds < 1).any() and (bounds < 1)[flat_key[:count]].any():  # a bound below 1 in use
+    if count and (bounds[flat_key[:count]] < 1).any():  # a bound below 1 in use
         raise ValueError("every bound must be at least 1")
     bounds = np.maximum(bounds, 1).astype(np.uint64)  # entries below 1 are not used
     masks = _masks(bounds)
