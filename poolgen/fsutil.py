@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import os
 import re
 import secrets
@@ -107,6 +109,28 @@ def ensure_new(final: Path) -> None:
         raise OutputError(f"{final}: already exists; a run folder is never overwritten")
 
 
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_AT_FDCWD, _RENAME_NOREPLACE = -100, 1  # <fcntl.h>, <linux/fs.h>
+
+
+def rename_new(src: Path, dst: Path) -> None:
+    """Rename `src` to `dst`, which must not exist: FileExistsError if it does, even as an empty folder
+    (plain rename(2) would silently replace an empty folder).
+
+    Linux's renameat2(RENAME_NOREPLACE) makes the check and the rename one step. Where it is missing
+    (another OS, an old kernel, a file system without it) the check comes just before the rename."""
+    renameat2 = getattr(_LIBC, "renameat2", None)
+    if renameat2 is not None:
+        if renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE) == 0:
+            return
+        code = ctypes.get_errno()
+        if code not in (errno.ENOSYS, errno.EINVAL):
+            raise OSError(code, os.strerror(code), str(dst))  # EEXIST is a FileExistsError
+    if os.path.lexists(dst):
+        raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(dst))
+    os.rename(src, dst)
+
+
 @contextmanager
 def staged_folder(final: Path) -> Iterator[Path]:
     """Yield a temporary folder beside `final`; rename it to `final` only if the block succeeds.
@@ -125,10 +149,14 @@ def staged_folder(final: Path) -> Iterator[Path]:
         raise OutputError(f"{parent}: cannot write: {exc.strerror or exc}") from None
     try:
         yield tmp
-        if final.exists():
-            raise OutputError(f"{final}: appeared while the run was written; not replacing it")
         fsync_folder(tmp)
-        os.rename(tmp, final)
+        try:
+            rename_new(tmp, final)
+        except FileExistsError:
+            raise OutputError(f"{final}: appeared while the run was written; not replacing it") from None
+        except OSError as exc:
+            raise OutputError(f"{final}: cannot move the finished run into place: {exc.strerror or exc}") \
+                from None
         fsync_folder(parent)
     finally:
         if tmp.exists():
