@@ -65,10 +65,14 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
     encryption = (serialization.BestAvailableEncryption(passphrase) if passphrase
                   else serialization.NoEncryption())
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
-    write_secret(private_path, pem, what="private key")
     public = key.public_key()
-    write_atomic(public_path, public.public_bytes(serialization.Encoding.PEM,
-                                                  serialization.PublicFormat.SubjectPublicKeyInfo))
+    write_secret(private_path, pem, what="private key")
+    try:
+        write_atomic(public_path, public.public_bytes(serialization.Encoding.PEM,
+                                                      serialization.PublicFormat.SubjectPublicKeyInfo))
+    except BaseException:  # a pair or nothing: this private key is new, unused and ours to remove
+        private_path.unlink(missing_ok=True)
+        raise
     return KeyPairFiles(private_path, public_path, fingerprint(public), passphrase is not None)
 
 
