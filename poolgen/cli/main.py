@@ -6,6 +6,7 @@ import typer
 
 from poolgen.cli import keys, seed
 from poolgen.cli.check import check
+from poolgen.cli.demo import demo_cmd
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
 from poolgen.cli.prove import prove
@@ -19,6 +20,7 @@ app = typer.Typer(rich_markup_mode="markdown",
     pretty_exceptions_show_locals=False,  # key material may be in scope
     add_completion=False,
 )
+app.command("demo")(demo_cmd)
 app.command()(check)
 app.command("generate")(generate_cmd)
 app.add_typer(seed.app, name="seed")

@@ -1,0 +1,97 @@
+"""`poolgen demo`: the main job end to end on an embedded default, for a first look.
+
+It runs the same commands an operator and an auditor would, in order, into one new folder under
+`outputs/`: check every spec, make a throwaway signing key, generate one signed pool from a fresh
+seed, verify it (every step, reproduction from the seed included), and draw its proof and report.
+Nothing here is a shortcut: each step is the command of the same name.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from poolgen.cli.check import check
+from poolgen.cli.common import all_specs, reports_errors, say
+from poolgen.cli.generate import generate_cmd
+from poolgen.cli.proof import proof_cmd
+from poolgen.cli.report import report_cmd
+from poolgen.cli.verify import verify
+from poolgen.errors import OutputError
+from poolgen.fsutil import check_run_id, ensure_folder
+from poolgen.keys import new_key_pair
+from poolgen.spec import Spec, load_spec
+
+
+def default_game(paths: list[Path]) -> tuple[Spec, str]:
+    """The embedded default: the spec in specs/ with the smallest pool (ties: the first by file
+    name), and that pool. Small, so the demo takes seconds, and a real game, not a toy."""
+    specs = [load_spec(p) for p in paths]
+    spec, pool = min(((s, p) for s in specs for p in s.pools), key=lambda sp: sp[1].tickets)
+    return spec, pool.id
+
+
+def _step(title: str, fn, /, **kwargs) -> None:
+    """Run one command; stop the demo (with that command's exit code) if it does not exit 0."""
+    say(f"== {title}")
+    try:
+        fn(**kwargs)
+    except typer.Exit as done:
+        if done.exit_code:
+            say(f"demo stopped: `{title}` exited {done.exit_code}")
+            raise
+    typer.echo("")
+
+
+@reports_errors
+def demo_cmd(
+    out: Annotated[Path, typer.Option(
+        "--out", help="Folder that receives the demo folder (keys, run, seed, PDFs).")] = Path("outputs"),
+    spec_file: Annotated[Path | None, typer.Option(
+        "--spec", exists=True, dir_okay=False, metavar="FILE",
+        help="A game to demonstrate. Default: the spec in specs/ with the smallest pool.")] = None,
+    pool: Annotated[str | None, typer.Option(
+        "--pool", metavar="ID", help="The pool to build. Default: the spec's smallest pool.")] = None,
+) -> None:
+    """Check every spec, then generate, sign, verify, prove and report one pool of a game, in a new
+    folder OUT/demo-UTCTIME: a throwaway signing key (keys/), the run folder, its fresh seed
+    (RUN.seed, mode 0600), proof.pdf and report.pdf. The key and seed are for the demo only."""
+    now = datetime.now(UTC).replace(microsecond=0)
+    if spec_file is None:
+        spec, default_pool = default_game(all_specs())
+    else:
+        spec = load_spec(spec_file)
+        default_pool = min(spec.pools, key=lambda p: p.tickets).id
+    pool_id = pool or default_pool
+    spec.pool(pool_id)  # an unknown pool id fails before anything is written
+    ensure_folder(out)
+    folder = out / f"demo-{now:%Y%m%dT%H%M%SZ}"
+    if folder.exists():
+        raise OutputError(f"{folder}: already exists; run the demo again in a second")
+    run_id = f"{spec.path.stem}-{pool_id}"
+    check_run_id(run_id)
+    run = folder / run_id
+
+    _step("poolgen check", check, specs=None, as_json=False)
+    say("== poolgen keys new (a throwaway key for this demo)")
+    keys = new_key_pair(folder / "keys")
+    typer.echo(f"public key fingerprint: {keys.fingerprint}\n")
+    _step(f"poolgen generate {spec.path.name} --pool {pool_id}", generate_cmd, spec_file=spec.path,
+          out=folder, pool=[pool_id], seed_file=None, entropy=None, workers=0, run_id=run_id,
+          as_json=False, key=keys.private, unsigned=False)
+    seed_file = folder / f"{run_id}.seed"
+    _step("poolgen verify (every step, reproduction from the seed included)", verify, run=run,
+          public_key=keys.public, spec=spec.path, seed_file=seed_file, as_json=False, workers=0)
+    _step("poolgen proof", proof_cmd, run=run, out=folder / "proof.pdf", tickets=None, per_tier=1,
+          pool=None, spec=spec.path)
+    _step("poolgen report", report_cmd, run=run, out=folder / "report.pdf", spec=spec.path,
+          public_key=keys.public)
+    typer.echo(f"demo done in {folder}:")
+    typer.echo(f"  run folder   {run}  (manifest.json, manifest.sig, pool files)")
+    typer.echo(f"  seed         {seed_file}  (secret, mode 0600)")
+    typer.echo(f"  keys         {keys.private} (secret, mode 0600), {keys.public}")
+    typer.echo(f"  proof        {folder / 'proof.pdf'}")
+    typer.echo(f"  report       {folder / 'report.pdf'}")
