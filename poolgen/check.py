@@ -1,8 +1,9 @@
 """The prize-structure check: figures computed from a spec's tiers against what the regulation prints.
 
-`check_spec(spec)` returns a `GameCheck`: one `PoolFigures` per pool (for printed games also the
-whole order), `problems` (a published figure disagrees: the CLI exits 1) and `notes` (a figure
-agrees in value but is printed oddly, such as "$1,2500.00": reported, not failed).
+`check_spec(spec)` returns a `GameCheck`: one `PoolFigures` per pool, under the pool ids that
+`generate --pool` takes (for printed games also `order`, the whole order's figures), `problems` (a
+published figure disagrees: the CLI exits 1) and `notes` (a figure agrees in value but is printed
+oddly, such as "$1,2500.00": reported, not failed).
 Odds and percentages are exact fractions, shown rounded half-up as the regulation rounds them.
 """
 
@@ -89,7 +90,8 @@ class GameCheck:
     """The result of checking one spec."""
 
     spec: Spec
-    pools: list[PoolFigures] = field(default_factory=list)
+    pools: list[PoolFigures] = field(default_factory=list)  # by the ids `generate --pool` takes
+    order: PoolFigures | None = None  # printed games: the whole order (every pool together)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -107,6 +109,7 @@ class GameCheck:
             "spec": s.path.name,
             "spec_sha256": s.sha256,
             "pools": [p.to_json() for p in self.pools],
+            "order": self.order.to_json() if self.order else None,
             "problems": list(self.problems),
             "notes": list(self.notes),
         }
@@ -144,12 +147,13 @@ def _odds_matches(printed: str, exact: Fraction) -> tuple[bool, Decimal]:
 
 
 def _check_printed(spec: Spec, result: GameCheck) -> None:
-    pool = figures(spec.pools[0])
+    result.pools += [figures(p) for p in spec.pools]
     n_pools = len(spec.pools)
-    pool = PoolFigures("pool", pool.price_cents, pool.tickets, pool.tiers)
-    order = PoolFigures("order", pool.price_cents, pool.tickets * n_pools,
-                        tuple(PoolTier(t.id, t.prize_cents, t.count * n_pools) for t in pool.tiers))
-    result.pools += [pool, order]
+    pool = result.pools[0]
+    order = PoolFigures("order", pool.price_cents, sum(p.tickets for p in result.pools),
+                        tuple(PoolTier(t.id, t.prize_cents, sum(p.tiers[i].count for p in result.pools))
+                              for i, t in enumerate(pool.tiers)))
+    result.order = order
     per_order = spec.sales["counts_per"] == "order"
     table = "(i)"
     for t in spec.tiers:

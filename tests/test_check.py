@@ -26,11 +26,28 @@ def test_all_four_games_reconcile():
 
 
 def _pools(name: str) -> dict:
-    return {p["id"]: p for p in check_spec(load_spec(SPECS / name)).to_json()["pools"]}
+    doc = check_spec(load_spec(SPECS / name)).to_json()
+    return {p["id"]: p for p in doc["pools"]} | ({"order": doc["order"]} if doc["order"] else {})
+
+
+@pytest.mark.parametrize("name", ["wild_side.toml", "happy_holidays.toml", "hand_to_hand_tactics.toml",
+                                  "primetime_payout.toml"])
+def test_check_names_pools_as_generate_does(name):
+    spec = load_spec(SPECS / name)
+    doc = check_spec(spec).to_json()
+    assert [p["id"] for p in doc["pools"]] == [p.id for p in spec.pools]
+    for p in doc["pools"]:
+        assert spec.pool(p["id"]).tickets == p["tickets"]  # what `generate --pool ID` builds
+    if spec.kind == "printed":
+        assert doc["order"]["tickets"] == sum(p.tickets for p in spec.pools)
+    else:
+        assert doc["order"] is None
 
 
 def test_wild_side_figures():
     pools = _pools("wild_side.toml")
+    assert [k for k in pools] == ["p1", "p2", "p3", "p4", "p5", "order"]
+    pools["pool"] = pools["p3"]
     assert pools["pool"]["tickets"] == 150_000 and pools["pool"]["winners"] == 49_212
     assert pools["pool"]["prize_cost_cents"] == 50_252_500  # $2,512,625 / 5
     assert pools["pool"]["odds_1_in"] == "3.0480" and pools["pool"]["payout_pct"] == "67.0033"
@@ -43,7 +60,8 @@ def test_wild_side_figures():
 
 def test_happy_holidays_figures():
     pools = _pools("happy_holidays.toml")
-    p = pools["pool"]
+    assert [k for k in pools] == ["p1", "p2", "p3", "p4", "p5", "p6", "order"]
+    p = pools["p6"]
     assert (p["tickets"], p["winners"], p["losers"]) == (300_000, 87_900, 212_100)
     assert p["prize_cost_cents"] == 18_185_000 and p["odds_1_in"] == "3.4130"
     assert pools["order"]["prize_cost_cents"] == 109_110_000 and pools["order"]["winners"] == 527_400

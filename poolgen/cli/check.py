@@ -54,9 +54,9 @@ def _print_game(console: Console, r: GameCheck) -> None:
     title = f"{s.name}" + (f" (game {s.number})" if s.number else "") + f" - {s.regulation}"
     table = Table(title=title, title_justify="left")
     for col in ("pool", "price", "tickets", "winners", "losers", "odds 1 in", "prize cost",
-                "payout %", "top prize"):  # printed games: one pool (all are alike) and the order
+                "payout %", "top prize"):  # pool ids as `generate --pool` takes them; printed: the order
         table.add_column(col, justify="right" if col != "pool" else "left")
-    for p in r.pools:
+    for p in r.pools + ([r.order] if r.order else []):
         table.add_row(p.id, fmt_cents(p.price_cents), f"{p.tickets:,}", f"{p.winners:,}",
                       f"{p.losers:,}", str(round_half_up(p.odds, 2)) if p.odds else "-",
                       fmt_cents(p.prize_cost_cents), str(round_half_up(p.payout, 2)),

@@ -273,7 +273,7 @@ def _cross_check(spec: Spec, check: GameCheck, run: RunFolder) -> list:
                       f"{_esc(spec.regulation)} reconciles</b></font> with the tiers of the spec "
                       f"({len(spec.tiers)} tiers)."))
     rows = [["pool", "price", "tickets", "winners", "odds 1 in", "prize cost", "payout"]]
-    for f in check.pools:
+    for f in check.pools + ([check.order] if check.order else []):
         rows.append([f.id, fmt_cents(f.price_cents), f"{f.tickets:,}", f"{f.winners:,}",
                      _odds(f.tickets, f.winners), fmt_cents(f.prize_cost_cents),
                      _pct(f.prize_cost_cents, f.sales_cents)])
