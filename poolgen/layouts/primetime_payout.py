@@ -232,6 +232,45 @@ def _bonus_area(code: np.ndarray, s0_bonus: np.ndarray, d: _Draws, stream: Strea
     return free
 
 
+def _modes(kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, tiers: np.ndarray,
+           stream: Stream) -> np.ndarray:
+    """Step 5: the bonus-symbol mode of every area, (k, n), for k > 1 areas.
+
+    A share with a bonus area: that area ANY, the others NO_BONUS_SYMBOL. Any other share has a mode
+    M: NO_TDFG if a0_s0 is the Golden Football, NO_GFOOT if it is the Touchdown or the Field Goal,
+    else a fair coin between the two. A loser is *bare* (every area NO_BONUS_SYMBOL but area 0,
+    which keeps M when a0_s0 is a bonus symbol) with probability B / T, where T is the number of
+    losing areas 1..k-1 of the winners of its group (a0_s0 a bonus symbol or not) and B those of
+    them in shares with a bonus area: so the areas 1..k-1 of losers show no bonus symbol because of
+    a bonus elsewhere as often as those of winners do."""
+    k, n = kind.shape
+    in_bonus = kind >= BONUS_TD
+    bonus_share = in_bonus.any(axis=0)
+    lose = tiers == 0
+    lost_later = (kind[1:] == 0).sum(axis=0)  # losing areas 1..k-1 of each share
+    bounds = np.empty(3, dtype=np.int64)  # by draw key: 0 plain winner, 1 plain loser, 2 other loser
+    bare_below = np.zeros(3, dtype=np.int64)
+    for g, group in ((1, ~s0_bonus), (2, s0_bonus)):
+        total = int(lost_later[~lose & group].sum())
+        bare_below[g] = int(lost_later[~lose & group & bonus_share].sum())
+        bounds[g] = max(total, 1)
+    bounds[0], bounds[1], bare_below[1] = 2, 2 * bounds[1], 2 * bare_below[1]  # and the coin
+    draw = np.flatnonzero(~bonus_share & (lose | ~s0_bonus))  # pool order
+    key = np.where(lose[draw], np.where(s0_bonus[draw], 2, 1), 0)
+    u = integers_by_key(stream, bounds, key)
+    share_mode = np.where(s0 == GFOOT - 1, NO_TDFG, NO_GFOOT)
+    plain = ~s0_bonus[draw]
+    share_mode[draw[plain]] = np.where(u[plain] % 2 == 0, NO_GFOOT, NO_TDFG)
+    bare = np.zeros(n, dtype=bool)
+    bare[draw] = lose[draw] & (u < bare_below[key])
+    mode = np.broadcast_to(share_mode, (k, n)).copy()
+    mode[:, bonus_share | bare] = NO_BONUS_SYMBOL
+    keep0 = bare & s0_bonus
+    mode[0, keep0] = share_mode[keep0]
+    mode[in_bonus] = ANY
+    return mode
+
+
 def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
     """The layout columns of every share of `pool` (see specs/primetime_payout.md, section 2).
 
@@ -289,25 +328,10 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     kind = np.zeros((k, n), dtype=np.uint8)  # LOSE but where won
     kind.reshape(-1)[at] = kind_w
 
-    # 5. which bonus symbols each area may show (section 7): one area can play a bonus game and
-    # then the others show none; otherwise no Golden Football, or no Touchdown and Field Goal
+    # 5. which bonus symbols each area may show (section 7)
     mode = np.full((k, n), ANY, dtype=np.int64)
     if k > 1:
-        in_bonus = kind >= BONUS_TD
-        bonus_share = in_bonus.any(axis=0)
-        share_mode = np.where(s0 == GFOOT - 1, NO_TDFG, NO_GFOOT)
-        draw = np.flatnonzero(~bonus_share & ~s0_bonus)
-        lose = tiers[draw] == 0
-        # losers show none with the probability that a winner (a0_s0 not a bonus symbol) plays a
-        # bonus game, so losing areas show bonus symbols as often on losers as on winners
-        plain_w = ~s0_bonus[winners]
-        w_plain, b_plain = int(plain_w.sum()), int(bonus_share[winners[plain_w]].sum())
-        u = integers_by_key(stream, np.array([2, 2 * max(w_plain, 1)]), lose.astype(np.int64))
-        share_mode[draw] = np.where(lose & (u < 2 * b_plain), NO_BONUS_SYMBOL,
-                                    np.where(u % 2 == 0, NO_GFOOT, NO_TDFG))
-        mode[:] = share_mode
-        mode[:, bonus_share] = NO_BONUS_SYMBOL
-        mode[in_bonus] = ANY
+        mode[:] = _modes(kind, s0, s0_bonus, tiers, stream)
 
     # 6. symbols, uniform among the ordered tuples of each area's class and mode
     symbols = []
