@@ -240,23 +240,27 @@ def _modes(kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, tiers: np.nda
     M: NO_TDFG if a0_s0 is the Golden Football, NO_GFOOT if it is the Touchdown or the Field Goal,
     else a fair coin between the two. A loser is *bare* (every area NO_BONUS_SYMBOL but area 0,
     which keeps M when a0_s0 is a bonus symbol) with probability B / T, where T is the number of
-    losing areas 1..k-1 of the winners of its group (a0_s0 a bonus symbol or not) and B those of
-    them in shares with a bonus area: so the areas 1..k-1 of losers show no bonus symbol because of
-    a bonus elsewhere as often as those of winners do."""
+    losing areas 1..k-1 of the winners of its group (a0_s0 not a bonus symbol; a0_s0 the Golden
+    Football; the Touchdown; the Field Goal) and B those of them in shares with a bonus area: so the
+    areas 1..k-1 of losers show no bonus symbol because of a bonus elsewhere as often as those of
+    winners do."""
     k, n = kind.shape
     in_bonus = kind >= BONUS_TD
     bonus_share = in_bonus.any(axis=0)
     lose = tiers == 0
     lost_later = (kind[1:] == 0).sum(axis=0)  # losing areas 1..k-1 of each share
-    bounds = np.empty(3, dtype=np.int64)  # by draw key: 0 plain winner, 1 plain loser, 2 other loser
-    bare_below = np.zeros(3, dtype=np.int64)
-    for g, group in ((1, ~s0_bonus), (2, s0_bonus)):
-        total = int(lost_later[~lose & group].sum())
-        bare_below[g] = int(lost_later[~lose & group & bonus_share].sum())
-        bounds[g] = max(total, 1)
+    # group of a share: 0 if a0_s0 is not a bonus symbol, else 1 + a0_s0 - GFOOT (1, 2, 3)
+    group = np.where(s0_bonus, s0 - (GFOOT - 1) + 1, 0)
+    # draw key: 0 a winner (group 0: the coin), 1 + g a loser of group g
+    bounds = np.empty(5, dtype=np.int64)
+    bare_below = np.zeros(5, dtype=np.int64)
+    for g in range(4):
+        of_g = ~lose & (group == g)
+        bounds[1 + g] = max(int(lost_later[of_g].sum()), 1)
+        bare_below[1 + g] = int(lost_later[of_g & bonus_share].sum())
     bounds[0], bounds[1], bare_below[1] = 2, 2 * bounds[1], 2 * bare_below[1]  # and the coin
     draw = np.flatnonzero(~bonus_share & (lose | ~s0_bonus))  # pool order
-    key = np.where(lose[draw], np.where(s0_bonus[draw], 2, 1), 0)
+    key = np.where(lose[draw], 1 + group[draw], 0)
     u = integers_by_key(stream, bounds, key)
     share_mode = np.where(s0 == GFOOT - 1, NO_TDFG, NO_GFOOT)
     plain = ~s0_bonus[draw]
