@@ -401,6 +401,17 @@ def test_full_pools_show_no_unpaid_win(spec, pool_id):
     np.add.at(table2, ((tiers > 0).astype(int), cols["a0_s0"].astype(int) - 1), 1)
     _, p, dof, _ = chi2_contingency(table2)
     assert dof == 12 and p > 0.01, table2
+    if pool.play_areas > 1:  # section 8: losing areas show bonus symbols alike on winners and losers
+        shown = np.zeros((2, 3), dtype=np.int64)
+        for i in range(pool.play_areas):
+            one = {f"a0_{c}": cols[f"a{i}_{c}"] for c in ("s0", "s1", "s2", "s3", "amount", "bonus",
+                                                          "bonus_result", "bonus_prizes")}
+            losing = evaluate(one, 1, pool.denomination_cents)[0] == 0
+            s = np.stack([cols[f"a{i}_s{j}"] for j in range(4)], axis=1)[losing]
+            what = np.where((s == GFOOT).any(axis=1), 1, np.where(np.isin(s, (TD, FG)).any(axis=1), 2, 0))
+            np.add.at(shown, ((tiers[losing] > 0).astype(int), what), 1)
+        _, p, dof, _ = chi2_contingency(shown)
+        assert dof == 2 and p > 0.01, shown
 
 
 def test_the_counter_finds_each_display():
