@@ -352,7 +352,8 @@ def test_ptp_triple_in_a_losing_area_of_a_winning_share(ptp_full):
         if 0 in wins:
             break
     i = wins.index(0)
-    broken = set_cells(table, row, {f"a{i}_s{j}": 13 for j in range(3)})  # three Jackpot Coins
+    # three Jackpot Coins and a Clipboard (not a Coin nor a fourth Jackpot Coin: a 3-match)
+    broken = set_cells(table, row, {**{f"a{i}_s{j}": 13 for j in range(3)}, f"a{i}_s3": 1})
     wins[i] = areas[i][1]
     result = ptp.evaluate(broken, pool)
     pays = f"{' + '.join(map(str, wins))} = {sum(wins)}"
