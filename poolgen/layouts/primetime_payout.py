@@ -20,14 +20,12 @@ Generation (section 7 of the contract), in this fixed order of stream use:
   7. bonus results (Touchdown scoring mask, Field Goal grid section);
   8. losing areas' decoy amounts, copied from uniformly chosen winning areas of the pool.
 Values are counted in half-denominations, so every amount multiplier is a whole number. The tables
-(area classes, symbol tuples, decompositions, ways) are in `primetime_areas`.
+(area classes, symbol tuples, decompositions, ways, flat lookup tables) are in `primetime_areas`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -44,14 +42,15 @@ from poolgen.layouts.primetime_areas import (
     NO_BONUS_SYMBOL,
     NO_GFOOT,
     NO_TDFG,
+    NOT_AREA0,
     SPOTS,
     SYMBOL_CODES,
+    Draws,
     Params,
     area_class,
-    bonus_only,
+    decomposition_codes,
     decompositions,
-    tuples,
-    ways,
+    draws,
 )
 from poolgen.rng import Stream, integers, integers_by_key, row_permutations
 from poolgen.spec import Pool, Spec
@@ -113,98 +112,7 @@ def params(spec: Spec) -> Params:
 # Laying out a pool
 
 
-def _td_masks() -> tuple[np.ndarray, np.ndarray]:
-    """Touchdown masks 1..15 grouped by number of scoring chances: (5, 6) padded, counts (5,)."""
-    table = np.zeros((MAX_PRIZES + 1, 6), dtype=np.int64)
-    count = np.zeros(MAX_PRIZES + 1, dtype=np.int64)
-    for mask in range(1, 16):
-        n = bin(mask).count("1")
-        table[n, count[n]] = mask
-        count[n] += 1
-    return table, count
-
-
-def _fg_sections(grid: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    table = np.zeros((MAX_PRIZES + 1, len(grid)), dtype=np.int64)
-    count = np.zeros(MAX_PRIZES + 1, dtype=np.int64)
-    for section, n in enumerate(grid):
-        table[n, count[n]] = section
-        count[n] += 1
-    return table, count
-
-
-NOT_AREA0 = N_SYMBOLS  # realisation key column of the areas other than area 0 (no a0_s0 to fit)
-
-
-@dataclass(frozen=True)
-class _Draws:
-    """Flat lookup tables of `lay_out`, one row per small integer key (built once per layout table).
-
-    A value code is 0 for a losing area and c for the area value `ways().values[c - 1]`."""
-
-    bonus_only: np.ndarray  # (codes,) bool: the value code's value only a bonus game can win
-    way_key_width: int  # keys of a won area: code * (N_SYMBOLS + 1) + (a0_s0 - 1, or NOT_AREA0)
-    way_width: int
-    way_bound: np.ndarray  # (keys * 2,) number of ways of key (even) / of its match ways (odd)
-    way_kind: np.ndarray  # (keys * way_width,) uint8 class of the key's pick-th way
-    way_amount: np.ndarray  # (keys * way_width,) int64 amount (half-denominations)
-    way_prizes: np.ndarray  # (keys * way_width,) uint8 N
-    sym0_width: int
-    sym0_bound: np.ndarray  # (classes * modes * 13,): key (class * modes + mode) * 13 + a0_s0 - 1
-    sym0: np.ndarray  # (keys * sym0_width,) uint32: the key's tuples, 4 codes packed in memory order
-    sym_width: int
-    sym_bound: np.ndarray  # (classes * modes,) tuples of key class * modes + mode
-    sym: np.ndarray  # (keys * sym_width,) uint32 the key's tuples, packed
-    bonus_width: int
-    bonus_bound: np.ndarray  # (2 * 5,) results of bonus key (kind - BONUS_TD) * 5 + N
-    bonus_result: np.ndarray  # (keys * bonus_width,) uint8: Touchdown mask / Field Goal section
-
-
-@lru_cache(maxsize=8)
-def _draws(amounts_half: tuple[int, ...], grid: tuple[int, ...]) -> _Draws:
-    tup, w = tuples(), ways(amounts_half)
-    n_vals, width = w.kind.shape
-    cols = N_SYMBOLS + 1
-    way_bound = np.ones((n_vals + 1, cols, 2), dtype=np.int64)  # code 0 (losing) is never drawn
-    way_bound[1:, :N_SYMBOLS, 0] = w.n_first
-    way_bound[1:, :N_SYMBOLS, 1] = w.n_first_match
-    way_bound[1:, NOT_AREA0, 0] = w.n
-    way_bound[1:, NOT_AREA0, 1] = w.n_match
-    way = np.zeros((n_vals + 1, cols, width), dtype=np.int64)
-    way[1:, :N_SYMBOLS] = w.first
-    way[1:, NOT_AREA0] = np.arange(width)
-    vidx = np.maximum(np.arange(n_vals + 1) - 1, 0)[:, None, None]
-    packed = np.ascontiguousarray(tup.all).view(np.uint32).reshape(-1)
-    td_table, td_count = _td_masks()
-    fg_table, fg_count = _fg_sections(grid)
-    bonus_width = max(td_table.shape[1], fg_table.shape[1])
-    bonus_result = np.zeros((2, MAX_PRIZES + 1, bonus_width), dtype=np.uint8)
-    bonus_result[0, :, :td_table.shape[1]] = td_table
-    bonus_result[1, :, :fg_table.shape[1]] = fg_table
-    return _Draws(
-        bonus_only=np.concatenate([[False], np.isin(w.values, bonus_only(amounts_half))]),
-        way_key_width=cols, way_width=width, way_bound=way_bound.reshape(-1),
-        way_kind=w.kind[vidx, way].astype(np.uint8).reshape(-1),
-        way_amount=w.amount[vidx, way].reshape(-1),
-        way_prizes=w.prizes[vidx, way].astype(np.uint8).reshape(-1),
-        sym0_width=tup.by_first.shape[1], sym0_bound=tup.n_first,
-        sym0=packed[tup.by_first].reshape(-1),
-        sym_width=tup.by_key.shape[1], sym_bound=tup.n_key, sym=packed[tup.by_key].reshape(-1),
-        bonus_width=bonus_width, bonus_bound=np.stack([td_count, fg_count]).reshape(-1),
-        bonus_result=bonus_result.reshape(-1))
-
-
-@lru_cache(maxsize=1024)
-def _decomposition_codes(p: Params, multiplier: Decimal, k: int) -> np.ndarray:
-    """`decompositions(p, multiplier, k)` as value codes (0 losing, c for `ways().values[c - 1]`)."""
-    table, _ = decompositions(p, multiplier, k)
-    values = ways(p.amounts_half).values
-    lookup = np.zeros(int(table.max(initial=0)) + 1, dtype=np.min_scalar_type(len(values)))
-    lookup[values[values < len(lookup)]] = np.arange(1, len(values) + 1)[values < len(lookup)]
-    return lookup[table]
-
-
-def _bonus_area(code: np.ndarray, s0_bonus: np.ndarray, d: _Draws, stream: Stream) -> np.ndarray:
+def _bonus_area(code: np.ndarray, s0_bonus: np.ndarray, d: Draws, stream: Stream) -> np.ndarray:
     """Steps 2 (end) and 3: the won area of each winning share that may play a bonus game (-1:
     none). Moves a bonus-only value to area 0 of the shares whose a0_s0 is a bonus symbol (in place
     in `code`, the winners' (n_w, k) value codes)."""
@@ -291,7 +199,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
                         f"{a / 2} x {denom} cents is not whole cents")
     tiers = np.asarray(tiers)
     n = len(tiers)
-    d = _draws(p.amounts_half, p.grid)
+    d = draws(p.amounts_half, p.grid)
 
     # 1. what the player sees first: independent of the tier
     s0 = integers(stream, N_SYMBOLS, size=n)  # code - 1
@@ -308,7 +216,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         rows = by_tier[ends[t - 1]:ends[t]]
         if not rows.size:
             continue
-        table = _decomposition_codes(p, spec.tiers[t - 1].multiplier, k)
+        table = decomposition_codes(p, spec.tiers[t - 1].multiplier, k)
         if not len(table):
             raise SpecError(f"{spec.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
                             f"be made of play-area wins with layout.amount_multipliers")
