@@ -352,7 +352,8 @@ def test_ptp_triple_in_a_losing_area_of_a_winning_share(ptp_full):
         if 0 in wins:
             break
     i = wins.index(0)
-    broken = set_cells(table, row, {f"a{i}_s{j}": 13 for j in range(3)})  # three Jackpot Coins
+    # three Jackpot Coins and a Clipboard (not a Coin nor a fourth Jackpot Coin: a 3-match)
+    broken = set_cells(table, row, {**{f"a{i}_s{j}": 13 for j in range(3)}, f"a{i}_s3": 1})
     wins[i] = areas[i][1]
     result = ptp.evaluate(broken, pool)
     pays = f"{' + '.join(map(str, wins))} = {sum(wins)}"
@@ -360,9 +361,15 @@ def test_ptp_triple_in_a_losing_area_of_a_winning_share(ptp_full):
     assert result.prize_cents[row] == values["prize_cents"] + areas[i][1]
 
 
+def _no_bonus_symbol(table: pl.DataFrame, areas: range) -> pl.Series:
+    return pl.all_horizontal(~pl.col(f"a{i}_s{j}").is_in([9, 10, 11]) for i in areas for j in range(4))
+
+
 def test_ptp_touchdown_trigger_in_a_losing_area(ptp_full):
     table, pool = ptp_full
-    row = _rows_where(table["tier"] == "lose")[0]
+    # a loser whose areas 0 and 1 show no bonus symbol, so that the trigger breaks no other rule
+    plain = table.select(_no_bonus_symbol(table, range(2))).to_series()
+    row = _rows_where((table["tier"] == "lose") & plain)[0]
     broken = set_cells(table.slice(row, 1), 0, {"a2_s0": 9, "a2_s1": 1, "a2_s2": 10, "a2_s3": 2})
     result = ptp.evaluate(broken, pool)
     assert result.illegal == [(0, "area 2: a2_bonus is 0 but its symbols trigger Touchdown (1)")]
@@ -412,7 +419,8 @@ A = 400  # an area amount (2 x D for D = $2.00)
     ([9, 10, 12, 12], 1, 0b1011, 3, 3),   # Touchdown, three chances score
     ([10, 3, 9, 3], 1, 0b0001, 1, 1),
     ([9, 11, 3, 3], 2, 3, 4, 4),          # Field Goal, section 3 (4 prizes)
-    ([11, 9, 9, 1], 2, 5, 1, 1),
+    ([11, 9, 12, 1], 2, 5, 1, 1),
+    ([9, 9, 12, 3], 0, 0, 0, 0),          # two Golden Footballs and no Touchdown: no bonus
 ])
 def test_ptp_area_rules(symbols, bonus, result, prizes, times):
     losing = ([1, 2, 3, 4], 200, 0, 0, 0)
@@ -443,6 +451,52 @@ def test_ptp_illegal_areas(area, prize, reason):
     out = ptp.evaluate(ptp_row([area], prize=prize), d200(1))
     assert out.illegal == [(0, reason)]
     assert out.prize_cents.tolist() == [prize]
+
+
+L = ([1, 2, 3, 4], A, 0, 0, 0)  # a losing area without bonus symbols
+
+
+@pytest.mark.parametrize(("areas", "prize", "reason"), [
+    # rule 10: three matching symbols that win nothing
+    ([([9, 9, 9, 1], A, 0, 0, 0)], 0, "area 0: 3 Golden Football symbols match and win nothing"),
+    ([([6, 10, 10, 10], A, 0, 0, 0)], 0, "area 0: 3 Touchdown symbols match and win nothing"),
+    ([([11, 11, 12, 11], A, 0, 0, 0)], 0, "area 0: 3 Field Goal symbols match and win nothing"),
+    ([([11, 11, 11, 11], A, 0, 0, 0)], 0, "area 0: 4 Field Goal symbols match and win nothing"),
+    ([L, ([9, 10, 10, 10], A, 1, 1, 1)], A, "area 1: 3 Touchdown symbols match and win nothing"),
+    # rule 10: a bonus trigger shows one Golden Football and one Touchdown / Field Goal
+    ([([9, 9, 10, 1], A, 1, 1, 1)], A, "area 0: a bonus trigger with 2 Golden Football symbols"),
+    ([([9, 11, 3, 11], A, 2, 0, 1)], A, "area 0: a bonus trigger with 2 Field Goal symbols"),
+    # rule 11: a Golden Football in one area, a Touchdown or Field Goal in another
+    ([([9, 1, 2, 3], A, 0, 0, 0), ([10, 1, 2, 3], A, 0, 0, 0)], 0,
+     "Golden Football in area 0 and Touchdown in area 1"),
+    ([L, ([4, 11, 5, 6], A, 0, 0, 0), L, ([7, 8, 9, 1], A, 0, 0, 0)], 0,
+     "Golden Football in area 3 and Field Goal in area 1"),
+    # area 0 plays a Touchdown bonus, area 2 shows a lone Golden Football: it pairs with area 0's TD
+    ([([9, 10, 1, 2], A, 1, 1, 1), L, ([9, 3, 4, 5], A, 0, 0, 0)], A,
+     "Golden Football in area 2 and Touchdown in area 0"),
+    # two bonus areas: each one's Golden Football pairs with the other's Touchdown / Field Goal
+    ([([9, 10, 1, 2], A, 1, 1, 1), ([11, 9, 1, 2], A, 2, 0, 1)], 2 * A,
+     "Golden Football in area 0 and Field Goal in area 1; Golden Football in area 1 and Touchdown in area 0"),
+    # a winning 3-match whose fourth symbol pairs with another area's Golden Football
+    ([([1, 1, 1, 10], A, 0, 0, 0), ([9, 2, 3, 4], A, 0, 0, 0)], A,
+     "Golden Football in area 1 and Touchdown in area 0"),
+])
+def test_ptp_displays_never_shown(areas, prize, reason):
+    """Section 5, rules 10 and 11: displays a plain reading of (f) takes for a win not paid."""
+    out = ptp.evaluate(ptp_row(areas, prize=prize), d200(len(areas)))
+    assert out.illegal == [(0, reason)]
+    assert out.prize_cents.tolist() == [prize]
+
+
+def test_ptp_displays_allowed():
+    """What rules 10 and 11 leave alone: two of a bonus symbol outside a trigger, Golden Footballs
+    without any Touchdown or Field Goal in the share, Touchdowns and Field Goals without a Golden Football."""
+    for areas in ([([9, 9, 1, 2], A, 0, 0, 0), ([9, 3, 4, 5], A, 0, 0, 0)],
+                  [([10, 10, 1, 2], A, 0, 0, 0), ([11, 11, 3, 4], A, 0, 0, 0), ([10, 11, 5, 6], A, 0, 0, 0)],
+                  [([9, 10, 1, 2], A, 1, 3, 2), L]):
+        prize = sum(ptp_area_win(s, a, n) for s, a, _, _, n in areas)
+        out = ptp.evaluate(ptp_row(areas, prize=prize), d200(len(areas)))
+        assert out.illegal == [], areas
 
 
 def test_ptp_exact_multi_rule_reasons():
@@ -506,6 +560,11 @@ def test_ptp_matches_the_contract_reference(rows):
             legal &= bonus != 0 or (res == 0 and prizes == 0)
             legal &= bonus != 1 or (1 <= res <= 15 and prizes == bin(res).count("1"))
             legal &= bonus != 2 or (res <= 5 and prizes == FIELD_GOAL_GRID[res])
+            legal &= max(symbols.count(c) for c in (9, 10, 11)) <= 2  # rule 10
+            legal &= not trigger or max(symbols.count(c) for c in (9, 10, 11)) == 1
+        for i, (si, *_) in enumerate(areas):  # rule 11
+            for j, (sj, *_) in enumerate(areas):
+                legal &= i == j or not (9 in si and (10 in sj or 11 in sj))
         assert (r not in dict(result.illegal)) == legal
 
 

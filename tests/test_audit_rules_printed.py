@@ -277,6 +277,22 @@ def test_ws_win_symbol_in_a_bonus_spot_of_a_loser(ws_game):
         assert ev.illegal == [(0, f"BONUS wins [{name}], tier 'lose' wins []")]
 
 
+def test_ws_one_bonus_play_symbol_three_times(ws_game):
+    """Section 5: the three WILD BONUS spots never show one play symbol three times, a match (f) might
+    be read to pay; a WIN$ symbol three times is three paid wins."""
+    _, pool, table = ws_game
+    r, _ = _ws_loser(table)
+    for code, name in ((0, "GLDBAR"), (5, "CLOVER"), (7, "HRSHOE")):
+        ev = ws.evaluate(_row(table, r, bonus_0=code, bonus_1=code, bonus_2=code), pool)
+        assert ev.prize_cents.tolist() == [0]
+        assert ev.illegal == [(0, f"WILD BONUS shows {name} three times (a match that wins nothing)")]
+    ev = ws.evaluate(_row(table, r, bonus_0=5, bonus_1=5, bonus_2=6), pool)
+    assert ev.illegal == []
+    ev = ws.evaluate(_row(table, r, bonus_0=8, bonus_1=8, bonus_2=8), pool)
+    assert ev.prize_cents.tolist() == [3000] and ev.illegal == [(0, "BONUS wins [WIN10 WIN10 WIN10], "
+                                                                    "tier 'lose' wins []")]
+
+
 def test_ws_wild_win_on_free(ws_game):
     _, pool, table = ws_game
     r = _first(table, "t05")
@@ -399,6 +415,8 @@ def test_ws_matches_a_row_by_row_reading(rows):
     for i, (row, (_, wins)) in enumerate(zip(rows, want, strict=True)):
         lucky = [row[c] for c in WS_LUCKY]
         if len(set(lucky)) < 5 or wins > 21:
+            assert i in flagged
+        if row["bonus_0"] == row["bonus_1"] == row["bonus_2"] < 8:
             assert i in flagged
 
 

@@ -8,11 +8,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
+from poolgen.build import build_pool
 from poolgen.check import GameCheck, check_spec
 from poolgen.errors import SpecError
 from poolgen.layouts import layout_module
@@ -250,10 +252,12 @@ def test_only_losers(spec):
 def brute_decompositions(m: Decimal, k: int) -> set[tuple[int, ...]]:
     halves = [int(2 * Decimal(x)) for x in MULTIPLIERS]
     values = {0} | {n * a for a in halves for n in range(1, 5)}
+    # section 7: a share plays at most one bonus game, so at most one value that only a bonus wins
+    bonus_only = {v for v in values - {0} if v not in halves and not (v % 2 == 0 and v // 2 in halves)}
     total = int(2 * m * k)
     return {c for c in itertools.combinations_with_replacement(sorted(v for v in values
                                                                       if v <= total), k)
-            if sum(c) == total}
+            if sum(c) == total and sum(v in bonus_only for v in c) <= 1}
 
 
 @pytest.mark.parametrize("m", ["0.5", "1", "3.5", "4.5", "10", "43"])
@@ -280,7 +284,7 @@ def test_every_tier_of_every_pool_has_a_decomposition(spec):
 def test_cap_thins_evenly(spec):
     p = pp.params(spec)
     full_rows, n = pp.decompositions(p, Decimal("100"), 4)
-    assert n == 28_667 and len(full_rows) == n
+    assert n == 18_192 and len(full_rows) == n
     small = pp.Params(p.amounts_half, p.grid, 1000)
     rows, n2 = pp.decompositions(small, Decimal("100"), 4)
     assert n2 == n and len(rows) == 1000
@@ -293,7 +297,7 @@ def test_check_structure_passes_and_notes(spec):
     assert result.problems == []
     note = [n for n in result.notes if "decomposes into play-area wins" in n]
     assert len(note) == 1
-    assert "16 pools" in note[0] and "28,667" in note[0]
+    assert "16 pools" in note[0] and "18,192" in note[0]
 
 
 def edited_spec(tmp_path: Path, old: str, new: str):
@@ -340,3 +344,82 @@ def test_bad_layout_tables(tmp_path, old, new, message):
 
 def test_symbol_codes_follow_the_spec(spec):
     assert tuple(s.code for s in spec.symbols) == CODES == pp.SYMBOL_CODES
+
+
+# --- displays that are never shown (section 5, rules 10 and 11; issue 12) ---------------------
+
+
+def unpaid_displays(table: pl.DataFrame, k: int) -> dict[str, int]:
+    """How many shares show each display that a plain reading of (f) takes for a win the share is
+    not paid, counted from the contract alone (polars, independent of the layout code)."""
+    def count(i: int, code: int) -> pl.Expr:
+        return pl.sum_horizontal((pl.col(f"a{i}_s{j}") == code).cast(pl.Int8) for j in range(4))
+
+    def shows(i: int, *codes: int) -> pl.Expr:
+        return pl.any_horizontal(pl.col(f"a{i}_s{j}").is_in(codes) for j in range(4))
+
+    triple, unpaid_triple, second = [], [], []
+    for i in range(k):
+        counts = {c: count(i, c) for c in range(1, 14)}
+        match = counts[COIN] + pl.max_horizontal(counts[c] for c in MATCHABLE)
+        most = pl.max_horizontal(counts.values())
+        trigger = shows(i, GFOOT) & shows(i, TD, FG)
+        triple.append(pl.any_horizontal(counts[c] >= 3 for c in (GFOOT, TD, FG)))
+        unpaid_triple.append((most >= 3) & (match < 3))
+        second.append(trigger & pl.any_horizontal(counts[c] >= 2 for c in (GFOOT, TD, FG)))
+    cross = [shows(i, GFOOT) & shows(j, TD, FG) for i in range(k) for j in range(k) if i != j]
+    kinds = {
+        "three or more of one bonus symbol in an area": pl.any_horizontal(triple),
+        "three or more identical symbols in an area that wins no match": pl.any_horizontal(unpaid_triple),
+        "a trigger with a second Golden Football, Touchdown or Field Goal": pl.any_horizontal(second),
+        "Golden Football in one area, Touchdown or Field Goal in another": (
+            pl.any_horizontal(cross) if cross else pl.lit(False)),
+    }
+    sums = table.select(**{name: expr.sum() for name, expr in kinds.items()})
+    return {name: int(sums[name][0]) for name in kinds}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pool_id", ["d1.00x1", "d7.50x4"])
+def test_full_pools_show_no_unpaid_win(spec, pool_id):
+    """Two whole pools as poolgen builds them (one and four play areas): every share pays exactly,
+    and none shows a display of rules 10 and 11, counted kind by kind."""
+    pool = spec.pool(pool_id)
+    table = build_pool(spec, pool, SEED)
+    assert table.height == 1_000_000
+    cols = {c: table[c].to_numpy() for c in table.columns if re.match(r"a\d_", c)}
+    index = {t.id: i for i, t in enumerate(pool.tiers)}
+    tiers = table["tier"].replace_strict(index, return_dtype=pl.Int16).to_numpy()
+    assert_pays(spec, pool, tiers, cols)
+    assert unpaid_displays(table, pool.play_areas) == dict.fromkeys(
+        ["three or more of one bonus symbol in an area",
+         "three or more identical symbols in an area that wins no match",
+         "a trigger with a second Golden Football, Touchdown or Field Goal",
+         "Golden Football in one area, Touchdown or Field Goal in another"], 0)
+    # and the first spot still carries no information: chi-square test of independence at 99%
+    table2 = np.zeros((2, 13), dtype=np.int64)
+    np.add.at(table2, ((tiers > 0).astype(int), cols["a0_s0"].astype(int) - 1), 1)
+    _, p, dof, _ = chi2_contingency(table2)
+    assert dof == 12 and p > 0.01, table2
+    if pool.play_areas > 1:  # section 8: losing areas show bonus symbols alike on winners and losers
+        shown = np.zeros((2, 3), dtype=np.int64)
+        for i in range(pool.play_areas):
+            one = {f"a0_{c}": cols[f"a{i}_{c}"] for c in ("s0", "s1", "s2", "s3", "amount", "bonus",
+                                                          "bonus_result", "bonus_prizes")}
+            losing = evaluate(one, 1, pool.denomination_cents)[0] == 0
+            s = np.stack([cols[f"a{i}_s{j}"] for j in range(4)], axis=1)[losing]
+            what = np.where((s == GFOOT).any(axis=1), 1, np.where(np.isin(s, (TD, FG)).any(axis=1), 2, 0))
+            np.add.at(shown, ((tiers[losing] > 0).astype(int), what), 1)
+        _, p, dof, _ = chi2_contingency(shown)
+        assert dof == 2 and p > 0.01, shown
+
+
+def test_the_counter_finds_each_display():
+    """unpaid_displays counts each kind on hand-built shares (so a zero above means something)."""
+    def share(*areas: list[int]) -> dict[str, list[int]]:
+        return {f"a{i}_s{j}": [a[j]] for i, a in enumerate(areas) for j in range(4)}
+
+    rows = [share([9, 9, 9, 1], [1, 2, 3, 4]), share([1, 1, 1, 10], [9, 2, 3, 4]),
+            share([9, 10, 10, 1], [1, 2, 3, 4]), share([9, 10, 1, 2], [1, 2, 3, 4])]
+    table = pl.concat([pl.DataFrame(r, schema=dict.fromkeys(r, pl.UInt8)) for r in rows])
+    assert list(unpaid_displays(table, 2).values()) == [1, 1, 1, 1]

@@ -362,6 +362,26 @@ def test_ws_every_symbol_appears(ws):
     assert np.unique(_stack(cols, "bonus", 3)).tolist() == list(range(11))
 
 
+def test_ws_bonus_area_never_shows_one_play_symbol_three_times(ws):
+    """Section 5 / "Displays that are never shown": three equal play symbols in the WILD BONUS spots
+    read as a match; tickets without a bonus win show the 504 other triples, each about equally often,
+    and whether a ticket shows a repeated play symbol stays independent of win/lose."""
+    spec, pool, tiers, cols = ws
+    bonus = _stack(cols, "bonus", 3).astype(np.int64)
+    same = (bonus == bonus[:, :1]).all(axis=1) & (bonus[:, 0] < 8)
+    assert int(same.sum()) == 0
+    plain = (bonus < 8).all(axis=1)
+    triple = bonus[plain] @ np.array([64, 8, 1])
+    counts = np.bincount(triple, minlength=512)
+    assert (counts[[73 * c for c in range(8)]] == 0).all()
+    assert chisquare(np.delete(counts, [73 * c for c in range(8)]))[1] > 0.01
+    pair = (bonus[plain, 0] == bonus[plain, 1]) | (bonus[plain, 1] == bonus[plain, 2]) \
+        | (bonus[plain, 0] == bonus[plain, 2])
+    table = np.zeros((2, 2), dtype=np.int64)
+    np.add.at(table, ((tiers[plain] > 0).astype(int), pair.astype(int)), 1)
+    assert chi2_contingency(table)[1] > 0.01, table
+
+
 def test_ws_reproducible(ws):
     spec, pool, tiers, cols = ws
     again = lay(wild_side, spec, pool, tiers)

@@ -5,7 +5,10 @@ every area i in 0 .. k-1, four symbol codes `a{i}_s0 .. a{i}_s3`, the revealed a
 (cents) and the bonus columns `a{i}_bonus`, `a{i}_bonus_result`, `a{i}_bonus_prizes`. An area wins
 twice its amount for four matching symbols, its amount for three, N times its amount for a bonus
 game of N prizes, else 0 (the Coin is wild for every matchable symbol). A share pays the sum of its
-areas; its number of wins is its number of winning areas.
+areas; its number of wins is its number of winning areas. A share must not show what a plain reading
+of the regulation takes for a win it is not paid (rules 10 and 11): three of one bonus symbol in an
+area, a bonus trigger with a second Golden Football or a second Touchdown / Field Goal, or a Golden
+Football in one area with a Touchdown or Field Goal in another.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ GFOOT, TD, FG, COIN = 9, 10, 11, 12
 MAX_CODE = 13
 NO_BONUS, TOUCHDOWN, FIELD_GOAL = 0, 1, 2
 BONUS_NAMES = {NO_BONUS: "no bonus", TOUCHDOWN: "Touchdown", FIELD_GOAL: "Field Goal"}
+SYMBOL_NAMES = {GFOOT: "Golden Football", TD: "Touchdown", FG: "Field Goal"}
 
 # Section 4: prizes of the Field Goal grid sections 0 .. 5.
 FIELD_GOAL_GRID = (1, 2, 3, 4, 2, 1)
@@ -100,8 +104,8 @@ def _check_pool(table: pl.DataFrame, pool: dict) -> tuple[int, int]:
 def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     """Prize (cents) and number of winning areas of every row, and every row breaking section 5.
 
-    The reasons of an illegal row list every broken rule, area by area (rules 1 to 8), then the
-    share's rule 9, joined with "; ".
+    The reasons of an illegal row list every broken rule, area by area (rules 1 to 8 and 10), then
+    the share's rules 11 and 9, joined with "; ".
     """
     areas, denomination = _check_pool(table, pool)
     n = table.height
@@ -110,6 +114,7 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     prize = np.zeros(n, dtype=np.int64)
     wins = np.zeros(n, dtype=np.int64)
     area_wins: list[np.ndarray] = []
+    shows: list[dict[int, np.ndarray]] = []  # per area: whether it shows GFOOT, TD, FG
 
     for i in range(areas):
         spots = [_int_column(table, f"a{i}_s{j}", reasons, code=True) for j in range(SPOTS)]
@@ -125,7 +130,9 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
         for code in MATCHABLE:
             np.maximum(best, (codes == code).sum(axis=0, dtype=np.uint8), out=best)
         match = coins + best
-        has_gfoot, has_td, has_fg = [(codes == c).any(axis=0) for c in (GFOOT, TD, FG)]
+        counts = {c: (codes == c).sum(axis=0, dtype=np.uint8) for c in (GFOOT, TD, FG)}
+        has_gfoot, has_td, has_fg = [counts[c] > 0 for c in (GFOOT, TD, FG)]
+        shows.append({GFOOT: has_gfoot, TD: has_td, FG: has_fg})
         trigger = np.where(has_gfoot & has_td, TOUCHDOWN, np.where(has_gfoot & has_fg, FIELD_GOAL, NO_BONUS))
         # The win is the amount times 2 (match 4), 1 (match 3), N (a bonus game of N prizes) or 0.
         times = np.where(match >= 4, 2, np.where(match == 3, 1, np.where(trigger != NO_BONUS, prizes, 0)))
@@ -182,6 +189,23 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
         reasons.add((amount > 0) & ~pl.Series(amount).is_in(legal_amounts).to_numpy(),
                     lambda r, i=i, amount=amount: (
                         f"area {i}: a{i}_amount {amount[r]} is not an amount multiplier x {denomination}"))
+
+        # Rule 10: never three of one bonus symbol; a trigger shows one Golden Football and one of
+        # its Touchdown / Field Goal.
+        for c in (GFOOT, TD, FG):
+            reasons.add(counts[c] >= 3, lambda r, i=i, c=c, count=counts[c]: (
+                f"area {i}: {count[r]} {SYMBOL_NAMES[c]} symbols match and win nothing"))
+        for c in (GFOOT, TD, FG):
+            reasons.add((trigger != NO_BONUS) & (counts[c] == 2), lambda r, i=i, c=c: (
+                f"area {i}: a bonus trigger with 2 {SYMBOL_NAMES[c]} symbols"))
+
+    # Rule 11: no Golden Football in one area with a Touchdown or Field Goal in another.
+    for i in range(areas):
+        for j in range(areas):
+            for c in (TD, FG):
+                if i != j:
+                    reasons.add(shows[i][GFOOT] & shows[j][c], lambda r, i=i, j=j, c=c: (
+                        f"Golden Football in area {i} and {SYMBOL_NAMES[c]} in area {j}"))
 
     # Rule 9: the areas pay prize_cents; the losing tier pays 0 and only it does.
     def _sum(r: int) -> str:

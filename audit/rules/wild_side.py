@@ -191,6 +191,11 @@ def evaluate(table: pl.DataFrame, pool: dict) -> Evaluation:
     reasons.add(bad_prize_code.any(axis=1), listed("prize code not in 0..10: ", bad_prize_code,
                                                    YOUR_PRIZE + WILD_PRIZE, prizes_all))
     reasons.add((~ok_bonus).any(axis=1), listed("bonus code not in 0..10: ", ~ok_bonus, BONUS, bonus))
+    # The three WILD BONUS spots never show one play symbol three times (it reads as a match).
+    first = bonus[:, 0]
+    triple = (first >= 0) & (first < FIRST_WIN_BONUS) & (bonus == first[:, None]).all(axis=1)
+    reasons.add(triple, lambda r: (f"WILD BONUS shows {BONUS_CODES[int(bonus[r, 0])]} three times "
+                                         "(a match that wins nothing)"))
     reasons.add(too_many, lambda r: f"{wins[r]} wins (at most {MAX_WINS})")
     reasons.add(wild_free.any(axis=1),
                 lambda r: "WILD win on FREE: " + ", ".join(WILD[j] for j in np.flatnonzero(wild_free[r])))

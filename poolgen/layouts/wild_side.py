@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from poolgen.errors import SpecError
-from poolgen.rng import Stream, integers, integers_by_key, row_permutations
+from poolgen.rng import Stream, integers_by_key, row_permutations
 from poolgen.spec import Pool, Spec
 
 __all__ = ["BONUS_CODES", "NUMBERS", "PRIZE_CODES", "check_structure", "lay_out"]
@@ -144,6 +144,16 @@ def _area(stream: Stream, tiers: np.ndarray, lucky: np.ndarray, decoys: np.ndarr
     return number, prize
 
 
+def _play_triples() -> np.ndarray:
+    """(2, 512, 3): every ordered triple of play symbols (codes 0..7) in lexicographic order, then
+    those that are not one symbol three times (504, padded with zeros)."""
+    grid = np.stack(np.meshgrid(*[np.arange(BONUS_PLAY)] * BONUS, indexing="ij"), axis=-1).reshape(-1, BONUS)
+    mixed = grid[~(grid == grid[:, :1]).all(axis=1)]
+    out = np.zeros((2, len(grid), BONUS), dtype=np.int64)
+    out[0], out[1, :len(mixed)] = grid, mixed
+    return out
+
+
 def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
     """The 56 spots of every ticket (contract: specs/wild_side.md)."""
     _check_symbols(spec)
@@ -173,9 +183,13 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     wild_decoys = np.take_along_axis(first[:, LUCKY:], again, axis=1)
     wild, wild_prize = _area(stream, tiers, lucky, wild_decoys, table["wild"],
                              table["k_wild"], w, lose_weights("wild"))
-    # WILD BONUS: the tier's WIN$ symbols at random places, play symbols elsewhere.
+    # WILD BONUS: the tier's WIN$ symbols at random places, play symbols elsewhere; a ticket without
+    # a bonus win never shows one play symbol three times (it would read as a match: section 5).
     place = row_permutations(stream, n, BONUS)
-    plays = integers(stream, BONUS_PLAY, size=n * BONUS).reshape(n, BONUS)
+    none_won = (table["k_bonus"][tiers] == 0).astype(np.int64)
+    triples = _play_triples()
+    bounds = np.array([BONUS_PLAY ** BONUS, BONUS_PLAY ** BONUS - BONUS_PLAY])  # 512 and 504 triples
+    plays = triples[none_won, integers_by_key(stream, bounds, none_won)]
     slot_bonus = np.where(np.arange(BONUS)[None, :] < table["k_bonus"][tiers][:, None],
                           table["bonus"][tiers], plays)
     bonus = np.empty_like(slot_bonus)

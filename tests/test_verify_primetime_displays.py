@@ -1,0 +1,96 @@
+"""`poolgen verify` refuses a signed Primetime Payout run holding one share that shows a win it is not
+paid (specs/primetime_payout.md, section 5, rules 10 and 11): the share's layout is edited in place,
+keeping its prize, and the run is re-signed as an insider holding the key could, so that only the
+audit's rules engine (step 4) can tell."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+from conftest import SEED_A, spec_path
+from typer.testing import CliRunner
+
+from poolgen.cli.main import app
+from poolgen.generate import generate
+from poolgen.keys import Signer, new_key_pair
+from poolgen.manifest import canonical_bytes, file_entry
+from poolgen.merkle import root as merkle_root
+from poolgen.spec import load_spec
+
+POOL_ID = "d2.00x2"
+POOL = f"pool-{POOL_ID}.parquet"
+BONUS = (9, 10, 11)
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("ptp-displays")
+    keys = new_key_pair(tmp / "keys")
+    signer = Signer.from_file(keys.private)
+    spec = load_spec(spec_path("primetime_payout"))
+    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs", run_id="r",
+                   pool_ids=[POOL_ID], signature=signer.manifest_entry(), finish=signer.sign_run)
+    return {"run": run.folder, "keys": keys, "signer": signer}
+
+
+@pytest.fixture
+def run(base, tmp_path) -> Path:
+    copy = tmp_path / "run"
+    shutil.copytree(base["run"], copy)
+    return copy
+
+
+def verify(base, run: Path) -> tuple[int, dict]:
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public), "--json"])
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.stdout)
+
+
+def no_bonus_symbol(area: int) -> pl.Expr:
+    return pl.all_horizontal(~pl.col(f"a{area}_s{j}").is_in(BONUS) for j in range(4))
+
+
+def edit_and_reseal(base, run: Path, where: pl.Expr, values: dict[str, int]) -> tuple[int, str]:
+    """Set `values` in the first row matching `where`; restate the file hash and Merkle root; sign."""
+    table = pl.read_parquet(run / POOL)
+    row = int(table.with_row_index().filter(where)["index"][0])
+    table = table.with_columns(
+        pl.when(pl.int_range(pl.len()) == row).then(pl.lit(v)).otherwise(pl.col(c))
+        .cast(table.schema[c]).alias(c) for c, v in values.items())
+    table.write_parquet(run / POOL, compression="zstd", statistics=True)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["pools"][0]["file"] = file_entry(run / POOL)
+    doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    return row, str(table["ticket"][row])
+
+
+def test_honest_run_verifies(base, run):
+    code, report = verify(base, run)
+    assert code == 0 and report["failed_steps"] == []
+
+
+@pytest.mark.parametrize(("where", "values", "reason"), [
+    # a loser's area 0 shows three Golden Footballs (it still pays 0)
+    (no_bonus_symbol(1) & (pl.col("tier") == "lose"), {"a0_s0": 9, "a0_s1": 9, "a0_s2": 9, "a0_s3": 1},
+     "area 0: 3 Golden Football symbols match and win nothing"),
+    # a loser shows a Golden Football in area 0 and a Touchdown in area 1
+    (no_bonus_symbol(0) & no_bonus_symbol(1) & (pl.col("tier") == "lose"), {"a0_s0": 9, "a1_s0": 10},
+     "Golden Football in area 0 and Touchdown in area 1"),
+    # area 0 plays a Touchdown bonus; area 1 (losing) gets a lone Golden Football
+    ((pl.col("a0_bonus") == 1) & (pl.col("prize_cents") == pl.col("a0_amount") * pl.col("a0_bonus_prizes"))
+     & no_bonus_symbol(1), {"a1_s0": 9},
+     "Golden Football in area 1 and Touchdown in area 0"),
+])
+def test_one_unpaid_display_fails_step_4(base, run, where, values, reason):
+    row, ticket = edit_and_reseal(base, run, where, values)
+    code, report = verify(base, run)
+    assert code == 1 and report["failed_steps"] == [4]
+    why = " | ".join(report["steps"][3]["reasons"])
+    assert f"1 illegal layout(s): {ticket} (row {row}): {reason}" in why, why
