@@ -212,7 +212,10 @@ def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
     """(status, line) for one pool: each failing test as a reason, then every other test."""
     level = f"family-wise {100 * s.alpha:.3g}% for this pool (1% over the run's {s.pools} pool(s))"
     out = [("fail", f"{describe(j)} <= Holm threshold {fmt_p(j.threshold)}, {level}") for j in s.failed]
-    if not s.failed:
+    if s.failed:
+        out.append(("pass", f"{len(s.judged)} tests, {len(s.failed)} significant at {level}, Holm across "
+                            "the pool's tests (named in the reasons)"))
+    else:
         smallest = min((j.finding.p for j in s.judged), default=1.0)
         out.append(("pass", f"{len(s.judged)} tests, none significant at {level}, Holm across the pool's "
                             f"tests (smallest p = {fmt_p(smallest)})"))
