@@ -136,7 +136,7 @@ def position_findings(prize: np.ndarray, pool: PoolEntry) -> tuple[list[Finding]
     levels = [(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)]
     for amount, count in sorted(levels, reverse=True):
         ids = ", ".join(tiers.get(amount, ["?"]))
-        label = f"prize level {_cents(amount)} (tier {ids}; {count:,} tickets)"
+        label = f"prize level {_cents(amount)} (tier {ids}; {count:,} ticket{'s' if count > 1 else ''})"
         bins = min(TENTHS, count // MIN_PER_BIN)
         if bins < 2:
             skipped.append(f"positions of {label}: too few for a binned test (in the top-prize tests "

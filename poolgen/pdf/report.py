@@ -101,8 +101,9 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
         result = verify_run(run.path, public_key, spec=spec, workers=workers)
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
-    steps = tuple(Step(s.step, s.title, s.status, tuple(s.reasons) + tuple(s.details))
-                  for s in result.steps)
+    from poolgen.pdf.stats_page import checklist_lines
+
+    steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s)) for s in result.steps)
     failed = result.failed
     skipped = [f"{s.number} ({s.title}: {'; '.join(s.lines)})" for s in steps
                if s.status == "skip" and s.number not in failed]

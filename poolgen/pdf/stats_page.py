@@ -7,6 +7,8 @@ the Holm threshold it was held to and the verdict (docs/statistics.md).
 
 from __future__ import annotations
 
+import re
+
 from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, Spacer
 
@@ -15,7 +17,20 @@ from poolgen.errors import RunError
 from poolgen.pdf import report as r
 from poolgen.pdf.run import RunFolder
 
-__all__ = ["statistics_page"]
+__all__ = ["checklist_lines", "statistics_page"]
+
+SUMMARY = re.compile(r"^pool \S+: \d+ tests, ")
+
+
+def checklist_lines(step) -> tuple[str, ...]:
+    """What the report's checklist shows of a verify step: everything, except for step 8 only its
+    failures and each pool's summary line (every test is on the pool's statistics page)."""
+    if step.title != "statistics":
+        return tuple(step.reasons) + tuple(step.details)
+    summaries = [d for d in step.details if SUMMARY.match(d) or ": " not in d]
+    if not summaries:
+        return tuple(step.reasons)
+    return (*step.reasons, *summaries, "every test with its figures: each pool's statistics page")
 
 
 def statistics_page(run: RunFolder, entry: dict) -> list:
