@@ -46,7 +46,7 @@ __all__ = ["ALPHA", "BLOCK", "Judged", "PoolStatistics", "check_statistics", "co
 ALPHA = 0.01  # family-wise error of step 8 over a whole run
 BLOCK = 1_000  # eInstant shares per block in the winners-per-block tests
 TENTHS = 10  # bins of the position tests
-MIN_PER_BIN = 5  # a prize level is binned in at most count // MIN_PER_BIN parts of the pool
+MIN_PER_BIN = 10  # a prize level is binned in at most count // MIN_PER_BIN parts (10 expected per part)
 TOP_MIN = 50  # the top prizes: the highest prize amounts, taken until they hold this many tickets
 SPLIT_LABEL = b"poolgen/audit/stats-split/v1\x00"
 

@@ -123,10 +123,10 @@ def test_an_honest_full_pool_passes_step_8(base, rules):
     pool = POOLS[rules]
     assert re.fullmatch(rf"pool {re.escape(pool)}: \d+ tests, none significant at family-wise 1% for this "
                         r"pool \(1% over the run's 1 pool\(s\)\), Holm across the pool's tests \(smallest "
-                        r"p = [0-9.e-]+\)", details[0]), details[0]
+                        r"p = [0-9.e+-]+\)", details[0]), details[0]
     tests = [d for d in details[1:] if "not tested" not in d]
     assert int(details[0].split(": ")[1].split()[0]) == len(tests)
-    assert all(re.search(r", p = [0-9.e-]+$", d) for d in tests)
+    assert all(re.search(r", p = [0-9.e+-]+$", d) for d in tests)
     kinds = ("winner positions by tenth of the pool (chi-square test of independence, 2 x 10): X2 = ",
              "top prizes (", "runs of winners and losers in print order (Wald-Wolfowitz",
              "winners per book of " if rules in ("happy_holidays", "wild_side") else
@@ -253,7 +253,7 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
     page = next(p for p in pages(out) if "Pool p1: statistics (verify step 8)" in p)
     assert ("FAIL: " if biased else "PASS: no test significant (14 tests)") in page
     lines = step["reasons"] + step["details"][1:]
-    figures = [re.search(r"^.*\): (.*), p = ([0-9.e-]+)", line) for line in lines if "not tested" not in line]
+    figures = [re.search(r"^.*\): (.*), p = ([0-9.e+-]+)", line) for line in lines if "not tested" not in line]
     assert len(figures) == 14
     for f in figures:
         assert f"{f.group(1)} {f.group(2)} " in page, f.group(0)
