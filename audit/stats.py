@@ -34,10 +34,12 @@ from audit.stats_tests import (
     Finding,
     auc_classifier,
     dispersion,
+    equal_parts,
     extreme_position,
     histogram,
     independence,
     runs,
+    table_test,
 )
 
 __all__ = ["ALPHA", "BLOCK", "Judged", "PoolStatistics", "check_statistics", "columns_needed",
@@ -126,10 +128,10 @@ def _tiers_of(pool: PoolEntry) -> dict[int, list[str]]:
 def position_findings(prize: np.ndarray, pool: PoolEntry) -> tuple[list[Finding], list[str]]:
     """Winners, each prize level and the top prizes against uniform positions."""
     n = len(prize)
-    position = np.arange(n, dtype=np.int64)
     win = prize > 0
-    found: list[Finding | None] = [independence("winner positions by tenth of the pool", win,
-                                                position * TENTHS // max(n, 1))]
+    found: list[Finding | None] = [table_test(
+        "winner positions by tenth of the pool", equal_parts(n, TENTHS),
+        np.bincount(np.flatnonzero(win) * TENTHS // max(n, 1), minlength=TENTHS))]
     skipped = []
     amounts, counts = np.unique(prize[win], return_counts=True)
     tiers = _tiers_of(pool)
@@ -142,8 +144,9 @@ def position_findings(prize: np.ndarray, pool: PoolEntry) -> tuple[list[Finding]
             skipped.append(f"positions of {label}: too few for a binned test (in the top-prize tests "
                            "if among the highest)")
             continue
-        found.append(independence(f"positions of {label}, {bins} equal parts of the pool",
-                                  prize == amount, position * bins // n))
+        where = np.flatnonzero(prize == amount)
+        found.append(table_test(f"positions of {label}, {bins} equal parts of the pool",
+                                equal_parts(n, bins), np.bincount(where * bins // n, minlength=bins)))
     if levels:
         group = _top_group(levels)
         where = np.flatnonzero(np.isin(prize, group))

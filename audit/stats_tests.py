@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-__all__ = ["Finding", "auc_classifier", "dispersion", "extreme_position", "histogram", "independence",
-           "runs", "split_mask"]
+__all__ = ["Finding", "auc_classifier", "dispersion", "equal_parts", "extreme_position", "histogram",
+           "independence", "runs", "split_mask", "table_test"]
 
 MIN_EXPECTED = 5.0  # smallest expected count of a chi-square cell (categories are pooled up to it)
 MIN_RUNS_SIDE = 20  # fewest winners (and losers) for the runs test's normal approximation
@@ -61,24 +61,44 @@ def independence(name: str, label: np.ndarray, category: np.ndarray) -> Finding 
     """Pearson's chi-square test of independence of a yes/no label and a category (2 x K table),
     categories pooled until every expected cell is at least MIN_EXPECTED. None if fewer than two
     bins remain (nothing to test)."""
-    label = label.astype(bool)
-    n, yes = len(label), int(label.sum())
-    if n == 0 or yes == 0 or yes == n:
+    label = np.asarray(label, dtype=bool)
+    category = np.asarray(category)
+    if not len(label):
         return None
-    codes, cat = np.unique(category, return_inverse=True)
-    total = np.bincount(cat, minlength=len(codes)).astype(np.float64)
-    rarer = min(yes, n - yes)
-    bins = _pool_categories(total, MIN_EXPECTED * n / rarer)
+    if category.dtype.kind in "iub" and int(category.min()) >= 0 and int(category.max()) < 1 << 16:
+        total = np.bincount(category)  # small codes: counted directly, no sort
+        hit = np.bincount(category[label], minlength=len(total))
+    else:
+        codes, cat = np.unique(category, return_inverse=True)
+        total = np.bincount(cat, minlength=len(codes))
+        hit = np.bincount(cat[label], minlength=len(codes))
+    return table_test(name, total, hit)
+
+
+def equal_parts(n: int, parts: int) -> np.ndarray:
+    """How many of positions 0..n-1 fall in each part `position * parts // n`."""
+    return np.diff(-(-np.arange(parts + 1) * n // parts))
+
+
+def table_test(name: str, total: np.ndarray, hit: np.ndarray) -> Finding | None:
+    """`independence` from the counts: rows per category (`total`) and those with the label (`hit`)."""
+    present = total > 0
+    total = total[present].astype(np.float64)
+    hit = hit[present].astype(np.float64)
+    n, yes = float(total.sum()), float(hit.sum())
+    if yes == 0 or yes == n:
+        return None
+    bins = _pool_categories(total, MIN_EXPECTED * n / min(yes, n - yes))
     k = int(bins.max()) + 1
     if k < 2:
         return None
-    col = np.bincount(bins[cat], minlength=k).astype(np.float64)
-    hit = np.bincount(bins[cat][label], minlength=k).astype(np.float64)
+    col = np.bincount(bins, weights=total, minlength=k)
+    hits = np.bincount(bins, weights=hit, minlength=k)
     exp_hit = col * yes / n
     exp_miss = col - exp_hit
-    x2 = float((((hit - exp_hit) ** 2) / exp_hit).sum() + (((col - hit - exp_miss) ** 2) / exp_miss).sum())
+    x2 = float((((hits - exp_hit) ** 2) / exp_hit).sum() + (((col - hits - exp_miss) ** 2) / exp_miss).sum())
     df = k - 1
-    pooled = f", {len(codes) - k + 1} rare categories pooled" if k < len(codes) else ""
+    pooled = f", {len(total) - k + 1} rare categories pooled" if k < len(total) else ""
     return Finding(name, f"chi-square test of independence, 2 x {k}{pooled}",
                    f"X2 = {x2:.2f}, df = {df}", _p(stats.chi2.sf(x2, df)))
 
@@ -180,47 +200,48 @@ def split_mask(n: int, key: int) -> np.ndarray:
     return (z >> np.uint64(63)) == 0
 
 
-def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct feature patterns (design rows, an intercept first) and each row's pattern. A
-    block is a list of code columns sharing one code space, encoded multi-hot (one column: one-hot).
-    When every block is one column, rows are grouped by pattern (a few dozen at most), so the fit
-    costs nothing; otherwise every row is its own pattern."""
+def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray]:
+    """The design in sparse form: for each distinct feature pattern the indices of its non-zero
+    columns (0 the intercept, then each block's codes: one-hot for one column, multi-hot for a set),
+    the number of columns, and each row's pattern. When every block is one column, rows are grouped
+    by pattern (a few dozen at most); otherwise every row is its own pattern."""
     n = len(blocks[0][0])
-    coded = []
+    active = [np.zeros(n, dtype=np.int64)]
+    width = 1
     for block in blocks:
         codes, inverse = np.unique(np.concatenate(block), return_inverse=True)
-        coded.append((len(codes), inverse.reshape(len(block), n)))
-    if all(len(inv) == 1 for _, inv in coded):
-        key = np.zeros(n, dtype=np.int64)
-        for size, inv in coded:
-            key = key * size + inv[0]
-        keys, row = np.unique(key, return_inverse=True)
-        digits = []
-        for size, _ in reversed(coded):
-            digits.append(keys % size)
-            keys = keys // size
-        columns = [np.eye(size)[d] for (size, _), d in zip(coded, reversed(digits), strict=True)]
-        return np.hstack([np.ones((len(digits[0]), 1)), *columns]), row
-    x = np.ones((n, 1 + sum(size for size, _ in coded)))
-    x[:, 1:] = 0.0
-    at = 1
-    for size, inv in coded:
-        for column in inv:
-            x[np.arange(n), at + column] += 1.0
-        at += size
-    return x, np.arange(n)
+        active += [width + column for column in inverse.reshape(len(block), n)]
+        width += len(codes)
+    index = np.stack(active, axis=1)
+    space = width ** index.shape[1]
+    if all(len(block) == 1 for block in blocks) and space <= 1 << 20:
+        key = index @ (width ** np.arange(index.shape[1], dtype=np.int64))
+        present = np.flatnonzero(np.bincount(key, minlength=space))  # counted, not sorted
+        lookup = np.zeros(space, dtype=np.int64)
+        lookup[present] = np.arange(len(present))
+        row = lookup[key]
+        first = np.zeros(len(present), dtype=np.int64)
+        first[row[::-1]] = np.arange(n - 1, -1, -1)  # each pattern's first row (later writes win)
+        return index[first], width, row
+    return index, width, np.arange(n)
 
 
-def _fit(x: np.ndarray, trials: np.ndarray, wins: np.ndarray) -> np.ndarray:
-    """Ridge-penalised logistic regression by Newton's method (IRLS) on grouped rows."""
-    beta = np.zeros(x.shape[1])
-    eye = RIDGE * np.eye(x.shape[1])
+def _fit(index: np.ndarray, width: int, trials: np.ndarray, wins: np.ndarray) -> np.ndarray:
+    """Ridge-penalised logistic regression by Newton's method (IRLS) on grouped rows, with the design
+    in sparse form (`_design`): gradient and Hessian are sums over the non-zero cells, counted with
+    bincount (no dense matrix, no threaded BLAS)."""
+    cells = index.shape[1]
+    pairs = (index[:, :, None] * width + index[:, None, :]).ravel()
+    flat = index.ravel()
+    beta = np.zeros(width)
     for _ in range(NEWTON_STEPS):
-        p = special.expit(x @ beta)
+        p = special.expit(beta[index].sum(axis=1))
         w = trials * p * (1 - p)
-        step = np.linalg.solve((x * w[:, None]).T @ x + eye, x.T @ (wins - trials * p) - RIDGE * beta)
+        grad = np.bincount(flat, weights=np.repeat(wins - trials * p, cells), minlength=width) - RIDGE * beta
+        hess = np.bincount(pairs, weights=np.repeat(w, cells * cells), minlength=width * width)
+        step = np.linalg.solve(hess.reshape(width, width) + RIDGE * np.eye(width), grad)
         beta += step
-        if np.abs(step).max() < 1e-9:
+        if np.abs(step).max() < 1e-7:
             break
     return beta
 
@@ -230,7 +251,7 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     puts in training, scored on the others; the held-out AUC is the Mann-Whitney U / (n1 n0), tested
     against 0.5 with U's normal approximation under H0 (ties corrected), two-sided."""
     label = label.astype(bool)
-    x, row = _design(blocks)
+    index, width, row = _design(blocks)
     train = split_mask(len(label), key)
     test = ~train
     y_test = label[test]
@@ -238,10 +259,13 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     n0 = len(y_test) - n1
     if min(n1, n0, int(label[train].sum()), int((~label[train]).sum())) < MIN_AUC_SIDE:
         return None
-    trials = np.bincount(row[train], minlength=len(x)).astype(np.float64)
-    wins = np.bincount(row[train][label[train]], minlength=len(x)).astype(np.float64)
-    beta = _fit(x, trials, wins)
-    score = (x @ beta)[row[test]]
+    if len(index) == len(label):  # every row its own pattern: fit on the training rows only
+        beta = _fit(index[train], width, np.ones(int(train.sum())), label[train].astype(np.float64))
+    else:
+        trials = np.bincount(row[train], minlength=len(index)).astype(np.float64)
+        wins = np.bincount(row[train][label[train]], minlength=len(index)).astype(np.float64)
+        beta = _fit(index, width, trials, wins)
+    score = beta[index].sum(axis=1)[row[test]]
     ranks = stats.rankdata(score)
     u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
     n = n1 + n0
@@ -250,6 +274,6 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     var = n1 * n0 / 12 * ((n + 1) - tie / (n * (n - 1)))
     auc = u / (n1 * n0)
     z = (u - n1 * n0 / 2) / math.sqrt(var) if var > 0 else 0.0
-    return Finding(name, f"logistic regression ({x.shape[1] - 1} one-hot features), trained on "
+    return Finding(name, f"logistic regression ({width - 1} one-hot features), trained on "
                    f"{int(train.sum()):,} rows, AUC on the other {n:,} (Mann-Whitney, two-sided)",
                    f"AUC = {auc:.4f}, z = {z:.2f}", _p(2 * stats.norm.sf(abs(z))))
