@@ -253,7 +253,8 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
     page = next(p for p in pages(out) if "Pool p1: statistics (verify step 8)" in p)
     assert ("FAIL: " if biased else "PASS: no test significant (14 tests)") in page
     lines = step["reasons"] + step["details"][1:]
-    figures = [re.search(r"^.*\): (.*), p = ([0-9.e+-]+)", line) for line in lines if "not tested" not in line]
+    figures = [re.search(r"^.*\): (.*), p = ([0-9.e+-]+)", line) for line in lines
+               if "not tested" not in line]
     assert len(figures) == 14
     for f in figures:
         assert f"{f.group(1)} {f.group(2)} " in page, f.group(0)
