@@ -11,7 +11,9 @@
         a spec, the spec; the spec's SHA-256 must be the manifest's);
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
-        file byte for byte (audit/reproduce.py; the generator is passed in, never imported).
+        file byte for byte (audit/reproduce.py; the generator is passed in, never imported);
+    (8) every pool's statistics pass at 99% confidence for the run: positions, winners per book or
+        block, runs, and the layout no-information tests of the game's contract (audit/stats.py).
 
 Each step is a function that returns what it checked or raises VerificationError(step, reason).
 `verify_run` runs them all: a failure never stops the others; a step that cannot run without an
@@ -47,9 +49,10 @@ from audit.merkle import MerkleError, table_root
 from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
 from audit.rules import rules_module
 from audit.spec import SpecFigures, compare_pool, read_spec
+from audit.stats import check_statistics
 
 TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figures",
-          6: "merkle roots", 7: "reproduction"}
+          6: "merkle roots", 7: "reproduction", 8: "statistics"}
 SHOWN = 3  # examples quoted in a failure reason
 
 __all__ = ["Report", "StepResult", "verify_run"]
@@ -546,7 +549,7 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         steps[6].required = False
     if manifest is None:
         steps[0].add("fail", f"manifest.json is not a valid manifest: {unreadable}")
-        for s in steps[1:] if seed is not None else steps[1:6]:
+        for s in steps[1:] if seed is not None else steps[1:6] + steps[7:]:
             s.add("skip", "needs a readable manifest.json (step 1)")
         return report
 
@@ -573,6 +576,9 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         steps[4].add(*_attempt(5, check_against_spec, manifest, spec_figures))
     else:
         steps[4].add("pass", "no --spec given: checked against the manifest only")
+
+    for status, message, where in check_statistics(folder, manifest):
+        steps[7].add(status, message, where)
 
     if seed is not None and regenerate is not None:
         steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec, regenerate))

@@ -200,7 +200,8 @@ def test_report_tables_every_tier_with_its_count(runs, rules, tmp_path):
     texts = pages(out)
     m = manifest(run)
     pool = m["pools"][0]
-    table = " ".join(texts[2:-1])  # the prize table's page(s)
+    stats = next(i for i, t in enumerate(texts) if f"Pool {pool['id']}: statistics (verify step 8)" in t)
+    table = " ".join(texts[2:stats - 1])  # the prize table's page(s), then charts, then statistics
     for tier in pool["tiers"]:
         row = f" {tier['id']} {fmt_cents(tier['prize_cents'])} {tier['count']:,} "
         assert table.count(row) == 1, row
@@ -209,7 +210,7 @@ def test_report_tables_every_tier_with_its_count(runs, rules, tmp_path):
     assert "Verification was not run: no --public-key was given" in texts[1]
     assert m["seed_commitment"]["value"] in texts[0] and m["run_id"] in texts[0]
     assert m["game"]["regulation"] in texts[0] and m["created"] in texts[0]
-    charts = texts[-1]
+    charts = texts[stats - 1]
     per = "book" if m["game"]["kind"] == "printed" else "block of 10,000 shares"
     assert f"Winners per {per}" in charts and f"Prize value per {per}" in charts
     assert "Positions of the top prizes" in charts
@@ -223,13 +224,15 @@ def test_signed_run_report_with_every_verification_step(runs, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stdout == f"report {out}: 1 pool(s), verification passes\n"
     texts = pages(out)
-    assert len(texts) == 4  # title; verification and cross-check; prize table; charts
+    assert len(texts) == 5  # title; verification and cross-check; prize table; charts; statistics
     assert runs.fingerprint in texts[0]
     assert "Every step asked for passes" in texts[1]
     for n, title in enumerate(("signature", "files", "completeness", "layouts", "figures",
                                "merkle roots"), start=1):
         assert f"{n} {title} PASS" in texts[1]
     assert "7 reproduction SKIP" in texts[1]
+    assert "8 statistics PASS pool p1: 14 tests, none significant" in texts[1]
+    assert "PASS: no test significant (14 tests)" in texts[4]
     assert "Every published figure of K.A.R. 111-4-3836 reconciles" in texts[1]
     assert "the spec the run was made from" in texts[1]
 

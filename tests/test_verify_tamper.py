@@ -104,7 +104,7 @@ def test_honest_run_passes_every_step(base, run):
     code, report = verify(base, run, "--spec", str(spec_path("happy_holidays")),
                           "--seed-file", str(base["tmp"] / "right.seed"))
     assert code == 0 and report["ok"] and report["failed_steps"] == []
-    assert status(report) == dict.fromkeys(range(1, 8), "pass")
+    assert status(report) == dict.fromkeys(range(1, 9), "pass")
     assert report["public_key_fingerprint"] == base["keys"].fingerprint
 
 
@@ -191,8 +191,9 @@ def test_two_tickets_layouts_swapped(base, run):
 def test_a_pool_file_deleted(base, run):
     (run / POOL).unlink()
     code, report = verify(base, run)
-    assert code == 1 and report["failed_steps"] == [2, 3, 4, 5, 6]
+    assert code == 1 and report["failed_steps"] == [2, 3, 4, 5, 6, 8]
     assert reasons(report, 2) == f"pool p1: {POOL} is missing"
+    assert reasons(report, 8).startswith(f"pool p1: needs {POOL} readable with columns prize_cents, spot_0")
     for step in (3, 4, 5, 6):
         assert status(report)[step] == "skip"
         assert reasons(report, step) == f"pool p1: needs step 2: {POOL} is missing"
@@ -325,8 +326,9 @@ def test_unusable_input_exits_2(base, run, tmp_path):
 def test_a_manifest_that_is_not_a_manifest(base, run):
     (run / "manifest.json").write_bytes(b"{}")
     code, report = verify(base, run)
-    assert code == 1 and report["failed_steps"] == [1, 2, 3, 4, 5, 6]
+    assert code == 1 and report["failed_steps"] == [1, 2, 3, 4, 5, 6, 8]
     assert "manifest.json is not a valid manifest" in reasons(report, 1)
+    assert reasons(report, 8) == "needs a readable manifest.json (step 1)"
     assert reasons(report, 2) == "needs a readable manifest.json (step 1)"
 
 

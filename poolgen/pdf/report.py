@@ -5,7 +5,8 @@ the verification checklist of `audit.verify` (run only with a public key: the re
 a check it did not make); with a spec, the published-figure cross-check of `poolgen.check`; then
 for every pool its prize structure table (from the manifest, with the tier counts recounted from
 the pool file) and a page of charts: winners and prize value per book (printed games) or per block
-of 10,000 shares (eInstants), and the positions of the top prizes, where clustering would show.
+of 10,000 shares (eInstants), and the positions of the top prizes, where clustering would show;
+and a page of the pool's statistics, the figures of verify's step 8 (poolgen/pdf/stats_page.py).
 """
 
 from __future__ import annotations
@@ -100,8 +101,9 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
         result = verify_run(run.path, public_key, spec=spec, workers=workers)
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
-    steps = tuple(Step(s.step, s.title, s.status, tuple(s.reasons) + tuple(s.details))
-                  for s in result.steps)
+    from poolgen.pdf.stats_page import checklist_lines
+
+    steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s)) for s in result.steps)
     failed = result.failed
     skipped = [f"{s.number} ({s.title}: {'; '.join(s.lines)})" for s in steps
                if s.status == "skip" and s.number not in failed]
@@ -547,6 +549,8 @@ def _footer(run: RunFolder):
 def build_report(run: RunFolder, verification: Verification, spec: Spec | None = None,
                  check: GameCheck | None = None) -> bytes:
     """The audit report PDF of a run."""
+    from poolgen.pdf.stats_page import statistics_page  # it uses this module's styles
+
     story: list = _title_page(run)
     story += _verification(verification)
     if spec is not None and check is not None:
@@ -560,6 +564,7 @@ def build_report(run: RunFolder, verification: Verification, spec: Spec | None =
         story += _prize_table(run, entry, d, unreadable)
         if d is not None:
             story += _charts(run, d)
+            story += statistics_page(run, entry)
     if isinstance(story[-1], PageBreak):
         story.pop()
     buf = io.BytesIO()
