@@ -1,0 +1,126 @@
+"""Key number match (contract: docs/styles/key_number_match.md): W winning numbers, Y your-number
+spots each with a prize below it; a match wins the prize shown (times the area's `match_by`), an
+automatic symbol wins it outright, a multiplier symbol wins k times it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from poolgen.rng import integers, row_permutations
+from poolgen.styles import prize_entry
+
+FIELDS = {"spots", "winning", "yours", "numbers", "prizes", "specials", "match_by"}
+
+
+@dataclass(frozen=True)
+class Params:
+    winning: int
+    yours: int
+    numbers: tuple
+    prizes: tuple
+    specials: tuple
+    match_by: int
+
+
+def read_area(ctx, table: dict, where: str) -> Params:
+    r = ctx.r
+    p = Params(winning=ctx.whole(table, "winning", where, 1), yours=ctx.whole(table, "yours", where, 1),
+               numbers=ctx.group(table, "numbers", where, "numbers"),
+               prizes=ctx.group(table, "prizes", where, "prizes"),
+               specials=ctx.group(table, "specials", where, "specials", required=False) or (),
+               match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1))
+    spots = ctx.whole(table, "spots", where, 1)
+    if spots != p.winning + 2 * p.yours:
+        raise r.fail(f"{where}.spots", f"{spots} spots, but {p.winning} winning numbers and {p.yours} "
+                                       f"your numbers with their prizes are {p.winning + 2 * p.yours}")
+    if len(p.numbers) <= p.winning:
+        raise r.fail(f"{where}.numbers", f"{len(p.numbers)} numbers leave none for a losing spot "
+                                         f"beside {p.winning} winning numbers")
+    if len(p.numbers) + len(p.specials) > 255 or len(p.prizes) > 255:
+        raise r.fail(where, "more than 255 symbols of one kind do not fit a uint8 code")
+    return p
+
+
+def read_win(p: Params, how: str, by: int | None, code: str):
+    prize = next((s for s in p.prizes if s.code == code), None)
+    if prize is None:
+        raise ValueError(f"prize {code!r} is not one of its prize symbols")
+    if how == "match":
+        if by is not None and by != p.match_by:
+            raise ValueError(f"a match here pays {p.match_by} times the prize shown, not {by}")
+        return prize, p.match_by
+    if how == "automatic":
+        if by is not None:
+            raise ValueError("an automatic win has no `by`")
+        if not any(s.how == "automatic" for s in p.specials):
+            raise ValueError("it has no automatic-win symbol")
+        return prize, 1
+    if how == "multiplier":
+        if not any(s.how == "multiplier" and s.by == by for s in p.specials):
+            have = ", ".join(str(s.by) for s in p.specials if s.how == "multiplier") or "none"
+            raise ValueError(f"no multiplier symbol with by = {by} (it has: {have})")
+        if prize.free:
+            raise ValueError("a free ticket cannot be multiplied")
+        return prize, by
+    raise ValueError(f"how = {how!r}: a key number match win is \"match\", \"automatic\" or \"multiplier\"")
+
+
+def check_wins(p: Params, wins) -> str | None:
+    if len(wins) > p.yours:
+        return f"{len(wins)} wins do not fit {p.yours} your-number spots"
+    return None
+
+
+def entry(p: Params) -> dict:
+    return {"winning": p.winning, "yours": p.yours, "numbers": [s.code for s in p.numbers],
+            "prizes": prize_entry(p.prizes),
+            "specials": [{"code": s.code, "how": s.how, "by": s.by} for s in p.specials],
+            "match_by": p.match_by}
+
+
+def columns(area_id: str, p: Params) -> list[str]:
+    return ([f"{area_id}_win_{i}" for i in range(p.winning)] + [f"{area_id}_your_{j}" for j in range(p.yours)]
+            + [f"{area_id}_prize_{j}" for j in range(p.yours)])
+
+
+def _special(p: Params, win) -> int:
+    """The your-number code of the special symbol a win shows."""
+    for s_index, s in enumerate(p.specials):
+        if s.how == win.how and (win.how == "automatic" or s.by == win.by):
+            return len(p.numbers) + s_index
+    raise AssertionError("read_win admits only wins the area has a symbol for")
+
+
+def lay_out(area_id: str, p: Params, groups, n: int, stream) -> dict[str, np.ndarray]:
+    """Contract section 7: per tier, vectorised over its rows."""
+    n_numbers, w_count, y_count = len(p.numbers), p.winning, p.yours
+    prize_index = {s.code: i for i, s in enumerate(p.prizes)}
+    win = np.zeros((n, w_count), dtype=np.uint8)
+    your = np.zeros((n, y_count), dtype=np.uint8)
+    prize = np.zeros((n, y_count), dtype=np.uint8)
+    for rows, wins in groups:
+        k = rows.size
+        if not k:
+            continue
+        numbers = row_permutations(stream, k, n_numbers)
+        order = row_permutations(stream, k, y_count)
+        pick = integers(stream, n_numbers - w_count, size=k * y_count).reshape(k, y_count)
+        y_codes = np.take_along_axis(numbers[:, w_count:], pick, axis=1)
+        p_codes = integers(stream, len(p.prizes), size=k * y_count).reshape(k, y_count)
+        at = np.arange(k)
+        for j, w in enumerate(wins):
+            spot = order[:, j]
+            if w.how == "match":
+                y_codes[at, spot] = numbers[at, integers(stream, w_count, size=k)]
+            else:
+                y_codes[at, spot] = _special(p, w)
+            p_codes[at, spot] = prize_index[w.prize.code]
+        win[rows] = numbers[:, :w_count]
+        your[rows] = y_codes
+        prize[rows] = p_codes
+    names = columns(area_id, p)
+    values = [win[:, i] for i in range(w_count)] + [your[:, j] for j in range(y_count)] + \
+        [prize[:, j] for j in range(y_count)]
+    return {name: np.ascontiguousarray(v) for name, v in zip(names, values, strict=True)}
