@@ -47,6 +47,7 @@ from audit.merkle import MerkleError, table_root
 from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
 from audit.rules import rules_module
 from audit.spec import SpecFigures, compare_pool, read_spec
+from audit.spec_styles import StyledFigures, check_styled_against_spec
 from audit.styles import evaluate as evaluate_styles
 
 TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figures",
@@ -437,6 +438,8 @@ def check_totals(manifest: Manifest) -> str:
 
 def check_against_spec(manifest: Manifest, spec: SpecFigures) -> str:
     """(5) the run is the spec's: same file hash, same game, every pool as the spec says."""
+    if isinstance(spec, StyledFigures):
+        return check_styled_against_spec(manifest, spec)
     stated = manifest.doc["spec"]
     problems = []
     if stated.get("sha256") != spec.sha256:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from poolgen.money import fmt_cents
 from poolgen.rng import integers, row_permutations
 from poolgen.styles import prize_entry
 
@@ -124,3 +125,53 @@ def lay_out(area_id: str, p: Params, groups, n: int, stream) -> dict[str, np.nda
     values = [win[:, i] for i in range(w_count)] + [your[:, j] for j in range(y_count)] + \
         [prize[:, j] for j in range(y_count)]
     return {name: np.ascontiguousarray(v) for name, v in zip(names, values, strict=True)}
+
+
+def _shown(p: Params, code: int):
+    """The symbol a your-number code shows (a number or a special), or None when out of range."""
+    if 0 <= code < len(p.numbers):
+        return p.numbers[code]
+    if 0 <= code - len(p.numbers) < len(p.specials):
+        return p.specials[code - len(p.numbers)]
+    return None
+
+
+def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
+    """The area as drawn: sections of cells (column, symbol text, caption, prize text, prize caption)."""
+    def sym(table, i):
+        return table[i] if 0 <= i < len(table) else None
+    winning = []
+    for i in range(p.winning):
+        s = sym(p.numbers, row[f"{area_id}_win_{i}"])
+        winning.append((f"{area_id}_win_{i}", s.symbol if s else "?", s.caption if s else "", None, None))
+    yours = []
+    for j in range(p.yours):
+        s, prize = _shown(p, row[f"{area_id}_your_{j}"]), sym(p.prizes, row[f"{area_id}_prize_{j}"])
+        yours.append((f"{area_id}_your_{j}", s.symbol if s else "?", s.caption if s else "",
+                      prize.symbol if prize else "?", prize.caption if prize else ""))
+    return [("WINNING NUMBERS", winning), ("YOUR NUMBERS", yours)]
+
+
+def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
+    """Why the area pays what it pays (contract section 5), and the columns that win."""
+    lines, winning = [], set()
+    wins = {row[f"{area_id}_win_{i}"] for i in range(p.winning)}
+    for j in range(p.yours):
+        code = row[f"{area_id}_your_{j}"]
+        s, k = _shown(p, code), row[f"{area_id}_prize_{j}"]
+        prize = p.prizes[k] if 0 <= k < len(p.prizes) else None
+        if s is None or prize is None:
+            continue
+        if code < len(p.numbers) and code in wins:
+            by, why = p.match_by, f"YOUR NUMBER {s.symbol} matches a WINNING NUMBER"
+        elif s.how == "automatic":
+            by, why = 1, f"{s.symbol} ({s.caption}) wins the prize shown"
+        elif s.how == "multiplier":
+            by, why = s.by, f"{s.symbol} ({s.caption}) wins {s.by} times the prize shown"
+        else:
+            continue
+        winning.add(f"{area_id}_your_{j}")
+        times = f"{by} x " if by != 1 else ""
+        lines.append(f"{area_id}, spot {j + 1}: {why}: {times}{prize.symbol} = "
+                     f"{fmt_cents(by * prize.cents)}.")
+    return lines, winning

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from poolgen.money import fmt_cents
 from poolgen.rng import row_permutations
 from poolgen.styles import prize_entry
 
@@ -111,3 +112,42 @@ def lay_out(area_id: str, p: Params, groups, n: int, stream) -> dict[str, np.nda
         spots[rows] = np.take_along_axis(multiset, arrange, axis=1)
     spots8 = spots.astype(np.uint8)
     return {name: np.ascontiguousarray(spots8[:, j]) for j, name in enumerate(columns(area_id, p))}
+
+
+def _symbol(p: Params, code: int):
+    if 0 <= code < len(p.prizes):
+        return p.prizes[code]
+    if 0 <= code - len(p.prizes) < len(p.multipliers):
+        return p.multipliers[code - len(p.prizes)]
+    return None
+
+
+def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
+    """The area as drawn: one section of S cells (column, symbol text, caption, None, None)."""
+    cells = []
+    for name in columns(area_id, p):
+        s = _symbol(p, row[name])
+        cells.append((name, s.symbol if s else "?", s.caption if s else "", None, None))
+    return [(f"MATCH {p.match} LIKE AMOUNTS", cells)]
+
+
+def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
+    """Why the area pays what it pays (contract section 5), and the columns that win."""
+    names = columns(area_id, p)
+    codes = [row[n] for n in names]
+    shown = [m for m in range(len(p.multipliers)) if len(p.prizes) + m in codes]
+    lines, winning = [], set()
+    for i, s in enumerate(p.prizes):
+        spots = [j for j, c in enumerate(codes) if c == i]
+        if len(spots) == p.match:
+            by, why = 1, f"{p.match} x {s.symbol}"
+        elif len(spots) == p.match - 1 and len(shown) == 1:
+            m = p.multipliers[shown[0]]
+            by, why = m.by, f"{p.match - 1} x {s.symbol} and {m.symbol} ({m.caption})"
+            spots.append(codes.index(len(p.prizes) + shown[0]))
+        else:
+            continue
+        winning |= {names[j] for j in spots}
+        lines.append(f"{area_id}: {why} in spots {', '.join(str(j + 1) for j in sorted(spots))}: wins "
+                     f"{fmt_cents(by * s.cents)}.")
+    return lines, winning
