@@ -80,9 +80,10 @@ def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
     reasons.add(too_many, lambda r: f"{int(wins[r])} wins, at most {max_wins}")
 
     want, tier_ids = _tier_keys(play, names, areas, keys.shape[1])
-    tier = table["tier"].to_numpy() if "tier" in table.columns else np.full(n, None)
-    index = np.array([tier_ids.get(t, -1) for t in tier.tolist()], dtype=np.int64) if n else \
-        np.zeros(0, dtype=np.int64)
+    tier_column = table["tier"].cast(pl.String) if "tier" in table.columns else pl.Series([None] * n,
+                                                                                      dtype=pl.String)
+    index = tier_column.replace_strict(tier_ids, default=-1, return_dtype=pl.Int64).fill_null(-1).to_numpy()
+    tier = tier_column.to_numpy()
     unknown = index < 0
     reasons.add(unknown, lambda r: f"tier {tier[r]!r} is not in the manifest's play entry")
     expected = want[np.maximum(index, 0)]
