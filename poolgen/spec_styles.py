@@ -103,7 +103,7 @@ class StyledGame:
         for area in self.areas:
             groups = [(rows[i], tuple(w for w in self.wins[t.id] if w.area == area.id))
                       for i, t in enumerate(pool.tiers)]
-            out.update(area.module.lay_out(area.id, area.params, groups, tiers.size, stream))
+            out.update(area.module.lay_out(area.id, area.params, groups, tiers.size, stream, out))
         return out
 
 
@@ -113,6 +113,7 @@ class AreaContext:
     def __init__(self, r: _Reader, groups: dict[str, list[StyleSymbol]], price_cents: int) -> None:
         self.r, self.groups, self.price_cents = r, groups, price_cents
         self.roles: dict[str, str] = {}
+        self.areas: list[Area] = []  # the areas read so far (an area may refer to an earlier one)
 
     def group(self, table: dict, key: str, where: str, role: str, required: bool = True):
         """The symbols of the group an area field names, taking the given role."""
@@ -259,6 +260,7 @@ def _areas(r: _Reader, doc: dict, ctx: AreaContext) -> list[Area]:
             raise r.fail(f"{where}.id", f"{area_id!r} is not a lower-case name (letters, digits, _)")
         if any(x.id == area_id for x in out):
             raise r.fail(f"{where}.id", f"duplicate area id {area_id!r}")
+        ctx.areas = out
         out.append(Area(area_id, style, module, module.read_area(ctx, a, where)))
     return out
 

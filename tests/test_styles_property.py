@@ -34,11 +34,12 @@ def prize_symbols(draw, group: str, low: int, high: int) -> list[dict]:
 
 
 @st.composite
-def kn_area(draw, area: str) -> tuple[dict, list[dict], list[list[dict]]]:
-    """A key number match area, its symbols, and the ways one tier can win in it (lists of wins)."""
-    w, y = draw(st.integers(1, 4)), draw(st.integers(1, 6))
-    numbers = [{"group": f"{area}_n", "code": str(i), "symbol": str(i)}
-               for i in range(w + draw(st.integers(1, 12)))]
+def kn_area(draw, area: str, share: dict | None = None) -> tuple[dict, list[dict], list[list[dict]]]:
+    """A key number match area, its symbols, and the ways one tier can win in it (lists of wins).
+    With `share` (an earlier key number area) it matches that area's winning numbers."""
+    w, y = share["winning"] if share else draw(st.integers(1, 4)), draw(st.integers(1, 6))
+    numbers = [] if share else [{"group": f"{area}_n", "code": str(i), "symbol": str(i)}
+                                for i in range(w + draw(st.integers(1, 12)))]
     prizes = draw(prize_symbols(f"{area}_p", 1, 6))
     bys = draw(st.lists(st.sampled_from([2, 3, 4, 5, 10]), max_size=3, unique=True))
     specials = [{"group": f"{area}_s", "code": f"{k}X", "symbol": f"{k}X", "how": "multiplier", "by": k}
@@ -48,6 +49,9 @@ def kn_area(draw, area: str) -> tuple[dict, list[dict], list[list[dict]]]:
     match_by = draw(st.sampled_from([1, 1, 2, 5]))
     spec_area = {"id": area, "style": "key_number_match", "spots": w + 2 * y, "winning": w, "yours": y,
                  "numbers": f"{area}_n", "prizes": f"{area}_p", "match_by": match_by}
+    if share:
+        spec_area |= {"spots": 2 * y, "numbers": share["numbers"], "winning_from": share["id"]}
+        del spec_area["winning"]
     if specials:
         spec_area["specials"] = f"{area}_s"
     hows = [("match", None)] + [("multiplier", k) for k in bys] + \
@@ -90,10 +94,14 @@ def mn_area(draw, area: str) -> tuple[dict, list[dict], list[list[dict]]]:
 
 @st.composite
 def games(draw) -> dict:
-    styles = draw(st.lists(st.sampled_from([kn_area, mn_area]), min_size=1, max_size=2))
+    combos = [["kn"], ["mn"], ["kn", "mn"], ["mn", "kn"], ["kn", "kn"], ["kn", "wild"], ["mn", "mn"]]
+    styles = draw(st.sampled_from(combos))
     areas, symbols, ways = [], [], []
     for i, style in enumerate(styles):
-        a, s, w = draw(style(f"a{i}"))
+        if style == "wild":  # a second key number area matching the first one's winning numbers
+            a, s, w = draw(kn_area(f"a{i}", areas[0]))
+        else:
+            a, s, w = draw((kn_area if style == "kn" else mn_area)(f"a{i}"))
         areas.append(a)
         symbols += s
         ways += w
@@ -141,9 +149,17 @@ def test_every_accepted_spec_generates_a_pool_audit_verifies(tmp_path_factory, d
     assert dict(table.group_by("tier").len().iter_rows()) == {k: v for k, v in want.items() if v}
 
 
+def _misfit(area: dict) -> None:
+    """Spots that do not add up (key number match), or more like amounts than spots (match_n)."""
+    if area["style"] == "key_number_match":
+        area["spots"] += 1
+    else:
+        area["match"] = area["spots"] + 1
+
+
 BREAK = [
     lambda d: d["areas"][0].__setitem__("style", "bingo"),
-    lambda d: d["areas"][0].__setitem__("spots", d["areas"][0]["spots"] + 1),
+    lambda d: _misfit(d["areas"][0]),
     lambda d: d["areas"][0].__setitem__("unused", 1),
     lambda d: d["tiers"][0]["wins"].append({"area": "nowhere", "prize": "P0", "how": "match"}),
     lambda d: d["tiers"][0]["wins"][0].__setitem__("prize", "NOPE"),

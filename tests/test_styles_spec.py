@@ -142,3 +142,20 @@ def test_match_n_limits(tmp_path):
         load_spec(write(tmp_path, doc))
     assert str(err.value) == ("g.toml: tiers[0].wins: area 'play' (match_n): the other 2 amounts, each at "
                               "most 1 times, cannot fill the 3 other spots without a second win")
+
+
+def test_an_area_matching_another_areas_winning_numbers(tmp_path):
+    """A YOUR WILD NUMBERS area: no winning numbers of its own, every match pays 5 times."""
+    doc = kn_doc()
+    doc["areas"].append({"id": "wild", "style": "key_number_match", "spots": 4, "winning_from": "play",
+                         "yours": 2, "numbers": "number", "prizes": "prize", "match_by": 5})
+    doc["tiers"].append({"id": "w5", "prize": "5.00", "count": 10,
+                         "wins": [{"area": "wild", "prize": "1", "how": "match"}]})
+    spec = load_spec(write(tmp_path, doc))
+    assert [a.module.columns(a.id, a.params) for a in spec.styles.areas][1] == [
+        "wild_your_0", "wild_your_1", "wild_prize_0", "wild_prize_1"]
+    doc["areas"][1]["winning_from"] = "nowhere"
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == ("g.toml: areas[1].winning_from: 'nowhere' is not an earlier key_number_match "
+                              "area with winning numbers of its own")

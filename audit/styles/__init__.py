@@ -66,6 +66,11 @@ def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
     names: dict[str, int] = {}
     for i, area in enumerate(areas):
         area_id = _need(area, "id", str, f"areas[{i}]")
+        source = area.get("winning_from")
+        if source is not None and (source not in names or areas[names[source]].get("numbers")
+                                   != area.get("numbers")):
+            raise ValueError(f"manifest play entry: area {area_id!r}: winning_from {source!r} is not an "
+                             "earlier area of the same numbers")
         names[area_id] = i
         engine = style_engine(_need(area, "style", str, f"areas[{i}]"))
         for s in engine.evaluate(table, area, reasons):

@@ -41,11 +41,15 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
     s_how = np.array([HOWS.index(s["how"]) for s in specials] or [0], dtype=np.int64)
     s_by = np.array([int(s["by"]) if s["how"] == "multiplier" else 1 for s in specials] or [1],
                     dtype=np.int64)
-    win = int_columns(table, [f"{aid}_win_{i}" for i in range(w_count)]).astype(np.int64)
+    source = area.get("winning_from", aid)  # an area may match another area's WINNING NUMBERS
+    if not isinstance(source, str):
+        raise ValueError(f"manifest play entry: area {aid!r}: winning_from is not an area id")
+    win = int_columns(table, [f"{source}_win_{i}" for i in range(w_count)]).astype(np.int64)
     your = int_columns(table, [f"{aid}_your_{j}" for j in range(y_count)]).astype(np.int64)
     prize = int_columns(table, [f"{aid}_prize_{j}" for j in range(y_count)]).astype(np.int64)
 
-    bad_win = ((win < 0) | (win >= n_numbers)).any(axis=1)
+    own = source == aid  # another area's winning numbers are judged with that area
+    bad_win = ((win < 0) | (win >= n_numbers)).any(axis=1) & own
     bad_your = ((your < 0) | (your >= n_numbers + len(specials))).any(axis=1)
     bad_prize = ((prize < 0) | (prize >= len(cents))).any(axis=1)
     reasons.add(bad_win, lambda r: f"{aid}: a winning number code out of range "
@@ -55,7 +59,7 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
     reasons.add(bad_prize, lambda r: f"{aid}: a prize code out of range "
                                      f"({', '.join(show(v) for v in prize[r])})")
     same = np.zeros(table.height, dtype=bool)
-    for i in range(w_count):
+    for i in range(w_count if own else 0):
         for j in range(i + 1, w_count):
             same |= win[:, i] == win[:, j]
     reasons.add(same, lambda r: f"{aid}: two winning numbers are equal")
@@ -64,7 +68,7 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
     slots = []
     for j in range(y_count):
         y = your[:, j]
-        matched = (y[:, None] == win).any(axis=1) & (y >= 0) & (y < n_numbers)
+        matched = (y[:, None] == win).any(axis=1) & (y >= 0) & (y < n_numbers) & (win < n_numbers).all(axis=1)
         special = (y >= n_numbers) & (y < n_numbers + len(specials))
         s = np.clip(y - n_numbers, 0, len(s_how) - 1)
         how = np.where(special, s_how[s], HOWS.index("match"))

@@ -8,8 +8,9 @@ Each module follows its contract in docs/styles/<style>.md and provides:
     check_wins(params, wins) -> str | None   why a tier's wins in this area cannot be laid out
     entry(params) -> dict                    the area's entry in the manifest's `play`
     columns(area_id, params) -> list[str]    the area's layout columns
-    lay_out(area_id, params, groups, n, stream) -> dict[str, ndarray]
-                                             `groups`: (rows, wins) per tier; all from `stream`
+    lay_out(area_id, params, groups, n, stream, done) -> dict[str, ndarray]
+                                             `groups`: (rows, wins) per tier; all from `stream`;
+                                             `done`: the columns of the areas laid out before
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from poolgen.money import fmt_cents
 from poolgen.rng import integers, row_permutations
 from poolgen.styles import prize_entry
 
-FIELDS = {"spots", "winning", "yours", "numbers", "prizes", "specials", "match_by"}
+FIELDS = {"spots", "winning", "winning_from", "yours", "numbers", "prizes", "specials", "match_by"}
 
 
 @dataclass(frozen=True)
@@ -23,19 +23,40 @@ class Params:
     prizes: tuple
     specials: tuple
     match_by: int
+    source: str | None = None  # the earlier area whose WINNING NUMBERS this one matches
+
+
+def _source(ctx, table: dict, where: str, numbers: tuple):
+    """`winning_from`: an earlier key_number_match area of the same numbers, with its own WINNING
+    NUMBERS (a YOUR WILD NUMBERS area matching the ticket's LUCKY NUMBERS)."""
+    r = ctx.r
+    if "winning" in table:
+        raise r.fail(f"{where}.winning", "not used: the area matches the winning numbers of "
+                                         f"{table['winning_from']!r}")
+    name = r.get(table, "winning_from", where, str)
+    area = next((a for a in ctx.areas if a.id == name), None)
+    if area is None or area.style != "key_number_match" or area.params.source is not None:
+        raise r.fail(f"{where}.winning_from", f"{name!r} is not an earlier key_number_match area "
+                                              "with winning numbers of its own")
+    if area.params.numbers != numbers:
+        raise r.fail(f"{where}.numbers", f"must be the numbers of area {name!r}")
+    return area
 
 
 def read_area(ctx, table: dict, where: str) -> Params:
     r = ctx.r
-    p = Params(winning=ctx.whole(table, "winning", where, 1), yours=ctx.whole(table, "yours", where, 1),
-               numbers=ctx.group(table, "numbers", where, "numbers"),
+    numbers = ctx.group(table, "numbers", where, "numbers")
+    source = _source(ctx, table, where, numbers) if "winning_from" in table else None
+    p = Params(winning=source.params.winning if source else ctx.whole(table, "winning", where, 1),
+               yours=ctx.whole(table, "yours", where, 1), numbers=numbers,
                prizes=ctx.group(table, "prizes", where, "prizes"),
                specials=ctx.group(table, "specials", where, "specials", required=False) or (),
-               match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1))
-    spots = ctx.whole(table, "spots", where, 1)
-    if spots != p.winning + 2 * p.yours:
-        raise r.fail(f"{where}.spots", f"{spots} spots, but {p.winning} winning numbers and {p.yours} "
-                                       f"your numbers with their prizes are {p.winning + 2 * p.yours}")
+               match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1),
+               source=source.id if source else None)
+    spots, own = ctx.whole(table, "spots", where, 1), 0 if source else p.winning
+    if spots != own + 2 * p.yours:
+        raise r.fail(f"{where}.spots", f"{spots} spots, but {own} winning numbers and {p.yours} "
+                                       f"your numbers with their prizes are {own + 2 * p.yours}")
     if len(p.numbers) <= p.winning:
         raise r.fail(f"{where}.numbers", f"{len(p.numbers)} numbers leave none for a losing spot "
                                          f"beside {p.winning} winning numbers")
@@ -78,11 +99,12 @@ def entry(p: Params) -> dict:
     return {"winning": p.winning, "yours": p.yours, "numbers": [s.code for s in p.numbers],
             "prizes": prize_entry(p.prizes),
             "specials": [{"code": s.code, "how": s.how, "by": s.by} for s in p.specials],
-            "match_by": p.match_by}
+            "match_by": p.match_by} | ({"winning_from": p.source} if p.source else {})
 
 
 def columns(area_id: str, p: Params) -> list[str]:
-    return ([f"{area_id}_win_{i}" for i in range(p.winning)] + [f"{area_id}_your_{j}" for j in range(p.yours)]
+    own = [] if p.source else [f"{area_id}_win_{i}" for i in range(p.winning)]
+    return (own + [f"{area_id}_your_{j}" for j in range(p.yours)]
             + [f"{area_id}_prize_{j}" for j in range(p.yours)])
 
 
@@ -94,8 +116,11 @@ def _special(p: Params, win) -> int:
     raise AssertionError("read_win admits only wins the area has a symbol for")
 
 
-def lay_out(area_id: str, p: Params, groups, n: int, stream) -> dict[str, np.ndarray]:
+def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, vectorised over its rows."""
+    shared = None
+    if p.source:  # the source area's WINNING NUMBERS, laid out before this area
+        shared = np.stack([done[f"{p.source}_win_{i}"] for i in range(p.winning)], axis=1).astype(np.int64)
     n_numbers, w_count, y_count = len(p.numbers), p.winning, p.yours
     prize_index = {s.code: i for i, s in enumerate(p.prizes)}
     win = np.zeros((n, w_count), dtype=np.uint8)
@@ -105,7 +130,14 @@ def lay_out(area_id: str, p: Params, groups, n: int, stream) -> dict[str, np.nda
         k = rows.size
         if not k:
             continue
-        numbers = row_permutations(stream, k, n_numbers)
+        if shared is None:
+            numbers = row_permutations(stream, k, n_numbers)
+        else:  # the source's winning numbers first, then the others in increasing order
+            mine = shared[rows]
+            is_win = np.zeros((k, n_numbers), dtype=bool)
+            np.put_along_axis(is_win, mine, True, axis=1)
+            others = np.argsort(is_win, axis=1, kind="stable")[:, :n_numbers - w_count]
+            numbers = np.concatenate([mine, others], axis=1)
         order = row_permutations(stream, k, y_count)
         pick = integers(stream, n_numbers - w_count, size=k * y_count).reshape(k, y_count)
         y_codes = np.take_along_axis(numbers[:, w_count:], pick, axis=1)
@@ -122,8 +154,8 @@ def lay_out(area_id: str, p: Params, groups, n: int, stream) -> dict[str, np.nda
         your[rows] = y_codes
         prize[rows] = p_codes
     names = columns(area_id, p)
-    values = [win[:, i] for i in range(w_count)] + [your[:, j] for j in range(y_count)] + \
-        [prize[:, j] for j in range(y_count)]
+    values = ([] if p.source else [win[:, i] for i in range(w_count)]) + \
+        [your[:, j] for j in range(y_count)] + [prize[:, j] for j in range(y_count)]
     return {name: np.ascontiguousarray(v) for name, v in zip(names, values, strict=True)}
 
 
@@ -141,7 +173,7 @@ def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
     def sym(table, i):
         return table[i] if 0 <= i < len(table) else None
     winning = []
-    for i in range(p.winning):
+    for i in range(0 if p.source else p.winning):
         s = sym(p.numbers, row[f"{area_id}_win_{i}"])
         winning.append((f"{area_id}_win_{i}", s.symbol if s else "?", s.caption if s else "", None, None))
     yours = []
@@ -149,13 +181,15 @@ def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
         s, prize = _shown(p, row[f"{area_id}_your_{j}"]), sym(p.prizes, row[f"{area_id}_prize_{j}"])
         yours.append((f"{area_id}_your_{j}", s.symbol if s else "?", s.caption if s else "",
                       prize.symbol if prize else "?", prize.caption if prize else ""))
+    if p.source:
+        return [(f"YOUR NUMBERS (matching the WINNING NUMBERS of {p.source})", yours)]
     return [("WINNING NUMBERS", winning), ("YOUR NUMBERS", yours)]
 
 
 def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the columns that win."""
     lines, winning = [], set()
-    wins = {row[f"{area_id}_win_{i}"] for i in range(p.winning)}
+    wins = {row[f"{p.source or area_id}_win_{i}"] for i in range(p.winning)}
     for j in range(p.yours):
         code = row[f"{area_id}_your_{j}"]
         s, k = _shown(p, code), row[f"{area_id}_prize_{j}"]

@@ -83,7 +83,7 @@ def columns(area_id: str, p: Params) -> list[str]:
     return [f"{area_id}_spot_{j}" for j in range(p.spots)]
 
 
-def lay_out(area_id: str, p: Params, groups, n: int, stream) -> dict[str, np.ndarray]:
+def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
     """Contract section 7: the win's spots, then cards from a shuffled deck, then arranged."""
     n_prizes = len(p.prizes)
     codes = np.arange(n_prizes)
