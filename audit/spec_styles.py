@@ -39,7 +39,7 @@ def read_styled(doc: dict, file: str, sha256: str) -> StyledFigures:
     for a in doc["areas"]:
         resolved = {}
         for key, value in a.items():
-            if isinstance(value, str) and key not in ("id", "style"):  # a symbol group
+            if isinstance(value, str) and key not in ("id", "style") and value in groups:  # a symbol group
                 resolved[key] = [{k: v for k, v in s.items() if k in ("code", "how", "by")}
                                  | ({"cents": cents(s)} if "value" in s or "free" in s else {})
                                  for s in groups[value]]

@@ -26,7 +26,10 @@ from poolgen.merkle import root as merkle_root
 EXAMPLES = ROOT / "specs" / "examples"
 # (spec, pool generated, its tickets, its winners, a ticket id in it)
 GAMES = {"hit_50": ("p1", 300_000, 88_330, "230-0000000-017"),
-         "cash_explosion": ("p8", 120_000, 35_289, "291-0011200-005")}
+         "cash_explosion": ("p8", 120_000, 35_289, "291-0011200-005"),
+         "double_take": ("p1", 300_000, 95_168, "901-0000000-017")}  # two styles on one ticket
+STYLES = {"hit_50": "key_number_match", "cash_explosion": "match_n",
+          "double_take": "key_number_match, match_n"}
 
 
 def invoke(*args: object, application=app):
@@ -52,7 +55,7 @@ def test_examples_stay_out_of_the_default_check():
     result = invoke("check", "--json")
     assert result.exit_code == 0, result.output
     names = {g["spec"] for g in json.loads(result.stdout)["games"]}
-    assert names.isdisjoint({"hit_50.toml", "cash_explosion.toml"})
+    assert names.isdisjoint({f"{game}.toml" for game in GAMES})
 
 
 def test_check_computes_the_order_and_reconciles_the_published_rows():
@@ -92,10 +95,9 @@ def test_verify_every_step_with_signature_spec_and_seed(base, game):
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert [s["status"] for s in report["steps"]] == ["pass"] * 7
-    style = "key_number_match" if game == "hit_50" else "match_n"
     assert report["steps"][3]["details"] == [
-        f"pool {pool}: {tickets:,} layouts evaluated by audit.styles ({style}): each pays its stored prize "
-        f"({winners:,} winners), none illegal"]
+        f"pool {pool}: {tickets:,} layouts evaluated by audit.styles ({STYLES[game]}): each pays its stored "
+        f"prize ({winners:,} winners), none illegal"]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -196,3 +198,29 @@ def test_a_winner_won_another_way_than_its_tier_is_refused(base, tmp_path):
     status, why = _step4(run)
     assert status == "fail" and "its wins are not its tier '5''s (1 win(s) paying 500 cents)" in why
     assert "do not pay the stored prize" not in why
+
+
+def test_an_area_matching_another_areas_winning_numbers_end_to_end(base, tmp_path):
+    """A YOUR WILD NUMBERS-like area (winning_from, match_by = 5): generated, then verified with the
+    spec (step 5 ties the manifest's areas to it) and the seed (step 7 regenerates it)."""
+    from styles_toml import dumps
+    from test_styles_spec import kn_doc
+
+    doc = kn_doc()
+    doc["areas"].append({"id": "wild", "style": "key_number_match", "spots": 4, "winning_from": "play",
+                         "yours": 2, "numbers": "number", "prizes": "prize", "match_by": 5})
+    doc["tiers"].append({"id": "w5", "prize": "5.00", "count": 10,
+                         "wins": [{"area": "wild", "prize": "1", "how": "match"}]})
+    spec = tmp_path / "wild.toml"
+    spec.write_text(dumps(doc))
+    made = invoke("generate", spec, "--out", tmp_path / "runs", "--seed-file", base["root"] / "run.seed",
+                  "--run-id", "w", "--key", base["root"] / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    result = invoke("verify", tmp_path / "runs" / "w", "--public-key", base["public"], "--spec", spec,
+                    "--seed-file", base["root"] / "run.seed", "--json")
+    assert result.exit_code == 0, result.output
+    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["pass"] * 7
+    table = pl.read_parquet(tmp_path / "runs" / "w" / "pool-p1.parquet")
+    assert "wild_win_0" not in table.columns
+    wild = table.filter(pl.col("tier") == "w5")
+    assert wild.height == 10 and set(wild["prize_cents"].to_list()) == {500}

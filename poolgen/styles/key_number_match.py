@@ -72,6 +72,9 @@ def read_win(p: Params, how: str, by: int | None, code: str):
     if how == "match":
         if by is not None and by != p.match_by:
             raise ValueError(f"a match here pays {p.match_by} times the prize shown, not {by}")
+        if prize.free and p.match_by > 1:
+            raise ValueError("a free ticket cannot be multiplied (the area's matches pay "
+                             f"{p.match_by} times)")
         return prize, p.match_by
     if how == "automatic":
         if by is not None:
