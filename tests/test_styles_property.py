@@ -61,7 +61,8 @@ def kn_area(draw, area: str, share: dict | None = None) -> tuple[dict, list[dict
         wins = []
         for _ in range(draw(st.integers(1, y))):
             how, by = draw(st.sampled_from(hows))
-            prize = draw(st.sampled_from([p["code"] for p in prizes if how != "multiplier" or "value" in p]
+            multiplied = how == "multiplier" or how == "match" and match_by > 1  # never a free ticket
+            prize = draw(st.sampled_from([p["code"] for p in prizes if not multiplied or "value" in p]
                                          or ["-"]))
             if prize == "-":
                 continue
@@ -119,11 +120,15 @@ def games(draw) -> dict:
         n = draw(st.integers(1, min(6, len(unique))))
         chosen = draw(st.permutations(sorted(unique)))[:n]
     per_book = draw(st.sampled_from([10, 25, 50]))
-    tickets = per_book * draw(st.integers(20, 80))
-    tiers = [{"id": f"t{i}", "count": draw(st.integers(0, tickets // (2 * max(1, len(chosen))))),
+    tickets = per_book * 2 * draw(st.integers(10, 40))
+    half = draw(st.booleans())  # an order of 1.5 pools: the last pool is half of one
+    tiers = [{"id": f"t{i}", "count": 2 * draw(st.integers(0, tickets // (4 * max(1, len(chosen))))),
               "wins": unique[k]} for i, k in enumerate(chosen)]
     max_wins = max([len(t["wins"]) for t in tiers] + [1]) + draw(st.integers(0, 2))
-    return base_doc(areas, symbols, tiers, max_wins=max_wins, pool_tickets=tickets, per_book=per_book)
+    doc = base_doc(areas, symbols, tiers, max_wins=max_wins, pool_tickets=tickets, per_book=per_book)
+    if half:
+        doc["printed"] |= {"order_tickets": tickets + tickets // 2, "last_pool": "partial"}
+    return doc
 
 
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=True,
@@ -142,11 +147,12 @@ def test_every_accepted_spec_generates_a_pool_audit_verifies(tmp_path_factory, d
     spec = load_spec(path)  # built feasible: check must accept it
     assert check_spec(spec).problems == []
     run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r")
-    report = verify_run(run.folder, None)
+    report = verify_run(run.folder, None, spec=path)  # step 5 also against the spec, read by audit
     assert [s.status for s in report.steps][1:6] == ["pass"] * 5, report.to_json()
-    table = pl.read_parquet(run.folder / "pool-p1.parquet")
-    want = {t["id"]: t["count"] for t in run.manifest["pools"][0]["tiers"]}
-    assert dict(table.group_by("tier").len().iter_rows()) == {k: v for k, v in want.items() if v}
+    for pool in run.manifest["pools"]:
+        table = pl.read_parquet(run.folder / f"pool-{pool['id']}.parquet")
+        want = {t["id"]: t["count"] for t in pool["tiers"] if t["count"]}
+        assert dict(table.group_by("tier").len().iter_rows()) == want
 
 
 def _misfit(area: dict) -> None:

@@ -202,13 +202,12 @@ def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
         if code < len(p.numbers) and code in wins:
             by, why = p.match_by, f"YOUR NUMBER {s.symbol} matches a WINNING NUMBER"
         elif s.how == "automatic":
-            by, why = 1, f"{s.symbol} ({s.caption}) wins the prize shown"
+            by, why = 1, f"{s.symbol} ({s.caption}) wins the prize shown below it"
         elif s.how == "multiplier":
             by, why = s.by, f"{s.symbol} ({s.caption}) wins {s.by} times the prize shown"
         else:
             continue
         winning.add(f"{area_id}_your_{j}")
-        times = f"{by} x " if by != 1 else ""
-        lines.append(f"{area_id}, spot {j + 1}: {why}: {times}{prize.symbol} = "
-                     f"{fmt_cents(by * prize.cents)}.")
+        amount = f"{by} x {prize.symbol} = " if by != 1 else f"{prize.symbol} ({prize.caption}) = "
+        lines.append(f"{area_id}, spot {j + 1}: {why}: wins {amount}{fmt_cents(by * prize.cents)}.")
     return lines, winning
