@@ -224,3 +224,23 @@ def test_an_area_matching_another_areas_winning_numbers_end_to_end(base, tmp_pat
     assert "wild_win_0" not in table.columns
     wild = table.filter(pl.col("tier") == "w5")
     assert wild.height == 10 and set(wild["prize_cents"].to_list()) == {500}
+
+
+def test_step_5_ties_the_play_entry_to_the_spec(base, tmp_path):
+    """A run whose manifest states other wins for a tier than the spec (the signature aside) fails step 5
+    with --spec, naming what differs; step 4 refuses the rows that no longer pay their tier."""
+    run = tmp_path / "hit"
+    shutil.copytree(base["runs"]["hit_50"], run)
+    manifest = json.loads((run / "manifest.json").read_text())
+    tier = next(t for t in manifest["play"]["tiers"] if t["id"] == "bag5")
+    tier["wins"][0]["how"] = "match"
+    manifest["play"]["areas"][0]["numbers"][0] = "99"
+    (run / "manifest.json").write_bytes(canonical_bytes(manifest))
+    steps = verify_run(run, None, spec=EXAMPLES / "hit_50.toml").to_json()["steps"]
+    assert steps[4]["status"] == "fail"
+    assert steps[4]["reasons"] == [
+        "area play: numbers ['99', '4', '5', '6', '7', '8', '9', '10', '11', '13', '14', '15', '16', '17', "
+        "'18', '19', '30', '31', '33', '34', '35'], spec ['3', '4', '5', '6', '7', '8', '9', '10', '11', "
+        "'13', '14', '15', '16', '17', '18', '19', '30', '31', '33', '34', '35']; the play entry's tier wins "
+        "are not the spec's"]
+    assert steps[3]["status"] == "fail" and "its wins are not its tier 'bag5''s" in steps[3]["reasons"][0]

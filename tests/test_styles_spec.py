@@ -159,3 +159,19 @@ def test_an_area_matching_another_areas_winning_numbers(tmp_path):
         load_spec(write(tmp_path, doc))
     assert str(err.value) == ("g.toml: areas[1].winning_from: 'nowhere' is not an earlier key_number_match "
                               "area with winning numbers of its own")
+
+
+@pytest.mark.parametrize("command", ["check", "generate"])
+def test_a_bad_format_2_spec_exits_2_with_one_line(tmp_path, command):
+    from typer.testing import CliRunner
+
+    from poolgen.cli.main import app
+
+    doc = kn_doc()
+    doc["areas"][0]["style"] = "lottery"
+    extra = ["--unsigned", "--out", str(tmp_path / "runs")] if command == "generate" else []
+    result = CliRunner().invoke(app, [command, str(write(tmp_path, doc)), *extra])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.strip().splitlines() == [
+        "poolgen: error: g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, match_n)"]
+    assert not (tmp_path / "runs").exists()
