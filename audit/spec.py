@@ -63,10 +63,14 @@ def multiplier(value: object, where: str) -> Decimal:
     return number
 
 
-def read_spec(path: Path) -> SpecFigures:
+def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
     raw = read_input(path, "spec")
     try:
         doc = tomllib.loads(raw.decode("utf-8"))
+        if doc.get("format") == 2:  # a game of play styles (audit/spec_styles.py)
+            from audit.spec_styles import read_styled
+
+            return read_styled(doc, Path(path).name, hashlib.sha256(raw).hexdigest())
         game = doc["game"]
         tiers = doc["tiers"]
         if game["kind"] == "printed":

@@ -6,7 +6,8 @@
         position gives (docs/pool-files.md), no ticket id in two pools (printed: no book in two),
         every Merkle salt 32 hex digits and a sample of them distinct (that they are random bits
         from the seed only step 7 can prove);
-    (4) every ticket's layout evaluates, with audit.rules, to the prize stored with it;
+    (4) every ticket's layout evaluates, with audit.rules (or, for a game of play styles, with
+        audit.styles from the manifest's `play` entry), to the prize stored with it;
     (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
         a spec, the spec; the spec's SHA-256 must be the manifest's);
     (6) every pool's Merkle root recomputes;
@@ -49,7 +50,9 @@ from audit.merkle import MerkleError, table_root
 from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
 from audit.rules import rules_module
 from audit.spec import SpecFigures, compare_pool, read_spec
+from audit.spec_styles import StyledFigures, check_styled_against_spec
 from audit.stats import check_statistics
+from audit.styles import evaluate as evaluate_styles
 
 TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figures",
           6: "merkle roots", 7: "reproduction", 8: "statistics"}
@@ -329,13 +332,19 @@ def check_run_identities(manifest: Manifest) -> str:
 
 # ---- step 4 -------------------------------------------------------------------------------------
 
-def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str) -> str:
-    """(4) every layout, evaluated by the audit's own rules engine, pays the stored prize."""
-    try:
-        engine = rules_module(rules)
-    except LookupError as exc:
-        raise VerificationError(4, str(exc)) from None
-    result = engine.evaluate(table, pool.raw)
+def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict | None = None) -> str:
+    """(4) every layout, evaluated by the audit's own rules engine, pays the stored prize.
+    A style-based run (its manifest has `play`) is evaluated by audit.styles from that entry."""
+    if play is not None:
+        result = evaluate_styles(table, pool.raw, play)
+        engine_name = "audit.styles (" + ", ".join(sorted({a["style"] for a in play["areas"]})) + ")"
+    else:
+        try:
+            engine = rules_module(rules)
+        except LookupError as exc:
+            raise VerificationError(4, str(exc)) from None
+        result = engine.evaluate(table, pool.raw)
+        engine_name = f"audit.rules.{rules}"
     n = table.height
     prize = np.asarray(result.prize_cents, dtype=np.int64)
     wins = np.asarray(result.wins, dtype=np.int64)
@@ -359,7 +368,7 @@ def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str) -> str:
         problems.append(f"{len(result.illegal):,} illegal layout(s): {shown}")
     if problems:
         raise VerificationError(4, "; ".join(problems))
-    return (f"{n:,} layouts evaluated by audit.rules.{rules}: each pays its stored prize "
+    return (f"{n:,} layouts evaluated by {engine_name}: each pays its stored prize "
             f"({int((prize > 0).sum()):,} winners), none illegal")
 
 
@@ -433,6 +442,8 @@ def check_totals(manifest: Manifest) -> str:
 
 def check_against_spec(manifest: Manifest, spec: SpecFigures) -> str:
     """(5) the run is the spec's: same file hash, same game, every pool as the spec says."""
+    if isinstance(spec, StyledFigures):
+        return check_styled_against_spec(manifest, spec)
     stated = manifest.doc["spec"]
     problems = []
     if stated.get("sha256") != spec.sha256:
@@ -487,7 +498,8 @@ def _attempt(step: int, check, *args) -> Outcome:
 
 
 def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
-                  per_book: int | None, number: object = None) -> dict[int, Outcome]:
+                  per_book: int | None, number: object = None,
+                  play: dict | None = None) -> dict[int, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
     out: dict[int, Outcome] = {2: _attempt(2, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
@@ -498,7 +510,7 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
         out[3] = ("fail", f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}")
         return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in (4, 5, 6)}
     out[3] = _attempt(3, check_complete, table, pool, kind, per_book, number)
-    out[4] = _attempt(4, check_layouts, table, pool, rules)
+    out[4] = _attempt(4, check_layouts, table, pool, rules, play)
     out[5] = _attempt(5, check_figures, table, pool)
     out[6] = _attempt(6, check_merkle, table, pool)
     return out
@@ -555,7 +567,8 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
 
     steps[1].add(*_attempt(2, check_listing, folder, manifest))
     number = manifest.doc["game"].get("number")
-    jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number)
+    play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
+    jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
             for p in manifest.pools]
     if workers > 1 and len(jobs) > 1:
         context = mp.get_context("spawn")

@@ -69,7 +69,10 @@ def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
     The identity, tier, prize and salt columns are made on a thread while this one lays the tickets
     out: both are mostly numpy, polars and OpenSSL work, which run without the GIL."""
     tiers = shuffled_tiers(spec, pool, seed)
-    lay_out = getattr(layout_module(spec.rules), "lay_out", None)
+    if spec.styles is not None:  # a game of generic play styles (poolgen/styles/)
+        lay_out = spec.styles.lay_out
+    else:
+        lay_out = getattr(layout_module(spec.rules), "lay_out", None)
     with ThreadPoolExecutor(max_workers=1) as worker:
         common = worker.submit(_common_columns, spec, pool, seed, tiers)
         layout: dict[str, np.ndarray] = {}

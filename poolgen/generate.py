@@ -22,6 +22,7 @@ import polars as pl
 
 import poolgen
 from audit.rules import rules_module
+from audit.styles import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
@@ -104,7 +105,11 @@ def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
     entry = {"id": pool.id, "price_cents": pool.price_cents, "tickets": pool.tickets,
              "denomination_cents": pool.denomination_cents, "play_areas": pool.play_areas}
     try:
-        evaluate = rules_module(spec.rules).evaluate
+        if spec.styles is not None:  # audit's style engines, from the manifest's play entry
+            play = spec.styles.play_document()
+            evaluate = lambda table, pool_entry: evaluate_styles(table, pool_entry, play)  # noqa: E731
+        else:
+            evaluate = rules_module(spec.rules).evaluate
     except LookupError:
         raise RunError(f"{spec.path.name}: no audit rules engine for {spec.rules!r}; "
                        "refusing to write layouts nobody can check") from None
@@ -138,7 +143,7 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
                       signature: dict | None = None) -> dict:
     streams = [label_text(stream_label(spec.rules, p["id"], purpose))
                for p in pools for purpose in PURPOSES]
-    return {
+    doc = {
         "format": "poolgen-manifest/1",
         "tool": tool_versions(),
         "created": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -154,6 +159,9 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
         "totals": totals(pools),
         "signature": signature or {"signed": False},
     }
+    if spec.styles is not None:  # what audit's style engines evaluate (docs/styles/play.md)
+        doc["play"] = spec.styles.play_document()
+    return doc
 
 
 def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,

@@ -107,6 +107,7 @@ class Spec:
     symbols: tuple[Symbol, ...] = field(repr=False)
     tiers: tuple[Tier, ...] = field(repr=False)
     pools: tuple[Pool, ...] = field(repr=False)
+    styles: Any = field(default=None, repr=False, compare=False)  # format 2: spec_styles.StyledGame
 
     def symbols_in(self, group: str) -> tuple[Symbol, ...]:
         return tuple(s for s in self.symbols if s.group == group)
@@ -218,6 +219,10 @@ def load_spec(path: Path | str) -> Spec:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise SpecError(f"{path.name}: not valid TOML: {exc}") from None
 
+    if doc.get("format") == 2:  # a game of generic play styles (poolgen/spec_styles.py)
+        from poolgen.spec_styles import load_styled_spec
+
+        return load_styled_spec(path, raw_bytes, doc)
     r.known(doc, "", _TOP)
     if r.get(doc, "format", "spec", int) != 1:
         raise r.fail("format", "only format 1 is known")

@@ -33,6 +33,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
+from poolgen.pdf import faces_styles
 from poolgen.pdf.run import RunFolder
 from poolgen.pdf.symbols import draw_symbol, has_drawing
 from poolgen.rng import derive_stream, integers
@@ -295,6 +296,8 @@ EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
 
 def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
     """What a ticket's layout pays under its game's rules (specs/<game>.md, section Evaluation)."""
+    if spec.styles is not None:  # a game of play styles: poolgen/pdf/faces_styles.py
+        return faces_styles.evaluate(spec, pool, row, Evaluation)
     return EVALUATORS[spec.rules](spec, pool, row)
 
 
@@ -316,7 +319,8 @@ LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
 def required_columns(spec: Spec, pool: dict) -> list[str]:
     """Every column a proof page of this pool reads: the common ones, then the game's layout."""
     ids = ["book", "ticket_no"] if spec.kind == "printed" else ["serial"]
-    return ["position", "ticket", "tier", "prize_cents", *ids, *LAYOUT_COLUMNS[spec.rules](pool)]
+    layout = faces_styles.columns(spec) if spec.styles is not None else LAYOUT_COLUMNS[spec.rules](pool)
+    return ["position", "ticket", "tier", "prize_cents", *ids, *layout]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -733,8 +737,8 @@ def _ticket_page(c: Canvas, run: RunFolder, spec: Spec, t: _Ticket, n: int, coun
           width=W - 2 * MARGIN)
     face_top = H - MARGIN - 32
     face_bottom = 36 + 104 + (14 if spec.kind == "printed" else 6)
-    FACES[spec.rules](c, spec, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN,
-                      face_top - face_bottom)
+    face = faces_styles.draw if spec.styles is not None else FACES[spec.rules]
+    face(c, spec, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
     _statement(c, t, MARGIN, 36, W - 2 * MARGIN, 98)
 
 
@@ -829,7 +833,7 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
 
 def build_proofs(run: RunFolder, spec: Spec, picks: list[tuple[str, int]], selection: str) -> bytes:
     """The proof PDF of the tickets at `picks` ((pool id, position), in page order)."""
-    if spec.rules not in EVALUATORS or spec.rules not in FACES:
+    if spec.styles is None and (spec.rules not in EVALUATORS or spec.rules not in FACES):
         raise RunError(f"{run.name}: no ticket proofs for game rules {spec.rules!r}")
     rows: dict[tuple[str, int], dict] = {}
     for pid in dict.fromkeys(p for p, _ in picks):

@@ -1,0 +1,144 @@
+"""What a format-2 spec (docs/new-game.md) says a run holds, read with tomllib alone (step 5, --spec).
+
+Pools: whole pools of `pool_tickets`, then with `last_pool = "partial"` one pool of the order's rest;
+a tier's count scales to a pool of t tickets as count x t / order (`counts_per = "order"`) or
+count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 unless given, or the
+area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price). The
+manifest's `play` entry must state the spec's areas and tiers (docs/styles/play.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from audit.errors import VerificationError
+from audit.spec import money
+
+
+@dataclass(frozen=True)
+class StyledFigures:
+    file: str
+    sha256: str
+    game: dict
+    pools: tuple[dict, ...]  # {first_book, books, tickets, price_cents, tiers: [(id, prize, count)]}
+    areas: tuple[dict, ...]  # the spec's [[areas]] tables with their groups resolved
+    tiers: tuple[dict, ...]  # {"id", "wins": [...]} as the manifest's play entry states them
+
+
+def read_styled(doc: dict, file: str, sha256: str) -> StyledFigures:
+    game, sales = doc["game"], doc["printed"]
+    price = money(sales["price"], "printed.price")
+    groups: dict[str, list[dict]] = {}
+    for s in doc["symbols"]:
+        groups.setdefault(s["group"], []).append(s)
+
+    def cents(s: dict) -> int:
+        return price if s.get("free") else money(s["value"], f"symbols {s['code']}")
+
+    areas = []
+    for a in doc["areas"]:
+        resolved = {}
+        for key, value in a.items():
+            if isinstance(value, str) and key not in ("id", "style") and value in groups:  # a symbol group
+                resolved[key] = [{k: v for k, v in s.items() if k in ("code", "how", "by")}
+                                 | ({"cents": cents(s)} if "value" in s or "free" in s else {})
+                                 for s in groups[value]]
+            else:
+                resolved[key] = value
+        areas.append(resolved)
+    by_id = {a["id"]: a for a in doc["areas"]}
+    tiers, prizes = [{"id": "lose", "wins": []}], []
+    for t in doc["tiers"]:
+        wins, total = [], 0
+        for w in t["wins"]:
+            area = by_id[w["area"]]
+            prize_group = groups[area["prizes"]]
+            symbol = next(s for s in prize_group if s["code"] == w["prize"])
+            by = w.get("by", area.get("match_by", 1) if w["how"] == "match" else 1)
+            wins.append({"area": w["area"], "how": w["how"], "by": by, "prize": w["prize"],
+                         "prize_cents": cents(symbol)})
+            total += by * cents(symbol)
+        tiers.append({"id": t["id"], "wins": wins})
+        prizes.append(total)
+    per_book = sales["last_ticket"] - sales["first_ticket"] + 1
+    order, size = sales["order_tickets"], sales["pool_tickets"]
+    sizes = [size] * (order // size) + ([order % size] if order % size else [])
+    basis = order if sales["counts_per"] == "order" else size
+    pools, book = [], 0
+    for tickets in sizes:
+        counts = []
+        for t in doc["tiers"]:
+            if t["count"] * tickets % basis:
+                raise ValueError(f"tier {t['id']}: {t['count']} does not scale to a pool of {tickets}")
+            counts.append(t["count"] * tickets // basis)
+        rows = [("lose", 0, tickets - sum(counts))] + [
+            (t["id"], p, c) for t, p, c in zip(doc["tiers"], prizes, counts, strict=True)]
+        pools.append({"first_book": book, "books": tickets // per_book, "tickets": tickets,
+                      "price_cents": price, "tiers": rows})
+        book += tickets // per_book
+    stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
+              "rules": game["id"], "kind": "printed"}
+    return StyledFigures(file, sha256, stated, tuple(pools), tuple(areas), tuple(tiers))
+
+
+def _area_problems(spec_area: dict, run_area: dict) -> list[str]:
+    out = []
+    for key, value in spec_area.items():
+        if key in ("spots",) and run_area.get("style") == "key_number_match":
+            continue  # the printed spots, W + 2Y: not part of the manifest's entry
+        got = run_area.get(key)
+        if isinstance(value, list):  # a group: compare what the manifest says of each symbol
+            want = [s["code"] for s in value]
+            codes = [g if isinstance(g, str) else g.get("code") for g in got or []]
+            if codes != want:
+                out.append(f"area {spec_area['id']}: {key} {codes}, spec {want}")
+            for s, g in zip(value, got or [], strict=False):
+                for k in ("how", "by", "cents"):
+                    if k in s and isinstance(g, dict) and g.get(k) != s[k]:
+                        out.append(f"area {spec_area['id']}: {key} {s['code']}: {k} {g.get(k)!r}, "
+                                   f"spec {s[k]!r}")
+        elif got != value:
+            out.append(f"area {spec_area['id']}: {key} {got!r}, spec {value!r}")
+    return out
+
+
+def check_styled_against_spec(manifest, spec: StyledFigures) -> str:
+    """(5) for a style-based run: same spec file, game, pools, areas and tier wins."""
+    stated = manifest.doc["spec"]
+    problems = []
+    if stated.get("sha256") != spec.sha256:
+        problems.append(f"spec {spec.file} has SHA-256 {spec.sha256}, the manifest says "
+                        f"{stated.get('sha256')} (file {stated.get('file')})")
+    game = manifest.doc["game"]
+    for key, value in spec.game.items():
+        if game.get(key) != value:
+            problems.append(f"game.{key}: manifest {game.get(key)!r}, spec {value!r}")
+    by_book = {p["first_book"]: p for p in spec.pools}
+    for p in manifest.pools:
+        want = by_book.get(p.raw.get("first_book"))
+        if want is None:
+            problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
+                            "of the order")
+            continue
+        got = {"books": p.raw.get("books"), "tickets": p.tickets, "price_cents": p.price_cents,
+               "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
+        for key, value in got.items():
+            if value != want[key]:
+                problems.append(f"pool {p.id}: {key} {value}, spec {want[key]}")
+    if len({p.raw.get("first_book") for p in manifest.pools}) != len(manifest.pools):
+        problems.append("two pools hold the same books")
+    play = manifest.doc.get("play")
+    if not isinstance(play, dict):
+        problems.append("the manifest has no play entry, but the spec is of play styles")
+    else:
+        run_areas = {a.get("id"): a for a in play.get("areas", []) if isinstance(a, dict)}
+        for a in spec.areas:
+            problems += _area_problems(a, run_areas.get(a["id"], {}))
+        if len(run_areas) != len(spec.areas):
+            problems.append(f"{len(run_areas)} areas, spec {len(spec.areas)}")
+        if play.get("tiers") != list(spec.tiers):
+            problems.append("the play entry's tier wins are not the spec's")
+    if problems:
+        raise VerificationError(5, "; ".join(problems))
+    return (f"spec {spec.file} (SHA-256 {spec.sha256[:16]}...) matches the manifest; every pool, area and "
+            "tier is as it says")

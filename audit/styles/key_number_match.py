@@ -1,0 +1,78 @@
+"""Key number match, evaluated from docs/styles/key_number_match.md (sections 3 to 5) alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from audit.rules._shared import int_columns, show
+
+
+def _list(area: dict, key: str) -> list:
+    value = area.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"manifest play entry: area {area.get('id')!r}: {key} is not a list")
+    return value
+
+
+def _int(area: dict, key: str, low: int) -> int:
+    value = area.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"manifest play entry: area {area.get('id')!r}: {key} is not a whole "
+                         f"number >= {low}")
+    return value
+
+
+def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
+    from audit.styles import HOWS, Slot
+
+    aid = area["id"]
+    w_count, y_count, match_by = _int(area, "winning", 1), _int(area, "yours", 1), _int(area, "match_by", 1)
+    n_numbers = len(_list(area, "numbers"))
+    if len(_list(area, "prizes")) > 256:
+        raise ValueError(f"manifest play entry: area {aid!r}: more than 256 prize symbols")
+    if not _list(area, "prizes"):
+        raise ValueError(f"manifest play entry: area {aid!r}: no prize symbols")
+    cents = np.array([int(p["cents"]) for p in _list(area, "prizes")], dtype=np.int64)
+    specials = _list(area, "specials")
+    if any(s.get("how") not in ("automatic", "multiplier") for s in specials):
+        raise ValueError(f"manifest play entry: area {aid!r}: a special symbol is neither automatic "
+                         "nor multiplier")
+    s_how = np.array([HOWS.index(s["how"]) for s in specials] or [0], dtype=np.int64)
+    s_by = np.array([int(s["by"]) if s["how"] == "multiplier" else 1 for s in specials] or [1],
+                    dtype=np.int64)
+    source = area.get("winning_from", aid)  # an area may match another area's WINNING NUMBERS
+    if not isinstance(source, str):
+        raise ValueError(f"manifest play entry: area {aid!r}: winning_from is not an area id")
+    win = int_columns(table, [f"{source}_win_{i}" for i in range(w_count)]).astype(np.int64)
+    your = int_columns(table, [f"{aid}_your_{j}" for j in range(y_count)]).astype(np.int64)
+    prize = int_columns(table, [f"{aid}_prize_{j}" for j in range(y_count)]).astype(np.int64)
+
+    own = source == aid  # another area's winning numbers are judged with that area
+    bad_win = ((win < 0) | (win >= n_numbers)).any(axis=1) & own
+    bad_your = ((your < 0) | (your >= n_numbers + len(specials))).any(axis=1)
+    bad_prize = ((prize < 0) | (prize >= len(cents))).any(axis=1)
+    reasons.add(bad_win, lambda r: f"{aid}: a winning number code out of range "
+                                   f"({', '.join(show(v) for v in win[r])})")
+    reasons.add(bad_your, lambda r: f"{aid}: a your-number code out of range "
+                                    f"({', '.join(show(v) for v in your[r])})")
+    reasons.add(bad_prize, lambda r: f"{aid}: a prize code out of range "
+                                     f"({', '.join(show(v) for v in prize[r])})")
+    same = np.zeros(table.height, dtype=bool)
+    for i in range(w_count if own else 0):
+        for j in range(i + 1, w_count):
+            same |= win[:, i] == win[:, j]
+    reasons.add(same, lambda r: f"{aid}: two winning numbers are equal")
+
+    shown = cents[np.clip(prize, 0, len(cents) - 1)]
+    slots = []
+    for j in range(y_count):
+        y = your[:, j]
+        matched = (y[:, None] == win).any(axis=1) & (y >= 0) & (y < n_numbers) & (win < n_numbers).all(axis=1)
+        special = (y >= n_numbers) & (y < n_numbers + len(specials))
+        s = np.clip(y - n_numbers, 0, len(s_how) - 1)
+        how = np.where(special, s_how[s], HOWS.index("match"))
+        by = np.where(special, s_by[s], match_by)
+        slots.append(Slot(won=matched | special, how=how, by=by.astype(np.int64),
+                          prize=np.clip(prize[:, j], 0, len(cents) - 1), cents=shown[:, j]))
+    return slots

@@ -1,0 +1,46 @@
+"""Match N, evaluated from docs/styles/match_n.md (sections 3 to 5) alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from audit.rules._shared import int_columns, show
+
+
+def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
+    from audit.styles import HOWS, Slot
+
+    aid = area["id"]
+    spots, match = area.get("spots"), area.get("match")
+    prizes, mults = area.get("prizes"), area.get("multipliers")
+    if not (isinstance(spots, int) and isinstance(match, int) and 2 <= match <= spots
+            and isinstance(prizes, list) and prizes and isinstance(mults, list)):
+        raise ValueError(f"manifest play entry: area {aid!r}: spots, match, prizes or multipliers unreadable")
+    if len(prizes) > 256:
+        raise ValueError(f"manifest play entry: area {aid!r}: more than 256 prize symbols")
+    cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
+    by = np.array([int(m["by"]) for m in mults] or [1], dtype=np.int64)
+    n_p, n_m = len(prizes), len(mults)
+    codes = int_columns(table, [f"{aid}_spot_{j}" for j in range(spots)]).astype(np.int64)
+    bad = ((codes < 0) | (codes >= n_p + n_m)).any(axis=1)
+    reasons.add(bad, lambda r: f"{aid}: a spot code out of range ({', '.join(show(v) for v in codes[r])})")
+    count = np.stack([(codes == i).sum(axis=1) for i in range(n_p)], axis=1)
+    mult_shown = np.stack([(codes == n_p + m).sum(axis=1) for m in range(n_m)], axis=1) if n_m else \
+        np.zeros((table.height, 0), dtype=np.int64)
+    n_mult = mult_shown.sum(axis=1)
+    over = (count > match).any(axis=1)
+    reasons.add(over, lambda r: f"{aid}: more than {match} like amounts")
+    reasons.add(n_mult > 1, lambda r: f"{aid}: {int(n_mult[r])} multiplier symbols")
+    which = mult_shown.argmax(axis=1) if n_m else np.zeros(table.height, dtype=np.int64)
+    one_mult = n_mult == 1
+    slots = []
+    for i in range(n_p):
+        full = count[:, i] == match
+        multiplied = (count[:, i] == match - 1) & one_mult
+        slots.append(Slot(won=full | multiplied,
+                          how=np.where(multiplied & ~full, HOWS.index("multiplier"), HOWS.index("match")),
+                          by=np.where(multiplied & ~full, by[which], 1).astype(np.int64),
+                          prize=np.full(table.height, i, dtype=np.int64),
+                          cents=np.full(table.height, cents[i], dtype=np.int64)))
+    return slots

@@ -1,0 +1,213 @@
+"""Key number match (contract: docs/styles/key_number_match.md): W winning numbers, Y your-number
+spots each with a prize below it; a match wins the prize shown (times the area's `match_by`), an
+automatic symbol wins it outright, a multiplier symbol wins k times it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from poolgen.money import fmt_cents
+from poolgen.rng import integers, row_permutations
+from poolgen.styles import prize_entry
+
+FIELDS = {"spots", "winning", "winning_from", "yours", "numbers", "prizes", "specials", "match_by"}
+
+
+@dataclass(frozen=True)
+class Params:
+    winning: int
+    yours: int
+    numbers: tuple
+    prizes: tuple
+    specials: tuple
+    match_by: int
+    source: str | None = None  # the earlier area whose WINNING NUMBERS this one matches
+
+
+def _source(ctx, table: dict, where: str, numbers: tuple):
+    """`winning_from`: an earlier key_number_match area of the same numbers, with its own WINNING
+    NUMBERS (a YOUR WILD NUMBERS area matching the ticket's LUCKY NUMBERS)."""
+    r = ctx.r
+    if "winning" in table:
+        raise r.fail(f"{where}.winning", "not used: the area matches the winning numbers of "
+                                         f"{table['winning_from']!r}")
+    name = r.get(table, "winning_from", where, str)
+    area = next((a for a in ctx.areas if a.id == name), None)
+    if area is None or area.style != "key_number_match" or area.params.source is not None:
+        raise r.fail(f"{where}.winning_from", f"{name!r} is not an earlier key_number_match area "
+                                              "with winning numbers of its own")
+    if area.params.numbers != numbers:
+        raise r.fail(f"{where}.numbers", f"must be the numbers of area {name!r}")
+    return area
+
+
+def read_area(ctx, table: dict, where: str) -> Params:
+    r = ctx.r
+    numbers = ctx.group(table, "numbers", where, "numbers")
+    source = _source(ctx, table, where, numbers) if "winning_from" in table else None
+    p = Params(winning=source.params.winning if source else ctx.whole(table, "winning", where, 1),
+               yours=ctx.whole(table, "yours", where, 1), numbers=numbers,
+               prizes=ctx.group(table, "prizes", where, "prizes"),
+               specials=ctx.group(table, "specials", where, "specials", required=False) or (),
+               match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1),
+               source=source.id if source else None)
+    spots, own = ctx.whole(table, "spots", where, 1), 0 if source else p.winning
+    if spots != own + 2 * p.yours:
+        raise r.fail(f"{where}.spots", f"{spots} spots, but {own} winning numbers and {p.yours} "
+                                       f"your numbers with their prizes are {own + 2 * p.yours}")
+    if len(p.numbers) <= p.winning:
+        raise r.fail(f"{where}.numbers", f"{len(p.numbers)} numbers leave none for a losing spot "
+                                         f"beside {p.winning} winning numbers")
+    if len(p.numbers) + len(p.specials) > 255 or len(p.prizes) > 255:
+        raise r.fail(where, "more than 255 symbols of one kind do not fit a uint8 code")
+    return p
+
+
+def read_win(p: Params, how: str, by: int | None, code: str):
+    prize = next((s for s in p.prizes if s.code == code), None)
+    if prize is None:
+        raise ValueError(f"prize {code!r} is not one of its prize symbols")
+    if how == "match":
+        if by is not None and by != p.match_by:
+            raise ValueError(f"a match here pays {p.match_by} times the prize shown, not {by}")
+        if prize.free and p.match_by > 1:
+            raise ValueError("a free ticket cannot be multiplied (the area's matches pay "
+                             f"{p.match_by} times)")
+        return prize, p.match_by
+    if how == "automatic":
+        if by is not None:
+            raise ValueError("an automatic win has no `by`")
+        if not any(s.how == "automatic" for s in p.specials):
+            raise ValueError("it has no automatic-win symbol")
+        return prize, 1
+    if how == "multiplier":
+        if not any(s.how == "multiplier" and s.by == by for s in p.specials):
+            have = ", ".join(str(s.by) for s in p.specials if s.how == "multiplier") or "none"
+            raise ValueError(f"no multiplier symbol with by = {by} (it has: {have})")
+        if prize.free:
+            raise ValueError("a free ticket cannot be multiplied")
+        return prize, by
+    raise ValueError(f"how = {how!r}: a key number match win is \"match\", \"automatic\" or \"multiplier\"")
+
+
+def check_wins(p: Params, wins) -> str | None:
+    if len(wins) > p.yours:
+        return f"{len(wins)} wins do not fit {p.yours} your-number spots"
+    return None
+
+
+def entry(p: Params) -> dict:
+    return {"winning": p.winning, "yours": p.yours, "numbers": [s.code for s in p.numbers],
+            "prizes": prize_entry(p.prizes),
+            "specials": [{"code": s.code, "how": s.how, "by": s.by} for s in p.specials],
+            "match_by": p.match_by} | ({"winning_from": p.source} if p.source else {})
+
+
+def columns(area_id: str, p: Params) -> list[str]:
+    own = [] if p.source else [f"{area_id}_win_{i}" for i in range(p.winning)]
+    return (own + [f"{area_id}_your_{j}" for j in range(p.yours)]
+            + [f"{area_id}_prize_{j}" for j in range(p.yours)])
+
+
+def _special(p: Params, win) -> int:
+    """The your-number code of the special symbol a win shows."""
+    for s_index, s in enumerate(p.specials):
+        if s.how == win.how and (win.how == "automatic" or s.by == win.by):
+            return len(p.numbers) + s_index
+    raise AssertionError("read_win admits only wins the area has a symbol for")
+
+
+def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
+    """Contract section 7: per tier, vectorised over its rows."""
+    shared = None
+    if p.source:  # the source area's WINNING NUMBERS, laid out before this area
+        shared = np.stack([done[f"{p.source}_win_{i}"] for i in range(p.winning)], axis=1).astype(np.int64)
+    n_numbers, w_count, y_count = len(p.numbers), p.winning, p.yours
+    prize_index = {s.code: i for i, s in enumerate(p.prizes)}
+    win = np.zeros((n, w_count), dtype=np.uint8)
+    your = np.zeros((n, y_count), dtype=np.uint8)
+    prize = np.zeros((n, y_count), dtype=np.uint8)
+    for rows, wins in groups:
+        k = rows.size
+        if not k:
+            continue
+        if shared is None:
+            numbers = row_permutations(stream, k, n_numbers)
+        else:  # the source's winning numbers first, then the others in increasing order
+            mine = shared[rows]
+            is_win = np.zeros((k, n_numbers), dtype=bool)
+            np.put_along_axis(is_win, mine, True, axis=1)
+            others = np.argsort(is_win, axis=1, kind="stable")[:, :n_numbers - w_count]
+            numbers = np.concatenate([mine, others], axis=1)
+        order = row_permutations(stream, k, y_count)
+        pick = integers(stream, n_numbers - w_count, size=k * y_count).reshape(k, y_count)
+        y_codes = np.take_along_axis(numbers[:, w_count:], pick, axis=1)
+        p_codes = integers(stream, len(p.prizes), size=k * y_count).reshape(k, y_count)
+        at = np.arange(k)
+        for j, w in enumerate(wins):
+            spot = order[:, j]
+            if w.how == "match":
+                y_codes[at, spot] = numbers[at, integers(stream, w_count, size=k)]
+            else:
+                y_codes[at, spot] = _special(p, w)
+            p_codes[at, spot] = prize_index[w.prize.code]
+        win[rows] = numbers[:, :w_count]
+        your[rows] = y_codes
+        prize[rows] = p_codes
+    names = columns(area_id, p)
+    values = ([] if p.source else [win[:, i] for i in range(w_count)]) + \
+        [your[:, j] for j in range(y_count)] + [prize[:, j] for j in range(y_count)]
+    return {name: np.ascontiguousarray(v) for name, v in zip(names, values, strict=True)}
+
+
+def _shown(p: Params, code: int):
+    """The symbol a your-number code shows (a number or a special), or None when out of range."""
+    if 0 <= code < len(p.numbers):
+        return p.numbers[code]
+    if 0 <= code - len(p.numbers) < len(p.specials):
+        return p.specials[code - len(p.numbers)]
+    return None
+
+
+def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
+    """The area as drawn: sections of cells (column, symbol text, caption, prize text, prize caption)."""
+    def sym(table, i):
+        return table[i] if 0 <= i < len(table) else None
+    winning = []
+    for i in range(0 if p.source else p.winning):
+        s = sym(p.numbers, row[f"{area_id}_win_{i}"])
+        winning.append((f"{area_id}_win_{i}", s.symbol if s else "?", s.caption if s else "", None, None))
+    yours = []
+    for j in range(p.yours):
+        s, prize = _shown(p, row[f"{area_id}_your_{j}"]), sym(p.prizes, row[f"{area_id}_prize_{j}"])
+        yours.append((f"{area_id}_your_{j}", s.symbol if s else "?", s.caption if s else "",
+                      prize.symbol if prize else "?", prize.caption if prize else ""))
+    if p.source:
+        return [(f"YOUR NUMBERS (matching the WINNING NUMBERS of {p.source})", yours)]
+    return [("WINNING NUMBERS", winning), ("YOUR NUMBERS", yours)]
+
+
+def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
+    """Why the area pays what it pays (contract section 5), and the columns that win."""
+    lines, winning = [], set()
+    wins = {row[f"{p.source or area_id}_win_{i}"] for i in range(p.winning)}
+    for j in range(p.yours):
+        code = row[f"{area_id}_your_{j}"]
+        s, k = _shown(p, code), row[f"{area_id}_prize_{j}"]
+        prize = p.prizes[k] if 0 <= k < len(p.prizes) else None
+        if s is None or prize is None:
+            continue
+        if code < len(p.numbers) and code in wins:
+            by, why = p.match_by, f"YOUR NUMBER {s.symbol} matches a WINNING NUMBER"
+        elif s.how == "automatic":
+            by, why = 1, f"{s.symbol} ({s.caption}) wins the prize shown below it"
+        elif s.how == "multiplier":
+            by, why = s.by, f"{s.symbol} ({s.caption}) wins {s.by} times the prize shown"
+        else:
+            continue
+        winning.add(f"{area_id}_your_{j}")
+        amount = f"{by} x {prize.symbol} = " if by != 1 else f"{prize.symbol} ({prize.caption}) = "
+        lines.append(f"{area_id}, spot {j + 1}: {why}: wins {amount}{fmt_cents(by * prize.cents)}.")
+    return lines, winning
