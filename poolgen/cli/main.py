@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from poolgen.cli import keys, seed
+from poolgen.cli import keys, rng, seed
 from poolgen.cli.check import check
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
@@ -23,6 +23,7 @@ app.command()(check)
 app.command("generate")(generate_cmd)
 app.add_typer(seed.app, name="seed")
 app.add_typer(keys.app, name="keys")
+app.add_typer(rng.app, name="rng")
 app.command("verify")(verify)
 app.command("prove")(prove)
 app.command("proof")(proof_cmd)
