@@ -28,6 +28,7 @@ from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.merkle import root as merkle_root
+from poolgen.provenance import code_entry
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.seeds import commitment, stream_label
@@ -131,14 +132,15 @@ def tool_versions() -> dict:
     import cryptography
 
     return {"name": "poolgen", "version": poolgen.__version__, "numpy": np.__version__,
-            "polars": pl.__version__, "cryptography": cryptography.__version__}
+            "polars": pl.__version__, "cryptography": cryptography.__version__, "code": code_entry()}
 
 
 def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools: list[dict],
-                      signature: dict | None = None) -> dict:
+                      signature: dict | None = None, ceremony: dict | None = None) -> dict:
+    """The run's manifest; `ceremony` is the sealed seed ceremony's entry (docs/ceremony.md), if any."""
     streams = [label_text(stream_label(spec.rules, p["id"], purpose))
                for p in pools for purpose in PURPOSES]
-    return {
+    doc = {
         "format": "poolgen-manifest/1",
         "tool": tool_versions(),
         "created": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -154,18 +156,23 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
         "totals": totals(pools),
         "signature": signature or {"signed": False},
     }
+    if ceremony is not None:
+        doc["ceremony"] = ceremony
+    return doc
 
 
 def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
              pool_ids: list[str] | None = None, workers: int = 1,
              progress: Progress | None = None,
              signature: dict | None = None,
-             finish: Callable[[Path, dict], None] | None = None) -> RunResult:
+             finish: Callable[[Path, dict], None] | None = None,
+             ceremony: dict | None = None) -> RunResult:
     """Build the pools into a new run folder `out/run_id`, written atomically.
 
     `signature` is the manifest's entry naming the signing key (default: {"signed": false});
     `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
-    CLI signs there), so a run is either complete, signature included, or absent.
+    CLI signs there), so a run is either complete, signature included, or absent. `ceremony` is
+    the manifest entry of the sealed ceremony the seed came from (poolgen/ceremony.py), if any.
     """
     ids = pool_ids or [p.id for p in spec.pools]
     for pid in ids:
@@ -177,7 +184,7 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
             entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
         else:
             entries = _in_parallel(spec, ids, seed, folder, workers, progress)
-        manifest = manifest_document(spec, seed, now, run_id, entries, signature)
+        manifest = manifest_document(spec, seed, now, run_id, entries, signature, ceremony)
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)
