@@ -12,6 +12,7 @@ from poolgen.cli.check import check
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
 from poolgen.cli.prove import prove
+from poolgen.cli.publish import publish_cmd
 from poolgen.cli.report import report_cmd
 from poolgen.cli.verify import verify
 from poolgen.provenance import code_entry
@@ -33,6 +34,7 @@ app.command("verify")(verify)
 app.command("prove")(prove)
 app.command("proof")(proof_cmd)
 app.command("report")(report_cmd)
+app.command("publish")(publish_cmd)
 
 
 def run() -> None:
