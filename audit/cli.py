@@ -62,8 +62,8 @@ def verify_command(regenerate: Regenerate | None = None):
             "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
-        (5) figures, (6) Merkle roots, (7) reproduction from the seed. Exit 0 only if every step passes,
-        1 if any fails, 2 if the input cannot be used."""
+        (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals). Exit 0
+        only if every step passes, 1 if any fails, 2 if the input cannot be used."""
         try:
             report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
                                 workers=workers or os.cpu_count() or 1, regenerate=regenerate)

@@ -149,10 +149,11 @@ def reveal(
         if contribution is None:
             contribution = Path(_ask("Your contribution file", default=f"{name}.contribution"))
         ceremony.reveal_secret(name, read_contribution(contribution, ceremony, name))
-    _confirm(f"Reveal {name}'s contribution into the ceremony file?", yes)
+    public = ceremony.party(name).kind == "public"
+    _confirm(f"Record {name}'s public value in the ceremony file?" if public
+             else f"Reveal {name}'s contribution into the ceremony file?", yes)
     save(file, ceremony)
-    typer.echo(f"{name}: revealed; it matches its commitment" if ceremony.party(name).kind == "secret"
-               else f"{name}: public value recorded")
+    typer.echo(f"{name}: public value recorded" if public else f"{name}: revealed; it matches its commitment")
     waiting = ceremony.waiting_to_reveal()
     say(f"waiting for the reveals of {', '.join(waiting)}" if waiting
         else f"every party has revealed; next: poolgen ceremony seal {file}")
