@@ -52,6 +52,7 @@ def run_battery(dump: Path, tests: list[str], time_limit: float | None, log: Pat
     for command in commands:
         print("$ " + " ".join(command), file=sys.stderr)
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        rewound = 0  # each dieharder process counts its own rewinds
         assert proc.stdout is not None
         for line in proc.stdout:
             lines.append(line)
@@ -59,12 +60,13 @@ def run_battery(dump: Path, tests: list[str], time_limit: float | None, log: Pat
             if m := RESULT.match(line):
                 rows.append((m.group(1), int(m.group(2)), float(m.group(5)), m.group(6)))
             if m := REWOUND.search(line):
-                rewinds = max(rewinds, int(m.group(1)))
+                rewound = int(m.group(1))
             if time_limit is not None and time.monotonic() - started > time_limit:
                 proc.terminate()
                 stopped = True
                 break
         proc.wait()
+        rewinds += rewound
         if stopped:
             break
     if log is not None:
