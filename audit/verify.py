@@ -581,18 +581,20 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     else:
         steps[4].add("pass", "no --spec given: checked against the manifest only")
 
-    if ceremony_doc is not None:
+    lead, option = "", "--seed-file"
+    if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
         status, found = _attempt(7, ceremony_seed, manifest, ceremony_doc)
         seed, message = found if status == "pass" else (None, found)
         steps[6].add(status, message)
+        lead, option = f"{message}; ", "--ceremony"
     if seed is not None and spec is not None and regenerate is not None:
         steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec, regenerate))
     elif seed is not None:
         steps[6].add(*_attempt(7, check_commitment, manifest, seed))
         if steps[6].status == "pass":
-            why = ("this verifier has no generator (`poolgen verify --seed-file` regenerates them)"
+            why = (f"this verifier has no generator (`poolgen verify {option}` regenerates them)"
                    if regenerate is None else "give --spec to regenerate them")
-            steps[6].add("skip", f"seed matches the commitment; pools not regenerated: {why}")
+            steps[6].add("skip", f"{lead}seed matches the commitment; pools not regenerated: {why}")
             steps[6].required = False
     return report
 

@@ -115,6 +115,9 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
     assert code == 0
     assert report["steps"][6]["details"][0].startswith("ceremony c1: the reveals of 3 parties")
     assert report["steps"][6]["details"][1] == "seed matches the commitment"
+    assert report["steps"][6]["reasons"] == [
+        f"{step7['details'][0]}; seed matches the commitment; pools not regenerated: this verifier has no "
+        "generator (`poolgen verify --ceremony` regenerates them)"]
 
 
 def test_verify_refuses_a_reveal_changed_after_the_run(sealed_run, tmp_path):
