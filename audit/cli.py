@@ -17,6 +17,7 @@ import typer
 from audit.errors import InvalidProof, UnusableInput
 from audit.manifest import load_public_key
 from audit.proof import check_proof
+from audit.provenance import code_hash
 from audit.reproduce import Regenerate
 from audit.verify import Report, verify_run
 
@@ -34,6 +35,11 @@ SeedFile = Annotated[Path | None, typer.Option(
     help="The run's seed: step 7 checks the commitment and, under `poolgen verify`, regenerates every "
          "pool (needs --spec).")]
 
+CeremonyFile = Annotated[Path | None, typer.Option(
+    "--ceremony", metavar="FILE",
+    help="The seed ceremony's file with every reveal (docs/ceremony.md), instead of --seed-file: step 7 "
+         "derives the seed from the reveals and checks them against the manifest's commitments.")]
+
 
 def _unusable(message: str) -> typer.Exit:
     typer.echo(f"audit: error: {message}", err=True)
@@ -49,16 +55,18 @@ def verify_command(regenerate: Regenerate | None = None):
         public_key: PublicKey,
         spec: Spec = None,
         seed_file: SeedFile = None,
+        ceremony: CeremonyFile = None,
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the report as one JSON document.")] = False,
         workers: Annotated[int, typer.Option(
             "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
-        (5) figures, (6) Merkle roots, (7) reproduction from the seed, (8) statistics (99% for the run).
-        Exit 0 only if every step passes, 1 if any fails, 2 if the input cannot be used."""
+        (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
+        (8) statistics (99% for the run). Exit 0 only if every step passes, 1 if any fails, 2 if the
+        input cannot be used.
         try:
-            report = verify_run(run, public_key, spec=spec, seed_file=seed_file,
+            report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
                                 workers=workers or os.cpu_count() or 1, regenerate=regenerate)
         except UnusableInput as exc:
             raise _unusable(str(exc)) from None
@@ -119,8 +127,22 @@ def check_proof_cmd(
     typer.echo(f"valid proof: {message}")
 
 
+def code_hash_cmd(
+    folder: Annotated[Path, typer.Argument(
+        metavar="DIR", help="A copy of poolgen's package folder (the one holding __init__.py).")],
+) -> None:
+    """Print the code hash of a poolgen source folder (docs/provenance.md), to compare with a manifest's
+    tool.code.sha256 and with `poolgen --version`."""
+    try:
+        digest, count = code_hash(folder)
+    except UnusableInput as exc:
+        raise _unusable(str(exc)) from None
+    typer.echo(f"code SHA-256 {digest} ({count} source files)")
+
+
 app.command("verify")(verify)
 app.command("check-proof")(check_proof_cmd)
+app.command("code-hash")(code_hash_cmd)
 
 
 @app.callback()

@@ -12,7 +12,9 @@
         a spec, the spec; the spec's SHA-256 must be the manifest's);
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
-        file byte for byte (audit/reproduce.py; the generator is passed in, never imported);
+        file byte for byte (audit/reproduce.py; the generator is passed in, never imported); with a
+        ceremony file instead, the seed is first derived from its reveals, each checked against the
+        manifest's commitments (audit/ceremony.py);
     (8) every pool's statistics pass at 99% confidence for the run: positions, winners per book or
         block, runs, and the layout no-information tests of the game's contract (audit/stats.py).
 
@@ -33,6 +35,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from audit.ceremony import ceremony_seed, read_ceremony
 from audit.errors import UnusableInput, VerificationError
 from audit.manifest import (
     MANIFEST,
@@ -521,7 +524,8 @@ def _pool_job(args) -> dict[int, Outcome]:
 
 
 def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, seed_file: Path | None = None,
-               workers: int = 1, regenerate: Regenerate | None = None) -> Report:
+               workers: int = 1, regenerate: Regenerate | None = None,
+               ceremony: Path | None = None) -> Report:
     """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked.
 
     `regenerate` is the generator step 7 reproduces the pools with (see audit/reproduce.py);
@@ -538,6 +542,9 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     key = load_public_key(public_key) if public_key is not None else None
     spec_figures = read_spec(spec) if spec is not None else None
     seed = None
+    if seed_file is not None and ceremony is not None:
+        raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
+    ceremony_doc = read_ceremony(ceremony) if ceremony is not None else None
     if seed_file is not None:
         if spec is None:
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
@@ -556,12 +563,12 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         steps[0].required = False
     else:
         steps[0].add(*_attempt(1, check_signature, folder, data, manifest, key))
-    if seed is None:
-        steps[6].add("skip", "not requested (give --seed-file and --spec)")
+    if seed is None and ceremony_doc is None:
+        steps[6].add("skip", "not requested (give --seed-file and --spec, or --ceremony)")
         steps[6].required = False
     if manifest is None:
         steps[0].add("fail", f"manifest.json is not a valid manifest: {unreadable}")
-        for s in steps[1:] if seed is not None else steps[1:6] + steps[7:]:
+        for s in steps[1:] if seed is not None or ceremony_doc is not None else steps[1:6] + steps[7:]:
             s.add("skip", "needs a readable manifest.json (step 1)")
         return report
 
@@ -593,13 +600,20 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     for status, message, where in check_statistics(folder, manifest):
         steps[7].add(status, message, where)
 
-    if seed is not None and regenerate is not None:
+    lead, option = "", "--seed-file"
+    if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
+        status, found = _attempt(7, ceremony_seed, manifest, ceremony_doc)
+        seed, message = found if status == "pass" else (None, found)
+        steps[6].add(status, message)
+        lead, option = f"{message}; ", "--ceremony"
+    if seed is not None and spec is not None and regenerate is not None:
         steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec, regenerate))
     elif seed is not None:
         steps[6].add(*_attempt(7, check_commitment, manifest, seed))
         if steps[6].status == "pass":
-            steps[6].add("skip", "seed matches the commitment; pools not regenerated: this verifier has no "
-                                 "generator (`poolgen verify --seed-file` regenerates them)")
+            why = (f"this verifier has no generator (`poolgen verify {option}` regenerates them)"
+                   if regenerate is None else "give --spec to regenerate them")
+            steps[6].add("skip", f"{lead}seed matches the commitment; pools not regenerated: {why}")
             steps[6].required = False
     return report
 

@@ -29,6 +29,7 @@ from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.merkle import root as merkle_root
+from poolgen.provenance import code_entry
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.seeds import commitment, stream_label
@@ -136,11 +137,12 @@ def tool_versions() -> dict:
     import cryptography
 
     return {"name": "poolgen", "version": poolgen.__version__, "numpy": np.__version__,
-            "polars": pl.__version__, "cryptography": cryptography.__version__}
+            "polars": pl.__version__, "cryptography": cryptography.__version__, "code": code_entry()}
 
 
 def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools: list[dict],
-                      signature: dict | None = None) -> dict:
+                      signature: dict | None = None, ceremony: dict | None = None) -> dict:
+    """The run's manifest; `ceremony` is the sealed seed ceremony's entry (docs/ceremony.md), if any."""
     streams = [label_text(stream_label(spec.rules, p["id"], purpose))
                for p in pools for purpose in PURPOSES]
     doc = {
@@ -161,6 +163,8 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
     }
     if spec.styles is not None:  # what audit's style engines evaluate (docs/styles/play.md)
         doc["play"] = spec.styles.play_document()
+    if ceremony is not None:
+        doc["ceremony"] = ceremony
     return doc
 
 
@@ -168,12 +172,14 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
              pool_ids: list[str] | None = None, workers: int = 1,
              progress: Progress | None = None,
              signature: dict | None = None,
-             finish: Callable[[Path, dict], None] | None = None) -> RunResult:
+             finish: Callable[[Path, dict], None] | None = None,
+             ceremony: dict | None = None) -> RunResult:
     """Build the pools into a new run folder `out/run_id`, written atomically.
 
     `signature` is the manifest's entry naming the signing key (default: {"signed": false});
     `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
-    CLI signs there), so a run is either complete, signature included, or absent.
+    CLI signs there), so a run is either complete, signature included, or absent. `ceremony` is
+    the manifest entry of the sealed ceremony the seed came from (poolgen/ceremony.py), if any.
     """
     ids = pool_ids or [p.id for p in spec.pools]
     for pid in ids:
@@ -185,7 +191,7 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
             entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
         else:
             entries = _in_parallel(spec, ids, seed, folder, workers, progress)
-        manifest = manifest_document(spec, seed, now, run_id, entries, signature)
+        manifest = manifest_document(spec, seed, now, run_id, entries, signature, ceremony)
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)

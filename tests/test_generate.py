@@ -14,6 +14,7 @@ from scipy.stats import chisquare
 from poolgen.build import build_pool, shuffled_tiers
 from poolgen.generate import generate
 from poolgen.manifest import canonical_bytes
+from poolgen.provenance import code_entry
 from poolgen.rng import derive_stream
 from poolgen.spec import load_spec
 
@@ -72,7 +73,8 @@ def test_manifest_is_canonical_and_names_streams_not_the_seed(tmp_path):
         "poolgen/v1/happy_holidays/p2/salt"]
     assert run.manifest["totals"]["tickets"] == 600_000 and run.manifest["totals"]["winners"] == 175_800
     assert run.manifest["tool"] == {"name": "poolgen", "version": "0.1.0", "numpy": np.__version__,
-                                    "polars": pl.__version__, "cryptography": cryptography.__version__}
+                                    "polars": pl.__version__, "cryptography": cryptography.__version__,
+                                    "code": code_entry()}
     assert sorted(p.name for p in run.folder.iterdir()) == [
         "manifest.json", "pool-p1.parquet", "pool-p2.parquet"]
 

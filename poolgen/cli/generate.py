@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from poolgen.ceremony import load as load_ceremony
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
@@ -48,6 +49,9 @@ def generate_cmd(
                                       "passphrase if it is encrypted.")] = None,
     unsigned: Annotated[bool, typer.Option(
         "--unsigned", help="Write a run without a signature (the manifest says so).")] = False,
+    ceremony: Annotated[Path | None, typer.Option(
+        "--ceremony", metavar="FILE", help="A sealed seed ceremony (poolgen ceremony seal): its seed is "
+                                           "used and its parties recorded in the manifest.")] = None,
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
@@ -61,7 +65,14 @@ def generate_cmd(
         spec.pool(pid)
     ensure_folder(out)
     ensure_new(out / run_id)
-    if seed_file is not None:
+    sealed = None
+    if ceremony is not None:
+        if seed_file is not None or entropy:
+            raise SeedError("--ceremony gives the seed; it cannot be combined with --seed-file or --entropy")
+        sealed = load_ceremony(ceremony)
+        seed = sealed.sealed_seed()
+        seed_file = ceremony  # the seed's source: no new seed file
+    elif seed_file is not None:
         if entropy:
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file)
@@ -72,7 +83,8 @@ def generate_cmd(
         seed_file = out / f"{run_id}.seed"
         write_seed_file(seed_file, seed)
     try:
-        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer)
+        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer,
+                        sealed.manifest_entry() if sealed else None)
     except BaseException:
         if fresh:  # no run was made from this seed: leave nothing behind
             seed_file.unlink(missing_ok=True)
@@ -89,7 +101,7 @@ def generate_cmd(
 
 
 def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[str], n_workers: int,
-           signer: Signer | None):
+           signer: Signer | None, ceremony: dict | None = None):
     """Generate with a progress bar per pool and one for the whole run."""
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err_console, transient=False) as bars:
@@ -105,7 +117,7 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
         return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
                         workers=n_workers, progress=progress,
                         signature=signer.manifest_entry() if signer else None,
-                        finish=signer.sign_run if signer else None)
+                        finish=signer.sign_run if signer else None, ceremony=ceremony)
 
 
 def _signer(key: Path | None, unsigned: bool) -> Signer | None:

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
-from poolgen.cli import keys, seed
+import poolgen
+from poolgen.cli import ceremony, keys, rng, seed
 from poolgen.cli.check import check
 from poolgen.cli.demo import demo_cmd
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
 from poolgen.cli.prove import prove
+from poolgen.cli.publish import publish_cmd
 from poolgen.cli.report import report_cmd
 from poolgen.cli.verify import verify
+from poolgen.provenance import code_entry
 
 app = typer.Typer(rich_markup_mode="markdown",
     name="poolgen",
@@ -25,16 +30,31 @@ app.command()(check)
 app.command("generate")(generate_cmd)
 app.add_typer(seed.app, name="seed")
 app.add_typer(keys.app, name="keys")
+app.add_typer(rng.app, name="rng")
+app.add_typer(ceremony.app, name="ceremony")
 app.command("verify")(verify)
 app.command("prove")(prove)
 app.command("proof")(proof_cmd)
 app.command("report")(report_cmd)
+app.command("publish")(publish_cmd)
 
 
 def run() -> None:
     app()
 
 
+def _version(value: bool) -> None:
+    if value:
+        code = code_entry()
+        typer.echo(f"poolgen {poolgen.__version__}")
+        typer.echo(f"code SHA-256 {code['sha256']} ({code['files']} source files; docs/provenance.md)")
+        raise typer.Exit()
+
+
 @app.callback()
-def main() -> None:
+def main(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_version,
+        help="Print the version and the hash of this generator's code, then exit.")] = False,
+) -> None:
     """Lottery prize pools from published prize structures: check, generate, sign, verify."""

@@ -1,0 +1,27 @@
+"""`poolgen publish`: the public commitment bundle of a run, to publish before sale."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from poolgen.cli.common import reports_errors, say
+from poolgen.publish import publish
+
+
+@reports_errors
+def publish_cmd(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="The signed run folder.")],
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="The bundle folder to create (new).")],
+    public_key: Annotated[Path | None, typer.Option(
+        "--public-key", metavar="FILE", help="The signer's public key: the signature is checked with it "
+                                             "and the key is put in the bundle.")] = None,
+) -> None:
+    """Write the public commitment of RUN (signed manifest, signature, seed and ceremony commitments,
+    pool roots; no pool file, seed or reveal) into DIR. Publish it before sale; after the game closes,
+    publish the seed or ceremony file so anyone can verify (docs/publish-and-reveal.md)."""
+    names = publish(run, out, public_key)
+    say(f"wrote the public commitment bundle {out}: {', '.join(names)}")
+    typer.echo(f"bundle {out}: publish it before sale; nothing in it tells an outcome")

@@ -1,0 +1,114 @@
+"""`poolgen rng`: one DRBG stream dumped for a test lab's battery (docs/lab-testing.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from poolgen.cli.common import reports_errors, say
+from poolgen.labdump import (
+    DumpError,
+    integer_chunks,
+    keystream_chunks,
+    open_stream,
+    parse_label,
+    parse_size,
+    permutation_chunks,
+    write_dump,
+)
+from poolgen.rng.drbg import label_text
+from poolgen.seeds import read_seed_file
+
+app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
+                  help="Dump one DRBG stream for a test lab: raw bytes, or integers and permutations "
+                       "exactly as the generator draws them. A dump of a real run's seed is its "
+                       "outcomes: give labs a test seed.")
+
+SeedFile = Annotated[Path, typer.Option("--seed-file", metavar="FILE",
+                                        help="The seed (64 hex digits); never printed.")]
+Label = Annotated[str | None, typer.Option(
+    "--label", help="The stream's label as the manifest lists it (drbg.streams), e.g. "
+                    "poolgen/v1/wild_side/p1/order.")]
+Part = Annotated[list[str] | None, typer.Option(
+    "--part", help="A label part, in order (repeatable), instead of --label.")]
+Out = Annotated[Path | None, typer.Option(
+    "--out", metavar="FILE", help="A new file (mode 0600, never overwritten). Default: standard output.")]
+Skip = Annotated[str, typer.Option("--skip", help="Keystream bytes to pass over first (e.g. 1G).")]
+Repeat = Annotated[int, typer.Option("--repeat", min=1, help="Successive calls on the same stream.")]
+
+
+def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: str):
+    if (label is None) == (not part):
+        raise DumpError("name the stream with --label or with --part (one or the other)")
+    parts = parse_label(label) if label is not None else tuple(part or ())
+    if any(not p for p in parts):
+        raise DumpError("--part: a label part is never empty")
+    return open_stream(read_seed_file(seed_file), parts, parse_size(skip, "--skip"))
+
+
+def _done(written: int, stream, out: Path | None, what: str) -> None:
+    where = f"{out} (mode 0600)" if out is not None else "standard output"
+    say(f"wrote {written:,} bytes ({what}) of stream {label_text(stream.label)} to {where}")
+
+
+def _hex(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    for chunk in chunks:  # chunks are whole multiples of 32 bytes but the last
+        digits = chunk.hex()
+        yield "".join(digits[i:i + 64] + "\n" for i in range(0, len(digits), 64)).encode("ascii")
+
+
+@app.command("bytes")
+@reports_errors
+def bytes_cmd(
+    seed_file: SeedFile,
+    count: Annotated[str, typer.Option("--count", help="Bytes to write, e.g. 1000, 64K, 1G (x1024).")],
+    label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0",
+    fmt: Annotated[str, typer.Option("--format", help="raw (for dieharder, NIST STS) or hex (64 digits "
+                                                      "a line).")] = "raw",
+) -> None:
+    """The stream's raw keystream bytes, before any scaling (ChaCha20 under the HKDF key of the label)."""
+    if fmt not in ("raw", "hex"):
+        raise DumpError(f"--format {fmt!r}: raw or hex")
+    stream = _stream(seed_file, label, part, skip)
+    chunks = keystream_chunks(stream, parse_size(count, "--count"))
+    written = write_dump(out, _hex(chunks) if fmt == "hex" else chunks)
+    _done(written, stream, out, f"{fmt} keystream")
+
+
+@app.command("integers")
+@reports_errors
+def integers_cmd(
+    seed_file: SeedFile,
+    high: Annotated[str, typer.Option("--high", help="The bound n (values in [0, n)); or bounds "
+                                                     "separated by commas, one value each.")],
+    count: Annotated[str, typer.Option("--count", help="Values per call for one bound.")] = "1",
+    label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = 1,
+) -> None:
+    """Integers in [0, n), one per line, by the generator's mask-and-reject (sampling.integers)."""
+    try:
+        bounds = [int(h) for h in high.split(",")]
+    except ValueError:
+        raise DumpError(f"--high {high!r}: whole numbers separated by commas") from None
+    stream = _stream(seed_file, label, part, skip)
+    written = write_dump(out, integer_chunks(stream, bounds, parse_size(count, "--count"), repeat))
+    _done(written, stream, out, "integers, one a line")
+
+
+@app.command("permutations")
+@reports_errors
+def permutations_cmd(
+    seed_file: SeedFile,
+    n: Annotated[int, typer.Option("--n", min=0, help="Items permuted (values 0..n-1).")],
+    rows: Annotated[int | None, typer.Option(
+        "--rows", min=0, help="Draw ROWS independent permutations at once (sampling.row_permutations, "
+                              "as the layouts do).")] = None,
+    label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = 1,
+) -> None:
+    """Uniform permutations of 0..n-1, one value per line, as the generator draws pool orders
+    (sampling.permutation) or layout rows (--rows)."""
+    stream = _stream(seed_file, label, part, skip)
+    written = write_dump(out, permutation_chunks(stream, n, rows, repeat))
+    _done(written, stream, out, "permutations, one value a line")

@@ -1,0 +1,149 @@
+"""Dumps of one DRBG stream for test labs: raw keystream bytes, or the scaled outputs (integers in
+[0, n), permutations) exactly as `poolgen.rng.sampling` makes them for the generator.
+
+A dump is a pure function of (seed, label, request): the same call gives the same bytes, and the
+first bytes of a longer dump are a shorter dump. Dumps of a real run's seed are its outcomes, so a
+dump file is written like a secret (mode 0600, temporary name then a link that never replaces a
+file) and never inside a run folder; labs should be given a test seed (docs/lab-testing.md).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from poolgen.errors import OutputError, PoolgenError
+from poolgen.fsutil import fsync_folder
+from poolgen.rng import derive_stream, integers, permutation, row_permutations
+from poolgen.rng.drbg import Stream
+from poolgen.seeds import LABEL_ROOT
+
+CHUNK = 1 << 20  # bytes read from the stream at a time
+MAX_CALL = 100_000_000  # values in one sampling call; --repeat asks for more
+_SIZE = re.compile(r"^([0-9]+)([KMGT]?)$")
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+class DumpError(PoolgenError):
+    """A dump request cannot be carried out (the message names the option)."""
+
+
+def parse_label(text: str) -> tuple[str, ...]:
+    """A stream label as the manifest writes it (`drbg.streams`: parts joined by '/'), as its parts.
+
+    The root part "poolgen/v1" holds a slash itself, so a label starting with "poolgen/v1/" is that
+    part followed by the rest split at '/': "poolgen/v1/wild_side/p1/order" is
+    ("poolgen/v1", "wild_side", "p1", "order"). Give a label with other slashes part by part (--part)."""
+    if text.startswith(LABEL_ROOT + "/"):
+        parts = (LABEL_ROOT, *text[len(LABEL_ROOT) + 1:].split("/"))
+    else:
+        parts = tuple(text.split("/"))
+    if any(not p for p in parts):
+        raise DumpError(f"--label {text!r}: a label is non-empty parts joined by '/'")
+    return parts
+
+
+def parse_size(text: str, option: str) -> int:
+    """A count such as 1000, 64K, 16M or 1G (binary units: 1K = 1024)."""
+    m = _SIZE.match(text.strip().upper())
+    if not m:
+        raise DumpError(f"{option} {text!r}: give a whole number, optionally with K, M, G or T (x1024)")
+    return int(m.group(1)) * _UNITS[m.group(2)]
+
+
+def keystream_chunks(stream: Stream, count: int) -> Iterator[bytes]:
+    """The next `count` bytes of the stream, a chunk at a time (the same bytes as one read)."""
+    left = count
+    while left:
+        size = min(CHUNK, left)
+        yield stream.read(size)
+        left -= size
+
+
+def integer_chunks(stream: Stream, high: list[int], count: int, repeat: int) -> Iterator[bytes]:
+    """Text, one value per line: `repeat` successive calls of `integers(stream, high, size=count)`
+    (one bound), or of `integers(stream, array(high))` (one value per bound)."""
+    if not high or any(h < 1 for h in high) or max(high) >= 1 << 63:
+        raise DumpError("--high: every bound is a whole number from 1 to 2**63 - 1")
+    if len(high) == 1 and not 0 <= count <= MAX_CALL:
+        raise DumpError(f"--count {count}: at most {MAX_CALL:,} values per call; use --repeat for more")
+    bounds = np.array(high, dtype=np.int64)
+    for _ in range(repeat):
+        values = integers(stream, high[0], size=count) if len(high) == 1 else integers(stream, bounds)
+        yield _lines(values)
+
+
+def permutation_chunks(stream: Stream, n: int, rows: int | None, repeat: int) -> Iterator[bytes]:
+    """Text, one value per line: `repeat` successive `permutation(stream, n)`, or with `rows`,
+    `row_permutations(stream, rows, n)` row after row (as the layouts draw them)."""
+    if not 0 <= n <= MAX_CALL or (rows is not None and not 0 <= rows * n <= MAX_CALL):
+        raise DumpError(f"--n {n}: at most {MAX_CALL:,} values per call; use --repeat for more")
+    for _ in range(repeat):
+        yield _lines(permutation(stream, n) if rows is None else row_permutations(stream, rows, n))
+
+
+def _lines(values: np.ndarray) -> bytes:
+    flat = values.reshape(-1).tolist()
+    return ("\n".join(map(str, flat)) + "\n").encode("ascii") if flat else b""
+
+
+def open_stream(seed: bytes, label: tuple[str, ...], skip: int = 0) -> Stream:
+    """The stream of `label` under `seed`, after its first `skip` bytes."""
+    try:
+        stream = derive_stream(seed, *label)
+    except ValueError as exc:
+        raise DumpError(str(exc)) from None
+    for _ in keystream_chunks(stream, skip):
+        pass
+    return stream
+
+
+def write_dump(out: Path | None, chunks: Iterator[bytes]) -> int:
+    """Write the chunks to `out` (a new file, mode 0600) or, for None, to standard output; the number
+    of bytes written."""
+    if out is None:
+        return _copy(chunks, sys.stdout.buffer)
+    with _new_secret_file(Path(out)) as f:
+        return _copy(chunks, f)
+
+
+def _copy(chunks: Iterator[bytes], f: BinaryIO) -> int:
+    total = 0
+    for chunk in chunks:
+        f.write(chunk)
+        total += len(chunk)
+    f.flush()
+    return total
+
+
+@contextmanager
+def _new_secret_file(path: Path) -> Iterator[BinaryIO]:
+    """A new 0600 file: written under a temporary name, linked to `path` only when complete."""
+    folder = path.resolve().parent
+    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
+        raise OutputError(f"{path}: would put a stream dump inside a run folder (it holds manifest.json)")
+    if path.exists():
+        raise OutputError(f"{path}: already exists; not overwriting it")
+    tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(tmp, path)  # fails if `path` appeared meanwhile
+        fsync_folder(path.parent)
+    except FileExistsError:
+        raise OutputError(f"{path}: already exists; not overwriting it") from None
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write the dump: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)

@@ -1,0 +1,51 @@
+"""Build provenance: one hash of the generator's own source code, recorded in every manifest.
+
+    files  = every file named *.py under the installed poolgen package folder (no __pycache__),
+             by path relative to that folder in POSIX form, sorted by the UTF-8 bytes of the path
+    digest = SHA-256("poolgen/code/v1" || for each file: len(path) || path || len(data) || data)
+
+with each length an 8-byte big-endian count of bytes and `path` UTF-8 (docs/provenance.md). The same
+hash over a reviewed source tree (`python -m audit code-hash DIR/poolgen`, written again in
+audit/provenance.py) tells an auditor whether a run was made by the code that was reviewed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+import poolgen
+
+LABEL = b"poolgen/code/v1"
+ALGORITHM = ('SHA-256("poolgen/code/v1" || for each *.py file by sorted relative POSIX path: '
+             "len(path) || path || len(bytes) || bytes), lengths 8-byte big-endian")
+
+
+def package_folder() -> Path:
+    return Path(poolgen.__file__).resolve().parent
+
+
+def source_files(folder: Path) -> list[tuple[str, Path]]:
+    """(relative POSIX path, file) of every *.py file under `folder`, sorted by the path's UTF-8 bytes."""
+    found = [(p.relative_to(folder).as_posix(), p) for p in folder.rglob("*.py")
+             if p.is_file() and "__pycache__" not in p.relative_to(folder).parts]
+    return sorted(found, key=lambda item: item[0].encode("utf-8"))
+
+
+def code_digest(folder: Path) -> tuple[str, int]:
+    """The code hash of the package in `folder` (hex) and the number of files it covers."""
+    h = hashlib.sha256(LABEL)
+    files = source_files(folder)
+    for rel, path in files:
+        name, data = rel.encode("utf-8"), path.read_bytes()
+        h.update(len(name).to_bytes(8, "big") + name + len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest(), len(files)
+
+
+@cache
+def code_entry() -> dict:
+    """The manifest's `tool.code`: what the running generator's code hashes to."""
+    digest, count = code_digest(package_folder())
+    return {"algorithm": ALGORITHM, "sha256": digest, "files": count}

@@ -1,0 +1,143 @@
+"""The public commitment bundle of a run: what is published before sale (docs/publish-and-reveal.md).
+
+    BUNDLE/manifest.json        the run's signed manifest, byte for byte
+    BUNDLE/manifest.sig         its Ed25519 signature
+    BUNDLE/signing-key.pub.pem  the public key it verifies with (when given)
+    BUNDLE/commitments.txt      the same commitments, for people: seed commitment, ceremony
+                                commitments and transcript, spec and code hashes, pool roots
+    BUNDLE/SHA256SUMS           SHA-256 of every other file (`sha256sum -c SHA256SUMS`)
+
+Nothing in a bundle tells an outcome: the manifest is checked field by field against PUBLIC_FIELDS
+(every field a manifest may hold, each reviewed: prize structure figures, hashes, roots, names,
+versions), and a manifest holding any other field is refused rather than published. Pool files,
+seeds and ceremony reveals are never copied.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from audit.manifest import signature_problem
+from poolgen.errors import RunError
+from poolgen.fsutil import staged_folder, write_atomic
+from poolgen.keys import PUBLIC_FILE, fingerprint, load_public_key
+from poolgen.manifest import MANIFEST, SIGNATURE
+
+# Every field path a manifest may hold ("[]" for any list item). Each is public: the published prize
+# structure (per-pool counts are the order's counts divided evenly, spec.py), hashes and salted Merkle
+# roots (nothing invertible), stream labels, names and versions.
+PUBLIC_FIELDS = frozenset({
+    "format", "created", "run_id",
+    "tool.name", "tool.version", "tool.numpy", "tool.polars", "tool.cryptography",
+    "tool.code.algorithm", "tool.code.sha256", "tool.code.files",
+    "spec.file", "spec.sha256",
+    "game.name", "game.number", "game.regulation", "game.rules", "game.kind", "game.tickets_per_book",
+    "drbg.algorithm", "drbg.streams[]",
+    "seed_commitment.algorithm", "seed_commitment.value",
+    "ceremony.format", "ceremony.algorithm", "ceremony.id", "ceremony.transcript_sha256",
+    "ceremony.parties[].name", "ceremony.parties[].kind", "ceremony.parties[].commitment",
+    "ceremony.parties[].source", "ceremony.parties[].value",
+    "pools[].id", "pools[].price_cents", "pools[].tickets", "pools[].winners", "pools[].prize_cost_cents",
+    "pools[].odds_1_in", "pools[].payout_pct", "pools[].denomination_cents", "pools[].play_areas",
+    "pools[].first_book", "pools[].books", "pools[].columns[]",
+    "pools[].tiers[].id", "pools[].tiers[].prize_cents", "pools[].tiers[].count",
+    "pools[].file.name", "pools[].file.bytes", "pools[].file.sha256",
+    "pools[].merkle.algorithm", "pools[].merkle.root",
+    "totals.pools", "totals.tickets", "totals.winners", "totals.prize_cost_cents", "totals.sales_cents",
+    "totals.odds_1_in", "totals.payout_pct",
+    "signature.signed", "signature.algorithm", "signature.key_fingerprint", "signature.file",
+})
+
+
+def field_paths(value: object, at: str = "") -> set[str]:
+    """Every leaf's path in a JSON value: keys joined by '.', list items as '[]'."""
+    if isinstance(value, dict):
+        out: set[str] = set()
+        for key, item in value.items():
+            out |= field_paths(item, f"{at}.{key}" if at else str(key))
+        return out
+    if isinstance(value, list):
+        return set().union(*(field_paths(item, f"{at}[]") for item in value)) if value else {at + "[]"}
+    return {at}
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _summary(doc: dict, key_fp: str | None) -> str:
+    g, seed = doc["game"], doc["seed_commitment"]
+    lines = [f"Public commitment of run {doc['run_id']} (created {doc['created']})",
+             f"game: {g['name']} ({g['regulation']}), rules {g['rules']}",
+             f"spec: {doc['spec']['file']} SHA-256 {doc['spec']['sha256']}"]
+    code = doc.get("tool", {}).get("code")
+    if isinstance(code, dict):
+        lines.append(f"generator: poolgen {doc['tool'].get('version')}, code SHA-256 {code.get('sha256')}")
+    lines.append(f"signed by key {doc['signature'].get('key_fingerprint')}"
+                 + (" (signing-key.pub.pem)" if key_fp else ""))
+    lines.append(f"seed commitment: {seed['value']}  ({seed['algorithm']})")
+    ceremony = doc.get("ceremony")
+    if isinstance(ceremony, dict):
+        lines.append(f"seed ceremony {ceremony['id']}: transcript SHA-256 {ceremony['transcript_sha256']}")
+        for p in ceremony["parties"]:
+            lines.append(f"  {p['name']}: commitment {p['commitment']}" if p["kind"] == "secret"
+                         else f"  {p['name']} (public): {p['source']}: {p['value']!r}")
+    for p in doc["pools"]:
+        lines.append(f"pool {p['id']}: {p['tickets']:,} tickets, {p['winners']:,} winners, "
+                     f"Merkle root {p['merkle']['root']}, file {p['file']['name']} "
+                     f"SHA-256 {p['file']['sha256']}")
+    t = doc["totals"]
+    lines.append(f"totals: {t['pools']} pool(s), {t['tickets']:,} tickets, {t['winners']:,} winners, "
+                 f"prize cost {t['prize_cost_cents']:,} cents, payout {t['payout_pct']}%")
+    lines.append("After the game closes: docs/publish-and-reveal.md (poolgen verify RUN --public-key KEY "
+                 "--spec SPEC --ceremony FILE | --seed-file FILE).")
+    return "\n".join(lines) + "\n"
+
+
+def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
+    """Write the bundle of the run folder `run` into the new folder `out`; the names written."""
+    run, out = Path(run), Path(out)
+    try:
+        data = (run / MANIFEST).read_bytes()
+        doc = json.loads(data)
+    except (OSError, ValueError) as exc:
+        raise RunError(f"{run / MANIFEST}: cannot read the run's manifest: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("signature", {}).get("signed") is not True \
+            or not (run / SIGNATURE).is_file():
+        raise RunError(f"{run}: the run is unsigned; only a signed run can be published")
+    unknown = sorted(field_paths(doc) - PUBLIC_FIELDS)
+    if unknown:
+        raise RunError(f"{run / MANIFEST}: field {unknown[0]} is not known to be public; not publishing")
+    for p in doc["pools"]:
+        if _sha256(run / p["file"]["name"]) != p["file"]["sha256"]:
+            raise RunError(f"{run / p['file']['name']}: does not match the manifest; not publishing")
+    signature = (run / SIGNATURE).read_bytes()
+    key_fp = None
+    if public_key is not None:
+        key = load_public_key(public_key)
+        problem = signature_problem(data, signature, key)
+        key_fp = fingerprint(key)
+        if problem or key_fp != doc["signature"].get("key_fingerprint"):
+            raise RunError(f"{run / SIGNATURE}: {problem or 'the manifest names another signer key'}; "
+                           "not publishing")
+    if out.resolve().is_relative_to(run.resolve()):
+        raise RunError(f"{out}: the bundle cannot go inside the run folder")
+    names = [MANIFEST, SIGNATURE]
+    with staged_folder(out) as folder:
+        write_atomic(folder / MANIFEST, data)
+        write_atomic(folder / SIGNATURE, signature)
+        if public_key is not None:
+            shutil.copyfile(public_key, folder / PUBLIC_FILE)
+            names.append(PUBLIC_FILE)
+        write_atomic(folder / "commitments.txt", _summary(doc, key_fp).encode("utf-8"))
+        names.append("commitments.txt")
+        sums = "".join(f"{_sha256(folder / n)}  {n}\n" for n in names)
+        write_atomic(folder / "SHA256SUMS", sums.encode("ascii"))
+    return [*names, "SHA256SUMS"]
