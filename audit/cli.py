@@ -64,7 +64,7 @@ def verify_command(regenerate: Regenerate | None = None):
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
         (8) statistics (99% for the run). Exit 0 only if every step passes, 1 if any fails, 2 if the
-        input cannot be used.
+        input cannot be used."""
         try:
             report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
                                 workers=workers or os.cpu_count() or 1, regenerate=regenerate)

@@ -219,7 +219,7 @@ def test_an_area_matching_another_areas_winning_numbers_end_to_end(base, tmp_pat
     result = invoke("verify", tmp_path / "runs" / "w", "--public-key", base["public"], "--spec", spec,
                     "--seed-file", base["root"] / "run.seed", "--json")
     assert result.exit_code == 0, result.output
-    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["pass"] * 8  # with step 8, statistics
+    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["pass"] * 8
     table = pl.read_parquet(tmp_path / "runs" / "w" / "pool-p1.parquet")
     assert "wild_win_0" not in table.columns
     wild = table.filter(pl.col("tier") == "w5")
