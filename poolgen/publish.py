@@ -50,6 +50,14 @@ PUBLIC_FIELDS = frozenset({
     "totals.odds_1_in", "totals.payout_pct",
     "signature.signed", "signature.algorithm", "signature.key_fingerprint", "signature.file",
 })
+# Whole subtrees reviewed as public: `play` (style-based runs, docs/styles/play.md) is the spec's areas
+# and tier wins as the spec states them, the published prize structure and rules of play.
+PUBLIC_SUBTREES = ("play.",)
+
+
+def unreviewed_fields(doc: dict) -> list[str]:
+    """The field paths of a manifest that are neither in PUBLIC_FIELDS nor under PUBLIC_SUBTREES."""
+    return sorted(f for f in field_paths(doc) - PUBLIC_FIELDS if not f.startswith(PUBLIC_SUBTREES))
 
 
 def field_paths(value: object, at: str = "") -> set[str]:
@@ -112,7 +120,7 @@ def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
     if not isinstance(doc, dict) or doc.get("signature", {}).get("signed") is not True \
             or not (run / SIGNATURE).is_file():
         raise RunError(f"{run}: the run is unsigned; only a signed run can be published")
-    unknown = sorted(field_paths(doc) - PUBLIC_FIELDS)
+    unknown = unreviewed_fields(doc)
     if unknown:
         raise RunError(f"{run / MANIFEST}: field {unknown[0]} is not known to be public; not publishing")
     for p in doc["pools"]:

@@ -16,7 +16,7 @@ from poolgen.cli.main import app
 from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
 from poolgen.manifest import canonical_bytes
-from poolgen.publish import PUBLIC_FIELDS, field_paths
+from poolgen.publish import PUBLIC_FIELDS, field_paths, unreviewed_fields
 from poolgen.spec import load_spec
 
 
@@ -105,3 +105,19 @@ def test_an_unsigned_run_a_changed_pool_file_and_another_key_are_refused(base, t
     inside = invoke("publish", str(base["run"]), "--out", str(base["run"] / "bundle"))
     assert inside.stderr == (f"poolgen: error: {base['run'] / 'bundle'}: the bundle cannot go inside the "
                              "run folder\n")
+
+
+def test_a_style_based_run_publishes_its_play_entry(base, tmp_path):
+    spec = load_spec(spec_path("examples/cash_explosion"))
+    smallest = min(spec.pools, key=lambda p: p.tickets).id
+    run = generate(spec, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=tmp_path / "runs", run_id="c",
+                   pool_ids=[smallest], signature=base["signer"].manifest_entry(),
+                   finish=base["signer"].sign_run)
+    out = tmp_path / "bundle"
+    result = invoke("publish", str(run.folder), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    doc = json.loads((out / "manifest.json").read_bytes())
+    assert doc["play"]["areas"] and doc["play"]["tiers"]
+    extra = {f for f in field_paths(doc) - PUBLIC_FIELDS}
+    assert extra and all(f.startswith("play.") for f in extra)
+    assert unreviewed_fields(doc) == []
