@@ -12,19 +12,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from poolgen import inputs
 from poolgen.errors import OutputError, PoolgenError
+from poolgen.limits import MAX_KEY_FILE_BYTES
 
 
-def read_input(path: Path, what: str, error: type[PoolgenError]) -> bytes:
-    """The bytes of an input file, or `error` with one line naming the file and what it should be."""
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise error(f"{path}: {what} file not found") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a folder, not a {what} file") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
+def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MAX_KEY_FILE_BYTES) -> bytes:
+    """The bytes of an input file, or `error` with one line naming the file and what it should be
+    (the bounded, non-blocking reader of `poolgen.inputs`)."""
+    return inputs.read_input(path, what, error, limit)
 
 
 def fsync_folder(folder: Path) -> None:

@@ -22,6 +22,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from poolgen.errors import OutputError, SigningKeyError
 from poolgen.fsutil import read_input, write_atomic, write_secret
+from poolgen.inputs import read_secret
+from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.manifest import MANIFEST, SIGNATURE
 
 PRIVATE_FILE = "signing-key.pem"
@@ -76,9 +78,11 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
     return KeyPairFiles(private_path, public_path, fingerprint(public), passphrase is not None)
 
 
-def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None) -> Ed25519PrivateKey:
-    """Load an Ed25519 private key. `passphrase()` is asked for only if the key is encrypted."""
-    data = read_input(path, "private key", SigningKeyError)
+def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None,
+                     allow_readable: bool = False) -> Ed25519PrivateKey:
+    """Load an Ed25519 private key. `passphrase()` is asked for only if the key is encrypted. A key
+    file others may read is refused unless `allow_readable`."""
+    data = read_secret(path, "private key", SigningKeyError, MAX_KEY_FILE_BYTES, allow_readable)
     if b"PUBLIC KEY-----" in data:
         raise SigningKeyError(f"{path}: is a public key; signing needs the private key "
                               f"({PRIVATE_FILE})")
@@ -128,8 +132,9 @@ class Signer:
     key: Ed25519PrivateKey
 
     @classmethod
-    def from_file(cls, path: Path, passphrase: Callable[[], bytes] | None = None) -> Signer:
-        return cls(load_private_key(path, passphrase))
+    def from_file(cls, path: Path, passphrase: Callable[[], bytes] | None = None,
+                  allow_readable: bool = False) -> Signer:
+        return cls(load_private_key(path, passphrase, allow_readable))
 
     @property
     def fingerprint(self) -> str:

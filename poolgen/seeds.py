@@ -13,7 +13,9 @@ import os
 from pathlib import Path
 
 from poolgen.errors import SeedError
-from poolgen.fsutil import read_input, write_secret
+from poolgen.fsutil import write_secret
+from poolgen.inputs import read_secret
+from poolgen.limits import MAX_SEED_FILE_BYTES
 
 SEED_BYTES = 32
 _MIX = b"poolgen/seed-ceremony/v1"
@@ -74,9 +76,10 @@ def write_seed_file(path: Path, seed: bytes) -> None:
     write_secret(path, seed.hex().encode() + b"\n", what="seed file")
 
 
-def read_seed_file(path: Path) -> bytes:
-    """Read a seed file: 64 hex digits and an optional newline."""
-    body = read_input(path, "seed", SeedError).strip()
+def read_seed_file(path: Path, allow_readable: bool = False) -> bytes:
+    """Read a seed file: 64 hex digits and an optional newline. A file others may read is refused
+    unless `allow_readable`."""
+    body = read_secret(path, "seed", SeedError, MAX_SEED_FILE_BYTES, allow_readable).strip()
     try:
         seed = bytes.fromhex(body.decode("ascii"))
     except (UnicodeDecodeError, ValueError):

@@ -8,14 +8,16 @@ that does not fit in or divide into a pool, an undeclared symbol, a duplicate ti
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from poolgen.errors import SpecError
+from poolgen.inputs import display, parse_toml, read_input
+from poolgen.limits import MAX_SPEC_BYTES, bounded_decimal
 from poolgen.money import parse_decimal, parse_printed
+from poolgen.spec_bounds import bound_einstant_lists, bound_money, bound_pools, bound_sizes, bound_values
 
 KINDS = ("printed", "einstant")
 RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
@@ -192,14 +194,14 @@ class _Reader:
             raise self.fail(f"{where}.{key}", str(exc)) from None
         if not well_formed:
             raise self.fail(f"{where}.{key}", f"{value!r} is not a well-formed amount")
-        return cents
+        return bound_money(self, f"{where}.{key}", cents)
 
     def decimal(self, table: dict, key: str, where: str) -> Decimal:
         value = self.get(table, key, where, str)
         try:
-            number = Decimal(value)
-        except ArithmeticError:
-            raise self.fail(f"{where}.{key}", f"{value!r} is not a decimal number") from None
+            number = bounded_decimal(value)
+        except ValueError as exc:
+            raise self.fail(f"{where}.{key}", str(exc)) from None
         if not number.is_finite() or number < 0:
             raise self.fail(f"{where}.{key}", f"{value!r} is not a non-negative number")
         return number
@@ -209,14 +211,11 @@ def load_spec(path: Path | str) -> Spec:
     """Read and validate one spec file."""
     path = Path(path)
     r = _Reader(path)
-    try:
-        raw_bytes = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        doc = tomllib.loads(raw_bytes.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise SpecError(f"{path.name}: not valid TOML: {exc}") from None
+    raw_bytes = read_input(path, "spec", SpecError, MAX_SPEC_BYTES)
+    if display(path.name) != path.name:
+        raise SpecError(f"{display(path)}: the file name is not UTF-8 text; rename the spec file")
+    doc = parse_toml(raw_bytes, path.name, SpecError)
+    bound_values(r, doc)
 
     r.known(doc, "", _TOP)
     if r.get(doc, "format", "spec", int) != 1:
@@ -443,7 +442,10 @@ def _printed_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Po
     per = r.get(sales, "counts_per", "printed", str)
     if per not in ("order", "pool"):
         raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
-    if size == 0 or order % size:
+    if price == 0:
+        raise r.fail("printed.price", "a ticket must cost more than nothing")
+    bound_sizes(r, "printed", size, order)
+    if order % size:
         raise r.fail("printed.pool_tickets", f"an order of {order} is not whole pools of {size}")
     if last < first:
         raise r.fail("printed.last_ticket", "must not be below first_ticket")
@@ -458,8 +460,10 @@ def _printed_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Po
     ptiers = (PoolTier("lose", 0, size - winners),) + tuple(
         PoolTier(t.id, t.prize_cents, c) for t, c in zip(tiers, counts, strict=True))
     books = size // per_book
-    return tuple(Pool(id=f"p{k + 1}", price_cents=price, tickets=size, tiers=ptiers,
-                      first_book=k * books, books=books) for k in range(n_pools))
+    pools = tuple(Pool(id=f"p{k + 1}", price_cents=price, tickets=size, tiers=ptiers,
+                       first_book=k * books, books=books) for k in range(n_pools))
+    bound_pools(r, "printed", pools)
+    return pools
 
 
 def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:
@@ -471,8 +475,9 @@ def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[P
     for j, a in enumerate(areas):
         if isinstance(a, bool) or not isinstance(a, int) or a < 1:
             raise r.fail(f"einstant.play_areas[{j}]", f"must be a whole number >= 1, not {a!r}")
+    bound_einstant_lists(r, denoms, areas)
     size = r.count(sales, "pool_shares", "einstant")
-    r.count(sales, "order_shares", "einstant")
+    bound_sizes(r, "einstant", size, r.count(sales, "order_shares", "einstant"))
     if r.get(sales, "counts_per", "einstant", str) != "pool":
         raise r.fail("einstant.counts_per", "eInstant counts are per pool: write \"pool\"")
     for t in tiers:
@@ -495,4 +500,5 @@ def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[P
             pool_id = f"d{d // 100}.{d % 100:02d}" + (f"x{a}" if len(areas) > 1 else "")
             pools.append(Pool(id=pool_id, price_cents=d * a, tickets=size, tiers=tuple(ptiers),
                               denomination_cents=d, play_areas=a))
+    bound_pools(r, "einstant", tuple(pools))
     return tuple(pools)

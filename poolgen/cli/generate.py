@@ -92,7 +92,8 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
            signer: Signer | None):
     """Generate with a progress bar per pool and one for the whole run."""
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err_console, transient=False) as bars:
+                  TimeElapsedColumn(), console=err_console, transient=False,
+                  disable=not err_console.is_terminal) as bars:  # bars are for people watching
         overall = bars.add_task("all pools", total=len(ids) * len(STEPS))
         tasks = {pid: bars.add_task(pid, total=len(STEPS)) for pid in ids}
         done = dict.fromkeys(ids, 0)
@@ -102,10 +103,14 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
             done[pid] = n
             bars.update(tasks[pid], completed=n)
 
-        return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
-                        workers=n_workers, progress=progress,
-                        signature=signer.manifest_entry() if signer else None,
-                        finish=signer.sign_run if signer else None)
+        try:
+            return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
+                            workers=n_workers, progress=progress,
+                            signature=signer.manifest_entry() if signer else None,
+                            finish=signer.sign_run if signer else None)
+        except BaseException:
+            bars.live.transient = True  # a failed run leaves only its one-line error on stderr
+            raise
 
 
 def _signer(key: Path | None, unsigned: bool) -> Signer | None:
