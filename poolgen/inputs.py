@@ -63,16 +63,27 @@ def read_input(path: Path, what: str, error: type[PoolgenError], limit: int) -> 
     return _read_fd(fd, Path(path), what, limit, error)
 
 
+def read_with_mode(path: Path, what: str, error: type[PoolgenError], limit: int) -> tuple[bytes, int]:
+    """As `read_input`, also returning the file's mode bits."""
+    fd, st = _open_regular(Path(path), what, error)
+    return _read_fd(fd, Path(path), what, limit, error), stat.S_IMODE(st.st_mode)
+
+
+def refuse_readable(path: Path, what: str, mode: int, error: type[PoolgenError],
+                    allow_readable: bool = False) -> None:
+    """A secret file (seed, private key) that its group or others may read is refused, unless
+    `allow_readable` (the commands' --allow-readable-secret)."""
+    if mode & 0o077 and not allow_readable:
+        raise error(f"{path}: the {what} file is mode {mode:04o}: others may read it; make it private "
+                    f"(chmod 600) or give {READABLE_SECRET_FLAG}")
+
+
 def read_secret(path: Path, what: str, error: type[PoolgenError], limit: int,
                 allow_readable: bool = False) -> bytes:
-    """As `read_input`, for a seed or private key: refused if its group or others may read it,
-    unless `allow_readable` (the commands' --allow-readable-secret)."""
-    fd, st = _open_regular(Path(path), what, error)
-    if st.st_mode & 0o077 and not allow_readable:
-        os.close(fd)
-        raise error(f"{path}: the {what} file is mode {stat.S_IMODE(st.st_mode):04o}: others may read "
-                    f"it; make it private (chmod 600) or give {READABLE_SECRET_FLAG}")
-    return _read_fd(fd, Path(path), what, limit, error)
+    """As `read_input`, for a seed or private key: refused if its group or others may read it."""
+    data, mode = read_with_mode(path, what, error, limit)
+    refuse_readable(path, what, mode, error, allow_readable)
+    return data
 
 
 # Strings and comments of TOML, removed before brackets are counted (brackets inside them do not nest).

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from poolgen.errors import OutputError, SigningKeyError
 from poolgen.fsutil import read_input, write_atomic, write_secret
-from poolgen.inputs import read_secret
+from poolgen.inputs import read_with_mode, refuse_readable
 from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.manifest import MANIFEST, SIGNATURE
 
@@ -82,10 +82,11 @@ def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None,
                      allow_readable: bool = False) -> Ed25519PrivateKey:
     """Load an Ed25519 private key. `passphrase()` is asked for only if the key is encrypted. A key
     file others may read is refused unless `allow_readable`."""
-    data = read_secret(path, "private key", SigningKeyError, MAX_KEY_FILE_BYTES, allow_readable)
+    data, mode = read_with_mode(path, "private key", SigningKeyError, MAX_KEY_FILE_BYTES)
     if b"PUBLIC KEY-----" in data:
         raise SigningKeyError(f"{path}: is a public key; signing needs the private key "
                               f"({PRIVATE_FILE})")
+    refuse_readable(path, "private key", mode, SigningKeyError, allow_readable)
     encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in data
     password = None
     if encrypted:

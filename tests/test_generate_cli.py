@@ -24,6 +24,7 @@ def invoke(*args: str):
 def _seed_file(tmp_path, content: bytes = SEED_A.hex().encode() + b"\n"):
     path = tmp_path / "run.seed"
     path.write_bytes(content)
+    path.chmod(0o600)  # a seed file others may read is refused
     return path
 
 

@@ -18,6 +18,7 @@ from poolgen.cli.seed import Entropy
 from poolgen.errors import SeedError, SigningKeyError
 from poolgen.fsutil import check_run_id, ensure_folder, ensure_new
 from poolgen.generate import STEPS, generate
+from poolgen.inputs import READABLE_SECRET_FLAG
 from poolgen.keys import Signer
 from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 from poolgen.spec import load_spec
@@ -48,6 +49,9 @@ def generate_cmd(
                                       "passphrase if it is encrypted.")] = None,
     unsigned: Annotated[bool, typer.Option(
         "--unsigned", help="Write a run without a signature (the manifest says so).")] = False,
+    allow_readable_secret: Annotated[bool, typer.Option(
+        READABLE_SECRET_FLAG, help="Use a seed file or private key even if its group or others may "
+                                   "read it (refused otherwise).")] = False,
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
@@ -64,8 +68,8 @@ def generate_cmd(
     if seed_file is not None:
         if entropy:
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
-        seed = read_seed_file(seed_file)
-    signer = _signer(key, unsigned)  # before anything is written
+        seed = read_seed_file(seed_file, allow_readable_secret)
+    signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
     fresh = seed_file is None
     if fresh:
         seed = fresh_seed(parse_entropy(entropy or []))
@@ -113,9 +117,9 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
             raise
 
 
-def _signer(key: Path | None, unsigned: bool) -> Signer | None:
+def _signer(key: Path | None, unsigned: bool, allow_readable: bool) -> Signer | None:
     if key is not None and unsigned:
         raise SigningKeyError("give --key FILE or --unsigned, not both")
     if key is None and not unsigned:
         raise SigningKeyError("refusing to write an unsigned run; give --key FILE or --unsigned")
-    return Signer.from_file(key, ask_passphrase) if key is not None else None
+    return Signer.from_file(key, ask_passphrase, allow_readable) if key is not None else None
