@@ -65,15 +65,16 @@ def stream_label(rules: str, pool_id: str, purpose: str) -> tuple[str, ...]:
     return (LABEL_ROOT, rules, pool_id, purpose)
 
 
-def write_seed_file(path: Path, seed: bytes) -> None:
-    """Create a new seed file (mode 0600); an existing file is never overwritten."""
+def write_seed_file(path: Path, seed: bytes, keep_locked: bool = False) -> int | None:
+    """Create a new seed file (mode 0600); an existing file is never overwritten. With `keep_locked`,
+    return a descriptor holding its lock (a provisional seed, see poolgen.leftovers)."""
     if len(seed) != SEED_BYTES:
         raise SeedError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
     folder = Path(path).resolve().parent
     if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
         raise SeedError(f"{path}: would put a seed inside a run folder (it holds manifest.json); "
                         "keep seeds outside run folders")
-    write_secret(path, seed.hex().encode() + b"\n", what="seed file")
+    return write_secret(path, seed.hex().encode() + b"\n", what="seed file", keep_locked=keep_locked)
 
 
 def read_seed_file(path: Path, allow_readable: bool = False) -> bytes:

@@ -15,17 +15,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
-from poolgen.errors import SeedError, SigningKeyError
-from poolgen.fsutil import check_run_id, ensure_folder, ensure_new
+from poolgen.errors import OutputError, SeedError, SigningKeyError
+from poolgen.fsutil import check_run_id, ensure_folder, ensure_new, fsync_folder
 from poolgen.generate import STEPS, generate
 from poolgen.inputs import READABLE_SECRET_FLAG
+from poolgen.interrupts import Interrupted
 from poolgen.keys import Signer
+from poolgen.leftovers import pending_seed_name, sweep
 from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 from poolgen.spec import load_spec
-
-
-def _interrupt(signum, frame):  # SIGTERM unwinds like Ctrl-C, so staged folders are removed
-    raise KeyboardInterrupt
 
 
 @reports_errors
@@ -55,7 +53,6 @@ def generate_cmd(
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
-    signal.signal(signal.SIGTERM, _interrupt)
     spec = load_spec(spec_file)
     now = datetime.now(UTC).replace(microsecond=0)
     run_id = run_id or f"{spec.rules}-{now:%Y%m%dT%H%M%SZ}"
@@ -64,6 +61,8 @@ def generate_cmd(
     for pid in ids:
         spec.pool(pid)
     ensure_folder(out)
+    for line in sweep(out):  # what killed runs left here: reported, never reused
+        say(line)
     ensure_new(out / run_id)
     if seed_file is not None:
         if entropy:
@@ -71,16 +70,34 @@ def generate_cmd(
         seed = read_seed_file(seed_file, allow_readable_secret)
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
     fresh = seed_file is None
+    held, placed = None, []  # placed: the run folder is in place (set with its rename)
+
+    def committed(run: Path) -> None:
+        placed.append(run)
+        if fresh:
+            _name_seed(out, run_id)
+
     if fresh:
         seed = fresh_seed(parse_entropy(entropy or []))
         seed_file = out / f"{run_id}.seed"
-        write_seed_file(seed_file, seed)
+        if seed_file.exists():
+            raise SeedError(f"{seed_file}: seed file already exists; not overwriting it (give --run-id)")
+        # The seed is on disk (fsynced, 0600) before the run exists, under a provisional name that it
+        # leaves for RUN_ID.seed together with the run folder's rename (`committed`).
+        held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
     try:
-        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer)
-    except BaseException:
-        if fresh:  # no run was made from this seed: leave nothing behind
-            seed_file.unlink(missing_ok=True)
+        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer,
+                        committed=committed)
+    except KeyboardInterrupt as exc:
+        if placed:  # interrupted once the run was in place: it and its seed are kept
+            raise Interrupted(getattr(exc, "signum", signal.SIGINT), f"run {out / run_id} was complete "
+                              "and is kept" + (f", with its seed {seed_file}" if fresh else "")) from None
         raise
+    finally:
+        if held is not None:
+            if not placed:  # no run was made from this seed: leave nothing behind
+                (out / pending_seed_name(run_id)).unlink(missing_ok=True)
+            os.close(held)
     if fresh:
         say(f"new seed saved to {seed_file} (mode 0600); keep it secret and safe")
     if as_json:
@@ -92,8 +109,20 @@ def generate_cmd(
     say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
 
 
+def _name_seed(out: Path, run_id: str) -> None:
+    """The run folder is in place: its fresh seed takes its final name (never removed after)."""
+    pending, final = out / pending_seed_name(run_id), out / f"{run_id}.seed"
+    try:
+        os.link(pending, final)
+        pending.unlink()
+        fsync_folder(out)
+    except OSError as exc:
+        raise OutputError(f"{final}: cannot name the run's seed: {exc.strerror or exc}; it is kept as "
+                          f"{pending}") from None
+
+
 def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[str], n_workers: int,
-           signer: Signer | None):
+           signer: Signer | None, committed=None):
     """Generate with a progress bar per pool and one for the whole run."""
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err_console, transient=False,
@@ -111,7 +140,7 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
             return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
                             workers=n_workers, progress=progress,
                             signature=signer.manifest_entry() if signer else None,
-                            finish=signer.sign_run if signer else None)
+                            finish=signer.sign_run if signer else None, committed=committed)
         except BaseException:
             bars.live.transient = True  # a failed run leaves only its one-line error on stderr
             raise
