@@ -27,7 +27,7 @@ from audit.rules import rules_module
 from poolgen.build import PURPOSES, build_pool
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
-from poolgen.interrupts import worker_init
+from poolgen.interrupts import pause_point, worker_init
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.merkle import root as merkle_root
@@ -138,7 +138,9 @@ def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str)
     if spec.sha256 != sha256:  # the manifest records the spec the run started with
         raise SpecError(f"{spec.path.name}: changed on disk while the run was being generated")
     q = _progress_queue
-    return make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None)
+    entry = make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None)
+    pause_point("pool-written")
+    return entry
 
 
 def tool_versions() -> dict:

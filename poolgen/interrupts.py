@@ -83,12 +83,14 @@ PAUSE_ENV = "POOLGEN_TEST_PAUSE"  # "MOMENT:SECONDS:MARKFILE", for the interrupt
 
 def pause_point(moment: str) -> None:
     """A named moment of a run at which the interrupt tests make the process wait (and say so by
-    creating MARKFILE), so that a signal can be sent exactly then. Does nothing unless POOLGEN_TEST_PAUSE
-    names this moment."""
+    creating MARKFILE), so that a signal can be sent exactly then; the wait ends after SECONDS or when
+    the test removes MARKFILE. Does nothing unless POOLGEN_TEST_PAUSE names this moment."""
     spec = os.environ.get(PAUSE_ENV)
     if not spec:
         return
     name, seconds, mark = spec.split(":", 2)
     if name == moment:
         Path(mark).touch()
-        time.sleep(float(seconds))
+        end = time.monotonic() + float(seconds)
+        while Path(mark).exists() and time.monotonic() < end:
+            time.sleep(0.05)

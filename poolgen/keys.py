@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from poolgen.errors import OutputError, SigningKeyError
 from poolgen.fsutil import make_folders, read_input, write_atomic, write_secret
 from poolgen.inputs import read_with_mode, refuse_readable
-from poolgen.interrupts import Interrupted, deferred
+from poolgen.interrupts import Interrupted, deferred, pause_point
 from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.manifest import MANIFEST, SIGNATURE
 
@@ -72,6 +72,7 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
     try:
         with deferred():  # Ctrl-C or SIGTERM waits until the pair is written, or removed again
             write_secret(private_path, pem, what="private key")
+            pause_point("private-key-written")
             try:
                 write_atomic(public_path, public.public_bytes(serialization.Encoding.PEM,
                                                               serialization.PublicFormat.SubjectPublicKeyInfo))

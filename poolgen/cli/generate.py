@@ -19,7 +19,7 @@ from poolgen.errors import OutputError, SeedError, SigningKeyError
 from poolgen.fsutil import check_run_id, ensure_folder, ensure_new, fsync_folder
 from poolgen.generate import STEPS, generate
 from poolgen.inputs import READABLE_SECRET_FLAG
-from poolgen.interrupts import Interrupted
+from poolgen.interrupts import Interrupted, pause_point
 from poolgen.keys import Signer
 from poolgen.leftovers import pending_seed_name, sweep
 from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
@@ -88,6 +88,8 @@ def generate_cmd(
     try:
         result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer,
                         committed=committed)
+        pause_point("committed")
+        _report(result, seed_file if fresh else None, as_json, signer)
     except KeyboardInterrupt as exc:
         if placed:  # interrupted once the run was in place: it and its seed are kept
             raise Interrupted(getattr(exc, "signum", signal.SIGINT), f"run {out / run_id} was complete "
@@ -98,8 +100,11 @@ def generate_cmd(
             if not placed:  # no run was made from this seed: leave nothing behind
                 (out / pending_seed_name(run_id)).unlink(missing_ok=True)
             os.close(held)
-    if fresh:
-        say(f"new seed saved to {seed_file} (mode 0600); keep it secret and safe")
+
+
+def _report(result, fresh_seed_file: Path | None, as_json: bool, signer: Signer | None) -> None:
+    if fresh_seed_file is not None:
+        say(f"new seed saved to {fresh_seed_file} (mode 0600); keep it secret and safe")
     if as_json:
         typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
     else:
