@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from poolgen.interrupts import PAUSE_ENV
-from tests.conftest import spec_path
+from conftest import spec_path
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
 
