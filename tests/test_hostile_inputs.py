@@ -15,10 +15,10 @@ import stat
 from pathlib import Path
 
 import pytest
+from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
-from conftest import SEED_A, spec_path
 from poolgen.cli.main import app
 
 
@@ -40,7 +40,8 @@ def _sub(rules: str, pattern: str, replacement: str) -> str:
 SPECS = {  # name: (spec text, the error's field and reason)
     "deep nesting": (lambda: "x = " + "[" * 3000 + "]" * 3000 + "\n",
                      "not a spec: brackets nested more than 32 deep"),
-    "5,000-digit integer": (lambda: _sub("wild_side", r"^order_tickets = \d+", "order_tickets = " + "9" * 5000),
+    "5,000-digit integer": (lambda: _sub("wild_side", r"^order_tickets = \d+",
+                                         "order_tickets = " + "9" * 5000),
                             "not a spec: a number of more than 1000 digits"),
     "huge price exponent": (lambda: _sub("wild_side", r'^price = "5.00"', 'price = "1E+999999999"'),
                             "printed.price: '1E+999999999' is out of range"),
@@ -50,7 +51,8 @@ SPECS = {  # name: (spec text, the error's field and reason)
                        "tiers[0].prize: '" + "9" * 40 + "' is out of range"),
     "tiny odds": (lambda: _sub("wild_side", r'^odds = "[^"]*"', 'odds = "1E-999999999"'),
                   "published.odds: '1E-999999999' is out of range"),
-    "legend exponent": (lambda: _sub("hand_to_hand_tactics", r'^legend = \["0.5"', 'legend = ["1E+999999999"'),
+    "legend exponent": (lambda: _sub("hand_to_hand_tactics", r'^legend = \["0.5"',
+                                     'legend = ["1E+999999999"'),
                         "layout.legend: '1E+999999999' is out of range"),
     "first_spot_loss exponent": (lambda: _sub("hand_to_hand_tactics", r'^first_spot_loss = "1/4"',
                                               'first_spot_loss = "1e-999999999"'),
@@ -60,12 +62,16 @@ SPECS = {  # name: (spec text, the error's field and reason)
                                    "layout.amount_multipliers[0]: '1E+999999999' is out of range"),
     "no play areas": (lambda: _sub("primetime_payout", r"^play_areas = \[1, 2, 3, 4\]", "play_areas = []"),
                       "einstant.play_areas: empty: give at least one number of play areas"),
-    "1,000 play areas": (lambda: _sub("primetime_payout", r"^play_areas = \[1, 2, 3, 4\]", "play_areas = [1, 1000]"),
+    "1,000 play areas": (lambda: _sub("primetime_payout", r"^play_areas = \[1, 2, 3, 4\]",
+                                      "play_areas = [1, 1000]"),
                          "einstant.play_areas[1]: 1000 play areas; at most 16"),
-    "a billion shares": (lambda: _sub("hand_to_hand_tactics", r"^pool_shares = 1000000", "pool_shares = 1000000000"),
+    "a billion shares": (lambda: _sub("hand_to_hand_tactics", r"^pool_shares = 1000000",
+                                      "pool_shares = 1000000000"),
                          "einstant.pool_shares: 1,000,000,000 is more than 10,000,000 per pool"),
-    "a pool too big to build": (lambda: _sub("primetime_payout", r"^pool_shares = 1000000", "pool_shares = 9000000"),
-                                "einstant: pool d1.00x3 would need about 9.6 GiB of memory to build; at most 8 GiB"),
+    "a pool too big to build": (lambda: _sub("primetime_payout", r"^pool_shares = 1000000",
+                                             "pool_shares = 9000000"),
+                                "einstant: pool d1.00x3 would need about 9.6 GiB of memory to build; "
+                                "at most 8 GiB"),
 }
 
 
@@ -78,7 +84,8 @@ def test_hostile_spec(tmp_path, case, command):
     text, message = SPECS[case]
     spec = tmp_path / "game.toml"
     spec.write_text(text())
-    args = [command, str(spec)] + (["--out", str(tmp_path / "out"), "--unsigned"] if command == "generate" else [])
+    extra = ["--out", str(tmp_path / "out"), "--unsigned"] if command == "generate" else []
+    args = [command, str(spec), *extra]
     result = CliRunner().invoke(app, args)
     if command == "check" and case in LAYOUT_PROBLEMS:  # check reports what the layout module refuses
         assert result.exit_code == 1 and message in result.stdout and "Traceback" not in result.output
@@ -108,7 +115,8 @@ def test_special_files_never_hang(tmp_path, command):
     odd = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/bad\xff.toml"))
     shutil.copy(spec_path("happy_holidays"), odd)
     extra = ["--out", str(tmp_path / "out"), "--unsigned"] if command == "generate" else []
-    for path, message in [(fifo, f"{fifo}: is not a regular file (a pipe, device or socket); give a spec file"),
+    for path, message in [(fifo, f"{fifo}: is not a regular file (a pipe, device or socket); give a spec "
+                                 "file"),
                           (Path("/dev/zero"), "/dev/zero: is not a regular file"),
                           (tmp_path, f"{tmp_path}: is a folder, not a spec file"),
                           (odd, f"{tmp_path}/bad\\xff.toml: the file name is not UTF-8 text")]:
@@ -163,7 +171,8 @@ def test_malformed_manifest_is_unusable_input(run, tmp_path, case, verifier):
     shutil.copytree(run / "runs" / "r", bad)
     (bad / "manifest.json").write_text(edit((bad / "manifest.json").read_text()))
     key = str(run / "keys" / "signing-key.pub.pem")
-    result = CliRunner().invoke(app if verifier == "poolgen" else audit_app, ["verify", str(bad), "--public-key", key])
+    result = CliRunner().invoke(app if verifier == "poolgen" else audit_app,
+                                ["verify", str(bad), "--public-key", key])
     _one_line(result, "audit", f"{bad / 'manifest.json'}: {message}")
     claim = CliRunner().invoke(audit_app, ["check-proof", str(run / "claim.json"), str(bad / "manifest.json"),
                                            "--public-key", key])
@@ -173,7 +182,8 @@ def test_malformed_manifest_is_unusable_input(run, tmp_path, case, verifier):
 CLAIMS = {
     "random bytes": (bytes(range(256)) * 4, "not a JSON proof: not UTF-8 text (byte 128)"),
     "deep nesting": (b"[" * 3000 + b"]" * 3000, "not a proof: nested more than 32 deep"),
-    "a huge integer": (b'{"position": ' + b"7" * 5000 + b"}", "not a usable proof: an integer of more than 30"),
+    "a huge integer": (b'{"position": ' + b"7" * 5000 + b"}",
+                       "not a usable proof: an integer of more than 30"),
     "infinity": (b'{"position": Infinity}', "not a usable proof: Infinity; canonical documents hold no NaN"),
 }
 
@@ -183,7 +193,8 @@ def test_hostile_claims(run, tmp_path, case):
     data, message = CLAIMS[case]
     claim = tmp_path / "claim.json"
     claim.write_bytes(data)
-    result = CliRunner().invoke(audit_app, ["check-proof", str(claim), str(run / "runs" / "r" / "manifest.json"),
+    result = CliRunner().invoke(audit_app, ["check-proof", str(claim),
+                                            str(run / "runs" / "r" / "manifest.json"),
                                             "--public-key", str(run / "keys" / "signing-key.pub.pem")])
     _one_line(result, "audit", f"{claim}: {message}")
 
@@ -214,7 +225,8 @@ def test_secrets_others_may_read_are_refused_unless_allowed(run, tmp_path):
               f"{key}: the private key file is mode 0640: others may read it")
     seed.chmod(0o604)
     audited = CliRunner().invoke(audit_app, ["verify", str(run / "runs" / "r"), "--public-key",
-                                             str(run / "keys" / "signing-key.pub.pem"), "--seed-file", str(seed),
+                                             str(run / "keys" / "signing-key.pub.pem"),
+                                             "--seed-file", str(seed),
                                              "--spec", str(spec_path("happy_holidays"))])
     _one_line(audited, "audit", f"{seed}: the seed file is mode 0604: others may read it")
     allowed = CliRunner().invoke(app, [*base, "--seed-file", str(seed), "--key", str(key),
@@ -232,8 +244,10 @@ def test_every_file_and_folder_has_an_explicit_mode_under_umask_000(tmp_path):
                                         "--workers", "1"])
     finally:
         os.umask(old)
-    assert keys.exit_code == seeded.exit_code == made.exit_code == 0, (keys.output, seeded.output, made.output)
-    modes = {str(p.relative_to(tmp_path)): stat.S_IMODE(p.stat().st_mode) for p in sorted(tmp_path.rglob("*"))}
+    assert keys.exit_code == seeded.exit_code == made.exit_code == 0, (keys.output, seeded.output,
+                                                                        made.output)
+    modes = {str(p.relative_to(tmp_path)): stat.S_IMODE(p.stat().st_mode)
+             for p in sorted(tmp_path.rglob("*"))}
     assert modes == {
         "a": 0o700, "a/b": 0o700, "a/b/keys": 0o700, "a/b/keys/signing-key.pem": 0o600,
         "a/b/keys/signing-key.pub.pem": 0o644,

@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import spec_path
 
 from poolgen.interrupts import PAUSE_ENV
-from conftest import spec_path
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
 
