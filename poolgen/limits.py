@@ -41,16 +41,46 @@ MAX_SYMBOLS = 1024
 MAX_LIST_ITEMS = 1024  # any other list in a spec (denominations, legend, ...)
 
 # Memory: what building one pool needs at its peak, estimated from its size before anything is
-# allocated (measured: 1,000,000 Primetime Payout shares of 4 areas peak at about 1.3 GB, of one
-# area about 0.5 GB; bytes per share grow with the play areas).
-POOL_BYTES_PER_TICKET = 250
-POOL_BYTES_PER_AREA_TICKET = 300
+# allocated. Measured peaks (/usr/bin/time -v, one worker, less the ~100 MB of the libraries): a
+# Wild Side pool of 150,000 tickets 450 MB (3,000 bytes a ticket: 32 numbers and their prizes); a
+# Primetime Payout pool of 1,000,000 shares 410 MB with 1 play area, 530 MB with 4; Hand to Hand
+# Tactics 460 MB. The estimates below stay above those.
+PRINTED_BYTES_PER_TICKET = 4000
+EINSTANT_BYTES_PER_SHARE = 500
+EINSTANT_BYTES_PER_AREA_SHARE = 100
 MAX_POOL_MEMORY = 8 << 30  # refuse a spec whose pools could not be built on a large machine
 
 
 def pool_memory(tickets: int, play_areas: int | None) -> int:
-    """Estimated peak bytes of building one pool of `tickets` with `play_areas` areas."""
-    return tickets * (POOL_BYTES_PER_TICKET + POOL_BYTES_PER_AREA_TICKET * (play_areas or 1))
+    """Estimated peak bytes of building one pool: a printed pool (`play_areas` None), or an eInstant
+    pool of `play_areas` areas."""
+    if play_areas is None:
+        return tickets * PRINTED_BYTES_PER_TICKET
+    return tickets * (EINSTANT_BYTES_PER_SHARE + EINSTANT_BYTES_PER_AREA_SHARE * play_areas)
+
+
+def available_memory() -> int | None:
+    """The memory the system can give without swapping (MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def workers_that_fit(needs: list[int], workers: int, available: int | None) -> int:
+    """How many of `workers` can build pools at once within `available` bytes (the largest pools
+    first); 0 if even the largest pool alone does not fit."""
+    if available is None:
+        return workers
+    largest = sorted(needs, reverse=True)
+    n = 0
+    while n < min(workers, len(largest)) and sum(largest[:n + 1]) <= available:
+        n += 1
+    return n
 
 
 def bounded_decimal(text: str, shown: str | None = None) -> Decimal:

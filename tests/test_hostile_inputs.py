@@ -69,8 +69,8 @@ SPECS = {  # name: (spec text, the error's field and reason)
                                       "pool_shares = 1000000000"),
                          "einstant.pool_shares: 1,000,000,000 is more than 10,000,000 per pool"),
     "a pool too big to build": (lambda: _sub("primetime_payout", r"^pool_shares = 1000000",
-                                             "pool_shares = 9000000"),
-                                "einstant: pool d1.00x3 would need about 9.6 GiB of memory to build; "
+                                             "pool_shares = 10000000"),
+                                "einstant: pool d1.00x4 would need about 8.4 GiB of memory to build; "
                                 "at most 8 GiB"),
 }
 

@@ -15,13 +15,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
-from poolgen.errors import OutputError, SeedError, SigningKeyError
+from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
 from poolgen.fsutil import check_run_id, ensure_folder, ensure_new, fsync_folder
 from poolgen.generate import STEPS, generate
 from poolgen.inputs import READABLE_SECRET_FLAG
 from poolgen.interrupts import Interrupted, pause_point
 from poolgen.keys import Signer
 from poolgen.leftovers import pending_seed_name, sweep
+from poolgen.limits import available_memory, pool_memory, workers_that_fit
 from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 from poolgen.spec import load_spec
 
@@ -69,6 +70,7 @@ def generate_cmd(
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file, allow_readable_secret)
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
+    n_workers = _workers_for_memory(spec, ids, workers or os.cpu_count() or 1)
     fresh = seed_file is None
     held, placed = None, []  # placed: the run folder is in place (set with its rename)
 
@@ -86,7 +88,7 @@ def generate_cmd(
         # leaves for RUN_ID.seed together with the run folder's rename (`committed`).
         held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
     try:
-        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer,
+        result = _build(spec, seed, now, out, run_id, ids, n_workers, signer,
                         committed=committed)
         pause_point("committed")
         _report(result, seed_file if fresh else None, as_json, signer)
@@ -112,6 +114,21 @@ def _report(result, fresh_seed_file: Path | None, as_json: bool, signer: Signer 
         typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
                    f"{t['winners']:,} winners, payout {t['payout_pct']}%")
     say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
+
+
+def _workers_for_memory(spec, ids: list[str], workers: int) -> int:
+    """Workers whose pools fit in the memory available now (checked before anything is allocated)."""
+    needs = [pool_memory(spec.pool(pid).tickets, spec.pool(pid).play_areas) for pid in ids]
+    available = available_memory()
+    fit = workers_that_fit(needs, workers, available)
+    if fit == 0:
+        raise RunError(f"{spec.path.name}: pool {ids[needs.index(max(needs))]} needs about "
+                       f"{max(needs) / 2**30:.1f} GiB of memory to build; {available / 2**30:.1f} GiB is "
+                       "available")
+    if fit < min(workers, len(ids)):
+        say(f"building {fit} pool(s) at a time, not {min(workers, len(ids))}: the memory available "
+            f"({available / 2**30:.1f} GiB) holds no more")
+    return fit
 
 
 def _name_seed(out: Path, run_id: str) -> None:
