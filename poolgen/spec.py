@@ -379,6 +379,8 @@ def _printed_tiers(r: _Reader, doc: dict, codes: dict[str, Symbol]) -> tuple[Tie
                     raise r.fail(f"{where}.{key}",
                                  f"prize symbol {code!r} is not declared in [[symbols]] "
                                  f"with group {group!r}")
+                if key != "symbol" and sym.value_cents is None:
+                    raise r.fail(f"{where}.{key}", f"prize symbol {code!r} has no value in [[symbols]]")
         out.append(Tier(id=tier_id, index=i + 1, count=r.count(t, "count", where),
                         prize_cents=prize, multiplier=None, data=t))
     _no_duplicate_play(r, out)
