@@ -177,6 +177,9 @@ def test_malformed_manifest_is_unusable_input(run, tmp_path, case, verifier):
     claim = CliRunner().invoke(audit_app, ["check-proof", str(run / "claim.json"), str(bad / "manifest.json"),
                                            "--public-key", key])
     _one_line(claim, "audit", f"{bad / 'manifest.json'}: {message}")
+    if verifier == "poolgen":  # poolgen's own readers of a run folder pass the same boundary
+        proved = CliRunner().invoke(app, ["prove", str(bad), "465-0000000-007"])
+        _one_line(proved, "poolgen", f"{bad / 'manifest.json'}: {message}")
 
 
 CLAIMS = {

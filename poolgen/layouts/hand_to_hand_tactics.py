@@ -31,6 +31,7 @@ NON_LOSS = SPOTS - MAX_LOSSES  # at most 12 spots of a share are not losses
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
 # first_spot_loss: "p/q" or a plain decimal, at most 12 digits a part (no exponent: Fraction("1e-999999999")
 # would build a billion-digit integer).
+MAX_LEGEND = 64  # the game has 14; the decomposition count recurses once per value
 _FRACTION = re.compile(r"^\s*(\d{1,12}\s*/\s*\d{1,12}|\d{1,12}(\.\d{1,12})?|\.\d{1,12})\s*$")
 
 
@@ -75,6 +76,8 @@ def params(spec: Spec) -> Params:
     raw = lay["legend"]
     if not isinstance(raw, list) or not raw:
         raise fail("legend", "must be a non-empty list of decimal strings")
+    if len(raw) > MAX_LEGEND:
+        raise fail("legend", f"{len(raw)} values; at most {MAX_LEGEND}")
     legend: list[Fraction] = []
     for v in raw:
         if not isinstance(v, str):
