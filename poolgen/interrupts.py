@@ -36,13 +36,18 @@ def _raise(signum, frame) -> None:
     raise Interrupted(signum)
 
 
-def install() -> None:
-    """SIGINT and SIGTERM raise Interrupted in the main thread (nothing is done elsewhere)."""
+def install() -> dict:
+    """SIGINT and SIGTERM raise Interrupted in the main thread (nothing is done elsewhere); returns
+    the handlers they replace, for `restore`."""
     try:
-        for s in SIGNALS:
-            signal.signal(s, _raise)
+        return {s: signal.signal(s, _raise) for s in SIGNALS}
     except ValueError:  # not the main thread: leave the handlers as they are
-        pass
+        return {}
+
+
+def restore(previous: dict) -> None:
+    for s, handler in previous.items():
+        signal.signal(s, handler)
 
 
 @contextmanager

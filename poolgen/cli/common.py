@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from poolgen.errors import PoolgenError
-from poolgen.interrupts import install
+from poolgen.interrupts import install, restore
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -52,7 +52,7 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
     @wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-        install()  # SIGINT and SIGTERM unwind as Interrupted: every cleanup runs
+        previous = install()  # SIGINT and SIGTERM unwind as Interrupted: every cleanup runs
         try:
             return fn(*args, **kwargs)
         except PoolgenError as exc:
@@ -64,5 +64,7 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except BrokenPipeError:
             sys.stderr.close()
             raise typer.Exit(1) from None
+        finally:
+            restore(previous)
 
     return wrapper
