@@ -15,6 +15,7 @@ from typing import Annotated
 import typer
 
 from audit.errors import InvalidProof, UnusableInput
+from audit.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 from audit.manifest import load_public_key
 from audit.proof import check_proof
 from audit.provenance import code_hash
@@ -60,6 +61,8 @@ def verify_command(regenerate: Regenerate | None = None):
             "--json", help="Print the report as one JSON document.")] = False,
         workers: Annotated[int, typer.Option(
             "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
+        allow_readable_secret: Annotated[bool, typer.Option(
+            READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it.")] = False,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
@@ -67,7 +70,8 @@ def verify_command(regenerate: Regenerate | None = None):
         input cannot be used."""
         try:
             report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
-                                workers=workers or os.cpu_count() or 1, regenerate=regenerate)
+                                workers=workers or os.cpu_count() or 1, regenerate=regenerate,
+                                allow_readable_secret=allow_readable_secret)
         except UnusableInput as exc:
             raise _unusable(str(exc)) from None
         if as_json:
@@ -110,14 +114,13 @@ def check_proof_cmd(
     """Check that one ticket belongs to a signed pool: the manifest's signature, then the ticket's
     row and Merkle path up to the pool's signed root. Exit 0 valid, 1 invalid, 2 unusable input."""
     try:
-        text = sys.stdin.read() if str(proof_file) == "-" else proof_file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _unusable(f"{proof_file}: cannot read proof: {exc.strerror or exc}") from None
-    try:
-        proof = json.loads(text)
-    except ValueError:
-        raise _unusable(f"{proof_file}: not a JSON document") from None
-    try:
+        if str(proof_file) == "-":
+            data = sys.stdin.buffer.read(MAX_PROOF_BYTES + 1)
+            if len(data) > MAX_PROOF_BYTES:
+                raise UnusableInput(f"standard input: larger than {MAX_PROOF_BYTES:,} bytes; not a proof")
+        else:
+            data = read_bounded(proof_file, "proof", MAX_PROOF_BYTES)
+        proof = parse_json(data, str(proof_file), "proof", floats=True)
         message = check_proof(proof, manifest, load_public_key(public_key), signature)
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None

@@ -22,13 +22,9 @@ class InvalidProof(Exception):
     """A ticket proof does not show that the ticket belongs to the signed pool (the message says why)."""
 
 
-def read_input(path: Path, what: str) -> bytes:
-    """The bytes of an input file (a key, spec or seed file), or UnusableInput naming it."""
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise UnusableInput(f"{path}: {what} file not found") from None
-    except IsADirectoryError:
-        raise UnusableInput(f"{path}: is a folder, not a {what} file") from None
-    except OSError as exc:
-        raise UnusableInput(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
+def read_input(path: Path, what: str, limit: int = 1 << 16) -> bytes:
+    """The bytes of an input file (a key, spec or seed file), or UnusableInput naming it: the bounded,
+    non-blocking reader of `audit.limits`."""
+    from audit.limits import read_bounded  # audit.limits raises the errors defined here
+
+    return read_bounded(path, what, limit)

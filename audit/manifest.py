@@ -18,6 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.errors import UnusableInput, read_input
+from audit.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS
 
 FORMAT = "poolgen-manifest/1"
 MANIFEST = "manifest.json"
@@ -124,8 +125,8 @@ class Manifest:
     def parse(cls, data: bytes) -> Manifest:
         try:
             doc = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise ManifestError(f"not JSON: {exc}") from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise ManifestError(f"not JSON: {str(exc)[:100] or type(exc).__name__}") from None
         if not isinstance(doc, dict):
             raise ManifestError("not a JSON object")
         if doc.get("format") != FORMAT:
@@ -144,8 +145,8 @@ class Manifest:
         _hex(_need(doc["spec"], "sha256", str, "spec"), 64, "spec.sha256")
         _need(doc["signature"], "signed", bool, "signature")
         raw_pools = _need(doc, "pools", list, "manifest")
-        if not raw_pools:
-            raise ManifestError("pools: empty")
+        if not raw_pools or len(raw_pools) > MAX_POOLS:
+            raise ManifestError(f"pools: {len(raw_pools)} pools; a run has 1 to {MAX_POOLS}")
         pools = tuple(_pool(p, i, kind) for i, p in enumerate(raw_pools))
         if len({p.id for p in pools}) != len(pools):
             raise ManifestError("pools: a pool id appears twice")
@@ -156,6 +157,11 @@ class Manifest:
 
 def _pool(p: object, i: int, kind: str) -> PoolEntry:
     where = f"pools[{i}]"
+    tickets = _need(p, "tickets", int, where)
+    if not 1 <= tickets <= MAX_POOL_TICKETS:
+        raise ManifestError(f"{where}.tickets: {tickets} is not 1 to {MAX_POOL_TICKETS:,}")
+    if len(_need(p, "tiers", list, where)) > MAX_TIERS:
+        raise ManifestError(f"{where}.tiers: more than {MAX_TIERS} tiers")
     tiers = []
     for j, t in enumerate(_need(p, "tiers", list, where)):
         tw = f"{where}.tiers[{j}]"
@@ -181,7 +187,7 @@ def _pool(p: object, i: int, kind: str) -> PoolEntry:
     return PoolEntry(
         id=_need(p, "id", str, where),
         price_cents=_need(p, "price_cents", int, where),
-        tickets=_need(p, "tickets", int, where),
+        tickets=tickets,
         tiers=tuple(tiers),
         winners=_need(p, "winners", int, where),
         prize_cost_cents=_need(p, "prize_cost_cents", int, where),

@@ -11,6 +11,7 @@ import hashlib
 from pathlib import Path
 
 from audit.errors import InvalidProof, UnusableInput
+from audit.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
 from audit.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 from audit.merkle import ALGORITHM, MerkleError, leaf_of_row, root_from_path
 
@@ -69,14 +70,11 @@ def _check_shape(proof: object) -> None:
 def check_proof(proof: dict, manifest_path: Path, key, signature_path: Path | None = None) -> str:
     """Raise InvalidProof unless `proof` shows its ticket in the pool of the signed manifest."""
     manifest_path = Path(manifest_path)
-    try:
-        data = manifest_path.read_bytes()
-    except OSError as exc:
-        raise UnusableInput(f"{manifest_path}: cannot read manifest: {exc.strerror or exc}") from None
+    data = read_manifest_bytes(manifest_path)
     sig_path = signature_path or manifest_path.with_name(SIGNATURE)
     try:
-        signature = sig_path.read_bytes()
-    except OSError:
+        signature = read_bounded(sig_path, "signature", MAX_SIGNATURE_BYTES)
+    except UnusableInput:
         raise InvalidProof(f"{sig_path}: no signature beside the manifest; an unsigned manifest proves "
                            "nothing") from None
     problem = signature_problem(data, signature, key)

@@ -13,7 +13,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from audit.errors import UnusableInput, VerificationError, read_input
+from audit.errors import UnusableInput, VerificationError
+from audit.limits import MAX_SEED_FILE_BYTES, read_secret
 from audit.manifest import Manifest
 from audit.provenance import code_comparison
 
@@ -27,9 +28,10 @@ Regenerate = Callable[[Path, list[str], bytes, Path], dict]
 manifest entry>}}."""
 
 
-def read_seed(path: Path) -> bytes:
-    """A seed file: 64 hex digits and an optional newline."""
-    text = read_input(path, "seed").strip()
+def read_seed(path: Path, allow_readable: bool = False) -> bytes:
+    """A seed file: 64 hex digits and an optional newline; refused if others may read it, unless
+    `allow_readable`."""
+    text = read_secret(path, "seed", MAX_SEED_FILE_BYTES, allow_readable).strip()
     try:
         seed = bytes.fromhex(text.decode("ascii"))
     except (UnicodeDecodeError, ValueError):

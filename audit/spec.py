@@ -15,6 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from audit.errors import UnusableInput, read_input
+from audit.limits import MAX_SPEC_BYTES, bound_toml
 
 
 @dataclass(frozen=True)
@@ -64,9 +65,11 @@ def multiplier(value: object, where: str) -> Decimal:
 
 
 def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
-    raw = read_input(path, "spec")
+    raw = read_input(path, "spec", MAX_SPEC_BYTES)
     try:
-        doc = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        bound_toml(text)
+        doc = tomllib.loads(text)
         if doc.get("format") == 2:  # a game of play styles (audit/spec_styles.py)
             from audit.spec_styles import read_styled
 
@@ -81,7 +84,7 @@ def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
         raise UnusableInput(f"{path}: not a TOML spec: {exc}") from None
     except UnusableInput as exc:  # a field's value, named by where it is
         raise UnusableInput(f"{path}: {exc}") from None
-    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
         # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError
         raise UnusableInput(f"{path}: not a spec this verifier can read "
                             f"({type(exc).__name__}: {exc or 'a value is out of range'})") from None

@@ -37,6 +37,7 @@ import polars as pl
 
 from audit.ceremony import ceremony_seed, read_ceremony
 from audit.errors import UnusableInput, VerificationError
+from audit.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
 from audit.manifest import (
     MANIFEST,
     SIGNATURE,
@@ -127,7 +128,7 @@ def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key) -
             raise VerificationError(1, "the run is unsigned: the manifest says \"signed\": false and there "
                                        "is no manifest.sig")
         raise VerificationError(1, "manifest.sig is missing")
-    problem = signature_problem(data, sig_path.read_bytes(), key)
+    problem = signature_problem(data, read_bounded(sig_path, "signature", MAX_SIGNATURE_BYTES), key)
     named = declared.get("key_fingerprint")
     mine = fingerprint(key)
     if problem:
@@ -525,7 +526,7 @@ def _pool_job(args) -> dict[int, Outcome]:
 
 def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, seed_file: Path | None = None,
                workers: int = 1, regenerate: Regenerate | None = None,
-               ceremony: Path | None = None) -> Report:
+               ceremony: Path | None = None, allow_readable_secret: bool = False) -> Report:
     """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked.
 
     `regenerate` is the generator step 7 reproduces the pools with (see audit/reproduce.py);
@@ -533,12 +534,9 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     folder = Path(run)
     if not folder.is_dir():
         raise UnusableInput(f"{folder}: run folder not found")
-    try:
-        data = (folder / MANIFEST).read_bytes()
-    except FileNotFoundError:
-        raise UnusableInput(f"{folder}: no {MANIFEST} in the run folder") from None
-    except OSError as exc:
-        raise UnusableInput(f"{folder / MANIFEST}: cannot read: {exc.strerror or exc}") from None
+    if not (folder / MANIFEST).exists():
+        raise UnusableInput(f"{folder}: no {MANIFEST} in the run folder")
+    data = read_manifest_bytes(folder / MANIFEST)
     key = load_public_key(public_key) if public_key is not None else None
     spec_figures = read_spec(spec) if spec is not None else None
     seed = None
@@ -548,7 +546,7 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
     if seed_file is not None:
         if spec is None:
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
-        seed = read_seed(seed_file)
+        seed = read_seed(seed_file, allow_readable_secret)
 
     steps = [StepResult(n, TITLES[n]) for n in TITLES]
     report = Report(folder, fingerprint(key) if key else None, steps)

@@ -8,23 +8,21 @@ import os
 import re
 import secrets
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from poolgen import inputs
 from poolgen.errors import OutputError, PoolgenError
+from poolgen.interrupts import deferred, pause_point
+from poolgen.leftovers import lock
+from poolgen.limits import MAX_KEY_FILE_BYTES
 
 
-def read_input(path: Path, what: str, error: type[PoolgenError]) -> bytes:
-    """The bytes of an input file, or `error` with one line naming the file and what it should be."""
-    try:
-        return Path(path).read_bytes()
-    except FileNotFoundError:
-        raise error(f"{path}: {what} file not found") from None
-    except IsADirectoryError:
-        raise error(f"{path}: is a folder, not a {what} file") from None
-    except OSError as exc:
-        raise error(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
+def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MAX_KEY_FILE_BYTES) -> bytes:
+    """The bytes of an input file, or `error` with one line naming the file and what it should be
+    (the bounded, non-blocking reader of `poolgen.inputs`)."""
+    return inputs.read_input(path, what, error, limit)
 
 
 def fsync_folder(folder: Path) -> None:
@@ -36,12 +34,37 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def _create(tmp: Path, mode: int) -> int:
+    """A new file of exactly `mode` (whatever the umask), locked as in use (see poolgen.leftovers)."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+    os.fchmod(fd, mode)
+    lock(fd)
+    return fd
+
+
+def make_folders(folder: Path, mode: int) -> None:
+    """Create `folder` and any missing parents, each new one of exactly `mode` (whatever the umask)."""
+    folder = Path(folder)
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for f in reversed(missing):
+        try:
+            f.mkdir(mode=mode)
+        except FileExistsError:
+            continue
+        os.chmod(f, mode)
+
+
 def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write `data` to `path` via a temporary file in the same folder and a rename."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        fd = _create(tmp, mode)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -56,23 +79,27 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         raise
 
 
-def write_secret(path: Path, data: bytes, what: str) -> None:
-    """Create a new file of mode 0600 holding a secret; refuse to replace an existing file."""
+def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) -> int | None:
+    """Create a new file of mode 0600 holding a secret; refuse to replace an existing file.
+
+    With `keep_locked`, return an open descriptor holding the file's lock (poolgen.leftovers), for a
+    file that is only provisional until the caller closes it."""
     path = Path(path)
     if path.exists():
         raise OutputError(f"{path}: {what} already exists; not overwriting it")
     try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # a new folder for secrets is private
+        make_folders(path.parent, 0o700)  # a new folder for secrets is private
     except OSError as exc:
         raise OutputError(f"{path.parent}: cannot create folder for the {what}: "
                           f"{exc.strerror or exc}") from None
     tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+    fd = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+        fd = _create(tmp, 0o600)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
         os.link(tmp, path)  # fails if `path` appeared meanwhile: never replaces a secret
         tmp.unlink()
         fsync_folder(path.parent)
@@ -82,8 +109,13 @@ def write_secret(path: Path, data: bytes, what: str) -> None:
         raise OutputError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
     finally:
         tmp.unlink(missing_ok=True)
+        if fd is not None and not (keep_locked and path.exists()):
+            os.close(fd)
+            fd = None
+    return fd
 
 
+FOLDER_MODE = 0o755  # a finished run folder (its pool files are 0600: they hold every outcome)
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
@@ -97,7 +129,7 @@ def check_run_id(run_id: str) -> None:
 def ensure_folder(folder: Path) -> None:
     """Create `folder` (and parents) if needed, or say in one line why it cannot be written."""
     try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
+        make_folders(folder, 0o755)
     except OSError as exc:
         raise OutputError(f"{folder}: cannot create output folder: {exc.strerror or exc}") from None
     if not os.access(folder, os.W_OK | os.X_OK):
@@ -132,11 +164,14 @@ def rename_new(src: Path, dst: Path) -> None:
 
 
 @contextmanager
-def staged_folder(final: Path) -> Iterator[Path]:
+def staged_folder(final: Path, committed: Callable[[Path], None] | None = None) -> Iterator[Path]:
     """Yield a temporary folder beside `final`; rename it to `final` only if the block succeeds.
 
     On any error or interruption the temporary folder is removed, so `final` either does not
-    exist or is complete. An existing `final` is never replaced.
+    exist or is complete. An existing `final` is never replaced. `committed(final)` runs just after
+    the rename, with Ctrl-C and SIGTERM held back from the rename until it returns (so a run's seed
+    is named with it). The folder is 0700 while it is written and `FOLDER_MODE` once in place; it
+    is locked while in use, so a later `poolgen.leftovers.sweep` removes it only once its writer is gone.
     """
     final = Path(final)
     parent = final.parent
@@ -144,20 +179,31 @@ def staged_folder(final: Path) -> Iterator[Path]:
     ensure_new(final)
     tmp = parent / f".{final.name}.partial-{secrets.token_hex(4)}"
     try:
-        tmp.mkdir()
+        tmp.mkdir(mode=0o700)
+        os.chmod(tmp, 0o700)
+        held = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise OutputError(f"{parent}: cannot write: {exc.strerror or exc}") from None
     try:
+        lock(held)
+        pause_point("staged")
         yield tmp
         fsync_folder(tmp)
-        try:
-            rename_new(tmp, final)
-        except FileExistsError:
-            raise OutputError(f"{final}: appeared while the run was written; not replacing it") from None
-        except OSError as exc:
-            raise OutputError(f"{final}: cannot move the finished run into place: {exc.strerror or exc}") \
-                from None
-        fsync_folder(parent)
+        os.chmod(tmp, FOLDER_MODE)
+        pause_point("before-rename")
+        with deferred():
+            try:
+                rename_new(tmp, final)
+            except FileExistsError:
+                raise OutputError(f"{final}: appeared while the run was written; not replacing it") from None
+            except OSError as exc:
+                raise OutputError(f"{final}: cannot move the finished run into place: "
+                                  f"{exc.strerror or exc}") from None
+            pause_point("renamed")
+            if committed is not None:
+                committed(final)
+            fsync_folder(parent)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+        os.close(held)

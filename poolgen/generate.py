@@ -13,6 +13,8 @@ import os
 import queue
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -26,6 +28,7 @@ from audit.styles import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
+from poolgen.interrupts import pause_point, worker_init
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.merkle import root as merkle_root
@@ -36,6 +39,7 @@ from poolgen.seeds import commitment, stream_label
 from poolgen.spec import Pool, Spec, load_spec
 
 STEPS = ("shuffle and lay out", "check", "write and hash")
+POOL_FILE_MODE = 0o600
 Progress = Callable[[str, int], None]  # (pool id, steps done)
 
 
@@ -90,6 +94,7 @@ def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
     no level compresses, are half of it). Nothing here reads statistics."""
     try:
         df.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
+        os.chmod(path, POOL_FILE_MODE)  # every outcome and salt; the staging folder is 0700 meanwhile
         with open(path, "rb") as f:
             os.fsync(f.fileno())
     except OSError as exc:
@@ -125,11 +130,23 @@ def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
                        f"and {len(result.illegal)} break the rules (first: {first}); nothing was written")
 
 
-def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str, q) -> dict:
+_progress_queue = None  # in a worker: where its progress goes (given once, when the worker starts)
+
+
+def _worker_start(q) -> None:
+    global _progress_queue
+    worker_init()
+    _progress_queue = q
+
+
+def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str) -> dict:
     spec = load_spec(spec_path)
     if spec.sha256 != sha256:  # the manifest records the spec the run started with
         raise SpecError(f"{spec.path.name}: changed on disk while the run was being generated")
-    return make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)))
+    q = _progress_queue
+    entry = make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None)
+    pause_point("pool-written")
+    return entry
 
 
 def tool_versions() -> dict:
@@ -173,20 +190,23 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
              progress: Progress | None = None,
              signature: dict | None = None,
              finish: Callable[[Path, dict], None] | None = None,
-             ceremony: dict | None = None) -> RunResult:
+             ceremony: dict | None = None,
+             committed: Callable[[Path], None] | None = None) -> RunResult:
     """Build the pools into a new run folder `out/run_id`, written atomically.
 
     `signature` is the manifest's entry naming the signing key (default: {"signed": false});
     `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
     CLI signs there), so a run is either complete, signature included, or absent. `ceremony` is
     the manifest entry of the sealed ceremony the seed came from (poolgen/ceremony.py), if any.
+    `committed(folder)` runs just after the run folder is renamed into place, before an interrupt is
+    let through (the CLI names the run's fresh seed there).
     """
     ids = pool_ids or [p.id for p in spec.pools]
     for pid in ids:
         spec.pool(pid)  # an unknown pool id fails before anything is written
     if len(set(ids)) != len(ids):
         raise SpecError(f"{spec.path.name}: a pool id is named twice: {', '.join(ids)}")
-    with staged_folder(out / run_id) as folder:
+    with staged_folder(out / run_id, committed) as folder:
         if workers <= 1 or len(ids) == 1:
             entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
         else:
@@ -201,26 +221,42 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
 def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers: int,
                  progress: Progress | None) -> list[dict]:
     ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
-    with ctx.Manager() as manager:
-        q = manager.Queue()
-        with ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx) as pool:
-            # Largest pools first, so that no worker starts a big pool while the others are finishing
-            # (results are collected by pool id, so the manifest keeps the order of `ids`).
-            by_work = sorted(ids, key=lambda pid: -_work(spec.pool(pid)))
-            futures = {pool.submit(_worker, str(spec.path), spec.sha256, pid, seed, str(folder), q): pid
-                       for pid in by_work}
-            pending = set(futures)
-            try:
-                while pending:
-                    _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                    _drain(q, progress)
-                results = {futures[f]: f.result() for f in futures}
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
-        _drain(q, progress)
+    q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx,
+                               initializer=_worker_start, initargs=(q,))
+    try:
+        # Largest pools first, so that no worker starts a big pool while the others are finishing
+        # (results are collected by pool id, so the manifest keeps the order of `ids`).
+        by_work = sorted(ids, key=lambda pid: -_work(spec.pool(pid)))
+        futures = {pool.submit(_worker, str(spec.path), spec.sha256, pid, seed, str(folder)): pid
+                   for pid in by_work}
+        pending = set(futures)
+        while pending:
+            _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            _drain(q, progress)
+        results = {futures[f]: f.result() for f in futures}
+    except BrokenProcessPool:
+        _stop(pool)
+        raise RunError("a worker process died (killed, or out of memory?); nothing was written") from None
+    except BaseException:
+        _stop(pool)  # an error or an interrupt: no worker goes on writing into the staging folder
+        raise
+    pool.shutdown()
+    _drain(q, progress)
+    q.close()
     return [results[pid] for pid in ids]
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Kill the workers now (they ignore SIGINT and SIGTERM) and wait until they are gone."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for p in processes:
+        with suppress(OSError, ValueError):
+            p.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in processes:
+        with suppress(OSError, ValueError, AssertionError):
+            p.join(5)
 
 
 def _work(pool: Pool) -> int:

@@ -21,7 +21,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from poolgen.errors import OutputError, SigningKeyError
-from poolgen.fsutil import read_input, write_atomic, write_secret
+from poolgen.fsutil import make_folders, read_input, write_atomic, write_secret
+from poolgen.inputs import read_with_mode, refuse_readable
+from poolgen.interrupts import Interrupted, deferred, pause_point
+from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.manifest import MANIFEST, SIGNATURE
 
 PRIVATE_FILE = "signing-key.pem"
@@ -54,7 +57,7 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
     if passphrase is not None and not 0 < len(passphrase) <= 1023:
         raise SigningKeyError("a passphrase is 1 to 1023 bytes long")
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_folders(folder, 0o700)
     except OSError as exc:
         raise OutputError(f"{folder}: cannot create key folder: {exc.strerror or exc}") from None
     private_path, public_path = folder / PRIVATE_FILE, folder / PUBLIC_FILE
@@ -66,22 +69,33 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
                   else serialization.NoEncryption())
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
     public = key.public_key()
-    write_secret(private_path, pem, what="private key")
     try:
-        write_atomic(public_path, public.public_bytes(serialization.Encoding.PEM,
-                                                      serialization.PublicFormat.SubjectPublicKeyInfo))
-    except BaseException:  # a pair or nothing: this private key is new, unused and ours to remove
-        private_path.unlink(missing_ok=True)
+        with deferred():  # Ctrl-C or SIGTERM waits until the pair is written, or removed again
+            write_secret(private_path, pem, what="private key")
+            pause_point("private-key-written")
+            try:
+                write_atomic(public_path, public.public_bytes(serialization.Encoding.PEM,
+                                                              serialization.PublicFormat.SubjectPublicKeyInfo))
+            except BaseException:  # a pair or nothing: this private key is new, unused and ours to remove
+                private_path.unlink(missing_ok=True)
+                raise
+    except Interrupted as exc:
+        if private_path.exists() and public_path.exists():
+            raise Interrupted(exc.signum, f"the key pair {private_path}, {public_path} was complete and "
+                                          "is kept") from None
         raise
     return KeyPairFiles(private_path, public_path, fingerprint(public), passphrase is not None)
 
 
-def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None) -> Ed25519PrivateKey:
-    """Load an Ed25519 private key. `passphrase()` is asked for only if the key is encrypted."""
-    data = read_input(path, "private key", SigningKeyError)
+def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None,
+                     allow_readable: bool = False) -> Ed25519PrivateKey:
+    """Load an Ed25519 private key. `passphrase()` is asked for only if the key is encrypted. A key
+    file others may read is refused unless `allow_readable`."""
+    data, mode = read_with_mode(path, "private key", SigningKeyError, MAX_KEY_FILE_BYTES)
     if b"PUBLIC KEY-----" in data:
         raise SigningKeyError(f"{path}: is a public key; signing needs the private key "
                               f"({PRIVATE_FILE})")
+    refuse_readable(path, "private key", mode, SigningKeyError, allow_readable)
     encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in data
     password = None
     if encrypted:
@@ -128,8 +142,9 @@ class Signer:
     key: Ed25519PrivateKey
 
     @classmethod
-    def from_file(cls, path: Path, passphrase: Callable[[], bytes] | None = None) -> Signer:
-        return cls(load_private_key(path, passphrase))
+    def from_file(cls, path: Path, passphrase: Callable[[], bytes] | None = None,
+                  allow_readable: bool = False) -> Signer:
+        return cls(load_private_key(path, passphrase, allow_readable))
 
     @property
     def fingerprint(self) -> str:

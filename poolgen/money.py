@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
+
+from poolgen.limits import bounded_decimal
 
 _PLAIN = re.compile(r"^-?\d+(\.\d{1,2})?$")
 # As printed in a regulation: optional $, digits grouped by commas in threes, optional cents.
@@ -29,9 +31,9 @@ def parse_printed(text: str) -> tuple[int, bool]:
     well_formed = bool(_PRINTED.match(raw))
     digits = raw.lstrip("$").replace(",", "")
     try:
-        value = Decimal(digits)
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not an amount") from None
+        value = bounded_decimal(digits, shown=text)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("is not a number", "is not an amount")) from None
     if not value.is_finite() or value < 0:
         raise ValueError(f"{text!r} is not an amount")
     cents = value * 100
@@ -42,16 +44,7 @@ def parse_printed(text: str) -> tuple[int, bool]:
 
 def parse_decimal(text: str) -> Decimal:
     """A printed number such as '1,000,000.00' or '4.5' as an exact Decimal."""
-    try:
-        value = Decimal(text.replace(",", ""))
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not a number") from None
-    if not value.is_finite():
-        raise ValueError(f"{text!r} is not a number")
-    try:
-        return value
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not a number") from None
+    return bounded_decimal(text.replace(",", ""), shown=text)
 
 
 def fmt_cents(cents: int) -> str:

@@ -13,7 +13,9 @@ import os
 from pathlib import Path
 
 from poolgen.errors import SeedError
-from poolgen.fsutil import read_input, write_secret
+from poolgen.fsutil import write_secret
+from poolgen.inputs import read_secret
+from poolgen.limits import MAX_SEED_FILE_BYTES
 
 SEED_BYTES = 32
 _MIX = b"poolgen/seed-ceremony/v1"
@@ -63,20 +65,22 @@ def stream_label(rules: str, pool_id: str, purpose: str) -> tuple[str, ...]:
     return (LABEL_ROOT, rules, pool_id, purpose)
 
 
-def write_seed_file(path: Path, seed: bytes) -> None:
-    """Create a new seed file (mode 0600); an existing file is never overwritten."""
+def write_seed_file(path: Path, seed: bytes, keep_locked: bool = False) -> int | None:
+    """Create a new seed file (mode 0600); an existing file is never overwritten. With `keep_locked`,
+    return a descriptor holding its lock (a provisional seed, see poolgen.leftovers)."""
     if len(seed) != SEED_BYTES:
         raise SeedError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
     folder = Path(path).resolve().parent
     if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
         raise SeedError(f"{path}: would put a seed inside a run folder (it holds manifest.json); "
                         "keep seeds outside run folders")
-    write_secret(path, seed.hex().encode() + b"\n", what="seed file")
+    return write_secret(path, seed.hex().encode() + b"\n", what="seed file", keep_locked=keep_locked)
 
 
-def read_seed_file(path: Path) -> bytes:
-    """Read a seed file: 64 hex digits and an optional newline."""
-    body = read_input(path, "seed", SeedError).strip()
+def read_seed_file(path: Path, allow_readable: bool = False) -> bytes:
+    """Read a seed file: 64 hex digits and an optional newline. A file others may read is refused
+    unless `allow_readable`."""
+    body = read_secret(path, "seed", SeedError, MAX_SEED_FILE_BYTES, allow_readable).strip()
     try:
         seed = bytes.fromhex(body.decode("ascii"))
     except (UnicodeDecodeError, ValueError):

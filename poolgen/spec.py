@@ -8,14 +8,17 @@ that does not fit in or divide into a pool, an undeclared symbol, a duplicate ti
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from poolgen.errors import SpecError
+from poolgen.inputs import display, parse_toml, read_input
+from poolgen.limits import MAX_SPEC_BYTES
 from poolgen.money import parse_decimal, parse_printed
+from poolgen.spec_bounds import bound_einstant_lists, bound_pools, bound_sizes, bound_values
+from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
 RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
@@ -132,92 +135,15 @@ class Spec:
         return self.sales["last_ticket"] - self.sales["first_ticket"] + 1
 
 
-_KIND_NAMES = {str: "string", list: "list", dict: "table", int: "whole number"}
-
-
-class _Reader:
-    """Field access that turns every problem into one SpecError naming file and field."""
-
-    def __init__(self, path: Path) -> None:
-        self.file = path.name
-
-    def fail(self, where: str, why: str) -> SpecError:
-        return SpecError(f"{self.file}: {where}: {why}")
-
-    def table(self, parent: dict, key: str, where: str, allowed: set[str]) -> dict:
-        value = parent.get(key)
-        if not isinstance(value, dict):
-            raise self.fail(where, "missing table" if value is None else "must be a table")
-        self.known(value, where, allowed)
-        return value
-
-    def known(self, table: dict, where: str, allowed: set[str]) -> None:
-        for k in table:
-            if k not in allowed:
-                raise self.fail(f"{where}.{k}" if where else k, "unknown field")
-
-    def get(self, table: dict, key: str, where: str, kind: type | tuple, required: bool = True):
-        if key not in table:
-            if required:
-                raise self.fail(f"{where}.{key}", "missing field")
-            return None
-        value = table[key]
-        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise self.fail(f"{where}.{key}", f"must be a whole number, not {value!r}")
-        if not isinstance(value, kind):
-            kinds = kind if isinstance(kind, tuple) else (kind,)
-            name = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
-            raise self.fail(f"{where}.{key}", f"must be a {name}, not {value!r}")
-        return value
-
-    def count(self, table: dict, key: str, where: str) -> int:
-        value = self.get(table, key, where, int)
-        if value < 0:
-            raise self.fail(f"{where}.{key}", f"must not be negative, got {value}")
-        return value
-
-    def money(self, table: dict, key: str, where: str, required: bool = True) -> int | None:
-        if key not in table:
-            if required:
-                raise self.fail(f"{where}.{key}", "missing field")
-            return None
-        value = table[key]
-        if isinstance(value, float):
-            raise self.fail(f"{where}.{key}", f"money must be a decimal string such as "
-                                              f"\"{value:.2f}\", not the float {value!r}")
-        if not isinstance(value, str):
-            raise self.fail(f"{where}.{key}", f"money must be a decimal string, not {value!r}")
-        try:
-            cents, well_formed = parse_printed(value)
-        except ValueError as exc:
-            raise self.fail(f"{where}.{key}", str(exc)) from None
-        if not well_formed:
-            raise self.fail(f"{where}.{key}", f"{value!r} is not a well-formed amount")
-        return cents
-
-    def decimal(self, table: dict, key: str, where: str) -> Decimal:
-        value = self.get(table, key, where, str)
-        try:
-            number = Decimal(value)
-        except ArithmeticError:
-            raise self.fail(f"{where}.{key}", f"{value!r} is not a decimal number") from None
-        if not number.is_finite() or number < 0:
-            raise self.fail(f"{where}.{key}", f"{value!r} is not a non-negative number")
-        return number
-
-
 def load_spec(path: Path | str) -> Spec:
     """Read and validate one spec file."""
     path = Path(path)
     r = _Reader(path)
-    try:
-        raw_bytes = path.read_bytes()
-    except OSError as exc:
-        raise SpecError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    try:
-        doc = tomllib.loads(raw_bytes.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise SpecError(f"{path.name}: not valid TOML: {exc}") from None
+    raw_bytes = read_input(path, "spec", SpecError, MAX_SPEC_BYTES)
+    if display(path.name) != path.name:
+        raise SpecError(f"{display(path)}: the file name is not UTF-8 text; rename the spec file")
+    doc = parse_toml(raw_bytes, path.name, SpecError)
+    bound_values(r, doc)
 
     if doc.get("format") == 2:  # a game of generic play styles (poolgen/spec_styles.py)
         from poolgen.spec_styles import load_styled_spec
@@ -385,6 +311,8 @@ def _printed_tiers(r: _Reader, doc: dict, codes: dict[str, Symbol]) -> tuple[Tie
                     raise r.fail(f"{where}.{key}",
                                  f"prize symbol {code!r} is not declared in [[symbols]] "
                                  f"with group {group!r}")
+                if key != "symbol" and sym.value_cents is None:
+                    raise r.fail(f"{where}.{key}", f"prize symbol {code!r} has no value in [[symbols]]")
         out.append(Tier(id=tier_id, index=i + 1, count=r.count(t, "count", where),
                         prize_cents=prize, multiplier=None, data=t))
     _no_duplicate_play(r, out)
@@ -448,7 +376,10 @@ def _printed_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Po
     per = r.get(sales, "counts_per", "printed", str)
     if per not in ("order", "pool"):
         raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
-    if size == 0 or order % size:
+    if price == 0:
+        raise r.fail("printed.price", "a ticket must cost more than nothing")
+    bound_sizes(r, "printed", size, order)
+    if order % size:
         raise r.fail("printed.pool_tickets", f"an order of {order} is not whole pools of {size}")
     if last < first:
         raise r.fail("printed.last_ticket", "must not be below first_ticket")
@@ -463,8 +394,10 @@ def _printed_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Po
     ptiers = (PoolTier("lose", 0, size - winners),) + tuple(
         PoolTier(t.id, t.prize_cents, c) for t, c in zip(tiers, counts, strict=True))
     books = size // per_book
-    return tuple(Pool(id=f"p{k + 1}", price_cents=price, tickets=size, tiers=ptiers,
-                      first_book=k * books, books=books) for k in range(n_pools))
+    pools = tuple(Pool(id=f"p{k + 1}", price_cents=price, tickets=size, tiers=ptiers,
+                       first_book=k * books, books=books) for k in range(n_pools))
+    bound_pools(r, "printed", pools)
+    return pools
 
 
 def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:
@@ -476,8 +409,9 @@ def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[P
     for j, a in enumerate(areas):
         if isinstance(a, bool) or not isinstance(a, int) or a < 1:
             raise r.fail(f"einstant.play_areas[{j}]", f"must be a whole number >= 1, not {a!r}")
+    bound_einstant_lists(r, denoms, areas)
     size = r.count(sales, "pool_shares", "einstant")
-    r.count(sales, "order_shares", "einstant")
+    bound_sizes(r, "einstant", size, r.count(sales, "order_shares", "einstant"))
     if r.get(sales, "counts_per", "einstant", str) != "pool":
         raise r.fail("einstant.counts_per", "eInstant counts are per pool: write \"pool\"")
     for t in tiers:
@@ -500,4 +434,5 @@ def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[P
             pool_id = f"d{d // 100}.{d % 100:02d}" + (f"x{a}" if len(areas) > 1 else "")
             pools.append(Pool(id=pool_id, price_cents=d * a, tickets=size, tiers=tuple(ptiers),
                               denomination_cents=d, play_areas=a))
+    bound_pools(r, "einstant", tuple(pools))
     return tuple(pools)

@@ -33,6 +33,7 @@ def invoke(*args: object):
 def base(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("damaged")
     (root / "run.seed").write_text(SEED_A.hex() + "\n")
+    (root / "run.seed").chmod(0o600)  # a seed file others may read is refused
     made = invoke("keys", "new", root / "keys")
     assert made.exit_code == 0, made.output
     key = root / "keys" / "signing-key.pem"

@@ -24,6 +24,7 @@ def invoke(*args: str):
 def _seed_file(tmp_path, content: bytes = SEED_A.hex().encode() + b"\n"):
     path = tmp_path / "run.seed"
     path.write_bytes(content)
+    path.chmod(0o600)  # a seed file others may read is refused
     return path
 
 
@@ -137,7 +138,7 @@ def test_interrupted_run_leaves_no_run_folder(tmp_path, sig):
     assert any(out.glob(".r.partial-*/pool-*.parquet")), "the run never started writing"
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    assert proc.returncode == 128 + sig  # 130 for SIGINT, 143 for SIGTERM
     assert b"interrupted" in err and b"Traceback" not in err
     assert not (out / "r").exists()
     assert list(out.glob(".r.partial-*")) == []

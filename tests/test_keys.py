@@ -63,6 +63,7 @@ def test_bad_private_key_files(tmp_path, content, message):
     path = tmp_path / "k.pem"
     if content is not None:
         path.write_bytes(content)
+        path.chmod(0o600)  # a private key others may read is refused
     with pytest.raises(SigningKeyError, match=f"^{path}: {message}"):
         load_private_key(path)
 
@@ -76,6 +77,7 @@ def test_wrong_kinds_of_key(tmp_path):
     ec = tmp_path / "ec.pem"
     ec.write_bytes(generate_private_key(SECP256R1()).private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    ec.chmod(0o600)
     with pytest.raises(SigningKeyError, match="not an Ed25519 key"):
         load_private_key(ec)
     with pytest.raises(SigningKeyError, match="public key file not found"):

@@ -37,6 +37,7 @@ class Runs:
         self.root = root
         self.seed = root / "run.seed"
         self.seed.write_text(SEED_A.hex() + "\n")
+        self.seed.chmod(0o600)  # a seed file others may read is refused
         made = invoke("keys", "new", root / "keys")
         assert made.exit_code == 0, made.output
         self.public_key = root / "keys" / "signing-key.pub.pem"

@@ -37,6 +37,7 @@ def invoke(*args: object):
 def base(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("ids")
     (root / "run.seed").write_text(SEED_A.hex() + "\n")
+    (root / "run.seed").chmod(0o600)  # a seed file others may read is refused
     assert invoke("keys", "new", root / "keys").exit_code == 0
     key = root / "keys" / "signing-key.pem"
     result = invoke("generate", spec_path("happy_holidays"), "--out", root / "runs", "--seed-file",

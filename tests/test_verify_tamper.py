@@ -45,7 +45,9 @@ def base(tmp_path_factory):
     run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs", run_id="r",
                    pool_ids=["p1"], signature=signer.manifest_entry(), finish=signer.sign_run)
     (tmp / "right.seed").write_text(SEED_A.hex() + "\n")
+    (tmp / "right.seed").chmod(0o600)  # a seed file others may read is refused
     (tmp / "wrong.seed").write_text(SEED_B.hex() + "\n")
+    (tmp / "wrong.seed").chmod(0o600)  # a seed file others may read is refused
     return {"run": run.folder, "keys": keys, "signer": signer, "tmp": tmp}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -12,6 +13,7 @@ import typer
 from rich.console import Console
 
 from poolgen.errors import PoolgenError
+from poolgen.interrupts import install, restore
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -50,14 +52,19 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
     @wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        previous = install()  # SIGINT and SIGTERM unwind as Interrupted: every cleanup runs
         try:
             return fn(*args, **kwargs)
         except PoolgenError as exc:
             raise fail(str(exc), exc.exit_code) from None
-        except KeyboardInterrupt:
-            raise fail("interrupted; nothing was left under a final name", 130) from None
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            outcome = getattr(exc, "outcome", "nothing was left under a final name")
+            raise fail(f"interrupted by {signal.Signals(signum).name}; {outcome}", 128 + signum) from None
         except BrokenPipeError:
             sys.stderr.close()
             raise typer.Exit(1) from None
+        finally:
+            restore(previous)
 
     return wrapper

@@ -12,20 +12,20 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from poolgen.ceremony import load as load_ceremony
+from poolgen.ceremony import load_ceremony
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
-from poolgen.errors import SeedError, SigningKeyError
-from poolgen.fsutil import check_run_id, ensure_folder, ensure_new
+from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
+from poolgen.fsutil import check_run_id, ensure_folder, ensure_new, fsync_folder
 from poolgen.generate import STEPS, generate
+from poolgen.inputs import READABLE_SECRET_FLAG
+from poolgen.interrupts import Interrupted, pause_point
 from poolgen.keys import Signer
+from poolgen.leftovers import pending_seed_name, sweep
+from poolgen.limits import available_memory, pool_memory, workers_that_fit
 from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 from poolgen.spec import load_spec
-
-
-def _interrupt(signum, frame):  # SIGTERM unwinds like Ctrl-C, so staged folders are removed
-    raise KeyboardInterrupt
 
 
 @reports_errors
@@ -52,10 +52,12 @@ def generate_cmd(
     ceremony: Annotated[Path | None, typer.Option(
         "--ceremony", metavar="FILE", help="A sealed seed ceremony (poolgen ceremony seal): its seed is "
                                            "used and its parties recorded in the manifest.")] = None,
+    allow_readable_secret: Annotated[bool, typer.Option(
+        READABLE_SECRET_FLAG, help="Use a seed file or private key even if its group or others may "
+                                   "read it (refused otherwise).")] = False,
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
-    signal.signal(signal.SIGTERM, _interrupt)
     spec = load_spec(spec_file)
     now = datetime.now(UTC).replace(microsecond=0)
     run_id = run_id or f"{spec.rules}-{now:%Y%m%dT%H%M%SZ}"
@@ -64,6 +66,8 @@ def generate_cmd(
     for pid in ids:
         spec.pool(pid)
     ensure_folder(out)
+    for line in sweep(out):  # what killed runs left here: reported, never reused
+        say(line)
     ensure_new(out / run_id)
     sealed = None
     if ceremony is not None:
@@ -75,22 +79,45 @@ def generate_cmd(
     elif seed_file is not None:
         if entropy:
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
-        seed = read_seed_file(seed_file)
-    signer = _signer(key, unsigned)  # before anything is written
+        seed = read_seed_file(seed_file, allow_readable_secret)
+    signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
+    n_workers = _workers_for_memory(spec, ids, workers or os.cpu_count() or 1)
     fresh = seed_file is None
+    held, placed = None, []  # placed: the run folder is in place (set with its rename)
+
+    def committed(run: Path) -> None:
+        placed.append(run)
+        if fresh:
+            _name_seed(out, run_id)
+
     if fresh:
         seed = fresh_seed(parse_entropy(entropy or []))
         seed_file = out / f"{run_id}.seed"
-        write_seed_file(seed_file, seed)
+        if seed_file.exists():
+            raise SeedError(f"{seed_file}: seed file already exists; not overwriting it (give --run-id)")
+        # The seed is on disk (fsynced, 0600) before the run exists, under a provisional name that it
+        # leaves for RUN_ID.seed together with the run folder's rename (`committed`).
+        held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
     try:
-        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer,
-                        sealed.manifest_entry() if sealed else None)
-    except BaseException:
-        if fresh:  # no run was made from this seed: leave nothing behind
-            seed_file.unlink(missing_ok=True)
+        result = _build(spec, seed, now, out, run_id, ids, n_workers, signer,
+                        sealed.manifest_entry() if sealed else None, committed=committed)
+        pause_point("committed")
+        _report(result, seed_file if fresh else None, as_json, signer)
+    except KeyboardInterrupt as exc:
+        if placed:  # interrupted once the run was in place: it and its seed are kept
+            raise Interrupted(getattr(exc, "signum", signal.SIGINT), f"run {out / run_id} was complete "
+                              "and is kept" + (f", with its seed {seed_file}" if fresh else "")) from None
         raise
-    if fresh:
-        say(f"new seed saved to {seed_file} (mode 0600); keep it secret and safe")
+    finally:
+        if held is not None:
+            if not placed:  # no run was made from this seed: leave nothing behind
+                (out / pending_seed_name(run_id)).unlink(missing_ok=True)
+            os.close(held)
+
+
+def _report(result, fresh_seed_file: Path | None, as_json: bool, signer: Signer | None) -> None:
+    if fresh_seed_file is not None:
+        say(f"new seed saved to {fresh_seed_file} (mode 0600); keep it secret and safe")
     if as_json:
         typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
     else:
@@ -100,11 +127,39 @@ def generate_cmd(
     say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
 
 
+def _workers_for_memory(spec, ids: list[str], workers: int) -> int:
+    """Workers whose pools fit in the memory available now (checked before anything is allocated)."""
+    needs = [pool_memory(spec.pool(pid).tickets, spec.pool(pid).play_areas) for pid in ids]
+    available = available_memory()
+    fit = workers_that_fit(needs, workers, available)
+    if fit == 0:
+        raise RunError(f"{spec.path.name}: pool {ids[needs.index(max(needs))]} needs about "
+                       f"{max(needs) / 2**30:.1f} GiB of memory to build; {available / 2**30:.1f} GiB is "
+                       "available")
+    if fit < min(workers, len(ids)):
+        say(f"building {fit} pool(s) at a time, not {min(workers, len(ids))}: the memory available "
+            f"({available / 2**30:.1f} GiB) holds no more")
+    return fit
+
+
+def _name_seed(out: Path, run_id: str) -> None:
+    """The run folder is in place: its fresh seed takes its final name (never removed after)."""
+    pending, final = out / pending_seed_name(run_id), out / f"{run_id}.seed"
+    try:
+        os.link(pending, final)
+        pending.unlink()
+        fsync_folder(out)
+    except OSError as exc:
+        raise OutputError(f"{final}: cannot name the run's seed: {exc.strerror or exc}; it is kept as "
+                          f"{pending}") from None
+
+
 def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[str], n_workers: int,
-           signer: Signer | None, ceremony: dict | None = None):
+           signer: Signer | None, ceremony: dict | None = None, committed=None):
     """Generate with a progress bar per pool and one for the whole run."""
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err_console, transient=False) as bars:
+                  TimeElapsedColumn(), console=err_console, transient=False,
+                  disable=not err_console.is_terminal) as bars:  # bars are for people watching
         overall = bars.add_task("all pools", total=len(ids) * len(STEPS))
         tasks = {pid: bars.add_task(pid, total=len(STEPS)) for pid in ids}
         done = dict.fromkeys(ids, 0)
@@ -114,15 +169,20 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
             done[pid] = n
             bars.update(tasks[pid], completed=n)
 
-        return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
-                        workers=n_workers, progress=progress,
-                        signature=signer.manifest_entry() if signer else None,
-                        finish=signer.sign_run if signer else None, ceremony=ceremony)
+        try:
+            return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
+                            workers=n_workers, progress=progress,
+                            signature=signer.manifest_entry() if signer else None,
+                            finish=signer.sign_run if signer else None, ceremony=ceremony,
+                            committed=committed)
+        except BaseException:
+            bars.live.transient = True  # a failed run leaves only its one-line error on stderr
+            raise
 
 
-def _signer(key: Path | None, unsigned: bool) -> Signer | None:
+def _signer(key: Path | None, unsigned: bool, allow_readable: bool) -> Signer | None:
     if key is not None and unsigned:
         raise SigningKeyError("give --key FILE or --unsigned, not both")
     if key is None and not unsigned:
         raise SigningKeyError("refusing to write an unsigned run; give --key FILE or --unsigned")
-    return Signer.from_file(key, ask_passphrase) if key is not None else None
+    return Signer.from_file(key, ask_passphrase, allow_readable) if key is not None else None

@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import err_console, reports_errors
+from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.errors import SigningKeyError
 from poolgen.keys import PASSPHRASE_ENV, new_key_pair
+from poolgen.leftovers import sweep
 
 app = typer.Typer(rich_markup_mode="markdown", help="Create the Ed25519 key pairs that sign runs.",
                   no_args_is_help=True)
@@ -41,7 +42,10 @@ def new(
 ) -> None:
     """Create DIR/signing-key.pem (private, mode 0600) and DIR/signing-key.pub.pem (public) and
     print the public key's fingerprint. Existing key files are never overwritten."""
-    files = new_key_pair(folder, ask_passphrase(confirm=True) if passphrase else None)
+    secret = ask_passphrase(confirm=True) if passphrase else None
+    for line in sweep(folder):  # temporary files of a killed `keys new` may hold key bytes
+        say(line)
+    files = new_key_pair(folder, secret)
     state = "encrypted with a passphrase" if files.encrypted else "not encrypted"
     err_console.print(f"wrote private key {files.private} (mode 0600, {state}) and public key "
                       f"{files.public}", markup=False, soft_wrap=True)

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors, say
+from poolgen.leftovers import sweep
 from poolgen.seeds import commitment, fresh_seed, parse_entropy, write_seed_file
 
 app = typer.Typer(rich_markup_mode="markdown",
@@ -30,6 +31,8 @@ def new(
 ) -> None:
     """Write a fresh 256-bit seed to FILE (mode 0600) and print its commitment, not the seed."""
     seed = fresh_seed(parse_entropy(entropy or []))
+    for line in sweep(file.parent):  # temporary files of a killed `seed new` hold seed bytes
+        say(line)
     write_seed_file(file, seed)
     say(f"wrote seed file {file} (mode 0600)")
     typer.echo(f"seed commitment: {commitment(seed)}")

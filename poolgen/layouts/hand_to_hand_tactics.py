@@ -8,14 +8,16 @@ In short: `spot_i` holds the outcome code of spot i (0 unplayed, 1 lose, 2 tie, 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
 
 from poolgen.errors import SpecError
+from poolgen.limits import bounded_decimal
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.spec import Pool, Spec
@@ -27,6 +29,10 @@ MAX_LOSSES = 3
 NON_LOSS = SPOTS - MAX_LOSSES  # at most 12 spots of a share are not losses
 
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
+# first_spot_loss: "p/q" or a plain decimal, at most 12 digits a part (no exponent: Fraction("1e-999999999")
+# would build a billion-digit integer).
+MAX_LEGEND = 64  # the game has 14; the decomposition count recurses once per value
+_FRACTION = re.compile(r"^\s*(\d{1,12}\s*/\s*\d{1,12}|\d{1,12}(\.\d{1,12})?|\.\d{1,12})\s*$")
 
 
 @dataclass(frozen=True)
@@ -70,14 +76,16 @@ def params(spec: Spec) -> Params:
     raw = lay["legend"]
     if not isinstance(raw, list) or not raw:
         raise fail("legend", "must be a non-empty list of decimal strings")
+    if len(raw) > MAX_LEGEND:
+        raise fail("legend", f"{len(raw)} values; at most {MAX_LEGEND}")
     legend: list[Fraction] = []
     for v in raw:
         if not isinstance(v, str):
             raise fail("legend", f"values are decimal strings such as \"0.5\", not {v!r}")
         try:
-            d = Decimal(v)
-        except InvalidOperation:
-            raise fail("legend", f"{v!r} is not a decimal number") from None
+            d = bounded_decimal(v)
+        except ValueError as exc:
+            raise fail("legend", str(exc)) from None
         if not d.is_finite() or d <= 0:
             raise fail("legend", f"{v!r} is not a positive number")
         legend.append(Fraction(d))
@@ -90,7 +98,7 @@ def params(spec: Spec) -> Params:
 
     p = lay["first_spot_loss"]
     try:
-        if not isinstance(p, str):
+        if not isinstance(p, str) or not _FRACTION.match(p):
             raise ValueError
         prob = Fraction(p)
     except (ValueError, ZeroDivisionError):

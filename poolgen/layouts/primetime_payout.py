@@ -25,7 +25,6 @@ Values are counted in half-denominations, so every amount multiplier is a whole 
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -52,6 +51,7 @@ from poolgen.layouts.primetime_areas import (
     decompositions,
     draws,
 )
+from poolgen.limits import bounded_decimal
 from poolgen.rng import Stream, integers, integers_by_key, row_permutations
 from poolgen.spec import Pool, Spec
 
@@ -87,9 +87,9 @@ def params(spec: Spec) -> Params:
         if not isinstance(text, str):
             raise _fail(spec, f"amount_multipliers[{j}]", f"must be a decimal string, not {text!r}")
         try:
-            x = Decimal(text)
-        except InvalidOperation:
-            raise _fail(spec, f"amount_multipliers[{j}]", f"{text!r} is not a number") from None
+            x = bounded_decimal(text)
+        except ValueError as exc:
+            raise _fail(spec, f"amount_multipliers[{j}]", str(exc)) from None
         if not x.is_finite() or x <= 0 or (2 * x) != (2 * x).to_integral_value():
             raise _fail(spec, f"amount_multipliers[{j}]",
                         f"{text!r} must be a positive multiple of 0.5")

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import polars as pl
 
+from audit.errors import UnusableInput
+from audit.limits import read_manifest_bytes
 from audit.manifest import Manifest, ManifestError, PoolEntry
 from poolgen.errors import RunError
 from poolgen.manifest import MANIFEST
@@ -160,9 +162,9 @@ def open_run(path: Path | str) -> RunFolder:
     if not manifest_path.is_file():
         raise RunError(f"{path}: no {MANIFEST}; not a poolgen run folder")
     try:
-        raw = manifest_path.read_bytes()
-    except OSError as exc:
-        raise RunError(f"{manifest_path}: cannot read: {exc.strerror or exc}") from None
+        raw = read_manifest_bytes(manifest_path)  # audit's boundary: size, nesting, numbers
+    except UnusableInput as exc:
+        raise RunError(str(exc)) from None
     try:
         json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:

@@ -1,0 +1,101 @@
+"""Ctrl-C and SIGTERM: unwinding like an exception, deferred while a commit is in progress.
+
+`install()` makes SIGINT and SIGTERM raise `Interrupted` (a KeyboardInterrupt, so every `finally`
+and `except BaseException` cleanup runs) carrying the signal, so the command exits 130 or 143.
+`deferred()` holds both signals back over a few steps that must happen together (renaming a run
+into place and naming its seed; writing a key pair); a signal that arrives meanwhile is raised
+when the block ends. Worker processes ignore both and die with their parent (`worker_init`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+class Interrupted(KeyboardInterrupt):
+    """A SIGINT or SIGTERM; `exit_code` is 128 + the signal's number (130, 143)."""
+
+    def __init__(self, signum: int, outcome: str = "nothing was left under a final name") -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.exit_code = 128 + signum
+        self.outcome = outcome
+
+
+def _raise(signum, frame) -> None:
+    raise Interrupted(signum)
+
+
+def install() -> dict:
+    """SIGINT and SIGTERM raise Interrupted in the main thread (nothing is done elsewhere); returns
+    the handlers they replace, for `restore`."""
+    try:
+        return {s: signal.signal(s, _raise) for s in SIGNALS}
+    except ValueError:  # not the main thread: leave the handlers as they are
+        return {}
+
+
+def restore(previous: dict) -> None:
+    for s, handler in previous.items():
+        signal.signal(s, handler)
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back for the block; one that arrived is raised when it ends."""
+    caught: list[int] = []
+    try:
+        previous = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in SIGNALS}
+    except ValueError:  # not the main thread: signals are not delivered here anyway
+        yield
+        return
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if caught:
+        raise Interrupted(caught[0])
+
+
+def worker_init() -> None:
+    """In a worker process: ignore Ctrl-C and SIGTERM (the parent coordinates) and die with the parent.
+
+    PR_SET_PDEATHSIG has the kernel send SIGKILL when the parent exits, even by SIGKILL; checking the
+    parent afterwards closes the race of a parent that died before the call."""
+    parent = os.getppid()
+    for s in SIGNALS:
+        signal.signal(s, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent or parent == 1:
+        os._exit(1)
+
+
+PAUSE_ENV = "POOLGEN_TEST_PAUSE"  # "MOMENT:SECONDS:MARKFILE", for the interrupt tests only
+
+
+def pause_point(moment: str) -> None:
+    """A named moment of a run at which the interrupt tests make the process wait (and say so by
+    creating MARKFILE), so that a signal can be sent exactly then; the wait ends after SECONDS or when
+    the test removes MARKFILE. Does nothing unless POOLGEN_TEST_PAUSE names this moment."""
+    spec = os.environ.get(PAUSE_ENV)
+    if not spec:
+        return
+    name, seconds, mark = spec.split(":", 2)
+    if name == moment:
+        Path(mark).touch()
+        end = time.monotonic() + float(seconds)
+        while Path(mark).exists() and time.monotonic() < end:
+            time.sleep(0.05)

@@ -1,0 +1,109 @@
+"""The bounds of what poolgen accepts, in one place (the README's "Limits" table lists them).
+
+Every input file passes one boundary before it is parsed (`poolgen.inputs`): its size, then its
+nesting depth and the length of its numbers; a spec's values are then bounded as they are read
+(`poolgen.spec`): decimal exponents and digits, money, counts, pool and order sizes, play areas,
+and the memory a run of its pools would need. Each bound is far above any real game (a real order
+is at most ~16 pools of 1,000,000 shares; a printed order a few million tickets) and far below what
+would exhaust the machine or hang a parser.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+
+# Files, read at most LIMIT + 1 bytes (a longer file is refused unread).
+MAX_SPEC_BYTES = 1 << 20  # the largest spec today is 32 KB
+MAX_SEED_FILE_BYTES = 1 << 10  # a seed file is 65 bytes
+MAX_KEY_FILE_BYTES = 1 << 16  # a PEM Ed25519 key is under 300 bytes
+MAX_MANIFEST_BYTES = 1 << 24  # a 24-pool manifest is about 60 KB
+MAX_PROOF_BYTES = 1 << 20  # a proof is a few KB
+
+# Structure of a parsed document (TOML or JSON).
+MAX_NESTING = 32  # brackets and braces inside one another (a spec uses 3, a manifest 5)
+MAX_DIGIT_RUN = 1000  # digits in a row anywhere in a spec: refused before the parser sees them
+MAX_INTEGER = 2**63 - 1  # TOML's own integer range; every count is far below it
+
+# Numbers written as text (money, odds, multipliers, legend values).
+MAX_NUMBER_CHARS = 40
+MAX_SIGNIFICANT_DIGITS = 15
+MAX_DECIMAL_PLACES = 15  # at most 15 digits after the point ...
+MAX_DECIMAL_MAGNITUDE = 15  # ... and at most 16 before it (below 10**16)
+MAX_MONEY_CENTS = 100_000_000_000  # $1,000,000,000.00: any one amount
+
+# Sizes of a game.
+MAX_POOL_TICKETS = 10_000_000  # tickets or shares in one pool
+MAX_ORDER_TICKETS = 100_000_000  # tickets or shares in one order (all pools)
+MAX_POOLS = 64  # pools in one order
+MAX_PLAY_AREAS = 16  # play areas of one eInstant share
+MAX_TIERS = 256
+MAX_SYMBOLS = 1024
+MAX_LIST_ITEMS = 1024  # any other list in a spec (denominations, legend, ...)
+
+# Memory: what building one pool needs at its peak, estimated from its size before anything is
+# allocated. Measured peaks (/usr/bin/time -v, one worker, less the ~100 MB of the libraries): a
+# Wild Side pool of 150,000 tickets 450 MB (3,000 bytes a ticket: 32 numbers and their prizes); a
+# Primetime Payout pool of 1,000,000 shares 410 MB with 1 play area, 530 MB with 4; Hand to Hand
+# Tactics 460 MB. The estimates below stay above those.
+PRINTED_BYTES_PER_TICKET = 4000
+EINSTANT_BYTES_PER_SHARE = 500
+EINSTANT_BYTES_PER_AREA_SHARE = 100
+MAX_POOL_MEMORY = 8 << 30  # refuse a spec whose pools could not be built on a large machine
+
+
+def pool_memory(tickets: int, play_areas: int | None) -> int:
+    """Estimated peak bytes of building one pool: a printed pool (`play_areas` None), or an eInstant
+    pool of `play_areas` areas."""
+    if play_areas is None:
+        return tickets * PRINTED_BYTES_PER_TICKET
+    return tickets * (EINSTANT_BYTES_PER_SHARE + EINSTANT_BYTES_PER_AREA_SHARE * play_areas)
+
+
+def available_memory() -> int | None:
+    """The memory the system can give without swapping (MemAvailable), or None if unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def workers_that_fit(needs: list[int], workers: int, available: int | None) -> int:
+    """How many of `workers` can build pools at once within `available` bytes (the largest pools
+    first); 0 if even the largest pool alone does not fit."""
+    if available is None:
+        return workers
+    largest = sorted(needs, reverse=True)
+    n = 0
+    while n < min(workers, len(largest)) and sum(largest[:n + 1]) <= available:
+        n += 1
+    return n
+
+
+def bounded_decimal(text: str, shown: str | None = None) -> Decimal:
+    """`text` as an exact Decimal within the bounds above; ValueError (a one-line reason showing
+    `shown`, default `text`) if not.
+
+    The bounds keep every later step exact and fast: no exponent can make arithmetic allocate
+    gigabytes or hang, and products stay within the default 28-digit precision."""
+    shown = text if shown is None else shown
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"{shown[:20]!r}... is longer than {MAX_NUMBER_CHARS} characters")
+    try:
+        value = Decimal(text)
+    except (InvalidOperation, ValueError):
+        raise ValueError(f"{shown!r} is not a number") from None
+    if not value.is_finite():
+        raise ValueError(f"{shown!r} is not a number")
+    _, digits, exponent = value.as_tuple()
+    assert isinstance(exponent, int)
+    zeros = len(digits) - len(bytes(digits).rstrip(b"\0"))  # trailing zeros add no precision
+    if value and value.adjusted() > MAX_DECIMAL_MAGNITUDE or exponent + zeros < -MAX_DECIMAL_PLACES:
+        raise ValueError(f"{shown!r} is out of range (at most {MAX_DECIMAL_MAGNITUDE + 1} digits before "
+                         f"the point and {MAX_DECIMAL_PLACES} after it)")
+    if len(digits) - zeros > MAX_SIGNIFICANT_DIGITS:
+        raise ValueError(f"{shown!r} has more than {MAX_SIGNIFICANT_DIGITS} significant digits")
+    return value

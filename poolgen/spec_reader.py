@@ -1,0 +1,85 @@
+"""Field access for the spec loader: every problem with a field becomes one SpecError naming the
+file and the field (`<file>: <field>: <reason>`), and every number read is within `poolgen.limits`."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+from poolgen.errors import SpecError
+from poolgen.limits import bounded_decimal
+from poolgen.money import parse_printed
+from poolgen.spec_bounds import bound_money
+
+_KIND_NAMES = {str: "string", list: "list", dict: "table", int: "whole number"}
+
+
+class Reader:
+    """Field access that turns every problem into one SpecError naming file and field."""
+
+    def __init__(self, path: Path) -> None:
+        self.file = path.name
+
+    def fail(self, where: str, why: str) -> SpecError:
+        return SpecError(f"{self.file}: {where}: {why}")
+
+    def table(self, parent: dict, key: str, where: str, allowed: set[str]) -> dict:
+        value = parent.get(key)
+        if not isinstance(value, dict):
+            raise self.fail(where, "missing table" if value is None else "must be a table")
+        self.known(value, where, allowed)
+        return value
+
+    def known(self, table: dict, where: str, allowed: set[str]) -> None:
+        for k in table:
+            if k not in allowed:
+                raise self.fail(f"{where}.{k}" if where else k, "unknown field")
+
+    def get(self, table: dict, key: str, where: str, kind: type | tuple, required: bool = True):
+        if key not in table:
+            if required:
+                raise self.fail(f"{where}.{key}", "missing field")
+            return None
+        value = table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.fail(f"{where}.{key}", f"must be a whole number, not {value!r}")
+        if not isinstance(value, kind):
+            kinds = kind if isinstance(kind, tuple) else (kind,)
+            name = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+            raise self.fail(f"{where}.{key}", f"must be a {name}, not {value!r}")
+        return value
+
+    def count(self, table: dict, key: str, where: str) -> int:
+        value = self.get(table, key, where, int)
+        if value < 0:
+            raise self.fail(f"{where}.{key}", f"must not be negative, got {value}")
+        return value
+
+    def money(self, table: dict, key: str, where: str, required: bool = True) -> int | None:
+        if key not in table:
+            if required:
+                raise self.fail(f"{where}.{key}", "missing field")
+            return None
+        value = table[key]
+        if isinstance(value, float):
+            raise self.fail(f"{where}.{key}", f"money must be a decimal string such as "
+                                              f"\"{value:.2f}\", not the float {value!r}")
+        if not isinstance(value, str):
+            raise self.fail(f"{where}.{key}", f"money must be a decimal string, not {value!r}")
+        try:
+            cents, well_formed = parse_printed(value)
+        except ValueError as exc:
+            raise self.fail(f"{where}.{key}", str(exc)) from None
+        if not well_formed:
+            raise self.fail(f"{where}.{key}", f"{value!r} is not a well-formed amount")
+        return bound_money(self, f"{where}.{key}", cents)
+
+    def decimal(self, table: dict, key: str, where: str) -> Decimal:
+        value = self.get(table, key, where, str)
+        try:
+            number = bounded_decimal(value)
+        except ValueError as exc:
+            raise self.fail(f"{where}.{key}", str(exc)) from None
+        if not number.is_finite() or number < 0:
+            raise self.fail(f"{where}.{key}", f"{value!r} is not a non-negative number")
+        return number
