@@ -19,11 +19,11 @@ the seed derived from the reveals must match the manifest's seed commitment (aud
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from pathlib import Path
 
 from audit.errors import UnusableInput, VerificationError, read_input
+from audit.limits import parse_json
 from audit.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/1"
@@ -36,10 +36,7 @@ def _lp(data: bytes) -> bytes:
 
 def read_ceremony(path: Path) -> dict:
     """A ceremony file, checked for shape: an id and a list of parties with names and kinds."""
-    try:
-        doc = json.loads(read_input(path, "ceremony").decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise UnusableInput(f"{path}: not a ceremony file (not JSON)") from None
+    doc = parse_json(read_input(path, "ceremony"), str(path), "ceremony file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("id"), str):
         raise UnusableInput(f"{path}: not a ceremony file (format is not {FORMAT!r})")
     parties = doc.get("parties")

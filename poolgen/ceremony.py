@@ -30,6 +30,8 @@ from pathlib import Path
 
 from poolgen.errors import PoolgenError
 from poolgen.fsutil import read_input, write_atomic, write_secret
+from poolgen.inputs import _JSON_STRING, nesting_depth
+from poolgen.limits import MAX_NESTING
 from poolgen.manifest import canonical_bytes
 from poolgen.seeds import commitment as seed_commitment
 
@@ -259,12 +261,22 @@ def _field(doc: object, key: str, kinds: type | tuple[type, ...], where: str, pa
     return doc[key]
 
 
-def load(path: Path) -> Ceremony:
-    data = read_input(path, "ceremony", CeremonyError)
+def _json(path: Path, what: str) -> object:
+    """A small JSON file (at most 64 KiB, nested at most MAX_NESTING deep), or None if it is not JSON."""
+    data = read_input(path, what, CeremonyError)
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise CeremonyError(f"{path}: not a ceremony file (not JSON)") from None
+        text = data.decode("utf-8")
+        if nesting_depth(text, _JSON_STRING) > MAX_NESTING:
+            return None
+        return json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+def load(path: Path) -> Ceremony:
+    doc = _json(path, "ceremony")
+    if doc is None:
+        raise CeremonyError(f"{path}: not a ceremony file (not JSON)")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CeremonyError(f"{path}: not a ceremony file (format is not {FORMAT!r})")
     opt = (str, type(None))
@@ -307,10 +319,7 @@ def write_contribution(path: Path, ceremony: Ceremony, name: str, value: bytes) 
 
 def read_contribution(path: Path, ceremony: Ceremony, name: str) -> bytes:
     """A party's contribution value, from a file made for this ceremony and this party."""
-    try:
-        doc = json.loads(read_input(path, "contribution", CeremonyError).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        doc = None
+    doc = _json(path, "contribution")
     value = doc.get("value") if isinstance(doc, dict) else None
     if not isinstance(doc, dict) or doc.get("format") != CONTRIBUTION or not isinstance(value, str) \
             or not _HEX64.match(value):

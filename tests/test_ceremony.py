@@ -358,3 +358,22 @@ def test_a_manifest_without_a_ceremony_cannot_be_checked_against_one(sealed_run)
     with pytest.raises(VerificationError,
                        match="the manifest records no seed ceremony; give --seed-file instead"):
         ceremony_seed(SimpleNamespace(doc={}), json.loads(sealed_run.file.read_bytes()))
+
+
+@pytest.mark.parametrize("content", [b"[" * 5000 + b"]" * 5000, b"\xff\xfe not text", b"{\"format\": 1}"],
+                         ids=["deeply-nested", "not-utf8", "wrong-format"])
+def test_a_hostile_ceremony_file_is_one_line_exit_2(sealed_run, tmp_path, content):
+    bad = tmp_path / "bad.ceremony"
+    bad.write_bytes(content)
+    bad.chmod(0o600)
+    for args in (("ceremony", "status", str(bad)), ("ceremony", "seal", str(bad), "--yes")):
+        result = invoke(*args)
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert f"{bad}: not a ceremony file" in result.stderr
+    run, keys = sealed_run.run, sealed_run.keys
+    result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(keys.public),
+                                            "--ceremony", str(bad)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.strip().startswith("audit: error: ") and "ceremony" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
