@@ -77,7 +77,7 @@ def pool_table(run: Path, pool_id: str) -> pl.DataFrame:
 
 
 def expected_selection(run: Path, pool_id: str, per_tier: int) -> list[str]:
-    """The default selection, written again from the rule in poolgen/pdf/proofs.py's docstring."""
+    """The default selection, written again from the rule in poolgen/pdf/selection.py's docstring."""
     raw = (run / "manifest.json").read_bytes()
     seed = hashlib.sha256(b"poolgen/proof-selection/v1" + raw).digest()
     stream = derive_stream(seed, "poolgen/v1", "proof", pool_id)

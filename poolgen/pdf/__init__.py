@@ -4,9 +4,10 @@ Both are deterministic (reportlab's invariant mode, no clock, no OS randomness):
 folder and options give byte-identical PDFs.
 """
 
-from poolgen.pdf.proofs import build_proofs, default_selection, find_tickets, page_count
+from poolgen.pdf.proofs import build_proofs, page_count
 from poolgen.pdf.report import build_report
 from poolgen.pdf.run import RunFolder, open_run, spec_for
+from poolgen.pdf.selection import default_selection, find_tickets
 
 __all__ = ["RunFolder", "build_proofs", "build_report", "default_selection", "find_tickets",
            "open_run", "page_count", "spec_for"]

@@ -44,7 +44,7 @@ def _rows(cells: list) -> tuple[int, int]:
 def draw(c: Canvas, spec: Spec, pool: dict, row: dict, ev, x: float, y: float, w: float, h: float) -> None:
     """The ticket face in the box (x, y, w, h); winning spots outlined as proofs.py does."""
     from poolgen.money import fmt_cents
-    from poolgen.pdf.proofs import INK, _box, _centred, _left, _spot_frame
+    from poolgen.pdf.draw import INK, _box, _centred, _left, _spot_frame
 
     _box(c, x, y, w, h, fill=HexColor("#F8F9FA"), stroke=ACCENT, width=2.5, radius=10)
     c.setFillColor(ACCENT)

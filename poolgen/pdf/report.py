@@ -4,9 +4,11 @@ Sections: a title page (game, regulation, run, creation time, signer, seed commi
 the verification checklist of `audit.verify` (run only with a public key: the report never claims
 a check it did not make); with a spec, the published-figure cross-check of `poolgen.check`; then
 for every pool its prize structure table (from the manifest, with the tier counts recounted from
-the pool file) and a page of charts: winners and prize value per book (printed games) or per block
-of 10,000 shares (eInstants), and the positions of the top prizes, where clustering would show;
-and a page of the pool's statistics, the figures of verify's step 8 (poolgen/pdf/stats_page.py).
+the pool file: poolgen/pdf/report_pools.py) and a page of charts: winners and prize value per book
+(printed games) or per block of 10,000 shares (eInstants), and the positions of the top prizes,
+where clustering would show (poolgen/pdf/report_charts.py); and a page of the pool's statistics,
+the figures of verify's step 8 (poolgen/pdf/stats_page.py). This module assembles them and draws
+the run's own pages; the styles every page uses are in poolgen/pdf/report_text.py.
 """
 
 from __future__ import annotations
@@ -15,50 +17,38 @@ import hashlib
 import io
 import os
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
-import polars as pl
-from reportlab.graphics.charts.barcharts import VerticalBarChart
-from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Line, Rect, String
-from reportlab.lib import colors
-from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import letter
-from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import inch
-from reportlab.platypus import (
-    KeepTogether,
-    PageBreak,
-    Paragraph,
-    SimpleDocTemplate,
-    Spacer,
-    Table,
-    TableStyle,
-)
+from reportlab.platypus import PageBreak, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from poolgen.check import GameCheck, round_half_up
+from poolgen.check import GameCheck
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
+from poolgen.pdf.report_charts import _charts
+from poolgen.pdf.report_pools import BLOCK, _pool_data, _prize_table
+from poolgen.pdf.report_text import (
+    BAD,
+    CELL,
+    GOOD,
+    GREY,
+    H1,
+    INK,
+    SKIP,
+    SMALL,
+    SUBTITLE,
+    TITLE,
+    _esc,
+    _grid,
+    _odds,
+    _p,
+    _pct,
+)
 from poolgen.pdf.run import RunFolder
 from poolgen.spec import Spec
 
 __all__ = ["BLOCK", "Verification", "build_report", "run_verification"]
-
-BLOCK = 10_000  # eInstant shares per block in the distribution charts
-TOP_GROUPS = 3  # prize amounts shown in the top-prize position chart
-LISTED = 12  # positions written out when a top prize has at most this many tickets
-RUG_MAX = 1_000  # most ticks in one row of the top-prize chart (the first row excepted)
-
-GOOD = colors.HexColor("#2B8A3E")
-BAD = colors.HexColor("#C92A2A")
-SKIP = colors.HexColor("#E67700")
-INK = colors.HexColor("#212529")
-GREY = colors.HexColor("#868E96")
-BLUE = colors.HexColor("#1C7ED6")
-ORANGE = colors.HexColor("#F76707")
-HEAD = colors.HexColor("#E9ECEF")
 
 
 @dataclass(frozen=True)
@@ -117,62 +107,7 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
 
 
 # ---------------------------------------------------------------------------------------------
-# Text helpers
-
-_styles = getSampleStyleSheet()
-BODY = ParagraphStyle("body", parent=_styles["BodyText"], fontName="Helvetica", fontSize=9.5,
-                      leading=12.5)
-SMALL = ParagraphStyle("small", parent=BODY, fontSize=8, leading=10)
-CELL = ParagraphStyle("cell", parent=BODY, fontSize=8, leading=9.5)
-MONO = ParagraphStyle("mono", parent=BODY, fontName="Courier", fontSize=8, leading=10)
-H1 = ParagraphStyle("h1", parent=_styles["Heading1"], fontName="Helvetica-Bold", fontSize=18,
-                    leading=22, spaceAfter=8)
-H2 = ParagraphStyle("h2", parent=_styles["Heading2"], fontName="Helvetica-Bold", fontSize=13,
-                    leading=16, spaceBefore=6, spaceAfter=6)
-TITLE = ParagraphStyle("title", parent=H1, fontSize=26, leading=32, alignment=TA_CENTER)
-SUBTITLE = ParagraphStyle("subtitle", parent=BODY, fontSize=12, leading=16, alignment=TA_CENTER)
-
-
-def _esc(text: object) -> str:
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _p(text: str, style: ParagraphStyle = BODY) -> Paragraph:
-    return Paragraph(text, style)
-
-
-def _odds(tickets: int, count: int) -> str:
-    return f"{round_half_up(Fraction(tickets, count), 2):,}" if count else "-"
-
-
-def _pct(num: int, den: int) -> str:
-    return f"{round_half_up(Fraction(100 * num, den), 2)}%" if den else "-"
-
-
-def _grid(rows: list[list], widths: list[float], *, right_from: int = 1,
-          total_rows: int = 0, header: bool = True) -> Table:
-    t = Table(rows, colWidths=widths, repeatRows=1 if header else 0)
-    style = [
-        ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
-        ("ALIGN", (right_from, 0), (-1, -1), "RIGHT"),
-        ("LINEBELOW", (0, -1), (-1, -1), 0.5, GREY),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-    ]
-    if header:
-        style += [("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 8),
-                  ("BACKGROUND", (0, 0), (-1, 0), HEAD),
-                  ("LINEBELOW", (0, 0), (-1, 0), 0.5, GREY)]
-    if total_rows:
-        style += [("FONT", (0, -total_rows), (-1, -1), "Helvetica-Bold", 8),
-                  ("LINEABOVE", (0, -total_rows), (-1, -total_rows), 0.8, INK)]
-    t.setStyle(TableStyle(style))
-    return t
-
-
-# ---------------------------------------------------------------------------------------------
-# Sections
+# The run's pages: title, verification checklist, published-figure cross-check
 
 
 def _title_page(run: RunFolder) -> list:
@@ -287,249 +222,6 @@ def _cross_check(spec: Spec, check: GameCheck, run: RunFolder) -> list:
     return out
 
 
-@dataclass(frozen=True)
-class _PoolData:
-    entry: dict
-    positions: dict[str, np.ndarray]  # tier id -> positions, ascending
-    group_x: np.ndarray  # book number or block start
-    winners: np.ndarray
-    value_cents: np.ndarray
-    group_name: str
-
-
-def _pool_data(run: RunFolder, entry: dict) -> _PoolData:
-    printed = run.kind == "printed"
-    cols = ["position", "tier", "prize_cents"] + (["book"] if printed else [])
-    run.require(entry["id"], cols)
-    df = run.read(entry["id"], cols)
-    nulls = [c for c in cols if df[c].null_count()]
-    if nulls:
-        raise RunError(f"{run.name}: pool {entry['id']}: null values in column(s) {', '.join(nulls)}")
-    key = pl.col("book") if printed else (pl.col("position") // BLOCK) * BLOCK
-    try:
-        positions = {t: np.sort(np.asarray(p, dtype=np.int64)) for t, p in
-                     df.group_by("tier").agg(pl.col("position")).iter_rows()}
-        per = (df.group_by(key.alias("g"))
-               .agg((pl.col("prize_cents") > 0).sum().alias("w"),
-                    pl.col("prize_cents").sum().alias("v"))
-               .sort("g"))
-    except (pl.exceptions.PolarsError, ValueError, TypeError) as exc:
-        raise RunError(f"{run.name}: cannot read pool {entry['id']}: {exc}") from None
-    return _PoolData(entry, positions, per["g"].to_numpy(), per["w"].to_numpy(),
-                     per["v"].to_numpy(), "book" if printed else f"block of {BLOCK:,} shares")
-
-
-def _prize_table(run: RunFolder, p: dict, d: _PoolData | None, unreadable: str) -> list:
-    tickets, price = p["tickets"], p["price_cents"]
-    title = f"Pool {p['id']}: prize structure"
-    out: list = [_p(_esc(title), H1)]
-    desc = [f"{tickets:,} {'tickets' if run.kind == 'printed' else 'shares'} at {fmt_cents(price)}"]
-    if p.get("books") is not None:
-        desc.append(f"books {p['first_book']:,} to {p['first_book'] + p['books'] - 1:,}")
-    if p.get("denomination_cents") is not None:
-        desc.append(f"denomination {fmt_cents(p['denomination_cents'])} x "
-                    f"{p.get('play_areas', 1)} play area(s)")
-    f = p.get("file", {})
-    desc.append(f"file {f.get('name', '?')} ({f.get('bytes', 0):,} bytes, SHA-256 "
-                f"{f.get('sha256', '?')})")
-    if p.get("merkle"):
-        desc.append(f"Merkle root {p['merkle'].get('root')}")
-    out.append(_p(_esc("; ".join(desc)) + ".", SMALL))
-    out.append(Spacer(1, 4))
-    rows: list[list] = [["tier", "prize", "count", "odds 1 in", "prize cost", "share of cost"]]
-    cost = p["prize_cost_cents"]
-    for t in p["tiers"]:
-        tier_cost = t["count"] * t["prize_cents"]
-        rows.append([t["id"], fmt_cents(t["prize_cents"]), f"{t['count']:,}",
-                     _odds(tickets, t["count"]), fmt_cents(tier_cost),
-                     _pct(tier_cost, cost) if t["prize_cents"] else "-"])
-    rows.append(["winners", "", f"{p['winners']:,}", _odds(tickets, p["winners"]),
-                 fmt_cents(cost), ""])
-    rows.append(["all tickets", "", f"{tickets:,}", "", f"sales {fmt_cents(tickets * price)}",
-                 f"payout {_pct(cost, tickets * price)}"])
-    out.append(_grid(rows, [1.1 * inch, 1.05 * inch, 0.95 * inch, 1.05 * inch, 1.45 * inch,
-                            1.1 * inch], total_rows=2))
-    out.append(Spacer(1, 6))
-    if d is None:
-        out.append(_p(f"<font color='#C92A2A'><b>The pool file cannot be read</b></font> "
-                      f"({_esc(unreadable)}): nothing was recounted and there are no charts.",
-                      SMALL))
-        out.append(PageBreak())
-        return out
-    recount = {t: len(v) for t, v in d.positions.items()}
-    diffs = [f"{t['id']}: file {recount.get(t['id'], 0):,}, manifest {t['count']:,}"
-             for t in p["tiers"] if recount.get(t["id"], 0) != t["count"]]
-    extra = sorted(set(recount) - {t["id"] for t in p["tiers"]})
-    diffs += [f"{t}: {recount[t]:,} in the file, not in the manifest" for t in extra]
-    if diffs:
-        out.append(_p("<font color='#C92A2A'><b>Recounted from the pool file: the counts "
-                      "DIFFER</b></font> - " + _esc("; ".join(diffs)), SMALL))
-    else:
-        out.append(_p(f"Recounted from {_esc(f.get('name', 'the pool file'))}: every tier count "
-                      f"agrees with the manifest.", SMALL))
-    out.append(PageBreak())
-    return out
-
-
-def _axis_fmt(v: float) -> str:
-    return f"{int(round(v)):,}"
-
-
-def _money_axis_fmt(v: float) -> str:
-    return f"${v:,.0f}" if abs(v) >= 10 or v == 0 else f"${v:,.2f}"
-
-
-def _series_chart(d: _PoolData, values: np.ndarray, title: str, money: bool,
-                  printed: bool) -> Drawing:
-    w, h = 6.8 * inch, 2.35 * inch
-    dr = Drawing(w, h)
-    dr.add(String(0, h - 12, title, fontName="Helvetica-Bold", fontSize=10, fillColor=INK))
-    mean = float(values.mean()) if len(values) else 0.0
-    top = float(values.max()) if len(values) else 1.0
-    # One huge prize would flatten every other bar: such outliers are cut at the scale's top
-    # and named instead.
-    off_scale = ""
-    usual = float(np.quantile(values, 0.995)) if len(values) else 0.0
-    if usual > 0 and top > 4 * usual:
-        over = np.flatnonzero(values > 4 * usual)
-        cap = float(values[values <= 4 * usual].max()) * 1.1
-        named = ", ".join(
-            f"{int(d.group_x[i]):,} ({fmt_cents(int(values[i])) if money else int(values[i])})"
-            for i in over[:6]) + (" ..." if len(over) > 6 else "")
-        off_scale = f"cut at the top of the scale: {d.group_name} {named}"
-        values = np.minimum(values, cap)
-        top = cap
-    # Chart coordinates only: money is plotted in dollars as floats, never computed with.
-    scale = 100.0 if money else 1.0
-    if printed:
-        chart = LinePlot()
-        xs = d.group_x.astype(float)
-        chart.data = [list(zip(xs, values / scale, strict=True)),
-                      [(float(xs.min()), mean / scale), (float(xs.max()), mean / scale)]]
-        chart.lines[0].strokeColor = BLUE
-        chart.lines[0].strokeWidth = 0.6
-        chart.lines[1].strokeColor = ORANGE
-        chart.lines[1].strokeWidth = 1.2
-        chart.xValueAxis.valueMin = float(xs.min())
-        chart.xValueAxis.valueMax = float(xs.max())
-        chart.xValueAxis.labelTextFormat = _axis_fmt
-        chart.yValueAxis.valueMin = 0
-        chart.yValueAxis.valueMax = top / scale * 1.08 or 1
-    else:
-        chart = VerticalBarChart()
-        chart.data = [list(values / scale)]
-        chart.bars[0].fillColor = BLUE
-        chart.bars[0].strokeColor = None
-        chart.barSpacing = 0.5
-        chart.groupSpacing = 1
-        chart.categoryAxis.categoryNames = [
-            f"{int(x):,}" if i % 10 == 0 else "" for i, x in enumerate(d.group_x)]
-        chart.categoryAxis.labels.fontSize = 6
-        chart.categoryAxis.labels.angle = 0
-        chart.categoryAxis.tickDown = 2
-        chart.valueAxis.valueMin = 0
-        chart.valueAxis.valueMax = top / scale * 1.08 or 1
-    chart.x, chart.y = 52, 28
-    chart.width, chart.height = w - 64, h - 60
-    axis = chart.yValueAxis if printed else chart.valueAxis
-    axis.labelTextFormat = _money_axis_fmt if money else _axis_fmt
-    axis.labels.fontSize = 7
-    axis.visibleGrid = 1
-    axis.gridStrokeColor = HEAD
-    if printed:
-        chart.xValueAxis.labels.fontSize = 7
-    dr.add(chart)
-    mean_text = fmt_cents(int(round(mean))) if money else f"{mean:,.2f}"
-    dr.add(String(w - 4, h - 12, f"mean {mean_text} per {d.group_name}"
-                  + (" (orange line)" if printed else ""), fontName="Helvetica", fontSize=7.5,
-                  fillColor=GREY, textAnchor="end"))
-    dr.add(String(w / 2, 4, f"{'book number' if printed else 'first position of the block'}",
-                  fontName="Helvetica", fontSize=7.5, fillColor=GREY, textAnchor="middle"))
-    if off_scale:
-        dr.add(String(w - 4, h - 24, off_scale, fontName="Helvetica", fontSize=7.5, fillColor=BAD,
-                      textAnchor="end"))
-    return dr
-
-
-def _top_groups(entry: dict) -> list[tuple[int, list[str]]]:
-    """The highest prize amounts of a pool, each with its tiers: at most TOP_GROUPS, and after the
-    first only amounts with at most RUG_MAX tickets (beyond that a strip is solid ink)."""
-    by_prize: dict[int, list[str]] = {}
-    counts: dict[int, int] = {}
-    for t in entry["tiers"]:
-        if t["prize_cents"] and t["count"]:
-            by_prize.setdefault(t["prize_cents"], []).append(t["id"])
-            counts[t["prize_cents"]] = counts.get(t["prize_cents"], 0) + t["count"]
-    out = []
-    for prize, tiers in sorted(by_prize.items(), reverse=True):
-        if out and (len(out) == TOP_GROUPS or counts[prize] > RUG_MAX):
-            break
-        out.append((prize, tiers))
-    return out
-
-
-def _top_chart(d: _PoolData) -> tuple[Drawing, list[str]]:
-    """A rug plot: one row per top prize amount, one tick per ticket at its position."""
-    groups = _top_groups(d.entry)
-    tickets = d.entry["tickets"]
-    row_h = 26
-    w = 6.8 * inch
-    x0, x1 = 104, w - 10
-    h = 52 + row_h * len(groups)
-    dr = Drawing(w, h)
-    dr.add(String(0, h - 12, "Positions of the top prizes in the pool (one tick per ticket)",
-                  fontName="Helvetica-Bold", fontSize=10, fillColor=INK))
-    base = 26
-    palette = [BAD, ORANGE, BLUE]
-    notes = []
-    for k, (prize, tier_ids) in enumerate(groups):
-        pos = np.sort(np.concatenate([d.positions.get(t, np.zeros(0, np.int64)) for t in tier_ids]))
-        y = base + row_h * (len(groups) - 1 - k)
-        dr.add(Rect(x0, y + 3, x1 - x0, row_h - 6, fillColor=colors.HexColor("#F8F9FA"),
-                    strokeColor=None))
-        for p in pos:
-            x = x0 + (x1 - x0) * float(p) / max(1, tickets - 1)
-            dr.add(Line(x, y + 4, x, y + row_h - 4, strokeColor=palette[k % 3],
-                        strokeWidth=1.2 if len(pos) <= 50 else 0.5))
-        dr.add(String(x0 - 6, y + row_h / 2 - 3, f"{fmt_cents(prize)} ({len(pos):,})",
-                      fontName="Helvetica", fontSize=7.5, fillColor=INK, textAnchor="end"))
-        if len(pos) <= LISTED:
-            notes.append(f"{fmt_cents(prize)} (tier {', '.join(tier_ids)}): position(s) "
-                         + ", ".join(f"{int(p):,}" for p in pos))
-        else:
-            gaps = np.diff(pos)
-            notes.append(f"{fmt_cents(prize)} (tier {', '.join(tier_ids)}): {len(pos):,} tickets; "
-                         f"gaps between neighbours from {int(gaps.min()):,} to "
-                         f"{int(gaps.max()):,} positions (mean {tickets // len(pos):,})")
-    dr.add(Line(x0, base, x1, base, strokeColor=INK, strokeWidth=0.8))
-    for i in range(11):
-        x = x0 + (x1 - x0) * i / 10
-        dr.add(Line(x, base, x, base - 3, strokeColor=INK, strokeWidth=0.8))
-        dr.add(String(x, base - 11, f"{tickets * i // 10:,}", fontName="Helvetica", fontSize=6.5,
-                      fillColor=INK, textAnchor="middle"))
-    dr.add(String((x0 + x1) / 2, 2, "position in the pool (pool order)", fontName="Helvetica",
-                  fontSize=7.5, fillColor=GREY, textAnchor="middle"))
-    return dr, notes
-
-
-def _charts(run: RunFolder, d: _PoolData) -> list:
-    printed = run.kind == "printed"
-    per = "book" if printed else f"block of {BLOCK:,} shares"
-    out: list = [_p(f"Pool {_esc(d.entry['id'])}: how the prizes are spread", H1)]
-    out.append(_p(f"Winners and prize value per {per} in pool order; the top prizes' positions. "
-                  "A well-shuffled pool shows no trend and no cluster.", SMALL))
-    out.append(Spacer(1, 4))
-    out.append(_series_chart(d, d.winners, f"Winners per {per}", False, printed))
-    out.append(Spacer(1, 4))
-    out.append(_series_chart(d, d.value_cents, f"Prize value per {per}", True,
-                             printed))
-    out.append(Spacer(1, 6))
-    chart, notes = _top_chart(d)
-    out.append(KeepTogether([chart] + [_p(_esc(n), SMALL) for n in notes]))
-    out.append(PageBreak())
-    return out
-
-
 def _footer(run: RunFolder):
     label = f"Audit report of run {run.manifest.get('run_id', run.path.name)}"
     digest = hashlib.sha256(run.manifest_bytes).hexdigest()[:16]
@@ -549,7 +241,7 @@ def _footer(run: RunFolder):
 def build_report(run: RunFolder, verification: Verification, spec: Spec | None = None,
                  check: GameCheck | None = None) -> bytes:
     """The audit report PDF of a run."""
-    from poolgen.pdf.stats_page import statistics_page  # it uses this module's styles
+    from poolgen.pdf.stats_page import statistics_page  # imports audit.stats: only when a report is built
 
     story: list = _title_page(run)
     story += _verification(verification)

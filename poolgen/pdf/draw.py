@@ -1,0 +1,73 @@
+"""Drawing helpers of the proof pages: colours, text fitted to a width, boxes, spots and panels."""
+
+from __future__ import annotations
+
+from reportlab.lib.colors import Color, HexColor, white
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+GOOD = HexColor("#2B8A3E")
+BAD = HexColor("#C92A2A")
+INK = HexColor("#212529")
+GREY = HexColor("#868E96")
+WIN_FILL = HexColor("#D3F9D8")
+
+
+def _fit(text: str, font: str, size: float, width: float) -> float:
+    """The largest font size <= size at which text fits in width."""
+    w = stringWidth(text, font, size)
+    return size if w <= width else max(4.0, size * width / w)
+
+
+def _centred(c: Canvas, x: float, y: float, text: str, font: str, size: float,
+             color: Color = INK, width: float | None = None) -> None:
+    if width is not None:
+        size = _fit(text, font, size, width)
+    c.setFillColor(color)
+    c.setFont(font, size)
+    c.drawCentredString(x, y, text)
+
+
+def _left(c: Canvas, x: float, y: float, text: str, font: str, size: float,
+          color: Color = INK, width: float | None = None) -> None:
+    if width is not None:
+        size = _fit(text, font, size, width)
+    c.setFillColor(color)
+    c.setFont(font, size)
+    c.drawString(x, y, text)
+
+
+def _box(c: Canvas, x: float, y: float, w: float, h: float, *, fill: Color | None = None,
+         stroke: Color | None = INK, width: float = 1, radius: float = 4,
+         dash: tuple | None = None) -> None:
+    c.saveState()
+    c.setLineWidth(width)
+    if dash:
+        c.setDash(*dash)
+    if fill is not None:
+        c.setFillColor(fill)
+    if stroke is not None:
+        c.setStrokeColor(stroke)
+    c.roundRect(x, y, w, h, radius, stroke=1 if stroke is not None else 0,
+                fill=1 if fill is not None else 0)
+    c.restoreState()
+
+
+def _spot_frame(c: Canvas, x: float, y: float, w: float, h: float, win: bool,
+                fill: Color = white) -> None:
+    if win:
+        _box(c, x, y, w, h, fill=WIN_FILL, stroke=GOOD, width=2.5, radius=5)
+    else:
+        _box(c, x, y, w, h, fill=fill, stroke=GREY, width=0.8, radius=5)
+
+
+def _panel(c: Canvas, x: float, y: float, w: float, h: float, title: str, color: Color,
+           note: str = "") -> None:
+    _box(c, x, y, w, h, fill=HexColor("#FFFFFF"), stroke=color, width=1.5, radius=6)
+    c.setFillColor(color)
+    c.roundRect(x, y + h - 15, w, 15, 6, stroke=0, fill=1)
+    c.rect(x, y + h - 15, w, 7, stroke=0, fill=1)
+    _left(c, x + 6, y + h - 11, title, "Helvetica-Bold", 9, white, width=w - 12)
+    if note:
+        tw = stringWidth(title, "Helvetica-Bold", 9)
+        _left(c, x + 14 + tw, y + h - 11, note, "Helvetica", 7.5, white, width=w - tw - 24)

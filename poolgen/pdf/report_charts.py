@@ -1,0 +1,180 @@
+"""A pool's chart page of the audit report: winners and prize value per book or block in pool
+order, and the positions of the top prizes, where a trend or a cluster would show."""
+
+from __future__ import annotations
+
+import numpy as np
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.lib import colors
+from reportlab.lib.units import inch
+from reportlab.platypus import KeepTogether, PageBreak, Spacer
+
+from poolgen.money import fmt_cents
+from poolgen.pdf.report_pools import BLOCK, _PoolData
+from poolgen.pdf.report_text import BAD, BLUE, GREY, H1, HEAD, INK, ORANGE, SMALL, _esc, _p
+from poolgen.pdf.run import RunFolder
+
+TOP_GROUPS = 3  # prize amounts shown in the top-prize position chart
+LISTED = 12  # positions written out when a top prize has at most this many tickets
+RUG_MAX = 1_000  # most ticks in one row of the top-prize chart (the first row excepted)
+
+
+def _axis_fmt(v: float) -> str:
+    return f"{int(round(v)):,}"
+
+
+def _money_axis_fmt(v: float) -> str:
+    return f"${v:,.0f}" if abs(v) >= 10 or v == 0 else f"${v:,.2f}"
+
+
+def _series_chart(d: _PoolData, values: np.ndarray, title: str, money: bool,
+                  printed: bool) -> Drawing:
+    w, h = 6.8 * inch, 2.35 * inch
+    dr = Drawing(w, h)
+    dr.add(String(0, h - 12, title, fontName="Helvetica-Bold", fontSize=10, fillColor=INK))
+    mean = float(values.mean()) if len(values) else 0.0
+    top = float(values.max()) if len(values) else 1.0
+    # One huge prize would flatten every other bar: such outliers are cut at the scale's top
+    # and named instead.
+    off_scale = ""
+    usual = float(np.quantile(values, 0.995)) if len(values) else 0.0
+    if usual > 0 and top > 4 * usual:
+        over = np.flatnonzero(values > 4 * usual)
+        cap = float(values[values <= 4 * usual].max()) * 1.1
+        named = ", ".join(
+            f"{int(d.group_x[i]):,} ({fmt_cents(int(values[i])) if money else int(values[i])})"
+            for i in over[:6]) + (" ..." if len(over) > 6 else "")
+        off_scale = f"cut at the top of the scale: {d.group_name} {named}"
+        values = np.minimum(values, cap)
+        top = cap
+    # Chart coordinates only: money is plotted in dollars as floats, never computed with.
+    scale = 100.0 if money else 1.0
+    if printed:
+        chart = LinePlot()
+        xs = d.group_x.astype(float)
+        chart.data = [list(zip(xs, values / scale, strict=True)),
+                      [(float(xs.min()), mean / scale), (float(xs.max()), mean / scale)]]
+        chart.lines[0].strokeColor = BLUE
+        chart.lines[0].strokeWidth = 0.6
+        chart.lines[1].strokeColor = ORANGE
+        chart.lines[1].strokeWidth = 1.2
+        chart.xValueAxis.valueMin = float(xs.min())
+        chart.xValueAxis.valueMax = float(xs.max())
+        chart.xValueAxis.labelTextFormat = _axis_fmt
+        chart.yValueAxis.valueMin = 0
+        chart.yValueAxis.valueMax = top / scale * 1.08 or 1
+    else:
+        chart = VerticalBarChart()
+        chart.data = [list(values / scale)]
+        chart.bars[0].fillColor = BLUE
+        chart.bars[0].strokeColor = None
+        chart.barSpacing = 0.5
+        chart.groupSpacing = 1
+        chart.categoryAxis.categoryNames = [
+            f"{int(x):,}" if i % 10 == 0 else "" for i, x in enumerate(d.group_x)]
+        chart.categoryAxis.labels.fontSize = 6
+        chart.categoryAxis.labels.angle = 0
+        chart.categoryAxis.tickDown = 2
+        chart.valueAxis.valueMin = 0
+        chart.valueAxis.valueMax = top / scale * 1.08 or 1
+    chart.x, chart.y = 52, 28
+    chart.width, chart.height = w - 64, h - 60
+    axis = chart.yValueAxis if printed else chart.valueAxis
+    axis.labelTextFormat = _money_axis_fmt if money else _axis_fmt
+    axis.labels.fontSize = 7
+    axis.visibleGrid = 1
+    axis.gridStrokeColor = HEAD
+    if printed:
+        chart.xValueAxis.labels.fontSize = 7
+    dr.add(chart)
+    mean_text = fmt_cents(int(round(mean))) if money else f"{mean:,.2f}"
+    dr.add(String(w - 4, h - 12, f"mean {mean_text} per {d.group_name}"
+                  + (" (orange line)" if printed else ""), fontName="Helvetica", fontSize=7.5,
+                  fillColor=GREY, textAnchor="end"))
+    dr.add(String(w / 2, 4, f"{'book number' if printed else 'first position of the block'}",
+                  fontName="Helvetica", fontSize=7.5, fillColor=GREY, textAnchor="middle"))
+    if off_scale:
+        dr.add(String(w - 4, h - 24, off_scale, fontName="Helvetica", fontSize=7.5, fillColor=BAD,
+                      textAnchor="end"))
+    return dr
+
+
+def _top_groups(entry: dict) -> list[tuple[int, list[str]]]:
+    """The highest prize amounts of a pool, each with its tiers: at most TOP_GROUPS, and after the
+    first only amounts with at most RUG_MAX tickets (beyond that a strip is solid ink)."""
+    by_prize: dict[int, list[str]] = {}
+    counts: dict[int, int] = {}
+    for t in entry["tiers"]:
+        if t["prize_cents"] and t["count"]:
+            by_prize.setdefault(t["prize_cents"], []).append(t["id"])
+            counts[t["prize_cents"]] = counts.get(t["prize_cents"], 0) + t["count"]
+    out = []
+    for prize, tiers in sorted(by_prize.items(), reverse=True):
+        if out and (len(out) == TOP_GROUPS or counts[prize] > RUG_MAX):
+            break
+        out.append((prize, tiers))
+    return out
+
+
+def _top_chart(d: _PoolData) -> tuple[Drawing, list[str]]:
+    """A rug plot: one row per top prize amount, one tick per ticket at its position."""
+    groups = _top_groups(d.entry)
+    tickets = d.entry["tickets"]
+    row_h = 26
+    w = 6.8 * inch
+    x0, x1 = 104, w - 10
+    h = 52 + row_h * len(groups)
+    dr = Drawing(w, h)
+    dr.add(String(0, h - 12, "Positions of the top prizes in the pool (one tick per ticket)",
+                  fontName="Helvetica-Bold", fontSize=10, fillColor=INK))
+    base = 26
+    palette = [BAD, ORANGE, BLUE]
+    notes = []
+    for k, (prize, tier_ids) in enumerate(groups):
+        pos = np.sort(np.concatenate([d.positions.get(t, np.zeros(0, np.int64)) for t in tier_ids]))
+        y = base + row_h * (len(groups) - 1 - k)
+        dr.add(Rect(x0, y + 3, x1 - x0, row_h - 6, fillColor=colors.HexColor("#F8F9FA"),
+                    strokeColor=None))
+        for p in pos:
+            x = x0 + (x1 - x0) * float(p) / max(1, tickets - 1)
+            dr.add(Line(x, y + 4, x, y + row_h - 4, strokeColor=palette[k % 3],
+                        strokeWidth=1.2 if len(pos) <= 50 else 0.5))
+        dr.add(String(x0 - 6, y + row_h / 2 - 3, f"{fmt_cents(prize)} ({len(pos):,})",
+                      fontName="Helvetica", fontSize=7.5, fillColor=INK, textAnchor="end"))
+        if len(pos) <= LISTED:
+            notes.append(f"{fmt_cents(prize)} (tier {', '.join(tier_ids)}): position(s) "
+                         + ", ".join(f"{int(p):,}" for p in pos))
+        else:
+            gaps = np.diff(pos)
+            notes.append(f"{fmt_cents(prize)} (tier {', '.join(tier_ids)}): {len(pos):,} tickets; "
+                         f"gaps between neighbours from {int(gaps.min()):,} to "
+                         f"{int(gaps.max()):,} positions (mean {tickets // len(pos):,})")
+    dr.add(Line(x0, base, x1, base, strokeColor=INK, strokeWidth=0.8))
+    for i in range(11):
+        x = x0 + (x1 - x0) * i / 10
+        dr.add(Line(x, base, x, base - 3, strokeColor=INK, strokeWidth=0.8))
+        dr.add(String(x, base - 11, f"{tickets * i // 10:,}", fontName="Helvetica", fontSize=6.5,
+                      fillColor=INK, textAnchor="middle"))
+    dr.add(String((x0 + x1) / 2, 2, "position in the pool (pool order)", fontName="Helvetica",
+                  fontSize=7.5, fillColor=GREY, textAnchor="middle"))
+    return dr, notes
+
+
+def _charts(run: RunFolder, d: _PoolData) -> list:
+    printed = run.kind == "printed"
+    per = "book" if printed else f"block of {BLOCK:,} shares"
+    out: list = [_p(f"Pool {_esc(d.entry['id'])}: how the prizes are spread", H1)]
+    out.append(_p(f"Winners and prize value per {per} in pool order; the top prizes' positions. "
+                  "A well-shuffled pool shows no trend and no cluster.", SMALL))
+    out.append(Spacer(1, 4))
+    out.append(_series_chart(d, d.winners, f"Winners per {per}", False, printed))
+    out.append(Spacer(1, 4))
+    out.append(_series_chart(d, d.value_cents, f"Prize value per {per}", True,
+                             printed))
+    out.append(Spacer(1, 6))
+    chart, notes = _top_chart(d)
+    out.append(KeepTogether([chart] + [_p(_esc(n), SMALL) for n in notes]))
+    out.append(PageBreak())
+    return out

@@ -1,0 +1,103 @@
+"""A pool's prize-structure page of the audit report, and the pool data it and the charts use: the
+tier positions and the winners and prize value per book (printed games) or per block of 10,000
+shares (eInstants), read once from the pool file; the table recounts every tier from it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+from reportlab.lib.units import inch
+from reportlab.platypus import PageBreak, Spacer
+
+from poolgen.errors import RunError
+from poolgen.money import fmt_cents
+from poolgen.pdf.report_text import H1, SMALL, _esc, _grid, _odds, _p, _pct
+from poolgen.pdf.run import RunFolder
+
+BLOCK = 10_000  # eInstant shares per block in the distribution charts
+
+
+@dataclass(frozen=True)
+class _PoolData:
+    entry: dict
+    positions: dict[str, np.ndarray]  # tier id -> positions, ascending
+    group_x: np.ndarray  # book number or block start
+    winners: np.ndarray
+    value_cents: np.ndarray
+    group_name: str
+
+
+def _pool_data(run: RunFolder, entry: dict) -> _PoolData:
+    printed = run.kind == "printed"
+    cols = ["position", "tier", "prize_cents"] + (["book"] if printed else [])
+    run.require(entry["id"], cols)
+    df = run.read(entry["id"], cols)
+    nulls = [c for c in cols if df[c].null_count()]
+    if nulls:
+        raise RunError(f"{run.name}: pool {entry['id']}: null values in column(s) {', '.join(nulls)}")
+    key = pl.col("book") if printed else (pl.col("position") // BLOCK) * BLOCK
+    try:
+        positions = {t: np.sort(np.asarray(p, dtype=np.int64)) for t, p in
+                     df.group_by("tier").agg(pl.col("position")).iter_rows()}
+        per = (df.group_by(key.alias("g"))
+               .agg((pl.col("prize_cents") > 0).sum().alias("w"),
+                    pl.col("prize_cents").sum().alias("v"))
+               .sort("g"))
+    except (pl.exceptions.PolarsError, ValueError, TypeError) as exc:
+        raise RunError(f"{run.name}: cannot read pool {entry['id']}: {exc}") from None
+    return _PoolData(entry, positions, per["g"].to_numpy(), per["w"].to_numpy(),
+                     per["v"].to_numpy(), "book" if printed else f"block of {BLOCK:,} shares")
+
+
+def _prize_table(run: RunFolder, p: dict, d: _PoolData | None, unreadable: str) -> list:
+    tickets, price = p["tickets"], p["price_cents"]
+    title = f"Pool {p['id']}: prize structure"
+    out: list = [_p(_esc(title), H1)]
+    desc = [f"{tickets:,} {'tickets' if run.kind == 'printed' else 'shares'} at {fmt_cents(price)}"]
+    if p.get("books") is not None:
+        desc.append(f"books {p['first_book']:,} to {p['first_book'] + p['books'] - 1:,}")
+    if p.get("denomination_cents") is not None:
+        desc.append(f"denomination {fmt_cents(p['denomination_cents'])} x "
+                    f"{p.get('play_areas', 1)} play area(s)")
+    f = p.get("file", {})
+    desc.append(f"file {f.get('name', '?')} ({f.get('bytes', 0):,} bytes, SHA-256 "
+                f"{f.get('sha256', '?')})")
+    if p.get("merkle"):
+        desc.append(f"Merkle root {p['merkle'].get('root')}")
+    out.append(_p(_esc("; ".join(desc)) + ".", SMALL))
+    out.append(Spacer(1, 4))
+    rows: list[list] = [["tier", "prize", "count", "odds 1 in", "prize cost", "share of cost"]]
+    cost = p["prize_cost_cents"]
+    for t in p["tiers"]:
+        tier_cost = t["count"] * t["prize_cents"]
+        rows.append([t["id"], fmt_cents(t["prize_cents"]), f"{t['count']:,}",
+                     _odds(tickets, t["count"]), fmt_cents(tier_cost),
+                     _pct(tier_cost, cost) if t["prize_cents"] else "-"])
+    rows.append(["winners", "", f"{p['winners']:,}", _odds(tickets, p["winners"]),
+                 fmt_cents(cost), ""])
+    rows.append(["all tickets", "", f"{tickets:,}", "", f"sales {fmt_cents(tickets * price)}",
+                 f"payout {_pct(cost, tickets * price)}"])
+    out.append(_grid(rows, [1.1 * inch, 1.05 * inch, 0.95 * inch, 1.05 * inch, 1.45 * inch,
+                            1.1 * inch], total_rows=2))
+    out.append(Spacer(1, 6))
+    if d is None:
+        out.append(_p(f"<font color='#C92A2A'><b>The pool file cannot be read</b></font> "
+                      f"({_esc(unreadable)}): nothing was recounted and there are no charts.",
+                      SMALL))
+        out.append(PageBreak())
+        return out
+    recount = {t: len(v) for t, v in d.positions.items()}
+    diffs = [f"{t['id']}: file {recount.get(t['id'], 0):,}, manifest {t['count']:,}"
+             for t in p["tiers"] if recount.get(t["id"], 0) != t["count"]]
+    extra = sorted(set(recount) - {t["id"] for t in p["tiers"]})
+    diffs += [f"{t}: {recount[t]:,} in the file, not in the manifest" for t in extra]
+    if diffs:
+        out.append(_p("<font color='#C92A2A'><b>Recounted from the pool file: the counts "
+                      "DIFFER</b></font> - " + _esc("; ".join(diffs)), SMALL))
+    else:
+        out.append(_p(f"Recounted from {_esc(f.get('name', 'the pool file'))}: every tier count "
+                      f"agrees with the manifest.", SMALL))
+    out.append(PageBreak())
+    return out
