@@ -26,6 +26,7 @@ def _vectors(name: str) -> list[str]:
 def seed_file(tmp_path):
     path = tmp_path / "a.seed"
     path.write_text(SEED_A.hex() + "\n")
+    path.chmod(0o600)  # a seed file others may read is refused
     return path
 
 
@@ -36,6 +37,7 @@ def test_bytes_are_the_drbg_vectors(tmp_path):
         fields = dict(part.split("=", 1) for part in line.split())
         seed = tmp_path / f"{i}.seed"
         seed.write_text(fields["seed"] + "\n")
+        seed.chmod(0o600)
         hexed = invoke("bytes", "--seed-file", str(seed), "--label", fields["label"], "--count", "96",
                        "--format", "hex")
         assert hexed.exit_code == 0, hexed.output

@@ -40,6 +40,7 @@ def invoke(*args: object, application=app):
 def base(tmp_path_factory) -> dict:
     root = tmp_path_factory.mktemp("styles")
     (root / "run.seed").write_text(SEED_A.hex() + "\n")
+    (root / "run.seed").chmod(0o600)  # a seed file others may read is refused
     assert invoke("keys", "new", root / "keys").exit_code == 0
     runs = {}
     for game, (pool, *_rest) in GAMES.items():
