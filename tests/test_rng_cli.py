@@ -134,3 +134,14 @@ def test_files_are_never_overwritten_nor_put_in_a_run_folder(seed_file, tmp_path
     assert result.stderr == (f"poolgen: error: {inside}: would put a stream dump inside a run folder "
                              "(it holds manifest.json)\n")
     assert sorted(p.name for p in run.iterdir()) == ["manifest.json"]
+
+
+def test_a_seed_file_others_may_read_is_refused_unless_allowed(seed_file):
+    seed_file.chmod(0o644)
+    refused = invoke("bytes", "--seed-file", str(seed_file), "--part", "x", "--count", "32")
+    assert refused.exit_code == 2
+    assert refused.stderr == (f"poolgen: error: {seed_file}: the seed file is mode 0644: others may read "
+                              "it; make it private (chmod 600) or give --allow-readable-secret\n")
+    allowed = invoke("bytes", "--seed-file", str(seed_file), "--part", "x", "--count", "32",
+                     "--format", "hex", "--allow-readable-secret")
+    assert allowed.exit_code == 0 and len(allowed.stdout.strip()) == 64

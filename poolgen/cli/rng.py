@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors, say
+from poolgen.inputs import READABLE_SECRET_FLAG
 from poolgen.labdump import (
     DumpError,
     integer_chunks,
@@ -38,15 +39,18 @@ Out = Annotated[Path | None, typer.Option(
     "--out", metavar="FILE", help="A new file (mode 0600, never overwritten). Default: standard output.")]
 Skip = Annotated[str, typer.Option("--skip", help="Keystream bytes to pass over first (e.g. 1G).")]
 Repeat = Annotated[int, typer.Option("--repeat", min=1, help="Successive calls on the same stream.")]
+ReadableSecret = Annotated[bool, typer.Option(
+    READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it (refused "
+                               "otherwise).")]
 
 
-def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: str):
+def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: str, allow_readable: bool):
     if (label is None) == (not part):
         raise DumpError("name the stream with --label or with --part (one or the other)")
     parts = parse_label(label) if label is not None else tuple(part or ())
     if any(not p for p in parts):
         raise DumpError("--part: a label part is never empty")
-    return open_stream(read_seed_file(seed_file), parts, parse_size(skip, "--skip"))
+    return open_stream(read_seed_file(seed_file, allow_readable), parts, parse_size(skip, "--skip"))
 
 
 def _done(written: int, stream, out: Path | None, what: str) -> None:
@@ -66,13 +70,14 @@ def bytes_cmd(
     seed_file: SeedFile,
     count: Annotated[str, typer.Option("--count", help="Bytes to write, e.g. 1000, 64K, 1G (x1024).")],
     label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0",
+    allow_readable_secret: ReadableSecret = False,
     fmt: Annotated[str, typer.Option("--format", help="raw (for dieharder, NIST STS) or hex (64 digits "
                                                       "a line).")] = "raw",
 ) -> None:
     """The stream's raw keystream bytes, before any scaling (ChaCha20 under the HKDF key of the label)."""
     if fmt not in ("raw", "hex"):
         raise DumpError(f"--format {fmt!r}: raw or hex")
-    stream = _stream(seed_file, label, part, skip)
+    stream = _stream(seed_file, label, part, skip, allow_readable_secret)
     chunks = keystream_chunks(stream, parse_size(count, "--count"))
     written = write_dump(out, _hex(chunks) if fmt == "hex" else chunks)
     _done(written, stream, out, f"{fmt} keystream")
@@ -86,13 +91,14 @@ def integers_cmd(
                                                      "separated by commas, one value each.")],
     count: Annotated[str, typer.Option("--count", help="Values per call for one bound.")] = "1",
     label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = 1,
+    allow_readable_secret: ReadableSecret = False,
 ) -> None:
     """Integers in [0, n), one per line, by the generator's mask-and-reject (sampling.integers)."""
     try:
         bounds = [int(h) for h in high.split(",")]
     except ValueError:
         raise DumpError(f"--high {high!r}: whole numbers separated by commas") from None
-    stream = _stream(seed_file, label, part, skip)
+    stream = _stream(seed_file, label, part, skip, allow_readable_secret)
     written = write_dump(out, integer_chunks(stream, bounds, parse_size(count, "--count"), repeat))
     _done(written, stream, out, "integers, one a line")
 
@@ -106,9 +112,10 @@ def permutations_cmd(
         "--rows", min=0, help="Draw ROWS independent permutations at once (sampling.row_permutations, "
                               "as the layouts do).")] = None,
     label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = 1,
+    allow_readable_secret: ReadableSecret = False,
 ) -> None:
     """Uniform permutations of 0..n-1, one value per line, as the generator draws pool orders
     (sampling.permutation) or layout rows (--rows)."""
-    stream = _stream(seed_file, label, part, skip)
+    stream = _stream(seed_file, label, part, skip, allow_readable_secret)
     written = write_dump(out, permutation_chunks(stream, n, rows, repeat))
     _done(written, stream, out, "permutations, one value a line")
