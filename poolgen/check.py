@@ -194,7 +194,8 @@ def _check_printed(spec: Spec, result: GameCheck) -> None:
 
 
 def _check_how_won(spec: Spec, result: GameCheck, tier, row: str) -> None:
-    """Wild Side: the wins a row names must add up to its prize and fit on the ticket."""
+    """Format-1 key-number tiers (`your`, `wild`, `bonus`): the wins a row names must add up to its
+    prize and fit on the ticket."""
     d = tier.data
     if not any(k in d for k in ("your", "wild", "bonus")):
         return

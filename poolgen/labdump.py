@@ -40,8 +40,8 @@ def parse_label(text: str) -> tuple[str, ...]:
     """A stream label as the manifest writes it (`drbg.streams`: parts joined by '/'), as its parts.
 
     The root part "poolgen/v1" holds a slash itself, so a label starting with "poolgen/v1/" is that
-    part followed by the rest split at '/': "poolgen/v1/wild_side/p1/order" is
-    ("poolgen/v1", "wild_side", "p1", "order"). Give a label with other slashes part by part (--part)."""
+    part followed by the rest split at '/': "poolgen/v1/GAME/p1/order" is
+    ("poolgen/v1", "GAME", "p1", "order"). Give a label with other slashes part by part (--part)."""
     if text.startswith(LABEL_ROOT + "/"):
         parts = (LABEL_ROOT, *text[len(LABEL_ROOT) + 1:].split("/"))
     else:

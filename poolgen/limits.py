@@ -41,10 +41,10 @@ MAX_SYMBOLS = 1024
 MAX_LIST_ITEMS = 1024  # any other list in a spec (denominations, legend, ...)
 
 # Memory: what building one pool needs at its peak, estimated from its size before anything is
-# allocated. Measured peaks (/usr/bin/time -v, one worker, less the ~100 MB of the libraries): a
-# Wild Side pool of 150,000 tickets 450 MB (3,000 bytes a ticket: 32 numbers and their prizes); a
-# Primetime Payout pool of 1,000,000 shares 410 MB with 1 play area, 530 MB with 4; Hand to Hand
-# Tactics 460 MB. The estimates below stay above those.
+# allocated. Measured peaks (/usr/bin/time -v, one worker, less the ~100 MB of the libraries) on the
+# shipped specs: a printed pool of 150,000 tickets with 32 number spots and their prizes 450 MB
+# (3,000 bytes a ticket); an eInstant pool of 1,000,000 shares 410 MB with 1 play area, 530 MB with
+# 4, 460 MB for a one-area duel. The estimates below stay above those.
 PRINTED_BYTES_PER_TICKET = 4000
 EINSTANT_BYTES_PER_SHARE = 500
 EINSTANT_BYTES_PER_AREA_SHARE = 100

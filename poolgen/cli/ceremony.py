@@ -74,7 +74,7 @@ def new(
 ) -> None:
     """Start a ceremony: its id and the parties, in the order their reveals enter the seed."""
     if ceremony_id is None:
-        ceremony_id = _ask("A name for this ceremony (letters, digits, '-', e.g. wild-side-2026-12)")
+        ceremony_id = _ask("A name for this ceremony (letters, digits, '-', e.g. game358-2026-12)")
     if not party:
         say("Each party (vendor, lottery, auditor, ...) makes a secret contribution on its own computer.")
         party = [n.strip() for n in _ask("Names of those parties, separated by commas").split(",")]

@@ -32,7 +32,7 @@ SeedFile = Annotated[Path, typer.Option("--seed-file", metavar="FILE",
                                         help="The seed (64 hex digits); never printed.")]
 Label = Annotated[str | None, typer.Option(
     "--label", help="The stream's label as the manifest lists it (drbg.streams), e.g. "
-                    "poolgen/v1/wild_side/p1/order.")]
+                    "poolgen/v1/GAME/p1/order.")]
 Part = Annotated[list[str] | None, typer.Option(
     "--part", help="A label part, in order (repeatable), instead of --label.")]
 Out = Annotated[Path | None, typer.Option(
