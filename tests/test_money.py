@@ -51,8 +51,8 @@ def test_parse_printed_reports_odd_figures_as_not_well_formed(text):
                                            ("0.001", "has fractions of a cent"),
                                            ("-5.00", "is not an amount"), ("$-1", "is not an amount"),
                                            ("Infinity", "is not an amount"), ("NaN", "is not an amount"),
-                                           ("five", "is not an amount"), ("", "is not an amount"),
-                                           ("$", "is not an amount")])
+                                           ("five", "is not an amount"), ("X5", "is not an amount"),
+                                           ("", "is not an amount"), ("$", "is not an amount")])
 def test_parse_printed_refuses_what_is_not_whole_cents(text, why):
     with pytest.raises(ValueError) as info:
         parse_printed(text)
