@@ -33,7 +33,8 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
     "money": (["poolgen/money.py"], ["tests/test_money.py", "tests/test_check.py"], ""),
     "drbg": (["poolgen/rng/drbg.py"], ["tests/test_rng.py", "tests/test_drbg_stream.py"],
              "uniform or catches"),
-    "sampling": (["poolgen/rng/sampling.py"], ["tests/test_rng.py", "tests/test_sampling_ties.py"],
+    "sampling": (["poolgen/rng/sampling.py"],
+                 ["tests/test_rng.py", "tests/test_sampling_ties.py", "tests/test_sampling_shapes.py"],
                  "uniform or catches"),
     "build": (["poolgen/build.py"], ["tests/test_build.py"], ""),
     "merkle": (["poolgen/merkle.py", "audit/merkle.py"],
@@ -45,17 +46,21 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
                                      "tests/test_damaged_runs.py", "tests/test_verify_kills.py"], ""),
 }
 COPIED = ["poolgen", "audit", "tests", "specs", "docs", "pyproject.toml"]
+# Groups that mutate audit/ only: poolgen is unchanged there, so the pools its fixtures build are built
+# once per group and reused (bench/mutation_cache.py).
+CACHED = {"rules", "verify"}
 
 
-def _config(modules: list[str], tests: list[str], slow: str) -> str:
+def _config(modules: list[str], tests: list[str], slow: str, cached: bool) -> str:
     def toml_list(items: list[str]) -> str:
         return "[" + ", ".join(f'"{i}"' for i in items) + "]"
     present = [t for t in tests if (ROOT / t).exists()]
     args = ["-p", "no:cacheprovider", "-q"] + (["-k", f"not ({slow})"] if slow else [])
+    args += ["-p", "mutation_cache"] if cached else []
     return ("\n[tool.mutmut]\n"
             'source_paths = ["poolgen", "audit"]\n'
             f"only_mutate = {toml_list(modules)}\n"
-            'also_copy = ["specs", "docs"]\n'
+            f"also_copy = {toml_list(['specs', 'docs'] + (['mutation_cache.py'] if cached else []))}\n"
             f"pytest_add_cli_args_test_selection = {toml_list(present)}\n"
             f"pytest_add_cli_args = {toml_list(args)}\n"
             "use_git_change_detection = false\n")
@@ -74,7 +79,9 @@ def _prepare(group: str) -> Path:
         else:
             shutil.copy2(src, here / name)
     with open(here / "pyproject.toml", "a") as f:
-        f.write(_config(modules, tests, slow))
+        f.write(_config(modules, tests, slow, group in CACHED))
+    if group in CACHED:
+        shutil.copy2(ROOT / "bench" / "mutation_cache.py", here / "mutation_cache.py")
     return here
 
 
