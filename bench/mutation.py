@@ -9,7 +9,9 @@ fast selection of tests for them, in its own copy of the project under bench/.mu
 (git-ignored), so groups run and re-run independently and the work tree is never touched. mutmut
 runs each mutant against the tests that reached the mutated function (recorded once per group),
 stopping at the first failure. The score of a module is killed / (every mutant made in it); a
-survivor that no test can kill (an equivalent mutant) is listed with its reason in
+timeout counts as killed (the mutant hangs a test: an endless redraw loop, say, which a run would also
+never finish), a "no tests" mutant as a survivor. A survivor that no test can kill (an equivalent
+mutant) is listed with its reason in
 bench/mutation-survivors.md. The summary is written to bench/.mutation/summary.txt.
 """
 
@@ -46,24 +48,27 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
                                      "tests/test_damaged_runs.py", "tests/test_verify_kills.py"], ""),
 }
 COPIED = ["poolgen", "audit", "tests", "specs", "docs", "pyproject.toml"]
-# Groups that mutate audit/ only: poolgen is unchanged there, so the pools its fixtures build are built
-# once per group and reused (bench/mutation_cache.py).
-CACHED = {"rules", "verify"}
+# Groups whose tests use polars: mutmut forks each mutant's process, and a process forked after polars
+# has started its thread pool hangs at its next polars call. These fork from a server that has only
+# collected the tests (mutmut's "forkserver"), the others straight from mutmut's process (faster).
+POLARS = {"build", "merkle", "rules", "verify"}
 
 
-def _config(modules: list[str], tests: list[str], slow: str, cached: bool) -> str:
+def _config(modules: list[str], tests: list[str], slow: str, polars: bool) -> str:
     def toml_list(items: list[str]) -> str:
         return "[" + ", ".join(f'"{i}"' for i in items) + "]"
     present = [t for t in tests if (ROOT / t).exists()]
     args = ["-p", "no:cacheprovider", "-q"] + (["-k", f"not ({slow})"] if slow else [])
-    args += ["-p", "mutation_cache"] if cached else []
     return ("\n[tool.mutmut]\n"
             'source_paths = ["poolgen", "audit"]\n'
             f"only_mutate = {toml_list(modules)}\n"
-            f"also_copy = {toml_list(['specs', 'docs'] + (['mutation_cache.py'] if cached else []))}\n"
+            'also_copy = ["specs", "docs"]\n'
+            f"process_isolation = \"{'forkserver' if polars else 'fork'}\"\n"
             f"pytest_add_cli_args_test_selection = {toml_list(present)}\n"
             f"pytest_add_cli_args = {toml_list(args)}\n"
-            "use_git_change_detection = false\n")
+            "use_git_change_detection = false\n"
+            # generous: on a loaded machine a tight timeout would count slow runs as kills
+            "timeout_multiplier = 10.0\ntimeout_constant = 20.0\n")
 
 
 def _prepare(group: str) -> Path:
@@ -79,9 +84,7 @@ def _prepare(group: str) -> Path:
         else:
             shutil.copy2(src, here / name)
     with open(here / "pyproject.toml", "a") as f:
-        f.write(_config(modules, tests, slow, group in CACHED))
-    if group in CACHED:
-        shutil.copy2(ROOT / "bench" / "mutation_cache.py", here / "mutation_cache.py")
+        f.write(_config(modules, tests, slow, group in POLARS))
     return here
 
 
@@ -94,6 +97,7 @@ def _mutmut(here: Path, *args: str, log: Path | None = None) -> str:
     return ""
 
 
+CAUGHT = {"killed", "timeout", "segfault"}  # the mutant made a test fail, hang or crash
 _RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
 
@@ -118,6 +122,7 @@ def _summary(groups: list[str]) -> str:
             continue
         by_module: dict[str, Counter] = defaultdict(Counter)
         for key, status in _results(here):
+            status = "killed" if status in CAUGHT else status
             by_module[_module_of(key)][status] += 1
             if status != "killed":
                 survivors.append(f"{key}: {status}")

@@ -99,15 +99,40 @@ def test_a_small_pool_has_its_identity_tiers_prizes_salts_and_layout():
     assert table["ticket"][0] == "465-0000000-000"
 
 
-def test_a_layout_column_that_clashes_with_a_pool_column_is_refused(monkeypatch):
+@pytest.mark.parametrize("name", ["position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"])
+def test_a_layout_column_that_clashes_with_a_pool_column_is_refused(monkeypatch, name):
     spec, pool = _small("happy_holidays", "p1", [5])
 
     class Clashing:
         @staticmethod
         def lay_out(spec, pool, tiers, stream):
-            return {"prize_cents": np.zeros(tiers.size, dtype=np.int64)}
+            return {"spot_0": np.zeros(tiers.size, dtype=np.uint8), name: np.zeros(tiers.size)}
 
     monkeypatch.setattr(build, "layout_module", lambda rules: Clashing)
     with pytest.raises(ValueError) as info:
         build_pool(spec, pool, SEED_A)
-    assert str(info.value) == "layout column 'prize_cents' clashes with a pool column"
+    assert str(info.value) == f"layout column {name!r} clashes with a pool column"
+
+
+def test_a_game_without_a_layout_has_the_common_columns_only(monkeypatch):
+    spec, pool = _small("happy_holidays", "p1", [3, 1])
+    monkeypatch.setattr(build, "layout_module", lambda rules: object())
+    table = build_pool(spec, pool, SEED_A)
+    assert table.columns == ["position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"]
+    assert table.height == 4
+
+
+def test_the_layout_stream_is_the_pools_layout_stream(monkeypatch):
+    spec, pool = _small("happy_holidays", "p1", [4])
+    seen = []
+
+    class Recording:
+        @staticmethod
+        def lay_out(spec, pool, tiers, stream):
+            seen.append((stream.label, tiers.tolist(), stream.read(8)))
+            return {}
+
+    monkeypatch.setattr(build, "layout_module", lambda rules: Recording)
+    build_pool(spec, pool, SEED_A)
+    label = ("poolgen/v1", "happy_holidays", "p1", "layout")
+    assert seen == [(label, [0, 0, 0, 0], derive_stream(SEED_A, *label).read(8))]

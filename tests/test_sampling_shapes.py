@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import reference_drbg
 
-from poolgen.rng import derive_stream, integers, permutation, row_permutations
+from poolgen.rng import derive_stream, integers, integers_by_key, permutation, row_permutations
 
 SEED = bytes(range(32))
 
@@ -67,4 +67,41 @@ def test_a_bound_beyond_int64_is_refused_before_any_draw():
         integers(stream, 2**63, size=3)
     with pytest.raises(OverflowError):
         integers(stream, [5, 2**63])
+    assert stream.bytes_read == 0
+
+
+def test_integers_by_key_takes_keys_of_any_shape():
+    """Wild Side draws with (rows, 12) keys: the result has the keys' shape and the same values as
+    flat keys (and as `integers` of the looked-up bounds)."""
+    table = np.array([3, 1000, 2**40])
+    key = np.array([[0, 1, 2, 1], [2, 2, 0, 0], [1, 0, 1, 2]])
+    got = integers_by_key(derive_stream(SEED, "keys2d"), table, key)
+    flat = integers_by_key(derive_stream(SEED, "keys2d"), table, key.reshape(-1))
+    looked_up = integers(derive_stream(SEED, "keys2d"), table[key])
+    assert got.shape == (3, 4) and got.dtype == np.int64
+    assert got.reshape(-1).tolist() == flat.tolist() == looked_up.reshape(-1).tolist()
+    assert (got < table[key]).all()
+
+
+def test_integers_by_key_with_a_scalar_bound_needs_a_size():
+    stream = derive_stream(SEED, "scalar")
+    with pytest.raises(ValueError) as info:
+        integers_by_key(stream, 6)
+    assert str(info.value) == "size is needed with a scalar bound"
+    assert integers_by_key(stream, 6, size=4).shape == (4,)
+
+
+def test_a_table_entry_beyond_int64_is_refused():
+    stream = derive_stream(SEED, "huge table")
+    with pytest.raises(OverflowError):
+        integers_by_key(stream, [5, 2**63], np.array([0, 0]))
+    assert stream.bytes_read == 0
+
+
+@pytest.mark.parametrize("bounds", [np.array([3, 0]), np.array([-5]), np.array([[1, 2], [0, 1]])])
+def test_a_bound_below_one_is_refused_in_these_words(bounds):
+    stream = derive_stream(SEED, "zero")
+    with pytest.raises(ValueError) as info:
+        integers(stream, bounds)
+    assert str(info.value) == "every bound must be at least 1"
     assert stream.bytes_read == 0

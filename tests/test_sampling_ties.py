@@ -116,3 +116,12 @@ def test_one_key_needs_no_redraw_check():
     stream = ServedWords(_real_words(1, "one"))
     assert permutation(stream, 1).tolist() == [0]
     assert stream.calls == [1]
+
+
+def test_two_tied_keys_are_redrawn_too():
+    tied = _real_words(2, "two")
+    tied[1] = tied[0]
+    fresh = _real_words(2, "two fresh")
+    stream = ServedWords(tied, fresh)
+    assert permutation(stream, 2).tolist() == _full_width_order(fresh)
+    assert stream.calls == [2, 2]
