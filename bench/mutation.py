@@ -18,12 +18,15 @@ bench/mutation-survivors.md. The summary is written to bench/.mutation/summary.t
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import shutil
 import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,6 +100,7 @@ def _mutmut(here: Path, *args: str, log: Path | None = None) -> str:
     return ""
 
 
+RECHECK_SECONDS = 90  # a clean run of any group's tests takes well under this, even on a loaded machine
 CAUGHT = {"killed", "timeout", "segfault"}  # the mutant made a test fail, hang or crash
 _RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
@@ -112,6 +116,33 @@ def _results(here: Path) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in map(_RESULT.match, out.splitlines()) if m]
 
 
+def _recheck_timeouts(group: str) -> None:
+    """Run each mutant that mutmut timed out once more in a plain pytest process, and keep its verdict.
+
+    A worker forked from a process that has run polars or numpy threads can hang after its tests have
+    finished, so mutmut's "timeout" may hide a kill or a survivor; a fresh process tells which."""
+    here = WORK / group
+    _, tests, slow = GROUPS[group]
+    present = [t for t in tests if (here / t).exists()]
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *present]
+    cmd += ["-k", f"not ({slow})"] if slow else []
+
+    def verdict(key: str) -> str:
+        env = {**os.environ, "MUTANT_UNDER_TEST": key}
+        try:
+            done = subprocess.run(cmd, cwd=here / "mutants", env=env, capture_output=True,
+                                  timeout=RECHECK_SECONDS)
+        except subprocess.TimeoutExpired:
+            return "timeout"
+        code = done.returncode
+        return {0: "survived", 1: "killed", 3: "killed"}.get(code, f"pytest exit {code}")
+
+    timed_out = [key for key, status in _results(here) if status == "timeout"]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        verdicts = dict(zip(timed_out, pool.map(verdict, timed_out), strict=True))
+    (here / "rechecked.json").write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+
+
 def _summary(groups: list[str]) -> str:
     lines, survivors = [], []
     total = Counter()
@@ -121,7 +152,10 @@ def _summary(groups: list[str]) -> str:
             lines.append(f"{group}: not run")
             continue
         by_module: dict[str, Counter] = defaultdict(Counter)
+        rechecked = here / "rechecked.json"
+        verdicts = json.loads(rechecked.read_text()) if rechecked.exists() else {}
         for key, status in _results(here):
+            status = verdicts.get(key, status)
             status = "killed" if status in CAUGHT else status
             by_module[_module_of(key)][status] += 1
             if status != "killed":
@@ -149,18 +183,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("groups", nargs="*", help=f"groups to run (default all): {', '.join(GROUPS)}")
     parser.add_argument("--report", action="store_true", help="print the last run's scores, run nothing")
+    parser.add_argument("--recheck", action="store_true", help="only re-run the last run's timed-out mutants")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
     args = parser.parse_args()
     groups = args.groups or list(GROUPS)
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:
         parser.error(f"unknown group(s) {', '.join(unknown)}; the groups are {', '.join(GROUPS)}")
-    if not args.report:
+    if args.recheck:
+        for group in groups:
+            _recheck_timeouts(group)
+    elif not args.report:
         for group in groups:
             start = time.monotonic()
             here = _prepare(group)
             print(f"{group}: mutating {', '.join(GROUPS[group][0])}", flush=True)
             _mutmut(here, "run", "--max-children", str(args.jobs), log=here / "mutmut.log")
+            _recheck_timeouts(group)
             (here / "seconds").write_text(f"{time.monotonic() - start:.0f}\n")
     text = _summary(groups)
     WORK.mkdir(parents=True, exist_ok=True)
