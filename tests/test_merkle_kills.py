@@ -163,3 +163,32 @@ def test_prove_ticket_refuses_a_pool_file_whose_root_is_not_the_manifests(small_
         pm.prove_ticket(run, "465-0000000-001")
     assert str(info.value) == f"{run / 'pool-p1.parquet'}: its Merkle root is not the manifest's; the run " \
                               "folder is damaged"
+
+
+def _varying(n: int, lengths: list[int], salt: int) -> list[str]:
+    """n strings whose lengths cycle through `lengths` and whose letters differ from row to row."""
+    return ["".join(chr(97 + (i * 7 + j + salt) % 26)
+                    for j in range(lengths[(i * (salt + 1)) % len(lengths)])) for i in range(n)]
+
+
+@pytest.mark.parametrize(("a", "b"), [([1, 3], [0, 2, 5]),        # few layouts, small radix: counted
+                                      ([0, 300], [0, 300]),       # few layouts, radix above 2^16
+                                      (list(range(40)), [0, 1])])  # many layouts: packed
+def test_audit_leaves_of_varying_strings_grouped_by_layout_match_row_by_row(a, b):
+    n = 2400
+    df = pl.DataFrame({"a": _varying(n, a, 1), "b": _varying(n, b, 2), "n": list(range(n)),
+                       "same": ["abc"] * n, "flag": [i % 2 == 0 for i in range(n)]})
+    want = [row.tobytes() for row in pm.leaf_hashes(df)]
+    assert am.leaves(df) == want
+    assert am.leaves(df, 1000) == want
+    for i in (0, 1, 2, 3, 4, 5, 777, n - 1):
+        assert want[i] == am.leaf_of_row(df.row(i, named=True))
+
+
+def test_audit_leaves_of_five_wide_varying_columns_are_packed_exactly():
+    n = 600
+    cols = {f"s{k}": _varying(n, [0, 250, 300], k) for k in range(5)}  # 301^5 layouts possible
+    df = pl.DataFrame(cols)
+    want = [row.tobytes() for row in pm.leaf_hashes(df)]
+    assert am.leaves(df) == want
+    assert want[5] == am.leaf_of_row(df.row(5, named=True))
