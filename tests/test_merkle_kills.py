@@ -192,3 +192,22 @@ def test_audit_leaves_of_five_wide_varying_columns_are_packed_exactly():
     want = [row.tobytes() for row in pm.leaf_hashes(df)]
     assert am.leaves(df) == want
     assert want[5] == am.leaf_of_row(df.row(5, named=True))
+
+
+def test_audit_takes_a_uint64_column_up_to_2_63_minus_1_and_refuses_above():
+    top = pl.DataFrame({"u": pl.Series([0, 2**63 - 1], dtype=pl.UInt64)})
+    assert am.leaves(top) == [am.leaf_of_row({"u": 0}), am.leaf_of_row({"u": 2**63 - 1})]
+    small = pl.DataFrame({"u": pl.Series([5, 6], dtype=pl.UInt64)})
+    assert am.leaves(small) == [am.leaf_of_row({"u": 5}), am.leaf_of_row({"u": 6})]
+    over = pl.DataFrame({"u": pl.Series([1, 2**63], dtype=pl.UInt64)})
+    with pytest.raises(am.MerkleError) as info:
+        am.leaves(over)
+    assert str(info.value) == "column 'u' holds an integer above 2^63 - 1"
+
+
+@pytest.mark.parametrize("dtype", [pl.Categorical, pl.Enum(["", "ab", "xyz"])])
+def test_audit_encodes_categorical_text_as_its_strings(dtype):
+    values = ["ab", "", "xyz", "ab"] * 5
+    text = pl.DataFrame({"c": values, "n": list(range(20))})
+    cat = text.with_columns(pl.col("c").cast(dtype))
+    assert am.leaves(cat) == am.leaves(text) == [am.leaf_of_row(r) for r in text.iter_rows(named=True)]
