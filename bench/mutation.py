@@ -116,14 +116,24 @@ def _results(here: Path) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in map(_RESULT.match, out.splitlines()) if m]
 
 
-def _recheck_timeouts(group: str) -> None:
-    """Run each mutant that mutmut timed out once more in a plain pytest process, and keep its verdict.
+def _recheck(group: str, survivors: bool = False) -> None:
+    """Run mutants once more, each in a plain pytest process, and keep the verdicts (rechecked.json).
 
-    A worker forked from a process that has run polars or numpy threads can hang after its tests have
-    finished, so mutmut's "timeout" may hide a kill or a survivor; a fresh process tells which."""
+    Always the mutants mutmut timed out: a worker forked from a process that has run polars or numpy
+    threads can hang after its tests have finished, so a "timeout" may hide a kill or a survivor.
+    With `survivors`, also every survivor and every mutant no recorded test reached, against the
+    tests as they are now (copied in first): the way to see which survivors a new test kills without
+    running the whole group again."""
     here = WORK / group
     _, tests, slow = GROUPS[group]
-    present = [t for t in tests if (here / t).exists()]
+    present = [t for t in tests if (here / "mutants" / t).exists()]
+    if survivors:  # the tests of the run did not kill them: only a test added or changed since can
+        started = (here / "pyproject.toml").stat().st_mtime
+        present = [t for t in tests if (ROOT / t).exists() and (ROOT / t).stat().st_mtime > started]
+        if not present:
+            return
+        shutil.copytree(ROOT / "tests", here / "mutants" / "tests", dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *present]
     cmd += ["-k", f"not ({slow})"] if slow else []
 
@@ -137,10 +147,15 @@ def _recheck_timeouts(group: str) -> None:
         code = done.returncode
         return {0: "survived", 1: "killed", 3: "killed"}.get(code, f"pytest exit {code}")
 
-    timed_out = [key for key, status in _results(here) if status == "timeout"]
+    path = here / "rechecked.json"
+    verdicts = json.loads(path.read_text()) if path.exists() else {}
+    wanted = {"timeout", "survived", "no tests"} if survivors else {"timeout"}
+    todo = [key for key, status in _results(here)
+            if status in wanted and verdicts.get(key) not in ("killed", "timeout")]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        verdicts = dict(zip(timed_out, pool.map(verdict, timed_out), strict=True))
-    (here / "rechecked.json").write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+        for key, found in zip(todo, pool.map(verdict, todo), strict=True):
+            verdicts[key] = found
+            path.write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
 
 
 def _summary(groups: list[str]) -> str:
@@ -188,7 +203,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("groups", nargs="*", help=f"groups to run (default all): {', '.join(GROUPS)}")
     parser.add_argument("--report", action="store_true", help="print the last run's scores, run nothing")
-    parser.add_argument("--recheck", action="store_true", help="only re-run the last run's timed-out mutants")
+    parser.add_argument("--recheck", action="store_true",
+                        help="re-run the last run's survivors and timeouts against the tests as they are now")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--sample", metavar="DIGIT", help="run only the mutants whose number ends in DIGIT "
                                                          "(every tenth mutant of every function)")
@@ -199,7 +215,7 @@ def main() -> None:
         parser.error(f"unknown group(s) {', '.join(unknown)}; the groups are {', '.join(GROUPS)}")
     if args.recheck:
         for group in groups:
-            _recheck_timeouts(group)
+            _recheck(group, survivors=True)
     elif not args.report:
         for group in groups:
             start = time.monotonic()
@@ -207,7 +223,7 @@ def main() -> None:
             print(f"{group}: mutating {', '.join(GROUPS[group][0])}", flush=True)
             names = [f"*__mutmut_*{args.sample}"] if args.sample else []
             _mutmut(here, "run", "--max-children", str(args.jobs), *names, log=here / "mutmut.log")
-            _recheck_timeouts(group)
+            _recheck(group)
             (here / "seconds").write_text(f"{time.monotonic() - start:.0f}\n")
     text = _summary(groups)
     WORK.mkdir(parents=True, exist_ok=True)
