@@ -100,7 +100,7 @@ def _mutmut(here: Path, *args: str, log: Path | None = None) -> str:
     return ""
 
 
-RECHECK_SECONDS = 90  # a clean run of any group's tests takes well under this, even on a loaded machine
+RECHECK_SECONDS = 300  # a clean run of any group's tests takes well under this, even on a loaded machine
 CAUGHT = {"killed", "timeout", "segfault"}  # the mutant made a test fail, hang or crash
 _RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
@@ -150,8 +150,8 @@ def _recheck(group: str, survivors: bool = False) -> None:
     path = here / "rechecked.json"
     verdicts = json.loads(path.read_text()) if path.exists() else {}
     wanted = {"timeout", "survived", "no tests"} if survivors else {"timeout"}
-    todo = [key for key, status in _results(here)
-            if status in wanted and verdicts.get(key) not in ("killed", "timeout")]
+    todo = [key for key, status in sorted(_results(here), key=lambda r: r[1] != "no tests")
+            if status in wanted and verdicts.get(key) != "killed"]  # the unreached first: most likely kills
     with ThreadPoolExecutor(max_workers=2) as pool:
         for key, found in zip(todo, pool.map(verdict, todo), strict=True):
             verdicts[key] = found
