@@ -9,6 +9,7 @@ pays multiplier x denomination x areas. Losers = pool size - winners, listed fir
 from __future__ import annotations
 
 import hashlib
+import re
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -36,8 +37,13 @@ class SpecFigures:
     pools_per_order: int  # printed: pools in an order (all alike); eInstants: len(pools)
 
 
+# A spec's money as printed: optional $, digits grouped by commas in threes (or not grouped), optional
+# point and two digits of cents. '$1,2500.00', '7.5', '-5', '1e3' are refused, as poolgen's loader does.
+_AMOUNT = re.compile(r"\$?(\d{1,3}(,\d{3})*|\d+)(\.\d{2})?")
+
+
 def money(text: object, where: str) -> int:
-    """'$1,103,611', '1.00', '$5' -> cents."""
+    """'$1,103,611', '1.00', '$5' -> cents, exactly (Decimal, never a binary float)."""
     if not isinstance(text, str):
         raise UnusableInput(f"{where}: money must be a string, not {text!r}")
     try:
@@ -48,6 +54,8 @@ def money(text: object, where: str) -> int:
         raise UnusableInput(f"{where}: {text!r} is not a finite amount")
     if value != value.to_integral_value():
         raise UnusableInput(f"{where}: {text!r} has fractions of a cent")
+    if not _AMOUNT.fullmatch(text.strip()):
+        raise UnusableInput(f"{where}: {text!r} is not a well-formed amount")
     return int(value)
 
 

@@ -1,4 +1,11 @@
-"""Money as integer cents. Parsing is exact: decimal text in, int out; binary floats are refused."""
+"""Money as integer cents. Parsing is exact: decimal text in, int out; binary floats are refused.
+
+An amount is read the way a regulation prints it: an optional `$`, digits either grouped by commas
+in threes or not grouped, and optionally a point and exactly two digits of cents ('$1,004.15',
+'7.50', '$26,110'). A figure grouped any other way ('$1,2500.00') is read without its commas
+($12,500.00) and reported as not well formed: a spec's own money fields refuse it (poolgen/spec.py),
+while a figure transcribed from a regulation's tables is kept and `poolgen check` notes it.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +14,8 @@ from decimal import Decimal
 
 from poolgen.limits import bounded_decimal
 
-_PLAIN = re.compile(r"^-?\d+(\.\d{1,2})?$")
 # As printed in a regulation: optional $, digits grouped by commas in threes, optional cents.
 _PRINTED = re.compile(r"^\$?(\d{1,3}(,\d{3})*|\d+)(\.\d{2})?$")
-
-
-def parse_cents(text: str) -> int:
-    """'5.00' -> 500, '7.5' -> 750, '26110' -> 2611000. Raises ValueError on anything else."""
-    if not isinstance(text, str):
-        raise ValueError(f"money must be a decimal string such as \"5.00\", not {type(text).__name__}")
-    if not _PLAIN.match(text):
-        raise ValueError(f"{text!r} is not a decimal amount such as \"5.00\"")
-    return int(Decimal(text) * 100)
 
 
 def parse_printed(text: str) -> tuple[int, bool]:

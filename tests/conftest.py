@@ -24,3 +24,14 @@ def specs_dir() -> Path:
 
 def spec_path(rules: str) -> Path:
     return SPECS / f"{rules}.toml"
+
+
+# The suite runs from the bottom layer up, so that the first test to fail (`pytest -x`) is the one meant
+# for what broke: a DRBG change fails the DRBG's known answers before any test that pins a pool's hash.
+_FIRST = ("test_rng.py", "test_sampling_ties.py", "test_money.py", "test_check_rounding.py", "test_merkle.py",
+          "test_build.py", "test_layout_decoys.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(_FIRST)))  # stable: the rest keep their order

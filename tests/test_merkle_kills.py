@@ -1,0 +1,213 @@
+"""Merkle, both sides, where the known answers do not look: the edges of the row encoding, the exact
+errors, audit's node(), and a proof made by `prove_ticket` from a small real run, checked by audit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import polars as pl
+import pytest
+from conftest import SEED_A, spec_path
+
+import audit.merkle as am
+import poolgen.merkle as pm
+from poolgen.errors import RunError
+from poolgen.generate import generate
+from poolgen.spec import load_spec
+
+LOW, HIGH = -(2**63), 2**63 - 1
+
+
+@pytest.mark.parametrize("v", [LOW, -1, 0, HIGH])
+def test_every_64_bit_integer_encodes_alike_on_both_sides(v):
+    raw = v.to_bytes(8, "big", signed=True)
+    assert am.encode_value("n", v) == (b"i", raw)
+    assert pm.row_message({"n": v}) == b"\x00\x00\x00\x01\x00\x00\x00\x01ni" + raw
+    assert am.leaf_of_row({"n": v}) == hashlib.sha256(b"\x00" + pm.row_message({"n": v})).digest()
+
+
+@pytest.mark.parametrize("v", [LOW - 1, HIGH + 1, 2**64, -(2**64)])
+def test_an_integer_beyond_64_signed_bits_is_refused_in_these_words(v):
+    with pytest.raises(pm.MerkleError) as ours:
+        pm.row_message({"n": v})
+    assert str(ours.value) == f"column 'n': {v} does not fit in 64 signed bits"
+    with pytest.raises(am.MerkleError) as theirs:
+        am.leaf_of_row({"n": v})
+    assert str(theirs.value) == f"column 'n': integer {v} is outside 64 signed bits"
+
+
+@pytest.mark.parametrize(("v", "kind", "shown"), [(None, "null", "None"), (1.5, "float", "1.5"),
+                                                  ([1], "list", "[1]"), (b"x", "bytes", "b'x'")])
+def test_a_value_without_an_encoding_is_refused_in_these_words(v, kind, shown):
+    with pytest.raises(pm.MerkleError) as ours:
+        pm.row_message({"a": 1, "col": v})
+    assert str(ours.value) == f"column 'col': a {kind} value has no row encoding"
+    with pytest.raises(am.MerkleError) as theirs:
+        am.leaf_of_row({"a": 1, "col": v})
+    assert str(theirs.value) == f"column 'col': {shown} has no encoding (only integers, strings, booleans)"
+
+
+def test_audit_names_the_column_of_text_that_has_no_utf8_form():
+    with pytest.raises(am.MerkleError) as info:
+        am.leaf_of_row({"a": "ok", "t": "\udc80"})
+    assert str(info.value) == "column 't': the value is not valid Unicode text (it has no UTF-8 form)"
+
+
+def test_a_column_name_must_be_text():
+    with pytest.raises(am.MerkleError) as info:
+        am.leaf_of_row({"a": 1, 7: 2})
+    assert str(info.value) == "column name 7 is not text"
+
+
+def test_strings_are_length_prefixed_big_endian_utf8():
+    assert am.encode_value("s", "é") == (b"s", b"\x00\x00\x00\x02\xc3\xa9")
+    assert pm.row_message({"s": "é"}).endswith(b"s\x00\x00\x00\x02\xc3\xa9")
+    assert am.encode_value("s", "") == (b"s", b"\x00\x00\x00\x00")
+
+
+@pytest.mark.parametrize("count", [2, 3, 16])
+def test_audit_node_hashes_2_to_16_children(count):
+    children = [bytes([i]) * 32 for i in range(count)]
+    assert am.node(*children) == hashlib.sha256(b"\x01" + b"".join(children)).digest()
+
+
+@pytest.mark.parametrize("count", [0, 1, 17])
+def test_audit_node_refuses_other_counts(count):
+    with pytest.raises(am.MerkleError) as info:
+        am.node(*[bytes(32)] * count)
+    assert str(info.value) == f"a node has 2 to 16 children, not {count}"
+
+
+def _table(n: int) -> pl.DataFrame:
+    return pl.DataFrame({"position": list(range(n)), "ticket": [f"t-{i:04d}" for i in range(n)],
+                         "flag": [i % 3 == 0 for i in range(n)]})
+
+
+@pytest.mark.parametrize(("n", "index"), [(1, 0), (2, 1), (17, 16), (300, 255), (300, 299)])
+def test_path_for_gives_the_root_and_a_path_audit_folds_into_it(n, index):
+    df = _table(n)
+    root, path = pm.path_for(df, index)
+    assert root == pm.root(df) == am.table_root(df)
+    leaf = am.leaves(df)[index]
+    assert am.root_from_path(leaf, index, n, path) == root
+    assert [(len(s["left"]), len(s["right"])) for s in path] == am.expected_shape(index, n)
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 300])
+def test_audit_leaves_do_not_depend_on_the_chunk(chunk):
+    df = _table(300).with_columns(pl.Series("s", ["", "a", "bcd"] * 100))
+    want = [row.tobytes() for row in pm.leaf_hashes(df)]
+    assert am.leaves(df, chunk) == want
+    assert am.leaves(df) == want
+
+
+def test_audit_leaves_of_a_table_whose_only_column_is_empty_text():
+    df = pl.DataFrame({"s": ["", "", ""]})
+    want = [hashlib.sha256(b"\x00" + pm.row_message({"s": ""})).digest()] * 3
+    assert am.leaves(df) == want
+    assert am.leaves(df, 2) == want
+
+
+# ---- prove_ticket on a small real run ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """A run of one cut-down Happy Holidays pool of 41 tickets (1 book), built by `generate`."""
+    spec = load_spec(spec_path("happy_holidays"))
+    pool = spec.pool("p1")
+    counts = [30, 4, 3, 2, 1, 0, 1]
+    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, counts, strict=False))
+    small = replace(pool, tiers=tiers, tickets=sum(counts), books=1)
+    out = tmp_path_factory.mktemp("proof")
+    return generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=out,
+                    run_id="r").folder
+
+
+def test_prove_ticket_gives_the_row_path_and_root_audit_checks(small_run):
+    manifest = (small_run / "manifest.json").read_bytes()
+    entry = json.loads(manifest)["pools"][0]
+    table = pl.read_parquet(small_run / "pool-p1.parquet")
+    proof = pm.prove_ticket(small_run, "465-0000000-034")
+    assert set(proof) == {"format", "run_id", "manifest_sha256", "pool", "tickets", "position", "ticket",
+                          "row", "leaf", "path", "merkle"}
+    assert proof["format"] == "poolgen-proof/2" and proof["run_id"] == "r" and proof["pool"] == "p1"
+    assert proof["manifest_sha256"] == hashlib.sha256(manifest).hexdigest()
+    assert (proof["tickets"], proof["position"], proof["ticket"]) == (41, 34, "465-0000000-034")
+    assert proof["row"] == table.row(34, named=True)
+    assert entry["merkle"]["root"] == am.table_root(table).hex()
+    assert proof["merkle"] == {"algorithm": "poolgen-merkle/v2", "root": entry["merkle"]["root"]}
+    leaf = am.leaf_of_row(proof["row"])
+    assert proof["leaf"] == leaf.hex()
+    assert am.root_from_path(leaf, 34, 41, proof["path"]).hex() == entry["merkle"]["root"]
+    first = pm.prove_ticket(small_run, "465-0000000-000")
+    assert first["position"] == 0 and first["row"]["ticket"] == "465-0000000-000"
+
+
+def test_prove_ticket_of_an_unknown_ticket(small_run):
+    with pytest.raises(RunError) as info:
+        pm.prove_ticket(small_run, "465-0000000-041")
+    assert str(info.value) == f"{small_run}: no ticket '465-0000000-041' in any pool of the run"
+
+
+def test_prove_ticket_refuses_a_pool_file_whose_root_is_not_the_manifests(small_run, tmp_path):
+    run = tmp_path / "r"
+    shutil.copytree(small_run, run)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table.with_columns(pl.when(pl.col("position") == 3).then(pl.lit("0" * 32)).otherwise(pl.col("salt"))
+                       .alias("salt")).write_parquet(run / "pool-p1.parquet")
+    with pytest.raises(RunError) as info:
+        pm.prove_ticket(run, "465-0000000-001")
+    assert str(info.value) == f"{run / 'pool-p1.parquet'}: its Merkle root is not the manifest's; the run " \
+                              "folder is damaged"
+
+
+def _varying(n: int, lengths: list[int], salt: int) -> list[str]:
+    """n strings whose lengths cycle through `lengths` and whose letters differ from row to row."""
+    return ["".join(chr(97 + (i * 7 + j + salt) % 26)
+                    for j in range(lengths[(i * (salt + 1)) % len(lengths)])) for i in range(n)]
+
+
+@pytest.mark.parametrize(("a", "b"), [([1, 3], [0, 2, 5]),        # few layouts, small radix: counted
+                                      ([0, 300], [0, 300]),       # few layouts, radix above 2^16
+                                      (list(range(40)), [0, 1])])  # many layouts: packed
+def test_audit_leaves_of_varying_strings_grouped_by_layout_match_row_by_row(a, b):
+    n = 2400
+    df = pl.DataFrame({"a": _varying(n, a, 1), "b": _varying(n, b, 2), "n": list(range(n)),
+                       "same": ["abc"] * n, "flag": [i % 2 == 0 for i in range(n)]})
+    want = [row.tobytes() for row in pm.leaf_hashes(df)]
+    assert am.leaves(df) == want
+    assert am.leaves(df, 1000) == want
+    for i in (0, 1, 2, 3, 4, 5, 777, n - 1):
+        assert want[i] == am.leaf_of_row(df.row(i, named=True))
+
+
+def test_audit_leaves_of_five_wide_varying_columns_are_packed_exactly():
+    n = 600
+    cols = {f"s{k}": _varying(n, [0, 250, 300], k) for k in range(5)}  # 301^5 layouts possible
+    df = pl.DataFrame(cols)
+    want = [row.tobytes() for row in pm.leaf_hashes(df)]
+    assert am.leaves(df) == want
+    assert want[5] == am.leaf_of_row(df.row(5, named=True))
+
+
+def test_audit_takes_a_uint64_column_up_to_2_63_minus_1_and_refuses_above():
+    top = pl.DataFrame({"u": pl.Series([0, 2**63 - 1], dtype=pl.UInt64)})
+    assert am.leaves(top) == [am.leaf_of_row({"u": 0}), am.leaf_of_row({"u": 2**63 - 1})]
+    small = pl.DataFrame({"u": pl.Series([5, 6], dtype=pl.UInt64)})
+    assert am.leaves(small) == [am.leaf_of_row({"u": 5}), am.leaf_of_row({"u": 6})]
+    over = pl.DataFrame({"u": pl.Series([1, 2**63], dtype=pl.UInt64)})
+    with pytest.raises(am.MerkleError) as info:
+        am.leaves(over)
+    assert str(info.value) == "column 'u' holds an integer above 2^63 - 1"
+
+
+@pytest.mark.parametrize("dtype", [pl.Categorical, pl.Enum(["", "ab", "xyz"])])
+def test_audit_encodes_categorical_text_as_its_strings(dtype):
+    values = ["ab", "", "xyz", "ab"] * 5
+    text = pl.DataFrame({"c": values, "n": list(range(20))})
+    cat = text.with_columns(pl.col("c").cast(dtype))
+    assert am.leaves(cat) == am.leaves(text) == [am.leaf_of_row(r) for r in text.iter_rows(named=True)]
