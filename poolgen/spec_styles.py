@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from poolgen.spec import Pool, PoolTier, Spec, Symbol, Tier, _check_published, _Reader
+from poolgen.spec_bounds import bound_pools, bound_sizes
 from poolgen.styles import STYLES, style_module
 
 _TOP = {"format", "game", "printed", "play", "areas", "symbols", "tiers", "published"}
@@ -335,6 +336,7 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
     per = r.get(sales, "counts_per", "printed", str)
     if per not in ("order", "pool"):
         raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
+    bound_sizes(r, "printed", size, order)  # the input boundary, as for every spec (poolgen/limits.py)
     if last < first:
         raise r.fail("printed.last_ticket", "must not be below first_ticket")
     per_book = last - first + 1
@@ -368,4 +370,5 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
         pools.append(Pool(id=f"p{k + 1}", price_cents=price, tickets=tickets, tiers=ptiers,
                           first_book=book, books=tickets // per_book))
         book += tickets // per_book
+    bound_pools(r, "printed", tuple(pools))
     return tuple(pools)

@@ -91,10 +91,17 @@ REFUSED = [
     ("printed.last_pool", "partial",
      "g.toml: printed.last_pool: not used: an order of 2000 is whole pools of 2000"),
     ("play.max_wins", DELETE, "g.toml: play.max_wins: missing field"),
+    # the input boundary of poolgen/limits.py holds for format 2 as for format 1
+    ("printed.order_tickets", 9 * 10**18,
+     "g.toml: printed.order_tickets: 9,000,000,000,000,000,000 is more than 100,000,000 per order"),
+    ("printed.pool_tickets", 10**9,
+     "g.toml: printed.pool_tickets: 1,000,000,000 is more than 10,000,000 per pool"),
+    ("printed.pool_tickets", 0, "g.toml: printed.pool_tickets: a pool holds at least one ticket"),
 ]
 
 
-@pytest.mark.parametrize(("path", "value", "message"), REFUSED, ids=[r[0] for r in REFUSED])
+@pytest.mark.parametrize(("path", "value", "message"), REFUSED,
+                         ids=[f"{r[0]}={r[1]!r}"[:60] for r in REFUSED])
 def test_refused_with_one_line(tmp_path, path, value, message):
     doc = copy.deepcopy(kn_doc())
     _edit(path, value)(doc)
