@@ -1,4 +1,5 @@
-"""A seeded mutation corpus over the four specs, a run's manifest and a ticket's claim (issue 16).
+"""A seeded mutation corpus over the four specs and the three play-style examples, a run's manifest and
+a ticket's claim (issue 16).
 
 Every mutation is made from a fixed seed (`random.Random(case)`: test data, not outcomes), so a
 failure names its case and can be replayed. The bulk runs in this process: the loader and the
@@ -39,6 +40,8 @@ from poolgen.spec import load_spec
 
 GAMES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
 SPECS_PER_GAME = 500  # 2,000 mutated specs a run
+STYLE_GAMES = ("examples/hit_50", "examples/cash_explosion", "examples/double_take")  # format 2
+SPECS_PER_STYLE_GAME = 150  # and 450 more of the play-style examples
 SUBPROCESS_CASES = 25  # each run as `poolgen check` and `poolgen generate`: 50 processes
 CASE_SECONDS = 30  # a case that takes longer hangs (the slowest honest case takes about 2 s)
 
@@ -125,18 +128,20 @@ def _run_case(fn) -> str | None:
 
 @pytest.fixture(scope="module")
 def spec_corpus(tmp_path_factory) -> list[tuple[str, Path, str | None]]:
-    """(case id, mutated spec file, the loader's message or None if it loads) for 2,000 cases, each run
+    """(case id, mutated spec file, the loader's message or None if it loads) for 2,450 cases, each run
     in this process through the loader and the check."""
     root = tmp_path_factory.mktemp("fuzz")
     corpus, failures = [], []
     started = time.monotonic()
-    for g, game in enumerate(GAMES):
+    plan = [(g, SPECS_PER_GAME) for g in GAMES] + [(g, SPECS_PER_STYLE_GAME) for g in STYLE_GAMES]
+    case = -1
+    for game, cases in plan:
         original = spec_path(game).read_text()
-        for k in range(SPECS_PER_GAME):
-            case = g * SPECS_PER_GAME + k
+        for _ in range(cases):
+            case += 1
             folder = root / f"c{case}"
             folder.mkdir()
-            path = folder / f"{game}.toml"  # the real name: messages name the file
+            path = folder / f"{Path(game).name}.toml"  # the real name: messages name the file
             path.write_text(mutate(original, random.Random(case)), encoding="utf-8", errors="surrogatepass")
             refused: list[str] = []
 
@@ -158,10 +163,12 @@ def spec_corpus(tmp_path_factory) -> list[tuple[str, Path, str | None]]:
 
 
 def test_two_thousand_mutated_specs_in_process(spec_corpus):
-    assert len(spec_corpus) == len(GAMES) * SPECS_PER_GAME >= 2000
+    assert len(spec_corpus) == len(GAMES) * SPECS_PER_GAME + len(STYLE_GAMES) * SPECS_PER_STYLE_GAME
+    assert len(GAMES) * SPECS_PER_GAME >= 2000
     refused = [c for c in spec_corpus if c[2]]
     assert len(refused) > len(spec_corpus) // 2  # the corpus is hostile, not a list of honest specs
-    assert all(msg.split(":", 1)[0] in {f"{g}.toml" for g in GAMES} or msg.startswith("/")
+    names = {f"{Path(g).name}.toml" for g in GAMES + STYLE_GAMES}
+    assert all(msg.split(":", 1)[0] in names or msg.startswith("/")
                for _, _, msg in refused), "a message that names no file"
 
 
