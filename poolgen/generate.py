@@ -24,6 +24,7 @@ import poolgen
 from audit.rules import rules_module
 from audit.styles import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
+from poolgen.deliverables import create_secret_file
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
@@ -88,8 +89,9 @@ def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
     about half the CPU time of level 3 with statistics, and the file is no larger (the salts, which
     no level compresses, are half of it). Nothing here reads statistics."""
     try:
-        df.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
-        with open(path, "rb") as f:
+        with create_secret_file(path) as f:  # it holds every outcome: mode 0600 (docs/validation.md)
+            df.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
+            f.flush()
             os.fsync(f.fileno())
     except OSError as exc:
         raise OutputError(f"{path}: cannot write the pool file: {exc.strerror or exc}") from None
@@ -181,6 +183,7 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
     if len(set(ids)) != len(ids):
         raise SpecError(f"{spec.path.name}: a pool id is named twice: {', '.join(ids)}")
     with staged_folder(out / run_id) as folder:
+        os.chmod(folder, 0o700)  # it will hold outcomes: private whatever the umask
         if workers <= 1 or len(ids) == 1:
             entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
         else:

@@ -81,7 +81,7 @@ def rewrite(base, run: Path, rules: str, change) -> None:
     spec = load_spec(spec_path(rules))
     path = pool_path(run)
     table = change(pl.read_parquet(path))
-    table = table.with_columns(list(identity_columns(spec, spec.pool(POOLS[rules])).values()))
+    table = table.with_columns(list(identity_columns(spec, spec.pool(POOLS[rules]), SEED_A).values()))
     table.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
     doc = json.loads((run / "manifest.json").read_bytes())
     doc["pools"][0]["file"] = file_entry(path)
