@@ -34,7 +34,8 @@ def book_problems(book: pl.Series, per_book: int) -> list[str]:
     if split.size:
         r = int(split[0])
         problems.append(f"{split.size:,} row(s) carry another book number than their book's first "
-                        f"ticket, first at position {r:,}: {int(values[r])} in book {int(leaders[r // per_book])}")
+                        f"ticket, first at position {r:,}: {int(values[r])} in book "
+                        f"{int(leaders[r // per_book])}")
     out = np.flatnonzero((leaders < 0) | (leaders >= MAX_BOOK))
     if out.size:
         problems.append(f"{out.size:,} book number(s) outside 0..{MAX_BOOK - 1:,}, first "

@@ -53,13 +53,21 @@ def verify_command(regenerate: Regenerate | None = None):
             "--json", help="Print the report as one JSON document.")] = False,
         workers: Annotated[int, typer.Option(
             "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
+        validation_key: Annotated[Path | None, typer.Option(
+            "--validation-key", metavar="FILE",
+            help="The low-tier validation key: step 9 re-derives validation-low.bin.")] = None,
+        high_validation_key: Annotated[Path | None, typer.Option(
+            "--high-validation-key", metavar="FILE",
+            help="The high-tier validation key: step 9 re-derives validation-high.bin.")] = None,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
-        (5) figures, (6) Merkle roots, (7) reproduction from the seed, (8) statistics (99% for the run).
+        (5) figures, (6) Merkle roots, (7) reproduction from the seed, (8) statistics (99% for the run),
+        (9) deliverables.
         Exit 0 only if every step passes, 1 if any fails, 2 if the input cannot be used."""
         try:
             report = verify_run(run, public_key, spec=spec, seed_file=seed_file,
-                                workers=workers or os.cpu_count() or 1, regenerate=regenerate)
+                                workers=workers or os.cpu_count() or 1, regenerate=regenerate,
+                                validation_key=validation_key, high_validation_key=high_validation_key)
         except UnusableInput as exc:
             raise _unusable(str(exc)) from None
         if as_json:

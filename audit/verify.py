@@ -16,7 +16,9 @@
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
         file byte for byte (audit/reproduce.py; the generator is passed in, never imported);
     (8) every pool's statistics pass at 99% confidence for the run: positions, winners per book or
-        block, runs, and the layout no-information tests of the game's contract (audit/stats.py).
+        block, runs, and the layout no-information tests of the game's contract (audit/stats.py);
+    (9) printed runs: imaging files, pack list and, given the validation keys, the validation files
+        re-derived ticket by ticket (audit/deliverables.py, docs/validation.md).
 
 Each step is a function that returns what it checked or raises VerificationError(step, reason).
 `verify_run` runs them all: a failure never stops the others; a step that cannot run without an
@@ -36,6 +38,7 @@ import numpy as np
 import polars as pl
 
 from audit.books import book_problems, check_book_numbers, leading_books
+from audit.deliverables import check_deliverable_files, check_deliverables, listed_names, read_key
 from audit.errors import UnusableInput, VerificationError
 from audit.manifest import (
     MANIFEST,
@@ -58,7 +61,7 @@ from audit.stats import check_statistics
 from audit.styles import evaluate as evaluate_styles
 
 TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figures",
-          6: "merkle roots", 7: "reproduction", 8: "statistics"}
+          6: "merkle roots", 7: "reproduction", 8: "statistics", 9: "deliverables"}
 SHOWN = 3  # examples quoted in a failure reason
 
 __all__ = ["Report", "StepResult", "verify_run"]
@@ -150,7 +153,7 @@ def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key) -
 
 def check_listing(folder: Path, manifest: Manifest) -> str:
     """(2) nothing in the run folder that the manifest does not list."""
-    listed = {p.file for p in manifest.pools} | {MANIFEST, SIGNATURE}
+    listed = {p.file for p in manifest.pools} | {MANIFEST, SIGNATURE} | listed_names(manifest)
     extra = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in listed)
     if extra:
         raise VerificationError(2, f"unlisted file(s) in the run folder: {', '.join(extra)}")
@@ -526,7 +529,8 @@ def _pool_job(args) -> dict[int, Outcome]:
 
 
 def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, seed_file: Path | None = None,
-               workers: int = 1, regenerate: Regenerate | None = None) -> Report:
+               workers: int = 1, regenerate: Regenerate | None = None,
+               validation_key: Path | None = None, high_validation_key: Path | None = None) -> Report:
     """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked.
 
     `regenerate` is the generator step 7 reproduces the pools with (see audit/reproduce.py);
@@ -548,7 +552,10 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
         seed = read_seed(seed_file)
 
+    keys = {"low": read_key(validation_key) if validation_key else None,
+            "high": read_key(high_validation_key) if high_validation_key else None}
     steps = [StepResult(n, TITLES[n]) for n in TITLES]
+    steps[8].required = False  # its parts without a key are skipped, not failed
     report = Report(folder, fingerprint(key) if key else None, steps)
     try:
         manifest: Manifest | None = Manifest.parse(data)
@@ -571,6 +578,8 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         return report
 
     steps[1].add(*_attempt(2, check_listing, folder, manifest))
+    if manifest.doc.get("deliverables"):
+        steps[1].add(*_attempt(2, check_deliverable_files, folder, manifest))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
     jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
@@ -599,6 +608,8 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
 
     for status, message, where in check_statistics(folder, manifest):
         steps[7].add(status, message, where)
+    for status, message in check_deliverables(folder, manifest, keys, spec):  # audit/deliverables.py
+        steps[8].add(status, message)
 
     if seed is not None and regenerate is not None:
         steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec, regenerate))

@@ -25,6 +25,7 @@ from audit.rules import rules_module
 from audit.styles import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
 from poolgen.deliverables import create_secret_file
+from poolgen.deliverables.run import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
@@ -61,7 +62,9 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
         self_check(spec, pool, df)  # raises before anything is written
         if progress:
             progress(pool_id, 2)
-        return _write_pool_file(df, folder / pool_file_name(pool_id))
+        file = _write_pool_file(df, folder / pool_file_name(pool_id))
+        write_imaging(spec, pool, df, seed, folder)  # printed games: the printer's file (deliverables/)
+        return file
 
     # The check (numpy) and the write (polars, and hashlib over the whole file) mostly run without the
     # GIL, so they run on a thread while this one computes the Merkle root, which holds it (one small
@@ -170,12 +173,15 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
              pool_ids: list[str] | None = None, workers: int = 1,
              progress: Progress | None = None,
              signature: dict | None = None,
-             finish: Callable[[Path, dict], None] | None = None) -> RunResult:
+             finish: Callable[[Path, dict], None] | None = None,
+             validation_keys: tuple[bytes, bytes] | None = None,
+             high_tier_cents: int | None = None) -> RunResult:
     """Build the pools into a new run folder `out/run_id`, written atomically.
 
     `signature` is the manifest's entry naming the signing key (default: {"signed": false});
     `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
     CLI signs there), so a run is either complete, signature included, or absent.
+    `validation_keys` (low, high): write the validation files of a printed run (docs/validation.md).
     """
     ids = pool_ids or [p.id for p in spec.pools]
     for pid in ids:
@@ -188,7 +194,10 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
             entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
         else:
             entries = _in_parallel(spec, ids, seed, folder, workers, progress)
+        write_run_files(spec, folder, run_id, ids, validation_keys, high_tier_cents)
         manifest = manifest_document(spec, seed, now, run_id, entries, signature)
+        manifest.update(manifest_part(spec, folder, ids, validation_keys, high_tier_cents))
+        manifest["drbg"]["streams"] += extra_streams(spec, ids)
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)

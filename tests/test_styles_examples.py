@@ -94,7 +94,7 @@ def test_verify_every_step_with_signature_spec_and_seed(base, game):
                     EXAMPLES / f"{game}.toml", "--seed-file", base["root"] / "run.seed", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
-    assert [s["status"] for s in report["steps"]] == ["pass"] * 8  # with step 8, statistics
+    assert [s["status"] for s in report["steps"]] == ["pass"] * 9  # with steps 8 and 9
     assert report["steps"][3]["details"] == [
         f"pool {pool}: {tickets:,} layouts evaluated by audit.styles ({STYLES[game]}): each pays its stored "
         f"prize ({winners:,} winners), none illegal"]
@@ -219,7 +219,7 @@ def test_an_area_matching_another_areas_winning_numbers_end_to_end(base, tmp_pat
     result = invoke("verify", tmp_path / "runs" / "w", "--public-key", base["public"], "--spec", spec,
                     "--seed-file", base["root"] / "run.seed", "--json")
     assert result.exit_code == 0, result.output
-    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["pass"] * 8  # with step 8, statistics
+    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["pass"] * 9  # with steps 8 and 9
     table = pl.read_parquet(tmp_path / "runs" / "w" / "pool-p1.parquet")
     assert "wild_win_0" not in table.columns
     wild = table.filter(pl.col("tier") == "w5")
