@@ -15,6 +15,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
+from poolgen.cli.validate import (
+    HighTierPrize,
+    HighValidationKey,
+    ValidationKey,
+    parse_threshold,
+    validation_keys,
+)
+from poolgen.deliverables import who_gets_what
 from poolgen.errors import SeedError, SigningKeyError
 from poolgen.fsutil import check_run_id, ensure_folder, ensure_new
 from poolgen.generate import STEPS, generate
@@ -48,6 +56,9 @@ def generate_cmd(
                                       "passphrase if it is encrypted.")] = None,
     unsigned: Annotated[bool, typer.Option(
         "--unsigned", help="Write a run without a signature (the manifest says so).")] = False,
+    validation_key: ValidationKey = None,
+    high_validation_key: HighValidationKey = None,
+    high_tier_prize: HighTierPrize = None,
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
@@ -66,13 +77,16 @@ def generate_cmd(
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file)
     signer = _signer(key, unsigned)  # before anything is written
+    keys = validation_keys(spec, validation_key, high_validation_key)
+    threshold = parse_threshold(high_tier_prize)
     fresh = seed_file is None
     if fresh:
         seed = fresh_seed(parse_entropy(entropy or []))
         seed_file = out / f"{run_id}.seed"
         write_seed_file(seed_file, seed)
     try:
-        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer)
+        result = _build(spec, seed, now, out, run_id, ids, workers or os.cpu_count() or 1, signer,
+                        keys, threshold)
     except BaseException:
         if fresh:  # no run was made from this seed: leave nothing behind
             seed_file.unlink(missing_ok=True)
@@ -86,10 +100,12 @@ def generate_cmd(
         typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
                    f"{t['winners']:,} winners, payout {t['payout_pct']}%")
     say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
+    for line in who_gets_what({f["role"] for f in result.manifest.get("deliverables", [])}):
+        say(line)
 
 
 def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[str], n_workers: int,
-           signer: Signer | None):
+           signer: Signer | None, keys=None, threshold: int | None = None):
     """Generate with a progress bar per pool and one for the whole run."""
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err_console, transient=False) as bars:
@@ -105,7 +121,8 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
         return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
                         workers=n_workers, progress=progress,
                         signature=signer.manifest_entry() if signer else None,
-                        finish=signer.sign_run if signer else None)
+                        finish=signer.sign_run if signer else None,
+                        validation_keys=keys, high_tier_cents=threshold)
 
 
 def _signer(key: Path | None, unsigned: bool) -> Signer | None:

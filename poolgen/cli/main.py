@@ -11,6 +11,7 @@ from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
 from poolgen.cli.prove import prove
 from poolgen.cli.report import report_cmd
+from poolgen.cli.validate import validate_cmd
 from poolgen.cli.verify import verify
 
 app = typer.Typer(rich_markup_mode="markdown",
@@ -29,6 +30,7 @@ app.command("verify")(verify)
 app.command("prove")(prove)
 app.command("proof")(proof_cmd)
 app.command("report")(report_cmd)
+app.command("validate")(validate_cmd)
 
 
 def run() -> None:
