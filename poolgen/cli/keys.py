@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import err_console, reports_errors
+from poolgen.cli.seal import recipient_new
 from poolgen.deliverables.validation import new_validation_key
 from poolgen.errors import SigningKeyError
 from poolgen.keys import PASSPHRASE_ENV, new_key_pair
@@ -49,6 +50,9 @@ def new_validation(
     err_console.print(f"wrote validation key {file} (mode 0600); keep it secret", markup=False,
                       soft_wrap=True)
     typer.echo(f"validation key check value: {check}")
+
+
+app.command("recipient")(recipient_new)
 
 
 @app.command("new")

@@ -11,6 +11,7 @@ from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
 from poolgen.cli.prove import prove
 from poolgen.cli.report import report_cmd
+from poolgen.cli.seal import seal_cmd, unseal_cmd
 from poolgen.cli.validate import validate_cmd
 from poolgen.cli.verify import verify
 
@@ -31,6 +32,8 @@ app.command("prove")(prove)
 app.command("proof")(proof_cmd)
 app.command("report")(report_cmd)
 app.command("validate")(validate_cmd)
+app.command("seal")(seal_cmd)
+app.command("unseal")(unseal_cmd)
 
 
 def run() -> None:
