@@ -203,6 +203,9 @@ def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], sp
     if manifest.kind != "printed":
         yield "pass", "not a printed run: the pool file is the serving order (docs/validation.md, section 6)"
         return
+    if "deliverables" not in manifest.doc:
+        yield "skip", "the manifest lists no deliverables (a run made before print-run deliverables)"
+        return
     files = deliverables(manifest)
     pr = manifest.doc.get("print", {})
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
