@@ -212,9 +212,13 @@ def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], sp
     symbols = spec_symbols(spec)
     tickets: list[tuple[str, str, int]] = []
     books: list[int] = []
+    matched = 0  # pools whose imaging file matched: the run's tickets are all known when all have
     by_pool = {f.get("pool"): f for f in files if f.get("role") == "imaging"}
     for pool in manifest.pools:
         entry = by_pool.get(pool.id)
+        if not (folder / pool.file).is_file():
+            yield "skip", f"pool {pool.id}: needs step 2: {pool.file} is missing"
+            continue
         if entry is None:
             yield "fail", f"pool {pool.id}: no imaging file listed"
             continue
@@ -227,9 +231,13 @@ def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], sp
             yield "fail", f"{entry['name']}: could not be checked: {type(exc).__name__}: {exc}"
             continue
         yield "pass", msg
+        matched += 1
         prizes = pl.read_parquet(folder / pool.file, columns=["prize_cents"])["prize_cents"].to_list()
         tickets += list(zip(codes, virns, prizes, strict=True))
         books += pl.read_parquet(folder / pool.file, columns=["book"])["book"].unique().to_list()
+    if matched < len(manifest.pools):
+        yield "skip", "pack list and validation files: need every pool's imaging file to match (above)"
+        return
     for f in files:
         if f.get("role") == "packs":
             try:

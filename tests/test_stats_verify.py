@@ -86,6 +86,9 @@ def rewrite(base, run: Path, rules: str, change) -> None:
     doc = json.loads((run / "manifest.json").read_bytes())
     doc["pools"][0]["file"] = file_entry(path)
     doc["pools"][0]["merkle"]["root"] = merkle_root(table).hex()
+    for f in doc.pop("deliverables", []):  # step 8's cases: the printer's files would tell too (step 9)
+        if f["role"] != "pool":
+            (run / f["name"]).unlink()
     (run / "manifest.json").write_bytes(canonical_bytes(doc))
     base["signer"].sign_run(run)
 

@@ -93,7 +93,8 @@ def manifest_part(spec, folder: Path, pool_ids: list[str], keys: tuple[bytes, by
     pool where it has one, and hash) and, for printed runs, its `print` entry."""
     files = []
     for pid in pool_ids:
-        files.append({"role": "pool", "pool": pid, **file_entry(folder / f"pool-{pid}.parquet")})
+        # a pool file's size and hash are its pool entry's `file`: stated once, checked once (step 2)
+        files.append({"role": "pool", "pool": pid, "name": f"pool-{pid}.parquet"})
         if (folder / imaging_name(pid)).exists():
             files.append({"role": "imaging", "pool": pid, **file_entry(folder / imaging_name(pid))})
     if (folder / PACKS).exists():
