@@ -103,7 +103,8 @@ def swap_rows(table: pl.DataFrame, a: np.ndarray, b: np.ndarray) -> pl.DataFrame
 def only_step_8_fails(base, run: Path) -> str:
     code, report = verify(base, run)
     assert code == 1 and report["failed_steps"] == [8], report["failed_steps"]
-    assert [s["status"] for s in report["steps"]] == ["pass"] * 6 + ["skip", "fail"]
+    assert [s["status"] for s in report["steps"]][:8] == ["pass"] * 6 + ["skip", "fail"]
+    assert report["steps"][8]["status"] in ("pass", "skip")  # eInstants pass; printed: deliverables removed
     return " | ".join(step8(report)["reasons"])
 
 
