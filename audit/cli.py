@@ -63,15 +63,22 @@ def verify_command(regenerate: Regenerate | None = None):
             "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
         allow_readable_secret: Annotated[bool, typer.Option(
             READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it.")] = False,
+        validation_key: Annotated[Path | None, typer.Option(
+            "--validation-key", metavar="FILE",
+            help="The low-tier validation key: step 9 re-derives validation-low.bin.")] = None,
+        high_validation_key: Annotated[Path | None, typer.Option(
+            "--high-validation-key", metavar="FILE",
+            help="The high-tier validation key: step 9 re-derives validation-high.bin.")] = None,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
-        (8) statistics (99% for the run). Exit 0 only if every step passes, 1 if any fails, 2 if the
-        input cannot be used."""
+        (8) statistics (99% for the run), (9) deliverables. Exit 0 only if every step passes, 1 if
+        any fails, 2 if the input cannot be used."""
         try:
             report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
                                 workers=workers or os.cpu_count() or 1, regenerate=regenerate,
-                                allow_readable_secret=allow_readable_secret)
+                                allow_readable_secret=allow_readable_secret,
+                                validation_key=validation_key, high_validation_key=high_validation_key)
         except UnusableInput as exc:
             raise _unusable(str(exc)) from None
         if as_json:

@@ -3,7 +3,9 @@
     (1) the Ed25519 signature over manifest.json's exact bytes, with the given public key;
     (2) every listed file exists with the stated size and SHA-256; no unlisted file is present;
     (3) every pool is complete: positions 0..N-1 in order, every ticket identity the one its
-        position gives (docs/pool-files.md), no ticket id in two pools (printed: no book in two),
+        position gives (docs/pool-files.md; printed: its book and ticket number, each book's tickets
+        contiguous and numbered 0..per_book-1, audit/books.py), no ticket id in two pools (printed:
+        no book number in two),
         every Merkle salt 32 hex digits and a sample of them distinct (that they are random bits
         from the seed only step 7 can prove);
     (4) every ticket's layout evaluates, with audit.rules (or, for a game of play styles, with
@@ -16,7 +18,9 @@
         ceremony file instead, the seed is first derived from its reveals, each checked against the
         manifest's commitments (audit/ceremony.py);
     (8) every pool's statistics pass at 99% confidence for the run: positions, winners per book or
-        block, runs, and the layout no-information tests of the game's contract (audit/stats.py).
+        block, runs, and the layout no-information tests of the game's contract (audit/stats.py);
+    (9) printed runs: imaging files, pack list and, given the validation keys, the validation files
+        re-derived ticket by ticket (audit/deliverables.py, docs/validation.md).
 
 Each step is a function that returns what it checked or raises VerificationError(step, reason).
 `verify_run` runs them all: a failure never stops the others; a step that cannot run without an
@@ -35,7 +39,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from audit.books import book_problems, check_book_numbers, leading_books
 from audit.ceremony import ceremony_seed, read_ceremony
+from audit.deliverables import check_deliverable_files, check_deliverables, listed_names, read_key
 from audit.errors import UnusableInput, VerificationError
 from audit.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
 from audit.manifest import (
@@ -59,7 +65,7 @@ from audit.stats import check_statistics
 from audit.styles import evaluate as evaluate_styles
 
 TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figures",
-          6: "merkle roots", 7: "reproduction", 8: "statistics"}
+          6: "merkle roots", 7: "reproduction", 8: "statistics", 9: "deliverables"}
 SHOWN = 3  # examples quoted in a failure reason
 
 __all__ = ["Report", "StepResult", "verify_run"]
@@ -151,7 +157,7 @@ def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key) -
 
 def check_listing(folder: Path, manifest: Manifest) -> str:
     """(2) nothing in the run folder that the manifest does not list."""
-    listed = {p.file for p in manifest.pools} | {MANIFEST, SIGNATURE}
+    listed = {p.file for p in manifest.pools} | {MANIFEST, SIGNATURE} | listed_names(manifest)
     extra = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in listed)
     if extra:
         raise VerificationError(2, f"unlisted file(s) in the run folder: {', '.join(extra)}")
@@ -201,15 +207,15 @@ def _mismatch(what: str, got: pl.Series, want: pl.Series) -> str | None:
 
 
 def expected_identities(n: int, pool: PoolEntry, kind: str, per_book: int | None,
-                        number: int | None) -> dict[str, pl.Series]:
+                        number: int | None, book: pl.Series | None = None) -> dict[str, pl.Series]:
     """The identity columns of rows 0..n-1 as docs/pool-files.md defines them: printed games book
     `first_book + position // tickets_per_book`, ticket_no `position % tickets_per_book`, ticket
     `f"{number:03d}-{book:07d}-{ticket_no:03d}"`; eInstants serial `position + 1`, ticket
     `f"{pool_id}-{serial:07d}"`."""
     position = pl.int_range(0, n, dtype=pl.Int64, eager=True)
-    if kind == "printed":
+    if kind == "printed":  # `book`: the table's own book numbers (audit/books.py); step 7 proves them
         assert per_book is not None and number is not None
-        book = pool.raw["first_book"] + position // per_book
+        book = book if book is not None else pool.raw["first_book"] + position // per_book
         ticket_no = position % per_book
         ticket = pl.select(pl.format("{}-{}-{}", pl.lit(f"{number:03d}"), book.cast(pl.String).str.zfill(7),
                                      ticket_no.cast(pl.String).str.zfill(3))).to_series()
@@ -262,13 +268,16 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
         if isinstance(number, bool) or not isinstance(number, int) or number < 0:
             problems.append(f"game.number {number!r} is not a game number: ticket ids cannot be recomputed")
             computable = False
-        ident = f"books {first}..{first + books - 1} x tickets 0..{per_book - 1}"
+        ident = f"{books} books (slots {first}..{first + books - 1}) x tickets 0..{per_book - 1}"
     else:
         ident = f"serials 1..{n:,}"
     if computable:
-        want = expected_identities(n, pool, kind, per_book, number)  # type: ignore[arg-type]
-        names = {"book": "book number(s)", "ticket_no": "ticket number(s)", "serial": "serial(s)"}
-        for c in ids:
+        book = leading_books(table["book"], per_book) if kind == "printed" else None  # type: ignore[arg-type]
+        if book is not None:
+            problems.extend(book_problems(table["book"], per_book))  # type: ignore[arg-type]
+        want = expected_identities(n, pool, kind, per_book, number, book)  # type: ignore[arg-type]
+        names = {"ticket_no": "ticket number(s)", "serial": "serial(s)"}
+        for c in (c for c in ids if c != "book"):
             why = _mismatch(names[c], table[c].cast(pl.Int64), want[c])
             if why:
                 problems.append(why)
@@ -283,7 +292,8 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
         problems.insert(repeats_at, f"ticket identities repeat: {', '.join(map(str, dup))}")
     if problems:
         raise VerificationError(3, "; ".join(problems))
-    return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one its position gives "
+    gives = "its book and ticket number give" if kind == "printed" else "its position gives"
+    return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one {gives} "
             f"({ident}, each once); every salt is 32 hex digits (that they are the seed's is step 7's "
             "to prove)")
 
@@ -308,11 +318,10 @@ def _salt_problems(salt: pl.Series) -> list[str]:
 
 
 def check_run_identities(manifest: Manifest) -> str:
-    """(3) no ticket id in two pools. Each pool's ids are exactly those its position formula gives
-    (`check_complete`), so this is a question about the formulas: printed pools share the game number,
-    so their ids are distinct exactly when their books [first_book, first_book + books) are pairwise
-    disjoint; an eInstant id is its pool's id, "-" and digits, and pool ids are distinct (manifest),
-    so no id can be in two eInstant pools."""
+    """(3) no ticket id in two pools. Printed pools: their book slots [first_book, first_book + books)
+    are pairwise disjoint (the book numbers themselves, a secret permutation of the slots, are checked
+    distinct across the run's files by audit.books.check_book_numbers); an eInstant id is its pool's
+    id, "-" and digits, and pool ids are distinct (manifest), so no id can be in two eInstant pools."""
     pools = manifest.pools
     if manifest.kind != "printed":
         return f"ticket ids of the {len(pools)} pool(s) are distinct: each is its own pool's id and a serial"
@@ -323,15 +332,14 @@ def check_run_identities(manifest: Manifest) -> str:
         for lo2, hi2, pid2 in spans[i + 1:]:  # sorted by first book: lo <= lo2
             if lo2 >= hi:
                 break
-            clashes.append(f"pools {pid} and {pid2} claim overlapping books ({pid}: {lo}..{hi - 1}, "
-                           f"{pid2}: {lo2}..{hi2 - 1}), so their ticket ids repeat")
+            clashes.append(f"pools {pid} and {pid2} claim overlapping book slots ({pid}: {lo}..{hi - 1}, "
+                           f"{pid2}: {lo2}..{hi2 - 1})")
     if clashes:
         raise VerificationError(3, "; ".join(clashes[:SHOWN]) + (
             f"; {len(clashes) - SHOWN} more overlapping pair(s)" if len(clashes) > SHOWN else ""))
     shown = ", ".join(f"{pid} {lo}..{hi - 1}" for lo, hi, pid in spans[:SHOWN])
     more = ", ..." if len(spans) > SHOWN else ""
-    return (f"books of the {len(pools)} pool(s) do not overlap ({shown}{more}): ticket ids are unique "
-            "across the run")
+    return f"book slots of the {len(pools)} pool(s) do not overlap ({shown}{more})"
 
 
 # ---- step 4 -------------------------------------------------------------------------------------
@@ -526,7 +534,8 @@ def _pool_job(args) -> dict[int, Outcome]:
 
 def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, seed_file: Path | None = None,
                workers: int = 1, regenerate: Regenerate | None = None,
-               ceremony: Path | None = None, allow_readable_secret: bool = False) -> Report:
+               ceremony: Path | None = None, allow_readable_secret: bool = False,
+               validation_key: Path | None = None, high_validation_key: Path | None = None) -> Report:
     """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked.
 
     `regenerate` is the generator step 7 reproduces the pools with (see audit/reproduce.py);
@@ -548,7 +557,10 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
         seed = read_seed(seed_file, allow_readable_secret)
 
+    keys = {"low": read_key(validation_key) if validation_key else None,
+            "high": read_key(high_validation_key) if high_validation_key else None}
     steps = [StepResult(n, TITLES[n]) for n in TITLES]
+    steps[8].required = False  # its parts without a key are skipped, not failed
     report = Report(folder, fingerprint(key) if key else None, steps)
     try:
         manifest: Manifest | None = Manifest.parse(data)
@@ -571,6 +583,8 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         return report
 
     steps[1].add(*_attempt(2, check_listing, folder, manifest))
+    if manifest.doc.get("deliverables"):
+        steps[1].add(*_attempt(2, check_deliverable_files, folder, manifest))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
     jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
@@ -588,6 +602,8 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         for step, (status, message) in sorted(result.items()):
             steps[step - 1].add(status, message, f"pool {pool.id}")
     steps[2].add(*_attempt(3, check_run_identities, manifest))
+    if manifest.kind == "printed":
+        steps[2].add(*_attempt(3, check_book_numbers, folder, manifest.pools, manifest.tickets_per_book))
 
     steps[4].add(*_attempt(5, check_totals, manifest))
     if spec_figures is not None:
@@ -597,6 +613,8 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
 
     for status, message, where in check_statistics(folder, manifest):
         steps[7].add(status, message, where)
+    for status, message in check_deliverables(folder, manifest, keys, spec):  # audit/deliverables.py
+        steps[8].add(status, message)
 
     lead, option = "", "--seed-file"
     if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony

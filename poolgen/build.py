@@ -2,8 +2,10 @@
 
 Pool order: the multiset of tier indices (tier 0 = losers, `count` copies of each tier) in tier
 order, permuted by `permutation(order_stream, tickets)`: ticket at position p gets
-`base[perm[p]]`. Position p is the ticket's place in the pool: for printed games book
-`first_book + p // tickets_per_book`, ticket `p % tickets_per_book`; for eInstants serial p + 1.
+`base[perm[p]]`. Position p is the ticket's place in the pool: for printed games book slot
+`first_book + p // tickets_per_book`, printed as the book number the order's secret book
+permutation gives that slot (poolgen/deliverables/identity.py), ticket `p % tickets_per_book`; for
+eInstants serial p + 1.
 Ticket p's Merkle salt is bytes 16p .. 16p + 15 of the pool's salt stream, in hex
 (docs/pool-files.md).
 """
@@ -15,6 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import polars as pl
 
+from poolgen.deliverables.identity import book_numbers
 from poolgen.layouts import layout_module
 from poolgen.rng import derive_stream, permutation
 from poolgen.seeds import stream_label
@@ -36,13 +39,19 @@ def shuffled_tiers(spec: Spec, pool: Pool, seed: bytes) -> np.ndarray:
     return tier_base(pool)[permutation(stream, pool.tickets)]
 
 
-def identity_columns(spec: Spec, pool: Pool) -> dict[str, pl.Series]:
+def order_book_slots(spec: Spec) -> int:
+    """The number of book slots of the order: every pool's books, numbered together."""
+    return max(p.first_book + p.books for p in spec.pools)
+
+
+def identity_columns(spec: Spec, pool: Pool, seed: bytes) -> dict[str, pl.Series]:
     """Position and ticket identity of every place in the pool."""
     n = pool.tickets
     position = pl.Series("position", np.arange(n, dtype=np.uint32))
     if spec.kind == "printed":
         per_book = spec.tickets_per_book
-        book = pl.Series("book", (pool.first_book + np.arange(n) // per_book).astype(np.uint32))
+        numbers = book_numbers(seed, spec.rules, order_book_slots(spec))
+        book = pl.Series("book", numbers[pool.first_book + np.arange(n) // per_book])
         ticket_no = pl.Series("ticket_no", (np.arange(n) % per_book).astype(np.uint16))
         ticket = pl.select(
             pl.format("{}-{}-{}", pl.lit(f"{spec.number:03d}"),
@@ -91,7 +100,7 @@ def _common_columns(spec: Spec, pool: Pool, seed: bytes, tiers: np.ndarray) -> d
     """Every column but the layout's: identity, tier, prize and salt."""
     ids = np.array([t.id for t in pool.tiers])
     prizes = np.array([t.prize_cents for t in pool.tiers], dtype=np.int64)
-    columns = identity_columns(spec, pool)
+    columns = identity_columns(spec, pool, seed)
     columns["tier"] = pl.Series("tier", ids, dtype=pl.String)[tiers]
     columns["prize_cents"] = pl.Series("prize_cents", prizes[tiers])
     columns["salt"] = salt_column(spec, pool, seed)

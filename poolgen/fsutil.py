@@ -115,7 +115,7 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     return fd
 
 
-FOLDER_MODE = 0o755  # a finished run folder (its pool files are 0600: they hold every outcome)
+FOLDER_MODE = 0o700  # a finished run folder: it holds every outcome (pool, imaging, validation files)
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 

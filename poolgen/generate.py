@@ -26,6 +26,8 @@ import poolgen
 from audit.rules import rules_module
 from audit.styles import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
+from poolgen.deliverables import create_secret_file
+from poolgen.deliverables.run import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.interrupts import pause_point, worker_init
@@ -39,7 +41,6 @@ from poolgen.seeds import commitment, stream_label
 from poolgen.spec import Pool, Spec, load_spec
 
 STEPS = ("shuffle and lay out", "check", "write and hash")
-POOL_FILE_MODE = 0o600
 Progress = Callable[[str, int], None]  # (pool id, steps done)
 
 
@@ -65,7 +66,9 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
         self_check(spec, pool, df)  # raises before anything is written
         if progress:
             progress(pool_id, 2)
-        return _write_pool_file(df, folder / pool_file_name(pool_id))
+        file = _write_pool_file(df, folder / pool_file_name(pool_id))
+        write_imaging(spec, pool, df, seed, folder)  # printed games: the printer's file (deliverables/)
+        return file
 
     # The check (numpy) and the write (polars, and hashlib over the whole file) mostly run without the
     # GIL, so they run on a thread while this one computes the Merkle root, which holds it (one small
@@ -93,9 +96,9 @@ def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
     about half the CPU time of level 3 with statistics, and the file is no larger (the salts, which
     no level compresses, are half of it). Nothing here reads statistics."""
     try:
-        df.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
-        os.chmod(path, POOL_FILE_MODE)  # every outcome and salt; the staging folder is 0700 meanwhile
-        with open(path, "rb") as f:
+        with create_secret_file(path) as f:  # it holds every outcome: mode 0600 (docs/validation.md)
+            df.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
+            f.flush()
             os.fsync(f.fileno())
     except OSError as exc:
         raise OutputError(f"{path}: cannot write the pool file: {exc.strerror or exc}") from None
@@ -191,7 +194,9 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
              signature: dict | None = None,
              finish: Callable[[Path, dict], None] | None = None,
              ceremony: dict | None = None,
-             committed: Callable[[Path], None] | None = None) -> RunResult:
+             committed: Callable[[Path], None] | None = None,
+             validation_keys: tuple[bytes, bytes] | None = None,
+             high_tier_cents: int | None = None) -> RunResult:
     """Build the pools into a new run folder `out/run_id`, written atomically.
 
     `signature` is the manifest's entry naming the signing key (default: {"signed": false});
@@ -200,6 +205,7 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
     the manifest entry of the sealed ceremony the seed came from (poolgen/ceremony.py), if any.
     `committed(folder)` runs just after the run folder is renamed into place, before an interrupt is
     let through (the CLI names the run's fresh seed there).
+    `validation_keys` (low, high): write the validation files of a printed run (docs/validation.md).
     """
     ids = pool_ids or [p.id for p in spec.pools]
     for pid in ids:
@@ -211,7 +217,10 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
             entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
         else:
             entries = _in_parallel(spec, ids, seed, folder, workers, progress)
+        write_run_files(spec, folder, run_id, ids, validation_keys, high_tier_cents)
         manifest = manifest_document(spec, seed, now, run_id, entries, signature, ceremony)
+        manifest.update(manifest_part(spec, folder, ids, validation_keys, high_tier_cents))
+        manifest["drbg"]["streams"] += extra_streams(spec, ids)
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)

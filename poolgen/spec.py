@@ -13,6 +13,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from poolgen.deliverables.settings import FIELDS as PRINT_FIELDS
+from poolgen.deliverables.settings import read_print_settings
 from poolgen.errors import SpecError
 from poolgen.inputs import display, parse_toml, read_input
 from poolgen.limits import MAX_SPEC_BYTES
@@ -25,7 +27,8 @@ RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payou
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
 _GAME = {"name", "number", "regulation", "rules", "kind", "source"}
-_PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per"}
+_PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket",
+            "counts_per"} | PRINT_FIELDS  # print-run settings: poolgen/deliverables/settings.py
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "losers",
               "losers_odds"}
@@ -177,6 +180,7 @@ def load_spec(path: Path | str) -> Spec:
     codes = {s.code: s for s in symbols}
     if kind == "printed":
         sales = r.table(doc, "printed", "printed", _PRINTED)
+        read_print_settings(r, sales)
         tiers = _printed_tiers(r, doc, codes)
         pools = _printed_pools(r, sales, tiers)
     else:

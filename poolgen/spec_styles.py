@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from poolgen.deliverables.settings import FIELDS as PRINT_FIELDS
+from poolgen.deliverables.settings import read_print_settings
 from poolgen.spec import Pool, PoolTier, Spec, Symbol, Tier, _check_published, _Reader
 from poolgen.spec_bounds import bound_pools, bound_sizes
 from poolgen.styles import STYLES, style_module
@@ -24,7 +26,7 @@ from poolgen.styles import STYLES, style_module
 _TOP = {"format", "game", "printed", "play", "areas", "symbols", "tiers", "published"}
 _GAME = {"id", "name", "number", "regulation", "source", "prize_table"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per",
-            "last_pool"}
+            "last_pool"} | PRINT_FIELDS  # print-run settings: poolgen/deliverables/settings.py
 _PLAY = {"max_wins"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by"}
@@ -148,6 +150,7 @@ def load_styled_spec(path: Path, raw_bytes: bytes, doc: dict) -> Spec:
     if prize_table not in PRIZE_TABLES:
         raise r.fail("game.prize_table", f"must be one of {', '.join(PRIZE_TABLES)}, not {prize_table!r}")
     sales = r.table(doc, "printed", "printed", _PRINTED)
+    read_print_settings(r, sales)
     price = r.money(sales, "price", "printed")
     if not price:
         raise r.fail("printed.price", "a ticket costs more than nothing")

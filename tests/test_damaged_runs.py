@@ -22,7 +22,7 @@ from audit.cli import app as audit_app
 from poolgen.cli.main import app
 
 POOL = "pool-p1.parquet"
-TICKET = "465-0000004-034"
+TICKET = "465-0002054-034"  # position 1,234: book slot 4, printed as book 2054 (SEED_A)
 
 
 def invoke(*args: object):
@@ -274,7 +274,7 @@ PROOF_DAMAGE = [
      "the proof's path step 1: left[0] is not hexadecimal text: 7"),
     ("path hash upper case", lambda p: p["path"][0]["left"].__setitem__(1, p["path"][0]["left"][1].upper()),
      "path step 0, left 1 is not a hash in 64 lower-case hex digits: "
-     "'B9A196DBA2A4DAA6DCE6AE186CCBEFF006D54C8934385BCD7F293808E8DA2B95'"),
+     "'515CB60A28D30C676AF36B687BCACB67318FB7A221CB853C170A34BCF2D4B631'"),
     ("path hash moved to the other side", lambda p: p["path"][0]["right"].append(p["path"][0]["left"].pop()),
      "path step 0 has 1 left and 14 right hashes; position 1234 in a tree of 300000 leaves needs 2 and 13"),
     ("path one level short", lambda p: p["path"].pop(),

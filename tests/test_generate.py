@@ -55,9 +55,10 @@ def test_full_pool_is_reproducible_and_exact(tmp_path, rules, pool_id):
 def test_printed_ticket_identity(tmp_path):
     run = _run(tmp_path, "wild_side", ["p2"], SEED_A)
     t = pl.read_parquet(run.folder / "pool-p2.parquet", columns=["book", "ticket_no", "ticket"])
-    assert t["book"].min() == 2500 and t["book"].max() == 4999
+    books = t["book"][::60]  # book slots 2500..4999, numbered by the order's secret permutation
+    assert books.n_unique() == 2500 and books.max() < 12500 and books.to_list() != list(range(2500, 5000))
     assert t["ticket_no"].min() == 0 and t["ticket_no"].max() == 59
-    assert t["ticket"][0] == "358-0002500-000" and t["ticket"][-1] == "358-0004999-059"
+    assert t["ticket"][0] == f"358-{books[0]:07d}-000" and t["ticket"][-1] == f"358-{books[-1]:07d}-059"
     assert t.group_by("book").len()["len"].unique().to_list() == [60]
 
 
@@ -70,13 +71,15 @@ def test_manifest_is_canonical_and_names_streams_not_the_seed(tmp_path):
         "poolgen/v1/happy_holidays/p1/order", "poolgen/v1/happy_holidays/p1/layout",
         "poolgen/v1/happy_holidays/p1/salt",
         "poolgen/v1/happy_holidays/p2/order", "poolgen/v1/happy_holidays/p2/layout",
-        "poolgen/v1/happy_holidays/p2/salt"]
+        "poolgen/v1/happy_holidays/p2/salt", "poolgen/v1/happy_holidays/order/books",
+        "poolgen/v1/happy_holidays/p1/virn", "poolgen/v1/happy_holidays/p2/virn"]
     assert run.manifest["totals"]["tickets"] == 600_000 and run.manifest["totals"]["winners"] == 175_800
     assert run.manifest["tool"] == {"name": "poolgen", "version": "0.1.0", "numpy": np.__version__,
                                     "polars": pl.__version__, "cryptography": cryptography.__version__,
                                     "code": code_entry()}
     assert sorted(p.name for p in run.folder.iterdir()) == [
-        "manifest.json", "pool-p1.parquet", "pool-p2.parquet"]
+        "imaging-p1.parquet", "imaging-p2.parquet", "manifest.json", "packs.csv", "pool-p1.parquet",
+        "pool-p2.parquet"]
 
 
 def test_pools_of_one_run_differ(tmp_path):

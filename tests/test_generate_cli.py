@@ -64,7 +64,8 @@ def test_generate_with_a_fresh_seed_saves_it_beside_the_run(tmp_path):
     assert result.exit_code == 0, result.output
     seed_file = out / "r1.seed"
     assert stat.S_IMODE(seed_file.stat().st_mode) == 0o600
-    assert sorted(p.name for p in (out / "r1").iterdir()) == ["manifest.json", "pool-p1.parquet"]
+    assert sorted(p.name for p in (out / "r1").iterdir()) == [
+        "imaging-p1.parquet", "manifest.json", "packs.csv", "pool-p1.parquet"]
     assert f"new seed saved to {seed_file}" in result.stderr
     assert seed_file.read_text().strip() not in result.output
 

@@ -50,7 +50,7 @@ def test_the_signed_manifest_names_its_key_root_and_files(signed_run):
     assert pool["merkle"]["algorithm"] == "poolgen-merkle/v2"
     assert len(pool["merkle"]["root"]) == 64
     names = sorted(p.name for p in run.folder.iterdir())
-    assert names == ["manifest.json", "manifest.sig", "pool-p1.parquet"]
+    assert names == ["imaging-p1.parquet", "manifest.json", "manifest.sig", "packs.csv", "pool-p1.parquet"]
     manifest = Manifest.parse(data)
     assert manifest.pools[0].merkle_root == pool["merkle"]["root"]
     assert SEED_A.hex() not in data.decode()  # a commitment, never the seed

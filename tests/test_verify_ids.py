@@ -1,8 +1,10 @@
-"""Step 3 of the audit checklist recomputes every ticket's identity from its position (docs/pool-files.md)
-and checks that no ticket id is in two pools: a ticket id changed, or two pools claiming the same books,
-is caught by step 3 even when the whole run is resealed with the real signing key.
+"""Step 3 of the audit checklist recomputes every ticket's identity from its book and position
+(docs/pool-files.md, audit/books.py) and checks that no ticket id is in two pools: a ticket id changed,
+or two pools claiming the same books, is caught by step 3 even when the whole run is resealed with the
+real signing key.
 
-One signed Happy Holidays run of two pools (p1: books 0..999, p2: books 1000..1999) is generated once;
+One signed Happy Holidays run of two pools (p1: book slots 0..999, p2: 1000..1999, numbered by the
+order's secret book permutation) is generated once;
 every case works on a copy. The eInstant formula is checked on small tables built here.
 """
 
@@ -89,93 +91,88 @@ def set_ticket(table: pl.DataFrame, position: int, ticket: str) -> pl.DataFrame:
                               .otherwise(pl.col("ticket")).alias("ticket"))
 
 
-def relabel(table: pl.DataFrame, first_book: int) -> pl.DataFrame:
-    """The pool's identity columns as a pool starting at `first_book` would have them."""
-    position = pl.col("position").cast(pl.Int64)
-    book = first_book + position // PER_BOOK
-    number = position % PER_BOOK
-    return table.with_columns(
-        pl.format("465-{}-{}", book.cast(pl.String).str.zfill(7), number.cast(pl.String).str.zfill(3))
-        .alias("ticket"),
-        book.cast(pl.UInt32).alias("book"), number.cast(pl.UInt16).alias("ticket_no"))
-
-
 # ---- an honest run ---------------------------------------------------------------------------------
+
+def books_of(run: Path, pool: str) -> list[int]:
+    """The pool's book numbers in print order (a secret permutation of the order's book slots)."""
+    return pl.read_parquet(run / f"pool-{pool}.parquet", columns=["book"])["book"][::PER_BOOK].to_list()
+
 
 def test_honest_run_passes_step_3_with_what_it_checked(base):
     code, report = verify(base, base["run"])
     assert code == 0 and report["steps"][2]["status"] == "pass"
     assert report["steps"][2]["details"] == [
-        "pool p1: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
-        "(books 0..999 x tickets 0..299, each once); every salt is 32 hex digits (that they are the "
-        "seed's is step 7's to prove)",
-        "pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
-        "(books 1000..1999 x tickets 0..299, each once); every salt is 32 hex digits (that they are the "
-        "seed's is step 7's to prove)",
-        "books of the 2 pool(s) do not overlap (p1 0..999, p2 1000..1999): ticket ids are unique across "
-        "the run",
+        "pool p1: 300,000 tickets at positions 0..299,999; every ticket id is the one its book and ticket "
+        "number give (1000 books (slots 0..999) x tickets 0..299, each once); every salt is 32 hex digits "
+        "(that they are the seed's is step 7's to prove)",
+        "pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its book and ticket "
+        "number give (1000 books (slots 1000..1999) x tickets 0..299, each once); every salt is 32 hex "
+        "digits (that they are the seed's is step 7's to prove)",
+        "book slots of the 2 pool(s) do not overlap (p1 0..999, p2 1000..1999)",
+        "2,000 book numbers of 2 pool file(s) are distinct across the run",
     ]
+    books = books_of(base["run"], "p1") + books_of(base["run"], "p2")
+    assert len(set(books)) == 2000 and max(books) < 6000  # numbers from all 6,000 slots of the order
+    assert books[:1000] != list(range(1000))
 
-
-# ---- ticket ids changed, run resealed --------------------------------------------------------------
 
 def test_a_ticket_id_changed_and_the_run_resealed(base, run):
-    rewrite(run, "p1", lambda t: set_ticket(t, 1234, "465-0000004-999"))  # still unique in the pool
+    book = books_of(run, "p1")[1234 // PER_BOOK]
+    rewrite(run, "p1", lambda t: set_ticket(t, 1234, f"465-{book:07d}-999"))  # still unique in the pool
     reseal(base, run)
     code, report = verify(base, run)
     assert code == 1 and report["failed_steps"] == [3]
     assert reasons(report, 3) == [
         "pool p1: 1 ticket id(s) not as recomputed from the position, first at position 1,234: "
-        "'465-0000004-999' where '465-0000004-034' is expected"]
+        f"'465-{book:07d}-999' where '465-{book:07d}-034' is expected"]
 
 
 def test_two_ticket_ids_swapped_and_the_run_resealed(base, run):
-    rewrite(run, "p2", lambda t: set_ticket(set_ticket(t, 5, "465-0001000-900"), 900, "465-0001000-005"))
+    book = books_of(run, "p2")[0]
+    rewrite(run, "p2", lambda t: set_ticket(set_ticket(t, 5, f"465-{book:07d}-200"), 200,
+                                            f"465-{book:07d}-005"))
     reseal(base, run)
     code, report = verify(base, run)
     assert code == 1 and report["failed_steps"] == [3]
     assert reasons(report, 3) == [
         "pool p2: 2 ticket id(s) not as recomputed from the position, first at position 5: "
-        "'465-0001000-900' where '465-0001000-005' is expected"]
+        f"'465-{book:07d}-200' where '465-{book:07d}-005' is expected"]
 
 
 def test_a_ticket_moved_to_another_pools_book_and_the_run_resealed(base, run):
+    mine, theirs = books_of(run, "p1")[0], books_of(run, "p2")[0]
+
     def move(t: pl.DataFrame) -> pl.DataFrame:
-        first = pl.col("position") == 0
-        return set_ticket(t, 0, "465-0001000-000").with_columns(
-            pl.when(first).then(1000).otherwise(pl.col("book")).cast(pl.UInt32).alias("book"))
+        second = pl.col("position") == 1
+        return set_ticket(t, 1, f"465-{theirs:07d}-001").with_columns(
+            pl.when(second).then(theirs).otherwise(pl.col("book")).cast(pl.UInt32).alias("book"))
 
     rewrite(run, "p1", move)
     reseal(base, run)
     code, report = verify(base, run)
     assert code == 1 and report["failed_steps"] == [3]
     assert reasons(report, 3) == [
-        "pool p1: 1 book number(s) not as recomputed from the position, first at position 0: 1000 where 0 "
-        "is expected; 1 ticket id(s) not as recomputed from the position, first at position 0: "
-        "'465-0001000-000' where '465-0000000-000' is expected"]
+        f"pool p1: 1 row(s) carry another book number than their book's first ticket, first at position 1: "
+        f"{theirs} in book {mine}; 1 ticket id(s) not as recomputed from the position, first at position 1: "
+        f"'465-{theirs:07d}-001' where '465-{mine:07d}-001' is expected",
+        f"1 book number(s) in two pools, so their ticket ids repeat: book {theirs} is in pools p1 and p2"]
 
 
 # ---- two pools claiming the same books ---------------------------------------------------------------
 
-@pytest.mark.parametrize(("first_book", "why"), [
-    (0, "pools p1 and p2 claim overlapping books (p1: 0..999, p2: 0..999), so their ticket ids repeat"),
-    (500, "pools p1 and p2 claim overlapping books (p1: 0..999, p2: 500..1499), so their ticket ids repeat"),
-])
-def test_two_pools_claiming_overlapping_books(base, run, first_book, why):
-    rewrite(run, "p2", lambda t: relabel(t, first_book))
-
-    def claim(doc: dict) -> None:
-        doc["pools"][1]["first_book"] = first_book
-
-    reseal(base, run, claim)
+def test_two_pools_claiming_the_same_book_numbers(base, run):
+    p1 = pl.read_parquet(run / "pool-p1.parquet", columns=["ticket", "book"])
+    rewrite(run, "p2", lambda t: t.with_columns(p1["ticket"], p1["book"]))
+    reseal(base, run)
     code, report = verify(base, run)
     assert code == 1 and report["failed_steps"] == [3]
-    assert reasons(report, 3) == [why]
+    first = books_of(run, "p1")
+    assert reasons(report, 3) == [
+        "1,000 book number(s) in two pools, so their ticket ids repeat: "
+        + "; ".join(f"book {b} is in pools p1 and p2" for b in sorted(first)[:3])]
     # each pool on its own is consistent: only the run-wide check can tell
-    assert report["steps"][2]["details"][1] == (
-        f"pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its position gives "
-        f"(books {first_book}..{first_book + 999} x tickets 0..299, each once); every salt is 32 hex digits "
-        "(that they are the seed's is step 7's to prove)")
+    assert report["steps"][2]["details"][1].startswith(
+        "pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its book and ticket ")
 
 
 def test_overlap_check_on_the_manifest_alone(base):
@@ -185,12 +182,11 @@ def test_overlap_check_on_the_manifest_alone(base):
     with pytest.raises(VerificationError) as caught:
         check_run_identities(Manifest.parse(canonical_bytes(doc)))
     assert caught.value.step == 3
-    assert caught.value.reason == ("pools p1 and p2 claim overlapping books (p1: 0..999, p2: 999..1998), so "
-                                   "their ticket ids repeat")
+    assert caught.value.reason == "pools p1 and p2 claim overlapping book slots (p1: 0..999, p2: 999..1998)"
     doc["pools"][1]["first_book"] = 1000  # adjacent, not overlapping
     doc["pools"][0]["books"] = 0
     assert check_run_identities(Manifest.parse(canonical_bytes(doc))).startswith(
-        "books of the 2 pool(s) do not overlap (p2 1000..1999)")
+        "book slots of the 2 pool(s) do not overlap (p2 1000..1999)")
 
 
 # ---- the eInstant formula, on small tables -----------------------------------------------------------
@@ -246,9 +242,10 @@ def test_printed_ids_need_the_game_number(base):
     assert check_complete(table, manifest.pools[0], "printed", PER_BOOK, 465).startswith("300,000 tickets")
     assert step3_reason(table, manifest.pools[0], "printed", PER_BOOK, None) == (
         "game.number None is not a game number: ticket ids cannot be recomputed")
+    book = f"{table['book'][0]:07d}"
     assert step3_reason(table, manifest.pools[0], "printed", PER_BOOK, 358) == (
-        "300,000 ticket id(s) not as recomputed from the position, first at position 0: '465-0000000-000' "
-        "where '358-0000000-000' is expected")
+        f"300,000 ticket id(s) not as recomputed from the position, first at position 0: '465-{book}-000' "
+        f"where '358-{book}-000' is expected")
 
 
 def _set_salt(table: pl.DataFrame, position: int, salt: str) -> pl.DataFrame:

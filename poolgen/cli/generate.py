@@ -16,6 +16,14 @@ from poolgen.ceremony import load as load_ceremony
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
+from poolgen.cli.validate import (
+    HighTierPrize,
+    HighValidationKey,
+    ValidationKey,
+    parse_threshold,
+    validation_keys,
+)
+from poolgen.deliverables import who_gets_what
 from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
 from poolgen.fsutil import check_run_id, ensure_folder, ensure_new, fsync_folder
 from poolgen.generate import STEPS, generate
@@ -55,6 +63,9 @@ def generate_cmd(
     allow_readable_secret: Annotated[bool, typer.Option(
         READABLE_SECRET_FLAG, help="Use a seed file or private key even if its group or others may "
                                    "read it (refused otherwise).")] = False,
+    validation_key: ValidationKey = None,
+    high_validation_key: HighValidationKey = None,
+    high_tier_prize: HighTierPrize = None,
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
@@ -81,6 +92,8 @@ def generate_cmd(
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file, allow_readable_secret)
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
+    keys = validation_keys(spec, validation_key, high_validation_key)
+    threshold = parse_threshold(high_tier_prize)
     n_workers = _workers_for_memory(spec, ids, workers or os.cpu_count() or 1)
     fresh = seed_file is None
     held, placed = None, []  # placed: the run folder is in place (set with its rename)
@@ -100,7 +113,8 @@ def generate_cmd(
         held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
     try:
         result = _build(spec, seed, now, out, run_id, ids, n_workers, signer,
-                        sealed.manifest_entry() if sealed else None, committed=committed)
+                        sealed.manifest_entry() if sealed else None, committed=committed,
+                        keys=keys, threshold=threshold)
         pause_point("committed")
         _report(result, seed_file if fresh else None, as_json, signer)
     except KeyboardInterrupt as exc:
@@ -125,6 +139,8 @@ def _report(result, fresh_seed_file: Path | None, as_json: bool, signer: Signer 
         typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
                    f"{t['winners']:,} winners, payout {t['payout_pct']}%")
     say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
+    for line in who_gets_what({f["role"] for f in result.manifest.get("deliverables", [])}):
+        say(line)
 
 
 def _workers_for_memory(spec, ids: list[str], workers: int) -> int:
@@ -155,7 +171,8 @@ def _name_seed(out: Path, run_id: str) -> None:
 
 
 def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[str], n_workers: int,
-           signer: Signer | None, ceremony: dict | None = None, committed=None):
+           signer: Signer | None, ceremony: dict | None = None, committed=None, keys=None,
+           threshold: int | None = None):
     """Generate with a progress bar per pool and one for the whole run."""
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err_console, transient=False,
@@ -174,7 +191,7 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
                             workers=n_workers, progress=progress,
                             signature=signer.manifest_entry() if signer else None,
                             finish=signer.sign_run if signer else None, ceremony=ceremony,
-                            committed=committed)
+                            committed=committed, validation_keys=keys, high_tier_cents=threshold)
         except BaseException:
             bars.live.transient = True  # a failed run leaves only its one-line error on stderr
             raise

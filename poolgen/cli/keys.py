@@ -9,11 +9,14 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import err_console, reports_errors, say
+from poolgen.cli.seal import recipient_new
+from poolgen.deliverables.validation import new_validation_key
 from poolgen.errors import SigningKeyError
 from poolgen.keys import PASSPHRASE_ENV, new_key_pair
 from poolgen.leftovers import sweep
 
-app = typer.Typer(rich_markup_mode="markdown", help="Create the Ed25519 key pairs that sign runs.",
+app = typer.Typer(rich_markup_mode="markdown",
+                  help="Create the Ed25519 key pairs that sign runs, and validation keys.",
                   no_args_is_help=True)
 
 
@@ -30,6 +33,27 @@ def ask_passphrase(confirm: bool = False) -> bytes:
     if not value:
         raise SigningKeyError("the passphrase is empty")
     return value.encode("utf-8")
+
+
+validation = typer.Typer(help="Create validation keys (they open a run's validation files).",
+                         no_args_is_help=True)
+app.add_typer(validation, name="validation")
+
+
+@validation.command("new")
+@reports_errors
+def new_validation(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="The new key file (mode 0600).")],
+) -> None:
+    """Create a validation key: 32 random bytes as 64 hex digits in FILE (mode 0600, never overwritten,
+    never inside a run folder). Prints only its public check value. Make one key per tier."""
+    check = new_validation_key(file)
+    err_console.print(f"wrote validation key {file} (mode 0600); keep it secret", markup=False,
+                      soft_wrap=True)
+    typer.echo(f"validation key check value: {check}")
+
+
+app.command("recipient")(recipient_new)
 
 
 @app.command("new")

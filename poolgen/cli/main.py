@@ -15,6 +15,8 @@ from poolgen.cli.proof import proof_cmd
 from poolgen.cli.prove import prove
 from poolgen.cli.publish import publish_cmd
 from poolgen.cli.report import report_cmd
+from poolgen.cli.seal import seal_cmd, unseal_cmd
+from poolgen.cli.validate import validate_cmd
 from poolgen.cli.verify import verify
 from poolgen.provenance import code_entry
 
@@ -37,6 +39,9 @@ app.command("prove")(prove)
 app.command("proof")(proof_cmd)
 app.command("report")(report_cmd)
 app.command("publish")(publish_cmd)
+app.command("validate")(validate_cmd)
+app.command("seal")(seal_cmd)
+app.command("unseal")(unseal_cmd)
 
 
 def run() -> None:

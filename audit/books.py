@@ -1,0 +1,71 @@
+"""Step 3's book checks for printed runs, whose books are numbered by a secret permutation of the
+order's book slots (docs/validation.md, section 2): the numbers cannot be recomputed from a position
+without the seed (step 7 proves them), but their shape can.
+
+- within a pool: every book's tickets are contiguous rows with ticket numbers 0 .. per_book-1 in
+  order (ticket_no = position mod per_book, checked with the other identities), all rows of a book
+  carry the number of its first row, and no two books of the pool share a number;
+- across the run: no book number is in two pools, so no ticket id is either.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+MAX_BOOK = 10**7  # seven digits in the ticket id and the barcode
+
+
+def leading_books(book: pl.Series, per_book: int) -> pl.Series:
+    """Each row's book number as its book's first row states it."""
+    values = book.cast(pl.Int64).to_numpy()
+    rows = np.arange(len(values))
+    return pl.Series("book", values[(rows // per_book) * per_book])
+
+
+def book_problems(book: pl.Series, per_book: int) -> list[str]:
+    """What is wrong with a pool's book column (empty if nothing)."""
+    values = book.cast(pl.Int64).to_numpy()
+    leaders = values[::per_book]
+    problems = []
+    split = np.flatnonzero(values != leading_books(book, per_book).to_numpy())
+    if split.size:
+        r = int(split[0])
+        problems.append(f"{split.size:,} row(s) carry another book number than their book's first "
+                        f"ticket, first at position {r:,}: {int(values[r])} in book "
+                        f"{int(leaders[r // per_book])}")
+    out = np.flatnonzero((leaders < 0) | (leaders >= MAX_BOOK))
+    if out.size:
+        problems.append(f"{out.size:,} book number(s) outside 0..{MAX_BOOK - 1:,}, first "
+                        f"{int(leaders[out[0]])}")
+    uniq, counts = np.unique(leaders, return_counts=True)
+    if (counts > 1).any():
+        twice = ", ".join(str(int(b)) for b in uniq[counts > 1][:3])
+        problems.append(f"{int((counts > 1).sum()):,} book number(s) used by two books of the pool: {twice}")
+    return problems
+
+
+def check_book_numbers(folder: Path, pools, per_book: int) -> str:
+    """No book number in two pools of the run (pools whose file cannot be read are steps 2 and 3's)."""
+    seen: dict[int, str] = {}
+    clashes = []
+    read = 0
+    for pool in pools:
+        try:
+            book = pl.read_parquet(Path(folder) / pool.file, columns=["book"])["book"]
+        except Exception:
+            continue
+        read += 1
+        for b in np.unique(book.cast(pl.Int64).to_numpy()).tolist():
+            if b in seen:
+                clashes.append(f"book {b} is in pools {seen[b]} and {pool.id}")
+            else:
+                seen[b] = pool.id
+    if clashes:
+        from audit.errors import VerificationError
+
+        raise VerificationError(3, f"{len(clashes):,} book number(s) in two pools, so their ticket ids "
+                                   f"repeat: {'; '.join(clashes[:3])}")
+    return f"{len(seen):,} book numbers of {read} pool file(s) are distinct across the run"

@@ -1,0 +1,64 @@
+"""`poolgen seal` / `poolgen unseal`: a deliverable encrypted to its recipient (HPKE, RFC 9180)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from poolgen.cli.common import reports_errors, say
+from poolgen.deliverables import write_secret_bytes
+from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key, seal, unseal
+from poolgen.fsutil import read_input
+
+
+def _write(out: Path, data: bytes) -> None:
+    try:
+        write_secret_bytes(out, data)
+    except FileExistsError:
+        raise SealError(f"{out}: already exists; not overwriting it") from None
+    except OSError as exc:
+        raise SealError(f"{out}: cannot write: {exc.strerror or exc}") from None
+
+
+@reports_errors
+def seal_cmd(
+    file: Annotated[Path, typer.Argument(metavar="FILE",
+                                         help="The deliverable, e.g. RUN/imaging-p1.parquet.")],
+    to: Annotated[Path, typer.Option("--to", metavar="PUB.pem", help="The recipient's X25519 public key.")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The sealed file (new).")],
+) -> None:
+    """Encrypt FILE to one recipient: only their private key opens it (HPKE, RFC 9180)."""
+    try:
+        recipient = load_public(to)
+    except (ValueError, OSError) as exc:
+        raise SealError(f"{to}: cannot read the recipient's public key: {exc}") from None
+    _write(out, seal(read_input(file, "deliverable", SealError), file.name, recipient))
+    say(f"sealed {file.name} to {to} into {out} (mode 0600)")
+
+
+@reports_errors
+def unseal_cmd(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A sealed file.")],
+    key: Annotated[Path, typer.Option("--key", metavar="KEY.pem", help="The recipient's private key.")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Where the opened file goes (new).")],
+) -> None:
+    """Open a sealed file with the recipient's private key (fails with any other key)."""
+    try:
+        private = load_private(key)
+    except (ValueError, OSError, TypeError) as exc:
+        raise SealError(f"{key}: cannot read the private key: {exc}") from None
+    name, data = unseal(read_input(file, "sealed", SealError), private)
+    _write(out, data)
+    say(f"opened {name} into {out} (mode 0600)")
+
+
+@reports_errors
+def recipient_new(
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the two key files.")],
+) -> None:
+    """Create DIR/recipient-key.pem (private, mode 0600) and DIR/recipient-key.pub.pem: the key pair a
+    printer or validation system holds to open sealed deliverables."""
+    private, public = new_recipient_key(folder)
+    say(f"wrote private key {private} (mode 0600) and public key {public}")

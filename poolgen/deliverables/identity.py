@@ -1,0 +1,66 @@
+"""A printed ticket's identity on paper: its barcode number, its validation number (VIRN) and the
+secret numbering of the order's books (docs/validation.md, section 2).
+
+- Barcode number: 15 digits `GGG BBBBBBB TTT CC`: game number, book number, ticket number in the
+  book, and two check digits by ISO/IEC 7064 MOD 97-10 (the IBAN check): CC = 98 - (N * 100 mod 97)
+  where N is the 13 data digits read as a number, so that the whole 15-digit number is 1 mod 97. It
+  catches every single-digit error and every transposition of two adjacent digits, check digits
+  included (a substitution changes the number by d * 10^k, a transposition by 9 (a - b) 10^k, with
+  0 < |d|, |9 (a - b)| < 97 and 97 prime). The barcode depends only on game, book and ticket.
+- VIRN: `virn_digits` decimal digits (default 12) per ticket, uniform in [0, 10^digits), one per
+  ticket in pool order from the pool's "virn" stream (docs/randomness.md).
+- Book numbers: the order's book slots 0 .. S-1 (pool k's slots are its `first_book ..
+  first_book + books - 1`) are numbered by one uniform permutation of S from the order's "books"
+  stream: slot s is printed as book `perm[s]`. A book's number says nothing about its pool.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from poolgen.rng import derive_stream, integers, permutation
+from poolgen.seeds import LABEL_ROOT, stream_label
+
+MOD = 97
+BARCODE_DIGITS = 15
+DEFAULT_VIRN_DIGITS = 12
+VIRN_RANGE = (9, 18)  # at least 10^9 to guess among per ticket; 10^18 still fits a 64-bit integer
+
+
+def check_digits(data: str) -> str:
+    """The two ISO/IEC 7064 MOD 97-10 check digits of a string of decimal digits."""
+    return f"{98 - int(data + '00') % MOD:02d}"
+
+
+def is_valid(number: str) -> bool:
+    """A number with its MOD 97-10 check digits appended reads 1 mod 97."""
+    return number.isdigit() and int(number) % MOD == 1
+
+
+def barcode(game: int, book: int, ticket_no: int) -> str:
+    data = f"{game:03d}{book:07d}{ticket_no:03d}"
+    return data + check_digits(data)
+
+
+def barcodes(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
+    """`barcode` for many tickets at once, as fixed-width ASCII (numpy S15)."""
+    data = np.int64(game) * 10**10 + book.astype(np.int64) * 1000 + ticket_no.astype(np.int64)
+    full = data * 100 + (98 - (data * 100) % MOD)  # below 10^15: exact in int64
+    return np.char.zfill(full.astype("S15"), BARCODE_DIGITS)
+
+
+def book_label(rules: str) -> tuple[str, ...]:
+    """The label of the order's book-numbering stream (one per order, not per pool)."""
+    return (LABEL_ROOT, rules, "order", "books")
+
+
+def book_numbers(seed: bytes, rules: str, slots: int) -> np.ndarray:
+    """The printed book number of each of the order's `slots` book slots."""
+    return permutation(derive_stream(seed, *book_label(rules)), slots).astype(np.uint32)
+
+
+def virns(seed: bytes, rules: str, pool_id: str, tickets: int, digits: int) -> np.ndarray:
+    """Every ticket's validation number in pool order, as `digits`-wide ASCII (numpy S<digits>)."""
+    stream = derive_stream(seed, *stream_label(rules, pool_id, "virn"))
+    values = integers(stream, 10**digits, size=tickets)
+    return np.char.zfill(values.astype(f"S{digits}"), digits)

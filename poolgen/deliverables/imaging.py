@@ -1,0 +1,86 @@
+"""The imaging file of one printed pool: what the printer's press prints on each ticket, in print
+order (docs/validation.md, section 4). One row per ticket, in pool order:
+
+    barcode (15 digits), virn, book, ticket_no, then for every layout column C of the pool file:
+    C (the spot's spec symbol code), C_text (the symbol as printed), C_caption (its caption)
+
+Spot codes are turned into symbols by the layout contract: for a game of play styles (format 2) by
+its areas' symbol lists (docs/styles/<style>.md, section 4); for the format-1 games by the tables
+below, transcribed from section 2-3 of specs/<game>.md. A layout whose columns are not covered here
+gets no imaging file, and `generate` says so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from poolgen.deliverables.identity import barcodes, virns
+from poolgen.errors import RunError
+
+# format 1: column prefix -> ("index", groups) (0-based position in those groups' symbols, in spec
+# order) or ("value", group) (the number itself, printed as two digits: spec code f"{n:02d}")
+CONTRACT_SPOTS: dict[str, tuple[tuple[str, tuple[str, tuple[str, ...]]], ...]] = {
+    "happy_holidays": (("spot_", ("index", ("prize",))),),
+    "wild_side": (("lucky_", ("value", ("number",))), ("your_prize_", ("index", ("prize",))),
+                  ("wild_prize_", ("index", ("prize",))), ("your_", ("value", ("number",))),
+                  ("wild_", ("value", ("number",))), ("bonus_", ("index", ("bonus_play", "bonus_prize")))),
+}
+# format 2: style -> column suffix -> the area's symbol lists, in order
+STYLE_SPOTS = {
+    "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
+                         ("_prize_", ("prizes",))),
+    "match_n": (("_spot_", ("prizes", "multipliers")),),
+}
+
+Alphabet = dict[int, tuple[str, str, str]]  # stored value -> (spec code, text, caption)
+
+
+def spot_alphabets(spec, layout_columns: list[str]) -> dict[str, Alphabet] | None:
+    """Each layout column's alphabet, or None if a column is not covered."""
+    rules: list[tuple[str, Alphabet]] = []
+    if spec.styles is not None:
+        for area in spec.styles.areas:
+            for suffix, lists in STYLE_SPOTS.get(area.style, ()):
+                symbols = [s for name in lists for s in getattr(area.params, name)]
+                rules.append((area.id + suffix, {i: (s.code, s.symbol, s.caption)
+                                                 for i, s in enumerate(symbols)}))
+    else:
+        for prefix, (how, groups) in CONTRACT_SPOTS.get(spec.rules, ()):
+            symbols = [s for g in groups for s in spec.symbols_in(g)]
+            if how == "index":
+                rules.append((prefix, {i: (s.code, s.symbol, s.caption) for i, s in enumerate(symbols)}))
+            else:
+                rules.append((prefix, {int(s.code): (s.code, s.symbol, s.caption) for s in symbols}))
+    out = {}
+    for column in layout_columns:
+        match = [a for prefix, a in rules if column.startswith(prefix) and column[len(prefix):].isdigit()]
+        if not match:
+            return None
+        out[column] = match[0]
+    return out
+
+
+def imaging_table(spec, pool, df: pl.DataFrame, seed: bytes, virn_digits: int,
+                  layout_columns: list[str]) -> pl.DataFrame | None:
+    """The pool's imaging table, or None if its layout cannot be mapped to symbols generically."""
+    alphabets = spot_alphabets(spec, layout_columns)
+    if alphabets is None:
+        return None
+    book = df["book"].to_numpy()
+    ticket_no = df["ticket_no"].to_numpy()
+    columns = [pl.Series("barcode", barcodes(spec.number, book, ticket_no)).cast(pl.String),
+               pl.Series("virn", virns(seed, spec.rules, pool.id, df.height, virn_digits)).cast(pl.String),
+               df["book"], df["ticket_no"]]
+    for c in layout_columns:
+        alphabet = alphabets[c]
+        top = max(alphabet) + 1
+        parts = [np.array([alphabet.get(v, ("?", "?", "?"))[k] for v in range(top)], dtype=object)
+                 for k in range(3)]
+        values = df[c].cast(pl.Int64).to_numpy()
+        if values.size and (values.max() >= top or values.min() < 0 or
+                            any(int(v) not in alphabet for v in np.unique(values))):
+            raise RunError(f"pool {pool.id}: column {c} holds a code its contract does not map")
+        for k, suffix in enumerate(("", "_text", "_caption")):
+            columns.append(pl.Series(c + suffix, parts[k][values], dtype=pl.String))
+    return pl.DataFrame(columns)

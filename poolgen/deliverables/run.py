@@ -1,0 +1,122 @@
+"""Writing a printed run's deliverables into the staged run folder (docs/validation.md):
+
+- `write_imaging(spec, pool, df, seed, folder)`: the pool's imaging file (mode 0600), right after its
+  pool file, from the same table;
+- `write_run_files(spec, folder, run_id, pool_ids, keys)`: the pack list (no outcome) and, given
+  the two validation keys, the low- and high-tier validation files (mode 0600);
+- `manifest_part(...)`: the manifest's `deliverables` (every file with its role and hash) and
+  `print` entries.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import polars as pl
+
+from poolgen.deliverables import create_secret_file, write_secret_bytes
+from poolgen.deliverables.identity import BARCODE_DIGITS, book_label
+from poolgen.deliverables.imaging import imaging_table
+from poolgen.deliverables.settings import print_settings
+from poolgen.deliverables.validation import TIERS, file_bytes, key_check
+from poolgen.manifest import file_entry
+from poolgen.rng.drbg import label_text
+from poolgen.seeds import stream_label
+
+COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
+PACKS = "packs.csv"
+BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC 7064 MOD 97-10 "
+           "(the 15-digit number is 1 mod 97)")
+
+
+def imaging_name(pool_id: str) -> str:
+    return f"imaging-{pool_id}.parquet"
+
+
+def write_imaging(spec, pool, df: pl.DataFrame, seed: bytes, folder: Path) -> bool:
+    """Write the pool's imaging file; False if its layout cannot be mapped to symbols."""
+    if spec.kind != "printed":
+        return False
+    table = imaging_table(spec, pool, df, seed, print_settings(spec).virn_digits,
+                          [c for c in df.columns if c not in COMMON])
+    if table is None:
+        return False
+    with create_secret_file(folder / imaging_name(pool.id)) as f:
+        table.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
+        f.flush()
+        os.fsync(f.fileno())
+    return True
+
+
+def write_run_files(spec, folder: Path, run_id: str, pool_ids: list[str],
+                    keys: tuple[bytes, bytes] | None, high_tier_cents: int | None = None) -> None:
+    """The pack list, and with `keys` (low, high) the two validation files."""
+    if spec.kind != "printed":
+        return
+    per_book = spec.tickets_per_book
+    books = pl.concat([pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["book"])["book"]
+                       .unique() for pid in pool_ids]).sort()
+    game = f"{spec.number:03d}"
+    packs = pl.DataFrame({"book": books}).with_columns(
+        pl.lit(game).alias("game"), pl.lit(0).alias("first_ticket"),
+        pl.lit(per_book - 1).alias("last_ticket"), pl.lit(per_book).alias("tickets"))
+    buf = io.BytesIO()
+    packs.select("game", "book", "first_ticket", "last_ticket", "tickets").write_csv(buf)
+    from poolgen.fsutil import write_atomic  # noqa: PLC0415
+
+    write_atomic(folder / PACKS, buf.getvalue())  # no outcome, no pool: 0644
+    if keys is None:
+        return
+    threshold = high_tier_cents or print_settings(spec).high_tier_cents
+    codes, virns, prizes = [], [], []
+    for pid in pool_ids:
+        if not (folder / imaging_name(pid)).exists():
+            from poolgen.errors import RunError  # noqa: PLC0415
+
+            raise RunError(f"pool {pid}: no imaging file (its layout is not mapped), so no validation "
+                           "numbers to build validation files from")
+        im = pl.read_parquet(folder / imaging_name(pid), columns=["barcode", "virn"])
+        codes += im["barcode"].to_list()
+        virns += im["virn"].to_list()
+        pool = pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["prize_cents"])
+        prizes += pool["prize_cents"].to_list()
+    for (tier, name), key in zip(TIERS.items(), keys, strict=True):
+        write_secret_bytes(folder / name, file_bytes(tier, key, run_id, spec.number, threshold,
+                                                     codes, virns, prizes))
+
+
+def manifest_part(spec, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,
+                  high_tier_cents: int | None = None) -> dict:
+    """The manifest's `deliverables` list (every file but the manifest and its signature, with role,
+    pool where it has one, and hash) and, for printed runs, its `print` entry."""
+    files = []
+    for pid in pool_ids:
+        # a pool file's size and hash are its pool entry's `file`: stated once, checked once (step 2)
+        files.append({"role": "pool", "pool": pid, "name": f"pool-{pid}.parquet"})
+        if (folder / imaging_name(pid)).exists():
+            files.append({"role": "imaging", "pool": pid, **file_entry(folder / imaging_name(pid))})
+    if (folder / PACKS).exists():
+        files.append({"role": "packs", **file_entry(folder / PACKS)})
+    if keys is not None:
+        for (tier, name), key in zip(TIERS.items(), keys, strict=True):
+            files.append({"role": "validation" if tier == "low" else "validation-high", "tier": tier,
+                          "key_check": key_check(key), **file_entry(folder / name)})
+    part: dict = {"deliverables": files}
+    if spec.kind == "printed":
+        settings = print_settings(spec)
+        part["print"] = {"barcode": BARCODE, "barcode_digits": BARCODE_DIGITS,
+                         "virn_digits": settings.virn_digits,
+                         "high_tier_cents": high_tier_cents or settings.high_tier_cents,
+                         "book_numbers": "a permutation of the order's book slots from the stream "
+                                         + label_text(book_label(spec.rules))}
+    return part
+
+
+def extra_streams(spec, pool_ids: list[str]) -> list[str]:
+    """The labels of the deliverables' streams, as the manifest lists them."""
+    if spec.kind != "printed":
+        return []
+    return [label_text(book_label(spec.rules))] + [label_text(stream_label(spec.rules, pid, "virn"))
+                                                   for pid in pool_ids]

@@ -1,0 +1,73 @@
+"""Sealing a deliverable to its recipient (docs/validation.md, section 4): HPKE (RFC 9180) in base
+mode, DHKEM(X25519, HKDF-SHA256), HKDF-SHA256, AES-256-GCM, single shot, from `cryptography`.
+
+A sealed file is the line "poolgen-sealed/1 NAME\\n" followed by HPKE's encapsulated key and
+ciphertext; `info` is "poolgen/seal/v1" || 0x00 || NAME, so a file cannot be passed off under another
+name. Only the holder of the recipient's private key can open it; a wrong key fails (InvalidTag).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
+
+from poolgen.errors import PoolgenError
+
+SUITE = Suite(KEM.X25519, KDF.HKDF_SHA256, AEAD.AES_256_GCM)
+MAGIC = b"poolgen-sealed/1 "
+
+
+class SealError(PoolgenError):
+    """A file that cannot be sealed or opened."""
+
+
+def new_recipient_key(folder: Path) -> tuple[Path, Path]:
+    """recipient-key.pem (private, 0600) and recipient-key.pub.pem in `folder`."""
+    from poolgen.fsutil import write_atomic, write_secret  # noqa: PLC0415
+
+    key = X25519PrivateKey.generate()
+    private, public = Path(folder) / "recipient-key.pem", Path(folder) / "recipient-key.pub.pem"
+    write_secret(private, key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                            serialization.NoEncryption()), what="recipient private key")
+    write_atomic(public, key.public_key().public_bytes(serialization.Encoding.PEM,
+                                                       serialization.PublicFormat.SubjectPublicKeyInfo))
+    return private, public
+
+
+def _info(name: str) -> bytes:
+    return b"poolgen/seal/v1\x00" + name.encode("utf-8")
+
+
+def seal(data: bytes, name: str, recipient: X25519PublicKey) -> bytes:
+    return MAGIC + name.encode("utf-8") + b"\n" + SUITE.encrypt(data, recipient, info=_info(name))
+
+
+def unseal(sealed: bytes, key: X25519PrivateKey) -> tuple[str, bytes]:
+    """(name, data); SealError if the file is not sealed or not to this key, or was changed."""
+    end = sealed.find(b"\n")
+    if not sealed.startswith(MAGIC) or end < 0:
+        raise SealError("not a poolgen-sealed/1 file")
+    name = sealed[len(MAGIC):end].decode("utf-8", "replace")
+    try:
+        return name, SUITE.decrypt(sealed[end + 1:], key, info=_info(name))
+    except InvalidTag:
+        raise SealError(f"{name}: cannot be opened with this key (another recipient's, or the file was "
+                        "changed)") from None
+
+
+def load_public(path: Path) -> X25519PublicKey:
+    key = serialization.load_pem_public_key(Path(path).read_bytes())
+    if not isinstance(key, X25519PublicKey):
+        raise SealError(f"{path}: not an X25519 public key")
+    return key
+
+
+def load_private(path: Path) -> X25519PrivateKey:
+    key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
+    if not isinstance(key, X25519PrivateKey):
+        raise SealError(f"{path}: not an X25519 private key")
+    return key
