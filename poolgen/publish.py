@@ -49,6 +49,13 @@ PUBLIC_FIELDS = frozenset({
     "totals.pools", "totals.tickets", "totals.winners", "totals.prize_cost_cents", "totals.sales_cents",
     "totals.odds_1_in", "totals.payout_pct",
     "signature.signed", "signature.algorithm", "signature.key_fingerprint", "signature.file",
+    # print-run deliverables (docs/validation.md): names, roles and hashes of files whose contents are
+    # secret (an imaging or validation file's hash covers 80+ random bits a ticket), the key check values
+    # of 256-bit validation keys, and the print settings
+    "deliverables[].role", "deliverables[].pool", "deliverables[].name", "deliverables[].bytes",
+    "deliverables[].sha256", "deliverables[].tier", "deliverables[].key_check",
+    "print.barcode", "print.barcode_digits", "print.virn_digits", "print.high_tier_cents",
+    "print.book_numbers",
 })
 # Whole subtrees reviewed as public: `play` (style-based runs, docs/styles/play.md) is the spec's areas
 # and tier wins as the spec states them, the published prize structure and rules of play.

@@ -14,6 +14,7 @@ import shutil
 import stat
 from pathlib import Path
 
+import polars as pl
 import pytest
 from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
@@ -145,9 +146,11 @@ def run(tmp_path_factory):
                                     str(root / "runs"), "--run-id", "r", "--seed-file", str(seed), "--key",
                                     str(root / "keys" / "signing-key.pem"), "--workers", "1"])
     assert made.exit_code == 0, made.output
-    proof = CliRunner().invoke(app, ["prove", str(root / "runs" / "r"), "465-0000000-007", "--json"])
+    ticket = pl.read_parquet(root / "runs" / "r" / "pool-p1.parquet", columns=["ticket"])["ticket"][7]
+    proof = CliRunner().invoke(app, ["prove", str(root / "runs" / "r"), ticket, "--json"])
     assert proof.exit_code == 0, proof.output
     (root / "claim.json").write_text(proof.stdout)
+    (root / "ticket").write_text(ticket)  # book numbers are a secret permutation: read, not computed
     return root
 
 
@@ -178,7 +181,7 @@ def test_malformed_manifest_is_unusable_input(run, tmp_path, case, verifier):
                                            "--public-key", key])
     _one_line(claim, "audit", f"{bad / 'manifest.json'}: {message}")
     if verifier == "poolgen":  # poolgen's own readers of a run folder pass the same boundary
-        proved = CliRunner().invoke(app, ["prove", str(bad), "465-0000000-007"])
+        proved = CliRunner().invoke(app, ["prove", str(bad), (run / "ticket").read_text()])
         _one_line(proved, "poolgen", f"{bad / 'manifest.json'}: {message}")
 
 
@@ -206,7 +209,8 @@ def test_the_honest_claim_still_checks(run):
     result = CliRunner().invoke(audit_app, ["check-proof", str(run / "claim.json"),
                                             str(run / "runs" / "r" / "manifest.json"),
                                             "--public-key", str(run / "keys" / "signing-key.pub.pem")])
-    assert result.exit_code == 0 and result.stdout.startswith("valid proof: ticket 465-0000000-007")
+    ticket = (run / "ticket").read_text()
+    assert result.exit_code == 0 and result.stdout.startswith(f"valid proof: ticket {ticket}")
 
 
 # ---- secrets and modes ----------------------------------------------------------------------------
@@ -255,8 +259,9 @@ def test_every_file_and_folder_has_an_explicit_mode_under_umask_000(tmp_path):
         "a": 0o700, "a/b": 0o700, "a/b/keys": 0o700, "a/b/keys/signing-key.pem": 0o600,
         "a/b/keys/signing-key.pub.pem": 0o644,
         "c": 0o700, "c/s.seed": 0o600,
-        "d": 0o755, "d/out": 0o755, "d/out/r": 0o755, "d/out/r.seed": 0o600,
+        "d": 0o755, "d/out": 0o755, "d/out/r": 0o700, "d/out/r.seed": 0o600,
         "d/out/r/manifest.json": 0o644, "d/out/r/pool-p1.parquet": 0o600,
+        "d/out/r/imaging-p1.parquet": 0o600, "d/out/r/packs.csv": 0o644,  # the pack list holds no outcome
     }
 
 

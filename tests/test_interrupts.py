@@ -174,8 +174,9 @@ def test_sigkill_leaves_no_process_and_the_next_run_clears_up(tiny, tmp_path, mo
     assert sorted(p.name for p in out.iterdir()) == (["r", "r.seed"] if placed else []) + ["r2", "r2.seed"]
     mode = {p.name: stat.S_IMODE(p.stat().st_mode) for p in [out / "r2", out / "r2.seed",
                                                           *(out / "r2").iterdir()]}
-    assert mode == {"r2": 0o755, "r2.seed": 0o600, "manifest.json": 0o644,
-                    "pool-p1.parquet": 0o600, "pool-p2.parquet": 0o600}
+    assert mode == {"r2": 0o700, "r2.seed": 0o600, "manifest.json": 0o644,
+                    "pool-p1.parquet": 0o600, "pool-p2.parquet": 0o600,
+                    "imaging-p1.parquet": 0o600, "imaging-p2.parquet": 0o600, "packs.csv": 0o644}
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
