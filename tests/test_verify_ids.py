@@ -150,7 +150,8 @@ def test_a_ticket_moved_to_another_pools_book_and_the_run_resealed(base, run):
     rewrite(run, "p1", move)
     reseal(base, run)
     code, report = verify(base, run)
-    assert code == 1 and report["failed_steps"] == [3]
+    assert code == 1 and report["failed_steps"] == [3, 9]  # the printer's file still has the old book
+    assert reasons(report, 9)[0].startswith("imaging-p1.parquet: 1 barcode number(s) not those of the pool's")
     assert reasons(report, 3) == [
         f"pool p1: 1 row(s) carry another book number than their book's first ticket, first at position 1: "
         f"{theirs} in book {mine}; 1 ticket id(s) not as recomputed from the position, first at position 1: "
@@ -165,7 +166,7 @@ def test_two_pools_claiming_the_same_book_numbers(base, run):
     rewrite(run, "p2", lambda t: t.with_columns(p1["ticket"], p1["book"]))
     reseal(base, run)
     code, report = verify(base, run)
-    assert code == 1 and report["failed_steps"] == [3]
+    assert code == 1 and report["failed_steps"] == [3, 9]  # and p2's imaging file has its real books
     first = books_of(run, "p1")
     assert reasons(report, 3) == [
         "1,000 book number(s) in two pools, so their ticket ids repeat: "
