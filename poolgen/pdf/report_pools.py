@@ -57,7 +57,9 @@ def _prize_table(run: RunFolder, p: dict, d: _PoolData | None, unreadable: str) 
     out: list = [_p(_esc(title), H1)]
     desc = [f"{tickets:,} {'tickets' if run.kind == 'printed' else 'shares'} at {fmt_cents(price)}"]
     if p.get("books") is not None:
-        desc.append(f"books {p['first_book']:,} to {p['first_book'] + p['books'] - 1:,}")
+        desc.append(f"{p['books']:,} books (the order's book slots {p['first_book']:,} to "
+                    f"{p['first_book'] + p['books'] - 1:,}; their printed numbers are a secret "
+                    "permutation, docs/validation.md)")
     if p.get("denomination_cents") is not None:
         desc.append(f"denomination {fmt_cents(p['denomination_cents'])} x "
                     f"{p.get('play_areas', 1)} play area(s)")
