@@ -18,6 +18,7 @@ MAX_SEED_FILE_BYTES = 1 << 10  # a seed file is 65 bytes
 MAX_KEY_FILE_BYTES = 1 << 16  # a PEM Ed25519 key is under 300 bytes
 MAX_MANIFEST_BYTES = 1 << 24  # a 24-pool manifest is about 60 KB
 MAX_PROOF_BYTES = 1 << 20  # a proof is a few KB
+MAX_SEALED_BYTES = 1 << 31  # a deliverable sealed or opened whole (a run's largest file is under 1 GiB)
 
 # Structure of a parsed document (TOML or JSON).
 MAX_NESTING = 32  # brackets and braces inside one another (a spec uses 3, a manifest 5)

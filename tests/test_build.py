@@ -11,7 +11,15 @@ import pytest
 from conftest import SEED_A, spec_path
 
 from poolgen import build
-from poolgen.build import build_pool, identity_columns, salt_column, shuffled_tiers, tier_base
+from poolgen.build import (
+    build_pool,
+    identity_columns,
+    order_book_slots,
+    salt_column,
+    shuffled_tiers,
+    tier_base,
+)
+from poolgen.deliverables.identity import book_numbers
 from poolgen.rng import derive_stream, permutation
 from poolgen.spec import Pool, PoolTier, load_spec
 
@@ -50,25 +58,29 @@ def test_shuffled_tiers_are_the_base_permuted_by_the_order_stream():
     assert got.tolist() != sorted(got.tolist())
 
 
-def test_printed_identity_is_book_and_ticket_from_the_first_book():
+def test_printed_identity_is_book_and_ticket_from_the_first_book_slot():
     spec, pool = _small("wild_side", "p3", [130], first_book=5000)
     assert spec.tickets_per_book == 60
-    cols = identity_columns(spec, pool)
+    cols = identity_columns(spec, pool, SEED_A)
     assert list(cols) == ["position", "ticket", "book", "ticket_no"]
     assert cols["position"].to_list() == list(range(130)) and cols["position"].dtype == pl.UInt32
-    assert cols["book"].to_list() == [5000] * 60 + [5001] * 60 + [5002] * 10
+    # book slots 5000, 5001, 5002 of the order carry the printed numbers of the secret permutation
+    numbers = book_numbers(SEED_A, spec.rules, order_book_slots(spec))
+    b0, b1, b2 = (int(numbers[5000 + k]) for k in range(3))
+    assert len({b0, b1, b2}) == 3
+    assert cols["book"].to_list() == [b0] * 60 + [b1] * 60 + [b2] * 10
     assert cols["book"].dtype == pl.UInt32
     assert cols["ticket_no"].to_list() == list(range(60)) * 2 + list(range(10))
     assert cols["ticket_no"].dtype == pl.UInt16
-    assert cols["ticket"].to_list()[:2] == ["358-0005000-000", "358-0005000-001"]
-    assert cols["ticket"][59] == "358-0005000-059" and cols["ticket"][60] == "358-0005001-000"
-    assert cols["ticket"][129] == "358-0005002-009"
+    assert cols["ticket"].to_list()[:2] == [f"358-{b0:07d}-000", f"358-{b0:07d}-001"]
+    assert cols["ticket"][59] == f"358-{b0:07d}-059" and cols["ticket"][60] == f"358-{b1:07d}-000"
+    assert cols["ticket"][129] == f"358-{b2:07d}-009"
     assert all(c.name == name for name, c in cols.items())
 
 
 def test_einstant_identity_is_a_serial_from_one():
     spec, pool = _small("primetime_payout", "d7.50x4", [12])
-    cols = identity_columns(spec, pool)
+    cols = identity_columns(spec, pool, SEED_A)
     assert list(cols) == ["position", "ticket", "serial"]
     assert cols["position"].to_list() == list(range(12))
     assert cols["serial"].to_list() == list(range(1, 13)) and cols["serial"].dtype == pl.UInt32
@@ -96,7 +108,7 @@ def test_a_small_pool_has_its_identity_tiers_prizes_salts_and_layout():
     assert table["prize_cents"].to_list() == [pool.tiers[t].prize_cents for t in tiers]
     assert table["prize_cents"].dtype == pl.Int64 and table["tier"].dtype == pl.String
     assert table["salt"].to_list() == salt_column(spec, pool, SEED_A).to_list()
-    assert table["ticket"][0] == "465-0000000-000"
+    assert table["ticket"].to_list() == identity_columns(spec, pool, SEED_A)["ticket"].to_list()
 
 
 @pytest.mark.parametrize("name", ["position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"])

@@ -97,7 +97,8 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
         "parties": [{"name": p, "kind": "secret", "commitment": s.commitments[p]} for p in PARTIES],
         "transcript_sha256": ceremony.transcript}
     assert manifest["tool"]["code"] == code_entry()
-    assert sorted(p.name for p in s.run.iterdir()) == ["manifest.json", "manifest.sig", "pool-p1.parquet"]
+    assert sorted(p.name for p in s.run.iterdir()) == ["imaging-p1.parquet", "manifest.json", "manifest.sig",
+                                                      "packs.csv", "pool-p1.parquet"]
     assert not (s.tmp / "runs" / "r.seed").exists()  # the ceremony is the seed's only source
     assert seed.hex() not in s.generated.output
 

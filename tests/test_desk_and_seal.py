@@ -148,6 +148,7 @@ def test_hpke_round_trip_and_a_wrong_private_key_fails(run, tmp_path):
 
 def test_generate_says_who_may_receive_each_file(tmp_path):
     (tmp_path / "s").write_text(SEED_A.hex() + "\n")
+    (tmp_path / "s").chmod(0o600)  # a seed file others may read is refused
     for t in ("low", "high"):
         assert invoke("keys", "validation", "new", tmp_path / f"{t}.key").exit_code == 0
     result = invoke(

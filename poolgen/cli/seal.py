@@ -11,6 +11,7 @@ from poolgen.cli.common import reports_errors, say
 from poolgen.deliverables import write_secret_bytes
 from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key, seal, unseal
 from poolgen.fsutil import read_input
+from poolgen.limits import MAX_SEALED_BYTES
 
 
 def _write(out: Path, data: bytes) -> None:
@@ -34,7 +35,7 @@ def seal_cmd(
         recipient = load_public(to)
     except (ValueError, OSError) as exc:
         raise SealError(f"{to}: cannot read the recipient's public key: {exc}") from None
-    _write(out, seal(read_input(file, "deliverable", SealError), file.name, recipient))
+    _write(out, seal(read_input(file, "deliverable", SealError, MAX_SEALED_BYTES), file.name, recipient))
     say(f"sealed {file.name} to {to} into {out} (mode 0600)")
 
 
@@ -49,7 +50,7 @@ def unseal_cmd(
         private = load_private(key)
     except (ValueError, OSError, TypeError) as exc:
         raise SealError(f"{key}: cannot read the private key: {exc}") from None
-    name, data = unseal(read_input(file, "sealed", SealError), private)
+    name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private)
     _write(out, data)
     say(f"opened {name} into {out} (mode 0600)")
 

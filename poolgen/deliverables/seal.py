@@ -16,6 +16,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
 from poolgen.errors import PoolgenError
+from poolgen.fsutil import read_input
+from poolgen.inputs import read_secret
+from poolgen.limits import MAX_KEY_FILE_BYTES
 
 SUITE = Suite(KEM.X25519, KDF.HKDF_SHA256, AEAD.AES_256_GCM)
 MAGIC = b"poolgen-sealed/1 "
@@ -60,14 +63,16 @@ def unseal(sealed: bytes, key: X25519PrivateKey) -> tuple[str, bytes]:
 
 
 def load_public(path: Path) -> X25519PublicKey:
-    key = serialization.load_pem_public_key(Path(path).read_bytes())
+    key = serialization.load_pem_public_key(read_input(Path(path), "public key", SealError))
     if not isinstance(key, X25519PublicKey):
         raise SealError(f"{path}: not an X25519 public key")
     return key
 
 
 def load_private(path: Path) -> X25519PrivateKey:
-    key = serialization.load_pem_private_key(Path(path).read_bytes(), password=None)
+    """The recipient's private key (a secret: refused if others may read it, as every key is)."""
+    data = read_secret(Path(path), "private key", SealError, MAX_KEY_FILE_BYTES)
+    key = serialization.load_pem_private_key(data, password=None)
     if not isinstance(key, X25519PrivateKey):
         raise SealError(f"{path}: not an X25519 private key")
     return key
