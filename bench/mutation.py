@@ -50,7 +50,8 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
     "rules": (["audit/rules/*.py"],
               ["tests/test_audit_rules_printed.py", "tests/test_audit_rules_einstant.py",
                "tests/test_rules_kills.py"], ""),
-    "verify": (["audit/verify.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
+    "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps_files.py", "audit/steps_identity.py",
+                "audit/steps_pool.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
                                      "tests/test_damaged_runs.py", "tests/test_verify_kills.py"], ""),
 }
 COPIED = ["poolgen", "audit", "tests", "specs", "docs", "pyproject.toml"]
