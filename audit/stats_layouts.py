@@ -92,12 +92,29 @@ _GAMES: dict[str, tuple[tuple[str, ...], Callable[[Get], LayoutFeatures]]] = {
 }
 
 
-def layout_columns(rules: str) -> tuple[str, ...]:
-    """The layout columns the game's no-information tests read (none for an unknown game)."""
+# eInstant styles (the manifest's `play.style`): (columns, features), each from the play entry.
+_STYLES: dict[str, tuple[Callable[[dict], tuple[str, ...]], Callable[[Get, dict], LayoutFeatures]]] = {
+}
+
+
+def _style(play: dict | None) -> str | None:
+    style = play.get("style") if isinstance(play, dict) else None
+    return style if isinstance(style, str) else None
+
+
+def layout_columns(rules: str, play: dict | None = None) -> tuple[str, ...]:
+    """The layout columns the game's no-information tests read (none for an unknown game). A run
+    of an eInstant style (`play` names it) is keyed by its style, with parameters from `play`."""
+    style = _style(play)
+    if style is not None:
+        return _STYLES[style][0](play) if style in _STYLES else ()  # type: ignore[arg-type]
     return _GAMES[rules][0] if rules in _GAMES else ()
 
 
-def layout_features(rules: str, get: Get) -> LayoutFeatures | None:
-    """The game's no-information features from its columns (`get(name)`), or None if the game has
-    no entry here."""
+def layout_features(rules: str, get: Get, play: dict | None = None) -> LayoutFeatures | None:
+    """The game's (or its eInstant style's) no-information features from its columns (`get(name)`),
+    or None if there is no entry here."""
+    style = _style(play)
+    if style is not None:
+        return _STYLES[style][1](get, play) if style in _STYLES else None  # type: ignore[arg-type]
     return _GAMES[rules][1](get) if rules in _GAMES else None

@@ -8,6 +8,7 @@ that does not fit in or divide into a pool, an undeclared symbol, a duplicate ti
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -26,7 +27,7 @@ KINDS = ("printed", "einstant")
 RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
-_GAME = {"name", "number", "regulation", "rules", "kind", "source"}
+_GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket",
             "counts_per"} | PRINT_FIELDS  # print-run settings: poolgen/deliverables/settings.py
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
@@ -37,6 +38,7 @@ _PLAY = {"spots", "max_wins", "lucky_numbers", "your_numbers", "your_wild_number
 _SYMBOL = {"group", "code", "symbol", "caption", "value"}
 _PRINTED_TIER = {"id", "get", "wild_bonus", "prize", "count", "published_cost", "your", "wild",
                  "bonus", "symbol"}
+_GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _EINSTANT_TIER = {"multiplier", "count", "odds", "i_amounts", "i_count", "i_odds"}
 
 
@@ -114,6 +116,7 @@ class Spec:
     tiers: tuple[Tier, ...] = field(repr=False)
     pools: tuple[Pool, ...] = field(repr=False)
     styles: Any = field(default=None, repr=False, compare=False)  # format 2: spec_styles.StyledGame
+    style: str | None = None  # a format-1 eInstant of a generic style (poolgen/styles/<style>.py)
 
     def symbols_in(self, group: str) -> tuple[Symbol, ...]:
         return tuple(s for s in self.symbols if s.group == group)
@@ -158,18 +161,17 @@ def load_spec(path: Path | str) -> Spec:
     game = r.table(doc, "game", "game", _GAME)
     name = r.get(game, "name", "game", str)
     number = r.get(game, "number", "game", int, required=False)
-    rules = r.get(game, "rules", "game", str)
-    if rules not in RULES:
-        raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(RULES)})")
     kind = r.get(game, "kind", "game", str)
     if kind not in KINDS:
         raise r.fail("game.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    rules, style = _rules_or_style(r, game, kind)
     play = doc.get("play", {})
     if not isinstance(play, dict):
         raise r.fail("play", "must be a table")
-    r.known(play, "play", _PLAY)
-    for key in play:
-        r.count(play, key, "play")
+    if style is None:  # an eInstant style reads and checks its own [play] table
+        r.known(play, "play", _PLAY)
+        for key in play:
+            r.count(play, key, "play")
     layout = doc.get("layout", {})
     if not isinstance(layout, dict):
         raise r.fail("layout", "must be a table")
@@ -188,7 +190,7 @@ def load_spec(path: Path | str) -> Spec:
         tiers = _einstant_tiers(r, doc)
         pools = _einstant_pools(r, sales, tiers)
 
-    return Spec(
+    spec = Spec(
         path=path,
         sha256=hashlib.sha256(raw_bytes).hexdigest(),
         name=name,
@@ -204,7 +206,41 @@ def load_spec(path: Path | str) -> Spec:
         symbols=symbols,
         tiers=tiers,
         pools=pools,
+        style=style,
     )
+    if style is not None:  # valid by construction: the style reads every parameter it needs now
+        from poolgen.styles import einstant_module
+
+        einstant_module(style).play_document(spec)
+    return spec
+
+
+def _rules_or_style(r: _Reader, game: dict, kind: str) -> tuple[str, str | None]:
+    """(game.rules, game.style): a format-1 spec names its rules, or an eInstant names its game
+    (`id`, which then stands as its rules: streams, run ids) and its generic style."""
+    if "style" not in game:
+        if "id" in game:
+            raise r.fail("game.id", "goes with game.style (a spec without a style names its rules)")
+        rules = r.get(game, "rules", "game", str)
+        if rules not in RULES:
+            raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(RULES)})")
+        return rules, None
+    from poolgen.styles import einstant_module, einstant_styles
+
+    if "rules" in game:
+        raise r.fail("game.rules", "a spec with game.style names its game by game.id, not rules")
+    style = r.get(game, "style", "game", str)
+    game_id = r.get(game, "id", "game", str)
+    if not _GAME_ID.fullmatch(game_id):
+        raise r.fail("game.id", f"{game_id!r} is not a lower-case name (a-z, 0-9, _; at most 64)")
+    if kind != "einstant":
+        raise r.fail("game.style", "names an eInstant style; a printed game of styles is format = 2")
+    try:
+        einstant_module(style)
+    except LookupError:
+        raise r.fail("game.style", f"unknown eInstant style {style!r} "
+                                   f"(known: {', '.join(einstant_styles())})") from None
+    return game_id, style
 
 
 def _check_published(r: _Reader, pub: dict) -> None:
