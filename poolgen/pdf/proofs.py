@@ -134,9 +134,6 @@ def _key_entries(spec: Spec) -> tuple[list[Symbol], list[Symbol], str]:
                 "Golden Football with Touchdown: Touchdown bonus game; Golden Football with Field "
                 "Goal: Field Goal bonus game. Three matching symbols win the area's prize, four "
                 "win double.")
-    if spec.rules == "hand_to_hand_tactics":
-        note = ("Spot backgrounds: green WIN (reveals an amount), red LOSE, white TIE, violet "
-                "MULTIPLIER, grey dashed: not played (after the third loss).")
     if spec.style is not None:
         note = einstant_faces(spec.style).key_note(spec)
     return drawn, text, note
