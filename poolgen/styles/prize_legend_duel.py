@@ -130,7 +130,7 @@ def check_structure(spec: Spec, result) -> None:
         if not dec.total:
             legend = ", ".join(_fmt(v) for v in prm.legend)
             result.problem("(i)", f"multiplier {t.multiplier:f} layout", "a prize of the game",
-                           f"no (1 + m) x sum of legend values [{legend}] equals it within "
+                           f"play.legend: no (1 + m) x sum of legend values [{legend}] equals it within "
                            f"{prm.non_loss} non-loss spots")
         kept.append(len(dec.multipliers))
     for pool in spec.pools:
