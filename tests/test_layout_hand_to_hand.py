@@ -319,6 +319,7 @@ def test_check_structure_reports_fractional_cents(tmp_path):
 
 @pytest.mark.parametrize("old, new, match", [
     (LEGEND, 'legend = [0.5, 1]', r"^hand_to_hand_tactics\.toml: play\.legend: values are decimal strings"),
+    (LEGEND, 'legend = [" 0.5", "1"]', r"play\.legend: ' 0\.5' is not a plain decimal such as \"0\.5\""),
     (LEGEND, 'legend = ["1", "1"]', r"^hand_to_hand_tactics\.toml: play\.legend: a value appears twice$"),
     (LEGEND, 'legend = ["-1"]',
      r"^hand_to_hand_tactics\.toml: play\.legend: '-1' is not a positive number$"),

@@ -58,8 +58,8 @@ def read_play(play: dict) -> Duel:
         raise _bad(f"legend: not a list of 1 to {MAX_LEGEND} decimal strings")
     legend = []
     for v in raw:
-        # a plain decimal: digits with at most one point, at most 24 characters (no exponent)
-        if not isinstance(v, str) or not 0 < len(v) <= 24 or v.count(".") > 1 \
+        # a plain decimal: digits with at most one point, at most 40 characters (no exponent)
+        if not isinstance(v, str) or not 0 < len(v) <= 40 or v.count(".") > 1 \
                 or not v.replace(".", "", 1).isdigit() or not v.replace(".", "", 1).isascii():
             raise _bad(f"legend: {v!r} is not a plain decimal string")
         value = Fraction(v)

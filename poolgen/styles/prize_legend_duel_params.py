@@ -20,6 +20,7 @@ MAX_SPOTS = 40
 MAX_LEGEND = 64  # the decomposition count recurses once per legend value
 # first_spot_loss: "p/q" or a plain decimal, at most 12 digits a part (no exponent: Fraction("1e-999999999")
 # would build a billion-digit integer).
+_PLAIN = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
 _FRACTION = re.compile(r"^\s*(\d{1,12}\s*/\s*\d{1,12}|\d{1,12}(\.\d{1,12})?|\.\d{1,12})\s*$")
 
 
@@ -157,6 +158,8 @@ def _legend(raw: object, fail) -> tuple[tuple[str, ...], tuple[Fraction, ...]]:
             raise fail(str(exc)) from None
         if d <= 0:
             raise fail(f"{v!r} is not a positive number")
+        if not _PLAIN.fullmatch(v):  # as the manifest's play entry carries it (contract, section 2)
+            raise fail(f"{v!r} is not a plain decimal such as \"0.5\" (digits and at most one point)")
         legend.append(Fraction(d))
     if len(set(legend)) != len(legend):
         raise fail("a value appears twice")
