@@ -8,7 +8,6 @@ that does not fit in or divide into a pool, an undeclared symbol, a duplicate ti
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -21,6 +20,7 @@ from poolgen.inputs import display, parse_toml, read_input
 from poolgen.limits import MAX_SPEC_BYTES
 from poolgen.money import parse_decimal, parse_printed
 from poolgen.spec_bounds import bound_einstant_lists, bound_pools, bound_sizes, bound_values
+from poolgen.spec_game import rules_or_style
 from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
@@ -38,7 +38,6 @@ _PLAY = {"spots", "max_wins", "lucky_numbers", "your_numbers", "your_wild_number
 _SYMBOL = {"group", "code", "symbol", "caption", "value"}
 _PRINTED_TIER = {"id", "get", "wild_bonus", "prize", "count", "published_cost", "your", "wild",
                  "bonus", "symbol"}
-_GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _EINSTANT_TIER = {"multiplier", "count", "odds", "i_amounts", "i_count", "i_odds"}
 
 
@@ -164,7 +163,7 @@ def load_spec(path: Path | str) -> Spec:
     kind = r.get(game, "kind", "game", str)
     if kind not in KINDS:
         raise r.fail("game.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
-    rules, style = _rules_or_style(r, game, kind)
+    rules, style = rules_or_style(r, game, kind, RULES)
     play = doc.get("play", {})
     if not isinstance(play, dict):
         raise r.fail("play", "must be a table")
@@ -213,34 +212,6 @@ def load_spec(path: Path | str) -> Spec:
 
         einstant_module(style).play_document(spec)
     return spec
-
-
-def _rules_or_style(r: _Reader, game: dict, kind: str) -> tuple[str, str | None]:
-    """(game.rules, game.style): a format-1 spec names its rules, or an eInstant names its game
-    (`id`, which then stands as its rules: streams, run ids) and its generic style."""
-    if "style" not in game:
-        if "id" in game:
-            raise r.fail("game.id", "goes with game.style (a spec without a style names its rules)")
-        rules = r.get(game, "rules", "game", str)
-        if rules not in RULES:
-            raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(RULES)})")
-        return rules, None
-    from poolgen.styles import einstant_module, einstant_styles
-
-    if "rules" in game:
-        raise r.fail("game.rules", "a spec with game.style names its game by game.id, not rules")
-    style = r.get(game, "style", "game", str)
-    game_id = r.get(game, "id", "game", str)
-    if not _GAME_ID.fullmatch(game_id):
-        raise r.fail("game.id", f"{game_id!r} is not a lower-case name (a-z, 0-9, _; at most 64)")
-    if kind != "einstant":
-        raise r.fail("game.style", "names an eInstant style; a printed game of styles is format = 2")
-    try:
-        einstant_module(style)
-    except LookupError:
-        raise r.fail("game.style", f"unknown eInstant style {style!r} "
-                                   f"(known: {', '.join(einstant_styles())})") from None
-    return game_id, style
 
 
 def _check_published(r: _Reader, pub: dict) -> None:
