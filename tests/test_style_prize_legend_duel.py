@@ -8,18 +8,25 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
+from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from conftest import ROOT, SEED_A
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
+from audit.styles import einstant_engine
 from poolgen.cli.main import app
 from poolgen.errors import SpecError
 from poolgen.pdf.proofs import INDEX_ROWS
+from poolgen.rng import derive_stream
 from poolgen.spec import load_spec
 from poolgen.styles import einstant_module, einstant_styles
 
@@ -263,3 +270,48 @@ def test_only_einstant_style_modules_are_found():
 def test_the_spec_is_checked_when_it_loads(tmp_path):
     with pytest.raises(SpecError, match=r"^duel_variant\.toml: play\.legend: missing field$"):
         load_spec(variant(tmp_path, (LEGEND + "\n", "")))
+
+
+# ---- any valid duel ----------------------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_duel_check_accepts_lays_out_shares_audit_pays_exactly(data):
+    """Random valid parameters (spots, losses, legend, first-spot rule, losers' multipliers, three or
+    five play symbols): every tier `check` finds a layout for is laid out, and audit's engine, reading
+    only the manifest's play entry, finds every share legal and paying its tier."""
+    losses = data.draw(st.integers(1, 6))
+    spots = data.draw(st.integers(losses + 1, 20))
+    legend = data.draw(st.lists(st.sampled_from(["0.5", "1", "2", "3", "5", "10", "25", "100", "1000"]),
+                                min_size=1, max_size=6, unique=True))
+    rule = "0" if losses == 1 else data.draw(st.sampled_from(["0", "1/4", "1/2", "1"]))
+    lmax = data.draw(st.integers(0, min(2, spots - losses)))
+    five = data.draw(st.booleans())
+    changes = [("spots = 15 ", f"spots = {spots} "), ("losses = 3 ", f"losses = {losses} "),
+               (LEGEND, "legend = [" + ", ".join(f'"{v}"' for v in legend) + "]"),
+               ('first_spot_loss = "1/4"', f'first_spot_loss = "{rule}"'),
+               ("loser_max_multipliers = 1 ", f"loser_max_multipliers = {lmax} ")]
+    if five:
+        changes += [change for change in PROBE if "symbols" in change[0] or "beats" in change[0]]
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = load_spec(variant(Path(tmp), *changes))
+    style = einstant_module("prize_legend_duel")
+    prm = style.params(spec)
+    pool = spec.pool("d1.00")
+    fits = [i for i, t in enumerate(pool.tiers) if i == 0 or style.decompositions(
+        Fraction(t.prize_cents, 100), prm.legend, prm.max_decompositions, prm.non_loss).total]
+    tiers = np.repeat(np.array(fits, dtype=np.int64), 3)
+    columns = style.lay_out(spec, pool, tiers, derive_stream(SEED_A, "duel-property", str(spots)))
+    assert list(columns) == [f"{c}_{i}" for c in ("spot", "amt") for i in range(spots)]
+    prizes = np.array([pool.tiers[t].prize_cents for t in tiers], dtype=np.int64)
+    table = pl.DataFrame({"tier": [pool.tiers[t].id for t in tiers], "prize_cents": prizes,
+                          **{k: pl.Series(k, v) for k, v in columns.items()}})
+    entry = {"id": pool.id, "price_cents": 100, "denomination_cents": 100, "play_areas": 1}
+    result = einstant_engine("prize_legend_duel").evaluate(table, entry, style.play_document(spec))
+    assert result.illegal == []
+    assert result.prize_cents.tolist() == prizes.tolist()
+    codes = np.stack([columns[f"spot_{i}"] for i in range(spots)], axis=1)
+    assert ((codes == 1).sum(axis=1) == losses).all()
+    if rule in ("0", "1"):
+        assert ((codes[:, 0] == 1) == (rule == "1")).all()
+    assert (codes[tiers == 0] == 4).sum(axis=1).max() <= lmax
