@@ -120,6 +120,7 @@ class Manifest:
     kind: str
     tickets_per_book: int | None
     pools: tuple[PoolEntry, ...]
+    style: str | None = None  # an eInstant of a generic style: its `play` entry names it too
 
     @classmethod
     def parse(cls, data: bytes) -> Manifest:
@@ -152,7 +153,22 @@ class Manifest:
             raise ManifestError("pools: a pool id appears twice")
         if len({p.file for p in pools}) != len(pools):
             raise ManifestError("pools: a file name appears twice")
-        return cls(data, doc, rules, kind, per_book, pools)
+        style = _style(doc, game, kind)
+        return cls(data, doc, rules, kind, per_book, pools, style)
+
+
+def _style(doc: dict, game: dict, kind: str) -> str | None:
+    """game.style, when the run is an eInstant of a generic style: then `play` is that style's
+    parameters and names the same style (docs/manifest.md)."""
+    if "style" not in game:
+        return None
+    style = _need(game, "style", str, "game")
+    if kind != "einstant":
+        raise ManifestError(f"game.style: {style!r} on a {kind} game; eInstant styles are eInstants")
+    play = _need(doc, "play", dict, "manifest")
+    if play.get("style") != style:
+        raise ManifestError(f"play.style: {play.get('style')!r} is not game.style {style!r}")
+    return style
 
 
 def _pool(p: object, i: int, kind: str) -> PoolEntry:

@@ -1,4 +1,5 @@
-"""What each game's layout contract promises carries no information about winning (specs/<game>.md),
+"""What each game's layout contract promises carries no information about winning (specs/<game>.md,
+or for an eInstant of a generic style docs/styles/<style>.md),
 as features for step 8's chi-square tests of independence and its classifier test.
 
 A printed ticket shows nothing of its play area before it is scratched (the latex covers every
@@ -24,7 +25,7 @@ __all__ = ["LayoutFeatures", "layout_columns", "layout_features"]
 
 Get = Callable[[str], np.ndarray]
 
-LOSE = 1  # Hand to Hand Tactics' outcome code of a loss (hand_to_hand_tactics.md, section 2)
+DUEL_LOSE = 1  # the prize_legend_duel style's outcome code of a loss (docs/styles/prize_legend_duel.md, 3)
 
 
 @dataclass(frozen=True)
@@ -42,12 +43,14 @@ def _primetime_payout(get: Get) -> LayoutFeatures:
                           "win/lose predicted from a0_s0", [[first]])
 
 
-def _hand_to_hand_tactics(get: Get) -> LayoutFeatures:
-    """hand_to_hand_tactics.md section 6.1: whether spot 0 (the first reveal) is a loss is drawn
-    the same way for winners and losers. (What else spot 0 shows is not promised: a non-loss spot 0
-    is a Multiplier more often on losers, which the contract states.)"""
-    first_loss = (get("spot_0") == LOSE).astype(np.int64)
-    return LayoutFeatures([("first reveal (spot_0) a loss, against win/lose", first_loss)],
+def _prize_legend_duel(get: Get, play: dict) -> LayoutFeatures:
+    """docs/styles/prize_legend_duel.md section 8: whether spot 0 (the first reveal) is a loss is drawn
+    the same way for winners and losers, with probability play.first_spot_loss. (What else spot 0
+    shows is not promised: a non-loss spot 0 is a multiplier more often on losers.)"""
+    rule = play.get("first_spot_loss")
+    first_loss = (get("spot_0") == DUEL_LOSE).astype(np.int64)
+    return LayoutFeatures([(f"first reveal (spot_0) a loss (drawn {rule} for every share), against win/lose",
+                            first_loss)],
                           "win/lose predicted from whether spot_0 is a loss", [[first_loss]])
 
 
@@ -85,19 +88,36 @@ def _wild_side(get: Get) -> LayoutFeatures:
 
 _GAMES: dict[str, tuple[tuple[str, ...], Callable[[Get], LayoutFeatures]]] = {
     "primetime_payout": (("a0_s0",), _primetime_payout),
-    "hand_to_hand_tactics": (("spot_0",), _hand_to_hand_tactics),
     "happy_holidays": (tuple(f"spot_{j}" for j in range(6)), _happy_holidays),
     "wild_side": ((*(f"lucky_{j}" for j in range(5)), "your_0", "wild_0", "your_prize_0", "wild_prize_0"),
                   _wild_side),
 }
 
 
-def layout_columns(rules: str) -> tuple[str, ...]:
-    """The layout columns the game's no-information tests read (none for an unknown game)."""
+# eInstant styles (the manifest's `play.style`): (columns, features), each from the play entry.
+_STYLES: dict[str, tuple[Callable[[dict], tuple[str, ...]], Callable[[Get, dict], LayoutFeatures]]] = {
+    "prize_legend_duel": (lambda play: ("spot_0",), _prize_legend_duel),
+}
+
+
+def _style(play: dict | None) -> str | None:
+    style = play.get("style") if isinstance(play, dict) else None
+    return style if isinstance(style, str) else None
+
+
+def layout_columns(rules: str, play: dict | None = None) -> tuple[str, ...]:
+    """The layout columns the game's no-information tests read (none for an unknown game). A run
+    of an eInstant style (`play` names it) is keyed by its style, with parameters from `play`."""
+    style = _style(play)
+    if style is not None:
+        return _STYLES[style][0](play) if style in _STYLES else ()  # type: ignore[arg-type]
     return _GAMES[rules][0] if rules in _GAMES else ()
 
 
-def layout_features(rules: str, get: Get) -> LayoutFeatures | None:
-    """The game's no-information features from its columns (`get(name)`), or None if the game has
-    no entry here."""
+def layout_features(rules: str, get: Get, play: dict | None = None) -> LayoutFeatures | None:
+    """The game's (or its eInstant style's) no-information features from its columns (`get(name)`),
+    or None if there is no entry here."""
+    style = _style(play)
+    if style is not None:
+        return _STYLES[style][1](get, play) if style in _STYLES else None  # type: ignore[arg-type]
     return _GAMES[rules][1](get) if rules in _GAMES else None

@@ -128,9 +128,14 @@ def check_spec(spec: Spec) -> GameCheck:
     else:
         _check_einstant(spec, result)
     # A game's layout module may prove more (e.g. that every tier can be laid out at all).
-    from poolgen.layouts import layout_module
+    if spec.style is not None:  # an eInstant of a generic style (poolgen/styles/<style>.py)
+        from poolgen.styles import einstant_module
 
-    extra = getattr(layout_module(spec.rules), "check_structure", None)
+        extra = getattr(einstant_module(spec.style), "check_structure", None)
+    else:
+        from poolgen.layouts import layout_module
+
+        extra = getattr(layout_module(spec.rules), "check_structure", None)
     if extra is not None:
         extra(spec, result)
     return result

@@ -20,13 +20,14 @@ from poolgen.inputs import display, parse_toml, read_input
 from poolgen.limits import MAX_SPEC_BYTES
 from poolgen.money import parse_decimal, parse_printed
 from poolgen.spec_bounds import bound_einstant_lists, bound_pools, bound_sizes, bound_values
+from poolgen.spec_game import rules_or_style
 from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
-RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
+RULES = ("wild_side", "happy_holidays", "primetime_payout")
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
-_GAME = {"name", "number", "regulation", "rules", "kind", "source"}
+_GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket",
             "counts_per"} | PRINT_FIELDS  # print-run settings: poolgen/deliverables/settings.py
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
@@ -114,6 +115,7 @@ class Spec:
     tiers: tuple[Tier, ...] = field(repr=False)
     pools: tuple[Pool, ...] = field(repr=False)
     styles: Any = field(default=None, repr=False, compare=False)  # format 2: spec_styles.StyledGame
+    style: str | None = None  # a format-1 eInstant of a generic style (poolgen/styles/<style>.py)
 
     def symbols_in(self, group: str) -> tuple[Symbol, ...]:
         return tuple(s for s in self.symbols if s.group == group)
@@ -158,18 +160,17 @@ def load_spec(path: Path | str) -> Spec:
     game = r.table(doc, "game", "game", _GAME)
     name = r.get(game, "name", "game", str)
     number = r.get(game, "number", "game", int, required=False)
-    rules = r.get(game, "rules", "game", str)
-    if rules not in RULES:
-        raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(RULES)})")
     kind = r.get(game, "kind", "game", str)
     if kind not in KINDS:
         raise r.fail("game.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    rules, style = rules_or_style(r, game, kind, RULES)
     play = doc.get("play", {})
     if not isinstance(play, dict):
         raise r.fail("play", "must be a table")
-    r.known(play, "play", _PLAY)
-    for key in play:
-        r.count(play, key, "play")
+    if style is None:  # an eInstant style reads and checks its own [play] table
+        r.known(play, "play", _PLAY)
+        for key in play:
+            r.count(play, key, "play")
     layout = doc.get("layout", {})
     if not isinstance(layout, dict):
         raise r.fail("layout", "must be a table")
@@ -188,7 +189,7 @@ def load_spec(path: Path | str) -> Spec:
         tiers = _einstant_tiers(r, doc)
         pools = _einstant_pools(r, sales, tiers)
 
-    return Spec(
+    spec = Spec(
         path=path,
         sha256=hashlib.sha256(raw_bytes).hexdigest(),
         name=name,
@@ -204,7 +205,13 @@ def load_spec(path: Path | str) -> Spec:
         symbols=symbols,
         tiers=tiers,
         pools=pools,
+        style=style,
     )
+    if style is not None:  # valid by construction: the style reads every parameter it needs now
+        from poolgen.styles import einstant_module
+
+        einstant_module(style).play_document(spec)
+    return spec
 
 
 def _check_published(r: _Reader, pub: dict) -> None:

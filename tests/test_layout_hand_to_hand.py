@@ -1,6 +1,7 @@
-"""Hand to Hand Tactics layouts, checked against the contract specs/hand_to_hand_tactics.md.
+"""Hand to Hand Tactics layouts (a spec of the prize_legend_duel style), checked against the style's
+contract docs/styles/prize_legend_duel.md and the game's specs/hand_to_hand_tactics.md.
 
-The evaluator here is written from the contract alone (sections 3 and 4), not from the module.
+The evaluator here is written from the contract alone (sections 4 and 5), not from the module.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from scipy.stats import chi2_contingency
 from poolgen.build import shuffled_tiers
 from poolgen.check import check_spec
 from poolgen.errors import SpecError
-from poolgen.layouts import hand_to_hand_tactics as h2h
 from poolgen.rng import derive_stream
 from poolgen.spec import load_spec
+from poolgen.styles import prize_legend_duel as h2h
 
 SPEC = Path(__file__).resolve().parents[1] / "specs" / "hand_to_hand_tactics.toml"
 SEED = bytes(range(32))
@@ -65,7 +66,7 @@ def columns_to_arrays(cols: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarr
     return codes, amts
 
 
-SHOWN = {  # section 5: the symbol shown for (outcome, pick)
+SHOWN = {  # style contract section 6 with this spec's symbols and beats: shown for (outcome, pick)
     WIN: {"R": "S", "P": "R", "S": "P"},
     LOSE: {"R": "P", "P": "S", "S": "R"},
     TIE: {"R": "R", "P": "P", "S": "S"},
@@ -169,6 +170,17 @@ def test_every_outcome_and_symbol_appears(full):
     for pick in "RPS":  # the mapping follows "Paper beats Rock, Rock beats Scissors, ..."
         assert (pick, SHOWN[WIN][pick]) in BEATS
         assert (SHOWN[LOSE][pick], pick) in BEATS
+
+
+def test_the_proof_face_shows_the_symbols_the_regulation_reads(spec):
+    """The style's section 6 applied to the spec's play_symbols and beats gives (f)'s table."""
+    from poolgen.pdf.faces_prize_legend_duel import shown_symbol
+
+    prm = h2h.params(spec)
+    for outcome, by_pick in SHOWN.items():
+        for pick, symbol in by_pick.items():
+            assert shown_symbol(prm, pick, outcome) == symbol
+    assert shown_symbol(prm, "R", UNPLAYED) is None
 
 
 @pytest.mark.slow
@@ -280,7 +292,7 @@ def test_check_structure_reports_a_tier_that_cannot_fit(tmp_path):
     assert {"multiplier 1 layout", "multiplier 3 layout"} <= bad
     assert "multiplier 2 layout" not in bad and "multiplier 7 layout" not in bad
     pool = spec.pool("d1.00")
-    with pytest.raises(SpecError, match=r"layout\.legend: tier m1 \(\$1\.00\) cannot be laid out"):
+    with pytest.raises(SpecError, match=r"play\.legend: tier m1 \(\$1\.00\) cannot be laid out"):
         h2h.lay_out(spec, pool, np.array([0, 40]), derive_stream(SEED, "x"))
 
 
@@ -301,37 +313,40 @@ def test_check_structure_reports_fractional_cents(tmp_path):
     bad = {p.split(": ")[2] for p in result.problems}
     # 0.125 x $1.00 and x $5.00 are not whole cents; x $2.00, $10.00, $20.00, $30.00 are
     assert bad == {"legend value 0.125 at $1.00", "legend value 0.125 at $5.00"}
-    with pytest.raises(SpecError, match=r"layout\.legend: 0\.125 x \$1\.00 is not whole cents"):
+    with pytest.raises(SpecError, match=r"play\.legend: 0\.125 x \$1\.00 is not whole cents"):
         h2h.lay_out(spec, spec.pool("d1.00"), np.array([5]), derive_stream(SEED, "x"))
 
 
 @pytest.mark.parametrize("old, new, match", [
-    (LEGEND, 'legend = [0.5, 1]', r"layout\.legend: values are decimal strings"),
-    (LEGEND, 'legend = ["1", "1"]', r"layout\.legend: a value appears twice"),
-    (LEGEND, 'legend = ["-1"]', r"layout\.legend: '-1' is not a positive number"),
-    ('first_spot_loss = "1/4"', 'first_spot_loss = 0.25', r"layout\.first_spot_loss: must be"),
-    ('first_spot_loss = "1/4"', 'first_spot_loss = "5/4"', r"not a probability"),
-    ("max_decompositions = 256", "max_decompositions = 0", r"layout\.max_decompositions"),
-    ("loser_max_multipliers = 1", "", r"layout\.loser_max_multipliers: missing field"),
+    (LEGEND, 'legend = [0.5, 1]', r"^hand_to_hand_tactics\.toml: play\.legend: values are decimal strings"),
+    (LEGEND, 'legend = [" 0.5", "1"]', r"play\.legend: ' 0\.5' is not a plain decimal such as \"0\.5\""),
+    (LEGEND, 'legend = ["1", "1"]', r"^hand_to_hand_tactics\.toml: play\.legend: a value appears twice$"),
+    (LEGEND, 'legend = ["-1"]',
+     r"^hand_to_hand_tactics\.toml: play\.legend: '-1' is not a positive number$"),
+    ('first_spot_loss = "1/4"', 'first_spot_loss = 0.25', r"play\.first_spot_loss: must be a fraction"),
+    ('first_spot_loss = "1/4"', 'first_spot_loss = "5/4"',
+     r"play\.first_spot_loss: '5/4' is not a probability"),
+    ("max_decompositions = 256", "max_decompositions = 0",
+     r"play\.max_decompositions: must be a whole number"),
+    ("loser_max_multipliers = 1", "", r"play\.loser_max_multipliers: missing field$"),
     ("loser_max_multipliers = 1", "loser_max_multipliers = 1\nextra = 1",
-     r"layout\.extra: unknown field"),
+     r"play\.extra: unknown field \(the prize_legend_duel style reads spots, losses,"),
 ])
-def test_bad_layout_table(tmp_path, old, new, match):
-    spec = load_spec(_variant(tmp_path, old, new))
+def test_bad_play_table_is_refused_when_the_spec_loads(tmp_path, old, new, match):
     with pytest.raises(SpecError, match=match):
-        h2h.params(spec)
+        load_spec(_variant(tmp_path, old, new))
 
 
 def test_decomposition_order_and_cap():
     half, one, two = Fraction(1, 2), Fraction(1), Fraction(2)
-    dec = h2h.decompositions(Fraction(2), (two, half, one), 100)
+    dec = h2h.decompositions(Fraction(2), (two, half, one), 100, 12)
     # m ascending; within m by copies of 2, then of 1, then of 0.5, ascending
     assert dec.total == 7
     assert list(zip(dec.multipliers, dec.amounts, strict=True)) == [
         (0, (half,) * 4), (0, (one, half, half)), (0, (one, one)), (0, (two,)),
         (1, (half, half)), (1, (one,)), (3, (half,)),
     ]
-    capped = h2h.decompositions(Fraction(2), (half, one, two), 3)  # indices 0, 2, 4 of 7
+    capped = h2h.decompositions(Fraction(2), (half, one, two), 3, 12)  # indices 0, 2, 4 of 7
     assert capped.total == 7
     assert list(zip(capped.multipliers, capped.amounts, strict=True)) == [
         (0, (half,) * 4), (0, (one, one)), (1, (half, half))]

@@ -83,6 +83,8 @@ def test_real_specs_load_with_their_pools():
     assert len(hh.pools) == 6 and hh.pools[0].tickets == 300_000 and hh.tickets_per_book == 300
     hth = load_spec(SPECS / "hand_to_hand_tactics.toml")
     assert [p.id for p in hth.pools] == ["d1.00", "d2.00", "d5.00", "d10.00", "d20.00", "d30.00"]
+    assert (hth.rules, hth.style) == ("hand_to_hand_tactics", "prize_legend_duel")  # game id, eInstant style
+    assert ws.style is None and hh.style is None
     ppo = load_spec(SPECS / "primetime_payout.toml")
     assert len(ppo.pools) == 16 and ppo.pools[-1].id == "d7.50x4" and ppo.pools[-1].price_cents == 3000
     assert len(ppo.symbols) == 13 and len(ppo.tiers) == 58

@@ -263,3 +263,27 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
     for f in figures:
         assert f"{f.group(1)} {f.group(2)} " in page, f.group(0)
     assert page.count(" FAIL") == (len(step["reasons"]) + 1 if biased else 0)  # and the verdict
+
+
+def test_a_leaky_first_reveal_of_a_duel_fails_its_style_tests(base, tmp_path):
+    """Hand to Hand Tactics (prize_legend_duel style): every winner whose spot 0 is not a loss has its
+    first loss moved to spot 0 (the spots swapped, amounts with them): still legal layouts paying their
+    prize (the last loss, and so the spots played, are unchanged), but spot 0 now tells winners apart.
+    Step 8 finds it by the feature the style states, with the rule read from the manifest's play."""
+    run = copy_of(base, "hand_to_hand_tactics", tmp_path)
+
+    def leak(t: pl.DataFrame) -> pl.DataFrame:
+        codes = np.stack([t[f"spot_{j}"].to_numpy() for j in range(15)], axis=1)
+        amts = np.stack([t[f"amt_{j}"].to_numpy() for j in range(15)], axis=1)
+        rows = np.flatnonzero((t["prize_cents"] > 0).to_numpy() & (codes[:, 0] != 1))
+        first = np.argmax(codes[rows] == 1, axis=1)  # the first of its three losses: never the last
+        for arr in (codes, amts):
+            arr[rows, 0], arr[rows, first] = arr[rows, first], arr[rows, 0].copy()
+        return t.with_columns(*(pl.Series(f"spot_{j}", codes[:, j], dtype=pl.UInt8) for j in range(15)),
+                              *(pl.Series(f"amt_{j}", amts[:, j], dtype=pl.Int64) for j in range(15)))
+
+    rewrite(base, run, "hand_to_hand_tactics", leak)
+    reasons = only_step_8_fails(base, run)
+    assert p_of(reasons, "pool d1.00: first reveal (spot_0) a loss (drawn 1/4 for every share), against "
+                         "win/lose (chi-square test of independence, 2 x 2): X2 = ") < 1e-10
+    assert p_of(reasons, "pool d1.00: win/lose predicted from whether spot_0 is a loss") < 1e-10

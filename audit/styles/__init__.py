@@ -11,6 +11,7 @@ can come from (a spot, an amount), with per-row arrays.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib import import_module
 
@@ -21,6 +22,7 @@ from audit.rules import Evaluation
 from audit.rules._shared import Reasons
 
 STYLES = ("key_number_match", "match_n")
+_STYLE_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 HOWS = ("match", "automatic", "multiplier")
 
 
@@ -43,6 +45,23 @@ def _need(doc: object, key: str, kind: type, where: str):
     if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
         raise ValueError(f"manifest play entry: {where}.{key} is not a {kind.__name__}")
     return value
+
+
+def einstant_engine(style: str):
+    """The audit engine of an eInstant style (the manifest's `play.style`): audit/styles/<style>.py
+    with KIND = "einstant", written from docs/styles/<style>.md alone, providing
+    `evaluate(table, pool, play) -> Evaluation`. ValueError for a style there is no engine of."""
+    if not isinstance(style, str) or not _STYLE_NAME.fullmatch(style) or style in STYLES:
+        raise ValueError(f"manifest play entry: no audit engine for eInstant style {style!r}")
+    try:
+        module = import_module(f"audit.styles.{style}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"audit.styles.{style}":
+            raise
+        module = None
+    if getattr(module, "KIND", None) != "einstant":
+        raise ValueError(f"manifest play entry: no audit engine for eInstant style {style!r}")
+    return module
 
 
 def style_engine(style: str):

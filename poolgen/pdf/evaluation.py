@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import import_module
+from types import ModuleType
 
 from poolgen.money import fmt_cents
 from poolgen.pdf import faces_styles
@@ -111,32 +113,6 @@ def _eval_wild_side(spec: Spec, pool: dict, row: dict) -> Evaluation:
     return Evaluation(total, tuple(lines), frozenset(winning))
 
 
-def _eval_hand_to_hand_tactics(spec: Spec, pool: dict, row: dict) -> Evaluation:
-    codes = [row[f"spot_{i}"] for i in range(15)]
-    amts = [row[f"amt_{i}"] for i in range(15)]
-    wins = [i for i, c in enumerate(codes) if c == 3]
-    m = sum(1 for c in codes if c == 4)
-    losses = [i for i, c in enumerate(codes) if c == 1]
-    total = sum(amts)
-    prize = (1 + m) * total
-    lines = []
-    if len(losses) >= 3:
-        end = losses[2]
-        after = f"; spots {end + 2}-15 are never revealed" if end < 14 else ""
-        lines.append(f"Play ends at the third loss, spot {end + 1}{after}.")
-    else:
-        lines.append(f"ILLEGAL LAYOUT: {len(losses)} losses (every share has exactly three).")
-    if wins:
-        shown = _join_money([amts[i] for i in wins]) if len(wins) <= 6 else \
-            f"{len(wins)} wins"
-        lines.append(f"Prize legend: {shown} = {fmt_cents(total)}; legend multiplier {1 + m} "
-                     f"(1 + {m} multiplier symbol{'s' if m != 1 else ''}).")
-        lines.append(f"Prize = {1 + m} x {fmt_cents(total)} = {fmt_cents(prize)}.")
-    else:
-        lines.append(f"No WIN spot: the prize legend stays at $0.00 (multiplier {1 + m}): no win.")
-    return Evaluation(prize, tuple(lines), frozenset(f"spot_{i}" for i in wins))
-
-
 PP_COIN, PP_GFOOT, PP_TD, PP_FG = 12, 9, 10, 11
 PP_MATCHABLE = (1, 2, 3, 4, 5, 6, 7, 8, 13)
 
@@ -191,7 +167,6 @@ def _eval_primetime_payout(spec: Spec, pool: dict, row: dict) -> Evaluation:
 EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
     "happy_holidays": _eval_happy_holidays,
     "wild_side": _eval_wild_side,
-    "hand_to_hand_tactics": _eval_hand_to_hand_tactics,
     "primetime_payout": _eval_primetime_payout,
 }
 
@@ -200,7 +175,16 @@ def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
     """What a ticket's layout pays under its game's rules (specs/<game>.md, section Evaluation)."""
     if spec.styles is not None:  # a game of play styles: poolgen/pdf/faces_styles.py
         return faces_styles.evaluate(spec, pool, row, Evaluation)
+    if spec.style is not None:  # an eInstant of a generic style: poolgen/pdf/faces_<style>.py
+        return einstant_faces(spec.style).evaluate(spec, pool, row)
     return EVALUATORS[spec.rules](spec, pool, row)
+
+
+def einstant_faces(style: str) -> ModuleType:
+    """The proof module of an eInstant style, poolgen/pdf/faces_<style>.py: `columns(spec, pool)`,
+    `evaluate(spec, pool, row) -> Evaluation`, `draw(c, spec, pool, row, ev, x, y, w, h)` (the face)
+    and `key_note(spec) -> str` (the cover's note under the symbol key)."""
+    return import_module(f"poolgen.pdf.faces_{style}")
 
 
 # The layout columns each game's evaluator and ticket face read (specs/<game>.md, section Columns).
@@ -211,7 +195,6 @@ LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
         + [f"{area}{part}_{j}" for area in ("your", "wild") for part in ("", "_prize")
            for j in range(12)]
         + [f"bonus_{j}" for j in range(3)]),
-    "hand_to_hand_tactics": lambda pool: [f"{c}_{i}" for c in ("spot", "amt") for i in range(15)],
     "primetime_payout": lambda pool: [
         f"a{i}_{c}" for i in range(_pp_areas(pool))
         for c in ("s0", "s1", "s2", "s3", "amount", "bonus", "bonus_result", "bonus_prizes")],
@@ -221,5 +204,8 @@ LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
 def required_columns(spec: Spec, pool: dict) -> list[str]:
     """Every column a proof page of this pool reads: the common ones, then the game's layout."""
     ids = ["book", "ticket_no"] if spec.kind == "printed" else ["serial"]
-    layout = faces_styles.columns(spec) if spec.styles is not None else LAYOUT_COLUMNS[spec.rules](pool)
+    if spec.style is not None:
+        layout = einstant_faces(spec.style).columns(spec, pool)
+    else:
+        layout = faces_styles.columns(spec) if spec.styles is not None else LAYOUT_COLUMNS[spec.rules](pool)
     return ["position", "ticket", "tier", "prize_cents", *ids, *layout]

@@ -10,17 +10,12 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.money import fmt_cents
-from poolgen.pdf.draw import BAD, GOOD, GREY, INK, WIN_FILL, _box, _centred, _left, _panel, _spot_frame
+from poolgen.pdf.draw import GOOD, GREY, INK, WIN_FILL, _box, _centred, _left, _panel, _spot_frame
 from poolgen.pdf.evaluation import Evaluation, _name, _pp_area, _pp_areas, _symbol, _ws_tables
 from poolgen.pdf.symbols import draw_symbol
 from poolgen.spec import Spec, Symbol
 
 __all__ = ["FACES"]
-
-HTH_OUTCOMES = {0: "UNPLAYED", 1: "LOSE", 2: "TIE", 3: "WIN", 4: "MULTIPLIER"}
-HTH_PICK = "R"  # symbols are shown for the pick Rock; the outcome, not the symbol, is stored
-HTH_SHOWN = {1: "P", 2: "R", 3: "S", 4: "M"}  # outcome -> symbol seen with pick Rock
-
 
 def _face_happy_holidays(c: Canvas, spec: Spec, pool: dict, row: dict, ev: Evaluation,
                          x: float, y: float, w: float, h: float) -> None:
@@ -136,11 +131,6 @@ def _face_wild_side(c: Canvas, spec: Spec, pool: dict, row: dict, ev: Evaluation
                       f"BOOK {row['book']:07d}   TICKET {row['ticket_no']:03d}")
 
 
-HTH_FILL = {0: HexColor("#E9ECEF"), 1: HexColor("#FFC9C9"), 2: white, 3: HexColor("#B2F2BB"),
-            4: HexColor("#E5DBFF")}
-HTH_STROKE = {0: GREY, 1: BAD, 2: GREY, 3: GOOD, 4: HexColor("#7048E8")}
-
-
 def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w: float,
             h: float, band: Color, accent: Color) -> float:
     """An eInstant screen frame with its title band; returns the y of the band's bottom."""
@@ -160,68 +150,6 @@ def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w:
     c.drawRightString(x + w - 16, y + h - 34,
                       f"pool {pool['id']}   serial {row['serial']:07d}   share {row['ticket']}")
     return y + h - 44
-
-
-def _face_hand_to_hand_tactics(c: Canvas, spec: Spec, pool: dict, row: dict, ev: Evaluation,
-                               x: float, y: float, w: float, h: float) -> None:
-    band = HexColor("#1B1B3A")
-    top = _screen(c, spec, pool, row, x, y, w, h, band, HexColor("#FFD43B"))
-    _left(c, x + 16, top - 18, "Player's pick:", "Helvetica-Bold", 10)
-    draw_symbol(c, HTH_PICK, x + 94, top - 24, 18)
-    _left(c, x + 116, top - 18, "ROCK   (symbols below are as seen with this pick; the outcome "
-          "of every spot is fixed at purchase, whatever the pick)", "Helvetica", 8, GREY)
-    grid_w = 520
-    cw, ch = grid_w / 5, (top - 34 - (y + 10)) / 3
-    codes = [row[f"spot_{i}"] for i in range(15)]
-    for i in range(15):
-        col, rw = i % 5, i // 5
-        sx, sy = x + 12 + col * cw, top - 30 - (rw + 1) * ch
-        code = codes[i]
-        _box(c, sx + 3, sy + 3, cw - 6, ch - 6, fill=HTH_FILL.get(code, white),
-             stroke=HTH_STROKE.get(code, GREY), width=2.5 if code == 3 else 1, radius=6,
-             dash=(3, 2) if code == 0 else None)
-        _left(c, sx + 8, sy + ch - 14, str(i + 1), "Helvetica-Bold", 8, GREY)
-        outcome = HTH_OUTCOMES.get(code, f"?{code}")
-        if code == 0:
-            _centred(c, sx + cw / 2, sy + ch / 2, "not played", "Helvetica-Oblique", 9, GREY)
-            continue
-        size = min(40, ch - 46)
-        shown = HTH_SHOWN.get(code)
-        if shown:
-            label = _name(spec.symbol(shown)) if shown in {t.code for t in spec.symbols} else shown
-            draw_symbol(c, shown, sx + (cw - size) / 2, sy + ch - 18 - size, size, label, 7)
-        _centred(c, sx + cw / 2, sy + 17, outcome, "Helvetica-Bold", 8,
-                 HTH_STROKE.get(code, INK))
-        if code == 3:
-            _centred(c, sx + cw / 2, sy + 6.5, fmt_cents(row[f"amt_{i}"]), "Helvetica-Bold",
-                     10, GOOD)
-    # The prize legend panel
-    px, pw = x + 24 + grid_w, w - grid_w - 36
-    ph = top - 30 - (y + 10)
-    _panel(c, px, y + 10, pw, ph, "PRIZE LEGEND", band)
-    ly = y + 10 + ph - 32
-    wins = [i for i in range(15) if codes[i] == 3]
-    m = sum(1 for k in codes if k == 4)
-    for i in wins:
-        _left(c, px + 10, ly, f"spot {i + 1}", "Helvetica", 9)
-        c.setFont("Helvetica-Bold", 9)
-        c.drawRightString(px + pw - 10, ly, fmt_cents(row[f"amt_{i}"]))
-        ly -= 12
-    if not wins:
-        _left(c, px + 10, ly, "no wins", "Helvetica-Oblique", 9, GREY)
-        ly -= 12
-    total = sum(row[f"amt_{i}"] for i in range(15))
-    c.setStrokeColor(INK)
-    c.line(px + 10, ly + 8, px + pw - 10, ly + 8)
-    ly -= 4
-    for label, value in (("Legend total", fmt_cents(total)), ("Multiplier", f"x{1 + m}"),
-                         ("Prize", fmt_cents((1 + m) * total))):
-        _left(c, px + 10, ly, label, "Helvetica-Bold", 10)
-        c.drawRightString(px + pw - 10, ly, value)
-        ly -= 14
-    draw_symbol(c, "M", px + 10, y + 16, 22)
-    _left(c, px + 36, y + 24, "each Multiplier adds 1 to x1", "Helvetica", 7.5, GREY,
-          width=pw - 44)
 
 
 PP_BONUS = {1: "TOUCHDOWN BONUS", 2: "FIELD GOAL BONUS"}
@@ -296,6 +224,5 @@ def _face_primetime_payout(c: Canvas, spec: Spec, pool: dict, row: dict, ev: Eva
 FACES = {
     "happy_holidays": _face_happy_holidays,
     "wild_side": _face_wild_side,
-    "hand_to_hand_tactics": _face_hand_to_hand_tactics,
     "primetime_payout": _face_primetime_payout,
 }

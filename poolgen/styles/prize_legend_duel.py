@@ -1,14 +1,15 @@
-"""Hand to Hand Tactics (K.A.R. 111-23-22): outcome layouts of 15 play spots ending at the third loss.
+"""The `prize_legend_duel` eInstant style: a duel of play symbols over `spots` spots ending at the
+`losses`-th loss; wins climb a prize legend, each multiplier symbol raises its multiplier by one.
 
-The contract (columns, codes, legal rows, how a row pays) is `specs/hand_to_hand_tactics.md`.
-In short: `spot_i` holds the outcome code of spot i (0 unplayed, 1 lose, 2 tie, 3 win,
-4 multiplier), `amt_i` the cents a win reveals; prize = (1 + multipliers) x sum of win amounts.
+The contract (parameters, columns, codes, legal rows, how a row pays, how shares are laid out) is
+docs/styles/prize_legend_duel.md. In short: `spot_i` holds the outcome code of spot i (0 unplayed,
+1 lose, 2 tie, 3 win, 4 multiplier), `amt_i` the cents a win reveals; prize = (1 + multipliers) x
+sum of win amounts. Every parameter comes from the spec's [play] table (prize_legend_duel_params.py).
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -17,32 +18,16 @@ from functools import lru_cache
 import numpy as np
 
 from poolgen.errors import SpecError
-from poolgen.limits import bounded_decimal
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.spec import Pool, Spec
+from poolgen.styles.prize_legend_duel_params import Params, params, play_entry
 
-__all__ = ["Decompositions", "Params", "check_structure", "decompositions", "lay_out", "params"]
+__all__ = ["KIND", "Decompositions", "check_structure", "decompositions", "lay_out", "params",
+           "play_document"]
 
-SPOTS = 15
-MAX_LOSSES = 3
-NON_LOSS = SPOTS - MAX_LOSSES  # at most 12 spots of a share are not losses
-
+KIND = "einstant"  # an eInstant style (poolgen.styles.einstant_module)
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
-# first_spot_loss: "p/q" or a plain decimal, at most 12 digits a part (no exponent: Fraction("1e-999999999")
-# would build a billion-digit integer).
-MAX_LEGEND = 64  # the game has 14; the decomposition count recurses once per value
-_FRACTION = re.compile(r"^\s*(\d{1,12}\s*/\s*\d{1,12}|\d{1,12}(\.\d{1,12})?|\.\d{1,12})\s*$")
-
-
-@dataclass(frozen=True)
-class Params:
-    """The spec's [layout] table, validated."""
-
-    legend: tuple[Fraction, ...]  # ascending; prize symbols as multiples of the denomination
-    max_decompositions: int
-    first_spot_loss: Fraction
-    loser_max_multipliers: int
 
 
 @dataclass(frozen=True)
@@ -54,77 +39,24 @@ class Decompositions:
     amounts: tuple[tuple[Fraction, ...], ...]  # its legend values (descending)
 
 
-def params(spec: Spec) -> Params:
-    """Read and validate the [layout] table of a Hand to Hand Tactics spec."""
-    file = spec.path.name
-
-    def fail(field: str, why: str) -> SpecError:
-        return SpecError(f"{file}: layout.{field}: {why}")
-
-    if spec.play.get("spots", SPOTS) != SPOTS or spec.play.get("max_losses", MAX_LOSSES) != MAX_LOSSES:
-        raise SpecError(f"{file}: play: the layout is defined for {SPOTS} spots and "
-                        f"{MAX_LOSSES} losses")
-    lay = spec.layout
-    known = {"legend", "max_decompositions", "first_spot_loss", "loser_max_multipliers"}
-    for key in lay:
-        if key not in known:
-            raise fail(key, "unknown field")
-    for key in sorted(known):
-        if key not in lay:
-            raise fail(key, "missing field")
-
-    raw = lay["legend"]
-    if not isinstance(raw, list) or not raw:
-        raise fail("legend", "must be a non-empty list of decimal strings")
-    if len(raw) > MAX_LEGEND:
-        raise fail("legend", f"{len(raw)} values; at most {MAX_LEGEND}")
-    legend: list[Fraction] = []
-    for v in raw:
-        if not isinstance(v, str):
-            raise fail("legend", f"values are decimal strings such as \"0.5\", not {v!r}")
-        try:
-            d = bounded_decimal(v)
-        except ValueError as exc:
-            raise fail("legend", str(exc)) from None
-        if not d.is_finite() or d <= 0:
-            raise fail("legend", f"{v!r} is not a positive number")
-        legend.append(Fraction(d))
-    if len(set(legend)) != len(legend):
-        raise fail("legend", "a value appears twice")
-
-    cap = lay["max_decompositions"]
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-        raise fail("max_decompositions", f"must be a whole number >= 1, not {cap!r}")
-
-    p = lay["first_spot_loss"]
-    try:
-        if not isinstance(p, str) or not _FRACTION.match(p):
-            raise ValueError
-        prob = Fraction(p)
-    except (ValueError, ZeroDivisionError):
-        raise fail("first_spot_loss", f"must be a fraction string such as \"1/4\", "
-                                      f"not {p!r}") from None
-    if not 0 <= prob <= 1:
-        raise fail("first_spot_loss", f"{p!r} is not a probability")
-
-    lmax = lay["loser_max_multipliers"]
-    if isinstance(lmax, bool) or not isinstance(lmax, int) or not 0 <= lmax <= NON_LOSS:
-        raise fail("loser_max_multipliers", f"must be a whole number 0..{NON_LOSS}, not {lmax!r}")
-    return Params(tuple(sorted(legend)), cap, prob, lmax)
+def play_document(spec: Spec) -> dict:
+    """The manifest's `play` entry: every parameter audit's engine reads (contract, section 2)."""
+    return play_entry(params(spec))
 
 
-def decompositions(target: Fraction, legend: tuple[Fraction, ...], cap: int) -> Decompositions:
-    """Every way to pay `target` (in denominations): (1 + m) x sum(wins) within 12 non-loss spots.
+def decompositions(target: Fraction, legend: tuple[Fraction, ...], cap: int, non_loss: int) -> Decompositions:
+    """Every way to pay `target` (in denominations): (1 + m) x sum(wins) within `non_loss` spots.
 
     Listed by m ascending, then by the number of copies of the largest legend value ascending,
     then of the next largest, ...; more than `cap` are thinned to the evenly spread indices
     floor(i * total / cap).
     """
-    return _decompositions(Fraction(target), tuple(sorted(legend)), cap)
+    return _decompositions(Fraction(target), tuple(sorted(legend)), cap, non_loss)
 
 
 @lru_cache(maxsize=512)
-def _decompositions(target: Fraction, legend: tuple[Fraction, ...], cap: int) -> Decompositions:
+def _decompositions(target: Fraction, legend: tuple[Fraction, ...], cap: int,
+                    non_loss: int) -> Decompositions:
     unit = math.lcm(target.denominator, *(v.denominator for v in legend))
     values = tuple(int(v * unit) for v in legend)  # ascending whole units
     goal = int(target * unit)
@@ -147,9 +79,9 @@ def _decompositions(target: Fraction, legend: tuple[Fraction, ...], cap: int) ->
 
     per_m: list[tuple[int, int, int]] = []  # (m, sum in units, count)
     if goal > 0:
-        for m in range(NON_LOSS):
+        for m in range(non_loss):
             if goal % (1 + m) == 0:
-                n = count(goal // (1 + m), len(values) - 1, NON_LOSS - m)
+                n = count(goal // (1 + m), len(values) - 1, non_loss - m)
                 if n:
                     per_m.append((m, goal // (1 + m), n))
     total = sum(n for _, _, n in per_m)
@@ -162,7 +94,7 @@ def _decompositions(target: Fraction, legend: tuple[Fraction, ...], cap: int) ->
             if r < n:
                 mults.append(m)
                 amounts.append(tuple(Fraction(u, unit) for u in unrank(r, s, len(values) - 1,
-                                                                       NON_LOSS - m)))
+                                                                       non_loss - m)))
                 break
             r -= n
     return Decompositions(total, tuple(mults), tuple(amounts))
@@ -190,37 +122,37 @@ def _amount_cents(value: Fraction, price_cents: int) -> int | None:
 
 
 def check_structure(spec: Spec, result) -> None:
-    """`poolgen check`: prove every tier of every pool can be laid out within 15 spots, 3 losses."""
+    """`poolgen check`: prove every tier of every pool can be laid out within the spots and losses."""
     prm = params(spec)
     kept: list[int] = []
     for t in spec.tiers:
-        dec = decompositions(Fraction(t.multiplier), prm.legend, prm.max_decompositions)
+        dec = decompositions(Fraction(t.multiplier), prm.legend, prm.max_decompositions, prm.non_loss)
         if not dec.total:
             legend = ", ".join(_fmt(v) for v in prm.legend)
             result.problem("(i)", f"multiplier {t.multiplier:f} layout", "a prize of the game",
-                           f"no (1 + m) x sum of legend values [{legend}] equals it within "
-                           f"{NON_LOSS} non-loss spots")
+                           f"play.legend: no (1 + m) x sum of legend values [{legend}] equals it within "
+                           f"{prm.non_loss} non-loss spots")
         kept.append(len(dec.multipliers))
     for pool in spec.pools:
         for v in prm.legend:
             if _amount_cents(v, pool.price_cents) is None:
-                result.problem("[layout]", f"legend value {_fmt(v)} at {fmt_cents(pool.price_cents)}",
+                result.problem("[play]", f"legend value {_fmt(v)} at {fmt_cents(pool.price_cents)}",
                                "a prize symbol", "not whole cents")
     if kept:
-        result.notes.append(f"hand_to_hand_tactics: every tier has {min(kept)}..{max(kept)} "
+        result.notes.append(f"{spec.rules}: every tier has {min(kept)}..{max(kept)} "
                             f"decompositions (at most {prm.max_decompositions} kept per tier)")
 
 
 @lru_cache(maxsize=512)
-def _tier_units(target: Fraction, legend: tuple[Fraction, ...], cap: int) \
+def _tier_units(target: Fraction, legend: tuple[Fraction, ...], cap: int, non_loss: int) \
         -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Per kept decomposition: k wins, m multipliers, and the win amounts (left-aligned) as whole
     multiples of 1/unit of the denomination; and unit. The same for every denomination."""
-    dec = decompositions(target, legend, cap)
+    dec = decompositions(target, legend, cap, non_loss)
     unit = math.lcm(*(v.denominator for v in legend))
     n = len(dec.multipliers)
     k = np.zeros(n, dtype=np.int64)
-    units = np.zeros((n, NON_LOSS), dtype=np.int64)
+    units = np.zeros((n, non_loss), dtype=np.int64)
     to_units = {v: int(v * unit) for v in legend}
     for i, amounts in enumerate(dec.amounts):
         k[i] = len(amounts)
@@ -234,15 +166,16 @@ def _tier_units(target: Fraction, legend: tuple[Fraction, ...], cap: int) \
 def _decomposition_table(pool: Pool, prm: Params, price: int) \
         -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Every winning tier's kept decompositions stacked in tier order, after a row 0 for losers: per
-    row k wins, m multipliers and the win amounts in cents (left-aligned, 12 wide); and where each
+    row k wins, m multipliers and the win amounts in cents (left-aligned, non_loss wide); and where each
     tier's rows start (tier t's rows are first[t] .. first[t + 1] - 1).
 
     The caller has checked that every legend value is whole cents at this price, so every amount
     units x price / unit is a whole number of cents."""
     ks, ms, cents, first = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], \
-        [np.zeros((1, NON_LOSS), np.int64)], [0, 1]  # row 0: a loser (no win, no multiplier yet)
+        [np.zeros((1, prm.non_loss), np.int64)], [0, 1]  # row 0: a loser (no win, no multiplier yet)
     for tier in pool.tiers[1:]:
-        k, m, units, unit = _tier_units(Fraction(tier.prize_cents, price), prm.legend, prm.max_decompositions)
+        k, m, units, unit = _tier_units(Fraction(tier.prize_cents, price), prm.legend, prm.max_decompositions,
+                                        prm.non_loss)
         ks.append(k)
         ms.append(m)
         cents.append(units * price // unit)
@@ -250,41 +183,47 @@ def _decomposition_table(pool: Pool, prm: Params, price: int) \
     return np.concatenate(ks), np.concatenate(ms), np.concatenate(cents), np.array(first)
 
 
-# Items while a share is being laid out: 0 .. 11 are its non-loss items in their original order
-# (wins first, then multipliers, then ties), and two markers.
-_LOSS_ITEM, _NO_ITEM = NON_LOSS, NON_LOSS + 1
+# Items while a share is being laid out: 0 .. non_loss - 1 are its non-loss items in their original
+# order (wins first, then multipliers, then ties); non_loss marks a loss, non_loss + 1 no item.
 
 
-def _spot_items(f: np.ndarray, items: np.ndarray, second: np.ndarray | None) -> np.ndarray:
-    """The 15 spots' items of shares that all have the same number c of non-loss items.
+def _spot_items(f: np.ndarray, items: np.ndarray, second: np.ndarray | None, prm: Params) -> np.ndarray:
+    """The spots' items of shares that all have the same number c of non-loss items.
 
-    `items` (rows, c) is the items in their random order; `second` (rows, c + 1) the random order of
-    spots 1 .. c + 1 (None when c + 1 < 2)."""
+    `items` (rows, c) is the items in their random order; `second` (rows, c + losses - 2) the random
+    order of spots 1 .. c + losses - 2 (None when that is shorter than 2)."""
     rows, c = items.shape
-    loss = np.full((rows, 1), _LOSS_ITEM, dtype=np.uint8)
-    # If spot 0 is a loss: all c items and one loss; otherwise the first item is spot 0, and the others
-    # and two losses follow it.
-    middle = np.concatenate([items, loss], axis=1)
-    if c:
-        middle = np.where(f[:, None], middle, np.concatenate([items[:, 1:], loss, loss], axis=1))
+    loss_item, no_item = prm.non_loss, prm.non_loss + 1
+    loss = np.full((rows, 1), loss_item, dtype=np.uint8)
+    # If spot 0 is a loss: all c items and losses - 2 losses; otherwise the first item is spot 0, and the
+    # others and losses - 1 losses follow it.
+    if prm.losses >= 2:
+        middle = np.concatenate([items] + [loss] * (prm.losses - 2), axis=1)
+        if c:
+            middle = np.where(f[:, None], middle,
+                              np.concatenate([items[:, 1:]] + [loss] * (prm.losses - 1), axis=1))
+    else:  # losses = 1: spot 0 is never a loss (first_spot_loss is 0)
+        middle = items[:, 1:]
     if second is not None:
         middle = np.take_along_axis(middle, second, axis=1)
-    spots = np.full((rows, SPOTS), _NO_ITEM, dtype=np.uint8)
-    spots[:, 0] = np.where(f, _LOSS_ITEM, items[:, 0]) if c else _LOSS_ITEM
-    spots[:, 1:c + 2] = middle
-    spots[:, c + 2] = _LOSS_ITEM  # the third loss ends the game
+    spots = np.full((rows, prm.spots), no_item, dtype=np.uint8)
+    spots[:, 0] = np.where(f, loss_item, items[:, 0]) if c else loss_item
+    end = c + prm.losses - 1  # the spot of the last loss, which ends the game
+    spots[:, 1:end] = middle
+    spots[:, end] = loss_item
     return spots
 
 
 def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
-    """The outcome and amount columns of every share (contract: specs/hand_to_hand_tactics.md)."""
+    """The outcome and amount columns of every share (contract: docs/styles/prize_legend_duel.md)."""
     prm = params(spec)
+    non_loss = prm.non_loss
     tiers = np.asarray(tiers)
     n = tiers.size
     price = pool.price_cents
     for v in prm.legend:
         if _amount_cents(v, price) is None:
-            raise SpecError(f"{spec.path.name}: layout.legend: {_fmt(v)} x {fmt_cents(price)} "
+            raise SpecError(f"{spec.path.name}: play.legend: {_fmt(v)} x {fmt_cents(price)} "
                             "is not whole cents")
     table_k, table_m, table_cents, first_row = _decomposition_table(pool, prm, price)
 
@@ -303,49 +242,52 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         kept = first_row[t + 1] - first_row[t]
         if not kept:
             tier = pool.tiers[t]
-            raise SpecError(f"{spec.path.name}: layout.legend: tier {tier.id} "
+            raise SpecError(f"{spec.path.name}: play.legend: tier {tier.id} "
                             f"({fmt_cents(tier.prize_cents)}) cannot be laid out")
         row[rows] = first_row[t] + integers(stream, kept, size=rows.size)
     k, m = table_k[row], table_m[row]
 
-    # 3. The number of non-loss spots N (the game lasts N + 3 spots).
+    # 3. The number of non-loss spots N (the game lasts N + losses spots).
     lo = np.maximum(k + m, 1 - f)
-    count = lo + integers(stream, NON_LOSS - lo + 1)
+    count = lo + integers(stream, non_loss - lo + 1)
 
     # 4. Losers: some multipliers (they pay nothing without a win), the rest ties.
     losers = by_tier[:bounds[1]]
     m[losers] = integers(stream, np.minimum(count[losers], prm.loser_max_multipliers) + 1)
 
     # 5. Shares are laid out in groups of equal N, each group's shares in pool order: first the order
-    #    of the N items (groups N = 2 .. 12), then that of spots 1 .. N + 1 (groups N + 1 = 2 .. 13).
+    #    of the N items, then that of spots 1 .. N + losses - 2 (groups whose length is at least 2).
     by_count = np.argsort(count.astype(np.uint8), kind="stable")  # uint8: numpy's radix sort
-    edges = np.searchsorted(count[by_count], np.arange(NON_LOSS + 2))
-    groups = [by_count[edges[c]:edges[c + 1]] for c in range(NON_LOSS + 1)]
+    edges = np.searchsorted(count[by_count], np.arange(non_loss + 2))
+    groups = [by_count[edges[c]:edges[c + 1]] for c in range(non_loss + 1)]
     firsts = [row_permutations(stream, g.size, c).astype(np.uint8) if c >= 2 and g.size else
               np.zeros((g.size, c), dtype=np.uint8) for c, g in enumerate(groups)]
-    items = np.empty((n, SPOTS), dtype=np.uint8)
+    items = np.empty((n, prm.spots), dtype=np.uint8)
     for c, (g, first) in enumerate(zip(groups, firsts, strict=True)):
         if g.size:
-            items[g] = _spot_items(f[g], first, row_permutations(stream, g.size, c + 1) if c else None)
+            middle = c + prm.losses - 2
+            second = row_permutations(stream, g.size, middle) if middle >= 2 else None
+            items[g] = _spot_items(f[g], first, second, prm)
 
     # 6. Items to outcome codes and cents: item j < k is a win, j < k + m a multiplier, any other a tie.
-    #    code_of[item, k, k + m] is looked up in one table (k + m <= 12 < 13).
-    j, kk, kkmm = np.ogrid[:_NO_ITEM + 1, :NON_LOSS + 1, :NON_LOSS + 1]
-    code_of = np.select([j == _NO_ITEM, j == _LOSS_ITEM, j < kk, j < kkmm], [UNPLAYED, LOSE, WIN, MULTIPLIER],
+    #    code_of[item, k, k + m] is looked up in one flat table.
+    loss_item, no_item = non_loss, non_loss + 1
+    j, kk, kkmm = np.ogrid[:no_item + 1, :non_loss + 1, :non_loss + 1]
+    code_of = np.select([j == no_item, j == loss_item, j < kk, j < kkmm], [UNPLAYED, LOSE, WIN, MULTIPLIER],
                         TIE).astype(np.uint8).reshape(-1)
-    km_index = (k * (NON_LOSS + 1) + k + m).astype(np.uint16)  # the (k, k + m) part of a table index
+    km_index = (k * (non_loss + 1) + k + m).astype(np.int32)  # the (k, k + m) part of a table index
     k8 = k.astype(np.uint8)
     columns: dict[str, np.ndarray] = {}
     amounts: list[np.ndarray] = []
-    for i in range(SPOTS):
+    for i in range(prm.spots):
         item = np.ascontiguousarray(items[:, i])
-        columns[f"spot_{i}"] = code_of[item.astype(np.uint16) * (NON_LOSS + 1) ** 2 + km_index]
+        columns[f"spot_{i}"] = code_of[item.astype(np.int32) * (non_loss + 1) ** 2 + km_index]
         win = item < k8
         cents = np.zeros(n, dtype=np.int64)
         cents[win] = table_cents[row[win], item[win]]
         amounts.append(cents)
     # No check here: `poolgen.generate.self_check` re-evaluates every share with audit's independent
-    # rules engine (legality and prize) before a pool is written.
+    # engine (legality and prize) before a pool is written.
     for i, cents in enumerate(amounts):
         columns[f"amt_{i}"] = cents
     return columns
