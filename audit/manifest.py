@@ -120,6 +120,7 @@ class Manifest:
     kind: str
     tickets_per_book: int | None
     pools: tuple[PoolEntry, ...]
+    style: str | None = None  # an eInstant of a generic style: game.style, its parameters in `play`
 
     @classmethod
     def parse(cls, data: bytes) -> Manifest:
@@ -152,7 +153,14 @@ class Manifest:
             raise ManifestError("pools: a pool id appears twice")
         if len({p.file for p in pools}) != len(pools):
             raise ManifestError("pools: a file name appears twice")
-        return cls(data, doc, rules, kind, per_book, pools)
+        style = _need(game, "style", str, "game") if "style" in game else None
+        if style is not None:
+            if not style.isidentifier() or not style.islower():
+                raise ManifestError(f"game.style: {style!r} is not a style name")
+            play = _need(doc, "play", dict, "manifest")
+            if play.get("style") != style:
+                raise ManifestError(f"play.style: {play.get('style')!r}, but game.style is {style!r}")
+        return cls(data, doc, rules, kind, per_book, pools, style)
 
 
 def _pool(p: object, i: int, kind: str) -> PoolEntry:

@@ -83,6 +83,8 @@ def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
 
             return read_styled(doc, Path(path).name, hashlib.sha256(raw).hexdigest())
         game = doc["game"]
+        if isinstance(game, dict) and "style" in game:  # an eInstant of a generic style: named by game.id
+            game = {**game, "rules": game.get("id")}
         tiers = doc["tiers"]
         if game["kind"] == "printed":
             pools, per_order = _printed(doc["printed"], tiers)

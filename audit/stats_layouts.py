@@ -92,12 +92,29 @@ _GAMES: dict[str, tuple[tuple[str, ...], Callable[[Get], LayoutFeatures]]] = {
 }
 
 
-def layout_columns(rules: str) -> tuple[str, ...]:
+# eInstants of a generic style (the manifest's `play.style`): the columns and features the style's
+# contract (docs/styles/<style>.md) promises carry no information, from the style's parameters `play`.
+_STYLES: dict[str, tuple[Callable[[dict], tuple[str, ...]], Callable[[Get, dict], LayoutFeatures]]] = {
+}
+
+
+def _style(play: dict | None) -> str | None:
+    style = play.get("style") if isinstance(play, dict) else None
+    return style if isinstance(style, str) and style in _STYLES else None
+
+
+def layout_columns(rules: str, play: dict | None = None) -> tuple[str, ...]:
     """The layout columns the game's no-information tests read (none for an unknown game)."""
+    style = _style(play)
+    if style is not None:
+        return _STYLES[style][0](play)
     return _GAMES[rules][0] if rules in _GAMES else ()
 
 
-def layout_features(rules: str, get: Get) -> LayoutFeatures | None:
-    """The game's no-information features from its columns (`get(name)`), or None if the game has
-    no entry here."""
+def layout_features(rules: str, get: Get, play: dict | None = None) -> LayoutFeatures | None:
+    """The game's (or its style's) no-information features from its columns (`get(name)`), or None
+    if neither has an entry here."""
+    style = _style(play)
+    if style is not None:
+        return _STYLES[style][1](get, play)
     return _GAMES[rules][1](get) if rules in _GAMES else None

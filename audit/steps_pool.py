@@ -14,6 +14,7 @@ from audit.merkle import MerkleError, table_root
 from audit.rules import rules_module
 from audit.spec import SpecFigures, compare_pool
 from audit.spec_styles import StyledFigures, check_styled_against_spec
+from audit.styles import einstant_engine
 from audit.styles import evaluate as evaluate_styles
 
 # ---- step 4 -------------------------------------------------------------------------------------
@@ -21,7 +22,14 @@ from audit.styles import evaluate as evaluate_styles
 def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict | None = None) -> str:
     """(4) every layout, evaluated by the audit's own rules engine, pays the stored prize.
     A style-based run (its manifest has `play`) is evaluated by audit.styles from that entry."""
-    if play is not None:
+    if play is not None and "style" in play:  # an eInstant of a generic style: audit/styles/<style>.py
+        try:
+            engine = einstant_engine(play["style"])
+        except LookupError as exc:
+            raise VerificationError(4, str(exc)) from None
+        result = engine.evaluate(table, pool.raw, play)
+        engine_name = f"audit.styles.{play['style']}"
+    elif play is not None:
         result = evaluate_styles(table, pool.raw, play)
         engine_name = "audit.styles (" + ", ".join(sorted({a["style"] for a in play["areas"]})) + ")"
     else:
@@ -136,7 +144,7 @@ def check_against_spec(manifest: Manifest, spec: SpecFigures) -> str:
         problems.append(f"spec {spec.file} has SHA-256 {spec.sha256}, the manifest says "
                         f"{stated.get('sha256')} (file {stated.get('file')})")
     game = manifest.doc["game"]
-    for key in ("name", "number", "regulation", "rules", "kind"):
+    for key in ("name", "number", "regulation", "rules", "kind", "style"):
         if game.get(key) != spec.game.get(key):
             problems.append(f"game.{key}: manifest {game.get(key)!r}, spec {spec.game.get(key)!r}")
     if manifest.kind == "printed" and spec.game.get("kind") == "printed":

@@ -22,6 +22,7 @@ from poolgen.layouts import layout_module
 from poolgen.rng import derive_stream, permutation
 from poolgen.seeds import stream_label
 from poolgen.spec import Pool, Spec
+from poolgen.styles import einstant_style_module
 
 PURPOSES = ("order", "layout", "salt")
 SALT_BYTES = 16
@@ -80,6 +81,8 @@ def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
     tiers = shuffled_tiers(spec, pool, seed)
     if spec.styles is not None:  # a game of generic play styles (poolgen/styles/)
         lay_out = spec.styles.lay_out
+    elif spec.style is not None:  # an eInstant of a generic style (poolgen/styles/<style>.py)
+        lay_out = einstant_style_module(spec.style).lay_out
     else:
         lay_out = getattr(layout_module(spec.rules), "lay_out", None)
     with ThreadPoolExecutor(max_workers=1) as worker:

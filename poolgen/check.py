@@ -129,8 +129,10 @@ def check_spec(spec: Spec) -> GameCheck:
         _check_einstant(spec, result)
     # A game's layout module may prove more (e.g. that every tier can be laid out at all).
     from poolgen.layouts import layout_module
+    from poolgen.styles import einstant_style_module
 
-    extra = getattr(layout_module(spec.rules), "check_structure", None)
+    module = einstant_style_module(spec.style) if spec.style is not None else layout_module(spec.rules)
+    extra = getattr(module, "check_structure", None)
     if extra is not None:
         extra(spec, result)
     return result

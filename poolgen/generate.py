@@ -24,6 +24,7 @@ import polars as pl
 
 import poolgen
 from audit.rules import rules_module
+from audit.styles import einstant_engine
 from audit.styles import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
 from poolgen.deliverables import create_secret_file
@@ -39,6 +40,7 @@ from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.seeds import commitment, stream_label
 from poolgen.spec import Pool, Spec, load_spec
+from poolgen.styles import einstant_style_module
 
 STEPS = ("shuffle and lay out", "check", "write and hash")
 Progress = Callable[[str, int], None]  # (pool id, steps done)
@@ -117,6 +119,10 @@ def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
         if spec.styles is not None:  # audit's style engines, from the manifest's play entry
             play = spec.styles.play_document()
             evaluate = lambda table, pool_entry: evaluate_styles(table, pool_entry, play)  # noqa: E731
+        elif spec.style is not None:  # audit's engine of the eInstant style, from the same play entry
+            play = einstant_style_module(spec.style).play_document(spec)
+            engine = einstant_engine(spec.style)
+            evaluate = lambda table, pool_entry: engine.evaluate(table, pool_entry, play)  # noqa: E731
         else:
             evaluate = rules_module(spec.rules).evaluate
     except LookupError:
@@ -183,6 +189,9 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
     }
     if spec.styles is not None:  # what audit's style engines evaluate (docs/styles/play.md)
         doc["play"] = spec.styles.play_document()
+    elif spec.style is not None:  # an eInstant style's parameters (docs/styles/<style>.md)
+        doc["game"]["style"] = spec.style
+        doc["play"] = einstant_style_module(spec.style).play_document(spec)
     if ceremony is not None:
         doc["ceremony"] = ceremony
     return doc

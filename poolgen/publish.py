@@ -35,6 +35,7 @@ PUBLIC_FIELDS = frozenset({
     "tool.code.algorithm", "tool.code.sha256", "tool.code.files",
     "spec.file", "spec.sha256",
     "game.name", "game.number", "game.regulation", "game.rules", "game.kind", "game.tickets_per_book",
+    "game.style",
     "drbg.algorithm", "drbg.streams[]",
     "seed_commitment.algorithm", "seed_commitment.value",
     "ceremony.format", "ceremony.algorithm", "ceremony.id", "ceremony.transcript_sha256",

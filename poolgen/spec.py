@@ -8,6 +8,7 @@ that does not fit in or divide into a pool, an undeclared symbol, a duplicate ti
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -26,7 +27,7 @@ KINDS = ("printed", "einstant")
 RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
-_GAME = {"name", "number", "regulation", "rules", "kind", "source"}
+_GAME = {"name", "number", "regulation", "rules", "kind", "source", "id", "style"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket",
             "counts_per"} | PRINT_FIELDS  # print-run settings: poolgen/deliverables/settings.py
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
@@ -114,6 +115,7 @@ class Spec:
     tiers: tuple[Tier, ...] = field(repr=False)
     pools: tuple[Pool, ...] = field(repr=False)
     styles: Any = field(default=None, repr=False, compare=False)  # format 2: spec_styles.StyledGame
+    style: str | None = None  # an eInstant of a generic style (poolgen/styles/<style>.py); rules = game.id
 
     def symbols_in(self, group: str) -> tuple[Symbol, ...]:
         return tuple(s for s in self.symbols if s.group == group)
@@ -158,12 +160,10 @@ def load_spec(path: Path | str) -> Spec:
     game = r.table(doc, "game", "game", _GAME)
     name = r.get(game, "name", "game", str)
     number = r.get(game, "number", "game", int, required=False)
-    rules = r.get(game, "rules", "game", str)
-    if rules not in RULES:
-        raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(RULES)})")
     kind = r.get(game, "kind", "game", str)
     if kind not in KINDS:
         raise r.fail("game.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
+    rules, style = _rules_and_style(r, game, kind)
     play = doc.get("play", {})
     if not isinstance(play, dict):
         raise r.fail("play", "must be a table")
@@ -204,7 +204,32 @@ def load_spec(path: Path | str) -> Spec:
         symbols=symbols,
         tiers=tiers,
         pools=pools,
+        style=style,
     )
+
+
+def _rules_and_style(r: _Reader, game: dict, kind: str) -> tuple[str, str | None]:
+    """(game id, style) of an eInstant of a generic style (`id` and `style`), else (rules, None)."""
+    if "style" not in game:
+        rules = r.get(game, "rules", "game", str)
+        if rules not in RULES:
+            raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(RULES)})")
+        return rules, None
+    if "rules" in game:
+        raise r.fail("game.rules", "a game with a style is named by game.id, not game.rules")
+    style = r.get(game, "style", "game", str)
+    game_id = r.get(game, "id", "game", str)
+    if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", game_id):
+        raise r.fail("game.id", f"must be lower-case letters, digits and _ (a letter first), not {game_id!r}")
+    if kind != "einstant":
+        raise r.fail("game.style", "only an eInstant names a style in a format 1 spec")
+    from poolgen.styles import einstant_style_module
+
+    try:
+        einstant_style_module(style)
+    except LookupError:
+        raise r.fail("game.style", f"unknown eInstant style {style!r}") from None
+    return game_id, style
 
 
 def _check_published(r: _Reader, pub: dict) -> None:

@@ -51,6 +51,19 @@ def style_engine(style: str):
     return import_module(f"audit.styles.{style}")
 
 
+def einstant_engine(style: object):
+    """The engine of an eInstant style (a manifest's `play.style`, docs/styles/<style>.md): a module
+    providing evaluate(table, pool, play) -> Evaluation. LookupError for a style there is none of."""
+    if not isinstance(style, str) or style in STYLES or not style.isidentifier() or not style.islower():
+        raise LookupError(f"no audit engine for eInstant style {style!r}")
+    try:
+        return import_module(f"audit.styles.{style}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"audit.styles.{style}":
+            raise LookupError(f"no audit engine for eInstant style {style!r}") from None
+        raise
+
+
 def _key(area: int, how: np.ndarray, by: np.ndarray, prize: np.ndarray) -> np.ndarray:
     """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
     return ((np.int64(area) * 4 + how) * 4096 + by) * 256 + prize

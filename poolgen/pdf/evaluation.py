@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import import_module
+from types import ModuleType
 
 from poolgen.money import fmt_cents
 from poolgen.pdf import faces_styles
@@ -196,10 +198,19 @@ EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
 }
 
 
+def einstant_face(style: str) -> ModuleType:
+    """The proof pages of an eInstant style: poolgen/pdf/faces_<style>.py, providing
+    evaluate(spec, pool, row) -> Evaluation, columns(spec, pool), draw(c, spec, pool, row, ev, x, y, w, h)
+    and key_note(spec)."""
+    return import_module(f"poolgen.pdf.faces_{style}")
+
+
 def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
     """What a ticket's layout pays under its game's rules (specs/<game>.md, section Evaluation)."""
     if spec.styles is not None:  # a game of play styles: poolgen/pdf/faces_styles.py
         return faces_styles.evaluate(spec, pool, row, Evaluation)
+    if spec.style is not None:  # an eInstant of a generic style
+        return einstant_face(spec.style).evaluate(spec, pool, row)
     return EVALUATORS[spec.rules](spec, pool, row)
 
 
@@ -221,5 +232,8 @@ LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
 def required_columns(spec: Spec, pool: dict) -> list[str]:
     """Every column a proof page of this pool reads: the common ones, then the game's layout."""
     ids = ["book", "ticket_no"] if spec.kind == "printed" else ["serial"]
-    layout = faces_styles.columns(spec) if spec.styles is not None else LAYOUT_COLUMNS[spec.rules](pool)
+    if spec.style is not None:  # an eInstant of a generic style
+        layout = einstant_face(spec.style).columns(spec, pool)
+    else:
+        layout = faces_styles.columns(spec) if spec.styles is not None else LAYOUT_COLUMNS[spec.rules](pool)
     return ["position", "ticket", "tier", "prize_cents", *ids, *layout]

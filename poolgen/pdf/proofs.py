@@ -24,7 +24,15 @@ from poolgen.errors import RunError
 from poolgen.money import fmt_cents
 from poolgen.pdf import faces_styles
 from poolgen.pdf.draw import BAD, GOOD, GREY, INK, _box, _centred, _left
-from poolgen.pdf.evaluation import EVALUATORS, LAYOUT_COLUMNS, Evaluation, _name, evaluate, required_columns
+from poolgen.pdf.evaluation import (
+    EVALUATORS,
+    LAYOUT_COLUMNS,
+    Evaluation,
+    _name,
+    einstant_face,
+    evaluate,
+    required_columns,
+)
 from poolgen.pdf.faces import FACES
 from poolgen.pdf.run import RunFolder
 from poolgen.pdf.selection import SELECTION_LABEL, default_selection, find_tickets, selection_seed
@@ -105,7 +113,10 @@ def _ticket_page(c: Canvas, run: RunFolder, spec: Spec, t: _Ticket, n: int, coun
           width=W - 2 * MARGIN)
     face_top = H - MARGIN - 32
     face_bottom = 36 + 104 + (14 if spec.kind == "printed" else 6)
-    face = faces_styles.draw if spec.styles is not None else FACES[spec.rules]
+    if spec.style is not None:  # an eInstant of a generic style
+        face = einstant_face(spec.style).draw
+    else:
+        face = faces_styles.draw if spec.styles is not None else FACES[spec.rules]
     face(c, spec, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
     _statement(c, t, MARGIN, 36, W - 2 * MARGIN, 98)
 
@@ -118,6 +129,8 @@ def _key_entries(spec: Spec) -> tuple[list[Symbol], list[Symbol], str]:
     note = ""
     if numbers:
         note = "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers)
+    if spec.style is not None:  # an eInstant of a generic style
+        note = einstant_face(spec.style).key_note(spec)
     if spec.rules == "primetime_payout":
         note = ("Coin: wild, matches any symbol except Golden Football, Touchdown and Field Goal. "
                 "Golden Football with Touchdown: Touchdown bonus game; Golden Football with Field "
@@ -201,7 +214,8 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
 
 def build_proofs(run: RunFolder, spec: Spec, picks: list[tuple[str, int]], selection: str) -> bytes:
     """The proof PDF of the tickets at `picks` ((pool id, position), in page order)."""
-    if spec.styles is None and (spec.rules not in EVALUATORS or spec.rules not in FACES):
+    if (spec.styles is None and spec.style is None
+            and (spec.rules not in EVALUATORS or spec.rules not in FACES)):
         raise RunError(f"{run.name}: no ticket proofs for game rules {spec.rules!r}")
     rows: dict[tuple[str, int], dict] = {}
     for pid in dict.fromkeys(p for p, _ in picks):

@@ -28,5 +28,22 @@ def style_module(style: str) -> ModuleType:
     return import_module(f"poolgen.styles.{style}")
 
 
+def einstant_style_module(style: str) -> ModuleType:
+    """The module of an eInstant style (a format-1 spec's `game.style`, not an area style): it provides
+    lay_out(spec, pool, tiers, stream), play_document(spec) and optionally check_structure(spec, result).
+    LookupError for a style there is none of."""
+    if style in STYLES or not style.isidentifier() or not style.islower():
+        raise LookupError(style)
+    try:
+        module = import_module(f"poolgen.styles.{style}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"poolgen.styles.{style}":
+            raise LookupError(style) from None
+        raise
+    if not hasattr(module, "play_document") or not hasattr(module, "lay_out"):
+        raise LookupError(style)
+    return module
+
+
 def prize_entry(symbols) -> list[dict]:
     return [{"code": s.code, "cents": s.cents} for s in symbols]
