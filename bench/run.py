@@ -36,6 +36,7 @@ from poolgen.layouts import layout_module  # noqa: E402
 from poolgen.rng import derive_stream  # noqa: E402
 from poolgen.seeds import stream_label  # noqa: E402
 from poolgen.spec import load_spec  # noqa: E402
+from poolgen.styles import einstant_style_module  # noqa: E402
 
 SEED = bytes(range(32))
 SPECS = ROOT / "specs"
@@ -96,7 +97,8 @@ def bench_layouts() -> None:
         spec = load_spec(SPECS / f"{rules}.toml")
         pool = spec.pool(pool_id)
         tiers = shuffled_tiers(spec, pool, SEED)
-        lay_out = getattr(layout_module(rules), "lay_out", None)
+        module = einstant_style_module(spec.style) if spec.style else layout_module(rules)
+        lay_out = getattr(module, "lay_out", None)
         if lay_out is None:
             row(f"{rules} {pool_id}: no layout module", 0.0)
             continue

@@ -131,11 +131,6 @@ def _key_entries(spec: Spec) -> tuple[list[Symbol], list[Symbol], str]:
         note = "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers)
     if spec.style is not None:  # an eInstant of a generic style
         note = einstant_face(spec.style).key_note(spec)
-    if spec.rules == "primetime_payout":
-        note = ("Coin: wild, matches any symbol except Golden Football, Touchdown and Field Goal. "
-                "Golden Football with Touchdown: Touchdown bonus game; Golden Football with Field "
-                "Goal: Field Goal bonus game. Three matching symbols win the area's prize, four "
-                "win double.")
     if spec.rules == "hand_to_hand_tactics":
         note = ("Spot backgrounds: green WIN (reveals an amount), red LOSE, white TIE, violet "
                 "MULTIPLIER, grey dashed: not played (after the third loss).")
