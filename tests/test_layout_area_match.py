@@ -1,7 +1,9 @@
-"""Primetime Payout layouts, checked by an evaluator written here from specs/primetime_payout.md."""
+"""Primetime Payout layouts of the area_match style (poolgen/styles/area_match.py), checked by an
+evaluator written here from specs/primetime_payout.md and docs/styles/area_match.md."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from decimal import Decimal
@@ -17,10 +19,10 @@ from scipy.stats import chi2_contingency
 from poolgen.build import build_pool
 from poolgen.check import GameCheck, check_spec
 from poolgen.errors import SpecError
-from poolgen.layouts import layout_module
-from poolgen.layouts import primetime_payout as pp
 from poolgen.rng import derive_stream, permutation
 from poolgen.spec import load_spec
+from poolgen.styles import area_match as pp
+from poolgen.styles import einstant_style_module
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "specs" / "primetime_payout.toml"
 SEED = bytes(range(32))
@@ -285,14 +287,14 @@ def test_cap_thins_evenly(spec):
     p = pp.params(spec)
     full_rows, n = pp.decompositions(p, Decimal("100"), 4)
     assert n == 18_192 and len(full_rows) == n
-    small = pp.Params(p.amounts_half, p.grid, 1000)
+    small = dataclasses.replace(p, cap=1000)
     rows, n2 = pp.decompositions(small, Decimal("100"), 4)
     assert n2 == n and len(rows) == 1000
     np.testing.assert_array_equal(rows, full_rows[(np.arange(1000) * n) // 1000])
 
 
 def test_check_structure_passes_and_notes(spec):
-    assert layout_module("primetime_payout") is pp
+    assert einstant_style_module(spec.style) is pp
     result = check_spec(spec)
     assert result.problems == []
     note = [n for n in result.notes if "decomposes into play-area wins" in n]
@@ -322,14 +324,29 @@ def test_check_structure_finds_an_unreachable_tier(spec, tmp_path):
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
-    ("field_goal_grid = [1, 2, 3, 4, 2, 1]", "field_goal_grid = [1, 2, 3, 2, 1]",
-     "layout.field_goal_grid: must list whole numbers of prizes, each of 1..4"),
+    ("grid = [1, 2, 3, 4, 2, 1]", "grid = [1, 2, 3, 2, 1]",
+     "layout.bonus_games\\[1\\]: wins 1, 2, 3 prizes, bonus_games\\[0\\] 1, 2, 3, 4: every bonus game "
+     "must win the same numbers of prizes"),
+    ("grid = [1, 2, 3, 4, 2, 1]", "grid = [1, 2, 3, 4, 0, 1]",
+     "layout.bonus_games\\[1\\].grid: must list 1 to 255 sections' numbers of prizes, each a whole "
+     "number 1..255"),
+    ("chances = 4", "chances = 9", "layout.bonus_games\\[0\\].chances: must be a whole number 1..8, not 9"),
+    ('symbol = "TD"', 'symbol = "GFOOT"',
+     "layout.bonus_games\\[0\\].symbol: 'GFOOT' is already the wild, the bonus key or another game's symbol"),
+    ('symbol = "TD"', 'symbol = "TDX"',
+     "layout.bonus_games\\[0\\].symbol: must be the code of one of the \\[\\[symbols\\]\\], not 'TDX'"),
+    ('wild = "COIN"', 'wild = "GFOOT"', "layout.bonus_key: must not be the wild symbol"),
+    ("match_pays = [{count = 3, times = 1}, {count = 4, times = 2}]", "match_pays = [{count = 3, times = 1}]",
+     "layout.match_pays: must be \\[{count = 3, times = ...}, {count = 4, times = ...}\\]"),
+    ("{count = 4, times = 2}", "{count = 4, times = 0}",
+     "layout.match_pays\\[1\\].times: must be a whole number 1..255, not 0"),
+    ("spots_per_area = 4", "spots_per_area = 3", "play.spots_per_area: must be 4, 5 or 6, not 3"),
     ('amount_multipliers = ["0.5",', 'amount_multipliers = ["0.25",',
      "layout.amount_multipliers\\[0\\]: '0.25' must be a positive multiple of 0.5"),
     ('amount_multipliers = ["0.5",', 'amount_multipliers = [0.5,',
      "layout.amount_multipliers\\[0\\]: must be a decimal string"),
     ("max_decompositions = 50000", "max_decompositions = 0",
-     "layout.max_decompositions: must be a whole number >= 1"),
+     "layout.max_decompositions: must be a whole number 1..10,000,000, not 0"),
     ("max_decompositions = 50000", "max_decompositions = 50000\nbonus = 3",
      "layout.bonus: unknown field"),
 ])
@@ -343,7 +360,10 @@ def test_bad_layout_tables(tmp_path, old, new, message):
 
 
 def test_symbol_codes_follow_the_spec(spec):
-    assert tuple(s.code for s in spec.symbols) == CODES == pp.SYMBOL_CODES
+    assert tuple(s.code for s in spec.symbols) == CODES == tuple(pp.play_document(spec)["symbols"])
+    p = pp.params(spec)
+    assert (p.wild, p.key, tuple(g.symbol for g in p.games), p.matchable) == (
+        COIN, GFOOT, (TD, FG), MATCHABLE)
 
 
 # --- displays that are never shown (section 5, rules 10 and 11; issue 12) ---------------------
