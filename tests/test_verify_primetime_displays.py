@@ -113,3 +113,20 @@ def test_one_unpaid_display_fails_step_4(base, run, where, values, reason):
     assert code == 1 and report["failed_steps"] == [4]
     why = " | ".join(report["steps"][3]["reasons"])
     assert f"1 illegal layout(s): {ticket} (row {row}): {reason}" in why, why
+
+
+def test_a_play_entry_other_than_the_specs_fails_step_5(base, run):
+    """With --spec, step 5 derives the play entry from the spec (docs/styles/area_match.md, section 1)."""
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["play"]["bonus_games"][1]["grid"] = [1, 2, 3, 4, 2, 2]
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                      "--spec", str(spec_path("primetime_payout")), "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and 5 in report["failed_steps"]
+    assert report["steps"][4]["reasons"] == [
+        "play.bonus_games: manifest [{'chances': 4, 'code': 1, 'name': 'Touchdown', 'symbol': 10}, "
+        "{'code': 2, 'grid': [1, 2, 3, 4, 2, 2], 'name': 'Field Goal', 'symbol': 11}], spec "
+        "[{'code': 1, 'name': 'Touchdown', 'symbol': 10, 'chances': 4}, "
+        "{'code': 2, 'name': 'Field Goal', 'symbol': 11, 'grid': [1, 2, 3, 4, 2, 1]}]"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -23,7 +24,7 @@ import polars as pl
 from audit.rules import Evaluation
 from audit.rules._shared import Reasons
 
-__all__ = ["Play", "evaluate", "layout_columns", "read_play"]
+__all__ = ["Play", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 
 STYLE = "area_match"
 NO_BONUS = 0
@@ -108,6 +109,23 @@ def read_play(play: dict) -> Play:
     if any(a <= 0 for a in amounts):
         raise _bad("amount_multipliers must be positive")
     return Play(spots, tuple(symbols), wild, key, match, tuple(games), amounts)
+
+
+def play_from_spec(doc: dict) -> dict:
+    """The play entry section 1 derives from a spec (its TOML as read): step 5 holds the manifest's to it."""
+    symbols = [s["code"] for s in doc["symbols"]]
+    code = {c: j + 1 for j, c in enumerate(symbols)}
+    lay = doc["layout"]
+    games = []
+    for j, g in enumerate(lay["bonus_games"]):
+        entry = {"code": j + 1, "name": g["name"], "symbol": code[g["symbol"]]}
+        entry.update({"chances": g["chances"]} if "chances" in g else {"grid": list(g["grid"])})
+        games.append(entry)
+    amounts = sorted(Decimal(x) for x in lay["amount_multipliers"])
+    return {"style": STYLE, "spots": doc["play"]["spots_per_area"], "symbols": symbols,
+            "wild": code[lay["wild"]], "bonus_key": code[lay["bonus_key"]],
+            "match_pays": [{"count": m["count"], "times": m["times"]} for m in lay["match_pays"]],
+            "bonus_games": games, "amount_multipliers": [f"{x.normalize():f}" for x in amounts]}
 
 
 def _area_columns(i: int, spots: int) -> dict[str, pl.DataType]:

@@ -256,8 +256,8 @@ def check_structure(spec: Spec, result: GameCheck) -> None:
     """Prove every tier of every pool can be laid out: it has at least one decomposition."""
     try:
         p = params(spec)
-    except SpecError as exc:
-        result.problem("[layout]", "layout parameters", "a usable [layout] table", str(exc))
+    except SpecError as exc:  # one line naming the field
+        result.problems.append(f"{spec.name}: the {STYLE} style cannot lay it out: {exc}")
         return
     fewest: tuple[int, str] | None = None
     most: tuple[int, str] | None = None
