@@ -464,3 +464,16 @@ def test_a_bad_play_entry_is_refused(changes, message):
     table = ptp_row([([1, 2, 3, 4], A, 0, 0, 0)], prize=0)
     with pytest.raises(ValueError, match=r"^manifest play entry \(area_match\): " + message):
         ptp.evaluate(table, d200(1), edited_play(**changes))
+
+
+def test_step_8_features_are_keyed_by_the_style_not_the_game():
+    from audit.stats_layouts import layout_columns, layout_features
+
+    assert layout_columns("primetime_payout") == () and layout_features("primetime_payout", len) is None
+    assert layout_columns("any_game_id", PLAY) == ("a0_s0",)
+    first = np.array([1, 13, 9], dtype=np.uint8)
+    features = layout_features("any_game_id", {"a0_s0": first}.__getitem__, PLAY)
+    assert [name for name, _ in features.chi_square] == ["a0_s0 (the first spot shown) against win/lose"]
+    assert features.classifier_name == "win/lose predicted from a0_s0"
+    assert features.classifier[0][0] is first
+    assert layout_columns("x", {"style": "no_such_style"}) == ()
