@@ -177,6 +177,13 @@ def params(spec: Spec) -> Params:
         raise _fail(spec, "symbols", f"{len(matchable)} symbols to match besides the wild and the bonus "
                                      f"symbols; at least spots_per_area ({spots}) so that an area can lose")
     match = _match(spec, spots)
+    (_, low), (_, full) = match
+    if full != low and full not in games[0].prizes:
+        raise _fail(spec, "layout.match_pays[1].times",
+                    f"{full}: S like symbols (which hold no bonus symbol) must pay as often as S - 1 "
+                    f"({low}) or a number of prizes the bonus games win "
+                    f"({', '.join(map(str, games[0].prizes))}): an area 0 whose first spot is a bonus symbol "
+                    f"can win that value no other way")
     cap = spec.layout.get("max_decompositions")
     if not _whole(cap) or not 1 <= cap <= 10_000_000:
         raise _fail(spec, "layout.max_decompositions",
