@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
@@ -35,6 +35,8 @@ class SpecFigures:
     game: dict
     pools: tuple[ExpectedPool, ...]
     pools_per_order: int  # printed: pools in an order (all alike); eInstants: len(pools)
+    doc: dict = field(default_factory=dict, compare=False, repr=False)  # the spec as read (an eInstant
+    # style's engine derives the expected play entry from it: audit/styles/<style>.py play_from_spec)
 
 
 # A spec's money as printed: optional $, digits grouped by commas in threes (or not grouped), optional
@@ -83,8 +85,8 @@ def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
 
             return read_styled(doc, Path(path).name, hashlib.sha256(raw).hexdigest())
         game = doc["game"]
-        if "style" in game:  # an eInstant of a generic style: its id stands as its rules
-            game = {**game, "rules": game["id"]}
+        if isinstance(game, dict) and "style" in game:  # an eInstant of a generic style: named by game.id
+            game = {**game, "rules": game.get("id")}
         tiers = doc["tiers"]
         if game["kind"] == "printed":
             pools, per_order = _printed(doc["printed"], tiers)
@@ -98,7 +100,7 @@ def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
         # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError
         raise UnusableInput(f"{path}: not a spec this verifier can read "
                             f"({type(exc).__name__}: {exc or 'a value is out of range'})") from None
-    return SpecFigures(Path(path).name, hashlib.sha256(raw).hexdigest(), game, pools, per_order)
+    return SpecFigures(Path(path).name, hashlib.sha256(raw).hexdigest(), game, pools, per_order, doc)
 
 
 def _printed(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...], int]:

@@ -35,14 +35,6 @@ class LayoutFeatures:
     classifier: list[list[np.ndarray]]
 
 
-def _primetime_payout(get: Get) -> LayoutFeatures:
-    """primetime_payout.md section 7.1: a0_s0, the first spot shown, is drawn uniformly for every
-    share before and independently of its tier."""
-    first = get("a0_s0")
-    return LayoutFeatures([("a0_s0 (the first spot shown) against win/lose", first)],
-                          "win/lose predicted from a0_s0", [[first]])
-
-
 def _prize_legend_duel(get: Get, play: dict) -> LayoutFeatures:
     """docs/styles/prize_legend_duel.md section 8: whether spot 0 (the first reveal) is a loss is drawn
     the same way for winners and losers, with probability play.first_spot_loss. (What else spot 0
@@ -87,16 +79,26 @@ def _wild_side(get: Get) -> LayoutFeatures:
 
 
 _GAMES: dict[str, tuple[tuple[str, ...], Callable[[Get], LayoutFeatures]]] = {
-    "primetime_payout": (("a0_s0",), _primetime_payout),
     "happy_holidays": (tuple(f"spot_{j}" for j in range(6)), _happy_holidays),
     "wild_side": ((*(f"lucky_{j}" for j in range(5)), "your_0", "wild_0", "your_prize_0", "wild_prize_0"),
                   _wild_side),
 }
 
 
-# eInstant styles (the manifest's `play.style`): (columns, features), each from the play entry.
+# eInstants of a generic style (the manifest's `play.style`): the columns and features the style's
+# contract (docs/styles/<style>.md) promises carry no information, from the style's parameters `play`.
+def _area_match(get: Get, play: dict) -> LayoutFeatures:
+    """docs/styles/area_match.md section 6: a0_s0, the first spot shown, is drawn uniformly over the
+    play entry's symbol codes for every share, before and independently of its tier (whatever the
+    style's parameters: the test reads the code, not what it means)."""
+    first = get("a0_s0")
+    return LayoutFeatures([("a0_s0 (the first spot shown) against win/lose", first)],
+                          "win/lose predicted from a0_s0", [[first]])
+
+
 _STYLES: dict[str, tuple[Callable[[dict], tuple[str, ...]], Callable[[Get, dict], LayoutFeatures]]] = {
     "prize_legend_duel": (lambda play: ("spot_0",), _prize_legend_duel),
+    "area_match": (lambda play: ("a0_s0",), _area_match),
 }
 
 

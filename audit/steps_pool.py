@@ -157,11 +157,31 @@ def check_against_spec(manifest: Manifest, spec: SpecFigures) -> str:
             starts.append(first)
         if len(set(starts)) != len(starts):
             problems.append("two pools hold the same books")
+    if manifest.style is not None:  # an eInstant style: its play entry is the spec's parameters
+        problems += _play_against_spec(manifest, spec)
     for p in manifest.pools:
         problems += [f"pool {p.id}: {why}" for why in compare_pool(spec, manifest.kind, p.raw)]
     if problems:
         raise VerificationError(5, "; ".join(problems))
     return f"spec {spec.file} (SHA-256 {spec.sha256[:16]}...) matches the manifest; every pool is as it says"
+
+
+def _play_against_spec(manifest: Manifest, spec: SpecFigures) -> list[str]:
+    """The manifest's play entry is what the style's contract derives from the spec (its section 1),
+    for a style whose engine derives it (`play_from_spec`)."""
+    try:
+        derive = getattr(einstant_engine(manifest.style), "play_from_spec", None)
+    except ValueError as exc:
+        return [str(exc)]
+    if derive is None:
+        return []
+    try:
+        expected = derive(spec.doc)
+    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError) as exc:
+        return [f"spec {spec.file}: not a spec of style {manifest.style!r} ({type(exc).__name__}: {exc})"]
+    stated = manifest.doc.get("play") or {}
+    wrong = [k for k in sorted(set(expected) | set(stated)) if expected.get(k) != stated.get(k)]
+    return [f"play.{k}: manifest {stated.get(k)!r}, spec {expected.get(k)!r}" for k in wrong]
 
 
 # ---- step 6 -------------------------------------------------------------------------------------

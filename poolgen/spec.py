@@ -24,7 +24,7 @@ from poolgen.spec_game import rules_or_style
 from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
-RULES = ("wild_side", "happy_holidays", "primetime_payout")
+RULES = ("wild_side", "happy_holidays")
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
 _GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}

@@ -258,7 +258,7 @@ def test_a_variant_the_style_cannot_take_is_refused_in_one_line(tmp_path, change
     assert result.output == f"poolgen: error: duel_variant.toml: {message}\n"
 
 
-def test_only_einstant_style_modules_are_found():
+def test_only_einstant_modules_are_found():
     assert einstant_styles() == ["prize_legend_duel"]
     for name in ("match_n", "key_number_match", "prize_legend_duel_params", "../spec", "Prize", "nothing"):
         with pytest.raises(LookupError):

@@ -74,19 +74,38 @@ def edit_and_reseal(base, run: Path, where: pl.Expr, values: dict[str, int]) -> 
 def test_honest_run_verifies(base, run):
     code, report = verify(base, run)
     assert code == 0 and report["failed_steps"] == []
+    assert report["steps"][3]["details"] == [
+        "pool d2.00x2: 1,000,000 layouts evaluated by audit.styles.area_match: each pays its stored prize "
+        "(330,943 winners), none illegal"]
+    doc = json.loads((run / "manifest.json").read_bytes())
+    assert (doc["game"]["rules"], doc["game"]["style"], doc["play"]["style"]) == (
+        "primetime_payout", "area_match", "area_match")
+    assert doc["drbg"]["streams"][0].startswith("poolgen/v1/primetime_payout/d2.00x2/")
+
+
+def test_a_play_entry_naming_no_engine_fails_step_4(base, run):
+    """The play entry is part of the signed manifest: a style nobody wrote an engine for is refused."""
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["game"]["style"] = doc["play"]["style"] = "area_matches"
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    code, report = verify(base, run)
+    assert code == 1 and report["failed_steps"] == [4]
+    assert report["steps"][3]["reasons"] == [
+        "pool d2.00x2: manifest play entry: no audit engine for eInstant style 'area_matches'"]
 
 
 @pytest.mark.parametrize(("where", "values", "reason"), [
     # a loser's area 0 shows three Golden Footballs (it still pays 0)
     (no_bonus_symbol(1) & (pl.col("tier") == "lose"), {"a0_s0": 9, "a0_s1": 9, "a0_s2": 9, "a0_s3": 1},
-     "area 0: 3 Golden Football symbols match and win nothing"),
+     "area 0: 3 GFOOT symbols match and win nothing"),
     # a loser shows a Golden Football in area 0 and a Touchdown in area 1
     (no_bonus_symbol(0) & no_bonus_symbol(1) & (pl.col("tier") == "lose"), {"a0_s0": 9, "a1_s0": 10},
-     "Golden Football in area 0 and Touchdown in area 1"),
+     "GFOOT in area 0 and TD in area 1"),
     # area 0 plays a Touchdown bonus; area 1 (losing) gets a lone Golden Football
     ((pl.col("a0_bonus") == 1) & (pl.col("prize_cents") == pl.col("a0_amount") * pl.col("a0_bonus_prizes"))
      & no_bonus_symbol(1), {"a1_s0": 9},
-     "Golden Football in area 1 and Touchdown in area 0"),
+     "GFOOT in area 1 and TD in area 0"),
 ])
 def test_one_unpaid_display_fails_step_4(base, run, where, values, reason):
     row, ticket = edit_and_reseal(base, run, where, values)
@@ -94,3 +113,20 @@ def test_one_unpaid_display_fails_step_4(base, run, where, values, reason):
     assert code == 1 and report["failed_steps"] == [4]
     why = " | ".join(report["steps"][3]["reasons"])
     assert f"1 illegal layout(s): {ticket} (row {row}): {reason}" in why, why
+
+
+def test_a_play_entry_other_than_the_specs_fails_step_5(base, run):
+    """With --spec, step 5 derives the play entry from the spec (docs/styles/area_match.md, section 1)."""
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["play"]["bonus_games"][1]["grid"] = [1, 2, 3, 4, 2, 2]
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                      "--spec", str(spec_path("primetime_payout")), "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and 5 in report["failed_steps"]
+    assert report["steps"][4]["reasons"] == [
+        "play.bonus_games: manifest [{'chances': 4, 'code': 1, 'name': 'Touchdown', 'symbol': 10}, "
+        "{'code': 2, 'grid': [1, 2, 3, 4, 2, 2], 'name': 'Field Goal', 'symbol': 11}], spec "
+        "[{'code': 1, 'name': 'Touchdown', 'symbol': 10, 'chances': 4}, "
+        "{'code': 2, 'name': 'Field Goal', 'symbol': 11, 'grid': [1, 2, 3, 4, 2, 1]}]"]

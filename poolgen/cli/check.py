@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from poolgen.check import GameCheck, check_spec, round_half_up
@@ -63,9 +64,9 @@ def _print_game(console: Console, r: GameCheck) -> None:
                       fmt_cents(p.top_prize_cents))
     console.print(table)
     for note in r.notes:
-        console.print(f"  [yellow]note[/] {note}", soft_wrap=True)
+        console.print(f"  [yellow]note[/] {escape(note)}", soft_wrap=True)
     for problem in r.problems:
-        console.print(f"  [red]problem[/] {problem}", soft_wrap=True)
+        console.print(f"  [red]problem[/] {escape(problem)}", soft_wrap=True)
     if not r.problems:
         console.print(f"  [green]ok[/] {len(s.tiers)} tiers, every published figure reconciles")
     console.print()

@@ -113,61 +113,11 @@ def _eval_wild_side(spec: Spec, pool: dict, row: dict) -> Evaluation:
     return Evaluation(total, tuple(lines), frozenset(winning))
 
 
-PP_COIN, PP_GFOOT, PP_TD, PP_FG = 12, 9, 10, 11
-PP_MATCHABLE = (1, 2, 3, 4, 5, 6, 7, 8, 13)
-
-
-def _pp_area(spec: Spec, row: dict, i: int) -> tuple[int, str, frozenset[int]]:
-    """What area i pays, one line saying why, and the spots that make the win."""
-    codes = [row[f"a{i}_s{j}"] for j in range(4)]
-    amount = row[f"a{i}_amount"]
-    coins = codes.count(PP_COIN)
-    counts = Counter(c for c in codes if c in PP_MATCHABLE)
-    best_code, best = (counts.most_common(1)[0] if counts else (None, 0))
-    match = coins + best
-    trigger = 1 if PP_GFOOT in codes and PP_TD in codes else (
-        2 if PP_GFOOT in codes and PP_FG in codes else 0)
-    wild = f" ({coins} Coin{'s' if coins > 1 else ''} wild)" if coins and best else ""
-    what = _name(_symbol(spec.symbols, best_code - 1)) if best_code else "Coin"
-    matching = frozenset(j for j in range(4) if codes[j] in (PP_COIN, best_code))
-    if match >= 4:
-        return 2 * amount, (f"4 matching {what}{wild}: 2 x {fmt_cents(amount)} = "
-                            f"{fmt_cents(2 * amount)}"), matching
-    if match == 3:
-        return amount, f"3 matching {what}{wild}: {fmt_cents(amount)}", matching
-    if trigger:
-        n = row[f"a{i}_bonus_prizes"]
-        kind = "Touchdown" if trigger == 1 else "Field Goal"
-        other = PP_TD if trigger == 1 else PP_FG
-        spots = frozenset(j for j in range(4) if codes[j] in (PP_GFOOT, other))
-        return n * amount, (f"{kind} bonus, {n} prize{'s' if n != 1 else ''}: {n} x "
-                            f"{fmt_cents(amount)} = {fmt_cents(n * amount)}"), spots
-    return 0, f"no match of three, no bonus: no win (the {fmt_cents(amount)} is not won)", \
-        frozenset()
-
-
-def _pp_areas(pool: dict) -> int:
-    return int(pool.get("play_areas") or 1)
-
-
-def _eval_primetime_payout(spec: Spec, pool: dict, row: dict) -> Evaluation:
-    lines, total, winning = [], 0, set()
-    for i in range(_pp_areas(pool)):
-        paid, why, spots = _pp_area(spec, row, i)
-        total += paid
-        if paid:
-            winning.add(f"a{i}")
-            winning |= {f"a{i}_s{j}" for j in spots}
-        lines.append(f"Play area {i + 1}: {why}.")
-    if len(lines) > 1:
-        lines.append(f"Total of the play areas: {fmt_cents(total)}.")
-    return Evaluation(total, tuple(lines), frozenset(winning))
 
 
 EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
     "happy_holidays": _eval_happy_holidays,
     "wild_side": _eval_wild_side,
-    "primetime_payout": _eval_primetime_payout,
 }
 
 
@@ -195,9 +145,6 @@ LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
         + [f"{area}{part}_{j}" for area in ("your", "wild") for part in ("", "_prize")
            for j in range(12)]
         + [f"bonus_{j}" for j in range(3)]),
-    "primetime_payout": lambda pool: [
-        f"a{i}_{c}" for i in range(_pp_areas(pool))
-        for c in ("s0", "s1", "s2", "s3", "amount", "bonus", "bonus_result", "bonus_prizes")],
 }
 
 

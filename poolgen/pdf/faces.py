@@ -6,12 +6,11 @@ green outline."""
 from __future__ import annotations
 
 from reportlab.lib.colors import Color, HexColor, white
-from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.money import fmt_cents
-from poolgen.pdf.draw import GOOD, GREY, INK, WIN_FILL, _box, _centred, _left, _panel, _spot_frame
-from poolgen.pdf.evaluation import Evaluation, _name, _pp_area, _pp_areas, _symbol, _ws_tables
+from poolgen.pdf.draw import GREY, INK, _box, _centred, _left, _panel, _spot_frame
+from poolgen.pdf.evaluation import Evaluation, _symbol, _ws_tables
 from poolgen.pdf.symbols import draw_symbol
 from poolgen.spec import Spec, Symbol
 
@@ -152,77 +151,9 @@ def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w:
     return y + h - 44
 
 
-PP_BONUS = {1: "TOUCHDOWN BONUS", 2: "FIELD GOAL BONUS"}
-
-
-def _face_primetime_payout(c: Canvas, spec: Spec, pool: dict, row: dict, ev: Evaluation,
-                           x: float, y: float, w: float, h: float) -> None:
-    navy, gold = HexColor("#0B3D91"), HexColor("#FFD43B")
-    top = _screen(c, spec, pool, row, x, y, w, h, navy, gold)
-    k = _pp_areas(pool)
-    grid = spec.layout.get("field_goal_grid", [1, 2, 3, 4, 2, 1])
-    aw = min(250.0, (w - 20 - 10 * (k - 1)) / k)
-    ax0 = x + (w - k * aw - 10 * (k - 1)) / 2
-    ah = top - 10 - (y + 10)
-    for i in range(k):
-        ax, ay = ax0 + i * (aw + 10), y + 10
-        paid, why, _ = _pp_area(spec, row, i)
-        win = f"a{i}" in ev.winning
-        _panel(c, ax, ay, aw, ah, f"PLAY AREA {i + 1}", GOOD if win else navy)
-        _centred(c, ax + aw / 2, ay + ah - 34, f"PRIZE {fmt_cents(row[f'a{i}_amount'])}",
-                 "Helvetica-Bold", 13, navy, width=aw - 10)
-        cell_w = (aw - 18) / 2
-        cell_h = min(92.0, (ah - 150) / 2)
-        size = min(cell_h - 20, cell_w - 16, 64)
-        for j in range(4):
-            col, rw = j % 2, j // 2
-            sx = ax + 6 + col * (cell_w + 6)
-            sy = ay + ah - 44 - (rw + 1) * (cell_h + 4)
-            s = _symbol(spec.symbols, row[f"a{i}_s{j}"] - 1)
-            _spot_frame(c, sx, sy, cell_w, cell_h, f"a{i}_s{j}" in ev.winning)
-            draw_symbol(c, s.code, sx + (cell_w - size) / 2, sy + 4, size, _name(s),
-                        min(7.5, size / 6))
-        # bonus game
-        by = ay + 40
-        bonus = row[f"a{i}_bonus"]
-        result = row[f"a{i}_bonus_result"]
-        if bonus == 1:
-            _centred(c, ax + aw / 2, by + 38, PP_BONUS[1], "Helvetica-Bold", 9, navy)
-            bw = (aw - 20) / 4
-            for b in range(4):
-                scored = bool(result >> b & 1)
-                bx = ax + 10 + b * bw
-                _box(c, bx + 2, by, bw - 4, 30, fill=WIN_FILL if scored else white,
-                     stroke=GOOD if scored else GREY, width=1.5 if scored else 0.8)
-                _centred(c, bx + bw / 2, by + 18, f"chance {b + 1}", "Helvetica", 6.5, GREY)
-                _centred(c, bx + bw / 2, by + 6, "TD" if scored else "miss", "Helvetica-Bold",
-                         9, GOOD if scored else GREY)
-        elif bonus == 2:
-            _centred(c, ax + aw / 2, by + 38, PP_BONUS[2], "Helvetica-Bold", 9, navy)
-            bw = (aw - 20) / len(grid)
-            for b, n in enumerate(grid):
-                hit = b == result
-                bx = ax + 10 + b * bw
-                _box(c, bx + 1.5, by, bw - 3, 30, fill=WIN_FILL if hit else white,
-                     stroke=GOOD if hit else GREY, width=1.5 if hit else 0.8)
-                _centred(c, bx + bw / 2, by + 18, f"{n} prize{'s' if n > 1 else ''}",
-                         "Helvetica", 6, INK, width=bw - 5)
-                _centred(c, bx + bw / 2, by + 6, "HIT" if hit else "", "Helvetica-Bold", 8, GOOD)
-        else:
-            _centred(c, ax + aw / 2, by + 14, "no bonus game", "Helvetica-Oblique", 8, GREY)
-        # area result
-        _centred(c, ax + aw / 2, ay + 23, f"WINS {fmt_cents(paid)}" if paid else "NO WIN",
-                 "Helvetica-Bold", 12, GOOD if paid else GREY)
-        lines = simpleSplit(why, "Helvetica", 6.5, aw - 10)
-        if len(lines) > 2:  # never cut: two lines at a smaller size
-            lines = simpleSplit(why, "Helvetica", 6.5, (aw - 10) * 2 / len(lines) * 1.05)
-        for n, line in enumerate(lines[:2]):
-            _centred(c, ax + aw / 2, ay + 12 - 7.5 * n, line, "Helvetica", 6.5, INK,
-                     width=aw - 8)
 
 
 FACES = {
     "happy_holidays": _face_happy_holidays,
     "wild_side": _face_wild_side,
-    "primetime_payout": _face_primetime_payout,
 }

@@ -129,12 +129,7 @@ def _key_entries(spec: Spec) -> tuple[list[Symbol], list[Symbol], str]:
     note = ""
     if numbers:
         note = "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers)
-    if spec.rules == "primetime_payout":
-        note = ("Coin: wild, matches any symbol except Golden Football, Touchdown and Field Goal. "
-                "Golden Football with Touchdown: Touchdown bonus game; Golden Football with Field "
-                "Goal: Field Goal bonus game. Three matching symbols win the area's prize, four "
-                "win double.")
-    if spec.style is not None:
+    if spec.style is not None:  # an eInstant of a generic style
         note = einstant_faces(spec.style).key_note(spec)
     return drawn, text, note
 

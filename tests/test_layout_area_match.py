@@ -1,8 +1,11 @@
-"""Primetime Payout layouts, checked by an evaluator written here from specs/primetime_payout.md."""
+"""Primetime Payout layouts of the area_match style (poolgen/styles/area_match.py), checked by an
+evaluator written here from specs/primetime_payout.md and docs/styles/area_match.md."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -10,17 +13,17 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
 from poolgen.build import build_pool
 from poolgen.check import GameCheck, check_spec
 from poolgen.errors import SpecError
-from poolgen.layouts import layout_module
-from poolgen.layouts import primetime_payout as pp
 from poolgen.rng import derive_stream, permutation
 from poolgen.spec import load_spec
+from poolgen.styles import area_match as pp
+from poolgen.styles import einstant_module
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "specs" / "primetime_payout.toml"
 SEED = bytes(range(32))
@@ -285,14 +288,14 @@ def test_cap_thins_evenly(spec):
     p = pp.params(spec)
     full_rows, n = pp.decompositions(p, Decimal("100"), 4)
     assert n == 18_192 and len(full_rows) == n
-    small = pp.Params(p.amounts_half, p.grid, 1000)
+    small = dataclasses.replace(p, cap=1000)
     rows, n2 = pp.decompositions(small, Decimal("100"), 4)
     assert n2 == n and len(rows) == 1000
     np.testing.assert_array_equal(rows, full_rows[(np.arange(1000) * n) // 1000])
 
 
 def test_check_structure_passes_and_notes(spec):
-    assert layout_module("primetime_payout") is pp
+    assert einstant_module(spec.style) is pp
     result = check_spec(spec)
     assert result.problems == []
     note = [n for n in result.notes if "decomposes into play-area wins" in n]
@@ -322,14 +325,32 @@ def test_check_structure_finds_an_unreachable_tier(spec, tmp_path):
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
-    ("field_goal_grid = [1, 2, 3, 4, 2, 1]", "field_goal_grid = [1, 2, 3, 2, 1]",
-     "layout.field_goal_grid: must list whole numbers of prizes, each of 1..4"),
+    ("grid = [1, 2, 3, 4, 2, 1]", "grid = [1, 2, 3, 2, 1]",
+     "layout.bonus_games\\[1\\]: wins 1, 2, 3 prizes, bonus_games\\[0\\] 1, 2, 3, 4: every bonus game "
+     "must win the same numbers of prizes"),
+    ("grid = [1, 2, 3, 4, 2, 1]", "grid = [1, 2, 3, 4, 0, 1]",
+     "layout.bonus_games\\[1\\].grid: must list 1 to 255 sections' numbers of prizes, each a whole "
+     "number 1..255"),
+    ("chances = 4", "chances = 9", "layout.bonus_games\\[0\\].chances: must be a whole number 1..8, not 9"),
+    ('symbol = "TD"', 'symbol = "GFOOT"',
+     "layout.bonus_games\\[0\\].symbol: 'GFOOT' is already the wild, the bonus key or another game's symbol"),
+    ('symbol = "TD"', 'symbol = "TDX"',
+     "layout.bonus_games\\[0\\].symbol: must be the code of one of the \\[\\[symbols\\]\\], not 'TDX'"),
+    ('wild = "COIN"', 'wild = "GFOOT"', "layout.bonus_key: must not be the wild symbol"),
+    ("match_pays = [{count = 3, times = 1}, {count = 4, times = 2}]", "match_pays = [{count = 3, times = 1}]",
+     "layout.match_pays: must be \\[{count = 3, times = ...}, {count = 4, times = ...}\\]"),
+    ("{count = 4, times = 2}", "{count = 4, times = 5}",
+     "layout.match_pays\\[1\\].times: 5: S like symbols \\(which hold no bonus symbol\\) must pay as "
+     "often as S - 1 \\(1\\) or a number of prizes the bonus games win \\(1, 2, 3, 4\\)"),
+    ("{count = 4, times = 2}", "{count = 4, times = 0}",
+     "layout.match_pays\\[1\\].times: must be a whole number 1..255, not 0"),
+    ("spots_per_area = 4", "spots_per_area = 3", "play.spots_per_area: must be 4, 5 or 6, not 3"),
     ('amount_multipliers = ["0.5",', 'amount_multipliers = ["0.25",',
      "layout.amount_multipliers\\[0\\]: '0.25' must be a positive multiple of 0.5"),
     ('amount_multipliers = ["0.5",', 'amount_multipliers = [0.5,',
      "layout.amount_multipliers\\[0\\]: must be a decimal string"),
     ("max_decompositions = 50000", "max_decompositions = 0",
-     "layout.max_decompositions: must be a whole number >= 1"),
+     "layout.max_decompositions: must be a whole number 1..10,000,000, not 0"),
     ("max_decompositions = 50000", "max_decompositions = 50000\nbonus = 3",
      "layout.bonus: unknown field"),
 ])
@@ -343,7 +364,10 @@ def test_bad_layout_tables(tmp_path, old, new, message):
 
 
 def test_symbol_codes_follow_the_spec(spec):
-    assert tuple(s.code for s in spec.symbols) == CODES == pp.SYMBOL_CODES
+    assert tuple(s.code for s in spec.symbols) == CODES == tuple(pp.play_document(spec)["symbols"])
+    p = pp.params(spec)
+    assert (p.wild, p.key, tuple(g.symbol for g in p.games), p.matchable) == (
+        COIN, GFOOT, (TD, FG), MATCHABLE)
 
 
 # --- displays that are never shown (section 5, rules 10 and 11; issue 12) ---------------------
@@ -423,3 +447,102 @@ def test_the_counter_finds_each_display():
             share([9, 10, 10, 1], [1, 2, 3, 4]), share([9, 10, 1, 2], [1, 2, 3, 4])]
     table = pl.concat([pl.DataFrame(r, schema=dict.fromkeys(r, pl.UInt8)) for r in rows])
     assert list(unpaid_displays(table, 2).values()) == [1, 1, 1, 1]
+
+
+@pytest.mark.parametrize(("spots", "pays", "pool_id"), [
+    (5, "[{count = 4, times = 1}, {count = 5, times = 3}]", "d2.00x3"),
+    (5, "[{count = 4, times = 2}, {count = 5, times = 3}]", "d7.50x4"),
+    (4, "[{count = 3, times = 1}, {count = 4, times = 4}]", "d1.00x2"),
+    (4, "[{count = 3, times = 2}, {count = 4, times = 2}]", "d5.00x2"),
+])
+def test_other_spots_and_pays_lay_out_what_audit_pays(tmp_path, spots, pays, pool_id):
+    """The style with 5 spots or other match pays: every tier laid out, audit's engine (from the
+    play entry) pays each share its tier's prize and finds nothing illegal."""
+    from audit.styles.area_match import evaluate as audit_evaluate
+
+    text = SPEC_PATH.read_text().replace("spots_per_area = 4 ", f"spots_per_area = {spots} ").replace(
+        "match_pays = [{count = 3, times = 1}, {count = 4, times = 2}]", f"match_pays = {pays}")
+    path = tmp_path / "variant.toml"
+    path.write_text(text)
+    spec = load_spec(path)
+    assert check_spec(spec).problems == []
+    pool = spec.pool(pool_id)
+    tiers = small_tiers(pool, each=2, losers=200)
+    cols = lay(spec, pool, tiers)
+    assert sorted(c for c in cols if c.startswith("a0_s")) == [f"a0_s{j}" for j in range(spots)]
+    table = pl.DataFrame({"tier": np.array([t.id for t in pool.tiers])[tiers],
+                          "prize_cents": np.array([t.prize_cents for t in pool.tiers],
+                                                  dtype=np.int64)[tiers],
+                          **cols})
+    entry = {"id": pool.id, "price_cents": pool.price_cents, "denomination_cents": pool.denomination_cents,
+             "play_areas": pool.play_areas}
+    result = audit_evaluate(table, entry, pp.play_document(spec))
+    assert result.illegal == []
+    np.testing.assert_array_equal(result.prize_cents, table["prize_cents"].to_numpy())
+
+
+GAME_SYMBOLS = ("TD", "FG", "BOTTLE")
+
+
+@st.composite
+def style_variants(draw):
+    """Random parameters of the style on Primetime Payout's symbols and tiers: spots, match pays, one to
+    three bonus games (chances or grids), the key, a subset of the amounts."""
+    spots = draw(st.sampled_from([4, 5]))
+    low = draw(st.integers(1, 3))
+    chances = draw(st.integers(1, 4))
+    full = draw(st.one_of(st.just(low), st.integers(1, chances), st.integers(1, 6)))  # the last often refused
+    n_games = draw(st.integers(1, 3))
+    games = [f'[[layout.bonus_games]]\nname = "G0"\nsymbol = "{GAME_SYMBOLS[0]}"\nchances = {chances}\n']
+    for j in range(1, n_games):
+        grid = draw(st.permutations(list(range(1, chances + 1)) + draw(st.lists(st.integers(1, chances),
+                                                                                max_size=3))))
+        games.append(f'[[layout.bonus_games]]\nname = "G{j}"\nsymbol = "{GAME_SYMBOLS[j]}"\n'
+                     f'grid = {list(grid)}\n')
+    drop = draw(st.lists(st.sampled_from(MULTIPLIERS), max_size=4, unique=True))  # may unmake a tier
+    added = draw(st.lists(st.sampled_from(["3000", "7.5", "11"]), max_size=2, unique=True))
+    amounts = [m for m in MULTIPLIERS if m not in drop] + added
+    return spots, low, full, games, amounts, draw(st.integers(0, 15))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(style_variants())
+def test_a_variant_check_accepts_lays_out_what_audit_pays(tmp_path, variant):
+    """Every variant `check` accepts lays out every tier of a pool, and audit's engine pays each share its
+    prize; a variant it refuses is refused with one line naming the field."""
+    from audit.styles.area_match import evaluate as audit_evaluate
+
+    spots, low, full, games, amounts, pool_index = variant
+    text = SPEC_PATH.read_text()
+    head, _, _ = text.partition("[[layout.bonus_games]]")
+    head = head.replace("spots_per_area = 4 ", f"spots_per_area = {spots} ").replace(
+        "match_pays = [{count = 3, times = 1}, {count = 4, times = 2}]",
+        f"match_pays = [{{count = {spots - 1}, times = {low}}}, {{count = {spots}, times = {full}}}]")
+    head = re.sub(r"amount_multipliers = \[[^\]]*\]", f"amount_multipliers = {json.dumps(amounts)}", head)
+    rest = text[text.index("[published]"):]
+    path = tmp_path / "variant.toml"
+    path.write_text(head + "\n".join(games) + "\n" + rest)
+    spec = load_spec(path)
+    result = check_spec(spec)
+    style_problems = [p for p in result.problems if "style cannot lay it out" in p or "no layout" in p]
+    if style_problems:  # refused: one line each; generate refuses the pool it names (any, for the style's)
+        assert all("\n" not in p for p in style_problems)
+        named = re.search(r"(d\d+\.\d\dx\d) multiplier", style_problems[0])
+        pool = spec.pool(named.group(1)) if named else spec.pools[pool_index]
+        with pytest.raises(SpecError):
+            lay(spec, pool, small_tiers(pool, each=1, losers=20))
+        event("refused by check")
+        return
+    assert result.problems == []
+    pool = spec.pools[pool_index]
+    tiers = small_tiers(pool, each=1, losers=100)
+    cols = lay(spec, pool, tiers)
+    table = pl.DataFrame({"tier": np.array([t.id for t in pool.tiers])[tiers],
+                          "prize_cents": np.array([t.prize_cents for t in pool.tiers],
+                                                  dtype=np.int64)[tiers], **cols})
+    entry = {"id": pool.id, "price_cents": pool.price_cents, "denomination_cents": pool.denomination_cents,
+             "play_areas": pool.play_areas}
+    out = audit_evaluate(table, entry, pp.play_document(spec))
+    assert out.illegal == []
+    np.testing.assert_array_equal(out.prize_cents, table["prize_cents"].to_numpy())
+    event("laid out and paid")

@@ -1,14 +1,16 @@
-"""Symbol layouts of "Primetime Payout" (K.A.R. 111-23-23). Contract: specs/primetime_payout.md.
+"""The `area_match` eInstant style: up to A play areas of S spots, each showing symbols and a prize
+amount. Contract: docs/styles/area_match.md; every parameter is the spec's ([play] spots_per_area,
+[layout], [[symbols]]), read by `params` and written into the manifest by `play_document`.
 
-A share has `play_areas` areas of 4 spots. Three matching symbols (Coin wild for every matchable
-symbol, Coins matching each other) win the area's amount, four win double; Golden Football with
-Touchdown or Field Goal plays a bonus game that wins N (1..4) prizes of the area's amount. No share
-shows a display that reads as a win it is not paid (contract section 5, rules 10 and 11): no area
-shows three of one bonus symbol, a bonus area shows one Golden Football and one Touchdown (Field
-Goal), and no share shows a Golden Football in one area and a Touchdown or Field Goal in another.
+S - 1 like symbols (a wild symbol matching every matchable symbol, wilds matching each other) win the
+area's amount times the spec's `match_pays`, S like symbols their times; the bonus key symbol with a
+bonus game's symbol plays that game, which wins N prizes of the area's amount. No share shows a
+display that reads as a win it is not paid (contract section 5, rules 10 and 11): no area shows
+S - 1 of one bonus symbol, a bonus area shows one bonus key and one game symbol, and no share shows the
+bonus key in one area and a bonus game's symbol in another.
 
 Generation (section 7 of the contract), in this fixed order of stream use:
-  1. `a0_s0` uniform over the 13 codes, independent of the tier;
+  1. `a0_s0` uniform over the symbol codes, independent of the tier;
   2. per winning tier, a decomposition of the prize into k area values, uniform among the tier's
      usable (enumerated, possibly thinned) decompositions; then a uniform permutation onto the
      areas (a bonus-only value moves to area 0 when `a0_s0` is a bonus symbol);
@@ -16,11 +18,11 @@ Generation (section 7 of the contract), in this fixed order of stream use:
   4. each winning area's realisation, uniform among those that exist (match ways only in the
      areas that may not play a bonus; area 0: those compatible with `a0_s0`);
   5. each share's bonus-symbol mode (which bonus symbols its areas may show);
-  6. every area's 4 symbols, uniform among the ordered 4-tuples of its class and mode;
-  7. bonus results (Touchdown scoring mask, Field Goal grid section);
+  6. every area's symbols, uniform among the ordered tuples of its class and mode;
+  7. bonus results (scoring mask of a chances game, section of a grid game);
   8. losing areas' decoy amounts, copied from uniformly chosen winning areas of the pool.
 Values are counted in half-denominations, so every amount multiplier is a whole number. The tables
-(area classes, symbol tuples, decompositions, ways, flat lookup tables) are in `primetime_areas`.
+(area classes, symbol tuples, decompositions, ways, flat lookup tables) are in `area_match_tables`.
 """
 
 from __future__ import annotations
@@ -30,82 +32,33 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from poolgen.errors import SpecError
-from poolgen.layouts.primetime_areas import (
+from poolgen.rng import Stream, integers, integers_by_key, row_permutations
+from poolgen.spec import Pool, Spec
+from poolgen.styles.area_match_read import params, play_document
+from poolgen.styles.area_match_tables import (
     ANY,
-    BONUS_TD,
-    FG,
-    GFOOT,
-    MAX_PRIZES,
     N_MODES,
-    N_SYMBOLS,
     NO_BONUS_SYMBOL,
-    NO_GFOOT,
-    NO_TDFG,
-    NOT_AREA0,
-    SPOTS,
-    SYMBOL_CODES,
+    NO_GAME,
+    NO_KEY,
     Draws,
     Params,
-    area_class,
     decomposition_codes,
     decompositions,
     draws,
 )
-from poolgen.limits import bounded_decimal
-from poolgen.rng import Stream, integers, integers_by_key, row_permutations
-from poolgen.spec import Pool, Spec
 
 if TYPE_CHECKING:
     from poolgen.check import GameCheck
 
-__all__ = ["SYMBOL_CODES", "Params", "area_class", "check_structure", "decompositions", "lay_out",
-           "params"]
+__all__ = ["check_structure", "lay_out", "params", "play_document"]
+
+STYLE = "area_match"
+KIND = "einstant"  # an eInstant style (poolgen.styles.einstant_module)
 
 
 def _fail(spec: Spec, field: str, why: str) -> SpecError:
     return SpecError(f"{spec.path.name}: layout.{field}: {why}")
-
-
-def params(spec: Spec) -> Params:
-    """Validate the game's [layout] table and symbol list; raise SpecError naming the field."""
-    codes = tuple(s.code for s in spec.symbols)
-    if codes != SYMBOL_CODES:
-        raise SpecError(f"{spec.path.name}: symbols: Primetime Payout needs the 13 symbols "
-                        f"{', '.join(SYMBOL_CODES)} in this order, not {', '.join(codes)}")
-    if spec.play.get("spots_per_area") != SPOTS:
-        raise SpecError(f"{spec.path.name}: play.spots_per_area: must be {SPOTS}")
-    lay = spec.layout
-    for key in lay:
-        if key not in ("amount_multipliers", "field_goal_grid", "max_decompositions"):
-            raise _fail(spec, key, "unknown field")
-    raw = lay.get("amount_multipliers")
-    if not isinstance(raw, list) or not raw:
-        raise _fail(spec, "amount_multipliers",
-                    "missing: a list of decimal strings such as \"0.5\"")
-    halves = []
-    for j, text in enumerate(raw):
-        if not isinstance(text, str):
-            raise _fail(spec, f"amount_multipliers[{j}]", f"must be a decimal string, not {text!r}")
-        try:
-            x = bounded_decimal(text)
-        except ValueError as exc:
-            raise _fail(spec, f"amount_multipliers[{j}]", str(exc)) from None
-        if not x.is_finite() or x <= 0 or (2 * x) != (2 * x).to_integral_value():
-            raise _fail(spec, f"amount_multipliers[{j}]",
-                        f"{text!r} must be a positive multiple of 0.5")
-        halves.append(int(2 * x))
-    if len(set(halves)) != len(halves):
-        raise _fail(spec, "amount_multipliers", "a multiplier is listed twice")
-    grid = lay.get("field_goal_grid")
-    if (not isinstance(grid, list) or not 1 <= len(grid) <= 255
-            or any(isinstance(g, bool) or not isinstance(g, int) for g in grid)
-            or set(grid) != set(range(1, MAX_PRIZES + 1))):
-        raise _fail(spec, "field_goal_grid", f"must list whole numbers of prizes, each of 1..4 "
-                                             f"at least once, not {grid!r}")
-    cap = lay.get("max_decompositions")
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-        raise _fail(spec, "max_decompositions", f"must be a whole number >= 1, not {cap!r}")
-    return Params(tuple(sorted(halves)), tuple(grid), cap)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -140,29 +93,32 @@ def _bonus_area(code: np.ndarray, s0_bonus: np.ndarray, d: Draws, stream: Stream
     return free
 
 
-def _modes(kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, tiers: np.ndarray,
+def _modes(p: Params, kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, tiers: np.ndarray,
            stream: Stream) -> np.ndarray:
     """Step 5: the bonus-symbol mode of every area, (k, n), for k > 1 areas.
 
     A share with a bonus area: that area ANY, the others NO_BONUS_SYMBOL. Any other share has a mode
-    M: NO_TDFG if a0_s0 is the Golden Football, NO_GFOOT if it is the Touchdown or the Field Goal,
-    else a fair coin between the two. A loser is *bare* (every area NO_BONUS_SYMBOL but area 0,
+    M: NO_GAME if a0_s0 is the bonus key, NO_KEY if it is a bonus game's symbol, else a fair coin
+    between the two. A loser is *bare* (every area NO_BONUS_SYMBOL but area 0,
     which keeps M when a0_s0 is a bonus symbol) with probability B / T, where T is the number of
-    losing areas 1..k-1 of the winners of its group (a0_s0 not a bonus symbol; a0_s0 the Golden
-    Football; the Touchdown; the Field Goal) and B those of them in shares with a bonus area: so the
+    losing areas 1..k-1 of the winners of its group (a0_s0 not a bonus symbol; a0_s0 the bonus
+    key; the first bonus game's symbol; ...) and B those of them in shares with a bonus area: so the
     areas 1..k-1 of losers show no bonus symbol because of a bonus elsewhere as often as those of
     winners do."""
     k, n = kind.shape
-    in_bonus = kind >= BONUS_TD
+    in_bonus = kind >= p.first_bonus
     bonus_share = in_bonus.any(axis=0)
     lose = tiers == 0
     lost_later = (kind[1:] == 0).sum(axis=0)  # losing areas 1..k-1 of each share
-    # group of a share: 0 if a0_s0 is not a bonus symbol, else 1 + a0_s0 - GFOOT (1, 2, 3)
-    group = np.where(s0_bonus, s0 - (GFOOT - 1) + 1, 0)
+    # group of a share: 0 if a0_s0 is not a bonus symbol, else 1 + its place in p.bonus_symbols
+    groups = 1 + len(p.bonus_symbols)
+    group_of = np.zeros(p.n_symbols, dtype=np.int64)  # by code - 1
+    group_of[np.array(p.bonus_symbols) - 1] = np.arange(1, groups)
+    group = group_of[s0]
     # draw key: 0 a winner (group 0: the coin), 1 + g a loser of group g
-    bounds = np.empty(5, dtype=np.int64)
-    bare_below = np.zeros(5, dtype=np.int64)
-    for g in range(4):
+    bounds = np.empty(1 + groups, dtype=np.int64)
+    bare_below = np.zeros(1 + groups, dtype=np.int64)
+    for g in range(groups):
         of_g = ~lose & (group == g)
         bounds[1 + g] = max(int(lost_later[of_g].sum()), 1)
         bare_below[1 + g] = int(lost_later[of_g & bonus_share].sum())
@@ -170,9 +126,9 @@ def _modes(kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, tiers: np.nda
     draw = np.flatnonzero(~bonus_share & (lose | ~s0_bonus))  # pool order
     key = np.where(lose[draw], 1 + group[draw], 0)
     u = integers_by_key(stream, bounds, key)
-    share_mode = np.where(s0 == GFOOT - 1, NO_TDFG, NO_GFOOT)
+    share_mode = np.where(s0 == p.key - 1, NO_GAME, NO_KEY)
     plain = ~s0_bonus[draw]
-    share_mode[draw[plain]] = np.where(u[plain] % 2 == 0, NO_GFOOT, NO_TDFG)
+    share_mode[draw[plain]] = np.where(u[plain] % 2 == 0, NO_KEY, NO_GAME)
     bare = np.zeros(n, dtype=bool)
     bare[draw] = lose[draw] & (u < bare_below[key])
     mode = np.broadcast_to(share_mode, (k, n)).copy()
@@ -184,7 +140,7 @@ def _modes(kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, tiers: np.nda
 
 
 def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
-    """The layout columns of every share of `pool` (see specs/primetime_payout.md, section 2).
+    """The layout columns of every share of `pool` (docs/styles/area_match.md, section 2).
 
     Steps 2 to 4 and 7 work on the winning shares and their won areas only (the won areas in
     row-major order of (share, area), the order in which they use the stream); every other area
@@ -199,11 +155,11 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
                         f"{a / 2} x {denom} cents is not whole cents")
     tiers = np.asarray(tiers)
     n = len(tiers)
-    d = draws(p.amounts_half, p.grid)
+    d = draws(p)
 
     # 1. what the player sees first: independent of the tier
-    s0 = integers(stream, N_SYMBOLS, size=n)  # code - 1
-    s0_bonus = (s0 >= GFOOT - 1) & (s0 <= FG - 1)
+    s0 = integers(stream, p.n_symbols, size=n)  # code - 1
+    s0_bonus = np.isin(s0, np.array(p.bonus_symbols) - 1)
 
     # 2. decompositions (as value codes), then a uniform assignment of the values to areas; only
     # the winning shares, in pool order, have rows here
@@ -231,7 +187,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     area = won % k
     share = winners[won // k]
     at = area * n + share  # won areas' places in the (k, n) arrays of areas' columns
-    fit = np.where(area == 0, s0[share], NOT_AREA0)  # area 0 must fit a0_s0
+    fit = np.where(area == 0, s0[share], d.not_area0)  # area 0 must fit a0_s0
     key = code.reshape(-1)[won].astype(np.int64) * d.way_key_width + fit
     match_only = area != free[won // k]
     way = key * d.way_width + integers_by_key(stream, d.way_bound, 2 * key + match_only)
@@ -243,22 +199,22 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
     # 5. which bonus symbols each area may show (section 7)
     mode = np.full((k, n), ANY, dtype=np.int64)
     if k > 1:
-        mode[:] = _modes(kind, s0, s0_bonus, tiers, stream)
+        mode[:] = _modes(p, kind, s0, s0_bonus, tiers, stream)
 
     # 6. symbols, uniform among the ordered tuples of each area's class and mode
     symbols = []
     for i in range(k):
         key_i = kind[i] * np.int64(N_MODES) + mode[i]
         if i == 0:
-            key0 = key_i * N_SYMBOLS + s0
+            key0 = key_i * p.n_symbols + s0
             packed = d.sym0[key0 * d.sym0_width + integers_by_key(stream, d.sym0_bound, key0)]
         else:
             packed = d.sym[key_i * d.sym_width + integers_by_key(stream, d.sym_bound, key_i)]
-        symbols.append(packed.view(np.uint8).reshape(n, SPOTS))
+        symbols.append(packed.view(np.uint8).reshape(n, p.spots))
 
     # 7. bonus results
-    bonus = np.flatnonzero(kind_w >= BONUS_TD)  # among the won areas, in their order
-    bonus_key = (kind_w[bonus] - BONUS_TD).astype(np.int64) * (MAX_PRIZES + 1) + prizes_w[bonus]
+    bonus = np.flatnonzero(kind_w >= p.first_bonus)  # among the won areas, in their order
+    bonus_key = (kind_w[bonus] - p.first_bonus).astype(np.int64) * (p.max_prizes + 1) + prizes_w[bonus]
     result_b = d.bonus_result[bonus_key * d.bonus_width
                               + integers_by_key(stream, d.bonus_bound, bonus_key)]
 
@@ -277,14 +233,14 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
 
     bonus_at = at[bonus]
     bonus_code = np.zeros((k, n), dtype=np.uint8)
-    bonus_code.reshape(-1)[bonus_at] = kind_w[bonus] - (BONUS_TD - 1)  # 1 Touchdown, 2 Field Goal
+    bonus_code.reshape(-1)[bonus_at] = kind_w[bonus] - (p.first_bonus - 1)  # the game's code 1, 2, ...
     result = np.zeros((k, n), dtype=np.uint8)
     result.reshape(-1)[bonus_at] = result_b
     prizes = np.zeros((k, n), dtype=np.uint8)
     prizes.reshape(-1)[bonus_at] = prizes_w[bonus]
     cols: dict[str, np.ndarray] = {}
     for i in range(k):
-        for j in range(SPOTS):
+        for j in range(p.spots):
             cols[f"a{i}_s{j}"] = np.ascontiguousarray(symbols[i][:, j])
         cols[f"a{i}_amount"] = np.ascontiguousarray(amount[:, i])
         cols[f"a{i}_bonus"] = bonus_code[i]
@@ -301,8 +257,8 @@ def check_structure(spec: Spec, result: GameCheck) -> None:
     """Prove every tier of every pool can be laid out: it has at least one decomposition."""
     try:
         p = params(spec)
-    except SpecError as exc:
-        result.problem("[layout]", "layout parameters", "a usable [layout] table", str(exc))
+    except SpecError as exc:  # one line naming the field
+        result.problems.append(f"{spec.name}: the {STYLE} style cannot lay it out: {exc}")
         return
     fewest: tuple[int, str] | None = None
     most: tuple[int, str] | None = None

@@ -1,0 +1,47 @@
+"""A format-1 eInstant spec that names a generic style ([game] id and style, poolgen/spec.py): what it
+loads as, and the one-line refusals of a [game] table that mixes the two ways of naming a game."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+
+from poolgen.errors import SpecError
+from poolgen.spec import load_spec
+from poolgen.styles import area_match, einstant_module
+
+SPEC = ROOT / "specs" / "primetime_payout.toml"
+
+
+def test_a_style_spec_is_named_by_its_id():
+    spec = load_spec(SPEC)
+    assert (spec.rules, spec.style, spec.kind) == ("primetime_payout", "area_match", "einstant")
+    assert einstant_module(spec.style) is area_match
+
+
+@pytest.mark.parametrize("style", ["match_n", "key_number_match", "area_match_tables", "nope", "Area_match",
+                                   "../x"])
+def test_only_a_module_with_lay_out_and_play_document_is_an_einstant_style(style):
+    with pytest.raises(LookupError):
+        einstant_module(style)
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('id = "primetime_payout"\n', 'id = "primetime_payout"\nrules = "primetime_payout"\n',
+     "game.rules: a spec with game.style names its game by game.id, not rules"),
+    ('style = "area_match"', 'style = "match_n"', "game.style: unknown eInstant style 'match_n'"),
+    ('style = "area_match"', 'style = "primetime"', "game.style: unknown eInstant style 'primetime'"),
+    ('id = "primetime_payout"\n', "", "game.id"),
+    ('id = "primetime_payout"', 'id = "Primetime Payout"',
+     "game.id: 'Primetime Payout' is not a lower-case name (a-z, 0-9, _; at most 64)"),
+    ('style = "area_match"\n', "", "game.id: goes with game.style (a spec without a style names its rules)"),
+])
+def test_a_bad_game_table_is_refused_naming_the_field(tmp_path, old, new, message):
+    text = SPEC.read_text()
+    assert old in text
+    path = tmp_path / "p.toml"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value).startswith("p.toml: ") and message in str(err.value)
+    assert "\n" not in str(err.value)
