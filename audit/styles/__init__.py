@@ -20,8 +20,8 @@ import polars as pl
 from audit.rules import Evaluation
 from audit.rules._shared import Reasons
 
-STYLES = ("key_number_match", "match_n")
-HOWS = ("match", "automatic", "multiplier")
+STYLES = ("key_number_match", "match_n", "bonus_reveal")
+HOWS = ("match", "automatic", "multiplier", "reveal")
 
 
 @dataclass

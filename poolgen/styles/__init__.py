@@ -18,7 +18,7 @@ from __future__ import annotations
 from importlib import import_module
 from types import ModuleType
 
-STYLES = ("key_number_match", "match_n")
+STYLES = ("key_number_match", "match_n", "bonus_reveal")
 
 
 def style_module(style: str) -> ModuleType:
