@@ -86,7 +86,9 @@ def _weights(ctx, table: dict, where: str, prizes: tuple) -> tuple[int, ...] | N
         if code not in codes:
             raise ctx.r.fail(f"{where}.decoy_weights.{code}", "not one of the area's prize symbols")
     for code in codes:
-        w = raw.get(code)
+        if code not in raw:
+            raise ctx.r.fail(f"{where}.decoy_weights.{code}", "missing: every prize symbol has a weight")
+        w = raw[code]
         if isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= 1_000_000:
             raise ctx.r.fail(f"{where}.decoy_weights.{code}", "must be a whole number 1 .. 1000000 "
                                                               f"(every prize symbol is shown), not {w!r}")
