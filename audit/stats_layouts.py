@@ -4,7 +4,8 @@ as features for step 8's chi-square tests of independence and its classifier tes
 A printed ticket shows nothing of its play area before it is scratched (the latex covers every
 spot; what is printed outside it, the ticket id and book, is the position, which step 8's position
 and per-book tests cover). So for printed games the tests are the no-information properties the
-contract states for what one scratched spot shows (section 6 of wild_side.md and happy_holidays.md).
+contract states for what one scratched spot shows (section 6 of happy_holidays.md; section 8 of a
+style's contract, docs/styles/<style>.md, for a game of play styles).
 eInstants: what the player sees before the outcome is decided, as the contract names it.
 
 Each game is a function from the pool's columns to (features for chi-square, classifier blocks).
