@@ -161,6 +161,7 @@ def test_proof_faces_and_report(base, tmp_path):
                   "BONUS: REVEAL A WIN AMOUNT  (area bonus, bonus_reveal)", "THRNIN", "FIVE-HUN", "WIN$50",
                   "revealed: wins $50.00", "wild, spot"):
         assert drawn in faces, drawn
+    assert not any("Symbol of" in t for t in text[3:])  # a picture is drawn by its name ("clover")
     report = invoke("report", run, "--spec", SPEC, "--public-key", base["public"],
                     "--out", tmp_path / "report.pdf")
     assert report.exit_code == 0, report.output

@@ -117,11 +117,15 @@ def _symbol(p: Params, code: int):
 
 
 def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
-    """The area as drawn: one section of S cells (column, symbol text, caption, None, None)."""
+    """The area as drawn: one section of S cells (column, symbol text, caption, None, None); a
+    picture described as "Symbol of a clover" is drawn as "clover"."""
     cells = []
     for name in columns(area_id, p):
         s = _symbol(p, row[name])
-        cells.append((name, s.symbol if s else "?", s.caption if s else "", None, None))
+        text = s.symbol if s else "?"
+        for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
+            text = text.removeprefix(prefix) if text.startswith(prefix) else text
+        cells.append((name, text, s.caption if s else "", None, None))
     return [("BONUS: REVEAL A WIN AMOUNT", cells)]
 
 
