@@ -183,9 +183,12 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray,
     features = layout_features(rules, lambda c: table[c].to_numpy(), play)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
-    found = [independence(name, win, codes) for name, codes in features.chi_square]
+    found = [independence(t[0], win, t[1]) if len(t) == 2 else independence(t[0], win[t[2]], t[1][t[2]])
+             for t in features.chi_square]
+    if not features.classifier:  # a play-style game whose areas give no block to classify by
+        return [f for f in found if f is not None], []
     found.append(auc_classifier(features.classifier_name, win, features.classifier, key))
-    skipped = [f"layout: {name}: one category only or too few winners" for (name, _), f
+    skipped = [f"layout: {t[0]}: one category only or too few winners" for t, f
                in zip(features.chi_square, found, strict=False) if f is None]
     if found[-1] is None:
         skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
@@ -195,7 +198,7 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray,
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
                     pools: int, play: dict | None = None) -> PoolStatistics:
     """Every test of one pool, judged by Holm at ALPHA / pools. `table` holds columns_needed(rules)
-    in stored (print) order."""
+    in stored (print) order; `play` is the manifest's play entry of a play-style game."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     found, skipped = position_findings(prize, pool)

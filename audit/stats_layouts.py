@@ -5,13 +5,16 @@ as features for step 8's chi-square tests of independence and its classifier tes
 A printed ticket shows nothing of its play area before it is scratched (the latex covers every
 spot; what is printed outside it, the ticket id and book, is the position, which step 8's position
 and per-book tests cover). So for printed games the tests are the no-information properties the
-contract states for what one scratched spot shows (section 6 of wild_side.md and happy_holidays.md).
+contract states for what one scratched spot shows (section 6 of happy_holidays.md; section 8 of a
+style's contract, docs/styles/<style>.md, for a game of play styles).
 eInstants: what the player sees before the outcome is decided, as the contract names it.
 
 Each game is a function from the pool's columns to (features for chi-square, classifier blocks).
 A feature is (name, codes); a classifier block is a list of code columns sharing one code space
-(encoded one-hot, or multi-hot for a set such as Wild Side's five LUCKY NUMBERS). Look a game up
-with `layout_features(rules)`; a game without an entry gets no layout tests (step 8 says so).
+(encoded one-hot, or multi-hot for a set such as a key number match's WINNING NUMBERS). Look a game
+up with `layout_features(rules)`; a game without an entry gets no layout tests (step 8 says so).
+A game of play styles (a manifest `play` entry with `areas`) is looked up by its areas' styles
+instead: each style states its no-information features in docs/styles/<style>.md, section 8.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ DUEL_LOSE = 1  # the prize_legend_duel style's outcome code of a loss (docs/styl
 
 @dataclass(frozen=True)
 class LayoutFeatures:
-    chi_square: list[tuple[str, np.ndarray]]
+    chi_square: list[tuple]  # (name, codes) or (name, codes, rows): tested on those rows only
     classifier_name: str
     classifier: list[list[np.ndarray]]
 
@@ -61,27 +64,8 @@ def _happy_holidays(get: Get) -> LayoutFeatures:
                           "win/lose predicted from spot_0", [[spots[0]]])
 
 
-def _wild_side(get: Get) -> LayoutFeatures:
-    """wild_side.md section 6: the LUCKY NUMBERS (lucky_0, the smallest), any single number spot
-    (your_0, wild_0) and any single prize symbol (your_prize_0, wild_prize_0) are independent of
-    win/lose; the five LUCKY NUMBERS as a set carry no information either (drawn apart from the
-    tier), which the classifier tests."""
-    lucky = [get(f"lucky_{j}").astype(np.int64) for j in range(5)]
-    smallest = np.minimum.reduce(lucky)
-    return LayoutFeatures(
-        [("lucky_0 against win/lose", lucky[0]),
-         ("smallest LUCKY NUMBER against win/lose", smallest),
-         ("your_0 (a YOUR NUMBER) against win/lose", get("your_0")),
-         ("wild_0 (a YOUR WILD NUMBER) against win/lose", get("wild_0")),
-         ("your_prize_0 (a prize symbol) against win/lose", get("your_prize_0")),
-         ("wild_prize_0 (a prize symbol) against win/lose", get("wild_prize_0"))],
-        "win/lose predicted from the set of five LUCKY NUMBERS", [lucky])
-
-
 _GAMES: dict[str, tuple[tuple[str, ...], Callable[[Get], LayoutFeatures]]] = {
     "happy_holidays": (tuple(f"spot_{j}" for j in range(6)), _happy_holidays),
-    "wild_side": ((*(f"lucky_{j}" for j in range(5)), "your_0", "wild_0", "your_prize_0", "wild_prize_0"),
-                  _wild_side),
 }
 
 
@@ -107,19 +91,81 @@ def _style(play: dict | None) -> str | None:
     return style if isinstance(style, str) else None
 
 
+def _key_number_match(area: dict, get: Get | None):
+    """key_number_match.md section 8.3: an area's WINNING NUMBERS (the first, the smallest, the set);
+    without special symbols, YOUR NUMBER 0; with decoy weights, the prize below YOUR NUMBER 0."""
+    aid, own = area["id"], "winning_from" not in area
+    cols = ([f"{aid}_win_{i}" for i in range(area["winning"])] if own else []) + (
+        [f"{aid}_your_0"] if not area.get("specials") else []) + (
+        [f"{aid}_prize_0"] if area.get("decoy_weights") else [])
+    if get is None:
+        return cols
+    tests, blocks, named = [], [], []
+    if own:
+        win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
+        tests += [(f"{aid}_win_0 (a WINNING NUMBER) against win/lose", win[0]),
+                  (f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win))]
+        blocks.append(win)
+        named.append(f"the set of WINNING NUMBERS of area {aid}")
+    if f"{aid}_your_0" in cols:
+        tests.append((f"{aid}_your_0 (a YOUR NUMBER) against win/lose", get(f"{aid}_your_0")))
+    if f"{aid}_prize_0" in cols:
+        tests.append((f"{aid}_prize_0 (a prize symbol) against win/lose", get(f"{aid}_prize_0")))
+    return tests, blocks, named
+
+
+def _bonus_reveal(area: dict, get: Get | None):
+    """bonus_reveal.md section 8: on tickets that reveal no amount in the area, the picture of
+    spot 0 is drawn the same way for winners and losers."""
+    aid, spots = area["id"], area["spots"]
+    cols = [f"{aid}_spot_{j}" for j in range(spots)]
+    if get is None:
+        return cols
+    codes = [get(c).astype(np.int64) for c in cols]
+    none_won = np.logical_and.reduce([c < len(area["pictures"]) for c in codes])
+    return [(f"{aid}_spot_0 (a picture) on tickets revealing no amount there, against win/lose",
+             codes[0], none_won)], [], []
+
+
+_AREA_STYLES = {"key_number_match": _key_number_match, "bonus_reveal": _bonus_reveal}
+
+
+def _areas(play: dict | None) -> list[dict]:
+    """The areas of a play-style run that have an entry here (none for a format-1 run)."""
+    areas = play.get("areas") if isinstance(play, dict) else None
+    if not isinstance(areas, list):
+        return []
+    return [a for a in areas if isinstance(a, dict) and a.get("style") in _AREA_STYLES]
+
+
+def _styled(play: dict, get: Get) -> LayoutFeatures | None:
+    tests, blocks, named = [], [], []
+    for area in _areas(play):
+        t, b, n = _AREA_STYLES[area["style"]](area, get)
+        tests, blocks, named = tests + t, blocks + b, named + n
+    if not tests:
+        return None
+    return LayoutFeatures(tests, "win/lose predicted from " + (" and ".join(named) or "nothing"), blocks)
+
+
 def layout_columns(rules: str, play: dict | None = None) -> tuple[str, ...]:
-    """The layout columns the game's no-information tests read (none for an unknown game). A run
-    of an eInstant style (`play` names it) is keyed by its style, with parameters from `play`."""
+    """The layout columns the game's no-information tests read (none for an unknown game). A run of
+    an eInstant style (`play.style`) is keyed by its style, one of area styles (`play.areas`) by its
+    areas' styles, each with parameters from `play`."""
     style = _style(play)
     if style is not None:
         return _STYLES[style][0](play) if style in _STYLES else ()  # type: ignore[arg-type]
+    if _areas(play):
+        return tuple(c for a in _areas(play) for c in _AREA_STYLES[a["style"]](a, None))
     return _GAMES[rules][0] if rules in _GAMES else ()
 
 
 def layout_features(rules: str, get: Get, play: dict | None = None) -> LayoutFeatures | None:
-    """The game's (or its eInstant style's) no-information features from its columns (`get(name)`),
-    or None if there is no entry here."""
+    """The game's (or its styles') no-information features from its columns (`get(name)`), or None
+    if there is no entry here."""
     style = _style(play)
     if style is not None:
         return _STYLES[style][1](get, play) if style in _STYLES else None  # type: ignore[arg-type]
+    if _areas(play):
+        return _styled(play, get)  # type: ignore[arg-type]
     return _GAMES[rules][1](get) if rules in _GAMES else None

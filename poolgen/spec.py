@@ -24,7 +24,7 @@ from poolgen.spec_game import rules_or_style
 from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
-RULES = ("wild_side", "happy_holidays")
+RULES = ("happy_holidays",)
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
 _GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}
@@ -33,11 +33,9 @@ _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_tick
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "losers",
               "losers_odds"}
-_PLAY = {"spots", "max_wins", "lucky_numbers", "your_numbers", "your_wild_numbers", "wild_multiplier",
-         "bonus_spots", "match", "max_losses", "spots_per_area"}
+_PLAY = {"spots", "max_wins", "match", "max_losses", "spots_per_area"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value"}
-_PRINTED_TIER = {"id", "get", "wild_bonus", "prize", "count", "published_cost", "your", "wild",
-                 "bonus", "symbol"}
+_PRINTED_TIER = {"id", "get", "prize", "count", "published_cost", "symbol"}
 _EINSTANT_TIER = {"multiplier", "count", "odds", "i_amounts", "i_count", "i_odds"}
 
 

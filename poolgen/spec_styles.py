@@ -36,7 +36,7 @@ PRIZE_TABLES = ("regulation", "designed", "partly designed")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # Which symbol fields each role of a group allows (besides group, code, symbol, caption).
 ROLE_FIELDS = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
-               "multipliers": {"by"}}
+               "multipliers": {"by"}, "pictures": set()}
 
 
 @dataclass(frozen=True)

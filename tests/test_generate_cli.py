@@ -166,27 +166,54 @@ def test_a_seed_is_never_written_inside_a_run_folder(tmp_path):
     assert not (run / "s.seed").exists()
 
 
-def test_generate_refuses_layouts_that_do_not_pay_their_prize(tmp_path):
-    """tier t02 names a $10 win for a $5 prize: the independent self-check stops the pool."""
-    seed = _seed_file(tmp_path)
+@pytest.mark.parametrize("command", ["check", "generate"])
+def test_a_tier_whose_wins_do_not_add_up_is_refused_before_anything_is_made(tmp_path, command):
+    """tier t02 names a $10 win for a $5 prize: a spec of play styles proves its tiers as it loads."""
     out = tmp_path / "out"
-    check = invoke("check", str(ASSETS / "spec_wins_exceed_prize.toml"))
-    assert check.exit_code == 1
-    assert "Wild Side: (i): row 2 ($5 = $5.00) how won: published $5.00, computed the named wins add up " \
-           "to $10.00" in check.stdout
-    result = invoke("generate", str(ASSETS / "spec_wins_exceed_prize.toml"), "--out", str(out),
-                    "--seed-file", str(seed), "--pool", "p1", "--run-id", "r", "--unsigned", "--workers", "1")
+    extra = ["--out", str(out), "--seed-file", str(_seed_file(tmp_path)), "--pool", "p1", "--run-id", "r",
+             "--unsigned", "--workers", "1"] if command == "generate" else []
+    result = invoke(command, str(ASSETS / "spec_wins_exceed_prize.toml"), *extra)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.strip().splitlines() == [
+        "poolgen: error: spec_wins_exceed_prize.toml: tiers[1].prize: 500 cents, but its wins add up to "
+        "1000 cents"]
+    assert not out.exists()
+
+
+def _pay_every_loser_a_bonus(monkeypatch):
+    """Fault injection into our own generator (no crypto, no I/O): the bonus_reveal layout shows
+    a WIN$10 in spot 0 of every losing row (groups[0]), which the independent self-check must catch."""
+    from poolgen.styles import bonus_reveal
+
+    real = bonus_reveal.lay_out
+
+    def wrong(area_id, p, groups, n, stream, done=None):
+        out = real(area_id, p, groups, n, stream, done)
+        out[f"{area_id}_spot_0"] = out[f"{area_id}_spot_0"].copy()
+        out[f"{area_id}_spot_0"][groups[0][0]] = len(p.pictures)  # WIN$10
+        return out
+
+    monkeypatch.setattr(bonus_reveal, "lay_out", wrong)
+
+
+def test_generate_refuses_layouts_that_do_not_pay_their_prize(tmp_path, monkeypatch):
+    _pay_every_loser_a_bonus(monkeypatch)
+    out = tmp_path / "out"
+    result = invoke("generate", str(spec_path("wild_side")), "--out", str(out), "--seed-file",
+                    str(_seed_file(tmp_path)), "--pool", "p1", "--run-id", "r", "--unsigned",
+                    "--workers", "1")
     assert result.exit_code == 2
     line = result.stderr.strip().splitlines()[-1]
-    assert line.startswith("poolgen: error: spec_wins_exceed_prize.toml: pool p1: 17500 layout(s) pay "
-                           "another prize and 17500 break the rules (first: position ")
+    assert line.startswith("poolgen: error: wild_side.toml: pool p1: 100788 layout(s) pay another prize and "
+                           "100788 break the rules (first: position ")
     assert line.endswith("nothing was written")
     assert not (out / "r").exists() and list(out.glob(".r.partial-*")) == []
 
 
-def test_a_failed_run_leaves_no_fresh_seed_behind(tmp_path):
+def test_a_failed_run_leaves_no_fresh_seed_behind(tmp_path, monkeypatch):
+    _pay_every_loser_a_bonus(monkeypatch)
     out = tmp_path / "out"
-    result = invoke("generate", str(ASSETS / "spec_wins_exceed_prize.toml"), "--out", str(out),
+    result = invoke("generate", str(spec_path("wild_side")), "--out", str(out),
                     "--pool", "p1", "--run-id", "r", "--unsigned", "--workers", "1")
     assert result.exit_code == 2
     assert sorted(p.name for p in out.iterdir()) == []

@@ -1,12 +1,12 @@
-"""Wild Side's decoys (poolgen/layouts/wild_side.py): a number that is not a win never shows a LUCKY
-NUMBER. A decoy equal to a lucky number would show a win the ticket does not pay."""
+"""Wild Side's decoys (key_number_match with `distinct_numbers`, poolgen/styles/key_number_match.py):
+a number that is not a win never shows a LUCKY NUMBER. A decoy equal to a lucky number would show a
+win the ticket does not pay."""
 
 from __future__ import annotations
 
 import numpy as np
 from conftest import SEED_A, spec_path
 
-from poolgen.layouts import wild_side
 from poolgen.rng import derive_stream
 from poolgen.spec import load_spec
 
@@ -22,12 +22,13 @@ def test_ws_decoys_never_show_a_lucky_number():
     # 3,000 losers and every winning tier 20 times, in a fixed mixed order
     tiers = np.concatenate([np.zeros(3000, dtype=np.int64), np.repeat(np.arange(1, len(ids)), 20)])
     tiers = tiers[np.argsort(derive_stream(SEED_A, "test", "mix").words(tiers.size))]
-    cols = wild_side.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "decoys"))
-    lucky = _stack(cols, "lucky", 5)
-    by_id = {t.id: t.data for t in spec.tiers}
-    k = {area: np.array([0] + [len(by_id[i][area]) for i in ids[1:]])[tiers] for area in ("your", "wild")}
-    for area in ("your", "wild"):
-        numbers = _stack(cols, area, 12)
+    cols = spec.styles.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "decoys"))
+    lucky = _stack(cols, "numbers_win", 5)
+    wins = spec.styles.wins
+    for area in ("numbers", "wild"):
+        k = np.array([0] + [sum(w.area == area for w in wins[i]) for i in ids[1:]])[tiers]
+        numbers = _stack(cols, f"{area}_your", 12)
         matches = (numbers[:, :, None] == lucky[:, None, :]).any(axis=2).sum(axis=1)
         assert (matches[tiers == 0] == 0).all(), f"a loser's {area} decoy shows a lucky number"
-        assert (matches == k[area]).all(), f"{area}: a decoy shows a lucky number"
+        assert (matches == k).all(), f"{area}: a decoy shows a lucky number"
+        assert k.max() == (12 if area == "numbers" else 6)  # tier t30

@@ -26,7 +26,7 @@ BAD = {
     "spec_indivisible_count": "spec_indivisible_count.toml: tiers[4].count: 3001 winners per order do not "
                               "divide into 6 equal pools (printed.counts_per)",
     "spec_bad_toml": "spec_bad_toml.toml: not valid TOML: Expected ']' at the end of a table declaration",
-    "spec_codes_not_a_list": "spec_codes_not_a_list.toml: tiers[9].your: must be a list, not '25'",
+    "spec_codes_not_a_list": "spec_codes_not_a_list.toml: tiers[9].wins: must be a list, not '25'",
     "spec_symbol_is_a_list": "spec_symbol_is_a_list.toml: tiers[0].symbol: must be a string, not ['FREE']",
     "spec_missing_odds": "spec_missing_odds.toml: tiers[39].odds: missing field",
     "spec_unreadable_odds": "spec_unreadable_odds.toml: published.odds: 'x2.95' is not a number",
@@ -61,10 +61,11 @@ def test_missing_spec_file():
 
 def test_duplicate_play_is_a_duplicate_tier(tmp_path):
     text = (SPECS / "wild_side.toml").read_text()
-    text = text.replace('id = "t04"\nget = ""\nwild_bonus = "$10"\nprize = "$10"\ncount = 17400\n'
-                        'published_cost = "$174,000"\nyour = []\nwild = []\nbonus = ["WIN10"]',
-                        'id = "t04"\nget = ""\nwild_bonus = "$10"\nprize = "$10"\ncount = 17400\n'
-                        'published_cost = "$174,000"\nyour = ["10"]\nwild = []\nbonus = []')
+    old = ('count = 17400\npublished_cost = "$174,000"\n'
+           'wins = [ { area = "bonus", prize = "WIN10", how = "reveal" } ]')
+    assert old in text
+    text = text.replace(old, old.replace('area = "bonus", prize = "WIN10", how = "reveal"',
+                                         'area = "numbers", prize = "10", how = "match"'))
     path = tmp_path / "ws.toml"
     path.write_text(text)
     message = r"ws.toml: tiers\[3\]: duplicate tier: won the same way as tiers\[2\]"

@@ -2,7 +2,8 @@
 every ticket paying its tier; and a broken variant of it is refused with one line naming the file.
 
 Specs are drawn at random (numbers, prize and special symbols, spot counts, multipliers, tiers of one
-or two areas of either style), built feasible by construction, on pools of a few thousand tickets.
+or two areas of any style, key number areas with or without distinct numbers and decoy weights),
+built feasible by construction, on pools of a few thousand tickets.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ def kn_area(draw, area: str, share: dict | None = None) -> tuple[dict, list[dict
         del spec_area["winning"]
     if specials:
         spec_area["specials"] = f"{area}_s"
+    n_numbers = len(numbers) if not share else share["n_numbers"]
+    if n_numbers - w >= y and draw(st.booleans()):  # key_number_match.md section 8.1
+        spec_area["distinct_numbers"] = True
+    if draw(st.booleans()):  # section 8.2
+        spec_area["decoy_weights"] = {p["code"]: draw(st.integers(1, 20)) for p in prizes}
     hows = [("match", None)] + [("multiplier", k) for k in bys] + \
         ([("automatic", None)] if any(s["how"] == "automatic" for s in specials) else [])
     ways = []
@@ -70,6 +76,21 @@ def kn_area(draw, area: str, share: dict | None = None) -> tuple[dict, list[dict
         if wins:
             ways.append(wins)
     return spec_area, numbers + prizes + specials, ways
+
+
+@st.composite
+def br_area(draw, area: str) -> tuple[dict, list[dict], list[list[dict]]]:
+    """A bonus_reveal area: S spots of D pictures (each at most m times) or win amounts."""
+    s, d = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    m = draw(st.integers(max(1, -(-s // d)), s))
+    prizes = draw(prize_symbols(f"{area}_p", 1, 4))
+    pictures = [{"group": f"{area}_d", "code": f"D{i}", "symbol": f"Symbol of a picture {i}"}
+                for i in range(d)]
+    spec_area = {"id": area, "style": "bonus_reveal", "spots": s, "prizes": f"{area}_p",
+                 "pictures": f"{area}_d", "most_alike": m}
+    ways = [[{"area": area, "prize": draw(st.sampled_from([p["code"] for p in prizes])), "how": "reveal"}
+             for _ in range(draw(st.integers(1, s)))] for _ in range(draw(st.integers(1, 3)))]
+    return spec_area, prizes + pictures, ways
 
 
 @st.composite
@@ -95,18 +116,23 @@ def mn_area(draw, area: str) -> tuple[dict, list[dict], list[list[dict]]]:
 
 @st.composite
 def games(draw) -> dict:
-    combos = [["kn"], ["mn"], ["kn", "mn"], ["mn", "kn"], ["kn", "kn"], ["kn", "wild"], ["mn", "mn"]]
+    combos = [["kn"], ["mn"], ["kn", "mn"], ["mn", "kn"], ["kn", "kn"], ["kn", "wild"], ["mn", "mn"],
+              ["br"], ["kn", "br"], ["br", "mn"]]
     styles = draw(st.sampled_from(combos))
     areas, symbols, ways = [], [], []
     for i, style in enumerate(styles):
         if style == "wild":  # a second key number area matching the first one's winning numbers
             a, s, w = draw(kn_area(f"a{i}", areas[0]))
         else:
-            a, s, w = draw((kn_area if style == "kn" else mn_area)(f"a{i}"))
+            a, s, w = draw({"kn": kn_area, "mn": mn_area, "br": br_area}[style](f"a{i}"))
+            if style == "kn":
+                a = a | {"n_numbers": sum(x["group"] == f"a{i}_n" for x in s)}
         areas.append(a)
         symbols += s
         ways += w
     ways = [w for w in ways if w]
+    for a in areas:
+        a.pop("n_numbers", None)
     if len(styles) == 2 and ways:  # a tier may combine wins of both areas
         first = [w for w in ways if w[0]["area"] == "a0"]
         second = [w for w in ways if w[0]["area"] == "a1"]
@@ -159,6 +185,8 @@ def _misfit(area: dict) -> None:
     """Spots that do not add up (key number match), or more like amounts than spots (match_n)."""
     if area["style"] == "key_number_match":
         area["spots"] += 1
+    elif area["style"] == "bonus_reveal":
+        area["most_alike"] = area["spots"] + 1
     else:
         area["match"] = area["spots"] + 1
 

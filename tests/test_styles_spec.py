@@ -62,7 +62,7 @@ DELETE = object()
 
 REFUSED = [
     ("areas.0.style", "lottery", "g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, "
-                                 "match_n)"),
+                                 "match_n, bonus_reveal)"),
     ("areas.0.spots", 12, "g.toml: areas[0].spots: 12 spots, but 2 winning numbers and 3 your numbers with "
                           "their prizes are 8"),
     ("areas.0.colour", "red", "g.toml: areas[0].colour: unknown field"),
@@ -180,5 +180,6 @@ def test_a_bad_format_2_spec_exits_2_with_one_line(tmp_path, command):
     result = CliRunner().invoke(app, [command, str(write(tmp_path, doc)), *extra])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == [
-        "poolgen: error: g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, match_n)"]
+        "poolgen: error: g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, match_n, "
+        "bonus_reveal)"]
     assert not (tmp_path / "runs").exists()

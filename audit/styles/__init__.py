@@ -21,9 +21,9 @@ import polars as pl
 from audit.rules import Evaluation
 from audit.rules._shared import Reasons
 
-STYLES = ("key_number_match", "match_n")
+STYLES = ("key_number_match", "match_n", "bonus_reveal")
 _STYLE_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
-HOWS = ("match", "automatic", "multiplier")
+HOWS = ("match", "automatic", "multiplier", "reveal")
 
 
 @dataclass

@@ -64,6 +64,12 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
             same |= win[:, i] == win[:, j]
     reasons.add(same, lambda r: f"{aid}: two winning numbers are equal")
 
+    distinct = area.get("distinct_numbers", False)
+    if not isinstance(distinct, bool):
+        raise ValueError(f"manifest play entry: area {aid!r}: distinct_numbers is not true or false")
+    if distinct:
+        _spread(aid, win, your, n_numbers, reasons)
+
     shown = cents[np.clip(prize, 0, len(cents) - 1)]
     slots = []
     for j in range(y_count):
@@ -76,3 +82,22 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
         slots.append(Slot(won=matched | special, how=how, by=by.astype(np.int64),
                           prize=np.clip(prize[:, j], 0, len(cents) - 1), cents=shown[:, j]))
     return slots
+
+
+def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, reasons) -> None:
+    """Section 8.1: YOUR NUMBERS that match no WINNING NUMBER are pairwise distinct, and the k that
+    match use every WINNING NUMBER floor(k/W) or ceil(k/W) times."""
+    w_count = win.shape[1]
+    is_number = (your >= 0) & (your < n_numbers)
+    hits = np.stack([(your == win[:, [i]]) & is_number for i in range(w_count)], axis=1).sum(axis=2)
+    matched = np.zeros(your.shape, dtype=bool)
+    for i in range(w_count):
+        matched |= your == win[:, [i]]
+    k = hits.sum(axis=1)
+    uneven = ((hits < (k // w_count)[:, None]) | (hits > (-(-k // w_count))[:, None])).any(axis=1)
+    reasons.add(uneven, lambda r: f"{aid}: {int(k[r])} matches use the WINNING NUMBERS unevenly "
+                                  f"({', '.join(str(int(h)) for h in hits[r])} times)")
+    losing = np.where(is_number & ~matched, your, -1 - np.arange(your.shape[1]))  # others never equal
+    ordered = np.sort(losing, axis=1)
+    repeat = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    reasons.add(repeat, lambda r: f"{aid}: a YOUR NUMBER that matches nothing shows twice")

@@ -22,14 +22,10 @@ from poolgen.errors import RunError
 # order) or ("value", group) (the number itself, printed as two digits: spec code f"{n:02d}")
 CONTRACT_SPOTS: dict[str, tuple[tuple[str, tuple[str, tuple[str, ...]]], ...]] = {
     "happy_holidays": (("spot_", ("index", ("prize",))),),
-    "wild_side": (("lucky_", ("value", ("number",))), ("your_prize_", ("index", ("prize",))),
-                  ("wild_prize_", ("index", ("prize",))), ("your_", ("value", ("number",))),
-                  ("wild_", ("value", ("number",))), ("bonus_", ("index", ("bonus_play", "bonus_prize")))),
 }
-# format 2: style -> column suffix -> the area's symbol lists, in order
+# format 2: style -> column suffix -> the area's symbol lists, in order (a style module's own
+# `SPOTS`, where it has one, comes first: poolgen/styles/key_number_match.py, bonus_reveal.py)
 STYLE_SPOTS = {
-    "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
-                         ("_prize_", ("prizes",))),
     "match_n": (("_spot_", ("prizes", "multipliers")),),
 }
 
@@ -41,7 +37,7 @@ def spot_alphabets(spec, layout_columns: list[str]) -> dict[str, Alphabet] | Non
     rules: list[tuple[str, Alphabet]] = []
     if spec.styles is not None:
         for area in spec.styles.areas:
-            for suffix, lists in STYLE_SPOTS.get(area.style, ()):
+            for suffix, lists in getattr(area.module, "SPOTS", None) or STYLE_SPOTS.get(area.style, ()):
                 symbols = [s for name in lists for s in getattr(area.params, name)]
                 rules.append((area.id + suffix, {i: (s.code, s.symbol, s.caption)
                                                  for i, s in enumerate(symbols)}))

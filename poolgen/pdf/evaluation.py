@@ -68,56 +68,10 @@ def _eval_happy_holidays(spec: Spec, pool: dict, row: dict) -> Evaluation:
     return Evaluation(prize, tuple(lines), frozenset(winning))
 
 
-def _ws_tables(spec: Spec) -> tuple[dict[int, Symbol], tuple[Symbol, ...], tuple[Symbol, ...]]:
-    numbers = {int(s.code): s for s in spec.symbols_in("number")}
-    prizes = spec.symbols_in("prize")
-    bonus = spec.symbols_in("bonus_play") + spec.symbols_in("bonus_prize")
-    return numbers, prizes, bonus
-
-
-def _eval_wild_side(spec: Spec, pool: dict, row: dict) -> Evaluation:
-    _, prizes, bonus = _ws_tables(spec)
-    mult = spec.play.get("wild_multiplier", 5)
-    lucky = {row[f"lucky_{j}"] for j in range(5)}
-    winning: set[str] = set()
-    lines: list[str] = []
-    total = 0
-    for area, label, factor in (("your", "YOUR NUMBERS", 1), ("wild", "YOUR WILD NUMBERS", mult)):
-        wins = [j for j in range(12) if row[f"{area}_{j}"] in lucky]
-        if not wins:
-            continue
-        values = [_symbol(prizes, row[f"{area}_prize_{j}"]).value_cents or 0 for j in wins]
-        paid = factor * sum(values)
-        total += paid
-        winning |= {f"{area}_{j}" for j in wins}
-        winning |= {f"lucky_{j}" for j in range(5)
-                    if row[f"lucky_{j}"] in {row[f"{area}_{i}"] for i in wins}}
-        n = len(wins)
-        shown = _join_money(values) if n <= 6 else " + ".join(
-            f"{k} x {fmt_cents(v)}" if k > 1 else fmt_cents(v)
-            for v, k in sorted(Counter(values).items(), reverse=True))
-        how = f"{factor} x ({shown})" if factor != 1 else shown
-        lines.append(f"{label}: {n} match{'es' if n > 1 else ''} with a LUCKY NUMBER: "
-                     f"{how} = {fmt_cents(paid)}")
-    bwins = [j for j in range(3) if (_symbol(bonus, row[f"bonus_{j}"]).value_cents or 0) > 0]
-    if bwins:
-        values = [_symbol(bonus, row[f"bonus_{j}"]).value_cents or 0 for j in bwins]
-        total += sum(values)
-        winning |= {f"bonus_{j}" for j in bwins}
-        caps = ", ".join(_symbol(bonus, row[f"bonus_{j}"]).caption for j in bwins)
-        lines.append(f"WILD BONUS: {caps} revealed: {_join_money(values)} = "
-                     f"{fmt_cents(sum(values))}")
-    if not lines:
-        lines.append("No YOUR NUMBER or YOUR WILD NUMBER matches a LUCKY NUMBER, and WILD BONUS "
-                     "shows no WIN$ symbol: no win.")
-    return Evaluation(total, tuple(lines), frozenset(winning))
-
-
 
 
 EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
     "happy_holidays": _eval_happy_holidays,
-    "wild_side": _eval_wild_side,
 }
 
 
@@ -140,11 +94,6 @@ def einstant_faces(style: str) -> ModuleType:
 # The layout columns each game's evaluator and ticket face read (specs/<game>.md, section Columns).
 LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
     "happy_holidays": lambda pool: [f"spot_{j}" for j in range(6)],
-    "wild_side": lambda pool: (
-        [f"lucky_{j}" for j in range(5)]
-        + [f"{area}{part}_{j}" for area in ("your", "wild") for part in ("", "_prize")
-           for j in range(12)]
-        + [f"bonus_{j}" for j in range(3)]),
 }
 
 

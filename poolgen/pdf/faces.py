@@ -9,10 +9,9 @@ from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.money import fmt_cents
-from poolgen.pdf.draw import GREY, INK, _box, _centred, _left, _panel, _spot_frame
-from poolgen.pdf.evaluation import Evaluation, _symbol, _ws_tables
-from poolgen.pdf.symbols import draw_symbol
-from poolgen.spec import Spec, Symbol
+from poolgen.pdf.draw import GREY, INK, _box, _centred, _left, _spot_frame
+from poolgen.pdf.evaluation import Evaluation, _symbol
+from poolgen.spec import Spec
 
 __all__ = ["FACES"]
 
@@ -50,84 +49,6 @@ def _face_happy_holidays(c: Canvas, spec: Spec, pool: dict, row: dict, ev: Evalu
                       f"BOOK {row['book']:07d}   TICKET {row['ticket_no']:03d}")
 
 
-def _face_wild_side(c: Canvas, spec: Spec, pool: dict, row: dict, ev: Evaluation,
-                    x: float, y: float, w: float, h: float) -> None:
-    purple, lime = HexColor("#5F3DC4"), HexColor("#66A80F")
-    numbers, prizes, bonus = _ws_tables(spec)
-    tw, th = w, h
-    tx, ty = x, y
-    _box(c, tx, ty, tw, th, fill=HexColor("#F3F0FF"), stroke=purple, width=3, radius=10)
-    c.setFillColor(purple)
-    c.roundRect(tx, ty + th - 40, tw, 40, 10, stroke=0, fill=1)
-    c.rect(tx, ty + th - 40, tw, 14, stroke=0, fill=1)
-    _left(c, tx + 16, ty + th - 30, spec.name.upper(), "Helvetica-Bold", 24, white)
-    _left(c, tx + 180, ty + th - 28, f"GAME {spec.number}", "Helvetica-Bold", 10, white)
-    c.setFillColor(lime)
-    c.circle(tx + tw - 34, ty + th - 20, 17, stroke=0, fill=1)
-    _centred(c, tx + tw - 34, ty + th - 26, fmt_cents(pool["price_cents"]).replace(".00", ""),
-             "Helvetica-Bold", 16, white, width=30)
-    c.setFillColor(white)
-    c.setFont("Helvetica", 7.5)
-    c.drawRightString(tx + tw - 60, ty + th - 24,
-                      "Match any number to any LUCKY NUMBER, win the prize below it.")
-
-    def number_spot(key: str, sx: float, sy: float, sw: float, sh: float,
-                    prize: Symbol | None) -> None:
-        n = row[key]
-        s = numbers.get(n)
-        _spot_frame(c, sx, sy, sw, sh, key in ev.winning)
-        top = sy + sh - (18 if prize else 24)
-        _centred(c, sx + sw / 2, top, f"{n:02d}", "Helvetica-Bold", 16 if prize else 20, INK)
-        _centred(c, sx + sw / 2, top - 9, s.caption if s else "not a number", "Helvetica", 6.5,
-                 GREY, width=sw - 4)
-        if prize is not None:
-            c.setStrokeColor(HexColor("#DEE2E6"))
-            c.setLineWidth(0.6)
-            c.line(sx + 6, sy + 27, sx + sw - 6, sy + 27)
-            _centred(c, sx + sw / 2, sy + 13, prize.symbol, "Helvetica-Bold", 12, purple,
-                     width=sw - 6)
-            _centred(c, sx + sw / 2, sy + 4, prize.caption, "Helvetica", 6.5, GREY, width=sw - 4)
-
-    half = (tw - 30) / 2
-    top_y = ty + th - 48
-    # Row 1: LUCKY NUMBERS (left), WILD BONUS (right)
-    ph = 82
-    _panel(c, tx + 10, top_y - ph, half, ph, "LUCKY NUMBERS", purple)
-    sw, sh = 58, 52
-    g = (half - 5 * sw) / 6
-    for j in range(5):
-        number_spot(f"lucky_{j}", tx + 10 + g + j * (sw + g), top_y - ph + 8, sw, sh, None)
-    bx = tx + 20 + half
-    _panel(c, bx, top_y - ph, half, ph, "WILD BONUS", lime,
-           "reveal a WIN$ symbol, win that amount")
-    bw = 90
-    g = (half - 3 * bw) / 4
-    for j in range(3):
-        s = _symbol(bonus, row[f"bonus_{j}"])
-        sx = bx + g + j * (bw + g)
-        _spot_frame(c, sx, top_y - ph + 6, bw, 58, f"bonus_{j}" in ev.winning)
-        draw_symbol(c, s.code, sx + (bw - 44) / 2, top_y - ph + 7, 44, s.caption, 7)
-    # Row 2: YOUR NUMBERS (left), YOUR WILD NUMBERS (right), 4 x 3 spots each
-    area_h = top_y - ph - 8 - (ty + 10)
-    for k, (area, title, note, color) in enumerate((
-            ("your", "YOUR NUMBERS", "", purple),
-            ("wild", "YOUR WILD NUMBERS",
-             f"win {spec.play.get('wild_multiplier', 5)}X the prize shown", HexColor("#D9480F")))):
-        ax = tx + 10 + k * (half + 10)
-        _panel(c, ax, ty + 10, half, area_h, title, color, note)
-        cw, ch = (half - 10) / 4, (area_h - 22) / 3
-        for j in range(12):
-            col, rw = j % 4, j // 4
-            sx = ax + 5 + col * cw + 3
-            sy = ty + 10 + area_h - 18 - (rw + 1) * ch + 2
-            number_spot(f"{area}_{j}", sx, sy, cw - 6, ch - 4,
-                        _symbol(prizes, row[f"{area}_prize_{j}"]))
-    c.setFillColor(INK)
-    c.setFont("Courier-Bold", 9)
-    c.drawString(tx + 12, ty - 11, row["ticket"])
-    c.setFont("Helvetica", 8)
-    c.drawRightString(tx + tw - 12, ty - 11,
-                      f"BOOK {row['book']:07d}   TICKET {row['ticket_no']:03d}")
 
 
 def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w: float,
@@ -155,5 +76,4 @@ def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w:
 
 FACES = {
     "happy_holidays": _face_happy_holidays,
-    "wild_side": _face_wild_side,
 }

@@ -20,7 +20,7 @@ from importlib import import_module
 from pkgutil import iter_modules
 from types import ModuleType
 
-STYLES = ("key_number_match", "match_n")
+STYLES = ("key_number_match", "match_n", "bonus_reveal")
 _STYLE_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 

@@ -1,10 +1,11 @@
 """Key number match (contract: docs/styles/key_number_match.md): W winning numbers, Y your-number
 spots each with a prize below it; a match wins the prize shown (times the area's `match_by`), an
-automatic symbol wins it outright, a multiplier symbol wins k times it."""
+automatic symbol wins it outright, a multiplier symbol wins k times it. Optional conventions that
+keep winners and losers alike: `distinct_numbers` and `decoy_weights` (contract section 8)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -12,7 +13,10 @@ from poolgen.money import fmt_cents
 from poolgen.rng import integers, row_permutations
 from poolgen.styles import prize_entry
 
-FIELDS = {"spots", "winning", "winning_from", "yours", "numbers", "prizes", "specials", "match_by"}
+FIELDS = {"spots", "winning", "winning_from", "yours", "numbers", "prizes", "specials", "match_by",
+          "distinct_numbers", "decoy_weights"}
+# imaging (poolgen/deliverables/imaging.py): column suffix -> the area's symbol lists, in code order
+SPOTS = (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")), ("_prize_", ("prizes",)))
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,8 @@ class Params:
     specials: tuple
     match_by: int
     source: str | None = None  # the earlier area whose WINNING NUMBERS this one matches
+    distinct: bool = False  # contract section 8.1: losing numbers distinct, matches spread evenly
+    weights: tuple[int, ...] | None = None  # section 8.2: decoy prize weights, in `prizes` order
 
 
 def _source(ctx, table: dict, where: str, numbers: tuple):
@@ -52,7 +58,9 @@ def read_area(ctx, table: dict, where: str) -> Params:
                prizes=ctx.group(table, "prizes", where, "prizes"),
                specials=ctx.group(table, "specials", where, "specials", required=False) or (),
                match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1),
-               source=source.id if source else None)
+               source=source.id if source else None,
+               distinct=r.get(table, "distinct_numbers", where, bool, required=False) or False)
+    p = replace(p, weights=_weights(ctx, table, where, p.prizes))
     spots, own = ctx.whole(table, "spots", where, 1), 0 if source else p.winning
     if spots != own + 2 * p.yours:
         raise r.fail(f"{where}.spots", f"{spots} spots, but {own} winning numbers and {p.yours} "
@@ -60,9 +68,31 @@ def read_area(ctx, table: dict, where: str) -> Params:
     if len(p.numbers) <= p.winning:
         raise r.fail(f"{where}.numbers", f"{len(p.numbers)} numbers leave none for a losing spot "
                                          f"beside {p.winning} winning numbers")
+    if p.distinct and len(p.numbers) - p.winning < p.yours:
+        raise r.fail(f"{where}.distinct_numbers", f"{len(p.numbers) - p.winning} losing numbers cannot "
+                                                  f"fill {p.yours} spots with distinct numbers")
     if len(p.numbers) + len(p.specials) > 255 or len(p.prizes) > 255:
         raise r.fail(where, "more than 255 symbols of one kind do not fit a uint8 code")
     return p
+
+
+def _weights(ctx, table: dict, where: str, prizes: tuple) -> tuple[int, ...] | None:
+    """`decoy_weights`: a whole-number weight 1 .. 1000000 for every prize symbol, by code."""
+    raw = ctx.r.get(table, "decoy_weights", where, dict, required=False)
+    if raw is None:
+        return None
+    codes = [s.code for s in prizes]
+    for code in raw:
+        if code not in codes:
+            raise ctx.r.fail(f"{where}.decoy_weights.{code}", "not one of the area's prize symbols")
+    for code in codes:
+        if code not in raw:
+            raise ctx.r.fail(f"{where}.decoy_weights.{code}", "missing: every prize symbol has a weight")
+        w = raw[code]
+        if isinstance(w, bool) or not isinstance(w, int) or not 1 <= w <= 1_000_000:
+            raise ctx.r.fail(f"{where}.decoy_weights.{code}", "must be a whole number 1 .. 1000000 "
+                                                              f"(every prize symbol is shown), not {w!r}")
+    return tuple(raw[c] for c in codes)
 
 
 def read_win(p: Params, how: str, by: int | None, code: str):
@@ -102,7 +132,10 @@ def entry(p: Params) -> dict:
     return {"winning": p.winning, "yours": p.yours, "numbers": [s.code for s in p.numbers],
             "prizes": prize_entry(p.prizes),
             "specials": [{"code": s.code, "how": s.how, "by": s.by} for s in p.specials],
-            "match_by": p.match_by} | ({"winning_from": p.source} if p.source else {})
+            "match_by": p.match_by} | ({"winning_from": p.source} if p.source else {}) \
+        | ({"distinct_numbers": True} if p.distinct else {}) \
+        | ({"decoy_weights": dict(zip((s.code for s in p.prizes), p.weights, strict=True))}
+           if p.weights else {})
 
 
 def columns(area_id: str, p: Params) -> list[str]:
@@ -119,17 +152,63 @@ def _special(p: Params, win) -> int:
     raise AssertionError("read_win admits only wins the area has a symbol for")
 
 
+def _decoys(p: Params, groups) -> tuple[np.ndarray, np.ndarray] | None:
+    """Section 8.2: the cumulative prize weights of a losing spot on winning tickets (w, as given)
+    and on losing tickets (u, the winners' mixture: every spot of a winner shows each prize symbol
+    as often as a loser's spot does). `groups[0]` is the pool's losing tier."""
+    if p.weights is None:
+        return None
+    w = np.array(p.weights, dtype=np.int64)
+    index = {s.code: i for i, s in enumerate(p.prizes)}
+    u = np.zeros_like(w)
+    for rows, wins in groups[1:]:
+        c = np.bincount([index[x.prize.code] for x in wins], minlength=w.size).astype(np.int64)
+        u += rows.size * (c * int(w.sum()) + (p.yours - len(wins)) * w)
+    return np.cumsum(w), np.cumsum(u if u.sum() else w)
+
+
+def _prize_draws(p: Params, stream, k: int, cum: np.ndarray | None) -> np.ndarray:
+    """A prize code for every spot of k rows: uniform, or by the cumulative weights `cum`."""
+    if cum is None:
+        return integers(stream, len(p.prizes), size=k * p.yours).reshape(k, p.yours)
+    draw = integers(stream, int(cum[-1]), size=k * p.yours).reshape(k, p.yours)
+    return np.searchsorted(cum, draw, side="right")
+
+
+def _distinct(p: Params, wins, numbers: np.ndarray, stream, p_codes: np.ndarray, prize_index: dict):
+    """Section 8.1 for k rows whose numbers (winning first) are drawn: the i-th match shows the
+    winning number of a fresh random order at i mod W, the j-th losing spot the j-th losing number."""
+    k, w_count = numbers.shape[0], p.winning
+    order = row_permutations(stream, k, p.yours)
+    spread = row_permutations(stream, k, w_count)
+    at = np.arange(k)
+    y_codes = np.zeros((k, p.yours), dtype=np.int64)
+    matches = 0
+    for j, w in enumerate(wins):
+        spot = order[:, j]
+        if w.how == "match":
+            y_codes[at, spot] = numbers[at, spread[:, matches % w_count]]
+            matches += 1
+        else:
+            y_codes[at, spot] = _special(p, w)
+        p_codes[at, spot] = prize_index[w.prize.code]
+    for j in range(len(wins), p.yours):
+        y_codes[at, order[:, j]] = numbers[:, w_count + j - len(wins)]
+    return y_codes, p_codes
+
+
 def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
-    """Contract section 7: per tier, vectorised over its rows."""
+    """Contract sections 7 and 8: per tier, vectorised over its rows."""
     shared = None
     if p.source:  # the source area's WINNING NUMBERS, laid out before this area
         shared = np.stack([done[f"{p.source}_win_{i}"] for i in range(p.winning)], axis=1).astype(np.int64)
     n_numbers, w_count, y_count = len(p.numbers), p.winning, p.yours
     prize_index = {s.code: i for i, s in enumerate(p.prizes)}
+    cum = _decoys(p, groups)
     win = np.zeros((n, w_count), dtype=np.uint8)
     your = np.zeros((n, y_count), dtype=np.uint8)
     prize = np.zeros((n, y_count), dtype=np.uint8)
-    for rows, wins in groups:
+    for g, (rows, wins) in enumerate(groups):
         k = rows.size
         if not k:
             continue
@@ -140,19 +219,25 @@ def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[
             is_win = np.zeros((k, n_numbers), dtype=bool)
             np.put_along_axis(is_win, mine, True, axis=1)
             others = np.argsort(is_win, axis=1, kind="stable")[:, :n_numbers - w_count]
+            if p.distinct:  # in a random order
+                others = np.take_along_axis(others, row_permutations(stream, k, n_numbers - w_count), axis=1)
             numbers = np.concatenate([mine, others], axis=1)
-        order = row_permutations(stream, k, y_count)
-        pick = integers(stream, n_numbers - w_count, size=k * y_count).reshape(k, y_count)
-        y_codes = np.take_along_axis(numbers[:, w_count:], pick, axis=1)
-        p_codes = integers(stream, len(p.prizes), size=k * y_count).reshape(k, y_count)
-        at = np.arange(k)
-        for j, w in enumerate(wins):
-            spot = order[:, j]
-            if w.how == "match":
-                y_codes[at, spot] = numbers[at, integers(stream, w_count, size=k)]
-            else:
-                y_codes[at, spot] = _special(p, w)
-            p_codes[at, spot] = prize_index[w.prize.code]
+        if p.distinct:
+            p_codes = _prize_draws(p, stream, k, None if cum is None else cum[0 if g else 1])
+            y_codes, p_codes = _distinct(p, wins, numbers, stream, p_codes, prize_index)
+        else:
+            order = row_permutations(stream, k, y_count)
+            pick = integers(stream, n_numbers - w_count, size=k * y_count).reshape(k, y_count)
+            y_codes = np.take_along_axis(numbers[:, w_count:], pick, axis=1)
+            p_codes = _prize_draws(p, stream, k, None if cum is None else cum[0 if g else 1])
+            at = np.arange(k)
+            for j, w in enumerate(wins):
+                spot = order[:, j]
+                if w.how == "match":
+                    y_codes[at, spot] = numbers[at, integers(stream, w_count, size=k)]
+                else:
+                    y_codes[at, spot] = _special(p, w)
+                p_codes[at, spot] = prize_index[w.prize.code]
         win[rows] = numbers[:, :w_count]
         your[rows] = y_codes
         prize[rows] = p_codes

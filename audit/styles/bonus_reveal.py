@@ -1,0 +1,45 @@
+"""Bonus reveal, evaluated from docs/styles/bonus_reveal.md (sections 3 to 6) alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from audit.rules._shared import int_columns, show
+
+
+def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
+    from audit.styles import HOWS, Slot
+
+    aid = area["id"]
+    spots, alike = area.get("spots"), area.get("most_alike")
+    prizes, pictures = area.get("prizes"), area.get("pictures")
+    if not (isinstance(spots, int) and not isinstance(spots, bool) and spots >= 1
+            and isinstance(alike, int) and not isinstance(alike, bool) and 1 <= alike <= spots
+            and isinstance(prizes, list) and prizes and isinstance(pictures, list) and pictures):
+        raise ValueError(f"manifest play entry: area {aid!r}: spots, most_alike, prizes or pictures "
+                         "unreadable")
+    if len(prizes) + len(pictures) > 256:
+        raise ValueError(f"manifest play entry: area {aid!r}: more than 256 symbols")
+    cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
+    d = len(pictures)
+    codes = int_columns(table, [f"{aid}_spot_{j}" for j in range(spots)]).astype(np.int64)
+
+    bad = ((codes < 0) | (codes >= d + len(prizes))).any(axis=1)
+    reasons.add(bad, lambda r: f"{aid}: a spot code out of range ({', '.join(show(v) for v in codes[r])})")
+    # Section 6: no picture shows more than most_alike times (that many alike read as a match).
+    alike_most = np.zeros(table.height, dtype=np.int64)
+    for c in range(d):
+        alike_most = np.maximum(alike_most, (codes == c).sum(axis=1))
+    crowded = alike_most > alike
+    reasons.add(crowded, lambda r: f"{aid}: one picture shows {int(alike_most[r])} times (at most {alike}: "
+                                   "more read as a match that wins nothing)")
+
+    slots = []
+    for j in range(spots):
+        c = codes[:, j]
+        won = (c >= d) & (c < d + len(prizes))
+        q = np.clip(c - d, 0, len(prizes) - 1)
+        slots.append(Slot(won=won, how=np.full(table.height, HOWS.index("reveal")),
+                          by=np.ones(table.height, dtype=np.int64), prize=q, cents=cents[q]))
+    return slots

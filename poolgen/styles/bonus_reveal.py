@@ -1,0 +1,142 @@
+"""Bonus reveal (contract: docs/styles/bonus_reveal.md): S spots, each showing a win amount (a prize
+symbol, won as shown) or a decoy picture (no win). A picture never shows more than `most_alike`
+times on a ticket (by default S - 1: S alike would read as a match that pays nothing)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+import numpy as np
+
+from poolgen.money import fmt_cents
+from poolgen.rng import integers, row_permutations
+from poolgen.styles import prize_entry
+
+FIELDS = {"spots", "prizes", "pictures", "most_alike"}
+# imaging (poolgen/deliverables/imaging.py): column suffix -> the area's symbol lists, in code order
+SPOTS = (("_spot_", ("pictures", "prizes")),)
+MAX_TUPLES = 1 << 16  # the losing arrangements a layout enumerates (section 7)
+
+
+@dataclass(frozen=True)
+class Params:
+    spots: int
+    prizes: tuple
+    pictures: tuple
+    most_alike: int
+
+
+def read_area(ctx, table: dict, where: str) -> Params:
+    r = ctx.r
+    spots = ctx.whole(table, "spots", where, 1)
+    p = Params(spots=spots, prizes=ctx.group(table, "prizes", where, "prizes"),
+               pictures=ctx.group(table, "pictures", where, "pictures"),
+               most_alike=ctx.whole(table, "most_alike", where, 1, required=False, default=max(1, spots - 1)))
+    if p.most_alike > spots:
+        raise r.fail(f"{where}.most_alike", f"{p.most_alike} alike do not fit {spots} spots")
+    if len(p.pictures) * p.most_alike < spots:
+        raise r.fail(f"{where}.pictures", f"{len(p.pictures)} pictures, each at most {p.most_alike} times, "
+                                          f"cannot fill a losing ticket's {spots} spots")
+    if p.most_alike < spots and len(p.pictures) ** spots > MAX_TUPLES:
+        raise r.fail(f"{where}.most_alike", f"{len(p.pictures)} pictures in {spots} spots are more than "
+                                            f"{MAX_TUPLES} arrangements to draw from; use most_alike = "
+                                            f"{spots}")
+    if len(p.pictures) + len(p.prizes) > 255:
+        raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
+    return p
+
+
+def read_win(p: Params, how: str, by: int | None, code: str):
+    prize = next((s for s in p.prizes if s.code == code), None)
+    if prize is None:
+        raise ValueError(f"prize {code!r} is not one of its prize symbols")
+    if how != "reveal":
+        raise ValueError(f"how = {how!r}: a bonus_reveal win is \"reveal\"")
+    if by is not None:
+        raise ValueError("a revealed amount wins as shown: no `by`")
+    return prize, 1
+
+
+def check_wins(p: Params, wins) -> str | None:
+    if len(wins) > p.spots:
+        return f"{len(wins)} wins do not fit {p.spots} spots"
+    return None
+
+
+def entry(p: Params) -> dict:
+    return {"spots": p.spots, "prizes": prize_entry(p.prizes), "pictures": [s.code for s in p.pictures],
+            "most_alike": p.most_alike}
+
+
+def columns(area_id: str, p: Params) -> list[str]:
+    return [f"{area_id}_spot_{j}" for j in range(p.spots)]
+
+
+def _arrangements(p: Params, m: int) -> np.ndarray:
+    """Every ordered m-tuple of picture codes with no picture more than most_alike times, in
+    lexicographic order."""
+    d = len(p.pictures)
+    grid = np.array(list(product(range(d), repeat=m)), dtype=np.int64).reshape(-1, m)
+    counts = np.stack([(grid == c).sum(axis=1) for c in range(d)], axis=1) if m else np.zeros((1, d))
+    return grid[(counts <= p.most_alike).all(axis=1)]
+
+
+def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
+    """Contract section 7: per tier, the wins' spots, then the pictures of the other spots."""
+    d = len(p.pictures)
+    prize_index = {s.code: d + i for i, s in enumerate(p.prizes)}
+    spots = np.zeros((n, p.spots), dtype=np.int64)
+    for rows, wins in groups:
+        k = rows.size
+        if not k:
+            continue
+        place = row_permutations(stream, k, p.spots)
+        m = p.spots - len(wins)
+        if m > p.most_alike:  # a repeat limit can bind: one of the allowed arrangements, uniformly
+            table = _arrangements(p, m)
+            rest = table[integers(stream, len(table), size=k)]
+        else:
+            rest = integers(stream, d, size=k * m).reshape(k, m)
+        head = np.broadcast_to(np.array([prize_index[w.prize.code] for w in wins], dtype=np.int64),
+                               (k, len(wins)))
+        slots = np.concatenate([head, rest], axis=1)
+        out = np.empty_like(slots)
+        np.put_along_axis(out, place, slots, axis=1)
+        spots[rows] = out
+    spots8 = spots.astype(np.uint8)
+    return {name: np.ascontiguousarray(spots8[:, j]) for j, name in enumerate(columns(area_id, p))}
+
+
+def _symbol(p: Params, code: int):
+    if 0 <= code < len(p.pictures):
+        return p.pictures[code]
+    if 0 <= code - len(p.pictures) < len(p.prizes):
+        return p.prizes[code - len(p.pictures)]
+    return None
+
+
+def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
+    """The area as drawn: one section of S cells (column, symbol text, caption, None, None); a
+    picture described as "Symbol of a clover" is drawn as "clover"."""
+    cells = []
+    for name in columns(area_id, p):
+        s = _symbol(p, row[name])
+        text = s.symbol if s else "?"
+        for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
+            text = text.removeprefix(prefix) if text.startswith(prefix) else text
+        cells.append((name, text, s.caption if s else "", None, None))
+    return [("BONUS: REVEAL A WIN AMOUNT", cells)]
+
+
+def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
+    """Why the area pays what it pays (contract section 5), and the columns that win."""
+    lines, winning = [], set()
+    for j, name in enumerate(columns(area_id, p)):
+        code = row[name]
+        if len(p.pictures) <= code < len(p.pictures) + len(p.prizes):
+            s = p.prizes[code - len(p.pictures)]
+            winning.add(name)
+            lines.append(f"{area_id}, spot {j + 1}: {s.symbol} ({s.caption}) revealed: wins "
+                         f"{fmt_cents(s.cents)}.")
+    return lines, winning
