@@ -211,3 +211,36 @@ def test_audit_encodes_categorical_text_as_its_strings(dtype):
     text = pl.DataFrame({"c": values, "n": list(range(20))})
     cat = text.with_columns(pl.col("c").cast(dtype))
     assert am.leaves(cat) == am.leaves(text) == [am.leaf_of_row(r) for r in text.iter_rows(named=True)]
+
+
+@pytest.mark.parametrize("index", [-1, 5])
+def test_a_path_of_a_leaf_outside_the_tree_is_refused_in_these_words(index):
+    tree = pm.Tree.of_table(_table(5))
+    with pytest.raises(IndexError) as info:
+        tree.path(index)
+    assert str(info.value) == f"leaf {index} of a tree of 5"
+    assert tree.path(4) == pm.path_for(_table(5), 4)[1]
+
+
+def test_prove_ticket_finds_a_ticket_of_a_later_pool(tmp_path):
+    spec = load_spec(spec_path("happy_holidays"))
+    pools = []
+    for pool in spec.pools[:2]:
+        tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [8, 1], strict=False))
+        pools.append(replace(pool, tiers=tiers, tickets=9, books=1))
+    run = generate(replace(spec, pools=tuple(pools)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                   out=tmp_path, run_id="two").folder
+    ticket = pl.read_parquet(run / "pool-p2.parquet")["ticket"][6]
+    proof = pm.prove_ticket(run, ticket)
+    assert (proof["pool"], proof["position"], proof["tickets"], proof["ticket"]) == ("p2", 6, 9, ticket)
+
+
+def test_prove_ticket_of_a_pool_file_without_a_row_encoding(small_run, tmp_path):
+    run = tmp_path / "r"
+    shutil.copytree(small_run, run)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table.with_columns(pl.lit(0.5).alias("x")).write_parquet(run / "pool-p1.parquet")
+    with pytest.raises(RunError) as info:
+        pm.prove_ticket(run, "465-0000000-001")
+    assert str(info.value) == f"{run}: pool p1: pool-p1.parquet has no Merkle root: column 'x': type " \
+                              "Float64 has no row encoding"
