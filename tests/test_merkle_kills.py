@@ -1,5 +1,6 @@
 """Merkle, both sides, where the known answers do not look: the edges of the row encoding, the exact
-errors, audit's node(), and a proof made by `prove_ticket` from a small real run, checked by audit."""
+errors, audit's node(), a proof made by `prove_ticket` from a small real run, checked by audit, and
+whole tables at the edges of both sides' fast grouping paths, against audit's one-row leaf_of_row."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import shutil
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import product
 
 import polars as pl
 import pytest
@@ -244,3 +246,89 @@ def test_prove_ticket_of_a_pool_file_without_a_row_encoding(small_run, tmp_path)
         pm.prove_ticket(run, "465-0000000-001")
     assert str(info.value) == f"{run}: pool p1: pool-p1.parquet has no Merkle root: column 'x': type " \
                               "Float64 has no row encoding"
+
+
+# ---- whole tables against audit's one-row leaf_of_row (written from docs/merkle.md alone) ---------------
+# Rows are grouped by the byte lengths of their strings and hashed a group (poolgen) or a block (audit) at
+# a time: each case below is a table where a wrong grouping number, slice or width gives a wrong leaf.
+def _by_row(df: pl.DataFrame) -> list[bytes]:
+    return [am.leaf_of_row(row) for row in df.iter_rows(named=True)]
+
+
+def _both_sides(df: pl.DataFrame, *chunks: int) -> list[bytes]:
+    """The leaves both sides compute, asserted equal to the row-by-row leaves, and returned."""
+    want = _by_row(df)
+    assert [h.tobytes() for h in pm.leaf_hashes(df)] == want
+    assert am.leaves(df) == want
+    for chunk in chunks:
+        assert [h.tobytes() for h in pm.leaf_hashes(df, chunk)] == want
+        assert am.leaves(df, chunk) == want
+    return want
+
+
+def _text(lengths: list[int], letter: str) -> list[str]:
+    return [(letter * k)[:k] for k in lengths]
+
+
+def test_a_table_of_rows_without_columns_hashes_the_empty_message():
+    df = pl.DataFrame({"a": [1, 2, 3]}).drop("a")
+    assert df.shape == (3, 0)
+    leaf = hashlib.sha256(b"\x00" + (0).to_bytes(4, "big")).digest()
+    assert [h.tobytes() for h in pm.leaf_hashes(df)] == [leaf] * 3
+    assert am.leaves(df) == [leaf] * 3
+    root = hashlib.sha256(b"\x01" + leaf * 3).digest()
+    assert pm.root(df) == am.table_root(df) == root
+
+
+def test_a_table_of_one_boolean_column_hashes_each_value():
+    leaves = _both_sides(pl.DataFrame({"b": [True, False, True]}), 2)
+    assert leaves[0] == hashlib.sha256(b"\x00\x00\x00\x00\x01\x00\x00\x00\x01bb\x01").digest()
+    assert leaves[0] != leaves[1] and leaves[0] == leaves[2]
+
+
+def test_poolgen_takes_a_uint64_column_up_to_2_63_minus_1_and_refuses_above():
+    _both_sides(pl.DataFrame({"u": pl.Series([0, 2**63 - 1, 7], dtype=pl.UInt64)}))
+    with pytest.raises(pm.MerkleError) as info:
+        pm.leaf_hashes(pl.DataFrame({"u": pl.Series([1, 2**63], dtype=pl.UInt64)}))
+    assert str(info.value) == "column 'u': a value does not fit in 64 signed bits"
+
+
+@pytest.mark.parametrize("last", [["", "", ""], ["", "x", ""]])
+def test_an_empty_string_in_the_last_column_has_its_length_and_no_slot(last):
+    _both_sides(pl.DataFrame({"a": [1, 2, 3], "z": last}), 2)
+
+
+def test_varying_strings_of_multibyte_characters_in_every_row():
+    _both_sides(pl.DataFrame({"s": ["é", "éé", "ü€", "€€€", "é"], "n": [1, 2, 3, 4, 5]}), 2)
+
+
+def test_more_rows_than_a_chunk_in_every_group():
+    df = pl.DataFrame({"n": list(range(11)), "s": _text([3, 0, 3, 5] * 2 + [3, 0, 5], "q")})
+    _both_sides(df, 1, 3, 4, 10)
+    _both_sides(df.drop("s"), 1, 3, 10)  # one group of fixed width, cut into chunks
+
+
+def test_two_varying_columns_whose_length_codes_pass_2_16():
+    # lengths 0..256 in both columns: 257 * 257 = 66,049 combinations, more than a uint16 holds. Rows
+    # whose mixed-radix numbers differ by a multiple of 2^16 (or would, with a base off by one) must
+    # still land in different groups.
+    pairs = list(product(range(257), [0, 1, 128, 254, 255, 256]))
+    df = pl.DataFrame({"a": _text([a for a, _ in pairs], "a"), "b": _text([b for _, b in pairs], "b")})
+    _both_sides(df)
+
+
+def test_three_varying_columns_every_combination_of_lengths():
+    combos = list(product(range(3), repeat=3))
+    df = pl.DataFrame({name: _text([c[k] for c in combos], name) for k, name in enumerate("xyz")})
+    _both_sides(df)
+
+
+@pytest.mark.parametrize("columns", [54, 64])
+def test_many_varying_columns_whose_length_codes_pass_2_53_and_2_63(columns):
+    # 54 columns of lengths 0 or 1: the codes 2^53 and 2^53 + 1 are one float apart, exact in int64;
+    # 64 columns: 2^64 combinations, beyond int64, so the rows are numbered by their distinct lengths.
+    rows = [[0] * columns, [1] * columns, [1] + [0] * (columns - 2) + [1], [0] * (columns - 1) + [1],
+            [1] + [0] * (columns - 1)]
+    df = pl.DataFrame({f"c{k:02d}": _text([r[k] for r in rows], "v") for k in range(columns)})
+    leaves = _both_sides(df)
+    assert len(set(leaves)) == len(rows)
