@@ -11,6 +11,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import product
 
+import numpy as np
 import polars as pl
 import pytest
 from conftest import SEED_A, spec_path
@@ -332,3 +333,56 @@ def test_many_varying_columns_whose_length_codes_pass_2_53_and_2_63(columns):
     df = pl.DataFrame({f"c{k:02d}": _text([r[k] for r in rows], "v") for k in range(columns)})
     leaves = _both_sides(df)
     assert len(set(leaves)) == len(rows)
+
+
+# ---- audit's checks of what a proof or a caller hands it, in these words ---------------------------------
+
+_L = b"\x11" * 32
+
+
+@pytest.mark.parametrize(("leaf", "index", "path", "why"), [
+    (b"x" * 31, 0, [], "the leaf is not a 32-byte hash"),
+    ("a" * 32, 0, [], "the leaf is not a 32-byte hash"),
+    (_L, 0, "x", "the path is not a list of steps"),
+    (_L, 0, [{"left": []}], "path step 0 is not an object with exactly 'left' and 'right'"),
+    (_L, 0, [{"left": [], "right": "ab"}], "path step 0: 'left' and 'right' must be lists of hashes"),
+    (_L, 0, [{"left": (), "right": ["g" * 80]}],
+     f"path step 0, right 0 is not a hash in 64 lower-case hex digits: {'g' * 70!r}"),
+    (_L, 1, [{"left": ["A" * 64], "right": []}],
+     f"path step 0, left 0 is not a hash in 64 lower-case hex digits: {'A' * 64!r}")])
+def test_root_from_path_refuses_a_malformed_leaf_or_path_in_these_words(leaf, index, path, why):
+    with pytest.raises(am.MerkleError) as info:
+        am.root_from_path(leaf, index, 2, path)
+    assert str(info.value) == why
+
+
+@pytest.mark.parametrize(("index", "size"), [(1.0, 5), (1, 5.0), (True, 5), (5, 5), (-1, 5)])
+def test_expected_shape_refuses_a_position_that_is_not_a_leaf(index, size):
+    with pytest.raises(am.MerkleError) as info:
+        am.expected_shape(index, size)
+    assert str(info.value) == f"position {index!r} is outside a tree of {size!r} leaves"
+
+
+@pytest.mark.parametrize(("hashes", "why"), [
+    (np.zeros((2, 31), np.uint8), "leaf hashes must be an (n, 32) uint8 array or 32-byte strings"),
+    (np.zeros((2, 32), np.uint16), "leaf hashes must be an (n, 32) uint8 array or 32-byte strings"),
+    (np.zeros((2, 32, 1), np.uint8), "leaf hashes must be an (n, 32) uint8 array or 32-byte strings"),
+    ([_L, b"x" * 31], "a leaf hash is not 32 bytes"), (["a" * 32], "a leaf hash is not 32 bytes")])
+def test_root_of_leaves_refuses_what_is_not_leaf_hashes(hashes, why):
+    with pytest.raises(am.MerkleError) as info:
+        am.root_of_leaves(hashes)
+    assert str(info.value) == why
+
+
+def test_root_of_leaves_takes_a_list_of_hashes_as_it_takes_an_array():
+    leaves = [_L, b"\x22" * 32, b"\x33" * 32]
+    assert am.root_of_leaves(leaves) == am.node(*leaves)
+    assert am.root_of_leaves(np.frombuffer(b"".join(leaves), np.uint8).reshape(3, 32)) == am.node(*leaves)
+    assert am.root_of_leaves(iter(leaves)) == am.node(*leaves)
+
+
+@pytest.mark.parametrize("chunk", [-1, 2.5, "3"])
+def test_audit_leaves_refuses_a_chunk_that_is_not_a_positive_integer(chunk):
+    with pytest.raises(ValueError) as info:
+        am.leaves(pl.DataFrame({"a": [1]}), chunk)
+    assert str(info.value) == f"chunk must be a positive integer, not {chunk!r}"
