@@ -3,6 +3,7 @@
     nice -n 10 python bench/mutation.py                  # every group (see below for the time)
     nice -n 10 python bench/mutation.py money sampling   # some groups
     python bench/mutation.py --recheck merkle            # survivors again, against tests added since
+    nice -n 10 python bench/mutation.py --resume --sample 7 merkle   # an interrupted run, continued
     python bench/mutation.py --report                    # the scores of the last run, again
 
 Too slow for every CI run, so it lives here. Each group mutates a few core modules and runs only a
@@ -162,6 +163,28 @@ def _recheck(group: str, survivors: bool = False) -> None:
             path.write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
 
 
+def _resume(group: str, sample: str | None, jobs: int) -> None:
+    """Continue an interrupted run of `group` in place, with the tests as they are now (copied in):
+    the mutants not run yet (with `sample`, only those whose number ends in it), and every survivor
+    so far again. The kills already made stand: tests are only ever added. A test file new to the
+    group is not in the run's test selection (changing it would discard every result): add its tests
+    to a file the group already runs. The time is added to the group's."""
+    here = WORK / group
+    for dst in (here / "tests", here / "mutants" / "tests"):
+        shutil.copytree(ROOT / "tests", dst, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    names = []
+    for meta in sorted((here / "mutants").rglob("*.py.meta")):
+        for key, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            if (code is None and (sample is None or key.endswith(sample))) or code == 0:  # 0: survived
+                names.append(key)
+    start = time.monotonic()
+    if names:
+        _mutmut(here, "run", "--max-children", str(jobs), *names, log=here / "mutmut-resume.log")
+    _recheck(group)
+    before = float((here / "seconds").read_text()) if (here / "seconds").exists() else 0.0
+    (here / "seconds").write_text(f"{before + time.monotonic() - start:.0f}\n")
+
+
 def _summary(groups: list[str]) -> str:
     lines, survivors = [], []
     total = Counter()
@@ -209,6 +232,8 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="print the last run's scores, run nothing")
     parser.add_argument("--recheck", action="store_true",
                         help="re-run the last run's survivors and timeouts against the tests as they are now")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue an interrupted run in place: mutants not run yet, and its survivors")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--sample", metavar="DIGIT", help="run only the mutants whose number ends in DIGIT "
                                                          "(every tenth mutant of every function)")
@@ -220,6 +245,9 @@ def main() -> None:
     if args.recheck:
         for group in groups:
             _recheck(group, survivors=True)
+    elif args.resume:
+        for group in groups:
+            _resume(group, args.sample, args.jobs)
     elif not args.report:
         for group in groups:
             start = time.monotonic()
