@@ -386,3 +386,19 @@ def test_audit_leaves_refuses_a_chunk_that_is_not_a_positive_integer(chunk):
     with pytest.raises(ValueError) as info:
         am.leaves(pl.DataFrame({"a": [1]}), chunk)
     assert str(info.value) == f"chunk must be a positive integer, not {chunk!r}"
+
+
+def test_audit_names_a_column_name_that_has_no_utf8_form():
+    with pytest.raises(am.MerkleError) as info:
+        am.leaf_of_row({"a": 1, "\udc80": 2})
+    assert str(info.value) == "column name '\\udc80' is not valid Unicode text (it has no UTF-8 form)"
+
+
+def test_audit_leaves_of_two_varying_columns_in_few_layouts_hashed_layout_by_layout():
+    # 4 layouts of 256 rows each: audit hashes each layout's rows as one matrix, cutting out the padding
+    # of both varying columns by the lengths it reads back from the layout's number
+    n = 1024
+    df = pl.DataFrame({"a": _text([(0, 2)[i % 2] for i in range(n)], "a"),
+                       "b": _text([(1, 3)[i // 2 % 2] for i in range(n)], "b"), "n": list(range(n))})
+    leaves = _both_sides(df)
+    assert len(set(leaves)) == n
