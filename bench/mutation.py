@@ -121,14 +121,15 @@ def _results(here: Path) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in map(_RESULT.match, out.splitlines()) if m]
 
 
-def _recheck(group: str, survivors: bool = False) -> None:
+def _recheck(group: str, survivors: bool = False, select: str | None = None) -> None:
     """Run mutants once more, each in a plain pytest process, and keep the verdicts (rechecked.json).
 
     Always the mutants mutmut timed out: a worker forked from a process that has run polars or numpy
     threads can hang after its tests have finished, so a "timeout" may hide a kill or a survivor.
     With `survivors`, also every survivor and every mutant no recorded test reached, against the
     tests as they are now (copied in first): the way to see which survivors a new test kills without
-    running the whole group again."""
+    running the whole group again. `select` (a pytest -k expression) narrows the tests run to the
+    new ones meant for the survivors, when a loaded machine cannot afford whole files per mutant."""
     here = WORK / group
     _, tests, slow = GROUPS[group]
     present = [t for t in tests if (here / "mutants" / t).exists()]
@@ -140,7 +141,10 @@ def _recheck(group: str, survivors: bool = False) -> None:
         shutil.copytree(ROOT / "tests", here / "mutants" / "tests", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__"))
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *present]
-    cmd += ["-k", f"not ({slow})"] if slow else []
+    if select:
+        cmd += ["-k", select]
+    elif slow:
+        cmd += ["-k", f"not ({slow})"]
 
     def verdict(key: str) -> str:
         env = {**os.environ, "MUTANT_UNDER_TEST": key}
@@ -232,6 +236,7 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="print the last run's scores, run nothing")
     parser.add_argument("--recheck", action="store_true",
                         help="re-run the last run's survivors and timeouts against the tests as they are now")
+    parser.add_argument("--select", metavar="EXPR", help="with --recheck: only the tests pytest -k EXPR picks")
     parser.add_argument("--resume", action="store_true",
                         help="continue an interrupted run in place: mutants not run yet, and its survivors")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
@@ -244,7 +249,7 @@ def main() -> None:
         parser.error(f"unknown group(s) {', '.join(unknown)}; the groups are {', '.join(GROUPS)}")
     if args.recheck:
         for group in groups:
-            _recheck(group, survivors=True)
+            _recheck(group, survivors=True, select=args.select)
     elif args.resume:
         for group in groups:
             _resume(group, args.sample, args.jobs)
