@@ -236,7 +236,7 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="print the last run's scores, run nothing")
     parser.add_argument("--recheck", action="store_true",
                         help="re-run the last run's survivors and timeouts against the tests as they are now")
-    parser.add_argument("--select", metavar="EXPR", help="with --recheck: only the tests pytest -k EXPR picks")
+    parser.add_argument("--select", metavar="EXPR", help="with --recheck: only tests -k EXPR picks")
     parser.add_argument("--resume", action="store_true",
                         help="continue an interrupted run in place: mutants not run yet, and its survivors")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
