@@ -161,6 +161,8 @@ def _recheck(group: str, survivors: bool = False, select: str | None = None) -> 
     path = here / "rechecked.json"
     verdicts = json.loads(path.read_text()) if path.exists() else {}
     wanted = {"timeout", "survived", "no tests"} if survivors else {"timeout"}
+    if select:  # a mutant that hung a test the selection leaves out would pass it: keep its verdict
+        wanted.discard("timeout")
     todo = [key for key, status in sorted(_results(here), key=lambda r: r[1] != "no tests")
             if status in wanted and verdicts.get(key) != "killed"]  # the unreached first: most likely kills
     with ThreadPoolExecutor(max_workers=2) as pool:
