@@ -3,6 +3,7 @@
     nice -n 10 python bench/mutation.py                  # every group (see below for the time)
     nice -n 10 python bench/mutation.py money sampling   # some groups
     python bench/mutation.py --recheck merkle            # survivors again, against tests added since
+    nice -n 10 python bench/mutation.py --resume --sample 7 merkle   # an interrupted run, continued
     python bench/mutation.py --report                    # the scores of the last run, again
 
 Too slow for every CI run, so it lives here. Each group mutates a few core modules and runs only a
@@ -12,9 +13,11 @@ runs each mutant against the tests that reached the mutated function (recorded o
 stopping at the first failure. The score of a module is killed / (every mutant made in it); a
 timeout counts as killed (the mutant hangs a test: an endless redraw loop, say, which a run would also
 never finish), a "no tests" mutant as a survivor. A survivor that no test can kill (an equivalent
-mutant) is listed with its reason in bench/mutation-survivors.md, with the scores and times of the last
-full measurement (money, drbg, sampling, build and merkle took about 100 minutes on the shared 2-core
-machine; rules and verify, 2,825 mutants whose fixtures build whole pools, about two hours more). The
+mutant) is listed with its reason in bench/mutation-survivors.md, with the scores, times and exact
+commands of the last measurement (on the shared 2-core machine under load: money 22 s, build 47 s,
+drbg 4 min, a tenth of sampling 11 min, merkle 24 min for a third of its 1,451 mutants and a tenth of
+the rest; verify, 1,439 mutants whose tests generate and verify a real 300,000-ticket run, about an
+hour for a tenth of them on a quiet machine). A run stopped by hand is continued with --resume. The
 summary is written to bench/.mutation/summary.txt.
 """
 
@@ -120,14 +123,15 @@ def _results(here: Path) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2)) for m in map(_RESULT.match, out.splitlines()) if m]
 
 
-def _recheck(group: str, survivors: bool = False) -> None:
+def _recheck(group: str, survivors: bool = False, select: str | None = None) -> None:
     """Run mutants once more, each in a plain pytest process, and keep the verdicts (rechecked.json).
 
     Always the mutants mutmut timed out: a worker forked from a process that has run polars or numpy
     threads can hang after its tests have finished, so a "timeout" may hide a kill or a survivor.
     With `survivors`, also every survivor and every mutant no recorded test reached, against the
     tests as they are now (copied in first): the way to see which survivors a new test kills without
-    running the whole group again."""
+    running the whole group again. `select` (a pytest -k expression) narrows the tests run to the
+    new ones meant for the survivors, when a loaded machine cannot afford whole files per mutant."""
     here = WORK / group
     _, tests, slow = GROUPS[group]
     present = [t for t in tests if (here / "mutants" / t).exists()]
@@ -139,7 +143,10 @@ def _recheck(group: str, survivors: bool = False) -> None:
         shutil.copytree(ROOT / "tests", here / "mutants" / "tests", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__"))
     cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *present]
-    cmd += ["-k", f"not ({slow})"] if slow else []
+    if select:
+        cmd += ["-k", select]
+    elif slow:
+        cmd += ["-k", f"not ({slow})"]
 
     def verdict(key: str) -> str:
         env = {**os.environ, "MUTANT_UNDER_TEST": key}
@@ -154,12 +161,36 @@ def _recheck(group: str, survivors: bool = False) -> None:
     path = here / "rechecked.json"
     verdicts = json.loads(path.read_text()) if path.exists() else {}
     wanted = {"timeout", "survived", "no tests"} if survivors else {"timeout"}
+    if select:  # a mutant that hung a test the selection leaves out would pass it: keep its verdict
+        wanted.discard("timeout")
     todo = [key for key, status in sorted(_results(here), key=lambda r: r[1] != "no tests")
             if status in wanted and verdicts.get(key) != "killed"]  # the unreached first: most likely kills
     with ThreadPoolExecutor(max_workers=2) as pool:
         for key, found in zip(todo, pool.map(verdict, todo), strict=True):
             verdicts[key] = found
             path.write_text(json.dumps(verdicts, indent=1, sort_keys=True) + "\n")
+
+
+def _resume(group: str, sample: str | None, jobs: int) -> None:
+    """Continue an interrupted run of `group` in place, with the tests as they are now (copied in):
+    the mutants not run yet (with `sample`, only those whose number ends in it), and every survivor
+    so far again. The kills already made stand: tests are only ever added. A test file new to the
+    group is not in the run's test selection (changing it would discard every result): add its tests
+    to a file the group already runs. The time is added to the group's."""
+    here = WORK / group
+    for dst in (here / "tests", here / "mutants" / "tests"):
+        shutil.copytree(ROOT / "tests", dst, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    names = []
+    for meta in sorted((here / "mutants").rglob("*.py.meta")):
+        for key, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            if (code is None and (sample is None or key.endswith(sample))) or code == 0:  # 0: survived
+                names.append(key)
+    start = time.monotonic()
+    if names:
+        _mutmut(here, "run", "--max-children", str(jobs), *names, log=here / "mutmut-resume.log")
+    _recheck(group)
+    before = float((here / "seconds").read_text()) if (here / "seconds").exists() else 0.0
+    (here / "seconds").write_text(f"{before + time.monotonic() - start:.0f}\n")
 
 
 def _summary(groups: list[str]) -> str:
@@ -209,6 +240,9 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="print the last run's scores, run nothing")
     parser.add_argument("--recheck", action="store_true",
                         help="re-run the last run's survivors and timeouts against the tests as they are now")
+    parser.add_argument("--select", metavar="EXPR", help="with --recheck: only tests -k EXPR picks")
+    parser.add_argument("--resume", action="store_true",
+                        help="continue an interrupted run in place: mutants not run yet, and its survivors")
     parser.add_argument("--jobs", type=int, default=2, help="mutants tested at once (default 2)")
     parser.add_argument("--sample", metavar="DIGIT", help="run only the mutants whose number ends in DIGIT "
                                                          "(every tenth mutant of every function)")
@@ -219,7 +253,10 @@ def main() -> None:
         parser.error(f"unknown group(s) {', '.join(unknown)}; the groups are {', '.join(GROUPS)}")
     if args.recheck:
         for group in groups:
-            _recheck(group, survivors=True)
+            _recheck(group, survivors=True, select=args.select)
+    elif args.resume:
+        for group in groups:
+            _resume(group, args.sample, args.jobs)
     elif not args.report:
         for group in groups:
             start = time.monotonic()

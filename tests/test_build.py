@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
+from conftest import SEED_A, SPECS, spec_path
 
 from poolgen import build
 from poolgen.build import (
@@ -148,3 +148,25 @@ def test_the_layout_stream_is_the_pools_layout_stream(monkeypatch):
     build_pool(spec, pool, SEED_A)
     label = ("poolgen/v1", "happy_holidays", "p1", "layout")
     assert seen == [(label, [0, 0, 0, 0], derive_stream(SEED_A, *label).read(8))]
+
+
+def test_order_book_slots_is_the_end_of_the_last_pools_books_in_any_pool_order():
+    spec = load_spec(spec_path("wild_side"))
+    assert [(p.first_book, p.books) for p in spec.pools][-1] == (10000, 2500)
+    assert order_book_slots(spec) == 12500
+    p1, p2 = spec.pools[0], spec.pools[1]
+    assert order_book_slots(replace(spec, pools=(replace(p2, books=10), p1))) == 2510
+
+
+def test_a_styled_game_is_laid_out_by_its_play_styles():
+    spec = load_spec(SPECS / "examples" / "hit_50.toml")
+    assert spec.styles is not None
+    pool = spec.pool("p1")
+    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [3, 1, 1], strict=False))
+    pool = replace(pool, tiers=tiers, tickets=5)
+    table = build_pool(spec, pool, SEED_A)
+    want = spec.styles.lay_out(spec, pool, shuffled_tiers(spec, pool, SEED_A),
+                               derive_stream(SEED_A, "poolgen/v1", "hit_50", "p1", "layout"))
+    assert table.columns[7:] == list(want) and len(want) == 12
+    for name, values in want.items():
+        assert table[name].to_list() == values.tolist()

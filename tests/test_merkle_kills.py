@@ -1,5 +1,6 @@
 """Merkle, both sides, where the known answers do not look: the edges of the row encoding, the exact
-errors, audit's node(), and a proof made by `prove_ticket` from a small real run, checked by audit."""
+errors, audit's node(), a proof made by `prove_ticket` from a small real run, checked by audit, and
+whole tables at the edges of both sides' fast grouping paths, against audit's one-row leaf_of_row."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import json
 import shutil
 from dataclasses import replace
 from datetime import UTC, datetime
+from itertools import product
 
+import numpy as np
 import polars as pl
 import pytest
 from conftest import SEED_A, spec_path
@@ -211,3 +214,191 @@ def test_audit_encodes_categorical_text_as_its_strings(dtype):
     text = pl.DataFrame({"c": values, "n": list(range(20))})
     cat = text.with_columns(pl.col("c").cast(dtype))
     assert am.leaves(cat) == am.leaves(text) == [am.leaf_of_row(r) for r in text.iter_rows(named=True)]
+
+
+@pytest.mark.parametrize("index", [-1, 5])
+def test_a_path_of_a_leaf_outside_the_tree_is_refused_in_these_words(index):
+    tree = pm.Tree.of_table(_table(5))
+    with pytest.raises(IndexError) as info:
+        tree.path(index)
+    assert str(info.value) == f"leaf {index} of a tree of 5"
+    assert tree.path(4) == pm.path_for(_table(5), 4)[1]
+
+
+def test_prove_ticket_finds_a_ticket_of_a_later_pool(tmp_path):
+    spec = load_spec(spec_path("happy_holidays"))
+    pools = []
+    for pool in spec.pools[:2]:
+        tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [8, 1], strict=False))
+        pools.append(replace(pool, tiers=tiers, tickets=9, books=1))
+    run = generate(replace(spec, pools=tuple(pools)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                   out=tmp_path, run_id="two").folder
+    ticket = pl.read_parquet(run / "pool-p2.parquet")["ticket"][6]
+    proof = pm.prove_ticket(run, ticket)
+    assert (proof["pool"], proof["position"], proof["tickets"], proof["ticket"]) == ("p2", 6, 9, ticket)
+
+
+def test_prove_ticket_of_a_pool_file_without_a_row_encoding(small_run, tmp_path):
+    run = tmp_path / "r"
+    shutil.copytree(small_run, run)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table.with_columns(pl.lit(0.5).alias("x")).write_parquet(run / "pool-p1.parquet")
+    with pytest.raises(RunError) as info:
+        pm.prove_ticket(run, "465-0000000-001")
+    assert str(info.value) == f"{run}: pool p1: pool-p1.parquet has no Merkle root: column 'x': type " \
+                              "Float64 has no row encoding"
+
+
+# ---- whole tables against audit's one-row leaf_of_row (written from docs/merkle.md alone) ---------------
+# Rows are grouped by the byte lengths of their strings and hashed a group (poolgen) or a block (audit) at
+# a time: each case below is a table where a wrong grouping number, slice or width gives a wrong leaf.
+def _by_row(df: pl.DataFrame) -> list[bytes]:
+    return [am.leaf_of_row(row) for row in df.iter_rows(named=True)]
+
+
+def _both_sides(df: pl.DataFrame, *chunks: int) -> list[bytes]:
+    """The leaves both sides compute, asserted equal to the row-by-row leaves, and returned."""
+    want = _by_row(df)
+    assert [h.tobytes() for h in pm.leaf_hashes(df)] == want
+    assert am.leaves(df) == want
+    for chunk in chunks:
+        assert [h.tobytes() for h in pm.leaf_hashes(df, chunk)] == want
+        assert am.leaves(df, chunk) == want
+    return want
+
+
+def _text(lengths: list[int], letter: str) -> list[str]:
+    return [(letter * k)[:k] for k in lengths]
+
+
+def test_a_table_of_rows_without_columns_hashes_the_empty_message():
+    df = pl.DataFrame({"a": [1, 2, 3]}).drop("a")
+    assert df.shape == (3, 0)
+    leaf = hashlib.sha256(b"\x00" + (0).to_bytes(4, "big")).digest()
+    assert [h.tobytes() for h in pm.leaf_hashes(df)] == [leaf] * 3
+    assert am.leaves(df) == [leaf] * 3
+    root = hashlib.sha256(b"\x01" + leaf * 3).digest()
+    assert pm.root(df) == am.table_root(df) == root
+
+
+def test_a_table_of_one_boolean_column_hashes_each_value():
+    leaves = _both_sides(pl.DataFrame({"b": [True, False, True]}), 2)
+    assert leaves[0] == hashlib.sha256(b"\x00\x00\x00\x00\x01\x00\x00\x00\x01bb\x01").digest()
+    assert leaves[0] != leaves[1] and leaves[0] == leaves[2]
+
+
+def test_poolgen_takes_a_uint64_column_up_to_2_63_minus_1_and_refuses_above():
+    _both_sides(pl.DataFrame({"u": pl.Series([0, 2**63 - 1, 7], dtype=pl.UInt64)}))
+    with pytest.raises(pm.MerkleError) as info:
+        pm.leaf_hashes(pl.DataFrame({"u": pl.Series([1, 2**63], dtype=pl.UInt64)}))
+    assert str(info.value) == "column 'u': a value does not fit in 64 signed bits"
+
+
+@pytest.mark.parametrize("last", [["", "", ""], ["", "x", ""]])
+def test_an_empty_string_in_the_last_column_has_its_length_and_no_slot(last):
+    _both_sides(pl.DataFrame({"a": [1, 2, 3], "z": last}), 2)
+
+
+def test_varying_strings_of_multibyte_characters_in_every_row():
+    _both_sides(pl.DataFrame({"s": ["é", "éé", "ü€", "€€€", "é"], "n": [1, 2, 3, 4, 5]}), 2)
+
+
+def test_more_rows_than_a_chunk_in_every_group():
+    df = pl.DataFrame({"n": list(range(11)), "s": _text([3, 0, 3, 5] * 2 + [3, 0, 5], "q")})
+    _both_sides(df, 1, 3, 4, 10)
+    _both_sides(df.drop("s"), 1, 3, 10)  # one group of fixed width, cut into chunks
+
+
+def test_two_varying_columns_whose_length_codes_pass_2_16():
+    # lengths 0..256 in both columns: 257 * 257 = 66,049 combinations, more than a uint16 holds. Rows
+    # whose mixed-radix numbers differ by a multiple of 2^16 (or would, with a base off by one) must
+    # still land in different groups.
+    pairs = list(product(range(257), [0, 1, 128, 254, 255, 256]))
+    df = pl.DataFrame({"a": _text([a for a, _ in pairs], "a"), "b": _text([b for _, b in pairs], "b")})
+    _both_sides(df)
+
+
+def test_three_varying_columns_every_combination_of_lengths():
+    combos = list(product(range(3), repeat=3))
+    df = pl.DataFrame({name: _text([c[k] for c in combos], name) for k, name in enumerate("xyz")})
+    _both_sides(df)
+
+
+@pytest.mark.parametrize("columns", [54, 64])
+def test_many_varying_columns_whose_length_codes_pass_2_53_and_2_63(columns):
+    # 54 columns of lengths 0 or 1: the codes 2^53 and 2^53 + 1 are one float apart, exact in int64;
+    # 64 columns: 2^64 combinations, beyond int64, so the rows are numbered by their distinct lengths.
+    rows = [[0] * columns, [1] * columns, [1] + [0] * (columns - 2) + [1], [0] * (columns - 1) + [1],
+            [1] + [0] * (columns - 1)]
+    df = pl.DataFrame({f"c{k:02d}": _text([r[k] for r in rows], "v") for k in range(columns)})
+    leaves = _both_sides(df)
+    assert len(set(leaves)) == len(rows)
+
+
+# ---- audit's checks of what a proof or a caller hands it, in these words ---------------------------------
+
+_L = b"\x11" * 32
+
+
+@pytest.mark.parametrize(("leaf", "index", "path", "why"), [
+    (b"x" * 31, 0, [], "the leaf is not a 32-byte hash"),
+    ("a" * 32, 0, [], "the leaf is not a 32-byte hash"),
+    (_L, 0, "x", "the path is not a list of steps"),
+    (_L, 0, [{"left": []}], "path step 0 is not an object with exactly 'left' and 'right'"),
+    (_L, 0, [{"left": [], "right": "ab"}], "path step 0: 'left' and 'right' must be lists of hashes"),
+    (_L, 0, [{"left": (), "right": ["g" * 80]}],
+     f"path step 0, right 0 is not a hash in 64 lower-case hex digits: {'g' * 70!r}"),
+    (_L, 1, [{"left": ["A" * 64], "right": []}],
+     f"path step 0, left 0 is not a hash in 64 lower-case hex digits: {'A' * 64!r}")])
+def test_root_from_path_refuses_a_malformed_leaf_or_path_in_these_words(leaf, index, path, why):
+    with pytest.raises(am.MerkleError) as info:
+        am.root_from_path(leaf, index, 2, path)
+    assert str(info.value) == why
+
+
+@pytest.mark.parametrize(("index", "size"), [(1.0, 5), (1, 5.0), (True, 5), (5, 5), (-1, 5)])
+def test_expected_shape_refuses_a_position_that_is_not_a_leaf(index, size):
+    with pytest.raises(am.MerkleError) as info:
+        am.expected_shape(index, size)
+    assert str(info.value) == f"position {index!r} is outside a tree of {size!r} leaves"
+
+
+@pytest.mark.parametrize(("hashes", "why"), [
+    (np.zeros((2, 31), np.uint8), "leaf hashes must be an (n, 32) uint8 array or 32-byte strings"),
+    (np.zeros((2, 32), np.uint16), "leaf hashes must be an (n, 32) uint8 array or 32-byte strings"),
+    (np.zeros((2, 32, 1), np.uint8), "leaf hashes must be an (n, 32) uint8 array or 32-byte strings"),
+    ([_L, b"x" * 31], "a leaf hash is not 32 bytes"), (["a" * 32], "a leaf hash is not 32 bytes")])
+def test_root_of_leaves_refuses_what_is_not_leaf_hashes(hashes, why):
+    with pytest.raises(am.MerkleError) as info:
+        am.root_of_leaves(hashes)
+    assert str(info.value) == why
+
+
+def test_root_of_leaves_takes_a_list_of_hashes_as_it_takes_an_array():
+    leaves = [_L, b"\x22" * 32, b"\x33" * 32]
+    assert am.root_of_leaves(leaves) == am.node(*leaves)
+    assert am.root_of_leaves(np.frombuffer(b"".join(leaves), np.uint8).reshape(3, 32)) == am.node(*leaves)
+    assert am.root_of_leaves(iter(leaves)) == am.node(*leaves)
+
+
+@pytest.mark.parametrize("chunk", [-1, 2.5, "3"])
+def test_audit_leaves_refuses_a_chunk_that_is_not_a_positive_integer(chunk):
+    with pytest.raises(ValueError) as info:
+        am.leaves(pl.DataFrame({"a": [1]}), chunk)
+    assert str(info.value) == f"chunk must be a positive integer, not {chunk!r}"
+
+
+def test_audit_names_a_column_name_that_has_no_utf8_form():
+    with pytest.raises(am.MerkleError) as info:
+        am.leaf_of_row({"a": 1, "\udc80": 2})
+    assert str(info.value) == "column name '\\udc80' is not valid Unicode text (it has no UTF-8 form)"
+
+
+def test_audit_leaves_of_two_varying_columns_in_few_layouts_hashed_layout_by_layout():
+    # 4 layouts of 256 rows each: audit hashes each layout's rows as one matrix, cutting out the padding
+    # of both varying columns by the lengths it reads back from the layout's number
+    n = 1024
+    df = pl.DataFrame({"a": _text([(0, 2)[i % 2] for i in range(n)], "a"),
+                       "b": _text([(1, 3)[i // 2 % 2] for i in range(n)], "b"), "n": list(range(n))})
+    leaves = _both_sides(df)
+    assert len(set(leaves)) == n

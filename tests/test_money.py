@@ -80,6 +80,14 @@ def test_parse_decimal_refuses_what_is_not_a_finite_number(text):
     assert str(info.value) == f"{text!r} is not a number"
 
 
+@pytest.mark.parametrize(("text", "why"), [("1,2x5", "is not a number"),
+                                           ("1,234,567,890,123,456", "has more than 15 significant digits")])
+def test_parse_decimal_names_the_text_as_written_with_its_commas(text, why):
+    with pytest.raises(ValueError) as info:
+        parse_decimal(text)
+    assert str(info.value) == f"{text!r} {why}"
+
+
 @pytest.mark.parametrize(("cents", "text"), [(253873500, "$2,538,735.00"), (1999, "$19.99"), (29, "$0.29"),
                                              (5, "$0.05"), (0, "$0.00"), (-1999, "-$19.99"), (-5, "-$0.05"),
                                              (100, "$1.00"), (100000, "$1,000.00")])

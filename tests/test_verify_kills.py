@@ -1,0 +1,97 @@
+"""The verify checklist where the tamper tests do not look: step 5 against a spec, message by message,
+and step 4 of a game of play styles, called directly on a small real run."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import polars as pl
+import pytest
+from conftest import SEED_A, SPECS, spec_path
+
+from audit.errors import VerificationError
+from audit.manifest import Manifest
+from audit.spec import read_spec
+from audit.steps_pool import check_against_spec, check_layouts
+from poolgen.generate import generate
+from poolgen.spec import load_spec
+
+SHA = "134a41941de0c211bae8c53af2d3d89fe66219e58919c4b8fbdb5e637434eb8a"  # specs/happy_holidays.toml
+
+
+@pytest.fixture(scope="module")
+def two_pools(tmp_path_factory) -> dict:
+    """The manifest of an unsigned run of Happy Holidays' pools p1 and p2, as JSON."""
+    spec = load_spec(spec_path("happy_holidays"))
+    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path_factory.mktemp("v5"),
+                   run_id="r", pool_ids=["p1", "p2"]).folder
+    return json.loads((run / "manifest.json").read_bytes())
+
+
+def _step5(doc: dict) -> str:
+    spec = read_spec(spec_path("happy_holidays"))
+    return check_against_spec(Manifest.parse(json.dumps(doc).encode()), spec)
+
+
+def _step5_fails(doc: dict) -> str:
+    with pytest.raises(VerificationError) as info:
+        _step5(doc)
+    assert info.value.step == 5
+    return info.value.reason
+
+
+def test_step5_passes_a_run_of_the_spec(two_pools):
+    assert two_pools["spec"]["sha256"] == SHA
+    assert _step5(two_pools) == (f"spec happy_holidays.toml (SHA-256 {SHA[:16]}...) matches the manifest; "
+                                 "every pool is as it says")
+
+
+@pytest.mark.parametrize(("key", "value"), [("name", "Happy Days"), ("number", 466),
+                                            ("regulation", "K.A.R. 111-4-9999"), ("rules", "wild_side")])
+def test_step5_names_a_game_field_that_is_not_the_specs(two_pools, key, value):
+    doc = json.loads(json.dumps(two_pools))
+    was = doc["game"][key]
+    doc["game"][key] = value
+    assert _step5_fails(doc).startswith(f"game.{key}: manifest {value!r}, spec {was!r}")
+
+
+def test_step5_names_every_problem_at_once(two_pools):
+    doc = json.loads(json.dumps(two_pools))
+    doc["spec"]["sha256"] = "0" * 64
+    doc["game"]["regulation"] = "K.A.R. 111-999"
+    doc["pools"][1]["first_book"] = 7
+    assert _step5_fails(doc) == (
+        f"spec happy_holidays.toml has SHA-256 {SHA}, the manifest says {'0' * 64} "
+        "(file happy_holidays.toml); "
+        "game.regulation: manifest 'K.A.R. 111-999', spec 'K.A.R. 111-4-3836'; "
+        "pool p2: books 7.. are not one of the order's 6 pools of 1000 books")
+
+
+@pytest.mark.parametrize(("first", "books", "why"), [
+    (7, 1000, "pool p2: books 7.. are not one of the order's 6 pools of 1000 books"),
+    (6000, 1000, "pool p2: books 6000.. are not one of the order's 6 pools of 1000 books"),
+    (0, 1000, "two pools hold the same books")])
+def test_step5_places_every_pool_on_the_orders_books(two_pools, first, books, why):
+    doc = json.loads(json.dumps(two_pools))
+    doc["pools"][1]["first_book"] = first
+    doc["pools"][1]["books"] = books
+    assert _step5_fails(doc) == why
+
+
+def test_step4_of_a_styled_game_is_evaluated_by_audit_styles(tmp_path):
+    spec = load_spec(SPECS / "examples" / "hit_50.toml")
+    pool = spec.pool("p1")
+    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
+    small = replace(pool, tiers=tiers, tickets=9, books=1)
+    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
+                   run_id="s").folder
+    manifest = Manifest.parse((run / "manifest.json").read_bytes())
+    play = manifest.doc["play"]
+    styles = ", ".join(sorted({a["style"] for a in play["areas"]}))
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    assert check_layouts(table, manifest.pools[0], manifest.rules, play) == (
+        f"9 layouts evaluated by audit.styles ({styles}): each pays its stored prize (3 winners), "
+        "none illegal")
+    assert styles
