@@ -102,8 +102,8 @@ def split_key(pool: PoolEntry) -> int:
     return int.from_bytes(hashlib.sha256(SPLIT_LABEL + pool.file_sha256.encode()).digest()[:8], "big")
 
 
-def columns_needed(rules: str) -> list[str]:
-    return ["prize_cents", *layout_columns(rules)]
+def columns_needed(rules: str, play: dict | None = None) -> list[str]:
+    return ["prize_cents", *layout_columns(rules, play)]
 
 
 def _top_group(levels: list[tuple[int, int]]) -> list[int]:
@@ -177,22 +177,28 @@ def block_findings(win: np.ndarray, kind: str, per_book: int | None) -> tuple[li
     return [f for f in found if f is not None], skipped
 
 
-def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray,
-                    key: int) -> tuple[list[Finding], list[str]]:
-    features = layout_features(rules, lambda c: table[c].to_numpy())
+def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int, play: dict | None = None,
+                    counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
+    features = layout_features(rules, lambda c: table[c].to_numpy(), play, counts)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
-    found = [independence(name, win, codes) for name, codes in features.chi_square]
-    found.append(auc_classifier(features.classifier_name, win, features.classifier, key))
+    found = []
+    for name, codes in features.chi_square:  # a code below 0 leaves its row out
+        keep = codes >= 0
+        found.append(independence(name, win[keep], codes[keep]))
     skipped = [f"layout: {name}: one category only or too few winners" for (name, _), f
-               in zip(features.chi_square, found, strict=False) if f is None]
-    if found[-1] is None:
-        skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
+               in zip(features.chi_square, found, strict=True) if f is None] + list(features.not_tested)
+    if features.classifier:
+        keep = np.logical_and.reduce([c >= 0 for block in features.classifier for c in block])
+        blocks = [[c[keep] for c in block] for block in features.classifier]
+        found.append(auc_classifier(features.classifier_name, win[keep], blocks, key))
+        if found[-1] is None:
+            skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
     return [f for f in found if f is not None], skipped
 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
-                    pools: int) -> PoolStatistics:
+                    pools: int, play: dict | None = None) -> PoolStatistics:
     """Every test of one pool, judged by Holm at ALPHA / pools. `table` holds columns_needed(rules)
     in stored (print) order."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
@@ -200,7 +206,7 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     found, skipped = position_findings(prize, pool)
     more, why = block_findings(win, kind, per_book)
     found, skipped = found + more, skipped + why
-    more, why = layout_findings(table, rules, win, split_key(pool))
+    more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
     alpha = ALPHA / pools
     return PoolStatistics(pool.id, pools, alpha, holm(found, alpha), tuple(skipped))
@@ -231,7 +237,8 @@ def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, s
     """(8) every pool's statistics: (status, message, where) lines for the step's report."""
     out: list[tuple[str, str, str | None]] = []
     pools = len(manifest.pools)
-    wanted = columns_needed(manifest.rules)
+    play = manifest.doc.get("play")
+    wanted = columns_needed(manifest.rules, play)
     for pool in manifest.pools:
         where = f"pool {pool.id}"
         try:
@@ -242,7 +249,7 @@ def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, s
             continue
         try:
             result = pool_statistics(table, pool, rules=manifest.rules, kind=manifest.kind,
-                                     per_book=manifest.tickets_per_book, pools=pools)
+                                     per_book=manifest.tickets_per_book, pools=pools, play=play)
         except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
             out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", where))
             continue

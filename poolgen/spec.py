@@ -23,7 +23,7 @@ from poolgen.spec_bounds import bound_einstant_lists, bound_pools, bound_sizes, 
 from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
-RULES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
+RULES = ("wild_side", "hand_to_hand_tactics", "primetime_payout")
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
 _GAME = {"name", "number", "regulation", "rules", "kind", "source"}

@@ -21,16 +21,15 @@ from poolgen.errors import RunError
 # format 1: column prefix -> ("index", groups) (0-based position in those groups' symbols, in spec
 # order) or ("value", group) (the number itself, printed as two digits: spec code f"{n:02d}")
 CONTRACT_SPOTS: dict[str, tuple[tuple[str, tuple[str, tuple[str, ...]]], ...]] = {
-    "happy_holidays": (("spot_", ("index", ("prize",))),),
     "wild_side": (("lucky_", ("value", ("number",))), ("your_prize_", ("index", ("prize",))),
                   ("wild_prize_", ("index", ("prize",))), ("your_", ("value", ("number",))),
                   ("wild_", ("value", ("number",))), ("bonus_", ("index", ("bonus_play", "bonus_prize")))),
 }
-# format 2: style -> column suffix -> the area's symbol lists, in order
+# format 2: style -> column suffix -> the area's symbol lists, in order (a style module's own
+# IMAGING, where it has one, comes first: poolgen/styles/match_n.py)
 STYLE_SPOTS = {
     "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
                          ("_prize_", ("prizes",))),
-    "match_n": (("_spot_", ("prizes", "multipliers")),),
 }
 
 Alphabet = dict[int, tuple[str, str, str]]  # stored value -> (spec code, text, caption)
@@ -41,7 +40,7 @@ def spot_alphabets(spec, layout_columns: list[str]) -> dict[str, Alphabet] | Non
     rules: list[tuple[str, Alphabet]] = []
     if spec.styles is not None:
         for area in spec.styles.areas:
-            for suffix, lists in STYLE_SPOTS.get(area.style, ()):
+            for suffix, lists in getattr(area.module, "IMAGING", None) or STYLE_SPOTS.get(area.style, ()):
                 symbols = [s for name in lists for s in getattr(area.params, name)]
                 rules.append((area.id + suffix, {i: (s.code, s.symbol, s.caption)
                                                  for i, s in enumerate(symbols)}))

@@ -46,26 +46,6 @@ def _join_money(values: list[int]) -> str:
     return " + ".join(fmt_cents(v) for v in values)
 
 
-def _eval_happy_holidays(spec: Spec, pool: dict, row: dict) -> Evaluation:
-    codes = [row[f"spot_{j}"] for j in range(6)]
-    counts = Counter(codes)
-    triples = [c for c, n in counts.items() if n >= 3]
-    if not triples:
-        return Evaluation(0, ("No prize symbol appears three times: no win.",))
-    lines, prize, winning = [], 0, set()
-    for c in triples:
-        s = _symbol(spec.symbols, c)
-        spots = [j for j in range(6) if codes[j] == c]
-        winning |= {f"spot_{j}" for j in spots}
-        value = s.value_cents or 0
-        prize += value
-        lines.append(f"{counts[c]} x {s.symbol} ({s.caption}) in spots "
-                     f"{', '.join(str(j + 1) for j in spots)}: wins {fmt_cents(value)}.")
-    if len(triples) > 1 or max(counts.values()) > 3:
-        lines.append("ILLEGAL LAYOUT: the game matches exactly three identical symbols, once.")
-    return Evaluation(prize, tuple(lines), frozenset(winning))
-
-
 def _ws_tables(spec: Spec) -> tuple[dict[int, Symbol], tuple[Symbol, ...], tuple[Symbol, ...]]:
     numbers = {int(s.code): s for s in spec.symbols_in("number")}
     prizes = spec.symbols_in("prize")
@@ -189,7 +169,6 @@ def _eval_primetime_payout(spec: Spec, pool: dict, row: dict) -> Evaluation:
 
 
 EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
-    "happy_holidays": _eval_happy_holidays,
     "wild_side": _eval_wild_side,
     "hand_to_hand_tactics": _eval_hand_to_hand_tactics,
     "primetime_payout": _eval_primetime_payout,
@@ -205,7 +184,6 @@ def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
 
 # The layout columns each game's evaluator and ticket face read (specs/<game>.md, section Columns).
 LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
-    "happy_holidays": lambda pool: [f"spot_{j}" for j in range(6)],
     "wild_side": lambda pool: (
         [f"lucky_{j}" for j in range(5)]
         + [f"{area}{part}_{j}" for area in ("your", "wild") for part in ("", "_prize")

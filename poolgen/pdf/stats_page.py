@@ -46,9 +46,10 @@ def statistics_page(run: RunFolder, entry: dict) -> list:
         f"{100 * ALPHA / pools:.3g}% for this pool (1% split over {pools} pool(s)), with Holm's step-down "
         f"across the pool's tests. Winners are counted per {r._esc(unit)}.", r.SMALL))
     try:
-        table = run.read(pid, columns_needed(run.parsed.rules))
+        play = run.parsed.doc.get("play")
+        table = run.read(pid, columns_needed(run.parsed.rules, play))
         s = pool_statistics(table, run.entry(pid), rules=run.parsed.rules, kind=run.kind,
-                            per_book=run.parsed.tickets_per_book, pools=pools)
+                            per_book=run.parsed.tickets_per_book, pools=pools, play=play)
     except (RunError, KeyError, ValueError, TypeError) as exc:
         out.append(r._p(f"<font color='{r.BAD.hexval()}'><b>The statistics could not be computed: "
                         f"{r._esc(exc)}</b></font>"))
