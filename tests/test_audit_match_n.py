@@ -61,7 +61,8 @@ def test_the_play_entry_is_the_contracts(hh_game):
     play = hh_game[0]
     assert play["max_wins"] == 1
     assert play["areas"] == [{"id": "play", "style": "match_n", "spots": 6, "match": 3,
-                              "prizes": [{"code": c, "cents": v} for c, v in zip(SPEC_CODE, VALUE, strict=True)],
+                              "prizes": [{"code": c, "cents": v}
+                                         for c, v in zip(SPEC_CODE, VALUE, strict=True)],
                               "multipliers": []}]
     assert play["tiers"] == [{"id": "lose", "wins": []}] + [
         {"id": t, "wins": [{"area": "play", "how": "match", "by": 1, "prize": SPEC_CODE[c],
