@@ -96,7 +96,8 @@ def bench_layouts() -> None:
         spec = load_spec(SPECS / f"{rules}.toml")
         pool = spec.pool(pool_id)
         tiers = shuffled_tiers(spec, pool, SEED)
-        lay_out = getattr(layout_module(rules), "lay_out", None)
+        lay_out = (spec.styles.lay_out if spec.styles is not None  # a spec of play styles
+                   else getattr(layout_module(rules), "lay_out", None))
         if lay_out is None:
             row(f"{rules} {pool_id}: no layout module", 0.0)
             continue
