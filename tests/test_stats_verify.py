@@ -260,7 +260,7 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
     lines = step["reasons"] + step["details"][1:]
     figures = [re.search(r"^.*\): (.*), p = ([0-9.e+-]+)", line) for line in lines
                if "not tested" not in line]
-    assert len(figures) == 14
+    assert len(figures) == 13
     for f in figures:
         assert f"{f.group(1)} {f.group(2)} " in page, f.group(0)
     assert page.count(" FAIL") == (len(step["reasons"]) + 1 if biased else 0)  # and the verdict
