@@ -59,13 +59,17 @@ STYLES = {"match_n": match_n}
 
 
 def style_columns(play: dict) -> tuple[str, ...]:
-    return tuple(f"{a['id']}_spot_0" for a in play["areas"] if a.get("style") == "match_n")
+    """The columns the features read; a malformed area is left to the features, which report it."""
+    return tuple(f"{a['id']}_spot_0" for a in play["areas"]
+                 if isinstance(a, dict) and a.get("style") == "match_n" and isinstance(a.get("id"), str))
 
 
 def style_features(play: dict, counts: dict[str, int], get: Get):
     """Every area's features, the first testable area's classifier block, and what is not tested."""
     chi, block, skipped = [], None, []
     for area in play["areas"]:
+        if not isinstance(area, dict):
+            raise ValueError(f"the play entry's area {area!r} is not an object")
         feature = STYLES.get(area.get("style"))
         if feature is None:
             skipped.append(f"layout: area {area.get('id')!r}: no no-information tests for style "
