@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from audit.errors import VerificationError
-from audit.spec import money
+from audit.spec import UnusableInput, money
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def read_styled(doc: dict, file: str, sha256: str) -> StyledFigures:
         areas.append(resolved)
     by_id = {a["id"]: a for a in doc["areas"]}
     tiers, prizes = [{"id": "lose", "wins": []}], []
-    for t in doc["tiers"]:
+    for i, t in enumerate(doc["tiers"]):
         wins, total = [], 0
         for w in t["wins"]:
             area = by_id[w["area"]]
@@ -58,6 +58,8 @@ def read_styled(doc: dict, file: str, sha256: str) -> StyledFigures:
             wins.append({"area": w["area"], "how": w["how"], "by": by, "prize": w["prize"],
                          "prize_cents": cents(symbol)})
             total += by * cents(symbol)
+        if "prize" in t and money(t["prize"], f"tiers[{i}].prize") != total:  # a stated prize is its wins'
+            raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
     per_book = sales["last_ticket"] - sales["first_ticket"] + 1

@@ -178,20 +178,23 @@ def block_findings(win: np.ndarray, kind: str, per_book: int | None) -> tuple[li
     return [f for f in found if f is not None], skipped
 
 
-def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray,
-                    key: int, play: dict | None = None) -> tuple[list[Finding], list[str]]:
-    features = layout_features(rules, lambda c: table[c].to_numpy(), play)
+def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int, play: dict | None = None,
+                    counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
+    features = layout_features(rules, lambda c: table[c].to_numpy(), play, counts)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
-    found = [independence(t[0], win, t[1]) if len(t) == 2 else independence(t[0], win[t[2]], t[1][t[2]])
-             for t in features.chi_square]
-    if not features.classifier:  # a play-style game whose areas give no block to classify by
-        return [f for f in found if f is not None], []
-    found.append(auc_classifier(features.classifier_name, win, features.classifier, key))
-    skipped = [f"layout: {t[0]}: one category only or too few winners" for t, f
-               in zip(features.chi_square, found, strict=False) if f is None]
-    if found[-1] is None:
-        skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
+    found = []
+    for name, codes in features.chi_square:  # a code below 0 leaves its row out
+        keep = codes >= 0
+        found.append(independence(name, win[keep], codes[keep]))
+    skipped = [f"layout: {name}: one category only or too few winners" for (name, _), f
+               in zip(features.chi_square, found, strict=True) if f is None] + list(features.not_tested)
+    if features.classifier:
+        keep = np.logical_and.reduce([c >= 0 for block in features.classifier for c in block])
+        blocks = [[c[keep] for c in block] for block in features.classifier]
+        found.append(auc_classifier(features.classifier_name, win[keep], blocks, key))
+        if found[-1] is None:
+            skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
     return [f for f in found if f is not None], skipped
 
 
@@ -204,7 +207,7 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     found, skipped = position_findings(prize, pool)
     more, why = block_findings(win, kind, per_book)
     found, skipped = found + more, skipped + why
-    more, why = layout_findings(table, rules, win, split_key(pool), play)
+    more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
     alpha = ALPHA / pools
     return PoolStatistics(pool.id, pools, alpha, holm(found, alpha), tuple(skipped))

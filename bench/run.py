@@ -97,7 +97,9 @@ def bench_layouts() -> None:
         spec = load_spec(SPECS / f"{rules}.toml")
         pool = spec.pool(pool_id)
         tiers = shuffled_tiers(spec, pool, SEED)
-        if spec.style is not None:  # an eInstant of a generic style (poolgen/styles/<style>.py)
+        if spec.styles is not None:  # a spec of play styles
+            lay_out = spec.styles.lay_out
+        elif spec.style is not None:  # an eInstant of a generic style (poolgen/styles/<style>.py)
             lay_out = einstant_module(spec.style).lay_out
         else:
             lay_out = getattr(layout_module(rules), "lay_out", None)

@@ -57,6 +57,14 @@ def check_styled(spec: Spec, result: GameCheck) -> None:
             result.problem("(i)", "prize cost total", fmt_cents(printed),
                            f"{fmt_cents(subtotal)} + {fmt_cents(other)} other = "
                            f"{fmt_cents(subtotal + other)}")
+    for area in styled.areas:  # what a style's layout cannot promise for these counts
+        note = getattr(area.module, "layout_note", None)
+        for pool in spec.pools if note else ():
+            why = note(area.params, [(pt.count, tuple(w for w in styled.wins[pt.id] if w.area == area.id))
+                                     for pt in pool.tiers])
+            if why:
+                result.notes.append(f"{spec.name}: pool {pool.id}: area {area.id!r}: {why}")
+                break
     if "odds" in pub and order.odds is not None:
         ok, shown = _odds_matches(pub["odds"], order.odds)
         if not ok:

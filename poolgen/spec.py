@@ -24,7 +24,7 @@ from poolgen.spec_game import rules_or_style
 from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
-RULES = ("happy_holidays",)
+RULES: tuple[str, ...] = ()  # format-1 printed games with their own modules: none (all are styles)
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
 _GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}

@@ -99,7 +99,7 @@ def test_published_mismatch_exits_1_naming_game_table_row_and_values():
     code, doc = _check_json(str(ASSETS / "spec_published_mismatch.toml"))
     assert code == 1 and doc["ok"] is False
     assert doc["problems"] == [
-        "Happy Holidays: (i): row 5 ($20 = $20.00) prize cost: published $66,000.00, "
+        "Happy Holidays: (i): row 5 ($20) prize cost: published $66,000.00, "
         "computed 3,000 x $20.00 = $60,000.00",
         "Happy Holidays: (i): total winners: published 527,401, computed 527,400",
     ]

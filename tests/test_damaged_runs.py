@@ -164,15 +164,15 @@ def test_report_of_a_truncated_pool_file_says_so_in_the_pdf(run, tmp_path):
 
 @pytest.mark.parametrize("command", ["proof", "proof --tickets"])
 def test_a_missing_layout_column(run, tmp_path, command):
-    rewrite_pool(run, lambda t: t.drop("spot_3"))
+    rewrite_pool(run, lambda t: t.drop("play_spot_3"))
     one_line_error(invoke(*commands(run, tmp_path / "x.pdf")[command]),
-                   f"{run}: pool p1: column 'spot_3' is missing from {POOL}")
+                   f"{run}: pool p1: column 'play_spot_3' is missing from {POOL}")
 
 
 def test_a_layout_column_of_text(run, tmp_path):
-    rewrite_pool(run, lambda t: t.with_columns(pl.col("spot_3").cast(pl.String)))
+    rewrite_pool(run, lambda t: t.with_columns(pl.col("play_spot_3").cast(pl.String)))
     one_line_error(invoke("proof", run, "--tickets", TICKET, "--out", tmp_path / "x.pdf"),
-                   f"{run}: pool p1: column 'spot_3' of {POOL} is String, not integers")
+                   f"{run}: pool p1: column 'play_spot_3' of {POOL} is String, not integers")
 
 
 def test_a_missing_ticket_column(run, tmp_path):
@@ -225,9 +225,9 @@ SPEC_DAMAGE = [
      "tiers[0].multiplier: a multiplier must be a decimal string, not True"),
     ("happy_holidays", 'price = "1.00"', 'price = "Infinity"',
      "printed.price: 'Infinity' is not a finite amount"),
-    ("happy_holidays", 'prize = "$1"\n', 'prize = "-NaN"\n', "tiers[0].prize: '-NaN' is not a finite amount"),
+    ("happy_holidays", 'prize = "$1"\n', 'prize = "-NaN"\n', "tiers[1].prize: '-NaN' is not a finite amount"),
     ("happy_holidays", 'prize = "$1"\n', 'prize = "1e999999999"\n',
-     "tiers[0].prize: '1e999999999' is not an amount"),
+     "tiers[1].prize: '1e999999999' is not an amount"),
     ("happy_holidays", "pool_tickets = 300000", "pool_tickets = 0",
      "not a spec this verifier can read (ZeroDivisionError: integer division or modulo by zero)"),
 ]
@@ -274,7 +274,7 @@ PROOF_DAMAGE = [
      "the proof's path step 1: left[0] is not hexadecimal text: 7"),
     ("path hash upper case", lambda p: p["path"][0]["left"].__setitem__(1, p["path"][0]["left"][1].upper()),
      "path step 0, left 1 is not a hash in 64 lower-case hex digits: "
-     "'515CB60A28D30C676AF36B687BCACB67318FB7A221CB853C170A34BCF2D4B631'"),
+     "'D6D1D2D6FC5F1DDDABC7405AAAF6CB93B4385950820228636EF52215D0AE7DFB'"),
     ("path hash moved to the other side", lambda p: p["path"][0]["right"].append(p["path"][0]["left"].pop()),
      "path step 0 has 1 left and 14 right hashes; position 1234 in a tree of 300000 leaves needs 2 and 13"),
     ("path one level short", lambda p: p["path"].pop(),
@@ -289,10 +289,10 @@ PROOF_DAMAGE = [
      "the row has no salt of 32 lower-case hex digits: without one the path's neighbouring hashes could "
      "be guessed (docs/merkle.md, section 2)"),
     ("salt missing", lambda p: p["row"].pop("salt"),
-     "the row's columns ['book', 'position', 'prize_cents', 'spot_0', 'spot_1', 'spot_2', 'spot_3', "
-     "'spot_4', 'spot_5', 'ticket', 'ticket_no', 'tier'] are not the pool's ['book', 'position', "
-     "'prize_cents', 'salt', 'spot_0', 'spot_1', 'spot_2', 'spot_3', 'spot_4', 'spot_5', 'ticket', "
-     "'ticket_no', 'tier']"),
+     "the row's columns ['book', 'play_spot_0', 'play_spot_1', 'play_spot_2', 'play_spot_3', "
+     "'play_spot_4', 'play_spot_5', 'position', 'prize_cents', 'ticket', 'ticket_no', 'tier'] are not "
+     "the pool's ['book', 'play_spot_0', 'play_spot_1', 'play_spot_2', 'play_spot_3', 'play_spot_4', "
+     "'play_spot_5', 'position', 'prize_cents', 'salt', 'ticket', 'ticket_no', 'tier']"),
     ("a row value a float", lambda p: p["row"].__setitem__("prize_cents", 1.5),
      "column 'prize_cents': 1.5 has no encoding (only integers, strings, booleans)"),
     ("not a proof", lambda p: p.clear(), "not a poolgen-proof/2 document"),

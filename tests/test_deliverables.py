@@ -260,7 +260,7 @@ def test_a_swapped_imaging_row_fails_step_9(runs, copy):
         "fail",
         "imaging-p6.parquet: 2 barcode number(s) not those of the pool's book and "
         "ticket at their position, first at position 10; 2 ticket_no value(s) differ "
-        "from the pool's, first at position 10; column spot_1: a stored code is not "
+        "from the pool's, first at position 10; column play_spot_0: a stored code is not "
         "shown as one symbol (or two as one)",
     )
 

@@ -76,7 +76,7 @@ SPECS = {  # name: (spec text, the error's field and reason)
 }
 
 
-LAYOUT_PROBLEMS = {"amount multiplier exponent"}
+LAYOUT_PROBLEMS: set[str] = set()  # a style reads every parameter when the spec loads (exit 2)
 
 
 @pytest.mark.parametrize("case", list(SPECS))

@@ -20,14 +20,15 @@ BAD = {
                                "pool of 300000 tickets",
     "spec_float_money": "spec_float_money.toml: tiers[3].prize: money must be a decimal string "
                         'such as "5.00", not the float 5.0',
-    "spec_undeclared_symbol": "spec_undeclared_symbol.toml: tiers[4].symbol: prize symbol '25' is not "
-                              "declared in [[symbols]] with group 'prize'",
+    "spec_undeclared_symbol": "spec_undeclared_symbol.toml: tiers[4].wins[0]: area 'play' (match_n): prize "
+                              "'25' is not one of its prize symbols",
     "spec_duplicate_tier": "spec_duplicate_tier.toml: tiers[2].id: duplicate tier id '1'",
     "spec_indivisible_count": "spec_indivisible_count.toml: tiers[4].count: 3001 winners per order do not "
-                              "divide into 6 equal pools (printed.counts_per)",
+                              "scale exactly to a pool of 300000",
     "spec_bad_toml": "spec_bad_toml.toml: not valid TOML: Expected ']' at the end of a table declaration",
     "spec_codes_not_a_list": "spec_codes_not_a_list.toml: tiers[9].wins: must be a list, not '25'",
-    "spec_symbol_is_a_list": "spec_symbol_is_a_list.toml: tiers[0].symbol: must be a string, not ['FREE']",
+    "spec_symbol_is_a_list": "spec_symbol_is_a_list.toml: tiers[0].wins[0].prize: must be a string, not "
+                             "['FREE']",
     "spec_missing_odds": "spec_missing_odds.toml: tiers[39].odds: missing field",
     "spec_unreadable_odds": "spec_unreadable_odds.toml: published.odds: 'x2.95' is not a number",
     "spec_infinite_price": "spec_infinite_price.toml: printed.price: 'Infinity' is not an amount",

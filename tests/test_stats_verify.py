@@ -143,7 +143,7 @@ def test_the_text_report_lists_step_8(base):
     result = CliRunner().invoke(app, ["verify", str(honest(base, "happy_holidays")), "--public-key",
                                       str(base["keys"].public)])
     assert result.exit_code == 0
-    assert "  8 statistics    pass  pool p1: 14 tests, none significant at family-wise 1%" in result.stdout
+    assert "  8 statistics    pass  pool p1: 13 tests, none significant at family-wise 1%" in result.stdout
 
 
 # ---- biased pools --------------------------------------------------------------------------------
@@ -221,23 +221,24 @@ def test_a_leaky_first_spot_fails_the_independence_and_classifier_tests(base, tm
 
 
 def test_a_printed_game_whose_first_spot_shows_the_win_fails(base, tmp_path):
-    """Happy Holidays with each winner's tripled symbol moved into spot_0."""
+    """Happy Holidays with each winner's tripled symbol moved into play_spot_0 (match_n's feature, keyed by
+    the style from the manifest's play entry)."""
     run = copy_of(base, "happy_holidays", tmp_path)
 
     def leak(t: pl.DataFrame) -> pl.DataFrame:
-        spots = np.stack([t[f"spot_{j}"].to_numpy() for j in range(6)], axis=1)
+        spots = np.stack([t[f"play_spot_{j}"].to_numpy() for j in range(6)], axis=1)
         counts = np.stack([(spots == s).sum(axis=1) for s in range(6)], axis=1)
         triple = counts.argmax(axis=1)
         win = (t["prize_cents"] > 0).to_numpy()
         for j in range(1, 6):
             move = win & (spots[:, j] == triple) & (spots[:, 0] != triple)
             spots[move, 0], spots[move, j] = spots[move, j], spots[move, 0]
-        return t.with_columns(*(pl.Series(f"spot_{j}", spots[:, j], dtype=pl.UInt8) for j in range(6)))
+        return t.with_columns(*(pl.Series(f"play_spot_{j}", spots[:, j], dtype=pl.UInt8) for j in range(6)))
 
     rewrite(base, run, "happy_holidays", leak)
     reasons = only_step_8_fails(base, run)
-    assert p_of(reasons, "pool p1: spot_0 (one scratched spot) against win/lose") < 1e-10
-    assert p_of(reasons, "pool p1: win/lose predicted from spot_0") < 1e-10
+    assert p_of(reasons, "pool p1: play_spot_0 (one scratched spot) against win/lose") < 1e-10
+    assert p_of(reasons, "pool p1: win/lose predicted from play_spot_0") < 1e-10
 
 
 # ---- the report's page ---------------------------------------------------------------------------
@@ -255,11 +256,11 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
                                       str(base["keys"].public)])
     assert result.exit_code == (1 if biased else 0), result.output
     page = next(p for p in pages(out) if "Pool p1: statistics (verify step 8)" in p)
-    assert ("FAIL: " if biased else "PASS: no test significant (14 tests)") in page
+    assert ("FAIL: " if biased else "PASS: no test significant (13 tests)") in page
     lines = step["reasons"] + step["details"][1:]
     figures = [re.search(r"^.*\): (.*), p = ([0-9.e+-]+)", line) for line in lines
                if "not tested" not in line]
-    assert len(figures) == 14
+    assert len(figures) == 13
     for f in figures:
         assert f"{f.group(1)} {f.group(2)} " in page, f.group(0)
     assert page.count(" FAIL") == (len(step["reasons"]) + 1 if biased else 0)  # and the verdict

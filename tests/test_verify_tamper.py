@@ -2,8 +2,8 @@
 by the step it belongs to, with a specific reason; exit codes 0 (verified), 1 (a step fails), 2 (unusable).
 
 One Happy Holidays pool (p1, 300,000 tickets) is generated once; every case works on a copy. Cases
-that need the audit's rules engine for Happy Holidays (audit/rules/happy_holidays.py) to judge layouts
-are skipped until it exists; without it, step 4 fails with "no audit rules", which is asserted too.
+that need the audit's rules engine for Happy Holidays (the match_n style, audit/styles/match_n.py) to
+judge layouts are skipped until it exists; without it, step 4 fails, which is asserted too.
 """
 
 from __future__ import annotations
@@ -29,10 +29,10 @@ from poolgen.manifest import canonical_bytes, file_entry
 from poolgen.merkle import root as merkle_root
 from poolgen.spec import load_spec
 
-HAVE_RULES = importlib.util.find_spec("audit.rules.happy_holidays") is not None
-needs_rules = pytest.mark.skipif(not HAVE_RULES, reason="audit/rules/happy_holidays.py not written yet")
+HAVE_RULES = importlib.util.find_spec("audit.styles.match_n") is not None
+needs_rules = pytest.mark.skipif(not HAVE_RULES, reason="audit/styles/match_n.py not written yet")
 POOL = "pool-p1.parquet"
-LAYOUT = [f"spot_{j}" for j in range(6)]
+LAYOUT = [f"play_spot_{j}" for j in range(6)]
 
 
 @pytest.fixture(scope="module")
@@ -119,7 +119,7 @@ def test_honest_run_passes_every_step_that_needs_no_rules_engine(base, run):
         assert code == 0 and got[4] == "pass"
     else:
         assert code == 1 and got[4] == "fail"
-        assert "no audit rules for game rules 'happy_holidays'" in reasons(report, 4)
+        assert "audit engine for style 'match_n'" in reasons(report, 4)
 
 
 def test_text_report_and_python_m_audit(base, run):
@@ -195,7 +195,8 @@ def test_a_pool_file_deleted(base, run):
     code, report = verify(base, run)
     assert code == 1 and report["failed_steps"] == [2, 3, 4, 5, 6, 8]
     assert reasons(report, 2) == f"pool p1: {POOL} is missing"
-    assert reasons(report, 8).startswith(f"pool p1: needs {POOL} readable with columns prize_cents, spot_0")
+    assert reasons(report, 8).startswith(f"pool p1: needs {POOL} readable with columns prize_cents, "
+                                         "play_spot_0")
     for step in (3, 4, 5, 6):
         assert status(report)[step] == "skip"
         assert reasons(report, step) == f"pool p1: needs step 2: {POOL} is missing"
@@ -300,7 +301,10 @@ def test_a_spec_edited_after_the_run(base, run, tmp_path):
     assert code == 1 and status(report)[5] == "fail"
     why = reasons(report, 5)
     assert "spec happy_holidays.toml has SHA-256" in why and "the manifest says" in why
-    assert "pool p1: tier '100': 450 x 10000 cents, spec 451 x 10000 cents" in why
+    counts = [("lose", 0, 212_100), ("free", 100, 20_000), ("1", 100, 39_350), ("2", 200, 23_500),
+              ("5", 500, 4_100), ("20", 2000, 500), ("100", 10_000, 450)]
+    edited_counts = [("lose", 0, 212_099)] + counts[1:-1] + [("100", 10_000, 451)]
+    assert f"pool p1: tiers {counts}, spec {edited_counts}" in why
 
 
 # ---- unusable input -------------------------------------------------------------------------------

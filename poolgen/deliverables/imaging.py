@@ -5,8 +5,8 @@ order (docs/validation.md, section 4). One row per ticket, in pool order:
     C (the spot's spec symbol code), C_text (the symbol as printed), C_caption (its caption)
 
 Spot codes are turned into symbols by the layout contract: for a game of play styles (format 2) by
-its areas' symbol lists (docs/styles/<style>.md, section 4); for the format-1 games by the tables
-below, transcribed from section 2-3 of specs/<game>.md. A layout whose columns are not covered here
+its areas' symbol lists (docs/styles/<style>.md, section 4), as each style module states in its
+`SPOTS` (column suffix -> the area's symbol lists, in order). A layout whose columns are not covered
 gets no imaging file, and `generate` says so.
 """
 
@@ -18,36 +18,17 @@ import polars as pl
 from poolgen.deliverables.identity import barcodes, virns
 from poolgen.errors import RunError
 
-# format 1: column prefix -> ("index", groups) (0-based position in those groups' symbols, in spec
-# order) or ("value", group) (the number itself, printed as two digits: spec code f"{n:02d}")
-CONTRACT_SPOTS: dict[str, tuple[tuple[str, tuple[str, tuple[str, ...]]], ...]] = {
-    "happy_holidays": (("spot_", ("index", ("prize",))),),
-}
-# format 2: style -> column suffix -> the area's symbol lists, in order (a style module's own
-# `SPOTS`, where it has one, comes first: poolgen/styles/key_number_match.py, bonus_reveal.py)
-STYLE_SPOTS = {
-    "match_n": (("_spot_", ("prizes", "multipliers")),),
-}
-
 Alphabet = dict[int, tuple[str, str, str]]  # stored value -> (spec code, text, caption)
 
 
 def spot_alphabets(spec, layout_columns: list[str]) -> dict[str, Alphabet] | None:
     """Each layout column's alphabet, or None if a column is not covered."""
     rules: list[tuple[str, Alphabet]] = []
-    if spec.styles is not None:
-        for area in spec.styles.areas:
-            for suffix, lists in getattr(area.module, "SPOTS", None) or STYLE_SPOTS.get(area.style, ()):
-                symbols = [s for name in lists for s in getattr(area.params, name)]
-                rules.append((area.id + suffix, {i: (s.code, s.symbol, s.caption)
-                                                 for i, s in enumerate(symbols)}))
-    else:
-        for prefix, (how, groups) in CONTRACT_SPOTS.get(spec.rules, ()):
-            symbols = [s for g in groups for s in spec.symbols_in(g)]
-            if how == "index":
-                rules.append((prefix, {i: (s.code, s.symbol, s.caption) for i, s in enumerate(symbols)}))
-            else:
-                rules.append((prefix, {int(s.code): (s.code, s.symbol, s.caption) for s in symbols}))
+    for area in spec.styles.areas if spec.styles is not None else ():
+        for suffix, lists in getattr(area.module, "SPOTS", ()):  # the style's own rule (its contract, 4)
+            symbols = [s for name in lists for s in getattr(area.params, name)]
+            alphabet = {i: (s.code, s.symbol, s.caption) for i, s in enumerate(symbols)}
+            rules.append((area.id + suffix, alphabet))
     out = {}
     for column in layout_columns:
         match = [a for prefix, a in rules if column.startswith(prefix) and column[len(prefix):].isdigit()]

@@ -7,7 +7,6 @@ that win; and the layout columns each game's evaluator and ticket face read.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
@@ -48,31 +47,8 @@ def _join_money(values: list[int]) -> str:
     return " + ".join(fmt_cents(v) for v in values)
 
 
-def _eval_happy_holidays(spec: Spec, pool: dict, row: dict) -> Evaluation:
-    codes = [row[f"spot_{j}"] for j in range(6)]
-    counts = Counter(codes)
-    triples = [c for c, n in counts.items() if n >= 3]
-    if not triples:
-        return Evaluation(0, ("No prize symbol appears three times: no win.",))
-    lines, prize, winning = [], 0, set()
-    for c in triples:
-        s = _symbol(spec.symbols, c)
-        spots = [j for j in range(6) if codes[j] == c]
-        winning |= {f"spot_{j}" for j in spots}
-        value = s.value_cents or 0
-        prize += value
-        lines.append(f"{counts[c]} x {s.symbol} ({s.caption}) in spots "
-                     f"{', '.join(str(j + 1) for j in spots)}: wins {fmt_cents(value)}.")
-    if len(triples) > 1 or max(counts.values()) > 3:
-        lines.append("ILLEGAL LAYOUT: the game matches exactly three identical symbols, once.")
-    return Evaluation(prize, tuple(lines), frozenset(winning))
-
-
-
-
-EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {
-    "happy_holidays": _eval_happy_holidays,
-}
+# Format-1 games with an evaluator of their own: none now (every shipped game is a spec of styles).
+EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {}
 
 
 def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
@@ -92,9 +68,7 @@ def einstant_faces(style: str) -> ModuleType:
 
 
 # The layout columns each game's evaluator and ticket face read (specs/<game>.md, section Columns).
-LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {
-    "happy_holidays": lambda pool: [f"spot_{j}" for j in range(6)],
-}
+LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {}
 
 
 def required_columns(spec: Spec, pool: dict) -> list[str]:

@@ -11,6 +11,9 @@ Each module follows its contract in docs/styles/<style>.md and provides:
     lay_out(area_id, params, groups, n, stream, done) -> dict[str, ndarray]
                                              `groups`: (rows, wins) per tier; all from `stream`;
                                              `done`: the columns of the areas laid out before
+
+Optionally: SPOTS (column suffix -> the symbol lists a stored code indexes, for the imaging file)
+and layout_note(params, [(tickets, wins) per tier]) -> str | None (a note for `poolgen check`).
 """
 
 from __future__ import annotations

@@ -1,17 +1,23 @@
 """Match N (contract: docs/styles/match_n.md): S spots of prize symbols; N like amounts win that
-amount; N-1 like amounts and a multiplier symbol win k times it. At most one win per area."""
+amount; N-1 like amounts and a multiplier symbol win k times it. An area may win more than once (on
+different amounts) where a tier says so; the spots that do not win are decoys (match_n_decoys.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from poolgen.money import fmt_cents
 from poolgen.rng import row_permutations
+from poolgen.styles import match_n_decoys as decoys
 from poolgen.styles import prize_entry
 
 FIELDS = {"spots", "match", "prizes", "multipliers"}
+# The imaging file's symbols (poolgen/deliverables/imaging.py): column suffix -> the area's symbol
+# lists whose concatenation a stored code indexes (section 4).
+SPOTS = (("_spot_", ("prizes", "multipliers")),)
 
 
 @dataclass(frozen=True)
@@ -57,20 +63,40 @@ def read_win(p: Params, how: str, by: int | None, code: str):
     raise ValueError(f"how = {how!r}: a match_n win is \"match\" or \"multiplier\"")
 
 
-def _room(p: Params, how: str) -> tuple[int, int]:
-    """(times each other amount may show, spots left to fill) beside a win won `how`."""
-    if how == "match":
-        return p.match - 1, p.spots - p.match
-    return p.match - 2, p.spots - p.match
+def _plan(p: Params, wins) -> tuple[list[int], list[int], int]:
+    """(head, others, times): the spots a tier's wins show (each match N of its amount; each multiplied
+    win N - 1 of it, then the one multiplier symbol), the amounts not won, and how often each of those
+    may show (N - 1, or N - 2 beside a multiplier symbol)."""
+    index = {s.code: i for i, s in enumerate(p.prizes)}
+    head, won, mult = [], set(), None
+    for w in wins:
+        c = index[w.prize.code]
+        won.add(c)
+        if w.how == "match":
+            head += [c] * p.match
+        else:
+            head += [c] * (p.match - 1)
+            mult = next(i for i, s in enumerate(p.multipliers) if s.by == w.by)
+    if mult is not None:
+        head.append(len(p.prizes) + mult)
+    others = [c for c in range(len(p.prizes)) if c not in won]
+    return head, others, p.match - (1 if mult is None else 2)
 
 
 def check_wins(p: Params, wins) -> str | None:
-    if len(wins) > 1:
-        return f"{len(wins)} wins: this generator lays out one win per match_n area"
-    times, left = _room(p, wins[0].how)
-    if (len(p.prizes) - 1) * times < left:
-        return (f"the other {len(p.prizes) - 1} amounts, each at most {times} times, cannot fill the "
-                f"{left} other spots without a second win")
+    codes = [w.prize.code for w in wins]
+    if len(set(codes)) < len(codes):
+        return "two wins of one amount: an amount shows N like amounts once"
+    if len({w.by for w in wins if w.how == "multiplier"}) > 1:
+        return "multiplied wins of different k: a ticket shows one multiplier symbol"
+    head, others, times = _plan(p, wins)
+    if len(head) > p.spots:
+        return f"{len(wins)} wins need {len(head)} spots, the area has {p.spots}"
+    left = p.spots - len(head)
+    if len(others) * times < left:
+        more = "a second win" if len(wins) == 1 else "another win"
+        return (f"the other {len(others)} amounts, each at most {times} times, cannot fill the "
+                f"{left} other spots without {more}")
     return None
 
 
@@ -83,31 +109,51 @@ def columns(area_id: str, p: Params) -> list[str]:
     return [f"{area_id}_spot_{j}" for j in range(p.spots)]
 
 
+def expected(p: Params, wins) -> tuple[list[Fraction], int]:
+    """A winning ticket's expected count of every amount, and its multiplier symbols (section 7)."""
+    head, others, _ = _plan(p, wins)
+    counts = [Fraction(head.count(c)) for c in range(len(p.prizes))]
+    for c in others:
+        counts[c] += Fraction(p.spots - len(head), len(others))
+    return counts, len(head) - sum(1 for c in head if c < len(p.prizes))
+
+
+def layout_note(p: Params, counts) -> str | None:
+    """For `check`: why section 8's promise does not hold for these (tickets, wins) per tier."""
+    winners = [(n, *expected(p, wins)) for n, wins in counts if wins and n]
+    m, capped = decoys.targets(len(p.prizes), p.spots, p.match - 1, winners)
+    if not capped:
+        return None
+    return (f"winners show some amount more than {p.match - 1} times in {p.spots} spots on average: "
+            "losers cannot match them, so one spot's amount is not independent of winning "
+            "(docs/styles/match_n.md section 8)")
+
+
+def decoy_plan(p: Params, groups) -> tuple[list[tuple[int, np.ndarray]], bool]:
+    """The layers of a ticket without a win in the area (poolgen/styles/match_n_decoys.py), from the
+    pool's tickets with wins in it; and whether m had to be capped."""
+    winners = [(rows.size, *expected(p, wins)) for rows, wins in groups if wins and rows.size]
+    m, capped = decoys.targets(len(p.prizes), p.spots, p.match - 1, winners)
+    return decoys.layers(m, p.spots, p.match - 1), capped
+
+
 def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
-    """Contract section 7: the win's spots, then cards from a shuffled deck, then arranged."""
-    n_prizes = len(p.prizes)
-    codes = np.arange(n_prizes)
+    """Contract section 7: per tier, vectorised over its rows, in pool order: a ticket with wins here
+    shows their spots and cards of a shuffled deck; any other the layers; then the spots arranged."""
+    plan, _ = decoy_plan(p, groups)
     spots = np.zeros((n, p.spots), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
         if not k:
             continue
         if wins:
-            w = wins[0]
-            c = next(i for i, s in enumerate(p.prizes) if s.code == w.prize.code)
-            times, _ = _room(p, w.how)
-            if w.how == "match":
-                head = [c] * p.match
-            else:
-                m = next(i for i, s in enumerate(p.multipliers) if s.by == w.by)
-                head = [c] * (p.match - 1) + [n_prizes + m]
-            deck = np.repeat(np.delete(codes, c), times)
+            head, others, times = _plan(p, wins)
+            deck = np.repeat(np.array(others, dtype=np.int64), times)
+            cards = deck[row_permutations(stream, k, deck.size)[:, :p.spots - len(head)]]
+            multiset = np.concatenate([np.broadcast_to(np.array(head, dtype=np.int64), (k, len(head))),
+                                       cards], axis=1)
         else:
-            head, deck = [], np.repeat(codes, p.match - 1)
-        fill = p.spots - len(head)
-        cards = deck[row_permutations(stream, k, deck.size)[:, :fill]]
-        multiset = np.concatenate([np.broadcast_to(np.array(head, dtype=np.int64), (k, len(head))),
-                                   cards], axis=1)
+            multiset = decoys.no_win(stream, k, plan)
         arrange = row_permutations(stream, k, p.spots)
         spots[rows] = np.take_along_axis(multiset, arrange, axis=1)
     spots8 = spots.astype(np.uint8)

@@ -1,0 +1,131 @@
+"""Step 8's no-information features of a style-based run, keyed by style and computed from the
+manifest's `play` entry (docs/styles/play.md) and the pool's tier counts alone.
+
+match_n (docs/styles/match_n.md, section 8): the amount shown in `<area>_spot_0` (any one spot),
+among tickets whose spot 0 shows an amount, is independent of win/lose, unless the pool's winners
+show some amount more often than a ticket without a win can (m(s) > N - 1, section 7): then the
+contract promises nothing and the test says so.
+
+key_number_match (docs/styles/key_number_match.md, section 8.3) and bonus_reveal
+(docs/styles/bonus_reveal.md, section 8): as their contracts state, below.
+
+Each style's function returns (chi-square features (name, codes), classifier blocks (name, block),
+what is not tested); a code below 0 leaves its row out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+
+Get = Callable[[str], np.ndarray]
+
+
+def _match_n_targets(area: dict, tiers: list, counts: dict[str, int]) -> list[Fraction]:
+    """m(s) of section 7: S x (sum of n_t c_t(s)) / (sum of n_t (S - M_t)) over the tiers with wins
+    in the area, c_t(s) a ticket's expected count of amount s and M_t its multiplier symbols."""
+    spots, match = area["spots"], area["match"]
+    codes = [p["code"] for p in area["prizes"]]
+    shown = [Fraction(0)] * len(codes)
+    for t in tiers:
+        mine = [w for w in t["wins"] if w["area"] == area["id"]]
+        n = counts.get(t["id"], 0)
+        if not mine or not n:
+            continue
+        count = [Fraction(0)] * len(codes)
+        for w in mine:
+            count[codes.index(w["prize"])] += match if w["how"] == "match" else match - 1
+        head = int(sum(count)) + (1 if any(w["how"] == "multiplier" for w in mine) else 0)
+        others = [i for i in range(len(codes)) if not any(w["prize"] == codes[i] for w in mine)]
+        for i in others:
+            count[i] += Fraction(spots - head, len(others))
+        shown = [a + n * b for a, b in zip(shown, count, strict=True)]
+    total = sum(shown)
+    return [Fraction(spots, len(codes))] * len(codes) if not total else [spots * x / total for x in shown]
+
+
+def match_n(area: dict, play: dict, counts: dict[str, int], get: Get):
+    """(chi-square features, classifier block or None, not tested) of one match_n area."""
+    aid, n_prizes = area["id"], len(area["prizes"])
+    m = _match_n_targets(area, play["tiers"], counts)
+    if max(m) > area["match"] - 1:
+        worst = max(range(n_prizes), key=lambda i: m[i])
+        return [], [], [f"layout: {aid}_spot_0: winners show {area['prizes'][worst]['code']} "
+                          f"{float(m[worst]):.3f} times in {area['spots']} spots, more than a ticket "
+                          f"without a win may ({area['match'] - 1}): no promise (match_n.md section 8)"]
+    spot = get(f"{aid}_spot_0").astype(np.int64)
+    amount = np.where(spot < n_prizes, spot, -1)  # -1: a multiplier symbol, left out of the test
+    among = " among tickets whose spot 0 shows an amount" if area["multipliers"] else ""
+    return ([(f"{aid}_spot_0 (one scratched spot) against win/lose{among}", amount)],
+            [(f"{aid}_spot_0", [amount])], [])
+
+
+def _key_number_columns(area: dict) -> list[str]:
+    aid, own = area["id"], "winning_from" not in area
+    return (([f"{aid}_win_{i}" for i in range(area["winning"])] if own else [])
+            + ([f"{aid}_your_0"] if not area.get("specials") else [])
+            + ([f"{aid}_prize_0"] if area.get("decoy_weights") else []))
+
+
+def key_number_match(area: dict, play: dict, counts: dict[str, int], get: Get):
+    """key_number_match.md section 8.3: an area's WINNING NUMBERS (the first, the smallest, the set);
+    without special symbols, YOUR NUMBER 0; with decoy weights, the prize below YOUR NUMBER 0."""
+    aid, cols = area["id"], _key_number_columns(area)
+    tests, blocks = [], []
+    if "winning_from" not in area:
+        win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
+        tests += [(f"{aid}_win_0 (a WINNING NUMBER) against win/lose", win[0]),
+                  (f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win))]
+        blocks.append((f"the set of WINNING NUMBERS of area {aid}", win))
+    if f"{aid}_your_0" in cols:
+        tests.append((f"{aid}_your_0 (a YOUR NUMBER) against win/lose", get(f"{aid}_your_0")))
+    if f"{aid}_prize_0" in cols:
+        tests.append((f"{aid}_prize_0 (a prize symbol) against win/lose", get(f"{aid}_prize_0")))
+    return tests, blocks, []
+
+
+def bonus_reveal(area: dict, play: dict, counts: dict[str, int], get: Get):
+    """bonus_reveal.md section 8: on tickets that reveal no amount in the area, the picture of
+    spot 0 is drawn the same way for winners and losers (other tickets are left out: code -1)."""
+    aid = area["id"]
+    codes = [get(f"{aid}_spot_{j}").astype(np.int64) for j in range(area["spots"])]
+    none_won = np.logical_and.reduce([c < len(area["pictures"]) for c in codes])
+    return [(f"{aid}_spot_0 (a picture) on tickets revealing no amount there, against win/lose",
+             np.where(none_won, codes[0], -1))], [], []
+
+
+STYLES = {"match_n": match_n, "key_number_match": key_number_match, "bonus_reveal": bonus_reveal}
+COLUMNS = {"match_n": lambda a: [f"{a['id']}_spot_0"], "key_number_match": _key_number_columns,
+           "bonus_reveal": lambda a: [f"{a['id']}_spot_{j}" for j in range(a["spots"])]}
+
+
+def style_columns(play: dict) -> tuple[str, ...]:
+    """The columns the features read; a malformed area is left to the features, which report it."""
+    cols: list[str] = []
+    for a in play["areas"]:
+        if isinstance(a, dict) and a.get("style") in COLUMNS and isinstance(a.get("id"), str):
+            try:
+                cols += COLUMNS[a["style"]](a)
+            except (KeyError, TypeError):
+                continue
+    return tuple(dict.fromkeys(cols))
+
+
+def style_features(play: dict, counts: dict[str, int], get: Get):
+    """Every area's features, every area's classifier blocks ((name, block)), and what is not tested."""
+    chi, blocks, skipped = [], [], []
+    for area in play["areas"]:
+        if not isinstance(area, dict):
+            raise ValueError(f"the play entry's area {area!r} is not an object")
+        feature = STYLES.get(area.get("style"))
+        if feature is None:
+            skipped.append(f"layout: area {area.get('id')!r}: no no-information tests for style "
+                           f"{area.get('style')!r}")
+            continue
+        more, mine, why = feature(area, play, counts, get)
+        chi += more
+        blocks += mine
+        skipped += why
+    return chi, blocks, skipped
