@@ -11,7 +11,9 @@ eInstants: what the player sees before the outcome is decided, as the contract n
 Each game is a function from the pool's columns to (features for chi-square, classifier blocks).
 A feature is (name, codes); a classifier block is a list of code columns sharing one code space
 (encoded one-hot, or multi-hot for a set such as Wild Side's five LUCKY NUMBERS). Look a game up
-with `layout_features(rules)`; a game without an entry gets no layout tests (step 8 says so).
+with `layout_features(rules, get, play)`: a run of an eInstant style (its manifest's `play` names the
+style) by its style, with the parameters of `play`; a game without an entry gets no layout tests
+(step 8 says so).
 """
 
 from __future__ import annotations
