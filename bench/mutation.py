@@ -50,9 +50,9 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
     "build": (["poolgen/build.py"], ["tests/test_build.py"], ""),
     "merkle": (["poolgen/merkle.py", "audit/merkle.py"],
                ["tests/test_merkle.py", "tests/test_merkle_kills.py"], "poolgen_and_audit_agree"),
-    "rules": (["audit/rules/*.py"],
-              ["tests/test_audit_rules_printed.py", "tests/test_audit_rules_einstant.py",
-               "tests/test_rules_kills.py"], ""),
+    "rules": (["audit/styles/*.py", "audit/rules/_shared.py"],  # audit's engines, one per play style
+              ["tests/test_audit_styles.py", "tests/test_audit_match_n.py", "tests/test_audit_wild_side.py",
+               "tests/test_audit_style_prize_legend_duel.py", "tests/test_audit_styles_area_match.py"], ""),
     "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps_files.py", "audit/steps_identity.py",
                 "audit/steps_pool.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
                                      "tests/test_damaged_runs.py", "tests/test_verify_kills.py"], ""),

@@ -11,6 +11,7 @@ from styles_toml import base_doc, dumps
 
 from audit.stats import columns_needed, layout_findings
 from audit.stats_layouts import layout_columns
+from audit.stats_styles import style_features
 from poolgen.build import build_pool
 from poolgen.spec import load_spec
 
@@ -87,9 +88,22 @@ def test_no_promise_when_losers_cannot_match_the_winners(tmp_path):
                        "without a win may (2): no promise (match_n.md section 8)"]
 
 
-def test_an_area_of_a_style_without_features_is_named():
+def test_every_area_of_a_two_style_game_is_tested():
+    """double_take: its key_number_match area (WINNING NUMBERS of its own, special symbols) and its
+    match_n area each give their section-8 features; the classifier reads both blocks."""
     spec = load_spec(spec_path("happy_holidays").parent / "examples" / "double_take.toml")
     found, skipped = _findings(spec, "p1")
-    assert [f.name for f in found] == ["bonus_spot_0 (one scratched spot) against win/lose",
-                                       "win/lose predicted from bonus_spot_0"]
-    assert skipped == ["layout: area 'play': no no-information tests for style 'key_number_match'"]
+    assert [f.name for f in found] == [
+        "play_win_0 (a WINNING NUMBER) against win/lose", "smallest WINNING NUMBER of play against win/lose",
+        "bonus_spot_0 (one scratched spot) against win/lose",
+        "win/lose predicted from the set of WINNING NUMBERS of area play and bonus_spot_0"]
+    assert skipped == []
+
+
+def test_an_area_of_a_style_without_features_is_named():
+    play = {"areas": [{"id": "odd", "style": "scratch_and_hope"}], "tiers": []}
+    chi, blocks, skipped = style_features(play, {}, lambda c: np.zeros(3, dtype=np.int64))
+    assert (chi, blocks) == ([], [])
+    assert skipped == ["layout: area 'odd': no no-information tests for style 'scratch_and_hope'"]
+
+

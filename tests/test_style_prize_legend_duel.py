@@ -236,9 +236,9 @@ def test_a_legend_that_cannot_make_a_tier_is_a_problem_naming_the_field(tmp_path
     ((("[published]", "[layout]\nlegend = []\n\n[published]"),),
      "layout: the prize_legend_duel style reads every parameter from [play]; remove [layout]"),
     ((('style = "prize_legend_duel"', 'style = "match_n"'),),
-     "game.style: unknown eInstant style 'match_n' (known: prize_legend_duel)"),
+     "game.style: unknown eInstant style 'match_n' (known: area_match, prize_legend_duel)"),
     ((('style = "prize_legend_duel"', 'style = "prize_legend_duel_params"'),),
-     "game.style: unknown eInstant style 'prize_legend_duel_params' (known: prize_legend_duel)"),
+     "game.style: unknown eInstant style 'prize_legend_duel_params' (known: area_match, prize_legend_duel)"),
     ((('id = "hand_to_hand_tactics"', 'id = "Hand to Hand"'),),
      "game.id: 'Hand to Hand' is not a lower-case name (a-z, 0-9, _; at most 64)"),
     ((('id = "hand_to_hand_tactics"', 'rules = "hand_to_hand_tactics"'),),
@@ -259,7 +259,7 @@ def test_a_variant_the_style_cannot_take_is_refused_in_one_line(tmp_path, change
 
 
 def test_only_einstant_modules_are_found():
-    assert einstant_styles() == ["prize_legend_duel"]
+    assert einstant_styles() == ["area_match", "prize_legend_duel"]
     for name in ("match_n", "key_number_match", "prize_legend_duel_params", "../spec", "Prize", "nothing"):
         with pytest.raises(LookupError):
             einstant_module(name)
