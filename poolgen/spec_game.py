@@ -21,6 +21,10 @@ def rules_or_style(r: Reader, game: dict, kind: str, known_rules: tuple[str, ...
             raise r.fail("game.id", "goes with game.style (a spec without a style names its rules)")
         rules = r.get(game, "rules", "game", str)
         if rules not in known_rules:
+            if not known_rules:  # every shipped game is a spec of play styles (docs/new-game.md)
+                raise r.fail("game.rules", f"{rules!r}: no game has rules of its own; write a printed "
+                                           "game as a format = 2 spec of play styles, an eInstant with "
+                                           "game.id and game.style (docs/new-game.md)")
             raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(known_rules)})")
         return rules, None
     from poolgen.styles import einstant_module, einstant_styles

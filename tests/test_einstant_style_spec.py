@@ -45,3 +45,15 @@ def test_a_bad_game_table_is_refused_naming_the_field(tmp_path, old, new, messag
         load_spec(path)
     assert str(err.value).startswith("p.toml: ") and message in str(err.value)
     assert "\n" not in str(err.value)
+
+
+def test_a_format_1_game_with_rules_of_its_own_is_refused_with_the_way_forward(tmp_path):
+    """No game has a module of its own any more: a format-1 spec naming `rules` is told what to write."""
+    path = tmp_path / "old.toml"
+    path.write_text('format = 1\n[game]\nname = "Old"\nregulation = "K.A.R. 1"\nrules = "happy_holidays"\n'
+                    'kind = "printed"\nsource = "x"\n')
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == (
+        "old.toml: game.rules: 'happy_holidays': no game has rules of its own; write a printed game as "
+        "a format = 2 spec of play styles, an eInstant with game.id and game.style (docs/new-game.md)")
