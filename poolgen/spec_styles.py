@@ -77,6 +77,7 @@ class Area:
     style: str
     module: Any = field(repr=False)
     params: Any = field(repr=False)  # what the style module read (its own dataclass)
+    labels: tuple[str, ...] = ()  # the area's sections as printed on the ticket (proofs); () = the style's
 
 
 @dataclass(frozen=True)
@@ -258,15 +259,32 @@ def _areas(r: _Reader, doc: dict, ctx: AreaContext) -> list[Area]:
             module = style_module(style)
         except LookupError:
             raise r.fail(f"{where}.style", f"unknown style {style!r} (known: {', '.join(STYLES)})") from None
-        r.known(a, where, {"id", "style"} | module.FIELDS)
+        r.known(a, where, {"id", "style", "labels"} | module.FIELDS)
         area_id = r.get(a, "id", where, str)
         if not _NAME.match(area_id):
             raise r.fail(f"{where}.id", f"{area_id!r} is not a lower-case name (letters, digits, _)")
         if any(x.id == area_id for x in out):
             raise r.fail(f"{where}.id", f"duplicate area id {area_id!r}")
         ctx.areas = out
-        out.append(Area(area_id, style, module, module.read_area(ctx, a, where)))
+        params = module.read_area(ctx, a, where)
+        out.append(Area(area_id, style, module, params, _labels(r, a, where, module, area_id, params)))
     return out
+
+
+def _labels(r: _Reader, a: dict, where: str, module, area_id: str, params) -> tuple[str, ...]:
+    """`labels`: the titles of the area's sections as the ticket prints them (the proof draws them
+    instead of the style's own words), one per section the style draws."""
+    if "labels" not in a:
+        return ()
+    labels = a["labels"]
+    if not isinstance(labels, list) or not all(isinstance(x, str) and 0 < len(x) <= 80 for x in labels):
+        raise r.fail(f"{where}.labels", "must be a list of section titles (strings of 1 to 80 characters)")
+    blank = dict.fromkeys(module.columns(area_id, params), 0)
+    sections = [title for title, _ in module.face(area_id, params, blank)]
+    if len(labels) != len(sections):
+        raise r.fail(f"{where}.labels", f"{len(labels)} title(s) for the area's {len(sections)} section(s) "
+                                        f"({'; '.join(sections)})")
+    return tuple(labels)
 
 
 def _tiers(r: _Reader, doc: dict, areas: dict[str, Area], max_wins: int):

@@ -157,10 +157,12 @@ def test_proof_faces_and_report(base, tmp_path):
     assert all("- agrees" in t for t in text if "Pool record" in t) and not any("ILLEGAL" in t for t in text)
     assert sum("No area shows a win: no prize." in t for t in text) == 1  # the losing tier's ticket
     faces = " ".join(text)
-    for drawn in ("WINNING NUMBERS  (area numbers, key_number_match)", "(area wild, key_number_match)",
-                  "BONUS: REVEAL A WIN AMOUNT  (area bonus, bonus_reveal)", "THRNIN", "FIVE-HUN", "WIN$50",
+    for drawn in ("LUCKY NUMBERS  (area numbers, key_number_match)", "YOUR NUMBERS  (area numbers,",
+                  "YOUR WILD NUMBERS (a match wins 5 times the prize shown)  (area wild, key_number_match)",
+                  "WILD BONUS  (area bonus, bonus_reveal)", "THRNIN", "FIVE-HUN", "WIN$50",
                   "revealed: wins $50.00", "wild, spot"):
         assert drawn in faces, drawn
+    assert "WINNING NUMBERS  (area" not in faces and "BONUS: REVEAL" not in faces  # the spec's labels
     assert not any("Symbol of" in t for t in text[3:])  # a picture is drawn by its name ("clover")
     report = invoke("report", run, "--spec", SPEC, "--public-key", base["public"],
                     "--out", tmp_path / "report.pdf")
@@ -219,3 +221,22 @@ REFUSED = {
 @pytest.mark.parametrize("case", REFUSED)
 def test_what_a_style_cannot_lay_out_is_refused_by_check(tmp_path, case):
     _refused(tmp_path, *REFUSED[case])
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('labels = ["WILD BONUS"]', 'labels = ["WILD BONUS", "MORE"]',
+     "areas[2].labels: 2 title(s) for the area's 1 section(s) (BONUS: REVEAL A WIN AMOUNT)"),
+    ('labels = ["LUCKY NUMBERS", "YOUR NUMBERS"]', 'labels = ["LUCKY NUMBERS"]',
+     "areas[0].labels: 1 title(s) for the area's 2 section(s) (WINNING NUMBERS; YOUR NUMBERS)"),
+    ('labels = ["WILD BONUS"]', 'labels = "WILD BONUS"',
+     "areas[2].labels: must be a list of section titles (strings of 1 to 80 characters)"),
+    ('labels = ["WILD BONUS"]', 'labels = [""]',
+     "areas[2].labels: must be a list of section titles (strings of 1 to 80 characters)"),
+])
+def test_area_labels_name_every_section_or_are_refused(tmp_path, old, new, message):
+    assert old in TEXT, old
+    path = tmp_path / "wild_side.toml"
+    path.write_text(TEXT.replace(old, new, 1))
+    result = invoke("check", path)
+    assert result.exit_code == 2 and f"wild_side.toml: {message}" in result.output, result.output
+    assert "Traceback" not in result.output

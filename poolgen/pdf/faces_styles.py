@@ -54,8 +54,8 @@ def draw(c: Canvas, spec: Spec, pool: dict, row: dict, ev, x: float, y: float, w
     c.setFillColor(white)
     c.setFont("Helvetica-Bold", 11)
     c.drawRightString(x + w - 14, y + h - 26, f"GAME {spec.number}   {fmt_cents(pool['price_cents'])}")
-    sections = [(a, title, cells) for a in spec.styles.areas
-                for title, cells in a.module.face(a.id, a.params, row)]
+    sections = [(a, a.labels[k] if a.labels else title, cells) for a in spec.styles.areas
+                for k, (title, cells) in enumerate(a.module.face(a.id, a.params, row))]
     title_h = 16
     total_rows = sum(_rows(cells)[0] for _, _, cells in sections)
     lane = min(110.0, (h - 64 - title_h * len(sections)) / max(1, total_rows))
