@@ -3,7 +3,7 @@
 Each symbol is drawn in a 100 x 100 unit box and scaled to the size asked for. The drawings are
 simple on purpose: they only have to let a reviewer tell the symbols of one game apart at a glance,
 so each has its own outline and colour, and `symbol_drawing` writes its label under it.
-Symbols are keyed by their spec code (`COIN` is the same coin in Wild Side and Primetime Payout).
+Symbols are keyed by their spec code (`COIN` is one coin in whichever spec uses that code).
 """
 
 from __future__ import annotations
@@ -343,7 +343,7 @@ def _field_goal() -> list:
 
 
 DRAWN: dict[str, Callable[[], list]] = {
-    # Wild Side: WILD BONUS play symbols and bonus prize symbols
+    # pictures and win-amount symbols (bonus_reveal areas)
     "GLDBAR": _gold_bar,
     "BILL": _bill,
     "PGYBNK": _piggy_bank,
@@ -355,12 +355,12 @@ DRAWN: dict[str, Callable[[], list]] = {
     "WIN10": lambda: _starburst("$10"),
     "WIN25": lambda: _starburst("$25"),
     "WIN50": lambda: _starburst("$50"),
-    # Hand to Hand Tactics
+    # rock, paper, scissors and a multiplier (prize_legend_duel)
     "R": _rock,
     "P": _paper,
     "S": _scissors,
     "M": _multiplier,
-    # Primetime Payout
+    # pictures of an area_match game
     "CLIP": _clipboard,
     "FINGER": _foam_finger,
     "WHISTLE": _whistle,
