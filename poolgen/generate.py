@@ -128,7 +128,11 @@ def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
     except (LookupError, ValueError):
         raise RunError(f"{spec.path.name}: no audit rules engine for {spec.style or spec.rules!r}; "
                        "refusing to write layouts nobody can check") from None
-    result = evaluate(df, entry)
+    try:
+        result = evaluate(df, entry)
+    except ValueError as exc:  # a play entry audit cannot read: check should have refused the spec
+        raise RunError(f"{spec.path.name}: pool {pool.id}: audit's engine refuses the run ({exc}); "
+                       "nothing was written") from None
     stored = df.get_column("prize_cents").to_numpy()
     wrong = np.flatnonzero(result.prize_cents != stored)
     if len(wrong) or result.illegal:

@@ -31,6 +31,7 @@ MAX_SIGNIFICANT_DIGITS = 15
 MAX_DECIMAL_PLACES = 15  # at most 15 digits after the point ...
 MAX_DECIMAL_MAGNITUDE = 15  # ... and at most 16 before it (below 10**16)
 MAX_MONEY_CENTS = 100_000_000_000  # $1,000,000,000.00: any one amount
+MAX_MULTIPLIER = 1000  # a multiplier symbol's or an area's k (games print 2X to 100X); audit reads up to 4095
 
 # Sizes of a game.
 MAX_POOL_TICKETS = 10_000_000  # tickets or shares in one pool

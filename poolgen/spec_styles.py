@@ -19,6 +19,7 @@ import numpy as np
 
 from poolgen.deliverables.settings import FIELDS as PRINT_FIELDS
 from poolgen.deliverables.settings import read_print_settings
+from poolgen.limits import MAX_MULTIPLIER
 from poolgen.spec import Pool, PoolTier, Spec, Symbol, Tier, _check_published, _Reader
 from poolgen.spec_bounds import bound_pools, bound_sizes
 from poolgen.styles import STYLES, style_module
@@ -131,12 +132,14 @@ class AreaContext:
         return tuple(self.groups[name])
 
     def whole(self, table: dict, key: str, where: str, low: int, required: bool = True,
-              default: int | None = None) -> int:
+              default: int | None = None, high: int | None = None) -> int:
         if key not in table and not required:
             return default  # type: ignore[return-value]
         value = self.r.get(table, key, where, int)
         if value < low:
             raise self.r.fail(f"{where}.{key}", f"must be at least {low}, got {value}")
+        if high is not None and value > high:
+            raise self.r.fail(f"{where}.{key}", f"must be at most {high}, got {value}")
         return value
 
 
@@ -215,8 +218,8 @@ def _symbols(r: _Reader, doc: dict, price: int) -> tuple[dict[str, list[StyleSym
         if how not in (None, "automatic", "multiplier"):
             raise r.fail(f"{where}.how", f"must be \"automatic\" or \"multiplier\", not {how!r}")
         by = r.get(s, "by", where, int, required=False)
-        if by is not None and by < 2:
-            raise r.fail(f"{where}.by", f"a multiplier is at least 2, got {by}")
+        if by is not None and not 2 <= by <= MAX_MULTIPLIER:
+            raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}")
         sym = StyleSymbol(i, group, code, r.get(s, "symbol", where, str),
                           r.get(s, "caption", where, str, required=False) or "", cents, free, how,
                           by if by is not None else 1)

@@ -15,7 +15,8 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
     spots, match = area.get("spots"), area.get("match")
     prizes, mults = area.get("prizes"), area.get("multipliers")
     if not (isinstance(spots, int) and isinstance(match, int) and 2 <= match <= spots
-            and isinstance(prizes, list) and prizes and isinstance(mults, list)):
+            and isinstance(prizes, list) and prizes and isinstance(mults, list)
+            and all(isinstance(m, dict) and type(m.get("by")) is int and 2 <= m["by"] < 4096 for m in mults)):
         raise ValueError(f"manifest play entry: area {aid!r}: spots, match, prizes or multipliers unreadable")
     if len(prizes) > 256:
         raise ValueError(f"manifest play entry: area {aid!r}: more than 256 prize symbols")

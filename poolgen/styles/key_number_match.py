@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from poolgen.limits import MAX_MULTIPLIER
 from poolgen.money import fmt_cents
 from poolgen.rng import integers, row_permutations
 from poolgen.styles import prize_entry
@@ -57,7 +58,8 @@ def read_area(ctx, table: dict, where: str) -> Params:
                yours=ctx.whole(table, "yours", where, 1), numbers=numbers,
                prizes=ctx.group(table, "prizes", where, "prizes"),
                specials=ctx.group(table, "specials", where, "specials", required=False) or (),
-               match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1),
+               match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1,
+                                  high=MAX_MULTIPLIER),
                source=source.id if source else None,
                distinct=r.get(table, "distinct_numbers", where, bool, required=False) or False)
     p = replace(p, weights=_weights(ctx, table, where, p.prizes))
