@@ -1,0 +1,80 @@
+"""Step 5 of an eInstant run against its spec (audit/steps_pool.py check_against_spec), message by
+message: the spec's hash, every game field, every pool, and the play entry an area_match engine
+derives from the spec (docs/styles/area_match.md section 1). Called directly on the manifest of one
+small real pool, so each case costs a dict edit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+
+import pytest
+from conftest import SEED_A, spec_path
+
+from audit.errors import VerificationError
+from audit.manifest import Manifest
+from audit.spec import read_spec
+from audit.steps_pool import check_against_spec
+from poolgen.generate import generate
+from poolgen.spec import load_spec
+
+PP = spec_path("primetime_payout")
+PP_SHA = hashlib.sha256(PP.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def pp_run(tmp_path_factory) -> dict:
+    """The manifest of an unsigned run of Primetime Payout's pool d1.00x1, as JSON."""
+    run = generate(load_spec(PP), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                   out=tmp_path_factory.mktemp("pp5"), run_id="r", pool_ids=["d1.00x1"]).folder
+    return json.loads((run / "manifest.json").read_bytes())
+
+
+def _step5(doc: dict) -> str:
+    return check_against_spec(Manifest.parse(json.dumps(doc).encode()), read_spec(PP))
+
+
+def _fails(doc: dict, change) -> str:
+    doc = json.loads(json.dumps(doc))
+    change(doc)
+    with pytest.raises(VerificationError) as info:
+        _step5(doc)
+    assert info.value.step == 5
+    return info.value.reason
+
+
+def test_step5_passes_the_specs_run(pp_run):
+    assert _step5(pp_run) == (f"spec primetime_payout.toml (SHA-256 {PP_SHA[:16]}...) matches the manifest; "
+                              "every pool is as it says")
+
+
+def test_step5_names_the_file_whose_hash_differs(pp_run):
+    def change(doc):
+        doc["spec"]["sha256"] = "0" * 64
+        doc["spec"]["file"] = "old.toml"
+    assert _fails(pp_run, change) == (f"spec primetime_payout.toml has SHA-256 {PP_SHA}, the manifest says "
+                                      f"{'0' * 64} (file old.toml)")
+
+
+@pytest.mark.parametrize(("key", "value"), [("name", "Prime Time"), ("number", 1),
+                                            ("regulation", "K.A.R. 111-23-99"), ("rules", "primetime")])
+def test_step5_names_a_game_field_that_is_not_the_specs(pp_run, key, value):
+    was = pp_run["game"][key]
+    assert _fails(pp_run, lambda doc: doc["game"].update({key: value})) == (
+        f"game.{key}: manifest {value!r}, spec {was!r}")
+
+
+def test_step5_names_a_play_parameter_that_is_not_the_specs(pp_run):
+    spots = pp_run["play"]["spots"]
+    assert _fails(pp_run, lambda doc: doc["play"].update(spots=spots + 1)) == (
+        f"play.spots: manifest {spots + 1}, spec {spots}")
+
+
+def test_step5_names_a_play_parameter_the_spec_does_not_have(pp_run):
+    assert _fails(pp_run, lambda doc: doc["play"].update(extra=1)) == "play.extra: manifest 1, spec None"
+
+
+def test_step5_names_a_play_parameter_the_manifest_leaves_out(pp_run):
+    wild = pp_run["play"]["wild"]
+    assert _fails(pp_run, lambda doc: doc["play"].pop("wild")) == f"play.wild: manifest None, spec {wild!r}"
