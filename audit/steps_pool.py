@@ -82,8 +82,8 @@ def check_figures(table: pl.DataFrame, pool: PoolEntry) -> str:
     stated = {t.id: t for t in pool.tiers}
     if len(stated) != len(pool.tiers):
         problems.append("a tier id appears twice in the manifest")
-    found = table.group_by("tier").agg(pl.len().alias("n"), pl.col("prize_cents").min().alias("lo"),
-                                       pl.col("prize_cents").max().alias("hi"))
+    found = table.group_by("tier", maintain_order=True).agg(  # problems in the table's order
+        pl.len().alias("n"), pl.col("prize_cents").min().alias("lo"), pl.col("prize_cents").max().alias("hi"))
     seen = {}
     for tier, n, lo, hi in found.iter_rows():
         t = stated.get(tier)

@@ -9,13 +9,14 @@ import hashlib
 import json
 from datetime import UTC, datetime
 
+import polars as pl
 import pytest
 from conftest import SEED_A, spec_path
 
 from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
-from audit.steps_pool import check_against_spec
+from audit.steps_pool import check_against_spec, check_figures
 from poolgen.generate import generate
 from poolgen.spec import load_spec
 
@@ -24,11 +25,16 @@ PP_SHA = hashlib.sha256(PP.read_bytes()).hexdigest()
 
 
 @pytest.fixture(scope="module")
-def pp_run(tmp_path_factory) -> dict:
-    """The manifest of an unsigned run of Primetime Payout's pool d1.00x1, as JSON."""
-    run = generate(load_spec(PP), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                   out=tmp_path_factory.mktemp("pp5"), run_id="r", pool_ids=["d1.00x1"]).folder
-    return json.loads((run / "manifest.json").read_bytes())
+def pp_folder(tmp_path_factory):
+    """An unsigned run of Primetime Payout's pool d1.00x1."""
+    return generate(load_spec(PP), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                    out=tmp_path_factory.mktemp("pp5"), run_id="r", pool_ids=["d1.00x1"]).folder
+
+
+@pytest.fixture(scope="module")
+def pp_run(pp_folder) -> dict:
+    """Its manifest, as JSON."""
+    return json.loads((pp_folder / "manifest.json").read_bytes())
 
 
 def _step5(doc: dict) -> str:
@@ -78,3 +84,32 @@ def test_step5_names_a_play_parameter_the_spec_does_not_have(pp_run):
 def test_step5_names_a_play_parameter_the_manifest_leaves_out(pp_run):
     wild = pp_run["play"]["wild"]
     assert _fails(pp_run, lambda doc: doc["play"].pop("wild")) == f"play.wild: manifest None, spec {wild!r}"
+
+
+# ---- the pool's figures, recounted from its table ------------------------------------------------
+
+def _figures(pp_folder, edit) -> str:
+    pool = Manifest.parse((pp_folder / "manifest.json").read_bytes()).pools[0]
+    table = edit(pl.read_parquet(pp_folder / pool.file))
+    with pytest.raises(VerificationError) as info:
+        check_figures(table, pool)
+    assert info.value.step == 5
+    return info.value.reason
+
+
+def test_step5_names_a_tier_whose_one_ticket_is_missing(pp_folder):
+    gone = pl.col("tier") == "m1000"  # the pool's one $1,000 share
+    assert _figures(pp_folder, lambda t: t.filter(~gone)) == (
+        "tier 'm1000': 0 tickets, the manifest says 1; tickets: recounted 999999, the manifest says "
+        "1000000; winners: recounted 330942, the manifest says 330943; prize cost (cents): recounted "
+        "87900000, the manifest says 88000000; payout %: recounted 87.9001, the manifest says 88.0000")
+
+
+def test_step5_counts_every_tier_after_one_it_does_not_know(pp_folder):
+    """A share of a tier the manifest does not list, first in the table: the tiers after it are still
+    counted, so only that share's tier and its own tier's count are named."""
+    first = pl.int_range(pl.len()) == 0
+    edit = lambda t: t.with_columns(tier=pl.when(first).then(pl.lit("t99")).otherwise("tier"))  # noqa: E731
+    reason = _figures(pp_folder, edit)
+    assert reason.startswith("1 ticket(s) of tier 't99', which the manifest does not list; tier ")
+    assert reason.count("tickets, the manifest says") == 1
