@@ -57,7 +57,7 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
     "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps_files.py", "audit/steps_identity.py",
                 "audit/steps_pool.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
                                      "tests/test_damaged_runs.py", "tests/test_verify_kills.py",
-                                     "tests/test_verify_step5_einstant.py"], ""),
+                                     "tests/test_verify_einstant_steps.py"], ""),
 }
 COPIED = ["poolgen", "audit", "tests", "specs", "docs", "pyproject.toml"]
 # Groups whose tests use polars: mutmut forks each mutant's process, and a process forked after polars

@@ -1,7 +1,8 @@
-"""Step 5 of an eInstant run against its spec (audit/steps_pool.py check_against_spec), message by
-message: the spec's hash, every game field, every pool, and the play entry an area_match engine
-derives from the spec (docs/styles/area_match.md section 1). Called directly on the manifest of one
-small real pool, so each case costs a dict edit."""
+"""Steps 4 and 5 of an eInstant run (audit/steps_pool.py), message by message: the style's engine
+over the table, the figures recounted, and the run against its spec (the spec's hash, every game
+field, every pool, and the play entry an area_match engine derives from the spec:
+docs/styles/area_match.md section 1). Called directly on one small real pool, so each case costs an
+edit of a dict or a table."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from conftest import SEED_A, spec_path
 from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
-from audit.steps_pool import check_against_spec, check_figures
+from audit.steps_pool import check_against_spec, check_figures, check_layouts
 from poolgen.generate import generate
 from poolgen.spec import load_spec
 
@@ -113,3 +114,26 @@ def test_step5_counts_every_tier_after_one_it_does_not_know(pp_folder):
     reason = _figures(pp_folder, edit)
     assert reason.startswith("1 ticket(s) of tier 't99', which the manifest does not list; tier ")
     assert reason.count("tickets, the manifest says") == 1
+
+
+# ---- step 4 ---------------------------------------------------------------------------------------
+
+def _step4(pp_folder, edit=lambda doc: None) -> str:
+    doc = json.loads((pp_folder / "manifest.json").read_bytes())
+    edit(doc)
+    manifest = Manifest.parse(json.dumps(doc).encode())
+    pool = manifest.pools[0]
+    return check_layouts(pl.read_parquet(pp_folder / pool.file), pool, manifest.doc["game"]["rules"],
+                         manifest.doc["play"])
+
+
+def test_step4_evaluates_every_share_with_the_styles_engine(pp_folder):
+    assert _step4(pp_folder) == ("1,000,000 layouts evaluated by audit.styles.area_match: each pays its "
+                                 "stored prize (330,943 winners), none illegal")
+
+
+def test_step4_fails_on_a_play_entry_the_engine_cannot_read(pp_folder):
+    with pytest.raises(VerificationError) as info:
+        _step4(pp_folder, lambda doc: doc["play"].update(spots="five"))
+    assert (info.value.step, info.value.reason) == (
+        4, "manifest play entry (area_match): spots must be a whole number 1..16, not 'five'")
