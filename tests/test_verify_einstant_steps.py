@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from datetime import UTC, datetime
 
+import numpy as np
 import polars as pl
 import pytest
 from conftest import SEED_A, spec_path
@@ -18,6 +20,7 @@ from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
 from audit.steps_pool import check_against_spec, check_figures, check_layouts
+from audit.verify import pool_outcomes
 from poolgen.generate import generate
 from poolgen.spec import load_spec
 
@@ -118,13 +121,13 @@ def test_step5_counts_every_tier_after_one_it_does_not_know(pp_folder):
 
 # ---- step 4 ---------------------------------------------------------------------------------------
 
-def _step4(pp_folder, edit=lambda doc: None) -> str:
+def _step4(pp_folder, edit=lambda doc: None, edit_table=lambda table: table) -> str:
     doc = json.loads((pp_folder / "manifest.json").read_bytes())
     edit(doc)
     manifest = Manifest.parse(json.dumps(doc).encode())
     pool = manifest.pools[0]
-    return check_layouts(pl.read_parquet(pp_folder / pool.file), pool, manifest.doc["game"]["rules"],
-                         manifest.doc["play"])
+    return check_layouts(edit_table(pl.read_parquet(pp_folder / pool.file)), pool,
+                         manifest.doc["game"]["rules"], manifest.doc["play"])
 
 
 def test_step4_evaluates_every_share_with_the_styles_engine(pp_folder):
@@ -137,3 +140,49 @@ def test_step4_fails_on_a_play_entry_the_engine_cannot_read(pp_folder):
         _step4(pp_folder, lambda doc: doc["play"].update(spots="five"))
     assert (info.value.step, info.value.reason) == (
         4, "manifest play entry (area_match): spots must be a whole number 1..16, not 'five'")
+
+
+def test_step4_names_every_problem_of_a_changed_layout(pp_folder):
+    """Share 2 (row 1) wins 50 cents by a bonus; shown as four 13s it also matches, and pays 100."""
+    def four_alike(table):
+        row = pl.int_range(pl.len()) == 1
+        return table.with_columns(**{f"a0_s{j}": pl.when(row).then(13).otherwise(f"a0_s{j}").cast(pl.UInt8)
+                                     for j in range(4)})
+    with pytest.raises(VerificationError) as info:
+        _step4(pp_folder, edit_table=four_alike)
+    assert (info.value.step, info.value.reason) == (
+        4, "1 layout(s) do not pay the stored prize: d1.00x1-0000002 (row 1) pays 100 cents, stores 50; "
+           "1 illegal layout(s): d1.00x1-0000002 (row 1): area 0: a0_bonus is 2 but its symbols trigger no "
+           "bonus (0); areas pay 100 = 100 cents, prize_cents is 50")
+
+
+class _WrongShape:  # an engine that answers for another number of rows
+    KIND = "einstant"
+
+    @staticmethod
+    def evaluate(table, pool, play):
+        from audit.rules import Evaluation
+        return Evaluation(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), [])
+
+
+def test_step4_refuses_an_engine_answer_of_another_length(pp_folder, monkeypatch):
+    import audit.steps_pool
+    monkeypatch.setattr(audit.steps_pool, "einstant_engine", lambda style: _WrongShape)
+    with pytest.raises(VerificationError) as info:
+        _step4(pp_folder)
+    assert (info.value.step, info.value.reason) == (
+        4, "the rules engine returned (2,) prizes and (2,) wins for 1,000,000 rows")
+
+
+def test_steps_3_to_6_of_a_pool_file_that_is_not_parquet(pp_folder, tmp_path):
+    folder = tmp_path / "run"
+    shutil.copytree(pp_folder, folder)
+    manifest = Manifest.parse((folder / "manifest.json").read_bytes())
+    pool = manifest.pools[0]
+    (folder / pool.file).write_bytes(b"not parquet")
+    out = pool_outcomes(folder, pool, manifest.doc["game"]["rules"], manifest.kind, None, None,
+                        manifest.doc["play"])
+    assert out[2][0] == "fail" and out[3][0] == "fail"
+    assert out[3][1].startswith("pool-d1.00x1.parquet cannot be read as Parquet: ")
+    assert {s: out[s] for s in (4, 5, 6)} == {
+        s: ("skip", "needs step 3: pool-d1.00x1.parquet cannot be read") for s in (4, 5, 6)}
