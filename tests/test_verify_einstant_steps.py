@@ -19,6 +19,7 @@ from conftest import SEED_A, spec_path
 from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
+from audit.steps_identity import check_complete
 from audit.steps_pool import check_against_spec, check_figures, check_layouts
 from audit.verify import pool_outcomes
 from poolgen.generate import generate
@@ -186,3 +187,13 @@ def test_steps_3_to_6_of_a_pool_file_that_is_not_parquet(pp_folder, tmp_path):
     assert out[3][1].startswith("pool-d1.00x1.parquet cannot be read as Parquet: ")
     assert {s: out[s] for s in (4, 5, 6)} == {
         s: ("skip", "needs step 3: pool-d1.00x1.parquet cannot be read") for s in (4, 5, 6)}
+
+
+def test_step3_names_columns_out_of_the_manifests_order(pp_folder):
+    pool = Manifest.parse((pp_folder / "manifest.json").read_bytes()).pools[0]
+    table = pl.read_parquet(pp_folder / pool.file)
+    swapped = table.select(["ticket", "position", *table.columns[2:]])
+    with pytest.raises(VerificationError) as info:
+        check_complete(swapped, pool, "einstant", None)
+    assert (info.value.step, info.value.reason) == (
+        3, f"columns {swapped.columns} are not the manifest's {list(pool.columns)}")

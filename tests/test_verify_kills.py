@@ -14,6 +14,7 @@ from conftest import SEED_A, SPECS, spec_path
 from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
+from audit.steps_identity import expected_identities
 from audit.steps_pool import check_against_spec, check_layouts
 from poolgen.generate import generate
 from poolgen.spec import load_spec
@@ -95,3 +96,14 @@ def test_step4_of_a_styled_game_is_evaluated_by_audit_styles(tmp_path):
         f"9 layouts evaluated by audit.styles ({styles}): each pays its stored prize (3 winners), "
         "none illegal")
     assert styles
+
+
+def test_the_identities_of_printed_rows(two_pools):
+    """docs/pool-files.md: book first_book + position // tickets_per_book, ticket_no the rest, ticket
+    NNN-BBBBBBB-TTT."""
+    pool = Manifest.parse(json.dumps(two_pools).encode()).pools[1]
+    first = pool.raw["first_book"]
+    want = expected_identities(3, pool, "printed", 2, 466)
+    assert {k: v.to_list() for k, v in want.items()} == {
+        "book": [first, first, first + 1], "ticket_no": [0, 1, 0],
+        "ticket": [f"466-{first:07d}-000", f"466-{first:07d}-001", f"466-{first + 1:07d}-000"]}
