@@ -15,6 +15,7 @@ from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
 from audit.steps_pool import check_against_spec, check_layouts
+from audit.verify import verify_run
 from poolgen.generate import generate
 from poolgen.spec import load_spec
 
@@ -95,3 +96,28 @@ def test_step4_of_a_styled_game_is_evaluated_by_audit_styles(tmp_path):
         f"9 layouts evaluated by audit.styles ({styles}): each pays its stored prize (3 winners), "
         "none illegal")
     assert styles
+
+
+@pytest.mark.parametrize("rules", ["wild_side", "_shared", "styles.match_n", ""])
+def test_step4_refuses_a_run_without_a_play_entry_in_one_line(tmp_path, rules):
+    """A run whose manifest has no `play` entry names rules of its own (the old format-1 printed
+    games): no engine evaluates them, so step 4 fails for every pool, in one line, and nothing crashes."""
+    spec = load_spec(SPECS / "examples" / "hit_50.toml")
+    pool = spec.pool("p1")
+    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
+    small = replace(pool, tiers=tiers, tickets=9, books=1)
+    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
+                   run_id="s").folder
+    doc = json.loads((run / "manifest.json").read_bytes())
+    del doc["play"]
+    doc["game"]["rules"] = rules
+    (run / "manifest.json").write_text(json.dumps(doc))
+    manifest = Manifest.parse((run / "manifest.json").read_bytes())
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    with pytest.raises(VerificationError) as info:
+        check_layouts(table, manifest.pools[0], manifest.rules, None)
+    assert (info.value.step, info.value.reason) == (4, f"no audit rules for game rules {rules!r}")
+    report = verify_run(run, None)
+    step4 = report.steps[3]
+    assert (step4.status, step4.reasons) == ("fail", [f"pool p1: no audit rules for game rules {rules!r}"])
+    assert 4 in report.failed
