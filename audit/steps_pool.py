@@ -19,8 +19,8 @@ from audit.styles import evaluate as evaluate_styles
 # ---- step 4 -------------------------------------------------------------------------------------
 
 def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict | None = None) -> str:
-    """(4) every layout, evaluated by the audit's own rules engine, pays the stored prize.
-    A style-based run (its manifest has `play`) is evaluated by audit.styles from that entry."""
+    """(4) every layout, evaluated by the audit's own engine of its styles (audit.styles, from the
+    manifest's `play` entry), pays the stored prize. A run without a `play` entry is refused."""
     if play is not None and "style" in play:  # an eInstant of a generic style
         try:
             result = einstant_engine(play["style"]).evaluate(table, pool.raw, play)
