@@ -11,7 +11,6 @@ from audit.errors import VerificationError
 from audit.manifest import Manifest, PoolEntry
 from audit.merkle import ALGORITHM as MERKLE_ALGORITHM
 from audit.merkle import MerkleError, table_root
-from audit.rules import rules_module
 from audit.spec import SpecFigures, compare_pool
 from audit.spec_styles import StyledFigures, check_styled_against_spec
 from audit.styles import einstant_engine
@@ -20,8 +19,8 @@ from audit.styles import evaluate as evaluate_styles
 # ---- step 4 -------------------------------------------------------------------------------------
 
 def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict | None = None) -> str:
-    """(4) every layout, evaluated by the audit's own rules engine, pays the stored prize.
-    A style-based run (its manifest has `play`) is evaluated by audit.styles from that entry."""
+    """(4) every layout, evaluated by the audit's own engine of its styles (audit.styles, from the
+    manifest's `play` entry), pays the stored prize. A run without a `play` entry is refused."""
     if play is not None and "style" in play:  # an eInstant of a generic style
         try:
             result = einstant_engine(play["style"]).evaluate(table, pool.raw, play)
@@ -31,13 +30,8 @@ def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict |
     elif play is not None:
         result = evaluate_styles(table, pool.raw, play)
         engine_name = "audit.styles (" + ", ".join(sorted({a["style"] for a in play["areas"]})) + ")"
-    else:
-        try:
-            engine = rules_module(rules)
-        except LookupError as exc:
-            raise VerificationError(4, str(exc)) from None
-        result = engine.evaluate(table, pool.raw)
-        engine_name = f"audit.rules.{rules}"
+    else:  # every game is of play styles: a run without a play entry names rules no engine has
+        raise VerificationError(4, f"no audit rules for game rules {rules!r}")
     n = table.height
     prize = np.asarray(result.prize_cents, dtype=np.int64)
     wins = np.asarray(result.wins, dtype=np.int64)

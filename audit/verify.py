@@ -8,8 +8,8 @@
         no book number in two),
         every Merkle salt 32 hex digits and a sample of them distinct (that they are random bits
         from the seed only step 7 can prove);
-    (4) every ticket's layout evaluates, with audit.rules (or, for a game of play styles, with
-        audit.styles from the manifest's `play` entry), to the prize stored with it;
+    (4) every ticket's layout evaluates, with audit.styles from the manifest's `play` entry (a run
+        without one is refused), to the prize stored with it;
     (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
         a spec, the spec; the spec's SHA-256 must be the manifest's);
     (6) every pool's Merkle root recomputes;

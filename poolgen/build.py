@@ -18,7 +18,6 @@ import numpy as np
 import polars as pl
 
 from poolgen.deliverables.identity import book_numbers
-from poolgen.layouts import layout_module
 from poolgen.rng import derive_stream, permutation
 from poolgen.seeds import stream_label
 from poolgen.spec import Pool, Spec
@@ -79,18 +78,12 @@ def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
     The identity, tier, prize and salt columns are made on a thread while this one lays the tickets
     out: both are mostly numpy, polars and OpenSSL work, which run without the GIL."""
     tiers = shuffled_tiers(spec, pool, seed)
-    if spec.styles is not None:  # a game of generic play styles (poolgen/styles/)
-        lay_out = spec.styles.lay_out
-    elif spec.style is not None:  # an eInstant of a generic style (poolgen/styles/<style>.py)
-        lay_out = einstant_module(spec.style).lay_out
-    else:
-        lay_out = getattr(layout_module(spec.rules), "lay_out", None)
+    # a game of generic play styles (poolgen/styles/), or an eInstant of one style (poolgen/styles/<style>.py)
+    lay_out = spec.styles.lay_out if spec.styles is not None else einstant_module(spec.style).lay_out
     with ThreadPoolExecutor(max_workers=1) as worker:
         common = worker.submit(_common_columns, spec, pool, seed, tiers)
-        layout: dict[str, np.ndarray] = {}
-        if lay_out is not None:
-            layout = lay_out(spec, pool, tiers, derive_stream(seed, *stream_label(spec.rules, pool.id,
-                                                                                   "layout")))
+        stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "layout"))
+        layout: dict[str, np.ndarray] = lay_out(spec, pool, tiers, stream)
         columns = common.result()
     for name, values in layout.items():
         if name in columns:

@@ -123,19 +123,11 @@ def check_spec(spec: Spec) -> GameCheck:
 
         check_styled(spec, result)
         return result
-    if spec.kind == "printed":
-        _check_printed(spec, result)
-    else:
-        _check_einstant(spec, result)
-    # A game's layout module may prove more (e.g. that every tier can be laid out at all).
-    if spec.style is not None:  # an eInstant of a generic style (poolgen/styles/<style>.py)
-        from poolgen.styles import einstant_module
+    _check_einstant(spec, result)  # format 1: an eInstant of a generic style (poolgen/styles/<style>.py)
+    # The style's module may prove more (e.g. that every tier can be laid out at all).
+    from poolgen.styles import einstant_module
 
-        extra = getattr(einstant_module(spec.style), "check_structure", None)
-    else:
-        from poolgen.layouts import layout_module
-
-        extra = getattr(layout_module(spec.rules), "check_structure", None)
+    extra = getattr(einstant_module(spec.style), "check_structure", None)
     if extra is not None:
         extra(spec, result)
     return result
@@ -154,72 +146,6 @@ def _odds_matches(printed: str, exact: Fraction) -> tuple[bool, Decimal]:
     places = max(0, -value.as_tuple().exponent)
     shown = round_half_up(exact, places)
     return shown == value, shown
-
-
-def _check_printed(spec: Spec, result: GameCheck) -> None:
-    result.pools += [figures(p) for p in spec.pools]
-    n_pools = len(spec.pools)
-    pool = result.pools[0]
-    order = PoolFigures("order", pool.price_cents, sum(p.tickets for p in result.pools),
-                        tuple(PoolTier(t.id, t.prize_cents, sum(p.tiers[i].count for p in result.pools))
-                              for i, t in enumerate(pool.tiers)))
-    result.order = order
-    per_order = spec.sales["counts_per"] == "order"
-    table = "(i)"
-    for t in spec.tiers:
-        row = f"row {t.index} ({t.data.get('get') or t.data.get('wild_bonus')} = {fmt_cents(t.prize_cents)})"
-        if "published_cost" in t.data:
-            count = t.count if per_order else t.count * n_pools
-            cost = _printed(t.data["published_cost"], result, f"{table} {row} prize cost")
-            if cost != count * t.prize_cents:
-                result.problem(table, f"{row} prize cost", fmt_cents(cost),
-                               f"{count:,} x {fmt_cents(t.prize_cents)} = "
-                               f"{fmt_cents(count * t.prize_cents)}")
-        _check_how_won(spec, result, t, row)
-    pub = spec.published
-    if "winners" in pub and pub["winners"] != order.winners:
-        result.problem(table, "total winners", f"{pub['winners']:,}", f"{order.winners:,}")
-    subtotal = order.prize_cost_cents
-    if "subtotal_cost" in pub:
-        printed = _printed(pub["subtotal_cost"], result, f"{table} sub-total")
-        if printed != subtotal:
-            result.problem(table, "prize cost sub-total", fmt_cents(printed), fmt_cents(subtotal))
-    other = sum(_printed(c["amount"], result, f"{table} {c['name']}")
-                for c in pub.get("other_costs", []))
-    if "total_cost" in pub:
-        printed = _printed(pub["total_cost"], result, f"{table} total")
-        if printed != subtotal + other:
-            result.problem(table, "prize cost total", fmt_cents(printed),
-                           f"{fmt_cents(subtotal)} + {fmt_cents(other)} other = "
-                           f"{fmt_cents(subtotal + other)}")
-    if "odds" in pub and order.odds is not None:
-        ok, shown = _odds_matches(pub["odds"], order.odds)
-        if not ok:
-            result.problem("(j)", "overall odds", f"1 in {pub['odds']}", f"1 in {shown}")
-
-
-def _check_how_won(spec: Spec, result: GameCheck, tier, row: str) -> None:
-    """Format-1 key-number tiers (`your`, `wild`, `bonus`): the wins a row names must add up to its
-    prize and fit on the ticket."""
-    d = tier.data
-    if not any(k in d for k in ("your", "wild", "bonus")):
-        return
-    play = spec.play
-    value = {s.code: s.value_cents for s in spec.symbols}
-    mult = play.get("wild_multiplier", 1)
-    total = (sum(value[c] for c in d.get("your", [])) + mult * sum(value[c] for c in d.get("wild", []))
-             + sum(value[c] for c in d.get("bonus", [])))
-    if total != tier.prize_cents:
-        result.problem("(i)", f"{row} how won", fmt_cents(tier.prize_cents),
-                       f"the named wins add up to {fmt_cents(total)}")
-    limits = (("your", "your_numbers"), ("wild", "your_wild_numbers"), ("bonus", "bonus_spots"))
-    for key, limit in limits:
-        if limit in play and len(d.get(key, [])) > play[limit]:
-            result.problem("(i)", f"{row} how won", f"{len(d[key])} wins in {key}",
-                           f"only {play[limit]} spots")
-    wins = sum(len(d.get(k, [])) for k in ("your", "wild", "bonus"))
-    if "max_wins" in play and wins > play["max_wins"]:
-        result.problem("(g)", f"{row} number of wins", f"at most {play['max_wins']}", wins)
 
 
 def _check_einstant(spec: Spec, result: GameCheck) -> None:

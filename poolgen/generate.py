@@ -23,7 +23,6 @@ import numpy as np
 import polars as pl
 
 import poolgen
-from audit.rules import rules_module
 from audit.styles import einstant_engine
 from audit.styles import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
@@ -119,12 +118,10 @@ def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
         if spec.styles is not None:  # audit's style engines, from the manifest's play entry
             play = spec.styles.play_document()
             evaluate = lambda table, pool_entry: evaluate_styles(table, pool_entry, play)  # noqa: E731
-        elif spec.style is not None:  # an eInstant style's audit engine, from the manifest's play entry
+        else:  # an eInstant style's audit engine, from the manifest's play entry
             play = einstant_module(spec.style).play_document(spec)
             engine = einstant_engine(spec.style)
             evaluate = lambda table, pool_entry: engine.evaluate(table, pool_entry, play)  # noqa: E731
-        else:
-            evaluate = rules_module(spec.rules).evaluate
     except (LookupError, ValueError):
         raise RunError(f"{spec.path.name}: no audit rules engine for {spec.style or spec.rules!r}; "
                        "refusing to write layouts nobody can check") from None

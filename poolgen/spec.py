@@ -13,8 +13,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from poolgen.deliverables.settings import FIELDS as PRINT_FIELDS
-from poolgen.deliverables.settings import read_print_settings
 from poolgen.errors import SpecError
 from poolgen.inputs import display, parse_toml, read_input
 from poolgen.limits import MAX_SPEC_BYTES
@@ -24,18 +22,13 @@ from poolgen.spec_game import rules_or_style
 from poolgen.spec_reader import Reader as _Reader
 
 KINDS = ("printed", "einstant")
-RULES: tuple[str, ...] = ()  # format-1 printed games with their own modules: none (all are styles)
 
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
 _GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}
-_PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket",
-            "counts_per"} | PRINT_FIELDS  # print-run settings: poolgen/deliverables/settings.py
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "losers",
               "losers_odds"}
-_PLAY = {"spots", "max_wins", "match", "max_losses", "spots_per_area"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value"}
-_PRINTED_TIER = {"id", "get", "prize", "count", "published_cost", "symbol"}
 _EINSTANT_TIER = {"multiplier", "count", "odds", "i_amounts", "i_count", "i_odds"}
 
 
@@ -161,14 +154,10 @@ def load_spec(path: Path | str) -> Spec:
     kind = r.get(game, "kind", "game", str)
     if kind not in KINDS:
         raise r.fail("game.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
-    rules, style = rules_or_style(r, game, kind, RULES)
-    play = doc.get("play", {})
+    rules, style = rules_or_style(r, game, kind)  # format 1 is an eInstant of a generic style
+    play = doc.get("play", {})  # the style reads and checks its own [play] table
     if not isinstance(play, dict):
         raise r.fail("play", "must be a table")
-    if style is None:  # an eInstant style reads and checks its own [play] table
-        r.known(play, "play", _PLAY)
-        for key in play:
-            r.count(play, key, "play")
     layout = doc.get("layout", {})
     if not isinstance(layout, dict):
         raise r.fail("layout", "must be a table")
@@ -176,16 +165,9 @@ def load_spec(path: Path | str) -> Spec:
     _check_published(r, published)
 
     symbols = _symbols(r, doc)
-    codes = {s.code: s for s in symbols}
-    if kind == "printed":
-        sales = r.table(doc, "printed", "printed", _PRINTED)
-        read_print_settings(r, sales)
-        tiers = _printed_tiers(r, doc, codes)
-        pools = _printed_pools(r, sales, tiers)
-    else:
-        sales = r.table(doc, "einstant", "einstant", _EINSTANT)
-        tiers = _einstant_tiers(r, doc)
-        pools = _einstant_pools(r, sales, tiers)
+    sales = r.table(doc, "einstant", "einstant", _EINSTANT)
+    tiers = _einstant_tiers(r, doc)
+    pools = _einstant_pools(r, sales, tiers)
 
     spec = Spec(
         path=path,
@@ -205,10 +187,10 @@ def load_spec(path: Path | str) -> Spec:
         pools=pools,
         style=style,
     )
-    if style is not None:  # valid by construction: the style reads every parameter it needs now
-        from poolgen.styles import einstant_module
+    # valid by construction: the style reads every parameter it needs now
+    from poolgen.styles import einstant_module
 
-        einstant_module(style).play_document(spec)
+    einstant_module(style).play_document(spec)
     return spec
 
 
@@ -293,54 +275,6 @@ def _tier_list(r: _Reader, doc: dict) -> list[dict]:
     return raw
 
 
-def _printed_tiers(r: _Reader, doc: dict, codes: dict[str, Symbol]) -> tuple[Tier, ...]:
-    out: list[Tier] = []
-    seen: set[str] = set()
-    for i, t in enumerate(_tier_list(r, doc)):
-        where = f"tiers[{i}]"
-        r.known(t, where, _PRINTED_TIER)
-        tier_id = r.get(t, "id", where, str)
-        if tier_id in seen or tier_id == "lose":
-            raise r.fail(f"{where}.id", f"duplicate tier id {tier_id!r}")
-        seen.add(tier_id)
-        prize = r.money(t, "prize", where)
-        if prize == 0:
-            raise r.fail(f"{where}.prize", "a prize tier must pay more than nothing")
-        r.money(t, "published_cost", where, required=False)
-        for key, group in (("your", "prize"), ("wild", "prize"), ("bonus", "bonus_prize"),
-                           ("symbol", "prize")):
-            if key not in t:
-                continue
-            used = [r.get(t, key, where, str)] if key == "symbol" else r.get(t, key, where, list)
-            for code in used:
-                if not isinstance(code, str):
-                    raise r.fail(f"{where}.{key}", f"symbol codes are strings, not {code!r}")
-                sym = codes.get(code)
-                if sym is None or sym.group != group:
-                    raise r.fail(f"{where}.{key}",
-                                 f"prize symbol {code!r} is not declared in [[symbols]] "
-                                 f"with group {group!r}")
-                if key != "symbol" and sym.value_cents is None:
-                    raise r.fail(f"{where}.{key}", f"prize symbol {code!r} has no value in [[symbols]]")
-        out.append(Tier(id=tier_id, index=i + 1, count=r.count(t, "count", where),
-                        prize_cents=prize, multiplier=None, data=t))
-    _no_duplicate_play(r, out)
-    return tuple(out)
-
-
-def _no_duplicate_play(r: _Reader, tiers: list[Tier]) -> None:
-    """Two tiers that are won the same way at the same prize are one tier written twice."""
-    seen: dict[tuple, int] = {}
-    for t in tiers:
-        d = t.data
-        key = (t.prize_cents, tuple(sorted(d.get("your", []))), tuple(sorted(d.get("wild", []))),
-               tuple(sorted(d.get("bonus", []))), d.get("symbol"))
-        if key in seen:
-            raise r.fail(f"tiers[{t.index - 1}]",
-                         f"duplicate tier: won the same way as tiers[{seen[key] - 1}]")
-        seen[key] = t.index
-
-
 def _einstant_tiers(r: _Reader, doc: dict) -> tuple[Tier, ...]:
     out: list[Tier] = []
     seen: set[Decimal] = set()
@@ -364,49 +298,6 @@ def _einstant_tiers(r: _Reader, doc: dict) -> tuple[Tier, ...]:
         out.append(Tier(id=f"m{mult.normalize():f}", index=i + 1, count=r.count(t, "count", where),
                         prize_cents=None, multiplier=mult, data=t))
     return tuple(out)
-
-
-def _per_pool(r: _Reader, tiers: tuple[Tier, ...], pools_per_order: int, where: str) -> list[int]:
-    counts = []
-    for t in tiers:
-        if t.count % pools_per_order:
-            raise r.fail(f"tiers[{t.index - 1}].count",
-                         f"{t.count} winners per order do not divide into {pools_per_order} "
-                         f"equal pools ({where})")
-        counts.append(t.count // pools_per_order)
-    return counts
-
-
-def _printed_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:
-    price = r.money(sales, "price", "printed")
-    order = r.count(sales, "order_tickets", "printed")
-    size = r.count(sales, "pool_tickets", "printed")
-    first, last = r.count(sales, "first_ticket", "printed"), r.count(sales, "last_ticket", "printed")
-    per = r.get(sales, "counts_per", "printed", str)
-    if per not in ("order", "pool"):
-        raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
-    if price == 0:
-        raise r.fail("printed.price", "a ticket must cost more than nothing")
-    bound_sizes(r, "printed", size, order)
-    if order % size:
-        raise r.fail("printed.pool_tickets", f"an order of {order} is not whole pools of {size}")
-    if last < first:
-        raise r.fail("printed.last_ticket", "must not be below first_ticket")
-    per_book = last - first + 1
-    if size % per_book:
-        raise r.fail("printed.pool_tickets", f"a pool of {size} is not whole books of {per_book}")
-    n_pools = order // size
-    counts = _per_pool(r, tiers, n_pools if per == "order" else 1, "printed.counts_per")
-    winners = sum(counts)
-    if winners > size:
-        raise r.fail("tiers", f"{winners} winners per pool exceed the pool of {size} tickets")
-    ptiers = (PoolTier("lose", 0, size - winners),) + tuple(
-        PoolTier(t.id, t.prize_cents, c) for t, c in zip(tiers, counts, strict=True))
-    books = size // per_book
-    pools = tuple(Pool(id=f"p{k + 1}", price_cents=price, tickets=size, tiers=ptiers,
-                       first_book=k * books, books=books) for k in range(n_pools))
-    bound_pools(r, "printed", pools)
-    return pools
 
 
 def _einstant_pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:

@@ -1,6 +1,6 @@
-"""A format-1 spec's [game] table: its `rules`, or for an eInstant of a generic style its `id` (which
-then stands as its rules: DRBG streams, default run ids, the manifest's game.rules) and its `style`
-(poolgen/styles/<style>.py, docs/styles/play.md "eInstant styles")."""
+"""A format-1 spec's [game] table: an eInstant of a generic style names its `id` (which then stands
+as its rules: DRBG streams, default run ids, the manifest's game.rules) and its `style`
+(poolgen/styles/<style>.py, docs/styles/play.md "eInstant styles"). A spec naming `rules` is refused."""
 
 from __future__ import annotations
 
@@ -13,20 +13,17 @@ __all__ = ["rules_or_style"]
 _GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
 
-def rules_or_style(r: Reader, game: dict, kind: str, known_rules: tuple[str, ...]) -> tuple[str, str | None]:
-    """(game.rules, game.style): a format-1 spec names its rules, or an eInstant names its game
-    (`id`, which then stands as its rules: streams, run ids) and its generic style."""
+def rules_or_style(r: Reader, game: dict, kind: str) -> tuple[str, str]:
+    """(game.rules, game.style) of a format-1 spec: an eInstant names its game (`id`, which then
+    stands as its rules: streams, run ids) and its generic style. A spec that names `rules` instead
+    is refused: no game has rules of its own (every game is a spec of play styles, docs/new-game.md)."""
     if "style" not in game:
         if "id" in game:
             raise r.fail("game.id", "goes with game.style (a spec without a style names its rules)")
         rules = r.get(game, "rules", "game", str)
-        if rules not in known_rules:
-            if not known_rules:  # every shipped game is a spec of play styles (docs/new-game.md)
-                raise r.fail("game.rules", f"{rules!r}: no game has rules of its own; write a printed "
-                                           "game as a format = 2 spec of play styles, an eInstant with "
-                                           "game.id and game.style (docs/new-game.md)")
-            raise r.fail("game.rules", f"unknown rules {rules!r} (known: {', '.join(known_rules)})")
-        return rules, None
+        raise r.fail("game.rules", f"{rules!r}: no game has rules of its own; write a printed "
+                                   "game as a format = 2 spec of play styles, an eInstant with "
+                                   "game.id and game.style (docs/new-game.md)")
     from poolgen.styles import einstant_module, einstant_styles
 
     if "rules" in game:

@@ -22,6 +22,7 @@ from poolgen.build import (
 from poolgen.deliverables.identity import book_numbers
 from poolgen.rng import derive_stream, permutation
 from poolgen.spec import Pool, PoolTier, load_spec
+from poolgen.styles import einstant_module
 
 
 def _small(rules: str, pool_id: str, counts: list[int], **changes) -> tuple:
@@ -112,33 +113,34 @@ def test_a_small_pool_has_its_identity_tiers_prizes_salts_and_layout():
 
 
 @pytest.mark.parametrize("name", ["position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"])
-def test_a_layout_column_that_clashes_with_a_pool_column_is_refused(monkeypatch, name):
+def test_a_layout_column_that_clashes_with_a_pool_column_is_refused(name):
     spec, pool = _small("happy_holidays", "p1", [5])
-    spec = replace(spec, styles=None)  # laid out by its game's layout module, patched here
 
-    class Clashing:
+    class Clashing:  # stands for the game's play styles (spec.styles), which lay the pool out
         @staticmethod
         def lay_out(spec, pool, tiers, stream):
             return {"spot_0": np.zeros(tiers.size, dtype=np.uint8), name: np.zeros(tiers.size)}
 
-    monkeypatch.setattr(build, "layout_module", lambda rules: Clashing)
     with pytest.raises(ValueError) as info:
-        build_pool(spec, pool, SEED_A)
+        build_pool(replace(spec, styles=Clashing), pool, SEED_A)
     assert str(info.value) == f"layout column {name!r} clashes with a pool column"
 
 
-def test_a_game_without_a_layout_has_the_common_columns_only(monkeypatch):
+def test_a_layout_of_no_columns_leaves_the_common_columns_only():
     spec, pool = _small("happy_holidays", "p1", [3, 1])
-    spec = replace(spec, styles=None)  # laid out by its game's layout module, patched here
-    monkeypatch.setattr(build, "layout_module", lambda rules: object())
-    table = build_pool(spec, pool, SEED_A)
+
+    class Empty:
+        @staticmethod
+        def lay_out(spec, pool, tiers, stream):
+            return {}
+
+    table = build_pool(replace(spec, styles=Empty), pool, SEED_A)
     assert table.columns == ["position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"]
     assert table.height == 4
 
 
-def test_the_layout_stream_is_the_pools_layout_stream(monkeypatch):
+def test_the_layout_stream_is_the_pools_layout_stream():
     spec, pool = _small("happy_holidays", "p1", [4])
-    spec = replace(spec, styles=None)  # laid out by its game's layout module, patched here
     seen = []
 
     class Recording:
@@ -147,10 +149,40 @@ def test_the_layout_stream_is_the_pools_layout_stream(monkeypatch):
             seen.append((stream.label, tiers.tolist(), stream.read(8)))
             return {}
 
-    monkeypatch.setattr(build, "layout_module", lambda rules: Recording)
-    build_pool(spec, pool, SEED_A)
+    build_pool(replace(spec, styles=Recording), pool, SEED_A)
     label = ("poolgen/v1", "happy_holidays", "p1", "layout")
     assert seen == [(label, [0, 0, 0, 0], derive_stream(SEED_A, *label).read(8))]
+
+
+def test_an_einstant_of_a_style_is_laid_out_by_its_style_module(monkeypatch):
+    spec, pool = _small("primetime_payout", "d7.50x4", [3, 1])
+    assert spec.styles is None and spec.style == "area_match"
+    seen = []
+
+    class Recording:
+        @staticmethod
+        def lay_out(spec, pool, tiers, stream):
+            seen.append((stream.label, tiers.tolist(), stream.read(8)))
+            return {"a0_s0": np.arange(tiers.size, dtype=np.uint8)}
+
+    monkeypatch.setattr(build, "einstant_module", lambda style: Recording if style == "area_match" else None)
+    table = build_pool(spec, pool, SEED_A)
+    label = ("poolgen/v1", "primetime_payout", "d7.50x4", "layout")
+    tiers = shuffled_tiers(spec, pool, SEED_A).tolist()
+    assert seen == [(label, tiers, derive_stream(SEED_A, *label).read(8))]
+    assert table.columns == ["position", "ticket", "serial", "tier", "prize_cents", "salt", "a0_s0"]
+    assert table["a0_s0"].to_list() == [0, 1, 2, 3]
+
+
+def test_an_einstant_of_a_style_has_its_style_modules_layout():
+    spec, pool = _small("primetime_payout", "d1.00x1", [6, 1, 1])
+    table = build_pool(spec, pool, SEED_A)
+    want = einstant_module("area_match").lay_out(
+        spec, pool, shuffled_tiers(spec, pool, SEED_A),
+        derive_stream(SEED_A, "poolgen/v1", "primetime_payout", "d1.00x1", "layout"))
+    assert table.columns[6:] == list(want) and len(want) > 0
+    for name, values in want.items():
+        assert table[name].to_list() == values.tolist()
 
 
 def test_order_book_slots_is_the_end_of_the_last_pools_books_in_any_pool_order():

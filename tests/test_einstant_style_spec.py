@@ -35,6 +35,10 @@ def test_only_a_module_with_lay_out_and_play_document_is_an_einstant_style(style
     ('id = "primetime_payout"', 'id = "Primetime Payout"',
      "game.id: 'Primetime Payout' is not a lower-case name (a-z, 0-9, _; at most 64)"),
     ('style = "area_match"\n', "", "game.id: goes with game.style (a spec without a style names its rules)"),
+    ('id = "primetime_payout"\nstyle = "area_match"\n', "", "game.rules: missing field"),
+    ('id = "primetime_payout"\nstyle = "area_match"\n', 'rules = "primetime_payout"\n',
+     "game.rules: 'primetime_payout': no game has rules of its own; write a printed game as a format = 2 "
+     "spec of play styles, an eInstant with game.id and game.style (docs/new-game.md)"),
 ])
 def test_a_bad_game_table_is_refused_naming_the_field(tmp_path, old, new, message):
     text = SPEC.read_text()

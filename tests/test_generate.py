@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import cryptography
@@ -12,7 +13,8 @@ from conftest import SEED_A, SEED_B, spec_path
 from scipy.stats import chisquare
 
 from poolgen.build import build_pool, shuffled_tiers
-from poolgen.generate import generate
+from poolgen.errors import RunError
+from poolgen.generate import generate, self_check
 from poolgen.manifest import canonical_bytes
 from poolgen.provenance import code_entry
 from poolgen.rng import derive_stream
@@ -129,3 +131,11 @@ def test_every_ticket_has_its_own_salt_from_the_salt_stream():
     assert salts == [raw[i:i + 16].hex() for i in range(0, len(raw), 16)]
     assert len(set(salts)) == pool.tickets == 150_000
     assert build_pool(spec, pool, SEED_B)["salt"][0] != salts[0]
+
+
+def test_self_check_refuses_a_style_audit_has_no_engine_for():
+    spec = load_spec(spec_path("primetime_payout"))
+    with pytest.raises(RunError) as info:
+        self_check(replace(spec, style="no_such_style"), spec.pools[0], pl.DataFrame())
+    assert str(info.value) == ("primetime_payout.toml: no audit rules engine for 'no_such_style'; "
+                               "refusing to write layouts nobody can check")

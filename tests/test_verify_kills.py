@@ -16,6 +16,7 @@ from audit.manifest import Manifest
 from audit.spec import read_spec
 from audit.steps_identity import expected_identities
 from audit.steps_pool import check_against_spec, check_layouts
+from audit.verify import verify_run
 from poolgen.generate import generate
 from poolgen.spec import load_spec
 
@@ -107,3 +108,27 @@ def test_the_identities_of_printed_rows(two_pools):
     assert {k: v.to_list() for k, v in want.items()} == {
         "book": [first, first, first + 1], "ticket_no": [0, 1, 0],
         "ticket": [f"466-{first:07d}-000", f"466-{first:07d}-001", f"466-{first + 1:07d}-000"]}
+
+@pytest.mark.parametrize("rules", ["wild_side", "_shared", "styles.match_n", ""])
+def test_step4_refuses_a_run_without_a_play_entry_in_one_line(tmp_path, rules):
+    """A run whose manifest has no `play` entry names rules of its own (the old format-1 printed
+    games): no engine evaluates them, so step 4 fails for every pool, in one line, and nothing crashes."""
+    spec = load_spec(SPECS / "examples" / "hit_50.toml")
+    pool = spec.pool("p1")
+    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
+    small = replace(pool, tiers=tiers, tickets=9, books=1)
+    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
+                   run_id="s").folder
+    doc = json.loads((run / "manifest.json").read_bytes())
+    del doc["play"]
+    doc["game"]["rules"] = rules
+    (run / "manifest.json").write_text(json.dumps(doc))
+    manifest = Manifest.parse((run / "manifest.json").read_bytes())
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    with pytest.raises(VerificationError) as info:
+        check_layouts(table, manifest.pools[0], manifest.rules, None)
+    assert (info.value.step, info.value.reason) == (4, f"no audit rules for game rules {rules!r}")
+    report = verify_run(run, None)
+    step4 = report.steps[3]
+    assert (step4.status, step4.reasons) == ("fail", [f"pool p1: no audit rules for game rules {rules!r}"])
+    assert 4 in report.failed

@@ -1,21 +1,13 @@
-"""Rules engines, one module per game (named as the manifest's `game.rules`), written from the
-layout contracts in specs/<rules>.md and nothing else.
+"""What audit's engines (audit/styles/) share: `Evaluation`, what a pool's layouts pay, and in
+_shared.py the helpers that read layout columns and collect reasons.
 
-Each module provides:
-
-    evaluate(table: polars.DataFrame, pool: dict) -> Evaluation
-
-`table` is a pool's Parquet table (layout columns as the contract states); `pool` is the pool's
-entry of manifest.json (id, price_cents, and for eInstants denomination_cents and play_areas).
-It computes every ticket's prize and number of wins from its layout alone, and lists every
-layout that breaks the rules.
+Every game is evaluated by audit/styles from its manifest's `play` entry; no game has rules of its
+own (the package keeps the name from when each game had its own engine here).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from importlib import import_module
-from types import ModuleType
 
 import numpy as np
 
@@ -27,13 +19,3 @@ class Evaluation:
     prize_cents: np.ndarray
     wins: np.ndarray
     illegal: list[tuple[int, str]] = field(default_factory=list)  # (row, reason)
-
-
-def rules_module(rules: str) -> ModuleType:
-    """The evaluator of a game's rules; raises LookupError for a game it does not know."""
-    try:
-        return import_module(f"audit.rules.{rules}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"audit.rules.{rules}":
-            raise LookupError(f"no audit rules for game rules {rules!r}") from None
-        raise

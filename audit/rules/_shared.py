@@ -1,4 +1,5 @@
-"""Plumbing shared by the rules engines: reading layout columns, collecting why rows are illegal."""
+"""Plumbing shared by audit's style engines (audit/styles/): reading layout columns, collecting why
+rows are illegal."""
 
 from __future__ import annotations
 
@@ -21,19 +22,6 @@ class Reasons:
 
     def illegal(self) -> list[tuple[int, str]]:
         return [(row, "; ".join(self.by_row[row])) for row in sorted(self.by_row)]
-
-
-class LazyColumn:
-    """A table column read into Python only when a reason first needs it (None if there is none)."""
-
-    def __init__(self, table: pl.DataFrame, name: str) -> None:
-        self._table, self._name, self._values = table, name, None
-
-    def __getitem__(self, row: int) -> object:
-        if self._values is None:
-            self._values = (self._table[self._name].to_list() if self._name in self._table.columns
-                            else [None] * len(self._table))
-        return self._values[row]
 
 
 BIG = 9999  # layout values are clipped to [-1, BIG]: no valid code or number is negative or above it

@@ -1,13 +1,10 @@
-"""What a ticket's layout pays, evaluated for the proof pages by the rules of specs/<game>.md.
-
-One evaluator per game of the four shipped games (a game of play styles is evaluated by
-poolgen/pdf/faces_styles.py), each giving the prize, the lines that explain it and the spots
-that win; and the layout columns each game's evaluator and ticket face read.
+"""What a ticket's layout pays, evaluated for the proof pages: a game of play styles by
+poolgen/pdf/faces_styles.py, an eInstant of a generic style by poolgen/pdf/faces_<style>.py, each giving
+the prize, the lines that explain it and the spots that win; and the layout columns each reads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import import_module
 from types import ModuleType
@@ -16,7 +13,7 @@ from poolgen.money import fmt_cents
 from poolgen.pdf import faces_styles
 from poolgen.spec import Spec, Symbol
 
-__all__ = ["EVALUATORS", "Evaluation", "LAYOUT_COLUMNS", "evaluate", "required_columns"]
+__all__ = ["Evaluation", "evaluate", "required_columns"]
 
 
 @dataclass(frozen=True)
@@ -47,17 +44,11 @@ def _join_money(values: list[int]) -> str:
     return " + ".join(fmt_cents(v) for v in values)
 
 
-# Format-1 games with an evaluator of their own: none now (every shipped game is a spec of styles).
-EVALUATORS: dict[str, Callable[[Spec, dict, dict], Evaluation]] = {}
-
-
 def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
-    """What a ticket's layout pays under its game's rules (specs/<game>.md, section Evaluation)."""
+    """What a ticket's layout pays under its styles' contracts (docs/styles/)."""
     if spec.styles is not None:  # a game of play styles: poolgen/pdf/faces_styles.py
         return faces_styles.evaluate(spec, pool, row, Evaluation)
-    if spec.style is not None:  # an eInstant of a generic style: poolgen/pdf/faces_<style>.py
-        return einstant_faces(spec.style).evaluate(spec, pool, row)
-    return EVALUATORS[spec.rules](spec, pool, row)
+    return einstant_faces(spec.style).evaluate(spec, pool, row)  # poolgen/pdf/faces_<style>.py
 
 
 def einstant_faces(style: str) -> ModuleType:
@@ -67,15 +58,11 @@ def einstant_faces(style: str) -> ModuleType:
     return import_module(f"poolgen.pdf.faces_{style}")
 
 
-# The layout columns each game's evaluator and ticket face read (specs/<game>.md, section Columns).
-LAYOUT_COLUMNS: dict[str, Callable[[dict], list[str]]] = {}
-
-
 def required_columns(spec: Spec, pool: dict) -> list[str]:
     """Every column a proof page of this pool reads: the common ones, then the game's layout."""
     ids = ["book", "ticket_no"] if spec.kind == "printed" else ["serial"]
-    if spec.style is not None:
+    if spec.styles is not None:  # a game of play styles
+        layout = faces_styles.columns(spec)
+    else:  # an eInstant of a generic style
         layout = einstant_faces(spec.style).columns(spec, pool)
-    else:
-        layout = faces_styles.columns(spec) if spec.styles is not None else LAYOUT_COLUMNS[spec.rules](pool)
     return ["position", "ticket", "tier", "prize_cents", *ids, *layout]

@@ -1,7 +1,6 @@
-"""Ticket faces of the four shipped games, one function per game (a game of play styles has its
-face drawn by poolgen/pdf/faces_styles.py). Each draws into the box (x, y, w, h) as a player would
-see the ticket (printed) or the fully revealed share (eInstant), and marks winning spots with a
-green outline."""
+"""What the ticket faces of eInstant styles share: the screen frame with its title band
+(poolgen/pdf/faces_<style>.py draw the rest; a game of play styles has its face drawn by
+poolgen/pdf/faces_styles.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +10,6 @@ from reportlab.pdfgen.canvas import Canvas
 from poolgen.money import fmt_cents
 from poolgen.pdf.draw import _box, _left
 from poolgen.spec import Spec
-
-__all__ = ["FACES"]
-
 
 
 def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w: float,
@@ -35,9 +31,3 @@ def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w:
     c.drawRightString(x + w - 16, y + h - 34,
                       f"pool {pool['id']}   serial {row['serial']:07d}   share {row['ticket']}")
     return y + h - 44
-
-
-
-
-FACES = {
-}

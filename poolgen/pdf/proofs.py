@@ -2,11 +2,12 @@
 
 Pages: a cover (run, selection rule, the game's symbol key), an index of the tickets, then one
 page per ticket: the ticket face (printed games) or the fully revealed share (eInstants), and a
-statement of the prize the layout pays, evaluated from the layout columns by the rules of
-specs/<game>.md and compared with the prize the pool records for the ticket.
+statement of the prize the layout pays, evaluated from the layout columns by the play styles'
+contracts (docs/styles/) and compared with the prize the pool records for the ticket.
 
 Which tickets by default: poolgen/pdf/selection.py. What a layout pays: poolgen/pdf/evaluation.py.
-The ticket faces: poolgen/pdf/faces.py (and faces_styles.py for games of play styles).
+The ticket faces: poolgen/pdf/faces_styles.py for games of play styles, faces_<style>.py for
+eInstants of a style (their shared screen frame: faces.py).
 """
 
 from __future__ import annotations
@@ -25,22 +26,19 @@ from poolgen.money import fmt_cents
 from poolgen.pdf import faces_styles
 from poolgen.pdf.draw import BAD, GOOD, GREY, INK, _box, _centred, _left
 from poolgen.pdf.evaluation import (
-    EVALUATORS,
-    LAYOUT_COLUMNS,
     Evaluation,
     _name,
     einstant_faces,
     evaluate,
     required_columns,
 )
-from poolgen.pdf.faces import FACES
 from poolgen.pdf.run import RunFolder
 from poolgen.pdf.selection import SELECTION_LABEL, default_selection, find_tickets, selection_seed
 from poolgen.pdf.symbols import draw_symbol, has_drawing
 from poolgen.spec import Spec, Symbol
 
 # The selection and evaluation names are re-exported: they were this module's before the split.
-__all__ = ["INDEX_ROWS", "Evaluation", "LAYOUT_COLUMNS", "SELECTION_LABEL", "build_proofs",
+__all__ = ["INDEX_ROWS", "Evaluation", "SELECTION_LABEL", "build_proofs",
            "default_selection", "evaluate", "find_tickets", "page_count", "required_columns",
            "selection_seed"]
 
@@ -113,10 +111,8 @@ def _ticket_page(c: Canvas, run: RunFolder, spec: Spec, t: _Ticket, n: int, coun
           width=W - 2 * MARGIN)
     face_top = H - MARGIN - 32
     face_bottom = 36 + 104 + (14 if spec.kind == "printed" else 6)
-    if spec.style is not None:  # an eInstant of a generic style: poolgen/pdf/faces_<style>.py
-        face = einstant_faces(spec.style).draw
-    else:
-        face = faces_styles.draw if spec.styles is not None else FACES[spec.rules]
+    # a game of play styles: poolgen/pdf/faces_styles.py; an eInstant of a style: poolgen/pdf/faces_<style>.py
+    face = faces_styles.draw if spec.styles is not None else einstant_faces(spec.style).draw
     face(c, spec, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
     _statement(c, t, MARGIN, 36, W - 2 * MARGIN, 98)
 
@@ -206,9 +202,6 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
 
 def build_proofs(run: RunFolder, spec: Spec, picks: list[tuple[str, int]], selection: str) -> bytes:
     """The proof PDF of the tickets at `picks` ((pool id, position), in page order)."""
-    if spec.styles is None and spec.style is None and (spec.rules not in EVALUATORS
-                                                       or spec.rules not in FACES):
-        raise RunError(f"{run.name}: no ticket proofs for game rules {spec.rules!r}")
     rows: dict[tuple[str, int], dict] = {}
     for pid in dict.fromkeys(p for p, _ in picks):
         run.require(pid, required_columns(spec, run.pool(pid)))
