@@ -34,7 +34,6 @@ class SpecFigures:
     sha256: str
     game: dict
     pools: tuple[ExpectedPool, ...]
-    pools_per_order: int  # printed: pools in an order (all alike); eInstants: len(pools)
     doc: dict = field(default_factory=dict, compare=False, repr=False)  # the spec as read (an eInstant
     # style's engine derives the expected play entry from it: audit/styles/<style>.py play_from_spec)
 
@@ -87,11 +86,10 @@ def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
         game = doc["game"]
         if isinstance(game, dict) and "style" in game:  # an eInstant of a generic style: named by game.id
             game = {**game, "rules": game.get("id")}
-        tiers = doc["tiers"]
-        if game["kind"] == "printed":
-            pools, per_order = _printed(doc["printed"], tiers)
-        else:
-            pools, per_order = _einstant(doc["einstant"], tiers)
+        if game["kind"] != "einstant" or "style" not in game:
+            raise UnusableInput("game: a format = 1 spec is an eInstant of a style (game.id, game.style); "
+                                "a printed game's spec is format = 2, of play styles")
+        pools = _einstant(doc["einstant"], doc["tiers"])
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise UnusableInput(f"{path}: not a TOML spec: {exc}") from None
     except UnusableInput as exc:  # a field's value, named by where it is
@@ -100,26 +98,10 @@ def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
         # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError
         raise UnusableInput(f"{path}: not a spec this verifier can read "
                             f"({type(exc).__name__}: {exc or 'a value is out of range'})") from None
-    return SpecFigures(Path(path).name, hashlib.sha256(raw).hexdigest(), game, pools, per_order, doc)
+    return SpecFigures(Path(path).name, hashlib.sha256(raw).hexdigest(), game, pools, doc)
 
 
-def _printed(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...], int]:
-    size = sales["pool_tickets"]
-    per_order = sales["order_tickets"] // size
-    divide = per_order if sales["counts_per"] == "order" else 1
-    counts = []
-    for i, t in enumerate(tiers):
-        if t["count"] % divide:
-            raise UnusableInput(f"tiers[{i}].count {t['count']} does not divide into {divide} pools")
-        counts.append(t["count"] // divide)
-    rows = [(t["id"], money(t["prize"], f"tiers[{i}].prize"), c)
-            for i, (t, c) in enumerate(zip(tiers, counts, strict=True))]
-    pool = ExpectedPool(price_cents=money(sales["price"], "printed.price"), tickets=size,
-                        tiers=(("lose", 0, size - sum(counts)), *rows))
-    return (pool,), per_order
-
-
-def _einstant(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...], int]:
+def _einstant(sales: dict, tiers: list[dict]) -> tuple[ExpectedPool, ...]:
     size = sales["pool_shares"]
     winners = sum(t["count"] for t in tiers)
     pools = []
@@ -134,20 +116,17 @@ def _einstant(sales: dict, tiers: list[dict]) -> tuple[tuple[ExpectedPool, ...],
                 rows.append((None, int(prize), t["count"]))
             pools.append(ExpectedPool(price_cents=denomination * areas, tickets=size, tiers=tuple(rows),
                                       denomination_cents=denomination, play_areas=areas))
-    return tuple(pools), len(pools)
+    return tuple(pools)
 
 
-def compare_pool(spec: SpecFigures, kind: str, entry: dict) -> list[str]:
+def compare_pool(spec: SpecFigures, entry: dict) -> list[str]:
     """How a manifest pool entry differs from what the spec says that pool holds (empty: agrees)."""
-    if kind == "printed":
-        want = spec.pools[0]
-    else:
-        found = [p for p in spec.pools if (p.denomination_cents, p.play_areas)
-                 == (entry.get("denomination_cents"), entry.get("play_areas"))]
-        if not found:
-            return [f"the spec has no pool of denomination {entry.get('denomination_cents')} cents and "
-                    f"{entry.get('play_areas')} play area(s)"]
-        want = found[0]
+    found = [p for p in spec.pools if (p.denomination_cents, p.play_areas)
+             == (entry.get("denomination_cents"), entry.get("play_areas"))]
+    if not found:
+        return [f"the spec has no pool of denomination {entry.get('denomination_cents')} cents and "
+                f"{entry.get('play_areas')} play area(s)"]
+    want = found[0]
     problems = []
     if entry["price_cents"] != want.price_cents:
         problems.append(f"price {entry['price_cents']} cents, spec {want.price_cents}")

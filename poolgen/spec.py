@@ -155,6 +155,9 @@ def load_spec(path: Path | str) -> Spec:
     if kind not in KINDS:
         raise r.fail("game.kind", f"must be one of {', '.join(KINDS)}, not {kind!r}")
     rules, style = rules_or_style(r, game, kind)  # format 1 is an eInstant of a generic style
+    if "printed" in doc:
+        raise r.fail("printed", "not used: an eInstant sells shares ([einstant]); a printed game is a "
+                                "format = 2 spec")
     play = doc.get("play", {})  # the style reads and checks its own [play] table
     if not isinstance(play, dict):
         raise r.fail("play", "must be a table")

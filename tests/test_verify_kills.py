@@ -109,6 +109,7 @@ def test_the_identities_of_printed_rows(two_pools):
         "book": [first, first, first + 1], "ticket_no": [0, 1, 0],
         "ticket": [f"466-{first:07d}-000", f"466-{first:07d}-001", f"466-{first + 1:07d}-000"]}
 
+
 @pytest.mark.parametrize("rules", ["wild_side", "_shared", "styles.match_n", ""])
 def test_step4_refuses_a_run_without_a_play_entry_in_one_line(tmp_path, rules):
     """A run whose manifest has no `play` entry names rules of its own (the old format-1 printed
