@@ -14,7 +14,7 @@ from conftest import SEED_A, SPECS, spec_path
 from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
-from audit.steps_identity import expected_identities
+from audit.steps_identity import check_complete, expected_identities
 from audit.steps_pool import check_against_spec, check_layouts
 from audit.verify import verify_run
 from poolgen.generate import generate
@@ -133,3 +133,55 @@ def test_step4_refuses_a_run_without_a_play_entry_in_one_line(tmp_path, rules):
     step4 = report.steps[3]
     assert (step4.status, step4.reasons) == ("fail", [f"pool p1: no audit rules for game rules {rules!r}"])
     assert 4 in report.failed
+
+
+@pytest.fixture(scope="module")
+def small_printed(tmp_path_factory):
+    """A real run of one 9-ticket book of Hit $50 (a styled printed game): its folder and manifest."""
+    spec = load_spec(SPECS / "examples" / "hit_50.toml")
+    pool = spec.pool("p1")
+    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
+    small = replace(pool, tiers=tiers, tickets=9, books=1)
+    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                   out=tmp_path_factory.mktemp("small"), run_id="s").folder
+    return run, Manifest.parse((run / "manifest.json").read_bytes())
+
+
+def _step3(small_printed, edit=lambda table: table) -> str:
+    run, manifest = small_printed
+    pool = manifest.pools[0]
+    table = edit(pl.read_parquet(run / pool.file))
+    return check_complete(table, pool, "printed", 9, manifest.doc["game"]["number"])  # its book is 9 tickets
+
+
+def test_step3_of_a_printed_pool_names_its_books_and_ticket_numbers(small_printed):
+    first = small_printed[1].pools[0].raw["first_book"]
+    assert _step3(small_printed) == (
+        f"9 tickets at positions 0..8; every ticket id is the one its book and ticket number give (1 books "
+        f"(slots {first}..{first}) x tickets 0..8, each once); every salt is 32 hex digits (that they are "
+        "the seed's is step 7's to prove)")
+
+
+def _step3_fails(small_printed, edit) -> str:
+    with pytest.raises(VerificationError) as info:
+        _step3(small_printed, edit)
+    assert info.value.step == 3
+    return info.value.reason
+
+
+def test_step3_names_a_wrong_ticket_number(small_printed):
+    row = pl.int_range(pl.len()) == 4
+
+    def edit(t):
+        number = pl.when(row).then(7).otherwise("ticket_no")
+        return t.with_columns(ticket_no=number.cast(t["ticket_no"].dtype))
+    assert _step3_fails(small_printed, edit) == (
+        "1 ticket number(s) not as recomputed from the position, first at position 4: 7 where 4 is expected")
+
+
+def test_step3_names_a_repeated_ticket_id_first(small_printed):
+    row = pl.int_range(pl.len()) == 1
+    edit = lambda t: t.with_columns(ticket=pl.when(row).then(pl.lit(t["ticket"][0])).otherwise("ticket"))  # noqa: E731
+    assert _step3_fails(small_printed, edit) == (
+        "ticket identities repeat: 230-0000000-000; 1 ticket id(s) not as recomputed from the position, "
+        "first at position 1: '230-0000000-000' where '230-0000000-001' is expected")
