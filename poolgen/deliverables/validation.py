@@ -16,7 +16,6 @@ prizes at or above it (others as 0).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 import os
@@ -138,7 +137,3 @@ class ValidationFile:
         k = known(key, run_id, barcode)
         i = int(np.searchsorted(self.known, k))
         return i < len(self.known) and bytes(self.known[i]).ljust(16, b"\0") == k
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
