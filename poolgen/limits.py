@@ -42,6 +42,13 @@ MAX_TIERS = 256
 MAX_SYMBOLS = 1024
 MAX_LIST_ITEMS = 1024  # any other list in a spec (denominations, legend, ...)
 
+# A printed ticket's identity, `GGG-BBBBBBB-TTT` and its barcode (poolgen/deliverables/identity.py):
+# three digits of game number, seven of book number (books are numbered 0 .. the order's books - 1),
+# three of ticket number in the book (0 .. tickets a book - 1).
+MAX_GAME_NUMBER = 999
+MAX_ORDER_BOOKS = 10**7
+MAX_BOOK_TICKETS = 1000
+
 # Memory: what building one pool needs at its peak, estimated from its size before anything is
 # allocated. Measured peaks (/usr/bin/time -v, one worker, less the ~100 MB of the libraries) on the
 # shipped specs: a printed pool of 150,000 tickets with 32 number spots and their prizes 450 MB

@@ -68,6 +68,9 @@ def bound_sizes(r: _Fails, section: str, pool: int, order: int) -> None:
     if pool > MAX_POOL_TICKETS:
         raise r.fail(f"{section}.pool_{_unit(section)}", f"{pool:,} is more than {MAX_POOL_TICKETS:,} "
                                                           "per pool")
+    if order < 1:
+        unit = _unit(section)
+        raise r.fail(f"{section}.order_{unit}", f"an order holds at least one {unit[:-1]}")
     if order > MAX_ORDER_TICKETS:
         raise r.fail(f"{section}.order_{_unit(section)}", f"{order:,} is more than "
                                                            f"{MAX_ORDER_TICKETS:,} per order")

@@ -19,7 +19,7 @@ import numpy as np
 
 from poolgen.deliverables.settings import FIELDS as PRINT_FIELDS
 from poolgen.deliverables.settings import read_print_settings
-from poolgen.limits import MAX_MULTIPLIER
+from poolgen.limits import MAX_BOOK_TICKETS, MAX_GAME_NUMBER, MAX_MULTIPLIER, MAX_ORDER_BOOKS
 from poolgen.spec import Pool, PoolTier, Spec, Symbol, Tier, _check_published, _Reader
 from poolgen.spec_bounds import bound_pools, bound_sizes
 from poolgen.styles import STYLES, style_module
@@ -150,6 +150,10 @@ def load_styled_spec(path: Path, raw_bytes: bytes, doc: dict) -> Spec:
     game_id = r.get(game, "id", "game", str)
     if not _NAME.match(game_id):
         raise r.fail("game.id", f"{game_id!r} is not a lower-case name (letters, digits, _)")
+    number = r.get(game, "number", "game", int)
+    if not 0 <= number <= MAX_GAME_NUMBER:  # the ticket id's and barcode's first three digits
+        raise r.fail("game.number", f"must be 0..{MAX_GAME_NUMBER} (three digits of every ticket id), "
+                                    f"not {number}")
     prize_table = r.get(game, "prize_table", "game", str)
     if prize_table not in PRIZE_TABLES:
         raise r.fail("game.prize_table", f"must be one of {', '.join(PRIZE_TABLES)}, not {prize_table!r}")
@@ -185,7 +189,7 @@ def load_styled_spec(path: Path, raw_bytes: bytes, doc: dict) -> Spec:
     styled = StyledGame(tuple(areas), max_wins, {"lose": (), **wins}, prize_table, free_cost)
     return Spec(
         path=path, sha256=hashlib.sha256(raw_bytes).hexdigest(),
-        name=r.get(game, "name", "game", str), number=r.get(game, "number", "game", int),
+        name=r.get(game, "name", "game", str), number=number,
         regulation=r.get(game, "regulation", "game", str), rules=game_id, kind="printed",
         source=r.get(game, "source", "game", str), sales=sales, play=play, published=published,
         layout={},
@@ -364,6 +368,9 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
     if last < first:
         raise r.fail("printed.last_ticket", "must not be below first_ticket")
     per_book = last - first + 1
+    if per_book > MAX_BOOK_TICKETS:  # a ticket's number in its book is three digits of its id
+        raise r.fail("printed.last_ticket", f"books of {per_book:,} tickets; at most {MAX_BOOK_TICKETS:,} "
+                                            "(three digits of every ticket id)")
     if size == 0 or size % per_book:
         raise r.fail("printed.pool_tickets", f"a pool of {size} is not whole books of {per_book}")
     last_pool = r.get(sales, "last_pool", "printed", str, required=False)
@@ -377,6 +384,9 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
         raise r.fail("printed.last_pool", f"not used: an order of {order} is whole pools of {size}")
     if rest % per_book:
         raise r.fail("printed.order_tickets", f"the last pool of {rest} is not whole books of {per_book}")
+    if order // per_book > MAX_ORDER_BOOKS:  # book numbers are seven digits of every ticket id
+        raise r.fail("printed.order_tickets", f"{order // per_book:,} books of {per_book}; at most "
+                                              f"{MAX_ORDER_BOOKS:,} (seven digits of every ticket id)")
     sizes = [size] * (order // size) + ([rest] if rest else [])
     basis = order if per == "order" else size
     pools, book = [], 0

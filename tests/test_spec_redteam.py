@@ -1,0 +1,64 @@
+"""Red-team findings: specs that `poolgen check` accepted (or crashed on) although generate or verify
+could not honour them. Each is now refused as the spec loads, one line naming the file and field."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from test_styles_spec import _edit, kn_doc, write
+
+from poolgen.errors import SpecError
+from poolgen.spec import load_spec
+
+REFUSED = [
+    # an order of no tickets made no pools: check crashed (IndexError) instead of refusing it
+    ("printed.order_tickets", 0, "g.toml: printed.order_tickets: an order holds at least one ticket"),
+    # the ticket id GGG-BBBBBBB-TTT and the barcode: generate wrote ids and barcodes verify refused
+    ("game.number", -230, "g.toml: game.number: must be 0..999 (three digits of every ticket id), not -230"),
+    ("game.number", 1000, "g.toml: game.number: must be 0..999 (three digits of every ticket id), not 1000"),
+    ("printed.last_ticket", 1000,
+     "g.toml: printed.last_ticket: books of 1,001 tickets; at most 1,000 (three digits of every ticket id)"),
+]
+
+
+@pytest.mark.parametrize(("path", "value", "message"), REFUSED,
+                         ids=[f"{r[0]}={r[1]!r}"[:60] for r in REFUSED])
+def test_refused_with_one_line(tmp_path, path, value, message):
+    doc = copy.deepcopy(kn_doc())
+    _edit(path, value)(doc)
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == message
+
+
+def test_an_order_of_more_books_than_ticket_ids_number_is_refused(tmp_path):
+    doc = kn_doc()
+    doc["printed"] |= {"last_ticket": 0, "pool_tickets": 2_000_000, "order_tickets": 20_000_000}
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == ("g.toml: printed.order_tickets: 20,000,000 books of 1; at most 10,000,000 "
+                              "(seven digits of every ticket id)")
+
+
+def test_the_edges_of_a_ticket_id_are_accepted(tmp_path):
+    doc = kn_doc()
+    doc["game"]["number"] = 999
+    doc["printed"] |= {"first_ticket": 0, "last_ticket": 999, "pool_tickets": 2000, "order_tickets": 2000}
+    spec = load_spec(write(tmp_path, doc))
+    assert (spec.number, spec.tickets_per_book) == (999, 1000)
+    doc["game"]["number"] = 0
+    assert load_spec(write(tmp_path, doc)).number == 0
+
+
+def test_check_of_an_order_of_no_tickets_exits_2_with_one_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from poolgen.cli.main import app
+
+    doc = kn_doc()
+    doc["printed"]["order_tickets"] = 0
+    result = CliRunner().invoke(app, ["check", str(write(tmp_path, doc))])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.strip().splitlines() == [
+        "poolgen: error: g.toml: printed.order_tickets: an order holds at least one ticket"]
