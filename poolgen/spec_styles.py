@@ -34,7 +34,7 @@ _SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by"}
 _TIER = {"id", "get", "prize", "count", "published_cost", "wins"}
 _WIN = {"area", "prize", "how", "by"}
 PRIZE_TABLES = ("regulation", "designed", "partly designed")
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")  # as a format-1 game.id (poolgen/spec_game.py)
 # Which symbol fields each role of a group allows (besides group, code, symbol, caption).
 ROLE_FIELDS = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
                "multipliers": {"by"}, "pictures": set()}
@@ -148,8 +148,8 @@ def load_styled_spec(path: Path, raw_bytes: bytes, doc: dict) -> Spec:
     r.known(doc, "", _TOP)
     game = r.table(doc, "game", "game", _GAME)
     game_id = r.get(game, "id", "game", str)
-    if not _NAME.match(game_id):
-        raise r.fail("game.id", f"{game_id!r} is not a lower-case name (letters, digits, _)")
+    if not _NAME.fullmatch(game_id):
+        raise r.fail("game.id", f"{game_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most 64)")
     number = r.get(game, "number", "game", int)
     if not 0 <= number <= MAX_GAME_NUMBER:  # the ticket id's and barcode's first three digits
         raise r.fail("game.number", f"must be 0..{MAX_GAME_NUMBER} (three digits of every ticket id), "
@@ -268,8 +268,9 @@ def _areas(r: _Reader, doc: dict, ctx: AreaContext) -> list[Area]:
             raise r.fail(f"{where}.style", f"unknown style {style!r} (known: {', '.join(STYLES)})") from None
         r.known(a, where, {"id", "style", "labels"} | module.FIELDS)
         area_id = r.get(a, "id", where, str)
-        if not _NAME.match(area_id):
-            raise r.fail(f"{where}.id", f"{area_id!r} is not a lower-case name (letters, digits, _)")
+        if not _NAME.fullmatch(area_id):
+            raise r.fail(f"{where}.id", f"{area_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most "
+                                        "64)")
         if any(x.id == area_id for x in out):
             raise r.fail(f"{where}.id", f"duplicate area id {area_id!r}")
         ctx.areas = out

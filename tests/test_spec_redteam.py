@@ -11,6 +11,7 @@ from test_styles_spec import _edit, kn_doc, write
 from poolgen.errors import SpecError
 from poolgen.spec import load_spec
 
+NAME = "(a-z, 0-9, _; at most 64)"
 REFUSED = [
     # an order of no tickets made no pools: check crashed (IndexError) instead of refusing it
     ("printed.order_tickets", 0, "g.toml: printed.order_tickets: an order holds at least one ticket"),
@@ -19,6 +20,11 @@ REFUSED = [
     ("game.number", 1000, "g.toml: game.number: must be 0..999 (three digits of every ticket id), not 1000"),
     ("printed.last_ticket", 1000,
      "g.toml: printed.last_ticket: books of 1,001 tickets; at most 1,000 (three digits of every ticket id)"),
+    # a game id of 65+ characters passed check, then generate refused its default run id as --run-id;
+    # a trailing newline passed the name pattern ($ matches before it)
+    ("game.id", "g" * 65, f"g.toml: game.id: {'g' * 65!r} is not a lower-case name {NAME}"),
+    ("game.id", "test_game\n", f"g.toml: game.id: 'test_game\\n' is not a lower-case name {NAME}"),
+    ("areas.0.id", "play\n", f"g.toml: areas[0].id: 'play\\n' is not a lower-case name {NAME}"),
 ]
 
 
