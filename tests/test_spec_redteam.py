@@ -68,3 +68,25 @@ def test_check_of_an_order_of_no_tickets_exits_2_with_one_line(tmp_path):
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == [
         "poolgen: error: g.toml: printed.order_tickets: an order holds at least one ticket"]
+
+
+def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
+    """Audit read the spec in step 9 (deliverables) with a 64 KiB bound, below the 1 MiB both sides
+    accept elsewhere: long captions passed check and generate, then verify --spec exited 2."""
+    from datetime import UTC, datetime
+
+    from conftest import SEED_A
+
+    from audit.verify import verify_run
+    from poolgen.generate import generate
+
+    doc = kn_doc()
+    for s in doc["symbols"]:
+        s["caption"] = "C" * 9000
+    path = write(tmp_path, doc)
+    assert 65_536 < path.stat().st_size < 1 << 20
+    spec = load_spec(path)
+    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="r")
+    report = verify_run(run.folder, None, spec=path)
+    step9 = report.steps[8]
+    assert (step9.step, step9.status) == (9, "pass"), report.to_json()
