@@ -101,6 +101,8 @@ def bounded_decimal(text: str, shown: str | None = None) -> Decimal:
     shown = text if shown is None else shown
     if len(text) > MAX_NUMBER_CHARS:
         raise ValueError(f"{shown[:20]!r}... is longer than {MAX_NUMBER_CHARS} characters")
+    if not text.isascii():  # Decimal reads any script's digits ("\u0661" is 1); a spec's are 0-9
+        raise ValueError(f"{shown!r} is not a number")
     try:
         value = Decimal(text)
     except (InvalidOperation, ValueError):

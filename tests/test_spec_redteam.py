@@ -25,6 +25,9 @@ REFUSED = [
     ("game.id", "g" * 65, f"g.toml: game.id: {'g' * 65!r} is not a lower-case name {NAME}"),
     ("game.id", "test_game\n", f"g.toml: game.id: 'test_game\\n' is not a lower-case name {NAME}"),
     ("areas.0.id", "play\n", f"g.toml: areas[0].id: 'play\\n' is not a lower-case name {NAME}"),
+    # Decimal reads the digits of every script: "\uff11.\uff10\uff10" (fullwidth) was a $1.00 ticket
+    ("printed.price", "\uff11.\uff10\uff10", "g.toml: printed.price: '\uff11.\uff10\uff10' is not an amount"),
+    ("symbols.7.value", "\u0665.00", "g.toml: symbols[7].value: '\u0665.00' is not an amount"),
 ]
 
 
