@@ -93,3 +93,22 @@ def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
     report = verify_run(run.folder, None, spec=path)
     step9 = report.steps[8]
     assert (step9.step, step9.status) == (9, "pass"), report.to_json()
+
+
+def test_area_match_with_more_decompositions_than_memory_is_refused(tmp_path):
+    """play_areas up to 16 passed the spec, and `check` of Primetime Payout at 16 areas (or 6) was
+    killed for memory enumerating every decomposition; at 5 it held 28 million partial ones."""
+    from pathlib import Path
+
+    from poolgen.check import check_spec
+
+    text = (Path(__file__).parents[1] / "specs" / "primetime_payout.toml").read_text()
+    assert "play_areas = [1, 2, 3, 4]" in text
+    path = tmp_path / "pp.toml"
+    path.write_text(text.replace("play_areas = [1, 2, 3, 4]", "play_areas = [5]"))
+    with pytest.raises(SpecError) as err:
+        check_spec(load_spec(path))
+    assert str(err.value) == ("pp.toml: einstant.play_areas: pool d1.00, multiplier 5000: more than "
+                              "5,000,000 partial decompositions of 5 area values to enumerate; use fewer "
+                              "play areas or amount multipliers")
+
