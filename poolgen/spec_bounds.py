@@ -101,14 +101,15 @@ def bound_einstant_lists(r: _Fails, denominations: list[int], areas: list[int]) 
                                  f"more than {MAX_POOLS} pools")
 
 
-def bound_pools(r: _Fails, section: str, pools: tuple) -> None:
-    """The pools of an order: how many, their prizes, and the memory building one needs."""
+def bound_pools(r: _Fails, section: str, pools: tuple, spots: int = 0) -> None:
+    """The pools of an order: how many, their prizes, and the memory building one needs (a printed
+    ticket of `spots` layout columns)."""
     if len(pools) > MAX_POOLS:
         raise r.fail(f"{section}.order_{_unit(section)}", f"{len(pools)} pools; at most {MAX_POOLS}")
     for p in pools:
         for t in p.tiers:
             bound_money(r, f"tiers ({t.id}, pool {p.id})", t.prize_cents)
-        need = pool_memory(p.tickets, p.play_areas)
+        need = pool_memory(p.tickets, p.play_areas, spots)
         if need > MAX_POOL_MEMORY:
             raise r.fail(section, f"pool {p.id} would need about {need / 2**30:.1f} GiB of memory to "
                                   f"build; at most {MAX_POOL_MEMORY / 2**30:.0f} GiB")

@@ -19,7 +19,13 @@ import numpy as np
 
 from poolgen.deliverables.settings import FIELDS as PRINT_FIELDS
 from poolgen.deliverables.settings import read_print_settings
-from poolgen.limits import MAX_BOOK_TICKETS, MAX_GAME_NUMBER, MAX_MULTIPLIER, MAX_ORDER_BOOKS
+from poolgen.limits import (
+    MAX_BOOK_TICKETS,
+    MAX_GAME_NUMBER,
+    MAX_MULTIPLIER,
+    MAX_ORDER_BOOKS,
+    MAX_TICKET_SPOTS,
+)
 from poolgen.spec import Pool, PoolTier, Spec, Symbol, Tier, _check_published, _Reader
 from poolgen.spec_bounds import bound_pools, bound_sizes
 from poolgen.styles import STYLES, style_module
@@ -99,6 +105,10 @@ class StyledGame:
                                            for w in wins]}
                       for tid, wins in self.wins.items()],
         }
+
+    def spots(self) -> int:
+        """A ticket's layout columns, all areas together (what building a pool's memory scales with)."""
+        return sum(len(a.module.columns(a.id, a.params)) for a in self.areas)
 
     def lay_out(self, spec: Spec, pool: Pool, tiers: np.ndarray, stream) -> dict[str, np.ndarray]:
         """Every area's columns: each area's style lays out, tier by tier, that area's wins."""
@@ -185,8 +195,10 @@ def load_styled_spec(path: Path, raw_bytes: bytes, doc: dict) -> Spec:
                                                    "free tickets (\"zero\" or \"price\")")
     if free_cost is not None and not free_rows:
         raise r.fail("published.free_ticket_cost", "not used: no tier wins a free ticket")
-    pools = _pools(r, sales, tiers)
     styled = StyledGame(tuple(areas), max_wins, {"lose": (), **wins}, prize_table, free_cost)
+    if styled.spots() > MAX_TICKET_SPOTS:
+        raise r.fail("areas", f"{styled.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
+    pools = _pools(r, sales, tiers, styled.spots())
     return Spec(
         path=path, sha256=hashlib.sha256(raw_bytes).hexdigest(),
         name=r.get(game, "name", "game", str), number=number,
@@ -273,6 +285,9 @@ def _areas(r: _Reader, doc: dict, ctx: AreaContext) -> list[Area]:
                                         "64)")
         if any(x.id == area_id for x in out):
             raise r.fail(f"{where}.id", f"duplicate area id {area_id!r}")
+        spots = a.get("spots")
+        if isinstance(spots, int) and spots > MAX_TICKET_SPOTS:  # before a style sizes anything by it
+            raise r.fail(f"{where}.spots", f"{spots:,} spots; a ticket has at most {MAX_TICKET_SPOTS:,}")
         ctx.areas = out
         params = module.read_area(ctx, a, where)
         out.append(Area(area_id, style, module, params, _labels(r, a, where, module, area_id, params)))
@@ -355,7 +370,7 @@ def _win(r: _Reader, w: object, where: str, areas: dict[str, Area]) -> Win:
     return Win(area.id, how, by, prize)
 
 
-def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:
+def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...], spots: int) -> tuple[Pool, ...]:
     """Whole pools of `pool_tickets`; with `last_pool = "partial"` the order's rest is one more,
     smaller pool, where every tier's count scales to it exactly."""
     price = r.money(sales, "price", "printed")
@@ -405,5 +420,5 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
         pools.append(Pool(id=f"p{k + 1}", price_cents=price, tickets=tickets, tiers=ptiers,
                           first_book=book, books=tickets // per_book))
         book += tickets // per_book
-    bound_pools(r, "printed", tuple(pools))
+    bound_pools(r, "printed", tuple(pools), spots)
     return tuple(pools)

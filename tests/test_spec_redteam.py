@@ -112,3 +112,27 @@ def test_area_match_with_more_decompositions_than_memory_is_refused(tmp_path):
                               "5,000,000 partial decompositions of 5 area values to enumerate; use fewer "
                               "play areas or amount multipliers")
 
+
+def test_a_ticket_of_too_many_spots_is_refused_before_anything_is_sized_by_them(tmp_path):
+    """yours = 1,000,000 passed check (the memory estimate did not count spots) and generate of a
+    1,200-ticket pool grew past 8 GB; now a ticket's spots are bounded and the estimate counts them."""
+    doc = kn_doc()
+    doc["areas"][0] |= {"yours": 1_000_000, "spots": 2_000_002}
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == "g.toml: areas[0].spots: 2,000,002 spots; a ticket has at most 4,096"
+    doc = kn_doc()
+    doc["areas"][0] |= {"yours": 1500, "spots": 3002}
+    doc["areas"].append({"id": "wild", "style": "key_number_match", "spots": 2000, "winning_from": "play",
+                         "yours": 1000, "numbers": "number", "prizes": "prize"})
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == "g.toml: areas: 5,002 spots on a ticket; at most 4,096"
+    doc["areas"].pop()
+    doc["printed"] |= {"pool_tickets": 100_000, "order_tickets": 100_000}
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == ("g.toml: printed: pool p1 would need about 33.2 GiB of memory to build; at "
+                              "most 8 GiB")
+    doc["printed"] |= {"pool_tickets": 2000, "order_tickets": 2000}
+    assert load_spec(write(tmp_path, doc)).styles.spots() == 3002
