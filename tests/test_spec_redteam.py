@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from test_styles_spec import _edit, kn_doc, write
+from test_styles_spec import DELETE, _edit, kn_doc, write
 
 from poolgen.errors import SpecError
 from poolgen.spec import load_spec
@@ -28,6 +28,11 @@ REFUSED = [
     # Decimal reads the digits of every script: "\uff11.\uff10\uff10" (fullwidth) was a $1.00 ticket
     ("printed.price", "\uff11.\uff10\uff10", "g.toml: printed.price: '\uff11.\uff10\uff10' is not an amount"),
     ("symbols.7.value", "\u0665.00", "g.toml: symbols[7].value: '\u0665.00' is not an amount"),
+    # a format-2 body with format = 3 (or "2", or none) was refused as "areas: unknown field"
+    ("format", 3, "g.toml: format: must be 1 or 2 (a game of play areas), not 3"),
+    ("format", "2", "g.toml: format: must be 1 or 2 (a game of play areas), not '2'"),
+    ("format", True, "g.toml: format: must be 1 or 2 (a game of play areas), not True"),
+    ("format", DELETE, "g.toml: format: missing field"),
 ]
 
 
@@ -136,3 +141,12 @@ def test_a_ticket_of_too_many_spots_is_refused_before_anything_is_sized_by_them(
                               "most 8 GiB")
     doc["printed"] |= {"pool_tickets": 2000, "order_tickets": 2000}
     assert load_spec(write(tmp_path, doc)).styles.spots() == 3002
+
+
+def test_a_float_format_is_refused(tmp_path):
+    """`format = 2.0` equals 2 in Python and was read as a format-2 spec."""
+    path = write(tmp_path, kn_doc())
+    path.write_text(path.read_text().replace("format = 2\n", "format = 2.0\n"))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == "g.toml: format: must be 1 or 2 (a game of play areas), not 2.0"
