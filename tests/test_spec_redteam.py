@@ -150,3 +150,17 @@ def test_a_float_format_is_refused(tmp_path):
     with pytest.raises(SpecError) as err:
         load_spec(path)
     assert str(err.value) == "g.toml: format: must be 1 or 2 (a game of play areas), not 2.0"
+
+
+def test_first_spot_loss_is_written_in_ascii_digits(tmp_path):
+    """`first_spot_loss = "\u0661/\u0664"` (Arabic-Indic 1/4) passed, and the manifest carried it."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "specs" / "hand_to_hand_tactics.toml").read_text()
+    assert 'first_spot_loss = "1/4"' in text
+    path = tmp_path / "hh.toml"
+    path.write_text(text.replace('first_spot_loss = "1/4"', 'first_spot_loss = "\u0661/\u0664"'))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == ("hh.toml: play.first_spot_loss: must be a fraction string such as \"1/4\", "
+                              "not '\u0661/\u0664'")
