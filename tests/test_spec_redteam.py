@@ -164,3 +164,30 @@ def test_first_spot_loss_is_written_in_ascii_digits(tmp_path):
         load_spec(path)
     assert str(err.value) == ("hh.toml: play.first_spot_loss: must be a fraction string such as \"1/4\", "
                               "not '\u0661/\u0664'")
+
+
+def test_a_spec_of_256_tiers_generates_a_run_audit_reads(tmp_path):
+    """256 tiers is the spec's bound; the manifest adds the losing tier, and audit refused a pool of
+    257 tiers as an invalid manifest (verify, report exited 2 on a run check had accepted)."""
+    from datetime import UTC, datetime
+    from itertools import combinations_with_replacement
+
+    from conftest import SEED_A
+
+    from audit.verify import verify_run
+    from poolgen.generate import generate
+
+    doc = kn_doc()
+    doc["areas"][0] |= {"yours": 4, "spots": 10}
+    doc["play"]["max_wins"] = 4
+    prizes = ("FREE", "1", "5")
+    singles = [{"area": "play", "prize": p, "how": h} for h in ("match", "automatic") for p in prizes]
+    singles += [{"area": "play", "prize": p, "how": "multiplier", "by": 2} for p in ("1", "5")]
+    ways = [list(c) for n in (1, 2, 3, 4) for c in combinations_with_replacement(singles, n)]
+    doc["tiers"] = [{"id": f"t{i}", "count": 1, "wins": w} for i, w in enumerate(ways[:256])]
+    path = write(tmp_path, doc)
+    spec = load_spec(path)
+    assert len(spec.pools[0].tiers) == 257
+    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="r")
+    report = verify_run(run.folder, None, spec=path)
+    assert [s.status for s in report.steps][1:6] == ["pass"] * 5, report.to_json()
