@@ -7,6 +7,7 @@ one pool would need) before anything is built. Both raise the loader's one-line 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from poolgen.errors import SpecError
@@ -27,6 +28,9 @@ from poolgen.money import fmt_cents
 
 MAX_STRING_CHARS = 10_000
 _LIST_LIMITS = {"tiers": MAX_TIERS, "symbols": MAX_SYMBOLS}
+# Texts the report's tables print in one cell (a longer one outgrew a page: reportlab LayoutError).
+_TEXT_LIMITS = {"game.name": 200, "game.regulation": 200, "game.source": 500}
+MAX_TIER_ID_CHARS = 64
 
 
 class _Fails(Protocol):
@@ -44,6 +48,8 @@ def bound_values(r: _Fails, doc: dict) -> None:
             raise r.fail(where, f"{value} is out of range (a whole number below 2**63)")
         if isinstance(value, str) and len(value) > MAX_STRING_CHARS:
             raise r.fail(where, f"text longer than {MAX_STRING_CHARS:,} characters")
+        if isinstance(value, str) and len(value) > _text_limit(where):
+            raise r.fail(where, f"text longer than {_text_limit(where):,} characters")
         if isinstance(value, list):
             limit = _LIST_LIMITS.get(where, MAX_LIST_ITEMS)
             if len(value) > limit:
@@ -53,6 +59,12 @@ def bound_values(r: _Fails, doc: dict) -> None:
             if len(value) > MAX_LIST_ITEMS:
                 raise r.fail(where or "spec", f"{len(value):,} fields; at most {MAX_LIST_ITEMS:,}")
             stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
+
+
+def _text_limit(where: str) -> int:
+    if re.fullmatch(r"tiers\[\d+\]\.id", where):
+        return MAX_TIER_ID_CHARS
+    return _TEXT_LIMITS.get(where, MAX_STRING_CHARS)
 
 
 def bound_money(r: _Fails, where: str, cents: int) -> int:

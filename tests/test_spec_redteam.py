@@ -28,6 +28,11 @@ REFUSED = [
     # Decimal reads the digits of every script: "\uff11.\uff10\uff10" (fullwidth) was a $1.00 ticket
     ("printed.price", "\uff11.\uff10\uff10", "g.toml: printed.price: '\uff11.\uff10\uff10' is not an amount"),
     ("symbols.7.value", "\u0665.00", "g.toml: symbols[7].value: '\u0665.00' is not an amount"),
+    # texts the report prints in one table cell: a 10,000-character name made report crash (LayoutError)
+    ("game.name", "W" * 201, "g.toml: game.name: text longer than 200 characters"),
+    ("game.regulation", "R" * 201, "g.toml: game.regulation: text longer than 200 characters"),
+    ("game.source", "S" * 501, "g.toml: game.source: text longer than 500 characters"),
+    ("tiers.1.id", "T" * 65, "g.toml: tiers[1].id: text longer than 64 characters"),
     # a format-2 body with format = 3 (or "2", or none) was refused as "areas: unknown field"
     ("format", 3, "g.toml: format: must be 1 or 2 (a game of play areas), not 3"),
     ("format", "2", "g.toml: format: must be 1 or 2 (a game of play areas), not '2'"),
