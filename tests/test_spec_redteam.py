@@ -195,3 +195,18 @@ def test_a_spec_of_256_tiers_generates_a_run_audit_reads(tmp_path):
     run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="r")
     report = verify_run(run.folder, None, spec=path)
     assert [s.status for s in report.steps][1:6] == ["pass"] * 5, report.to_json()
+
+
+def test_an_amount_multiplier_beyond_the_money_bound_is_refused(tmp_path):
+    """A losing area shows any amount multiplier x the denomination as its decoy: 10^15 x $1,000.00
+    passed check, and generate of a pool of losers crashed (int64 overflow, a traceback)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "specs" / "primetime_payout.toml").read_text()
+    assert '"2500", "5000"]' in text
+    path = tmp_path / "pp.toml"
+    path.write_text(text.replace('"2500", "5000"]', '"2500", "5000", "200000000"]'))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == ("pp.toml: layout.amount_multipliers[58]: 200000000 x $7.50 is more than "
+                              "$1,000,000,000.00")
