@@ -25,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from audit.errors import UnusableInput, VerificationError, read_input
+from audit.limits import MAX_SPEC_BYTES
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
@@ -98,7 +99,7 @@ def spec_symbols(spec_path: Path | None) -> set[tuple[str, str, str]] | None:
         return None
     import tomllib  # noqa: PLC0415
 
-    doc = tomllib.loads(read_input(spec_path, "spec").decode("utf-8"))
+    doc = tomllib.loads(read_input(spec_path, "spec", MAX_SPEC_BYTES).decode("utf-8"))
     return {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
             for s in doc.get("symbols", [])}
 

@@ -176,8 +176,8 @@ def _pool(p: object, i: int, kind: str) -> PoolEntry:
     tickets = _need(p, "tickets", int, where)
     if not 1 <= tickets <= MAX_POOL_TICKETS:
         raise ManifestError(f"{where}.tickets: {tickets} is not 1 to {MAX_POOL_TICKETS:,}")
-    if len(_need(p, "tiers", list, where)) > MAX_TIERS:
-        raise ManifestError(f"{where}.tiers: more than {MAX_TIERS} tiers")
+    if len(_need(p, "tiers", list, where)) > MAX_TIERS + 1:  # the spec's tiers and the losing one
+        raise ManifestError(f"{where}.tiers: more than {MAX_TIERS} prize tiers and the losing tier")
     tiers = []
     for j, t in enumerate(_need(p, "tiers", list, where)):
         tw = f"{where}.tiers[{j}]"

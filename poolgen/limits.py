@@ -41,23 +41,33 @@ MAX_PLAY_AREAS = 16  # play areas of one eInstant share
 MAX_TIERS = 256
 MAX_SYMBOLS = 1024
 MAX_LIST_ITEMS = 1024  # any other list in a spec (denominations, legend, ...)
+MAX_TICKET_SPOTS = 1024  # a printed ticket's spots (layout columns), all areas; Wild Side has 56 (a proof
+# page of 2,000 spots took over 10 minutes)
+
+# A printed ticket's identity, `GGG-BBBBBBB-TTT` and its barcode (poolgen/deliverables/identity.py):
+# three digits of game number, seven of book number (books are numbered 0 .. the order's books - 1),
+# three of ticket number in the book (0 .. tickets a book - 1).
+MAX_GAME_NUMBER = 999
+MAX_ORDER_BOOKS = 10**7
+MAX_BOOK_TICKETS = 1000
 
 # Memory: what building one pool needs at its peak, estimated from its size before anything is
 # allocated. Measured peaks (/usr/bin/time -v, one worker, less the ~100 MB of the libraries) on the
 # shipped specs: a printed pool of 150,000 tickets with 32 number spots and their prizes 450 MB
 # (3,000 bytes a ticket); an eInstant pool of 1,000,000 shares 410 MB with 1 play area, 530 MB with
 # 4, 460 MB for a one-area duel. The estimates below stay above those.
-PRINTED_BYTES_PER_TICKET = 4000
+PRINTED_BYTES_PER_TICKET = 4000  # a ticket of up to 64 spots (layout columns)
+PRINTED_BYTES_PER_SPOT = 120  # each spot beyond 64 (measured 110 a ticket with 512 and 2,001 spots)
 EINSTANT_BYTES_PER_SHARE = 500
 EINSTANT_BYTES_PER_AREA_SHARE = 100
 MAX_POOL_MEMORY = 8 << 30  # refuse a spec whose pools could not be built on a large machine
 
 
-def pool_memory(tickets: int, play_areas: int | None) -> int:
-    """Estimated peak bytes of building one pool: a printed pool (`play_areas` None), or an eInstant
-    pool of `play_areas` areas."""
+def pool_memory(tickets: int, play_areas: int | None, spots: int = 0) -> int:
+    """Estimated peak bytes of building one pool: a printed pool (`play_areas` None) of tickets of
+    `spots` layout columns, or an eInstant pool of `play_areas` areas."""
     if play_areas is None:
-        return tickets * PRINTED_BYTES_PER_TICKET
+        return tickets * (PRINTED_BYTES_PER_TICKET + PRINTED_BYTES_PER_SPOT * max(0, spots - 64))
     return tickets * (EINSTANT_BYTES_PER_SHARE + EINSTANT_BYTES_PER_AREA_SHARE * play_areas)
 
 
@@ -94,6 +104,8 @@ def bounded_decimal(text: str, shown: str | None = None) -> Decimal:
     shown = text if shown is None else shown
     if len(text) > MAX_NUMBER_CHARS:
         raise ValueError(f"{shown[:20]!r}... is longer than {MAX_NUMBER_CHARS} characters")
+    if not text.isascii():  # Decimal reads any script's digits ("\u0661" is 1); a spec's are 0-9
+        raise ValueError(f"{shown!r} is not a number")
     try:
         value = Decimal(text)
     except (InvalidOperation, ValueError):

@@ -141,13 +141,15 @@ def load_spec(path: Path | str) -> Spec:
     doc = parse_toml(raw_bytes, path.name, SpecError)
     bound_values(r, doc)
 
-    if doc.get("format") == 2:  # a game of generic play styles (poolgen/spec_styles.py)
+    fmt = doc.get("format")  # read before any field a format reads
+    if fmt is None or isinstance(fmt, bool) or not isinstance(fmt, int) or fmt not in (1, 2):
+        raise r.fail("format", "missing field" if fmt is None else
+                     f"must be 1 or 2 (a game of play areas), not {fmt!r}")
+    if fmt == 2:  # a game of generic play styles (poolgen/spec_styles.py)
         from poolgen.spec_styles import load_styled_spec
 
         return load_styled_spec(path, raw_bytes, doc)
     r.known(doc, "", _TOP)
-    if r.get(doc, "format", "spec", int) != 1:
-        raise r.fail("format", "only format 1 is known")
     game = r.table(doc, "game", "game", _GAME)
     name = r.get(game, "name", "game", str)
     number = r.get(game, "number", "game", int, required=False)

@@ -7,6 +7,7 @@ one pool would need) before anything is built. Both raise the loader's one-line 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 from poolgen.errors import SpecError
@@ -27,6 +28,9 @@ from poolgen.money import fmt_cents
 
 MAX_STRING_CHARS = 10_000
 _LIST_LIMITS = {"tiers": MAX_TIERS, "symbols": MAX_SYMBOLS}
+# Texts the report's tables print in one cell (a longer one outgrew a page: reportlab LayoutError).
+_TEXT_LIMITS = {"game.name": 200, "game.regulation": 200, "game.source": 500}
+MAX_TIER_ID_CHARS = 64
 
 
 class _Fails(Protocol):
@@ -44,6 +48,8 @@ def bound_values(r: _Fails, doc: dict) -> None:
             raise r.fail(where, f"{value} is out of range (a whole number below 2**63)")
         if isinstance(value, str) and len(value) > MAX_STRING_CHARS:
             raise r.fail(where, f"text longer than {MAX_STRING_CHARS:,} characters")
+        if isinstance(value, str) and len(value) > _text_limit(where):
+            raise r.fail(where, f"text longer than {_text_limit(where):,} characters")
         if isinstance(value, list):
             limit = _LIST_LIMITS.get(where, MAX_LIST_ITEMS)
             if len(value) > limit:
@@ -53,6 +59,12 @@ def bound_values(r: _Fails, doc: dict) -> None:
             if len(value) > MAX_LIST_ITEMS:
                 raise r.fail(where or "spec", f"{len(value):,} fields; at most {MAX_LIST_ITEMS:,}")
             stack.extend((f"{where}.{k}" if where else str(k), v) for k, v in value.items())
+
+
+def _text_limit(where: str) -> int:
+    if re.fullmatch(r"tiers\[\d+\]\.id", where):
+        return MAX_TIER_ID_CHARS
+    return _TEXT_LIMITS.get(where, MAX_STRING_CHARS)
 
 
 def bound_money(r: _Fails, where: str, cents: int) -> int:
@@ -68,6 +80,9 @@ def bound_sizes(r: _Fails, section: str, pool: int, order: int) -> None:
     if pool > MAX_POOL_TICKETS:
         raise r.fail(f"{section}.pool_{_unit(section)}", f"{pool:,} is more than {MAX_POOL_TICKETS:,} "
                                                           "per pool")
+    if order < 1:
+        unit = _unit(section)
+        raise r.fail(f"{section}.order_{unit}", f"an order holds at least one {unit[:-1]}")
     if order > MAX_ORDER_TICKETS:
         raise r.fail(f"{section}.order_{_unit(section)}", f"{order:,} is more than "
                                                            f"{MAX_ORDER_TICKETS:,} per order")
@@ -98,14 +113,15 @@ def bound_einstant_lists(r: _Fails, denominations: list[int], areas: list[int]) 
                                  f"more than {MAX_POOLS} pools")
 
 
-def bound_pools(r: _Fails, section: str, pools: tuple) -> None:
-    """The pools of an order: how many, their prizes, and the memory building one needs."""
+def bound_pools(r: _Fails, section: str, pools: tuple, spots: int = 0) -> None:
+    """The pools of an order: how many, their prizes, and the memory building one needs (a printed
+    ticket of `spots` layout columns)."""
     if len(pools) > MAX_POOLS:
         raise r.fail(f"{section}.order_{_unit(section)}", f"{len(pools)} pools; at most {MAX_POOLS}")
     for p in pools:
         for t in p.tiers:
             bound_money(r, f"tiers ({t.id}, pool {p.id})", t.prize_cents)
-        need = pool_memory(p.tickets, p.play_areas)
+        need = pool_memory(p.tickets, p.play_areas, spots)
         if need > MAX_POOL_MEMORY:
             raise r.fail(section, f"pool {p.id} would need about {need / 2**30:.1f} GiB of memory to "
                                   f"build; at most {MAX_POOL_MEMORY / 2**30:.0f} GiB")

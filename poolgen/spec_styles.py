@@ -19,7 +19,13 @@ import numpy as np
 
 from poolgen.deliverables.settings import FIELDS as PRINT_FIELDS
 from poolgen.deliverables.settings import read_print_settings
-from poolgen.limits import MAX_MULTIPLIER
+from poolgen.limits import (
+    MAX_BOOK_TICKETS,
+    MAX_GAME_NUMBER,
+    MAX_MULTIPLIER,
+    MAX_ORDER_BOOKS,
+    MAX_TICKET_SPOTS,
+)
 from poolgen.spec import Pool, PoolTier, Spec, Symbol, Tier, _check_published, _Reader
 from poolgen.spec_bounds import bound_pools, bound_sizes
 from poolgen.styles import STYLES, style_module
@@ -34,7 +40,7 @@ _SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by"}
 _TIER = {"id", "get", "prize", "count", "published_cost", "wins"}
 _WIN = {"area", "prize", "how", "by"}
 PRIZE_TABLES = ("regulation", "designed", "partly designed")
-_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")  # as a format-1 game.id (poolgen/spec_game.py)
 # Which symbol fields each role of a group allows (besides group, code, symbol, caption).
 ROLE_FIELDS = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
                "multipliers": {"by"}, "pictures": set()}
@@ -100,6 +106,10 @@ class StyledGame:
                       for tid, wins in self.wins.items()],
         }
 
+    def spots(self) -> int:
+        """A ticket's layout columns, all areas together (what building a pool's memory scales with)."""
+        return sum(len(a.module.columns(a.id, a.params)) for a in self.areas)
+
     def lay_out(self, spec: Spec, pool: Pool, tiers: np.ndarray, stream) -> dict[str, np.ndarray]:
         """Every area's columns: each area's style lays out, tier by tier, that area's wins."""
         tiers = np.asarray(tiers)
@@ -148,8 +158,12 @@ def load_styled_spec(path: Path, raw_bytes: bytes, doc: dict) -> Spec:
     r.known(doc, "", _TOP)
     game = r.table(doc, "game", "game", _GAME)
     game_id = r.get(game, "id", "game", str)
-    if not _NAME.match(game_id):
-        raise r.fail("game.id", f"{game_id!r} is not a lower-case name (letters, digits, _)")
+    if not _NAME.fullmatch(game_id):
+        raise r.fail("game.id", f"{game_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most 64)")
+    number = r.get(game, "number", "game", int)
+    if not 0 <= number <= MAX_GAME_NUMBER:  # the ticket id's and barcode's first three digits
+        raise r.fail("game.number", f"must be 0..{MAX_GAME_NUMBER} (three digits of every ticket id), "
+                                    f"not {number}")
     prize_table = r.get(game, "prize_table", "game", str)
     if prize_table not in PRIZE_TABLES:
         raise r.fail("game.prize_table", f"must be one of {', '.join(PRIZE_TABLES)}, not {prize_table!r}")
@@ -181,11 +195,13 @@ def load_styled_spec(path: Path, raw_bytes: bytes, doc: dict) -> Spec:
                                                    "free tickets (\"zero\" or \"price\")")
     if free_cost is not None and not free_rows:
         raise r.fail("published.free_ticket_cost", "not used: no tier wins a free ticket")
-    pools = _pools(r, sales, tiers)
     styled = StyledGame(tuple(areas), max_wins, {"lose": (), **wins}, prize_table, free_cost)
+    if styled.spots() > MAX_TICKET_SPOTS:
+        raise r.fail("areas", f"{styled.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
+    pools = _pools(r, sales, tiers, styled.spots())
     return Spec(
         path=path, sha256=hashlib.sha256(raw_bytes).hexdigest(),
-        name=r.get(game, "name", "game", str), number=r.get(game, "number", "game", int),
+        name=r.get(game, "name", "game", str), number=number,
         regulation=r.get(game, "regulation", "game", str), rules=game_id, kind="printed",
         source=r.get(game, "source", "game", str), sales=sales, play=play, published=published,
         layout={},
@@ -264,10 +280,14 @@ def _areas(r: _Reader, doc: dict, ctx: AreaContext) -> list[Area]:
             raise r.fail(f"{where}.style", f"unknown style {style!r} (known: {', '.join(STYLES)})") from None
         r.known(a, where, {"id", "style", "labels"} | module.FIELDS)
         area_id = r.get(a, "id", where, str)
-        if not _NAME.match(area_id):
-            raise r.fail(f"{where}.id", f"{area_id!r} is not a lower-case name (letters, digits, _)")
+        if not _NAME.fullmatch(area_id):
+            raise r.fail(f"{where}.id", f"{area_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most "
+                                        "64)")
         if any(x.id == area_id for x in out):
             raise r.fail(f"{where}.id", f"duplicate area id {area_id!r}")
+        spots = a.get("spots")
+        if isinstance(spots, int) and spots > MAX_TICKET_SPOTS:  # before a style sizes anything by it
+            raise r.fail(f"{where}.spots", f"{spots:,} spots; a ticket has at most {MAX_TICKET_SPOTS:,}")
         ctx.areas = out
         params = module.read_area(ctx, a, where)
         out.append(Area(area_id, style, module, params, _labels(r, a, where, module, area_id, params)))
@@ -350,7 +370,7 @@ def _win(r: _Reader, w: object, where: str, areas: dict[str, Area]) -> Win:
     return Win(area.id, how, by, prize)
 
 
-def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]:
+def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...], spots: int) -> tuple[Pool, ...]:
     """Whole pools of `pool_tickets`; with `last_pool = "partial"` the order's rest is one more,
     smaller pool, where every tier's count scales to it exactly."""
     price = r.money(sales, "price", "printed")
@@ -364,6 +384,9 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
     if last < first:
         raise r.fail("printed.last_ticket", "must not be below first_ticket")
     per_book = last - first + 1
+    if per_book > MAX_BOOK_TICKETS:  # a ticket's number in its book is three digits of its id
+        raise r.fail("printed.last_ticket", f"books of {per_book:,} tickets; at most {MAX_BOOK_TICKETS:,} "
+                                            "(three digits of every ticket id)")
     if size == 0 or size % per_book:
         raise r.fail("printed.pool_tickets", f"a pool of {size} is not whole books of {per_book}")
     last_pool = r.get(sales, "last_pool", "printed", str, required=False)
@@ -377,6 +400,9 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
         raise r.fail("printed.last_pool", f"not used: an order of {order} is whole pools of {size}")
     if rest % per_book:
         raise r.fail("printed.order_tickets", f"the last pool of {rest} is not whole books of {per_book}")
+    if order // per_book > MAX_ORDER_BOOKS:  # book numbers are seven digits of every ticket id
+        raise r.fail("printed.order_tickets", f"{order // per_book:,} books of {per_book}; at most "
+                                              f"{MAX_ORDER_BOOKS:,} (seven digits of every ticket id)")
     sizes = [size] * (order // size) + ([rest] if rest else [])
     basis = order if per == "order" else size
     pools, book = [], 0
@@ -394,5 +420,5 @@ def _pools(r: _Reader, sales: dict, tiers: tuple[Tier, ...]) -> tuple[Pool, ...]
         pools.append(Pool(id=f"p{k + 1}", price_cents=price, tickets=tickets, tiers=ptiers,
                           first_book=book, books=tickets // per_book))
         book += tickets // per_book
-    bound_pools(r, "printed", tuple(pools))
+    bound_pools(r, "printed", tuple(pools), spots)
     return tuple(pools)

@@ -145,7 +145,8 @@ def _report(result, fresh_seed_file: Path | None, as_json: bool, signer: Signer 
 
 def _workers_for_memory(spec, ids: list[str], workers: int) -> int:
     """Workers whose pools fit in the memory available now (checked before anything is allocated)."""
-    needs = [pool_memory(spec.pool(pid).tickets, spec.pool(pid).play_areas) for pid in ids]
+    spots = spec.styles.spots() if spec.styles is not None else 0
+    needs = [pool_memory(spec.pool(pid).tickets, spec.pool(pid).play_areas, spots) for pid in ids]
     available = available_memory()
     fit = workers_that_fit(needs, workers, available)
     if fit == 0:

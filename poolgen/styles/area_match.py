@@ -27,6 +27,7 @@ Values are counted in half-denominations, so every amount multiplier is a whole 
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,6 +44,7 @@ from poolgen.styles.area_match_tables import (
     NO_KEY,
     Draws,
     Params,
+    TooManyDecompositions,
     decomposition_codes,
     decompositions,
     draws,
@@ -172,7 +174,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         rows = by_tier[ends[t - 1]:ends[t]]
         if not rows.size:
             continue
-        table = decomposition_codes(p, spec.tiers[t - 1].multiplier, k)
+        table = _bounded(spec, pool, spec.tiers[t - 1].multiplier, decomposition_codes, p)
         if not len(table):
             raise SpecError(f"{spec.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
                             f"be made of play-area wins with layout.amount_multipliers")
@@ -253,6 +255,16 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
 # poolgen check
 
 
+def _bounded(spec: Spec, pool: Pool, multiplier: Decimal, enumerate_, p):
+    """`enumerate_(p, multiplier, k)` for the pool's k play areas, or the one-line SpecError naming
+    the field when there are too many decompositions to enumerate (a machine's memory)."""
+    try:
+        return enumerate_(p, multiplier, pool.play_areas)
+    except TooManyDecompositions as exc:
+        raise SpecError(f"{spec.path.name}: einstant.play_areas: pool {pool.id}, multiplier {multiplier:f}: "
+                        f"{exc}; use fewer play areas or amount multipliers") from None
+
+
 def check_structure(spec: Spec, result: GameCheck) -> None:
     """Prove every tier of every pool can be laid out: it has at least one decomposition."""
     try:
@@ -264,13 +276,13 @@ def check_structure(spec: Spec, result: GameCheck) -> None:
     most: tuple[int, str] | None = None
     thinned = 0
     for pool in spec.pools:
-        denom, k = pool.denomination_cents, pool.play_areas
+        denom = pool.denomination_cents
         for a in p.amounts_half:
             if a * denom % 2:
                 result.problem("[layout]", f"{pool.id} amount multiplier {a / 2}",
                                "whole cents", f"{a / 2} x {denom} cents")
         for t in spec.tiers:
-            rows, total = decompositions(p, t.multiplier, k)
+            rows, total = _bounded(spec, pool, t.multiplier, decompositions, p)
             where = f"{pool.id} multiplier {t.multiplier:f}"
             if total == 0:
                 result.problem("(j)", where, f"prize {pool.tiers[t.index].prize_cents} cents",

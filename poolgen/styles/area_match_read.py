@@ -12,7 +12,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from poolgen.errors import SpecError
-from poolgen.limits import bounded_decimal
+from poolgen.limits import MAX_MONEY_CENTS, bounded_decimal
+from poolgen.money import fmt_cents
 from poolgen.spec import Spec
 from poolgen.styles.area_match_tables import Game, Params
 
@@ -149,6 +150,9 @@ def _amounts(spec: Spec) -> tuple[int, ...]:
             raise _fail(spec, where, str(exc)) from None
         if not x.is_finite() or x <= 0 or (2 * x) != (2 * x).to_integral_value():
             raise _fail(spec, where, f"{text!r} must be a positive multiple of 0.5")
+        top = max(p.denomination_cents for p in spec.pools)  # a losing area may show any amount
+        if x * top > MAX_MONEY_CENTS:
+            raise _fail(spec, where, f"{text} x {fmt_cents(top)} is more than {fmt_cents(MAX_MONEY_CENTS)}")
         halves.append(int(2 * x))
     if len(set(halves)) != len(halves):
         raise _fail(spec, "layout.amount_multipliers", "a multiplier is listed twice")

@@ -182,6 +182,16 @@ def bonus_only(p: Params) -> np.ndarray:
     return out
 
 
+# The partial decompositions one level of `_all_decompositions` may hold (16 bytes each are kept per
+# level): Primetime Payout's largest, at 4 play areas, is 682,299; at 5 areas it would be 28 million
+# and at 6 almost a billion, which no machine holds. A share of more areas is refused, not enumerated.
+MAX_PREFIXES = 5_000_000
+
+
+class TooManyDecompositions(ValueError):
+    """A tier's decompositions over this many play areas are too many to enumerate."""
+
+
 @lru_cache(maxsize=1024)
 def _all_decompositions(p: Params, total: int, k: int) -> np.ndarray:
     """All multisets of k area values (0 = losing area) summing to `total`, as ascending rows
@@ -202,6 +212,9 @@ def _all_decompositions(p: Params, total: int, k: int) -> np.ndarray:
         lo = np.searchsorted(vals, last)
         hi = np.searchsorted(vals, (total - sums) // (k - j), side="right")
         count = np.maximum(hi - lo, 0)
+        if int(count.sum()) > MAX_PREFIXES:
+            raise TooManyDecompositions(f"more than {MAX_PREFIXES:,} partial decompositions of {k} area "
+                                        "values to enumerate")
         r = np.repeat(np.arange(len(sums)), count)
         c = np.arange(len(r)) - np.repeat(np.cumsum(count) - count - lo, count)
         if j == k - 2:  # the last value, total - sum - v (>= v here), must be an area value

@@ -19,9 +19,9 @@ FIELDS = ("spots", "losses", "play_symbols", "beats", "multiplier_symbol", "lege
 MAX_SPOTS = 40
 MAX_LEGEND = 64  # the decomposition count recurses once per legend value
 # first_spot_loss: "p/q" or a plain decimal, at most 12 digits a part (no exponent: Fraction("1e-999999999")
-# would build a billion-digit integer).
+# would build a billion-digit integer); ASCII digits only (\d would take any script's).
 _PLAIN = re.compile(r"[0-9]+\.?[0-9]*|\.[0-9]+")
-_FRACTION = re.compile(r"^\s*(\d{1,12}\s*/\s*\d{1,12}|\d{1,12}(\.\d{1,12})?|\.\d{1,12})\s*$")
+_FRACTION = re.compile(r"^\s*(\d{1,12}\s*/\s*\d{1,12}|\d{1,12}(\.\d{1,12})?|\.\d{1,12})\s*$", re.ASCII)
 
 
 @dataclass(frozen=True)
