@@ -139,3 +139,21 @@ def test_self_check_refuses_a_style_audit_has_no_engine_for():
         self_check(replace(spec, style="no_such_style"), spec.pools[0], pl.DataFrame())
     assert str(info.value) == ("primetime_payout.toml: no audit rules engine for 'no_such_style'; "
                                "refusing to write layouts nobody can check")
+
+
+class _Unreadable:  # a play entry audit's engines cannot read (a multiplier of 0)
+    @staticmethod
+    def play_document() -> dict:
+        area = {"id": "play", "style": "match_n", "spots": 6, "match": 3,
+                "prizes": [{"code": "1", "cents": 100}], "multipliers": [{"code": "0X", "by": 0}]}
+        return {"max_wins": 1, "areas": [area], "tiers": [{"id": "lose", "wins": []}]}
+
+
+def test_self_check_refuses_a_play_entry_audit_cannot_read_in_one_line():
+    """Should check ever let through an entry audit refuses, generate says so instead of crashing."""
+    spec = load_spec(spec_path("happy_holidays"))
+    with pytest.raises(RunError) as info:
+        self_check(replace(spec, styles=_Unreadable()), spec.pools[0], pl.DataFrame({"tier": ["lose"]}))
+    assert str(info.value) == (
+        "happy_holidays.toml: pool p1: audit's engine refuses the run (manifest play entry: area 'play': "
+        "spots, match, prizes or multipliers unreadable); nothing was written")
