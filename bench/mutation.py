@@ -53,7 +53,8 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
     "rules": (["audit/styles/*.py", "audit/rules/_shared.py"],  # audit's engines, one per play style
               ["tests/test_audit_styles.py", "tests/test_audit_match_n.py", "tests/test_audit_wild_side.py",
                "tests/test_audit_style_prize_legend_duel.py", "tests/test_audit_styles_area_match.py",
-               "tests/test_audit_kills_printed.py", "tests/test_audit_kills_einstant.py"], ""),
+               "tests/test_audit_kills_printed.py", "tests/test_audit_kills_einstant.py",
+               "tests/test_audit_kills_sample3.py"], ""),
     "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps_files.py", "audit/steps_identity.py",
                 "audit/steps_pool.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
                                      "tests/test_damaged_runs.py", "tests/test_verify_kills.py",
