@@ -4,6 +4,7 @@ and step 4 of a game of play styles, called directly on a small real run."""
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -14,9 +15,10 @@ from conftest import SEED_A, SPECS, spec_path
 from audit.errors import VerificationError
 from audit.manifest import Manifest
 from audit.spec import read_spec
-from audit.steps_identity import check_complete, expected_identities
-from audit.steps_pool import check_against_spec, check_layouts
-from audit.verify import verify_run
+from audit.steps_files import check_listing
+from audit.steps_identity import check_complete, check_run_identities, expected_identities
+from audit.steps_pool import check_against_spec, check_layouts, check_totals
+from audit.verify import _attempt, verify_run
 from poolgen.generate import generate
 from poolgen.spec import load_spec
 
@@ -185,3 +187,53 @@ def test_step3_names_a_repeated_ticket_id_first(small_printed):
     assert _step3_fails(small_printed, edit) == (
         "ticket identities repeat: 230-0000000-000; 1 ticket id(s) not as recomputed from the position, "
         "first at position 1: '230-0000000-000' where '230-0000000-001' is expected")
+
+
+# ---- each failure carries its own step's number, whoever reads it ------------------------------
+
+def _fails_at(step: int, check, *args) -> str:
+    with pytest.raises(VerificationError) as info:
+        check(*args)
+    assert info.value.step == step
+    return info.value.reason
+
+
+def _pools(two_pools, *spans: tuple[int, int]) -> Manifest:
+    """The run's manifest with one pool per (first_book, books), ids p1, p2, ..."""
+    doc = json.loads(json.dumps(two_pools))
+    base = doc["pools"][0]
+    doc["pools"] = [dict(base, id=f"p{i + 1}", file=dict(base["file"], name=f"pool-p{i + 1}.parquet"),
+                         first_book=first, books=books) for i, (first, books) in enumerate(spans)]
+    return Manifest.parse(json.dumps(doc).encode())
+
+
+def test_step3_finds_two_pools_of_one_book_in_the_same_slot(two_pools):
+    assert _fails_at(3, check_run_identities, _pools(two_pools, (5, 1), (5, 1))) == (
+        "pools p1 and p2 claim overlapping book slots (p1: 5..5, p2: 5..5)")
+
+
+def test_step3_counts_the_overlaps_it_does_not_show(two_pools):
+    assert _fails_at(3, check_run_identities, _pools(two_pools, *[(0, 10)] * 4)) == (
+        "pools p1 and p2 claim overlapping book slots (p1: 0..9, p2: 0..9); pools p1 and p3 claim "
+        "overlapping book slots (p1: 0..9, p3: 0..9); pools p1 and p4 claim overlapping book slots "
+        "(p1: 0..9, p4: 0..9); 3 more overlapping pair(s)")
+
+
+def test_step5_totals_fail_as_step_5(two_pools):
+    doc = json.loads(json.dumps(two_pools))
+    doc["totals"]["winners"] += 1
+    reason = _fails_at(5, check_totals, Manifest.parse(json.dumps(doc).encode()))
+    assert reason.startswith(f"totals: winners: recounted {doc['totals']['winners'] - 1}, the manifest says ")
+
+
+def test_step2_names_an_unlisted_file_as_step_2(small_printed, tmp_path):
+    run, manifest = small_printed
+    folder = tmp_path / "run"
+    shutil.copytree(run, folder)
+    (folder / "notes.txt").write_text("x")
+    assert _fails_at(2, check_listing, folder, manifest) == "unlisted file(s) in the run folder: notes.txt"
+
+
+def test_a_check_that_crashes_is_reported_with_its_exception():
+    assert _attempt(4, int, "x") == ("fail", "could not be checked: ValueError: invalid literal for int() "
+                                             "with base 10: 'x'")
