@@ -11,11 +11,12 @@ from datetime import UTC, datetime
 import polars as pl
 import pytest
 from conftest import SEED_A, SPECS, spec_path
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from audit.errors import VerificationError
-from audit.manifest import Manifest
+from audit.manifest import Manifest, canonical, fingerprint
 from audit.spec import read_spec
-from audit.steps_files import check_listing
+from audit.steps_files import check_listing, check_signature
 from audit.steps_identity import check_complete, check_run_identities, expected_identities
 from audit.steps_pool import check_against_spec, check_layouts, check_totals
 from audit.verify import _attempt, verify_run
@@ -237,3 +238,51 @@ def test_step2_names_an_unlisted_file_as_step_2(small_printed, tmp_path):
 def test_a_check_that_crashes_is_reported_with_its_exception():
     assert _attempt(4, int, "x") == ("fail", "could not be checked: ValueError: invalid literal for int() "
                                              "with base 10: 'x'")
+
+
+# ---- step 1, message by message, with a real Ed25519 key ------------------------------------------
+
+def _signed(small_printed, tmp_path, edit=lambda signature, key: None, data=None):
+    """The small run's manifest as a signed one: (folder, bytes, manifest, public key)."""
+    _, manifest = small_printed
+    private = Ed25519PrivateKey.generate()
+    key = private.public_key()
+    doc = json.loads(json.dumps(manifest.doc))
+    doc["signature"] = {"signed": True, "key_fingerprint": fingerprint(key)}
+    edit(doc["signature"], key)
+    data = canonical(doc) if data is None else data(doc)
+    (tmp_path / "manifest.sig").write_bytes(private.sign(data))
+    return tmp_path, data, Manifest.parse(data), key
+
+
+def test_step1_passes_a_canonical_manifest_signed_by_the_key(small_printed, tmp_path):
+    folder, data, manifest, key = _signed(small_printed, tmp_path)
+    assert check_signature(folder, data, manifest, key) == (
+        f"Ed25519 signature over manifest.json ({len(data):,} bytes, canonical) verifies with key "
+        f"{fingerprint(key)}")
+
+
+def test_step1_names_a_missing_signature(small_printed, tmp_path):
+    folder, data, manifest, key = _signed(small_printed, tmp_path)
+    (folder / "manifest.sig").unlink()
+    assert _fails_at(1, check_signature, folder, data, manifest, key) == "manifest.sig is missing"
+
+
+def test_step1_names_a_signed_manifest_that_says_unsigned(small_printed, tmp_path):
+    folder, data, manifest, key = _signed(small_printed, tmp_path, lambda s, k: s.update(signed=False))
+    assert _fails_at(1, check_signature, folder, data, manifest, key) == (
+        "the signature verifies, but the manifest says the run is unsigned")
+
+
+def test_step1_names_a_manifest_naming_another_signer(small_printed, tmp_path):
+    folder, data, manifest, key = _signed(small_printed, tmp_path,
+                                          lambda s, k: s.update(key_fingerprint="0000:0000:0000:0000"))
+    assert _fails_at(1, check_signature, folder, data, manifest, key) == (
+        f"the signature verifies with the given key {fingerprint(key)}, but the manifest names signer key "
+        "0000:0000:0000:0000")
+
+
+def test_step1_names_a_signed_manifest_not_in_canonical_form(small_printed, tmp_path):
+    folder, data, manifest, key = _signed(small_printed, tmp_path, data=lambda doc: json.dumps(doc).encode())
+    assert _fails_at(1, check_signature, folder, data, manifest, key) == (
+        "manifest.json is signed but not in canonical form")
