@@ -1,0 +1,92 @@
+"""Tests that kill the mutants a third mutmut sample left alive in audit's style engines (issue 17):
+audit/styles/prize_legend_duel.py, audit/styles/match_n.py and audit/rules/_shared.py.
+
+Each test pins an exact behaviour a surviving mutant changed: a bound read inclusively (64 legend
+values, 256 prize symbols, a denomination of 1 cent), a duel whose only loss is at spot 0, a bad row
+that is not the first. Play entries and one-row (or two-row) polars tables are written by hand.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from test_audit_kills_einstant import DUEL, POOL, duel_row
+from test_audit_kills_printed import MN_AREA
+
+from audit.rules._shared import LazyColumn, Reasons
+from audit.styles import match_n
+from audit.styles import prize_legend_duel as pld
+
+# ------------------------------------------------------------------------------------------------
+# prize_legend_duel
+# ------------------------------------------------------------------------------------------------
+
+ONE_LOSS = {**DUEL, "spots": 2, "losses": 1}  # play ends with the first loss
+
+
+def test_duel_a_legend_of_64_values_is_read_65_refused():
+    legend = [str(k) for k in range(1, 66)]
+    assert len(pld.read_play({**DUEL, "legend": legend[:64]}).legend) == 64
+    with pytest.raises(ValueError) as exc:
+        pld.read_play({**DUEL, "legend": legend})
+    assert str(exc.value) == "manifest play entry: play.legend: not a list of 1 to 64 decimal strings"
+
+
+def test_duel_the_only_loss_at_spot_0_ends_play():
+    """losses = 1 and spot 0 a LOSE: the last loss is at spot 0 and spot 1 is UNPLAYED, a legal loser."""
+    out = pld.evaluate(duel_row([1, 0], [0, 0], prize=0), POOL, ONE_LOSS)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [0], [0])
+
+
+def test_duel_a_win_after_the_only_loss_at_spot_0_is_named():
+    out = pld.evaluate(duel_row([1, 3], [0, 100], prize=100), POOL, ONE_LOSS)
+    assert out.illegal == [(0, "spot_1 is WIN after the last loss at spot 0")]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([100], [1])
+
+
+def test_duel_a_denomination_of_1_cent_is_read_0_refused():
+    out = pld.evaluate(duel_row([3, 1], [2, 0], prize=2), {**POOL, "denomination_cents": 1}, ONE_LOSS)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [2], [1])
+    with pytest.raises(ValueError) as exc:
+        pld.evaluate(duel_row([3, 1], [2, 0], prize=2), {**POOL, "denomination_cents": 0}, ONE_LOSS)
+    assert str(exc.value) == "prize_legend_duel: pool denomination_cents 0 is not a whole number >= 1"
+
+
+# ------------------------------------------------------------------------------------------------
+# match_n
+# ------------------------------------------------------------------------------------------------
+
+def mn_table(rows: list[list[int]], aid: str = "play") -> pl.DataFrame:
+    return pl.DataFrame({f"{aid}_spot_{j}": [r[j] for r in rows] for j in range(len(rows[0]))}).cast(pl.UInt8)
+
+
+def test_match_n_reads_256_prize_symbols_and_refuses_257():
+    prizes = [{"code": str(k), "cents": 100 * (k + 1)} for k in range(257)]
+    area = {"id": "play", "style": "match_n", "spots": 3, "match": 2, "prizes": prizes[:256],
+            "multipliers": []}
+    reasons = Reasons()
+    slots = match_n.evaluate(mn_table([[255, 7, 255]]), area, reasons)
+    assert reasons.illegal() == [] and len(slots) == 256
+    assert [k for k, s in enumerate(slots) if s.won[0]] == [255]
+    assert (slots[255].cents.tolist(), slots[255].by.tolist()) == ([25600], [1])
+    with pytest.raises(ValueError) as exc:
+        match_n.evaluate(mn_table([[0, 0, 1]]), {**area, "prizes": prizes}, Reasons())
+    assert str(exc.value) == "manifest play entry: area 'play': more than 256 prize symbols"
+
+
+def test_match_n_names_the_row_with_a_code_out_of_range_not_the_first():
+    reasons = Reasons()
+    slots = match_n.evaluate(mn_table([[0, 0, 0, 1, 1, 2], [0, 1, 0, 1, 5, 2]]), MN_AREA, reasons)
+    assert reasons.illegal() == [(1, "play: a spot code out of range (0, 1, 0, 1, 5, 2)")]
+    assert slots[0].won.tolist() == [True, True] and slots[0].by.tolist() == [1, 2]
+
+
+# ------------------------------------------------------------------------------------------------
+# audit/rules/_shared.py
+# ------------------------------------------------------------------------------------------------
+
+def test_lazy_column_reads_a_column_of_the_table_and_none_for_one_it_lacks():
+    table = pl.DataFrame({"tier": ["a", None, "b"]})
+    column = LazyColumn(table, "tier")
+    assert (column[2], column[1], column[0]) == ("b", None, "a")
+    assert LazyColumn(table, "prize_cents")[2] is None
