@@ -1,9 +1,11 @@
 """Tests that kill the mutants a third mutmut sample left alive in audit's style engines (issue 17):
-audit/styles/prize_legend_duel.py, audit/styles/match_n.py and audit/rules/_shared.py.
+audit/styles/prize_legend_duel.py, match_n.py, key_number_match.py, bonus_reveal.py and
+audit/rules/_shared.py.
 
 Each test pins an exact behaviour a surviving mutant changed: a bound read inclusively (64 legend
-values, 256 prize symbols, a denomination of 1 cent), a duel whose only loss is at spot 0, a bad row
-that is not the first. Play entries and one-row (or two-row) polars tables are written by hand.
+values, 256 prize symbols, a denomination of 1 cent, most_alike 1), a duel whose only loss is at
+spot 0, a bad row that is not the first. Play entries and one-row (or two-row) polars tables are
+written by hand.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from __future__ import annotations
 import polars as pl
 import pytest
 from test_audit_kills_einstant import DUEL, POOL, duel_row
-from test_audit_kills_printed import MN_AREA
+from test_audit_kills_printed import BR_AREA, KN_AREA, MN_AREA, kn_table
 
 from audit.rules._shared import LazyColumn, Reasons
-from audit.styles import match_n
+from audit.styles import bonus_reveal, key_number_match, match_n
 from audit.styles import prize_legend_duel as pld
 
 # ------------------------------------------------------------------------------------------------
@@ -79,6 +81,33 @@ def test_match_n_names_the_row_with_a_code_out_of_range_not_the_first():
     slots = match_n.evaluate(mn_table([[0, 0, 0, 1, 1, 2], [0, 1, 0, 1, 5, 2]]), MN_AREA, reasons)
     assert reasons.illegal() == [(1, "play: a spot code out of range (0, 1, 0, 1, 5, 2)")]
     assert slots[0].won.tolist() == [True, True] and slots[0].by.tolist() == [1, 2]
+
+
+# ------------------------------------------------------------------------------------------------
+# key_number_match, bonus_reveal
+# ------------------------------------------------------------------------------------------------
+
+def test_key_number_match_reads_256_prize_symbols_and_refuses_257():
+    prizes = [{"code": str(k), "cents": 100 * (k + 1)} for k in range(257)]
+    reasons = Reasons()
+    table = kn_table([0, 1], [1, 3, 4], [255, 0, 0])
+    slots = key_number_match.evaluate(table, KN_AREA | {"prizes": prizes[:256]}, reasons)
+    assert reasons.illegal() == [] and [bool(s.won[0]) for s in slots] == [True, False, False]
+    assert (slots[0].cents.tolist(), slots[0].prize.tolist()) == ([25600], [255])
+    with pytest.raises(ValueError) as exc:
+        key_number_match.evaluate(kn_table([0, 1], [1, 3, 4], [0, 0, 0]), KN_AREA | {"prizes": prizes},
+                                  Reasons())
+    assert str(exc.value) == "manifest play entry: area 'play': more than 256 prize symbols"
+
+
+def test_bonus_reveal_reads_most_alike_1():
+    """most_alike = 1: no picture may show twice."""
+    area = BR_AREA | {"most_alike": 1}
+    reasons = Reasons()
+    slots = bonus_reveal.evaluate(mn_table([[0, 1, 2], [0, 0, 2]], aid="bonus"), area, reasons)
+    assert reasons.illegal() == [(1, "bonus: one picture shows 2 times (at most 1: more read as a match that "
+                                     "wins nothing)")]
+    assert [s.won.tolist() for s in slots] == [[False, False], [False, False], [True, True]]
 
 
 # ------------------------------------------------------------------------------------------------
