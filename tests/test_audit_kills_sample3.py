@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from test_audit_kills_einstant import DUEL, POOL, duel_row
-from test_audit_kills_printed import BR_AREA, KN_AREA, MN_AREA, kn_table
+from test_audit_kills_einstant import DUEL, LOSING, PLAY, POOL, area_row, d200, duel_row
+from test_audit_kills_printed import BR_AREA, KN_AREA, KN_PLAY, MN_AREA, kn_table
 
 from audit.rules._shared import LazyColumn, Reasons
-from audit.styles import bonus_reveal, key_number_match, match_n
+from audit.styles import area_match as am
+from audit.styles import bonus_reveal, evaluate, key_number_match, match_n
 from audit.styles import prize_legend_duel as pld
 
 # ------------------------------------------------------------------------------------------------
@@ -52,6 +53,22 @@ def test_duel_a_denomination_of_1_cent_is_read_0_refused():
     with pytest.raises(ValueError) as exc:
         pld.evaluate(duel_row([3, 1], [2, 0], prize=2), {**POOL, "denomination_cents": 0}, ONE_LOSS)
     assert str(exc.value) == "prize_legend_duel: pool denomination_cents 0 is not a whole number >= 1"
+
+
+# ------------------------------------------------------------------------------------------------
+# area_match
+# ------------------------------------------------------------------------------------------------
+
+def test_area_match_refuses_a_pool_of_0_play_areas_by_its_id():
+    with pytest.raises(ValueError) as exc:
+        am.evaluate(area_row([LOSING], prize=0), {**d200(1), "play_areas": 0}, PLAY)
+    assert str(exc.value) == "area_match: pool 'd2.00x1': play_areas 0 < 1"
+
+
+def test_area_match_a_null_symbol_is_named_and_read_as_0():
+    out = am.evaluate(area_row([LOSING], prize=0, nulls=("a0_s1",)), d200(1), PLAY)
+    assert out.illegal == [(0, "a0_s1 is null; a0_s1 has code 0, not a symbol code 1..13")]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([0], [0])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -98,6 +115,22 @@ def test_key_number_match_reads_256_prize_symbols_and_refuses_257():
         key_number_match.evaluate(kn_table([0, 1], [1, 3, 4], [0, 0, 0]), KN_AREA | {"prizes": prizes},
                                   Reasons())
     assert str(exc.value) == "manifest play entry: area 'play': more than 256 prize symbols"
+
+
+def test_key_number_match_refuses_an_area_without_prize_symbols():
+    with pytest.raises(ValueError) as exc:
+        key_number_match.evaluate(kn_table([0, 1], [1, 3, 4], [0, 0, 0]), KN_AREA | {"prizes": []}, Reasons())
+    assert str(exc.value) == "manifest play entry: area 'play': no prize symbols"
+
+
+def test_key_number_match_a_prize_code_out_of_range_wins_the_last_prize():
+    """A prize code past the area's prizes is named, and the win is read on the last prize (as the
+    amount shown is): it is then the win of a tier of that prize, and no other reason is given."""
+    tier = {"id": "5", "wins": [{"area": "play", "how": "match", "by": 1, "prize": "5", "prize_cents": 500}]}
+    play = {**KN_PLAY, "tiers": [*KN_PLAY["tiers"], tier]}
+    out = evaluate(kn_table([0, 1], [1, 3, 4], [3, 1, 1], tier="5"), {"id": "p1"}, play)
+    assert out.illegal == [(0, "play: a prize code out of range (3, 1, 1)")]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([500], [1])
 
 
 def test_bonus_reveal_reads_most_alike_1():
