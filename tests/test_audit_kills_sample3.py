@@ -1,9 +1,9 @@
 """Tests that kill the mutants a third mutmut sample left alive in audit's style engines (issue 17):
-audit/styles/prize_legend_duel.py, match_n.py, key_number_match.py, bonus_reveal.py and
-audit/rules/_shared.py.
+audit/styles/prize_legend_duel.py, area_match.py, match_n.py, key_number_match.py, bonus_reveal.py
+and audit/rules/_shared.py.
 
 Each test pins an exact behaviour a surviving mutant changed: a bound read inclusively (64 legend
-values, 256 prize symbols, a denomination of 1 cent, most_alike 1), a duel whose only loss is at
+values, 256 prize symbols, a denomination of 1 cent, most_alike 1, 255 symbols), a duel whose only loss is at
 spot 0, a bad row that is not the first. Play entries and one-row (or two-row) polars tables are
 written by hand.
 """
@@ -58,6 +58,30 @@ def test_duel_a_denomination_of_1_cent_is_read_0_refused():
 # ------------------------------------------------------------------------------------------------
 # area_match
 # ------------------------------------------------------------------------------------------------
+
+def area_refusal(**changes) -> str:
+    with pytest.raises(ValueError) as exc:
+        am.read_play({**PLAY, **changes})
+    return str(exc.value)
+
+
+def test_area_match_reads_255_symbols_and_refuses_256():
+    symbols = [*PLAY["symbols"], *(f"S{k}" for k in range(256 - len(PLAY["symbols"])))]
+    assert len(am.read_play({**PLAY, "symbols": symbols[:255]}).symbols) == 255
+    assert area_refusal(symbols=symbols) == ("manifest play entry (area_match): symbols must list 1 to 255 "
+                                             "symbol names")
+
+
+def test_area_match_refuses_a_match_pays_entry_that_is_not_a_table():
+    assert area_refusal(match_pays=[3]) == ("manifest play entry (area_match): match_pays[0].count must be "
+                                            "a whole number 1..4, not None")
+
+
+def test_area_match_names_the_bonus_game_of_a_bad_symbol():
+    games = [PLAY["bonus_games"][0], {**PLAY["bonus_games"][1], "symbol": 0}]
+    assert area_refusal(bonus_games=games) == ("manifest play entry (area_match): bonus_games[1].symbol "
+                                               "must be a whole number 1..13, not 0")
+
 
 def test_area_match_refuses_a_pool_of_0_play_areas_by_its_id():
     with pytest.raises(ValueError) as exc:
