@@ -3,9 +3,9 @@ audit/styles/prize_legend_duel.py, area_match.py, match_n.py, key_number_match.p
 and audit/rules/_shared.py.
 
 Each test pins an exact behaviour a surviving mutant changed: a bound read inclusively (64 legend
-values, 256 prize symbols, a denomination of 1 cent, most_alike 1, 255 symbols), a duel whose only loss is at
-spot 0, a bad row that is not the first. Play entries and one-row (or two-row) polars tables are
-written by hand.
+values, 255 symbols, 256 prize symbols, a denomination of 1 cent, most_alike 1), a duel whose only
+loss is at spot 0, a bad row that is not the first, a refusal word for word. Play entries and one-row
+(or two-row) polars tables are written by hand.
 """
 
 from __future__ import annotations
