@@ -13,7 +13,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 from test_audit_kills_einstant import DUEL, LOSING, PLAY, POOL, area_row, d200, duel_row
-from test_audit_kills_printed import BR_AREA, KN_AREA, KN_PLAY, MN_AREA, kn_table
+from test_audit_kills_printed import BR_AREA, KN_AREA, KN_PLAY, MN_AREA, edited, kn_table, refusal
 
 from audit.rules._shared import LazyColumn, Reasons
 from audit.styles import area_match as am
@@ -165,6 +165,61 @@ def test_bonus_reveal_reads_most_alike_1():
     assert reasons.illegal() == [(1, "bonus: one picture shows 2 times (at most 1: more read as a match that "
                                      "wins nothing)")]
     assert [s.won.tolist() for s in slots] == [[False, False], [False, False], [True, True]]
+
+
+# ------------------------------------------------------------------------------------------------
+# audit/styles/__init__.py: the play entry, the tiers
+# ------------------------------------------------------------------------------------------------
+
+WIN_1 = {"area": "play", "how": "match", "by": 1, "prize": "1", "prize_cents": 100}
+
+
+def test_a_play_entry_without_areas():
+    assert refusal(edited(lambda p: p.pop("areas"))) == "manifest play entry: play.areas is missing"
+
+
+def test_winning_from_an_area_that_is_not_an_earlier_one():
+    play = edited(lambda p: p["areas"][0].update(winning_from="nowhere"))
+    assert refusal(play) == ("manifest play entry: area 'play': winning_from 'nowhere' is not an earlier "
+                             "area of the same numbers")
+
+
+def test_a_prize_of_0_cents_is_in_range():
+    play = edited(lambda p: p["areas"][0]["prizes"][0].update(cents=0))
+    out = evaluate(kn_table([0, 1], [2, 3, 4], [0, 1, 1]), {"id": "p1"}, play)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [0], [0])
+
+
+def test_a_row_without_a_tier_is_named():
+    table = kn_table([0, 1], [1, 3, 4], [1, 1, 1], tier="1")
+    for no_tier in (table.drop("tier"), table.with_columns(pl.lit(None, dtype=pl.String).alias("tier"))):
+        out = evaluate(no_tier, {"id": "p1"}, KN_PLAY)
+        assert out.illegal == [(0, "tier None is not in the manifest's play entry")]
+        assert (out.prize_cents.tolist(), out.wins.tolist()) == ([100], [1])
+
+
+def test_a_tier_without_wins():
+    play = edited(lambda p: p["tiers"][1].pop("wins"))
+    assert refusal(play) == "manifest play entry: tiers[1].wins is missing"
+
+
+def test_a_win_without_prize_cents():
+    play = edited(lambda p: p["tiers"][1]["wins"][0].pop("prize_cents"))
+    assert refusal(play) == "manifest play entry: tiers[1].wins[0].prize_cents is missing"
+
+
+def test_a_win_by_4096_is_out_of_range():
+    play = edited(lambda p: p["tiers"][1]["wins"][0].update(by=4096))
+    assert refusal(play) == "manifest play entry: tiers[1].wins[0]: by out of range"
+
+
+def test_a_tier_of_as_many_wins_as_places_is_read_one_more_refused():
+    """Three YOUR NUMBERS, three places: a tier of three wins is read, a tier of four refused."""
+    play = edited(lambda p: p.update(max_wins=3) or p["tiers"].append({"id": "3", "wins": [WIN_1] * 3}))
+    out = evaluate(kn_table([0, 1], [1, 0, 1], [1, 1, 1], tier="3"), {"id": "p1"}, play)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [300], [3])
+    play["tiers"][2]["wins"].append(WIN_1)
+    assert refusal(play) == "manifest play entry: tiers[2] has more wins than the areas have places"
 
 
 # ------------------------------------------------------------------------------------------------
