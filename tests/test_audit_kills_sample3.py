@@ -15,7 +15,7 @@ import pytest
 from test_audit_kills_einstant import DUEL, LOSING, PLAY, POOL, area_row, d200, duel_row
 from test_audit_kills_printed import BR_AREA, KN_AREA, KN_PLAY, MN_AREA, edited, kn_table, refusal
 
-from audit.rules._shared import LazyColumn, Reasons
+from audit.rules._shared import Reasons
 from audit.styles import area_match as am
 from audit.styles import bonus_reveal, evaluate, key_number_match, match_n
 from audit.styles import prize_legend_duel as pld
@@ -220,14 +220,3 @@ def test_a_tier_of_as_many_wins_as_places_is_read_one_more_refused():
     assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [300], [3])
     play["tiers"][2]["wins"].append(WIN_1)
     assert refusal(play) == "manifest play entry: tiers[2] has more wins than the areas have places"
-
-
-# ------------------------------------------------------------------------------------------------
-# audit/rules/_shared.py
-# ------------------------------------------------------------------------------------------------
-
-def test_lazy_column_reads_a_column_of_the_table_and_none_for_one_it_lacks():
-    table = pl.DataFrame({"tier": ["a", None, "b"]})
-    column = LazyColumn(table, "tier")
-    assert (column[2], column[1], column[0]) == ("b", None, "a")
-    assert LazyColumn(table, "prize_cents")[2] is None
