@@ -105,6 +105,8 @@ def parse_toml(data: bytes, name: str, error: type[PoolgenError]) -> dict:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{name}: not valid TOML: not UTF-8 text (byte {exc.start})") from None
+    if text.startswith("\ufeff"):  # what some editors put first; TOML has no place for it
+        raise error(f"{name}: not valid TOML: it starts with a byte-order mark; save it as UTF-8 without one")
     if nesting_depth(text, _TOML_NOISE) > MAX_NESTING:
         raise error(f"{name}: not a spec: brackets nested more than {MAX_NESTING} deep")
     if re.search(rf"\d{{{MAX_DIGIT_RUN + 1}}}", text):

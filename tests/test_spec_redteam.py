@@ -210,3 +210,12 @@ def test_an_amount_multiplier_beyond_the_money_bound_is_refused(tmp_path):
         load_spec(path)
     assert str(err.value) == ("pp.toml: layout.amount_multipliers[58]: 200000000 x $7.50 is more than "
                               "$1,000,000,000.00")
+
+
+def test_a_spec_saved_with_a_byte_order_mark_is_told_so(tmp_path):
+    path = write(tmp_path, kn_doc())
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == ("g.toml: not valid TOML: it starts with a byte-order mark; save it as UTF-8 "
+                              "without one")
