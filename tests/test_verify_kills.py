@@ -286,3 +286,9 @@ def test_step1_names_a_signed_manifest_not_in_canonical_form(small_printed, tmp_
     folder, data, manifest, key = _signed(small_printed, tmp_path, data=lambda doc: json.dumps(doc).encode())
     assert _fails_at(1, check_signature, folder, data, manifest, key) == (
         "manifest.json is signed but not in canonical form")
+
+
+def test_step1_without_a_public_key_is_skipped_not_failed(small_printed):
+    report = verify_run(small_printed[0], None)
+    step1 = report.steps[0]
+    assert (step1.status, step1.reasons, step1.required) == ("skip", ["no public key given"], False)
