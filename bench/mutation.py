@@ -16,9 +16,9 @@ never finish), a "no tests" mutant as a survivor. A survivor that no test can ki
 mutant) is listed with its reason in bench/mutation-survivors.md, with the scores, times and exact
 commands of the last measurement (on the shared 2-core machine under load: money 22 s, build 47 s,
 drbg 4 min, a tenth of sampling 11 min, merkle 24 min for a third of its 1,451 mutants and a tenth of
-the rest; verify, 1,439 mutants whose tests generate and verify a real 300,000-ticket run, about an
-hour for a tenth of them on a quiet machine). A run stopped by hand is continued with --resume. The
-summary is written to bench/.mutation/summary.txt.
+the rest; rules, a tenth of its 2,569 mutants 67 min with one mutant at a time; verify, 1,501 mutants
+whose tests generate and verify real runs, two hours for most of a tenth). A run stopped by hand is
+continued with --resume. The summary is written to bench/.mutation/summary.txt.
 """
 
 from __future__ import annotations
