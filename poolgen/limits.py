@@ -41,8 +41,8 @@ MAX_PLAY_AREAS = 16  # play areas of one eInstant share
 MAX_TIERS = 256
 MAX_SYMBOLS = 1024
 MAX_LIST_ITEMS = 1024  # any other list in a spec (denominations, legend, ...)
-MAX_TICKET_SPOTS = 1024  # a printed ticket's spots (layout columns), all areas; the shipped specs have at most 56 (a proof
-# page of 2,000 spots took over 10 minutes)
+MAX_TICKET_SPOTS = 1024  # a printed ticket's spots (layout columns), all areas; shipped specs have at most
+# 56 (a proof page of 2,000 spots took over 10 minutes)
 
 # A printed ticket's identity, `GGG-BBBBBBB-TTT` and its barcode (poolgen/deliverables/identity.py):
 # three digits of game number, seven of book number (books are numbered 0 .. the order's books - 1),

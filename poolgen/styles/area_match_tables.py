@@ -183,7 +183,7 @@ def bonus_only(p: Params) -> np.ndarray:
 
 
 # The partial decompositions one level of `_all_decompositions` may hold (16 bytes each are kept per
-# level): the shipped area_match spec's largest, at 4 play areas, is 682,299; at 5 areas it would be 28 million
+# level): the shipped area_match spec's largest, at 4 areas, is 682,299; at 5 areas it would be 28 million
 # and at 6 almost a billion, which no machine holds. A share of more areas is refused, not enumerated.
 MAX_PREFIXES = 5_000_000
 
