@@ -30,7 +30,7 @@ from poolgen.deliverables import create_secret_file
 from poolgen.deliverables.run import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
-from poolgen.interrupts import pause_point, worker_init
+from poolgen.interrupts import pause_point, starting_workers, worker_init
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.merkle import root as merkle_root
@@ -145,6 +145,7 @@ _progress_queue = None  # in a worker: where its progress goes (given once, when
 
 def _worker_start(q) -> None:
     global _progress_queue
+    pause_point("worker-start")  # a worker still starting: SIGINT and SIGTERM are blocked here
     worker_init()
     _progress_queue = q
 
@@ -247,8 +248,9 @@ def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers:
         # Largest pools first, so that no worker starts a big pool while the others are finishing
         # (results are collected by pool id, so the manifest keeps the order of `ids`).
         by_work = sorted(ids, key=lambda pid: -_work(spec.pool(pid)))
-        futures = {pool.submit(_worker, str(spec.path), spec.sha256, pid, seed, str(folder)): pid
-                   for pid in by_work}
+        with starting_workers():  # each submit may start a worker process
+            futures = {pool.submit(_worker, str(spec.path), spec.sha256, pid, seed, str(folder)): pid
+                       for pid in by_work}
         pending = set(futures)
         while pending:
             _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)

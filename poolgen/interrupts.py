@@ -4,7 +4,8 @@
 and `except BaseException` cleanup runs) carrying the signal, so the command exits 130 or 143.
 `deferred()` holds both signals back over a few steps that must happen together (renaming a run
 into place and naming its seed; writing a key pair); a signal that arrives meanwhile is raised
-when the block ends. Worker processes ignore both and die with their parent (`worker_init`).
+when the block ends. Worker processes ignore both and die with their parent (`worker_init`); they
+start with both blocked (`starting_workers`), so a Ctrl-C cannot reach one before it ignores them.
 """
 
 from __future__ import annotations
@@ -68,6 +69,24 @@ def deferred() -> Iterator[None]:
         raise Interrupted(caught[0])
 
 
+@contextmanager
+def starting_workers() -> Iterator[None]:
+    """Block SIGINT and SIGTERM in this thread while it starts worker processes.
+
+    A child inherits the signal mask across fork and exec, so a Ctrl-C sent to the process group
+    while a worker is still starting (importing, before `worker_init` runs) stays pending there, and
+    `worker_init` discards it: without this, the worker would print a KeyboardInterrupt traceback.
+    A signal sent to this process meanwhile is delivered, and raised, as the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX: nothing to block
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def worker_init() -> None:
     """In a worker process: ignore Ctrl-C and SIGTERM (the parent coordinates) and die with the parent.
 
@@ -75,7 +94,9 @@ def worker_init() -> None:
     parent afterwards closes the race of a parent that died before the call."""
     parent = os.getppid()
     for s in SIGNALS:
-        signal.signal(s, signal.SIG_IGN)
+        signal.signal(s, signal.SIG_IGN)  # also discards one that is pending (`starting_workers`)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
     if sys.platform.startswith("linux"):
         with suppress(OSError, AttributeError):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
