@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -15,6 +16,7 @@ from typing import Annotated
 import typer
 
 from audit.errors import InvalidProof, UnusableInput
+from audit.interrupts import install, restore
 from audit.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 from audit.manifest import load_public_key
 from audit.proof import check_proof
@@ -74,6 +76,7 @@ def verify_command(regenerate: Regenerate | None = None):
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
         (8) statistics (99% for the run), (9) deliverables. Exit 0 only if every step passes, 1 if
         any fails, 2 if the input cannot be used."""
+        previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
             report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
                                 workers=workers or os.cpu_count() or 1, regenerate=regenerate,
@@ -81,6 +84,13 @@ def verify_command(regenerate: Regenerate | None = None):
                                 validation_key=validation_key, high_validation_key=high_validation_key)
         except UnusableInput as exc:
             raise _unusable(str(exc)) from None
+        except KeyboardInterrupt as exc:
+            signum = getattr(exc, "signum", signal.SIGINT)
+            typer.echo(f"audit: error: interrupted by {signal.Signals(signum).name}; nothing was verified",
+                       err=True)
+            raise typer.Exit(128 + signum) from None
+        finally:
+            restore(previous)
         if as_json:
             typer.echo(json.dumps(report.to_json(), indent=2))
         else:

@@ -41,6 +41,7 @@ from audit.ceremony import ceremony_seed, read_ceremony
 from audit.checklist import TITLES, Outcome, Report, StepResult
 from audit.deliverables import check_deliverable_files, check_deliverables, read_key
 from audit.errors import UnusableInput, VerificationError
+from audit.interrupts import starting_workers, stop, worker_init
 from audit.limits import read_manifest_bytes
 from audit.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
@@ -149,9 +150,16 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         context = mp.get_context("spawn")
         # largest files first, so that no worker starts a big pool while the others are finishing
         order = sorted(range(len(jobs)), key=lambda i: -manifest.pools[i].file_bytes)
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as ex:
-            done = dict(zip(order, ex.map(_pool_job, [jobs[i] for i in order]), strict=True))
-        outcomes = [done[i] for i in range(len(jobs))]
+        pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context,
+                                   initializer=worker_init)
+        try:
+            with starting_workers():  # each submit may start a worker process
+                futures = {i: pool.submit(_pool_job, jobs[i]) for i in order}
+            outcomes = [futures[i].result() for i in range(len(jobs))]
+        except BaseException:
+            stop(pool)  # an interrupt: no worker goes on reading
+            raise
+        pool.shutdown()
     else:
         outcomes = [_pool_job(j) for j in jobs]
     for pool, result in zip(manifest.pools, outcomes, strict=True):

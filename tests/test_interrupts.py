@@ -20,20 +20,15 @@ import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
 from conftest import spec_path
 
-from poolgen.interrupts import (
-    PAUSE_ENV,
-    SIGNALS,
-    Interrupted,
-    install,
-    restore,
-    starting_workers,
-    worker_init,
-)
+import audit.interrupts as audit_interrupts
+import poolgen.interrupts as poolgen_interrupts
+from poolgen.interrupts import PAUSE_ENV
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
 
@@ -211,37 +206,82 @@ def test_keys_new_interrupted_between_its_two_files_writes_the_pair(tmp_path, si
     assert sorted(p.name for p in (tmp_path / "k").iterdir()) == ["signing-key.pem", "signing-key.pub.pem"]
 
 
-def test_a_worker_starts_with_both_signals_blocked_and_the_parent_gets_them_back():
+BOTH = pytest.mark.parametrize("side", [poolgen_interrupts, audit_interrupts], ids=["poolgen", "audit"])
+
+
+@BOTH
+def test_a_worker_starts_with_both_signals_blocked_and_the_parent_gets_them_back(side):
     """`starting_workers`: a spawned child inherits the block (so a Ctrl-C to the group cannot reach it
     before `worker_init`), the parent's mask is as before once the block ends, and without the block
     the child starts with neither signal blocked."""
     ctx = mp.get_context("spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-        with starting_workers():
+        with side.starting_workers():
             blocked = pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, [])
-        assert not set(SIGNALS) & signal.pthread_sigmask(signal.SIG_BLOCK, [])
-        assert set(SIGNALS) <= blocked.result(timeout=120)
+        assert not set(side.SIGNALS) & signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        assert set(side.SIGNALS) <= blocked.result(timeout=120)
     with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
-        assert not set(SIGNALS) & pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []).result(120)
+        assert not set(side.SIGNALS) & pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []).result(120)
 
 
-def test_worker_init_ignores_both_signals_and_unblocks_them():
+@BOTH
+def test_worker_init_ignores_both_signals_and_unblocks_them(side):
     ctx = mp.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=worker_init) as pool:
-        with starting_workers():
-            handlers = [pool.submit(signal.getsignal, s) for s in SIGNALS]
+    with ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=side.worker_init) as pool:
+        with side.starting_workers():
+            handlers = [pool.submit(signal.getsignal, s) for s in side.SIGNALS]
         mask = pool.submit(signal.pthread_sigmask, signal.SIG_BLOCK, []).result(timeout=120)
         assert [h.result() for h in handlers] == [signal.SIG_IGN, signal.SIG_IGN]
-        assert not set(SIGNALS) & mask
+        assert not set(side.SIGNALS) & mask
 
 
-def test_a_signal_sent_while_workers_start_is_raised_as_the_block_ends():
-    previous = install()
+@BOTH
+def test_a_signal_sent_while_workers_start_is_raised_as_the_block_ends(side):
+    previous = side.install()
     try:
-        with pytest.raises(Interrupted) as caught, starting_workers():
+        with pytest.raises(side.Interrupted) as caught, side.starting_workers():
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(0.05)  # held back: nothing is raised inside the block
             reached = True
         assert reached and caught.value.exit_code == 143
     finally:
-        restore(previous)
+        side.restore(previous)
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tiny, tmp_path_factory) -> Path:
+    """A signed run of the two-pool spec, to verify."""
+    folder = tmp_path_factory.mktemp("verify")
+    subprocess.run([sys.executable, "-m", "poolgen", "keys", "new", str(folder / "k")], check=True,
+                   capture_output=True, timeout=120)
+    key = folder / "k" / "signing-key.pem"
+    subprocess.run([*_command(tiny, folder / "out", "r")[:-1], "--key", str(key)], check=True,
+                   capture_output=True, timeout=300)
+    return folder
+
+
+def _workers_of(pid: int) -> set[int]:
+    found = set()
+    for child in _descendants(pid):
+        with suppress(OSError):
+            if b"multiprocessing.spawn" in Path(f"/proc/{child}/cmdline").read_bytes():
+                found.add(child)
+    return found
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_verify_interrupted_while_its_workers_start_says_one_line(tiny_run, sig):
+    """`audit verify --workers 2`, signalled (the whole group) as soon as both workers exist, while they
+    are still importing: exit 128 + signal, one line, no traceback, no process left."""
+    proc = subprocess.Popen([sys.executable, "-m", "audit", "verify", str(tiny_run / "out" / "r"),
+                             "--public-key", str(tiny_run / "k" / "signing-key.pub.pem"), "--workers", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while len(workers := _workers_of(proc.pid)) < 2:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.01)
+    os.killpg(proc.pid, sig)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert (proc.returncode, stderr.decode(), stdout) == (
+        128 + sig, f"audit: error: interrupted by {sig.name}; nothing was verified\n", b"")
+    assert _gone(workers) == set()
