@@ -1,5 +1,5 @@
 """`python -m poolgen` is the `poolgen` command."""
 
-from poolgen.cli.main import run
+from poolgen.cli import run
 
 run()

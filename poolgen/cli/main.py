@@ -44,10 +44,6 @@ app.command("seal")(seal_cmd)
 app.command("unseal")(unseal_cmd)
 
 
-def run() -> None:
-    app()
-
-
 def _version(value: bool) -> None:
     if value:
         code = code_entry()
