@@ -15,7 +15,9 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+
+# scipy is imported in the functions that use it: at module level it costs every command (check,
+# generate, ...) 0.9 s at start, and only step 8 needs it.
 
 __all__ = ["Finding", "auc_classifier", "dispersion", "equal_parts", "extreme_position", "histogram",
            "independence", "runs", "split_mask", "table_test"]
@@ -82,6 +84,7 @@ def equal_parts(n: int, parts: int) -> np.ndarray:
 
 def table_test(name: str, total: np.ndarray, hit: np.ndarray) -> Finding | None:
     """`independence` from the counts: rows per category (`total`) and those with the label (`hit`)."""
+    from scipy import stats
     present = total > 0
     total = total[present].astype(np.float64)
     hit = hit[present].astype(np.float64)
@@ -107,6 +110,7 @@ def histogram(name: str, per_block: np.ndarray, population: int, successes: int)
     """The histogram of winners per block against the exact distribution a uniform shuffle gives
     (each block's count is hypergeometric: `population` tickets, `successes` winners, blocks of
     equal size), tails pooled to MIN_EXPECTED, Pearson's chi-square."""
+    from scipy import stats
     blocks = len(per_block)
     size = population // blocks
     if blocks < 2:
@@ -139,6 +143,7 @@ def dispersion(name: str, per_block: np.ndarray, population: int, successes: int
     """The index of dispersion of winners per block (equal blocks): Pearson's chi-square of the
     blocks x win/lose table, sum of (x - m)^2 * B / (m (B - m)); two-sided (winners clustered in
     some blocks, or spread more evenly than chance allows)."""
+    from scipy import stats
     blocks = len(per_block)
     if blocks < 2 or successes == 0 or successes == population:
         return None
@@ -154,6 +159,7 @@ def dispersion(name: str, per_block: np.ndarray, population: int, successes: int
 def runs(name: str, label: np.ndarray) -> Finding | None:
     """The Wald-Wolfowitz runs test of a yes/no sequence: the number of runs against its mean and
     variance under a uniform shuffle, normal approximation, two-sided."""
+    from scipy import stats
     n = len(label)
     n1 = int(label.sum())
     n0 = n - n1
@@ -171,6 +177,7 @@ def extreme_position(name: str, positions: np.ndarray, tickets: int, *, smallest
     """Exact test of the smallest (or largest) position of t tickets under a uniform shuffle:
     P(min >= x) = C(N - x, t) / C(N, t), P(max <= y) = C(y + 1, t) / C(N, t). One-sided: small p
     means the group was kept away from the start (or the end) of the pool."""
+    from scipy import special
     t = len(positions)
     if t == 0:
         return None
@@ -230,6 +237,7 @@ def _fit(index: np.ndarray, width: int, trials: np.ndarray, wins: np.ndarray) ->
     """Ridge-penalised logistic regression by Newton's method (IRLS) on grouped rows, with the design
     in sparse form (`_design`): gradient and Hessian are sums over the non-zero cells, counted with
     bincount (no dense matrix, no threaded BLAS)."""
+    from scipy import special
     cells = index.shape[1]
     pairs = (index[:, :, None] * width + index[:, None, :]).ravel()
     flat = index.ravel()
@@ -250,6 +258,7 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     """A logistic regression of win/lose on the features (one-hot), trained on the rows `split_mask`
     puts in training, scored on the others; the held-out AUC is the Mann-Whitney U / (n1 n0), tested
     against 0.5 with U's normal approximation under H0 (ties corrected), two-sided."""
+    from scipy import stats
     label = label.astype(bool)
     index, width, row = _design(blocks)
     train = split_mask(len(label), key)
