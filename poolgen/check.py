@@ -174,6 +174,10 @@ def _check_einstant(spec: Spec, result: GameCheck) -> None:
             if got != want:
                 result.problem("(i)", f"{row}, ${denoms[j]} column", printed,
                                f"{t.multiplier:f} x {fmt_cents(denom)} = {fmt_cents(int(want))}")
+    order, made = spec.sales["order_shares"], len(spec.pools) * size  # one pool per price
+    if order != made:
+        result.problem("einstant.order_shares", "shares in the order", f"{order:,}",
+                       f"{len(spec.pools)} pools of {size:,} = {made:,}")
     pub = spec.published
     if "losers" in pub and pub["losers"] != first.losers:
         result.problem("(j)", "multiplier 0 shares", f"{pub['losers']:,}", f"{first.losers:,}")

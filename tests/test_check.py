@@ -114,6 +114,19 @@ def test_einstant_odds_mismatch_is_reported(tmp_path):
         "Hand to Hand Tactics: (j): multiplier 1 odds: published 1 in 4.99, computed 1 in 4.98"]
 
 
+@pytest.mark.parametrize(("spec", "order", "made"), [
+    ("hand_to_hand_tactics", 6_000_000, "6 pools of 1,000,000"),
+    ("primetime_payout", 16_000_000, "16 pools of 1,000,000")])
+def test_an_einstant_order_of_other_than_its_pools_is_reported(tmp_path, spec, order, made):
+    text = (SPECS / f"{spec}.toml").read_text()
+    path = tmp_path / f"{spec}.toml"
+    path.write_text(text.replace(f"order_shares = {order}", f"order_shares = {order + 1}"))
+    name = load_spec(path).name
+    assert check_spec(load_spec(path)).problems == [
+        f"{name}: einstant.order_shares: shares in the order: published {order + 1:,}, "
+        f"computed {made} = {order:,}"]
+
+
 def test_human_output_names_every_game():
     result = CliRunner().invoke(app, ["check"])
     assert result.exit_code == 0
