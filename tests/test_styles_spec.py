@@ -58,7 +58,14 @@ def _edit(path: str, value):
     return change
 
 
-DELETE = object()
+class _Delete:
+    """Marks a field to remove; its repr names it, so a test's id is the same in every process."""
+
+    def __repr__(self) -> str:
+        return "DELETE"
+
+
+DELETE = _Delete()
 
 REFUSED = [
     ("areas.0.style", "lottery", "g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, "
