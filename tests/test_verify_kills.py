@@ -7,6 +7,7 @@ import json
 import shutil
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -85,14 +86,20 @@ def test_step5_places_every_pool_on_the_orders_books(two_pools, first, books, wh
     assert _step5_fails(doc) == why
 
 
-def test_step4_of_a_styled_game_is_evaluated_by_audit_styles(tmp_path):
+@pytest.fixture(scope="module")
+def small_printed(tmp_path_factory):
+    """A real run of one 9-ticket book of Hit $50 (a styled printed game): its folder and manifest."""
     spec = load_spec(SPECS / "examples" / "hit_50.toml")
     pool = spec.pool("p1")
     tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
     small = replace(pool, tiers=tiers, tickets=9, books=1)
-    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
-                   run_id="s").folder
-    manifest = Manifest.parse((run / "manifest.json").read_bytes())
+    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                   out=tmp_path_factory.mktemp("small"), run_id="s").folder
+    return run, Manifest.parse((run / "manifest.json").read_bytes())
+
+
+def test_step4_of_a_styled_game_is_evaluated_by_audit_styles(small_printed):
+    run, manifest = small_printed
     play = manifest.doc["play"]
     styles = ", ".join(sorted({a["style"] for a in play["areas"]}))
     table = pl.read_parquet(run / "pool-p1.parquet")
@@ -114,15 +121,10 @@ def test_the_identities_of_printed_rows(two_pools):
 
 
 @pytest.mark.parametrize("rules", ["wild_side", "_shared", "styles.match_n", ""])
-def test_step4_refuses_a_run_without_a_play_entry_in_one_line(tmp_path, rules):
+def test_step4_refuses_a_run_without_a_play_entry_in_one_line(small_printed, tmp_path, rules):
     """A run whose manifest has no `play` entry names rules of its own (the old format-1 printed
     games): no engine evaluates them, so step 4 fails for every pool, in one line, and nothing crashes."""
-    spec = load_spec(SPECS / "examples" / "hit_50.toml")
-    pool = spec.pool("p1")
-    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
-    small = replace(pool, tiers=tiers, tickets=9, books=1)
-    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
-                   run_id="s").folder
+    run = Path(shutil.copytree(small_printed[0], tmp_path / "s"))
     doc = json.loads((run / "manifest.json").read_bytes())
     del doc["play"]
     doc["game"]["rules"] = rules
@@ -136,18 +138,6 @@ def test_step4_refuses_a_run_without_a_play_entry_in_one_line(tmp_path, rules):
     step4 = report.steps[3]
     assert (step4.status, step4.reasons) == ("fail", [f"pool p1: no audit rules for game rules {rules!r}"])
     assert 4 in report.failed
-
-
-@pytest.fixture(scope="module")
-def small_printed(tmp_path_factory):
-    """A real run of one 9-ticket book of Hit $50 (a styled printed game): its folder and manifest."""
-    spec = load_spec(SPECS / "examples" / "hit_50.toml")
-    pool = spec.pool("p1")
-    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
-    small = replace(pool, tiers=tiers, tickets=9, books=1)
-    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                   out=tmp_path_factory.mktemp("small"), run_id="s").folder
-    return run, Manifest.parse((run / "manifest.json").read_bytes())
 
 
 def _step3(small_printed, edit=lambda table: table) -> str:
