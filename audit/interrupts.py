@@ -44,7 +44,8 @@ def restore(previous: dict) -> None:
 @contextmanager
 def starting_workers() -> Iterator[None]:
     """Block both signals in this thread while it starts worker processes (a child inherits the
-    mask across fork and exec); one sent meanwhile is delivered as the block ends."""
+    mask across fork and exec); one sent meanwhile is raised as the block ends, or at once if another
+    thread takes it."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return

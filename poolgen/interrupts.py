@@ -76,7 +76,8 @@ def starting_workers() -> Iterator[None]:
     A child inherits the signal mask across fork and exec, so a Ctrl-C sent to the process group
     while a worker is still starting (importing, before `worker_init` runs) stays pending there, and
     `worker_init` discards it: without this, the worker would print a KeyboardInterrupt traceback.
-    A signal sent to this process meanwhile is delivered, and raised, as the block ends."""
+    A signal sent to this process meanwhile is not lost: it is raised as the block ends, or at once
+    if another thread of the process (a progress bar's) takes it."""
     if not hasattr(signal, "pthread_sigmask"):  # not POSIX: nothing to block
         yield
         return

@@ -236,14 +236,13 @@ def test_worker_init_ignores_both_signals_and_unblocks_them(side):
 
 
 @BOTH
-def test_a_signal_sent_while_workers_start_is_raised_as_the_block_ends(side):
+def test_a_signal_sent_while_workers_start_is_not_lost(side):
     previous = side.install()
     try:
         with pytest.raises(side.Interrupted) as caught, side.starting_workers():
             os.kill(os.getpid(), signal.SIGTERM)
-            time.sleep(0.05)  # held back: nothing is raised inside the block
-            reached = True
-        assert reached and caught.value.exit_code == 143
+            time.sleep(0.05)  # another thread of this process may take it now: held back or not, not lost
+        assert caught.value.exit_code == 143
     finally:
         side.restore(previous)
 
