@@ -71,7 +71,7 @@ def _config(modules: list[str], tests: list[str], slow: str, polars: bool) -> st
     def toml_list(items: list[str]) -> str:
         return "[" + ", ".join(f'"{i}"' for i in items) + "]"
     present = [t for t in tests if (ROOT / t).exists()]
-    args = ["-p", "no:cacheprovider", "-q"] + (["-k", f"not ({slow})"] if slow else [])
+    args = ["-p", "no:cacheprovider", "-q", "-n", "0"] + (["-k", f"not ({slow})"] if slow else [])
     return ("\n[tool.mutmut]\n"
             'source_paths = ["poolgen", "audit"]\n'
             f"only_mutate = {toml_list(modules)}\n"
@@ -145,7 +145,7 @@ def _recheck(group: str, survivors: bool = False, select: str | None = None) -> 
             return
         shutil.copytree(ROOT / "tests", here / "mutants" / "tests", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__"))
-    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *present]
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider", *present]
     if select:
         cmd += ["-k", select]
     elif slow:

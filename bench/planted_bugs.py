@@ -95,8 +95,8 @@ def _copy() -> Path:
 
 def _failed(here: Path, tests: list[str]) -> set[str]:
     """The named tests that fail (a parametrized test fails when any of its cases does)."""
-    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf", *tests],
-                         cwd=here, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-rf",
+                          *tests], cwd=here, capture_output=True, text=True)
     failed = {line.split()[1].split("[")[0] for line in out.stdout.splitlines() if line.startswith("FAILED ")}
     if out.returncode not in (0, 1):
         sys.exit(f"pytest could not run {tests}:\n{out.stdout}{out.stderr}")
@@ -104,8 +104,8 @@ def _failed(here: Path, tests: list[str]) -> set[str]:
 
 
 def _first_failure(here: Path) -> str:
-    out = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-rf"],
-                         cwd=here, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
+                          "-rf"], cwd=here, capture_output=True, text=True)
     failed = [line.split()[1] for line in out.stdout.splitlines() if line.startswith("FAILED ")]
     return failed[0] if failed else "nothing fails"
 
