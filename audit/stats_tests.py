@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # scipy is imported in the functions that use it: at module level it costs every command (check,
-# generate, ...) 0.9 s at start, and only step 8 needs it.
+# generate, ...) 0.8 s at start, and only step 8 needs it.
 
 __all__ = ["Finding", "auc_classifier", "dispersion", "equal_parts", "extreme_position", "histogram",
            "independence", "runs", "split_mask", "table_test"]

@@ -4,7 +4,7 @@ import sys
 
 
 def run() -> None:
-    """The `poolgen` command. Loading it takes a second or two (numpy, polars, scipy): a Ctrl-C then
+    """The `poolgen` command. Loading it takes a second or two (numpy, polars, reportlab): a Ctrl-C then
     ends it with one line and exit 130 too, not a traceback (each command then installs its own
     handling, poolgen/interrupts.py)."""
     try:
