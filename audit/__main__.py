@@ -2,7 +2,7 @@
 
 import sys
 
-try:  # loading takes a second or two (numpy, polars, reportlab): a Ctrl-C then is one line too
+try:  # loading takes a second or two (numpy, polars): a Ctrl-C then is one line too
     from audit.cli import app
 except KeyboardInterrupt:
     print("audit: error: interrupted by SIGINT while starting; nothing was verified", file=sys.stderr)
