@@ -102,9 +102,9 @@ def split_key(pool: PoolEntry) -> int:
     return int.from_bytes(hashlib.sha256(SPLIT_LABEL + pool.file_sha256.encode()).digest()[:8], "big")
 
 
-def columns_needed(rules: str, play: dict | None = None) -> list[str]:
+def columns_needed(play: dict | None = None) -> list[str]:
     """The columns step 8 reads; `play` is the manifest's play entry (an eInstant style's parameters)."""
-    return ["prize_cents", *layout_columns(rules, play)]
+    return ["prize_cents", *layout_columns(play)]
 
 
 def _top_group(levels: list[tuple[int, int]]) -> list[int]:
@@ -180,7 +180,7 @@ def block_findings(win: np.ndarray, kind: str, per_book: int | None) -> tuple[li
 
 def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int, play: dict | None = None,
                     counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
-    features = layout_features(rules, lambda c: table[c].to_numpy(), play, counts)
+    features = layout_features(lambda c: table[c].to_numpy(), play, counts)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
     found = []
@@ -200,7 +200,7 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int, 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
                     pools: int, play: dict | None = None) -> PoolStatistics:
-    """Every test of one pool, judged by Holm at ALPHA / pools. `table` holds columns_needed(rules)
+    """Every test of one pool, judged by Holm at ALPHA / pools. `table` holds columns_needed(play)
     in stored (print) order; `play` is the manifest's play entry of a play-style game."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
@@ -239,7 +239,7 @@ def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, s
     out: list[tuple[str, str, str | None]] = []
     pools = len(manifest.pools)
     play = manifest.doc.get("play")
-    wanted = columns_needed(manifest.rules, play)
+    wanted = columns_needed(play)
     for pool in manifest.pools:
         where = f"pool {pool.id}"
         try:

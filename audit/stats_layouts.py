@@ -75,7 +75,7 @@ def _is_styled(play: dict | None) -> bool:
     return isinstance(play, dict) and isinstance(play.get("areas"), list)
 
 
-def layout_columns(rules: str, play: dict | None = None) -> tuple[str, ...]:
+def layout_columns(play: dict | None = None) -> tuple[str, ...]:
     """The layout columns the run's no-information tests read (none for a run without an entry). A
     run of an eInstant style (`play.style`) is keyed by its style, one of play areas (`play.areas`)
     by its areas' styles, each with parameters from `play`."""
@@ -87,7 +87,7 @@ def layout_columns(rules: str, play: dict | None = None) -> tuple[str, ...]:
     return ()
 
 
-def layout_features(rules: str, get: Get, play: dict | None = None,
+def layout_features(get: Get, play: dict | None = None,
                     counts: dict[str, int] | None = None) -> LayoutFeatures | None:
     """The run's no-information features from its columns (`get(name)`), or None if its style has no
     entry here. A run of play areas: its areas' features (audit/stats_styles.py), from the play entry

@@ -469,11 +469,11 @@ def test_a_bad_play_entry_is_refused(changes, message):
 def test_step_8_features_are_keyed_by_the_style_not_the_game():
     from audit.stats_layouts import layout_columns, layout_features
 
-    assert layout_columns("primetime_payout") == () and layout_features("primetime_payout", len) is None
-    assert layout_columns("any_game_id", PLAY) == ("a0_s0",)
+    assert layout_columns() == () and layout_features(len) is None
+    assert layout_columns(PLAY) == ("a0_s0",)
     first = np.array([1, 13, 9], dtype=np.uint8)
-    features = layout_features("any_game_id", {"a0_s0": first}.__getitem__, PLAY)
+    features = layout_features({"a0_s0": first}.__getitem__, PLAY)
     assert [name for name, _ in features.chi_square] == ["a0_s0 (the first spot shown) against win/lose"]
     assert features.classifier_name == "win/lose predicted from a0_s0"
     assert features.classifier[0][0] is first
-    assert layout_columns("x", {"style": "no_such_style"}) == ()
+    assert layout_columns({"style": "no_such_style"}) == ()

@@ -47,7 +47,7 @@ def statistics_page(run: RunFolder, entry: dict) -> list:
         f"across the pool's tests. Winners are counted per {r._esc(unit)}.", r.SMALL))
     try:
         play = run.parsed.doc.get("play")
-        table = run.read(pid, columns_needed(run.parsed.rules, play))
+        table = run.read(pid, columns_needed(play))
         s = pool_statistics(table, run.entry(pid), rules=run.parsed.rules, kind=run.kind,
                             per_book=run.parsed.tickets_per_book, pools=pools, play=play)
     except (RunError, KeyError, ValueError, TypeError) as exc:
