@@ -1,11 +1,8 @@
 """`python -m audit`: the auditor's command line (audit/cli.py)."""
 
-import sys
+from audit.interrupts import exit_at_once
 
-try:  # loading takes a second or two (numpy, polars, scipy): a Ctrl-C then is one line too
-    from audit.cli import app
-except KeyboardInterrupt:
-    print("audit: error: interrupted by SIGINT while starting; nothing was verified", file=sys.stderr)
-    raise SystemExit(130) from None
+exit_at_once()  # loading takes a second or two (numpy, polars, scipy): a Ctrl-C then is one line too
+from audit.cli import app  # noqa: E402 - after the signal handling above
 
 app(prog_name="python -m audit")

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from audit.errors import InvalidProof, UnusableInput
-from audit.interrupts import install, restore
+from audit.interrupts import ended, install, restore
 from audit.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 from audit.manifest import load_public_key
 from audit.proof import check_proof
@@ -82,19 +82,22 @@ def verify_command(regenerate: Regenerate | None = None):
                                 workers=workers or os.cpu_count() or 1, regenerate=regenerate,
                                 allow_readable_secret=allow_readable_secret,
                                 validation_key=validation_key, high_validation_key=high_validation_key)
+            if as_json:
+                typer.echo(json.dumps(report.to_json(), indent=2))
+            else:
+                print_report(report)
+            ended(report.exit_code)
         except UnusableInput as exc:
+            ended(2)
             raise _unusable(str(exc)) from None
         except KeyboardInterrupt as exc:
             signum = getattr(exc, "signum", signal.SIGINT)
             typer.echo(f"audit: error: interrupted by {signal.Signals(signum).name}; nothing was verified",
                        err=True)
+            ended(128 + signum)
             raise typer.Exit(128 + signum) from None
         finally:
             restore(previous)
-        if as_json:
-            typer.echo(json.dumps(report.to_json(), indent=2))
-        else:
-            print_report(report)
         raise typer.Exit(report.exit_code)
 
     return verify

@@ -4,12 +4,16 @@ audit never imports poolgen, so this is its own copy of the idea in poolgen/inte
 makes both signals raise `Interrupted` (a KeyboardInterrupt, so every `finally` runs: the temporary
 folder of step 7 is removed). Worker processes start with both blocked (`starting_workers`), then
 ignore them (`worker_init`), so a Ctrl-C sent to the process group never makes one print a
-traceback; the parent kills them (`stop`) and reports the interrupt once.
+traceback; the parent kills them (`stop`) and reports the interrupt once. Outside `verify`'s own
+handling (while the command loads and parses its arguments, in `check-proof`, and once `verify` has
+ended) `exit_at_once` is in force: one line, then exit 128 + the signal at once.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
@@ -34,6 +38,37 @@ def install() -> dict:
         return {s: signal.signal(s, _raise) for s in SIGNALS}
     except ValueError:  # not the main thread: leave the handlers as they are
         return {}
+
+
+_at_once = {"outcome": "nothing was verified", "code": None}
+
+
+def _exit_now(signum, frame) -> None:
+    """One line and exit now; a signal while `verify` is already exiting on an interrupt only ends it
+    with that exit code; one after it finished says so and what it exited with."""
+    if _at_once["code"] is None or _at_once["code"] < 128:
+        when = "" if _at_once["code"] is None else f" as it ended (it had finished, exit {_at_once['code']})"
+        with suppress(Exception):
+            sys.stdout.flush()
+        with suppress(OSError):
+            os.write(2, f"audit: error: interrupted by {signal.Signals(signum).name}{when}; "
+                        f"{_at_once['outcome']}\n".encode())
+        os._exit(128 + signum)
+    os._exit(_at_once["code"])
+
+
+def exit_at_once() -> None:
+    """Until `verify` installs its own handling, both signals end the process at once with one line
+    (a KeyboardInterrupt raised while modules load can be swallowed as "Exception ignored", and SIGTERM
+    would kill the process without a word)."""
+    _at_once.update(outcome="nothing was verified", code=None)
+    for s in SIGNALS:
+        signal.signal(s, _exit_now)
+
+
+def ended(code: int) -> None:
+    """`verify` has ended with exit `code` and printed its report."""
+    _at_once.update(code=code, outcome="its report was printed in full")
 
 
 def restore(previous: dict) -> None:

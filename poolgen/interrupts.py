@@ -6,6 +6,9 @@ and `except BaseException` cleanup runs) carrying the signal, so the command exi
 into place and naming its seed; writing a key pair); a signal that arrives meanwhile is raised
 when the block ends. Worker processes ignore both and die with their parent (`worker_init`); they
 start with both blocked (`starting_workers`), so a Ctrl-C cannot reach one before it ignores them.
+Outside a command's own handling (while the CLI loads, parses its arguments, and once the command has
+ended) `exit_at_once` is in force: one line on stderr, then exit 128 + the signal at once; nothing
+is being written then.
 """
 
 from __future__ import annotations
@@ -44,6 +47,40 @@ def install() -> dict:
         return {s: signal.signal(s, _raise) for s in SIGNALS}
     except ValueError:  # not the main thread: leave the handlers as they are
         return {}
+
+
+_at_once = {"program": "poolgen", "outcome": "nothing was done", "code": None}
+
+
+def _exit_now(signum, frame) -> None:
+    """Outside a command: say so in one line and exit now. A signal while the command is already exiting
+    on an interrupt only ends it with that exit code (its line is said); one after the command finished
+    says so and what it exited with."""
+    if _at_once["code"] is None or _at_once["code"] < 128:
+        when = "" if _at_once["code"] is None else f" as it ended (it had finished, exit {_at_once['code']})"
+        with suppress(Exception):  # what the command printed goes out before the process ends
+            sys.stdout.flush()
+        with suppress(OSError):
+            os.write(2, f"{_at_once['program']}: error: interrupted by {signal.Signals(signum).name}{when}; "
+                        f"{_at_once['outcome']}\n".encode())
+        os._exit(128 + signum)
+    os._exit(_at_once["code"])
+
+
+def exit_at_once(program: str = "poolgen", outcome: str = "nothing was done") -> None:
+    """From now on, until a command installs its own handling, SIGINT and SIGTERM end the process at
+    once with one line `PROGRAM: error: interrupted by SIGNAL; OUTCOME` and exit 128 + the signal
+    (a KeyboardInterrupt raised while modules load can be swallowed by Python as "Exception ignored",
+    and SIGTERM would kill the process without a word)."""
+    _at_once.update(program=program, outcome=outcome, code=None)
+    for s in SIGNALS:
+        signal.signal(s, _exit_now)
+
+
+def ended(code: int) -> None:
+    """The command has ended with exit `code`: a signal from now on says so (`exit_at_once`), and
+    everything it wrote is complete."""
+    _at_once.update(code=code, outcome="everything it wrote is complete")
 
 
 def restore(previous: dict) -> None:

@@ -1,15 +1,13 @@
 """The `poolgen` command line: one module per command group, each a thin layer over the library."""
 
-import sys
+from poolgen.interrupts import exit_at_once
 
 
 def run() -> None:
-    """The `poolgen` command. Loading it takes a second or two (numpy, polars, scipy): a Ctrl-C then
-    ends it with one line and exit 130 too, not a traceback (each command then installs its own
-    handling, poolgen/interrupts.py)."""
-    try:
-        from poolgen.cli.main import app
-    except KeyboardInterrupt:
-        print("poolgen: error: interrupted by SIGINT while starting; nothing was done", file=sys.stderr)
-        raise SystemExit(130) from None
+    """The `poolgen` command. Loading it takes a second or two (numpy, polars, scipy): a Ctrl-C or
+    SIGTERM then, or while the arguments are parsed, ends it at once with one line and exit 130 or 143,
+    not a traceback (each command then installs its own handling, poolgen/interrupts.py)."""
+    exit_at_once("poolgen", "nothing was done")
+    from poolgen.cli.main import app
+
     app()

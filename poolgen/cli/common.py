@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from poolgen.errors import PoolgenError
-from poolgen.interrupts import install, restore
+from poolgen.interrupts import ended, install, restore
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -53,18 +53,31 @@ def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
     @wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         previous = install()  # SIGINT and SIGTERM unwind as Interrupted: every cleanup runs
+        code = 1
         try:
-            return fn(*args, **kwargs)
-        except PoolgenError as exc:
-            raise fail(str(exc), exc.exit_code) from None
-        except KeyboardInterrupt as exc:
-            signum = getattr(exc, "signum", signal.SIGINT)
-            outcome = getattr(exc, "outcome", "nothing was left under a final name")
-            raise fail(f"interrupted by {signal.Signals(signum).name}; {outcome}", 128 + signum) from None
-        except BrokenPipeError:
-            sys.stderr.close()
-            raise typer.Exit(1) from None
+            result = _one_line_errors(fn, *args, **kwargs)
+            code = 0
+            return result
+        except typer.Exit as exc:
+            code = exc.exit_code
+            raise
         finally:
+            ended(code)  # a signal from now on exits at once, saying the command had ended (`run`)
             restore(previous)
 
     return wrapper
+
+
+def _one_line_errors(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    try:
+        return fn(*args, **kwargs)
+    except PoolgenError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        outcome = getattr(exc, "outcome", "nothing was left under a final name")
+        raise fail(f"interrupted by {signal.Signals(signum).name}; {outcome}", 128 + signum) from None
+    except BrokenPipeError:
+        sys.stderr.close()
+        raise typer.Exit(1) from None
+
