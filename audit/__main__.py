@@ -1,8 +1,13 @@
 """`python -m audit`: the auditor's command line (audit/cli.py)."""
 
-from audit.interrupts import exit_at_once
+from audit.interrupts import exit_at_once, finish, pause_point
 
 exit_at_once()  # loading takes a second or two (numpy, polars, scipy): a Ctrl-C then is one line too
+pause_point("loading")
 from audit.cli import app  # noqa: E402 - after the signal handling above
 
-app(prog_name="python -m audit")
+try:
+    app(prog_name="python -m audit")
+except SystemExit as exc:
+    finish(exc.code)  # also while Python would shut down, a signal is one line and 128 + it
+finish(0)

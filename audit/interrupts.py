@@ -11,12 +11,16 @@ ended) `exit_at_once` is in force: one line, then exit 128 + the signal at once.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import NoReturn
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -67,8 +71,30 @@ def exit_at_once() -> None:
 
 
 def ended(code: int) -> None:
-    """`verify` has ended with exit `code` and printed its report."""
-    _at_once.update(code=code, outcome="its report was printed in full")
+    """The command has ended with exit `code` and printed its output (`verify`: its report)."""
+    _at_once.update(code=code, outcome="its output was printed in full")
+
+
+def finish(code: int | str | None) -> NoReturn:
+    """End the process with `code` (a SystemExit's) without Python's own shutdown: that restores the
+    default handlers, and a signal then would kill the process without a word. Both signals are held
+    back while the exit functions run; one that came meanwhile is reported as `exit_at_once` does."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+        code = 1
+    if _at_once["code"] is None:  # a command without handling of its own, or --help
+        ended(code or 0)
+    atexit._run_exitfuncs()
+    pause_point("ending")
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(Exception):
+            stream.flush()
+    pending = sorted(set(SIGNALS) & signal.sigpending()) if hasattr(signal, "sigpending") else []
+    if pending:
+        _exit_now(pending[0], None)
+    os._exit(code or 0)
 
 
 def restore(previous: dict) -> None:
@@ -109,3 +135,18 @@ def stop(pool: ProcessPoolExecutor) -> None:
     for p in processes:
         with suppress(OSError, ValueError, AssertionError):
             p.join(5)
+
+
+def pause_point(moment: str) -> None:
+    """poolgen/interrupts.py's test hook, copied (audit never imports poolgen): POOLGEN_TEST_PAUSE
+    "MOMENT:SECONDS:MARKFILE" makes the process wait at MOMENT, creating MARKFILE, until the test
+    removes it or SECONDS pass."""
+    spec = os.environ.get("POOLGEN_TEST_PAUSE")
+    if not spec:
+        return
+    name, seconds, mark = spec.split(":", 2)
+    if name == moment:
+        Path(mark).touch()
+        end = time.monotonic() + float(seconds)
+        while Path(mark).exists() and time.monotonic() < end:
+            time.sleep(0.05)

@@ -13,6 +13,7 @@ is being written then.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
 import signal
@@ -21,6 +22,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import NoReturn
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -81,6 +83,28 @@ def ended(code: int) -> None:
     """The command has ended with exit `code`: a signal from now on says so (`exit_at_once`), and
     everything it wrote is complete."""
     _at_once.update(code=code, outcome="everything it wrote is complete")
+
+
+def finish(code: int | str | None) -> NoReturn:
+    """End the process with `code` (a SystemExit's) without Python's own shutdown: that restores the
+    default handlers, and a signal then would kill the process without a word. Both signals are held
+    back while the exit functions run; one that came meanwhile is reported as `exit_at_once` does."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+        code = 1
+    if _at_once["code"] is None:  # a command without handling of its own, or --help
+        ended(code or 0)
+    atexit._run_exitfuncs()
+    pause_point("ending")
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(Exception):
+            stream.flush()
+    pending = sorted(set(SIGNALS) & signal.sigpending()) if hasattr(signal, "sigpending") else []
+    if pending:
+        _exit_now(pending[0], None)
+    os._exit(code or 0)
 
 
 def restore(previous: dict) -> None:

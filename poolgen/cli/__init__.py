@@ -1,13 +1,19 @@
 """The `poolgen` command line: one module per command group, each a thin layer over the library."""
 
-from poolgen.interrupts import exit_at_once
+from poolgen.interrupts import exit_at_once, finish, pause_point
 
 
 def run() -> None:
     """The `poolgen` command. Loading it takes a second or two (numpy, polars, scipy): a Ctrl-C or
     SIGTERM then, or while the arguments are parsed, ends it at once with one line and exit 130 or 143,
-    not a traceback (each command then installs its own handling, poolgen/interrupts.py)."""
+    not a traceback, up to the process's very end (each command then installs its own handling,
+    poolgen/interrupts.py)."""
     exit_at_once("poolgen", "nothing was done")
+    pause_point("loading")
     from poolgen.cli.main import app
 
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        finish(exc.code)  # also while Python would shut down, a signal is one line and 128 + it
+    finish(0)

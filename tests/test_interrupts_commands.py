@@ -1,0 +1,77 @@
+"""Interrupts outside a command's own handling: while the CLI loads, and once the command has ended.
+
+`poolgen` and `python -m audit` install `exit_at_once` first (poolgen/interrupts.py, audit's copy): a
+SIGTERM while numpy and polars load used to kill the process without a word (exit -15), and a Ctrl-C
+then could be swallowed by Python as "Exception ignored" with a traceback, the command running on.
+Once the command has ended, Python's own shutdown restored the default handlers, so a signal then
+killed the process (exit -2 / -15) with nothing said; `finish` now ends the process itself. Each run
+pauses at a named moment (POOLGEN_TEST_PAUSE) and is signalled then.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from poolgen.interrupts import PAUSE_ENV
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
+
+
+def _signalled_at(argv: list[str], moment: str, sig: int, tmp_path: Path) -> subprocess.CompletedProcess:
+    mark = tmp_path / "mark"
+    env = {**os.environ, PAUSE_ENV: f"{moment}:60:{mark}"}
+    proc = subprocess.Popen([sys.executable, "-m", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not mark.exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    os.killpg(proc.pid, sig)
+    mark.unlink()
+    stdout, stderr = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(argv, proc.returncode, stdout.decode(), stderr.decode())
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_while_poolgen_loads_is_one_line_and_nothing_is_done(tmp_path, sig):
+    done = _signalled_at(["poolgen", "seed", "new", str(tmp_path / "seed")], "loading", sig, tmp_path)
+    assert (done.returncode, done.stderr, done.stdout) == (
+        128 + sig, f"poolgen: error: interrupted by {sig.name}; nothing was done\n", "")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_signal_as_poolgen_ends_says_the_command_had_finished(tmp_path):
+    """SIGTERM while the process ends, after `seed new` wrote its seed and printed its commitment: that
+    output stands, and the one line says the command had finished (before: exit -15, nothing said)."""
+    seed = tmp_path / "seed"
+    done = _signalled_at(["poolgen", "seed", "new", str(seed)], "ending", signal.SIGTERM, tmp_path)
+    assert done.returncode == 143
+    assert done.stderr == (f"wrote seed file {seed} (mode 0600)\n"
+                           "poolgen: error: interrupted by SIGTERM as it ended (it had finished, exit 0); "
+                           "everything it wrote is complete\n")
+    assert done.stdout.startswith("seed commitment: ") and len(done.stdout) == len("seed commitment: ") + 65
+    assert len(seed.read_text().strip()) == 64
+
+
+@pytest.mark.parametrize("moment", ["loading", "ending"])
+def test_audit_check_proof_signalled_while_it_loads_or_ends_says_one_line(tmp_path, moment):
+    """check-proof has no handling of its own: a SIGINT made click print "Aborted!" and exit 1, a SIGTERM
+    killed it silently. An unusable proof (exit 2) keeps the test free of a run to build."""
+    (tmp_path / "proof.json").write_text("{}")
+    done = _signalled_at(["audit", "check-proof", str(tmp_path / "proof.json"), str(tmp_path / "m.json"),
+                          "--public-key", str(tmp_path / "k.pem")], moment, signal.SIGINT, tmp_path)
+    assert done.returncode == 130
+    said = done.stderr.splitlines()
+    if moment == "loading":
+        assert said == ["audit: error: interrupted by SIGINT; nothing was verified"]
+    else:
+        assert len(said) == 2 and said[0].startswith("audit: error: ")
+        assert said[1] == ("audit: error: interrupted by SIGINT as it ended (it had finished, exit 2); its "
+                           "output was printed in full")
