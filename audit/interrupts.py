@@ -15,6 +15,7 @@ import atexit
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -77,24 +78,32 @@ def ended(code: int) -> None:
 
 def finish(code: int | str | None) -> NoReturn:
     """End the process with `code` (a SystemExit's) without Python's own shutdown: that restores the
-    default handlers, and a signal then would kill the process without a word. Both signals are held
-    back while the exit functions run; one that came meanwhile is reported as `exit_at_once` does."""
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    default handlers, and a signal then would kill the process without a word. A signal while the exit
+    steps run is noted (not blocked: another thread, numpy's or polars', would take it) and reported
+    once they are done, as `exit_at_once` does."""
+    caught: list[int] = []
+    for s in SIGNALS:
+        signal.signal(s, lambda signum, frame: caught.append(signum))
     if isinstance(code, str):
         print(code, file=sys.stderr)
         code = 1
     if _at_once["code"] is None:  # a command without handling of its own, or --help
         ended(code or 0)
+    with suppress(Exception):  # as Python's shutdown does first: join threads (an executor's manager)
+        threading._shutdown()
     atexit._run_exitfuncs()
     pause_point("ending")
     for stream in (sys.stdout, sys.stderr):
         with suppress(Exception):
             stream.flush()
-    pending = sorted(set(SIGNALS) & signal.sigpending()) if hasattr(signal, "sigpending") else []
-    if pending:
-        _exit_now(pending[0], None)
+    _handlers_run()
+    if caught:
+        _exit_now(caught[0], None)
     os._exit(code or 0)
+
+
+def _handlers_run() -> None:
+    """Nothing: calling a Python function runs the handler of a signal another thread took."""
 
 
 def restore(previous: dict) -> None:
