@@ -112,6 +112,25 @@ def restore(previous: dict) -> None:
 
 
 @contextmanager
+def deferred() -> Iterator[None]:
+    """Hold both signals back for the block (poolgen/interrupts.py's idea); one that came is raised
+    when it ends."""
+    caught: list[int] = []
+    try:
+        previous = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in SIGNALS}
+    except ValueError:  # not the main thread: signals are not delivered here anyway
+        yield
+        return
+    try:
+        yield
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if caught:
+        raise Interrupted(caught[0])
+
+
+@contextmanager
 def starting_workers() -> Iterator[None]:
     """Block both signals in this thread while it starts worker processes (a child inherits the
     mask across fork and exec); one sent meanwhile is raised as the block ends, or at once if another
