@@ -32,11 +32,32 @@ _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 class Interrupted(KeyboardInterrupt):
     """A SIGINT or SIGTERM; `exit_code` is 128 + the signal's number (130, 143)."""
 
-    def __init__(self, signum: int, outcome: str = "nothing was left under a final name") -> None:
+    def __init__(self, signum: int, outcome: str | None = None) -> None:
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
         self.exit_code = 128 + signum
-        self.outcome = outcome
+        self.outcome = outcome or what_was_kept()
+
+
+_kept: list[str] = []  # what the running command has put under a final name, complete (`kept`)
+
+
+def kept(what: str) -> None:
+    """`what` (a file or folder) is now complete under its final name: an interrupt of this command from
+    now on says it was kept, not that nothing was left (fsutil calls this as it renames)."""
+    _kept.append(str(what))
+    pause_point("kept")
+
+
+def what_was_kept() -> str:
+    if not _kept:
+        return "nothing was left under a final name"
+    return f"{', '.join(_kept)} {'was' if len(_kept) == 1 else 'were'} complete and kept"
+
+
+def forget_kept() -> None:
+    """A new command starts (`reports_errors`): nothing of its own is kept yet."""
+    _kept.clear()
 
 
 def _raise(signum, frame) -> None:

@@ -75,3 +75,42 @@ def test_audit_check_proof_signalled_while_it_loads_or_ends_says_one_line(tmp_pa
         assert len(said) == 2 and said[0].startswith("audit: error: ")
         assert said[1] == ("audit: error: interrupted by SIGINT as it ended (it had finished, exit 2); its "
                            "output was printed in full")
+
+
+@pytest.fixture(scope="module")
+def recipient(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("recipient")
+    subprocess.run([sys.executable, "-m", "poolgen", "keys", "recipient", str(folder / "rk")], check=True,
+                   capture_output=True, timeout=120)
+    (folder / "deliverable.bin").write_bytes(bytes(range(256)) * 4096)
+    return folder
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_seal_interrupted_before_its_file_is_complete_leaves_nothing(recipient, tmp_path, sig):
+    """seal wrote straight to --out: an interrupt (or a full disk) left part of the sealed file under its
+    final name. Now it is written under a temporary name and linked when complete."""
+    out = tmp_path / "out"
+    out.mkdir()
+    done = _signalled_at(["poolgen", "seal", str(recipient / "deliverable.bin"), "--to",
+                          str(recipient / "rk" / "recipient-key.pub.pem"), "--out", str(out / "d.sealed")],
+                         "secret-written", sig, tmp_path)
+    assert (done.returncode, done.stderr) == (
+        128 + sig, f"poolgen: error: interrupted by {sig.name}; nothing was left under a final name\n")
+    assert sorted(p.name for p in out.iterdir()) == []
+
+
+def test_an_interrupt_after_a_file_is_in_place_says_it_was_kept(recipient, tmp_path):
+    """`unseal` interrupted once its file is linked, before the command ends: the line names the file
+    kept (it said "nothing was left under a final name"), and the file is whole."""
+    sealed = tmp_path / "d.sealed"
+    subprocess.run([sys.executable, "-m", "poolgen", "seal", str(recipient / "deliverable.bin"), "--to",
+                    str(recipient / "rk" / "recipient-key.pub.pem"), "--out", str(sealed)], check=True,
+                   capture_output=True, timeout=120)
+    opened = tmp_path / "opened.bin"
+    key = recipient / "rk" / "recipient-key.pem"
+    done = _signalled_at(["poolgen", "unseal", str(sealed), "--key", str(key), "--out", str(opened)], "kept",
+                         signal.SIGINT, tmp_path)
+    assert (done.returncode, done.stderr) == (
+        130, f"poolgen: error: interrupted by SIGINT; {opened} was complete and kept\n")
+    assert opened.read_bytes() == (recipient / "deliverable.bin").read_bytes()
