@@ -133,16 +133,18 @@ def deferred() -> Iterator[None]:
 @contextmanager
 def starting_workers() -> Iterator[None]:
     """Block both signals in this thread while it starts worker processes (a child inherits the
-    mask across fork and exec); one sent meanwhile is raised as the block ends, or at once if another
-    thread takes it."""
+    mask across fork and exec); one sent meanwhile is raised as the block ends (`deferred`), even one
+    another thread takes: raised at once, it could stop a worker's start half-way, and that worker
+    would print a traceback (EOFError: the parent stopped sending it its start-up data)."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    with deferred():
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def worker_init() -> None:

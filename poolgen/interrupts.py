@@ -167,17 +167,19 @@ def starting_workers() -> Iterator[None]:
     A child inherits the signal mask across fork and exec, so a Ctrl-C sent to the process group
     while a worker is still starting (importing, before `worker_init` runs) stays pending there, and
     `worker_init` discards it: without this, the worker would print a KeyboardInterrupt traceback.
-    A signal sent to this process meanwhile is not lost: it is raised as the block ends, or at once
-    if another thread of the process (a progress bar's) takes it."""
+    A signal sent to this process meanwhile is not lost: it is raised as the block ends (`deferred`),
+    even one another thread of the process (a progress bar's) takes: raised at once, it could stop a
+    worker's start half-way, and that worker would print a traceback (EOFError: the parent stopped
+    sending it its start-up data)."""
     if not hasattr(signal, "pthread_sigmask"):  # not POSIX: nothing to block
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
+    with deferred():
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 def worker_init() -> None:
     """In a worker process: ignore Ctrl-C and SIGTERM (the parent coordinates) and die with the parent.

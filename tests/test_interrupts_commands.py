@@ -14,11 +14,14 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+import audit.interrupts as audit_interrupts
+import poolgen.interrupts as poolgen_interrupts
 from poolgen.interrupts import PAUSE_ENV
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
@@ -114,3 +117,30 @@ def test_an_interrupt_after_a_file_is_in_place_says_it_was_kept(recipient, tmp_p
     assert (done.returncode, done.stderr) == (
         130, f"poolgen: error: interrupted by SIGINT; {opened} was complete and kept\n")
     assert opened.read_bytes() == (recipient / "deliverable.bin").read_bytes()
+
+
+@pytest.mark.parametrize("side", [poolgen_interrupts, audit_interrupts], ids=["poolgen", "audit"])
+def test_a_signal_another_thread_takes_while_workers_start_is_raised_as_the_block_ends(side):
+    """A signal to the process while the main thread starts workers (its signals blocked) goes to another
+    thread; raised at once in the main thread, it stopped a worker's start half-way (the worker printed
+    "EOFError: Ran out of input"). It is raised when the block ends, not lost."""
+    go = threading.Event()
+
+    def takes_it() -> None:  # started before the block: this thread has both signals unblocked
+        go.wait(10)
+        signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+
+    other = threading.Thread(target=takes_it)
+    other.start()
+    previous = side.install()
+    reached = []
+    try:
+        with pytest.raises(side.Interrupted) as caught, side.starting_workers():
+            go.set()
+            other.join()
+            for _ in range(20):  # Python code: a handler that raises at once does so here
+                time.sleep(0.01)
+            reached.append("the end of the block")
+        assert caught.value.exit_code == 143 and reached == ["the end of the block"]
+    finally:
+        side.restore(previous)
