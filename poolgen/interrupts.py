@@ -52,7 +52,7 @@ def kept(what: str) -> None:
 def what_was_kept() -> str:
     if not _kept:
         return "nothing was left under a final name"
-    return f"{', '.join(_kept)} {'was' if len(_kept) == 1 else 'were'} complete and kept"
+    return f"{', '.join(_kept)} {'was complete and is' if len(_kept) == 1 else 'were complete and are'} kept"
 
 
 def forget_kept() -> None:

@@ -115,7 +115,7 @@ def test_an_interrupt_after_a_file_is_in_place_says_it_was_kept(recipient, tmp_p
     done = _signalled_at(["poolgen", "unseal", str(sealed), "--key", str(key), "--out", str(opened)], "kept",
                          signal.SIGINT, tmp_path)
     assert (done.returncode, done.stderr) == (
-        130, f"poolgen: error: interrupted by SIGINT; {opened} was complete and kept\n")
+        130, f"poolgen: error: interrupted by SIGINT; {opened} was complete and is kept\n")
     assert opened.read_bytes() == (recipient / "deliverable.bin").read_bytes()
 
 
