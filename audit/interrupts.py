@@ -18,10 +18,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:  # not loaded before `exit_at_once` is in force: it takes a while (multiprocessing)
+    from concurrent.futures import ProcessPoolExecutor
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
