@@ -144,3 +144,14 @@ def test_a_signal_another_thread_takes_while_workers_start_is_raised_as_the_bloc
         assert caught.value.exit_code == 143 and reached == ["the end of the block"]
     finally:
         side.restore(previous)
+
+
+def test_the_signal_handling_loads_before_anything_slow():
+    """`exit_at_once` is in force only once its module is loaded: that module must not load
+    multiprocessing, numpy or polars first (audit's did, and a Ctrl-C then was a traceback)."""
+    slow = ["multiprocessing", "concurrent.futures.process", "numpy", "polars", "typer"]
+    for module in ("poolgen.interrupts", "audit.interrupts"):
+        found = subprocess.run([sys.executable, "-c", f"import sys, {module}; "
+                                f"print([m for m in {slow!r} if m in sys.modules])"],
+                               capture_output=True, text=True, timeout=60, check=True).stdout
+        assert found == "[]\n", (module, found)
