@@ -55,6 +55,11 @@ def what_was_kept() -> str:
     return f"{', '.join(_kept)} {'was complete and is' if len(_kept) == 1 else 'were complete and are'} kept"
 
 
+def kept_so_far() -> str:
+    """What `what_was_kept` says, or "" if nothing is in place yet."""
+    return what_was_kept() if _kept else ""
+
+
 def forget_kept() -> None:
     """A new command starts (`reports_errors`): nothing of its own is kept yet."""
     _kept.clear()

@@ -11,6 +11,7 @@ pauses at a named moment (POOLGEN_TEST_PAUSE) and is signalled then.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import spec_path
 
 import audit.interrupts as audit_interrupts
 import poolgen.interrupts as poolgen_interrupts
@@ -155,3 +157,36 @@ def test_the_signal_handling_loads_before_anything_slow():
                                 f"print([m for m in {slow!r} if m in sys.modules])"],
                                capture_output=True, text=True, timeout=60, check=True).stdout
         assert found == "[]\n", (module, found)
+
+
+@pytest.fixture(scope="module")
+def tiny_spec(tmp_path_factory) -> Path:
+    """Happy Holidays cut to pools of 3,000 tickets, as in tests/test_interrupts.py."""
+    text = spec_path("happy_holidays").read_text()
+    text = text.replace("order_tickets = 1800000", "order_tickets = 6000")
+    text = text.replace("pool_tickets = 300000", "pool_tickets = 3000").replace(
+        'counts_per = "order"', 'counts_per = "pool"')
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
+    path = tmp_path_factory.mktemp("spec") / "happy_holidays.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("moment", ["staged", "verify-started"])
+def test_demo_interrupted_in_one_of_its_steps_says_one_line_with_what_it_kept(tiny_spec, tmp_path, moment):
+    """An interrupt inside a step of `demo` (its generate, its verify): one line, naming the demo's
+    key pair (and run and seed) already in place; the demo no longer adds "demo stopped: ... exited
+    130", and audit's line names them too."""
+    out = tmp_path / "out"
+    done = _signalled_at(["poolgen", "demo", "--out", str(out), "--spec", str(tiny_spec), "--pool", "p1"],
+                         moment, signal.SIGINT, tmp_path)
+    assert done.returncode == 130
+    (folder,) = out.iterdir()
+    keys = f"{folder / 'keys' / 'signing-key.pem'}, {folder / 'keys' / 'signing-key.pub.pem'}"
+    errors = [line for line in done.stderr.splitlines() if "error" in line or "stopped" in line]
+    if moment == "staged":
+        assert errors == [f"poolgen: error: interrupted by SIGINT; {keys} were complete and are kept"]
+    else:
+        run = folder / "happy_holidays-p1"
+        assert errors == [f"audit: error: interrupted by SIGINT; nothing was verified; {keys}, {run}, "
+                          f"{folder / 'happy_holidays-p1.seed'} were complete and are kept"]

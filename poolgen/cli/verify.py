@@ -11,10 +11,10 @@ from functools import wraps
 import typer
 
 from audit.cli import verify_command
-from poolgen.interrupts import ended
+from poolgen.interrupts import ended, kept_so_far
 from poolgen.reproduce import regenerate
 
-_audit_verify = verify_command(regenerate)
+_audit_verify = verify_command(regenerate, kept_so_far)
 
 
 @wraps(_audit_verify)
