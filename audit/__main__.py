@@ -1,6 +1,12 @@
 """`python -m audit`: the auditor's command line (audit/cli.py)."""
 
-from audit.interrupts import exit_at_once, finish, pause_point
+import sys
+
+try:  # the few milliseconds before `exit_at_once` is in force: a Ctrl-C is one line there too
+    from audit.interrupts import exit_at_once, finish, pause_point
+except KeyboardInterrupt:
+    print("audit: error: interrupted by SIGINT; nothing was verified", file=sys.stderr)
+    raise SystemExit(130) from None
 
 exit_at_once()  # loading takes a second or two (numpy, polars, scipy): a Ctrl-C then is one line too
 pause_point("loading")

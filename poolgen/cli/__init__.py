@@ -1,6 +1,12 @@
 """The `poolgen` command line: one module per command group, each a thin layer over the library."""
 
-from poolgen.interrupts import exit_at_once, finish, pause_point
+import sys
+
+try:  # the few milliseconds before `exit_at_once` is in force: a Ctrl-C is one line there too
+    from poolgen.interrupts import exit_at_once, finish, pause_point
+except KeyboardInterrupt:
+    print("poolgen: error: interrupted by SIGINT; nothing was done", file=sys.stderr)
+    raise SystemExit(130) from None
 
 
 def run() -> None:
