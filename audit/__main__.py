@@ -2,10 +2,18 @@
 
 import sys
 
-try:  # loading takes a second or two (numpy, polars): a Ctrl-C then is one line too
-    from audit.cli import app
+try:  # the few milliseconds before `exit_at_once` is in force: a Ctrl-C is one line there too
+    from audit.interrupts import exit_at_once, finish, pause_point
 except KeyboardInterrupt:
-    print("audit: error: interrupted by SIGINT while starting; nothing was verified", file=sys.stderr)
+    print("audit: error: interrupted by SIGINT; nothing was verified", file=sys.stderr)
     raise SystemExit(130) from None
 
-app(prog_name="python -m audit")
+exit_at_once()  # loading takes a second or two (numpy, polars): a Ctrl-C then is one line too
+pause_point("loading")
+from audit.cli import app  # noqa: E402 - after the signal handling above
+
+try:
+    app(prog_name="python -m audit")
+except SystemExit as exc:
+    finish(exc.code)  # also while Python would shut down, a signal is one line and 128 + it
+finish(0)

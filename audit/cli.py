@@ -10,13 +10,14 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from audit.errors import InvalidProof, UnusableInput
-from audit.interrupts import install, restore
+from audit.interrupts import ended, install, pause_point, restore
 from audit.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 from audit.manifest import load_public_key
 from audit.proof import check_proof
@@ -49,8 +50,9 @@ def _unusable(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def verify_command(regenerate: Regenerate | None = None):
-    """The `verify` command; `regenerate` is the generator step 7 reproduces pools with, if any."""
+def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str] | None = None):
+    """The `verify` command; `regenerate` is the generator step 7 reproduces pools with, if any;
+    `kept` says what the caller already has in place, for the line of an interrupt (poolgen demo)."""
 
     def verify(
         run: Annotated[Path, typer.Argument(
@@ -78,23 +80,28 @@ def verify_command(regenerate: Regenerate | None = None):
         any fails, 2 if the input cannot be used."""
         previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
+            pause_point("verify-started")
             report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
                                 workers=workers or os.cpu_count() or 1, regenerate=regenerate,
                                 allow_readable_secret=allow_readable_secret,
                                 validation_key=validation_key, high_validation_key=high_validation_key)
+            if as_json:
+                typer.echo(json.dumps(report.to_json(), indent=2))
+            else:
+                print_report(report)
+            ended(report.exit_code)
         except UnusableInput as exc:
+            ended(2)
             raise _unusable(str(exc)) from None
         except KeyboardInterrupt as exc:
             signum = getattr(exc, "signum", signal.SIGINT)
-            typer.echo(f"audit: error: interrupted by {signal.Signals(signum).name}; nothing was verified",
-                       err=True)
+            also = f"; {kept()}" if kept is not None and kept() else ""
+            typer.echo(f"audit: error: interrupted by {signal.Signals(signum).name}; nothing was "
+                       f"verified{also}", err=True)
+            ended(128 + signum)
             raise typer.Exit(128 + signum) from None
         finally:
             restore(previous)
-        if as_json:
-            typer.echo(json.dumps(report.to_json(), indent=2))
-        else:
-            print_report(report)
         raise typer.Exit(report.exit_code)
 
     return verify

@@ -4,15 +4,26 @@ audit never imports poolgen, so this is its own copy of the idea in poolgen/inte
 makes both signals raise `Interrupted` (a KeyboardInterrupt, so every `finally` runs: the temporary
 folder of step 7 is removed). Worker processes start with both blocked (`starting_workers`), then
 ignore them (`worker_init`), so a Ctrl-C sent to the process group never makes one print a
-traceback; the parent kills them (`stop`) and reports the interrupt once.
+traceback; the parent kills them (`stop`) and reports the interrupt once. Outside `verify`'s own
+handling (while the command loads and parses its arguments, in `check-proof`, and once `verify` has
+ended) `exit_at_once` is in force: one line, then exit 128 + the signal at once.
 """
 
 from __future__ import annotations
 
+import atexit
+import os
 import signal
+import sys
+import threading
+import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:  # not loaded before `exit_at_once` is in force: it takes a while (multiprocessing)
+    from concurrent.futures import ProcessPoolExecutor
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -36,24 +47,106 @@ def install() -> dict:
         return {}
 
 
+_at_once = {"outcome": "nothing was verified", "code": None}
+
+
+def _exit_now(signum, frame) -> None:
+    """One line and exit now; a signal while `verify` is already exiting on an interrupt only ends it
+    with that exit code; one after it finished says so and what it exited with."""
+    if _at_once["code"] is None or _at_once["code"] < 128:
+        when = "" if _at_once["code"] is None else f" as it ended (it had finished, exit {_at_once['code']})"
+        with suppress(Exception):
+            sys.stdout.flush()
+        with suppress(OSError):
+            os.write(2, f"audit: error: interrupted by {signal.Signals(signum).name}{when}; "
+                        f"{_at_once['outcome']}\n".encode())
+        os._exit(128 + signum)
+    os._exit(_at_once["code"])
+
+
+def exit_at_once() -> None:
+    """Until `verify` installs its own handling, both signals end the process at once with one line
+    (a KeyboardInterrupt raised while modules load can be swallowed as "Exception ignored", and SIGTERM
+    would kill the process without a word)."""
+    _at_once.update(outcome="nothing was verified", code=None)
+    for s in SIGNALS:
+        signal.signal(s, _exit_now)
+
+
+def ended(code: int) -> None:
+    """The command has ended with exit `code` and printed its output (`verify`: its report)."""
+    _at_once.update(code=code, outcome="its output was printed in full")
+
+
+def finish(code: int | str | None) -> NoReturn:
+    """End the process with `code` (a SystemExit's) without Python's own shutdown: that restores the
+    default handlers, and a signal then would kill the process without a word. A signal while the exit
+    steps run is noted (not blocked: another thread, numpy's or polars', would take it) and reported
+    once they are done, as `exit_at_once` does."""
+    caught: list[int] = []
+    for s in SIGNALS:
+        signal.signal(s, lambda signum, frame: caught.append(signum))
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+        code = 1
+    if _at_once["code"] is None:  # a command without handling of its own, or --help
+        ended(code or 0)
+    with suppress(Exception):  # as Python's shutdown does first: join threads (an executor's manager)
+        threading._shutdown()
+    atexit._run_exitfuncs()
+    pause_point("ending")
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(Exception):
+            stream.flush()
+    _handlers_run()
+    if caught:
+        _exit_now(caught[0], None)
+    os._exit(code or 0)
+
+
+def _handlers_run() -> None:
+    """Nothing: calling a Python function runs the handler of a signal another thread took."""
+
+
 def restore(previous: dict) -> None:
     for s, handler in previous.items():
         signal.signal(s, handler)
 
 
 @contextmanager
-def starting_workers() -> Iterator[None]:
-    """Block both signals in this thread while it starts worker processes (a child inherits the
-    mask across fork and exec); one sent meanwhile is raised as the block ends, or at once if another
-    thread takes it."""
-    if not hasattr(signal, "pthread_sigmask"):
+def deferred() -> Iterator[None]:
+    """Hold both signals back for the block (poolgen/interrupts.py's idea); one that came is raised
+    when it ends."""
+    caught: list[int] = []
+    try:
+        previous = {s: signal.signal(s, lambda signum, frame: caught.append(signum)) for s in SIGNALS}
+    except ValueError:  # not the main thread: signals are not delivered here anyway
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    if caught:
+        raise Interrupted(caught[0])
+
+
+@contextmanager
+def starting_workers() -> Iterator[None]:
+    """Block both signals in this thread while it starts worker processes (a child inherits the
+    mask across fork and exec); one sent meanwhile is raised as the block ends (`deferred`), even one
+    another thread takes: raised at once, it could stop a worker's start half-way, and that worker
+    would print a traceback (EOFError: the parent stopped sending it its start-up data)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    with deferred():
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def worker_init() -> None:
@@ -74,3 +167,18 @@ def stop(pool: ProcessPoolExecutor) -> None:
     for p in processes:
         with suppress(OSError, ValueError, AssertionError):
             p.join(5)
+
+
+def pause_point(moment: str) -> None:
+    """poolgen/interrupts.py's test hook, copied (audit never imports poolgen): POOLGEN_TEST_PAUSE
+    "MOMENT:SECONDS:MARKFILE" makes the process wait at MOMENT, creating MARKFILE, until the test
+    removes it or SECONDS pass."""
+    spec = os.environ.get("POOLGEN_TEST_PAUSE")
+    if not spec:
+        return
+    name, seconds, mark = spec.split(":", 2)
+    if name == moment:
+        Path(mark).touch()
+        end = time.monotonic() + float(seconds)
+        while Path(mark).exists() and time.monotonic() < end:
+            time.sleep(0.05)

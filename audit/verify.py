@@ -30,6 +30,7 @@ several processes.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -41,7 +42,7 @@ from audit.ceremony import ceremony_seed, read_ceremony
 from audit.checklist import TITLES, Outcome, Report, StepResult
 from audit.deliverables import check_deliverable_files, check_deliverables, read_key
 from audit.errors import UnusableInput, VerificationError
-from audit.interrupts import starting_workers, stop, worker_init
+from audit.interrupts import deferred, starting_workers, stop, worker_init
 from audit.limits import read_manifest_bytes
 from audit.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
@@ -159,7 +160,10 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         except BaseException:
             stop(pool)  # an interrupt: no worker goes on reading
             raise
-        pool.shutdown()
+        with deferred():  # the pool's semaphores are released by finalizers: a signal inside one is lost
+            pool.shutdown()
+            del pool, futures
+            gc.collect()
     else:
         outcomes = [_pool_job(j) for j in jobs]
     for pool, result in zip(manifest.pools, outcomes, strict=True):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from poolgen import inputs
 from poolgen.errors import OutputError, PoolgenError
-from poolgen.interrupts import deferred, pause_point
+from poolgen.interrupts import deferred, kept, pause_point
 from poolgen.leftovers import lock
 from poolgen.limits import MAX_KEY_FILE_BYTES
 
@@ -59,6 +59,14 @@ def make_folders(folder: Path, mode: int) -> None:
         os.chmod(f, mode)
 
 
+def _kept(path: Path) -> None:
+    """A file is in place: an interrupt says it was kept, unless it is inside a run folder still being
+    staged (`.NAME.partial-*`) or has a provisional dot-name (a pending seed)."""
+    if not path.name.startswith(".") and not any(p.name.startswith(".") and ".partial-" in p.name
+                                                 for p in path.parents):
+        kept(path)
+
+
 def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write `data` to `path` via a temporary file in the same folder and a rename."""
     path = Path(path)
@@ -70,6 +78,7 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        _kept(path)
         fsync_folder(path.parent)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
@@ -100,7 +109,9 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
+        pause_point("secret-written")
         os.link(tmp, path)  # fails if `path` appeared meanwhile: never replaces a secret
+        _kept(path)
         tmp.unlink()
         fsync_folder(path.parent)
     except FileExistsError:
@@ -199,6 +210,7 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None) 
             except OSError as exc:
                 raise OutputError(f"{final}: cannot move the finished run into place: "
                                   f"{exc.strerror or exc}") from None
+            kept(final)
             pause_point("renamed")
             if committed is not None:
                 committed(final)

@@ -8,6 +8,7 @@ identical whatever the number of workers.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing as mp
 import os
 import queue
@@ -30,7 +31,7 @@ from poolgen.deliverables import create_secret_file
 from poolgen.deliverables.run import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.fsutil import staged_folder, write_atomic
-from poolgen.interrupts import pause_point, starting_workers, worker_init
+from poolgen.interrupts import deferred, pause_point, starting_workers, worker_init
 from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
 from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.merkle import root as merkle_root
@@ -262,9 +263,16 @@ def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers:
     except BaseException:
         _stop(pool)  # an error or an interrupt: no worker goes on writing into the staging folder
         raise
-    pool.shutdown()
-    _drain(q, progress)
-    q.close()
+    # The pool's and the queue's semaphores are released by finalizers as they are collected: a signal
+    # raised inside one is swallowed ("Exception ignored") and the interrupt lost. Collect them now,
+    # signals held back (one that came is raised after).
+    with deferred():
+        pool.shutdown()
+        _drain(q, progress)
+        q.close()
+        q.join_thread()
+        del pool, q, futures, pending
+        gc.collect()
     return [results[pid] for pid in ids]
 
 

@@ -2,14 +2,24 @@
 
 import sys
 
+try:  # the few milliseconds before `exit_at_once` is in force: a Ctrl-C is one line there too
+    from poolgen.interrupts import exit_at_once, finish, pause_point
+except KeyboardInterrupt:
+    print("poolgen: error: interrupted by SIGINT; nothing was done", file=sys.stderr)
+    raise SystemExit(130) from None
+
 
 def run() -> None:
-    """The `poolgen` command. Loading it takes a second or two (numpy, polars, reportlab): a Ctrl-C then
-    ends it with one line and exit 130 too, not a traceback (each command then installs its own
-    handling, poolgen/interrupts.py)."""
+    """The `poolgen` command. Loading it takes a second or two (numpy, polars, reportlab): a Ctrl-C or
+    SIGTERM then, or while the arguments are parsed, ends it at once with one line and exit 130 or 143,
+    not a traceback, up to the process's very end (each command then installs its own handling,
+    poolgen/interrupts.py)."""
+    exit_at_once("poolgen", "nothing was done")
+    pause_point("loading")
+    from poolgen.cli.main import app
+
     try:
-        from poolgen.cli.main import app
-    except KeyboardInterrupt:
-        print("poolgen: error: interrupted by SIGINT while starting; nothing was done", file=sys.stderr)
-        raise SystemExit(130) from None
-    app()
+        app()
+    except SystemExit as exc:
+        finish(exc.code)  # also while Python would shut down, a signal is one line and 128 + it
+    finish(0)

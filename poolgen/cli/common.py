@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 from poolgen.errors import PoolgenError
-from poolgen.interrupts import install, restore
+from poolgen.interrupts import ended, forget_kept, install, restore, what_was_kept
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -47,24 +47,44 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
+_running: list[Callable] = []  # the commands running (one, or demo and the one it runs)
+
+
 def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn a PoolgenError (or Ctrl-C) into one line on stderr and a non-zero exit, no traceback."""
 
     @wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        if not _running:  # the outermost command (demo runs others inside it)
+            forget_kept()
+        _running.append(fn)
         previous = install()  # SIGINT and SIGTERM unwind as Interrupted: every cleanup runs
+        code = 1
         try:
-            return fn(*args, **kwargs)
-        except PoolgenError as exc:
-            raise fail(str(exc), exc.exit_code) from None
-        except KeyboardInterrupt as exc:
-            signum = getattr(exc, "signum", signal.SIGINT)
-            outcome = getattr(exc, "outcome", "nothing was left under a final name")
-            raise fail(f"interrupted by {signal.Signals(signum).name}; {outcome}", 128 + signum) from None
-        except BrokenPipeError:
-            sys.stderr.close()
-            raise typer.Exit(1) from None
+            result = _one_line_errors(fn, *args, **kwargs)
+            code = 0
+            return result
+        except typer.Exit as exc:
+            code = exc.exit_code
+            raise
         finally:
+            _running.pop()
+            ended(code)  # a signal from now on exits at once, saying the command had ended (`run`)
             restore(previous)
 
     return wrapper
+
+
+def _one_line_errors(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    try:
+        return fn(*args, **kwargs)
+    except PoolgenError as exc:
+        raise fail(str(exc), exc.exit_code) from None
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        outcome = getattr(exc, "outcome", None) or what_was_kept()
+        raise fail(f"interrupted by {signal.Signals(signum).name}; {outcome}", 128 + signum) from None
+    except BrokenPipeError:
+        sys.stderr.close()
+        raise typer.Exit(1) from None
+

@@ -40,6 +40,8 @@ def _step(title: str, fn, /, **kwargs) -> None:
     try:
         fn(**kwargs)
     except typer.Exit as done:
+        if done.exit_code >= 128:  # interrupted: the command said so in its one line
+            raise
         if done.exit_code:
             say(f"demo stopped: `{title}` exited {done.exit_code}")
             raise

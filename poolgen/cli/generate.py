@@ -28,7 +28,7 @@ from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
 from poolgen.fsutil import check_run_id, ensure_folder, ensure_new, fsync_folder
 from poolgen.generate import STEPS, generate
 from poolgen.inputs import READABLE_SECRET_FLAG
-from poolgen.interrupts import Interrupted, pause_point
+from poolgen.interrupts import Interrupted, kept, pause_point
 from poolgen.keys import Signer
 from poolgen.leftovers import pending_seed_name, sweep
 from poolgen.limits import available_memory, pool_memory, workers_that_fit
@@ -164,6 +164,7 @@ def _name_seed(out: Path, run_id: str) -> None:
     pending, final = out / pending_seed_name(run_id), out / f"{run_id}.seed"
     try:
         os.link(pending, final)
+        kept(final)
         pending.unlink()
         fsync_folder(out)
     except OSError as exc:

@@ -8,19 +8,9 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors, say
-from poolgen.deliverables import write_secret_bytes
 from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key, seal, unseal
-from poolgen.fsutil import read_input
+from poolgen.fsutil import read_input, write_secret
 from poolgen.limits import MAX_SEALED_BYTES
-
-
-def _write(out: Path, data: bytes) -> None:
-    try:
-        write_secret_bytes(out, data)
-    except FileExistsError:
-        raise SealError(f"{out}: already exists; not overwriting it") from None
-    except OSError as exc:
-        raise SealError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
 @reports_errors
@@ -35,7 +25,8 @@ def seal_cmd(
         recipient = load_public(to)
     except (ValueError, OSError) as exc:
         raise SealError(f"{to}: cannot read the recipient's public key: {exc}") from None
-    _write(out, seal(read_input(file, "deliverable", SealError, MAX_SEALED_BYTES), file.name, recipient))
+    sealed = seal(read_input(file, "deliverable", SealError, MAX_SEALED_BYTES), file.name, recipient)
+    write_secret(out, sealed, what="sealed file")  # complete under its name, or absent (never part of it)
     say(f"sealed {file.name} to {to} into {out} (mode 0600)")
 
 
@@ -51,7 +42,7 @@ def unseal_cmd(
     except (ValueError, OSError, TypeError) as exc:
         raise SealError(f"{key}: cannot read the private key: {exc}") from None
     name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private)
-    _write(out, data)
+    write_secret(out, data, what="opened file")  # complete under its name, or absent
     say(f"opened {name} into {out} (mode 0600)")
 
 

@@ -6,9 +6,24 @@ can regenerate the pools from the seed. poolgen may call audit; audit never impo
 
 from __future__ import annotations
 
+from functools import wraps
+
+import typer
+
 from audit.cli import verify_command
+from poolgen.interrupts import ended, kept_so_far
 from poolgen.reproduce import regenerate
 
-verify = verify_command(regenerate)
+_audit_verify = verify_command(regenerate, kept_so_far)
+
+
+@wraps(_audit_verify)
+def verify(*args, **kwargs) -> None:
+    """audit's command; a signal once it has ended says so (poolgen/interrupts.py `ended`)."""
+    try:
+        _audit_verify(*args, **kwargs)
+    except typer.Exit as exc:
+        ended(exc.exit_code)
+        raise
 
 __all__ = ["verify"]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from poolgen.deliverables.identity import BARCODE_DIGITS, is_valid
 from poolgen.deliverables.validation import TIERS, ValidationError, ValidationFile, key_check
+from poolgen.interrupts import kept
 from poolgen.money import fmt_cents
 
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS claims (barcode TEXT PRIMARY KEY, run_id TEXT NOT NULL, "
@@ -92,6 +93,7 @@ class Desk:
                 db.execute("ROLLBACK")
                 return False
             db.execute("COMMIT")
+            kept(f"the payment of {barcode} in the ledger {self.ledger}")
             return True
         finally:
             db.close()
