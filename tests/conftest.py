@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -24,6 +25,19 @@ def specs_dir() -> Path:
 
 def spec_path(rules: str) -> Path:
     return SPECS / f"{rules}.toml"
+
+
+def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
+    """Happy Holidays cut to pools of 3,000 tickets (counts per pool, 1/600 of the order's), an order of
+    `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds."""
+    text = spec_path("happy_holidays").read_text()
+    text = text.replace("order_tickets = 1800000", f"order_tickets = {order_tickets}")
+    text = text.replace("pool_tickets = 300000", "pool_tickets = 3000").replace(
+        'counts_per = "order"', 'counts_per = "pool"')
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
+    path = folder / "happy_holidays.toml"
+    path.write_text(text)
+    return path
 
 
 # The suite runs from the bottom layer up, so that the first test to fail (`pytest -x`) is the one meant

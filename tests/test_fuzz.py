@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import SEED_A, spec_path
+from conftest import SEED_A, small_happy_holidays, spec_path
 from typer.testing import CliRunner
 
 from audit.errors import InvalidProof, UnusableInput
@@ -198,12 +198,7 @@ def test_a_sample_as_real_processes(spec_corpus, tmp_path):
 def small_run(tmp_path_factory):
     """A signed run of one Happy Holidays pool cut to 3,000 tickets, and a claim of one of its tickets."""
     root = tmp_path_factory.mktemp("small")
-    text = spec_path("happy_holidays").read_text()
-    text = text.replace("order_tickets = 1800000", "order_tickets = 3000").replace(
-        "pool_tickets = 300000", "pool_tickets = 3000").replace('counts_per = "order"', 'counts_per = "pool"')
-    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
-    spec = root / "happy_holidays.toml"
-    spec.write_text(text)
+    spec = small_happy_holidays(root, 3000)
     assert CliRunner().invoke(app, ["keys", "new", str(root / "keys")]).exit_code == 0
     seed = root / "s.seed"
     seed.write_text(SEED_A.hex() + "\n")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import os
-import re
 import signal
 import stat
 import subprocess
@@ -24,7 +23,7 @@ from contextlib import suppress
 from pathlib import Path
 
 import pytest
-from conftest import spec_path
+from conftest import small_happy_holidays
 
 import audit.interrupts as audit_interrupts
 import poolgen.interrupts as poolgen_interrupts
@@ -36,14 +35,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Li
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory) -> Path:
     """Happy Holidays cut to two pools of 3,000 tickets (counts per pool), so a run takes seconds."""
-    text = spec_path("happy_holidays").read_text()
-    text = text.replace("order_tickets = 1800000", "order_tickets = 6000")
-    text = text.replace("pool_tickets = 300000", "pool_tickets = 3000").replace(
-        'counts_per = "order"', 'counts_per = "pool"')
-    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
-    path = tmp_path_factory.mktemp("spec") / "happy_holidays.toml"
-    path.write_text(text)
-    return path
+    return small_happy_holidays(tmp_path_factory.mktemp("spec"), 6000)
 
 
 def _command(spec: Path, out: Path, run_id: str) -> list[str]:

@@ -11,7 +11,6 @@ pauses at a named moment (POOLGEN_TEST_PAUSE) and is signalled then.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import spec_path
+from conftest import small_happy_holidays
 
 import audit.interrupts as audit_interrupts
 import poolgen.interrupts as poolgen_interrupts
@@ -161,15 +160,8 @@ def test_the_signal_handling_loads_before_anything_slow():
 
 @pytest.fixture(scope="module")
 def tiny_spec(tmp_path_factory) -> Path:
-    """Happy Holidays cut to pools of 3,000 tickets, as in tests/test_interrupts.py."""
-    text = spec_path("happy_holidays").read_text()
-    text = text.replace("order_tickets = 1800000", "order_tickets = 6000")
-    text = text.replace("pool_tickets = 300000", "pool_tickets = 3000").replace(
-        'counts_per = "order"', 'counts_per = "pool"')
-    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
-    path = tmp_path_factory.mktemp("spec") / "happy_holidays.toml"
-    path.write_text(text)
-    return path
+    """Happy Holidays cut to two pools of 3,000 tickets, as in tests/test_interrupts.py."""
+    return small_happy_holidays(tmp_path_factory.mktemp("spec"), 6000)
 
 
 @pytest.mark.parametrize("moment", ["staged", "verify-started"])
