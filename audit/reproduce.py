@@ -2,7 +2,7 @@
 
 Reproduction checks that a run follows from its seed, not that it is correct, so it must run the
 generator that made it. audit never imports that generator: the caller passes it in as
-`regenerate` (`poolgen verify` passes poolgen's, see poolgen/reproduce.py). Without one, as under
+`regenerate` (`poolgen verify` passes poolgen's, see poolgen/run/reproduce.py). Without one, as under
 `python -m audit verify`, step 7 checks the seed commitment only and says so.
 """
 

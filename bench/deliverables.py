@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 from audit.deliverables import check_deliverables  # noqa: E402
 from audit.manifest import Manifest  # noqa: E402
-from poolgen.build import build_pool  # noqa: E402
-from poolgen.deliverables.run import write_imaging  # noqa: E402
-from poolgen.generate import generate  # noqa: E402
+from poolgen.deliverables.write import write_imaging  # noqa: E402
+from poolgen.run.build import build_pool  # noqa: E402
+from poolgen.run.generate import generate  # noqa: E402
 from poolgen.spec import load_spec  # noqa: E402
 
 SEED = bytes(range(32))

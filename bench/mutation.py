@@ -47,8 +47,8 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
     "sampling": (["poolgen/rng/sampling.py"],
                  ["tests/test_rng.py", "tests/test_sampling_ties.py", "tests/test_sampling_shapes.py"],
                  "uniform or catches"),
-    "build": (["poolgen/build.py"], ["tests/test_build.py"], ""),
-    "merkle": (["poolgen/merkle.py", "audit/merkle.py"],
+    "build": (["poolgen/run/build.py"], ["tests/test_build.py"], ""),
+    "merkle": (["poolgen/run/merkle.py", "audit/merkle.py"],
                ["tests/test_merkle.py", "tests/test_merkle_kills.py"], "poolgen_and_audit_agree"),
     "rules": (["audit/styles/*.py", "audit/rules/_shared.py"],  # audit's engines, one per play style
               ["tests/test_audit_styles.py", "tests/test_audit_match_n.py", "tests/test_audit_wild_side.py",

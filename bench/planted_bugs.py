@@ -40,7 +40,7 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         ["tests/test_sampling_ties.py::test_permutation_sorts_full_width_keys_and_redraws_ties_not_a_stable_"
          "sort_of_the_top_32_bits"]),
     "tier-count-off-by-one": (
-        "poolgen/build.py", "    counts = [t.count for t in pool.tiers]\n",
+        "poolgen/run/build.py", "    counts = [t.count for t in pool.tiers]\n",
         "    counts = [t.count for t in pool.tiers]\n"
         "    counts[0], counts[-1] = counts[0] + 1, counts[-1] - 1\n",
         ["tests/test_build.py::test_tier_base_holds_exactly_each_tiers_count_in_tier_order"]),
@@ -53,7 +53,7 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         "other = np.zeros(n, dtype=bool) if keys.shape[1]",
         ["tests/test_audit_wild_side.py::test_loser_your_number_matches_a_lucky_number"]),
     "merkle-leaf-prefix-dropped": (
-        "poolgen/merkle.py", "start_state = hashlib.sha256(LEAF + _header(",
+        "poolgen/run/merkle.py", "start_state = hashlib.sha256(LEAF + _header(",
         "start_state = hashlib.sha256(_header(",
         ["tests/test_merkle.py::test_known_answer_messages_and_leaves"]),
     "audit-merkle-drops-a-last-row": (
@@ -69,10 +69,10 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         "    return int(float(value) * 100), well_formed",
         ["tests/test_money.py::test_parse_printed_is_exact_for_amounts_not_exact_in_binary"]),
     "odds-floored": (
-        "poolgen/check.py", "rounding=ROUND_HALF_UP)", "rounding=\"ROUND_FLOOR\")",
+        "poolgen/check/figures.py", "rounding=ROUND_HALF_UP)", "rounding=\"ROUND_FLOOR\")",
         ["tests/test_check_rounding.py::test_odds_are_rounded_half_up_not_floored"]),
     "staging-left-on-ctrl-c": (
-        "poolgen/fsutil.py",
+        "poolgen/files/write.py",
         "    finally:\n        if tmp.exists():\n            shutil.rmtree(tmp, ignore_errors=True)",
         "    except Exception:\n        if tmp.exists():\n"
         "            shutil.rmtree(tmp, ignore_errors=True)\n        raise",

@@ -29,11 +29,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from audit.verify import verify_run  # noqa: E402
-from poolgen.build import build_pool, shuffled_tiers, tier_base  # noqa: E402
-from poolgen.generate import generate  # noqa: E402
 from poolgen.keys import Signer, new_key_pair  # noqa: E402
 from poolgen.rng import derive_stream  # noqa: E402
-from poolgen.seeds import stream_label  # noqa: E402
+from poolgen.rng.labels import stream_label  # noqa: E402
+from poolgen.run.build import build_pool, shuffled_tiers, tier_base  # noqa: E402
+from poolgen.run.generate import generate  # noqa: E402
 from poolgen.spec import load_spec  # noqa: E402
 from poolgen.styles import einstant_module  # noqa: E402
 

@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 from audit.manifest import Manifest  # noqa: E402
 from audit.stats import check_statistics  # noqa: E402
 from audit.verify import verify_run  # noqa: E402
-from poolgen.generate import generate  # noqa: E402
 from poolgen.keys import Signer, new_key_pair  # noqa: E402
+from poolgen.run.generate import generate  # noqa: E402
 from poolgen.spec import load_spec  # noqa: E402
 
 SEED = bytes(range(32))

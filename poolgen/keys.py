@@ -21,11 +21,11 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from poolgen.errors import OutputError, SigningKeyError
-from poolgen.fsutil import make_folders, read_input, write_atomic, write_secret
-from poolgen.inputs import read_with_mode, refuse_readable
+from poolgen.files.read import read_input, read_with_mode, refuse_readable
+from poolgen.files.write import make_folders, write_atomic, write_secret
 from poolgen.interrupts import Interrupted, deferred, pause_point
 from poolgen.limits import MAX_KEY_FILE_BYTES
-from poolgen.manifest import MANIFEST, SIGNATURE
+from poolgen.run.manifest import MANIFEST, SIGNATURE
 
 PRIVATE_FILE = "signing-key.pem"
 PUBLIC_FILE = "signing-key.pub.pem"

@@ -1,6 +1,6 @@
 """The bounds of what poolgen accepts, in one place (the README's "Limits" table lists them).
 
-Every input file passes one boundary before it is parsed (`poolgen.inputs`): its size, then its
+Every input file passes one boundary before it is parsed (`poolgen.files.read`): its size, then its
 nesting depth and the length of its numbers; a spec's values are then bounded as they are read
 (`poolgen.spec`): decimal exponents and digits, money, counts, pool and order sizes, play areas,
 and the memory a run of its pools would need. Each bound is far above any real game (a real order

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from poolgen.errors import SpecError
-from poolgen.inputs import display, parse_toml, read_input
+from poolgen.files.read import display, parse_toml, read_input
 from poolgen.limits import MAX_SPEC_BYTES
 from poolgen.money import parse_decimal, parse_printed
 from poolgen.spec_bounds import bound_einstant_lists, bound_pools, bound_sizes, bound_values

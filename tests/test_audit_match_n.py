@@ -1,6 +1,6 @@
 """The auditor's match_n engine (audit/styles/match_n.py, audit/styles/__init__.py) on Happy Holidays,
 a spec of the style: written from docs/styles/match_n.md and docs/styles/play.md. Full pools come
-from the real pipeline (poolgen.build); every illegal layout below starts from a real row. The tests
+from the real pipeline (poolgen.run.build); every illegal layout below starts from a real row. The tests
 may use poolgen to build pools; the engines themselves never import it."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from audit.rules import Evaluation
 from audit.styles import evaluate
-from poolgen.build import build_pool
+from poolgen.run.build import build_pool
 from poolgen.spec import load_spec
 
 SEED = bytes(range(32))

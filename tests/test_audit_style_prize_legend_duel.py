@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from audit.rules import Evaluation
 from audit.styles import einstant_engine
 from audit.styles import prize_legend_duel as hth
-from poolgen.build import build_pool
+from poolgen.run.build import build_pool
 from poolgen.spec import load_spec
 from poolgen.styles import einstant_module
 

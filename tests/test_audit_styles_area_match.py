@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from audit.rules import Evaluation
 from audit.styles import area_match as ptp
-from poolgen.build import build_pool
+from poolgen.run.build import build_pool
 from poolgen.spec import load_spec
 from poolgen.styles.area_match import play_document
 

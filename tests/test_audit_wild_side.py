@@ -2,7 +2,7 @@
 `wild`, bonus_reveal for `bonus`), driven by the play entry the run's manifest states.
 
 Written from specs/wild_side.md and the style contracts (docs/styles/*.md). Full pools come from the
-real pipeline (poolgen.build); every illegal layout below starts from a real row. The tests may use
+real pipeline (poolgen.run.build); every illegal layout below starts from a real row. The tests may use
 poolgen to build pools; the engines themselves never import it.
 """
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from audit.rules import Evaluation
 from audit.styles import _tier_keys, evaluate
-from poolgen.build import build_pool
+from poolgen.run.build import build_pool
 from poolgen.spec import load_spec
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"

@@ -1,4 +1,4 @@
-"""Building one pool (poolgen/build.py), step by step on small pools: exact tier counts, the order
+"""Building one pool (poolgen/run/build.py), step by step on small pools: exact tier counts, the order
 stream's shuffle, ticket identity, salts, and how the layout's columns join the table."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import polars as pl
 import pytest
 from conftest import SEED_A, SPECS, spec_path
 
-from poolgen import build
-from poolgen.build import (
+from poolgen.deliverables.identity import book_numbers
+from poolgen.rng import derive_stream, permutation
+from poolgen.run import build
+from poolgen.run.build import (
     build_pool,
     identity_columns,
     order_book_slots,
@@ -19,8 +21,6 @@ from poolgen.build import (
     shuffled_tiers,
     tier_base,
 )
-from poolgen.deliverables.identity import book_numbers
-from poolgen.rng import derive_stream, permutation
 from poolgen.spec import Pool, PoolTier, load_spec
 from poolgen.styles import einstant_module
 

@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 from audit.ceremony import ceremony_seed
 from audit.cli import app as audit_app
 from audit.errors import VerificationError
-from poolgen.ceremony import commitment, load, new_ceremony, write_contribution
 from poolgen.cli.main import app
 from poolgen.keys import new_key_pair
-from poolgen.provenance import code_entry
-from poolgen.seeds import commitment as seed_commitment
+from poolgen.run.provenance import code_entry
+from poolgen.seeds.ceremony import commitment, load, new_ceremony, write_contribution
+from poolgen.seeds.seed import commitment as seed_commitment
 
 PARTIES = ("vendor", "lottery", "auditor")
 
@@ -310,7 +310,7 @@ def test_the_published_bundle_holds_the_commitments_not_the_reveals(sealed_run, 
 
 def test_step_7_reports_a_regeneration_by_other_code(sealed_run):
     from audit.verify import verify_run
-    from poolgen.reproduce import regenerate
+    from poolgen.run.reproduce import regenerate
 
     def other_code(*args):
         made = regenerate(*args)

@@ -8,7 +8,7 @@ import pytest
 from conftest import ASSETS, SPECS
 from typer.testing import CliRunner
 
-from poolgen.check import check_spec
+from poolgen.check.figures import check_spec
 from poolgen.cli.main import app
 from poolgen.spec import load_spec
 

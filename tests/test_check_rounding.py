@@ -1,5 +1,5 @@
 """Odds and percentages are compared as printed tables round them: half away from zero, never floored
-(poolgen/check.py `round_half_up`)."""
+(poolgen/check/figures.py `round_half_up`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from poolgen.check import round_half_up
+from poolgen.check.figures import round_half_up
 
 
 @pytest.mark.parametrize(("value", "places", "shown"), [

@@ -25,8 +25,8 @@ from audit.manifest import Manifest
 from audit.verify import verify_run
 from poolgen.deliverables.identity import barcode, barcodes, book_numbers, is_valid
 from poolgen.deliverables.validation import TIERS, ValidationFile, new_validation_key, read_validation_key
-from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
+from poolgen.run.generate import generate
 from poolgen.spec import load_spec
 
 ROOT = Path(__file__).resolve().parent.parent

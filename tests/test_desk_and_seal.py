@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.deliverables.validation import new_validation_key, read_validation_key
-from poolgen.generate import generate
+from poolgen.run.generate import generate
 from poolgen.spec import load_spec
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from poolgen.errors import OutputError
-from poolgen.fsutil import rename_new, staged_folder
+from poolgen.files.write import rename_new, staged_folder
 
 
 def test_rename_new_moves_a_folder_to_a_free_name(tmp_path):

@@ -33,7 +33,7 @@ from audit.limits import parse_json, read_manifest_bytes
 from audit.manifest import Manifest, ManifestError, load_public_key
 from audit.proof import check_proof
 from audit.verify import verify_run
-from poolgen.check import check_spec
+from poolgen.check.figures import check_spec
 from poolgen.cli.main import app
 from poolgen.errors import PoolgenError
 from poolgen.spec import load_spec

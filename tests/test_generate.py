@@ -12,12 +12,12 @@ import pytest
 from conftest import SEED_A, SEED_B, spec_path
 from scipy.stats import chisquare
 
-from poolgen.build import build_pool, shuffled_tiers
 from poolgen.errors import RunError
-from poolgen.generate import generate, self_check
-from poolgen.manifest import canonical_bytes
-from poolgen.provenance import code_entry
 from poolgen.rng import derive_stream
+from poolgen.run.build import build_pool, shuffled_tiers
+from poolgen.run.generate import generate, self_check
+from poolgen.run.manifest import canonical_bytes
+from poolgen.run.provenance import code_entry
 from poolgen.spec import load_spec
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)

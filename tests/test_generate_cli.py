@@ -14,7 +14,7 @@ from conftest import ASSETS, SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.seeds import commitment
+from poolgen.seeds.seed import commitment
 
 
 def invoke(*args: str):

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-from poolgen.build import build_pool
-from poolgen.check import GameCheck, check_spec
+from poolgen.check.figures import GameCheck, check_spec
 from poolgen.errors import SpecError
 from poolgen.rng import derive_stream, permutation
+from poolgen.run.build import build_pool
 from poolgen.spec import load_spec
 from poolgen.styles import area_match as pp
 from poolgen.styles import einstant_module

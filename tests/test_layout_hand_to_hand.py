@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-from poolgen.build import shuffled_tiers
-from poolgen.check import check_spec
+from poolgen.check.figures import check_spec
 from poolgen.errors import SpecError
 from poolgen.rng import derive_stream
+from poolgen.run.build import shuffled_tiers
 from poolgen.spec import load_spec
 from poolgen.styles import prize_legend_duel as h2h
 
@@ -174,7 +174,7 @@ def test_every_outcome_and_symbol_appears(full):
 
 def test_the_proof_face_shows_the_symbols_the_regulation_reads(spec):
     """The style's section 6 applied to the spec's play_symbols and beats gives (f)'s table."""
-    from poolgen.pdf.faces_prize_legend_duel import shown_symbol
+    from poolgen.pdf.faces.prize_legend_duel import shown_symbol
 
     prm = h2h.params(spec)
     for outcome, by_pick in SHOWN.items():

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 from styles_toml import base_doc, dumps
 
-from poolgen.check import check_spec
+from poolgen.check.figures import check_spec
 from poolgen.errors import SpecError
 from poolgen.rng import derive_stream, permutation
 from poolgen.spec import load_spec

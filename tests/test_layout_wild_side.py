@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency, chisquare
 
-from poolgen.check import check_spec
+from poolgen.check.figures import check_spec
 from poolgen.errors import SpecError
 from poolgen.rng import derive_stream, permutation
 from poolgen.spec import load_spec

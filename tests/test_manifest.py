@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.manifest import Manifest, ManifestError, canonical, load_public_key, signature_problem
-from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
-from poolgen.manifest import canonical_bytes
+from poolgen.run.generate import generate
+from poolgen.run.manifest import canonical_bytes
 from poolgen.spec import load_spec
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)

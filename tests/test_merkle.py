@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import audit.merkle as am
-import poolgen.merkle as pm
+import poolgen.run.merkle as pm
 
 
 def _vectors() -> dict:

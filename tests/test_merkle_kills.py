@@ -17,9 +17,10 @@ import pytest
 from conftest import SEED_A, spec_path
 
 import audit.merkle as am
-import poolgen.merkle as pm
+import poolgen.run.merkle as pm
 from poolgen.errors import RunError
-from poolgen.generate import generate
+from poolgen.run.generate import generate
+from poolgen.run.prove import prove_ticket
 from poolgen.spec import load_spec
 
 LOW, HIGH = -(2**63), 2**63 - 1
@@ -134,7 +135,7 @@ def test_prove_ticket_gives_the_row_path_and_root_audit_checks(small_run):
     manifest = (small_run / "manifest.json").read_bytes()
     entry = json.loads(manifest)["pools"][0]
     table = pl.read_parquet(small_run / "pool-p1.parquet")
-    proof = pm.prove_ticket(small_run, "465-0000000-034")
+    proof = prove_ticket(small_run, "465-0000000-034")
     assert set(proof) == {"format", "run_id", "manifest_sha256", "pool", "tickets", "position", "ticket",
                           "row", "leaf", "path", "merkle"}
     assert proof["format"] == "poolgen-proof/2" and proof["run_id"] == "r" and proof["pool"] == "p1"
@@ -146,13 +147,13 @@ def test_prove_ticket_gives_the_row_path_and_root_audit_checks(small_run):
     leaf = am.leaf_of_row(proof["row"])
     assert proof["leaf"] == leaf.hex()
     assert am.root_from_path(leaf, 34, 41, proof["path"]).hex() == entry["merkle"]["root"]
-    first = pm.prove_ticket(small_run, "465-0000000-000")
+    first = prove_ticket(small_run, "465-0000000-000")
     assert first["position"] == 0 and first["row"]["ticket"] == "465-0000000-000"
 
 
 def test_prove_ticket_of_an_unknown_ticket(small_run):
     with pytest.raises(RunError) as info:
-        pm.prove_ticket(small_run, "465-0000000-041")
+        prove_ticket(small_run, "465-0000000-041")
     assert str(info.value) == f"{small_run}: no ticket '465-0000000-041' in any pool of the run"
 
 
@@ -163,7 +164,7 @@ def test_prove_ticket_refuses_a_pool_file_whose_root_is_not_the_manifests(small_
     table.with_columns(pl.when(pl.col("position") == 3).then(pl.lit("0" * 32)).otherwise(pl.col("salt"))
                        .alias("salt")).write_parquet(run / "pool-p1.parquet")
     with pytest.raises(RunError) as info:
-        pm.prove_ticket(run, "465-0000000-001")
+        prove_ticket(run, "465-0000000-001")
     assert str(info.value) == f"{run / 'pool-p1.parquet'}: its Merkle root is not the manifest's; the run " \
                               "folder is damaged"
 
@@ -234,7 +235,7 @@ def test_prove_ticket_finds_a_ticket_of_a_later_pool(tmp_path):
     run = generate(replace(spec, pools=tuple(pools)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
                    out=tmp_path, run_id="two").folder
     ticket = pl.read_parquet(run / "pool-p2.parquet")["ticket"][6]
-    proof = pm.prove_ticket(run, ticket)
+    proof = prove_ticket(run, ticket)
     assert (proof["pool"], proof["position"], proof["tickets"], proof["ticket"]) == ("p2", 6, 9, ticket)
 
 
@@ -244,7 +245,7 @@ def test_prove_ticket_of_a_pool_file_without_a_row_encoding(small_run, tmp_path)
     table = pl.read_parquet(run / "pool-p1.parquet")
     table.with_columns(pl.lit(0.5).alias("x")).write_parquet(run / "pool-p1.parquet")
     with pytest.raises(RunError) as info:
-        pm.prove_ticket(run, "465-0000000-001")
+        prove_ticket(run, "465-0000000-001")
     assert str(info.value) == f"{run}: pool p1: pool-p1.parquet has no Merkle root: column 'x': type " \
                               "Float64 has no row encoding"
 

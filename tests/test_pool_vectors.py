@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from conftest import SEED_A, VECTORS, spec_path
 
-from poolgen.build import build_pool
-from poolgen.merkle import root
+from poolgen.run.build import build_pool
+from poolgen.run.merkle import root
 from poolgen.spec import load_spec
 
 

@@ -11,7 +11,7 @@ import poolgen
 from audit.cli import app as audit_app
 from audit.provenance import code_comparison, code_hash
 from poolgen.cli.main import app
-from poolgen.provenance import code_digest, code_entry, package_folder
+from poolgen.run.provenance import code_digest, code_entry, package_folder
 
 
 def _tiny_package(root):

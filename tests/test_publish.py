@@ -13,10 +13,10 @@ from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
-from poolgen.manifest import canonical_bytes
-from poolgen.publish import PUBLIC_FIELDS, field_paths, unreviewed_fields
+from poolgen.run.generate import generate
+from poolgen.run.manifest import canonical_bytes
+from poolgen.run.publish import PUBLIC_FIELDS, field_paths, unreviewed_fields
 from poolgen.spec import load_spec
 
 

@@ -91,7 +91,7 @@ def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
     from conftest import SEED_A
 
     from audit.verify import verify_run
-    from poolgen.generate import generate
+    from poolgen.run.generate import generate
 
     doc = kn_doc()
     for s in doc["symbols"]:
@@ -110,7 +110,7 @@ def test_area_match_with_more_decompositions_than_memory_is_refused(tmp_path):
     killed for memory enumerating every decomposition; at 5 it held 28 million partial ones."""
     from pathlib import Path
 
-    from poolgen.check import check_spec
+    from poolgen.check.figures import check_spec
 
     text = (Path(__file__).parents[1] / "specs" / "primetime_payout.toml").read_text()
     assert "play_areas = [1, 2, 3, 4]" in text
@@ -179,7 +179,7 @@ def test_a_spec_of_256_tiers_generates_a_run_audit_reads(tmp_path):
     from conftest import SEED_A
 
     from audit.verify import verify_run
-    from poolgen.generate import generate
+    from poolgen.run.generate import generate
 
     doc = kn_doc()
     doc["areas"][0] |= {"yours": 4, "spots": 10}

@@ -20,7 +20,7 @@ from conftest import spec_path
 
 from audit.manifest import Tier
 from audit.stats import pool_statistics
-from poolgen.build import build_pool
+from poolgen.run.build import build_pool
 from poolgen.spec import load_spec
 
 POOLS = 200

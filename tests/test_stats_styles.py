@@ -12,7 +12,7 @@ from styles_toml import base_doc, dumps
 from audit.stats import columns_needed, layout_findings
 from audit.stats_layouts import layout_columns
 from audit.stats_styles import style_features
-from poolgen.build import build_pool
+from poolgen.run.build import build_pool
 from poolgen.spec import load_spec
 
 SEED = bytes(range(32))

@@ -23,12 +23,12 @@ from conftest import SEED_A, spec_path
 from test_pdf import pages
 from typer.testing import CliRunner
 
-from poolgen.build import identity_columns
 from poolgen.cli.main import app
-from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
-from poolgen.manifest import canonical_bytes, file_entry
-from poolgen.merkle import root as merkle_root
+from poolgen.run.build import identity_columns
+from poolgen.run.generate import generate
+from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.run.merkle import root as merkle_root
 from poolgen.spec import load_spec
 
 POOLS = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.00",

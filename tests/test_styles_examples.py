@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from audit.cli import app as audit_app
 from audit.verify import verify_run
 from poolgen.cli.main import app
-from poolgen.manifest import canonical_bytes, file_entry
-from poolgen.merkle import root as merkle_root
+from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.run.merkle import root as merkle_root
 
 EXAMPLES = ROOT / "specs" / "examples"
 # (spec, pool generated, its tickets, its winners, a ticket id in it)

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from styles_toml import base_doc, dumps
 
 from audit.verify import verify_run
-from poolgen.check import check_spec
+from poolgen.check.figures import check_spec
 from poolgen.errors import SpecError
-from poolgen.generate import generate
+from poolgen.run.generate import generate
 from poolgen.spec import load_spec
 
 VALUES = st.integers(1, 500).map(lambda c: f"{c * 5 // 100}.{c * 5 % 100:02d}")

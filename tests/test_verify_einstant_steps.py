@@ -22,7 +22,7 @@ from audit.spec import read_spec
 from audit.steps_identity import check_complete
 from audit.steps_pool import check_against_spec, check_figures, check_layouts
 from audit.verify import pool_outcomes
-from poolgen.generate import generate
+from poolgen.run.generate import generate
 from poolgen.spec import load_spec
 
 PP = spec_path("primetime_payout")

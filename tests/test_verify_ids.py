@@ -24,8 +24,8 @@ from audit.manifest import Manifest, PoolEntry
 from audit.verify import check_complete, check_run_identities
 from poolgen.cli.main import app
 from poolgen.keys import Signer
-from poolgen.manifest import canonical_bytes, file_entry
-from poolgen.merkle import root as merkle_root
+from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.run.merkle import root as merkle_root
 
 PER_BOOK = 300
 IDENTITY = ["position", "ticket", "book", "ticket_no"]

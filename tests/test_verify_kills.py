@@ -21,7 +21,7 @@ from audit.steps_files import check_listing, check_signature
 from audit.steps_identity import check_complete, check_run_identities, expected_identities
 from audit.steps_pool import check_against_spec, check_layouts, check_totals
 from audit.verify import _attempt, verify_run
-from poolgen.generate import generate
+from poolgen.run.generate import generate
 from poolgen.spec import load_spec
 
 SHA = "d7e98309510630d10d9383489f5d4ada6f9b9cae6374c65690d5661ddd24330d"  # specs/happy_holidays.toml

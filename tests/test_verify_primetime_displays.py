@@ -16,10 +16,10 @@ from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
-from poolgen.manifest import canonical_bytes, file_entry
-from poolgen.merkle import root as merkle_root
+from poolgen.run.generate import generate
+from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.run.merkle import root as merkle_root
 from poolgen.spec import load_spec
 
 POOL_ID = "d2.00x2"

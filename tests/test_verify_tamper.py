@@ -23,10 +23,10 @@ from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
-from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
-from poolgen.manifest import canonical_bytes, file_entry
-from poolgen.merkle import root as merkle_root
+from poolgen.run.generate import generate
+from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.run.merkle import root as merkle_root
 from poolgen.spec import load_spec
 
 HAVE_RULES = importlib.util.find_spec("audit.styles.match_n") is not None

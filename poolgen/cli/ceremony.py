@@ -12,7 +12,8 @@ from typing import Annotated
 
 import typer
 
-from poolgen.ceremony import (
+from poolgen.cli.common import reports_errors, say
+from poolgen.seeds.ceremony import (
     Ceremony,
     CeremonyError,
     create_file,
@@ -23,7 +24,6 @@ from poolgen.ceremony import (
     save,
     write_contribution,
 )
-from poolgen.cli.common import reports_errors, say
 
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
                   help="A commit-reveal seed ceremony: every party contributes, nobody chooses the seed. "

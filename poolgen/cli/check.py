@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from poolgen.check import GameCheck, check_spec, round_half_up
+from poolgen.check.figures import GameCheck, check_spec, round_half_up
 from poolgen.cli.common import all_specs, reports_errors
 from poolgen.money import fmt_cents
 from poolgen.spec import load_spec

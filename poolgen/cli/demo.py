@@ -21,7 +21,7 @@ from poolgen.cli.proof import proof_cmd
 from poolgen.cli.report import report_cmd
 from poolgen.cli.verify import verify
 from poolgen.errors import OutputError
-from poolgen.fsutil import check_run_id, ensure_folder
+from poolgen.files.write import check_run_id, ensure_folder
 from poolgen.keys import new_key_pair
 from poolgen.spec import Spec, load_spec
 

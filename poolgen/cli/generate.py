@@ -12,7 +12,6 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from poolgen.ceremony import load as load_ceremony
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
@@ -23,16 +22,17 @@ from poolgen.cli.validate import (
     parse_threshold,
     validation_keys,
 )
-from poolgen.deliverables import who_gets_what
+from poolgen.deliverables.roles import who_gets_what
 from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
-from poolgen.fsutil import check_run_id, ensure_folder, ensure_new, fsync_folder
-from poolgen.generate import STEPS, generate
-from poolgen.inputs import READABLE_SECRET_FLAG
+from poolgen.files.leftovers import pending_seed_name, sweep
+from poolgen.files.read import READABLE_SECRET_FLAG
+from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder
 from poolgen.interrupts import Interrupted, kept, pause_point
 from poolgen.keys import Signer
-from poolgen.leftovers import pending_seed_name, sweep
 from poolgen.limits import available_memory, pool_memory, workers_that_fit
-from poolgen.seeds import fresh_seed, parse_entropy, read_seed_file, write_seed_file
+from poolgen.run.generate import STEPS, generate
+from poolgen.seeds.ceremony import load as load_ceremony
+from poolgen.seeds.seed import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 from poolgen.spec import load_spec
 
 

@@ -18,7 +18,7 @@ from poolgen.cli.report import report_cmd
 from poolgen.cli.seal import seal_cmd, unseal_cmd
 from poolgen.cli.validate import validate_cmd
 from poolgen.cli.verify import verify
-from poolgen.provenance import code_entry
+from poolgen.run.provenance import code_entry
 
 app = typer.Typer(rich_markup_mode="markdown",
     name="poolgen",

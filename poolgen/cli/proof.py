@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors
-from poolgen.fsutil import write_atomic
+from poolgen.files.write import write_atomic
 from poolgen.pdf import build_proofs, default_selection, find_tickets, open_run, spec_for
 
 

@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors
-from poolgen.merkle import ARITY, prove_ticket
+from poolgen.run.merkle import ARITY
+from poolgen.run.prove import prove_ticket
 
 
 @reports_errors

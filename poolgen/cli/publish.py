@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors, say
-from poolgen.publish import publish
+from poolgen.run.publish import publish
 
 
 @reports_errors

@@ -7,11 +7,11 @@ from typing import Annotated
 
 import typer
 
-from poolgen.check import check_spec
+from poolgen.check.figures import check_spec
 from poolgen.cli.common import reports_errors
-from poolgen.fsutil import write_atomic
+from poolgen.files.write import write_atomic
 from poolgen.pdf import build_report, open_run
-from poolgen.pdf.report import run_verification
+from poolgen.pdf.report.document import run_verification
 from poolgen.spec import load_spec
 
 

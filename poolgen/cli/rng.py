@@ -9,8 +9,9 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors, say
-from poolgen.inputs import READABLE_SECRET_FLAG
-from poolgen.labdump import (
+from poolgen.files.read import READABLE_SECRET_FLAG
+from poolgen.rng.drbg import label_text
+from poolgen.rng.labdump import (
     DumpError,
     integer_chunks,
     keystream_chunks,
@@ -20,8 +21,7 @@ from poolgen.labdump import (
     permutation_chunks,
     write_dump,
 )
-from poolgen.rng.drbg import label_text
-from poolgen.seeds import read_seed_file
+from poolgen.seeds.seed import read_seed_file
 
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
                   help="Dump one DRBG stream for a test lab: raw bytes, or integers and permutations "

@@ -9,7 +9,8 @@ import typer
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key, seal, unseal
-from poolgen.fsutil import read_input, write_secret
+from poolgen.files.read import read_input
+from poolgen.files.write import write_secret
 from poolgen.limits import MAX_SEALED_BYTES
 
 

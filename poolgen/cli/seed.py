@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors, say
-from poolgen.leftovers import sweep
-from poolgen.seeds import commitment, fresh_seed, parse_entropy, write_seed_file
+from poolgen.files.leftovers import sweep
+from poolgen.seeds.seed import commitment, fresh_seed, parse_entropy, write_seed_file
 
 app = typer.Typer(rich_markup_mode="markdown",
                   help="Create run seeds (secret: files are mode 0600, contents never printed).",

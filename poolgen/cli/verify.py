@@ -12,7 +12,7 @@ import typer
 
 from audit.cli import verify_command
 from poolgen.interrupts import ended, kept_so_far
-from poolgen.reproduce import regenerate
+from poolgen.run.reproduce import regenerate
 
 _audit_verify = verify_command(regenerate, kept_so_far)
 

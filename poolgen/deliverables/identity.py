@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from poolgen.rng import derive_stream, integers, permutation
-from poolgen.seeds import LABEL_ROOT, stream_label
+from poolgen.rng.labels import LABEL_ROOT, stream_label
 
 MOD = 97
 BARCODE_DIGITS = 15

@@ -16,8 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
 from poolgen.errors import PoolgenError
-from poolgen.fsutil import read_input
-from poolgen.inputs import read_secret
+from poolgen.files.read import read_input, read_secret
 from poolgen.limits import MAX_KEY_FILE_BYTES
 
 SUITE = Suite(KEM.X25519, KDF.HKDF_SHA256, AEAD.AES_256_GCM)
@@ -30,7 +29,7 @@ class SealError(PoolgenError):
 
 def new_recipient_key(folder: Path) -> tuple[Path, Path]:
     """recipient-key.pem (private, 0600) and recipient-key.pub.pem in `folder`."""
-    from poolgen.fsutil import write_atomic, write_secret  # noqa: PLC0415
+    from poolgen.files.write import write_atomic, write_secret  # noqa: PLC0415
 
     key = X25519PrivateKey.generate()
     private, public = Path(folder) / "recipient-key.pem", Path(folder) / "recipient-key.pub.pem"

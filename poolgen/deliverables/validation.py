@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from poolgen.errors import PoolgenError
+from poolgen.files.read import read_input
 
 KEY_BYTES = 32
 RECORD_BYTES = 32
@@ -48,7 +49,7 @@ def key_check(key: bytes) -> str:
 
 def new_validation_key(path: Path) -> str:
     """Create a new validation key file (mode 0600, never overwritten); returns its check value."""
-    from poolgen.fsutil import write_secret  # noqa: PLC0415
+    from poolgen.files.write import write_secret  # noqa: PLC0415
 
     folder = Path(path).resolve().parent
     if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
@@ -59,7 +60,6 @@ def new_validation_key(path: Path) -> str:
 
 
 def read_validation_key(path: Path) -> bytes:
-    from poolgen.fsutil import read_input  # noqa: PLC0415
 
     body = read_input(path, "validation key", ValidationError).strip()
     try:

@@ -5,9 +5,9 @@ folder and options give byte-identical PDFs.
 """
 
 from poolgen.pdf.proofs import build_proofs, page_count
-from poolgen.pdf.report import build_report
-from poolgen.pdf.run import RunFolder, open_run, spec_for
+from poolgen.pdf.report.document import build_report
 from poolgen.pdf.selection import default_selection, find_tickets
+from poolgen.run.folder import RunFolder, open_run, spec_for
 
 __all__ = ["RunFolder", "build_proofs", "build_report", "default_selection", "find_tickets",
            "open_run", "page_count", "spec_for"]

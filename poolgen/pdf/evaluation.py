@@ -1,5 +1,5 @@
 """What a ticket's layout pays, evaluated for the proof pages: a game of play styles by
-poolgen/pdf/faces_styles.py, an eInstant of a generic style by poolgen/pdf/faces_<style>.py, each giving
+poolgen/pdf/faces/areas.py, an eInstant of a generic style by poolgen/pdf/faces_<style>.py, each giving
 the prize, the lines that explain it and the spots that win; and the layout columns each reads.
 """
 
@@ -10,7 +10,7 @@ from importlib import import_module
 from types import ModuleType
 
 from poolgen.money import fmt_cents
-from poolgen.pdf import faces_styles
+from poolgen.pdf.faces import areas as faces_styles
 from poolgen.spec import Spec, Symbol
 
 __all__ = ["Evaluation", "evaluate", "required_columns"]
@@ -46,7 +46,7 @@ def _join_money(values: list[int]) -> str:
 
 def evaluate(spec: Spec, pool: dict, row: dict) -> Evaluation:
     """What a ticket's layout pays under its styles' contracts (docs/styles/)."""
-    if spec.styles is not None:  # a game of play styles: poolgen/pdf/faces_styles.py
+    if spec.styles is not None:  # a game of play styles: poolgen/pdf/faces/areas.py
         return faces_styles.evaluate(spec, pool, row, Evaluation)
     return einstant_faces(spec.style).evaluate(spec, pool, row)  # poolgen/pdf/faces_<style>.py
 
@@ -55,7 +55,7 @@ def einstant_faces(style: str) -> ModuleType:
     """The proof module of an eInstant style, poolgen/pdf/faces_<style>.py: `columns(spec, pool)`,
     `evaluate(spec, pool, row) -> Evaluation`, `draw(c, spec, pool, row, ev, x, y, w, h)` (the face)
     and `key_note(spec) -> str` (the cover's note under the symbol key)."""
-    return import_module(f"poolgen.pdf.faces_{style}")
+    return import_module(f"poolgen.pdf.faces.{style}")
 
 
 def required_columns(spec: Spec, pool: dict) -> list[str]:

@@ -6,7 +6,7 @@ statement of the prize the layout pays, evaluated from the layout columns by the
 contracts (docs/styles/) and compared with the prize the pool records for the ticket.
 
 Which tickets by default: poolgen/pdf/selection.py. What a layout pays: poolgen/pdf/evaluation.py.
-The ticket faces: poolgen/pdf/faces_styles.py for games of play styles, faces_<style>.py for
+The ticket faces: poolgen/pdf/faces/areas.py for games of play styles, faces_<style>.py for
 eInstants of a style (their shared screen frame: faces.py).
 """
 
@@ -23,7 +23,6 @@ from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
-from poolgen.pdf import faces_styles
 from poolgen.pdf.draw import BAD, GOOD, GREY, INK, _box, _centred, _left
 from poolgen.pdf.evaluation import (
     Evaluation,
@@ -32,9 +31,10 @@ from poolgen.pdf.evaluation import (
     evaluate,
     required_columns,
 )
-from poolgen.pdf.run import RunFolder
+from poolgen.pdf.faces import areas as faces_styles
 from poolgen.pdf.selection import SELECTION_LABEL, default_selection, find_tickets, selection_seed
 from poolgen.pdf.symbols import draw_symbol, has_drawing
+from poolgen.run.folder import RunFolder
 from poolgen.spec import Spec, Symbol
 
 # The selection and evaluation names are re-exported: they were this module's before the split.
@@ -111,7 +111,7 @@ def _ticket_page(c: Canvas, run: RunFolder, spec: Spec, t: _Ticket, n: int, coun
           width=W - 2 * MARGIN)
     face_top = H - MARGIN - 32
     face_bottom = 36 + 104 + (14 if spec.kind == "printed" else 6)
-    # a game of play styles: poolgen/pdf/faces_styles.py; an eInstant of a style: poolgen/pdf/faces_<style>.py
+    # a game of play styles: poolgen/pdf/faces/areas.py; an eInstant of a style: poolgen/pdf/faces_<style>.py
     face = faces_styles.draw if spec.styles is not None else einstant_faces(spec.style).draw
     face(c, spec, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
     _statement(c, t, MARGIN, 36, W - 2 * MARGIN, 98)

@@ -18,8 +18,8 @@ import hashlib
 import polars as pl
 
 from poolgen.errors import RunError
-from poolgen.pdf.run import RunFolder
 from poolgen.rng import derive_stream, integers
+from poolgen.run.folder import RunFolder
 
 __all__ = ["SELECTION_LABEL", "default_selection", "find_tickets", "selection_seed"]
 

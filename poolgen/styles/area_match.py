@@ -51,7 +51,7 @@ from poolgen.styles.area_match_tables import (
 )
 
 if TYPE_CHECKING:
-    from poolgen.check import GameCheck
+    from poolgen.check.figures import GameCheck
 
 __all__ = ["check_structure", "lay_out", "params", "play_document"]
 

@@ -286,7 +286,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         cents = np.zeros(n, dtype=np.int64)
         cents[win] = table_cents[row[win], item[win]]
         amounts.append(cents)
-    # No check here: `poolgen.generate.self_check` re-evaluates every share with audit's independent
+    # No check here: `poolgen.run.generate.self_check` re-evaluates every share with audit's independent
     # engine (legality and prize) before a pool is written.
     for i, cents in enumerate(amounts):
         columns[f"amt_{i}"] = cents

@@ -1,6 +1,6 @@
 """A third, stand-alone implementation of poolgen-merkle/v2 (docs/merkle.md), used to write merkle.txt.
 
-It shares no code with poolgen/merkle.py or audit/merkle.py and uses only the standard library.
+It shares no code with poolgen/run/merkle.py or audit/merkle.py and uses only the standard library.
 It follows the document literally and favours clarity over speed:
 
 - section 1: the row encoding M (columns in the order of their names' UTF-8 bytes, a header of
@@ -321,7 +321,7 @@ MESSAGE_ROWS = NUMBER_OF_ROWS
 HEADER = f"""\
 # Known-answer vector for the Merkle tree of docs/merkle.md (poolgen-merkle/v2).
 # Written by `python tests/vectors/reference_merkle.py > tests/vectors/merkle.txt`, a stand-alone
-# script (standard library only) that shares no code with poolgen/merkle.py or audit/merkle.py.
+# script (standard library only) that shares no code with poolgen/run/merkle.py or audit/merkle.py.
 # M = struct.pack('>I', number of columns), then per column in the order of the names' UTF-8 bytes
 # struct.pack('>I', len(name)) + name + tag (b'i' integers, b's' strings, b'b' booleans), then per
 # column in the same order the value: struct.pack('>q', v) for integers, b'\\x01'/b'\\x00' for

@@ -118,8 +118,8 @@ class GameCheck:
 def check_spec(spec: Spec) -> GameCheck:
     """Compute every pool's figures and cross-check every published figure of the spec."""
     result = GameCheck(spec)
-    if spec.styles is not None:  # a game of generic play styles: poolgen/check_styles.py
-        from poolgen.check_styles import check_styled
+    if spec.styles is not None:  # a game of generic play styles: poolgen/check/printed.py
+        from poolgen.check.printed import check_styled
 
         check_styled(spec, result)
         return result

@@ -26,19 +26,19 @@ import polars as pl
 import poolgen
 from audit.styles import einstant_engine
 from audit.styles import evaluate as evaluate_styles
-from poolgen.build import PURPOSES, build_pool
-from poolgen.deliverables import create_secret_file
-from poolgen.deliverables.run import extra_streams, manifest_part, write_imaging, write_run_files
+from poolgen.deliverables.write import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
-from poolgen.fsutil import staged_folder, write_atomic
+from poolgen.files.write import create_secret_file, staged_folder, write_atomic
 from poolgen.interrupts import deferred, pause_point, starting_workers, worker_init
-from poolgen.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
-from poolgen.merkle import ALGORITHM as MERKLE_ALGORITHM
-from poolgen.merkle import root as merkle_root
-from poolgen.provenance import code_entry
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
-from poolgen.seeds import commitment, stream_label
+from poolgen.rng.labels import stream_label
+from poolgen.run.build import PURPOSES, build_pool
+from poolgen.run.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
+from poolgen.run.merkle import ALGORITHM as MERKLE_ALGORITHM
+from poolgen.run.merkle import root as merkle_root
+from poolgen.run.provenance import code_entry
+from poolgen.seeds.seed import commitment
 from poolgen.spec import Pool, Spec, load_spec
 from poolgen.styles import einstant_module
 
@@ -214,7 +214,7 @@ def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
     `signature` is the manifest's entry naming the signing key (default: {"signed": false});
     `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
     CLI signs there), so a run is either complete, signature included, or absent. `ceremony` is
-    the manifest entry of the sealed ceremony the seed came from (poolgen/ceremony.py), if any.
+    the manifest entry of the sealed ceremony the seed came from (poolgen/seeds/ceremony.py), if any.
     `committed(folder)` runs just after the run folder is renamed into place, before an interrupt is
     let through (the CLI names the run's fresh seed there).
     `validation_keys` (low, high): write the validation files of a printed run (docs/validation.md).

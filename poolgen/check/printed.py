@@ -9,7 +9,7 @@ totals are compared without them.
 
 from __future__ import annotations
 
-from poolgen.check import GameCheck, PoolFigures, _odds_matches, _printed, figures
+from poolgen.check.figures import GameCheck, PoolFigures, _odds_matches, _printed, figures
 from poolgen.money import fmt_cents
 from poolgen.spec import PoolTier, Spec
 

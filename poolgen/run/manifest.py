@@ -11,7 +11,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from poolgen.check import round_half_up
+from poolgen.check.figures import round_half_up
 from poolgen.spec import Pool
 
 FORMAT = "poolgen-manifest/1"

@@ -11,18 +11,11 @@ import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
-from poolgen import inputs
-from poolgen.errors import OutputError, PoolgenError
+from poolgen.errors import OutputError
+from poolgen.files.leftovers import lock
 from poolgen.interrupts import deferred, kept, pause_point
-from poolgen.leftovers import lock
-from poolgen.limits import MAX_KEY_FILE_BYTES
-
-
-def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MAX_KEY_FILE_BYTES) -> bytes:
-    """The bytes of an input file, or `error` with one line naming the file and what it should be
-    (the bounded, non-blocking reader of `poolgen.inputs`)."""
-    return inputs.read_input(path, what, error, limit)
 
 
 def fsync_folder(folder: Path) -> None:
@@ -35,7 +28,7 @@ def fsync_folder(folder: Path) -> None:
 
 
 def _create(tmp: Path, mode: int) -> int:
-    """A new file of exactly `mode` (whatever the umask), locked as in use (see poolgen.leftovers)."""
+    """A new file of exactly `mode` (whatever the umask), locked as in use (see poolgen.files.leftovers)."""
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
     os.fchmod(fd, mode)
     lock(fd)
@@ -91,7 +84,7 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
 def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) -> int | None:
     """Create a new file of mode 0600 holding a secret; refuse to replace an existing file.
 
-    With `keep_locked`, return an open descriptor holding the file's lock (poolgen.leftovers), for a
+    With `keep_locked`, return an open descriptor holding the file's lock (poolgen.files.leftovers), for a
     file that is only provisional until the caller closes it."""
     path = Path(path)
     if path.exists():
@@ -182,7 +175,7 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None) 
     exist or is complete. An existing `final` is never replaced. `committed(final)` runs just after
     the rename, with Ctrl-C and SIGTERM held back from the rename until it returns (so a run's seed
     is named with it). The folder is 0700 while it is written and `FOLDER_MODE` once in place; it
-    is locked while in use, so a later `poolgen.leftovers.sweep` removes it only once its writer is gone.
+    is locked while in use, so a later `poolgen.files.leftovers.sweep` removes it only once its writer is gone.
     """
     final = Path(final)
     parent = final.parent
@@ -219,3 +212,22 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None) 
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
         os.close(held)
+
+
+def create_secret_file(path: Path) -> BinaryIO:
+    """A new file of mode 0600 whatever the umask, opened for binary writing; never replaces a file."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # the umask can only narrow the mode; this says it exactly
+        return os.fdopen(fd, "wb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def write_secret_bytes(path: Path, data: bytes) -> None:
+    """Write a new outcome-holding file (mode 0600) and make it durable."""
+    with create_secret_file(path) as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())

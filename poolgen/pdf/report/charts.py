@@ -12,9 +12,9 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from poolgen.money import fmt_cents
-from poolgen.pdf.report_pools import BLOCK, _PoolData
-from poolgen.pdf.report_text import BAD, BLUE, GREY, H1, HEAD, INK, ORANGE, SMALL, _esc, _p
-from poolgen.pdf.run import RunFolder
+from poolgen.pdf.report.pools import BLOCK, _PoolData
+from poolgen.pdf.report.text import BAD, BLUE, GREY, H1, HEAD, INK, ORANGE, SMALL, _esc, _p
+from poolgen.run.folder import RunFolder
 
 TOP_GROUPS = 3  # prize amounts shown in the top-prize position chart
 LISTED = 12  # positions written out when a top prize has at most this many tickets

@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from poolgen.errors import PoolgenError
-from poolgen.fsutil import read_input, write_atomic, write_secret
-from poolgen.inputs import _JSON_STRING, nesting_depth
+from poolgen.files.read import _JSON_STRING, nesting_depth, read_input
+from poolgen.files.write import write_atomic, write_secret
 from poolgen.limits import MAX_NESTING
-from poolgen.manifest import canonical_bytes
-from poolgen.seeds import commitment as seed_commitment
+from poolgen.run.manifest import canonical_bytes
+from poolgen.seeds.seed import commitment as seed_commitment
 
 FORMAT = "poolgen-ceremony/1"
 CONTRIBUTION = "poolgen-contribution/1"

@@ -13,8 +13,8 @@ from reportlab.platypus import PageBreak, Spacer
 
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
-from poolgen.pdf.report_text import H1, SMALL, _esc, _grid, _odds, _p, _pct
-from poolgen.pdf.run import RunFolder
+from poolgen.pdf.report.text import H1, SMALL, _esc, _grid, _odds, _p, _pct
+from poolgen.run.folder import RunFolder
 
 BLOCK = 10_000  # eInstant shares per block in the distribution charts
 

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import polars as pl
 
-from poolgen.deliverables import create_secret_file, write_secret_bytes
 from poolgen.deliverables.identity import BARCODE_DIGITS, book_label
 from poolgen.deliverables.imaging import imaging_table
 from poolgen.deliverables.settings import print_settings
 from poolgen.deliverables.validation import TIERS, file_bytes, key_check
-from poolgen.manifest import file_entry
+from poolgen.files.write import create_secret_file, write_secret_bytes
 from poolgen.rng.drbg import label_text
-from poolgen.seeds import stream_label
+from poolgen.rng.labels import stream_label
+from poolgen.run.manifest import file_entry
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 PACKS = "packs.csv"
@@ -64,7 +64,7 @@ def write_run_files(spec, folder: Path, run_id: str, pool_ids: list[str],
         pl.lit(per_book - 1).alias("last_ticket"), pl.lit(per_book).alias("tickets"))
     buf = io.BytesIO()
     packs.select("game", "book", "first_ticket", "last_ticket", "tickets").write_csv(buf)
-    from poolgen.fsutil import write_atomic  # noqa: PLC0415
+    from poolgen.files.write import write_atomic  # noqa: PLC0415
 
     write_atomic(folder / PACKS, buf.getvalue())  # no outcome, no pool: 0644
     if keys is None:

@@ -10,7 +10,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from poolgen.check import round_half_up
+from poolgen.check.figures import round_half_up
 
 GOOD = colors.HexColor("#2B8A3E")
 BAD = colors.HexColor("#C92A2A")

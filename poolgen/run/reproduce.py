@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import poolgen
-from poolgen.generate import make_pool, tool_versions
+from poolgen.run.generate import make_pool, tool_versions
 from poolgen.spec import load_spec
 
 

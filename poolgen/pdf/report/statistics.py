@@ -14,8 +14,8 @@ from reportlab.platypus import PageBreak, Spacer
 
 from audit.stats import ALPHA, BLOCK, columns_needed, fmt_p, pool_statistics
 from poolgen.errors import RunError
-from poolgen.pdf import report_text as r
-from poolgen.pdf.run import RunFolder
+from poolgen.pdf.report import text as r
+from poolgen.run.folder import RunFolder
 
 __all__ = ["checklist_lines", "statistics_page"]
 

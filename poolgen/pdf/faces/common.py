@@ -1,6 +1,6 @@
 """What the ticket faces of eInstant styles share: the screen frame with its title band
 (poolgen/pdf/faces_<style>.py draw the rest; a game of play styles has its face drawn by
-poolgen/pdf/faces_styles.py)."""
+poolgen/pdf/faces/areas.py)."""
 
 from __future__ import annotations
 

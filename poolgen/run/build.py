@@ -19,7 +19,7 @@ import polars as pl
 
 from poolgen.deliverables.identity import book_numbers
 from poolgen.rng import derive_stream, permutation
-from poolgen.seeds import stream_label
+from poolgen.rng.labels import stream_label
 from poolgen.spec import Pool, Spec
 from poolgen.styles import einstant_module
 

@@ -13,7 +13,7 @@ from reportlab.pdfgen.canvas import Canvas
 from poolgen.money import fmt_cents
 from poolgen.pdf.draw import GOOD, GREY, INK, WIN_FILL, _box, _centred, _panel, _spot_frame
 from poolgen.pdf.evaluation import Evaluation, _name, _symbol
-from poolgen.pdf.faces import _screen
+from poolgen.pdf.faces.common import _screen
 from poolgen.pdf.symbols import draw_symbol
 from poolgen.spec import Spec
 from poolgen.styles.area_match_read import params, play_document

@@ -10,7 +10,7 @@ from reportlab.pdfgen.canvas import Canvas
 from poolgen.money import fmt_cents
 from poolgen.pdf.draw import BAD, GOOD, GREY, INK, _box, _centred, _left, _panel
 from poolgen.pdf.evaluation import Evaluation, _join_money, _name
-from poolgen.pdf.faces import _screen
+from poolgen.pdf.faces.common import _screen
 from poolgen.pdf.symbols import draw_symbol
 from poolgen.spec import Spec
 from poolgen.styles.prize_legend_duel_params import Params, params

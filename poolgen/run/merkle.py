@@ -23,12 +23,9 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import repeat
-from pathlib import Path
 
 import numpy as np
 import polars as pl
-
-from poolgen.errors import RunError
 
 ALGORITHM = "poolgen-merkle/v2"
 LEAF, NODE = b"\x00", b"\x01"
@@ -36,7 +33,7 @@ ARITY = 16
 _INT64_MAX = (1 << 63) - 1
 _HASH = type(hashlib.sha256())
 
-__all__ = ["ALGORITHM", "ARITY", "MerkleError", "Tree", "leaf_hashes", "path_for", "prove_ticket", "root",
+__all__ = ["ALGORITHM", "ARITY", "MerkleError", "Tree", "leaf_hashes", "path_for", "root",
            "row_message"]
 
 
@@ -290,47 +287,3 @@ def path_for(df: pl.DataFrame, index: int) -> tuple[bytes, list[dict]]:
     """(root, audit path) of row `index`."""
     tree = Tree.of_table(df)
     return tree.root, tree.path(index)
-
-
-PROOF_FORMAT = "poolgen-proof/2"
-
-
-def prove_ticket(run: Path, ticket: str) -> dict:
-    """A proof that `ticket` belongs to its pool in run folder `run`: its full row, its audit path
-    and the pool's root, as `python -m audit check-proof` reads it (docs/merkle.md, section 4).
-
-    The run is opened as the PDFs open it (`poolgen.pdf.run.open_run`: a validated manifest, every
-    read of a pool file a RunError on failure)."""
-    from poolgen.pdf.run import open_run  # noqa: PLC0415 - keeps reportlab out of `generate`
-
-    folder = open_run(run)
-    for entry in folder.parsed.pools:
-        folder.require(entry.id, ["ticket"])
-        found = folder.collect(entry.id, lambda lf: lf.with_row_index("_row")
-                               .filter(pl.col("ticket") == ticket).select("_row"))
-        if found.height == 0:
-            continue
-        position = int(found.item(0, 0))
-        table = folder.read(entry.id)
-        try:
-            tree = Tree.of_table(table)
-        except MerkleError as exc:
-            raise RunError(f"{folder.name}: pool {entry.id}: {entry.file} has no Merkle root: {exc}") \
-                from None
-        if tree.root.hex() != entry.merkle_root:
-            raise RunError(f"{folder.path / entry.file}: its Merkle root is not the manifest's; the run "
-                           f"folder is damaged")
-        return {
-            "format": PROOF_FORMAT,
-            "run_id": folder.manifest["run_id"],
-            "manifest_sha256": hashlib.sha256(folder.manifest_bytes).hexdigest(),
-            "pool": entry.id,
-            "tickets": tree.size,
-            "position": position,
-            "ticket": ticket,
-            "row": table.row(position, named=True),
-            "leaf": tree.levels[0][position].tobytes().hex(),
-            "path": tree.path(position),
-            "merkle": {"algorithm": ALGORITHM, "root": entry.merkle_root},
-        }
-    raise RunError(f"{folder.name}: no ticket {ticket!r} in any pool of the run")

@@ -21,10 +21,10 @@ from typing import BinaryIO
 import numpy as np
 
 from poolgen.errors import OutputError, PoolgenError
-from poolgen.fsutil import fsync_folder
+from poolgen.files.write import fsync_folder
 from poolgen.rng import derive_stream, integers, permutation, row_permutations
 from poolgen.rng.drbg import Stream
-from poolgen.seeds import LABEL_ROOT
+from poolgen.rng.labels import LABEL_ROOT
 
 CHUNK = 1 << 20  # bytes read from the stream at a time
 MAX_CALL = 100_000_000  # values in one sampling call; --repeat asks for more

@@ -2,13 +2,13 @@
 
 Sections: a title page (game, regulation, run, creation time, signer, seed commitment, totals);
 the verification checklist of `audit.verify` (run only with a public key: the report never claims
-a check it did not make); with a spec, the published-figure cross-check of `poolgen.check`; then
+a check it did not make); with a spec, the published-figure cross-check of `poolgen.check.figures`; then
 for every pool its prize structure table (from the manifest, with the tier counts recounted from
-the pool file: poolgen/pdf/report_pools.py) and a page of charts: winners and prize value per book
+the pool file: poolgen/pdf/report/pools.py) and a page of charts: winners and prize value per book
 (printed games) or per block of 10,000 shares (eInstants), and the positions of the top prizes,
-where clustering would show (poolgen/pdf/report_charts.py); and a page of the pool's statistics,
-the figures of verify's step 8 (poolgen/pdf/stats_page.py). This module assembles them and draws
-the run's own pages; the styles every page uses are in poolgen/pdf/report_text.py.
+where clustering would show (poolgen/pdf/report/charts.py); and a page of the pool's statistics,
+the figures of verify's step 8 (poolgen/pdf/report/statistics.py). This module assembles them and draws
+the run's own pages; the styles every page uses are in poolgen/pdf/report/text.py.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from poolgen.check import GameCheck
+from poolgen.check.figures import GameCheck
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
-from poolgen.pdf.report_charts import _charts
-from poolgen.pdf.report_pools import BLOCK, _pool_data, _prize_table
-from poolgen.pdf.report_text import (
+from poolgen.pdf.report.charts import _charts
+from poolgen.pdf.report.pools import BLOCK, _pool_data, _prize_table
+from poolgen.pdf.report.text import (
     BAD,
     CELL,
     GOOD,
@@ -45,7 +45,7 @@ from poolgen.pdf.report_text import (
     _p,
     _pct,
 )
-from poolgen.pdf.run import RunFolder
+from poolgen.run.folder import RunFolder
 from poolgen.spec import Spec
 
 __all__ = ["BLOCK", "Verification", "build_report", "run_verification"]
@@ -91,7 +91,7 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
         result = verify_run(run.path, public_key, spec=spec, workers=workers)
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
-    from poolgen.pdf.stats_page import checklist_lines
+    from poolgen.pdf.report.statistics import checklist_lines
 
     steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s)) for s in result.steps)
     failed = result.failed
@@ -241,7 +241,9 @@ def _footer(run: RunFolder):
 def build_report(run: RunFolder, verification: Verification, spec: Spec | None = None,
                  check: GameCheck | None = None) -> bytes:
     """The audit report PDF of a run."""
-    from poolgen.pdf.stats_page import statistics_page  # imports audit.stats: only when a report is built
+    from poolgen.pdf.report.statistics import (
+        statistics_page,  # imports audit.stats: only when a report is built
+    )
 
     story: list = _title_page(run)
     story += _verification(verification)

@@ -17,7 +17,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from poolgen.errors import PoolgenError
-from poolgen.limits import MAX_DIGIT_RUN, MAX_NESTING
+from poolgen.limits import MAX_DIGIT_RUN, MAX_KEY_FILE_BYTES, MAX_NESTING
 
 READABLE_SECRET_FLAG = "--allow-readable-secret"
 
@@ -57,7 +57,7 @@ def _read_fd(fd: int, path: Path, what: str, limit: int, error: type[PoolgenErro
     return b"".join(chunks)
 
 
-def read_input(path: Path, what: str, error: type[PoolgenError], limit: int) -> bytes:
+def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MAX_KEY_FILE_BYTES) -> bytes:
     """The bytes of a regular file of at most `limit` bytes, or `error` naming the file."""
     fd, _ = _open_regular(Path(path), what, error)
     return _read_fd(fd, Path(path), what, limit, error)

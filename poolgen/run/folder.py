@@ -21,7 +21,7 @@ from audit.errors import UnusableInput
 from audit.limits import read_manifest_bytes
 from audit.manifest import Manifest, ManifestError, PoolEntry
 from poolgen.errors import RunError
-from poolgen.manifest import MANIFEST
+from poolgen.run.manifest import MANIFEST
 from poolgen.spec import Spec, load_spec
 
 __all__ = ["RunFolder", "open_run", "spec_for"]

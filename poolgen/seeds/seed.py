@@ -3,7 +3,6 @@
 - `fresh_seed(contributions)`: OS entropy, mixed with any ceremony contributions, so that no single
   contributor (the OS included) controls the result.
 - `commitment(seed)`: what manifests record instead of the seed.
-- `stream_label(...)`: the domain-separation label of each derived stream.
 """
 
 from __future__ import annotations
@@ -13,14 +12,13 @@ import os
 from pathlib import Path
 
 from poolgen.errors import SeedError
-from poolgen.fsutil import write_secret
-from poolgen.inputs import read_secret
+from poolgen.files.read import read_secret
+from poolgen.files.write import write_secret
 from poolgen.limits import MAX_SEED_FILE_BYTES
 
 SEED_BYTES = 32
 _MIX = b"poolgen/seed-ceremony/v1"
 _COMMIT = b"poolgen/seed-commitment/v1"
-LABEL_ROOT = "poolgen/v1"
 
 
 def mix(contributions: list[bytes]) -> bytes:
@@ -60,14 +58,9 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(_COMMIT + seed).hexdigest()
 
 
-def stream_label(rules: str, pool_id: str, purpose: str) -> tuple[str, ...]:
-    """The label of one pool's stream for one purpose ("order", "layout", ...)."""
-    return (LABEL_ROOT, rules, pool_id, purpose)
-
-
 def write_seed_file(path: Path, seed: bytes, keep_locked: bool = False) -> int | None:
     """Create a new seed file (mode 0600); an existing file is never overwritten. With `keep_locked`,
-    return a descriptor holding its lock (a provisional seed, see poolgen.leftovers)."""
+    return a descriptor holding its lock (a provisional seed, see poolgen.files.leftovers)."""
     if len(seed) != SEED_BYTES:
         raise SeedError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
     folder = Path(path).resolve().parent

@@ -1,0 +1,2 @@
+"""`poolgen check`: every pool's figures computed from a game's tiers and reconciled with what its
+regulation publishes, and every tier proven possible to lay out, before anything is generated."""
