@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 from audit.deliverables import check_deliverables  # noqa: E402
 from audit.manifest import Manifest  # noqa: E402
 from poolgen.deliverables.write import write_imaging  # noqa: E402
+from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.build import build_pool  # noqa: E402
-from poolgen.run.generate import generate  # noqa: E402
-from poolgen.spec import load_spec  # noqa: E402
+from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
 
 SEED = bytes(range(32))
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -44,11 +44,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-deliver-") as tmp:
         out = Path(tmp)
         t = time.perf_counter()
-        generate(spec, SEED, now=NOW, out=out, run_id="plain", workers=args.workers)
+        generate(GenerateRequest(spec, SEED, now=NOW, out=out, run_id="plain", workers=args.workers))
         plain = time.perf_counter() - t
         t = time.perf_counter()
-        run = generate(spec, SEED, now=NOW, out=out, run_id="keyed", workers=args.workers,
-                       validation_keys=keys).folder
+        run = generate(GenerateRequest(spec, SEED, now=NOW, out=out, run_id="keyed", workers=args.workers,
+                                       validation_keys=keys)).folder
         keyed = time.perf_counter() - t
         pool = spec.pools[0]
         df = build_pool(spec, pool, SEED)

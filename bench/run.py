@@ -29,13 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from audit.verify import verify_run  # noqa: E402
-from poolgen.keys import Signer, new_key_pair  # noqa: E402
+from poolgen.loader import load_spec  # noqa: E402
 from poolgen.rng import derive_stream  # noqa: E402
 from poolgen.rng.labels import stream_label  # noqa: E402
 from poolgen.run.build import build_pool, shuffled_tiers, tier_base  # noqa: E402
-from poolgen.run.generate import generate  # noqa: E402
-from poolgen.spec import load_spec  # noqa: E402
-from poolgen.styles import einstant_module  # noqa: E402
+from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
+from poolgen.run.signing import Signer, new_key_pair  # noqa: E402
 
 SEED = bytes(range(32))
 SPECS = ROOT / "specs"
@@ -77,8 +76,9 @@ def bench_pool(tmp: Path) -> None:
     n = iter(range(100))
     now = datetime(2026, 1, 1, tzinfo=UTC)
     signer = Signer.from_file(new_key_pair(tmp / "keys").private)
-    end_to_end = timed(lambda: generate(spec, SEED, now=now, out=tmp, run_id=f"p{next(n)}",
-                                        pool_ids=[pool.id], signature=signer.manifest_entry(),
+    end_to_end = timed(lambda: generate(GenerateRequest(spec, SEED, now=now, out=tmp, run_id=f"p{next(n)}",
+                                                        pool_ids=[pool.id],
+                                                        signature=signer.manifest_entry()),
                                         finish=signer.sign_run))
     row("end to end: generate one pool (Parquet, Merkle, manifest, signature)", end_to_end, floor_write,
         "polars write")
@@ -96,11 +96,10 @@ def bench_layouts() -> None:
         spec = load_spec(SPECS / f"{rules}.toml")
         pool = spec.pool(pool_id)
         tiers = shuffled_tiers(spec, pool, SEED)
-        # a spec of play styles, or an eInstant of a generic style (poolgen/styles/<style>.py)
-        lay_out = spec.styles.lay_out if spec.styles is not None else einstant_module(spec.style).lay_out
 
-        def run(spec=spec, pool=pool, tiers=tiers, lay_out=lay_out):
-            lay_out(spec, pool, tiers, derive_stream(SEED, *stream_label(spec.rules, pool.id, "layout")))
+        def run(spec=spec, pool=pool, tiers=tiers):
+            stream = derive_stream(SEED, *stream_label(spec.id, pool.id, "layout"))
+            spec.play.lay_out(spec, pool, tiers, stream)
 
         row(f"{rules} {pool_id} ({pool.tickets:,} tickets)", timed(run, repeat=1))
 

@@ -23,9 +23,9 @@ sys.path.insert(0, str(ROOT))
 from audit.manifest import Manifest  # noqa: E402
 from audit.stats import check_statistics  # noqa: E402
 from audit.verify import verify_run  # noqa: E402
-from poolgen.keys import Signer, new_key_pair  # noqa: E402
-from poolgen.run.generate import generate  # noqa: E402
-from poolgen.spec import load_spec  # noqa: E402
+from poolgen.loader import load_spec  # noqa: E402
+from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
+from poolgen.run.signing import Signer, new_key_pair  # noqa: E402
 
 SEED = bytes(range(32))
 
@@ -50,9 +50,9 @@ def main() -> None:
         keys = new_key_pair(Path(tmp) / "keys")
         signer = Signer.from_file(keys.private)
         for pid in pools:
-            run = generate(spec, SEED, now=datetime(2026, 1, 2, tzinfo=UTC), out=Path(tmp) / "runs",
-                           run_id=pid, pool_ids=[pid], signature=signer.manifest_entry(),
-                           finish=signer.sign_run).folder
+            run = generate(GenerateRequest(spec, SEED, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                           out=Path(tmp) / "runs", run_id=pid, pool_ids=[pid],
+                                           signature=signer.manifest_entry()), finish=signer.sign_run).folder
             manifest = Manifest.parse((run / "manifest.json").read_bytes())
             whole = timed(lambda run=run: verify_run(run, keys.public, workers=1))
             step8 = timed(lambda run=run, m=manifest: check_statistics(run, m))

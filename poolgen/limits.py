@@ -2,7 +2,7 @@
 
 Every input file passes one boundary before it is parsed (`poolgen.files.read`): its size, then its
 nesting depth and the length of its numbers; a spec's values are then bounded as they are read
-(`poolgen.spec`): decimal exponents and digits, money, counts, pool and order sizes, play areas,
+(poolgen/loader/): decimal exponents and digits, money, counts, pool and order sizes, play areas,
 and the memory a run of its pools would need. Each bound is far above any real game (a real order
 is at most ~16 pools of 1,000,000 shares; a printed order a few million tickets) and far below what
 would exhaust the machine or hang a parser.
@@ -50,6 +50,7 @@ MAX_TICKET_SPOTS = 1024  # a printed ticket's spots (layout columns), all areas;
 MAX_GAME_NUMBER = 999
 MAX_ORDER_BOOKS = 10**7
 MAX_BOOK_TICKETS = 1000
+VIRN_DIGITS = (9, 18)  # a VIRN's digits: at least 10^9 to guess among per ticket; 10^18 fits 64 bits
 
 # Memory: what building one pool needs at its peak, estimated from its size before anything is
 # allocated. Measured peaks (/usr/bin/time -v, one worker, less the ~100 MB of the libraries) on the

@@ -3,14 +3,15 @@
 An amount is read the way a regulation prints it: an optional `$`, digits either grouped by commas
 in threes or not grouped, and optionally a point and exactly two digits of cents ('$1,004.15',
 '7.50', '$26,110'). A figure grouped any other way ('$1,2500.00') is read without its commas
-($12,500.00) and reported as not well formed: a spec's own money fields refuse it (poolgen/spec.py),
+($12,500.00) and reported as not well formed: a spec's own money fields refuse it (poolgen/loader/),
 while a figure transcribed from a regulation's tables is kept and `poolgen check` notes it.
 """
 
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 
 from poolgen.limits import bounded_decimal
 
@@ -49,3 +50,11 @@ def fmt_cents(cents: int) -> str:
     sign = "-" if cents < 0 else ""
     whole, part = divmod(abs(cents), 100)
     return f"{sign}${whole:,}.{part:02d}"
+
+
+def round_half_up(value: Fraction, places: int = 2) -> Decimal:
+    """A fraction rounded as printed tables round: half away from zero, to `places` decimals (odds,
+    percentages)."""
+    q = Decimal(1).scaleb(-places)
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return exact.quantize(q, rounding=ROUND_HALF_UP)

@@ -44,5 +44,5 @@ def test_importing_audit_loads_no_poolgen_module():
 
 def test_the_guard_can_fail(tmp_path):
     bad = tmp_path / "sneaky.py"
-    bad.write_text("from poolgen.spec import load_spec\n")
+    bad.write_text("from poolgen.loader import load_spec\n")
     assert "poolgen" in _imports(bad)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from audit.rules import Evaluation
 from audit.styles import evaluate
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from poolgen.spec import load_spec
 
 SEED = bytes(range(32))
 SPOTS = [f"play_spot_{j}" for j in range(6)]
@@ -37,7 +37,7 @@ def _manifest_pool(pool) -> dict:
 def hh_game():
     spec = load_spec(spec_path("happy_holidays"))
     pool = spec.pools[0]
-    return spec.styles.play_document(), _manifest_pool(pool), build_pool(spec, pool, SEED)
+    return spec.play.document(), _manifest_pool(pool), build_pool(spec, pool, SEED)
 
 
 def _row(table: pl.DataFrame, row: int, **changes: int | str) -> pl.DataFrame:

@@ -21,9 +21,8 @@ from hypothesis import strategies as st
 from audit.rules import Evaluation
 from audit.styles import einstant_engine
 from audit.styles import prize_legend_duel as hth
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from poolgen.spec import load_spec
-from poolgen.styles import einstant_module
 
 SPOTS = 15
 POOL = {"id": "d1.00", "price_cents": 100, "denomination_cents": 100, "play_areas": 1}
@@ -66,7 +65,7 @@ def assert_pays_exactly(table: pl.DataFrame, result: Evaluation) -> None:
 @pytest.fixture(scope="module")
 def play():
     spec = load_spec(spec_path("hand_to_hand_tactics"))
-    return einstant_module("prize_legend_duel").play_document(spec)
+    return spec.play.document()
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,12 @@ from styles_toml import base_doc, dumps
 from test_styles_spec import kn_doc
 
 from audit.styles import evaluate
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
 
 
 def play(tmp_path, doc: dict) -> dict:
     (tmp_path / "g.toml").write_text(dumps(doc))
-    return load_spec(tmp_path / "g.toml").styles.play_document()
+    return load_spec(tmp_path / "g.toml").play.document()
 
 
 def kn_row(tier: str, win: list[int], your: list[int], prize: list[int]) -> dict:

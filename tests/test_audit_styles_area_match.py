@@ -23,12 +23,11 @@ from hypothesis import strategies as st
 
 from audit.rules import Evaluation
 from audit.styles import area_match as ptp
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from poolgen.spec import load_spec
-from poolgen.styles.area_match import play_document
 
 FIELD_GOAL_GRID = [1, 2, 3, 4, 2, 1]
-PLAY = play_document(load_spec(spec_path("primetime_payout")))
+PLAY = load_spec(spec_path("primetime_payout")).play.document()
 
 
 def pool_entry(p) -> dict:

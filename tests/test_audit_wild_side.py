@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from audit.rules import Evaluation
 from audit.styles import _tier_keys, evaluate
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from poolgen.spec import load_spec
 
 SPECS = Path(__file__).resolve().parents[1] / "specs"
 SEED = bytes(range(32))
@@ -45,7 +45,7 @@ def _manifest_pool(pool) -> dict:
 def ws_game():
     spec = load_spec(SPECS / "wild_side.toml")
     pool = spec.pools[0]
-    return spec.styles.play_document(), _manifest_pool(pool), build_pool(spec, pool, SEED)
+    return spec.play.document(), _manifest_pool(pool), build_pool(spec, pool, SEED)
 
 
 def ev_of(game, table: pl.DataFrame) -> Evaluation:

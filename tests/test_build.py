@@ -11,8 +11,10 @@ import pytest
 from conftest import SEED_A, SPECS, spec_path
 
 from poolgen.deliverables.identity import book_numbers
+from poolgen.game.model import Pool, PoolTier
+from poolgen.game.play import AreaPlay, TicketPlay
+from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
-from poolgen.run import build
 from poolgen.run.build import (
     build_pool,
     identity_columns,
@@ -21,8 +23,6 @@ from poolgen.run.build import (
     shuffled_tiers,
     tier_base,
 )
-from poolgen.spec import Pool, PoolTier, load_spec
-from poolgen.styles import einstant_module
 
 
 def _small(rules: str, pool_id: str, counts: list[int], **changes) -> tuple:
@@ -66,7 +66,7 @@ def test_printed_identity_is_book_and_ticket_from_the_first_book_slot():
     assert list(cols) == ["position", "ticket", "book", "ticket_no"]
     assert cols["position"].to_list() == list(range(130)) and cols["position"].dtype == pl.UInt32
     # book slots 5000, 5001, 5002 of the order carry the printed numbers of the secret permutation
-    numbers = book_numbers(SEED_A, spec.rules, order_book_slots(spec))
+    numbers = book_numbers(SEED_A, spec.id, order_book_slots(spec))
     b0, b1, b2 = (int(numbers[5000 + k]) for k in range(3))
     assert len({b0, b1, b2}) == 3
     assert cols["book"].to_list() == [b0] * 60 + [b1] * 60 + [b2] * 10
@@ -116,13 +116,13 @@ def test_a_small_pool_has_its_identity_tiers_prizes_salts_and_layout():
 def test_a_layout_column_that_clashes_with_a_pool_column_is_refused(name):
     spec, pool = _small("happy_holidays", "p1", [5])
 
-    class Clashing:  # stands for the game's play styles (spec.styles), which lay the pool out
+    class Clashing:  # stands for the game's play (spec.play), which lays the pool out
         @staticmethod
         def lay_out(spec, pool, tiers, stream):
             return {"spot_0": np.zeros(tiers.size, dtype=np.uint8), name: np.zeros(tiers.size)}
 
     with pytest.raises(ValueError) as info:
-        build_pool(replace(spec, styles=Clashing), pool, SEED_A)
+        build_pool(replace(spec, play=Clashing), pool, SEED_A)
     assert str(info.value) == f"layout column {name!r} clashes with a pool column"
 
 
@@ -134,7 +134,7 @@ def test_a_layout_of_no_columns_leaves_the_common_columns_only():
         def lay_out(spec, pool, tiers, stream):
             return {}
 
-    table = build_pool(replace(spec, styles=Empty), pool, SEED_A)
+    table = build_pool(replace(spec, play=Empty), pool, SEED_A)
     assert table.columns == ["position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"]
     assert table.height == 4
 
@@ -149,24 +149,23 @@ def test_the_layout_stream_is_the_pools_layout_stream():
             seen.append((stream.label, tiers.tolist(), stream.read(8)))
             return {}
 
-    build_pool(replace(spec, styles=Recording), pool, SEED_A)
+    build_pool(replace(spec, play=Recording), pool, SEED_A)
     label = ("poolgen/v1", "happy_holidays", "p1", "layout")
     assert seen == [(label, [0, 0, 0, 0], derive_stream(SEED_A, *label).read(8))]
 
 
-def test_an_einstant_of_a_style_is_laid_out_by_its_style_module(monkeypatch):
+def test_an_einstant_of_a_style_is_laid_out_by_its_style_module():
     spec, pool = _small("primetime_payout", "d7.50x4", [3, 1])
-    assert spec.styles is None and spec.style == "area_match"
+    assert isinstance(spec.play, TicketPlay) and spec.play.style == "area_match"
     seen = []
 
     class Recording:
         @staticmethod
-        def lay_out(spec, pool, tiers, stream):
+        def lay_out(params, game, pool, tiers, stream):
             seen.append((stream.label, tiers.tolist(), stream.read(8)))
             return {"a0_s0": np.arange(tiers.size, dtype=np.uint8)}
 
-    monkeypatch.setattr(build, "einstant_module", lambda style: Recording if style == "area_match" else None)
-    table = build_pool(spec, pool, SEED_A)
+    table = build_pool(replace(spec, play=replace(spec.play, module=Recording)), pool, SEED_A)
     label = ("poolgen/v1", "primetime_payout", "d7.50x4", "layout")
     tiers = shuffled_tiers(spec, pool, SEED_A).tolist()
     assert seen == [(label, tiers, derive_stream(SEED_A, *label).read(8))]
@@ -177,8 +176,8 @@ def test_an_einstant_of_a_style_is_laid_out_by_its_style_module(monkeypatch):
 def test_an_einstant_of_a_style_has_its_style_modules_layout():
     spec, pool = _small("primetime_payout", "d1.00x1", [6, 1, 1])
     table = build_pool(spec, pool, SEED_A)
-    want = einstant_module("area_match").lay_out(
-        spec, pool, shuffled_tiers(spec, pool, SEED_A),
+    want = spec.play.module.lay_out(
+        spec.play.params, spec, pool, shuffled_tiers(spec, pool, SEED_A),
         derive_stream(SEED_A, "poolgen/v1", "primetime_payout", "d1.00x1", "layout"))
     assert table.columns[6:] == list(want) and len(want) > 0
     for name, values in want.items():
@@ -195,12 +194,12 @@ def test_order_book_slots_is_the_end_of_the_last_pools_books_in_any_pool_order()
 
 def test_a_styled_game_is_laid_out_by_its_play_styles():
     spec = load_spec(SPECS / "examples" / "hit_50.toml")
-    assert spec.styles is not None
+    assert isinstance(spec.play, AreaPlay)
     pool = spec.pool("p1")
     tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [3, 1, 1], strict=False))
     pool = replace(pool, tiers=tiers, tickets=5)
     table = build_pool(spec, pool, SEED_A)
-    want = spec.styles.lay_out(spec, pool, shuffled_tiers(spec, pool, SEED_A),
+    want = spec.play.lay_out(spec, pool, shuffled_tiers(spec, pool, SEED_A),
                                derive_stream(SEED_A, "poolgen/v1", "hit_50", "p1", "layout"))
     assert table.columns[7:] == list(want) and len(want) == 12
     for name, values in want.items():

@@ -19,8 +19,8 @@ from audit.ceremony import ceremony_seed
 from audit.cli import app as audit_app
 from audit.errors import VerificationError
 from poolgen.cli.main import app
-from poolgen.keys import new_key_pair
 from poolgen.run.provenance import code_entry
+from poolgen.run.signing import new_key_pair
 from poolgen.seeds.ceremony import commitment, load, new_ceremony, write_contribution
 from poolgen.seeds.seed import commitment as seed_commitment
 

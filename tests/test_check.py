@@ -8,9 +8,9 @@ import pytest
 from conftest import ASSETS, SPECS
 from typer.testing import CliRunner
 
-from poolgen.check.figures import check_spec
+from poolgen.check.game import check_spec
 from poolgen.cli.main import app
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
 
 
 def _check_json(*args: str) -> tuple[int, dict]:
@@ -124,7 +124,7 @@ def test_an_einstant_order_of_other_than_its_pools_is_a_note(tmp_path, spec, ord
     result = check_spec(load_spec(path))
     assert result.problems == []
     assert [n for n in result.notes if "order_shares" in n] == [
-        f"{result.spec.name}: einstant.order_shares: published {order + 1:,}; "
+        f"{result.game.name}: einstant.order_shares: published {order + 1:,}; "
         f"the pools make {made} = {order:,}"]
     assert not any("order_shares" in n for n in check_spec(load_spec(SPECS / f"{spec}.toml")).notes)
 

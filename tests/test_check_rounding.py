@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from poolgen.check.figures import round_half_up
+from poolgen.money import round_half_up
 
 
 @pytest.mark.parametrize(("value", "places", "shown"), [

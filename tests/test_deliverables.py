@@ -25,9 +25,9 @@ from audit.manifest import Manifest
 from audit.verify import verify_run
 from poolgen.deliverables.identity import barcode, barcodes, book_numbers, is_valid
 from poolgen.deliverables.validation import TIERS, ValidationFile, new_validation_key, read_validation_key
-from poolgen.keys import Signer, new_key_pair
-from poolgen.run.generate import generate
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
 
 ROOT = Path(__file__).resolve().parent.parent
 PRINTED = {
@@ -72,7 +72,7 @@ def test_vectorised_barcodes_are_the_scalar_ones():
 @pytest.mark.parametrize("seed", [SEED_A, SEED_B])
 def test_book_numbers_carry_no_information_about_their_pool(seed):
     spec = load_spec(spec_path("happy_holidays"))  # 6 pools of 1,000 books
-    numbers = book_numbers(seed, spec.rules, 6000)
+    numbers = book_numbers(seed, spec.id, 6000)
     assert sorted(numbers.tolist()) == list(range(6000))
     pool_of_slot = np.repeat(np.arange(6), 1000)
     decile = numbers // 600
@@ -104,17 +104,9 @@ def runs(tmp_path_factory) -> dict:
         for name, path in PRINTED.items():
             spec = load_spec(path)
             pool = spec.pools[-1].id  # a full pool (for a partial last pool, the smaller one)
-            out[name] = generate(
-                spec,
-                SEED_A,
-                now=NOW,
-                out=root / "runs",
-                run_id=name,
-                pool_ids=[pool],
-                signature=signer.manifest_entry(),
-                finish=signer.sign_run,
-                validation_keys=keys,
-            ).folder
+            out[name] = generate(GenerateRequest(spec, SEED_A, now=NOW, out=root / "runs", run_id=name,
+                                                 pool_ids=[pool], signature=signer.manifest_entry(),
+                                                 validation_keys=keys), finish=signer.sign_run).folder
     finally:
         os.umask(old)
     return {"root": root, "runs": out, "public": files.public, "signer": signer, "keys": keys}

@@ -11,7 +11,7 @@ from conftest import SPECS
 from pypdf import PdfReader
 
 from poolgen.cli.demo import default_game
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
 
 
 def test_the_default_game_is_the_spec_with_the_smallest_pool():

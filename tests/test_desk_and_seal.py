@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.deliverables.validation import new_validation_key, read_validation_key
-from poolgen.run.generate import generate
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 
 
 def invoke(*args: object):
@@ -29,15 +29,8 @@ def run(tmp_path_factory) -> dict:
         new_validation_key(root / f"{tier}.key")
     keys = (read_validation_key(root / "low.key"), read_validation_key(root / "high.key"))
     spec = load_spec(spec_path("wild_side"))
-    folder = generate(
-        spec,
-        SEED_A,
-        now=datetime(2026, 12, 1, tzinfo=UTC),
-        out=root,
-        run_id="ws",
-        pool_ids=["p1"],
-        validation_keys=keys,
-    ).folder
+    folder = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=root,
+                                      run_id="ws", pool_ids=["p1"], validation_keys=keys)).folder
     rows = pl.concat(
         [
             pl.read_parquet(folder / "imaging-p1.parquet", columns=["barcode", "virn"]),

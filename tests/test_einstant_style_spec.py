@@ -1,5 +1,6 @@
-"""A format-1 eInstant spec that names a generic style ([game] id and style, poolgen/spec.py): what it
-loads as, and the one-line refusals of a [game] table that mixes the two ways of naming a game."""
+"""A format-1 eInstant spec that names a ticket-wide style ([game] id and style,
+poolgen/loader/einstant.py): what it loads as, and the one-line refusals of a [game] table that mixes
+the two ways of naming a game."""
 
 from __future__ import annotations
 
@@ -7,23 +8,30 @@ import pytest
 from conftest import ROOT
 
 from poolgen.errors import SpecError
-from poolgen.spec import load_spec
-from poolgen.styles import area_match, einstant_module
+from poolgen.game.play import TicketPlay
+from poolgen.loader import load_spec
+from poolgen.styles import TICKET_STYLES
+from poolgen.styles.area_match import style as area_match
 
 SPEC = ROOT / "specs" / "primetime_payout.toml"
 
 
 def test_a_style_spec_is_named_by_its_id():
     spec = load_spec(SPEC)
-    assert (spec.rules, spec.style, spec.kind) == ("primetime_payout", "area_match", "einstant")
-    assert einstant_module(spec.style) is area_match
+    assert isinstance(spec.play, TicketPlay)
+    assert (spec.id, spec.play.style, spec.kind) == ("primetime_payout", "area_match", "einstant")
+    assert spec.play.module is area_match is TICKET_STYLES["area_match"]
 
 
 @pytest.mark.parametrize("style", ["match_n", "key_number_match", "area_match_tables", "nope", "Area_match",
                                    "../x"])
-def test_only_a_module_with_lay_out_and_play_document_is_an_einstant_style(style):
-    with pytest.raises(LookupError):
-        einstant_module(style)
+def test_only_a_registered_ticket_wide_style_is_an_einstant_style(tmp_path, style):
+    path = tmp_path / "p.toml"
+    path.write_text(SPEC.read_text().replace('style = "area_match"', f'style = "{style}"', 1))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == (f"p.toml: game.style: unknown eInstant style {style!r} "
+                              "(known: area_match, prize_legend_duel)")
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [

@@ -33,10 +33,10 @@ from audit.limits import parse_json, read_manifest_bytes
 from audit.manifest import Manifest, ManifestError, load_public_key
 from audit.proof import check_proof
 from audit.verify import verify_run
-from poolgen.check.figures import check_spec
+from poolgen.check.game import check_spec
 from poolgen.cli.main import app
 from poolgen.errors import PoolgenError
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
 
 GAMES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
 SPECS_PER_GAME = 500  # 2,000 mutated specs a run

@@ -13,19 +13,20 @@ from conftest import SEED_A, SEED_B, spec_path
 from scipy.stats import chisquare
 
 from poolgen.errors import RunError
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
 from poolgen.run.build import build_pool, shuffled_tiers
-from poolgen.run.generate import generate, self_check
-from poolgen.run.manifest import canonical_bytes
+from poolgen.run.generate import GenerateRequest, generate, self_check
 from poolgen.run.provenance import code_entry
-from poolgen.spec import load_spec
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
 
 def _run(tmp_path, rules, pool_ids, seed, name="run", workers=1):
     spec = load_spec(spec_path(rules))
-    return generate(spec, seed, now=NOW, out=tmp_path, run_id=name, pool_ids=pool_ids, workers=workers)
+    return generate(GenerateRequest(spec, seed, now=NOW, out=tmp_path, run_id=name, pool_ids=pool_ids,
+                                    workers=workers))
 
 
 @pytest.mark.parametrize(("rules", "pool_id"), [("hand_to_hand_tactics", "d5.00"),
@@ -133,17 +134,27 @@ def test_every_ticket_has_its_own_salt_from_the_salt_stream():
     assert build_pool(spec, pool, SEED_B)["salt"][0] != salts[0]
 
 
+class _NoEngine:  # a ticket-wide style audit has no engine for
+    styles = ("no_such_style",)
+
+    @staticmethod
+    def document() -> dict:
+        return {"style": "no_such_style"}
+
+
 def test_self_check_refuses_a_style_audit_has_no_engine_for():
     spec = load_spec(spec_path("primetime_payout"))
     with pytest.raises(RunError) as info:
-        self_check(replace(spec, style="no_such_style"), spec.pools[0], pl.DataFrame())
+        self_check(replace(spec, play=_NoEngine()), spec.pools[0], pl.DataFrame())
     assert str(info.value) == ("primetime_payout.toml: no audit rules engine for 'no_such_style'; "
                                "refusing to write layouts nobody can check")
 
 
 class _Unreadable:  # a play entry audit's engines cannot read (a multiplier of 0)
+    styles = ("match_n",)
+
     @staticmethod
-    def play_document() -> dict:
+    def document() -> dict:
         area = {"id": "play", "style": "match_n", "spots": 6, "match": 3,
                 "prizes": [{"code": "1", "cents": 100}], "multipliers": [{"code": "0X", "by": 0}]}
         return {"max_wins": 1, "areas": [area], "tiers": [{"id": "lose", "wins": []}]}
@@ -153,7 +164,7 @@ def test_self_check_refuses_a_play_entry_audit_cannot_read_in_one_line():
     """Should check ever let through an entry audit refuses, generate says so instead of crashing."""
     spec = load_spec(spec_path("happy_holidays"))
     with pytest.raises(RunError) as info:
-        self_check(replace(spec, styles=_Unreadable()), spec.pools[0], pl.DataFrame({"tier": ["lose"]}))
+        self_check(replace(spec, play=_Unreadable()), spec.pools[0], pl.DataFrame({"tier": ["lose"]}))
     assert str(info.value) == (
         "happy_holidays.toml: pool p1: audit's engine refuses the run (manifest play entry: area 'play': "
         "spots, match, prizes or multipliers unreadable); nothing was written")

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.errors import OutputError, SigningKeyError
-from poolgen.keys import (
+from poolgen.run.signing import (
     PASSPHRASE_ENV,
     Signer,
     fingerprint,

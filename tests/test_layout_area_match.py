@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-from poolgen.check.figures import GameCheck, check_spec
+from poolgen.check.figures import GameCheck
+from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
+from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
 from poolgen.run.build import build_pool
-from poolgen.spec import load_spec
-from poolgen.styles import area_match as pp
-from poolgen.styles import einstant_module
+from poolgen.styles.area_match import style as pp
 
 SPEC_PATH = Path(__file__).resolve().parents[1] / "specs" / "primetime_payout.toml"
 SEED = bytes(range(32))
@@ -102,7 +102,7 @@ def small_tiers(pool, each: int = 3, losers: int = 40) -> np.ndarray:
 
 
 def lay(spec, pool, tiers, label: str = "layout"):
-    return pp.lay_out(spec, pool, tiers, derive_stream(SEED, "test", pool.id, label))
+    return spec.play.lay_out(spec, pool, tiers, derive_stream(SEED, "test", pool.id, label))
 
 
 def assert_pays(spec, pool, tiers, cols) -> dict:
@@ -195,7 +195,7 @@ def test_decompositions_vary_within_a_tier(spec, full):
         assert (rows.sum(axis=1) == pool.tiers[t].prize_cents).all()
     m1 = [x.id for x in pool.tiers].index("m1")
     shapes = np.unique(np.sort(wins[tiers == m1], axis=1), axis=0)
-    assert len(shapes) == len(pp.decompositions(pp.params(spec), Decimal(1), 3)[0]) == 7
+    assert len(shapes) == len(pp.decompositions(spec.play.params, Decimal(1), 3)[0]) == 7
     # and a winning share's prize is not always in area 0
     winners = tiers > 0
     assert 0.2 < (wins[winners, 1] > 0).mean() < 0.9
@@ -237,7 +237,7 @@ def test_all_pools_small(spec):
 def test_any_tiers_evaluate_to_their_prize(spec, pool_index, seed, picks):
     pool = spec.pools[pool_index]
     tiers = np.array(picks, dtype=np.int16)
-    cols = pp.lay_out(spec, pool, tiers, derive_stream(seed, "hyp"))
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(seed, "hyp"))
     assert_pays(spec, pool, tiers, cols)
 
 
@@ -266,7 +266,7 @@ def brute_decompositions(m: Decimal, k: int) -> set[tuple[int, ...]]:
 @pytest.mark.parametrize("m", ["0.5", "1", "3.5", "4.5", "10", "43"])
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_decompositions_match_brute_force(spec, m, k):
-    rows, total = pp.decompositions(pp.params(spec), Decimal(m), k)
+    rows, total = pp.decompositions(spec.play.params, Decimal(m), k)
     got = [tuple(r) for r in rows.tolist()]
     assert got == sorted(got)  # lexicographic, no duplicates
     assert len(set(got)) == len(got) == total
@@ -274,18 +274,18 @@ def test_decompositions_match_brute_force(spec, m, k):
 
 
 def test_every_tier_of_every_pool_has_a_decomposition(spec):
-    p = pp.params(spec)
+    p = spec.play.params
     for pool in spec.pools:
         for t in spec.tiers:
-            rows, total = pp.decompositions(p, t.multiplier, pool.play_areas)
+            rows, total = pp.decompositions(p, t.times, pool.play_areas)
             assert total >= 1 and len(rows) == min(total, p.cap)
-            assert (rows.sum(axis=1) == 2 * t.multiplier * pool.play_areas).all()
+            assert (rows.sum(axis=1) == 2 * t.times * pool.play_areas).all()
     # with one area, the whole prize is one area's win
     assert pp.decompositions(p, Decimal("1004"), 1)[1] == 1
 
 
 def test_cap_thins_evenly(spec):
-    p = pp.params(spec)
+    p = spec.play.params
     full_rows, n = pp.decompositions(p, Decimal("100"), 4)
     assert n == 18_192 and len(full_rows) == n
     small = dataclasses.replace(p, cap=1000)
@@ -295,7 +295,7 @@ def test_cap_thins_evenly(spec):
 
 
 def test_check_structure_passes_and_notes(spec):
-    assert einstant_module(spec.style) is pp
+    assert spec.play.module is pp
     result = check_spec(spec)
     assert result.problems == []
     note = [n for n in result.notes if "decomposes into play-area wins" in n]
@@ -315,13 +315,13 @@ def test_check_structure_finds_an_unreachable_tier(spec, tmp_path):
     # 1004 = 2 x 502 = 4 x 251: without 1004 among the amounts one area cannot win it
     bad = edited_spec(tmp_path, '"1000", "1004",', '"1000",')
     result = GameCheck(bad)
-    pp.check_structure(bad, result)
+    bad.play.check(bad, result)
     assert [p for p in result.problems if "x1 multiplier 1004" in p] and all(
         "multiplier 1004" in p for p in result.problems)
     assert len(result.problems) == 4  # d1.00x1, d2.00x1, d5.00x1, d7.50x1
     with pytest.raises(SpecError, match="tiers\\[2\\]: pool d1.00x1: the prize cannot be made"):
         pool = bad.pool("d1.00x1")
-        pp.lay_out(bad, pool, np.array([3], dtype=np.int16), derive_stream(SEED, "x"))
+        bad.play.lay_out(bad, pool, np.array([3], dtype=np.int16), derive_stream(SEED, "x"))
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
@@ -367,8 +367,8 @@ def test_bad_layout_tables(tmp_path, old, new, message):
 
 
 def test_symbol_codes_follow_the_spec(spec):
-    assert tuple(s.code for s in spec.symbols) == CODES == tuple(pp.play_document(spec)["symbols"])
-    p = pp.params(spec)
+    assert tuple(s.code for s in spec.symbols) == CODES == tuple(spec.play.document()["symbols"])
+    p = spec.play.params
     assert (p.wild, p.key, tuple(g.symbol for g in p.games), p.matchable) == (
         COIN, GFOOT, (TD, FG), MATCHABLE)
 
@@ -479,7 +479,7 @@ def test_other_spots_and_pays_lay_out_what_audit_pays(tmp_path, spots, pays, poo
                           **cols})
     entry = {"id": pool.id, "price_cents": pool.price_cents, "denomination_cents": pool.denomination_cents,
              "play_areas": pool.play_areas}
-    result = audit_evaluate(table, entry, pp.play_document(spec))
+    result = audit_evaluate(table, entry, spec.play.document())
     assert result.illegal == []
     np.testing.assert_array_equal(result.prize_cents, table["prize_cents"].to_numpy())
 
@@ -550,7 +550,7 @@ def test_a_variant_check_accepts_lays_out_what_audit_pays(tmp_path, variant):
                                                   dtype=np.int64)[tiers], **cols})
     entry = {"id": pool.id, "price_cents": pool.price_cents, "denomination_cents": pool.denomination_cents,
              "play_areas": pool.play_areas}
-    out = audit_evaluate(table, entry, pp.play_document(spec))
+    out = audit_evaluate(table, entry, spec.play.document())
     assert out.illegal == []
     np.testing.assert_array_equal(out.prize_cents, table["prize_cents"].to_numpy())
     event("laid out and paid")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from conftest import SEED_A, spec_path
 
+from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
-from poolgen.spec import load_spec
 
 
 def _stack(cols: dict[str, np.ndarray], name: str, n: int) -> np.ndarray:
@@ -22,9 +22,9 @@ def test_ws_decoys_never_show_a_lucky_number():
     # 3,000 losers and every winning tier 20 times, in a fixed mixed order
     tiers = np.concatenate([np.zeros(3000, dtype=np.int64), np.repeat(np.arange(1, len(ids)), 20)])
     tiers = tiers[np.argsort(derive_stream(SEED_A, "test", "mix").words(tiers.size))]
-    cols = spec.styles.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "decoys"))
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "decoys"))
     lucky = _stack(cols, "numbers_win", 5)
-    wins = spec.styles.wins
+    wins = spec.play.wins
     for area in ("numbers", "wild"):
         k = np.array([0] + [sum(w.area == area for w in wins[i]) for i in ids[1:]])[tiers]
         numbers = _stack(cols, f"{area}_your", 12)

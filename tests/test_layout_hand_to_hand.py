@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-from poolgen.check.figures import check_spec
+from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
+from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
 from poolgen.run.build import shuffled_tiers
-from poolgen.spec import load_spec
-from poolgen.styles import prize_legend_duel as h2h
+from poolgen.styles.prize_legend_duel import style as h2h
 
 SPEC = Path(__file__).resolve().parents[1] / "specs" / "hand_to_hand_tactics.toml"
 SEED = bytes(range(32))
@@ -94,7 +94,7 @@ def full(spec):
     """One full pool of the $1.00 denomination (0.5 x $1 legend amounts are 50 cents)."""
     pool = spec.pool("d1.00")
     tiers = pool_tiers(spec, pool)
-    cols = h2h.lay_out(spec, pool, tiers, derive_stream(SEED, "test", pool.id, "layout"))
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED, "test", pool.id, "layout"))
     codes, amts = columns_to_arrays(cols)
     return pool, tiers, cols, codes, amts
 
@@ -129,7 +129,7 @@ def test_full_pool_every_share_pays_its_prize(full):
 @pytest.mark.slow
 def test_amounts_are_legend_values(full, spec):
     pool, _, _, codes, amts = full
-    legend = {int(v * pool.price_cents) for v in h2h.params(spec).legend}
+    legend = {int(v * pool.price_cents) for v in spec.play.params.legend}
     assert set(np.unique(amts[codes == WIN]).tolist()) <= legend
     assert 50 in set(np.unique(amts).tolist())  # the 0.5 symbol is used
 
@@ -176,7 +176,7 @@ def test_the_proof_face_shows_the_symbols_the_regulation_reads(spec):
     """The style's section 6 applied to the spec's play_symbols and beats gives (f)'s table."""
     from poolgen.pdf.faces.prize_legend_duel import shown_symbol
 
-    prm = h2h.params(spec)
+    prm = spec.play.params
     for outcome, by_pick in SHOWN.items():
         for pick, symbol in by_pick.items():
             assert shown_symbol(prm, pick, outcome) == symbol
@@ -205,9 +205,9 @@ def test_decompositions_vary_within_a_tier(full, spec):
 def test_reproducible_and_stream_dependent(spec):
     pool = spec.pool("d5.00")
     tiers = pool_tiers(spec, pool)[:40_000]
-    a = h2h.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "repro"))
-    b = h2h.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "repro"))
-    c = h2h.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "other"))
+    a = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "repro"))
+    b = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "repro"))
+    c = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "other"))
     assert all(a[k].tobytes() == b[k].tobytes() for k in a)
     assert any(a[k].tobytes() != c[k].tobytes() for k in a)
 
@@ -216,7 +216,7 @@ def test_every_denomination_pays(spec):
     for pool in spec.pools:
         tiers = np.concatenate([np.arange(len(pool.tiers)), np.zeros(200, dtype=np.int64)])
         tiers = np.repeat(tiers, 3)
-        cols = h2h.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "denoms", pool.id))
+        cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED, "test", "denoms", pool.id))
         prize, legal = evaluate(*columns_to_arrays(cols))
         assert legal.all()
         want = np.array([t.prize_cents for t in pool.tiers])[tiers]
@@ -230,7 +230,7 @@ def test_every_denomination_pays(spec):
 def test_any_tiers_pay_exactly(spec, seed, picks, pool_index):
     pool = spec.pools[pool_index]
     tiers = np.asarray(picks, dtype=np.int64)
-    cols = h2h.lay_out(spec, pool, tiers, derive_stream(seed, "prop"))
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(seed, "prop"))
     codes, amts = columns_to_arrays(cols) if len(tiers) else (np.zeros((0, 15)), np.zeros((0, 15)))
     prize, legal = evaluate(codes, amts)
     assert legal.all()
@@ -293,7 +293,7 @@ def test_check_structure_reports_a_tier_that_cannot_fit(tmp_path):
     assert "multiplier 2 layout" not in bad and "multiplier 7 layout" not in bad
     pool = spec.pool("d1.00")
     with pytest.raises(SpecError, match=r"play\.legend: tier m1 \(\$1\.00\) cannot be laid out"):
-        h2h.lay_out(spec, pool, np.array([0, 40]), derive_stream(SEED, "x"))
+        spec.play.lay_out(spec, pool, np.array([0, 40]), derive_stream(SEED, "x"))
 
 
 def test_check_structure_finds_exactly_the_tiers_out_of_reach(tmp_path):
@@ -302,7 +302,7 @@ def test_check_structure_finds_exactly_the_tiers_out_of_reach(tmp_path):
     result = check_spec(spec)
     bad = {p.split(": ")[2] for p in result.problems}
     fits = {(1 + m) * k for m in range(12) for k in range(1, 13 - m)}
-    want = {f"multiplier {t.multiplier:f} layout" for t in spec.tiers if int(t.multiplier) not in fits}
+    want = {f"multiplier {t.times:f} layout" for t in spec.tiers if int(t.times) not in fits}
     assert bad == want
     assert "multiplier 40 layout" not in bad and "multiplier 45 layout" in bad  # 40 = 5 x 8
 
@@ -314,7 +314,7 @@ def test_check_structure_reports_fractional_cents(tmp_path):
     # 0.125 x $1.00 and x $5.00 are not whole cents; x $2.00, $10.00, $20.00, $30.00 are
     assert bad == {"legend value 0.125 at $1.00", "legend value 0.125 at $5.00"}
     with pytest.raises(SpecError, match=r"play\.legend: 0\.125 x \$1\.00 is not whole cents"):
-        h2h.lay_out(spec, spec.pool("d1.00"), np.array([5]), derive_stream(SEED, "x"))
+        spec.play.lay_out(spec, spec.pool("d1.00"), np.array([5]), derive_stream(SEED, "x"))
 
 
 @pytest.mark.parametrize("old, new, match", [

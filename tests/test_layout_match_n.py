@@ -1,4 +1,4 @@
-"""match_n layouts (poolgen/styles/match_n.py, match_n_decoys.py) checked by a small evaluator written
+"""match_n layouts (poolgen/styles/match_n/style.py, decoys.py) checked by a small evaluator written
 here from docs/styles/match_n.md alone: Happy Holidays (specs/happy_holidays.toml) on a full pool,
 its probe variants ($2, nine spots), and areas that win more than once or with a multiplier."""
 
@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 from styles_toml import base_doc, dumps
 
-from poolgen.check.figures import check_spec
+from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
+from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
-from poolgen.spec import load_spec
 
 SEED = bytes(range(32))
 HH_CODES = ("FREE", "1", "2", "5", "20", "100")  # specs/happy_holidays.md section 2
@@ -53,7 +53,7 @@ def pool_tiers(pool, seed: bytes = SEED) -> np.ndarray:
 
 
 def lay(spec, pool, tiers, seed: bytes = SEED) -> dict[str, np.ndarray]:
-    return spec.styles.lay_out(spec, pool, tiers, derive_stream(seed, "test", "layout"))
+    return spec.play.lay_out(spec, pool, tiers, derive_stream(seed, "test", "layout"))
 
 
 def independent(feature: np.ndarray, win: np.ndarray) -> float:
@@ -85,7 +85,7 @@ def test_hh_columns(hh):
 
 
 def test_hh_code_table_matches_spec(hh):
-    area = hh[0].styles.areas[0].params
+    area = hh[0].play.areas[0].params
     assert tuple(s.code for s in area.prizes) == HH_CODES
     assert [s.cents for s in area.prizes] == HH_VALUE.tolist()
     assert [s.caption for s in area.prizes] == ["TICKET", "ONE$", "TWO$", "FIVE$", "TWENTY", "ONE-HUN"]
@@ -97,7 +97,7 @@ def test_hh_every_ticket_pays_its_tier(hh):
     r = hh_eval(cols)
     assert r["legal"].all()
     assert np.array_equal(r["prize"], np.array([t.prize_cents for t in pool.tiers])[tiers])
-    want = [()] + [((HH_CODES.index(spec.styles.wins[t.id][0].prize.code), 1),) for t in pool.tiers[1:]]
+    want = [()] + [((HH_CODES.index(spec.play.wins[t.id][0].prize.code), 1),) for t in pool.tiers[1:]]
     assert all(w == want[t] for w, t in zip(r["wins"], tiers.tolist(), strict=True))
     # section 7: a winner shows its triple and every other amount at most twice; a loser at most twice
     top = np.sort(r["count"], axis=1)
@@ -162,12 +162,12 @@ def test_hh_any_tier_mix_pays_exactly(counts, seed):
 
 def test_the_layer_probabilities_of_pool_p1():
     """m(s) of section 7 for p1's counts, exactly, and the two layers of 3 that make it."""
-    from poolgen.styles import match_n
-    from poolgen.styles import match_n_decoys as decoys
+    from poolgen.styles.match_n import decoys
+    from poolgen.styles.match_n import style as match_n
     spec = load_spec(spec_path("happy_holidays"))
-    area, pool = spec.styles.areas[0].params, spec.pool("p1")
-    groups = [(np.arange(t.count), spec.styles.wins[t.id]) for t in pool.tiers]
-    winners = [(t.count, *match_n.expected(area, spec.styles.wins[t.id])) for t in pool.tiers[1:]]
+    area, pool = spec.play.areas[0].params, spec.pool("p1")
+    groups = [(np.arange(t.count), spec.play.wins[t.id]) for t in pool.tiers]
+    winners = [(t.count, *match_n.expected(area, spec.play.wins[t.id])) for t in pool.tiers[1:]]
     m, capped = decoys.targets(6, 6, 2, winners)
     w = 87_900
     share = [20_000, 39_350, 23_500, 4_100, 500, 450]

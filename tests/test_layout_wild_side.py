@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency, chisquare
 
-from poolgen.check.figures import check_spec
+from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
+from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
-from poolgen.spec import load_spec
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 SEED = bytes(range(32))
@@ -114,7 +114,7 @@ def codes(row: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def ws_expected(spec, pool) -> dict[str, np.ndarray]:
     """Per pool tier: counts of each prize code won in each area, as the spec's tiers say."""
-    wins = spec.styles.wins
+    wins = spec.play.wins
     n = len(pool.tiers)
     out = {"your": np.zeros((n, 11), int), "wild": np.zeros((n, 11), int),
            "bonus": np.zeros((n, 3), int)}
@@ -131,7 +131,7 @@ def ws_expected(spec, pool) -> dict[str, np.ndarray]:
 
 
 def ws_wins(spec, tier_id: str) -> dict[str, int]:
-    wins = spec.styles.wins[tier_id]
+    wins = spec.play.wins[tier_id]
     return {a: sum(w.area == a for w in wins) for a in ("numbers", "wild", "bonus")}
 
 
@@ -142,7 +142,7 @@ def pool_tiers(pool, seed: bytes = SEED) -> np.ndarray:
 
 def lay(spec, pool, tiers, seed: bytes = SEED) -> dict[str, np.ndarray]:
     """The pool file's layout columns, as the styles lay them out."""
-    return spec.styles.lay_out(spec, pool, tiers, derive_stream(seed, "test", "layout"))
+    return spec.play.lay_out(spec, pool, tiers, derive_stream(seed, "test", "layout"))
 
 
 @pytest.fixture(scope="module")
@@ -179,10 +179,10 @@ def test_ws_code_tables_match_spec(ws):
     assert [s.code for s in spec.symbols_in("number")] == [f"{n:02d}" for n in WS_NUMBERS]
     assert [int(s.code) for s in spec.symbols_in("number")] == WS_NUMBERS.tolist()
     assert tuple(s.code for s in spec.symbols_in("prize")) == WS_PRIZES
-    assert [s.value_cents for s in spec.symbols_in("prize")] == WS_PRIZE_VALUE.tolist()
+    assert [s.cents for s in spec.symbols_in("prize")] == WS_PRIZE_VALUE.tolist()
     bonus = spec.symbols_in("bonus_play") + spec.symbols_in("bonus_prize")
     assert tuple(s.code for s in bonus) == WS_BONUS
-    assert [s.value_cents or 0 for s in bonus] == WS_BONUS_VALUE.tolist()
+    assert [s.cents or 0 for s in bonus] == WS_BONUS_VALUE.tolist()
 
 
 def test_ws_every_ticket_pays_its_tier(ws):

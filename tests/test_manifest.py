@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.manifest import Manifest, ManifestError, canonical, load_public_key, signature_problem
-from poolgen.keys import Signer, new_key_pair
-from poolgen.run.generate import generate
-from poolgen.run.manifest import canonical_bytes
-from poolgen.spec import load_spec
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
@@ -25,8 +25,9 @@ def signed_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("signed")
     files = new_key_pair(tmp / "keys")
     signer = Signer.from_file(files.private)
-    run = generate(load_spec(spec_path("happy_holidays")), SEED_A, now=NOW, out=tmp / "runs", run_id="r",
-                   pool_ids=["p1"], signature=signer.manifest_entry(), finish=signer.sign_run)
+    run = generate(GenerateRequest(load_spec(spec_path("happy_holidays")), SEED_A, now=NOW, out=tmp / "runs",
+                                   run_id="r", pool_ids=["p1"], signature=signer.manifest_entry()),
+                   finish=signer.sign_run)
     return run, files
 
 

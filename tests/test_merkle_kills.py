@@ -19,9 +19,9 @@ from conftest import SEED_A, spec_path
 import audit.merkle as am
 import poolgen.run.merkle as pm
 from poolgen.errors import RunError
-from poolgen.run.generate import generate
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.prove import prove_ticket
-from poolgen.spec import load_spec
 
 LOW, HIGH = -(2**63), 2**63 - 1
 
@@ -127,8 +127,8 @@ def small_run(tmp_path_factory):
     tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, counts, strict=False))
     small = replace(pool, tiers=tiers, tickets=sum(counts), books=1)
     out = tmp_path_factory.mktemp("proof")
-    return generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=out,
-                    run_id="r").folder
+    return generate(GenerateRequest(replace(spec, pools=(small,)), SEED_A,
+                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=out, run_id="r")).folder
 
 
 def test_prove_ticket_gives_the_row_path_and_root_audit_checks(small_run):
@@ -232,8 +232,8 @@ def test_prove_ticket_finds_a_ticket_of_a_later_pool(tmp_path):
     for pool in spec.pools[:2]:
         tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [8, 1], strict=False))
         pools.append(replace(pool, tiers=tiers, tickets=9, books=1))
-    run = generate(replace(spec, pools=tuple(pools)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                   out=tmp_path, run_id="two").folder
+    run = generate(GenerateRequest(replace(spec, pools=tuple(pools)), SEED_A,
+                                   now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="two")).folder
     ticket = pl.read_parquet(run / "pool-p2.parquet")["ticket"][6]
     proof = prove_ticket(run, ticket)
     assert (proof["pool"], proof["position"], proof["tickets"], proof["ticket"]) == ("p2", 6, 9, ticket)

@@ -17,8 +17,8 @@ from audit.errors import UnusableInput
 from audit.spec import money as audit_money
 from audit.spec import multiplier as audit_multiplier
 from poolgen.errors import SpecError
+from poolgen.loader import load_spec
 from poolgen.money import fmt_cents, parse_decimal, parse_printed
-from poolgen.spec import load_spec
 
 # (text, cents, well formed): every one of these but "$1,2500.00" is how a regulation prints money.
 NOT_EXACT_IN_BINARY = [

@@ -15,11 +15,11 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
+from poolgen.loader import load_spec
 from poolgen.money import fmt_cents
 from poolgen.pdf.proofs import INDEX_ROWS
 from poolgen.pdf.symbols import has_drawing
 from poolgen.rng import derive_stream, integers
-from poolgen.spec import load_spec
 
 # One pool of each game: (rules, pool id). The Happy Holidays run is signed, the others unsigned.
 GAMES = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.00",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import SEED_A, VECTORS, spec_path
 
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from poolgen.run.merkle import root
-from poolgen.spec import load_spec
 
 
 def _vectors() -> list[tuple[str, str, int, str]]:

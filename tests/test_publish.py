@@ -13,11 +13,11 @@ from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.keys import Signer, new_key_pair
-from poolgen.run.generate import generate
-from poolgen.run.manifest import canonical_bytes
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.publish import PUBLIC_FIELDS, field_paths, unreviewed_fields
-from poolgen.spec import load_spec
+from poolgen.run.signing import Signer, new_key_pair
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +26,9 @@ def base(tmp_path_factory):
     keys = new_key_pair(tmp / "keys")
     signer = Signer.from_file(keys.private)
     spec = load_spec(spec_path("wild_side"))
-    run = generate(spec, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=tmp / "runs", run_id="r",
-                   pool_ids=["p1", "p2"], signature=signer.manifest_entry(), finish=signer.sign_run)
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=tmp / "runs",
+                                   run_id="r", pool_ids=["p1", "p2"], signature=signer.manifest_entry()),
+                   finish=signer.sign_run)
     return {"tmp": tmp, "keys": keys, "signer": signer, "run": run.folder}
 
 
@@ -110,8 +111,9 @@ def test_an_unsigned_run_a_changed_pool_file_and_another_key_are_refused(base, t
 def test_a_style_based_run_publishes_its_play_entry(base, tmp_path):
     spec = load_spec(spec_path("examples/cash_explosion"))
     smallest = min(spec.pools, key=lambda p: p.tickets).id
-    run = generate(spec, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=tmp_path / "runs", run_id="c",
-                   pool_ids=[smallest], signature=base["signer"].manifest_entry(),
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=tmp_path / "runs",
+                                   run_id="c", pool_ids=[smallest],
+                                   signature=base["signer"].manifest_entry()),
                    finish=base["signer"].sign_run)
     out = tmp_path / "bundle"
     result = invoke("publish", str(run.folder), "--out", str(out))

@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.errors import SpecError
-from poolgen.spec import load_spec
+from poolgen.game.play import AreaPlay
+from poolgen.loader import load_spec
 
 BAD = {
     "spec_unknown_field": "spec_unknown_field.toml: play.colour: unknown field",
@@ -85,8 +86,8 @@ def test_real_specs_load_with_their_pools():
     assert len(hh.pools) == 6 and hh.pools[0].tickets == 300_000 and hh.tickets_per_book == 300
     hth = load_spec(SPECS / "hand_to_hand_tactics.toml")
     assert [p.id for p in hth.pools] == ["d1.00", "d2.00", "d5.00", "d10.00", "d20.00", "d30.00"]
-    assert (hth.rules, hth.style) == ("hand_to_hand_tactics", "prize_legend_duel")  # game id, eInstant style
-    assert ws.style is None and hh.style is None
+    assert (hth.id, hth.play.style) == ("hand_to_hand_tactics", "prize_legend_duel")  # game id, its style
+    assert isinstance(ws.play, AreaPlay) and isinstance(hh.play, AreaPlay)
     ppo = load_spec(SPECS / "primetime_payout.toml")
     assert len(ppo.pools) == 16 and ppo.pools[-1].id == "d7.50x4" and ppo.pools[-1].price_cents == 3000
     assert len(ppo.symbols) == 13 and len(ppo.tiers) == 58

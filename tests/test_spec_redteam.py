@@ -9,7 +9,7 @@ import pytest
 from test_styles_spec import DELETE, _edit, kn_doc, write
 
 from poolgen.errors import SpecError
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
 
 NAME = "(a-z, 0-9, _; at most 64)"
 REFUSED = [
@@ -91,7 +91,7 @@ def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
     from conftest import SEED_A
 
     from audit.verify import verify_run
-    from poolgen.run.generate import generate
+    from poolgen.run.generate import GenerateRequest, generate
 
     doc = kn_doc()
     for s in doc["symbols"]:
@@ -99,7 +99,8 @@ def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
     path = write(tmp_path, doc)
     assert 65_536 < path.stat().st_size < 1 << 20
     spec = load_spec(path)
-    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="r")
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
+                                   run_id="r"))
     report = verify_run(run.folder, None, spec=path)
     step9 = report.steps[8]
     assert (step9.step, step9.status) == (9, "pass"), report.to_json()
@@ -110,7 +111,7 @@ def test_area_match_with_more_decompositions_than_memory_is_refused(tmp_path):
     killed for memory enumerating every decomposition; at 5 it held 28 million partial ones."""
     from pathlib import Path
 
-    from poolgen.check.figures import check_spec
+    from poolgen.check.game import check_spec
 
     text = (Path(__file__).parents[1] / "specs" / "primetime_payout.toml").read_text()
     assert "play_areas = [1, 2, 3, 4]" in text
@@ -145,7 +146,7 @@ def test_a_ticket_of_too_many_spots_is_refused_before_anything_is_sized_by_them(
     assert str(err.value) == ("g.toml: printed: pool p1 would need about 10.9 GiB of memory to build; at "
                               "most 8 GiB")
     doc["printed"] |= {"pool_tickets": 2000, "order_tickets": 2000}
-    assert load_spec(write(tmp_path, doc)).styles.spots() == 1002
+    assert load_spec(write(tmp_path, doc)).play.spots() == 1002
 
 def test_a_float_format_is_refused(tmp_path):
     """`format = 2.0` equals 2 in Python and was read as a format-2 spec."""
@@ -179,7 +180,7 @@ def test_a_spec_of_256_tiers_generates_a_run_audit_reads(tmp_path):
     from conftest import SEED_A
 
     from audit.verify import verify_run
-    from poolgen.run.generate import generate
+    from poolgen.run.generate import GenerateRequest, generate
 
     doc = kn_doc()
     doc["areas"][0] |= {"yours": 4, "spots": 10}
@@ -192,7 +193,8 @@ def test_a_spec_of_256_tiers_generates_a_run_audit_reads(tmp_path):
     path = write(tmp_path, doc)
     spec = load_spec(path)
     assert len(spec.pools[0].tiers) == 257
-    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="r")
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
+                                   run_id="r"))
     report = verify_run(run.folder, None, spec=path)
     assert [s.status for s in report.steps][1:6] == ["pass"] * 5, report.to_json()
 

@@ -20,8 +20,8 @@ from conftest import spec_path
 
 from audit.manifest import Tier
 from audit.stats import pool_statistics
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from poolgen.spec import load_spec
 
 POOLS = 200
 SMALL = {"order_tickets = 1800000": "order_tickets = 18000", "pool_tickets = 300000": "pool_tickets = 3000",
@@ -54,11 +54,11 @@ def results(tmp_path_factory):
     spec = small_spec(tmp_path_factory.mktemp("small"))
     pool = spec.pools[0]
     assert pool.tickets == 3000 and spec.tickets_per_book == 30
-    out, play = [], spec.styles.play_document()  # step 8 keys match_n's features by style from it
+    out, play = [], spec.play.document()  # step 8 keys match_n's features by style from it
     for i in range(POOLS):
         seed = hashlib.sha256(b"poolgen/tests/false-failures/%d" % i).digest()
         table = build_pool(spec, pool, seed)
-        out.append(pool_statistics(table, Entry(pool, seed), rules=spec.rules, kind=spec.kind,
+        out.append(pool_statistics(table, Entry(pool, seed), rules=spec.id, kind=spec.kind,
                                    per_book=spec.tickets_per_book, pools=1, play=play))
     return out
 

@@ -12,8 +12,8 @@ from styles_toml import base_doc, dumps
 from audit.stats import columns_needed, layout_findings
 from audit.stats_layouts import layout_columns
 from audit.stats_styles import style_features
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from poolgen.spec import load_spec
 
 SEED = bytes(range(32))
 
@@ -22,7 +22,7 @@ def _findings(spec, pool_id: str, table: pl.DataFrame | None = None):
     pool = spec.pool(pool_id)
     table = build_pool(spec, pool, SEED) if table is None else table
     win = table["prize_cents"].to_numpy() > 0
-    return layout_findings(table, spec.rules, win, 12345, spec.styles.play_document(),
+    return layout_findings(table, spec.id, win, 12345, spec.play.document(),
                            {t.id: t.count for t in pool.tiers})
 
 
@@ -41,7 +41,7 @@ def _multiplier_game(tmp_path, count: int):
 
 
 def test_columns_come_from_the_play_entry_not_the_game():
-    play = load_spec(spec_path("happy_holidays")).styles.play_document()
+    play = load_spec(spec_path("happy_holidays")).play.document()
     assert layout_columns() == ()  # a run without a play entry: no layout tests
     assert layout_columns(play) == ("play_spot_0",)
     assert columns_needed(play) == ["prize_cents", "play_spot_0"]

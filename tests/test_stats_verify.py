@@ -24,12 +24,13 @@ from test_pdf import pages
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.keys import Signer, new_key_pair
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
 from poolgen.run.build import identity_columns
-from poolgen.run.generate import generate
-from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
-from poolgen.spec import load_spec
+from poolgen.run.signing import Signer, new_key_pair
 
 POOLS = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.00",
          "primetime_payout": "d1.00x1"}
@@ -46,9 +47,10 @@ def honest(base, rules: str) -> Path:
     """The signed one-pool run of the game, generated on first use."""
     if rules not in base["runs"]:
         signer = base["signer"]
-        run = generate(load_spec(spec_path(rules)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                       out=base["tmp"] / "runs", run_id=rules, pool_ids=[POOLS[rules]],
-                       signature=signer.manifest_entry(), finish=signer.sign_run)
+        run = generate(GenerateRequest(load_spec(spec_path(rules)), SEED_A,
+                                       now=datetime(2026, 1, 2, tzinfo=UTC), out=base["tmp"] / "runs",
+                                       run_id=rules, pool_ids=[POOLS[rules]],
+                                       signature=signer.manifest_entry()), finish=signer.sign_run)
         base["runs"][rules] = run.folder
     return base["runs"][rules]
 

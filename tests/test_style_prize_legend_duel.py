@@ -25,10 +25,11 @@ from audit.cli import app as audit_app
 from audit.styles import einstant_engine
 from poolgen.cli.main import app
 from poolgen.errors import SpecError
+from poolgen.loader import load_spec
 from poolgen.pdf.proofs import INDEX_ROWS
 from poolgen.rng import derive_stream
-from poolgen.spec import load_spec
-from poolgen.styles import einstant_module, einstant_styles
+from poolgen.styles import TICKET_STYLES
+from poolgen.styles.prize_legend_duel.style import decompositions
 
 SPEC = ROOT / "specs" / "hand_to_hand_tactics.toml"
 TEXT = SPEC.read_text(encoding="utf-8")
@@ -258,13 +259,11 @@ def test_a_variant_the_style_cannot_take_is_refused_in_one_line(tmp_path, change
     assert result.output == f"poolgen: error: duel_variant.toml: {message}\n"
 
 
-def test_only_einstant_modules_are_found():
-    assert einstant_styles() == ["area_match", "prize_legend_duel"]
-    for name in ("match_n", "key_number_match", "prize_legend_duel_params", "../spec", "Prize", "nothing"):
-        with pytest.raises(LookupError):
-            einstant_module(name)
+def test_the_ticket_wide_styles_are_the_registered_ones():
+    assert sorted(TICKET_STYLES) == ["area_match", "prize_legend_duel"]
     spec = load_spec(SPEC)
-    assert einstant_module(spec.style).play_document(spec)["style"] == "prize_legend_duel"
+    assert spec.play.module is TICKET_STYLES["prize_legend_duel"]
+    assert spec.play.document()["style"] == "prize_legend_duel"
 
 
 def test_the_spec_is_checked_when_it_loads(tmp_path):
@@ -295,19 +294,19 @@ def test_any_duel_check_accepts_lays_out_shares_audit_pays_exactly(data):
         changes += [change for change in PROBE if "symbols" in change[0] or "beats" in change[0]]
     with tempfile.TemporaryDirectory() as tmp:
         spec = load_spec(variant(Path(tmp), *changes))
-    style = einstant_module("prize_legend_duel")
-    prm = style.params(spec)
+    style = TICKET_STYLES["prize_legend_duel"]
+    prm = spec.play.params
     pool = spec.pool("d1.00")
-    fits = [i for i, t in enumerate(pool.tiers) if i == 0 or style.decompositions(
+    fits = [i for i, t in enumerate(pool.tiers) if i == 0 or decompositions(
         Fraction(t.prize_cents, 100), prm.legend, prm.max_decompositions, prm.non_loss).total]
     tiers = np.repeat(np.array(fits, dtype=np.int64), 3)
-    columns = style.lay_out(spec, pool, tiers, derive_stream(SEED_A, "duel-property", str(spots)))
+    columns = style.lay_out(prm, spec, pool, tiers, derive_stream(SEED_A, "duel-property", str(spots)))
     assert list(columns) == [f"{c}_{i}" for c in ("spot", "amt") for i in range(spots)]
     prizes = np.array([pool.tiers[t].prize_cents for t in tiers], dtype=np.int64)
     table = pl.DataFrame({"tier": [pool.tiers[t].id for t in tiers], "prize_cents": prizes,
                           **{k: pl.Series(k, v) for k, v in columns.items()}})
     entry = {"id": pool.id, "price_cents": 100, "denomination_cents": 100, "play_areas": 1}
-    result = einstant_engine("prize_legend_duel").evaluate(table, entry, style.play_document(spec))
+    result = einstant_engine("prize_legend_duel").evaluate(table, entry, spec.play.document())
     assert result.illegal == []
     assert result.prize_cents.tolist() == prizes.tolist()
     codes = np.stack([columns[f"spot_{i}"] for i in range(spots)], axis=1)

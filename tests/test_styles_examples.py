@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 from audit.cli import app as audit_app
 from audit.verify import verify_run
 from poolgen.cli.main import app
-from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
 
 EXAMPLES = ROOT / "specs" / "examples"

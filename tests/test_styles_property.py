@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 from styles_toml import base_doc, dumps
 
 from audit.verify import verify_run
-from poolgen.check.figures import check_spec
+from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
-from poolgen.run.generate import generate
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 
 VALUES = st.integers(1, 500).map(lambda c: f"{c * 5 // 100}.{c * 5 % 100:02d}")
 
@@ -172,7 +172,8 @@ def test_every_accepted_spec_generates_a_pool_audit_verifies(tmp_path_factory, d
     path.write_text(dumps(doc))
     spec = load_spec(path)  # built feasible: check must accept it
     assert check_spec(spec).problems == []
-    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r")
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=folder,
+                                   run_id="r"))
     report = verify_run(run.folder, None, spec=path)  # step 5 also against the spec, read by audit
     assert [s.status for s in report.steps][1:6] == ["pass"] * 5, report.to_json()
     for pool in run.manifest["pools"]:

@@ -1,5 +1,5 @@
-"""Format-2 specs (poolgen/spec_styles.py): what they accept, and every refusal as one line naming
-the file and the field."""
+"""Format-2 specs (poolgen/loader/printed.py, areas.py): what they accept, and every refusal as one
+line naming the file and the field."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from styles_toml import base_doc, dumps
 
 from poolgen.errors import SpecError
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
 
 
 def kn_doc() -> dict:
@@ -38,7 +38,7 @@ def write(tmp_path, doc: dict):
 
 def test_a_valid_key_number_match_spec(tmp_path):
     spec = load_spec(write(tmp_path, kn_doc()))
-    assert spec.rules == "test_game" and spec.kind == "printed"
+    assert spec.id == "test_game" and spec.kind == "printed"
     assert [(t.id, t.prize_cents, t.count) for t in spec.pools[0].tiers] == [
         ("lose", 0, 1740), ("free", 100, 100), ("1", 100, 100), ("2", 200, 50), ("6", 600, 10)]
     # the number 5 and the $5.00 prize may share the code "5": codes are unique within a group
@@ -169,7 +169,7 @@ def test_an_area_matching_another_areas_winning_numbers(tmp_path):
     doc["tiers"].append({"id": "w5", "prize": "5.00", "count": 10,
                          "wins": [{"area": "wild", "prize": "1", "how": "match"}]})
     spec = load_spec(write(tmp_path, doc))
-    assert [a.module.columns(a.id, a.params) for a in spec.styles.areas][1] == [
+    assert [a.module.columns(a.id, a.params) for a in spec.play.areas][1] == [
         "wild_your_0", "wild_your_1", "wild_prize_0", "wild_prize_1"]
     doc["areas"][1]["winning_from"] = "nowhere"
     with pytest.raises(SpecError) as err:

@@ -22,8 +22,8 @@ from audit.spec import read_spec
 from audit.steps_identity import check_complete
 from audit.steps_pool import check_against_spec, check_figures, check_layouts
 from audit.verify import pool_outcomes
-from poolgen.run.generate import generate
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 
 PP = spec_path("primetime_payout")
 PP_SHA = hashlib.sha256(PP.read_bytes()).hexdigest()
@@ -32,8 +32,9 @@ PP_SHA = hashlib.sha256(PP.read_bytes()).hexdigest()
 @pytest.fixture(scope="module")
 def pp_folder(tmp_path_factory):
     """An unsigned run of Primetime Payout's pool d1.00x1."""
-    return generate(load_spec(PP), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                    out=tmp_path_factory.mktemp("pp5"), run_id="r", pool_ids=["d1.00x1"]).folder
+    return generate(GenerateRequest(load_spec(PP), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                    out=tmp_path_factory.mktemp("pp5"), run_id="r",
+                                    pool_ids=["d1.00x1"])).folder
 
 
 @pytest.fixture(scope="module")

@@ -23,9 +23,10 @@ from audit.errors import VerificationError
 from audit.manifest import Manifest, PoolEntry
 from audit.verify import check_complete, check_run_identities
 from poolgen.cli.main import app
-from poolgen.keys import Signer
-from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
+from poolgen.run.signing import Signer
 
 PER_BOOK = 300
 IDENTITY = ["position", "ticket", "book", "ticket_no"]

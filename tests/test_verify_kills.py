@@ -21,8 +21,8 @@ from audit.steps_files import check_listing, check_signature
 from audit.steps_identity import check_complete, check_run_identities, expected_identities
 from audit.steps_pool import check_against_spec, check_layouts, check_totals
 from audit.verify import _attempt, verify_run
-from poolgen.run.generate import generate
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 
 SHA = "d7e98309510630d10d9383489f5d4ada6f9b9cae6374c65690d5661ddd24330d"  # specs/happy_holidays.toml
 
@@ -31,8 +31,9 @@ SHA = "d7e98309510630d10d9383489f5d4ada6f9b9cae6374c65690d5661ddd24330d"  # spec
 def two_pools(tmp_path_factory) -> dict:
     """The manifest of an unsigned run of Happy Holidays' pools p1 and p2, as JSON."""
     spec = load_spec(spec_path("happy_holidays"))
-    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path_factory.mktemp("v5"),
-                   run_id="r", pool_ids=["p1", "p2"]).folder
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                   out=tmp_path_factory.mktemp("v5"), run_id="r", pool_ids=["p1",
+                                   "p2"])).folder
     return json.loads((run / "manifest.json").read_bytes())
 
 
@@ -93,8 +94,9 @@ def small_printed(tmp_path_factory):
     pool = spec.pool("p1")
     tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [6, 2, 1], strict=False))
     small = replace(pool, tiers=tiers, tickets=9, books=1)
-    run = generate(replace(spec, pools=(small,)), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                   out=tmp_path_factory.mktemp("small"), run_id="s").folder
+    run = generate(GenerateRequest(replace(spec, pools=(small,)), SEED_A,
+                                   now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path_factory.mktemp("small"),
+                                   run_id="s")).folder
     return run, Manifest.parse((run / "manifest.json").read_bytes())
 
 

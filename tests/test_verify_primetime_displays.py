@@ -16,11 +16,12 @@ from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.keys import Signer, new_key_pair
-from poolgen.run.generate import generate
-from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
-from poolgen.spec import load_spec
+from poolgen.run.signing import Signer, new_key_pair
 
 POOL_ID = "d2.00x2"
 POOL = f"pool-{POOL_ID}.parquet"
@@ -33,8 +34,9 @@ def base(tmp_path_factory):
     keys = new_key_pair(tmp / "keys")
     signer = Signer.from_file(keys.private)
     spec = load_spec(spec_path("primetime_payout"))
-    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs", run_id="r",
-                   pool_ids=[POOL_ID], signature=signer.manifest_entry(), finish=signer.sign_run)
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs",
+                                   run_id="r", pool_ids=[POOL_ID], signature=signer.manifest_entry()),
+                   finish=signer.sign_run)
     return {"run": run.folder, "keys": keys, "signer": signer}
 
 

@@ -23,11 +23,12 @@ from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
-from poolgen.keys import Signer, new_key_pair
-from poolgen.run.generate import generate
-from poolgen.run.manifest import canonical_bytes, file_entry
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
-from poolgen.spec import load_spec
+from poolgen.run.signing import Signer, new_key_pair
 
 HAVE_RULES = importlib.util.find_spec("audit.styles.match_n") is not None
 needs_rules = pytest.mark.skipif(not HAVE_RULES, reason="audit/styles/match_n.py not written yet")
@@ -42,8 +43,9 @@ def base(tmp_path_factory):
     keys = new_key_pair(tmp / "keys")
     signer = Signer.from_file(keys.private)
     spec = load_spec(spec_path("happy_holidays"))
-    run = generate(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs", run_id="r",
-                   pool_ids=["p1"], signature=signer.manifest_entry(), finish=signer.sign_run)
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs",
+                                   run_id="r", pool_ids=["p1"], signature=signer.manifest_entry()),
+                   finish=signer.sign_run)
     (tmp / "right.seed").write_text(SEED_A.hex() + "\n")
     (tmp / "right.seed").chmod(0o600)  # a seed file others may read is refused
     (tmp / "wrong.seed").write_text(SEED_B.hex() + "\n")
@@ -261,8 +263,9 @@ def test_a_missing_signature_and_an_unsigned_run(base, run, tmp_path):
     (run / "manifest.sig").unlink()
     code, report = verify(base, run)
     assert code == 1 and reasons(report, 1) == "manifest.sig is missing"
-    unsigned = generate(load_spec(spec_path("happy_holidays")), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                        out=tmp_path / "u", run_id="u", pool_ids=["p1"])
+    unsigned = generate(GenerateRequest(load_spec(spec_path("happy_holidays")), SEED_A,
+                                        now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path / "u", run_id="u",
+                                        pool_ids=["p1"]))
     code, report = verify(base, unsigned.folder)
     assert code == 1 and "the run is unsigned" in reasons(report, 1)
 

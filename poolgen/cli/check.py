@@ -11,10 +11,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from poolgen.check.figures import GameCheck, check_spec, round_half_up
+from poolgen.check.figures import GameCheck
+from poolgen.check.game import check_spec
 from poolgen.cli.common import all_specs, reports_errors
-from poolgen.money import fmt_cents
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
+from poolgen.money import fmt_cents, round_half_up
 
 
 @reports_errors
@@ -51,7 +52,7 @@ def check(
 
 
 def _print_game(console: Console, r: GameCheck) -> None:
-    s = r.spec
+    s = r.game
     title = f"{s.name}" + (f" (game {s.number})" if s.number else "") + f" - {s.regulation}"
     table = Table(title=title, title_justify="left")
     for col in ("pool", "price", "tickets", "winners", "losers", "odds 1 in", "prize cost",

@@ -14,19 +14,12 @@ from rich.console import Console
 
 from poolgen.errors import PoolgenError
 from poolgen.interrupts import ended, forget_kept, install, restore, what_was_kept
+from poolgen.loader import default_spec_dir
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 err_console = Console(stderr=True, highlight=False)
-
-
-def default_spec_dir() -> Path:
-    """`specs/` in the working folder, else the one beside the installed package (a source tree)."""
-    here = Path("specs")
-    if here.is_dir():
-        return here
-    return Path(__file__).resolve().parents[2] / "specs"
 
 
 def all_specs() -> list[Path]:

@@ -22,16 +22,17 @@ from poolgen.cli.report import report_cmd
 from poolgen.cli.verify import verify
 from poolgen.errors import OutputError
 from poolgen.files.write import check_run_id, ensure_folder
-from poolgen.keys import new_key_pair
-from poolgen.spec import Spec, load_spec
+from poolgen.game.model import Game
+from poolgen.loader import load_spec
+from poolgen.run.signing import new_key_pair
 
 
-def default_game(paths: list[Path]) -> tuple[Spec, str]:
+def default_game(paths: list[Path]) -> tuple[Game, str]:
     """The embedded default: the spec in specs/ with the smallest pool (ties: the first by file
     name), and that pool. Small, so the demo takes seconds, and a real game, not a toy."""
-    specs = [load_spec(p) for p in paths]
-    spec, pool = min(((s, p) for s in specs for p in s.pools), key=lambda sp: sp[1].tickets)
-    return spec, pool.id
+    games = [load_spec(p) for p in paths]
+    game, pool = min(((g, p) for g in games for p in g.pools), key=lambda gp: gp[1].tickets)
+    return game, pool.id
 
 
 def _step(title: str, fn, /, **kwargs) -> None:
@@ -63,17 +64,17 @@ def demo_cmd(
     (RUN.seed, mode 0600), proof.pdf and report.pdf. The key and seed are for the demo only."""
     now = datetime.now(UTC).replace(microsecond=0)
     if spec_file is None:
-        spec, default_pool = default_game(all_specs())
+        game, default_pool = default_game(all_specs())
     else:
-        spec = load_spec(spec_file)
-        default_pool = min(spec.pools, key=lambda p: p.tickets).id
+        game = load_spec(spec_file)
+        default_pool = min(game.pools, key=lambda p: p.tickets).id
     pool_id = pool or default_pool
-    spec.pool(pool_id)  # an unknown pool id fails before anything is written
+    game.pool(pool_id)  # an unknown pool id fails before anything is written
     ensure_folder(out)
     folder = out / f"demo-{now:%Y%m%dT%H%M%SZ}"
     if folder.exists():
         raise OutputError(f"{folder}: already exists; run the demo again in a second")
-    run_id = f"{spec.path.stem}-{pool_id}"
+    run_id = f"{game.path.stem}-{pool_id}"
     check_run_id(run_id)
     run = folder / run_id
 
@@ -81,15 +82,15 @@ def demo_cmd(
     say("== poolgen keys new (a throwaway key for this demo)")
     keys = new_key_pair(folder / "keys")
     typer.echo(f"public key fingerprint: {keys.fingerprint}\n")
-    _step(f"poolgen generate {spec.path.name} --pool {pool_id}", generate_cmd, spec_file=spec.path,
+    _step(f"poolgen generate {game.path.name} --pool {pool_id}", generate_cmd, spec_file=game.path,
           out=folder, pool=[pool_id], seed_file=None, entropy=None, workers=0, run_id=run_id,
           as_json=False, key=keys.private, unsigned=False)
     seed_file = folder / f"{run_id}.seed"
     _step("poolgen verify (every step, reproduction from the seed included)", verify, run=run,
-          public_key=keys.public, spec=spec.path, seed_file=seed_file, as_json=False, workers=0)
+          public_key=keys.public, spec=game.path, seed_file=seed_file, as_json=False, workers=0)
     _step("poolgen proof", proof_cmd, run=run, out=folder / "proof.pdf", tickets=None, per_tier=1,
-          pool=None, spec=spec.path)
-    _step("poolgen report", report_cmd, run=run, out=folder / "report.pdf", spec=spec.path,
+          pool=None, spec=game.path)
+    _step("poolgen report", report_cmd, run=run, out=folder / "report.pdf", spec=game.path,
           public_key=keys.public)
     typer.echo(f"demo done in {folder}:")
     typer.echo(f"  run folder   {run}  (manifest.json, manifest.sig, pool files)")

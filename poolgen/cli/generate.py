@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
@@ -15,25 +16,60 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
-from poolgen.cli.validate import (
-    HighTierPrize,
-    HighValidationKey,
-    ValidationKey,
-    parse_threshold,
-    validation_keys,
-)
 from poolgen.deliverables.roles import who_gets_what
+from poolgen.deliverables.validation import ValidationError, read_validation_key
 from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
 from poolgen.files.leftovers import pending_seed_name, sweep
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder
+from poolgen.game.model import Game, Printed
 from poolgen.interrupts import Interrupted, kept, pause_point
-from poolgen.keys import Signer
 from poolgen.limits import available_memory, pool_memory, workers_that_fit
-from poolgen.run.generate import STEPS, generate
+from poolgen.loader import load_spec
+from poolgen.money import parse_printed
+from poolgen.run.generate import STEPS, GenerateRequest, RunResult, generate
+from poolgen.run.signing import Signer
 from poolgen.seeds.ceremony import load as load_ceremony
 from poolgen.seeds.seed import fresh_seed, parse_entropy, read_seed_file, write_seed_file
-from poolgen.spec import load_spec
+
+ValidationKey = Annotated[Path | None, typer.Option(
+    "--validation-key", metavar="FILE",
+    help="Low-tier validation key (`poolgen keys validation new`): writes validation-low.bin.")]
+HighValidationKey = Annotated[Path | None, typer.Option(
+    "--high-validation-key", metavar="FILE",
+    help="High-tier validation key, a different one: writes validation-high.bin.")]
+HighTierPrize = Annotated[str | None, typer.Option(
+    "--high-tier-prize", metavar="AMOUNT",
+    help="Prizes at or above AMOUNT (e.g. \"600.00\") are high-tier. Default: the spec's "
+         "printed.high_tier_prize, else 600.00.")]
+
+
+def validation_keys(game: Game, low: Path | None, high: Path | None) -> tuple[bytes, bytes] | None:
+    """Both keys or neither; they must differ; printed games only."""
+    if low is None and high is None:
+        return None
+    if low is None or high is None:
+        raise ValidationError("give both --validation-key and --high-validation-key, or neither")
+    if not isinstance(game.sales, Printed):
+        raise ValidationError(f"{game.path.name}: validation files are for printed games; an eInstant's "
+                              "pool file is its serving order")
+    keys = (read_validation_key(low), read_validation_key(high))
+    if keys[0] == keys[1]:
+        raise ValidationError("--validation-key and --high-validation-key are the same key; use two")
+    return keys
+
+
+def parse_threshold(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        cents, _ = parse_printed(value)
+    except Exception:
+        cents = 0
+    if cents <= 0:
+        raise ValidationError(f"--high-tier-prize {value!r}: give an amount such as 600.00")
+    return cents
+
 
 
 @reports_errors
@@ -69,13 +105,13 @@ def generate_cmd(
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
-    spec = load_spec(spec_file)
+    game = load_spec(spec_file)
     now = datetime.now(UTC).replace(microsecond=0)
-    run_id = run_id or f"{spec.rules}-{now:%Y%m%dT%H%M%SZ}"
+    run_id = run_id or f"{game.id}-{now:%Y%m%dT%H%M%SZ}"
     check_run_id(run_id)
-    ids = pool or [p.id for p in spec.pools]
+    ids = pool or [p.id for p in game.pools]
     for pid in ids:
-        spec.pool(pid)
+        game.pool(pid)
     ensure_folder(out)
     for line in sweep(out):  # what killed runs left here: reported, never reused
         say(line)
@@ -92,9 +128,9 @@ def generate_cmd(
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file, allow_readable_secret)
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
-    keys = validation_keys(spec, validation_key, high_validation_key)
+    keys = validation_keys(game, validation_key, high_validation_key)
     threshold = parse_threshold(high_tier_prize)
-    n_workers = _workers_for_memory(spec, ids, workers or os.cpu_count() or 1)
+    n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
     fresh = seed_file is None
     held, placed = None, []  # placed: the run folder is in place (set with its rename)
 
@@ -112,9 +148,11 @@ def generate_cmd(
         # leaves for RUN_ID.seed together with the run folder's rename (`committed`).
         held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
     try:
-        result = _build(spec, seed, now, out, run_id, ids, n_workers, signer,
-                        sealed.manifest_entry() if sealed else None, committed=committed,
-                        keys=keys, threshold=threshold)
+        request = GenerateRequest(game, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
+                                  workers=n_workers, signature=signer.manifest_entry() if signer else None,
+                                  ceremony=sealed.manifest_entry() if sealed else None,
+                                  validation_keys=keys, high_tier_cents=threshold)
+        result = _build(request, signer, committed)
         pause_point("committed")
         _report(result, seed_file if fresh else None, as_json, signer)
     except KeyboardInterrupt as exc:
@@ -129,7 +167,7 @@ def generate_cmd(
             os.close(held)
 
 
-def _report(result, fresh_seed_file: Path | None, as_json: bool, signer: Signer | None) -> None:
+def _report(result: RunResult, fresh_seed_file: Path | None, as_json: bool, signer: Signer | None) -> None:
     if fresh_seed_file is not None:
         say(f"new seed saved to {fresh_seed_file} (mode 0600); keep it secret and safe")
     if as_json:
@@ -143,14 +181,14 @@ def _report(result, fresh_seed_file: Path | None, as_json: bool, signer: Signer 
         say(line)
 
 
-def _workers_for_memory(spec, ids: list[str], workers: int) -> int:
+def _workers_for_memory(game: Game, ids: list[str], workers: int) -> int:
     """Workers whose pools fit in the memory available now (checked before anything is allocated)."""
-    spots = spec.styles.spots() if spec.styles is not None else 0
-    needs = [pool_memory(spec.pool(pid).tickets, spec.pool(pid).play_areas, spots) for pid in ids]
+    spots = game.play.spots()
+    needs = [pool_memory(game.pool(pid).tickets, game.pool(pid).play_areas, spots) for pid in ids]
     available = available_memory()
     fit = workers_that_fit(needs, workers, available)
     if fit == 0:
-        raise RunError(f"{spec.path.name}: pool {ids[needs.index(max(needs))]} needs about "
+        raise RunError(f"{game.path.name}: pool {ids[needs.index(max(needs))]} needs about "
                        f"{max(needs) / 2**30:.1f} GiB of memory to build; {available / 2**30:.1f} GiB is "
                        "available")
     if fit < min(workers, len(ids)):
@@ -172,10 +210,10 @@ def _name_seed(out: Path, run_id: str) -> None:
                           f"{pending}") from None
 
 
-def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[str], n_workers: int,
-           signer: Signer | None, ceremony: dict | None = None, committed=None, keys=None,
-           threshold: int | None = None):
+def _build(request: GenerateRequest, signer: Signer | None,
+           committed: Callable[[Path], None]) -> RunResult:
     """Generate with a progress bar per pool and one for the whole run."""
+    ids = [p.id for p in request.game.pools] if request.pool_ids is None else request.pool_ids
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err_console, transient=False,
                   disable=not err_console.is_terminal) as bars:  # bars are for people watching
@@ -189,11 +227,8 @@ def _build(spec, seed: bytes, now: datetime, out: Path, run_id: str, ids: list[s
             bars.update(tasks[pid], completed=n)
 
         try:
-            return generate(spec, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
-                            workers=n_workers, progress=progress,
-                            signature=signer.manifest_entry() if signer else None,
-                            finish=signer.sign_run if signer else None, ceremony=ceremony,
-                            committed=committed, validation_keys=keys, high_tier_cents=threshold)
+            return generate(request, progress=progress, finish=signer.sign_run if signer else None,
+                            committed=committed)
         except BaseException:
             bars.live.transient = True  # a failed run leaves only its one-line error on stderr
             raise

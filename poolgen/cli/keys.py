@@ -13,7 +13,7 @@ from poolgen.cli.seal import recipient_new
 from poolgen.deliverables.validation import new_validation_key
 from poolgen.errors import SigningKeyError
 from poolgen.files.leftovers import sweep
-from poolgen.keys import PASSPHRASE_ENV, new_key_pair
+from poolgen.run.signing import PASSPHRASE_ENV, new_key_pair
 
 app = typer.Typer(rich_markup_mode="markdown",
                   help="Create the Ed25519 key pairs that sign runs, and validation keys.",

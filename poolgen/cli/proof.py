@@ -9,7 +9,9 @@ import typer
 
 from poolgen.cli.common import reports_errors
 from poolgen.files.write import write_atomic
-from poolgen.pdf import build_proofs, default_selection, find_tickets, open_run, spec_for
+from poolgen.pdf.proofs import build_proofs
+from poolgen.pdf.selection import default_selection, find_tickets
+from poolgen.run.folder import open_run, spec_for
 
 
 @reports_errors

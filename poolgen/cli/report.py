@@ -7,12 +7,12 @@ from typing import Annotated
 
 import typer
 
-from poolgen.check.figures import check_spec
+from poolgen.check.game import check_spec
 from poolgen.cli.common import reports_errors
 from poolgen.files.write import write_atomic
-from poolgen.pdf import build_report, open_run
-from poolgen.pdf.report.document import run_verification
-from poolgen.spec import load_spec
+from poolgen.loader import load_spec
+from poolgen.pdf.report.document import build_report, run_verification
+from poolgen.run.folder import open_run
 
 
 @reports_errors

@@ -23,8 +23,6 @@ from poolgen.rng.labels import LABEL_ROOT, stream_label
 
 MOD = 97
 BARCODE_DIGITS = 15
-DEFAULT_VIRN_DIGITS = 12
-VIRN_RANGE = (9, 18)  # at least 10^9 to guess among per ticket; 10^18 still fits a 64-bit integer
 
 
 def check_digits(data: str) -> str:

@@ -4,10 +4,10 @@ order (docs/validation.md, section 4). One row per ticket, in pool order:
     barcode (15 digits), virn, book, ticket_no, then for every layout column C of the pool file:
     C (the spot's spec symbol code), C_text (the symbol as printed), C_caption (its caption)
 
-Spot codes are turned into symbols by the layout contract: for a game of play styles (format 2) by
-its areas' symbol lists (docs/styles/<style>.md, section 4), as each style module states in its
-`SPOTS` (column suffix -> the area's symbol lists, in order). A layout whose columns are not covered
-gets no imaging file, and `generate` says so.
+Spot codes are turned into symbols by the layout contract: for a ticket of play areas by its areas'
+symbol lists (docs/styles/<style>.md, section 4), as each area style states in its `SPOTS` (column
+suffix -> the area's symbol lists, in order). A layout whose columns are not covered gets no imaging
+file, and `generate` says so.
 """
 
 from __future__ import annotations
@@ -17,15 +17,17 @@ import polars as pl
 
 from poolgen.deliverables.identity import barcodes, virns
 from poolgen.errors import RunError
+from poolgen.game.model import Game, Pool
+from poolgen.game.play import AreaPlay
 
 Alphabet = dict[int, tuple[str, str, str]]  # stored value -> (spec code, text, caption)
 
 
-def spot_alphabets(spec, layout_columns: list[str]) -> dict[str, Alphabet] | None:
+def spot_alphabets(game: Game, layout_columns: list[str]) -> dict[str, Alphabet] | None:
     """Each layout column's alphabet, or None if a column is not covered."""
     rules: list[tuple[str, Alphabet]] = []
-    for area in spec.styles.areas if spec.styles is not None else ():
-        for suffix, lists in getattr(area.module, "SPOTS", ()):  # the style's own rule (its contract, 4)
+    for area in game.play.areas if isinstance(game.play, AreaPlay) else ():
+        for suffix, lists in area.module.SPOTS:  # the style's own rule (its contract, section 4)
             symbols = [s for name in lists for s in getattr(area.params, name)]
             alphabet = {i: (s.code, s.symbol, s.caption) for i, s in enumerate(symbols)}
             rules.append((area.id + suffix, alphabet))
@@ -38,16 +40,16 @@ def spot_alphabets(spec, layout_columns: list[str]) -> dict[str, Alphabet] | Non
     return out
 
 
-def imaging_table(spec, pool, df: pl.DataFrame, seed: bytes, virn_digits: int,
+def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, virn_digits: int,
                   layout_columns: list[str]) -> pl.DataFrame | None:
     """The pool's imaging table, or None if its layout cannot be mapped to symbols generically."""
-    alphabets = spot_alphabets(spec, layout_columns)
+    alphabets = spot_alphabets(game, layout_columns)
     if alphabets is None:
         return None
     book = df["book"].to_numpy()
     ticket_no = df["ticket_no"].to_numpy()
-    columns = [pl.Series("barcode", barcodes(spec.number, book, ticket_no)).cast(pl.String),
-               pl.Series("virn", virns(seed, spec.rules, pool.id, df.height, virn_digits)).cast(pl.String),
+    columns = [pl.Series("barcode", barcodes(game.number or 0, book, ticket_no)).cast(pl.String),
+               pl.Series("virn", virns(seed, game.id, pool.id, df.height, virn_digits)).cast(pl.String),
                df["book"], df["ticket_no"]]
     for c in layout_columns:
         alphabet = alphabets[c]

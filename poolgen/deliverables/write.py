@@ -1,8 +1,8 @@
 """Writing a printed run's deliverables into the staged run folder (docs/validation.md):
 
-- `write_imaging(spec, pool, df, seed, folder)`: the pool's imaging file (mode 0600), right after its
+- `write_imaging(game, pool, df, seed, folder)`: the pool's imaging file (mode 0600), right after its
   pool file, from the same table;
-- `write_run_files(spec, folder, run_id, pool_ids, keys)`: the pack list (no outcome) and, given
+- `write_run_files(game, folder, run_id, pool_ids, keys)`: the pack list (no outcome) and, given
   the two validation keys, the low- and high-tier validation files (mode 0600);
 - `manifest_part(...)`: the manifest's `deliverables` (every file with its role and hash) and
   `print` entries.
@@ -13,17 +13,19 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from poolgen.deliverables.identity import BARCODE_DIGITS, book_label
 from poolgen.deliverables.imaging import imaging_table
-from poolgen.deliverables.settings import print_settings
 from poolgen.deliverables.validation import TIERS, file_bytes, key_check
-from poolgen.files.write import create_secret_file, write_secret_bytes
+from poolgen.errors import RunError
+from poolgen.files.read import file_entry
+from poolgen.files.write import create_secret_file, write_atomic, write_secret_bytes
+from poolgen.game.model import Game, Pool, Printed
 from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
-from poolgen.run.manifest import file_entry
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 PACKS = "packs.csv"
@@ -35,11 +37,11 @@ def imaging_name(pool_id: str) -> str:
     return f"imaging-{pool_id}.parquet"
 
 
-def write_imaging(spec, pool, df: pl.DataFrame, seed: bytes, folder: Path) -> bool:
+def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder: Path) -> bool:
     """Write the pool's imaging file; False if its layout cannot be mapped to symbols."""
-    if spec.kind != "printed":
+    if not isinstance(game.sales, Printed):
         return False
-    table = imaging_table(spec, pool, df, seed, print_settings(spec).virn_digits,
+    table = imaging_table(game, pool, df, seed, game.sales.virn_digits,
                           [c for c in df.columns if c not in COMMON])
     if table is None:
         return False
@@ -50,31 +52,26 @@ def write_imaging(spec, pool, df: pl.DataFrame, seed: bytes, folder: Path) -> bo
     return True
 
 
-def write_run_files(spec, folder: Path, run_id: str, pool_ids: list[str],
+def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
                     keys: tuple[bytes, bytes] | None, high_tier_cents: int | None = None) -> None:
     """The pack list, and with `keys` (low, high) the two validation files."""
-    if spec.kind != "printed":
+    if not isinstance(game.sales, Printed):
         return
-    per_book = spec.tickets_per_book
+    per_book = game.sales.tickets_per_book
     books = pl.concat([pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["book"])["book"]
                        .unique() for pid in pool_ids]).sort()
-    game = f"{spec.number:03d}"
     packs = pl.DataFrame({"book": books}).with_columns(
-        pl.lit(game).alias("game"), pl.lit(0).alias("first_ticket"),
+        pl.lit(f"{game.number:03d}").alias("game"), pl.lit(0).alias("first_ticket"),
         pl.lit(per_book - 1).alias("last_ticket"), pl.lit(per_book).alias("tickets"))
     buf = io.BytesIO()
     packs.select("game", "book", "first_ticket", "last_ticket", "tickets").write_csv(buf)
-    from poolgen.files.write import write_atomic  # noqa: PLC0415
-
     write_atomic(folder / PACKS, buf.getvalue())  # no outcome, no pool: 0644
     if keys is None:
         return
-    threshold = high_tier_cents or print_settings(spec).high_tier_cents
+    threshold = high_tier_cents or game.sales.high_tier_cents
     codes, virns, prizes = [], [], []
     for pid in pool_ids:
         if not (folder / imaging_name(pid)).exists():
-            from poolgen.errors import RunError  # noqa: PLC0415
-
             raise RunError(f"pool {pid}: no imaging file (its layout is not mapped), so no validation "
                            "numbers to build validation files from")
         im = pl.read_parquet(folder / imaging_name(pid), columns=["barcode", "virn"])
@@ -83,12 +80,12 @@ def write_run_files(spec, folder: Path, run_id: str, pool_ids: list[str],
         pool = pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["prize_cents"])
         prizes += pool["prize_cents"].to_list()
     for (tier, name), key in zip(TIERS.items(), keys, strict=True):
-        write_secret_bytes(folder / name, file_bytes(tier, key, run_id, spec.number, threshold,
+        write_secret_bytes(folder / name, file_bytes(tier, key, run_id, game.number or 0, threshold,
                                                      codes, virns, prizes))
 
 
-def manifest_part(spec, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,
-                  high_tier_cents: int | None = None) -> dict:
+def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,
+                  high_tier_cents: int | None = None) -> dict[str, Any]:
     """The manifest's `deliverables` list (every file but the manifest and its signature, with role,
     pool where it has one, and hash) and, for printed runs, its `print` entry."""
     files = []
@@ -103,20 +100,19 @@ def manifest_part(spec, folder: Path, pool_ids: list[str], keys: tuple[bytes, by
         for (tier, name), key in zip(TIERS.items(), keys, strict=True):
             files.append({"role": "validation" if tier == "low" else "validation-high", "tier": tier,
                           "key_check": key_check(key), **file_entry(folder / name)})
-    part: dict = {"deliverables": files}
-    if spec.kind == "printed":
-        settings = print_settings(spec)
+    part: dict[str, Any] = {"deliverables": files}
+    if isinstance(game.sales, Printed):
         part["print"] = {"barcode": BARCODE, "barcode_digits": BARCODE_DIGITS,
-                         "virn_digits": settings.virn_digits,
-                         "high_tier_cents": high_tier_cents or settings.high_tier_cents,
+                         "virn_digits": game.sales.virn_digits,
+                         "high_tier_cents": high_tier_cents or game.sales.high_tier_cents,
                          "book_numbers": "a permutation of the order's book slots from the stream "
-                                         + label_text(book_label(spec.rules))}
+                                         + label_text(book_label(game.id))}
     return part
 
 
-def extra_streams(spec, pool_ids: list[str]) -> list[str]:
+def extra_streams(game: Game, pool_ids: list[str]) -> list[str]:
     """The labels of the deliverables' streams, as the manifest lists them."""
-    if spec.kind != "printed":
+    if not isinstance(game.sales, Printed):
         return []
-    return [label_text(book_label(spec.rules))] + [label_text(stream_label(spec.rules, pid, "virn"))
+    return [label_text(book_label(game.id))] + [label_text(stream_label(game.id, pid, "virn"))
                                                    for pid in pool_ids]

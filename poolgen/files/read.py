@@ -9,12 +9,14 @@ the text (tomllib recurses once per bracket and converts digits without limit). 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import stat
 import tomllib
 from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 from poolgen.errors import PoolgenError
 from poolgen.limits import MAX_DIGIT_RUN, MAX_KEY_FILE_BYTES, MAX_NESTING
@@ -89,7 +91,7 @@ def read_secret(path: Path, what: str, error: type[PoolgenError], limit: int,
 # Strings and comments of TOML, removed before brackets are counted (brackets inside them do not nest).
 _TOML_NOISE = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*',
                          re.S)
-_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
@@ -122,3 +124,14 @@ def parse_toml(data: bytes, name: str, error: type[PoolgenError]) -> dict:
 def display(path: Path | str) -> str:
     """A path as one printable line (a file name that is not UTF-8 shows its bytes escaped)."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def file_entry(path: Path) -> dict[str, Any]:
+    """Name, size and SHA-256 of a file the tool wrote (a manifest's file entry)."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+    return {"name": path.name, "bytes": size, "sha256": h.hexdigest()}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import json
 import os
 import re
 import secrets
@@ -11,7 +12,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from poolgen.errors import OutputError
 from poolgen.files.leftovers import lock
@@ -175,7 +176,8 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None) 
     exist or is complete. An existing `final` is never replaced. `committed(final)` runs just after
     the rename, with Ctrl-C and SIGTERM held back from the rename until it returns (so a run's seed
     is named with it). The folder is 0700 while it is written and `FOLDER_MODE` once in place; it
-    is locked while in use, so a later `poolgen.files.leftovers.sweep` removes it only once its writer is gone.
+    is locked while in use, so a later `poolgen.files.leftovers.sweep` removes it only once its writer
+    is gone.
     """
     final = Path(final)
     parent = final.parent
@@ -231,3 +233,10 @@ def write_secret_bytes(path: Path, data: bytes) -> None:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
+
+
+def canonical_bytes(doc: dict[str, Any]) -> bytes:
+    """The one byte string a document (a manifest, a ceremony) serialises to: JSON, keys sorted, UTF-8,
+    separators "," and ":" with no insignificant whitespace, no NaN or infinity."""
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")

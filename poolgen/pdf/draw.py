@@ -19,7 +19,7 @@ def _fit(text: str, font: str, size: float, width: float) -> float:
     return size if w <= width else max(4.0, size * width / w)
 
 
-def _centred(c: Canvas, x: float, y: float, text: str, font: str, size: float,
+def centred(c: Canvas, x: float, y: float, text: str, font: str, size: float,
              color: Color = INK, width: float | None = None) -> None:
     if width is not None:
         size = _fit(text, font, size, width)
@@ -28,7 +28,7 @@ def _centred(c: Canvas, x: float, y: float, text: str, font: str, size: float,
     c.drawCentredString(x, y, text)
 
 
-def _left(c: Canvas, x: float, y: float, text: str, font: str, size: float,
+def left(c: Canvas, x: float, y: float, text: str, font: str, size: float,
           color: Color = INK, width: float | None = None) -> None:
     if width is not None:
         size = _fit(text, font, size, width)
@@ -37,7 +37,7 @@ def _left(c: Canvas, x: float, y: float, text: str, font: str, size: float,
     c.drawString(x, y, text)
 
 
-def _box(c: Canvas, x: float, y: float, w: float, h: float, *, fill: Color | None = None,
+def box(c: Canvas, x: float, y: float, w: float, h: float, *, fill: Color | None = None,
          stroke: Color | None = INK, width: float = 1, radius: float = 4,
          dash: tuple | None = None) -> None:
     c.saveState()
@@ -53,21 +53,21 @@ def _box(c: Canvas, x: float, y: float, w: float, h: float, *, fill: Color | Non
     c.restoreState()
 
 
-def _spot_frame(c: Canvas, x: float, y: float, w: float, h: float, win: bool,
+def spot_frame(c: Canvas, x: float, y: float, w: float, h: float, win: bool,
                 fill: Color = white) -> None:
     if win:
-        _box(c, x, y, w, h, fill=WIN_FILL, stroke=GOOD, width=2.5, radius=5)
+        box(c, x, y, w, h, fill=WIN_FILL, stroke=GOOD, width=2.5, radius=5)
     else:
-        _box(c, x, y, w, h, fill=fill, stroke=GREY, width=0.8, radius=5)
+        box(c, x, y, w, h, fill=fill, stroke=GREY, width=0.8, radius=5)
 
 
-def _panel(c: Canvas, x: float, y: float, w: float, h: float, title: str, color: Color,
+def panel(c: Canvas, x: float, y: float, w: float, h: float, title: str, color: Color,
            note: str = "") -> None:
-    _box(c, x, y, w, h, fill=HexColor("#FFFFFF"), stroke=color, width=1.5, radius=6)
+    box(c, x, y, w, h, fill=HexColor("#FFFFFF"), stroke=color, width=1.5, radius=6)
     c.setFillColor(color)
     c.roundRect(x, y + h - 15, w, 15, 6, stroke=0, fill=1)
     c.rect(x, y + h - 15, w, 7, stroke=0, fill=1)
-    _left(c, x + 6, y + h - 11, title, "Helvetica-Bold", 9, white, width=w - 12)
+    left(c, x + 6, y + h - 11, title, "Helvetica-Bold", 9, white, width=w - 12)
     if note:
         tw = stringWidth(title, "Helvetica-Bold", 9)
-        _left(c, x + 14 + tw, y + h - 11, note, "Helvetica", 7.5, white, width=w - tw - 24)
+        left(c, x + 14 + tw, y + h - 11, note, "Helvetica", 7.5, white, width=w - tw - 24)

@@ -6,8 +6,8 @@ statement of the prize the layout pays, evaluated from the layout columns by the
 contracts (docs/styles/) and compared with the prize the pool records for the ticket.
 
 Which tickets by default: poolgen/pdf/selection.py. What a layout pays: poolgen/pdf/evaluation.py.
-The ticket faces: poolgen/pdf/faces/areas.py for games of play styles, faces_<style>.py for
-eInstants of a style (their shared screen frame: faces.py).
+The ticket faces: poolgen/pdf/faces/ (areas.py for a ticket of play areas, <style>.py for a
+ticket-wide style; what they share: common.py).
 """
 
 from __future__ import annotations
@@ -22,25 +22,16 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.errors import RunError
+from poolgen.game.model import Game, Symbol
 from poolgen.money import fmt_cents
-from poolgen.pdf.draw import BAD, GOOD, GREY, INK, _box, _centred, _left
-from poolgen.pdf.evaluation import (
-    Evaluation,
-    _name,
-    einstant_faces,
-    evaluate,
-    required_columns,
-)
-from poolgen.pdf.faces import areas as faces_styles
-from poolgen.pdf.selection import SELECTION_LABEL, default_selection, find_tickets, selection_seed
+from poolgen.pdf.draw import BAD, GOOD, GREY, INK, box, centred, left
+from poolgen.pdf.evaluation import Evaluation, evaluate, required_columns
+from poolgen.pdf.faces import face_of
+from poolgen.pdf.faces.common import name_of
 from poolgen.pdf.symbols import draw_symbol, has_drawing
 from poolgen.run.folder import RunFolder
-from poolgen.spec import Spec, Symbol
 
-# The selection and evaluation names are re-exported: they were this module's before the split.
-__all__ = ["INDEX_ROWS", "Evaluation", "SELECTION_LABEL", "build_proofs",
-           "default_selection", "evaluate", "find_tickets", "page_count", "required_columns",
-           "selection_seed"]
+__all__ = ["INDEX_ROWS", "build_proofs", "page_count"]
 
 PAGE = landscape(letter)
 W, H = PAGE
@@ -60,7 +51,7 @@ def _tier_label(tier_id: str) -> str:
 
 
 def _header(c: Canvas, run: RunFolder, title: str, page: int, pages: int) -> None:
-    _left(c, MARGIN, H - MARGIN - 8, title, "Helvetica-Bold", 15, INK, width=W - 2 * MARGIN - 90)
+    left(c, MARGIN, H - MARGIN - 8, title, "Helvetica-Bold", 15, INK, width=W - 2 * MARGIN - 90)
     c.setFont("Helvetica", 8)
     c.setFillColor(GREY)
     c.drawRightString(W - MARGIN, H - MARGIN - 6, f"page {page} of {pages}")
@@ -73,8 +64,8 @@ def _header(c: Canvas, run: RunFolder, title: str, page: int, pages: int) -> Non
 def _statement(c: Canvas, t: _Ticket, x: float, y: float, w: float, h: float) -> None:
     recorded = t.row["prize_cents"]
     agrees = recorded == t.ev.prize_cents
-    _box(c, x, y, w, h, fill=white, stroke=GOOD if agrees else BAD, width=1.5, radius=6)
-    _left(c, x + 12, y + h - 22, f"THIS LAYOUT PAYS {fmt_cents(t.ev.prize_cents)}",
+    box(c, x, y, w, h, fill=white, stroke=GOOD if agrees else BAD, width=1.5, radius=6)
+    left(c, x + 12, y + h - 22, f"THIS LAYOUT PAYS {fmt_cents(t.ev.prize_cents)}",
           "Helvetica-Bold", 15, GOOD if t.ev.prize_cents else INK)
     verdict = "agrees" if agrees else "DOES NOT AGREE with the layout"
     c.setFont("Helvetica-Bold", 9)
@@ -87,50 +78,42 @@ def _statement(c: Canvas, t: _Ticket, x: float, y: float, w: float, h: float) ->
         for part in simpleSplit(line, "Helvetica", 8.5, w - 24):
             if ly < y + 5:
                 return
-            _left(c, x + 12, ly, part, "Helvetica", 8.5, BAD if "ILLEGAL" in part else INK)
+            left(c, x + 12, ly, part, "Helvetica", 8.5, BAD if "ILLEGAL" in part else INK)
             ly -= 10.5
     if t.ev.winning and ly >= y + 5:
-        _left(c, x + 12, ly, "Winning spots are outlined in green (a proof mark, not printed on "
+        left(c, x + 12, ly, "Winning spots are outlined in green (a proof mark, not printed on "
               "the ticket).", "Helvetica-Oblique", 7.5, GREY)
 
 
-def _ticket_page(c: Canvas, run: RunFolder, spec: Spec, t: _Ticket, n: int, count: int,
+def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, count: int,
                  page: int, pages: int) -> None:
     row, pool = t.row, t.pool
-    if spec.kind == "printed":
-        title = (f"{spec.name} (game {spec.number}), {fmt_cents(pool['price_cents'])} ticket "
+    if game.kind == "printed":
+        title = (f"{game.name} (game {game.number}), {fmt_cents(pool['price_cents'])} ticket "
                  f"{row['ticket']}")
         sub = (f"Pool {pool['id']}, position {row['position']:,}, book {row['book']:07d}, "
                f"ticket {row['ticket_no']:03d}, {_tier_label(row['tier'])}")
     else:
-        title = f"{spec.name} (eInstant), {fmt_cents(pool['price_cents'])} share {row['ticket']}"
+        title = f"{game.name} (eInstant), {fmt_cents(pool['price_cents'])} share {row['ticket']}"
         sub = (f"Pool {pool['id']}, serial {row['serial']:07d}, position {row['position']:,}, "
                f"{_tier_label(row['tier'])}")
     _header(c, run, title, page, pages)
-    _left(c, MARGIN, H - MARGIN - 22, f"Proof {n} of {count}.  {sub}", "Helvetica", 9.5, INK,
+    left(c, MARGIN, H - MARGIN - 22, f"Proof {n} of {count}.  {sub}", "Helvetica", 9.5, INK,
           width=W - 2 * MARGIN)
     face_top = H - MARGIN - 32
-    face_bottom = 36 + 104 + (14 if spec.kind == "printed" else 6)
-    # a game of play styles: poolgen/pdf/faces/areas.py; an eInstant of a style: poolgen/pdf/faces_<style>.py
-    face = faces_styles.draw if spec.styles is not None else einstant_faces(spec.style).draw
-    face(c, spec, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
+    face_bottom = 36 + 104 + (14 if game.kind == "printed" else 6)
+    face_of(game).draw(c, game, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
     _statement(c, t, MARGIN, 36, W - 2 * MARGIN, 98)
 
 
-def _key_entries(spec: Spec) -> tuple[list[Symbol], list[Symbol], str]:
+def _key_entries(game: Game) -> tuple[list[Symbol], list[Symbol], str]:
     """(drawn symbols, text symbols, a note) for the cover's symbol key."""
-    drawn = [s for s in spec.symbols if has_drawing(s.code) and s.group != "number"]
-    text = [s for s in spec.symbols if not has_drawing(s.code) and s.group != "number"]
-    numbers = spec.symbols_in("number")
-    note = ""
-    if numbers:
-        note = "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers)
-    if spec.style is not None:  # an eInstant of a generic style
-        note = einstant_faces(spec.style).key_note(spec)
-    return drawn, text, note
+    drawn = [s for s in game.symbols if has_drawing(s.code) and s.group != "number"]
+    text = [s for s in game.symbols if not has_drawing(s.code) and s.group != "number"]
+    return drawn, text, face_of(game).key_note(game)
 
 
-def _cover(c: Canvas, run: RunFolder, spec: Spec, selection: str, count: int, pages: int) -> None:
+def _cover(c: Canvas, run: RunFolder, game: Game, selection: str, count: int, pages: int) -> None:
     m = run.manifest
     g = m["game"]
     _header(c, run, "Ticket proofs", 1, pages)
@@ -141,42 +124,42 @@ def _cover(c: Canvas, run: RunFolder, spec: Spec, selection: str, count: int, pa
         ("Run", f"{m.get('run_id', run.path.name)}, created {m.get('created', '?')}, "
                 f"{len(run.pools)} pool(s)"),
         ("Manifest SHA-256", hashlib.sha256(run.manifest_bytes).hexdigest()),
-        ("Spec", f"{spec.path.name}, SHA-256 {spec.sha256}"),
+        ("Spec", f"{game.path.name}, SHA-256 {game.sha256}"),
         ("Selection", selection),
         ("Pages", f"{count} ticket(s), one a page, after this cover and "
                   f"{pages - 1 - count} index page(s)"),
     ]
     for label, value in lines:
-        _left(c, MARGIN, y, label, "Helvetica-Bold", 9.5)
+        left(c, MARGIN, y, label, "Helvetica-Bold", 9.5)
         parts = simpleSplit(value, "Helvetica", 9.5, W - 2 * MARGIN - 110)
         for part in parts:
-            _left(c, MARGIN + 110, y, part, "Helvetica", 9.5)
+            left(c, MARGIN + 110, y, part, "Helvetica", 9.5)
             y -= 12.5
         y -= 3
     y -= 8
-    _left(c, MARGIN, y, "Symbol key", "Helvetica-Bold", 12)
+    left(c, MARGIN, y, "Symbol key", "Helvetica-Bold", 12)
     y -= 10
-    drawn, text, note = _key_entries(spec)
+    drawn, text, note = _key_entries(game)
     size, cell = 40, 62
     per_row = int((W - 2 * MARGIN) // cell)
     for i, s in enumerate(drawn):
         if i % per_row == 0:
             y -= size + 16
         draw_symbol(c, s.code, MARGIN + (i % per_row) * cell + (cell - size) / 2, y, size,
-                    s.caption or _name(s), 7)
+                    s.caption or name_of(s), 7)
     tw, thh = 62, 34
     per_row = int((W - 2 * MARGIN) // tw)
     for i, s in enumerate(text):
         if i % per_row == 0:
             y -= thh + 6
         sx = MARGIN + (i % per_row) * tw
-        _box(c, sx + 2, y, tw - 4, thh, fill=white, stroke=GREY, width=0.8)
-        _centred(c, sx + tw / 2, y + 17, s.symbol, "Helvetica-Bold", 11, INK, width=tw - 8)
-        _centred(c, sx + tw / 2, y + 6, s.caption, "Helvetica", 6.5, GREY, width=tw - 8)
+        box(c, sx + 2, y, tw - 4, thh, fill=white, stroke=GREY, width=0.8)
+        centred(c, sx + tw / 2, y + 17, s.symbol, "Helvetica-Bold", 11, INK, width=tw - 8)
+        centred(c, sx + tw / 2, y + 6, s.caption, "Helvetica", 6.5, GREY, width=tw - 8)
     if note:
         y -= 14
         for part in simpleSplit(note, "Helvetica", 7.5, W - 2 * MARGIN):
-            _left(c, MARGIN, y, part, "Helvetica", 7.5, INK)
+            left(c, MARGIN, y, part, "Helvetica", 7.5, INK)
             y -= 9.5
 
 
@@ -187,7 +170,7 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
             ("prize (record)", 420), ("layout pays", 530)]
     y = H - MARGIN - 36
     for name, dx in cols:
-        _left(c, MARGIN + dx, y, name, "Helvetica-Bold", 9)
+        left(c, MARGIN + dx, y, name, "Helvetica-Bold", 9)
     y -= 14
     for n in range(first, min(first + INDEX_ROWS, len(tickets))):
         t = tickets[n]
@@ -196,15 +179,15 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
                   t.row["ticket"], fmt_cents(t.row["prize_cents"]),
                   fmt_cents(t.ev.prize_cents) + ("" if agrees else "  DISAGREES")]
         for (_, dx), v in zip(cols, values, strict=True):
-            _left(c, MARGIN + dx, y, v, "Helvetica", 9, INK if agrees else BAD)
+            left(c, MARGIN + dx, y, v, "Helvetica", 9, INK if agrees else BAD)
         y -= 15.5
 
 
-def build_proofs(run: RunFolder, spec: Spec, picks: list[tuple[str, int]], selection: str) -> bytes:
+def build_proofs(run: RunFolder, game: Game, picks: list[tuple[str, int]], selection: str) -> bytes:
     """The proof PDF of the tickets at `picks` ((pool id, position), in page order)."""
     rows: dict[tuple[str, int], dict] = {}
     for pid in dict.fromkeys(p for p, _ in picks):
-        run.require(pid, required_columns(spec, run.pool(pid)))
+        run.require(pid, required_columns(game, run.pool(pid)))
         wanted = sorted({pos for p, pos in picks if p == pid})
         for r in run.rows(pid, wanted).iter_rows(named=True):
             rows[(pid, r["position"])] = r
@@ -213,22 +196,22 @@ def build_proofs(run: RunFolder, spec: Spec, picks: list[tuple[str, int]], selec
         if (pid, pos) not in rows:
             raise RunError(f"{run.name}: pool {pid} has no position {pos}")
         pool = run.pool(pid)
-        tickets.append(_Ticket(pool, rows[(pid, pos)], evaluate(spec, pool, rows[(pid, pos)])))
+        tickets.append(_Ticket(pool, rows[(pid, pos)], evaluate(game, pool, rows[(pid, pos)])))
     index_pages = max(1, -(-len(tickets) // INDEX_ROWS))
     pages = 1 + index_pages + len(tickets)
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=PAGE, invariant=1, pageCompression=1)
-    c.setTitle(f"Ticket proofs: {spec.name}, run {run.manifest.get('run_id', run.path.name)}")
+    c.setTitle(f"Ticket proofs: {game.name}, run {run.manifest.get('run_id', run.path.name)}")
     c.setAuthor("poolgen")
     c.setSubject("ticket proofs")
     c.setCreator("poolgen proof")
-    _cover(c, run, spec, selection, len(tickets), pages)
+    _cover(c, run, game, selection, len(tickets), pages)
     c.showPage()
     for k in range(index_pages):
         _index(c, run, tickets, k * INDEX_ROWS, 2 + k, pages, 2 + index_pages)
         c.showPage()
     for n, t in enumerate(tickets):
-        _ticket_page(c, run, spec, t, n + 1, len(tickets), 2 + index_pages + n, pages)
+        _ticket_page(c, run, game, t, n + 1, len(tickets), 2 + index_pages + n, pages)
         c.showPage()
     c.save()
     return buf.getvalue()

@@ -18,10 +18,9 @@ import numpy as np
 import polars as pl
 
 from poolgen.deliverables.identity import book_numbers
+from poolgen.game.model import Game, Pool, Printed
 from poolgen.rng import derive_stream, permutation
 from poolgen.rng.labels import stream_label
-from poolgen.spec import Pool, Spec
-from poolgen.styles import einstant_module
 
 PURPOSES = ("order", "layout", "salt")
 SALT_BYTES = 16
@@ -33,28 +32,28 @@ def tier_base(pool: Pool) -> np.ndarray:
     return np.repeat(np.arange(len(counts), dtype=np.int16), counts)
 
 
-def shuffled_tiers(spec: Spec, pool: Pool, seed: bytes) -> np.ndarray:
+def shuffled_tiers(game: Game, pool: Pool, seed: bytes) -> np.ndarray:
     """The pool's tier indices in pool order (exact counts, uniformly shuffled)."""
-    stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "order"))
+    stream = derive_stream(seed, *stream_label(game.id, pool.id, "order"))
     return tier_base(pool)[permutation(stream, pool.tickets)]
 
 
-def order_book_slots(spec: Spec) -> int:
+def order_book_slots(game: Game) -> int:
     """The number of book slots of the order: every pool's books, numbered together."""
-    return max(p.first_book + p.books for p in spec.pools)
+    return max((p.first_book or 0) + (p.books or 0) for p in game.pools)
 
 
-def identity_columns(spec: Spec, pool: Pool, seed: bytes) -> dict[str, pl.Series]:
+def identity_columns(game: Game, pool: Pool, seed: bytes) -> dict[str, pl.Series]:
     """Position and ticket identity of every place in the pool."""
     n = pool.tickets
     position = pl.Series("position", np.arange(n, dtype=np.uint32))
-    if spec.kind == "printed":
-        per_book = spec.tickets_per_book
-        numbers = book_numbers(seed, spec.rules, order_book_slots(spec))
-        book = pl.Series("book", numbers[pool.first_book + np.arange(n) // per_book])
+    if isinstance(game.sales, Printed):
+        per_book = game.sales.tickets_per_book
+        numbers = book_numbers(seed, game.id, order_book_slots(game))
+        book = pl.Series("book", numbers[(pool.first_book or 0) + np.arange(n) // per_book])
         ticket_no = pl.Series("ticket_no", (np.arange(n) % per_book).astype(np.uint16))
         ticket = pl.select(
-            pl.format("{}-{}-{}", pl.lit(f"{spec.number:03d}"),
+            pl.format("{}-{}-{}", pl.lit(f"{game.number:03d}"),
                       book.cast(pl.String).str.zfill(7), ticket_no.cast(pl.String).str.zfill(3))
         ).to_series().rename("ticket")
         return {"position": position, "ticket": ticket, "book": book, "ticket_no": ticket_no}
@@ -65,25 +64,23 @@ def identity_columns(spec: Spec, pool: Pool, seed: bytes) -> dict[str, pl.Series
     return {"position": position, "ticket": ticket, "serial": serial}
 
 
-def salt_column(spec: Spec, pool: Pool, seed: bytes) -> pl.Series:
+def salt_column(game: Game, pool: Pool, seed: bytes) -> pl.Series:
     """Every ticket's Merkle salt: 32 lower-case hex digits from the pool's salt stream."""
-    stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "salt"))
+    stream = derive_stream(seed, *stream_label(game.id, pool.id, "salt"))
     digits = stream.read(SALT_BYTES * pool.tickets).hex().encode("ascii")
     return pl.Series("salt", np.frombuffer(digits, dtype=f"S{2 * SALT_BYTES}")).cast(pl.String)
 
 
-def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
+def build_pool(game: Game, pool: Pool, seed: bytes) -> pl.DataFrame:
     """The pool's full table: identity, tier, prize and layout columns, in pool order.
 
     The identity, tier, prize and salt columns are made on a thread while this one lays the tickets
     out: both are mostly numpy, polars and OpenSSL work, which run without the GIL."""
-    tiers = shuffled_tiers(spec, pool, seed)
-    # a game of generic play styles (poolgen/styles/), or an eInstant of one style (poolgen/styles/<style>.py)
-    lay_out = spec.styles.lay_out if spec.styles is not None else einstant_module(spec.style).lay_out
+    tiers = shuffled_tiers(game, pool, seed)
     with ThreadPoolExecutor(max_workers=1) as worker:
-        common = worker.submit(_common_columns, spec, pool, seed, tiers)
-        stream = derive_stream(seed, *stream_label(spec.rules, pool.id, "layout"))
-        layout: dict[str, np.ndarray] = lay_out(spec, pool, tiers, stream)
+        common = worker.submit(_common_columns, game, pool, seed, tiers)
+        stream = derive_stream(seed, *stream_label(game.id, pool.id, "layout"))
+        layout = game.play.lay_out(game, pool, tiers, stream)
         columns = common.result()
     for name, values in layout.items():
         if name in columns:
@@ -92,12 +89,12 @@ def build_pool(spec: Spec, pool: Pool, seed: bytes) -> pl.DataFrame:
     return pl.DataFrame(list(columns.values()))
 
 
-def _common_columns(spec: Spec, pool: Pool, seed: bytes, tiers: np.ndarray) -> dict[str, pl.Series]:
+def _common_columns(game: Game, pool: Pool, seed: bytes, tiers: np.ndarray) -> dict[str, pl.Series]:
     """Every column but the layout's: identity, tier, prize and salt."""
     ids = np.array([t.id for t in pool.tiers])
     prizes = np.array([t.prize_cents for t in pool.tiers], dtype=np.int64)
-    columns = identity_columns(spec, pool, seed)
+    columns = identity_columns(game, pool, seed)
     columns["tier"] = pl.Series("tier", ids, dtype=pl.String)[tiers]
     columns["prize_cents"] = pl.Series("prize_cents", prizes[tiers])
-    columns["salt"] = salt_column(spec, pool, seed)
+    columns["salt"] = salt_column(game, pool, seed)
     return columns

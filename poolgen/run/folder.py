@@ -21,8 +21,9 @@ from audit.errors import UnusableInput
 from audit.limits import read_manifest_bytes
 from audit.manifest import Manifest, ManifestError, PoolEntry
 from poolgen.errors import RunError
+from poolgen.game.model import Game
+from poolgen.loader import default_spec_dir, load_spec
 from poolgen.run.manifest import MANIFEST
-from poolgen.spec import Spec, load_spec
 
 __all__ = ["RunFolder", "open_run", "spec_for"]
 
@@ -177,16 +178,8 @@ def open_run(path: Path | str) -> RunFolder:
     return RunFolder(path, raw, parsed.doc, parsed)
 
 
-def _default_spec_dir() -> Path:
-    # As poolgen.cli.common.default_spec_dir (the library does not import the CLI).
-    here = Path("specs")
-    if here.is_dir():
-        return here
-    return Path(__file__).resolve().parents[2] / "specs"
-
-
-def spec_for(run: RunFolder, spec_path: Path | None, *, must_match: bool) -> Spec:
-    """The run's spec: `spec_path` if given, else specs/<the manifest's spec file name>.
+def spec_for(run: RunFolder, spec_path: Path | None, *, must_match: bool) -> Game:
+    """The run's game: the spec `spec_path` if given, else specs/<the manifest's spec file name>.
 
     With `must_match`, a spec whose SHA-256 differs from the manifest's is refused: its symbols
     might not be the ones the run's codes stand for.
@@ -196,15 +189,15 @@ def spec_for(run: RunFolder, spec_path: Path | None, *, must_match: bool) -> Spe
         name = wanted.get("file")
         if not name or not isinstance(name, str):
             raise RunError(f"{run.name}: the manifest names no spec file; give it with --spec")
-        spec_path = _default_spec_dir() / Path(name).name
+        spec_path = default_spec_dir() / Path(name).name
         if not spec_path.is_file():
-            raise RunError(f"{run.name}: spec {name} not found in {_default_spec_dir()}; "
+            raise RunError(f"{run.name}: spec {name} not found in {default_spec_dir()}; "
                            f"give it with --spec")
-    spec = load_spec(spec_path)
-    if spec.rules != run.parsed.rules:
-        raise RunError(f"{spec_path}: a {spec.rules} spec, but the run is a "
+    game = load_spec(spec_path)
+    if game.id != run.parsed.rules:
+        raise RunError(f"{spec_path}: a {game.id} spec, but the run is a "
                        f"{run.parsed.rules} run")
-    if must_match and spec.sha256 != wanted.get("sha256"):
+    if must_match and game.sha256 != wanted.get("sha256"):
         raise RunError(f"{spec_path}: SHA-256 differs from that of the spec the run was made from "
                        f"({wanted.get('file')}); give the original with --spec")
-    return spec
+    return game

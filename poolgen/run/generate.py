@@ -1,9 +1,9 @@
 """Generating a run: every requested pool built, written as Parquet, and described in a manifest.
 
-`generate(spec, seed, now=..., out=..., ...)` is pure given its inputs: the seed and the clock are
-read by the caller (the CLI), so tests drive it with fixed values. Pools are independent (each
-from its own derived streams), so they may be built by several worker processes; the files are
-identical whatever the number of workers.
+`generate(GenerateRequest(game, seed, now=..., out=..., run_id=...))` is pure given its request: the
+seed and the clock are read by the caller (the CLI), so tests drive it with fixed values. Pools are
+independent (each from its own derived streams), so they may be built by several worker processes;
+the files are identical whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -16,34 +16,59 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 import poolgen
 from audit.styles import einstant_engine
-from audit.styles import evaluate as evaluate_styles
+from audit.styles import evaluate as evaluate_areas
 from poolgen.deliverables.write import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
-from poolgen.files.write import create_secret_file, staged_folder, write_atomic
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes, create_secret_file, staged_folder, write_atomic
+from poolgen.game.model import Game, Pool
 from poolgen.interrupts import deferred, pause_point, starting_workers, worker_init
+from poolgen.loader import load_spec
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
 from poolgen.run.build import PURPOSES, build_pool
-from poolgen.run.manifest import MANIFEST, canonical_bytes, file_entry, pool_figures, totals
+from poolgen.run.manifest import MANIFEST, pool_figures, totals
 from poolgen.run.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.provenance import code_entry
 from poolgen.seeds.seed import commitment
-from poolgen.spec import Pool, Spec, load_spec
-from poolgen.styles import einstant_module
 
 STEPS = ("shuffle and lay out", "check", "write and hash")
 Progress = Callable[[str, int], None]  # (pool id, steps done)
+
+
+@dataclass(frozen=True)
+class GenerateRequest:
+    """What to generate: pools of `game` from `seed`, into a new run folder `out/run_id`.
+
+    `pool_ids`: the pools to build (default every pool of the game); `signature`: the manifest's
+    entry naming the signing key (default {"signed": false}); `ceremony`: the manifest entry of the
+    sealed ceremony the seed came from (poolgen/seeds/ceremony.py), if any; `validation_keys`
+    (low, high): write a printed run's validation files (docs/validation.md), at
+    `high_tier_cents` (default the game's) and above from the high-tier file."""
+
+    game: Game
+    seed: bytes = field(repr=False)
+    now: datetime
+    out: Path
+    run_id: str
+    pool_ids: list[str] | None = None
+    workers: int = 1
+    signature: dict[str, Any] | None = None
+    ceremony: dict[str, Any] | None = None
+    validation_keys: tuple[bytes, bytes] | None = field(default=None, repr=False)
+    high_tier_cents: int | None = None
 
 
 @dataclass(frozen=True)
@@ -56,20 +81,20 @@ def pool_file_name(pool_id: str) -> str:
     return f"pool-{pool_id}.parquet"
 
 
-def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
-              progress: Progress | None = None) -> dict:
+def make_pool(game: Game, pool_id: str, seed: bytes, folder: Path,
+              progress: Progress | None = None) -> dict[str, Any]:
     """Build one pool, write its Parquet file into `folder`, and return its manifest entry."""
-    pool = spec.pool(pool_id)
-    df = build_pool(spec, pool, seed)
+    pool = game.pool(pool_id)
+    df = build_pool(game, pool, seed)
     if progress:
         progress(pool_id, 1)
 
-    def check_then_write() -> dict:
-        self_check(spec, pool, df)  # raises before anything is written
+    def check_then_write() -> dict[str, Any]:
+        self_check(game, pool, df)  # raises before anything is written
         if progress:
             progress(pool_id, 2)
         file = _write_pool_file(df, folder / pool_file_name(pool_id))
-        write_imaging(spec, pool, df, seed, folder)  # printed games: the printer's file (deliverables/)
+        write_imaging(game, pool, df, seed, folder)  # printed games: the printer's file (deliverables/)
         return file
 
     # The check (numpy) and the write (polars, and hashlib over the whole file) mostly run without the
@@ -90,7 +115,7 @@ def make_pool(spec: Spec, pool_id: str, seed: bytes, folder: Path,
     return entry
 
 
-def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
+def _write_pool_file(df: pl.DataFrame, path: Path) -> dict[str, Any]:
     """Write the pool's Parquet file, fsync it (on disk before the run folder is renamed into place)
     and return its manifest file entry.
 
@@ -107,29 +132,24 @@ def _write_pool_file(df: pl.DataFrame, path: Path) -> dict:
     return file_entry(path)
 
 
-def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
-    """Re-evaluate every layout with audit's independent rules engine before anything is written.
+def self_check(game: Game, pool: Pool, df: pl.DataFrame) -> None:
+    """Re-evaluate every layout with audit's independent rules engine before anything is written,
+    from the manifest's `play` entry as verify's step 4 does.
 
     A pool whose layouts do not pay exactly their stored prizes, or break the game's rules, is never
     written, let alone signed. (poolgen may use audit; audit never uses poolgen.)
     """
     entry = {"id": pool.id, "price_cents": pool.price_cents, "tickets": pool.tickets,
              "denomination_cents": pool.denomination_cents, "play_areas": pool.play_areas}
+    play = game.play.document()
     try:
-        if spec.styles is not None:  # audit's style engines, from the manifest's play entry
-            play = spec.styles.play_document()
-            evaluate = lambda table, pool_entry: evaluate_styles(table, pool_entry, play)  # noqa: E731
-        else:  # an eInstant style's audit engine, from the manifest's play entry
-            play = einstant_module(spec.style).play_document(spec)
-            engine = einstant_engine(spec.style)
-            evaluate = lambda table, pool_entry: engine.evaluate(table, pool_entry, play)  # noqa: E731
-    except (LookupError, ValueError):
-        raise RunError(f"{spec.path.name}: no audit rules engine for {spec.style or spec.rules!r}; "
+        result = evaluate_play(df, entry, play)
+    except LookupError:
+        styles = ", ".join(map(repr, game.play.styles))
+        raise RunError(f"{game.path.name}: no audit rules engine for {styles}; "
                        "refusing to write layouts nobody can check") from None
-    try:
-        result = evaluate(df, entry)
     except ValueError as exc:  # a play entry audit cannot read: check should have refused the spec
-        raise RunError(f"{spec.path.name}: pool {pool.id}: audit's engine refuses the run ({exc}); "
+        raise RunError(f"{game.path.name}: pool {pool.id}: audit's engine refuses the run ({exc}); "
                        "nothing was written") from None
     stored = df.get_column("prize_cents").to_numpy()
     wrong = np.flatnonzero(result.prize_cents != stored)
@@ -137,8 +157,21 @@ def self_check(spec: Spec, pool: Pool, df: pl.DataFrame) -> None:
         first = (f"position {int(wrong[0])} pays {int(result.prize_cents[wrong[0]])} cents, "
                  f"stores {int(stored[wrong[0]])}") if len(wrong) else \
             f"position {result.illegal[0][0]}: {result.illegal[0][1]}"
-        raise RunError(f"{spec.path.name}: pool {pool.id}: {len(wrong)} layout(s) pay another prize "
+        raise RunError(f"{game.path.name}: pool {pool.id}: {len(wrong)} layout(s) pay another prize "
                        f"and {len(result.illegal)} break the rules (first: {first}); nothing was written")
+
+
+def evaluate_play(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Any:
+    """What audit's engines find a pool's layouts pay, from a manifest `play` entry: a ticket-wide
+    style's engine (the entry names its `style`) or the engines of a ticket's areas. LookupError:
+    audit has no engine for it."""
+    if "style" in play:
+        try:
+            engine = einstant_engine(play["style"])
+        except ValueError:
+            raise LookupError(play["style"]) from None
+        return engine.evaluate(table, pool, play)
+    return evaluate_areas(table, pool, play)
 
 
 _progress_queue = None  # in a worker: where its progress goes (given once, when the worker starts)
@@ -151,12 +184,12 @@ def _worker_start(q) -> None:
     _progress_queue = q
 
 
-def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str) -> dict:
-    spec = load_spec(spec_path)
-    if spec.sha256 != sha256:  # the manifest records the spec the run started with
-        raise SpecError(f"{spec.path.name}: changed on disk while the run was being generated")
+def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str) -> dict[str, Any]:
+    game = load_spec(spec_path)
+    if game.sha256 != sha256:  # the manifest records the spec the run started with
+        raise SpecError(f"{game.path.name}: changed on disk while the run was being generated")
     q = _progress_queue
-    entry = make_pool(spec, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None)
+    entry = make_pool(game, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None)
     pause_point("pool-written")
     return entry
 
@@ -169,20 +202,21 @@ def tool_versions() -> dict:
             "polars": pl.__version__, "cryptography": cryptography.__version__, "code": code_entry()}
 
 
-def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools: list[dict],
-                      signature: dict | None = None, ceremony: dict | None = None) -> dict:
+def manifest_document(game: Game, seed: bytes, now: datetime, run_id: str, pools: list[dict[str, Any]],
+                      signature: dict[str, Any] | None = None,
+                      ceremony: dict[str, Any] | None = None) -> dict[str, Any]:
     """The run's manifest; `ceremony` is the sealed seed ceremony's entry (docs/ceremony.md), if any."""
-    streams = [label_text(stream_label(spec.rules, p["id"], purpose))
+    streams = [label_text(stream_label(game.id, p["id"], purpose))
                for p in pools for purpose in PURPOSES]
     doc = {
         "format": "poolgen-manifest/1",
         "tool": tool_versions(),
         "created": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "run_id": run_id,
-        "spec": {"file": spec.path.name, "sha256": spec.sha256},
-        "game": {"name": spec.name, "number": spec.number, "regulation": spec.regulation,
-                 "rules": spec.rules, "kind": spec.kind,
-                 "tickets_per_book": spec.tickets_per_book},
+        "spec": {"file": game.path.name, "sha256": game.sha256},
+        "game": {"name": game.name, "number": game.number, "regulation": game.regulation,
+                 "rules": game.id, "kind": game.kind, "tickets_per_book": game.tickets_per_book}
+        | game.play.game_entry(),
         "drbg": {"algorithm": ALGORITHM, "streams": streams},
         "seed_commitment": {"algorithm": 'SHA-256("poolgen/seed-commitment/v1" || seed)',
                             "value": commitment(seed)},
@@ -190,57 +224,46 @@ def manifest_document(spec: Spec, seed: bytes, now: datetime, run_id: str, pools
         "totals": totals(pools),
         "signature": signature or {"signed": False},
     }
-    if spec.styles is not None:  # what audit's style engines evaluate (docs/styles/play.md)
-        doc["play"] = spec.styles.play_document()
-    if spec.style is not None:  # an eInstant style: every parameter its audit engine reads
-        doc["game"]["style"] = spec.style
-        doc["play"] = einstant_module(spec.style).play_document(spec)
+    doc["play"] = game.play.document()  # what audit's engines evaluate (docs/styles/)
     if ceremony is not None:
         doc["ceremony"] = ceremony
     return doc
 
 
-def generate(spec: Spec, seed: bytes, *, now: datetime, out: Path, run_id: str,
-             pool_ids: list[str] | None = None, workers: int = 1,
-             progress: Progress | None = None,
-             signature: dict | None = None,
-             finish: Callable[[Path, dict], None] | None = None,
-             ceremony: dict | None = None,
-             committed: Callable[[Path], None] | None = None,
-             validation_keys: tuple[bytes, bytes] | None = None,
-             high_tier_cents: int | None = None) -> RunResult:
-    """Build the pools into a new run folder `out/run_id`, written atomically.
+def generate(request: GenerateRequest, *, progress: Progress | None = None,
+             finish: Callable[[Path, dict[str, Any]], None] | None = None,
+             committed: Callable[[Path], None] | None = None) -> RunResult:
+    """Build the requested pools into a new run folder `out/run_id`, written atomically.
 
-    `signature` is the manifest's entry naming the signing key (default: {"signed": false});
-    `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the
-    CLI signs there), so a run is either complete, signature included, or absent. `ceremony` is
-    the manifest entry of the sealed ceremony the seed came from (poolgen/seeds/ceremony.py), if any.
-    `committed(folder)` runs just after the run folder is renamed into place, before an interrupt is
-    let through (the CLI names the run's fresh seed there).
-    `validation_keys` (low, high): write the validation files of a printed run (docs/validation.md).
+    `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the CLI
+    signs there), so a run is either complete, signature included, or absent. `committed(folder)`
+    runs just after the run folder is renamed into place, before an interrupt is let through (the
+    CLI names the run's fresh seed there). `progress(pool id, steps done)` follows each pool.
     """
-    ids = pool_ids or [p.id for p in spec.pools]
+    game, seed, keys, threshold = request.game, request.seed, request.validation_keys, request.high_tier_cents
+    ids = request.pool_ids or [p.id for p in game.pools]
     for pid in ids:
-        spec.pool(pid)  # an unknown pool id fails before anything is written
+        game.pool(pid)  # an unknown pool id fails before anything is written
     if len(set(ids)) != len(ids):
-        raise SpecError(f"{spec.path.name}: a pool id is named twice: {', '.join(ids)}")
-    with staged_folder(out / run_id, committed) as folder:
-        if workers <= 1 or len(ids) == 1:
-            entries = [make_pool(spec, pid, seed, folder, progress) for pid in ids]
+        raise SpecError(f"{game.path.name}: a pool id is named twice: {', '.join(ids)}")
+    with staged_folder(request.out / request.run_id, committed) as folder:
+        if request.workers <= 1 or len(ids) == 1:
+            entries = [make_pool(game, pid, seed, folder, progress) for pid in ids]
         else:
-            entries = _in_parallel(spec, ids, seed, folder, workers, progress)
-        write_run_files(spec, folder, run_id, ids, validation_keys, high_tier_cents)
-        manifest = manifest_document(spec, seed, now, run_id, entries, signature, ceremony)
-        manifest.update(manifest_part(spec, folder, ids, validation_keys, high_tier_cents))
-        manifest["drbg"]["streams"] += extra_streams(spec, ids)
+            entries = _in_parallel(game, ids, seed, folder, request.workers, progress)
+        write_run_files(game, folder, request.run_id, ids, keys, threshold)
+        manifest = manifest_document(game, seed, request.now, request.run_id, entries, request.signature,
+                                     request.ceremony)
+        manifest.update(manifest_part(game, folder, ids, keys, threshold))
+        manifest["drbg"]["streams"] += extra_streams(game, ids)
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)
-    return RunResult(out / run_id, manifest)
+    return RunResult(request.out / request.run_id, manifest)
 
 
-def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers: int,
-                 progress: Progress | None) -> list[dict]:
+def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers: int,
+                 progress: Progress | None) -> list[dict[str, Any]]:
     ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
     q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
     pool = ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx,
@@ -248,9 +271,9 @@ def _in_parallel(spec: Spec, ids: list[str], seed: bytes, folder: Path, workers:
     try:
         # Largest pools first, so that no worker starts a big pool while the others are finishing
         # (results are collected by pool id, so the manifest keeps the order of `ids`).
-        by_work = sorted(ids, key=lambda pid: -_work(spec.pool(pid)))
+        by_work = sorted(ids, key=lambda pid: -_work(game.pool(pid)))
         with starting_workers():  # each submit may start a worker process
-            futures = {pool.submit(_worker, str(spec.path), spec.sha256, pid, seed, str(folder)): pid
+            futures = {pool.submit(_worker, str(game.path), game.sha256, pid, seed, str(folder)): pid
                        for pid in by_work}
         pending = set(futures)
         while pending:

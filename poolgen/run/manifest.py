@@ -1,39 +1,19 @@
 """The run manifest: what a run claims, serialised canonically so its bytes can be signed.
 
-Canonical form: JSON, keys sorted, UTF-8, separators "," and ":" (no insignificant whitespace),
+Canonical form (`poolgen.files.write.canonical_bytes`): JSON, keys sorted, UTF-8, separators "," and ":",
 no floats anywhere (money in integer cents; odds and percentages as decimal strings).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from fractions import Fraction
-from pathlib import Path
 
-from poolgen.check.figures import round_half_up
-from poolgen.spec import Pool
+from poolgen.game.model import Pool
+from poolgen.money import round_half_up
 
 FORMAT = "poolgen-manifest/1"
 MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
-
-
-def canonical_bytes(doc: dict) -> bytes:
-    """The one byte string a manifest document serialises to."""
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
-
-
-def file_entry(path: Path) -> dict:
-    """Name, size and SHA-256 of a file in the run folder."""
-    h = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-            size += len(chunk)
-    return {"name": path.name, "bytes": size, "sha256": h.hexdigest()}
 
 
 def pool_figures(pool: Pool, counts: list[int], prizes: list[int]) -> dict:

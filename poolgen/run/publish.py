@@ -23,8 +23,8 @@ from pathlib import Path
 from audit.manifest import signature_problem
 from poolgen.errors import RunError
 from poolgen.files.write import staged_folder, write_atomic
-from poolgen.keys import PUBLIC_FILE, fingerprint, load_public_key
 from poolgen.run.manifest import MANIFEST, SIGNATURE
+from poolgen.run.signing import PUBLIC_FILE, fingerprint, load_public_key
 
 # Every field path a manifest may hold ("[]" for any list item). Each is public: the published prize
 # structure (per-pool counts are the order's counts divided evenly, spec.py), hashes and salted Merkle

@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import poolgen
+from poolgen.loader import load_spec
 from poolgen.run.generate import make_pool, tool_versions
-from poolgen.spec import load_spec
 
 
 def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path) -> dict:
     """Rebuild the pools into `folder` from the seed, one at a time, as `generate` built them."""
-    spec = load_spec(spec_path)
+    game = load_spec(spec_path)
     return {"generator": f"poolgen {poolgen.__version__}", "versions": tool_versions(),
-            "pools": {pid: make_pool(spec, pid, seed, folder) for pid in pool_ids}}
+            "pools": {pid: make_pool(game, pid, seed, folder) for pid in pool_ids}}

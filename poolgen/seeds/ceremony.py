@@ -29,10 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from poolgen.errors import PoolgenError
-from poolgen.files.read import _JSON_STRING, nesting_depth, read_input
-from poolgen.files.write import write_atomic, write_secret
+from poolgen.files.read import JSON_STRING, nesting_depth, read_input
+from poolgen.files.write import canonical_bytes, write_atomic, write_secret
 from poolgen.limits import MAX_NESTING
-from poolgen.run.manifest import canonical_bytes
 from poolgen.seeds.seed import commitment as seed_commitment
 
 FORMAT = "poolgen-ceremony/1"
@@ -266,7 +265,7 @@ def _json(path: Path, what: str) -> object:
     data = read_input(path, what, CeremonyError)
     try:
         text = data.decode("utf-8")
-        if nesting_depth(text, _JSON_STRING) > MAX_NESTING:
+        if nesting_depth(text, JSON_STRING) > MAX_NESTING:
             return None
         return json.loads(text)
     except (UnicodeDecodeError, ValueError, RecursionError):

@@ -1,7 +1,7 @@
-"""Ticket faces and proof evaluation for style-based games (format-2 specs), drawn from the spec's
-areas and symbols alone: one panel per area, its sections of spots, each spot its symbol and caption
-(and the prize below a key number). What a layout pays is evaluated by audit's style engines
-(docs/styles/play.md); each style explains the wins in words and names the spots that win."""
+"""The ticket face of a game of play areas (`AreaPlay`), drawn from the spec's areas and symbols alone:
+one panel per area, its sections of spots, each spot its symbol and caption (and the prize below a
+key number). What a layout pays is evaluated by audit's area engines (docs/styles/play.md); each
+area style explains the wins in words and names the spots that win."""
 
 from __future__ import annotations
 
@@ -9,59 +9,75 @@ import polars as pl
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
-from audit.styles import evaluate as evaluate_styles
-from poolgen.spec import Spec
+from audit.styles import evaluate as evaluate_areas
+from poolgen.game.model import Game
+from poolgen.game.play import AreaPlay
+from poolgen.money import fmt_cents
+from poolgen.pdf.draw import INK, box, centred, left, spot_frame
+from poolgen.pdf.faces.common import Evaluation, Row
 
 ACCENT = HexColor("#1864AB")
 
 
-def columns(spec: Spec) -> list[str]:
-    return [c for a in spec.styles.areas for c in a.module.columns(a.id, a.params)]
+def _play(game: Game) -> AreaPlay:
+    if not isinstance(game.play, AreaPlay):
+        raise TypeError(f"{game.path.name}: not a game of play areas")
+    return game.play
 
 
-def evaluate(spec: Spec, pool: dict, row: dict, make):
-    """`make(prize_cents, lines, winning)` of one row: the prize audit's engines find, the styles'
-    explanation, and any reason the row is illegal."""
-    table = pl.DataFrame({k: [v] for k, v in row.items() if k in ("tier", *columns(spec))})
-    result = evaluate_styles(table, pool, spec.styles.play_document())
-    lines, winning = [], set()
-    for a in spec.styles.areas:
+def columns(game: Game, pool: Row) -> list[str]:
+    return [c for a in _play(game).areas for c in a.columns()]
+
+
+def evaluate(game: Game, pool: Row, row: Row) -> Evaluation:
+    """The prize audit's engines find for one row, the styles' explanation, and any reason the row
+    is illegal."""
+    play = _play(game)
+    table = pl.DataFrame({k: [v] for k, v in row.items() if k in ("tier", *columns(game, pool))})
+    result = evaluate_areas(table, dict(pool), play.document())
+    lines: list[str] = []
+    winning: set[str] = set()
+    for a in play.areas:
         area_lines, area_winning = a.module.explain(a.id, a.params, row)
         lines += area_lines
         winning |= area_winning
     if not lines:
         lines = ["No area shows a win: no prize."]
     lines += [f"ILLEGAL LAYOUT: {why}" for _, why in result.illegal]
-    return make(int(result.prize_cents[0]), tuple(lines), frozenset(winning))
+    return Evaluation(int(result.prize_cents[0]), tuple(lines), frozenset(winning))
 
 
-def _rows(cells: list) -> tuple[int, int]:
+def key_note(game: Game) -> str:
+    """The cover's note under the symbol key: the numbers a ticket's number spots show."""
+    numbers = game.symbols_in("number")
+    return "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers) if numbers else ""
+
+
+def _rows(cells: list[tuple[str, str, str, str, str]]) -> tuple[int, int]:
     """(rows, cells per row) of a section: at most 8 cells a row, rows as even as can be."""
     rows = max(1, -(-len(cells) // 8))
     return rows, max(1, -(-len(cells) // rows))
 
 
-def draw(c: Canvas, spec: Spec, pool: dict, row: dict, ev, x: float, y: float, w: float, h: float) -> None:
+def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y: float, w: float,
+         h: float) -> None:
     """The ticket face in the box (x, y, w, h); winning spots outlined as proofs.py does."""
-    from poolgen.money import fmt_cents
-    from poolgen.pdf.draw import INK, _box, _centred, _left, _spot_frame
-
-    _box(c, x, y, w, h, fill=HexColor("#F8F9FA"), stroke=ACCENT, width=2.5, radius=10)
+    box(c, x, y, w, h, fill=HexColor("#F8F9FA"), stroke=ACCENT, width=2.5, radius=10)
     c.setFillColor(ACCENT)
     c.roundRect(x, y + h - 40, w, 40, 10, stroke=0, fill=1)
     c.rect(x, y + h - 40, w, 14, stroke=0, fill=1)
-    _left(c, x + 14, y + h - 28, spec.name.upper(), "Helvetica-Bold", 20, white, width=w / 2)
+    left(c, x + 14, y + h - 28, game.name.upper(), "Helvetica-Bold", 20, white, width=w / 2)
     c.setFillColor(white)
     c.setFont("Helvetica-Bold", 11)
-    c.drawRightString(x + w - 14, y + h - 26, f"GAME {spec.number}   {fmt_cents(pool['price_cents'])}")
-    sections = [(a, a.labels[k] if a.labels else title, cells) for a in spec.styles.areas
+    c.drawRightString(x + w - 14, y + h - 26, f"GAME {game.number}   {fmt_cents(pool['price_cents'])}")
+    sections = [(a, a.labels[k] if a.labels else title, cells) for a in _play(game).areas
                 for k, (title, cells) in enumerate(a.module.face(a.id, a.params, row))]
     title_h = 16
     total_rows = sum(_rows(cells)[0] for _, _, cells in sections)
     lane = min(110.0, (h - 64 - title_h * len(sections)) / max(1, total_rows))
     top = y + h - 48
     for area, title, cells in sections:
-        _left(c, x + 14, top - 10, f"{title}  (area {area.id}, {area.style})", "Helvetica-Bold", 9, ACCENT)
+        left(c, x + 14, top - 10, f"{title}  (area {area.id}, {area.style})", "Helvetica-Bold", 9, ACCENT)
         top -= title_h
         n_rows, per_row = _rows(cells)
         cw = min(110.0, (w - 28) / per_row - 8)
@@ -69,16 +85,16 @@ def draw(c: Canvas, spec: Spec, pool: dict, row: dict, ev, x: float, y: float, w
         for k, (column, text, caption, prize, prize_caption) in enumerate(cells):
             r_, col = divmod(k, per_row)
             sx, sy = x + 14 + col * (cw + 8), top - (r_ + 1) * lane + 4
-            _spot_frame(c, sx, sy, cw, ch, column in ev.winning)
+            spot_frame(c, sx, sy, cw, ch, column in ev.winning)
             big = ch * (0.26 if prize else 0.34)
-            _centred(c, sx + cw / 2, sy + ch * (0.62 if prize else 0.42), text, "Helvetica-Bold", big,
+            centred(c, sx + cw / 2, sy + ch * (0.62 if prize else 0.42), text, "Helvetica-Bold", big,
                      ACCENT, width=cw - 8)
-            _centred(c, sx + cw / 2, sy + ch * (0.48 if prize else 0.16), caption, "Helvetica", 7, INK,
+            centred(c, sx + cw / 2, sy + ch * (0.48 if prize else 0.16), caption, "Helvetica", 7, INK,
                      width=cw - 8)
             if prize:
-                _centred(c, sx + cw / 2, sy + ch * 0.22, prize, "Helvetica-Bold", big * 0.7, INK,
+                centred(c, sx + cw / 2, sy + ch * 0.22, prize, "Helvetica-Bold", big * 0.7, INK,
                          width=cw - 8)
-                _centred(c, sx + cw / 2, sy + ch * 0.08, prize_caption, "Helvetica", 6.5, INK,
+                centred(c, sx + cw / 2, sy + ch * 0.08, prize_caption, "Helvetica", 6.5, INK,
                          width=cw - 8)
         top -= lane * n_rows
-    _left(c, x + 14, y + 8, row["ticket"], "Courier-Bold", 10, INK)
+    left(c, x + 14, y + 8, row["ticket"], "Courier-Bold", 10, INK)

@@ -1,25 +1,88 @@
-"""What the ticket faces of eInstant styles share: the screen frame with its title band
-(poolgen/pdf/faces_<style>.py draw the rest; a game of play styles has its face drawn by
-poolgen/pdf/faces/areas.py)."""
+"""What every ticket face shares: a proof page's `Evaluation` of a row, the `Face` protocol each face
+module follows, name helpers, and the eInstant screen frame with its title band."""
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from poolgen.game.model import Game, Symbol
+from poolgen.game.play import TicketPlay
 from poolgen.money import fmt_cents
-from poolgen.pdf.draw import _box, _left
-from poolgen.spec import Spec
+from poolgen.pdf.draw import box, left
+
+__all__ = ["Evaluation", "Face", "join_money", "name_of", "screen", "symbol_at", "ticket_params"]
+
+Row = Mapping[str, Any]
 
 
-def _screen(c: Canvas, spec: Spec, pool: dict, row: dict, x: float, y: float, w: float,
-            h: float, band: Color, accent: Color) -> float:
+@dataclass(frozen=True)
+class Evaluation:
+    """What a layout pays by the game's rules, how, and which spots win."""
+
+    prize_cents: int
+    lines: tuple[str, ...]
+    winning: frozenset[str] = field(default_factory=frozenset)
+
+
+class Face(Protocol):
+    """A ticket face on the proof pages (a module of poolgen/pdf/faces/)."""
+
+    def columns(self, game: Game, pool: Row) -> list[str]:
+        """The layout columns a proof page of this pool reads."""
+        ...
+
+    def evaluate(self, game: Game, pool: Row, row: Row) -> Evaluation: ...
+
+    def draw(self, c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation,
+             x: float, y: float, w: float, h: float) -> None:
+        """The face in the box (x, y, w, h); winning spots outlined."""
+        ...
+
+    def key_note(self, game: Game) -> str:
+        """The cover's note under the symbol key ("" for none)."""
+        ...
+
+
+def ticket_params(game: Game) -> Any:
+    """The parameters of a game of one ticket-wide style (what its face reads)."""
+    if not isinstance(game.play, TicketPlay):
+        raise TypeError(f"{game.path.name}: not a game of a ticket-wide style")
+    return game.play.params
+
+
+def symbol_at(table: tuple[Symbol, ...], i: int) -> Symbol:
+    """The i-th symbol, or a placeholder saying the code is unknown."""
+    if 0 <= i < len(table):
+        return table[i]
+    return Symbol(index=i, group="?", code=f"?{i}", symbol=f"?{i}", caption="unknown")
+
+
+def name_of(s: Symbol) -> str:
+    """'Symbol of a Golden Football' -> 'Golden Football'."""
+    text = s.symbol
+    for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
+        if text.startswith(prefix):
+            return text[len(prefix):]
+    return text
+
+
+def join_money(values: list[int]) -> str:
+    return " + ".join(fmt_cents(v) for v in values)
+
+
+def screen(c: Canvas, game: Game, pool: Row, row: Row, x: float, y: float, w: float,
+           h: float, band: Color, accent: Color) -> float:
     """An eInstant screen frame with its title band; returns the y of the band's bottom."""
-    _box(c, x, y, w, h, fill=HexColor("#F8F9FA"), stroke=band, width=3, radius=10)
+    box(c, x, y, w, h, fill=HexColor("#F8F9FA"), stroke=band, width=3, radius=10)
     c.setFillColor(band)
     c.roundRect(x, y + h - 44, w, 44, 10, stroke=0, fill=1)
     c.rect(x, y + h - 44, w, 14, stroke=0, fill=1)
-    _left(c, x + 16, y + h - 31, spec.name.upper(), "Helvetica-Bold", 22, accent)
+    left(c, x + 16, y + h - 31, game.name.upper(), "Helvetica-Bold", 22, accent)
     areas = pool.get("play_areas") or 1
     price = fmt_cents(pool["price_cents"])
     if areas > 1:

@@ -12,8 +12,8 @@ from reportlab.lib.units import inch
 from reportlab.platypus import KeepTogether, PageBreak, Spacer
 
 from poolgen.money import fmt_cents
-from poolgen.pdf.report.pools import BLOCK, _PoolData
-from poolgen.pdf.report.text import BAD, BLUE, GREY, H1, HEAD, INK, ORANGE, SMALL, _esc, _p
+from poolgen.pdf.report.pools import BLOCK, PoolData
+from poolgen.pdf.report.text import BAD, BLUE, GREY, H1, HEAD, INK, ORANGE, SMALL, escape, para
 from poolgen.run.folder import RunFolder
 
 TOP_GROUPS = 3  # prize amounts shown in the top-prize position chart
@@ -29,7 +29,7 @@ def _money_axis_fmt(v: float) -> str:
     return f"${v:,.0f}" if abs(v) >= 10 or v == 0 else f"${v:,.2f}"
 
 
-def _series_chart(d: _PoolData, values: np.ndarray, title: str, money: bool,
+def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
                   printed: bool) -> Drawing:
     w, h = 6.8 * inch, 2.35 * inch
     dr = Drawing(w, h)
@@ -118,7 +118,7 @@ def _top_groups(entry: dict) -> list[tuple[int, list[str]]]:
     return out
 
 
-def _top_chart(d: _PoolData) -> tuple[Drawing, list[str]]:
+def _top_chart(d: PoolData) -> tuple[Drawing, list[str]]:
     """A rug plot: one row per top prize amount, one tick per ticket at its position."""
     groups = _top_groups(d.entry)
     tickets = d.entry["tickets"]
@@ -162,11 +162,11 @@ def _top_chart(d: _PoolData) -> tuple[Drawing, list[str]]:
     return dr, notes
 
 
-def _charts(run: RunFolder, d: _PoolData) -> list:
+def charts(run: RunFolder, d: PoolData) -> list:
     printed = run.kind == "printed"
     per = "book" if printed else f"block of {BLOCK:,} shares"
-    out: list = [_p(f"Pool {_esc(d.entry['id'])}: how the prizes are spread", H1)]
-    out.append(_p(f"Winners and prize value per {per} in pool order; the top prizes' positions. "
+    out: list = [para(f"Pool {escape(d.entry['id'])}: how the prizes are spread", H1)]
+    out.append(para(f"Winners and prize value per {per} in pool order; the top prizes' positions. "
                   "A well-shuffled pool shows no trend and no cluster.", SMALL))
     out.append(Spacer(1, 4))
     out.append(_series_chart(d, d.winners, f"Winners per {per}", False, printed))
@@ -175,6 +175,6 @@ def _charts(run: RunFolder, d: _PoolData) -> list:
                              printed))
     out.append(Spacer(1, 6))
     chart, notes = _top_chart(d)
-    out.append(KeepTogether([chart] + [_p(_esc(n), SMALL) for n in notes]))
+    out.append(KeepTogether([chart] + [para(escape(n), SMALL) for n in notes]))
     out.append(PageBreak())
     return out

@@ -2,7 +2,8 @@
 
 Sections: a title page (game, regulation, run, creation time, signer, seed commitment, totals);
 the verification checklist of `audit.verify` (run only with a public key: the report never claims
-a check it did not make); with a spec, the published-figure cross-check of `poolgen.check.figures`; then
+a check it did not make); with a spec, the published-figure cross-check of `poolgen check`
+(poolgen/check/); then
 for every pool its prize structure table (from the manifest, with the tier counts recounted from
 the pool file: poolgen/pdf/report/pools.py) and a page of charts: winners and prize value per book
 (printed games) or per block of 10,000 shares (eInstants), and the positions of the top prizes,
@@ -25,9 +26,10 @@ from reportlab.platypus import PageBreak, SimpleDocTemplate, Spacer, Table, Tabl
 
 from poolgen.check.figures import GameCheck
 from poolgen.errors import RunError
+from poolgen.game.model import Game
 from poolgen.money import fmt_cents
-from poolgen.pdf.report.charts import _charts
-from poolgen.pdf.report.pools import BLOCK, _pool_data, _prize_table
+from poolgen.pdf.report.charts import charts
+from poolgen.pdf.report.pools import BLOCK, pool_data, prize_table
 from poolgen.pdf.report.text import (
     BAD,
     CELL,
@@ -39,14 +41,13 @@ from poolgen.pdf.report.text import (
     SMALL,
     SUBTITLE,
     TITLE,
-    _esc,
-    _grid,
-    _odds,
-    _p,
-    _pct,
+    escape,
+    grid,
+    odds_text,
+    para,
+    percent,
 )
 from poolgen.run.folder import RunFolder
-from poolgen.spec import Spec
 
 __all__ = ["BLOCK", "Verification", "build_report", "run_verification"]
 
@@ -116,7 +117,7 @@ def _title_page(run: RunFolder) -> list:
     number = f"game {g['number']}, " if g.get("number") else ""
     sig = m.get("signature") or {}
     if sig.get("signed") and sig.get("key_fingerprint"):
-        signer = _esc(sig["key_fingerprint"])
+        signer = escape(sig["key_fingerprint"])
     elif sig.get("signed") is False:
         signer = "none: the run is unsigned (the manifest says \"signed\": false)"
     else:
@@ -124,31 +125,31 @@ def _title_page(run: RunFolder) -> list:
     commit = m.get("seed_commitment") or {}
     t = m.get("totals") or {}
     rows = [
-        ("Game", f"{_esc(g['name'])} ({number}{_esc(g['kind'])})"),
-        ("Regulation", _esc(g["regulation"])),
-        ("Run", _esc(m.get("run_id", run.path.name))),
-        ("Created", _esc(m.get("created", "not stated"))),
-        ("Tool", _esc(f"{m.get('tool', {}).get('name', '?')} "
+        ("Game", f"{escape(g['name'])} ({number}{escape(g['kind'])})"),
+        ("Regulation", escape(g["regulation"])),
+        ("Run", escape(m.get("run_id", run.path.name))),
+        ("Created", escape(m.get("created", "not stated"))),
+        ("Tool", escape(f"{m.get('tool', {}).get('name', '?')} "
                       f"{m.get('tool', {}).get('version', '')}")),
-        ("Spec", _esc(f"{m.get('spec', {}).get('file', '?')}, SHA-256 "
+        ("Spec", escape(f"{m.get('spec', {}).get('file', '?')}, SHA-256 "
                       f"{m.get('spec', {}).get('sha256', '?')}")),
         ("Signer key fingerprint", signer),
-        ("Seed commitment", _esc(f"{commit.get('value', 'not stated')}")),
-        ("Commitment rule", _esc(commit.get("algorithm", "not stated"))),
+        ("Seed commitment", escape(f"{commit.get('value', 'not stated')}")),
+        ("Commitment rule", escape(commit.get("algorithm", "not stated"))),
         ("Manifest SHA-256", hashlib.sha256(run.manifest_bytes).hexdigest()),
-        ("DRBG", _esc(m.get("drbg", {}).get("algorithm", "not stated"))),
+        ("DRBG", escape(m.get("drbg", {}).get("algorithm", "not stated"))),
     ]
     if t:
         rows += [
             ("Pools", f"{t.get('pools', len(run.pools))}: "
-                      f"{_esc(', '.join(p['id'] for p in run.pools))}"),
+                      f"{escape(', '.join(p['id'] for p in run.pools))}"),
             ("Tickets", f"{t['tickets']:,}, of which {t['winners']:,} win "
-                        f"(overall odds 1 in {_odds(t['tickets'], t['winners'])})"),
+                        f"(overall odds 1 in {odds_text(t['tickets'], t['winners'])})"),
             ("Prize cost", f"{fmt_cents(t['prize_cost_cents'])} of sales "
                            f"{fmt_cents(t['sales_cents'])}: payout "
-                           f"{_pct(t['prize_cost_cents'], t['sales_cents'])}"),
+                           f"{percent(t['prize_cost_cents'], t['sales_cents'])}"),
         ]
-    table = Table([[_p(f"<b>{k}</b>", SMALL), _p(v, SMALL)] for k, v in rows],
+    table = Table([[para(f"<b>{k}</b>", SMALL), para(v, SMALL)] for k, v in rows],
                   colWidths=[1.55 * inch, 5.2 * inch])
     table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
                                ("TOPPADDING", (0, 0), (-1, -1), 2),
@@ -156,14 +157,14 @@ def _title_page(run: RunFolder) -> list:
     streams = m.get("drbg", {}).get("streams", [])
     return [
         Spacer(1, 1.2 * inch),
-        _p("Audit report", TITLE),
-        _p(f"{_esc(g['name'])}, {_esc(g['regulation'])}", SUBTITLE),
-        _p(f"run {_esc(m.get('run_id', run.path.name))}", SUBTITLE),
+        para("Audit report", TITLE),
+        para(f"{escape(g['name'])}, {escape(g['regulation'])}", SUBTITLE),
+        para(f"run {escape(m.get('run_id', run.path.name))}", SUBTITLE),
         Spacer(1, 0.5 * inch),
         table,
         Spacer(1, 10),
-        _p("<b>Derived DRBG streams</b> (labels; the seed itself is never recorded): "
-           + _esc(", ".join(streams)), SMALL),
+        para("<b>Derived DRBG streams</b> (labels; the seed itself is never recorded): "
+           + escape(", ".join(streams)), SMALL),
         PageBreak(),
     ]
 
@@ -172,53 +173,53 @@ STATUS_COLOR = {"pass": GOOD, "fail": BAD, "skip": SKIP}
 
 
 def _verification(v: Verification) -> list:
-    out: list = [_p("Verification", H1)]
+    out: list = [para("Verification", H1)]
     if not v.ran:
-        out.append(_p(f"<b>{_esc(v.note)}</b>"))
+        out.append(para(f"<b>{escape(v.note)}</b>"))
         return out
     color = GOOD if v.ok else BAD
-    out.append(_p(f"Checklist of <font face='Courier'>poolgen verify</font> (audit/verify.py, "
+    out.append(para(f"Checklist of <font face='Courier'>poolgen verify</font> (audit/verify.py, "
                   f"which never imports poolgen), with the public key "
-                  f"<b>{_esc(v.key_fingerprint or '?')}</b>."))
-    out.append(_p(f"<font color='{color.hexval()}'><b>{_esc(v.note)}</b></font>"))
+                  f"<b>{escape(v.key_fingerprint or '?')}</b>."))
+    out.append(para(f"<font color='{color.hexval()}'><b>{escape(v.note)}</b></font>"))
     rows: list[list] = [["step", "check", "result", "what was checked / why not"]]
     for s in v.steps:
         hexcol = STATUS_COLOR.get(s.status, INK).hexval()
-        lines = "<br/>".join(_esc(x) for x in s.lines) or "-"
-        rows.append([str(s.number), _p(_esc(s.title), CELL),
-                     _p(f"<font color='{hexcol}'><b>{s.status.upper()}</b></font>", CELL),
-                     _p(lines, CELL)])
-    t = _grid(rows, [0.45 * inch, 1.1 * inch, 0.6 * inch, 4.65 * inch], right_from=99)
+        lines = "<br/>".join(escape(x) for x in s.lines) or "-"
+        rows.append([str(s.number), para(escape(s.title), CELL),
+                     para(f"<font color='{hexcol}'><b>{s.status.upper()}</b></font>", CELL),
+                     para(lines, CELL)])
+    t = grid(rows, [0.45 * inch, 1.1 * inch, 0.6 * inch, 4.65 * inch], right_from=99)
     out.append(t)
     return out
 
 
-def _cross_check(spec: Spec, check: GameCheck, run: RunFolder) -> list:
-    out: list = [Spacer(1, 12), _p("Published-figure cross-check", H1)]
+def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list:
+    out: list = [Spacer(1, 12), para("Published-figure cross-check", H1)]
     wanted = run.manifest.get("spec", {}).get("sha256")
-    same = spec.sha256 == wanted
-    out.append(_p(f"Spec <b>{_esc(spec.path.name)}</b>, SHA-256 {spec.sha256}: "
+    same = game.sha256 == wanted
+    out.append(para(f"Spec <b>{escape(game.path.name)}</b>, SHA-256 {game.sha256}: "
                   + ("<font color='#2B8A3E'><b>the spec the run was made from</b></font>"
                      if same else "<font color='#C92A2A'><b>NOT the spec the run was made from"
-                                  f"</b></font> (the manifest names {_esc(wanted)})")))
+                                  f"</b></font> (the manifest names {escape(wanted)})")))
     if check.problems:
-        out.append(_p(f"<font color='#C92A2A'><b>{len(check.problems)} published figure(s) "
+        out.append(para(f"<font color='#C92A2A'><b>{len(check.problems)} published figure(s) "
                       f"disagree:</b></font>"))
-        out += [_p(f"- {_esc(p)}", SMALL) for p in check.problems]
+        out += [para(f"- {escape(p)}", SMALL) for p in check.problems]
     else:
-        out.append(_p(f"<font color='#2B8A3E'><b>Every published figure of "
-                      f"{_esc(spec.regulation)} reconciles</b></font> with the tiers of the spec "
-                      f"({len(spec.tiers)} tiers)."))
+        out.append(para(f"<font color='#2B8A3E'><b>Every published figure of "
+                      f"{escape(game.regulation)} reconciles</b></font> with the tiers of the spec "
+                      f"({len(game.tiers)} tiers)."))
     rows = [["pool", "price", "tickets", "winners", "odds 1 in", "prize cost", "payout"]]
     for f in check.pools + ([check.order] if check.order else []):
         rows.append([f.id, fmt_cents(f.price_cents), f"{f.tickets:,}", f"{f.winners:,}",
-                     _odds(f.tickets, f.winners), fmt_cents(f.prize_cost_cents),
-                     _pct(f.prize_cost_cents, f.sales_cents)])
+                     odds_text(f.tickets, f.winners), fmt_cents(f.prize_cost_cents),
+                     percent(f.prize_cost_cents, f.sales_cents)])
     out.append(Spacer(1, 4))
-    out.append(_grid(rows, [1.0 * inch, 0.7 * inch, 1.0 * inch, 0.9 * inch, 0.8 * inch,
+    out.append(grid(rows, [1.0 * inch, 0.7 * inch, 1.0 * inch, 0.9 * inch, 0.8 * inch,
                             1.3 * inch, 0.8 * inch]))
     for note in check.notes:
-        out.append(_p(f"note: {_esc(note)}", SMALL))
+        out.append(para(f"note: {escape(note)}", SMALL))
     return out
 
 
@@ -238,7 +239,7 @@ def _footer(run: RunFolder):
     return draw
 
 
-def build_report(run: RunFolder, verification: Verification, spec: Spec | None = None,
+def build_report(run: RunFolder, verification: Verification, game: Game | None = None,
                  check: GameCheck | None = None) -> bytes:
     """The audit report PDF of a run."""
     from poolgen.pdf.report.statistics import (
@@ -247,17 +248,17 @@ def build_report(run: RunFolder, verification: Verification, spec: Spec | None =
 
     story: list = _title_page(run)
     story += _verification(verification)
-    if spec is not None and check is not None:
-        story += _cross_check(spec, check, run)
+    if game is not None and check is not None:
+        story += _cross_check(game, check, run)
     story.append(PageBreak())
     for entry in run.pools:
         try:
-            d, unreadable = _pool_data(run, entry), ""
+            d, unreadable = pool_data(run, entry), ""
         except RunError as exc:  # the report still says what the manifest claims
             d, unreadable = None, str(exc)
-        story += _prize_table(run, entry, d, unreadable)
+        story += prize_table(run, entry, d, unreadable)
         if d is not None:
-            story += _charts(run, d)
+            story += charts(run, d)
             story += statistics_page(run, entry)
     if isinstance(story[-1], PageBreak):
         story.pop()

@@ -13,14 +13,14 @@ from reportlab.platypus import PageBreak, Spacer
 
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
-from poolgen.pdf.report.text import H1, SMALL, _esc, _grid, _odds, _p, _pct
+from poolgen.pdf.report.text import H1, SMALL, escape, grid, odds_text, para, percent
 from poolgen.run.folder import RunFolder
 
 BLOCK = 10_000  # eInstant shares per block in the distribution charts
 
 
 @dataclass(frozen=True)
-class _PoolData:
+class PoolData:
     entry: dict
     positions: dict[str, np.ndarray]  # tier id -> positions, ascending
     group_x: np.ndarray  # book number or block start
@@ -29,7 +29,7 @@ class _PoolData:
     group_name: str
 
 
-def _pool_data(run: RunFolder, entry: dict) -> _PoolData:
+def pool_data(run: RunFolder, entry: dict) -> PoolData:
     printed = run.kind == "printed"
     cols = ["position", "tier", "prize_cents"] + (["book"] if printed else [])
     run.require(entry["id"], cols)
@@ -47,14 +47,14 @@ def _pool_data(run: RunFolder, entry: dict) -> _PoolData:
                .sort("g"))
     except (pl.exceptions.PolarsError, ValueError, TypeError) as exc:
         raise RunError(f"{run.name}: cannot read pool {entry['id']}: {exc}") from None
-    return _PoolData(entry, positions, per["g"].to_numpy(), per["w"].to_numpy(),
+    return PoolData(entry, positions, per["g"].to_numpy(), per["w"].to_numpy(),
                      per["v"].to_numpy(), "book" if printed else f"block of {BLOCK:,} shares")
 
 
-def _prize_table(run: RunFolder, p: dict, d: _PoolData | None, unreadable: str) -> list:
+def prize_table(run: RunFolder, p: dict, d: PoolData | None, unreadable: str) -> list:
     tickets, price = p["tickets"], p["price_cents"]
     title = f"Pool {p['id']}: prize structure"
-    out: list = [_p(_esc(title), H1)]
+    out: list = [para(escape(title), H1)]
     desc = [f"{tickets:,} {'tickets' if run.kind == 'printed' else 'shares'} at {fmt_cents(price)}"]
     if p.get("books") is not None:
         desc.append(f"{p['books']:,} books (the order's book slots {p['first_book']:,} to "
@@ -68,25 +68,25 @@ def _prize_table(run: RunFolder, p: dict, d: _PoolData | None, unreadable: str) 
                 f"{f.get('sha256', '?')})")
     if p.get("merkle"):
         desc.append(f"Merkle root {p['merkle'].get('root')}")
-    out.append(_p(_esc("; ".join(desc)) + ".", SMALL))
+    out.append(para(escape("; ".join(desc)) + ".", SMALL))
     out.append(Spacer(1, 4))
     rows: list[list] = [["tier", "prize", "count", "odds 1 in", "prize cost", "share of cost"]]
     cost = p["prize_cost_cents"]
     for t in p["tiers"]:
         tier_cost = t["count"] * t["prize_cents"]
         rows.append([t["id"], fmt_cents(t["prize_cents"]), f"{t['count']:,}",
-                     _odds(tickets, t["count"]), fmt_cents(tier_cost),
-                     _pct(tier_cost, cost) if t["prize_cents"] else "-"])
-    rows.append(["winners", "", f"{p['winners']:,}", _odds(tickets, p["winners"]),
+                     odds_text(tickets, t["count"]), fmt_cents(tier_cost),
+                     percent(tier_cost, cost) if t["prize_cents"] else "-"])
+    rows.append(["winners", "", f"{p['winners']:,}", odds_text(tickets, p["winners"]),
                  fmt_cents(cost), ""])
     rows.append(["all tickets", "", f"{tickets:,}", "", f"sales {fmt_cents(tickets * price)}",
-                 f"payout {_pct(cost, tickets * price)}"])
-    out.append(_grid(rows, [1.1 * inch, 1.05 * inch, 0.95 * inch, 1.05 * inch, 1.45 * inch,
+                 f"payout {percent(cost, tickets * price)}"])
+    out.append(grid(rows, [1.1 * inch, 1.05 * inch, 0.95 * inch, 1.05 * inch, 1.45 * inch,
                             1.1 * inch], total_rows=2))
     out.append(Spacer(1, 6))
     if d is None:
-        out.append(_p(f"<font color='#C92A2A'><b>The pool file cannot be read</b></font> "
-                      f"({_esc(unreadable)}): nothing was recounted and there are no charts.",
+        out.append(para(f"<font color='#C92A2A'><b>The pool file cannot be read</b></font> "
+                      f"({escape(unreadable)}): nothing was recounted and there are no charts.",
                       SMALL))
         out.append(PageBreak())
         return out
@@ -96,10 +96,10 @@ def _prize_table(run: RunFolder, p: dict, d: _PoolData | None, unreadable: str) 
     extra = sorted(set(recount) - {t["id"] for t in p["tiers"]})
     diffs += [f"{t}: {recount[t]:,} in the file, not in the manifest" for t in extra]
     if diffs:
-        out.append(_p("<font color='#C92A2A'><b>Recounted from the pool file: the counts "
-                      "DIFFER</b></font> - " + _esc("; ".join(diffs)), SMALL))
+        out.append(para("<font color='#C92A2A'><b>Recounted from the pool file: the counts "
+                      "DIFFER</b></font> - " + escape("; ".join(diffs)), SMALL))
     else:
-        out.append(_p(f"Recounted from {_esc(f.get('name', 'the pool file'))}: every tier count "
+        out.append(para(f"Recounted from {escape(f.get('name', 'the pool file'))}: every tier count "
                       f"agrees with the manifest.", SMALL))
     out.append(PageBreak())
     return out

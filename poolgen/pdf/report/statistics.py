@@ -36,41 +36,41 @@ def checklist_lines(step) -> tuple[str, ...]:
 def statistics_page(run: RunFolder, entry: dict) -> list:
     """Flowables of one pool's statistics page (ending with a page break)."""
     pid = entry["id"]
-    out: list = [r._p(f"Pool {r._esc(pid)}: statistics (verify step 8)", r.H1)]
+    out: list = [r.para(f"Pool {r.escape(pid)}: statistics (verify step 8)", r.H1)]
     pools = len(run.pools)
     unit = (f"book of {run.parsed.tickets_per_book}" if run.kind == "printed"
             else f"block of {BLOCK:,} shares")
-    out.append(r._p(
+    out.append(r.para(
         f"Tests of a uniform shuffle and of the layout contract's no-information promises "
         f"(audit/stats.py; docs/statistics.md). Family-wise error {100 * ALPHA:g}% for the run: "
         f"{100 * ALPHA / pools:.3g}% for this pool (1% split over {pools} pool(s)), with Holm's step-down "
-        f"across the pool's tests. Winners are counted per {r._esc(unit)}.", r.SMALL))
+        f"across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
     try:
         play = run.parsed.doc.get("play")
         table = run.read(pid, columns_needed(play))
         s = pool_statistics(table, run.entry(pid), rules=run.parsed.rules, kind=run.kind,
                             per_book=run.parsed.tickets_per_book, pools=pools, play=play)
     except (RunError, KeyError, ValueError, TypeError) as exc:
-        out.append(r._p(f"<font color='{r.BAD.hexval()}'><b>The statistics could not be computed: "
-                        f"{r._esc(exc)}</b></font>"))
+        out.append(r.para(f"<font color='{r.BAD.hexval()}'><b>The statistics could not be computed: "
+                        f"{r.escape(exc)}</b></font>"))
         out.append(PageBreak())
         return out
     verdict = (f"<font color='{r.BAD.hexval()}'><b>FAIL: {len(s.failed)} test(s) significant</b></font>"
                if s.failed else f"<font color='{r.GOOD.hexval()}'><b>PASS: no test significant</b></font>")
-    out.append(r._p(f"{verdict} ({len(s.judged)} tests).", r.BODY))
+    out.append(r.para(f"{verdict} ({len(s.judged)} tests).", r.BODY))
     out.append(Spacer(1, 4))
     rows: list[list] = [["test", "method", "statistic", "p-value", "Holm threshold", "result"]]
     for j in s.judged:
         f = j.finding
         color = r.BAD if j.rejected else r.GOOD
-        rows.append([r._p(r._esc(f.name), r.CELL), r._p(r._esc(f.method), r.CELL),
-                     r._p(r._esc(f.figures), r.CELL), fmt_p(f.p), fmt_p(j.threshold),
-                     r._p(f"<font color='{color.hexval()}'><b>{'FAIL' if j.rejected else 'pass'}</b></font>",
-                          r.CELL)])
-    out.append(r._grid(rows, [2.05 * inch, 1.75 * inch, 1.35 * inch, 0.6 * inch, 0.6 * inch,
+        rows.append([r.para(r.escape(f.name), r.CELL), r.para(r.escape(f.method), r.CELL),
+                     r.para(r.escape(f.figures), r.CELL), fmt_p(f.p), fmt_p(j.threshold),
+                     r.para(f"<font color='{color.hexval()}'><b>{'FAIL' if j.rejected else 'pass'}</b>"
+                            "</font>", r.CELL)])
+    out.append(r.grid(rows, [2.05 * inch, 1.75 * inch, 1.35 * inch, 0.6 * inch, 0.6 * inch,
                               0.45 * inch], right_from=3))
     if s.not_tested:
         out.append(Spacer(1, 4))
-        out.append(r._p("Not tested: " + r._esc("; ".join(s.not_tested)) + ".", r.SMALL))
+        out.append(r.para("Not tested: " + r.escape("; ".join(s.not_tested)) + ".", r.SMALL))
     out.append(PageBreak())
     return out

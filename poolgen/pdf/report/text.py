@@ -10,7 +10,7 @@ from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.platypus import Paragraph, Table, TableStyle
 
-from poolgen.check.figures import round_half_up
+from poolgen.money import round_half_up
 
 GOOD = colors.HexColor("#2B8A3E")
 BAD = colors.HexColor("#C92A2A")
@@ -36,23 +36,23 @@ TITLE = ParagraphStyle("title", parent=H1, fontSize=26, leading=32, alignment=TA
 SUBTITLE = ParagraphStyle("subtitle", parent=BODY, fontSize=12, leading=16, alignment=TA_CENTER)
 
 
-def _esc(text: object) -> str:
+def escape(text: object) -> str:
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _p(text: str, style: ParagraphStyle = BODY) -> Paragraph:
+def para(text: str, style: ParagraphStyle = BODY) -> Paragraph:
     return Paragraph(text, style)
 
 
-def _odds(tickets: int, count: int) -> str:
+def odds_text(tickets: int, count: int) -> str:
     return f"{round_half_up(Fraction(tickets, count), 2):,}" if count else "-"
 
 
-def _pct(num: int, den: int) -> str:
+def percent(num: int, den: int) -> str:
     return f"{round_half_up(Fraction(100 * num, den), 2)}%" if den else "-"
 
 
-def _grid(rows: list[list], widths: list[float], *, right_from: int = 1,
+def grid(rows: list[list], widths: list[float], *, right_from: int = 1,
           total_rows: int = 0, header: bool = True) -> Table:
     t = Table(rows, colWidths=widths, repeatRows=1 if header else 0)
     style = [

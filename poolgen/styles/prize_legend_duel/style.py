@@ -4,7 +4,7 @@
 The contract (parameters, columns, codes, legal rows, how a row pays, how shares are laid out) is
 docs/styles/prize_legend_duel.md. In short: `spot_i` holds the outcome code of spot i (0 unplayed,
 1 lose, 2 tie, 3 win, 4 multiplier), `amt_i` the cents a win reveals; prize = (1 + multipliers) x
-sum of win amounts. Every parameter comes from the spec's [play] table (prize_legend_duel_params.py).
+sum of win amounts. Every parameter comes from the spec's [play] table (`params`).
 """
 
 from __future__ import annotations
@@ -18,15 +18,12 @@ from functools import lru_cache
 import numpy as np
 
 from poolgen.errors import SpecError
+from poolgen.game.model import CheckResult, Game, Pool
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
-from poolgen.spec import Pool, Spec
-from poolgen.styles.prize_legend_duel_params import Params, params, play_entry
+from poolgen.styles.prize_legend_duel.params import Params, document, read
 
-__all__ = ["KIND", "Decompositions", "check_structure", "decompositions", "lay_out", "params",
-           "play_document"]
-
-KIND = "einstant"  # an eInstant style (poolgen.styles.einstant_module)
+__all__ = ["Decompositions", "check", "decompositions", "document", "lay_out", "read"]
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
 
 
@@ -37,11 +34,6 @@ class Decompositions:
     total: int  # how many exist
     multipliers: tuple[int, ...]  # m of each kept decomposition
     amounts: tuple[tuple[Fraction, ...], ...]  # its legend values (descending)
-
-
-def play_document(spec: Spec) -> dict:
-    """The manifest's `play` entry: every parameter audit's engine reads (contract, section 2)."""
-    return play_entry(params(spec))
 
 
 def decompositions(target: Fraction, legend: tuple[Fraction, ...], cap: int, non_loss: int) -> Decompositions:
@@ -121,25 +113,24 @@ def _amount_cents(value: Fraction, price_cents: int) -> int | None:
     return int(cents) if cents.denominator == 1 else None
 
 
-def check_structure(spec: Spec, result) -> None:
+def check(prm: Params, game: Game, result: CheckResult) -> None:
     """`poolgen check`: prove every tier of every pool can be laid out within the spots and losses."""
-    prm = params(spec)
     kept: list[int] = []
-    for t in spec.tiers:
-        dec = decompositions(Fraction(t.multiplier), prm.legend, prm.max_decompositions, prm.non_loss)
+    for t in game.tiers:
+        dec = decompositions(Fraction(t.times), prm.legend, prm.max_decompositions, prm.non_loss)
         if not dec.total:
             legend = ", ".join(_fmt(v) for v in prm.legend)
-            result.problem("(i)", f"multiplier {t.multiplier:f} layout", "a prize of the game",
+            result.problem("(i)", f"multiplier {t.times:f} layout", "a prize of the game",
                            f"play.legend: no (1 + m) x sum of legend values [{legend}] equals it within "
                            f"{prm.non_loss} non-loss spots")
         kept.append(len(dec.multipliers))
-    for pool in spec.pools:
+    for pool in game.pools:
         for v in prm.legend:
             if _amount_cents(v, pool.price_cents) is None:
                 result.problem("[play]", f"legend value {_fmt(v)} at {fmt_cents(pool.price_cents)}",
                                "a prize symbol", "not whole cents")
     if kept:
-        result.notes.append(f"{spec.rules}: every tier has {min(kept)}..{max(kept)} "
+        result.notes.append(f"{game.id}: every tier has {min(kept)}..{max(kept)} "
                             f"decompositions (at most {prm.max_decompositions} kept per tier)")
 
 
@@ -214,16 +205,15 @@ def _spot_items(f: np.ndarray, items: np.ndarray, second: np.ndarray | None, prm
     return spots
 
 
-def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
+def lay_out(prm: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
     """The outcome and amount columns of every share (contract: docs/styles/prize_legend_duel.md)."""
-    prm = params(spec)
     non_loss = prm.non_loss
     tiers = np.asarray(tiers)
     n = tiers.size
     price = pool.price_cents
     for v in prm.legend:
         if _amount_cents(v, price) is None:
-            raise SpecError(f"{spec.path.name}: play.legend: {_fmt(v)} x {fmt_cents(price)} "
+            raise SpecError(f"{game.path.name}: play.legend: {_fmt(v)} x {fmt_cents(price)} "
                             "is not whole cents")
     table_k, table_m, table_cents, first_row = _decomposition_table(pool, prm, price)
 
@@ -242,7 +232,7 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         kept = first_row[t + 1] - first_row[t]
         if not kept:
             tier = pool.tiers[t]
-            raise SpecError(f"{spec.path.name}: play.legend: tier {tier.id} "
+            raise SpecError(f"{game.path.name}: play.legend: tier {tier.id} "
                             f"({fmt_cents(tier.prize_cents)}) cannot be laid out")
         row[rows] = first_row[t] + integers(stream, kept, size=rows.size)
     k, m = table_k[row], table_m[row]

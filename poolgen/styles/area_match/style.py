@@ -1,6 +1,6 @@
 """The `area_match` eInstant style: up to A play areas of S spots, each showing symbols and a prize
 amount. Contract: docs/styles/area_match.md; every parameter is the spec's ([play] spots_per_area,
-[layout], [[symbols]]), read by `params` and written into the manifest by `play_document`.
+[layout], [[symbols]]), read by `params.read` and written into the manifest by `params.document`.
 
 S - 1 like symbols (a wild symbol matching every matchable symbol, wilds matching each other) win the
 area's amount times the spec's `match_pays`, S like symbols their times; the bonus key symbol with a
@@ -22,45 +22,34 @@ Generation (section 7 of the contract), in this fixed order of stream use:
   7. bonus results (scoring mask of a chances game, section of a grid game);
   8. losing areas' decoy amounts, copied from uniformly chosen winning areas of the pool.
 Values are counted in half-denominations, so every amount multiplier is a whole number. The tables
-(area classes, symbol tuples, decompositions, ways, flat lookup tables) are in `area_match_tables`.
+(area classes, symbol tuples, ways, flat lookup tables) are in `tables`, the decompositions of a
+prize into area values in `decompositions`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
 from poolgen.errors import SpecError
+from poolgen.game.model import CheckResult, Game, Pool
 from poolgen.rng import Stream, integers, integers_by_key, row_permutations
-from poolgen.spec import Pool, Spec
-from poolgen.styles.area_match_read import params, play_document
-from poolgen.styles.area_match_tables import (
-    ANY,
-    N_MODES,
-    NO_BONUS_SYMBOL,
-    NO_GAME,
-    NO_KEY,
-    Draws,
-    Params,
+from poolgen.styles.area_match.decompositions import (
     TooManyDecompositions,
     decomposition_codes,
     decompositions,
-    draws,
 )
+from poolgen.styles.area_match.params import Params, document, read
+from poolgen.styles.area_match.tables import ANY, N_MODES, NO_BONUS_SYMBOL, NO_GAME, NO_KEY, Draws, draws
 
-if TYPE_CHECKING:
-    from poolgen.check.figures import GameCheck
-
-__all__ = ["check_structure", "lay_out", "params", "play_document"]
-
-STYLE = "area_match"
-KIND = "einstant"  # an eInstant style (poolgen.styles.einstant_module)
+__all__ = ["check", "document", "lay_out", "read"]
 
 
-def _fail(spec: Spec, field: str, why: str) -> SpecError:
-    return SpecError(f"{spec.path.name}: layout.{field}: {why}")
+def _fail(game: Game, field: str, why: str) -> SpecError:
+    return SpecError(f"{game.path.name}: layout.{field}: {why}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,19 +130,18 @@ def _modes(p: Params, kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, ti
     return mode
 
 
-def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
+def lay_out(p: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
     """The layout columns of every share of `pool` (docs/styles/area_match.md, section 2).
 
     Steps 2 to 4 and 7 work on the winning shares and their won areas only (the won areas in
     row-major order of (share, area), the order in which they use the stream); every other area
     is losing."""
-    p = params(spec)
     k, denom = pool.play_areas, pool.denomination_cents
     if k is None or denom is None:
-        raise SpecError(f"{spec.path.name}: pool {pool.id}: not an eInstant pool")
+        raise SpecError(f"{game.path.name}: pool {pool.id}: not an eInstant pool")
     for a in p.amounts_half:
         if a * denom % 2:
-            raise _fail(spec, "amount_multipliers",
+            raise _fail(game, "amount_multipliers",
                         f"{a / 2} x {denom} cents is not whole cents")
     tiers = np.asarray(tiers)
     n = len(tiers)
@@ -174,9 +162,9 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
         rows = by_tier[ends[t - 1]:ends[t]]
         if not rows.size:
             continue
-        table = _bounded(spec, pool, spec.tiers[t - 1].multiplier, decomposition_codes, p)
+        table = _bounded(game, pool, game.tiers[t - 1].times, decomposition_codes, p)
         if not len(table):
-            raise SpecError(f"{spec.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
+            raise SpecError(f"{game.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
                             f"be made of play-area wins with layout.amount_multipliers")
         code[rows] = table[integers(stream, len(table), size=rows.size)]
     if k > 1 and winners.size:
@@ -255,35 +243,31 @@ def lay_out(spec: Spec, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[s
 # poolgen check
 
 
-def _bounded(spec: Spec, pool: Pool, multiplier: Decimal, enumerate_, p):
+def _bounded(game: Game, pool: Pool, multiplier: Decimal,
+             enumerate_: Callable[[Params, Decimal, int], Any], p: Params) -> Any:
     """`enumerate_(p, multiplier, k)` for the pool's k play areas, or the one-line SpecError naming
     the field when there are too many decompositions to enumerate (a machine's memory)."""
     try:
-        return enumerate_(p, multiplier, pool.play_areas)
+        return enumerate_(p, multiplier, pool.play_areas or 1)
     except TooManyDecompositions as exc:
-        raise SpecError(f"{spec.path.name}: einstant.play_areas: pool {pool.id}, multiplier {multiplier:f}: "
+        raise SpecError(f"{game.path.name}: einstant.play_areas: pool {pool.id}, multiplier {multiplier:f}: "
                         f"{exc}; use fewer play areas or amount multipliers") from None
 
 
-def check_structure(spec: Spec, result: GameCheck) -> None:
+def check(p: Params, game: Game, result: CheckResult) -> None:
     """Prove every tier of every pool can be laid out: it has at least one decomposition."""
-    try:
-        p = params(spec)
-    except SpecError as exc:  # one line naming the field
-        result.problems.append(f"{spec.name}: the {STYLE} style cannot lay it out: {exc}")
-        return
     fewest: tuple[int, str] | None = None
     most: tuple[int, str] | None = None
     thinned = 0
-    for pool in spec.pools:
-        denom = pool.denomination_cents
+    for pool in game.pools:
+        denom = pool.denomination_cents or 0
         for a in p.amounts_half:
             if a * denom % 2:
                 result.problem("[layout]", f"{pool.id} amount multiplier {a / 2}",
                                "whole cents", f"{a / 2} x {denom} cents")
-        for t in spec.tiers:
-            rows, total = _bounded(spec, pool, t.multiplier, decompositions, p)
-            where = f"{pool.id} multiplier {t.multiplier:f}"
+        for t in game.tiers:
+            rows, total = _bounded(game, pool, t.times, decompositions, p)
+            where = f"{pool.id} multiplier {t.times:f}"
             if total == 0:
                 result.problem("(j)", where, f"prize {pool.tiers[t.index].prize_cents} cents",
                                "no layout: it cannot be made of play-area wins")
@@ -296,7 +280,7 @@ def check_structure(spec: Spec, result: GameCheck) -> None:
                 most = (total, where)
     if fewest is not None and most is not None:
         result.notes.append(
-            f"{spec.name}: layout: every tier of the {len(spec.pools)} pools decomposes into "
+            f"{game.name}: layout: every tier of the {len(game.pools)} pools decomposes into "
             f"play-area wins (fewest decompositions {fewest[0]:,} for {fewest[1]}, most "
             f"{most[0]:,} for {most[1]}; {thinned} (tier, pool) lists thinned to "
             f"{p.cap:,})")

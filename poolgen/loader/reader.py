@@ -8,8 +8,8 @@ from pathlib import Path
 
 from poolgen.errors import SpecError
 from poolgen.limits import bounded_decimal
+from poolgen.loader.bounds import bound_money
 from poolgen.money import parse_printed
-from poolgen.spec_bounds import bound_money
 
 _KIND_NAMES = {str: "string", list: "list", dict: "table", int: "whole number"}
 

@@ -1,22 +1,21 @@
 """Play areas of the `area_match` eInstant style (docs/styles/area_match.md): area classes, the
-symbol tuples of each class and mode, the decompositions of a prize into area values and the ways
-to win a value, and the flat lookup tables the drawing uses. Everything of a game is in `Params`,
-read from its spec by `poolgen.styles.area_match.params`.
+symbol tuples of each class and mode, the area values and the ways to win each, and the flat lookup
+tables the drawing uses. Everything of a game is in `Params` (poolgen/styles/area_match/params.py).
 
-The drawing of a pool's layouts from these tables is `poolgen.styles.area_match`.
+The drawing of a pool's layouts from these tables is poolgen/styles/area_match/style.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import lru_cache
 
 import numpy as np
 
-__all__ = ["ANY", "Draws", "Game", "ILLEGAL", "LOSE", "N_MODES", "NO_BONUS_SYMBOL", "NO_GAME", "NO_KEY",
-           "Params", "area_class", "bonus_only", "decomposition_codes", "decompositions", "draws",
-           "tuples", "ways"]
+from poolgen.styles.area_match.params import BonusGame, Params
+
+__all__ = ["ANY", "ILLEGAL", "LOSE", "N_MODES", "NO_BONUS_SYMBOL", "NO_GAME", "NO_KEY", "Draws", "Ways",
+           "area_class", "bonus_only", "draws", "tuples", "values", "ways"]
 
 # Area classes (internal; the Parquet `a{i}_bonus` column holds 0 or the bonus game's code): LOSE,
 # then one class per winning match count (ascending), then one per bonus game (in spec order).
@@ -27,57 +26,6 @@ ILLEGAL = -1
 # symbol, none of them.
 ANY, NO_KEY, NO_GAME, NO_BONUS_SYMBOL = 0, 1, 2, 3
 N_MODES = 4
-
-
-@dataclass(frozen=True)
-class Game:
-    """One bonus game: its symbol's code and what it can give (chances, or a grid's sections)."""
-
-    symbol: int
-    chances: int  # 0 for a grid game
-    grid: tuple[int, ...]  # prizes per section; () for a chances game
-
-    @property
-    def prizes(self) -> tuple[int, ...]:
-        """The numbers of prizes the game can win, ascending."""
-        return tuple(range(1, self.chances + 1)) if self.chances else tuple(sorted(set(self.grid)))
-
-
-@dataclass(frozen=True)
-class Params:
-    """The style's parameters of one spec, validated (poolgen.styles.area_match.params)."""
-
-    n_symbols: int  # codes 1 .. n_symbols
-    spots: int  # spots per area
-    wild: int  # code of the wild symbol
-    key: int  # code of the bonus key symbol
-    games: tuple[Game, ...]  # bonus game codes 1 .. len(games) in the a{i}_bonus column
-    matchable: tuple[int, ...]  # codes matched by the wild: every other symbol
-    match: tuple[tuple[int, int], ...]  # (count, times the amount) of each winning match count
-    amounts_half: tuple[int, ...]  # amount multipliers x 2, ascending
-    cap: int  # max decompositions kept per (tier, play areas)
-
-    @property
-    def bonus_symbols(self) -> tuple[int, ...]:
-        return (self.key, *(g.symbol for g in self.games))
-
-    @property
-    def first_bonus(self) -> int:
-        """The area class of the first bonus game."""
-        return 1 + len(self.match)
-
-    @property
-    def n_classes(self) -> int:
-        return 1 + len(self.match) + len(self.games)
-
-    @property
-    def max_prizes(self) -> int:
-        return max(max(g.prizes) for g in self.games)
-
-    @property
-    def times(self) -> tuple[int, ...]:
-        """Every N an area value is N x an amount by: the match times and the bonus games' prizes."""
-        return tuple(sorted({t for _, t in self.match} | {n for g in self.games for n in g.prizes}))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,79 +130,6 @@ def bonus_only(p: Params) -> np.ndarray:
     return out
 
 
-# The partial decompositions one level of `_all_decompositions` may hold (16 bytes each are kept per
-# level): the shipped area_match spec's largest, at 4 areas, is 682,299; at 5 areas it would be 28 million
-# and at 6 almost a billion, which no machine holds. A share of more areas is refused, not enumerated.
-MAX_PREFIXES = 5_000_000
-
-
-class TooManyDecompositions(ValueError):
-    """A tier's decompositions over this many play areas are too many to enumerate."""
-
-
-@lru_cache(maxsize=1024)
-def _all_decompositions(p: Params, total: int, k: int) -> np.ndarray:
-    """All multisets of k area values (0 = losing area) summing to `total`, as ascending rows
-    in lexicographic order; shape (n, k) int64."""
-    vals = np.concatenate([[0], values(p)])
-    vals = vals[vals <= total]
-    member = np.zeros(total + 1, dtype=bool)
-    member[vals] = True
-    if k == 1:
-        return np.array([[total]], dtype=np.int64) if member[total] else np.empty((0, 1), np.int64)
-    # ascending prefixes of j values, extended one value at a time, so they stay lexicographic; a
-    # prefix is kept as its sum and last value, each level as its values and their parent prefixes
-    picked = [vals[vals * k <= total]]
-    parents = []
-    sums = last = picked[0]
-    for j in range(1, k - 1):
-        # prefix r takes each v >= its last with sum + v * (k - j) <= total: vals[lo[r]:hi[r]]
-        lo = np.searchsorted(vals, last)
-        hi = np.searchsorted(vals, (total - sums) // (k - j), side="right")
-        count = np.maximum(hi - lo, 0)
-        if int(count.sum()) > MAX_PREFIXES:
-            raise TooManyDecompositions(f"more than {MAX_PREFIXES:,} partial decompositions of {k} area "
-                                        "values to enumerate")
-        r = np.repeat(np.arange(len(sums)), count)
-        c = np.arange(len(r)) - np.repeat(np.cumsum(count) - count - lo, count)
-        if j == k - 2:  # the last value, total - sum - v (>= v here), must be an area value
-            whole = member[total - sums[r] - vals[c]]
-            r, c = r[whole], c[whole]
-        parents.append(r)
-        picked.append(vals[c])
-        sums, last = sums[r] + vals[c], vals[c]
-    final = total - sums
-    keep = np.flatnonzero((final >= last) & member[np.clip(final, 0, total)])
-    rows = np.empty((keep.size, k), dtype=np.int64)
-    rows[:, k - 1] = final[keep]
-    for j in range(k - 2, -1, -1):  # follow each kept prefix back to its first value
-        rows[:, j] = picked[j][keep]
-        if j:
-            keep = parents[j - 1][keep]
-    return rows
-
-
-@lru_cache(maxsize=1024)
-def _usable_decompositions(p: Params, total: int, k: int) -> np.ndarray:
-    """Those of `_all_decompositions` with at most one value that only a bonus game can win (a
-    share plays at most one bonus game, contract section 7)."""
-    rows = _all_decompositions(p, total, k)
-    return rows[np.isin(rows, bonus_only(p)).sum(axis=1) <= 1]
-
-
-def decompositions(p: Params, multiplier: Decimal, k: int) -> tuple[np.ndarray, int]:
-    """The decompositions a share of tier `multiplier` with k areas chooses from (thinned to
-    `p.cap` evenly spaced rows if there are more), and how many exist before thinning."""
-    total2 = 2 * multiplier * k
-    if total2 != total2.to_integral_value():
-        return np.empty((0, k), dtype=np.int64), 0
-    rows = _usable_decompositions(p, int(total2), k)
-    n = len(rows)
-    if n > p.cap:
-        rows = rows[(np.arange(p.cap, dtype=np.int64) * n) // p.cap]
-    return rows, n
-
-
 @dataclass(frozen=True)
 class Ways:
     """How each area value can be won: padded tables indexed by value index. Each value's ways are
@@ -311,7 +186,7 @@ def ways(p: Params) -> Ways:
 # Flat lookup tables of the drawing
 
 
-def _results(game: Game, max_prizes: int) -> tuple[np.ndarray, np.ndarray]:
+def _results(game: BonusGame, max_prizes: int) -> tuple[np.ndarray, np.ndarray]:
     """A bonus game's results grouped by number of prizes N: (max_prizes + 1, width) padded, counts.
     A chances game: the scoring masks 1 .. 2**chances - 1 with N bits set, ascending; a grid game:
     the sections of N prizes, ascending."""
@@ -391,13 +266,3 @@ def draws(p: Params) -> Draws:
         sym_width=tup.by_key.shape[1], sym_bound=tup.n_key, sym=packed[tup.by_key].reshape(-1),
         bonus_width=bonus_width, bonus_bound=np.stack([c for _, c in results]).reshape(-1),
         bonus_result=bonus_result.reshape(-1))
-
-
-@lru_cache(maxsize=1024)
-def decomposition_codes(p: Params, multiplier: Decimal, k: int) -> np.ndarray:
-    """`decompositions(p, multiplier, k)` as value codes (0 losing, c for `ways().values[c - 1]`)."""
-    table, _ = decompositions(p, multiplier, k)
-    values = ways(p).values
-    lookup = np.zeros(int(table.max(initial=0)) + 1, dtype=np.min_scalar_type(len(values)))
-    lookup[values[values < len(lookup)]] = np.arange(1, len(values) + 1)[values < len(lookup)]
-    return lookup[table]

@@ -6,12 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from poolgen.errors import SpecError
+from poolgen.game.model import Symbol
+from poolgen.game.play import TicketTables
 from poolgen.limits import bounded_decimal
-from poolgen.spec import Spec, Symbol
 
-__all__ = ["FIELDS", "MAX_LEGEND", "MAX_SPOTS", "STYLE", "Params", "params", "play_entry"]
+__all__ = ["FIELDS", "MAX_LEGEND", "MAX_SPOTS", "STYLE", "Params", "document", "read"]
 
 STYLE = "prize_legend_duel"
 FIELDS = ("spots", "losses", "play_symbols", "beats", "multiplier_symbol", "legend", "max_decompositions",
@@ -46,23 +47,19 @@ class Params:
         return self.spots - self.losses
 
 
-def params(spec: Spec) -> Params:
+def read(tables: TicketTables) -> Params:
     """Read and validate a `prize_legend_duel` spec's [play] table (one SpecError naming the field)."""
-    file = spec.path.name
-
-    def fail(field: str, why: str) -> SpecError:
-        return SpecError(f"{file}: {field}: {why}")
-
-    play = spec.play
+    fail = tables.fail
+    play = tables.play
     for key in play:
         if key not in FIELDS:
             raise fail(f"play.{key}", f"unknown field (the {STYLE} style reads {', '.join(FIELDS)})")
     for key in FIELDS:
         if key not in play:
             raise fail(f"play.{key}", "missing field")
-    if spec.layout:
+    if tables.layout:
         raise fail("layout", f"the {STYLE} style reads every parameter from [play]; remove [layout]")
-    if list(spec.sales.get("play_areas", [])) != [1]:
+    if list(tables.play_areas) != [1]:
         raise fail("einstant.play_areas", f"the {STYLE} style has one play area: write [1]")
 
     def whole(key: str, lo: int, hi: int) -> int:
@@ -73,7 +70,7 @@ def params(spec: Spec) -> Params:
 
     losses = whole("losses", 1, MAX_SPOTS - 1)
     spots = whole("spots", losses + 1, MAX_SPOTS)
-    declared = {s.code: s for s in spec.symbols_in("play")}
+    declared = {s.code: s for s in tables.symbols if s.group == "play"}
     codes = play["play_symbols"]
     if not isinstance(codes, list) or len(codes) < 2 or not all(isinstance(c, str) for c in codes):
         raise fail("play.play_symbols", "must be a list of at least 2 symbol codes")
@@ -166,7 +163,7 @@ def _legend(raw: object, fail) -> tuple[tuple[str, ...], tuple[Fraction, ...]]:
     return tuple(raw), tuple(sorted(legend))
 
 
-def play_entry(prm: Params) -> dict:
+def document(prm: Params) -> dict[str, Any]:
     """The manifest's `play` entry (docs/styles/prize_legend_duel.md, section 2)."""
     return {
         "style": STYLE,

@@ -1,6 +1,6 @@
 """Match N (contract: docs/styles/match_n.md): S spots of prize symbols; N like amounts win that
 amount; N-1 like amounts and a multiplier symbol win k times it. An area may win more than once (on
-different amounts) where a tier says so; the spots that do not win are decoys (match_n_decoys.py)."""
+different amounts) where a tier says so; the spots that do not win are decoys (`decoys`)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from fractions import Fraction
 
 import numpy as np
 
+from poolgen.game.play import prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import row_permutations
-from poolgen.styles import match_n_decoys as decoys
-from poolgen.styles import prize_entry
+from poolgen.styles.match_n import decoys
 
-FIELDS = {"spots", "match", "prizes", "multipliers"}
+FIELDS = frozenset({"spots", "match", "prizes", "multipliers"})
 # The imaging file's symbols (poolgen/deliverables/imaging.py): column suffix -> the area's symbol
 # lists whose concatenation a stored code indexes (section 4).
 SPOTS = (("_spot_", ("prizes", "multipliers")),)
@@ -130,7 +130,7 @@ def layout_note(p: Params, counts) -> str | None:
 
 
 def decoy_plan(p: Params, groups) -> tuple[list[tuple[int, np.ndarray]], bool]:
-    """The layers of a ticket without a win in the area (poolgen/styles/match_n_decoys.py), from the
+    """The layers of a ticket without a win in the area (poolgen/styles/match_n/decoys.py), from the
     pool's tickets with wins in it; and whether m had to be capped."""
     winners = [(rows.size, *expected(p, wins)) for rows, wins in groups if wins and rows.size]
     m, capped = decoys.targets(len(p.prizes), p.spots, p.match - 1, winners)

@@ -1,0 +1,24 @@
+"""`check_spec(game)`: every pool's figures, reconciled with what the regulation publishes for how the
+game is sold (`check_printed`, `check_einstant`), then what its play must prove or note about laying
+every tier out (`Play.check`: a style's own proof, e.g. that every tier decomposes)."""
+
+from __future__ import annotations
+
+from poolgen.check.einstant import check_einstant
+from poolgen.check.figures import GameCheck
+from poolgen.check.printed import check_printed
+from poolgen.game.model import EInstant, Game, Printed
+
+__all__ = ["check_spec"]
+
+
+def check_spec(game: Game) -> GameCheck:
+    """Compute every pool's figures and cross-check every published figure of the game."""
+    result = GameCheck(game)
+    match game.sales:
+        case Printed():
+            check_printed(game, game.sales, result)
+        case EInstant():
+            check_einstant(game, game.sales, result)
+    game.play.check(game, result)
+    return result

@@ -1,0 +1,2 @@
+"""The game model every part of poolgen reads (`model`), and the two kinds of play with the style
+interfaces they delegate to (`play`). Spec files become games in poolgen/loader/."""

@@ -1,0 +1,261 @@
+"""The two kinds of `Play` (poolgen/game/model.py) and the interfaces of the styles they delegate to.
+
+- `AreaPlay`: a ticket of play areas, each of an area style (`AreaStyle`); a tier is a list of
+  wins, each in one area (docs/styles/play.md). Its manifest entry lists the areas and every tier's
+  wins.
+- `TicketPlay`: one ticket-wide style (`TicketStyle`) that decomposes each prize itself, with
+  every parameter its audit engine reads in its manifest entry (docs/styles/<style>.md).
+
+Styles are implemented by modules (poolgen/styles/), registered by name in
+`poolgen.styles.AREA_STYLES` and `poolgen.styles.TICKET_STYLES`; mypy checks each module against
+its protocol here. A style reads its parameters through the reading interfaces below, which the
+spec loader (poolgen/loader/) implements, so a style never sees a spec file's format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+from poolgen.errors import SpecError
+from poolgen.game.model import CheckResult, Game, Pool, Symbol
+
+if TYPE_CHECKING:
+    from poolgen.rng.drbg import Stream
+
+__all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "FieldReader", "Groups", "TicketPlay",
+           "TicketStyle", "TicketTables", "Win", "prize_entry"]
+
+
+# ---- a ticket of play areas -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Win:
+    """One win of a tier: in `area`, prize symbol `prize` won `how`, paying `by` x its value."""
+
+    area: str
+    how: str
+    by: int
+    prize: Symbol
+
+    @property
+    def cents(self) -> int:
+        return self.by * (self.prize.cents or 0)
+
+    def key(self) -> tuple[str, str, int, str]:
+        return (self.area, self.how, self.by, self.prize.code)
+
+
+def prize_entry(symbols: Sequence[Symbol]) -> list[dict[str, Any]]:
+    """A list of prize symbols as an area's manifest entry writes it (docs/styles/play.md)."""
+    return [{"code": s.code, "cents": s.cents} for s in symbols]
+
+
+Groups = list[tuple[np.ndarray, tuple[Win, ...]]]  # per tier of a pool: (its rows, its wins in the area)
+
+
+class FieldReader(Protocol):
+    """Field access of the spec loader (poolgen/loader/reader.py): every problem is one SpecError
+    naming the file and the field."""
+
+    def fail(self, where: str, why: str) -> SpecError: ...
+
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...],
+            required: bool = True) -> Any: ...
+
+
+class AreaReading(Protocol):
+    """What an area style reads one `[[areas]]` table with (poolgen/loader/areas.py `AreaContext`)."""
+
+    @property
+    def r(self) -> FieldReader: ...
+
+    @property
+    def areas(self) -> Sequence[Area]:
+        """The areas read so far (an area may refer to an earlier one)."""
+        ...
+
+    def group(self, table: Mapping[str, Any], key: str, where: str, role: str,
+              required: bool = True) -> tuple[Symbol, ...]:
+        """The symbols of the group an area field names, taking `role` (() if absent and not required)."""
+        ...
+
+    def whole(self, table: Mapping[str, Any], key: str, where: str, low: int, required: bool = True,
+              default: int = 0, high: int | None = None) -> int: ...
+
+
+class AreaStyle(Protocol):
+    """An area style: a module poolgen/styles/<style>.py following docs/styles/<style>.md."""
+
+    FIELDS: frozenset[str]  # the area fields it reads (besides id, style, labels)
+    SPOTS: tuple[tuple[str, tuple[str, ...]], ...]  # column suffix -> the symbol lists its codes index
+
+    def read_area(self, ctx: AreaReading, table: Mapping[str, Any], where: str) -> Any:
+        """Read and check one [[areas]] table: the style's parameters (SpecError)."""
+        ...
+
+    def read_win(self, params: Any, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+        """(prize symbol, multiplier) of one win (ValueError: why it cannot be won so)."""
+        ...
+
+    def check_wins(self, params: Any, wins: tuple[Win, ...]) -> str | None:
+        """Why a tier's wins in this area cannot be laid out (None: they can)."""
+        ...
+
+    def entry(self, params: Any) -> dict[str, Any]:
+        """The area's entry in the manifest's `play`."""
+        ...
+
+    def columns(self, area_id: str, params: Any) -> list[str]: ...
+
+    def lay_out(self, area_id: str, params: Any, groups: Groups, n: int, stream: Stream,
+                done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The area's columns for a pool of `n` tickets, all from `stream`; `done`: the columns of
+        the areas laid out before it."""
+        ...
+
+    def layout_note(self, params: Any, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
+        """A note for `poolgen check`: what the layout cannot promise for these (tickets, wins)."""
+        ...
+
+    def face(self, area_id: str, params: Any,
+             row: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, str, str, str, str]]]]:
+        """The area's sections as printed: (title, cells (column, text, caption, prize, prize caption))."""
+        ...
+
+    def explain(self, area_id: str, params: Any, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+        """What the row wins here, in words, and the columns that win."""
+        ...
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    style: str
+    module: AreaStyle = field(repr=False)
+    params: Any = field(repr=False)  # what the style module read (its own dataclass)
+    labels: tuple[str, ...] = ()  # the area's sections as printed on the ticket (proofs); () = the style's
+
+    def columns(self) -> list[str]:
+        return self.module.columns(self.id, self.params)
+
+
+@dataclass(frozen=True)
+class AreaPlay:
+    """A ticket of play areas; `wins` maps every tier id ("lose" included) to its wins."""
+
+    areas: tuple[Area, ...]
+    max_wins: int
+    wins: Mapping[str, tuple[Win, ...]]
+
+    @property
+    def styles(self) -> tuple[str, ...]:
+        return tuple(sorted({a.style for a in self.areas}))
+
+    def document(self) -> dict[str, Any]:
+        """The manifest's `play` entry (docs/styles/play.md)."""
+        return {
+            "max_wins": self.max_wins,
+            "areas": [a.module.entry(a.params) | {"id": a.id, "style": a.style} for a in self.areas],
+            "tiers": [{"id": tid, "wins": [{"area": w.area, "how": w.how, "by": w.by,
+                                            "prize": w.prize.code, "prize_cents": w.prize.cents}
+                                           for w in wins]}
+                      for tid, wins in self.wins.items()],
+        }
+
+    def game_entry(self) -> dict[str, str]:
+        return {}
+
+    def spots(self) -> int:
+        """A ticket's layout columns, all areas together (what building a pool's memory scales with)."""
+        return sum(len(a.columns()) for a in self.areas)
+
+    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
+        """Every area's columns: each area's style lays out, tier by tier, that area's wins."""
+        tiers = np.asarray(tiers)
+        rows = [np.flatnonzero(tiers == i) for i in range(len(pool.tiers))]
+        out: dict[str, np.ndarray] = {}
+        for area in self.areas:
+            groups = [(rows[i], self.area_wins(t.id, area.id)) for i, t in enumerate(pool.tiers)]
+            out.update(area.module.lay_out(area.id, area.params, groups, tiers.size, stream, out))
+        return out
+
+    def area_wins(self, tier_id: str, area_id: str) -> tuple[Win, ...]:
+        return tuple(w for w in self.wins[tier_id] if w.area == area_id)
+
+    def check(self, game: Game, result: CheckResult) -> None:
+        """What a style's layout cannot promise for the pools' counts: one note per area."""
+        for area in self.areas:
+            for pool in game.pools:
+                why = area.module.layout_note(area.params, [(pt.count, self.area_wins(pt.id, area.id))
+                                                            for pt in pool.tiers])
+                if why:
+                    result.notes.append(f"{game.name}: pool {pool.id}: area {area.id!r}: {why}")
+                    break
+
+
+# ---- one ticket-wide style ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TicketTables:
+    """What a ticket-wide style reads its parameters from: the spec's symbols, the eInstant's play
+    areas and denominations, and the style's own tables (`play`, `layout`), as written."""
+
+    file: str  # the spec file's name, for one-line errors
+    symbols: tuple[Symbol, ...]
+    play_areas: tuple[int, ...]
+    denomination_cents: tuple[int, ...]
+    play: Mapping[str, Any]
+    layout: Mapping[str, Any]
+
+    def fail(self, where: str, why: str) -> SpecError:
+        return SpecError(f"{self.file}: {where}: {why}")
+
+
+class TicketStyle(Protocol):
+    """A ticket-wide style: a module (or package) poolgen/styles/<style> following
+    docs/styles/<style>.md."""
+
+    def read(self, tables: TicketTables) -> Any:
+        """Read and check every parameter (SpecError naming the field): the style's parameters."""
+        ...
+
+    def document(self, params: Any) -> dict[str, Any]:
+        """The manifest's `play` entry: every parameter audit's engine reads ({"style": ..., ...})."""
+        ...
+
+    def lay_out(self, params: Any, game: Game, pool: Pool, tiers: np.ndarray,
+                stream: Stream) -> dict[str, np.ndarray]: ...
+
+    def check(self, params: Any, game: Game, result: CheckResult) -> None:
+        """What `poolgen check` must prove: every tier of every pool can be laid out."""
+        ...
+
+
+@dataclass(frozen=True)
+class TicketPlay:
+    style: str
+    module: TicketStyle = field(repr=False)
+    params: Any = field(repr=False)
+
+    @property
+    def styles(self) -> tuple[str, ...]:
+        return (self.style,)
+
+    def document(self) -> dict[str, Any]:
+        return self.module.document(self.params)
+
+    def game_entry(self) -> dict[str, str]:
+        return {"style": self.style}
+
+    def spots(self) -> int:
+        return 0  # an eInstant pool's memory is bounded by its play areas (poolgen.limits.pool_memory)
+
+    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
+        return self.module.lay_out(self.params, game, pool, tiers, stream)
+
+    def check(self, game: Game, result: CheckResult) -> None:
+        self.module.check(self.params, game, result)

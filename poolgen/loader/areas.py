@@ -1,0 +1,177 @@
+"""A printed spec's play areas and the wins of its tiers (docs/new-game.md, docs/styles/play.md).
+
+Each `[[areas]]` table names its style (a `poolgen.styles.AREA_STYLES` name), which reads the rest
+of the table through an `AreaContext`; each tier lists its wins, each in one area, which the area's
+style accepts or refuses (`read_win`, `check_wins`). Everything a style cannot lay out is refused
+here, with one line naming the file and the field, so a spec that loads can be generated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from poolgen.game.model import FixedPrize, Symbol, Tier, TierFigures
+from poolgen.game.play import Area, AreaStyle, Win
+from poolgen.limits import MAX_TICKET_SPOTS
+from poolgen.loader.reader import Reader
+from poolgen.styles import AREA_STYLES
+
+__all__ = ["NAME", "AreaContext", "read_areas", "read_tiers"]
+
+_TIER = {"id", "get", "prize", "count", "published_cost", "wins"}
+_WIN = {"area", "prize", "how", "by"}
+NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")  # an area id, as a game id
+
+
+class AreaContext:
+    """What an area style reads its [[areas]] table with (`poolgen.game.play.AreaReading`): the
+    reader, the symbol groups (each taking one role), and the areas read so far."""
+
+    def __init__(self, r: Reader, groups: Mapping[str, Sequence[Symbol]]) -> None:
+        self._r, self.groups = r, groups
+        self.roles: dict[str, str] = {}
+        self._areas: list[Area] = []
+
+    @property
+    def r(self) -> Reader:
+        return self._r
+
+    @property
+    def areas(self) -> Sequence[Area]:
+        return self._areas
+
+    def add(self, area: Area) -> None:
+        self._areas.append(area)
+
+    def group(self, table: Mapping[str, Any], key: str, where: str, role: str,
+              required: bool = True) -> tuple[Symbol, ...]:
+        """The symbols of the group an area field names, taking the given role."""
+        name = self._r.get(table, key, where, str, required=required)
+        if name is None:
+            return ()
+        if name not in self.groups:
+            raise self._r.fail(f"{where}.{key}", f"no [[symbols]] of group {name!r}")
+        if self.roles.setdefault(name, role) != role:
+            raise self._r.fail(f"{where}.{key}", f"group {name!r} is already used as {self.roles[name]}")
+        return tuple(self.groups[name])
+
+    def whole(self, table: Mapping[str, Any], key: str, where: str, low: int, required: bool = True,
+              default: int = 0, high: int | None = None) -> int:
+        if key not in table and not required:
+            return default
+        value: int = self._r.get(table, key, where, int)
+        if value < low:
+            raise self._r.fail(f"{where}.{key}", f"must be at least {low}, got {value}")
+        if high is not None and value > high:
+            raise self._r.fail(f"{where}.{key}", f"must be at most {high}, got {value}")
+        return value
+
+
+def read_areas(r: Reader, doc: Mapping[str, Any], ctx: AreaContext) -> list[Area]:
+    raw = doc.get("areas")
+    if not isinstance(raw, list) or not raw:
+        raise r.fail("areas", "missing: a spec declares its play areas as [[areas]]")
+    for i, a in enumerate(raw):
+        where = f"areas[{i}]"
+        if not isinstance(a, dict):
+            raise r.fail(where, "must be a table")
+        style = r.get(a, "style", where, str)
+        module = AREA_STYLES.get(style)
+        if module is None:
+            raise r.fail(f"{where}.style", f"unknown style {style!r} (known: {', '.join(AREA_STYLES)})")
+        r.known(a, where, {"id", "style", "labels"} | module.FIELDS)
+        area_id = r.get(a, "id", where, str)
+        if not NAME.fullmatch(area_id):
+            raise r.fail(f"{where}.id", f"{area_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most "
+                                        "64)")
+        if any(x.id == area_id for x in ctx.areas):
+            raise r.fail(f"{where}.id", f"duplicate area id {area_id!r}")
+        spots = a.get("spots")
+        if isinstance(spots, int) and spots > MAX_TICKET_SPOTS:  # before a style sizes anything by it
+            raise r.fail(f"{where}.spots", f"{spots:,} spots; a ticket has at most {MAX_TICKET_SPOTS:,}")
+        params = module.read_area(ctx, a, where)
+        ctx.add(Area(area_id, style, module, params, _labels(r, a, where, module, area_id, params)))
+    return list(ctx.areas)
+
+
+def _labels(r: Reader, a: Mapping[str, Any], where: str, module: AreaStyle, area_id: str,
+            params: Any) -> tuple[str, ...]:
+    """`labels`: the titles of the area's sections as the ticket prints them (the proof draws them
+    instead of the style's own words), one per section the style draws."""
+    if "labels" not in a:
+        return ()
+    labels = a["labels"]
+    if not isinstance(labels, list) or not all(isinstance(x, str) and 0 < len(x) <= 80 for x in labels):
+        raise r.fail(f"{where}.labels", "must be a list of section titles (strings of 1 to 80 characters)")
+    blank = dict.fromkeys(module.columns(area_id, params), 0)
+    sections = [title for title, _ in module.face(area_id, params, blank)]
+    if len(labels) != len(sections):
+        raise r.fail(f"{where}.labels", f"{len(labels)} title(s) for the area's {len(sections)} section(s) "
+                                        f"({'; '.join(sections)})")
+    return tuple(labels)
+
+
+def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
+               max_wins: int) -> tuple[tuple[Tier, ...], dict[str, tuple[Win, ...]]]:
+    """The tiers and, by tier id, their wins."""
+    raw = doc.get("tiers")
+    if not isinstance(raw, list) or not raw:
+        raise r.fail("tiers", "missing: a spec declares its prize tiers as [[tiers]]")
+    tiers: list[Tier] = []
+    wins: dict[str, tuple[Win, ...]] = {}
+    ways: dict[tuple[tuple[str, str, int, str], ...], int] = {}
+    for i, t in enumerate(raw):
+        where = f"tiers[{i}]"
+        if not isinstance(t, dict):
+            raise r.fail(where, "must be a table")
+        r.known(t, where, _TIER)
+        tier_id = r.get(t, "id", where, str)
+        if tier_id in wins or tier_id == "lose":
+            raise r.fail(f"{where}.id", f"duplicate tier id {tier_id!r}")
+        label = r.get(t, "get", where, str, required=False)
+        r.money(t, "published_cost", where, required=False)
+        listed = r.get(t, "wins", where, list)
+        if not listed:
+            raise r.fail(f"{where}.wins", "a prize tier is won some way: list its wins")
+        tier_wins = tuple(_win(r, w, f"{where}.wins[{j}]", areas) for j, w in enumerate(listed))
+        if len(tier_wins) > max_wins:
+            raise r.fail(f"{where}.wins", f"{len(tier_wins)} wins, but a ticket wins at most "
+                                          f"{max_wins} times (play.max_wins)")
+        for area in areas.values():
+            mine = tuple(w for w in tier_wins if w.area == area.id)
+            if mine:
+                why = area.module.check_wins(area.params, mine)
+                if why:
+                    raise r.fail(f"{where}.wins", f"area {area.id!r} ({area.style}): {why}")
+        prize = sum(w.cents for w in tier_wins)
+        stated = r.money(t, "prize", where, required=False)
+        if stated is not None and stated != prize:
+            raise r.fail(f"{where}.prize", f"{stated} cents, but its wins add up to {prize} cents")
+        way = tuple(sorted(w.key() for w in tier_wins))
+        if way in ways:
+            raise r.fail(where, f"duplicate tier: won the same way as tiers[{ways[way]}]")
+        ways[way] = i
+        wins[tier_id] = tier_wins
+        free = any(w.prize.free for w in tier_wins)
+        tiers.append(Tier(tier_id, i + 1, r.count(t, "count", where), FixedPrize(prize, free),
+                          TierFigures(label=label, cost=t.get("published_cost"))))
+    return tuple(tiers), wins
+
+
+def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
+    if not isinstance(w, dict):
+        raise r.fail(where, "must be a table { area, prize, how }")
+    r.known(w, where, _WIN)
+    area = areas.get(r.get(w, "area", where, str))
+    if area is None:
+        raise r.fail(f"{where}.area", f"no area {w['area']!r} (areas: {', '.join(areas)})")
+    how = r.get(w, "how", where, str)
+    by = r.get(w, "by", where, int, required=False)
+    code = r.get(w, "prize", where, str)
+    try:
+        prize, by = area.module.read_win(area.params, how, by, code)
+    except ValueError as exc:
+        raise r.fail(where, f"area {area.id!r} ({area.style}): {exc}") from None
+    return Win(area.id, how, by, prize)

@@ -1,0 +1,238 @@
+"""The `format = 2` spec form: a printed game of play areas, each of an area style (docs/new-game.md).
+
+    [game]      id, name, number, regulation, source, prize_table
+    [printed]   price, order_tickets, pool_tickets, first_ticket, last_ticket, counts_per, last_pool,
+                and the print-run settings virn_digits and high_tier_prize (docs/validation.md)
+    [play]      max_wins
+    [[areas]]   each of a style (poolgen/loader/areas.py), [[symbols]] by group, [[tiers]] with wins
+    [published] the figures the regulation prints (optional)
+
+Pools: whole pools of `pool_tickets` (p1, p2, ...), then with `last_pool = "partial"` one pool of
+the order's rest; a tier's count scales to a pool of t tickets as count x t / order_tickets
+(`counts_per = "order"`) or count x t / pool_tickets (`"pool"`), exactly or not at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from poolgen.game.model import Game, Pool, PoolTier, Printed, Symbol, Tier
+from poolgen.game.play import AreaPlay
+from poolgen.limits import (
+    MAX_BOOK_TICKETS,
+    MAX_GAME_NUMBER,
+    MAX_MULTIPLIER,
+    MAX_ORDER_BOOKS,
+    MAX_TICKET_SPOTS,
+    VIRN_DIGITS,
+)
+from poolgen.loader.areas import NAME, AreaContext, read_areas, read_tiers
+from poolgen.loader.bounds import bound_pools, bound_sizes
+from poolgen.loader.published import read_published
+from poolgen.loader.reader import Reader
+
+__all__ = ["read_printed"]
+
+_TOP = {"format", "game", "printed", "play", "areas", "symbols", "tiers", "published"}
+_GAME = {"id", "name", "number", "regulation", "source", "prize_table"}
+_PRINT_SETTINGS = {"virn_digits", "high_tier_prize"}
+_PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per",
+            "last_pool"} | _PRINT_SETTINGS
+_PLAY = {"max_wins"}
+_PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost"}
+_SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by"}
+PRIZE_TABLES = ("regulation", "designed", "partly designed")
+# Which symbol fields each role of a group allows (besides group, code, symbol, caption).
+ROLE_FIELDS: dict[str, set[str]] = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
+                                    "multipliers": {"by"}, "pictures": set()}
+DEFAULT_VIRN_DIGITS = 12
+DEFAULT_HIGH_TIER_CENTS = 60000  # the usual claim-centre threshold
+
+
+def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Game:
+    """The game of a `format = 2` document (SpecError naming the file and field)."""
+    r.known(doc, "", _TOP)
+    game = r.table(doc, "game", "game", _GAME)
+    game_id = r.get(game, "id", "game", str)
+    if not NAME.fullmatch(game_id):
+        raise r.fail("game.id", f"{game_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most 64)")
+    number = r.get(game, "number", "game", int)
+    if not 0 <= number <= MAX_GAME_NUMBER:  # the ticket id's and barcode's first three digits
+        raise r.fail("game.number", f"must be 0..{MAX_GAME_NUMBER} (three digits of every ticket id), "
+                                    f"not {number}")
+    prize_table = r.get(game, "prize_table", "game", str)
+    if prize_table not in PRIZE_TABLES:
+        raise r.fail("game.prize_table", f"must be one of {', '.join(PRIZE_TABLES)}, not {prize_table!r}")
+    sales = r.table(doc, "printed", "printed", _PRINTED)
+    virn_digits, high_tier_cents = _print_settings(r, sales)
+    price = r.money(sales, "price", "printed")
+    if not price:
+        raise r.fail("printed.price", "a ticket costs more than nothing")
+    play = r.table(doc, "play", "play", _PLAY)
+    max_wins = r.count(play, "max_wins", "play")
+    published = doc.get("published", {})
+    if not isinstance(published, dict):
+        raise r.fail("published", "must be a table")
+    r.known(published, "published", _PUBLISHED)
+    figures = read_published(r, {k: v for k, v in published.items() if k != "free_ticket_cost"},
+                             prize_table)
+    free_cost = r.get(published, "free_ticket_cost", "published", str, required=False)
+    if free_cost not in (None, "zero", "price"):
+        raise r.fail("published.free_ticket_cost", f"must be \"zero\" or \"price\", not {free_cost!r}")
+
+    groups, symbols = _symbols(r, doc, price)
+    ctx = AreaContext(r, groups)
+    areas = read_areas(r, doc, ctx)
+    _symbol_roles(r, doc, symbols, ctx.roles)
+    tiers, wins = read_tiers(r, doc, {a.id: a for a in areas}, max_wins)
+    free_rows = [t for t in tiers if any(w.prize.free for w in wins[t.id])]
+    if free_cost is None and any(t.published.cost is not None for t in free_rows):
+        raise r.fail("published.free_ticket_cost", "missing: say how the published table prices "
+                                                   "free tickets (\"zero\" or \"price\")")
+    if free_cost is not None and not free_rows:
+        raise r.fail("published.free_ticket_cost", "not used: no tier wins a free ticket")
+    play_model = AreaPlay(tuple(areas), max_wins, {"lose": (), **wins})
+    if play_model.spots() > MAX_TICKET_SPOTS:
+        raise r.fail("areas", f"{play_model.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
+    printed, pools = _pools(r, sales, tiers, play_model.spots(), virn_digits, high_tier_cents)
+    return Game(
+        path=path, sha256=sha256, id=game_id, name=r.get(game, "name", "game", str), number=number,
+        regulation=r.get(game, "regulation", "game", str), source=r.get(game, "source", "game", str),
+        sales=printed, symbols=tuple(symbols), tiers=tiers, pools=pools, play=play_model,
+        published=replace(figures, free_ticket_cost=free_cost),
+    )
+
+
+def _print_settings(r: Reader, sales: dict[str, Any]) -> tuple[int, int]:
+    """`virn_digits` (default 12) and `high_tier_prize` (default "600.00"): the digits of each
+    ticket's validation number, and the prize at or above which a prize is high-tier, validated only
+    from the high-tier validation file under its own key (docs/validation.md)."""
+    digits = r.get(sales, "virn_digits", "printed", int, required=False)
+    if digits is None:
+        digits = DEFAULT_VIRN_DIGITS
+    lo, hi = VIRN_DIGITS
+    if not lo <= digits <= hi:
+        raise r.fail("printed.virn_digits", f"must be {lo} to {hi}, not {digits}")
+    cents = r.money(sales, "high_tier_prize", "printed", required=False)
+    if cents is None:
+        cents = DEFAULT_HIGH_TIER_CENTS
+    if cents <= 0:
+        raise r.fail("printed.high_tier_prize", "must be more than nothing")
+    return digits, cents
+
+
+def _symbols(r: Reader, doc: dict[str, Any], price: int) -> tuple[dict[str, list[Symbol]], list[Symbol]]:
+    raw = doc.get("symbols")
+    if not isinstance(raw, list) or not raw:
+        raise r.fail("symbols", "missing: a spec declares its symbols as [[symbols]]")
+    groups: dict[str, list[Symbol]] = {}
+    out = []
+    for i, s in enumerate(raw):
+        where = f"symbols[{i}]"
+        if not isinstance(s, dict):
+            raise r.fail(where, "must be a table")
+        r.known(s, where, _SYMBOL)
+        group, code = r.get(s, "group", where, str), r.get(s, "code", where, str)
+        if any(x.code == code for x in groups.get(group, [])):
+            raise r.fail(f"{where}.code", f"duplicate symbol code {code!r} in group {group!r}")
+        free = r.get(s, "free", where, bool, required=False) or False
+        if free and "value" in s:
+            raise r.fail(f"{where}.value", "a free ticket is worth the ticket price: no value")
+        cents = price if free else r.money(s, "value", where, required=False)
+        if cents is not None and cents <= 0:
+            raise r.fail(f"{where}.value", "a prize symbol is worth more than nothing")
+        how = r.get(s, "how", where, str, required=False)
+        if how not in (None, "automatic", "multiplier"):
+            raise r.fail(f"{where}.how", f"must be \"automatic\" or \"multiplier\", not {how!r}")
+        by = r.get(s, "by", where, int, required=False)
+        if by is not None and not 2 <= by <= MAX_MULTIPLIER:
+            raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}")
+        sym = Symbol(i, group, code, r.get(s, "symbol", where, str),
+                     r.get(s, "caption", where, str, required=False) or "", cents, free, how,
+                     by if by is not None else 1)
+        groups.setdefault(group, []).append(sym)
+        out.append(sym)
+    return groups, out
+
+
+def _symbol_roles(r: Reader, doc: dict[str, Any], symbols: list[Symbol], roles: dict[str, str]) -> None:
+    """Every symbol's group is used by an area, and it has exactly the fields its role reads."""
+    for s in symbols:
+        where = f"symbols[{s.index}]"
+        role = roles.get(s.group)
+        if role is None:
+            raise r.fail(f"{where}.group", f"group {s.group!r} is used by no area")
+        raw = doc["symbols"][s.index]
+        for key in sorted(set(raw) - {"group", "code", "symbol", "caption"} - ROLE_FIELDS[role]):
+            raise r.fail(f"{where}.{key}", f"not used: a symbol of {role} has no {key}")
+        if role == "prizes" and s.cents is None:
+            raise r.fail(f"{where}.value", "missing field (or free = true)")
+        if role == "specials" and s.how is None:
+            raise r.fail(f"{where}.how", "missing field")
+        if role == "specials" and (s.how == "multiplier") != ("by" in raw):
+            raise r.fail(f"{where}.by", "a multiplier symbol has `by`, an automatic one has not")
+        if role == "multipliers" and "by" not in raw:
+            raise r.fail(f"{where}.by", "missing field")
+
+
+def _pools(r: Reader, sales: dict[str, Any], tiers: tuple[Tier, ...], spots: int, virn_digits: int,
+           high_tier_cents: int) -> tuple[Printed, tuple[Pool, ...]]:
+    """Whole pools of `pool_tickets`; with `last_pool = "partial"` the order's rest is one more,
+    smaller pool, where every tier's count scales to it exactly."""
+    price = r.money(sales, "price", "printed")
+    assert price is not None  # required, and read before
+    order = r.count(sales, "order_tickets", "printed")
+    size = r.count(sales, "pool_tickets", "printed")
+    first, last = r.count(sales, "first_ticket", "printed"), r.count(sales, "last_ticket", "printed")
+    per = r.get(sales, "counts_per", "printed", str)
+    if per not in ("order", "pool"):
+        raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
+    bound_sizes(r, "printed", size, order)  # the input boundary, as for every spec (poolgen/limits.py)
+    if last < first:
+        raise r.fail("printed.last_ticket", "must not be below first_ticket")
+    per_book = last - first + 1
+    if per_book > MAX_BOOK_TICKETS:  # a ticket's number in its book is three digits of its id
+        raise r.fail("printed.last_ticket", f"books of {per_book:,} tickets; at most {MAX_BOOK_TICKETS:,} "
+                                            "(three digits of every ticket id)")
+    if size == 0 or size % per_book:
+        raise r.fail("printed.pool_tickets", f"a pool of {size} is not whole books of {per_book}")
+    last_pool = r.get(sales, "last_pool", "printed", str, required=False)
+    if last_pool not in (None, "partial"):
+        raise r.fail("printed.last_pool", f"must be \"partial\", not {last_pool!r}")
+    rest = order % size
+    if rest and last_pool is None:
+        raise r.fail("printed.pool_tickets", f"an order of {order} is not whole pools of {size} "
+                                             "(last_pool = \"partial\" makes the rest one smaller pool)")
+    if last_pool and not rest:
+        raise r.fail("printed.last_pool", f"not used: an order of {order} is whole pools of {size}")
+    if rest % per_book:
+        raise r.fail("printed.order_tickets", f"the last pool of {rest} is not whole books of {per_book}")
+    if order // per_book > MAX_ORDER_BOOKS:  # book numbers are seven digits of every ticket id
+        raise r.fail("printed.order_tickets", f"{order // per_book:,} books of {per_book}; at most "
+                                              f"{MAX_ORDER_BOOKS:,} (seven digits of every ticket id)")
+    sizes = [size] * (order // size) + ([rest] if rest else [])
+    basis = order if per == "order" else size
+    pools, book = [], 0
+    for k, tickets in enumerate(sizes):
+        counts = []
+        for t in tiers:
+            if (t.count * tickets) % basis:
+                raise r.fail(f"tiers[{t.index - 1}].count",
+                             f"{t.count} winners per {per} do not scale exactly to a pool of {tickets}")
+            counts.append(t.count * tickets // basis)
+        if sum(counts) > tickets:
+            raise r.fail("tiers", f"{sum(counts)} winners per pool exceed the pool of {tickets} tickets")
+        ptiers = (PoolTier("lose", 0, tickets - sum(counts)),) + tuple(
+            PoolTier(t.id, t.cents, c) for t, c in zip(tiers, counts, strict=True))
+        pools.append(Pool(id=f"p{k + 1}", price_cents=price, tickets=tickets, tiers=ptiers,
+                          first_book=book, books=tickets // per_book))
+        book += tickets // per_book
+    bound_pools(r, "printed", tuple(pools), spots)
+    printed = Printed(price_cents=price, order_tickets=order, pool_tickets=size, first_ticket=first,
+                      last_ticket=last, counts_per="order" if per == "order" else "pool",
+                      last_pool_partial=last_pool is not None, virn_digits=virn_digits,
+                      high_tier_cents=high_tier_cents)
+    return printed, tuple(pools)
+
