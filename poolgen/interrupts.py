@@ -20,10 +20,14 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from types import FrameType
+from typing import Any, NoReturn
+
+Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None  # what signal.signal returns
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
@@ -42,7 +46,7 @@ class Interrupted(KeyboardInterrupt):
 _kept: list[str] = []  # what the running command has put under a final name, complete (`kept`)
 
 
-def kept(what: str) -> None:
+def kept(what: str | Path) -> None:
     """`what` (a file or folder) is now complete under its final name: an interrupt of this command from
     now on says it was kept, not that nothing was left (fsutil calls this as it renames)."""
     _kept.append(str(what))
@@ -65,11 +69,11 @@ def forget_kept() -> None:
     _kept.clear()
 
 
-def _raise(signum, frame) -> None:
+def _raise(signum: int, frame: FrameType | None) -> NoReturn:
     raise Interrupted(signum)
 
 
-def install() -> dict:
+def install() -> dict[int, Handler]:
     """SIGINT and SIGTERM raise Interrupted in the main thread (nothing is done elsewhere); returns
     the handlers they replace, for `restore`."""
     try:
@@ -78,22 +82,31 @@ def install() -> dict:
         return {}
 
 
-_at_once = {"program": "poolgen", "outcome": "nothing was done", "code": None}
+@dataclass
+class _AtOnce:
+    """What `_exit_now` says: the program, what it had done, and its exit code once it has ended."""
+
+    program: str = "poolgen"
+    outcome: str = "nothing was done"
+    code: int | None = None
 
 
-def _exit_now(signum, frame) -> None:
+_at_once = _AtOnce()
+
+
+def _exit_now(signum: int, frame: FrameType | None) -> NoReturn:
     """Outside a command: say so in one line and exit now. A signal while the command is already exiting
     on an interrupt only ends it with that exit code (its line is said); one after the command finished
     says so and what it exited with."""
-    if _at_once["code"] is None or _at_once["code"] < 128:
-        when = "" if _at_once["code"] is None else f" as it ended (it had finished, exit {_at_once['code']})"
+    if _at_once.code is None or _at_once.code < 128:
+        when = "" if _at_once.code is None else f" as it ended (it had finished, exit {_at_once.code})"
         with suppress(Exception):  # what the command printed goes out before the process ends
             sys.stdout.flush()
         with suppress(OSError):
-            os.write(2, f"{_at_once['program']}: error: interrupted by {signal.Signals(signum).name}{when}; "
-                        f"{_at_once['outcome']}\n".encode())
+            os.write(2, f"{_at_once.program}: error: interrupted by {signal.Signals(signum).name}{when}; "
+                        f"{_at_once.outcome}\n".encode())
         os._exit(128 + signum)
-    os._exit(_at_once["code"])
+    os._exit(_at_once.code)
 
 
 def exit_at_once(program: str = "poolgen", outcome: str = "nothing was done") -> None:
@@ -101,7 +114,7 @@ def exit_at_once(program: str = "poolgen", outcome: str = "nothing was done") ->
     once with one line `PROGRAM: error: interrupted by SIGNAL; OUTCOME` and exit 128 + the signal
     (a KeyboardInterrupt raised while modules load can be swallowed by Python as "Exception ignored",
     and SIGTERM would kill the process without a word)."""
-    _at_once.update(program=program, outcome=outcome, code=None)
+    _at_once.program, _at_once.outcome, _at_once.code = program, outcome, None
     for s in SIGNALS:
         signal.signal(s, _exit_now)
 
@@ -109,7 +122,7 @@ def exit_at_once(program: str = "poolgen", outcome: str = "nothing was done") ->
 def ended(code: int) -> None:
     """The command has ended with exit `code`: a signal from now on says so (`exit_at_once`), and
     everything it wrote is complete."""
-    _at_once.update(code=code, outcome="everything it wrote is complete")
+    _at_once.code, _at_once.outcome = code, "everything it wrote is complete"
 
 
 def finish(code: int | str | None) -> NoReturn:
@@ -123,10 +136,10 @@ def finish(code: int | str | None) -> NoReturn:
     if isinstance(code, str):
         print(code, file=sys.stderr)
         code = 1
-    if _at_once["code"] is None:  # a command without handling of its own, or --help
+    if _at_once.code is None:  # a command without handling of its own, or --help
         ended(code or 0)
     with suppress(Exception):  # as Python's shutdown does first: join threads (an executor's manager)
-        threading._shutdown()
+        threading._shutdown()  # type: ignore[attr-defined]  # CPython's own first exit step, not in typeshed
     atexit._run_exitfuncs()
     pause_point("ending")
     for stream in (sys.stdout, sys.stderr):
@@ -142,7 +155,7 @@ def _handlers_run() -> None:
     """Nothing: calling a Python function runs the handler of a signal another thread took."""
 
 
-def restore(previous: dict) -> None:
+def restore(previous: dict[int, Handler]) -> None:
     for s, handler in previous.items():
         signal.signal(s, handler)
 

@@ -56,7 +56,7 @@ class PoolFigures:
     def top_prize_cents(self) -> int:
         return max(t.prize_cents for t in self.tiers)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "price_cents": self.price_cents,
@@ -122,6 +122,7 @@ def printed_cents(text: str, result: GameCheck, where: str) -> int:
 def odds_match(printed: str, exact: Fraction) -> tuple[bool, Decimal]:
     """Whether printed odds are the exact odds rounded as printed, and that rounding."""
     value = parse_decimal(printed)
-    places = max(0, -value.as_tuple().exponent)
+    exponent = value.as_tuple().exponent
+    places = max(0, -exponent) if isinstance(exponent, int) else 0  # a finite decimal's exponent
     shown = round_half_up(exact, places)
     return shown == value, shown

@@ -38,7 +38,8 @@ Yes = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmat
 
 def _ask(text: str, default: str | None = None) -> str:
     try:
-        return typer.prompt(text, default=default, err=True)
+        answer: str = typer.prompt(text, default=default, err=True)
+        return answer
     except typer.Abort:
         raise CeremonyError("stopped at the prompt; nothing was changed") from None
 

@@ -40,7 +40,7 @@ def fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-_running: list[Callable] = []  # the commands running (one, or demo and the one it runs)
+_running: list[Callable[..., object]] = []  # the commands running (one, or demo and the one it runs)
 
 
 def reports_errors(fn: Callable[P, R]) -> Callable[P, R]:

@@ -8,9 +8,10 @@ Nothing here is a shortcut: each step is the command of the same name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -35,7 +36,7 @@ def default_game(paths: list[Path]) -> tuple[Game, str]:
     return game, pool.id
 
 
-def _step(title: str, fn, /, **kwargs) -> None:
+def _step(title: str, fn: Callable[..., object], /, **kwargs: Any) -> None:
     """Run one command; stop the demo (with that command's exit code) if it does not exit 0."""
     say(f"== {title}")
     try:

@@ -188,10 +188,11 @@ def _workers_for_memory(game: Game, ids: list[str], workers: int) -> int:
     available = available_memory()
     fit = workers_that_fit(needs, workers, available)
     if fit == 0:
+        assert available is not None  # with the memory unknown, every worker fits
         raise RunError(f"{game.path.name}: pool {ids[needs.index(max(needs))]} needs about "
                        f"{max(needs) / 2**30:.1f} GiB of memory to build; {available / 2**30:.1f} GiB is "
                        "available")
-    if fit < min(workers, len(ids)):
+    if fit < min(workers, len(ids)) and available is not None:
         say(f"building {fit} pool(s) at a time, not {min(workers, len(ids))}: the memory available "
             f"({available / 2**30:.1f} GiB) holds no more")
     return fit

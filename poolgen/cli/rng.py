@@ -10,7 +10,7 @@ import typer
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG
-from poolgen.rng.drbg import label_text
+from poolgen.rng.drbg import Stream, label_text
 from poolgen.rng.labdump import (
     DumpError,
     integer_chunks,
@@ -44,7 +44,8 @@ ReadableSecret = Annotated[bool, typer.Option(
                                "otherwise).")]
 
 
-def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: str, allow_readable: bool):
+def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: str,
+            allow_readable: bool) -> Stream:
     if (label is None) == (not part):
         raise DumpError("name the stream with --label or with --part (one or the other)")
     parts = parse_label(label) if label is not None else tuple(part or ())
@@ -53,7 +54,7 @@ def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: st
     return open_stream(read_seed_file(seed_file, allow_readable), parts, parse_size(skip, "--skip"))
 
 
-def _done(written: int, stream, out: Path | None, what: str) -> None:
+def _done(written: int, stream: Stream, out: Path | None, what: str) -> None:
     where = f"{out} (mode 0600)" if out is not None else "standard output"
     say(f"wrote {written:,} bytes ({what}) of stream {label_text(stream.label)} to {where}")
 

@@ -7,6 +7,7 @@ can regenerate the pools from the seed. poolgen may call audit; audit never impo
 from __future__ import annotations
 
 from functools import wraps
+from typing import Any
 
 import typer
 
@@ -18,7 +19,7 @@ _audit_verify = verify_command(regenerate, kept_so_far)
 
 
 @wraps(_audit_verify)
-def verify(*args, **kwargs) -> None:
+def verify(*args: Any, **kwargs: Any) -> None:
     """audit's command; a signal once it has ended says so (poolgen/interrupts.py `ended`)."""
     try:
         _audit_verify(*args, **kwargs)

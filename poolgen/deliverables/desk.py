@@ -79,10 +79,12 @@ class Desk:
 
     def _record(self, barcode: str, run_id: str, prize: int, tier: str) -> bool:
         """Record one payment; False if the ticket was already paid."""
-        if not Path(self.ledger).exists():
+        ledger = self.ledger
+        assert ledger is not None  # a payment is recorded only with a ledger
+        if not Path(ledger).exists():
             with contextlib.suppress(FileExistsError):  # a new ledger is private
-                os.close(os.open(self.ledger, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        db = sqlite3.connect(self.ledger, timeout=60, isolation_level=None)
+                os.close(os.open(ledger, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        db = sqlite3.connect(ledger, timeout=60, isolation_level=None)
         try:
             db.execute("BEGIN IMMEDIATE")
             db.execute(_SCHEMA)

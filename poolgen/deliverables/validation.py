@@ -21,6 +21,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -101,7 +102,7 @@ def file_bytes(tier: str, key: bytes, run_id: str, game: int, threshold_cents: i
 
 @dataclass(frozen=True)
 class ValidationFile:
-    head: dict
+    head: dict[str, Any]
     keys: np.ndarray  # S16, sorted
     bodies: np.ndarray  # S16: ciphertext || tag, in the order of keys
     known: np.ndarray  # S16, sorted

@@ -101,7 +101,7 @@ def nesting_depth(text: str, noise: re.Pattern[str]) -> int:
     return max(accumulate(1 if m in "[{" else -1 for m in marks), default=0)
 
 
-def parse_toml(data: bytes, name: str, error: type[PoolgenError]) -> dict:
+def parse_toml(data: bytes, name: str, error: type[PoolgenError]) -> dict[str, Any]:
     """A TOML document within the nesting and digit bounds, or `error` naming the file."""
     try:
         text = data.decode("utf-8")

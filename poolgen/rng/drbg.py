@@ -59,7 +59,7 @@ class Stream:
         allocate its output (`update`) costs about four times as long as the encryption itself."""
         self.bytes_read += n
         out = np.empty(n, dtype=np.uint8)
-        view = memoryview(out)
+        view = memoryview(out.data)
         for at in range(0, n, len(_ZEROS)):
             size = min(len(_ZEROS), n - at)
             self._enc.update_into(_ZEROS[:size], view[at:at + size])

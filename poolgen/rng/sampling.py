@@ -88,7 +88,8 @@ def integers_by_key(stream: Stream, table: np.ndarray | int, key: np.ndarray | N
         words = _words(stream, todo.size, wide) & mask
         out[todo] = words  # a rejected word is overwritten when its slot is redrawn
         todo = todo[words >= bound]
-    return out.astype(np.int64).reshape(shape)  # every value is below its int64 bound
+    result: np.ndarray = out.astype(np.int64).reshape(shape)  # every value is below its int64 bound
+    return result
 
 
 def _ranked_keys(stream: Stream, rows: int, k: int) -> np.ndarray:

@@ -35,7 +35,8 @@ def tier_base(pool: Pool) -> np.ndarray:
 def shuffled_tiers(game: Game, pool: Pool, seed: bytes) -> np.ndarray:
     """The pool's tier indices in pool order (exact counts, uniformly shuffled)."""
     stream = derive_stream(seed, *stream_label(game.id, pool.id, "order"))
-    return tier_base(pool)[permutation(stream, pool.tickets)]
+    tiers: np.ndarray = tier_base(pool)[permutation(stream, pool.tickets)]
+    return tiers
 
 
 def order_book_slots(game: Game) -> int:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -40,7 +41,7 @@ class RunFolder:
 
     path: Path
     manifest_bytes: bytes
-    manifest: dict
+    manifest: dict[str, Any]
     parsed: Manifest
 
     @property
@@ -52,7 +53,7 @@ class RunFolder:
         return self.parsed.kind
 
     @property
-    def pools(self) -> list[dict]:
+    def pools(self) -> list[dict[str, Any]]:
         return [p.raw for p in self.parsed.pools]
 
     def entry(self, pool_id: str) -> PoolEntry:
@@ -62,7 +63,7 @@ class RunFolder:
         known = ", ".join(p.id for p in self.parsed.pools)
         raise RunError(f"{self.name}: no pool {pool_id!r} in this run (pools: {known})")
 
-    def pool(self, pool_id: str) -> dict:
+    def pool(self, pool_id: str) -> dict[str, Any]:
         return self.entry(pool_id).raw
 
     def pool_file(self, pool_id: str) -> Path:
@@ -135,7 +136,7 @@ def _need(table: object, key: str, kind: type, where: str) -> object:
     return value
 
 
-def _check_shown(doc: dict, kind: str) -> None:
+def _check_shown(doc: dict[str, Any], kind: str) -> None:
     """The fields the PDFs show beyond what `Manifest.parse` checks."""
     game = doc["game"]
     _need(game, "name", str, "game")

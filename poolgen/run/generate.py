@@ -74,7 +74,7 @@ class GenerateRequest:
 @dataclass(frozen=True)
 class RunResult:
     folder: Path
-    manifest: dict
+    manifest: dict[str, Any]
 
 
 def pool_file_name(pool_id: str) -> str:
@@ -177,7 +177,7 @@ def evaluate_play(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any
 _progress_queue = None  # in a worker: where its progress goes (given once, when the worker starts)
 
 
-def _worker_start(q) -> None:
+def _worker_start(q: mp.Queue[tuple[str, int]]) -> None:
     global _progress_queue
     pause_point("worker-start")  # a worker still starting: SIGINT and SIGTERM are blocked here
     worker_init()
@@ -194,7 +194,7 @@ def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str)
     return entry
 
 
-def tool_versions() -> dict:
+def tool_versions() -> dict[str, Any]:
     """poolgen's version and those of the libraries whose output is in the pool files' bytes."""
     import cryptography
 
@@ -316,7 +316,7 @@ def _work(pool: Pool) -> int:
     return pool.tickets * (pool.play_areas or 1)
 
 
-def _drain(q, progress: Progress | None) -> None:
+def _drain(q: mp.Queue[tuple[str, int]], progress: Progress | None) -> None:
     while True:
         try:
             pid, n = q.get_nowait()

@@ -7,6 +7,7 @@ no floats anywhere (money in integer cents; odds and percentages as decimal stri
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from poolgen.game.model import Pool
 from poolgen.money import round_half_up
@@ -16,7 +17,7 @@ MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
 
 
-def pool_figures(pool: Pool, counts: list[int], prizes: list[int]) -> dict:
+def pool_figures(pool: Pool, counts: list[int], prizes: list[int]) -> dict[str, Any]:
     """Per-tier counts as recounted from the built table, with the figures they add up to."""
     tickets = sum(counts)
     winners = sum(c for c, p in zip(counts, prizes, strict=True) if p)
@@ -41,7 +42,7 @@ def pool_figures(pool: Pool, counts: list[int], prizes: list[int]) -> dict:
     return entry
 
 
-def totals(pools: list[dict]) -> dict:
+def totals(pools: list[dict[str, Any]]) -> dict[str, Any]:
     tickets = sum(p["tickets"] for p in pools)
     winners = sum(p["winners"] for p in pools)
     cost = sum(p["prize_cost_cents"] for p in pools)

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import repeat
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
+
+if TYPE_CHECKING:  # the type of hashlib's objects, which typeshed names here
+    from _hashlib import HASH
 
 ALGORITHM = "poolgen-merkle/v2"
 LEAF, NODE = b"\x00", b"\x01"
@@ -41,7 +45,7 @@ class MerkleError(ValueError):
     """A table or row has a value the row encoding does not cover."""
 
 
-def _order(names) -> list[str]:
+def _order(names: Iterable[str]) -> list[str]:
     return sorted(names, key=lambda c: c.encode("utf-8"))
 
 
@@ -114,7 +118,7 @@ def _columns(df: pl.DataFrame) -> list[tuple[str, str, np.ndarray | _Text]]:
             raise MerkleError(f"column {name!r}: {s.null_count()} null value(s) have no row encoding")
         dtype = s.dtype
         if dtype.is_integer():
-            if dtype == pl.UInt64 and len(s) and s.max() > _INT64_MAX:
+            if dtype == pl.UInt64 and (s > _INT64_MAX).any():
                 raise MerkleError(f"column {name!r}: a value does not fit in 64 signed bits")
             out.append((name, "i", s.to_numpy()))  # widened to big-endian int64 as it is laid out
         elif dtype == pl.Boolean:
@@ -188,14 +192,14 @@ def _groups(cols: list[tuple[str, str, np.ndarray | _Text]], n: int) \
         code = code.ravel()
     order = np.argsort(code, kind="stable")
     kinds, first, counts = np.unique(code[order], return_index=True, return_counts=True)
-    groups = []
+    groups: list[tuple[dict[str, int], np.ndarray | slice]] = []
     for start, count in zip(first.tolist(), counts.tolist(), strict=True):
         rows = order[start:start + count]
         groups.append(({**fixed, **{name: int(t.lengths[rows[0]]) for name, t in varying}}, rows))
     return groups
 
 
-def _hash_rows(state, block: np.ndarray) -> np.ndarray:
+def _hash_rows(state: HASH, block: np.ndarray) -> np.ndarray:
     """SHA-256 of (what `state` absorbed) || row, for every row of a (m, w) uint8 matrix, as (m, 32)."""
     m, w = block.shape
     if w == 0:
@@ -261,9 +265,10 @@ class Tree:
     def root(self) -> bytes:
         if self.size == 0:
             return hashlib.sha256(b"").digest()
-        return self.levels[-1][0].tobytes()
+        top: bytes = self.levels[-1][0].tobytes()
+        return top
 
-    def path(self, index: int) -> list[dict]:
+    def path(self, index: int) -> list[dict[str, Any]]:
         """The audit path of leaf `index`: per level below the root, the other hashes of its group,
         those before it ("left") and those after it ("right")."""
         if not 0 <= index < self.size:
@@ -283,7 +288,7 @@ def root(df: pl.DataFrame) -> bytes:
     return Tree.of_table(df).root
 
 
-def path_for(df: pl.DataFrame, index: int) -> tuple[bytes, list[dict]]:
+def path_for(df: pl.DataFrame, index: int) -> tuple[bytes, list[dict[str, Any]]]:
     """(root, audit path) of row `index`."""
     tree = Tree.of_table(df)
     return tree.root, tree.path(index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -15,7 +16,7 @@ from poolgen.run.merkle import ALGORITHM, MerkleError, Tree
 PROOF_FORMAT = "poolgen-proof/2"
 
 
-def prove_ticket(run: Path, ticket: str) -> dict:
+def prove_ticket(run: Path, ticket: str) -> dict[str, Any]:
     """A proof that `ticket` belongs to its pool in run folder `run`: its full row, its audit path
     and the pool's root, as `python -m audit check-proof` reads it (docs/merkle.md, section 4).
 

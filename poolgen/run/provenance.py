@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import poolgen
 
@@ -45,7 +46,7 @@ def code_digest(folder: Path) -> tuple[str, int]:
 
 
 @cache
-def code_entry() -> dict:
+def code_entry() -> dict[str, Any]:
     """The manifest's `tool.code`: what the running generator's code hashes to."""
     digest, count = code_digest(package_folder())
     return {"algorithm": ALGORITHM, "sha256": digest, "files": count}

@@ -19,6 +19,7 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 from audit.manifest import signature_problem
 from poolgen.errors import RunError
@@ -63,7 +64,7 @@ PUBLIC_FIELDS = frozenset({
 PUBLIC_SUBTREES = ("play.",)
 
 
-def unreviewed_fields(doc: dict) -> list[str]:
+def unreviewed_fields(doc: dict[str, Any]) -> list[str]:
     """The field paths of a manifest that are neither in PUBLIC_FIELDS nor under PUBLIC_SUBTREES."""
     return sorted(f for f in field_paths(doc) - PUBLIC_FIELDS if not f.startswith(PUBLIC_SUBTREES))
 
@@ -88,7 +89,7 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _summary(doc: dict, key_fp: str | None) -> str:
+def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
     g, seed = doc["game"], doc["seed_commitment"]
     lines = [f"Public commitment of run {doc['run_id']} (created {doc['created']})",
              f"game: {g['name']} ({g['regulation']}), rules {g['rules']}",

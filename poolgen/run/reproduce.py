@@ -7,13 +7,14 @@ with the run folder byte for byte.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import poolgen
 from poolgen.loader import load_spec
 from poolgen.run.generate import make_pool, tool_versions
 
 
-def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path) -> dict:
+def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path) -> dict[str, Any]:
     """Rebuild the pools into `folder` from the seed, one at a time, as `generate` built them."""
     game = load_spec(spec_path)
     return {"generator": f"poolgen {poolgen.__version__}", "versions": tool_versions(),

@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -130,7 +131,7 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
     return key
 
 
-def unsigned_entry() -> dict:
+def unsigned_entry() -> dict[str, Any]:
     """The manifest's `signature` entry of a run made with --unsigned."""
     return {"signed": False}
 
@@ -150,7 +151,7 @@ class Signer:
     def fingerprint(self) -> str:
         return fingerprint(self.key.public_key())
 
-    def manifest_entry(self) -> dict:
+    def manifest_entry(self) -> dict[str, Any]:
         """The manifest's `signature` entry: what signs it and where the signature is."""
         return {"signed": True, "algorithm": SIGNATURE_ALGORITHM, "key_fingerprint": self.fingerprint,
                 "file": SIGNATURE}
@@ -158,7 +159,7 @@ class Signer:
     def sign(self, data: bytes) -> bytes:
         return self.key.sign(data)
 
-    def sign_run(self, folder: Path, manifest: dict | None = None) -> None:
+    def sign_run(self, folder: Path, manifest: dict[str, Any] | None = None) -> None:
         """Write manifest.sig over the exact bytes of folder/manifest.json, and check it."""
         data = (Path(folder) / MANIFEST).read_bytes()
         signature = self.sign(data)

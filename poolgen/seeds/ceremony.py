@@ -27,6 +27,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from poolgen.errors import PoolgenError
 from poolgen.files.read import JSON_STRING, nesting_depth, read_input
@@ -66,7 +67,7 @@ class Party:
     source: str | None = None  # public parties: where the value will come from, named in advance
     reveal: str | None = None  # hex of the contribution (secret) or the public value (public)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         out = {"name": self.name, "kind": self.kind, "reveal": self.reveal}
         if self.kind == "secret":
             out["commitment"] = self.commitment
@@ -194,7 +195,7 @@ class Ceremony:
             raise CeremonyError(f"ceremony {self.id}: the reveals do not give the seed that was sealed")
         return seed
 
-    def manifest_entry(self) -> dict:
+    def manifest_entry(self) -> dict[str, Any]:
         """What the run's manifest records: names, commitments, public values, the transcript hash."""
         parties = []
         for p in self.parties:
@@ -205,7 +206,7 @@ class Ceremony:
         return {"format": FORMAT, "algorithm": ALGORITHM, "id": self.id, "parties": parties,
                 "transcript_sha256": self.transcript}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "id": self.id, "parties": [p.to_json() for p in self.parties],
                 "transcript_sha256": self.transcript, "seed_commitment": self.sealed}
 
@@ -254,7 +255,7 @@ def save(path: Path, ceremony: Ceremony) -> None:
     os.chmod(path, 0o600)
 
 
-def _field(doc: object, key: str, kinds: type | tuple[type, ...], where: str, path: Path):
+def _field(doc: object, key: str, kinds: type | tuple[type, ...], where: str, path: Path) -> Any:
     if not isinstance(doc, dict) or key not in doc or not isinstance(doc[key], kinds):
         raise CeremonyError(f"{path}: {where}{key}: missing or of the wrong type")
     return doc[key]
