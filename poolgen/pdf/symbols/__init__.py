@@ -16,9 +16,9 @@ from reportlab.graphics.shapes import Drawing, Group, Shape, String
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from poolgen.pdf.shapes import rect
 from poolgen.pdf.symbols import luck, sports
 from poolgen.pdf.symbols.luck import GOLD_DARK, INK
-from poolgen.pdf.symbols.shapes import rect
 
 __all__ = ["DRAWN", "draw_symbol", "has_drawing", "symbol_art", "symbol_drawing"]
 

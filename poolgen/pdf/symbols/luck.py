@@ -16,7 +16,7 @@ from reportlab.graphics.shapes import (
 )
 from reportlab.lib.colors import HexColor, black, white
 
-from poolgen.pdf.symbols.shapes import rect
+from poolgen.pdf.shapes import rect
 
 GOLD = HexColor("#E8B923")
 GOLD_DARK = HexColor("#9A7209")

@@ -13,8 +13,8 @@ from reportlab.graphics.shapes import (
 )
 from reportlab.lib.colors import Color, HexColor, black, white
 
+from poolgen.pdf.shapes import rect
 from poolgen.pdf.symbols.luck import INK
-from poolgen.pdf.symbols.shapes import rect
 
 
 def clipboard() -> list[Shape]:
