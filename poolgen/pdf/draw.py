@@ -39,7 +39,8 @@ def left(c: Canvas, x: float, y: float, text: str, font: str, size: float,
 
 def box(c: Canvas, x: float, y: float, w: float, h: float, *, fill: Color | None = None,
          stroke: Color | None = INK, width: float = 1, radius: float = 4,
-         dash: tuple | None = None) -> None:
+         dash: tuple[float, float] | None = None) -> None:
+    """A rounded box; `dash`: (on, off) lengths of a dashed outline."""
     c.saveState()
     c.setLineWidth(width)
     if dash:

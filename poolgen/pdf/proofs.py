@@ -27,7 +27,7 @@ from poolgen.money import fmt_cents
 from poolgen.pdf.draw import BAD, GOOD, GREY, INK, box, centred, left
 from poolgen.pdf.evaluation import Evaluation, evaluate, required_columns
 from poolgen.pdf.faces import face_of
-from poolgen.pdf.faces.common import name_of
+from poolgen.pdf.faces.common import Row, name_of
 from poolgen.pdf.symbols import draw_symbol, has_drawing
 from poolgen.run.folder import RunFolder
 
@@ -41,8 +41,8 @@ INDEX_ROWS = 30
 
 @dataclass(frozen=True)
 class _Ticket:
-    pool: dict
-    row: dict
+    pool: Row  # the pool's manifest entry
+    row: Row  # the ticket's row of the pool file
     ev: Evaluation
 
 
@@ -185,13 +185,13 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
 
 def build_proofs(run: RunFolder, game: Game, picks: list[tuple[str, int]], selection: str) -> bytes:
     """The proof PDF of the tickets at `picks` ((pool id, position), in page order)."""
-    rows: dict[tuple[str, int], dict] = {}
+    rows: dict[tuple[str, int], Row] = {}
     for pid in dict.fromkeys(p for p, _ in picks):
         run.require(pid, required_columns(game, run.pool(pid)))
         wanted = sorted({pos for p, pos in picks if p == pid})
         for r in run.rows(pid, wanted).iter_rows(named=True):
             rows[(pid, r["position"])] = r
-    tickets = []
+    tickets: list[_Ticket] = []
     for pid, pos in picks:
         if (pid, pos) not in rows:
             raise RunError(f"{run.name}: pool {pid} has no position {pos}")

@@ -18,7 +18,7 @@ import hashlib
 import polars as pl
 
 from poolgen.errors import RunError
-from poolgen.rng import derive_stream, integers
+from poolgen.rng import Stream, derive_stream, integers
 from poolgen.run.folder import RunFolder
 
 __all__ = ["SELECTION_LABEL", "default_selection", "find_tickets", "selection_seed"]
@@ -31,7 +31,7 @@ def selection_seed(manifest_bytes: bytes) -> bytes:
     return hashlib.sha256(SELECTION_LABEL + manifest_bytes).digest()
 
 
-def _floyd(stream, n: int, k: int) -> list[int]:
+def _floyd(stream: Stream, n: int, k: int) -> list[int]:
     chosen: set[int] = set()
     for j in range(n - k, n):
         t = int(integers(stream, j + 1, size=1)[0])

@@ -21,8 +21,7 @@ __all__ = ["columns", "draw", "evaluate", "key_note"]
 
 
 def _params(game: Game) -> Params:
-    p: Params = ticket_params(game)
-    return p
+    return ticket_params(game, Params)
 
 
 def _areas(pool: Row) -> int:

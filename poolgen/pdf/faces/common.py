@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfgen.canvas import Canvas
@@ -18,6 +18,7 @@ from poolgen.pdf.draw import box, left
 __all__ = ["Evaluation", "Face", "join_money", "name_of", "screen", "symbol_at", "ticket_params"]
 
 Row = Mapping[str, Any]
+P = TypeVar("P")
 
 
 @dataclass(frozen=True)
@@ -48,11 +49,14 @@ class Face(Protocol):
         ...
 
 
-def ticket_params(game: Game) -> Any:
-    """The parameters of a game of one ticket-wide style (what its face reads)."""
+def ticket_params(game: Game, kind: type[P]) -> P:
+    """The parameters of a game of one ticket-wide style (what its face reads), of the style's type."""
     if not isinstance(game.play, TicketPlay):
         raise TypeError(f"{game.path.name}: not a game of a ticket-wide style")
-    return game.play.params
+    params = game.play.params
+    if not isinstance(params, kind):
+        raise TypeError(f"{game.path.name}: style {game.play.style}'s parameters are not {kind.__name__}")
+    return params
 
 
 def symbol_at(table: tuple[Symbol, ...], i: int) -> Symbol:

@@ -25,8 +25,7 @@ PER_ROW = 5
 
 
 def _params(game: Game) -> Params:
-    prm: Params = ticket_params(game)
-    return prm
+    return ticket_params(game, Params)
 
 
 def columns(game: Game, pool: Row) -> list[str]:

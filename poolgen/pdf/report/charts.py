@@ -3,17 +3,21 @@ order, and the positions of the top prizes, where a trend or a cluster would sho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.lib import colors
 from reportlab.lib.units import inch
-from reportlab.platypus import KeepTogether, PageBreak, Spacer
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer
 
 from poolgen.money import fmt_cents
 from poolgen.pdf.report.pools import BLOCK, PoolData
 from poolgen.pdf.report.text import BAD, BLUE, GREY, H1, HEAD, INK, ORANGE, SMALL, escape, para
+from poolgen.pdf.shapes import rect
 from poolgen.run.folder import RunFolder
 
 TOP_GROUPS = 3  # prize amounts shown in the top-prize position chart
@@ -51,6 +55,7 @@ def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
         top = cap
     # Chart coordinates only: money is plotted in dollars as floats, never computed with.
     scale = 100.0 if money else 1.0
+    chart: LinePlot | VerticalBarChart
     if printed:
         chart = LinePlot()
         xs = d.group_x.astype(float)
@@ -63,14 +68,16 @@ def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
         chart.xValueAxis.valueMin = float(xs.min())
         chart.xValueAxis.valueMax = float(xs.max())
         chart.xValueAxis.labelTextFormat = _axis_fmt
+        chart.xValueAxis.labels.fontSize = 7
         chart.yValueAxis.valueMin = 0
         chart.yValueAxis.valueMax = top / scale * 1.08 or 1
+        axis = chart.yValueAxis
     else:
         chart = VerticalBarChart()
         chart.data = [list(values / scale)]
         chart.bars[0].fillColor = BLUE
         chart.bars[0].strokeColor = None
-        chart.barSpacing = 0.5
+        chart.barSpacing = 0.5  # type: ignore[assignment]  # stubs: int; reportlab takes any number
         chart.groupSpacing = 1
         chart.categoryAxis.categoryNames = [
             f"{int(x):,}" if i % 10 == 0 else "" for i, x in enumerate(d.group_x)]
@@ -79,15 +86,14 @@ def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
         chart.categoryAxis.tickDown = 2
         chart.valueAxis.valueMin = 0
         chart.valueAxis.valueMax = top / scale * 1.08 or 1
+        axis = chart.valueAxis
     chart.x, chart.y = 52, 28
-    chart.width, chart.height = w - 64, h - 60
-    axis = chart.yValueAxis if printed else chart.valueAxis
+    # types-reportlab types PlotArea.width and height as int; reportlab takes any number (isNumber)
+    chart.width, chart.height = w - 64, h - 60  # type: ignore[assignment]
     axis.labelTextFormat = _money_axis_fmt if money else _axis_fmt
     axis.labels.fontSize = 7
     axis.visibleGrid = 1
     axis.gridStrokeColor = HEAD
-    if printed:
-        chart.xValueAxis.labels.fontSize = 7
     dr.add(chart)
     mean_text = fmt_cents(int(round(mean))) if money else f"{mean:,.2f}"
     dr.add(String(w - 4, h - 12, f"mean {mean_text} per {d.group_name}"
@@ -101,7 +107,7 @@ def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
     return dr
 
 
-def _top_groups(entry: dict) -> list[tuple[int, list[str]]]:
+def _top_groups(entry: Mapping[str, Any]) -> list[tuple[int, list[str]]]:
     """The highest prize amounts of a pool, each with its tiers: at most TOP_GROUPS, and after the
     first only amounts with at most RUG_MAX tickets (beyond that a strip is solid ink)."""
     by_prize: dict[int, list[str]] = {}
@@ -110,7 +116,7 @@ def _top_groups(entry: dict) -> list[tuple[int, list[str]]]:
         if t["prize_cents"] and t["count"]:
             by_prize.setdefault(t["prize_cents"], []).append(t["id"])
             counts[t["prize_cents"]] = counts.get(t["prize_cents"], 0) + t["count"]
-    out = []
+    out: list[tuple[int, list[str]]] = []
     for prize, tiers in sorted(by_prize.items(), reverse=True):
         if out and (len(out) == TOP_GROUPS or counts[prize] > RUG_MAX):
             break
@@ -131,11 +137,11 @@ def _top_chart(d: PoolData) -> tuple[Drawing, list[str]]:
                   fontName="Helvetica-Bold", fontSize=10, fillColor=INK))
     base = 26
     palette = [BAD, ORANGE, BLUE]
-    notes = []
+    notes: list[str] = []
     for k, (prize, tier_ids) in enumerate(groups):
         pos = np.sort(np.concatenate([d.positions.get(t, np.zeros(0, np.int64)) for t in tier_ids]))
         y = base + row_h * (len(groups) - 1 - k)
-        dr.add(Rect(x0, y + 3, x1 - x0, row_h - 6, fillColor=colors.HexColor("#F8F9FA"),
+        dr.add(rect(x0, y + 3, x1 - x0, row_h - 6, fillColor=colors.HexColor("#F8F9FA"),
                     strokeColor=None))
         for p in pos:
             x = x0 + (x1 - x0) * float(p) / max(1, tickets - 1)
@@ -162,10 +168,10 @@ def _top_chart(d: PoolData) -> tuple[Drawing, list[str]]:
     return dr, notes
 
 
-def charts(run: RunFolder, d: PoolData) -> list:
+def charts(run: RunFolder, d: PoolData) -> list[Flowable]:
     printed = run.kind == "printed"
     per = "book" if printed else f"block of {BLOCK:,} shares"
-    out: list = [para(f"Pool {escape(d.entry['id'])}: how the prizes are spread", H1)]
+    out: list[Flowable] = [para(f"Pool {escape(d.entry['id'])}: how the prizes are spread", H1)]
     out.append(para(f"Winners and prize value per {per} in pool order; the top prizes' positions. "
                   "A well-shuffled pool shows no trend and no cluster.", SMALL))
     out.append(Spacer(1, 4))

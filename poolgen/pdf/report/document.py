@@ -17,12 +17,22 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.units import inch
-from reportlab.platypus import PageBreak, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    PageBreak,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from poolgen.check.figures import GameCheck
 from poolgen.errors import RunError
@@ -41,6 +51,7 @@ from poolgen.pdf.report.text import (
     SMALL,
     SUBTITLE,
     TITLE,
+    Cell,
     escape,
     grid,
     odds_text,
@@ -111,7 +122,7 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
 # The run's pages: title, verification checklist, published-figure cross-check
 
 
-def _title_page(run: RunFolder) -> list:
+def _title_page(run: RunFolder) -> list[Flowable]:
     m = run.manifest
     g = m["game"]
     number = f"game {g['number']}, " if g.get("number") else ""
@@ -172,8 +183,8 @@ def _title_page(run: RunFolder) -> list:
 STATUS_COLOR = {"pass": GOOD, "fail": BAD, "skip": SKIP}
 
 
-def _verification(v: Verification) -> list:
-    out: list = [para("Verification", H1)]
+def _verification(v: Verification) -> list[Flowable]:
+    out: list[Flowable] = [para("Verification", H1)]
     if not v.ran:
         out.append(para(f"<b>{escape(v.note)}</b>"))
         return out
@@ -182,7 +193,7 @@ def _verification(v: Verification) -> list:
                   f"which never imports poolgen), with the public key "
                   f"<b>{escape(v.key_fingerprint or '?')}</b>."))
     out.append(para(f"<font color='{color.hexval()}'><b>{escape(v.note)}</b></font>"))
-    rows: list[list] = [["step", "check", "result", "what was checked / why not"]]
+    rows: list[list[Cell]] = [["step", "check", "result", "what was checked / why not"]]
     for s in v.steps:
         hexcol = STATUS_COLOR.get(s.status, INK).hexval()
         lines = "<br/>".join(escape(x) for x in s.lines) or "-"
@@ -194,8 +205,8 @@ def _verification(v: Verification) -> list:
     return out
 
 
-def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list:
-    out: list = [Spacer(1, 12), para("Published-figure cross-check", H1)]
+def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list[Flowable]:
+    out: list[Flowable] = [Spacer(1, 12), para("Published-figure cross-check", H1)]
     wanted = run.manifest.get("spec", {}).get("sha256")
     same = game.sha256 == wanted
     out.append(para(f"Spec <b>{escape(game.path.name)}</b>, SHA-256 {game.sha256}: "
@@ -210,7 +221,7 @@ def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list:
         out.append(para(f"<font color='#2B8A3E'><b>Every published figure of "
                       f"{escape(game.regulation)} reconciles</b></font> with the tiers of the spec "
                       f"({len(game.tiers)} tiers)."))
-    rows = [["pool", "price", "tickets", "winners", "odds 1 in", "prize cost", "payout"]]
+    rows: list[list[Cell]] = [["pool", "price", "tickets", "winners", "odds 1 in", "prize cost", "payout"]]
     for f in check.pools + ([check.order] if check.order else []):
         rows.append([f.id, fmt_cents(f.price_cents), f"{f.tickets:,}", f"{f.winners:,}",
                      odds_text(f.tickets, f.winners), fmt_cents(f.prize_cost_cents),
@@ -223,11 +234,11 @@ def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list:
     return out
 
 
-def _footer(run: RunFolder):
+def _footer(run: RunFolder) -> Callable[[Canvas, BaseDocTemplate], None]:
     label = f"Audit report of run {run.manifest.get('run_id', run.path.name)}"
     digest = hashlib.sha256(run.manifest_bytes).hexdigest()[:16]
 
-    def draw(canvas, doc) -> None:
+    def draw(canvas: Canvas, doc: BaseDocTemplate) -> None:
         canvas.saveState()
         canvas.setFont("Helvetica", 7.5)
         canvas.setFillColor(GREY)
@@ -246,7 +257,7 @@ def build_report(run: RunFolder, verification: Verification, game: Game | None =
         statistics_page,  # imports audit.stats: only when a report is built
     )
 
-    story: list = _title_page(run)
+    story: list[Flowable] = _title_page(run)
     story += _verification(verification)
     if game is not None and check is not None:
         story += _cross_check(game, check, run)

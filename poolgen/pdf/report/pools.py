@@ -4,16 +4,19 @@ shares (eInstants), read once from the pool file; the table recounts every tier 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 from reportlab.lib.units import inch
-from reportlab.platypus import PageBreak, Spacer
+from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
-from poolgen.pdf.report.text import H1, SMALL, escape, grid, odds_text, para, percent
+from poolgen.pdf.report.text import H1, SMALL, Cell, escape, grid, odds_text, para, percent
 from poolgen.run.folder import RunFolder
 
 BLOCK = 10_000  # eInstant shares per block in the distribution charts
@@ -21,15 +24,15 @@ BLOCK = 10_000  # eInstant shares per block in the distribution charts
 
 @dataclass(frozen=True)
 class PoolData:
-    entry: dict
-    positions: dict[str, np.ndarray]  # tier id -> positions, ascending
-    group_x: np.ndarray  # book number or block start
-    winners: np.ndarray
-    value_cents: np.ndarray
+    entry: Mapping[str, Any]  # the pool's manifest entry
+    positions: dict[str, npt.NDArray[np.int64]]  # tier id -> positions, ascending
+    group_x: npt.NDArray[np.integer]  # book number or block start
+    winners: npt.NDArray[np.integer]
+    value_cents: npt.NDArray[np.integer]
     group_name: str
 
 
-def pool_data(run: RunFolder, entry: dict) -> PoolData:
+def pool_data(run: RunFolder, entry: Mapping[str, Any]) -> PoolData:
     printed = run.kind == "printed"
     cols = ["position", "tier", "prize_cents"] + (["book"] if printed else [])
     run.require(entry["id"], cols)
@@ -51,10 +54,11 @@ def pool_data(run: RunFolder, entry: dict) -> PoolData:
                      per["v"].to_numpy(), "book" if printed else f"block of {BLOCK:,} shares")
 
 
-def prize_table(run: RunFolder, p: dict, d: PoolData | None, unreadable: str) -> list:
+def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
+                unreadable: str) -> list[Flowable]:
     tickets, price = p["tickets"], p["price_cents"]
     title = f"Pool {p['id']}: prize structure"
-    out: list = [para(escape(title), H1)]
+    out: list[Flowable] = [para(escape(title), H1)]
     desc = [f"{tickets:,} {'tickets' if run.kind == 'printed' else 'shares'} at {fmt_cents(price)}"]
     if p.get("books") is not None:
         desc.append(f"{p['books']:,} books (the order's book slots {p['first_book']:,} to "
@@ -70,7 +74,7 @@ def prize_table(run: RunFolder, p: dict, d: PoolData | None, unreadable: str) ->
         desc.append(f"Merkle root {p['merkle'].get('root')}")
     out.append(para(escape("; ".join(desc)) + ".", SMALL))
     out.append(Spacer(1, 4))
-    rows: list[list] = [["tier", "prize", "count", "odds 1 in", "prize cost", "share of cost"]]
+    rows: list[list[Cell]] = [["tier", "prize", "count", "odds 1 in", "prize cost", "share of cost"]]
     cost = p["prize_cost_cents"]
     for t in p["tiers"]:
         tier_cost = t["count"] * t["prize_cents"]

@@ -8,10 +8,13 @@ the Holm threshold it was held to and the verdict (docs/statistics.md).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from reportlab.lib.units import inch
-from reportlab.platypus import PageBreak, Spacer
+from reportlab.platypus import Flowable, PageBreak, Spacer
 
+from audit.checklist import StepResult
 from audit.stats import ALPHA, BLOCK, columns_needed, fmt_p, pool_statistics
 from poolgen.errors import RunError
 from poolgen.pdf.report import text as r
@@ -22,7 +25,7 @@ __all__ = ["checklist_lines", "statistics_page"]
 SUMMARY = re.compile(r"^pool \S+: \d+ tests, ")
 
 
-def checklist_lines(step) -> tuple[str, ...]:
+def checklist_lines(step: StepResult) -> tuple[str, ...]:
     """What the report's checklist shows of a verify step: everything, except for step 8 only its
     failures and each pool's summary line (every test is on the pool's statistics page)."""
     if step.title != "statistics":
@@ -33,10 +36,10 @@ def checklist_lines(step) -> tuple[str, ...]:
     return (*step.reasons, *summaries, "every test with its figures: each pool's statistics page")
 
 
-def statistics_page(run: RunFolder, entry: dict) -> list:
+def statistics_page(run: RunFolder, entry: Mapping[str, Any]) -> list[Flowable]:
     """Flowables of one pool's statistics page (ending with a page break)."""
     pid = entry["id"]
-    out: list = [r.para(f"Pool {r.escape(pid)}: statistics (verify step 8)", r.H1)]
+    out: list[Flowable] = [r.para(f"Pool {r.escape(pid)}: statistics (verify step 8)", r.H1)]
     pools = len(run.pools)
     unit = (f"book of {run.parsed.tickets_per_book}" if run.kind == "printed"
             else f"block of {BLOCK:,} shares")
@@ -59,7 +62,7 @@ def statistics_page(run: RunFolder, entry: dict) -> list:
                if s.failed else f"<font color='{r.GOOD.hexval()}'><b>PASS: no test significant</b></font>")
     out.append(r.para(f"{verdict} ({len(s.judged)} tests).", r.BODY))
     out.append(Spacer(1, 4))
-    rows: list[list] = [["test", "method", "statistic", "p-value", "Holm threshold", "result"]]
+    rows: list[list[r.Cell]] = [["test", "method", "statistic", "p-value", "Holm threshold", "result"]]
     for j in s.judged:
         f = j.finding
         color = r.BAD if j.rejected else r.GOOD

@@ -3,12 +3,13 @@ paragraphs, odds and percentages to two places (rounded half up), and the table 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
-from reportlab.platypus import Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from poolgen.money import round_half_up
 
@@ -20,6 +21,10 @@ GREY = colors.HexColor("#868E96")
 BLUE = colors.HexColor("#1C7ED6")
 ORANGE = colors.HexColor("#F76707")
 HEAD = colors.HexColor("#E9ECEF")
+
+Cell = str | Flowable  # a table cell: text, or a paragraph
+# A table style command: name, first cell, last cell, then the command's values.
+Command = tuple[str, tuple[int, int], tuple[int, int], *tuple[object, ...]]
 
 
 _styles = getSampleStyleSheet()
@@ -52,10 +57,10 @@ def percent(num: int, den: int) -> str:
     return f"{round_half_up(Fraction(100 * num, den), 2)}%" if den else "-"
 
 
-def grid(rows: list[list], widths: list[float], *, right_from: int = 1,
+def grid(rows: Sequence[list[Cell]], widths: list[float], *, right_from: int = 1,
           total_rows: int = 0, header: bool = True) -> Table:
     t = Table(rows, colWidths=widths, repeatRows=1 if header else 0)
-    style = [
+    style: list[Command] = [
         ("FONT", (0, 0), (-1, -1), "Helvetica", 8),
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group, Rect, String
+from reportlab.graphics.shapes import Drawing, Group, Shape, String
 from reportlab.lib.colors import HexColor, white
+from reportlab.pdfgen.canvas import Canvas
 
+from poolgen.pdf.shapes import rect
 from poolgen.pdf.symbols import luck, sports
 from poolgen.pdf.symbols.luck import GOLD_DARK, INK
 
@@ -22,7 +24,7 @@ __all__ = ["DRAWN", "draw_symbol", "has_drawing", "symbol_art", "symbol_drawing"
 
 
 
-DRAWN: dict[str, Callable[[], list]] = {
+DRAWN: dict[str, Callable[[], list[Shape]]] = {
     # pictures and win-amount symbols (bonus_reveal areas)
     "GLDBAR": luck.gold_bar,
     "BILL": luck.bill,
@@ -65,7 +67,7 @@ def symbol_art(code: str, size: float) -> Group:
     """The symbol's shapes scaled into a `size` x `size` box at the origin."""
     make = DRAWN.get(code)
     shapes = make() if make else [
-        Rect(4, 20, 92, 60, rx=8, ry=8, fillColor=HexColor("#EEEEEE"), strokeColor=INK,
+        rect(4, 20, 92, 60, rx=8, ry=8, fillColor=HexColor("#EEEEEE"), strokeColor=INK,
              strokeWidth=2),
         String(50, 42, code, fontName="Helvetica-Bold", fontSize=18, fillColor=INK,
                textAnchor="middle"),
@@ -90,7 +92,7 @@ def symbol_drawing(code: str, size: float, label: str | None = None,
     return d
 
 
-def draw_symbol(canvas, code: str, x: float, y: float, size: float,
+def draw_symbol(canvas: Canvas, code: str, x: float, y: float, size: float,
                 label: str | None = None, font_size: float | None = None) -> None:
     """Draw the symbol on a canvas with its box's lower left corner at (x, y)."""
     renderPDF.draw(symbol_drawing(code, size, label, font_size), canvas, x, y)

@@ -11,10 +11,12 @@ from reportlab.graphics.shapes import (
     Line,
     Polygon,
     PolyLine,
-    Rect,
+    Shape,
     String,
 )
 from reportlab.lib.colors import HexColor, black, white
+
+from poolgen.pdf.shapes import rect
 
 GOLD = HexColor("#E8B923")
 GOLD_DARK = HexColor("#9A7209")
@@ -22,7 +24,7 @@ GREEN = HexColor("#2E8B3A")
 INK = HexColor("#222222")
 
 
-def gold_bar() -> list:
+def gold_bar() -> list[Shape]:
     return [
         Polygon([8, 22, 92, 22, 76, 58, 24, 58], fillColor=GOLD, strokeColor=GOLD_DARK,
                 strokeWidth=3),
@@ -34,11 +36,11 @@ def gold_bar() -> list:
     ]
 
 
-def bill() -> list:
+def bill() -> list[Shape]:
     dark = HexColor("#1F6B2A")
     return [
-        Rect(6, 26, 88, 48, fillColor=HexColor("#A8DCA0"), strokeColor=dark, strokeWidth=3),
-        Rect(12, 31, 76, 38, fillColor=None, strokeColor=dark, strokeWidth=1.2),
+        rect(6, 26, 88, 48, fillColor=HexColor("#A8DCA0"), strokeColor=dark, strokeWidth=3),
+        rect(12, 31, 76, 38, fillColor=None, strokeColor=dark, strokeWidth=1.2),
         Circle(50, 50, 14, fillColor=white, strokeColor=dark, strokeWidth=1.5),
         String(50, 43, "$", fontName="Helvetica-Bold", fontSize=20, fillColor=dark,
                textAnchor="middle"),
@@ -49,11 +51,11 @@ def bill() -> list:
     ]
 
 
-def piggy_bank() -> list:
+def piggy_bank() -> list[Shape]:
     pink, dark = HexColor("#F4A6C0"), HexColor("#B0466E")
     return [
-        Rect(26, 14, 10, 16, fillColor=pink, strokeColor=dark, strokeWidth=2),
-        Rect(60, 14, 10, 16, fillColor=pink, strokeColor=dark, strokeWidth=2),
+        rect(26, 14, 10, 16, fillColor=pink, strokeColor=dark, strokeWidth=2),
+        rect(60, 14, 10, 16, fillColor=pink, strokeColor=dark, strokeWidth=2),
         PolyLine([16, 52, 8, 58, 12, 64, 16, 58], strokeColor=dark, strokeWidth=2.5),
         Ellipse(48, 46, 34, 25, fillColor=pink, strokeColor=dark, strokeWidth=2.5),
         Polygon([58, 64, 66, 80, 72, 62], fillColor=pink, strokeColor=dark, strokeWidth=2),
@@ -61,11 +63,11 @@ def piggy_bank() -> list:
         Circle(82, 49, 1.5, fillColor=dark, strokeColor=None),
         Circle(82, 43, 1.5, fillColor=dark, strokeColor=None),
         Circle(70, 54, 3, fillColor=black, strokeColor=None),
-        Rect(38, 67, 16, 4, fillColor=dark, strokeColor=None),
+        rect(38, 67, 16, 4, fillColor=dark, strokeColor=None),
     ]
 
 
-def coin() -> list:
+def coin() -> list[Shape]:
     return [
         Circle(50, 50, 40, fillColor=GOLD, strokeColor=GOLD_DARK, strokeWidth=4),
         Circle(50, 50, 30, fillColor=None, strokeColor=GOLD_DARK, strokeWidth=1.5),
@@ -74,7 +76,7 @@ def coin() -> list:
     ]
 
 
-def jackpot_coin() -> list:
+def jackpot_coin() -> list[Shape]:
     red = HexColor("#C0392B")
     dots = [Circle(50 + 36 * math.cos(a * math.pi / 8), 50 + 36 * math.sin(a * math.pi / 8), 2.2,
                    fillColor=GOLD_DARK, strokeColor=None) for a in range(16)]
@@ -83,27 +85,27 @@ def jackpot_coin() -> list:
         *dots,
         Polygon([30, 54, 30, 76, 40, 66, 50, 80, 60, 66, 70, 76, 70, 54], fillColor=red,
                 strokeColor=HexColor("#7B241C"), strokeWidth=1.5),
-        Rect(10, 30, 80, 18, fillColor=red, strokeColor=HexColor("#7B241C"), strokeWidth=1.5),
+        rect(10, 30, 80, 18, fillColor=red, strokeColor=HexColor("#7B241C"), strokeWidth=1.5),
         String(50, 34, "JACKPOT", fontName="Helvetica-Bold", fontSize=14, fillColor=white,
                textAnchor="middle"),
     ]
 
 
-def pot_of_gold() -> list:
+def pot_of_gold() -> list[Shape]:
     coins = [Circle(x, y, 8, fillColor=GOLD, strokeColor=GOLD_DARK, strokeWidth=1.5)
              for x, y in ((26, 66), (40, 72), (56, 70), (72, 66), (48, 80), (64, 78))]
     return [
         *coins,
         Ellipse(50, 36, 34, 26, fillColor=INK, strokeColor=black, strokeWidth=2),
-        Rect(14, 58, 72, 9, rx=3, ry=3, fillColor=HexColor("#444444"), strokeColor=black,
+        rect(14, 58, 72, 9, rx=3, ry=3, fillColor=HexColor("#444444"), strokeColor=black,
              strokeWidth=2),
-        Rect(26, 6, 8, 8, fillColor=INK, strokeColor=None),
-        Rect(66, 6, 8, 8, fillColor=INK, strokeColor=None),
+        rect(26, 6, 8, 8, fillColor=INK, strokeColor=None),
+        rect(66, 6, 8, 8, fillColor=INK, strokeColor=None),
         Line(30, 40, 40, 50, strokeColor=HexColor("#777777"), strokeWidth=3),
     ]
 
 
-def clover() -> list:
+def clover() -> list[Shape]:
     leaf = HexColor("#3DA34A")
     leaves = [Circle(50 + dx, 56 + dy, 15, fillColor=leaf, strokeColor=HexColor("#1E6B29"),
                      strokeWidth=2) for dx, dy in ((-13, 13), (13, 13), (-13, -13), (13, -13))]
@@ -114,7 +116,7 @@ def clover() -> list:
     ]
 
 
-def diamond() -> list:
+def diamond() -> list[Shape]:
     edge = HexColor("#1E6FA0")
     return [
         Polygon([30, 76, 70, 76, 88, 58, 50, 8, 12, 58], fillColor=HexColor("#9BE3FA"),
@@ -125,7 +127,7 @@ def diamond() -> list:
     ]
 
 
-def horseshoe() -> list:
+def horseshoe() -> list[Shape]:
     steel, dark = HexColor("#9AA0A6"), HexColor("#4A4F55")
     outline: list[float] = [12, 90, 12, 50]
     for i in range(1, 20):  # outer arc, left to right under the centre
@@ -141,7 +143,7 @@ def horseshoe() -> list:
     return [Polygon(outline, fillColor=steel, strokeColor=dark, strokeWidth=2.5), *holes]
 
 
-def starburst(text: str) -> list:
+def starburst(text: str) -> list[Shape]:
     pts: list[float] = []
     for i in range(32):
         r = 47 if i % 2 == 0 else 34
@@ -157,7 +159,7 @@ def starburst(text: str) -> list:
     ]
 
 
-def rock() -> list:
+def rock() -> list[Shape]:
     return [
         Polygon([14, 26, 10, 50, 26, 72, 50, 80, 74, 74, 90, 52, 86, 28, 62, 16, 34, 16],
                 fillColor=HexColor("#8D8D8D"), strokeColor=HexColor("#3C3C3C"), strokeWidth=3),
@@ -167,7 +169,7 @@ def rock() -> list:
     ]
 
 
-def paper() -> list:
+def paper() -> list[Shape]:
     edge = HexColor("#5B6770")
     lines = [Line(28, y, 72, y, strokeColor=HexColor("#7FA7C9"), strokeWidth=1.5)
              for y in (26, 36, 46, 56, 66)]
@@ -180,7 +182,7 @@ def paper() -> list:
     ]
 
 
-def scissors() -> list:
+def scissors() -> list[Shape]:
     blade, handle = HexColor("#8E9AA6"), HexColor("#D63031")
     return [
         Polygon([46, 46, 54, 50, 30, 94, 26, 92], fillColor=blade, strokeColor=INK,
@@ -195,7 +197,7 @@ def scissors() -> list:
     ]
 
 
-def multiplier() -> list:
+def multiplier() -> list[Shape]:
     pts: list[float] = []
     for i in range(8):
         a = math.pi / 8 + i * math.pi / 4
