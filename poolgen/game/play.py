@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
 
 import numpy as np
 
@@ -26,8 +26,11 @@ from poolgen.game.model import CheckResult, Game, Pool, Symbol
 if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
 
-__all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "FieldReader", "Groups", "TicketPlay",
-           "TicketStyle", "TicketTables", "Win", "prize_entry"]
+__all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "Cell", "FieldReader", "Groups", "Section",
+           "TicketPlay", "TicketStyle", "TicketTables", "Win", "prize_entry"]
+
+ParamsT = TypeVar("ParamsT")  # a style's own parameters (the dataclass its `read_area` / `read` returns)
+_T = TypeVar("_T")
 
 
 # ---- a ticket of play areas -----------------------------------------------------------------------
@@ -55,15 +58,29 @@ def prize_entry(symbols: Sequence[Symbol]) -> list[dict[str, Any]]:
 
 
 Groups = list[tuple[np.ndarray, tuple[Win, ...]]]  # per tier of a pool: (its rows, its wins in the area)
+# One spot of an area's face: (column, symbol text, caption, prize text, prize caption); the prize's
+# text and caption are None where the spot shows no prize below it.
+Cell = tuple[str, str, str, str | None, str | None]
+Section = tuple[str, list[Cell]]  # (title, its cells)
 
 
 class FieldReader(Protocol):
     """Field access of the spec loader (poolgen/loader/reader.py): every problem is one SpecError
-    naming the file and the field."""
+    naming the file and the field. `get` returns the value as `kind` (None only when absent and not
+    `required`)."""
 
     def fail(self, where: str, why: str) -> SpecError: ...
 
-    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...],
+    @overload
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type[_T],
+            required: Literal[True] = True) -> _T: ...
+
+    @overload
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type[_T],
+            required: bool) -> _T | None: ...
+
+    @overload
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: tuple[type, ...],
             required: bool = True) -> Any: ...
 
 
@@ -87,46 +104,46 @@ class AreaReading(Protocol):
               default: int = 0, high: int | None = None) -> int: ...
 
 
-class AreaStyle(Protocol):
-    """An area style: a module poolgen/styles/<style>.py following docs/styles/<style>.md."""
+class AreaStyle(Protocol[ParamsT]):
+    """An area style: a module poolgen/styles/<style>.py following docs/styles/<style>.md, of
+    parameters `ParamsT` (what its `read_area` returns and every other function takes)."""
 
     FIELDS: frozenset[str]  # the area fields it reads (besides id, style, labels)
     SPOTS: tuple[tuple[str, tuple[str, ...]], ...]  # column suffix -> the symbol lists its codes index
 
-    def read_area(self, ctx: AreaReading, table: Mapping[str, Any], where: str) -> Any:
+    def read_area(self, ctx: AreaReading, table: Mapping[str, Any], where: str) -> ParamsT:
         """Read and check one [[areas]] table: the style's parameters (SpecError)."""
         ...
 
-    def read_win(self, params: Any, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    def read_win(self, params: ParamsT, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
         """(prize symbol, multiplier) of one win (ValueError: why it cannot be won so)."""
         ...
 
-    def check_wins(self, params: Any, wins: tuple[Win, ...]) -> str | None:
+    def check_wins(self, params: ParamsT, wins: tuple[Win, ...]) -> str | None:
         """Why a tier's wins in this area cannot be laid out (None: they can)."""
         ...
 
-    def entry(self, params: Any) -> dict[str, Any]:
+    def entry(self, params: ParamsT) -> dict[str, Any]:
         """The area's entry in the manifest's `play`."""
         ...
 
-    def columns(self, area_id: str, params: Any) -> list[str]: ...
+    def columns(self, area_id: str, params: ParamsT) -> list[str]: ...
 
-    def lay_out(self, area_id: str, params: Any, groups: Groups, n: int, stream: Stream,
+    def lay_out(self, area_id: str, params: ParamsT, groups: Groups, n: int, stream: Stream,
                 done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The area's columns for a pool of `n` tickets, all from `stream`; `done`: the columns of
         the areas laid out before it."""
         ...
 
-    def layout_note(self, params: Any, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
+    def layout_note(self, params: ParamsT, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
         """A note for `poolgen check`: what the layout cannot promise for these (tickets, wins)."""
         ...
 
-    def face(self, area_id: str, params: Any,
-             row: Mapping[str, Any]) -> list[tuple[str, list[tuple[str, str, str, str, str]]]]:
+    def face(self, area_id: str, params: ParamsT, row: Mapping[str, Any]) -> list[Section]:
         """The area's sections as printed: (title, cells (column, text, caption, prize, prize caption))."""
         ...
 
-    def explain(self, area_id: str, params: Any, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+    def explain(self, area_id: str, params: ParamsT, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
         """What the row wins here, in words, and the columns that win."""
         ...
 
@@ -135,7 +152,7 @@ class AreaStyle(Protocol):
 class Area:
     id: str
     style: str
-    module: AreaStyle = field(repr=False)
+    module: AreaStyle[Any] = field(repr=False)
     params: Any = field(repr=False)  # what the style module read (its own dataclass)
     labels: tuple[str, ...] = ()  # the area's sections as printed on the ticket (proofs); () = the style's
 
@@ -215,22 +232,23 @@ class TicketTables:
         return SpecError(f"{self.file}: {where}: {why}")
 
 
-class TicketStyle(Protocol):
+class TicketStyle(Protocol[ParamsT]):
     """A ticket-wide style: a module (or package) poolgen/styles/<style> following
-    docs/styles/<style>.md."""
+    docs/styles/<style>.md, of parameters `ParamsT` (what its `read` returns and every other
+    function takes)."""
 
-    def read(self, tables: TicketTables) -> Any:
+    def read(self, tables: TicketTables) -> ParamsT:
         """Read and check every parameter (SpecError naming the field): the style's parameters."""
         ...
 
-    def document(self, params: Any) -> dict[str, Any]:
+    def document(self, params: ParamsT) -> dict[str, Any]:
         """The manifest's `play` entry: every parameter audit's engine reads ({"style": ..., ...})."""
         ...
 
-    def lay_out(self, params: Any, game: Game, pool: Pool, tiers: np.ndarray,
+    def lay_out(self, params: ParamsT, game: Game, pool: Pool, tiers: np.ndarray,
                 stream: Stream) -> dict[str, np.ndarray]: ...
 
-    def check(self, params: Any, game: Game, result: CheckResult) -> None:
+    def check(self, params: ParamsT, game: Game, result: CheckResult) -> None:
         """What `poolgen check` must prove: every tier of every pool can be laid out."""
         ...
 
@@ -238,7 +256,7 @@ class TicketStyle(Protocol):
 @dataclass(frozen=True)
 class TicketPlay:
     style: str
-    module: TicketStyle = field(repr=False)
+    module: TicketStyle[Any] = field(repr=False)
     params: Any = field(repr=False)
 
     @property

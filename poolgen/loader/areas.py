@@ -96,7 +96,7 @@ def read_areas(r: Reader, doc: Mapping[str, Any], ctx: AreaContext) -> list[Area
     return list(ctx.areas)
 
 
-def _labels(r: Reader, a: Mapping[str, Any], where: str, module: AreaStyle, area_id: str,
+def _labels(r: Reader, a: Mapping[str, Any], where: str, module: AreaStyle[Any], area_id: str,
             params: Any) -> tuple[str, ...]:
     """`labels`: the titles of the area's sections as the ticket prints them (the proof draws them
     instead of the style's own words), one per section the style draws."""

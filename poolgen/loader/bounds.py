@@ -8,9 +8,11 @@ one pool would need) before anything is built. Both raise the loader's one-line 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from poolgen.errors import SpecError
+from poolgen.game.model import Pool
 from poolgen.limits import (
     MAX_INTEGER,
     MAX_LIST_ITEMS,
@@ -37,7 +39,7 @@ class _Fails(Protocol):
     def fail(self, where: str, why: str) -> SpecError: ...
 
 
-def bound_values(r: _Fails, doc: dict) -> None:
+def bound_values(r: _Fails, doc: Mapping[str, Any]) -> None:
     """Every integer within TOML's 64-bit range, every list and string of a bounded length."""
     stack: list[tuple[str, Any]] = [("", doc)]
     while stack:
@@ -113,7 +115,7 @@ def bound_einstant_lists(r: _Fails, denominations: list[int], areas: list[int]) 
                                  f"more than {MAX_POOLS} pools")
 
 
-def bound_pools(r: _Fails, section: str, pools: tuple, spots: int = 0) -> None:
+def bound_pools(r: _Fails, section: str, pools: tuple[Pool, ...], spots: int = 0) -> None:
     """The pools of an order: how many, their prizes, and the memory building one needs (a printed
     ticket of `spots` layout columns)."""
     if len(pools) > MAX_POOLS:

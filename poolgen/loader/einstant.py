@@ -163,9 +163,7 @@ def _pools(r: Reader, sales: dict[str, Any], tiers: tuple[Tier, ...]) -> tuple[E
     texts = r.get(sales, "denominations", "einstant", list)
     denoms: list[int] = []
     for j, d in enumerate(texts):
-        cents = r.money({"d": d}, "d", f"einstant.denominations[{j}]")
-        assert cents is not None  # required
-        denoms.append(cents)
+        denoms.append(r.money({"d": d}, "d", f"einstant.denominations[{j}]"))
     areas = r.get(sales, "play_areas", "einstant", list)
     for j, a in enumerate(areas):
         if isinstance(a, bool) or not isinstance(a, int) or a < 1:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from poolgen.game.model import Game, Pool, PoolTier, Printed, Symbol, Tier
 from poolgen.game.play import AreaPlay
@@ -44,6 +44,9 @@ _PLAY = {"max_wins"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by"}
 PRIZE_TABLES = ("regulation", "designed", "partly designed")
+# [published] free_ticket_cost as written -> as `Published` holds it (absent: None)
+_FREE_TICKET_COSTS: dict[str | None, Literal["zero", "price"] | None] = {None: None, "zero": "zero",
+                                                                          "price": "price"}
 # Which symbol fields each role of a group allows (besides group, code, symbol, caption).
 ROLE_FIELDS: dict[str, set[str]] = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
                                     "multipliers": {"by"}, "pictures": set()}
@@ -79,7 +82,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     figures = read_published(r, {k: v for k, v in published.items() if k != "free_ticket_cost"},
                              prize_table)
     free_cost = r.get(published, "free_ticket_cost", "published", str, required=False)
-    if free_cost not in (None, "zero", "price"):
+    if free_cost not in _FREE_TICKET_COSTS:
         raise r.fail("published.free_ticket_cost", f"must be \"zero\" or \"price\", not {free_cost!r}")
 
     groups, symbols = _symbols(r, doc, price)
@@ -101,7 +104,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         path=path, sha256=sha256, id=game_id, name=r.get(game, "name", "game", str), number=number,
         regulation=r.get(game, "regulation", "game", str), source=r.get(game, "source", "game", str),
         sales=printed, symbols=tuple(symbols), tiers=tiers, pools=pools, play=play_model,
-        published=replace(figures, free_ticket_cost=free_cost),
+        published=replace(figures, free_ticket_cost=_FREE_TICKET_COSTS[free_cost]),
     )
 
 
@@ -181,8 +184,7 @@ def _pools(r: Reader, sales: dict[str, Any], tiers: tuple[Tier, ...], spots: int
            high_tier_cents: int) -> tuple[Printed, tuple[Pool, ...]]:
     """Whole pools of `pool_tickets`; with `last_pool = "partial"` the order's rest is one more,
     smaller pool, where every tier's count scales to it exactly."""
-    price = r.money(sales, "price", "printed")
-    assert price is not None  # required, and read before
+    price = r.money(sales, "price", "printed")  # required, and read before
     order = r.count(sales, "order_tickets", "printed")
     size = r.count(sales, "pool_tickets", "printed")
     first, last = r.count(sales, "first_ticket", "printed"), r.count(sales, "last_ticket", "printed")

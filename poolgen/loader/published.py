@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from poolgen.game.model import OtherCost, Published
 from poolgen.loader.reader import Reader
@@ -17,9 +17,11 @@ from poolgen.money import parse_decimal, parse_printed
 
 __all__ = ["printed_amount", "printed_number", "read_published"]
 
+_R = TypeVar("_R")
+
 
 def read_published(r: Reader, pub: Mapping[str, Any], prize_table: str = "regulation",
-                   free_ticket_cost: Any = None) -> Published:
+                   free_ticket_cost: Literal["zero", "price"] | None = None) -> Published:
     """The published figures of a [published] table as printed: counts are whole numbers, amounts
     and odds readable."""
     counts = {key: r.count(pub, key, "published") for key in ("winners", "losers") if key in pub}
@@ -45,8 +47,8 @@ def read_published(r: Reader, pub: Mapping[str, Any], prize_table: str = "regula
                      free_ticket_cost=free_ticket_cost)
 
 
-def _printed(r: Reader, table: Mapping[str, Any], key: str, where: str, parse: Callable[[str], Any],
-             required: bool = False) -> Any:
+def _printed(r: Reader, table: Mapping[str, Any], key: str, where: str, parse: Callable[[str], _R],
+             required: bool = False) -> _R | None:
     """A figure as printed, read by `parse` (None when absent and not required)."""
     if key not in table:
         if required:

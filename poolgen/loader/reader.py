@@ -3,19 +3,23 @@ file and the field (`<file>: <field>: <reason>`), and every number read is withi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
+from typing import Any, Literal, TypeVar, overload
 
 from poolgen.errors import SpecError
 from poolgen.limits import bounded_decimal
 from poolgen.loader.bounds import bound_money
 from poolgen.money import parse_printed
 
-_KIND_NAMES = {str: "string", list: "list", dict: "table", int: "whole number"}
+_KIND_NAMES: dict[type, str] = {str: "string", list: "list", dict: "table", int: "whole number"}
+_T = TypeVar("_T")
 
 
 class Reader:
-    """Field access that turns every problem into one SpecError naming file and field."""
+    """Field access that turns every problem into one SpecError naming file and field (the
+    `poolgen.game.play.FieldReader` an area style reads with). Tables are the parsed TOML's."""
 
     def __init__(self, path: Path) -> None:
         self.file = path.name
@@ -23,19 +27,34 @@ class Reader:
     def fail(self, where: str, why: str) -> SpecError:
         return SpecError(f"{self.file}: {where}: {why}")
 
-    def table(self, parent: dict, key: str, where: str, allowed: set[str]) -> dict:
+    def table(self, parent: Mapping[str, Any], key: str, where: str, allowed: set[str]) -> dict[str, Any]:
         value = parent.get(key)
         if not isinstance(value, dict):
             raise self.fail(where, "missing table" if value is None else "must be a table")
         self.known(value, where, allowed)
         return value
 
-    def known(self, table: dict, where: str, allowed: set[str]) -> None:
+    def known(self, table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
         for k in table:
             if k not in allowed:
                 raise self.fail(f"{where}.{k}" if where else k, "unknown field")
 
-    def get(self, table: dict, key: str, where: str, kind: type | tuple, required: bool = True):
+    @overload
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type[_T],
+            required: Literal[True] = True) -> _T: ...
+
+    @overload
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type[_T],
+            required: bool) -> _T | None: ...
+
+    @overload
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: tuple[type, ...],
+            required: bool = True) -> Any: ...
+
+    def get(self, table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...],
+            required: bool = True) -> Any:
+        """`table[key]` if it is a `kind` (a whole number is never a bool); None when absent and
+        not `required`."""
         if key not in table:
             if required:
                 raise self.fail(f"{where}.{key}", "missing field")
@@ -49,13 +68,21 @@ class Reader:
             raise self.fail(f"{where}.{key}", f"must be a {name}, not {value!r}")
         return value
 
-    def count(self, table: dict, key: str, where: str) -> int:
+    def count(self, table: Mapping[str, Any], key: str, where: str) -> int:
         value = self.get(table, key, where, int)
         if value < 0:
             raise self.fail(f"{where}.{key}", f"must not be negative, got {value}")
         return value
 
-    def money(self, table: dict, key: str, where: str, required: bool = True) -> int | None:
+    @overload
+    def money(self, table: Mapping[str, Any], key: str, where: str,
+              required: Literal[True] = True) -> int: ...
+
+    @overload
+    def money(self, table: Mapping[str, Any], key: str, where: str, required: bool) -> int | None: ...
+
+    def money(self, table: Mapping[str, Any], key: str, where: str, required: bool = True) -> int | None:
+        """Cents of a money field, a decimal string ("2.50"); None when absent and not `required`."""
         if key not in table:
             if required:
                 raise self.fail(f"{where}.{key}", "missing field")
@@ -74,7 +101,7 @@ class Reader:
             raise self.fail(f"{where}.{key}", f"{value!r} is not a well-formed amount")
         return bound_money(self, f"{where}.{key}", cents)
 
-    def decimal(self, table: dict, key: str, where: str) -> Decimal:
+    def decimal(self, table: Mapping[str, Any], key: str, where: str) -> Decimal:
         value = self.get(table, key, where, str)
         try:
             number = bounded_decimal(value)

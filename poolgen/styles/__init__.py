@@ -7,28 +7,39 @@ gives (`style = "..."`).
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
 
 A style is a module (or a package whose `style` module implements it); mypy checks every entry
-against its protocol, and tests/test_architecture.py that these names, audit's registry and the
+against its protocol, with the style's own parameters (what its reader returns is what every other
+function takes), and tests/test_architecture.py that these names, audit's registry and the
 contracts in docs/styles/ are the same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from poolgen.game.play import AreaStyle, TicketStyle
 from poolgen.styles import bonus_reveal, key_number_match
+from poolgen.styles.area_match import params as area_match_params
 from poolgen.styles.area_match import style as area_match
 from poolgen.styles.match_n import style as match_n
+from poolgen.styles.prize_legend_duel import params as prize_legend_duel_params
 from poolgen.styles.prize_legend_duel import style as prize_legend_duel
 
 __all__ = ["AREA_STYLES", "TICKET_STYLES"]
 
-AREA_STYLES: Mapping[str, AreaStyle] = {
-    "key_number_match": key_number_match,
-    "match_n": match_n,
-    "bonus_reveal": bonus_reveal,
+# Each module as its protocol of its own parameters: mypy proves it implements the interface.
+_KEY_NUMBER_MATCH: AreaStyle[key_number_match.Params] = key_number_match
+_MATCH_N: AreaStyle[match_n.Params] = match_n
+_BONUS_REVEAL: AreaStyle[bonus_reveal.Params] = bonus_reveal
+_PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
+_AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
+
+AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
+    "key_number_match": _KEY_NUMBER_MATCH,
+    "match_n": _MATCH_N,
+    "bonus_reveal": _BONUS_REVEAL,
 }
-TICKET_STYLES: Mapping[str, TicketStyle] = {
-    "prize_legend_duel": prize_legend_duel,
-    "area_match": area_match,
+TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
+    "prize_legend_duel": _PRIZE_LEGEND_DUEL,
+    "area_match": _AREA_MATCH,
 }

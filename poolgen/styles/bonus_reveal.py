@@ -4,30 +4,33 @@ times on a ticket (by default S - 1: S alike would read as a match that pays not
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import product
+from typing import Any
 
 import numpy as np
 
-from poolgen.game.play import prize_entry
+from poolgen.game.model import Symbol
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
 from poolgen.money import fmt_cents
-from poolgen.rng import integers, row_permutations
+from poolgen.rng import Stream, integers, row_permutations
 
-FIELDS = frozenset({"spots", "prizes", "pictures", "most_alike"})
+FIELDS: frozenset[str] = frozenset({"spots", "prizes", "pictures", "most_alike"})
 # imaging (poolgen/deliverables/imaging.py): column suffix -> the area's symbol lists, in code order
-SPOTS = (("_spot_", ("pictures", "prizes")),)
+SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_spot_", ("pictures", "prizes")),)
 MAX_TUPLES = 1 << 16  # the losing arrangements a layout enumerates (section 7)
 
 
 @dataclass(frozen=True)
 class Params:
     spots: int
-    prizes: tuple
-    pictures: tuple
+    prizes: tuple[Symbol, ...]
+    pictures: tuple[Symbol, ...]
     most_alike: int
 
 
-def read_area(ctx, table: dict, where: str) -> Params:
+def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     r = ctx.r
     spots = ctx.whole(table, "spots", where, 1)
     p = Params(spots=spots, prizes=ctx.group(table, "prizes", where, "prizes"),
@@ -47,8 +50,8 @@ def read_area(ctx, table: dict, where: str) -> Params:
     return p
 
 
-def read_win(p: Params, how: str, by: int | None, code: str):
-    prize = next((s for s in p.prizes if s.code == code), None)
+def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    prize = next((s for s in params.prizes if s.code == code), None)
     if prize is None:
         raise ValueError(f"prize {code!r} is not one of its prize symbols")
     if how != "reveal":
@@ -58,19 +61,19 @@ def read_win(p: Params, how: str, by: int | None, code: str):
     return prize, 1
 
 
-def check_wins(p: Params, wins) -> str | None:
-    if len(wins) > p.spots:
-        return f"{len(wins)} wins do not fit {p.spots} spots"
+def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
+    if len(wins) > params.spots:
+        return f"{len(wins)} wins do not fit {params.spots} spots"
     return None
 
 
-def entry(p: Params) -> dict:
-    return {"spots": p.spots, "prizes": prize_entry(p.prizes), "pictures": [s.code for s in p.pictures],
-            "most_alike": p.most_alike}
+def entry(params: Params) -> dict[str, Any]:
+    return {"spots": params.spots, "prizes": prize_entry(params.prizes),
+            "pictures": [s.code for s in params.pictures], "most_alike": params.most_alike}
 
 
-def columns(area_id: str, p: Params) -> list[str]:
-    return [f"{area_id}_spot_{j}" for j in range(p.spots)]
+def columns(area_id: str, params: Params) -> list[str]:
+    return [f"{area_id}_spot_{j}" for j in range(params.spots)]
 
 
 def _arrangements(p: Params, m: int) -> np.ndarray:
@@ -82,19 +85,20 @@ def _arrangements(p: Params, m: int) -> np.ndarray:
     return grid[(counts <= p.most_alike).all(axis=1)]
 
 
-def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
+def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
+            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, the wins' spots, then the pictures of the other spots."""
-    d = len(p.pictures)
-    prize_index = {s.code: d + i for i, s in enumerate(p.prizes)}
-    spots = np.zeros((n, p.spots), dtype=np.int64)
+    d = len(params.pictures)
+    prize_index = {s.code: d + i for i, s in enumerate(params.prizes)}
+    spots = np.zeros((n, params.spots), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
         if not k:
             continue
-        place = row_permutations(stream, k, p.spots)
-        m = p.spots - len(wins)
-        if m > p.most_alike:  # a repeat limit can bind: one of the allowed arrangements, uniformly
-            table = _arrangements(p, m)
+        place = row_permutations(stream, k, params.spots)
+        m = params.spots - len(wins)
+        if m > params.most_alike:  # a repeat limit can bind: one of the allowed arrangements, uniformly
+            table = _arrangements(params, m)
             rest = table[integers(stream, len(table), size=k)]
         else:
             rest = integers(stream, d, size=k * m).reshape(k, m)
@@ -105,10 +109,10 @@ def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[
         np.put_along_axis(out, place, slots, axis=1)
         spots[rows] = out
     spots8 = spots.astype(np.uint8)
-    return {name: np.ascontiguousarray(spots8[:, j]) for j, name in enumerate(columns(area_id, p))}
+    return {name: np.ascontiguousarray(spots8[:, j]) for j, name in enumerate(columns(area_id, params))}
 
 
-def _symbol(p: Params, code: int):
+def _symbol(p: Params, code: int) -> Symbol | None:
     if 0 <= code < len(p.pictures):
         return p.pictures[code]
     if 0 <= code - len(p.pictures) < len(p.prizes):
@@ -116,12 +120,12 @@ def _symbol(p: Params, code: int):
     return None
 
 
-def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
+def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     """The area as drawn: one section of S cells (column, symbol text, caption, None, None); a
     picture described as "Symbol of a clover" is drawn as "clover"."""
-    cells = []
-    for name in columns(area_id, p):
-        s = _symbol(p, row[name])
+    cells: list[Cell] = []
+    for name in columns(area_id, params):
+        s = _symbol(params, row[name])
         text = s.symbol if s else "?"
         for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
             text = text.removeprefix(prefix) if text.startswith(prefix) else text
@@ -129,19 +133,19 @@ def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
     return [("BONUS: REVEAL A WIN AMOUNT", cells)]
 
 
-def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the columns that win."""
     lines, winning = [], set()
-    for j, name in enumerate(columns(area_id, p)):
+    for j, name in enumerate(columns(area_id, params)):
         code = row[name]
-        if len(p.pictures) <= code < len(p.pictures) + len(p.prizes):
-            s = p.prizes[code - len(p.pictures)]
+        if len(params.pictures) <= code < len(params.pictures) + len(params.prizes):
+            s = params.prizes[code - len(params.pictures)]
             winning.add(name)
             lines.append(f"{area_id}, spot {j + 1}: {s.symbol} ({s.caption}) revealed: wins "
                          f"{fmt_cents(s.cents)}.")
     return lines, winning
 
 
-def layout_note(p: Params, counts: list) -> str | None:
+def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
     """Nothing to note for `poolgen check`: every promise of the contract holds for any counts."""
     return None

@@ -5,35 +5,39 @@ keep winners and losers alike: `distinct_numbers` and `decoy_weights` (contract 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
-from poolgen.game.play import prize_entry
+from poolgen.game.model import Symbol
+from poolgen.game.play import Area, AreaReading, Cell, Groups, Section, Win, prize_entry
 from poolgen.limits import MAX_MULTIPLIER
 from poolgen.money import fmt_cents
-from poolgen.rng import integers, row_permutations
+from poolgen.rng import Stream, integers, row_permutations
 
-FIELDS = frozenset({"spots", "winning", "winning_from", "yours", "numbers", "prizes", "specials", "match_by",
-          "distinct_numbers", "decoy_weights"})
+FIELDS: frozenset[str] = frozenset({"spots", "winning", "winning_from", "yours", "numbers", "prizes",
+                                    "specials", "match_by", "distinct_numbers", "decoy_weights"})
 # imaging (poolgen/deliverables/imaging.py): column suffix -> the area's symbol lists, in code order
-SPOTS = (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")), ("_prize_", ("prizes",)))
+SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("_win_", ("numbers",)), ("_your_", ("numbers", "specials")), ("_prize_", ("prizes",)))
 
 
 @dataclass(frozen=True)
 class Params:
     winning: int
     yours: int
-    numbers: tuple
-    prizes: tuple
-    specials: tuple
+    numbers: tuple[Symbol, ...]
+    prizes: tuple[Symbol, ...]
+    specials: tuple[Symbol, ...]
     match_by: int
     source: str | None = None  # the earlier area whose WINNING NUMBERS this one matches
     distinct: bool = False  # contract section 8.1: losing numbers distinct, matches spread evenly
     weights: tuple[int, ...] | None = None  # section 8.2: decoy prize weights, in `prizes` order
 
 
-def _source(ctx, table: dict, where: str, numbers: tuple):
+def _source(ctx: AreaReading, table: Mapping[str, Any], where: str, numbers: tuple[Symbol, ...]) -> Area:
     """`winning_from`: an earlier key_number_match area of the same numbers, with its own WINNING
     NUMBERS (a YOUR WILD NUMBERS area matching the ticket's LUCKY NUMBERS)."""
     r = ctx.r
@@ -50,7 +54,7 @@ def _source(ctx, table: dict, where: str, numbers: tuple):
     return area
 
 
-def read_area(ctx, table: dict, where: str) -> Params:
+def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     r = ctx.r
     numbers = ctx.group(table, "numbers", where, "numbers")
     source = _source(ctx, table, where, numbers) if "winning_from" in table else None
@@ -78,7 +82,8 @@ def read_area(ctx, table: dict, where: str) -> Params:
     return p
 
 
-def _weights(ctx, table: dict, where: str, prizes: tuple) -> tuple[int, ...] | None:
+def _weights(ctx: AreaReading, table: Mapping[str, Any], where: str,
+             prizes: tuple[Symbol, ...]) -> tuple[int, ...] | None:
     """`decoy_weights`: a whole-number weight 1 .. 1000000 for every prize symbol, by code."""
     raw = ctx.r.get(table, "decoy_weights", where, dict, required=False)
     if raw is None:
@@ -97,26 +102,26 @@ def _weights(ctx, table: dict, where: str, prizes: tuple) -> tuple[int, ...] | N
     return tuple(raw[c] for c in codes)
 
 
-def read_win(p: Params, how: str, by: int | None, code: str):
-    prize = next((s for s in p.prizes if s.code == code), None)
+def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    prize = next((s for s in params.prizes if s.code == code), None)
     if prize is None:
         raise ValueError(f"prize {code!r} is not one of its prize symbols")
     if how == "match":
-        if by is not None and by != p.match_by:
-            raise ValueError(f"a match here pays {p.match_by} times the prize shown, not {by}")
-        if prize.free and p.match_by > 1:
+        if by is not None and by != params.match_by:
+            raise ValueError(f"a match here pays {params.match_by} times the prize shown, not {by}")
+        if prize.free and params.match_by > 1:
             raise ValueError("a free ticket cannot be multiplied (the area's matches pay "
-                             f"{p.match_by} times)")
-        return prize, p.match_by
+                             f"{params.match_by} times)")
+        return prize, params.match_by
     if how == "automatic":
         if by is not None:
             raise ValueError("an automatic win has no `by`")
-        if not any(s.how == "automatic" for s in p.specials):
+        if not any(s.how == "automatic" for s in params.specials):
             raise ValueError("it has no automatic-win symbol")
         return prize, 1
     if how == "multiplier":
-        if not any(s.how == "multiplier" and s.by == by for s in p.specials):
-            have = ", ".join(str(s.by) for s in p.specials if s.how == "multiplier") or "none"
+        if by is None or not any(s.how == "multiplier" and s.by == by for s in params.specials):
+            have = ", ".join(str(s.by) for s in params.specials if s.how == "multiplier") or "none"
             raise ValueError(f"no multiplier symbol with by = {by} (it has: {have})")
         if prize.free:
             raise ValueError("a free ticket cannot be multiplied")
@@ -124,29 +129,29 @@ def read_win(p: Params, how: str, by: int | None, code: str):
     raise ValueError(f"how = {how!r}: a key number match win is \"match\", \"automatic\" or \"multiplier\"")
 
 
-def check_wins(p: Params, wins) -> str | None:
-    if len(wins) > p.yours:
-        return f"{len(wins)} wins do not fit {p.yours} your-number spots"
+def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
+    if len(wins) > params.yours:
+        return f"{len(wins)} wins do not fit {params.yours} your-number spots"
     return None
 
 
-def entry(p: Params) -> dict:
-    return {"winning": p.winning, "yours": p.yours, "numbers": [s.code for s in p.numbers],
-            "prizes": prize_entry(p.prizes),
-            "specials": [{"code": s.code, "how": s.how, "by": s.by} for s in p.specials],
-            "match_by": p.match_by} | ({"winning_from": p.source} if p.source else {}) \
-        | ({"distinct_numbers": True} if p.distinct else {}) \
-        | ({"decoy_weights": dict(zip((s.code for s in p.prizes), p.weights, strict=True))}
-           if p.weights else {})
+def entry(params: Params) -> dict[str, Any]:
+    return {"winning": params.winning, "yours": params.yours, "numbers": [s.code for s in params.numbers],
+            "prizes": prize_entry(params.prizes),
+            "specials": [{"code": s.code, "how": s.how, "by": s.by} for s in params.specials],
+            "match_by": params.match_by} | ({"winning_from": params.source} if params.source else {}) \
+        | ({"distinct_numbers": True} if params.distinct else {}) \
+        | ({"decoy_weights": dict(zip((s.code for s in params.prizes), params.weights, strict=True))}
+           if params.weights else {})
 
 
-def columns(area_id: str, p: Params) -> list[str]:
-    own = [] if p.source else [f"{area_id}_win_{i}" for i in range(p.winning)]
-    return (own + [f"{area_id}_your_{j}" for j in range(p.yours)]
-            + [f"{area_id}_prize_{j}" for j in range(p.yours)])
+def columns(area_id: str, params: Params) -> list[str]:
+    own: list[str] = [] if params.source else [f"{area_id}_win_{i}" for i in range(params.winning)]
+    return (own + [f"{area_id}_your_{j}" for j in range(params.yours)]
+            + [f"{area_id}_prize_{j}" for j in range(params.yours)])
 
 
-def _special(p: Params, win) -> int:
+def _special(p: Params, win: Win) -> int:
     """The your-number code of the special symbol a win shows."""
     for s_index, s in enumerate(p.specials):
         if s.how == win.how and (win.how == "automatic" or s.by == win.by):
@@ -154,7 +159,7 @@ def _special(p: Params, win) -> int:
     raise AssertionError("read_win admits only wins the area has a symbol for")
 
 
-def _decoys(p: Params, groups) -> tuple[np.ndarray, np.ndarray] | None:
+def _decoys(p: Params, groups: Groups) -> tuple[np.ndarray, np.ndarray] | None:
     """Section 8.2: the cumulative prize weights of a losing spot on winning tickets (w, as given)
     and on losing tickets (u, the winners' mixture: every spot of a winner shows each prize symbol
     as often as a loser's spot does). `groups[0]` is the pool's losing tier."""
@@ -169,7 +174,7 @@ def _decoys(p: Params, groups) -> tuple[np.ndarray, np.ndarray] | None:
     return np.cumsum(w), np.cumsum(u if u.sum() else w)
 
 
-def _prize_draws(p: Params, stream, k: int, cum: np.ndarray | None) -> np.ndarray:
+def _prize_draws(p: Params, stream: Stream, k: int, cum: np.ndarray | None) -> np.ndarray:
     """A prize code for every spot of k rows: uniform, or by the cumulative weights `cum`."""
     if cum is None:
         return integers(stream, len(p.prizes), size=k * p.yours).reshape(k, p.yours)
@@ -177,7 +182,8 @@ def _prize_draws(p: Params, stream, k: int, cum: np.ndarray | None) -> np.ndarra
     return np.searchsorted(cum, draw, side="right")
 
 
-def _distinct(p: Params, wins, numbers: np.ndarray, stream, p_codes: np.ndarray, prize_index: dict):
+def _distinct(p: Params, wins: tuple[Win, ...], numbers: np.ndarray, stream: Stream, p_codes: np.ndarray,
+              prize_index: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
     """Section 8.1 for k rows whose numbers (winning first) are drawn: the i-th match shows the
     winning number of a fresh random order at i mod W, the j-th losing spot the j-th losing number."""
     k, w_count = numbers.shape[0], p.winning
@@ -199,14 +205,16 @@ def _distinct(p: Params, wins, numbers: np.ndarray, stream, p_codes: np.ndarray,
     return y_codes, p_codes
 
 
-def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[str, np.ndarray]:
+def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
+            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Contract sections 7 and 8: per tier, vectorised over its rows."""
     shared = None
-    if p.source:  # the source area's WINNING NUMBERS, laid out before this area
-        shared = np.stack([done[f"{p.source}_win_{i}"] for i in range(p.winning)], axis=1).astype(np.int64)
-    n_numbers, w_count, y_count = len(p.numbers), p.winning, p.yours
-    prize_index = {s.code: i for i, s in enumerate(p.prizes)}
-    cum = _decoys(p, groups)
+    if params.source:  # the source area's WINNING NUMBERS, laid out before this area
+        shared = np.stack([done[f"{params.source}_win_{i}"] for i in range(params.winning)],
+                          axis=1).astype(np.int64)
+    n_numbers, w_count, y_count = len(params.numbers), params.winning, params.yours
+    prize_index = {s.code: i for i, s in enumerate(params.prizes)}
+    cum = _decoys(params, groups)
     win = np.zeros((n, w_count), dtype=np.uint8)
     your = np.zeros((n, y_count), dtype=np.uint8)
     prize = np.zeros((n, y_count), dtype=np.uint8)
@@ -221,35 +229,35 @@ def lay_out(area_id: str, p: Params, groups, n: int, stream, done=None) -> dict[
             is_win = np.zeros((k, n_numbers), dtype=bool)
             np.put_along_axis(is_win, mine, True, axis=1)
             others = np.argsort(is_win, axis=1, kind="stable")[:, :n_numbers - w_count]
-            if p.distinct:  # in a random order
+            if params.distinct:  # in a random order
                 others = np.take_along_axis(others, row_permutations(stream, k, n_numbers - w_count), axis=1)
             numbers = np.concatenate([mine, others], axis=1)
-        if p.distinct:
-            p_codes = _prize_draws(p, stream, k, None if cum is None else cum[0 if g else 1])
-            y_codes, p_codes = _distinct(p, wins, numbers, stream, p_codes, prize_index)
+        if params.distinct:
+            p_codes = _prize_draws(params, stream, k, None if cum is None else cum[0 if g else 1])
+            y_codes, p_codes = _distinct(params, wins, numbers, stream, p_codes, prize_index)
         else:
             order = row_permutations(stream, k, y_count)
             pick = integers(stream, n_numbers - w_count, size=k * y_count).reshape(k, y_count)
             y_codes = np.take_along_axis(numbers[:, w_count:], pick, axis=1)
-            p_codes = _prize_draws(p, stream, k, None if cum is None else cum[0 if g else 1])
+            p_codes = _prize_draws(params, stream, k, None if cum is None else cum[0 if g else 1])
             at = np.arange(k)
             for j, w in enumerate(wins):
                 spot = order[:, j]
                 if w.how == "match":
                     y_codes[at, spot] = numbers[at, integers(stream, w_count, size=k)]
                 else:
-                    y_codes[at, spot] = _special(p, w)
+                    y_codes[at, spot] = _special(params, w)
                 p_codes[at, spot] = prize_index[w.prize.code]
         win[rows] = numbers[:, :w_count]
         your[rows] = y_codes
         prize[rows] = p_codes
-    names = columns(area_id, p)
-    values = ([] if p.source else [win[:, i] for i in range(w_count)]) + \
+    names = columns(area_id, params)
+    values = ([] if params.source else [win[:, i] for i in range(w_count)]) + \
         [your[:, j] for j in range(y_count)] + [prize[:, j] for j in range(y_count)]
     return {name: np.ascontiguousarray(v) for name, v in zip(names, values, strict=True)}
 
 
-def _shown(p: Params, code: int):
+def _shown(p: Params, code: int) -> Symbol | None:
     """The symbol a your-number code shows (a number or a special), or None when out of range."""
     if 0 <= code < len(p.numbers):
         return p.numbers[code]
@@ -258,36 +266,36 @@ def _shown(p: Params, code: int):
     return None
 
 
-def face(area_id: str, p: Params, row: dict) -> list[tuple[str, list[tuple]]]:
+def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     """The area as drawn: sections of cells (column, symbol text, caption, prize text, prize caption)."""
-    def sym(table, i):
+    def sym(table: tuple[Symbol, ...], i: int) -> Symbol | None:
         return table[i] if 0 <= i < len(table) else None
-    winning = []
-    for i in range(0 if p.source else p.winning):
-        s = sym(p.numbers, row[f"{area_id}_win_{i}"])
+    winning: list[Cell] = []
+    for i in range(0 if params.source else params.winning):
+        s = sym(params.numbers, row[f"{area_id}_win_{i}"])
         winning.append((f"{area_id}_win_{i}", s.symbol if s else "?", s.caption if s else "", None, None))
-    yours = []
-    for j in range(p.yours):
-        s, prize = _shown(p, row[f"{area_id}_your_{j}"]), sym(p.prizes, row[f"{area_id}_prize_{j}"])
+    yours: list[Cell] = []
+    for j in range(params.yours):
+        s, prize = _shown(params, row[f"{area_id}_your_{j}"]), sym(params.prizes, row[f"{area_id}_prize_{j}"])
         yours.append((f"{area_id}_your_{j}", s.symbol if s else "?", s.caption if s else "",
                       prize.symbol if prize else "?", prize.caption if prize else ""))
-    if p.source:
-        return [(f"YOUR NUMBERS (matching the WINNING NUMBERS of {p.source})", yours)]
+    if params.source:
+        return [(f"YOUR NUMBERS (matching the WINNING NUMBERS of {params.source})", yours)]
     return [("WINNING NUMBERS", winning), ("YOUR NUMBERS", yours)]
 
 
-def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the columns that win."""
     lines, winning = [], set()
-    wins = {row[f"{p.source or area_id}_win_{i}"] for i in range(p.winning)}
-    for j in range(p.yours):
+    wins = {row[f"{params.source or area_id}_win_{i}"] for i in range(params.winning)}
+    for j in range(params.yours):
         code = row[f"{area_id}_your_{j}"]
-        s, k = _shown(p, code), row[f"{area_id}_prize_{j}"]
-        prize = p.prizes[k] if 0 <= k < len(p.prizes) else None
+        s, k = _shown(params, code), row[f"{area_id}_prize_{j}"]
+        prize = params.prizes[k] if 0 <= k < len(params.prizes) else None
         if s is None or prize is None:
             continue
-        if code < len(p.numbers) and code in wins:
-            by, why = p.match_by, f"YOUR NUMBER {s.symbol} matches a WINNING NUMBER"
+        if code < len(params.numbers) and code in wins:
+            by, why = params.match_by, f"YOUR NUMBER {s.symbol} matches a WINNING NUMBER"
         elif s.how == "automatic":
             by, why = 1, f"{s.symbol} ({s.caption}) wins the prize shown below it"
         elif s.how == "multiplier":
@@ -300,6 +308,6 @@ def explain(area_id: str, p: Params, row: dict) -> tuple[list[str], set[str]]:
     return lines, winning
 
 
-def layout_note(p: Params, counts: list) -> str | None:
+def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
     """Nothing to note for `poolgen check`: every promise of the contract holds for any counts."""
     return None

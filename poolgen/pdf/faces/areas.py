@@ -11,7 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from audit.styles import evaluate as evaluate_areas
 from poolgen.game.model import Game
-from poolgen.game.play import AreaPlay
+from poolgen.game.play import AreaPlay, Cell
 from poolgen.money import fmt_cents
 from poolgen.pdf.draw import INK, box, centred, left, spot_frame
 from poolgen.pdf.faces.common import Evaluation, Row
@@ -53,7 +53,7 @@ def key_note(game: Game) -> str:
     return "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers) if numbers else ""
 
 
-def _rows(cells: list[tuple[str, str, str, str, str]]) -> tuple[int, int]:
+def _rows(cells: list[Cell]) -> tuple[int, int]:
     """(rows, cells per row) of a section: at most 8 cells a row, rows as even as can be."""
     rows = max(1, -(-len(cells) // 8))
     return rows, max(1, -(-len(cells) // rows))
@@ -94,7 +94,7 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
             if prize:
                 centred(c, sx + cw / 2, sy + ch * 0.22, prize, "Helvetica-Bold", big * 0.7, INK,
                          width=cw - 8)
-                centred(c, sx + cw / 2, sy + ch * 0.08, prize_caption, "Helvetica", 6.5, INK,
+                centred(c, sx + cw / 2, sy + ch * 0.08, prize_caption or "", "Helvetica", 6.5, INK,
                          width=cw - 8)
         top -= lane * n_rows
     left(c, x + 14, y + 8, row["ticket"], "Courier-Bold", 10, INK)

@@ -72,7 +72,8 @@ def _usable_decompositions(p: Params, total: int, k: int) -> np.ndarray:
     """Those of `_all_decompositions` with at most one value that only a bonus game can win (a
     share plays at most one bonus game, contract section 7)."""
     rows = _all_decompositions(p, total, k)
-    return rows[np.isin(rows, bonus_only(p)).sum(axis=1) <= 1]
+    usable: np.ndarray = rows[np.isin(rows, bonus_only(p)).sum(axis=1) <= 1]
+    return usable
 
 
 def decompositions(p: Params, multiplier: Decimal, k: int) -> tuple[np.ndarray, int]:
@@ -95,4 +96,5 @@ def decomposition_codes(p: Params, multiplier: Decimal, k: int) -> np.ndarray:
     values = ways(p).values
     lookup = np.zeros(int(table.max(initial=0)) + 1, dtype=np.min_scalar_type(len(values)))
     lookup[values[values < len(lookup)]] = np.arange(1, len(values) + 1)[values < len(lookup)]
-    return lookup[table]
+    codes: np.ndarray = lookup[table]
+    return codes

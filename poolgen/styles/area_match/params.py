@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeGuard
 
 from poolgen.errors import SpecError
 from poolgen.game.play import TicketTables
@@ -87,7 +87,7 @@ def _fail(tables: TicketTables, field: str, why: str) -> SpecError:
     return tables.fail(field, why)
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -172,7 +172,7 @@ def _games(tables: TicketTables, codes: dict[str, int], taken: set[int]) -> tupl
     raw = tables.layout.get("bonus_games")
     if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_GAMES:
         raise _fail(tables, "layout.bonus_games", f"must be 1 to {MAX_GAMES} [[layout.bonus_games]] tables")
-    games = []
+    games: list[BonusGame] = []
     for j, g in enumerate(raw):
         game = _game(tables, codes, g, j)
         if game.symbol in taken:
@@ -215,13 +215,14 @@ def _amounts(tables: TicketTables) -> tuple[int, ...]:
 
 def read(tables: TicketTables) -> Params:
     """Validate the style's parameters of `tables`; raise SpecError naming the field."""
-    for key in tables.layout:
-        if key not in LAYOUT_FIELDS:
-            raise _fail(tables, f"layout.{key}",
+    for field in tables.layout:
+        if field not in LAYOUT_FIELDS:
+            raise _fail(tables, f"layout.{field}",
                         f"unknown field (the {STYLE} style reads {', '.join(LAYOUT_FIELDS)})")
-    for key in tables.play:
-        if key != "spots_per_area":
-            raise _fail(tables, f"play.{key}", f"not a field of the {STYLE} style (it reads spots_per_area)")
+    for field in tables.play:
+        if field != "spots_per_area":
+            raise _fail(tables, f"play.{field}",
+                        f"not a field of the {STYLE} style (it reads spots_per_area)")
     codes = _symbols(tables)
     spots = _spots(tables, len(codes))
     wild = _code(tables, codes, "layout.wild")
@@ -251,10 +252,10 @@ def read(tables: TicketTables) -> Params:
                   tuple(g["name"] for g in tables.layout["bonus_games"]))
 
 
-def document(p: Params) -> dict[str, Any]:
+def document(params: Params) -> dict[str, Any]:
     """The manifest's `play` entry: every parameter audit's engine reads (contract section 1)."""
-    games = []
-    for name, g in zip(p.names, p.games, strict=True):
+    games: list[dict[str, Any]] = []
+    for name, g in zip(params.names, params.games, strict=True):
         entry: dict[str, Any] = {"code": len(games) + 1, "name": name, "symbol": g.symbol}
         if g.chances:
             entry["chances"] = g.chances
@@ -263,13 +264,13 @@ def document(p: Params) -> dict[str, Any]:
         games.append(entry)
     return {
         "style": STYLE,
-        "spots": p.spots,
-        "symbols": list(p.codes),
-        "wild": p.wild,
-        "bonus_key": p.key,
-        "match_pays": [{"count": c, "times": t} for c, t in p.match],
+        "spots": params.spots,
+        "symbols": list(params.codes),
+        "wild": params.wild,
+        "bonus_key": params.key,
+        "match_pays": [{"count": c, "times": t} for c, t in params.match],
         "bonus_games": games,
-        "amount_multipliers": [_text(Decimal(h) / 2) for h in p.amounts_half],
+        "amount_multipliers": [_text(Decimal(h) / 2) for h in params.amounts_half],
     }
 
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 
@@ -46,6 +46,8 @@ from poolgen.styles.area_match.params import Params, document, read
 from poolgen.styles.area_match.tables import ANY, N_MODES, NO_BONUS_SYMBOL, NO_GAME, NO_KEY, Draws, draws
 
 __all__ = ["check", "document", "lay_out", "read"]
+
+_R = TypeVar("_R")
 
 
 def _fail(game: Game, field: str, why: str) -> SpecError:
@@ -130,7 +132,8 @@ def _modes(p: Params, kind: np.ndarray, s0: np.ndarray, s0_bonus: np.ndarray, ti
     return mode
 
 
-def lay_out(p: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
+def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
+            stream: Stream) -> dict[str, np.ndarray]:
     """The layout columns of every share of `pool` (docs/styles/area_match.md, section 2).
 
     Steps 2 to 4 and 7 work on the winning shares and their won areas only (the won areas in
@@ -139,17 +142,17 @@ def lay_out(p: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream
     k, denom = pool.play_areas, pool.denomination_cents
     if k is None or denom is None:
         raise SpecError(f"{game.path.name}: pool {pool.id}: not an eInstant pool")
-    for a in p.amounts_half:
+    for a in params.amounts_half:
         if a * denom % 2:
             raise _fail(game, "amount_multipliers",
                         f"{a / 2} x {denom} cents is not whole cents")
     tiers = np.asarray(tiers)
     n = len(tiers)
-    d = draws(p)
+    d = draws(params)
 
     # 1. what the player sees first: independent of the tier
-    s0 = integers(stream, p.n_symbols, size=n)  # code - 1
-    s0_bonus = np.isin(s0, np.array(p.bonus_symbols) - 1)
+    s0 = integers(stream, params.n_symbols, size=n)  # code - 1
+    s0_bonus = np.isin(s0, np.array(params.bonus_symbols) - 1)
 
     # 2. decompositions (as value codes), then a uniform assignment of the values to areas; only
     # the winning shares, in pool order, have rows here
@@ -162,7 +165,7 @@ def lay_out(p: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream
         rows = by_tier[ends[t - 1]:ends[t]]
         if not rows.size:
             continue
-        table = _bounded(game, pool, game.tiers[t - 1].times, decomposition_codes, p)
+        table = _bounded(game, pool, game.tiers[t - 1].times, decomposition_codes, params)
         if not len(table):
             raise SpecError(f"{game.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
                             f"be made of play-area wins with layout.amount_multipliers")
@@ -189,22 +192,23 @@ def lay_out(p: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream
     # 5. which bonus symbols each area may show (section 7)
     mode = np.full((k, n), ANY, dtype=np.int64)
     if k > 1:
-        mode[:] = _modes(p, kind, s0, s0_bonus, tiers, stream)
+        mode[:] = _modes(params, kind, s0, s0_bonus, tiers, stream)
 
     # 6. symbols, uniform among the ordered tuples of each area's class and mode
     symbols = []
     for i in range(k):
         key_i = kind[i] * np.int64(N_MODES) + mode[i]
         if i == 0:
-            key0 = key_i * p.n_symbols + s0
+            key0 = key_i * params.n_symbols + s0
             packed = d.sym0[key0 * d.sym0_width + integers_by_key(stream, d.sym0_bound, key0)]
         else:
             packed = d.sym[key_i * d.sym_width + integers_by_key(stream, d.sym_bound, key_i)]
-        symbols.append(packed.view(np.uint8).reshape(n, p.spots))
+        symbols.append(packed.view(np.uint8).reshape(n, params.spots))
 
     # 7. bonus results
-    bonus = np.flatnonzero(kind_w >= p.first_bonus)  # among the won areas, in their order
-    bonus_key = (kind_w[bonus] - p.first_bonus).astype(np.int64) * (p.max_prizes + 1) + prizes_w[bonus]
+    bonus = np.flatnonzero(kind_w >= params.first_bonus)  # among the won areas, in their order
+    bonus_key = ((kind_w[bonus] - params.first_bonus).astype(np.int64) * (params.max_prizes + 1)
+                 + prizes_w[bonus])
     result_b = d.bonus_result[bonus_key * d.bonus_width
                               + integers_by_key(stream, d.bonus_bound, bonus_key)]
 
@@ -217,20 +221,20 @@ def lay_out(p: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream
     if won.size:
         amount[lost] = amount_w[integers(stream, won.size, size=n_lost)]
     else:
-        halves = np.array(p.amounts_half, dtype=np.int64)
+        halves = np.array(params.amounts_half, dtype=np.int64)
         amount[lost] = halves[integers(stream, len(halves), size=n_lost)] * denom // 2
     amount.reshape(-1)[place] = amount_w
 
     bonus_at = at[bonus]
     bonus_code = np.zeros((k, n), dtype=np.uint8)
-    bonus_code.reshape(-1)[bonus_at] = kind_w[bonus] - (p.first_bonus - 1)  # the game's code 1, 2, ...
+    bonus_code.reshape(-1)[bonus_at] = kind_w[bonus] - (params.first_bonus - 1)  # the game's code 1, 2, ...
     result = np.zeros((k, n), dtype=np.uint8)
     result.reshape(-1)[bonus_at] = result_b
     prizes = np.zeros((k, n), dtype=np.uint8)
     prizes.reshape(-1)[bonus_at] = prizes_w[bonus]
     cols: dict[str, np.ndarray] = {}
     for i in range(k):
-        for j in range(p.spots):
+        for j in range(params.spots):
             cols[f"a{i}_s{j}"] = np.ascontiguousarray(symbols[i][:, j])
         cols[f"a{i}_amount"] = np.ascontiguousarray(amount[:, i])
         cols[f"a{i}_bonus"] = bonus_code[i]
@@ -244,7 +248,7 @@ def lay_out(p: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream
 
 
 def _bounded(game: Game, pool: Pool, multiplier: Decimal,
-             enumerate_: Callable[[Params, Decimal, int], Any], p: Params) -> Any:
+             enumerate_: Callable[[Params, Decimal, int], _R], p: Params) -> _R:
     """`enumerate_(p, multiplier, k)` for the pool's k play areas, or the one-line SpecError naming
     the field when there are too many decompositions to enumerate (a machine's memory)."""
     try:
@@ -254,25 +258,25 @@ def _bounded(game: Game, pool: Pool, multiplier: Decimal,
                         f"{exc}; use fewer play areas or amount multipliers") from None
 
 
-def check(p: Params, game: Game, result: CheckResult) -> None:
+def check(params: Params, game: Game, result: CheckResult) -> None:
     """Prove every tier of every pool can be laid out: it has at least one decomposition."""
     fewest: tuple[int, str] | None = None
     most: tuple[int, str] | None = None
     thinned = 0
     for pool in game.pools:
         denom = pool.denomination_cents or 0
-        for a in p.amounts_half:
+        for a in params.amounts_half:
             if a * denom % 2:
                 result.problem("[layout]", f"{pool.id} amount multiplier {a / 2}",
                                "whole cents", f"{a / 2} x {denom} cents")
         for t in game.tiers:
-            rows, total = _bounded(game, pool, t.times, decompositions, p)
+            rows, total = _bounded(game, pool, t.times, decompositions, params)
             where = f"{pool.id} multiplier {t.times:f}"
             if total == 0:
                 result.problem("(j)", where, f"prize {pool.tiers[t.index].prize_cents} cents",
                                "no layout: it cannot be made of play-area wins")
                 continue
-            if total > p.cap:
+            if total > params.cap:
                 thinned += 1
             if fewest is None or total < fewest[0]:
                 fewest = (total, where)
@@ -283,4 +287,4 @@ def check(p: Params, game: Game, result: CheckResult) -> None:
             f"{game.name}: layout: every tier of the {len(game.pools)} pools decomposes into "
             f"play-area wins (fewest decompositions {fewest[0]:,} for {fewest[1]}, most "
             f"{most[0]:,} for {most[1]}; {thinned} (tier, pool) lists thinned to "
-            f"{p.cap:,})")
+            f"{params.cap:,})")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 import numpy as np
+import numpy.typing as npt
 
 from poolgen.styles.area_match.params import BonusGame, Params
 
@@ -46,7 +48,7 @@ def area_class(p: Params, symbols: np.ndarray) -> np.ndarray:
     out = np.full(len(sym), LOSE, dtype=np.int8)
     for c, (count, _) in enumerate(p.match):
         out[match == count] = 1 + c
-    games = 0
+    games: np.ndarray | int = 0  # how many bonus games' symbols each row shows
     for j, game in enumerate(p.games):
         shows = counts[:, game.symbol - 1] > 0
         out[g & shows] = p.first_bonus + j
@@ -59,9 +61,10 @@ def area_class(p: Params, symbols: np.ndarray) -> np.ndarray:
     return out
 
 
-def _mode_ok(p: Params, symbols: np.ndarray, mode: int) -> np.ndarray:
-    has_key = (symbols == p.key).any(axis=1)
-    has_game = np.isin(symbols, [g.symbol for g in p.games]).any(axis=1)
+def _mode_ok(p: Params, symbols: np.ndarray, mode: int) -> npt.NDArray[np.bool]:
+    has_key: npt.NDArray[np.bool] = (symbols == p.key).any(axis=1)
+    # a row reduction of a 2-d array is an array (numpy's stubs cannot tell it from a scalar)
+    has_game = cast("npt.NDArray[np.bool]", np.isin(symbols, [g.symbol for g in p.games]).any(axis=1))
     if mode == NO_KEY:
         return ~has_key
     if mode == NO_GAME:
@@ -165,7 +168,7 @@ def ways(p: Params) -> Ways:
     kind = np.zeros((len(vals), width), dtype=np.int64)
     amount = np.zeros_like(kind)
     prizes = np.zeros_like(kind)
-    n = np.array([len(w) for w in listed], dtype=np.int64)
+    n_ways = np.array([len(w) for w in listed], dtype=np.int64)
     n_match = np.array([sum(c < p.first_bonus for c, _, _ in w) for w in listed], dtype=np.int64)
     for i, w in enumerate(listed):
         for j, (c, a, m) in enumerate(w):
@@ -179,7 +182,7 @@ def ways(p: Params) -> Ways:
             first[i, s, :len(ok)] = ok
             n_first[i, s] = len(ok)
             n_first_match[i, s] = sum(w[j][0] < p.first_bonus for j in ok)
-    return Ways(vals, kind, amount, prizes, n, n_match, first, n_first, n_first_match)
+    return Ways(vals, kind, amount, prizes, n_ways, n_match, first, n_first, n_first_match)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from poolgen.rng import Stream, integers, row_permutations
 ONE = 1 << 32  # inclusion probabilities are fixed-point multiples of 2**-32
 
 
-def targets(n_prizes: int, spots: int, cap: int, winners: list[tuple[int, list[Fraction], int]]):
+def targets(n_prizes: int, spots: int, cap: int,
+            winners: list[tuple[int, list[Fraction], int]]) -> tuple[list[Fraction], bool]:
     """(m, capped): m(s) for every amount s, from the area's winning tickets, given per tier as
     (tickets, expected count of each amount, multiplier symbols shown); capped at `cap` (a ticket
     without a win shows an amount at most N - 1 times), the excess spread over the other amounts in
@@ -48,8 +49,8 @@ def layers(m: list[Fraction], spots: int, cap: int) -> list[tuple[int, np.ndarra
         k = -(-k_left // r)
         lo = [max(Fraction(0), x - (r - 1)) for x in left]
         hi = [min(Fraction(1), x) for x in left]
-        span = sum(hi) - sum(lo)
-        theta = (k - sum(lo)) / span if span else Fraction(0)
+        span = sum(hi, Fraction(0)) - sum(lo, Fraction(0))
+        theta = (k - sum(lo, Fraction(0))) / span if span else Fraction(0)
         if not 0 <= theta <= 1:
             raise AssertionError("the layers of amounts at most the cap always exist")
         p = [a + theta * (b - a) for a, b in zip(lo, hi, strict=True)]
@@ -83,7 +84,8 @@ def systematic(stream: Stream, rows: int, inclusion: np.ndarray, k: int) -> np.n
     u = integers(stream, ONE, size=rows)[:, None]
 
     def below(x: np.ndarray) -> np.ndarray:  # points below x: ceil((x - u) / ONE) for x > u, else 0
-        return np.maximum(0, (x - u + ONE - 1) // ONE)
+        points: np.ndarray = np.maximum(0, (x - u + ONE - 1) // ONE)
+        return points
 
     picked = np.where((below(ends) - below(starts)) == 1, order, n)
     picked.sort(axis=1)

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from poolgen.errors import SpecError
 from poolgen.game.model import Symbol
 from poolgen.game.play import TicketTables
 from poolgen.limits import bounded_decimal
@@ -108,7 +110,7 @@ def read(tables: TicketTables) -> Params:
                   legend, cap, prob, text, lmax)
 
 
-def _beats(raw: object, codes: list[str], fail) -> dict[str, tuple[str, ...]]:
+def _beats(raw: object, codes: list[str], fail: Callable[[str], SpecError]) -> dict[str, tuple[str, ...]]:
     if not isinstance(raw, dict):
         raise fail("must be a table: play symbol code = [the codes it beats]")
     for key in raw:
@@ -140,7 +142,7 @@ def _beats(raw: object, codes: list[str], fail) -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _legend(raw: object, fail) -> tuple[tuple[str, ...], tuple[Fraction, ...]]:
+def _legend(raw: object, fail: Callable[[str], SpecError]) -> tuple[tuple[str, ...], tuple[Fraction, ...]]:
     if not isinstance(raw, list) or not raw:
         raise fail("must be a non-empty list of decimal strings")
     if len(raw) > MAX_LEGEND:
@@ -163,17 +165,17 @@ def _legend(raw: object, fail) -> tuple[tuple[str, ...], tuple[Fraction, ...]]:
     return tuple(raw), tuple(sorted(legend))
 
 
-def document(prm: Params) -> dict[str, Any]:
+def document(params: Params) -> dict[str, Any]:
     """The manifest's `play` entry (docs/styles/prize_legend_duel.md, section 2)."""
     return {
         "style": STYLE,
-        "spots": prm.spots,
-        "losses": prm.losses,
-        "play_symbols": [{"code": s.code, "symbol": s.symbol, "beats": list(prm.beats[s.code])}
-                         for s in prm.play_symbols],
-        "multiplier_symbol": {"code": prm.multiplier.code, "symbol": prm.multiplier.symbol},
-        "legend": list(prm.legend_text),
-        "max_decompositions": prm.max_decompositions,
-        "first_spot_loss": prm.first_spot_loss_text,
-        "loser_max_multipliers": prm.loser_max_multipliers,
+        "spots": params.spots,
+        "losses": params.losses,
+        "play_symbols": [{"code": s.code, "symbol": s.symbol, "beats": list(params.beats[s.code])}
+                         for s in params.play_symbols],
+        "multiplier_symbol": {"code": params.multiplier.code, "symbol": params.multiplier.symbol},
+        "legend": list(params.legend_text),
+        "max_decompositions": params.max_decompositions,
+        "first_spot_loss": params.first_spot_loss_text,
+        "loser_max_multipliers": params.loser_max_multipliers,
     }

@@ -113,25 +113,25 @@ def _amount_cents(value: Fraction, price_cents: int) -> int | None:
     return int(cents) if cents.denominator == 1 else None
 
 
-def check(prm: Params, game: Game, result: CheckResult) -> None:
+def check(params: Params, game: Game, result: CheckResult) -> None:
     """`poolgen check`: prove every tier of every pool can be laid out within the spots and losses."""
     kept: list[int] = []
     for t in game.tiers:
-        dec = decompositions(Fraction(t.times), prm.legend, prm.max_decompositions, prm.non_loss)
+        dec = decompositions(Fraction(t.times), params.legend, params.max_decompositions, params.non_loss)
         if not dec.total:
-            legend = ", ".join(_fmt(v) for v in prm.legend)
+            legend = ", ".join(_fmt(v) for v in params.legend)
             result.problem("(i)", f"multiplier {t.times:f} layout", "a prize of the game",
                            f"play.legend: no (1 + m) x sum of legend values [{legend}] equals it within "
-                           f"{prm.non_loss} non-loss spots")
+                           f"{params.non_loss} non-loss spots")
         kept.append(len(dec.multipliers))
     for pool in game.pools:
-        for v in prm.legend:
+        for v in params.legend:
             if _amount_cents(v, pool.price_cents) is None:
                 result.problem("[play]", f"legend value {_fmt(v)} at {fmt_cents(pool.price_cents)}",
                                "a prize symbol", "not whole cents")
     if kept:
         result.notes.append(f"{game.id}: every tier has {min(kept)}..{max(kept)} "
-                            f"decompositions (at most {prm.max_decompositions} kept per tier)")
+                            f"decompositions (at most {params.max_decompositions} kept per tier)")
 
 
 @lru_cache(maxsize=512)
@@ -205,20 +205,21 @@ def _spot_items(f: np.ndarray, items: np.ndarray, second: np.ndarray | None, prm
     return spots
 
 
-def lay_out(prm: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
+def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
+            stream: Stream) -> dict[str, np.ndarray]:
     """The outcome and amount columns of every share (contract: docs/styles/prize_legend_duel.md)."""
-    non_loss = prm.non_loss
+    non_loss = params.non_loss
     tiers = np.asarray(tiers)
     n = tiers.size
     price = pool.price_cents
-    for v in prm.legend:
+    for v in params.legend:
         if _amount_cents(v, price) is None:
             raise SpecError(f"{game.path.name}: play.legend: {_fmt(v)} x {fmt_cents(price)} "
                             "is not whole cents")
-    table_k, table_m, table_cents, first_row = _decomposition_table(pool, prm, price)
+    table_k, table_m, table_cents, first_row = _decomposition_table(pool, params, price)
 
     # 1. Whether spot 0 is a loss: one draw per share, the same law for winners and losers.
-    f = integers(stream, prm.first_spot_loss.denominator, size=n) < prm.first_spot_loss.numerator
+    f = integers(stream, params.first_spot_loss.denominator, size=n) < params.first_spot_loss.numerator
 
     # 2. Winners: a decomposition drawn uniformly from the tier's kept list (`row`: its row in the
     #    stacked table; losers keep row 0).
@@ -243,7 +244,7 @@ def lay_out(prm: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stre
 
     # 4. Losers: some multipliers (they pay nothing without a win), the rest ties.
     losers = by_tier[:bounds[1]]
-    m[losers] = integers(stream, np.minimum(count[losers], prm.loser_max_multipliers) + 1)
+    m[losers] = integers(stream, np.minimum(count[losers], params.loser_max_multipliers) + 1)
 
     # 5. Shares are laid out in groups of equal N, each group's shares in pool order: first the order
     #    of the N items, then that of spots 1 .. N + losses - 2 (groups whose length is at least 2).
@@ -252,12 +253,12 @@ def lay_out(prm: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stre
     groups = [by_count[edges[c]:edges[c + 1]] for c in range(non_loss + 1)]
     firsts = [row_permutations(stream, g.size, c).astype(np.uint8) if c >= 2 and g.size else
               np.zeros((g.size, c), dtype=np.uint8) for c, g in enumerate(groups)]
-    items = np.empty((n, prm.spots), dtype=np.uint8)
+    items = np.empty((n, params.spots), dtype=np.uint8)
     for c, (g, first) in enumerate(zip(groups, firsts, strict=True)):
         if g.size:
-            middle = c + prm.losses - 2
+            middle = c + params.losses - 2
             second = row_permutations(stream, g.size, middle) if middle >= 2 else None
-            items[g] = _spot_items(f[g], first, second, prm)
+            items[g] = _spot_items(f[g], first, second, params)
 
     # 6. Items to outcome codes and cents: item j < k is a win, j < k + m a multiplier, any other a tie.
     #    code_of[item, k, k + m] is looked up in one flat table.
@@ -269,7 +270,7 @@ def lay_out(prm: Params, game: Game, pool: Pool, tiers: np.ndarray, stream: Stre
     k8 = k.astype(np.uint8)
     columns: dict[str, np.ndarray] = {}
     amounts: list[np.ndarray] = []
-    for i in range(prm.spots):
+    for i in range(params.spots):
         item = np.ascontiguousarray(items[:, i])
         columns[f"spot_{i}"] = code_of[item.astype(np.int32) * (non_loss + 1) ** 2 + km_index]
         win = item < k8
