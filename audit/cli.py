@@ -18,11 +18,11 @@ import typer
 
 from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
-from audit.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
-from audit.manifest import load_public_key
 from audit.proof import check_proof
 from audit.provenance import code_hash
-from audit.reproduce import Regenerate
+from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
+from audit.read.manifest import load_public_key
+from audit.steps.reproduction import Regenerate
 from audit.verify import Report, verify_run
 
 app = typer.Typer(rich_markup_mode="markdown", name="audit", no_args_is_help=True, add_completion=False,

@@ -25,6 +25,6 @@ class InvalidProof(Exception):
 def read_input(path: Path, what: str, limit: int = 1 << 16) -> bytes:
     """The bytes of an input file (a key, spec or seed file), or UnusableInput naming it: the bounded,
     non-blocking reader of `audit.limits`."""
-    from audit.limits import read_bounded  # audit.limits raises the errors defined here
+    from audit.read.limits import read_bounded  # audit.limits raises the errors defined here
 
     return read_bounded(path, what, limit)

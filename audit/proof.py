@@ -11,9 +11,9 @@ import hashlib
 from pathlib import Path
 
 from audit.errors import InvalidProof, UnusableInput
-from audit.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
-from audit.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 from audit.merkle import ALGORITHM, MerkleError, leaf_of_row, root_from_path
+from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
+from audit.read.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 
 PROOF_FORMAT = "poolgen-proof/2"
 

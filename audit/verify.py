@@ -37,20 +37,20 @@ from pathlib import Path
 
 import polars as pl
 
-from audit.books import check_book_numbers
-from audit.ceremony import ceremony_seed, read_ceremony
 from audit.checklist import TITLES, Outcome, Report, StepResult
-from audit.deliverables import check_deliverable_files, check_deliverables, read_key
 from audit.errors import UnusableInput, VerificationError
 from audit.interrupts import deferred, starting_workers, stop, worker_init
-from audit.limits import read_manifest_bytes
-from audit.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
-from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
-from audit.spec import read_spec
-from audit.stats import check_statistics
-from audit.steps_files import check_file, check_listing, check_signature
-from audit.steps_identity import check_complete, check_run_identities, expected_identities
-from audit.steps_pool import check_against_spec, check_figures, check_layouts, check_merkle, check_totals
+from audit.read.limits import read_manifest_bytes
+from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
+from audit.read.spec import read_spec
+from audit.stats.step import check_statistics
+from audit.steps.books import check_book_numbers
+from audit.steps.ceremony import ceremony_seed, read_ceremony
+from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
+from audit.steps.files import check_file, check_listing, check_signature
+from audit.steps.identity import check_complete, check_run_identities, expected_identities
+from audit.steps.pool import check_against_spec, check_figures, check_layouts, check_merkle, check_totals
+from audit.steps.reproduction import Regenerate, check_commitment, check_reproduction, read_seed
 
 __all__ = ["Report", "StepResult", "check_complete", "check_run_identities", "expected_identities",
            "verify_run"]

@@ -48,15 +48,15 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
                  ["tests/test_rng.py", "tests/test_sampling_ties.py", "tests/test_sampling_shapes.py"],
                  "uniform or catches"),
     "build": (["poolgen/build.py"], ["tests/test_build.py"], ""),
-    "merkle": (["poolgen/merkle.py", "audit/merkle.py"],
+    "merkle": (["poolgen/merkle.py", "audit/merkle/*.py"],
                ["tests/test_merkle.py", "tests/test_merkle_kills.py"], "poolgen_and_audit_agree"),
-    "rules": (["audit/styles/*.py", "audit/rules/_shared.py"],  # audit's engines, one per play style
+    "rules": (["audit/styles/*.py"],  # audit's engines, one per play style
               ["tests/test_audit_styles.py", "tests/test_audit_match_n.py", "tests/test_audit_wild_side.py",
                "tests/test_audit_style_prize_legend_duel.py", "tests/test_audit_styles_area_match.py",
                "tests/test_audit_kills_printed.py", "tests/test_audit_kills_einstant.py",
                "tests/test_audit_kills_sample3.py"], ""),
-    "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps_files.py", "audit/steps_identity.py",
-                "audit/steps_pool.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
+    "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps/files.py", "audit/steps/identity.py",
+                "audit/steps/pool.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
                                      "tests/test_damaged_runs.py", "tests/test_verify_kills.py",
                                      "tests/test_verify_einstant_steps.py"], ""),
 }

@@ -20,8 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.manifest import Manifest  # noqa: E402
-from audit.stats import check_statistics  # noqa: E402
+from audit.read.manifest import Manifest  # noqa: E402
+from audit.stats.step import check_statistics  # noqa: E402
 from audit.verify import verify_run  # noqa: E402
 from poolgen.generate import generate  # noqa: E402
 from poolgen.keys import Signer, new_key_pair  # noqa: E402

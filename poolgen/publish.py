@@ -20,7 +20,7 @@ import json
 import shutil
 from pathlib import Path
 
-from audit.manifest import signature_problem
+from audit.read.manifest import signature_problem
 from poolgen.errors import RunError
 from poolgen.fsutil import staged_folder, write_atomic
 from poolgen.keys import PUBLIC_FILE, fingerprint, load_public_key

@@ -15,10 +15,10 @@ import pytest
 from test_audit_kills_einstant import DUEL, LOSING, PLAY, POOL, area_row, d200, duel_row
 from test_audit_kills_printed import BR_AREA, KN_AREA, KN_PLAY, MN_AREA, edited, kn_table, refusal
 
-from audit.rules._shared import Reasons
 from audit.styles import area_match as am
 from audit.styles import bonus_reveal, evaluate, key_number_match, match_n
 from audit.styles import prize_legend_duel as pld
+from audit.styles.interface import Reasons
 
 # ------------------------------------------------------------------------------------------------
 # prize_legend_duel

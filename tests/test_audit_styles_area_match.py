@@ -467,7 +467,7 @@ def test_a_bad_play_entry_is_refused(changes, message):
 
 
 def test_step_8_features_are_keyed_by_the_style_not_the_game():
-    from audit.stats_layouts import layout_columns, layout_features
+    from audit.stats.layouts import layout_columns, layout_features
 
     assert layout_columns() == () and layout_features(len) is None
     assert layout_columns(PLAY) == ("a0_s0",)

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from audit.ceremony import ceremony_seed
 from audit.cli import app as audit_app
 from audit.errors import VerificationError
+from audit.steps.ceremony import ceremony_seed
 from poolgen.ceremony import commitment, load, new_ceremony, write_contribution
 from poolgen.cli.main import app
 from poolgen.keys import new_key_pair

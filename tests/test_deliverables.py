@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-from audit.deliverables import barcode_numbers, check_deliverables
-from audit.manifest import Manifest
+from audit.read.manifest import Manifest
+from audit.steps.deliverables import barcode_numbers, check_deliverables
 from audit.verify import verify_run
 from poolgen.deliverables.identity import barcode, barcodes, book_numbers, is_valid
 from poolgen.deliverables.validation import TIERS, ValidationFile, new_validation_key, read_validation_key

@@ -29,9 +29,9 @@ from conftest import SEED_A, small_happy_holidays, spec_path
 from typer.testing import CliRunner
 
 from audit.errors import InvalidProof, UnusableInput
-from audit.limits import parse_json, read_manifest_bytes
-from audit.manifest import Manifest, ManifestError, load_public_key
 from audit.proof import check_proof
+from audit.read.limits import parse_json, read_manifest_bytes
+from audit.read.manifest import Manifest, ManifestError, load_public_key
 from audit.verify import verify_run
 from poolgen.check import check_spec
 from poolgen.cli.main import app

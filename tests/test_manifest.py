@@ -10,7 +10,7 @@ from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.manifest import Manifest, ManifestError, canonical, load_public_key, signature_problem
+from audit.read.manifest import Manifest, ManifestError, canonical, load_public_key, signature_problem
 from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
 from poolgen.manifest import canonical_bytes

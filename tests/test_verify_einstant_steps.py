@@ -17,10 +17,10 @@ import pytest
 from conftest import SEED_A, spec_path
 
 from audit.errors import VerificationError
-from audit.manifest import Manifest
-from audit.spec import read_spec
-from audit.steps_identity import check_complete
-from audit.steps_pool import check_against_spec, check_figures, check_layouts
+from audit.read.manifest import Manifest
+from audit.read.spec import read_spec
+from audit.steps.identity import check_complete
+from audit.steps.pool import check_against_spec, check_figures, check_layouts
 from audit.verify import pool_outcomes
 from poolgen.generate import generate
 from poolgen.spec import load_spec
@@ -167,8 +167,8 @@ class _WrongShape:  # an engine that answers for another number of rows
 
 
 def test_step4_refuses_an_engine_answer_of_another_length(pp_folder, monkeypatch):
-    import audit.steps_pool
-    monkeypatch.setattr(audit.steps_pool, "einstant_engine", lambda style: _WrongShape)
+    import audit.steps.pool
+    monkeypatch.setattr(audit.steps.pool, "einstant_engine", lambda style: _WrongShape)
     with pytest.raises(VerificationError) as info:
         _step4(pp_folder)
     assert (info.value.step, info.value.reason) == (

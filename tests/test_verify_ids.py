@@ -20,7 +20,7 @@ from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from audit.errors import VerificationError
-from audit.manifest import Manifest, PoolEntry
+from audit.read.manifest import Manifest, PoolEntry
 from audit.verify import check_complete, check_run_identities
 from poolgen.cli.main import app
 from poolgen.keys import Signer

@@ -15,11 +15,11 @@ from conftest import SEED_A, SPECS, spec_path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from audit.errors import VerificationError
-from audit.manifest import Manifest, canonical, fingerprint
-from audit.spec import read_spec
-from audit.steps_files import check_listing, check_signature
-from audit.steps_identity import check_complete, check_run_identities, expected_identities
-from audit.steps_pool import check_against_spec, check_layouts, check_totals
+from audit.read.manifest import Manifest, canonical, fingerprint
+from audit.read.spec import read_spec
+from audit.steps.files import check_listing, check_signature
+from audit.steps.identity import check_complete, check_run_identities, expected_identities
+from audit.steps.pool import check_against_spec, check_layouts, check_totals
 from audit.verify import _attempt, verify_run
 from poolgen.generate import generate
 from poolgen.spec import load_spec

@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
-from audit.rules._shared import Reasons
+from audit.styles.interface import Reasons
 
 STYLES = ("key_number_match", "match_n", "bonus_reveal")
 _STYLE_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
-from audit.rules._shared import Reasons
+from audit.styles.interface import Reasons
 
 __all__ = ["Play", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 

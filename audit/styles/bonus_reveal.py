@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from audit.rules._shared import int_columns, show
+from audit.styles.interface import int_columns, show
 
 
 def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:

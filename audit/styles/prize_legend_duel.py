@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 
 from audit.rules import Evaluation
-from audit.rules._shared import Reasons
+from audit.styles.interface import Reasons
 
 __all__ = ["KIND", "Duel", "evaluate", "layout_columns", "read_play"]
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import polars as pl
 
 from audit.errors import UnusableInput
-from audit.limits import read_manifest_bytes
-from audit.manifest import Manifest, ManifestError, PoolEntry
+from audit.read.limits import read_manifest_bytes
+from audit.read.manifest import Manifest, ManifestError, PoolEntry
 from poolgen.errors import RunError
 from poolgen.manifest import MANIFEST
 from poolgen.spec import Spec, load_spec

@@ -25,7 +25,7 @@ import numpy as np
 import polars as pl
 
 from audit.errors import UnusableInput, VerificationError, read_input
-from audit.limits import MAX_SPEC_BYTES
+from audit.read.limits import MAX_SPEC_BYTES
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")

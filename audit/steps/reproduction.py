@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from audit.errors import UnusableInput, VerificationError
-from audit.limits import MAX_SEED_FILE_BYTES, read_secret
-from audit.manifest import Manifest
 from audit.provenance import code_comparison
+from audit.read.limits import MAX_SEED_FILE_BYTES, read_secret
+from audit.read.manifest import Manifest
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'

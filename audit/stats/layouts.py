@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from audit.stats_styles import style_columns, style_features
+from audit.stats.styles import style_columns, style_features
 
 __all__ = ["LayoutFeatures", "layout_columns", "layout_features"]
 

@@ -6,10 +6,18 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from audit.deliverables import listed_names
 from audit.errors import VerificationError
-from audit.limits import MAX_SIGNATURE_BYTES, read_bounded
-from audit.manifest import MANIFEST, SIGNATURE, Manifest, PoolEntry, canonical, fingerprint, signature_problem
+from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded
+from audit.read.manifest import (
+    MANIFEST,
+    SIGNATURE,
+    Manifest,
+    PoolEntry,
+    canonical,
+    fingerprint,
+    signature_problem,
+)
+from audit.steps.deliverables import listed_names
 
 # ---- step 1 -------------------------------------------------------------------------------------
 

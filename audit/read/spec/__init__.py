@@ -16,7 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from audit.errors import UnusableInput, read_input
-from audit.limits import MAX_SPEC_BYTES, bound_toml
+from audit.read.limits import MAX_SPEC_BYTES, bound_toml
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def read_spec(path: Path):  # SpecFigures, or StyledFigures for a format-2 spec
         bound_toml(text)
         doc = tomllib.loads(text)
         if doc.get("format") == 2:  # a game of play styles (audit/spec_styles.py)
-            from audit.spec_styles import read_styled
+            from audit.read.spec.printed import read_styled
 
             return read_styled(doc, Path(path).name, hashlib.sha256(raw).hexdigest())
         game = doc["game"]

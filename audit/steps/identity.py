@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from audit.books import book_problems, leading_books
 from audit.checklist import SHOWN
 from audit.errors import VerificationError
-from audit.manifest import Manifest, PoolEntry
+from audit.read.manifest import Manifest, PoolEntry
+from audit.steps.books import book_problems, leading_books
 
 # ---- step 3 -------------------------------------------------------------------------------------
 

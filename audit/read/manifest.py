@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.errors import UnusableInput, read_input
-from audit.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS
+from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS
 
 FORMAT = "poolgen-manifest/1"
 MANIFEST = "manifest.json"

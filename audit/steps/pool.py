@@ -8,11 +8,11 @@ import polars as pl
 
 from audit.checklist import SHOWN
 from audit.errors import VerificationError
-from audit.manifest import Manifest, PoolEntry
 from audit.merkle import ALGORITHM as MERKLE_ALGORITHM
 from audit.merkle import MerkleError, table_root
-from audit.spec import SpecFigures, compare_pool
-from audit.spec_styles import StyledFigures, check_styled_against_spec
+from audit.read.manifest import Manifest, PoolEntry
+from audit.read.spec import SpecFigures, compare_pool
+from audit.read.spec.printed import StyledFigures, check_styled_against_spec
 from audit.styles import einstant_engine
 from audit.styles import evaluate as evaluate_styles
 

@@ -23,8 +23,8 @@ import re
 from pathlib import Path
 
 from audit.errors import UnusableInput, VerificationError, read_input
-from audit.limits import parse_json
-from audit.manifest import Manifest
+from audit.read.limits import parse_json
+from audit.read.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/1"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")

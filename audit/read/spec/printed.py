@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from audit.errors import VerificationError
-from audit.spec import UnusableInput, money
+from audit.read.spec import UnusableInput, money
 
 
 @dataclass(frozen=True)

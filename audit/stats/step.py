@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from audit.manifest import Manifest, PoolEntry
-from audit.stats_layouts import layout_columns, layout_features
-from audit.stats_tests import (
+from audit.read.manifest import Manifest, PoolEntry
+from audit.stats.layouts import layout_columns, layout_features
+from audit.stats.tests import (
     Finding,
     auc_classifier,
     dispersion,
