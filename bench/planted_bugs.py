@@ -57,7 +57,7 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         "start_state = hashlib.sha256(_header(",
         ["tests/test_merkle.py::test_known_answer_messages_and_leaves"]),
     "audit-merkle-drops-a-last-row": (
-        "audit/merkle/__init__.py", "        if len(rest) == 1:\n            up.append(rest.tobytes())\n",
+        "audit/merkle/tree.py", "        if len(rest) == 1:\n            up.append(rest.tobytes())\n",
         "        if len(rest) == 1:\n            pass\n",
         ["tests/test_merkle.py::test_a_group_of_one_moves_up_unchanged"]),
     "missing-signature-accepted": (
