@@ -9,8 +9,8 @@ import polars as pl
 from conftest import spec_path
 from styles_toml import base_doc, dumps
 
-from audit.stats.layouts import layout_columns
-from audit.stats.step import columns_needed, layout_findings
+from audit.stats.layouts import layout_columns, layout_findings
+from audit.stats.step import columns_needed
 from audit.stats.styles import style_features
 from poolgen.build import build_pool
 from poolgen.spec import load_spec

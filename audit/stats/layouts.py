@@ -21,10 +21,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 
 from audit.stats.styles import style_columns, style_features
+from audit.stats.tests import Finding, auc_classifier, independence
 
-__all__ = ["LayoutFeatures", "layout_columns", "layout_features"]
+__all__ = ["LayoutFeatures", "layout_columns", "layout_features", "layout_findings"]
 
 Get = Callable[[str], np.ndarray]
 
@@ -100,3 +102,23 @@ def layout_features(get: Get, play: dict | None = None,
         name = "win/lose predicted from " + " and ".join(n for n, _ in blocks) if blocks else ""
         return LayoutFeatures(chi, name, [b for _, b in blocks], tuple(skipped))
     return None
+
+
+def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int, play: dict | None = None,
+                    counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
+    features = layout_features(lambda c: table[c].to_numpy(), play, counts)
+    if features is None:
+        return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
+    found = []
+    for name, codes in features.chi_square:  # a code below 0 leaves its row out
+        keep = codes >= 0
+        found.append(independence(name, win[keep], codes[keep]))
+    skipped = [f"layout: {name}: one category only or too few winners" for (name, _), f
+               in zip(features.chi_square, found, strict=True) if f is None] + list(features.not_tested)
+    if features.classifier:
+        keep = np.logical_and.reduce([c >= 0 for block in features.classifier for c in block])
+        blocks = [[c[keep] for c in block] for block in features.classifier]
+        found.append(auc_classifier(features.classifier_name, win[keep], blocks, key))
+        if found[-1] is None:
+            skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
+    return [f for f in found if f is not None], skipped

@@ -12,7 +12,8 @@ import re
 from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, Spacer
 
-from audit.stats.step import ALPHA, BLOCK, columns_needed, fmt_p, pool_statistics
+from audit.stats.positions import BLOCK
+from audit.stats.step import ALPHA, columns_needed, fmt_p, pool_statistics
 from poolgen.errors import RunError
 from poolgen.pdf import report_text as r
 from poolgen.pdf.run import RunFolder
