@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 
 class VerificationError(Exception):
     """Step `step` of the checklist fails, for `reason` (one line)."""
@@ -21,10 +19,3 @@ class UnusableInput(Exception):
 class InvalidProof(Exception):
     """A ticket proof does not show that the ticket belongs to the signed pool (the message says why)."""
 
-
-def read_input(path: Path, what: str, limit: int = 1 << 16) -> bytes:
-    """The bytes of an input file (a key, spec or seed file), or UnusableInput naming it: the bounded,
-    non-blocking reader of `audit.limits`."""
-    from audit.read.limits import read_bounded  # audit.limits raises the errors defined here
-
-    return read_bounded(path, what, limit)

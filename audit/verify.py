@@ -47,9 +47,11 @@ from audit.stats.step import check_statistics
 from audit.steps.books import check_book_numbers
 from audit.steps.ceremony import ceremony_seed, read_ceremony
 from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
+from audit.steps.figures import check_against_spec, check_figures, check_totals
 from audit.steps.files import check_file, check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
-from audit.steps.pool import check_against_spec, check_figures, check_layouts, check_merkle, check_totals
+from audit.steps.layouts import check_layouts
+from audit.steps.merkle_roots import check_merkle
 from audit.steps.reproduction import Regenerate, check_commitment, check_reproduction, read_seed
 
 __all__ = ["Report", "StepResult", "check_complete", "check_run_identities", "expected_identities",
@@ -181,7 +183,7 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
 
     for status, message, where in check_statistics(folder, manifest):
         steps[7].add(status, message, where)
-    for status, message in check_deliverables(folder, manifest, keys, spec):  # audit/deliverables.py
+    for status, message in check_deliverables(folder, manifest, keys, spec_figures):
         steps[8].add(status, message)
 
     lead, option = "", "--seed-file"

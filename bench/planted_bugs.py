@@ -49,7 +49,7 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         "numbers[:, w_count - 1 + j - len(wins)]",
         ["tests/test_layout_decoys.py::test_ws_decoys_never_show_a_lucky_number"]),
     "audit-accepts-over-paying-layout": (
-        "audit/styles/__init__.py", "other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1]",
+        "audit/styles/play.py", "other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1]",
         "other = np.zeros(n, dtype=bool) if keys.shape[1]",
         ["tests/test_audit_wild_side.py::test_loser_your_number_matches_a_lucky_number"]),
     "merkle-leaf-prefix-dropped": (

@@ -25,7 +25,7 @@ import polars as pl
 
 import poolgen
 from audit.styles import einstant_engine
-from audit.styles import evaluate as evaluate_styles
+from audit.styles.play import evaluate as evaluate_styles
 from poolgen.build import PURPOSES, build_pool
 from poolgen.deliverables import create_secret_file
 from poolgen.deliverables.run import extra_streams, manifest_part, write_imaging, write_run_files

@@ -10,8 +10,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.styles import bonus_reveal, evaluate, key_number_match, match_n
+from audit.styles import bonus_reveal, key_number_match, match_n
 from audit.styles.interface import Reasons
+from audit.styles.play import evaluate
 
 # docs/styles/key_number_match.md: numbers 1..6 (codes 0..5), BAG = 6, 2X = 7; prizes FREE, $1, $5
 KN_AREA = {"id": "play", "style": "key_number_match", "winning": 2, "yours": 3,

@@ -16,9 +16,10 @@ from test_audit_kills_einstant import DUEL, LOSING, PLAY, POOL, area_row, d200, 
 from test_audit_kills_printed import BR_AREA, KN_AREA, KN_PLAY, MN_AREA, edited, kn_table, refusal
 
 from audit.styles import area_match as am
-from audit.styles import bonus_reveal, evaluate, key_number_match, match_n
+from audit.styles import bonus_reveal, key_number_match, match_n
 from audit.styles import prize_legend_duel as pld
 from audit.styles.interface import Reasons
+from audit.styles.play import evaluate
 
 # ------------------------------------------------------------------------------------------------
 # prize_legend_duel

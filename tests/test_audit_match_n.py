@@ -14,8 +14,8 @@ from conftest import spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.rules import Evaluation
-from audit.styles import evaluate
+from audit.styles.interface import Evaluation
+from audit.styles.play import evaluate
 from poolgen.build import build_pool
 from poolgen.spec import load_spec
 

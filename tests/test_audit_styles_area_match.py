@@ -21,8 +21,8 @@ from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.rules import Evaluation
 from audit.styles import area_match as ptp
+from audit.styles.interface import Evaluation
 from poolgen.build import build_pool
 from poolgen.spec import load_spec
 from poolgen.styles.area_match import play_document

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.errors import UnusableInput
-from audit.read.spec import money as audit_money
-from audit.read.spec import multiplier as audit_multiplier
+from audit.read.spec.money import money as audit_money
+from audit.read.spec.money import multiplier as audit_multiplier
 from poolgen.errors import SpecError
 from poolgen.money import fmt_cents, parse_decimal, parse_printed
 from poolgen.spec import load_spec

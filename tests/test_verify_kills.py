@@ -17,9 +17,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, canonical, fingerprint
 from audit.read.spec import read_spec
+from audit.steps.figures import check_against_spec, check_totals
 from audit.steps.files import check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
-from audit.steps.pool import check_against_spec, check_layouts, check_totals
+from audit.steps.layouts import check_layouts
 from audit.verify import _attempt, verify_run
 from poolgen.generate import generate
 from poolgen.spec import load_spec

@@ -17,8 +17,8 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.errors import UnusableInput, read_input
-from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS
+from audit.errors import UnusableInput
+from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS, read_input
 
 FORMAT = "poolgen-manifest/1"
 MANIFEST = "manifest.json"

@@ -22,8 +22,8 @@ import hashlib
 import re
 from pathlib import Path
 
-from audit.errors import UnusableInput, VerificationError, read_input
-from audit.read.limits import parse_json
+from audit.errors import UnusableInput, VerificationError
+from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/1"

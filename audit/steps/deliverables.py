@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from audit.errors import UnusableInput, VerificationError, read_input
-from audit.read.limits import MAX_SPEC_BYTES
+from audit.errors import UnusableInput, VerificationError
+from audit.read.limits import read_input
+from audit.read.spec import SpecExpectation
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
@@ -92,16 +93,6 @@ def check_deliverable_files(folder: Path, manifest) -> str:
 def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> list[str]:
     data = [f"{game:03d}{b:07d}{t:03d}" for b, t in zip(book.tolist(), ticket_no.tolist(), strict=True)]
     return [d + f"{98 - int(d + '00') % 97:02d}" for d in data]
-
-
-def spec_symbols(spec_path: Path | None) -> set[tuple[str, str, str]] | None:
-    if spec_path is None:
-        return None
-    import tomllib  # noqa: PLC0415
-
-    doc = tomllib.loads(read_input(spec_path, "spec", MAX_SPEC_BYTES).decode("utf-8"))
-    return {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
-            for s in doc.get("symbols", [])}
 
 
 def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
@@ -199,7 +190,7 @@ def check_validation(folder: Path, entry: dict, key: bytes, run_id: str, tickets
     return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
 
 
-def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], spec: Path | None):
+def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], spec: SpecExpectation | None):
     """(9) yields (status, message) for each deliverable checked."""
     if manifest.kind != "printed":
         yield "pass", "not a printed run: the pool file is the serving order (docs/validation.md, section 6)"
@@ -210,7 +201,7 @@ def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], sp
     files = deliverables(manifest)
     pr = manifest.doc.get("print", {})
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
-    symbols = spec_symbols(spec)
+    symbols = spec.symbols() if spec is not None else None  # with --spec: the spec's symbols
     tickets: list[tuple[str, str, int]] = []
     books: list[int] = []
     matched = 0  # pools whose imaging file matched: the run's tickets are all known when all have

@@ -21,13 +21,11 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from audit.rules import Evaluation
-from audit.styles.interface import Reasons
+from audit.styles.interface import Evaluation, Reasons
 
 __all__ = ["Play", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 
 STYLE = "area_match"
-KIND = "einstant"  # an eInstant style's engine (audit.styles.einstant_engine)
 NO_BONUS = 0
 
 

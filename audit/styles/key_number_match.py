@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
-from audit.styles.interface import int_columns, show
+from audit.styles.interface import HOWS, Reasons, Slot, int_columns, show
 
 
 def _list(area: dict, key: str) -> list:
@@ -23,9 +25,7 @@ def _int(area: dict, key: str, low: int) -> int:
     return value
 
 
-def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
-    from audit.styles import HOWS, Slot
-
+def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     w_count, y_count, match_by = _int(area, "winning", 1), _int(area, "yours", 1), _int(area, "match_by", 1)
     n_numbers = len(_list(area, "numbers"))

@@ -17,12 +17,10 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
-from audit.rules import Evaluation
-from audit.styles.interface import Reasons
+from audit.styles.interface import Evaluation, Reasons
 
-__all__ = ["KIND", "Duel", "evaluate", "layout_columns", "read_play"]
+__all__ = ["Duel", "evaluate", "layout_columns", "read_play"]
 
-KIND = "einstant"  # an eInstant style's engine (audit.styles.einstant_engine)
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
 NAMES = {UNPLAYED: "UNPLAYED", LOSE: "LOSE", TIE: "TIE", WIN: "WIN", MULTIPLIER: "MULTIPLIER"}
 MAX_SPOTS = 40

@@ -9,7 +9,7 @@ import polars as pl
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
-from audit.styles import evaluate as evaluate_styles
+from audit.styles.play import evaluate as evaluate_styles
 from poolgen.spec import Spec
 
 ACCENT = HexColor("#1864AB")
