@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from audit.checklist import Step
+
 
 class VerificationError(Exception):
     """Step `step` of the checklist fails, for `reason` (one line)."""
 
-    def __init__(self, step: int, reason: str) -> None:
+    def __init__(self, step: Step, reason: str) -> None:
         super().__init__(f"step {step}: {reason}")
         self.step = step
         self.reason = reason

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from audit.read.manifest import Manifest  # noqa: E402
 from audit.stats.step import check_statistics  # noqa: E402
-from audit.verify import verify_run  # noqa: E402
+from audit.verify import VerifyRequest, verify_run  # noqa: E402
 from poolgen.generate import generate  # noqa: E402
 from poolgen.keys import Signer, new_key_pair  # noqa: E402
 from poolgen.spec import load_spec  # noqa: E402
@@ -54,7 +54,8 @@ def main() -> None:
                            run_id=pid, pool_ids=[pid], signature=signer.manifest_entry(),
                            finish=signer.sign_run).folder
             manifest = Manifest.parse((run / "manifest.json").read_bytes())
-            whole = timed(lambda run=run: verify_run(run, keys.public, workers=1))
+            whole = timed(lambda run=run: verify_run(VerifyRequest(run=run, public_key=keys.public,
+                                                                  workers=1)))
             step8 = timed(lambda run=run, m=manifest: check_statistics(run, m))
             n = manifest.pools[0].tickets
             print(f"{args.game} {pid} ({n:,} shares, {len(manifest.pools[0].columns)} columns): "

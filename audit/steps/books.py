@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from audit.checklist import Step
 from audit.errors import VerificationError
 
 MAX_BOOK = 10**7  # seven digits in the ticket id and the barcode
@@ -66,6 +67,7 @@ def check_book_numbers(folder: Path, pools, per_book: int) -> str:
             else:
                 seen[b] = pool.id
     if clashes:
-        raise VerificationError(3, f"{len(clashes):,} book number(s) in two pools, so their ticket ids "
-                                   f"repeat: {'; '.join(clashes[:3])}")
+        raise VerificationError(Step.COMPLETENESS,
+                                f"{len(clashes):,} book number(s) in two pools, so their ticket ids "
+                                f"repeat: {'; '.join(clashes[:3])}")
     return f"{len(seen):,} book numbers of {read} pool file(s) are distinct across the run"

@@ -22,6 +22,7 @@ import hashlib
 import re
 from pathlib import Path
 
+from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
@@ -81,33 +82,39 @@ def ceremony_seed(manifest: Manifest, doc: dict) -> tuple[bytes, str]:
     manifest's ceremony and that every reveal matches its commitment; and what was checked."""
     stated = manifest.doc.get("ceremony")
     if not isinstance(stated, dict):
-        raise VerificationError(7, "the manifest records no seed ceremony; give --seed-file instead")
+        raise VerificationError(Step.REPRODUCTION,
+                                "the manifest records no seed ceremony; give --seed-file instead")
     cid, parties = doc["id"], doc["parties"]
     if stated.get("id") != cid:
-        raise VerificationError(7, f"the ceremony file is ceremony {cid!r}, the manifest's is "
-                                   f"{stated.get('id')!r}")
+        raise VerificationError(Step.REPRODUCTION,
+                                f"the ceremony file is ceremony {cid!r}, the manifest's is "
+                                f"{stated.get('id')!r}")
     names = [p["name"] for p in parties]
     if len(set(names)) != len(names):
-        raise VerificationError(7, "a party appears twice in the ceremony file")
+        raise VerificationError(Step.REPRODUCTION, "a party appears twice in the ceremony file")
     want = stated.get("parties")
     mine = [_public(p) for p in parties]
     if mine != want:
         listed = [p.get("name") for p in want] if isinstance(want, list) and all(
             isinstance(p, dict) for p in want) else want
         if listed != names:
-            raise VerificationError(7, f"the ceremony file's parties ({', '.join(names)}) are not the "
-                                       f"manifest's ({listed})")
+            raise VerificationError(Step.REPRODUCTION,
+                                    f"the ceremony file's parties ({', '.join(names)}) are not the "
+                                    f"manifest's ({listed})")
         differ = [m["name"] for m, w in zip(mine, want, strict=True) if m != w]
-        raise VerificationError(7, f"the commitments or public values of {', '.join(differ)} are not the "
-                                   "manifest's")
+        raise VerificationError(Step.REPRODUCTION,
+                                f"the commitments or public values of {', '.join(differ)} are not the "
+                                "manifest's")
     closed = transcript(cid, parties)
     if closed.hex() != stated.get("transcript_sha256"):
-        raise VerificationError(7, "the transcript of the commitments does not recompute to the manifest's "
-                                   "transcript_sha256")
+        raise VerificationError(Step.REPRODUCTION,
+                                "the transcript of the commitments does not recompute to the manifest's "
+                                "transcript_sha256")
     wrong = [p["name"] for p in parties if p["kind"] == "secret"
              and commitment(cid, p["name"], bytes.fromhex(p["reveal"])) != p["commitment"]]
     if wrong:
-        raise VerificationError(7, f"the reveal of {', '.join(wrong)} does not match its commitment")
+        raise VerificationError(Step.REPRODUCTION,
+                                f"the reveal of {', '.join(wrong)} does not match its commitment")
     h = hashlib.sha256(b"poolgen/ceremony/seed/v1" + closed)
     for p in parties:
         r = bytes.fromhex(p["reveal"]) if p["kind"] == "secret" else p["reveal"].encode()

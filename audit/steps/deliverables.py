@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.read.limits import read_input
 from audit.read.spec import SpecExpectation
@@ -52,7 +53,7 @@ def deliverables(manifest) -> list[dict]:
     files = manifest.doc.get("deliverables", [])
     if not isinstance(files, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str)
                                               and "/" not in f["name"] for f in files):
-        raise VerificationError(2, "the manifest's deliverables are not a list of files")
+        raise VerificationError(Step.FILES, "the manifest's deliverables are not a list of files")
     return files
 
 
@@ -84,7 +85,7 @@ def check_deliverable_files(folder: Path, manifest) -> str:
             problems.append(f"{f['name']} ({f.get('role')}) is {size:,} bytes with SHA-256 {digest}, the "
                             f"manifest says {f.get('bytes')} bytes, {f.get('sha256')}")
     if problems:
-        raise VerificationError(2, "; ".join(problems))
+        raise VerificationError(Step.FILES, "; ".join(problems))
     return f"{n} deliverable file(s) besides the pool files: sizes and SHA-256 match"
 
 
@@ -104,10 +105,12 @@ def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
     want = [*IDENTITY, *(c + s for c in layout for s in ("", "_text", "_caption"))]
     problems = []
     if im.columns != want:
-        raise VerificationError(9, f"{entry['name']}: columns {im.columns[:6]}... are not the pool's layout "
-                                   f"columns with text and caption")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: columns {im.columns[:6]}... are not the pool's layout "
+                                f"columns with text and caption")
     if im.height != table.height:
-        raise VerificationError(9, f"{entry['name']}: {im.height:,} rows for {table.height:,} tickets")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: {im.height:,} rows for {table.height:,} tickets")
     codes = barcode_numbers(game, table["book"].to_numpy(), table["ticket_no"].to_numpy())
     bad = np.flatnonzero(np.array(im["barcode"].to_list()) != np.array(codes))
     if bad.size:
@@ -132,7 +135,7 @@ def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
             if strange:
                 problems.append(f"column {c}: {strange[0]} is not a symbol of the spec")
     if problems:
-        raise VerificationError(9, f"{entry['name']}: " + "; ".join(problems[:3]))
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems[:3]))
     return (f"{entry['name']}: {im.height:,} rows match pool {pool.id} spot for spot ({len(layout)} spots, "
             "barcodes recomputed)", im["barcode"].to_list(), virn.to_list())
 
@@ -140,11 +143,13 @@ def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
 def check_packs(folder: Path, entry: dict, books: list[int], per_book: int, game: int) -> str:
     packs = pl.read_csv(io.BytesIO((folder / entry["name"]).read_bytes()), infer_schema=False)
     if packs.columns != PACK_COLUMNS:
-        raise VerificationError(9, f"{entry['name']}: columns {packs.columns} are not {PACK_COLUMNS}")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: columns {packs.columns} are not {PACK_COLUMNS}")
     want = [[f"{game:03d}", str(b), "0", str(per_book - 1), str(per_book)] for b in sorted(books)]
     if [list(r) for r in packs.iter_rows()] != want:
-        raise VerificationError(9, f"{entry['name']}: not every book once, sorted, with tickets "
-                                   f"0..{per_book - 1}")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: not every book once, sorted, with tickets "
+                                f"0..{per_book - 1}")
     return f"{entry['name']}: {len(want):,} books, sorted, each with its ticket range; no outcome, no pool"
 
 
@@ -163,11 +168,12 @@ def check_validation(folder: Path, entry: dict, key: bytes, run_id: str, tickets
     try:
         head = json.loads(data[:end])
     except ValueError:
-        raise VerificationError(9, f"{entry['name']}: no header line") from None
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line") from None
     tier = entry.get("tier")
     if head.get("key_check") != hmac.digest(key, _CHECK, "sha256")[:8].hex():
-        raise VerificationError(9, f"{entry['name']}: the given {tier}-tier key is not the file's key "
-                                   f"(key check {head.get('key_check')})")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: the given {tier}-tier key is not the file's key "
+                                f"(key check {head.get('key_check')})")
     high = tier == "high"
     want = sorted(_record(key, run_id, b, v, p if (p >= threshold) == high else 0) for b, v, p in tickets)
     known = sorted(hmac.digest(key, _KNOWN + f"{run_id}\x00{b}".encode("ascii"), "sha256")[:16]
@@ -185,7 +191,7 @@ def check_validation(folder: Path, entry: dict, key: bytes, run_id: str, tickets
     if body[32 * n:] != b"".join(known):
         problems.append("the known-ticket values are not every ticket's")
     if problems:
-        raise VerificationError(9, f"{entry['name']}: " + "; ".join(problems))
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))
     held = "high-tier prizes only" if high else "prizes below the threshold only, high-tier tickets as losers"
     return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.spec import SpecExpectation
@@ -54,7 +55,7 @@ def check_figures(table: pl.DataFrame, pool: PoolEntry) -> str:
     if sum(t.count for t in pool.tiers) != pool.tickets:
         problems.append("the manifest's tier counts do not add up to its tickets")
     if problems:
-        raise VerificationError(5, "; ".join(problems))
+        raise VerificationError(Step.FIGURES, "; ".join(problems))
     return (f"{len(pool.tiers)} tiers, {tickets:,} tickets, {winners:,} winners, prize cost {cost:,} cents, "
             f"odds 1 in {odds}, payout {payout}% as stated")
 
@@ -73,7 +74,7 @@ def check_totals(manifest: Manifest) -> str:
     wrong = [f"{k}: recounted {v}, the manifest says {said.get(k)}"
              for k, v in want.items() if said.get(k) != v]
     if wrong:
-        raise VerificationError(5, "totals: " + "; ".join(wrong))
+        raise VerificationError(Step.FIGURES, "totals: " + "; ".join(wrong))
     return f"totals over {len(pools)} pool(s) add up"
 
 
@@ -92,6 +93,6 @@ def check_against_spec(manifest: Manifest, spec: SpecExpectation) -> str:
     for claim in spec.claims:
         problems += claim.problems(manifest)
     if problems:
-        raise VerificationError(5, "; ".join(problems))
+        raise VerificationError(Step.FIGURES, "; ".join(problems))
     return (f"spec {spec.file} (SHA-256 {spec.sha256[:16]}...) matches the manifest; {spec.scope} is as "
             "it says")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from audit.checklist import SHOWN
+from audit.checklist import SHOWN, Step
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, PoolEntry
 from audit.steps.books import book_problems, leading_books
@@ -60,7 +60,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     required = ("position", "ticket", "tier", "prize_cents", "salt", *ids)
     missing = [c for c in required if c not in table.columns]
     if missing:
-        raise VerificationError(3, f"column(s) missing: {', '.join(missing)}")
+        raise VerificationError(Step.COMPLETENESS, f"column(s) missing: {', '.join(missing)}")
     problems = []
     if tuple(table.columns) != pool.columns:
         problems.append(f"columns {list(table.columns)} are not the manifest's {list(pool.columns)}")
@@ -71,7 +71,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
         problems.append(f"null values in {', '.join(nulls)}")
     for c in ("position", *ids):
         if not table.schema[c].is_integer():
-            raise VerificationError(3, f"column {c} is {table.schema[c]}, not integers")
+            raise VerificationError(Step.COMPLETENESS, f"column {c} is {table.schema[c]}, not integers")
     position = table["position"].cast(pl.Int64).to_numpy()
     off = np.flatnonzero(position != np.arange(n))
     if off.size:
@@ -117,7 +117,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
         dup = tickets.filter(tickets.is_duplicated()).unique(maintain_order=True).head(SHOWN).to_list()
         problems.insert(repeats_at, f"ticket identities repeat: {', '.join(map(str, dup))}")
     if problems:
-        raise VerificationError(3, "; ".join(problems))
+        raise VerificationError(Step.COMPLETENESS, "; ".join(problems))
     gives = "its book and ticket number give" if kind == "printed" else "its position gives"
     return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one {gives} "
             f"({ident}, each once); every salt is 32 hex digits (that they are the seed's is step 7's "
@@ -161,8 +161,8 @@ def check_run_identities(manifest: Manifest) -> str:
             clashes.append(f"pools {pid} and {pid2} claim overlapping book slots ({pid}: {lo}..{hi - 1}, "
                            f"{pid2}: {lo2}..{hi2 - 1})")
     if clashes:
-        raise VerificationError(3, "; ".join(clashes[:SHOWN]) + (
-            f"; {len(clashes) - SHOWN} more overlapping pair(s)" if len(clashes) > SHOWN else ""))
+        more = f"; {len(clashes) - SHOWN} more overlapping pair(s)" if len(clashes) > SHOWN else ""
+        raise VerificationError(Step.COMPLETENESS, "; ".join(clashes[:SHOWN]) + more)
     shown = ", ".join(f"{pid} {lo}..{hi - 1}" for lo, hi, pid in spans[:SHOWN])
     more = ", ..." if len(spans) > SHOWN else ""
     return f"book slots of the {len(pools)} pool(s) do not overlap ({shown}{more})"

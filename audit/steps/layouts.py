@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from audit.checklist import SHOWN
+from audit.checklist import SHOWN, Step
 from audit.errors import VerificationError
 from audit.read.manifest import PoolEntry
 from audit.styles import einstant_engine
@@ -20,19 +20,20 @@ def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict |
         try:
             result = einstant_engine(play["style"]).evaluate(table, pool.raw, play)
         except ValueError as exc:
-            raise VerificationError(4, str(exc)) from None
+            raise VerificationError(Step.LAYOUTS, str(exc)) from None
         engine_name = f"audit.styles.{play['style']}"
     elif play is not None:
         result = evaluate_styles(table, pool.raw, play)
         engine_name = "audit.styles (" + ", ".join(sorted({a["style"] for a in play["areas"]})) + ")"
     else:  # every game is of play styles: a run without a play entry names rules no engine has
-        raise VerificationError(4, f"no audit rules for game rules {rules!r}")
+        raise VerificationError(Step.LAYOUTS, f"no audit rules for game rules {rules!r}")
     n = table.height
     prize = np.asarray(result.prize_cents, dtype=np.int64)
     wins = np.asarray(result.wins, dtype=np.int64)
     if prize.shape != (n,) or wins.shape != (n,):
-        raise VerificationError(4, f"the rules engine returned {prize.shape} prizes and {wins.shape} wins "
-                                   f"for {n:,} rows")
+        raise VerificationError(Step.LAYOUTS,
+                                f"the rules engine returned {prize.shape} prizes and {wins.shape} wins "
+                                f"for {n:,} rows")
     stored = table["prize_cents"].cast(pl.Int64).to_numpy()
     ticket = table["ticket"]
     problems = []
@@ -49,6 +50,6 @@ def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict |
         shown = "; ".join(f"{ticket[int(r)]} (row {r}): {why}" for r, why in result.illegal[:SHOWN])
         problems.append(f"{len(result.illegal):,} illegal layout(s): {shown}")
     if problems:
-        raise VerificationError(4, "; ".join(problems))
+        raise VerificationError(Step.LAYOUTS, "; ".join(problems))
     return (f"{n:,} layouts evaluated by {engine_name}: each pays its stored prize "
             f"({int((prize > 0).sum()):,} winners), none illegal")

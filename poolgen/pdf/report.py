@@ -82,13 +82,13 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
                                    "run's public key to include the checklist of `poolgen verify`.")
     try:
         from audit.errors import UnusableInput
-        from audit.verify import verify_run
+        from audit.verify import VerifyRequest, verify_run
     except ImportError:
         return Verification(False, "Verification was not run: this installation has no verifier "
                                    "(audit.verify).")
     workers = max(1, min(len(run.pools), os.cpu_count() or 1))
     try:
-        result = verify_run(run.path, public_key, spec=spec, workers=workers)
+        result = verify_run(VerifyRequest(run=run.path, public_key=public_key, spec=spec, workers=workers))
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
     from poolgen.pdf.stats_page import checklist_lines
