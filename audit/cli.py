@@ -50,7 +50,8 @@ def _unusable(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str] | None = None):
+def verify_command(regenerate: Regenerate | None = None,
+                   kept: Callable[[], str] | None = None) -> Callable[..., None]:
     """The `verify` command; `regenerate` is the generator step 7 reproduces pools with, if any;
     `kept` says what the caller already has in place, for the line of an interrupt (poolgen demo)."""
 

@@ -14,6 +14,8 @@ buffer and hashed slice by slice.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
@@ -23,6 +25,11 @@ from audit.merkle.tree import root_of_leaves
 
 _BLOCK = 1 << 13  # rows encoded at a time
 _ROWS_PER_LAYOUT = 256  # fewest rows per string-length layout, on average, to hash by layout
+
+# (tag, data): b"i" the int64 arrays of a run of adjacent integer columns, b"b" a boolean array,
+# b"s" a _Text
+Column = tuple[bytes, Any]
+Padded = tuple[int, int, np.ndarray]  # a string field whose lengths vary: (offset, padded width, lengths)
 
 
 def _is_text(t: pl.DataType) -> bool:
@@ -40,7 +47,7 @@ def _tag(name: str, col: pl.Series) -> bytes:
     if col.null_count():
         raise MerkleError(f"column {name!r} holds null values, which have no encoding")
     if _is_int(t):
-        if t == pl.UInt64 and col.len() and int(col.max()) > MAX_INT:  # type: ignore[arg-type]
+        if t == pl.UInt64 and col.len() and cast(int, col.max()) > MAX_INT:
             raise MerkleError(f"column {name!r} holds an integer above 2^63 - 1")
         return b"i"
     if t == pl.Boolean:
@@ -55,13 +62,13 @@ class _Text:
     (rows, top) matrix of them; else `data` holds them back to back, `lens` their byte lengths and
     `offs` each row's offset into `data`."""
 
-    def __init__(self, name: str, col: pl.Series):
+    def __init__(self, name: str, col: pl.Series) -> None:
         text = col if col.dtype == pl.String else col.cast(pl.String)
         lens = text.str.len_bytes()
-        self.top = int(lens.max()) if len(text) else 0
+        self.top = cast(int, lens.max()) if len(text) else 0
         if self.top > MAX_TEXT_BYTES:
             raise MerkleError(f"column {name!r} holds a string too long to encode")
-        self.varies = bool(len(text)) and int(lens.min()) != self.top
+        self.varies = bool(len(text)) and cast(int, lens.min()) != self.top
         joined = text.str.join("").cast(pl.Binary).item() if len(text) else b""
         self.data = np.frombuffer(joined, np.uint8)
         if self.varies:
@@ -73,11 +80,12 @@ class _Text:
             self.prefix = np.frombuffer(u32(self.top), np.uint8)  # u32be(top), the same in every row
 
 
-def _columns(df: pl.DataFrame) -> tuple[list[tuple[bytes, object]], hashlib._Hash]:
+def _columns(df: pl.DataFrame) -> tuple[list[Column], hashlib._Hash]:
     """[(tag, data)] in encoding order, and SHA-256 of 0x00 || header. data: a numpy array (boolean),
     a _Text (string), or for a run of adjacent integer columns (tag "i") the list of their arrays."""
     names = column_order(df.columns)
-    cols, head = [], []
+    cols: list[Column] = []
+    head: list[tuple[str, bytes]] = []
     for name in names:
         col = df.get_column(name)
         tag = _tag(name, col)
@@ -91,12 +99,13 @@ def _columns(df: pl.DataFrame) -> tuple[list[tuple[bytes, object]], hashlib._Has
     return cols, hashlib.sha256(LEAF_PREFIX + header(head))
 
 
-def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
+def _encode(cols: list[Column], lo: int, hi: int) -> tuple[np.ndarray, list[Padded]]:
     """(matrix, padded): the encodings of rows lo..hi as one uint8 matrix, each string field padded
     with zeros to the longest value of the block, and [(byte offset, padded width, lengths)] of the
     string fields whose lengths vary in the block."""
     m = hi - lo
-    texts, width = [], 0
+    texts: list[tuple[np.ndarray, int, bool]] = []
+    width = 0
     for tag, data in cols:
         if tag == b"s" and data.varies:
             lens = data.lens[lo:hi]
@@ -108,8 +117,8 @@ def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
         else:
             width += 8 * len(data) if tag == b"i" else 1
     matrix = np.empty((m, width), np.uint8)
-    padded = []
-    texts = iter(texts)
+    padded: list[Padded] = []
+    pending = iter(texts)
     at = 0
     for tag, data in cols:
         if tag == b"i":  # a run of integer columns: one row each in a scratch array, then transposed
@@ -126,7 +135,7 @@ def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
             matrix[:, at + 4:at + 4 + data.top] = data.rows[lo:hi]
             at += 4 + data.top
         else:
-            lens, top, varies = next(texts)
+            lens, top, varies = next(pending)
             matrix[:, at:at + 4].view(">u4")[:, 0] = lens
             body = data.data[data.offs[lo]:data.offs[hi]]
             if varies:  # the values, each followed by zeros up to top bytes, laid out in a scratch array
@@ -140,10 +149,10 @@ def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
     return matrix, padded
 
 
-def _digests(start, rows) -> bytes:
+def _digests(start: hashlib._Hash, rows: Iterable[bytes | memoryview]) -> bytes:
     """The 32-byte digests, back to back, of the header state continued with each row."""
     copy = start.copy
-    out = []
+    out: list[bytes] = []
     append = out.append
     for row in rows:
         h = copy()
@@ -155,10 +164,10 @@ def _digests(start, rows) -> bytes:
 def _row_bytes(matrix: np.ndarray) -> list[bytes]:
     """The rows of an (m, w) uint8 matrix whose rows are contiguous, as bytes objects."""
     m, w = matrix.shape
-    return matrix.view(f"V{w}")[:, 0].tolist() if w else [b""] * m
+    return cast(list[bytes], matrix.view(f"V{w}")[:, 0].tolist()) if w else [b""] * m
 
 
-def _packed_leaves(start, matrix: np.ndarray, padded) -> np.ndarray:
+def _packed_leaves(start: hashlib._Hash, matrix: np.ndarray, padded: list[Padded]) -> np.ndarray:
     """(m, 32) leaf hashes of rows whose string fields were padded: each row, padding dropped by a
     boolean mask, is packed back to back with the others in one buffer and hashed as a slice."""
     m, width = matrix.shape
@@ -168,7 +177,7 @@ def _packed_leaves(start, matrix: np.ndarray, padded) -> np.ndarray:
     ends = np.cumsum(keep.sum(axis=1, dtype=np.int64)).tolist()
     buf = memoryview(matrix[keep].tobytes())
     copy = start.copy
-    out = []
+    out: list[bytes] = []
     append = out.append
     for a, b in zip([0, *ends[:-1]], ends, strict=True):
         h = copy()
@@ -177,7 +186,7 @@ def _packed_leaves(start, matrix: np.ndarray, padded) -> np.ndarray:
     return np.frombuffer(b"".join(out), np.uint8).reshape(m, 32)
 
 
-def _block_leaves(cols, start, lo: int, hi: int) -> np.ndarray:
+def _block_leaves(cols: list[Column], start: hashlib._Hash, lo: int, hi: int) -> np.ndarray:
     """(hi - lo, 32) leaf hashes of rows lo..hi.
 
     When string lengths vary in the block, its rows are sorted by layout (the lengths of the varying

@@ -8,7 +8,7 @@ the other hashes of the leaf's group, left and right of it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -26,18 +26,18 @@ def node(*children: bytes) -> bytes:
     return hashlib.sha256(NODE_PREFIX + b"".join(children)).digest()
 
 
-def _as_matrix(hashes) -> np.ndarray:
+def _as_matrix(hashes: Iterable[bytes] | np.ndarray) -> np.ndarray:
     if isinstance(hashes, np.ndarray):
         if hashes.dtype != np.uint8 or hashes.ndim != 2 or hashes.shape[1] != 32:
             raise MerkleError("leaf hashes must be an (n, 32) uint8 array or 32-byte strings")
         return np.ascontiguousarray(hashes)
-    hashes = list(hashes)
-    if any(not isinstance(h, bytes) or len(h) != 32 for h in hashes):
+    listed = list(hashes)
+    if any(not isinstance(h, bytes) or len(h) != 32 for h in listed):
         raise MerkleError("a leaf hash is not 32 bytes")
-    return np.frombuffer(b"".join(hashes), np.uint8).reshape(len(hashes), 32)
+    return np.frombuffer(b"".join(listed), np.uint8).reshape(len(listed), 32)
 
 
-def root_of_leaves(hashes) -> bytes:
+def root_of_leaves(hashes: Iterable[bytes] | np.ndarray) -> bytes:
     """The root over the leaf hashes (a sequence of 32-byte strings or an (n, 32) uint8 array), level
     by level: groups of 16 from the left, a group of c >= 2 hashed as node(), a group of one kept."""
     level = _as_matrix(hashes)

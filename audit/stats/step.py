@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
@@ -85,13 +86,13 @@ def split_key(pool: PoolEntry) -> int:
     return int.from_bytes(hashlib.sha256(SPLIT_LABEL + pool.file_sha256.encode()).digest()[:8], "big")
 
 
-def columns_needed(play: dict | None = None) -> list[str]:
+def columns_needed(play: dict[str, Any] | None = None) -> list[str]:
     """The columns step 8 reads; `play` is the manifest's play entry (an eInstant style's parameters)."""
     return ["prize_cents", *layout_columns(play)]
 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
-                    pools: int, play: dict | None = None) -> PoolStatistics:
+                    pools: int, play: dict[str, Any] | None = None) -> PoolStatistics:
     """Every test of one pool, judged by Holm at ALPHA / pools. `table` holds columns_needed(play)
     in stored (print) order; `play` is the manifest's play entry of a play-style game."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()

@@ -10,6 +10,7 @@ without the seed (step 7 proves them), but their shape can.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import VerificationError
+from audit.read.manifest import PoolEntry
 
 MAX_BOOK = 10**7  # seven digits in the ticket id and the barcode
 
@@ -50,7 +52,7 @@ def book_problems(book: pl.Series, per_book: int) -> list[str]:
     return problems
 
 
-def check_book_numbers(folder: Path, pools, per_book: int) -> str:
+def check_book_numbers(folder: Path, pools: Sequence[PoolEntry], per_book: int) -> str:
     """No book number in two pools of the run (pools whose file cannot be read are steps 2 and 3's)."""
     seen: dict[int, str] = {}
     clashes = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
@@ -35,7 +36,7 @@ def _lp(data: bytes) -> bytes:
     return len(data).to_bytes(8, "big") + data
 
 
-def read_ceremony(path: Path) -> dict:
+def read_ceremony(path: Path) -> dict[str, Any]:
     """A ceremony file, checked for shape: an id and a list of parties with names and kinds."""
     doc = parse_json(read_input(path, "ceremony"), str(path), "ceremony file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("id"), str):
@@ -62,7 +63,7 @@ def commitment(ceremony_id: str, name: str, value: bytes) -> str:
                           + _lp(value)).hexdigest()
 
 
-def transcript(ceremony_id: str, parties: list[dict]) -> bytes:
+def transcript(ceremony_id: str, parties: list[dict[str, Any]]) -> bytes:
     h = hashlib.sha256(b"poolgen/ceremony/transcript/v1" + _lp(ceremony_id.encode()))
     for p in parties:
         c = bytes.fromhex(p["commitment"]) if p["kind"] == "secret" else p["source"].encode()
@@ -70,14 +71,14 @@ def transcript(ceremony_id: str, parties: list[dict]) -> bytes:
     return h.digest()
 
 
-def _public(p: dict) -> dict:
+def _public(p: dict[str, Any]) -> dict[str, Any]:
     """A party as the manifest records it."""
     if p["kind"] == "secret":
         return {"name": p["name"], "kind": "secret", "commitment": p["commitment"]}
     return {"name": p["name"], "kind": "public", "source": p["source"], "value": p["reveal"]}
 
 
-def ceremony_seed(manifest: Manifest, doc: dict) -> tuple[bytes, str]:
+def ceremony_seed(manifest: Manifest, doc: dict[str, Any]) -> tuple[bytes, str]:
     """(7) the seed derived from the ceremony file's reveals, after checking that the file is the
     manifest's ceremony and that every reveal matches its commitment; and what was checked."""
     stated = manifest.doc.get("ceremony")
@@ -101,6 +102,7 @@ def ceremony_seed(manifest: Manifest, doc: dict) -> tuple[bytes, str]:
             raise VerificationError(Step.REPRODUCTION,
                                     f"the ceremony file's parties ({', '.join(names)}) are not the "
                                     f"manifest's ({listed})")
+        assert isinstance(want, list)  # its names are the parties' (listed == names)
         differ = [m["name"] for m, w in zip(mine, want, strict=True) if m != w]
         raise VerificationError(Step.REPRODUCTION,
                                 f"the commitments or public values of {', '.join(differ)} are not the "

@@ -19,7 +19,9 @@ import hashlib
 import hmac
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -27,6 +29,7 @@ import polars as pl
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.read.limits import read_input
+from audit.read.manifest import Manifest, PoolEntry
 from audit.read.spec import SpecExpectation
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
@@ -49,7 +52,7 @@ def read_key(path: Path) -> bytes:
     return key
 
 
-def deliverables(manifest) -> list[dict]:
+def deliverables(manifest: Manifest) -> list[dict[str, Any]]:
     files = manifest.doc.get("deliverables", [])
     if not isinstance(files, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str)
                                               and "/" not in f["name"] for f in files):
@@ -57,7 +60,7 @@ def deliverables(manifest) -> list[dict]:
     return files
 
 
-def listed_names(manifest) -> set[str]:
+def listed_names(manifest: Manifest) -> set[str]:
     try:
         return {f["name"] for f in deliverables(manifest)}
     except VerificationError:
@@ -69,7 +72,7 @@ def _digest(path: Path) -> tuple[int, str]:
     return len(data), hashlib.sha256(data).hexdigest()
 
 
-def check_deliverable_files(folder: Path, manifest) -> str:
+def check_deliverable_files(folder: Path, manifest: Manifest) -> str:
     """(2) every deliverable but the pool files (checked per pool) is present with its size and hash."""
     problems, n = [], 0
     for f in deliverables(manifest):
@@ -96,8 +99,8 @@ def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> list[
     return [d + f"{98 - int(d + '00') % 97:02d}" for d in data]
 
 
-def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
-                  symbols: set | None) -> tuple[str, list[str], list[str]]:
+def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
+                  symbols: set[tuple[str, str, str]] | None) -> tuple[str, list[str], list[str]]:
     """(9) one imaging file against its pool; returns (message, barcodes, virns)."""
     table = pl.read_parquet(folder / pool.file)
     im = pl.read_parquet(folder / entry["name"])
@@ -140,7 +143,7 @@ def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
             "barcodes recomputed)", im["barcode"].to_list(), virn.to_list())
 
 
-def check_packs(folder: Path, entry: dict, books: list[int], per_book: int, game: int) -> str:
+def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book: int, game: int) -> str:
     packs = pl.read_csv(io.BytesIO((folder / entry["name"]).read_bytes()), infer_schema=False)
     if packs.columns != PACK_COLUMNS:
         raise VerificationError(Step.DELIVERABLES,
@@ -161,7 +164,8 @@ def _record(key: bytes, run_id: str, barcode: str, virn: str, prize: int) -> byt
     return d[:16] + ct + hmac.digest(key, _TAG + d[:16] + ct, "sha256")[:8]
 
 
-def check_validation(folder: Path, entry: dict, key: bytes, run_id: str, tickets: list[tuple[str, str, int]],
+def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str,
+                     tickets: list[tuple[str, str, int]],
                      threshold: int) -> str:
     data = (folder / entry["name"]).read_bytes()
     end = data.find(b"\n")
@@ -196,7 +200,8 @@ def check_validation(folder: Path, entry: dict, key: bytes, run_id: str, tickets
     return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
 
 
-def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], spec: SpecExpectation | None):
+def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes | None],
+                       spec: SpecExpectation | None) -> Iterator[tuple[str, str]]:
     """(9) yields (status, message) for each deliverable checked."""
     if manifest.kind != "printed":
         yield "pass", "not a printed run: the pool file is the serving order (docs/validation.md, section 6)"
@@ -207,6 +212,7 @@ def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], sp
     files = deliverables(manifest)
     pr = manifest.doc.get("print", {})
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
+    assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
     symbols = spec.symbols() if spec is not None else None  # with --spec: the spec's symbols
     tickets: list[tuple[str, str, int]] = []
     books: list[int] = []

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded
@@ -22,7 +24,7 @@ from audit.steps.deliverables import listed_names
 
 # ---- step 1 -------------------------------------------------------------------------------------
 
-def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key) -> str:
+def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key: Ed25519PublicKey) -> str:
     """(1) manifest.sig is a valid signature of manifest.json by the trusted key."""
     declared = manifest.doc["signature"] if manifest else {}
     sig_path = folder / SIGNATURE

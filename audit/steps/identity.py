@@ -39,7 +39,7 @@ def expected_identities(n: int, pool: PoolEntry, kind: str, per_book: int | None
     `f"{number:03d}-{book:07d}-{ticket_no:03d}"`; eInstants serial `position + 1`, ticket
     `f"{pool_id}-{serial:07d}"`."""
     position = pl.int_range(0, n, dtype=pl.Int64, eager=True)
-    if kind == "printed":  # `book`: the table's own book numbers (audit/books.py); step 7 proves them
+    if kind == "printed":  # `book`: the table's own book numbers (audit/steps/books.py); step 7 proves them
         assert per_book is not None and number is not None
         book = book if book is not None else pool.raw["first_book"] + position // per_book
         ticket_no = position % per_book
@@ -85,6 +85,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     problems.extend(_salt_problems(table["salt"]))
     computable = True
     if kind == "printed":
+        assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
         first, books = pool.raw["first_book"], pool.raw["books"]
         if books * per_book != pool.tickets:
             problems.append(f"{books} books of {per_book} are not {pool.tickets:,} tickets")
@@ -98,10 +99,12 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     else:
         ident = f"serials 1..{n:,}"
     if computable:
-        book = leading_books(table["book"], per_book) if kind == "printed" else None  # type: ignore[arg-type]
-        if book is not None:
-            problems.extend(book_problems(table["book"], per_book))  # type: ignore[arg-type]
-        want = expected_identities(n, pool, kind, per_book, number, book)  # type: ignore[arg-type]
+        book = None
+        if kind == "printed":
+            assert per_book is not None and isinstance(number, int)  # printed: both checked above
+            book = leading_books(table["book"], per_book)
+            problems.extend(book_problems(table["book"], per_book))
+        want = expected_identities(n, pool, kind, per_book, number if isinstance(number, int) else None, book)
         names = {"ticket_no": "ticket number(s)", "serial": "serial(s)"}
         for c in (c for c in ids if c != "book"):
             why = _mismatch(names[c], table[c].cast(pl.Int64), want[c])

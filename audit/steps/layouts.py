@@ -3,6 +3,8 @@ engines of the game's play styles (audit/styles/) pays the prize stored with it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
@@ -13,7 +15,8 @@ from audit.styles import einstant_engine
 from audit.styles.play import evaluate as evaluate_styles
 
 
-def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str, play: dict | None = None) -> str:
+def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str,
+                  play: dict[str, Any] | None = None) -> str:
     """(4) every layout, evaluated by the audit's own engine of its styles (audit.styles, from the
     manifest's `play` entry), pays the stored prize. A run without a `play` entry is refused."""
     if play is not None and "style" in play:  # an eInstant of a generic style

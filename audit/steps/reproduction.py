@@ -12,6 +12,7 @@ import hashlib
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
@@ -23,7 +24,7 @@ COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'
 SEED_BYTES = 32
 
-Regenerate = Callable[[Path, list[str], bytes, Path], dict]
+Regenerate = Callable[[Path, list[str], bytes, Path], dict[str, Any]]
 """regenerate(spec_path, pool_ids, seed, folder) writes each pool's file into `folder` and returns
 {"generator": "<name version>", "versions": {<as the manifest's "tool">}, "pools": {id: <the pool's
 manifest entry>}}."""

@@ -37,9 +37,9 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
 
     slots = []
     for j in range(spots):
-        c = codes[:, j]
-        won = (c >= d) & (c < d + len(prizes))
-        q = np.clip(c - d, 0, len(prizes) - 1)
+        shown = codes[:, j]
+        won = (shown >= d) & (shown < d + len(prizes))
+        q = np.clip(shown - d, 0, len(prizes) - 1)
         slots.append(Slot(won=won, how=np.full(table.height, HOWS.index("reveal")),
                           by=np.ones(table.height, dtype=np.int64), prize=q, cents=cents[q]))
     return slots

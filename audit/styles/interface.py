@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 __all__ = ["BIG", "HOWS", "AreaEngine", "EInstantEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
@@ -64,7 +65,7 @@ class Reasons:
     def __init__(self) -> None:
         self.by_row: dict[int, list[str]] = {}
 
-    def add(self, mask: np.ndarray, word: Wording) -> None:
+    def add(self, mask: npt.ArrayLike, word: Wording) -> None:
         for row in np.flatnonzero(mask).tolist():
             self.by_row.setdefault(row, []).append(word(row))
 

@@ -10,14 +10,14 @@ import polars as pl
 from audit.styles.interface import HOWS, Reasons, Slot, int_columns, show
 
 
-def _list(area: dict, key: str) -> list:
+def _list(area: dict[str, Any], key: str) -> list[Any]:
     value = area.get(key)
     if not isinstance(value, list):
         raise ValueError(f"manifest play entry: area {area.get('id')!r}: {key} is not a list")
     return value
 
 
-def _int(area: dict, key: str, low: int) -> int:
+def _int(area: dict[str, Any], key: str, low: int) -> int:
     value = area.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ValueError(f"manifest play entry: area {area.get('id')!r}: {key} is not a whole "
@@ -84,7 +84,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     return slots
 
 
-def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, reasons) -> None:
+def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, reasons: Reasons) -> None:
     """Section 8.1: YOUR NUMBERS that match no WINNING NUMBER are pairwise distinct, and the k that
     match use every WINNING NUMBER floor(k/W) or ceil(k/W) times."""
     w_count = win.shape[1]

@@ -8,7 +8,10 @@ many wins or whose wins are not exactly its tier's.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from audit.styles import area_engine
@@ -16,8 +19,10 @@ from audit.styles.interface import HOWS, Evaluation, Reasons
 
 __all__ = ["evaluate", "tier_keys"]
 
+T = TypeVar("T")
 
-def _need(doc: object, key: str, kind: type, where: str):
+
+def _need(doc: object, key: str, kind: type[T], where: str) -> T:
     if not isinstance(doc, dict) or key not in doc:
         raise ValueError(f"manifest play entry: {where}.{key} is missing")
     value = doc[key]
@@ -26,12 +31,13 @@ def _need(doc: object, key: str, kind: type, where: str):
     return value
 
 
-def _key(area: int, how: np.ndarray, by: np.ndarray, prize: np.ndarray) -> np.ndarray:
+def _key(area: int, how: npt.ArrayLike, by: npt.ArrayLike, prize: npt.ArrayLike) -> np.ndarray:
     """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
-    return ((np.int64(area) * 4 + how) * 4096 + by) * 256 + prize
+    packed = ((np.int64(area) * 4 + np.asarray(how)) * 4096 + np.asarray(by)) * 256 + np.asarray(prize)
+    return np.asarray(packed)
 
 
-def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
+def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
     n = table.height
     areas = _need(play, "areas", list, "play")
     max_wins = _need(play, "max_wins", int, "play")
@@ -73,7 +79,7 @@ def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
     return Evaluation(prize, wins, reasons.illegal())
 
 
-def tier_keys(play: dict, names: dict[str, int], areas: list,
+def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
                width: int) -> tuple[np.ndarray, dict[str, int]]:
     """Every tier's wins as sorted keys padded with -1 to `width` (the places a win can come from)."""
     tiers = _need(play, "tiers", list, "play")

@@ -45,7 +45,7 @@ def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectatio
                            (DerivedPlay(file, doc), EInstantPools(pools)), "every pool", doc)
 
 
-def _einstant(sales: dict, tiers: list[dict]) -> tuple[ExpectedPool, ...]:
+def _einstant(sales: dict[str, Any], tiers: list[dict[str, Any]]) -> tuple[ExpectedPool, ...]:
     size = sales["pool_shares"]
     winners = sum(t["count"] for t in tiers)
     pools = []

@@ -25,16 +25,16 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     for what is not such a spec (audit/read/spec/__init__.py words them)."""
     game, sales = doc["game"], doc["printed"]
     price = money(sales["price"], "printed.price")
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list[dict[str, Any]]] = {}
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
 
-    def cents(s: dict) -> int:
+    def cents(s: dict[str, Any]) -> int:
         return price if s.get("free") else money(s["value"], f"symbols {s['code']}")
 
     areas = []
     for a in doc["areas"]:
-        resolved = {}
+        resolved: dict[str, Any] = {}
         for key, value in a.items():
             if isinstance(value, str) and key not in ("id", "style") and value in groups:  # a symbol group
                 resolved[key] = [{k: v for k, v in s.items() if k in ("code", "how", "by")}
@@ -44,7 +44,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                 resolved[key] = value
         areas.append(resolved)
     by_id = {a["id"]: a for a in doc["areas"]}
-    tiers, prizes = [{"id": "lose", "wins": []}], []
+    tiers: list[dict[str, Any]] = [{"id": "lose", "wins": []}]
+    prizes: list[int] = []
     for i, t in enumerate(doc["tiers"]):
         wins, total = [], 0
         for w in t["wins"]:
@@ -130,7 +131,7 @@ class StatedPlay:
         return problems
 
 
-def _area_problems(spec_area: dict, run_area: dict) -> list[str]:
+def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[str]:
     out = []
     for key, value in spec_area.items():
         if key in ("spots",) and run_area.get("style") == "key_number_match":
