@@ -61,7 +61,7 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         "        if len(rest) == 1:\n            pass\n",
         ["tests/test_merkle.py::test_a_group_of_one_moves_up_unchanged"]),
     "missing-signature-accepted": (
-        "audit/steps/files.py", '        raise VerificationError(1, "manifest.sig is missing")',
+        "audit/steps/files.py", '        raise VerificationError(Step.SIGNATURE, "manifest.sig is missing")',
         '        return "manifest.sig is missing"',
         ["tests/test_verify_tamper.py::test_a_missing_signature_and_an_unsigned_run"]),
     "float-money": (

@@ -1,5 +1,5 @@
-"""audit's engines for printed styles (audit/styles/__init__, key_number_match, match_n, bonus_reveal,
-audit/rules/_shared): the refusals and edge cases mutation testing found untested (bench/mutation.py
+"""audit's engines for printed styles (audit/styles/play, key_number_match, match_n, bonus_reveal,
+audit/styles/interface): the refusals and edge cases mutation testing found untested (bench/mutation.py
 rules). Play entries are written by hand, as docs/styles/play.md gives them: no generator involved."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tests that kill the mutants a third mutmut sample left alive in audit's style engines (issue 17):
 audit/styles/prize_legend_duel.py, area_match.py, match_n.py, key_number_match.py, bonus_reveal.py
-and audit/rules/_shared.py.
+and audit/styles/interface.py.
 
 Each test pins an exact behaviour a surviving mutant changed: a bound read inclusively (64 legend
 values, 255 symbols, 256 prize symbols, a denomination of 1 cent, most_alike 1), a duel whose only
@@ -169,7 +169,7 @@ def test_bonus_reveal_reads_most_alike_1():
 
 
 # ------------------------------------------------------------------------------------------------
-# audit/styles/__init__.py: the play entry, the tiers
+# audit/styles/play.py: the play entry, the tiers
 # ------------------------------------------------------------------------------------------------
 
 WIN_1 = {"area": "play", "how": "match", "by": 1, "prize": "1", "prize_cents": 100}

@@ -1,4 +1,4 @@
-"""The auditor's match_n engine (audit/styles/match_n.py, audit/styles/__init__.py) on Happy Holidays,
+"""The auditor's match_n engine (audit/styles/match_n.py, audit/styles/play.py) on Happy Holidays,
 a spec of the style: written from docs/styles/match_n.md and docs/styles/play.md. Full pools come
 from the real pipeline (poolgen.build); every illegal layout below starts from a real row. The tests
 may use poolgen to build pools; the engines themselves never import it."""

@@ -1,4 +1,4 @@
-"""Step 8's no-information features of style-based runs (audit/stats_styles.py), keyed by style and
+"""Step 8's no-information features of style-based runs (audit/stats/styles.py), keyed by style and
 computed from the manifest's play entry and the pool's tier counts: match_n's spot 0 among the spots
 that show an amount (docs/styles/match_n.md section 8), the capped case, and a style without features."""
 

@@ -1,5 +1,5 @@
 """Step 3 of the audit checklist recomputes every ticket's identity from its book and position
-(docs/pool-files.md, audit/books.py) and checks that no ticket id is in two pools: a ticket id changed,
+(docs/pool-files.md, audit/steps/books.py) and checks that no ticket id is in two pools: a ticket id changed,
 or two pools claiming the same books, is caught by step 3 even when the whole run is resealed with the
 real signing key.
 

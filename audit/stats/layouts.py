@@ -5,7 +5,7 @@ A printed ticket shows nothing of its play area before it is scratched (the late
 spot; what is printed outside it, the ticket id and book, is the position, which step 8's position
 and per-book tests cover). So for printed games the tests are the no-information properties a
 style's contract states for what one scratched spot shows (section 8 of docs/styles/<style>.md;
-audit/stats_styles.py, from the manifest's `play` entry with `areas`). eInstants: what the player
+audit/stats/styles.py, from the manifest's `play` entry with `areas`). eInstants: what the player
 sees before the outcome is decided, as the eInstant style's contract names it (the manifest's
 `play` entry names the style).
 

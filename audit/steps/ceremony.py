@@ -13,7 +13,7 @@ Written again from docs/ceremony.md (audit never imports poolgen):
 
 The ceremony file given to `verify --ceremony` is the one the parties revealed into; its public part
 must be what the signed manifest records (`ceremony`), every reveal must match its commitment, and
-the seed derived from the reveals must match the manifest's seed commitment (audit/reproduce.py).
+the seed derived from the reveals must match the manifest's seed commitment (audit/steps/reproduction.py).
 """
 
 from __future__ import annotations

@@ -149,7 +149,7 @@ def _salt_problems(salt: pl.Series) -> list[str]:
 def check_run_identities(manifest: Manifest) -> str:
     """(3) no ticket id in two pools. Printed pools: their book slots [first_book, first_book + books)
     are pairwise disjoint (the book numbers themselves, a secret permutation of the slots, are checked
-    distinct across the run's files by audit.books.check_book_numbers); an eInstant id is its pool's
+    distinct across the run's files by audit.steps.books.check_book_numbers); an eInstant id is its pool's
     id, "-" and digits, and pool ids are distinct (manifest), so no id can be in two eInstant pools."""
     pools = manifest.pools
     if manifest.kind != "printed":
