@@ -1,26 +1,26 @@
 """audit's play-style engines by the name a manifest gives them, each written from its contract,
 docs/styles/<style>.md, alone (audit/styles/interface.py says what an engine is).
 
-AREA_STYLES: the styles of a printed ticket's play areas (the manifest's `play.areas[*].style`),
-evaluated together by audit/styles/play.py. EINSTANT_STYLES: the eInstant styles (the manifest's
-`play.style`), each evaluating whole shares. PLAY_FROM_SPEC: the eInstant styles whose contract
-derives the manifest's `play` entry from the spec. A style not listed has no engine: a one-line
-ValueError names it.
+AREA_ENGINES: the styles of a printed ticket's play areas (the manifest's `play.areas[*].style`),
+evaluated together by audit/styles/play.py. TICKET_ENGINES: the ticket-wide styles, each evaluating
+whole shares: the eInstant styles (the manifest's `play.style`). PLAY_FROM_SPEC: the ticket-wide
+styles whose contract derives the manifest's `play` entry from the spec. A style not listed has no
+engine: `area_engine` and `einstant_engine` say so in one line (a ValueError).
 """
 
 from __future__ import annotations
 
 from audit.styles import area_match, bonus_reveal, key_number_match, match_n, prize_legend_duel
-from audit.styles.interface import AreaEngine, EInstantEngine, PlayFromSpec
+from audit.styles.interface import AreaEngine, PlayFromSpec, TicketEngine
 
-__all__ = ["AREA_STYLES", "EINSTANT_STYLES", "PLAY_FROM_SPEC", "area_engine", "einstant_engine"]
+__all__ = ["AREA_ENGINES", "PLAY_FROM_SPEC", "TICKET_ENGINES", "area_engine", "einstant_engine"]
 
-AREA_STYLES: dict[str, AreaEngine] = {
+AREA_ENGINES: dict[str, AreaEngine] = {
     "key_number_match": key_number_match,
     "match_n": match_n,
     "bonus_reveal": bonus_reveal,
 }
-EINSTANT_STYLES: dict[str, EInstantEngine] = {
+TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,
     "prize_legend_duel": prize_legend_duel,
 }
@@ -31,16 +31,16 @@ PLAY_FROM_SPEC: dict[str, PlayFromSpec] = {
 
 def area_engine(style: str) -> AreaEngine:
     """The engine of an area's style; ValueError for a style there is no engine of."""
-    engine = AREA_STYLES.get(style)
+    engine = AREA_ENGINES.get(style)
     if engine is None:
         raise ValueError(f"manifest play entry: no audit engine for style {style!r}")
     return engine
 
 
-def einstant_engine(style: object) -> EInstantEngine:
-    """The engine of an eInstant style (the manifest's `play.style`); ValueError for a style there is
-    no engine of."""
-    engine = EINSTANT_STYLES.get(style) if isinstance(style, str) else None
+def einstant_engine(style: object) -> TicketEngine:
+    """The engine of an eInstant's ticket-wide style (the manifest's `play.style`); ValueError for a
+    style there is no engine of."""
+    engine = TICKET_ENGINES.get(style) if isinstance(style, str) else None
     if engine is None:
         raise ValueError(f"manifest play entry: no audit engine for eInstant style {style!r}")
     return engine

@@ -8,7 +8,7 @@ Every engine is written from its contract, docs/styles/<style>.md, alone, and is
   `play` entry (docs/styles/play.md): `evaluate(table, area, reasons)` returns one `Slot` per place
   a win can come from (a spot, an amount), with per-row arrays; audit/styles/play.py sums a play's
   areas and holds every row to its tier's wins;
-- an eInstant engine (`EInstantEngine`) evaluates a whole share of a ticket-wide style:
+- a ticket-wide engine (`TicketEngine`, today the eInstant styles) evaluates whole shares:
   `evaluate(table, pool, play)` returns the `Evaluation` of the pool, from the pool's manifest entry
   and the manifest's `play` entry (that style's parameters).
 
@@ -25,8 +25,8 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-__all__ = ["BIG", "HOWS", "AreaEngine", "EInstantEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
-           "Wording", "int_columns", "show"]
+__all__ = ["BIG", "HOWS", "AreaEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
+           "TicketEngine", "Wording", "int_columns", "show"]
 
 HOWS = ("match", "automatic", "multiplier", "reveal")  # how a slot wins (Slot.how indexes it)
 
@@ -104,8 +104,8 @@ class AreaEngine(Protocol):
         ...
 
 
-class EInstantEngine(Protocol):
-    """The engine of an eInstant style (area_match, prize_legend_duel, ...): whole shares."""
+class TicketEngine(Protocol):
+    """The engine of a ticket-wide style (area_match, prize_legend_duel, ...): whole shares."""
 
     def evaluate(self, table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
         """What every row of the pool pays, and why any row is illegal; ValueError if `play` (the
@@ -114,7 +114,7 @@ class EInstantEngine(Protocol):
 
 
 class PlayFromSpec(Protocol):
-    """An eInstant style whose contract derives the manifest's `play` entry from the spec (its TOML
+    """A ticket-wide style whose contract derives the manifest's `play` entry from the spec (its TOML
     as read): step 5 holds the manifest's entry to it."""
 
     def __call__(self, doc: dict[str, Any], /) -> dict[str, Any]: ...
