@@ -1,25 +1,50 @@
-"""The verifier's checklist as data: the steps' titles, one step's result, the whole report.
+"""The verifier's checklist as data: its steps, one step's result, the whole report.
 
-audit/verify.py runs the steps (audit/steps_*.py) and fills a Report; the CLI and the audit report
-print it."""
+audit/verify.py runs the steps (audit/steps/, audit/stats/) and fills a Report; the CLI and the
+audit report print it. A step is a `Step`, never a bare number or a list index: `Step.FIGURES` is
+step 5, `report.step(Step.FIGURES)` its result.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from pathlib import Path
+from typing import Any
 
-TITLES = {1: "signature", 2: "files", 3: "completeness", 4: "layouts", 5: "figures",
-          6: "merkle roots", 7: "reproduction", 8: "statistics", 9: "deliverables"}
+
+class Step(IntEnum):
+    """The checklist's steps, in order; a step's value is its number in every report."""
+
+    SIGNATURE = 1
+    FILES = 2
+    COMPLETENESS = 3
+    LAYOUTS = 4
+    FIGURES = 5
+    MERKLE_ROOTS = 6
+    REPRODUCTION = 7
+    STATISTICS = 8
+    DELIVERABLES = 9
+
+    @property
+    def title(self) -> str:
+        """The step's name as reports print it ("merkle roots")."""
+        return TITLES[self]
+
+
+TITLES = {Step.SIGNATURE: "signature", Step.FILES: "files", Step.COMPLETENESS: "completeness",
+          Step.LAYOUTS: "layouts", Step.FIGURES: "figures", Step.MERKLE_ROOTS: "merkle roots",
+          Step.REPRODUCTION: "reproduction", Step.STATISTICS: "statistics", Step.DELIVERABLES: "deliverables"}
 SHOWN = 3  # examples quoted in a failure reason
 
-__all__ = ["SHOWN", "TITLES", "Outcome", "Report", "StepResult"]
+__all__ = ["SHOWN", "TITLES", "Outcome", "Report", "Step", "StepResult"]
 
 Outcome = tuple[str, str]  # (status, message): ("pass", what was checked) / ("fail" | "skip", why)
 
 
 @dataclass
 class StepResult:
-    step: int
+    step: Step
     title: str
     status: str = "pass"
     reasons: list[str] = field(default_factory=list)
@@ -35,8 +60,8 @@ class StepResult:
         if status == "fail" or self.status == "pass":
             self.status = status
 
-    def to_json(self) -> dict:
-        return {"step": self.step, "title": self.title, "status": self.status, "reasons": self.reasons,
+    def to_json(self) -> dict[str, Any]:
+        return {"step": int(self.step), "title": self.title, "status": self.status, "reasons": self.reasons,
                 "details": self.details}
 
 
@@ -47,7 +72,7 @@ class Report:
     steps: list[StepResult]
 
     @property
-    def failed(self) -> list[int]:
+    def failed(self) -> list[Step]:
         """Steps that failed, or were skipped although asked for."""
         return [s.step for s in self.steps if s.status == "fail" or (s.status == "skip" and s.required)]
 
@@ -59,9 +84,10 @@ class Report:
     def exit_code(self) -> int:
         return 0 if self.ok else 1
 
-    def step(self, number: int) -> StepResult:
-        return self.steps[number - 1]
+    def step(self, step: Step | int) -> StepResult:
+        """The result of `step` (a Step; a step's number reads the same)."""
+        return next(s for s in self.steps if s.step == step)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"run": str(self.run), "public_key_fingerprint": self.key_fingerprint, "ok": self.ok,
-                "failed_steps": self.failed, "steps": [s.to_json() for s in self.steps]}
+                "failed_steps": [int(s) for s in self.failed], "steps": [s.to_json() for s in self.steps]}

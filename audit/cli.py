@@ -18,12 +18,12 @@ import typer
 
 from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
-from audit.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
-from audit.manifest import load_public_key
 from audit.proof import check_proof
 from audit.provenance import code_hash
-from audit.reproduce import Regenerate
-from audit.verify import Report, verify_run
+from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
+from audit.read.manifest import load_public_key
+from audit.steps.reproduction import Regenerate
+from audit.verify import Report, VerifyRequest, verify_run
 
 app = typer.Typer(rich_markup_mode="markdown", name="audit", no_args_is_help=True, add_completion=False,
                   pretty_exceptions_show_locals=False,
@@ -50,7 +50,8 @@ def _unusable(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str] | None = None):
+def verify_command(regenerate: Regenerate | None = None,
+                   kept: Callable[[], str] | None = None) -> Callable[..., None]:
     """The `verify` command; `regenerate` is the generator step 7 reproduces pools with, if any;
     `kept` says what the caller already has in place, for the line of an interrupt (poolgen demo)."""
 
@@ -81,10 +82,11 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
         previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
             pause_point("verify-started")
-            report = verify_run(run, public_key, spec=spec, seed_file=seed_file, ceremony=ceremony,
-                                workers=workers or os.cpu_count() or 1, regenerate=regenerate,
-                                allow_readable_secret=allow_readable_secret,
-                                validation_key=validation_key, high_validation_key=high_validation_key)
+            request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
+                                    ceremony=ceremony, workers=workers or os.cpu_count() or 1,
+                                    regenerate=regenerate, allow_readable_secret=allow_readable_secret,
+                                    validation_key=validation_key, high_validation_key=high_validation_key)
+            report = verify_run(request)
             if as_json:
                 typer.echo(json.dumps(report.to_json(), indent=2))
             else:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from audit.checklist import Step
 
 
 class VerificationError(Exception):
     """Step `step` of the checklist fails, for `reason` (one line)."""
 
-    def __init__(self, step: int, reason: str) -> None:
+    def __init__(self, step: Step, reason: str) -> None:
         super().__init__(f"step {step}: {reason}")
         self.step = step
         self.reason = reason
@@ -21,10 +21,3 @@ class UnusableInput(Exception):
 class InvalidProof(Exception):
     """A ticket proof does not show that the ticket belongs to the signed pool (the message says why)."""
 
-
-def read_input(path: Path, what: str, limit: int = 1 << 16) -> bytes:
-    """The bytes of an input file (a key, spec or seed file), or UnusableInput naming it: the bounded,
-    non-blocking reader of `audit.limits`."""
-    from audit.limits import read_bounded  # audit.limits raises the errors defined here
-
-    return read_bounded(path, what, limit)

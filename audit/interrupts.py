@@ -17,15 +17,19 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:  # not loaded before `exit_at_once` is in force: it takes a while (multiprocessing)
     from concurrent.futures import ProcessPoolExecutor
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None  # as signal.signal returns
 
 
 class Interrupted(KeyboardInterrupt):
@@ -35,11 +39,11 @@ class Interrupted(KeyboardInterrupt):
         self.exit_code = 128 + signum
 
 
-def _raise(signum, frame) -> None:
+def _raise(signum: int, frame: FrameType | None) -> None:
     raise Interrupted(signum)
 
 
-def install() -> dict:
+def install() -> dict[signal.Signals, Handler]:
     """Both signals raise Interrupted in the main thread; returns the handlers replaced, for `restore`."""
     try:
         return {s: signal.signal(s, _raise) for s in SIGNALS}
@@ -47,35 +51,44 @@ def install() -> dict:
         return {}
 
 
-_at_once = {"outcome": "nothing was verified", "code": None}
+@dataclass
+class _AtOnce:
+    """What a signal under `exit_at_once` reports: what the command has done, and its exit code once
+    it has ended (None before)."""
+
+    outcome: str = "nothing was verified"
+    code: int | None = None
 
 
-def _exit_now(signum, frame) -> None:
+_at_once = _AtOnce()
+
+
+def _exit_now(signum: int, frame: FrameType | None) -> NoReturn:
     """One line and exit now; a signal while `verify` is already exiting on an interrupt only ends it
     with that exit code; one after it finished says so and what it exited with."""
-    if _at_once["code"] is None or _at_once["code"] < 128:
-        when = "" if _at_once["code"] is None else f" as it ended (it had finished, exit {_at_once['code']})"
+    if _at_once.code is None or _at_once.code < 128:
+        when = "" if _at_once.code is None else f" as it ended (it had finished, exit {_at_once.code})"
         with suppress(Exception):
             sys.stdout.flush()
         with suppress(OSError):
             os.write(2, f"audit: error: interrupted by {signal.Signals(signum).name}{when}; "
-                        f"{_at_once['outcome']}\n".encode())
+                        f"{_at_once.outcome}\n".encode())
         os._exit(128 + signum)
-    os._exit(_at_once["code"])
+    os._exit(_at_once.code)
 
 
 def exit_at_once() -> None:
     """Until `verify` installs its own handling, both signals end the process at once with one line
     (a KeyboardInterrupt raised while modules load can be swallowed as "Exception ignored", and SIGTERM
     would kill the process without a word)."""
-    _at_once.update(outcome="nothing was verified", code=None)
+    _at_once.outcome, _at_once.code = "nothing was verified", None
     for s in SIGNALS:
         signal.signal(s, _exit_now)
 
 
 def ended(code: int) -> None:
     """The command has ended with exit `code` and printed its output (`verify`: its report)."""
-    _at_once.update(code=code, outcome="its output was printed in full")
+    _at_once.code, _at_once.outcome = code, "its output was printed in full"
 
 
 def finish(code: int | str | None) -> NoReturn:
@@ -89,10 +102,10 @@ def finish(code: int | str | None) -> NoReturn:
     if isinstance(code, str):
         print(code, file=sys.stderr)
         code = 1
-    if _at_once["code"] is None:  # a command without handling of its own, or --help
+    if _at_once.code is None:  # a command without handling of its own, or --help
         ended(code or 0)
     with suppress(Exception):  # as Python's shutdown does first: join threads (an executor's manager)
-        threading._shutdown()
+        threading._shutdown()  # type: ignore[attr-defined]  # CPython's shutdown step, not in typeshed
     atexit._run_exitfuncs()
     pause_point("ending")
     for stream in (sys.stdout, sys.stderr):
@@ -108,7 +121,7 @@ def _handlers_run() -> None:
     """Nothing: calling a Python function runs the handler of a signal another thread took."""
 
 
-def restore(previous: dict) -> None:
+def restore(previous: dict[signal.Signals, Handler]) -> None:
     for s, handler in previous.items():
         signal.signal(s, handler)
 

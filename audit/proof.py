@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.errors import InvalidProof, UnusableInput
-from audit.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
-from audit.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 from audit.merkle import ALGORITHM, MerkleError, leaf_of_row, root_from_path
+from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
+from audit.read.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 
 PROOF_FORMAT = "poolgen-proof/2"
 
@@ -23,7 +26,8 @@ def _show(value: object) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _field(doc: dict, key: str, kinds: type | tuple[type, ...], what: str, where: str = "the proof's",
+def _field(doc: dict[str, Any], key: str, kinds: type | tuple[type, ...], what: str,
+           where: str = "the proof's",
            optional: bool = False) -> object:
     """doc[key] if it is of `kinds` (never a bool for a number); None if optional and absent or null."""
     value = doc.get(key)
@@ -37,8 +41,8 @@ def _field(doc: dict, key: str, kinds: type | tuple[type, ...], what: str, where
     return value
 
 
-def _check_shape(proof: object) -> None:
-    """Every field the checker reads has the type docs/merkle.md (section 4) gives it."""
+def _check_shape(proof: object) -> dict[str, Any]:
+    """The proof, once every field the checker reads has the type docs/merkle.md (section 4) gives it."""
     if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
         raise InvalidProof(f"not a {PROOF_FORMAT} document")
     _field(proof, "run_id", str, "text", optional=True)
@@ -50,7 +54,8 @@ def _check_shape(proof: object) -> None:
     _field(proof, "row", dict, "an object of columns")
     _field(proof, "leaf", str, "hexadecimal text", optional=True)
     path = _field(proof, "path", list, "a list of steps")
-    for i, step in enumerate(path):  # type: ignore[arg-type]
+    assert isinstance(path, list)  # _field checked it
+    for i, step in enumerate(path):
         where = f"the proof's path step {i}:"
         if not isinstance(step, dict):
             raise InvalidProof(f"{where} {_show(step)} is not an object")
@@ -58,16 +63,20 @@ def _check_shape(proof: object) -> None:
             raise InvalidProof(f"{where} the keys are {_show(sorted(step, key=str))}, not exactly 'left' "
                                "and 'right'")
         for side in ("left", "right"):
-            for k, value in enumerate(_field(step, side, list, "a list of hashes", where)):  # type: ignore[arg-type]
+            hashes = _field(step, side, list, "a list of hashes", where)
+            assert isinstance(hashes, list)  # _field checked it
+            for k, value in enumerate(hashes):
                 if not isinstance(value, str):
                     raise InvalidProof(f"{where} {side}[{k}] is not hexadecimal text: {_show(value)}")
     merkle = _field(proof, "merkle", dict, "an object", optional=True)
-    if merkle is not None:
-        _field(merkle, "algorithm", str, "text", "the proof's merkle", optional=True)  # type: ignore[arg-type]
-        _field(merkle, "root", str, "hexadecimal text", "the proof's merkle", optional=True)  # type: ignore[arg-type]
+    if isinstance(merkle, dict):  # _field checked that it is one, if given
+        _field(merkle, "algorithm", str, "text", "the proof's merkle", optional=True)
+        _field(merkle, "root", str, "hexadecimal text", "the proof's merkle", optional=True)
+    return proof
 
 
-def check_proof(proof: dict, manifest_path: Path, key, signature_path: Path | None = None) -> str:
+def check_proof(proof: object, manifest_path: Path, key: Ed25519PublicKey,
+                signature_path: Path | None = None) -> str:
     """Raise InvalidProof unless `proof` shows its ticket in the pool of the signed manifest."""
     manifest_path = Path(manifest_path)
     data = read_manifest_bytes(manifest_path)
@@ -84,7 +93,7 @@ def check_proof(proof: dict, manifest_path: Path, key, signature_path: Path | No
         manifest = Manifest.parse(data)
     except ManifestError as exc:
         raise InvalidProof(f"the manifest is not valid: {exc}") from None
-    _check_shape(proof)
+    proof = _check_shape(proof)
     stated = proof.get("manifest_sha256")
     if stated is not None and stated != hashlib.sha256(data).hexdigest():
         raise InvalidProof("the proof was made against another manifest (manifest_sha256 differs)")

@@ -4,7 +4,7 @@
     (2) every listed file exists with the stated size and SHA-256; no unlisted file is present;
     (3) every pool is complete: positions 0..N-1 in order, every ticket identity the one its
         position gives (docs/pool-files.md; printed: its book and ticket number, each book's tickets
-        contiguous and numbered 0..per_book-1, audit/books.py), no ticket id in two pools (printed:
+        contiguous and numbered 0..per_book-1, audit/steps/books.py), no ticket id in two pools (printed:
         no book number in two),
         every Merkle salt 32 hex digits and a sample of them distinct (that they are random bits
         from the seed only step 7 can prove);
@@ -14,51 +14,79 @@
         a spec, the spec; the spec's SHA-256 must be the manifest's);
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
-        file byte for byte (audit/reproduce.py; the generator is passed in, never imported); with a
+        file byte for byte (audit/steps/reproduction.py; the generator is passed in, never imported); with a
         ceremony file instead, the seed is first derived from its reveals, each checked against the
-        manifest's commitments (audit/ceremony.py);
+        manifest's commitments (audit/steps/ceremony.py);
     (8) every pool's statistics pass at 99% confidence for the run: positions, winners per book or
-        block, runs, and the layout no-information tests of the game's contract (audit/stats.py);
+        block, runs, and the layout no-information tests of the game's contract (audit/stats/);
     (9) printed runs: imaging files, pack list and, given the validation keys, the validation files
-        re-derived ticket by ticket (audit/deliverables.py, docs/validation.md).
+        re-derived ticket by ticket (audit/steps/deliverables.py, docs/validation.md).
 
-Each step is a function that returns what it checked or raises VerificationError(step, reason).
-`verify_run` runs them all: a failure never stops the others; a step that cannot run without an
-earlier one is reported "skip" with the step it needs. Steps 2 to 6 run per pool, optionally in
-several processes.
+The steps are audit.checklist.Step; each is a function that returns what it checked or raises
+VerificationError(step, reason). `verify_run(VerifyRequest(...))` runs them all: a failure never
+stops the others; a step that cannot run without an earlier one is reported "skip" with the step it
+needs. Steps 2 to 6 run per pool, optionally in several processes.
 """
 
 from __future__ import annotations
 
 import gc
 import multiprocessing as mp
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import polars as pl
 
-from audit.books import check_book_numbers
-from audit.ceremony import ceremony_seed, read_ceremony
-from audit.checklist import TITLES, Outcome, Report, StepResult
-from audit.deliverables import check_deliverable_files, check_deliverables, read_key
+from audit.checklist import Outcome, Report, Step, StepResult
 from audit.errors import UnusableInput, VerificationError
 from audit.interrupts import deferred, starting_workers, stop, worker_init
-from audit.limits import read_manifest_bytes
-from audit.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
-from audit.reproduce import Regenerate, check_commitment, check_reproduction, read_seed
-from audit.spec import read_spec
-from audit.stats import check_statistics
-from audit.steps_files import check_file, check_listing, check_signature
-from audit.steps_identity import check_complete, check_run_identities, expected_identities
-from audit.steps_pool import check_against_spec, check_figures, check_layouts, check_merkle, check_totals
+from audit.read.limits import read_manifest_bytes
+from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
+from audit.read.spec import read_spec
+from audit.stats.step import check_statistics
+from audit.steps.books import check_book_numbers
+from audit.steps.ceremony import ceremony_seed, read_ceremony
+from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
+from audit.steps.figures import check_against_spec, check_figures, check_totals
+from audit.steps.files import check_file, check_listing, check_signature
+from audit.steps.identity import check_complete, check_run_identities, expected_identities
+from audit.steps.layouts import check_layouts
+from audit.steps.merkle_roots import check_merkle
+from audit.steps.reproduction import Regenerate, check_commitment, check_reproduction, read_seed
 
-__all__ = ["Report", "StepResult", "check_complete", "check_run_identities", "expected_identities",
-           "verify_run"]
+__all__ = ["Report", "StepResult", "VerifyRequest", "attempt", "check_complete", "check_run_identities",
+           "expected_identities", "pool_outcomes", "verify_run"]
+
+T = TypeVar("T")
+PER_POOL = (Step.FILES, Step.COMPLETENESS, Step.LAYOUTS, Step.FIGURES, Step.MERKLE_ROOTS)
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerifyRequest:
+    """What `verify_run` checks, and with what (the options of `python -m audit verify`).
+
+    `regenerate` is the generator step 7 reproduces the pools with (see audit/steps/reproduction.py);
+    without it step 7 checks the seed commitment only. `workers`: pools checked at once."""
+
+    run: Path
+    public_key: Path | None = None
+    spec: Path | None = None
+    seed_file: Path | None = None
+    ceremony: Path | None = None
+    workers: int = 1
+    regenerate: Regenerate | None = None
+    allow_readable_secret: bool = False
+    validation_key: Path | None = None
+    high_validation_key: Path | None = None
 
 
 # ---- the runner ---------------------------------------------------------------------------------
 
-def _attempt(step: int, check, *args) -> Outcome:
+def attempt(step: Step, check: Callable[..., T], *args: Any) -> tuple[str, T | str]:
+    """Step `step`'s outcome of `check(*args)`: ("pass", what it returned) or ("fail", why)."""
     try:
         return "pass", check(*args)
     except VerificationError as exc:
@@ -69,57 +97,79 @@ def _attempt(step: int, check, *args) -> Outcome:
 
 def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
                   per_book: int | None, number: object = None,
-                  play: dict | None = None) -> dict[int, Outcome]:
+                  play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
-    out: dict[int, Outcome] = {2: _attempt(2, check_file, folder, pool)}
+    out: dict[Step, Outcome] = {Step.FILES: attempt(Step.FILES, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
-        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in (3, 4, 5, 6)}
+        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}
     try:
         table = pl.read_parquet(folder / pool.file)
     except Exception as exc:
-        out[3] = ("fail", f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}")
-        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in (4, 5, 6)}
-    out[3] = _attempt(3, check_complete, table, pool, kind, per_book, number)
-    out[4] = _attempt(4, check_layouts, table, pool, rules, play)
-    out[5] = _attempt(5, check_figures, table, pool)
-    out[6] = _attempt(6, check_merkle, table, pool)
+        why = f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}"
+        out[Step.COMPLETENESS] = ("fail", why)
+        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}
+    out[Step.COMPLETENESS] = attempt(Step.COMPLETENESS, check_complete, table, pool, kind, per_book, number)
+    out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
+    out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
+    out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
     return out
 
 
-def _pool_job(args) -> dict[int, Outcome]:
+PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None"]
+
+
+def _pool_job(args: PoolJob) -> dict[Step, Outcome]:
     return pool_outcomes(*args)
 
 
-def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, seed_file: Path | None = None,
-               workers: int = 1, regenerate: Regenerate | None = None,
-               ceremony: Path | None = None, allow_readable_secret: bool = False,
-               validation_key: Path | None = None, high_validation_key: Path | None = None) -> Report:
-    """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked.
+def _pool_results(jobs: list[PoolJob], workers: int) -> list[dict[Step, Outcome]]:
+    """Steps 2 to 6 of every pool, in `workers` processes if more than one (in the jobs' order)."""
+    if workers <= 1 or len(jobs) <= 1:
+        return [_pool_job(j) for j in jobs]
+    context = mp.get_context("spawn")
+    # largest files first, so that no worker starts a big pool while the others are finishing
+    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][1].file_bytes)
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context,
+                               initializer=worker_init)
+    try:
+        with starting_workers():  # each submit may start a worker process
+            futures = {i: pool.submit(_pool_job, jobs[i]) for i in order}
+        outcomes = [futures[i].result() for i in range(len(jobs))]
+    except BaseException:
+        stop(pool)  # an interrupt: no worker goes on reading
+        raise
+    with deferred():  # the pool's semaphores are released by finalizers: a signal inside one is lost
+        pool.shutdown()
+        del pool, futures
+        gc.collect()
+    return outcomes
 
-    `regenerate` is the generator step 7 reproduces the pools with (see audit/reproduce.py);
-    without it step 7 checks the seed commitment only."""
-    folder = Path(run)
+
+def verify_run(request: VerifyRequest) -> Report:
+    """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked."""
+    r = request
+    folder = Path(r.run)
     if not folder.is_dir():
         raise UnusableInput(f"{folder}: run folder not found")
     if not (folder / MANIFEST).exists():
         raise UnusableInput(f"{folder}: no {MANIFEST} in the run folder")
     data = read_manifest_bytes(folder / MANIFEST)
-    key = load_public_key(public_key) if public_key is not None else None
-    spec_figures = read_spec(spec) if spec is not None else None
+    key = load_public_key(r.public_key) if r.public_key is not None else None
+    spec = read_spec(r.spec) if r.spec is not None else None
     seed = None
-    if seed_file is not None and ceremony is not None:
+    if r.seed_file is not None and r.ceremony is not None:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
-    ceremony_doc = read_ceremony(ceremony) if ceremony is not None else None
-    if seed_file is not None:
-        if spec is None:
+    ceremony_doc = read_ceremony(r.ceremony) if r.ceremony is not None else None
+    if r.seed_file is not None:
+        if r.spec is None:
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
-        seed = read_seed(seed_file, allow_readable_secret)
+        seed = read_seed(r.seed_file, r.allow_readable_secret)
 
-    keys = {"low": read_key(validation_key) if validation_key else None,
-            "high": read_key(high_validation_key) if high_validation_key else None}
-    steps = [StepResult(n, TITLES[n]) for n in TITLES]
-    steps[8].required = False  # its parts without a key are skipped, not failed
-    report = Report(folder, fingerprint(key) if key else None, steps)
+    keys = {"low": read_key(r.validation_key) if r.validation_key else None,
+            "high": read_key(r.high_validation_key) if r.high_validation_key else None}
+    step = {s: StepResult(s, s.title) for s in Step}
+    step[Step.DELIVERABLES].required = False  # its parts without a key are skipped, not failed
+    report = Report(folder, fingerprint(key) if key else None, list(step.values()))
     try:
         manifest: Manifest | None = Manifest.parse(data)
         unreadable = ""
@@ -127,77 +177,62 @@ def verify_run(run: Path, public_key: Path | None, *, spec: Path | None = None, 
         manifest, unreadable = None, str(exc)
 
     if key is None:
-        steps[0].add("skip", "no public key given")
-        steps[0].required = False
+        step[Step.SIGNATURE].add("skip", "no public key given")
+        step[Step.SIGNATURE].required = False
     else:
-        steps[0].add(*_attempt(1, check_signature, folder, data, manifest, key))
+        step[Step.SIGNATURE].add(*attempt(Step.SIGNATURE, check_signature, folder, data, manifest, key))
     if seed is None and ceremony_doc is None:
-        steps[6].add("skip", "not requested (give --seed-file and --spec, or --ceremony)")
-        steps[6].required = False
+        step[Step.REPRODUCTION].add("skip", "not requested (give --seed-file and --spec, or --ceremony)")
+        step[Step.REPRODUCTION].required = False
     if manifest is None:
-        steps[0].add("fail", f"manifest.json is not a valid manifest: {unreadable}")
-        for s in steps[1:] if seed is not None or ceremony_doc is not None else steps[1:6] + steps[7:]:
-            s.add("skip", "needs a readable manifest.json (step 1)")
+        step[Step.SIGNATURE].add("fail", f"manifest.json is not a valid manifest: {unreadable}")
+        requested = seed is not None or ceremony_doc is not None  # else step 7 is skipped already
+        for s in Step:
+            if s != Step.SIGNATURE and (requested or s != Step.REPRODUCTION):
+                step[s].add("skip", "needs a readable manifest.json (step 1)")
         return report
 
-    steps[1].add(*_attempt(2, check_listing, folder, manifest))
+    step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest))
     if manifest.doc.get("deliverables"):
-        steps[1].add(*_attempt(2, check_deliverable_files, folder, manifest))
+        step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
-    jobs = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
-            for p in manifest.pools]
-    if workers > 1 and len(jobs) > 1:
-        context = mp.get_context("spawn")
-        # largest files first, so that no worker starts a big pool while the others are finishing
-        order = sorted(range(len(jobs)), key=lambda i: -manifest.pools[i].file_bytes)
-        pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context,
-                                   initializer=worker_init)
-        try:
-            with starting_workers():  # each submit may start a worker process
-                futures = {i: pool.submit(_pool_job, jobs[i]) for i in order}
-            outcomes = [futures[i].result() for i in range(len(jobs))]
-        except BaseException:
-            stop(pool)  # an interrupt: no worker goes on reading
-            raise
-        with deferred():  # the pool's semaphores are released by finalizers: a signal inside one is lost
-            pool.shutdown()
-            del pool, futures
-            gc.collect()
-    else:
-        outcomes = [_pool_job(j) for j in jobs]
-    for pool, result in zip(manifest.pools, outcomes, strict=True):
-        for step, (status, message) in sorted(result.items()):
-            steps[step - 1].add(status, message, f"pool {pool.id}")
-    steps[2].add(*_attempt(3, check_run_identities, manifest))
+    jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
+                           for p in manifest.pools]
+    for pool, result in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
+        for s, (status, message) in sorted(result.items()):
+            step[s].add(status, message, f"pool {pool.id}")
+    step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_run_identities, manifest))
     if manifest.kind == "printed":
-        steps[2].add(*_attempt(3, check_book_numbers, folder, manifest.pools, manifest.tickets_per_book))
+        step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
+                                             manifest.tickets_per_book))
 
-    steps[4].add(*_attempt(5, check_totals, manifest))
-    if spec_figures is not None:
-        steps[4].add(*_attempt(5, check_against_spec, manifest, spec_figures))
+    step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
+    if spec is not None:
+        step[Step.FIGURES].add(*attempt(Step.FIGURES, check_against_spec, manifest, spec))
     else:
-        steps[4].add("pass", "no --spec given: checked against the manifest only")
+        step[Step.FIGURES].add("pass", "no --spec given: checked against the manifest only")
 
     for status, message, where in check_statistics(folder, manifest):
-        steps[7].add(status, message, where)
-    for status, message in check_deliverables(folder, manifest, keys, spec):  # audit/deliverables.py
-        steps[8].add(status, message)
+        step[Step.STATISTICS].add(status, message, where)
+    for status, message in check_deliverables(folder, manifest, keys, spec):
+        step[Step.DELIVERABLES].add(status, message)
 
+    reproduction = step[Step.REPRODUCTION]
     lead, option = "", "--seed-file"
     if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
-        status, found = _attempt(7, ceremony_seed, manifest, ceremony_doc)
-        seed, message = found if status == "pass" else (None, found)
-        steps[6].add(status, message)
+        status, found = attempt(Step.REPRODUCTION, ceremony_seed, manifest, ceremony_doc)
+        seed, message = found if isinstance(found, tuple) else (None, found)  # passed: (seed, what)
+        reproduction.add(status, message)
         lead, option = f"{message}; ", "--ceremony"
-    if seed is not None and spec is not None and regenerate is not None:
-        steps[6].add(*_attempt(7, check_reproduction, folder, manifest, seed, spec, regenerate))
+    if seed is not None and r.spec is not None and r.regenerate is not None:
+        reproduction.add(*attempt(Step.REPRODUCTION, check_reproduction, folder, manifest, seed, r.spec,
+                                  r.regenerate))
     elif seed is not None:
-        steps[6].add(*_attempt(7, check_commitment, manifest, seed))
-        if steps[6].status == "pass":
+        reproduction.add(*attempt(Step.REPRODUCTION, check_commitment, manifest, seed))
+        if reproduction.status == "pass":
             why = (f"this verifier has no generator (`poolgen verify {option}` regenerates them)"
-                   if regenerate is None else "give --spec to regenerate them")
-            steps[6].add("skip", f"{lead}seed matches the commitment; pools not regenerated: {why}")
-            steps[6].required = False
+                   if r.regenerate is None else "give --spec to regenerate them")
+            reproduction.add("skip", f"{lead}seed matches the commitment; pools not regenerated: {why}")
+            reproduction.required = False
     return report
-

@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.deliverables import check_deliverables  # noqa: E402
-from audit.manifest import Manifest  # noqa: E402
+from audit.read.manifest import Manifest  # noqa: E402
+from audit.steps.deliverables import check_deliverables  # noqa: E402
 from poolgen.deliverables.write import write_imaging  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.build import build_pool  # noqa: E402

@@ -48,17 +48,17 @@ GROUPS: dict[str, tuple[list[str], list[str], str]] = {
                  ["tests/test_rng.py", "tests/test_sampling_ties.py", "tests/test_sampling_shapes.py"],
                  "uniform or catches"),
     "build": (["poolgen/run/build.py"], ["tests/test_build.py"], ""),
-    "merkle": (["poolgen/run/merkle.py", "audit/merkle.py"],
+    "merkle": (["poolgen/run/merkle.py", "audit/merkle/*.py"],
                ["tests/test_merkle.py", "tests/test_merkle_kills.py"], "poolgen_and_audit_agree"),
-    "rules": (["audit/styles/*.py", "audit/rules/_shared.py"],  # audit's engines, one per play style
+    "rules": (["audit/styles/*.py"],  # audit's engines, one per play style
               ["tests/test_audit_styles.py", "tests/test_audit_match_n.py", "tests/test_audit_wild_side.py",
                "tests/test_audit_style_prize_legend_duel.py", "tests/test_audit_styles_area_match.py",
                "tests/test_audit_kills_printed.py", "tests/test_audit_kills_einstant.py",
                "tests/test_audit_kills_sample3.py"], ""),
-    "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps_files.py", "audit/steps_identity.py",
-                "audit/steps_pool.py"], ["tests/test_verify_tamper.py", "tests/test_verify_ids.py",
-                                     "tests/test_damaged_runs.py", "tests/test_verify_kills.py",
-                                     "tests/test_verify_einstant_steps.py"], ""),
+    "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps/files.py", "audit/steps/identity.py",
+                "audit/steps/layouts.py", "audit/steps/figures.py", "audit/steps/merkle_roots.py"],
+               ["tests/test_verify_tamper.py", "tests/test_verify_ids.py", "tests/test_damaged_runs.py",
+                "tests/test_verify_kills.py", "tests/test_verify_einstant_steps.py"], ""),
 }
 COPIED = ["poolgen", "audit", "tests", "specs", "docs", "pyproject.toml"]
 # Groups whose tests use polars: mutmut forks each mutant's process, and a process forked after polars
@@ -116,7 +116,7 @@ _RESULT = re.compile(r"^\s+(\S+): (.+)$")
 
 
 def _module_of(key: str) -> str:
-    """'audit.rules.wild_side.x_evaluate__mutmut_12' -> 'audit/rules/wild_side.py'."""
+    """'audit.styles.match_n.x_evaluate__mutmut_12' -> 'audit/styles/match_n.py'."""
     dotted = re.split(r"\.x[_ǁ]", key, maxsplit=1)[0]
     return dotted.replace(".", "/") + ".py"
 

@@ -49,7 +49,7 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         "numbers[:, w_count - 1 + j - len(wins)]",
         ["tests/test_layout_decoys.py::test_ws_decoys_never_show_a_lucky_number"]),
     "audit-accepts-over-paying-layout": (
-        "audit/styles/__init__.py", "other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1]",
+        "audit/styles/play.py", "other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1]",
         "other = np.zeros(n, dtype=bool) if keys.shape[1]",
         ["tests/test_audit_wild_side.py::test_loser_your_number_matches_a_lucky_number"]),
     "merkle-leaf-prefix-dropped": (
@@ -57,11 +57,11 @@ BUGS: dict[str, tuple[str, str, str, list[str]]] = {
         "start_state = hashlib.sha256(_header(",
         ["tests/test_merkle.py::test_known_answer_messages_and_leaves"]),
     "audit-merkle-drops-a-last-row": (
-        "audit/merkle.py", "        if len(rest) == 1:\n            up.append(rest.tobytes())\n",
+        "audit/merkle/tree.py", "        if len(rest) == 1:\n            up.append(rest.tobytes())\n",
         "        if len(rest) == 1:\n            pass\n",
         ["tests/test_merkle.py::test_a_group_of_one_moves_up_unchanged"]),
     "missing-signature-accepted": (
-        "audit/steps_files.py", '        raise VerificationError(1, "manifest.sig is missing")',
+        "audit/steps/files.py", '        raise VerificationError(Step.SIGNATURE, "manifest.sig is missing")',
         '        return "manifest.sig is missing"',
         ["tests/test_verify_tamper.py::test_a_missing_signature_and_an_unsigned_run"]),
     "float-money": (

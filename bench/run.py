@@ -28,7 +28,7 @@ import polars as pl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.verify import verify_run  # noqa: E402
+from audit.verify import VerifyRequest, verify_run  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.rng import derive_stream  # noqa: E402
 from poolgen.rng.labels import stream_label  # noqa: E402
@@ -83,7 +83,7 @@ def bench_pool(tmp: Path) -> None:
     row("end to end: generate one pool (Parquet, Merkle, manifest, signature)", end_to_end, floor_write,
         "polars write")
     run, public = tmp / "p0", tmp / "keys" / "signing-key.pub.pem"
-    verify = timed(lambda: verify_run(run, public), repeat=1)
+    verify = timed(lambda: verify_run(VerifyRequest(run=run, public_key=public)), repeat=1)
     row("verify: audit steps 1-6 on that run", verify, floor_write, "polars write")
     print(f"  verify / generate: {verify / end_to_end:.2f}")
 

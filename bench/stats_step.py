@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.manifest import Manifest  # noqa: E402
-from audit.stats import check_statistics  # noqa: E402
-from audit.verify import verify_run  # noqa: E402
+from audit.read.manifest import Manifest  # noqa: E402
+from audit.stats.step import check_statistics  # noqa: E402
+from audit.verify import VerifyRequest, verify_run  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
 from poolgen.run.signing import Signer, new_key_pair  # noqa: E402
@@ -54,7 +54,8 @@ def main() -> None:
                                            out=Path(tmp) / "runs", run_id=pid, pool_ids=[pid],
                                            signature=signer.manifest_entry()), finish=signer.sign_run).folder
             manifest = Manifest.parse((run / "manifest.json").read_bytes())
-            whole = timed(lambda run=run: verify_run(run, keys.public, workers=1))
+            whole = timed(lambda run=run: verify_run(VerifyRequest(run=run, public_key=keys.public,
+                                                                  workers=1)))
             step8 = timed(lambda run=run, m=manifest: check_statistics(run, m))
             n = manifest.pools[0].tickets
             print(f"{args.game} {pid} ({n:,} shares, {len(manifest.pools[0].columns)} columns): "

@@ -1,7 +1,8 @@
 """The house's rules, checked from the code's own imports (docs/architecture.md): each package's top
 level is at most ten modules, no module is over 400 lines, no import cycles (function-local imports
-included), no `_private` name imported from another module, the layers only import downwards, and
-the style registries of both sides name the contracts in docs/styles/."""
+included: one hides a cycle, it does not break one), a function-local import of the package's own
+modules says why on its line, no `_private` name imported from another module, the layers only
+import downwards, and the style registries of both sides name the contracts in docs/styles/."""
 
 from __future__ import annotations
 
@@ -114,6 +115,25 @@ def test_no_private_name_is_imported_from_another_module(package):
                 private += [f"{name}: {node.module}.{a.name}" for a in node.names
                             if a.name.startswith("_") and not a.name.startswith("__")]
     assert private == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_function_local_import_of_the_package_says_why(package):
+    """A slow import kept off the start-up path is fine, and says so on its line; none dodges a cycle."""
+    silent = []
+    for name, path in _modules(package).items():
+        text = path.read_text()
+        lines = text.splitlines()
+        tree = ast.parse(text)
+        for fn in ast.walk(tree):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == package
+                        and "#" not in lines[node.lineno - 1]
+                        and "#" not in lines[getattr(node, "end_lineno", node.lineno) - 1]):
+                    silent.append(f"{name}:{node.lineno}")
+    assert silent == []
 
 
 # Which folders may import which: the core never reaches up into presentation or the command line.

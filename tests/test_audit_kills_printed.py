@@ -1,5 +1,5 @@
-"""audit's engines for printed styles (audit/styles/__init__, key_number_match, match_n, bonus_reveal,
-audit/rules/_shared): the refusals and edge cases mutation testing found untested (bench/mutation.py
+"""audit's engines for printed styles (audit/styles/play, key_number_match, match_n, bonus_reveal,
+audit/styles/interface): the refusals and edge cases mutation testing found untested (bench/mutation.py
 rules). Play entries are written by hand, as docs/styles/play.md gives them: no generator involved."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.rules._shared import Reasons
-from audit.styles import bonus_reveal, evaluate, key_number_match, match_n
+from audit.styles import bonus_reveal, key_number_match, match_n
+from audit.styles.interface import Reasons
+from audit.styles.play import evaluate
 
 # docs/styles/key_number_match.md: numbers 1..6 (codes 0..5), BAG = 6, 2X = 7; prizes FREE, $1, $5
 KN_AREA = {"id": "play", "style": "key_number_match", "winning": 2, "yours": 3,

@@ -1,6 +1,6 @@
 """Tests that kill the mutants a third mutmut sample left alive in audit's style engines (issue 17):
 audit/styles/prize_legend_duel.py, area_match.py, match_n.py, key_number_match.py, bonus_reveal.py
-and audit/rules/_shared.py.
+and audit/styles/interface.py.
 
 Each test pins an exact behaviour a surviving mutant changed: a bound read inclusively (64 legend
 values, 255 symbols, 256 prize symbols, a denomination of 1 cent, most_alike 1), a duel whose only
@@ -15,10 +15,11 @@ import pytest
 from test_audit_kills_einstant import DUEL, LOSING, PLAY, POOL, area_row, d200, duel_row
 from test_audit_kills_printed import BR_AREA, KN_AREA, KN_PLAY, MN_AREA, edited, kn_table, refusal
 
-from audit.rules._shared import Reasons
 from audit.styles import area_match as am
-from audit.styles import bonus_reveal, evaluate, key_number_match, match_n
+from audit.styles import bonus_reveal, key_number_match, match_n
 from audit.styles import prize_legend_duel as pld
+from audit.styles.interface import Reasons
+from audit.styles.play import evaluate
 
 # ------------------------------------------------------------------------------------------------
 # prize_legend_duel
@@ -168,7 +169,7 @@ def test_bonus_reveal_reads_most_alike_1():
 
 
 # ------------------------------------------------------------------------------------------------
-# audit/styles/__init__.py: the play entry, the tiers
+# audit/styles/play.py: the play entry, the tiers
 # ------------------------------------------------------------------------------------------------
 
 WIN_1 = {"area": "play", "how": "match", "by": 1, "prize": "1", "prize_cents": 100}

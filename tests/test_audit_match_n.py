@@ -1,4 +1,4 @@
-"""The auditor's match_n engine (audit/styles/match_n.py, audit/styles/__init__.py) on Happy Holidays,
+"""The auditor's match_n engine (audit/styles/match_n.py, audit/styles/play.py) on Happy Holidays,
 a spec of the style: written from docs/styles/match_n.md and docs/styles/play.md. Full pools come
 from the real pipeline (poolgen.run.build); every illegal layout below starts from a real row. The tests
 may use poolgen to build pools; the engines themselves never import it."""
@@ -14,8 +14,8 @@ from conftest import spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.rules import Evaluation
-from audit.styles import evaluate
+from audit.styles.interface import Evaluation
+from audit.styles.play import evaluate
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 

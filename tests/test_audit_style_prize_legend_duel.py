@@ -18,9 +18,9 @@ from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.rules import Evaluation
 from audit.styles import einstant_engine
 from audit.styles import prize_legend_duel as hth
+from audit.styles.interface import Evaluation
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 

@@ -7,7 +7,7 @@ import polars as pl
 from styles_toml import base_doc, dumps
 from test_styles_spec import kn_doc
 
-from audit.styles import evaluate
+from audit.styles.play import evaluate
 from poolgen.loader import load_spec
 
 

@@ -21,8 +21,8 @@ from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.rules import Evaluation
 from audit.styles import area_match as ptp
+from audit.styles.interface import Evaluation
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 
@@ -466,7 +466,7 @@ def test_a_bad_play_entry_is_refused(changes, message):
 
 
 def test_step_8_features_are_keyed_by_the_style_not_the_game():
-    from audit.stats_layouts import layout_columns, layout_features
+    from audit.stats.layouts import layout_columns, layout_features
 
     assert layout_columns() == () and layout_features(len) is None
     assert layout_columns(PLAY) == ("a0_s0",)

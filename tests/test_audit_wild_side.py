@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.rules import Evaluation
-from audit.styles import _tier_keys, evaluate
+from audit.styles.interface import Evaluation
+from audit.styles.play import evaluate
+from audit.styles.play import tier_keys as _tier_keys
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 

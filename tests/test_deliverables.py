@@ -20,9 +20,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-from audit.deliverables import barcode_numbers, check_deliverables
-from audit.manifest import Manifest
-from audit.verify import verify_run
+from audit.checklist import Step
+from audit.read.manifest import Manifest
+from audit.steps.deliverables import barcode_numbers, check_deliverables
+from audit.verify import VerifyRequest, verify_run
 from poolgen.deliverables.identity import barcode, barcodes, book_numbers, is_valid
 from poolgen.deliverables.validation import TIERS, ValidationFile, new_validation_key, read_validation_key
 from poolgen.loader import load_spec
@@ -169,15 +170,15 @@ def test_every_ticket_validates_to_its_prize_and_nothing_else(runs, game):
 def test_verify_passes_step_9_with_both_keys(runs):
     folder = runs["runs"]["wild_side"]
     vk = runs["root"] / "vk"
-    report = verify_run(
-        folder,
-        runs["public"],
+    report = verify_run(VerifyRequest(
+        run=folder,
+        public_key=runs["public"],
         spec=PRINTED["wild_side"],
         validation_key=vk / "low.key",
         high_validation_key=vk / "high.key",
-    )
+    ))
     assert report.ok, report.to_json()
-    assert report.step(9).details == [
+    assert report.step(Step.DELIVERABLES).details == [
         "imaging-p5.parquet: 150,000 rows match pool p5 spot for spot (56 spots, barcodes recomputed)",
         "packs.csv: 2,500 books, sorted, each with its ticket range; no outcome, no pool",
         "validation-low.bin: every one of 150,000 tickets validates to exactly its prize (prizes below the "
@@ -185,9 +186,9 @@ def test_verify_passes_step_9_with_both_keys(runs):
         "validation-high.bin: every one of 150,000 tickets validates to exactly its prize (high-tier prizes "
         "only)",
     ]
-    skipped = verify_run(folder, runs["public"])
-    assert skipped.ok and skipped.step(9).status == "skip"
-    assert skipped.step(9).reasons == [
+    skipped = verify_run(VerifyRequest(run=folder, public_key=runs["public"]))
+    assert skipped.ok and skipped.step(Step.DELIVERABLES).status == "skip"
+    assert skipped.step(Step.DELIVERABLES).reasons == [
         "validation-low.bin: not opened (give --validation-key)",
         "validation-high.bin: not opened (give --high-validation-key)",
     ]
@@ -269,6 +270,6 @@ def test_the_wrong_key_fails_step_9(runs, copy):
 
 def test_an_unlisted_file_still_fails_step_2(runs, copy):
     (copy / "validation-extra.bin").write_bytes(b"x")
-    report = verify_run(copy, runs["public"])
-    assert report.step(2).status == "fail"
-    assert report.step(2).reasons == ["unlisted file(s) in the run folder: validation-extra.bin"]
+    report = verify_run(VerifyRequest(run=copy, public_key=runs["public"]))
+    assert report.step(Step.FILES).status == "fail"
+    assert report.step(Step.FILES).reasons == ["unlisted file(s) in the run folder: validation-extra.bin"]

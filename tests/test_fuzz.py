@@ -29,10 +29,10 @@ from conftest import SEED_A, small_happy_holidays, spec_path
 from typer.testing import CliRunner
 
 from audit.errors import InvalidProof, UnusableInput
-from audit.limits import parse_json, read_manifest_bytes
-from audit.manifest import Manifest, ManifestError, load_public_key
 from audit.proof import check_proof
-from audit.verify import verify_run
+from audit.read.limits import parse_json, read_manifest_bytes
+from audit.read.manifest import Manifest, ManifestError, load_public_key
+from audit.verify import VerifyRequest, verify_run
 from poolgen.check.game import check_spec
 from poolgen.cli.main import app
 from poolgen.errors import PoolgenError
@@ -243,7 +243,8 @@ def test_mutated_manifests_and_claims(small_run, tmp_path):
             with contextlib.suppress(InvalidProof):
                 check_proof(honest_claim, run / "manifest.json", key)
             if case < VERIFY_CASES:
-                verify_run(run, root / "keys" / "signing-key.pub.pem", workers=1)
+                verify_run(VerifyRequest(run=run, public_key=root / "keys" / "signing-key.pub.pem",
+                                         workers=1))
         problem = _run_case(read_and_check)
         if problem:
             failures.append(f"manifest case {case}: {problem}")

@@ -10,7 +10,7 @@ from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.manifest import Manifest, ManifestError, canonical, load_public_key, signature_problem
+from audit.read.manifest import Manifest, ManifestError, canonical, load_public_key, signature_problem
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from conftest import spec_path
 
-from audit.manifest import Tier
-from audit.stats import pool_statistics
+from audit.read.manifest import Tier
+from audit.stats.step import pool_statistics
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 

@@ -1,4 +1,4 @@
-"""Step 8's no-information features of style-based runs (audit/stats_styles.py), keyed by style and
+"""Step 8's no-information features of style-based runs (audit/stats/styles.py), keyed by style and
 computed from the manifest's play entry and the pool's tier counts: match_n's spot 0 among the spots
 that show an amount (docs/styles/match_n.md section 8), the capped case, and a style without features."""
 
@@ -9,9 +9,9 @@ import polars as pl
 from conftest import spec_path
 from styles_toml import base_doc, dumps
 
-from audit.stats import columns_needed, layout_findings
-from audit.stats_layouts import layout_columns
-from audit.stats_styles import style_features
+from audit.stats.layouts import layout_columns, layout_findings
+from audit.stats.step import columns_needed
+from audit.stats.styles import style_features
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 

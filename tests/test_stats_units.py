@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2, chi2_contingency
 
-from audit.stats import holm
-from audit.stats_tests import (
+from audit.stats.step import holm
+from audit.stats.tests import (
     Finding,
     auc_classifier,
     dispersion,
@@ -134,8 +134,8 @@ def test_the_runs_level_is_split_over_its_pools_and_an_unknown_game_gets_no_layo
     no layout contract tests says so instead of inventing any."""
     import polars as pl
 
-    from audit.manifest import Tier
-    from audit.stats import pool_lines, pool_statistics
+    from audit.read.manifest import Tier
+    from audit.stats.step import pool_lines, pool_statistics
 
     n = 20_000
     prize = np.where(split_mask(n, 1) & split_mask(n, 1 << 40), 100, 0)  # about a quarter win

@@ -18,7 +18,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
-from audit.verify import verify_run
+from audit.verify import VerifyRequest, verify_run
 from poolgen.cli.main import app
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
@@ -146,7 +146,7 @@ def _reseal(run: Path, table: pl.DataFrame, pool: str) -> None:
 
 
 def _step4(run: Path) -> tuple[str, str]:
-    step = verify_run(run, None).to_json()["steps"][3]
+    step = verify_run(VerifyRequest(run=run)).to_json()["steps"][3]
     return step["status"], " | ".join(step["reasons"])
 
 
@@ -240,7 +240,7 @@ def test_step_5_ties_the_play_entry_to_the_spec(base, tmp_path):
     tier["wins"][0]["how"] = "match"
     manifest["play"]["areas"][0]["numbers"][0] = "99"
     (run / "manifest.json").write_bytes(canonical_bytes(manifest))
-    steps = verify_run(run, None, spec=EXAMPLES / "hit_50.toml").to_json()["steps"]
+    steps = verify_run(VerifyRequest(run=run, spec=EXAMPLES / "hit_50.toml")).to_json()["steps"]
     assert steps[4]["status"] == "fail"
     assert steps[4]["reasons"] == [
         "area play: numbers ['99', '4', '5', '6', '7', '8', '9', '10', '11', '13', '14', '15', '16', '17', "

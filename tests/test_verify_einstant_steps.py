@@ -1,6 +1,6 @@
-"""Steps 4 and 5 of an eInstant run (audit/steps_pool.py), message by message: the style's engine
-over the table, the figures recounted, and the run against its spec (the spec's hash, every game
-field, every pool, and the play entry an area_match engine derives from the spec:
+"""Steps 4 and 5 of an eInstant run (audit/steps/layouts.py, audit/steps/figures.py), message by
+message: the style's engine over the table, the figures recounted, and the run against its spec (the
+spec's hash, every game field, every pool, and the play entry an area_match engine derives from the spec:
 docs/styles/area_match.md section 1). Called directly on one small real pool, so each case costs an
 edit of a dict or a table."""
 
@@ -17,10 +17,11 @@ import pytest
 from conftest import SEED_A, spec_path
 
 from audit.errors import VerificationError
-from audit.manifest import Manifest
-from audit.spec import read_spec
-from audit.steps_identity import check_complete
-from audit.steps_pool import check_against_spec, check_figures, check_layouts
+from audit.read.manifest import Manifest
+from audit.read.spec import read_spec
+from audit.steps.figures import check_against_spec, check_figures
+from audit.steps.identity import check_complete
+from audit.steps.layouts import check_layouts
 from audit.verify import pool_outcomes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
@@ -159,17 +160,15 @@ def test_step4_names_every_problem_of_a_changed_layout(pp_folder):
 
 
 class _WrongShape:  # an engine that answers for another number of rows
-    KIND = "einstant"
-
     @staticmethod
     def evaluate(table, pool, play):
-        from audit.rules import Evaluation
+        from audit.styles.interface import Evaluation
         return Evaluation(np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), [])
 
 
 def test_step4_refuses_an_engine_answer_of_another_length(pp_folder, monkeypatch):
-    import audit.steps_pool
-    monkeypatch.setattr(audit.steps_pool, "einstant_engine", lambda style: _WrongShape)
+    import audit.styles
+    monkeypatch.setitem(audit.styles.TICKET_ENGINES, "area_match", _WrongShape)
     with pytest.raises(VerificationError) as info:
         _step4(pp_folder)
     assert (info.value.step, info.value.reason) == (

@@ -1,5 +1,5 @@
 """Step 3 of the audit checklist recomputes every ticket's identity from its book and position
-(docs/pool-files.md, audit/books.py) and checks that no ticket id is in two pools: a ticket id changed,
+(docs/pool-files.md, audit/steps/books.py) and checks that no ticket id is in two pools: a ticket id changed,
 or two pools claiming the same books, is caught by step 3 even when the whole run is resealed with the
 real signing key.
 
@@ -20,7 +20,7 @@ from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from audit.errors import VerificationError
-from audit.manifest import Manifest, PoolEntry
+from audit.read.manifest import Manifest, PoolEntry
 from audit.verify import check_complete, check_run_identities
 from poolgen.cli.main import app
 from poolgen.files.read import file_entry

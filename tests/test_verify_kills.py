@@ -14,13 +14,16 @@ import pytest
 from conftest import SEED_A, SPECS, spec_path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from audit.checklist import Step
 from audit.errors import VerificationError
-from audit.manifest import Manifest, canonical, fingerprint
-from audit.spec import read_spec
-from audit.steps_files import check_listing, check_signature
-from audit.steps_identity import check_complete, check_run_identities, expected_identities
-from audit.steps_pool import check_against_spec, check_layouts, check_totals
-from audit.verify import _attempt, verify_run
+from audit.read.manifest import Manifest, canonical, fingerprint
+from audit.read.spec import read_spec
+from audit.steps.figures import check_against_spec, check_totals
+from audit.steps.files import check_listing, check_signature
+from audit.steps.identity import check_complete, check_run_identities, expected_identities
+from audit.steps.layouts import check_layouts
+from audit.verify import VerifyRequest, verify_run
+from audit.verify import attempt as _attempt
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 
@@ -136,8 +139,8 @@ def test_step4_refuses_a_run_without_a_play_entry_in_one_line(small_printed, tmp
     with pytest.raises(VerificationError) as info:
         check_layouts(table, manifest.pools[0], manifest.rules, None)
     assert (info.value.step, info.value.reason) == (4, f"no audit rules for game rules {rules!r}")
-    report = verify_run(run, None)
-    step4 = report.steps[3]
+    report = verify_run(VerifyRequest(run=run))
+    step4 = report.step(Step.LAYOUTS)
     assert (step4.status, step4.reasons) == ("fail", [f"pool p1: no audit rules for game rules {rules!r}"])
     assert 4 in report.failed
 
@@ -281,6 +284,6 @@ def test_step1_names_a_signed_manifest_not_in_canonical_form(small_printed, tmp_
 
 
 def test_step1_without_a_public_key_is_skipped_not_failed(small_printed):
-    report = verify_run(small_printed[0], None)
-    step1 = report.steps[0]
+    report = verify_run(VerifyRequest(run=small_printed[0]))
+    step1 = report.step(Step.SIGNATURE)
     assert (step1.status, step1.reasons, step1.required) == ("skip", ["no public key given"], False)

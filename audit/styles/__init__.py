@@ -1,148 +1,46 @@
-"""Rules engines for style-based runs, written from docs/styles/*.md and nothing else.
+"""audit's play-style engines by the name a manifest gives them, each written from its contract,
+docs/styles/<style>.md, alone (audit/styles/interface.py says what an engine is).
 
-A run of a style-based game carries the manifest entry `play` (docs/styles/play.md): its areas,
-each of a style, its most wins, and every tier's wins. `evaluate(table, pool, play)` evaluates each
-area with its style's engine (looked up by name in STYLES), sums the wins, and marks illegal every
-row with too many wins or whose wins are not exactly its tier's.
-
-A style engine provides `evaluate(table, area, reasons) -> list[Slot]`: one Slot per place a win
-can come from (a spot, an amount), with per-row arrays.
+AREA_ENGINES: the styles of a printed ticket's play areas (the manifest's `play.areas[*].style`),
+evaluated together by audit/styles/play.py. TICKET_ENGINES: the ticket-wide styles, each evaluating
+whole shares: the eInstant styles (the manifest's `play.style`). PLAY_FROM_SPEC: the ticket-wide
+styles whose contract derives the manifest's `play` entry from the spec. A style not listed has no
+engine: `area_engine` and `einstant_engine` say so in one line (a ValueError).
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from importlib import import_module
+from audit.styles import area_match, bonus_reveal, key_number_match, match_n, prize_legend_duel
+from audit.styles.interface import AreaEngine, PlayFromSpec, TicketEngine
 
-import numpy as np
-import polars as pl
+__all__ = ["AREA_ENGINES", "PLAY_FROM_SPEC", "TICKET_ENGINES", "area_engine", "einstant_engine"]
 
-from audit.rules import Evaluation
-from audit.rules._shared import Reasons
-
-STYLES = ("key_number_match", "match_n", "bonus_reveal")
-_STYLE_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
-HOWS = ("match", "automatic", "multiplier", "reveal")
-
-
-@dataclass
-class Slot:
-    """Per row: whether this place wins, how (index into HOWS), by how much, on which shown prize
-    (its index in the area's `prizes`) and what that prize is worth."""
-
-    won: np.ndarray  # bool
-    how: np.ndarray  # int
-    by: np.ndarray  # int64
-    prize: np.ndarray  # int64
-    cents: np.ndarray  # int64
+AREA_ENGINES: dict[str, AreaEngine] = {
+    "key_number_match": key_number_match,
+    "match_n": match_n,
+    "bonus_reveal": bonus_reveal,
+}
+TICKET_ENGINES: dict[str, TicketEngine] = {
+    "area_match": area_match,
+    "prize_legend_duel": prize_legend_duel,
+}
+PLAY_FROM_SPEC: dict[str, PlayFromSpec] = {
+    "area_match": area_match.play_from_spec,
+}
 
 
-def _need(doc: object, key: str, kind: type, where: str):
-    if not isinstance(doc, dict) or key not in doc:
-        raise ValueError(f"manifest play entry: {where}.{key} is missing")
-    value = doc[key]
-    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
-        raise ValueError(f"manifest play entry: {where}.{key} is not a {kind.__name__}")
-    return value
-
-
-def einstant_engine(style: str):
-    """The audit engine of an eInstant style (the manifest's `play.style`): audit/styles/<style>.py
-    with KIND = "einstant", written from docs/styles/<style>.md alone, providing
-    `evaluate(table, pool, play) -> Evaluation`. ValueError for a style there is no engine of."""
-    if not isinstance(style, str) or not _STYLE_NAME.fullmatch(style) or style in STYLES:
-        raise ValueError(f"manifest play entry: no audit engine for eInstant style {style!r}")
-    try:
-        module = import_module(f"audit.styles.{style}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"audit.styles.{style}":
-            raise
-        module = None
-    if getattr(module, "KIND", None) != "einstant":
-        raise ValueError(f"manifest play entry: no audit engine for eInstant style {style!r}")
-    return module
-
-
-def style_engine(style: str):
-    if style not in STYLES:
+def area_engine(style: str) -> AreaEngine:
+    """The engine of an area's style; ValueError for a style there is no engine of."""
+    engine = AREA_ENGINES.get(style)
+    if engine is None:
         raise ValueError(f"manifest play entry: no audit engine for style {style!r}")
-    return import_module(f"audit.styles.{style}")
+    return engine
 
 
-def _key(area: int, how: np.ndarray, by: np.ndarray, prize: np.ndarray) -> np.ndarray:
-    """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
-    return ((np.int64(area) * 4 + how) * 4096 + by) * 256 + prize
-
-
-def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
-    n = table.height
-    areas = _need(play, "areas", list, "play")
-    max_wins = _need(play, "max_wins", int, "play")
-    reasons = Reasons()
-    slots: list[np.ndarray] = []
-    prize = np.zeros(n, dtype=np.int64)
-    names: dict[str, int] = {}
-    for i, area in enumerate(areas):
-        area_id = _need(area, "id", str, f"areas[{i}]")
-        source = area.get("winning_from")
-        if source is not None and (source not in names or areas[names[source]].get("numbers")
-                                   != area.get("numbers")):
-            raise ValueError(f"manifest play entry: area {area_id!r}: winning_from {source!r} is not an "
-                             "earlier area of the same numbers")
-        names[area_id] = i
-        engine = style_engine(_need(area, "style", str, f"areas[{i}]"))
-        for s in engine.evaluate(table, area, reasons):
-            if (s.by < 1).any() or (s.by >= 4096).any() or (s.cents < 0).any() or (s.cents >= 1 << 40).any():
-                raise ValueError(f"manifest play entry: area {area_id!r}: a multiplier or amount "
-                                 "out of range")
-            prize += np.where(s.won, s.by * s.cents, 0)
-            slots.append(np.where(s.won, _key(i, s.how, s.by, np.clip(s.prize, 0, 255)), -1))
-    keys = np.sort(np.stack(slots, axis=1), axis=1) if slots else np.full((n, 0), -1)
-    wins = (keys >= 0).sum(axis=1)
-    too_many = wins > max_wins
-    reasons.add(too_many, lambda r: f"{int(wins[r])} wins, at most {max_wins}")
-
-    want, tier_ids = _tier_keys(play, names, areas, keys.shape[1])
-    tier_column = table["tier"].cast(pl.String) if "tier" in table.columns else pl.Series([None] * n,
-                                                                                      dtype=pl.String)
-    index = tier_column.replace_strict(tier_ids, default=-1, return_dtype=pl.Int64).fill_null(-1).to_numpy()
-    tier = tier_column.to_numpy()
-    unknown = index < 0
-    reasons.add(unknown, lambda r: f"tier {tier[r]!r} is not in the manifest's play entry")
-    expected = want[np.maximum(index, 0)]
-    other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1] else np.zeros(n, dtype=bool)
-    reasons.add(other, lambda r: f"its wins are not its tier {tier[r]!r}'s ({int(wins[r])} win(s) "
-                                 f"paying {int(prize[r])} cents)")
-    return Evaluation(prize, wins, reasons.illegal())
-
-
-def _tier_keys(play: dict, names: dict[str, int], areas: list,
-               width: int) -> tuple[np.ndarray, dict[str, int]]:
-    """Every tier's wins as sorted keys padded with -1 to `width` (the places a win can come from)."""
-    tiers = _need(play, "tiers", list, "play")
-    rows, ids = [], {}
-    for j, t in enumerate(tiers):
-        where = f"tiers[{j}]"
-        ids[_need(t, "id", str, where)] = j
-        keys = []
-        for k, w in enumerate(_need(t, "wins", list, where)):
-            ww = f"{where}.wins[{k}]"
-            area = names.get(_need(w, "area", str, ww))
-            how = _need(w, "how", str, ww)
-            if area is None or how not in HOWS:
-                raise ValueError(f"manifest play entry: {ww}: unknown area or how")
-            by, code = _need(w, "by", int, ww), _need(w, "prize", str, ww)
-            cents = _need(w, "prize_cents", int, ww)
-            prizes = [p.get("code") for p in areas[area]["prizes"]]
-            if code not in prizes or areas[area]["prizes"][prizes.index(code)].get("cents") != cents:
-                raise ValueError(f"manifest play entry: {ww}: prize {code!r} of {cents} cents is not "
-                                 "one of its area's prizes")
-            if not 1 <= by < 4096:
-                raise ValueError(f"manifest play entry: {ww}: by out of range")
-            packed = _key(area, np.int64(HOWS.index(how)), np.int64(by), np.int64(prizes.index(code)))
-            keys.append(int(packed))
-        if len(keys) > width:
-            raise ValueError(f"manifest play entry: {where} has more wins than the areas have places")
-        rows.append(sorted([-1] * (width - len(keys)) + keys))
-    return np.array(rows, dtype=np.int64).reshape(len(rows), width), ids
+def einstant_engine(style: object) -> TicketEngine:
+    """The engine of an eInstant's ticket-wide style (the manifest's `play.style`); ValueError for a
+    style there is no engine of."""
+    engine = TICKET_ENGINES.get(style) if isinstance(style, str) else None
+    if engine is None:
+        raise ValueError(f"manifest play entry: no audit engine for eInstant style {style!r}")
+    return engine

@@ -17,17 +17,16 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from audit.rules import Evaluation
-from audit.rules._shared import Reasons
+from audit.styles.interface import Evaluation, Reasons
 
 __all__ = ["Play", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 
 STYLE = "area_match"
-KIND = "einstant"  # an eInstant style's engine (audit.styles.einstant_engine)
 NO_BONUS = 0
 
 
@@ -40,7 +39,7 @@ class Play:
     wild: int
     key: int
     match: tuple[tuple[int, int], ...]  # (count, times), counts ascending
-    games: tuple[dict, ...]  # {"code", "name", "symbol", and "chances" or "grid"}
+    games: tuple[dict[str, Any], ...]  # {"code", "name", "symbol", and "chances" or "grid"}
     amounts: tuple[Fraction, ...]
 
     @property
@@ -53,14 +52,14 @@ def _bad(what: str) -> ValueError:
     return ValueError(f"manifest play entry ({STYLE}): {what}")
 
 
-def _int(doc: dict, key: str, lo: int, hi: int, where: str) -> int:
+def _int(doc: dict[str, Any], key: str, lo: int, hi: int, where: str) -> int:
     v = doc.get(key) if isinstance(doc, dict) else None
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
         raise _bad(f"{where}{key} must be a whole number {lo}..{hi}, not {v!r}")
     return v
 
 
-def read_play(play: dict) -> Play:
+def read_play(play: dict[str, Any]) -> Play:
     """Check the play entry as section 1 states it; ValueError naming the field."""
     if not isinstance(play, dict) or play.get("style") != STYLE:
         raise _bad(f"style is {play.get('style') if isinstance(play, dict) else play!r}, not {STYLE!r}")
@@ -112,7 +111,7 @@ def read_play(play: dict) -> Play:
     return Play(spots, tuple(symbols), wild, key, match, tuple(games), amounts)
 
 
-def play_from_spec(doc: dict) -> dict:
+def play_from_spec(doc: dict[str, Any]) -> dict[str, Any]:
     """The play entry section 1 derives from a spec (its TOML as read): step 5 holds the manifest's to it."""
     symbols = [s["code"] for s in doc["symbols"]]
     code = {c: j + 1 for j, c in enumerate(symbols)}
@@ -138,7 +137,7 @@ def _area_columns(i: int, spots: int) -> dict[str, pl.DataType]:
     return columns
 
 
-def layout_columns(pool: dict, play: dict) -> dict[str, pl.DataType]:
+def layout_columns(pool: dict[str, Any], play: dict[str, Any]) -> dict[str, pl.DataType]:
     """The contract's layout columns (section 2) of a pool and their dtypes, in file order."""
     spots = read_play(play).spots
     columns: dict[str, pl.DataType] = {}
@@ -162,7 +161,7 @@ def _int_column(table: pl.DataFrame, name: str, reasons: Reasons, code: bool = F
     return values if code and values.dtype == np.uint8 else values.astype(np.int64, copy=False)
 
 
-def _check_pool(table: pl.DataFrame, pool: dict, play: dict) -> tuple[int, int]:
+def _check_pool(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> tuple[int, int]:
     """The pool's number of areas k and denomination D (cents); its columns must be those of k areas."""
     areas = int(pool["play_areas"])
     denomination = int(pool["denomination_cents"])
@@ -179,7 +178,7 @@ def _check_pool(table: pl.DataFrame, pool: dict, play: dict) -> tuple[int, int]:
     return areas, denomination
 
 
-def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
+def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
     """Prize (cents) and number of winning areas of every row, and every row breaking section 5.
 
     The reasons of an illegal row list every broken rule, area by area (rules 1 to 8 and 10), then

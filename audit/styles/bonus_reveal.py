@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
-from audit.rules._shared import int_columns, show
+from audit.styles.interface import HOWS, Reasons, Slot, int_columns, show
 
 
-def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
-    from audit.styles import HOWS, Slot
-
+def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     spots, alike = area.get("spots"), area.get("most_alike")
     prizes, pictures = area.get("prizes"), area.get("pictures")
@@ -37,9 +37,9 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
 
     slots = []
     for j in range(spots):
-        c = codes[:, j]
-        won = (c >= d) & (c < d + len(prizes))
-        q = np.clip(c - d, 0, len(prizes) - 1)
+        shown = codes[:, j]
+        won = (shown >= d) & (shown < d + len(prizes))
+        q = np.clip(shown - d, 0, len(prizes) - 1)
         slots.append(Slot(won=won, how=np.full(table.height, HOWS.index("reveal")),
                           by=np.ones(table.height, dtype=np.int64), prize=q, cents=cents[q]))
     return slots

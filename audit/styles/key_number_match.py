@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
-from audit.rules._shared import int_columns, show
+from audit.styles.interface import HOWS, Reasons, Slot, int_columns, show
 
 
-def _list(area: dict, key: str) -> list:
+def _list(area: dict[str, Any], key: str) -> list[Any]:
     value = area.get(key)
     if not isinstance(value, list):
         raise ValueError(f"manifest play entry: area {area.get('id')!r}: {key} is not a list")
     return value
 
 
-def _int(area: dict, key: str, low: int) -> int:
+def _int(area: dict[str, Any], key: str, low: int) -> int:
     value = area.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ValueError(f"manifest play entry: area {area.get('id')!r}: {key} is not a whole "
@@ -23,9 +25,7 @@ def _int(area: dict, key: str, low: int) -> int:
     return value
 
 
-def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
-    from audit.styles import HOWS, Slot
-
+def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     w_count, y_count, match_by = _int(area, "winning", 1), _int(area, "yours", 1), _int(area, "match_by", 1)
     n_numbers = len(_list(area, "numbers"))
@@ -84,7 +84,7 @@ def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
     return slots
 
 
-def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, reasons) -> None:
+def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, reasons: Reasons) -> None:
     """Section 8.1: YOUR NUMBERS that match no WINNING NUMBER are pairwise distinct, and the k that
     match use every WINNING NUMBER floor(k/W) or ceil(k/W) times."""
     w_count = win.shape[1]

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import polars as pl
 
-from audit.rules._shared import int_columns, show
+from audit.styles.interface import HOWS, Reasons, Slot, int_columns, show
 
 
-def evaluate(table: pl.DataFrame, area: dict, reasons) -> list:
-    from audit.styles import HOWS, Slot
-
+def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     spots, match = area.get("spots"), area.get("match")
     prizes, mults = area.get("prizes"), area.get("multipliers")

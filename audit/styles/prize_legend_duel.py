@@ -13,16 +13,15 @@ WIN spots (each win increments the prize legend).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any, SupportsInt
 
 import numpy as np
 import polars as pl
 
-from audit.rules import Evaluation
-from audit.rules._shared import Reasons
+from audit.styles.interface import Evaluation, Reasons
 
-__all__ = ["KIND", "Duel", "evaluate", "layout_columns", "read_play"]
+__all__ = ["Duel", "evaluate", "layout_columns", "read_play"]
 
-KIND = "einstant"  # an eInstant style's engine (audit.styles.einstant_engine)
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
 NAMES = {UNPLAYED: "UNPLAYED", LOSE: "LOSE", TIE: "TIE", WIN: "WIN", MULTIPLIER: "MULTIPLIER"}
 MAX_SPOTS = 40
@@ -40,7 +39,7 @@ def _bad(what: str) -> ValueError:
     return ValueError(f"manifest play entry: play.{what}")
 
 
-def read_play(play: dict) -> Duel:
+def read_play(play: dict[str, Any]) -> Duel:
     """spots, losses and legend of the manifest's `play` entry; ValueError naming a bad field."""
     if not isinstance(play, dict) or play.get("style") != "prize_legend_duel":
         raise _bad("style is not 'prize_legend_duel'")
@@ -69,7 +68,7 @@ def read_play(play: dict) -> Duel:
     return Duel(spots, losses, tuple(legend))
 
 
-def layout_columns(play: dict) -> dict[str, pl.DataType]:
+def layout_columns(play: dict[str, Any]) -> dict[str, pl.DataType]:
     """The contract's layout columns (section 3) and their dtypes, in file order."""
     duel = read_play(play)
     columns: dict[str, pl.DataType] = {f"spot_{i}": pl.UInt8() for i in range(duel.spots)}
@@ -77,8 +76,8 @@ def layout_columns(play: dict) -> dict[str, pl.DataType]:
     return columns
 
 
-def _name(code: int) -> str:
-    return NAMES.get(code, f"code {code}")
+def _name(code: SupportsInt) -> str:
+    return NAMES.get(int(code), f"code {code}")
 
 
 def _a(name: str) -> str:
@@ -98,7 +97,7 @@ def _int_column(table: pl.DataFrame, name: str, code: bool = False) -> tuple[np.
     return (values if code and values.dtype == np.uint8 else values.astype(np.int64, copy=False)), nulls
 
 
-def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
+def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
     """Prize (cents) and number of WIN spots of every row, and every row breaking section 4.
 
     `pool` is the pool's manifest entry (its `denomination_cents` for rule 5); `play` the manifest's

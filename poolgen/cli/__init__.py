@@ -16,7 +16,7 @@ def run() -> None:
     poolgen/interrupts.py)."""
     exit_at_once("poolgen", "nothing was done")
     pause_point("loading")
-    from poolgen.cli.main import app
+    from poolgen.cli.main import app  # loaded once a Ctrl-C is one line (exit_at_once)
 
     try:
         app()

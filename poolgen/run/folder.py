@@ -2,7 +2,7 @@
 spec and pool files.
 
 `open_run` refuses a manifest that is not one poolgen can read: it is parsed and checked by the
-verifier's own parser (`audit.manifest.Manifest.parse`: every pool with its tiers, file, Merkle
+verifier's own parser (`audit.read.manifest.Manifest.parse`: every pool with its tiers, file, Merkle
 root and columns) and, beyond that, for what the PDFs show (game name and regulation, the printed
 game's number, the run's totals). Every read of a pool file goes through `RunFolder`, which turns
 any failure of polars into one `RunError` naming the run and the pool.
@@ -19,8 +19,8 @@ from typing import Any
 import polars as pl
 
 from audit.errors import UnusableInput
-from audit.limits import read_manifest_bytes
-from audit.manifest import Manifest, ManifestError, PoolEntry
+from audit.read.limits import read_manifest_bytes
+from audit.read.manifest import Manifest, ManifestError, PoolEntry
 from poolgen.errors import RunError
 from poolgen.game.model import Game
 from poolgen.loader import default_spec_dir, load_spec

@@ -25,8 +25,8 @@ import numpy as np
 import polars as pl
 
 import poolgen
-from audit.styles import einstant_engine
-from audit.styles import evaluate as evaluate_areas
+from audit.styles import TICKET_ENGINES
+from audit.styles.play import evaluate_play
 from poolgen.deliverables.write import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.files.read import file_entry
@@ -142,12 +142,12 @@ def self_check(game: Game, pool: Pool, df: pl.DataFrame) -> None:
     entry = {"id": pool.id, "price_cents": pool.price_cents, "tickets": pool.tickets,
              "denomination_cents": pool.denomination_cents, "play_areas": pool.play_areas}
     play = game.play.document()
-    try:
-        result = evaluate_play(df, entry, play)
-    except LookupError:
+    if "style" in play and play["style"] not in TICKET_ENGINES:
         styles = ", ".join(map(repr, game.play.styles))
         raise RunError(f"{game.path.name}: no audit rules engine for {styles}; "
-                       "refusing to write layouts nobody can check") from None
+                       "refusing to write layouts nobody can check")
+    try:
+        result = evaluate_play(df, entry, play)
     except ValueError as exc:  # a play entry audit cannot read: check should have refused the spec
         raise RunError(f"{game.path.name}: pool {pool.id}: audit's engine refuses the run ({exc}); "
                        "nothing was written") from None
@@ -159,19 +159,6 @@ def self_check(game: Game, pool: Pool, df: pl.DataFrame) -> None:
             f"position {result.illegal[0][0]}: {result.illegal[0][1]}"
         raise RunError(f"{game.path.name}: pool {pool.id}: {len(wrong)} layout(s) pay another prize "
                        f"and {len(result.illegal)} break the rules (first: {first}); nothing was written")
-
-
-def evaluate_play(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Any:
-    """What audit's engines find a pool's layouts pay, from a manifest `play` entry: a ticket-wide
-    style's engine (the entry names its `style`) or the engines of a ticket's areas. LookupError:
-    audit has no engine for it."""
-    if "style" in play:
-        try:
-            engine = einstant_engine(play["style"])
-        except ValueError:
-            raise LookupError(play["style"]) from None
-        return engine.evaluate(table, pool, play)
-    return evaluate_areas(table, pool, play)
 
 
 _progress_queue = None  # in a worker: where its progress goes (given once, when the worker starts)

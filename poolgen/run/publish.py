@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from audit.manifest import signature_problem
+from audit.read.manifest import signature_problem
 from poolgen.errors import RunError
 from poolgen.files.write import staged_folder, write_atomic
 from poolgen.run.manifest import MANIFEST, SIGNATURE

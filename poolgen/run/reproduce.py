@@ -1,4 +1,4 @@
-"""The generator that `poolgen verify --seed-file` hands to audit's step 7 (audit/reproduce.py).
+"""The generator that `poolgen verify --seed-file` hands to audit's step 7 (audit/steps/reproduction.py).
 
 audit never imports poolgen; it receives `regenerate` as a parameter and compares what it writes
 with the run folder byte for byte.

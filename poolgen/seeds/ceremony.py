@@ -4,7 +4,7 @@ Each secret party makes a 32-byte contribution (kept in its own 0600 file) and r
 commitment; when the last commitment is in, commitments close and the transcript hash fixes them.
 Only then do parties reveal; a public party (a future draw result, a beacon pulse named in advance)
 reveals a public string. The seed is derived from every reveal, and only if each matches its
-commitment. docs/ceremony.md defines every byte; audit/ceremony.py re-implements the checks.
+commitment. docs/ceremony.md defines every byte; audit/steps/ceremony.py re-implements the checks.
 
     lp(x)       = len(x) as 8-byte big-endian || x
     commitment  = SHA-256("poolgen/ceremony/commitment/v1" || lp(id) || lp(name) || lp(value))

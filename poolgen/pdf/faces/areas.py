@@ -9,7 +9,7 @@ import polars as pl
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
-from audit.styles import evaluate as evaluate_areas
+from audit.styles.play import evaluate as evaluate_areas
 from poolgen.game.model import Game
 from poolgen.game.play import AreaPlay, Cell
 from poolgen.money import fmt_cents

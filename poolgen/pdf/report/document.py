@@ -34,12 +34,15 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from audit.errors import UnusableInput
+from audit.verify import VerifyRequest, verify_run
 from poolgen.check.figures import GameCheck
 from poolgen.errors import RunError
 from poolgen.game.model import Game
 from poolgen.money import fmt_cents
 from poolgen.pdf.report.charts import charts
 from poolgen.pdf.report.pools import BLOCK, pool_data, prize_table
+from poolgen.pdf.report.statistics import checklist_lines, statistics_page
 from poolgen.pdf.report.text import (
     BAD,
     CELL,
@@ -92,19 +95,11 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
     if public_key is None:
         return Verification(False, "Verification was not run: no --public-key was given. Give the "
                                    "run's public key to include the checklist of `poolgen verify`.")
-    try:
-        from audit.errors import UnusableInput
-        from audit.verify import verify_run
-    except ImportError:
-        return Verification(False, "Verification was not run: this installation has no verifier "
-                                   "(audit.verify).")
     workers = max(1, min(len(run.pools), os.cpu_count() or 1))
     try:
-        result = verify_run(run.path, public_key, spec=spec, workers=workers)
+        result = verify_run(VerifyRequest(run=run.path, public_key=public_key, spec=spec, workers=workers))
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
-    from poolgen.pdf.report.statistics import checklist_lines
-
     steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s)) for s in result.steps)
     failed = result.failed
     skipped = [f"{s.number} ({s.title}: {'; '.join(s.lines)})" for s in steps
@@ -253,10 +248,6 @@ def _footer(run: RunFolder) -> Callable[[Canvas, BaseDocTemplate], None]:
 def build_report(run: RunFolder, verification: Verification, game: Game | None = None,
                  check: GameCheck | None = None) -> bytes:
     """The audit report PDF of a run."""
-    from poolgen.pdf.report.statistics import (
-        statistics_page,  # imports audit.stats: only when a report is built
-    )
-
     story: list[Flowable] = _title_page(run)
     story += _verification(verification)
     if game is not None and check is not None:

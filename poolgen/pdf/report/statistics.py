@@ -1,6 +1,6 @@
 """The audit report's statistics page of a pool: step 8 of `verify`, test by test.
 
-The figures are audit.stats' own (the same function `verify` runs), computed from the pool file
+The figures are audit.stats.step's own (the same function `verify` runs), computed from the pool file
 whether or not the report runs the verification: every test with its method, statistic, p-value,
 the Holm threshold it was held to and the verdict (docs/statistics.md).
 """
@@ -15,7 +15,8 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from audit.checklist import StepResult
-from audit.stats import ALPHA, BLOCK, columns_needed, fmt_p, pool_statistics
+from audit.stats.positions import BLOCK
+from audit.stats.step import ALPHA, columns_needed, fmt_p, pool_statistics
 from poolgen.errors import RunError
 from poolgen.pdf.report import text as r
 from poolgen.run.folder import RunFolder
@@ -45,7 +46,7 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any]) -> list[Flowable]:
             else f"block of {BLOCK:,} shares")
     out.append(r.para(
         f"Tests of a uniform shuffle and of the layout contract's no-information promises "
-        f"(audit/stats.py; docs/statistics.md). Family-wise error {100 * ALPHA:g}% for the run: "
+        f"(audit/stats/; docs/statistics.md). Family-wise error {100 * ALPHA:g}% for the run: "
         f"{100 * ALPHA / pools:.3g}% for this pool (1% split over {pools} pool(s)), with Holm's step-down "
         f"across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
     try:

@@ -5,7 +5,7 @@ A printed ticket shows nothing of its play area before it is scratched (the late
 spot; what is printed outside it, the ticket id and book, is the position, which step 8's position
 and per-book tests cover). So for printed games the tests are the no-information properties a
 style's contract states for what one scratched spot shows (section 8 of docs/styles/<style>.md;
-audit/stats_styles.py, from the manifest's `play` entry with `areas`). eInstants: what the player
+audit/stats/styles.py, from the manifest's `play` entry with `areas`). eInstants: what the player
 sees before the outcome is decided, as the eInstant style's contract names it (the manifest's
 `play` entry names the style).
 
@@ -19,12 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import polars as pl
 
-from audit.stats_styles import style_columns, style_features
+from audit.stats.styles import style_columns, style_features
+from audit.stats.tests import Finding, auc_classifier, independence
 
-__all__ = ["LayoutFeatures", "layout_columns", "layout_features"]
+__all__ = ["LayoutFeatures", "layout_columns", "layout_features", "layout_findings"]
 
 Get = Callable[[str], np.ndarray]
 
@@ -39,7 +42,7 @@ class LayoutFeatures:
     not_tested: tuple[str, ...] = ()
 
 
-def _prize_legend_duel(get: Get, play: dict) -> LayoutFeatures:
+def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     """docs/styles/prize_legend_duel.md section 8: whether spot 0 (the first reveal) is a loss is drawn
     the same way for winners and losers, with probability play.first_spot_loss. (What else spot 0
     shows is not promised: a non-loss spot 0 is a multiplier more often on losers.)"""
@@ -50,7 +53,7 @@ def _prize_legend_duel(get: Get, play: dict) -> LayoutFeatures:
                           "win/lose predicted from whether spot_0 is a loss", [[first_loss]])
 
 
-def _area_match(get: Get, play: dict) -> LayoutFeatures:
+def _area_match(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     """docs/styles/area_match.md section 6: a0_s0, the first spot shown, is drawn uniformly over the
     play entry's symbol codes for every share, before and independently of its tier (whatever the
     style's parameters: the test reads the code, not what it means)."""
@@ -60,43 +63,69 @@ def _area_match(get: Get, play: dict) -> LayoutFeatures:
 
 
 # eInstant styles (the manifest's `play.style`): (columns, features), each from the play entry.
-_STYLES: dict[str, tuple[Callable[[dict], tuple[str, ...]], Callable[[Get, dict], LayoutFeatures]]] = {
+_STYLES: dict[str, tuple[Callable[[dict[str, Any]], tuple[str, ...]],
+                         Callable[[Get, dict[str, Any]], LayoutFeatures]]] = {
     "prize_legend_duel": (lambda play: ("spot_0",), _prize_legend_duel),
     "area_match": (lambda play: ("a0_s0",), _area_match),
 }
 
 
-def _style(play: dict | None) -> str | None:
-    style = play.get("style") if isinstance(play, dict) else None
+def _style(play: dict[str, Any]) -> str | None:
+    style = play.get("style")
     return style if isinstance(style, str) else None
 
 
-def _is_styled(play: dict | None) -> bool:
-    return isinstance(play, dict) and isinstance(play.get("areas"), list)
+def _is_styled(play: dict[str, Any]) -> bool:
+    return isinstance(play.get("areas"), list)
 
 
-def layout_columns(play: dict | None = None) -> tuple[str, ...]:
+def layout_columns(play: dict[str, Any] | None = None) -> tuple[str, ...]:
     """The layout columns the run's no-information tests read (none for a run without an entry). A
     run of an eInstant style (`play.style`) is keyed by its style, one of play areas (`play.areas`)
     by its areas' styles, each with parameters from `play`."""
+    if not isinstance(play, dict):
+        return ()
     style = _style(play)
     if style is not None:
-        return _STYLES[style][0](play) if style in _STYLES else ()  # type: ignore[arg-type]
+        return _STYLES[style][0](play) if style in _STYLES else ()
     if _is_styled(play):
-        return style_columns(play)  # type: ignore[arg-type]
+        return style_columns(play)
     return ()
 
 
-def layout_features(get: Get, play: dict | None = None,
+def layout_features(get: Get, play: dict[str, Any] | None = None,
                     counts: dict[str, int] | None = None) -> LayoutFeatures | None:
     """The run's no-information features from its columns (`get(name)`), or None if its style has no
-    entry here. A run of play areas: its areas' features (audit/stats_styles.py), from the play entry
+    entry here. A run of play areas: its areas' features (audit/stats/styles.py), from the play entry
     and the pool's tier counts (`counts`, tier id -> tickets)."""
+    if not isinstance(play, dict):
+        return None
     style = _style(play)
     if style is not None:
-        return _STYLES[style][1](get, play) if style in _STYLES else None  # type: ignore[arg-type]
+        return _STYLES[style][1](get, play) if style in _STYLES else None
     if _is_styled(play):
-        chi, blocks, skipped = style_features(play, counts or {}, get)  # type: ignore[arg-type]
+        chi, blocks, skipped = style_features(play, counts or {}, get)
         name = "win/lose predicted from " + " and ".join(n for n, _ in blocks) if blocks else ""
         return LayoutFeatures(chi, name, [b for _, b in blocks], tuple(skipped))
     return None
+
+
+def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
+                    play: dict[str, Any] | None = None,
+                    counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
+    features = layout_features(lambda c: table[c].to_numpy(), play, counts)
+    if features is None:
+        return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
+    found = []
+    for name, codes in features.chi_square:  # a code below 0 leaves its row out
+        keep = codes >= 0
+        found.append(independence(name, win[keep], codes[keep]))
+    skipped = [f"layout: {name}: one category only or too few winners" for (name, _), f
+               in zip(features.chi_square, found, strict=True) if f is None] + list(features.not_tested)
+    if features.classifier:
+        keep = np.logical_and.reduce([c >= 0 for block in features.classifier for c in block])
+        blocks = [[c[keep] for c in block] for block in features.classifier]
+        found.append(auc_classifier(features.classifier_name, win[keep], blocks, key))
+        if found[-1] is None:
+            skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
+    return [f for f in found if f is not None], skipped

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from audit.books import book_problems, leading_books
-from audit.checklist import SHOWN
+from audit.checklist import SHOWN, Step
 from audit.errors import VerificationError
-from audit.manifest import Manifest, PoolEntry
+from audit.read.manifest import Manifest, PoolEntry
+from audit.steps.books import book_problems, leading_books
 
 # ---- step 3 -------------------------------------------------------------------------------------
 
@@ -39,7 +39,7 @@ def expected_identities(n: int, pool: PoolEntry, kind: str, per_book: int | None
     `f"{number:03d}-{book:07d}-{ticket_no:03d}"`; eInstants serial `position + 1`, ticket
     `f"{pool_id}-{serial:07d}"`."""
     position = pl.int_range(0, n, dtype=pl.Int64, eager=True)
-    if kind == "printed":  # `book`: the table's own book numbers (audit/books.py); step 7 proves them
+    if kind == "printed":  # `book`: the table's own book numbers (audit/steps/books.py); step 7 proves them
         assert per_book is not None and number is not None
         book = book if book is not None else pool.raw["first_book"] + position // per_book
         ticket_no = position % per_book
@@ -60,7 +60,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     required = ("position", "ticket", "tier", "prize_cents", "salt", *ids)
     missing = [c for c in required if c not in table.columns]
     if missing:
-        raise VerificationError(3, f"column(s) missing: {', '.join(missing)}")
+        raise VerificationError(Step.COMPLETENESS, f"column(s) missing: {', '.join(missing)}")
     problems = []
     if tuple(table.columns) != pool.columns:
         problems.append(f"columns {list(table.columns)} are not the manifest's {list(pool.columns)}")
@@ -71,7 +71,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
         problems.append(f"null values in {', '.join(nulls)}")
     for c in ("position", *ids):
         if not table.schema[c].is_integer():
-            raise VerificationError(3, f"column {c} is {table.schema[c]}, not integers")
+            raise VerificationError(Step.COMPLETENESS, f"column {c} is {table.schema[c]}, not integers")
     position = table["position"].cast(pl.Int64).to_numpy()
     off = np.flatnonzero(position != np.arange(n))
     if off.size:
@@ -85,6 +85,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     problems.extend(_salt_problems(table["salt"]))
     computable = True
     if kind == "printed":
+        assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
         first, books = pool.raw["first_book"], pool.raw["books"]
         if books * per_book != pool.tickets:
             problems.append(f"{books} books of {per_book} are not {pool.tickets:,} tickets")
@@ -98,10 +99,12 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     else:
         ident = f"serials 1..{n:,}"
     if computable:
-        book = leading_books(table["book"], per_book) if kind == "printed" else None  # type: ignore[arg-type]
-        if book is not None:
-            problems.extend(book_problems(table["book"], per_book))  # type: ignore[arg-type]
-        want = expected_identities(n, pool, kind, per_book, number, book)  # type: ignore[arg-type]
+        book = None
+        if kind == "printed":
+            assert per_book is not None and isinstance(number, int)  # printed: both checked above
+            book = leading_books(table["book"], per_book)
+            problems.extend(book_problems(table["book"], per_book))
+        want = expected_identities(n, pool, kind, per_book, number if isinstance(number, int) else None, book)
         names = {"ticket_no": "ticket number(s)", "serial": "serial(s)"}
         for c in (c for c in ids if c != "book"):
             why = _mismatch(names[c], table[c].cast(pl.Int64), want[c])
@@ -117,7 +120,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
         dup = tickets.filter(tickets.is_duplicated()).unique(maintain_order=True).head(SHOWN).to_list()
         problems.insert(repeats_at, f"ticket identities repeat: {', '.join(map(str, dup))}")
     if problems:
-        raise VerificationError(3, "; ".join(problems))
+        raise VerificationError(Step.COMPLETENESS, "; ".join(problems))
     gives = "its book and ticket number give" if kind == "printed" else "its position gives"
     return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one {gives} "
             f"({ident}, each once); every salt is 32 hex digits (that they are the seed's is step 7's "
@@ -146,7 +149,7 @@ def _salt_problems(salt: pl.Series) -> list[str]:
 def check_run_identities(manifest: Manifest) -> str:
     """(3) no ticket id in two pools. Printed pools: their book slots [first_book, first_book + books)
     are pairwise disjoint (the book numbers themselves, a secret permutation of the slots, are checked
-    distinct across the run's files by audit.books.check_book_numbers); an eInstant id is its pool's
+    distinct across the run's files by audit.steps.books.check_book_numbers); an eInstant id is its pool's
     id, "-" and digits, and pool ids are distinct (manifest), so no id can be in two eInstant pools."""
     pools = manifest.pools
     if manifest.kind != "printed":
@@ -161,8 +164,8 @@ def check_run_identities(manifest: Manifest) -> str:
             clashes.append(f"pools {pid} and {pid2} claim overlapping book slots ({pid}: {lo}..{hi - 1}, "
                            f"{pid2}: {lo2}..{hi2 - 1})")
     if clashes:
-        raise VerificationError(3, "; ".join(clashes[:SHOWN]) + (
-            f"; {len(clashes) - SHOWN} more overlapping pair(s)" if len(clashes) > SHOWN else ""))
+        more = f"; {len(clashes) - SHOWN} more overlapping pair(s)" if len(clashes) > SHOWN else ""
+        raise VerificationError(Step.COMPLETENESS, "; ".join(clashes[:SHOWN]) + more)
     shown = ", ".join(f"{pid} {lo}..{hi - 1}" for lo, hi, pid in spans[:SHOWN])
     more = ", ..." if len(spans) > SHOWN else ""
     return f"book slots of the {len(pools)} pool(s) do not overlap ({shown}{more})"

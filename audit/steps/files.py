@@ -6,38 +6,52 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from audit.deliverables import listed_names
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from audit.checklist import Step
 from audit.errors import VerificationError
-from audit.limits import MAX_SIGNATURE_BYTES, read_bounded
-from audit.manifest import MANIFEST, SIGNATURE, Manifest, PoolEntry, canonical, fingerprint, signature_problem
+from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded
+from audit.read.manifest import (
+    MANIFEST,
+    SIGNATURE,
+    Manifest,
+    PoolEntry,
+    canonical,
+    fingerprint,
+    signature_problem,
+)
+from audit.steps.deliverables import listed_names
 
 # ---- step 1 -------------------------------------------------------------------------------------
 
-def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key) -> str:
+def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key: Ed25519PublicKey) -> str:
     """(1) manifest.sig is a valid signature of manifest.json by the trusted key."""
     declared = manifest.doc["signature"] if manifest else {}
     sig_path = folder / SIGNATURE
     if not sig_path.is_file():
         if declared.get("signed") is False:
-            raise VerificationError(1, "the run is unsigned: the manifest says \"signed\": false and there "
-                                       "is no manifest.sig")
-        raise VerificationError(1, "manifest.sig is missing")
+            raise VerificationError(Step.SIGNATURE,
+                                    "the run is unsigned: the manifest says \"signed\": false and there "
+                                    "is no manifest.sig")
+        raise VerificationError(Step.SIGNATURE, "manifest.sig is missing")
     problem = signature_problem(data, read_bounded(sig_path, "signature", MAX_SIGNATURE_BYTES), key)
     named = declared.get("key_fingerprint")
     mine = fingerprint(key)
     if problem:
         if named and named != mine:
             problem += f"; the manifest names signer key {named}"
-        raise VerificationError(1, problem)
+        raise VerificationError(Step.SIGNATURE, problem)
     if manifest is None:
         return f"Ed25519 signature over manifest.json verifies with key {mine}"
     if declared.get("signed") is not True:
-        raise VerificationError(1, "the signature verifies, but the manifest says the run is unsigned")
+        raise VerificationError(Step.SIGNATURE,
+                                "the signature verifies, but the manifest says the run is unsigned")
     if named != mine:
-        raise VerificationError(1, f"the signature verifies with the given key {mine}, but the manifest "
-                                   f"names signer key {named}")
+        raise VerificationError(Step.SIGNATURE,
+                                f"the signature verifies with the given key {mine}, but the manifest "
+                                f"names signer key {named}")
     if canonical(manifest.doc) != data:
-        raise VerificationError(1, "manifest.json is signed but not in canonical form")
+        raise VerificationError(Step.SIGNATURE, "manifest.json is signed but not in canonical form")
     return f"Ed25519 signature over manifest.json ({len(data):,} bytes, canonical) verifies with key {mine}"
 
 
@@ -48,7 +62,7 @@ def check_listing(folder: Path, manifest: Manifest) -> str:
     listed = {p.file for p in manifest.pools} | {MANIFEST, SIGNATURE} | listed_names(manifest)
     extra = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in listed)
     if extra:
-        raise VerificationError(2, f"unlisted file(s) in the run folder: {', '.join(extra)}")
+        raise VerificationError(Step.FILES, f"unlisted file(s) in the run folder: {', '.join(extra)}")
     return f"{len(manifest.pools)} pool file(s) listed, no unlisted file"
 
 
@@ -56,7 +70,7 @@ def check_file(folder: Path, pool: PoolEntry) -> str:
     """(2) a pool file exists with the stated size and SHA-256."""
     path = folder / pool.file
     if not path.is_file():
-        raise VerificationError(2, f"{pool.file} is missing")
+        raise VerificationError(Step.FILES, f"{pool.file} is missing")
     h = hashlib.sha256()
     size = 0
     with open(path, "rb") as f:
@@ -69,5 +83,5 @@ def check_file(folder: Path, pool: PoolEntry) -> str:
     if h.hexdigest() != pool.file_sha256:
         problems.append(f"{pool.file} has SHA-256 {h.hexdigest()}, the manifest says {pool.file_sha256}")
     if problems:
-        raise VerificationError(2, "; ".join(problems))
+        raise VerificationError(Step.FILES, "; ".join(problems))
     return f"{pool.file}: {size:,} bytes, SHA-256 matches"

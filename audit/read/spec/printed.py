@@ -10,34 +10,31 @@ manifest's `play` entry must state the spec's areas and tiers (docs/styles/play.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from audit.errors import VerificationError
-from audit.spec import UnusableInput, money
+from audit.errors import UnusableInput
+from audit.read.manifest import Manifest
+from audit.read.spec.model import SpecExpectation
+from audit.read.spec.money import money
 
-
-@dataclass(frozen=True)
-class StyledFigures:
-    file: str
-    sha256: str
-    game: dict
-    pools: tuple[dict, ...]  # {first_book, books, tickets, price_cents, tiers: [(id, prize, count)]}
-    areas: tuple[dict, ...]  # the spec's [[areas]] tables with their groups resolved
-    tiers: tuple[dict, ...]  # {"id", "wins": [...]} as the manifest's play entry states them
+__all__ = ["PrintedPools", "StatedPlay", "read_printed"]
 
 
-def read_styled(doc: dict, file: str, sha256: str) -> StyledFigures:
+def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation:
+    """The model of a format-2 spec (its TOML as read); UnusableInput or a KeyError, TypeError, ...
+    for what is not such a spec (audit/read/spec/__init__.py words them)."""
     game, sales = doc["game"], doc["printed"]
     price = money(sales["price"], "printed.price")
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list[dict[str, Any]]] = {}
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
 
-    def cents(s: dict) -> int:
+    def cents(s: dict[str, Any]) -> int:
         return price if s.get("free") else money(s["value"], f"symbols {s['code']}")
 
     areas = []
     for a in doc["areas"]:
-        resolved = {}
+        resolved: dict[str, Any] = {}
         for key, value in a.items():
             if isinstance(value, str) and key not in ("id", "style") and value in groups:  # a symbol group
                 resolved[key] = [{k: v for k, v in s.items() if k in ("code", "how", "by")}
@@ -47,7 +44,8 @@ def read_styled(doc: dict, file: str, sha256: str) -> StyledFigures:
                 resolved[key] = value
         areas.append(resolved)
     by_id = {a["id"]: a for a in doc["areas"]}
-    tiers, prizes = [{"id": "lose", "wins": []}], []
+    tiers: list[dict[str, Any]] = [{"id": "lose", "wins": []}]
+    prizes: list[int] = []
     for i, t in enumerate(doc["tiers"]):
         wins, total = [], 0
         for w in t["wins"]:
@@ -80,10 +78,60 @@ def read_styled(doc: dict, file: str, sha256: str) -> StyledFigures:
         book += tickets // per_book
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
               "rules": game["id"], "kind": "printed"}
-    return StyledFigures(file, sha256, stated, tuple(pools), tuple(areas), tuple(tiers))
+    return SpecExpectation(file, sha256, tuple(stated.items()),
+                           (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers))),
+                           "every pool, area and tier", doc)
 
 
-def _area_problems(spec_area: dict, run_area: dict) -> list[str]:
+@dataclass(frozen=True)
+class PrintedPools:
+    """Every pool of the manifest is the order's pool that starts at its first book, and no two
+    pools hold the same books."""
+
+    pools: tuple[dict[str, Any], ...]  # {first_book, books, tickets, price_cents, tiers: [(id, prize, n)]}
+
+    def problems(self, manifest: Manifest) -> list[str]:
+        problems = []
+        by_book = {p["first_book"]: p for p in self.pools}
+        for p in manifest.pools:
+            want = by_book.get(p.raw.get("first_book"))
+            if want is None:
+                problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
+                                "of the order")
+                continue
+            got = {"books": p.raw.get("books"), "tickets": p.tickets, "price_cents": p.price_cents,
+                   "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
+            for key, value in got.items():
+                if value != want[key]:
+                    problems.append(f"pool {p.id}: {key} {value}, spec {want[key]}")
+        if len({p.raw.get("first_book") for p in manifest.pools}) != len(manifest.pools):
+            problems.append("two pools hold the same books")
+        return problems
+
+
+@dataclass(frozen=True)
+class StatedPlay:
+    """The manifest's play entry states the spec's areas (their groups resolved) and tier wins."""
+
+    areas: tuple[dict[str, Any], ...]  # the spec's [[areas]] tables with their groups resolved
+    tiers: tuple[dict[str, Any], ...]  # {"id", "wins": [...]} as the manifest's play entry states them
+
+    def problems(self, manifest: Manifest) -> list[str]:
+        play = manifest.doc.get("play")
+        if not isinstance(play, dict):
+            return ["the manifest has no play entry, but the spec is of play styles"]
+        problems = []
+        run_areas = {a.get("id"): a for a in play.get("areas", []) if isinstance(a, dict)}
+        for a in self.areas:
+            problems += _area_problems(a, run_areas.get(a["id"], {}))
+        if len(run_areas) != len(self.areas):
+            problems.append(f"{len(run_areas)} areas, spec {len(self.areas)}")
+        if play.get("tiers") != list(self.tiers):
+            problems.append("the play entry's tier wins are not the spec's")
+        return problems
+
+
+def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[str]:
     out = []
     for key, value in spec_area.items():
         if key in ("spots",) and run_area.get("style") == "key_number_match":
@@ -104,45 +152,3 @@ def _area_problems(spec_area: dict, run_area: dict) -> list[str]:
         elif got != value:
             out.append(f"area {spec_area['id']}: {key} {got!r}, spec {value!r}")
     return out
-
-
-def check_styled_against_spec(manifest, spec: StyledFigures) -> str:
-    """(5) for a style-based run: same spec file, game, pools, areas and tier wins."""
-    stated = manifest.doc["spec"]
-    problems = []
-    if stated.get("sha256") != spec.sha256:
-        problems.append(f"spec {spec.file} has SHA-256 {spec.sha256}, the manifest says "
-                        f"{stated.get('sha256')} (file {stated.get('file')})")
-    game = manifest.doc["game"]
-    for key, value in spec.game.items():
-        if game.get(key) != value:
-            problems.append(f"game.{key}: manifest {game.get(key)!r}, spec {value!r}")
-    by_book = {p["first_book"]: p for p in spec.pools}
-    for p in manifest.pools:
-        want = by_book.get(p.raw.get("first_book"))
-        if want is None:
-            problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
-                            "of the order")
-            continue
-        got = {"books": p.raw.get("books"), "tickets": p.tickets, "price_cents": p.price_cents,
-               "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
-        for key, value in got.items():
-            if value != want[key]:
-                problems.append(f"pool {p.id}: {key} {value}, spec {want[key]}")
-    if len({p.raw.get("first_book") for p in manifest.pools}) != len(manifest.pools):
-        problems.append("two pools hold the same books")
-    play = manifest.doc.get("play")
-    if not isinstance(play, dict):
-        problems.append("the manifest has no play entry, but the spec is of play styles")
-    else:
-        run_areas = {a.get("id"): a for a in play.get("areas", []) if isinstance(a, dict)}
-        for a in spec.areas:
-            problems += _area_problems(a, run_areas.get(a["id"], {}))
-        if len(run_areas) != len(spec.areas):
-            problems.append(f"{len(run_areas)} areas, spec {len(spec.areas)}")
-        if play.get("tiers") != list(spec.tiers):
-            problems.append("the play entry's tier wins are not the spec's")
-    if problems:
-        raise VerificationError(5, "; ".join(problems))
-    return (f"spec {spec.file} (SHA-256 {spec.sha256[:16]}...) matches the manifest; every pool, area and "
-            "tier is as it says")

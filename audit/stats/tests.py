@@ -204,7 +204,8 @@ def split_mask(n: int, key: int) -> np.ndarray:
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
         z = z ^ (z >> np.uint64(31))
-    return (z >> np.uint64(63)) == 0
+    train: np.ndarray = (z >> np.uint64(63)) == 0
+    return train
 
 
 def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray]:

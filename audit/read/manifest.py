@@ -12,18 +12,21 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.errors import UnusableInput, read_input
-from audit.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS
+from audit.errors import UnusableInput
+from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS, read_input
 
 FORMAT = "poolgen-manifest/1"
 MANIFEST = "manifest.json"
 SIGNATURE = "manifest.sig"
 SIGNATURE_BYTES = 64
+
+T = TypeVar("T")
 
 
 class ManifestError(ValueError):
@@ -67,7 +70,7 @@ def signature_problem(data: bytes, signature: bytes, key: Ed25519PublicKey) -> s
     return None
 
 
-def _need(table: object, key: str, kind: type | tuple[type, ...], where: str):
+def _need(table: object, key: str, kind: type[T], where: str) -> T:
     if not isinstance(table, dict) or key not in table:
         raise ManifestError(f"{where}.{key}: missing")
     value = table[key]
@@ -107,7 +110,7 @@ class PoolEntry:
     columns: tuple[str, ...]
     merkle_algorithm: str
     merkle_root: str
-    raw: dict
+    raw: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ class Manifest:
     """A parsed manifest; constructing one checks every field the verifier relies on."""
 
     data: bytes
-    doc: dict
+    doc: dict[str, Any]
     rules: str
     kind: str
     tickets_per_book: int | None
@@ -157,7 +160,7 @@ class Manifest:
         return cls(data, doc, rules, kind, per_book, pools, style)
 
 
-def _style(doc: dict, game: dict, kind: str) -> str | None:
+def _style(doc: dict[str, Any], game: dict[str, Any], kind: str) -> str | None:
     """game.style, when the run is an eInstant of a generic style: then `play` is that style's
     parameters and names the same style (docs/manifest.md)."""
     if "style" not in game:
@@ -215,5 +218,5 @@ def _pool(p: object, i: int, kind: str) -> PoolEntry:
         columns=tuple(columns),
         merkle_algorithm=_need(merkle, "algorithm", str, f"{where}.merkle"),
         merkle_root=_hex(_need(merkle, "root", str, f"{where}.merkle"), 64, f"{where}.merkle.root"),
-        raw=p,  # type: ignore[arg-type]
+        raw=cast(dict[str, Any], p),  # a dict: _need(p, ...) refused anything else
     )

@@ -19,13 +19,18 @@ import hashlib
 import hmac
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
 
-from audit.errors import UnusableInput, VerificationError, read_input
-from audit.limits import MAX_SPEC_BYTES
+from audit.checklist import Step
+from audit.errors import UnusableInput, VerificationError
+from audit.read.limits import read_input
+from audit.read.manifest import Manifest, PoolEntry
+from audit.read.spec import SpecExpectation
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
@@ -47,15 +52,15 @@ def read_key(path: Path) -> bytes:
     return key
 
 
-def deliverables(manifest) -> list[dict]:
+def deliverables(manifest: Manifest) -> list[dict[str, Any]]:
     files = manifest.doc.get("deliverables", [])
     if not isinstance(files, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str)
                                               and "/" not in f["name"] for f in files):
-        raise VerificationError(2, "the manifest's deliverables are not a list of files")
+        raise VerificationError(Step.FILES, "the manifest's deliverables are not a list of files")
     return files
 
 
-def listed_names(manifest) -> set[str]:
+def listed_names(manifest: Manifest) -> set[str]:
     try:
         return {f["name"] for f in deliverables(manifest)}
     except VerificationError:
@@ -67,7 +72,7 @@ def _digest(path: Path) -> tuple[int, str]:
     return len(data), hashlib.sha256(data).hexdigest()
 
 
-def check_deliverable_files(folder: Path, manifest) -> str:
+def check_deliverable_files(folder: Path, manifest: Manifest) -> str:
     """(2) every deliverable but the pool files (checked per pool) is present with its size and hash."""
     problems, n = [], 0
     for f in deliverables(manifest):
@@ -83,7 +88,7 @@ def check_deliverable_files(folder: Path, manifest) -> str:
             problems.append(f"{f['name']} ({f.get('role')}) is {size:,} bytes with SHA-256 {digest}, the "
                             f"manifest says {f.get('bytes')} bytes, {f.get('sha256')}")
     if problems:
-        raise VerificationError(2, "; ".join(problems))
+        raise VerificationError(Step.FILES, "; ".join(problems))
     return f"{n} deliverable file(s) besides the pool files: sizes and SHA-256 match"
 
 
@@ -94,18 +99,8 @@ def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> list[
     return [d + f"{98 - int(d + '00') % 97:02d}" for d in data]
 
 
-def spec_symbols(spec_path: Path | None) -> set[tuple[str, str, str]] | None:
-    if spec_path is None:
-        return None
-    import tomllib  # noqa: PLC0415
-
-    doc = tomllib.loads(read_input(spec_path, "spec", MAX_SPEC_BYTES).decode("utf-8"))
-    return {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
-            for s in doc.get("symbols", [])}
-
-
-def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
-                  symbols: set | None) -> tuple[str, list[str], list[str]]:
+def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
+                  symbols: set[tuple[str, str, str]] | None) -> tuple[str, list[str], list[str]]:
     """(9) one imaging file against its pool; returns (message, barcodes, virns)."""
     table = pl.read_parquet(folder / pool.file)
     im = pl.read_parquet(folder / entry["name"])
@@ -113,10 +108,12 @@ def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
     want = [*IDENTITY, *(c + s for c in layout for s in ("", "_text", "_caption"))]
     problems = []
     if im.columns != want:
-        raise VerificationError(9, f"{entry['name']}: columns {im.columns[:6]}... are not the pool's layout "
-                                   f"columns with text and caption")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: columns {im.columns[:6]}... are not the pool's layout "
+                                f"columns with text and caption")
     if im.height != table.height:
-        raise VerificationError(9, f"{entry['name']}: {im.height:,} rows for {table.height:,} tickets")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: {im.height:,} rows for {table.height:,} tickets")
     codes = barcode_numbers(game, table["book"].to_numpy(), table["ticket_no"].to_numpy())
     bad = np.flatnonzero(np.array(im["barcode"].to_list()) != np.array(codes))
     if bad.size:
@@ -141,19 +138,21 @@ def check_imaging(folder: Path, pool, entry: dict, game: int, virn_digits: int,
             if strange:
                 problems.append(f"column {c}: {strange[0]} is not a symbol of the spec")
     if problems:
-        raise VerificationError(9, f"{entry['name']}: " + "; ".join(problems[:3]))
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems[:3]))
     return (f"{entry['name']}: {im.height:,} rows match pool {pool.id} spot for spot ({len(layout)} spots, "
             "barcodes recomputed)", im["barcode"].to_list(), virn.to_list())
 
 
-def check_packs(folder: Path, entry: dict, books: list[int], per_book: int, game: int) -> str:
+def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book: int, game: int) -> str:
     packs = pl.read_csv(io.BytesIO((folder / entry["name"]).read_bytes()), infer_schema=False)
     if packs.columns != PACK_COLUMNS:
-        raise VerificationError(9, f"{entry['name']}: columns {packs.columns} are not {PACK_COLUMNS}")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: columns {packs.columns} are not {PACK_COLUMNS}")
     want = [[f"{game:03d}", str(b), "0", str(per_book - 1), str(per_book)] for b in sorted(books)]
     if [list(r) for r in packs.iter_rows()] != want:
-        raise VerificationError(9, f"{entry['name']}: not every book once, sorted, with tickets "
-                                   f"0..{per_book - 1}")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: not every book once, sorted, with tickets "
+                                f"0..{per_book - 1}")
     return f"{entry['name']}: {len(want):,} books, sorted, each with its ticket range; no outcome, no pool"
 
 
@@ -165,18 +164,20 @@ def _record(key: bytes, run_id: str, barcode: str, virn: str, prize: int) -> byt
     return d[:16] + ct + hmac.digest(key, _TAG + d[:16] + ct, "sha256")[:8]
 
 
-def check_validation(folder: Path, entry: dict, key: bytes, run_id: str, tickets: list[tuple[str, str, int]],
+def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str,
+                     tickets: list[tuple[str, str, int]],
                      threshold: int) -> str:
     data = (folder / entry["name"]).read_bytes()
     end = data.find(b"\n")
     try:
         head = json.loads(data[:end])
     except ValueError:
-        raise VerificationError(9, f"{entry['name']}: no header line") from None
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line") from None
     tier = entry.get("tier")
     if head.get("key_check") != hmac.digest(key, _CHECK, "sha256")[:8].hex():
-        raise VerificationError(9, f"{entry['name']}: the given {tier}-tier key is not the file's key "
-                                   f"(key check {head.get('key_check')})")
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: the given {tier}-tier key is not the file's key "
+                                f"(key check {head.get('key_check')})")
     high = tier == "high"
     want = sorted(_record(key, run_id, b, v, p if (p >= threshold) == high else 0) for b, v, p in tickets)
     known = sorted(hmac.digest(key, _KNOWN + f"{run_id}\x00{b}".encode("ascii"), "sha256")[:16]
@@ -194,12 +195,13 @@ def check_validation(folder: Path, entry: dict, key: bytes, run_id: str, tickets
     if body[32 * n:] != b"".join(known):
         problems.append("the known-ticket values are not every ticket's")
     if problems:
-        raise VerificationError(9, f"{entry['name']}: " + "; ".join(problems))
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))
     held = "high-tier prizes only" if high else "prizes below the threshold only, high-tier tickets as losers"
     return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
 
 
-def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], spec: Path | None):
+def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes | None],
+                       spec: SpecExpectation | None) -> Iterator[tuple[str, str]]:
     """(9) yields (status, message) for each deliverable checked."""
     if manifest.kind != "printed":
         yield "pass", "not a printed run: the pool file is the serving order (docs/validation.md, section 6)"
@@ -210,7 +212,8 @@ def check_deliverables(folder: Path, manifest, keys: dict[str, bytes | None], sp
     files = deliverables(manifest)
     pr = manifest.doc.get("print", {})
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
-    symbols = spec_symbols(spec)
+    assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
+    symbols = spec.symbols() if spec is not None else None  # with --spec: the spec's symbols
     tickets: list[tuple[str, str, int]] = []
     books: list[int] = []
     matched = 0  # pools whose imaging file matched: the run's tickets are all known when all have

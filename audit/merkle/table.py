@@ -1,13 +1,4 @@
-"""Merkle roots and audit paths, written from docs/merkle.md (poolgen-merkle/v2) alone.
-
-leaf(row) = SHA-256(0x00 || M(row)), M(row) = header || values; the header (column names and type
-tags) is the same for every row of a table, so every leaf continues one SHA-256 state that has
-absorbed 0x00 || header. node(h_1..h_c) = SHA-256(0x01 || h_1 || ... || h_c); the tree is built level
-by level, groups of 16 from the left, a group of one moving up unchanged.
-
-Public: leaf_of_row(row) for a proof's row; leaves(df) -> list of 32-byte leaf hashes in row order;
-root_of_leaves(hashes) over such a list or an (n, 32) uint8 array; table_root(df);
-expected_shape(index, size) and root_from_path(leaf, index, size, path) for audit paths.
+"""Every leaf of a pool table at once (docs/merkle.md, section 1, applied to whole columns), and its root.
 
 Speed: the only per-row Python is the hash call (copy the header state, update, digest). A table is
 encoded _BLOCK rows at a time into one uint8 matrix with numpy: a run of adjacent integer columns is
@@ -23,93 +14,22 @@ buffer and hashed slice by slice.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
 
-ALGORITHM = "poolgen-merkle/v2"
-ARITY = 16
-_LEAF = b"\x00"
-_NODE = b"\x01"
-_MAX = 2**63 - 1
-_MAX_LEN = 2**32 - 1
+from audit.merkle.encoding import LEAF_PREFIX, MAX_INT, MAX_TEXT_BYTES, MerkleError, column_order, header, u32
+from audit.merkle.tree import root_of_leaves
+
 _BLOCK = 1 << 13  # rows encoded at a time
 _ROWS_PER_LAYOUT = 256  # fewest rows per string-length layout, on average, to hash by layout
-_HEX = frozenset("0123456789abcdef")
 
-
-class MerkleError(ValueError):
-    """A value outside the row encoding, or a malformed path."""
-
-
-def _u32(n: int) -> bytes:
-    return n.to_bytes(4, "big")
-
-
-def _utf8(text: str, what: str) -> bytes:
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise MerkleError(f"{what} is not valid Unicode text (it has no UTF-8 form)") from None
-
-
-def header(columns: Sequence[tuple[str, bytes]]) -> bytes:
-    """u32be(k), then u32be(len(name)) || name || tag for each (name, tag), already in order."""
-    out = [_u32(len(columns))]
-    for name, tag in columns:
-        raw = _utf8(name, f"column name {name!r}")
-        out += [_u32(len(raw)), raw, tag]
-    return b"".join(out)
-
-
-def _order(names) -> list[str]:
-    """Column names in ascending order of their UTF-8 bytes."""
-    return sorted(names, key=lambda c: _utf8(c, f"column name {c!r}"))
-
-
-# ---------------------------------------------------------------------------------------------
-# One row given as {column: value} (a proof's row)
-
-
-def encode_value(column: str, value: object) -> tuple[bytes, bytes]:
-    """(tag, encoding) of one value (section 1 of docs/merkle.md), from its JSON/Python type."""
-    if value is True or value is False:
-        return b"b", b"\x01" if value else b"\x00"
-    if type(value) is int:
-        if value < -(2**63) or value > _MAX:
-            raise MerkleError(f"column {column!r}: integer {value} is outside 64 signed bits")
-        return b"i", value.to_bytes(8, "big", signed=True)
-    if type(value) is str:
-        raw = _utf8(value, f"column {column!r}: the value")
-        if len(raw) > _MAX_LEN:
-            raise MerkleError(f"column {column!r}: a string of {len(raw)} bytes is too long to encode")
-        return b"s", _u32(len(raw)) + raw
-    raise MerkleError(f"column {column!r}: {value!r} has no encoding (only integers, strings, booleans)")
-
-
-def leaf_of_row(row: Mapping[str, object]) -> bytes:
-    """leaf(row) = SHA-256(0x00 || M(row)) for a row given as {column: value}."""
-    for name in row:
-        if type(name) is not str:
-            raise MerkleError(f"column name {name!r} is not text")
-    names = _order(row)
-    encoded = [encode_value(name, row[name]) for name in names]
-    h = hashlib.sha256(_LEAF)
-    h.update(header([(name, tag) for name, (tag, _) in zip(names, encoded, strict=True)]))
-    h.update(b"".join(value for _, value in encoded))
-    return h.digest()
-
-
-def node(*children: bytes) -> bytes:
-    """node(h_1, ..., h_c) = SHA-256(0x01 || h_1 || ... || h_c), 2 <= c <= 16."""
-    if not 2 <= len(children) <= ARITY:
-        raise MerkleError(f"a node has 2 to {ARITY} children, not {len(children)}")
-    return hashlib.sha256(_NODE + b"".join(children)).digest()
-
-
-# ---------------------------------------------------------------------------------------------
-# A whole table
+# (tag, data): b"i" the int64 arrays of a run of adjacent integer columns, b"b" a boolean array,
+# b"s" a _Text
+Column = tuple[bytes, Any]
+Padded = tuple[int, int, np.ndarray]  # a string field whose lengths vary: (offset, padded width, lengths)
 
 
 def _is_text(t: pl.DataType) -> bool:
@@ -127,7 +47,7 @@ def _tag(name: str, col: pl.Series) -> bytes:
     if col.null_count():
         raise MerkleError(f"column {name!r} holds null values, which have no encoding")
     if _is_int(t):
-        if t == pl.UInt64 and col.len() and int(col.max()) > _MAX:  # type: ignore[arg-type]
+        if t == pl.UInt64 and col.len() and cast(int, col.max()) > MAX_INT:
             raise MerkleError(f"column {name!r} holds an integer above 2^63 - 1")
         return b"i"
     if t == pl.Boolean:
@@ -142,13 +62,13 @@ class _Text:
     (rows, top) matrix of them; else `data` holds them back to back, `lens` their byte lengths and
     `offs` each row's offset into `data`."""
 
-    def __init__(self, name: str, col: pl.Series):
+    def __init__(self, name: str, col: pl.Series) -> None:
         text = col if col.dtype == pl.String else col.cast(pl.String)
         lens = text.str.len_bytes()
-        self.top = int(lens.max()) if len(text) else 0
-        if self.top > _MAX_LEN:
+        self.top = cast(int, lens.max()) if len(text) else 0
+        if self.top > MAX_TEXT_BYTES:
             raise MerkleError(f"column {name!r} holds a string too long to encode")
-        self.varies = bool(len(text)) and int(lens.min()) != self.top
+        self.varies = bool(len(text)) and cast(int, lens.min()) != self.top
         joined = text.str.join("").cast(pl.Binary).item() if len(text) else b""
         self.data = np.frombuffer(joined, np.uint8)
         if self.varies:
@@ -157,14 +77,15 @@ class _Text:
             np.cumsum(self.lens, out=self.offs[1:])
         else:
             self.rows = self.data.reshape(len(text), self.top)
-            self.prefix = np.frombuffer(_u32(self.top), np.uint8)  # u32be(top), the same in every row
+            self.prefix = np.frombuffer(u32(self.top), np.uint8)  # u32be(top), the same in every row
 
 
-def _columns(df: pl.DataFrame) -> tuple[list[tuple[bytes, object]], hashlib._Hash]:
+def _columns(df: pl.DataFrame) -> tuple[list[Column], hashlib._Hash]:
     """[(tag, data)] in encoding order, and SHA-256 of 0x00 || header. data: a numpy array (boolean),
     a _Text (string), or for a run of adjacent integer columns (tag "i") the list of their arrays."""
-    names = _order(df.columns)
-    cols, head = [], []
+    names = column_order(df.columns)
+    cols: list[Column] = []
+    head: list[tuple[str, bytes]] = []
     for name in names:
         col = df.get_column(name)
         tag = _tag(name, col)
@@ -175,15 +96,16 @@ def _columns(df: pl.DataFrame) -> tuple[list[tuple[bytes, object]], hashlib._Has
             cols.append((tag, [col.to_numpy()]))
         else:
             cols.append((tag, _Text(name, col) if tag == b"s" else col.to_numpy()))
-    return cols, hashlib.sha256(_LEAF + header(head))
+    return cols, hashlib.sha256(LEAF_PREFIX + header(head))
 
 
-def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
+def _encode(cols: list[Column], lo: int, hi: int) -> tuple[np.ndarray, list[Padded]]:
     """(matrix, padded): the encodings of rows lo..hi as one uint8 matrix, each string field padded
     with zeros to the longest value of the block, and [(byte offset, padded width, lengths)] of the
     string fields whose lengths vary in the block."""
     m = hi - lo
-    texts, width = [], 0
+    texts: list[tuple[np.ndarray, int, bool]] = []
+    width = 0
     for tag, data in cols:
         if tag == b"s" and data.varies:
             lens = data.lens[lo:hi]
@@ -195,8 +117,8 @@ def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
         else:
             width += 8 * len(data) if tag == b"i" else 1
     matrix = np.empty((m, width), np.uint8)
-    padded = []
-    texts = iter(texts)
+    padded: list[Padded] = []
+    pending = iter(texts)
     at = 0
     for tag, data in cols:
         if tag == b"i":  # a run of integer columns: one row each in a scratch array, then transposed
@@ -213,7 +135,7 @@ def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
             matrix[:, at + 4:at + 4 + data.top] = data.rows[lo:hi]
             at += 4 + data.top
         else:
-            lens, top, varies = next(texts)
+            lens, top, varies = next(pending)
             matrix[:, at:at + 4].view(">u4")[:, 0] = lens
             body = data.data[data.offs[lo]:data.offs[hi]]
             if varies:  # the values, each followed by zeros up to top bytes, laid out in a scratch array
@@ -227,10 +149,10 @@ def _encode(cols, lo: int, hi: int) -> tuple[np.ndarray, list]:
     return matrix, padded
 
 
-def _digests(start, rows) -> bytes:
+def _digests(start: hashlib._Hash, rows: Iterable[bytes | memoryview]) -> bytes:
     """The 32-byte digests, back to back, of the header state continued with each row."""
     copy = start.copy
-    out = []
+    out: list[bytes] = []
     append = out.append
     for row in rows:
         h = copy()
@@ -242,10 +164,10 @@ def _digests(start, rows) -> bytes:
 def _row_bytes(matrix: np.ndarray) -> list[bytes]:
     """The rows of an (m, w) uint8 matrix whose rows are contiguous, as bytes objects."""
     m, w = matrix.shape
-    return matrix.view(f"V{w}")[:, 0].tolist() if w else [b""] * m
+    return cast(list[bytes], matrix.view(f"V{w}")[:, 0].tolist()) if w else [b""] * m
 
 
-def _packed_leaves(start, matrix: np.ndarray, padded) -> np.ndarray:
+def _packed_leaves(start: hashlib._Hash, matrix: np.ndarray, padded: list[Padded]) -> np.ndarray:
     """(m, 32) leaf hashes of rows whose string fields were padded: each row, padding dropped by a
     boolean mask, is packed back to back with the others in one buffer and hashed as a slice."""
     m, width = matrix.shape
@@ -255,7 +177,7 @@ def _packed_leaves(start, matrix: np.ndarray, padded) -> np.ndarray:
     ends = np.cumsum(keep.sum(axis=1, dtype=np.int64)).tolist()
     buf = memoryview(matrix[keep].tobytes())
     copy = start.copy
-    out = []
+    out: list[bytes] = []
     append = out.append
     for a, b in zip([0, *ends[:-1]], ends, strict=True):
         h = copy()
@@ -264,7 +186,7 @@ def _packed_leaves(start, matrix: np.ndarray, padded) -> np.ndarray:
     return np.frombuffer(b"".join(out), np.uint8).reshape(m, 32)
 
 
-def _block_leaves(cols, start, lo: int, hi: int) -> np.ndarray:
+def _block_leaves(cols: list[Column], start: hashlib._Hash, lo: int, hi: int) -> np.ndarray:
     """(hi - lo, 32) leaf hashes of rows lo..hi.
 
     When string lengths vary in the block, its rows are sorted by layout (the lengths of the varying
@@ -337,98 +259,8 @@ def leaves(df: pl.DataFrame, chunk: int | None = None) -> list[bytes]:
     return _leaf_matrix(df, chunk).view("V32").ravel().tolist()
 
 
-def _as_matrix(hashes) -> np.ndarray:
-    if isinstance(hashes, np.ndarray):
-        if hashes.dtype != np.uint8 or hashes.ndim != 2 or hashes.shape[1] != 32:
-            raise MerkleError("leaf hashes must be an (n, 32) uint8 array or 32-byte strings")
-        return np.ascontiguousarray(hashes)
-    hashes = list(hashes)
-    if any(not isinstance(h, bytes) or len(h) != 32 for h in hashes):
-        raise MerkleError("a leaf hash is not 32 bytes")
-    return np.frombuffer(b"".join(hashes), np.uint8).reshape(len(hashes), 32)
-
-
-def root_of_leaves(hashes) -> bytes:
-    """The root over the leaf hashes (a sequence of 32-byte strings or an (n, 32) uint8 array), level
-    by level: groups of 16 from the left, a group of c >= 2 hashed as node(), a group of one kept."""
-    level = _as_matrix(hashes)
-    if len(level) == 0:
-        return hashlib.sha256(b"").digest()
-    sha = hashlib.sha256
-    while len(level) > 1:
-        n = len(level)
-        full = n // ARITY
-        body = np.empty((full, 1 + 32 * ARITY), np.uint8)
-        body[:, 0] = _NODE[0]
-        body[:, 1:] = level[:full * ARITY].reshape(full, 32 * ARITY)
-        up = [sha(row).digest() for row in body.view(f"V{1 + 32 * ARITY}").ravel().tolist()]
-        rest = level[full * ARITY:]
-        if len(rest) == 1:
-            up.append(rest.tobytes())
-        elif len(rest) > 1:
-            up.append(sha(_NODE + rest.tobytes()).digest())
-        level = np.frombuffer(b"".join(up), np.uint8).reshape(len(up), 32)
-    return level.tobytes()
-
-
 def table_root(df: pl.DataFrame) -> bytes:
     """The Merkle root of a pool table; raises MerkleError if a column has no encoding."""
     return root_of_leaves(_leaf_matrix(df))
 
 
-# ---------------------------------------------------------------------------------------------
-# Audit paths
-
-
-def expected_shape(index: int, size: int) -> list[tuple[int, int]]:
-    """(len(left), len(right)) of every step of leaf `index`'s path in a tree of `size` leaves, leaf
-    upwards (section 4); raises MerkleError if `index` is not a leaf of that tree."""
-    if type(index) is not int or type(size) is not int or not 0 <= index < size:
-        raise MerkleError(f"position {index!r} is outside a tree of {size!r} leaves")
-    shape = []
-    j, n = index, size
-    while n > 1:
-        g = j - j % ARITY
-        c = min(ARITY, n - g)
-        shape.append((j % ARITY, c - 1 - j % ARITY))
-        j, n = j // ARITY, -(-n // ARITY)
-    return shape
-
-
-def _hash_of(value: object, where: str) -> bytes:
-    if not isinstance(value, str) or len(value) != 64 or not _HEX.issuperset(value):
-        raise MerkleError(f"{where} is not a hash in 64 lower-case hex digits: {str(value)[:70]!r}")
-    return bytes.fromhex(value)
-
-
-def root_from_path(leaf: bytes, index: int, size: int, path: Sequence[Mapping[str, Sequence[str]]]) -> bytes:
-    """Fold a path into a root: h = node(left..., h, right...) per step, h unchanged by an empty step.
-
-    Raises MerkleError unless the path has exactly the shape of leaf `index` in a tree of `size`
-    leaves: one step per level, each an object with exactly the lists `left` and `right` of the
-    lengths expected_shape() gives, holding hashes in 64 lower-case hex digits."""
-    if not isinstance(leaf, bytes) or len(leaf) != 32:
-        raise MerkleError("the leaf is not a 32-byte hash")
-    want = expected_shape(index, size)
-    if not isinstance(path, list | tuple):
-        raise MerkleError("the path is not a list of steps")
-    if len(path) != len(want):
-        raise MerkleError(f"the path has {len(path)} steps; position {index} in a tree of {size} leaves "
-                          f"has {len(want)}")
-    steps = []
-    for s, (step, (n_left, n_right)) in enumerate(zip(path, want, strict=True)):
-        if not isinstance(step, Mapping) or set(step) != {"left", "right"}:
-            raise MerkleError(f"path step {s} is not an object with exactly 'left' and 'right'")
-        left, right = step["left"], step["right"]
-        if not isinstance(left, list | tuple) or not isinstance(right, list | tuple):
-            raise MerkleError(f"path step {s}: 'left' and 'right' must be lists of hashes")
-        if (len(left), len(right)) != (n_left, n_right):
-            raise MerkleError(f"path step {s} has {len(left)} left and {len(right)} right hashes; position "
-                              f"{index} in a tree of {size} leaves needs {n_left} and {n_right}")
-        steps.append((b"".join(_hash_of(x, f"path step {s}, left {k}") for k, x in enumerate(left)),
-                      b"".join(_hash_of(x, f"path step {s}, right {k}") for k, x in enumerate(right))))
-    h = leaf
-    for left_bytes, right_bytes in steps:
-        if left_bytes or right_bytes:
-            h = hashlib.sha256(_NODE + left_bytes + h + right_bytes).digest()
-    return h

@@ -13,7 +13,7 @@ Written again from docs/ceremony.md (audit never imports poolgen):
 
 The ceremony file given to `verify --ceremony` is the one the parties revealed into; its public part
 must be what the signed manifest records (`ceremony`), every reveal must match its commitment, and
-the seed derived from the reveals must match the manifest's seed commitment (audit/reproduce.py).
+the seed derived from the reveals must match the manifest's seed commitment (audit/steps/reproduction.py).
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ from __future__ import annotations
 import hashlib
 import re
 from pathlib import Path
+from typing import Any
 
-from audit.errors import UnusableInput, VerificationError, read_input
-from audit.limits import parse_json
-from audit.manifest import Manifest
+from audit.checklist import Step
+from audit.errors import UnusableInput, VerificationError
+from audit.read.limits import parse_json, read_input
+from audit.read.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/1"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -34,7 +36,7 @@ def _lp(data: bytes) -> bytes:
     return len(data).to_bytes(8, "big") + data
 
 
-def read_ceremony(path: Path) -> dict:
+def read_ceremony(path: Path) -> dict[str, Any]:
     """A ceremony file, checked for shape: an id and a list of parties with names and kinds."""
     doc = parse_json(read_input(path, "ceremony"), str(path), "ceremony file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("id"), str):
@@ -61,7 +63,7 @@ def commitment(ceremony_id: str, name: str, value: bytes) -> str:
                           + _lp(value)).hexdigest()
 
 
-def transcript(ceremony_id: str, parties: list[dict]) -> bytes:
+def transcript(ceremony_id: str, parties: list[dict[str, Any]]) -> bytes:
     h = hashlib.sha256(b"poolgen/ceremony/transcript/v1" + _lp(ceremony_id.encode()))
     for p in parties:
         c = bytes.fromhex(p["commitment"]) if p["kind"] == "secret" else p["source"].encode()
@@ -69,45 +71,52 @@ def transcript(ceremony_id: str, parties: list[dict]) -> bytes:
     return h.digest()
 
 
-def _public(p: dict) -> dict:
+def _public(p: dict[str, Any]) -> dict[str, Any]:
     """A party as the manifest records it."""
     if p["kind"] == "secret":
         return {"name": p["name"], "kind": "secret", "commitment": p["commitment"]}
     return {"name": p["name"], "kind": "public", "source": p["source"], "value": p["reveal"]}
 
 
-def ceremony_seed(manifest: Manifest, doc: dict) -> tuple[bytes, str]:
+def ceremony_seed(manifest: Manifest, doc: dict[str, Any]) -> tuple[bytes, str]:
     """(7) the seed derived from the ceremony file's reveals, after checking that the file is the
     manifest's ceremony and that every reveal matches its commitment; and what was checked."""
     stated = manifest.doc.get("ceremony")
     if not isinstance(stated, dict):
-        raise VerificationError(7, "the manifest records no seed ceremony; give --seed-file instead")
+        raise VerificationError(Step.REPRODUCTION,
+                                "the manifest records no seed ceremony; give --seed-file instead")
     cid, parties = doc["id"], doc["parties"]
     if stated.get("id") != cid:
-        raise VerificationError(7, f"the ceremony file is ceremony {cid!r}, the manifest's is "
-                                   f"{stated.get('id')!r}")
+        raise VerificationError(Step.REPRODUCTION,
+                                f"the ceremony file is ceremony {cid!r}, the manifest's is "
+                                f"{stated.get('id')!r}")
     names = [p["name"] for p in parties]
     if len(set(names)) != len(names):
-        raise VerificationError(7, "a party appears twice in the ceremony file")
+        raise VerificationError(Step.REPRODUCTION, "a party appears twice in the ceremony file")
     want = stated.get("parties")
     mine = [_public(p) for p in parties]
     if mine != want:
         listed = [p.get("name") for p in want] if isinstance(want, list) and all(
             isinstance(p, dict) for p in want) else want
         if listed != names:
-            raise VerificationError(7, f"the ceremony file's parties ({', '.join(names)}) are not the "
-                                       f"manifest's ({listed})")
+            raise VerificationError(Step.REPRODUCTION,
+                                    f"the ceremony file's parties ({', '.join(names)}) are not the "
+                                    f"manifest's ({listed})")
+        assert isinstance(want, list)  # its names are the parties' (listed == names)
         differ = [m["name"] for m, w in zip(mine, want, strict=True) if m != w]
-        raise VerificationError(7, f"the commitments or public values of {', '.join(differ)} are not the "
-                                   "manifest's")
+        raise VerificationError(Step.REPRODUCTION,
+                                f"the commitments or public values of {', '.join(differ)} are not the "
+                                "manifest's")
     closed = transcript(cid, parties)
     if closed.hex() != stated.get("transcript_sha256"):
-        raise VerificationError(7, "the transcript of the commitments does not recompute to the manifest's "
-                                   "transcript_sha256")
+        raise VerificationError(Step.REPRODUCTION,
+                                "the transcript of the commitments does not recompute to the manifest's "
+                                "transcript_sha256")
     wrong = [p["name"] for p in parties if p["kind"] == "secret"
              and commitment(cid, p["name"], bytes.fromhex(p["reveal"])) != p["commitment"]]
     if wrong:
-        raise VerificationError(7, f"the reveal of {', '.join(wrong)} does not match its commitment")
+        raise VerificationError(Step.REPRODUCTION,
+                                f"the reveal of {', '.join(wrong)} does not match its commitment")
     h = hashlib.sha256(b"poolgen/ceremony/seed/v1" + closed)
     for p in parties:
         r = bytes.fromhex(p["reveal"]) if p["kind"] == "secret" else p["reveal"].encode()

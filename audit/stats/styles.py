@@ -17,13 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 Get = Callable[[str], np.ndarray]
+Tests = list[tuple[str, np.ndarray]]  # chi-square features: (name, codes)
+Blocks = list[tuple[str, list[np.ndarray]]]  # classifier blocks: (name, code columns)
+AreaFeatures = tuple[Tests, Blocks, list[str]]  # and what is not tested
+Feature = Callable[[dict[str, Any], dict[str, Any], dict[str, int], Get], AreaFeatures]
 
 
-def _match_n_targets(area: dict, tiers: list, counts: dict[str, int]) -> list[Fraction]:
+def _match_n_targets(area: dict[str, Any], tiers: list[Any], counts: dict[str, int]) -> list[Fraction]:
     """m(s) of section 7: S x (sum of n_t c_t(s)) / (sum of n_t (S - M_t)) over the tiers with wins
     in the area, c_t(s) a ticket's expected count of amount s and M_t its multiplier symbols."""
     spots, match = area["spots"], area["match"]
@@ -46,7 +51,7 @@ def _match_n_targets(area: dict, tiers: list, counts: dict[str, int]) -> list[Fr
     return [Fraction(spots, len(codes))] * len(codes) if not total else [spots * x / total for x in shown]
 
 
-def match_n(area: dict, play: dict, counts: dict[str, int], get: Get):
+def match_n(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
     """(chi-square features, classifier block or None, not tested) of one match_n area."""
     aid, n_prizes = area["id"], len(area["prizes"])
     m = _match_n_targets(area, play["tiers"], counts)
@@ -62,14 +67,15 @@ def match_n(area: dict, play: dict, counts: dict[str, int], get: Get):
             [(f"{aid}_spot_0", [amount])], [])
 
 
-def _key_number_columns(area: dict) -> list[str]:
+def _key_number_columns(area: dict[str, Any]) -> list[str]:
     aid, own = area["id"], "winning_from" not in area
     return (([f"{aid}_win_{i}" for i in range(area["winning"])] if own else [])
             + ([f"{aid}_your_0"] if not area.get("specials") else [])
             + ([f"{aid}_prize_0"] if area.get("decoy_weights") else []))
 
 
-def key_number_match(area: dict, play: dict, counts: dict[str, int], get: Get):
+def key_number_match(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int],
+                     get: Get) -> AreaFeatures:
     """key_number_match.md section 8.3: an area's WINNING NUMBERS (the first, the smallest, the set);
     without special symbols, YOUR NUMBER 0; with decoy weights, the prize below YOUR NUMBER 0."""
     aid, cols = area["id"], _key_number_columns(area)
@@ -86,7 +92,8 @@ def key_number_match(area: dict, play: dict, counts: dict[str, int], get: Get):
     return tests, blocks, []
 
 
-def bonus_reveal(area: dict, play: dict, counts: dict[str, int], get: Get):
+def bonus_reveal(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int],
+                 get: Get) -> AreaFeatures:
     """bonus_reveal.md section 8: on tickets that reveal no amount in the area, the picture of
     spot 0 is drawn the same way for winners and losers (other tickets are left out: code -1)."""
     aid = area["id"]
@@ -96,12 +103,15 @@ def bonus_reveal(area: dict, play: dict, counts: dict[str, int], get: Get):
              np.where(none_won, codes[0], -1))], [], []
 
 
-STYLES = {"match_n": match_n, "key_number_match": key_number_match, "bonus_reveal": bonus_reveal}
-COLUMNS = {"match_n": lambda a: [f"{a['id']}_spot_0"], "key_number_match": _key_number_columns,
-           "bonus_reveal": lambda a: [f"{a['id']}_spot_{j}" for j in range(a["spots"])]}
+# By style name, looked up with whatever an area's `style` holds (what is no style finds nothing).
+STYLES: dict[object, Feature] = {"match_n": match_n, "key_number_match": key_number_match,
+                                 "bonus_reveal": bonus_reveal}
+COLUMNS: dict[object, Callable[[dict[str, Any]], list[str]]] = {
+    "match_n": lambda a: [f"{a['id']}_spot_0"], "key_number_match": _key_number_columns,
+    "bonus_reveal": lambda a: [f"{a['id']}_spot_{j}" for j in range(a["spots"])]}
 
 
-def style_columns(play: dict) -> tuple[str, ...]:
+def style_columns(play: dict[str, Any]) -> tuple[str, ...]:
     """The columns the features read; a malformed area is left to the features, which report it."""
     cols: list[str] = []
     for a in play["areas"]:
@@ -113,9 +123,11 @@ def style_columns(play: dict) -> tuple[str, ...]:
     return tuple(dict.fromkeys(cols))
 
 
-def style_features(play: dict, counts: dict[str, int], get: Get):
+def style_features(play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
     """Every area's features, every area's classifier blocks ((name, block)), and what is not tested."""
-    chi, blocks, skipped = [], [], []
+    chi: Tests = []
+    blocks: Blocks = []
+    skipped: list[str] = []
     for area in play["areas"]:
         if not isinstance(area, dict):
             raise ValueError(f"the play entry's area {area!r} is not an object")

@@ -75,6 +75,11 @@ def read_bounded(path: Path, what: str, limit: int) -> bytes:
     return _read_fd(fd, Path(path), what, limit)
 
 
+def read_input(path: Path, what: str, limit: int = 1 << 16) -> bytes:
+    """The bytes of an input file (a key, spec, ceremony or seed file), or UnusableInput naming it."""
+    return read_bounded(path, what, limit)
+
+
 def read_secret(path: Path, what: str, limit: int, allow_readable: bool = False) -> bytes:
     """As `read_bounded`, refusing a file its group or others may read unless `allow_readable`."""
     fd, st = _open_regular(Path(path), what)

@@ -10,10 +10,15 @@ without the seed (step 7 proves them), but their shape can.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import polars as pl
+
+from audit.checklist import Step
+from audit.errors import VerificationError
+from audit.read.manifest import PoolEntry
 
 MAX_BOOK = 10**7  # seven digits in the ticket id and the barcode
 
@@ -47,7 +52,7 @@ def book_problems(book: pl.Series, per_book: int) -> list[str]:
     return problems
 
 
-def check_book_numbers(folder: Path, pools, per_book: int) -> str:
+def check_book_numbers(folder: Path, pools: Sequence[PoolEntry], per_book: int) -> str:
     """No book number in two pools of the run (pools whose file cannot be read are steps 2 and 3's)."""
     seen: dict[int, str] = {}
     clashes = []
@@ -64,8 +69,7 @@ def check_book_numbers(folder: Path, pools, per_book: int) -> str:
             else:
                 seen[b] = pool.id
     if clashes:
-        from audit.errors import VerificationError
-
-        raise VerificationError(3, f"{len(clashes):,} book number(s) in two pools, so their ticket ids "
-                                   f"repeat: {'; '.join(clashes[:3])}")
+        raise VerificationError(Step.COMPLETENESS,
+                                f"{len(clashes):,} book number(s) in two pools, so their ticket ids "
+                                f"repeat: {'; '.join(clashes[:3])}")
     return f"{len(seen):,} book numbers of {read} pool file(s) are distinct across the run"

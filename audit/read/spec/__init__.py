@@ -1,0 +1,42 @@
+"""What a spec file says each pool must hold, read with tomllib alone (step 5 with --spec).
+
+`read_spec(path)` is the one reader of both spec formats: format 1, an eInstant of a style
+(einstant.py), and format 2, a game of play styles (printed.py). It knows the format; the model it
+returns (model.py `SpecExpectation`) does not say which it came from. money.py reads a spec's
+amounts as poolgen's loader does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from pathlib import Path
+
+from audit.errors import UnusableInput
+from audit.read.limits import MAX_SPEC_BYTES, bound_toml, read_input
+from audit.read.spec.einstant import read_einstant
+from audit.read.spec.model import Claim, SpecExpectation
+from audit.read.spec.printed import read_printed
+
+__all__ = ["Claim", "SpecExpectation", "read_spec"]
+
+
+def read_spec(path: Path) -> SpecExpectation:
+    """What the spec at `path` says a run holds; UnusableInput naming the file and what is wrong."""
+    raw = read_input(path, "spec", MAX_SPEC_BYTES)
+    name, digest = Path(path).name, hashlib.sha256(raw).hexdigest()
+    try:
+        text = raw.decode("utf-8")
+        bound_toml(text)
+        doc = tomllib.loads(text)
+        if doc.get("format") == 2:  # a game of play styles
+            return read_printed(doc, name, digest)
+        return read_einstant(doc, name, digest)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UnusableInput(f"{path}: not a TOML spec: {exc}") from None
+    except UnusableInput as exc:  # a field's value, named by where it is
+        raise UnusableInput(f"{path}: {exc}") from None
+    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
+        # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError
+        raise UnusableInput(f"{path}: not a spec this verifier can read "
+                            f"({type(exc).__name__}: {exc or 'a value is out of range'})") from None

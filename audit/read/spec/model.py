@@ -1,0 +1,42 @@
+"""What a spec says a run holds, whatever the spec's file format: the one model step 5 holds a
+manifest to (audit/steps/figures.py `check_against_spec`).
+
+The reader (audit/read/spec/__init__.py) knows the format and builds the model; nothing after it
+asks. A model is the spec file's name and SHA-256, the game fields the manifest must state, and its
+claims: each claim (the pools, the areas and tiers, the play entry a style derives) says how a
+manifest differs from it, in the order step 5 reports them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from audit.read.manifest import Manifest
+
+__all__ = ["Claim", "SpecExpectation"]
+
+
+class Claim(Protocol):
+    """One thing a spec says of a run."""
+
+    def problems(self, manifest: Manifest) -> list[str]:
+        """How the manifest differs from the claim, one line each (empty: it agrees)."""
+        ...
+
+
+@dataclass(frozen=True)
+class SpecExpectation:
+    """What a spec says a run holds (valid by construction: only the reader builds one)."""
+
+    file: str  # the spec file's name
+    sha256: str  # of the spec file's bytes: the manifest's `spec.sha256`
+    game: tuple[tuple[str, object], ...]  # (manifest game field, the spec's value), in report order
+    claims: tuple[Claim, ...]
+    scope: str  # what the claims cover, as step 5's line says it ("every pool", ...)
+    doc: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the spec as read
+
+    def symbols(self) -> set[tuple[str, str, str]]:
+        """(code, symbol, caption) of every symbol the spec lists (step 9 holds imaging files to them)."""
+        return {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
+                for s in self.doc.get("symbols", [])}

@@ -1,0 +1,92 @@
+"""Step 8's tests of where winners sit (docs/statistics.md): the positions of the winners, of each
+prize level and of the top prizes against a uniform shuffle; winners per book (printed games) or per
+block of BLOCK shares (eInstants); runs of winners and losers in print order."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audit.read.manifest import PoolEntry
+from audit.stats.tests import Finding, dispersion, equal_parts, extreme_position, histogram, runs, table_test
+
+__all__ = ["BLOCK", "block_findings", "position_findings"]
+
+BLOCK = 1_000  # eInstant shares per block in the winners-per-block tests
+TENTHS = 10  # bins of the position tests
+MIN_PER_BIN = 10  # a prize level is binned in at most count // MIN_PER_BIN parts (10 expected per part)
+TOP_MIN = 50  # the top prizes: the highest prize amounts, taken until they hold this many tickets
+
+
+def _cents(c: int) -> str:
+    return f"${c // 100:,}" + (f".{c % 100:02d}" if c % 100 else "")
+
+
+def _top_group(levels: list[tuple[int, int]]) -> list[int]:
+    """Prize amounts, highest first, until they hold at least TOP_MIN tickets (or every winner)."""
+    group, held = [], 0
+    for amount, count in sorted(levels, reverse=True):
+        group.append(amount)
+        held += count
+        if held >= TOP_MIN:
+            break
+    return group
+
+
+def _tiers_of(pool: PoolEntry) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for t in pool.tiers:
+        if t.prize_cents > 0 and t.count > 0:
+            out.setdefault(t.prize_cents, []).append(t.id)
+    return out
+
+
+def position_findings(prize: np.ndarray, pool: PoolEntry) -> tuple[list[Finding], list[str]]:
+    """Winners, each prize level and the top prizes against uniform positions."""
+    n = len(prize)
+    win = prize > 0
+    found: list[Finding | None] = [table_test(
+        "winner positions by tenth of the pool", equal_parts(n, TENTHS),
+        np.bincount(np.flatnonzero(win) * TENTHS // max(n, 1), minlength=TENTHS))]
+    skipped = []
+    amounts, counts = np.unique(prize[win], return_counts=True)
+    tiers = _tiers_of(pool)
+    levels = [(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)]
+    for amount, count in sorted(levels, reverse=True):
+        ids = ", ".join(tiers.get(amount, ["?"]))
+        label = f"prize level {_cents(amount)} (tier {ids}; {count:,} ticket{'s' if count > 1 else ''})"
+        bins = min(TENTHS, count // MIN_PER_BIN)
+        if bins < 2:
+            skipped.append(f"positions of {label}: too few for a binned test (in the top-prize tests "
+                           "if among the highest)")
+            continue
+        where = np.flatnonzero(prize == amount)
+        found.append(table_test(f"positions of {label}, {bins} equal parts of the pool",
+                                equal_parts(n, bins), np.bincount(where * bins // n, minlength=bins)))
+    if levels:
+        group = _top_group(levels)
+        where = np.flatnonzero(np.isin(prize, group))
+        name = (f"top prizes ({_cents(group[0])}" + (f" to {_cents(group[-1])}" if len(group) > 1 else "")
+                + f"; {len(where):,} tickets)")
+        found.append(extreme_position(f"{name}: smallest position", where, n, smallest=True))
+        found.append(extreme_position(f"{name}: largest position", where, n, smallest=False))
+    return [f for f in found if f is not None], skipped
+
+
+def block_findings(win: np.ndarray, kind: str, per_book: int | None) -> tuple[list[Finding], list[str]]:
+    """Winners per book (printed) or per block of BLOCK shares (eInstants), and runs."""
+    size = per_book if kind == "printed" and per_book else BLOCK
+    unit = f"book of {size}" if kind == "printed" else f"block of {size:,} shares"
+    blocks = len(win) // size
+    found: list[Finding | None] = []
+    skipped = []
+    if blocks >= 2:
+        per = win[: blocks * size].reshape(blocks, size).sum(axis=1)
+        covered, hits = blocks * size, int(per.sum())
+        found.append(histogram(f"winners per {unit}: histogram of {blocks:,} {unit.split(' of')[0]}s",
+                               per, covered, hits))
+        found.append(dispersion(f"winners per {unit}: dispersion", per, covered, hits,
+                                unit.split(" of")[0]))
+    else:
+        skipped.append(f"winners per {unit}: fewer than two {unit}s")
+    found.append(runs("runs of winners and losers in print order", win))
+    return [f for f in found if f is not None], skipped

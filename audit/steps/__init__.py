@@ -1,0 +1,3 @@
+"""The checklist's steps (audit/checklist.py names them), one module per step or family of steps:
+files (1, 2), identity and books (3), the per-pool steps (4 to 6), reproduction and ceremony (7),
+deliverables (9). Step 8 is audit/stats/."""

@@ -1,0 +1,120 @@
+"""What audit's play-style engines (audit/styles/) have in common: the two kinds of engine as
+protocols, what they return, and the plumbing they share (reading layout columns, collecting why
+rows are illegal).
+
+Every engine is written from its contract, docs/styles/<style>.md, alone, and is a module:
+
+- an area engine (`AreaEngine`) evaluates one play area of a printed ticket from the manifest's
+  `play` entry (docs/styles/play.md): `evaluate(table, area, reasons)` returns one `Slot` per place
+  a win can come from (a spot, an amount), with per-row arrays; audit/styles/play.py sums a play's
+  areas and holds every row to its tier's wins;
+- a ticket-wide engine (`TicketEngine`, today the eInstant styles) evaluates whole shares:
+  `evaluate(table, pool, play)` returns the `Evaluation` of the pool, from the pool's manifest entry
+  and the manifest's `play` entry (that style's parameters).
+
+audit/styles/__init__.py lists the engines by style name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+__all__ = ["BIG", "HOWS", "AreaEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
+           "TicketEngine", "Wording", "int_columns", "show"]
+
+HOWS = ("match", "automatic", "multiplier", "reveal")  # how a slot wins (Slot.how indexes it)
+
+
+@dataclass
+class Evaluation:
+    """What a pool's layouts pay: per row (in table order) prize in cents and number of wins."""
+
+    prize_cents: np.ndarray
+    wins: np.ndarray
+    illegal: list[tuple[int, str]] = field(default_factory=list)  # (row, reason)
+
+
+@dataclass
+class Slot:
+    """Per row: whether this place wins, how (index into HOWS), by how much, on which shown prize
+    (its index in the area's `prizes`) and what that prize is worth."""
+
+    won: np.ndarray  # bool
+    how: np.ndarray  # int
+    by: np.ndarray  # int64
+    prize: np.ndarray  # int64
+    cents: np.ndarray  # int64
+
+
+class Wording(Protocol):
+    """How one illegal row's reason reads: `word(row)` (a lambda may bind more with defaults)."""
+
+    def __call__(self, row: int, /) -> str: ...
+
+
+class Reasons:
+    """Why rows are illegal: each vectorised check adds a row mask and how to word it for one row.
+    A row's reasons are joined with '; ' in the order the checks were added."""
+
+    def __init__(self) -> None:
+        self.by_row: dict[int, list[str]] = {}
+
+    def add(self, mask: npt.ArrayLike, word: Wording) -> None:
+        for row in np.flatnonzero(mask).tolist():
+            self.by_row.setdefault(row, []).append(word(row))
+
+    def illegal(self) -> list[tuple[int, str]]:
+        return [(row, "; ".join(self.by_row[row])) for row in sorted(self.by_row)]
+
+
+BIG = 9999  # layout values are clipped to [-1, BIG]: no valid code or number is negative or above it
+
+
+def int_columns(table: pl.DataFrame, columns: Sequence[str]) -> np.ndarray:
+    """The layout columns as an (n, k) int16 array. A null becomes -2, a negative value -1 and a value
+    above BIG BIG: none of them is a valid code or number."""
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise ValueError(f"layout columns missing: {', '.join(missing)}")
+    not_int = [c for c in columns if not table.schema[c].is_integer()]
+    if not_int:
+        raise ValueError(f"layout columns not of an integer type: {', '.join(not_int)}")
+    frame = table.select(pl.col(c).cast(pl.Int64, strict=False).clip(-1, BIG).fill_null(-2).cast(pl.Int16)
+                         for c in columns)
+    return frame.to_numpy().reshape(len(table), len(columns))
+
+
+def show(value: int) -> str:
+    """A layout value as a reason prints it."""
+    return {-2: "null", -1: "negative", BIG: f">={BIG}"}.get(int(value), str(int(value)))
+
+
+class AreaEngine(Protocol):
+    """The engine of a play style of a printed ticket's area (match_n, key_number_match, ...)."""
+
+    def evaluate(self, table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
+        """One Slot per place of the area a win can come from; illegal rows added to `reasons`;
+        ValueError if the area's entry in `play` cannot be read."""
+        ...
+
+
+class TicketEngine(Protocol):
+    """The engine of a ticket-wide style (area_match, prize_legend_duel, ...): whole shares."""
+
+    def evaluate(self, table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
+        """What every row of the pool pays, and why any row is illegal; ValueError if `play` (the
+        style's parameters) or the pool's entry cannot be read."""
+        ...
+
+
+class PlayFromSpec(Protocol):
+    """A ticket-wide style whose contract derives the manifest's `play` entry from the spec (its TOML
+    as read): step 5 holds the manifest's entry to it."""
+
+    def __call__(self, doc: dict[str, Any], /) -> dict[str, Any]: ...

@@ -1,0 +1,121 @@
+"""A game's play evaluated from the manifest's `play` entry alone (docs/styles/play.md).
+
+`evaluate_play(table, pool, play)` evaluates a pool by whichever kind of play its entry states: a
+ticket-wide style's engine when the entry names a `style` (audit/styles/__init__.py
+`einstant_engine`), else the play of areas. A run of a game of areas carries the manifest entry
+`play`: its areas, each of a style, its most wins, and every tier's wins. `evaluate(table, pool,
+play)` evaluates each area with its style's engine (`area_engine`), sums the wins, and marks illegal
+every row with too many wins or whose wins are not exactly its tier's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+from audit.styles import area_engine, einstant_engine
+from audit.styles.interface import HOWS, Evaluation, Reasons
+
+__all__ = ["evaluate", "tier_keys"]
+
+T = TypeVar("T")
+
+
+def _need(doc: object, key: str, kind: type[T], where: str) -> T:
+    if not isinstance(doc, dict) or key not in doc:
+        raise ValueError(f"manifest play entry: {where}.{key} is missing")
+    value = doc[key]
+    if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+        raise ValueError(f"manifest play entry: {where}.{key} is not a {kind.__name__}")
+    return value
+
+
+def _key(area: int, how: npt.ArrayLike, by: npt.ArrayLike, prize: npt.ArrayLike) -> np.ndarray:
+    """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
+    packed = ((np.int64(area) * 4 + np.asarray(how)) * 4096 + np.asarray(by)) * 256 + np.asarray(prize)
+    return np.asarray(packed)
+
+
+def evaluate_play(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
+    """What a pool's layouts pay by its `play` entry: a ticket-wide style's engine if the entry names
+    a `style`, else the engines of its areas. ValueError: no engine for it, or an entry they cannot
+    read."""
+    if "style" in play:
+        return einstant_engine(play["style"]).evaluate(table, pool, play)
+    return evaluate(table, pool, play)
+
+
+def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
+    n = table.height
+    areas = _need(play, "areas", list, "play")
+    max_wins = _need(play, "max_wins", int, "play")
+    reasons = Reasons()
+    slots: list[np.ndarray] = []
+    prize = np.zeros(n, dtype=np.int64)
+    names: dict[str, int] = {}
+    for i, area in enumerate(areas):
+        area_id = _need(area, "id", str, f"areas[{i}]")
+        source = area.get("winning_from")
+        if source is not None and (source not in names or areas[names[source]].get("numbers")
+                                   != area.get("numbers")):
+            raise ValueError(f"manifest play entry: area {area_id!r}: winning_from {source!r} is not an "
+                             "earlier area of the same numbers")
+        names[area_id] = i
+        engine = area_engine(_need(area, "style", str, f"areas[{i}]"))
+        for s in engine.evaluate(table, area, reasons):
+            if (s.by < 1).any() or (s.by >= 4096).any() or (s.cents < 0).any() or (s.cents >= 1 << 40).any():
+                raise ValueError(f"manifest play entry: area {area_id!r}: a multiplier or amount "
+                                 "out of range")
+            prize += np.where(s.won, s.by * s.cents, 0)
+            slots.append(np.where(s.won, _key(i, s.how, s.by, np.clip(s.prize, 0, 255)), -1))
+    keys = np.sort(np.stack(slots, axis=1), axis=1) if slots else np.full((n, 0), -1)
+    wins = (keys >= 0).sum(axis=1)
+    too_many = wins > max_wins
+    reasons.add(too_many, lambda r: f"{int(wins[r])} wins, at most {max_wins}")
+
+    want, tier_ids = tier_keys(play, names, areas, keys.shape[1])
+    tier_column = table["tier"].cast(pl.String) if "tier" in table.columns else pl.Series([None] * n,
+                                                                                      dtype=pl.String)
+    index = tier_column.replace_strict(tier_ids, default=-1, return_dtype=pl.Int64).fill_null(-1).to_numpy()
+    tier = tier_column.to_numpy()
+    unknown = index < 0
+    reasons.add(unknown, lambda r: f"tier {tier[r]!r} is not in the manifest's play entry")
+    expected = want[np.maximum(index, 0)]
+    other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1] else np.zeros(n, dtype=bool)
+    reasons.add(other, lambda r: f"its wins are not its tier {tier[r]!r}'s ({int(wins[r])} win(s) "
+                                 f"paying {int(prize[r])} cents)")
+    return Evaluation(prize, wins, reasons.illegal())
+
+
+def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
+               width: int) -> tuple[np.ndarray, dict[str, int]]:
+    """Every tier's wins as sorted keys padded with -1 to `width` (the places a win can come from)."""
+    tiers = _need(play, "tiers", list, "play")
+    rows, ids = [], {}
+    for j, t in enumerate(tiers):
+        where = f"tiers[{j}]"
+        ids[_need(t, "id", str, where)] = j
+        keys = []
+        for k, w in enumerate(_need(t, "wins", list, where)):
+            ww = f"{where}.wins[{k}]"
+            area = names.get(_need(w, "area", str, ww))
+            how = _need(w, "how", str, ww)
+            if area is None or how not in HOWS:
+                raise ValueError(f"manifest play entry: {ww}: unknown area or how")
+            by, code = _need(w, "by", int, ww), _need(w, "prize", str, ww)
+            cents = _need(w, "prize_cents", int, ww)
+            prizes = [p.get("code") for p in areas[area]["prizes"]]
+            if code not in prizes or areas[area]["prizes"][prizes.index(code)].get("cents") != cents:
+                raise ValueError(f"manifest play entry: {ww}: prize {code!r} of {cents} cents is not "
+                                 "one of its area's prizes")
+            if not 1 <= by < 4096:
+                raise ValueError(f"manifest play entry: {ww}: by out of range")
+            packed = _key(area, np.int64(HOWS.index(how)), np.int64(by), np.int64(prizes.index(code)))
+            keys.append(int(packed))
+        if len(keys) > width:
+            raise ValueError(f"manifest play entry: {where} has more wins than the areas have places")
+        rows.append(sorted([-1] * (width - len(keys)) + keys))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), width), ids
