@@ -201,6 +201,6 @@ def evaluate(table: pl.DataFrame, pool: dict, play: dict) -> Evaluation:
         lmax = duel.loser_max_multipliers
         shown = multiplier - 1
         reasons.add(losing & (shown > lmax), lambda r: (
-            f"a losing share shows {shown[r]} MULTIPLIER spots, at most {lmax} (loser_max_multipliers)"))
+            f"a losing share shows {shown[r]} MULTIPLIER spot(s), at most {lmax} (loser_max_multipliers)"))
 
     return Evaluation(prize_cents=prize, wins=wins, illegal=reasons.illegal())
