@@ -17,6 +17,7 @@ reason, or the exact evaluation.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from dataclasses import replace
@@ -28,6 +29,8 @@ import pytest
 from conftest import SEED_A, SPECS, spec_path
 from typer.testing import CliRunner
 
+from audit.manifest import canonical
+from audit.merkle import table_root
 from audit.styles import area_match as am
 from audit.styles import evaluate as evaluate_styles
 from audit.styles import prize_legend_duel as pld
@@ -36,8 +39,6 @@ from poolgen.cli.main import app
 from poolgen.deliverables.run import imaging_name, write_imaging
 from poolgen.generate import generate
 from poolgen.keys import Signer, new_key_pair
-from poolgen.manifest import canonical_bytes, file_entry
-from poolgen.merkle import root as merkle_root
 from poolgen.spec import load_spec
 
 NOW = datetime(2026, 1, 2, tzinfo=UTC)
@@ -51,6 +52,12 @@ def signed_run(tmp: Path, spec, pool) -> dict:
     run = generate(spec, SEED_A, now=NOW, out=tmp / "runs", run_id="r", signature=signer.manifest_entry(),
                    finish=signer.sign_run)
     return {"run": run.folder, "keys": keys, "signer": signer, "spec": spec, "pool": pool}
+
+
+def file_entry(path: Path) -> dict:
+    """A run file's entry in the manifest (docs/manifest.md): name, size and SHA-256."""
+    data = path.read_bytes()
+    return {"name": path.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def replace_a_losers_row(base: dict, run: Path, values: dict[str, int]) -> tuple[int, str]:
@@ -75,8 +82,8 @@ def replace_a_losers_row(base: dict, run: Path, values: dict[str, int]) -> tuple
         for entry in doc["deliverables"]:
             if entry["name"] == imaging.name:
                 entry.update(file_entry(imaging))
-    doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / name)).hex()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    doc["pools"][0]["merkle"]["root"] = table_root(pl.read_parquet(run / name)).hex()
+    (run / "manifest.json").write_bytes(canonical(doc))
     base["signer"].sign_run(run)
     return row, str(table["ticket"][row])
 
