@@ -175,7 +175,7 @@ def test_hth_win_after_third_loss_is_illegal(hth_full, play):
     ([3, 1, 2, 4, 1, 3, 1], {0: 200, 5: 50}, 500, 2),                    # (1 + 1) x 250
     ([4, 4, 3, 1, 1, 1], {2: 100}, 300, 1),                               # (1 + 2) x 100
     ([1, 1, 1], {}, 0, 0),                                                # shortest game
-    ([4, 2, 1, 4, 1, 1], {}, 0, 0),                                       # multipliers, no win
+    ([4, 2, 1, 2, 1, 1], {}, 0, 0),                                       # a multiplier, no win (rule 7)
     ([3] * 12 + [1, 1, 1], {i: [50, 100, 200, 500][i % 4] for i in range(12)}, 2550, 12),  # longest game
 ])
 def test_hth_legal_rows(play, codes, amts, prize, wins):

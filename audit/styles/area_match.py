@@ -8,7 +8,10 @@ the `match_pays` entry of its match (the wild counts for every matchable symbol)
 amount for a bonus game of N prizes, else 0. A share pays the sum of its areas; its number of wins is
 its number of winning areas. A share must not show what reads as a win it is not paid (rules 10 and
 11): as many of one bonus symbol as the smallest winning match, a bonus trigger with a second bonus
-symbol of a kind, or the bonus key in one area with a bonus game's symbol in another.
+symbol of a kind, or the bonus key in one area with a bonus game's symbol in another. Rules 4 to 7
+judge the bonus columns against the game `a{i}_bonus` names (section 5); the area's win follows its
+symbols' trigger and `a{i}_bonus_prizes` (section 3). The play entry is refused as section 1 lists
+(a bonus key that is the wild, an amount multiplier that is not a plain decimal, ...).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ __all__ = ["Play", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 
 STYLE = "area_match"
 NO_BONUS = 0
+DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")  # a plain decimal (a sign only to be refused as not positive)
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ def read_play(play: dict[str, Any]) -> Play:
     spots = _int(play, "spots", 1, 16, "")
     wild = _int(play, "wild", 1, n, "")
     key = _int(play, "bonus_key", 1, n, "")
+    if key == wild:  # section 1
+        raise _bad("bonus_key must not be the wild")
     raw = play.get("match_pays")
     if not isinstance(raw, list) or not raw:
         raise _bad("match_pays must be a non-empty list")
@@ -102,10 +108,9 @@ def read_play(play: dict[str, Any]) -> Play:
     raw = play.get("amount_multipliers")
     if not isinstance(raw, list) or not raw or not all(isinstance(x, str) for x in raw):
         raise _bad("amount_multipliers must be a non-empty list of decimal texts")
-    try:
-        amounts = tuple(Fraction(x) for x in raw)
-    except (ValueError, ZeroDivisionError):
-        raise _bad("amount_multipliers: not a decimal number") from None
+    if not all(DECIMAL.fullmatch(x) for x in raw):  # section 1: plain decimals, no exponent or fraction
+        raise _bad("amount_multipliers: not a decimal number")
+    amounts = tuple(Fraction(x) for x in raw)
     if any(a <= 0 for a in amounts):
         raise _bad("amount_multipliers must be positive")
     return Play(spots, tuple(symbols), wild, key, match, tuple(games), amounts)

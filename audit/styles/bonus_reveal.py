@@ -1,4 +1,5 @@
-"""Bonus reveal, evaluated from docs/styles/bonus_reveal.md (sections 3 to 6) alone."""
+"""Bonus reveal, evaluated from docs/styles/bonus_reveal.md (sections 3 to 6) alone: rule 1 (a code out
+of range) and rule 2 (a picture more than `most_alike` times, on every ticket) of section 6."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Key number match, evaluated from docs/styles/key_number_match.md (sections 3 to 5) alone."""
+"""Key number match, evaluated from docs/styles/key_number_match.md (sections 3 to 5) alone: rules 1 to
+6 of section 5, in that order (5 and 6, section 8.1, only with `distinct_numbers`)."""
 
 from __future__ import annotations
 

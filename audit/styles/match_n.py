@@ -1,4 +1,8 @@
-"""Match N, evaluated from docs/styles/match_n.md (sections 3 to 5) alone."""
+"""Match N, evaluated from docs/styles/match_n.md (sections 3 to 6) alone.
+
+A row is illegal (section 5, rules 1 to 4, in this order) when a spot code is out of range, an amount
+shows more than N times, two or more spots show multiplier symbols, or a multiplier symbol shows in
+an area where no amount shows exactly N - 1 times (section 6: it would multiply nothing)."""
 
 from __future__ import annotations
 
@@ -30,9 +34,20 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     mult_shown = np.stack([(codes == n_p + m).sum(axis=1) for m in range(n_m)], axis=1) if n_m else \
         np.zeros((table.height, 0), dtype=np.int64)
     n_mult = mult_shown.sum(axis=1)
-    over = (count > match).any(axis=1)
+    over = (count > match).any(axis=1)  # rule 2
     reasons.add(over, lambda r: f"{aid}: more than {match} like amounts")
-    reasons.add(n_mult > 1, lambda r: f"{aid}: {int(n_mult[r])} multiplier symbols")
+    reasons.add(n_mult > 1, lambda r: f"{aid}: {int(n_mult[r])} multiplier symbols")  # rule 3: spots
+    # Rule 4 (section 6): a multiplier symbol is shown only beside N - 1 like amounts, per area and
+    # whatever the tier; a lone one would read as a multiplier the ticket is not paid.
+    pair = (count == match - 1).any(axis=1)
+    lone = (n_mult > 0) & ~pair
+    names = [str(m.get("code")) for m in mults]
+
+    def _lone(r: int) -> str:
+        shown = ", ".join(names[m] for m in range(n_m) for _ in range(int(mult_shown[r, m])))
+        return f"{aid}: {shown} beside no {match - 1} like amounts: it multiplies nothing"
+
+    reasons.add(lone, _lone)
     which = mult_shown.argmax(axis=1) if n_m else np.zeros(table.height, dtype=np.int64)
     one_mult = n_mult == 1
     slots = []

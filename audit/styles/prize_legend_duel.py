@@ -6,8 +6,9 @@ the manifest's `play` entry. A share has `spots` play spots `spot_i` (outcome co
 
     prize = (1 + number of MULTIPLIER spots) x (sum of the amounts)
 
-and is legal iff rules 1 to 6 of the contract's section 4 hold. Its number of wins is its number of
-WIN spots (each win increments the prize legend).
+and is legal iff rules 1 to 7 of the contract's section 4 hold (rule 7: a losing share shows at most
+`loser_max_multipliers` MULTIPLIER spots). Its number of wins is its number of WIN spots (each win
+increments the prize legend).
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ MAX_LEGEND = 64
 
 
 class Duel:
-    """The parameters an engine reads from `play` (contract, section 2): spots, losses, legend."""
+    """The parameters an engine reads from `play` (contract, section 2): spots, losses, legend and
+    loser_max_multipliers (rule 7; spots - losses, no bound beyond rules 2 and 3, when absent)."""
 
-    def __init__(self, spots: int, losses: int, legend: tuple[Fraction, ...]) -> None:
+    def __init__(self, spots: int, losses: int, legend: tuple[Fraction, ...],
+                 loser_max_multipliers: int) -> None:
         self.spots, self.losses, self.legend = spots, losses, legend
+        self.loser_max_multipliers = loser_max_multipliers
 
 
 def _bad(what: str) -> ValueError:
@@ -40,7 +44,8 @@ def _bad(what: str) -> ValueError:
 
 
 def read_play(play: dict[str, Any]) -> Duel:
-    """spots, losses and legend of the manifest's `play` entry; ValueError naming a bad field."""
+    """spots, losses, legend and loser_max_multipliers of the manifest's `play` entry; ValueError
+    naming a bad field."""
     if not isinstance(play, dict) or play.get("style") != "prize_legend_duel":
         raise _bad("style is not 'prize_legend_duel'")
 
@@ -65,7 +70,10 @@ def read_play(play: dict[str, Any]) -> Duel:
         if value <= 0:
             raise _bad(f"legend: {v!r} is not positive")
         legend.append(value)
-    return Duel(spots, losses, tuple(legend))
+    # section 2: loser_max_multipliers, a whole number 0 .. spots - losses; absent, spots - losses
+    lmax = whole("loser_max_multipliers", 0, spots - losses) if "loser_max_multipliers" in play \
+        else spots - losses
+    return Duel(spots, losses, tuple(legend), lmax)
 
 
 def layout_columns(play: dict[str, Any]) -> dict[str, pl.DataType]:
@@ -98,7 +106,8 @@ def _int_column(table: pl.DataFrame, name: str, code: bool = False) -> tuple[np.
 
 
 def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
-    """Prize (cents) and number of WIN spots of every row, and every row breaking section 4.
+    """Prize (cents) and number of WIN spots of every row, and every row breaking section 4 (rules 1
+    to 7).
 
     `pool` is the pool's manifest entry (its `denomination_cents` for rule 5); `play` the manifest's
     play entry. The illegal rows' reasons list every broken rule, in rule order, joined with "; ".
@@ -185,5 +194,12 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
         losing = (tiers == "lose").fill_null(False).to_numpy()
         reasons.add(losing != (prize == 0),
                     lambda r: f"tier {tiers[r]!r} but the layout pays {prize[r]} cents")
+
+        # Rule 7 (section 9): a losing share (tier "lose") shows at most loser_max_multipliers
+        # MULTIPLIER spots.
+        lmax = duel.loser_max_multipliers
+        shown = multiplier - 1
+        reasons.add(losing & (shown > lmax), lambda r: (
+            f"a losing share shows {shown[r]} MULTIPLIER spot(s), at most {lmax} (loser_max_multipliers)"))
 
     return Evaluation(prize_cents=prize, wins=wins, illegal=reasons.illegal())
