@@ -45,7 +45,7 @@ from audit.errors import UnusableInput, VerificationError
 from audit.interrupts import deferred, starting_workers, stop, worker_init
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
-from audit.read.spec import read_spec
+from audit.read.specs import read_spec
 from audit.stats.step import check_statistics
 from audit.steps.books import check_book_numbers
 from audit.steps.ceremony import ceremony_seed, read_ceremony

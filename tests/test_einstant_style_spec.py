@@ -84,7 +84,7 @@ def test_an_einstant_spec_with_a_printed_table_is_refused(tmp_path):
 def test_audit_reads_a_format_1_spec_only_as_an_einstant_of_a_style(tmp_path):
     """audit's step 5 reads what poolgen loads: a format-1 printed spec (the old rules games) is refused."""
     from audit.errors import UnusableInput
-    from audit.read.spec import read_spec
+    from audit.read.specs import read_spec
 
     path = tmp_path / "old.toml"
     path.write_text('format = 1\n[game]\nname = "Old"\nregulation = "K.A.R. 1"\nrules = "happy_holidays"\n'

@@ -1,6 +1,6 @@
 """Money: every parser on amounts that are not exact in binary, against decimal.Decimal, both sides.
 
-`poolgen/money.py` and `audit/read/spec/money.py` each read money on their own (audit never imports poolgen).
+`poolgen/money.py` and `audit/read/specs/money.py` each read money on their own (audit never imports poolgen).
 Amounts such as $19.99 or $4.35 have no exact binary float; a float on the way to cents loses one.
 """
 
@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from audit.errors import UnusableInput
-from audit.read.spec.money import money as audit_money
-from audit.read.spec.money import multiplier as audit_multiplier
+from audit.read.specs.money import money as audit_money
+from audit.read.specs.money import multiplier as audit_multiplier
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.money import fmt_cents, parse_decimal, parse_printed
@@ -125,7 +125,7 @@ def test_fmt_cents_round_trips_through_both_parsers(cents):
         assert text == "-" + fmt_cents(-cents)
 
 
-# --- audit's own money reading (audit/read/spec/money.py), the same amounts and the same convention ---
+# --- audit's own money reading (audit/read/specs/money.py), the same amounts and the same convention ---
 
 @pytest.mark.parametrize(("text", "cents", "well_formed"), NOT_EXACT_IN_BINARY)
 def test_audit_money_is_exact_for_amounts_not_exact_in_binary(text, cents, well_formed):

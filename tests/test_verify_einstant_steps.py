@@ -18,7 +18,7 @@ from conftest import SEED_A, spec_path
 
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest
-from audit.read.spec import read_spec
+from audit.read.specs import read_spec
 from audit.steps.figures import check_against_spec, check_figures
 from audit.steps.identity import check_complete
 from audit.steps.layouts import check_layouts

@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, canonical, fingerprint
-from audit.read.spec import read_spec
+from audit.read.specs import read_spec
 from audit.steps.figures import check_against_spec, check_totals
 from audit.steps.files import check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities

@@ -30,7 +30,7 @@ from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.read.limits import read_input
 from audit.read.manifest import Manifest, PoolEntry
-from audit.read.spec import SpecExpectation
+from audit.read.specs import SpecExpectation
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")

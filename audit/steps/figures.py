@@ -1,6 +1,6 @@
 """Step 5 of the checklist (audit/verify.py): tier counts, winners, prize cost, odds and payout
 recounted per pool, the run's totals, and, with --spec, the run against what the spec says it holds
-(audit/read/spec/)."""
+(audit/read/specs/)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import polars as pl
 from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, PoolEntry
-from audit.read.spec import SpecExpectation
+from audit.read.specs import SpecExpectation
 
 
 def decimal_text(num: int, den: int, places: int = 4) -> str:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from audit.errors import UnusableInput
 from audit.read.limits import MAX_SPEC_BYTES, bound_toml, read_input
-from audit.read.spec.einstant import read_einstant
-from audit.read.spec.model import Claim, SpecExpectation
-from audit.read.spec.printed import read_printed
+from audit.read.specs.einstant import read_einstant
+from audit.read.specs.model import Claim, SpecExpectation
+from audit.read.specs.printed import read_printed
 
 __all__ = ["Claim", "SpecExpectation", "read_spec"]
 

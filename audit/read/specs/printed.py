@@ -14,15 +14,15 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
-from audit.read.spec.model import SpecExpectation
-from audit.read.spec.money import money
+from audit.read.specs.model import SpecExpectation
+from audit.read.specs.money import money
 
 __all__ = ["PrintedPools", "StatedPlay", "read_printed"]
 
 
 def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation:
     """The model of a format-2 spec (its TOML as read); UnusableInput or a KeyError, TypeError, ...
-    for what is not such a spec (audit/read/spec/__init__.py words them)."""
+    for what is not such a spec (audit/read/specs/__init__.py words them)."""
     game, sales = doc["game"], doc["printed"]
     price = money(sales["price"], "printed.price")
     groups: dict[str, list[dict[str, Any]]] = {}

@@ -13,8 +13,8 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
-from audit.read.spec.model import SpecExpectation
-from audit.read.spec.money import money, multiplier
+from audit.read.specs.model import SpecExpectation
+from audit.read.specs.money import money, multiplier
 from audit.styles import PLAY_FROM_SPEC, einstant_engine
 
 __all__ = ["ExpectedPool", "read_einstant"]
@@ -33,7 +33,7 @@ class ExpectedPool:
 
 def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation:
     """The model of a format-1 spec (its TOML as read); UnusableInput or a KeyError, TypeError, ...
-    for what is not such a spec (audit/read/spec/__init__.py words them)."""
+    for what is not such a spec (audit/read/specs/__init__.py words them)."""
     game = doc["game"]
     if isinstance(game, dict) and "style" in game:  # an eInstant of a generic style: named by game.id
         game = {**game, "rules": game.get("id")}

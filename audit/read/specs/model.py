@@ -1,7 +1,7 @@
 """What a spec says a run holds, whatever the spec's file format: the one model step 5 holds a
 manifest to (audit/steps/figures.py `check_against_spec`).
 
-The reader (audit/read/spec/__init__.py) knows the format and builds the model; nothing after it
+The reader (audit/read/specs/__init__.py) knows the format and builds the model; nothing after it
 asks. A model is the spec file's name and SHA-256, the game fields the manifest must state, and its
 claims: each claim (the pools, the areas and tiers, the play entry a style derives) says how a
 manifest differs from it, in the order step 5 reports them.
