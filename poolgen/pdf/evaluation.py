@@ -4,7 +4,7 @@ columns a proof page reads."""
 
 from __future__ import annotations
 
-from poolgen.game.model import Game
+from poolgen.game.model import Game, Printed
 from poolgen.pdf.faces import face_of
 from poolgen.pdf.faces.common import Evaluation, Row
 
@@ -18,5 +18,5 @@ def evaluate(game: Game, pool: Row, row: Row) -> Evaluation:
 
 def required_columns(game: Game, pool: Row) -> list[str]:
     """Every column a proof page of this pool reads: the common ones, then the game's layout."""
-    ids = ["book", "ticket_no"] if game.kind == "printed" else ["serial"]
+    ids = ["book", "ticket_no"] if isinstance(game.sales, Printed) else ["serial"]
     return ["position", "ticket", "tier", "prize_cents", *ids, *face_of(game).columns(game, pool)]

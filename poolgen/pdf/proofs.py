@@ -22,7 +22,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.errors import RunError
-from poolgen.game.model import Game, Symbol
+from poolgen.game.model import Game, Printed, Symbol
 from poolgen.money import fmt_cents
 from poolgen.pdf.draw import BAD, GOOD, GREY, INK, box, centred, left
 from poolgen.pdf.evaluation import Evaluation, evaluate, required_columns
@@ -88,7 +88,8 @@ def _statement(c: Canvas, t: _Ticket, x: float, y: float, w: float, h: float) ->
 def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, count: int,
                  page: int, pages: int) -> None:
     row, pool = t.row, t.pool
-    if game.kind == "printed":
+    printed = isinstance(game.sales, Printed)
+    if printed:
         title = (f"{game.name} (game {game.number}), {fmt_cents(pool['price_cents'])} ticket "
                  f"{row['ticket']}")
         sub = (f"Pool {pool['id']}, position {row['position']:,}, book {row['book']:07d}, "
@@ -101,7 +102,7 @@ def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, coun
     left(c, MARGIN, H - MARGIN - 22, f"Proof {n} of {count}.  {sub}", "Helvetica", 9.5, INK,
           width=W - 2 * MARGIN)
     face_top = H - MARGIN - 32
-    face_bottom = 36 + 104 + (14 if game.kind == "printed" else 6)
+    face_bottom = 36 + 104 + (14 if printed else 6)
     face_of(game).draw(c, game, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
     _statement(c, t, MARGIN, 36, W - 2 * MARGIN, 98)
 
