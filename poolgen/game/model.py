@@ -13,7 +13,6 @@ Forks on how a game is sold are typed: `isinstance(game.sales, Printed)`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -275,11 +274,3 @@ class Game:
                 return p
         known = ", ".join(p.id for p in self.pools)
         raise SpecError(f"{self.path.name}: no pool {pool_id!r} (pools: {known})")
-
-
-def group_symbols(symbols: tuple[Symbol, ...]) -> Mapping[str, tuple[Symbol, ...]]:
-    """The symbols by group, each group in spec order."""
-    out: dict[str, list[Symbol]] = {}
-    for s in symbols:
-        out.setdefault(s.group, []).append(s)
-    return {k: tuple(v) for k, v in out.items()}
