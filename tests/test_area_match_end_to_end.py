@@ -13,12 +13,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import ROOT, SEED_A
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
+from tests.support import ROOT, SEED_A
 
 SPEC = ROOT / "specs" / "primetime_payout.toml"
 POOL = "d1.00x1"  # the smallest: one area

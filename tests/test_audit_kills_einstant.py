@@ -16,10 +16,10 @@ import tomllib
 import numpy as np
 import polars as pl
 import pytest
-from conftest import spec_path
 
 from audit.styles import area_match as am
 from audit.styles import prize_legend_duel as pld
+from tests.support import spec_path
 
 DOC = tomllib.loads(spec_path("primetime_payout").read_text())
 # Primetime Payout's play entry as docs/styles/area_match.md section 1 derives it from the spec, written

@@ -4,8 +4,6 @@ rules). Play entries are written by hand, as docs/styles/play.md gives them: no 
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import polars as pl
 import pytest
@@ -13,39 +11,7 @@ import pytest
 from audit.styles import bonus_reveal, key_number_match, match_n
 from audit.styles.interface import Reasons
 from audit.styles.play import evaluate
-
-# docs/styles/key_number_match.md: numbers 1..6 (codes 0..5), BAG = 6, 2X = 7; prizes FREE, $1, $5
-KN_AREA = {"id": "play", "style": "key_number_match", "winning": 2, "yours": 3,
-           "numbers": ["1", "2", "3", "4", "5", "6"],
-           "prizes": [{"code": "FREE", "cents": 100}, {"code": "1", "cents": 100},
-                      {"code": "5", "cents": 500}],
-           "specials": [{"code": "BAG", "how": "automatic", "by": 1},
-                        {"code": "2X", "how": "multiplier", "by": 2}],
-           "match_by": 1}
-KN_PLAY = {"max_wins": 2, "areas": [KN_AREA], "tiers": [
-    {"id": "lose", "wins": []},
-    {"id": "1", "wins": [{"area": "play", "how": "match", "by": 1, "prize": "1", "prize_cents": 100}]}]}
-
-
-def kn_table(win: list[int | None], your: list[int | None], prize: list[int | None],
-             tier: str = "lose") -> pl.DataFrame:
-    row = {"tier": [tier]}
-    row |= {f"play_win_{i}": [v] for i, v in enumerate(win)}
-    row |= {f"play_your_{j}": [v] for j, v in enumerate(your)}
-    row |= {f"play_prize_{j}": [v] for j, v in enumerate(prize)}
-    return pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8))
-
-
-def refusal(play: dict, table: pl.DataFrame | None = None) -> str:
-    with pytest.raises(ValueError) as caught:
-        evaluate(kn_table([0, 1], [2, 3, 4], [1, 1, 1]) if table is None else table, {"id": "p1"}, play)
-    return str(caught.value)
-
-
-def edited(change) -> dict:
-    play = copy.deepcopy(KN_PLAY)
-    change(play)
-    return play
+from tests.support.play_entries import KN_AREA, KN_PLAY, edited, kn_table, refusal
 
 
 def test_the_entry_as_written_evaluates():  # the baseline every refusal below changes one thing of

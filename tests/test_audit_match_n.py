@@ -10,7 +10,6 @@ from collections import Counter
 import numpy as np
 import polars as pl
 import pytest
-from conftest import spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from audit.styles.interface import Evaluation
 from audit.styles.play import evaluate
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support import spec_path
 
 SEED = bytes(range(32))
 SPOTS = [f"play_spot_{j}" for j in range(6)]

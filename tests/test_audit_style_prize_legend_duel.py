@@ -14,7 +14,6 @@ import dataclasses
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +22,7 @@ from audit.styles import prize_legend_duel as hth
 from audit.styles.interface import Evaluation
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support import SEED_A, spec_path
 
 SPOTS = 15
 POOL = {"id": "d1.00", "price_cents": 100, "denomination_cents": 100, "play_areas": 1}

@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import polars as pl
-from styles_toml import base_doc, dumps
-from test_styles_spec import kn_doc
 
 from audit.styles.play import evaluate
 from poolgen.loader import load_spec
+from tests.support.spec_docs import base_doc, dumps, kn_doc
 
 
 def play(tmp_path, doc: dict) -> dict:

@@ -17,7 +17,6 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +24,7 @@ from audit.styles import area_match as ptp
 from audit.styles.interface import Evaluation
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support import SEED_A, spec_path
 
 FIELD_GOAL_GRID = [1, 2, 3, 4, 2, 1]
 PLAY = load_spec(spec_path("primetime_payout")).play.document()

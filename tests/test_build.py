@@ -8,7 +8,6 @@ from dataclasses import replace
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, SPECS, spec_path
 
 from poolgen.deliverables.identity import book_numbers
 from poolgen.game.model import Pool, PoolTier
@@ -23,6 +22,7 @@ from poolgen.run.build import (
     shuffled_tiers,
     tier_base,
 )
+from tests.support import SEED_A, SPECS, spec_path
 
 
 def _small(rules: str, pool_id: str, counts: list[int], **changes) -> tuple:

@@ -10,7 +10,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from conftest import spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -23,6 +22,7 @@ from poolgen.run.provenance import code_entry
 from poolgen.run.signing import new_key_pair
 from poolgen.seeds.ceremony import commitment, load, new_ceremony, write_contribution
 from poolgen.seeds.seed import commitment as seed_commitment
+from tests.support import spec_path
 
 PARTIES = ("vendor", "lottery", "auditor")
 

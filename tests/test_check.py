@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ASSETS, SPECS
 from typer.testing import CliRunner
 
 from poolgen.check.game import check_spec
 from poolgen.cli.main import app
 from poolgen.loader import load_spec
+from tests.support import ASSETS, SPECS
 
 
 def _check_json(*args: str) -> tuple[int, dict]:

@@ -26,7 +26,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, SPECS, spec_path
 from typer.testing import CliRunner
 
 from audit.checklist import Step
@@ -41,6 +40,7 @@ from poolgen.deliverables.write import imaging_name, write_imaging
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, SPECS, spec_path
 
 NOW = datetime(2026, 1, 2, tzinfo=UTC)
 

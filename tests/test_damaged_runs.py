@@ -14,12 +14,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
+from tests.support import SEED_A, spec_path
 
 POOL = "pool-p1.parquet"
 TICKET = "465-0002054-034"  # position 1,234: book slot 4, printed as book 2054 (SEED_A)

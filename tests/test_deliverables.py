@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, SEED_B, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
@@ -29,6 +28,7 @@ from poolgen.deliverables.validation import TIERS, ValidationFile, new_validatio
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, SEED_B, spec_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PRINTED = {

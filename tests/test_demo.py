@@ -7,11 +7,11 @@ import stat
 import subprocess
 import sys
 
-from conftest import SPECS
 from pypdf import PdfReader
 
 from poolgen.cli.demo import default_game
 from poolgen.loader import load_spec
+from tests.support import SPECS
 
 
 def test_the_default_game_is_the_spec_with_the_smallest_pool():

@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.deliverables.validation import new_validation_key, read_validation_key
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A, spec_path
 
 
 def invoke(*args: object):

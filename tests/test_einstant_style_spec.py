@@ -5,13 +5,13 @@ the two ways of naming a game."""
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
 
 from poolgen.errors import SpecError
 from poolgen.game.play import TicketPlay
 from poolgen.loader import load_spec
 from poolgen.styles import TICKET_STYLES
 from poolgen.styles.area_match import style as area_match
+from tests.support import ROOT
 
 SPEC = ROOT / "specs" / "primetime_payout.toml"
 

@@ -25,7 +25,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import SEED_A, small_happy_holidays, spec_path
 from typer.testing import CliRunner
 
 from audit.errors import InvalidProof, UnusableInput
@@ -37,6 +36,7 @@ from poolgen.check.game import check_spec
 from poolgen.cli.main import app
 from poolgen.errors import PoolgenError
 from poolgen.loader import load_spec
+from tests.support import SEED_A, small_happy_holidays, spec_path
 
 GAMES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
 SPECS_PER_GAME = 500  # 2,000 mutated specs a run

@@ -9,7 +9,6 @@ import cryptography
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, SEED_B, spec_path
 from scipy.stats import chisquare
 
 from poolgen.errors import RunError
@@ -19,6 +18,7 @@ from poolgen.rng import derive_stream
 from poolgen.run.build import build_pool, shuffled_tiers
 from poolgen.run.generate import GenerateRequest, generate, self_check
 from poolgen.run.provenance import code_entry
+from tests.support import SEED_A, SEED_B, spec_path
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 

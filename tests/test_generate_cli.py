@@ -10,11 +10,11 @@ import sys
 import time
 
 import pytest
-from conftest import ASSETS, SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.seeds.seed import commitment
+from tests.support import ASSETS, SEED_A, spec_path
 
 
 def invoke(*args: str):

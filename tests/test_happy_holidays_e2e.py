@@ -11,12 +11,12 @@ import json
 
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
+from tests.support import SEED_A, spec_path
 
 # variant -> (edit of the spec, spots, winners of p1)
 VARIANTS = {"hh": (None, 6, 87_900), "hh_2": (('price = "1.00"', 'price = "2.00"'), 6, 87_900),

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
+from tests.support import SEED_A, spec_path
 
 
 def _one_line(result, prefix: str, message: str) -> None:

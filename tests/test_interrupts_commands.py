@@ -19,11 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import small_happy_holidays
 
 import audit.interrupts as audit_interrupts
 import poolgen.interrupts as poolgen_interrupts
 from poolgen.interrupts import PAUSE_ENV
+from tests.support import small_happy_holidays
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
 

@@ -5,10 +5,10 @@ win the ticket does not pay."""
 from __future__ import annotations
 
 import numpy as np
-from conftest import SEED_A, spec_path
 
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
+from tests.support import SEED_A, spec_path
 
 
 def _stack(cols: dict[str, np.ndarray], name: str, n: int) -> np.ndarray:

@@ -9,16 +9,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
-from styles_toml import base_doc, dumps
 
 from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
+from tests.support import spec_path
+from tests.support.spec_docs import base_doc, dumps
 
 SEED = bytes(range(32))
 HH_CODES = ("FREE", "1", "2", "5", "20", "100")  # specs/happy_holidays.md section 2

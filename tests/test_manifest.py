@@ -6,7 +6,6 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from conftest import SEED_A, spec_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, spec_path
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 

@@ -8,12 +8,12 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-from conftest import VECTORS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import audit.merkle as am
 import poolgen.run.merkle as pm
+from tests.support import VECTORS
 
 
 def _vectors() -> dict:

@@ -14,7 +14,6 @@ from itertools import product
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 
 import audit.merkle as am
 import poolgen.run.merkle as pm
@@ -22,6 +21,7 @@ from poolgen.errors import RunError
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.prove import prove_ticket
+from tests.support import SEED_A, spec_path
 
 LOW, HIGH = -(2**63), 2**63 - 1
 

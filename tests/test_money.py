@@ -9,7 +9,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
-from conftest import SPECS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -19,6 +18,7 @@ from audit.read.spec.money import multiplier as audit_multiplier
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.money import fmt_cents, parse_decimal, parse_printed
+from tests.support import SPECS
 
 # (text, cents, well formed): every one of these but "$1,2500.00" is how a regulation prints money.
 NOT_EXACT_IN_BINARY = [

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import shutil
 from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
-from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
@@ -20,6 +17,8 @@ from poolgen.money import fmt_cents
 from poolgen.pdf.proofs import INDEX_ROWS
 from poolgen.pdf.symbols import has_drawing
 from poolgen.rng import derive_stream, integers
+from tests.support import SEED_A, spec_path
+from tests.support.pdf import pages
 
 # One pool of each game: (rules, pool id). The Happy Holidays run is signed, the others unsigned.
 GAMES = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.00",
@@ -59,12 +58,6 @@ class Runs:
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> Runs:
     return Runs(tmp_path_factory.mktemp("pdf"))
-
-
-def pages(pdf: Path | bytes) -> list[str]:
-    """Each page's text, whitespace runs (pypdf puts every table cell on a line) made one space."""
-    data = pdf if isinstance(pdf, bytes) else pdf.read_bytes()
-    return [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(data)).pages]
 
 
 def manifest(run: Path) -> dict:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SEED_A, VECTORS, spec_path
 
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from poolgen.run.merkle import root
+from tests.support import SEED_A, VECTORS, spec_path
 
 
 def _vectors() -> list[tuple[str, str, int, str]]:

@@ -9,7 +9,6 @@ import shutil
 from datetime import UTC, datetime
 
 import pytest
-from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
@@ -18,6 +17,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.publish import PUBLIC_FIELDS, field_paths, unreviewed_fields
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, spec_path
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,13 @@ import itertools
 import numpy as np
 import pytest
 import reference_drbg
-from conftest import VECTORS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from poolgen.rng import derive_stream, integers, integers_by_key, permutation, row_permutations
 from poolgen.rng.drbg import encode_label
+from tests.support import VECTORS
 
 
 def _vectors(name: str) -> list[str]:

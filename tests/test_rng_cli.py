@@ -7,11 +7,11 @@ import stat
 import numpy as np
 import pytest
 import reference_drbg
-from conftest import SEED_A, VECTORS
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.rng import derive_stream, integers
+from tests.support import SEED_A, VECTORS
 
 
 def invoke(*args: str):

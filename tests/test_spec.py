@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ASSETS, SPECS
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.errors import SpecError
 from poolgen.game.play import AreaPlay
 from poolgen.loader import load_spec
+from tests.support import ASSETS, SPECS
 
 BAD = {
     "spec_unknown_field": "spec_unknown_field.toml: play.colour: unknown field",

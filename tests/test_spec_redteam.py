@@ -6,10 +6,11 @@ from __future__ import annotations
 import copy
 
 import pytest
-from test_styles_spec import DELETE, _edit, kn_doc, write
 
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
+from tests.support.spec_docs import DELETE, kn_doc, write
+from tests.support.spec_docs import edit as _edit
 
 NAME = "(a-z, 0-9, _; at most 64)"
 REFUSED = [
@@ -88,11 +89,10 @@ def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
     accept elsewhere: long captions passed check and generate, then verify --spec exited 2."""
     from datetime import UTC, datetime
 
-    from conftest import SEED_A
-
     from audit.checklist import Step
     from audit.verify import VerifyRequest, verify_run
     from poolgen.run.generate import GenerateRequest, generate
+    from tests.support import SEED_A
 
     doc = kn_doc()
     for s in doc["symbols"]:
@@ -178,11 +178,10 @@ def test_a_spec_of_256_tiers_generates_a_run_audit_reads(tmp_path):
     from datetime import UTC, datetime
     from itertools import combinations_with_replacement
 
-    from conftest import SEED_A
-
     from audit.checklist import Step
     from audit.verify import VerifyRequest, verify_run
     from poolgen.run.generate import GenerateRequest, generate
+    from tests.support import SEED_A
 
     doc = kn_doc()
     doc["areas"][0] |= {"yours": 4, "spots": 10}

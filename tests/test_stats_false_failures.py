@@ -16,12 +16,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import spec_path
 
 from audit.read.manifest import Tier
 from audit.stats.step import pool_statistics
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support import spec_path
 
 POOLS = 200
 SMALL = {"order_tickets = 1800000": "order_tickets = 18000", "pool_tickets = 300000": "pool_tickets = 3000",

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from conftest import spec_path
-from styles_toml import base_doc, dumps
 
 from audit.stats.layouts import layout_columns, layout_findings
 from audit.stats.step import columns_needed
 from audit.stats.styles import style_features
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support import spec_path
+from tests.support.spec_docs import base_doc, dumps
 
 SEED = bytes(range(32))
 

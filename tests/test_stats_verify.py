@@ -19,8 +19,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
-from test_pdf import pages
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
@@ -31,6 +29,8 @@ from poolgen.run.build import identity_columns
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, spec_path
+from tests.support.pdf import pages
 
 POOLS = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.00",
          "primetime_payout": "d1.00x1"}

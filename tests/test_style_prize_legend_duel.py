@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import ROOT, SEED_A
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
@@ -30,6 +29,7 @@ from poolgen.pdf.proofs import INDEX_ROWS
 from poolgen.rng import derive_stream
 from poolgen.styles import TICKET_STYLES
 from poolgen.styles.prize_legend_duel.style import decompositions
+from tests.support import ROOT, SEED_A
 
 SPEC = ROOT / "specs" / "hand_to_hand_tactics.toml"
 TEXT = SPEC.read_text(encoding="utf-8")

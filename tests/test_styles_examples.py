@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from conftest import ROOT, SEED_A
 from pypdf import PdfReader
 from typer.testing import CliRunner
 
@@ -23,6 +22,7 @@ from poolgen.cli.main import app
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
+from tests.support import ROOT, SEED_A
 
 EXAMPLES = ROOT / "specs" / "examples"
 # (spec, pool generated, its tickets, its winners, a ticket id in it)
@@ -207,8 +207,7 @@ def test_a_winner_won_another_way_than_its_tier_is_refused(base, tmp_path):
 def test_an_area_matching_another_areas_winning_numbers_end_to_end(base, tmp_path):
     """A YOUR WILD NUMBERS-like area (winning_from, match_by = 5): generated, then verified with the
     spec (step 5 ties the manifest's areas to it) and the seed (step 7 regenerates it)."""
-    from styles_toml import dumps
-    from test_styles_spec import kn_doc
+    from tests.support.spec_docs import dumps, kn_doc
 
     doc = kn_doc()
     doc["areas"].append({"id": "wild", "style": "key_number_match", "spots": 4, "winning_from": "play",

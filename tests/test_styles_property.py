@@ -11,10 +11,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import polars as pl
-from conftest import SEED_A
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from styles_toml import base_doc, dumps
 
 from audit.checklist import Step
 from audit.verify import VerifyRequest, verify_run
@@ -22,6 +20,8 @@ from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A
+from tests.support.spec_docs import base_doc, dumps
 
 VALUES = st.integers(1, 500).map(lambda c: f"{c * 5 // 100}.{c * 5 % 100:02d}")
 

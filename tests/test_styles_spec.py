@@ -6,34 +6,11 @@ from __future__ import annotations
 import copy
 
 import pytest
-from styles_toml import base_doc, dumps
 
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
-
-
-def kn_doc() -> dict:
-    numbers = [{"group": "number", "code": str(n), "symbol": str(n)} for n in range(1, 7)]
-    prizes = [{"group": "prize", "code": "FREE", "symbol": "FREE", "free": True},
-              {"group": "prize", "code": "1", "symbol": "$1.00", "value": "1.00"},
-              {"group": "prize", "code": "5", "symbol": "$5.00", "value": "5.00"}]
-    specials = [{"group": "special", "code": "BAG", "symbol": "moneybag", "how": "automatic"},
-                {"group": "special", "code": "2X", "symbol": "2X", "how": "multiplier", "by": 2}]
-    area = {"id": "play", "style": "key_number_match", "spots": 8, "winning": 2, "yours": 3,
-            "numbers": "number", "prizes": "prize", "specials": "special"}
-    tiers = [{"id": "free", "count": 100, "wins": [{"area": "play", "prize": "FREE", "how": "match"}]},
-             {"id": "1", "count": 100, "wins": [{"area": "play", "prize": "1", "how": "match"}]},
-             {"id": "2", "prize": "2.00", "count": 50,
-              "wins": [{"area": "play", "prize": "1", "how": "multiplier", "by": 2}]},
-             {"id": "6", "count": 10, "wins": [{"area": "play", "prize": "5", "how": "automatic"},
-                                               {"area": "play", "prize": "1", "how": "match"}]}]
-    return base_doc([area], numbers + prizes + specials, tiers, max_wins=2)
-
-
-def write(tmp_path, doc: dict):
-    path = tmp_path / "g.toml"
-    path.write_text(dumps(doc))
-    return path
+from tests.support.spec_docs import DELETE, base_doc, kn_doc, write
+from tests.support.spec_docs import edit as _edit
 
 
 def test_a_valid_key_number_match_spec(tmp_path):
@@ -44,28 +21,6 @@ def test_a_valid_key_number_match_spec(tmp_path):
     # the number 5 and the $5.00 prize may share the code "5": codes are unique within a group
     assert [s.group for s in spec.symbols if s.code == "5"] == ["number", "prize"]
 
-
-def _edit(path: str, value):
-    def change(doc):
-        *parents, last = path.split(".")
-        node = doc
-        for p in parents:
-            node = node[int(p)] if p.isdigit() else node[p]
-        if value is DELETE:
-            del node[last]
-        else:
-            node[last] = value
-    return change
-
-
-class _Delete:
-    """Marks a field to remove; its repr names it, so a test's id is the same in every process."""
-
-    def __repr__(self) -> str:
-        return "DELETE"
-
-
-DELETE = _Delete()
 
 REFUSED = [
     ("areas.0.style", "lottery", "g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, "

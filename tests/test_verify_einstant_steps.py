@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 import numpy as np
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest
@@ -25,6 +24,7 @@ from audit.steps.layouts import check_layouts
 from audit.verify import pool_outcomes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A, spec_path
 
 PP = spec_path("primetime_payout")
 PP_SHA = hashlib.sha256(PP.read_bytes()).hexdigest()

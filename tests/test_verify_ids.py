@@ -16,7 +16,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from audit.errors import VerificationError
@@ -27,6 +26,7 @@ from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer
+from tests.support import SEED_A, spec_path
 
 PER_BOOK = 300
 IDENTITY = ["position", "ticket", "book", "ticket_no"]

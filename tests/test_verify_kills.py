@@ -11,7 +11,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, SPECS, spec_path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from audit.checklist import Step
@@ -26,6 +25,7 @@ from audit.verify import VerifyRequest, verify_run
 from audit.verify import attempt as _attempt
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A, SPECS, spec_path
 
 SHA = "d7e98309510630d10d9383489f5d4ada6f9b9cae6374c65690d5661ddd24330d"  # specs/happy_holidays.toml
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, spec_path
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
@@ -22,6 +21,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, spec_path
 
 POOL_ID = "d2.00x2"
 POOL = f"pool-{POOL_ID}.parquet"

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import SEED_A, SEED_B, spec_path
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
@@ -29,6 +28,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, SEED_B, spec_path
 
 HAVE_RULES = importlib.util.find_spec("audit.styles.match_n") is not None
 needs_rules = pytest.mark.skipif(not HAVE_RULES, reason="audit/styles/match_n.py not written yet")
