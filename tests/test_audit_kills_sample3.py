@@ -18,9 +18,9 @@ from audit.styles import bonus_reveal, key_number_match, match_n
 from audit.styles import prize_legend_duel as pld
 from audit.styles.interface import Reasons
 from audit.styles.play import evaluate
+from tests.audit.styles.test_area_match_edge_cases import DUEL, LOSING, PLAY, POOL, area_row, d200, duel_row
+from tests.audit.styles.test_bonus_reveal import BR_AREA, MN_AREA
 from tests.support.play_entries import KN_AREA, KN_PLAY, edited, kn_table, refusal
-from tests.test_audit_kills_einstant import DUEL, LOSING, PLAY, POOL, area_row, d200, duel_row
-from tests.test_audit_kills_printed import BR_AREA, MN_AREA
 
 # ------------------------------------------------------------------------------------------------
 # prize_legend_duel

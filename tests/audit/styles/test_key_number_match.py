@@ -8,8 +8,6 @@ poolgen to build pools; the engines themselves never import it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 import pytest
@@ -21,8 +19,8 @@ from audit.styles.play import evaluate
 from audit.styles.play import tier_keys as _tier_keys
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support import SPECS
 
-SPECS = Path(__file__).resolve().parents[1] / "specs"
 SEED = bytes(range(32))
 
 # The contracts' code tables, copied here from the docs (not from the engines).

@@ -23,8 +23,9 @@ from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
 from poolgen.run.build import shuffled_tiers
 from poolgen.styles.prize_legend_duel import style as h2h
+from tests.support import spec_path
 
-SPEC = Path(__file__).resolve().parents[1] / "specs" / "hand_to_hand_tactics.toml"
+SPEC = spec_path("hand_to_hand_tactics")
 SEED = bytes(range(32))
 UNPLAYED, LOSE, TIE, WIN, MULT = 0, 1, 2, 3, 4
 

@@ -24,8 +24,9 @@ from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
 from poolgen.run.build import build_pool
 from poolgen.styles.area_match import style as pp
+from tests.support import spec_path
 
-SPEC_PATH = Path(__file__).resolve().parents[1] / "specs" / "primetime_payout.toml"
+SPEC_PATH = spec_path("primetime_payout")
 SEED = bytes(range(32))
 FULL_POOL = "d2.00x3"
 

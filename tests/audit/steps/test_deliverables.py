@@ -28,9 +28,8 @@ from poolgen.deliverables.validation import TIERS, ValidationFile, new_validatio
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, SEED_B, spec_path
+from tests.support import ROOT, SEED_A, SEED_B, spec_path
 
-ROOT = Path(__file__).resolve().parent.parent
 PRINTED = {
     "happy_holidays": spec_path("happy_holidays"),
     "wild_side": spec_path("wild_side"),

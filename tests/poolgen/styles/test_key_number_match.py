@@ -20,8 +20,8 @@ from poolgen.check.game import check_spec
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
+from tests.support import SPECS
 
-SPECS = Path(__file__).resolve().parent.parent / "specs"
 SEED = bytes(range(32))
 NOT_A_NUMBER = 255  # what a number code outside the 46 reads as
 
