@@ -111,7 +111,6 @@ def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
 def test_area_match_with_more_decompositions_than_memory_is_refused(tmp_path):
     """play_areas up to 16 passed the spec, and `check` of Primetime Payout at 16 areas (or 6) was
     killed for memory enumerating every decomposition; at 5 it held 28 million partial ones."""
-
     from poolgen.check.game import check_spec
 
     text = (SPECS / "primetime_payout.toml").read_text()
@@ -160,7 +159,6 @@ def test_a_float_format_is_refused(tmp_path):
 
 def test_first_spot_loss_is_written_in_ascii_digits(tmp_path):
     """`first_spot_loss = "\u0661/\u0664"` (Arabic-Indic 1/4) passed, and the manifest carried it."""
-
     text = (SPECS / "hand_to_hand_tactics.toml").read_text()
     assert 'first_spot_loss = "1/4"' in text
     path = tmp_path / "hh.toml"
@@ -203,7 +201,6 @@ def test_a_spec_of_256_tiers_generates_a_run_audit_reads(tmp_path):
 def test_an_amount_multiplier_beyond_the_money_bound_is_refused(tmp_path):
     """A losing area shows any amount multiplier x the denomination as its decoy: 10^15 x $1,000.00
     passed check, and generate of a pool of losers crashed (int64 overflow, a traceback)."""
-
     text = (SPECS / "primetime_payout.toml").read_text()
     assert '"2500", "5000"]' in text
     path = tmp_path / "pp.toml"
