@@ -35,3 +35,8 @@ def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
     path = folder / "happy_holidays.toml"
     path.write_text(text)
     return path
+
+
+def vector_lines(name: str) -> list[str]:
+    """The lines of tests/vectors/<name> that are not comments (its header says how it was made)."""
+    return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]

@@ -11,15 +11,12 @@ from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from poolgen.rng import derive_stream, integers
-from tests.support import SEED_A, VECTORS
+from tests.support import SEED_A
+from tests.support import vector_lines as _vectors
 
 
 def invoke(*args: str):
     return CliRunner().invoke(app, ["rng", *args])
-
-
-def _vectors(name: str) -> list[str]:
-    return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""The DRBG and the sampling built on it: known answers, exactness, and statistical uniformity."""
+"""The sampling built on the DRBG (poolgen/rng/sampling.py): known answers
+(tests/vectors/sampling.txt), exactness against the keystream, and statistical uniformity."""
 
 from __future__ import annotations
 
@@ -12,44 +13,7 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from poolgen.rng import derive_stream, integers, integers_by_key, permutation, row_permutations
-from poolgen.rng.drbg import encode_label
-from tests.support import VECTORS
-
-
-def _vectors(name: str) -> list[str]:
-    return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]
-
-
-def test_drbg_known_answers():
-    lines = _vectors("drbg.txt")
-    assert len(lines) == 2
-    for line in lines:
-        fields = dict(part.split("=", 1) for part in line.split())
-        label = tuple(fields["label"].split("/"))
-        label = ("poolgen/v1", *label[2:]) if label[:2] == ("poolgen", "v1") else label
-        stream = derive_stream(bytes.fromhex(fields["seed"]), *label)
-        assert stream.read(96).hex() == fields["bytes"]
-
-
-def test_drbg_matches_second_implementation_across_blocks():
-    label = ("poolgen/v1", "x", "y")
-    ours = derive_stream(bytes(range(32)), *label)
-    first = ours.read(100)
-    rest = ours.read(230)  # reads continue mid-block
-    assert first + rest == reference_drbg.keystream(bytes(range(32)), label, 330)
-
-
-def test_labels_are_domain_separated():
-    assert encode_label(("ab", "c")) != encode_label(("a", "bc"))
-    a = derive_stream(bytes(32), "ab", "c").read(32)
-    b = derive_stream(bytes(32), "a", "bc").read(32)
-    assert a != b
-
-
-@pytest.mark.parametrize("bad", [b"", bytes(31), bytes(33)])
-def test_seed_length_is_enforced(bad):
-    with pytest.raises(ValueError, match="seed must be 32 bytes"):
-        derive_stream(bad, "x")
+from tests.support import vector_lines as _vectors
 
 
 def test_sampling_known_answers():
