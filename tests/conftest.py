@@ -20,7 +20,7 @@ def specs_dir() -> Path:
 # The suite runs from the bottom layer up, so that the first test to fail (`pytest -x`) is the one meant
 # for what broke: a DRBG change fails the DRBG's known answers before any test that pins a pool's hash.
 _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/rng/test_sampling_ties.py",
-          "poolgen/test_money.py", "test_check_rounding.py", "agreement/test_merkle.py",
+          "poolgen/test_money.py", "agreement/test_merkle.py",
           "poolgen/run/test_build.py", "poolgen/styles/test_key_number_match_decoys.py")
 
 

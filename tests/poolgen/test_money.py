@@ -1,31 +1,25 @@
-"""Money: every parser on amounts that are not exact in binary, against decimal.Decimal, both sides.
+"""Money (poolgen/money.py): every parser on amounts that are not exact in binary, against
+decimal.Decimal, and how odds and percentages are rounded.
 
-`poolgen/money.py` and `audit/read/spec/money.py` each read money on their own (audit never imports poolgen).
-Amounts such as $19.99 or $4.35 have no exact binary float; a float on the way to cents loses one.
-"""
+`poolgen/money.py` and `audit/read/spec/money.py` each read money on their own (audit never imports poolgen;
+audit's side: tests/audit/read/spec/test_money.py). Amounts such as $19.99 or $4.35 have no exact binary
+float; a float on the way to cents loses one."""
 
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from audit.errors import UnusableInput
 from audit.read.spec.money import money as audit_money
-from audit.read.spec.money import multiplier as audit_multiplier
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
-from poolgen.money import fmt_cents, parse_decimal, parse_printed
+from poolgen.money import fmt_cents, parse_decimal, parse_printed, round_half_up
 from tests.support import SPECS
-
-# (text, cents, well formed): every one of these but "$1,2500.00" is how a regulation prints money.
-NOT_EXACT_IN_BINARY = [
-    ("$19.99", 1999, True), ("0.29", 29, True), ("$1,004.15", 100415, True), ("7.50", 750, True),
-    ("$2.30", 230, True), ("$4.35", 435, True), ("1.15", 115, True), ("$999,999,999.99", 99999999999, True),
-    ("$1,2500.00", 1250000, False),  # grouped oddly: read without its commas, reported as odd
-]
+from tests.support.money import NOT_EXACT_IN_BINARY
 
 
 def test_an_amount_beyond_a_double_is_refused_not_rounded():
@@ -125,56 +119,6 @@ def test_fmt_cents_round_trips_through_both_parsers(cents):
         assert text == "-" + fmt_cents(-cents)
 
 
-# --- audit's own money reading (audit/read/spec/money.py), the same amounts and the same convention ---
-
-@pytest.mark.parametrize(("text", "cents", "well_formed"), NOT_EXACT_IN_BINARY)
-def test_audit_money_is_exact_for_amounts_not_exact_in_binary(text, cents, well_formed):
-    if well_formed:
-        assert audit_money(text, "tiers[3].prize") == cents
-        assert type(audit_money(text, "tiers[3].prize")) is int
-    else:  # a spec's own money must be well formed, as poolgen's spec loader requires
-        with pytest.raises(UnusableInput) as info:
-            audit_money(text, "tiers[3].prize")
-        assert str(info.value) == f"tiers[3].prize: {text!r} is not a well-formed amount"
-
-
-@pytest.mark.parametrize(("text", "why"), [("$1.005", "has fractions of a cent"),
-                                           ("-5.00", "is not a well-formed amount"),
-                                           ("1e3", "is not a well-formed amount"),
-                                           ("$1,000.5", "is not a well-formed amount"),
-                                           ("Infinity", "is not a finite amount"),
-                                           ("7.5", "is not a well-formed amount"),
-                                           ("", "is not an amount"), ("$", "is not an amount")])
-def test_audit_money_refuses_what_the_spec_format_does_not_allow(text, why):
-    with pytest.raises(UnusableInput) as info:
-        audit_money(text, "printed.price")
-    assert str(info.value) == f"printed.price: {text!r} {why}"
-
-
-@pytest.mark.parametrize("value", [5.0, 5, None, ["5"]])
-def test_audit_money_must_be_a_string(value):
-    with pytest.raises(UnusableInput) as info:
-        audit_money(value, "printed.price")
-    assert str(info.value) == f"printed.price: money must be a string, not {value!r}"
-
-
-@pytest.mark.parametrize(("value", "want"), [("4.5", Decimal("4.5")), (" 0.29 ", Decimal("0.29")),
-                                             (3, Decimal(3))])
-def test_audit_multiplier_is_exact(value, want):
-    got = audit_multiplier(value, "tiers[0].multiplier")
-    assert type(got) is Decimal and got == want and str(got) == str(want)
-
-
-@pytest.mark.parametrize(("value", "why"), [(True, "a multiplier must be a decimal string, not True"),
-                                            (4.5, "a multiplier must be a decimal string, not 4.5"),
-                                            ("x", "'x' is not a number"),
-                                            ("Infinity", "'Infinity' is not a finite number")])
-def test_audit_multiplier_refuses_what_is_not_a_decimal(value, why):
-    with pytest.raises(UnusableInput) as info:
-        audit_multiplier(value, "tiers[0].multiplier")
-    assert str(info.value) == f"tiers[0].multiplier: {why}"
-
-
 # --- the convention for the odd grouping "$1,2500.00", end to end ---
 
 def test_spec_money_with_odd_grouping_is_refused(tmp_path):
@@ -193,3 +137,15 @@ def test_spec_money_not_exact_in_binary_loads_exactly(tmp_path):
     path = tmp_path / "hh.toml"
     path.write_text(text.replace('price = "1.00"', 'price = "$19.99"', 1))
     assert load_spec(path).pools[0].price_cents == 1999
+
+
+# --- odds and percentages, compared as printed tables round them: half away from zero, never floored ---
+# (round_half_up; `poolgen check` and the manifest's figures use it)
+@pytest.mark.parametrize(("value", "places", "shown"), [
+    (Fraction(2, 3), 2, "0.67"), (Fraction(1, 8), 2, "0.13"), (Fraction(5, 8), 2, "0.63"),
+    (Fraction(300000, 47857), 2, "6.27"), (Fraction(1000000, 330943), 4, "3.0217"),
+    (Fraction(7, 2), 0, "4"), (Fraction(5, 2), 0, "3"), (Fraction(1, 3), 2, "0.33"),
+    (Fraction(-5, 8), 2, "-0.63"), (Fraction(3), 2, "3.00")])
+def test_odds_are_rounded_half_up_not_floored(value, places, shown):
+    got = round_half_up(value, places)
+    assert type(got) is Decimal and str(got) == shown
