@@ -1,15 +1,27 @@
-"""The suite's order, and fixtures shared across the folders below (paths, seeds and builders that are
-not fixtures are in tests/support)."""
+"""The suite's order, and the fixtures that test modules of more than one folder share: runs that
+poolgen makes and audit checks (paths, seeds and builders that are not fixtures are in tests/support)."""
 
 from __future__ import annotations
 
+import os
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from tests.support import SPECS
+from poolgen.deliverables.validation import new_validation_key, read_validation_key
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support import PRINTED, SEED_A, SPECS, spec_path
+from tests.support.ceremony import PARTIES, ok
+from tests.support.ceremony import commit as _commit
+from tests.support.ceremony import new as _new
+from tests.support.ceremony import reveal as _reveal
 
 TESTS = Path(__file__).resolve().parent
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 @pytest.fixture(scope="session")
@@ -27,3 +39,46 @@ _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/r
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.relative_to(TESTS).as_posix(), len(_FIRST)))
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory) -> dict:
+    """One signed run of one full pool of every printed game, with two real validation keys: what
+    poolgen delivers (tests/poolgen/deliverables/test_validation.py) and audit's step 9 checks
+    (tests/audit/steps/test_deliverables.py). Tests copy a run before changing it."""
+    root = tmp_path_factory.mktemp("deliver")
+    files = new_key_pair(root / "keys", None)
+    signer = Signer.from_file(files.private)
+    new_validation_key(root / "vk" / "low.key")
+    new_validation_key(root / "vk" / "high.key")
+    keys = (read_validation_key(root / "vk" / "low.key"), read_validation_key(root / "vk" / "high.key"))
+    old = os.umask(0)  # the modes must not depend on the umask
+    try:
+        out = {}
+        for name, path in PRINTED.items():
+            spec = load_spec(path)
+            pool = spec.pools[-1].id  # a full pool (for a partial last pool, the smaller one)
+            out[name] = generate(GenerateRequest(spec, SEED_A, now=NOW, out=root / "runs", run_id=name,
+                                                 pool_ids=[pool], signature=signer.manifest_entry(),
+                                                 validation_keys=keys), finish=signer.sign_run).folder
+    finally:
+        os.umask(old)
+    return {"root": root, "runs": out, "public": files.public, "signer": signer, "keys": keys}
+
+
+@pytest.fixture(scope="session")
+def sealed_run(tmp_path_factory):
+    """A three-party ceremony run through the command line, and a signed run generated from it: the
+    ceremony (tests/poolgen/seeds/test_ceremony.py) and audit's step 7 of it
+    (tests/audit/steps/test_ceremony.py). Tests copy what they change."""
+    tmp = tmp_path_factory.mktemp("ceremony")
+    file = _new(tmp)
+    commitments = {p: _commit(file, p) for p in PARTIES}
+    for p in PARTIES:
+        assert _reveal(file, p).stdout == f"{p}: revealed; it matches its commitment\n"
+    sealed = ok("ceremony", "seal", str(file), "--yes").stdout.splitlines()
+    keys = new_key_pair(tmp / "keys")
+    generated = ok("generate", str(spec_path("wild_side")), "--out", str(tmp / "runs"), "--pool", "p1",
+                   "--run-id", "r", "--workers", "1", "--key", str(keys.private), "--ceremony", str(file))
+    return SimpleNamespace(tmp=tmp, file=file, commitments=commitments, sealed=sealed, keys=keys,
+                           run=tmp / "runs" / "r", generated=generated)

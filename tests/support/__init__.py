@@ -40,3 +40,13 @@ def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
 def vector_lines(name: str) -> list[str]:
     """The lines of tests/vectors/<name> that are not comments (its header says how it was made)."""
     return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]
+
+
+# The printed games (format 2, every printed style): the real ones and specs/examples.
+PRINTED = {
+    "happy_holidays": spec_path("happy_holidays"),
+    "wild_side": spec_path("wild_side"),
+    "hit_50": ROOT / "specs/examples/hit_50.toml",
+    "cash_explosion": ROOT / "specs/examples/cash_explosion.toml",
+    "double_take": ROOT / "specs/examples/double_take.toml",
+}

@@ -1,169 +1,22 @@
-"""Print-run deliverables (docs/validation.md): barcode check digits, secret book numbers, file modes,
-validation files of a full pool of every printed game, and verify's step 9 against tampering.
-
-One signed run of one full pool per printed game is generated once (module fixture), with two real
-validation keys; tamper cases work on copies."""
+"""Step 9 (audit/steps/deliverables.py): the print-run deliverables of a real signed run against
+its pool, with both validation keys, and every tampering of them caught (docs/validation.md). The runs
+(one full pool of every printed game) are the root conftest's `runs`; tamper cases work on copies."""
 
 from __future__ import annotations
 
-import json
-import os
 import shutil
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from scipy.stats import chi2_contingency
 
 from audit.checklist import Step
 from audit.read.manifest import Manifest
-from audit.steps.deliverables import barcode_numbers, check_deliverables
+from audit.steps.deliverables import check_deliverables
 from audit.verify import VerifyRequest, verify_run
-from poolgen.deliverables.identity import barcode, barcodes, book_numbers, is_valid
-from poolgen.deliverables.validation import TIERS, ValidationFile, new_validation_key, read_validation_key
-from poolgen.loader import load_spec
-from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer, new_key_pair
-from tests.support import ROOT, SEED_A, SEED_B, spec_path
-
-PRINTED = {
-    "happy_holidays": spec_path("happy_holidays"),
-    "wild_side": spec_path("wild_side"),
-    "hit_50": ROOT / "specs/examples/hit_50.toml",
-    "cash_explosion": ROOT / "specs/examples/cash_explosion.toml",
-    "double_take": ROOT / "specs/examples/double_take.toml",
-}
-NOW = datetime(2026, 12, 1, tzinfo=UTC)
-
-
-# ---- barcode check digits ---------------------------------------------------------------------------
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.integers(0, 999), st.integers(0, 9_999_999), st.integers(0, 999))
-def test_check_digits_catch_every_single_digit_error_and_adjacent_transposition(game, book, ticket):
-    number = barcode(game, book, ticket)
-    assert len(number) == 15 and is_valid(number)
-    assert barcode_numbers(game, np.array([book]), np.array([ticket])) == [number]  # audit's own
-    for i in range(15):  # every position, check digits included
-        for d in "0123456789":
-            if d != number[i]:
-                assert not is_valid(number[:i] + d + number[i + 1 :])
-    for i in range(14):
-        if number[i] != number[i + 1]:
-            assert not is_valid(number[:i] + number[i + 1] + number[i] + number[i + 2 :])
-
-
-def test_vectorised_barcodes_are_the_scalar_ones():
-    book, ticket = np.array([0, 1234, 9_999_999]), np.array([0, 17, 999])
-    assert barcodes(465, book, ticket).astype(str).tolist() == [
-        barcode(465, b, t) for b, t in zip(book.tolist(), ticket.tolist(), strict=True)
-    ]
-    assert barcode(465, 1234, 17) == "465000123401782"
-
-
-# ---- book numbers reveal nothing about pools --------------------------------------------------------
-
-
-@pytest.mark.parametrize("seed", [SEED_A, SEED_B])
-def test_book_numbers_carry_no_information_about_their_pool(seed):
-    spec = load_spec(spec_path("happy_holidays"))  # 6 pools of 1,000 books
-    numbers = book_numbers(seed, spec.id, 6000)
-    assert sorted(numbers.tolist()) == list(range(6000))
-    pool_of_slot = np.repeat(np.arange(6), 1000)
-    decile = numbers // 600
-    table = np.zeros((10, 6), dtype=int)
-    np.add.at(table, (decile, pool_of_slot), 1)
-    assert table.sum(axis=1).tolist() == [600] * 10
-    assert chi2_contingency(table).pvalue > 0.001  # uniform: every decile holds books of every pool alike
-    # the old numbering (slot = book) would fail the same test completely
-    assert (
-        chi2_contingency(np.eye(6, dtype=int).repeat(100, 0)[:600].reshape(10, 60, 6).sum(1) + 1).pvalue
-        < 1e-6
-    )
-
-
-# ---- one full pool per printed game -----------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict:
-    root = tmp_path_factory.mktemp("deliver")
-    files = new_key_pair(root / "keys", None)
-    signer = Signer.from_file(files.private)
-    new_validation_key(root / "vk" / "low.key")
-    new_validation_key(root / "vk" / "high.key")
-    keys = (read_validation_key(root / "vk" / "low.key"), read_validation_key(root / "vk" / "high.key"))
-    old = os.umask(0)  # the modes must not depend on the umask
-    try:
-        out = {}
-        for name, path in PRINTED.items():
-            spec = load_spec(path)
-            pool = spec.pools[-1].id  # a full pool (for a partial last pool, the smaller one)
-            out[name] = generate(GenerateRequest(spec, SEED_A, now=NOW, out=root / "runs", run_id=name,
-                                                 pool_ids=[pool], signature=signer.manifest_entry(),
-                                                 validation_keys=keys), finish=signer.sign_run).folder
-    finally:
-        os.umask(old)
-    return {"root": root, "runs": out, "public": files.public, "signer": signer, "keys": keys}
-
-
-def test_outcome_files_are_0600_in_a_0700_folder_whatever_the_umask(runs):
-    folder = runs["runs"]["wild_side"]
-    modes = {p.name: p.stat().st_mode & 0o777 for p in folder.iterdir()}
-    assert folder.stat().st_mode & 0o777 == 0o700
-    secret = {n: m for n, m in modes.items() if n.endswith((".parquet", ".bin"))}
-    assert set(secret) == {"pool-p5.parquet", "imaging-p5.parquet", *TIERS.values()}
-    assert set(secret.values()) == {0o600}
-    roles = {
-        f["name"]: f["role"] for f in json.loads((folder / "manifest.json").read_bytes())["deliverables"]
-    }
-    assert roles == {
-        "pool-p5.parquet": "pool",
-        "imaging-p5.parquet": "imaging",
-        "packs.csv": "packs",
-        "validation-low.bin": "validation",
-        "validation-high.bin": "validation-high",
-    }
-
-
-def _tickets(folder: Path) -> pl.DataFrame:
-    im = next(folder.glob("imaging-*.parquet"))
-    pool = next(folder.glob("pool-*.parquet"))
-    return pl.concat(
-        [pl.read_parquet(im, columns=["barcode", "virn"]), pl.read_parquet(pool, columns=["prize_cents"])],
-        how="horizontal",
-    )
-
-
-@pytest.mark.parametrize("game", list(PRINTED))
-def test_every_ticket_validates_to_its_prize_and_nothing_else(runs, game):
-    folder = runs["runs"][game]
-    low_key, high_key = runs["keys"]
-    low, high = (ValidationFile.read(folder / TIERS[t]) for t in ("low", "high"))
-    threshold = low.head["high_tier_cents"]
-    assert threshold == 60000
-    rows = _tickets(folder)
-    barcodes_, virns, prizes = (
-        rows["barcode"].to_list(),
-        rows["virn"].to_list(),
-        rows["prize_cents"].to_list(),
-    )
-    other = virns[1:] + virns[:1]  # each ticket claimed with the next ticket's validation number
-    for b, v, p, w in zip(barcodes_, virns, prizes, other, strict=True):
-        got_low, got_high = low.lookup(low_key, game, b, v), high.lookup(high_key, game, b, v)
-        assert (got_low, got_high) == ((0, p) if p >= threshold else (p, 0))
-        assert low.lookup(low_key, game, b, w) is None and high.lookup(high_key, game, b, w) is None
-    for b, v in zip(barcodes_[:2000], virns[:2000], strict=True):  # the other key, a changed VIRN
-        assert low.lookup(high_key, game, b, v) is None and high.lookup(low_key, game, b, v) is None
-        changed = f"{(int(v) + 1) % 10 ** len(v):0{len(v)}d}"
-        assert low.lookup(low_key, game, b, changed) is None
-    if game == "wild_side":
-        assert sum(p >= threshold for p in prizes) > 0  # Wild Side has high-tier prizes: they were tested
+from poolgen.deliverables.validation import ValidationFile
+from tests.support import PRINTED
 
 
 def test_verify_passes_step_9_with_both_keys(runs):

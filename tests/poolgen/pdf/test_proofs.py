@@ -1,4 +1,6 @@
-"""`poolgen proof` and `poolgen report`: the PDFs of real runs, read back with pypdf."""
+"""`poolgen proof` (poolgen/pdf/proofs.py, selection.py, symbols/): ticket proofs of real runs,
+read back with pypdf: the default selection, tickets asked for, symbols drawn, byte-identical output,
+and one-line refusals. The runs are tests/poolgen/pdf/conftest.py's `runs`."""
 
 from __future__ import annotations
 
@@ -9,59 +11,15 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
 
-from poolgen.cli.main import app
 from poolgen.loader import load_spec
 from poolgen.money import fmt_cents
 from poolgen.pdf.proofs import INDEX_ROWS
 from poolgen.pdf.symbols import has_drawing
 from poolgen.rng import derive_stream, integers
-from tests.support import SEED_A, spec_path
-from tests.support.pdf import pages
-
-# One pool of each game: (rules, pool id). The Happy Holidays run is signed, the others unsigned.
-GAMES = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.00",
-         "primetime_payout": "d2.00x3"}
-
-
-def invoke(*args: object):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-class Runs:
-    """Run folders built on first use, once per module."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.seed = root / "run.seed"
-        self.seed.write_text(SEED_A.hex() + "\n")
-        self.seed.chmod(0o600)  # a seed file others may read is refused
-        made = invoke("keys", "new", root / "keys")
-        assert made.exit_code == 0, made.output
-        self.public_key = root / "keys" / "signing-key.pub.pem"
-        self.fingerprint = made.stdout.split("fingerprint:")[1].split()[0]
-        self._built: dict[str, Path] = {}
-
-    def __call__(self, rules: str) -> Path:
-        if rules not in self._built:
-            sign = (["--key", self.root / "keys" / "signing-key.pem"] if rules == "happy_holidays"
-                    else ["--unsigned"])
-            result = invoke("generate", spec_path(rules), "--out", self.root / "runs",
-                            "--seed-file", self.seed, "--pool", GAMES[rules], "--run-id", rules,
-                            "--workers", "1", *sign)
-            assert result.exit_code == 0, result.output
-            self._built[rules] = self.root / "runs" / rules
-        return self._built[rules]
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> Runs:
-    return Runs(tmp_path_factory.mktemp("pdf"))
-
-
-def manifest(run: Path) -> dict:
-    return json.loads((run / "manifest.json").read_bytes())
+from tests.support import spec_path
+from tests.support.cli import invoke
+from tests.support.pdf import GAMES, manifest, pages
 
 
 def pool_table(run: Path, pool_id: str) -> pl.DataFrame:
@@ -182,67 +140,6 @@ def test_the_same_run_gives_byte_identical_pdfs(runs, tmp_path):
     shutil.copytree(run, copy)  # the folder's name and place do not matter, only its files
     assert invoke("proof", copy, "--out", tmp_path / "e.pdf").exit_code == 0
     assert (tmp_path / "e.pdf").read_bytes() == a.read_bytes()
-
-
-@pytest.mark.parametrize("rules", list(GAMES))
-def test_report_tables_every_tier_with_its_count(runs, rules, tmp_path):
-    run = runs(rules)
-    out = tmp_path / "report.pdf"
-    result = invoke("report", run, "--out", out)
-    assert result.exit_code == 0, result.output
-    assert result.stdout == f"report {out}: 1 pool(s), verification not run\n"
-    texts = pages(out)
-    m = manifest(run)
-    pool = m["pools"][0]
-    stats = next(i for i, t in enumerate(texts) if f"Pool {pool['id']}: statistics (verify step 8)" in t)
-    table = " ".join(texts[2:stats - 1])  # the prize table's page(s), then charts, then statistics
-    for tier in pool["tiers"]:
-        row = f" {tier['id']} {fmt_cents(tier['prize_cents'])} {tier['count']:,} "
-        assert table.count(row) == 1, row
-    assert f" winners {pool['winners']:,} " in table
-    assert f" all tickets {pool['tickets']:,} " in table
-    assert "Verification was not run: no --public-key was given" in texts[1]
-    assert m["seed_commitment"]["value"] in texts[0] and m["run_id"] in texts[0]
-    assert m["game"]["regulation"] in texts[0] and m["created"] in texts[0]
-    charts = texts[stats - 1]
-    per = "book" if m["game"]["kind"] == "printed" else "block of 10,000 shares"
-    assert f"Winners per {per}" in charts and f"Prize value per {per}" in charts
-    assert "Positions of the top prizes" in charts
-
-
-def test_signed_run_report_with_every_verification_step(runs, tmp_path):
-    run = runs("happy_holidays")
-    out = tmp_path / "r.pdf"
-    result = invoke("report", run, "--out", out, "--spec", spec_path("happy_holidays"),
-                    "--public-key", runs.public_key)
-    assert result.exit_code == 0, result.output
-    assert result.stdout == f"report {out}: 1 pool(s), verification passes\n"
-    texts = pages(out)
-    assert len(texts) == 5  # title; verification and cross-check; prize table; charts; statistics
-    assert runs.fingerprint in texts[0]
-    assert "Every step asked for passes" in texts[1]
-    for n, title in enumerate(("signature", "files", "completeness", "layouts", "figures",
-                               "merkle roots"), start=1):
-        assert f"{n} {title} PASS" in texts[1]
-    assert "7 reproduction SKIP" in texts[1]
-    assert "8 statistics PASS pool p1: 13 tests, none significant" in texts[1]
-    assert "PASS: no test significant (13 tests)" in texts[4]
-    assert "Every published figure of K.A.R. 111-4-3836 reconciles" in texts[1]
-    assert "the spec the run was made from" in texts[1]
-
-
-def test_report_of_a_tampered_run_says_which_steps_fail(runs, tmp_path):
-    run = tmp_path / "tampered"
-    shutil.copytree(runs("happy_holidays"), run)
-    with open(run / "pool-p1.parquet", "ab") as f:
-        f.write(b"x")
-    out = tmp_path / "t.pdf"
-    result = invoke("report", run, "--out", out, "--public-key", runs.public_key)
-    assert result.exit_code == 1
-    assert result.stdout == f"report {out}: 1 pool(s), VERIFICATION FAILS\n"
-    texts = pages(out)
-    assert "FAILED: step(s) 2, 3" in texts[1] and "1 signature PASS" in texts[1]
-    assert "The pool file cannot be read" in texts[2]
 
 
 def one_line_error(result, message: str) -> None:

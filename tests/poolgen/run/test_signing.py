@@ -1,4 +1,5 @@
-"""Signing keys: files and modes, passphrases, fingerprints, and a clear error for every bad key."""
+"""Signing keys (poolgen/run/signing.py): files and modes, passphrases, fingerprints, and a clear
+error for every bad key."""
 
 from __future__ import annotations
 
@@ -8,12 +9,9 @@ import stat
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ec import SECP256R1, generate_private_key
-from typer.testing import CliRunner
 
-from poolgen.cli.main import app
 from poolgen.errors import OutputError, SigningKeyError
 from poolgen.run.signing import (
-    PASSPHRASE_ENV,
     Signer,
     fingerprint,
     load_private_key,
@@ -92,30 +90,3 @@ def test_signer_names_its_key(tmp_path):
     signature = signer.sign(b"data")
     assert len(signature) == 64
     load_public_key(files.public).verify(signature, b"data")
-
-
-def test_keys_new_command(tmp_path):
-    result = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "k")])
-    assert result.exit_code == 0, result.output
-    fp = fingerprint(load_public_key(tmp_path / "k" / "signing-key.pub.pem"))
-    assert result.stdout == f"public key fingerprint: {fp}\n"
-    again = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "k")])
-    assert again.exit_code == 2
-    assert again.stderr.strip().endswith("signing-key.pem: already exists; not overwriting a key")
-
-
-def test_keys_new_with_a_passphrase_from_the_environment_or_the_prompt(tmp_path, monkeypatch):
-    monkeypatch.setenv(PASSPHRASE_ENV, "from the env")
-    result = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "a"), "--passphrase"])
-    assert result.exit_code == 0, result.output
-    load_private_key(tmp_path / "a" / "signing-key.pem", lambda: b"from the env")
-    monkeypatch.delenv(PASSPHRASE_ENV)
-    result = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "b"), "--passphrase"],
-                                input="typed\ntyped\n")
-    assert result.exit_code == 0, result.output
-    assert "typed" not in result.stdout
-    load_private_key(tmp_path / "b" / "signing-key.pem", lambda: b"typed")
-    result = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "c"), "--passphrase"], input="")
-    assert result.exit_code == 2
-    assert "no passphrase given" in result.stderr
-    assert not (tmp_path / "c" / "signing-key.pem").exists()

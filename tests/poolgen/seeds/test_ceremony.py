@@ -1,85 +1,30 @@
-"""The commit-reveal seed ceremony: three parties end to end (commit, reveal, seal, generate, verify),
-each refusal with its exact message, and the derivation of docs/ceremony.md written out a third time."""
+"""The commit-reveal seed ceremony (poolgen/seeds/ceremony.py, `poolgen ceremony`): three parties end
+to end (commit, reveal, seal, generate, verify), a public party, the published bundle, each refusal with
+its exact message, and a known answer checked against the derivation of docs/ceremony.md written out a
+third time. The sealed run is the root conftest's `sealed_run`; audit's side (step 7):
+tests/audit/steps/test_ceremony.py."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import stat
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
-from audit.errors import VerificationError
 from audit.steps.ceremony import ceremony_seed
-from poolgen.cli.main import app
 from poolgen.run.provenance import code_entry
-from poolgen.run.signing import new_key_pair
 from poolgen.seeds.ceremony import commitment, load, new_ceremony, write_contribution
 from poolgen.seeds.seed import commitment as seed_commitment
 from tests.support import spec_path
-
-PARTIES = ("vendor", "lottery", "auditor")
-
-
-def invoke(*args: str, input: str | None = None):
-    return CliRunner().invoke(app, list(args), input=input)
-
-
-def ok(*args: str, input: str | None = None):
-    result = invoke(*args, input=input)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def refused(result, message: str) -> None:
-    assert result.exit_code == 2, result.output
-    assert result.stderr == f"poolgen: error: {message}\n"
-
-
-def _new(folder: Path, *extra: str) -> Path:
-    file = folder / "c1.ceremony"
-    ok("ceremony", "new", str(file), "--id", "c1", *(a for p in PARTIES for a in ("--party", p)), *extra)
-    return file
-
-
-def _commit(file: Path, party: str) -> str:
-    result = ok("ceremony", "commit", str(file), "--party", party, "--contribution",
-                str(file.parent / f"{party}.contribution"), "--yes")
-    return result.stdout.splitlines()[0].split(": ")[1]
-
-
-def _reveal(file: Path, party: str):
-    return invoke("ceremony", "reveal", str(file), "--party", party, "--contribution",
-                  str(file.parent / f"{party}.contribution"), "--yes")
-
-
-@pytest.fixture(scope="module")
-def sealed_run(tmp_path_factory):
-    """A three-party ceremony run through the command line, and a signed run generated from it."""
-    tmp = tmp_path_factory.mktemp("ceremony")
-    file = _new(tmp)
-    commitments = {p: _commit(file, p) for p in PARTIES}
-    for p in PARTIES:
-        assert _reveal(file, p).stdout == f"{p}: revealed; it matches its commitment\n"
-    sealed = ok("ceremony", "seal", str(file), "--yes").stdout.splitlines()
-    keys = new_key_pair(tmp / "keys")
-    generated = ok("generate", str(spec_path("wild_side")), "--out", str(tmp / "runs"), "--pool", "p1",
-                   "--run-id", "r", "--workers", "1", "--key", str(keys.private), "--ceremony", str(file))
-    return SimpleNamespace(tmp=tmp, file=file, commitments=commitments, sealed=sealed, keys=keys,
-                           run=tmp / "runs" / "r", generated=generated)
-
-
-def _verify(run: Path, keys, *extra: str, audit: bool = False) -> tuple[int, dict]:
-    result = CliRunner().invoke(audit_app if audit else app,
-                                ["verify", str(run), "--public-key", str(keys.public), "--json", *extra])
-    assert result.exit_code in (0, 1), result.output
-    return result.exit_code, json.loads(result.stdout)
+from tests.support.ceremony import PARTIES, invoke, ok, refused
+from tests.support.ceremony import commit as _commit
+from tests.support.ceremony import new as _new
+from tests.support.ceremony import reveal as _reveal
+from tests.support.ceremony import third_derivation as _third_derivation
+from tests.support.ceremony import verify as _verify
 
 
 def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
@@ -119,28 +64,6 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
     assert report["steps"][6]["reasons"] == [
         f"{step7['details'][0]}; seed matches the commitment; pools not regenerated: this verifier has no "
         "generator (`poolgen verify --ceremony` regenerates them)"]
-
-
-def test_verify_refuses_a_reveal_changed_after_the_run(sealed_run, tmp_path):
-    doc = json.loads(sealed_run.file.read_bytes())
-    doc["parties"][1]["reveal"] = "00" * 32
-    changed = tmp_path / "changed.ceremony"
-    changed.write_text(json.dumps(doc))
-    code, report = _verify(sealed_run.run, sealed_run.keys, "--ceremony", str(changed), audit=True)
-    assert code == 1 and report["failed_steps"] == [7]
-    assert report["steps"][6]["reasons"] == ["the reveal of lottery does not match its commitment"]
-
-
-def test_verify_refuses_another_ceremony_of_the_same_parties(sealed_run, tmp_path):
-    other = _new(tmp_path)
-    for p in PARTIES:
-        _commit(other, p)
-    for p in PARTIES:
-        _reveal(other, p)
-    code, report = _verify(sealed_run.run, sealed_run.keys, "--ceremony", str(other), audit=True)
-    assert code == 1
-    assert report["steps"][6]["reasons"] == ["the commitments or public values of vendor, lottery, auditor "
-                                             "are not the manifest's"]
 
 
 def test_a_reveal_that_does_not_match_its_commitment_is_refused(tmp_path):
@@ -238,21 +161,6 @@ def test_a_public_party_reveals_a_published_value(tmp_path):
         assert json.loads(file.read_bytes())["parties"][PARTIES.index(p)]["reveal"] not in status
 
 
-def _third_derivation(doc: dict) -> bytes:
-    """docs/ceremony.md, section "Derivation", written out once more with hashlib alone."""
-    def lp(b: bytes) -> bytes:
-        return len(b).to_bytes(8, "big") + b
-
-    t = b"poolgen/ceremony/transcript/v1" + lp(doc["id"].encode())
-    seed = b""
-    for p in doc["parties"]:
-        secret = p["kind"] == "secret"
-        t += lp(p["name"].encode()) + lp(p["kind"].encode()) + lp(
-            bytes.fromhex(p["commitment"]) if secret else p["source"].encode())
-        seed += lp(p["name"].encode()) + lp(bytes.fromhex(p["reveal"]) if secret else p["reveal"].encode())
-    return hashlib.sha256(b"poolgen/ceremony/seed/v1" + hashlib.sha256(t).digest() + seed).digest()
-
-
 def test_a_ceremony_known_answer():
     """A fixed ceremony's commitments, transcript and seed, pinned (any change breaks old ceremonies)."""
     c = new_ceremony("ks-2026", ["vendor", "lottery"], [("draw", "Pick 3 evening draw of 2026-12-05")])
@@ -283,17 +191,6 @@ def test_the_walkthrough_asks_a_person_for_each_answer(tmp_path):
     assert not (tmp_path / "l.c").exists() and load(file).party("lottery").commitment is None
 
 
-def test_verify_takes_a_seed_file_or_a_ceremony_not_both(sealed_run, tmp_path):
-    seed = tmp_path / "s.seed"
-    seed.write_text("00" * 32 + "\n")
-    result = CliRunner().invoke(audit_app, ["verify", str(sealed_run.run), "--public-key",
-                                            str(sealed_run.keys.public), "--seed-file", str(seed),
-                                            "--ceremony", str(sealed_run.file)])
-    assert result.exit_code == 2
-    assert result.stderr == ("audit: error: give --seed-file or --ceremony, not both: the ceremony gives "
-                             "the seed\n")
-
-
 def test_the_published_bundle_holds_the_commitments_not_the_reveals(sealed_run, tmp_path):
     out = tmp_path / "bundle"
     ok("publish", str(sealed_run.run), "--out", str(out), "--public-key", str(sealed_run.keys.public))
@@ -306,61 +203,6 @@ def test_the_published_bundle_holds_the_commitments_not_the_reveals(sealed_run, 
     for path in out.iterdir():
         data = path.read_bytes()
         assert not any(s in data or s.hex().encode() in data for s in secrets)
-
-
-def test_step_7_reports_a_regeneration_by_other_code(sealed_run):
-    from audit.checklist import Step
-    from audit.verify import VerifyRequest, verify_run
-    from poolgen.run.reproduce import regenerate
-
-    def other_code(*args):
-        made = regenerate(*args)
-        made["versions"] = {**made["versions"], "code": {**made["versions"]["code"], "sha256": "0" * 64}}
-        return made
-
-    report = verify_run(VerifyRequest(run=sealed_run.run, public_key=sealed_run.keys.public,
-                                      spec=spec_path("wild_side"), ceremony=sealed_run.file,
-                                      regenerate=other_code))
-    assert report.ok  # the bytes are what decide; the code's difference is reported
-    assert report.step(Step.REPRODUCTION).details[1].endswith(
-        f"regenerated by OTHER code than made the run (code SHA-256 0000000000000000..., the run's "
-        f"{code_entry()['sha256'][:16]}...)")
-
-
-@settings(max_examples=40, deadline=None)
-@given(data=st.data(), n_secret=st.integers(1, 5), n_public=st.integers(0, 2))
-def test_every_implementation_derives_the_same_seed_and_a_changed_reveal_is_caught(data, n_secret, n_public):
-    text = st.text(min_size=1, max_size=20).filter(str.strip)
-    secret = [f"s{i}" for i in range(n_secret)]
-    public = [(f"p{i}", data.draw(text)) for i in range(n_public)]
-    if len(secret) + len(public) < 2:
-        public.append(("p9", "a draw"))
-    c = new_ceremony("prop", secret, public)
-    values = {n: data.draw(st.binary(min_size=32, max_size=32)) for n in secret}
-    for n in secret:
-        c.commit(n, commitment(c.id, n, values[n]))
-    for n in secret:
-        c.reveal_secret(n, values[n])
-    for n, _ in public:
-        c.reveal_public(n, data.draw(text))
-    seed = c.seal()
-    doc = c.to_json()
-    manifest = SimpleNamespace(doc={"ceremony": c.manifest_entry()})
-    assert ceremony_seed(manifest, doc)[0] == seed == _third_derivation(doc)
-    victim = data.draw(st.sampled_from(secret))
-    changed = json.loads(json.dumps(doc))
-    i = secret.index(victim)
-    changed["parties"][i]["reveal"] = bytes(b ^ 1 if j == 0 else b
-                                            for j, b in enumerate(values[victim])).hex()
-    with pytest.raises(VerificationError, match=f"^step 7: the reveal of {victim} does not match its "
-                                                "commitment$"):
-        ceremony_seed(manifest, changed)
-
-
-def test_a_manifest_without_a_ceremony_cannot_be_checked_against_one(sealed_run):
-    with pytest.raises(VerificationError,
-                       match="the manifest records no seed ceremony; give --seed-file instead"):
-        ceremony_seed(SimpleNamespace(doc={}), json.loads(sealed_run.file.read_bytes()))
 
 
 @pytest.mark.parametrize("content", [b"[" * 5000 + b"]" * 5000, b"\xff\xfe not text", b"{\"format\": 1}"],
