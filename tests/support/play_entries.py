@@ -1,5 +1,6 @@
-"""Play entries and one-row tables written by hand for audit's engines (docs/styles/play.md): a
-key_number_match area and its play entry, a table of its columns, a refusal's words, one-field edits."""
+"""Play entries and tables written by hand for audit's engines (docs/styles/play.md): a key_number_match
+area and its play entry, a table of its columns, a refusal's words, one-field edits; a table of spots
+(match_n, bonus_reveal) and a tier's win."""
 
 from __future__ import annotations
 
@@ -45,3 +46,13 @@ def edited(change) -> dict:
     play = copy.deepcopy(KN_PLAY)
     change(play)
     return play
+
+
+def mn_table(rows: list[list[int]], aid: str = "play") -> pl.DataFrame:
+    """A table of area `aid`'s spots (match_n or bonus_reveal columns), one list of codes a row."""
+    return pl.DataFrame({f"{aid}_spot_{j}": [r[j] for r in rows] for j in range(len(rows[0]))}).cast(pl.UInt8)
+
+
+def win(area: str, prize: str, cents: int, how: str = "match", by: int = 1) -> dict:
+    """One win of a play entry's tier (docs/styles/play.md)."""
+    return {"area": area, "how": how, "by": by, "prize": prize, "prize_cents": cents}

@@ -1,6 +1,7 @@
-"""Step 8's no-information features of style-based runs (audit/stats/styles.py), keyed by style and
-computed from the manifest's play entry and the pool's tier counts: match_n's spot 0 among the spots
-that show an amount (docs/styles/match_n.md section 8), the capped case, and a style without features."""
+"""Step 8's no-information features of style-based runs (audit/stats/styles.py, layouts.py), keyed by
+style and computed from the manifest's play entry and the pool's tier counts: match_n's spot 0 among the
+spots that show an amount (docs/styles/match_n.md section 8), the capped case, area_match's first spot,
+and a style without features."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.support import spec_path
 from tests.support.spec_docs import base_doc, dumps
 
 SEED = bytes(range(32))
+PLAY = load_spec(spec_path("primetime_payout")).play.document()  # area_match's play entry
 
 
 def _findings(spec, pool_id: str, table: pl.DataFrame | None = None):
@@ -107,3 +109,14 @@ def test_an_area_of_a_style_without_features_is_named():
     assert skipped == ["layout: area 'odd': no no-information tests for style 'scratch_and_hope'"]
 
 
+def test_step_8_features_are_keyed_by_the_style_not_the_game():
+    from audit.stats.layouts import layout_columns, layout_features
+
+    assert layout_columns() == () and layout_features(len) is None
+    assert layout_columns(PLAY) == ("a0_s0",)
+    first = np.array([1, 13, 9], dtype=np.uint8)
+    features = layout_features({"a0_s0": first}.__getitem__, PLAY)
+    assert [name for name, _ in features.chi_square] == ["a0_s0 (the first spot shown) against win/lose"]
+    assert features.classifier_name == "win/lose predicted from a0_s0"
+    assert features.classifier[0][0] is first
+    assert layout_columns({"style": "no_such_style"}) == ()

@@ -4,7 +4,8 @@ Payout's parameters (the manifest's play entry) and on others.
 It is written from docs/styles/area_match.md only. Here it is held against the real pipeline (full
 pools and reduced pools of every denomination and play-area count), against hand-broken layouts (real
 rows with one rule broken, exact reasons and prizes), against a plain per-row transcription of the
-contract's evaluation section (hypothesis), and against play entries it must refuse.
+contract's evaluation section (hypothesis), and against play entries it must refuse. Play entries
+and one-row tables written by hand, word for word: test_area_match_edge_cases.py.
 """
 
 from __future__ import annotations
@@ -66,11 +67,6 @@ def assert_pays_exactly(table: pl.DataFrame, result: Evaluation) -> None:
     np.testing.assert_array_equal(result.prize_cents, table["prize_cents"].to_numpy())
     losing = (table["tier"] == "lose").to_numpy()
     np.testing.assert_array_equal(result.wins == 0, losing)
-
-
-# ------------------------------------------------------------------------------------------------
-# Hand to Hand Tactics
-# ------------------------------------------------------------------------------------------------
 
 
 # ------------------------------------------------------------------------------------------------
@@ -463,16 +459,3 @@ def test_a_bad_play_entry_is_refused(changes, message):
     table = ptp_row([([1, 2, 3, 4], A, 0, 0, 0)], prize=0)
     with pytest.raises(ValueError, match=r"^manifest play entry \(area_match\): " + message):
         ptp.evaluate(table, d200(1), edited_play(**changes))
-
-
-def test_step_8_features_are_keyed_by_the_style_not_the_game():
-    from audit.stats.layouts import layout_columns, layout_features
-
-    assert layout_columns() == () and layout_features(len) is None
-    assert layout_columns(PLAY) == ("a0_s0",)
-    first = np.array([1, 13, 9], dtype=np.uint8)
-    features = layout_features({"a0_s0": first}.__getitem__, PLAY)
-    assert [name for name, _ in features.chi_square] == ["a0_s0 (the first spot shown) against win/lose"]
-    assert features.classifier_name == "win/lose predicted from a0_s0"
-    assert features.classifier[0][0] is first
-    assert layout_columns({"style": "no_such_style"}) == ()

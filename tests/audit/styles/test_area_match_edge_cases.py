@@ -1,16 +1,13 @@
-"""Tests that kill the mutants mutmut left alive in audit's eInstant style engines (issue 17):
-audit/styles/area_match.py and audit/styles/prize_legend_duel.py.
-
-Each test pins an exact behaviour a surviving mutant changed: the full text of a refusal, the exact play
-entry `play_from_spec` derives from the real spec specs/primetime_payout.toml, a null column named in
-the reasons, amounts read as exact integers whatever their integer dtype. The tables are one-row polars
-frames built by hand; the play entries are derived by the audit itself (no poolgen).
-"""
+"""The area_match engine (audit/styles/area_match.py) on play entries and one-row tables written by
+hand: the play entry play_from_spec derives from the real spec specs/primetime_payout.toml, its
+refusals word for word, the bounds it reads inclusively, null cells named, amounts read as exact
+integers whatever their integer dtype, and the contract's rules on bonus columns (docs/styles/area_match.md
+sections 1, 3 and 5). The play entries are derived by the audit itself or written out: no poolgen. The
+engine on real pools: test_area_match.py."""
 
 from __future__ import annotations
 
 import copy
-import re
 import tomllib
 
 import numpy as np
@@ -18,7 +15,6 @@ import polars as pl
 import pytest
 
 from audit.styles import area_match as am
-from audit.styles import prize_legend_duel as pld
 from tests.support import spec_path
 
 DOC = tomllib.loads(spec_path("primetime_payout").read_text())
@@ -180,54 +176,96 @@ def test_a_match_and_a_bonus_trigger_together():
 
 
 # ------------------------------------------------------------------------------------------------
-# prize_legend_duel
+# area_match: bounds read inclusively, a pool of no play areas, a null symbol
 # ------------------------------------------------------------------------------------------------
 
-DUEL = {"style": "prize_legend_duel", "spots": 4, "losses": 3, "legend": ["1", "2"]}
-POOL = {"id": "d1.00", "price_cents": 100, "denomination_cents": 100, "play_areas": 1}
+def area_refusal(**changes) -> str:
+    with pytest.raises(ValueError) as exc:
+        am.read_play({**PLAY, **changes})
+    return str(exc.value)
 
 
-def duel_row(codes: list[int | None], amts: list[int | None], prize: int | None = None,
-             amt_dtype: pl.DataType = pl.Int64) -> pl.DataFrame:
-    data: dict[str, pl.Series] = {}
-    if prize is not None:
-        data["tier"] = pl.Series(["lose" if not prize else "m"])
-        data["prize_cents"] = pl.Series([prize], dtype=pl.Int64)
-    data.update({f"spot_{i}": pl.Series([c], dtype=pl.UInt8) for i, c in enumerate(codes)})
-    data.update({f"amt_{i}": pl.Series([a], dtype=amt_dtype) for i, a in enumerate(amts)})
-    return pl.DataFrame(data)
+def test_area_match_reads_255_symbols_and_refuses_256():
+    symbols = [*PLAY["symbols"], *(f"S{k}" for k in range(256 - len(PLAY["symbols"])))]
+    assert len(am.read_play({**PLAY, "symbols": symbols[:255]}).symbols) == 255
+    assert area_refusal(symbols=symbols) == ("manifest play entry (area_match): symbols must list 1 to 255 "
+                                             "symbol names")
 
 
-def test_duel_a_null_spot_is_named():
-    out = pld.evaluate(duel_row([1, 1, 1, None], [0, 0, 0, 0], prize=0), POOL, DUEL)
-    assert out.illegal == [(0, "spot_3 is null")]
-    assert out.prize_cents.tolist() == [0]
+def test_area_match_refuses_a_match_pays_entry_that_is_not_a_table():
+    assert area_refusal(match_pays=[3]) == ("manifest play entry (area_match): match_pays[0].count must be "
+                                            "a whole number 1..4, not None")
 
 
-def test_duel_a_null_prize_cents_is_named():
-    table = duel_row([3, 1, 1, 1], [200, 0, 0, 0], prize=0).with_columns(
-        pl.lit(None, dtype=pl.Int64).alias("prize_cents"), pl.lit("m").alias("tier"))
-    out = pld.evaluate(table, POOL, DUEL)
-    assert out.illegal == [(0, "prize_cents is null; layout pays 200 cents, prize_cents is 0")]
-    table = duel_row([1, 1, 1, 0], [0, 0, 0, 0], prize=0).with_columns(pl.lit(None, dtype=pl.Int64)
-                                                                        .alias("prize_cents"))
-    assert pld.evaluate(table, POOL, DUEL).illegal == [(0, "prize_cents is null")]
+def test_area_match_names_the_bonus_game_of_a_bad_symbol():
+    games = [PLAY["bonus_games"][0], {**PLAY["bonus_games"][1], "symbol": 0}]
+    assert area_refusal(bonus_games=games) == ("manifest play entry (area_match): bonus_games[1].symbol "
+                                               "must be a whole number 1..13, not 0")
 
 
-def test_duel_amounts_of_any_integer_dtype_are_read():
-    """UInt64 amount columns pay as Int64 ones (no numpy casting error adding them up); a MULTIPLIER
-    doubles the sum."""
-    out = pld.evaluate(duel_row([3, 1, 1, 1], [200, 0, 0, 0], prize=200, amt_dtype=pl.UInt64), POOL, DUEL)
-    assert out.illegal == [] and out.prize_cents.tolist() == [200] and out.wins.tolist() == [1]
-    four = {**DUEL, "spots": 5}
-    table = duel_row([4, 3, 1, 1, 1], [0, 100, 0, 0, 0], prize=200, amt_dtype=pl.UInt64)
-    out = pld.evaluate(table, POOL, four)
-    assert out.illegal == [] and out.prize_cents.tolist() == [200] and out.wins.tolist() == [1]
+def test_area_match_refuses_a_pool_of_0_play_areas_by_its_id():
+    with pytest.raises(ValueError) as exc:
+        am.evaluate(area_row([LOSING], prize=0), {**d200(1), "play_areas": 0}, PLAY)
+    assert str(exc.value) == "area_match: pool 'd2.00x1': play_areas 0 < 1"
 
 
-@pytest.mark.parametrize("text", ["1.2.3", "1..2", "..", "1.²"])
-def test_duel_a_legend_value_of_two_points_or_non_ascii_is_refused(text):
-    """Pins the plain-decimal check the two equivalent legend mutants leave unchanged."""
-    with pytest.raises(ValueError, match=re.escape(f"manifest play entry: play.legend: {text!r} is not a "
-                                                   "plain decimal string")):
-        pld.read_play({**DUEL, "legend": ["1", text]})
+def test_area_match_a_null_symbol_is_named_and_read_as_0():
+    out = am.evaluate(area_row([LOSING], prize=0, nulls=("a0_s1",)), d200(1), PLAY)
+    assert out.illegal == [(0, "a0_s1 is null; a0_s1 has code 0, not a symbol code 1..13")]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([0], [0])
+
+
+# ------------------------------------------------------------------------------------------------
+# area_match: the contract's rules on bonus columns, bonus key and amounts (sections 1, 3 and 5)
+# ------------------------------------------------------------------------------------------------
+
+AREA_MATCH = {
+    "style": "area_match", "spots": 4,
+    "symbols": ["CLIP", "FINGER", "WHISTLE", "BOTTLE", "TEE", "SHOE", "BLUEJ", "WHITEJ", "GFOOT", "TD", "FG",
+                "COIN", "JCOIN"],
+    "wild": 12, "bonus_key": 9, "match_pays": [{"count": 3, "times": 1}, {"count": 4, "times": 2}],
+    "bonus_games": [{"code": 1, "name": "Touchdown", "symbol": 10, "chances": 4},
+                    {"code": 2, "name": "Field Goal", "symbol": 11, "grid": [1, 2, 3, 4, 2, 1]}],
+    "amount_multipliers": ["0.5", "1", "2", "5"]}
+D200 = {"id": "d2.00x1", "price_cents": 200, "denomination_cents": 200, "play_areas": 1}
+
+
+def area_rows(*rows: tuple[int, list[int], int, int, int]) -> pl.DataFrame:
+    """One area a row: (prize, symbols, bonus, result, prizes); amount A."""
+    data = [{"tier": "lose" if p == 0 else "m", "prize_cents": p} | {f"a0_s{j}": s for j, s in enumerate(sym)}
+            | {"a0_amount": A, "a0_bonus": b, "a0_bonus_result": r, "a0_bonus_prizes": n}
+            for p, sym, b, r, n in rows]
+    return pl.DataFrame(data).with_columns(pl.col(r"^a0_(s\d|bonus.*)$").cast(pl.UInt8),
+                                           pl.col("a0_amount").cast(pl.Int64))
+
+
+def test_area_match_bonus_columns_are_judged_by_the_game_they_name():
+    """GFOOT and TD trigger Touchdown; the columns name Field Goal (section 1 of its grid: 2 prizes),
+    a section off the grid, or a game that does not exist. The area pays N x A by its trigger."""
+    touchdown = [9, 10, 1, 2]
+    table = area_rows((2 * A, touchdown, 2, 1, 2), (2 * A, touchdown, 2, 7, 2), (0, touchdown, 3, 0, 0),
+                      (0, touchdown, 1, 3, 0), (0, [9, 1, 2, 3], 1, 3, 2))
+    result = am.evaluate(table, D200, AREA_MATCH)
+    assert result.prize_cents.tolist() == [2 * A, 2 * A, 0, 0, 0]
+    assert result.illegal == [
+        (0, "area 0: a0_bonus is 2 but its symbols trigger Touchdown (1)"),
+        (1, "area 0: a0_bonus is 2 but its symbols trigger Touchdown (1); "
+            "area 0: Field Goal a0_bonus_result 7 not a grid section 0..5"),
+        (2, "area 0: a0_bonus is 3 but its symbols trigger Touchdown (1); "
+            "area 0: bonus 3 bonus with 0 prizes"),
+        (3, "area 0: Touchdown bonus with 0 prizes"),  # rule 7 only: mask 3 scores 2, not reported again
+        (4, "area 0: a0_bonus is 1 but its symbols trigger no bonus (0)")]  # a bonus column pays nothing
+
+
+def test_area_match_a_bonus_key_that_is_the_wild_is_refused():
+    with pytest.raises(ValueError) as exc:
+        am.read_play({**AREA_MATCH, "bonus_key": 12})
+    assert str(exc.value) == "manifest play entry (area_match): bonus_key must not be the wild"
+
+
+@pytest.mark.parametrize("text", ["1e2", "1/2", " 1", "1.", ".5", "+1", "٣"])
+def test_area_match_an_amount_multiplier_that_is_not_a_plain_decimal_is_refused(text):
+    with pytest.raises(ValueError) as exc:
+        am.read_play({**AREA_MATCH, "amount_multipliers": ["1", text]})
+    assert str(exc.value) == "manifest play entry (area_match): amount_multipliers: not a decimal number"
+    assert am.read_play({**AREA_MATCH, "amount_multipliers": ["1", "2.50"]}).amounts[1] == 2.5

@@ -1,6 +1,6 @@
-"""audit's engines for printed styles (audit/styles/play, key_number_match, match_n, bonus_reveal,
-audit/styles/interface): the refusals and edge cases mutation testing found untested (bench/mutation.py
-rules). Play entries are written by hand, as docs/styles/play.md gives them: no generator involved."""
+"""The bonus_reveal engine (audit/styles/bonus_reveal.py) on areas and tables written by hand
+(docs/styles/bonus_reveal.md): the areas it refuses, the area read as written, and most_alike counting
+pictures on every ticket. On a real game (Wild Side's bonus area): test_key_number_match.py."""
 
 from __future__ import annotations
 
@@ -8,113 +8,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.styles import bonus_reveal, key_number_match, match_n
+from audit.styles import bonus_reveal
 from audit.styles.interface import Reasons
-from audit.styles.play import evaluate
-from tests.support.play_entries import KN_AREA, KN_PLAY, edited, kn_table, refusal
-
-
-def test_the_entry_as_written_evaluates():  # the baseline every refusal below changes one thing of
-    result = evaluate(kn_table([0, 1], [1, 3, 4], [1, 1, 1], tier="1"), {"id": "p1"}, KN_PLAY)
-    assert (result.prize_cents.tolist(), result.wins.tolist(), result.illegal) == ([100], [1], [])
-
-
-def test_a_play_entry_without_max_wins():
-    assert refusal(edited(lambda p: p.pop("max_wins"))) == "manifest play entry: play.max_wins is missing"
-
-
-def test_a_multiplier_of_zero_is_out_of_range():
-    play = edited(lambda p: p["areas"][0]["specials"][1].update(by=0))
-    assert refusal(play, kn_table([0, 1], [7, 3, 4], [1, 1, 1])) == (
-        "manifest play entry: area 'play': a multiplier or amount out of range")
-
-
-def test_a_multiplier_of_4096_is_out_of_range():
-    play = edited(lambda p: p["areas"][0]["specials"][1].update(by=4096))
-    assert refusal(play, kn_table([0, 1], [7, 3, 4], [1, 1, 1])) == (
-        "manifest play entry: area 'play': a multiplier or amount out of range")
-
-
-def test_a_prize_of_2_to_the_40_cents_is_out_of_range_and_one_cent_less_is_not():
-    play = edited(lambda p: p["areas"][0]["prizes"][2].update(cents=1 << 40))
-    assert refusal(play, kn_table([0, 1], [2, 3, 4], [1, 1, 2])) == (
-        "manifest play entry: area 'play': a multiplier or amount out of range")
-    play["areas"][0]["prizes"][2]["cents"] = (1 << 40) - 1
-    assert evaluate(kn_table([0, 1], [2, 3, 4], [1, 1, 2]), {"id": "p1"}, play).illegal == []
-
-
-def test_a_win_without_how():
-    play = edited(lambda p: p["tiers"][1]["wins"][0].pop("how"))
-    assert refusal(play) == "manifest play entry: tiers[1].wins[0].how is missing"
-
-
-@pytest.mark.parametrize("key, value", [("area", "elsewhere"), ("how", "guess")])
-def test_a_win_of_an_unknown_area_or_how(key, value):
-    play = edited(lambda p: p["tiers"][1]["wins"][0].update({key: value}))
-    assert refusal(play) == "manifest play entry: tiers[1].wins[0]: unknown area or how"
-
-
-def test_a_win_on_a_prize_the_area_does_not_have():
-    play = edited(lambda p: p["tiers"][1]["wins"][0].update(prize_cents=999))
-    assert refusal(play) == ("manifest play entry: tiers[1].wins[0]: prize '1' of 999 cents is not one of "
-                             "its area's prizes")
-
-
-def test_key_number_match_refuses_a_list_that_is_not_one():
-    play = edited(lambda p: p["areas"][0].update(numbers="123456"))
-    assert refusal(play) == "manifest play entry: area 'play': numbers is not a list"
-
-
-@pytest.mark.parametrize("value", [0, True, "2"])
-def test_key_number_match_refuses_a_count_that_is_not_a_whole_number(value):
-    play = edited(lambda p: p["areas"][0].update(winning=value))
-    assert refusal(play) == "manifest play entry: area 'play': winning is not a whole number >= 1"
-
-
-def test_key_number_match_refuses_distinct_numbers_that_is_not_a_boolean():
-    play = edited(lambda p: p["areas"][0].update(distinct_numbers="yes"))
-    assert refusal(play) == "manifest play entry: area 'play': distinct_numbers is not true or false"
-
-
-def test_distinct_numbers_lets_a_special_symbol_show_twice():
-    """Section 8.1 speaks of YOUR NUMBERS: two automatic-win symbols are not a repeated number (and
-    two equal numbers that match nothing are)."""
-    area = KN_AREA | {"distinct_numbers": True}
-    reasons = Reasons()
-    key_number_match.evaluate(kn_table([0, 1], [6, 6, 2], [1, 1, 1]), area, reasons)
-    assert reasons.illegal() == []
-    key_number_match.evaluate(kn_table([0, 1], [2, 2, 3], [1, 1, 1]), area, reasons)
-    assert reasons.illegal() == [(0, "play: a YOUR NUMBER that matches nothing shows twice")]
-
-
-def test_a_null_code_is_shown_as_null():
-    result = evaluate(kn_table([0, 1], [None, 3, 4], [1, 1, 1]), {"id": "p1"}, KN_PLAY)
-    assert result.illegal == [(0, "play: a your-number code out of range (null, 3, 4)")]
-
-
-MN_AREA = {"id": "play", "style": "match_n", "spots": 6, "match": 3,
-           "prizes": [{"code": "1", "cents": 100}, {"code": "2", "cents": 200}],
-           "multipliers": [{"code": "2X", "by": 2}]}
-
-
-@pytest.mark.parametrize("change", [{"match": 1}, {"match": 7}, {"spots": "6"}, {"prizes": []},
-                                    {"multipliers": None}])
-def test_match_n_refuses_an_unreadable_area(change):
-    with pytest.raises(ValueError) as caught:
-        match_n.evaluate(pl.DataFrame(), MN_AREA | change, Reasons())
-    assert str(caught.value) == ("manifest play entry: area 'play': spots, match, prizes or multipliers "
-                                 "unreadable")
-
-
-@pytest.mark.parametrize("by", [1, 0, 4096, "2"])
-def test_match_n_refuses_a_multiplier_outside_2_to_4095(by):
-    """docs/styles/match_n.md: each multiplier symbol has `by = k`, 2 <= k < 4096; refused when read,
-    whether or not a row shows the symbol."""
-    with pytest.raises(ValueError) as caught:
-        match_n.evaluate(pl.DataFrame(), MN_AREA | {"multipliers": [{"code": "kX", "by": by}]}, Reasons())
-    assert str(caught.value) == ("manifest play entry: area 'play': spots, match, prizes or multipliers "
-                                 "unreadable")
-
+from audit.styles.play import evaluate as evaluate_styles
+from tests.support.play_entries import mn_table
 
 BR_AREA = {"id": "bonus", "style": "bonus_reveal", "spots": 3, "most_alike": 2,
            "prizes": [{"code": "10", "cents": 1000}], "pictures": ["bell", "star"]}
@@ -137,5 +34,28 @@ def test_bonus_reveal_reads_its_area_as_written():  # the baseline of the refusa
     assert np.array_equal(slots[1].cents, [1000])
 
 
-def test_a_play_entry_without_tiers():
-    assert refusal(edited(lambda p: p.pop("tiers"))) == "manifest play entry: play.tiers is missing"
+def test_bonus_reveal_reads_most_alike_1():
+    """most_alike = 1: no picture may show twice."""
+    area = BR_AREA | {"most_alike": 1}
+    reasons = Reasons()
+    slots = bonus_reveal.evaluate(mn_table([[0, 1, 2], [0, 0, 2]], aid="bonus"), area, reasons)
+    assert reasons.illegal() == [(1, "bonus: one picture shows 2 times (at most 1: more read as a match that "
+                                     "wins nothing)")]
+    assert [s.won.tolist() for s in slots] == [[False, False], [False, False], [True, True]]
+
+
+def test_bonus_reveal_most_alike_counts_pictures_on_every_ticket():
+    area = {"id": "r", "style": "bonus_reveal", "spots": 3, "most_alike": 1,
+            "prizes": [{"code": "WIN10", "cents": 1000}], "pictures": ["BAR", "BILL"]}
+    reveal = {"area": "r", "how": "reveal", "by": 1, "prize": "WIN10", "prize_cents": 1000}
+    play = {"max_wins": 3, "areas": [area], "tiers": [
+        {"id": "lose", "wins": []}, {"id": "10", "wins": [reveal]}, {"id": "20", "wins": [reveal] * 2}]}
+    # codes: BAR 0, BILL 1, WIN10 2
+    table = pl.DataFrame([{"tier": t, "r_spot_0": a, "r_spot_1": b, "r_spot_2": c}
+                          for t, a, b, c in (("20", 2, 2, 0), ("10", 2, 0, 0), ("lose", 0, 1, 1))]
+                         ).with_columns(pl.exclude("tier").cast(pl.UInt8))
+    result = evaluate_styles(table, {"id": "p1"}, play)
+    assert result.prize_cents.tolist() == [2000, 1000, 0]
+    assert result.illegal == [
+        (1, "r: one picture shows 2 times (at most 1: more read as a match that wins nothing)"),
+        (2, "r: one picture shows 2 times (at most 1: more read as a match that wins nothing)")]

@@ -4,7 +4,10 @@
 Written from specs/wild_side.md and the style contracts (docs/styles/*.md). Full pools come from the
 real pipeline (poolgen.run.build); every illegal layout below starts from a real row. The tests may use
 poolgen to build pools; the engines themselves never import it.
-"""
+
+Then key_number_match on play entries and tables written by hand (docs/styles/key_number_match.md): the
+areas it refuses, the bounds it reads inclusively (256 prize symbols), distinct numbers, null and
+out-of-range codes. bonus_reveal alone: test_bonus_reveal.py."""
 
 from __future__ import annotations
 
@@ -14,12 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.styles.interface import Evaluation
+from audit.styles import key_number_match
+from audit.styles.interface import Evaluation, Reasons
 from audit.styles.play import evaluate
+from audit.styles.play import evaluate as evaluate_styles
 from audit.styles.play import tier_keys as _tier_keys
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import SPECS
+from tests.support.play_entries import KN_AREA, KN_PLAY, edited, kn_table, refusal, win
 
 SEED = bytes(range(32))
 
@@ -305,3 +311,85 @@ def test_spot_order_does_not_matter(ws_game, order, lucky_order, start):
     assert np.array_equal(a.prize_cents, b.prize_cents) and np.array_equal(a.wins, b.wins)
     assert np.array_equal(a.prize_cents, part["prize_cents"].to_numpy())
     assert a.illegal == b.illegal == []
+
+
+# ---------------------------------------------------------------------------------------------
+# (4) key_number_match on play entries and tables written by hand.
+
+
+def test_key_number_match_refuses_a_list_that_is_not_one():
+    play = edited(lambda p: p["areas"][0].update(numbers="123456"))
+    assert refusal(play) == "manifest play entry: area 'play': numbers is not a list"
+
+
+@pytest.mark.parametrize("value", [0, True, "2"])
+def test_key_number_match_refuses_a_count_that_is_not_a_whole_number(value):
+    play = edited(lambda p: p["areas"][0].update(winning=value))
+    assert refusal(play) == "manifest play entry: area 'play': winning is not a whole number >= 1"
+
+
+def test_key_number_match_refuses_distinct_numbers_that_is_not_a_boolean():
+    play = edited(lambda p: p["areas"][0].update(distinct_numbers="yes"))
+    assert refusal(play) == "manifest play entry: area 'play': distinct_numbers is not true or false"
+
+
+def test_distinct_numbers_lets_a_special_symbol_show_twice():
+    """Section 8.1 speaks of YOUR NUMBERS: two automatic-win symbols are not a repeated number (and
+    two equal numbers that match nothing are)."""
+    area = KN_AREA | {"distinct_numbers": True}
+    reasons = Reasons()
+    key_number_match.evaluate(kn_table([0, 1], [6, 6, 2], [1, 1, 1]), area, reasons)
+    assert reasons.illegal() == []
+    key_number_match.evaluate(kn_table([0, 1], [2, 2, 3], [1, 1, 1]), area, reasons)
+    assert reasons.illegal() == [(0, "play: a YOUR NUMBER that matches nothing shows twice")]
+
+
+def test_a_null_code_is_shown_as_null():
+    result = evaluate(kn_table([0, 1], [None, 3, 4], [1, 1, 1]), {"id": "p1"}, KN_PLAY)
+    assert result.illegal == [(0, "play: a your-number code out of range (null, 3, 4)")]
+
+
+def test_key_number_match_reads_256_prize_symbols_and_refuses_257():
+    prizes = [{"code": str(k), "cents": 100 * (k + 1)} for k in range(257)]
+    reasons = Reasons()
+    table = kn_table([0, 1], [1, 3, 4], [255, 0, 0])
+    slots = key_number_match.evaluate(table, KN_AREA | {"prizes": prizes[:256]}, reasons)
+    assert reasons.illegal() == [] and [bool(s.won[0]) for s in slots] == [True, False, False]
+    assert (slots[0].cents.tolist(), slots[0].prize.tolist()) == ([25600], [255])
+    with pytest.raises(ValueError) as exc:
+        key_number_match.evaluate(kn_table([0, 1], [1, 3, 4], [0, 0, 0]), KN_AREA | {"prizes": prizes},
+                                  Reasons())
+    assert str(exc.value) == "manifest play entry: area 'play': more than 256 prize symbols"
+
+
+def test_key_number_match_refuses_an_area_without_prize_symbols():
+    with pytest.raises(ValueError) as exc:
+        key_number_match.evaluate(kn_table([0, 1], [1, 3, 4], [0, 0, 0]), KN_AREA | {"prizes": []}, Reasons())
+    assert str(exc.value) == "manifest play entry: area 'play': no prize symbols"
+
+
+def test_key_number_match_a_prize_code_out_of_range_wins_the_last_prize():
+    """A prize code past the area's prizes is named, and the win is read on the last prize (as the
+    amount shown is): it is then the win of a tier of that prize, and no other reason is given."""
+    tier = {"id": "5", "wins": [{"area": "play", "how": "match", "by": 1, "prize": "5", "prize_cents": 500}]}
+    play = {**KN_PLAY, "tiers": [*KN_PLAY["tiers"], tier]}
+    out = evaluate(kn_table([0, 1], [1, 3, 4], [3, 1, 1], tier="5"), {"id": "p1"}, play)
+    assert out.illegal == [(0, "play: a prize code out of range (3, 1, 1)")]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([500], [1])
+
+
+def test_key_number_match_without_distinct_numbers_your_numbers_may_repeat():
+    area = {"id": "k", "style": "key_number_match", "winning": 2, "yours": 4, "numbers": list("123456"),
+            "prizes": [{"code": "1", "cents": 100}], "specials": [], "match_by": 1}
+    play = {"max_wins": 4, "areas": [area], "tiers": [{"id": "lose", "wins": []},
+                                                       {"id": "2", "wins": [win("k", "1", 100)] * 2}]}
+    rows = [{"tier": t, "k_win_0": 0, "k_win_1": 1} | {f"k_your_{j}": y for j, y in enumerate(yours)}
+            | {f"k_prize_{j}": 0 for j in range(4)}
+            for t, yours in (("lose", [3, 3, 3, 2]), ("2", [0, 0, 3, 3]))]
+    table = pl.DataFrame(rows).with_columns(pl.exclude("tier").cast(pl.UInt8))
+    result = evaluate_styles(table, {"id": "p1"}, play)
+    assert result.illegal == [] and result.prize_cents.tolist() == [0, 200]
+    spread = evaluate_styles(table, {"id": "p1"}, {**play, "areas": [{**area, "distinct_numbers": True}]})
+    assert spread.illegal == [(0, "k: a YOUR NUMBER that matches nothing shows twice"),
+                              (1, "k: 2 matches use the WINNING NUMBERS unevenly (2, 0 times); "
+                                  "k: a YOUR NUMBER that matches nothing shows twice")]

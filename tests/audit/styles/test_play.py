@@ -1,12 +1,15 @@
-"""audit/styles: rows written by hand, evaluated from the manifest's play entry alone
-(docs/styles/play.md, docs/styles/key_number_match.md, docs/styles/match_n.md)."""
+"""audit/styles/play.py: a ticket of areas evaluated from the manifest's play entry alone
+(docs/styles/play.md, docs/styles/key_number_match.md, docs/styles/match_n.md): rows written by hand,
+and the play entry's refusals word for word (its areas, tiers and wins, their bounds read inclusively)."""
 
 from __future__ import annotations
 
 import polars as pl
+import pytest
 
 from audit.styles.play import evaluate
 from poolgen.loader import load_spec
+from tests.support.play_entries import KN_PLAY, edited, kn_table, refusal
 from tests.support.spec_docs import base_doc, dumps, kn_doc
 
 
@@ -79,3 +82,108 @@ def test_match_n_rows(tmp_path):
     assert result.illegal[0][1].startswith("play: 2 multiplier symbols")
     assert result.illegal[1][1].startswith("play: more than 3 like amounts")
     assert result.illegal[2][1] == "its wins are not its tier 'lose''s (1 win(s) paying 1000 cents)"
+
+
+def test_the_entry_as_written_evaluates():  # the baseline every refusal below changes one thing of
+    result = evaluate(kn_table([0, 1], [1, 3, 4], [1, 1, 1], tier="1"), {"id": "p1"}, KN_PLAY)
+    assert (result.prize_cents.tolist(), result.wins.tolist(), result.illegal) == ([100], [1], [])
+
+
+def test_a_play_entry_without_max_wins():
+    assert refusal(edited(lambda p: p.pop("max_wins"))) == "manifest play entry: play.max_wins is missing"
+
+
+def test_a_multiplier_of_zero_is_out_of_range():
+    play = edited(lambda p: p["areas"][0]["specials"][1].update(by=0))
+    assert refusal(play, kn_table([0, 1], [7, 3, 4], [1, 1, 1])) == (
+        "manifest play entry: area 'play': a multiplier or amount out of range")
+
+
+def test_a_multiplier_of_4096_is_out_of_range():
+    play = edited(lambda p: p["areas"][0]["specials"][1].update(by=4096))
+    assert refusal(play, kn_table([0, 1], [7, 3, 4], [1, 1, 1])) == (
+        "manifest play entry: area 'play': a multiplier or amount out of range")
+
+
+def test_a_prize_of_2_to_the_40_cents_is_out_of_range_and_one_cent_less_is_not():
+    play = edited(lambda p: p["areas"][0]["prizes"][2].update(cents=1 << 40))
+    assert refusal(play, kn_table([0, 1], [2, 3, 4], [1, 1, 2])) == (
+        "manifest play entry: area 'play': a multiplier or amount out of range")
+    play["areas"][0]["prizes"][2]["cents"] = (1 << 40) - 1
+    assert evaluate(kn_table([0, 1], [2, 3, 4], [1, 1, 2]), {"id": "p1"}, play).illegal == []
+
+
+def test_a_win_without_how():
+    play = edited(lambda p: p["tiers"][1]["wins"][0].pop("how"))
+    assert refusal(play) == "manifest play entry: tiers[1].wins[0].how is missing"
+
+
+@pytest.mark.parametrize("key, value", [("area", "elsewhere"), ("how", "guess")])
+def test_a_win_of_an_unknown_area_or_how(key, value):
+    play = edited(lambda p: p["tiers"][1]["wins"][0].update({key: value}))
+    assert refusal(play) == "manifest play entry: tiers[1].wins[0]: unknown area or how"
+
+
+def test_a_win_on_a_prize_the_area_does_not_have():
+    play = edited(lambda p: p["tiers"][1]["wins"][0].update(prize_cents=999))
+    assert refusal(play) == ("manifest play entry: tiers[1].wins[0]: prize '1' of 999 cents is not one of "
+                             "its area's prizes")
+
+
+def test_a_play_entry_without_tiers():
+    assert refusal(edited(lambda p: p.pop("tiers"))) == "manifest play entry: play.tiers is missing"
+
+
+# ------------------------------------------------------------------------------------------------
+# audit/styles/play.py: the play entry, the tiers
+# ------------------------------------------------------------------------------------------------
+
+WIN_1 = {"area": "play", "how": "match", "by": 1, "prize": "1", "prize_cents": 100}
+
+
+def test_a_play_entry_without_areas():
+    assert refusal(edited(lambda p: p.pop("areas"))) == "manifest play entry: play.areas is missing"
+
+
+def test_winning_from_an_area_that_is_not_an_earlier_one():
+    play = edited(lambda p: p["areas"][0].update(winning_from="nowhere"))
+    assert refusal(play) == ("manifest play entry: area 'play': winning_from 'nowhere' is not an earlier "
+                             "area of the same numbers")
+
+
+def test_a_prize_of_0_cents_is_in_range():
+    play = edited(lambda p: p["areas"][0]["prizes"][0].update(cents=0))
+    out = evaluate(kn_table([0, 1], [2, 3, 4], [0, 1, 1]), {"id": "p1"}, play)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [0], [0])
+
+
+def test_a_row_without_a_tier_is_named():
+    table = kn_table([0, 1], [1, 3, 4], [1, 1, 1], tier="1")
+    for no_tier in (table.drop("tier"), table.with_columns(pl.lit(None, dtype=pl.String).alias("tier"))):
+        out = evaluate(no_tier, {"id": "p1"}, KN_PLAY)
+        assert out.illegal == [(0, "tier None is not in the manifest's play entry")]
+        assert (out.prize_cents.tolist(), out.wins.tolist()) == ([100], [1])
+
+
+def test_a_tier_without_wins():
+    play = edited(lambda p: p["tiers"][1].pop("wins"))
+    assert refusal(play) == "manifest play entry: tiers[1].wins is missing"
+
+
+def test_a_win_without_prize_cents():
+    play = edited(lambda p: p["tiers"][1]["wins"][0].pop("prize_cents"))
+    assert refusal(play) == "manifest play entry: tiers[1].wins[0].prize_cents is missing"
+
+
+def test_a_win_by_4096_is_out_of_range():
+    play = edited(lambda p: p["tiers"][1]["wins"][0].update(by=4096))
+    assert refusal(play) == "manifest play entry: tiers[1].wins[0]: by out of range"
+
+
+def test_a_tier_of_as_many_wins_as_places_is_read_one_more_refused():
+    """Three YOUR NUMBERS, three places: a tier of three wins is read, a tier of four refused."""
+    play = edited(lambda p: p.update(max_wins=3) or p["tiers"].append({"id": "3", "wins": [WIN_1] * 3}))
+    out = evaluate(kn_table([0, 1], [1, 0, 1], [1, 1, 1], tier="3"), {"id": "p1"}, play)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [300], [3])
+    play["tiers"][2]["wins"].append(WIN_1)
+    assert refusal(play) == "manifest play entry: tiers[2] has more wins than the areas have places"

@@ -4,12 +4,15 @@ Tactics (specs/hand_to_hand_tactics.toml) and on variants of other parameters.
 It is written from docs/styles/prize_legend_duel.md only, and reads every parameter from the manifest's
 `play` entry. Here it is held against the real pipeline (a full pool and reduced pools of every
 denomination), against hand-broken layouts (real rows with one rule broken, exact reasons and prizes),
-and against a plain per-row transcription of the contract's evaluation section (hypothesis).
-"""
+against a plain per-row transcription of the contract's evaluation section (hypothesis), and against
+play entries and one-row tables written by hand: null cells named, amounts of any integer dtype, the
+bounds it reads inclusively (64 legend values, a denomination of 1 cent), a duel whose only loss is at
+spot 0. Rule 7 (loser_max_multipliers): test_prize_legend_duel_loser_multipliers.py."""
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import polars as pl
@@ -19,6 +22,7 @@ from hypothesis import strategies as st
 
 from audit.styles import einstant_engine
 from audit.styles import prize_legend_duel as hth
+from audit.styles import prize_legend_duel as pld
 from audit.styles.interface import Evaluation
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
@@ -333,3 +337,87 @@ def test_the_denomination_comes_from_the_pool_entry(play):
         (0, "amt_0 is 1000, not a legend value x 300")]
     with pytest.raises(ValueError, match="^prize_legend_duel: pool denomination_cents None is not a whole"):
         hth.evaluate(row, {"id": "x"}, play)
+
+
+# ------------------------------------------------------------------------------------------------
+# Play entries and one-row tables written by hand
+# ------------------------------------------------------------------------------------------------
+
+DUEL = {"style": "prize_legend_duel", "spots": 4, "losses": 3, "legend": ["1", "2"]}
+
+
+def duel_row(codes: list[int | None], amts: list[int | None], prize: int | None = None,
+             amt_dtype: pl.DataType = pl.Int64) -> pl.DataFrame:
+    data: dict[str, pl.Series] = {}
+    if prize is not None:
+        data["tier"] = pl.Series(["lose" if not prize else "m"])
+        data["prize_cents"] = pl.Series([prize], dtype=pl.Int64)
+    data.update({f"spot_{i}": pl.Series([c], dtype=pl.UInt8) for i, c in enumerate(codes)})
+    data.update({f"amt_{i}": pl.Series([a], dtype=amt_dtype) for i, a in enumerate(amts)})
+    return pl.DataFrame(data)
+
+
+def test_duel_a_null_spot_is_named():
+    out = pld.evaluate(duel_row([1, 1, 1, None], [0, 0, 0, 0], prize=0), POOL, DUEL)
+    assert out.illegal == [(0, "spot_3 is null")]
+    assert out.prize_cents.tolist() == [0]
+
+
+def test_duel_a_null_prize_cents_is_named():
+    table = duel_row([3, 1, 1, 1], [200, 0, 0, 0], prize=0).with_columns(
+        pl.lit(None, dtype=pl.Int64).alias("prize_cents"), pl.lit("m").alias("tier"))
+    out = pld.evaluate(table, POOL, DUEL)
+    assert out.illegal == [(0, "prize_cents is null; layout pays 200 cents, prize_cents is 0")]
+    table = duel_row([1, 1, 1, 0], [0, 0, 0, 0], prize=0).with_columns(pl.lit(None, dtype=pl.Int64)
+                                                                        .alias("prize_cents"))
+    assert pld.evaluate(table, POOL, DUEL).illegal == [(0, "prize_cents is null")]
+
+
+def test_duel_amounts_of_any_integer_dtype_are_read():
+    """UInt64 amount columns pay as Int64 ones (no numpy casting error adding them up); a MULTIPLIER
+    doubles the sum."""
+    out = pld.evaluate(duel_row([3, 1, 1, 1], [200, 0, 0, 0], prize=200, amt_dtype=pl.UInt64), POOL, DUEL)
+    assert out.illegal == [] and out.prize_cents.tolist() == [200] and out.wins.tolist() == [1]
+    four = {**DUEL, "spots": 5}
+    table = duel_row([4, 3, 1, 1, 1], [0, 100, 0, 0, 0], prize=200, amt_dtype=pl.UInt64)
+    out = pld.evaluate(table, POOL, four)
+    assert out.illegal == [] and out.prize_cents.tolist() == [200] and out.wins.tolist() == [1]
+
+
+@pytest.mark.parametrize("text", ["1.2.3", "1..2", "..", "1.²"])
+def test_duel_a_legend_value_of_two_points_or_non_ascii_is_refused(text):
+    """Pins the plain-decimal check the two equivalent legend mutants leave unchanged."""
+    with pytest.raises(ValueError, match=re.escape(f"manifest play entry: play.legend: {text!r} is not a "
+                                                   "plain decimal string")):
+        pld.read_play({**DUEL, "legend": ["1", text]})
+
+
+ONE_LOSS = {**DUEL, "spots": 2, "losses": 1}  # play ends with the first loss
+
+
+def test_duel_a_legend_of_64_values_is_read_65_refused():
+    legend = [str(k) for k in range(1, 66)]
+    assert len(pld.read_play({**DUEL, "legend": legend[:64]}).legend) == 64
+    with pytest.raises(ValueError) as exc:
+        pld.read_play({**DUEL, "legend": legend})
+    assert str(exc.value) == "manifest play entry: play.legend: not a list of 1 to 64 decimal strings"
+
+
+def test_duel_the_only_loss_at_spot_0_ends_play():
+    """losses = 1 and spot 0 a LOSE: the last loss is at spot 0 and spot 1 is UNPLAYED, a legal loser."""
+    out = pld.evaluate(duel_row([1, 0], [0, 0], prize=0), POOL, ONE_LOSS)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [0], [0])
+
+
+def test_duel_a_win_after_the_only_loss_at_spot_0_is_named():
+    out = pld.evaluate(duel_row([1, 3], [0, 100], prize=100), POOL, ONE_LOSS)
+    assert out.illegal == [(0, "spot_1 is WIN after the last loss at spot 0")]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([100], [1])
+
+
+def test_duel_a_denomination_of_1_cent_is_read_0_refused():
+    out = pld.evaluate(duel_row([3, 1], [2, 0], prize=2), {**POOL, "denomination_cents": 1}, ONE_LOSS)
+    assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [2], [1])
+    with pytest.raises(ValueError) as exc:
+        pld.evaluate(duel_row([3, 1], [2, 0], prize=2), {**POOL, "denomination_cents": 0}, ONE_LOSS)
+    assert str(exc.value) == "prize_legend_duel: pool denomination_cents 0 is not a whole number >= 1"

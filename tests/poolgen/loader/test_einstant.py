@@ -11,7 +11,7 @@ from poolgen.game.play import TicketPlay
 from poolgen.loader import load_spec
 from poolgen.styles import TICKET_STYLES
 from poolgen.styles.area_match import style as area_match
-from tests.support import ROOT
+from tests.support import ROOT, spec_path
 
 SPEC = ROOT / "specs" / "primetime_payout.toml"
 
@@ -79,3 +79,19 @@ def test_an_einstant_spec_with_a_printed_table_is_refused(tmp_path):
         load_spec(path)
     assert str(err.value) == ("p.toml: printed: not used: an eInstant sells shares ([einstant]); a printed "
                               "game is a format = 2 spec")
+
+
+# ------------------------------------------------------------------------------------------------
+# docs/pool-files.md: the eInstant pool ids, from the rule written there
+# ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["hand_to_hand_tactics", "primetime_payout"])
+def test_einstant_pool_ids_follow_pool_files_md(game):
+    spec = load_spec(spec_path(game))
+    text = spec_path(game).read_text()
+    several = "play_areas = [1, 2, 3, 4]" in text
+    assert several == (game == "primetime_payout")
+    want = [f"d{p.denomination_cents // 100}.{p.denomination_cents % 100:02d}"
+            + (f"x{p.play_areas}" if several else "") for p in spec.pools]
+    assert [p.id for p in spec.pools] == want
+    assert want[0] == ("d1.00x1" if several else "d1.00")
