@@ -1,10 +1,13 @@
-"""The audit checklist against a real signed run, honest and tampered: every tampering is caught, each
-by the step it belongs to, with a specific reason; exit codes 0 (verified), 1 (a step fails), 2 (unusable).
+"""The audit checklist (audit/verify.py) against a real signed run, honest and tampered: every
+tampering is caught, each by the step it belongs to, with a specific reason; exit codes 0 (verified), 1 (a
+step fails), 2 (unusable).
 
 One Happy Holidays pool (p1, 300,000 tickets) is generated once; every case works on a copy. Cases
 that need the audit's rules engine for Happy Holidays (the match_n style, audit/styles/match_n.py) to
 judge layouts are skipped until it exists; without it, step 4 fails, which is asserted too.
-"""
+
+Then the checklist's plumbing: a check that crashes is reported with its exception, and a pool file that
+is not Parquet fails step 3 and skips 4 to 6."""
 
 from __future__ import annotations
 
@@ -21,6 +24,9 @@ import pytest
 from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
+from audit.read.manifest import Manifest
+from audit.verify import attempt as _attempt
+from audit.verify import pool_outcomes
 from poolgen.cli.main import app
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
@@ -422,3 +428,23 @@ def test_generate_with_an_encrypted_key(base, tmp_path, monkeypatch):
     assert ok.exit_code == 0, ok.output
     code, report = verify(base, tmp_path / "o" / "b", key=keys.public)
     assert status(report)[1] == "pass"
+
+
+# ---- the checklist's plumbing -------------------------------------------------------------------
+def test_a_check_that_crashes_is_reported_with_its_exception():
+    assert _attempt(4, int, "x") == ("fail", "could not be checked: ValueError: invalid literal for int() "
+                                             "with base 10: 'x'")
+
+
+def test_steps_3_to_6_of_a_pool_file_that_is_not_parquet(pp_folder, tmp_path):
+    folder = tmp_path / "run"
+    shutil.copytree(pp_folder, folder)
+    manifest = Manifest.parse((folder / "manifest.json").read_bytes())
+    pool = manifest.pools[0]
+    (folder / pool.file).write_bytes(b"not parquet")
+    out = pool_outcomes(folder, pool, manifest.doc["game"]["rules"], manifest.kind, None, None,
+                        manifest.doc["play"])
+    assert out[2][0] == "fail" and out[3][0] == "fail"
+    assert out[3][1].startswith("pool-d1.00x1.parquet cannot be read as Parquet: ")
+    assert {s: out[s] for s in (4, 5, 6)} == {
+        s: ("skip", "needs step 3: pool-d1.00x1.parquet cannot be read") for s in (4, 5, 6)}

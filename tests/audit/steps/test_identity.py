@@ -1,12 +1,12 @@
-"""Step 3 of the audit checklist recomputes every ticket's identity from its book and position
-(docs/pool-files.md, audit/steps/books.py) and checks that no ticket id is in two pools: a ticket id changed,
-or two pools claiming the same books, is caught by step 3 even when the whole run is resealed with the
-real signing key.
+"""Step 3 of the audit checklist (audit/steps/identity.py, books.py) recomputes every ticket's identity
+from its book and position (docs/pool-files.md) and checks that no ticket id is in two pools: a ticket id
+changed, or two pools claiming the same books, is caught by step 3 even when the whole run is resealed
+with the real signing key.
 
 One signed Happy Holidays run of two pools (p1: book slots 0..999, p2: 1000..1999, numbered by the
-order's secret book permutation) is generated once;
-every case works on a copy. The eInstant formula is checked on small tables built here.
-"""
+order's secret book permutation) is generated once; every case works on a copy. The eInstant formula is
+checked on small tables built here. Then step 3 called directly, message by message, on the small runs of
+tests/audit/steps/conftest.py and tests/audit/conftest.py."""
 
 from __future__ import annotations
 
@@ -20,13 +20,14 @@ from typer.testing import CliRunner
 
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, PoolEntry
-from audit.verify import check_complete, check_run_identities
+from audit.steps.identity import check_complete, check_run_identities, expected_identities
 from poolgen.cli.main import app
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer
 from tests.support import SEED_A, spec_path
+from tests.support.steps import fails_at as _fails_at
 
 PER_BOOK = 300
 IDENTITY = ["position", "ticket", "book", "ticket_no"]
@@ -272,3 +273,86 @@ def test_a_null_salt_is_reported_not_crashed_on():
                                 .alias("salt"))
     assert step3_reason(nulled, entry) == (
         "null values in salt; 1 salt(s) are not 32 lower-case hex digits, first at position 7")
+
+
+# ---- step 3 called directly, message by message ---------------------------------------------------
+def test_the_identities_of_printed_rows(two_pools):
+    """docs/pool-files.md: book first_book + position // tickets_per_book, ticket_no the rest, ticket
+    NNN-BBBBBBB-TTT."""
+    pool = Manifest.parse(json.dumps(two_pools).encode()).pools[1]
+    first = pool.raw["first_book"]
+    want = expected_identities(3, pool, "printed", 2, 466)
+    assert {k: v.to_list() for k, v in want.items()} == {
+        "book": [first, first, first + 1], "ticket_no": [0, 1, 0],
+        "ticket": [f"466-{first:07d}-000", f"466-{first:07d}-001", f"466-{first + 1:07d}-000"]}
+
+
+def _step3(small_printed, edit=lambda table: table) -> str:
+    run, manifest = small_printed
+    pool = manifest.pools[0]
+    table = edit(pl.read_parquet(run / pool.file))
+    return check_complete(table, pool, "printed", 9, manifest.doc["game"]["number"])  # its book is 9 tickets
+
+
+def test_step3_of_a_printed_pool_names_its_books_and_ticket_numbers(small_printed):
+    first = small_printed[1].pools[0].raw["first_book"]
+    assert _step3(small_printed) == (
+        f"9 tickets at positions 0..8; every ticket id is the one its book and ticket number give (1 books "
+        f"(slots {first}..{first}) x tickets 0..8, each once); every salt is 32 hex digits (that they are "
+        "the seed's is step 7's to prove)")
+
+
+def _step3_fails(small_printed, edit) -> str:
+    with pytest.raises(VerificationError) as info:
+        _step3(small_printed, edit)
+    assert info.value.step == 3
+    return info.value.reason
+
+
+def test_step3_names_a_wrong_ticket_number(small_printed):
+    row = pl.int_range(pl.len()) == 4
+
+    def edit(t):
+        number = pl.when(row).then(7).otherwise("ticket_no")
+        return t.with_columns(ticket_no=number.cast(t["ticket_no"].dtype))
+    assert _step3_fails(small_printed, edit) == (
+        "1 ticket number(s) not as recomputed from the position, first at position 4: 7 where 4 is expected")
+
+
+def test_step3_names_a_repeated_ticket_id_first(small_printed):
+    row = pl.int_range(pl.len()) == 1
+    edit = lambda t: t.with_columns(ticket=pl.when(row).then(pl.lit(t["ticket"][0])).otherwise("ticket"))  # noqa: E731
+    assert _step3_fails(small_printed, edit) == (
+        "ticket identities repeat: 230-0000000-000; 1 ticket id(s) not as recomputed from the position, "
+        "first at position 1: '230-0000000-000' where '230-0000000-001' is expected")
+
+
+def _pools(two_pools, *spans: tuple[int, int]) -> Manifest:
+    """The run's manifest with one pool per (first_book, books), ids p1, p2, ..."""
+    doc = json.loads(json.dumps(two_pools))
+    base = doc["pools"][0]
+    doc["pools"] = [dict(base, id=f"p{i + 1}", file=dict(base["file"], name=f"pool-p{i + 1}.parquet"),
+                         first_book=first, books=books) for i, (first, books) in enumerate(spans)]
+    return Manifest.parse(json.dumps(doc).encode())
+
+
+def test_step3_finds_two_pools_of_one_book_in_the_same_slot(two_pools):
+    assert _fails_at(3, check_run_identities, _pools(two_pools, (5, 1), (5, 1))) == (
+        "pools p1 and p2 claim overlapping book slots (p1: 5..5, p2: 5..5)")
+
+
+def test_step3_counts_the_overlaps_it_does_not_show(two_pools):
+    assert _fails_at(3, check_run_identities, _pools(two_pools, *[(0, 10)] * 4)) == (
+        "pools p1 and p2 claim overlapping book slots (p1: 0..9, p2: 0..9); pools p1 and p3 claim "
+        "overlapping book slots (p1: 0..9, p3: 0..9); pools p1 and p4 claim overlapping book slots "
+        "(p1: 0..9, p4: 0..9); 3 more overlapping pair(s)")
+
+
+def test_step3_names_columns_out_of_the_manifests_order(pp_folder):
+    pool = Manifest.parse((pp_folder / "manifest.json").read_bytes()).pools[0]
+    table = pl.read_parquet(pp_folder / pool.file)
+    swapped = table.select(["ticket", "position", *table.columns[2:]])
+    with pytest.raises(VerificationError) as info:
+        check_complete(swapped, pool, "einstant", None)
+    assert (info.value.step, info.value.reason) == (
+        3, f"columns {swapped.columns} are not the manifest's {list(pool.columns)}")
