@@ -1,12 +1,12 @@
-"""Step 8 (statistics) on real signed runs: honest full pools of every game pass, and deliberately
-biased pools fail it, each by the test made for that bias, naming the test and its p-value.
+"""Step 8 as a whole (audit/stats/step.py): Holm's step-down rule and the run's level split over its
+pools, then real signed runs: honest full pools of every game pass, and deliberately biased pools fail
+it, each by the test made for that bias, naming the test and its p-value.
 
 Each biased pool is a real pool file rewritten as an insider holding the signing key would: rows
 reordered (positions, ticket ids, books and serials recomputed from the new order as
 docs/pool-files.md defines them) or symbols moved within a row (legal layouts still paying their
 prize), then the manifest's file hash and Merkle root restated and the manifest signed again, so
-that steps 1 to 6 pass and only step 8 fails.
-"""
+that steps 1 to 6 pass and only step 8 fails."""
 
 from __future__ import annotations
 
@@ -19,8 +19,15 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from audit.stats.step import holm
+from audit.stats.tests import (
+    Finding,
+    split_mask,
+)
 from poolgen.cli.main import app
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
@@ -31,6 +38,50 @@ from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, spec_path
 from tests.support.pdf import pages
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(min_value=0, max_value=1, allow_nan=False), min_size=1, max_size=30),
+       st.sampled_from([0.01, 0.05, 0.0025]))
+def test_holm_is_the_step_down_rule(ps, alpha):
+    judged = holm([Finding(str(i), "", "", p) for i, p in enumerate(ps)], alpha)
+    m = len(ps)
+    ordered = sorted(ps)
+    k = 0
+    while k < m and ordered[k] <= alpha / (m - k):
+        k += 1
+    assert sum(j.rejected for j in judged) == k
+    assert any(j.rejected for j in judged) == (min(ps) <= alpha / m)  # a pool fails as Bonferroni says
+    assert all(j.finding.p <= j.threshold for j in judged if j.rejected)
+
+
+def test_the_runs_level_is_split_over_its_pools_and_an_unknown_game_gets_no_layout_tests():
+    """pool_statistics at 4 pools holds a pool to 0.25%, Holm's thresholds from there; a game with
+    no layout contract tests says so instead of inventing any."""
+    import polars as pl
+
+    from audit.read.manifest import Tier
+    from audit.stats.step import pool_lines, pool_statistics
+
+    n = 20_000
+    prize = np.where(split_mask(n, 1) & split_mask(n, 1 << 40), 100, 0)  # about a quarter win
+    prize[np.flatnonzero(prize)[::40]] = 5_000
+
+    class Entry:
+        id, file_sha256 = "d1.00", "0" * 64
+        tiers = (Tier("lose", 0, 0), Tier("m1", 100, 0), Tier("m50", 5_000, 0))
+
+    s = pool_statistics(pl.DataFrame({"prize_cents": prize}), Entry, rules="no_such_game", kind="einstant",
+                        per_book=None, pools=4)
+    assert s.alpha == 0.0025 and not s.failed
+    m = len(s.judged)
+    assert sorted(j.threshold for j in s.judged) == sorted(0.0025 / k for k in range(1, m + 1))
+    assert "layout no-information tests: no contract tests for game rules 'no_such_game'" in s.not_tested
+    lines = [line for _, line in pool_lines(s)]
+    assert lines[0].startswith(f"{m} tests, none significant at family-wise 0.25% for this pool (1% over "
+                               "the run's 4 pool(s)), Holm across the pool's tests")
+    assert any(line.startswith("winners per block of 1,000 shares: dispersion") for line in lines)
+
 
 POOLS = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.00",
          "primetime_payout": "d1.00x1"}

@@ -1,5 +1,6 @@
-"""Step 8's test functions against a second computation: enumeration for the exact tests, scipy's
-contingency test for the chi-squares, a direct pair count for the AUC, the definition for Holm."""
+"""Step 8's test functions (audit/stats/tests.py) against a second computation: enumeration for the
+exact tests, scipy's contingency test for the chi-squares, a direct pair count for the AUC. Holm's rule
+(audit/stats/step.py): test_step.py."""
 
 from __future__ import annotations
 
@@ -9,13 +10,9 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from scipy.stats import chi2, chi2_contingency
 
-from audit.stats.step import holm
 from audit.stats.tests import (
-    Finding,
     auc_classifier,
     dispersion,
     extreme_position,
@@ -112,46 +109,3 @@ def test_split_is_a_deterministic_half():
     a, b = split_mask(100_000, 7), split_mask(100_000, 7)
     assert (a == b).all() and abs(int(a.sum()) - 50_000) < 600
     assert (a != split_mask(100_000, 8)).any()
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.floats(min_value=0, max_value=1, allow_nan=False), min_size=1, max_size=30),
-       st.sampled_from([0.01, 0.05, 0.0025]))
-def test_holm_is_the_step_down_rule(ps, alpha):
-    judged = holm([Finding(str(i), "", "", p) for i, p in enumerate(ps)], alpha)
-    m = len(ps)
-    ordered = sorted(ps)
-    k = 0
-    while k < m and ordered[k] <= alpha / (m - k):
-        k += 1
-    assert sum(j.rejected for j in judged) == k
-    assert any(j.rejected for j in judged) == (min(ps) <= alpha / m)  # a pool fails as Bonferroni says
-    assert all(j.finding.p <= j.threshold for j in judged if j.rejected)
-
-
-def test_the_runs_level_is_split_over_its_pools_and_an_unknown_game_gets_no_layout_tests():
-    """pool_statistics at 4 pools holds a pool to 0.25%, Holm's thresholds from there; a game with
-    no layout contract tests says so instead of inventing any."""
-    import polars as pl
-
-    from audit.read.manifest import Tier
-    from audit.stats.step import pool_lines, pool_statistics
-
-    n = 20_000
-    prize = np.where(split_mask(n, 1) & split_mask(n, 1 << 40), 100, 0)  # about a quarter win
-    prize[np.flatnonzero(prize)[::40]] = 5_000
-
-    class Entry:
-        id, file_sha256 = "d1.00", "0" * 64
-        tiers = (Tier("lose", 0, 0), Tier("m1", 100, 0), Tier("m50", 5_000, 0))
-
-    s = pool_statistics(pl.DataFrame({"prize_cents": prize}), Entry, rules="no_such_game", kind="einstant",
-                        per_book=None, pools=4)
-    assert s.alpha == 0.0025 and not s.failed
-    m = len(s.judged)
-    assert sorted(j.threshold for j in s.judged) == sorted(0.0025 / k for k in range(1, m + 1))
-    assert "layout no-information tests: no contract tests for game rules 'no_such_game'" in s.not_tested
-    lines = [line for _, line in pool_lines(s)]
-    assert lines[0].startswith(f"{m} tests, none significant at family-wise 0.25% for this pool (1% over "
-                               "the run's 4 pool(s)), Holm across the pool's tests")
-    assert any(line.startswith("winners per block of 1,000 shares: dispersion") for line in lines)
