@@ -160,7 +160,7 @@ def test_the_signal_handling_loads_before_anything_slow():
 
 @pytest.fixture(scope="module")
 def tiny_spec(tmp_path_factory) -> Path:
-    """Happy Holidays cut to two pools of 3,000 tickets, as in tests/test_interrupts.py."""
+    """Happy Holidays cut to two pools of 3,000 tickets, as in tests/boundary/test_interrupts.py."""
     return small_happy_holidays(tmp_path_factory.mktemp("spec"), 6000)
 
 

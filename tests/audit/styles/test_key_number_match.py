@@ -76,7 +76,7 @@ def _not_its_tier(tier: str, wins: int, cents: int) -> str:
 # (1) Full pools of the real pipeline evaluate to their stored prizes, all legal.
 
 
-def test_wild_side_full_pool(ws_game):
+def test_wild_side_full_pool_pays_exactly(ws_game):
     play, pool, table = ws_game
     ev = ev_of(ws_game, table)
     assert ev.prize_cents.dtype == np.int64 and ev.prize_cents.shape == (150_000,)

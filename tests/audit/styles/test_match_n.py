@@ -76,7 +76,7 @@ def test_the_play_entry_is_the_contracts(hh_game):
                             "prize_cents": VALUE[c]}]} for t, c in TIER_CODE.items()]
 
 
-def test_full_pool(hh_game):
+def test_full_pool_pays_exactly(hh_game):
     play, pool, table = hh_game
     ev = evaluate(table, pool, play)
     assert isinstance(ev, Evaluation)

@@ -222,7 +222,7 @@ def test_reproducible(spec, full):
 # --- all 16 pools, small ----------------------------------------------------------------------
 
 
-def test_all_pools_small(spec):
+def test_every_pool_laid_out_small_pays_its_prizes(spec):
     assert len(spec.pools) == 16
     for pool in spec.pools:
         tiers = small_tiers(pool)
@@ -242,7 +242,7 @@ def test_any_tiers_evaluate_to_their_prize(spec, pool_index, seed, picks):
     assert_pays(spec, pool, tiers, cols)
 
 
-def test_only_losers(spec):
+def test_a_pool_of_only_losers_shows_only_losing_areas(spec):
     pool = spec.pool("d5.00x2")
     tiers = np.zeros(500, dtype=np.int16)
     cols = lay(spec, pool, tiers)
