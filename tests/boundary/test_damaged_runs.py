@@ -20,13 +20,10 @@ from typer.testing import CliRunner
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
 from tests.support import SEED_A, spec_path
+from tests.support.cli import invoke
 
 POOL = "pool-p1.parquet"
 TICKET = "465-0002054-034"  # position 1,234: book slot 4, printed as book 2054 (SEED_A)
-
-
-def invoke(*args: object):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

@@ -14,15 +14,14 @@ import numpy as np
 import polars as pl
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from audit.verify import VerifyRequest, verify_run
-from poolgen.cli.main import app
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
 from tests.support import ROOT, SEED_A
+from tests.support.cli import invoke
 
 EXAMPLES = ROOT / "specs" / "examples"
 # (spec, pool generated, its tickets, its winners, a ticket id in it)
@@ -31,10 +30,6 @@ GAMES = {"hit_50": ("p1", 300_000, 88_330, 17),  # the position of the ticket pr
          "double_take": ("p1", 300_000, 95_168, 17)}  # two styles on one ticket
 STYLES = {"hit_50": "key_number_match", "cash_explosion": "match_n",
           "double_take": "key_number_match, match_n"}
-
-
-def invoke(*args: object, application=app):
-    return CliRunner().invoke(application, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

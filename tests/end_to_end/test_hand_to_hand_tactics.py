@@ -18,11 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from audit.styles import einstant_engine
-from poolgen.cli.main import app
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.pdf.proofs import INDEX_ROWS
@@ -30,6 +28,7 @@ from poolgen.rng import derive_stream
 from poolgen.styles import TICKET_STYLES
 from poolgen.styles.prize_legend_duel.style import decompositions
 from tests.support import ROOT, SEED_A
+from tests.support.cli import invoke
 
 SPEC = ROOT / "specs" / "hand_to_hand_tactics.toml"
 TEXT = SPEC.read_text(encoding="utf-8")
@@ -45,10 +44,6 @@ group = "play"
 code = "K"
 symbol = "Symbol of Spock"
 '''
-
-
-def invoke(*args: object, application=app):
-    return CliRunner().invoke(application, [str(a) for a in args])
 
 
 def variant(tmp_path: Path, *changes: tuple[str, str], name: str = "duel_variant.toml") -> Path:

@@ -12,19 +12,14 @@ import json
 import polars as pl
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
-from poolgen.cli.main import app
 from tests.support import SEED_A, spec_path
+from tests.support.cli import invoke
 
 # variant -> (edit of the spec, spots, winners of p1)
 VARIANTS = {"hh": (None, 6, 87_900), "hh_2": (('price = "1.00"', 'price = "2.00"'), 6, 87_900),
             "hh_9": (("spots = 6\n", "spots = 9\n"), 9, 87_900)}
-
-
-def invoke(*args: object, application=app):
-    return CliRunner().invoke(application, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

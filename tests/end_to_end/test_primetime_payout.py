@@ -14,19 +14,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
-from poolgen.cli.main import app
 from tests.support import ROOT, SEED_A
+from tests.support.cli import invoke
 
 SPEC = ROOT / "specs" / "primetime_payout.toml"
 POOL = "d1.00x1"  # the smallest: one area
 WINNERS = 330_943
-
-
-def invoke(*args: object, application=app):
-    return CliRunner().invoke(application, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

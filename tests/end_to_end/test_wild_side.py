@@ -13,11 +13,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 from pypdf import PdfReader
-from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
-from poolgen.cli.main import app
 from tests.support import ROOT, SEED_A
+from tests.support.cli import invoke
 
 SPEC = ROOT / "specs" / "wild_side.toml"
 TEXT = SPEC.read_text()
@@ -38,10 +37,6 @@ SPECS = {"wild_side": TEXT,
          "new_tier": TEXT.replace("\n# Symbols of (b)", NEW_TIER + "\n# Symbols of (b)"),
          "changed_wins": TEXT.replace(T21, CHANGED)}
 WINNERS = {"wild_side": 49_212, "new_tier": 49_222, "changed_wins": 49_212}  # pool p1
-
-
-def invoke(*args: object, application=app):
-    return CliRunner().invoke(application, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

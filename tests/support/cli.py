@@ -7,9 +7,10 @@ from typer.testing import CliRunner
 from poolgen.cli.main import app
 
 
-def invoke(*args: object):
-    """`poolgen ARGS...` (each argument as text), run in this process."""
-    return CliRunner().invoke(app, [str(a) for a in args])
+def invoke(*args: object, application=app):
+    """`poolgen ARGS...` (each argument as text), run in this process; `application` another typer app
+    (audit's, say)."""
+    return CliRunner().invoke(application, [str(a) for a in args])
 
 
 def one_line(result, prefix: str, message: str) -> None:

@@ -27,14 +27,11 @@ from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer
 from tests.support import SEED_A, spec_path
+from tests.support.cli import invoke
 from tests.support.steps import fails_at as _fails_at
 
 PER_BOOK = 300
 IDENTITY = ["position", "ticket", "book", "ticket_no"]
-
-
-def invoke(*args: object):
-    return CliRunner().invoke(app, [str(a) for a in args])
 
 
 @pytest.fixture(scope="module")

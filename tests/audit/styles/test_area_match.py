@@ -11,7 +11,6 @@ and one-row tables written by hand, word for word: test_area_match_edge_cases.py
 from __future__ import annotations
 
 import copy
-import dataclasses
 import tomllib
 from fractions import Fraction
 
@@ -22,51 +21,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit.styles import area_match as ptp
-from audit.styles.interface import Evaluation
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import SEED_A, spec_path
+from tests.support.engines import assert_pays_exactly, pool_entry, reduced, set_cell, set_cells
 
 FIELD_GOAL_GRID = [1, 2, 3, 4, 2, 1]
 PLAY = load_spec(spec_path("primetime_payout")).play.document()
 
 
-def pool_entry(p) -> dict:
-    return {"id": p.id, "price_cents": p.price_cents, "denomination_cents": p.denomination_cents,
-            "play_areas": p.play_areas}
-
-
-def reduced(p, tickets: int = 20_000):
-    """The pool with every winning tier's count divided by 100 (at least 1), filled with losers."""
-    winners = tuple(dataclasses.replace(t, count=max(1, t.count // 100)) for t in p.tiers[1:])
-    losers = dataclasses.replace(p.tiers[0], count=tickets - sum(t.count for t in winners))
-    return dataclasses.replace(p, tickets=tickets, tiers=(losers, *winners))
-
-
-def set_cell(table: pl.DataFrame, row: int, column: str, value: int) -> pl.DataFrame:
-    dtype = table.schema[column]
-    series = table[column].to_numpy().copy()
-    series[row] = value
-    return table.with_columns(pl.Series(column, series, dtype=dtype))
-
-
-def set_cells(table: pl.DataFrame, row: int, values: dict[str, int]) -> pl.DataFrame:
-    for column, value in values.items():
-        table = set_cell(table, row, column, value)
-    return table
-
-
 def _rows_where(mask: pl.Series) -> list[int]:
     return np.flatnonzero(mask.to_numpy()).tolist()
-
-
-def assert_pays_exactly(table: pl.DataFrame, result: Evaluation) -> None:
-    assert result.illegal == []
-    assert result.prize_cents.dtype == np.int64 and result.wins.dtype == np.int64
-    assert len(result.prize_cents) == len(result.wins) == table.height
-    np.testing.assert_array_equal(result.prize_cents, table["prize_cents"].to_numpy())
-    losing = (table["tier"] == "lose").to_numpy()
-    np.testing.assert_array_equal(result.wins == 0, losing)
 
 
 # ------------------------------------------------------------------------------------------------

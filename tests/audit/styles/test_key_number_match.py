@@ -25,6 +25,7 @@ from audit.styles.play import tier_keys as _tier_keys
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import SPECS
+from tests.support.engines import manifest_pool as _manifest_pool
 from tests.support.play_entries import KN_AREA, KN_PLAY, edited, kn_table, refusal, win
 
 SEED = bytes(range(32))
@@ -39,11 +40,6 @@ YOUR_PRIZE = [f"numbers_prize_{j}" for j in range(12)]
 WILD = [f"wild_your_{j}" for j in range(12)]
 WILD_PRIZE = [f"wild_prize_{j}" for j in range(12)]
 BONUS = [f"bonus_spot_{j}" for j in range(3)]
-
-
-def _manifest_pool(pool) -> dict:
-    return {"id": pool.id, "price_cents": pool.price_cents, "tickets": pool.tickets,
-            "tiers": [{"id": t.id, "prize_cents": t.prize_cents, "count": t.count} for t in pool.tiers]}
 
 
 @pytest.fixture(scope="module")

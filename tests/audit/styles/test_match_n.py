@@ -24,6 +24,7 @@ from audit.styles.play import evaluate as evaluate_styles
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import spec_path
+from tests.support.engines import manifest_pool as _manifest_pool
 from tests.support.play_entries import mn_table, win
 
 SEED = bytes(range(32))
@@ -33,11 +34,6 @@ SYMBOL = ["FREE", "$1.00", "$2.00", "$5.00", "20.00", "$100"]
 VALUE = [100, 100, 200, 500, 2000, 10_000]
 TIER_CODE = {"free": 0, "1": 1, "2": 2, "5": 3, "20": 4, "100": 5}
 SPEC_CODE = ["FREE", "1", "2", "5", "20", "100"]
-
-
-def _manifest_pool(pool) -> dict:
-    return {"id": pool.id, "price_cents": pool.price_cents, "tickets": pool.tickets,
-            "tiers": [{"id": t.id, "prize_cents": t.prize_cents, "count": t.count} for t in pool.tiers]}
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ spot 0. Rule 7 (loser_max_multipliers): test_prize_legend_duel_loser_multipliers
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import numpy as np
@@ -23,47 +22,13 @@ from hypothesis import strategies as st
 from audit.styles import einstant_engine
 from audit.styles import prize_legend_duel as hth
 from audit.styles import prize_legend_duel as pld
-from audit.styles.interface import Evaluation
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import SEED_A, spec_path
+from tests.support.engines import assert_pays_exactly, pool_entry, reduced, set_cell, set_cells
 
 SPOTS = 15
 POOL = {"id": "d1.00", "price_cents": 100, "denomination_cents": 100, "play_areas": 1}
-
-
-def pool_entry(p) -> dict:
-    return {"id": p.id, "price_cents": p.price_cents, "denomination_cents": p.denomination_cents,
-            "play_areas": p.play_areas}
-
-
-def reduced(p, tickets: int = 20_000):
-    """The pool with every winning tier's count divided by 100 (at least 1), filled with losers."""
-    winners = tuple(dataclasses.replace(t, count=max(1, t.count // 100)) for t in p.tiers[1:])
-    losers = dataclasses.replace(p.tiers[0], count=tickets - sum(t.count for t in winners))
-    return dataclasses.replace(p, tickets=tickets, tiers=(losers, *winners))
-
-
-def set_cell(table: pl.DataFrame, row: int, column: str, value: int) -> pl.DataFrame:
-    dtype = table.schema[column]
-    series = table[column].to_numpy().copy()
-    series[row] = value
-    return table.with_columns(pl.Series(column, series, dtype=dtype))
-
-
-def set_cells(table: pl.DataFrame, row: int, values: dict[str, int]) -> pl.DataFrame:
-    for column, value in values.items():
-        table = set_cell(table, row, column, value)
-    return table
-
-
-def assert_pays_exactly(table: pl.DataFrame, result: Evaluation) -> None:
-    assert result.illegal == []
-    assert result.prize_cents.dtype == np.int64 and result.wins.dtype == np.int64
-    assert len(result.prize_cents) == len(result.wins) == table.height
-    np.testing.assert_array_equal(result.prize_cents, table["prize_cents"].to_numpy())
-    losing = (table["tier"] == "lose").to_numpy()
-    np.testing.assert_array_equal(result.wins == 0, losing)
 
 
 @pytest.fixture(scope="module")

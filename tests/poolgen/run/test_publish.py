@@ -9,15 +9,14 @@ import shutil
 from datetime import UTC, datetime
 
 import pytest
-from typer.testing import CliRunner
 
-from poolgen.cli.main import app
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.publish import PUBLIC_FIELDS, field_paths, unreviewed_fields
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, spec_path
+from tests.support.cli import invoke
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +29,6 @@ def base(tmp_path_factory):
                                    run_id="r", pool_ids=["p1", "p2"], signature=signer.manifest_entry()),
                    finish=signer.sign_run)
     return {"tmp": tmp, "keys": keys, "signer": signer, "run": run.folder}
-
-
-def invoke(*args: str):
-    return CliRunner().invoke(app, list(args))
 
 
 def test_the_bundle_is_the_signed_commitment_and_nothing_else(base, tmp_path):
