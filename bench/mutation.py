@@ -41,24 +41,33 @@ WORK = ROOT / "bench" / ".mutation"
 # group -> (modules mutated, the fast tests meant to catch their mutants, tests left out as too slow to
 # run once per mutant: statistical tests and full-size pools, which the exact tests above make redundant)
 GROUPS: dict[str, tuple[list[str], list[str], str]] = {
-    "money": (["poolgen/money.py"], ["tests/test_money.py", "tests/test_check.py"], ""),
-    "drbg": (["poolgen/rng/drbg.py"], ["tests/test_rng.py", "tests/test_drbg_stream.py"],
-             "uniform or catches"),
+    "money": (["poolgen/money.py"],
+              ["tests/poolgen/test_money.py", "tests/poolgen/check/test_figures.py"], ""),
+    "drbg": (["poolgen/rng/drbg.py"],
+             ["tests/poolgen/rng/test_drbg.py", "tests/poolgen/rng/test_sampling.py"], "uniform or catches"),
     "sampling": (["poolgen/rng/sampling.py"],
-                 ["tests/test_rng.py", "tests/test_sampling_ties.py", "tests/test_sampling_shapes.py"],
+                 ["tests/poolgen/rng/test_drbg.py", "tests/poolgen/rng/test_sampling.py",
+                  "tests/poolgen/rng/test_sampling_ties.py", "tests/poolgen/rng/test_sampling_shapes.py"],
                  "uniform or catches"),
-    "build": (["poolgen/run/build.py"], ["tests/test_build.py"], ""),
+    "build": (["poolgen/run/build.py"], ["tests/poolgen/run/test_build.py"], ""),
     "merkle": (["poolgen/run/merkle.py", "audit/merkle/*.py"],
-               ["tests/test_merkle.py", "tests/test_merkle_kills.py"], "poolgen_and_audit_agree"),
-    "rules": (["audit/styles/*.py"],  # audit's engines, one per play style
-              ["tests/test_audit_styles.py", "tests/test_audit_match_n.py", "tests/test_audit_wild_side.py",
-               "tests/test_audit_style_prize_legend_duel.py", "tests/test_audit_styles_area_match.py",
-               "tests/test_audit_kills_printed.py", "tests/test_audit_kills_einstant.py",
-               "tests/test_audit_kills_sample3.py"], ""),
+               ["tests/agreement/test_merkle.py", "tests/agreement/test_merkle_edges.py",
+                "tests/poolgen/run/test_merkle.py", "tests/poolgen/run/test_prove.py",
+                "tests/audit/merkle/test_encoding.py", "tests/audit/merkle/test_table.py",
+                "tests/audit/merkle/test_tree.py"], "poolgen_and_audit_agree"),
+    "rules": (["audit/styles/*.py"],  # audit's engines, one per style; every module of tests/audit/styles
+              ["tests/audit/styles/test_play.py", "tests/audit/styles/test_match_n.py",
+               "tests/audit/styles/test_key_number_match.py", "tests/audit/styles/test_bonus_reveal.py",
+               "tests/audit/styles/test_prize_legend_duel.py",
+               "tests/audit/styles/test_prize_legend_duel_loser_multipliers.py",
+               "tests/audit/styles/test_area_match.py",
+               "tests/audit/styles/test_area_match_edge_cases.py"], ""),
     "verify": (["audit/verify.py", "audit/checklist.py", "audit/steps/files.py", "audit/steps/identity.py",
                 "audit/steps/layouts.py", "audit/steps/figures.py", "audit/steps/merkle_roots.py"],
-               ["tests/test_verify_tamper.py", "tests/test_verify_ids.py", "tests/test_damaged_runs.py",
-                "tests/test_verify_kills.py", "tests/test_verify_einstant_steps.py"], ""),
+               ["tests/audit/test_verify.py", "tests/audit/steps/test_files.py",
+                "tests/audit/steps/test_identity.py", "tests/audit/steps/test_layouts.py",
+                "tests/audit/steps/test_figures.py", "tests/audit/steps/test_figures_einstant.py",
+                "tests/boundary/test_damaged_runs.py"], ""),
 }
 COPIED = ["poolgen", "audit", "tests", "specs", "docs", "pyproject.toml"]
 # Groups whose tests use polars: mutmut forks each mutant's process, and a process forked after polars

@@ -28,55 +28,55 @@ COPIED = ["poolgen", "audit", "tests", "specs", "docs", "pyproject.toml"]
 BUGS: dict[str, tuple[str, str, str, list[str]]] = {
     "drbg-label": (
         "poolgen/rng/drbg.py", 'out += len(raw).to_bytes(4, "big") + raw', "out += raw",
-        ["tests/test_rng.py::test_labels_are_domain_separated",
-         "tests/test_rng.py::test_drbg_known_answers"]),
+        ["tests/poolgen/rng/test_drbg.py::test_labels_are_domain_separated",
+         "tests/poolgen/rng/test_drbg.py::test_drbg_known_answers"]),
     "modulo-bias": (
         "poolgen/rng/sampling.py", "    out = _words(stream, count, wide) & mask\n",
         "    out = _words(stream, count, wide) % bound\n",
-        ["tests/test_rng.py::test_integers_is_mask_and_reject_of_the_keystream"]),
+        ["tests/poolgen/rng/test_sampling.py::test_integers_is_mask_and_reject_of_the_keystream"]),
     "ties-not-redrawn": (
         "poolgen/rng/sampling.py", "    return _sort_keys(stream, (n,)).astype(np.int64)",
         '    return np.argsort(stream.words(n) >> np.uint64(32), kind="stable").astype(np.int64)',
-        ["tests/test_sampling_ties.py::test_permutation_sorts_full_width_keys_and_redraws_ties_not_a_stable_"
-         "sort_of_the_top_32_bits"]),
+        ["tests/poolgen/rng/test_sampling_ties.py::test_permutation_sorts_full_width_keys_and_redraws_ties_not_a_"
+         "stable_sort_of_the_top_32_bits"]),
     "tier-count-off-by-one": (
         "poolgen/run/build.py", "    counts = [t.count for t in pool.tiers]\n",
         "    counts = [t.count for t in pool.tiers]\n"
         "    counts[0], counts[-1] = counts[0] + 1, counts[-1] - 1\n",
-        ["tests/test_build.py::test_tier_base_holds_exactly_each_tiers_count_in_tier_order"]),
+        ["tests/poolgen/run/test_build.py::test_tier_base_holds_exactly_each_tiers_count_in_tier_order"]),
     "decoy-equals-lucky": (
         "poolgen/styles/key_number_match.py", "numbers[:, w_count + j - len(wins)]",
         "numbers[:, w_count - 1 + j - len(wins)]",
-        ["tests/test_layout_decoys.py::test_ws_decoys_never_show_a_lucky_number"]),
+        ["tests/poolgen/styles/test_key_number_match_decoys.py::test_ws_decoys_never_show_a_lucky_number"]),
     "audit-accepts-over-paying-layout": (
         "audit/styles/play.py", "other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1]",
         "other = np.zeros(n, dtype=bool) if keys.shape[1]",
-        ["tests/test_audit_wild_side.py::test_loser_your_number_matches_a_lucky_number"]),
+        ["tests/audit/styles/test_key_number_match.py::test_loser_your_number_matches_a_lucky_number"]),
     "merkle-leaf-prefix-dropped": (
         "poolgen/run/merkle.py", "start_state = hashlib.sha256(LEAF + _header(",
         "start_state = hashlib.sha256(_header(",
-        ["tests/test_merkle.py::test_known_answer_messages_and_leaves"]),
+        ["tests/agreement/test_merkle.py::test_known_answer_messages_and_leaves"]),
     "audit-merkle-drops-a-last-row": (
         "audit/merkle/tree.py", "        if len(rest) == 1:\n            up.append(rest.tobytes())\n",
         "        if len(rest) == 1:\n            pass\n",
-        ["tests/test_merkle.py::test_a_group_of_one_moves_up_unchanged"]),
+        ["tests/agreement/test_merkle.py::test_a_group_of_one_moves_up_unchanged"]),
     "missing-signature-accepted": (
         "audit/steps/files.py", '        raise VerificationError(Step.SIGNATURE, "manifest.sig is missing")',
         '        return "manifest.sig is missing"',
-        ["tests/test_verify_tamper.py::test_a_missing_signature_and_an_unsigned_run"]),
+        ["tests/audit/test_verify.py::test_a_missing_signature_and_an_unsigned_run"]),
     "float-money": (
         "poolgen/money.py", "    return int(cents), well_formed",
         "    return int(float(value) * 100), well_formed",
-        ["tests/test_money.py::test_parse_printed_is_exact_for_amounts_not_exact_in_binary"]),
+        ["tests/poolgen/test_money.py::test_parse_printed_is_exact_for_amounts_not_exact_in_binary"]),
     "odds-floored": (
-        "poolgen/check/figures.py", "rounding=ROUND_HALF_UP)", "rounding=\"ROUND_FLOOR\")",
-        ["tests/test_check_rounding.py::test_odds_are_rounded_half_up_not_floored"]),
+        "poolgen/money.py", "rounding=ROUND_HALF_UP)", "rounding=\"ROUND_FLOOR\")",
+        ["tests/poolgen/test_money.py::test_odds_are_rounded_half_up_not_floored"]),
     "staging-left-on-ctrl-c": (
         "poolgen/files/write.py",
         "    finally:\n        if tmp.exists():\n            shutil.rmtree(tmp, ignore_errors=True)",
         "    except Exception:\n        if tmp.exists():\n"
         "            shutil.rmtree(tmp, ignore_errors=True)\n        raise",
-        ["tests/test_generate_cli.py::test_interrupted_run_leaves_no_run_folder"]),
+        ["tests/poolgen/cli/test_generate.py::test_interrupted_run_leaves_no_run_folder"]),
 }
 
 

@@ -1,21 +1,27 @@
-"""Shared fixtures: the real spec files and fixed seeds."""
+"""The suite's order, and the fixtures that test modules of more than one folder share: runs that
+poolgen makes and audit checks (paths, seeds and builders that are not fixtures are in tests/support)."""
 
 from __future__ import annotations
 
-import re
-import sys
+import os
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SPECS = ROOT / "specs"
-ASSETS = Path(__file__).resolve().parent / "assets"
-VECTORS = Path(__file__).resolve().parent / "vectors"
-sys.path.insert(0, str(VECTORS))  # reference_drbg, the second DRBG implementation
+from poolgen.deliverables.validation import new_validation_key, read_validation_key
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support import PRINTED, SEED_A, SPECS, spec_path
+from tests.support.ceremony import PARTIES, ok
+from tests.support.ceremony import commit as _commit
+from tests.support.ceremony import new as _new
+from tests.support.ceremony import reveal as _reveal
 
-SEED_A = bytes(range(32))
-SEED_B = bytes(range(1, 33))
+TESTS = Path(__file__).resolve().parent
+NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
 @pytest.fixture(scope="session")
@@ -23,29 +29,56 @@ def specs_dir() -> Path:
     return SPECS
 
 
-def spec_path(rules: str) -> Path:
-    return SPECS / f"{rules}.toml"
-
-
-def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
-    """Happy Holidays cut to pools of 3,000 tickets (counts per pool, 1/600 of the order's), an order of
-    `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds."""
-    text = spec_path("happy_holidays").read_text()
-    text = text.replace("order_tickets = 1800000", f"order_tickets = {order_tickets}")
-    text = text.replace("pool_tickets = 300000", "pool_tickets = 3000").replace(
-        'counts_per = "order"', 'counts_per = "pool"')
-    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
-    path = folder / "happy_holidays.toml"
-    path.write_text(text)
-    return path
-
-
 # The suite runs from the bottom layer up, so that the first test to fail (`pytest -x`) is the one meant
 # for what broke: a DRBG change fails the DRBG's known answers before any test that pins a pool's hash.
-_FIRST = ("test_rng.py", "test_sampling_ties.py", "test_money.py", "test_check_rounding.py", "test_merkle.py",
-          "test_build.py", "test_layout_decoys.py")
+_FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/rng/test_sampling_ties.py",
+          "poolgen/test_money.py", "agreement/test_merkle.py",
+          "poolgen/run/test_build.py", "poolgen/styles/test_key_number_match_decoys.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {name: i for i, name in enumerate(_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(_FIRST)))  # stable: the rest keep their order
+    items.sort(key=lambda item: rank.get(item.path.relative_to(TESTS).as_posix(), len(_FIRST)))
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory) -> dict:
+    """One signed run of one full pool of every printed game, with two real validation keys: what
+    poolgen delivers (tests/poolgen/deliverables/test_validation.py) and audit's step 9 checks
+    (tests/audit/steps/test_deliverables.py). Tests copy a run before changing it."""
+    root = tmp_path_factory.mktemp("deliver")
+    files = new_key_pair(root / "keys", None)
+    signer = Signer.from_file(files.private)
+    new_validation_key(root / "vk" / "low.key")
+    new_validation_key(root / "vk" / "high.key")
+    keys = (read_validation_key(root / "vk" / "low.key"), read_validation_key(root / "vk" / "high.key"))
+    old = os.umask(0)  # the modes must not depend on the umask
+    try:
+        out = {}
+        for name, path in PRINTED.items():
+            spec = load_spec(path)
+            pool = spec.pools[-1].id  # a full pool (for a partial last pool, the smaller one)
+            out[name] = generate(GenerateRequest(spec, SEED_A, now=NOW, out=root / "runs", run_id=name,
+                                                 pool_ids=[pool], signature=signer.manifest_entry(),
+                                                 validation_keys=keys), finish=signer.sign_run).folder
+    finally:
+        os.umask(old)
+    return {"root": root, "runs": out, "public": files.public, "signer": signer, "keys": keys}
+
+
+@pytest.fixture(scope="session")
+def sealed_run(tmp_path_factory):
+    """A three-party ceremony run through the command line, and a signed run generated from it: the
+    ceremony (tests/poolgen/seeds/test_ceremony.py) and audit's step 7 of it
+    (tests/audit/steps/test_ceremony.py). Tests copy what they change."""
+    tmp = tmp_path_factory.mktemp("ceremony")
+    file = _new(tmp)
+    commitments = {p: _commit(file, p) for p in PARTIES}
+    for p in PARTIES:
+        assert _reveal(file, p).stdout == f"{p}: revealed; it matches its commitment\n"
+    sealed = ok("ceremony", "seal", str(file), "--yes").stdout.splitlines()
+    keys = new_key_pair(tmp / "keys")
+    generated = ok("generate", str(spec_path("wild_side")), "--out", str(tmp / "runs"), "--pool", "p1",
+                   "--run-id", "r", "--workers", "1", "--key", str(keys.private), "--ceremony", str(file))
+    return SimpleNamespace(tmp=tmp, file=file, commitments=commitments, sealed=sealed, keys=keys,
+                           run=tmp / "runs" / "r", generated=generated)

@@ -1,0 +1,1 @@
+"""audit/merkle: the auditor's Merkle tree alone (both sides against docs/merkle.md: tests/agreement)."""

@@ -1,0 +1,1 @@
+"""audit/read: what the auditor reads (manifests, specs), and what it refuses."""

@@ -1,0 +1,111 @@
+"""Step 8's test functions (audit/stats/tests.py) against a second computation: enumeration for the
+exact tests, scipy's contingency test for the chi-squares, a direct pair count for the AUC. Holm's rule
+(audit/stats/step.py): test_step.py."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy.stats import chi2, chi2_contingency
+
+from audit.stats.tests import (
+    auc_classifier,
+    dispersion,
+    extreme_position,
+    independence,
+    runs,
+    split_mask,
+)
+
+
+@pytest.mark.parametrize(("n", "t"), [(8, 1), (8, 3), (10, 4), (12, 2)])
+def test_extreme_positions_match_enumeration(n, t):
+    subsets = list(itertools.combinations(range(n), t))
+    for x in range(n - t + 1):
+        want = Fraction(sum(min(s) >= x for s in subsets), len(subsets))
+        got = extreme_position("g", np.array([x] + [n - 1] * (t - 1)), n, smallest=True).p  # min x, t tickets
+        assert math.isclose(got, float(want), rel_tol=1e-9)
+        want_max = Fraction(sum(max(s) <= n - 1 - x for s in subsets), len(subsets))
+        got_max = extreme_position("g", np.array([0] * (t - 1) + [n - 1 - x]), n, smallest=False).p
+        assert math.isclose(got_max, float(want_max), rel_tol=1e-9)
+
+
+def test_top_prizes_out_of_the_first_fifth_is_0_8_to_the_t():
+    n, t = 1_000_000, 50
+    f = extreme_position("top", np.array([200_000] + [999_999] * (t - 1)), n, smallest=True)
+    assert math.isclose(f.p, math.comb(n - 200_000, t) / math.comb(n, t), rel_tol=1e-9)
+    assert f.p < 0.8**t
+    assert f.figures == "smallest of 50 at position 200,000 (20.0% into the pool)"
+
+
+def test_runs_mean_and_variance_are_the_permutation_moments():
+    """The runs test's z uses the exact mean and variance of the number of runs over all orders."""
+    n1, n0 = 4, 5
+    counts = []
+    for ones in itertools.combinations(range(n1 + n0), n1):
+        seq = np.zeros(n1 + n0, dtype=bool)
+        seq[list(ones)] = True
+        counts.append(1 + int(np.count_nonzero(seq[1:] != seq[:-1])))
+    n = n1 + n0
+    assert math.isclose(np.mean(counts), 1 + 2 * n1 * n0 / n)
+    assert math.isclose(np.var(counts), 2 * n1 * n0 * (2 * n1 * n0 - n) / (n * n * (n - 1)))
+
+
+def test_runs_of_an_alternating_sequence_fail_and_of_blocks_fail():
+    alternating = np.arange(200) % 2 == 0
+    assert runs("r", alternating).p < 1e-20
+    assert runs("r", np.repeat([True, False], 100)).p < 1e-20
+    assert runs("r", np.arange(30) < 5) is None  # too few winners for the approximation
+
+
+def test_independence_is_pearsons_chi_square_of_the_table():
+    label = np.array([True] * 60 + [False] * 140)
+    category = np.array([0, 1, 2, 3] * 50)
+    table = np.array([np.bincount(category[label], minlength=4), np.bincount(category[~label], minlength=4)])
+    x2, p, df, _ = chi2_contingency(table, correction=False)
+    f = independence("i", label, category)
+    assert f.figures == f"X2 = {x2:.2f}, df = {df}" and math.isclose(f.p, p, rel_tol=1e-9)
+
+
+def test_independence_pools_rare_categories():
+    label = np.arange(1000) % 3 == 0
+    category = np.where(np.arange(1000) < 990, np.arange(1000) % 4, 9)  # 10 rows of category 9
+    f = independence("i", label, category)
+    assert f.method == "chi-square test of independence, 2 x 4, 2 rare categories pooled"
+
+
+def test_dispersion_is_the_blocks_by_win_lose_chi_square():
+    win = split_mask(3000, 99) & split_mask(3000, 98)
+    per = win.reshape(100, 30).sum(axis=1)
+    table = np.array([per, 30 - per])
+    x2, _, df, _ = chi2_contingency(table, correction=False)
+    f = dispersion("d", per, 3000, int(win.sum()), "book")
+    assert f.figures.startswith(f"X2 = {x2:.1f}, df = {df} (mean ")
+    assert math.isclose(f.p, 2 * min(chi2.sf(x2, df), chi2.cdf(x2, df)), rel_tol=1e-9)
+    assert dispersion("d", np.full(100, 9), 3000, 900, "book").p < 1e-20  # every book alike: too even
+
+
+def test_auc_is_the_share_of_winner_loser_pairs_ranked_right():
+    n = 4000
+    row = np.arange(n)
+    code = (row * 2654435761 % 97) % 5
+    label = (code == 4) | ((row * 40503 % 11) == 0)  # code 4 always wins: a leak
+    f = auc_classifier("a", label, [[code]], key=12345)
+    train = split_mask(n, 12345)
+    test = ~train
+    # one categorical column: the fitted scores rank the codes as their training win rates do
+    rate = {c: label[train & (code == c)].mean() for c in range(5)}
+    winners, losers = code[test & label], code[test & ~label]
+    pairs = sum((rate[a] > rate[b]) + 0.5 * (rate[a] == rate[b]) for a in winners for b in losers)
+    assert f.figures.startswith(f"AUC = {pairs / (len(winners) * len(losers)):.4f}, z = ")
+    assert f.p < 1e-10
+
+
+def test_split_is_a_deterministic_half():
+    a, b = split_mask(100_000, 7), split_mask(100_000, 7)
+    assert (a == b).all() and abs(int(a.sum()) - 50_000) < 600
+    assert (a != split_mask(100_000, 8)).any()

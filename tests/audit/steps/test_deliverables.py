@@ -1,0 +1,127 @@
+"""Step 9 (audit/steps/deliverables.py): the print-run deliverables of a real signed run against
+its pool, with both validation keys, and every tampering of them caught (docs/validation.md). The runs
+(one full pool of every printed game) are the root conftest's `runs`; tamper cases work on copies."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from audit.checklist import Step
+from audit.read.manifest import Manifest
+from audit.steps.deliverables import check_deliverables
+from audit.verify import VerifyRequest, verify_run
+from poolgen.deliverables.validation import ValidationFile
+from tests.support import PRINTED
+
+
+def test_verify_passes_step_9_with_both_keys(runs):
+    folder = runs["runs"]["wild_side"]
+    vk = runs["root"] / "vk"
+    report = verify_run(VerifyRequest(
+        run=folder,
+        public_key=runs["public"],
+        spec=PRINTED["wild_side"],
+        validation_key=vk / "low.key",
+        high_validation_key=vk / "high.key",
+    ))
+    assert report.ok, report.to_json()
+    assert report.step(Step.DELIVERABLES).details == [
+        "imaging-p5.parquet: 150,000 rows match pool p5 spot for spot (56 spots, barcodes recomputed)",
+        "packs.csv: 2,500 books, sorted, each with its ticket range; no outcome, no pool",
+        "validation-low.bin: every one of 150,000 tickets validates to exactly its prize (prizes below the "
+        "threshold only, high-tier tickets as losers)",
+        "validation-high.bin: every one of 150,000 tickets validates to exactly its prize (high-tier prizes "
+        "only)",
+    ]
+    skipped = verify_run(VerifyRequest(run=folder, public_key=runs["public"]))
+    assert skipped.ok and skipped.step(Step.DELIVERABLES).status == "skip"
+    assert skipped.step(Step.DELIVERABLES).reasons == [
+        "validation-low.bin: not opened (give --validation-key)",
+        "validation-high.bin: not opened (give --high-validation-key)",
+    ]
+
+
+def _step9(folder: Path, keys) -> list[tuple[str, str]]:
+    manifest = Manifest.parse((folder / "manifest.json").read_bytes())
+    return [
+        r
+        for r in check_deliverables(folder, manifest, {"low": keys[0], "high": keys[1]}, None)
+        if r[0] != "pass"
+    ]
+
+
+@pytest.fixture
+def copy(runs, tmp_path) -> Path:
+    dst = tmp_path / "run"
+    shutil.copytree(runs["runs"]["happy_holidays"], dst)
+    return dst
+
+
+def _edit_records(path: Path, edit) -> None:
+    data = path.read_bytes()
+    end = data.find(b"\n") + 1
+    path.write_bytes(data[:end] + edit(bytearray(data[end:])))
+
+
+def test_a_changed_record_fails_step_9(runs, copy):
+    def flip(body: bytearray) -> bytes:
+        body[32 * 1000 + 20] ^= 1
+        return bytes(body)
+
+    _edit_records(copy / "validation-low.bin", flip)
+    assert _step9(copy, runs["keys"]) == [
+        (
+            "fail",
+            "validation-low.bin: 1 ticket(s) without their record (missing, changed or reordered records)",
+        )
+    ]
+
+
+def test_a_missing_record_fails_step_9(runs, copy):
+    _edit_records(copy / "validation-high.bin", lambda body: bytes(body[32:]))
+    assert _step9(copy, runs["keys"]) == [
+        (
+            "fail",
+            "validation-high.bin: 300000 records in 14,399,968 bytes for 300,000 tickets (threshold "
+            "60000); 1 ticket(s) without their record (missing, changed or reordered records); the "
+            "known-ticket values are not every ticket's",
+        )
+    ]
+
+
+def test_a_swapped_imaging_row_fails_step_9(runs, copy):
+    path = copy / "imaging-p6.parquet"
+    table = pl.read_parquet(path)
+    order = np.arange(table.height)
+    order[[10, 11]] = [11, 10]
+    table[order.tolist()].write_parquet(path)
+    found = _step9(copy, runs["keys"])
+    assert found[0] == (
+        "fail",
+        "imaging-p6.parquet: 2 barcode number(s) not those of the pool's book and "
+        "ticket at their position, first at position 10; 2 ticket_no value(s) differ "
+        "from the pool's, first at position 10; column play_spot_0: a stored code is not "
+        "shown as one symbol (or two as one)",
+    )
+
+
+def test_the_wrong_key_fails_step_9(runs, copy):
+    low, high = runs["keys"]
+    assert [why for _, why in _step9(copy, (high, low))] == [
+        f"validation-low.bin: the given low-tier key is not the file's key (key check "
+        f"{ValidationFile.read(copy / 'validation-low.bin').head['key_check']})",
+        f"validation-high.bin: the given high-tier key is not the file's key (key check "
+        f"{ValidationFile.read(copy / 'validation-high.bin').head['key_check']})",
+    ]
+
+
+def test_an_unlisted_file_still_fails_step_2(runs, copy):
+    (copy / "validation-extra.bin").write_bytes(b"x")
+    report = verify_run(VerifyRequest(run=copy, public_key=runs["public"]))
+    assert report.step(Step.FILES).status == "fail"
+    assert report.step(Step.FILES).reasons == ["unlisted file(s) in the run folder: validation-extra.bin"]

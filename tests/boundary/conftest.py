@@ -1,0 +1,33 @@
+"""The signed run the boundary's run-file and secret-file tests share."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from poolgen.cli.main import app
+from tests.support import SEED_A, spec_path
+
+
+@pytest.fixture(scope="session")
+def run(tmp_path_factory):
+    """A small signed run (one Happy Holidays pool) and a proof of one ticket (claim.json): the run
+    whose files test_run_file_input.py damages, and whose key and seed test_secret_files_and_modes.py
+    hands over with modes others may read."""
+    root = tmp_path_factory.mktemp("run")
+    keys = CliRunner().invoke(app, ["keys", "new", str(root / "keys")])
+    assert keys.exit_code == 0, keys.output
+    seed = root / "s.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    made = CliRunner().invoke(app, ["generate", str(spec_path("happy_holidays")), "--pool", "p1", "--out",
+                                    str(root / "runs"), "--run-id", "r", "--seed-file", str(seed), "--key",
+                                    str(root / "keys" / "signing-key.pem"), "--workers", "1"])
+    assert made.exit_code == 0, made.output
+    ticket = pl.read_parquet(root / "runs" / "r" / "pool-p1.parquet", columns=["ticket"])["ticket"][7]
+    proof = CliRunner().invoke(app, ["prove", str(root / "runs" / "r"), ticket, "--json"])
+    assert proof.exit_code == 0, proof.output
+    (root / "claim.json").write_text(proof.stdout)
+    (root / "ticket").write_text(ticket)  # book numbers are a secret permutation: read, not computed
+    return root

@@ -1,0 +1,73 @@
+"""Run files no run would hold, read by `verify`, `check-proof` and `prove`: deep or malformed
+manifests and random, deep or unbounded claims are unusable input, one line, exit 2. The run is
+tests/boundary/conftest.py's `run`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+from audit.cli import app as audit_app
+from poolgen.cli.main import app
+from tests.support.cli import one_line as _one_line
+
+MANIFESTS = {  # name: (edit of manifest.json's text, message)
+    "deep nesting": (lambda t: t[:-1] + ',"x":' + "[" * 3000 + "]" * 3000 + "}",
+                     "not a usable manifest: nested more than 32 deep"),
+    "NaN": (lambda t: re.sub(r'"tickets":\d+', '"tickets":NaN', t, count=1),
+            "not a usable manifest: NaN; canonical documents hold no NaN or infinity"),
+    "1e400": (lambda t: re.sub(r'"tickets":\d+', '"tickets":1e400', t, count=1),
+              "not a usable manifest: a fractional number (1e400); canonical documents hold none"),
+    "5,000 digits": (lambda t: re.sub(r'"tickets":\d+', '"tickets":' + "9" * 5000, t, count=1),
+                     "not a usable manifest: an integer of more than 30 digits"),
+}
+
+
+@pytest.mark.parametrize("case", list(MANIFESTS))
+@pytest.mark.parametrize("verifier", ["poolgen", "audit"])
+def test_malformed_manifest_is_unusable_input(run, tmp_path, case, verifier):
+    edit, message = MANIFESTS[case]
+    bad = tmp_path / "r"
+    shutil.copytree(run / "runs" / "r", bad)
+    (bad / "manifest.json").write_text(edit((bad / "manifest.json").read_text()))
+    key = str(run / "keys" / "signing-key.pub.pem")
+    result = CliRunner().invoke(app if verifier == "poolgen" else audit_app,
+                                ["verify", str(bad), "--public-key", key])
+    _one_line(result, "audit", f"{bad / 'manifest.json'}: {message}")
+    claim = CliRunner().invoke(audit_app, ["check-proof", str(run / "claim.json"), str(bad / "manifest.json"),
+                                           "--public-key", key])
+    _one_line(claim, "audit", f"{bad / 'manifest.json'}: {message}")
+    if verifier == "poolgen":  # poolgen's own readers of a run folder pass the same boundary
+        proved = CliRunner().invoke(app, ["prove", str(bad), (run / "ticket").read_text()])
+        _one_line(proved, "poolgen", f"{bad / 'manifest.json'}: {message}")
+
+
+CLAIMS = {
+    "random bytes": (bytes(range(256)) * 4, "not a JSON proof: not UTF-8 text (byte 128)"),
+    "deep nesting": (b"[" * 3000 + b"]" * 3000, "not a proof: nested more than 32 deep"),
+    "a huge integer": (b'{"position": ' + b"7" * 5000 + b"}",
+                       "not a usable proof: an integer of more than 30"),
+    "infinity": (b'{"position": Infinity}', "not a usable proof: Infinity; canonical documents hold no NaN"),
+}
+
+
+@pytest.mark.parametrize("case", list(CLAIMS))
+def test_hostile_claims(run, tmp_path, case):
+    data, message = CLAIMS[case]
+    claim = tmp_path / "claim.json"
+    claim.write_bytes(data)
+    result = CliRunner().invoke(audit_app, ["check-proof", str(claim),
+                                            str(run / "runs" / "r" / "manifest.json"),
+                                            "--public-key", str(run / "keys" / "signing-key.pub.pem")])
+    _one_line(result, "audit", f"{claim}: {message}")
+
+
+def test_the_honest_claim_still_checks(run):
+    result = CliRunner().invoke(audit_app, ["check-proof", str(run / "claim.json"),
+                                            str(run / "runs" / "r" / "manifest.json"),
+                                            "--public-key", str(run / "keys" / "signing-key.pub.pem")])
+    ticket = (run / "ticket").read_text()
+    assert result.exit_code == 0 and result.stdout.startswith(f"valid proof: ticket {ticket}")

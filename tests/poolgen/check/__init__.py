@@ -1,0 +1,1 @@
+"""poolgen/check: `poolgen check`'s figures against what the regulation prints."""

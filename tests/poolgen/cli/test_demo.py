@@ -1,0 +1,49 @@
+"""`poolgen demo`, the README's first command: the main job end to end, as a real process."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+
+from pypdf import PdfReader
+
+from poolgen.cli.demo import default_game
+from poolgen.loader import load_spec
+from tests.support import SPECS
+
+
+def test_the_default_game_is_the_spec_with_the_smallest_pool():
+    spec, pool_id = default_game(sorted(SPECS.glob("*.toml")))
+    smallest = min(p.tickets for s in SPECS.glob("*.toml") for p in load_spec(s).pools)
+    assert spec.pool(pool_id).tickets == smallest == 150_000
+
+
+def test_demo_generates_signs_verifies_and_draws_one_pool(tmp_path):
+    out = tmp_path / "outputs"
+    done = subprocess.run([sys.executable, "-m", "poolgen", "demo", "--out", str(out)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr + done.stdout
+    (folder,) = out.iterdir()
+    assert folder.name.startswith("demo-")
+    names = sorted(p.name for p in folder.iterdir())
+    (run_name,) = [n for n in names if (folder / n).is_dir() and n != "keys"]
+    assert names == sorted(["keys", run_name, f"{run_name}.seed", "proof.pdf", "report.pdf"])
+    run = folder / run_name
+    assert sorted(p.name for p in run.iterdir())[1:3] == ["manifest.json", "manifest.sig"]  # after imaging
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["signature"]["signed"] is True
+    assert manifest["totals"]["pools"] == 1
+    for secret in (folder / f"{run_name}.seed", folder / "keys" / "signing-key.pem"):
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+    seed_hex = (folder / f"{run_name}.seed").read_text().strip()
+    assert seed_hex not in done.stdout + done.stderr
+    assert "verified: every step passes" in done.stdout
+    assert "7 reproduction  pass" in done.stdout
+    assert f"report {folder / 'report.pdf'}: 1 pool(s), verification passes" in done.stdout
+    assert len(PdfReader(folder / "proof.pdf").pages) > 2
+    report_text = "".join(p.extract_text() for p in PdfReader(folder / "report.pdf").pages)
+    assert "Every step asked for passes; not asked for: step 7" in report_text
+    assert done.stdout.rstrip().endswith(f"report       {folder / 'report.pdf'}")

@@ -1,0 +1,58 @@
+"""Who may receive each file of a run (poolgen/deliverables/roles.py), as `poolgen generate` says
+it; both validation keys or neither."""
+
+from __future__ import annotations
+
+from tests.support import SEED_A, spec_path
+from tests.support.cli import invoke
+
+
+def test_generate_says_who_may_receive_each_file(tmp_path):
+    (tmp_path / "s").write_text(SEED_A.hex() + "\n")
+    (tmp_path / "s").chmod(0o600)  # a seed file others may read is refused
+    for t in ("low", "high"):
+        assert invoke("keys", "validation", "new", tmp_path / f"{t}.key").exit_code == 0
+    result = invoke(
+        "generate",
+        spec_path("wild_side"),
+        "--pool",
+        "p2",
+        "--out",
+        tmp_path / "runs",
+        "--run-id",
+        "r",
+        "--seed-file",
+        tmp_path / "s",
+        "--unsigned",
+        "--validation-key",
+        tmp_path / "low.key",
+        "--high-validation-key",
+        tmp_path / "high.key",
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "may leave the building" in line]
+    assert [line.split(":")[0] for line in lines] == [
+        "pool-*.parquet",
+        "imaging-*.parquet",
+        "validation-low.bin",
+        "validation-high.bin",
+        "packs.csv",
+        "manifest.json, manifest.sig",
+    ]
+    one = invoke(
+        "generate",
+        spec_path("wild_side"),
+        "--pool",
+        "p2",
+        "--out",
+        tmp_path / "runs",
+        "--run-id",
+        "r2",
+        "--seed-file",
+        tmp_path / "s",
+        "--unsigned",
+        "--validation-key",
+        tmp_path / "low.key",
+    )
+    assert one.exit_code == 2
+    assert "give both --validation-key and --high-validation-key, or neither" in one.output

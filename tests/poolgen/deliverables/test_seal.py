@@ -1,0 +1,39 @@
+"""Sealed deliverables (`poolgen seal` / `unseal`, poolgen/deliverables/seal.py, HPKE): a file
+sealed to a recipient opens with its key only, and a changed byte never opens."""
+
+from __future__ import annotations
+
+from tests.support.cli import invoke
+
+
+def test_hpke_round_trip_and_a_wrong_private_key_fails(run, tmp_path):
+    assert invoke("keys", "recipient", tmp_path / "printer").exit_code == 0
+    assert invoke("keys", "recipient", tmp_path / "other").exit_code == 0
+    src = run["folder"] / "imaging-p1.parquet"
+    sealed = tmp_path / "imaging-p1.sealed"
+    assert (
+        invoke("seal", src, "--to", tmp_path / "printer" / "recipient-key.pub.pem", "--out", sealed).exit_code
+        == 0
+    )
+    assert src.read_bytes() not in sealed.read_bytes()
+    opened = invoke(
+        "unseal", sealed, "--key", tmp_path / "printer" / "recipient-key.pem", "--out", tmp_path / "o"
+    )
+    assert opened.exit_code == 0 and (tmp_path / "o").read_bytes() == src.read_bytes()
+    wrong = invoke(
+        "unseal", sealed, "--key", tmp_path / "other" / "recipient-key.pem", "--out", tmp_path / "w"
+    )
+    assert wrong.exit_code == 2 and not (tmp_path / "w").exists()
+    assert "imaging-p1.parquet: cannot be opened with this key" in wrong.output
+    data = bytearray(sealed.read_bytes())
+    data[-1] ^= 1
+    (tmp_path / "changed").write_bytes(bytes(data))
+    changed = invoke(
+        "unseal",
+        tmp_path / "changed",
+        "--key",
+        tmp_path / "printer" / "recipient-key.pem",
+        "--out",
+        tmp_path / "c",
+    )
+    assert changed.exit_code == 2 and not (tmp_path / "c").exists()

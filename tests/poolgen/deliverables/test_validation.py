@@ -1,0 +1,68 @@
+"""Validation files (poolgen/deliverables/validation.py, write.py; docs/validation.md): outcome
+files private whatever the umask, and every ticket of a full pool of every printed game validating to
+its prize and nothing else. The runs are the root conftest's `runs`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from poolgen.deliverables.validation import TIERS, ValidationFile
+from tests.support import PRINTED
+
+
+def test_outcome_files_are_0600_in_a_0700_folder_whatever_the_umask(runs):
+    folder = runs["runs"]["wild_side"]
+    modes = {p.name: p.stat().st_mode & 0o777 for p in folder.iterdir()}
+    assert folder.stat().st_mode & 0o777 == 0o700
+    secret = {n: m for n, m in modes.items() if n.endswith((".parquet", ".bin"))}
+    assert set(secret) == {"pool-p5.parquet", "imaging-p5.parquet", *TIERS.values()}
+    assert set(secret.values()) == {0o600}
+    roles = {
+        f["name"]: f["role"] for f in json.loads((folder / "manifest.json").read_bytes())["deliverables"]
+    }
+    assert roles == {
+        "pool-p5.parquet": "pool",
+        "imaging-p5.parquet": "imaging",
+        "packs.csv": "packs",
+        "validation-low.bin": "validation",
+        "validation-high.bin": "validation-high",
+    }
+
+
+def _tickets(folder: Path) -> pl.DataFrame:
+    im = next(folder.glob("imaging-*.parquet"))
+    pool = next(folder.glob("pool-*.parquet"))
+    return pl.concat(
+        [pl.read_parquet(im, columns=["barcode", "virn"]), pl.read_parquet(pool, columns=["prize_cents"])],
+        how="horizontal",
+    )
+
+
+@pytest.mark.parametrize("game", list(PRINTED))
+def test_every_ticket_validates_to_its_prize_and_nothing_else(runs, game):
+    folder = runs["runs"][game]
+    low_key, high_key = runs["keys"]
+    low, high = (ValidationFile.read(folder / TIERS[t]) for t in ("low", "high"))
+    threshold = low.head["high_tier_cents"]
+    assert threshold == 60000
+    rows = _tickets(folder)
+    barcodes_, virns, prizes = (
+        rows["barcode"].to_list(),
+        rows["virn"].to_list(),
+        rows["prize_cents"].to_list(),
+    )
+    other = virns[1:] + virns[:1]  # each ticket claimed with the next ticket's validation number
+    for b, v, p, w in zip(barcodes_, virns, prizes, other, strict=True):
+        got_low, got_high = low.lookup(low_key, game, b, v), high.lookup(high_key, game, b, v)
+        assert (got_low, got_high) == ((0, p) if p >= threshold else (p, 0))
+        assert low.lookup(low_key, game, b, w) is None and high.lookup(high_key, game, b, w) is None
+    for b, v in zip(barcodes_[:2000], virns[:2000], strict=True):  # the other key, a changed VIRN
+        assert low.lookup(high_key, game, b, v) is None and high.lookup(low_key, game, b, v) is None
+        changed = f"{(int(v) + 1) % 10 ** len(v):0{len(v)}d}"
+        assert low.lookup(low_key, game, b, changed) is None
+    if game == "wild_side":
+        assert sum(p >= threshold for p in prizes) > 0  # Wild Side has high-tier prizes: they were tested

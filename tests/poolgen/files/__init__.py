@@ -1,0 +1,1 @@
+"""poolgen/files: the file and folder primitives (read.py, write.py)."""

@@ -1,0 +1,97 @@
+"""A format-1 eInstant spec that names a ticket-wide style ([game] id and style,
+poolgen/loader/einstant.py): what it loads as, and the one-line refusals of a [game] table that mixes
+the two ways of naming a game."""
+
+from __future__ import annotations
+
+import pytest
+
+from poolgen.errors import SpecError
+from poolgen.game.play import TicketPlay
+from poolgen.loader import load_spec
+from poolgen.styles import TICKET_STYLES
+from poolgen.styles.area_match import style as area_match
+from tests.support import ROOT, spec_path
+
+SPEC = ROOT / "specs" / "primetime_payout.toml"
+
+
+def test_a_style_spec_is_named_by_its_id():
+    spec = load_spec(SPEC)
+    assert isinstance(spec.play, TicketPlay)
+    assert (spec.id, spec.play.style, spec.kind) == ("primetime_payout", "area_match", "einstant")
+    assert spec.play.module is area_match is TICKET_STYLES["area_match"]
+
+
+@pytest.mark.parametrize("style", ["match_n", "key_number_match", "area_match_tables", "nope", "Area_match",
+                                   "../x"])
+def test_only_a_registered_ticket_wide_style_is_an_einstant_style(tmp_path, style):
+    path = tmp_path / "p.toml"
+    path.write_text(SPEC.read_text().replace('style = "area_match"', f'style = "{style}"', 1))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == (f"p.toml: game.style: unknown eInstant style {style!r} "
+                              "(known: area_match, prize_legend_duel)")
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('id = "primetime_payout"\n', 'id = "primetime_payout"\nrules = "primetime_payout"\n',
+     "game.rules: a spec with game.style names its game by game.id, not rules"),
+    ('style = "area_match"', 'style = "match_n"', "game.style: unknown eInstant style 'match_n'"),
+    ('style = "area_match"', 'style = "primetime"', "game.style: unknown eInstant style 'primetime'"),
+    ('id = "primetime_payout"\n', "", "game.id"),
+    ('id = "primetime_payout"', 'id = "Primetime Payout"',
+     "game.id: 'Primetime Payout' is not a lower-case name (a-z, 0-9, _; at most 64)"),
+    ('style = "area_match"\n', "", "game.id: goes with game.style (a spec without a style names its rules)"),
+    ('id = "primetime_payout"\nstyle = "area_match"\n', "", "game.rules: missing field"),
+    ('id = "primetime_payout"\nstyle = "area_match"\n', 'rules = "primetime_payout"\n',
+     "game.rules: 'primetime_payout': no game has rules of its own; write a printed game as a format = 2 "
+     "spec of play styles, an eInstant with game.id and game.style (docs/new-game.md)"),
+])
+def test_a_bad_game_table_is_refused_naming_the_field(tmp_path, old, new, message):
+    text = SPEC.read_text()
+    assert old in text
+    path = tmp_path / "p.toml"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value).startswith("p.toml: ") and message in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_a_format_1_game_with_rules_of_its_own_is_refused_with_the_way_forward(tmp_path):
+    """No game has a module of its own any more: a format-1 spec naming `rules` is told what to write."""
+    path = tmp_path / "old.toml"
+    path.write_text('format = 1\n[game]\nname = "Old"\nregulation = "K.A.R. 1"\nrules = "happy_holidays"\n'
+                    'kind = "printed"\nsource = "x"\n')
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == (
+        "old.toml: game.rules: 'happy_holidays': no game has rules of its own; write a printed game as "
+        "a format = 2 spec of play styles, an eInstant with game.id and game.style (docs/new-game.md)")
+
+
+def test_an_einstant_spec_with_a_printed_table_is_refused(tmp_path):
+    """A field nothing uses is an error: format 1 sells shares, so a [printed] table would be ignored."""
+    path = tmp_path / "p.toml"
+    path.write_text(SPEC.read_text() + '\n[printed]\nprice = "1.00"\n')
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == ("p.toml: printed: not used: an eInstant sells shares ([einstant]); a printed "
+                              "game is a format = 2 spec")
+
+
+# ------------------------------------------------------------------------------------------------
+# docs/pool-files.md: the eInstant pool ids, from the rule written there
+# ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["hand_to_hand_tactics", "primetime_payout"])
+def test_einstant_pool_ids_follow_pool_files_md(game):
+    spec = load_spec(spec_path(game))
+    text = spec_path(game).read_text()
+    several = "play_areas = [1, 2, 3, 4]" in text
+    assert several == (game == "primetime_payout")
+    want = [f"d{p.denomination_cents // 100}.{p.denomination_cents % 100:02d}"
+            + (f"x{p.play_areas}" if several else "") for p in spec.pools]
+    assert [p.id for p in spec.pools] == want
+    assert want[0] == ("d1.00x1" if several else "d1.00")

@@ -1,0 +1,75 @@
+"""`poolgen report` (poolgen/pdf/report/): the audit report of real runs, read back with pypdf:
+every tier tabled with its count, every verification step of a signed run, the steps a tampered run
+fails. The runs are tests/poolgen/pdf/conftest.py's `runs`."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from poolgen.money import fmt_cents
+from tests.support import spec_path
+from tests.support.cli import invoke
+from tests.support.pdf import GAMES, manifest, pages
+
+
+@pytest.mark.parametrize("rules", list(GAMES))
+def test_report_tables_every_tier_with_its_count(runs, rules, tmp_path):
+    run = runs(rules)
+    out = tmp_path / "report.pdf"
+    result = invoke("report", run, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"report {out}: 1 pool(s), verification not run\n"
+    texts = pages(out)
+    m = manifest(run)
+    pool = m["pools"][0]
+    stats = next(i for i, t in enumerate(texts) if f"Pool {pool['id']}: statistics (verify step 8)" in t)
+    table = " ".join(texts[2:stats - 1])  # the prize table's page(s), then charts, then statistics
+    for tier in pool["tiers"]:
+        row = f" {tier['id']} {fmt_cents(tier['prize_cents'])} {tier['count']:,} "
+        assert table.count(row) == 1, row
+    assert f" winners {pool['winners']:,} " in table
+    assert f" all tickets {pool['tickets']:,} " in table
+    assert "Verification was not run: no --public-key was given" in texts[1]
+    assert m["seed_commitment"]["value"] in texts[0] and m["run_id"] in texts[0]
+    assert m["game"]["regulation"] in texts[0] and m["created"] in texts[0]
+    charts = texts[stats - 1]
+    per = "book" if m["game"]["kind"] == "printed" else "block of 10,000 shares"
+    assert f"Winners per {per}" in charts and f"Prize value per {per}" in charts
+    assert "Positions of the top prizes" in charts
+
+
+def test_signed_run_report_with_every_verification_step(runs, tmp_path):
+    run = runs("happy_holidays")
+    out = tmp_path / "r.pdf"
+    result = invoke("report", run, "--out", out, "--spec", spec_path("happy_holidays"),
+                    "--public-key", runs.public_key)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"report {out}: 1 pool(s), verification passes\n"
+    texts = pages(out)
+    assert len(texts) == 5  # title; verification and cross-check; prize table; charts; statistics
+    assert runs.fingerprint in texts[0]
+    assert "Every step asked for passes" in texts[1]
+    for n, title in enumerate(("signature", "files", "completeness", "layouts", "figures",
+                               "merkle roots"), start=1):
+        assert f"{n} {title} PASS" in texts[1]
+    assert "7 reproduction SKIP" in texts[1]
+    assert "8 statistics PASS pool p1: 13 tests, none significant" in texts[1]
+    assert "PASS: no test significant (13 tests)" in texts[4]
+    assert "Every published figure of K.A.R. 111-4-3836 reconciles" in texts[1]
+    assert "the spec the run was made from" in texts[1]
+
+
+def test_report_of_a_tampered_run_says_which_steps_fail(runs, tmp_path):
+    run = tmp_path / "tampered"
+    shutil.copytree(runs("happy_holidays"), run)
+    with open(run / "pool-p1.parquet", "ab") as f:
+        f.write(b"x")
+    out = tmp_path / "t.pdf"
+    result = invoke("report", run, "--out", out, "--public-key", runs.public_key)
+    assert result.exit_code == 1
+    assert result.stdout == f"report {out}: 1 pool(s), VERIFICATION FAILS\n"
+    texts = pages(out)
+    assert "FAILED: step(s) 2, 3" in texts[1] and "1 signature PASS" in texts[1]
+    assert "The pool file cannot be read" in texts[2]

@@ -1,0 +1,1 @@
+"""poolgen/run: building pools, generating and signing runs, Merkle roots, proofs, publishing."""

@@ -1,0 +1,95 @@
+"""A ticket's proof (poolgen/run/prove.py, `prove_ticket`) from small real runs, checked by audit
+alone: the row, its leaf, its path and the root; the ticket found in any pool; what it refuses."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import polars as pl
+import pytest
+
+import audit.merkle as am
+from poolgen.errors import RunError
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.prove import prove_ticket
+from tests.support import SEED_A, spec_path
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """A run of one cut-down Happy Holidays pool of 41 tickets (1 book), built by `generate`."""
+    spec = load_spec(spec_path("happy_holidays"))
+    pool = spec.pool("p1")
+    counts = [30, 4, 3, 2, 1, 0, 1]
+    tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, counts, strict=False))
+    small = replace(pool, tiers=tiers, tickets=sum(counts), books=1)
+    out = tmp_path_factory.mktemp("proof")
+    return generate(GenerateRequest(replace(spec, pools=(small,)), SEED_A,
+                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=out, run_id="r")).folder
+
+
+def test_prove_ticket_gives_the_row_path_and_root_audit_checks(small_run):
+    manifest = (small_run / "manifest.json").read_bytes()
+    entry = json.loads(manifest)["pools"][0]
+    table = pl.read_parquet(small_run / "pool-p1.parquet")
+    proof = prove_ticket(small_run, "465-0000000-034")
+    assert set(proof) == {"format", "run_id", "manifest_sha256", "pool", "tickets", "position", "ticket",
+                          "row", "leaf", "path", "merkle"}
+    assert proof["format"] == "poolgen-proof/2" and proof["run_id"] == "r" and proof["pool"] == "p1"
+    assert proof["manifest_sha256"] == hashlib.sha256(manifest).hexdigest()
+    assert (proof["tickets"], proof["position"], proof["ticket"]) == (41, 34, "465-0000000-034")
+    assert proof["row"] == table.row(34, named=True)
+    assert entry["merkle"]["root"] == am.table_root(table).hex()
+    assert proof["merkle"] == {"algorithm": "poolgen-merkle/v2", "root": entry["merkle"]["root"]}
+    leaf = am.leaf_of_row(proof["row"])
+    assert proof["leaf"] == leaf.hex()
+    assert am.root_from_path(leaf, 34, 41, proof["path"]).hex() == entry["merkle"]["root"]
+    first = prove_ticket(small_run, "465-0000000-000")
+    assert first["position"] == 0 and first["row"]["ticket"] == "465-0000000-000"
+
+
+def test_prove_ticket_of_an_unknown_ticket(small_run):
+    with pytest.raises(RunError) as info:
+        prove_ticket(small_run, "465-0000000-041")
+    assert str(info.value) == f"{small_run}: no ticket '465-0000000-041' in any pool of the run"
+
+
+def test_prove_ticket_refuses_a_pool_file_whose_root_is_not_the_manifests(small_run, tmp_path):
+    run = tmp_path / "r"
+    shutil.copytree(small_run, run)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table.with_columns(pl.when(pl.col("position") == 3).then(pl.lit("0" * 32)).otherwise(pl.col("salt"))
+                       .alias("salt")).write_parquet(run / "pool-p1.parquet")
+    with pytest.raises(RunError) as info:
+        prove_ticket(run, "465-0000000-001")
+    assert str(info.value) == f"{run / 'pool-p1.parquet'}: its Merkle root is not the manifest's; the run " \
+                              "folder is damaged"
+
+
+def test_prove_ticket_finds_a_ticket_of_a_later_pool(tmp_path):
+    spec = load_spec(spec_path("happy_holidays"))
+    pools = []
+    for pool in spec.pools[:2]:
+        tiers = tuple(replace(t, count=c) for t, c in zip(pool.tiers, [8, 1], strict=False))
+        pools.append(replace(pool, tiers=tiers, tickets=9, books=1))
+    run = generate(GenerateRequest(replace(spec, pools=tuple(pools)), SEED_A,
+                                   now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="two")).folder
+    ticket = pl.read_parquet(run / "pool-p2.parquet")["ticket"][6]
+    proof = prove_ticket(run, ticket)
+    assert (proof["pool"], proof["position"], proof["tickets"], proof["ticket"]) == ("p2", 6, 9, ticket)
+
+
+def test_prove_ticket_of_a_pool_file_without_a_row_encoding(small_run, tmp_path):
+    run = tmp_path / "r"
+    shutil.copytree(small_run, run)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table.with_columns(pl.lit(0.5).alias("x")).write_parquet(run / "pool-p1.parquet")
+    with pytest.raises(RunError) as info:
+        prove_ticket(run, "465-0000000-001")
+    assert str(info.value) == f"{run}: pool p1: pool-p1.parquet has no Merkle root: column 'x': type " \
+                              "Float64 has no row encoding"

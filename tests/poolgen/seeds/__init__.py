@@ -1,0 +1,1 @@
+"""poolgen/seeds: seed files and the commit-reveal ceremony."""

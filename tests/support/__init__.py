@@ -1,0 +1,52 @@
+"""Helpers the test modules share: paths, seeds and small builders (no tests here).
+
+Test modules import from here, never from one another nor from a conftest.py; shared fixtures are in
+the nearest conftest.py. `pythonpath` in pyproject.toml puts the project's root on sys.path (so that
+this package is `tests.support`) and tests/vectors (the stand-alone reference implementations).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = ROOT / "specs"
+ASSETS = ROOT / "tests" / "assets"
+VECTORS = ROOT / "tests" / "vectors"
+
+SEED_A = bytes(range(32))
+SEED_B = bytes(range(1, 33))
+
+
+def spec_path(rules: str) -> Path:
+    """specs/<rules>.toml, a real spec."""
+    return SPECS / f"{rules}.toml"
+
+
+def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
+    """Happy Holidays cut to pools of 3,000 tickets (counts per pool, 1/600 of the order's), an order of
+    `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds."""
+    text = spec_path("happy_holidays").read_text()
+    text = text.replace("order_tickets = 1800000", f"order_tickets = {order_tickets}")
+    text = text.replace("pool_tickets = 300000", "pool_tickets = 3000").replace(
+        'counts_per = "order"', 'counts_per = "pool"')
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
+    path = folder / "happy_holidays.toml"
+    path.write_text(text)
+    return path
+
+
+def vector_lines(name: str) -> list[str]:
+    """The lines of tests/vectors/<name> that are not comments (its header says how it was made)."""
+    return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]
+
+
+# The printed games (format 2, every printed style): the real ones and specs/examples.
+PRINTED = {
+    "happy_holidays": spec_path("happy_holidays"),
+    "wild_side": spec_path("wild_side"),
+    "hit_50": ROOT / "specs/examples/hit_50.toml",
+    "cash_explosion": ROOT / "specs/examples/cash_explosion.toml",
+    "double_take": ROOT / "specs/examples/double_take.toml",
+}

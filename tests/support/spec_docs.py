@@ -1,0 +1,101 @@
+"""Writing format-2 specs for tests: a small TOML writer for the shapes a spec has (tables of
+strings, whole numbers, booleans and lists of inline tables), so tests build specs as data; a small
+key_number_match game to start from (`kn_doc`), and one-field edits of a document (`edit`)."""
+
+from __future__ import annotations
+
+import json
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{k} = {_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, list):
+        return "[ " + ", ".join(_value(x) for x in v) + " ]"
+    raise TypeError(v)
+
+
+def dumps(doc: dict) -> str:
+    lines = [f"{k} = {_value(v)}" for k, v in doc.items() if not isinstance(v, dict | list)
+             or isinstance(v, list) and not (v and all(isinstance(x, dict) for x in v))]
+    for k, v in doc.items():
+        if isinstance(v, dict):
+            lines += ["", f"[{k}]"] + [f"{kk} = {_value(vv)}" for kk, vv in v.items()]
+    for k, v in doc.items():
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for item in v:
+                lines += ["", f"[[{k}]]"] + [f"{kk} = {_value(vv)}" for kk, vv in item.items()]
+    return "\n".join(lines) + "\n"
+
+
+def base_doc(areas: list[dict], symbols: list[dict], tiers: list[dict], *, max_wins: int = 1,
+             pool_tickets: int = 2000, per_book: int = 50) -> dict:
+    """A printed format-2 game of one pool of `pool_tickets`, counts per pool."""
+    return {
+        "format": 2,
+        "game": {"id": "test_game", "name": "Test Game", "number": 7, "regulation": "none",
+                 "source": "tests", "prize_table": "designed"},
+        "printed": {"price": "1.00", "order_tickets": pool_tickets, "pool_tickets": pool_tickets,
+                    "first_ticket": 0, "last_ticket": per_book - 1, "counts_per": "pool"},
+        "play": {"max_wins": max_wins},
+        "areas": areas,
+        "symbols": symbols,
+        "tiers": tiers,
+    }
+
+
+def kn_doc() -> dict:
+    """One key_number_match area (numbers 1..6, prizes FREE, $1, $5, a moneybag and a 2X) and four tiers
+    of two wins at most: docs/styles/key_number_match.md's shapes, as small as a game gets."""
+    numbers = [{"group": "number", "code": str(n), "symbol": str(n)} for n in range(1, 7)]
+    prizes = [{"group": "prize", "code": "FREE", "symbol": "FREE", "free": True},
+              {"group": "prize", "code": "1", "symbol": "$1.00", "value": "1.00"},
+              {"group": "prize", "code": "5", "symbol": "$5.00", "value": "5.00"}]
+    specials = [{"group": "special", "code": "BAG", "symbol": "moneybag", "how": "automatic"},
+                {"group": "special", "code": "2X", "symbol": "2X", "how": "multiplier", "by": 2}]
+    area = {"id": "play", "style": "key_number_match", "spots": 8, "winning": 2, "yours": 3,
+            "numbers": "number", "prizes": "prize", "specials": "special"}
+    tiers = [{"id": "free", "count": 100, "wins": [{"area": "play", "prize": "FREE", "how": "match"}]},
+             {"id": "1", "count": 100, "wins": [{"area": "play", "prize": "1", "how": "match"}]},
+             {"id": "2", "prize": "2.00", "count": 50,
+              "wins": [{"area": "play", "prize": "1", "how": "multiplier", "by": 2}]},
+             {"id": "6", "count": 10, "wins": [{"area": "play", "prize": "5", "how": "automatic"},
+                                               {"area": "play", "prize": "1", "how": "match"}]}]
+    return base_doc([area], numbers + prizes + specials, tiers, max_wins=2)
+
+
+def write(tmp_path, doc: dict):
+    """`doc` written as tmp_path/g.toml (the file name every refusal of these specs starts with)."""
+    path = tmp_path / "g.toml"
+    path.write_text(dumps(doc))
+    return path
+
+
+def edit(path: str, value):
+    """A change setting the field at the dotted `path` ("tiers.2.wins") to `value` (DELETE removes it)."""
+    def change(doc):
+        *parents, last = path.split(".")
+        node = doc
+        for p in parents:
+            node = node[int(p)] if p.isdigit() else node[p]
+        if value is DELETE:
+            del node[last]
+        else:
+            node[last] = value
+    return change
+
+
+class _Delete:
+    """Marks a field to remove; its repr names it, so a test's id is the same in every process."""
+
+    def __repr__(self) -> str:
+        return "DELETE"
+
+
+DELETE = _Delete()
