@@ -166,9 +166,8 @@ def test_a_hand_to_hand_loser_with_two_multipliers_fails_step_4(hand_to_hand, tm
     codes = [4, 4, 1, 2, 1, 1] + [0] * 9
     values = {f"spot_{i}": c for i, c in enumerate(codes)} | {f"amt_{i}": 0 for i in range(15)}
     row, ticket = replace_a_losers_row(hand_to_hand, run, values)
-    # the library call behind `poolgen verify`
-    report = verify_run(VerifyRequest(run=run, public_key=hand_to_hand["keys"].public))
-    assert report.failed == [4]
-    assert report.step(Step.LAYOUTS).reasons == [
+    code, report = cli_verify(hand_to_hand, run)  # `poolgen verify RUN --public-key K --json`
+    assert code == 1 and report["failed_steps"] == [4]
+    assert report["steps"][3]["reasons"] == [
         f"pool d1.00: 1 illegal layout(s): {ticket} (row {row}): a losing share shows 2 MULTIPLIER spot(s), "
         "at most 1 (loser_max_multipliers)"]
