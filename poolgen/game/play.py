@@ -105,8 +105,8 @@ class AreaReading(Protocol):
 
 
 class AreaStyle(Protocol[ParamsT]):
-    """An area style: a module poolgen/styles/<style>.py following docs/styles/<style>.md, of
-    parameters `ParamsT` (what its `read_area` returns and every other function takes)."""
+    """An area style: a module poolgen/styles/<style>.py (or <style>/style.py) following
+    docs/styles/<style>.md, of parameters `ParamsT` (what its `read_area` returns and every other function takes)."""
 
     FIELDS: frozenset[str]  # the area fields it reads (besides id, style, labels)
     SPOTS: tuple[tuple[str, tuple[str, ...]], ...]  # column suffix -> the symbol lists its codes index
@@ -233,7 +233,7 @@ class TicketTables:
 
 
 class TicketStyle(Protocol[ParamsT]):
-    """A ticket-wide style: a module (or package) poolgen/styles/<style> following
+    """A ticket-wide style: a module poolgen/styles/<style>.py (or <style>/style.py) following
     docs/styles/<style>.md, of parameters `ParamsT` (what its `read` returns and every other
     function takes)."""
 
