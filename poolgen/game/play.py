@@ -106,7 +106,8 @@ class AreaReading(Protocol):
 
 class AreaStyle(Protocol[ParamsT]):
     """An area style: a module poolgen/styles/<style>.py (or <style>/style.py) following
-    docs/styles/<style>.md, of parameters `ParamsT` (what its `read_area` returns and every other function takes)."""
+    docs/styles/<style>.md, of parameters `ParamsT` (what its `read_area` returns and every other
+    function takes)."""
 
     FIELDS: frozenset[str]  # the area fields it reads (besides id, style, labels)
     SPOTS: tuple[tuple[str, tuple[str, ...]], ...]  # column suffix -> the symbol lists its codes index
