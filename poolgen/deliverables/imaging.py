@@ -48,7 +48,8 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, virn_di
         return None
     book = df["book"].to_numpy()
     ticket_no = df["ticket_no"].to_numpy()
-    columns = [pl.Series("barcode", barcodes(game.number or 0, book, ticket_no)).cast(pl.String),
+    assert game.number is not None  # a printed game's number is required (poolgen/loader/printed.py)
+    columns = [pl.Series("barcode", barcodes(game.number, book, ticket_no)).cast(pl.String),
                pl.Series("virn", virns(seed, game.id, pool.id, df.height, virn_digits)).cast(pl.String),
                df["book"], df["ticket_no"]]
     for c in layout_columns:

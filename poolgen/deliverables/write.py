@@ -79,8 +79,10 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
         virns += im["virn"].to_list()
         pool = pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["prize_cents"])
         prizes += pool["prize_cents"].to_list()
+    number = game.number
+    assert number is not None  # a printed game's number is required (poolgen/loader/printed.py)
     for (tier, name), key in zip(TIERS.items(), keys, strict=True):
-        write_secret_bytes(folder / name, file_bytes(tier, key, run_id, game.number or 0, threshold,
+        write_secret_bytes(folder / name, file_bytes(tier, key, run_id, number, threshold,
                                                      codes, virns, prizes))
 
 

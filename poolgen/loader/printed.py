@@ -99,7 +99,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     play_model = AreaPlay(tuple(areas), max_wins, {"lose": (), **wins})
     if play_model.spots() > MAX_TICKET_SPOTS:
         raise r.fail("areas", f"{play_model.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
-    printed, pools = _pools(r, sales, tiers, play_model.spots(), virn_digits, high_tier_cents)
+    printed, pools = _pools(r, sales, price, tiers, play_model.spots(), virn_digits, high_tier_cents)
     return Game(
         path=path, sha256=sha256, id=game_id, name=r.get(game, "name", "game", str), number=number,
         regulation=r.get(game, "regulation", "game", str), source=r.get(game, "source", "game", str),
@@ -180,11 +180,10 @@ def _symbol_roles(r: Reader, doc: dict[str, Any], symbols: list[Symbol], roles: 
             raise r.fail(f"{where}.by", "missing field")
 
 
-def _pools(r: Reader, sales: dict[str, Any], tiers: tuple[Tier, ...], spots: int, virn_digits: int,
-           high_tier_cents: int) -> tuple[Printed, tuple[Pool, ...]]:
+def _pools(r: Reader, sales: dict[str, Any], price: int, tiers: tuple[Tier, ...], spots: int,
+           virn_digits: int, high_tier_cents: int) -> tuple[Printed, tuple[Pool, ...]]:
     """Whole pools of `pool_tickets`; with `last_pool = "partial"` the order's rest is one more,
     smaller pool, where every tier's count scales to it exactly."""
-    price = r.money(sales, "price", "printed")  # required, and read before
     order = r.count(sales, "order_tickets", "printed")
     size = r.count(sales, "pool_tickets", "printed")
     first, last = r.count(sales, "first_ticket", "printed"), r.count(sales, "last_ticket", "printed")

@@ -25,7 +25,7 @@ import numpy as np
 import polars as pl
 
 import poolgen
-from audit.styles import TICKET_ENGINES
+from audit.styles import AREA_ENGINES, TICKET_ENGINES
 from audit.styles.play import evaluate_play
 from poolgen.deliverables.write import extra_streams, manifest_part, write_imaging, write_run_files
 from poolgen.errors import OutputError, RunError, SpecError
@@ -141,13 +141,12 @@ def self_check(game: Game, pool: Pool, df: pl.DataFrame) -> None:
     """
     entry = {"id": pool.id, "price_cents": pool.price_cents, "tickets": pool.tickets,
              "denomination_cents": pool.denomination_cents, "play_areas": pool.play_areas}
-    play = game.play.document()
-    if "style" in play and play["style"] not in TICKET_ENGINES:
-        styles = ", ".join(map(repr, game.play.styles))
-        raise RunError(f"{game.path.name}: no audit rules engine for {styles}; "
+    missing = [s for s in game.play.styles if s not in AREA_ENGINES and s not in TICKET_ENGINES]
+    if missing:
+        raise RunError(f"{game.path.name}: no audit rules engine for {', '.join(map(repr, missing))}; "
                        "refusing to write layouts nobody can check")
     try:
-        result = evaluate_play(df, entry, play)
+        result = evaluate_play(df, entry, game.play.document())
     except ValueError as exc:  # a play entry audit cannot read: check should have refused the spec
         raise RunError(f"{game.path.name}: pool {pool.id}: audit's engine refuses the run ({exc}); "
                        "nothing was written") from None
