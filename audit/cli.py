@@ -45,6 +45,25 @@ CeremonyFile = Annotated[Path | None, typer.Option(
          "derives the seed from the reveals and checks them against the manifest's commitments.")]
 
 
+PartyKeys = Annotated[list[str] | None, typer.Option(
+    "--party-key", metavar="NAME=FILE",
+    help="A ceremony party's public key (PEM) the auditor expects; given for every party, step 7 refuses a "
+         "ceremony whose parties or keys differ.")]
+
+
+def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
+    """NAME=FILE options as (name, path) pairs."""
+    if not items:
+        return None
+    pairs = []
+    for item in items:
+        name, sep, file = item.partition("=")
+        if not sep or not name.strip():
+            raise _unusable(f"--party-key {item!r}: write NAME=FILE")
+        pairs.append((name.strip(), Path(file.strip())))
+    return tuple(pairs)
+
+
 def _unusable(message: str) -> typer.Exit:
     typer.echo(f"audit: error: {message}", err=True)
     return typer.Exit(2)
@@ -62,6 +81,7 @@ def verify_command(regenerate: Regenerate | None = None,
         spec: Spec = None,
         seed_file: SeedFile = None,
         ceremony: CeremonyFile = None,
+        party_key: PartyKeys = None,
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the report as one JSON document.")] = False,
         workers: Annotated[int, typer.Option(
@@ -83,7 +103,8 @@ def verify_command(regenerate: Regenerate | None = None,
         try:
             pause_point("verify-started")
             request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
-                                    ceremony=ceremony, workers=workers or os.cpu_count() or 1,
+                                    ceremony=ceremony, party_keys=_pairs(party_key),
+                                    workers=workers or os.cpu_count() or 1,
                                     regenerate=regenerate, allow_readable_secret=allow_readable_secret,
                                     validation_key=validation_key, high_validation_key=high_validation_key)
             report = verify_run(request)

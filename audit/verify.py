@@ -31,6 +31,7 @@ needs. Steps 2 to 6 run per pool, optionally in several processes.
 from __future__ import annotations
 
 import gc
+import hashlib
 import multiprocessing as mp
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -39,6 +40,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import polars as pl
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Outcome, Report, Step, StepResult
 from audit.errors import UnusableInput, VerificationError
@@ -48,7 +50,7 @@ from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fi
 from audit.read.specs import read_spec
 from audit.stats.step import check_statistics
 from audit.steps.books import check_book_numbers
-from audit.steps.ceremony import ceremony_seed, read_ceremony
+from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
 from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
 from audit.steps.figures import check_against_spec, check_figures, check_totals
 from audit.steps.files import check_file, check_listing, check_signature
@@ -76,6 +78,7 @@ class VerifyRequest:
     spec: Path | None = None
     seed_file: Path | None = None
     ceremony: Path | None = None
+    party_keys: tuple[tuple[str, Path], ...] | None = None
     workers: int = 1
     regenerate: Regenerate | None = None
     allow_readable_secret: bool = False
@@ -145,6 +148,16 @@ def _pool_results(jobs: list[PoolJob], workers: int) -> list[dict[Step, Outcome]
     return outcomes
 
 
+def _party_keys(pairs: tuple[tuple[str, Path], ...]) -> dict[str, Ed25519PublicKey]:
+    """The parties' public keys the auditor expects, by name (--party-key NAME=FILE)."""
+    keys: dict[str, Ed25519PublicKey] = {}
+    for name, path in pairs:
+        if name in keys:
+            raise UnusableInput(f"--party-key {name}: named twice")
+        keys[name] = load_public_key(path)
+    return keys
+
+
 def verify_run(request: VerifyRequest) -> Report:
     """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked."""
     r = request
@@ -160,6 +173,9 @@ def verify_run(request: VerifyRequest) -> Report:
     if r.seed_file is not None and r.ceremony is not None:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
     ceremony_doc = read_ceremony(r.ceremony) if r.ceremony is not None else None
+    party_keys = _party_keys(r.party_keys) if r.party_keys else None
+    if party_keys is not None and ceremony_doc is None:
+        raise UnusableInput("--party-key needs --ceremony: the parties' signatures are in the ceremony file")
     if r.seed_file is not None:
         if r.spec is None:
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
@@ -210,8 +226,11 @@ def verify_run(request: VerifyRequest) -> Report:
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
     if spec is not None:
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_against_spec, manifest, spec))
-    else:
+    elif "ceremony" not in manifest.doc:
         step[Step.FIGURES].add("pass", "no --spec given: checked against the manifest only")
+    if "ceremony" in manifest.doc:  # the spec the parties bound before anyone committed
+        given = hashlib.sha256(Path(r.spec).read_bytes()).hexdigest() if r.spec is not None else None
+        step[Step.FIGURES].add(*attempt(Step.FIGURES, check_bound, manifest, given))
 
     for status, message, where in check_statistics(folder, manifest):
         step[Step.STATISTICS].add(status, message, where)
@@ -221,7 +240,7 @@ def verify_run(request: VerifyRequest) -> Report:
     reproduction = step[Step.REPRODUCTION]
     lead, option = "", "--seed-file"
     if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
-        status, found = attempt(Step.REPRODUCTION, ceremony_seed, manifest, ceremony_doc)
+        status, found = attempt(Step.REPRODUCTION, ceremony_seed, manifest, ceremony_doc, party_keys)
         seed, message = found if isinstance(found, tuple) else (None, found)  # passed: (seed, what)
         reproduction.add(status, message)
         lead, option = f"{message}; ", "--ceremony"

@@ -19,6 +19,7 @@ from tests.support.ceremony import PARTIES, ok
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
+from tests.support.ceremony import seal as _seal
 
 TESTS = Path(__file__).resolve().parent
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
@@ -76,9 +77,11 @@ def sealed_run(tmp_path_factory):
     commitments = {p: _commit(file, p) for p in PARTIES}
     for p in PARTIES:
         assert _reveal(file, p).stdout == f"{p}: revealed; it matches its commitment\n"
-    sealed = ok("ceremony", "seal", str(file), "--yes").stdout.splitlines()
+    sealed = _seal(file)
+    assert sealed.exit_code == 0, sealed.output
     keys = new_key_pair(tmp / "keys")
     generated = ok("generate", str(spec_path("wild_side")), "--out", str(tmp / "runs"), "--pool", "p1",
-                   "--run-id", "r", "--workers", "1", "--key", str(keys.private), "--ceremony", str(file))
-    return SimpleNamespace(tmp=tmp, file=file, commitments=commitments, sealed=sealed, keys=keys,
+                   "--workers", "1", "--key", str(keys.private), "--ceremony", str(file))
+    return SimpleNamespace(tmp=tmp, file=file, commitments=commitments, sealed=sealed.stdout.splitlines(),
+                           keys=keys,
                            run=tmp / "runs" / "r", generated=generated)

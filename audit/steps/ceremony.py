@@ -1,125 +1,206 @@
-"""Step 7 with a ceremony file: the run's seed came from exactly the parties' revealed contributions.
+"""The seed ceremony, checked again from docs/ceremony.md (audit never imports poolgen).
 
-Written again from docs/ceremony.md (audit never imports poolgen):
+    transcript  = SHA-256("poolgen/ceremony/transcript/v2" || lp(id) || lp(spec_sha256) || lp(code_sha256)
+                          || lp(game) || u64(#pools) || lp(pool)... || lp(run_id) || u64(#parties)
+                          || (lp(name) || lp(public_key))... || lp(chain) || u64(round) || lp(reveals_close))
+    commitment  = SHA-256("poolgen/ceremony/commitment/v2" || transcript || lp(name) || lp(value))
+    commitments = SHA-256("poolgen/ceremony/commitments/v2" || transcript || (lp(name) || commitment)...)
+    seed        = SHA-256("poolgen/ceremony/seed/v2" || commitments || (lp(name) || lp(value))...
+                          || u64(round) || lp(randomness))
+    signatures  Ed25519 by each party's listed key over
+                "poolgen/ceremony/commit/v2" || transcript || lp(name) || commitment and
+                "poolgen/ceremony/reveal/v2" || commitments || lp(name) || lp(value) || lp(revealed_at)
 
-    lp(x)       = len(x) as 8-byte big-endian || x
-    commitment  = SHA-256("poolgen/ceremony/commitment/v1" || lp(id) || lp(name) || lp(value))
-    transcript  = SHA-256("poolgen/ceremony/transcript/v1" || lp(id) ||
-                          for each party in listed order: lp(name) || lp(kind) || lp(c))
-                  c = the commitment's 32 bytes (secret party), the source's UTF-8 (public party)
-    seed        = SHA-256("poolgen/ceremony/seed/v1" || transcript ||
-                          for each party in listed order: lp(name) || lp(r))
-                  r = the contribution's 32 bytes (secret party), the public value's UTF-8 (public party)
-
-The ceremony file given to `verify --ceremony` is the one the parties revealed into; its public part
-must be what the signed manifest records (`ceremony`), every reveal must match its commitment, and
-the seed derived from the reveals must match the manifest's seed commitment (audit/steps/reproduction.py).
+`check_bound` (step 5, whenever the manifest records a ceremony): the run is the one its transcript
+binds. `ceremony_seed` (step 7, given the ceremony file with every reveal): the file is the manifest's
+ceremony, every signature is by the listed key (and the auditor's, if given), every reveal matches
+and came before reveals closed, the drand round is the named one and its signature verifies; then the
+seed derived from it all (audit/steps/reproduction.py compares it with the seed commitment).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
+from audit.read.beacon import QUICKNET_HASH, round_time, verifies
 from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
-FORMAT = "poolgen-ceremony/1"
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+FORMAT = "poolgen-ceremony/2"
 
 
 def _lp(data: bytes) -> bytes:
     return len(data).to_bytes(8, "big") + data
 
 
+def _u64(n: int) -> bytes:
+    return n.to_bytes(8, "big")
+
+
+def _fp(raw_hex: str) -> str:
+    d = hashlib.sha256(bytes.fromhex(raw_hex)).hexdigest()[:16]
+    return ":".join(d[i:i + 4] for i in range(0, 16, 4))
+
+
 def read_ceremony(path: Path) -> dict[str, Any]:
-    """A ceremony file, checked for shape: an id and a list of parties with names and kinds."""
+    """A revealed ceremony file: its transcript, commitments, reveals and round (shape only)."""
     doc = parse_json(read_input(path, "ceremony"), str(path), "ceremony file")
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("id"), str):
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UnusableInput(f"{path}: not a ceremony file (format is not {FORMAT!r})")
-    parties = doc.get("parties")
-    if not isinstance(parties, list) or not parties:
-        raise UnusableInput(f"{path}: parties: missing or empty")
-    for i, p in enumerate(parties):
-        if not isinstance(p, dict) or not isinstance(p.get("name"), str) \
-                or p.get("kind") not in ("secret", "public"):
-            raise UnusableInput(f"{path}: parties[{i}]: needs a name and a kind (secret or public)")
-        wanted = ("commitment", "reveal") if p["kind"] == "secret" else ("source", "reveal")
-        for key in wanted:
-            if not isinstance(p.get(key), str):
-                raise UnusableInput(f"{path}: parties[{i}].{key}: missing (party {p['name']!r} has not "
-                                    f"{'committed' if key == 'commitment' else 'revealed'})")
-        if p["kind"] == "secret" and not all(_HEX64.match(p[k]) for k in wanted):
-            raise UnusableInput(f"{path}: parties[{i}]: commitment and reveal are 64 lower-case hex digits")
+    t = doc.get("transcript")
+    if not isinstance(t, dict) or not isinstance(t.get("parties"), list) or not t["parties"]:
+        raise UnusableInput(f"{path}: transcript: missing or without parties")
+    n = len(t["parties"])
+    for key in ("commitments", "reveals"):
+        entries = doc.get(key)
+        if not isinstance(entries, list) or len(entries) != n \
+                or not all(isinstance(e, dict) for e in entries):
+            raise UnusableInput(f"{path}: {key}: one per party, every party's (the ceremony is not complete)")
+    if not isinstance(doc.get("round"), dict):
+        raise UnusableInput(f"{path}: round: missing (the ceremony is not sealed)")
     return doc
 
 
-def commitment(ceremony_id: str, name: str, value: bytes) -> str:
-    return hashlib.sha256(b"poolgen/ceremony/commitment/v1" + _lp(ceremony_id.encode()) + _lp(name.encode())
-                          + _lp(value)).hexdigest()
+def transcript_hash(t: dict[str, Any]) -> str:
+    b = t["beacon"]
+    data = (b"poolgen/ceremony/transcript/v2" + _lp(t["id"].encode()) + _lp(bytes.fromhex(t["spec_sha256"]))
+            + _lp(bytes.fromhex(t["code_sha256"])) + _lp(t["game"].encode()) + _u64(len(t["pools"]))
+            + b"".join(_lp(p.encode()) for p in t["pools"]) + _lp(t["run_id"].encode())
+            + _u64(len(t["parties"]))
+            + b"".join(_lp(p["name"].encode()) + _lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
+            + _lp(bytes.fromhex(b["chain"])) + _u64(b["round"]) + _lp(b["reveals_close"].encode()))
+    return hashlib.sha256(data).hexdigest()
 
 
-def transcript(ceremony_id: str, parties: list[dict[str, Any]]) -> bytes:
-    h = hashlib.sha256(b"poolgen/ceremony/transcript/v1" + _lp(ceremony_id.encode()))
-    for p in parties:
-        c = bytes.fromhex(p["commitment"]) if p["kind"] == "secret" else p["source"].encode()
-        h.update(_lp(p["name"].encode()) + _lp(p["kind"].encode()) + _lp(c))
-    return h.digest()
+def _fail(message: str) -> VerificationError:
+    return VerificationError(Step.REPRODUCTION, message)
 
 
-def _public(p: dict[str, Any]) -> dict[str, Any]:
-    """A party as the manifest records it."""
-    if p["kind"] == "secret":
-        return {"name": p["name"], "kind": "secret", "commitment": p["commitment"]}
-    return {"name": p["name"], "kind": "public", "source": p["source"], "value": p["reveal"]}
+def check_bound(manifest: Manifest, spec_sha256: str | None = None) -> str:
+    """(5) the run is the one the manifest's ceremony transcript binds: spec, code, game, pools, run id."""
+    entry = manifest.doc["ceremony"]
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+        raise VerificationError(Step.FIGURES, f"the manifest's ceremony is not {FORMAT!r}")
+    t = entry.get("transcript")
+    try:
+        recomputed = transcript_hash(t)  # type: ignore[arg-type]
+    except (TypeError, KeyError, ValueError, AttributeError):
+        raise VerificationError(Step.FIGURES, "the manifest's ceremony transcript is malformed") from None
+    assert isinstance(t, dict)
+    if recomputed != entry.get("transcript_sha256"):
+        raise VerificationError(Step.FIGURES, "the manifest's ceremony transcript does not hash to its "
+                                "transcript_sha256")
+    doc = manifest.doc
+    made = {"spec SHA-256": doc["spec"].get("sha256"),
+            "code SHA-256": doc.get("tool", {}).get("code", {}).get("sha256"),
+            "game": doc["game"].get("rules"), "pools": [p.id for p in manifest.pools],
+            "run id": doc.get("run_id")}
+    bound = {"spec SHA-256": t["spec_sha256"], "code SHA-256": t["code_sha256"], "game": t["game"],
+             "pools": t["pools"], "run id": t["run_id"]}
+    differ = [f"{k} {made[k]} (bound: {bound[k]})" for k in made if made[k] != bound[k]]
+    if spec_sha256 is not None and spec_sha256 != t["spec_sha256"]:
+        differ.append(f"the spec given hashes to {spec_sha256[:16]}... (bound: {t['spec_sha256'][:16]}...)")
+    if differ:
+        raise VerificationError(Step.FIGURES,
+                                f"the run is not the one ceremony {t['id']} binds: " + "; ".join(differ))
+    return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
+            f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
+            f"{', '.join(t['pools'])}, run {t['run_id']}")
 
 
-def ceremony_seed(manifest: Manifest, doc: dict[str, Any]) -> tuple[bytes, str]:
-    """(7) the seed derived from the ceremony file's reveals, after checking that the file is the
-    manifest's ceremony and that every reveal matches its commitment; and what was checked."""
+def _signed(name: str, raw_hex: str, what: str, signature: str, message: bytes) -> None:
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw_hex)).verify(bytes.fromhex(signature), message)
+    except (InvalidSignature, ValueError, TypeError):
+        raise _fail(f"party {name!r}: the {what}'s signature is not by its listed key") from None
+
+
+def check_party_keys(t: dict[str, Any], expected: dict[str, Ed25519PublicKey]) -> None:
+    """The parties are exactly those the auditor expects, each with the key the auditor holds."""
+    listed = {p["name"]: p["public_key"] for p in t["parties"]}
+    if set(listed) != set(expected):
+        raise _fail(f"the ceremony's parties are {', '.join(listed)}, the auditor expects "
+                    f"{', '.join(expected)}")
+    for name, key in expected.items():
+        raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+        if raw != listed[name]:
+            raise _fail(f"party {name!r} is listed with key {_fp(listed[name])}, the auditor expects "
+                        f"{_fp(raw)}")
+
+
+def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
+                  party_keys: dict[str, Ed25519PublicKey] | None = None) -> tuple[bytes, str]:
+    """(7) the seed derived from the revealed ceremony file, after every check of docs/ceremony.md."""
     stated = manifest.doc.get("ceremony")
     if not isinstance(stated, dict):
-        raise VerificationError(Step.REPRODUCTION,
-                                "the manifest records no seed ceremony; give --seed-file instead")
-    cid, parties = doc["id"], doc["parties"]
-    if stated.get("id") != cid:
-        raise VerificationError(Step.REPRODUCTION,
-                                f"the ceremony file is ceremony {cid!r}, the manifest's is "
-                                f"{stated.get('id')!r}")
-    names = [p["name"] for p in parties]
-    if len(set(names)) != len(names):
-        raise VerificationError(Step.REPRODUCTION, "a party appears twice in the ceremony file")
-    want = stated.get("parties")
-    mine = [_public(p) for p in parties]
-    if mine != want:
-        listed = [p.get("name") for p in want] if isinstance(want, list) and all(
-            isinstance(p, dict) for p in want) else want
-        if listed != names:
-            raise VerificationError(Step.REPRODUCTION,
-                                    f"the ceremony file's parties ({', '.join(names)}) are not the "
-                                    f"manifest's ({listed})")
-        assert isinstance(want, list)  # its names are the parties' (listed == names)
-        differ = [m["name"] for m, w in zip(mine, want, strict=True) if m != w]
-        raise VerificationError(Step.REPRODUCTION,
-                                f"the commitments or public values of {', '.join(differ)} are not the "
-                                "manifest's")
-    closed = transcript(cid, parties)
-    if closed.hex() != stated.get("transcript_sha256"):
-        raise VerificationError(Step.REPRODUCTION,
-                                "the transcript of the commitments does not recompute to the manifest's "
-                                "transcript_sha256")
-    wrong = [p["name"] for p in parties if p["kind"] == "secret"
-             and commitment(cid, p["name"], bytes.fromhex(p["reveal"])) != p["commitment"]]
-    if wrong:
-        raise VerificationError(Step.REPRODUCTION,
-                                f"the reveal of {', '.join(wrong)} does not match its commitment")
-    h = hashlib.sha256(b"poolgen/ceremony/seed/v1" + closed)
-    for p in parties:
-        r = bytes.fromhex(p["reveal"]) if p["kind"] == "secret" else p["reveal"].encode()
-        h.update(_lp(p["name"].encode()) + _lp(r))
-    return h.digest(), (f"ceremony {cid}: the reveals of {len(parties)} parties ({', '.join(names)}) each "
-                        f"match the manifest's commitments (transcript {closed.hex()[:16]}...)")
+        raise _fail("the manifest records no seed ceremony; give --seed-file instead")
+    t, mine = stated.get("transcript"), doc["transcript"]
+    if mine != t:
+        mine_id = mine.get("id") if isinstance(mine, dict) else None
+        run_id = t.get("id") if isinstance(t, dict) else None
+        raise _fail(f"the ceremony file is ceremony {mine_id!r} (transcript "
+                    f"{str(doc.get('transcript_sha256'))[:16]}...), the run's is {run_id!r} (transcript "
+                    f"{str(stated.get('transcript_sha256'))[:16]}...)")
+    assert isinstance(t, dict)
+    th = transcript_hash(t)
+    if th != stated.get("transcript_sha256"):
+        raise _fail("the transcript does not recompute to the manifest's transcript_sha256")
+    if party_keys is not None:
+        check_party_keys(t, party_keys)
+    keys = {p["name"]: p["public_key"] for p in t["parties"]}
+    names = list(keys)
+    if doc["commitments"] != stated.get("commitments") or doc.get("round") != stated.get("round"):
+        raise _fail("the ceremony file's commitments or round are not the manifest's")
+    data = b""
+    for name, c in zip(names, doc["commitments"], strict=True):
+        if c.get("name") != name:
+            raise _fail(f"commitments are not in the parties' order at {name!r}")
+        _signed(name, keys[name], "commitment", c["signature"], b"poolgen/ceremony/commit/v2"
+                + bytes.fromhex(th) + _lp(name.encode()) + bytes.fromhex(c["commitment"]))
+        data += _lp(name.encode()) + bytes.fromhex(c["commitment"])
+    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + data).hexdigest()
+    if closed != stated.get("commitments_sha256"):
+        raise _fail("the commitments do not recompute to the manifest's commitments_sha256")
+    close = t["beacon"]["reveals_close"]
+    reveals = b""
+    for name, c, r in zip(names, doc["commitments"], doc["reveals"], strict=True):
+        value = bytes.fromhex(r.get("value", ""))
+        at = r.get("revealed_at", "")
+        _signed(name, keys[name], "reveal", r.get("signature", ""), b"poolgen/ceremony/reveal/v2"
+                + bytes.fromhex(closed) + _lp(name.encode()) + _lp(value) + _lp(at.encode()))
+        if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + _lp(name.encode())
+                          + _lp(value)).hexdigest() != c["commitment"]:
+            raise _fail(f"the reveal of {name} does not match its commitment")
+        if not at < close:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
+            raise _fail(f"party {name!r} revealed at {at}, after reveals closed at {close}")
+        reveals += _lp(name.encode()) + _lp(value)
+    beacon, rnd = t["beacon"], doc["round"]
+    if beacon["chain"] != QUICKNET_HASH:
+        raise _fail(f"beacon chain {beacon['chain']} is not one this verifier knows (quicknet "
+                    f"{QUICKNET_HASH})")
+    if rnd.get("round") != beacon["round"]:
+        raise _fail(f"the round is {rnd.get('round')}, the ceremony names round {beacon['round']}")
+    due = datetime.fromtimestamp(round_time(beacon["round"]), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if not close < due:
+        raise _fail(f"round {beacon['round']} is published at {due}, not after reveals close ({close})")
+    sig = rnd.get("signature", "")
+    if hashlib.sha256(bytes.fromhex(sig)).hexdigest() != rnd.get("randomness"):
+        raise _fail("the round's randomness is not the SHA-256 of its signature")
+    if not verifies(beacon["round"], sig):
+        raise _fail(f"the signature of round {beacon['round']} does not verify against chain quicknet's "
+                    "public key")
+    seed = hashlib.sha256(b"poolgen/ceremony/seed/v2" + bytes.fromhex(closed) + reveals
+                          + _u64(beacon["round"]) + _lp(bytes.fromhex(rnd["randomness"]))).digest()
+    checked = "the keys the auditor expects" if party_keys is not None else "their listed keys"
+    return seed, (f"ceremony {t['id']}: {len(names)} parties ({', '.join(names)}) committed and revealed "
+                  f"under {checked}, before reveals closed; quicknet round {beacon['round']} verifies "
+                  f"(transcript {th[:16]}...)")

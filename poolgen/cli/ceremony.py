@@ -1,39 +1,57 @@
-"""`poolgen ceremony`: a commit-reveal seed ceremony, one plain step per party (docs/ceremony.md).
+"""`poolgen ceremony`: a bound, signed commit-reveal seed ceremony closed by a drand round
+(docs/ceremony.md), one plain step per party.
 
-Every command asks for what it is not given (party name, file, value) and explains the step; with
-every flag given and --yes it asks nothing, for scripts. Secrets (contributions, the seed) are never
-printed; the ceremony file and contribution files are mode 0600.
+Every command asks for what it is not given and for confirmation before it changes anything; with
+every flag and --yes it asks nothing (for scripts). Secrets (contributions, the seed) are never
+printed. The clock is read here only; POOLGEN_TEST_NOW (a UTC time) replaces it for tests and
+rehearsals with past beacon rounds (the clock is each party's own anyway: docs/ceremony.md).
 """
 
 from __future__ import annotations
 
+import os
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from poolgen.cli.common import reports_errors, say
-from poolgen.seeds.ceremony import (
-    Ceremony,
-    CeremonyError,
+from poolgen.cli.keys import ask_passphrase
+from poolgen.loader import load_spec
+from poolgen.run.provenance import code_entry
+from poolgen.run.signing import load_private_key, load_public_key
+from poolgen.seeds.beacon import QUICKNET, read_round
+from poolgen.seeds.ceremony import Binding, Ceremony, CeremonyError, new_ceremony, parse_time, utc_text
+from poolgen.seeds.ceremony_file import (
     create_file,
     load,
-    make_contribution,
-    new_ceremony,
+    publish,
     read_contribution,
     save,
     write_contribution,
 )
 
+NOW_ENV = "POOLGEN_TEST_NOW"
+
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
-                  help="A commit-reveal seed ceremony: every party contributes, nobody chooses the seed. "
-                       "Steps: new, commit (each party), reveal (each party), seal; then generate "
-                       "--ceremony.")
+                  help="A seed ceremony: the game bound first, every party signs its commitment and its "
+                       "reveal, a drand round named in advance closes it. Steps: new, commit (each party), "
+                       "publish, reveal (each party), seal; then generate --ceremony.")
 
 File = Annotated[Path, typer.Argument(metavar="CEREMONY", help="The ceremony file (mode 0600).")]
-PartyName = Annotated[str | None, typer.Option("--party",
-                                               help="Your party's name, as the ceremony lists it.")]
+PartyName = Annotated[str | None, typer.Option(
+    "--party", help="Your party's name, as the ceremony lists it.")]
+Key = Annotated[Path | None, typer.Option(
+    "--key", metavar="FILE", help="Your party's private key (poolgen keys new), listed at ceremony new.")]
 Yes = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")]
+Readable = Annotated[bool, typer.Option("--allow-readable-secret", help="Use a private key others may read.")]
+
+
+def now() -> datetime:
+    told = os.environ.get(NOW_ENV)
+    return parse_time(told, NOW_ENV) if told else datetime.now(UTC).replace(microsecond=0)
 
 
 def _ask(text: str, default: str | None = None) -> str:
@@ -55,62 +73,80 @@ def _confirm(text: str, yes: bool) -> None:
         raise CeremonyError("not confirmed; nothing was changed")
 
 
-def _party(ceremony: Ceremony, name: str | None, kinds: tuple[str, ...]) -> str:
-    if name is not None:
-        return name
-    names = ", ".join(p.name for p in ceremony.parties if p.kind in kinds)
-    return _ask(f"Which party are you? ({names})")
+def _party(ceremony: Ceremony, name: str | None, key: Path | None,
+           readable: bool) -> tuple[str, Ed25519PrivateKey]:
+    if name is None:
+        name = _ask(f"Which party are you? ({', '.join(ceremony.names)})")
+    ceremony.index(name)
+    if key is None:
+        key = Path(_ask("Your private key file", default=f"{name}-keys/signing-key.pem"))
+    private = load_private_key(key, ask_passphrase, readable)
+    ceremony.check_key(name, private)
+    return name, private
 
 
 @app.command("new")
 @reports_errors
 def new(
     file: File,
-    ceremony_id: Annotated[str | None, typer.Option("--id", help="A name for this ceremony.")] = None,
-    party: Annotated[list[str] | None, typer.Option(
-        "--party", help="A party that makes a secret contribution (repeat for each).")] = None,
-    public: Annotated[list[str] | None, typer.Option(
-        "--public", metavar="NAME=SOURCE", help="A public party: NAME=where its value will be published "
-        "after commitments close (e.g. 'beacon=NIST beacon pulse of 2026-12-05 12:00 UTC').")] = None,
+    ceremony_id: Annotated[str, typer.Option("--id", help="A name for this ceremony.")],
+    spec: Annotated[Path, typer.Option("--spec", metavar="FILE", help="The spec the run will be made from.")],
+    party: Annotated[list[str], typer.Option(
+        "--party", metavar="NAME=PUBLIC_KEY", help="A secret party and its Ed25519 public key (PEM); "
+        "at least two, in the order their reveals enter the seed.")],
+    beacon_round: Annotated[int, typer.Option(
+        "--beacon-round", help="The drand quicknet round that closes the ceremony: due after reveals "
+                               "close.")],
+    reveals_close: Annotated[str, typer.Option(
+        "--reveals-close", metavar="TIME", help="When reveals close, UTC: YYYY-MM-DDTHH:MM:SSZ.")],
+    pool: Annotated[list[str] | None, typer.Option(
+        "--pool", help="A pool the run builds (default: all).")] = None,
+    run_id: Annotated[str | None, typer.Option(
+        "--run-id", help="The run's id (default: the ceremony id).")] = None,
+    chain: Annotated[str, typer.Option(
+        "--beacon-chain", metavar="HASH", help="The drand chain's hash.")] = QUICKNET.hash,
 ) -> None:
-    """Start a ceremony: its id and the parties, in the order their reveals enter the seed."""
-    if ceremony_id is None:
-        ceremony_id = _ask("A name for this ceremony (letters, digits, '-', e.g. game358-2026-12)")
-    if not party:
-        say("Each party (vendor, lottery, auditor, ...) makes a secret contribution on its own computer.")
-        party = [n.strip() for n in _ask("Names of those parties, separated by commas").split(",")]
-        if not public and typer.confirm("Add a public party (a value published only after every "
-                                        "commitment is in, such as a draw result)?", default=False, err=True):
-            public = [f"{_ask('Its name')}={_ask('Where and when its value will be published')}"]
-    pairs = []
-    for item in public or []:
-        name, sep, source = item.partition("=")
+    """Bind the game (spec, code, pools, run), list the parties' keys and name the beacon round."""
+    game = load_spec(spec)
+    ids = pool or [p.id for p in game.pools]
+    for pid in ids:
+        game.pool(pid)
+    parties = []
+    for item in party:
+        name, sep, key = item.partition("=")
         if not sep:
-            raise CeremonyError(f"--public {item!r}: write NAME=SOURCE")
-        pairs.append((name.strip(), source.strip()))
-    ceremony = new_ceremony(ceremony_id, [p.strip() for p in party], pairs)
+            raise CeremonyError(f"--party {item!r}: write NAME=PUBLIC_KEY_FILE")
+        parties.append((name.strip(), load_public_key(Path(key.strip()))))
+    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id or ceremony_id)
+    ceremony = new_ceremony(ceremony_id, binding, parties, chain, beacon_round,
+                            parse_time(reveals_close, "--reveals-close"), now())
     create_file(file, ceremony)
+    due = ceremony.chain.round_time(beacon_round)
     say(f"wrote ceremony file {file} (mode 0600) for ceremony {ceremony.id}")
-    say(f"next: each of {', '.join(ceremony.waiting_to_commit())} runs: poolgen ceremony commit {file}")
+    typer.echo(f"transcript SHA-256 {ceremony.transcript_sha256}")
+    say(f"it binds spec {spec.name} ({game.sha256[:16]}...), pools {', '.join(ids)}, run {binding.run_id}; "
+        f"reveals close {utc_text(ceremony.reveals_close)}; {QUICKNET.name} round {beacon_round} is due "
+        f"{utc_text(due)}")
+    say(f"next: each of {', '.join(ceremony.names)} runs: poolgen ceremony commit {file}")
 
 
 @app.command("commit")
 @reports_errors
 def commit(
-    file: File, party: PartyName = None,
+    file: File, party: PartyName = None, key: Key = None,
     contribution: Annotated[Path | None, typer.Option(
         "--contribution", metavar="FILE", help="Where to save your secret contribution (a new file, "
                                                "mode 0600). Default: ask.")] = None,
-    yes: Yes = False,
+    yes: Yes = False, allow_readable_secret: Readable = False,
 ) -> None:
-    """Make your secret contribution (saved only in your file) and record its commitment."""
+    """Make your secret contribution (saved only in your file) and record its signed commitment."""
     ceremony = load(file)
-    name = _party(ceremony, party, ("secret",))
+    name, private = _party(ceremony, party, key, allow_readable_secret)
     if contribution is None:
         contribution = Path(_ask("Where should your secret contribution be saved? Keep it private until "
                                  "you reveal it", default=f"{name}.contribution"))
-    value, commitment = make_contribution(ceremony, name)
-    closed = ceremony.commit(name, commitment)  # refuses before anything is written
+    value = os.urandom(32)
+    closed = ceremony.commit(name, private, value)  # refuses before anything is written
     _confirm(f"Save a new secret contribution for {name} in {contribution} and record its commitment?", yes)
     write_contribution(contribution, ceremony, name, value)
     try:
@@ -118,76 +154,109 @@ def commit(
     except BaseException:
         contribution.unlink(missing_ok=True)  # new and never committed: nothing depends on it
         raise
+    entry = ceremony.commitments[ceremony.index(name)]
+    assert entry is not None
     say(f"saved your secret contribution in {contribution} (mode 0600); do not show it to anyone yet")
-    typer.echo(f"commitment of {name}: {commitment}")
+    typer.echo(f"commitment of {name}: {entry['commitment']}")
     if closed:
-        typer.echo(f"commitments closed: transcript SHA-256 {ceremony.transcript}")
-        say("every party should write this transcript down; next: each party runs "
-            f"poolgen ceremony reveal {file}")
+        say(f"every commitment is in; next: poolgen ceremony publish {file} --out BUNDLE, then each party "
+            f"reveals before {utc_text(ceremony.reveals_close)}")
     else:
         say(f"waiting for the commitments of {', '.join(ceremony.waiting_to_commit())}")
+
+
+@app.command("publish")
+@reports_errors
+def publish_cmd(
+    file: File,
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The public bundle (a new file).")],
+) -> None:
+    """Write the pre-sale bundle: transcript, signed commitments, round and abort, never a reveal.
+    Publish it before the reveals: a ceremony abandoned after it is on the record."""
+    ceremony = load(file)
+    publish(out, ceremony)
+    typer.echo(f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 {ceremony.transcript_sha256}")
 
 
 @app.command("reveal")
 @reports_errors
 def reveal(
-    file: File, party: PartyName = None,
+    file: File, party: PartyName = None, key: Key = None,
     contribution: Annotated[Path | None, typer.Option(
-        "--contribution", metavar="FILE", help="Your contribution file (secret parties).")] = None,
-    value: Annotated[str | None, typer.Option(
-        "--value", help="The published value, exactly as published (public parties).")] = None,
-    yes: Yes = False,
+        "--contribution", metavar="FILE", help="Your contribution file.")] = None,
+    yes: Yes = False, allow_readable_secret: Readable = False,
 ) -> None:
-    """After every commitment is in: reveal your contribution (or the public value); it must match."""
+    """After every commitment is in and before reveals close: reveal your contribution, signed."""
     ceremony = load(file)
-    ceremony.check_closed()
-    name = _party(ceremony, party, ("secret", "public"))
-    if ceremony.party(name).kind == "public":
-        if value is None:
-            value = _ask(f"The value published at: {ceremony.party(name).source}\nType it exactly")
-        ceremony.reveal_public(name, value)
-    else:
-        if contribution is None:
-            contribution = Path(_ask("Your contribution file", default=f"{name}.contribution"))
-        ceremony.reveal_secret(name, read_contribution(contribution, ceremony, name))
-    public = ceremony.party(name).kind == "public"
-    _confirm(f"Record {name}'s public value in the ceremony file?" if public
-             else f"Reveal {name}'s contribution into the ceremony file?", yes)
+    ceremony.check_open()
+    ceremony.closed()
+    name, private = _party(ceremony, party, key, allow_readable_secret)
+    if contribution is None:
+        contribution = Path(_ask("Your contribution file", default=f"{name}.contribution"))
+    ceremony.reveal(name, private, read_contribution(contribution, ceremony, name), now())
+    _confirm(f"Reveal {name}'s contribution into the ceremony file?", yes)
     save(file, ceremony)
-    typer.echo(f"{name}: public value recorded" if public else f"{name}: revealed; it matches its commitment")
+    typer.echo(f"{name}: revealed; it matches its commitment")
     waiting = ceremony.waiting_to_reveal()
+    due = utc_text(ceremony.chain.round_time(ceremony.round_number))
     say(f"waiting for the reveals of {', '.join(waiting)}" if waiting
-        else f"every party has revealed; next: poolgen ceremony seal {file}")
+        else f"every party has revealed; next, once round {ceremony.round_number} is out ({due}): "
+             f"poolgen ceremony seal {file} --round ROUND.json")
 
 
 @app.command("seal")
 @reports_errors
-def seal(file: File, yes: Yes = False) -> None:
-    """Check every reveal against its commitment and fix the seed (its commitment is printed, never the
-    seed). Then: poolgen generate SPEC --ceremony CEREMONY."""
+def seal(
+    file: File,
+    round_file: Annotated[Path, typer.Option(
+        "--round", metavar="FILE", help="The named round as drand serves it (docs/ceremony.md).")],
+    yes: Yes = False,
+) -> None:
+    """Check the drand round's signature and every reveal, and fix the seed (its commitment is printed,
+    never the seed). Then: poolgen generate SPEC --ceremony CEREMONY."""
     ceremony = load(file)
-    ceremony.seed()  # every check, before asking
-    names = ", ".join(p.name for p in ceremony.parties)
-    _confirm(f"Seal ceremony {ceremony.id} with the reveals of {names}?", yes)
-    ceremony.seal()
+    ceremony.check_open()
+    beacon = read_round(round_file, ceremony.chain, ceremony.round_number)
+    ceremony.seed(beacon)  # every check, before asking
+    _confirm(f"Seal ceremony {ceremony.id} with {ceremony.chain.name} round {beacon.round}?", yes)
+    ceremony.seal(beacon)
     save(file, ceremony)
-    typer.echo(f"ceremony {ceremony.id} sealed: transcript SHA-256 {ceremony.transcript}")
+    typer.echo(f"ceremony {ceremony.id} sealed with {ceremony.chain.name} round {beacon.round}: transcript "
+               f"SHA-256 {ceremony.transcript_sha256}")
     typer.echo(f"seed commitment: {ceremony.sealed}")
     say(f"next: poolgen generate SPEC --ceremony {file}; keep {file} secret until the game closes")
+
+
+@app.command("abort")
+@reports_errors
+def abort(
+    file: File, reason: Annotated[str, typer.Option("--reason", help="Why, for the public record.")],
+    party: PartyName = None, key: Key = None, yes: Yes = False, allow_readable_secret: Readable = False,
+) -> None:
+    """Abort the ceremony (any party, before it is sealed): it is signed and recorded; publish the bundle."""
+    ceremony = load(file)
+    name, private = _party(ceremony, party, key, allow_readable_secret)
+    ceremony.abort_by(name, private, reason)
+    _confirm(f"Abort ceremony {ceremony.id}? It cannot be resumed.", yes)
+    save(file, ceremony)
+    typer.echo(f"ceremony {ceremony.id} aborted by {name}: {reason}")
+    say(f"publish it (poolgen ceremony publish {file} --out BUNDLE) so the abort is on the record")
 
 
 @app.command("status")
 @reports_errors
 def status(file: File) -> None:
-    """The ceremony's public state: parties, commitments, who has revealed (never a secret value)."""
-    ceremony = load(file)
-    typer.echo(f"ceremony {ceremony.id}")
-    for p in ceremony.parties:
-        if p.kind == "secret":
-            state = f"commitment {p.commitment}" if p.commitment else "not committed"
-            typer.echo(f"  {p.name} (secret): {state}; {'revealed' if p.reveal else 'not revealed'}")
-        else:
-            shown = f"value {p.reveal!r}" if p.reveal is not None else "not revealed"
-            typer.echo(f"  {p.name} (public, {p.source}): {shown}")
-    typer.echo(f"transcript SHA-256: {ceremony.transcript or 'commitments not closed'}")
-    typer.echo(f"seed commitment: {ceremony.sealed or 'not sealed'}")
+    """The ceremony's public state: what it binds, who has committed and revealed (never a secret)."""
+    c = load(file)
+    t = c.transcript
+    typer.echo(f"ceremony {c.id}: transcript SHA-256 {c.transcript_sha256}")
+    typer.echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
+               f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}...")
+    due = utc_text(c.chain.round_time(c.round_number))
+    typer.echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
+               f"{utc_text(c.reveals_close)}")
+    for name, cm, rv in zip(c.names, c.commitments, c.reveals, strict=True):
+        typer.echo(f"  {name}: {'commitment ' + cm['commitment'] if cm else 'not committed'}; "
+                   f"{'revealed at ' + rv['revealed_at'] if rv else 'not revealed'}")
+    typer.echo(f"seed commitment: {c.sealed or 'not sealed'}; run: {c.run or 'none yet'}"
+               + (f"; aborted by {c.abort['name']}: {c.abort['reason']}" if c.abort else ""))

@@ -28,8 +28,11 @@ from poolgen.limits import available_memory, pool_memory, workers_that_fit
 from poolgen.loader import load_spec
 from poolgen.money import parse_printed
 from poolgen.run.generate import STEPS, GenerateRequest, RunResult, generate
+from poolgen.run.provenance import code_entry
 from poolgen.run.signing import Signer
-from poolgen.seeds.ceremony import load as load_ceremony
+from poolgen.seeds.ceremony import Binding
+from poolgen.seeds.ceremony_file import load as load_ceremony
+from poolgen.seeds.ceremony_file import save as save_ceremony
 from poolgen.seeds.seed import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 
 ValidationKey = Annotated[Path | None, typer.Option(
@@ -95,7 +98,8 @@ def generate_cmd(
         "--unsigned", help="Write a run without a signature (the manifest says so).")] = False,
     ceremony: Annotated[Path | None, typer.Option(
         "--ceremony", metavar="FILE", help="A sealed seed ceremony (poolgen ceremony seal): its seed is "
-                                           "used and its parties recorded in the manifest.")] = None,
+                                           "used, only for the spec, code, pools and run it binds, once; "
+                                           "its transcript is recorded in the manifest.")] = None,
     allow_readable_secret: Annotated[bool, typer.Option(
         READABLE_SECRET_FLAG, help="Use a seed file or private key even if its group or others may "
                                    "read it (refused otherwise).")] = False,
@@ -107,6 +111,9 @@ def generate_cmd(
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
     game = load_spec(spec_file)
     now = datetime.now(UTC).replace(microsecond=0)
+    sealed = load_ceremony(ceremony) if ceremony is not None else None
+    if sealed is not None and run_id is None:
+        run_id = sealed.transcript["run_id"]  # the run the ceremony binds
     run_id = run_id or f"{game.id}-{now:%Y%m%dT%H%M%SZ}"
     check_run_id(run_id)
     ids = pool or [p.id for p in game.pools]
@@ -116,12 +123,11 @@ def generate_cmd(
     for line in sweep(out):  # what killed runs left here: reported, never reused
         say(line)
     ensure_new(out / run_id)
-    sealed = None
-    if ceremony is not None:
+    if ceremony is not None and sealed is not None:
         if seed_file is not None or entropy:
             raise SeedError("--ceremony gives the seed; it cannot be combined with --seed-file or --entropy")
-        sealed = load_ceremony(ceremony)
         seed = sealed.sealed_seed()
+        sealed.check_binding(Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id))
         seed_file = ceremony  # the seed's source: no new seed file
     elif seed_file is not None:
         if entropy:
@@ -138,6 +144,9 @@ def generate_cmd(
         placed.append(run)
         if fresh:
             _name_seed(out, run_id)
+        if ceremony is not None and sealed is not None:  # the ceremony has seeded its one run
+            sealed.run = run_id
+            save_ceremony(ceremony, sealed)
 
     if fresh:
         seed = fresh_seed(parse_entropy(entropy or []))

@@ -39,9 +39,16 @@ PUBLIC_FIELDS = frozenset({
     "game.style",
     "drbg.algorithm", "drbg.streams[]",
     "seed_commitment.algorithm", "seed_commitment.value",
-    "ceremony.format", "ceremony.algorithm", "ceremony.id", "ceremony.transcript_sha256",
-    "ceremony.parties[].name", "ceremony.parties[].kind", "ceremony.parties[].commitment",
-    "ceremony.parties[].source", "ceremony.parties[].value",
+    # the seed ceremony (docs/ceremony.md): what it binds, the parties' public keys, hashes of their
+    # contributions and signatures over them, and the drand round, published by drand itself
+    "ceremony.format", "ceremony.algorithm", "ceremony.transcript_sha256", "ceremony.commitments_sha256",
+    "ceremony.transcript.id", "ceremony.transcript.spec_sha256", "ceremony.transcript.code_sha256",
+    "ceremony.transcript.game", "ceremony.transcript.pools[]", "ceremony.transcript.run_id",
+    "ceremony.transcript.parties[].name", "ceremony.transcript.parties[].public_key",
+    "ceremony.transcript.beacon.chain", "ceremony.transcript.beacon.round",
+    "ceremony.transcript.beacon.reveals_close",
+    "ceremony.commitments[].name", "ceremony.commitments[].commitment", "ceremony.commitments[].signature",
+    "ceremony.round.round", "ceremony.round.signature", "ceremony.round.randomness",
     "pools[].id", "pools[].price_cents", "pools[].tickets", "pools[].winners", "pools[].prize_cost_cents",
     "pools[].odds_1_in", "pools[].payout_pct", "pools[].denomination_cents", "pools[].play_areas",
     "pools[].first_book", "pools[].books", "pools[].columns[]",
@@ -102,10 +109,11 @@ def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
     lines.append(f"seed commitment: {seed['value']}  ({seed['algorithm']})")
     ceremony = doc.get("ceremony")
     if isinstance(ceremony, dict):
-        lines.append(f"seed ceremony {ceremony['id']}: transcript SHA-256 {ceremony['transcript_sha256']}")
-        for p in ceremony["parties"]:
-            lines.append(f"  {p['name']}: commitment {p['commitment']}" if p["kind"] == "secret"
-                         else f"  {p['name']} (public): {p['source']}: {p['value']!r}")
+        t = ceremony["transcript"]
+        lines.append(f"seed ceremony {t['id']}: transcript SHA-256 {ceremony['transcript_sha256']}, drand "
+                     f"round {ceremony['round']['round']} of chain {t['beacon']['chain']}")
+        for p in ceremony["commitments"]:
+            lines.append(f"  {p['name']}: commitment {p['commitment']}")
     for p in doc["pools"]:
         lines.append(f"pool {p['id']}: {p['tickets']:,} tickets, {p['winners']:,} winners, "
                      f"Merkle root {p['merkle']['root']}, file {p['file']['name']} "

@@ -1,332 +1,320 @@
-"""A commit-reveal seed ceremony: no party, nor any group short of all of them, chooses the run seed.
+"""A bound, signed commit-reveal seed ceremony closed by a public beacon round (docs/ceremony.md).
 
-Each secret party makes a 32-byte contribution (kept in its own 0600 file) and records only its
-commitment; when the last commitment is in, commitments close and the transcript hash fixes them.
-Only then do parties reveal; a public party (a future draw result, a beacon pulse named in advance)
-reveals a public string. The seed is derived from every reveal, and only if each matches its
-commitment. docs/ceremony.md defines every byte; audit/steps/ceremony.py re-implements the checks.
-
-    lp(x)       = len(x) as 8-byte big-endian || x
-    commitment  = SHA-256("poolgen/ceremony/commitment/v1" || lp(id) || lp(name) || lp(value))
-    transcript  = SHA-256("poolgen/ceremony/transcript/v1" || lp(id) ||
-                          for each party in listed order: lp(name) || lp(kind) || lp(c))
-                  c = the commitment's 32 bytes (secret), the source's UTF-8 (public)
-    seed        = SHA-256("poolgen/ceremony/seed/v1" || transcript ||
-                          for each party in listed order: lp(name) || lp(r))
-                  r = the contribution's 32 bytes (secret), the public value's UTF-8 (public)
-
-The ceremony file is one JSON document (canonical form) that every step updates; it holds the
-reveals once they are made, so it is a secret file (mode 0600) until the game closes.
+`new` binds what the seed is for (spec and code SHA-256, game, pools, run id), the parties' Ed25519
+public keys and a drand round due after reveals close; that transcript's hash is in every commitment.
+Each party commits and reveals under its own key; the seed is derived from the closed commitments,
+every reveal and the round's randomness, so before the round nobody, not even the last party to
+reveal, can compute it. The ceremony file (one canonical JSON document, mode 0600) is rewritten whole
+at each step. Secrets (contributions, the seed) are never printed. audit/steps/ceremony.py checks the
+same again without poolgen.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import re
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
 from poolgen.errors import PoolgenError
-from poolgen.files.read import JSON_STRING, nesting_depth, read_input
-from poolgen.files.write import canonical_bytes, write_atomic, write_secret
-from poolgen.limits import MAX_NESTING
+from poolgen.seeds import transcript as tx
+from poolgen.seeds.beacon import Chain, Round, chain
 from poolgen.seeds.seed import commitment as seed_commitment
 
-FORMAT = "poolgen-ceremony/1"
-CONTRIBUTION = "poolgen-contribution/1"
-ALGORITHM = "poolgen/ceremony/v1 (docs/ceremony.md)"
+FORMAT = "poolgen-ceremony/2"
+ALGORITHM = "poolgen/ceremony/v2 (docs/ceremony.md)"
 VALUE_BYTES = 32
-MAX_PUBLIC = 1024  # bytes of a public party's source or value
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
-_HEX64 = re.compile(r"^[0-9a-f]{64}$")
+MIN_SECRET, MAX_PARTIES = 2, 16
+MAX_TEXT = 1024  # bytes of an abort's reason
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
+HEX64 = re.compile(r"^[0-9a-f]{64}$")
+TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
 class CeremonyError(PoolgenError):
     """A ceremony step is refused; the message says which ceremony, which party and why."""
 
 
-def _lp(data: bytes) -> bytes:
-    return len(data).to_bytes(8, "big") + data
+def utc_text(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime(TIME)
 
 
-def commitment(ceremony_id: str, name: str, value: bytes) -> str:
-    """The commitment a secret party publishes for its 32-byte contribution (hex)."""
-    return hashlib.sha256(b"poolgen/ceremony/commitment/v1" + _lp(ceremony_id.encode()) + _lp(name.encode())
-                          + _lp(value)).hexdigest()
+def parse_time(text: str, where: str) -> datetime:
+    try:
+        return datetime.strptime(text, TIME).replace(tzinfo=UTC)
+    except (TypeError, ValueError):
+        raise CeremonyError(f"{where}: a UTC time is written YYYY-MM-DDTHH:MM:SSZ, not {text!r}") from None
 
 
-@dataclass
-class Party:
-    name: str
-    kind: str  # "secret" or "public"
-    commitment: str | None = None  # secret parties
-    source: str | None = None  # public parties: where the value will come from, named in advance
-    reveal: str | None = None  # hex of the contribution (secret) or the public value (public)
+def raw_key(key: Ed25519PublicKey) -> str:
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
 
-    def to_json(self) -> dict[str, Any]:
-        out = {"name": self.name, "kind": self.kind, "reveal": self.reveal}
-        if self.kind == "secret":
-            out["commitment"] = self.commitment
-        else:
-            out["source"] = self.source
-        return out
+
+def key_fingerprint(raw_hex: str) -> str:
+    """As poolgen/run/signing.py names keys: SHA-256 of the raw key, 16 hex digits in fours."""
+    digits = hashlib.sha256(bytes.fromhex(raw_hex)).hexdigest()[:16]
+    return ":".join(digits[i:i + 4] for i in range(0, 16, 4))
+
+
+@dataclass(frozen=True)
+class Binding:
+    """What the seed will be used for: one run of one game from one spec and one code."""
+
+    spec_sha256: str
+    code_sha256: str
+    game: str
+    pools: tuple[str, ...]
+    run_id: str
 
 
 @dataclass
 class Ceremony:
-    """A ceremony file's document; loading one checks its shape, not (yet) its reveals."""
+    transcript: dict[str, Any]
+    transcript_sha256: str
+    commitments: list[dict[str, Any] | None] = field(default_factory=list)
+    reveals: list[dict[str, Any] | None] = field(default_factory=list)
+    round: dict[str, Any] | None = None
+    sealed: str | None = None
+    run: str | None = None
+    abort: dict[str, Any] | None = None
 
-    id: str
-    parties: list[Party]
-    transcript: str | None = None  # set when commitments close
-    sealed: str | None = None  # the seed's commitment, set when sealed
+    # ---- what the transcript says --------------------------------------------------------------
 
-    # ---- queries --------------------------------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return str(self.transcript["id"])
 
-    def party(self, name: str) -> Party:
-        for p in self.parties:
-            if p.name == name:
-                return p
-        names = ", ".join(p.name for p in self.parties)
-        raise CeremonyError(f"ceremony {self.id}: no party {name!r} (the parties are {names})")
+    @property
+    def names(self) -> list[str]:
+        return [p["name"] for p in self.transcript["parties"]]
+
+    @property
+    def chain(self) -> Chain:
+        return chain(self.transcript["beacon"]["chain"], f"ceremony {self.id}")
+
+    @property
+    def round_number(self) -> int:
+        return int(self.transcript["beacon"]["round"])
+
+    @property
+    def reveals_close(self) -> datetime:
+        return parse_time(self.transcript["beacon"]["reveals_close"], f"ceremony {self.id}")
+
+    def refuse(self, message: str) -> CeremonyError:
+        return CeremonyError(f"ceremony {self.id}: {message}")
+
+    def index(self, name: str) -> int:
+        if name not in self.names:
+            raise self.refuse(f"no party {name!r} (the parties are {', '.join(self.names)})")
+        return self.names.index(name)
+
+    def public_key(self, name: str) -> Ed25519PublicKey:
+        return Ed25519PublicKey.from_public_bytes(
+            bytes.fromhex(self.transcript["parties"][self.index(name)]["public_key"]))
+
+    def check_key(self, name: str, key: Ed25519PrivateKey) -> None:
+        """`key` is the private half of `name`'s listed key."""
+        mine, listed = raw_key(key.public_key()), self.transcript["parties"][self.index(name)]["public_key"]
+        if mine != listed:
+            raise self.refuse(f"party {name!r}: key {key_fingerprint(mine)} is not its key in the ceremony "
+                              f"({key_fingerprint(listed)})")
+
+    def _signed(self, name: str, what: str, signature: str, message: bytes) -> None:
+        try:
+            self.public_key(name).verify(bytes.fromhex(signature), message)
+        except (InvalidSignature, ValueError):
+            raise self.refuse(f"party {name!r}: the {what}'s signature is not by its listed key") from None
+
+    def check_signatures(self) -> None:
+        """Every commitment, reveal and abort in the file is signed by its party's listed key."""
+        for c in self.commitments:
+            if c is not None:
+                self._signed(c["name"], "commitment", c["signature"],
+                             tx.commit_message(self.transcript_sha256, c["name"], c["commitment"]))
+        if any(r is not None for r in self.reveals):
+            closed = self.closed()
+            for r in self.reveals:
+                if r is not None:
+                    self._signed(r["name"], "reveal", r["signature"], tx.reveal_message(
+                        closed, r["name"], bytes.fromhex(r["value"]), r["revealed_at"]))
+        if self.abort is not None:
+            self._signed(self.abort["name"], "abort", self.abort["signature"],
+                         tx.abort_message(self.transcript_sha256, self.abort["name"], self.abort["reason"]))
+
+    def check_open(self) -> None:
+        if self.abort is not None:
+            raise self.refuse(f"aborted by {self.abort['name']} ({self.abort['reason']}); start a new "
+                              "ceremony")
 
     def waiting_to_commit(self) -> list[str]:
-        return [p.name for p in self.parties if p.kind == "secret" and p.commitment is None]
+        return [n for n, c in zip(self.names, self.commitments, strict=True) if c is None]
 
     def waiting_to_reveal(self) -> list[str]:
-        return [p.name for p in self.parties if p.reveal is None]
+        return [n for n, r in zip(self.names, self.reveals, strict=True) if r is None]
 
-    def transcript_hash(self) -> str:
-        h = hashlib.sha256(b"poolgen/ceremony/transcript/v1" + _lp(self.id.encode()))
-        for p in self.parties:
-            c = bytes.fromhex(p.commitment or "") if p.kind == "secret" else (p.source or "").encode()
-            h.update(_lp(p.name.encode()) + _lp(p.kind.encode()) + _lp(c))
-        return h.hexdigest()
-
-    # ---- steps ----------------------------------------------------------------------------------
-
-    def commit(self, name: str, value_commitment: str) -> bool:
-        """Record a secret party's commitment; True if that closed the commitments."""
-        party = self.party(name)
-        if party.kind != "secret":
-            raise CeremonyError(f"ceremony {self.id}: party {name!r} is public: it makes no commitment and "
-                                "reveals its value after commitments close")
-        if self.transcript is not None:
-            raise CeremonyError(f"ceremony {self.id}: commitments are closed; party {name!r} cannot change "
-                                "its contribution")
-        if party.commitment is not None:
-            raise CeremonyError(f"ceremony {self.id}: party {name!r} has already committed; a commitment is "
-                                "never replaced")
-        if not _HEX64.match(value_commitment):
-            raise CeremonyError(f"ceremony {self.id}: party {name!r}: a commitment is 64 lower-case hex "
-                                "digits")
-        party.commitment = value_commitment
-        if self.waiting_to_commit():
-            return False
-        self.transcript = self.transcript_hash()
-        return True
-
-    def check_closed(self) -> None:
-        """Every secret party has committed, and the commitments are those that closed."""
+    def closed(self) -> str:
+        """The hash of the closed commitments; refused while one is missing."""
         waiting = self.waiting_to_commit()
-        if waiting or self.transcript is None:
-            raise CeremonyError(f"ceremony {self.id}: commitments are not closed yet (waiting for "
-                                f"{', '.join(waiting)}); every party commits before anyone reveals")
-        now = self.transcript_hash()
-        if now != self.transcript:
-            raise CeremonyError(f"ceremony {self.id}: the commitments are not the ones that closed "
-                                f"(transcript {now[:16]}..., {self.transcript[:16]}... at closing)")
+        if waiting:
+            raise self.refuse(f"commitments are not all in (waiting for {', '.join(waiting)}); every party "
+                              "commits before anyone reveals")
+        return tx.commitments_hash(self.transcript_sha256,
+                                   [(c["name"], c["commitment"]) for c in self.commitments if c is not None])
 
-    def reveal_secret(self, name: str, value: bytes) -> None:
-        self.check_closed()
-        party = self.party(name)
-        if party.kind != "secret":
-            raise CeremonyError(f"ceremony {self.id}: party {name!r} is public: reveal its value with "
-                                "--value")
-        if commitment(self.id, name, value) != party.commitment:
-            raise CeremonyError(f"ceremony {self.id}: party {name!r}: the revealed contribution does not "
-                                "match its commitment")
-        party.reveal = value.hex()
+    # ---- steps ---------------------------------------------------------------------------------
 
-    def reveal_public(self, name: str, value: str) -> None:
-        self.check_closed()
-        party = self.party(name)
-        if party.kind != "public":
-            raise CeremonyError(f"ceremony {self.id}: party {name!r} is secret: reveal its contribution "
-                                "file with --contribution")
-        _public_text(value, f"ceremony {self.id}: party {name!r}: the public value")
-        if party.reveal is not None and party.reveal != value:
-            raise CeremonyError(f"ceremony {self.id}: public party {name!r} has already revealed another "
-                                "value")
-        party.reveal = value
+    def commit(self, name: str, key: Ed25519PrivateKey, value: bytes) -> bool:
+        """Record `name`'s signed commitment to `value`; True if that was the last one."""
+        self.check_open()
+        i = self.index(name)
+        self.check_key(name, key)
+        if self.commitments[i] is not None:
+            raise self.refuse(f"party {name!r} has already committed; a commitment is never replaced")
+        c = tx.commitment(self.transcript_sha256, name, value)
+        signature = key.sign(tx.commit_message(self.transcript_sha256, name, c)).hex()
+        self.commitments[i] = {"name": name, "commitment": c, "signature": signature}
+        return not self.waiting_to_commit()
 
-    def seed(self) -> bytes:
-        """The seed, after checking that commitments closed unchanged and every reveal matches."""
-        self.check_closed()
-        for p in self.parties:
-            if p.reveal is None:
-                raise CeremonyError(f"ceremony {self.id}: no reveal from party {p.name!r}; every party "
-                                    "reveals before the seed is sealed")
-            if p.kind == "secret" and commitment(self.id, p.name, bytes.fromhex(p.reveal)) != p.commitment:
-                raise CeremonyError(f"ceremony {self.id}: party {p.name!r}: the revealed contribution does "
-                                    "not match its commitment")
-        assert self.transcript is not None
-        h = hashlib.sha256(b"poolgen/ceremony/seed/v1" + bytes.fromhex(self.transcript))
-        for p in self.parties:
-            r = bytes.fromhex(p.reveal or "") if p.kind == "secret" else (p.reveal or "").encode()
-            h.update(_lp(p.name.encode()) + _lp(r))
-        return h.digest()
+    def reveal(self, name: str, key: Ed25519PrivateKey, value: bytes, now: datetime) -> None:
+        """Record `name`'s signed reveal, before reveals close."""
+        self.check_open()
+        i = self.index(name)
+        self.check_key(name, key)
+        closed = self.closed()
+        if now >= self.reveals_close:
+            raise self.refuse(f"reveals closed at {utc_text(self.reveals_close)}; a late reveal could know "
+                              "the beacon (abort the ceremony)")
+        c = self.commitments[i]
+        assert c is not None  # closed() found every commitment
+        if tx.commitment(self.transcript_sha256, name, value) != c["commitment"]:
+            raise self.refuse(f"party {name!r}: the revealed contribution does not match its commitment")
+        when = utc_text(now)
+        signature = key.sign(tx.reveal_message(closed, name, value, when)).hex()
+        self.reveals[i] = {"name": name, "value": value.hex(), "revealed_at": when, "signature": signature}
 
-    def seal(self) -> bytes:
-        seed = self.seed()
-        self.sealed = seed_commitment(seed)
+    def abort_by(self, name: str, key: Ed25519PrivateKey, reason: str) -> None:
+        self.check_open()
+        self.check_key(name, key)
+        if self.sealed is not None:
+            raise self.refuse("is sealed; a sealed ceremony is not aborted")
+        if not reason.strip() or len(reason.encode()) > MAX_TEXT:
+            raise self.refuse(f"an abort's reason is 1 to {MAX_TEXT} bytes of text, not blank")
+        signature = key.sign(tx.abort_message(self.transcript_sha256, name, reason)).hex()
+        self.abort = {"name": name, "reason": reason, "signature": signature}
+
+    def seed(self, beacon: Round) -> bytes:
+        """The seed from every reveal and the named round, after checking each of them again."""
+        self.check_open()
+        closed = self.closed()
+        for name, r in zip(self.names, self.reveals, strict=True):
+            if r is None:
+                raise self.refuse(f"no reveal from party {name!r}; every party reveals before the seed is "
+                                  "sealed")
+            if parse_time(r["revealed_at"], f"ceremony {self.id}") >= self.reveals_close:
+                raise self.refuse(f"party {name!r} revealed at {r['revealed_at']}, after reveals closed at "
+                                  f"{utc_text(self.reveals_close)}")
+        values = [(r["name"], bytes.fromhex(r["value"])) for r in self.reveals if r is not None]
+        for (name, value), c in zip(values, self.commitments, strict=True):
+            if c is None or tx.commitment(self.transcript_sha256, name, value) != c["commitment"]:
+                raise self.refuse(f"party {name!r}: the revealed contribution does not match its commitment")
+        if beacon.round != self.round_number:
+            raise self.refuse(f"round {beacon.round} is not the ceremony's round {self.round_number}")
+        return tx.seed(closed, values, beacon.round, beacon.randomness)
+
+    def seal(self, beacon: Round) -> bytes:
+        seed = self.seed(beacon)
+        self.round, self.sealed = beacon.to_json(), seed_commitment(seed)
         return seed
 
     def sealed_seed(self) -> bytes:
-        """The seed of a sealed ceremony (for `generate --ceremony`), checked again from the reveals."""
-        if self.sealed is None:
-            raise CeremonyError(f"ceremony {self.id}: not sealed yet (poolgen ceremony seal)")
-        seed = self.seed()
+        """The seed of a sealed ceremony, derived again (for `generate --ceremony`)."""
+        if self.sealed is None or self.round is None:
+            self.check_open()
+            raise self.refuse("not sealed yet (poolgen ceremony seal)")
+        seed = self.seed(Round(int(self.round["round"]), self.round["signature"], self.round["randomness"]))
         if seed_commitment(seed) != self.sealed:
-            raise CeremonyError(f"ceremony {self.id}: the reveals do not give the seed that was sealed")
+            raise self.refuse("the reveals do not give the seed that was sealed")
         return seed
 
+    def check_binding(self, b: Binding) -> None:
+        """`generate` may use the seed only for the run the transcript binds, once."""
+        t = self.transcript
+        if self.run is not None:
+            raise self.refuse(f"has already seeded run {self.run}; a ceremony seeds one run")
+        if b.game != t["game"]:
+            raise self.refuse(f"game {b.game} is not the ceremony's ({t['game']})")
+        if list(b.pools) != t["pools"]:
+            raise self.refuse(f"pools {', '.join(b.pools)} are not the ceremony's ({', '.join(t['pools'])})")
+        if b.spec_sha256 != t["spec_sha256"]:
+            raise self.refuse(f"the spec's SHA-256 is {b.spec_sha256[:16]}..., the ceremony bound "
+                              f"{t['spec_sha256'][:16]}... (re-ordered or edited after the ceremony began?)")
+        if b.code_sha256 != t["code_sha256"]:
+            raise self.refuse(f"the code's SHA-256 is {b.code_sha256[:16]}..., not the ceremony's "
+                              f"{t['code_sha256'][:16]}... (another poolgen)")
+        if b.run_id != t["run_id"]:
+            raise self.refuse(f"run id {b.run_id} is not the ceremony's ({t['run_id']})")
+
+    # ---- documents -----------------------------------------------------------------------------
+
     def manifest_entry(self) -> dict[str, Any]:
-        """What the run's manifest records: names, commitments, public values, the transcript hash."""
-        parties = []
-        for p in self.parties:
-            if p.kind == "secret":
-                parties.append({"name": p.name, "kind": "secret", "commitment": p.commitment})
-            else:
-                parties.append({"name": p.name, "kind": "public", "source": p.source, "value": p.reveal})
-        return {"format": FORMAT, "algorithm": ALGORITHM, "id": self.id, "parties": parties,
-                "transcript_sha256": self.transcript}
+        """What the run's manifest records (no secret: the reveals stay in the ceremony file)."""
+        return {"format": FORMAT, "algorithm": ALGORITHM, "transcript": self.transcript,
+                "transcript_sha256": self.transcript_sha256, "commitments": self.commitments,
+                "commitments_sha256": self.closed(), "round": self.round}
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "id": self.id, "parties": [p.to_json() for p in self.parties],
-                "transcript_sha256": self.transcript, "seed_commitment": self.sealed}
+        return {"format": FORMAT, "transcript": self.transcript, "transcript_sha256": self.transcript_sha256,
+                "commitments": self.commitments, "reveals": self.reveals, "round": self.round,
+                "seed_commitment": self.sealed, "run": self.run, "abort": self.abort}
+
+    def public_json(self) -> dict[str, Any]:
+        """The pre-sale bundle: everything but the reveals."""
+        doc = self.to_json()
+        del doc["reveals"]
+        return doc
 
 
-def _public_text(value: str, what: str) -> None:
-    if not value.strip() or len(value.encode()) > MAX_PUBLIC:
-        raise CeremonyError(f"{what} is 1 to {MAX_PUBLIC} bytes of text, not blank")
-
-
-def new_ceremony(ceremony_id: str, secret: list[str], public: list[tuple[str, str]]) -> Ceremony:
-    """A ceremony of the named secret parties and (name, source) public parties, in that order."""
-    if not _ID.match(ceremony_id):
+def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed25519PublicKey]],
+                 chain_hash: str, round_number: int, reveals_close: datetime, now: datetime) -> Ceremony:
+    """A ceremony that binds `binding`, lists `parties` (name, public key) and names a beacon round."""
+    if not ID.match(ceremony_id):
         raise CeremonyError(f"ceremony id {ceremony_id!r}: use letters, digits, '.', '_' and '-' only, "
                             "starting with a letter or digit (at most 128)")
-    names = [*secret, *(n for n, _ in public)]
+    where = f"ceremony {ceremony_id}"
+    names = [n for n, _ in parties]
     for name in names:
-        if not _NAME.match(name):
-            raise CeremonyError(f"ceremony {ceremony_id}: party name {name!r}: use letters, digits, '.', '_' "
-                                "and '-' only, starting with a letter or digit (at most 64)")
+        if not NAME.match(name):
+            raise CeremonyError(f"{where}: party name {name!r}: use letters, digits, '.', '_' and '-' only, "
+                                "starting with a letter or digit (at most 64)")
         if names.count(name) > 1:
-            raise CeremonyError(f"ceremony {ceremony_id}: party {name!r} is named twice")
-    if not secret or len(names) < 2:
-        raise CeremonyError(f"ceremony {ceremony_id}: needs at least two parties, one of them secret")
-    for name, source in public:
-        _public_text(source, f"ceremony {ceremony_id}: party {name!r}: the source")
-    parties = [Party(n, "secret") for n in secret] + [Party(n, "public", source=s) for n, s in public]
-    return Ceremony(ceremony_id, parties)
-
-
-# ---- files --------------------------------------------------------------------------------------
-
-def _refuse_run_folder(path: Path, what: str) -> None:
-    folder = Path(path).resolve().parent
-    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
-        raise CeremonyError(f"{path}: would put a {what} inside a run folder (it holds manifest.json)")
-
-
-def create_file(path: Path, ceremony: Ceremony) -> None:
-    _refuse_run_folder(path, "ceremony file")
-    write_secret(path, canonical_bytes(ceremony.to_json()), what="ceremony file")
-
-
-def save(path: Path, ceremony: Ceremony) -> None:
-    """Replace the ceremony file (temporary file, rename; mode 0600: it holds reveals)."""
-    write_atomic(path, canonical_bytes(ceremony.to_json()), mode=0o600)
-    os.chmod(path, 0o600)
-
-
-def _field(doc: object, key: str, kinds: type | tuple[type, ...], where: str, path: Path) -> Any:
-    if not isinstance(doc, dict) or key not in doc or not isinstance(doc[key], kinds):
-        raise CeremonyError(f"{path}: {where}{key}: missing or of the wrong type")
-    return doc[key]
-
-
-def _json(path: Path, what: str) -> object:
-    """A small JSON file (at most 64 KiB, nested at most MAX_NESTING deep), or None if it is not JSON."""
-    data = read_input(path, what, CeremonyError)
-    try:
-        text = data.decode("utf-8")
-        if nesting_depth(text, JSON_STRING) > MAX_NESTING:
-            return None
-        return json.loads(text)
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-
-
-def load(path: Path) -> Ceremony:
-    doc = _json(path, "ceremony")
-    if doc is None:
-        raise CeremonyError(f"{path}: not a ceremony file (not JSON)")
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise CeremonyError(f"{path}: not a ceremony file (format is not {FORMAT!r})")
-    opt = (str, type(None))
-    parties = []
-    for i, p in enumerate(_field(doc, "parties", list, "", path)):
-        where = f"parties[{i}]."
-        kind = _field(p, "kind", str, where, path)
-        if kind not in ("secret", "public"):
-            raise CeremonyError(f"{path}: {where}kind: {kind!r} is neither secret nor public")
-        party = Party(_field(p, "name", str, where, path), kind, reveal=_field(p, "reveal", opt, where, path))
-        if kind == "secret":
-            party.commitment = _field(p, "commitment", opt, where, path)
-            for key, value in (("commitment", party.commitment), ("reveal", party.reveal)):
-                if value is not None and not _HEX64.match(value):
-                    raise CeremonyError(f"{path}: {where}{key}: not 64 lower-case hex digits")
-        else:
-            party.source = _field(p, "source", str, where, path)
-        parties.append(party)
-    ceremony = new_ceremony(_field(doc, "id", str, "", path), [p.name for p in parties if p.kind == "secret"],
-                            [(p.name, p.source or "") for p in parties if p.kind == "public"])
-    ceremony.parties = parties  # the order as listed (new_ceremony checked names and sources)
-    ceremony.transcript = _field(doc, "transcript_sha256", opt, "", path)
-    ceremony.sealed = _field(doc, "seed_commitment", opt, "", path)
-    return ceremony
-
-
-def make_contribution(ceremony: Ceremony, name: str) -> tuple[bytes, str]:
-    """A fresh 32-byte contribution from the OS for party `name`, and its commitment."""
-    ceremony.party(name)
-    value = os.urandom(VALUE_BYTES)
-    return value, commitment(ceremony.id, name, value)
-
-
-def write_contribution(path: Path, ceremony: Ceremony, name: str, value: bytes) -> None:
-    """Create the party's secret contribution file (mode 0600, never overwritten)."""
-    _refuse_run_folder(path, "contribution")
-    doc = {"format": CONTRIBUTION, "ceremony": ceremony.id, "party": name, "value": value.hex()}
-    write_secret(path, canonical_bytes(doc) + b"\n", what="contribution file")
-
-
-def read_contribution(path: Path, ceremony: Ceremony, name: str) -> bytes:
-    """A party's contribution value, from a file made for this ceremony and this party."""
-    doc = _json(path, "contribution")
-    value = doc.get("value") if isinstance(doc, dict) else None
-    if not isinstance(doc, dict) or doc.get("format") != CONTRIBUTION or not isinstance(value, str) \
-            or not _HEX64.match(value):
-        raise CeremonyError(f"{path}: not a contribution file")
-    if doc.get("ceremony") != ceremony.id:
-        raise CeremonyError(f"{path}: is a contribution to ceremony {doc.get('ceremony')!r}, "
-                            f"not {ceremony.id!r}")
-    if doc.get("party") != name:
-        raise CeremonyError(f"{path}: is party {doc.get('party')!r}'s contribution, not {name!r}'s")
-    return bytes.fromhex(doc["value"])
+            raise CeremonyError(f"{where}: party {name!r} is named twice")
+    if not MIN_SECRET <= len(parties) <= MAX_PARTIES:
+        raise CeremonyError(f"{where}: needs at least {MIN_SECRET} secret parties besides the beacon "
+                            f"(at most {MAX_PARTIES})")
+    keys = [raw_key(k) for _, k in parties]
+    for i, k in enumerate(keys):
+        if keys.index(k) != i:
+            raise CeremonyError(f"{where}: parties {names[keys.index(k)]!r} and {names[i]!r} have the same "
+                                "key; each party has its own")
+    c = chain(chain_hash, where)
+    if not 1 <= round_number < 2**63:
+        raise CeremonyError(f"{where}: beacon round {round_number}: a positive integer")
+    due = c.round_time(round_number)
+    if reveals_close <= now:
+        raise CeremonyError(f"{where}: reveals close at {utc_text(reveals_close)}, which is not after now "
+                            f"({utc_text(now)})")
+    if due <= reveals_close:
+        raise CeremonyError(f"{where}: beacon round {round_number} is published at {utc_text(due)}, "
+                            f"not after reveals close ({utc_text(reveals_close)})")
+    t = {"id": ceremony_id, "spec_sha256": binding.spec_sha256, "code_sha256": binding.code_sha256,
+         "game": binding.game, "pools": list(binding.pools), "run_id": binding.run_id,
+         "parties": [{"name": n, "public_key": k} for n, k in zip(names, keys, strict=True)],
+         "beacon": {"chain": c.hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
+    n = len(parties)
+    return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)

@@ -1,25 +1,43 @@
-"""The commit-reveal seed ceremony (poolgen/seeds/ceremony.py, `poolgen ceremony`): three parties end
-to end (commit, reveal, seal, generate, verify), a public party, the published bundle, each refusal with
-its exact message, and a known answer checked against the derivation of docs/ceremony.md written out a
-third time. The sealed run is the root conftest's `sealed_run`; audit's side (step 7):
-tests/audit/steps/test_ceremony.py."""
+"""The seed ceremony (poolgen/seeds/ceremony.py, ceremony_file.py, `poolgen ceremony`): three parties
+with their own keys, end to end (new, commit, publish, reveal, seal with a real drand round, generate,
+verify); each refusal of docs/ceremony.md with its exact message; what each party can know before the
+round; a known answer checked against the derivation written out a third time. The sealed run is the
+root conftest's `sealed_run`; audit's side: tests/audit/steps/test_ceremony.py."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import stat
-from types import SimpleNamespace
+from datetime import UTC, datetime
 
 import pytest
-from typer.testing import CliRunner
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from audit.cli import app as audit_app
-from audit.steps.ceremony import ceremony_seed
 from poolgen.run.provenance import code_entry
-from poolgen.seeds.ceremony import commitment, load, new_ceremony, write_contribution
+from poolgen.run.signing import new_key_pair
+from poolgen.seeds import transcript as tx
+from poolgen.seeds.beacon import QUICKNET, Round
+from poolgen.seeds.ceremony import Binding, CeremonyError, key_fingerprint, new_ceremony, raw_key
+from poolgen.seeds.ceremony_file import load
 from poolgen.seeds.seed import commitment as seed_commitment
 from tests.support import spec_path
-from tests.support.ceremony import PARTIES, invoke, ok, refused
+from tests.support.ceremony import (
+    AFTER,
+    BEFORE,
+    CLOSE,
+    PARTIES,
+    ROUND,
+    invoke,
+    key,
+    new_args,
+    ok,
+    refused,
+    round_file,
+    rounds,
+    seal,
+)
+from tests.support.ceremony import QUICKNET as CHAIN
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
@@ -27,198 +45,282 @@ from tests.support.ceremony import third_derivation as _third_derivation
 from tests.support.ceremony import verify as _verify
 
 
+def _revealed(tmp_path):
+    file = _new(tmp_path)
+    for p in PARTIES:
+        _commit(file, p)
+    for p in PARTIES:
+        assert _reveal(file, p).exit_code == 0
+    return file
+
+
 def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
     s = sealed_run
     ceremony = load(s.file)
     seed = ceremony.sealed_seed()
-    assert s.sealed == [f"ceremony c1 sealed: transcript SHA-256 {ceremony.transcript}",
-                        f"seed commitment: {seed_commitment(seed)}"]
+    assert s.sealed == [f"ceremony c1 sealed with quicknet round {ROUND}: transcript SHA-256 "
+                        f"{ceremony.transcript_sha256}", f"seed commitment: {seed_commitment(seed)}"]
     for path in (s.file, *(s.tmp / f"{p}.contribution" for p in PARTIES)):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
     manifest = json.loads((s.run / "manifest.json").read_bytes())
     assert manifest["seed_commitment"]["value"] == seed_commitment(seed)
-    assert manifest["ceremony"] == {
-        "format": "poolgen-ceremony/1", "algorithm": "poolgen/ceremony/v1 (docs/ceremony.md)", "id": "c1",
-        "parties": [{"name": p, "kind": "secret", "commitment": s.commitments[p]} for p in PARTIES],
-        "transcript_sha256": ceremony.transcript}
-    assert manifest["tool"]["code"] == code_entry()
-    assert sorted(p.name for p in s.run.iterdir()) == ["imaging-p1.parquet", "manifest.json", "manifest.sig",
-                                                      "packs.csv", "pool-p1.parquet"]
-    assert not (s.tmp / "runs" / "r.seed").exists()  # the ceremony is the seed's only source
-    assert seed.hex() not in s.generated.output
+    entry = manifest["ceremony"]
+    assert entry["transcript"] == ceremony.transcript and entry["round"] == rounds()[ROUND]
+    assert [c["commitment"] for c in entry["commitments"]] == [s.commitments[p] for p in PARTIES]
+    assert entry["transcript"]["spec_sha256"] == manifest["spec"]["sha256"]
+    assert entry["transcript"]["code_sha256"] == code_entry()["sha256"]
+    assert (entry["transcript"]["game"], entry["transcript"]["pools"], entry["transcript"]["run_id"]) == \
+        ("wild_side", ["p1"], "r")
+    assert "reveals" not in entry and all(r["value"] not in json.dumps(manifest)
+                                                       for r in json.loads(s.file.read_bytes())["reveals"])
+    assert load(s.file).run == "r" and seed.hex() not in s.generated.output
+    assert seed == _third_derivation(json.loads(s.file.read_bytes()))
 
     code, report = _verify(s.run, s.keys, "--spec", str(spec_path("wild_side")), "--ceremony", str(s.file))
     assert code == 0 and report["failed_steps"] == []
-    step7 = report["steps"][6]
-    assert step7["status"] == "pass"
-    assert step7["details"][0] == (f"ceremony c1: the reveals of 3 parties (vendor, lottery, auditor) each "
-                                   "match the manifest's commitments (transcript "
-                                   f"{ceremony.transcript[:16]}...)")
-    assert step7["details"][1].endswith(
-        f"regenerated by the same code that made the run (code SHA-256 {code_entry()['sha256'][:16]}...)")
-
-    code, report = _verify(s.run, s.keys, "--ceremony", str(s.file), audit=True)  # audit/ alone
-    assert code == 0
-    assert report["steps"][6]["details"][0].startswith("ceremony c1: the reveals of 3 parties")
-    assert report["steps"][6]["details"][1] == "seed matches the commitment"
-    assert report["steps"][6]["reasons"] == [
-        f"{step7['details'][0]}; seed matches the commitment; pools not regenerated: this verifier has no "
-        "generator (`poolgen verify --ceremony` regenerates them)"]
+    assert report["steps"][6]["details"][0] == (
+        f"ceremony c1: 3 parties (vendor, lottery, auditor) committed and revealed under their listed keys, "
+        f"before reveals closed; quicknet round {ROUND} verifies (transcript "
+        f"{ceremony.transcript_sha256[:16]}...)")
+    assert report["steps"][4]["details"][-1].startswith("the run is the one ceremony c1 bound before anyone "
+                                                        "committed: spec ")
 
 
-def test_a_reveal_that_does_not_match_its_commitment_is_refused(tmp_path):
+def test_a_re_ordered_spec_after_new_is_refused(sealed_run, tmp_path):
+    text = spec_path("wild_side").read_text()
+    head, *blocks = text.split("\n[[tiers]]\n")
+    blocks[1], blocks[2] = blocks[2], blocks[1]  # the same tiers, another order: every tier moves
+    moved = tmp_path / "wild_side.toml"
+    moved.write_text("\n[[tiers]]\n".join([head, *blocks]))
+    assert ok("check", str(moved)).exit_code == 0
+    file = _revealed(tmp_path)
+    assert seal(file).exit_code == 0
+    before = file.read_bytes()
+    result = invoke("generate", str(moved), "--out", str(tmp_path / "runs"), "--pool", "p1", "--unsigned",
+                    "--ceremony", str(file))
+    got, bound = hashlib.sha256(moved.read_bytes()).hexdigest(), load(file).transcript["spec_sha256"]
+    refused(result, f"ceremony c1: the spec's SHA-256 is {got[:16]}..., the ceremony bound {bound[:16]}... "
+                    "(re-ordered or edited after the ceremony began?)")
+    assert file.read_bytes() == before and not (tmp_path / "runs" / "r").exists()
+
+
+def test_a_second_run_or_another_game_from_one_ceremony_is_refused(sealed_run, tmp_path):
+    out = tmp_path / "runs"
+    refused(invoke("generate", str(spec_path("wild_side")), "--out", str(out), "--pool", "p1", "--unsigned",
+                   "--ceremony", str(sealed_run.file)),
+            "ceremony c1: has already seeded run r; a ceremony seeds one run")
+    file = _revealed(tmp_path)
+    assert seal(file).exit_code == 0
+    refused(invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--pool", "p1",
+                   "--unsigned", "--ceremony", str(file)),
+            "ceremony c1: game happy_holidays is not the ceremony's (wild_side)")
+    refused(invoke("generate", str(spec_path("wild_side")), "--out", str(out), "--pool", "p2", "--unsigned",
+                   "--ceremony", str(file)), "ceremony c1: pools p2 are not the ceremony's (p1)")
+    refused(invoke("generate", str(spec_path("wild_side")), "--out", str(out), "--pool", "p1",
+                   "--run-id", "r2", "--unsigned", "--ceremony", str(file)),
+            "ceremony c1: run id r2 is not the ceremony's (r)")
+    assert not out.exists() or list(out.iterdir()) == []
+    assert load(file).run is None
+
+
+FORGED = "b44679b9a59af2ec876b1a6b1ad52ea9b1615fc3982b19576350f93447cb1125e342b73a8dd2bacbe47e4b6b63ed5e38"
+
+
+@pytest.mark.parametrize(("changes", "message"), [
+    ({"signature": FORGED, "randomness": hashlib.sha256(bytes.fromhex(FORGED)).hexdigest()},
+     "the signature of round 1000 does not verify against chain quicknet's public key"),
+    ({"round": 1001}, "round 1001, the ceremony names round 1000"),
+    ({"chain": "8990e7a9aaed2ffed73dbd7092123d6f289930540d7651336225dc172e51b2ce"},
+     "a round of chain 8990e7a9aaed2ffed73dbd7092123d6f289930540d7651336225dc172e51b2ce, the ceremony names "
+     f"chain {CHAIN}"),
+    ({"signature": "ab" * 96}, "signature: 48 bytes (96 lower-case hex digits) for chain quicknet"),
+    ({"randomness": "00" * 32}, "randomness is not the SHA-256 of the round's signature"),
+], ids=["bad-signature", "wrong-round", "wrong-chain", "g2-signature", "wrong-randomness"])
+def test_a_beacon_round_that_is_not_the_named_one_is_refused(tmp_path, changes, message):
+    file = _revealed(tmp_path)
+    before = file.read_bytes()
+    bad = round_file(tmp_path, **changes)
+    refused(seal(file, bad), f"{bad}: {message}")
+    assert file.read_bytes() == before
+
+
+def test_another_real_round_is_refused_and_its_signature_does_not_pass_for_the_named_round(tmp_path):
+    file = _revealed(tmp_path)
+    other = rounds()[10024141]
+    bad = round_file(tmp_path, 10024141)
+    refused(seal(file, bad), f"{bad}: round 10024141, the ceremony names round 1000")
+    moved = round_file(tmp_path, 1000, signature=other["signature"], randomness=other["randomness"])
+    refused(seal(file, moved),
+            f"{moved}: the signature of round 1000 does not verify against chain quicknet's public key")
+
+
+def test_a_key_the_ceremony_does_not_list_is_refused(tmp_path):
     file = _new(tmp_path)
+    mallory = new_key_pair(tmp_path / "mallory-keys")
+    listed = load(file).transcript["parties"][0]["public_key"]
+    result = invoke("ceremony", "commit", str(file), "--party", "vendor", "--key", str(mallory.private),
+                    "--contribution", str(tmp_path / "m.contribution"), "--yes")
+    refused(result, f"ceremony c1: party 'vendor': key {mallory.fingerprint} is not its key in the ceremony "
+                    f"({key_fingerprint(listed)})")
+    assert not (tmp_path / "m.contribution").exists()
     for p in PARTIES:
         _commit(file, p)
-    ceremony = load(file)
-    other = tmp_path / "lottery-new.contribution"  # lottery changes its contribution after commitments close
-    write_contribution(other, ceremony, "lottery", bytes(32))
-    result = invoke("ceremony", "reveal", str(file), "--party", "lottery", "--contribution", str(other),
-                    "--yes")
-    refused(result, "ceremony c1: party 'lottery': the revealed contribution does not match its commitment")
-    refused(invoke("ceremony", "reveal", str(file), "--party", "lottery", "--contribution",
-                   str(tmp_path / "vendor.contribution"), "--yes"),
-            f"{tmp_path / 'vendor.contribution'}: is party 'vendor''s contribution, not 'lottery''s")
-    assert load(file).party("lottery").reveal is None
-
-
-def test_a_party_cannot_change_its_contribution_after_commitments_close(tmp_path):
-    file = _new(tmp_path)
-    for p in PARTIES:
-        _commit(file, p)
-    result = invoke("ceremony", "commit", str(file), "--party", "vendor", "--contribution",
-                    str(tmp_path / "vendor-2.contribution"), "--yes")
-    refused(result, "ceremony c1: commitments are closed; party 'vendor' cannot change its contribution")
-    assert not (tmp_path / "vendor-2.contribution").exists()
-    # nor by editing its commitment in the ceremony file: the transcript fixed at closing no longer holds
+    # a commitment signed by another key, written into the file
     doc = json.loads(file.read_bytes())
-    closed = doc["transcript_sha256"]
-    doc["parties"][0]["commitment"] = commitment("c1", "vendor", bytes(32))
-    file.write_text(json.dumps(doc))
-    now = load(file).transcript_hash()
-    refused(invoke("ceremony", "seal", str(file), "--yes"),
-            f"ceremony c1: the commitments are not the ones that closed (transcript {now[:16]}..., "
-            f"{closed[:16]}... at closing)")
+    other = Ed25519PrivateKey.generate()
+    c = doc["commitments"][1]
+    c["signature"] = other.sign(tx.commit_message(doc["transcript_sha256"], "lottery", c["commitment"])).hex()
+    forged = tmp_path / "forged.ceremony"
+    forged.write_text(json.dumps(doc))
+    forged.chmod(0o600)
+    refused(invoke("ceremony", "status", str(forged)),
+            "ceremony c1: party 'lottery': the commitment's signature is not by its listed key")
+    # a reveal signed by another key
+    for p in PARTIES:
+        assert _reveal(file, p).exit_code == 0
+    doc = json.loads(file.read_bytes())
+    r = doc["reveals"][2]
+    closed = load(file).closed()
+    r["signature"] = other.sign(tx.reveal_message(closed, "auditor", bytes.fromhex(r["value"]),
+                                                  r["revealed_at"])).hex()
+    forged.write_text(json.dumps(doc))
+    refused(invoke("ceremony", "seal", str(forged), "--round", str(round_file(tmp_path)), "--yes"),
+            "ceremony c1: party 'auditor': the reveal's signature is not by its listed key")
 
 
-def test_a_missing_party_is_refused(tmp_path):
+def test_new_refuses_what_cannot_close_a_ceremony(tmp_path):
+    file = tmp_path / "n.ceremony"
+    refused(invoke(*new_args(tmp_path, file, parties=("vendor",))),
+            "ceremony c1: needs at least 2 secret parties besides the beacon (at most 16)")
+    args = new_args(tmp_path, file)
+    twice = [a.replace("auditor=", "vendor=") for a in args]
+    refused(invoke(*twice), "ceremony c1: party 'vendor' is named twice")
+    same = [a.replace("auditor-keys", "vendor-keys") for a in args]
+    refused(invoke(*same),
+            "ceremony c1: parties 'vendor' and 'auditor' have the same key; each party has its own")
+    late = args[:args.index("--reveals-close") + 1] + ["2023-08-23T16:00:00Z"]
+    refused(invoke(*late), "ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, not after "
+                           "reveals close (2023-08-23T16:00:00Z)")
+    default = "8990e7a9aaed2ffed73dbd7092123d6f289930540d7651336225dc172e51b2ce"  # drand's chained mainnet
+    refused(invoke(*args, "--beacon-chain", default),
+            f"ceremony c1: beacon chain {default} is not one poolgen verifies (quicknet 52db9ba7...)")
+    refused(invoke(*args, now=AFTER),
+            f"ceremony c1: reveals close at {CLOSE}, which is not after now ({AFTER})")
+    assert not file.exists()
+
+
+def test_reveals_wait_for_every_commitment_and_close_on_time(tmp_path):
     file = _new(tmp_path)
     _commit(file, "vendor")
     _commit(file, "lottery")
-    refused(_reveal(file, "vendor"), "ceremony c1: commitments are not closed yet (waiting for auditor); "
-                                     "every party commits before anyone reveals")
+    refused(_reveal(file, "vendor"), "ceremony c1: commitments are not all in (waiting for auditor); every "
+                                     "party commits before anyone reveals")
     _commit(file, "auditor")
     assert _reveal(file, "vendor").exit_code == 0
-    assert _reveal(file, "lottery").exit_code == 0
-    refused(invoke("ceremony", "seal", str(file), "--yes"),
-            "ceremony c1: no reveal from party 'auditor'; every party reveals before the seed is sealed")
+    refused(_reveal(file, "lottery", now=AFTER),
+            f"ceremony c1: reveals closed at {CLOSE}; a late reveal could know the beacon (abort the "
+            "ceremony)")
+    refused(seal(file), "ceremony c1: no reveal from party 'lottery'; every party reveals before the seed is "
+                        "sealed")
     out = tmp_path / "runs"
     refused(invoke("generate", str(spec_path("wild_side")), "--out", str(out), "--unsigned", "--ceremony",
                    str(file)), "ceremony c1: not sealed yet (poolgen ceremony seal)")
-    assert not out.exists() or list(out.iterdir()) == []
+    # the withholding party can only abort; the abort is signed, recorded and published
+    ok("ceremony", "abort", str(file), "--party", "auditor", "--key", key(file, "auditor"), "--reason",
+       "lottery did not reveal before reveals closed", "--yes", now=AFTER)
+    refused(_reveal(file, "lottery"),
+            "ceremony c1: aborted by auditor (lottery did not reveal before reveals closed); start a new "
+            "ceremony")
+    bundle = tmp_path / "c1.public.json"
+    ok("ceremony", "publish", str(file), "--out", str(bundle))
+    public = json.loads(bundle.read_bytes())
+    assert public["abort"]["name"] == "auditor" and "reveals" not in public
+    assert load(file).reveals[0]["value"] not in bundle.read_text()
 
 
-def test_a_duplicate_party_is_refused(tmp_path):
-    result = invoke("ceremony", "new", str(tmp_path / "d.ceremony"), "--id", "c1", "--party", "vendor",
-                    "--party", "lottery", "--party", "vendor")
-    refused(result, "ceremony c1: party 'vendor' is named twice")
-    assert not (tmp_path / "d.ceremony").exists()
-    refused(invoke("ceremony", "new", str(tmp_path / "e.ceremony"), "--id", "c1", "--party", "vendor",
-                   "--public", "vendor=the draw of 2026-12-05"), "ceremony c1: party 'vendor' is named twice")
-    file = _new(tmp_path)
-    _commit(file, "vendor")
-    refused(invoke("ceremony", "commit", str(file), "--party", "vendor", "--contribution",
-                   str(tmp_path / "again.contribution"), "--yes"),
-            "ceremony c1: party 'vendor' has already committed; a commitment is never replaced")
-    refused(invoke("ceremony", "commit", str(file), "--party", "mallory", "--contribution",
-                   str(tmp_path / "m.contribution"), "--yes"),
-            "ceremony c1: no party 'mallory' (the parties are vendor, lottery, auditor)")
-
-
-def test_a_public_party_reveals_a_published_value(tmp_path):
-    file = _new(tmp_path, "--public", "beacon=NIST beacon pulse of 2026-12-05 12:00 UTC")
-    for p in PARTIES:
-        _commit(file, p)
-    refused(invoke("ceremony", "commit", str(file), "--party", "beacon", "--contribution",
-                   str(tmp_path / "b.contribution"), "--yes"),
-            "ceremony c1: party 'beacon' is public: it makes no commitment and reveals its value after "
-            "commitments close")
-    for p in PARTIES:
-        _reveal(file, p)
-    ok("ceremony", "reveal", str(file), "--party", "beacon", "--value", "pulse 4f2a", "--yes")
-    refused(invoke("ceremony", "reveal", str(file), "--party", "beacon", "--value", "pulse 0000", "--yes"),
-            "ceremony c1: public party 'beacon' has already revealed another value")
-    ok("ceremony", "seal", str(file), "--yes")
-    ceremony = load(file)
-    entry = ceremony.manifest_entry()
-    assert entry["parties"][3] == {"name": "beacon", "kind": "public", "value": "pulse 4f2a",
-                                   "source": "NIST beacon pulse of 2026-12-05 12:00 UTC"}
-    manifest = SimpleNamespace(doc={"ceremony": entry})
-    seed, _ = ceremony_seed(manifest, json.loads(file.read_bytes()))  # audit's derivation
-    assert seed == ceremony.sealed_seed() == _third_derivation(json.loads(file.read_bytes()))
-    status = ok("ceremony", "status", str(file)).stdout
-    for p in PARTIES:
-        assert json.loads(file.read_bytes())["parties"][PARTIES.index(p)]["reveal"] not in status
+def test_before_the_round_every_partys_view_leaves_the_seed_undetermined(tmp_path):
+    """The last party to reveal sees every reveal; without the round's randomness the seed is any of 2^256
+    values, one per possible round, and the ceremony gives no seed without a verified round."""
+    file = _revealed(tmp_path)
+    c = load(file)
+    closed = c.closed()
+    view = [(r["name"], bytes.fromhex(r["value"])) for r in c.reveals if r is not None]  # all but the round
+    seeds = {tx.seed(closed, view, ROUND, bytes([i]).hex() * 32) for i in range(256)}
+    assert len(seeds) == 256  # each possible randomness gives another seed
+    real = rounds()[ROUND]
+    assert c.seed(Round(ROUND, real["signature"], real["randomness"])) == _third_derivation(
+        json.loads(file.read_bytes()) | {"round": real})
+    with pytest.raises(CeremonyError, match="^ceremony c1: not sealed yet"):
+        c.sealed_seed()
+    # and before any reveal, a party sees only commitments: hashes under the transcript of 32 secret bytes
+    doc = json.loads(file.read_bytes())
+    public = json.dumps({k: v for k, v in doc.items() if k != "reveals"})
+    assert all(r["value"] not in public for r in doc["reveals"])
 
 
 def test_a_ceremony_known_answer():
-    """A fixed ceremony's commitments, transcript and seed, pinned (any change breaks old ceremonies)."""
-    c = new_ceremony("ks-2026", ["vendor", "lottery"], [("draw", "Pick 3 evening draw of 2026-12-05")])
+    """A fixed ceremony's transcript, commitments and seed, pinned (any change breaks old ceremonies)."""
+    keys = [Ed25519PrivateKey.from_private_bytes(bytes([i + 1]) * 32) for i in range(2)]
+    binding = Binding("11" * 32, "22" * 32, "wild_side", ("p1", "p2"), "ks-2026")
+    close = datetime(2023, 8, 23, 15, tzinfo=UTC)
+    parties = [("vendor", keys[0].public_key()), ("lottery", keys[1].public_key())]
+    c = new_ceremony("ks-2026", binding, parties, QUICKNET.hash, ROUND, close,
+                     datetime(2023, 8, 23, 14, tzinfo=UTC))
     for i, name in enumerate(("vendor", "lottery")):
-        c.commit(name, commitment(c.id, name, bytes([i + 1]) * 32))
-    c.reveal_secret("vendor", bytes([1]) * 32)
-    c.reveal_secret("lottery", bytes([2]) * 32)
-    c.reveal_public("draw", "4-0-7")
-    assert commitment("ks-2026", "vendor", bytes([1]) * 32) == \
-        "f78eeaee7589eb9f7f67c04038ab3d13aa434553f7acb250845070bd67c8ff04"
-    assert c.transcript == "0fb443da280da33e5e09db04e717688e8fe432f0a55f37eb0e112795e1983c36"
-    assert c.seed().hex() == "d1a870eac3f1827ed94e88be87c83ecab57ad8cdfdd93aafcde2a7162c95ac9d"
-    assert c.seed() == _third_derivation(c.to_json())
+        c.commit(name, keys[i], bytes([i + 1]) * 32)
+    for i, name in enumerate(("vendor", "lottery")):
+        c.reveal(name, keys[i], bytes([i + 1]) * 32, datetime(2023, 8, 23, 14, 30, tzinfo=UTC))
+    real = rounds()[ROUND]
+    seed = c.seal(Round(ROUND, real["signature"], real["randomness"]))
+    assert raw_key(keys[0].public_key()) == c.transcript["parties"][0]["public_key"]
+    assert c.transcript_sha256 == "db3f60fe5f8cdc358398724027d6e52a98be9e7f3f6819af25f48cee0c53f376"
+    assert c.commitments[0] is not None
+    assert c.commitments[0]["commitment"] == \
+        "305468e8507ba720019df2f19b408c7d0751703f53da9a7cacc25abd56e7b8e9"
+    assert seed.hex() == "b556136d77304eaab8cd46b4593bfcdfe8e478c9e7e3816525cac3df43c84367"
+    assert seed == _third_derivation(c.to_json())
 
 
-def test_the_walkthrough_asks_a_person_for_each_answer(tmp_path):
-    file = tmp_path / "w.ceremony"
-    ok("ceremony", "new", str(file), input="w1\nvendor, lottery\nn\n")
-    assert [p.name for p in load(file).parties] == ["vendor", "lottery"]
+def test_status_and_the_walkthrough(tmp_path):
+    file = _new(tmp_path)
     contribution = tmp_path / "v.contribution"
-    result = ok("ceremony", "commit", str(file), input=f"vendor\n{contribution}\ny\n")
-    assert "Which party are you? (vendor, lottery)" in result.stderr
-    assert result.stdout.splitlines()[-1].startswith("commitment of vendor: ")  # after the echoed input
+    result = ok("ceremony", "commit", str(file), input=f"vendor\n{key(file, 'vendor')}\n{contribution}\ny\n")
+    assert "Which party are you? (vendor, lottery, auditor)" in result.stderr
+    assert result.stdout.splitlines()[-1].startswith("commitment of vendor: ")
     assert stat.S_IMODE(contribution.stat().st_mode) == 0o600
-    no = invoke("ceremony", "commit", str(file), "--party", "lottery", input=f"{tmp_path / 'l.c'}\nn\n")
+    no = invoke("ceremony", "commit", str(file), "--party", "lottery", "--key", key(file, "lottery"),
+                input=f"{tmp_path / 'l.c'}\nn\n")
     assert no.exit_code == 2
     assert no.stderr.endswith("[Y/n]:poolgen: error: not confirmed; nothing was changed\n")
-    assert not (tmp_path / "l.c").exists() and load(file).party("lottery").commitment is None
-
-
-def test_the_published_bundle_holds_the_commitments_not_the_reveals(sealed_run, tmp_path):
-    out = tmp_path / "bundle"
-    ok("publish", str(sealed_run.run), "--out", str(out), "--public-key", str(sealed_run.keys.public))
-    text = (out / "commitments.txt").read_text()
-    ceremony = load(sealed_run.file)
-    assert f"seed ceremony c1: transcript SHA-256 {ceremony.transcript}" in text
-    for p in PARTIES:
-        assert f"  {p}: commitment {sealed_run.commitments[p]}" in text
-    secrets = [bytes.fromhex(p.reveal or "") for p in ceremony.parties] + [ceremony.sealed_seed()]
-    for path in out.iterdir():
-        data = path.read_bytes()
-        assert not any(s in data or s.hex().encode() in data for s in secrets)
+    assert not (tmp_path / "l.c").exists() and load(file).commitments[1] is None
+    status = ok("ceremony", "status", str(file)).stdout
+    assert "  vendor: commitment " in status and "  lottery: not committed; not revealed" in status
+    assert json.loads(contribution.read_bytes())["value"] not in status
 
 
 @pytest.mark.parametrize("content", [b"[" * 5000 + b"]" * 5000, b"\xff\xfe not text", b"{\"format\": 1}"],
                          ids=["deeply-nested", "not-utf8", "wrong-format"])
-def test_a_hostile_ceremony_file_is_one_line_exit_2(sealed_run, tmp_path, content):
+def test_a_hostile_ceremony_file_is_one_line_exit_2(tmp_path, content):
     bad = tmp_path / "bad.ceremony"
     bad.write_bytes(content)
     bad.chmod(0o600)
-    for args in (("ceremony", "status", str(bad)), ("ceremony", "seal", str(bad), "--yes")):
+    for args in (("ceremony", "status", str(bad)), ("ceremony", "seal", str(bad), "--round", "x", "--yes")):
         result = invoke(*args)
         assert result.exit_code == 2 and "Traceback" not in result.output
-        assert len(result.stderr.strip().splitlines()) == 1
-        assert f"{bad}: not a ceremony file" in result.stderr
-    run, keys = sealed_run.run, sealed_run.keys
-    result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(keys.public),
-                                            "--ceremony", str(bad)])
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert result.stderr.strip().startswith("audit: error: ") and "ceremony" in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
+        assert result.stderr == \
+            f"poolgen: error: {bad}: not a ceremony file (format is not 'poolgen-ceremony/2')\n"
+
+
+def test_an_edited_transcript_is_refused(tmp_path):
+    file = _new(tmp_path)
+    doc = json.loads(file.read_bytes())
+    doc["transcript"]["pools"] = ["p2"]
+    file.write_text(json.dumps(doc))
+    now = tx.transcript_hash(doc["transcript"])
+    refused(invoke("ceremony", "status", str(file)),
+            f"ceremony c1: the transcript was changed after the ceremony began (it hashes to {now[:16]}..., "
+            f"{doc['transcript_sha256'][:16]}... at new)")
+
+
+def test_the_clock_is_before_the_round(tmp_path):
+    assert BEFORE < CLOSE < QUICKNET.round_time(ROUND).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,170 @@
+"""The ceremony file and the parties' contribution files (docs/ceremony.md, "Files").
+
+The ceremony file is rewritten whole at each step (temporary file, fsync, rename; mode 0600: it holds
+the reveals), so a crash leaves the old or the new file. Loading one checks its shape, that its
+transcript still hashes to `transcript_sha256`, and every signature in it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from poolgen.files.read import JSON_STRING, nesting_depth, read_input
+from poolgen.files.write import canonical_bytes, write_atomic, write_secret
+from poolgen.limits import MAX_NESTING
+from poolgen.seeds import transcript as tx
+from poolgen.seeds.beacon import MAX_ROUND
+from poolgen.seeds.ceremony import FORMAT, ID, NAME, VALUE_BYTES, Ceremony, CeremonyError, parse_time
+
+CONTRIBUTION = "poolgen-contribution/2"
+_KEYS = {"format", "transcript", "transcript_sha256", "commitments", "reveals", "round", "seed_commitment",
+         "run", "abort"}
+
+
+def _refuse_run_folder(path: Path, what: str) -> None:
+    folder = Path(path).resolve().parent
+    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
+        raise CeremonyError(f"{path}: would put a {what} inside a run folder (it holds manifest.json)")
+
+
+def create_file(path: Path, ceremony: Ceremony) -> None:
+    _refuse_run_folder(path, "ceremony file")
+    write_secret(path, canonical_bytes(ceremony.to_json()), what="ceremony file")
+
+
+def save(path: Path, ceremony: Ceremony) -> None:
+    """Replace the ceremony file (temporary file, rename; mode 0600: it holds reveals)."""
+    write_atomic(path, canonical_bytes(ceremony.to_json()), mode=0o600)
+    os.chmod(path, 0o600)
+
+
+def publish(path: Path, ceremony: Ceremony) -> None:
+    """Write the pre-sale bundle (no reveal) as a new public file."""
+    _refuse_run_folder(path, "ceremony bundle")
+    if path.exists():
+        raise CeremonyError(f"{path}: already exists; not overwriting it")
+    write_atomic(path, canonical_bytes(ceremony.public_json()) + b"\n", mode=0o644)
+
+
+def _json(path: Path, what: str) -> object:
+    data = read_input(path, what, CeremonyError)
+    try:
+        text = data.decode("utf-8")
+        if nesting_depth(text, JSON_STRING) > MAX_NESTING:
+            return None
+        return json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+
+
+def _bad(path: Path, where: str) -> CeremonyError:
+    return CeremonyError(f"{path}: {where}: missing or of the wrong type")
+
+
+def _hex(value: object, digits: int) -> bool:
+    return isinstance(value, str) and len(value) == digits and all(c in "0123456789abcdef" for c in value)
+
+
+def _text(value: object, pattern: Any) -> bool:
+    return isinstance(value, str) and bool(pattern.match(value))
+
+
+def _check_transcript(path: Path, t: object) -> dict[str, Any]:
+    if not isinstance(t, dict) or set(t) != {"id", "spec_sha256", "code_sha256", "game", "pools", "run_id",
+                                             "parties", "beacon"}:
+        raise _bad(path, "transcript")
+    ok = (_text(t["id"], ID) and _hex(t["spec_sha256"], 64) and _hex(t["code_sha256"], 64)
+          and _text(t["game"], ID) and _text(t["run_id"], ID) and isinstance(t["pools"], list)
+          and all(_text(p, ID) for p in t["pools"]) and isinstance(t["parties"], list)
+          and 2 <= len(t["parties"]) <= 16)
+    if not ok:
+        raise _bad(path, "transcript")
+    for i, p in enumerate(t["parties"]):
+        if not isinstance(p, dict) or set(p) != {"name", "public_key"} or not _text(p["name"], NAME) \
+                or not _hex(p["public_key"], 64):
+            raise _bad(path, f"transcript.parties[{i}]")
+    b = t["beacon"]
+    if not isinstance(b, dict) or set(b) != {"chain", "round", "reveals_close"} or not _hex(b["chain"], 64) \
+            or not isinstance(b["round"], int) or isinstance(b["round"], bool) \
+            or not 1 <= b["round"] <= MAX_ROUND:
+        raise _bad(path, "transcript.beacon")
+    parse_time(b["reveals_close"], f"{path}: transcript.beacon.reveals_close")
+    return t
+
+
+def _entries(path: Path, doc: dict[str, Any], key: str, names: list[str],
+             fields: dict[str, int]) -> list[Any]:
+    entries = doc.get(key)
+    if not isinstance(entries, list) or len(entries) != len(names):
+        raise _bad(path, key)
+    for i, (e, name) in enumerate(zip(entries, names, strict=True)):
+        if e is None:
+            continue
+        if not isinstance(e, dict) or set(e) != {"name", *fields} or e["name"] != name:
+            raise _bad(path, f"{key}[{i}]")
+        for f, digits in fields.items():
+            if not (_hex(e[f], digits) if digits else isinstance(e[f], str)):
+                raise _bad(path, f"{key}[{i}].{f}")
+    return entries
+
+
+def load(path: Path) -> Ceremony:
+    """A ceremony file, checked: shape, transcript hash, every signature."""
+    doc = _json(path, "ceremony")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise CeremonyError(f"{path}: not a ceremony file (format is not {FORMAT!r})")
+    if set(doc) != _KEYS:
+        raise CeremonyError(f"{path}: not a ceremony file (its fields are {', '.join(sorted(_KEYS))})")
+    t = _check_transcript(path, doc["transcript"])
+    names = [p["name"] for p in t["parties"]]
+    commitments = _entries(path, doc, "commitments", names, {"commitment": 64, "signature": 128})
+    reveals = _entries(path, doc, "reveals", names, {"value": 64, "revealed_at": 0, "signature": 128})
+    r = doc["round"]
+    if r is not None and (not isinstance(r, dict) or set(r) != {"round", "signature", "randomness"}
+                          or not isinstance(r["round"], int) or not _hex(r["signature"], 96)
+                          or not _hex(r["randomness"], 64)):
+        raise _bad(path, "round")
+    for key in ("seed_commitment", "run"):
+        good = _hex(doc[key], 64) if key == "seed_commitment" else _text(doc[key], ID)
+        if doc[key] is not None and not good:
+            raise _bad(path, key)
+    abort = doc["abort"]
+    if abort is not None and (not isinstance(abort, dict) or set(abort) != {"name", "reason", "signature"}
+                              or abort["name"] not in names or not isinstance(abort["reason"], str)
+                              or not _hex(abort["signature"], 128)):
+        raise _bad(path, "abort")
+    if not _hex(doc["transcript_sha256"], 64):
+        raise _bad(path, "transcript_sha256")
+    now = tx.transcript_hash(t)
+    if now != doc["transcript_sha256"]:
+        raise CeremonyError(f"ceremony {t['id']}: the transcript was changed after the ceremony began "
+                            f"(it hashes to {now[:16]}..., {doc['transcript_sha256'][:16]}... at new)")
+    ceremony = Ceremony(t, doc["transcript_sha256"], commitments, reveals, r, doc["seed_commitment"],
+                        doc["run"], abort)
+    ceremony.check_signatures()
+    return ceremony
+
+
+def write_contribution(path: Path, ceremony: Ceremony, name: str, value: bytes) -> None:
+    """Create the party's secret contribution file (mode 0600, never overwritten)."""
+    _refuse_run_folder(path, "contribution")
+    doc = {"format": CONTRIBUTION, "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
+           "party": name, "value": value.hex()}
+    write_secret(path, canonical_bytes(doc) + b"\n", what="contribution file")
+
+
+def read_contribution(path: Path, ceremony: Ceremony, name: str) -> bytes:
+    """A party's contribution, from a file made for this ceremony and this party."""
+    doc = _json(path, "contribution")
+    if not isinstance(doc, dict) or doc.get("format") != CONTRIBUTION \
+            or not _hex(doc.get("value"), 2 * VALUE_BYTES):
+        raise CeremonyError(f"{path}: not a contribution file")
+    if doc.get("ceremony") != ceremony.id or doc.get("transcript_sha256") != ceremony.transcript_sha256:
+        raise CeremonyError(f"{path}: is a contribution to ceremony {doc.get('ceremony')!r}, not to this "
+                            f"ceremony {ceremony.id!r}")
+    if doc.get("party") != name:
+        raise CeremonyError(f"{path}: is party {doc.get('party')!r}'s contribution, not {name!r}'s")
+    return bytes.fromhex(doc["value"])
