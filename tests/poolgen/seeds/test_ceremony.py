@@ -324,3 +324,18 @@ def test_an_edited_transcript_is_refused(tmp_path):
 
 def test_the_clock_is_before_the_round(tmp_path):
     assert BEFORE < CLOSE < QUICKNET.round_time(ROUND).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def test_the_published_run_bundle_holds_the_commitments_not_the_reveals(sealed_run, tmp_path):
+    out = tmp_path / "bundle"
+    ok("publish", str(sealed_run.run), "--out", str(out), "--public-key", str(sealed_run.keys.public))
+    text = (out / "commitments.txt").read_text()
+    ceremony = load(sealed_run.file)
+    assert (f"seed ceremony c1: transcript SHA-256 {ceremony.transcript_sha256}, drand round {ROUND} of chain "
+            f"{CHAIN}") in text
+    for p in PARTIES:
+        assert f"  {p}: commitment {sealed_run.commitments[p]}" in text
+    secrets = [bytes.fromhex(r["value"]) for r in ceremony.reveals if r] + [ceremony.sealed_seed()]
+    for path in out.iterdir():
+        data = path.read_bytes()
+        assert not any(s in data or s.hex().encode() in data for s in secrets)
