@@ -32,8 +32,8 @@ def test_a_signature_verifies_for_its_round_only():
     assert not signature_verifies(QUICKNET, 1000, flipped)
     assert not signature_verifies(QUICKNET, 1000, bytes.fromhex(IDENTITY))
     assert not signature_verifies(QUICKNET, 1000, bytes.fromhex(NOT_IN_G1))
-    with pytest.raises(BeaconError, match="^r.json: the signature of round 1000 does not verify against chain "
-                                          "quicknet's public key$"):
+    with pytest.raises(BeaconError, match="^r.json: the signature of round 1000 does not verify against "
+                                          "chain quicknet's public key$"):
         parse_round({"round": 1000, "signature": IDENTITY}, "r.json", QUICKNET, 1000)
 
 

@@ -331,8 +331,8 @@ def test_the_published_run_bundle_holds_the_commitments_not_the_reveals(sealed_r
     ok("publish", str(sealed_run.run), "--out", str(out), "--public-key", str(sealed_run.keys.public))
     text = (out / "commitments.txt").read_text()
     ceremony = load(sealed_run.file)
-    assert (f"seed ceremony c1: transcript SHA-256 {ceremony.transcript_sha256}, drand round {ROUND} of chain "
-            f"{CHAIN}") in text
+    assert (f"seed ceremony c1: transcript SHA-256 {ceremony.transcript_sha256}, drand round {ROUND} of "
+            f"chain {CHAIN}") in text
     for p in PARTIES:
         assert f"  {p}: commitment {sealed_run.commitments[p]}" in text
     secrets = [bytes.fromhex(r["value"]) for r in ceremony.reveals if r] + [ceremony.sealed_seed()]
