@@ -94,6 +94,10 @@ def verify_command(regenerate: Regenerate | None = None,
         high_validation_key: Annotated[Path | None, typer.Option(
             "--high-validation-key", metavar="FILE",
             help="The high-tier validation key: step 9 re-derives validation-high.bin.")] = None,
+        book_key: Annotated[Path | None, typer.Option(
+            "--book-key", metavar="FILE",
+            help="The book key of a run whose book numbers are under one: step 3 checks the permutation "
+                 "(without it, that it is one) and step 7 regenerates with it.")] = None,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
@@ -106,7 +110,8 @@ def verify_command(regenerate: Regenerate | None = None,
                                     ceremony=ceremony, party_keys=_pairs(party_key),
                                     workers=workers or os.cpu_count() or 1,
                                     regenerate=regenerate, allow_readable_secret=allow_readable_secret,
-                                    validation_key=validation_key, high_validation_key=high_validation_key)
+                                    validation_key=validation_key, high_validation_key=high_validation_key,
+                                    book_key=book_key)
             report = verify_run(request)
             if as_json:
                 typer.echo(json.dumps(report.to_json(), indent=2))

@@ -49,7 +49,7 @@ from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.specs import read_spec
 from audit.stats.step import check_statistics
-from audit.steps.books import check_book_numbers
+from audit.steps.books import check_book_key, check_book_numbers
 from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
 from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
 from audit.steps.figures import check_against_spec, check_figures, check_totals
@@ -84,6 +84,7 @@ class VerifyRequest:
     allow_readable_secret: bool = False
     validation_key: Path | None = None
     high_validation_key: Path | None = None
+    book_key: Path | None = None
 
 
 # ---- the runner ---------------------------------------------------------------------------------
@@ -181,6 +182,7 @@ def verify_run(request: VerifyRequest) -> Report:
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
         seed = read_seed(r.seed_file, r.allow_readable_secret)
 
+    book_key = read_key(r.book_key) if r.book_key is not None else None
     keys = {"low": read_key(r.validation_key) if r.validation_key else None,
             "high": read_key(r.high_validation_key) if r.high_validation_key else None}
     step = {s: StepResult(s, s.title) for s in Step}
@@ -222,6 +224,14 @@ def verify_run(request: VerifyRequest) -> Report:
     if manifest.kind == "printed":
         step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
                                              manifest.tickets_per_book))
+        printed = manifest.doc.get("print", {})
+        if "book_key_check" in printed:  # books numbered under a key held apart from the seed
+            step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_key, folder, manifest.pools,
+                                                 manifest.tickets_per_book, printed, manifest.rules,
+                                                 book_key))
+        elif book_key is not None:
+            step[Step.COMPLETENESS].add("fail", "--book-key given, but the run's book numbers come from its "
+                                                "seed (the manifest names no book key)")
 
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
     if spec is not None:
@@ -246,7 +256,7 @@ def verify_run(request: VerifyRequest) -> Report:
         lead, option = f"{message}; ", "--ceremony"
     if seed is not None and r.spec is not None and r.regenerate is not None:
         reproduction.add(*attempt(Step.REPRODUCTION, check_reproduction, folder, manifest, seed, r.spec,
-                                  r.regenerate))
+                                  r.regenerate, book_key))
     elif seed is not None:
         reproduction.add(*attempt(Step.REPRODUCTION, check_commitment, manifest, seed))
         if reproduction.status == "pass":

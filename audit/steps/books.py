@@ -10,6 +10,8 @@ without the seed (step 7 proves them), but their shape can.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -73,3 +75,50 @@ def check_book_numbers(folder: Path, pools: Sequence[PoolEntry], per_book: int) 
                                 f"{len(clashes):,} book number(s) in two pools, so their ticket ids "
                                 f"repeat: {'; '.join(clashes[:3])}")
     return f"{len(seen):,} book numbers of {read} pool file(s) are distinct across the run"
+
+
+BOOK_KEY_LABEL = b"poolgen/books/v1"
+KEY_CHECK = b"poolgen/validation/v1/key-check"  # the check value of a key made like a validation key
+
+
+def keyed_numbers(key: bytes, rules: str, slots: int) -> np.ndarray:
+    """docs/validation.md: slot s is printed as the rank of HMAC-SHA256(key, "poolgen/books/v1" ||
+    lp(rules) || u64(s)) among the slots' tags."""
+    prefix = BOOK_KEY_LABEL + len(rules.encode()).to_bytes(8, "big") + rules.encode()
+    tags = [hmac.new(key, prefix + s.to_bytes(8, "big"), hashlib.sha256).digest() for s in range(slots)]
+    numbers = np.empty(slots, dtype=np.int64)
+    for rank, s in enumerate(sorted(range(slots), key=lambda s: (tags[s], s))):
+        numbers[s] = rank
+    return numbers
+
+
+def check_book_key(folder: Path, pools: Sequence[PoolEntry], per_book: int, printed: dict[str, object],
+                   rules: str, key: bytes | None) -> str:
+    """(3) a run numbered under a book key: every book number is a slot's (0 .. S-1, a bijection with
+    the distinctness above); given the key, each is the one the key gives its slot."""
+    slots = printed.get("book_slots")
+    if not isinstance(slots, int) or isinstance(slots, bool) or not 0 < slots <= MAX_BOOK:
+        raise VerificationError(Step.COMPLETENESS, "print.book_slots: missing or not a count of book slots")
+    numbers = keyed_numbers(key, rules, slots) if key is not None else None
+    if key is not None and hmac.digest(key, KEY_CHECK, "sha256")[:8].hex() != printed.get("book_key_check"):
+        raise VerificationError(Step.COMPLETENESS, f"the book key given is not the run's (key check "
+                                f"{printed.get('book_key_check')})")
+    for pool in pools:
+        book = pl.read_parquet(Path(folder) / pool.file, columns=["book"])["book"].cast(pl.Int64).to_numpy()
+        leaders = book[::per_book]
+        if leaders.size and (leaders.min() < 0 or leaders.max() >= slots):
+            raise VerificationError(Step.COMPLETENESS, f"pool {pool.id}: a book number outside the order's "
+                                    f"{slots:,} slots")
+        if numbers is not None:
+            first = int(pool.raw.get("first_book") or 0)
+            want = numbers[first:first + leaders.size]
+            wrong = np.flatnonzero(leaders != want)
+            if wrong.size:
+                b = int(wrong[0])
+                raise VerificationError(Step.COMPLETENESS, f"pool {pool.id}: book slot {first + b} is "
+                                        f"printed as book {int(leaders[b])}, the book key gives "
+                                        f"{int(want[b])}")
+    if numbers is None:
+        return (f"book numbers are under a book key: each is one of the order's {slots:,} slots (give "
+                "--book-key to check the permutation)")
+    return f"book numbers are the book key's permutation of the order's {slots:,} slots"

@@ -24,8 +24,8 @@ COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'
 SEED_BYTES = 32
 
-Regenerate = Callable[[Path, list[str], bytes, Path], dict[str, Any]]
-"""regenerate(spec_path, pool_ids, seed, folder) writes each pool's file into `folder` and returns
+Regenerate = Callable[[Path, list[str], bytes, Path, "bytes | None"], dict[str, Any]]
+"""regenerate(spec_path, pool_ids, seed, folder, book_key) writes each pool's file into `folder` and returns
 {"generator": "<name version>", "versions": {<as the manifest's "tool">}, "pools": {id: <the pool's
 manifest entry>}}."""
 
@@ -67,16 +67,20 @@ def check_commitment(manifest: Manifest, seed: bytes) -> str:
 
 
 def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path: Path,
-                       regenerate: Regenerate) -> str:
-    """(7) seed against commitment, then every pool regenerated and compared byte for byte."""
+                       regenerate: Regenerate, book_key: bytes | None = None) -> str:
+    """(7) seed against commitment, then every pool regenerated and compared byte for byte (with the
+    book key, for a run whose book numbers are under one: docs/validation.md)."""
     check_commitment(manifest, seed)
+    if "book_key_check" in manifest.doc.get("print", {}) and book_key is None:
+        raise VerificationError(Step.REPRODUCTION, "seed matches the commitment; the run's book numbers are "
+                                "under a book key: give --book-key to regenerate the pools")
     if _digest(spec_path) != manifest.doc["spec"].get("sha256"):
         raise VerificationError(Step.REPRODUCTION,
                                 "the spec is not the one the run was made from (SHA-256 differs); "
                                 "cannot regenerate")
     problems = []
     with tempfile.TemporaryDirectory(prefix="audit-reproduce-") as tmp:
-        made_by = regenerate(spec_path, [p.id for p in manifest.pools], seed, Path(tmp))
+        made_by = regenerate(spec_path, [p.id for p in manifest.pools], seed, Path(tmp), book_key)
         for pool in manifest.pools:
             entry = made_by["pools"][pool.id]
             made = Path(tmp) / entry["file"]["name"]

@@ -41,6 +41,10 @@ ValidationKey = Annotated[Path | None, typer.Option(
 HighValidationKey = Annotated[Path | None, typer.Option(
     "--high-validation-key", metavar="FILE",
     help="High-tier validation key, a different one: writes validation-high.bin.")]
+BookKey = Annotated[Path | None, typer.Option(
+    "--book-key", metavar="FILE",
+    help="A book key held apart from the seed (made like a validation key, by another party than the "
+         "seed's): printed book numbers are its permutation, not the seed's (docs/validation.md).")]
 HighTierPrize = Annotated[str | None, typer.Option(
     "--high-tier-prize", metavar="AMOUNT",
     help="Prizes at or above AMOUNT (e.g. \"600.00\") are high-tier. Default: the spec's "
@@ -60,6 +64,19 @@ def validation_keys(game: Game, low: Path | None, high: Path | None) -> tuple[by
     if keys[0] == keys[1]:
         raise ValidationError("--validation-key and --high-validation-key are the same key; use two")
     return keys
+
+
+def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None) -> bytes | None:
+    """The book key: printed games only, and not one of the validation keys."""
+    if path is None:
+        return None
+    if not isinstance(game.sales, Printed):
+        raise ValidationError(f"{game.path.name}: a book key numbers a printed order's books; an eInstant "
+                              "has none")
+    key = read_validation_key(path)
+    if keys is not None and key in keys:
+        raise ValidationError("--book-key is a validation key; the book key is another, held apart")
+    return key
 
 
 def parse_threshold(value: str | None) -> int | None:
@@ -106,6 +123,7 @@ def generate_cmd(
     validation_key: ValidationKey = None,
     high_validation_key: HighValidationKey = None,
     high_tier_prize: HighTierPrize = None,
+    book_key: BookKey = None,
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
@@ -135,6 +153,7 @@ def generate_cmd(
         seed = read_seed_file(seed_file, allow_readable_secret)
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
     keys = validation_keys(game, validation_key, high_validation_key)
+    books = _book_key(game, book_key, keys)
     threshold = parse_threshold(high_tier_prize)
     n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
     fresh = seed_file is None
@@ -160,7 +179,7 @@ def generate_cmd(
         request = GenerateRequest(game, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
                                   workers=n_workers, signature=signer.manifest_entry() if signer else None,
                                   ceremony=sealed.manifest_entry() if sealed else None,
-                                  validation_keys=keys, high_tier_cents=threshold)
+                                  validation_keys=keys, high_tier_cents=threshold, book_key=books)
         result = _build(request, signer, committed)
         pause_point("committed")
         _report(result, seed_file if fresh else None, as_json, signer)

@@ -11,10 +11,16 @@ secret numbering of the order's books (docs/validation.md, section 2).
   ticket in pool order from the pool's "virn" stream (docs/randomness.md).
 - Book numbers: the order's book slots 0 .. S-1 (pool k's slots are its `first_book ..
   first_book + books - 1`) are numbered by one uniform permutation of S from the order's "books"
-  stream: slot s is printed as book `perm[s]`. A book's number says nothing about its pool.
+  stream: slot s is printed as book `perm[s]`. A book's number says nothing about its pool. Given a
+  book key held apart from the run seed (Key Dual Security, US7374484), the permutation is the key's
+  instead: slot s is printed as the rank of HMAC-SHA256(key, "poolgen/books/v1" || lp(rules) ||
+  u64(s)) among the S slots' tags (docs/validation.md), which audit recomputes given the key.
 """
 
 from __future__ import annotations
+
+import hashlib
+import hmac
 
 import numpy as np
 
@@ -55,6 +61,19 @@ def book_label(rules: str) -> tuple[str, ...]:
 def book_numbers(seed: bytes, rules: str, slots: int) -> np.ndarray:
     """The printed book number of each of the order's `slots` book slots."""
     return permutation(derive_stream(seed, *book_label(rules)), slots).astype(np.uint32)
+
+
+BOOK_KEY_LABEL = b"poolgen/books/v1"
+
+
+def keyed_book_numbers(key: bytes, rules: str, slots: int) -> np.ndarray:
+    """The printed book number of each book slot under a book key: slot s's rank among the slots' tags."""
+    prefix = BOOK_KEY_LABEL + len(rules.encode()).to_bytes(8, "big") + rules.encode()
+    tags = [hmac.new(key, prefix + s.to_bytes(8, "big"), hashlib.sha256).digest() for s in range(slots)]
+    order = sorted(range(slots), key=lambda s: (tags[s], s))
+    numbers = np.empty(slots, dtype=np.uint32)
+    numbers[np.array(order, dtype=np.int64)] = np.arange(slots, dtype=np.uint32)
+    return numbers
 
 
 def virns(seed: bytes, rules: str, pool_id: str, tickets: int, digits: int) -> np.ndarray:

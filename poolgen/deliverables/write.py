@@ -87,7 +87,7 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
 
 
 def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,
-                  high_tier_cents: int | None = None) -> dict[str, Any]:
+                  high_tier_cents: int | None = None, book_key: bytes | None = None) -> dict[str, Any]:
     """The manifest's `deliverables` list (every file but the manifest and its signature, with role,
     pool where it has one, and hash) and, for printed runs, its `print` entry."""
     files = []
@@ -109,12 +109,19 @@ def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[byt
                          "high_tier_cents": high_tier_cents or game.sales.high_tier_cents,
                          "book_numbers": "a permutation of the order's book slots from the stream "
                                          + label_text(book_label(game.id))}
+        if book_key is not None:  # the permutation is the book key's (docs/validation.md)
+            part["print"]["book_numbers"] = ("a permutation of the order's book slots under a book key: slot "
+                                             "s is the rank of HMAC-SHA256(key, \"poolgen/books/v1\" || "
+                                             "lp(rules) || u64(s)) among the slots' tags")
+            part["print"]["book_key_check"] = key_check(book_key)
+            part["print"]["book_slots"] = max((p.first_book or 0) + (p.books or 0) for p in game.pools)
     return part
 
 
-def extra_streams(game: Game, pool_ids: list[str]) -> list[str]:
-    """The labels of the deliverables' streams, as the manifest lists them."""
+def extra_streams(game: Game, pool_ids: list[str], keyed_books: bool = False) -> list[str]:
+    """The labels of the deliverables' streams, as the manifest lists them (no book stream when a book
+    key numbers the books)."""
     if not isinstance(game.sales, Printed):
         return []
-    return [label_text(book_label(game.id))] + [label_text(stream_label(game.id, pid, "virn"))
-                                                   for pid in pool_ids]
+    books = [] if keyed_books else [label_text(book_label(game.id))]
+    return books + [label_text(stream_label(game.id, pid, "virn")) for pid in pool_ids]

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import polars as pl
 
-from poolgen.deliverables.identity import book_numbers
+from poolgen.deliverables.identity import book_numbers, keyed_book_numbers
 from poolgen.game.model import Game, Pool, Printed
 from poolgen.rng import derive_stream, permutation
 from poolgen.rng.labels import stream_label
@@ -44,13 +44,17 @@ def order_book_slots(game: Game) -> int:
     return max((p.first_book or 0) + (p.books or 0) for p in game.pools)
 
 
-def identity_columns(game: Game, pool: Pool, seed: bytes) -> dict[str, pl.Series]:
-    """Position and ticket identity of every place in the pool."""
+def identity_columns(game: Game, pool: Pool, seed: bytes,
+                     book_key: bytes | None = None) -> dict[str, pl.Series]:
+    """Position and ticket identity of every place in the pool (book numbers under `book_key`, if
+    given, else from the seed)."""
     n = pool.tickets
     position = pl.Series("position", np.arange(n, dtype=np.uint32))
     if isinstance(game.sales, Printed):
         per_book = game.sales.tickets_per_book
-        numbers = book_numbers(seed, game.id, order_book_slots(game))
+        slots = order_book_slots(game)
+        numbers = (keyed_book_numbers(book_key, game.id, slots) if book_key is not None
+                   else book_numbers(seed, game.id, slots))
         book = pl.Series("book", numbers[(pool.first_book or 0) + np.arange(n) // per_book])
         ticket_no = pl.Series("ticket_no", (np.arange(n) % per_book).astype(np.uint16))
         ticket = pl.select(
@@ -72,14 +76,14 @@ def salt_column(game: Game, pool: Pool, seed: bytes) -> pl.Series:
     return pl.Series("salt", np.frombuffer(digits, dtype=f"S{2 * SALT_BYTES}")).cast(pl.String)
 
 
-def build_pool(game: Game, pool: Pool, seed: bytes) -> pl.DataFrame:
+def build_pool(game: Game, pool: Pool, seed: bytes, book_key: bytes | None = None) -> pl.DataFrame:
     """The pool's full table: identity, tier, prize and layout columns, in pool order.
 
     The identity, tier, prize and salt columns are made on a thread while this one lays the tickets
     out: both are mostly numpy, polars and OpenSSL work, which run without the GIL."""
     tiers = shuffled_tiers(game, pool, seed)
     with ThreadPoolExecutor(max_workers=1) as worker:
-        common = worker.submit(_common_columns, game, pool, seed, tiers)
+        common = worker.submit(_common_columns, game, pool, seed, tiers, book_key)
         stream = derive_stream(seed, *stream_label(game.id, pool.id, "layout"))
         layout = game.play.lay_out(game, pool, tiers, stream)
         columns = common.result()
@@ -90,11 +94,12 @@ def build_pool(game: Game, pool: Pool, seed: bytes) -> pl.DataFrame:
     return pl.DataFrame(list(columns.values()))
 
 
-def _common_columns(game: Game, pool: Pool, seed: bytes, tiers: np.ndarray) -> dict[str, pl.Series]:
+def _common_columns(game: Game, pool: Pool, seed: bytes, tiers: np.ndarray,
+                    book_key: bytes | None) -> dict[str, pl.Series]:
     """Every column but the layout's: identity, tier, prize and salt."""
     ids = np.array([t.id for t in pool.tiers])
     prizes = np.array([t.prize_cents for t in pool.tiers], dtype=np.int64)
-    columns = identity_columns(game, pool, seed)
+    columns = identity_columns(game, pool, seed, book_key)
     columns["tier"] = pl.Series("tier", ids, dtype=pl.String)[tiers]
     columns["prize_cents"] = pl.Series("prize_cents", prizes[tiers])
     columns["salt"] = salt_column(game, pool, seed)

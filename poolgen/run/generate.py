@@ -56,7 +56,8 @@ class GenerateRequest:
     entry naming the signing key (default {"signed": false}); `ceremony`: the manifest entry of the
     sealed ceremony the seed came from (poolgen/seeds/ceremony.py), if any; `validation_keys`
     (low, high): write a printed run's validation files (docs/validation.md), at
-    `high_tier_cents` (default the game's) and above from the high-tier file."""
+    `high_tier_cents` (default the game's) and above from the high-tier file; `book_key`: number
+    a printed order's books under a key held apart from the seed (docs/validation.md)."""
 
     game: Game
     seed: bytes = field(repr=False)
@@ -69,6 +70,7 @@ class GenerateRequest:
     ceremony: dict[str, Any] | None = None
     validation_keys: tuple[bytes, bytes] | None = field(default=None, repr=False)
     high_tier_cents: int | None = None
+    book_key: bytes | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,10 @@ def pool_file_name(pool_id: str) -> str:
 
 
 def make_pool(game: Game, pool_id: str, seed: bytes, folder: Path,
-              progress: Progress | None = None) -> dict[str, Any]:
+              progress: Progress | None = None, book_key: bytes | None = None) -> dict[str, Any]:
     """Build one pool, write its Parquet file into `folder`, and return its manifest entry."""
     pool = game.pool(pool_id)
-    df = build_pool(game, pool, seed)
+    df = build_pool(game, pool, seed, book_key)
     if progress:
         progress(pool_id, 1)
 
@@ -170,12 +172,13 @@ def _worker_start(q: mp.Queue[tuple[str, int]]) -> None:
     _progress_queue = q
 
 
-def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str) -> dict[str, Any]:
+def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str,
+            book_key: bytes | None) -> dict[str, Any]:
     game = load_spec(spec_path)
     if game.sha256 != sha256:  # the manifest records the spec the run started with
         raise SpecError(f"{game.path.name}: changed on disk while the run was being generated")
     q = _progress_queue
-    entry = make_pool(game, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None)
+    entry = make_pool(game, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None, book_key)
     pause_point("pool-written")
     return entry
 
@@ -234,14 +237,14 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
         raise SpecError(f"{game.path.name}: a pool id is named twice: {', '.join(ids)}")
     with staged_folder(request.out / request.run_id, committed) as folder:
         if request.workers <= 1 or len(ids) == 1:
-            entries = [make_pool(game, pid, seed, folder, progress) for pid in ids]
+            entries = [make_pool(game, pid, seed, folder, progress, request.book_key) for pid in ids]
         else:
-            entries = _in_parallel(game, ids, seed, folder, request.workers, progress)
+            entries = _in_parallel(game, ids, seed, folder, request.workers, progress, request.book_key)
         write_run_files(game, folder, request.run_id, ids, keys, threshold)
         manifest = manifest_document(game, seed, request.now, request.run_id, entries, request.signature,
                                      request.ceremony)
-        manifest.update(manifest_part(game, folder, ids, keys, threshold))
-        manifest["drbg"]["streams"] += extra_streams(game, ids)
+        manifest.update(manifest_part(game, folder, ids, keys, threshold, request.book_key))
+        manifest["drbg"]["streams"] += extra_streams(game, ids, request.book_key is not None)
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)
@@ -249,7 +252,7 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
 
 
 def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers: int,
-                 progress: Progress | None) -> list[dict[str, Any]]:
+                 progress: Progress | None, book_key: bytes | None) -> list[dict[str, Any]]:
     ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
     q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
     pool = ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx,
@@ -259,8 +262,8 @@ def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers:
         # (results are collected by pool id, so the manifest keeps the order of `ids`).
         by_work = sorted(ids, key=lambda pid: -_work(game.pool(pid)))
         with starting_workers():  # each submit may start a worker process
-            futures = {pool.submit(_worker, str(game.path), game.sha256, pid, seed, str(folder)): pid
-                       for pid in by_work}
+            futures = {pool.submit(_worker, str(game.path), game.sha256, pid, seed, str(folder), book_key):
+                       pid for pid in by_work}
         pending = set(futures)
         while pending:
             _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)

@@ -14,8 +14,10 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import make_pool, tool_versions
 
 
-def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path) -> dict[str, Any]:
-    """Rebuild the pools into `folder` from the seed, one at a time, as `generate` built them."""
+def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path,
+               book_key: bytes | None = None) -> dict[str, Any]:
+    """Rebuild the pools into `folder` from the seed (and the book key, if the run's books are under
+    one), one at a time, as `generate` built them."""
     game = load_spec(spec_path)
     return {"generator": f"poolgen {poolgen.__version__}", "versions": tool_versions(),
-            "pools": {pid: make_pool(game, pid, seed, folder) for pid in pool_ids}}
+            "pools": {pid: make_pool(game, pid, seed, folder, None, book_key) for pid in pool_ids}}
