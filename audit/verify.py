@@ -15,8 +15,10 @@
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
         file byte for byte (audit/steps/reproduction.py; the generator is passed in, never imported); with a
-        ceremony file instead, the seed is first derived from its reveals, each checked against the
-        manifest's commitments (audit/steps/ceremony.py);
+        ceremony file instead, the seed is first derived from its reveals and the drand round, each
+        signature and the round checked against the manifest's ceremony (audit/steps/ceremony.py);
+        a run made under a ceremony is held in step 5 to the spec, code, game, pools and run id its
+        transcript bound;
     (8) every pool's statistics pass at 99% confidence for the run: positions, winners per book or
         block, runs, and the layout no-information tests of the game's contract (audit/stats/);
     (9) printed runs: imaging files, pack list and, given the validation keys, the validation files

@@ -339,3 +339,14 @@ def test_the_published_run_bundle_holds_the_commitments_not_the_reveals(sealed_r
     for path in out.iterdir():
         data = path.read_bytes()
         assert not any(s in data or s.hex().encode() in data for s in secrets)
+
+
+def test_generate_is_held_to_the_code_the_ceremony_bound(tmp_path):
+    file = _new(tmp_path)
+    c = load(file)
+    t = c.transcript
+    other = Binding(t["spec_sha256"], "00" * 32, t["game"], tuple(t["pools"]), t["run_id"])
+    with pytest.raises(CeremonyError, match=(
+            f"^ceremony c1: the code's SHA-256 is 0000000000000000..., not the ceremony's "
+            f"{code_entry()['sha256'][:16]}... \\(another poolgen\\)$")):
+        c.check_binding(other)
