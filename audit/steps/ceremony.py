@@ -85,8 +85,10 @@ def _fail(message: str) -> VerificationError:
     return VerificationError(Step.REPRODUCTION, message)
 
 
-def check_bound(manifest: Manifest, spec_sha256: str | None = None) -> str:
-    """(5) the run is the one the manifest's ceremony transcript binds: spec, code, game, pools, run id."""
+def check_bound(manifest: Manifest, spec_sha256: str | None = None,
+                party_keys: dict[str, Ed25519PublicKey] | None = None) -> str:
+    """(5) the run is the one the manifest's ceremony transcript binds: spec, code, game, pools, run id;
+    every commitment in the manifest is signed by its party's listed key (the auditor's, if given)."""
     entry = manifest.doc["ceremony"]
     if not isinstance(entry, dict) or entry.get("format") != FORMAT:
         raise VerificationError(Step.FIGURES, f"the manifest's ceremony is not {FORMAT!r}")
@@ -112,29 +114,62 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None) -> str:
     if differ:
         raise VerificationError(Step.FIGURES,
                                 f"the run is not the one ceremony {t['id']} binds: " + "; ".join(differ))
+    commitments = entry.get("commitments")
+    if not isinstance(commitments, list) or len(commitments) != len(t["parties"]) \
+            or not all(isinstance(c, dict) for c in commitments):
+        raise VerificationError(Step.FIGURES, "the manifest's ceremony lacks a commitment of every party")
+    closed_commitments(t, recomputed, commitments, entry.get("commitments_sha256"), Step.FIGURES)
+    if party_keys is not None:
+        check_party_keys(t, party_keys, Step.FIGURES)
+    rnd = entry.get("round")
+    if not isinstance(rnd, dict) or rnd.get("round") != t["beacon"]["round"]:
+        raise VerificationError(Step.FIGURES, f"the manifest's drand round is not the one ceremony {t['id']} "
+                                f"named ({t['beacon']['round']})")
+    whose = "the keys the auditor expects" if party_keys is not None else "their listed keys"
     return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
             f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
-            f"{', '.join(t['pools'])}, run {t['run_id']}")
+            f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}")
 
 
-def _signed(name: str, raw_hex: str, what: str, signature: str, message: bytes) -> None:
+def _signed(name: str, raw_hex: str, what: str, signature: str, message: bytes,
+            step: Step = Step.REPRODUCTION) -> None:
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw_hex)).verify(bytes.fromhex(signature), message)
     except (InvalidSignature, ValueError, TypeError):
-        raise _fail(f"party {name!r}: the {what}'s signature is not by its listed key") from None
+        raise VerificationError(step, f"party {name!r}: the {what}'s signature is not by its listed "
+                                "key") from None
 
 
-def check_party_keys(t: dict[str, Any], expected: dict[str, Ed25519PublicKey]) -> None:
+def closed_commitments(t: dict[str, Any], th: str, commitments: list[dict[str, Any]], stated: object,
+                       step: Step) -> str:
+    """Every commitment signed by its party's listed key, in the parties' order; their hash, which must
+    be the manifest's `commitments_sha256`."""
+    data = b""
+    for p, c in zip(t["parties"], commitments, strict=True):
+        name = p["name"]
+        if c.get("name") != name:
+            raise VerificationError(step, f"commitments are not in the parties' order at {name!r}")
+        _signed(name, p["public_key"], "commitment", c["signature"], b"poolgen/ceremony/commit/v2"
+                + bytes.fromhex(th) + _lp(name.encode()) + bytes.fromhex(c["commitment"]), step)
+        data += _lp(name.encode()) + bytes.fromhex(c["commitment"])
+    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + data).hexdigest()
+    if closed != stated:
+        raise VerificationError(step, "the commitments do not recompute to the manifest's commitments_sha256")
+    return closed
+
+
+def check_party_keys(t: dict[str, Any], expected: dict[str, Ed25519PublicKey],
+                     step: Step = Step.REPRODUCTION) -> None:
     """The parties are exactly those the auditor expects, each with the key the auditor holds."""
     listed = {p["name"]: p["public_key"] for p in t["parties"]}
     if set(listed) != set(expected):
-        raise _fail(f"the ceremony's parties are {', '.join(listed)}, the auditor expects "
-                    f"{', '.join(expected)}")
+        raise VerificationError(step, f"the ceremony's parties are {', '.join(listed)}, the auditor "
+                                f"expects {', '.join(expected)}")
     for name, key in expected.items():
         raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
         if raw != listed[name]:
-            raise _fail(f"party {name!r} is listed with key {_fp(listed[name])}, the auditor expects "
-                        f"{_fp(raw)}")
+            raise VerificationError(step, f"party {name!r} is listed with key {_fp(listed[name])}, the "
+                                    f"auditor expects {_fp(raw)}")
 
 
 def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
@@ -160,16 +195,8 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
     names = list(keys)
     if doc["commitments"] != stated.get("commitments") or doc.get("round") != stated.get("round"):
         raise _fail("the ceremony file's commitments or round are not the manifest's")
-    data = b""
-    for name, c in zip(names, doc["commitments"], strict=True):
-        if c.get("name") != name:
-            raise _fail(f"commitments are not in the parties' order at {name!r}")
-        _signed(name, keys[name], "commitment", c["signature"], b"poolgen/ceremony/commit/v2"
-                + bytes.fromhex(th) + _lp(name.encode()) + bytes.fromhex(c["commitment"]))
-        data += _lp(name.encode()) + bytes.fromhex(c["commitment"])
-    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + data).hexdigest()
-    if closed != stated.get("commitments_sha256"):
-        raise _fail("the commitments do not recompute to the manifest's commitments_sha256")
+    closed = closed_commitments(t, th, doc["commitments"], stated.get("commitments_sha256"),
+                                Step.REPRODUCTION)
     close = t["beacon"]["reveals_close"]
     reveals = b""
     for name, c, r in zip(names, doc["commitments"], doc["reveals"], strict=True):

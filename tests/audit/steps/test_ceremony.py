@@ -130,7 +130,18 @@ def test_step_5_holds_the_run_to_the_spec_its_ceremony_bound(sealed_run, tmp_pat
     code, report = _verify(sealed_run.run, sealed_run.keys, audit=True)  # no option: still checked
     assert report["steps"][4]["details"][-1] == (
         f"the run is the one ceremony c1 bound before anyone committed: spec {bound[:16]}..., code "
-        f"{code_entry()['sha256'][:16]}..., game wild_side, pools p1, run r")
+        f"{code_entry()['sha256'][:16]}..., game wild_side, pools p1, run r; 3 commitments signed by their "
+        "listed keys")
+    # before the game closes, with no ceremony file: the parties' keys the auditor brings, in step 5
+    mallory = new_key_pair(tmp_path / "mallory")
+    files = {p: sealed_run.tmp / f"{p}-keys" / "signing-key.pub.pem" for p in PARTIES}
+    files["vendor"] = mallory.public
+    keys = [a for p in PARTIES for a in ("--party-key", f"{p}={files[p]}")]
+    code, report = _verify(sealed_run.run, sealed_run.keys, *keys, audit=True)
+    listed = json.loads(sealed_run.file.read_bytes())["transcript"]["parties"][0]["public_key"]
+    assert code == 1 and report["steps"][4]["reasons"] == [
+        f"party 'vendor' is listed with key {key_fingerprint(listed)}, the auditor expects "
+        f"{mallory.fingerprint}"]
 
 
 def test_verify_takes_a_seed_file_or_a_ceremony_not_both(sealed_run, tmp_path):
