@@ -206,3 +206,15 @@ def test_a_manifest_without_a_ceremony_cannot_be_checked_against_one(sealed_run)
     with pytest.raises(VerificationError,
                        match="the manifest records no seed ceremony; give --seed-file instead"):
         ceremony_seed(SimpleNamespace(doc={}), json.loads(sealed_run.file.read_bytes()))
+
+
+@pytest.mark.parametrize("content", [b"[" * 5000 + b"]" * 5000, b"\xff\xfe not text", b"{\"format\": 1}",
+                                     b"{\"format\": \"poolgen-ceremony/2\", \"transcript\": {}}"],
+                         ids=["deeply-nested", "not-utf8", "wrong-format", "no-parties"])
+def test_a_hostile_ceremony_file_is_one_line_exit_2(sealed_run, tmp_path, content):
+    bad = tmp_path / "bad.ceremony"
+    bad.write_bytes(content)
+    result = CliRunner().invoke(audit_app, ["verify", str(sealed_run.run), "--public-key",
+                                            str(sealed_run.keys.public), "--ceremony", str(bad)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"audit: error: {bad}") and len(result.stderr.strip().splitlines()) == 1
