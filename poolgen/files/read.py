@@ -42,6 +42,10 @@ def _open_regular(path: Path, what: str, error: type[PoolgenError]) -> tuple[int
 
 
 def _read_fd(fd: int, path: Path, what: str, limit: int, error: type[PoolgenError]) -> bytes:
+    size = os.fstat(fd).st_size
+    if size > limit:  # refused before a byte is read
+        os.close(fd)
+        raise error(f"{path}: {size:,} bytes, larger than {limit:,}; not {_a(what)} file")
     chunks, total = [], 0
     try:
         while total <= limit:
@@ -54,9 +58,13 @@ def _read_fd(fd: int, path: Path, what: str, limit: int, error: type[PoolgenErro
         raise error(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    if total > limit:
-        raise error(f"{path}: larger than {limit:,} bytes; not a {what} file")
+    if total > limit:  # it grew while it was read
+        raise error(f"{path}: larger than {limit:,} bytes; not {_a(what)} file")
     return b"".join(chunks)
+
+
+def _a(what: str) -> str:
+    return ("an " if what[:1] in "aeiou" else "a ") + what
 
 
 def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MAX_KEY_FILE_BYTES) -> bytes:
