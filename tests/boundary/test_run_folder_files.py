@@ -142,7 +142,8 @@ def _verify(application, run: Path, root: Path):
     with within(30):
         return CliRunner().invoke(application, [
             "verify", str(run), "--public-key", str(root / "keys" / "signing-key.pub.pem"),
-            "--validation-key", str(root / "low.key"), "--high-validation-key", str(root / "high.key")])
+            "--validation-key", str(root / "low.key"), "--high-validation-key", str(root / "high.key"),
+            "--workers", "1"])
 
 
 @pytest.mark.parametrize("hostile", list(CASES), indirect=True)
