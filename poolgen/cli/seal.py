@@ -9,7 +9,7 @@ import typer
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key, seal, unseal
-from poolgen.files.read import READABLE_SECRET_FLAG, display, read_input
+from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
 from poolgen.files.write import write_secret
 from poolgen.limits import MAX_SEALED_BYTES
 
@@ -27,7 +27,7 @@ def seal_cmd(
     try:
         sealed = seal(data, file.name, recipient)
     except SealError as exc:
-        raise SealError(f"{display(file)}: cannot be sealed: {exc}") from None
+        raise SealError(f"{printable(file)}: cannot be sealed: {exc}") from None
     write_secret(out, sealed, what="sealed file")  # complete under its name, or absent (never part of it)
     say(f"sealed {file.name} to {to} into {out} (mode 0600)")
 
@@ -43,7 +43,7 @@ def unseal_cmd(
 ) -> None:
     """Open a sealed file with the recipient's private key (fails with any other key)."""
     private = load_private(key, allow_readable_secret)
-    name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, display(file))
+    name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, printable(file))
     write_secret(out, data, what="opened file")  # complete under its name, or absent
     say(f"opened {name} into {out} (mode 0600)")
 

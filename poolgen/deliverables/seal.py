@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
 from poolgen.errors import PoolgenError
-from poolgen.files.read import read_input, read_secret
+from poolgen.files.read import printable, read_input, read_secret
 from poolgen.limits import MAX_KEY_FILE_BYTES
 
 SUITE = Suite(KEM.X25519, KDF.HKDF_SHA256, AEAD.AES_256_GCM)
@@ -82,9 +82,9 @@ def load_public(path: Path) -> X25519PublicKey:
     try:
         key = serialization.load_pem_public_key(read_input(Path(path), "public key", SealError))
     except (ValueError, UnsupportedAlgorithm):
-        raise SealError(f"{path}: not a PEM public key") from None
+        raise SealError(f"{printable(path)}: not a PEM public key") from None
     if not isinstance(key, X25519PublicKey):
-        raise SealError(f"{path}: not an X25519 public key")
+        raise SealError(f"{printable(path)}: not an X25519 public key")
     return key
 
 
@@ -95,10 +95,10 @@ def load_private(path: Path, allow_readable: bool = False) -> X25519PrivateKey:
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except TypeError:
-        raise SealError(f"{path}: the private key is encrypted; a recipient key is kept "
+        raise SealError(f"{printable(path)}: the private key is encrypted; a recipient key is kept "
                         "unencrypted") from None
     except (ValueError, UnsupportedAlgorithm):
-        raise SealError(f"{path}: not a PEM private key") from None
+        raise SealError(f"{printable(path)}: not a PEM private key") from None
     if not isinstance(key, X25519PrivateKey):
-        raise SealError(f"{path}: not an X25519 private key")
+        raise SealError(f"{printable(path)}: not an X25519 private key")
     return key
