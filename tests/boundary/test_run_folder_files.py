@@ -184,3 +184,13 @@ def test_an_unhashable_area_style_is_refused_by_the_manifest_reader(printed_run,
             in result.stdout)
     assert "Traceback" not in result.output and "8 statistics    skip  needs a readable manifest.json" in \
         result.stdout
+
+
+@pytest.mark.parametrize("workers", ["\u0665", "-1", "1_0", "257", "1\n"])
+def test_workers_in_ascii_digits_within_bounds(printed_run, workers):
+    for application in (app, audit_app):
+        result = CliRunner().invoke(application, ["verify", str(printed_run / "runs" / "r"), "--public-key",
+                                                  str(printed_run / "keys" / "signing-key.pub.pem"),
+                                                  "--workers", workers])
+        assert (result.exit_code, result.stderr) == (2, f"audit: error: --workers {workers!r}: give a whole "
+                                                        "number from 0 to 256\n")
