@@ -28,6 +28,8 @@ MAX_COLUMNS = 4096  # an imaging file of 1,024 spots has 3,076
 MAX_VALUE_BYTES = 256  # decoded bytes of one value (the longest is a symbol's text or caption)
 MAX_CHUNK_SLACK = 1 << 20  # page headers and dictionaries of a column chunk
 MAX_DECODED_BYTES = 8 << 30  # all column chunks of one file, decoded
+MAX_PAGE_HEADER_BYTES = 1 << 16  # a page header (its statistics hold one short value)
+MAX_PAGES = 1 << 16  # pages of one column chunk (polars writes one per ~1 MB)
 _MAX_DEPTH = 16  # FileMetaData nests 5 deep
 
 _STOP, _TRUE, _FALSE, _BYTE, _I16, _I32, _I64, _DOUBLE, _BINARY, _LIST, _SET, _MAP, _STRUCT, _UUID = range(14)
@@ -133,9 +135,50 @@ def read_footer(fd: int, size: int) -> dict[int, Any]:
     if length > MAX_FOOTER_BYTES or length > size - 12:
         raise ValueError(f"a footer of {length:,} bytes (at most {min(MAX_FOOTER_BYTES, size - 12):,})")
     try:
-        return _Reader(os.pread(fd, length, size - 8 - length)).struct(0)
+        meta = _Reader(os.pread(fd, length, size - 8 - length)).struct(0)
     except _Bad as exc:
         raise ValueError(f"its footer is not Parquet metadata: {exc}") from None
+    meta[_DATA_END] = size - 8 - length
+    return meta
+
+
+_DATA_END = -1  # (a key no Thrift field has) where the column chunks must end: the footer's start
+
+
+def check_pages(fd: int, meta: dict[int, Any]) -> None:
+    """Every column chunk's pages, walked header by header (PageHeader: 2 uncompressed_page_size,
+    3 compressed_page_size) from its first page (ColumnMetaData 11 dictionary_page_offset or
+    9 data_page_offset): they lie between the file's start and its footer and decode to no more than
+    the chunk's footer declares, so a footer cannot understate what its pages hold. Call after
+    `check_footer`."""
+    for group in meta[4]:
+        for chunk in group[1]:
+            _check_chunk_pages(fd, chunk[3], meta[_DATA_END])
+
+
+def _check_chunk_pages(fd: int, md: dict[int, Any], end_of_data: int) -> None:
+    name, declared = _name(md), md[6]
+    start = md.get(11) if isinstance(md.get(11), int) and md.get(11) else md.get(9)
+    if not isinstance(start, int) or start < 4 or start + md[7] > end_of_data:
+        raise ValueError(f"column {name}: its pages are not between the file's start and its footer")
+    at, end, decoded, pages = start, start + md[7], 0, 0
+    while at < end:
+        pages += 1
+        if pages > MAX_PAGES:
+            raise ValueError(f"column {name}: more than {MAX_PAGES:,} pages in a column chunk")
+        reader = _Reader(os.pread(fd, min(MAX_PAGE_HEADER_BYTES, end - at), at))
+        try:
+            header = reader.struct(0)
+        except _Bad as exc:
+            raise ValueError(f"column {name}: the page header at byte {at:,} is not one: {exc}") from None
+        unpacked, packed = header.get(2), header.get(3)
+        if not isinstance(unpacked, int) or not isinstance(packed, int) or min(unpacked, packed) < 0:
+            raise ValueError(f"column {name}: the page header at byte {at:,} has no sizes")
+        decoded += unpacked
+        at += reader.at + packed
+    if at != end or decoded > declared:
+        raise ValueError(f"column {name}: its pages decode to {decoded:,} bytes in {at - start:,}, the "
+                         f"footer declares {declared:,} in {end - start:,}")
 
 
 def _int(table: dict[int, Any], field: int, what: str) -> int:

@@ -23,7 +23,7 @@ import polars as pl
 from audit.errors import UnusableInput
 from audit.read.limits import MAX_MANIFEST_BYTES, MAX_SIGNATURE_BYTES
 from audit.read.manifest import MANIFEST, SIGNATURE, Manifest
-from audit.read.parquet import check_footer, read_footer
+from audit.read.parquet import check_footer, check_pages, read_footer
 
 MAX_RUN_FILE_BYTES = 1 << 32  # a pool or imaging file (a 1,000,000-share pool file is under 100 MB)
 VALIDATION_HEADER_BYTES = 4096  # a validation file's header line; then 48 bytes a ticket
@@ -135,7 +135,9 @@ def check_run_parquet(folder: Path, name: str, what: str, documented: dict[str, 
     fd, size = open_run_file(folder, name, what, MAX_RUN_FILE_BYTES)
     path = Path(folder) / name
     try:
-        check_footer(read_footer(fd, size), size)
+        meta = read_footer(fd, size)
+        check_footer(meta, size)
+        check_pages(fd, meta)
     except ValueError as exc:
         raise UnusableInput(f"{path}: not a usable {what} file: {exc}") from None
     except OSError as exc:

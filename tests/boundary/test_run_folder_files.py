@@ -10,6 +10,7 @@ The run is tests/boundary/conftest.py's `printed_run` (one pool of 3,000 tickets
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 from collections.abc import Callable, Iterator
@@ -194,3 +195,16 @@ def test_workers_in_ascii_digits_within_bounds(printed_run, workers):
                                                   "--workers", workers])
         assert (result.exit_code, result.stderr) == (2, f"audit: error: --workers {workers!r}: give a whole "
                                                         "number from 0 to 256\n")
+
+
+def test_a_footer_understating_its_pages_is_refused_by_both_verifiers(printed_run, tmp_path):
+    """The other lie: a footer declaring 100 bytes for a column whose pages decode to far more."""
+    run = tmp_path / "r"
+    shutil.copytree(printed_run / "runs" / "r", run)
+    declare_decoded_size(run / POOL, "salt", 100)
+    for application in (app, audit_app):
+        result = _verify(application, run, printed_run)
+        one_line(result, "audit", f"{run / POOL}: not a usable pool file: column salt: its pages decode to ")
+        assert re.fullmatch(rf"audit: error: {re.escape(str(run / POOL))}: not a usable pool file: column "
+                            r"salt: its pages decode to [\d,]+ bytes in ([\d,]+), the footer declares 100 in "
+                            r"\1\n", result.stderr), result.stderr

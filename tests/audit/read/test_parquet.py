@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.read.parquet import MAX_CHUNK_SLACK, MAX_VALUE_BYTES, check_footer, read_footer
+from audit.read.parquet import MAX_CHUNK_SLACK, MAX_VALUE_BYTES, check_footer, check_pages, read_footer
 from tests.support.parquet import declare_decoded_size
 
 
@@ -28,8 +28,16 @@ def footer_of(path: Path) -> tuple[dict, int]:
 
 
 def rows_of(path: Path) -> int:
-    meta, size = footer_of(path)
-    return check_footer(meta, size)
+    """check_footer's rows, once check_pages has walked the pages too."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        meta = read_footer(fd, size)
+        rows = check_footer(meta, size)
+        check_pages(fd, meta)
+        return rows
+    finally:
+        os.close(fd)
 
 
 @pytest.fixture
@@ -53,6 +61,17 @@ def test_a_column_declaring_three_gigabytes_is_refused(small):
         rows_of(small)
     assert str(info.value) == (f"column salt declares {3 << 30:,} bytes decoded for 200 rows (at most "
                                f"{MAX_VALUE_BYTES * 200 + MAX_CHUNK_SLACK:,})")
+
+
+def test_a_footer_understating_its_pages_is_refused(small):
+    """A footer can lie the other way: declare little and hold a page that decodes to much more."""
+    meta, _ = footer_of(small)
+    chunk = meta[4][0][1][1][3]
+    declare_decoded_size(small, "salt", 100)
+    with pytest.raises(ValueError) as info:
+        rows_of(small)
+    assert str(info.value).startswith("column salt: its pages decode to ")
+    assert str(info.value).endswith(f" bytes in {chunk[7]:,}, the footer declares 100 in {chunk[7]:,}")
 
 
 def test_a_cut_file_and_a_file_that_is_not_parquet(small, tmp_path):
