@@ -35,6 +35,11 @@ _MAX_DEPTH = 16  # FileMetaData nests 5 deep
 _STOP, _TRUE, _FALSE, _BYTE, _I16, _I32, _I64, _DOUBLE, _BINARY, _LIST, _SET, _MAP, _STRUCT, _UUID = range(14)
 
 
+class NotParquet(ValueError):
+    """The file is not Parquet, or is damaged (cut short, its footer or a page header unreadable):
+    nothing in it is read, and a verifier reports it as a damaged file rather than refusing the run."""
+
+
 class _Bad(ValueError):
     pass
 
@@ -125,19 +130,22 @@ def read_footer(fd: int, size: int) -> dict[int, Any]:
     """The FileMetaData of the Parquet file open as `fd` (`size` bytes), decoded; ValueError (one
     line) if the file does not end as a Parquet file or its footer is not one."""
     if size < 12:
-        raise ValueError(f"{size} bytes: too short for a Parquet file")
+        raise NotParquet(f"{size} bytes: too short for a Parquet file")
     if os.pread(fd, 4, 0) != MAGIC:
-        raise ValueError("does not start with PAR1: not a Parquet file")
+        raise NotParquet("does not start with PAR1: not a Parquet file")
     tail = os.pread(fd, 8, size - 8)
     if tail[4:] != MAGIC:
-        raise ValueError("does not end with PAR1: not a Parquet file (or cut short)")
+        raise NotParquet("does not end with PAR1: not a Parquet file (or cut short)")
     length = int.from_bytes(tail[:4], "little")
-    if length > MAX_FOOTER_BYTES or length > size - 12:
-        raise ValueError(f"a footer of {length:,} bytes (at most {min(MAX_FOOTER_BYTES, size - 12):,})")
+    if length > size - 12:
+        raise NotParquet(f"a footer of {length:,} bytes in a file of {size:,}: not a Parquet file (or cut "
+                         "short)")
+    if length > MAX_FOOTER_BYTES:
+        raise ValueError(f"a footer of {length:,} bytes (at most {MAX_FOOTER_BYTES:,})")
     try:
         meta = _Reader(os.pread(fd, length, size - 8 - length)).struct(0)
     except _Bad as exc:
-        raise ValueError(f"its footer is not Parquet metadata: {exc}") from None
+        raise NotParquet(f"its footer is not Parquet metadata: {exc}") from None
     meta[_DATA_END] = size - 8 - length
     return meta
 
@@ -170,10 +178,10 @@ def _check_chunk_pages(fd: int, md: dict[int, Any], end_of_data: int) -> None:
         try:
             header = reader.struct(0)
         except _Bad as exc:
-            raise ValueError(f"column {name}: the page header at byte {at:,} is not one: {exc}") from None
+            raise NotParquet(f"column {name}: the page header at byte {at:,} is not one: {exc}") from None
         unpacked, packed = header.get(2), header.get(3)
         if not isinstance(unpacked, int) or not isinstance(packed, int) or min(unpacked, packed) < 0:
-            raise ValueError(f"column {name}: the page header at byte {at:,} has no sizes")
+            raise NotParquet(f"column {name}: the page header at byte {at:,} has no sizes")
         decoded += unpacked
         at += reader.at + packed
     if at != end or decoded > declared:
@@ -184,7 +192,7 @@ def _check_chunk_pages(fd: int, md: dict[int, Any], end_of_data: int) -> None:
 def _int(table: dict[int, Any], field: int, what: str) -> int:
     value = table.get(field)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"its footer has no {what}")
+        raise NotParquet(f"its footer has no {what}")
     return value
 
 
@@ -202,7 +210,7 @@ def check_footer(meta: dict[int, Any], file_size: int) -> int:
         raise ValueError(f"{rows:,} rows (at most {MAX_ROWS:,})")
     schema, groups = meta.get(2), meta.get(4)
     if not isinstance(schema, list) or not isinstance(groups, list):
-        raise ValueError("its footer has no schema or row groups")
+        raise NotParquet("its footer has no schema or row groups")
     if len(schema) > MAX_COLUMNS + 1:
         raise ValueError(f"{len(schema) - 1:,} columns (at most {MAX_COLUMNS:,})")
     if len(groups) > MAX_ROW_GROUPS:
@@ -210,7 +218,7 @@ def check_footer(meta: dict[int, Any], file_size: int) -> int:
     decoded = counted = 0
     for group in groups:
         if not isinstance(group, dict) or not isinstance(group.get(1), list):
-            raise ValueError("a row group of its footer has no columns")
+            raise NotParquet("a row group of its footer has no columns")
         group_rows = _int(group, 3, "row count of a row group")
         counted += group_rows
         bound = MAX_VALUE_BYTES * group_rows + MAX_CHUNK_SLACK

@@ -23,7 +23,7 @@ import polars as pl
 from audit.errors import UnusableInput
 from audit.read.limits import MAX_MANIFEST_BYTES, MAX_SIGNATURE_BYTES
 from audit.read.manifest import MANIFEST, SIGNATURE, Manifest
-from audit.read.parquet import check_footer, check_pages, read_footer
+from audit.read.parquet import NotParquet, check_footer, check_pages, read_footer
 
 MAX_RUN_FILE_BYTES = 1 << 32  # a pool or imaging file (a 1,000,000-share pool file is under 100 MB)
 VALIDATION_HEADER_BYTES = 4096  # a validation file's header line; then 48 bytes a ticket
@@ -128,16 +128,22 @@ def hash_run_file(folder: Path, name: str, what: str, limit: int = MAX_RUN_FILE_
     return size, h.hexdigest()
 
 
-def check_run_parquet(folder: Path, name: str, what: str, documented: dict[str, Any]) -> Path:
-    """The path of a Parquet run file whose footer is within audit/read/parquet.py's bounds, whose
-    columns are flat integers or text, and whose `documented` columns (those present) have their
-    documented types."""
+def check_run_parquet(folder: Path, name: str, what: str, documented: dict[str, Any],
+                      damaged_ok: bool = False) -> Path:
+    """The path of a Parquet run file whose footer and pages are within audit/read/parquet.py's
+    bounds, whose columns are flat integers or text, and whose `documented` columns (those present)
+    have their documented types. With `damaged_ok`, a file that is not Parquet at all or is damaged
+    (NotParquet) passes: whoever reads it next refuses it (the checklist reports it as a damaged file)."""
     fd, size = open_run_file(folder, name, what, MAX_RUN_FILE_BYTES)
     path = Path(folder) / name
     try:
         meta = read_footer(fd, size)
         check_footer(meta, size)
         check_pages(fd, meta)
+    except NotParquet as exc:
+        if damaged_ok:
+            return path
+        raise UnusableInput(f"{path}: not a usable {what} file: {exc}") from None
     except ValueError as exc:
         raise UnusableInput(f"{path}: not a usable {what} file: {exc}") from None
     except OSError as exc:
@@ -147,6 +153,8 @@ def check_run_parquet(folder: Path, name: str, what: str, documented: dict[str, 
     try:
         schema = pl.read_parquet_schema(path)
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+        if damaged_ok:
+            return path
         raise UnusableInput(f"{path}: not a usable {what} file: {' '.join(str(exc).split())[:200]}") from None
     for column, dtype in schema.items():
         want = documented.get(column)
@@ -188,7 +196,8 @@ def run_tickets(manifest: Manifest) -> int:
 
 def check_run_folder(folder: Path, manifest: Manifest) -> None:
     """Every file the manifest lists that is present in the run folder passes the boundary above
-    (whether each is the file the manifest describes is step 2's to say); UnusableInput if not."""
+    (whether each is the file the manifest describes is step 2's to say, and a Parquet file that is
+    damaged rather than hostile is step 3's or 9's); UnusableInput if not."""
     folder = Path(folder)
     for name, what, limit in ((MANIFEST, "manifest", MAX_MANIFEST_BYTES),
                               (SIGNATURE, "signature", MAX_SIGNATURE_BYTES)):
@@ -196,7 +205,7 @@ def check_run_folder(folder: Path, manifest: Manifest) -> None:
             os.close(open_run_file(folder, name, what, limit)[0])
     for pool in manifest.pools:
         if os.path.lexists(folder / pool.file):
-            check_run_parquet(folder, pool.file, "pool", POOL_COLUMNS)
+            check_run_parquet(folder, pool.file, "pool", POOL_COLUMNS, damaged_ok=True)
     files = manifest.doc.get("deliverables", [])
     if not isinstance(files, list):
         return  # step 2 says the listing is not a list of files
@@ -207,7 +216,7 @@ def check_run_folder(folder: Path, manifest: Manifest) -> None:
             continue
         name, role = listed, entry.get("role")
         if role == "imaging":
-            check_run_parquet(folder, name, "imaging", IMAGING_COLUMNS)
+            check_run_parquet(folder, name, "imaging", IMAGING_COLUMNS, damaged_ok=True)
         elif role != "pool":
             kind = {"packs": "pack list", "validation-high": "validation"}.get(role, role) \
                 if isinstance(role, str) and role.isprintable() else "deliverable"

@@ -126,8 +126,9 @@ CASES: dict[str, Callable[[Path], str]] = {
     "position int64": rewrite("position", pl.Int64), "prize_cents int32": rewrite("prize_cents", pl.Int32),
     "ticket_no uint32": rewrite("ticket_no", pl.UInt32), "layout float": float_layout,
     "pool column of 3 GB": three_gigabytes(POOL, "salt"),
-    "imaging column of 3 GB": three_gigabytes(IMAGING, "barcode"), "pool cut short": cut_short,
+    "imaging column of 3 GB": three_gigabytes(IMAGING, "barcode"),
 }
+PROVE_CASES = {**CASES, "pool cut short": cut_short}
 POOL_CASES = ["fifo pool", "pool out of the folder", "position int64", "layout float", "pool column of 3 GB",
               "pool cut short"]
 
@@ -136,7 +137,7 @@ POOL_CASES = ["fifo pool", "pool out of the folder", "position int64", "layout f
 def hostile(printed_run, tmp_path, request) -> tuple[Path, str]:
     run = tmp_path / "r"
     shutil.copytree(printed_run / "runs" / "r", run, symlinks=True)
-    return run, CASES[request.param](run)
+    return run, PROVE_CASES[request.param](run)
 
 
 def _verify(application, run: Path, root: Path):
@@ -163,6 +164,18 @@ def test_prove_refuses_a_hostile_pool_file_in_one_line(hostile):
         result = CliRunner().invoke(app, ["prove", str(run), "465-0000000-000"])
     one_line(result, "poolgen", f"{run}: cannot read pool p1 ({POOL}): {message}")
     assert result.stderr == f"poolgen: error: {run}: cannot read pool p1 ({POOL}): {message}\n"
+
+
+def test_a_damaged_pool_file_is_a_failed_step_not_a_refusal(printed_run, tmp_path):
+    """A pool file that is not Parquet at all (cut short) is damaged, not hostile: nothing of it is
+    read, and the checklist says so (steps 2 and 3 fail, exit 1), as `report` draws it."""
+    run = tmp_path / "r"
+    shutil.copytree(printed_run / "runs" / "r", run)
+    message = cut_short(run)
+    result = _verify(audit_app, run, printed_run)
+    assert result.exit_code == 1 and result.stderr == "", result.output
+    assert "3 completeness  FAIL  pool p1: pool-p1.parquet cannot be read as Parquet: UnusableInput: " \
+        f"{message}" in result.stdout
 
 
 def test_the_untouched_run_verifies(printed_run):

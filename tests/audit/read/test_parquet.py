@@ -14,7 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.read.parquet import MAX_CHUNK_SLACK, MAX_VALUE_BYTES, check_footer, check_pages, read_footer
+from audit.read.parquet import (
+    MAX_CHUNK_SLACK,
+    MAX_VALUE_BYTES,
+    NotParquet,
+    check_footer,
+    check_pages,
+    read_footer,
+)
 from tests.support.parquet import declare_decoded_size
 
 
@@ -77,10 +84,11 @@ def test_a_footer_understating_its_pages_is_refused(small):
 def test_a_cut_file_and_a_file_that_is_not_parquet(small, tmp_path):
     data = small.read_bytes()
     small.write_bytes(data[:-1])
-    with pytest.raises(ValueError, match=r"^does not end with PAR1: not a Parquet file \(or cut short\)$"):
+    with pytest.raises(NotParquet, match=r"^does not end with PAR1: not a Parquet file \(or cut short\)$"):
         footer_of(small)
     small.write_bytes(b"PAR1" + b"\0" * 100 + (2**31).to_bytes(4, "little") + b"PAR1")
-    with pytest.raises(ValueError, match=r"^a footer of 2,147,483,648 bytes \(at most 100\)$"):
+    with pytest.raises(NotParquet, match=r"^a footer of 2,147,483,648 bytes in a file of 112: not a Parquet "
+                                         r"file \(or cut short\)$"):
         footer_of(small)
     small.write_bytes(b"PAR1" + b"\x19\xfc" + b"\xff" * 10 + (12).to_bytes(4, "little") + b"PAR1")
     with pytest.raises(ValueError, match=r"^its footer is not Parquet metadata: "):
