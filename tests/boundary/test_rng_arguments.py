@@ -92,7 +92,7 @@ def test_the_largest_values_still_dump(seed_file, tmp_path):
 NUMBERS = st.text(alphabet=st.sampled_from("0123456789KMGT_-+ ,.\n\u0665\uff11\u00b3e"), max_size=5)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(option=st.sampled_from(["--count", "--repeat", "--high", "--skip"]), text=NUMBERS)
 def test_any_text_in_a_number_is_a_dump_or_one_line(seed_file, option, text):
     if option == "--skip" and text.rstrip().endswith(("G", "T")):

@@ -132,7 +132,7 @@ def test_a_file_name_that_would_break_the_header_or_the_line_is_refused(keys, tm
     assert not (tmp_path / "s").exists()
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_sealed_file_changed_anywhere_never_opens(keys, tmp_path, data):
     original = keys["sealed"].read_bytes()
