@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable
@@ -64,6 +65,9 @@ def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
     return tuple(pairs)
 
 
+MAX_WORKERS = 256  # processes checking pools at once (a run has at most 64 pools)
+
+
 def _unusable(message: str) -> typer.Exit:
     typer.echo(f"audit: error: {message}", err=True)
     return typer.Exit(2)
@@ -84,8 +88,9 @@ def verify_command(regenerate: Regenerate | None = None,
         party_key: PartyKeys = None,
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the report as one JSON document.")] = False,
-        workers: Annotated[int, typer.Option(
-            "--workers", min=0, help="Pools checked at once (0: one per CPU core).")] = 0,
+        workers: Annotated[str, typer.Option(
+            "--workers", metavar="N", help=f"Pools checked at once, 0 to {MAX_WORKERS} (0: one per CPU "
+                                           "core).")] = "0",
         allow_readable_secret: Annotated[bool, typer.Option(
             READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it.")] = False,
         validation_key: Annotated[Path | None, typer.Option(
@@ -106,9 +111,13 @@ def verify_command(regenerate: Regenerate | None = None,
         previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
             pause_point("verify-started")
+            workers = str(workers)  # (poolgen demo passes the number itself)
+            if not re.fullmatch(r"[0-9]{1,3}", workers) or int(workers) > MAX_WORKERS:
+                raise UnusableInput(f"--workers {workers[:20]!r}: give a whole number from 0 to "
+                                    f"{MAX_WORKERS}")
             request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
                                     ceremony=ceremony, party_keys=_pairs(party_key),
-                                    workers=workers or os.cpu_count() or 1,
+                                    workers=int(workers) or os.cpu_count() or 1,
                                     regenerate=regenerate, allow_readable_secret=allow_readable_secret,
                                     validation_key=validation_key, high_validation_key=high_validation_key,
                                     book_key=book_key)

@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import polars as pl
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Outcome, Report, Step, StepResult
@@ -49,6 +48,7 @@ from audit.errors import UnusableInput, VerificationError
 from audit.interrupts import deferred, starting_workers, stop, worker_init
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
+from audit.read.runfiles import check_run_folder, read_pool, run_file
 from audit.read.specs import read_spec
 from audit.stats.step import check_statistics
 from audit.steps.books import check_book_key, check_book_numbers
@@ -109,7 +109,7 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
     if not (folder / pool.file).is_file():
         return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}
     try:
-        table = pl.read_parquet(folder / pool.file)
+        table = read_pool(folder, pool.file)
     except Exception as exc:
         why = f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}"
         out[Step.COMPLETENESS] = ("fail", why)
@@ -169,7 +169,7 @@ def verify_run(request: VerifyRequest) -> Report:
         raise UnusableInput(f"{folder}: run folder not found")
     if not (folder / MANIFEST).exists():
         raise UnusableInput(f"{folder}: no {MANIFEST} in the run folder")
-    data = read_manifest_bytes(folder / MANIFEST)
+    data = read_manifest_bytes(run_file(folder, MANIFEST, "manifest"))
     key = load_public_key(r.public_key) if r.public_key is not None else None
     spec = read_spec(r.spec) if r.spec is not None else None
     seed = None
@@ -210,6 +210,7 @@ def verify_run(request: VerifyRequest) -> Report:
                 step[s].add("skip", "needs a readable manifest.json (step 1)")
         return report
 
+    check_run_folder(folder, manifest)  # every listed file a bounded regular file of the folder, or exit 2
     step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest))
     if manifest.doc.get("deliverables"):
         step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest))

@@ -52,6 +52,10 @@ def _open_regular(path: Path, what: str) -> tuple[int, os.stat_result]:
 
 
 def _read_fd(fd: int, path: Path, what: str, limit: int) -> bytes:
+    size = os.fstat(fd).st_size
+    if size > limit:  # refused before a byte is read
+        os.close(fd)
+        raise UnusableInput(f"{path}: {size:,} bytes, larger than {limit:,}; not a {what} file")
     chunks, total = [], 0
     try:
         while total <= limit:

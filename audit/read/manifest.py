@@ -157,7 +157,41 @@ class Manifest:
         if len({p.file for p in pools}) != len(pools):
             raise ManifestError("pools: a file name appears twice")
         style = _style(doc, game, kind)
+        _names_are_text(doc)
         return cls(data, doc, rules, kind, per_book, pools, style)
+
+
+def _text_if_there(table: object, keys: tuple[str, ...], where: str) -> None:
+    if isinstance(table, dict):
+        for key in keys:
+            if key in table and not isinstance(table[key], str):
+                raise ManifestError(f"{where}.{key}: {str(table[key])[:60]} is not text")
+
+
+def _names_are_text(doc: dict[str, Any]) -> None:
+    """The names the steps look things up by are text, where the manifest has them: the play
+    entry's style, its areas' styles and ids, its tiers' ids, and a deliverable's role, pool and tier
+    (a list there would otherwise end step 4, 8 or 9 in a traceback)."""
+    play = doc.get("play")
+    if play is None:
+        return _deliverable_names(doc)
+    if not isinstance(play, dict):
+        raise ManifestError("manifest.play: not an object")
+    _text_if_there(play, ("style",), "play")
+    for key in ("areas", "tiers"):
+        items = play.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+            raise ManifestError(f"play.{key}: not a list of objects")
+        for i, item in enumerate(items):
+            _text_if_there(item, ("style", "id") if key == "areas" else ("id",), f"play.{key}[{i}]")
+    return _deliverable_names(doc)
+
+
+def _deliverable_names(doc: dict[str, Any]) -> None:
+    files = doc.get("deliverables")
+    if isinstance(files, list):
+        for i, f in enumerate(files):
+            _text_if_there(f, ("role", "pool", "tier"), f"deliverables[{i}]")
 
 
 def _style(doc: dict[str, Any], game: dict[str, Any], kind: str) -> str | None:

@@ -30,6 +30,7 @@ from typing import Any
 import polars as pl
 
 from audit.read.manifest import Manifest, PoolEntry
+from audit.read.runfiles import read_pool
 from audit.stats.layouts import layout_columns, layout_findings
 from audit.stats.positions import block_findings, position_findings
 from audit.stats.tests import Finding
@@ -136,7 +137,7 @@ def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, s
     for pool in manifest.pools:
         where = f"pool {pool.id}"
         try:
-            table = pl.read_parquet(folder / pool.file, columns=wanted)
+            table = read_pool(folder, pool.file, columns=wanted)
         except Exception as exc:  # the file's problems are steps 2 and 3's to name
             out.append(("skip", f"needs {pool.file} readable with columns {', '.join(wanted)} (steps 2 "
                                 f"and 3): {type(exc).__name__}", where))

@@ -21,6 +21,7 @@ import polars as pl
 from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.manifest import PoolEntry
+from audit.read.runfiles import read_pool
 
 MAX_BOOK = 10**7  # seven digits in the ticket id and the barcode
 
@@ -61,7 +62,7 @@ def check_book_numbers(folder: Path, pools: Sequence[PoolEntry], per_book: int) 
     read = 0
     for pool in pools:
         try:
-            book = pl.read_parquet(Path(folder) / pool.file, columns=["book"])["book"]
+            book = read_pool(Path(folder), pool.file, columns=["book"])["book"]
         except Exception:
             continue
         read += 1

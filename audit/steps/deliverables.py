@@ -15,7 +15,6 @@ Without a key the validation files are not opened: that part is skipped with its
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import io
 import json
@@ -30,6 +29,14 @@ from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.read.limits import read_input
 from audit.read.manifest import Manifest, PoolEntry
+from audit.read.runfiles import (
+    deliverable_limit,
+    hash_run_file,
+    read_imaging,
+    read_pool,
+    read_run_bytes,
+    run_tickets,
+)
 from audit.read.specs import SpecExpectation
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
@@ -67,11 +74,6 @@ def listed_names(manifest: Manifest) -> set[str]:
         return set()
 
 
-def _digest(path: Path) -> tuple[int, str]:
-    data = path.read_bytes()
-    return len(data), hashlib.sha256(data).hexdigest()
-
-
 def check_deliverable_files(folder: Path, manifest: Manifest) -> str:
     """(2) every deliverable but the pool files (checked per pool) is present with its size and hash."""
     problems, n = [], 0
@@ -83,7 +85,7 @@ def check_deliverable_files(folder: Path, manifest: Manifest) -> str:
         if not path.is_file():
             problems.append(f"{f['name']} ({f.get('role')}) is missing")
             continue
-        size, digest = _digest(path)
+        size, digest = hash_run_file(folder, f["name"], "deliverable")
         if size != f.get("bytes") or digest != f.get("sha256"):
             problems.append(f"{f['name']} ({f.get('role')}) is {size:,} bytes with SHA-256 {digest}, the "
                             f"manifest says {f.get('bytes')} bytes, {f.get('sha256')}")
@@ -102,8 +104,8 @@ def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> list[
 def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
                   symbols: set[tuple[str, str, str]] | None) -> tuple[str, list[str], list[str]]:
     """(9) one imaging file against its pool; returns (message, barcodes, virns)."""
-    table = pl.read_parquet(folder / pool.file)
-    im = pl.read_parquet(folder / entry["name"])
+    table = read_pool(folder, pool.file)
+    im = read_imaging(folder, entry["name"])
     layout = [c for c in table.columns if c not in COMMON]
     want = [*IDENTITY, *(c + s for c in layout for s in ("", "_text", "_caption"))]
     problems = []
@@ -143,8 +145,14 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
             "barcodes recomputed)", im["barcode"].to_list(), virn.to_list())
 
 
-def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book: int, game: int) -> str:
-    packs = pl.read_csv(io.BytesIO((folder / entry["name"]).read_bytes()), infer_schema=False)
+def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book: int, game: int,
+                tickets: int) -> str:
+    data = read_run_bytes(folder, entry["name"], "pack list", deliverable_limit("packs", tickets))
+    try:
+        packs = pl.read_csv(io.BytesIO(data), infer_schema=False)
+    except (pl.exceptions.PolarsError, ValueError) as exc:
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: not a CSV pack list: "
+                                f"{' '.join(str(exc).split())[:80]}") from None
     if packs.columns != PACK_COLUMNS:
         raise VerificationError(Step.DELIVERABLES,
                                 f"{entry['name']}: columns {packs.columns} are not {PACK_COLUMNS}")
@@ -167,12 +175,14 @@ def _record(key: bytes, run_id: str, barcode: str, virn: str, prize: int) -> byt
 def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str,
                      tickets: list[tuple[str, str, int]],
                      threshold: int) -> str:
-    data = (folder / entry["name"]).read_bytes()
+    data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", len(tickets)))
     end = data.find(b"\n")
     try:
-        head = json.loads(data[:end])
-    except ValueError:
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line") from None
+        head = json.loads(data[:end]) if end >= 0 else None
+    except (ValueError, RecursionError):
+        head = None
+    if not isinstance(head, dict):
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line")
     tier = entry.get("tier")
     if head.get("key_check") != hmac.digest(key, _CHECK, "sha256")[:8].hex():
         raise VerificationError(Step.DELIVERABLES,
@@ -236,18 +246,20 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
             continue
         yield "pass", msg
         matched += 1
-        prizes = pl.read_parquet(folder / pool.file, columns=["prize_cents"])["prize_cents"].to_list()
-        tickets += list(zip(codes, virns, prizes, strict=True))
-        books += pl.read_parquet(folder / pool.file, columns=["book"])["book"].unique().to_list()
+        pool_table = read_pool(folder, pool.file, columns=["prize_cents", "book"])
+        tickets += list(zip(codes, virns, pool_table["prize_cents"].to_list(), strict=True))
+        books += pool_table["book"].unique().to_list()
     if matched < len(manifest.pools):
         yield "skip", "pack list and validation files: need every pool's imaging file to match (above)"
         return
     for f in files:
         if f.get("role") == "packs":
             try:
-                yield "pass", check_packs(folder, f, books, per_book, game)
+                yield "pass", check_packs(folder, f, books, per_book, game, run_tickets(manifest))
             except VerificationError as exc:
                 yield "fail", exc.reason
+            except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
+                yield "fail", f"{f.get('name')}: could not be checked: {type(exc).__name__}: {exc}"
     tiers = {f.get("tier"): f for f in files if f.get("role") in ("validation", "validation-high")}
     for tier in ("low", "high"):
         entry, key = tiers.get(tier), keys.get(tier)
@@ -262,3 +274,5 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
                                                pr.get("high_tier_cents"))
             except VerificationError as exc:
                 yield "fail", exc.reason
+            except Exception as exc:  # as above
+                yield "fail", f"{entry.get('name')}: could not be checked: {type(exc).__name__}: {exc}"

@@ -3,14 +3,13 @@ folder's files against the manifest's listing."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Step
 from audit.errors import VerificationError
-from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded
+from audit.read.limits import MAX_SIGNATURE_BYTES
 from audit.read.manifest import (
     MANIFEST,
     SIGNATURE,
@@ -20,6 +19,7 @@ from audit.read.manifest import (
     fingerprint,
     signature_problem,
 )
+from audit.read.runfiles import hash_run_file, read_run_bytes
 from audit.steps.deliverables import listed_names
 
 # ---- step 1 -------------------------------------------------------------------------------------
@@ -34,7 +34,8 @@ def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key: E
                                     "the run is unsigned: the manifest says \"signed\": false and there "
                                     "is no manifest.sig")
         raise VerificationError(Step.SIGNATURE, "manifest.sig is missing")
-    problem = signature_problem(data, read_bounded(sig_path, "signature", MAX_SIGNATURE_BYTES), key)
+    signature = read_run_bytes(folder, SIGNATURE, "signature", MAX_SIGNATURE_BYTES)
+    problem = signature_problem(data, signature, key)
     named = declared.get("key_fingerprint")
     mine = fingerprint(key)
     if problem:
@@ -71,17 +72,12 @@ def check_file(folder: Path, pool: PoolEntry) -> str:
     path = folder / pool.file
     if not path.is_file():
         raise VerificationError(Step.FILES, f"{pool.file} is missing")
-    h = hashlib.sha256()
-    size = 0
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-            size += len(chunk)
+    size, digest = hash_run_file(folder, pool.file, "pool")
     problems = []
     if size != pool.file_bytes:
         problems.append(f"{pool.file} is {size:,} bytes, the manifest says {pool.file_bytes:,}")
-    if h.hexdigest() != pool.file_sha256:
-        problems.append(f"{pool.file} has SHA-256 {h.hexdigest()}, the manifest says {pool.file_sha256}")
+    if digest != pool.file_sha256:
+        problems.append(f"{pool.file} has SHA-256 {digest}, the manifest says {pool.file_sha256}")
     if problems:
         raise VerificationError(Step.FILES, "; ".join(problems))
     return f"{pool.file}: {size:,} bytes, SHA-256 matches"

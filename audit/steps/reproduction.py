@@ -19,6 +19,7 @@ from audit.errors import UnusableInput, VerificationError
 from audit.provenance import code_comparison
 from audit.read.limits import MAX_SEED_FILE_BYTES, read_secret
 from audit.read.manifest import Manifest
+from audit.read.runfiles import hash_run_file
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'
@@ -89,7 +90,7 @@ def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path:
             if entry["file"]["name"] != pool.file or digest != pool.file_sha256:
                 problems.append(f"pool {pool.id}: regenerated {entry['file']['name']} has SHA-256 {digest}, "
                                 f"the manifest says {pool.file_sha256}")
-            elif not on_disk.is_file() or _digest(on_disk) != digest:
+            elif not on_disk.is_file() or hash_run_file(folder, pool.file, "pool")[1] != digest:
                 problems.append(f"pool {pool.id}: {pool.file} in the run folder differs from the "
                                 "regenerated file")
             elif entry != pool.raw:

@@ -16,8 +16,9 @@ def publish_cmd(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="The signed run folder.")],
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="The bundle folder to create (new).")],
     public_key: Annotated[Path | None, typer.Option(
-        "--public-key", metavar="FILE", help="The signer's public key: the signature is checked with it "
-                                             "and the key is put in the bundle.")] = None,
+        "--public-key", metavar="FILE", help="The signer's public key (needed: a run folder records only its "
+                                             "fingerprint): the signature is checked with it and the key "
+                                             "is put in the bundle.")] = None,
 ) -> None:
     """Write the public commitment of RUN (signed manifest, signature, seed and ceremony commitments,
     pool roots; no pool file, seed or reveal) into DIR. Publish it before sale; after the game closes,

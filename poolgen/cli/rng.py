@@ -12,12 +12,21 @@ from poolgen.cli.common import reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.rng.drbg import Stream, label_text
 from poolgen.rng.labdump import (
+    MAX_BYTES,
+    MAX_CALL,
+    MAX_REPEAT,
+    MAX_SKIP,
     DumpError,
+    check_integers,
+    check_parts,
+    check_permutations,
     integer_chunks,
     keystream_chunks,
     open_stream,
+    parse_bounds,
     parse_label,
     parse_size,
+    parse_whole,
     permutation_chunks,
     write_dump,
 )
@@ -37,8 +46,9 @@ Part = Annotated[list[str] | None, typer.Option(
     "--part", help="A label part, in order (repeatable), instead of --label.")]
 Out = Annotated[Path | None, typer.Option(
     "--out", metavar="FILE", help="A new file (mode 0600, never overwritten). Default: standard output.")]
-Skip = Annotated[str, typer.Option("--skip", help="Keystream bytes to pass over first (e.g. 1G).")]
-Repeat = Annotated[int, typer.Option("--repeat", min=1, help="Successive calls on the same stream.")]
+Skip = Annotated[str, typer.Option("--skip", help="Keystream bytes to pass over first (e.g. 1G; at most "
+                                                  "64G).")]
+Repeat = Annotated[str, typer.Option("--repeat", help="Successive calls on the same stream (1 or more).")]
 ReadableSecret = Annotated[bool, typer.Option(
     READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it (refused "
                                "otherwise).")]
@@ -48,10 +58,9 @@ def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: st
             allow_readable: bool) -> Stream:
     if (label is None) == (not part):
         raise DumpError("name the stream with --label or with --part (one or the other)")
-    parts = parse_label(label) if label is not None else tuple(part or ())
-    if any(not p for p in parts):
-        raise DumpError("--part: a label part is never empty")
-    return open_stream(read_seed_file(seed_file, allow_readable), parts, parse_size(skip, "--skip"))
+    parts = parse_label(label) if label is not None else check_parts(tuple(part or ()), "--part")
+    skipped = parse_size(skip, "--skip", MAX_SKIP, " bytes")
+    return open_stream(read_seed_file(seed_file, allow_readable), parts, skipped)
 
 
 def _done(written: int, stream: Stream, out: Path | None, what: str) -> None:
@@ -69,7 +78,8 @@ def _hex(chunks: Iterator[bytes]) -> Iterator[bytes]:
 @reports_errors
 def bytes_cmd(
     seed_file: SeedFile,
-    count: Annotated[str, typer.Option("--count", help="Bytes to write, e.g. 1000, 64K, 1G (x1024).")],
+    count: Annotated[str, typer.Option("--count", help="Bytes to write, e.g. 1000, 64K, 1G (x1024; at "
+                                                       "most 1T).")],
     label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0",
     allow_readable_secret: ReadableSecret = False,
     fmt: Annotated[str, typer.Option("--format", help="raw (for dieharder, NIST STS) or hex (64 digits "
@@ -77,9 +87,10 @@ def bytes_cmd(
 ) -> None:
     """The stream's raw keystream bytes, before any scaling (ChaCha20 under the HKDF key of the label)."""
     if fmt not in ("raw", "hex"):
-        raise DumpError(f"--format {fmt!r}: raw or hex")
+        raise DumpError(f"--format {fmt[:20]!r}: raw or hex")
+    size = parse_size(count, "--count", MAX_BYTES, " bytes")
     stream = _stream(seed_file, label, part, skip, allow_readable_secret)
-    chunks = keystream_chunks(stream, parse_size(count, "--count"))
+    chunks = keystream_chunks(stream, size)
     written = write_dump(out, _hex(chunks) if fmt == "hex" else chunks)
     _done(written, stream, out, f"{fmt} keystream")
 
@@ -90,17 +101,18 @@ def integers_cmd(
     seed_file: SeedFile,
     high: Annotated[str, typer.Option("--high", help="The bound n (values in [0, n)); or bounds "
                                                      "separated by commas, one value each.")],
-    count: Annotated[str, typer.Option("--count", help="Values per call for one bound.")] = "1",
-    label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = 1,
+    count: Annotated[str, typer.Option("--count", help="Values per call for one bound (at most "
+                                                       "10,000,000).")] = "1",
+    label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = "1",
     allow_readable_secret: ReadableSecret = False,
 ) -> None:
     """Integers in [0, n), one per line, by the generator's mask-and-reject (sampling.integers)."""
-    try:
-        bounds = [int(h) for h in high.split(",")]
-    except ValueError:
-        raise DumpError(f"--high {high!r}: whole numbers separated by commas") from None
+    bounds = parse_bounds(high)
+    calls = parse_whole(repeat, "--repeat", 1, MAX_REPEAT)
+    values = parse_size(count, "--count", MAX_CALL, " values per call; use --repeat for more")
+    check_integers(bounds, values, calls)  # before the seed is read and the stream skipped
     stream = _stream(seed_file, label, part, skip, allow_readable_secret)
-    written = write_dump(out, integer_chunks(stream, bounds, parse_size(count, "--count"), repeat))
+    written = write_dump(out, integer_chunks(stream, bounds, values, calls))
     _done(written, stream, out, "integers, one a line")
 
 
@@ -108,15 +120,19 @@ def integers_cmd(
 @reports_errors
 def permutations_cmd(
     seed_file: SeedFile,
-    n: Annotated[int, typer.Option("--n", min=0, help="Items permuted (values 0..n-1).")],
-    rows: Annotated[int | None, typer.Option(
-        "--rows", min=0, help="Draw ROWS independent permutations at once (sampling.row_permutations, "
-                              "as the layouts do).")] = None,
-    label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = 1,
+    n: Annotated[str, typer.Option("--n", help="Items permuted (values 0..n-1).")],
+    rows: Annotated[str | None, typer.Option(
+        "--rows", help="Draw ROWS independent permutations at once (sampling.row_permutations, "
+                       "as the layouts do).")] = None,
+    label: Label = None, part: Part = None, out: Out = None, skip: Skip = "0", repeat: Repeat = "1",
     allow_readable_secret: ReadableSecret = False,
 ) -> None:
     """Uniform permutations of 0..n-1, one value per line, as the generator draws pool orders
     (sampling.permutation) or layout rows (--rows)."""
+    items = parse_whole(n, "--n", 0, MAX_CALL)
+    many = parse_whole(rows, "--rows", 0, MAX_CALL) if rows is not None else None
+    calls = parse_whole(repeat, "--repeat", 1, MAX_REPEAT)
+    check_permutations(items, many, calls)
     stream = _stream(seed_file, label, part, skip, allow_readable_secret)
-    written = write_dump(out, permutation_chunks(stream, n, rows, repeat))
+    written = write_dump(out, permutation_chunks(stream, items, many, calls))
     _done(written, stream, out, "permutations, one value a line")

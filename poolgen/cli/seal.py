@@ -9,7 +9,7 @@ import typer
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key, seal, unseal
-from poolgen.files.read import read_input
+from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
 from poolgen.files.write import write_secret
 from poolgen.limits import MAX_SEALED_BYTES
 
@@ -22,11 +22,12 @@ def seal_cmd(
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The sealed file (new).")],
 ) -> None:
     """Encrypt FILE to one recipient: only their private key opens it (HPKE, RFC 9180)."""
+    recipient = load_public(to)
+    data = read_input(file, "deliverable", SealError, MAX_SEALED_BYTES)
     try:
-        recipient = load_public(to)
-    except (ValueError, OSError) as exc:
-        raise SealError(f"{to}: cannot read the recipient's public key: {exc}") from None
-    sealed = seal(read_input(file, "deliverable", SealError, MAX_SEALED_BYTES), file.name, recipient)
+        sealed = seal(data, file.name, recipient)
+    except SealError as exc:
+        raise SealError(f"{printable(file)}: cannot be sealed: {exc}") from None
     write_secret(out, sealed, what="sealed file")  # complete under its name, or absent (never part of it)
     say(f"sealed {file.name} to {to} into {out} (mode 0600)")
 
@@ -36,13 +37,13 @@ def unseal_cmd(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A sealed file.")],
     key: Annotated[Path, typer.Option("--key", metavar="KEY.pem", help="The recipient's private key.")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="Where the opened file goes (new).")],
+    allow_readable_secret: Annotated[bool, typer.Option(
+        READABLE_SECRET_FLAG, help="Use a private key even if its group or others may read it (refused "
+                                   "otherwise).")] = False,
 ) -> None:
     """Open a sealed file with the recipient's private key (fails with any other key)."""
-    try:
-        private = load_private(key)
-    except (ValueError, OSError, TypeError) as exc:
-        raise SealError(f"{key}: cannot read the private key: {exc}") from None
-    name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private)
+    private = load_private(key, allow_readable_secret)
+    name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, printable(file))
     write_secret(out, data, what="opened file")  # complete under its name, or absent
     say(f"opened {name} into {out} (mode 0600)")
 

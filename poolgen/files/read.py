@@ -25,23 +25,29 @@ READABLE_SECRET_FLAG = "--allow-readable-secret"
 
 
 def _open_regular(path: Path, what: str, error: type[PoolgenError]) -> tuple[int, os.stat_result]:
+    shown = printable(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except FileNotFoundError:
-        raise error(f"{path}: {what} file not found") from None
+        raise error(f"{shown}: {what} file not found") from None
     except OSError as exc:
-        raise error(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
+        raise error(f"{shown}: cannot read {what} file: {exc.strerror or exc}") from None
     st = os.fstat(fd)
     if stat.S_ISDIR(st.st_mode):
         os.close(fd)
-        raise error(f"{path}: is a folder, not a {what} file")
+        raise error(f"{shown}: is a folder, not a {what} file")
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise error(f"{path}: is not a regular file (a pipe, device or socket); give a {what} file")
+        raise error(f"{shown}: is not a regular file (a pipe, device or socket); give a {what} file")
     return fd, st
 
 
 def _read_fd(fd: int, path: Path, what: str, limit: int, error: type[PoolgenError]) -> bytes:
+    shown = printable(path)
+    size = os.fstat(fd).st_size
+    if size > limit:  # refused before a byte is read
+        os.close(fd)
+        raise error(f"{shown}: {size:,} bytes, larger than {limit:,}; not {_a(what)} file")
     chunks, total = [], 0
     try:
         while total <= limit:
@@ -51,12 +57,16 @@ def _read_fd(fd: int, path: Path, what: str, limit: int, error: type[PoolgenErro
             chunks.append(chunk)
             total += len(chunk)
     except OSError as exc:
-        raise error(f"{path}: cannot read {what} file: {exc.strerror or exc}") from None
+        raise error(f"{shown}: cannot read {what} file: {exc.strerror or exc}") from None
     finally:
         os.close(fd)
-    if total > limit:
-        raise error(f"{path}: larger than {limit:,} bytes; not a {what} file")
+    if total > limit:  # it grew while it was read
+        raise error(f"{shown}: larger than {limit:,} bytes; not {_a(what)} file")
     return b"".join(chunks)
+
+
+def _a(what: str) -> str:
+    return ("an " if what[:1] in "aeiou" else "a ") + what
 
 
 def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MAX_KEY_FILE_BYTES) -> bytes:
@@ -76,8 +86,8 @@ def refuse_readable(path: Path, what: str, mode: int, error: type[PoolgenError],
     """A secret file (seed, private key) that its group or others may read is refused, unless
     `allow_readable` (the commands' --allow-readable-secret)."""
     if mode & 0o077 and not allow_readable:
-        raise error(f"{path}: the {what} file is mode {mode:04o}: others may read it; make it private "
-                    f"(chmod 600) or give {READABLE_SECRET_FLAG}")
+        raise error(f"{printable(path)}: the {what} file is mode {mode:04o}: others may read it; make it "
+                    f"private (chmod 600) or give {READABLE_SECRET_FLAG}")
 
 
 def read_secret(path: Path, what: str, error: type[PoolgenError], limit: int,
@@ -122,8 +132,14 @@ def parse_toml(data: bytes, name: str, error: type[PoolgenError]) -> dict[str, A
 
 
 def display(path: Path | str) -> str:
-    """A path as one printable line (a file name that is not UTF-8 shows its bytes escaped)."""
+    """A path as text (a file name that is not UTF-8 shows its bytes escaped)."""
     return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def printable(path: Path | str) -> str:
+    """A path as one printable line: as `display`, and a newline or other control character escaped
+    (a file name cannot add a line to an error message)."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in display(path))
 
 
 def file_entry(path: Path) -> dict[str, Any]:

@@ -27,8 +27,17 @@ from poolgen.rng.drbg import Stream
 from poolgen.rng.labels import LABEL_ROOT
 
 CHUNK = 1 << 20  # bytes read from the stream at a time
-MAX_CALL = 100_000_000  # values in one sampling call; --repeat asks for more
-_SIZE = re.compile(r"^([0-9]+)([KMGT]?)$")
+LINES = 1 << 20  # values formatted at a time
+# Bounds of a request (docs/lab-testing.md): each is far above what a battery needs and keeps a
+# command's memory small and its time bounded (the keystream runs at about 1.4 GB/s on one core).
+MAX_CALL = 10_000_000  # values in one sampling call (a pool's tickets); --repeat asks for more
+MAX_VALUES = 1_000_000_000  # values in one dump, all calls
+MAX_SKIP = 64 << 30  # keystream bytes passed over (under a minute)
+MAX_BYTES = 1 << 40  # keystream bytes in one dump
+MAX_REPEAT = MAX_VALUES
+MAX_BOUND = (1 << 63) - 1
+_SIZE = re.compile(r"([0-9]{1,20})([KMGT]?)")
+_WHOLE = re.compile(r"[0-9]{1,20}")
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
@@ -47,16 +56,58 @@ def parse_label(text: str) -> tuple[str, ...]:
     else:
         parts = tuple(text.split("/"))
     if any(not p for p in parts):
-        raise DumpError(f"--label {text!r}: a label is non-empty parts joined by '/'")
+        raise DumpError(f"--label {text[:80]!r}: a label is non-empty parts joined by '/'")
+    return check_parts(parts, "--label")
+
+
+MAX_LABEL_PARTS = 64
+MAX_PART_CHARS = 256
+
+
+def check_parts(parts: tuple[str, ...], option: str) -> tuple[str, ...]:
+    """A label's parts: at most MAX_LABEL_PARTS, each of 1 to MAX_PART_CHARS printable characters."""
+    if len(parts) > MAX_LABEL_PARTS:
+        raise DumpError(f"{option}: more than {MAX_LABEL_PARTS} label parts")
+    for p in parts:
+        if not p or len(p) > MAX_PART_CHARS or not p.isprintable():
+            raise DumpError(f"{option} {p[:40]!r}: a label part is 1 to {MAX_PART_CHARS} printable "
+                            "characters")
     return parts
 
 
-def parse_size(text: str, option: str) -> int:
-    """A count such as 1000, 64K, 16M or 1G (binary units: 1K = 1024)."""
-    m = _SIZE.match(text.strip().upper())
+def parse_size(text: str, option: str, most: int, unit: str = "") -> int:
+    """A count such as 1000, 64K, 16M or 1G (ASCII digits; binary units: 1K = 1024), at most `most`."""
+    m = _SIZE.fullmatch(text)
     if not m:
         raise DumpError(f"{option} {text!r}: give a whole number, optionally with K, M, G or T (x1024)")
-    return int(m.group(1)) * _UNITS[m.group(2)]
+    value = int(m.group(1)) * _UNITS[m.group(2)]
+    if value > most:
+        raise DumpError(f"{option} {text}: at most {most:,}{unit}")
+    return value
+
+
+def parse_whole(text: str, option: str, least: int, most: int) -> int:
+    """A whole number in ASCII digits from `least` to `most`."""
+    if not _WHOLE.fullmatch(text) or not least <= int(text) <= most:
+        raise DumpError(f"{option} {text!r}: give a whole number from {least:,} to {most:,}")
+    return int(text)
+
+
+def parse_bounds(text: str) -> list[int]:
+    """--high: bounds in ASCII digits separated by commas, each from 1 to 2**63 - 1."""
+    parts = text.split(",")
+    if len(parts) > MAX_CALL or not all(_WHOLE.fullmatch(p) for p in parts):
+        raise DumpError(f"--high {text[:40]!r}: whole numbers separated by commas")
+    bounds = [int(p) for p in parts]
+    if any(not 1 <= b <= MAX_BOUND for b in bounds):
+        raise DumpError("--high: every bound is a whole number from 1 to 2**63 - 1")
+    return bounds
+
+
+def _total(values: int, repeat: int, option: str) -> None:
+    if values * repeat > MAX_VALUES:
+        raise DumpError(f"{option} x --repeat: {values * repeat:,} values; at most {MAX_VALUES:,} in one "
+                        "dump")
 
 
 def keystream_chunks(stream: Stream, count: int) -> Iterator[bytes]:
@@ -68,31 +119,53 @@ def keystream_chunks(stream: Stream, count: int) -> Iterator[bytes]:
         left -= size
 
 
-def integer_chunks(stream: Stream, high: list[int], count: int, repeat: int) -> Iterator[bytes]:
-    """Text, one value per line: `repeat` successive calls of `integers(stream, high, size=count)`
-    (one bound), or of `integers(stream, array(high))` (one value per bound)."""
-    if not high or any(h < 1 for h in high) or max(high) >= 1 << 63:
+def check_integers(high: list[int], count: int, repeat: int) -> None:
+    """An integers request within the bounds above, or DumpError naming the option."""
+    if not high or any(h < 1 for h in high) or max(high) > MAX_BOUND:
         raise DumpError("--high: every bound is a whole number from 1 to 2**63 - 1")
     if len(high) == 1 and not 0 <= count <= MAX_CALL:
         raise DumpError(f"--count {count}: at most {MAX_CALL:,} values per call; use --repeat for more")
+    _total(count if len(high) == 1 else len(high), repeat, "--count" if len(high) == 1 else "--high")
+
+
+def check_permutations(n: int, rows: int | None, repeat: int) -> None:
+    """A permutations request within the bounds above, or DumpError naming the option."""
+    if not 0 <= n <= MAX_CALL or (rows is not None and not (0 <= rows <= MAX_CALL and rows * n <= MAX_CALL)):
+        raise DumpError(f"--n {n}: at most {MAX_CALL:,} values per call; use --repeat for more")
+    _total(n * (1 if rows is None else rows), repeat, "--n")
+
+
+def integer_chunks(stream: Stream, high: list[int], count: int, repeat: int) -> Iterator[bytes]:
+    """Text, one value per line: `repeat` successive calls of `integers(stream, high, size=count)`
+    (one bound), or of `integers(stream, array(high))` (one value per bound). The request is checked
+    when this is called, before the stream is read."""
+    check_integers(high, count, repeat)
     bounds = np.array(high, dtype=np.int64)
-    for _ in range(repeat):
-        values = integers(stream, high[0], size=count) if len(high) == 1 else integers(stream, bounds)
-        yield _lines(values)
+
+    def calls() -> Iterator[bytes]:
+        for _ in range(repeat):
+            yield from _lines(integers(stream, high[0], size=count) if len(high) == 1 else
+                              integers(stream, bounds))
+    return calls()
 
 
 def permutation_chunks(stream: Stream, n: int, rows: int | None, repeat: int) -> Iterator[bytes]:
     """Text, one value per line: `repeat` successive `permutation(stream, n)`, or with `rows`,
-    `row_permutations(stream, rows, n)` row after row (as the layouts draw them)."""
-    if not 0 <= n <= MAX_CALL or (rows is not None and not 0 <= rows * n <= MAX_CALL):
-        raise DumpError(f"--n {n}: at most {MAX_CALL:,} values per call; use --repeat for more")
-    for _ in range(repeat):
-        yield _lines(permutation(stream, n) if rows is None else row_permutations(stream, rows, n))
+    `row_permutations(stream, rows, n)` row after row (as the layouts draw them). The request is
+    checked when this is called."""
+    check_permutations(n, rows, repeat)
+
+    def calls() -> Iterator[bytes]:
+        for _ in range(repeat):
+            yield from _lines(permutation(stream, n) if rows is None else row_permutations(stream, rows, n))
+    return calls()
 
 
-def _lines(values: np.ndarray) -> bytes:
-    flat = values.reshape(-1).tolist()
-    return ("\n".join(map(str, flat)) + "\n").encode("ascii") if flat else b""
+def _lines(values: np.ndarray) -> Iterator[bytes]:
+    """The values as text, one a line, LINES at a time (a whole call's text is never held at once)."""
+    flat = values.reshape(-1)
+    for at in range(0, flat.size, LINES):
+        yield ("\n".join(map(str, flat[at:at + LINES].tolist())) + "\n").encode("ascii")
 
 
 def open_stream(seed: bytes, label: tuple[str, ...], skip: int = 0) -> Stream:

@@ -11,6 +11,7 @@ any failure of polars into one `RunError` naming the run and the pool.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ import polars as pl
 from audit.errors import UnusableInput
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import Manifest, ManifestError, PoolEntry
+from audit.read.runfiles import POOL_COLUMNS, check_run_parquet, run_file
 from poolgen.errors import RunError
 from poolgen.game.model import Game
 from poolgen.loader import default_spec_dir, load_spec
@@ -68,10 +70,12 @@ class RunFolder:
 
     def pool_file(self, pool_id: str) -> Path:
         name = self.entry(pool_id).file
-        path = self.path / name
-        if not path.is_file():
+        if not os.path.lexists(self.path / name):
             raise RunError(f"{self.name}: pool {pool_id}: pool file {name} is missing")
-        return path
+        try:  # audit's boundary: a bounded regular file of the folder, its footer and column types
+            return check_run_parquet(self.path, name, "pool", POOL_COLUMNS)
+        except UnusableInput as exc:
+            raise self._unreadable(pool_id, exc) from None
 
     def _unreadable(self, pool_id: str, exc: BaseException) -> RunError:
         text = " ".join(str(exc).split()) or type(exc).__name__
@@ -161,10 +165,10 @@ def open_run(path: Path | str) -> RunFolder:
     if not path.is_dir():
         raise RunError(f"{path}: no such run folder")
     manifest_path = path / MANIFEST
-    if not manifest_path.is_file():
+    if not os.path.lexists(manifest_path):
         raise RunError(f"{path}: no {MANIFEST}; not a poolgen run folder")
-    try:
-        raw = read_manifest_bytes(manifest_path)  # audit's boundary: size, nesting, numbers
+    try:  # audit's boundary: a regular file of the folder; size, nesting, numbers
+        raw = read_manifest_bytes(run_file(path, MANIFEST, "manifest"))
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
     try:

@@ -16,16 +16,23 @@ seeds and ceremony reveals are never copied.
 from __future__ import annotations
 
 import hashlib
-import json
-import shutil
+import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from audit.errors import UnusableInput
+from audit.read.limits import MAX_SIGNATURE_BYTES
 from audit.read.manifest import signature_problem
+from audit.read.runfiles import hash_run_file, read_run_bytes
 from poolgen.errors import RunError
+from poolgen.files.read import read_input
 from poolgen.files.write import staged_folder, write_atomic
+from poolgen.run.folder import open_run
 from poolgen.run.manifest import MANIFEST, SIGNATURE
 from poolgen.run.signing import PUBLIC_FILE, fingerprint, load_public_key
+
+T = TypeVar("T")
 
 # Every field path a manifest may hold ("[]" for any list item). Each is public: the published prize
 # structure (per-pool counts are the order's counts divided evenly, spec.py), hashes and salted Merkle
@@ -96,6 +103,14 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _checked(what: Callable[[], T]) -> T:
+    """`what()`, its refusal at the run-file boundary (audit/read/runfiles.py) a RunError."""
+    try:
+        return what()
+    except UnusableInput as exc:
+        raise RunError(str(exc)) from None
+
+
 def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
     g, seed = doc["game"], doc["seed_commitment"]
     lines = [f"Public commitment of run {doc['run_id']} (created {doc['created']})",
@@ -127,42 +142,47 @@ def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
 
 
 def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
-    """Write the bundle of the run folder `run` into the new folder `out`; the names written."""
+    """Write the bundle of the run folder `run` into the new folder `out`; the names written.
+
+    The run's signature is checked with `public_key` first: a run folder records only the signer's
+    fingerprint, so without the key nothing is published."""
     run, out = Path(run), Path(out)
-    try:
-        data = (run / MANIFEST).read_bytes()
-        doc = json.loads(data)
-    except (OSError, ValueError) as exc:
-        raise RunError(f"{run / MANIFEST}: cannot read the run's manifest: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("signature", {}).get("signed") is not True \
-            or not (run / SIGNATURE).is_file():
+    folder = open_run(run)  # audit's boundary and parser: one line naming the manifest if not a run
+    data, doc = folder.manifest_bytes, folder.manifest
+    if doc["signature"].get("signed") is not True or not os.path.lexists(run / SIGNATURE):
         raise RunError(f"{run}: the run is unsigned; only a signed run can be published")
+    if public_key is None:
+        raise RunError(f"{run / SIGNATURE}: not checked: give the signer's public key with --public-key "
+                       "(a run folder records only its fingerprint); not publishing")
     unknown = unreviewed_fields(doc)
     if unknown:
         raise RunError(f"{run / MANIFEST}: field {unknown[0]} is not known to be public; not publishing")
-    for p in doc["pools"]:
-        if _sha256(run / p["file"]["name"]) != p["file"]["sha256"]:
-            raise RunError(f"{run / p['file']['name']}: does not match the manifest; not publishing")
-    signature = (run / SIGNATURE).read_bytes()
-    key_fp = None
-    if public_key is not None:
-        key = load_public_key(public_key)
-        problem = signature_problem(data, signature, key)
-        key_fp = fingerprint(key)
-        if problem or key_fp != doc["signature"].get("key_fingerprint"):
-            raise RunError(f"{run / SIGNATURE}: {problem or 'the manifest names another signer key'}; "
-                           "not publishing")
+    key = load_public_key(public_key)
+    key_pem = read_input(public_key, "public key", RunError)
+    signature = _checked(lambda: read_run_bytes(run, SIGNATURE, "signature", MAX_SIGNATURE_BYTES))
+    problem = signature_problem(data, signature, key)
+    key_fp = fingerprint(key)
+    if problem or key_fp != doc["signature"].get("key_fingerprint"):
+        raise RunError(f"{run / SIGNATURE}: {problem or 'the manifest names another signer key'}; "
+                       "not publishing")
+    for pool in folder.parsed.pools:
+        if not os.path.lexists(run / pool.file) or \
+                _checked(lambda: hash_run_file(run, pool.file, "pool"))[1] != pool.file_sha256:  # noqa: B023
+            raise RunError(f"{run / pool.file}: does not match the manifest; not publishing")
     if out.resolve().is_relative_to(run.resolve()):
         raise RunError(f"{out}: the bundle cannot go inside the run folder")
-    names = [MANIFEST, SIGNATURE]
-    with staged_folder(out) as folder:
-        write_atomic(folder / MANIFEST, data)
-        write_atomic(folder / SIGNATURE, signature)
-        if public_key is not None:
-            shutil.copyfile(public_key, folder / PUBLIC_FILE)
-            names.append(PUBLIC_FILE)
-        write_atomic(folder / "commitments.txt", _summary(doc, key_fp).encode("utf-8"))
+    try:
+        summary = _summary(doc, key_fp).encode("utf-8")
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise RunError(f"{run / MANIFEST}: not a manifest poolgen can summarise ({type(exc).__name__}: "
+                       f"{str(exc)[:80]}); not publishing") from None
+    names = [MANIFEST, SIGNATURE, PUBLIC_FILE]
+    with staged_folder(out) as staged:
+        write_atomic(staged / MANIFEST, data)
+        write_atomic(staged / SIGNATURE, signature)
+        write_atomic(staged / PUBLIC_FILE, key_pem)
+        write_atomic(staged / "commitments.txt", summary)
         names.append("commitments.txt")
-        sums = "".join(f"{_sha256(folder / n)}  {n}\n" for n in names)
-        write_atomic(folder / "SHA256SUMS", sums.encode("ascii"))
+        sums = "".join(f"{_sha256(staged / n)}  {n}\n" for n in names)
+        write_atomic(staged / "SHA256SUMS", sums.encode("ascii"))
     return [*names, "SHA256SUMS"]

@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from tests.support import SEED_A, spec_path
+from tests.support import SEED_A, small_happy_holidays, spec_path
 
 
 @pytest.fixture(scope="session")
@@ -30,4 +30,27 @@ def run(tmp_path_factory):
     assert proof.exit_code == 0, proof.output
     (root / "claim.json").write_text(proof.stdout)
     (root / "ticket").write_text(ticket)  # book numbers are a secret permutation: read, not computed
+    return root
+
+
+@pytest.fixture(scope="session")
+def printed_run(tmp_path_factory):
+    """A small signed printed run with every deliverable: Happy Holidays cut to one pool of 3,000
+    tickets (tests/support `small_happy_holidays`), generated with low- and high-tier validation keys
+    (low.key, high.key): the run test_run_folder_files.py puts hostile files into."""
+    root = tmp_path_factory.mktemp("printed")
+    for command in (["keys", "new", str(root / "keys")], ["keys", "validation", "new", str(root / "low.key")],
+                    ["keys", "validation", "new", str(root / "high.key")]):
+        made = CliRunner().invoke(app, command)
+        assert made.exit_code == 0, made.output
+    seed = root / "s.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    spec = small_happy_holidays(root, 3000)
+    made = CliRunner().invoke(app, ["generate", str(spec), "--out", str(root / "runs"), "--run-id", "r",
+                                    "--seed-file", str(seed), "--key",
+                                    str(root / "keys" / "signing-key.pem"), "--workers", "1",
+                                    "--validation-key", str(root / "low.key"),
+                                    "--high-validation-key", str(root / "high.key")])
+    assert made.exit_code == 0, made.output
     return root

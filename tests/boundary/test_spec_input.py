@@ -115,4 +115,4 @@ def test_a_spec_larger_than_the_limit_is_refused_unread(tmp_path):
     spec = tmp_path / "big.toml"
     spec.write_bytes(b"#" * (1 << 20) + b"\n")
     _one_line(CliRunner().invoke(app, ["check", str(spec)]), "poolgen",
-              f"{spec}: larger than 1,048,576 bytes; not a spec file")
+              f"{spec}: 1,048,577 bytes, larger than 1,048,576; not a spec file")

@@ -105,7 +105,7 @@ def test_a_long_dump_is_one_read_of_the_stream(seed_file, tmp_path):
      "--high: every bound is a whole number from 1 to 2**63 - 1"),
     (["integers", "--high", "6,x", "--label", "a"], "--high '6,x': whole numbers separated by commas"),
     (["integers", "--high", "6", "--count", "200000000", "--label", "a"],
-     "--count 200000000: at most 100,000,000 values per call; use --repeat for more"),
+     "--count 200000000: at most 10,000,000 values per call; use --repeat for more"),
 ])
 def test_bad_requests_are_one_line(seed_file, args, message):
     result = invoke(*args, "--seed-file", str(seed_file))

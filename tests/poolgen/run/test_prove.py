@@ -91,5 +91,6 @@ def test_prove_ticket_of_a_pool_file_without_a_row_encoding(small_run, tmp_path)
     table.with_columns(pl.lit(0.5).alias("x")).write_parquet(run / "pool-p1.parquet")
     with pytest.raises(RunError) as info:
         prove_ticket(run, "465-0000000-001")
-    assert str(info.value) == f"{run}: pool p1: pool-p1.parquet has no Merkle root: column 'x': type " \
-                              "Float64 has no row encoding"
+    # refused at the run-file boundary (audit/read/runfiles.py) before any row is read
+    assert str(info.value) == f"{run}: cannot read pool p1 (pool-p1.parquet): {run / 'pool-p1.parquet'}: " \
+                              "column 'x' is Float64; a run's columns are integers or text"

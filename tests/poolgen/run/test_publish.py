@@ -68,7 +68,8 @@ def test_a_field_not_known_to_be_public_is_refused(base, tmp_path):
         doc["pools"][0]["top_prize_positions"] = [1234, 98765]
 
     run = _resigned(base, tmp_path, leak)
-    result = invoke("publish", str(run), "--out", str(tmp_path / "bundle"))
+    result = invoke("publish", str(run), "--out", str(tmp_path / "bundle"), "--public-key",
+                    str(base["keys"].public))
     assert result.exit_code == 2
     assert result.stderr == (f"poolgen: error: {run / 'manifest.json'}: field "
                              "pools[].top_prize_positions[] is not known to be public; not publishing\n")
@@ -88,7 +89,8 @@ def test_an_unsigned_run_a_changed_pool_file_and_another_key_are_refused(base, t
         byte = f.read(1)
         f.seek(100)
         f.write(bytes([byte[0] ^ 1]))
-    result = invoke("publish", str(run), "--out", str(tmp_path / "b2"))
+    key = str(base["keys"].public)
+    result = invoke("publish", str(run), "--out", str(tmp_path / "b2"), "--public-key", key)
     assert result.stderr == (f"poolgen: error: {run / 'pool-p2.parquet'}: does not match the manifest; "
                              "not publishing\n")
     other = new_key_pair(tmp_path / "other")
@@ -98,7 +100,8 @@ def test_an_unsigned_run_a_changed_pool_file_and_another_key_are_refused(base, t
     assert result.stderr.startswith(f"poolgen: error: {base['run'] / 'manifest.sig'}: the signature does not "
                                     "verify with the given public key")
     assert not any((tmp_path / b).exists() for b in ("b1", "b2", "b3"))
-    inside = invoke("publish", str(base["run"]), "--out", str(base["run"] / "bundle"))
+    inside = invoke("publish", str(base["run"]), "--out", str(base["run"] / "bundle"), "--public-key",
+                    str(base["keys"].public))
     assert inside.stderr == (f"poolgen: error: {base['run'] / 'bundle'}: the bundle cannot go inside the "
                              "run folder\n")
 
@@ -111,10 +114,28 @@ def test_a_style_based_run_publishes_its_play_entry(base, tmp_path):
                                    signature=base["signer"].manifest_entry()),
                    finish=base["signer"].sign_run)
     out = tmp_path / "bundle"
-    result = invoke("publish", str(run.folder), "--out", str(out))
+    result = invoke("publish", str(run.folder), "--out", str(out), "--public-key", str(base["keys"].public))
     assert result.exit_code == 0, result.output
     doc = json.loads((out / "manifest.json").read_bytes())
     assert doc["play"]["areas"] and doc["play"]["tiers"]
     extra = {f for f in field_paths(doc) - PUBLIC_FIELDS}
     assert extra and all(f.startswith("play.") for f in extra)
     assert unreviewed_fields(doc) == []
+
+
+def test_without_the_public_key_nothing_is_published(base, tmp_path):
+    """A run folder records only the signer's fingerprint: a signature of 64 zero bytes would otherwise
+    be published as the commitment."""
+    run = tmp_path / "run"
+    shutil.copytree(base["run"], run)
+    (run / "manifest.sig").write_bytes(bytes(64))
+    result = invoke("publish", str(run), "--out", str(tmp_path / "b1"))
+    assert (result.exit_code, result.stderr) == (2, f"poolgen: error: {run / 'manifest.sig'}: not checked: "
+                                                    "give the signer's public key with --public-key (a run "
+                                                    "folder records only its fingerprint); not publishing\n")
+    key = str(base["keys"].public)
+    result = invoke("publish", str(run), "--out", str(tmp_path / "b2"), "--public-key", key)
+    assert (result.exit_code, result.stderr) == (2, f"poolgen: error: {run / 'manifest.sig'}: the signature "
+                                                    "does not verify with the given public key "
+                                                    f"({base['signer'].fingerprint}); not publishing\n")
+    assert not (tmp_path / "b1").exists() and not (tmp_path / "b2").exists()
