@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -51,7 +50,8 @@ def test_each_class_of_claim_is_answered_as_specified(office):
     assert (wrong.exit_code, wrong.output) == (1, f"{name}: wrong validation number\n")
     unknown = "465" + "9999999" + "000"
     unknown += f"{98 - int(unknown + '00') % 97:02d}"
-    assert claim(office, unknown, v).output == f"{unknown} (465-9999999-000): unknown ticket (not in run hh)\n"
+    assert claim(office, unknown, v).output == \
+        f"{unknown} (465-9999999-000): unknown ticket (not in run hh)\n"
     bad = b[:-1] + str((int(b[-1]) + 1) % 10)
     refused = claim(office, bad, v)
     assert (refused.exit_code, refused.output) == (
@@ -97,7 +97,8 @@ def test_a_second_claim_is_told_when_and_where_the_first_was_paid(office, tmp_pa
         outcomes = [(a[0], a[3], a[4], a[6]) for a in book.attempts()]
         assert outcomes == [(1, b, "centre-1", "paid"), (2, b, "centre-2", "already paid"),
                             (3, b, "desk", "wrong validation number")]
-        assert [(x.barcode, x.prize_cents, x.tier, x.free) for x in book.payments()] == [(b, p, "high", False)]
+        paid = [(x.barcode, x.prize_cents, x.tier, x.free) for x in book.payments()]
+        assert paid == [(b, p, "high", False)]
     finally:
         book.close()
     assert ledger.stat().st_mode & 0o777 == 0o600
@@ -107,8 +108,8 @@ def test_a_batch_of_claims_is_answered_line_by_line(office, tmp_path):
     rows = [ticket(office, pl.col("tier") == tier) for tier in ("5", "lose", "free")]
     csv = tmp_path / "claims.csv"
     csv.write_text("ticket,virn\n" + "".join(f"{r[2]},{r[1]}\n" for r in rows))
-    result = invoke("validate", office["folder"], "--batch", csv, "--validation-key", office["root"] / "low.key",
-                    "--index-dir", office["index"], "--json")
+    result = invoke("validate", office["folder"], "--batch", csv, "--validation-key",
+                    office["root"] / "low.key", "--index-dir", office["index"], "--json")
     assert result.exit_code == 0
     assert [json.loads(line)["outcome"] for line in result.stdout.splitlines()] == ["prize", "not a winner",
                                                                                    "prize"]
@@ -144,7 +145,8 @@ def test_a_claim_killed_before_its_commit_leaves_nothing_half_recorded(office, t
     ledger = tmp_path / "claims.sqlite"
     mark = tmp_path / "paused"
     env = {**os.environ, "POOLGEN_TEST_PAUSE": f"claim-written:60:{mark}"}
-    proc = subprocess.Popen(_cmd(office, b, v, ledger), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(_cmd(office, b, v, ledger), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not mark.exists() and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -72,7 +72,8 @@ def test_a_re_encrypted_record_is_never_paid(office, tmp_path):
     path.write_bytes(data[:at] + record(key, "hh", b, v, 99999900) + data[at + 32:])
     name = "validation-low.bin"
     _refused(_claim(office, run, b, v, index=tmp_path / "i1"),
-             f"{path}: its SHA-256 is not the one the manifest vouches for; the file was changed, refusing it")
+             f"{path}: its SHA-256 is not the one the manifest vouches for; the file was changed, "
+             "refusing it")
     _restate(run, name)  # the manifest changed too: its signature no longer holds
     _refused(_claim(office, run, b, v, "--public-key", office["public"], index=tmp_path / "i2"),
              f"{run / 'manifest.sig'}: the signature does not verify with the given public key "
@@ -95,7 +96,8 @@ def test_reversed_records_are_refused(office, tmp_path):
     path.write_bytes(data[:end] + b"".join(reversed(recs)) + data[end + 32 * n:])
     b, v, *_ = _winner(office)
     _refused(_claim(office, run, b, v, index=tmp_path / "i1"),
-             f"{path}: its SHA-256 is not the one the manifest vouches for; the file was changed, refusing it")
+             f"{path}: its SHA-256 is not the one the manifest vouches for; the file was changed, "
+             "refusing it")
     _restate(run, "validation-low.bin")
     _refused(_claim(office, run, b, v, index=tmp_path / "i2"),
              f"{path}: its records are not in strictly ascending order; refusing it")
@@ -220,7 +222,7 @@ def test_look_alike_digits_in_a_validation_number_are_refused_in_one_line(office
 
 def test_a_newline_cannot_spoof_a_second_line(office):
     b, v, *_ = _winner(office)
-    for bad in (f"{b}\n", f"{b}\nprize $999,999.00", f"465-0000001-001\n"):
+    for bad in (f"{b}\n", f"{b}\nprize $999,999.00", "465-0000001-001\n"):
         _refused(_claim(office, office["folder"], bad, v),
                  f"ticket {ascii(bad)}: not a 15-digit barcode number nor a ticket id GGG-BBBBBBB-TTT "
                  "(ASCII digits only)")
