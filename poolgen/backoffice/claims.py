@@ -23,11 +23,15 @@ CLAIMS = owned.Kind("claims ledger", 1, (
     "CREATE TABLE attempts (claim_no INTEGER PRIMARY KEY NOT NULL, at TEXT NOT NULL, run_id TEXT NOT NULL, "
     "barcode TEXT NOT NULL, desk TEXT NOT NULL, clerk TEXT NOT NULL, outcome TEXT NOT NULL, "
     "reason TEXT NOT NULL)",
-    "CREATE TABLE paid (run_id TEXT NOT NULL, barcode TEXT NOT NULL, claim_no INTEGER NOT NULL UNIQUE "
+    "CREATE TABLE paid (run_id TEXT NOT NULL, barcode TEXT NOT NULL, virn TEXT NOT NULL, "
+    "claim_no INTEGER NOT NULL UNIQUE "
     "REFERENCES attempts (claim_no), at TEXT NOT NULL, desk TEXT NOT NULL, clerk TEXT NOT NULL, "
     "tier TEXT NOT NULL, prize_cents INTEGER NOT NULL CHECK (prize_cents > 0), "
     "free INTEGER NOT NULL CHECK (free IN (0, 1)), PRIMARY KEY (run_id, barcode)) WITHOUT ROWID",
 ))
+
+
+_PAID = "run_id, barcode, virn, claim_no, at, desk, clerk, tier, prize_cents, free"
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Payment:
 
     run_id: str
     barcode: str
+    virn: str
     claim_no: int
     at: str
     desk: str
@@ -46,8 +51,8 @@ class Payment:
 
 
 def _payment(row: tuple[Any, ...]) -> Payment:
-    return Payment(str(row[0]), str(row[1]), int(row[2]), str(row[3]), str(row[4]), str(row[5]), str(row[6]),
-                   int(row[7]), bool(row[8]))
+    return Payment(str(row[0]), str(row[1]), str(row[2]), int(row[3]), str(row[4]), str(row[5]), str(row[6]),
+                   str(row[7]), int(row[8]), bool(row[9]))
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,7 @@ class ClaimsLedger:
             no = self._attempt(db, a, outcome, reason)
         return no
 
-    def pay(self, a: Attempt, tier: str, prize_cents: int, free: bool) -> tuple[bool, Payment]:
+    def pay(self, a: Attempt, virn: str, tier: str, prize_cents: int, free: bool) -> tuple[bool, Payment]:
         """Pay the ticket unless it was paid: (True, this payment) or (False, the first payment)."""
         db = self.db
         owned.begin(db, self.path, CLAIMS)
@@ -85,8 +90,8 @@ class ClaimsLedger:
                 owned.commit(db, self.path, CLAIMS)
                 return False, first
             no = self._attempt(db, a, "paid", "")
-            db.execute("INSERT INTO paid VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (a.run_id, a.barcode, no, a.at, a.desk, a.clerk, tier, prize_cents, int(free)))
+            db.execute("INSERT INTO paid VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (a.run_id, a.barcode, virn, no, a.at, a.desk, a.clerk, tier, prize_cents, int(free)))
             pause_point("claim-written")  # the interrupt tests stop the process here, before COMMIT
             with deferred():  # the commit and what an interrupt then says go together
                 owned.commit(db, self.path, CLAIMS)
@@ -94,7 +99,7 @@ class ClaimsLedger:
         except BaseException:
             owned.rollback(db)
             raise
-        return True, Payment(a.run_id, a.barcode, no, a.at, a.desk, a.clerk, tier, prize_cents, free)
+        return True, Payment(a.run_id, a.barcode, virn, no, a.at, a.desk, a.clerk, tier, prize_cents, free)
 
     @staticmethod
     def _attempt(db: sqlite3.Connection, a: Attempt, outcome: str, reason: str) -> int:
@@ -106,13 +111,12 @@ class ClaimsLedger:
 
     @staticmethod
     def _paid(db: sqlite3.Connection, run_id: str, barcode: str) -> Payment | None:
-        row = db.execute("SELECT run_id, barcode, claim_no, at, desk, clerk, tier, prize_cents, free "
-                         "FROM paid WHERE run_id = ? AND barcode = ?", (run_id, barcode)).fetchone()
+        row = db.execute(f"SELECT {_PAID} FROM paid WHERE run_id = ? AND barcode = ?",
+                         (run_id, barcode)).fetchone()
         return None if row is None else _payment(row)
 
     def payments(self, run_id: str | None = None) -> list[Payment]:
-        rows = self.db.execute("SELECT run_id, barcode, claim_no, at, desk, clerk, tier, prize_cents, free "
-                               "FROM paid ORDER BY claim_no").fetchall()
+        rows = self.db.execute(f"SELECT {_PAID} FROM paid ORDER BY claim_no").fetchall()
         return [_payment(r) for r in rows if run_id is None or r[0] == run_id]
 
     def attempts(self) -> list[tuple[int, str, str, str, str, str, str, str]]:

@@ -87,7 +87,7 @@ class Desk:
             return Answer(**{**asdict(answer), "claim_no": no,
                              "text": f"{answer.text} (claim no. {no}, recorded)"})
         assert answer.prize_cents is not None and answer.tier is not None  # a prize has both
-        new, pay = self.ledger.pay(attempt, answer.tier, answer.prize_cents, answer.free_ticket)
+        new, pay = self.ledger.pay(attempt, virn, answer.tier, answer.prize_cents, answer.free_ticket)
         if new:
             return Answer(**{**asdict(answer), "claim_no": pay.claim_no,
                              "text": f"{answer.text} - paid, claim no. {pay.claim_no} in the ledger"})
