@@ -35,3 +35,24 @@ def office(tmp_path_factory) -> dict:
                   how="horizontal") for i in range(1, 7)])
     (root / "index").mkdir()
     return {"root": root, "folder": folder, "rows": rows, "index": root / "index", "public": pair.public}
+
+
+@pytest.fixture(scope="session")
+def einstant(tmp_path_factory) -> dict:
+    """An unsigned Hand to Hand Tactics run of one pool (d1.00) cut to 2,000 shares (counts / 500, at
+    least 1): root and folder, and the pool's prizes in serial order."""
+    import re  # noqa: PLC0415  # only this fixture rewrites a spec
+
+    from tests.support import spec_path  # noqa: PLC0415  # only this fixture reads the real spec
+
+    root = tmp_path_factory.mktemp("einstant")
+    text = spec_path("hand_to_hand_tactics").read_text()
+    text = text.replace("pool_shares = 1000000", "pool_shares = 2000").replace(
+        "order_shares = 6000000", "order_shares = 12000")
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // 500)}", text, flags=re.M)
+    (root / "small.toml").write_text(text)
+    game = load_spec(root / "small.toml")
+    folder = generate(GenerateRequest(game, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=root / "runs",
+                                      run_id="eh", pool_ids=["d1.00"])).folder
+    prizes = pl.read_parquet(folder / "pool-d1.00.parquet", columns=["prize_cents"])["prize_cents"].to_list()
+    return {"root": root, "folder": folder, "prizes": prizes}
