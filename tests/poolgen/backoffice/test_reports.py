@@ -24,7 +24,8 @@ def _pay(office, ledger, tier, nth=0, desk="d1"):
 
 def _reconcile(office, *ledgers):
     more = [x for path in ledgers for x in ("--ledger", path)]
-    keys = ("--validation-key", office["root"] / "low.key", "--high-validation-key", office["root"] / "high.key")
+    root = office["root"]
+    keys = ("--validation-key", root / "low.key", "--high-validation-key", root / "high.key")
     return invoke("claims", "reconcile", office["folder"], *more, *keys)
 
 
