@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -162,3 +163,36 @@ def test_a_claim_killed_before_its_commit_leaves_nothing_half_recorded(office, t
         book.close()
     paid = subprocess.run(_cmd(office, b, v, ledger), capture_output=True, text=True, timeout=60)
     assert paid.returncode == 0 and "- paid, claim no. 1 in the ledger" in paid.stdout
+
+
+def test_prove_takes_the_barcode_or_the_printed_id(office):
+    b, _, t, _, _ = ticket(office, pl.col("tier") == "5")
+    by_id = invoke("prove", office["folder"], t, "--json")
+    by_barcode = invoke("prove", office["folder"], b, "--json")
+    assert by_id.exit_code == 0 and by_barcode.output == by_id.output
+    assert json.loads(by_id.output)["ticket"] == t
+    bad = b[:-1] + str((int(b[-1]) + 1) % 10)
+    refused = invoke("prove", office["folder"], bad)
+    assert refused.exit_code == 2
+    assert refused.stderr == f"poolgen: error: {bad}: not a barcode number (its check digits fail)\n"
+
+
+def test_an_interrupt_after_the_payment_names_what_was_recorded(office, tmp_path):
+    b, v, _, _, _ = ticket(office, pl.col("tier") == "5", 3)
+    ledger = tmp_path / "claims.sqlite"
+    mark = tmp_path / "paused"
+    env = {**os.environ, "POOLGEN_TEST_PAUSE": f"kept:60:{mark}"}
+    proc = subprocess.Popen(_cmd(office, b, v, ledger), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert mark.exists()
+    proc.send_signal(signal.SIGTERM)
+    mark.unlink()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    assert err == (f"poolgen: error: interrupted by SIGTERM; claim no. 1 (the payment of {b}) in the ledger "
+                   f"{ledger} was complete and is kept\n")
+    again = subprocess.run(_cmd(office, b, v, ledger), capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "already paid: claim no. 1" in again.stdout
