@@ -7,8 +7,9 @@
         every layout column's code shown as one symbol, text and caption, and with --spec one of the
         spec's symbols); the pack list holds each book once with its ticket range and nothing else;
         and, given the validation key(s), every ticket's record re-derived from its barcode number,
-        validation number and prize is in the validation file, which holds nothing else, and the
-        low-tier file holds every high-tier ticket as a loser.
+        validation number, prize and tier (a free ticket's: the manifest's print.free_ticket_tiers) is
+        in the validation file, which holds nothing else; each file marks the other tier's winners
+        as such, without their amount (format 2).
 
 Without a key the validation files are not opened: that part is skipped with its reason.
 """
