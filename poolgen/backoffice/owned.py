@@ -18,6 +18,7 @@ import contextlib
 import os
 import sqlite3
 import stat
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from pathlib import Path
 from poolgen.backoffice.errors import BackOfficeError
 
 BUSY_MS = 3000
+_STEP_MS = 25  # SQLite's own wait per attempt; between attempts a sleep of a few milliseconds
 APPLICATION_ID = 0x706F6C67  # "polg"
 
 
@@ -110,11 +112,11 @@ def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
         _check_place(path, kind)
     try:
         db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=rw", uri=True, isolation_level=None,
-                             timeout=BUSY_MS / 1000, check_same_thread=False)
+                             timeout=_STEP_MS / 1000, check_same_thread=False)
     except sqlite3.Error as exc:
         raise _fail(path, kind, exc) from None
     try:
-        db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        db.execute(f"PRAGMA busy_timeout = {_STEP_MS}")
         _stamp_or_check(db, path, kind)
         db.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as exc:
@@ -130,7 +132,7 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
     """An empty database (just created, here or by a concurrent process) gets the kind's schema and
     stamp in one transaction; any other must be exactly the kind's."""
     want = kind.master()
-    db.execute("BEGIN IMMEDIATE")
+    begin(db, path, kind)
     try:
         got = _master(db)
         app = db.execute("PRAGMA application_id").fetchone()[0]
@@ -158,11 +160,20 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
 
 
 def begin(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
-    """BEGIN IMMEDIATE: the write lock, waited on for BUSY_MS at most."""
-    try:
-        db.execute("BEGIN IMMEDIATE")
-    except sqlite3.Error as exc:
-        raise _fail(path, kind, exc) from None
+    """BEGIN IMMEDIATE: the write lock, waited on for BUSY_MS at most. SQLite's own busy handler backs
+    off to 100 ms sleeps, so a writer among many busy ones can starve; trying every few milliseconds
+    (randomised, so writers do not march in step) keeps every writer's wait short."""
+    deadline = time.monotonic() + BUSY_MS / 1000
+    while True:
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
+                raise _fail(path, kind, exc) from None
+        except sqlite3.Error as exc:
+            raise _fail(path, kind, exc) from None
+        time.sleep(0.001 + 0.004 * int.from_bytes(os.urandom(1), "big") / 255)
 
 
 def commit(db: sqlite3.Connection, path: Path, kind: Kind) -> None:

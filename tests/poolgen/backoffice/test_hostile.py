@@ -201,7 +201,7 @@ def test_a_locked_ledger_is_refused_after_a_bounded_wait(office, tmp_path):
 LOOKALIKE = st.characters(categories=["Nd", "No"]).filter(lambda c: c not in string.digits)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(at=st.integers(0, 14), digit=LOOKALIKE)
 def test_look_alike_digits_in_a_barcode_are_refused_in_one_line(office, at, digit):
     b, v, *_ = _winner(office)
@@ -211,7 +211,7 @@ def test_look_alike_digits_in_a_barcode_are_refused_in_one_line(office, at, digi
                      "(ASCII digits only)")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(at=st.integers(0, 11), digit=LOOKALIKE)
 def test_look_alike_digits_in_a_validation_number_are_refused_in_one_line(office, at, digit):
     b, v, *_ = _winner(office)
