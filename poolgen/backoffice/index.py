@@ -74,9 +74,10 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
 
 
 def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
+    inside = owned.in_run_folder(path)
+    if inside is not None:
+        raise BackOfficeError(f"{path}: inside the run folder {inside}; keep the {INDEX.name} outside it")
     vf, sha = read_validation(run, tier, key)
-    if owned.in_run_folder(path) is not None:
-        raise BackOfficeError(f"{path}: inside a run folder; give an index folder outside it")
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
