@@ -1,6 +1,7 @@
 """The back office (docs/back-office.md): what a lottery needs after the run, for the months a game is on
 sale. A reference implementation for acceptance tests and small operators, not a central system.
 
+- errors.py    the one error (exit 2) and how an argument is shown in it
 - tickets.py   a ticket named by its barcode number or its printed id, parsed strictly (ASCII digits)
 - vouched.py   a run's validation files opened only as the signed manifest vouches for them
 - index.py     a per-run SQLite index of a validation file, built once, checked against the manifest

@@ -18,7 +18,7 @@ from typing import Any
 
 from poolgen.backoffice.claims import ClaimsLedger, Payment
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.sales import SalesLedger, checked_pool_file
+from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
 from poolgen.money import fmt_cents
@@ -168,6 +168,45 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
     for lv in rec.levels:
         if lv.paid > lv.total:
             rec.problems.append(f"{lv.label}: {lv.paid:,} paid, but the game holds {lv.total:,}")
+    return rec
+
+
+def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
+    """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
+    (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
+    than the pool's closing, and every paid share's amount is its row's prize in the vouched pool file,
+    on a sale not voided."""
+    rec = Reconciliation()
+    pools = sales.pools()
+    by_pool: dict[str, list[Sale]] = {}
+    for sale in sales.sales():
+        by_pool.setdefault(sale.pool, []).append(sale)
+    for pool, sold in sorted(by_pool.items()):
+        sold.sort(key=lambda x: x.serial)
+        shares, next_serial, closed = pools.get(pool, (0, 1, None))
+        if [x.serial for x in sold] != list(range(1, next_serial)):
+            rec.problems.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} "
+                                "in the pool's order")
+        numbers = [x.sale_no for x in sold]
+        if numbers != sorted(numbers):
+            rec.problems.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of "
+                                "serial order)")
+        if closed is not None and any(x.at > closed for x in sold):
+            rec.problems.append(f"pool {pool}: a sale after the pool was closed at {closed}")
+        paid = [x for x in sold if x.claimed_at is not None]
+        if not paid:
+            continue
+        checked_pool_file(run, pool)
+        prizes = run.folder.read(pool, ["prize_cents"])["prize_cents"]
+        for x in paid:
+            rec.checked += 1
+            rec.paid_cents += x.prize_cents or 0
+            real = int(prizes[x.serial - 1]) if 1 <= x.serial <= len(prizes) else None
+            if x.voided_at is not None:
+                rec.problems.append(f"{x.ticket}: paid on a voided sale")
+            if real != x.prize_cents:
+                rec.problems.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
+                                    f"{'none' if real is None else fmt_cents(real)}")
     return rec
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
-from poolgen.backoffice.reports import einstant_closing, einstant_levels, sold_cents
+from poolgen.backoffice.reports import einstant_closing, einstant_levels, reconcile_sales, sold_cents
 from poolgen.backoffice.sales import Refused, SalesLedger, share_id
 from poolgen.backoffice.tickets import parse_id
 from poolgen.backoffice.vouched import open_vouched
@@ -157,3 +157,24 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
         print_table(header, rows)
     if pdf is not None:
         table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."], header, rows)
+
+
+@app.command("reconcile")
+@reports_errors
+def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False) -> None:
+    """Check the ledger against the run: shares sold in the pool's order, none after closing, every
+    payment its share's prize. Exit 0: it reconciles; 1: a problem (each named)."""
+    book = _ledger(run, ledger, public_key)
+    try:
+        rec = reconcile_sales(book.run, book)
+    finally:
+        book.close()
+    if as_json:
+        typer.echo(json.dumps(rec.to_json(), indent=2))
+    else:
+        for problem in rec.problems:
+            typer.echo(f"problem: {problem}")
+        typer.echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
+                   + ("the ledger reconciles with the run" if rec.ok
+                      else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))
+    raise typer.Exit(0 if rec.ok else 1)

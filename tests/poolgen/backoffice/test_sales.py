@@ -96,3 +96,33 @@ def test_a_share_id_with_look_alike_digits_is_refused(einstant, tmp_path):
     result = _sales(einstant, "claim", "d1.00-000000\u0661", "--ledger", tmp_path / "s.sqlite")
     assert result.exit_code == 2 and result.stderr == (
         "poolgen: error: share 'd1.00-000000\\u0661': not a share's ticket id POOL-NNNNNNN (ASCII digits)\n")
+
+
+def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of_order(einstant, tmp_path):
+    import sqlite3  # noqa: PLC0415  # only this test edits a ledger behind the tool's back
+
+    ledger = tmp_path / "sales.sqlite"
+    prizes = einstant["prizes"]
+    winner = next(i for i, p in enumerate(prizes, start=1) if p > 0)
+    book = SalesLedger(ledger, open_vouched(einstant["folder"]))
+    try:
+        for _ in range(winner + 1):
+            book.sell("d1.00", "web", "p")
+        book.claim("d1.00", winner)
+    finally:
+        book.close()
+    honest = _sales(einstant, "reconcile", "--ledger", ledger)
+    p = prizes[winner - 1]
+    assert (honest.exit_code, honest.output) == (
+        0, f"1 paid share(s), ${p // 100:,}.{p % 100:02d}: the ledger reconciles with the run\n")
+    db = sqlite3.connect(ledger)
+    db.execute("UPDATE sales SET prize_cents = 99999900 WHERE serial = ?", (winner,))
+    db.execute("UPDATE sales SET sale_no = 1000 WHERE serial = 1")
+    db.commit()
+    db.close()
+    forged = _sales(einstant, "reconcile", "--ledger", ledger)
+    assert forged.exit_code == 1
+    assert forged.output.splitlines() == [
+        "problem: pool d1.00: sale numbers do not rise with serials (a share sold out of serial order)",
+        f"problem: d1.00-{winner:07d}: paid $999,999.00, but its prize is ${p // 100:,}.{p % 100:02d}",
+        "1 paid share(s), $999,999.00: 2 problem(s); the ledger does not reconcile"]
