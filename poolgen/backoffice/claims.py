@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from poolgen.backoffice import owned
-from poolgen.interrupts import deferred, kept, pause_point
+from poolgen.interrupts import deferred, forget_kept, kept, pause_point
 
 CLAIMS = owned.Kind("claims ledger", 1, (
     "CREATE TABLE attempts (claim_no INTEGER PRIMARY KEY NOT NULL, at TEXT NOT NULL, run_id TEXT NOT NULL, "
@@ -68,14 +68,26 @@ class ClaimsLedger:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.db = owned.connect(self.path, CLAIMS, create=True)
+        self.recorded = 0  # claims this process recorded
 
     def close(self) -> None:
         self.db.close()
 
+    def _kept(self, no: int, what: str) -> None:
+        """What an interrupt from now on says was recorded: this claim, or how many and the last."""
+        self.recorded += 1
+        forget_kept()
+        if self.recorded == 1:
+            kept(f"claim no. {no} ({what}) in the ledger {self.path}")
+        else:
+            kept(f"{self.recorded:,} claims, the last claim no. {no} ({what}), in the ledger {self.path}")
+
     def refuse(self, a: Attempt, outcome: str, reason: str) -> int:
         """Record a refused claim; its claim number."""
-        with owned.transaction(self.db, self.path, CLAIMS) as db:
-            no = self._attempt(db, a, outcome, reason)
+        with deferred():  # the commit and what an interrupt then says go together
+            with owned.transaction(self.db, self.path, CLAIMS) as db:
+                no = self._attempt(db, a, outcome, reason)
+            self._kept(no, f"a refused claim of {a.barcode}: {outcome}")
         return no
 
     def pay(self, a: Attempt, virn: str, tier: str, prize_cents: int, free: bool) -> tuple[bool, Payment]:
@@ -95,7 +107,7 @@ class ClaimsLedger:
             pause_point("claim-written")  # the interrupt tests stop the process here, before COMMIT
             with deferred():  # the commit and what an interrupt then says go together
                 owned.commit(db, self.path, CLAIMS)
-                kept(f"claim no. {no} (the payment of {a.barcode}) in the ledger {self.path}")
+                self._kept(no, f"the payment of {a.barcode}")
         except BaseException:
             owned.rollback(db)
             raise
