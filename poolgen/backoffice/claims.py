@@ -82,6 +82,7 @@ class ClaimsLedger:
         else:
             kept(f"{self.recorded:,} claims, the last claim no. {no} ({what}), in the ledger {self.path}")
 
+    @owned.guarded(CLAIMS)
     def refuse(self, a: Attempt, outcome: str, reason: str) -> int:
         """Record a refused claim; its claim number."""
         with deferred():  # the commit and what an interrupt then says go together
@@ -90,6 +91,7 @@ class ClaimsLedger:
             self._kept(no, f"a refused claim of {a.barcode}: {outcome}")
         return no
 
+    @owned.guarded(CLAIMS)
     def pay(self, a: Attempt, virn: str, tier: str, prize_cents: int, free: bool) -> tuple[bool, Payment]:
         """Pay the ticket unless it was paid: (True, this payment) or (False, the first payment)."""
         db = self.db
@@ -127,10 +129,12 @@ class ClaimsLedger:
                          (run_id, barcode)).fetchone()
         return None if row is None else _payment(row)
 
+    @owned.guarded(CLAIMS)
     def payments(self, run_id: str | None = None) -> list[Payment]:
         rows = self.db.execute(f"SELECT {_PAID} FROM paid ORDER BY claim_no").fetchall()
         return [_payment(r) for r in rows if run_id is None or r[0] == run_id]
 
+    @owned.guarded(CLAIMS)
     def attempts(self) -> list[tuple[int, str, str, str, str, str, str, str]]:
         return [tuple(r) for r in self.db.execute(
             "SELECT claim_no, at, run_id, barcode, desk, clerk, outcome, reason FROM attempts "

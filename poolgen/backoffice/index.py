@@ -36,13 +36,15 @@ def default_dir() -> Path:
 class Index:
     """One tier's index, open for lookups."""
 
-    def __init__(self, db: sqlite3.Connection, key: bytes, run_id: str, tier: str) -> None:
-        self.db, self.key, self.run_id, self.tier = db, key, run_id, tier
+    def __init__(self, db: sqlite3.Connection, path: Path, key: bytes, run_id: str, tier: str) -> None:
+        self.db, self.path, self.key, self.run_id, self.tier = db, path, key, run_id, tier
 
+    @owned.guarded(INDEX)
     def is_known(self, barcode: str) -> bool:
         k = known(self.key, self.run_id, barcode)
         return self.db.execute("SELECT 1 FROM known WHERE k = ?", (k,)).fetchone() is not None
 
+    @owned.guarded(INDEX)
     def lookup(self, barcode: str, virn: str) -> int | None:
         """The record's value (validation.plain), or None (no record, or a record whose tag fails)."""
         d = derive(self.key, self.run_id, barcode, virn)
@@ -64,13 +66,17 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
     if not path.exists() and not path.is_symlink():
         _build(run, tier, key, folder, path)
     db = owned.connect(path, INDEX, create=False)
-    meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+    try:
+        meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+    except sqlite3.Error as exc:
+        db.close()
+        raise BackOfficeError(f"{path}: not a usable desk index ({exc}); remove it to rebuild it") from None
     want = {"run_id": run.run_id, "tier": tier, "sha256": sha, "key_check": key_check(key)}
     if any(meta.get(k) != v for k, v in want.items()):
         db.close()
         raise BackOfficeError(f"{path}: not an index of the validation file the manifest vouches for "
                               "(another run, tier, key or file); remove it to rebuild it")
-    return Index(db, key, run.run_id, tier)
+    return Index(db, path, key, run.run_id, tier)
 
 
 def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:

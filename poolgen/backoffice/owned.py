@@ -15,13 +15,15 @@ BUSY_MS at most, then refused in one line.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 from poolgen.backoffice.errors import BackOfficeError
 
@@ -157,6 +159,27 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
         raise
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         db.execute("PRAGMA journal_mode = WAL")
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guarded(kind: Kind) -> Callable[[F], F]:
+    """A method of an object with `db` and `path` whose every SQLite failure (a page found damaged
+    mid-claim, say) is rolled back and becomes one BackOfficeError line."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def inner(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(self, *args, **kwargs)
+            except sqlite3.Error as exc:
+                rollback(self.db)
+                raise _fail(self.path, kind, exc) from None
+
+        return cast(F, inner)
+
+    return wrap
 
 
 def begin(db: sqlite3.Connection, path: Path, kind: Kind) -> None:

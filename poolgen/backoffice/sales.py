@@ -99,6 +99,7 @@ class SalesLedger:
             return entry.tickets, 1, None
         return int(row[0]), int(row[1]), row[2]
 
+    @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
         """Sell the pool's next share: one transaction."""
         with owned.transaction(self.db, self.path, SALES) as db:
@@ -117,6 +118,7 @@ class SalesLedger:
         kept(f"sale no. {no} (share {serial} of pool {pool}) in the ledger {self.path}")
         return sale
 
+    @owned.guarded(SALES)
     def get(self, pool: str, serial: int) -> Sale | None:
         row = self.db.execute("SELECT run_id, pool, serial, sale_no, at, channel, player, voided_at, "
                               "claimed_at, prize_cents FROM sales "
@@ -124,6 +126,7 @@ class SalesLedger:
                               (self.run.run_id, pool, serial)).fetchone()
         return None if row is None else Sale(*row)
 
+    @owned.guarded(SALES)
     def void(self, pool: str, serial: int, reason: str, now: datetime | None = None) -> Sale:
         with owned.transaction(self.db, self.path, SALES) as db:
             sale = self.get(pool, serial)
@@ -141,6 +144,7 @@ class SalesLedger:
         kept(f"the void of sale no. {sale.sale_no} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "voided_at": at})
 
+    @owned.guarded(SALES)
     def close_pool(self, pool: str, now: datetime | None = None) -> tuple[str, int, int]:
         """Close the pool: (closed at, shares sold, shares never sold)."""
         with owned.transaction(self.db, self.path, SALES):
@@ -153,6 +157,7 @@ class SalesLedger:
         kept(f"the closing of pool {pool} in the ledger {self.path}")
         return at, serial - 1, shares - serial + 1
 
+    @owned.guarded(SALES)
     def claim(self, pool: str, serial: int, now: datetime | None = None) -> tuple[Sale, int]:
         """Pay a sold share's prize once: (the sale, its prize in cents)."""
         prize = share_prize(self.run, pool, serial)
@@ -172,11 +177,13 @@ class SalesLedger:
         kept(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
 
+    @owned.guarded(SALES)
     def sales(self) -> list[Sale]:
         return [Sale(*r) for r in self.db.execute(
             "SELECT run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents "
             "FROM sales WHERE run_id = ? ORDER BY sale_no", (self.run.run_id,))]
 
+    @owned.guarded(SALES)
     def pools(self) -> dict[str, tuple[int, int, str | None]]:
         return {r[0]: (int(r[1]), int(r[2]), r[3]) for r in self.db.execute(
             "SELECT pool, shares, next_serial, closed_at FROM pools WHERE run_id = ?", (self.run.run_id,))}

@@ -228,3 +228,21 @@ def test_a_newline_cannot_spoof_a_second_line(office):
                  "(ASCII digits only)")
     _refused(_claim(office, office["folder"], b, f"{v}\n"),
              f"validation number {ascii(v + chr(10))}: not a validation number (1 to 32 ASCII digits)")
+
+
+@settings(max_examples=25, deadline=None)
+@given(flips=st.lists(st.tuples(st.integers(0, 1 << 20), st.integers(1, 255)), min_size=1, max_size=8))
+def test_a_damaged_ledger_is_used_or_refused_in_one_line_never_a_traceback(office, tmp_path_factory, flips):
+    folder = tmp_path_factory.mktemp("damaged")
+    path = folder / "claims.sqlite"
+    _real_ledger(office, path)
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "2").row(0)
+    body = bytearray(path.read_bytes())
+    for at, x in flips:
+        body[at % len(body)] ^= x
+    path.write_bytes(bytes(body))
+    result = _claim(office, office["folder"], b, v, "--ledger", path)
+    assert result.exit_code in (0, 2), (result.exit_code, result.output)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    if result.exit_code == 2:
+        _refused(result, result.stderr.removeprefix("poolgen: error: ").rstrip("\n"))
