@@ -95,11 +95,11 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
             with owned.transaction(db, tmp, INDEX):
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [
                     ("run_id", run.run_id), ("tier", tier), ("sha256", sha), ("key_check", key_check(key))])
+                keys, bodies, known_ = vf.keys.tobytes(), vf.bodies.tobytes(), vf.known.tobytes()  # 16 a row
                 db.executemany("INSERT INTO records VALUES (?, ?)",
-                               ((bytes(k).ljust(16, b"\0"), bytes(b).ljust(16, b"\0"))
-                                for k, b in zip(vf.keys, vf.bodies, strict=True)))
+                               ((keys[i:i + 16], bodies[i:i + 16]) for i in range(0, len(keys), 16)))
                 db.executemany("INSERT INTO known VALUES (?)",
-                               ((bytes(k).ljust(16, b"\0"),) for k in vf.known))
+                               ((known_[i:i + 16],) for i in range(0, len(known_), 16)))
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             db.close()
