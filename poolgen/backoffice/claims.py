@@ -65,9 +65,10 @@ class Attempt:
 
 
 class ClaimsLedger:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        """Open (with `create`, make if absent) a claims ledger."""
         self.path = Path(path)
-        self.db = owned.connect(self.path, CLAIMS, create=True)
+        self.db = owned.connect(self.path, CLAIMS, create=create)
         self.recorded = 0  # claims this process recorded
 
     def close(self) -> None:

@@ -62,7 +62,7 @@ def designed_levels(run: Run) -> Counter[tuple[int, bool]]:
 def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
     out = []
     for path in ledgers:
-        book = ClaimsLedger(path)
+        book = ClaimsLedger(path, create=False)
         try:
             out += [(path, p) for p in book.payments(run.run_id)]
         finally:
@@ -129,7 +129,7 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
     rec = Reconciliation()
     payments = load_payments(run, ledgers)
     for path in ledgers:
-        book = ClaimsLedger(path)
+        book = ClaimsLedger(path, create=False)
         try:
             paid_attempts = {a[0]: a[3] for a in book.attempts() if a[6] == "paid" and a[2] == run.run_id}
             mine = {p.claim_no: p.barcode for p in book.payments(run.run_id)}

@@ -75,12 +75,12 @@ def now_text(now: datetime | None = None) -> str:
 
 
 class SalesLedger:
-    def __init__(self, path: Path, run: Run) -> None:
+    def __init__(self, path: Path, run: Run, *, create: bool = True) -> None:
         if run.kind != "einstant":
             raise BackOfficeError(f"{run.path}: a printed run; its tickets are claimed at the desk "
                                   "(`poolgen validate`)")
         self.path, self.run = Path(path), run
-        self.db = owned.connect(self.path, SALES, create=True)
+        self.db = owned.connect(self.path, SALES, create=create)
 
     def close(self) -> None:
         self.db.close()

@@ -33,8 +33,8 @@ PublicKey = Annotated[Path | None, typer.Option(
 Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
-def _ledger(run: Path, ledger: Path, public_key: Path | None) -> SalesLedger:
-    return SalesLedger(ledger, open_vouched(run, public_key))
+def _ledger(run: Path, ledger: Path, public_key: Path | None, *, create: bool = False) -> SalesLedger:
+    return SalesLedger(ledger, open_vouched(run, public_key), create=create)
 
 
 def _share(text: str) -> tuple[str, int]:
@@ -61,7 +61,7 @@ def sell_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt,
              public_key: PublicKey = None, as_json: Json = False) -> None:
     """Sell the pool's next share, in serial order. Exit 1: closed or sold out."""
     channel, player = parse_id(channel, "--channel"), parse_id(player, "--player")
-    book = _ledger(run, ledger, public_key)
+    book = _ledger(run, ledger, public_key, create=True)
     try:
         sale = book.sell(pool, channel, player)
     except Refused as exc:
@@ -97,7 +97,7 @@ def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
 def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey = None,
               as_json: Json = False) -> None:
     """Close a pool: no sale after this."""
-    book = _ledger(run, ledger, public_key)
+    book = _ledger(run, ledger, public_key, create=True)
     try:
         at, sold, unsold = book.close_pool(pool)
     except Refused as exc:
