@@ -246,3 +246,17 @@ def test_a_damaged_ledger_is_used_or_refused_in_one_line_never_a_traceback(offic
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     if result.exit_code == 2:
         _refused(result, result.stderr.removeprefix("poolgen: error: ").rstrip("\n"))
+
+
+ARGUMENT = st.text(max_size=40).filter(lambda t: not t.startswith("-"))  # a leading "-" is an option
+
+
+@settings(max_examples=40, deadline=None)
+@given(tid=ARGUMENT, virn=ARGUMENT)
+def test_any_ticket_and_validation_number_are_answered_or_refused_in_one_line(office, tid, virn):
+    result = _claim(office, office["folder"], tid, virn)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    if result.exit_code == 2:
+        _refused(result, result.stderr.removeprefix("poolgen: error: ").rstrip("\n"))
+    else:
+        assert result.exit_code == 1 and len(result.stdout.splitlines()) == 1 and result.stderr == ""
