@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from poolgen.backoffice.errors import BackOfficeError
+from poolgen.interrupts import deferred, kept
 
 BUSY_MS = 3000
 _STEP_MS = 25  # SQLite's own wait per attempt; between attempts a sleep of a few milliseconds
@@ -225,3 +226,16 @@ def transaction(db: sqlite3.Connection, path: Path, kind: Kind) -> Iterator[sqli
         rollback(db)
         raise
     commit(db, path, kind)
+
+
+@contextlib.contextmanager
+def recorded(db: sqlite3.Connection, path: Path, kind: Kind) -> Iterator[list[str]]:
+    """A write transaction whose commit and what an interrupt then says go together: the block appends
+    what it records to the list it is given; once committed, each is `kept` (poolgen/interrupts.py),
+    with SIGINT and SIGTERM held back until then."""
+    what: list[str] = []
+    with deferred():
+        with transaction(db, path, kind):
+            yield what
+        for w in what:
+            kept(w)

@@ -26,7 +26,6 @@ from poolgen.backoffice import owned
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run
 from poolgen.errors import RunError
-from poolgen.interrupts import kept
 
 SALES = owned.Kind("sales ledger", 1, (
     "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
@@ -102,7 +101,8 @@ class SalesLedger:
     @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
         """Sell the pool's next share: one transaction."""
-        with owned.transaction(self.db, self.path, SALES) as db:
+        with owned.recorded(self.db, self.path, SALES) as note:
+            db = self.db
             shares, serial, closed = self._pool(pool)
             if closed is not None:
                 raise Refused(f"pool {pool}: closed at {closed}; no sale after close")
@@ -115,7 +115,7 @@ class SalesLedger:
                        (sale.run_id, pool, serial, no, sale.at, channel, player))
             db.execute("UPDATE pools SET next_serial = ? WHERE run_id = ? AND pool = ?",
                        (serial + 1, self.run.run_id, pool))
-        kept(f"sale no. {no} (share {serial} of pool {pool}) in the ledger {self.path}")
+            note.append(f"sale no. {no} (share {serial} of pool {pool}) in the ledger {self.path}")
         return sale
 
     @owned.guarded(SALES)
@@ -128,7 +128,8 @@ class SalesLedger:
 
     @owned.guarded(SALES)
     def void(self, pool: str, serial: int, reason: str, now: datetime | None = None) -> Sale:
-        with owned.transaction(self.db, self.path, SALES) as db:
+        with owned.recorded(self.db, self.path, SALES) as note:
+            db = self.db
             sale = self.get(pool, serial)
             if sale is None:
                 raise Refused(f"pool {pool}: share {serial} was never sold")
@@ -141,27 +142,28 @@ class SalesLedger:
             at = now_text(now)
             db.execute("UPDATE sales SET voided_at = ?, void_reason = ? WHERE run_id = ? AND pool = ? "
                        "AND serial = ?", (at, reason, self.run.run_id, pool, serial))
-        kept(f"the void of sale no. {sale.sale_no} in the ledger {self.path}")
+            note.append(f"the void of sale no. {sale.sale_no} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "voided_at": at})
 
     @owned.guarded(SALES)
     def close_pool(self, pool: str, now: datetime | None = None) -> tuple[str, int, int]:
         """Close the pool: (closed at, shares sold, shares never sold)."""
-        with owned.transaction(self.db, self.path, SALES):
+        with owned.recorded(self.db, self.path, SALES) as note:
             shares, serial, closed = self._pool(pool)
             if closed is not None:
                 raise Refused(f"pool {pool}: already closed at {closed}")
             at = now_text(now)
             self.db.execute("UPDATE pools SET closed_at = ? WHERE run_id = ? AND pool = ?",
                             (at, self.run.run_id, pool))
-        kept(f"the closing of pool {pool} in the ledger {self.path}")
+            note.append(f"the closing of pool {pool} in the ledger {self.path}")
         return at, serial - 1, shares - serial + 1
 
     @owned.guarded(SALES)
     def claim(self, pool: str, serial: int, now: datetime | None = None) -> tuple[Sale, int]:
         """Pay a sold share's prize once: (the sale, its prize in cents)."""
         prize = share_prize(self.run, pool, serial)
-        with owned.transaction(self.db, self.path, SALES) as db:
+        with owned.recorded(self.db, self.path, SALES) as note:
+            db = self.db
             sale = self.get(pool, serial)
             if sale is None:
                 raise Refused(f"pool {pool}: share {serial} was never sold; nothing to pay")
@@ -174,7 +176,7 @@ class SalesLedger:
             at = now_text(now)
             db.execute("UPDATE sales SET claimed_at = ?, prize_cents = ? WHERE run_id = ? AND pool = ? "
                        "AND serial = ?", (at, prize, self.run.run_id, pool, serial))
-        kept(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
+            note.append(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
 
     @owned.guarded(SALES)

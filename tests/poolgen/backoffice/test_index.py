@@ -4,6 +4,7 @@ eInstant run; and the signed run opened with its public key. The runs are the co
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -87,3 +88,14 @@ def test_an_einstant_run_has_no_desk(office, einstant, tmp_path):
                     office["root"] / "low.key", "--index-dir", tmp_path),
              f"{einstant['folder']}: an eInstant run has no validation files; its claims are answered by the "
              "sales ledger (`poolgen sales claim`)")
+
+
+def test_a_key_that_is_not_the_files_is_refused(office, tmp_path):
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    result = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "high.key",
+                    "--index-dir", tmp_path)
+    files = json.loads((office["folder"] / "manifest.json").read_bytes())["deliverables"]
+    low = next(f for f in files if f["name"] == "validation-low.bin")["key_check"]
+    _refused(result, f"{office['folder'] / 'validation-low.bin'}: the low-tier key given is not this file's "
+                     f"key (the manifest names key check {low})")
+    assert not any(tmp_path.iterdir())  # no index was built
