@@ -260,3 +260,16 @@ def test_any_ticket_and_validation_number_are_answered_or_refused_in_one_line(of
         _refused(result, result.stderr.removeprefix("poolgen: error: ").rstrip("\n"))
     else:
         assert result.exit_code == 1 and len(result.stdout.splitlines()) == 1 and result.stderr == ""
+
+
+def test_a_malformed_validation_file_is_refused_even_when_the_manifest_vouches_for_it(office, tmp_path):
+    b, v, *_ = _winner(office)
+    run = _copy(office, tmp_path)
+    path = run / "validation-low.bin"
+    cases = {"truncated": path.read_bytes()[:-7], "no header": path.read_bytes().replace(b"\n", b" ", 1),
+             "empty": b""}
+    for n, (_case, body) in enumerate(cases.items()):
+        path.write_bytes(body)
+        _restate(run, "validation-low.bin")
+        _refused(_claim(office, run, b, v, index=tmp_path / f"i{n}"),
+                 f"{path}: not a poolgen-validation/2 file")
