@@ -159,7 +159,7 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
             db.execute("ROLLBACK")
         raise
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-        db.execute("PRAGMA journal_mode = WAL")
+        _retried(db, "PRAGMA journal_mode = WAL", path, kind)  # needs every other connection gone
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -187,10 +187,15 @@ def begin(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
     """BEGIN IMMEDIATE: the write lock, waited on for BUSY_MS at most. SQLite's own busy handler backs
     off to 100 ms sleeps, so a writer among many busy ones can starve; trying every few milliseconds
     (randomised, so writers do not march in step) keeps every writer's wait short."""
+    _retried(db, "BEGIN IMMEDIATE", path, kind)
+
+
+def _retried(db: sqlite3.Connection, sql: str, path: Path, kind: Kind) -> None:
+    """`sql`, tried again while another process holds the lock, for BUSY_MS at most."""
     deadline = time.monotonic() + BUSY_MS / 1000
     while True:
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.execute(sql)
             return
         except sqlite3.OperationalError as exc:
             if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
