@@ -144,11 +144,14 @@ class ValidationFile:
         """A validation file from its bytes (`path` names it in errors)."""
         end = data.find(b"\n")
         try:
-            head = json.loads(data[:end])
-            n = head["records"]
-            assert head["format"] == FORMAT and len(data) == end + 1 + n * (RECORD_BYTES + KNOWN_BYTES)
-        except Exception:
-            raise ValidationError(f"{path}: not a {FORMAT} file") from None
+            head = json.loads(data[:end]) if end > 0 else None
+        except ValueError:
+            head = None
+        n = head.get("records") if isinstance(head, dict) else None
+        if not (isinstance(head, dict) and head.get("format") == FORMAT and type(n) is int and n >= 0
+                and len(data) == end + 1 + n * (RECORD_BYTES + KNOWN_BYTES)):
+            raise ValidationError(f"{path}: not a {FORMAT} file")
+        assert isinstance(n, int)  # for mypy: checked just above
         body = np.frombuffer(data, dtype=np.uint8, offset=end + 1)
         recs = body[:n * RECORD_BYTES].reshape(n, RECORD_BYTES)
         return cls(head, np.ascontiguousarray(recs[:, :16]).view("S16").ravel(),

@@ -266,8 +266,10 @@ def test_a_malformed_validation_file_is_refused_even_when_the_manifest_vouches_f
     b, v, *_ = _winner(office)
     run = _copy(office, tmp_path)
     path = run / "validation-low.bin"
-    cases = {"truncated": path.read_bytes()[:-7], "no header": path.read_bytes().replace(b"\n", b" ", 1),
-             "empty": b""}
+    data = path.read_bytes()
+    cases = {"truncated": data[:-7], "no header": data.replace(b"\n", b" ", 1), "empty": b"",
+             "records as a float": data.replace(b'"records":18000', b'"records":18000.0', 1),
+             "a list for a header": b"[]" + data[data.index(b"\n"):]}
     for n, (_case, body) in enumerate(cases.items()):
         path.write_bytes(body)
         _restate(run, "validation-low.bin")
