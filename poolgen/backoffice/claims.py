@@ -100,9 +100,11 @@ class ClaimsLedger:
         try:
             first = self._paid(db, a.run_id, a.barcode)
             if first is not None:
-                self._attempt(db, a, "already paid", f"paid by claim no. {first.claim_no} at {first.at}, "
-                                                     f"desk {first.desk}, clerk {first.clerk}")
-                owned.commit(db, self.path, CLAIMS)
+                no = self._attempt(db, a, "already paid", f"paid by claim no. {first.claim_no} at "
+                                                          f"{first.at}, desk {first.desk}, clerk {first.clerk}")
+                with deferred():
+                    owned.commit(db, self.path, CLAIMS)
+                    self._kept(no, f"a second claim of {a.barcode}: already paid")
                 return False, first
             no = self._attempt(db, a, "paid", "")
             db.execute("INSERT INTO paid VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
