@@ -100,8 +100,8 @@ class ClaimsLedger:
         try:
             first = self._paid(db, a.run_id, a.barcode)
             if first is not None:
-                no = self._attempt(db, a, "already paid", f"paid by claim no. {first.claim_no} at "
-                                                          f"{first.at}, desk {first.desk}, clerk {first.clerk}")
+                why = f"paid by claim no. {first.claim_no} at {first.at}, desk {first.desk}, clerk {first.clerk}"
+                no = self._attempt(db, a, "already paid", why)
                 with deferred():
                     owned.commit(db, self.path, CLAIMS)
                     self._kept(no, f"a second claim of {a.barcode}: already paid")
