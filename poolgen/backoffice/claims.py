@@ -100,7 +100,8 @@ class ClaimsLedger:
         try:
             first = self._paid(db, a.run_id, a.barcode)
             if first is not None:
-                why = f"paid by claim no. {first.claim_no} at {first.at}, desk {first.desk}, clerk {first.clerk}"
+                why = (f"paid by claim no. {first.claim_no} at {first.at}, desk {first.desk}, "
+                       f"clerk {first.clerk}")
                 no = self._attempt(db, a, "already paid", why)
                 with deferred():
                     owned.commit(db, self.path, CLAIMS)
