@@ -68,7 +68,7 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
     db = owned.connect(path, INDEX, create=False)
     try:
         meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
-    except sqlite3.Error as exc:
+    except owned.FAILURES as exc:
         db.close()
         raise BackOfficeError(f"{path}: not a usable desk index ({exc}); remove it to rebuild it") from None
     want = {"run_id": run.run_id, "tier": tier, "sha256": sha, "key_check": key_check(key)}

@@ -29,6 +29,9 @@ from poolgen.backoffice.errors import BackOfficeError
 from poolgen.interrupts import deferred, kept
 
 BUSY_MS = 3000
+# what SQLite may raise on a damaged file: its errors, and a UnicodeDecodeError where the module decodes
+# a damaged schema, error message or text value
+FAILURES = (sqlite3.Error, UnicodeDecodeError)
 _STEP_MS = 25  # SQLite's own wait per attempt; between attempts a sleep of a few milliseconds
 APPLICATION_ID = 0x706F6C67  # "polg"
 
@@ -85,7 +88,9 @@ def _check_place(path: Path, kind: Kind) -> bool:
     return True
 
 
-def _fail(path: Path, kind: Kind, exc: sqlite3.Error) -> BackOfficeError:
+def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
+    if isinstance(exc, UnicodeDecodeError):  # sqlite3 decoding a damaged schema, message or text value
+        return BackOfficeError(f"{path}: a damaged {kind.name} (text that is not UTF-8); refusing it")
     text = str(exc)
     if "locked" in text or "busy" in text:
         return BackOfficeError(f"{path}: locked by another process for more than {BUSY_MS // 1000} s; "
@@ -116,13 +121,13 @@ def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
     try:
         db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=rw", uri=True, isolation_level=None,
                              timeout=_STEP_MS / 1000, check_same_thread=False)
-    except sqlite3.Error as exc:
+    except FAILURES as exc:
         raise _fail(path, kind, exc) from None
     try:
         db.execute(f"PRAGMA busy_timeout = {_STEP_MS}")
         _stamp_or_check(db, path, kind)
         db.execute("PRAGMA foreign_keys = ON")
-    except sqlite3.Error as exc:
+    except FAILURES as exc:
         db.close()
         raise _fail(path, kind, exc) from None
     except BaseException:
@@ -150,6 +155,7 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
                                   f"(application id {app:#x}, version {version})")
         elif got != want:
             extra = sorted({f"{t} {n}" for t, n, _, _ in got} ^ {f"{t} {n}" for t, n, _, _ in want})
+            extra = [x if x.isascii() and x.isprintable() else ascii(x) for x in extra]  # one line
             raise BackOfficeError(f"{path}: its schema is not exactly a poolgen {kind.name}'s "
                                   f"({', '.join(extra) if extra else 'a table defined differently'}); "
                                   "refusing it")
@@ -174,7 +180,7 @@ def guarded(kind: Kind) -> Callable[[F], F]:
         def inner(self: Any, *args: Any, **kwargs: Any) -> Any:
             try:
                 return fn(self, *args, **kwargs)
-            except sqlite3.Error as exc:
+            except FAILURES as exc:
                 rollback(self.db)
                 raise _fail(self.path, kind, exc) from None
 
@@ -200,7 +206,7 @@ def _retried(db: sqlite3.Connection, sql: str, path: Path, kind: Kind) -> None:
         except sqlite3.OperationalError as exc:
             if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
                 raise _fail(path, kind, exc) from None
-        except sqlite3.Error as exc:
+        except FAILURES as exc:
             raise _fail(path, kind, exc) from None
         time.sleep(0.001 + 0.004 * int.from_bytes(os.urandom(1), "big") / 255)
 
@@ -208,7 +214,7 @@ def _retried(db: sqlite3.Connection, sql: str, path: Path, kind: Kind) -> None:
 def commit(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
     try:
         db.execute("COMMIT")
-    except sqlite3.Error as exc:
+    except FAILURES as exc:
         rollback(db)
         raise _fail(path, kind, exc) from None
 

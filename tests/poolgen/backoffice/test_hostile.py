@@ -275,3 +275,14 @@ def test_a_malformed_validation_file_is_refused_even_when_the_manifest_vouches_f
         _restate(run, "validation-low.bin")
         _refused(_claim(office, run, b, v, index=tmp_path / f"i{n}"),
                  f"{path}: not a poolgen-validation/2 file")
+
+
+def test_a_ledger_whose_schema_text_is_not_utf8_is_refused_in_one_line(office, tmp_path):
+    path = tmp_path / "claims.sqlite"
+    _real_ledger(office, path)
+    body = path.read_bytes()
+    at = body.index(b"NULL")  # in the CREATE TABLE text of sqlite_master
+    path.write_bytes(body[:at] + b"\xce" + body[at + 1:])
+    b, v, *_ = _winner(office)
+    _refused(_claim(office, office["folder"], b, v, "--ledger", path),
+             f"{path}: a damaged claims ledger (text that is not UTF-8); refusing it")
