@@ -7,8 +7,9 @@
         every layout column's code shown as one symbol, text and caption, and with --spec one of the
         spec's symbols); the pack list holds each book once with its ticket range and nothing else;
         and, given the validation key(s), every ticket's record re-derived from its barcode number,
-        validation number and prize is in the validation file, which holds nothing else, and the
-        low-tier file holds every high-tier ticket as a loser.
+        validation number, prize and tier (a free ticket's: the manifest's print.free_ticket_tiers) is
+        in the validation file, which holds nothing else; each file marks the other tier's winners
+        as such, without their amount (format 2).
 
 Without a key the validation files are not opened: that part is skipped with its reason.
 """
@@ -166,6 +167,19 @@ def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book:
 
 # ---- validation files ---------------------------------------------------------------------------
 
+OTHER_TIER, FREE = 1 << 63, 1 << 62  # docs/validation.md, section 3 (format 2)
+
+
+def _value(high: bool, threshold: int, prize: int, free: bool) -> int:
+    """What a record holds: 0 for a loser, the other tier's prize as OTHER_TIER alone, else the cents
+    (with FREE for a free ticket)."""
+    if prize == 0:
+        return 0
+    if (prize >= threshold) != high:
+        return OTHER_TIER
+    return prize | (FREE if free else 0)
+
+
 def _record(key: bytes, run_id: str, barcode: str, virn: str, prize: int) -> bytes:
     d = hmac.digest(key, _RECORD + f"{run_id}\x00{barcode}\x00{virn}".encode("ascii"), "sha256")
     ct = (prize ^ int.from_bytes(d[16:24], "big")).to_bytes(8, "big")
@@ -173,7 +187,7 @@ def _record(key: bytes, run_id: str, barcode: str, virn: str, prize: int) -> byt
 
 
 def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str,
-                     tickets: list[tuple[str, str, int]],
+                     tickets: list[tuple[str, str, int, bool]],
                      threshold: int) -> str:
     data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", len(tickets)))
     end = data.find(b"\n")
@@ -189,9 +203,9 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
                                 f"{entry['name']}: the given {tier}-tier key is not the file's key "
                                 f"(key check {head.get('key_check')})")
     high = tier == "high"
-    want = sorted(_record(key, run_id, b, v, p if (p >= threshold) == high else 0) for b, v, p in tickets)
+    want = sorted(_record(key, run_id, b, v, _value(high, threshold, p, f)) for b, v, p, f in tickets)
     known = sorted(hmac.digest(key, _KNOWN + f"{run_id}\x00{b}".encode("ascii"), "sha256")[:16]
-                   for b, _, _ in tickets)
+                   for b, _, _, _ in tickets)
     n = len(tickets)
     body = data[end + 1:]
     got = [body[32 * i:32 * i + 32] for i in range(min(n, len(body) // 32))]
@@ -206,7 +220,8 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
         problems.append("the known-ticket values are not every ticket's")
     if problems:
         raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))
-    held = "high-tier prizes only" if high else "prizes below the threshold only, high-tier tickets as losers"
+    held = ("high-tier prizes only, low-tier winners marked as such" if high
+            else "prizes below the threshold only, high-tier winners marked as such without their amount")
     return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
 
 
@@ -224,7 +239,8 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
     assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
     symbols = spec.symbols() if spec is not None else None  # with --spec: the spec's symbols
-    tickets: list[tuple[str, str, int]] = []
+    tickets: list[tuple[str, str, int, bool]] = []
+    free_tiers = pr.get("free_ticket_tiers", [])
     books: list[int] = []
     matched = 0  # pools whose imaging file matched: the run's tickets are all known when all have
     by_pool = {f.get("pool"): f for f in files if f.get("role") == "imaging"}
@@ -246,8 +262,10 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
             continue
         yield "pass", msg
         matched += 1
-        pool_table = read_pool(folder, pool.file, columns=["prize_cents", "book"])
-        tickets += list(zip(codes, virns, pool_table["prize_cents"].to_list(), strict=True))
+        pool_table = read_pool(folder, pool.file, columns=["prize_cents", "book", "tier"])
+        free = pool_table["tier"].is_in([t for t in free_tiers if isinstance(t, str)]
+                                        if isinstance(free_tiers, list) else []).to_list()
+        tickets += list(zip(codes, virns, pool_table["prize_cents"].to_list(), free, strict=True))
         books += pool_table["book"].unique().to_list()
     if matched < len(manifest.pools):
         yield "skip", "pack list and validation files: need every pool's imaging file to match (above)"

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 import poolgen
-from poolgen.cli import ceremony, keys, rng, seed
+from poolgen.cli import ceremony, claims, keys, rng, sales, seed
 from poolgen.cli.check import check
 from poolgen.cli.demo import demo_cmd
 from poolgen.cli.generate import generate_cmd
@@ -40,6 +40,8 @@ app.command("proof")(proof_cmd)
 app.command("report")(report_cmd)
 app.command("publish")(publish_cmd)
 app.command("validate")(validate_cmd)
+app.add_typer(claims.app, name="claims")
+app.add_typer(sales.app, name="sales")
 app.command("seal")(seal_cmd)
 app.command("unseal")(unseal_cmd)
 

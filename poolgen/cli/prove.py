@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.tickets import parse_ticket
 from poolgen.cli.common import reports_errors
 from poolgen.run.merkle import ARITY
 from poolgen.run.prove import prove_ticket
@@ -16,12 +18,18 @@ from poolgen.run.prove import prove_ticket
 @reports_errors
 def prove(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder.")],
-    ticket: Annotated[str, typer.Argument(metavar="TICKET", help="The ticket's identity, e.g. "
-                                                                 "465-0000004-034 or d1.00x1-0000123.")],
+    ticket: Annotated[str, typer.Argument(
+        metavar="TICKET", help="The ticket's identity, e.g. 465-0000004-034 or d1.00x1-0000123, or a printed "
+                               "ticket's 15-digit barcode number.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the proof as JSON, for "
                                                          "`python -m audit check-proof`.")] = False,
 ) -> None:
     """Print TICKET's row with its Merkle path up to its pool's root in the signed manifest."""
+    if ticket.isascii() and ticket.isdigit():  # a barcode number: the printed id it encodes
+        named = parse_ticket(ticket)
+        if not named.check_digits_hold:
+            raise BackOfficeError(f"{ticket}: not a barcode number (its check digits fail)")
+        ticket = named.ticket_id
     proof = prove_ticket(run, ticket)
     if as_json:
         typer.echo(json.dumps(proof, indent=2))

@@ -1,27 +1,40 @@
-"""`poolgen validate`: a reference validation desk.
+"""`poolgen validate`: the reference validation desk (docs/back-office.md).
 
-It answers a claim (barcode number + validation number) from a run's validation files: the prize,
-not a winner, unknown ticket, or wrong validation number; with `--ledger FILE.sqlite` it records each
-payment and refuses a second claim of the same ticket. For acceptance tests and small operators.
+It answers a claim (a ticket's barcode number or printed id, and its validation number), or a CSV of
+claims with `--batch`, from a run's validation files as the manifest vouches for them, through an index
+built once per run; with `--ledger FILE.sqlite` it records every attempt and pays a ticket once. For
+acceptance tests and small operators, not a central system.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import reports_errors
-from poolgen.deliverables.desk import Desk
+from poolgen.backoffice.desk import Answer, Desk
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.tickets import Ticket, parse_id, parse_ticket, parse_virn
+from poolgen.backoffice.vouched import open_vouched
+from poolgen.cli.common import reports_errors, say
 from poolgen.deliverables.validation import read_validation_key
+from poolgen.files.read import read_input
+
+MAX_BATCH_BYTES = 64 << 20
 
 
 @reports_errors
 def validate_cmd(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder with validation files.")],
-    barcode: Annotated[str, typer.Argument(metavar="BARCODE", help="The ticket's 15-digit barcode number.")],
-    virn: Annotated[str, typer.Argument(metavar="VIRN", help="The validation number under the latex.")],
+    ticket: Annotated[str | None, typer.Argument(
+        metavar="[TICKET]", help="The 15-digit barcode number or the printed ticket id GGG-BBBBBBB-TTT.",
+        show_default=False)] = None,
+    virn: Annotated[str | None, typer.Argument(
+        metavar="[VIRN]", help="The validation number under the latex.", show_default=False)] = None,
     validation_key: Annotated[Path | None, typer.Option(
         "--validation-key", metavar="FILE",
         help="Low-tier validation key: opens validation-low.bin.")] = None,
@@ -29,13 +42,66 @@ def validate_cmd(
         "--high-validation-key", metavar="FILE",
         help="High-tier validation key: opens validation-high.bin.")] = None,
     ledger: Annotated[Path | None, typer.Option(
-        "--ledger", metavar="FILE.sqlite", help="Claims ledger: record the payment, refuse a second claim.")
-    ] = None,
+        "--ledger", metavar="FILE.sqlite",
+        help="Claims ledger: record every attempt, pay a ticket once.")] = None,
+    batch: Annotated[Path | None, typer.Option(
+        "--batch", metavar="CLAIMS.csv", help="Answer every claim of a CSV (columns ticket,virn).")] = None,
+    desk: Annotated[str, typer.Option("--desk", metavar="ID", help="This desk's id (ledger).")] = "desk",
+    clerk: Annotated[str, typer.Option("--clerk", metavar="ID", help="The clerk's id (ledger).")] = "clerk",
+    public_key: Annotated[Path | None, typer.Option(
+        "--public-key", metavar="FILE", help="Verify the manifest's signature with this key first.")] = None,
+    index_dir: Annotated[Path | None, typer.Option(
+        "--index-dir", metavar="DIR",
+        help="Where the run's desk index is kept (default ~/.cache/poolgen/desk).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Answer in JSON (one object per line).")] = False,
 ) -> None:
-    """Answer one claim. Exit 0: a prize (paid, with --ledger); 1: not a winner, unknown ticket, wrong
-    validation number or already paid; 2: unusable input."""
-    keys = {"low": read_validation_key(validation_key) if validation_key else None,
-            "high": read_validation_key(high_validation_key) if high_validation_key else None}
-    answer = Desk(run, keys, ledger).claim(barcode, virn)
-    typer.echo(answer.text)
-    raise typer.Exit(0 if answer.pays else 1)
+    """Answer a claim. Exit 0: a prize (paid, with --ledger); 1: refused (not a winner, claim
+    elsewhere, wrong validation number, unknown ticket, already paid); 2: unusable input. With --batch:
+    0 once every claim is answered."""
+    claims = _claims(ticket, virn, batch)
+    desk, clerk = parse_id(desk, "--desk"), parse_id(clerk, "--clerk")
+    keys = {t: read_validation_key(k) for t, k in (("low", validation_key), ("high", high_validation_key))
+            if k is not None}
+    vouched = open_vouched(run, public_key)
+    office = Desk(vouched, keys, index_dir=index_dir, ledger=ledger, desk=desk, clerk=clerk)
+    try:
+        answers = []
+        for t, v in claims:
+            answer = office.claim(t, v)
+            answers.append(answer)
+            _show(answer, as_json)
+    finally:
+        office.close()
+    if batch is None:
+        raise typer.Exit(0 if answers[0].pays else 1)
+    paid = sum(a.pays for a in answers)
+    say(f"{len(answers):,} claim(s) answered: {paid:,} paid, {len(answers) - paid:,} refused")
+
+
+def _show(answer: Answer, as_json: bool) -> None:
+    typer.echo(json.dumps(answer.to_json(), sort_keys=True) if as_json else answer.text)
+
+
+def _claims(ticket: str | None, virn: str | None, batch: Path | None) -> list[tuple[Ticket, str]]:
+    if batch is None:
+        if ticket is None or virn is None:
+            raise BackOfficeError("give TICKET and VIRN, or --batch CLAIMS.csv")
+        return [(parse_ticket(ticket), parse_virn(virn))]
+    if ticket is not None:
+        raise BackOfficeError("give TICKET and VIRN, or --batch CLAIMS.csv, not both")
+    data = read_input(batch, "claims", BackOfficeError, limit=MAX_BATCH_BYTES)
+    try:
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise BackOfficeError(f"{batch}: not a CSV file of claims: {exc}") from None
+    if not rows or rows[0] != ["ticket", "virn"]:
+        raise BackOfficeError(f"{batch}: its first line must be the header ticket,virn")
+    out = []
+    for n, row in enumerate(rows[1:], start=2):
+        if len(row) != 2:
+            raise BackOfficeError(f"{batch}: line {n}: {len(row)} fields, not 2 (ticket,virn)")
+        try:
+            out.append((parse_ticket(row[0]), parse_virn(row[1])))
+        except BackOfficeError as exc:
+            raise BackOfficeError(f"{batch}: line {n}: {exc}") from None
+    return out

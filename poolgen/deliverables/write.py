@@ -23,7 +23,7 @@ from poolgen.deliverables.validation import TIERS, file_bytes, key_check
 from poolgen.errors import RunError
 from poolgen.files.read import file_entry
 from poolgen.files.write import create_secret_file, write_atomic, write_secret_bytes
-from poolgen.game.model import Game, Pool, Printed
+from poolgen.game.model import FixedPrize, Game, Pool, Printed
 from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
 
@@ -52,6 +52,12 @@ def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder:
     return True
 
 
+def free_ticket_tiers(game: Game) -> list[str]:
+    """The ids of the tiers whose prize is a free ticket, in the spec's order (the manifest's
+    `print.free_ticket_tiers`; their validation records carry FREE)."""
+    return [t.id for t in game.tiers if isinstance(t.prize, FixedPrize) and t.prize.free]
+
+
 def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
                     keys: tuple[bytes, bytes] | None, high_tier_cents: int | None = None) -> None:
     """The pack list, and with `keys` (low, high) the two validation files."""
@@ -69,7 +75,8 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
     if keys is None:
         return
     threshold = high_tier_cents or game.sales.high_tier_cents
-    codes, virns, prizes = [], [], []
+    free_tiers = free_ticket_tiers(game)
+    codes, virns, prizes, free = [], [], [], []
     for pid in pool_ids:
         if not (folder / imaging_name(pid)).exists():
             raise RunError(f"pool {pid}: no imaging file (its layout is not mapped), so no validation "
@@ -77,13 +84,14 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
         im = pl.read_parquet(folder / imaging_name(pid), columns=["barcode", "virn"])
         codes += im["barcode"].to_list()
         virns += im["virn"].to_list()
-        pool = pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["prize_cents"])
+        pool = pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["prize_cents", "tier"])
         prizes += pool["prize_cents"].to_list()
+        free += pool["tier"].is_in(free_tiers).to_list()
     number = game.number
     assert number is not None  # a printed game's number is required (poolgen/loader/printed.py)
     for (tier, name), key in zip(TIERS.items(), keys, strict=True):
         write_secret_bytes(folder / name, file_bytes(tier, key, run_id, number, threshold,
-                                                     codes, virns, prizes))
+                                                     codes, virns, prizes, free))
 
 
 def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,
@@ -107,6 +115,7 @@ def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[byt
         part["print"] = {"barcode": BARCODE, "barcode_digits": BARCODE_DIGITS,
                          "virn_digits": game.sales.virn_digits,
                          "high_tier_cents": high_tier_cents or game.sales.high_tier_cents,
+                         "free_ticket_tiers": free_ticket_tiers(game),
                          "book_numbers": "a permutation of the order's book slots from the stream "
                                          + label_text(book_label(game.id))}
         if book_key is not None:  # the permutation is the book key's (docs/validation.md)

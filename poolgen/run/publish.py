@@ -72,6 +72,7 @@ PUBLIC_FIELDS = frozenset({
     "deliverables[].sha256", "deliverables[].tier", "deliverables[].key_check",
     "print.barcode", "print.barcode_digits", "print.virn_digits", "print.high_tier_cents",
     "print.book_numbers", "print.book_key_check", "print.book_slots",
+    "print.free_ticket_tiers[]",  # which tiers pay a free ticket: the spec's
 })
 # Whole subtrees reviewed as public: `play` (style-based runs, docs/styles/play.md) is the spec's areas
 # and tier wins as the spec states them, the published prize structure and rules of play.

@@ -34,9 +34,9 @@ def test_verify_passes_step_9_with_both_keys(runs):
         "imaging-p5.parquet: 150,000 rows match pool p5 spot for spot (56 spots, barcodes recomputed)",
         "packs.csv: 2,500 books, sorted, each with its ticket range; no outcome, no pool",
         "validation-low.bin: every one of 150,000 tickets validates to exactly its prize (prizes below the "
-        "threshold only, high-tier tickets as losers)",
+        "threshold only, high-tier winners marked as such without their amount)",
         "validation-high.bin: every one of 150,000 tickets validates to exactly its prize (high-tier prizes "
-        "only)",
+        "only, low-tier winners marked as such)",
     ]
     skipped = verify_run(VerifyRequest(run=folder, public_key=runs["public"]))
     assert skipped.ok and skipped.step(Step.DELIVERABLES).status == "skip"

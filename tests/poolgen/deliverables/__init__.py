@@ -1,1 +1,1 @@
-"""poolgen/deliverables: barcodes and book numbers, validation files, the desk, sealing, roles."""
+"""poolgen/deliverables: barcodes and book numbers, validation files, sealing, roles."""

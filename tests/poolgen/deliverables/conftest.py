@@ -1,4 +1,4 @@
-"""The run the desk and sealing tests share."""
+"""The run the sealing tests share."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from tests.support import SEED_A, spec_path
 
 @pytest.fixture(scope="session")
 def run(tmp_path_factory) -> dict:
-    """A Wild Side pool generated with two validation keys (low.key, high.key beside it): the desk's
-    (test_desk.py) and sealing's (test_seal.py) run, with each ticket's barcode, VIRN and prize."""
+    """A Wild Side pool generated with two validation keys (low.key, high.key beside it): sealing's
+    (test_seal.py) run, with each ticket's barcode, VIRN and prize."""
     root = tmp_path_factory.mktemp("desk")
     for tier in ("low", "high"):
         new_validation_key(root / f"{tier}.key")

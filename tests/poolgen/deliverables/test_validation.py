@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from poolgen.deliverables.validation import TIERS, ValidationFile
+from poolgen.deliverables.validation import FREE, OTHER_TIER, TIERS, ValidationFile
 from tests.support import PRINTED
 
 
@@ -37,7 +37,8 @@ def _tickets(folder: Path) -> pl.DataFrame:
     im = next(folder.glob("imaging-*.parquet"))
     pool = next(folder.glob("pool-*.parquet"))
     return pl.concat(
-        [pl.read_parquet(im, columns=["barcode", "virn"]), pl.read_parquet(pool, columns=["prize_cents"])],
+        [pl.read_parquet(im, columns=["barcode", "virn"]),
+         pl.read_parquet(pool, columns=["prize_cents", "tier"])],
         how="horizontal",
     )
 
@@ -55,10 +56,14 @@ def test_every_ticket_validates_to_its_prize_and_nothing_else(runs, game):
         rows["virn"].to_list(),
         rows["prize_cents"].to_list(),
     )
+    free = set(json.loads((folder / "manifest.json").read_bytes())["print"]["free_ticket_tiers"])
+    tiers = rows["tier"].to_list()
     other = virns[1:] + virns[:1]  # each ticket claimed with the next ticket's validation number
-    for b, v, p, w in zip(barcodes_, virns, prizes, other, strict=True):
+    for b, v, p, w, t in zip(barcodes_, virns, prizes, other, tiers, strict=True):
         got_low, got_high = low.lookup(low_key, game, b, v), high.lookup(high_key, game, b, v)
-        assert (got_low, got_high) == ((0, p) if p >= threshold else (p, 0))
+        flag = FREE if t in free else 0
+        want = (0, 0) if p == 0 else (OTHER_TIER, p | flag) if p >= threshold else (p | flag, OTHER_TIER)
+        assert (got_low, got_high) == want
         assert low.lookup(low_key, game, b, w) is None and high.lookup(high_key, game, b, w) is None
     for b, v in zip(barcodes_[:2000], virns[:2000], strict=True):  # the other key, a changed VIRN
         assert low.lookup(high_key, game, b, v) is None and high.lookup(low_key, game, b, v) is None

@@ -1,0 +1,134 @@
+"""The validation desk (docs/back-office.md, section 3): a claim (a ticket by its barcode number or
+printed id, and its validation number) answered from the run's vouched validation files through their
+indexes, and, with a claims ledger, paid at most once and every attempt recorded.
+
+Answers (`Answer.outcome`): "prize" (pays; a free ticket says so), "claim elsewhere" (a prize of the
+tier this desk has no key for: where to claim it, never its amount), "not a winner", "wrong validation
+number", "unknown ticket", "not a barcode number" (its check digits fail), "already paid" (when and
+where). Only "prize" pays (exit 0); the others exit 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from poolgen.backoffice.claims import Attempt, ClaimsLedger
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.index import Index, open_index
+from poolgen.backoffice.tickets import Ticket
+from poolgen.backoffice.vouched import Run
+from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
+from poolgen.money import fmt_cents
+
+WHERE = {"high": "a high-tier prize: claim at the claim centre",
+         "low": "a low-tier prize: claim at a retailer or the low-tier desk"}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A claim's answer; `text` is the one line a clerk reads."""
+
+    ticket: str  # the printed ticket id
+    barcode: str
+    outcome: str
+    text: str
+    prize_cents: int | None = None  # only where this desk may know it
+    free_ticket: bool = False
+    tier: str | None = None
+    claim_no: int | None = None
+    first: dict[str, Any] | None = field(default=None)  # an "already paid" claim's first payment
+
+    @property
+    def pays(self) -> bool:
+        return self.outcome == "prize"
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "pays": self.pays,
+                "prize": None if self.prize_cents is None else fmt_cents(self.prize_cents)}
+
+
+def prize_text(cents: int, free: bool) -> str:
+    return f"a free ticket (worth {fmt_cents(cents)}): hand over a new ticket, not cash" if free \
+        else f"prize {fmt_cents(cents)}"
+
+
+class Desk:
+    """A desk with the keys it holds (tier -> key) and, optionally, a claims ledger."""
+
+    def __init__(self, run: Run, keys: dict[str, bytes], *, index_dir: Path | None = None,
+                 ledger: Path | None = None, desk: str = "desk", clerk: str = "clerk") -> None:
+        if run.kind != "printed":
+            raise BackOfficeError(f"{run.path}: an eInstant run has no validation files; its claims are "
+                                  "answered by the sales ledger (`poolgen sales claim`)")
+        if not keys:
+            raise BackOfficeError("give --validation-key and/or --high-validation-key")
+        self.run, self.desk, self.clerk = run, desk, clerk
+        self.indexes: dict[str, Index] = {t: open_index(run, t, k, index_dir)
+                                          for t, k in sorted(keys.items())}
+        self.ledger = ClaimsLedger(ledger) if ledger is not None else None
+
+    def close(self) -> None:
+        for ix in self.indexes.values():
+            ix.close()
+        if self.ledger is not None:
+            self.ledger.close()
+
+    def claim(self, ticket: Ticket, virn: str, now: datetime | None = None) -> Answer:
+        at = (now or datetime.now(UTC)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        attempt = Attempt(self.run.run_id, ticket.barcode, at, self.desk, self.clerk)
+        answer = self._answer(ticket, virn)
+        if self.ledger is None:
+            return answer
+        if answer.outcome != "prize":
+            no = self.ledger.refuse(attempt, answer.outcome, answer.text)
+            return Answer(**{**asdict(answer), "claim_no": no,
+                             "text": f"{answer.text} (claim no. {no}, recorded)"})
+        assert answer.prize_cents is not None and answer.tier is not None  # a prize has both
+        new, pay = self.ledger.pay(attempt, virn, answer.tier, answer.prize_cents, answer.free_ticket)
+        if new:
+            return Answer(**{**asdict(answer), "claim_no": pay.claim_no,
+                             "text": f"{answer.text} - paid, claim no. {pay.claim_no} in the ledger"})
+        first = {"claim_no": pay.claim_no, "at": pay.at, "desk": pay.desk, "clerk": pay.clerk}
+        return Answer(ticket.ticket_id, ticket.barcode, "already paid",
+                      f"{ticket.barcode} ({ticket.ticket_id}): already paid: claim no. {pay.claim_no} at "
+                      f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}; refusing a second claim",
+                      prize_cents=answer.prize_cents, free_ticket=answer.free_ticket, tier=answer.tier,
+                      first=first)
+
+    def _answer(self, ticket: Ticket, virn: str) -> Answer:
+        b, tid = ticket.barcode, ticket.ticket_id
+        name = f"{b} ({tid})"
+
+        def say(outcome: str, text: str, **more: Any) -> Answer:
+            return Answer(tid, b, outcome, f"{name}: {text}", **more)
+
+        if not ticket.check_digits_hold:
+            return say("not a barcode number", "not a barcode number (its check digits fail)")
+        if not all(ix.is_known(b) for ix in self.indexes.values()):
+            return say("unknown ticket", f"unknown ticket (not in run {self.run.run_id})")
+        values = {}
+        for tier, ix in self.indexes.items():
+            value = ix.lookup(b, virn)
+            if value is None:
+                return say("wrong validation number", "wrong validation number")
+            values[tier] = value
+        mine = {t: v for t, v in values.items() if v not in (0, OTHER_TIER)}
+        if len(mine) > 1 or (mine and any(v == 0 for v in values.values())):
+            raise BackOfficeError(f"{self.run.path}: the validation files disagree on {b}; refusing to pay")
+        if mine:
+            tier, value = next(iter(mine.items()))
+            cents, free = value & CENTS, bool(value & FREE)
+            return say("prize", f"{prize_text(cents, free)} ({tier} tier)", prize_cents=cents,
+                       free_ticket=free, tier=tier)
+        if all(v == OTHER_TIER for v in values.values()):
+            if len(values) > 1:
+                raise BackOfficeError(f"{self.run.path}: the validation files disagree on {b}; refusing")
+            other = "high" if "low" in values else "low"
+            return say("claim elsewhere", f"{WHERE[other]} (this desk holds only the "
+                                          f"{next(iter(values))}-tier key)", tier=other)
+        if any(v == OTHER_TIER for v in values.values()):
+            raise BackOfficeError(f"{self.run.path}: the validation files disagree on {b}; refusing")
+        return say("not a winner", "not a winner")

@@ -1,0 +1,110 @@
+"""A desk's index of one validation file (docs/back-office.md, section 2): an SQLite file holding the
+file's records and known values keyed by their first 16 bytes, built once per run and tier from a file
+the manifest vouches for, so that a claim is a few B-tree lookups, not a read of the whole file.
+
+It lives outside the run folder (default: $XDG_CACHE_HOME/poolgen/desk/, else ~/.cache/poolgen/desk/),
+is created 0600 under a temporary name and renamed into place, is named for the run, the tier and the
+validation file's SHA-256, and records that SHA-256: one whose recorded hash or key check is not the
+manifest's is refused. Its records keep their tags: a row changed in the index fails its tag exactly
+as a changed record in the file does, so an index can lose a claim but never pay a forged one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+
+from poolgen.backoffice import owned
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.vouched import Run, read_validation
+from poolgen.deliverables.validation import derive, key_check, known, open_body
+
+INDEX = owned.Kind("desk index", 1, (
+    "CREATE TABLE meta (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE records (k BLOB PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE known (k BLOB PRIMARY KEY NOT NULL) WITHOUT ROWID",
+))
+
+
+def default_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "poolgen" / "desk"
+
+
+class Index:
+    """One tier's index, open for lookups."""
+
+    def __init__(self, db: sqlite3.Connection, path: Path, key: bytes, run_id: str, tier: str) -> None:
+        self.db, self.path, self.key, self.run_id, self.tier = db, path, key, run_id, tier
+
+    @owned.guarded(INDEX)
+    def is_known(self, barcode: str) -> bool:
+        k = known(self.key, self.run_id, barcode)
+        return self.db.execute("SELECT 1 FROM known WHERE k = ?", (k,)).fetchone() is not None
+
+    @owned.guarded(INDEX)
+    def lookup(self, barcode: str, virn: str) -> int | None:
+        """The record's value (validation.plain), or None (no record, or a record whose tag fails)."""
+        d = derive(self.key, self.run_id, barcode, virn)
+        row = self.db.execute("SELECT body FROM records WHERE k = ?", (d[:16],)).fetchone()
+        return None if row is None else open_body(self.key, d, bytes(row[0]))
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> Index:
+    """The index of the run's `tier` validation file, built first if absent."""
+    folder = Path(folder) if folder is not None else default_dir()
+    entry = run.validation.get(tier)
+    if entry is None or not isinstance(entry.get("sha256"), str):
+        raise BackOfficeError(f"{run.path}: the manifest lists no {tier}-tier validation file")
+    sha = str(entry["sha256"])
+    path = folder / f"{run.run_id}.{tier}.{sha[:16]}.sqlite"
+    if not path.exists() and not path.is_symlink():
+        _build(run, tier, key, folder, path)
+    db = owned.connect(path, INDEX, create=False)
+    try:
+        meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+    except owned.FAILURES as exc:
+        db.close()
+        raise BackOfficeError(f"{path}: not a usable desk index ({exc}); remove it to rebuild it") from None
+    want = {"run_id": run.run_id, "tier": tier, "sha256": sha, "key_check": key_check(key)}
+    if any(meta.get(k) != v for k, v in want.items()):
+        db.close()
+        raise BackOfficeError(f"{path}: not an index of the validation file the manifest vouches for "
+                              "(another run, tier, key or file); remove it to rebuild it")
+    return Index(db, path, key, run.run_id, tier)
+
+
+def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
+    inside = owned.in_run_folder(path)
+    if inside is not None:
+        raise BackOfficeError(f"{path}: inside the run folder {inside}; keep the {INDEX.name} outside it")
+    vf, sha = read_validation(run, tier, key)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackOfficeError(f"{folder}: cannot make the index folder: {exc.strerror}") from None
+    tmp = folder / f".{path.name}.tmp-{os.getpid()}"
+    try:
+        db = owned.connect(tmp, INDEX, create=True)
+        try:
+            with owned.transaction(db, tmp, INDEX):
+                db.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("run_id", run.run_id), ("tier", tier), ("sha256", sha), ("key_check", key_check(key))])
+                keys, bodies, known_ = vf.keys.tobytes(), vf.bodies.tobytes(), vf.known.tobytes()  # 16 a row
+                db.executemany("INSERT INTO records VALUES (?, ?)",
+                               ((keys[i:i + 16], bodies[i:i + 16]) for i in range(0, len(keys), 16)))
+                db.executemany("INSERT INTO known VALUES (?)",
+                               ((known_[i:i + 16],) for i in range(0, len(known_), 16)))
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            db.close()
+        os.replace(tmp, path)
+    finally:
+        for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()

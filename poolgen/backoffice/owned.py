@@ -1,0 +1,252 @@
+"""SQLite files the back office creates and owns: ledgers and desk indexes (docs/back-office.md,
+section 4).
+
+Opening one refuses, in one line (exit 2): a path inside a run folder (a folder or parent holding
+`manifest.json`: the run's manifest itself included), a symbolic link (dangling or not), anything but
+a regular file (a folder, a FIFO: never opened, so never waited on), a missing folder, a file that is
+not an SQLite database (random bytes, text), and a database whose schema is not exactly this kind's:
+its `application_id` and `user_version` are the kind's stamp, and its `sqlite_master` rows (tables,
+indexes, and so no trigger, view, missing primary key or ON CONFLICT clause) are compared with the
+ones the kind's own CREATE statements make, text for text. A new file is created 0600 (O_EXCL,
+O_NOFOLLOW) whatever the umask, in WAL mode. A lock held by another process is waited on for
+BUSY_MS at most, then refused in one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.interrupts import deferred, kept
+
+BUSY_MS = 3000
+# what SQLite may raise on a damaged file: its errors, and a UnicodeDecodeError where the module decodes
+# a damaged schema, error message or text value
+FAILURES = (sqlite3.Error, UnicodeDecodeError)
+_STEP_MS = 25  # SQLite's own wait per attempt; between attempts a sleep of a few milliseconds
+APPLICATION_ID = 0x706F6C67  # "polg"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of owned file: its name in messages, its version stamp and its CREATE statements."""
+
+    name: str
+    version: int
+    schema: tuple[str, ...]
+
+    def master(self) -> list[tuple[str, str, str, str | None]]:
+        db = sqlite3.connect(":memory:")
+        try:
+            for sql in self.schema:
+                db.execute(sql)
+            return _master(db)
+        finally:
+            db.close()
+
+
+def _master(db: sqlite3.Connection) -> list[tuple[str, str, str, str | None]]:
+    return [tuple(r) for r in db.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")]
+
+
+def in_run_folder(path: Path) -> Path | None:
+    """The run folder `path` would be in (itself or a parent holds manifest.json), or None."""
+    folder = Path(os.path.abspath(path)).parent
+    for f in (folder, *folder.parents):
+        if (f / "manifest.json").exists():
+            return f
+    return None
+
+
+def _check_place(path: Path, kind: Kind) -> bool:
+    """Refuse a place no owned file may be; True if a file is already there."""
+    run = in_run_folder(path)
+    if run is not None:
+        raise BackOfficeError(f"{path}: inside the run folder {run}; keep the {kind.name} outside it")
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        if not Path(os.path.abspath(path)).parent.is_dir():
+            raise BackOfficeError(f"{path}: its folder does not exist") from None
+        return False
+    if stat.S_ISLNK(st.st_mode):
+        raise BackOfficeError(f"{path}: is a symbolic link; give the {kind.name} file itself")
+    if stat.S_ISDIR(st.st_mode):
+        raise BackOfficeError(f"{path}: is a folder, not a {kind.name}")
+    if not stat.S_ISREG(st.st_mode):
+        raise BackOfficeError(f"{path}: is not a regular file (a pipe, device or socket); not a {kind.name}")
+    return True
+
+
+def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
+    if isinstance(exc, UnicodeDecodeError):  # sqlite3 decoding a damaged schema, message or text value
+        return BackOfficeError(f"{path}: a damaged {kind.name} (text that is not UTF-8); refusing it")
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return BackOfficeError(f"{path}: locked by another process for more than {BUSY_MS // 1000} s; "
+                               "try again")
+    if "not a database" in text or "malformed" in text:
+        return BackOfficeError(f"{path}: not a poolgen {kind.name} (not an SQLite database: {text})")
+    return BackOfficeError(f"{path}: cannot use the {kind.name}: {text}")
+
+
+def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
+    """An open connection (autocommit; transactions begun explicitly) to an owned file of `kind`,
+    created if `create` and absent; every refusal a BackOfficeError."""
+    path = Path(path)
+    exists = _check_place(path, kind)
+    if not exists:
+        if not create:
+            raise BackOfficeError(f"{path}: no such {kind.name}")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except FileExistsError:  # another process created it first: open that one
+            pass
+        except OSError as exc:
+            raise BackOfficeError(f"{path}: cannot create the {kind.name}: {exc.strerror}") from None
+        else:
+            os.fchmod(fd, 0o600)  # whatever the umask
+            os.close(fd)
+        _check_place(path, kind)
+    try:
+        db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=rw", uri=True, isolation_level=None,
+                             timeout=_STEP_MS / 1000, check_same_thread=False)
+    except FAILURES as exc:
+        raise _fail(path, kind, exc) from None
+    try:
+        db.execute(f"PRAGMA busy_timeout = {_STEP_MS}")
+        _stamp_or_check(db, path, kind)
+        db.execute("PRAGMA foreign_keys = ON")
+    except FAILURES as exc:
+        db.close()
+        raise _fail(path, kind, exc) from None
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
+    """An empty database (just created, here or by a concurrent process) gets the kind's schema and
+    stamp in one transaction; any other must be exactly the kind's."""
+    want = kind.master()
+    begin(db, path, kind)
+    try:
+        got = _master(db)
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if not got and app == 0 and version == 0:
+            for sql in kind.schema:
+                db.execute(sql)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {kind.version}")
+        elif app != APPLICATION_ID or version != kind.version:
+            raise BackOfficeError(f"{path}: not a poolgen {kind.name} of version {kind.version} "
+                                  f"(application id {app:#x}, version {version})")
+        elif got != want:
+            extra = sorted({f"{t} {n}" for t, n, _, _ in got} ^ {f"{t} {n}" for t, n, _, _ in want})
+            extra = [x if x.isascii() and x.isprintable() else ascii(x) for x in extra]  # one line
+            raise BackOfficeError(f"{path}: its schema is not exactly a poolgen {kind.name}'s "
+                                  f"({', '.join(extra) if extra else 'a table defined differently'}); "
+                                  "refusing it")
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        _retried(db, "PRAGMA journal_mode = WAL", path, kind)  # needs every other connection gone
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guarded(kind: Kind) -> Callable[[F], F]:
+    """A method of an object with `db` and `path` whose every SQLite failure (a page found damaged
+    mid-claim, say) is rolled back and becomes one BackOfficeError line."""
+
+    def wrap(fn: F) -> F:
+        @functools.wraps(fn)
+        def inner(self: Any, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return fn(self, *args, **kwargs)
+            except FAILURES as exc:
+                rollback(self.db)
+                raise _fail(self.path, kind, exc) from None
+
+        return cast(F, inner)
+
+    return wrap
+
+
+def begin(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
+    """BEGIN IMMEDIATE: the write lock, waited on for BUSY_MS at most. SQLite's own busy handler backs
+    off to 100 ms sleeps, so a writer among many busy ones can starve; trying every few milliseconds
+    (randomised, so writers do not march in step) keeps every writer's wait short."""
+    _retried(db, "BEGIN IMMEDIATE", path, kind)
+
+
+def _retried(db: sqlite3.Connection, sql: str, path: Path, kind: Kind) -> None:
+    """`sql`, tried again while another process holds the lock, for BUSY_MS at most."""
+    deadline = time.monotonic() + BUSY_MS / 1000
+    while True:
+        try:
+            db.execute(sql)
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
+                raise _fail(path, kind, exc) from None
+        except FAILURES as exc:
+            raise _fail(path, kind, exc) from None
+        time.sleep(0.001 + 0.004 * int.from_bytes(os.urandom(1), "big") / 255)
+
+
+def commit(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
+    try:
+        db.execute("COMMIT")
+    except FAILURES as exc:
+        rollback(db)
+        raise _fail(path, kind, exc) from None
+
+
+def rollback(db: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if there is one."""
+    if db.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection, path: Path, kind: Kind) -> Iterator[sqlite3.Connection]:
+    """One write transaction (BEGIN IMMEDIATE): committed when the block ends, rolled back on any
+    exception or interrupt; a lock held too long a BackOfficeError."""
+    begin(db, path, kind)
+    try:
+        yield db
+    except BaseException:
+        rollback(db)
+        raise
+    commit(db, path, kind)
+
+
+@contextlib.contextmanager
+def recorded(db: sqlite3.Connection, path: Path, kind: Kind) -> Iterator[list[str]]:
+    """A write transaction whose commit and what an interrupt then says go together: the block appends
+    what it records to the list it is given; once committed, each is `kept` (poolgen/interrupts.py),
+    with SIGINT and SIGTERM held back until then."""
+    what: list[str] = []
+    with deferred():
+        with transaction(db, path, kind):
+            yield what
+        for w in what:
+            kept(w)

@@ -1,0 +1,262 @@
+"""Reports from the ledgers (docs/back-office.md, section 6): prizes paid and remaining in the form
+lotteries publish, the reconciliation of claims ledgers against the vouched validation files and the
+signed manifest, and the closing report.
+
+A printed game's figures are per prize level (an amount, a free ticket apart), for the whole order:
+the desk never knows a ticket's pool (book numbers are a secret permutation), and a published figure
+must not say where the remaining prizes are. An eInstant's are per pool (a denomination the player
+chooses), from the sales ledger and the pool file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from poolgen.backoffice.claims import ClaimsLedger, Payment
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file
+from poolgen.backoffice.vouched import Run, read_validation
+from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
+from poolgen.money import fmt_cents
+
+
+@dataclass(frozen=True)
+class Level:
+    """One prize level: how many the game holds (`total`) and how many were paid."""
+
+    cents: int
+    free: bool
+    total: int
+    paid: int
+    pool: str | None = None  # an eInstant's pool; None for a printed order's level
+    counted: str = "paid"  # what `paid` counts: prizes paid, or (an eInstant's) prizes in shares sold
+
+    @property
+    def label(self) -> str:
+        return f"free ticket ({fmt_cents(self.cents)})" if self.free else fmt_cents(self.cents)
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.paid
+
+    def to_json(self) -> dict[str, Any]:
+        return {**({"pool": self.pool} if self.pool else {}), "prize": self.label, "prize_cents": self.cents,
+                "free_ticket": self.free, "total": self.total, self.counted: self.paid,
+                "remaining": self.remaining}
+
+
+def designed_levels(run: Run) -> Counter[tuple[int, bool]]:
+    """A printed order's prizes by (cents, free ticket), summed over its pools, losers left out."""
+    out: Counter[tuple[int, bool]] = Counter()
+    for p in run.folder.parsed.pools:
+        for t in p.tiers:
+            if t.prize_cents > 0 and t.count > 0:
+                out[(t.prize_cents, t.id in run.free_tiers)] += t.count
+    return out
+
+
+def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
+    out = []
+    for path in ledgers:
+        book = ClaimsLedger(path, create=False)
+        try:
+            out += [(path, p) for p in book.payments(run.run_id)]
+        finally:
+            book.close()
+    return out
+
+
+def printed_levels(run: Run, payments: list[Payment]) -> list[Level]:
+    designed = designed_levels(run)
+    paid = Counter((p.prize_cents, p.free) for p in payments)
+    return [Level(c, f, designed[(c, f)], paid[(c, f)]) for c, f in sorted(designed | paid, reverse=True)]
+
+
+def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
+    """Per pool and prize: prizes in the pool (`total`) and prizes in shares sold (`paid`: no longer
+    available to players); `remaining` the prizes among shares not yet sold."""
+    out = []
+    pools = sales.pools()
+    for entry in run.folder.parsed.pools:
+        sold_shares = pools.get(entry.id, (entry.tickets, 1, None))[1] - 1
+        if sold_shares:
+            checked_pool_file(run, entry.id)
+        prizes = run.folder.read(entry.id, ["prize_cents"])["prize_cents"] if sold_shares else None
+        total: Counter[int] = Counter()
+        for t in entry.tiers:
+            if t.prize_cents > 0:
+                total[t.prize_cents] += t.count
+        gone: Counter[int] = Counter()
+        if prizes is not None:
+            sold = prizes.head(sold_shares)
+            gone = Counter(sold.filter(sold > 0).to_list())
+        out += [Level(c, False, total[c], gone[c], entry.id, "sold") for c in sorted(total, reverse=True)]
+    return out
+
+
+@dataclass
+class Reconciliation:
+    """What the reconciliation found; `problems` empty means the ledgers reconcile."""
+
+    checked: int = 0
+    paid_cents: int = 0
+    problems: list[str] = field(default_factory=list)
+    levels: list[Level] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "payments_checked": self.checked, "paid_cents": self.paid_cents,
+                "paid": fmt_cents(self.paid_cents), "problems": self.problems,
+                "levels": [lv.to_json() for lv in self.levels]}
+
+
+def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconciliation:
+    """Every payment in the ledgers checked against the validation files the manifest vouches for (read
+    whole, not through an index): a ticket of the run, a real prize of the tier and amount paid, paid
+    once across all the ledgers; each ledger's payments matched by its attempts; totals per level
+    within the game's."""
+    if not keys:
+        raise BackOfficeError("give --validation-key and/or --high-validation-key: reconciling opens the "
+                              "validation files")
+    files = {t: read_validation(run, t, k)[0] for t, k in keys.items()}
+    rec = Reconciliation()
+    payments = load_payments(run, ledgers)
+    for path in ledgers:
+        book = ClaimsLedger(path, create=False)
+        try:
+            paid_attempts = {a[0]: a[3] for a in book.attempts() if a[6] == "paid" and a[2] == run.run_id}
+            mine = {p.claim_no: p.barcode for p in book.payments(run.run_id)}
+        finally:
+            book.close()
+        if paid_attempts != mine:
+            rec.problems.append(f"{path}: its payments and its attempts marked paid differ "
+                                f"({len(mine):,} payments, {len(paid_attempts):,} such attempts)")
+    seen: dict[str, tuple[Path, Payment]] = {}
+    for path, p in payments:
+        rec.checked += 1
+        rec.paid_cents += p.prize_cents
+        where = f"{path}: claim no. {p.claim_no} ({p.barcode})"
+        if p.barcode in seen:
+            fp, first = seen[p.barcode]
+            rec.problems.append(f"{where}: paid twice (also {fp}: claim no. {first.claim_no} at {first.at})")
+            continue
+        seen[p.barcode] = (path, p)
+        if p.tier not in files:
+            rec.problems.append(f"{where}: a {p.tier}-tier payment, not checked (give that tier's key)")
+            continue
+        vf, key = files[p.tier], keys[p.tier]
+        if not vf.is_known(key, run.run_id, p.barcode):
+            rec.problems.append(f"{where}: not a ticket of run {run.run_id}")
+            continue
+        value = vf.lookup(key, run.run_id, p.barcode, p.virn)
+        if value is None or value in (0, OTHER_TIER):
+            rec.problems.append(f"{where}: not a {p.tier}-tier prize (its validation number opens "
+                                f"{'no record' if value is None else 'no prize of that tier'})")
+            continue
+        real = (value & CENTS, bool(value & FREE))
+        if real != (p.prize_cents, p.free):
+            rec.problems.append(f"{where}: paid {_what(p.prize_cents, p.free)}, but its prize is "
+                                f"{_what(*real)}")
+    rec.levels = printed_levels(run, [p for _, p in payments])
+    for lv in rec.levels:
+        if lv.paid > lv.total:
+            rec.problems.append(f"{lv.label}: {lv.paid:,} paid, but the game holds {lv.total:,}")
+    return rec
+
+
+def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
+    """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
+    (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
+    than the pool's closing, and every paid share's amount is its row's prize in the vouched pool file,
+    on a sale not voided."""
+    rec = Reconciliation()
+    pools = sales.pools()
+    by_pool: dict[str, list[Sale]] = {}
+    for sale in sales.sales():
+        by_pool.setdefault(sale.pool, []).append(sale)
+    for pool, sold in sorted(by_pool.items()):
+        sold.sort(key=lambda x: x.serial)
+        shares, next_serial, closed = pools.get(pool, (0, 1, None))
+        if [x.serial for x in sold] != list(range(1, next_serial)):
+            rec.problems.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} "
+                                "in the pool's order")
+        numbers = [x.sale_no for x in sold]
+        if numbers != sorted(numbers):
+            rec.problems.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of "
+                                "serial order)")
+        if closed is not None and any(x.at > closed for x in sold):
+            rec.problems.append(f"pool {pool}: a sale after the pool was closed at {closed}")
+        paid = [x for x in sold if x.claimed_at is not None]
+        if not paid:
+            continue
+        checked_pool_file(run, pool)
+        prizes = run.folder.read(pool, ["prize_cents"])["prize_cents"]
+        for x in paid:
+            rec.checked += 1
+            rec.paid_cents += x.prize_cents or 0
+            real = int(prizes[x.serial - 1]) if 1 <= x.serial <= len(prizes) else None
+            if x.voided_at is not None:
+                rec.problems.append(f"{x.ticket}: paid on a voided sale")
+            if real != x.prize_cents:
+                rec.problems.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
+                                    f"{'none' if real is None else fmt_cents(real)}")
+    return rec
+
+
+def _what(cents: int, free: bool) -> str:
+    return f"a free ticket ({fmt_cents(cents)})" if free else fmt_cents(cents)
+
+
+def _pct(cents: int, of: int) -> str:
+    return f"{Decimal(cents * 100) / Decimal(of):.4f}" if of else "n/a"
+
+
+def closing(run: Run, levels: list[Level]) -> dict[str, Any]:
+    """A printed game's closing report: per level, paid and unclaimed; designed against actual payout,
+    every ticket of the run taken as sold (the desk does not see sales)."""
+    sales = int(run.folder.manifest["totals"]["sales_cents"])
+    designed = sum(lv.total * lv.cents for lv in levels)
+    paid = sum(lv.paid * lv.cents for lv in levels)
+    return {"run_id": run.run_id, "sales_cents": sales, "sales": fmt_cents(sales),
+            "designed_prizes_cents": designed, "paid_cents": paid, "unclaimed_cents": designed - paid,
+            "designed_payout_pct": _pct(designed, sales), "actual_payout_pct": _pct(paid, sales),
+            "levels": [{**lv.to_json(), "unclaimed": lv.remaining,
+                        "unclaimed_cents": lv.remaining * lv.cents} for lv in levels]}
+
+
+def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[str, Any]:
+    """An eInstant's closing report: per pool and prize, prizes sold, paid, sold but unclaimed, and never
+    sold; the designed payout (every share sold) against the actual (paid over sales not voided)."""
+    paid: Counter[tuple[str, int]] = Counter()
+    for s in sales.sales():
+        if s.claimed_at is not None and s.prize_cents:
+            paid[(s.pool, s.prize_cents)] += 1
+    designed_sales = int(run.folder.manifest["totals"]["sales_cents"])
+    sold = sold_cents(sales)
+    designed = sum(lv.total * lv.cents for lv in levels)
+    paid_cents = sum(n * c for (_, c), n in paid.items())
+    rows = []
+    for lv in levels:
+        n = paid[(lv.pool or "", lv.cents)]
+        rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n,
+                     "unclaimed_cents": (lv.paid - n) * lv.cents, "never_sold": lv.remaining})
+    return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold),
+            "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
+            "paid_cents": paid_cents, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),
+            "designed_payout_pct": _pct(designed, designed_sales),
+            "actual_payout_pct": _pct(paid_cents, sold),
+            "levels": rows}
+
+
+def sold_cents(sales: SalesLedger) -> int:
+    """An eInstant's sales: every share sold and not voided, at its pool's price."""
+    prices = {p.id: p.price_cents for p in sales.run.folder.parsed.pools}
+    return sum(prices[s.pool] for s in sales.sales() if s.voided_at is None)
+

@@ -1,0 +1,222 @@
+"""The eInstant sales ledger (docs/back-office.md, section 5): a reference implementation for
+acceptance tests and small operators, as the desk is; not an operator's central system.
+
+An eInstant pool file is its serving order: share `serial` (1, 2, ...; the pool file's `serial`
+column, ticket id `POOL-NNNNNNN`) is the row at position `serial - 1`. The ledger (an SQLite file the
+tool owns, owned.py) holds one row per pool (its next serial, and when it was closed) and one per share
+sold (sale number, time, channel, player reference, void, claim). Selling is one BEGIN IMMEDIATE
+transaction that reads the pool's next serial and advances it, so concurrent sellers in separate
+processes are serialised and never get the same share, and shares go in serial order. A voided sale's
+share is retired, never sold again (its outcome may have been shown). A closed pool sells nothing
+more. A share's claim is answered from the ledger (sold, not voided, not yet paid) and the pool file's
+row, the pool file checked against the manifest first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from poolgen.backoffice import owned
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.vouched import Run
+from poolgen.errors import RunError
+
+SALES = owned.Kind("sales ledger", 1, (
+    "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
+    "price_cents INTEGER NOT NULL, next_serial INTEGER NOT NULL, closed_at TEXT, "
+    "PRIMARY KEY (run_id, pool)) WITHOUT ROWID",
+    "CREATE TABLE sales (run_id TEXT NOT NULL, pool TEXT NOT NULL, serial INTEGER NOT NULL, "
+    "sale_no INTEGER NOT NULL UNIQUE, at TEXT NOT NULL, channel TEXT NOT NULL, player TEXT NOT NULL, "
+    "voided_at TEXT, void_reason TEXT, claimed_at TEXT, prize_cents INTEGER, "
+    "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
+    "WITHOUT ROWID",
+))
+
+
+class Refused(Exception):
+    """A sale, void or claim the ledger refuses (exit 1): sold out, closed, not sold, already paid."""
+
+
+@dataclass(frozen=True)
+class Sale:
+    run_id: str
+    pool: str
+    serial: int
+    sale_no: int
+    at: str
+    channel: str
+    player: str
+    voided_at: str | None = None
+    claimed_at: str | None = None
+    prize_cents: int | None = None
+
+    @property
+    def ticket(self) -> str:
+        return share_id(self.pool, self.serial)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.__dict__, "ticket": self.ticket}
+
+
+def share_id(pool: str, serial: int) -> str:
+    """A share's ticket id, as its pool file's `ticket` column has it."""
+    return f"{pool}-{serial:07d}"
+
+
+def now_text(now: datetime | None = None) -> str:
+    return (now or datetime.now(UTC)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class SalesLedger:
+    def __init__(self, path: Path, run: Run, *, create: bool = True) -> None:
+        if run.kind != "einstant":
+            raise BackOfficeError(f"{run.path}: a printed run; its tickets are claimed at the desk "
+                                  "(`poolgen validate`)")
+        self.path, self.run = Path(path), run
+        self.db = owned.connect(self.path, SALES, create=create)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _pool(self, pool: str) -> tuple[int, int, str | None]:
+        """(shares, next serial, closed at) of a pool, registered from the manifest on first use."""
+        entry = next((p for p in self.run.folder.parsed.pools if p.id == pool), None)
+        if entry is None:
+            known = ", ".join(p.id for p in self.run.folder.parsed.pools)
+            raise BackOfficeError(f"{self.run.path}: no pool {pool!r} in this run (pools: {known})")
+        row = self.db.execute("SELECT shares, next_serial, closed_at FROM pools "
+                              "WHERE run_id = ? AND pool = ?", (self.run.run_id, pool)).fetchone()
+        if row is None:
+            self.db.execute("INSERT INTO pools VALUES (?, ?, ?, ?, 1, NULL)",
+                            (self.run.run_id, pool, entry.tickets, entry.price_cents))
+            return entry.tickets, 1, None
+        return int(row[0]), int(row[1]), row[2]
+
+    @owned.guarded(SALES)
+    def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
+        """Sell the pool's next share: one transaction."""
+        with owned.recorded(self.db, self.path, SALES) as note:
+            db = self.db
+            shares, serial, closed = self._pool(pool)
+            if closed is not None:
+                raise Refused(f"pool {pool}: closed at {closed}; no sale after close")
+            if serial > shares:
+                raise Refused(f"pool {pool}: sold out (all {shares:,} shares sold)")
+            no = int(db.execute("SELECT COALESCE(MAX(sale_no), 0) + 1 FROM sales").fetchone()[0])
+            sale = Sale(self.run.run_id, pool, serial, no, now_text(now), channel, player)
+            db.execute("INSERT INTO sales (run_id, pool, serial, sale_no, at, channel, player) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (sale.run_id, pool, serial, no, sale.at, channel, player))
+            db.execute("UPDATE pools SET next_serial = ? WHERE run_id = ? AND pool = ?",
+                       (serial + 1, self.run.run_id, pool))
+            note.append(f"sale no. {no} (share {serial} of pool {pool}) in the ledger {self.path}")
+        return sale
+
+    @owned.guarded(SALES)
+    def get(self, pool: str, serial: int) -> Sale | None:
+        row = self.db.execute("SELECT run_id, pool, serial, sale_no, at, channel, player, voided_at, "
+                              "claimed_at, prize_cents FROM sales "
+                              "WHERE run_id = ? AND pool = ? AND serial = ?",
+                              (self.run.run_id, pool, serial)).fetchone()
+        return None if row is None else Sale(*row)
+
+    @owned.guarded(SALES)
+    def void(self, pool: str, serial: int, reason: str, now: datetime | None = None) -> Sale:
+        with owned.recorded(self.db, self.path, SALES) as note:
+            db = self.db
+            sale = self.get(pool, serial)
+            if sale is None:
+                raise Refused(f"pool {pool}: share {serial} was never sold")
+            if sale.voided_at is not None:
+                raise Refused(f"pool {pool}: share {serial}: sale no. {sale.sale_no} already voided at "
+                              f"{sale.voided_at}")
+            if sale.claimed_at is not None:
+                raise Refused(f"pool {pool}: share {serial}: its prize was paid at {sale.claimed_at}; "
+                              "not voiding it")
+            at = now_text(now)
+            db.execute("UPDATE sales SET voided_at = ?, void_reason = ? WHERE run_id = ? AND pool = ? "
+                       "AND serial = ?", (at, reason, self.run.run_id, pool, serial))
+            note.append(f"the void of sale no. {sale.sale_no} in the ledger {self.path}")
+        return Sale(**{**sale.__dict__, "voided_at": at})
+
+    @owned.guarded(SALES)
+    def close_pool(self, pool: str, now: datetime | None = None) -> tuple[str, int, int]:
+        """Close the pool: (closed at, shares sold, shares never sold)."""
+        with owned.recorded(self.db, self.path, SALES) as note:
+            shares, serial, closed = self._pool(pool)
+            if closed is not None:
+                raise Refused(f"pool {pool}: already closed at {closed}")
+            at = now_text(now)
+            self.db.execute("UPDATE pools SET closed_at = ? WHERE run_id = ? AND pool = ?",
+                            (at, self.run.run_id, pool))
+            note.append(f"the closing of pool {pool} in the ledger {self.path}")
+        return at, serial - 1, shares - serial + 1
+
+    @owned.guarded(SALES)
+    def claim(self, pool: str, serial: int, now: datetime | None = None) -> tuple[Sale, int]:
+        """Pay a sold share's prize once: (the sale, its prize in cents)."""
+        prize = share_prize(self.run, pool, serial)
+        with owned.recorded(self.db, self.path, SALES) as note:
+            db = self.db
+            sale = self.get(pool, serial)
+            if sale is None:
+                raise Refused(f"pool {pool}: share {serial} was never sold; nothing to pay")
+            if sale.voided_at is not None:
+                raise Refused(f"pool {pool}: share {serial}: its sale was voided at {sale.voided_at}")
+            if sale.claimed_at is not None:
+                raise Refused(f"pool {pool}: share {serial}: already paid at {sale.claimed_at}")
+            if prize == 0:
+                return sale, 0
+            at = now_text(now)
+            db.execute("UPDATE sales SET claimed_at = ?, prize_cents = ? WHERE run_id = ? AND pool = ? "
+                       "AND serial = ?", (at, prize, self.run.run_id, pool, serial))
+            note.append(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
+        return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
+
+    @owned.guarded(SALES)
+    def sales(self) -> list[Sale]:
+        return [Sale(*r) for r in self.db.execute(
+            "SELECT run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents "
+            "FROM sales WHERE run_id = ? ORDER BY sale_no", (self.run.run_id,))]
+
+    @owned.guarded(SALES)
+    def pools(self) -> dict[str, tuple[int, int, str | None]]:
+        return {r[0]: (int(r[1]), int(r[2]), r[3]) for r in self.db.execute(
+            "SELECT pool, shares, next_serial, closed_at FROM pools WHERE run_id = ?", (self.run.run_id,))}
+
+
+def checked_pool_file(run: Run, pool: str) -> Path:
+    """The pool's file, its SHA-256 the manifest's (else a BackOfficeError)."""
+    try:
+        entry = run.folder.entry(pool)
+        path = run.folder.pool_file(pool)
+    except RunError as exc:
+        raise BackOfficeError(str(exc)) from None
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise BackOfficeError(f"{path}: not a regular file (a link, pipe or device); refusing it")
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    if h.hexdigest() != entry.file_sha256:
+        raise BackOfficeError(f"{path}: its SHA-256 is not the manifest's; refusing it")
+    return path
+
+
+def share_prize(run: Run, pool: str, serial: int) -> int:
+    """The prize of share `serial` (the pool file's row at that position), from a vouched pool file."""
+    checked_pool_file(run, pool)
+    entry = run.folder.entry(pool)
+    if not 1 <= serial <= entry.tickets:
+        raise BackOfficeError(f"share {serial}: pool {pool} has shares 1 to {entry.tickets:,}")
+    try:
+        rows = run.folder.rows(pool, [serial - 1])
+    except RunError as exc:
+        raise BackOfficeError(str(exc)) from None
+    return int(rows["prize_cents"][0])

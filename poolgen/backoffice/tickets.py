@@ -1,0 +1,62 @@
+"""A printed ticket named two ways (docs/back-office.md, section 1): its 15-digit barcode number
+`GGGBBBBBBBTTTCC`, or its printed ticket id `GGG-BBBBBBB-TTT` (the pool file's `ticket`); and its
+validation number. Only ASCII digits are digits here: Arabic-Indic, full-width, superscript or any
+other Unicode digit, a sign, a space or a newline is refused in one line (exit 2)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from poolgen.backoffice.errors import BackOfficeError, shown
+from poolgen.deliverables.identity import BARCODE_DIGITS, check_digits, is_valid
+
+_BARCODE = re.compile(r"[0-9]{15}", re.ASCII)
+_DASHED = re.compile(r"([0-9]{3})-([0-9]{7})-([0-9]{3})", re.ASCII)
+_VIRN = re.compile(r"[0-9]{1,32}", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A ticket as presented: its barcode number (check digits as printed: they may fail)."""
+
+    barcode: str
+
+    @property
+    def ticket_id(self) -> str:
+        """The printed ticket id GGG-BBBBBBB-TTT."""
+        b = self.barcode
+        return f"{b[:3]}-{b[3:10]}-{b[10:13]}"
+
+    @property
+    def check_digits_hold(self) -> bool:
+        return is_valid(self.barcode)
+
+
+def parse_ticket(text: str) -> Ticket:
+    """A barcode number or a printed ticket id (whose check digits are computed); anything else a
+    BackOfficeError."""
+    if _BARCODE.fullmatch(text):
+        return Ticket(text)
+    m = _DASHED.fullmatch(text)
+    if m:
+        data = "".join(m.groups())
+        return Ticket(data + check_digits(data))
+    raise BackOfficeError(f"ticket {shown(text)}: not a {BARCODE_DIGITS}-digit barcode number nor a "
+                          "ticket id GGG-BBBBBBB-TTT (ASCII digits only)")
+
+
+def parse_virn(text: str) -> str:
+    """A validation number: 1 to 32 ASCII digits; its length is checked by the claim itself."""
+    if not _VIRN.fullmatch(text):
+        raise BackOfficeError(f"validation number {shown(text)}: not a validation number "
+                              "(1 to 32 ASCII digits)")
+    return text
+
+
+def parse_id(text: str, what: str) -> str:
+    """A desk, clerk, channel or player reference: 1 to 64 printable ASCII characters, no spaces."""
+    if not re.fullmatch(r"[!-~]{1,64}", text, re.ASCII):
+        raise BackOfficeError(f"{what} {shown(text)}: not an id (1 to 64 printable ASCII characters, "
+                              "no spaces)")
+    return text

@@ -1,0 +1,132 @@
+"""`poolgen claims`: what the claims ledgers of a printed run add up to (docs/back-office.md, section 6):
+prizes paid and remaining in the form lotteries publish, the reconciliation against the validation
+files and the signed manifest, and the closing report."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.reports import Level, closing, load_payments, printed_levels, reconcile
+from poolgen.backoffice.vouched import Run, open_vouched
+from poolgen.cli.common import reports_errors
+from poolgen.deliverables.validation import read_validation_key
+from poolgen.money import fmt_cents
+from poolgen.pdf.remaining import table_page
+
+app = typer.Typer(help="Reports from claims ledgers: prizes remaining, reconciliation, closing.",
+                  no_args_is_help=True, add_completion=False)
+
+RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The run folder.")]
+Ledgers = Annotated[list[Path], typer.Option("--ledger", metavar="FILE.sqlite",
+                                              help="A claims ledger (repeat for every desk's).")]
+PublicKey = Annotated[Path | None, typer.Option(
+    "--public-key", metavar="FILE", help="Verify the manifest's signature with this key first.")]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Pdf = Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf",
+                                          help="Also draw the table as a PDF page.")]
+
+
+def _printed(run: Path, public_key: Path | None) -> Run:
+    vouched = open_vouched(run, public_key)
+    if vouched.kind != "printed":
+        raise BackOfficeError(f"{run}: an eInstant run; its reports are `poolgen sales report`")
+    return vouched
+
+
+def game_title(run: Run) -> str:
+    game = run.folder.manifest["game"]
+    number = game.get("number")
+    return f"{game['name']} ({number})" if number is not None else str(game["name"])
+
+
+def _rows(levels: list[Level]) -> list[list[str]]:
+    return [[lv.label, f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
+
+
+def print_table(header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    for r in [header, *rows]:
+        typer.echo("  ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:],
+                                                                                   strict=True)]))
+
+
+@app.command("report")
+@reports_errors
+def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
+               pdf: Pdf = None) -> None:
+    """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack)."""
+    vouched = _printed(run, public_key)
+    levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if as_json:
+        typer.echo(json.dumps({"game": game_title(vouched), "run_id": vouched.run_id, "at": when,
+                               "levels": [lv.to_json() for lv in levels]}, indent=2))
+    else:
+        typer.echo(f"{game_title(vouched)}: prizes remaining at {when} (run {vouched.run_id})")
+        print_table(["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+    if pdf is not None:
+        table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"As of {when}; run {vouched.run_id}."],
+                   ["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+
+
+@app.command("reconcile")
+@reports_errors
+def reconcile_cmd(
+    run: RunArg, ledger: Ledgers, public_key: PublicKey = None,
+    validation_key: Annotated[Path | None, typer.Option("--validation-key", metavar="FILE",
+                                                        help="Low-tier validation key.")] = None,
+    high_validation_key: Annotated[Path | None, typer.Option("--high-validation-key", metavar="FILE",
+                                                             help="High-tier validation key.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Check every payment against the validation files and the manifest. Exit 0: they reconcile; 1:
+    a problem (each named); 2: unusable input."""
+    keys = {t: read_validation_key(k) for t, k in (("low", validation_key), ("high", high_validation_key))
+            if k is not None}
+    rec = reconcile(_printed(run, public_key), ledger, keys)
+    if as_json:
+        typer.echo(json.dumps(rec.to_json(), indent=2))
+    else:
+        for problem in rec.problems:
+            typer.echo(f"problem: {problem}")
+        typer.echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents)}: "
+                   + ("they reconcile with the validation files and the manifest" if rec.ok
+                      else f"{len(rec.problems):,} problem(s); the ledgers do not reconcile"))
+    raise typer.Exit(0 if rec.ok else 1)
+
+
+@app.command("close")
+@reports_errors
+def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
+              pdf: Pdf = None) -> None:
+    """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
+    the run taken as sold)."""
+    vouched = _printed(run, public_key)
+    levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    report = closing(vouched, levels)
+    show_closing(vouched, report, as_json, pdf)
+
+
+def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | None) -> None:
+    rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
+             f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"])]
+            + ([f"{lv['never_sold']:,}"] if "never_sold" in lv else []) for lv in report["levels"]]
+    header = ["Prize", "Total prizes", "Paid", "Unclaimed", "Unclaimed amount"] \
+        + (["Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else [])
+    lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'])} "
+             f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'])} "
+             f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}"]
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        typer.echo(f"{game_title(run)}: closing report (run {run.run_id})")
+        typer.echo(lines[0])
+        print_table(header, rows)
+    if pdf is not None:
+        table_page(pdf, f"{game_title(run)}: closing report", [f"Run {run.run_id}.", *lines], header, rows)

@@ -1,0 +1,180 @@
+"""`poolgen sales`: the reference eInstant sales ledger (docs/back-office.md, section 5), for acceptance
+tests and small operators: sell a pool's next share, void a sale, close a pool, answer a share's claim,
+and report prizes remaining and the closing figures."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from poolgen.backoffice.errors import BackOfficeError, shown
+from poolgen.backoffice.reports import einstant_closing, einstant_levels, reconcile_sales, sold_cents
+from poolgen.backoffice.sales import Refused, SalesLedger, share_id
+from poolgen.backoffice.tickets import parse_id
+from poolgen.backoffice.vouched import open_vouched
+from poolgen.cli.claims import game_title, print_table, show_closing
+from poolgen.cli.common import reports_errors
+from poolgen.money import fmt_cents
+from poolgen.pdf.remaining import table_page
+
+app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report.", no_args_is_help=True,
+                  add_completion=False)
+
+RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The eInstant run folder.")]
+Ledger = Annotated[Path, typer.Option("--ledger", metavar="FILE.sqlite", help="The sales ledger.")]
+PoolOpt = Annotated[str, typer.Option("--pool", metavar="POOL", help="The pool (denomination) id.")]
+ShareArg = Annotated[str, typer.Argument(metavar="SHARE", help="The share: its ticket id POOL-NNNNNNN.")]
+PublicKey = Annotated[Path | None, typer.Option(
+    "--public-key", metavar="FILE", help="Verify the manifest's signature with this key first.")]
+Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _ledger(run: Path, ledger: Path, public_key: Path | None, *, create: bool = False) -> SalesLedger:
+    return SalesLedger(ledger, open_vouched(run, public_key), create=create)
+
+
+def _share(text: str) -> tuple[str, int]:
+    m = re.fullmatch(r"([A-Za-z0-9_.]{1,64})-([0-9]{7,10})", text, re.ASCII)
+    if not m:
+        raise BackOfficeError(f"share {shown(text)}: not a share's ticket id POOL-NNNNNNN (ASCII digits)")
+    return m.group(1), int(m.group(2))
+
+
+def _answer(as_json: bool, text: str, data: dict[str, Any], code: int) -> NoReturn:
+    typer.echo(json.dumps({**data, "text": text}, sort_keys=True) if as_json else text)
+    raise typer.Exit(code)
+
+
+def _refused(as_json: bool, exc: Refused) -> NoReturn:
+    _answer(as_json, f"refused: {exc}", {"outcome": "refused", "reason": str(exc)}, 1)
+
+
+@app.command("sell")
+@reports_errors
+def sell_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt,
+             channel: Annotated[str, typer.Option("--channel", metavar="ID", help="Where it was sold.")],
+             player: Annotated[str, typer.Option("--player", metavar="REF", help="The player's reference.")],
+             public_key: PublicKey = None, as_json: Json = False) -> None:
+    """Sell the pool's next share, in serial order. Exit 1: closed or sold out."""
+    channel, player = parse_id(channel, "--channel"), parse_id(player, "--player")
+    book = _ledger(run, ledger, public_key, create=True)
+    try:
+        sale = book.sell(pool, channel, player)
+    except Refused as exc:
+        _refused(as_json, exc)
+    finally:
+        book.close()
+    _answer(as_json, f"sold {sale.ticket}: sale no. {sale.sale_no} at {sale.at} ({sale.channel}, "
+                     f"{sale.player})",
+            {"outcome": "sold", **sale.to_json()}, 0)
+
+
+@app.command("void")
+@reports_errors
+def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
+             reason: Annotated[str, typer.Option("--reason", metavar="ID", help="Why (an id or code).")],
+             public_key: PublicKey = None, as_json: Json = False) -> None:
+    """Void a sale; its share is retired, never sold again. Exit 1: never sold, voided or paid."""
+    pool, serial = _share(share)
+    reason = parse_id(reason, "--reason")
+    book = _ledger(run, ledger, public_key)
+    try:
+        sale = book.void(pool, serial, reason)
+    except Refused as exc:
+        _refused(as_json, exc)
+    finally:
+        book.close()
+    _answer(as_json, f"voided {sale.ticket}: sale no. {sale.sale_no} at {sale.voided_at}",
+            {"outcome": "voided", **sale.to_json()}, 0)
+
+
+@app.command("close")
+@reports_errors
+def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey = None,
+              as_json: Json = False) -> None:
+    """Close a pool: no sale after this."""
+    book = _ledger(run, ledger, public_key, create=True)
+    try:
+        at, sold, unsold = book.close_pool(pool)
+    except Refused as exc:
+        _refused(as_json, exc)
+    finally:
+        book.close()
+    _answer(as_json, f"closed pool {pool} at {at}: {sold:,} share(s) sold, {unsold:,} never sold",
+            {"outcome": "closed", "pool": pool, "at": at, "sold": sold, "unsold": unsold}, 0)
+
+
+@app.command("claim")
+@reports_errors
+def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKey = None,
+              as_json: Json = False) -> None:
+    """Answer a share's claim from the ledger and pay it once. Exit 0: paid; 1: refused or no prize."""
+    pool, serial = _share(share)
+    book = _ledger(run, ledger, public_key)
+    try:
+        sale, prize = book.claim(pool, serial)
+    except Refused as exc:
+        _refused(as_json, exc)
+    finally:
+        book.close()
+    if prize == 0:
+        _answer(as_json, f"{share_id(pool, serial)}: not a winner", {"outcome": "not a winner",
+                                                                      **sale.to_json()}, 1)
+    _answer(as_json, f"{sale.ticket}: prize {fmt_cents(prize)} - paid at {sale.claimed_at}",
+            {"outcome": "paid", **sale.to_json()}, 0)
+
+
+@app.command("report")
+@reports_errors
+def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False,
+               closing_report: Annotated[bool, typer.Option("--closing", help="The closing report.")] = False,
+               pdf: Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf", help="Also a PDF page.")]
+               = None) -> None:
+    """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares."""
+    book = _ledger(run, ledger, public_key)
+    try:
+        levels = einstant_levels(book.run, book)
+        sales = sold_cents(book)
+        report = einstant_closing(book.run, levels, book) if closing_report else {}
+    finally:
+        book.close()
+    vouched = book.run
+    if closing_report:
+        show_closing(vouched, report, as_json, pdf)
+        return
+    rows = [[f"{lv.pool} {lv.label}", f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
+    header = ["Pool and prize", "Total prizes", "Sold", "Remaining"]
+    if as_json:
+        typer.echo(json.dumps({"run_id": vouched.run_id, "sales_cents": sales,
+                               "levels": [lv.to_json() for lv in levels]}, indent=2))
+    else:
+        typer.echo(f"{game_title(vouched)}: prizes remaining in unsold shares (run {vouched.run_id}); sales "
+                   f"{fmt_cents(sales)}")
+        print_table(header, rows)
+    if pdf is not None:
+        table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."], header, rows)
+
+
+@app.command("reconcile")
+@reports_errors
+def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False) -> None:
+    """Check the ledger against the run: shares sold in the pool's order, none after closing, every
+    payment its share's prize. Exit 0: it reconciles; 1: a problem (each named)."""
+    book = _ledger(run, ledger, public_key)
+    try:
+        rec = reconcile_sales(book.run, book)
+    finally:
+        book.close()
+    if as_json:
+        typer.echo(json.dumps(rec.to_json(), indent=2))
+    else:
+        for problem in rec.problems:
+            typer.echo(f"problem: {problem}")
+        typer.echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
+                   + ("the ledger reconciles with the run" if rec.ok
+                      else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))
+    raise typer.Exit(0 if rec.ok else 1)

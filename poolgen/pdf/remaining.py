@@ -1,0 +1,32 @@
+"""One PDF page of a back-office table (prizes remaining, the closing report): a title, a few lines
+of context and the table, as a lottery would post it (docs/back-office.md, section 6)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import letter
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from poolgen.files.write import write_atomic
+
+
+def table_page(out: Path, title: str, lines: list[str], header: list[str], rows: list[list[str]]) -> None:
+    """Write `out`: `title`, `lines`, then the table (numbers right-aligned), on one letter page."""
+    styles = getSampleStyleSheet()
+    buf = io.BytesIO()
+    doc = SimpleDocTemplate(buf, pagesize=letter, title=title, author="poolgen", invariant=1)
+    table = Table([header, *rows], repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, 0), "Helvetica-Bold"),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+        ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F1F3F5")]),
+    ]))
+    story = [Paragraph(title, styles["Title"]), *[Paragraph(t, styles["Normal"]) for t in lines],
+             Spacer(1, 12), table]
+    doc.build(story)
+    write_atomic(out, buf.getvalue())

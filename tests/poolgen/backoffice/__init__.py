@@ -1,0 +1,1 @@
+"""poolgen/backoffice: the desk and its index, the claims and sales ledgers, reports; hostile inputs."""

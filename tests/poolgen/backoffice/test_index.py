@@ -1,0 +1,101 @@
+"""What the desk opens (poolgen/backoffice/vouched.py, index.py): a validation file that is not a regular
+file, an index that is not the one the manifest vouches for, a run without validation files, an
+eInstant run; and the signed run opened with its public key. The runs are the conftest's."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+
+import polars as pl
+
+from tests.support.cli import invoke
+
+
+def _claim(office, run, index, *more):
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    return invoke("validate", run, b, v, "--validation-key", office["root"] / "low.key", "--index-dir", index,
+                  *more)
+
+
+def _refused(result, line):
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stderr == f"poolgen: error: {line}\n" and result.stdout == ""
+
+
+def test_the_signed_run_opens_with_its_public_key(office, tmp_path):
+    result = _claim(office, office["folder"], tmp_path / "index", "--public-key", office["public"])
+    assert result.exit_code == 0 and "prize $5.00 (low tier)" in result.output
+    index = next((tmp_path / "index").iterdir())
+    assert index.name.startswith("hh.low.") and index.stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "index").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_validation_file_that_is_a_pipe_or_a_link_is_refused_without_waiting(office, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(office["folder"], run)
+    path = run / "validation-low.bin"
+    path.unlink()
+    os.mkfifo(path)
+    _refused(_claim(office, run, tmp_path / "i1"),
+             f"{path}: not a regular file (a link, pipe or device); refusing it")
+    path.unlink()
+    path.symlink_to("/dev/zero")
+    _refused(_claim(office, run, tmp_path / "i2"),
+             f"{path}: not a regular file (a link, pipe or device); refusing it")
+    path.unlink()
+    _refused(_claim(office, run, tmp_path / "i3"), f"{path}: missing from the run folder")
+
+
+def test_an_index_not_built_from_the_vouched_file_is_refused(office, tmp_path):
+    index = tmp_path / "index"
+    assert _claim(office, office["folder"], index).exit_code == 0
+    path = next(index.iterdir())
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = ? WHERE name = 'sha256'", ("0" * 64,))
+    db.commit()
+    db.close()
+    _refused(_claim(office, office["folder"], index),
+             f"{path}: not an index of the validation file the manifest vouches for (another run, tier, key "
+             "or file); remove it to rebuild it")
+    path.write_bytes(os.urandom(8192))
+    _refused(_claim(office, office["folder"], index),
+             f"{path}: not a poolgen desk index (not an SQLite database: file is not a database)")
+    inside = office["folder"] / "idx"
+    _refused(_claim(office, office["folder"], inside),
+             f"{inside / path.name}: inside the run folder {office['folder']}; keep the desk index "
+             "outside it")
+    assert not inside.exists()
+
+
+def test_a_changed_index_row_fails_its_tag_and_pays_nothing(office, tmp_path):
+    index = tmp_path / "index"
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    assert _claim(office, office["folder"], index).exit_code == 0
+    path = next(index.iterdir())
+    db = sqlite3.connect(path)
+    db.execute("UPDATE records SET body = zeroblob(16)")
+    db.commit()
+    db.close()
+    result = _claim(office, office["folder"], index)
+    assert result.exit_code == 1 and result.output.endswith(": wrong validation number\n")
+
+
+def test_an_einstant_run_has_no_desk(office, einstant, tmp_path):
+    _refused(invoke("validate", einstant["folder"], "465-0000001-001", "1", "--validation-key",
+                    office["root"] / "low.key", "--index-dir", tmp_path),
+             f"{einstant['folder']}: an eInstant run has no validation files; its claims are answered by the "
+             "sales ledger (`poolgen sales claim`)")
+
+
+def test_a_key_that_is_not_the_files_is_refused(office, tmp_path):
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    result = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "high.key",
+                    "--index-dir", tmp_path)
+    files = json.loads((office["folder"] / "manifest.json").read_bytes())["deliverables"]
+    low = next(f for f in files if f["name"] == "validation-low.bin")["key_check"]
+    _refused(result, f"{office['folder'] / 'validation-low.bin'}: the low-tier key given is not this file's "
+                     f"key (the manifest names key check {low})")
+    assert not any(tmp_path.iterdir())  # no index was built

@@ -1,0 +1,114 @@
+"""Reports from claims ledgers (`poolgen claims`, poolgen/backoffice/reports.py): prizes remaining in the
+published form, the reconciliation refusing a forged amount, a ticket paid twice and a ticket the run
+does not hold, and the closing report. The run is the conftest's `office`."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+import polars as pl
+
+from tests.support.cli import invoke
+
+
+def _pay(office, ledger, tier, nth=0, desk="d1"):
+    b, v, *_ = office["rows"].filter(pl.col("tier") == tier).row(nth)
+    result = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                    "--high-validation-key", office["root"] / "high.key", "--index-dir", office["index"],
+                    "--ledger", ledger, "--desk", desk)
+    assert result.exit_code == 0, result.output
+    return b
+
+
+def _reconcile(office, *ledgers):
+    more = [x for path in ledgers for x in ("--ledger", path)]
+    root = office["root"]
+    keys = ("--validation-key", root / "low.key", "--high-validation-key", root / "high.key")
+    return invoke("claims", "reconcile", office["folder"], *more, *keys)
+
+
+def test_prizes_remaining_in_the_published_form(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    for tier, n in (("100", 2), ("free", 3), ("1", 1)):
+        for i in range(n):
+            _pay(office, ledger, tier, i)
+    out = tmp_path / "remaining.pdf"
+    text = invoke("claims", "report", office["folder"], "--ledger", ledger, "--pdf", out)
+    assert text.exit_code == 0
+    lines = text.output.splitlines()
+    assert lines[0].startswith("Happy Holidays (465): prizes remaining at ") and lines[0].endswith("(run hh)")
+    assert lines[1].split() == ["Prize", "Total", "prizes", "Claimed", "Remaining"]
+    counts = office["rows"].group_by("tier").len()
+    n = dict(zip(counts["tier"].to_list(), counts["len"].to_list(), strict=True))
+    assert lines[2].split() == ["$100.00", str(n["100"]), "2", str(n["100"] - 2)]
+    assert f"free ticket ($1.00) {n['free']:,} 3 {n['free'] - 3:,}" in [" ".join(x.split()) for x in lines]
+    assert f"$1.00 {n['1']:,} 1 {n['1'] - 1:,}" in [" ".join(x.split()) for x in lines]
+    assert not any(word in text.output for word in ("p1", "p2", "pool", "book", "pack"))
+    assert out.read_bytes().startswith(b"%PDF-")
+    data = json.loads(invoke("claims", "report", office["folder"], "--ledger", ledger, "--json").output)
+    assert sum(lv["total"] for lv in data["levels"]) == sum(v for k, v in n.items() if k != "lose")
+    assert sum(lv["paid"] for lv in data["levels"]) == 6
+    assert all(set(lv) == {"prize", "prize_cents", "free_ticket", "total", "paid", "remaining"}
+               for lv in data["levels"])
+
+
+def test_reconciliation_passes_honest_ledgers_and_names_every_forgery(office, tmp_path):
+    a, b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
+    five = _pay(office, a, "5")
+    twenty = _pay(office, a, "20")
+    _pay(office, b, "2", desk="d2")
+    honest = _reconcile(office, a, b)
+    assert (honest.exit_code, honest.output) == (
+        0, "3 payment(s), $27.00: they reconcile with the validation files and the manifest\n")
+    forged = tmp_path / "forged.sqlite"
+    shutil.copy(a, forged)
+    db = sqlite3.connect(forged)
+    db.execute("UPDATE paid SET prize_cents = 99999900 WHERE barcode = ?", (five,))
+    db.commit()
+    db.close()
+    result = _reconcile(office, forged)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0] == (
+        f"problem: {forged}: claim no. 1 ({five}): paid $999,999.00, but its prize is $5.00")
+    twice = tmp_path / "twice.sqlite"
+    _pay(office, twice, "20", desk="d3")  # a desk with its own ledger pays the ticket a second time
+    result = _reconcile(office, a, twice)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[0].startswith(f"problem: {twice}: claim no. 1 ({twenty}): paid twice "
+                                                     f"(also {a}: claim no. 2 at ")
+    stranger = "465" + "9999999" + "000"
+    stranger += f"{98 - int(stranger + '00') % 97:02d}"
+    alien = tmp_path / "alien.sqlite"
+    shutil.copy(b, alien)
+    db = sqlite3.connect(alien)
+    db.execute("INSERT INTO attempts VALUES (7, '2026-12-02T00:00:00Z', 'hh', ?, 'd9', 'c9', 'paid', '')",
+               (stranger,))
+    db.execute("INSERT INTO paid VALUES ('hh', ?, '123456789012', 7, '2026-12-02T00:00:00Z', 'd9', 'c9', "
+               "'low', 500, 0)", (stranger,))
+    db.commit()
+    db.close()
+    result = _reconcile(office, alien)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"problem: {alien}: claim no. 7 ({stranger}): not a ticket of run hh",
+        "2 payment(s), $7.00: 1 problem(s); the ledgers do not reconcile"]
+
+
+def test_the_closing_report(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, "100")
+    _pay(office, ledger, "free")
+    report = json.loads(invoke("claims", "close", office["folder"], "--ledger", ledger, "--json").output)
+    manifest = json.loads((office["folder"] / "manifest.json").read_bytes())
+    assert report["sales_cents"] == manifest["totals"]["sales_cents"] == 1_800_000
+    assert report["designed_prizes_cents"] == manifest["totals"]["prize_cost_cents"]
+    assert report["paid_cents"] == 10100
+    assert report["unclaimed_cents"] == report["designed_prizes_cents"] - 10100
+    assert report["actual_payout_pct"] == "0.5611"
+    assert report["designed_payout_pct"] == manifest["totals"]["payout_pct"]
+    text = invoke("claims", "close", office["folder"], "--ledger", ledger, "--pdf", tmp_path / "close.pdf")
+    assert text.exit_code == 0
+    assert text.output.splitlines()[0] == "Happy Holidays (465): closing report (run hh)"
+    assert (tmp_path / "close.pdf").read_bytes().startswith(b"%PDF-")
