@@ -20,6 +20,7 @@ import numpy as np
 # generate, ...) 0.8 s at start, and only step 8 needs it.
 
 __all__ = ["Finding", "auc_classifier", "dispersion", "equal_parts", "extreme_position", "histogram",
+           "histogram_against",
            "independence", "runs", "split_mask", "table_test"]
 
 MIN_EXPECTED = 5.0  # smallest expected count of a chi-square cell (categories are pooled up to it)
@@ -112,11 +113,20 @@ def histogram(name: str, per_block: np.ndarray, population: int, successes: int)
     equal size), tails pooled to MIN_EXPECTED, Pearson's chi-square."""
     from scipy import stats
     blocks = len(per_block)
-    size = population // blocks
     if blocks < 2:
         return None
-    ks = np.arange(size + 1)
-    expected = blocks * stats.hypergeom.pmf(ks, population, successes, size)
+    size = population // blocks
+    return histogram_against(name, per_block,
+                             blocks * stats.hypergeom.pmf(np.arange(size + 1), population, successes, size))
+
+
+def histogram_against(name: str, per_block: np.ndarray, expected: np.ndarray) -> Finding | None:
+    """The histogram of per-block counts against `expected` (blocks x the pmf of a block's count,
+    counts 0..size), consecutive counts pooled until each bin expects MIN_EXPECTED, Pearson's chi-square."""
+    from scipy import stats
+    size = len(expected) - 1
+    if len(per_block) < 2:
+        return None
     observed = np.bincount(per_block, minlength=size + 1)[: size + 1].astype(np.float64)
     edges, acc = [], 0.0
     for k in range(size + 1):  # bins of consecutive counts, each expecting at least MIN_EXPECTED

@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from audit.checklist import StepResult
 from audit.stats.positions import BLOCK
-from audit.stats.step import ALPHA, columns_needed, fmt_p, pool_statistics
+from audit.stats.step import ALPHA, columns_needed, fmt_p, pool_alpha, pool_statistics
 from poolgen.errors import RunError
 from poolgen.pdf.report import text as r
 from poolgen.run.folder import RunFolder
@@ -47,7 +47,8 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any]) -> list[Flowable]:
     out.append(r.para(
         f"Tests of a uniform shuffle and of the layout contract's no-information promises "
         f"(audit/stats/; docs/statistics.md). Family-wise error {100 * ALPHA:g}% for the run: "
-        f"{100 * ALPHA / pools:.3g}% for this pool (1% split over {pools} pool(s)), with Holm's step-down "
+        f"{100 * pool_alpha(pools):.3g}% for this pool ({100 * pool_alpha(1):.3g}% split over {pools} pool(s); "
+        f"the rest is the run-level tests' of the top tiers, in verify's step 8), with Holm's step-down "
         f"across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
     try:
         play = run.parsed.doc.get("play")
