@@ -23,7 +23,7 @@ from poolgen.run.folder import RunFolder
 
 __all__ = ["checklist_lines", "statistics_page"]
 
-SUMMARY = re.compile(r"^pool \S+: \d+ tests, ")
+SUMMARY = re.compile(r"^(pool \S+|run): \d+ tests")  # each pool's summary, and the run-level tests'
 
 
 def checklist_lines(step: StepResult) -> tuple[str, ...]:
