@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from audit.stats.tests import Finding, histogram_against, runs, table_test
+from audit.stats.tests import Finding, distinct_values, histogram_against, runs, table_test
 
 __all__ = ["BLOCK", "BookNull", "block_findings", "uniform_null"]
 
@@ -64,7 +64,7 @@ def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | 
     from scipy import stats
     values = prize[: blocks * size]
     n = len(values)
-    amounts, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    amounts, inverse, counts = distinct_values(values)
     if len(amounts) < 2:
         return None
     mid = np.cumsum(counts) - (counts - 1) / 2.0  # the mid-rank of each amount

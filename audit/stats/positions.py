@@ -8,7 +8,7 @@ import numpy as np
 
 from audit.read.manifest import PoolEntry
 from audit.stats.books import BLOCK
-from audit.stats.tests import Finding, equal_parts, extreme_position, table_test
+from audit.stats.tests import Finding, distinct_values, equal_parts, extreme_position, table_test
 
 __all__ = ["BLOCK", "position_findings"]
 
@@ -48,7 +48,7 @@ def position_findings(prize: np.ndarray, pool: PoolEntry) -> tuple[list[Finding]
         "winner positions by tenth of the pool", equal_parts(n, TENTHS),
         np.bincount(np.flatnonzero(win) * TENTHS // max(n, 1), minlength=TENTHS))]
     skipped = []
-    amounts, counts = np.unique(prize[win], return_counts=True)
+    amounts, _, counts = distinct_values(prize[win])
     tiers = _tiers_of(pool)
     levels = [(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)]
     for amount, count in sorted(levels, reverse=True):

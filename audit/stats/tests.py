@@ -19,9 +19,8 @@ import numpy as np
 # scipy is imported in the functions that use it: at module level it costs every command (check,
 # generate, ...) 0.8 s at start, and only step 8 needs it.
 
-__all__ = ["Finding", "auc_classifier", "dispersion", "equal_parts", "extreme_position", "histogram",
-           "histogram_against",
-           "independence", "runs", "split_mask", "table_test"]
+__all__ = ["Finding", "auc_classifier", "dispersion", "distinct_values", "equal_parts", "extreme_position",
+           "histogram", "histogram_against", "independence", "runs", "split_mask", "table_test"]
 
 MIN_EXPECTED = 5.0  # smallest expected count of a chi-square cell (categories are pooled up to it)
 MIN_RUNS_SIDE = 20  # fewest winners (and losers) for the runs test's normal approximation
@@ -38,6 +37,16 @@ class Finding:
     method: str
     figures: str
     p: float
+
+
+def distinct_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """np.unique(values, return_inverse=True, return_counts=True) without sorting the column: the
+    distinct values by hashing (polars), then each row's index by binary search among them (a pool's
+    columns hold a few dozen distinct values at most)."""
+    import polars as pl
+    distinct = np.sort(pl.Series(values).unique().to_numpy())
+    inverse = np.searchsorted(distinct, values)
+    return distinct, inverse, np.bincount(inverse, minlength=len(distinct))
 
 
 def _p(x: float) -> float:
@@ -72,7 +81,7 @@ def independence(name: str, label: np.ndarray, category: np.ndarray) -> Finding 
         total = np.bincount(category)  # small codes: counted directly, no sort
         hit = np.bincount(category[label], minlength=len(total))
     else:
-        codes, cat = np.unique(category, return_inverse=True)
+        codes, cat, _ = distinct_values(category)
         total = np.bincount(cat, minlength=len(codes))
         hit = np.bincount(cat[label], minlength=len(codes))
     return table_test(name, total, hit)
@@ -227,7 +236,7 @@ def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray
     active = [np.zeros(n, dtype=np.int64)]
     width = 1
     for block in blocks:
-        codes, inverse = np.unique(np.concatenate(block), return_inverse=True)
+        codes, inverse, _ = distinct_values(np.concatenate(block))
         active += [width + column for column in inverse.reshape(len(block), n)]
         width += len(codes)
     index = np.stack(active, axis=1)
@@ -285,11 +294,20 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
         trials = np.bincount(row[train], minlength=len(index)).astype(np.float64)
         wins = np.bincount(row[train][label[train]], minlength=len(index)).astype(np.float64)
         beta = _fit(index, width, trials, wins)
-    score = beta[index].sum(axis=1)[row[test]]
-    ranks = stats.rankdata(score)
-    u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
+    pattern_score = beta[index].sum(axis=1)
+    if len(index) == len(label):
+        score = pattern_score[row[test]]
+        ranks = stats.rankdata(score)
+        u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
+        _, ties = np.unique(score, return_counts=True)
+    else:  # a few patterns: the held-out rows counted per distinct score, mid-ranks from the counts
+        _, which = np.unique(pattern_score, return_inverse=True)
+        per = which[row[test]]
+        ties = np.bincount(per, minlength=int(which.max()) + 1)
+        wins_at = np.bincount(per[y_test], minlength=len(ties))
+        mid = np.cumsum(ties) - (ties - 1) / 2.0
+        u = float((mid * wins_at).sum()) - n1 * (n1 + 1) / 2
     n = n1 + n0
-    _, ties = np.unique(score, return_counts=True)
     tie = float((ties.astype(np.float64) ** 3 - ties).sum())
     var = n1 * n0 / 12 * ((n + 1) - tie / (n * (n - 1)))
     auc = u / (n1 * n0)

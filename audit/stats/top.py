@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from audit.stats.tests import Finding
+from audit.stats.tests import Finding, distinct_values
 
 __all__ = ["START_WEIGHT", "TOP_MIN", "TopLevels", "top_findings", "top_levels"]
 
@@ -48,7 +48,7 @@ class TopLevels:
 
 def top_levels(prize: np.ndarray, pool: str, per_book: int | None) -> TopLevels:
     """The pool's TopLevels from its prize column in print order."""
-    amounts, counts = np.unique(prize[prize > 0], return_counts=True)
+    amounts, _, counts = distinct_values(prize[prize > 0])
     levels: list[tuple[int, np.ndarray]] = []
     held = 0
     for amount, count in zip(amounts[::-1], counts[::-1], strict=True):
