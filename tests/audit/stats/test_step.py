@@ -56,8 +56,8 @@ def test_holm_is_the_step_down_rule(ps, alpha):
 
 
 def test_the_runs_level_is_split_over_its_pools_and_an_unknown_game_gets_no_layout_tests():
-    """pool_statistics at 4 pools holds a pool to 0.1% (0.4% over the pools), Holm's thresholds from there; a game with
-    no layout contract tests says so instead of inventing any."""
+    """pool_statistics at 4 pools holds a pool to 0.1% (0.4% over the pools), Holm's thresholds from
+    there; a game with no layout contract tests says so instead of inventing any."""
     import polars as pl
 
     from audit.read.manifest import Tier
@@ -183,8 +183,9 @@ def test_an_honest_full_pool_passes_step_8(base, rules):
                         r"p = [0-9.e+-]+\)", details[0]), details[0]
     tests = [d for d in details[1:] if "not tested" not in d and d.startswith("pool ")]
     run = [d for d in details if d.startswith("run: ")]
-    assert re.fullmatch(r"run: \d+ tests of the top tiers, pools combined, 0 significant at family-wise 0.6% for "
-                        r"the run's top tiers, weighted Holm \(smallest p = [0-9.e+-]+\)", run[0]), run[0]
+    assert re.fullmatch(r"run: \d+ tests of the top tiers, pools combined, 0 significant at family-wise "
+                        r"0.6% for the run's top tiers, weighted Holm \(smallest p = [0-9.e+-]+\)",
+                        run[0]), run[0]
     assert int(run[0].split()[1]) == len(run) - 1 >= 4
     assert int(details[0].split(": ")[1].split()[0]) == len(tests)
     assert all(re.search(r", p = [0-9.e+-]+$", d) for d in tests)
