@@ -44,6 +44,12 @@ def distinct_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     distinct values by hashing (polars), then each row's index by binary search among them (a pool's
     columns hold a few dozen distinct values at most)."""
     import polars as pl
+    if values.dtype.kind in "iu" and len(values) and int(values.min()) >= 0 and int(values.max()) < 1 << 16:
+        counts = np.bincount(values)  # small codes: counted, and looked up in a table
+        distinct = np.flatnonzero(counts)
+        lookup = np.zeros(len(counts), dtype=np.intp)
+        lookup[distinct] = np.arange(len(distinct))
+        return distinct.astype(values.dtype), lookup[values], counts[distinct]
     distinct = np.sort(pl.Series(values).unique().to_numpy())
     inverse = np.searchsorted(distinct, values)
     return distinct, inverse, np.bincount(inverse, minlength=len(distinct))
@@ -78,8 +84,9 @@ def independence(name: str, label: np.ndarray, category: np.ndarray) -> Finding 
     if not len(label):
         return None
     if category.dtype.kind in "iub" and int(category.min()) >= 0 and int(category.max()) < 1 << 16:
-        total = np.bincount(category)  # small codes: counted directly, no sort
-        hit = np.bincount(category[label], minlength=len(total))
+        top = int(category.max()) + 1
+        both = np.bincount(category.astype(np.intp) * 2 + label, minlength=2 * top).reshape(top, 2)  # no sort
+        total, hit = both.sum(axis=1), both[:, 1]
     else:
         codes, cat, _ = distinct_values(category)
         total = np.bincount(cat, minlength=len(codes))
@@ -247,9 +254,8 @@ def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray
         lookup = np.zeros(space, dtype=np.int64)
         lookup[present] = np.arange(len(present))
         row = lookup[key]
-        first = np.zeros(len(present), dtype=np.int64)
-        first[row[::-1]] = np.arange(n - 1, -1, -1)  # each pattern's first row (later writes win)
-        return index[first], width, row
+        digits = (present[:, None] // width ** np.arange(index.shape[1], dtype=np.int64)) % width
+        return digits, width, row  # each pattern's columns, decoded from its key
     return index, width, np.arange(n)
 
 
@@ -282,30 +288,30 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     label = label.astype(bool)
     index, width, row = _design(blocks)
     train = split_mask(len(label), key)
-    test = ~train
-    y_test = label[test]
-    n1 = int(y_test.sum())
-    n0 = len(y_test) - n1
-    if min(n1, n0, int(label[train].sum()), int((~label[train]).sum())) < MIN_AUC_SIDE:
-        return None
     if len(index) == len(label):  # every row its own pattern: fit on the training rows only
+        test = ~train
+        y_test = label[test]
+        n1 = int(y_test.sum())
+        n0 = len(y_test) - n1
+        if min(n1, n0, int(label[train].sum()), int((~label[train]).sum())) < MIN_AUC_SIDE:
+            return None
         beta = _fit(index[train], width, np.ones(int(train.sum())), label[train].astype(np.float64))
-    else:
-        trials = np.bincount(row[train], minlength=len(index)).astype(np.float64)
-        wins = np.bincount(row[train][label[train]], minlength=len(index)).astype(np.float64)
-        beta = _fit(index, width, trials, wins)
-    pattern_score = beta[index].sum(axis=1)
-    if len(index) == len(label):
-        score = pattern_score[row[test]]
+        score = beta[index].sum(axis=1)[row[test]]
         ranks = stats.rankdata(score)
         u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
         _, ties = np.unique(score, return_counts=True)
-    else:  # a few patterns: the held-out rows counted per distinct score, mid-ranks from the counts
-        _, which = np.unique(pattern_score, return_inverse=True)
-        per = which[row[test]]
-        ties = np.bincount(per, minlength=int(which.max()) + 1)
-        wins_at = np.bincount(per[y_test], minlength=len(ties))
-        mid = np.cumsum(ties) - (ties - 1) / 2.0
+    else:  # a few patterns: every count in one pass (pattern x train x label), no row is gathered
+        cells = np.bincount(row * 4 + train * 2 + label, minlength=4 * len(index)).reshape(-1, 4)
+        trials, wins = cells[:, 2] + cells[:, 3], cells[:, 3]
+        shown, hits = cells[:, 0] + cells[:, 1], cells[:, 1]
+        n1, n0 = int(hits.sum()), int(cells[:, 0].sum())
+        if min(n1, n0, int(wins.sum()), int(cells[:, 2].sum())) < MIN_AUC_SIDE:
+            return None
+        beta = _fit(index, width, trials.astype(np.float64), wins.astype(np.float64))
+        _, which = np.unique(beta[index].sum(axis=1), return_inverse=True)  # patterns by score
+        ties = np.bincount(which, weights=shown, minlength=int(which.max()) + 1)
+        wins_at = np.bincount(which, weights=hits, minlength=len(ties))
+        mid = np.cumsum(ties) - (ties - 1) / 2.0  # the held-out rows' mid-ranks, score by score
         u = float((mid * wins_at).sum()) - n1 * (n1 + 1) / 2
     n = n1 + n0
     tie = float((ties.astype(np.float64) ** 3 - ties).sum())
