@@ -42,6 +42,24 @@ def timed(fn, repeat: int = 3) -> float:
     return best
 
 
+def parts(run: Path, manifest: Manifest, repeat: int) -> str:
+    """Since issue 28: what each pool's part adds in the verify worker that has read the pool for
+    steps 2 to 6 (summed over the pools), and the run-level tests made from them in the main process."""
+    try:
+        from audit.stats import step
+        one_pool, statistics_lines = step.one_pool, step.statistics_lines  # absent before issue 28
+    except AttributeError:
+        return ""
+    import polars as pl
+    tables = [(p, pl.read_parquet(run / p.file)) for p in manifest.pools]
+    results: list = []
+    in_workers = timed(lambda: results.__setitem__(slice(None), [(p, one_pool(run, manifest, p, t))
+                                                                  for p, t in tables]), repeat)
+    combined = timed(lambda: statistics_lines(results, len(manifest.pools)), repeat)
+    return (f"; in the workers {in_workers:.2f} s of pool parts (from the tables steps 2-6 read), "
+            f"then {combined:.3f} s combining them")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="primetime_payout")
@@ -70,7 +88,7 @@ def main() -> None:
             what = pid or f"order of {len(manifest.pools)} pools"
             print(f"{args.game} {what} ({n:,} shares, {len(manifest.pools[0].columns)} columns; generated in "
                   f"{made:.1f} s): verify ({args.workers} worker(s)) {whole:.2f} s; step 8 alone, serial "
-                  f"{step8:.2f} s", flush=True)
+                  f"{step8:.2f} s{parts(run, manifest, args.repeat)}", flush=True)
 
 
 if __name__ == "__main__":
