@@ -347,3 +347,20 @@ def test_a_leaky_first_reveal_of_a_duel_fails_its_style_tests(base, tmp_path):
     assert p_of(reasons, "pool d1.00: first reveal (spot_0) a loss (drawn 1/4 for every share), against "
                          "win/lose (chi-square test of independence, 2 x 2): X2 = ") < 1e-10
     assert p_of(reasons, "pool d1.00: win/lose predicted from whether spot_0 is a loss") < 1e-10
+
+
+def test_step_8_in_the_verify_workers_says_what_it_says_serially(base):
+    """Each pool's part of step 8 runs in the verify worker that read the pool (issue 28); the lines
+    are the serial check_statistics' exactly, run-level tests included."""
+    from audit.read.manifest import Manifest
+    from audit.stats.step import check_statistics
+    from audit.verify import VerifyRequest, verify_run
+
+    run = honest(base, "wild_side")
+    serial = [f"{where}: {line}" for status, line, where in check_statistics(
+        run, Manifest.parse((run / "manifest.json").read_bytes())) if status == "pass"]
+    for workers in (1, 2):
+        report = verify_run(VerifyRequest(run=run, public_key=base["keys"].public, workers=workers))
+        step = next(s for s in report.steps if s.title == "statistics")
+        assert step.status == "pass" and step.details == serial
+    assert sum(line.startswith("run: ") for line in serial) == 1 + 16  # 4 groups x 4 tests, and the summary
