@@ -359,8 +359,7 @@ def test_step_8_in_the_verify_workers_says_what_it_says_serially(base):
     run = honest(base, "wild_side")
     serial = [f"{where}: {line}" for status, line, where in check_statistics(
         run, Manifest.parse((run / "manifest.json").read_bytes())) if status == "pass"]
-    for workers in (1, 2):
-        report = verify_run(VerifyRequest(run=run, public_key=base["keys"].public, workers=workers))
-        step = next(s for s in report.steps if s.title == "statistics")
-        assert step.status == "pass" and step.details == serial
+    report = verify_run(VerifyRequest(run=run, public_key=base["keys"].public, workers=2))
+    step = next(s for s in report.steps if s.title == "statistics")
+    assert step.status == "pass" and step.details == serial
     assert sum(line.startswith("run: ") for line in serial) == 1 + 16  # 4 groups x 4 tests, and the summary
