@@ -1,21 +1,27 @@
-"""Step 8 of the checklist: statistics on each pool, at 99% confidence for the whole run.
+"""Step 8 of the checklist: statistics on each pool and on the run, at 99% confidence for the run.
 
 Per pool (docs/statistics.md states the design, which is repeated here in short; the tests are in
 audit/stats/tests.py):
-  - positions of the winners, of each prize level and of the top prizes against a uniform shuffle
-    (chi-square of counts per tenth of the pool; exact tests of the top prizes' smallest and largest
-    position, e.g. P(min >= x) = C(N-x, t)/C(N, t), which catches top prizes kept out of the
-    first fifth);
-  - winners per book (printed games, books of tickets_per_book) or per block of BLOCK shares
-    (eInstants) against the hypergeometric distribution a uniform shuffle gives each block: the
-    histogram by chi-square with pooled tails, and the index of dispersion;
-  - runs of winners and losers in print order (Wald-Wolfowitz) (these three: audit/stats/positions.py);
-  - the layout no-information tests of the game's contract (audit/stats/layouts.py), including a
-    classifier whose held-out AUC must be indistinguishable from 0.5.
-Family-wise error: ALPHA (1%) for the run, split equally over its P pools (Bonferroni), and within
-a pool Holm's step-down over its m tests at ALPHA / P. A run of honest pools fails step 8 with
-probability at most ALPHA, whatever the dependence between tests (to the accuracy of the chi-square
-and normal approximations, which each test keeps valid by its minimum expected counts).
+  - positions of the winners, of each prize level and of the pool's top prizes against a uniform
+    shuffle (chi-square of counts per tenth of the pool; exact tests of the top prizes' smallest and
+    largest position, e.g. P(min >= x) = C(N-x, t)/C(N, t)): audit/stats/positions.py;
+  - per book (printed games, books of tickets_per_book) or block of BLOCK shares (eInstants), against
+    an expected distribution given as an input (today a uniform shuffle's): winners per book
+    (histogram, dispersion), winners by tenth of the ticket number within the book, prize value per
+    book (Kruskal-Wallis), and runs of winners and losers: audit/stats/books.py;
+  - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
+    layouts.py, styles.py), including a classifier whose held-out AUC must be indistinguishable
+    from 0.5.
+Per run: the top tiers of every pool (each pool's k highest amounts, k = 1 up), pools combined, by
+exact tests of their smallest and largest relative position and ticket number within the book
+(audit/stats/top.py).
+Family-wise error: ALPHA (1%) for the run: ALPHA_RUN for the run-level tests (weighted Holm, the
+start tests weighted START_WEIGHT), the rest split equally over the P pools (Bonferroni), and within
+a pool Holm's step-down over its m tests. A run of honest pools fails step 8 with probability at
+most ALPHA, whatever the dependence between tests (to the accuracy of the chi-square and normal
+approximations, which each test keeps valid by its minimum expected counts). Step 8 is a screen:
+a key holder who chooses the seed can retry past it; the ceremony is what prevents that
+(docs/statistics.md section 6).
 
 Rows are taken in stored order, which step 3 proves is position (print) order.
 """
