@@ -19,15 +19,17 @@
         signature and the round checked against the manifest's ceremony (audit/steps/ceremony.py);
         a run made under a ceremony is held in step 5 to the spec, code, game, pools and run id its
         transcript bound;
-    (8) every pool's statistics pass at 99% confidence for the run: positions, winners per book or
-        block, runs, and the layout no-information tests of the game's contract (audit/stats/);
+    (8) every pool's statistics pass at 99% confidence for the run: positions, winners and prize
+        value per book or block, runs, the layout no-information tests of the game's contract, and
+        the top tiers of the run's pools combined by exact tests (audit/stats/; each pool's part is
+        computed where its steps 2 to 6 are, the run-level tests from them);
     (9) printed runs: imaging files, pack list and, given the validation keys, the validation files
         re-derived ticket by ticket (audit/steps/deliverables.py, docs/validation.md).
 
 The steps are audit.checklist.Step; each is a function that returns what it checked or raises
 VerificationError(step, reason). `verify_run(VerifyRequest(...))` runs them all: a failure never
 stops the others; a step that cannot run without an earlier one is reported "skip" with the step it
-needs. Steps 2 to 6 run per pool, optionally in several processes.
+needs. Steps 2 to 6 and each pool's part of step 8 run per pool, optionally in several processes.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.runfiles import check_run_folder, read_pool, run_file
 from audit.read.specs import read_spec
-from audit.stats.step import check_statistics
+from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
 from audit.steps.books import check_book_key, check_book_numbers
 from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
 from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
@@ -105,31 +107,44 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
                   per_book: int | None, number: object = None,
                   play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
+    return _pool_checks(folder, pool, rules, kind, per_book, number, play, None)[0]
+
+
+PoolStats = PoolStatistics | Lines | None
+
+
+def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None, number: object,
+                 play: dict[str, Any] | None,
+                 manifest: Manifest | None) -> tuple[dict[Step, Outcome], PoolStats]:
+    """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool),
+    from one read of the pool file."""
     out: dict[Step, Outcome] = {Step.FILES: attempt(Step.FILES, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
-        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}
+        stats = one_pool(folder, manifest, pool) if manifest else None
+        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}, stats
     try:
         table = read_pool(folder, pool.file)
     except Exception as exc:
         why = f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}"
         out[Step.COMPLETENESS] = ("fail", why)
-        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}
+        stats = one_pool(folder, manifest, pool) if manifest else None
+        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}, stats
     out[Step.COMPLETENESS] = attempt(Step.COMPLETENESS, check_complete, table, pool, kind, per_book, number)
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
-    return out
+    return out, one_pool(folder, manifest, pool, table) if manifest else None
 
 
-PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None"]
+PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None", "Manifest | None"]
 
 
-def _pool_job(args: PoolJob) -> dict[Step, Outcome]:
-    return pool_outcomes(*args)
+def _pool_job(args: PoolJob) -> tuple[dict[Step, Outcome], PoolStats]:
+    return _pool_checks(*args)
 
 
-def _pool_results(jobs: list[PoolJob], workers: int) -> list[dict[Step, Outcome]]:
-    """Steps 2 to 6 of every pool, in `workers` processes if more than one (in the jobs' order)."""
+def _pool_results(jobs: list[PoolJob], workers: int) -> list[tuple[dict[Step, Outcome], PoolStats]]:
+    """Steps 2 to 6 and 8 of every pool, in `workers` processes if more than one (in the jobs' order)."""
     if workers <= 1 or len(jobs) <= 1:
         return [_pool_job(j) for j in jobs]
     context = mp.get_context("spawn")
@@ -216,11 +231,13 @@ def verify_run(request: VerifyRequest) -> Report:
         step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
-    jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
-                           for p in manifest.pools]
-    for pool, result in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
+    jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
+                            manifest) for p in manifest.pools]
+    stats: list[tuple[PoolEntry, PoolStatistics | Lines]] = []
+    for pool, (result, pool_stats) in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
         for s, (status, message) in sorted(result.items()):
             step[s].add(status, message, f"pool {pool.id}")
+        stats.append((pool, pool_stats if pool_stats is not None else []))
     step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_run_identities, manifest))
     if manifest.kind == "printed":
         step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
@@ -243,7 +260,7 @@ def verify_run(request: VerifyRequest) -> Report:
         given = hashlib.sha256(Path(r.spec).read_bytes()).hexdigest() if r.spec is not None else None
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_bound, manifest, given, party_keys))
 
-    for status, message, where in check_statistics(folder, manifest):
+    for status, message, where in statistics_lines(stats, len(manifest.pools)):  # the pools' from the workers
         step[Step.STATISTICS].add(status, message, where)
     for status, message in check_deliverables(folder, manifest, keys, spec):
         step[Step.DELIVERABLES].add(status, message)

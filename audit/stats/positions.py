@@ -1,17 +1,17 @@
-"""Step 8's tests of where winners sit (docs/statistics.md): the positions of the winners, of each
-prize level and of the top prizes against a uniform shuffle; winners per book (printed games) or per
-block of BLOCK shares (eInstants); runs of winners and losers in print order."""
+"""Step 8's tests of where winners sit in one pool (docs/statistics.md): the positions of the winners,
+of each prize level and of the pool's top prizes against a uniform shuffle (per book or block:
+audit/stats/books.py; the top tiers of the run's pools combined: audit/stats/top.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from audit.read.manifest import PoolEntry
-from audit.stats.tests import Finding, dispersion, equal_parts, extreme_position, histogram, runs, table_test
+from audit.stats.books import BLOCK
+from audit.stats.tests import Finding, distinct_values, equal_parts, extreme_position, table_test
 
-__all__ = ["BLOCK", "block_findings", "position_findings"]
+__all__ = ["BLOCK", "position_findings"]
 
-BLOCK = 1_000  # eInstant shares per block in the winners-per-block tests
 TENTHS = 10  # bins of the position tests
 MIN_PER_BIN = 10  # a prize level is binned in at most count // MIN_PER_BIN parts (10 expected per part)
 TOP_MIN = 50  # the top prizes: the highest prize amounts, taken until they hold this many tickets
@@ -48,7 +48,7 @@ def position_findings(prize: np.ndarray, pool: PoolEntry) -> tuple[list[Finding]
         "winner positions by tenth of the pool", equal_parts(n, TENTHS),
         np.bincount(np.flatnonzero(win) * TENTHS // max(n, 1), minlength=TENTHS))]
     skipped = []
-    amounts, counts = np.unique(prize[win], return_counts=True)
+    amounts, _, counts = distinct_values(prize[win])
     tiers = _tiers_of(pool)
     levels = [(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)]
     for amount, count in sorted(levels, reverse=True):
@@ -69,24 +69,4 @@ def position_findings(prize: np.ndarray, pool: PoolEntry) -> tuple[list[Finding]
                 + f"; {len(where):,} tickets)")
         found.append(extreme_position(f"{name}: smallest position", where, n, smallest=True))
         found.append(extreme_position(f"{name}: largest position", where, n, smallest=False))
-    return [f for f in found if f is not None], skipped
-
-
-def block_findings(win: np.ndarray, kind: str, per_book: int | None) -> tuple[list[Finding], list[str]]:
-    """Winners per book (printed) or per block of BLOCK shares (eInstants), and runs."""
-    size = per_book if kind == "printed" and per_book else BLOCK
-    unit = f"book of {size}" if kind == "printed" else f"block of {size:,} shares"
-    blocks = len(win) // size
-    found: list[Finding | None] = []
-    skipped = []
-    if blocks >= 2:
-        per = win[: blocks * size].reshape(blocks, size).sum(axis=1)
-        covered, hits = blocks * size, int(per.sum())
-        found.append(histogram(f"winners per {unit}: histogram of {blocks:,} {unit.split(' of')[0]}s",
-                               per, covered, hits))
-        found.append(dispersion(f"winners per {unit}: dispersion", per, covered, hits,
-                                unit.split(" of")[0]))
-    else:
-        skipped.append(f"winners per {unit}: fewer than two {unit}s")
-    found.append(runs("runs of winners and losers in print order", win))
     return [f for f in found if f is not None], skipped

@@ -1,21 +1,27 @@
-"""Step 8 of the checklist: statistics on each pool, at 99% confidence for the whole run.
+"""Step 8 of the checklist: statistics on each pool and on the run, at 99% confidence for the run.
 
 Per pool (docs/statistics.md states the design, which is repeated here in short; the tests are in
 audit/stats/tests.py):
-  - positions of the winners, of each prize level and of the top prizes against a uniform shuffle
-    (chi-square of counts per tenth of the pool; exact tests of the top prizes' smallest and largest
-    position, e.g. P(min >= x) = C(N-x, t)/C(N, t), which catches top prizes kept out of the
-    first fifth);
-  - winners per book (printed games, books of tickets_per_book) or per block of BLOCK shares
-    (eInstants) against the hypergeometric distribution a uniform shuffle gives each block: the
-    histogram by chi-square with pooled tails, and the index of dispersion;
-  - runs of winners and losers in print order (Wald-Wolfowitz) (these three: audit/stats/positions.py);
-  - the layout no-information tests of the game's contract (audit/stats/layouts.py), including a
-    classifier whose held-out AUC must be indistinguishable from 0.5.
-Family-wise error: ALPHA (1%) for the run, split equally over its P pools (Bonferroni), and within
-a pool Holm's step-down over its m tests at ALPHA / P. A run of honest pools fails step 8 with
-probability at most ALPHA, whatever the dependence between tests (to the accuracy of the chi-square
-and normal approximations, which each test keeps valid by its minimum expected counts).
+  - positions of the winners, of each prize level and of the pool's top prizes against a uniform
+    shuffle (chi-square of counts per tenth of the pool; exact tests of the top prizes' smallest and
+    largest position, e.g. P(min >= x) = C(N-x, t)/C(N, t)): audit/stats/positions.py;
+  - per book (printed games, books of tickets_per_book) or block of BLOCK shares (eInstants), against
+    an expected distribution given as an input (today a uniform shuffle's): winners per book
+    (histogram, dispersion), winners by tenth of the ticket number within the book, prize value per
+    book (Kruskal-Wallis), and runs of winners and losers: audit/stats/books.py;
+  - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
+    layouts.py, styles.py), including a classifier whose held-out AUC must be indistinguishable
+    from 0.5.
+Per run: the top tiers of every pool (each pool's k highest amounts, k = 1 up), pools combined, by
+exact tests of their smallest and largest relative position and ticket number within the book
+(audit/stats/top.py).
+Family-wise error: ALPHA (1%) for the run: ALPHA_RUN for the run-level tests (weighted Holm, the
+start tests weighted START_WEIGHT), the rest split equally over the P pools (Bonferroni), and within
+a pool Holm's step-down over its m tests. A run of honest pools fails step 8 with probability at
+most ALPHA, whatever the dependence between tests (to the accuracy of the chi-square and normal
+approximations, which each test keeps valid by its minimum expected counts). Step 8 is a screen:
+a key holder who chooses the seed can retry past it; the ceremony is what prevents that
+(docs/statistics.md section 6).
 
 Rows are taken in stored order, which step 3 proves is position (print) order.
 """
@@ -31,14 +37,18 @@ import polars as pl
 
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import read_pool
+from audit.stats.books import BookNull, block_findings
 from audit.stats.layouts import layout_columns, layout_findings
-from audit.stats.positions import block_findings, position_findings
+from audit.stats.positions import position_findings
 from audit.stats.tests import Finding
+from audit.stats.top import TopLevels, top_findings, top_levels
 
-__all__ = ["ALPHA", "Judged", "PoolStatistics", "check_statistics", "columns_needed", "fmt_p", "holm",
-           "pool_lines", "pool_statistics"]
+__all__ = ["ALPHA", "ALPHA_RUN", "Judged", "PoolStatistics", "RunStatistics", "check_statistics",
+           "columns_needed", "fmt_p", "holm", "pool_alpha", "pool_lines", "pool_statistics", "run_lines",
+           "run_statistics", "statistics_lines"]
 
 ALPHA = 0.01  # family-wise error of step 8 over a whole run
+ALPHA_RUN = 0.006  # of it, the run-level tests' (the top tiers of the pools combined, audit/stats/top.py)
 SPLIT_LABEL = b"poolgen/audit/stats-split/v1\x00"
 
 
@@ -58,6 +68,20 @@ class PoolStatistics:
     alpha: float
     judged: tuple[Judged, ...]  # in the order the tests were made
     not_tested: tuple[str, ...]
+    top: TopLevels | None = None  # what the run-level tests need of the pool
+
+    @property
+    def failed(self) -> list[Judged]:
+        return [j for j in self.judged if j.rejected]
+
+
+@dataclass(frozen=True)
+class RunStatistics:
+    """The run-level tests (the top tiers of every pool, combined), weighted Holm at ALPHA_RUN."""
+
+    pools: int
+    alpha: float
+    judged: tuple[Judged, ...]
 
     @property
     def failed(self) -> list[Judged]:
@@ -68,17 +92,27 @@ def fmt_p(p: float) -> str:
     return f"{p:.3f}" if p >= 0.001 else f"{p:.2e}"
 
 
-def holm(findings: list[Finding], alpha: float) -> tuple[Judged, ...]:
-    """Holm's step-down: the i-th smallest of m p-values is held to alpha / (m - i); every test
-    up to the first that passes its threshold is rejected, none after it."""
+def pool_alpha(pools: int) -> float:
+    """A pool's family-wise level: what the run-level tests leave of ALPHA, split over the pools."""
+    return (ALPHA - ALPHA_RUN) / pools
+
+
+def holm(findings: list[Finding], alpha: float, weights: list[float] | None = None) -> tuple[Judged, ...]:
+    """Holm's step-down, weighted (Holm 1979): tests in order of p / w; the next is held to
+    alpha w / (the weight of the tests not yet rejected); every test up to the first that passes its
+    threshold is rejected, none after it. Equal weights: the i-th smallest of m p-values is held to
+    alpha / (m - i)."""
     m = len(findings)
-    order = sorted(range(m), key=lambda i: findings[i].p)
+    w = weights if weights is not None else [1.0] * m
+    order = sorted(range(m), key=lambda i: findings[i].p / w[i])
+    left = float(sum(w))
     verdict: dict[int, Judged] = {}
     going = True
-    for rank, i in enumerate(order):
-        threshold = alpha / (m - rank)
+    for i in order:
+        threshold = alpha * w[i] / left
         going = going and findings[i].p <= threshold
         verdict[i] = Judged(findings[i], threshold, going)
+        left -= w[i]
     return tuple(verdict[i] for i in range(m))
 
 
@@ -93,18 +127,29 @@ def columns_needed(play: dict[str, Any] | None = None) -> list[str]:
 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
-                    pools: int, play: dict[str, Any] | None = None) -> PoolStatistics:
-    """Every test of one pool, judged by Holm at ALPHA / pools. `table` holds columns_needed(play)
-    in stored (print) order; `play` is the manifest's play entry of a play-style game."""
+                    pools: int, play: dict[str, Any] | None = None,
+                    book_null: BookNull | None = None) -> PoolStatistics:
+    """Every test of one pool, judged by Holm at pool_alpha(pools), and what the run-level tests need
+    of it. `table` holds columns_needed(play) in stored (print) order; `play` is the manifest's play
+    entry of a play-style game; `book_null` the expected distribution of a book (default: uniform)."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     found, skipped = position_findings(prize, pool)
-    more, why = block_findings(win, kind, per_book)
+    more, why = block_findings(prize, kind, per_book, book_null)
     found, skipped = found + more, skipped + why
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
-    alpha = ALPHA / pools
-    return PoolStatistics(pool.id, pools, alpha, holm(found, alpha), tuple(skipped))
+    alpha = pool_alpha(pools)
+    top = top_levels(prize, pool.id, per_book if kind == "printed" else None)
+    return PoolStatistics(pool.id, pools, alpha, holm(found, alpha), tuple(skipped), top)
+
+
+def run_statistics(tops: list[TopLevels], pools: int) -> RunStatistics:
+    """The run-level tests of the pools' top tiers (audit/stats/top.py), weighted Holm at ALPHA_RUN
+    (a pool that could not be read is left out: its own lines say why)."""
+    weighted = top_findings(tops)
+    judged = holm([f for f, _ in weighted], ALPHA_RUN, [w for _, w in weighted])
+    return RunStatistics(pools, ALPHA_RUN, judged)
 
 
 def describe(j: Judged) -> str:
@@ -114,7 +159,8 @@ def describe(j: Judged) -> str:
 
 def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
     """(status, line) for one pool: each failing test as a reason, then every other test."""
-    level = f"family-wise {100 * s.alpha:.3g}% for this pool (1% over the run's {s.pools} pool(s))"
+    level = (f"family-wise {100 * s.alpha:.3g}% for this pool ({100 * (ALPHA - ALPHA_RUN):.3g}% over the "
+             f"run's {s.pools} pool(s))")
     out = [("fail", f"{describe(j)} <= Holm threshold {fmt_p(j.threshold)}, {level}") for j in s.failed]
     if s.failed:
         out.append(("pass", f"{len(s.judged)} tests, {len(s.failed)} significant at {level}, Holm across "
@@ -128,25 +174,61 @@ def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
     return out
 
 
-def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, str | None]]:
-    """(8) every pool's statistics: (status, message, where) lines for the step's report."""
-    out: list[tuple[str, str, str | None]] = []
-    pools = len(manifest.pools)
-    play = manifest.doc.get("play")
-    wanted = columns_needed(play)
-    for pool in manifest.pools:
-        where = f"pool {pool.id}"
-        try:
-            table = read_pool(folder, pool.file, columns=wanted)
-        except Exception as exc:  # the file's problems are steps 2 and 3's to name
-            out.append(("skip", f"needs {pool.file} readable with columns {', '.join(wanted)} (steps 2 "
-                                f"and 3): {type(exc).__name__}", where))
-            continue
-        try:
-            result = pool_statistics(table, pool, rules=manifest.rules, kind=manifest.kind,
-                                     per_book=manifest.tickets_per_book, pools=pools, play=play)
-        except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
-            out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", where))
-            continue
-        out += [(status, line, where) for status, line in pool_lines(result)]
+def run_lines(s: RunStatistics) -> list[tuple[str, str]]:
+    """(status, line) of the run-level tests, as pool_lines."""
+    level = f"family-wise {100 * s.alpha:.3g}% for the run's top tiers, weighted Holm"
+    failed = [j for j in s.judged if j.rejected]
+    out = [("fail", f"{describe(j)} <= Holm threshold {fmt_p(j.threshold)}, {level}") for j in failed]
+    smallest = min((j.finding.p for j in s.judged), default=1.0)
+    out.append(("pass", f"{len(s.judged)} tests of the top tiers, pools combined, {len(failed)} significant "
+                        f"at {level} (smallest p = {fmt_p(smallest)})"))
+    out += [("pass", describe(j)) for j in s.judged if not j.rejected]
     return out
+
+
+Lines = list[tuple[str, str, str | None]]
+
+
+def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], pools: int) -> Lines:
+    """Step 8's (status, message, where) lines from each pool's statistics (or the lines saying why it
+    has none), then the run-level tests over the pools that have them."""
+    out: Lines = []
+    tops = []
+    for pool, result in results:
+        if isinstance(result, PoolStatistics):
+            out += [(status, line, f"pool {pool.id}") for status, line in pool_lines(result)]
+            if result.top is not None:
+                tops.append(result.top)
+        else:
+            out += result
+    if tops:
+        try:
+            out += [(status, line, "run") for status, line in run_lines(run_statistics(tops, pools))]
+        except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
+            out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", "run"))
+    return out
+
+
+def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry,
+             table: pl.DataFrame | None = None) -> PoolStatistics | Lines:
+    """One pool's statistics (from `table` if the caller has read it), or the lines saying why not."""
+    where = f"pool {pool.id}"
+    wanted = columns_needed(manifest.doc.get("play"))
+    try:
+        table = read_pool(folder, pool.file, columns=wanted) if table is None else table.select(wanted)
+    except Exception as exc:  # the file's problems are steps 2 and 3's to name
+        return [("skip", f"needs {pool.file} readable with columns {', '.join(wanted)} (steps 2 "
+                         f"and 3): {type(exc).__name__}", where)]
+    try:
+        return pool_statistics(table, pool, rules=manifest.rules, kind=manifest.kind,
+                               per_book=manifest.tickets_per_book, pools=len(manifest.pools),
+                               play=manifest.doc.get("play"))
+    except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
+        return [("fail", f"could not be checked: {type(exc).__name__}: {exc}", where)]
+
+
+def check_statistics(folder: Path, manifest: Manifest) -> Lines:
+    """(8) every pool's statistics and the run's: (status, message, where) lines for the step's report
+    (verify computes the pools' in its workers, `one_pool`, and combines them with statistics_lines)."""
+    return statistics_lines([(pool, one_pool(folder, manifest, pool)) for pool in manifest.pools],
+                            len(manifest.pools))

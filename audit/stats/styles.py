@@ -1,7 +1,7 @@
 """Step 8's no-information features of a style-based run, keyed by style and computed from the
 manifest's `play` entry (docs/styles/play.md) and the pool's tier counts alone.
 
-match_n (docs/styles/match_n.md, section 8): the amount shown in `<area>_spot_0` (any one spot),
+match_n (docs/styles/match_n.md, section 8): the amount shown in each `<area>_spot_<j>` (any one spot),
 among tickets whose spot 0 shows an amount, is independent of win/lose, unless the pool's winners
 show some amount more often than a ticket without a win can (m(s) > N - 1, section 7): then the
 contract promises nothing and the test says so.
@@ -60,54 +60,61 @@ def match_n(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], 
         return [], [], [f"layout: {aid}_spot_0: winners show {area['prizes'][worst]['code']} "
                           f"{float(m[worst]):.3f} times in {area['spots']} spots, more than a ticket "
                           f"without a win may ({area['match'] - 1}): no promise (match_n.md section 8)"]
-    spot = get(f"{aid}_spot_0").astype(np.int64)
-    amount = np.where(spot < n_prizes, spot, -1)  # -1: a multiplier symbol, left out of the test
-    among = " among tickets whose spot 0 shows an amount" if area["multipliers"] else ""
-    return ([(f"{aid}_spot_0 (one scratched spot) against win/lose{among}", amount)],
-            [(f"{aid}_spot_0", [amount])], [])
+    tests: Tests = []
+    for j in range(area["spots"]):  # section 8: the amount in any one spot (-1: a multiplier, left out)
+        spot = get(f"{aid}_spot_{j}").astype(np.int64)
+        among = f" among tickets whose spot {j} shows an amount" if area["multipliers"] else ""
+        tests.append((f"{aid}_spot_{j} (one scratched spot) against win/lose{among}",
+                      np.where(spot < n_prizes, spot, -1)))
+    return tests, [(f"{aid}_spot_0", [tests[0][1]])], []
 
 
 def _key_number_columns(area: dict[str, Any]) -> list[str]:
     aid, own = area["id"], "winning_from" not in area
     return (([f"{aid}_win_{i}" for i in range(area["winning"])] if own else [])
-            + ([f"{aid}_your_0"] if not area.get("specials") else [])
-            + ([f"{aid}_prize_0"] if area.get("decoy_weights") else []))
+            + ([f"{aid}_your_{i}" for i in range(area["yours"])] if not area.get("specials") else [])
+            + ([f"{aid}_prize_{i}" for i in range(area["yours"])] if area.get("decoy_weights") else []))
 
 
 def key_number_match(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int],
                      get: Get) -> AreaFeatures:
-    """key_number_match.md section 8.3: an area's WINNING NUMBERS (the first, the smallest, the set);
-    without special symbols, YOUR NUMBER 0; with decoy weights, the prize below YOUR NUMBER 0."""
+    """key_number_match.md section 8.3: an area's WINNING NUMBERS (each, the smallest, the set);
+    without special symbols, each YOUR NUMBER; with decoy weights, the prize below each YOUR NUMBER
+    (the spots are in random order: what one spot promises, every spot does)."""
     aid, cols = area["id"], _key_number_columns(area)
     tests, blocks = [], []
     if "winning_from" not in area:
         win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
-        tests += [(f"{aid}_win_0 (a WINNING NUMBER) against win/lose", win[0]),
-                  (f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win))]
+        tests += [(f"{aid}_win_{i} (a WINNING NUMBER) against win/lose", w) for i, w in enumerate(win)]
+        tests.append((f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win)))
         blocks.append((f"the set of WINNING NUMBERS of area {aid}", win))
-    if f"{aid}_your_0" in cols:
-        tests.append((f"{aid}_your_0 (a YOUR NUMBER) against win/lose", get(f"{aid}_your_0")))
-    if f"{aid}_prize_0" in cols:
-        tests.append((f"{aid}_prize_0 (a prize symbol) against win/lose", get(f"{aid}_prize_0")))
+    for i in range(area["yours"]):
+        if f"{aid}_your_{i}" in cols:
+            tests.append((f"{aid}_your_{i} (a YOUR NUMBER) against win/lose", get(f"{aid}_your_{i}")))
+    for i in range(area["yours"]):
+        if f"{aid}_prize_{i}" in cols:
+            tests.append((f"{aid}_prize_{i} (a prize symbol) against win/lose", get(f"{aid}_prize_{i}")))
     return tests, blocks, []
 
 
 def bonus_reveal(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int],
                  get: Get) -> AreaFeatures:
     """bonus_reveal.md section 8: on tickets that reveal no amount in the area, the picture of
-    spot 0 is drawn the same way for winners and losers (other tickets are left out: code -1)."""
+    each spot is drawn the same way for winners and losers (spot order is random: what spot 0
+    promises, every spot does; other tickets are left out: code -1)."""
     aid = area["id"]
     codes = [get(f"{aid}_spot_{j}").astype(np.int64) for j in range(area["spots"])]
     none_won = np.logical_and.reduce([c < len(area["pictures"]) for c in codes])
-    return [(f"{aid}_spot_0 (a picture) on tickets revealing no amount there, against win/lose",
-             np.where(none_won, codes[0], -1))], [], []
+    return [(f"{aid}_spot_{j} (a picture) on tickets revealing no amount there, against win/lose",
+             np.where(none_won, c, -1)) for j, c in enumerate(codes)], [], []
 
 
 # By style name, looked up with whatever an area's `style` holds (what is no style finds nothing).
 STYLES: dict[object, Feature] = {"match_n": match_n, "key_number_match": key_number_match,
                                  "bonus_reveal": bonus_reveal}
 COLUMNS: dict[object, Callable[[dict[str, Any]], list[str]]] = {
-    "match_n": lambda a: [f"{a['id']}_spot_0"], "key_number_match": _key_number_columns,
+    "match_n": lambda a: [f"{a['id']}_spot_{j}" for j in range(a["spots"])],
+    "key_number_match": _key_number_columns,
     "bonus_reveal": lambda a: [f"{a['id']}_spot_{j}" for j in range(a["spots"])]}
 
 

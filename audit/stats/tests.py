@@ -19,8 +19,8 @@ import numpy as np
 # scipy is imported in the functions that use it: at module level it costs every command (check,
 # generate, ...) 0.8 s at start, and only step 8 needs it.
 
-__all__ = ["Finding", "auc_classifier", "dispersion", "equal_parts", "extreme_position", "histogram",
-           "independence", "runs", "split_mask", "table_test"]
+__all__ = ["Finding", "auc_classifier", "dispersion", "distinct_values", "equal_parts", "extreme_position",
+           "histogram", "histogram_against", "independence", "runs", "split_mask", "table_test"]
 
 MIN_EXPECTED = 5.0  # smallest expected count of a chi-square cell (categories are pooled up to it)
 MIN_RUNS_SIDE = 20  # fewest winners (and losers) for the runs test's normal approximation
@@ -37,6 +37,22 @@ class Finding:
     method: str
     figures: str
     p: float
+
+
+def distinct_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """np.unique(values, return_inverse=True, return_counts=True) without sorting the column: the
+    distinct values by hashing (polars), then each row's index by binary search among them (a pool's
+    columns hold a few dozen distinct values at most)."""
+    import polars as pl
+    if values.dtype.kind in "iu" and len(values) and int(values.min()) >= 0 and int(values.max()) < 1 << 16:
+        counts = np.bincount(values)  # small codes: counted, and looked up in a table
+        distinct = np.flatnonzero(counts)
+        lookup = np.zeros(len(counts), dtype=np.intp)
+        lookup[distinct] = np.arange(len(distinct))
+        return distinct.astype(values.dtype), lookup[values], counts[distinct]
+    distinct = np.sort(pl.Series(values).unique().to_numpy())
+    inverse = np.searchsorted(distinct, values)
+    return distinct, inverse, np.bincount(inverse, minlength=len(distinct))
 
 
 def _p(x: float) -> float:
@@ -68,10 +84,11 @@ def independence(name: str, label: np.ndarray, category: np.ndarray) -> Finding 
     if not len(label):
         return None
     if category.dtype.kind in "iub" and int(category.min()) >= 0 and int(category.max()) < 1 << 16:
-        total = np.bincount(category)  # small codes: counted directly, no sort
-        hit = np.bincount(category[label], minlength=len(total))
+        top = int(category.max()) + 1
+        both = np.bincount(category.astype(np.intp) * 2 + label, minlength=2 * top).reshape(top, 2)  # no sort
+        total, hit = both.sum(axis=1), both[:, 1]
     else:
-        codes, cat = np.unique(category, return_inverse=True)
+        codes, cat, _ = distinct_values(category)
         total = np.bincount(cat, minlength=len(codes))
         hit = np.bincount(cat[label], minlength=len(codes))
     return table_test(name, total, hit)
@@ -112,11 +129,20 @@ def histogram(name: str, per_block: np.ndarray, population: int, successes: int)
     equal size), tails pooled to MIN_EXPECTED, Pearson's chi-square."""
     from scipy import stats
     blocks = len(per_block)
-    size = population // blocks
     if blocks < 2:
         return None
-    ks = np.arange(size + 1)
-    expected = blocks * stats.hypergeom.pmf(ks, population, successes, size)
+    size = population // blocks
+    return histogram_against(name, per_block,
+                             blocks * stats.hypergeom.pmf(np.arange(size + 1), population, successes, size))
+
+
+def histogram_against(name: str, per_block: np.ndarray, expected: np.ndarray) -> Finding | None:
+    """The histogram of per-block counts against `expected` (blocks x the pmf of a block's count,
+    counts 0..size), consecutive counts pooled until each bin expects MIN_EXPECTED, Pearson's chi-square."""
+    from scipy import stats
+    size = len(expected) - 1
+    if len(per_block) < 2:
+        return None
     observed = np.bincount(per_block, minlength=size + 1)[: size + 1].astype(np.float64)
     edges, acc = [], 0.0
     for k in range(size + 1):  # bins of consecutive counts, each expecting at least MIN_EXPECTED
@@ -217,7 +243,7 @@ def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray
     active = [np.zeros(n, dtype=np.int64)]
     width = 1
     for block in blocks:
-        codes, inverse = np.unique(np.concatenate(block), return_inverse=True)
+        codes, inverse, _ = distinct_values(np.concatenate(block))
         active += [width + column for column in inverse.reshape(len(block), n)]
         width += len(codes)
     index = np.stack(active, axis=1)
@@ -228,9 +254,8 @@ def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray
         lookup = np.zeros(space, dtype=np.int64)
         lookup[present] = np.arange(len(present))
         row = lookup[key]
-        first = np.zeros(len(present), dtype=np.int64)
-        first[row[::-1]] = np.arange(n - 1, -1, -1)  # each pattern's first row (later writes win)
-        return index[first], width, row
+        digits = (present[:, None] // width ** np.arange(index.shape[1], dtype=np.int64)) % width
+        return digits, width, row  # each pattern's columns, decoded from its key
     return index, width, np.arange(n)
 
 
@@ -263,23 +288,32 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     label = label.astype(bool)
     index, width, row = _design(blocks)
     train = split_mask(len(label), key)
-    test = ~train
-    y_test = label[test]
-    n1 = int(y_test.sum())
-    n0 = len(y_test) - n1
-    if min(n1, n0, int(label[train].sum()), int((~label[train]).sum())) < MIN_AUC_SIDE:
-        return None
     if len(index) == len(label):  # every row its own pattern: fit on the training rows only
+        test = ~train
+        y_test = label[test]
+        n1 = int(y_test.sum())
+        n0 = len(y_test) - n1
+        if min(n1, n0, int(label[train].sum()), int((~label[train]).sum())) < MIN_AUC_SIDE:
+            return None
         beta = _fit(index[train], width, np.ones(int(train.sum())), label[train].astype(np.float64))
-    else:
-        trials = np.bincount(row[train], minlength=len(index)).astype(np.float64)
-        wins = np.bincount(row[train][label[train]], minlength=len(index)).astype(np.float64)
-        beta = _fit(index, width, trials, wins)
-    score = beta[index].sum(axis=1)[row[test]]
-    ranks = stats.rankdata(score)
-    u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
+        score = beta[index].sum(axis=1)[row[test]]
+        ranks = stats.rankdata(score)
+        u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
+        _, ties = np.unique(score, return_counts=True)
+    else:  # a few patterns: every count in one pass (pattern x train x label), no row is gathered
+        cells = np.bincount(row * 4 + train * 2 + label, minlength=4 * len(index)).reshape(-1, 4)
+        trials, wins = cells[:, 2] + cells[:, 3], cells[:, 3]
+        shown, hits = cells[:, 0] + cells[:, 1], cells[:, 1]
+        n1, n0 = int(hits.sum()), int(cells[:, 0].sum())
+        if min(n1, n0, int(wins.sum()), int(cells[:, 2].sum())) < MIN_AUC_SIDE:
+            return None
+        beta = _fit(index, width, trials.astype(np.float64), wins.astype(np.float64))
+        _, which = np.unique(beta[index].sum(axis=1), return_inverse=True)  # patterns by score
+        ties = np.bincount(which, weights=shown, minlength=int(which.max()) + 1)
+        wins_at = np.bincount(which, weights=hits, minlength=len(ties))
+        mid = np.cumsum(ties) - (ties - 1) / 2.0  # the held-out rows' mid-ranks, score by score
+        u = float((mid * wins_at).sum()) - n1 * (n1 + 1) / 2
     n = n1 + n0
-    _, ties = np.unique(score, return_counts=True)
     tie = float((ties.astype(np.float64) ** 3 - ties).sum())
     var = n1 * n0 / 12 * ((n + 1) - tie / (n * (n - 1)))
     auc = u / (n1 * n0)

@@ -16,14 +16,14 @@ from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from audit.checklist import StepResult
 from audit.stats.positions import BLOCK
-from audit.stats.step import ALPHA, columns_needed, fmt_p, pool_statistics
+from audit.stats.step import ALPHA, columns_needed, fmt_p, pool_alpha, pool_statistics
 from poolgen.errors import RunError
 from poolgen.pdf.report import text as r
 from poolgen.run.folder import RunFolder
 
 __all__ = ["checklist_lines", "statistics_page"]
 
-SUMMARY = re.compile(r"^pool \S+: \d+ tests, ")
+SUMMARY = re.compile(r"^(pool \S+|run): \d+ tests")  # each pool's summary, and the run-level tests'
 
 
 def checklist_lines(step: StepResult) -> tuple[str, ...]:
@@ -47,8 +47,9 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any]) -> list[Flowable]:
     out.append(r.para(
         f"Tests of a uniform shuffle and of the layout contract's no-information promises "
         f"(audit/stats/; docs/statistics.md). Family-wise error {100 * ALPHA:g}% for the run: "
-        f"{100 * ALPHA / pools:.3g}% for this pool (1% split over {pools} pool(s)), with Holm's step-down "
-        f"across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
+        f"{100 * pool_alpha(pools):.3g}% for this pool ({100 * pool_alpha(1):.3g}% split over {pools} "
+        f"pool(s); the rest is the run-level tests' of the top tiers, in verify's step 8), with Holm's "
+        f"step-down across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
     try:
         play = run.parsed.doc.get("play")
         table = run.read(pid, columns_needed(play))

@@ -56,8 +56,8 @@ def test_holm_is_the_step_down_rule(ps, alpha):
 
 
 def test_the_runs_level_is_split_over_its_pools_and_an_unknown_game_gets_no_layout_tests():
-    """pool_statistics at 4 pools holds a pool to 0.25%, Holm's thresholds from there; a game with
-    no layout contract tests says so instead of inventing any."""
+    """pool_statistics at 4 pools holds a pool to 0.1% (0.4% over the pools), Holm's thresholds from
+    there; a game with no layout contract tests says so instead of inventing any."""
     import polars as pl
 
     from audit.read.manifest import Tier
@@ -73,12 +73,12 @@ def test_the_runs_level_is_split_over_its_pools_and_an_unknown_game_gets_no_layo
 
     s = pool_statistics(pl.DataFrame({"prize_cents": prize}), Entry, rules="no_such_game", kind="einstant",
                         per_book=None, pools=4)
-    assert s.alpha == 0.0025 and not s.failed
+    assert s.alpha == 0.001 and not s.failed  # 0.4% for the pools (0.6% for the run-level tests)
     m = len(s.judged)
-    assert sorted(j.threshold for j in s.judged) == sorted(0.0025 / k for k in range(1, m + 1))
+    assert sorted(j.threshold for j in s.judged) == pytest.approx(sorted(0.001 / k for k in range(1, m + 1)))
     assert "layout no-information tests: no contract tests for game rules 'no_such_game'" in s.not_tested
     lines = [line for _, line in pool_lines(s)]
-    assert lines[0].startswith(f"{m} tests, none significant at family-wise 0.25% for this pool (1% over "
+    assert lines[0].startswith(f"{m} tests, none significant at family-wise 0.1% for this pool (0.4% over "
                                "the run's 4 pool(s)), Holm across the pool's tests")
     assert any(line.startswith("winners per block of 1,000 shares: dispersion") for line in lines)
 
@@ -178,10 +178,15 @@ def test_an_honest_full_pool_passes_step_8(base, rules):
     assert step["status"] == "pass" and step["reasons"] == []
     details = step["details"]
     pool = POOLS[rules]
-    assert re.fullmatch(rf"pool {re.escape(pool)}: \d+ tests, none significant at family-wise 1% for this "
-                        r"pool \(1% over the run's 1 pool\(s\)\), Holm across the pool's tests \(smallest "
+    assert re.fullmatch(rf"pool {re.escape(pool)}: \d+ tests, none significant at family-wise 0.4% for this "
+                        r"pool \(0.4% over the run's 1 pool\(s\)\), Holm across the pool's tests \(smallest "
                         r"p = [0-9.e+-]+\)", details[0]), details[0]
-    tests = [d for d in details[1:] if "not tested" not in d]
+    tests = [d for d in details[1:] if "not tested" not in d and d.startswith("pool ")]
+    run = [d for d in details if d.startswith("run: ")]
+    assert re.fullmatch(r"run: \d+ tests of the top tiers, pools combined, 0 significant at family-wise "
+                        r"0.6% for the run's top tiers, weighted Holm \(smallest p = [0-9.e+-]+\)",
+                        run[0]), run[0]
+    assert int(run[0].split()[1]) == len(run) - 1 >= 4
     assert int(details[0].split(": ")[1].split()[0]) == len(tests)
     assert all(re.search(r", p = [0-9.e+-]+$", d) for d in tests)
     kinds = ("winner positions by tenth of the pool (chi-square test of independence, 2 x 10): X2 = ",
@@ -196,7 +201,7 @@ def test_the_text_report_lists_step_8(base):
     result = CliRunner().invoke(app, ["verify", str(honest(base, "happy_holidays")), "--public-key",
                                       str(base["keys"].public)])
     assert result.exit_code == 0
-    assert "  8 statistics    pass  pool p1: 13 tests, none significant at family-wise 1%" in result.stdout
+    assert "  8 statistics    pass  pool p1: 20 tests, none significant at family-wise 0.4%" in result.stdout
 
 
 # ---- biased pools --------------------------------------------------------------------------------
@@ -309,14 +314,15 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
                                       str(base["keys"].public)])
     assert result.exit_code == (1 if biased else 0), result.output
     page = next(p for p in pages(out) if "Pool p1: statistics (verify step 8)" in p)
-    assert ("FAIL: " if biased else "PASS: no test significant (13 tests)") in page
-    lines = step["reasons"] + step["details"][1:]
-    figures = [re.search(r"^.*\): (.*), p = ([0-9.e+-]+)", line) for line in lines
+    assert ("FAIL: " if biased else "PASS: no test significant (20 tests)") in page
+    mine = [line for line in step["reasons"] + step["details"][1:] if line.startswith("pool p1: ")]
+    figures = [re.search(r"^.*\): (.*), p = ([0-9.e+-]+)", line) for line in mine
                if "not tested" not in line]
-    assert len(figures) == 13
+    assert len(figures) == 20  # the pool's (the run-level tests are verify's only)
     for f in figures:
         assert f"{f.group(1)} {f.group(2)} " in page, f.group(0)
-    assert page.count(" FAIL") == (len(step["reasons"]) + 1 if biased else 0)  # and the verdict
+    failed = [line for line in step["reasons"] if line.startswith("pool p1: ")]
+    assert page.count(" FAIL") == (len(failed) + 1 if biased else 0)  # and the verdict
 
 
 def test_a_leaky_first_reveal_of_a_duel_fails_its_style_tests(base, tmp_path):
@@ -341,3 +347,19 @@ def test_a_leaky_first_reveal_of_a_duel_fails_its_style_tests(base, tmp_path):
     assert p_of(reasons, "pool d1.00: first reveal (spot_0) a loss (drawn 1/4 for every share), against "
                          "win/lose (chi-square test of independence, 2 x 2): X2 = ") < 1e-10
     assert p_of(reasons, "pool d1.00: win/lose predicted from whether spot_0 is a loss") < 1e-10
+
+
+def test_step_8_in_the_verify_workers_says_what_it_says_serially(base):
+    """Each pool's part of step 8 runs in the verify worker that read the pool (issue 28); the lines
+    are the serial check_statistics' exactly, run-level tests included."""
+    from audit.read.manifest import Manifest
+    from audit.stats.step import check_statistics
+    from audit.verify import VerifyRequest, verify_run
+
+    run = honest(base, "wild_side")
+    serial = [f"{where}: {line}" for status, line, where in check_statistics(
+        run, Manifest.parse((run / "manifest.json").read_bytes())) if status == "pass"]
+    report = verify_run(VerifyRequest(run=run, public_key=base["keys"].public, workers=2))
+    step = next(s for s in report.steps if s.title == "statistics")
+    assert step.status == "pass" and step.details == serial
+    assert sum(line.startswith("run: ") for line in serial) == 1 + 16  # 4 groups x 4 tests, and the summary

@@ -1,6 +1,6 @@
 """Step 8's no-information features of style-based runs (audit/stats/styles.py, layouts.py), keyed by
-style and computed from the manifest's play entry and the pool's tier counts: match_n's spot 0 among the
-spots that show an amount (docs/styles/match_n.md section 8), the capped case, area_match's first spot,
+style and computed from the manifest's play entry and the pool's tier counts: match_n's every spot among
+the spots that show an amount (docs/styles/match_n.md section 8), the capped case, area_match's first spot,
 and a style without features."""
 
 from __future__ import annotations
@@ -45,14 +45,16 @@ def _multiplier_game(tmp_path, count: int):
 def test_columns_come_from_the_play_entry_not_the_game():
     play = load_spec(spec_path("happy_holidays")).play.document()
     assert layout_columns() == ()  # a run without a play entry: no layout tests
-    assert layout_columns(play) == ("play_spot_0",)
-    assert columns_needed(play) == ["prize_cents", "play_spot_0"]
+    spots = tuple(f"play_spot_{j}" for j in range(6))  # match_n.md section 8: any one spot
+    assert layout_columns(play) == spots
+    assert columns_needed(play) == ["prize_cents", *spots]
 
 
 def test_happy_holidays_spot_0_and_its_classifier():
     found, skipped = _findings(load_spec(spec_path("happy_holidays")), "p1")
-    assert [f.name for f in found] == ["play_spot_0 (one scratched spot) against win/lose",
-                                       "win/lose predicted from play_spot_0"]
+    assert [f.name for f in found] == [
+        *(f"play_spot_{j} (one scratched spot) against win/lose" for j in range(6)),
+        "win/lose predicted from play_spot_0"]
     assert found[0].method == "chi-square test of independence, 2 x 6" and found[0].p > 0.01
     assert skipped == []
 
@@ -66,7 +68,8 @@ def test_a_multiplier_symbol_in_spot_0_is_left_out_of_the_test(tmp_path):
     assert shown > 100  # about 2,000 / 9 of the x2 winners show the 2X in spot 0
     found, skipped = _findings(spec, "p1", table)
     assert [f.name for f in found] == [
-        "bonus_spot_0 (one scratched spot) against win/lose among tickets whose spot 0 shows an amount",
+        *(f"bonus_spot_{j} (one scratched spot) against win/lose among tickets whose spot {j} shows an amount"
+          for j in range(9)),
         "win/lose predicted from bonus_spot_0"]
     assert found[0].method == "chi-square test of independence, 2 x 7"  # the 7 amounts, not the 2X
     assert all(f.p > 0.01 for f in found) and skipped == []
@@ -79,7 +82,7 @@ def test_a_multiplier_symbol_in_spot_0_is_left_out_of_the_test(tmp_path):
         spots[move, 0], spots[move, j] = spots[move, j], spots[move, 0]
     leaky = table.with_columns(pl.Series("bonus_spot_0", spots[:, 0], dtype=pl.UInt8))
     found, _ = _findings(spec, "p1", leaky)
-    assert all(f.p < 1e-10 for f in found)
+    assert found[0].p < 1e-10 and found[-1].p < 1e-10  # spot 0 and its classifier
 
 
 def test_no_promise_when_losers_cannot_match_the_winners(tmp_path):
@@ -96,8 +99,9 @@ def test_every_area_of_a_two_style_game_is_tested():
     spec = load_spec(spec_path("happy_holidays").parent / "examples" / "double_take.toml")
     found, skipped = _findings(spec, "p1")
     assert [f.name for f in found] == [
-        "play_win_0 (a WINNING NUMBER) against win/lose", "smallest WINNING NUMBER of play against win/lose",
-        "bonus_spot_0 (one scratched spot) against win/lose",
+        *(f"play_win_{j} (a WINNING NUMBER) against win/lose" for j in range(3)),
+        "smallest WINNING NUMBER of play against win/lose",
+        *(f"bonus_spot_{j} (one scratched spot) against win/lose" for j in range(6)),
         "win/lose predicted from the set of WINNING NUMBERS of area play and bonus_spot_0"]
     assert skipped == []
 

@@ -1,0 +1,112 @@
+"""Step 8's tests per book (printed games: books of tickets_per_book, ticket number = position mod B)
+or per block of BLOCK shares (eInstants), against an expected distribution given as an input
+(`BookNull`): today a uniform shuffle's (`uniform_null`); a pack-constrained game would pass its own
+(docs/statistics.md section 1).
+
+  - winners per book: the histogram of per-book counts against the null's pmf (chi-square, tails
+    pooled), and their dispersion (sum (x - mean)^2 / var x (books - 1) / books, chi-square, two-sided);
+  - winners by tenth of the ticket number within the book (printed), against the null's share of
+    winners at each ticket number (uniform: every ticket number alike);
+  - prize value per book: Kruskal-Wallis on the prize amounts (ranks, ties corrected) across books,
+    chi-square with books - 1 df, two-sided (rich or poor books, or books evened out);
+  - runs of winners and losers in print order (Wald-Wolfowitz).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from audit.stats.tests import Finding, distinct_values, histogram_against, runs, table_test
+
+__all__ = ["BLOCK", "BookNull", "block_findings", "uniform_null"]
+
+BLOCK = 1_000  # eInstant shares per block in the per-block tests
+PARTS = 10  # parts of the ticket numbers in the within-book test
+
+
+@dataclass(frozen=True)
+class BookNull:
+    """What the expected (null) distribution makes of one book of `size` tickets: P(k winners), k =
+    0..size, and each ticket number's share of the winners (summing to 1)."""
+
+    size: int
+    winners_pmf: np.ndarray
+    ticket_share: np.ndarray
+
+
+def uniform_null(population: int, winners: int, size: int) -> BookNull:
+    """A uniform shuffle: a book's winners are hypergeometric (population, winners, size); every
+    ticket number holds winners alike."""
+    from scipy import stats
+    pmf = stats.hypergeom.pmf(np.arange(size + 1), population, winners, size)
+    return BookNull(size, np.asarray(pmf, dtype=np.float64), np.full(size, 1.0 / size))
+
+
+def _dispersion(name: str, per_block: np.ndarray, null: BookNull, unit: str) -> Finding | None:
+    from scipy import stats
+    blocks = len(per_block)
+    k = np.arange(null.size + 1)
+    mean = float((k * null.winners_pmf).sum())
+    var = float(((k - mean) ** 2 * null.winners_pmf).sum())
+    if blocks < 2 or var <= 0:
+        return None
+    x2 = float(((per_block - mean) ** 2).sum() / var) * (blocks - 1) / blocks
+    df = blocks - 1
+    p = 2 * min(stats.chi2.sf(x2, df), stats.chi2.cdf(x2, df))
+    return Finding(name, "index of dispersion (sum (x - mean)^2 / var, two-sided)",
+                   f"X2 = {x2:.1f}, df = {df} (mean {mean:.2f} per {unit})", float(min(1.0, p)))
+
+
+def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | None:
+    """Kruskal-Wallis of prize amounts across equal blocks, ties corrected, two-sided."""
+    from scipy import stats
+    values = prize[: blocks * size]
+    n = len(values)
+    amounts, inverse, counts = distinct_values(values)
+    if len(amounts) < 2:
+        return None
+    mid = np.cumsum(counts) - (counts - 1) / 2.0  # the mid-rank of each amount
+    ranks = mid[inverse].reshape(blocks, size)
+    sums = ranks.sum(axis=1)
+    h = 12.0 / (n * (n + 1)) * float((sums ** 2).sum()) / size - 3.0 * (n + 1)
+    tie = 1.0 - float((counts.astype(np.float64) ** 3 - counts).sum()) / (n ** 3 - n)
+    h /= tie
+    df = blocks - 1
+    p = 2 * min(stats.chi2.sf(h, df), stats.chi2.cdf(h, df))
+    return Finding(name, "Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), two-sided",
+                   f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
+
+
+def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
+                   null: BookNull | None = None) -> tuple[list[Finding], list[str]]:
+    """Winners and prize value per book (printed) or per block of BLOCK shares (eInstants), winners
+    by ticket number within the book, and runs; `null` the expected distribution (default: uniform)."""
+    win = prize > 0
+    printed = kind == "printed" and bool(per_book)
+    size = per_book if printed and per_book else BLOCK
+    unit = f"book of {size}" if printed else f"block of {size:,} shares"
+    short = unit.split(" of")[0]
+    blocks = len(win) // size
+    found: list[Finding | None] = []
+    skipped = []
+    if blocks >= 2:
+        covered = blocks * size
+        per = win[:covered].reshape(blocks, size).sum(axis=1)
+        expected = null or uniform_null(covered, int(per.sum()), size)
+        found.append(histogram_against(f"winners per {unit}: histogram of {blocks:,} {short}s", per,
+                                       blocks * expected.winners_pmf))
+        found.append(_dispersion(f"winners per {unit}: dispersion", per, expected, short))
+        found.append(_kruskal(f"prize value per {unit}: {blocks:,} {short}s", prize, blocks, size))
+        if printed:
+            number = np.flatnonzero(win[:covered]) % size
+            part = np.arange(size) * PARTS // size
+            share = np.bincount(part, weights=expected.ticket_share, minlength=PARTS)
+            found.append(table_test(f"winners by tenth of the ticket number within the book (0..{size - 1})",
+                                    np.round(share * covered).astype(np.int64),
+                                    np.bincount(number * PARTS // size, minlength=PARTS)))
+    else:
+        skipped.append(f"winners per {unit}: fewer than two {unit}s")
+    found.append(runs("runs of winners and losers in print order", win))
+    return [f for f in found if f is not None], skipped

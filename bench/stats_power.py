@@ -1,0 +1,203 @@
+"""Step 8 against an insider (issue 23): biased pools re-signed with a real key, and honest pools.
+
+    python bench/stats_power.py                 # 20 pools per biased case, 1,000 small honest pools
+    python bench/stats_power.py --pools 5 --honest 200
+
+Each biased pool is a real signed one-pool run (Wild Side p1: 150,000 tickets; Happy Holidays p1:
+300,000), rewritten as an insider holding the signing key would (rows swapped, identity columns
+recomputed from the new order, the printer's files removed, file hash and Merkle root restated,
+the manifest signed again), then verified by `audit.verify.verify_run` with the public key:
+
+  first-20%   all 32 Wild Side prizes of $500+ kept out of the first 20% of print order (each swapped
+              with a loser at a uniformly chosen place in the other 80%);
+  book-end    the same 32 parked in the last 10% of each book's ticket numbers (54..59 of 0..59);
+  spot-3      Happy Holidays, every loser showing its highest amount in play_spot_3 (swapped with the
+              spot that held it: the same multiset, so the same prize).
+
+"refused" means verify fails with step 8 the only failed step; the table names the two tests that
+refused most often. The insider's choices come from numpy's generator seeded by the case number:
+they are the attacker's, not the pool's. Honest: `--honest` small Happy Holidays pools (3,000
+tickets, books of 30, tests/audit/stats/test_false_failure_rate.py's variant), each a one-pool run judged by
+audit.stats.step (pool and run-level tests), and every full pool generated here before it is biased.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from audit.stats.step import pool_statistics, run_statistics  # noqa: E402
+from audit.verify import VerifyRequest, verify_run  # noqa: E402
+from poolgen.files.read import file_entry  # noqa: E402
+from poolgen.files.write import canonical_bytes  # noqa: E402
+from poolgen.loader import load_spec  # noqa: E402
+from poolgen.run.build import build_pool, identity_columns  # noqa: E402
+from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
+from poolgen.run.merkle import root as merkle_root  # noqa: E402
+from poolgen.run.signing import Signer, new_key_pair  # noqa: E402
+from tests.audit.stats.test_false_failure_rate import Entry, small_spec  # noqa: E402
+
+GAME = {"first-20%": "wild_side", "book-end": "wild_side", "spot-3": "happy_holidays"}
+
+
+def seed_of(i: int) -> bytes:
+    return hashlib.sha256(b"poolgen/bench/stats-power/%d" % i).digest()
+
+
+def swap(order: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    order[a], order[b] = b, a.copy()
+
+
+def first_20(t: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
+    prize = t["prize_cents"].to_numpy()
+    cut = t.height // 5
+    early = np.flatnonzero(prize[:cut] >= 50_000)
+    losers = np.flatnonzero(prize[cut:] == 0) + cut
+    order = np.arange(t.height)
+    swap(order, early, rng.choice(losers, len(early), replace=False))
+    return t[order]
+
+
+def book_end(t: pl.DataFrame, rng: np.random.Generator, per_book: int = 60) -> pl.DataFrame:
+    prize = t["prize_cents"].to_numpy()
+    number = np.arange(t.height) % per_book
+    top = np.flatnonzero((prize >= 50_000) & (number < per_book * 9 // 10))
+    losers = np.flatnonzero((prize == 0) & (number >= per_book * 9 // 10))
+    order = np.arange(t.height)
+    swap(order, top, rng.choice(losers, len(top), replace=False))
+    return t[order]
+
+
+def spot_3(t: pl.DataFrame, play: dict) -> pl.DataFrame:
+    area = next(a for a in play["areas"] if a["id"] == "play")
+    cents = np.array([p["cents"] for p in area["prizes"]])
+    spots = np.stack([t[f"play_spot_{j}"].to_numpy() for j in range(area["spots"])], axis=1).astype(np.int64)
+    value = cents[spots] * 64 + spots  # the highest amount; equal amounts: the higher code
+    best = value.argmax(axis=1)
+    rows = np.flatnonzero(t["prize_cents"].to_numpy() == 0)
+    held = spots[rows, best[rows]]
+    spots[rows, best[rows]] = spots[rows, 3]
+    spots[rows, 3] = held
+    return t.with_columns(*(pl.Series(f"play_spot_{j}", spots[:, j], dtype=t[f"play_spot_{j}"].dtype)
+                            for j in range(area["spots"])))
+
+
+def rewrite(run: Path, spec, pool_id: str, seed: bytes, signer: Signer, change) -> None:
+    path = next(run.glob("pool-*.parquet"))
+    table = change(pl.read_parquet(path))
+    table = table.with_columns(list(identity_columns(spec, spec.pool(pool_id), seed).values()))
+    table.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["pools"][0]["file"] = file_entry(path)
+    doc["pools"][0]["merkle"]["root"] = merkle_root(table).hex()
+    for f in doc.pop("deliverables", []):  # the printer's files would tell too (step 9)
+        if f["role"] != "pool":
+            (run / f["name"]).unlink()
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    signer.sign_run(run)
+
+
+def short(name: str) -> str:
+    """A test's name without its method and figures."""
+    found = re.match(r"(.*?) \((exact|chi-square|Kruskal|index|logistic|Wald)", name)
+    return found.group(1) if found else name
+
+
+def judge(run: Path, public: Path) -> tuple[bool, bool, list[str]]:
+    """(refused by step 8 alone, any other step failed, the failing tests' names)."""
+    report = verify_run(VerifyRequest(run=run, public_key=public))
+    failed = [s.step for s in report.steps if s.status == "fail"]
+    stats = next(s for s in report.steps if s.title == "statistics")
+    names = [short(reason.split(": ", 1)[1]) for reason in stats.reasons]
+    others = [s for s in failed if s != stats.step]
+    return stats.status == "fail" and not others, bool(others), names
+
+
+def full_cases(n: int, tmp: Path) -> None:
+    keys = new_key_pair(tmp / "keys")
+    signer = Signer.from_file(keys.private)
+    tally: dict[str, list] = {case: [0, Counter(), 0] for case in GAME}
+    honest = [0, 0]
+    for game in ("wild_side", "happy_holidays"):
+        spec = load_spec(ROOT / "specs" / f"{game}.toml")
+        for i in range(n):
+            seed = seed_of(i)
+            run = generate(GenerateRequest(spec, seed, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs",
+                                           run_id=f"{game}-{i}", pool_ids=["p1"],
+                                           signature=signer.manifest_entry()), finish=signer.sign_run).folder
+            ok, other, _ = judge(run, keys.public)
+            honest[0] += 1
+            honest[1] += ok or other
+            play = spec.play.document()
+            for case in (c for c, g in GAME.items() if g == game):
+                biased = tmp / f"{case}-{i}"
+                shutil.copytree(run, biased)
+                rng = np.random.default_rng(i)  # the insider's choices
+                change = {"first-20%": lambda t, rng=rng: first_20(t, rng),
+                          "book-end": lambda t, rng=rng: book_end(t, rng),
+                          "spot-3": lambda t, play=play: spot_3(t, play)}[case]
+                rewrite(biased, spec, "p1", seed, signer, change)
+                refused, other, names = judge(biased, keys.public)
+                tally[case][0] += refused
+                tally[case][2] += other
+                tally[case][1].update(names)
+                shutil.rmtree(biased)
+            shutil.rmtree(run)
+            print(f"  {game} {i + 1}/{n}", file=sys.stderr, flush=True)
+    print("| case | refused by step 8 | other steps failed | tests that refused most often |")
+    print("|---|---|---|---|")
+    for case, (refused, names, other) in tally.items():
+        common = names.most_common(2)
+        top = "; ".join(f"{name} ({k}/{n})" for name, k in common) or "-"
+        print(f"| {case} | {refused}/{n} | {other} | {top} |")
+    print(f"| honest full pools (before biasing) | {honest[1]}/{honest[0]} | | |")
+
+
+def honest_small(n: int, tmp: Path) -> None:
+    spec = small_spec(tmp)
+    pool, play = spec.pools[0], spec.play.document()
+    refused = Counter()
+    failed_runs = 0
+    for i in range(n):
+        seed = hashlib.sha256(b"poolgen/bench/stats-honest/%d" % i).digest()
+        table = build_pool(spec, pool, seed)
+        s = pool_statistics(table, Entry(pool, seed), rules=spec.id, kind=spec.kind,
+                            per_book=spec.tickets_per_book, pools=1, play=play)
+        r = run_statistics([s.top] if s.top else [], 1)
+        failed_runs += bool(s.failed or r.failed)
+        refused.update(short(j.finding.name) for j in s.failed + r.failed)
+    print(f"| honest small Happy Holidays pools (3,000 tickets) | {failed_runs}/{n} = "
+          f"{100 * failed_runs / n:.2f}% | | {dict(refused)} |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pools", type=int, default=20, help="biased full pools per case")
+    ap.add_argument("--honest", type=int, default=1000, help="small honest pools")
+    args = ap.parse_args()
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.pools:
+            full_cases(args.pools, Path(tmp))
+        if args.honest:
+            honest_small(args.honest, Path(tmp))
+    print(f"({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
