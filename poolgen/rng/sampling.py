@@ -9,6 +9,10 @@
   again. Conditioned on distinct keys every ordering is equally likely, so the result is exactly
   uniform, and unique, so it does not depend on the sort algorithm. (The chance of a redraw for
   n = 1,000,000 is about 2.7e-8.)
+- `big_integers(stream, bound, count)`: `count` uniform Python integers in [0, bound) for a bound of
+  any size, by the same mask-and-reject rule on whole numbers of w = ceil(bits / 64) words (word i
+  is bits 64i .. 64i + 63 of the candidate); rejected slots are redrawn, in slot order, from further
+  words.
 - `row_permutations(stream, rows, k)`: one independent uniform permutation of range(k) per row,
   by the same keys-and-sort rule applied to each row (for a few columns the sort is done by counting
   each key's rank, which gives the same permutations from the same keys).
@@ -150,3 +154,28 @@ def row_permutations(stream: Stream, rows: int, k: int) -> np.ndarray:
     if k <= _RANK_UP_TO:
         return _ranked_keys(stream, rows, k)
     return _sort_keys(stream, (rows, k)).astype(np.int64, copy=False)
+
+
+def big_integers(stream: Stream, bound: int, count: int) -> list[int]:
+    """`count` uniform integers in [0, bound) as Python ints, for a bound of any size."""
+    if bound < 1:
+        raise ValueError("the bound must be at least 1")
+    bits = (bound - 1).bit_length()
+    per = max(1, -(-bits // 64))
+    mask = (1 << bits) - 1
+    out = [0] * count
+    todo = list(range(count))
+    while todo:
+        words = stream.words(per * len(todo)).tolist()
+        again = []
+        for k, slot in enumerate(todo):
+            value = 0
+            for i in range(per):
+                value |= int(words[k * per + i]) << (64 * i)
+            value &= mask
+            if value < bound:
+                out[slot] = value
+            else:
+                again.append(slot)
+        todo = again
+    return out
