@@ -87,11 +87,13 @@ def build_pool(game: Game, pool: Pool, seed: bytes) -> pl.DataFrame:
     with ThreadPoolExecutor(max_workers=1) as worker:
         common = worker.submit(_common_columns, game, pool, seed, tiers)
         stream = derive_stream(seed, *stream_label(game.id, pool.id, "layout"))
-        layout = separate_neighbours(game, pool, tiers, game.play.lay_out(game, pool, tiers, stream), stream)
+        layout = game.play.lay_out(game, pool, tiers, stream)
         columns = common.result()
+        for name in layout:
+            if name in columns:
+                raise ValueError(f"layout column {name!r} clashes with a pool column")
+        layout = separate_neighbours(game, pool, tiers, layout, stream)
     for name, values in layout.items():
-        if name in columns:
-            raise ValueError(f"layout column {name!r} clashes with a pool column")
         columns[name] = pl.Series(name, values)
     return pl.DataFrame(list(columns.values()))
 
