@@ -21,11 +21,19 @@ import numpy as np
 from poolgen.rng import Stream, integers
 from poolgen.run.packs.composition import Rules
 
-__all__ = ["BATCH", "DESCENT_SWEEPS", "MIX_SWEEPS", "mix"]
+__all__ = ["BATCH", "DESCENT_SWEEPS", "MIX_SWEEPS", "NoArrangement", "broken", "mix", "valid_start"]
 
 BATCH = 65_536
 MIX_SWEEPS = 6  # proposals per ticket after the descent
 DESCENT_SWEEPS = 200  # the descent gives up (an error) after this many proposals per ticket
+
+
+class NoArrangement(RuntimeError):
+    """The descent found no sequence meeting every parameter; `short` names what packs still break."""
+
+    def __init__(self, why: str, short: list[str]) -> None:
+        super().__init__(why)
+        self.short = short
 
 
 class _State:
@@ -126,8 +134,9 @@ def _descend(stream: Stream, s: _State) -> None:
         if not bad:
             return
         if budget <= 0:
-            raise RuntimeError(f"no arrangement meeting the pack parameters found after {DESCENT_SWEEPS} "
-                               f"proposals per ticket ({len(bad):,} packs still short)")
+            raise NoArrangement(f"no arrangement meeting the pack parameters found after "
+                                f"{DESCENT_SWEEPS} proposals per ticket ({len(bad):,} packs still short)",
+                                broken(s, bad))
         k = min(BATCH, budget)
         budget -= k
         pack = integers(stream, len(bad), size=k).tolist()
@@ -137,6 +146,29 @@ def _descend(stream: Stream, s: _State) -> None:
             i = bad[b] * r.m + a
             if i // r.m != j // r.m:
                 s.move(i, j, keep_valid=False)
+
+
+def broken(s: _State, packs: list[int]) -> list[str]:
+    """Which parameters (by name) the given packs break."""
+    r, out = s.r, []
+    if any(s.w[b] < r.lo for b in packs):
+        out.append("min_winners")
+    if any(s.w[b] > r.hi for b in packs):
+        out.append("max_winners")
+    if r.min_cents is not None and any(s.v[b] < r.min_cents for b in packs):
+        out.append("min_prize_value")
+    out += [f"caps[{c}]" for c, (_, most) in enumerate(r.caps) if any(s.c[b][c] > most for b in packs)]
+    if any(s.conf[b] for b in packs):
+        out.append("spacing")
+    return out
+
+
+def valid_start(stream: Stream, rules: Rules, start: np.ndarray) -> np.ndarray:
+    """A sequence meeting every parameter, found by the descent from `start` (NoArrangement if none
+    is found): `poolgen check` shows one exists this way."""
+    s = _State(rules, [int(t) for t in start])
+    _descend(stream, s)
+    return np.asarray(s.labels, dtype=np.int16)
 
 
 def mix(stream: Stream, rules: Rules, start: np.ndarray) -> np.ndarray:
