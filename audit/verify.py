@@ -9,9 +9,10 @@
         every Merkle salt 32 hex digits and a sample of them distinct (that they are random bits
         from the seed only step 7 can prove);
     (4) every ticket's layout evaluates, with audit.styles from the manifest's `play` entry (a run
-        without one is refused), to the prize stored with it;
+        without one is refused), to the prize stored with it; printed runs: no two consecutive
+        tickets of a pack with identical play data (audit/steps/packs.py);
     (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
-        a spec, the spec; the spec's SHA-256 must be the manifest's);
+        a spec, the spec; the spec's SHA-256 must be the manifest's; every pack meets its `[packs]`);
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
         file byte for byte (audit/steps/reproduction.py; the generator is passed in, never imported); with a
@@ -46,6 +47,7 @@ from audit.interrupts import deferred, starting_workers, stop, worker_init
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.specs import read_spec
+from audit.read.specs.packs import DEFAULT_RULES, read_packs
 from audit.stats.step import check_statistics
 from audit.steps.books import check_book_numbers
 from audit.steps.ceremony import ceremony_seed, read_ceremony
@@ -55,6 +57,7 @@ from audit.steps.files import check_file, check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
 from audit.steps.layouts import check_layouts
 from audit.steps.merkle_roots import check_merkle
+from audit.steps.packs import pack_outcomes
 from audit.steps.reproduction import Regenerate, check_commitment, check_reproduction, read_seed
 
 __all__ = ["Report", "StepResult", "VerifyRequest", "attempt", "check_complete", "check_run_identities",
@@ -156,6 +159,12 @@ def verify_run(request: VerifyRequest) -> Report:
     data = read_manifest_bytes(folder / MANIFEST)
     key = load_public_key(r.public_key) if r.public_key is not None else None
     spec = read_spec(r.spec) if r.spec is not None else None
+    packs = DEFAULT_RULES
+    if spec is not None and spec.doc.get("format") == 2:
+        try:
+            packs = read_packs(spec.doc)
+        except (KeyError, TypeError, UnusableInput) as exc:
+            raise UnusableInput(f"{r.spec}: {exc}") from None
     seed = None
     if r.seed_file is not None and r.ceremony is not None:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
@@ -206,6 +215,8 @@ def verify_run(request: VerifyRequest) -> Report:
     if manifest.kind == "printed":
         step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
                                              manifest.tickets_per_book))
+        for which, verdict, said, pool_id in pack_outcomes(folder, manifest, packs, spec is not None):
+            step[which].add(verdict, said, pool_id)
 
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
     if spec is not None:
@@ -213,7 +224,7 @@ def verify_run(request: VerifyRequest) -> Report:
     else:
         step[Step.FIGURES].add("pass", "no --spec given: checked against the manifest only")
 
-    for status, message, where in check_statistics(folder, manifest):
+    for status, message, where in check_statistics(folder, manifest, packs if spec is not None else None):
         step[Step.STATISTICS].add(status, message, where)
     for status, message in check_deliverables(folder, manifest, keys, spec):
         step[Step.DELIVERABLES].add(status, message)

@@ -30,9 +30,11 @@ from typing import Any
 import polars as pl
 
 from audit.read.manifest import Manifest, PoolEntry
+from audit.read.specs.packs import PackRules
 from audit.stats.layouts import layout_columns, layout_findings
+from audit.stats.packs import pack_block_findings
 from audit.stats.positions import block_findings, position_findings
-from audit.stats.tests import Finding
+from audit.stats.tests import Finding, runs
 
 __all__ = ["ALPHA", "Judged", "PoolStatistics", "check_statistics", "columns_needed", "fmt_p", "holm",
            "pool_lines", "pool_statistics"]
@@ -92,13 +94,20 @@ def columns_needed(play: dict[str, Any] | None = None) -> list[str]:
 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
-                    pools: int, play: dict[str, Any] | None = None) -> PoolStatistics:
+                    pools: int, play: dict[str, Any] | None = None,
+                    packs: PackRules | None = None) -> PoolStatistics:
     """Every test of one pool, judged by Holm at ALPHA / pools. `table` holds columns_needed(play)
-    in stored (print) order; `play` is the manifest's play entry of a play-style game."""
+    in stored (print) order; `play` is the manifest's play entry of a play-style game; `packs` the
+    spec's pack parameters, if any constrain the packs (audit/stats/packs.py)."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     found, skipped = position_findings(prize, pool)
-    more, why = block_findings(win, kind, per_book)
+    if packs is not None and packs.composition and kind == "printed" and per_book:
+        more, why = pack_block_findings(win, per_book, packs)
+        ran = runs("runs of winners and losers in print order", win)
+        more += [ran] if ran is not None else []
+    else:
+        more, why = block_findings(win, kind, per_book)
     found, skipped = found + more, skipped + why
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
@@ -127,8 +136,10 @@ def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
     return out
 
 
-def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, str | None]]:
-    """(8) every pool's statistics: (status, message, where) lines for the step's report."""
+def check_statistics(folder: Path, manifest: Manifest,
+                     packs: PackRules | None = None) -> list[tuple[str, str, str | None]]:
+    """(8) every pool's statistics: (status, message, where) lines for the step's report; `packs`:
+    the spec's pack parameters (None without a spec)."""
     out: list[tuple[str, str, str | None]] = []
     pools = len(manifest.pools)
     play = manifest.doc.get("play")
@@ -143,7 +154,8 @@ def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, s
             continue
         try:
             result = pool_statistics(table, pool, rules=manifest.rules, kind=manifest.kind,
-                                     per_book=manifest.tickets_per_book, pools=pools, play=play)
+                                     per_book=manifest.tickets_per_book, pools=pools, play=play,
+                                     packs=packs)
         except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
             out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", where))
             continue
