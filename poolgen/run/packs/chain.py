@@ -8,7 +8,9 @@ distribution over valid sequences stationary; moves inside a pack are left to th
 
 1. Descent (only when the start breaks a parameter): i in a pack that breaks one (a uniform pack
    of those breaking at the batch's start, a uniform ticket in it), j anywhere; a move is kept when
-   it does not increase the total shortfall. This only finds a valid start.
+   it does not increase the two packs' shortfall; a batch (at most n proposals) ends early when the
+   shortfall of the packs that broke a parameter at its start reaches 0. This only finds a valid
+   start.
 2. Mixing: MIX_SWEEPS x n proposals from the valid start, each kept iff both packs stay valid.
 The result is approximately, not exactly, uniform: the distance after MIX_SWEEPS sweeps is measured
 in tests/poolgen/run/test_packs_uniform.py.
@@ -137,15 +139,20 @@ def _descend(stream: Stream, s: _State) -> None:
             raise NoArrangement(f"no arrangement meeting the pack parameters found after "
                                 f"{DESCENT_SWEEPS} proposals per ticket ({len(bad):,} packs still short)",
                                 broken(s, bad))
-        k = min(BATCH, budget)
+        k = min(BATCH, budget, n)
         budget -= k
         pack = integers(stream, len(bad), size=k).tolist()
         at = integers(stream, r.m, size=k).tolist()
         other = integers(stream, n, size=k).tolist()
+        short = sum(s.of(b) for b in bad)
         for b, a, j in zip(pack, at, other, strict=True):
             i = bad[b] * r.m + a
             if i // r.m != j // r.m:
-                s.move(i, j, keep_valid=False)
+                before = s.of(i // r.m) + s.of(j // r.m)
+                if s.move(i, j, keep_valid=False):
+                    short += s.of(i // r.m) + s.of(j // r.m) - before
+                    if short <= 0:
+                        break
 
 
 def broken(s: _State, packs: list[int]) -> list[str]:
