@@ -6,8 +6,8 @@ With them, the target is the uniform distribution over the tier sequences that m
 - winners per pack only (`min_winners`, `max_winners`): exact. The winners per pack W_1..W_B are
   drawn with P(W) proportional to prod C(m, W_b) on [lo, hi] with sum W_b = W (every valid sequence
   counted once) by exact probabilistic divide-and-conquer: W_1..W_{B-1} independent with integer
-  weights C(m, w) a^w b^(hi-w) (a tilt a/b that only changes the speed), W_B the rest, accepted with
-  probability weight(W_B) / max weight; then the winners' tiers a uniform permutation over the
+  weights C(m, w) a^w b^(hi-w) (a tilt a/b, `tilt`, that only changes the speed), W_B the rest,
+  accepted with probability weight(W_B) / max weight; then the winners' tiers a uniform permutation over the
   winner slots in book order, and each pack's order a uniform permutation (`arrange_winners`).
 - any other parameter (prize value, caps, spacing): a Metropolis chain on the sequence whose
   stationary law is that uniform distribution (poolgen/run/packs/chain.py), then each pack's order
@@ -18,15 +18,13 @@ All from the pool's "order" stream; `poolgen.run.packs.arrange` chooses between 
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate
 
 import numpy as np
 
 from poolgen.game.model import Game, Pool, Printed
-from poolgen.rng import Stream, big_integers, permutation, row_permutations
+from poolgen.rng import Stream, Weights, big_integers, permutation, row_permutations
 
 __all__ = ["Rules", "arrange_winners", "ordered", "rules_for", "spacing_ok", "tilt", "winners_per_pack"]
 
@@ -64,23 +62,29 @@ def rules_for(game: Game, pool: Pool) -> Rules | None:
                  spacing=tuple((frozenset(index[t] for t in s.tiers), s.min_distance) for s in p.spacing))
 
 
+TILT_BITS = 20  # the tilt is u / 2**TILT_BITS for a whole u
+
+
 def tilt(m: int, books: int, total: int, lo: int, hi: int) -> Fraction:
-    """A tilt x making the mean of C(m, w) x^w on [lo, hi] about total / books (speed only)."""
-    target = total / books
-    ws = range(lo, hi + 1)
-    logc = [math.lgamma(m + 1) - math.lgamma(w + 1) - math.lgamma(m - w + 1) for w in ws]
+    """The tilt x = u / 2**TILT_BITS, u the largest whole number (at least 1) with the mean of
+    C(m, w) x^w on [lo, hi] at most total / books: found by bisection in exact integer arithmetic
+    (no floating point, so every engine finds the same u). It changes only the speed."""
+    # the sign of sum over w of (w books - total) C(m, w) u^w 2^(TILT_BITS (hi - w)), by Horner's rule
+    coef = [((w * books - total) * math.comb(m, w)) << (TILT_BITS * (hi - w)) for w in range(lo, hi + 1)]
 
-    def mean(t: float) -> float:
-        e = [c + w * t for c, w in zip(logc, ws, strict=True)]
-        top = max(e)
-        p = [math.exp(x - top) for x in e]
-        return sum(w * q for w, q in zip(ws, p, strict=True)) / sum(p)
+    def above(u: int) -> bool:  # whether the mean at u / 2**TILT_BITS exceeds total / books
+        acc = 0
+        for c in reversed(coef):  # acc = sum of coef[w - lo] u^(w - lo), highest power first
+            acc = acc * u + c
+        return acc > 0
 
-    a, b = -60.0, 60.0
-    for _ in range(100):
-        mid = (a + b) / 2
-        a, b = (mid, b) if mean(mid) < target else (a, mid)
-    return Fraction(math.exp((a + b) / 2)).limit_denominator(10**6)
+    low, high = 1, 1 << 62
+    if above(low):
+        return Fraction(1, 1 << TILT_BITS)
+    while high - low > 1:  # above(low) is false; above(high) is true or high is the cap
+        mid = (low + high) // 2
+        low, high = (low, mid) if above(mid) else (mid, high)
+    return Fraction(low, 1 << TILT_BITS)
 
 
 def winners_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: int) -> list[int]:
@@ -92,10 +96,9 @@ def winners_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi
     x = tilt(m, books, total, lo, hi)
     a, b = x.numerator, x.denominator
     weight = [math.comb(m, w) * a**w * b**(hi - w) for w in range(lo, hi + 1)]
-    cum = list(accumulate(weight))
-    top = max(weight)
+    top, table = max(weight), Weights(weight)
     while True:
-        draws = [lo + bisect_right(cum, u) for u in big_integers(stream, cum[-1], books - 1)]
+        draws = (lo + table.choices(stream, books - 1)).tolist()
         last = total - sum(draws)
         if lo <= last <= hi and big_integers(stream, top, 1)[0] < weight[last - lo]:
             return [*draws, last]
