@@ -95,10 +95,11 @@ def _possible(game: Game, pool: Pool, rules: Rules) -> str:
 
 
 def check_packs(game: Game, result: GameCheck) -> None:
-    """Notes on the neighbour rule and on what each parameter does to each distinct pool."""
+    """Notes on the neighbour rule and on what each parameter does to each distinct pool (none for a
+    game with the default rule alone)."""
     packs = game.packs
-    if packs.neighbours is None:
-        return
+    if packs.neighbours is None or (packs.neighbours == "within packs" and not packs.composition):
+        return  # the default rule of every printed game goes without saying (docs/new-game.md, 2b)
     result.notes.append(f"{game.name}: consecutive tickets of a pack never show identical play data"
                         + (", nor the last of a pack and the first of the next" if packs.neighbours ==
                            "across packs" else "") + " (a run holding a pair is laid out again)")
