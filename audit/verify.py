@@ -163,8 +163,8 @@ def verify_run(request: VerifyRequest) -> Report:
     if spec is not None and spec.doc.get("format") == 2:
         try:
             packs = read_packs(spec.doc)
-        except (KeyError, TypeError, UnusableInput) as exc:
-            raise UnusableInput(f"{r.spec}: {exc}") from None
+        except (KeyError, TypeError, AttributeError, ValueError, UnusableInput) as exc:
+            raise UnusableInput(f"{r.spec}: [packs] cannot be read: {exc}") from None
     seed = None
     if r.seed_file is not None and r.ceremony is not None:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")

@@ -18,7 +18,7 @@ __all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "rules_for", 
 def start(stream: Stream, rules: Rules) -> np.ndarray:
     """The chain's start: the exact draw under the winners parameters, or the plain shuffle."""
     if rules.lo > 0 or rules.hi < rules.m:
-        return arrange_winners(stream, rules).reshape(-1)
+        return arrange_winners(stream, rules, spaced=False).reshape(-1)
     base = np.repeat(np.arange(len(rules.counts), dtype=np.int16), rules.counts)
     shuffled: np.ndarray = base[permutation(stream, base.size)]
     return shuffled

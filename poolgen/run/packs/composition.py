@@ -124,10 +124,13 @@ def spacing_ok(rules: Rules, packs: np.ndarray) -> np.ndarray:
     return ok
 
 
-def ordered(stream: Stream, rules: Rules, content: np.ndarray) -> np.ndarray:
+def ordered(stream: Stream, rules: Rules, content: np.ndarray, spaced: bool = True) -> np.ndarray:
     """Each pack's tickets in a uniform order among those meeting the spacing rules (rejection,
-    pack by pack: packs still failing are redrawn together, in pack order)."""
+    pack by pack: packs still failing are redrawn together, in pack order); with `spaced` False, in
+    a uniform order. Every pack's content must have an order meeting the rules."""
     out = np.take_along_axis(content, row_permutations(stream, rules.books, rules.m), axis=1)
+    if not spaced:
+        return out
     bad = np.flatnonzero(~spacing_ok(rules, out))
     while bad.size:
         out[bad] = np.take_along_axis(content[bad], row_permutations(stream, bad.size, rules.m), axis=1)
@@ -135,7 +138,8 @@ def ordered(stream: Stream, rules: Rules, content: np.ndarray) -> np.ndarray:
     return out
 
 
-def arrange_winners(stream: Stream, rules: Rules) -> np.ndarray:
-    """The exact draw under min/max winners only, as (books, m) tier indices."""
+def arrange_winners(stream: Stream, rules: Rules, spaced: bool = True) -> np.ndarray:
+    """The exact draw under min/max winners only, as (books, m) tier indices (`spaced` False: the
+    chain's start, whose orders ignore the spacing rules)."""
     per_pack = winners_per_pack(stream, rules.m, rules.books, sum(rules.counts[1:]), rules.lo, rules.hi)
-    return ordered(stream, rules, _winner_content(stream, rules, per_pack))
+    return ordered(stream, rules, _winner_content(stream, rules, per_pack), spaced)
