@@ -27,6 +27,8 @@ SHARED_COLUMNS = {"position", "ticket", "book", "ticket_no", "serial", "tier", "
 
 def check_neighbours(table: pl.DataFrame, per_book: int, rules: PackRules) -> str:
     """(4) no identical play data on consecutive tickets of a pack (or pool, across packs)."""
+    if not rules.neighbours:
+        return "the spec turns the neighbour rule off (packs.neighbours = \"off\")"
     layout = [c for c in table.columns if c not in SHARED_COLUMNS]
     n = table.height
     if not layout or n < 2:

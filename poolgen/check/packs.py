@@ -4,6 +4,7 @@ The loader refused what no pool could meet by counting (poolgen/loader/packs.py)
 - how much each parameter constrains it: the share of packs a plain uniform shuffle would leave
   breaking it (exact: hypergeometric for winners, caps and spacing; for the prize value the
   multivariate hypergeometric of one pack, tier by tier);
+- that the neighbour rule can be drawn: every tier's layouts vary enough (`check_layouts_vary`);
 - proof that the parameters together are possible: under winners only, the counts above suffice;
   otherwise the chain's descent (poolgen/run/packs/chain.py) exhibits one pool meeting them all,
   from a fixed public check stream (nothing of a run's seed). If it finds none, check refuses the
@@ -19,15 +20,39 @@ from scipy.stats import hypergeom
 
 from poolgen.check.figures import GameCheck
 from poolgen.errors import SpecError
-from poolgen.game.model import Game, Pool
+from poolgen.game.model import Game, Pool, Printed
 from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
 from poolgen.run.packs import NoArrangement, Rules, rules_for, start, valid_start
 
-__all__ = ["check_packs", "share_breaking"]
+__all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
 
 CHECK_SEED = bytes(32)  # public: check's proof of possibility decides no outcome
+PROBE_PAIRS = 256  # pairs of one tier's layouts drawn to see how often two match
+SLOWEST = 0.01  # the least chance, for a whole pack of one tier, of a draw without identical neighbours
+
+
+def check_layouts_vary(game: Game, per_book: int) -> None:
+    """Refuse (one line naming packs.neighbours) a game whose tiers have too few layouts for the
+    neighbour rule: of PROBE_PAIRS pairs of one tier's layouts from a fixed public stream, k match;
+    the rule is refused when (1 - (k + 1) / PROBE_PAIRS) ** (per_book - 1) < SLOWEST, i.e. when even
+    a pack of that tier alone would be drawn again more than about 100 times on average."""
+    pool = game.pools[0]
+    stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
+    for i, tier in enumerate(pool.tiers):
+        if max(p.tiers[i].count for p in game.pools) < 2:
+            continue  # a tier with at most one ticket a pool has no neighbour of its own tier
+        layout = game.play.lay_out(game, pool, np.full(2 * PROBE_PAIRS, i, dtype=np.int16), stream)
+        same = np.ones(PROBE_PAIRS, dtype=bool)
+        for values in layout.values():
+            same &= values[0::2] == values[1::2]
+        k = int(same.sum())
+        if (1 - (k + 1) / PROBE_PAIRS) ** (per_book - 1) < SLOWEST:
+            raise SpecError(f"{game.path.name}: packs.neighbours: tier {tier.id}: {k} of {PROBE_PAIRS} pairs "
+                            f"of its layouts drawn at random are identical, too many to keep the neighbours "
+                            f"of a pack of {per_book} apart; write neighbours = \"off\" in [packs] (or give "
+                            "the tier more varied layouts)")
 
 
 def _value_short(rules: Rules) -> float:
@@ -98,11 +123,18 @@ def check_packs(game: Game, result: GameCheck) -> None:
     """Notes on the neighbour rule and on what each parameter does to each distinct pool (none for a
     game with the default rule alone)."""
     packs = game.packs
-    if packs.neighbours is None or (packs.neighbours == "within packs" and not packs.composition):
+    if not isinstance(game.sales, Printed):
+        return
+    if packs.neighbours is None:
+        result.notes.append(f"{game.name}: the neighbour rule is off (packs.neighbours = \"off\")")
+    else:
+        check_layouts_vary(game, game.sales.tickets_per_book)
+    if packs.neighbours in (None, "within packs") and not packs.composition:
         return  # the default rule of every printed game goes without saying (docs/new-game.md, 2b)
-    result.notes.append(f"{game.name}: consecutive tickets of a pack never show identical play data"
-                        + (", nor the last of a pack and the first of the next" if packs.neighbours ==
-                           "across packs" else "") + " (a run holding a pair is laid out again)")
+    if packs.neighbours is not None:
+        result.notes.append(f"{game.name}: consecutive tickets of a pack never show identical play data"
+                            + (", nor the last of a pack and the first of the next" if packs.neighbours ==
+                               "across packs" else "") + " (a run holding a pair is laid out again)")
     seen: set[tuple[tuple[int, ...], int | None]] = set()
     for pool in game.pools:
         rules = rules_for(game, pool)

@@ -38,7 +38,8 @@ class Spacing:
 
 @dataclass(frozen=True)
 class Packs:
-    """The parameters; `neighbours` is None only for eInstants (no packs, no rule)."""
+    """The parameters; `neighbours` is None for eInstants (no packs) and for a printed game whose
+    spec says `neighbours = "off"` (its tiers have too few layouts for the rule)."""
 
     neighbours: Neighbours | None = None
     min_winners: int | None = None

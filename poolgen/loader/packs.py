@@ -2,7 +2,7 @@
 the game's tiers, and proved possible for every pool, or refused in one line naming the field.
 
     [packs]
-    neighbours = "within packs"      # default; or "across packs"
+    neighbours = "within packs"      # default; or "across packs", or "off" (layouts too few)
     min_winners = 80                 # winners per pack, at least / at most
     max_winners = 110
     min_prize_value = "150.00"       # prizes per pack, at least
@@ -26,7 +26,8 @@ from poolgen.money import fmt_cents
 __all__ = ["read_packs"]
 
 _PACKS = {"neighbours", "min_winners", "max_winners", "min_prize_value", "caps", "spacing"}
-_NEIGHBOURS: dict[str, Neighbours] = {"within packs": "within packs", "across packs": "across packs"}
+_NEIGHBOURS: dict[str, Neighbours | None] = {"within packs": "within packs", "across packs": "across packs",
+                                             "off": None}
 
 
 def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book: int,
@@ -38,7 +39,8 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
     r.known(raw, "packs", _PACKS)
     written = r.get(raw, "neighbours", "packs", str, required=False) or "within packs"
     if written not in _NEIGHBOURS:
-        raise r.fail("packs.neighbours", f"must be \"within packs\" or \"across packs\", not {written!r}")
+        raise r.fail("packs.neighbours", f"must be \"within packs\", \"across packs\" or \"off\", "
+                                         f"not {written!r}")
     lo = _whole(r, raw, "min_winners", per_book)
     hi = _whole(r, raw, "max_winners", per_book)
     if lo is not None and hi is not None and lo > hi:

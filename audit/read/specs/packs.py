@@ -37,6 +37,7 @@ class PackSpacing:
 @dataclass(frozen=True)
 class PackRules:
     across: bool = False  # the neighbour rule also spans the boundary of consecutive packs
+    neighbours: bool = True  # False: the spec turns the neighbour rule off (`neighbours = "off"`)
     min_winners: int | None = None
     max_winners: int | None = None
     min_prize_cents: int | None = None
@@ -78,7 +79,7 @@ def read_packs(doc: dict[str, Any]) -> PackRules:
     if not isinstance(raw, dict) or set(raw) - _FIELDS:
         raise UnusableInput(f"packs: a table of {', '.join(sorted(_FIELDS))}")
     neighbours = raw.get("neighbours", "within packs")
-    if neighbours not in ("within packs", "across packs"):
+    if neighbours not in ("within packs", "across packs", "off"):
         raise UnusableInput(f"packs.neighbours: {neighbours!r}")
     caps, spacing = [], []
     for i, entry in enumerate(raw.get("caps", [])):
@@ -91,7 +92,7 @@ def read_packs(doc: dict[str, Any]) -> PackRules:
         spacing.append(PackSpacing(where, _whole(entry["min_distance"], f"{where}.min_distance"), tiers,
                                    prize))
     return PackRules(
-        across=neighbours == "across packs",
+        across=neighbours == "across packs", neighbours=neighbours != "off",
         min_winners=_whole(raw["min_winners"], "packs.min_winners") if "min_winners" in raw else None,
         max_winners=_whole(raw["max_winners"], "packs.max_winners") if "max_winners" in raw else None,
         min_prize_cents=money(raw["min_prize_value"], "packs.min_prize_value")

@@ -73,4 +73,7 @@ def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[
         if not still:
             return out
         runs = still
-    raise RuntimeError(f"pool {pool.id}: identical neighbours remain after {MAX_ROUNDS} rounds")
+    tier_ids = sorted({pool.tiers[int(tiers[r[0]])].id for r in runs})
+    raise RuntimeError(f"pool {pool.id}: identical neighbours remain after {MAX_ROUNDS} rounds in runs of "
+                       f"tier(s) {', '.join(tier_ids)}: too few layouts for the neighbour rule (poolgen "
+                       "check says so; packs.neighbours = \"off\" turns it off)")

@@ -4,12 +4,19 @@ computed exactly, and the one-line refusal of parameters no pool can meet."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from poolgen.check.packs import share_breaking
+from audit.read.specs.packs import PackRules, read_packs
+from poolgen.check.packs import check_layouts_vary, share_breaking
 from poolgen.cli.main import app
+from poolgen.errors import SpecError
+from poolgen.game.packs import Packs
+from poolgen.loader import load_spec
+from poolgen.rng import integers
 from poolgen.run.packs import Rules
 from tests.support.cli import one_line
 from tests.support.packs import EXAMPLE, packs_variant
@@ -53,3 +60,30 @@ def test_an_infeasible_variant_is_refused_naming_the_parameter(tmp_path):
     result = CliRunner().invoke(app, ["check", str(spec)])
     one_line(result, "poolgen", "happy_holidays_packs.toml: packs.min_prize_value: pool p1 (1,000 packs "
                                 "of 300) pays $181,850.00 in all, less than $185.00 x 1,000 = $185,000.00")
+
+
+class ThreeLayouts:
+    """A play whose every ticket shows one of three layouts, uniformly."""
+
+    @staticmethod
+    def lay_out(game, pool, tiers, stream):
+        return {"spot": integers(stream, 3, size=len(tiers)).astype(np.uint8)}
+
+
+def test_tiers_with_too_few_layouts_for_the_neighbour_rule_are_refused_naming_it(tmp_path):
+    game = load_spec(packs_variant(tmp_path, packs=""))
+    check_layouts_vary(game, 300)  # the real layouts vary enough
+    with pytest.raises(SpecError) as info:
+        check_layouts_vary(replace(game, play=ThreeLayouts), 300)
+    assert str(info.value).startswith("happy_holidays_packs.toml: packs.neighbours: tier lose: ")
+    assert str(info.value).endswith("too many to keep the neighbours of a pack of 300 apart; write "
+                                    "neighbours = \"off\" in [packs] (or give the tier more varied layouts)")
+
+
+def test_the_rule_turned_off_is_read_noted_and_not_audited(tmp_path):
+    game = load_spec(packs_variant(tmp_path, packs='neighbours = "off"'))
+    assert game.packs == Packs(neighbours=None)
+    result = CliRunner().invoke(app, ["check", str(tmp_path / "happy_holidays_packs.toml")])
+    assert result.exit_code == 0 and "the neighbour rule is off (packs.neighbours = \"off\")" in " ".join(
+        result.output.split())
+    assert read_packs({"packs": {"neighbours": "off"}}) == PackRules(neighbours=False)

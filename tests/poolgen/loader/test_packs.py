@@ -31,7 +31,8 @@ def test_an_einstant_has_no_pack_rule():
 
 REFUSED = [
     ("colour = 1", "packs.colour: unknown field"),
-    ('neighbours = "never"', "packs.neighbours: must be \"within packs\" or \"across packs\", not 'never'"),
+    ('neighbours = "never"', "packs.neighbours: must be \"within packs\", \"across packs\" or \"off\", "
+                             "not 'never'"),
     ("min_winners = 301", "packs.min_winners: 301 is more than a pack's 300 tickets"),
     ("min_winners = -1", "packs.min_winners: must not be negative, got -1"),
     ("min_winners = 90\nmax_winners = 80", "packs.max_winners: 80 is below min_winners 90"),
