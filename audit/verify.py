@@ -9,9 +9,10 @@
         every Merkle salt 32 hex digits and a sample of them distinct (that they are random bits
         from the seed only step 7 can prove);
     (4) every ticket's layout evaluates, with audit.styles from the manifest's `play` entry (a run
-        without one is refused), to the prize stored with it;
+        without one is refused), to the prize stored with it; printed runs: no two consecutive
+        tickets of a pack with identical play data (audit/steps/packs.py);
     (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
-        a spec, the spec; the spec's SHA-256 must be the manifest's);
+        a spec, the spec; the spec's SHA-256 must be the manifest's; every pack meets its `[packs]`);
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
         file byte for byte (audit/steps/reproduction.py; the generator is passed in, never imported); with a
@@ -52,6 +53,7 @@ from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.runfiles import check_run_folder, read_pool, run_file
 from audit.read.specs import read_spec
+from audit.read.specs.packs import DEFAULT_RULES, PackRules, read_packs
 from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
 from audit.steps.books import check_book_key, check_book_numbers
 from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
@@ -61,6 +63,7 @@ from audit.steps.files import check_file, check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
 from audit.steps.layouts import check_layouts
 from audit.steps.merkle_roots import check_merkle
+from audit.steps.packs import pack_outcomes
 from audit.steps.reproduction import Regenerate, check_commitment, check_reproduction, read_seed
 
 __all__ = ["Report", "StepResult", "VerifyRequest", "attempt", "check_complete", "check_run_identities",
@@ -107,7 +110,7 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
                   per_book: int | None, number: object = None,
                   play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
-    return _pool_checks(folder, pool, rules, kind, per_book, number, play, None)[0]
+    return _pool_checks(folder, pool, rules, kind, per_book, number, play, None, None)[0]
 
 
 PoolStats = PoolStatistics | Lines | None
@@ -115,28 +118,29 @@ PoolStats = PoolStatistics | Lines | None
 
 def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None, number: object,
                  play: dict[str, Any] | None,
-                 manifest: Manifest | None) -> tuple[dict[Step, Outcome], PoolStats]:
+                 manifest: Manifest | None, packs: PackRules | None) -> tuple[dict[Step, Outcome], PoolStats]:
     """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool),
     from one read of the pool file."""
     out: dict[Step, Outcome] = {Step.FILES: attempt(Step.FILES, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
-        stats = one_pool(folder, manifest, pool) if manifest else None
+        stats = one_pool(folder, manifest, pool, packs=packs) if manifest else None
         return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}, stats
     try:
         table = read_pool(folder, pool.file)
     except Exception as exc:
         why = f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}"
         out[Step.COMPLETENESS] = ("fail", why)
-        stats = one_pool(folder, manifest, pool) if manifest else None
+        stats = one_pool(folder, manifest, pool, packs=packs) if manifest else None
         return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}, stats
     out[Step.COMPLETENESS] = attempt(Step.COMPLETENESS, check_complete, table, pool, kind, per_book, number)
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
-    return out, one_pool(folder, manifest, pool, table) if manifest else None
+    return out, one_pool(folder, manifest, pool, table, packs) if manifest else None
 
 
-PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None", "Manifest | None"]
+PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None", "Manifest | None",
+                "PackRules | None"]
 
 
 def _pool_job(args: PoolJob) -> tuple[dict[Step, Outcome], PoolStats]:
@@ -187,6 +191,12 @@ def verify_run(request: VerifyRequest) -> Report:
     data = read_manifest_bytes(run_file(folder, MANIFEST, "manifest"))
     key = load_public_key(r.public_key) if r.public_key is not None else None
     spec = read_spec(r.spec) if r.spec is not None else None
+    packs = DEFAULT_RULES
+    if spec is not None and spec.doc.get("format") == 2:
+        try:
+            packs = read_packs(spec.doc)
+        except (KeyError, TypeError, AttributeError, ValueError, UnusableInput) as exc:
+            raise UnusableInput(f"{r.spec}: [packs] cannot be read: {exc}") from None
     seed = None
     if r.seed_file is not None and r.ceremony is not None:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
@@ -232,7 +242,7 @@ def verify_run(request: VerifyRequest) -> Report:
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
-                            manifest) for p in manifest.pools]
+                            manifest, packs if spec is not None else None) for p in manifest.pools]
     stats: list[tuple[PoolEntry, PoolStatistics | Lines]] = []
     for pool, (result, pool_stats) in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
         for s, (status, message) in sorted(result.items()):
@@ -250,6 +260,8 @@ def verify_run(request: VerifyRequest) -> Report:
         elif book_key is not None:
             step[Step.COMPLETENESS].add("fail", "--book-key given, but the run's book numbers come from its "
                                                 "seed (the manifest names no book key)")
+        for which, verdict, said, pool_id in pack_outcomes(folder, manifest, packs, spec is not None):
+            step[which].add(verdict, said, pool_id)
 
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
     if spec is not None:

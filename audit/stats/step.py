@@ -37,10 +37,12 @@ import polars as pl
 
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import read_pool
+from audit.read.specs.packs import PackRules
 from audit.stats.books import BookNull, block_findings
 from audit.stats.layouts import layout_columns, layout_findings
+from audit.stats.packs import pack_block_findings
 from audit.stats.positions import position_findings
-from audit.stats.tests import Finding
+from audit.stats.tests import Finding, runs
 from audit.stats.top import TopLevels, top_findings, top_levels
 
 __all__ = ["ALPHA", "ALPHA_RUN", "Judged", "PoolStatistics", "RunStatistics", "check_statistics",
@@ -128,14 +130,21 @@ def columns_needed(play: dict[str, Any] | None = None) -> list[str]:
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
                     pools: int, play: dict[str, Any] | None = None,
-                    book_null: BookNull | None = None) -> PoolStatistics:
+                    book_null: BookNull | None = None, packs: PackRules | None = None) -> PoolStatistics:
     """Every test of one pool, judged by Holm at pool_alpha(pools), and what the run-level tests need
     of it. `table` holds columns_needed(play) in stored (print) order; `play` is the manifest's play
-    entry of a play-style game; `book_null` the expected distribution of a book (default: uniform)."""
+    entry of a play-style game; `book_null` the expected distribution of a book (default: uniform);
+    `packs` the spec's pack parameters, if any constrain the packs (audit/stats/packs.py: the
+    winners-per-pack test under them replaces the unconstrained per-book tests)."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     found, skipped = position_findings(prize, pool)
-    more, why = block_findings(prize, kind, per_book, book_null)
+    if packs is not None and packs.composition and kind == "printed" and per_book:
+        more, why = pack_block_findings(win, per_book, packs)
+        ran = runs("runs of winners and losers in print order", win)
+        more += [ran] if ran is not None else []
+    else:
+        more, why = block_findings(prize, kind, per_book, book_null)
     found, skipped = found + more, skipped + why
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
@@ -209,9 +218,10 @@ def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], po
     return out
 
 
-def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry,
-             table: pl.DataFrame | None = None) -> PoolStatistics | Lines:
-    """One pool's statistics (from `table` if the caller has read it), or the lines saying why not."""
+def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFrame | None = None,
+             packs: PackRules | None = None) -> PoolStatistics | Lines:
+    """One pool's statistics (from `table` if the caller has read it), or the lines saying why not;
+    `packs` the spec's pack parameters (None without a spec)."""
     where = f"pool {pool.id}"
     wanted = columns_needed(manifest.doc.get("play"))
     try:
@@ -222,13 +232,13 @@ def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry,
     try:
         return pool_statistics(table, pool, rules=manifest.rules, kind=manifest.kind,
                                per_book=manifest.tickets_per_book, pools=len(manifest.pools),
-                               play=manifest.doc.get("play"))
+                               play=manifest.doc.get("play"), packs=packs)
     except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
         return [("fail", f"could not be checked: {type(exc).__name__}: {exc}", where)]
 
 
-def check_statistics(folder: Path, manifest: Manifest) -> Lines:
+def check_statistics(folder: Path, manifest: Manifest, packs: PackRules | None = None) -> Lines:
     """(8) every pool's statistics and the run's: (status, message, where) lines for the step's report
     (verify computes the pools' in its workers, `one_pool`, and combines them with statistics_lines)."""
-    return statistics_lines([(pool, one_pool(folder, manifest, pool)) for pool in manifest.pools],
-                            len(manifest.pools))
+    return statistics_lines([(pool, one_pool(folder, manifest, pool, packs=packs))
+                             for pool in manifest.pools], len(manifest.pools))

@@ -1,11 +1,13 @@
 """`check_spec(game)`: every pool's figures, reconciled with what the regulation publishes for how the
 game is sold (`check_printed`, `check_einstant`), then what its play must prove or note about laying
-every tier out (`Play.check`: a style's own proof, e.g. that every tier decomposes)."""
+every tier out (`Play.check`: a style's own proof, e.g. that every tier decomposes); for a printed
+game, what its pack parameters do to each pool and that they can be met (`check_packs`)."""
 
 from __future__ import annotations
 
 from poolgen.check.einstant import check_einstant
 from poolgen.check.figures import GameCheck
+from poolgen.check.packs import check_packs
 from poolgen.check.printed import check_printed
 from poolgen.game.model import EInstant, Game, Printed
 
@@ -18,6 +20,7 @@ def check_spec(game: Game) -> GameCheck:
     match game.sales:
         case Printed():
             check_printed(game, game.sales, result)
+            check_packs(game, result)
         case EInstant():
             check_einstant(game, game.sales, result)
     game.play.check(game, result)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from poolgen.errors import SpecError
+from poolgen.game.packs import Packs
 
 if TYPE_CHECKING:  # types only: numpy and the DRBG are not needed to read a game
     import numpy as np
@@ -250,6 +251,7 @@ class Game:
     pools: tuple[Pool, ...]
     play: Play
     published: Published
+    packs: Packs = Packs()  # a printed game's pack parameters (poolgen/game/packs.py)
 
     @property
     def kind(self) -> Literal["printed", "einstant"]:

@@ -6,6 +6,7 @@
     [play]      max_wins
     [[areas]]   each of a style (poolgen/loader/areas.py), [[symbols]] by group, [[tiers]] with wins
     [published] the figures the regulation prints (optional)
+    [packs]     the programmed pack parameters (optional; poolgen/loader/packs.py)
 
 Pools: whole pools of `pool_tickets` (p1, p2, ...), then with `last_pool = "partial"` one pool of
 the order's rest; a tier's count scales to a pool of t tickets as count x t / order_tickets
@@ -30,12 +31,13 @@ from poolgen.limits import (
 )
 from poolgen.loader.areas import NAME, AreaContext, read_areas, read_tiers
 from poolgen.loader.bounds import bound_pools, bound_sizes
+from poolgen.loader.packs import read_packs
 from poolgen.loader.published import read_published
 from poolgen.loader.reader import Reader
 
 __all__ = ["read_printed"]
 
-_TOP = {"format", "game", "printed", "play", "areas", "symbols", "tiers", "published"}
+_TOP = {"format", "game", "printed", "play", "areas", "symbols", "tiers", "published", "packs"}
 _GAME = {"id", "name", "number", "regulation", "source", "prize_table"}
 _PRINT_SETTINGS = {"virn_digits", "high_tier_prize"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per",
@@ -100,11 +102,12 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     if play_model.spots() > MAX_TICKET_SPOTS:
         raise r.fail("areas", f"{play_model.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
     printed, pools = _pools(r, sales, price, tiers, play_model.spots(), virn_digits, high_tier_cents)
+    packs = read_packs(r, doc, tiers, printed.tickets_per_book, pools)
     return Game(
         path=path, sha256=sha256, id=game_id, name=r.get(game, "name", "game", str), number=number,
         regulation=r.get(game, "regulation", "game", str), source=r.get(game, "source", "game", str),
         sales=printed, symbols=tuple(symbols), tiers=tiers, pools=pools, play=play_model,
-        published=replace(figures, free_ticket_cost=_FREE_TICKET_COSTS[free_cost]),
+        published=replace(figures, free_ticket_cost=_FREE_TICKET_COSTS[free_cost]), packs=packs,
     )
 
 

@@ -4,7 +4,15 @@ Neither module knows about lottery games.
 """
 
 from poolgen.rng.drbg import ALGORITHM, Stream, derive_stream
-from poolgen.rng.sampling import integers, integers_by_key, permutation, row_permutations
+from poolgen.rng.sampling import (
+    Weights,
+    big_integers,
+    integers,
+    integers_by_key,
+    permutation,
+    row_permutations,
+    weighted_choices,
+)
 
-__all__ = ["ALGORITHM", "Stream", "derive_stream", "integers", "integers_by_key", "permutation",
-           "row_permutations"]
+__all__ = ["ALGORITHM", "Stream", "Weights", "big_integers", "derive_stream", "integers", "integers_by_key",
+           "permutation", "row_permutations", "weighted_choices"]

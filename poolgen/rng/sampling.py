@@ -9,6 +9,16 @@
   again. Conditioned on distinct keys every ordering is equally likely, so the result is exactly
   uniform, and unique, so it does not depend on the sort algorithm. (The chance of a redraw for
   n = 1,000,000 is about 2.7e-8.)
+- `big_integers(stream, bound, count)`: `count` uniform Python integers in [0, bound) for a bound of
+  any size, by the same mask-and-reject rule on whole numbers of w = ceil(bits / 64) words (word i
+  is bits 64i .. 64i + 63 of the candidate); rejected slots are redrawn, in slot order, from further
+  words.
+- `weighted_choices(stream, weights, count)`: `count` indices i drawn with probability
+  weights[i] / sum(weights), for whole-number weights of any size, exactly: each slot's 64-bit word
+  w is the first 64 bits of a uniform u in [0, 1); the index is the i with cum[i-1] <= u * T <
+  cum[i] (cum the running sums, T their total) when the word settles it, which is every time but
+  with probability about len(weights) / 2**64; an unsettled slot (in slot order, after all the first
+  words) takes further words, 64 more bits of u each, until it is settled.
 - `row_permutations(stream, rows, k)`: one independent uniform permutation of range(k) per row,
   by the same keys-and-sort rule applied to each row (for a few columns the sort is done by counting
   each key's rank, which gives the same permutations from the same keys).
@@ -150,3 +160,71 @@ def row_permutations(stream: Stream, rows: int, k: int) -> np.ndarray:
     if k <= _RANK_UP_TO:
         return _ranked_keys(stream, rows, k)
     return _sort_keys(stream, (rows, k)).astype(np.int64, copy=False)
+
+
+def big_integers(stream: Stream, bound: int, count: int) -> list[int]:
+    """`count` uniform integers in [0, bound) as Python ints, for a bound of any size."""
+    if bound < 1:
+        raise ValueError("the bound must be at least 1")
+    bits = (bound - 1).bit_length()
+    per = max(1, -(-bits // 64))
+    mask = (1 << bits) - 1
+    out = [0] * count
+    todo = list(range(count))
+    while todo:
+        words = stream.words(per * len(todo)).tolist()
+        again = []
+        for k, slot in enumerate(todo):
+            value = 0
+            for i in range(per):
+                value |= int(words[k * per + i]) << (64 * i)
+            value &= mask
+            if value < bound:
+                out[slot] = value
+            else:
+                again.append(slot)
+        todo = again
+    return out
+
+
+class Weights:
+    """Whole-number weights (>= 0, any size, sum > 0) made ready for `choices`."""
+
+    def __init__(self, weights: list[int]) -> None:
+        cum: list[int] = []
+        total = 0
+        for w in weights:
+            if w < 0:
+                raise ValueError("weights must not be negative")
+            total += w
+            cum.append(total)
+        if total <= 0:
+            raise ValueError("the weights must add up to more than nothing")
+        self.total, self.inner = total, cum[:-1]
+        self.floors = np.array([(c << 64) // total for c in self.inner], dtype=np.uint64)
+        self.whole = np.array([(c << 64) % total == 0 for c in self.inner], dtype=bool)
+
+    def choices(self, stream: Stream, count: int) -> np.ndarray:
+        """`count` indices, each i with probability weights[i] / sum(weights), as int64."""
+        words = stream.words(count)
+        index = np.searchsorted(self.floors, words, side="right").astype(np.int64)
+        if not self.inner:
+            return index
+        last = np.maximum(index - 1, 0)
+        unsettled = np.flatnonzero((index > 0) & (self.floors[last] == words) & ~self.whole[last])
+        for slot in unsettled.tolist():  # a boundary falls inside the word's interval: more bits of u
+            prefix, bits = int(words[slot]), 64
+            while True:
+                prefix = (prefix << 64) | int(stream.words(1)[0])
+                bits += 64
+                low = prefix * self.total
+                i = sum(1 for c in self.inner if (c << bits) <= low)
+                if i == len(self.inner) or (self.inner[i] << bits) >= low + self.total:
+                    index[slot] = i
+                    break
+        return index
+
+
+def weighted_choices(stream: Stream, weights: list[int], count: int) -> np.ndarray:
+    """`count` indices into `weights`, each i with probability weights[i] / sum(weights) (`Weights`)."""
+    return Weights(weights).choices(stream, count)

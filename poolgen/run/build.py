@@ -5,7 +5,8 @@ order, permuted by `permutation(order_stream, tickets)`: ticket at position p ge
 `base[perm[p]]`. Position p is the ticket's place in the pool: for printed games book slot
 `first_book + p // tickets_per_book`, printed as the book number the order's secret book
 permutation gives that slot (poolgen/deliverables/identity.py), ticket `p % tickets_per_book`; for
-eInstants serial p + 1.
+eInstants serial p + 1. A printed game's pack parameters (poolgen/run/packs/) replace the shuffle
+when they constrain the order, and lay out again any run of tickets holding identical neighbours.
 Ticket p's Merkle salt is bytes 16p .. 16p + 15 of the pool's salt stream, in hex
 (docs/pool-files.md).
 """
@@ -21,6 +22,7 @@ from poolgen.deliverables.identity import book_numbers, keyed_book_numbers
 from poolgen.game.model import Game, Pool, Printed
 from poolgen.rng import derive_stream, permutation
 from poolgen.rng.labels import stream_label
+from poolgen.run.packs import arrange, rules_for, separate_neighbours
 
 PURPOSES = ("order", "layout", "salt")
 SALT_BYTES = 16
@@ -33,8 +35,12 @@ def tier_base(pool: Pool) -> np.ndarray:
 
 
 def shuffled_tiers(game: Game, pool: Pool, seed: bytes) -> np.ndarray:
-    """The pool's tier indices in pool order (exact counts, uniformly shuffled)."""
+    """The pool's tier indices in pool order: exact counts, uniformly shuffled, or under pack
+    parameters drawn as docs/randomness.md section 5 says (poolgen/run/packs/)."""
     stream = derive_stream(seed, *stream_label(game.id, pool.id, "order"))
+    rules = rules_for(game, pool)
+    if rules is not None:
+        return arrange(stream, rules)
     tiers: np.ndarray = tier_base(pool)[permutation(stream, pool.tickets)]
     return tiers
 
@@ -87,9 +93,11 @@ def build_pool(game: Game, pool: Pool, seed: bytes, book_key: bytes | None = Non
         stream = derive_stream(seed, *stream_label(game.id, pool.id, "layout"))
         layout = game.play.lay_out(game, pool, tiers, stream)
         columns = common.result()
+        for name in layout:
+            if name in columns:
+                raise ValueError(f"layout column {name!r} clashes with a pool column")
+        layout = separate_neighbours(game, pool, tiers, layout, stream)
     for name, values in layout.items():
-        if name in columns:
-            raise ValueError(f"layout column {name!r} clashes with a pool column")
         columns[name] = pl.Series(name, values)
     return pl.DataFrame(list(columns.values()))
 

@@ -28,6 +28,7 @@ EXAMPLES = ROOT / "specs" / "examples"
 GAMES = {"hit_50": ("p1", 300_000, 88_330, 17),  # the position of the ticket proved
          "cash_explosion": ("p8", 120_000, 35_289, 5),
          "double_take": ("p1", 300_000, 95_168, 17)}  # two styles on one ticket
+COLUMNS = {"hit_50": 12, "cash_explosion": 9, "double_take": 21}  # layout columns of a ticket
 STYLES = {"hit_50": "key_number_match", "cash_explosion": "match_n",
           "double_take": "key_number_match, match_n"}
 
@@ -94,7 +95,9 @@ def test_verify_every_step_with_signature_spec_and_seed(base, game):
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9  # with steps 8 and 9
     assert report["steps"][3]["details"] == [
         f"pool {pool}: {tickets:,} layouts evaluated by audit.styles ({STYLES[game]}): each pays its stored "
-        f"prize ({winners:,} winners), none illegal"]
+        f"prize ({winners:,} winners), none illegal",
+        f"pool {pool}: no two consecutive tickets of a pack show identical play data ({COLUMNS[game]} layout "
+        "columns compared)"]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -83,7 +83,9 @@ def test_verify_every_step_with_signature_spec_and_seed(base, name):
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9
     assert report["steps"][3]["details"] == [
         f"pool p1: 300,000 layouts evaluated by audit.styles (match_n): each pays its stored prize "
-        f"({winners:,} winners), none illegal"]
+        f"({winners:,} winners), none illegal",
+        f"pool p1: no two consecutive tickets of a pack show identical play data ({spots} layout columns "
+        "compared)"]
     step8 = " | ".join(report["steps"][7]["details"])
     if spots == 9:  # winners show $1.00 more often than two layers of a loser can: no promise, said so
         assert ("not tested: layout: play_spot_0: winners show 1 2.006 times in 9 spots, more than a ticket "

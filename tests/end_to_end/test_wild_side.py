@@ -99,7 +99,8 @@ def test_verify_every_step_with_signature_spec_and_seed(base, name):
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9
     assert report["steps"][3]["details"] == [
         f"pool p1: 150,000 layouts evaluated by audit.styles (bonus_reveal, key_number_match): each pays "
-        f"its stored prize ({WINNERS[name]:,} winners), none illegal"]
+        f"its stored prize ({WINNERS[name]:,} winners), none illegal",
+        "pool p1: no two consecutive tickets of a pack show identical play data (56 layout columns compared)"]
     stats = " ".join(report["steps"][7]["details"])
     for feature in ("numbers_win_0 (a WINNING NUMBER)", "smallest WINNING NUMBER of numbers",
                     "numbers_your_0 (a YOUR NUMBER)", "numbers_prize_0 (a prize symbol)",

@@ -117,7 +117,8 @@ def test_an_honest_cash_explosion_run_verifies(cash_explosion, tmp_path):
     assert code == 0 and report["failed_steps"] == []
     assert report["steps"][3]["details"] == [
         "pool p1: 150 layouts evaluated by audit.styles (match_n): each pays its stored prize (10 winners), "
-        "none illegal"]
+        "none illegal",
+        "pool p1: no two consecutive tickets of a pack show identical play data (9 layout columns compared)"]
 
 
 def test_a_cash_explosion_loser_with_eight_amounts_and_a_2x_fails_step_4(cash_explosion, tmp_path):

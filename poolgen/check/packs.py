@@ -1,0 +1,148 @@
+"""`poolgen check` for a printed game's pack parameters (docs/new-game.md, "Pack parameters").
+
+The loader refused what no pool could meet by counting (poolgen/loader/packs.py). Here, per pool:
+- how much each parameter constrains it: the share of packs a plain uniform shuffle would leave
+  breaking it (exact: hypergeometric for winners, caps and spacing; for the prize value the
+  multivariate hypergeometric of one pack, tier by tier);
+- that the neighbour rule can be drawn: every tier's layouts vary enough (`check_layouts_vary`);
+- proof that the parameters together are possible: under winners only, the counts above suffice;
+  otherwise the chain's descent (poolgen/run/packs/chain.py) exhibits one pool meeting them all,
+  from a fixed public check stream (nothing of a run's seed). If it finds none, check refuses the
+  spec in one line naming the parameters still broken.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.stats import hypergeom
+
+from poolgen.check.figures import GameCheck
+from poolgen.errors import SpecError
+from poolgen.game.model import Game, Pool, Printed
+from poolgen.money import fmt_cents
+from poolgen.rng import derive_stream
+from poolgen.rng.labels import stream_label
+from poolgen.run.packs import NoArrangement, Rules, rules_for, start, valid_start
+
+__all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
+
+CHECK_SEED = bytes(32)  # public: check's proof of possibility decides no outcome
+PROBE_PAIRS = 256  # pairs of one tier's layouts drawn to see how often two match
+SLOWEST = 0.01  # the least chance, for a whole pack of one tier, of a draw without identical neighbours
+
+
+def check_layouts_vary(game: Game, per_book: int) -> None:
+    """Refuse (one line naming packs.neighbours) a game whose tiers have too few layouts for the
+    neighbour rule: of PROBE_PAIRS pairs of one tier's layouts from a fixed public stream, k match;
+    the rule is refused when (1 - (k + 1) / PROBE_PAIRS) ** (per_book - 1) < SLOWEST, i.e. when even
+    a pack of that tier alone would be drawn again more than about 100 times on average."""
+    pool = game.pools[0]
+    stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
+    for i, tier in enumerate(pool.tiers):
+        if max(p.tiers[i].count for p in game.pools) < 2:
+            continue  # a tier with at most one ticket a pool has no neighbour of its own tier
+        layout = game.play.lay_out(game, pool, np.full(2 * PROBE_PAIRS, i, dtype=np.int16), stream)
+        same = np.ones(PROBE_PAIRS, dtype=bool)
+        for values in layout.values():
+            same &= values[0::2] == values[1::2]
+        k = int(same.sum())
+        if (1 - (k + 1) / PROBE_PAIRS) ** (per_book - 1) < SLOWEST:
+            raise SpecError(f"{game.path.name}: packs.neighbours: tier {tier.id}: {k} of {PROBE_PAIRS} pairs "
+                            f"of its layouts drawn at random are identical, too many to keep the neighbours "
+                            f"of a pack of {per_book} apart; write neighbours = \"off\" in [packs] (or give "
+                            "the tier more varied layouts)")
+
+
+def _value_short(rules: Rules) -> float:
+    """P(a pack's prizes < min_cents) under a uniform shuffle (multivariate hypergeometric)."""
+    assert rules.min_cents is not None
+    unit = math.gcd(rules.min_cents, *[p for p in rules.prizes if p])
+    need = rules.min_cents // unit + (rules.min_cents % unit > 0)
+    m = rules.m
+    dist = np.zeros((m + 1, need + 1))  # (tickets drawn so far, value in units capped at need)
+    dist[0, 0] = 1.0
+    rest = sum(rules.counts)
+    for count, prize in zip(rules.counts[1:], rules.prizes[1:], strict=True):
+        new = np.zeros_like(dist)
+        step = prize // unit
+        for j in np.flatnonzero(dist.sum(axis=1) > 0).tolist():
+            ks = np.arange(0, min(count, m - j) + 1)
+            pmf = hypergeom.pmf(ks, rest, count, m - j)
+            for k in ks[pmf > 1e-16]:
+                shifted = np.zeros(need + 1)
+                gain = int(k) * step
+                if gain >= need:
+                    shifted[need] = dist[j].sum()
+                else:
+                    shifted[gain:need] = dist[j, : need - gain]
+                    shifted[need] = dist[j, need - gain:].sum()
+                new[j + k] += pmf[k] * shifted
+        dist, rest = new, rest - count
+    return float(dist[:, :need].sum())
+
+
+def share_breaking(rules: Rules) -> dict[str, float]:
+    """Per parameter: the share of packs a plain uniform shuffle of the pool leaves breaking it."""
+    n, m = sum(rules.counts), rules.m
+    winners = n - rules.counts[0]
+    out = {}
+    if rules.lo > 0:
+        out["min_winners"] = float(hypergeom.cdf(rules.lo - 1, n, winners, m))
+    if rules.hi < m:
+        out["max_winners"] = float(hypergeom.sf(rules.hi, n, winners, m))
+    if rules.min_cents is not None:
+        out["min_prize_value"] = _value_short(rules)
+    for c, (tiers, most) in enumerate(rules.caps):
+        out[f"caps[{c}]"] = float(hypergeom.sf(most, n, sum(rules.counts[t] for t in tiers), m))
+    for s, (tiers, d) in enumerate(rules.spacing):
+        held = sum(rules.counts[t] for t in tiers)
+        js = np.arange(2, min(held, m) + 1)
+        room = [m - (j - 1) * (d - 1) for j in js.tolist()]
+        apart = [math.comb(r, j) / math.comb(m, j) if r >= j else 0.0
+                 for r, j in zip(room, js.tolist(), strict=True)]
+        out[f"spacing[{s}]"] = float((hypergeom.pmf(js, n, held, m) * (1 - np.asarray(apart))).sum())
+    return out
+
+
+def _possible(game: Game, pool: Pool, rules: Rules) -> str:
+    if rules.winners_only:
+        return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.2)"
+    stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
+    try:
+        valid_start(stream, rules, start(stream, rules))
+    except NoArrangement as exc:
+        fields = ", packs.".join(exc.short)
+        raise SpecError(f"{game.path.name}: packs.{fields}: pool {pool.id}: {exc}") from None
+    return ("possible: check found a pool meeting every parameter; drawn by the chain "
+            "(docs/randomness.md, 5.3)")
+
+
+def check_packs(game: Game, result: GameCheck) -> None:
+    """Notes on the neighbour rule and on what each parameter does to each distinct pool (none for a
+    game with the default rule alone)."""
+    packs = game.packs
+    if not isinstance(game.sales, Printed):
+        return
+    if packs.neighbours is None:
+        result.notes.append(f"{game.name}: the neighbour rule is off (packs.neighbours = \"off\")")
+    else:
+        check_layouts_vary(game, game.sales.tickets_per_book)
+    if packs.neighbours in (None, "within packs") and not packs.composition:
+        return  # the default rule of every printed game goes without saying (docs/new-game.md, 2b)
+    if packs.neighbours is not None:
+        result.notes.append(f"{game.name}: consecutive tickets of a pack never show identical play data"
+                            + (", nor the last of a pack and the first of the next" if packs.neighbours ==
+                               "across packs" else "") + " (a run holding a pair is laid out again)")
+    seen: set[tuple[tuple[int, ...], int | None]] = set()
+    for pool in game.pools:
+        rules = rules_for(game, pool)
+        if rules is None or (rules.counts, pool.books) in seen:
+            continue
+        seen.add((rules.counts, pool.books))
+        shares = share_breaking(rules)
+        said = "; ".join(f"{name} {100 * share:.3g}%" for name, share in shares.items())
+        money = f" (min {fmt_cents(rules.min_cents)})" if rules.min_cents is not None else ""
+        result.notes.append(f"{game.name}: pool {pool.id}: packs a uniform shuffle would leave breaking "
+                            f"each parameter{money}: {said}; {_possible(game, pool, rules)}")

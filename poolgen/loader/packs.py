@@ -1,0 +1,145 @@
+"""The `[packs]` table of a printed spec (docs/new-game.md, "Pack parameters"): read, resolved to
+the game's tiers, and proved possible for every pool, or refused in one line naming the field.
+
+    [packs]
+    neighbours = "within packs"      # default; or "across packs", or "off" (layouts too few)
+    min_winners = 80                 # winners per pack, at least / at most
+    max_winners = 110
+    min_prize_value = "150.00"       # prizes per pack, at least
+    caps = [ { tiers = ["100"], at_most = 1 } ]          # or { prize = "100.00", at_most = 1 }
+    spacing = [ { tiers = ["20", "100"], min_distance = 2 } ]
+
+What is proved here is necessary for every pool (counts against packs); `poolgen check` then
+exhibits one arrangement meeting every parameter (poolgen/check/packs.py), which proves it possible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from poolgen.game.model import Pool, Tier
+from poolgen.game.packs import Cap, Neighbours, Packs, Spacing
+from poolgen.loader.reader import Reader
+from poolgen.money import fmt_cents
+
+__all__ = ["read_packs"]
+
+_PACKS = {"neighbours", "min_winners", "max_winners", "min_prize_value", "caps", "spacing"}
+_NEIGHBOURS: dict[str, Neighbours | None] = {"within packs": "within packs", "across packs": "across packs",
+                                             "off": None}
+
+
+def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book: int,
+               pools: Sequence[Pool]) -> Packs:
+    """The game's pack parameters (the default neighbour rule when the spec has no `[packs]`)."""
+    raw = doc.get("packs", {})
+    if not isinstance(raw, dict):
+        raise r.fail("packs", "must be a table")
+    r.known(raw, "packs", _PACKS)
+    written = r.get(raw, "neighbours", "packs", str, required=False) or "within packs"
+    if written not in _NEIGHBOURS:
+        raise r.fail("packs.neighbours", f"must be \"within packs\", \"across packs\" or \"off\", "
+                                         f"not {written!r}")
+    lo = _whole(r, raw, "min_winners", per_book)
+    hi = _whole(r, raw, "max_winners", per_book)
+    if lo is not None and hi is not None and lo > hi:
+        raise r.fail("packs.max_winners", f"{hi} is below min_winners {lo}")
+    value = r.money(raw, "min_prize_value", "packs", required=False)
+    if value is not None and value <= 0:
+        raise r.fail("packs.min_prize_value", "must be more than nothing")
+    packs = Packs(neighbours=_NEIGHBOURS[written], min_winners=lo, max_winners=hi, min_prize_cents=value,
+                  caps=tuple(_caps(r, raw, tiers)), spacing=tuple(_spacing(r, raw, tiers, per_book)))
+    for pool in pools:
+        _possible(r, packs, pool, per_book)
+    return packs
+
+
+def _whole(r: Reader, raw: dict[str, Any], key: str, per_book: int) -> int | None:
+    if key not in raw:
+        return None
+    value = r.count(raw, key, "packs")
+    if value > per_book:
+        raise r.fail(f"packs.{key}", f"{value} is more than a pack's {per_book} tickets")
+    return value
+
+
+def _tier_ids(r: Reader, entry: dict[str, Any], where: str, tiers: tuple[Tier, ...]) -> tuple[str, ...]:
+    """The tiers an entry names: `tiers = [ids]`, or `prize = "amount"` (every tier of that prize)."""
+    if ("tiers" in entry) == ("prize" in entry):
+        raise r.fail(where, "name the tiers (`tiers = [...]`) or one prize level (`prize = \"...\"`), "
+                            "not both or neither")
+    known = [t.id for t in tiers]
+    if "prize" in entry:
+        cents = r.money(entry, "prize", where)
+        ids = tuple(t.id for t in tiers if t.cents == cents)
+        if not ids:
+            raise r.fail(f"{where}.prize", f"no tier pays {fmt_cents(cents)}")
+        return ids
+    listed = r.get(entry, "tiers", where, list)
+    if not listed or any(not isinstance(t, str) for t in listed):
+        raise r.fail(f"{where}.tiers", "must be a non-empty list of tier ids")
+    for t in listed:
+        if t not in known:
+            raise r.fail(f"{where}.tiers", f"no tier {t!r} (tiers: {', '.join(known)})")
+    if len(set(listed)) != len(listed):
+        raise r.fail(f"{where}.tiers", "names a tier twice")
+    return tuple(listed)
+
+
+def _entries(r: Reader, raw: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
+    listed = raw.get(key, [])
+    if not isinstance(listed, list) or any(not isinstance(e, dict) for e in listed):
+        raise r.fail(f"packs.{key}", "must be a list of tables")
+    return [(f"packs.{key}[{i}]", e) for i, e in enumerate(listed)]
+
+
+def _caps(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...]) -> list[Cap]:
+    out = []
+    for where, entry in _entries(r, raw, "caps"):
+        r.known(entry, where, {"tiers", "prize", "at_most"})
+        out.append(Cap(_tier_ids(r, entry, where, tiers), r.count(entry, "at_most", where), where))
+    return out
+
+
+def _spacing(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], per_book: int) -> list[Spacing]:
+    out = []
+    for where, entry in _entries(r, raw, "spacing"):
+        r.known(entry, where, {"tiers", "prize", "min_distance"})
+        distance = r.count(entry, "min_distance", where)
+        if not 2 <= distance <= per_book:
+            raise r.fail(f"{where}.min_distance", f"must be 2 (never back to back) to {per_book} (a "
+                                                  f"pack), not {distance}")
+        out.append(Spacing(_tier_ids(r, entry, where, tiers), distance, where))
+    return out
+
+
+def _possible(r: Reader, packs: Packs, pool: Pool, m: int) -> None:
+    """What every pool must allow: its counts spread over its packs within each parameter."""
+    books = pool.books or 0
+    count = {t.id: t.count for t in pool.tiers}
+    name = f"pool {pool.id} ({books:,} packs of {m})"
+    if packs.min_winners is not None and pool.winners < books * packs.min_winners:
+        raise r.fail("packs.min_winners", f"{name} has {pool.winners:,} winners, fewer than "
+                                          f"{packs.min_winners} x {books:,} = {books * packs.min_winners:,}")
+    if packs.max_winners is not None and pool.winners > books * packs.max_winners:
+        raise r.fail("packs.max_winners", f"{name} has {pool.winners:,} winners, more than "
+                                          f"{packs.max_winners} x {books:,} = {books * packs.max_winners:,}")
+    if packs.min_prize_cents is not None and pool.prize_cost_cents < books * packs.min_prize_cents:
+        raise r.fail("packs.min_prize_value",
+                     f"{name} pays {fmt_cents(pool.prize_cost_cents)} in all, less than "
+                     f"{fmt_cents(packs.min_prize_cents)} x {books:,} = "
+                     f"{fmt_cents(books * packs.min_prize_cents)}")
+    for cap in packs.caps:
+        held = sum(count[t] for t in cap.tiers)
+        if held > books * cap.at_most:
+            raise r.fail(f"{cap.label}.at_most", f"{name} has {held:,} tickets of tiers "
+                                                 f"{', '.join(cap.tiers)}: more than {cap.at_most} x "
+                                                 f"{books:,} packs = {books * cap.at_most:,}")
+    for rule in packs.spacing:
+        held = sum(count[t] for t in rule.tiers)
+        room = (m - 1) // rule.min_distance + 1  # the most a pack can hold this far apart
+        if held > books * room:
+            raise r.fail(f"{rule.label}.min_distance",
+                         f"{name} has {held:,} tickets of tiers {', '.join(rule.tiers)}: at most {room} "
+                         f"fit in a pack {rule.min_distance} apart, {books * room:,} in the pool")

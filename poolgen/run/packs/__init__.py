@@ -1,0 +1,32 @@
+"""Pack parameters at generation (docs/randomness.md, section 5): the tier order under composition
+parameters (composition.py exact, chain.py the Metropolis chain) and the neighbour rule on layouts
+(neighbours.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from poolgen.rng import Stream, permutation
+from poolgen.run.packs.chain import NoArrangement, mix, valid_start
+from poolgen.run.packs.composition import Rules, arrange_winners, ordered, rules_for
+from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
+
+__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "rules_for", "separate_neighbours",
+           "start", "valid_start"]
+
+
+def start(stream: Stream, rules: Rules) -> np.ndarray:
+    """The chain's start: the exact draw under the winners parameters, or the plain shuffle."""
+    if rules.lo > 0 or rules.hi < rules.m:
+        return arrange_winners(stream, rules, spaced=False).reshape(-1)
+    base = np.repeat(np.arange(len(rules.counts), dtype=np.int16), rules.counts)
+    shuffled: np.ndarray = base[permutation(stream, base.size)]
+    return shuffled
+
+
+def arrange(stream: Stream, rules: Rules) -> np.ndarray:
+    """The pool's tier indices in print order under its rules."""
+    if rules.winners_only:
+        return arrange_winners(stream, rules).reshape(-1)
+    content = mix(stream, rules, start(stream, rules)).reshape(rules.books, rules.m)
+    return ordered(stream, rules, content).reshape(-1)

@@ -1,0 +1,79 @@
+"""The neighbour rule on layouts (docs/randomness.md, section 5): no two consecutive tickets of a pack
+(and, with `neighbours = "across packs"`, of a pool) have identical play data, spot for spot.
+
+Every style draws each ticket's layout from its tier's distribution, independently of the others
+(docs/styles/), and two tickets of different tiers never show the same play data (a layout
+evaluates to its tier). So the rule only links consecutive tickets of one tier, and the pool's
+positions split into maximal runs of one tier (cut at every pack boundary unless "across packs"),
+whose layouts are independent of each other's. Rejection run by run is then exact: every run that
+holds an identical pair is laid out again, all of its tickets from the same layout stream (the pool's
+"layout" stream, continued after the first lay-out), runs still holding one again, until none does.
+A pool with no identical pair keeps every byte it had without the rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from poolgen.game.model import Game, Pool, Printed
+from poolgen.rng import Stream
+
+__all__ = ["identical_pairs", "separate_neighbours"]
+
+MAX_ROUNDS = 1_000
+
+
+def identical_pairs(columns: dict[str, np.ndarray], per_book: int, across: bool) -> np.ndarray:
+    """Positions p whose ticket has the same value as ticket p + 1 in every column, p + 1 in p's pack
+    (or anywhere in the pool when `across`)."""
+    values = list(columns.values())
+    n = len(values[0]) if values else 0
+    same = np.ones(max(n - 1, 0), dtype=bool)
+    for v in values:
+        same &= v[1:] == v[:-1]
+    if not across:
+        same &= (np.arange(1, n) % per_book) != 0
+    return np.flatnonzero(same)
+
+
+def _runs(tiers: np.ndarray, starts: np.ndarray, per_book: int, across: bool) -> list[np.ndarray]:
+    """The maximal runs of one tier holding each pair start (each run once, in position order)."""
+    n = tiers.size
+    cut = np.ones(n, dtype=bool)  # cut[p]: a run starts at p
+    cut[1:] = tiers[1:] != tiers[:-1]
+    if not across:
+        cut[::per_book] = True
+    first = np.flatnonzero(cut)
+    ends = np.append(first[1:], n)
+    which = np.unique(np.searchsorted(first, starts, side="right") - 1)
+    return [np.arange(first[k], ends[k]) for k in which]
+
+
+def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[str, np.ndarray],
+                        stream: Stream) -> dict[str, np.ndarray]:
+    """`layout` with every run holding an identical pair laid out again until none does."""
+    if not isinstance(game.sales, Printed) or game.packs.neighbours is None or not layout:
+        return layout
+    per_book, across = game.sales.tickets_per_book, game.packs.neighbours == "across packs"
+    starts = identical_pairs(layout, per_book, across)
+    if not starts.size:
+        return layout
+    out = {k: v.copy() for k, v in layout.items()}
+    runs = _runs(np.asarray(tiers), starts, per_book, across)
+    for _ in range(MAX_ROUNDS):
+        rows = np.concatenate(runs)
+        again = game.play.lay_out(game, pool, np.asarray(tiers)[rows], stream)
+        for name, values in again.items():
+            out[name][rows] = values
+        still = []
+        for run in runs:
+            sub = {k: v[run] for k, v in out.items()}
+            if identical_pairs(sub, per_book, True).size:  # a run lies in one pack unless across
+                still.append(run)
+        if not still:
+            return out
+        runs = still
+    tier_ids = sorted({pool.tiers[int(tiers[r[0]])].id for r in runs})
+    raise RuntimeError(f"pool {pool.id}: identical neighbours remain after {MAX_ROUNDS} rounds in runs of "
+                       f"tier(s) {', '.join(tier_ids)}: too few layouts for the neighbour rule (poolgen "
+                       "check says so; packs.neighbours = \"off\" turns it off)")

@@ -1,0 +1,98 @@
+"""Step 8's winners-per-pack test under pack parameters (audit/stats/packs.py): its reference
+distribution, and its false-failure rate on pools drawn exactly by poolgen's sampler."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+
+import numpy as np
+import pytest
+
+from audit.read.manifest import Tier
+from audit.read.specs.packs import PackCap, PackRules
+from audit.stats.packs import pack_block_findings, winners_reference
+from audit.stats.step import pool_statistics
+from poolgen.loader import load_spec
+from poolgen.rng import derive_stream
+from poolgen.run.build import build_pool
+from poolgen.run.packs import Rules
+from poolgen.run.packs.composition import arrange_winners
+from tests.support import SEED_A, spec_path
+
+M, BOOKS = 50, 40
+COUNTS = (1400, 450, 150)  # 2,000 tickets: 600 winners, 15 per pack on average
+# Happy Holidays cut to one pool of 3,000 tickets in books of 30 (every count about 1/600 of the order's)
+SMALL = {"order_tickets = 1800000": "order_tickets = 3000", "pool_tickets = 300000": "pool_tickets = 3000",
+         "last_ticket = 299": "last_ticket = 29", "count = 120000": "count = 200",
+         "count = 236100": "count = 394", "count = 141000": "count = 235", "count = 24600": "count = 41",
+         "count = 3000\n": "count = 5\n", "count = 2700": "count = 5"}
+
+
+def test_the_reference_is_the_tilted_binomial_on_the_allowed_counts_with_the_pools_mean():
+    q = winners_reference(M, BOOKS, 600, 12, 20)
+    assert q.sum() == pytest.approx(1.0)
+    assert (q[:12] == 0).all() and (q[21:] == 0).all()
+    assert (np.arange(M + 1) * q).sum() == pytest.approx(15.0, abs=1e-9)
+    ratio = q[13] / q[12] / (math.comb(M, 13) / math.comb(M, 12))  # the tilt x, the same at every step
+    assert q[17] / q[16] / (math.comb(M, 17) / math.comb(M, 16)) == pytest.approx(ratio)
+
+
+def test_false_failure_rate_on_1000_pools_drawn_exactly_is_within_the_design():
+    """At the 1% level the test may fail about 1% of honest pools; at most 1.3% of 1,000 (the issue's
+    bound) and it must not be silent either (some p-values below 10%)."""
+    rules = Rules(m=M, books=BOOKS, counts=COUNTS, prizes=(0, 100, 500), lo=12, hi=20, min_cents=None,
+                  caps=(), spacing=())
+    audit_rules = PackRules(min_winners=12, max_winners=20)
+    stream = derive_stream(SEED_A, "poolgen/test", "step 8 under packs")
+    ps = []
+    for _ in range(1000):
+        win = arrange_winners(stream, rules).reshape(-1) > 0
+        found, skipped = pack_block_findings(win, M, audit_rules)
+        assert skipped == [] and len(found) == 1
+        ps.append(found[0].p)
+    rate = float(np.mean(np.asarray(ps) <= 0.01))
+    assert rate <= 0.013, rate
+    assert np.mean(np.asarray(ps) <= 0.1) > 0.03
+
+
+def test_other_parameters_leave_winners_per_pack_untested_and_say_why():
+    found, skipped = pack_block_findings(np.zeros(100, dtype=bool), 10,
+                                         PackRules(caps=(PackCap("packs.caps[0]", 1, ("100",)),)))
+    assert found == [] and skipped == [
+        "winners per book: the spec's pack parameters (prize value, caps or spacing) give them no "
+        "closed-form distribution (audit/stats/packs.py)"]
+
+
+class _Entry:
+    """The fields of a manifest pool entry that step 8 reads."""
+
+    def __init__(self, pool, seed: bytes) -> None:
+        self.id = pool.id
+        self.tiers = tuple(Tier(t.id, t.prize_cents, t.count) for t in pool.tiers)
+        self.file_sha256 = hashlib.sha256(seed).hexdigest()  # any fixed digest: it keys the split
+
+
+def test_step_8_fails_few_honest_pools_made_under_a_winners_minimum(tmp_path):
+    """All of step 8 (Holm at 1%) on 200 small pools (100 packs of 30) made with 6..12 winners a pack:
+    at most 6 fail (a test that truly fails 1% exceeds that with probability 0.0034). Measured on
+    1,000 such pools: 0.9%; with every parameter: 0.9% (docs/randomness.md, 5.3)."""
+    text = spec_path("happy_holidays").read_text()
+    for old, new in SMALL.items():
+        text = text.replace(old, new)
+    text = re.sub(r"published_cost = \"[^\"]*\"\n", "", text)
+    text = re.sub(r"\[published\].*?\]\n\n", "", text, flags=re.S)
+    text = text.replace("[play]\n", "[packs]\nmin_winners = 6\nmax_winners = 12\n\n[play]\n")
+    (tmp_path / "hh.toml").write_text(text)
+    spec = load_spec(tmp_path / "hh.toml")
+    pool, play = spec.pools[0], spec.play.document()
+    failed = 0
+    for i in range(200):
+        seed = hashlib.sha256(b"poolgen/tests/packs-false-failures/%d" % i).digest()
+        result = pool_statistics(build_pool(spec, pool, seed), _Entry(pool, seed), rules=spec.id,
+                                 kind=spec.kind, per_book=30, pools=1, play=play,
+                                 packs=PackRules(min_winners=6, max_winners=12))
+        assert any(j.finding.name.startswith("winners per book of 30") for j in result.judged)
+        failed += bool(result.failed)
+    assert failed <= 6, failed

@@ -1,0 +1,134 @@
+"""A printed run's pack parameters checked from its files (audit/steps/packs.py): the example game
+with every parameter, cut to 100 packs of 300, verifies every step with its spec; a re-signed copy
+in which one pack holds a $20 beside a $100 is refused, naming the pack and the rule; and each
+rule's check names the pack it finds breaking it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from audit.errors import VerificationError
+from audit.read.specs.packs import PackCap, PackRules, PackSpacing
+from audit.steps.packs import check_neighbours, check_pack_rules
+from poolgen.cli.main import app
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.merkle import root as merkle_root
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A
+from tests.support.packs import packs_variant
+
+POOL = "pool-p1.parquet"
+KEEP = ["position", "ticket", "book", "ticket_no", "salt"]  # what a swap of two tickets' contents keeps
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("packs")
+    keys = new_key_pair(tmp / "keys")
+    signer = Signer.from_file(keys.private)
+    spec_file = packs_variant(tmp)
+    run = generate(GenerateRequest(load_spec(spec_file), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                   out=tmp / "runs", run_id="r", signature=signer.manifest_entry()),
+                   finish=signer.sign_run)
+    return {"run": run.folder, "keys": keys, "signer": signer, "spec": spec_file}
+
+
+def verify(base, run: Path, *more: str) -> dict:
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                      "--spec", str(base["spec"]), "--json", *more])
+    assert result.exit_code in (0, 1), result.output
+    return json.loads(result.stdout)
+
+
+def test_the_example_verifies_every_step_with_its_spec(base, tmp_path):
+    report = verify(base, base["run"], "--seed-file", str(_seed(tmp_path)))
+    assert report["failed_steps"] == []
+    assert [s["status"] for s in report["steps"]] == ["pass"] * 9
+    fifth = report["steps"][4]["details"]
+    met = "pool p1: every one of 100 packs meets the spec's pack parameters"
+    assert any(d.startswith(met) for d in fifth)
+    assert "pool p1: no two consecutive tickets of the pool, across packs too show identical play data " \
+           "(6 layout columns compared)" in report["steps"][3]["details"]
+
+
+def _seed(folder: Path) -> Path:
+    path = folder / "s.seed"
+    path.write_text(SEED_A.hex() + "\n")
+    path.chmod(0o600)
+    return path
+
+
+def test_a_resigned_run_with_one_pack_breaking_spacing_is_refused_naming_the_pack(base, tmp_path):
+    """A $20 from a rich pack swaps places with a $1 beside a $100 of another: both packs keep their
+    winners and at least $150, no cap changes, and only the second pack breaks `spacing` (its $20 and
+    $100 back to back). The file hash and Merkle root are restated and the run re-signed."""
+    run = tmp_path / "run"
+    shutil.copytree(base["run"], run)
+    table = pl.read_parquet(run / POOL)
+    tier = table["tier"].to_list()
+    value = table["prize_cents"].to_numpy().reshape(-1, 300).sum(axis=1)
+    spaced = ("20", "100")
+    receiver = next(p + 1 for p in range(table.height - 2) if tier[p] == "100" and tier[p + 1] == "1"
+                    and (p + 1) % 300 and (p + 2) % 300 and tier[p + 2] not in spaced)
+    donor = next(p for p in range(table.height) if tier[p] == "20" and p // 300 != receiver // 300
+                 and value[p // 300] >= 15000 + 1900)
+    order = list(range(table.height))
+    order[donor], order[receiver] = receiver, donor
+    moved = table.select(pl.exclude(KEEP))[order]
+    table = pl.concat([table.select(KEEP), moved], how="horizontal").select(table.columns)
+    table.write_parquet(run / POOL, compression="zstd", statistics=True)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["pools"][0]["file"] = file_entry(run / POOL)
+    doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    report = verify(base, run)
+    book = table["book"][receiver]
+    assert 5 in report["failed_steps"]
+    assert report["steps"][4]["reasons"] == [
+        f"pool p1: 1 pack(s) break packs.spacing[0] (at least 2 apart): book {book} has two tickets "
+        "apart by 1"]
+    assert report["steps"][0]["status"] == "pass" and report["steps"][3]["status"] == "pass"
+
+
+def _table(tiers: list[str], prizes: list[int], spots: list[int], per_pack: int = 4) -> pl.DataFrame:
+    n = len(tiers)
+    return pl.DataFrame({"position": list(range(n)), "ticket": [f"t{i}" for i in range(n)],
+                         "book": [100 + i // per_pack for i in range(n)], "tier": tiers,
+                         "prize_cents": prizes, "salt": ["0" * 32] * n, "play_spot_0": spots})
+
+
+def test_each_rule_names_the_pack_that_breaks_it():
+    t = _table(["lose", "a", "b", "lose", "b", "lose", "lose", "b"], [0, 100, 500, 0, 500, 0, 0, 500],
+               [1, 2, 3, 4, 5, 6, 7, 8])
+    rules = PackRules(min_winners=2, max_winners=2, min_prize_cents=1100,
+                      caps=(PackCap("packs.caps[0]", 1, tiers=("b",)),),
+                      spacing=(PackSpacing("packs.spacing[0]", 4, prize_cents=500),))
+    with pytest.raises(VerificationError) as info:
+        check_pack_rules(t, 4, rules)
+    assert info.value.reason == (
+        "2 pack(s) break packs.min_prize_value (1100 cents): book 100 pays cents 600, book 101 pays cents "
+        "1000; 1 pack(s) break packs.caps[0] (at most 1): book 101 holds 2; "
+        "1 pack(s) break packs.spacing[0] (at least 4 apart): book 101 has two tickets apart by 3")
+    assert check_pack_rules(t, 4, PackRules(min_winners=1)).startswith("every one of 2 packs meets")
+
+
+def test_identical_neighbours_are_named_by_pack_and_ticket_and_the_boundary_counts_across_packs():
+    t = _table(["lose"] * 8, [0] * 8, [1, 2, 3, 4, 4, 5, 6, 6])
+    with pytest.raises(VerificationError) as info:
+        check_neighbours(t, 4, PackRules())
+    assert info.value.reason == ("1 pair(s) of consecutive tickets of a pack with identical play data "
+                                 "(packs.neighbours): book 101: t6 and t7")
+    with pytest.raises(VerificationError) as info:
+        check_neighbours(t, 4, PackRules(across=True))
+    assert info.value.reason.startswith("2 pair(s) of consecutive tickets of the pool, across packs too")

@@ -1,0 +1,89 @@
+"""`poolgen check` on pack parameters (poolgen/check/packs.py): what each parameter does to a pool,
+computed exactly, and the one-line refusal of parameters no pool can meet."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from audit.read.specs.packs import PackRules, read_packs
+from poolgen.check.packs import check_layouts_vary, share_breaking
+from poolgen.cli.main import app
+from poolgen.errors import SpecError
+from poolgen.game.packs import Packs
+from poolgen.loader import load_spec
+from poolgen.rng import integers
+from poolgen.run.packs import Rules
+from tests.support.cli import one_line
+from tests.support.packs import EXAMPLE, packs_variant
+
+M, COUNTS, PRIZES = 6, (10, 5, 3), (0, 100, 500)  # one pack of 6 from 18 tickets: 10 losers, 5 A, 3 B
+
+
+def _pack(a: int, b: int) -> float:
+    """P(a pack of 6 holds a A and b B) under a uniform shuffle, by counting."""
+    return math.comb(10, M - a - b) * math.comb(5, a) * math.comb(3, b) / math.comb(18, M)
+
+
+def test_shares_are_the_exact_probabilities_a_uniform_shuffle_gives_one_pack():
+    rules = Rules(m=M, books=3, counts=COUNTS, prizes=PRIZES, lo=2, hi=4, min_cents=600,
+                  caps=((frozenset({2}), 1),), spacing=((frozenset({1, 2}), 3),))
+    packs = [(a, b) for a in range(6) for b in range(4) if a + b <= M]
+    shares = share_breaking(rules)
+    assert shares["min_winners"] == pytest.approx(sum(_pack(a, b) for a, b in packs if a + b < 2), rel=1e-12)
+    assert shares["max_winners"] == pytest.approx(sum(_pack(a, b) for a, b in packs if a + b > 4), rel=1e-12)
+    assert shares["min_prize_value"] == pytest.approx(
+        sum(_pack(a, b) for a, b in packs if 100 * a + 500 * b < 600), rel=1e-12)
+    assert shares["caps[0]"] == pytest.approx(sum(_pack(a, b) for a, b in packs if b > 1), rel=1e-12)
+    # j winners among 6 spots, all at least 3 apart: C(6 - 2 (j - 1), j) of the C(6, j) placements
+    close = sum(_pack(a, b) * (1 - (math.comb(M - 2 * (a + b - 1), a + b) if M - 2 * (a + b - 1) >= a + b
+                                    else 0) / math.comb(M, a + b)) for a, b in packs if a + b >= 2)
+    assert shares["spacing[0]"] == pytest.approx(close, rel=1e-12)
+
+
+def test_check_says_what_each_parameter_does_and_proves_them_possible():
+    result = CliRunner().invoke(app, ["check", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert ("pool p1: packs a uniform shuffle would leave breaking each parameter (min $150.00): "
+            "min_winners 14.3%; max_winners 0.245%; min_prize_value 48%; caps[0] 7.52%; spacing[0] 0.298%; "
+            "possible: check found a pool meeting every parameter") in text
+    assert "nor the last of a pack and the first of the next" in text
+
+
+def test_an_infeasible_variant_is_refused_naming_the_parameter(tmp_path):
+    spec = packs_variant(tmp_path, divisor=1, packs='min_winners = 80\nmin_prize_value = "185.00"')
+    result = CliRunner().invoke(app, ["check", str(spec)])
+    one_line(result, "poolgen", "happy_holidays_packs.toml: packs.min_prize_value: pool p1 (1,000 packs "
+                                "of 300) pays $181,850.00 in all, less than $185.00 x 1,000 = $185,000.00")
+
+
+class ThreeLayouts:
+    """A play whose every ticket shows one of three layouts, uniformly."""
+
+    @staticmethod
+    def lay_out(game, pool, tiers, stream):
+        return {"spot": integers(stream, 3, size=len(tiers)).astype(np.uint8)}
+
+
+def test_tiers_with_too_few_layouts_for_the_neighbour_rule_are_refused_naming_it(tmp_path):
+    game = load_spec(packs_variant(tmp_path, packs=""))
+    check_layouts_vary(game, 300)  # the real layouts vary enough
+    with pytest.raises(SpecError) as info:
+        check_layouts_vary(replace(game, play=ThreeLayouts), 300)
+    assert str(info.value).startswith("happy_holidays_packs.toml: packs.neighbours: tier lose: ")
+    assert str(info.value).endswith("too many to keep the neighbours of a pack of 300 apart; write "
+                                    "neighbours = \"off\" in [packs] (or give the tier more varied layouts)")
+
+
+def test_the_rule_turned_off_is_read_noted_and_not_audited(tmp_path):
+    game = load_spec(packs_variant(tmp_path, packs='neighbours = "off"'))
+    assert game.packs == Packs(neighbours=None)
+    result = CliRunner().invoke(app, ["check", str(tmp_path / "happy_holidays_packs.toml")])
+    assert result.exit_code == 0 and "the neighbour rule is off (packs.neighbours = \"off\")" in " ".join(
+        result.output.split())
+    assert read_packs({"packs": {"neighbours": "off"}}) == PackRules(neighbours=False)

@@ -1,0 +1,91 @@
+"""The neighbour rule on layouts (poolgen/run/packs/neighbours.py, docs/randomness.md section 5): no two
+consecutive tickets of a pack with identical play data, drawn exactly by run rejection."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from poolgen.game.model import Pool, PoolTier
+from poolgen.game.packs import Packs
+from poolgen.loader import load_spec
+from poolgen.rng import derive_stream, integers
+from poolgen.run.build import build_pool
+from poolgen.run.packs import identical_pairs, separate_neighbours
+from tests.support import SEED_A, SEED_B, spec_path
+
+SHARED = {"position", "ticket", "book", "ticket_no", "serial", "tier", "prize_cents", "salt"}
+
+
+@pytest.mark.parametrize("seed", [SEED_A, SEED_B], ids=["seed A", "seed B"])
+def test_full_happy_holidays_pools_hold_no_identical_neighbours(seed):
+    """Without the rule these pools held 24 and 17 pairs (19 and 10 of two losers); now none."""
+    game = load_spec(spec_path("happy_holidays"))
+    table = build_pool(game, game.pools[0], seed)
+    layout = {c: table[c].to_numpy() for c in table.columns if c not in SHARED}
+    assert len(layout) == 6
+    assert identical_pairs(layout, 300, across=False).size == 0
+    assert identical_pairs(layout, 300, across=True).size == 0
+
+
+class ThreeLayouts:
+    """A play whose every ticket shows one of three layouts, uniformly, from the stream."""
+
+    @staticmethod
+    def lay_out(game, pool, tiers, stream):
+        return {"spot": integers(stream, 3, size=len(tiers)).astype(np.uint8)}
+
+
+def _game(neighbours, per_pack=4):
+    game = load_spec(spec_path("happy_holidays"))
+    return replace(game, play=ThreeLayouts, packs=Packs(neighbours=neighbours),
+                   sales=replace(game.sales, first_ticket=0, last_ticket=per_pack - 1))
+
+
+POOL = Pool("p1", 100, 8, (PoolTier("lose", 0, 8),), first_book=0, books=2)
+
+
+@pytest.mark.parametrize("neighbours", ["within packs", "across packs"])
+def test_run_rejection_is_uniform_over_the_layouts_that_meet_the_rule(neighbours):
+    """Two packs of 3 losers, 3 layouts each: every sequence with no equal neighbours (in a pack, or
+    in the pool across packs) is equally likely: 12 x 12 = 144 or 3 x 2^5 = 96 sequences."""
+    game = _game(neighbours, per_pack=3)
+    pool = replace(POOL, tickets=6, tiers=(PoolTier("lose", 0, 6),))
+    across = neighbours == "across packs"
+    valid = [s for s in itertools.product(range(3), repeat=6)
+             if all(s[i] != s[i + 1] for i in range(5) if across or i != 2)]
+    assert len(valid) == (96 if across else 144)
+    stream = derive_stream(SEED_A, "poolgen/test", neighbours)
+    tiers = np.zeros(6, dtype=np.int16)
+    draws = 20 * len(valid)
+    seen: Counter[tuple[int, ...]] = Counter()
+    for _ in range(draws):
+        first = ThreeLayouts.lay_out(game, pool, tiers, stream)
+        out = separate_neighbours(game, pool, tiers, first, stream)
+        seen[tuple(int(v) for v in out["spot"])] += 1
+    assert set(seen) <= set(valid)
+    p = stats.chisquare([seen[s] for s in valid]).pvalue
+    assert p > 0.001, p
+
+
+def test_a_layout_without_identical_neighbours_is_returned_as_it_is():
+    game = _game("within packs")
+    layout = {"spot": np.array([0, 1, 0, 1, 1, 0, 1, 0], dtype=np.uint8)}
+    stream = derive_stream(SEED_A, "poolgen/test", "unchanged")
+    assert separate_neighbours(game, POOL, np.zeros(8, dtype=np.int16), layout, stream) is layout
+    assert stream.read(8) == derive_stream(SEED_A, "poolgen/test", "unchanged").read(8)  # nothing drawn
+
+
+def test_only_the_run_holding_a_pair_is_laid_out_again():
+    game = _game("within packs")
+    tiers = np.array([0, 0, 1, 1, 0, 0, 0, 0], dtype=np.int16)  # runs 0-1, 2-3, 4-7 (two packs)
+    layout = {"spot": np.array([0, 1, 2, 2, 0, 1, 0, 1], dtype=np.uint8)}
+    out = separate_neighbours(game, replace(POOL, tiers=(PoolTier("lose", 0, 6), PoolTier("x", 1, 2))),
+                              tiers, layout, derive_stream(SEED_A, "poolgen/test", "one run"))
+    assert out["spot"][[0, 1, 4, 5, 6, 7]].tolist() == [0, 1, 0, 1, 0, 1]
+    assert out["spot"][2] != out["spot"][3]

@@ -1,0 +1,57 @@
+"""Prints tests/vectors/packs.txt: known answers of the pack-parameter draws (docs/randomness.md,
+section 5), each from its own stream of seed bytes(range(32)). Run from the project root:
+
+    PYTHONPATH=. python tests/vectors/make_packs_vectors.py > tests/vectors/packs.txt
+
+tests/poolgen/run/test_packs_vectors.py recomputes every line with the same `lines()`."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+SEED = bytes(range(32))
+LABEL = ("poolgen/vectors", "packs")
+
+
+def lines() -> list[str]:
+    from poolgen.loader import load_spec  # imported here so the header above prints without them
+    from poolgen.rng import Weights, derive_stream
+    from poolgen.run.build import build_pool
+    from poolgen.run.merkle import root
+    from poolgen.run.packs import Rules, arrange
+    from poolgen.run.packs.composition import tilt, winners_per_pack
+    from tests.support.packs import packs_variant
+
+    def stream(name: str):  # one stream per line
+        return derive_stream(SEED, *LABEL, name)
+
+    out = []
+    big = [3**100, 2**158, 1, 0, 5**68]
+    picks = Weights(big).choices(stream("weights"), 12)
+    out.append(f"weights([3^100, 2^158, 1, 0, 5^68], 12) = {' '.join(map(str, picks.tolist()))}")
+    out.append(f"tilt(300, 1000, 87900, 80, 110) = {tilt(300, 1000, 87900, 80, 110)}")
+    per = winners_per_pack(stream("winners"), 300, 10, 879, 80, 110)
+    out.append(f"winners_per_pack(300, 10, 879, 80, 110) = {' '.join(map(str, per))}")
+    small = dict(m=6, books=3, counts=(10, 5, 3), prizes=(0, 100, 500))
+    exact = Rules(**small, lo=2, hi=4, min_cents=None, caps=(), spacing=())
+    out.append(f"arrange(3x6, winners 2..4) = {''.join(map(str, arrange(stream('exact'), exact).tolist()))}")
+    chain = Rules(**small, lo=0, hi=6, min_cents=600, caps=((frozenset({2}), 2),),
+                  spacing=((frozenset({2}), 2),))
+    seq = "".join(map(str, arrange(stream("chain"), chain).tolist()))
+    out.append(f"arrange(3x6, $6, cap, spacing) = {seq}")
+    with tempfile.TemporaryDirectory() as folder:
+        game = load_spec(packs_variant(Path(folder)))
+        out.append(f"pool happy_holidays_packs/10 p1 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
+    return out
+
+
+if __name__ == "__main__":
+    print("# Known answers of the pack-parameter draws (docs/randomness.md, section 5), seed")
+    print("# bytes(range(32)), one stream per line: derive_stream(seed, \"poolgen/vectors\", \"packs\",")
+    print("# NAME). The last line is the Merkle root of build_pool on")
+    print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py). Printed")
+    print("# by tests/vectors/make_packs_vectors.py on 2026-12-02 (branch i24-packs); a changed line")
+    print("# means a seed no longer gives the pools it gave.")
+    for line in lines():
+        print(line)
