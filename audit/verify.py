@@ -110,44 +110,53 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
                   per_book: int | None, number: object = None,
                   play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
-    return _pool_checks(folder, pool, rules, kind, per_book, number, play, None, None)[0]
+    return _pool_checks(folder, pool, rules, kind, per_book, number, play, None, None, False)[0]
 
 
 PoolStats = PoolStatistics | Lines | None
+PackLines = list[tuple[Step, str, str]]
 
 
 def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None, number: object,
                  play: dict[str, Any] | None,
-                 manifest: Manifest | None, packs: PackRules | None) -> tuple[dict[Step, Outcome], PoolStats]:
-    """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool),
-    from one read of the pool file."""
+                 manifest: Manifest | None, packs: PackRules | None,
+                 with_spec: bool) -> tuple[dict[Step, Outcome], PoolStats, PackLines]:
+    """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool)
+    and, given pack rules, its pack checks (audit.steps.packs), from one read of the pool file."""
+    stats_packs = packs if with_spec else None
     out: dict[Step, Outcome] = {Step.FILES: attempt(Step.FILES, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
-        stats = one_pool(folder, manifest, pool, packs=packs) if manifest else None
-        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}, stats
+        stats = one_pool(folder, manifest, pool, packs=stats_packs) if manifest else None
+        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}, stats, []
     try:
         table = read_pool(folder, pool.file)
     except Exception as exc:
         why = f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}"
         out[Step.COMPLETENESS] = ("fail", why)
-        stats = one_pool(folder, manifest, pool, packs=packs) if manifest else None
-        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}, stats
+        stats = one_pool(folder, manifest, pool, packs=stats_packs) if manifest else None
+        unread = {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}
+        return out | unread, stats, []
     out[Step.COMPLETENESS] = attempt(Step.COMPLETENESS, check_complete, table, pool, kind, per_book, number)
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
-    return out, one_pool(folder, manifest, pool, table, packs) if manifest else None
+    printed = packs is not None and kind == "printed"
+    lines = pack_outcomes(table, per_book or 0, packs, with_spec) if packs is not None and printed else []
+    return out, one_pool(folder, manifest, pool, table, stats_packs) if manifest else None, lines
 
 
 PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None", "Manifest | None",
-                "PackRules | None"]
+                "PackRules | None", bool]
 
 
-def _pool_job(args: PoolJob) -> tuple[dict[Step, Outcome], PoolStats]:
+def _pool_job(args: PoolJob) -> tuple[dict[Step, Outcome], PoolStats, PackLines]:
     return _pool_checks(*args)
 
 
-def _pool_results(jobs: list[PoolJob], workers: int) -> list[tuple[dict[Step, Outcome], PoolStats]]:
+PoolResult = tuple[dict[Step, Outcome], PoolStats, PackLines]
+
+
+def _pool_results(jobs: list[PoolJob], workers: int) -> list[PoolResult]:
     """Steps 2 to 6 and 8 of every pool, in `workers` processes if more than one (in the jobs' order)."""
     if workers <= 1 or len(jobs) <= 1:
         return [_pool_job(j) for j in jobs]
@@ -242,12 +251,14 @@ def verify_run(request: VerifyRequest) -> Report:
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
-                            manifest, packs if spec is not None else None) for p in manifest.pools]
+                            manifest, packs, spec is not None) for p in manifest.pools]
     stats: list[tuple[PoolEntry, PoolStatistics | Lines]] = []
-    for pool, (result, pool_stats) in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
+    pack_lines: list[tuple[Step, str, str, str]] = []
+    for pool, (result, pool_stats, lines) in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
         for s, (status, message) in sorted(result.items()):
             step[s].add(status, message, f"pool {pool.id}")
         stats.append((pool, pool_stats if pool_stats is not None else []))
+        pack_lines += [(which, verdict, said, f"pool {pool.id}") for which, verdict, said in lines]
     step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_run_identities, manifest))
     if manifest.kind == "printed":
         step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
@@ -260,7 +271,7 @@ def verify_run(request: VerifyRequest) -> Report:
         elif book_key is not None:
             step[Step.COMPLETENESS].add("fail", "--book-key given, but the run's book numbers come from its "
                                                 "seed (the manifest names no book key)")
-        for which, verdict, said, pool_id in pack_outcomes(folder, manifest, packs, spec is not None):
+        for which, verdict, said, pool_id in pack_lines:  # computed in the workers
             step[which].add(verdict, said, pool_id)
 
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))

@@ -10,14 +10,11 @@ Each failure names the pool, the pack (its printed book number) and the rule.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 
 from audit.checklist import SHOWN, Step
 from audit.errors import VerificationError
-from audit.read.manifest import Manifest, PoolEntry
 from audit.read.specs.packs import PackRules
 
 __all__ = ["SHARED_COLUMNS", "check_neighbours", "check_pack_rules", "pack_outcomes"]
@@ -98,27 +95,19 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules) -> st
             f"{len(rules.caps)} cap(s), {len(rules.spacing)} spacing rule(s))")
 
 
-def pack_outcomes(folder: Path, manifest: Manifest, rules: PackRules,
-                  with_spec: bool) -> list[tuple[Step, str, str, str]]:
-    """(step, status, message, where) for every pool of a printed run."""
-    per_book = manifest.tickets_per_book or 0
-    out: list[tuple[Step, str, str, str]] = []
-    pool: PoolEntry
-    for pool in manifest.pools:
-        where = f"pool {pool.id}"
+def pack_outcomes(table: pl.DataFrame, per_book: int, rules: PackRules,
+                  with_spec: bool) -> list[tuple[Step, str, str]]:
+    """(step, status, message) of one pool of a printed run, from its table (read once by verify for
+    steps 2 to 6; an unreadable pool file is steps 2 and 3's to name)."""
+    out: list[tuple[Step, str, str]] = []
+    checks = [(Step.LAYOUTS, check_neighbours)]
+    if with_spec and rules.composition:
+        checks.append((Step.FIGURES, check_pack_rules))
+    for step, check in checks:
         try:
-            table = pl.read_parquet(Path(folder) / pool.file)
-        except Exception:  # the file's problems are steps 2 and 3's to name
-            out.append((Step.LAYOUTS, "skip", "needs a readable pool file (steps 2 and 3)", where))
-            continue
-        checks = [(Step.LAYOUTS, check_neighbours)]
-        if with_spec and rules.composition:
-            checks.append((Step.FIGURES, check_pack_rules))
-        for step, check in checks:
-            try:
-                out.append((step, "pass", check(table, per_book, rules), where))
-            except VerificationError as exc:
-                out.append((step, "fail", exc.reason, where))
-            except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
-                out.append((step, "fail", f"could not be checked: {type(exc).__name__}: {exc}", where))
+            out.append((step, "pass", check(table, per_book, rules)))
+        except VerificationError as exc:
+            out.append((step, "fail", exc.reason))
+        except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
+            out.append((step, "fail", f"could not be checked: {type(exc).__name__}: {exc}"))
     return out
