@@ -304,7 +304,7 @@ def test_a_printed_game_whose_first_spot_shows_the_win_fails(base, tmp_path):
         return t.with_columns(*(pl.Series(f"play_spot_{j}", spots[:, j], dtype=pl.UInt8) for j in range(6)))
 
     rewrite(base, run, "happy_holidays", leak)
-    reasons = only_step_8_fails(base, run)
+    reasons = only_step_8_fails(base, run, neighbours_too=True)
     assert p_of(reasons, "pool p1: play_spot_0 (one scratched spot) against win/lose") < 1e-10
     assert p_of(reasons, "pool p1: win/lose predicted from play_spot_0") < 1e-10
 
