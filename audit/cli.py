@@ -130,7 +130,7 @@ def print_report(report: Report) -> None:
 
 def check_proof_cmd(
     proof_file: Annotated[Path, typer.Argument(
-        metavar="PROOF", help="A proof from `poolgen prove ... --json` (- for standard input).")],
+        metavar="PROOF", help="A proof from `poolgen merkle-proof ... --json` (- for standard input).")],
     manifest: Annotated[Path, typer.Argument(
         metavar="MANIFEST", help="The run's manifest.json (manifest.sig beside it).")],
     public_key: PublicKey,
