@@ -39,6 +39,11 @@ SeedFile = Annotated[Path | None, typer.Option(
     help="The run's seed: step 7 checks the commitment and, under `poolgen verify`, regenerates every "
          "pool (needs --spec).")]
 
+Reveal = Annotated[bool, typer.Option(
+    "--reveal", help="RUN is a reveal after close (docs/publish-and-reveal.md): the manifest, its "
+                     "signature and the pool files, without the printer's and validation files, which "
+                     "are never published; steps 2 and 9 say what is not there and why.")]
+
 CeremonyFile = Annotated[Path | None, typer.Option(
     "--ceremony", metavar="FILE",
     help="The seed ceremony's file with every reveal (docs/ceremony.md), instead of --seed-file: step 7 "
@@ -74,6 +79,7 @@ def verify_command(regenerate: Regenerate | None = None,
         high_validation_key: Annotated[Path | None, typer.Option(
             "--high-validation-key", metavar="FILE",
             help="The high-tier validation key: step 9 re-derives validation-high.bin.")] = None,
+        reveal: Reveal = False,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
@@ -85,7 +91,8 @@ def verify_command(regenerate: Regenerate | None = None,
             request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
                                     ceremony=ceremony, workers=workers or os.cpu_count() or 1,
                                     regenerate=regenerate, allow_readable_secret=allow_readable_secret,
-                                    validation_key=validation_key, high_validation_key=high_validation_key)
+                                    validation_key=validation_key, high_validation_key=high_validation_key,
+                                    reveal=reveal)
             report = verify_run(request)
             if as_json:
                 typer.echo(json.dumps(report.to_json(), indent=2))
@@ -122,7 +129,10 @@ def print_report(report: Report) -> None:
         echo(f"  {s.step} {s.title:<13} {label}  {lines[0] if lines else ''}")
         for line in lines[1:]:
             echo(f"  {'':<15} {'':4}  {line}")
-    if report.ok:
+    skipped = [str(s.step) for s in report.steps if s.status == "skip"]
+    if report.ok and skipped:
+        echo(f"verified: every step that was run passes; step(s) {', '.join(skipped)} skipped (above: why)")
+    elif report.ok:
         echo("verified: every step passes")
     else:
         echo(f"NOT verified: step(s) {', '.join(str(n) for n in report.failed)} did not pass")

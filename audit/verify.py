@@ -81,6 +81,7 @@ class VerifyRequest:
     allow_readable_secret: bool = False
     validation_key: Path | None = None
     high_validation_key: Path | None = None
+    reveal: bool = False  # a reveal after close: pool files only (docs/publish-and-reveal.md)
 
 
 # ---- the runner ---------------------------------------------------------------------------------
@@ -194,7 +195,7 @@ def verify_run(request: VerifyRequest) -> Report:
 
     step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest))
     if manifest.doc.get("deliverables"):
-        step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest))
+        step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest, r.reveal))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
@@ -215,7 +216,7 @@ def verify_run(request: VerifyRequest) -> Report:
 
     for status, message, where in check_statistics(folder, manifest):
         step[Step.STATISTICS].add(status, message, where)
-    for status, message in check_deliverables(folder, manifest, keys, spec):
+    for status, message in check_deliverables(folder, manifest, keys, spec, r.reveal):
         step[Step.DELIVERABLES].add(status, message)
 
     reproduction = step[Step.REPRODUCTION]
