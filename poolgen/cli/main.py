@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 import poolgen
+from audit.cli import HELP_OPTIONS, commands_named
 from poolgen.cli import ceremony, keys, rng, seed
 from poolgen.cli.check import check
 from poolgen.cli.demo import demo_cmd
@@ -22,6 +23,8 @@ from poolgen.run.provenance import code_entry
 
 app = typer.Typer(rich_markup_mode="markdown",
     name="poolgen",
+    cls=commands_named("poolgen"),  # one-line usage errors, -h and tidy help for every command
+    context_settings=HELP_OPTIONS,
     help="Lottery prize pools from published prize structures: check, generate, sign, verify.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # key material may be in scope
