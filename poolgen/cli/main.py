@@ -8,7 +8,7 @@ import typer
 
 import poolgen
 from audit.cli import HELP_OPTIONS, commands_named
-from poolgen.cli import ceremony, keys, rng, seed
+from poolgen.cli import ceremony, imaging, keys, rng, seed
 from poolgen.cli.check import check
 from poolgen.cli.demo import demo_cmd
 from poolgen.cli.generate import generate_cmd
@@ -37,6 +37,7 @@ app.add_typer(seed.app, name="seed")
 app.add_typer(keys.app, name="keys")
 app.add_typer(rng.app, name="rng")
 app.add_typer(ceremony.app, name="ceremony")
+app.add_typer(imaging.app, name="imaging")
 app.command("verify")(verify)
 app.command("merkle-proof")(prove)
 app.command("prove", hidden=True)(prove)  # the old name, kept working: it was one letter from `proof`
