@@ -10,11 +10,15 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as Bars
 from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer's own click
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
@@ -25,7 +29,7 @@ from audit.provenance import code_hash
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 from audit.read.manifest import load_public_key
 from audit.steps.reproduction import Regenerate
-from audit.verify import Report, VerifyRequest, verify_run
+from audit.verify import Progress, Report, VerifyRequest, verify_run
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 
@@ -132,6 +136,22 @@ CeremonyFile = Annotated[Path | None, typer.Option(
          "derives the seed from the reveals and checks them against the manifest's commitments.")]
 
 
+@contextmanager
+def progress_bar(console: Console | None = None) -> Iterator[Progress]:
+    """A progress bar on stderr while a long step runs, for people watching a terminal (nothing when
+    stderr is a file or a pipe); it is gone once the step ends. Yields the `(done, total, what)`
+    callback `VerifyRequest.progress` takes."""
+    console = console or Console(stderr=True)
+    with Bars(TextColumn("{task.description:<36}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+              console=console, transient=True, disable=not console.is_terminal) as bars:
+        task = bars.add_task("starting", total=None)
+
+        def tell(done: int, total: int, what: str) -> None:
+            bars.update(task, completed=done, total=total, description=what)
+
+        yield tell
+
+
 def _unusable(message: str, prefix: str = "audit") -> typer.Exit:
     typer.echo(f"{prefix}: error: {message}", err=True)
     return typer.Exit(2)
@@ -171,12 +191,13 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
         previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
             pause_point("verify-started")
-            request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
-                                    ceremony=ceremony, workers=workers or os.cpu_count() or 1,
-                                    regenerate=regenerate, allow_readable_secret=allow_readable_secret,
-                                    validation_key=validation_key, high_validation_key=high_validation_key,
-                                    reveal=reveal)
-            report = verify_run(request)
+            with progress_bar() as bar:
+                request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
+                                        ceremony=ceremony, workers=workers or os.cpu_count() or 1,
+                                        regenerate=regenerate, allow_readable_secret=allow_readable_secret,
+                                        validation_key=validation_key,
+                                        high_validation_key=high_validation_key, reveal=reveal, progress=bar)
+                report = verify_run(request)
             if as_json:
                 typer.echo(json.dumps(report.to_json(), indent=2))
             else:

@@ -82,6 +82,7 @@ class VerifyRequest:
     validation_key: Path | None = None
     high_validation_key: Path | None = None
     reveal: bool = False  # a reveal after close: pool files only (docs/publish-and-reveal.md)
+    progress: Progress | None = None  # told (done, total, what) as the checklist goes (a progress bar)
 
 
 # ---- the runner ---------------------------------------------------------------------------------
@@ -123,10 +124,19 @@ def _pool_job(args: PoolJob) -> dict[Step, Outcome]:
     return pool_outcomes(*args)
 
 
-def _pool_results(jobs: list[PoolJob], workers: int) -> list[dict[Step, Outcome]]:
-    """Steps 2 to 6 of every pool, in `workers` processes if more than one (in the jobs' order)."""
+Progress = Callable[[int, int, str], None]
+
+
+def _pool_results(jobs: list[PoolJob], workers: int,
+                  tick: Callable[[str], None] = lambda pool: None) -> list[dict[Step, Outcome]]:
+    """Steps 2 to 6 of every pool, in `workers` processes if more than one (in the jobs' order);
+    `tick(pool id)` as each is done."""
     if workers <= 1 or len(jobs) <= 1:
-        return [_pool_job(j) for j in jobs]
+        out = []
+        for j in jobs:
+            out.append(_pool_job(j))
+            tick(j[1].id)
+        return out
     context = mp.get_context("spawn")
     # largest files first, so that no worker starts a big pool while the others are finishing
     order = sorted(range(len(jobs)), key=lambda i: -jobs[i][1].file_bytes)
@@ -135,7 +145,10 @@ def _pool_results(jobs: list[PoolJob], workers: int) -> list[dict[Step, Outcome]
     try:
         with starting_workers():  # each submit may start a worker process
             futures = {i: pool.submit(_pool_job, jobs[i]) for i in order}
-        outcomes = [futures[i].result() for i in range(len(jobs))]
+        outcomes = []
+        for i in range(len(jobs)):
+            outcomes.append(futures[i].result())
+            tick(jobs[i][1].id)
     except BaseException:
         stop(pool)  # an interrupt: no worker goes on reading
         raise
@@ -200,7 +213,16 @@ def verify_run(request: VerifyRequest) -> Report:
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
                            for p in manifest.pools]
-    for pool, result in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
+    n, total = len(jobs), len(jobs) + 3
+
+    def tell(done: int, what: str) -> None:
+        if r.progress is not None:
+            r.progress(done, total, what)
+
+    tell(0, f"steps 2-6: {n} pool file(s)")
+    ticks = iter(range(1, n + 1))
+    pools = _pool_results(jobs, r.workers, lambda p: tell(next(ticks), f"steps 2-6: pool {p} checked"))
+    for pool, result in zip(manifest.pools, pools, strict=True):
         for s, (status, message) in sorted(result.items()):
             step[s].add(status, message, f"pool {pool.id}")
     step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_run_identities, manifest))
@@ -214,11 +236,14 @@ def verify_run(request: VerifyRequest) -> Report:
     else:
         step[Step.FIGURES].add("pass", "no --spec given: checked against the manifest only")
 
+    tell(n, "step 8: statistics")
     for status, message, where in check_statistics(folder, manifest):
         step[Step.STATISTICS].add(status, message, where)
+    tell(n + 1, "step 9: deliverables")
     for status, message in check_deliverables(folder, manifest, keys, spec, r.reveal):
         step[Step.DELIVERABLES].add(status, message)
 
+    tell(n + 2, "step 7: reproduction")
     reproduction = step[Step.REPRODUCTION]
     lead, option = "", "--seed-file"
     if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
@@ -236,4 +261,5 @@ def verify_run(request: VerifyRequest) -> Report:
                    if r.regenerate is None else "give --spec to regenerate them")
             reproduction.add("skip", f"{lead}seed matches the commitment; pools not regenerated: {why}")
             reproduction.required = False
+    tell(total, "done")
     return report

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from audit.cli import CeremonyFile, SeedFile
+from audit.cli import CeremonyFile, Reveal, SeedFile, progress_bar
 from audit.read.limits import READABLE_SECRET_FLAG
 from poolgen.check.game import check_spec
 from poolgen.cli.common import Force, reports_errors, write_output
@@ -39,6 +39,7 @@ def report_cmd(
         help="The high-tier validation key: step 9 re-derives validation-high.bin.")] = None,
     allow_readable_secret: Annotated[bool, typer.Option(
         READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it.")] = False,
+    reveal: Reveal = False,
     internal: Annotated[bool, typer.Option(
         "--internal", help="The internal edition: adds where the prizes are (charts in print order, "
                            "the top prizes' positions); an outcome file, for those trusted with "
@@ -56,10 +57,13 @@ def report_cmd(
     if out.exists() and not force:  # before minutes of verification, not after
         write_output(out, b"", force, "report")
     game = load_spec(spec) if spec is not None else None
-    verification = run_verification(folder, public_key, spec, seed_file=seed_file, ceremony=ceremony,
-                                    regenerate=regenerate, allow_readable_secret=allow_readable_secret,
-                                    validation_key=validation_key, high_validation_key=high_validation_key)
-    pdf = build_report(folder, verification, game, check_spec(game) if game else None, internal)
+    with progress_bar() as bar:
+        verification = run_verification(folder, public_key, spec, seed_file=seed_file, ceremony=ceremony,
+                                        regenerate=regenerate, allow_readable_secret=allow_readable_secret,
+                                        validation_key=validation_key,
+                                        high_validation_key=high_validation_key, reveal=reveal, progress=bar)
+        bar(0, 1, "writing the report")
+        pdf = build_report(folder, verification, game, check_spec(game) if game else None, internal)
     write_output(out, pdf, force, "report")
     status = ("verification not run" if not verification.ran else
               "verification passes" if verification.ok else "VERIFICATION FAILS")

@@ -6,12 +6,16 @@ deliverable is a failing step 2 and a one-line skip in step 9, never a raw excep
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
+from audit.cli import progress_bar
+from audit.verify import VerifyRequest, verify_run
 from tests.support import SEED_A, small_happy_holidays
 from tests.support.cli import invoke
 
@@ -75,3 +79,23 @@ def test_a_missing_deliverable_outside_a_reveal_is_a_failed_step_not_a_traceback
     assert "imaging-p1.parquet (imaging) is missing" in result.stdout
     assert "pool p1: needs step 2: imaging-p1.parquet is missing" in result.stdout
     assert result.stdout.splitlines()[-1] == "NOT verified: step(s) 2 did not pass"
+
+
+def test_verify_shows_its_progress_on_a_terminal_only(printed):
+    """The bar `poolgen verify` and `poolgen report` draw (audit.cli.progress_bar), told by verify_run
+    pool by pool and step by step; on a file or pipe (here, CliRunner's) nothing is drawn."""
+    told: list[tuple[int, int, str]] = []
+    screen = io.StringIO()
+    with progress_bar(Console(file=screen, force_terminal=True, width=100)) as bar:
+        def both(done: int, total: int, what: str) -> None:
+            told.append((done, total, what))
+            bar(done, total, what)
+
+        report = verify_run(VerifyRequest(run=printed["run"], public_key=printed["public"], progress=both))
+    assert report.ok
+    assert told == [(0, 5, "steps 2-6: 2 pool file(s)"), (1, 5, "steps 2-6: pool p1 checked"),
+                    (2, 5, "steps 2-6: pool p2 checked"), (2, 5, "step 8: statistics"),
+                    (3, 5, "step 9: deliverables"), (4, 5, "step 7: reproduction"), (5, 5, "done")]
+    assert "done" in screen.getvalue() and "5/5" in screen.getvalue()  # the last frame drawn
+    quiet = invoke("verify", printed["run"], "--public-key", printed["public"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
