@@ -84,16 +84,32 @@ def _statement(c: Canvas, t: _Ticket, x: float, y: float, w: float, h: float) ->
     c.drawRightString(x + w - 12, y + h - 20,
                       f"{source} {_tier_label(t.row['tier'])}, prize "
                       f"{fmt_cents(recorded)} - {verdict}")
-    ly = y + h - 36
-    for line in t.ev.lines:
-        for part in simpleSplit(line, "Helvetica", 8.5, w - 24):
-            if ly < y + 5:
-                return
-            left(c, x + 12, ly, part, "Helvetica", 8.5, BAD if "ILLEGAL" in part else INK)
-            ly -= 10.5
-    if t.ev.winning and ly >= y + 5:
-        left(c, x + 12, ly, "Winning spots are outlined in green (a proof mark, not printed on "
-              "the ticket).", "Helvetica-Oblique", 7.5, GREY)
+    top, bottom = y + h - 36, y + 5
+    rows = int((top - bottom) // 10.5) + 1
+    parts = [(k, p) for k, line in enumerate(t.ev.lines)
+             for p in simpleSplit(line, "Helvetica", 8.5, w - 24)]
+    columns, width = 1, w - 24
+    if len(parts) > rows:  # two columns, then what still does not fit is counted, never dropped silently
+        columns, width = 2, (w - 36) / 2
+        parts = [(k, p) for k, line in enumerate(t.ev.lines)
+                 for p in simpleSplit(line, "Helvetica", 8, width)]
+    room = rows * columns
+    shown = parts if len(parts) <= room else parts[:room - 1]
+    if len(shown) < len(parts):
+        while shown and shown[-1][0] == parts[len(shown)][0]:  # a line is shown whole or not at all
+            shown = shown[:-1]
+    for i, (_, part) in enumerate(shown):
+        col, r_ = divmod(i, rows)
+        left(c, x + 12 + col * (width + 12), top - r_ * 10.5, part, "Helvetica",
+             8.5 if columns == 1 else 8, BAD if "ILLEGAL" in part else INK)
+    if len(shown) < len(parts):
+        cut = {k for k, _ in parts[len(shown):]}  # lines with a part not shown: counted, not dropped
+        left(c, x + 12 + (columns - 1) * (width + 12), top - (rows - 1) * 10.5,
+             f"... and {len(cut)} more line(s) not shown for room; the prize above is the whole "
+             f"layout's", "Helvetica-Oblique", 8, BAD)
+    elif t.ev.winning and len(parts) < room and columns == 1:
+        left(c, x + 12, top - len(parts) * 10.5, "Winning spots are outlined in green (a proof mark, not "
+             "printed on the ticket).", "Helvetica-Oblique", 7.5, GREY)
 
 
 def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, count: int,

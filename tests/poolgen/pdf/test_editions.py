@@ -5,6 +5,7 @@ printed proof face, decoded by a real reader. The runs are tests/poolgen/pdf/con
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import polars as pl
@@ -13,7 +14,10 @@ import pytest
 import zxingcpp
 
 from poolgen.deliverables.identity import barcode, is_valid
+from poolgen.loader import load_spec
+from poolgen.pdf.evaluation import evaluate
 from poolgen.pdf.specimens import specimen_barcode
+from tests.support import spec_path
 from tests.support.cli import invoke
 from tests.support.pdf import GAMES, manifest, pages
 
@@ -104,3 +108,21 @@ def test_barcode_on_the_face_decodes_to_the_ticket(runs, tmp_path):
     # valid check digits of 4650000000001 are 98 - (465000000000100 mod 97) = 98 - 70 = 28; a
     # specimen's are one above, so it reads 2 mod 97 and no validation system accepts it
     assert first == "465000000000129" and int(first) % 97 == 2 and not is_valid(first)
+
+
+def test_a_ticket_with_more_wins_than_room_says_how_many_are_not_shown(runs, tmp_path):
+    """Wild Side's tier t30 ($500) pays by many matches: the statement box holds some, in two columns,
+    and says how many more lines there are, never cutting a line or dropping the rest silently."""
+    run = runs("wild_side")
+    ticket = pl.read_parquet(run / "pool-p1.parquet", columns=["ticket", "tier"]).filter(
+        pl.col("tier") == "t30")["ticket"][0]
+    out = tmp_path / "t30.pdf"
+    assert invoke("proof", run, "--tickets", ticket, "--out", out).exit_code == 0
+    page = pages(out)[2]
+    more = re.search(r"\.\.\. and (\d+) more line\(s\) not shown for room; the prize above is the whole "
+                     r"layout's", page)
+    assert more is not None and int(more.group(1)) >= 1
+    row = pl.read_parquet(run / "pool-p1.parquet").filter(pl.col("ticket") == ticket).row(0, named=True)
+    lines = evaluate(load_spec(spec_path("wild_side")), manifest(run)["pools"][0], row).lines
+    assert len(re.findall(r"(numbers|wild|bonus), spot \d+:", page)) + int(more.group(1)) == len(lines)
+    assert "THIS LAYOUT PAYS $500.00" in page
