@@ -7,6 +7,7 @@ printed; the ceremony file and contribution files are mode 0600.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -49,8 +50,9 @@ def _confirm(text: str, yes: bool) -> None:
         return
     try:
         ok = typer.confirm(text, default=True, err=True)
-    except typer.Abort:
-        ok = False
+    except typer.Abort:  # no answer could be read: a script, or no terminal
+        raise CeremonyError("not confirmed; nothing was changed (no answer: give --yes in a "
+                            "script)") from None
     if not ok:
         raise CeremonyError("not confirmed; nothing was changed")
 
@@ -178,9 +180,19 @@ def seal(file: File, yes: Yes = False) -> None:
 
 @app.command("status")
 @reports_errors
-def status(file: File) -> None:
+def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
+           ) -> None:
     """The ceremony's public state: parties, commitments, who has revealed (never a secret value)."""
     ceremony = load(file)
+    if as_json:
+        parties = [{"name": p.name, "kind": p.kind, "commitment": p.commitment,
+                    "revealed": p.reveal is not None} if p.kind == "secret" else
+                   {"name": p.name, "kind": p.kind, "source": p.source, "value": p.reveal}
+                   for p in ceremony.parties]  # a secret party's revealed value is never shown
+        typer.echo(json.dumps({"ceremony": ceremony.id, "parties": parties,
+                               "transcript": ceremony.transcript, "seed_commitment": ceremony.sealed},
+                              indent=2))
+        return
     typer.echo(f"ceremony {ceremony.id}")
     for p in ceremony.parties:
         if p.kind == "secret":

@@ -4,6 +4,7 @@ names, and a usage error is one line `PROG: error: ...` and exit 2."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -69,3 +70,27 @@ def test_a_usage_error_is_one_line(args, message):
 def test_audit_usage_errors_and_poolgen_verify_errors_say_whose(tmp_path):
     one_line(invoke("verify", application=audit_app), "audit", "Missing argument 'RUN'.")
     one_line(invoke("verify", tmp_path / "none", "--public-key", tmp_path / "k.pem"), "poolgen", "")
+
+
+def test_commands_that_answer_something_answer_in_json(tmp_path):
+    made = invoke("keys", "new", tmp_path / "k", "--json")
+    assert made.exit_code == 0, made.output
+    doc = json.loads(made.stdout)
+    assert doc["public_key"] == str(tmp_path / "k" / "signing-key.pub.pem") and doc["encrypted"] is False
+    assert len(doc["fingerprint"]) == 19
+    key = invoke("keys", "validation", "new", tmp_path / "v.key", "--json")
+    assert json.loads(key.stdout)["key_file"] == str(tmp_path / "v.key")
+    ceremony = tmp_path / "c.ceremony"
+    assert invoke("ceremony", "new", ceremony, "--id", "t", "--party", "a", "--party", "b").exit_code == 0
+    status = json.loads(invoke("ceremony", "status", ceremony, "--json").stdout)
+    assert status["ceremony"] == "t" and [p["name"] for p in status["parties"]] == ["a", "b"]
+    assert status["seed_commitment"] is None
+
+
+def test_a_prompt_without_a_terminal_names_yes(tmp_path):
+    ceremony = tmp_path / "c.ceremony"
+    assert invoke("ceremony", "new", ceremony, "--id", "t", "--party", "a", "--party", "b").exit_code == 0
+    asked = invoke("ceremony", "commit", ceremony, "--party", "a", "--contribution", tmp_path / "a.c")
+    assert asked.exit_code == 2 and asked.stderr.endswith(  # after the question, which had no answer
+        "[Y/n]:poolgen: error: not confirmed; nothing was changed (no answer: give --yes in a script)\n")
+    assert not (tmp_path / "a.c").exists()
