@@ -237,7 +237,7 @@ def verify_run(request: VerifyRequest) -> Report:
         step[Step.FIGURES].add("pass", "no --spec given: checked against the manifest only")
 
     tell(n, "step 8: statistics")
-    for status, message, where in check_statistics(folder, manifest):
+    for status, message, where in check_statistics(folder, manifest, step[Step.STATISTICS].figures):
         step[Step.STATISTICS].add(status, message, where)
     tell(n + 1, "step 9: deliverables")
     for status, message in check_deliverables(folder, manifest, keys, spec, r.reveal):

@@ -127,8 +127,10 @@ def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
     return out
 
 
-def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, str | None]]:
-    """(8) every pool's statistics: (status, message, where) lines for the step's report."""
+def check_statistics(folder: Path, manifest: Manifest,
+                     figures: list[dict[str, Any]] | None = None) -> list[tuple[str, str, str | None]]:
+    """(8) every pool's statistics: (status, message, where) lines for the step's report; and, into
+    `figures`, every test's numbers (for `verify --json`)."""
     out: list[tuple[str, str, str | None]] = []
     pools = len(manifest.pools)
     play = manifest.doc.get("play")
@@ -148,4 +150,8 @@ def check_statistics(folder: Path, manifest: Manifest) -> list[tuple[str, str, s
             out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", where))
             continue
         out += [(status, line, where) for status, line in pool_lines(result)]
+        if figures is not None:
+            figures += [{"pool": pool.id, "test": j.finding.name, "method": j.finding.method,
+                         "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
+                         "alpha": result.alpha, "significant": j.rejected} for j in result.judged]
     return out
