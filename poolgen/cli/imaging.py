@@ -10,9 +10,10 @@ import typer
 
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import signature_problem
-from poolgen.cli.common import Force, reports_errors, say
-from poolgen.deliverables.printer import arrival, export_csv
+from poolgen.cli.common import Force, reports_errors, say, write_output
+from poolgen.deliverables.printer import arrival, export_csv, print_sequence
 from poolgen.errors import RunError
+from poolgen.files.write import make_folders
 from poolgen.run.folder import open_run
 from poolgen.run.signing import fingerprint, load_public_key
 
@@ -76,3 +77,29 @@ def check_cmd(
                        f"bytes, SHA-256 {r['sha256']})" if r["ok"] else f"NOT a file of the run: {r['why']}")
     if not all(r["ok"] for r in results):
         raise typer.Exit(1)
+
+
+@app.command("sequence")
+@reports_errors
+def sequence_cmd(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="A printed run folder (holds manifest.json).")],
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="A new folder for the two files.")],
+    packs_per_carton: Annotated[int, typer.Option("--packs-per-carton", min=1, metavar="N",
+                                                  help="Packs (books) a carton holds.")] = 20,
+) -> None:
+    """Write DIR/print-sequence.csv (every pack in print order: its place in the order's print run,
+    book, first and last barcode, tickets, carton) and DIR/cartons.csv (every carton: its packs'
+    places and book numbers), for the printer and the warehouse. No outcome and no pool id is in
+    them (docs/validation.md, section 4)."""
+    folder = open_run(run)
+    if folder.kind != "printed":
+        raise RunError(f"{run}: not a printed run; an eInstant has no packs")
+    if out.exists():
+        raise RunError(f"{out}: already exists; give a new folder")
+    sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
+    make_folders(out, 0o700)
+    write_output(out / "print-sequence.csv", sequence, False, "print sequence")
+    write_output(out / "cartons.csv", cartons, False, "cartons")
+    packs, boxes = sequence.count(b"\n") - 1, cartons.count(b"\n") - 1
+    typer.echo(f"sequence {out}: {packs:,} packs in print order, {boxes:,} cartons of up to "
+               f"{packs_per_carton} (print-sequence.csv, cartons.csv: no outcome, no pool)")

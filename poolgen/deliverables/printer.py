@@ -4,15 +4,24 @@ run's manifest.
 
 Print sequence: the order's book slots in ascending order (pool k holds slots `first_book ..
 first_book + books - 1`, so its pools in ascending `first_book`), and within a book its tickets 0 ..
-per_book - 1: exactly the rows of the pools' imaging files, pool after pool in that order. The CSV
-has a first column `sequence` (1, 2, ... across the whole export), then the imaging file's columns in
-its order, every value as text exactly as the imaging file holds it (RFC 4180 quoting, UTF-8, LF line
-ends, a header line). It holds outcomes: mode 0600, for the printer only, sealed to its key.
+per_book - 1: exactly the rows of the pools' imaging files, pool after pool in that order. A pack's
+`sequence` is its slot + 1 and a ticket's is slot * per_book + its number in the book + 1: places in
+the whole order's print run, also when a run holds only some of its pools.
+
+The CSV has a first column `sequence`, then the imaging file's columns in its order, every value as
+text exactly as the imaging file holds it (RFC 4180 quoting, UTF-8, LF line ends, a header line). It
+holds outcomes: mode 0600, for the printer only, sealed to its key.
+
+`print-sequence.csv` (every pack: sequence, game, book, first and last barcode, tickets, carton) and
+`cartons.csv` (every carton of `packs_per_carton` consecutive packs: carton, first and last sequence,
+packs, tickets, the book numbers) hold no outcome and name no pool; but a pack's sequence with the
+public manifest's `first_book` tells its pool, so they go to the printer and warehouse only.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import secrets
 from collections.abc import Mapping
@@ -21,10 +30,11 @@ from typing import Any
 
 import polars as pl
 
+from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, RunError
 from poolgen.files.write import create_secret_file, fsync_folder
 
-__all__ = ["arrival", "export_csv", "print_order"]
+__all__ = ["arrival", "export_csv", "print_order", "print_sequence"]
 
 
 def print_order(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -50,7 +60,9 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
                 if not path.is_file():
                     raise RunError(f"{run}: {entry['name']} is missing")
                 table = pl.read_parquet(path)
-                table = table.select(pl.int_range(rows + 1, rows + 1 + table.height, dtype=pl.Int64)
+                pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
+                start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
+                table = table.select(pl.int_range(start + 1, start + 1 + table.height, dtype=pl.Int64)
                                      .alias("sequence"), pl.all().cast(pl.String))
                 table.write_csv(f, include_header=rows == 0)
                 rows += table.height
@@ -90,3 +102,38 @@ def arrival(path: Path, manifest: Mapping[str, Any]) -> dict[str, Any]:
         raise RunError(f"{path}: NOT the {named[0]['name']} the manifest lists: {size:,} bytes with SHA-256 "
                        f"{digest}, the manifest says {named[0]['bytes']:,} bytes, {named[0]['sha256']}")
     raise RunError(f"{path}: no file of the manifest has its SHA-256 {digest} ({size:,} bytes)")
+
+
+def print_sequence(run: Path, manifest: Mapping[str, Any], packs_per_carton: int) -> tuple[bytes, bytes]:
+    """(print-sequence.csv, cartons.csv) of a printed run: where each pack (book) is in print order
+    and which carton it goes into; no outcome, no pool id (docs/validation.md, section 4)."""
+    game = manifest["game"]["number"]
+    pools = sorted(manifest["pools"], key=lambda p: p.get("first_book") or 0)
+    books: list[int] = []
+    slots: list[int] = []
+    for p in pools:
+        column = pl.read_parquet(run / p["file"]["name"], columns=["book"])["book"]
+        books += column.gather_every(int(p["tickets"] // p["books"])).to_list()
+        slots += range((p.get("first_book") or 0) + 1, (p.get("first_book") or 0) + p["books"] + 1)
+    per_book = int(pools[0]["tickets"] // pools[0]["books"])
+    seq = pl.DataFrame({"sequence": slots, "book": books})  # the pack's place in the order's print order
+    seq = seq.with_columns(
+        pl.lit(f"{game:03d}").alias("game"),
+        pl.col("book").map_elements(lambda b: barcode(game, b, 0),
+                                    return_dtype=pl.String).alias("first_barcode"),
+        pl.col("book").map_elements(lambda b: barcode(game, b, per_book - 1),
+                                    return_dtype=pl.String).alias("last_barcode"),
+        pl.lit(per_book).alias("tickets"),
+        ((pl.col("sequence") - 1) // packs_per_carton + 1).alias("carton"))
+    cartons = (seq.group_by("carton", maintain_order=True)
+               .agg(pl.col("sequence").min().alias("first_sequence"),
+                    pl.col("sequence").max().alias("last_sequence"), pl.len().alias("packs"),
+                    pl.col("tickets").sum().alias("tickets"),
+                    pl.col("book").cast(pl.String).str.join(" ").alias("books")))
+    out = []
+    columns = ("sequence", "game", "book", "first_barcode", "last_barcode", "tickets", "carton")
+    for table in (seq.select(*columns), cartons):
+        buf = io.BytesIO()
+        table.write_csv(buf)
+        out.append(buf.getvalue())
+    return out[0], out[1]

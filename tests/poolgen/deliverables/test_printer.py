@@ -97,3 +97,23 @@ def test_a_whole_run_sealed_in_one_command_and_checked_when_opened(order, tmp_pa
     one_line(invoke("unseal", sealed / "imaging-p2.parquet.sealed", "--key", key, "--out", tmp_path / "x",
                     "--manifest", other), "poolgen", "opened imaging-p2.parquet, but it is not the file")
     assert not (tmp_path / "x").exists()
+
+
+def test_print_sequence_and_cartons_say_where_each_pack_is_and_nothing_of_outcomes(order, tmp_path):
+    out = tmp_path / "seq"
+    result = invoke("imaging", "sequence", order, "--out", out, "--packs-per-carton", 3)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"sequence {out}: 20 packs in print order, 7 cartons of up to 3 "
+                             f"(print-sequence.csv, cartons.csv: no outcome, no pool)\n")
+    seq = pl.read_csv(out / "print-sequence.csv", infer_schema=False)
+    assert seq.columns == ["sequence", "game", "book", "first_barcode", "last_barcode", "tickets", "carton"]
+    pools = pl.concat([pl.read_parquet(order / f"pool-p{k}.parquet", columns=["book"]) for k in (1, 2)])
+    assert seq["book"].to_list() == [str(b) for b in pools["book"].to_list()[::300]]  # print order
+    assert seq["sequence"].to_list() == [str(n) for n in range(1, 21)]
+    assert seq["carton"].to_list() == [str(1 + n // 3) for n in range(20)]
+    first = pl.read_parquet(order / "imaging-p1.parquet", columns=["barcode"])["barcode"]
+    assert seq["first_barcode"][0] == first[0] and seq["last_barcode"][0] == first[299]
+    cartons = pl.read_csv(out / "cartons.csv", infer_schema=False)
+    assert cartons.row(6) == ("7", "19", "20", "2", "600", " ".join(seq["book"].to_list()[18:]))
+    text = (out / "print-sequence.csv").read_text() + (out / "cartons.csv").read_text()
+    assert "p1" not in text and "p2" not in text and "prize" not in text and "tier" not in text
