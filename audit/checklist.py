@@ -50,6 +50,7 @@ class StepResult:
     reasons: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
     required: bool = True  # a step not asked for (step 7 without a seed file) may be skipped
+    figures: list[dict[str, Any]] = field(default_factory=list)  # step 8: every test's numbers
 
     def add(self, status: str, message: str, where: str | None = None) -> None:
         text = f"{where}: {message}" if where else message
@@ -61,8 +62,9 @@ class StepResult:
             self.status = status
 
     def to_json(self) -> dict[str, Any]:
-        return {"step": int(self.step), "title": self.title, "status": self.status, "reasons": self.reasons,
-                "details": self.details}
+        out = {"step": int(self.step), "title": self.title, "status": self.status, "reasons": self.reasons,
+               "details": self.details}
+        return out | ({"figures": self.figures} if self.figures else {})
 
 
 @dataclass

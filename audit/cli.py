@@ -11,11 +11,17 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as Bars
+from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer's own click
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
@@ -24,10 +30,90 @@ from audit.provenance import code_hash
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 from audit.read.manifest import load_public_key
 from audit.steps.reproduction import Regenerate
-from audit.verify import Report, VerifyRequest, verify_run
+from audit.verify import Progress, Report, VerifyRequest, verify_run
+
+HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
+
+
+def _words_for_range(p: TyperOption) -> str:
+    low, high = getattr(p, "min", None), getattr(p, "max", None)
+    if low is not None and high is not None:
+        return f" From {low} to {high}."
+    return f" At least {low}." if low is not None else f" At most {high}." if high is not None else ""
+
+
+def _metavar(p: TyperOption) -> str:
+    annotation = p.type_descriptor.annotation
+    inner = getattr(annotation, "__args__", (annotation,))[0]
+    return {int: "N", float: "X", Path: "PATH"}.get(inner, "TEXT")
+
+
+def tidy_help(command: Any) -> None:
+    """Help as people expect it (git, gh, uv), for every command under `command`, added by anyone:
+    a flag shows no `<bool>`, an option its metavar (N, PATH, TEXT unless it names its own) and never a
+    type name, a number's range in words, an argument NAME (required) or [NAME] in the usage line."""
+    if getattr(command, "_tidied", False):
+        return
+    command._tidied = True
+    params = list(command.params)
+    ctx = typer.Context(command, help_option_names=HELP_OPTIONS["help_option_names"])
+    helper = command.get_help_option(ctx)
+    for p in [*params, *([helper] if helper is not None else [])]:
+        if isinstance(p, TyperArgument):
+            name = p.metavar or p.name.upper()
+            p.metavar = name
+            usage = (name if p.required else f"[{name}]") + ("..." if p.nargs != 1 else "")
+            setattr(p, "_usage_display_name", lambda usage=usage: usage)  # noqa: B010  # typer's {RUN}
+            setattr(p, "display_type_rich", lambda ctx: None)  # noqa: B010  # typer's <path>
+        elif isinstance(p, TyperOption) or hasattr(p, "is_flag"):
+            if getattr(p, "is_flag", False) or getattr(p, "count", False):
+                p.metavar = ""
+            elif p.metavar is None and isinstance(p, TyperOption):
+                p.metavar = _metavar(p)
+            words = _words_for_range(p) if isinstance(p, TyperOption) else ""
+            if words and words not in (p.help or ""):
+                p.help = (p.help or "").rstrip() + words
+            setattr(p, "_get_number_range_help_str", lambda: None)  # noqa: B010  # typer's [x>=0]
+    for sub in getattr(command, "commands", {}).values():
+        tidy_help(sub)
+
+
+class Commands(TyperGroup):
+    """A command line whose usage errors are one line `PREFIX: error: ...` and exit 2 (as the tools
+    people know), whose help is tidied (`tidy_help`) and answers -h: every command added to it, by
+    whoever, inherits both. `prefix` is the program's name in its messages."""
+
+    prefix = "audit"
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        tidy_help(self)
+        try:
+            code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                                standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
+        except NoArgsIsHelpError as exc:
+            exc.show()
+            code = exc.exit_code
+        except ClickException as exc:
+            command = getattr(getattr(exc, "ctx", None), "command_path", None)
+            see = f" (see `{command} -h`)" if command else ""
+            typer.echo(f"{self.prefix}: error: {exc.format_message()}{see}", err=True)
+            code = exc.exit_code
+        except typer.Abort:
+            typer.echo(f"{self.prefix}: error: aborted", err=True)
+            code = 1
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def commands_named(prefix: str) -> type[Commands]:
+    """The `Commands` class of a program called `prefix` (poolgen's is made here too)."""
+    return type(f"{prefix.capitalize()}Commands", (Commands,), {"prefix": prefix})
+
 
 app = typer.Typer(rich_markup_mode="markdown", name="audit", no_args_is_help=True, add_completion=False,
-                  pretty_exceptions_show_locals=False,
+                  pretty_exceptions_show_locals=False, cls=Commands, context_settings=HELP_OPTIONS,
                   help="Verify a poolgen run from its files and a public key alone.")
 
 PublicKey = Annotated[Path, typer.Option(
@@ -39,6 +125,11 @@ SeedFile = Annotated[Path | None, typer.Option(
     "--seed-file", metavar="FILE",
     help="The run's seed: step 7 checks the commitment and, under `poolgen verify`, regenerates every "
          "pool (needs --spec).")]
+
+Reveal = Annotated[bool, typer.Option(
+    "--reveal", help="RUN is a reveal after close (docs/publish-and-reveal.md): the manifest, its "
+                     "signature and the pool files, without the printer's and validation files, which "
+                     "are never published; steps 2 and 9 say what is not there and why.")]
 
 CeremonyFile = Annotated[Path | None, typer.Option(
     "--ceremony", metavar="FILE",
@@ -68,15 +159,32 @@ def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
 MAX_WORKERS = 256  # processes checking pools at once (a run has at most 64 pools)
 
 
-def _unusable(message: str) -> typer.Exit:
-    typer.echo(f"audit: error: {message}", err=True)
+@contextmanager
+def progress_bar(console: Console | None = None) -> Iterator[Progress]:
+    """A progress bar on stderr while a long step runs, for people watching a terminal (nothing when
+    stderr is a file or a pipe); it is gone once the step ends. Yields the `(done, total, what)`
+    callback `VerifyRequest.progress` takes."""
+    console = console or Console(stderr=True)
+    with Bars(TextColumn("{task.description:<36}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+              console=console, transient=True, disable=not console.is_terminal) as bars:
+        task = bars.add_task("starting", total=None)
+
+        def tell(done: int, total: int, what: str) -> None:
+            bars.update(task, completed=done, total=total, description=what)
+
+        yield tell
+
+
+def _unusable(message: str, prefix: str = "audit") -> typer.Exit:
+    typer.echo(f"{prefix}: error: {message}", err=True)
     return typer.Exit(2)
 
 
-def verify_command(regenerate: Regenerate | None = None,
-                   kept: Callable[[], str] | None = None) -> Callable[..., None]:
+def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str] | None = None,
+                   prefix: str = "audit") -> Callable[..., None]:
     """The `verify` command; `regenerate` is the generator step 7 reproduces pools with, if any;
-    `kept` says what the caller already has in place, for the line of an interrupt (poolgen demo)."""
+    `kept` says what the caller already has in place, for the line of an interrupt (poolgen demo);
+    `prefix` the program's name in its error lines."""
 
     def verify(
         run: Annotated[Path, typer.Argument(
@@ -103,6 +211,7 @@ def verify_command(regenerate: Regenerate | None = None,
             "--book-key", metavar="FILE",
             help="The book key of a run whose book numbers are under one: step 3 checks the permutation "
                  "(without it, that it is one) and step 7 regenerates with it.")] = None,
+        reveal: Reveal = False,
     ) -> None:
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
@@ -115,13 +224,15 @@ def verify_command(regenerate: Regenerate | None = None,
             if not re.fullmatch(r"[0-9]{1,3}", workers) or int(workers) > MAX_WORKERS:
                 raise UnusableInput(f"--workers {workers[:20]!r}: give a whole number from 0 to "
                                     f"{MAX_WORKERS}")
-            request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
-                                    ceremony=ceremony, party_keys=_pairs(party_key),
-                                    workers=int(workers) or os.cpu_count() or 1,
-                                    regenerate=regenerate, allow_readable_secret=allow_readable_secret,
-                                    validation_key=validation_key, high_validation_key=high_validation_key,
-                                    book_key=book_key)
-            report = verify_run(request)
+            with progress_bar() as bar:
+                request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
+                                        ceremony=ceremony, party_keys=_pairs(party_key),
+                                        workers=int(workers) or os.cpu_count() or 1,
+                                        regenerate=regenerate, allow_readable_secret=allow_readable_secret,
+                                        validation_key=validation_key,
+                                        high_validation_key=high_validation_key, book_key=book_key,
+                                        reveal=reveal, progress=bar)
+                report = verify_run(request)
             if as_json:
                 typer.echo(json.dumps(report.to_json(), indent=2))
             else:
@@ -129,11 +240,11 @@ def verify_command(regenerate: Regenerate | None = None,
             ended(report.exit_code)
         except UnusableInput as exc:
             ended(2)
-            raise _unusable(str(exc)) from None
+            raise _unusable(str(exc), prefix) from None
         except KeyboardInterrupt as exc:
             signum = getattr(exc, "signum", signal.SIGINT)
             also = f"; {kept()}" if kept is not None and kept() else ""
-            typer.echo(f"audit: error: interrupted by {signal.Signals(signum).name}; nothing was "
+            typer.echo(f"{prefix}: error: interrupted by {signal.Signals(signum).name}; nothing was "
                        f"verified{also}", err=True)
             ended(128 + signum)
             raise typer.Exit(128 + signum) from None
@@ -157,7 +268,10 @@ def print_report(report: Report) -> None:
         echo(f"  {s.step} {s.title:<13} {label}  {lines[0] if lines else ''}")
         for line in lines[1:]:
             echo(f"  {'':<15} {'':4}  {line}")
-    if report.ok:
+    skipped = [str(s.step) for s in report.steps if s.status == "skip"]
+    if report.ok and skipped:
+        echo(f"verified: every step that was run passes; step(s) {', '.join(skipped)} skipped (above: why)")
+    elif report.ok:
         echo("verified: every step passes")
     else:
         echo(f"NOT verified: step(s) {', '.join(str(n) for n in report.failed)} did not pass")
@@ -165,7 +279,7 @@ def print_report(report: Report) -> None:
 
 def check_proof_cmd(
     proof_file: Annotated[Path, typer.Argument(
-        metavar="PROOF", help="A proof from `poolgen prove ... --json` (- for standard input).")],
+        metavar="PROOF", help="A proof from `poolgen merkle-proof ... --json` (- for standard input).")],
     manifest: Annotated[Path, typer.Argument(
         metavar="MANIFEST", help="The run's manifest.json (manifest.sig beside it).")],
     public_key: PublicKey,

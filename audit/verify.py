@@ -92,6 +92,8 @@ class VerifyRequest:
     validation_key: Path | None = None
     high_validation_key: Path | None = None
     book_key: Path | None = None
+    reveal: bool = False  # a reveal after close: pool files only (docs/publish-and-reveal.md)
+    progress: Progress | None = None  # told (done, total, what) as the checklist goes (a progress bar)
 
 
 # ---- the runner ---------------------------------------------------------------------------------
@@ -154,12 +156,19 @@ def _pool_job(args: PoolJob) -> tuple[dict[Step, Outcome], PoolStats, PackLines]
 
 
 PoolResult = tuple[dict[Step, Outcome], PoolStats, PackLines]
+Progress = Callable[[int, int, str], None]
 
 
-def _pool_results(jobs: list[PoolJob], workers: int) -> list[PoolResult]:
-    """Steps 2 to 6 and 8 of every pool, in `workers` processes if more than one (in the jobs' order)."""
+def _pool_results(jobs: list[PoolJob], workers: int,
+                  tick: Callable[[str], None] = lambda pool: None) -> list[PoolResult]:
+    """Steps 2 to 6 and 8 of every pool, in `workers` processes if more than one (in the jobs' order);
+    `tick(pool id)` as each is done."""
     if workers <= 1 or len(jobs) <= 1:
-        return [_pool_job(j) for j in jobs]
+        out = []
+        for j in jobs:
+            out.append(_pool_job(j))
+            tick(j[1].id)
+        return out
     context = mp.get_context("spawn")
     # largest files first, so that no worker starts a big pool while the others are finishing
     order = sorted(range(len(jobs)), key=lambda i: -jobs[i][1].file_bytes)
@@ -168,7 +177,10 @@ def _pool_results(jobs: list[PoolJob], workers: int) -> list[PoolResult]:
     try:
         with starting_workers():  # each submit may start a worker process
             futures = {i: pool.submit(_pool_job, jobs[i]) for i in order}
-        outcomes = [futures[i].result() for i in range(len(jobs))]
+        outcomes = []
+        for i in range(len(jobs)):
+            outcomes.append(futures[i].result())
+            tick(jobs[i][1].id)
     except BaseException:
         stop(pool)  # an interrupt: no worker goes on reading
         raise
@@ -247,14 +259,23 @@ def verify_run(request: VerifyRequest) -> Report:
     check_run_folder(folder, manifest)  # every listed file a bounded regular file of the folder, or exit 2
     step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest))
     if manifest.doc.get("deliverables"):
-        step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest))
+        step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest, r.reveal))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
                             manifest, packs, spec is not None) for p in manifest.pools]
+    n, total = len(jobs), len(jobs) + 3
+
+    def tell(done: int, what: str) -> None:
+        if r.progress is not None:
+            r.progress(done, total, what)
+
+    tell(0, f"steps 2-6 and 8: {n} pool file(s)")
+    ticks = iter(range(1, n + 1))
+    pools = _pool_results(jobs, r.workers, lambda p: tell(next(ticks), f"steps 2-6 and 8: pool {p} checked"))
     stats: list[tuple[PoolEntry, PoolStatistics | Lines]] = []
     pack_lines: list[tuple[Step, str, str, str]] = []
-    for pool, (result, pool_stats, lines) in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
+    for pool, (result, pool_stats, lines) in zip(manifest.pools, pools, strict=True):
         for s, (status, message) in sorted(result.items()):
             step[s].add(status, message, f"pool {pool.id}")
         stats.append((pool, pool_stats if pool_stats is not None else []))
@@ -283,11 +304,15 @@ def verify_run(request: VerifyRequest) -> Report:
         given = hashlib.sha256(Path(r.spec).read_bytes()).hexdigest() if r.spec is not None else None
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_bound, manifest, given, party_keys))
 
-    for status, message, where in statistics_lines(stats, len(manifest.pools)):  # the pools' from the workers
+    tell(n, "step 8: statistics")
+    for status, message, where in statistics_lines(stats, len(manifest.pools),  # the pools' from the workers
+                                                   step[Step.STATISTICS].figures):
         step[Step.STATISTICS].add(status, message, where)
-    for status, message in check_deliverables(folder, manifest, keys, spec):
+    tell(n + 1, "step 9: deliverables")
+    for status, message in check_deliverables(folder, manifest, keys, spec, r.reveal):
         step[Step.DELIVERABLES].add(status, message)
 
+    tell(n + 2, "step 7: reproduction")
     reproduction = step[Step.REPRODUCTION]
     lead, option = "", "--seed-file"
     if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
@@ -305,4 +330,5 @@ def verify_run(request: VerifyRequest) -> Report:
                    if r.regenerate is None else "give --spec to regenerate them")
             reproduction.add("skip", f"{lead}seed matches the commitment; pools not regenerated: {why}")
             reproduction.required = False
+    tell(total, "done")
     return report

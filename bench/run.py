@@ -109,6 +109,7 @@ def bench_orders(tmp: Path, workers: int, games: tuple[str, ...] = GAMES) -> Non
           "process (peak RSS = largest single process)")
     seed_file = tmp / "order.seed"
     seed_file.write_text(SEED.hex() + "\n")
+    seed_file.chmod(0o600)  # a seed file others may read is refused
     keys = tmp / "order-keys"
     _poolgen("keys", "new", str(keys))
     for rules in games:

@@ -198,9 +198,11 @@ def run_lines(s: RunStatistics) -> list[tuple[str, str]]:
 Lines = list[tuple[str, str, str | None]]
 
 
-def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], pools: int) -> Lines:
+def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], pools: int,
+                     figures: list[dict[str, Any]] | None = None) -> Lines:
     """Step 8's (status, message, where) lines from each pool's statistics (or the lines saying why it
-    has none), then the run-level tests over the pools that have them."""
+    has none), then the run-level tests over the pools that have them; and, into `figures`, every
+    test's numbers (for `verify --json`)."""
     out: Lines = []
     tops = []
     for pool, result in results:
@@ -208,11 +210,20 @@ def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], po
             out += [(status, line, f"pool {pool.id}") for status, line in pool_lines(result)]
             if result.top is not None:
                 tops.append(result.top)
+            if figures is not None:
+                figures += [{"pool": pool.id, "test": j.finding.name, "method": j.finding.method,
+                             "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
+                             "alpha": result.alpha, "significant": j.rejected} for j in result.judged]
         else:
             out += result
     if tops:
         try:
-            out += [(status, line, "run") for status, line in run_lines(run_statistics(tops, pools))]
+            run = run_statistics(tops, pools)
+            out += [(status, line, "run") for status, line in run_lines(run)]
+            if figures is not None:
+                figures += [{"pool": None, "test": j.finding.name, "method": j.finding.method,
+                             "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
+                             "alpha": run.alpha, "significant": j.rejected} for j in run.judged]
         except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
             out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", "run"))
     return out
@@ -237,8 +248,9 @@ def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFr
         return [("fail", f"could not be checked: {type(exc).__name__}: {exc}", where)]
 
 
-def check_statistics(folder: Path, manifest: Manifest, packs: PackRules | None = None) -> Lines:
+def check_statistics(folder: Path, manifest: Manifest, packs: PackRules | None = None,
+                     figures: list[dict[str, Any]] | None = None) -> Lines:
     """(8) every pool's statistics and the run's: (status, message, where) lines for the step's report
     (verify computes the pools' in its workers, `one_pool`, and combines them with statistics_lines)."""
     return statistics_lines([(pool, one_pool(folder, manifest, pool, packs=packs))
-                             for pool in manifest.pools], len(manifest.pools))
+                             for pool in manifest.pools], len(manifest.pools), figures)

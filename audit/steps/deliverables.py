@@ -75,24 +75,33 @@ def listed_names(manifest: Manifest) -> set[str]:
         return set()
 
 
-def check_deliverable_files(folder: Path, manifest: Manifest) -> str:
-    """(2) every deliverable but the pool files (checked per pool) is present with its size and hash."""
-    problems, n = [], 0
+WITHHELD = ("a reveal after close publishes no printer's or validation file (their validation numbers "
+            "would let anyone who knows a barcode claim its prize): docs/publish-and-reveal.md")
+
+
+def check_deliverable_files(folder: Path, manifest: Manifest, reveal: bool = False) -> str:
+    """(2) every deliverable but the pool files (checked per pool) is present with its size and hash;
+    in a `reveal`, one that is absent is not published, and said so."""
+    problems, n, absent = [], 0, []
     for f in deliverables(manifest):
         if f.get("role") == "pool":
             continue
-        n += 1
         path = folder / f["name"]
         if not path.is_file():
-            problems.append(f"{f['name']} ({f.get('role')}) is missing")
+            if reveal:
+                absent.append(f"{f['name']} ({f.get('role')})")
+            else:
+                problems.append(f"{f['name']} ({f.get('role')}) is missing")
             continue
+        n += 1
         size, digest = hash_run_file(folder, f["name"], "deliverable")
         if size != f.get("bytes") or digest != f.get("sha256"):
             problems.append(f"{f['name']} ({f.get('role')}) is {size:,} bytes with SHA-256 {digest}, the "
                             f"manifest says {f.get('bytes')} bytes, {f.get('sha256')}")
     if problems:
         raise VerificationError(Step.FILES, "; ".join(problems))
-    return f"{n} deliverable file(s) besides the pool files: sizes and SHA-256 match"
+    also = f"; not in this reveal: {', '.join(absent)} ({WITHHELD})" if absent else ""
+    return f"{n} deliverable file(s) besides the pool files: sizes and SHA-256 match{also}"
 
 
 # ---- imaging and packs --------------------------------------------------------------------------
@@ -226,8 +235,9 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
 
 
 def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes | None],
-                       spec: SpecExpectation | None) -> Iterator[tuple[str, str]]:
-    """(9) yields (status, message) for each deliverable checked."""
+                       spec: SpecExpectation | None, reveal: bool = False) -> Iterator[tuple[str, str]]:
+    """(9) yields (status, message) for each deliverable checked; in a `reveal`, the step does not
+    apply when no deliverable was published."""
     if manifest.kind != "printed":
         yield "pass", "not a printed run: the pool file is the serving order (docs/validation.md, section 6)"
         return
@@ -235,6 +245,11 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
         yield "skip", "the manifest lists no deliverables (a run made before print-run deliverables)"
         return
     files = deliverables(manifest)
+    if reveal and not any((folder / f["name"]).is_file() for f in files if f.get("role") != "pool"):
+        yield "skip", (f"does not apply to a reveal: {WITHHELD}; the pool files they were made from are "
+                       f"steps 2 to 8's, and step 7 regenerates the imaging files and checks their SHA-256 "
+                       f"against the signed manifest")
+        return
     pr = manifest.doc.get("print", {})
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
     assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
@@ -251,6 +266,9 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
             continue
         if entry is None:
             yield "fail", f"pool {pool.id}: no imaging file listed"
+            continue
+        if not (folder / entry["name"]).is_file():
+            yield "skip", f"pool {pool.id}: needs step 2: {entry['name']} is missing"
             continue
         try:
             msg, codes, virns = check_imaging(folder, pool, entry, game, pr.get("virn_digits"), symbols)

@@ -56,8 +56,10 @@ def check_figures(table: pl.DataFrame, pool: PoolEntry) -> str:
         problems.append("the manifest's tier counts do not add up to its tickets")
     if problems:
         raise VerificationError(Step.FIGURES, "; ".join(problems))
-    return (f"{len(pool.tiers)} tiers, {tickets:,} tickets, {winners:,} winners, prize cost {cost:,} cents, "
-            f"odds 1 in {odds}, payout {payout}% as stated")
+    unit = "shares" if pool.raw.get("denomination_cents") is not None else "tickets"  # an eInstant's
+    dollars = f"${cost // 100:,}.{cost % 100:02d}"
+    return (f"{len(pool.tiers) - 1} prize tiers and the losing tier, {tickets:,} {unit}, {winners:,} "
+            f"winners, prize cost {dollars}, odds 1 in {odds}, payout {payout}% as stated")
 
 
 def check_totals(manifest: Manifest) -> str:

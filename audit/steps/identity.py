@@ -122,7 +122,8 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
     if problems:
         raise VerificationError(Step.COMPLETENESS, "; ".join(problems))
     gives = "its book and ticket number give" if kind == "printed" else "its position gives"
-    return (f"{n:,} tickets at positions 0..{n - 1:,}; every ticket id is the one {gives} "
+    unit = "tickets" if kind == "printed" else "shares"  # an eInstant sells shares
+    return (f"{n:,} {unit} at positions 0..{n - 1:,}; every ticket id is the one {gives} "
             f"({ident}, each once); every salt is 32 hex digits (that they are the seed's is step 7's "
             "to prove)")
 

@@ -23,4 +23,5 @@ def check_merkle(table: pl.DataFrame, pool: PoolEntry) -> str:
     if root != pool.merkle_root:
         raise VerificationError(Step.MERKLE_ROOTS,
                                 f"recomputed root {root} is not the manifest's {pool.merkle_root}")
-    return f"root {root[:16]}... recomputes over {table.height:,} tickets"
+    unit = "tickets" if "book" in table.columns else "shares"  # an eInstant's rows are shares
+    return f"root {root[:16]}... recomputes over {table.height:,} {unit}"

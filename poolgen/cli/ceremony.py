@@ -9,6 +9,7 @@ rehearsals with past beacon rounds (the clock is each party's own anyway: docs/c
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -67,8 +68,9 @@ def _confirm(text: str, yes: bool) -> None:
         return
     try:
         ok = typer.confirm(text, default=True, err=True)
-    except typer.Abort:
-        ok = False
+    except typer.Abort:  # no answer could be read: a script, or no terminal
+        raise CeremonyError("not confirmed; nothing was changed (no answer: give --yes in a "
+                            "script)") from None
     if not ok:
         raise CeremonyError("not confirmed; nothing was changed")
 
@@ -245,9 +247,21 @@ def abort(
 
 @app.command("status")
 @reports_errors
-def status(file: File) -> None:
+def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
+           ) -> None:
     """The ceremony's public state: what it binds, who has committed and revealed (never a secret)."""
     c = load(file)
+    if as_json:  # a party's revealed value is never shown, only whether it has revealed
+        parties = [{"name": name, "commitment": cm["commitment"] if cm else None,
+                    "revealed_at": rv["revealed_at"] if rv else None}
+                   for name, cm, rv in zip(c.names, c.commitments, c.reveals, strict=True)]
+        typer.echo(json.dumps({"ceremony": c.id, "transcript_sha256": c.transcript_sha256,
+                               "binds": c.transcript,
+                               "beacon": {"chain": c.chain.name, "round": c.round_number},
+                               "reveals_close": utc_text(c.reveals_close), "parties": parties,
+                               "seed_commitment": c.sealed, "run": c.run,
+                               "aborted": c.abort}, indent=2, default=str))
+        return
     t = c.transcript
     typer.echo(f"ceremony {c.id}: transcript SHA-256 {c.transcript_sha256}")
     typer.echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "

@@ -7,12 +7,13 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Annotated, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
 
-from poolgen.errors import PoolgenError
+from poolgen.errors import OutputError, PoolgenError
+from poolgen.files.write import write_atomic
 from poolgen.interrupts import ended, forget_kept, install, restore, what_was_kept
 from poolgen.loader import default_spec_dir
 
@@ -81,3 +82,17 @@ def _one_line_errors(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
         sys.stderr.close()
         raise typer.Exit(1) from None
 
+
+
+Force = Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (by default an "
+                                                     "existing file is never overwritten).")]
+
+
+def write_output(path: Path, data: bytes, force: bool, what: str) -> None:
+    """Write a file a command makes: mode 0600 whatever the umask (it may hold outcomes), whole or not
+    at all, and never over an existing file unless `force`."""
+    if path.exists() and not force:
+        raise OutputError(f"{path}: already exists; not overwriting it (--force replaces it)")
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give the {what} file's name")
+    write_atomic(path, data, mode=0o600)

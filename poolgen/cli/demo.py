@@ -92,10 +92,17 @@ def demo_cmd(
     _step("poolgen proof", proof_cmd, run=run, out=folder / "proof.pdf", tickets=None, per_tier=1,
           pool=None, spec=game.path)
     _step("poolgen report", report_cmd, run=run, out=folder / "report.pdf", spec=game.path,
-          public_key=keys.public)
+          public_key=keys.public, seed_file=seed_file)
     typer.echo(f"demo done in {folder}:")
     typer.echo(f"  run folder   {run}  (manifest.json, manifest.sig, pool files)")
     typer.echo(f"  seed         {seed_file}  (secret, mode 0600)")
     typer.echo(f"  keys         {keys.private} (secret, mode 0600), {keys.public}")
     typer.echo(f"  proof        {folder / 'proof.pdf'}")
     typer.echo(f"  report       {folder / 'report.pdf'}")
+    typer.echo("")
+    typer.echo(f"verdict: VERIFIED: the run's signature, files, {game.name}'s rules and published figures, "
+               f"Merkle roots and statistics all check, and the pool regenerates from its seed byte for byte")
+    typer.echo("next: read proof.pdf (specimens of every tier: no ticket of the pool) and report.pdf; "
+               "then, for a real run, make your own seed and key (`poolgen seed new`, `poolgen keys new`, "
+               "kept out of the repository), `poolgen generate specs/GAME.toml --seed-file ... --key ...`, "
+               "and `poolgen publish` before sale (README, \"Using it\"; docs/publish-and-reveal.md)")

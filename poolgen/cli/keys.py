@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Annotated
@@ -44,13 +45,17 @@ app.add_typer(validation, name="validation")
 @reports_errors
 def new_validation(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="The new key file (mode 0600).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the file and check value as JSON.")] = False,
 ) -> None:
     """Create a validation key: 32 random bytes as 64 hex digits in FILE (mode 0600, never overwritten,
     never inside a run folder). Prints only its public check value. Make one key per tier."""
     check = new_validation_key(file)
     err_console.print(f"wrote validation key {file} (mode 0600); keep it secret", markup=False,
                       soft_wrap=True)
-    typer.echo(f"validation key check value: {check}")
+    if as_json:
+        typer.echo(json.dumps({"key_file": str(file), "check_value": check}, indent=2))
+    else:
+        typer.echo(f"validation key check value: {check}")
 
 
 app.command("recipient")(recipient_new)
@@ -63,6 +68,8 @@ def new(
     passphrase: Annotated[bool, typer.Option(
         "--passphrase", help=f"Encrypt the private key with a passphrase (from {PASSPHRASE_ENV} or "
                              "a prompt).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the key files and fingerprint as "
+                                                         "JSON.")] = False,
 ) -> None:
     """Create DIR/signing-key.pem (private, mode 0600) and DIR/signing-key.pub.pem (public) and
     print the public key's fingerprint. Existing key files are never overwritten."""
@@ -73,4 +80,8 @@ def new(
     state = "encrypted with a passphrase" if files.encrypted else "not encrypted"
     err_console.print(f"wrote private key {files.private} (mode 0600, {state}) and public key "
                       f"{files.public}", markup=False, soft_wrap=True)
-    typer.echo(f"public key fingerprint: {files.fingerprint}")
+    if as_json:
+        typer.echo(json.dumps({"private_key": str(files.private), "public_key": str(files.public),
+                               "encrypted": files.encrypted, "fingerprint": files.fingerprint}, indent=2))
+    else:
+        typer.echo(f"public key fingerprint: {files.fingerprint}")

@@ -7,7 +7,8 @@ from typing import Annotated
 import typer
 
 import poolgen
-from poolgen.cli import ceremony, claims, keys, rng, sales, seed
+from audit.cli import HELP_OPTIONS, commands_named
+from poolgen.cli import ceremony, claims, imaging, keys, rng, sales, seed
 from poolgen.cli.check import check
 from poolgen.cli.demo import demo_cmd
 from poolgen.cli.generate import generate_cmd
@@ -22,6 +23,8 @@ from poolgen.run.provenance import code_entry
 
 app = typer.Typer(rich_markup_mode="markdown",
     name="poolgen",
+    cls=commands_named("poolgen"),  # one-line usage errors, -h and tidy help for every command
+    context_settings=HELP_OPTIONS,
     help="Lottery prize pools from published prize structures: check, generate, sign, verify.",
     no_args_is_help=True,
     pretty_exceptions_show_locals=False,  # key material may be in scope
@@ -34,8 +37,10 @@ app.add_typer(seed.app, name="seed")
 app.add_typer(keys.app, name="keys")
 app.add_typer(rng.app, name="rng")
 app.add_typer(ceremony.app, name="ceremony")
+app.add_typer(imaging.app, name="imaging")
 app.command("verify")(verify)
-app.command("prove")(prove)
+app.command("merkle-proof")(prove)
+app.command("prove", hidden=True)(prove)  # the old name, kept working: it was one letter from `proof`
 app.command("proof")(proof_cmd)
 app.command("report")(report_cmd)
 app.command("publish")(publish_cmd)

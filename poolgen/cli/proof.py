@@ -1,4 +1,5 @@
-"""`poolgen proof`: a PDF of tickets of a run, drawn as a player sees them, with what they pay."""
+"""`poolgen proof`: a PDF of specimen tickets of a run (by default) or, on request, of tickets of its
+pools, drawn as a player sees them, with what they pay."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import reports_errors
-from poolgen.files.write import write_atomic
-from poolgen.pdf.proofs import build_proofs
+from poolgen.cli.common import Force, reports_errors, write_output
+from poolgen.pdf.proofs import build_proofs, build_specimen_proofs
 from poolgen.pdf.selection import default_selection, find_tickets
+from poolgen.pdf.specimens import SPECIMEN_LABEL, specimen_rows
 from poolgen.run.folder import open_run, spec_for
 
 
@@ -19,21 +20,28 @@ def proof_cmd(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="A run folder (holds manifest.json).")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE.pdf", help="The PDF to write.")],
     tickets: Annotated[list[str] | None, typer.Option(
-        "--tickets", metavar="ID", help="A ticket id to prove (repeatable; commas also separate "
-                                        "ids). Default: --per-tier tickets of every tier.")] = None,
+        "--tickets", metavar="ID", help="A ticket of the pool to draw (repeatable; commas also separate "
+                                        "ids): an outcome file, as --real.")] = None,
+    real: Annotated[bool, typer.Option(
+        "--real", help="Tickets of the pool (--per-tier of every tier) instead of specimens: the PDF "
+                       "then tells outcomes and is for those trusted with them (mode 0600).")] = False,
     per_tier: Annotated[int, typer.Option(
         "--per-tier", min=1, metavar="N",
-        help="Tickets of every tier, chosen with a DRBG seeded from the run's manifest.")] = 1,
+        help="With --real: tickets of every tier, chosen with a DRBG seeded from the run's "
+             "manifest.")] = 1,
     pool: Annotated[list[str] | None, typer.Option(
         "--pool", metavar="ID", help="Only this pool (repeatable). Default: every pool.")] = None,
     spec: Annotated[Path | None, typer.Option(
         "--spec", exists=True, dir_okay=False, metavar="FILE",
         help="The run's spec file (symbols and captions). Default: specs/<the manifest's spec "
              "file>.")] = None,
+    force: Force = False,
 ) -> None:
-    """Draw tickets of a run as a player would see them (printed: the ticket face; eInstant: the
-    fully revealed share), each with the prize its layout pays, one ticket a page. The same run
-    always gives the same PDF."""
+    """Draw one specimen of every tier as a player would see it (printed: the ticket face with its
+    barcode; eInstant: the fully revealed share), each with the prize its layout pays, one a page.
+    Specimens are laid out afresh from a stream of their own: no ticket of the pool, so the PDF
+    may be circulated. --real or --tickets draws tickets of the pool instead (an outcome file).
+    Written mode 0600; the same run always gives the same PDF."""
     folder = open_run(run)
     game = spec_for(folder, spec, must_match=True)
     pool_ids = [folder.pool(p)["id"] for p in dict.fromkeys(pool)] if pool else \
@@ -42,11 +50,20 @@ def proof_cmd(
     if ids:
         picks = find_tickets(folder, ids, pool_ids)
         selection = f"{len(picks)} requested ticket(s): {', '.join(dict.fromkeys(ids))}"
-    else:
+    elif real:
         picks = default_selection(folder, pool_ids, per_tier)
         selection = (f"{per_tier} ticket(s) of every tier of pool(s) {', '.join(pool_ids)}, "
                      f"drawn with the DRBG seeded SHA-256(\"poolgen/proof-selection/v1\" || "
                      f"manifest.json), stream (\"poolgen/v1\", \"proof\", pool)")
-    pdf = build_proofs(folder, game, picks, selection)
-    write_atomic(out, pdf)
-    typer.echo(f"proof {out}: {len(picks)} ticket(s)")
+    else:
+        specimens = specimen_rows(folder.manifest_bytes, game, pool_ids)
+        selection = (f"one specimen of every tier of pool(s) {', '.join(pool_ids)}, laid out by the "
+                     f"game's styles from the DRBG seeded SHA-256(\"{SPECIMEN_LABEL}\" || manifest.json), "
+                     f"stream (\"{SPECIMEN_LABEL}\", \"{game.id}\", pool): no ticket of the pool "
+                     f"(docs/proofs.md)")
+        write_output(out, build_specimen_proofs(folder, game, specimens, selection), force, "proof")
+        typer.echo(f"proof {out}: {len(specimens)} specimen(s), no ticket of the pool (mode 0600)")
+        return
+    write_output(out, build_proofs(folder, game, picks, selection), force, "proof")
+    typer.echo(f"proof {out}: {len(picks)} ticket(s) of the pool: an OUTCOME file, for those trusted "
+               f"with outcomes only (mode 0600)")

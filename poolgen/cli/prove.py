@@ -1,4 +1,4 @@
-"""`poolgen prove`: show that one ticket belongs to a signed pool, without the pool file."""
+"""`poolgen merkle-proof` (formerly `prove`): one ticket belongs to a signed pool, without the pool file."""
 
 from __future__ import annotations
 

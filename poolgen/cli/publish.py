@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -19,10 +20,14 @@ def publish_cmd(
         "--public-key", metavar="FILE", help="The signer's public key (needed: a run folder records only its "
                                              "fingerprint): the signature is checked with it and the key "
                                              "is put in the bundle.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the bundle's files as JSON.")] = False,
 ) -> None:
     """Write the public commitment of RUN (signed manifest, signature, seed and ceremony commitments,
     pool roots; no pool file, seed or reveal) into DIR. Publish it before sale; after the game closes,
     publish the seed or ceremony file so anyone can verify (docs/publish-and-reveal.md)."""
     names = publish(run, out, public_key)
     say(f"wrote the public commitment bundle {out}: {', '.join(names)}")
-    typer.echo(f"bundle {out}: publish it before sale; nothing in it tells an outcome")
+    if as_json:
+        typer.echo(json.dumps({"bundle": str(out), "files": names}, indent=2))
+    else:
+        typer.echo(f"bundle {out}: publish it before sale; nothing in it tells an outcome")

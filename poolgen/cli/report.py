@@ -7,12 +7,14 @@ from typing import Annotated
 
 import typer
 
+from audit.cli import CeremonyFile, Reveal, SeedFile, progress_bar
+from audit.read.limits import READABLE_SECRET_FLAG
 from poolgen.check.game import check_spec
-from poolgen.cli.common import reports_errors
-from poolgen.files.write import write_atomic
+from poolgen.cli.common import Force, reports_errors, write_output
 from poolgen.loader import load_spec
 from poolgen.pdf.report.document import build_report, run_verification
 from poolgen.run.folder import open_run
+from poolgen.run.reproduce import regenerate
 
 
 @reports_errors
@@ -21,25 +23,51 @@ def report_cmd(
     out: Annotated[Path, typer.Option("--out", metavar="FILE.pdf", help="The PDF to write.")],
     spec: Annotated[Path | None, typer.Option(
         "--spec", exists=True, dir_okay=False, metavar="FILE",
-        help="The game's spec: adds the published-figure cross-check (and, with --public-key, "
-             "checks the figures against it).")] = None,
+        help="The game's spec: adds the published-figure cross-check and the tiers' names (and, with "
+             "--public-key, checks the figures against it).")] = None,
     public_key: Annotated[Path | None, typer.Option(
         "--public-key", exists=True, dir_okay=False, metavar="FILE",
         help="The run's public key: runs the verification checklist and reports every step. "
              "Without it the report says verification was not run.")] = None,
+    seed_file: SeedFile = None,
+    ceremony: CeremonyFile = None,
+    validation_key: Annotated[Path | None, typer.Option(
+        "--validation-key", metavar="FILE",
+        help="The low-tier validation key: step 9 re-derives validation-low.bin.")] = None,
+    high_validation_key: Annotated[Path | None, typer.Option(
+        "--high-validation-key", metavar="FILE",
+        help="The high-tier validation key: step 9 re-derives validation-high.bin.")] = None,
+    allow_readable_secret: Annotated[bool, typer.Option(
+        READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it.")] = False,
+    reveal: Reveal = False,
+    internal: Annotated[bool, typer.Option(
+        "--internal", help="The internal edition: adds where the prizes are (charts in print order, "
+                           "the top prizes' positions); an outcome file, for those trusted with "
+                           "outcomes.")] = False,
+    force: Force = False,
 ) -> None:
-    """Write the audit report of a run: title page, verification steps, published-figure
-    cross-check (--spec), prize structure per pool, and charts of how the prizes are spread.
+    """Write the audit report of a run: title page with the verdict, verification steps (the options of
+    `poolgen verify`), published-figure cross-check (--spec), prize structure per pool, how the prizes
+    are spread and the statistics. The default edition gives distributions only and names no ticket,
+    book, serial or position; --internal adds them. Written mode 0600.
 
     Exit 0: written (and, with --public-key, every step asked for passes). 1: written, but
     verification fails. 2: unusable input, nothing written."""
     folder = open_run(run)
+    if out.exists() and not force:  # before minutes of verification, not after
+        write_output(out, b"", force, "report")
     game = load_spec(spec) if spec is not None else None
-    verification = run_verification(folder, public_key, spec)
-    pdf = build_report(folder, verification, game, check_spec(game) if game else None)
-    write_atomic(out, pdf)
+    with progress_bar() as bar:
+        verification = run_verification(folder, public_key, spec, seed_file=seed_file, ceremony=ceremony,
+                                        regenerate=regenerate, allow_readable_secret=allow_readable_secret,
+                                        validation_key=validation_key,
+                                        high_validation_key=high_validation_key, reveal=reveal, progress=bar)
+        bar(0, 1, "writing the report")
+        pdf = build_report(folder, verification, game, check_spec(game) if game else None, internal)
+    write_output(out, pdf, force, "report")
     status = ("verification not run" if not verification.ran else
               "verification passes" if verification.ok else "VERIFICATION FAILS")
-    typer.echo(f"report {out}: {len(folder.pools)} pool(s), {status}")
+    edition = "INTERNAL edition (outcomes: restricted)" if internal else "public edition"
+    typer.echo(f"report {out}: {len(folder.pools)} pool(s), {status}, {edition} (mode 0600)")
     if verification.ran and not verification.ok:
         raise typer.Exit(1)

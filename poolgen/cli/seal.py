@@ -1,35 +1,73 @@
-"""`poolgen seal` / `poolgen unseal`: a deliverable encrypted to its recipient (HPKE, RFC 9180)."""
+"""`poolgen seal` / `poolgen unseal`: deliverables encrypted to their recipient (HPKE, RFC 9180)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import reports_errors, say
-from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key, seal, unseal
+from poolgen.deliverables.printer import print_order
+from poolgen.deliverables.seal import (
+    SealError,
+    load_private,
+    load_public,
+    new_recipient_key,
+    recipient_fingerprint,
+    seal,
+    unseal,
+)
 from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
-from poolgen.files.write import write_secret
+from poolgen.files.write import make_folders, write_secret
 from poolgen.limits import MAX_SEALED_BYTES
+from poolgen.run.folder import open_run
 
 
 @reports_errors
 def seal_cmd(
-    file: Annotated[Path, typer.Argument(metavar="FILE",
-                                         help="The deliverable, e.g. RUN/imaging-p1.parquet.")],
+    file: Annotated[Path, typer.Argument(
+        metavar="FILE", help="The deliverable, e.g. RUN/imaging-p1.parquet; or a printed run folder: "
+                             "every imaging file of it, each into --out DIR.")],
     to: Annotated[Path, typer.Option("--to", metavar="PUB.pem", help="The recipient's X25519 public key.")],
-    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The sealed file (new).")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The sealed file (new); for a run "
+                                                                    "folder, a new folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was sealed as JSON.")] = False,
 ) -> None:
-    """Encrypt FILE to one recipient: only their private key opens it (HPKE, RFC 9180)."""
-    recipient = load_public(to)
-    data = read_input(file, "deliverable", SealError, MAX_SEALED_BYTES)
+    """Encrypt FILE (or every imaging file of a run) to one recipient: only their private key opens it
+    (HPKE, RFC 9180). Read the recipient fingerprint it prints to the recipient by another channel."""
     try:
-        sealed = seal(data, file.name, recipient)
-    except SealError as exc:
-        raise SealError(f"{printable(file)}: cannot be sealed: {exc}") from None
-    write_secret(out, sealed, what="sealed file")  # complete under its name, or absent (never part of it)
-    say(f"sealed {file.name} to {to} into {out} (mode 0600)")
+        recipient = load_public(to)
+    except (ValueError, OSError) as exc:
+        raise SealError(f"{to}: cannot read the recipient's public key: {exc}") from None
+    fp = recipient_fingerprint(recipient)
+    if file.is_dir():
+        folder = open_run(file)
+        if out.exists():
+            raise SealError(f"{out}: already exists; give a new folder for the sealed files")
+        make_folders(out, 0o700)
+        pairs = [(folder.path / e["name"], out / f"{e['name']}.sealed") for e in print_order(folder.manifest)]
+    else:
+        pairs = [(file, out)]
+    done = []
+    for source, target in pairs:
+        try:
+            data = read_input(source, "deliverable", SealError, MAX_SEALED_BYTES)
+            sealed = seal(data, source.name, recipient)
+        except SealError as exc:
+            raise SealError(f"{printable(source)}: cannot be sealed: {exc}") from None
+        write_secret(target, sealed, what="sealed file")  # complete under its name, or absent
+        done.append({"file": str(source), "sealed": str(target)})
+        say(f"sealed {source.name} into {target} (mode 0600)")
+    if as_json:
+        typer.echo(json.dumps({"recipient_key": str(to), "recipient_fingerprint": fp, "sealed": done},
+                              indent=2))
+    else:
+        typer.echo(f"sealed {len(done)} file(s) to recipient {fp} ({to}): check this fingerprint with the "
+                   f"recipient before sending")
 
 
 @reports_errors
@@ -40,12 +78,28 @@ def unseal_cmd(
     allow_readable_secret: Annotated[bool, typer.Option(
         READABLE_SECRET_FLAG, help="Use a private key even if its group or others may read it (refused "
                                    "otherwise).")] = False,
+    manifest: Annotated[Path | None, typer.Option(
+        "--manifest", metavar="FILE", help="The run's manifest.json: the opened file must be the one it "
+                                           "lists under its name, byte for byte.")] = None,
 ) -> None:
-    """Open a sealed file with the recipient's private key (fails with any other key)."""
+    """Open a sealed file with the recipient's private key (fails with any other key) and, with
+    --manifest, check it is byte for byte the deliverable the run's manifest lists."""
     private = load_private(key, allow_readable_secret)
     name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, printable(file))
+    checked = "not checked against a manifest (give --manifest)"
+    if manifest is not None:
+        doc = json.loads(read_manifest_bytes(manifest))
+        listed = [f for f in doc.get("deliverables", []) if f.get("name") == name and "sha256" in f]
+        digest = hashlib.sha256(data).hexdigest()
+        if not listed:
+            raise SealError(f"{file}: opened {name}, which {manifest} does not list; nothing written")
+        if listed[0]["sha256"] != digest or listed[0].get("bytes") != len(data):
+            raise SealError(f"{file}: opened {name}, but it is not the file {manifest} lists ({len(data):,} "
+                            f"bytes, SHA-256 {digest}; listed {listed[0].get('bytes')} bytes, "
+                            f"{listed[0]['sha256']}); nothing written")
+        checked = f"it is the {name} of run {doc.get('run_id')}, byte for byte"
     write_secret(out, data, what="opened file")  # complete under its name, or absent
-    say(f"opened {name} into {out} (mode 0600)")
+    say(f"opened {name} into {out} (mode 0600): {checked}")
 
 
 @reports_errors
@@ -55,4 +109,5 @@ def recipient_new(
     """Create DIR/recipient-key.pem (private, mode 0600) and DIR/recipient-key.pub.pem: the key pair a
     printer or validation system holds to open sealed deliverables."""
     private, public = new_recipient_key(folder)
-    say(f"wrote private key {private} (mode 0600) and public key {public}")
+    fp = recipient_fingerprint(load_public(public))
+    say(f"wrote private key {private} (mode 0600) and public key {public}, fingerprint {fp}")

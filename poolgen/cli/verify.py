@@ -15,7 +15,7 @@ from audit.cli import verify_command
 from poolgen.interrupts import ended, kept_so_far
 from poolgen.run.reproduce import regenerate
 
-_audit_verify = verify_command(regenerate, kept_so_far)
+_audit_verify = verify_command(regenerate, kept_so_far, prefix="poolgen")
 
 
 @wraps(_audit_verify)

@@ -20,11 +20,27 @@ ROLES: dict[str, tuple[str, bool, str]] = {
 }
 
 
-def who_gets_what(roles: set[str]) -> list[str]:
-    """One line per file class of a run: what it holds and who may receive it."""
+# What the other commands write from a run, and who may receive it (docs/proofs.md, docs/validation.md,
+# docs/publish-and-reveal.md): `generate` prints these after its own files, so that every file the
+# tool writes has its line.
+LATER: tuple[tuple[str, str], ...] = (
+    ("RUN.seed (a fresh seed), contribution files", "secret, mode 0600: no one until the game closes; "
+                                                    "then the seed is published for the reveal"),
+    ("`proof` PDF (specimens), `report` PDF, `publish` bundle", "hold no outcome: anyone"),
+    ("`proof --real` PDF, `report --internal` PDF", "hold outcomes, mode 0600: operations and auditors "
+                                                   "only, until the game closes"),
+    ("`imaging export` CSV, `seal` output", "hold outcomes, mode 0600: the printer only (sealed)"),
+)
+
+
+def who_gets_what(roles: set[str], later: bool = True) -> list[str]:
+    """One line per file class of a run: what it holds and who may receive it; with `later`, one per
+    kind of file the other commands write from it."""
     lines = []
     for role, (files, secret, whom) in ROLES.items():
         if role in roles or role == "manifest":
             held = "holds outcomes, mode 0600" if secret else "holds no outcome"
             lines.append(f"{files}: {held}; may leave the building to {whom}")
+    if later:
+        lines += [f"later, {files}: {whom}" for files, whom in LATER]
     return lines

@@ -8,6 +8,7 @@ name. Only the holder of the recipient's private key can open it; a wrong key fa
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag, UnsupportedAlgorithm
@@ -76,6 +77,14 @@ def unseal(sealed: bytes, key: X25519PrivateKey, source: Path | str = "sealed fi
     except (InvalidTag, ValueError):
         raise SealError(f"{source}: {name}: cannot be opened with this key (another recipient's, or the file "
                         "was changed)") from None
+
+
+def recipient_fingerprint(key: X25519PublicKey) -> str:
+    """First 16 hex digits of SHA-256(raw public key), in groups of four joined by colons (as a
+    signing key's): read it to the recipient over another channel before sending."""
+    raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    digits = hashlib.sha256(raw).hexdigest()[:16]
+    return ":".join(digits[i:i + 4] for i in range(0, 16, 4))
 
 
 def load_public(path: Path) -> X25519PublicKey:

@@ -332,7 +332,7 @@ def test_unusable_input_exits_2(base, run, tmp_path):
     for args, message in cases:
         result = CliRunner().invoke(app, args)
         assert result.exit_code == 2, (args, result.output)
-        assert result.stderr.startswith("audit: error: ") and message in result.stderr
+        assert result.stderr.startswith("poolgen: error: ") and message in result.stderr  # poolgen's verify
     (run / "manifest.json").unlink()
     result = CliRunner().invoke(app, ["verify", str(run), "--public-key", pub])
     assert result.exit_code == 2 and "no manifest.json in the run folder" in result.stderr

@@ -82,7 +82,7 @@ def truncate_pool(run: Path) -> None:
 
 
 def commands(run: Path, out: Path) -> dict[str, tuple]:
-    return {"prove": ("prove", run, TICKET), "proof": ("proof", run, "--out", out),
+    return {"prove": ("prove", run, TICKET), "proof": ("proof", run, "--real", "--out", out),
             "proof --tickets": ("proof", run, "--tickets", TICKET, "--out", out),
             "report": ("report", run, "--out", out)}
 
@@ -154,7 +154,7 @@ def test_report_of_a_truncated_pool_file_says_so_in_the_pdf(run, tmp_path):
     out = tmp_path / "r.pdf"
     result = invoke("report", run, "--out", out)
     assert result.exit_code == 0 and result.stderr == ""
-    assert result.stdout == f"report {out}: 1 pool(s), verification not run\n"
+    assert result.stdout == f"report {out}: 1 pool(s), verification not run, public edition (mode 0600)\n"
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(out).pages)
     assert f"The pool file cannot be read ({run}: cannot read pool p1 ({POOL}): " in text
 
@@ -242,7 +242,7 @@ def test_audit_verify_with_an_unusable_spec(base, tmp_path, rules, old, new, why
     _audit_error(result, f"{bad}: {why}")
     same = CliRunner().invoke(app, ["verify", str(base["run"]), "--public-key", str(base["public"]),
                                     "--spec", str(bad)])
-    assert (same.exit_code, same.stderr) == (2, result.stderr)
+    assert (same.exit_code, same.stderr) == (2, result.stderr.replace("audit: error:", "poolgen: error:", 1))
 
 
 # ---- finding 6: check-proof validates every field's type -----------------------------------------

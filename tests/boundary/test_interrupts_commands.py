@@ -180,5 +180,5 @@ def test_demo_interrupted_in_one_of_its_steps_says_one_line_with_what_it_kept(ti
         assert errors == [f"poolgen: error: interrupted by SIGINT; {keys} were complete and are kept"]
     else:
         run = folder / "happy_holidays-p1"
-        assert errors == [f"audit: error: interrupted by SIGINT; nothing was verified; {keys}, {run}, "
+        assert errors == [f"poolgen: error: interrupted by SIGINT; nothing was verified; {keys}, {run}, "
                           f"{folder / 'happy_holidays-p1.seed'} were complete and are kept"]

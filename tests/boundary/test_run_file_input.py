@@ -36,7 +36,7 @@ def test_malformed_manifest_is_unusable_input(run, tmp_path, case, verifier):
     key = str(run / "keys" / "signing-key.pub.pem")
     result = CliRunner().invoke(app if verifier == "poolgen" else audit_app,
                                 ["verify", str(bad), "--public-key", key])
-    _one_line(result, "audit", f"{bad / 'manifest.json'}: {message}")
+    _one_line(result, verifier, f"{bad / 'manifest.json'}: {message}")
     claim = CliRunner().invoke(audit_app, ["check-proof", str(run / "claim.json"), str(bad / "manifest.json"),
                                            "--public-key", key])
     _one_line(claim, "audit", f"{bad / 'manifest.json'}: {message}")

@@ -58,7 +58,7 @@ def run(base) -> Path:
 def test_check_reconciles_every_published_figure():
     result = invoke("check", SPEC)
     assert result.exit_code == 0, result.output
-    assert "ok 58 tiers, every published figure reconciles" in result.stdout
+    assert "ok 58 prize tiers and the losing tier, every published figure reconciles" in result.stdout
     assert ("(i) multiplier 2500, $5.00 column: '$1,2500.00' is printed oddly; read as $12,500.00"
             in result.stdout)
 

@@ -149,8 +149,8 @@ def test_proof_faces_and_report(base, tmp_path):
     assert made.exit_code == 0, made.output
     pages = PdfReader(io.BytesIO((tmp_path / "proof.pdf").read_bytes())).pages
     text = [p.extract_text() for p in pages]
-    assert len(pages) == 38 and sum("Pool record: " in t for t in text) == 35  # one ticket a tier
-    assert all("- agrees" in t for t in text if "Pool record" in t) and not any("ILLEGAL" in t for t in text)
+    assert len(pages) == 38 and sum("Specimen of " in t for t in text) == 35  # one specimen a tier
+    assert all("- agrees" in t for t in text if "Specimen of" in t) and not any("ILLEGAL" in t for t in text)
     assert sum("No area shows a win: no prize." in t for t in text) == 1  # the losing tier's ticket
     faces = " ".join(text)
     for drawn in ("LUCKY NUMBERS  (area numbers, key_number_match)", "YOUR NUMBERS  (area numbers,",

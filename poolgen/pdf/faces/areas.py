@@ -86,15 +86,20 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
             r_, col = divmod(k, per_row)
             sx, sy = x + 14 + col * (cw + 8), top - (r_ + 1) * lane + 4
             spot_frame(c, sx, sy, cw, ch, column in ev.winning)
-            big = ch * (0.26 if prize else 0.34)
-            centred(c, sx + cw / 2, sy + ch * (0.62 if prize else 0.42), text, "Helvetica-Bold", big,
-                     ACCENT, width=cw - 8)
-            centred(c, sx + cw / 2, sy + ch * (0.48 if prize else 0.16), caption, "Helvetica", 7, INK,
-                     width=cw - 8)
-            if prize:
-                centred(c, sx + cw / 2, sy + ch * 0.22, prize, "Helvetica-Bold", big * 0.7, INK,
-                         width=cw - 8)
-                centred(c, sx + cw / 2, sy + ch * 0.08, prize_caption or "", "Helvetica", 6.5, INK,
-                         width=cw - 8)
+            if not prize:
+                big = ch * 0.34
+                centred(c, sx + cw / 2, sy + ch * 0.42, text, "Helvetica-Bold", big, ACCENT, width=cw - 8)
+                centred(c, sx + cw / 2, sy + ch * 0.16, caption, "Helvetica", 7, INK, width=cw - 8)
+                continue
+            # four lines stacked, each in its own band, so no text is drawn over another
+            big = max(5.0, min(ch * 0.26, (ch - 13.0 - 6.0) / 1.75))
+            lines = [(text, "Helvetica-Bold", big, ACCENT), (caption, "Helvetica", 6.5, INK),
+                     (prize, "Helvetica-Bold", big * 0.75, INK), (prize_caption or "", "Helvetica", 6.0, INK)]
+            gap = max(0.5, (ch - sum(size for _, _, size, _ in lines)) / 5)
+            yy = sy + ch - gap
+            for words, font, size, color in lines:
+                yy -= size
+                centred(c, sx + cw / 2, yy + size * 0.2, words, font, size, color, width=cw - 8)
+                yy -= gap
         top -= lane * n_rows
     left(c, x + 14, y + 8, row["ticket"], "Courier-Bold", 10, INK)

@@ -1,5 +1,10 @@
-"""A pool's chart page of the audit report: winners and prize value per book or block in pool
-order, and the positions of the top prizes, where a trend or a cluster would show."""
+"""A pool's chart page of the audit report.
+
+The public edition (the default) shows distributions only: how many books (or blocks of shares) hold
+how many winners and how much prize value, and how many tickets each top prize has; nothing that says
+where in the pool a prize is. The internal edition (`poolgen report --internal`, an outcome file)
+adds winners and prize value per book slot in print order (or per block of shares in serial order)
+and the positions of the top prizes, where a trend or a cluster would show."""
 
 from __future__ import annotations
 
@@ -99,7 +104,7 @@ def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
     dr.add(String(w - 4, h - 12, f"mean {mean_text} per {d.group_name}"
                   + (" (orange line)" if printed else ""), fontName="Helvetica", fontSize=7.5,
                   fillColor=GREY, textAnchor="end"))
-    dr.add(String(w / 2, 4, f"{'book number' if printed else 'first position of the block'}",
+    dr.add(String(w / 2, 4, f"{'book slot (print order)' if printed else 'first position of the block'}",
                   fontName="Helvetica", fontSize=7.5, fillColor=GREY, textAnchor="middle"))
     if off_scale:
         dr.add(String(w - 4, h - 24, off_scale, fontName="Helvetica", fontSize=7.5, fillColor=BAD,
@@ -168,12 +173,69 @@ def _top_chart(d: PoolData) -> tuple[Drawing, list[str]]:
     return dr, notes
 
 
-def charts(run: RunFolder, d: PoolData) -> list[Flowable]:
+def _histogram(values: np.ndarray, title: str, money: bool, unit: str) -> Drawing:
+    """How many groups (books or blocks) hold each amount: a distribution, no position."""
+    w, h = 6.8 * inch, 2.1 * inch
+    dr = Drawing(w, h)
+    dr.add(String(0, h - 12, title, fontName="Helvetica-Bold", fontSize=10, fillColor=INK))
+    values = values.astype(np.int64)
+    top = int(values.max()) if len(values) else 0
+    if not money and top <= 60:
+        edges = np.arange(top + 2)
+        names = [str(v) if top <= 20 or v % 5 == 0 else "" for v in edges[:-1]]
+    else:  # 30 bars up to the 99.5% quantile (whole dollars for money), the rest in one last bar
+        usual = int(np.quantile(values, 0.995)) if len(values) else 0
+        unit_step = 100 if money else 1
+        step = max(1, -(-usual // 30 // unit_step)) * unit_step
+        edges = np.arange(0, usual + step + 1, step)
+        fmt = fmt_cents if money else (lambda v: f"{v:,}")
+        names = [fmt(int(v)) if i % 6 == 0 else "" for i, v in enumerate(edges[:-1])]
+        if top >= edges[-1]:
+            edges = np.append(edges, top + 1)
+            names.append(f"{fmt(int(edges[-2]))}+")
+    counts, _ = np.histogram(values, bins=edges)
+    chart = VerticalBarChart()
+    chart.data = [[int(c) for c in counts]]
+    chart.bars[0].fillColor = BLUE
+    chart.bars[0].strokeColor = None
+    chart.categoryAxis.categoryNames = names
+    chart.categoryAxis.labels.fontSize = 6
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.labelTextFormat = _axis_fmt
+    chart.valueAxis.labels.fontSize = 7
+    chart.x, chart.y = 52, 28
+    chart.width, chart.height = w - 64, h - 50  # type: ignore[assignment]  # stubs: int
+    dr.add(chart)
+    dr.add(String(w / 2, 4, f"{'prize value' if money else 'winners'} per {unit} "
+                  f"(bars: how many {unit}s)", fontName="Helvetica", fontSize=7.5, fillColor=GREY,
+                  textAnchor="middle"))
+    return dr
+
+
+def charts(run: RunFolder, d: PoolData, internal: bool) -> list[Flowable]:
     printed = run.kind == "printed"
+    unit = "book" if printed else "block"
     per = "book" if printed else f"block of {BLOCK:,} shares"
     out: list[Flowable] = [para(f"Pool {escape(d.entry['id'])}: how the prizes are spread", H1)]
-    out.append(para(f"Winners and prize value per {per} in pool order; the top prizes' positions. "
-                  "A well-shuffled pool shows no trend and no cluster.", SMALL))
+    if not internal:
+        out.append(para(f"Distributions only (this edition says nothing of where a prize is): how many "
+                        f"{per}s hold how many winners and how much prize value. Whether the prizes are "
+                        f"spread as a uniform shuffle spreads them is tested on the statistics page "
+                        f"(verify step 8).", SMALL))
+        out.append(Spacer(1, 4))
+        out.append(_histogram(d.winners, f"Winners per {per}", False, unit))
+        out.append(Spacer(1, 4))
+        out.append(_histogram(d.value_cents, f"Prize value per {per}", True, unit))
+        out.append(Spacer(1, 6))
+        tops = [f"{fmt_cents(prize)}: {sum(len(d.positions.get(t, ())) for t in tiers):,} ticket(s)"
+                for prize, tiers in _top_groups(d.entry)]
+        out.append(para("Top prizes: " + escape("; ".join(tops)) + ". Where they are is in the internal "
+                        "edition only (poolgen report --internal).", SMALL))
+        out.append(PageBreak())
+        return out
+    out.append(para(f"INTERNAL EDITION: tells where prizes are. Winners and prize value per {per} in "
+                    f"{'print' if printed else 'serial'} order; the top prizes' positions. A "
+                    "well-shuffled pool shows no trend and no cluster.", SMALL))
     out.append(Spacer(1, 4))
     out.append(_series_chart(d, d.winners, f"Winners per {per}", False, printed))
     out.append(Spacer(1, 4))

@@ -20,6 +20,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.units import inch
@@ -38,7 +39,7 @@ from audit.errors import UnusableInput
 from audit.verify import VerifyRequest, verify_run
 from poolgen.check.figures import GameCheck
 from poolgen.errors import RunError
-from poolgen.game.model import Game
+from poolgen.game.model import Game, PriceMultiple
 from poolgen.money import fmt_cents
 from poolgen.pdf.report.charts import charts
 from poolgen.pdf.report.pools import BLOCK, pool_data, prize_table
@@ -90,14 +91,17 @@ class Verification:
         return self.ran and not self.failed
 
 
-def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None) -> Verification:
-    """Run audit.verify's checklist on the run, if there is a key to check the signature with."""
+def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None,
+                     **more: Any) -> Verification:
+    """Run audit.verify's checklist on the run, if there is a key to check the signature with; `more`:
+    the rest of what `verify` takes (seed_file, ceremony, regenerate, validation keys, ...)."""
     if public_key is None:
         return Verification(False, "Verification was not run: no --public-key was given. Give the "
                                    "run's public key to include the checklist of `poolgen verify`.")
     workers = max(1, min(len(run.pools), os.cpu_count() or 1))
     try:
-        result = verify_run(VerifyRequest(run=run.path, public_key=public_key, spec=spec, workers=workers))
+        result = verify_run(VerifyRequest(run=run.path, public_key=public_key, spec=spec, workers=workers,
+                                          **more))
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
     steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s)) for s in result.steps)
@@ -117,7 +121,21 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None)
 # The run's pages: title, verification checklist, published-figure cross-check
 
 
-def _title_page(run: RunFolder) -> list[Flowable]:
+def _verdict(v: Verification) -> str:
+    if not v.ran:
+        return "<b>NOT VERIFIED</b>: verification was not run (no --public-key)"
+    color = (GOOD if v.ok else BAD).hexval()
+    word = "VERIFIED" if v.ok else "NOT VERIFIED"
+    return f"<font color='{color}'><b>{word}</b></font>: {escape(v.note)}"
+
+
+PUBLIC = ("anyone: distributions only, no ticket id, book, serial or position of a prize "
+          "(the internal edition has them)")
+INTERNAL = ("only those the operator trusts with outcomes (security, the regulator's auditor), until "
+            "the game closes: it says where prizes are; the file is mode 0600")
+
+
+def _title_page(run: RunFolder, v: Verification, internal: bool) -> list[Flowable]:
     m = run.manifest
     g = m["game"]
     number = f"game {g['number']}, " if g.get("number") else ""
@@ -131,6 +149,9 @@ def _title_page(run: RunFolder) -> list[Flowable]:
     commit = m.get("seed_commitment") or {}
     t = m.get("totals") or {}
     rows = [
+        ("Verdict", _verdict(v)),
+        ("Edition", ("INTERNAL: tells where prizes are" if internal else "public")
+                    + f"; who may receive it: {INTERNAL if internal else PUBLIC}"),
         ("Game", f"{escape(g['name'])} ({number}{escape(g['kind'])})"),
         ("Regulation", escape(g["regulation"])),
         ("Run", escape(m.get("run_id", run.path.name))),
@@ -245,10 +266,23 @@ def _footer(run: RunFolder) -> Callable[[Canvas, BaseDocTemplate], None]:
     return draw
 
 
+def _tier_labels(game: Game | None) -> dict[str, str]:
+    """Tier id -> "label (id)" as the spec names its tiers (printed: the row's text; eInstant: the
+    multiple of the price)."""
+    out: dict[str, str] = {}
+    for t in game.tiers if game is not None else ():
+        label = t.published.label or (f"{t.prize.times} x price" if isinstance(t.prize, PriceMultiple)
+                                      else None)
+        if label:
+            out[t.id] = f"{label} ({t.id})"
+    return out
+
+
 def build_report(run: RunFolder, verification: Verification, game: Game | None = None,
-                 check: GameCheck | None = None) -> bytes:
-    """The audit report PDF of a run."""
-    story: list[Flowable] = _title_page(run)
+                 check: GameCheck | None = None, internal: bool = False) -> bytes:
+    """The audit report PDF of a run: the public edition (distributions only) or, `internal`, the
+    edition that says where the prizes are."""
+    story: list[Flowable] = _title_page(run, verification, internal)
     story += _verification(verification)
     if game is not None and check is not None:
         story += _cross_check(game, check, run)
@@ -258,10 +292,10 @@ def build_report(run: RunFolder, verification: Verification, game: Game | None =
             d, unreadable = pool_data(run, entry), ""
         except RunError as exc:  # the report still says what the manifest claims
             d, unreadable = None, str(exc)
-        story += prize_table(run, entry, d, unreadable)
+        story += prize_table(run, entry, d, unreadable, _tier_labels(game))
         if d is not None:
-            story += charts(run, d)
-            story += statistics_page(run, entry)
+            story += charts(run, d, internal)
+            story += statistics_page(run, entry, internal)
     if isinstance(story[-1], PageBreak):
         story.pop()
     buf = io.BytesIO()
@@ -269,7 +303,8 @@ def build_report(run: RunFolder, verification: Verification, game: Game | None =
     doc = SimpleDocTemplate(
         buf, pagesize=letter, invariant=1, leftMargin=0.75 * inch, rightMargin=0.75 * inch,
         topMargin=0.7 * inch, bottomMargin=0.75 * inch,
-        title=f"Audit report: {g['name']}, run {run.manifest.get('run_id', run.path.name)}",
+        title=(f"Audit report{' (INTERNAL)' if internal else ''}: {g['name']}, "
+               f"run {run.manifest.get('run_id', run.path.name)}"),
         author="poolgen", subject="audit report", creator="poolgen report")
     footer = _footer(run)
     doc.build(story, onFirstPage=footer, onLaterPages=footer)

@@ -26,7 +26,7 @@ BLOCK = 10_000  # eInstant shares per block in the distribution charts
 class PoolData:
     entry: Mapping[str, Any]  # the pool's manifest entry
     positions: dict[str, npt.NDArray[np.int64]]  # tier id -> positions, ascending
-    group_x: npt.NDArray[np.integer]  # book number or block start
+    group_x: npt.NDArray[np.integer]  # book slot (its place in print order) or block start
     winners: npt.NDArray[np.integer]
     value_cents: npt.NDArray[np.integer]
     group_name: str
@@ -34,13 +34,16 @@ class PoolData:
 
 def pool_data(run: RunFolder, entry: Mapping[str, Any]) -> PoolData:
     printed = run.kind == "printed"
-    cols = ["position", "tier", "prize_cents"] + (["book"] if printed else [])
+    cols = ["position", "tier", "prize_cents"]
     run.require(entry["id"], cols)
     df = run.read(entry["id"], cols)
     nulls = [c for c in cols if df[c].null_count()]
     if nulls:
         raise RunError(f"{run.name}: pool {entry['id']}: null values in column(s) {', '.join(nulls)}")
-    key = pl.col("book") if printed else (pl.col("position") // BLOCK) * BLOCK
+    # per book slot, in print order (never by the secret printed book number), or per block of shares
+    per_book = run.parsed.tickets_per_book or 1
+    key = (pl.col("position") // per_book + (entry.get("first_book") or 0) if printed
+           else (pl.col("position") // BLOCK) * BLOCK)
     try:
         positions = {t: np.sort(np.asarray(p, dtype=np.int64)) for t, p in
                      df.group_by("tier").agg(pl.col("position")).iter_rows()}
@@ -51,11 +54,12 @@ def pool_data(run: RunFolder, entry: Mapping[str, Any]) -> PoolData:
     except (pl.exceptions.PolarsError, ValueError, TypeError) as exc:
         raise RunError(f"{run.name}: cannot read pool {entry['id']}: {exc}") from None
     return PoolData(entry, positions, per["g"].to_numpy(), per["w"].to_numpy(),
-                     per["v"].to_numpy(), "book" if printed else f"block of {BLOCK:,} shares")
+                     per["v"].to_numpy(), "book slot" if printed else f"block of {BLOCK:,} shares")
 
 
 def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
-                unreadable: str) -> list[Flowable]:
+                unreadable: str, labels: Mapping[str, str]) -> list[Flowable]:
+    """The pool's prize structure; `labels`: tier id -> the name the spec gives it (with --spec)."""
     tickets, price = p["tickets"], p["price_cents"]
     title = f"Pool {p['id']}: prize structure"
     out: list[Flowable] = [para(escape(title), H1)]
@@ -78,7 +82,7 @@ def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
     cost = p["prize_cost_cents"]
     for t in p["tiers"]:
         tier_cost = t["count"] * t["prize_cents"]
-        rows.append([t["id"], fmt_cents(t["prize_cents"]), f"{t['count']:,}",
+        rows.append([labels.get(t["id"], t["id"]), fmt_cents(t["prize_cents"]), f"{t['count']:,}",
                      odds_text(tickets, t["count"]), fmt_cents(tier_cost),
                      percent(tier_cost, cost) if t["prize_cents"] else "-"])
     rows.append(["winners", "", f"{p['winners']:,}", odds_text(tickets, p["winners"]),

@@ -24,6 +24,7 @@ from poolgen.run.folder import RunFolder
 __all__ = ["checklist_lines", "statistics_page"]
 
 SUMMARY = re.compile(r"^(pool \S+|run): \d+ tests")  # each pool's summary, and the run-level tests'
+POSITION = re.compile(r"\bposition\b")
 
 
 def checklist_lines(step: StepResult) -> tuple[str, ...]:
@@ -37,8 +38,9 @@ def checklist_lines(step: StepResult) -> tuple[str, ...]:
     return (*step.reasons, *summaries, "every test with its figures: each pool's statistics page")
 
 
-def statistics_page(run: RunFolder, entry: Mapping[str, Any]) -> list[Flowable]:
-    """Flowables of one pool's statistics page (ending with a page break)."""
+def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) -> list[Flowable]:
+    """Flowables of one pool's statistics page (ending with a page break). The public edition
+    withholds a statistic that names a position (the first or last top prize's place)."""
     pid = entry["id"]
     out: list[Flowable] = [r.para(f"Pool {r.escape(pid)}: statistics (verify step 8)", r.H1)]
     pools = len(run.pools)
@@ -64,16 +66,19 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any]) -> list[Flowable]:
                if s.failed else f"<font color='{r.GOOD.hexval()}'><b>PASS: no test significant</b></font>")
     out.append(r.para(f"{verdict} ({len(s.judged)} tests).", r.BODY))
     out.append(Spacer(1, 4))
-    rows: list[list[r.Cell]] = [["test", "method", "statistic", "p-value", "Holm threshold", "result"]]
+    rows: list[list[r.Cell]] = [["test", "method", "statistic", "p-value",
+                                 r.para("<b>Holm<br/>threshold</b>", r.CELL), "result"]]
     for j in s.judged:
         f = j.finding
         color = r.BAD if j.rejected else r.GOOD
         rows.append([r.para(r.escape(f.name), r.CELL), r.para(r.escape(f.method), r.CELL),
-                     r.para(r.escape(f.figures), r.CELL), fmt_p(f.p), fmt_p(j.threshold),
+                     r.para(r.escape(f.figures if internal or not POSITION.search(f.figures) else
+                                     "withheld: it names a position (internal edition)"), r.CELL),
+                     fmt_p(f.p), fmt_p(j.threshold),
                      r.para(f"<font color='{color.hexval()}'><b>{'FAIL' if j.rejected else 'pass'}</b>"
                             "</font>", r.CELL)])
-    out.append(r.grid(rows, [2.05 * inch, 1.75 * inch, 1.35 * inch, 0.6 * inch, 0.6 * inch,
-                              0.45 * inch], right_from=3))
+    out.append(r.grid(rows, [1.9 * inch, 1.65 * inch, 1.35 * inch, 0.7 * inch, 0.7 * inch,
+                              0.5 * inch], right_from=3))
     if s.not_tested:
         out.append(Spacer(1, 4))
         out.append(r.para("Not tested: " + r.escape("; ".join(s.not_tested)) + ".", r.SMALL))

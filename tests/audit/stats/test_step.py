@@ -320,7 +320,7 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
     _, report = verify(base, run)
     step = step8(report)
     out = tmp_path / "report.pdf"
-    result = CliRunner().invoke(app, ["report", str(run), "--out", str(out), "--public-key",
+    result = CliRunner().invoke(app, ["report", str(run), "--out", str(out), "--internal", "--public-key",
                                       str(base["keys"].public)])
     assert result.exit_code == (1 if biased else 0), result.output
     page = next(p for p in pages(out) if "Pool p1: statistics (verify step 8)" in p)

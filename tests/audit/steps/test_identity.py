@@ -222,7 +222,7 @@ def step3_reason(table: pl.DataFrame, entry: PoolEntry, kind: str = "einstant", 
 def test_einstant_ids_recomputed():
     table, entry = einstant_pool("d1.00x2", 40)
     assert check_complete(table, entry, "einstant", None) == (
-        "40 tickets at positions 0..39; every ticket id is the one its position gives (serials 1..40, "
+        "40 shares at positions 0..39; every ticket id is the one its position gives (serials 1..40, "
         "each once); every salt is 32 hex digits (that they are the seed's is step 7's to prove)")
     assert step3_reason(set_ticket(table, 7, "d1.00x2-0000099"), entry) == (
         "1 ticket id(s) not as recomputed from the position, first at position 7: 'd1.00x2-0000099' "

@@ -39,6 +39,13 @@ def test_generate_says_who_may_receive_each_file(tmp_path):
         "packs.csv",
         "manifest.json, manifest.sig",
     ]
+    later = [line for line in result.output.splitlines() if line.startswith("later, ")]
+    assert [line.split(": ")[0] for line in later] == [  # every file the other commands write, too
+        "later, RUN.seed (a fresh seed), contribution files",
+        "later, `proof` PDF (specimens), `report` PDF, `publish` bundle",
+        "later, `proof --real` PDF, `report --internal` PDF",
+        "later, `imaging export` CSV, `seal` output",
+    ]
     one = invoke(
         "generate",
         spec_path("wild_side"),

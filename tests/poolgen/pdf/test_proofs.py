@@ -63,10 +63,10 @@ def assert_ticket_pages(texts: list[str], run: Path, pool_id: str, ids: list[str
 
 
 @pytest.mark.parametrize("rules", list(GAMES))
-def test_default_proof_shows_a_ticket_of_every_tier(runs, rules, tmp_path):
+def test_real_proof_shows_a_ticket_of_every_tier(runs, rules, tmp_path):
     run, pool_id = runs(rules), GAMES[rules]
     out = tmp_path / "proof.pdf"
-    result = invoke("proof", run, "--out", out)
+    result = invoke("proof", run, "--real", "--out", out)
     assert result.exit_code == 0, result.output
     ids = expected_selection(run, pool_id, 1)
     tiers = [t for t in manifest(run)["pools"][0]["tiers"] if t["count"]]
@@ -76,14 +76,15 @@ def test_default_proof_shows_a_ticket_of_every_tier(runs, rules, tmp_path):
     assert_ticket_pages(texts, run, pool_id, ids)
     for text, tier in zip(texts[len(texts) - len(ids):], tiers, strict=True):
         assert ("losing tier" if tier["id"] == "lose" else f"tier {tier['id']}") in text
-    assert result.stdout == f"proof {out}: {len(ids)} ticket(s)\n"
+    assert result.stdout == (f"proof {out}: {len(ids)} ticket(s) of the pool: an OUTCOME file, for those "
+                             f"trusted with outcomes only (mode 0600)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["proof.pdf"]  # no temporary file left
 
 
 def test_per_tier_and_one_pool(runs, tmp_path):
     run = runs("happy_holidays")
     out = tmp_path / "p.pdf"
-    assert invoke("proof", run, "--per-tier", 2, "--pool", "p1", "--out", out).exit_code == 0
+    assert invoke("proof", run, "--real", "--per-tier", 2, "--pool", "p1", "--out", out).exit_code == 0
     ids = expected_selection(run, "p1", 2)
     assert len(ids) == 14
     texts = pages(out)

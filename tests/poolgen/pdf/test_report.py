@@ -20,7 +20,7 @@ def test_report_tables_every_tier_with_its_count(runs, rules, tmp_path):
     out = tmp_path / "report.pdf"
     result = invoke("report", run, "--out", out)
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"report {out}: 1 pool(s), verification not run\n"
+    assert result.stdout == f"report {out}: 1 pool(s), verification not run, public edition (mode 0600)\n"
     texts = pages(out)
     m = manifest(run)
     pool = m["pools"][0]
@@ -37,7 +37,7 @@ def test_report_tables_every_tier_with_its_count(runs, rules, tmp_path):
     charts = texts[stats - 1]
     per = "book" if m["game"]["kind"] == "printed" else "block of 10,000 shares"
     assert f"Winners per {per}" in charts and f"Prize value per {per}" in charts
-    assert "Positions of the top prizes" in charts
+    assert "Top prizes: " in charts and "Positions of the top prizes" not in charts
 
 
 def test_signed_run_report_with_every_verification_step(runs, tmp_path):
@@ -46,7 +46,7 @@ def test_signed_run_report_with_every_verification_step(runs, tmp_path):
     result = invoke("report", run, "--out", out, "--spec", spec_path("happy_holidays"),
                     "--public-key", runs.public_key)
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"report {out}: 1 pool(s), verification passes\n"
+    assert result.stdout == f"report {out}: 1 pool(s), verification passes, public edition (mode 0600)\n"
     texts = pages(out)
     assert len(texts) == 5  # title; verification and cross-check; prize table; charts; statistics
     assert runs.fingerprint in texts[0]
@@ -70,7 +70,7 @@ def test_report_of_a_tampered_run_says_which_steps_fail(runs, tmp_path):
     out = tmp_path / "t.pdf"
     result = invoke("report", run, "--out", out, "--public-key", runs.public_key)
     assert result.exit_code == 1
-    assert result.stdout == f"report {out}: 1 pool(s), VERIFICATION FAILS\n"
+    assert result.stdout == f"report {out}: 1 pool(s), VERIFICATION FAILS, public edition (mode 0600)\n"
     texts = pages(out)
     assert "FAILED: step(s) 2, 3" in texts[1] and "1 signature PASS" in texts[1]
     assert "The pool file cannot be read" in texts[2]

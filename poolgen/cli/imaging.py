@@ -1,0 +1,105 @@
+"""`poolgen imaging`: the printer's side of a printed run's imaging files (docs/validation.md, 4)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from audit.read.limits import read_manifest_bytes
+from audit.read.manifest import signature_problem
+from poolgen.cli.common import Force, reports_errors, say, write_output
+from poolgen.deliverables.printer import arrival, export_csv, print_sequence
+from poolgen.errors import RunError
+from poolgen.files.write import make_folders
+from poolgen.run.folder import open_run
+from poolgen.run.signing import fingerprint, load_public_key
+
+app = typer.Typer(no_args_is_help=True, help="Imaging files for the printer: export them as CSV in print "
+                                              "sequence; check one on arrival against the manifest.")
+
+
+@app.command("export")
+@reports_errors
+def export_cmd(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="A printed run folder (holds manifest.json).")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE.csv", help="The CSV to write (mode 0600).")],
+    force: Force = False,
+) -> None:
+    """Write every imaging file of RUN as one CSV in print sequence across the order: a `sequence`
+    column (1, 2, ...), then the imaging file's columns as text (docs/validation.md, section 4). It
+    holds outcomes: for the printer only, sealed to its key (`poolgen seal`)."""
+    folder = open_run(run)
+    rows = export_csv(folder.path, folder.manifest, out, force)
+    typer.echo(f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the printer only)")
+
+
+@app.command("check")
+@reports_errors
+def check_cmd(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Files as they arrived.")],
+    manifest: Annotated[Path, typer.Option("--manifest", metavar="FILE",
+                                           help="The run's manifest.json (manifest.sig beside it).")],
+    public_key: Annotated[Path | None, typer.Option(
+        "--public-key", metavar="FILE", help="The signer's public key: the manifest's signature is checked "
+                                             "first.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Check that each FILE is a deliverable the manifest lists, byte for byte (size and SHA-256).
+    Exit 0 if every file is, 1 if one is not."""
+    data = read_manifest_bytes(manifest)
+    signed = "signature not checked (give --public-key)"
+    if public_key is not None:
+        key = load_public_key(public_key)
+        sig = manifest.with_name("manifest.sig")
+        problem = (signature_problem(data, sig.read_bytes(), key) if sig.is_file()
+                   else f"{sig}: no signature beside the manifest")
+        if problem:
+            raise RunError(f"{manifest}: {problem}")
+        signed = f"signature verifies with key {fingerprint(key)}"
+    doc = json.loads(data)
+    results = []
+    for f in files:
+        try:
+            entry = arrival(f, doc)
+            results.append({"file": str(f), "ok": True, "is": entry["name"], "role": entry.get("role"),
+                            "pool": entry.get("pool"), "bytes": entry["bytes"], "sha256": entry["sha256"]})
+        except RunError as exc:
+            results.append({"file": str(f), "ok": False, "why": str(exc)})
+    if as_json:
+        typer.echo(json.dumps({"manifest": str(manifest), "signature": signed, "files": results}, indent=2))
+    else:
+        say(f"manifest {manifest}: {signed}")
+        for r in results:
+            typer.echo(f"{r['file']}: is {r['is']} of run {doc.get('run_id')} ({r['role']}, {r['bytes']:,} "
+                       f"bytes, SHA-256 {r['sha256']})" if r["ok"] else f"NOT a file of the run: {r['why']}")
+    if not all(r["ok"] for r in results):
+        raise typer.Exit(1)
+
+
+@app.command("sequence")
+@reports_errors
+def sequence_cmd(
+    run: Annotated[Path, typer.Argument(metavar="RUN", help="A printed run folder (holds manifest.json).")],
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="A new folder for the two files.")],
+    packs_per_carton: Annotated[int, typer.Option("--packs-per-carton", min=1, metavar="N",
+                                                  help="Packs (books) a carton holds.")] = 20,
+) -> None:
+    """Write DIR/print-sequence.csv (every pack in print order: its place in the order's print run,
+    book, first and last barcode, tickets, carton) and DIR/cartons.csv (every carton: its packs'
+    places and book numbers), for the printer and the warehouse. No outcome and no pool id is in
+    them (docs/validation.md, section 4)."""
+    folder = open_run(run)
+    if folder.kind != "printed":
+        raise RunError(f"{run}: not a printed run; an eInstant has no packs")
+    if out.exists():
+        raise RunError(f"{out}: already exists; give a new folder")
+    sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
+    make_folders(out, 0o700)
+    write_output(out / "print-sequence.csv", sequence, False, "print sequence")
+    write_output(out / "cartons.csv", cartons, False, "cartons")
+    packs, boxes = sequence.count(b"\n") - 1, cartons.count(b"\n") - 1
+    typer.echo(f"sequence {out}: {packs:,} packs in print order, {boxes:,} cartons of up to "
+               f"{packs_per_carton} (print-sequence.csv, cartons.csv: no outcome, no pool)")

@@ -1,0 +1,139 @@
+"""What a printer's prepress takes and checks (docs/validation.md, section 4): the imaging files of a
+run exported as one CSV in print sequence across the order, and an arriving file checked against the
+run's manifest.
+
+Print sequence: the order's book slots in ascending order (pool k holds slots `first_book ..
+first_book + books - 1`, so its pools in ascending `first_book`), and within a book its tickets 0 ..
+per_book - 1: exactly the rows of the pools' imaging files, pool after pool in that order. A pack's
+`sequence` is its slot + 1 and a ticket's is slot * per_book + its number in the book + 1: places in
+the whole order's print run, also when a run holds only some of its pools.
+
+The CSV has a first column `sequence`, then the imaging file's columns in its order, every value as
+text exactly as the imaging file holds it (RFC 4180 quoting, UTF-8, LF line ends, a header line). It
+holds outcomes: mode 0600, for the printer only, sealed to its key.
+
+`print-sequence.csv` (every pack: sequence, game, book, first and last barcode, tickets, carton) and
+`cartons.csv` (every carton of `packs_per_carton` consecutive packs: carton, first and last sequence,
+packs, tickets, the book numbers) hold no outcome and name no pool; but a pack's sequence with the
+public manifest's `first_book` tells its pool, so they go to the printer and warehouse only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from poolgen.deliverables.identity import barcode
+from poolgen.errors import OutputError, RunError
+from poolgen.files.write import create_secret_file, fsync_folder
+
+__all__ = ["arrival", "export_csv", "print_order", "print_sequence"]
+
+
+def print_order(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The run's imaging deliverables, in print sequence (their pools by `first_book`)."""
+    first = {p["id"]: p.get("first_book") or 0 for p in manifest["pools"]}
+    imaging = [f for f in manifest.get("deliverables", []) if f.get("role") == "imaging"]
+    if not imaging:
+        raise RunError("the run has no imaging file (an eInstant, or a layout with no imaging rule)")
+    return sorted(imaging, key=lambda f: first.get(f["pool"], 0))
+
+
+def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -> int:
+    """Write every imaging file of the run as one CSV in print sequence; returns the rows written.
+    Whole or not at all: written under a temporary name, then put in place."""
+    if out.exists() and not force:
+        raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
+    tmp = out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}")
+    rows = 0
+    try:
+        with create_secret_file(tmp) as f:
+            for entry in print_order(manifest):
+                path = run / entry["name"]
+                if not path.is_file():
+                    raise RunError(f"{run}: {entry['name']} is missing")
+                table = pl.read_parquet(path)
+                pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
+                start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
+                table = table.select(pl.int_range(start + 1, start + 1 + table.height, dtype=pl.Int64)
+                                     .alias("sequence"), pl.all().cast(pl.String))
+                table.write_csv(f, include_header=rows == 0)
+                rows += table.height
+            f.flush()
+            os.fsync(f.fileno())
+        if force:
+            os.replace(tmp, out)
+        else:
+            os.link(tmp, out)  # fails if `out` appeared meanwhile: never replaces a file
+            tmp.unlink()
+        fsync_folder(out.parent)
+    except FileExistsError:
+        raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)") from None
+    except OSError as exc:
+        raise OutputError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+    return rows
+
+
+def arrival(path: Path, manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """The manifest's deliverable entry an arriving file is, by name, size and SHA-256; RunError
+    saying how it differs if it is not."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+    digest = h.hexdigest()
+    entries = [f for f in manifest.get("deliverables", []) if "sha256" in f]
+    by_hash = [f for f in entries if f["sha256"] == digest and f.get("bytes") == size]
+    if by_hash:
+        return {**by_hash[0], "received_as": path.name}
+    named = [f for f in entries if f["name"] == path.name]
+    if named:
+        raise RunError(f"{path}: NOT the {named[0]['name']} the manifest lists: {size:,} bytes with SHA-256 "
+                       f"{digest}, the manifest says {named[0]['bytes']:,} bytes, {named[0]['sha256']}")
+    raise RunError(f"{path}: no file of the manifest has its SHA-256 {digest} ({size:,} bytes)")
+
+
+def print_sequence(run: Path, manifest: Mapping[str, Any], packs_per_carton: int) -> tuple[bytes, bytes]:
+    """(print-sequence.csv, cartons.csv) of a printed run: where each pack (book) is in print order
+    and which carton it goes into; no outcome, no pool id (docs/validation.md, section 4)."""
+    game = manifest["game"]["number"]
+    pools = sorted(manifest["pools"], key=lambda p: p.get("first_book") or 0)
+    books: list[int] = []
+    slots: list[int] = []
+    for p in pools:
+        column = pl.read_parquet(run / p["file"]["name"], columns=["book"])["book"]
+        books += column.gather_every(int(p["tickets"] // p["books"])).to_list()
+        slots += range((p.get("first_book") or 0) + 1, (p.get("first_book") or 0) + p["books"] + 1)
+    per_book = int(pools[0]["tickets"] // pools[0]["books"])
+    seq = pl.DataFrame({"sequence": slots, "book": books})  # the pack's place in the order's print order
+    seq = seq.with_columns(
+        pl.lit(f"{game:03d}").alias("game"),
+        pl.col("book").map_elements(lambda b: barcode(game, b, 0),
+                                    return_dtype=pl.String).alias("first_barcode"),
+        pl.col("book").map_elements(lambda b: barcode(game, b, per_book - 1),
+                                    return_dtype=pl.String).alias("last_barcode"),
+        pl.lit(per_book).alias("tickets"),
+        ((pl.col("sequence") - 1) // packs_per_carton + 1).alias("carton"))
+    cartons = (seq.group_by("carton", maintain_order=True)
+               .agg(pl.col("sequence").min().alias("first_sequence"),
+                    pl.col("sequence").max().alias("last_sequence"), pl.len().alias("packs"),
+                    pl.col("tickets").sum().alias("tickets"),
+                    pl.col("book").cast(pl.String).str.join(" ").alias("books")))
+    out = []
+    columns = ("sequence", "game", "book", "first_barcode", "last_barcode", "tickets", "carton")
+    for table in (seq.select(*columns), cartons):
+        buf = io.BytesIO()
+        table.write_csv(buf)
+        out.append(buf.getvalue())
+    return out[0], out[1]

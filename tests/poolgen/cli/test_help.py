@@ -1,0 +1,96 @@
+"""The command line as people expect it (issue 26), for every command of `poolgen` and `audit`, those
+added later too (the tree is walked, not listed): -h answers like --help, help shows no typer type
+names, and a usage error is one line `PROG: error: ...` and exit 2."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import typer.main
+
+from audit.cli import app as audit_app
+from poolgen.cli.main import app
+from tests.support.cli import invoke, one_line
+
+TYPE_NAMES = re.compile(r"<bool>|<path>|<int|<float|<text>|<str>|list\[|\[x[<>]=|x[<>]=\d|\{[A-Z]")
+
+
+def command_paths(application) -> list[tuple[str, ...]]:
+    """Every visible command's words, groups first."""
+    out: list[tuple[str, ...]] = []
+
+    def walk(command, path: tuple[str, ...]) -> None:
+        out.append(path)
+        for name, sub in getattr(command, "commands", {}).items():
+            if not sub.hidden:
+                walk(sub, (*path, name))
+
+    walk(typer.main.get_command(application), ())
+    return out
+
+
+POOLGEN = command_paths(app)
+AUDIT = command_paths(audit_app)
+
+
+def test_the_tree_is_walked():
+    assert {("proof",), ("merkle-proof",), ("seed", "new"), ("verify",), ("report",)} <= set(POOLGEN)
+    assert ("prove",) not in POOLGEN  # the old name still runs, unlisted
+    assert {("verify",), ("check-proof",), ("code-hash",)} <= set(AUDIT)
+
+
+CASES = [(app, p) for p in POOLGEN] + [(audit_app, p) for p in AUDIT]
+NAMES = [" ".join(("poolgen", *p)) for p in POOLGEN] + [" ".join(("audit", *p)) for p in AUDIT]
+
+
+@pytest.mark.parametrize(("application", "path"), CASES, ids=NAMES)
+def test_help_shows_no_type_names_and_answers_h(application, path):
+    long = invoke(*path, "--help", application=application)
+    short = invoke(*path, "-h", application=application)
+    assert long.exit_code == 0 and short.exit_code == 0, long.output
+    assert long.stdout == short.stdout
+    assert not TYPE_NAMES.search(long.stdout), TYPE_NAMES.search(long.stdout)
+    assert "-h" in long.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("proof",), "Missing argument 'RUN'. (see `"),
+    (("proof", "somewhere"), "Missing option '--out'."),
+    (("report", "somewhere", "--out", "x.pdf", "--colour"), "No such option: --colour"),
+    (("proof", "somewhere", "--out", "x.pdf", "--per-tier", "0"), "Invalid value for '--per-tier'"),
+    (("frobnicate",), "No such command 'frobnicate'."),
+    (("seed", "new"), "Missing argument"),
+])
+def test_a_usage_error_is_one_line(args, message):
+    one_line(invoke(*args), "poolgen", message)
+
+
+def test_audit_usage_errors_and_poolgen_verify_errors_say_whose(tmp_path):
+    one_line(invoke("verify", application=audit_app), "audit", "Missing argument 'RUN'.")
+    one_line(invoke("verify", tmp_path / "none", "--public-key", tmp_path / "k.pem"), "poolgen", "")
+
+
+def test_commands_that_answer_something_answer_in_json(tmp_path):
+    made = invoke("keys", "new", tmp_path / "k", "--json")
+    assert made.exit_code == 0, made.output
+    doc = json.loads(made.stdout)
+    assert doc["public_key"] == str(tmp_path / "k" / "signing-key.pub.pem") and doc["encrypted"] is False
+    assert len(doc["fingerprint"]) == 19
+    key = invoke("keys", "validation", "new", tmp_path / "v.key", "--json")
+    assert json.loads(key.stdout)["key_file"] == str(tmp_path / "v.key")
+    ceremony = tmp_path / "c.ceremony"
+    assert invoke("ceremony", "new", ceremony, "--id", "t", "--party", "a", "--party", "b").exit_code == 0
+    status = json.loads(invoke("ceremony", "status", ceremony, "--json").stdout)
+    assert status["ceremony"] == "t" and [p["name"] for p in status["parties"]] == ["a", "b"]
+    assert status["seed_commitment"] is None
+
+
+def test_a_prompt_without_a_terminal_names_yes(tmp_path):
+    ceremony = tmp_path / "c.ceremony"
+    assert invoke("ceremony", "new", ceremony, "--id", "t", "--party", "a", "--party", "b").exit_code == 0
+    asked = invoke("ceremony", "commit", ceremony, "--party", "a", "--contribution", tmp_path / "a.c")
+    assert asked.exit_code == 2 and asked.stderr.endswith(  # after the question, which had no answer
+        "[Y/n]:poolgen: error: not confirmed; nothing was changed (no answer: give --yes in a script)\n")
+    assert not (tmp_path / "a.c").exists()

@@ -1,0 +1,119 @@
+"""The printer's side of a printed run (poolgen/deliverables/printer.py, `poolgen imaging`, `poolgen seal`
+of a run): the CSV export round-trips to the imaging files in print sequence across the order; a file
+is checked on arrival against the manifest; a whole run's imaging files are sealed in one command
+showing the recipient's fingerprint, and `unseal --manifest` checks what it opened."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.support import SEED_A, small_happy_holidays
+from tests.support.cli import invoke, one_line
+
+
+@pytest.fixture(scope="module")
+def order(tmp_path_factory) -> Path:
+    """A Happy Holidays order of two pools of 3,000 tickets (books of 300), signed."""
+    root = tmp_path_factory.mktemp("printer")
+    seed = root / "run.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    assert invoke("keys", "new", root / "keys").exit_code == 0
+    made = invoke("generate", small_happy_holidays(root, 6000), "--out", root / "runs", "--seed-file", seed,
+                  "--run-id", "hh", "--workers", "1", "--key", root / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    return root / "runs" / "hh"
+
+
+def test_the_csv_export_round_trips_in_print_sequence(order, tmp_path):
+    out = tmp_path / "imaging.csv"
+    result = invoke("imaging", "export", order, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"imaging {out}: 6,000 tickets in print sequence (mode 0600: outcomes, the "
+                             f"printer only)\n")
+    assert out.stat().st_mode & 0o777 == 0o600
+    pools = sorted(json.loads((order / "manifest.json").read_text())["pools"],
+                   key=lambda p: p["first_book"])
+    assert [p["id"] for p in pools] == ["p1", "p2"] and pools[1]["first_book"] == 10  # 10 books of 300
+    imaging = pl.concat([pl.read_parquet(order / f"imaging-{p['id']}.parquet") for p in pools])
+    back = pl.read_csv(out, infer_schema=False)
+    assert back.columns == ["sequence", *imaging.columns]
+    assert back["sequence"].to_list() == [str(n) for n in range(1, 6001)]
+    assert back.drop("sequence").equals(imaging.select(pl.all().cast(pl.String)))
+    # print sequence: book slot after book slot, tickets 0..299 in each
+    pool_rows = pl.concat([pl.read_parquet(order / f"pool-{p['id']}.parquet", columns=["book"])
+                           for p in pools])
+    assert back["book"].to_list() == [str(b) for b in pool_rows["book"].to_list()]
+    assert back["ticket_no"].to_list()[:301] == [str(t) for t in range(300)] + ["0"]
+    one_line(invoke("imaging", "export", order, "--out", out), "poolgen",
+             f"{out}: already exists; not overwriting it (--force replaces it)")
+
+
+def test_a_file_is_checked_on_arrival(order, tmp_path):
+    manifest = order / "manifest.json"
+    key = order.parent.parent / "keys" / "signing-key.pub.pem"
+    good = invoke("imaging", "check", order / "imaging-p2.parquet", "--manifest", manifest,
+                  "--public-key", key)
+    assert good.exit_code == 0, good.output
+    assert good.stdout.startswith(f"{order / 'imaging-p2.parquet'}: is imaging-p2.parquet of run hh "
+                                  f"(imaging, ")
+    changed = tmp_path / "imaging-p2.parquet"
+    data = bytearray((order / "imaging-p2.parquet").read_bytes())
+    data[100] ^= 1
+    changed.write_bytes(bytes(data))
+    bad = invoke("imaging", "check", changed, "--manifest", manifest, "--json")
+    assert bad.exit_code == 1
+    doc = json.loads(bad.stdout)
+    assert doc["signature"] == "signature not checked (give --public-key)"
+    assert [f["ok"] for f in doc["files"]] == [False]
+    assert "NOT the imaging-p2.parquet the manifest lists" in doc["files"][0]["why"]
+
+
+def test_a_whole_run_sealed_in_one_command_and_checked_when_opened(order, tmp_path):
+    made = invoke("keys", "recipient", tmp_path / "printer")
+    fingerprint = made.stderr.split("fingerprint ")[1].strip()
+    sealed = tmp_path / "sealed"
+    result = invoke("seal", order, "--to", tmp_path / "printer" / "recipient-key.pub.pem", "--out", sealed)
+    assert result.exit_code == 0, result.output
+    assert f"sealed 2 file(s) to recipient {fingerprint} " in result.stdout
+    assert sorted(p.name for p in sealed.iterdir()) == ["imaging-p1.parquet.sealed",
+                                                        "imaging-p2.parquet.sealed"]
+    key = tmp_path / "printer" / "recipient-key.pem"
+    opened = invoke("unseal", sealed / "imaging-p2.parquet.sealed", "--key", key, "--out", tmp_path / "p2",
+                    "--manifest", order / "manifest.json")
+    assert opened.exit_code == 0, opened.output
+    assert opened.stderr.endswith("it is the imaging-p2.parquet of run hh, byte for byte\n")
+    assert (tmp_path / "p2").read_bytes() == (order / "imaging-p2.parquet").read_bytes()
+    other = tmp_path / "other.json"  # a manifest whose entry for the file differs: refused, nothing written
+    doc = json.loads((order / "manifest.json").read_text())
+    for f in doc["deliverables"]:
+        if f["name"] == "imaging-p2.parquet":
+            f["sha256"] = "0" * 64
+    other.write_text(json.dumps(doc))
+    one_line(invoke("unseal", sealed / "imaging-p2.parquet.sealed", "--key", key, "--out", tmp_path / "x",
+                    "--manifest", other), "poolgen", "opened imaging-p2.parquet, but it is not the file")
+    assert not (tmp_path / "x").exists()
+
+
+def test_print_sequence_and_cartons_say_where_each_pack_is_and_nothing_of_outcomes(order, tmp_path):
+    out = tmp_path / "seq"
+    result = invoke("imaging", "sequence", order, "--out", out, "--packs-per-carton", 3)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"sequence {out}: 20 packs in print order, 7 cartons of up to 3 "
+                             f"(print-sequence.csv, cartons.csv: no outcome, no pool)\n")
+    seq = pl.read_csv(out / "print-sequence.csv", infer_schema=False)
+    assert seq.columns == ["sequence", "game", "book", "first_barcode", "last_barcode", "tickets", "carton"]
+    pools = pl.concat([pl.read_parquet(order / f"pool-p{k}.parquet", columns=["book"]) for k in (1, 2)])
+    assert seq["book"].to_list() == [str(b) for b in pools["book"].to_list()[::300]]  # print order
+    assert seq["sequence"].to_list() == [str(n) for n in range(1, 21)]
+    assert seq["carton"].to_list() == [str(1 + n // 3) for n in range(20)]
+    first = pl.read_parquet(order / "imaging-p1.parquet", columns=["barcode"])["barcode"]
+    assert seq["first_barcode"][0] == first[0] and seq["last_barcode"][0] == first[299]
+    cartons = pl.read_csv(out / "cartons.csv", infer_schema=False)
+    assert cartons.row(6) == ("7", "19", "20", "2", "600", " ".join(seq["book"].to_list()[18:]))
+    text = (out / "print-sequence.csv").read_text() + (out / "cartons.csv").read_text()
+    assert "p1" not in text and "p2" not in text and "prize" not in text and "tier" not in text
