@@ -54,8 +54,8 @@ def seal_cmd(
         pairs = [(file, out)]
     done = []
     for source, target in pairs:
+        data = read_input(source, "deliverable", SealError, MAX_SEALED_BYTES)
         try:
-            data = read_input(source, "deliverable", SealError, MAX_SEALED_BYTES)
             sealed = seal(data, source.name, recipient)
         except SealError as exc:
             raise SealError(f"{printable(source)}: cannot be sealed: {exc}") from None

@@ -140,6 +140,11 @@ def hostile(printed_run, tmp_path, request) -> tuple[Path, str]:
     return run, PROVE_CASES[request.param](run)
 
 
+def _prefix(application) -> str:
+    """`poolgen verify` speaks as poolgen, `audit verify` as audit."""
+    return "poolgen" if application is app else "audit"
+
+
 def _verify(application, run: Path, root: Path):
     with within(30):
         return CliRunner().invoke(application, [
@@ -153,8 +158,9 @@ def test_both_verifiers_refuse_in_one_line(printed_run, hostile):
     run, message = hostile
     for application in (app, audit_app):
         result = _verify(application, run, printed_run)
-        one_line(result, "audit", message)
-        assert result.stderr == f"audit: error: {message}\n"
+        prefix = _prefix(application)
+        one_line(result, prefix, message)
+        assert result.stderr == f"{prefix}: error: {message}\n"
 
 
 @pytest.mark.parametrize("hostile", POOL_CASES, indirect=True)
@@ -206,8 +212,8 @@ def test_workers_in_ascii_digits_within_bounds(printed_run, workers):
         result = CliRunner().invoke(application, ["verify", str(printed_run / "runs" / "r"), "--public-key",
                                                   str(printed_run / "keys" / "signing-key.pub.pem"),
                                                   "--workers", workers])
-        assert (result.exit_code, result.stderr) == (2, f"audit: error: --workers {workers!r}: give a whole "
-                                                        "number from 0 to 256\n")
+        said = f"{_prefix(application)}: error: --workers {workers!r}: give a whole number from 0 to 256\n"
+        assert (result.exit_code, result.stderr) == (2, said)
 
 
 def test_a_footer_understating_its_pages_is_refused_by_both_verifiers(printed_run, tmp_path):
@@ -217,7 +223,8 @@ def test_a_footer_understating_its_pages_is_refused_by_both_verifiers(printed_ru
     declare_decoded_size(run / POOL, "salt", 100)
     for application in (app, audit_app):
         result = _verify(application, run, printed_run)
-        one_line(result, "audit", f"{run / POOL}: not a usable pool file: column salt: its pages decode to ")
-        assert re.fullmatch(rf"audit: error: {re.escape(str(run / POOL))}: not a usable pool file: column "
+        prefix = _prefix(application)
+        one_line(result, prefix, f"{run / POOL}: not a usable pool file: column salt: its pages decode to ")
+        assert re.fullmatch(rf"{prefix}: error: {re.escape(str(run / POOL))}: not a usable pool file: column "
                             r"salt: its pages decode to [\d,]+ bytes in ([\d,]+), the footer declares 100 in "
                             r"\1\n", result.stderr), result.stderr

@@ -92,6 +92,8 @@ def test_special_files_and_a_file_too_large_are_refused_unread(keys, tmp_path):
         assert (result.exit_code, result.stderr) == (2, f"poolgen: error: {path}: {why}\n")
         result = invoke("seal", path, "--to", keys["public"], "--out", tmp_path / "s")
         why = why.replace("sealed", "deliverable")
+        if path == tmp_path:  # a folder given to seal is a run folder: every imaging file of it
+            why = "no manifest.json; not a poolgen run folder"
         assert (result.exit_code, result.stderr) == (2, f"poolgen: error: {path}: {why}\n")
     assert not (tmp_path / "o").exists() and not (tmp_path / "s").exists()
 

@@ -12,6 +12,7 @@ import typer.main
 
 from audit.cli import app as audit_app
 from poolgen.cli.main import app
+from tests.support import ceremony as ceremonies
 from tests.support.cli import invoke, one_line
 
 TYPE_NAMES = re.compile(r"<bool>|<path>|<int|<float|<text>|<str>|list\[|\[x[<>]=|x[<>]=\d|\{[A-Z]")
@@ -80,17 +81,16 @@ def test_commands_that_answer_something_answer_in_json(tmp_path):
     assert len(doc["fingerprint"]) == 19
     key = invoke("keys", "validation", "new", tmp_path / "v.key", "--json")
     assert json.loads(key.stdout)["key_file"] == str(tmp_path / "v.key")
-    ceremony = tmp_path / "c.ceremony"
-    assert invoke("ceremony", "new", ceremony, "--id", "t", "--party", "a", "--party", "b").exit_code == 0
-    status = json.loads(invoke("ceremony", "status", ceremony, "--json").stdout)
-    assert status["ceremony"] == "t" and [p["name"] for p in status["parties"]] == ["a", "b"]
-    assert status["seed_commitment"] is None
+    ceremony = ceremonies.new(tmp_path)
+    status = json.loads(ceremonies.ok("ceremony", "status", str(ceremony), "--json").stdout)
+    assert status["ceremony"] == "c1" and [p["name"] for p in status["parties"]] == list(ceremonies.PARTIES)
+    assert status["seed_commitment"] is None and status["beacon"] == {"chain": "quicknet", "round": 1000}
 
 
 def test_a_prompt_without_a_terminal_names_yes(tmp_path):
-    ceremony = tmp_path / "c.ceremony"
-    assert invoke("ceremony", "new", ceremony, "--id", "t", "--party", "a", "--party", "b").exit_code == 0
-    asked = invoke("ceremony", "commit", ceremony, "--party", "a", "--contribution", tmp_path / "a.c")
+    ceremony = ceremonies.new(tmp_path)
+    asked = ceremonies.invoke("ceremony", "commit", str(ceremony), "--party", "vendor", "--key",
+                              ceremonies.key(ceremony, "vendor"), "--contribution", str(tmp_path / "a.c"))
     assert asked.exit_code == 2 and asked.stderr.endswith(  # after the question, which had no answer
         "[Y/n]:poolgen: error: not confirmed; nothing was changed (no answer: give --yes in a script)\n")
     assert not (tmp_path / "a.c").exists()
