@@ -11,14 +11,15 @@ from itertools import combinations
 import numpy as np
 
 from poolgen.errors import RunError
-from poolgen.rng import Stream, integers, row_permutations
+from poolgen.rng import Stream, derive_stream, integers, row_permutations
 from poolgen.styles.crossword.grids import Grid
 from poolgen.styles.crossword.words import Lexicon
 
-__all__ = ["ROUNDS", "fill_grids", "lay_tickets", "letter_sets"]
+__all__ = ["PROBE", "ROUNDS", "feasible", "fill_grids", "lay_tickets", "letter_sets"]
 
 ROUNDS = 64  # rejection rounds of YOUR LETTERS before a ticket's letter sets are enumerated
 TRIES = 10_000  # a ticket drawn again this often: the tier cannot be laid out (RunError)
+PROBE = (256, 64)  # what `check` draws to see that a number of completed words can be laid out
 
 
 def fill_grids(lex: Lexicon, grids: Sequence[Grid], m: int, stream: Stream) -> np.ndarray:
@@ -102,3 +103,18 @@ def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndar
         letters[todo[ok]] = chosen[ok]
         todo = todo[~ok]
     raise RunError(f"tier {tier!r}: no grids of {TRIES:,} draws could complete its number of words")
+
+
+def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int, hi: int, shown: int) -> bool:
+    """Whether some of PROBE[0] grid draws, each with PROBE[1] draws of YOUR LETTERS, completes lo..hi
+    words (section 7: what `check` asks before a spec is accepted). The draws come from a fixed
+    stream: the probe decides no layout."""
+    stream = derive_stream(bytes(32), "crossword", "check")
+    masks = lex.masks[fill_grids(lex, grids, PROBE[0], stream)]
+    for _ in range(PROBE[1]):
+        perm = row_permutations(stream, PROBE[0], lex.alphabet)
+        left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
+        done = ((masks & left_out[:, None]) == 0).sum(axis=1)
+        if ((done >= lo) & (done <= hi)).any():
+            return True
+    return False

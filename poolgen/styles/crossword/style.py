@@ -105,6 +105,13 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if comb(len(alphabet), letters) > MAX_LETTER_SETS:
         raise r.fail(f"{where}.letters", f"more than {MAX_LETTER_SETS:,} sets of {letters} letters of "
                                          f"{len(alphabet)} to draw from")
+    targets = [(0, p.legend[0][0] - 1, "a ticket without the legend's prize")] + \
+        [(n, n, f"{n} completed words") for n, _ in p.legend]
+    for lo, hi, what in targets:
+        if not fill.feasible(lex, p.grids, lo, hi, letters):
+            tries = fill.PROBE[0] * fill.PROBE[1]
+            raise r.fail(f"{where}.legend", f"{what}: none of {tries:,} draws of the grids and "
+                                            f"{letters} YOUR LETTERS completes {lo}..{hi} words")
     return p
 
 
