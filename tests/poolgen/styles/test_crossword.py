@@ -6,6 +6,7 @@ outside the list; the loader refuses, in one line, every grid and legend it cann
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +24,7 @@ LEGEND = {"5": 4, "10": 5, "15": 6, "20": 7, "50": 8, "100": 9, "500": 10, "1000
 
 
 def listed() -> set[str]:
-    lines = open(WORDS, encoding="utf-8").read().splitlines()
+    lines = Path(WORDS).read_text(encoding="utf-8").splitlines()
     return {w for w in lines if w and not w.startswith("#")}
 
 
@@ -163,4 +164,5 @@ def test_two_legend_prizes_in_one_tier_are_refused(tmp_path):
                                {"area": "cw", "prize": "2", "how": "match"}]
     (tmp_path / "g.toml").write_text(dumps(doc))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
-             "g.toml: tiers[0].wins: area 'cw' (crossword): a ticket wins one legend prize (only the highest)")
+             "g.toml: tiers[0].wins: area 'cw' (crossword): a ticket wins one legend prize (only the "
+             "highest)")
