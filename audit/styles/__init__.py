@@ -10,7 +10,15 @@ engine: `area_engine` and `einstant_engine` say so in one line (a ValueError).
 
 from __future__ import annotations
 
-from audit.styles import area_match, bonus_reveal, crossword, key_number_match, match_n, prize_legend_duel
+from audit.styles import (
+    area_match,
+    bonus_reveal,
+    crossword,
+    key_number_match,
+    match_n,
+    prize_legend_duel,
+    symbol_count,
+)
 from audit.styles.interface import AreaEngine, PlayFromSpec, TicketEngine
 
 __all__ = ["AREA_ENGINES", "PLAY_FROM_SPEC", "TICKET_ENGINES", "area_engine", "einstant_engine"]
@@ -20,6 +28,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "match_n": match_n,
     "bonus_reveal": bonus_reveal,
     "crossword": crossword,
+    "symbol_count": symbol_count,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

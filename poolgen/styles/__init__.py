@@ -2,7 +2,7 @@
 gives (`style = "..."`).
 
 - Area styles (`AREA_STYLES`): a printed ticket is a list of play areas, each of one of these
-  (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword.
+  (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword, symbol_count.
 - Ticket-wide styles (`TICKET_STYLES`): an eInstant share laid out and paid by one style that
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
 
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from poolgen.game.play import AreaStyle, TicketStyle
-from poolgen.styles import bonus_reveal, key_number_match
+from poolgen.styles import bonus_reveal, key_number_match, symbol_count
 from poolgen.styles.area_match import params as area_match_params
 from poolgen.styles.area_match import style as area_match
 from poolgen.styles.crossword import style as crossword
@@ -33,6 +33,7 @@ _KEY_NUMBER_MATCH: AreaStyle[key_number_match.Params] = key_number_match
 _MATCH_N: AreaStyle[match_n.Params] = match_n
 _BONUS_REVEAL: AreaStyle[bonus_reveal.Params] = bonus_reveal
 _CROSSWORD: AreaStyle[crossword.Params] = crossword
+_SYMBOL_COUNT: AreaStyle[symbol_count.Params] = symbol_count
 _PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
 _AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
 
@@ -41,6 +42,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "match_n": _MATCH_N,
     "bonus_reveal": _BONUS_REVEAL,
     "crossword": _CROSSWORD,
+    "symbol_count": _SYMBOL_COUNT,
 }
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,
