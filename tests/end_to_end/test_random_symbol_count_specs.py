@@ -31,7 +31,8 @@ def games(draw) -> dict:
     counts = sorted(draw(st.lists(st.integers(1, spots), min_size=1, max_size=3, unique=True)))
     decoys = n_pictures - 1
     most = max(-(-spots // decoys), draw(st.integers(1, spots)))
-    pictures = [{"group": "pic", "code": f"P{i}", "symbol": f"Symbol of a thing {i}"} for i in range(n_pictures)]
+    pictures = [{"group": "pic", "code": f"P{i}", "symbol": f"Symbol of a thing {i}"}
+                for i in range(n_pictures)]
     prizes = [{"group": "lp", "code": f"L{i}", "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
               for i in range(len(counts))]
     areas = [{"id": "sc", "style": "symbol_count", "spots": spots, "pictures": "pic", "symbol": "P0",
@@ -44,7 +45,8 @@ def games(draw) -> dict:
               "wins": [{"area": "sc", "prize": f"L{i}", "how": "match"}]} for i in range(len(counts))]
     if draw(st.booleans()):
         areas.append({"id": "mn", "style": "match_n", "spots": 4, "match": 2, "prizes": "mp"})
-        symbols += [{"group": "mp", "code": f"M{i}", "symbol": f"${i}", "value": f"{i}.00"} for i in (1, 2, 3, 4)]
+        symbols += [{"group": "mp", "code": f"M{i}", "symbol": f"${i}", "value": f"{i}.00"}
+                    for i in (1, 2, 3, 4)]
         tiers.append({"id": "m", "count": draw(st.integers(0, tickets // 8)),
                       "wins": [{"area": "mn", "prize": "M2", "how": "match"}]})
         tiers.append({"id": "cm", "count": draw(st.integers(0, tickets // 8)),

@@ -57,5 +57,6 @@ def test_entries_it_cannot_read_stop_the_step(change):
     play = copy.deepcopy(PLAY)
     play["areas"][0] = AREA | change
     with pytest.raises(ValueError) as caught:
-        evaluate(mn_table([[F, F, S, P, S]], "sc").with_columns(pl.lit("c2").alias("tier")), {"id": "p1"}, play)
+        table = mn_table([[F, F, S, P, S]], "sc").with_columns(pl.lit("c2").alias("tier"))
+        evaluate(table, {"id": "p1"}, play)
     assert str(caught.value).startswith("manifest play entry: area 'sc': ")

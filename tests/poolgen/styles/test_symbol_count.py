@@ -74,9 +74,11 @@ def _doc(n_pictures: int = 3, **area: object) -> dict:
      "areas[0].legend[1].count: the legend lists counts in increasing order"),
     ({"legend": [{"count": 2, "prize": "1"}, {"count": 3, "prize": "1"}]},
      "areas[0].legend[1].prize: prize '1' is already the legend's for another count"),
-    ({"legend": [{"count": 2, "prize": "9"}]}, "areas[0].legend[0].prize: not one of the area's prize symbols"),
+    ({"legend": [{"count": 2, "prize": "9"}]},
+     "areas[0].legend[0].prize: not one of the area's prize symbols"),
     ({"legend": [{"count": 2, "prize": "1", "by": 2}]}, "areas[0].legend[0].by: unknown field"),
-    ({"most_alike": 1}, "areas[0].pictures: 2 decoy pictures, each at most 1 times, cannot fill a ticket's 4 "),
+    ({"most_alike": 1},
+     "areas[0].pictures: 2 decoy pictures, each at most 1 times, cannot fill a ticket's 4 "),
     ({"n_pictures": 10, "spots": 9, "most_alike": 1, "legend": [{"count": 1, "prize": "1"}]},
      "areas[0].most_alike: fewer than 1 in 1,000 draws of 9 decoys in 9 spots keep each at most 1 times"),
 ])
