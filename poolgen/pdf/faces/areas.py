@@ -83,9 +83,11 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
                 for a in _play(game).areas
                 for k, (title, cells) in enumerate(a.module.face(a.id, a.params, row))]
     title_h = 16
-    blocks: list[list[Any]] = []  # a section of spots alone; consecutive grids side by side
+    blocks: list[list[Any]] = []  # a section of spots alone; consecutive grids of one height side by side
     for sec in sections:
-        if sec[3] is not None and blocks and blocks[-1][0][3] is not None and blocks[-1][0][0] is sec[0]:
+        last = blocks[-1][0] if blocks else None
+        if sec[3] is not None and last is not None and last[3] is not None \
+                and (last[0], last[3][0]) == (sec[0], sec[3][0]):
             blocks[-1].append(sec)
         else:
             blocks.append([sec])

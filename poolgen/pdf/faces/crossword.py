@@ -16,8 +16,8 @@ __all__ = ["draw_grid", "draw_grids", "grid_side"]
 
 def grid_side(avail: float, grid_rows: int, other_rows: int, w: float, widest: int) -> float:
     """A grid cell's side when `avail` points of height hold `grid_rows` grid rows and `other_rows`
-    rows of spots (each given at least 1.6 grid cells), and no grid is wider than `w`."""
-    return max(4.0, min(26.0, avail / max(1.0, grid_rows + 1.6 * other_rows), (w - 28) / max(1, widest)))
+    rows of spots (each given at least 2.4 grid cells), and no grid is wider than `w`."""
+    return max(4.0, min(26.0, avail / max(1.0, grid_rows + 2.4 * other_rows), (w - 28) / max(1, widest)))
 
 
 def draw_grid(c: Canvas, x: float, top: float, side: float, cells: list[Cell],

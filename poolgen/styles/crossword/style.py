@@ -197,7 +197,8 @@ def _text(params: Params, code: int) -> Symbol | None:
 
 
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
-    """YOUR LETTERS, then each grid as rows x columns cells (a cell of no letter: column "")."""
+    """YOUR LETTERS, each grid as rows x columns cells (a cell of no letter: column ""), then the
+    printed legend (cells of no column: the number of words and its prize)."""
     mine: list[Cell] = []
     for j in range(params.letters):
         s = _text(params, int(row[f"{area_id}_letter_{j}"]))
@@ -217,13 +218,16 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
                 cells.append((f"{area_id}_cell_{base + k}", s.symbol if s else "?", "", None, None))
         base += len(grid.cells)
         sections.append((f"CROSSWORD {g + 1}", cells))
-    return sections
+    legend: list[Cell] = [("", f"{n} WORDS", p.symbol, None, None) for n, p in params.legend]
+    return [*sections, ("PRIZE LEGEND", legend)]
 
 
 def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
-    """Per section of `face`: (rows, columns, colour) of a grid drawn as a grid, None otherwise."""
-    return [None] + [(len(g.rows), len(g.rows[0]), COLOURS[params.colours[i]] if params.colours else "")
-                     for i, g in enumerate(params.grids)]
+    """Per section of `face`: (rows, columns, colour) of one drawn as a grid (YOUR LETTERS too), None
+    for the legend."""
+    grids = [(len(g.rows), len(g.rows[0]), COLOURS[params.colours[i]] if params.colours else "")
+             for i, g in enumerate(params.grids)]
+    return [(2, -(-params.letters // 2), ""), *grids, None]  # YOUR LETTERS in two rows
 
 
 def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
