@@ -16,6 +16,7 @@ from audit.styles import (
     crossword,
     key_number_match,
     match_n,
+    prize_box,
     prize_legend_duel,
     symbol_count,
 )
@@ -29,6 +30,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "bonus_reveal": bonus_reveal,
     "crossword": crossword,
     "symbol_count": symbol_count,
+    "prize_box": prize_box,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

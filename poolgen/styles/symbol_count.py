@@ -35,7 +35,7 @@ class Params:
     most_alike: int
 
 
-def _accept(decoys: int, spots: int, most: int) -> Fraction:
+def accept_share(decoys: int, spots: int, most: int) -> Fraction:
     """The share of decoy sequences of `spots` spots with no decoy more than `most` times."""
     poly = [Fraction(0)] * (spots + 1)  # (sum_{j<=most} x^j / j!)^decoys, up to x^spots
     poly[0] = Fraction(1)
@@ -84,7 +84,7 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if decoys * most < spots:
         raise r.fail(f"{where}.pictures", f"{decoys} decoy pictures, each at most {most} times, cannot fill "
                                           f"a ticket's {spots} spots")
-    if _accept(decoys, spots, most) < MIN_ACCEPT:
+    if accept_share(decoys, spots, most) < MIN_ACCEPT:
         raise r.fail(f"{where}.most_alike", f"fewer than 1 in {int(1 / MIN_ACCEPT):,} draws of {decoys} "
                                             f"decoys in {spots} spots keep each at most {most} times")
     if len(pictures) > 255:
