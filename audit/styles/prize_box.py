@@ -34,15 +34,15 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     names = spot_cols + box_cols
     reasons.add(bad.any(axis=1), lambda r: f"{aid}: a code out of range in "
                                            f"{', '.join(names[j] for j in np.flatnonzero(bad[r]))}")
-    counts = np.stack([(codes == c).sum(axis=2) for c in range(len(pictures))], axis=2)  # (n, G, D)
-    over = (counts > match).any(axis=2)
-    two = (counts == match).sum(axis=2) > 1
+    counts: np.ndarray = np.stack([(codes == c).sum(axis=2) for c in range(len(pictures))], axis=2)  # n, G, D
+    over = np.any(counts > match, axis=2)
+    two = np.sum(counts == match, axis=2) > 1
     reasons.add(over.any(axis=1), lambda r: ", ".join(f"{aid}: game {g + 1}: more than {match} like pictures"
                                                       for g in np.flatnonzero(over[r])))
     reasons.add(two.any(axis=1), lambda r: ", ".join(f"{aid}: game {g + 1}: two matches"
                                                      for g in np.flatnonzero(two[r])))
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
-    won = (counts == match).any(axis=2)
+    won = np.any(counts == match, axis=2)
     slots = []
     for g in range(games):
         box = np.clip(boxes[:, g], 0, len(prizes) - 1)
