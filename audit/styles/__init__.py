@@ -15,6 +15,7 @@ from audit.styles import (
     bonus_reveal,
     crossword,
     key_number_match,
+    lines,
     match_n,
     prize_box,
     prize_legend_duel,
@@ -31,6 +32,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "crossword": crossword,
     "symbol_count": symbol_count,
     "prize_box": prize_box,
+    "lines": lines,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

@@ -1,7 +1,7 @@
-"""A crossword grid as printed (docs/styles/crossword.md): rows x columns of letter cells, the cells
-of no letter left blank, in the grid's colour where the spec names one; the letters of completed
-words outlined as winning. The area's other section (YOUR LETTERS) is drawn as any area's spots
-(poolgen/pdf/faces/areas.py), which asks the style for its sections' shapes (`shapes`)."""
+"""A grid as printed (docs/styles/crossword.md, lines.md): rows x columns of cells, the cells of no
+letter left blank, in the grid's colour where the spec names one; winning cells outlined. The other
+sections are drawn as any area's spots (poolgen/pdf/faces/areas.py), which asks a style for its
+sections' shapes (`shapes`) and draws consecutive grids of one height side by side."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ __all__ = ["draw_grid", "draw_grids", "grid_side"]
 def grid_side(avail: float, grid_rows: int, other_rows: int, w: float, widest: int) -> float:
     """A grid cell's side when `avail` points of height hold `grid_rows` grid rows and `other_rows`
     rows of spots (each given at least 2.4 grid cells), and no grid is wider than `w`."""
-    return max(4.0, min(26.0, avail / max(1.0, grid_rows + 2.4 * other_rows), (w - 28) / max(1, widest)))
+    return max(4.0, min(48.0, avail / max(1.0, grid_rows + 2.4 * other_rows), (w - 28) / max(1, widest)))
 
 
 def draw_grid(c: Canvas, x: float, top: float, side: float, cells: list[Cell],
@@ -31,7 +31,7 @@ def draw_grid(c: Canvas, x: float, top: float, side: float, cells: list[Cell],
         r, col = divmod(k, cols)
         sx, sy = x + col * side, top - (r + 1) * side
         spot_frame(c, sx + 1, sy + 1, side - 2, side - 2, column in winning)
-        centred(c, sx + side / 2, sy + side * 0.28, text, "Helvetica-Bold", side * 0.55, ink)
+        centred(c, sx + side / 2, sy + side * 0.28, text, "Helvetica-Bold", side * 0.55, ink, width=side - 6)
     return rows * side
 
 
