@@ -56,8 +56,11 @@ def key_note(game: Game) -> str:
     return "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers) if numbers else ""
 
 
-def _rows(cells: list[Cell]) -> tuple[int, int]:
-    """(rows, cells per row) of a section: at most 8 cells a row, rows as even as can be."""
+def _rows(cells: list[Cell], per_row: int | None = None) -> tuple[int, int]:
+    """(rows, cells per row) of a section: the area's `per_row` a row where the spec gives it (a 9-spot
+    area drawn 3 x 3), else at most 8 cells a row, rows as even as can be."""
+    if per_row:
+        return max(1, -(-len(cells) // per_row)), per_row
     rows = max(1, -(-len(cells) // 8))
     return rows, max(1, -(-len(cells) // rows))
 
@@ -91,7 +94,7 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
             blocks[-1].append(sec)
         else:
             blocks.append([sec])
-    total_rows = sum(_rows(b[0][2])[0] for b in blocks if b[0][3] is None)
+    total_rows = sum(_rows(b[0][2], b[0][0].per_row)[0] for b in blocks if b[0][3] is None)
     grids = [[(f"{t}  (area {a.id}, {a.style})", cells, shape) for a, t, cells, shape in b]
              for b in blocks if b[0][3] is not None]
     grid_rows = sum(max(g[2][0] for g in run) for run in grids)
@@ -107,7 +110,7 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
             continue
         left(c, x + 14, top - 10, f"{title}  (area {area.id}, {area.style})", "Helvetica-Bold", 9, ACCENT)
         top -= title_h
-        n_rows, per_row = _rows(cells)
+        n_rows, per_row = _rows(cells, area.per_row)
         cw = min(110.0, (w - 28) / per_row - 8)
         ch = lane - 8
         for k, (column, text, caption, prize, prize_caption) in enumerate(cells):
