@@ -20,6 +20,7 @@ from audit.styles import (
     prize_box,
     prize_legend_duel,
     symbol_count,
+    yours_beats_theirs,
 )
 from audit.styles.interface import AreaEngine, PlayFromSpec, TicketEngine
 
@@ -33,6 +34,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "symbol_count": symbol_count,
     "prize_box": prize_box,
     "lines": lines,
+    "yours_beats_theirs": yours_beats_theirs,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,
