@@ -11,6 +11,7 @@ engine: `area_engine` and `einstant_engine` say so in one line (a ValueError).
 from __future__ import annotations
 
 from audit.styles import (
+    add_up,
     area_match,
     bonus_reveal,
     crossword,
@@ -35,6 +36,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "prize_box": prize_box,
     "lines": lines,
     "yours_beats_theirs": yours_beats_theirs,
+    "add_up": add_up,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,
