@@ -10,7 +10,19 @@ engine: `area_engine` and `einstant_engine` say so in one line (a ValueError).
 
 from __future__ import annotations
 
-from audit.styles import area_match, bonus_reveal, key_number_match, match_n, prize_legend_duel
+from audit.styles import (
+    add_up,
+    area_match,
+    bonus_reveal,
+    crossword,
+    key_number_match,
+    lines,
+    match_n,
+    prize_box,
+    prize_legend_duel,
+    symbol_count,
+    yours_beats_theirs,
+)
 from audit.styles.interface import AreaEngine, PlayFromSpec, TicketEngine
 
 __all__ = ["AREA_ENGINES", "PLAY_FROM_SPEC", "TICKET_ENGINES", "area_engine", "einstant_engine"]
@@ -19,6 +31,12 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "key_number_match": key_number_match,
     "match_n": match_n,
     "bonus_reveal": bonus_reveal,
+    "crossword": crossword,
+    "symbol_count": symbol_count,
+    "prize_box": prize_box,
+    "lines": lines,
+    "yours_beats_theirs": yours_beats_theirs,
+    "add_up": add_up,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

@@ -109,7 +109,7 @@ class AreaStyle(Protocol[ParamsT]):
     docs/styles/<style>.md, of parameters `ParamsT` (what its `read_area` returns and every other
     function takes)."""
 
-    FIELDS: frozenset[str]  # the area fields it reads (besides id, style, labels)
+    FIELDS: frozenset[str]  # the area fields it reads (besides id, style, labels, per_row)
     SPOTS: tuple[tuple[str, tuple[str, ...]], ...]  # column suffix -> the symbol lists its codes index
 
     def read_area(self, ctx: AreaReading, table: Mapping[str, Any], where: str) -> ParamsT:
@@ -156,6 +156,7 @@ class Area:
     module: AreaStyle[Any] = field(repr=False)
     params: Any = field(repr=False)  # what the style module read (its own dataclass)
     labels: tuple[str, ...] = ()  # the area's sections as printed on the ticket (proofs); () = the style's
+    per_row: int | None = None  # the proofs draw at most this many spots a row (None: up to 8, rows even)
 
     def columns(self) -> list[str]:
         return self.module.columns(self.id, self.params)

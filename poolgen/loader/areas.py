@@ -81,7 +81,7 @@ def read_areas(r: Reader, doc: Mapping[str, Any], ctx: AreaContext) -> list[Area
         module = AREA_STYLES.get(style)
         if module is None:
             raise r.fail(f"{where}.style", f"unknown style {style!r} (known: {', '.join(AREA_STYLES)})")
-        r.known(a, where, {"id", "style", "labels"} | module.FIELDS)
+        r.known(a, where, {"id", "style", "labels", "per_row"} | module.FIELDS)
         area_id = r.get(a, "id", where, str)
         if not NAME.fullmatch(area_id):
             raise r.fail(f"{where}.id", f"{area_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most "
@@ -92,7 +92,8 @@ def read_areas(r: Reader, doc: Mapping[str, Any], ctx: AreaContext) -> list[Area
         if isinstance(spots, int) and spots > MAX_TICKET_SPOTS:  # before a style sizes anything by it
             raise r.fail(f"{where}.spots", f"{spots:,} spots; a ticket has at most {MAX_TICKET_SPOTS:,}")
         params = module.read_area(ctx, a, where)
-        ctx.add(Area(area_id, style, module, params, _labels(r, a, where, module, area_id, params)))
+        per_row = ctx.whole(a, "per_row", where, 1, required=False, high=32) or None
+        ctx.add(Area(area_id, style, module, params, _labels(r, a, where, module, area_id, params), per_row))
     return list(ctx.areas)
 
 
@@ -103,8 +104,8 @@ def _labels(r: Reader, a: Mapping[str, Any], where: str, module: AreaStyle[Any],
     if "labels" not in a:
         return ()
     labels = a["labels"]
-    if not isinstance(labels, list) or not all(isinstance(x, str) and 0 < len(x) <= 80 for x in labels):
-        raise r.fail(f"{where}.labels", "must be a list of section titles (strings of 1 to 80 characters)")
+    if not isinstance(labels, list) or not all(isinstance(x, str) and 0 < len(x) <= 200 for x in labels):
+        raise r.fail(f"{where}.labels", "must be a list of section titles (strings of 1 to 200 characters)")
     blank = dict.fromkeys(module.columns(area_id, params), 0)
     sections = [title for title, _ in module.face(area_id, params, blank)]
     if len(labels) != len(sections):

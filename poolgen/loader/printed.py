@@ -51,7 +51,7 @@ _FREE_TICKET_COSTS: dict[str | None, Literal["zero", "price"] | None] = {None: N
                                                                           "price": "price"}
 # Which symbol fields each role of a group allows (besides group, code, symbol, caption).
 ROLE_FIELDS: dict[str, set[str]] = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
-                                    "multipliers": {"by"}, "pictures": set()}
+                                    "multipliers": {"by"}, "pictures": set(), "letters": set()}
 DEFAULT_VIRN_DIGITS = 12
 DEFAULT_HIGH_TIER_CENTS = 60000  # the usual claim-centre threshold
 

@@ -2,7 +2,8 @@
 gives (`style = "..."`).
 
 - Area styles (`AREA_STYLES`): a printed ticket is a list of play areas, each of one of these
-  (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal.
+  (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword, symbol_count,
+  prize_box, lines, yours_beats_theirs, add_up.
 - Ticket-wide styles (`TICKET_STYLES`): an eInstant share laid out and paid by one style that
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
 
@@ -18,9 +19,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from poolgen.game.play import AreaStyle, TicketStyle
-from poolgen.styles import bonus_reveal, key_number_match
+from poolgen.styles import (
+    add_up,
+    bonus_reveal,
+    key_number_match,
+    lines,
+    prize_box,
+    symbol_count,
+    yours_beats_theirs,
+)
 from poolgen.styles.area_match import params as area_match_params
 from poolgen.styles.area_match import style as area_match
+from poolgen.styles.crossword import style as crossword
 from poolgen.styles.match_n import style as match_n
 from poolgen.styles.prize_legend_duel import params as prize_legend_duel_params
 from poolgen.styles.prize_legend_duel import style as prize_legend_duel
@@ -31,6 +41,12 @@ __all__ = ["AREA_STYLES", "TICKET_STYLES"]
 _KEY_NUMBER_MATCH: AreaStyle[key_number_match.Params] = key_number_match
 _MATCH_N: AreaStyle[match_n.Params] = match_n
 _BONUS_REVEAL: AreaStyle[bonus_reveal.Params] = bonus_reveal
+_CROSSWORD: AreaStyle[crossword.Params] = crossword
+_SYMBOL_COUNT: AreaStyle[symbol_count.Params] = symbol_count
+_PRIZE_BOX: AreaStyle[prize_box.Params] = prize_box
+_LINES: AreaStyle[lines.Params] = lines
+_YOURS_BEATS_THEIRS: AreaStyle[yours_beats_theirs.Params] = yours_beats_theirs
+_ADD_UP: AreaStyle[add_up.Params] = add_up
 _PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
 _AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
 
@@ -38,6 +54,12 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "key_number_match": _KEY_NUMBER_MATCH,
     "match_n": _MATCH_N,
     "bonus_reveal": _BONUS_REVEAL,
+    "crossword": _CROSSWORD,
+    "symbol_count": _SYMBOL_COUNT,
+    "prize_box": _PRIZE_BOX,
+    "lines": _LINES,
+    "yours_beats_theirs": _YOURS_BEATS_THEIRS,
+    "add_up": _ADD_UP,
 }
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,

@@ -225,9 +225,9 @@ def test_what_a_style_cannot_lay_out_is_refused_by_check(tmp_path, case):
     ('labels = ["LUCKY NUMBERS", "YOUR NUMBERS"]', 'labels = ["LUCKY NUMBERS"]',
      "areas[0].labels: 1 title(s) for the area's 2 section(s) (WINNING NUMBERS; YOUR NUMBERS)"),
     ('labels = ["WILD BONUS"]', 'labels = "WILD BONUS"',
-     "areas[2].labels: must be a list of section titles (strings of 1 to 80 characters)"),
+     "areas[2].labels: must be a list of section titles (strings of 1 to 200 characters)"),
     ('labels = ["WILD BONUS"]', 'labels = [""]',
-     "areas[2].labels: must be a list of section titles (strings of 1 to 80 characters)"),
+     "areas[2].labels: must be a list of section titles (strings of 1 to 200 characters)"),
 ])
 def test_area_labels_name_every_section_or_are_refused(tmp_path, old, new, message):
     assert old in TEXT, old

@@ -136,10 +136,12 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
     for key, value in spec_area.items():
         if key in ("spots",) and run_area.get("style") == "key_number_match":
             continue  # the printed spots, W + 2Y: not part of the manifest's entry
-        if key == "labels":
-            continue  # the sections' titles on the proof pages: what a ticket pays does not depend on them
+        if key in ("labels", "colours", "per_row"):
+            continue  # titles of sections, colours of grids, spots a row: drawn on the proofs, never paid on
         got = run_area.get(key)
-        if isinstance(value, list):  # a group: compare what the manifest says of each symbol
+        if isinstance(value, list) and all(isinstance(s, dict) and "code" in s for s in value):
+            # a group: compare what the manifest says of each symbol (other lists, as a crossword's
+            # grids and legend, are compared as they are)
             want = [s["code"] for s in value]
             codes = [g if isinstance(g, str) else g.get("code") for g in got or []]
             if codes != want:

@@ -5,16 +5,19 @@ area style explains the wins in words and names the spots that win."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from audit.styles.play import evaluate as evaluate_areas
 from poolgen.game.model import Game
-from poolgen.game.play import AreaPlay, Cell
+from poolgen.game.play import Area, AreaPlay, Cell
 from poolgen.money import fmt_cents
 from poolgen.pdf.draw import INK, box, centred, left, spot_frame
 from poolgen.pdf.faces.common import Evaluation, Row
+from poolgen.pdf.faces.crossword import draw_grids, grid_side
 
 ACCENT = HexColor("#1864AB")
 
@@ -53,10 +56,19 @@ def key_note(game: Game) -> str:
     return "Numbers: " + ", ".join(f"{s.symbol} {s.caption}" for s in numbers) if numbers else ""
 
 
-def _rows(cells: list[Cell]) -> tuple[int, int]:
-    """(rows, cells per row) of a section: at most 8 cells a row, rows as even as can be."""
+def _rows(cells: list[Cell], per_row: int | None = None) -> tuple[int, int]:
+    """(rows, cells per row) of a section: the area's `per_row` a row where the spec gives it (a 9-spot
+    area drawn 3 x 3), else at most 8 cells a row, rows as even as can be."""
+    if per_row:
+        return max(1, -(-len(cells) // per_row)), per_row
     rows = max(1, -(-len(cells) // 8))
     return rows, max(1, -(-len(cells) // rows))
+
+
+def _shapes(area: Area, k: int) -> tuple[int, int, str] | None:
+    """Section k's grid shape (rows, columns, colour) where the style draws it as a grid."""
+    shapes = getattr(area.module, "shapes", None)  # only grid styles have one (crossword)
+    return shapes(area.id, area.params)[k] if shapes else None
 
 
 def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y: float, w: float,
@@ -70,16 +82,35 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
     c.setFillColor(white)
     c.setFont("Helvetica-Bold", 11)
     c.drawRightString(x + w - 14, y + h - 26, f"GAME {game.number}   {fmt_cents(pool['price_cents'])}")
-    sections = [(a, a.labels[k] if a.labels else title, cells) for a in _play(game).areas
+    sections = [(a, a.labels[k] if a.labels else title, cells, _shapes(a, k))
+                for a in _play(game).areas
                 for k, (title, cells) in enumerate(a.module.face(a.id, a.params, row))]
     title_h = 16
-    total_rows = sum(_rows(cells)[0] for _, _, cells in sections)
-    lane = min(110.0, (h - 64 - title_h * len(sections)) / max(1, total_rows))
+    blocks: list[list[Any]] = []  # a section of spots alone; consecutive grids of one height side by side
+    for sec in sections:
+        last = blocks[-1][0] if blocks else None
+        if sec[3] is not None and last is not None and last[3] is not None \
+                and (last[0], last[3][0]) == (sec[0], sec[3][0]):
+            blocks[-1].append(sec)
+        else:
+            blocks.append([sec])
+    total_rows = sum(_rows(b[0][2], b[0][0].per_row)[0] for b in blocks if b[0][3] is None)
+    grids = [[(f"{t}  (area {a.id}, {a.style})", cells, shape) for a, t, cells, shape in b]
+             for b in blocks if b[0][3] is not None]
+    grid_rows = sum(max(g[2][0] for g in run) for run in grids)
+    avail = h - 64 - title_h * len(blocks)
+    side = grid_side(avail, grid_rows, total_rows, w, max([sum(g[2][1] + 1 for g in run) for run in grids]
+                                                          or [1]))
+    lane = min(110.0, (avail - grid_rows * side) / max(1, total_rows))
     top = y + h - 48
-    for area, title, cells in sections:
+    for block in blocks:
+        area, title, cells, shape = block[0]
+        if shape is not None:  # grids drawn as grids, side by side (a crossword's)
+            top -= draw_grids(c, x + 14, top, side, grids.pop(0), ev.winning, title_h)
+            continue
         left(c, x + 14, top - 10, f"{title}  (area {area.id}, {area.style})", "Helvetica-Bold", 9, ACCENT)
         top -= title_h
-        n_rows, per_row = _rows(cells)
+        n_rows, per_row = _rows(cells, area.per_row)
         cw = min(110.0, (w - 28) / per_row - 8)
         ch = lane - 8
         for k, (column, text, caption, prize, prize_caption) in enumerate(cells):

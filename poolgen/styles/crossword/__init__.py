@@ -1,0 +1,1 @@
+"""Crossword: YOUR LETTERS and grids of listed words (docs/styles/crossword.md)."""

@@ -1,0 +1,120 @@
+"""Laying out crossword tickets (docs/styles/crossword.md, section 7): the grids are filled the same
+way for every ticket, then YOUR LETTERS drawn uniformly among the letter sets that complete exactly
+the tier's number of words; a ticket whose grids no letter set fits is drawn again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from itertools import combinations
+
+import numpy as np
+
+from poolgen.errors import RunError
+from poolgen.rng import Stream, derive_stream, integers, row_permutations
+from poolgen.styles.crossword.grids import Grid
+from poolgen.styles.crossword.words import Lexicon
+
+__all__ = ["PROBE", "ROUNDS", "feasible", "fill_grids", "lay_tickets", "letter_sets"]
+
+ROUNDS = 64  # rejection rounds of YOUR LETTERS before a ticket's letter sets are enumerated
+TRIES = 10_000  # a ticket drawn again this often: the tier cannot be laid out (RunError)
+PROBE = (256, 64)  # what `check` draws to see that a number of completed words can be laid out
+
+
+def fill_grids(lex: Lexicon, grids: Sequence[Grid], m: int, stream: Stream) -> np.ndarray:
+    """(m, S) word ids, every grid's words in slot order, grid after grid (section 7, step 1)."""
+    parts = []
+    for g in grids:
+        words = np.zeros((m, len(g.slots)), dtype=np.int64)
+        todo = np.arange(m)
+        while todo.size:
+            dead = np.zeros(todo.size, dtype=bool)
+            for s in g.order:
+                n = len(g.slots[s].cells)
+                up = g.parent[s]
+                if up is None:
+                    key = np.full(todo.size, lex.root(n), dtype=np.int64)
+                else:
+                    letter = lex.letters[words[todo, up[0]], up[1]]
+                    key = lex.key(n, up[2], letter)
+                size = lex.size[key]
+                dead |= size == 0
+                pick = integers(stream, np.maximum(size, 1))
+                words[todo, s] = lex.ids[np.minimum(lex.start[key] + pick, lex.ids.size - 1)]
+            todo = todo[dead]
+        parts.append(words)
+    return np.concatenate(parts, axis=1)
+
+
+@cache
+def letter_sets(alphabet: int, shown: int) -> np.ndarray:
+    """Every set of letters left out (alphabet - shown of them) as a bit mask, in lexicographic order."""
+    return np.array([sum(1 << c for c in combo) for combo in combinations(range(alphabet), alphabet - shown)],
+                    dtype=np.int64)
+
+
+def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
+             stream: Stream) -> tuple[np.ndarray, np.ndarray]:
+    """(ok, letters): per row, YOUR LETTERS in the order shown, uniform among the sets completing
+    lo..hi words (section 7, step 2); ok False where no set does."""
+    m = masks.shape[0]
+    out = np.zeros((m, shown), dtype=np.int64)
+    ok = np.zeros(m, dtype=bool)
+    todo = np.arange(m)
+    for _ in range(ROUNDS):
+        if not todo.size:
+            break
+        perm = row_permutations(stream, todo.size, alphabet)
+        left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
+        done = ((masks[todo] & left_out[:, None]) == 0).sum(axis=1)
+        good = (done >= lo[todo]) & (done <= hi[todo])
+        out[todo[good]] = perm[good, :shown]
+        ok[todo[good]] = True
+        todo = todo[~good]
+    sets = letter_sets(alphabet, shown) if todo.size else np.zeros(0, dtype=np.int64)
+    for r in todo.tolist():
+        done = np.zeros(sets.size, dtype=np.int64)
+        for word_mask in masks[r].tolist():
+            done += (sets & word_mask) == 0
+        valid = np.flatnonzero((done >= lo[r]) & (done <= hi[r]))
+        if not valid.size:
+            continue
+        chosen = int(sets[valid[int(integers(stream, valid.size, size=1)[0])]])
+        keep = np.array([c for c in range(alphabet) if not chosen >> c & 1], dtype=np.int64)
+        out[r] = keep[row_permutations(stream, 1, shown)[0]]
+        ok[r] = True
+    return ok, out
+
+
+def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndarray, shown: int,
+                stream: Stream, tier: str) -> tuple[np.ndarray, np.ndarray]:
+    """(words (m, S), letters (m, shown)) of m tickets completing lo..hi words each."""
+    m = lo.size
+    words = np.zeros((m, sum(len(g.slots) for g in grids)), dtype=np.int64)
+    letters = np.zeros((m, shown), dtype=np.int64)
+    todo = np.arange(m)
+    for _ in range(TRIES):
+        if not todo.size:
+            return words, letters
+        drawn = fill_grids(lex, grids, todo.size, stream)
+        ok, chosen = _letters(lex.masks[drawn], lo[todo], hi[todo], lex.alphabet, shown, stream)
+        words[todo[ok]] = drawn[ok]
+        letters[todo[ok]] = chosen[ok]
+        todo = todo[~ok]
+    raise RunError(f"tier {tier!r}: no grids of {TRIES:,} draws could complete its number of words")
+
+
+def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int, hi: int, shown: int) -> bool:
+    """Whether some of PROBE[0] grid draws, each with PROBE[1] draws of YOUR LETTERS, completes lo..hi
+    words (section 7: what `check` asks before a spec is accepted). The draws come from a fixed
+    stream: the probe decides no layout."""
+    stream = derive_stream(bytes(32), "crossword", "check")
+    masks = lex.masks[fill_grids(lex, grids, PROBE[0], stream)]
+    for _ in range(PROBE[1]):
+        perm = row_permutations(stream, PROBE[0], lex.alphabet)
+        left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
+        done = ((masks & left_out[:, None]) == 0).sum(axis=1)
+        if ((done >= lo) & (done <= hi)).any():
+            return True
+    return False

@@ -1,0 +1,216 @@
+"""Lines (contract: docs/styles/lines.md): "three in a line" on an R x C grid of pictures. A line the
+spec lists is complete when every cell of it shows the area's symbol; the number of complete lines
+wins the legend's prize for that number, only that one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from poolgen.errors import RunError
+from poolgen.game.model import Symbol
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.money import fmt_cents
+from poolgen.rng import Stream, derive_stream, integers
+
+FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend"})
+SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)),)
+MAX_CELLS = 16  # the symbol's 2^(R x C) placements are enumerated (section 7)
+TRIES = 100_000
+PROBE = 4096  # decoy draws `check` makes: at least 4 must make no line of one decoy (section 2)
+
+
+@dataclass(frozen=True)
+class Params:
+    rows: int
+    cols: int
+    pictures: tuple[Symbol, ...]
+    symbol: int
+    lines: tuple[tuple[int, ...], ...]
+    prizes: tuple[Symbol, ...]
+    legend: tuple[tuple[int, Symbol], ...]  # (complete lines, prize), increasing
+
+
+@cache
+def placements(cells: int, lines: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Every set of cells showing the symbol (bit k: cell k), in increasing order, and how many lines
+    each completes."""
+    sets = np.arange(1 << cells, dtype=np.int64)
+    complete = np.zeros(sets.size, dtype=np.int64)
+    for line in lines:
+        mask = sum(1 << c for c in line)
+        complete += (sets & mask) == mask
+    return sets, complete
+
+
+def _lines(ctx: AreaReading, table: Mapping[str, Any], where: str, cells: int) -> tuple[tuple[int, ...], ...]:
+    r = ctx.r
+    raw = r.get(table, "lines", where, list)
+    out: list[tuple[int, ...]] = []
+    for i, line in enumerate(raw):
+        ok = isinstance(line, list) and all(type(c) is int and 0 <= c < cells for c in line)
+        if not ok or len(line) < 3 or len(set(line)) != len(line):
+            raise r.fail(f"{where}.lines[{i}]", f"a line is a list of 3 or more distinct cells 0.."
+                                                f"{cells - 1}")
+        if set(line) in [set(x) for x in out]:
+            raise r.fail(f"{where}.lines[{i}]", "the same line twice")
+        out.append(tuple(line))
+    if not out:
+        raise r.fail(f"{where}.lines", "list the lines that win (cells in reading order, from 0)")
+    return tuple(out)
+
+
+def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
+    r = ctx.r
+    rows, cols = ctx.whole(table, "rows", where, 1), ctx.whole(table, "cols", where, 1)
+    if rows * cols > MAX_CELLS:
+        raise r.fail(f"{where}.rows", f"{rows} x {cols} cells; at most {MAX_CELLS}")
+    pictures = ctx.group(table, "pictures", where, "pictures")
+    code = r.get(table, "symbol", where, str)
+    symbol = next((i for i, s in enumerate(pictures) if s.code == code), None)
+    if symbol is None:
+        raise r.fail(f"{where}.symbol", f"{code!r} is not one of the area's pictures")
+    if len(pictures) < 3:
+        raise r.fail(f"{where}.pictures", "the symbol and at least 2 decoy pictures")
+    lines = _lines(ctx, table, where, rows * cols)
+    prizes = ctx.group(table, "prizes", where, "prizes")
+    legend: list[tuple[int, Symbol]] = []
+    for i, item in enumerate(r.get(table, "legend", where, list)):
+        at = f"{where}.legend[{i}]"
+        if not isinstance(item, dict) or set(item) - {"lines", "prize"}:
+            raise r.fail(at, "must be a table { lines, prize }")
+        n = ctx.whole(item, "lines", at, 1, high=len(lines))
+        prize = next((s for s in prizes if s.code == r.get(item, "prize", at, str)), None)
+        if prize is None or any(p.code == prize.code for _, p in legend):
+            raise r.fail(f"{at}.prize", "not one of the area's prize symbols, or the legend's already")
+        if legend and n <= legend[-1][0]:
+            raise r.fail(f"{at}.lines", "the legend lists numbers of lines in increasing order")
+        legend.append((n, prize))
+    if not legend:
+        raise r.fail(f"{where}.legend", "list the prize of each number of complete lines")
+    _, complete = placements(rows * cols, lines)
+    for n, _ in legend:
+        if not (complete == n).any():
+            raise r.fail(f"{where}.legend", f"no placement of the symbol completes exactly {n} lines")
+    if _decoys_fit(len(pictures) - 1, rows * cols, lines) < 4:
+        raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {len(pictures) - 1} decoys keep "
+                                       "every line from showing one decoy alone")
+    return Params(rows, cols, pictures, symbol, lines, prizes, tuple(legend))
+
+
+def _decoy_lines(draw: np.ndarray, lines: tuple[tuple[int, ...], ...], symbol: int) -> np.ndarray:
+    """Per row: whether some line shows one decoy picture in every cell."""
+    found = np.zeros(draw.shape[0], dtype=bool)
+    for line in lines:
+        first = draw[:, line[0]]
+        found |= (first != symbol) & (draw[:, list(line)] == first[:, None]).all(axis=1)
+    return found
+
+
+def _decoys_fit(decoys: int, cells: int, lines: tuple[tuple[int, ...], ...]) -> int:
+    """How many of PROBE uniform decoy grids (no symbol) show no line of one decoy (fixed stream)."""
+    stream = derive_stream(bytes(32), "lines", "check")
+    draw = integers(stream, decoys, size=PROBE * cells).reshape(PROBE, cells)
+    return int((~_decoy_lines(draw, lines, -1)).sum())
+
+
+def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    prize = next((s for _, s in params.legend if s.code == code), None)
+    if prize is None:
+        raise ValueError(f"prize {code!r} is not one the legend lists")
+    if how != "match":
+        raise ValueError(f"how = {how!r}: a lines win is \"match\" (the legend's prize for its lines)")
+    if by is not None:
+        raise ValueError("the legend's prize wins as listed: no `by`")
+    return prize, 1
+
+
+def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
+    return "a ticket wins one legend prize (only the highest)" if len(wins) > 1 else None
+
+
+def entry(params: Params) -> dict[str, Any]:
+    return {"rows": params.rows, "cols": params.cols, "pictures": [s.code for s in params.pictures],
+            "symbol": params.pictures[params.symbol].code, "lines": [list(x) for x in params.lines],
+            "prizes": prize_entry(params.prizes),
+            "legend": [{"lines": n, "prize": s.code} for n, s in params.legend]}
+
+
+def columns(area_id: str, params: Params) -> list[str]:
+    return [f"{area_id}_cell_{k}" for k in range(params.rows * params.cols)]
+
+
+def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
+            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Contract section 7: per tier, the symbol's cells, then the decoys."""
+    cells = params.rows * params.cols
+    sets, complete = placements(cells, params.lines)
+    decoys = np.array([i for i in range(len(params.pictures)) if i != params.symbol], dtype=np.int64)
+    out = np.zeros((n, cells), dtype=np.int64)
+    for rows, wins in groups:
+        k = rows.size
+        if not k:
+            continue
+        target = next(c for c, s in params.legend if s.code == wins[0].prize.code) if wins else 0
+        valid = sets[complete == target]
+        chosen = valid[integers(stream, valid.size, size=k)]
+        is_symbol = ((chosen[:, None] >> np.arange(cells)) & 1).astype(bool)
+        shown = np.zeros((k, cells), dtype=np.int64)
+        todo = np.arange(k)
+        for _ in range(TRIES):
+            if not todo.size:
+                break
+            draw = np.where(is_symbol[todo], params.symbol,
+                            decoys[integers(stream, decoys.size, size=todo.size * cells)].reshape(-1, cells))
+            line_of_one = _decoy_lines(draw, params.lines, params.symbol)
+            shown[todo[~line_of_one]] = draw[~line_of_one]
+            todo = todo[line_of_one]
+        if todo.size:
+            raise RunError(f"area {area_id!r}: decoys not laid out in {TRIES:,} rounds")
+        out[rows] = shown
+    out8 = out.astype(np.uint8)
+    return {name: np.ascontiguousarray(out8[:, j]) for j, name in enumerate(columns(area_id, params))}
+
+
+def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
+    return None
+
+
+def _text(s: Symbol | None) -> str:
+    text = s.symbol if s else "?"
+    for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
+        text = text.removeprefix(prefix)
+    return text
+
+
+def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
+    """The grid (drawn rows x columns), then the printed legend."""
+    cells: list[Cell] = []
+    for name in columns(area_id, params):
+        code = int(row[name])
+        cells.append((name, _text(params.pictures[code] if 0 <= code < len(params.pictures) else None), "",
+                      None, None))
+    key = _text(params.pictures[params.symbol])
+    legend: list[Cell] = [("", f"{n} LINE{'S' if n > 1 else ''} OF {key.upper()}", p.symbol, None, None)
+                          for n, p in params.legend]
+    return [(f"{key.upper()} IN A LINE", cells), ("PRIZE LEGEND", legend)]
+
+
+def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
+    """The grid is drawn as a grid (rows x columns); the legend as spots."""
+    return [(params.rows, params.cols, ""), None]
+
+
+def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+    """Why the area pays what it pays (contract section 5), and the cells of the complete lines."""
+    names = columns(area_id, params)
+    done = [line for line in params.lines if all(int(row[names[c]]) == params.symbol for c in line)]
+    prize = next((p for n, p in params.legend if n == len(done)), None)
+    if prize is None:
+        return [], set()
+    return ([f"{area_id}: {len(done)} complete line(s) of {_text(params.pictures[params.symbol])}: the "
+             f"legend's prize, {fmt_cents(prize.cents or 0)}."], {names[c] for line in done for c in line})

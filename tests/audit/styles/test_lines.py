@@ -1,0 +1,61 @@
+"""The auditor's lines engine (audit/styles/lines.py, audit/styles/play.py) on a play entry and tables
+written by hand from docs/styles/lines.md: what complete lines win, every rule of section 5 with its
+exact reason, and the entries it cannot read."""
+
+from __future__ import annotations
+
+import copy
+
+import polars as pl
+import pytest
+
+from audit.styles.play import evaluate
+from tests.support.play_entries import win
+
+X, OH, S = 0, 1, 2  # the pictures X, O, STAR
+AREA = {"id": "ln", "style": "lines", "rows": 3, "cols": 3, "pictures": ["X", "O", "STAR"], "symbol": "X",
+        "lines": [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 4, 8]],
+        "prizes": [{"code": "2", "cents": 200}, {"code": "9", "cents": 900}],
+        "legend": [{"lines": 1, "prize": "2"}, {"lines": 3, "prize": "9"}]}
+PLAY = {"max_wins": 1, "areas": [AREA],
+        "tiers": [{"id": "lose", "wins": []}, {"id": "l1", "wins": [win("ln", "2", 200)]},
+                  {"id": "l3", "wins": [win("ln", "9", 900)]}]}
+
+
+def judge(cells: list[int], tier: str, play: dict = PLAY) -> tuple[int, list[str]]:
+    row = {"tier": [tier]} | {f"ln_cell_{k}": [v] for k, v in enumerate(cells)}
+    result = evaluate(pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8)), {"id": "p1"}, play)
+    return int(result.prize_cents[0]), [why for _, why in result.illegal]
+
+
+@pytest.mark.parametrize(("cells", "tier", "cents"), [
+    ([X, OH, S, OH, X, S, S, OH, OH], "lose", 0), ([X, X, X, OH, S, OH, S, OH, X], "l1", 200),
+    ([X, OH, S, OH, X, S, S, OH, X], "l1", 200), ([X, X, X, X, X, X, S, OH, X], "l3", 900)])
+def test_complete_lines_win_the_legends_prize(cells, tier, cents):
+    assert judge(cells, tier) == (cents, [])
+
+
+def test_two_lines_are_a_number_the_legend_does_not_price():
+    assert judge([X, X, X, X, X, X, S, OH, OH], "lose") == (
+        0, ["ln: 2 complete lines: the legend has no prize for 2"])
+
+
+def test_a_line_of_one_decoy():
+    assert judge([OH, OH, OH, S, X, S, S, X, OH], "lose") == (0, ["ln: line 1 shows O alone"])
+
+
+def test_a_code_out_of_range():
+    prize, why = judge([X, OH, 5, OH, X, S, S, OH, OH], "lose")
+    assert why == ["ln: a cell code out of range (0, 1, 5, 1, 0, 2, 2, 1, 1)"]
+
+
+@pytest.mark.parametrize("change", [{"rows": 5, "cols": 4}, {"rows": 0}, {"symbol": "Q"}, {"lines": []},
+                                    {"lines": [[0, 1]]}, {"lines": [[0, 1, 9]]}, {"legend": []},
+                                    {"legend": [{"lines": 5, "prize": "2"}]},
+                                    {"legend": [{"lines": 1, "prize": "7"}]}])
+def test_entries_it_cannot_read_stop_the_step(change):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0] = AREA | change
+    with pytest.raises(ValueError) as caught:
+        judge([X, OH, S, OH, X, S, S, OH, OH], "lose", play)
+    assert str(caught.value).startswith("manifest play entry: area 'ln': ")

@@ -1,0 +1,56 @@
+"""The auditor's yours_beats_theirs engine (audit/styles/yours_beats_theirs.py, audit/styles/play.py)
+on a play entry and tables written by hand from docs/styles/yours_beats_theirs.md: higher wins, ties
+as the entry says, codes out of range, and the entries it cannot read."""
+
+from __future__ import annotations
+
+import copy
+
+import polars as pl
+import pytest
+
+from audit.styles.play import evaluate
+from tests.support.play_entries import win
+
+AREA = {"id": "yt", "style": "yours_beats_theirs", "pairs": 2, "numbers": ["1", "2", "3"],
+        "prizes": [{"code": "1", "cents": 100}, {"code": "5", "cents": 500}], "ties": "lose"}
+PLAY = {"max_wins": 2, "areas": [AREA],
+        "tiers": [{"id": "lose", "wins": []}, {"id": "w5", "wins": [win("yt", "5", 500)]},
+                  {"id": "w6", "wins": [win("yt", "1", 100), win("yt", "5", 500)]}]}
+
+
+def judge(yours: list[int], theirs: list[int], boxes: list[int], tier: str, play: dict = PLAY):
+    row: dict[str, list[object]] = {"tier": [tier]}
+    for part, values in (("yours", yours), ("theirs", theirs), ("prize", boxes)):
+        row |= {f"yt_{part}_{p}": [v] for p, v in enumerate(values)}
+    result = evaluate(pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8)), {"id": "p1"}, play)
+    return int(result.prize_cents[0]), [why for _, why in result.illegal]
+
+
+@pytest.mark.parametrize(("yours", "theirs", "boxes", "tier", "cents"), [
+    ([0, 1], [1, 2], [1, 1], "lose", 0), ([2, 1], [1, 1], [1, 0], "w5", 500),
+    ([2, 1], [0, 0], [0, 1], "w6", 600)])
+def test_a_higher_symbol_wins_its_prize_and_a_tie_loses(yours, theirs, boxes, tier, cents):
+    assert judge(yours, theirs, boxes, tier) == (cents, [])
+
+
+def test_ties_win_where_the_entry_says_so():
+    play = copy.deepcopy(PLAY)
+    play["areas"][0] = AREA | {"ties": "win"}
+    assert judge([1, 0], [1, 2], [1, 1], "w5", play) == (500, [])
+
+
+def test_a_code_out_of_range():
+    assert judge([0, 7], [1, 2], [1, 1], "lose") == (500, [  # compared as stored: 7 beats 2
+        "yt: a code out of range in yt_yours_1; its wins are not its tier 'lose''s (1 win(s) paying 500 "
+        "cents)"])
+
+
+@pytest.mark.parametrize("change", [{"pairs": 0}, {"pairs": 33}, {"numbers": ["1"]}, {"numbers": ["1", "1"]},
+                                    {"ties": "split"}, {"prizes": []}, {"prizes": [{"code": "1"}]}])
+def test_entries_it_cannot_read_stop_the_step(change):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0] = AREA | change
+    with pytest.raises(ValueError) as caught:
+        judge([0, 1], [1, 2], [1, 1], "lose", play)
+    assert str(caught.value).startswith("manifest play entry: area 'yt': ")

@@ -1,0 +1,131 @@
+"""Property: every random crossword spec that `check` accepts generates a pool that audit verifies,
+every ticket paying its tier; and a broken variant of it is refused with one line naming the file.
+
+Specs are drawn at random: one or two grids of a spine word across with words hanging down from it
+(3 to 6 letters each), YOUR LETTERS of 5 to 24 of the 26 letters, a legend of one to three numbers of
+completed words, an optional BONUS area (bonus_reveal), on pools of a few hundred tickets. A legend
+the loader's probe cannot lay out (docs/styles/crossword.md section 2) is a refusal, not a case."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import polars as pl
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from audit.checklist import Step
+from audit.verify import VerifyRequest, verify_run
+from poolgen.check.game import check_spec
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A
+from tests.support.spec_docs import base_doc, dumps
+
+LETTERS = [{"group": "abc", "code": ch, "symbol": ch} for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
+
+
+@st.composite
+def comb(draw) -> list[str]:
+    """A spine across and words down from some of its even columns, crossing it anywhere."""
+    spine = draw(st.integers(3, 6))
+    downs = [(j, n, draw(st.integers(0, n - 1))) for j in range(0, spine, 2) if draw(st.booleans())
+             for n in [draw(st.integers(3, 6))]]
+    top = max([p for _, _, p in downs] + [0])
+    height = max([top - p + n for _, n, p in downs] + [top + 1])
+    cells = {(top, j) for j in range(spine)} | {(top - p + k, j) for j, n, p in downs for k in range(n)}
+    return ["".join("." if (i, j) in cells else "#" for j in range(spine)) for i in range(height)]
+
+
+@st.composite
+def games(draw) -> dict:
+    grids = draw(st.lists(comb(), min_size=1, max_size=2))
+    total = sum(1 + sum(1 for j in range(len(rows[0])) if sum(r[j] == "." for r in rows) >= 3)
+                for rows in grids)  # the spine and the words down
+    counts = draw(st.lists(st.integers(1, total), min_size=1, max_size=3, unique=True))
+    prizes = [{"group": "legend", "code": f"L{i}", "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
+              for i in range(len(counts))]
+    area = {"id": "cw", "style": "crossword", "letters": draw(st.sampled_from([5, 7, 19, 20, 22, 24])),
+            "alphabet": "abc", "prizes": "legend", "grids": grids,
+            "legend": [{"words": n, "prize": f"L{i}"} for i, n in enumerate(sorted(counts))]}
+    if draw(st.booleans()):
+        area["colours"] = [draw(st.sampled_from(["black", "red", "blue"])) for _ in grids]
+    areas, symbols = [area], LETTERS + prizes
+    per_book = 25
+    tickets = per_book * 2 * draw(st.integers(4, 12))
+    tiers = [{"id": f"w{i}", "count": draw(st.integers(0, tickets // 8)),
+              "wins": [{"area": "cw", "prize": f"L{i}", "how": "match"}]} for i in range(len(counts))]
+    if draw(st.booleans()):
+        areas.append({"id": "bonus", "style": "bonus_reveal", "spots": 2, "prizes": "bp", "pictures": "pic"})
+        symbols += [{"group": "bp", "code": "B5", "symbol": "$5", "value": "5.00"},
+                    {"group": "pic", "code": "P1", "symbol": "Symbol of a flame"},
+                    {"group": "pic", "code": "P2", "symbol": "Symbol of a pepper"}]
+        tiers.append({"id": "b", "count": draw(st.integers(0, tickets // 8)),
+                      "wins": [{"area": "bonus", "prize": "B5", "how": "reveal"}]})
+        tiers.append({"id": "wb", "count": draw(st.integers(0, tickets // 8)),
+                      "wins": [{"area": "cw", "prize": "L0", "how": "match"},
+                               {"area": "bonus", "prize": "B5", "how": "reveal"}]})
+    return base_doc(areas, symbols, tiers, max_wins=2, pool_tickets=tickets, per_book=per_book)
+
+
+SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                           HealthCheck.data_too_large, HealthCheck.filter_too_much])
+
+
+def _load(path):
+    try:
+        return load_spec(path)
+    except SpecError as exc:  # only the probe may refuse a drawn spec: a legend it cannot lay out
+        assert "draws of the grids and" in str(exc), str(exc)
+        assume(False)
+        raise
+
+
+@SETTINGS
+@given(doc=games())
+def test_every_accepted_crossword_spec_generates_a_pool_audit_verifies(tmp_path_factory, doc):
+    folder = tmp_path_factory.mktemp("cw")
+    path = folder / "g.toml"
+    path.write_text(dumps(doc))
+    spec = _load(path)
+    assert check_spec(spec).problems == []
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=folder,
+                                   run_id="r"))
+    report = verify_run(VerifyRequest(run=run.folder, spec=path))
+    per_pool = (Step.FILES, Step.COMPLETENESS, Step.LAYOUTS, Step.FIGURES, Step.MERKLE_ROOTS)
+    assert [report.step(s).status for s in per_pool] == ["pass"] * 5, report.to_json()
+    for pool in run.manifest["pools"]:
+        table = pl.read_parquet(run.folder / f"pool-{pool['id']}.parquet")
+        want = {t["id"]: t["count"] for t in pool["tiers"] if t["count"]}
+        assert dict(table.group_by("tier").len().iter_rows()) == want
+
+
+BREAK = [
+    lambda d: d["areas"][0].__setitem__("grids", [["..", ".."]]),
+    lambda d: d["areas"][0].__setitem__("grids", [["...", ".#.", "..."]]),
+    lambda d: d["areas"][0].__setitem__("letters", 0),
+    lambda d: d["areas"][0].__setitem__("colours", ["black"] * 3),
+    lambda d: d["areas"][0].__setitem__("spots", 4),
+    lambda d: d["areas"][0]["legend"].append({"words": 99, "prize": "L0"}),
+    lambda d: d["areas"][0]["legend"][0].__setitem__("prize", "NOPE"),
+    lambda d: d["tiers"][0]["wins"][0].__setitem__("how", "reveal"),
+    lambda d: d["tiers"][0]["wins"].append({"area": "cw", "prize": "L0", "how": "match"}),
+    lambda d: d["symbols"].__setitem__(0, d["symbols"][0] | {"code": "AB"}),
+]
+
+
+@SETTINGS
+@given(doc=games(), broken=st.sampled_from(range(len(BREAK))))
+def test_every_broken_crossword_variant_is_refused_with_one_line(tmp_path_factory, doc, broken):
+    BREAK[broken](doc)
+    path = tmp_path_factory.mktemp("bad") / "g.toml"
+    path.write_text(dumps(doc))
+    try:
+        load_spec(path)
+    except SpecError as exc:
+        message = str(exc)
+        assert message.startswith("g.toml: ") and "\n" not in message
+    else:
+        raise AssertionError(f"variant {broken} was accepted")

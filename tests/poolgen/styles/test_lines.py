@@ -1,0 +1,66 @@
+"""lines layouts (poolgen/styles/lines.py) read back here from docs/styles/lines.md alone: a full pool
+of Tic Tac Cash (specs/examples/tic_tac_cash.toml) completes exactly each tier's lines and no line of
+one decoy; the loader refuses, in one line, what it cannot lay out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from poolgen.loader import load_spec
+from poolgen.rng import derive_stream, permutation
+from tests.support import SEED_A
+from tests.support.cli import invoke, one_line
+from tests.support.spec_docs import base_doc, dumps
+
+EXAMPLE = "specs/examples/tic_tac_cash.toml"
+LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]
+X = 0  # the example's pictures: X, O, STAR
+LEGEND = {"2": 1, "10": 2, "100": 3}
+
+
+def test_every_ticket_completes_exactly_its_tiers_lines():
+    spec = load_spec(EXAMPLE)
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
+    grid = np.stack([cols[f"ttt_cell_{k}"] for k in range(9)], axis=1).astype(np.int64)
+    assert grid.min() >= 0 and grid.max() <= 2
+    complete = sum((grid[:, line] == X).all(axis=1).astype(np.int64) for line in LINES)
+    decoy_line = np.logical_or.reduce([(grid[:, line] == grid[:, [line[0]]]).all(axis=1)
+                                       & (grid[:, line[0]] != X) for line in LINES])
+    assert not decoy_line.any()
+    want = np.array([next((LEGEND[w.prize.code] for w in spec.play.wins[t.id]), 0)
+                     for t in pool.tiers])[tiers]
+    np.testing.assert_array_equal(complete, want)
+    assert np.bincount((grid[want == 0] == X).sum(axis=1)).size > 4  # losers show several X counts
+
+
+def _doc(**area: object) -> dict:
+    pictures = [{"group": "pic", "code": c, "symbol": c} for c in ("X", "O", "S")]
+    prizes = [{"group": "pz", "code": c, "symbol": f"${c}", "value": f"{c}.00"} for c in ("1", "2")]
+    base = {"id": "ln", "style": "lines", "rows": 3, "cols": 3, "pictures": "pic", "symbol": "X",
+            "lines": [[0, 1, 2], [3, 4, 5], [6, 7, 8]], "prizes": "pz",
+            "legend": [{"lines": 1, "prize": "1"}, {"lines": 2, "prize": "2"}]}
+    base.update(area)
+    tiers = [{"id": "t", "count": 10, "wins": [{"area": "ln", "prize": "1", "how": "match"}]}]
+    return base_doc([base], pictures + prizes, tiers, pool_tickets=100)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"rows": 5, "cols": 4}, "areas[0].rows: 5 x 4 cells; at most 16"),
+    ({"symbol": "Q"}, "areas[0].symbol: 'Q' is not one of the area's pictures"),
+    ({"lines": [[0, 1]]}, "areas[0].lines[0]: a line is a list of 3 or more distinct cells 0..8"),
+    ({"lines": [[0, 1, 9]]}, "areas[0].lines[0]: a line is a list of 3 or more distinct cells 0..8"),
+    ({"lines": [[0, 1, 2], [2, 1, 0]]}, "areas[0].lines[1]: the same line twice"),
+    ({"lines": []}, "areas[0].lines: list the lines that win"),
+    ({"legend": [{"lines": 4, "prize": "1"}]}, "areas[0].legend[0].lines: must be at most 3, got 4"),
+    ({"legend": [{"lines": 2, "prize": "1"}, {"lines": 1, "prize": "2"}]},
+     "areas[0].legend[1].lines: the legend lists numbers of lines in increasing order"),
+    ({"lines": [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]], "legend": [{"lines": 2, "prize": "1"}]},
+     "areas[0].legend: no placement of the symbol completes exactly 2 lines"),  # 3 cells: 1 line, 4: 4
+])
+def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
+    (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
