@@ -53,7 +53,14 @@ def test_every_accepted_yours_beats_theirs_spec_generates_a_pool_audit_verifies(
     path = folder / "g.toml"
     path.write_text(dumps(doc))
     spec = load_spec(path)  # built valid: check must accept it
-    assert check_spec(spec).problems == []
+    try:
+        problems = check_spec(spec).problems
+    except SpecError as exc:  # layouts too few for the neighbour rule (docs/new-game.md, 2b): the spec
+        assert "packs.neighbours" in str(exc), exc  # must say neighbours = "off", and then it checks
+        path.write_text(dumps({**doc, "packs": {"neighbours": "off"}}))
+        spec = load_spec(path)
+        problems = check_spec(spec).problems
+    assert problems == []
     run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=folder,
                                    run_id="r"))
     report = verify_run(VerifyRequest(run=run.folder, spec=path))
