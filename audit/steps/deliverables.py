@@ -16,10 +16,9 @@ Without a key the validation files are not opened: that part is skipped with its
 from __future__ import annotations
 
 import hashlib
-import hmac
 import io
-import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +30,10 @@ from audit.errors import UnusableInput, VerificationError
 from audit.read.limits import read_input
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.specs import SpecExpectation
+from audit.steps.validation import Tickets, check_validation
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
-_RECORD = b"poolgen/validation/v1/record\x00"
-_TAG = b"poolgen/validation/v1/tag"
-_KNOWN = b"poolgen/validation/v1/ticket\x00"
-_CHECK = b"poolgen/validation/v1/key-check"
 PACK_COLUMNS = ["game", "book", "first_ticket", "last_ticket", "tickets"]
 
 
@@ -94,14 +90,24 @@ def check_deliverable_files(folder: Path, manifest: Manifest) -> str:
 
 # ---- imaging and packs --------------------------------------------------------------------------
 
-def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> list[str]:
-    data = [f"{game:03d}{b:07d}{t:03d}" for b, t in zip(book.tolist(), ticket_no.tolist(), strict=True)]
-    return [d + f"{98 - int(d + '00') % 97:02d}" for d in data]
+def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
+    """The barcode numbers of section 2 as integers: 13 data digits N, then 98 - (N * 100 mod 97)."""
+    data = np.int64(game) * 10**10 + book.astype(np.int64) * 1000 + ticket_no.astype(np.int64)
+    numbers: np.ndarray = data * 100 + (98 - (data * 100) % 97)
+    return numbers
+
+
+@dataclass(frozen=True)
+class PoolTickets:
+    """What step 9 keeps of a pool once its imaging file matched: its tickets and its books."""
+
+    tickets: Tickets
+    books: list[int]
 
 
 def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
-                  symbols: set[tuple[str, str, str]] | None) -> tuple[str, list[str], list[str]]:
-    """(9) one imaging file against its pool; returns (message, barcodes, virns)."""
+                  symbols: set[tuple[str, str, str]] | None) -> tuple[str, PoolTickets]:
+    """(9) one imaging file against its pool; returns (message, the pool's tickets and books)."""
     table = pl.read_parquet(folder / pool.file)
     im = pl.read_parquet(folder / entry["name"])
     layout = [c for c in table.columns if c not in COMMON]
@@ -115,7 +121,10 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
         raise VerificationError(Step.DELIVERABLES,
                                 f"{entry['name']}: {im.height:,} rows for {table.height:,} tickets")
     codes = barcode_numbers(game, table["book"].to_numpy(), table["ticket_no"].to_numpy())
-    bad = np.flatnonzero(np.array(im["barcode"].to_list()) != np.array(codes))
+    shown = im["barcode"].cast(pl.String)
+    fifteen = shown.str.contains(r"^[0-9]{15}$").fill_null(False).to_numpy()
+    read = shown.str.to_integer(strict=False).fill_null(-1).to_numpy()
+    bad = np.flatnonzero(~fifteen | (read != codes))  # 15 digits and the number: the same string
     if bad.size:
         problems.append(f"{bad.size:,} barcode number(s) not those of the pool's book and ticket at their "
                         f"position, first at position {int(bad[0]):,}")
@@ -124,14 +133,14 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
         if off.size:
             problems.append(f"{off.size:,} {c} value(s) differ from the pool's, first at position "
                             f"{int(off[0]):,}")
-    virn = im["virn"]
-    if not virn.str.contains(rf"^[0-9]{{{virn_digits}}}$").all():
+    virn = im["virn"].cast(pl.String)
+    if not virn.str.contains(rf"^[0-9]{{{virn_digits}}}$").fill_null(False).all():
         problems.append(f"a validation number is not {virn_digits} digits")
     for c in layout:
         pairs = pl.DataFrame({"v": table[c], "k": im[c], "t": im[c + "_text"],
                               "p": im[c + "_caption"]}).unique()
-        shown = pairs.select("k", "t", "p").unique().height
-        if pairs["v"].n_unique() != pairs.height or shown != pairs.height:
+        shown_as = pairs.select("k", "t", "p").unique().height
+        if pairs["v"].n_unique() != pairs.height or shown_as != pairs.height:
             problems.append(f"column {c}: a stored code is not shown as one symbol (or two as one)")
         elif symbols is not None:
             strange = [r for r in pairs.select("k", "t", "p").iter_rows() if tuple(r) not in symbols]
@@ -139,8 +148,10 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
                 problems.append(f"column {c}: {strange[0]} is not a symbol of the spec")
     if problems:
         raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems[:3]))
+    tickets = Tickets(codes, virn.str.to_integer().to_numpy(), virn_digits,
+                      table["prize_cents"].to_numpy())
     return (f"{entry['name']}: {im.height:,} rows match pool {pool.id} spot for spot ({len(layout)} spots, "
-            "barcodes recomputed)", im["barcode"].to_list(), virn.to_list())
+            "barcodes recomputed)", PoolTickets(tickets, table["book"].unique().to_list()))
 
 
 def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book: int, game: int) -> str:
@@ -154,50 +165,6 @@ def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book:
                                 f"{entry['name']}: not every book once, sorted, with tickets "
                                 f"0..{per_book - 1}")
     return f"{entry['name']}: {len(want):,} books, sorted, each with its ticket range; no outcome, no pool"
-
-
-# ---- validation files ---------------------------------------------------------------------------
-
-def _record(key: bytes, run_id: str, barcode: str, virn: str, prize: int) -> bytes:
-    d = hmac.digest(key, _RECORD + f"{run_id}\x00{barcode}\x00{virn}".encode("ascii"), "sha256")
-    ct = (prize ^ int.from_bytes(d[16:24], "big")).to_bytes(8, "big")
-    return d[:16] + ct + hmac.digest(key, _TAG + d[:16] + ct, "sha256")[:8]
-
-
-def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str,
-                     tickets: list[tuple[str, str, int]],
-                     threshold: int) -> str:
-    data = (folder / entry["name"]).read_bytes()
-    end = data.find(b"\n")
-    try:
-        head = json.loads(data[:end])
-    except ValueError:
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line") from None
-    tier = entry.get("tier")
-    if head.get("key_check") != hmac.digest(key, _CHECK, "sha256")[:8].hex():
-        raise VerificationError(Step.DELIVERABLES,
-                                f"{entry['name']}: the given {tier}-tier key is not the file's key "
-                                f"(key check {head.get('key_check')})")
-    high = tier == "high"
-    want = sorted(_record(key, run_id, b, v, p if (p >= threshold) == high else 0) for b, v, p in tickets)
-    known = sorted(hmac.digest(key, _KNOWN + f"{run_id}\x00{b}".encode("ascii"), "sha256")[:16]
-                   for b, _, _ in tickets)
-    n = len(tickets)
-    body = data[end + 1:]
-    got = [body[32 * i:32 * i + 32] for i in range(min(n, len(body) // 32))]
-    problems = []
-    if head.get("records") != n or len(body) != 48 * n or head.get("high_tier_cents") != threshold:
-        problems.append(f"{head.get('records')} records in {len(body):,} bytes for {n:,} tickets "
-                        f"(threshold {head.get('high_tier_cents')})")
-    missing = len(set(want) - set(got))
-    if missing or got != want:
-        problems.append(f"{missing:,} ticket(s) without their record (missing, changed or reordered records)")
-    if body[32 * n:] != b"".join(known):
-        problems.append("the known-ticket values are not every ticket's")
-    if problems:
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))
-    held = "high-tier prizes only" if high else "prizes below the threshold only, high-tier tickets as losers"
-    return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
 
 
 def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes | None],
@@ -214,7 +181,7 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
     assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
     symbols = spec.symbols() if spec is not None else None  # with --spec: the spec's symbols
-    tickets: list[tuple[str, str, int]] = []
+    parts: list[Tickets] = []
     books: list[int] = []
     matched = 0  # pools whose imaging file matched: the run's tickets are all known when all have
     by_pool = {f.get("pool"): f for f in files if f.get("role") == "imaging"}
@@ -227,7 +194,7 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
             yield "fail", f"pool {pool.id}: no imaging file listed"
             continue
         try:
-            msg, codes, virns = check_imaging(folder, pool, entry, game, pr.get("virn_digits"), symbols)
+            msg, found = check_imaging(folder, pool, entry, game, pr.get("virn_digits"), symbols)
         except VerificationError as exc:
             yield "fail", exc.reason
             continue
@@ -236,9 +203,8 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
             continue
         yield "pass", msg
         matched += 1
-        prizes = pl.read_parquet(folder / pool.file, columns=["prize_cents"])["prize_cents"].to_list()
-        tickets += list(zip(codes, virns, prizes, strict=True))
-        books += pl.read_parquet(folder / pool.file, columns=["book"])["book"].unique().to_list()
+        parts.append(found.tickets)
+        books += found.books
     if matched < len(manifest.pools):
         yield "skip", "pack list and validation files: need every pool's imaging file to match (above)"
         return
@@ -248,6 +214,8 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
                 yield "pass", check_packs(folder, f, books, per_book, game)
             except VerificationError as exc:
                 yield "fail", exc.reason
+    tickets = Tickets(np.concatenate([t.barcodes for t in parts]), np.concatenate([t.virns for t in parts]),
+                      pr.get("virn_digits"), np.concatenate([t.prizes for t in parts]))
     tiers = {f.get("tier"): f for f in files if f.get("role") in ("validation", "validation-high")}
     for tier in ("low", "high"):
         entry, key = tiers.get(tier), keys.get(tier)
