@@ -132,10 +132,12 @@ def knowns(keys: dict[str, bytes], barcodes: np.ndarray) -> np.ndarray:
     return _aes(keys["known"], block)
 
 
-def sorted_rows(rows: np.ndarray) -> np.ndarray:
-    """Fixed-width byte rows sorted by their bytes (numpy's S-dtype order is byte order)."""
+def sorted_rows(rows: np.ndarray, runs: bool = False) -> np.ndarray:
+    """Fixed-width byte rows sorted by their bytes (numpy's S-dtype order is byte order); `runs`: rows
+    that are sorted runs one after another (numpy's stable sort, a timsort, merges them)."""
     width = rows.shape[1]
-    return np.sort(np.ascontiguousarray(rows).view(f"S{width}").ravel()).view(np.uint8).reshape(-1, width)
+    values = np.ascontiguousarray(rows).view(f"S{width}").ravel()
+    return np.sort(values, kind="stable" if runs else "quicksort").view(np.uint8).reshape(-1, width)
 
 
 def _claim_block(barcode: str, virn: str) -> np.ndarray | None:

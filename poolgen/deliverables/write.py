@@ -125,8 +125,8 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
     number = game.number
     assert number is not None  # a printed game's number is required (poolgen/loader/printed.py)
     for (tier, name), key in zip(TIERS.items(), keys, strict=True):
-        recs = sorted_rows(np.concatenate([share[tier][0] for share in shares]))
-        known = sorted_rows(np.concatenate([share[tier][1] for share in shares]))
+        recs = sorted_rows(np.concatenate([share[tier][0] for share in shares]), runs=True)
+        known = sorted_rows(np.concatenate([share[tier][1] for share in shares]), runs=True)
         _write_secret_pieces(folder / name, file_head(tier, key, run_id, number, threshold, len(recs)),
                              recs, known)
 
