@@ -137,21 +137,37 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
     if not virn.str.contains(rf"^[0-9]{{{virn_digits}}}$").fill_null(False).all():
         problems.append(f"a validation number is not {virn_digits} digits")
     for c in layout:
-        pairs = pl.DataFrame({"v": table[c], "k": im[c], "t": im[c + "_text"],
-                              "p": im[c + "_caption"]}).unique()
-        shown_as = pairs.select("k", "t", "p").unique().height
-        if pairs["v"].n_unique() != pairs.height or shown_as != pairs.height:
-            problems.append(f"column {c}: a stored code is not shown as one symbol (or two as one)")
-        elif symbols is not None:
-            strange = [r for r in pairs.select("k", "t", "p").iter_rows() if tuple(r) not in symbols]
-            if strange:
-                problems.append(f"column {c}: {strange[0]} is not a symbol of the spec")
+        problem = _shown_once(table[c], im.select(c, c + "_text", c + "_caption"), symbols)
+        if problem:
+            problems.append(f"column {c}: {problem}")
     if problems:
         raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems[:3]))
     tickets = Tickets(codes, virn.str.to_integer().to_numpy(), virn_digits,
                       table["prize_cents"].to_numpy())
     return (f"{entry['name']}: {im.height:,} rows match pool {pool.id} spot for spot ({len(layout)} spots, "
             "barcodes recomputed)", PoolTickets(tickets, table["book"].unique().to_list()))
+
+
+def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, str, str]] | None) -> str:
+    """"" if each stored code is shown as one (code, text, caption) and no two codes as the same one
+    (and, with the spec's symbols, each shown triple is one of them); else what is wrong.
+
+    Every row is compared with the first row of its stored code (a gather and an equality per
+    column, no hashing of strings); only the few distinct codes' triples are then compared."""
+    _, first, inverse = np.unique(stored.cast(pl.Int64).to_numpy(), return_index=True, return_inverse=True)
+    at_first = pl.Series(first[inverse].astype(np.uint32))
+    for name in shown.columns:
+        column = shown[name]
+        if not column.gather(at_first).eq_missing(column).all():
+            return "a stored code is not shown as one symbol (or two as one)"
+    triples = shown[pl.Series(first.astype(np.uint32))]
+    if triples.unique().height != triples.height:
+        return "a stored code is not shown as one symbol (or two as one)"
+    if symbols is not None:
+        strange = [r for r in triples.iter_rows() if tuple(r) not in symbols]
+        if strange:
+            return f"{strange[0]} is not a symbol of the spec"
+    return ""
 
 
 def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book: int, game: int) -> str:
