@@ -49,7 +49,15 @@ from audit.read.specs import read_spec
 from audit.stats.step import check_statistics
 from audit.steps.books import check_book_numbers
 from audit.steps.ceremony import ceremony_seed, read_ceremony
-from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
+from audit.steps.deliverables import (
+    ImagingJob,
+    ImagingOutcome,
+    check_deliverable_files,
+    check_deliverables,
+    imaging_jobs,
+    pool_imaging,
+    read_key,
+)
 from audit.steps.figures import check_against_spec, check_figures, check_totals
 from audit.steps.files import check_file, check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
@@ -99,31 +107,43 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
                   per_book: int | None, number: object = None,
                   play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
+    return pool_checks(folder, pool, rules, kind, per_book, number, play)[0]
+
+
+def pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None,
+                number: object = None, play: dict[str, Any] | None = None,
+                imaging: ImagingJob | None = None) -> tuple[dict[Step, Outcome], ImagingOutcome | None]:
+    """Steps 2 to 6 for one pool and, for a printed run, step 9's check of its imaging file, from the
+    pool file read once (None: not checked here; step 9 then reads the pool file itself)."""
     out: dict[Step, Outcome] = {Step.FILES: attempt(Step.FILES, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
-        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}
+        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}, None
     try:
         table = pl.read_parquet(folder / pool.file)
     except Exception as exc:
         why = f"{pool.file} cannot be read as Parquet: {type(exc).__name__}: {exc}"
         out[Step.COMPLETENESS] = ("fail", why)
-        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}
+        return out | {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}, None
     out[Step.COMPLETENESS] = attempt(Step.COMPLETENESS, check_complete, table, pool, kind, per_book, number)
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
-    return out
+    return out, (pool_imaging(folder, pool, imaging, table) if imaging is not None else None)
 
 
-PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None"]
+PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None", "ImagingJob | None"]
 
 
-def _pool_job(args: PoolJob) -> dict[Step, Outcome]:
-    return pool_outcomes(*args)
+PoolResult = tuple[dict[Step, Outcome], "ImagingOutcome | None"]
 
 
-def _pool_results(jobs: list[PoolJob], workers: int) -> list[dict[Step, Outcome]]:
-    """Steps 2 to 6 of every pool, in `workers` processes if more than one (in the jobs' order)."""
+def _pool_job(args: PoolJob) -> PoolResult:
+    return pool_checks(*args)
+
+
+def _pool_results(jobs: list[PoolJob], workers: int) -> list[PoolResult]:
+    """Steps 2 to 6 (and step 9's imaging check) of every pool, in `workers` processes if more than
+    one (in the jobs' order)."""
     if workers <= 1 or len(jobs) <= 1:
         return [_pool_job(j) for j in jobs]
     context = mp.get_context("spawn")
@@ -197,11 +217,15 @@ def verify_run(request: VerifyRequest) -> Report:
         step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
-    jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play)
-                           for p in manifest.pools]
-    for pool, result in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
+    imaging = imaging_jobs(manifest, spec) or {}  # step 9's imaging checks run with steps 2 to 6
+    jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
+                            imaging.get(p.id)) for p in manifest.pools]
+    imaged: dict[str, ImagingOutcome] = {}
+    for pool, (result, pool_image) in zip(manifest.pools, _pool_results(jobs, r.workers), strict=True):
         for s, (status, message) in sorted(result.items()):
             step[s].add(status, message, f"pool {pool.id}")
+        if pool_image is not None:
+            imaged[pool.id] = pool_image
     step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_run_identities, manifest))
     if manifest.kind == "printed":
         step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
@@ -215,7 +239,7 @@ def verify_run(request: VerifyRequest) -> Report:
 
     for status, message, where in check_statistics(folder, manifest):
         step[Step.STATISTICS].add(status, message, where)
-    for status, message in check_deliverables(folder, manifest, keys, spec):
+    for status, message in check_deliverables(folder, manifest, keys, spec, imaged):
         step[Step.DELIVERABLES].add(status, message)
 
     reproduction = step[Step.REPRODUCTION]

@@ -106,9 +106,12 @@ class PoolTickets:
 
 
 def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
-                  symbols: set[tuple[str, str, str]] | None) -> tuple[str, PoolTickets]:
-    """(9) one imaging file against its pool; returns (message, the pool's tickets and books)."""
-    table = pl.read_parquet(folder / pool.file)
+                  symbols: set[tuple[str, str, str]] | None,
+                  table: pl.DataFrame | None = None) -> tuple[str, PoolTickets]:
+    """(9) one imaging file against its pool (`table`: the pool file, if it was read already);
+    returns (message, the pool's tickets and books)."""
+    if table is None:
+        table = pl.read_parquet(folder / pool.file)
     im = pl.read_parquet(folder / entry["name"])
     layout = [c for c in table.columns if c not in COMMON]
     want = [*IDENTITY, *(c + s for c in layout for s in ("", "_text", "_caption"))]
@@ -183,9 +186,57 @@ def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book:
     return f"{entry['name']}: {len(want):,} books, sorted, each with its ticket range; no outcome, no pool"
 
 
+@dataclass(frozen=True)
+class ImagingJob:
+    """What checking one pool's imaging file needs beyond the pool file (picklable, for a worker)."""
+
+    entry: dict[str, Any] | None  # the imaging file's entry in the manifest's deliverables
+    game: int
+    virn_digits: int
+    symbols: set[tuple[str, str, str]] | None  # with --spec: the spec's symbols
+
+
+ImagingOutcome = tuple[str, str, "PoolTickets | None"]  # status, message, the pool's tickets if it passed
+
+
+def imaging_jobs(manifest: Manifest, spec: SpecExpectation | None) -> dict[str, ImagingJob] | None:
+    """Each pool's imaging check, or None when step 9 checks no imaging file (not a printed run, no
+    deliverables, or a deliverables list check_deliverables will refuse)."""
+    if manifest.kind != "printed" or "deliverables" not in manifest.doc:
+        return None
+    try:
+        files = deliverables(manifest)
+    except VerificationError:
+        return None
+    by_pool = {f.get("pool"): f for f in files if f.get("role") == "imaging"}
+    symbols = spec.symbols() if spec is not None else None
+    return {p.id: ImagingJob(by_pool.get(p.id), manifest.doc["game"]["number"],
+                             manifest.doc.get("print", {}).get("virn_digits"), symbols)
+            for p in manifest.pools}
+
+
+def pool_imaging(folder: Path, pool: PoolEntry, job: ImagingJob, table: pl.DataFrame | None = None) \
+        -> ImagingOutcome:
+    """(9) one pool's imaging file: (status, message, the pool's tickets and books if it matched)."""
+    entry = job.entry
+    if not (folder / pool.file).is_file():
+        return "skip", f"pool {pool.id}: needs step 2: {pool.file} is missing", None
+    if entry is None:
+        return "fail", f"pool {pool.id}: no imaging file listed", None
+    try:
+        msg, found = check_imaging(folder, pool, entry, job.game, job.virn_digits, job.symbols, table)
+    except VerificationError as exc:
+        return "fail", exc.reason, None
+    except Exception as exc:
+        return "fail", f"{entry['name']}: could not be checked: {type(exc).__name__}: {exc}", None
+    return "pass", msg, found
+
+
 def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes | None],
-                       spec: SpecExpectation | None) -> Iterator[tuple[str, str]]:
-    """(9) yields (status, message) for each deliverable checked."""
+                       spec: SpecExpectation | None,
+                       imaging: dict[str, ImagingOutcome] | None = None) -> Iterator[tuple[str, str]]:
+    """(9) yields (status, message) for each deliverable checked; `imaging`: pools whose imaging file
+    was checked already (by `pool_imaging`, in verify's pool workers, from the pool file they read)."""
     if manifest.kind != "printed":
         yield "pass", "not a printed run: the pool file is the serving order (docs/validation.md, section 6)"
         return
@@ -196,31 +247,18 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
     pr = manifest.doc.get("print", {})
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
     assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
-    symbols = spec.symbols() if spec is not None else None  # with --spec: the spec's symbols
     parts: list[Tickets] = []
     books: list[int] = []
     matched = 0  # pools whose imaging file matched: the run's tickets are all known when all have
-    by_pool = {f.get("pool"): f for f in files if f.get("role") == "imaging"}
+    jobs = imaging_jobs(manifest, spec) or {}
     for pool in manifest.pools:
-        entry = by_pool.get(pool.id)
-        if not (folder / pool.file).is_file():
-            yield "skip", f"pool {pool.id}: needs step 2: {pool.file} is missing"
-            continue
-        if entry is None:
-            yield "fail", f"pool {pool.id}: no imaging file listed"
-            continue
-        try:
-            msg, found = check_imaging(folder, pool, entry, game, pr.get("virn_digits"), symbols)
-        except VerificationError as exc:
-            yield "fail", exc.reason
-            continue
-        except Exception as exc:
-            yield "fail", f"{entry['name']}: could not be checked: {type(exc).__name__}: {exc}"
-            continue
-        yield "pass", msg
-        matched += 1
-        parts.append(found.tickets)
-        books += found.books
+        done = (imaging or {}).get(pool.id)
+        status, message, found = done if done is not None else pool_imaging(folder, pool, jobs[pool.id])
+        yield status, message
+        if found is not None:
+            matched += 1
+            parts.append(found.tickets)
+            books += found.books
     if matched < len(manifest.pools):
         yield "skip", "pack list and validation files: need every pool's imaging file to match (above)"
         return
