@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from poolgen.deliverables.identity import BARCODE_DIGITS, barcode_numbers, digits_text, virn_values
+from poolgen.deliverables.identity import BARCODE_DIGITS, barcode_numbers, virn_values
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Pool
 from poolgen.game.play import AreaPlay
@@ -59,19 +59,18 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.nd
     if alphabets is None:
         return None
     codes, virn = numbers
-    columns = [pl.Series("barcode", digits_text(codes, BARCODE_DIGITS)).cast(pl.String),
-               pl.Series("virn", digits_text(virn, virn_digits)).cast(pl.String),
+    columns = [pl.Series("barcode", codes).cast(pl.String).str.zfill(BARCODE_DIGITS),
+               pl.Series("virn", virn).cast(pl.String).str.zfill(virn_digits),
                df["book"], df["ticket_no"]]
     for c in layout_columns:
         alphabet = alphabets[c]
         top = max(alphabet) + 1
-        values = df[c].cast(pl.Int64).to_numpy()
-        if values.size and (values.max() >= top or values.min() < 0 or
-                            any(int(v) not in alphabet for v in np.unique(values))):
+        values = df[c].to_numpy()
+        if values.size and (values.min() < 0 or values.max() >= top or any(
+                int(v) not in alphabet for v in np.flatnonzero(np.bincount(values.astype(np.intp))))):
             raise RunError(f"pool {pool.id}: column {c} holds a code its contract does not map")
-        index = pl.Series(values.astype(np.uint32))
         for k, suffix in enumerate(("", "_text", "_caption")):
             part = pl.Series(c + suffix, [alphabet.get(v, ("?", "?", "?"))[k] for v in range(top)],
                              dtype=pl.String)
-            columns.append(part.gather(index))
+            columns.append(part.gather(df[c]))
     return pl.DataFrame(columns)
