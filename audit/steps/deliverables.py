@@ -155,14 +155,19 @@ def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, 
     """"" if each stored code is shown as one (code, text, caption) and no two codes as the same one
     (and, with the spec's symbols, each shown triple is one of them); else what is wrong.
 
-    Every row is compared with the first row of its stored code (a gather and an equality per
-    column, no hashing of strings); only the few distinct codes' triples are then compared."""
-    _, first, inverse = np.unique(stored.cast(pl.Int64).to_numpy(), return_index=True, return_inverse=True)
-    at_first = pl.Series(first[inverse].astype(np.uint32))
-    for name in shown.columns:
-        column = shown[name]
-        if not column.gather(at_first).eq_missing(column).all():
-            return "a stored code is not shown as one symbol (or two as one)"
+    Every row is compared with one row of its stored code (a gather and one frame comparison, no
+    hashing of strings); only the few distinct codes' triples are then compared."""
+    values = stored.cast(pl.Int64).to_numpy()
+    if values.size and values.min() >= 0 and values.max() < 1 << 16:  # codes: small integers
+        one = np.full(int(values.max()) + 1, -1, dtype=np.int64)
+        one[values] = np.arange(values.size)  # some row of each code (whichever write is kept)
+        first = one[one >= 0]
+        at_first = one[values]
+    else:
+        _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+        at_first = first[inverse]
+    if not shown[pl.Series(at_first.astype(np.uint32))].equals(shown):
+        return "a stored code is not shown as one symbol (or two as one)"
     triples = shown[pl.Series(first.astype(np.uint32))]
     if triples.unique().height != triples.height:
         return "a stored code is not shown as one symbol (or two as one)"
