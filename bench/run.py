@@ -179,8 +179,13 @@ def _floor(run: Path, scratch: Path) -> Measured:
     return Measured(seconds + time.perf_counter() - t, cpu + time.process_time() - c, 0.0)
 
 
+# The commands run this checkout's poolgen, whatever the folder the benchmark is run from and whatever
+# poolgen an environment has installed.
+_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+
+
 def _poolgen(*args: str) -> None:
-    subprocess.run([sys.executable, "-m", "poolgen", *args], check=True, stdout=subprocess.DEVNULL,
+    subprocess.run([sys.executable, "-m", "poolgen", *args], check=True, env=_ENV, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
 
 
@@ -194,8 +199,8 @@ def _measured(*args: str) -> Measured:
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         prefix = [str(gnu_time), "-f", "%M %U %S", "-o", rss.name] if gnu_time.exists() else []
         t = time.perf_counter()
-        proc = subprocess.Popen([*prefix, sys.executable, "-m", "poolgen", *args], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE)
+        proc = subprocess.Popen([*prefix, sys.executable, "-m", "poolgen", *args], env=_ENV,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         _, err = proc.communicate()
         seconds = time.perf_counter() - t
         if proc.returncode != 0:
