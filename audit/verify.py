@@ -57,7 +57,15 @@ from audit.read.specs.packs import DEFAULT_RULES, PackRules, read_packs
 from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
 from audit.steps.books import check_book_key, check_book_numbers
 from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
-from audit.steps.deliverables import check_deliverable_files, check_deliverables, read_key
+from audit.steps.deliverables import (
+    ImagingJob,
+    ImagingOutcome,
+    check_deliverable_files,
+    check_deliverables,
+    imaging_jobs,
+    pool_imaging,
+    read_key,
+)
 from audit.steps.figures import check_against_spec, check_figures, check_totals
 from audit.steps.files import check_file, check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
@@ -122,14 +130,16 @@ PackLines = list[tuple[Step, str, str]]
 def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None, number: object,
                  play: dict[str, Any] | None,
                  manifest: Manifest | None, packs: PackRules | None,
-                 with_spec: bool) -> tuple[dict[Step, Outcome], PoolStats, PackLines]:
-    """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool)
-    and, given pack rules, its pack checks (audit.steps.packs), from one read of the pool file."""
+                 with_spec: bool, imaging: ImagingJob | None = None) -> PoolResult:
+    """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool),
+    given pack rules, its pack checks (audit.steps.packs), and given `imaging`, step 9's check of its
+    imaging file (else None: step 9 then reads the pool file itself), from one read of the pool file."""
     stats_packs = packs if with_spec else None
     out: dict[Step, Outcome] = {Step.FILES: attempt(Step.FILES, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
         stats = one_pool(folder, manifest, pool, packs=stats_packs) if manifest else None
-        return out | {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}, stats, []
+        skipped = {s: ("skip", f"needs step 2: {pool.file} is missing") for s in PER_POOL[1:]}
+        return out | skipped, stats, [], None
     try:
         table = read_pool(folder, pool.file)
     except Exception as exc:
@@ -137,32 +147,33 @@ def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book:
         out[Step.COMPLETENESS] = ("fail", why)
         stats = one_pool(folder, manifest, pool, packs=stats_packs) if manifest else None
         unread = {s: ("skip", f"needs step 3: {pool.file} cannot be read") for s in PER_POOL[2:]}
-        return out | unread, stats, []
+        return out | unread, stats, [], None
     out[Step.COMPLETENESS] = attempt(Step.COMPLETENESS, check_complete, table, pool, kind, per_book, number)
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
     printed = packs is not None and kind == "printed"
     lines = pack_outcomes(table, per_book or 0, packs, with_spec) if packs is not None and printed else []
-    return out, one_pool(folder, manifest, pool, table, stats_packs) if manifest else None, lines
+    stats = one_pool(folder, manifest, pool, table, stats_packs) if manifest else None
+    return out, stats, lines, (pool_imaging(folder, pool, imaging, table) if imaging is not None else None)
 
 
 PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None", "Manifest | None",
-                "PackRules | None", bool]
+                "PackRules | None", bool, "ImagingJob | None"]
 
 
-def _pool_job(args: PoolJob) -> tuple[dict[Step, Outcome], PoolStats, PackLines]:
+def _pool_job(args: PoolJob) -> PoolResult:
     return _pool_checks(*args)
 
 
-PoolResult = tuple[dict[Step, Outcome], PoolStats, PackLines]
+PoolResult = tuple[dict[Step, Outcome], "PoolStats", "PackLines", "ImagingOutcome | None"]
 Progress = Callable[[int, int, str], None]
 
 
 def _pool_results(jobs: list[PoolJob], workers: int,
                   tick: Callable[[str], None] = lambda pool: None) -> list[PoolResult]:
-    """Steps 2 to 6 and 8 of every pool, in `workers` processes if more than one (in the jobs' order);
-    `tick(pool id)` as each is done."""
+    """Steps 2 to 6 and 8 (and step 9's imaging check) of every pool, in `workers` processes if more
+    than one (in the jobs' order); `tick(pool id)` as each is done."""
     if workers <= 1 or len(jobs) <= 1:
         out = []
         for j in jobs:
@@ -262,8 +273,9 @@ def verify_run(request: VerifyRequest) -> Report:
         step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest, r.reveal))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
+    imaging = imaging_jobs(manifest, spec) or {}  # step 9's imaging checks run with steps 2 to 6
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
-                            manifest, packs, spec is not None) for p in manifest.pools]
+                            manifest, packs, spec is not None, imaging.get(p.id)) for p in manifest.pools]
     n, total = len(jobs), len(jobs) + 3
 
     def tell(done: int, what: str) -> None:
@@ -275,11 +287,14 @@ def verify_run(request: VerifyRequest) -> Report:
     pools = _pool_results(jobs, r.workers, lambda p: tell(next(ticks), f"steps 2-6 and 8: pool {p} checked"))
     stats: list[tuple[PoolEntry, PoolStatistics | Lines]] = []
     pack_lines: list[tuple[Step, str, str, str]] = []
-    for pool, (result, pool_stats, lines) in zip(manifest.pools, pools, strict=True):
+    imaged: dict[str, ImagingOutcome] = {}
+    for pool, (result, pool_stats, lines, pool_image) in zip(manifest.pools, pools, strict=True):
         for s, (status, message) in sorted(result.items()):
             step[s].add(status, message, f"pool {pool.id}")
         stats.append((pool, pool_stats if pool_stats is not None else []))
         pack_lines += [(which, verdict, said, f"pool {pool.id}") for which, verdict, said in lines]
+        if pool_image is not None:
+            imaged[pool.id] = pool_image
     step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_run_identities, manifest))
     if manifest.kind == "printed":
         step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
@@ -309,7 +324,7 @@ def verify_run(request: VerifyRequest) -> Report:
                                                    step[Step.STATISTICS].figures):
         step[Step.STATISTICS].add(status, message, where)
     tell(n + 1, "step 9: deliverables")
-    for status, message in check_deliverables(folder, manifest, keys, spec, r.reveal):
+    for status, message in check_deliverables(folder, manifest, keys, spec, r.reveal, imaged):
         step[Step.DELIVERABLES].add(status, message)
 
     tell(n + 2, "step 7: reproduction")

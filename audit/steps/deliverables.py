@@ -16,10 +16,9 @@ Without a key the validation files are not opened: that part is skipped with its
 
 from __future__ import annotations
 
-import hmac
 import io
-import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +38,10 @@ from audit.read.runfiles import (
     run_tickets,
 )
 from audit.read.specs import SpecExpectation
+from audit.steps.validation import Tickets, check_validation
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
-_RECORD = b"poolgen/validation/v1/record\x00"
-_TAG = b"poolgen/validation/v1/tag"
-_KNOWN = b"poolgen/validation/v1/ticket\x00"
-_CHECK = b"poolgen/validation/v1/key-check"
 PACK_COLUMNS = ["game", "book", "first_ticket", "last_ticket", "tickets"]
 
 
@@ -106,15 +102,30 @@ def check_deliverable_files(folder: Path, manifest: Manifest, reveal: bool = Fal
 
 # ---- imaging and packs --------------------------------------------------------------------------
 
-def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> list[str]:
-    data = [f"{game:03d}{b:07d}{t:03d}" for b, t in zip(book.tolist(), ticket_no.tolist(), strict=True)]
-    return [d + f"{98 - int(d + '00') % 97:02d}" for d in data]
+def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
+    """The barcode numbers of section 2 as integers: 13 data digits N, then 98 - (N * 100 mod 97)."""
+    data = np.int64(game) * 10**10 + book.astype(np.int64) * 1000 + ticket_no.astype(np.int64)
+    numbers: np.ndarray = data * 100 + (98 - (data * 100) % 97)
+    return numbers
+
+
+@dataclass(frozen=True)
+class PoolTickets:
+    """What step 9 keeps of a pool once its imaging file matched: its tickets and its books."""
+
+    tickets: Tickets
+    books: list[int]
 
 
 def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
-                  symbols: set[tuple[str, str, str]] | None) -> tuple[str, list[str], list[str]]:
-    """(9) one imaging file against its pool; returns (message, barcodes, virns)."""
-    table = read_pool(folder, pool.file)
+                  symbols: set[tuple[str, str, str]] | None,
+                  table: pl.DataFrame | None = None,
+                  free_tiers: tuple[str, ...] = ()) -> tuple[str, PoolTickets]:
+    """(9) one imaging file against its pool (`table`: the pool file, if it was read already;
+    `free_tiers`: the manifest's print.free_ticket_tiers); returns (message, the pool's tickets and
+    books)."""
+    if table is None:
+        table = read_pool(folder, pool.file)
     im = read_imaging(folder, entry["name"])
     layout = [c for c in table.columns if c not in COMMON]
     want = [*IDENTITY, *(c + s for c in layout for s in ("", "_text", "_caption"))]
@@ -127,7 +138,10 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
         raise VerificationError(Step.DELIVERABLES,
                                 f"{entry['name']}: {im.height:,} rows for {table.height:,} tickets")
     codes = barcode_numbers(game, table["book"].to_numpy(), table["ticket_no"].to_numpy())
-    bad = np.flatnonzero(np.array(im["barcode"].to_list()) != np.array(codes))
+    shown = im["barcode"].cast(pl.String)
+    fifteen = shown.str.contains(r"^[0-9]{15}$").fill_null(False).to_numpy()
+    read = shown.str.to_integer(strict=False).fill_null(-1).to_numpy()
+    bad = np.flatnonzero(~fifteen | (read != codes))  # 15 digits and the number: the same string
     if bad.size:
         problems.append(f"{bad.size:,} barcode number(s) not those of the pool's book and ticket at their "
                         f"position, first at position {int(bad[0]):,}")
@@ -136,23 +150,46 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
         if off.size:
             problems.append(f"{off.size:,} {c} value(s) differ from the pool's, first at position "
                             f"{int(off[0]):,}")
-    virn = im["virn"]
-    if not virn.str.contains(rf"^[0-9]{{{virn_digits}}}$").all():
+    virn = im["virn"].cast(pl.String)
+    if not virn.str.contains(rf"^[0-9]{{{virn_digits}}}$").fill_null(False).all():
         problems.append(f"a validation number is not {virn_digits} digits")
     for c in layout:
-        pairs = pl.DataFrame({"v": table[c], "k": im[c], "t": im[c + "_text"],
-                              "p": im[c + "_caption"]}).unique()
-        shown = pairs.select("k", "t", "p").unique().height
-        if pairs["v"].n_unique() != pairs.height or shown != pairs.height:
-            problems.append(f"column {c}: a stored code is not shown as one symbol (or two as one)")
-        elif symbols is not None:
-            strange = [r for r in pairs.select("k", "t", "p").iter_rows() if tuple(r) not in symbols]
-            if strange:
-                problems.append(f"column {c}: {strange[0]} is not a symbol of the spec")
+        problem = _shown_once(table[c], im.select(c, c + "_text", c + "_caption"), symbols)
+        if problem:
+            problems.append(f"column {c}: {problem}")
     if problems:
         raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems[:3]))
+    tickets = Tickets(codes, virn.str.to_integer().to_numpy(), virn_digits,
+                      table["prize_cents"].to_numpy(), table["tier"].is_in(list(free_tiers)).to_numpy())
     return (f"{entry['name']}: {im.height:,} rows match pool {pool.id} spot for spot ({len(layout)} spots, "
-            "barcodes recomputed)", im["barcode"].to_list(), virn.to_list())
+            "barcodes recomputed)", PoolTickets(tickets, table["book"].unique().to_list()))
+
+
+def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, str, str]] | None) -> str:
+    """"" if each stored code is shown as one (code, text, caption) and no two codes as the same one
+    (and, with the spec's symbols, each shown triple is one of them); else what is wrong.
+
+    Every row is compared with one row of its stored code (a gather and one frame comparison, no
+    hashing of strings); only the few distinct codes' triples are then compared."""
+    values = stored.cast(pl.Int64).to_numpy()
+    if values.size and values.min() >= 0 and values.max() < 1 << 16:  # codes: small integers
+        one = np.full(int(values.max()) + 1, -1, dtype=np.int64)
+        one[values] = np.arange(values.size)  # some row of each code (whichever write is kept)
+        first = one[one >= 0]
+        at_first = one[values]
+    else:
+        _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+        at_first = first[inverse]
+    if not shown[pl.Series(at_first.astype(np.uint32))].equals(shown):
+        return "a stored code is not shown as one symbol (or two as one)"
+    triples = shown[pl.Series(first.astype(np.uint32))]
+    if triples.unique().height != triples.height:
+        return "a stored code is not shown as one symbol (or two as one)"
+    if symbols is not None:
+        strange = [r for r in triples.iter_rows() if tuple(r) not in symbols]
+        if strange:
+            return f"{strange[0]} is not a symbol of the spec"
+    return ""
 
 
 def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book: int, game: int,
@@ -174,70 +211,64 @@ def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book:
     return f"{entry['name']}: {len(want):,} books, sorted, each with its ticket range; no outcome, no pool"
 
 
-# ---- validation files ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ImagingJob:
+    """What checking one pool's imaging file needs beyond the pool file (picklable, for a worker)."""
 
-OTHER_TIER, FREE = 1 << 63, 1 << 62  # docs/validation.md, section 3 (format 2)
-
-
-def _value(high: bool, threshold: int, prize: int, free: bool) -> int:
-    """What a record holds: 0 for a loser, the other tier's prize as OTHER_TIER alone, else the cents
-    (with FREE for a free ticket)."""
-    if prize == 0:
-        return 0
-    if (prize >= threshold) != high:
-        return OTHER_TIER
-    return prize | (FREE if free else 0)
+    entry: dict[str, Any] | None  # the imaging file's entry in the manifest's deliverables
+    game: int
+    virn_digits: int
+    symbols: set[tuple[str, str, str]] | None  # with --spec: the spec's symbols
+    free_tiers: tuple[str, ...] = ()  # the manifest's print.free_ticket_tiers
 
 
-def _record(key: bytes, run_id: str, barcode: str, virn: str, prize: int) -> bytes:
-    d = hmac.digest(key, _RECORD + f"{run_id}\x00{barcode}\x00{virn}".encode("ascii"), "sha256")
-    ct = (prize ^ int.from_bytes(d[16:24], "big")).to_bytes(8, "big")
-    return d[:16] + ct + hmac.digest(key, _TAG + d[:16] + ct, "sha256")[:8]
+ImagingOutcome = tuple[str, str, "PoolTickets | None"]  # status, message, the pool's tickets if it passed
 
 
-def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str,
-                     tickets: list[tuple[str, str, int, bool]],
-                     threshold: int) -> str:
-    data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", len(tickets)))
-    end = data.find(b"\n")
+def imaging_jobs(manifest: Manifest, spec: SpecExpectation | None) -> dict[str, ImagingJob] | None:
+    """Each pool's imaging check, or None when step 9 checks no imaging file (not a printed run, no
+    deliverables, or a deliverables list check_deliverables will refuse)."""
+    if manifest.kind != "printed" or "deliverables" not in manifest.doc:
+        return None
     try:
-        head = json.loads(data[:end]) if end >= 0 else None
-    except (ValueError, RecursionError):
-        head = None
-    if not isinstance(head, dict):
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line")
-    tier = entry.get("tier")
-    if head.get("key_check") != hmac.digest(key, _CHECK, "sha256")[:8].hex():
-        raise VerificationError(Step.DELIVERABLES,
-                                f"{entry['name']}: the given {tier}-tier key is not the file's key "
-                                f"(key check {head.get('key_check')})")
-    high = tier == "high"
-    want = sorted(_record(key, run_id, b, v, _value(high, threshold, p, f)) for b, v, p, f in tickets)
-    known = sorted(hmac.digest(key, _KNOWN + f"{run_id}\x00{b}".encode("ascii"), "sha256")[:16]
-                   for b, _, _, _ in tickets)
-    n = len(tickets)
-    body = data[end + 1:]
-    got = [body[32 * i:32 * i + 32] for i in range(min(n, len(body) // 32))]
-    problems = []
-    if head.get("records") != n or len(body) != 48 * n or head.get("high_tier_cents") != threshold:
-        problems.append(f"{head.get('records')} records in {len(body):,} bytes for {n:,} tickets "
-                        f"(threshold {head.get('high_tier_cents')})")
-    missing = len(set(want) - set(got))
-    if missing or got != want:
-        problems.append(f"{missing:,} ticket(s) without their record (missing, changed or reordered records)")
-    if body[32 * n:] != b"".join(known):
-        problems.append("the known-ticket values are not every ticket's")
-    if problems:
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))
-    held = ("high-tier prizes only, low-tier winners marked as such" if high
-            else "prizes below the threshold only, high-tier winners marked as such without their amount")
-    return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
+        files = deliverables(manifest)
+    except VerificationError:
+        return None
+    by_pool = {f.get("pool"): f for f in files if f.get("role") == "imaging"}
+    symbols = spec.symbols() if spec is not None else None
+    free = manifest.doc.get("print", {}).get("free_ticket_tiers", [])
+    free_tiers = tuple(t for t in free if isinstance(t, str)) if isinstance(free, list) else ()
+    return {p.id: ImagingJob(by_pool.get(p.id), manifest.doc["game"]["number"],
+                             manifest.doc.get("print", {}).get("virn_digits"), symbols, free_tiers)
+            for p in manifest.pools}
+
+
+def pool_imaging(folder: Path, pool: PoolEntry, job: ImagingJob, table: pl.DataFrame | None = None) \
+        -> ImagingOutcome:
+    """(9) one pool's imaging file: (status, message, the pool's tickets and books if it matched)."""
+    entry = job.entry
+    if not (folder / pool.file).is_file():
+        return "skip", f"pool {pool.id}: needs step 2: {pool.file} is missing", None
+    if entry is None:
+        return "fail", f"pool {pool.id}: no imaging file listed", None
+    if not (folder / entry["name"]).is_file():
+        return "skip", f"pool {pool.id}: needs step 2: {entry['name']} is missing", None
+    try:
+        msg, found = check_imaging(folder, pool, entry, job.game, job.virn_digits, job.symbols, table,
+                                   job.free_tiers)
+    except VerificationError as exc:
+        return "fail", exc.reason, None
+    except Exception as exc:
+        return "fail", f"{entry['name']}: could not be checked: {type(exc).__name__}: {exc}", None
+    return "pass", msg, found
 
 
 def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes | None],
-                       spec: SpecExpectation | None, reveal: bool = False) -> Iterator[tuple[str, str]]:
+                       spec: SpecExpectation | None, reveal: bool = False,
+                       imaging: dict[str, ImagingOutcome] | None = None) -> Iterator[tuple[str, str]]:
     """(9) yields (status, message) for each deliverable checked; in a `reveal`, the step does not
-    apply when no deliverable was published."""
+    apply when no deliverable was published; `imaging`: pools whose imaging file was checked already
+    (by `pool_imaging`, in verify's pool workers, from the pool file they read)."""
     if manifest.kind != "printed":
         yield "pass", "not a printed run: the pool file is the serving order (docs/validation.md, section 6)"
         return
@@ -253,38 +284,18 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
     pr = manifest.doc.get("print", {})
     game, per_book = manifest.doc["game"]["number"], manifest.tickets_per_book
     assert per_book is not None  # a printed manifest states tickets_per_book (Manifest.parse)
-    symbols = spec.symbols() if spec is not None else None  # with --spec: the spec's symbols
-    tickets: list[tuple[str, str, int, bool]] = []
-    free_tiers = pr.get("free_ticket_tiers", [])
+    parts: list[Tickets] = []
     books: list[int] = []
     matched = 0  # pools whose imaging file matched: the run's tickets are all known when all have
-    by_pool = {f.get("pool"): f for f in files if f.get("role") == "imaging"}
+    jobs = imaging_jobs(manifest, spec) or {}
     for pool in manifest.pools:
-        entry = by_pool.get(pool.id)
-        if not (folder / pool.file).is_file():
-            yield "skip", f"pool {pool.id}: needs step 2: {pool.file} is missing"
-            continue
-        if entry is None:
-            yield "fail", f"pool {pool.id}: no imaging file listed"
-            continue
-        if not (folder / entry["name"]).is_file():
-            yield "skip", f"pool {pool.id}: needs step 2: {entry['name']} is missing"
-            continue
-        try:
-            msg, codes, virns = check_imaging(folder, pool, entry, game, pr.get("virn_digits"), symbols)
-        except VerificationError as exc:
-            yield "fail", exc.reason
-            continue
-        except Exception as exc:
-            yield "fail", f"{entry['name']}: could not be checked: {type(exc).__name__}: {exc}"
-            continue
-        yield "pass", msg
-        matched += 1
-        pool_table = read_pool(folder, pool.file, columns=["prize_cents", "book", "tier"])
-        free = pool_table["tier"].is_in([t for t in free_tiers if isinstance(t, str)]
-                                        if isinstance(free_tiers, list) else []).to_list()
-        tickets += list(zip(codes, virns, pool_table["prize_cents"].to_list(), free, strict=True))
-        books += pool_table["book"].unique().to_list()
+        done = (imaging or {}).get(pool.id)
+        status, message, found = done if done is not None else pool_imaging(folder, pool, jobs[pool.id])
+        yield status, message
+        if found is not None:
+            matched += 1
+            parts.append(found.tickets)
+            books += found.books
     if matched < len(manifest.pools):
         yield "skip", "pack list and validation files: need every pool's imaging file to match (above)"
         return
@@ -296,6 +307,9 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
                 yield "fail", exc.reason
             except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
                 yield "fail", f"{f.get('name')}: could not be checked: {type(exc).__name__}: {exc}"
+    tickets = Tickets(np.concatenate([t.barcodes for t in parts]), np.concatenate([t.virns for t in parts]),
+                      pr.get("virn_digits"), np.concatenate([t.prizes for t in parts]),
+                      np.concatenate([t.free for t in parts]))
     tiers = {f.get("tier"): f for f in files if f.get("role") in ("validation", "validation-high")}
     for tier in ("low", "high"):
         entry, key = tiers.get(tier), keys.get(tier)

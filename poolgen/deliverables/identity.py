@@ -46,11 +46,21 @@ def barcode(game: int, book: int, ticket_no: int) -> str:
     return data + check_digits(data)
 
 
+def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
+    """`barcode` for many tickets at once, as integers (int64; below 10^15)."""
+    data = np.int64(game) * 10**10 + book.astype(np.int64) * 1000 + ticket_no.astype(np.int64)
+    numbers: np.ndarray = data * 100 + (98 - (data * 100) % MOD)  # below 10^15: exact in int64
+    return numbers
+
+
 def barcodes(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
     """`barcode` for many tickets at once, as fixed-width ASCII (numpy S15)."""
-    data = np.int64(game) * 10**10 + book.astype(np.int64) * 1000 + ticket_no.astype(np.int64)
-    full = data * 100 + (98 - (data * 100) % MOD)  # below 10^15: exact in int64
-    return np.char.zfill(full.astype("S15"), BARCODE_DIGITS)
+    return digits_text(barcode_numbers(game, book, ticket_no), BARCODE_DIGITS)
+
+
+def digits_text(values: np.ndarray, digits: int) -> np.ndarray:
+    """Non-negative integers as `digits`-wide decimal ASCII with leading zeros (numpy S<digits>)."""
+    return np.char.zfill(values.astype(f"S{digits}"), digits)
 
 
 def book_label(rules: str) -> tuple[str, ...]:
@@ -76,8 +86,13 @@ def keyed_book_numbers(key: bytes, rules: str, slots: int) -> np.ndarray:
     return numbers
 
 
+def virn_values(seed: bytes, rules: str, pool_id: str, tickets: int, digits: int) -> np.ndarray:
+    """Every ticket's validation number in pool order, as integers below 10^digits (int64)."""
+    stream = derive_stream(seed, *stream_label(rules, pool_id, "virn"))
+    values: np.ndarray = integers(stream, 10**digits, size=tickets)
+    return values
+
+
 def virns(seed: bytes, rules: str, pool_id: str, tickets: int, digits: int) -> np.ndarray:
     """Every ticket's validation number in pool order, as `digits`-wide ASCII (numpy S<digits>)."""
-    stream = derive_stream(seed, *stream_label(rules, pool_id, "virn"))
-    values = integers(stream, 10**digits, size=tickets)
-    return np.char.zfill(values.astype(f"S{digits}"), digits)
+    return digits_text(virn_values(seed, rules, pool_id, tickets, digits), digits)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from poolgen.deliverables.identity import barcodes, virns
+from poolgen.deliverables.identity import BARCODE_DIGITS, barcode_numbers, virn_values
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Pool
 from poolgen.game.play import AreaPlay
@@ -40,27 +40,37 @@ def spot_alphabets(game: Game, layout_columns: list[str]) -> dict[str, Alphabet]
     return out
 
 
-def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, virn_digits: int,
-                  layout_columns: list[str]) -> pl.DataFrame | None:
-    """The pool's imaging table, or None if its layout cannot be mapped to symbols generically."""
+def identity_numbers(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes,
+                     virn_digits: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every ticket's barcode number and validation number, in pool order, as integers."""
+    assert game.number is not None  # a printed game's number is required (poolgen/loader/printed.py)
+    codes = barcode_numbers(game.number, df["book"].to_numpy(), df["ticket_no"].to_numpy())
+    return codes, virn_values(seed, game.id, pool.id, df.height, virn_digits)
+
+
+def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.ndarray, np.ndarray],
+                  virn_digits: int, layout_columns: list[str]) -> pl.DataFrame | None:
+    """The pool's imaging table, or None if its layout cannot be mapped to symbols generically.
+
+    `numbers`: the tickets' barcode and validation numbers (`identity_numbers`). A spot's code, text
+    and caption are gathered from its alphabet's three short string columns by the stored value (one
+    polars gather per column, no Python object per ticket)."""
     alphabets = spot_alphabets(game, layout_columns)
     if alphabets is None:
         return None
-    book = df["book"].to_numpy()
-    ticket_no = df["ticket_no"].to_numpy()
-    assert game.number is not None  # a printed game's number is required (poolgen/loader/printed.py)
-    columns = [pl.Series("barcode", barcodes(game.number, book, ticket_no)).cast(pl.String),
-               pl.Series("virn", virns(seed, game.id, pool.id, df.height, virn_digits)).cast(pl.String),
+    codes, virn = numbers
+    columns = [pl.Series("barcode", codes).cast(pl.String).str.zfill(BARCODE_DIGITS),
+               pl.Series("virn", virn).cast(pl.String).str.zfill(virn_digits),
                df["book"], df["ticket_no"]]
     for c in layout_columns:
         alphabet = alphabets[c]
         top = max(alphabet) + 1
-        parts = [np.array([alphabet.get(v, ("?", "?", "?"))[k] for v in range(top)], dtype=object)
-                 for k in range(3)]
-        values = df[c].cast(pl.Int64).to_numpy()
-        if values.size and (values.max() >= top or values.min() < 0 or
-                            any(int(v) not in alphabet for v in np.unique(values))):
+        values = df[c].to_numpy()
+        if values.size and (values.min() < 0 or values.max() >= top or any(
+                int(v) not in alphabet for v in np.flatnonzero(np.bincount(values.astype(np.intp))))):
             raise RunError(f"pool {pool.id}: column {c} holds a code its contract does not map")
         for k, suffix in enumerate(("", "_text", "_caption")):
-            columns.append(pl.Series(c + suffix, parts[k][values], dtype=pl.String))
+            part = pl.Series(c + suffix, [alphabet.get(v, ("?", "?", "?"))[k] for v in range(top)],
+                             dtype=pl.String)
+            columns.append(part.gather(df[c]))
     return pl.DataFrame(columns)

@@ -1,22 +1,30 @@
 """Validation files for the central system and the keys that open them (docs/validation.md, section 3).
 
 A validation key is 32 secret bytes (64 hex digits in a mode-0600 file, never inside a run folder).
-For a ticket with barcode number B and validation number V in run R, under key K:
+Format 2: for run R under key K, four AES-256 keys K_index, K_pad, K_tag, K_known, each
+HKDF-SHA256(K, info = "poolgen/validation/v2/<purpose>" || 0x00 || R); for a ticket with barcode
+number B (15 digits) and validation number V (up to 18 digits):
 
-    D      = HMAC-SHA256(K, "poolgen/validation/v1/record" || 0x00 || R || 0x00 || B || 0x00 || V)
-    record = D[0:16] || (value as 8-byte big-endian XOR D[16:24]) || tag
-    tag    = HMAC-SHA256(K, "poolgen/validation/v1/tag" || D[0:16] || ciphertext)[0:8]
-    known  = HMAC-SHA256(K, "poolgen/validation/v1/ticket" || 0x00 || R || 0x00 || B)[0:16]
+    m      = B as 7-byte big-endian || len(V) as 1 byte || V as 8-byte big-endian
+    D      = AES(K_index, m)
+    ct     = (value as 8-byte big-endian) XOR AES(K_pad, m)[0:8]
+    tag    = AES(K_tag, AES(K_tag, D) XOR (ct || 8 zero bytes))[0:8]     (CBC-MAC of D || ct || 0^8)
+    record = D || ct || tag
+    known  = AES(K_known, B as 16-byte big-endian)
 
-`value` (format 2, `plain`): a loser 0; a prize of the file's tier its cents, with bit 62 (FREE) set
-for a free ticket; a prize of the other tier bit 63 (OTHER_TIER) alone, never its amount. The
+A file is one header line of canonical JSON, then every ticket's 32-byte record sorted by its bytes,
+then every ticket's 16-byte `known` value, sorted. Each primitive is one AES block per record, so a
+whole file is a few ECB calls over numpy arrays (`records`, `knowns`), not a Python loop.
+
+`value` (`plain`, `tier_values`): a loser 0; a prize of the file's tier its cents, with bit 62 (FREE)
+set for a free ticket; a prize of the other tier bit 63 (OTHER_TIER) alone, never its amount. The
 low-tier file holds prizes below the high-tier threshold, the high-tier file, under its own key,
-prizes at or above it. A file is one header line of canonical JSON, then every ticket's 32-byte record
-sorted by its first 16 bytes, then every ticket's 16-byte `known` value, sorted.
+prizes at or above it.
 """
 
 from __future__ import annotations
 
+import functools
 import hmac
 import json
 import os
@@ -25,6 +33,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from poolgen.errors import PoolgenError
 from poolgen.files.read import read_input
@@ -32,15 +43,16 @@ from poolgen.files.read import read_input
 KEY_BYTES = 32
 RECORD_BYTES = 32
 KNOWN_BYTES = 16
+BARCODE_DIGITS = 15
+MAX_VIRN_DIGITS = 18
 FORMAT = "poolgen-validation/2"
 OTHER_TIER = 1 << 63  # a prize of the other tier: claim it at the other desk (amount not held)
 FREE = 1 << 62  # a free ticket (its cents: the ticket price)
 CENTS = FREE - 1  # the amount's bits
 TIERS = {"low": "validation-low.bin", "high": "validation-high.bin"}
-_RECORD = b"poolgen/validation/v1/record\x00"
-_TAG = b"poolgen/validation/v1/tag"
-_KNOWN = b"poolgen/validation/v1/ticket\x00"
-_CHECK = b"poolgen/validation/v1/key-check"
+PURPOSES = ("index", "pad", "tag", "known")
+_LABEL = "poolgen/validation/v2/"
+_CHECK = b"poolgen/validation/v1/key-check"  # a key's name, unchanged since format 1
 
 
 class ValidationError(PoolgenError):
@@ -76,18 +88,126 @@ def read_validation_key(path: Path) -> bytes:
     return key
 
 
-def _sep(*parts: str) -> bytes:
-    return b"\x00".join(p.encode("ascii") for p in parts)
+# ---- the primitives, over many tickets at once ----------------------------------------------------
+
+def file_keys(key: bytes, run_id: str) -> dict[str, bytes]:
+    """The four AES-256 keys of one file: HKDF-SHA256(K, info = label || purpose || 0x00 || R)."""
+    return {p: HKDF(hashes.SHA256(), 32, salt=None,
+                    info=(_LABEL + p).encode("ascii") + b"\x00" + run_id.encode("utf-8")).derive(key)
+            for p in PURPOSES}
 
 
-def record(key: bytes, run_id: str, barcode: str, virn: str, prize_cents: int) -> bytes:
-    d = derive(key, run_id, barcode, virn)
-    ct = (prize_cents ^ int.from_bytes(d[16:24], "big")).to_bytes(8, "big")
-    return d[:16] + ct + hmac.digest(key, _TAG + d[:16] + ct, "sha256")[:8]
+def _aes(key: bytes, blocks: np.ndarray) -> np.ndarray:
+    """AES-256 of every 16-byte row of `blocks` (n x 16 uint8), one ECB call."""
+    encryptor = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    out = encryptor.update(np.ascontiguousarray(blocks, dtype=np.uint8).tobytes()) + encryptor.finalize()
+    return np.frombuffer(out, dtype=np.uint8).reshape(-1, 16)
+
+
+def _be(values: np.ndarray, width: int) -> np.ndarray:
+    """Unsigned integers as `width`-byte big-endian rows (n x width uint8)."""
+    full = np.asarray(values, dtype=np.uint64).astype(">u8").view(np.uint8).reshape(-1, 8)
+    return full[:, 8 - width:]
+
+
+def ticket_blocks(barcodes: np.ndarray, virns: np.ndarray, virn_digits: int) -> np.ndarray:
+    """m for every ticket: B (7 bytes) || the VIRN's digit count (1 byte) || V (8 bytes)."""
+    if not 1 <= virn_digits <= MAX_VIRN_DIGITS:
+        raise ValueError(f"a validation number has 1 to {MAX_VIRN_DIGITS} digits, not {virn_digits}")
+    m = np.empty((len(barcodes), 16), dtype=np.uint8)
+    m[:, :7] = _be(barcodes, 7)
+    m[:, 7] = virn_digits
+    m[:, 8:] = _be(virns, 8)
+    return m
+
+
+def records(keys: dict[str, bytes], blocks: np.ndarray, prizes: np.ndarray) -> np.ndarray:
+    """Every ticket's 32-byte record (n x 32 uint8, in the tickets' order) from its block m."""
+    d = _aes(keys["index"], blocks)
+    ct = _be(prizes, 8) ^ _aes(keys["pad"], blocks)[:, :8]
+    second = _aes(keys["tag"], d).copy()
+    second[:, :8] ^= ct
+    out = np.empty((len(blocks), RECORD_BYTES), dtype=np.uint8)
+    out[:, :16], out[:, 16:24], out[:, 24:] = d, ct, _aes(keys["tag"], second)[:, :8]
+    return out
+
+
+def knowns(keys: dict[str, bytes], barcodes: np.ndarray) -> np.ndarray:
+    """Every ticket's 16-byte `known` value (n x 16 uint8), from its barcode number."""
+    block = np.zeros((len(barcodes), 16), dtype=np.uint8)
+    block[:, 8:] = _be(barcodes, 8)
+    return _aes(keys["known"], block)
+
+
+def sorted_rows(rows: np.ndarray, runs: bool = False) -> np.ndarray:
+    """Fixed-width byte rows sorted by their bytes (numpy's S-dtype order is byte order); `runs`: rows
+    that are sorted runs one after another (numpy's stable sort, a timsort, merges them)."""
+    width = rows.shape[1]
+    values = np.ascontiguousarray(rows).view(f"S{width}").ravel()
+    return np.sort(values, kind="stable" if runs else "quicksort").view(np.uint8).reshape(-1, width)
+
+
+def _claim_block(barcode: str, virn: str) -> np.ndarray | None:
+    """m of one claim, or None if the barcode or VIRN cannot be a ticket's."""
+    if not (len(barcode) == BARCODE_DIGITS and barcode.isascii() and barcode.isdigit()
+            and 1 <= len(virn) <= MAX_VIRN_DIGITS and virn.isascii() and virn.isdigit()):
+        return None
+    return ticket_blocks(np.array([int(barcode)]), np.array([int(virn)]), len(virn))
+
+
+def record(key: bytes, run_id: str, barcode: str, virn: str, value: int) -> bytes:
+    """One ticket's record holding `value` (`plain`): `records` for a single ticket."""
+    m = _claim_block(barcode, virn)
+    if m is None:
+        raise ValueError(f"{barcode}/{virn}: not a barcode number and validation number")
+    return records(file_keys(key, run_id), m, np.array([value], dtype=np.uint64)).tobytes()
+
+
+def derive(key: bytes, run_id: str, barcode: str, virn: str) -> bytes:
+    """What a claim needs to find and open its record: D (its record's first 16 bytes, the lookup key)
+    || AES(K_pad, m)[0:8]; 16 zero bytes || 8 zero bytes for a claim that cannot be a ticket's (found
+    by no record: D is a random permutation's output, never chosen by us)."""
+    m = _claim_block(barcode, virn)
+    if m is None:
+        return bytes(24)
+    keys = _cached_keys(key, run_id)
+    return _aes(keys["index"], m).tobytes() + _aes(keys["pad"], m).tobytes()[:8]
+
+
+def open_body(key: bytes, run_id: str, d: bytes, body: bytes) -> int | None:
+    """The value of a record's last 16 bytes (ciphertext || tag) found under d[0:16] (`derive`), or
+    None if its tag fails (a changed or forged record)."""
+    if len(body) != RECORD_BYTES - 16 or len(d) != 24:
+        return None
+    k_tag = _cached_keys(key, run_id)["tag"]
+    second = bytearray(_aes(k_tag, np.frombuffer(d[:16], np.uint8).reshape(1, 16)).tobytes())
+    second[:8] = bytes(a ^ b for a, b in zip(second[:8], body[:8], strict=True))
+    tag = _aes(k_tag, np.frombuffer(bytes(second), np.uint8).reshape(1, 16)).tobytes()[:8]
+    if not hmac.compare_digest(tag, body[8:]):
+        return None
+    return int.from_bytes(body[:8], "big") ^ int.from_bytes(d[16:24], "big")
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_keys(key: bytes, run_id: str) -> dict[str, bytes]:
+    """The file keys of (key, run) for one claim after another: derived once per desk, not per claim."""
+    return file_keys(key, run_id)
 
 
 def known(key: bytes, run_id: str, barcode: str) -> bytes:
-    return hmac.digest(key, _KNOWN + _sep(run_id, barcode), "sha256")[:KNOWN_BYTES]
+    """One barcode's `known` value (16 zero bytes for a text that cannot be a barcode number)."""
+    if not (len(barcode) == BARCODE_DIGITS and barcode.isascii() and barcode.isdigit()):
+        return bytes(KNOWN_BYTES)
+    return knowns(_cached_keys(key, run_id), np.array([int(barcode)])).tobytes()
+
+
+# ---- a file ---------------------------------------------------------------------------------------
+
+def file_head(tier: str, key: bytes, run_id: str, game: int, threshold_cents: int, tickets: int) -> bytes:
+    head = {"format": FORMAT, "tier": tier, "run_id": run_id, "game": game, "records": tickets,
+            "record_bytes": RECORD_BYTES, "known_bytes": KNOWN_BYTES,
+            "high_tier_cents": threshold_cents, "key_check": key_check(key)}
+    return json.dumps(head, sort_keys=True, separators=(",", ":")).encode() + b"\n"
 
 
 def plain(tier: str, threshold_cents: int, prize_cents: int, free: bool) -> int:
@@ -99,33 +219,25 @@ def plain(tier: str, threshold_cents: int, prize_cents: int, free: bool) -> int:
     return prize_cents | (FREE if free else 0)
 
 
+def tier_values(tier: str, prizes: np.ndarray, free: np.ndarray, threshold_cents: int) -> np.ndarray:
+    """`plain` for every ticket at once (uint64)."""
+    prizes = np.asarray(prizes, dtype=np.int64)
+    own = np.asarray(prizes, dtype=np.uint64) | np.where(np.asarray(free, dtype=bool), np.uint64(FREE),
+                                                         np.uint64(0))
+    values = np.where((prizes >= threshold_cents) == (tier == "high"), own, np.uint64(OTHER_TIER))
+    return np.where(prizes == 0, np.uint64(0), values).astype(np.uint64)
+
+
 def file_bytes(tier: str, key: bytes, run_id: str, game: int, threshold_cents: int,
-               barcodes: list[str], virns: list[str], prizes: list[int], free: list[bool]) -> bytes:
-    """The whole validation file of one tier ("low" or "high"); `free[i]`: ticket i's prize is a free
-    ticket."""
-    recs = sorted(record(key, run_id, b, v, plain(tier, threshold_cents, p, f))
-                  for b, v, p, f in zip(barcodes, virns, prizes, free, strict=True))
-    tags = sorted(known(key, run_id, b) for b in barcodes)
-    head = {"format": FORMAT, "tier": tier, "run_id": run_id, "game": game, "records": len(recs),
-            "record_bytes": RECORD_BYTES, "known_bytes": KNOWN_BYTES,
-            "high_tier_cents": threshold_cents, "key_check": key_check(key)}
-    line = json.dumps(head, sort_keys=True, separators=(",", ":")).encode() + b"\n"
-    return line + b"".join(recs) + b"".join(tags)
-
-
-def derive(key: bytes, run_id: str, barcode: str, virn: str) -> bytes:
-    """D of a claim: its record's first 16 bytes are D[0:16] (the record's lookup key)."""
-    return hmac.digest(key, _RECORD + _sep(run_id, barcode, virn), "sha256")
-
-
-def open_body(key: bytes, d: bytes, body: bytes) -> int | None:
-    """The value of a record's last 16 bytes (ciphertext || tag) found under D[0:16], or None if its
-    tag fails (a changed or forged record)."""
-    if len(body) != RECORD_BYTES - 16:
-        return None
-    if not hmac.compare_digest(hmac.digest(key, _TAG + d[:16] + body[:8], "sha256")[:8], body[8:]):
-        return None
-    return int.from_bytes(body[:8], "big") ^ int.from_bytes(d[16:24], "big")
+               barcodes: np.ndarray, virns: np.ndarray, virn_digits: int, prizes: np.ndarray,
+               free: np.ndarray) -> bytes:
+    """The whole validation file of one tier ("low" or "high"); barcodes and VIRNs as integers,
+    `free[i]`: ticket i's prize is a free ticket."""
+    keys = file_keys(key, run_id)
+    blocks = ticket_blocks(barcodes, virns, virn_digits)
+    recs = records(keys, blocks, tier_values(tier, prizes, free, threshold_cents))
+    head = file_head(tier, key, run_id, game, threshold_cents, len(recs))
+    return head + sorted_rows(recs).tobytes() + sorted_rows(knowns(keys, barcodes)).tobytes()
 
 
 @dataclass(frozen=True)
@@ -165,7 +277,7 @@ class ValidationFile:
         i = int(np.searchsorted(self.keys, d[:16]))
         if i >= len(self.keys) or bytes(self.keys[i]).ljust(16, b"\0") != d[:16]:
             return None
-        return open_body(key, d, bytes(self.bodies[i]).ljust(16, b"\0"))
+        return open_body(key, run_id, d, bytes(self.bodies[i]).ljust(16, b"\0"))
 
     def sorted_problem(self) -> str | None:
         """What is wrong with the order of the records or known values (each strictly ascending), or
@@ -176,6 +288,8 @@ class ValidationFile:
         return None
 
     def is_known(self, key: bytes, run_id: str, barcode: str) -> bool:
+        if not (len(barcode) == BARCODE_DIGITS and barcode.isascii() and barcode.isdigit()):
+            return False
         k = known(key, run_id, barcode)
         i = int(np.searchsorted(self.known, k))
         return i < len(self.known) and bytes(self.known[i]).ljust(16, b"\0") == k

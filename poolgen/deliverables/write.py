@@ -1,9 +1,12 @@
 """Writing a printed run's deliverables into the staged run folder (docs/validation.md):
 
-- `write_imaging(game, pool, df, seed, folder)`: the pool's imaging file (mode 0600), right after its
-  pool file, from the same table;
-- `write_run_files(game, folder, run_id, pool_ids, keys)`: the pack list (no outcome) and, given
-  the two validation keys, the low- and high-tier validation files (mode 0600);
+- `write_imaging(game, pool, df, seed, folder, validation)`: in the pool's own worker, right after its
+  pool file and from the same table: the pool's imaging file (mode 0600), and what the run's files
+  need of the pool (`PoolParts`: its book numbers and, given the validation keys, each tier's records
+  and known values, already sorted);
+- `write_run_files(game, folder, run_id, pool_ids, parts, keys)`: once every pool is done, the pack
+  list (no outcome) and, given the two validation keys, the low- and high-tier validation files
+  (mode 0600), each the pools' sorted parts merged;
 - `manifest_part(...)`: the manifest's `deliverables` (every file with its role and hash) and
   `print` entries.
 """
@@ -12,17 +15,29 @@ from __future__ import annotations
 
 import io
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from poolgen.deliverables.identity import BARCODE_DIGITS, book_label
-from poolgen.deliverables.imaging import imaging_table
-from poolgen.deliverables.validation import TIERS, file_bytes, key_check
+from poolgen.deliverables.imaging import identity_numbers, imaging_table
+from poolgen.deliverables.validation import (
+    TIERS,
+    file_head,
+    file_keys,
+    key_check,
+    knowns,
+    records,
+    sorted_rows,
+    ticket_blocks,
+    tier_values,
+)
 from poolgen.errors import RunError
 from poolgen.files.read import file_entry
-from poolgen.files.write import create_secret_file, write_atomic, write_secret_bytes
+from poolgen.files.write import create_secret_file, write_atomic
 from poolgen.game.model import FixedPrize, Game, Pool, Printed
 from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
@@ -33,23 +48,56 @@ BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC
            "(the 15-digit number is 1 mod 97)")
 
 
+@dataclass(frozen=True)
+class ValidationJob:
+    """What a pool's worker needs to make its share of the validation files."""
+
+    keys: tuple[bytes, bytes] = field(repr=False)  # (low, high)
+    run_id: str
+    high_tier_cents: int
+    free_tiers: tuple[str, ...] = ()  # the tiers whose prize is a free ticket (`free_ticket_tiers`)
+
+
+@dataclass(frozen=True)
+class PoolParts:
+    """One printed pool's share of the run's files: its distinct book numbers and, with validation
+    keys, per tier its records (n x 32 bytes) and known values (n x 16), each sorted by their bytes."""
+
+    books: np.ndarray
+    validation: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict, repr=False)
+
+
 def imaging_name(pool_id: str) -> str:
     return f"imaging-{pool_id}.parquet"
 
 
-def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder: Path) -> bool:
-    """Write the pool's imaging file; False if its layout cannot be mapped to symbols."""
+def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder: Path,
+                  validation: ValidationJob | None = None) -> PoolParts | None:
+    """Write the pool's imaging file and return the pool's parts of the run's files; None if the game
+    is not printed or its layout cannot be mapped to symbols (then there is no imaging file)."""
     if not isinstance(game.sales, Printed):
-        return False
-    table = imaging_table(game, pool, df, seed, game.sales.virn_digits,
-                          [c for c in df.columns if c not in COMMON])
+        return None
+    digits = game.sales.virn_digits
+    numbers = identity_numbers(game, pool, df, seed, digits)
+    table = imaging_table(game, pool, df, numbers, digits, [c for c in df.columns if c not in COMMON])
     if table is None:
-        return False
+        return None
     with create_secret_file(folder / imaging_name(pool.id)) as f:
         table.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
         f.flush()
         os.fsync(f.fileno())
-    return True
+    parts = PoolParts(np.unique(df["book"].to_numpy()))
+    if validation is not None:
+        blocks = ticket_blocks(numbers[0], numbers[1], digits)
+        prizes = df["prize_cents"].to_numpy()
+        free = df["tier"].is_in(list(validation.free_tiers)).to_numpy()
+        for (tier, _), key in zip(TIERS.items(), validation.keys, strict=True):
+            keys = file_keys(key, validation.run_id)
+            held = tier_values(tier, prizes, free, validation.high_tier_cents)
+            parts.validation[tier] = (
+                sorted_rows(records(keys, blocks, held)),
+                sorted_rows(knowns(keys, numbers[0])))
+    return parts
 
 
 def free_ticket_tiers(game: Game) -> list[str]:
@@ -59,13 +107,14 @@ def free_ticket_tiers(game: Game) -> list[str]:
 
 
 def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
-                    keys: tuple[bytes, bytes] | None, high_tier_cents: int | None = None) -> None:
-    """The pack list, and with `keys` (low, high) the two validation files."""
+                    parts: dict[str, PoolParts | None], keys: tuple[bytes, bytes] | None,
+                    high_tier_cents: int | None = None) -> None:
+    """The pack list, and with `keys` (low, high) the two validation files, from the pools' parts."""
     if not isinstance(game.sales, Printed):
         return
     per_book = game.sales.tickets_per_book
-    books = pl.concat([pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["book"])["book"]
-                       .unique() for pid in pool_ids]).sort()
+    books = np.unique(np.concatenate([p.books for p in parts.values() if p is not None]
+                                     or [np.zeros(0, dtype=np.uint32)]))
     packs = pl.DataFrame({"book": books}).with_columns(
         pl.lit(f"{game.number:03d}").alias("game"), pl.lit(0).alias("first_ticket"),
         pl.lit(per_book - 1).alias("last_ticket"), pl.lit(per_book).alias("tickets"))
@@ -75,23 +124,29 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
     if keys is None:
         return
     threshold = high_tier_cents or game.sales.high_tier_cents
-    free_tiers = free_ticket_tiers(game)
-    codes, virns, prizes, free = [], [], [], []
+    shares = []
     for pid in pool_ids:
-        if not (folder / imaging_name(pid)).exists():
+        part = parts.get(pid)
+        if part is None or not part.validation:
             raise RunError(f"pool {pid}: no imaging file (its layout is not mapped), so no validation "
                            "numbers to build validation files from")
-        im = pl.read_parquet(folder / imaging_name(pid), columns=["barcode", "virn"])
-        codes += im["barcode"].to_list()
-        virns += im["virn"].to_list()
-        pool = pl.read_parquet(folder / f"pool-{pid}.parquet", columns=["prize_cents", "tier"])
-        prizes += pool["prize_cents"].to_list()
-        free += pool["tier"].is_in(free_tiers).to_list()
+        shares.append(part.validation)
     number = game.number
     assert number is not None  # a printed game's number is required (poolgen/loader/printed.py)
     for (tier, name), key in zip(TIERS.items(), keys, strict=True):
-        write_secret_bytes(folder / name, file_bytes(tier, key, run_id, number, threshold,
-                                                     codes, virns, prizes, free))
+        recs = sorted_rows(np.concatenate([share[tier][0] for share in shares]), runs=True)
+        known = sorted_rows(np.concatenate([share[tier][1] for share in shares]), runs=True)
+        _write_secret_pieces(folder / name, file_head(tier, key, run_id, number, threshold, len(recs)),
+                             recs, known)
+
+
+def _write_secret_pieces(path: Path, *pieces: bytes | np.ndarray) -> None:
+    """A new outcome-holding file (mode 0600) of several pieces, written without joining them."""
+    with create_secret_file(path) as f:
+        for piece in pieces:
+            f.write(np.ascontiguousarray(piece).data if isinstance(piece, np.ndarray) else piece)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,

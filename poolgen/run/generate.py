@@ -27,11 +27,19 @@ import polars as pl
 import poolgen
 from audit.styles import AREA_ENGINES, TICKET_ENGINES
 from audit.styles.play import evaluate_play
-from poolgen.deliverables.write import extra_streams, manifest_part, write_imaging, write_run_files
+from poolgen.deliverables.write import (
+    PoolParts,
+    ValidationJob,
+    extra_streams,
+    free_ticket_tiers,
+    manifest_part,
+    write_imaging,
+    write_run_files,
+)
 from poolgen.errors import OutputError, RunError, SpecError
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes, create_secret_file, staged_folder, write_atomic
-from poolgen.game.model import Game, Pool
+from poolgen.game.model import Game, Pool, Printed
 from poolgen.interrupts import deferred, pause_point, starting_workers, worker_init
 from poolgen.loader import load_spec
 from poolgen.rng import ALGORITHM
@@ -86,18 +94,26 @@ def pool_file_name(pool_id: str) -> str:
 def make_pool(game: Game, pool_id: str, seed: bytes, folder: Path,
               progress: Progress | None = None, book_key: bytes | None = None) -> dict[str, Any]:
     """Build one pool, write its Parquet file into `folder`, and return its manifest entry."""
+    return make_pool_parts(game, pool_id, seed, folder, progress, None, book_key)[0]
+
+
+def make_pool_parts(game: Game, pool_id: str, seed: bytes, folder: Path, progress: Progress | None = None,
+                    validation: ValidationJob | None = None,
+                    book_key: bytes | None = None) -> tuple[dict[str, Any], PoolParts | None]:
+    """`make_pool`, and for a printed game also the pool's imaging file, and the pool's parts of the
+    run's files (deliverables/write.py), made here, in the pool's worker, from the table in memory."""
     pool = game.pool(pool_id)
     df = build_pool(game, pool, seed, book_key)
     if progress:
         progress(pool_id, 1)
 
-    def check_then_write() -> dict[str, Any]:
+    def check_then_write() -> tuple[dict[str, Any], PoolParts | None]:
         self_check(game, pool, df)  # raises before anything is written
         if progress:
             progress(pool_id, 2)
         file = _write_pool_file(df, folder / pool_file_name(pool_id))
-        write_imaging(game, pool, df, seed, folder)  # printed games: the printer's file (deliverables/)
-        return file
+        # printed games: the printer's file and the validation records (deliverables/)
+        return file, write_imaging(game, pool, df, seed, folder, validation)
 
     # The check (numpy) and the write (polars, and hashlib over the whole file) mostly run without the
     # GIL, so they run on a thread while this one computes the Merkle root, which holds it (one small
@@ -105,7 +121,7 @@ def make_pool(game: Game, pool_id: str, seed: bytes, folder: Path,
     with ThreadPoolExecutor(max_workers=1) as worker:
         checked = worker.submit(check_then_write)
         root = merkle_root(df)
-        file = checked.result()
+        file, parts = checked.result()
     found = dict(df.group_by("tier").len().iter_rows())
     counts = [int(found.get(t.id, 0)) for t in pool.tiers]
     entry = pool_figures(pool, counts, [t.prize_cents for t in pool.tiers])
@@ -114,7 +130,7 @@ def make_pool(game: Game, pool_id: str, seed: bytes, folder: Path,
     entry["merkle"] = {"algorithm": MERKLE_ALGORITHM, "root": root.hex()}
     if progress:
         progress(pool_id, 3)
-    return entry
+    return entry, parts
 
 
 def _write_pool_file(df: pl.DataFrame, path: Path) -> dict[str, Any]:
@@ -173,14 +189,16 @@ def _worker_start(q: mp.Queue[tuple[str, int]]) -> None:
 
 
 def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str,
-            book_key: bytes | None) -> dict[str, Any]:
+            book_key: bytes | None,
+            validation: ValidationJob | None) -> tuple[dict[str, Any], PoolParts | None]:
     game = load_spec(spec_path)
     if game.sha256 != sha256:  # the manifest records the spec the run started with
         raise SpecError(f"{game.path.name}: changed on disk while the run was being generated")
     q = _progress_queue
-    entry = make_pool(game, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None, book_key)
+    done = make_pool_parts(game, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None,
+                           validation, book_key)
     pause_point("pool-written")
-    return entry
+    return done
 
 
 def tool_versions() -> dict[str, Any]:
@@ -236,11 +254,18 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
     if len(set(ids)) != len(ids):
         raise SpecError(f"{game.path.name}: a pool id is named twice: {', '.join(ids)}")
     with staged_folder(request.out / request.run_id, committed) as folder:
+        job = None  # printed games with keys: each pool's worker makes its validation records
+        if keys is not None and isinstance(game.sales, Printed):
+            job = ValidationJob(keys, request.run_id, threshold or game.sales.high_tier_cents,
+                                tuple(free_ticket_tiers(game)))
         if request.workers <= 1 or len(ids) == 1:
-            entries = [make_pool(game, pid, seed, folder, progress, request.book_key) for pid in ids]
+            done = [make_pool_parts(game, pid, seed, folder, progress, job, request.book_key) for pid in ids]
         else:
-            entries = _in_parallel(game, ids, seed, folder, request.workers, progress, request.book_key)
-        write_run_files(game, folder, request.run_id, ids, keys, threshold)
+            done = _in_parallel(game, ids, seed, folder, request.workers, progress, job, request.book_key)
+        entries = [entry for entry, _ in done]
+        parts = {pid: pool_parts for pid, (_, pool_parts) in zip(ids, done, strict=True)}
+        write_run_files(game, folder, request.run_id, ids, parts, keys, threshold)
+        del done, parts  # the validation records: freed before the manifest
         manifest = manifest_document(game, seed, request.now, request.run_id, entries, request.signature,
                                      request.ceremony)
         manifest.update(manifest_part(game, folder, ids, keys, threshold, request.book_key))
@@ -252,7 +277,8 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
 
 
 def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers: int,
-                 progress: Progress | None, book_key: bytes | None) -> list[dict[str, Any]]:
+                 progress: Progress | None, job: ValidationJob | None,
+                 book_key: bytes | None) -> list[tuple[dict[str, Any], PoolParts | None]]:
     ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
     q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
     pool = ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx,
@@ -262,8 +288,8 @@ def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers:
         # (results are collected by pool id, so the manifest keeps the order of `ids`).
         by_work = sorted(ids, key=lambda pid: -_work(game.pool(pid)))
         with starting_workers():  # each submit may start a worker process
-            futures = {pool.submit(_worker, str(game.path), game.sha256, pid, seed, str(folder), book_key):
-                       pid for pid in by_work}
+            futures = {pool.submit(_worker, str(game.path), game.sha256, pid, seed, str(folder), book_key,
+                                   job): pid for pid in by_work}
         pending = set(futures)
         while pending:
             _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 from scipy.stats import chisquare
 
+from poolgen.deliverables.validation import TIERS, file_bytes
 from poolgen.errors import RunError
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
@@ -18,7 +19,7 @@ from poolgen.rng import derive_stream
 from poolgen.run.build import build_pool, shuffled_tiers
 from poolgen.run.generate import GenerateRequest, generate, self_check
 from poolgen.run.provenance import code_entry
-from tests.support import SEED_A, SEED_B, spec_path
+from tests.support import SEED_A, SEED_B, small_happy_holidays, spec_path
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -168,3 +169,25 @@ def test_self_check_refuses_a_play_entry_audit_cannot_read_in_one_line():
     assert str(info.value) == (
         "happy_holidays.toml: pool p1: audit's engine refuses the run (manifest play entry: area 'play': "
         "spots, match, prizes or multipliers unreadable); nothing was written")
+
+
+def test_validation_files_merged_from_the_workers_are_the_order_in_one_piece(tmp_path):
+    """Each pool's worker makes and sorts its validation records; the run's file merges them. With one
+    worker or two, it is the file made in one call from every ticket of the order (docs/validation.md)."""
+    spec = load_spec(small_happy_holidays(tmp_path, 12_000))
+    keys = (bytes(range(32)), bytes(range(32, 64)))
+    folders = [generate(GenerateRequest(spec, SEED_A, now=NOW, out=tmp_path / f"w{w}", run_id="run",
+                                        workers=w, validation_keys=keys)).folder for w in (1, 2)]
+    pools = [p.id for p in spec.pools]
+    assert len(pools) == 4
+    imaging = pl.concat([pl.read_parquet(folders[0] / f"imaging-{p}.parquet", columns=["barcode", "virn"])
+                         for p in pools])
+    table = pl.concat([pl.read_parquet(folders[0] / f"pool-{p}.parquet", columns=["prize_cents", "tier"])
+                       for p in pools])
+    prizes, free = table["prize_cents"].to_numpy(), (table["tier"] == "free").to_numpy()
+    codes, virns = (imaging[c].str.to_integer().to_numpy() for c in ("barcode", "virn"))
+    # none high-tier (the high file marks the winners OTHER_TIER); some free tickets (flagged FREE)
+    assert len(prizes) == 12_000 and (prizes >= 60000).sum() == 0 and free.sum() > 0
+    for (tier, name), key in zip(TIERS.items(), keys, strict=True):
+        whole = file_bytes(tier, key, "run", 465, 60000, codes, virns, 12, prizes, free)
+        assert (folders[0] / name).read_bytes() == (folders[1] / name).read_bytes() == whole

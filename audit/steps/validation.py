@@ -1,0 +1,141 @@
+"""Step 9's validation files, re-derived from docs/validation.md, section 3, alone (format
+"poolgen-validation/2"; audit never imports poolgen).
+
+For run R under key K, four AES-256 keys K_p = HKDF-SHA256(K, salt none, info = "poolgen/validation/v2/"
+|| p || 0x00 || R) for p in index, pad, tag, known; for a ticket with barcode number B and validation
+number V of `digits` digits, m = B (7 bytes, big-endian) || digits (1 byte) || V (8 bytes), and
+
+    record = D || ct || tag,  D = AES(K_index, m),  ct = value (8 bytes) XOR AES(K_pad, m)[0:8],
+    tag = AES(K_tag, AES(K_tag, D) XOR (ct || 0^8))[0:8];   known = AES(K_known, B as 16 bytes),
+
+where a record's value is 0 for a loser, 2^63 (OTHER_TIER) alone for a prize of the other tier, else
+the prize's cents, plus 2^62 (FREE) for a free ticket (a tier the manifest's `print.free_ticket_tiers`
+names).
+
+Every ticket's record and known value are computed at once (one AES-ECB call per primitive over all
+tickets) and the file must be exactly the header, the records sorted, the known values sorted.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+from audit.checklist import Step
+from audit.errors import VerificationError
+from audit.read.runfiles import deliverable_limit, read_run_bytes
+
+FORMAT = "poolgen-validation/2"
+_LABEL = b"poolgen/validation/v2/"
+_CHECK = b"poolgen/validation/v1/key-check"
+
+
+@dataclass(frozen=True)
+class Tickets:
+    """Every ticket of the run, in pool order: barcode and validation numbers (int64), prizes, and
+    whether each prize is a free ticket."""
+
+    barcodes: np.ndarray
+    virns: np.ndarray
+    virn_digits: int
+    prizes: np.ndarray
+    free: np.ndarray  # bool
+
+
+OTHER_TIER, FREE = 1 << 63, 1 << 62  # docs/validation.md, section 3 (format 2)
+
+
+def values(high: bool, threshold: int, tickets: Tickets) -> np.ndarray:
+    """What each ticket's record holds (uint64): 0 for a loser, the other tier's prize as OTHER_TIER
+    alone, else the cents (with FREE for a free ticket)."""
+    prizes = np.asarray(tickets.prizes, dtype=np.int64)
+    cents = prizes.astype(np.uint64) | np.where(np.asarray(tickets.free, dtype=bool), np.uint64(FREE),
+                                                np.uint64(0))
+    out = np.where((prizes >= threshold) == high, cents, np.uint64(OTHER_TIER))
+    return np.where(prizes == 0, np.uint64(0), out).astype(np.uint64)
+
+
+def key_check(key: bytes) -> str:
+    return hmac.digest(key, _CHECK, "sha256")[:8].hex()
+
+
+def _aes(key: bytes, blocks: np.ndarray) -> np.ndarray:
+    enc = Cipher(algorithms.AES(key), modes.ECB()).encryptor()
+    out = enc.update(np.ascontiguousarray(blocks, dtype=np.uint8).tobytes()) + enc.finalize()
+    return np.frombuffer(out, dtype=np.uint8).reshape(-1, 16)
+
+
+def _big_endian(values: np.ndarray, width: int) -> np.ndarray:
+    rows = np.asarray(values, dtype=np.uint64).astype(">u8").view(np.uint8).reshape(-1, 8)
+    return rows[:, 8 - width:]
+
+
+def _sorted(rows: np.ndarray) -> np.ndarray:
+    """Rows (n x w bytes) as numpy S<w> values, sorted by their bytes."""
+    return np.sort(np.ascontiguousarray(rows).view(f"S{rows.shape[1]}").ravel())
+
+
+def expected(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The file's records and known values (numpy S32 and S16, each sorted) holding these values."""
+    keys = {p: HKDF(hashes.SHA256(), 32, salt=None, info=_LABEL + p.encode() + b"\x00" + run_id.encode())
+            .derive(key) for p in ("index", "pad", "tag", "known")}
+    n = len(held)
+    m = np.empty((n, 16), dtype=np.uint8)
+    m[:, :7], m[:, 7], m[:, 8:] = _big_endian(tickets.barcodes, 7), tickets.virn_digits, \
+        _big_endian(tickets.virns, 8)
+    d = _aes(keys["index"], m)
+    ct = _big_endian(held, 8) ^ _aes(keys["pad"], m)[:, :8]
+    chained = _aes(keys["tag"], d).copy()
+    chained[:, :8] ^= ct
+    recs = np.concatenate([d, ct, _aes(keys["tag"], chained)[:, :8]], axis=1)
+    block = np.zeros((n, 16), dtype=np.uint8)
+    block[:, 8:] = _big_endian(tickets.barcodes, 8)
+    return _sorted(recs), _sorted(_aes(keys["known"], block))
+
+
+def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str, tickets: Tickets,
+                     threshold: int) -> str:
+    """(9) the file is exactly every ticket's record and known value under `key`, for its tier."""
+    n = len(tickets.prizes)
+    data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", n))
+    end = data.find(b"\n")
+    try:
+        head = json.loads(data[:end]) if end >= 0 else None
+    except (ValueError, RecursionError):
+        head = None
+    if not isinstance(head, dict):
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line")
+    tier = entry.get("tier")
+    if head.get("key_check") != key_check(key):
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: the given {tier}-tier key is not the file's key "
+                                f"(key check {head.get('key_check')})")
+    problems = []
+    if head.get("format") != FORMAT:
+        problems.append(f"format {head.get('format')!r}, not {FORMAT!r}")
+    high = tier == "high"
+    want, known = expected(key, run_id, tickets, values(high, threshold, tickets))
+    body = np.frombuffer(data, dtype=np.uint8, offset=end + 1)
+    got = body[:32 * min(n, len(body) // 32)].view("S32")
+    if head.get("records") != n or len(body) != 48 * n or head.get("high_tier_cents") != threshold:
+        problems.append(f"{head.get('records')} records in {len(body):,} bytes for {n:,} tickets "
+                        f"(threshold {head.get('high_tier_cents')})")
+    same = len(got) == n and np.array_equal(got, want)
+    missing = 0 if same else int(np.count_nonzero(~np.isin(want, got)))
+    if not same:
+        problems.append(f"{missing:,} ticket(s) without their record (missing, changed or reordered records)")
+    if body[32 * n:].tobytes() != known.tobytes():
+        problems.append("the known-ticket values are not every ticket's")
+    if problems:
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))
+    held = ("high-tier prizes only, low-tier winners marked as such" if high
+            else "prizes below the threshold only, high-tier winners marked as such without their amount")
+    return f"{entry['name']}: every one of {n:,} tickets validates to exactly its prize ({held})"
