@@ -43,9 +43,10 @@ def base(tmp_path_factory):
     return {"run": run.folder, "keys": keys, "signer": signer, "spec": spec_file}
 
 
-def verify(base, run: Path, *more: str) -> dict:
+def verify(base, run: Path, *more: str, spec: bool = True) -> dict:
+    given = ["--spec", str(base["spec"])] if spec else []
     result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public),
-                                      "--spec", str(base["spec"]), "--json", *more])
+                                      *given, "--json", *more])
     assert result.exit_code in (0, 1), result.output
     return json.loads(result.stdout)
 
@@ -92,13 +93,53 @@ def test_a_resigned_run_with_one_pack_breaking_spacing_is_refused_naming_the_pac
     doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
     (run / "manifest.json").write_bytes(canonical_bytes(doc))
     base["signer"].sign_run(run)
-    report = verify(base, run)
     book = table["book"][receiver]
-    assert 5 in report["failed_steps"]
-    assert report["steps"][4]["reasons"] == [
-        f"pool p1: 1 pack(s) break packs.spacing[0] (at least 2 apart): book {book} has two tickets "
-        "apart by 1"]
-    assert report["steps"][0]["status"] == "pass" and report["steps"][3]["status"] == "pass"
+    for report in (verify(base, run), verify(base, run, spec=False)):  # the manifest's rules alone too
+        assert 5 in report["failed_steps"]
+        assert report["steps"][4]["reasons"] == [
+            f"pool p1: 1 pack(s) break packs.spacing[0] (at least 2 apart): book {book} has two tickets "
+            "apart by 1"]
+        assert report["steps"][0]["status"] == "pass" and report["steps"][3]["status"] == "pass"
+
+
+def test_the_manifest_records_the_packs_and_plain_verify_holds_every_pack_to_them(base):
+    """Without --spec the manifest's `print.packs` is the rule: steps 4 and 5 check every pack against
+    it and step 8 leaves the unconstrained winners-per-book tests out (they fail a constrained run)."""
+    doc = json.loads((base["run"] / "manifest.json").read_bytes())
+    assert doc["print"]["packs"] == {
+        "neighbours": "across packs", "min_winners": 80, "max_winners": 110, "min_prize_cents": 15000,
+        "caps": [{"tiers": ["100"], "at_most": 1}], "spacing": [{"tiers": ["20", "100"], "min_distance": 2}]}
+    report = verify(base, base["run"], spec=False)
+    assert report["failed_steps"] == []
+    assert [s["status"] for s in report["steps"]] == ["pass"] * 6 + ["skip", "pass", "pass"]
+    assert any(d.startswith("pool p1: every one of 100 packs meets the manifest's pack parameters")
+               for d in report["steps"][4]["details"])
+    assert "pool p1: no two consecutive tickets of the pool, across packs too show identical play data " \
+           "(6 layout columns compared)" in report["steps"][3]["details"]
+
+
+@pytest.mark.parametrize(("field", "value", "reason"), [
+    ("min_winners", 70, "print.packs.min_winners: the manifest records 70, the spec states 80"),
+    ("neighbours", "within packs",
+     "print.packs.neighbours: the manifest records within packs, the spec states across packs"),
+    ("caps", [{"tiers": ["20"], "at_most": 1}],
+     "print.packs.caps[0].tiers: the manifest records 20, the spec states 100"),
+    ("spacing", None, "print.packs.spacing: the manifest records 0 rule(s), the spec states 1 rule(s)"),
+])
+def test_a_resigned_manifest_claiming_other_packs_than_the_spec_is_refused_at_step_5(base, tmp_path, field,
+                                                                                    value, reason):
+    run = tmp_path / "run"
+    shutil.copytree(base["run"], run)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    if value is None:
+        del doc["print"]["packs"][field]
+    else:
+        doc["print"]["packs"][field] = value
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    report = verify(base, run)
+    assert report["failed_steps"] == [5]
+    assert report["steps"][4]["reasons"] == [reason]
 
 
 def _table(tiers: list[str], prizes: list[int], spots: list[int], per_pack: int = 4) -> pl.DataFrame:
