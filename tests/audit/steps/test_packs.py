@@ -25,6 +25,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A
+from tests.support.cli import one_line
 from tests.support.packs import packs_variant
 
 POOL = "pool-p1.parquet"
@@ -173,3 +174,34 @@ def test_identical_neighbours_are_named_by_pack_and_ticket_and_the_boundary_coun
     with pytest.raises(VerificationError) as info:
         check_neighbours(t, 4, PackRules(across=True))
     assert info.value.reason.startswith("2 pair(s) of consecutive tickets of the pool, across packs too")
+
+
+def _resigned(base, tmp_path: Path, edit) -> Path:
+    run = tmp_path / "run"
+    shutil.copytree(base["run"], run)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    edit(doc["print"])
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    return run
+
+
+def test_a_manifest_without_packs_keeps_the_default_neighbour_rule_without_spec(base, tmp_path):
+    """A printed run made before manifests recorded `print.packs`: without --spec, the default
+    neighbour rule (within packs) and no pack parameters; with --spec, the spec's, and step 5 says the
+    manifest records none."""
+    run = _resigned(base, tmp_path, lambda printed: printed.pop("packs"))
+    plain = verify(base, run, spec=False)
+    assert "pool p1: no two consecutive tickets of a pack show identical play data (6 layout columns " \
+           "compared)" in plain["steps"][3]["details"]
+    assert not any("pack parameters" in d for d in plain["steps"][4]["details"])
+    given = verify(base, run)
+    assert given["failed_steps"] == []
+    assert "the manifest records no pack parameters (a run made before manifests did): the spec's apply" \
+           in given["steps"][4]["details"]
+
+
+def test_a_malformed_print_packs_is_refused_in_one_line(base, tmp_path):
+    run = _resigned(base, tmp_path, lambda printed: printed["packs"].update(min_winners=-1))
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public)])
+    one_line(result, "poolgen", "manifest.json: print.packs.min_winners: must be a whole number, not -1")
