@@ -205,3 +205,20 @@ def test_a_malformed_print_packs_is_refused_in_one_line(base, tmp_path):
     run = _resigned(base, tmp_path, lambda printed: printed["packs"].update(min_winners=-1))
     result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public)])
     one_line(result, "poolgen", "manifest.json: print.packs.min_winners: must be a whole number, not -1")
+
+
+def test_step_8_tests_winners_per_pack_against_the_manifests_bounds_without_spec(base, tmp_path):
+    """Under winners bounds alone, plain verify runs the constrained winners-per-pack test with the
+    manifest's bounds (not the hypergeometric histogram and dispersion)."""
+    spec = packs_variant(tmp_path, packs="min_winners = 80\nmax_winners = 100")
+    signer = base["signer"]
+    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                   out=tmp_path / "runs", run_id="w", signature=signer.manifest_entry()),
+                   finish=signer.sign_run)
+    doc = json.loads((run.folder / "manifest.json").read_bytes())
+    assert doc["print"]["packs"] == {"neighbours": "within packs", "min_winners": 80, "max_winners": 100}
+    report = verify(base, run.folder, spec=False)
+    assert report["failed_steps"] == []
+    eighth = " ".join(report["steps"][7]["details"])
+    assert "winners per book of 300: histogram of 100 books under the pack parameters (80..100)" in eighth
+    assert "hypergeometric" not in eighth.split("winners per book")[1]
