@@ -12,7 +12,9 @@
         without one is refused), to the prize stored with it; printed runs: no two consecutive
         tickets of a pack with identical play data (audit/steps/packs.py);
     (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
-        a spec, the spec; the spec's SHA-256 must be the manifest's; every pack meets its `[packs]`);
+        a spec, the spec; the spec's SHA-256 must be the manifest's; printed runs: every pack meets
+        the pack parameters the manifest records, `print.packs`, and with a spec its `[packs]`, which
+        the manifest's must equal; audit/steps/packs.py);
     (6) every pool's Merkle root recomputes;
     (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
         file byte for byte (audit/steps/reproduction.py; the generator is passed in, never imported); with a
@@ -53,7 +55,7 @@ from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.runfiles import check_run_folder, read_pool, run_file
 from audit.read.specs import read_spec
-from audit.read.specs.packs import DEFAULT_RULES, PackRules, read_packs
+from audit.read.specs.packs import DEFAULT_RULES, PackRules, manifest_packs, read_packs
 from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
 from audit.steps.books import check_book_key, check_book_numbers
 from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
@@ -71,7 +73,7 @@ from audit.steps.files import check_file, check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
 from audit.steps.layouts import check_layouts
 from audit.steps.merkle_roots import check_merkle
-from audit.steps.packs import pack_outcomes
+from audit.steps.packs import check_recorded_packs, pack_outcomes
 from audit.steps.reproduction import Regenerate, check_commitment, check_reproduction, read_seed
 
 __all__ = ["Report", "StepResult", "VerifyRequest", "attempt", "check_complete", "check_run_identities",
@@ -120,7 +122,7 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
                   per_book: int | None, number: object = None,
                   play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
-    return _pool_checks(folder, pool, rules, kind, per_book, number, play, None, None, False)[0]
+    return _pool_checks(folder, pool, rules, kind, per_book, number, play, None, None, None)[0]
 
 
 PoolStats = PoolStatistics | Lines | None
@@ -130,11 +132,13 @@ PackLines = list[tuple[Step, str, str]]
 def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None, number: object,
                  play: dict[str, Any] | None,
                  manifest: Manifest | None, packs: PackRules | None,
-                 with_spec: bool, imaging: ImagingJob | None = None) -> PoolResult:
+                 whose: str | None, imaging: ImagingJob | None = None) -> PoolResult:
     """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool),
     given pack rules, its pack checks (audit.steps.packs), and given `imaging`, step 9's check of its
-    imaging file (else None: step 9 then reads the pool file itself), from one read of the pool file."""
-    stats_packs = packs if with_spec else None
+    imaging file (else None: step 9 then reads the pool file itself), from one read of the pool file.
+    `whose`: where the pack rules come from ("spec", "manifest"), None for the default neighbour rule
+    alone."""
+    stats_packs = packs if whose is not None else None
     out: dict[Step, Outcome] = {Step.FILES: attempt(Step.FILES, check_file, folder, pool)}
     if not (folder / pool.file).is_file():
         stats = one_pool(folder, manifest, pool, packs=stats_packs) if manifest else None
@@ -153,13 +157,13 @@ def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book:
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
     printed = packs is not None and kind == "printed"
-    lines = pack_outcomes(table, per_book or 0, packs, with_spec) if packs is not None and printed else []
+    lines = pack_outcomes(table, per_book or 0, packs, whose) if packs is not None and printed else []
     stats = one_pool(folder, manifest, pool, table, stats_packs) if manifest else None
     return out, stats, lines, (pool_imaging(folder, pool, imaging, table) if imaging is not None else None)
 
 
 PoolJob = tuple[Path, PoolEntry, str, str, "int | None", object, "dict[str, Any] | None", "Manifest | None",
-                "PackRules | None", bool, "ImagingJob | None"]
+                "PackRules | None", "str | None", "ImagingJob | None"]
 
 
 def _pool_job(args: PoolJob) -> PoolResult:
@@ -273,9 +277,13 @@ def verify_run(request: VerifyRequest) -> Report:
         step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest, r.reveal))
     number = manifest.doc["game"].get("number")
     play = manifest.doc.get("play")  # a style-based run (docs/styles/play.md)
+    recorded = manifest_packs(manifest.doc)  # what the run says its packs obey (None: an older run)
+    whose = "spec" if spec is not None else "manifest" if recorded is not None else None
+    if spec is None and recorded is not None:
+        packs = recorded
     imaging = imaging_jobs(manifest, spec) or {}  # step 9's imaging checks run with steps 2 to 6
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
-                            manifest, packs, spec is not None, imaging.get(p.id)) for p in manifest.pools]
+                            manifest, packs, whose, imaging.get(p.id)) for p in manifest.pools]
     n, total = len(jobs), len(jobs) + 3
 
     def tell(done: int, what: str) -> None:
@@ -313,6 +321,9 @@ def verify_run(request: VerifyRequest) -> Report:
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
     if spec is not None:
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_against_spec, manifest, spec))
+        if manifest.kind == "printed":
+            paying = [(t.id, t.prize_cents) for p in manifest.pools for t in p.tiers]
+            step[Step.FIGURES].add(*attempt(Step.FIGURES, check_recorded_packs, recorded, packs, paying))
     elif "ceremony" not in manifest.doc:
         step[Step.FIGURES].add("pass", "no --spec given: checked against the manifest only")
     if "ceremony" in manifest.doc:  # the spec the parties bound before anyone committed

@@ -1,5 +1,5 @@
-"""Step 8's winners-per-pack test for a printed run whose spec has pack parameters
-(docs/statistics.md; docs/randomness.md section 5).
+"""Step 8's winners-per-pack test for a printed run with pack parameters, its spec's or, without a
+spec, its manifest's `print.packs` (docs/statistics.md; docs/randomness.md section 5).
 
 Under `min_winners` / `max_winners` alone, the winners per pack W_1..W_B of a fair pool are
 distributed with P(W) proportional to prod C(m, W_b) on [lo, hi] with sum W_b = W: exactly B
@@ -66,10 +66,10 @@ def _against(name: str, per: np.ndarray, q: np.ndarray) -> Finding | None:
 
 
 def pack_block_findings(win: np.ndarray, per_book: int, rules: PackRules) -> tuple[list[Finding], list[str]]:
-    """The winners-per-pack test under the spec's pack parameters (replacing the hypergeometric ones)."""
+    """The winners-per-pack test under the pack parameters (replacing the hypergeometric ones)."""
     books = len(win) // per_book
     if rules.min_prize_cents is not None or rules.caps or rules.spacing:
-        return [], ["winners per book: the spec's pack parameters (prize value, caps or spacing) give "
+        return [], ["winners per book: the game's pack parameters (prize value, caps or spacing) give "
                     "them no closed-form distribution (audit/stats/packs.py)"]
     if books < 2:
         return [], ["winners per book: fewer than two books"]

@@ -134,8 +134,9 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     """Every test of one pool, judged by Holm at pool_alpha(pools), and what the run-level tests need
     of it. `table` holds columns_needed(play) in stored (print) order; `play` is the manifest's play
     entry of a play-style game; `book_null` the expected distribution of a book (default: uniform);
-    `packs` the spec's pack parameters, if any constrain the packs (audit/stats/packs.py: the
-    winners-per-pack test under them replaces the unconstrained per-book tests)."""
+    `packs` the pack parameters (the spec's, else the manifest's `print.packs`), if any constrain
+    the packs (audit/stats/packs.py: the winners-per-pack test under them replaces the unconstrained
+    per-book tests)."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     found, skipped = position_findings(prize, pool)
@@ -232,7 +233,7 @@ def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], po
 def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFrame | None = None,
              packs: PackRules | None = None) -> PoolStatistics | Lines:
     """One pool's statistics (from `table` if the caller has read it), or the lines saying why not;
-    `packs` the spec's pack parameters (None without a spec)."""
+    `packs` the pack parameters (the spec's, else the manifest's; None when neither states them)."""
     where = f"pool {pool.id}"
     wanted = columns_needed(manifest.doc.get("play"))
     try:

@@ -3,12 +3,15 @@
 - step 4: no two consecutive tickets of a pack (with `neighbours = "across packs"`, of the pool)
   show identical play data, spot for spot: every layout column (every column but the ones every
   pool file shares, docs/pool-files.md) equal;
-- step 5 (with --spec): every pack meets the spec's min/max winners, minimum prize value, caps per
-  tier or prize level, and spacing in print order.
+- step 5: every pack meets the min/max winners, minimum prize value, caps per tier or prize level,
+  and spacing in print order that the manifest records (`print.packs`) or, with --spec, the spec
+  states; with both, the manifest's parameters must be the spec's (check_recorded_packs).
 Each failure names the pool, the pack (its printed book number) and the rule.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import polars as pl
@@ -17,7 +20,8 @@ from audit.checklist import SHOWN, Step
 from audit.errors import VerificationError
 from audit.read.specs.packs import PackRules
 
-__all__ = ["SHARED_COLUMNS", "check_neighbours", "check_pack_rules", "pack_outcomes"]
+__all__ = ["SHARED_COLUMNS", "check_neighbours", "check_pack_rules", "check_recorded_packs",
+           "pack_outcomes"]
 
 SHARED_COLUMNS = {"position", "ticket", "book", "ticket_no", "serial", "tier", "prize_cents", "salt"}
 
@@ -54,8 +58,9 @@ def _members(table: pl.DataFrame, tiers: tuple[str, ...], prize: int | None) -> 
     return np.asarray(table["tier"].is_in(list(tiers)).to_numpy())
 
 
-def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules) -> str:
-    """(5) every pack meets the spec's winners, prize value, caps and spacing."""
+def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules, whose: str = "spec") -> str:
+    """(5) every pack meets the winners, prize value, caps and spacing of `whose` (the spec or the
+    manifest)."""
     n = table.height
     books = n // per_book
     number = table["book"].cast(pl.Int64).to_numpy()[::per_book]
@@ -91,18 +96,20 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules) -> st
     if problems:
         raise VerificationError(Step.FIGURES, "; ".join(problems))
     said = [f"winners {winners.min()}..{winners.max()}", f"prizes {value.min()}..{value.max()} cents"]
-    return (f"every one of {books:,} packs meets the spec's pack parameters ({', '.join(said)} per pack; "
+    return (f"every one of {books:,} packs meets the {whose}'s pack parameters ({', '.join(said)} per pack; "
             f"{len(rules.caps)} cap(s), {len(rules.spacing)} spacing rule(s))")
 
 
 def pack_outcomes(table: pl.DataFrame, per_book: int, rules: PackRules,
-                  with_spec: bool) -> list[tuple[Step, str, str]]:
+                  whose: str | None) -> list[tuple[Step, str, str]]:
     """(step, status, message) of one pool of a printed run, from its table (read once by verify for
-    steps 2 to 6; an unreadable pool file is steps 2 and 3's to name)."""
+    steps 2 to 6; an unreadable pool file is steps 2 and 3's to name). `whose` says where `rules`
+    come from ("spec" or "manifest"); None: neither states them (the default neighbour rule alone)."""
     out: list[tuple[Step, str, str]] = []
-    checks = [(Step.LAYOUTS, check_neighbours)]
-    if with_spec and rules.composition:
-        checks.append((Step.FIGURES, check_pack_rules))
+    Check = Callable[[pl.DataFrame, int, PackRules], str]
+    checks: list[tuple[Step, Check]] = [(Step.LAYOUTS, check_neighbours)]
+    if whose is not None and rules.composition:
+        checks.append((Step.FIGURES, lambda t, m, r: check_pack_rules(t, m, r, whose)))
     for step, check in checks:
         try:
             out.append((step, "pass", check(table, per_book, rules)))
@@ -111,3 +118,46 @@ def pack_outcomes(table: pl.DataFrame, per_book: int, rules: PackRules,
         except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
             out.append((step, "fail", f"could not be checked: {type(exc).__name__}: {exc}"))
     return out
+
+
+def _tiers(tiers: tuple[str, ...], prize: int | None, paying: Sequence[tuple[str, int]]) -> list[str]:
+    """The tier ids a rule names, a prize level resolved to the tiers paying it."""
+    return sorted({t for t, cents in paying if cents == prize} if prize is not None else set(tiers))
+
+
+def check_recorded_packs(recorded: PackRules | None, spec: PackRules,
+                         paying: Sequence[tuple[str, int]]) -> str:
+    """(5, with --spec) the manifest's `print.packs` is the spec's `[packs]`, field by field (a prize
+    level compared as the tiers paying it, `paying`: (tier id, prize cents) of the manifest's pools)."""
+    if recorded is None:
+        return "the manifest records no pack parameters (a run made before manifests did): the spec's apply"
+    said: list[tuple[str, object, object]] = [
+        ("neighbours", _neighbours(recorded), _neighbours(spec)),
+        ("min_winners", recorded.min_winners, spec.min_winners),
+        ("max_winners", recorded.max_winners, spec.max_winners),
+        ("min_prize_cents", recorded.min_prize_cents, spec.min_prize_cents),
+        ("caps", f"{len(recorded.caps)} cap(s)", f"{len(spec.caps)} cap(s)"),
+        ("spacing", f"{len(recorded.spacing)} rule(s)", f"{len(spec.spacing)} rule(s)")]
+    for cap, spec_cap in zip(recorded.caps, spec.caps, strict=False):  # counts compared above
+        said += [(f"{spec_cap.label}.tiers", _tiers(cap.tiers, cap.prize_cents, paying),
+                  _tiers(spec_cap.tiers, spec_cap.prize_cents, paying)),
+                 (f"{spec_cap.label}.at_most", cap.at_most, spec_cap.at_most)]
+    for rule, spec_rule in zip(recorded.spacing, spec.spacing, strict=False):
+        said += [(f"{spec_rule.label}.tiers", _tiers(rule.tiers, rule.prize_cents, paying),
+                  _tiers(spec_rule.tiers, spec_rule.prize_cents, paying)),
+                 (f"{spec_rule.label}.min_distance", rule.min_distance, spec_rule.min_distance)]
+    for field, got, want in said:
+        if got != want:
+            raise VerificationError(Step.FIGURES, f"print.packs.{field.removeprefix('packs.')}: the manifest "
+                                                  f"records {_say(got)}, the spec states {_say(want)}")
+    return "the manifest's pack parameters (print.packs) are the spec's [packs]"
+
+
+def _neighbours(rules: PackRules) -> str:
+    return "off" if not rules.neighbours else "across packs" if rules.across else "within packs"
+
+
+def _say(value: object) -> str:
+    if value is None:
+        return "none"
+    return ", ".join(value) if isinstance(value, list) else str(value)

@@ -39,6 +39,7 @@ from poolgen.errors import RunError
 from poolgen.files.read import file_entry
 from poolgen.files.write import create_secret_file, write_atomic
 from poolgen.game.model import FixedPrize, Game, Pool, Printed
+from poolgen.game.packs import manifest_packs
 from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
 
@@ -171,6 +172,7 @@ def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[byt
                          "virn_digits": game.sales.virn_digits,
                          "high_tier_cents": high_tier_cents or game.sales.high_tier_cents,
                          "free_ticket_tiers": free_ticket_tiers(game),
+                         "packs": manifest_packs(game.packs),  # the rules audit holds every pack to
                          "book_numbers": "a permutation of the order's book slots from the stream "
                                          + label_text(book_label(game.id))}
         if book_key is not None:  # the permutation is the book key's (docs/validation.md)

@@ -9,9 +9,9 @@ positions. Tier indices are a pool's (0 = losers, then the spec's tiers in order
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["Cap", "Neighbours", "Packs", "Spacing"]
+__all__ = ["Cap", "Neighbours", "Packs", "Spacing", "manifest_packs"]
 
 Neighbours = Literal["within packs", "across packs"]
 
@@ -60,3 +60,20 @@ class Packs:
         """Whether the only composition parameters are a minimum and/or maximum of winners."""
         return (self.composition and self.min_prize_cents is None and not self.caps
                 and not self.spacing)
+
+
+def manifest_packs(packs: Packs) -> dict[str, Any]:
+    """The parameters as the manifest records them, `print.packs` (docs/manifest.md): `neighbours`
+    ("within packs", "across packs" or "off") always; `min_winners`, `max_winners`, `min_prize_cents`
+    only when set; `caps` ({`tiers`, `at_most`}) and `spacing` ({`tiers`, `min_distance`}) only when
+    the spec has some, in the spec's order, a prize level written as the ids of the tiers paying it."""
+    out: dict[str, Any] = {"neighbours": packs.neighbours or "off"}
+    for key, value in (("min_winners", packs.min_winners), ("max_winners", packs.max_winners),
+                       ("min_prize_cents", packs.min_prize_cents)):
+        if value is not None:
+            out[key] = value
+    if packs.caps:
+        out["caps"] = [{"tiers": list(c.tiers), "at_most": c.at_most} for c in packs.caps]
+    if packs.spacing:
+        out["spacing"] = [{"tiers": list(s.tiers), "min_distance": s.min_distance} for s in packs.spacing]
+    return out

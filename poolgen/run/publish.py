@@ -73,6 +73,11 @@ PUBLIC_FIELDS = frozenset({
     "print.barcode", "print.barcode_digits", "print.virn_digits", "print.high_tier_cents",
     "print.book_numbers", "print.book_key_check", "print.book_slots",
     "print.free_ticket_tiers[]",  # which tiers pay a free ticket: the spec's
+    # the game's pack parameters (docs/new-game.md section 2b): rules of the game, as the spec states them
+    "print.packs.neighbours", "print.packs.min_winners", "print.packs.max_winners",
+    "print.packs.min_prize_cents",
+    "print.packs.caps[].tiers[]", "print.packs.caps[].at_most",
+    "print.packs.spacing[].tiers[]", "print.packs.spacing[].min_distance",
 })
 # Whole subtrees reviewed as public: `play` (style-based runs, docs/styles/play.md) is the spec's areas
 # and tier wins as the spec states them, the published prize structure and rules of play.

@@ -245,3 +245,22 @@ def test_step_5_ties_the_play_entry_to_the_spec(base, tmp_path):
         "'13', '14', '15', '16', '17', '18', '19', '30', '31', '33', '34', '35']; the play entry's tier wins "
         "are not the spec's"]
     assert steps[3]["status"] == "fail" and "its wins are not its tier 'bag5''s" in steps[3]["reasons"][0]
+
+
+def test_the_pack_example_verifies_every_step_without_its_spec(base, tmp_path):
+    """The example with every pack parameter, its full pool of 1,000 books: plain `verify` (no --spec)
+    holds every book to the manifest's `print.packs` and step 8 tests winners per book against the
+    constrained distribution, not the hypergeometric one a run without pack parameters follows (which
+    fails this honest run at p < 1e-25, measured before manifests recorded the packs)."""
+    made = invoke("generate", EXAMPLES / "happy_holidays_packs.toml", "--out", tmp_path / "runs",
+                  "--seed-file", base["root"] / "run.seed", "--run-id", "packs", "--workers", "1",
+                  "--key", base["root"] / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    result = invoke("verify", tmp_path / "runs" / "packs", "--public-key", base["public"], "--json")
+    assert result.exit_code == 0, result.output
+    steps = json.loads(result.stdout)["steps"]
+    assert [s["status"] for s in steps] == ["pass"] * 6 + ["skip", "pass", "pass"]
+    assert any(d.startswith("pool p1: every one of 1,000 packs meets the manifest's pack parameters")
+               for d in steps[4]["details"])
+    assert ("pool p1: not tested: winners per book: the game's pack parameters (prize value, caps or "
+            "spacing) give them no closed-form distribution (audit/stats/packs.py)") in steps[7]["details"]

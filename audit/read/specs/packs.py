@@ -1,6 +1,8 @@
 """A printed spec's `[packs]` table (docs/new-game.md, "Pack parameters"), read with tomllib alone
-for audit/steps/packs.py. Without a spec, or with one that has no `[packs]`, a printed run is held
-to the default neighbour rule alone (consecutive tickets of a pack never show identical play data).
+for audit/steps/packs.py, and the same parameters as a manifest records them (`print.packs`,
+docs/manifest.md). A run whose manifest has no `print.packs` (an older run) and no spec given, or a
+spec with no `[packs]`, is held to the default neighbour rule alone (consecutive tickets of a pack
+never show identical play data).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.specs.money import money
 
-__all__ = ["DEFAULT_RULES", "PackCap", "PackRules", "PackSpacing", "read_packs"]
+__all__ = ["DEFAULT_RULES", "PackCap", "PackRules", "PackSpacing", "manifest_packs", "read_packs"]
 
 
 @dataclass(frozen=True)
@@ -98,3 +100,47 @@ def read_packs(doc: dict[str, Any]) -> PackRules:
         min_prize_cents=money(raw["min_prize_value"], "packs.min_prize_value")
         if "min_prize_value" in raw else None,
         caps=tuple(caps), spacing=tuple(spacing))
+
+
+_RECORDED = {"neighbours", "min_winners", "max_winners", "min_prize_cents", "caps", "spacing"}
+
+
+def _recorded(entries: object, where: str, bound: str) -> list[tuple[str, tuple[str, ...], int]]:
+    """(label, tiers, bound) of each of a manifest's `caps` or `spacing` entries."""
+    if not isinstance(entries, list) or not entries:
+        raise UnusableInput(f"{where}: must be a non-empty list of tables")
+    out = []
+    for i, entry in enumerate(entries):
+        at = f"{where}[{i}]"
+        if not isinstance(entry, dict) or set(entry) != {"tiers", bound}:
+            raise UnusableInput(f"{at}: must be a table of tiers and {bound}")
+        tiers = entry["tiers"]
+        if not isinstance(tiers, list) or not tiers or not all(isinstance(t, str) for t in tiers):
+            raise UnusableInput(f"{at}.tiers: must be a non-empty list of tier ids")
+        label = f"packs.{where.rsplit('.', 1)[-1]}[{i}]"
+        out.append((label, tuple(tiers), _whole(entry[bound], f"{at}.{bound}")))
+    return out
+
+
+def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
+    """The pack parameters a printed run's manifest records (`print.packs`), None when it records none
+    (an eInstant, or a run made before manifests recorded them). A malformed entry is refused."""
+    printed = doc.get("print")
+    if not isinstance(printed, dict) or "packs" not in printed:
+        return None
+    raw, where = printed["packs"], "manifest.json: print.packs"
+    if not isinstance(raw, dict) or set(raw) - _RECORDED or "neighbours" not in raw:
+        raise UnusableInput(f"{where}: a table of neighbours and optionally "
+                            f"{', '.join(sorted(_RECORDED - {'neighbours'}))}")
+    neighbours = raw["neighbours"]
+    if neighbours not in ("within packs", "across packs", "off"):
+        raise UnusableInput(f"{where}.neighbours: {neighbours!r}")
+    caps = [PackCap(label, bound, tiers) for label, tiers, bound
+            in _recorded(raw["caps"], f"{where}.caps", "at_most")] if "caps" in raw else []
+    spacing = [PackSpacing(label, bound, tiers) for label, tiers, bound
+               in _recorded(raw["spacing"], f"{where}.spacing", "min_distance")] if "spacing" in raw else []
+    whole = {k: _whole(raw[k], f"{where}.{k}") if k in raw else None
+             for k in ("min_winners", "max_winners", "min_prize_cents")}
+    return PackRules(across=neighbours == "across packs", neighbours=neighbours != "off",
+                     min_winners=whole["min_winners"], max_winners=whole["max_winners"],
+                     min_prize_cents=whole["min_prize_cents"], caps=tuple(caps), spacing=tuple(spacing))

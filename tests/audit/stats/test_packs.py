@@ -61,7 +61,7 @@ def test_other_parameters_leave_winners_per_pack_untested_and_say_why():
     found, skipped = pack_block_findings(np.zeros(100, dtype=bool), 10,
                                          PackRules(caps=(PackCap("packs.caps[0]", 1, ("100",)),)))
     assert found == [] and skipped == [
-        "winners per book: the spec's pack parameters (prize value, caps or spacing) give them no "
+        "winners per book: the game's pack parameters (prize value, caps or spacing) give them no "
         "closed-form distribution (audit/stats/packs.py)"]
 
 

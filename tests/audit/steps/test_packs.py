@@ -25,6 +25,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A
+from tests.support.cli import one_line
 from tests.support.packs import packs_variant
 
 POOL = "pool-p1.parquet"
@@ -43,9 +44,10 @@ def base(tmp_path_factory):
     return {"run": run.folder, "keys": keys, "signer": signer, "spec": spec_file}
 
 
-def verify(base, run: Path, *more: str) -> dict:
+def verify(base, run: Path, *more: str, spec: bool = True) -> dict:
+    given = ["--spec", str(base["spec"])] if spec else []
     result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public),
-                                      "--spec", str(base["spec"]), "--json", *more])
+                                      *given, "--json", *more])
     assert result.exit_code in (0, 1), result.output
     return json.loads(result.stdout)
 
@@ -92,13 +94,53 @@ def test_a_resigned_run_with_one_pack_breaking_spacing_is_refused_naming_the_pac
     doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
     (run / "manifest.json").write_bytes(canonical_bytes(doc))
     base["signer"].sign_run(run)
-    report = verify(base, run)
     book = table["book"][receiver]
-    assert 5 in report["failed_steps"]
-    assert report["steps"][4]["reasons"] == [
-        f"pool p1: 1 pack(s) break packs.spacing[0] (at least 2 apart): book {book} has two tickets "
-        "apart by 1"]
-    assert report["steps"][0]["status"] == "pass" and report["steps"][3]["status"] == "pass"
+    for report in (verify(base, run), verify(base, run, spec=False)):  # the manifest's rules alone too
+        assert 5 in report["failed_steps"]
+        assert report["steps"][4]["reasons"] == [
+            f"pool p1: 1 pack(s) break packs.spacing[0] (at least 2 apart): book {book} has two tickets "
+            "apart by 1"]
+        assert report["steps"][0]["status"] == "pass" and report["steps"][3]["status"] == "pass"
+
+
+def test_the_manifest_records_the_packs_and_plain_verify_holds_every_pack_to_them(base):
+    """Without --spec the manifest's `print.packs` is the rule: steps 4 and 5 check every pack against
+    it and step 8 leaves the unconstrained winners-per-book tests out (they fail a constrained run)."""
+    doc = json.loads((base["run"] / "manifest.json").read_bytes())
+    assert doc["print"]["packs"] == {
+        "neighbours": "across packs", "min_winners": 80, "max_winners": 110, "min_prize_cents": 15000,
+        "caps": [{"tiers": ["100"], "at_most": 1}], "spacing": [{"tiers": ["20", "100"], "min_distance": 2}]}
+    report = verify(base, base["run"], spec=False)
+    assert report["failed_steps"] == []
+    assert [s["status"] for s in report["steps"]] == ["pass"] * 6 + ["skip", "pass", "pass"]
+    assert any(d.startswith("pool p1: every one of 100 packs meets the manifest's pack parameters")
+               for d in report["steps"][4]["details"])
+    assert "pool p1: no two consecutive tickets of the pool, across packs too show identical play data " \
+           "(6 layout columns compared)" in report["steps"][3]["details"]
+
+
+@pytest.mark.parametrize(("field", "value", "reason"), [
+    ("min_winners", 70, "print.packs.min_winners: the manifest records 70, the spec states 80"),
+    ("neighbours", "within packs",
+     "print.packs.neighbours: the manifest records within packs, the spec states across packs"),
+    ("caps", [{"tiers": ["20"], "at_most": 1}],
+     "print.packs.caps[0].tiers: the manifest records 20, the spec states 100"),
+    ("spacing", None, "print.packs.spacing: the manifest records 0 rule(s), the spec states 1 rule(s)"),
+])
+def test_a_resigned_manifest_claiming_other_packs_than_the_spec_is_refused_at_step_5(base, tmp_path, field,
+                                                                                    value, reason):
+    run = tmp_path / "run"
+    shutil.copytree(base["run"], run)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    if value is None:
+        del doc["print"]["packs"][field]
+    else:
+        doc["print"]["packs"][field] = value
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    report = verify(base, run)
+    assert report["failed_steps"] == [5]
+    assert report["steps"][4]["reasons"] == [reason]
 
 
 def _table(tiers: list[str], prizes: list[int], spots: list[int], per_pack: int = 4) -> pl.DataFrame:
@@ -132,3 +174,51 @@ def test_identical_neighbours_are_named_by_pack_and_ticket_and_the_boundary_coun
     with pytest.raises(VerificationError) as info:
         check_neighbours(t, 4, PackRules(across=True))
     assert info.value.reason.startswith("2 pair(s) of consecutive tickets of the pool, across packs too")
+
+
+def _resigned(base, tmp_path: Path, edit) -> Path:
+    run = tmp_path / "run"
+    shutil.copytree(base["run"], run)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    edit(doc["print"])
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    base["signer"].sign_run(run)
+    return run
+
+
+def test_a_manifest_without_packs_keeps_the_default_neighbour_rule_without_spec(base, tmp_path):
+    """A printed run made before manifests recorded `print.packs`: without --spec, the default
+    neighbour rule (within packs) and no pack parameters; with --spec, the spec's, and step 5 says the
+    manifest records none."""
+    run = _resigned(base, tmp_path, lambda printed: printed.pop("packs"))
+    plain = verify(base, run, spec=False)
+    assert "pool p1: no two consecutive tickets of a pack show identical play data (6 layout columns " \
+           "compared)" in plain["steps"][3]["details"]
+    assert not any("pack parameters" in d for d in plain["steps"][4]["details"])
+    given = verify(base, run)
+    assert given["failed_steps"] == []
+    assert "the manifest records no pack parameters (a run made before manifests did): the spec's apply" \
+           in given["steps"][4]["details"]
+
+
+def test_a_malformed_print_packs_is_refused_in_one_line(base, tmp_path):
+    run = _resigned(base, tmp_path, lambda printed: printed["packs"].update(min_winners=-1))
+    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public)])
+    one_line(result, "poolgen", "manifest.json: print.packs.min_winners: must be a whole number, not -1")
+
+
+def test_step_8_tests_winners_per_pack_against_the_manifests_bounds_without_spec(base, tmp_path):
+    """Under winners bounds alone, plain verify runs the constrained winners-per-pack test with the
+    manifest's bounds (not the hypergeometric histogram and dispersion)."""
+    spec = packs_variant(tmp_path, packs="min_winners = 80\nmax_winners = 100")
+    signer = base["signer"]
+    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                   out=tmp_path / "runs", run_id="w", signature=signer.manifest_entry()),
+                   finish=signer.sign_run)
+    doc = json.loads((run.folder / "manifest.json").read_bytes())
+    assert doc["print"]["packs"] == {"neighbours": "within packs", "min_winners": 80, "max_winners": 100}
+    report = verify(base, run.folder, spec=False)
+    assert report["failed_steps"] == []
+    eighth = " ".join(report["steps"][7]["details"])
+    assert "winners per book of 300: histogram of 100 books under the pack parameters (80..100)" in eighth
+    assert "hypergeometric" not in eighth.split("winners per book")[1]
