@@ -14,6 +14,7 @@ from audit.styles import (
     add_up,
     area_match,
     bonus_reveal,
+    cards,
     crossword,
     key_number_match,
     lines,
@@ -37,6 +38,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "lines": lines,
     "yours_beats_theirs": yours_beats_theirs,
     "add_up": add_up,
+    "cards": cards,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

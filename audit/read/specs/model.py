@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from audit.read.manifest import Manifest
+from audit.styles.cards import deck_symbols
 
 __all__ = ["Claim", "SpecExpectation"]
 
@@ -37,6 +38,11 @@ class SpecExpectation:
     doc: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)  # the spec as read
 
     def symbols(self) -> set[tuple[str, str, str]]:
-        """(code, symbol, caption) of every symbol the spec lists (step 9 holds imaging files to them)."""
-        return {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
-                for s in self.doc.get("symbols", [])}
+        """(code, symbol, caption) of every symbol the spec lists (step 9 holds imaging files to them),
+        and the 52 cards of the deck a `cards` area always shows (docs/styles/cards.md, section 4)."""
+        listed = {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
+                  for s in self.doc.get("symbols", [])}
+        areas = self.doc.get("areas", [])
+        cards = isinstance(areas, list) and any(isinstance(a, dict) and a.get("style") == "cards"
+                                                for a in areas)
+        return listed | deck_symbols() if cards else listed

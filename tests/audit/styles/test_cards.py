@@ -1,0 +1,94 @@
+"""The auditor's cards engine (audit/styles/cards.py, audit/styles/play.py) from docs/styles/cards.md:
+its hand ranking against the known answers of tests/vectors/poker_hands.txt, and on a play entry and
+tables written by hand: a better hand wins its prize, ties as the entry says, codes out of range, a
+card shown twice, and the entries it cannot read."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import polars as pl
+import pytest
+
+from audit.styles.cards import beats, deck_symbols, strength
+from audit.styles.play import evaluate
+from tests.support.play_entries import win
+from tests.support.poker_hands import CATEGORIES, COMPARISONS, hand
+
+AREA = {"id": "pk", "style": "cards", "games": 2, "deck": "standard-52", "ranking": "poker-5-card-high",
+        "prizes": [{"code": "1", "cents": 100}, {"code": "5", "cents": 500}], "ties": "lose"}
+PLAY = {"max_wins": 2, "areas": [AREA],
+        "tiers": [{"id": "lose", "wins": []}, {"id": "w5", "wins": [win("pk", "5", 500)]},
+                  {"id": "w6", "wins": [win("pk", "1", 100), win("pk", "5", 500)]}]}
+ROYAL, QUADS, WHEEL = "AS KS QS JS 10S", "9H 9D 9S 9C 2D", "AH 2D 3H 4C 5S"
+SIXES, NOTHING, NOTHING_OTHER_SUITS = "6C 6D KH 8S 3C", "AD QD 9S 5C 3D", "AC QH 9C 5S 3H"
+
+
+@pytest.mark.parametrize(("text", "category"), CATEGORIES)
+def test_each_category_as_the_vectors_say(text, category):
+    assert int(strength(np.array([hand(text)]))[0, 0]) == category
+
+
+@pytest.mark.parametrize(("a", "relation", "b"), COMPARISONS)
+def test_hands_compare_as_the_vectors_say(a, relation, b):
+    x, y = strength(np.array([hand(a)])), strength(np.array([hand(b)]))
+    (above,), (tie,) = beats(x, y)
+    (below,), _ = beats(y, x)
+    assert (bool(above), bool(below), bool(tie)) == (relation == ">", relation == "<", relation == "=")
+
+
+def test_the_deck_as_imaging_shows_it():
+    deck = deck_symbols()
+    assert len(deck) == 52 and ("AS", "AS", "ACE SPADES") in deck and ("10H", "10H", "TEN HEARTS") in deck
+    assert ("2C", "2C", "TWO CLUBS") in deck
+
+
+def judge(games: list[tuple[str, str]], boxes: list[int], tier: str, play: dict = PLAY,
+          codes: dict[str, int] | None = None):
+    row: dict[str, list[object]] = {"tier": [tier]}
+    for part, k in (("yours", 0), ("dealer", 1)):
+        cards = [c for g in games for c in hand(g[k])]
+        row |= {f"pk_{part}_{i}": [c] for i, c in enumerate(cards)}
+    row |= {f"pk_prize_{g}": [b] for g, b in enumerate(boxes)}
+    row |= {k: [v] for k, v in (codes or {}).items()}
+    result = evaluate(pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8)), {"id": "p1"}, play)
+    return int(result.prize_cents[0]), [why for _, why in result.illegal]
+
+
+@pytest.mark.parametrize(("games", "boxes", "tier", "cents"), [
+    ([(NOTHING, SIXES), (WHEEL, ROYAL)], [1, 1], "lose", 0),
+    ([(SIXES, NOTHING), (WHEEL, ROYAL)], [1, 0], "w5", 500),
+    ([(SIXES, "7H 7D 2S 2C 4H"), (ROYAL, QUADS)], [0, 1], "w5", 500),
+    ([(ROYAL, QUADS), (SIXES, "AH QH 10C 8D 4D")], [1, 0], "w6", 600)])
+def test_a_better_hand_wins_its_prize(games, boxes, tier, cents):
+    assert judge(games, boxes, tier) == (cents, [])
+
+
+def test_an_exact_tie_loses_or_wins_as_the_entry_says():
+    games = [(NOTHING, NOTHING_OTHER_SUITS), (SIXES, "7H 7D 2S 2C 4H")]
+    assert judge(games, [1, 1], "lose") == (0, [])
+    play = copy.deepcopy(PLAY)
+    play["areas"][0] = AREA | {"ties": "win"}
+    assert judge(games, [1, 1], "w5", play) == (500, [])
+
+
+def test_a_card_shown_twice_is_illegal():
+    games = [(NOTHING, SIXES), (WHEEL, "AD KS QS JS 10S")]  # AD twice; a spade flush short of KS..AS
+    assert judge(games, [1, 1], "lose") == (0, ["pk: a card shown twice: AD"])
+
+
+def test_a_code_out_of_range():
+    games = [(NOTHING, SIXES), (WHEEL, ROYAL)]
+    assert judge(games, [1, 1], "lose", codes={"pk_yours_9": 60, "pk_prize_1": 2}) == (0, [
+        "pk: a code out of range in pk_yours_9, pk_prize_1"])
+
+
+@pytest.mark.parametrize("change", [{"games": 0}, {"games": 6}, {"deck": "pinochle"}, {"ranking": "lowball"},
+                                    {"ties": "split"}, {"prizes": []}, {"prizes": [{"code": "1"}]}])
+def test_entries_it_cannot_read_stop_the_step(change):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0] = AREA | change
+    with pytest.raises(ValueError) as caught:
+        judge([(NOTHING, SIXES), (WHEEL, ROYAL)], [1, 1], "lose", play)
+    assert str(caught.value).startswith("manifest play entry: area 'pk': ")
