@@ -13,6 +13,7 @@ from __future__ import annotations
 from audit.styles import (
     add_up,
     area_match,
+    bingo,
     bonus_reveal,
     crossword,
     key_number_match,
@@ -37,6 +38,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "lines": lines,
     "yours_beats_theirs": yours_beats_theirs,
     "add_up": add_up,
+    "bingo": bingo,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,
