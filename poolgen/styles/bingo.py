@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from math import perm
 from typing import Any
 
@@ -175,27 +176,41 @@ def _forced_cards(stream: Stream, params: Params, called: np.ndarray,
     return card, ok
 
 
+@cache
+def _column_counts(shape: str, free: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell set of the shape, per column: (its cells needing a number, the column's numbered cells)."""
+    return tuple(tuple((sum(1 for k in _cells_of(c, free) if k in alt), len(_cells_of(c, free)))
+                       for c in range(5)) for alt in SHAPES[shape])
+
+
+@cache
+def _acceptance(shape: str, free: bool, have: tuple[int, ...], done: tuple[int, ...]) -> Fraction:
+    """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called."""
+    counts = []
+    for per_column in _column_counts(shape, free):
+        n = 1
+        for a, (s, cells) in zip(have, per_column, strict=True):
+            n *= perm(a, s) * perm(15 - s, cells - s)
+        counts.append(n)
+    return Fraction(1, max(counts)) / sum(Fraction(1, counts[i]) for i in done)
+
+
 def _weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np.ndarray, p: int,
                    ok: np.ndarray) -> np.ndarray:
-    """Section 7, step 3's correction for a pattern of several alternatives: accept a card with
-    probability (1 / N_max) / (sum over its complete alternatives of 1 / N_i) (exact, big integers)."""
-    alts = SHAPES[params.patterns[p][0]]
+    """Section 7, step 2's correction for a pattern of several cell sets: accept a card with
+    probability (1 / N_max) / (sum over its complete sets of 1 / N_i) (exact, big integers)."""
+    shape = params.patterns[p][0]
+    alts = SHAPES[shape]
     if len(alts) == 1:
         return ok
     out = ok.copy()
+    have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2)
+    complete = np.stack([marked[:, list(alt)].all(axis=1) for alt in alts], axis=1)
     for row in np.flatnonzero(ok):
-        have = [int(called[row, 15 * c + 1:15 * c + 16].sum()) for c in range(5)]
-        counts = []
-        for alt in alts:
-            n = 1
-            for c in range(5):
-                cells = _cells_of(c, params.free)
-                s = sum(1 for k in cells if k in alt)
-                n *= perm(have[c], s) * perm(15 - s, len(cells) - s)
-            counts.append(n)
-        done = [i for i, alt in enumerate(alts) if marked[row, list(alt)].all()]
-        alpha = Fraction(1, max(counts)) / sum(Fraction(1, counts[i]) for i in done)
-        out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
+        alpha = _acceptance(shape, params.free, tuple(int(a) for a in have[row]),
+                            tuple(int(i) for i in np.flatnonzero(complete[row])))
+        if alpha < 1:
+            out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
     return out
 
 
