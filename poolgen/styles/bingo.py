@@ -98,25 +98,25 @@ def _reachable(params: Params, p: int) -> bool:
         marked[0, list(alt)] = True
         if params.free:
             marked[0, CENTRE] = True
-        if len(_needed(params.free, alt)) <= params.calls and _best(params, marked)[0] == p:
+        if len(_needed(params.free, alt)) <= params.calls and best(params, marked)[0] == p:
             return True
     return False
 
 
-def _best(params: Params, marked: np.ndarray) -> np.ndarray:
+def best(params: Params, marked: np.ndarray) -> np.ndarray:
     """Per card (row of `marked`): the index of the highest pattern it completes, -1 for none."""
-    best = np.full(marked.shape[0], -1, dtype=np.int64)
+    highest = np.full(marked.shape[0], -1, dtype=np.int64)
     for p, (shape, _) in enumerate(params.patterns):
         done = np.logical_or.reduce([marked[:, list(alt)].all(axis=1) for alt in SHAPES[shape]])
-        best[done] = p
-    return best
+        highest[done] = p
+    return highest
 
 
 def _cells_of(c: int, free: bool) -> list[int]:
     return [r * 5 + c for r in range(5) if not (free and r * 5 + c == CENTRE)]
 
 
-def _uniform_cards(stream: Stream, m: int, free: bool) -> np.ndarray:
+def uniform_cards(stream: Stream, m: int, free: bool) -> np.ndarray:
     card = np.zeros((m, 25), dtype=np.int64)
     for c in range(5):
         cells = _cells_of(c, free)
@@ -124,7 +124,7 @@ def _uniform_cards(stream: Stream, m: int, free: bool) -> np.ndarray:
     return card
 
 
-def _marks(card: np.ndarray, called: np.ndarray) -> np.ndarray:
+def marks(card: np.ndarray, called: np.ndarray) -> np.ndarray:
     marked: np.ndarray = np.take_along_axis(called, card, axis=1) | (card == 0)
     return marked
 
@@ -132,8 +132,8 @@ def _marks(card: np.ndarray, called: np.ndarray) -> np.ndarray:
 def _losers_fit(params: Params) -> int:
     stream = derive_stream(bytes(32), "bingo", "check")
     called = _calls(stream, PROBE, params.calls)
-    card = _uniform_cards(stream, PROBE, params.free)
-    return int((_best(params, _marks(card, called)) < 0).sum())
+    card = uniform_cards(stream, PROBE, params.free)
+    return int((best(params, marks(card, called)) < 0).sum())
 
 
 def _calls(stream: Stream, m: int, calls: int) -> np.ndarray:
@@ -143,7 +143,7 @@ def _calls(stream: Stream, m: int, calls: int) -> np.ndarray:
     return called
 
 
-def _forced_cards(stream: Stream, params: Params, called: np.ndarray,
+def forced_cards(stream: Stream, params: Params, called: np.ndarray,
                   p: int) -> tuple[np.ndarray, np.ndarray]:
     """Contract section 7, step 3: per row an alternative of pattern p uniformly, then a card uniform
     among the cards whose alternative's cells are all called; (cards, accepted)."""
@@ -195,7 +195,7 @@ def _acceptance(shape: str, free: bool, have: tuple[int, ...], done: tuple[int, 
     return Fraction(1, max(counts)) / sum(Fraction(1, counts[i]) for i in done)
 
 
-def _weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np.ndarray, p: int,
+def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np.ndarray, p: int,
                    ok: np.ndarray) -> np.ndarray:
     """Section 7, step 2's correction for a pattern of several cell sets: accept a card with
     probability (1 / N_max) / (sum over its complete sets of 1 / N_i) (exact, big integers)."""
@@ -267,13 +267,13 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
                 for t in np.unique(targets[todo, k]):
                     sel = np.flatnonzero(targets[todo, k] == t)
                     if t < 0:
-                        card = _uniform_cards(stream, sel.size, params.free)
-                        good[sel] &= _best(params, _marks(card, called[sel])) < 0
+                        card = uniform_cards(stream, sel.size, params.free)
+                        good[sel] &= best(params, marks(card, called[sel])) < 0
                     else:
-                        card, ok = _forced_cards(stream, params, called[sel], int(t))
-                        marked = _marks(card, called[sel])
-                        ok &= _best(params, marked) == t
-                        good[sel] &= _weight_accept(stream, params, called[sel], marked, int(t), ok)
+                        card, ok = forced_cards(stream, params, called[sel], int(t))
+                        marked = marks(card, called[sel])
+                        ok &= best(params, marked) == t
+                        good[sel] &= weight_accept(stream, params, called[sel], marked, int(t), ok)
                     cards[sel, k] = card
             keep = todo[good]
             calls_out[rows[keep]] = order[good]
@@ -339,8 +339,8 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     lines: list[str] = []
     winning: set[str] = set()
     for k in range(params.cards):
-        marked = _marks(_card(area_id, params, row, k)[None, :], called)
-        p = int(_best(params, marked)[0])
+        marked = marks(_card(area_id, params, row, k)[None, :], called)
+        p = int(best(params, marked)[0])
         if p < 0:
             continue
         shape, prize = params.patterns[p]

@@ -1,15 +1,18 @@
 """bingo layouts (poolgen/styles/bingo.py) read back here from docs/styles/bingo.md alone: a full pool
 of Bingo Bonanza (specs/examples/bingo_bonanza.toml) whose every ticket's prize, recomputed from its
-cards and the caller's numbers, is its tier's; the loader refuses, in one line, what it cannot lay
+cards and the caller's numbers, is its tier's; a line card drawn as section 7 draws it is, given the
+calls, distributed as plain rejection draws it; the loader refuses, in one line, what it cannot lay
 out."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy.stats import chi2_contingency
 
 from poolgen.loader import load_spec
-from poolgen.rng import derive_stream, permutation
+from poolgen.rng import derive_stream, permutation, row_permutations
+from poolgen.styles import bingo
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
 from tests.support.spec_docs import base_doc, dumps
@@ -84,3 +87,32 @@ def _doc(**area: object) -> dict:
 def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
     (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+def _first_line(marked: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """How many kept cards have each of the 12 lines as their first complete one."""
+    complete = np.stack([marked[:, s].all(axis=1) for s in SHAPES[0]], axis=1)[keep]
+    return np.bincount(complete.argmax(axis=1), minlength=12)
+
+
+def test_a_line_card_given_the_calls_is_as_plain_rejection_draws_it():
+    """Section 7's forced proposal with its correction against plain rejection (uniform cards kept when
+    a line is their highest pattern), for one set of calls; without the correction it is far off."""
+    params = load_spec(EXAMPLE).play.areas[0].params
+    calls = row_permutations(derive_stream(SEED_A, "test", "calls"), 1, 75)[0, :30] + 1
+    one = np.zeros(76, dtype=bool)
+    one[calls] = True
+    stream = derive_stream(SEED_A, "test", "forced")
+    called = np.repeat(one[None], 20_000, axis=0)
+    card, ok = bingo.forced_cards(stream, params, called, 0)
+    marked = bingo.marks(card, called)
+    ok &= bingo.best(params, marked) == 0
+    accepted = bingo.weight_accept(stream, params, called, marked, 0, ok)
+    many = np.repeat(one[None], 300_000, axis=0)
+    cards = bingo.uniform_cards(derive_stream(SEED_A, "test", "plain"), many.shape[0], True)
+    plain = bingo.marks(cards, many)
+    reference = _first_line(plain, bingo.best(params, plain) == 0)
+    used = reference > 0
+    corrected = chi2_contingency(np.array([_first_line(marked, accepted), reference])[:, used])
+    uncorrected = chi2_contingency(np.array([_first_line(marked, ok), reference])[:, used])
+    assert corrected.pvalue > 1e-4 and uncorrected.pvalue < 1e-12
