@@ -13,6 +13,7 @@ from __future__ import annotations
 from audit.styles import (
     add_up,
     area_match,
+    bingo,
     bonus_reveal,
     cards,
     crossword,
@@ -39,6 +40,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "yours_beats_theirs": yours_beats_theirs,
     "add_up": add_up,
     "cards": cards,
+    "bingo": bingo,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

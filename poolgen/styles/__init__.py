@@ -3,7 +3,7 @@ gives (`style = "..."`).
 
 - Area styles (`AREA_STYLES`): a printed ticket is a list of play areas, each of one of these
   (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword, symbol_count,
-  prize_box, lines, yours_beats_theirs, add_up, cards.
+  prize_box, lines, yours_beats_theirs, add_up, cards, bingo.
 - Ticket-wide styles (`TICKET_STYLES`): an eInstant share laid out and paid by one style that
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
 
@@ -21,6 +21,7 @@ from typing import Any
 from poolgen.game.play import AreaStyle, TicketStyle
 from poolgen.styles import (
     add_up,
+    bingo,
     bonus_reveal,
     cards,
     key_number_match,
@@ -49,6 +50,7 @@ _LINES: AreaStyle[lines.Params] = lines
 _YOURS_BEATS_THEIRS: AreaStyle[yours_beats_theirs.Params] = yours_beats_theirs
 _ADD_UP: AreaStyle[add_up.Params] = add_up
 _CARDS: AreaStyle[cards.Params] = cards
+_BINGO: AreaStyle[bingo.Params] = bingo
 _PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
 _AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
 
@@ -63,6 +65,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "yours_beats_theirs": _YOURS_BEATS_THEIRS,
     "add_up": _ADD_UP,
     "cards": _CARDS,
+    "bingo": _BINGO,
 }
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,

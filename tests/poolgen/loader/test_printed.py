@@ -25,7 +25,7 @@ def test_a_valid_key_number_match_spec(tmp_path):
 REFUSED = [
     ("areas.0.style", "lottery", "g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, "
                                  "match_n, bonus_reveal, crossword, symbol_count, prize_box, lines, "
-                                 "yours_beats_theirs, add_up, cards)"),
+                                 "yours_beats_theirs, add_up, cards, bingo)"),
     ("areas.0.spots", 12, "g.toml: areas[0].spots: 12 spots, but 2 winning numbers and 3 your numbers with "
                           "their prizes are 8"),
     ("areas.0.colour", "red", "g.toml: areas[0].colour: unknown field"),
@@ -147,5 +147,5 @@ def test_a_bad_format_2_spec_exits_2_with_one_line(tmp_path, command):
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == [
         "poolgen: error: g.toml: areas[0].style: unknown style 'lottery' (known: key_number_match, match_n, "
-        "bonus_reveal, crossword, symbol_count, prize_box, lines, yours_beats_theirs, add_up, cards)"]
+        "bonus_reveal, crossword, symbol_count, prize_box, lines, yours_beats_theirs, add_up, cards, bingo)"]
     assert not (tmp_path / "runs").exists()

@@ -1,0 +1,352 @@
+"""Bingo (contract: docs/styles/bingo.md): one or more 5 x 5 cards (columns B, I, N, G, O of the
+numbers 1-15, 16-30, 31-45, 46-60, 61-75; a FREE centre where the spec says) and CALLER'S NUMBERS.
+A card's cell is marked when its number is called (the FREE centre always); each card wins the prize
+of its highest listed pattern it completes, only that one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from math import perm
+from typing import Any
+
+import numpy as np
+
+from poolgen.errors import RunError
+from poolgen.game.model import Symbol
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.money import fmt_cents
+from poolgen.rng import Stream, big_integers, derive_stream, integers, row_permutations
+
+FIELDS: frozenset[str] = frozenset({"cards", "free", "calls", "patterns", "prizes", "numbers"})
+MAX_CARDS = 4
+# every column holds an index into `numbers` (0..74: the numbers 1..75; 75: the FREE centre; section 4)
+SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_call_", ("numbers",)),) + tuple(
+    (f"_card{k}_", ("numbers",)) for k in range(MAX_CARDS))
+TRIES = 10_000
+PROBE = 1024  # loser draws `check` makes: at least 8 must complete no pattern (section 2)
+CENTRE = 12
+_DIAGONALS = ((0, 6, 12, 18, 24), (4, 8, 12, 16, 20))
+SHAPES: dict[str, tuple[tuple[int, ...], ...]] = {
+    "line": tuple(tuple(r * 5 + c for c in range(5)) for r in range(5))
+    + tuple(tuple(r * 5 + c for r in range(5)) for c in range(5)) + _DIAGONALS,
+    "corners": ((0, 4, 20, 24),),
+    "x": (tuple(sorted(set(_DIAGONALS[0]) | set(_DIAGONALS[1]))),),
+    "full": (tuple(range(25)),),
+}
+
+
+@dataclass(frozen=True)
+class Params:
+    cards: int
+    free: bool
+    calls: int
+    patterns: tuple[tuple[str, Symbol], ...]  # (shape, prize), prizes increasing
+    prizes: tuple[Symbol, ...]
+    numbers: tuple[Symbol, ...]  # the numbers 1..75 as printed, then the FREE centre's symbol if free
+
+
+def _needed(params_free: bool, alt: tuple[int, ...]) -> tuple[int, ...]:
+    """An alternative's cells that need a called number (the FREE centre needs none)."""
+    return tuple(c for c in alt if not (params_free and c == CENTRE))
+
+
+def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
+    r = ctx.r
+    cards = ctx.whole(table, "cards", where, 1, high=MAX_CARDS)
+    free = r.get(table, "free", where, bool)
+    calls = ctx.whole(table, "calls", where, 1, high=74)
+    prizes = ctx.group(table, "prizes", where, "prizes")
+    numbers = ctx.group(table, "numbers", where, "numbers")
+    if len(numbers) != 75 + free or any(numbers[v].code != str(v + 1) for v in range(75)):
+        raise r.fail(f"{where}.numbers", "the symbols of the numbers 1 to 75 (codes \"1\" .. \"75\", in "
+                                         f"order){', then the FREE centre' if free else ''}")
+    patterns: list[tuple[str, Symbol]] = []
+    for i, item in enumerate(r.get(table, "patterns", where, list)):
+        at = f"{where}.patterns[{i}]"
+        if not isinstance(item, dict) or set(item) - {"shape", "prize"}:
+            raise r.fail(at, "must be a table { shape, prize }")
+        shape = r.get(item, "shape", at, str)
+        if shape not in SHAPES or any(s == shape for s, _ in patterns):
+            raise r.fail(f"{at}.shape", f"{shape!r}: one of {', '.join(SHAPES)}, each once")
+        prize = next((s for s in prizes if s.code == r.get(item, "prize", at, str)), None)
+        if prize is None or any(p.code == prize.code for _, p in patterns):
+            raise r.fail(f"{at}.prize", "not one of the area's prize symbols, or a pattern's already")
+        if patterns and (prize.cents or 0) <= (patterns[-1][1].cents or 0):
+            raise r.fail(f"{at}.prize", "the patterns are listed by increasing prize")
+        patterns.append((shape, prize))
+    if not patterns:
+        raise r.fail(f"{where}.patterns", "list the patterns that win, each with its prize")
+    params = Params(cards, free, calls, tuple(patterns), prizes, numbers)
+    for i, (shape, _) in enumerate(patterns):
+        if not _reachable(params, i):
+            raise r.fail(f"{where}.patterns[{i}]", f"no card with {calls} calls completes {shape!r} as its "
+                                                   "highest pattern")
+    if _losers_fit(params) < 8:
+        raise r.fail(f"{where}.calls", f"fewer than 8 of {PROBE:,} cards complete no pattern with {calls} "
+                                       "calls")
+    return params
+
+
+def _reachable(params: Params, p: int) -> bool:
+    """Whether some alternative of pattern p, marked alone (with the FREE centre), needs at most
+    `calls` numbers and completes no higher pattern."""
+    for alt in SHAPES[params.patterns[p][0]]:
+        marked = np.zeros((1, 25), dtype=bool)
+        marked[0, list(alt)] = True
+        if params.free:
+            marked[0, CENTRE] = True
+        if len(_needed(params.free, alt)) <= params.calls and best(params, marked)[0] == p:
+            return True
+    return False
+
+
+def best(params: Params, marked: np.ndarray) -> np.ndarray:
+    """Per card (row of `marked`): the index of the highest pattern it completes, -1 for none."""
+    highest = np.full(marked.shape[0], -1, dtype=np.int64)
+    for p, (shape, _) in enumerate(params.patterns):
+        done = np.logical_or.reduce([marked[:, list(alt)].all(axis=1) for alt in SHAPES[shape]])
+        highest[done] = p
+    return highest
+
+
+def _cells_of(c: int, free: bool) -> list[int]:
+    return [r * 5 + c for r in range(5) if not (free and r * 5 + c == CENTRE)]
+
+
+def uniform_cards(stream: Stream, m: int, free: bool) -> np.ndarray:
+    card = np.zeros((m, 25), dtype=np.int64)
+    for c in range(5):
+        cells = _cells_of(c, free)
+        card[:, cells] = row_permutations(stream, m, 15)[:, :len(cells)] + 15 * c + 1
+    return card
+
+
+def marks(card: np.ndarray, called: np.ndarray) -> np.ndarray:
+    marked: np.ndarray = np.take_along_axis(called, card, axis=1) | (card == 0)
+    return marked
+
+
+def _losers_fit(params: Params) -> int:
+    stream = derive_stream(bytes(32), "bingo", "check")
+    called = _calls(stream, PROBE, params.calls)
+    card = uniform_cards(stream, PROBE, params.free)
+    return int((best(params, marks(card, called)) < 0).sum())
+
+
+def _calls(stream: Stream, m: int, calls: int) -> np.ndarray:
+    """(m, 76) booleans: number v called (index 0, the FREE centre's, never)."""
+    called = np.zeros((m, 76), dtype=bool)
+    np.put_along_axis(called, row_permutations(stream, m, 75)[:, :calls] + 1, True, axis=1)
+    return called
+
+
+def forced_cards(stream: Stream, params: Params, called: np.ndarray,
+                  p: int) -> tuple[np.ndarray, np.ndarray]:
+    """Contract section 7, step 3: per row an alternative of pattern p uniformly, then a card uniform
+    among the cards whose alternative's cells are all called; (cards, accepted)."""
+    m = called.shape[0]
+    alts = SHAPES[params.patterns[p][0]]
+    pick = integers(stream, len(alts), size=m)
+    card = np.zeros((m, 25), dtype=np.int64)
+    ok = np.ones(m, dtype=bool)
+    for c in range(5):
+        cells = _cells_of(c, params.free)
+        base = 15 * c + 1
+        first = row_permutations(stream, m, 15) + base
+        second = row_permutations(stream, m, 15) + base
+        by_call = np.take_along_axis(first, np.argsort(~np.take_along_axis(called, first, axis=1), axis=1,
+                                                        kind="stable"), axis=1)
+        have = called[:, base:base + 15].sum(axis=1)
+        for a, alt in enumerate(alts):
+            rows = np.flatnonzero(pick == a)
+            forced = [k for k in cells if k in alt]
+            rest = [k for k in cells if k not in alt]
+            s = len(forced)
+            ok[rows] &= have[rows] >= s
+            card[np.ix_(rows, np.array(forced, dtype=np.int64))] = by_call[rows, :s]
+            used = np.zeros((rows.size, 76), dtype=bool)
+            np.put_along_axis(used, by_call[rows, :s], True, axis=1)
+            sec = second[rows]
+            order = np.argsort(np.take_along_axis(used, sec, axis=1), axis=1, kind="stable")
+            picked = np.take_along_axis(sec, order, axis=1)[:, :len(rest)]
+            card[np.ix_(rows, np.array(rest, dtype=np.int64))] = picked
+    return card, ok
+
+
+@cache
+def _column_counts(shape: str, free: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell set of the shape, per column: (its cells needing a number, the column's numbered cells)."""
+    return tuple(tuple((sum(1 for k in _cells_of(c, free) if k in alt), len(_cells_of(c, free)))
+                       for c in range(5)) for alt in SHAPES[shape])
+
+
+@cache
+def _acceptance(shape: str, free: bool, have: tuple[int, ...], done: tuple[int, ...]) -> Fraction:
+    """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called."""
+    counts = []
+    for per_column in _column_counts(shape, free):
+        n = 1
+        for a, (s, cells) in zip(have, per_column, strict=True):
+            n *= perm(a, s) * perm(15 - s, cells - s)
+        counts.append(n)
+    return Fraction(1, max(counts)) / sum(Fraction(1, counts[i]) for i in done)
+
+
+def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np.ndarray, p: int,
+                   ok: np.ndarray) -> np.ndarray:
+    """Section 7, step 2's correction for a pattern of several cell sets: accept a card with
+    probability (1 / N_max) / (sum over its complete sets of 1 / N_i) (exact, big integers)."""
+    shape = params.patterns[p][0]
+    alts = SHAPES[shape]
+    if len(alts) == 1:
+        return ok
+    out = ok.copy()
+    have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2)
+    complete = np.stack([marked[:, list(alt)].all(axis=1) for alt in alts], axis=1)
+    for row in np.flatnonzero(ok):
+        alpha = _acceptance(shape, params.free, tuple(int(a) for a in have[row]),
+                            tuple(int(i) for i in np.flatnonzero(complete[row])))
+        if alpha < 1:
+            out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
+    return out
+
+
+def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    prize = next((s for _, s in params.patterns if s.code == code), None)
+    if prize is None:
+        raise ValueError(f"prize {code!r} is not a pattern's")
+    if how != "match":
+        raise ValueError(f"how = {how!r}: a bingo win is \"match\" (a card's highest pattern's prize)")
+    if by is not None:
+        raise ValueError("a pattern's prize wins as listed: no `by`")
+    return prize, 1
+
+
+def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
+    return f"each of the {params.cards} card(s) wins one prize at most" if len(wins) > params.cards else None
+
+
+def entry(params: Params) -> dict[str, Any]:
+    return {"numbers": [s.code for s in params.numbers], "cards": params.cards, "free": params.free,
+            "calls": params.calls,
+            "patterns": [{"shape": s, "prize": p.code} for s, p in params.patterns],
+            "prizes": prize_entry(params.prizes)}
+
+
+def columns(area_id: str, params: Params) -> list[str]:
+    return [f"{area_id}_call_{i}" for i in range(params.calls)] + [
+        f"{area_id}_card{k}_{c}" for k in range(params.cards) for c in range(25)]
+
+
+def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
+            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Contract section 7: per tier, rows drawn again until every card completes its target."""
+    calls_out = np.zeros((n, params.calls), dtype=np.int64)
+    cards_out = np.zeros((n, params.cards, 25), dtype=np.int64)
+    code_of = {s.code: i for i, (_, s) in enumerate(params.patterns)}
+    for rows, wins in groups:
+        if not rows.size:
+            continue
+        base = np.array([code_of[w.prize.code] for w in wins] + [-1] * (params.cards - len(wins)),
+                        dtype=np.int64)
+        targets = base[row_permutations(stream, rows.size, params.cards)]
+        todo = np.arange(rows.size)
+        for _ in range(TRIES):
+            if not todo.size:
+                break
+            m = todo.size
+            order = row_permutations(stream, m, 75)[:, :params.calls] + 1
+            called = np.zeros((m, 76), dtype=bool)
+            np.put_along_axis(called, order, True, axis=1)
+            good = np.ones(m, dtype=bool)
+            cards = np.zeros((m, params.cards, 25), dtype=np.int64)
+            for k in range(params.cards):
+                for t in np.unique(targets[todo, k]):
+                    sel = np.flatnonzero(targets[todo, k] == t)
+                    if t < 0:
+                        card = uniform_cards(stream, sel.size, params.free)
+                        good[sel] &= best(params, marks(card, called[sel])) < 0
+                    else:
+                        card, ok = forced_cards(stream, params, called[sel], int(t))
+                        marked = marks(card, called[sel])
+                        ok &= best(params, marked) == t
+                        good[sel] &= weight_accept(stream, params, called[sel], marked, int(t), ok)
+                    cards[sel, k] = card
+            keep = todo[good]
+            calls_out[rows[keep]] = order[good]
+            cards_out[rows[keep]] = cards[good]
+            todo = todo[~good]
+        if todo.size:
+            raise RunError(f"area {area_id!r}: cards not laid out in {TRIES:,} rounds")
+    out = _stored(np.concatenate([calls_out, cards_out.reshape(n, -1)], axis=1)).astype(np.uint8)
+    return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(columns(area_id, params))}
+
+
+def _stored(values: np.ndarray) -> np.ndarray:
+    """Numbers 1..75 (0: FREE) as stored: their index into `numbers` (section 4)."""
+    return np.where(values == 0, 75, values - 1)
+
+
+def _value(stored: int) -> int:
+    return 0 if stored == 75 else stored + 1
+
+
+def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
+    return None
+
+
+def _card(area_id: str, params: Params, row: Mapping[str, Any], k: int) -> np.ndarray:
+    return np.array([_value(int(row[f"{area_id}_card{k}_{c}"])) for c in range(25)], dtype=np.int64)
+
+
+def _called(area_id: str, params: Params, row: Mapping[str, Any]) -> np.ndarray:
+    called = np.zeros((1, 76), dtype=bool)
+    for i in range(params.calls):
+        v = _value(int(row[f"{area_id}_call_{i}"]))
+        if 0 < v <= 75:
+            called[0, v] = True
+    return called
+
+
+def _shown(params: Params, stored: int) -> str:
+    return params.numbers[stored].symbol if 0 <= stored < len(params.numbers) else "?"
+
+
+def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
+    """Each card as a 5 x 5 grid, the caller's numbers, then the patterns' legend."""
+    out: list[Section] = []
+    for k in range(params.cards):
+        names = [f"{area_id}_card{k}_{c}" for c in range(25)]
+        cells: list[Cell] = [(name, _shown(params, int(row[name])), "", None, None) for name in names]
+        out.append((f"B I N G O  CARD {k + 1}", cells))
+    calls: list[Cell] = [(name, _shown(params, int(row[name])), "", None, None)
+                         for name in columns(area_id, params)[:params.calls]]
+    legend: list[Cell] = [("", shape.upper(), p.symbol, None, None) for shape, p in params.patterns]
+    return out + [("CALLER'S NUMBERS", calls), ("PATTERNS", legend)]
+
+
+def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
+    """The cards are drawn as 5 x 5 grids; the caller's numbers and the legend as spots."""
+    return [(5, 5, "")] * params.cards + [None, None]
+
+
+def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+    """Each card's highest completed pattern and its prize (contract section 5), and its cells."""
+    called = _called(area_id, params, row)
+    lines: list[str] = []
+    winning: set[str] = set()
+    for k in range(params.cards):
+        marked = marks(_card(area_id, params, row, k)[None, :], called)
+        p = int(best(params, marked)[0])
+        if p < 0:
+            continue
+        shape, prize = params.patterns[p]
+        lines.append(f"{area_id}: card {k + 1} completes {shape} (its highest pattern): "
+                     f"{fmt_cents(prize.cents or 0)}.")
+        for alt in SHAPES[shape]:
+            if marked[0, list(alt)].all():
+                winning |= {f"{area_id}_card{k}_{c}" for c in alt}
+    return lines, winning

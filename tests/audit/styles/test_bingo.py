@@ -1,0 +1,94 @@
+"""The auditor's bingo engine (audit/styles/bingo.py, audit/styles/play.py) on a play entry and tables
+written by hand from docs/styles/bingo.md: what each card's highest pattern wins, every rule of
+section 5 with its exact reason, and the entries it cannot read."""
+
+from __future__ import annotations
+
+import copy
+
+import polars as pl
+import pytest
+
+from audit.styles.play import evaluate
+from tests.support.play_entries import win
+
+FREE = 75
+AREA = {"id": "bg", "style": "bingo", "numbers": [str(v) for v in range(1, 76)] + ["FREE"], "cards": 2,
+        "free": True, "calls": 5,
+        "patterns": [{"shape": "line", "prize": "2"}, {"shape": "corners", "prize": "5"}],
+        "prizes": [{"code": "2", "cents": 200}, {"code": "5", "cents": 500}]}
+PLAY = {"max_wins": 2, "areas": [AREA],
+        "tiers": [{"id": "lose", "wins": []}, {"id": "l", "wins": [win("bg", "2", 200)]},
+                  {"id": "c", "wins": [win("bg", "5", 500)]},
+                  {"id": "ll", "wins": [win("bg", "2", 200), win("bg", "2", 200)]}]}
+# A card by columns: B 1-5, I 16-20, N 31,32,FREE,33,34, G 46-50, O 61-65 (stored: number - 1)
+CARD = [[1, 16, 31, 46, 61], [2, 17, 32, 47, 62], [3, 18, 0, 48, 63], [4, 19, 33, 49, 64],
+        [5, 20, 34, 50, 65]]
+
+
+def codes(card: list[list[int]]) -> list[int]:
+    return [FREE if v == 0 else v - 1 for line in card for v in line]
+
+
+def judge(calls: list[int], cards: list[list[int]], tier: str, play: dict = PLAY) -> tuple[int, list[str]]:
+    row = {"tier": [tier]} | {f"bg_call_{i}": [v - 1] for i, v in enumerate(calls)}
+    for k, card in enumerate(cards):
+        row |= {f"bg_card{k}_{c}": [v] for c, v in enumerate(card)}
+    result = evaluate(pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8)), {"id": "p1"}, play)
+    return int(result.prize_cents[0]), [why for _, why in result.illegal]
+
+
+OTHER = codes([[6, 21, 35, 51, 66], [7, 22, 36, 52, 67], [8, 23, 0, 53, 68], [9, 24, 37, 54, 69],
+               [10, 25, 38, 55, 70]])
+
+
+@pytest.mark.parametrize(("calls", "tier", "cents"), [
+    ([11, 26, 39, 56, 71], "lose", 0),            # nothing marked
+    ([1, 16, 31, 46, 61], "l", 200),              # the top row
+    ([3, 18, 48, 63, 75], "l", 200),              # the middle row through FREE
+    ([1, 61, 5, 65, 75], "c", 500),               # four corners (also no line: one prize)
+    ([31, 32, 33, 34, 10], "l", 200),             # the N column with FREE
+])
+def test_each_card_wins_its_highest_pattern(calls, tier, cents):
+    assert judge(calls, [codes(CARD), OTHER], tier) == (cents, [])
+
+
+def test_each_card_wins_once_and_the_tier_must_list_both():
+    second = list(OTHER)
+    second[10:15] = [2, 17, FREE, 47, 62]  # the middle row 3, 18, FREE, 48, 63 as CARD's
+    calls = [3, 18, 48, 63, 75]
+    assert judge(calls, [codes(CARD), second], "ll") == (400, [])
+    assert judge(calls, [codes(CARD), second], "l") == (
+        400, ["its wins are not its tier 'l''s (2 win(s) paying 400 cents)"])
+
+
+def test_calls_repeated_or_out_of_range():
+    assert judge([1, 1, 2, 3, 4], [codes(CARD), OTHER], "lose")[1] == [
+        "bg: the caller's numbers are not distinct numbers 1-75 (0, 0, 1, 2, 3)"]
+    assert judge([1, 2, 3, 4, 76], [codes(CARD), OTHER], "lose")[1] == [
+        "bg: the caller's numbers are not distinct numbers 1-75 (0, 1, 2, 3, 75)"]
+
+
+def test_a_card_that_is_not_a_bingo_card():
+    bad = codes(CARD)
+    bad[1] = 0  # the number 1 in column I
+    prize, why = judge([11, 26, 39, 56, 71], [bad, OTHER], "lose")
+    assert why == [f"bg: card 1 is not a bingo card ({', '.join(map(str, bad))})"]
+    centre = list(OTHER)
+    centre[12] = 33  # a number where the FREE space is
+    assert judge([11, 26, 39, 56, 71], [codes(CARD), centre], "lose")[1] == [
+        f"bg: card 2 is not a bingo card ({', '.join(map(str, centre))})"]
+
+
+@pytest.mark.parametrize("change", [{"cards": 5}, {"cards": 0}, {"calls": 75}, {"free": 1},
+                                    {"numbers": [str(v) for v in range(1, 76)]},
+                                    {"patterns": []}, {"patterns": [{"shape": "star", "prize": "2"}]},
+                                    {"patterns": [{"shape": "line", "prize": "7"}]},
+                                    {"patterns": [{"shape": "line", "prize": "5"},
+                                                  {"shape": "corners", "prize": "2"}]}])
+def test_entries_it_cannot_read_stop_the_step(change):
+    play = copy.deepcopy(PLAY)
+    play["areas"][0] = AREA | change
+    with pytest.raises(ValueError) as caught:
+        judge([11, 26, 39, 56, 71], [codes(CARD), OTHER], "lose", play)
+    assert str(caught.value).startswith("manifest play entry: area 'bg': ")

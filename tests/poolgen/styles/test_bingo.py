@@ -1,0 +1,118 @@
+"""bingo layouts (poolgen/styles/bingo.py) read back here from docs/styles/bingo.md alone: a full pool
+of Bingo Bonanza (specs/examples/bingo_bonanza.toml) whose every ticket's prize, recomputed from its
+cards and the caller's numbers, is its tier's; a line card drawn as section 7 draws it is, given the
+calls, distributed as plain rejection draws it; the loader refuses, in one line, what it cannot lay
+out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import chi2_contingency
+
+from poolgen.loader import load_spec
+from poolgen.rng import derive_stream, permutation, row_permutations
+from poolgen.styles import bingo
+from tests.support import SEED_A
+from tests.support.cli import invoke, one_line
+from tests.support.spec_docs import base_doc, dumps
+
+EXAMPLE = "specs/examples/bingo_bonanza.toml"
+ROWS = [[r * 5 + c for c in range(5)] for r in range(5)]
+COLS = [[r * 5 + c for r in range(5)] for c in range(5)]
+DIAG = [[0, 6, 12, 18, 24], [4, 8, 12, 16, 20]]
+SHAPES = [ROWS + COLS + DIAG, [[0, 4, 20, 24]], [DIAG[0] + DIAG[1]], [list(range(25))]]  # line .. full
+CENTS = [200, 500, 5000, 50000]  # the example's patterns, in order
+
+
+def test_every_ticket_of_a_full_pool_pays_what_its_cards_and_calls_show():
+    spec = load_spec(EXAMPLE)
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
+    n = tiers.size
+    calls = np.stack([cols[f"bingo_call_{i}"] for i in range(30)], axis=1).astype(np.int64) + 1
+    assert calls.min() >= 1 and calls.max() <= 75
+    assert (np.diff(np.sort(calls, axis=1), axis=1) > 0).all()  # distinct
+    called = np.zeros((n, 77), dtype=bool)
+    np.put_along_axis(called, calls, True, axis=1)
+    paid = np.zeros(n, dtype=np.int64)
+    wins = np.zeros(n, dtype=np.int64)
+    for k in range(2):
+        card = np.stack([cols[f"bingo_card{k}_{c}"] for c in range(25)], axis=1).astype(np.int64)
+        assert (card[:, 12] == 75).all()  # FREE
+        numbers = np.delete(card, 12, axis=1) + 1
+        column = np.delete(np.arange(25) % 5, 12)
+        assert ((numbers - 1) // 15 == column).all()
+        assert (np.diff(np.sort(numbers, axis=1), axis=1) > 0).all()
+        marked = np.take_along_axis(called, np.where(card == 75, 76, card + 1), axis=1)
+        marked[:, 12] = True
+        best = np.full(n, -1)
+        for p, sets in enumerate(SHAPES):
+            best[np.logical_or.reduce([marked[:, s].all(axis=1) for s in sets])] = p
+        paid += np.where(best >= 0, np.array(CENTS + [0])[best], 0)
+        wins += best >= 0
+    want = np.array([t.prize_cents for t in pool.tiers])[tiers]
+    np.testing.assert_array_equal(paid, want)
+    np.testing.assert_array_equal(wins, np.array([len(spec.play.wins[t.id]) for t in pool.tiers])[tiers])
+    assert np.bincount(called[tiers == 0].sum(axis=1)).size == 31  # every loser shows 30 calls
+
+
+def _doc(**area: object) -> dict:
+    numbers = [{"group": "num", "code": str(v), "symbol": str(v)} for v in range(1, 76)]
+    numbers.append({"group": "num", "code": "FREE", "symbol": "FREE"})
+    prizes = [{"group": "pz", "code": c, "symbol": f"${c}", "value": f"{c}.00"} for c in ("1", "2")]
+    base = {"id": "bg", "style": "bingo", "cards": 1, "free": True, "calls": 30, "numbers": "num",
+            "patterns": [{"shape": "line", "prize": "1"}, {"shape": "x", "prize": "2"}], "prizes": "pz"}
+    base.update(area)
+    tiers = [{"id": "t", "count": 10, "wins": [{"area": "bg", "prize": "1", "how": "match"}]}]
+    return base_doc([base], numbers + prizes, tiers, pool_tickets=100)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"cards": 5}, "areas[0].cards: must be at most 4, got 5"),
+    ({"calls": 75}, "areas[0].calls: must be at most 74, got 75"),
+    ({"free": False}, "areas[0].numbers: the symbols of the numbers 1 to 75"),
+    ({"patterns": [{"shape": "star", "prize": "1"}]}, "areas[0].patterns[0].shape: 'star': one of line"),
+    ({"patterns": [{"shape": "x", "prize": "2"}, {"shape": "line", "prize": "1"}]},
+     "areas[0].patterns[1].prize: the patterns are listed by increasing prize"),
+    ({"patterns": [{"shape": "x", "prize": "1"}, {"shape": "line", "prize": "2"}]},
+     "areas[0].patterns[0]: no card with 30 calls completes 'x' as its highest pattern"),
+    ({"calls": 6, "patterns": [{"shape": "full", "prize": "1"}]},
+     "areas[0].patterns[0]: no card with 6 calls completes 'full' as its highest pattern"),
+    ({"calls": 70}, "areas[0].calls: fewer than 8 of 1,024 cards complete no pattern with 70 calls"),
+    ({"patterns": []}, "areas[0].patterns: list the patterns that win"),
+])
+def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
+    (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+def _first_line(marked: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """How many kept cards have each of the 12 lines as their first complete one."""
+    complete = np.stack([marked[:, s].all(axis=1) for s in SHAPES[0]], axis=1)[keep]
+    return np.bincount(complete.argmax(axis=1), minlength=12)
+
+
+def test_a_line_card_given_the_calls_is_as_plain_rejection_draws_it():
+    """Section 7's forced proposal with its correction against plain rejection (uniform cards kept when
+    a line is their highest pattern), for one set of calls; without the correction it is far off."""
+    params = load_spec(EXAMPLE).play.areas[0].params
+    calls = row_permutations(derive_stream(SEED_A, "test", "calls"), 1, 75)[0, :30] + 1
+    one = np.zeros(76, dtype=bool)
+    one[calls] = True
+    stream = derive_stream(SEED_A, "test", "forced")
+    called = np.repeat(one[None], 20_000, axis=0)
+    card, ok = bingo.forced_cards(stream, params, called, 0)
+    marked = bingo.marks(card, called)
+    ok &= bingo.best(params, marked) == 0
+    accepted = bingo.weight_accept(stream, params, called, marked, 0, ok)
+    many = np.repeat(one[None], 300_000, axis=0)
+    cards = bingo.uniform_cards(derive_stream(SEED_A, "test", "plain"), many.shape[0], True)
+    plain = bingo.marks(cards, many)
+    reference = _first_line(plain, bingo.best(params, plain) == 0)
+    used = reference > 0
+    corrected = chi2_contingency(np.array([_first_line(marked, accepted), reference])[:, used])
+    uncorrected = chi2_contingency(np.array([_first_line(marked, ok), reference])[:, used])
+    assert corrected.pvalue > 1e-4 and uncorrected.pvalue < 1e-12
