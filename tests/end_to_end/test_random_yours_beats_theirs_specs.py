@@ -7,20 +7,11 @@ of one to three wins in the area, on pools of a few hundred tickets."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.checklist import Step
-from audit.verify import VerifyRequest, verify_run
-from poolgen.check.game import check_spec
-from poolgen.errors import SpecError
-from poolgen.loader import load_spec
-from poolgen.run.generate import GenerateRequest, generate
-from tests.support import SEED_A
-from tests.support.spec_docs import base_doc, dumps
+from tests.support.random_specs import generates_and_verifies, refused_in_one_line
+from tests.support.spec_docs import base_doc
 
 
 @st.composite
@@ -50,26 +41,8 @@ SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
 @given(doc=games())
 def test_every_accepted_yours_beats_theirs_spec_generates_a_pool_audit_verifies(tmp_path_factory, doc):
     folder = tmp_path_factory.mktemp("yt")
-    path = folder / "g.toml"
-    path.write_text(dumps(doc))
-    spec = load_spec(path)  # built valid: check must accept it
-    try:
-        problems = check_spec(spec).problems
-    except SpecError as exc:  # layouts too few for the neighbour rule (docs/new-game.md, 2b): the spec
-        assert "packs.neighbours" in str(exc), exc  # must say neighbours = "off", and then it checks
-        path.write_text(dumps({**doc, "packs": {"neighbours": "off"}}))
-        spec = load_spec(path)
-        problems = check_spec(spec).problems
-    assert problems == []
-    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=folder,
-                                   run_id="r"))
-    report = verify_run(VerifyRequest(run=run.folder, spec=path))
-    per_pool = (Step.FILES, Step.COMPLETENESS, Step.LAYOUTS, Step.FIGURES, Step.MERKLE_ROOTS)
-    assert [report.step(s).status for s in per_pool] == ["pass"] * 5, report.to_json()
-    for pool in run.manifest["pools"]:
-        table = pl.read_parquet(run.folder / f"pool-{pool['id']}.parquet")
-        want = {t["id"]: t["count"] for t in pool["tiers"] if t["count"]}
-        assert dict(table.group_by("tier").len().iter_rows()) == want
+    # built valid: check must accept it
+    generates_and_verifies(folder, doc)
 
 
 BREAK = [
@@ -87,12 +60,4 @@ BREAK = [
 @given(doc=games(), broken=st.sampled_from(range(len(BREAK))))
 def test_every_broken_yours_beats_theirs_variant_is_refused_with_one_line(tmp_path_factory, doc, broken):
     BREAK[broken](doc)
-    path = tmp_path_factory.mktemp("bad") / "g.toml"
-    path.write_text(dumps(doc))
-    try:
-        load_spec(path)
-    except SpecError as exc:
-        message = str(exc)
-        assert message.startswith("g.toml: ") and "\n" not in message
-    else:
-        raise AssertionError(f"variant {broken} was accepted")
+    refused_in_one_line(tmp_path_factory.mktemp("bad"), doc, broken)
