@@ -57,6 +57,21 @@ def prize_entry(symbols: Sequence[Symbol]) -> list[dict[str, Any]]:
     return [{"code": s.code, "cents": s.cents} for s in symbols]
 
 
+def shown_prize_win(prizes: Sequence[Symbol], how: str, by: int | None, code: str, *, expected: str,
+                    said: str, no_by: str) -> tuple[Symbol, int]:
+    """A win that pays the prize symbol `code` as shown, once: the read_win of every style whose
+    game (or pair, or spot) wins the PRIZE it shows. `expected` is the one `how` it takes, `said`
+    the message for another, `no_by` the message when a `by` is given."""
+    prize = next((s for s in prizes if s.code == code), None)
+    if prize is None:
+        raise ValueError(f"prize {code!r} is not one of its prize symbols")
+    if how != expected:
+        raise ValueError(f"how = {how!r}: {said}")
+    if by is not None:
+        raise ValueError(no_by)
+    return prize, 1
+
+
 Groups = list[tuple[np.ndarray, tuple[Win, ...]]]  # per tier of a pool: (its rows, its wins in the area)
 # One spot of an area's face: (column, symbol text, caption, prize text, prize caption); the prize's
 # text and caption are None where the spot shows no prize below it.

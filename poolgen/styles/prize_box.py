@@ -12,7 +12,7 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry, shown_prize_win
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.symbol_count import MIN_ACCEPT, accept_share
@@ -52,14 +52,9 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
-    prize = next((s for s in params.prizes if s.code == code), None)
-    if prize is None:
-        raise ValueError(f"prize {code!r} is not one of its prize symbols")
-    if how != "match":
-        raise ValueError(f"how = {how!r}: a prize_box win is \"match\" (the prize its game's box shows)")
-    if by is not None:
-        raise ValueError("a game wins the prize shown: no `by`")
-    return prize, 1
+    return shown_prize_win(params.prizes, how, by, code, expected="match",
+                           said="a prize_box win is \"match\" (the prize its game's box shows)",
+                           no_by="a game wins the prize shown: no `by`")
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:

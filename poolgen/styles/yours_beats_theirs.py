@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry, shown_prize_win
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
@@ -44,14 +44,9 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
-    prize = next((s for s in params.prizes if s.code == code), None)
-    if prize is None:
-        raise ValueError(f"prize {code!r} is not one of its prize symbols")
-    if how != "match":
-        raise ValueError(f"how = {how!r}: a yours_beats_theirs win is \"match\" (a pair wins its prize)")
-    if by is not None:
-        raise ValueError("a pair wins the prize shown: no `by`")
-    return prize, 1
+    return shown_prize_win(params.prizes, how, by, code, expected="match",
+                           said="a yours_beats_theirs win is \"match\" (a pair wins its prize)",
+                           no_by="a pair wins the prize shown: no `by`")
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
