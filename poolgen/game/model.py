@@ -47,6 +47,14 @@ class Symbol:
     how: str | None = None
     by: int = 1
 
+    @property
+    def name(self) -> str:
+        """The symbol as a face draws it: 'Symbol of a Golden Football' -> 'Golden Football'."""
+        for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
+            if self.symbol.startswith(prefix):
+                return self.symbol[len(prefix):]
+        return self.symbol
+
 
 @dataclass(frozen=True)
 class FixedPrize:

@@ -121,10 +121,7 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     cells: list[Cell] = []
     for name in columns(area_id, params):
         s = _symbol(params, row[name])
-        text = s.symbol if s else "?"
-        for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
-            text = text.removeprefix(prefix) if text.startswith(prefix) else text
-        cells.append((name, text, s.caption if s else "", None, None))
+        cells.append((name, s.name if s else "?", s.caption if s else "", None, None))
     return [("BONUS: REVEAL A WIN AMOUNT", cells)]
 
 

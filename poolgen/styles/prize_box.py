@@ -141,10 +141,7 @@ def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> st
 
 
 def _text(s: Symbol | None) -> str:
-    text = s.symbol if s else "?"
-    for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
-        text = text.removeprefix(prefix)
-    return text
+    return s.name if s else "?"
 
 
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:

@@ -67,12 +67,8 @@ def symbol_at(table: tuple[Symbol, ...], i: int) -> Symbol:
 
 
 def name_of(s: Symbol) -> str:
-    """'Symbol of a Golden Football' -> 'Golden Football'."""
-    text = s.symbol
-    for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
-        if text.startswith(prefix):
-            return text[len(prefix):]
-    return text
+    """'Symbol of a Golden Football' -> 'Golden Football' (Symbol.name)."""
+    return s.name
 
 
 def join_money(values: list[int]) -> str:
