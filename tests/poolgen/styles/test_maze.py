@@ -128,3 +128,20 @@ def test_a_tier_the_probe_finds_too_rare_is_refused(tmp_path):
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
              "g.toml: tiers[0].wins: area 'mz' (maze): 9 of 65,536 probe grids pay exactly these prizes; at "
              "least 16 (a layout by rejection must stay cheap)")
+
+
+def test_the_face_rings_the_grid_with_its_exits_and_outlines_a_winning_path(tmp_path):
+    (tmp_path / "g.toml").write_text(dumps(_doc()))
+    area = load_spec(tmp_path / "g.toml").play.areas[0]
+    row = {"mz_cell_0": 1, "mz_cell_1": 2, "mz_cell_2": 0, "mz_cell_3": 2}  # right, down, up, down
+    [(title, cells)] = area.module.face("mz", area.params, row)
+    assert area.module.shapes("mz", area.params) == [(4, 4, "")]
+    # the 4 x 4 ring in reading order: the grid's cells at 5, 6, 9, 10; right of row 1 at 11, below
+    # column 1 at 14
+    assert [(i, c[0], c[1]) for i, c in enumerate(cells) if c[0]] == [
+        (5, "mz_cell_0", "S1RIGHT"), (6, "mz_cell_1", "DOWN"), (9, "mz_cell_2", "UP"),
+        (10, "mz_cell_3", "DOWN"),
+        (11, "mz_exit_right_1", "$2"), (14, "mz_exit_bottom_1", "$1")]
+    words, winning = area.module.explain("mz", area.params, row)
+    assert words == ["mz: START 1's path leaves by the bottom exit at 1: $1.00."]
+    assert winning == {"mz_cell_0", "mz_cell_1", "mz_cell_3", "mz_exit_bottom_1"}
