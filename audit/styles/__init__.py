@@ -20,6 +20,7 @@ from audit.styles import (
     key_number_match,
     lines,
     match_n,
+    maze,
     prize_box,
     prize_legend_duel,
     symbol_count,
@@ -41,6 +42,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "add_up": add_up,
     "cards": cards,
     "bingo": bingo,
+    "maze": maze,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

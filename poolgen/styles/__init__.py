@@ -26,6 +26,7 @@ from poolgen.styles import (
     cards,
     key_number_match,
     lines,
+    maze,
     prize_box,
     symbol_count,
     yours_beats_theirs,
@@ -51,6 +52,7 @@ _YOURS_BEATS_THEIRS: AreaStyle[yours_beats_theirs.Params] = yours_beats_theirs
 _ADD_UP: AreaStyle[add_up.Params] = add_up
 _CARDS: AreaStyle[cards.Params] = cards
 _BINGO: AreaStyle[bingo.Params] = bingo
+_MAZE: AreaStyle[maze.Params] = maze
 _PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
 _AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
 
@@ -66,6 +68,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "add_up": _ADD_UP,
     "cards": _CARDS,
     "bingo": _BINGO,
+    "maze": _MAZE,
 }
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,
