@@ -3,7 +3,7 @@ gives (`style = "..."`).
 
 - Area styles (`AREA_STYLES`): a printed ticket is a list of play areas, each of one of these
   (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword, symbol_count,
-  prize_box, lines, yours_beats_theirs, add_up, cards, bingo.
+  prize_box, lines, yours_beats_theirs, add_up, cards, bingo, maze.
 - Ticket-wide styles (`TICKET_STYLES`): an eInstant share laid out and paid by one style that
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
 
