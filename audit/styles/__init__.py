@@ -23,6 +23,7 @@ from audit.styles import (
     prize_box,
     prize_legend_duel,
     symbol_count,
+    ticket_multiplier,
     yours_beats_theirs,
 )
 from audit.styles.interface import AreaEngine, PlayFromSpec, TicketEngine
@@ -41,6 +42,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "add_up": add_up,
     "cards": cards,
     "bingo": bingo,
+    "ticket_multiplier": ticket_multiplier,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

@@ -28,6 +28,7 @@ from poolgen.styles import (
     lines,
     prize_box,
     symbol_count,
+    ticket_multiplier,
     yours_beats_theirs,
 )
 from poolgen.styles.area_match import params as area_match_params
@@ -51,6 +52,7 @@ _YOURS_BEATS_THEIRS: AreaStyle[yours_beats_theirs.Params] = yours_beats_theirs
 _ADD_UP: AreaStyle[add_up.Params] = add_up
 _CARDS: AreaStyle[cards.Params] = cards
 _BINGO: AreaStyle[bingo.Params] = bingo
+_TICKET_MULTIPLIER: AreaStyle[ticket_multiplier.Params] = ticket_multiplier
 _PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
 _AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
 
@@ -66,6 +68,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "add_up": _ADD_UP,
     "cards": _CARDS,
     "bingo": _BINGO,
+    "ticket_multiplier": _TICKET_MULTIPLIER,
 }
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,
