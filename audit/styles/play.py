@@ -121,7 +121,9 @@ def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
                 raise ValueError(f"manifest play entry: {ww}: unknown area or how")
             by, code = _need(w, "by", int, ww), _need(w, "prize", str, ww)
             cents = _need(w, "prize_cents", int, ww)
-            listing = areas[area]["multipliers" if how == "ticket" else "prizes"]  # a ticket-wide one's k
+            listing = areas[area].get("multipliers" if how == "ticket" else "prizes")  # ticket: its k's
+            if not isinstance(listing, list) or not all(isinstance(p, dict) for p in listing):
+                raise ValueError(f"manifest play entry: {ww}: its area lists no such prizes")
             prizes = [p.get("code") for p in listing]
             shown = 0 if how == "ticket" or code not in prizes else listing[prizes.index(code)].get("cents")
             if code not in prizes or shown != cents:

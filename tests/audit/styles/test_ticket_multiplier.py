@@ -98,3 +98,11 @@ def test_two_multiplier_areas_and_a_multiplier_paid_in_cents_are_unreadable():
     play["tiers"][2]["wins"][1]["prize_cents"] = 100
     with pytest.raises(ValueError, match=r"tiers\[2\]\.wins\[1\]: prize '2X' of 100 cents is not one"):
         judge([3, 0], [0, 1], "r1", play)
+
+
+def test_a_ticket_win_of_an_area_without_multipliers_is_unreadable():
+    play = copy.deepcopy(PLAY)
+    play["tiers"][2]["wins"][1]["area"] = "b"
+    with pytest.raises(ValueError, match=r"^manifest play entry: tiers\[2\]\.wins\[1\]: its area lists "
+                                         r"no such prizes$"):
+        judge([3, 0], [0, 1], "r1", play)
