@@ -24,6 +24,7 @@ from audit.styles import (
     prize_box,
     prize_legend_duel,
     symbol_count,
+    ticket_multiplier,
     yours_beats_theirs,
 )
 from audit.styles.interface import AreaEngine, PlayFromSpec, TicketEngine
@@ -43,6 +44,7 @@ AREA_ENGINES: dict[str, AreaEngine] = {
     "cards": cards,
     "bingo": bingo,
     "maze": maze,
+    "ticket_multiplier": ticket_multiplier,
 }
 TICKET_ENGINES: dict[str, TicketEngine] = {
     "area_match": area_match,

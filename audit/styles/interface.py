@@ -28,7 +28,7 @@ import polars as pl
 __all__ = ["BIG", "HOWS", "AreaEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
            "TicketEngine", "Wording", "int_columns", "show"]
 
-HOWS = ("match", "automatic", "multiplier", "reveal")  # how a slot wins (Slot.how indexes it)
+HOWS = ("match", "automatic", "multiplier", "reveal", "ticket")  # how a slot wins (Slot.how indexes it)
 
 
 @dataclass

@@ -5,7 +5,8 @@ ticket-wide style's engine when the entry names a `style` (audit/styles/__init__
 `einstant_engine`), else the play of areas. A run of a game of areas carries the manifest entry
 `play`: its areas, each of a style, its most wins, and every tier's wins. `evaluate(table, pool,
 play)` evaluates each area with its style's engine (`area_engine`), sums the wins, and marks illegal
-every row with too many wins or whose wins are not exactly its tier's.
+every row with too many wins or whose wins are not exactly its tier's. A ticket-wide multiplier
+(a win `how = "ticket"`, by k) scales the ticket's other wins: the row pays k x their sum.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from audit.styles.interface import HOWS, Evaluation, Reasons
 __all__ = ["evaluate", "tier_keys"]
 
 T = TypeVar("T")
+TICKET = HOWS.index("ticket")  # a ticket-wide multiplier (docs/styles/play.md, rule 2)
 
 
 def _need(doc: object, key: str, kind: type[T], where: str) -> T:
@@ -35,7 +37,7 @@ def _need(doc: object, key: str, kind: type[T], where: str) -> T:
 
 def _key(area: int, how: npt.ArrayLike, by: npt.ArrayLike, prize: npt.ArrayLike) -> np.ndarray:
     """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
-    packed = ((np.int64(area) * 4 + np.asarray(how)) * 4096 + np.asarray(by)) * 256 + np.asarray(prize)
+    packed = ((np.int64(area) * 8 + np.asarray(how)) * 4096 + np.asarray(by)) * 256 + np.asarray(prize)
     return np.asarray(packed)
 
 
@@ -56,6 +58,10 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     slots: list[np.ndarray] = []
     prize = np.zeros(n, dtype=np.int64)
     names: dict[str, int] = {}
+    times = np.ones(n, dtype=np.int64)  # a ticket-wide multiplier's k, 1 where the row shows none
+    multiplied = np.zeros(n, dtype=bool)
+    if sum(isinstance(a, dict) and a.get("style") == "ticket_multiplier" for a in areas) > 1:
+        raise ValueError("manifest play entry: more than one ticket_multiplier area")
     for i, area in enumerate(areas):
         area_id = _need(area, "id", str, f"areas[{i}]")
         source = area.get("winning_from")
@@ -69,12 +75,20 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
             if (s.by < 1).any() or (s.by >= 4096).any() or (s.cents < 0).any() or (s.cents >= 1 << 40).any():
                 raise ValueError(f"manifest play entry: area {area_id!r}: a multiplier or amount "
                                  "out of range")
-            prize += np.where(s.won, s.by * s.cents, 0)
+            ticket = s.won & (s.how == TICKET)
+            times = np.where(ticket, s.by, times)
+            multiplied |= ticket
+            prize += np.where(s.won & ~ticket, s.by * s.cents, 0)
             slots.append(np.where(s.won, _key(i, s.how, s.by, np.clip(s.prize, 0, 255)), -1))
     keys = np.sort(np.stack(slots, axis=1), axis=1) if slots else np.full((n, 0), -1)
-    wins = (keys >= 0).sum(axis=1)
+    if (prize > (1 << 62) // times).any():
+        raise ValueError("manifest play entry: a multiplied prize out of range")
+    prize *= times
+    wins = (keys >= 0).sum(axis=1) - multiplied  # a ticket-wide multiplier is not a win of its own
     too_many = wins > max_wins
     reasons.add(too_many, lambda r: f"{int(wins[r])} wins, at most {max_wins}")
+    lone = multiplied & (wins == 0)
+    reasons.add(lone, lambda r: f"a ticket-wide multiplier x{int(times[r])} on a ticket with no other win")
 
     want, tier_ids = tier_keys(play, names, areas, keys.shape[1])
     tier_column = table["tier"].cast(pl.String) if "tier" in table.columns else pl.Series([None] * n,
@@ -107,8 +121,12 @@ def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
                 raise ValueError(f"manifest play entry: {ww}: unknown area or how")
             by, code = _need(w, "by", int, ww), _need(w, "prize", str, ww)
             cents = _need(w, "prize_cents", int, ww)
-            prizes = [p.get("code") for p in areas[area]["prizes"]]
-            if code not in prizes or areas[area]["prizes"][prizes.index(code)].get("cents") != cents:
+            listing = areas[area].get("multipliers" if how == "ticket" else "prizes")  # ticket: its k's
+            if not isinstance(listing, list) or not all(isinstance(p, dict) for p in listing):
+                raise ValueError(f"manifest play entry: {ww}: its area lists no such prizes")
+            prizes = [p.get("code") for p in listing]
+            shown = 0 if how == "ticket" or code not in prizes else listing[prizes.index(code)].get("cents")
+            if code not in prizes or shown != cents:
                 raise ValueError(f"manifest play entry: {ww}: prize {code!r} of {cents} cents is not "
                                  "one of its area's prizes")
             if not 1 <= by < 4096:

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
 
 __all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "Cell", "FieldReader", "Groups", "Section",
-           "TicketPlay", "TicketStyle", "TicketTables", "Win", "prize_entry"]
+           "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "counted_wins", "prize_entry",
+           "ticket_cents", "ticket_problem"]
 
 ParamsT = TypeVar("ParamsT")  # a style's own parameters (the dataclass its `read_area` / `read` returns)
 _T = TypeVar("_T")
@@ -50,6 +51,39 @@ class Win:
 
     def key(self) -> tuple[str, str, int, str]:
         return (self.area, self.how, self.by, self.prize.code)
+
+
+TICKET = "ticket"  # how a ticket-wide multiplier "wins" (docs/styles/play.md, rule 2; ticket_multiplier)
+
+
+def ticket_cents(wins: Sequence[Win]) -> int:
+    """What a ticket of these wins pays (docs/styles/play.md, rule 2): the sum of its wins, times the
+    k of a ticket-wide multiplier among them (a win `how = "ticket"`, paying nothing by itself)."""
+    times = 1
+    for w in wins:
+        if w.how == TICKET:
+            times *= w.by
+    return times * sum(w.cents for w in wins if w.how != TICKET)
+
+
+def counted_wins(wins: Sequence[Win]) -> int:
+    """A ticket's number of wins (what `max_wins` bounds): a ticket-wide multiplier is not one."""
+    return sum(1 for w in wins if w.how != TICKET)
+
+
+def ticket_problem(wins: Sequence[Win]) -> str | None:
+    """Why a tier's wins cannot carry a ticket-wide multiplier (None: they can, or have none)."""
+    times = [w for w in wins if w.how == TICKET]
+    if not times:
+        return None
+    if len(times) > 1:
+        return f"{len(times)} ticket-wide multipliers; a ticket shows at most one"
+    if len(times) == len(wins):
+        return ("a ticket-wide multiplier and no other win: nothing to multiply (a multiplier shown "
+                "on a ticket that wins nothing reads as an unpaid win)")
+    if any(w.prize.free for w in wins):
+        return "a ticket-wide multiplier on a free ticket: a free ticket is not multiplied"
+    return None
 
 
 def prize_entry(symbols: Sequence[Symbol]) -> list[dict[str, Any]]:
@@ -195,7 +229,8 @@ class AreaPlay:
             "max_wins": self.max_wins,
             "areas": [a.module.entry(a.params) | {"id": a.id, "style": a.style} for a in self.areas],
             "tiers": [{"id": tid, "wins": [{"area": w.area, "how": w.how, "by": w.by,
-                                            "prize": w.prize.code, "prize_cents": w.prize.cents}
+                                            "prize": w.prize.code,
+                                            "prize_cents": 0 if w.how == TICKET else w.prize.cents}
                                            for w in wins]}
                       for tid, wins in self.wins.items()],
         }

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from poolgen.game.model import FixedPrize, Symbol, Tier, TierFigures
-from poolgen.game.play import Area, AreaStyle, Win
+from poolgen.game.play import Area, AreaStyle, Win, counted_wins, ticket_cents, ticket_problem
 from poolgen.limits import MAX_TICKET_SPOTS
 from poolgen.loader.reader import Reader
 from poolgen.styles import AREA_STYLES
@@ -137,8 +137,8 @@ def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
         if not listed:
             raise r.fail(f"{where}.wins", "a prize tier is won some way: list its wins")
         tier_wins = tuple(_win(r, w, f"{where}.wins[{j}]", areas) for j, w in enumerate(listed))
-        if len(tier_wins) > max_wins:
-            raise r.fail(f"{where}.wins", f"{len(tier_wins)} wins, but a ticket wins at most "
+        if counted_wins(tier_wins) > max_wins:
+            raise r.fail(f"{where}.wins", f"{counted_wins(tier_wins)} wins, but a ticket wins at most "
                                           f"{max_wins} times (play.max_wins)")
         for area in areas.values():
             mine = tuple(w for w in tier_wins if w.area == area.id)
@@ -146,7 +146,10 @@ def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
                 why = area.module.check_wins(area.params, mine)
                 if why:
                     raise r.fail(f"{where}.wins", f"area {area.id!r} ({area.style}): {why}")
-        prize = sum(w.cents for w in tier_wins)
+        why = ticket_problem(tier_wins)
+        if why:
+            raise r.fail(f"{where}.wins", why)
+        prize = ticket_cents(tier_wins)  # the sum of its wins, times a ticket-wide multiplier's k
         stated = r.money(t, "prize", where, required=False)
         if stated is not None and stated != prize:
             raise r.fail(f"{where}.prize", f"{stated} cents, but its wins add up to {prize} cents")

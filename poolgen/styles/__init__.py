@@ -3,7 +3,8 @@ gives (`style = "..."`).
 
 - Area styles (`AREA_STYLES`): a printed ticket is a list of play areas, each of one of these
   (`poolgen.game.play.AreaStyle`): key_number_match, match_n, bonus_reveal, crossword, symbol_count,
-  prize_box, lines, yours_beats_theirs, add_up, cards, bingo, maze.
+  prize_box, lines, yours_beats_theirs, add_up, cards, bingo, maze,
+  ticket_multiplier (a BONUS box whose symbol multiplies every other win of the ticket).
 - Ticket-wide styles (`TICKET_STYLES`): an eInstant share laid out and paid by one style that
   decomposes each prize itself (`poolgen.game.play.TicketStyle`): prize_legend_duel, area_match.
 
@@ -29,6 +30,7 @@ from poolgen.styles import (
     maze,
     prize_box,
     symbol_count,
+    ticket_multiplier,
     yours_beats_theirs,
 )
 from poolgen.styles.area_match import params as area_match_params
@@ -53,6 +55,7 @@ _ADD_UP: AreaStyle[add_up.Params] = add_up
 _CARDS: AreaStyle[cards.Params] = cards
 _BINGO: AreaStyle[bingo.Params] = bingo
 _MAZE: AreaStyle[maze.Params] = maze
+_TICKET_MULTIPLIER: AreaStyle[ticket_multiplier.Params] = ticket_multiplier
 _PRIZE_LEGEND_DUEL: TicketStyle[prize_legend_duel_params.Params] = prize_legend_duel
 _AREA_MATCH: TicketStyle[area_match_params.Params] = area_match
 
@@ -69,6 +72,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "cards": _CARDS,
     "bingo": _BINGO,
     "maze": _MAZE,
+    "ticket_multiplier": _TICKET_MULTIPLIER,
 }
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,

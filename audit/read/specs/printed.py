@@ -3,7 +3,8 @@
 Pools: whole pools of `pool_tickets`, then with `last_pool = "partial"` one pool of the order's rest;
 a tier's count scales to a pool of t tickets as count x t / order (`counts_per = "order"`) or
 count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 unless given, or the
-area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price). The
+area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price), times
+the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md). The
 manifest's `play` entry must state the spec's areas and tiers (docs/styles/play.md).
 """
 
@@ -47,15 +48,21 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     tiers: list[dict[str, Any]] = [{"id": "lose", "wins": []}]
     prizes: list[int] = []
     for i, t in enumerate(doc["tiers"]):
-        wins, total = [], 0
+        wins, total, times = [], 0, 1
         for w in t["wins"]:
             area = by_id[w["area"]]
+            if w["how"] == "ticket":  # a ticket-wide multiplier: k x the other wins (docs/styles/play.md)
+                times = next(s for s in groups[area["multipliers"]] if s["code"] == w["prize"])["by"]
+                wins.append({"area": w["area"], "how": "ticket", "by": times, "prize": w["prize"],
+                             "prize_cents": 0})
+                continue
             prize_group = groups[area["prizes"]]
             symbol = next(s for s in prize_group if s["code"] == w["prize"])
             by = w.get("by", area.get("match_by", 1) if w["how"] == "match" else 1)
             wins.append({"area": w["area"], "how": w["how"], "by": by, "prize": w["prize"],
                          "prize_cents": cents(symbol)})
             total += by * cents(symbol)
+        total *= times
         if "prize" in t and money(t["prize"], f"tiers[{i}].prize") != total:  # a stated prize is its wins'
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})

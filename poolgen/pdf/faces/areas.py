@@ -40,8 +40,8 @@ def evaluate(game: Game, pool: Row, row: Row) -> Evaluation:
     result = evaluate_areas(table, dict(pool), play.document())
     lines: list[str] = []
     winning: set[str] = set()
-    for a in play.areas:
-        area_lines, area_winning = a.module.explain(a.id, a.params, row)
+    for a in sorted(play.areas, key=lambda a: a.style != "ticket_multiplier"):  # stable: a ticket-wide
+        area_lines, area_winning = a.module.explain(a.id, a.params, row)  # multiplier first, never cut off
         lines += area_lines
         winning |= area_winning
     if not lines:

@@ -1,0 +1,121 @@
+"""Ticket-wide multiplier (contract: docs/styles/ticket_multiplier.md): a BONUS box of S spots, each
+a decoy picture or a multiplier symbol of k ("2X", "DBL"); a ticket shows at most one, and only when
+its tier says so; then every prize it wins in its other areas is paid k times (docs/styles/play.md,
+rule 2: poolgen/game/play.py `ticket_cents`). The area wins nothing by itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from poolgen.game.model import Symbol
+from poolgen.game.play import TICKET, AreaReading, Cell, Groups, Section, Win
+from poolgen.rng import Stream, integers
+
+FIELDS: frozenset[str] = frozenset({"spots", "multipliers", "pictures"})
+# imaging (poolgen/deliverables/imaging.py): column suffix -> the area's symbol lists, in code order
+SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_spot_", ("pictures", "multipliers")),)
+STYLE = "ticket_multiplier"
+
+
+@dataclass(frozen=True)
+class Params:
+    spots: int
+    multipliers: tuple[Symbol, ...]
+    pictures: tuple[Symbol, ...]
+
+
+def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
+    r = ctx.r
+    if any(a.style == STYLE for a in ctx.areas):
+        raise r.fail(f"{where}.style", "a ticket has at most one ticket_multiplier area (one multiplier "
+                                       "of the whole ticket)")
+    p = Params(spots=ctx.whole(table, "spots", where, 1, high=32),
+               multipliers=ctx.group(table, "multipliers", where, "multipliers"),
+               pictures=ctx.group(table, "pictures", where, "pictures"))
+    if len(p.pictures) + len(p.multipliers) > 255:
+        raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
+    return p
+
+
+def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    symbol = next((s for s in params.multipliers if s.code == code), None)
+    if symbol is None:
+        raise ValueError(f"prize {code!r} is not one of its multiplier symbols")
+    if how != TICKET:
+        raise ValueError(f"how = {how!r}: a ticket_multiplier win is \"ticket\" (it multiplies the "
+                         "ticket's other wins)")
+    if by is not None:
+        raise ValueError("the multiplier symbol says k: no `by`")
+    return symbol, symbol.by
+
+
+def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
+    if len(wins) > 1:
+        return f"{len(wins)} multipliers; a ticket shows at most one"
+    return None
+
+
+def entry(params: Params) -> dict[str, Any]:
+    return {"spots": params.spots, "pictures": [s.code for s in params.pictures],
+            "multipliers": [{"code": s.code, "by": s.by} for s in params.multipliers]}
+
+
+def columns(area_id: str, params: Params) -> list[str]:
+    return [f"{area_id}_spot_{j}" for j in range(params.spots)]
+
+
+def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
+            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Contract section 7: per tier, every spot a uniform picture, then the multiplier's spot."""
+    d, s_ = len(params.pictures), params.spots
+    index = {s.code: d + q for q, s in enumerate(params.multipliers)}
+    spots = np.zeros((n, s_), dtype=np.int64)
+    for rows, wins in groups:
+        k = rows.size
+        if not k:
+            continue
+        grid = integers(stream, d, size=k * s_).reshape(k, s_)
+        for w in wins:  # at most one (check_wins)
+            grid[np.arange(k), integers(stream, s_, size=k)] = index[w.prize.code]
+        spots[rows] = grid
+    spots8 = spots.astype(np.uint8)
+    return {name: np.ascontiguousarray(spots8[:, j]) for j, name in enumerate(columns(area_id, params))}
+
+
+def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
+    """Nothing to note for `poolgen check`: every promise of the contract holds for any counts."""
+    return None
+
+
+def _symbol(p: Params, code: int) -> Symbol | None:
+    if 0 <= code < len(p.pictures):
+        return p.pictures[code]
+    if 0 <= code - len(p.pictures) < len(p.multipliers):
+        return p.multipliers[code - len(p.pictures)]
+    return None
+
+
+def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
+    """The BONUS box as drawn: one section of S cells (column, symbol text, caption, None, None)."""
+    cells: list[Cell] = []
+    for name in columns(area_id, params):
+        s = _symbol(params, int(row[name]))
+        cells.append((name, s.name if s else "?", s.caption if s else "", None, None))
+    return [("BONUS: REVEAL A MULTIPLIER, MULTIPLY ALL PRIZES WON", cells)]
+
+
+def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+    """What the box does to the ticket's prizes (contract section 5), and the spot that shows it."""
+    lines, winning = [], set()
+    for j, name in enumerate(columns(area_id, params)):
+        code = int(row[name])
+        if len(params.pictures) <= code < len(params.pictures) + len(params.multipliers):
+            s = params.multipliers[code - len(params.pictures)]
+            winning.add(name)
+            lines.append(f"{area_id}, spot {j + 1}: {s.symbol} ({s.caption}) revealed: every prize won "
+                         f"on the ticket is paid {s.by} times.")
+    return lines, winning
