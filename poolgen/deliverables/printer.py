@@ -53,6 +53,7 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
         raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
     tmp = out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}")
     rows = 0
+    art = art_maps(manifest)
     try:
         with create_secret_file(tmp) as f:
             for entry in print_order(manifest):
@@ -63,7 +64,7 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
                 pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
                 start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
                 table = table.select(pl.int_range(start + 1, start + 1 + table.height, dtype=pl.Int64)
-                                     .alias("sequence"), pl.all().cast(pl.String))
+                                     .alias("sequence"), *with_art(table.columns, art))
                 table.write_csv(f, include_header=rows == 0)
                 rows += table.height
             f.flush()
@@ -81,6 +82,27 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
     finally:
         tmp.unlink(missing_ok=True)
     return rows
+
+
+def art_maps(manifest: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """The manifest's `print.art` as spot prefix -> {code: art file}."""
+    entries = manifest.get("print", {}).get("art", [])
+    return {e["spots"]: {s["code"]: s["art"] for s in e["symbols"]} for e in entries}
+
+
+def with_art(columns: list[str], art: Mapping[str, Mapping[str, str]]) -> list[pl.Expr]:
+    """The imaging columns as text, each spot C with art followed by C_art (after C, C_text, C_caption):
+    the art file of the code C shows, empty where its symbol has none."""
+    out = []
+    for c in columns:
+        out.append(pl.col(c).cast(pl.String))
+        spot = c.removesuffix("_caption")
+        prefix = next((p for p in art if spot.startswith(p) and spot[len(p):].isdigit()), None)
+        if c.endswith("_caption") and spot in columns and prefix is not None:
+            out.append(pl.col(spot).cast(pl.String).replace_strict(art[prefix], default="",
+                                                                   return_dtype=pl.String)
+                       .alias(f"{spot}_art"))
+    return out
 
 
 def arrival(path: Path, manifest: Mapping[str, Any]) -> dict[str, Any]:

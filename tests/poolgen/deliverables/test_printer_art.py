@@ -1,0 +1,66 @@
+"""Art references from the spec to the press (poolgen/deliverables/imaging.py `art_spots`, printer.py
+`with_art`): a run of Lucky Pairs, whose pictures have `art`, carries them in the manifest's `print.art`
+(public, signed), and `poolgen imaging export` writes each picture spot's art file beside its code, from
+the manifest alone; the prize boxes, whose symbols have none, get no art column."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from poolgen.deliverables.printer import export_csv
+from poolgen.run.publish import unreviewed_fields
+from tests.support import SEED_A, small_lucky_pairs
+from tests.support.cli import invoke
+
+ART = {"BELL": "LP902_bell.eps", "STAR": "LP902_star.eps", "HEART": "LP902_heart.eps",
+       "CLOVER": "LP902_clover.eps", "HORSESHOE": "LP902_horseshoe.eps", "DIAMOND": "LP902_diamond.eps"}
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    """Lucky Pairs cut to two pools of 2,400 tickets, signed."""
+    root = tmp_path_factory.mktemp("art")
+    seed = root / "run.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    assert invoke("keys", "new", root / "keys").exit_code == 0
+    made = invoke("generate", small_lucky_pairs(root), "--out", root / "runs", "--seed-file", seed,
+                  "--run-id", "lp", "--workers", "1", "--key", root / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    return root / "runs" / "lp"
+
+
+def test_the_manifest_carries_the_specs_art_as_public_print_fields(run):
+    doc = json.loads((run / "manifest.json").read_text())
+    assert doc["print"]["art"] == [{"spots": "games_spot_",
+                                    "symbols": [{"code": c, "art": a} for c, a in ART.items()]}]
+    assert unreviewed_fields(doc) == []  # `publish` may hand it out
+
+
+def test_the_export_writes_each_picture_spots_art_beside_it(run, tmp_path):
+    out = tmp_path / "imaging.csv"
+    result = invoke("imaging", "export", run, "--out", out)
+    assert result.exit_code == 0, result.output
+    back = pl.read_csv(out, infer_schema=False)
+    imaging = pl.concat([pl.read_parquet(run / f"imaging-p{k}.parquet") for k in (1, 2)])
+    spots = [f"games_spot_{j}" for j in range(18)]
+    prizes = [f"games_prize_{g}" for g in range(6)]
+    assert back.columns == (["sequence", "barcode", "virn", "book", "ticket_no"]
+                            + [f"{c}{x}" for c in spots for x in ("", "_text", "_caption", "_art")]
+                            + [f"{c}{x}" for c in prizes for x in ("", "_text", "_caption")])
+    assert back.select(imaging.columns).equals(imaging.select(pl.all().cast(pl.String)))  # as before
+    for c in spots:
+        assert back[f"{c}_art"].to_list() == [ART[code] for code in back[c].to_list()]
+    assert set(back["games_spot_0"].to_list()) == set(ART)  # every picture shown in 4,800 tickets
+
+
+def test_a_run_without_art_exports_as_before(run, tmp_path):
+    doc = json.loads((run / "manifest.json").read_text())
+    del doc["print"]["art"]
+    out = tmp_path / "plain.csv"
+    assert export_csv(run, doc, out, force=False) == 4800
+    assert not [c for c in pl.read_csv(out, n_rows=1).columns if c.endswith("_art")]
