@@ -16,6 +16,12 @@ holds outcomes: mode 0600, for the printer only, sealed to its key.
 `cartons.csv` (every carton of `packs_per_carton` consecutive packs: carton, first and last sequence,
 packs, tickets, the book numbers) hold no outcome and name no pool; but a pack's sequence with the
 public manifest's `first_book` tells its pool, so they go to the printer and warehouse only.
+
+`pallets.csv` (every pallet of `cartons_per_pallet` consecutive cartons: pallet, first and last
+carton, cartons, first and last sequence, packs, first and last barcode, tickets), `shipment.csv` (one
+row of totals and the SHA-256 of the three files above) and `SHA256SUMS` (the four files, as
+`sha256sum -c` reads it) are computed from print-sequence.csv's bytes and the two counts alone
+(`shipment`), so they say nothing print-sequence.csv does not.
 """
 
 from __future__ import annotations
@@ -34,7 +40,10 @@ from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, RunError
 from poolgen.files.write import create_secret_file, fsync_folder
 
-__all__ = ["arrival", "export_csv", "print_order", "print_sequence"]
+__all__ = ["SHIP_FILES", "arrival", "export_csv", "print_order", "print_sequence", "shipment"]
+
+# The files `poolgen imaging sequence` writes, in order (docs/validation.md, section 4).
+SHIP_FILES = ("print-sequence.csv", "cartons.csv", "pallets.csv", "shipment.csv", "SHA256SUMS")
 
 
 def print_order(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -159,3 +168,42 @@ def print_sequence(run: Path, manifest: Mapping[str, Any], packs_per_carton: int
         table.write_csv(buf)
         out.append(buf.getvalue())
     return out[0], out[1]
+
+
+def _csv(table: pl.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    table.write_csv(buf)
+    return buf.getvalue()
+
+
+def shipment(sequence: bytes, cartons: bytes, packs_per_carton: int,
+             cartons_per_pallet: int) -> dict[str, bytes]:
+    """pallets.csv, shipment.csv and SHA256SUMS from print-sequence.csv and cartons.csv as written
+    (`print_sequence`): every value is print-sequence.csv's text or counted from it, so the files say
+    nothing it does not. A pallet holds cartons (c - 1) // cartons_per_pallet + 1 of the order's
+    numbering, as a carton holds packs."""
+    seq = pl.read_csv(io.BytesIO(sequence), infer_schema=False)
+    if seq.is_empty():
+        raise RunError("print-sequence.csv lists no pack")
+    seq = seq.with_columns(pl.col("sequence", "carton", "tickets").cast(pl.Int64)).with_columns(
+        ((pl.col("carton") - 1) // cartons_per_pallet + 1).alias("pallet"))
+    pallets = (seq.group_by("pallet", maintain_order=True)
+               .agg(pl.col("carton").min().alias("first_carton"), pl.col("carton").max().alias("last_carton"),
+                    pl.col("carton").n_unique().alias("cartons"),
+                    pl.col("sequence").min().alias("first_sequence"),
+                    pl.col("sequence").max().alias("last_sequence"), pl.len().alias("packs"),
+                    pl.col("first_barcode").sort_by("sequence").first(),
+                    pl.col("last_barcode").sort_by("sequence").last(), pl.col("tickets").sum()))
+    files = {"print-sequence.csv": sequence, "cartons.csv": cartons, "pallets.csv": _csv(pallets)}
+    numbers: list[int] = seq["sequence"].to_list()
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    files["shipment.csv"] = _csv(pl.DataFrame({
+        "game": seq["game"][0], "packs": seq.height, "tickets": int(seq["tickets"].sum()),
+        "cartons": seq["carton"].n_unique(), "pallets": pallets.height, "packs_per_carton": packs_per_carton,
+        "cartons_per_pallet": cartons_per_pallet, "first_sequence": min(numbers),
+        "last_sequence": max(numbers),
+        "print_sequence_sha256": digests["print-sequence.csv"], "cartons_sha256": digests["cartons.csv"],
+        "pallets_sha256": digests["pallets.csv"]}))
+    files["SHA256SUMS"] = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+                                  for name, data in files.items()).encode()
+    return files
