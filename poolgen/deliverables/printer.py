@@ -40,7 +40,8 @@ from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, RunError
 from poolgen.files.write import create_secret_file, fsync_folder
 
-__all__ = ["SHIP_FILES", "arrival", "export_csv", "print_order", "print_sequence", "shipment"]
+__all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "print_order", "print_sequence", "shipment",
+           "with_art"]
 
 # The files `poolgen imaging sequence` writes, in order (docs/validation.md, section 4).
 SHIP_FILES = ("print-sequence.csv", "cartons.csv", "pallets.csv", "shipment.csv", "SHA256SUMS")

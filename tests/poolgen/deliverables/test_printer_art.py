@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from poolgen.deliverables.printer import export_csv
+from poolgen.deliverables.printer import art_maps, export_csv, with_art
 from poolgen.run.publish import unreviewed_fields
 from tests.support import SEED_A, small_lucky_pairs
 from tests.support.cli import invoke
@@ -64,3 +64,22 @@ def test_a_run_without_art_exports_as_before(run, tmp_path):
     out = tmp_path / "plain.csv"
     assert export_csv(run, doc, out, force=False) == 4800
     assert not [c for c in pl.read_csv(out, n_rows=1).columns if c.endswith("_art")]
+
+
+def test_a_spot_of_pictures_with_art_and_prizes_without_leaves_the_prizes_art_empty():
+    # a bonus_reveal spot shows its pictures, then its prizes: here only the pictures have art
+    table = pl.DataFrame({"barcode": ["1", "2", "3"], "b_spot_0": ["BELL", "5", "STAR"],
+                          "b_spot_0_text": ["Symbol of a bell", "$5.00", "Symbol of a star"],
+                          "b_spot_0_caption": ["BELL", "FIVE$", "STAR"], "b_spot_10": ["5", "5", "5"],
+                          "b_spot_10_text": ["$5.00"] * 3, "b_spot_10_caption": ["FIVE$"] * 3,
+                          "b_prize_0": ["5", "5", "5"], "b_prize_0_text": ["$5.00"] * 3,
+                          "b_prize_0_caption": ["FIVE$"] * 3})
+    art = art_maps({"print": {"art": [{"spots": "b_spot_",
+                                       "symbols": [{"code": "BELL", "art": "bell.eps"},
+                                                   {"code": "STAR", "art": "star.eps"}]}]}})
+    out = table.select(with_art(table.columns, art))
+    assert out.columns == ["barcode", "b_spot_0", "b_spot_0_text", "b_spot_0_caption", "b_spot_0_art",
+                           "b_spot_10", "b_spot_10_text", "b_spot_10_caption", "b_spot_10_art",
+                           "b_prize_0", "b_prize_0_text", "b_prize_0_caption"]
+    assert out["b_spot_0_art"].to_list() == ["bell.eps", "", "star.eps"]
+    assert out["b_spot_10_art"].to_list() == ["", "", ""]
