@@ -31,7 +31,8 @@ def export_cmd(
     force: Force = False,
 ) -> None:
     """Write every imaging file of RUN as one CSV in print sequence across the order: a `sequence`
-    column (1, 2, ...), then the imaging file's columns as text (docs/validation.md, section 4). It
+    column (1, 2, ...), then the imaging file's columns as text, and where the spec gave its symbols
+    `art`, each such spot's art file in a `<spot>_art` column (docs/validation.md, section 4). It
     holds outcomes: for the printer only, sealed to its key (`poolgen seal`)."""
     folder = open_run(run)
     rows = export_csv(folder.path, folder.manifest, out, force)

@@ -9,8 +9,9 @@ per_book - 1: exactly the rows of the pools' imaging files, pool after pool in t
 the whole order's print run, also when a run holds only some of its pools.
 
 The CSV has a first column `sequence`, then the imaging file's columns in its order, every value as
-text exactly as the imaging file holds it (RFC 4180 quoting, UTF-8, LF line ends, a header line). It
-holds outcomes: mode 0600, for the printer only, sealed to its key.
+text exactly as the imaging file holds it (RFC 4180 quoting, UTF-8, LF line ends, a header line), and
+after each spot C of a `print.art` prefix a column C_art: the art file of the code it shows, empty
+where its symbol has none (`with_art`). It holds outcomes: mode 0600, for the printer only, sealed.
 
 `print-sequence.csv` (every pack: sequence, game, book, first and last barcode, tickets, carton) and
 `cartons.csv` (every carton of `packs_per_carton` consecutive packs: carton, first and last sequence,
