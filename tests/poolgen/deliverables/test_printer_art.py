@@ -83,3 +83,15 @@ def test_a_spot_of_pictures_with_art_and_prizes_without_leaves_the_prizes_art_em
                            "b_prize_0", "b_prize_0_text", "b_prize_0_caption"]
     assert out["b_spot_0_art"].to_list() == ["bell.eps", "", "star.eps"]
     assert out["b_spot_10_art"].to_list() == ["", "", ""]
+
+
+def test_verify_refuses_the_run_against_a_spec_of_other_art(run, tmp_path):
+    spec = tmp_path / "lucky_pairs.toml"
+    spec.write_text((run.parent.parent / "lucky_pairs.toml").read_text().replace("LP902_star.eps",
+                                                                                  "LP902_moon.eps"))
+    result = invoke("verify", run, "--public-key", run.parent.parent / "keys" / "signing-key.pub.pem",
+                    "--spec", spec)
+    assert result.exit_code == 1, result.output
+    step5 = next(line for line in result.stdout.splitlines() if line.lstrip().startswith("5 "))
+    assert step5.split("FAIL", 1)[1].strip().endswith(
+        "print.art games_spot_: STAR art 'LP902_star.eps', spec 'LP902_moon.eps'")
