@@ -96,9 +96,13 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
 
 
 def art_maps(manifest: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-    """The manifest's `print.art` as spot prefix -> {code: art file}."""
-    entries = manifest.get("print", {}).get("art", [])
-    return {e["spots"]: {s["code"]: s["art"] for s in e["symbols"]} for e in entries}
+    """The manifest's `print.art` as spot prefix -> {code: art file} (RunError if it is not one)."""
+    try:
+        entries = manifest.get("print", {}).get("art", [])
+        return {str(e["spots"]): {str(s["code"]): str(s["art"]) for s in e["symbols"]} for e in entries}
+    except (AttributeError, KeyError, TypeError):
+        raise RunError("the manifest's print.art is not a list of spots with their symbols' code and "
+                       "art") from None
 
 
 def with_art(columns: list[str], art: Mapping[str, Mapping[str, str]]) -> list[pl.Expr]:

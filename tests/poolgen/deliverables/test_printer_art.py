@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from poolgen.deliverables.printer import art_maps, export_csv, with_art
+from poolgen.errors import RunError
 from poolgen.run.publish import unreviewed_fields
 from tests.support import SEED_A, small_lucky_pairs
 from tests.support.cli import invoke
@@ -95,3 +96,10 @@ def test_verify_refuses_the_run_against_a_spec_of_other_art(run, tmp_path):
     step5 = next(line for line in result.stdout.splitlines() if line.lstrip().startswith("5 "))
     assert step5.split("FAIL", 1)[1].strip().endswith(
         "print.art games_spot_: STAR art 'LP902_star.eps', spec 'LP902_moon.eps'")
+
+
+@pytest.mark.parametrize("art", [[{"spots": "b_spot_"}], {"b_spot_": "x"}, [{"spots": "s", "symbols": [1]}]])
+def test_a_malformed_print_art_is_a_run_error(art):
+    with pytest.raises(RunError, match="^the manifest's print.art is not a list of spots with their symbols' "
+                                       "code and art$"):
+        art_maps({"print": {"art": art}})
