@@ -11,11 +11,13 @@ import typer
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import signature_problem
 from poolgen.cli.common import Force, reports_errors, say, write_output
-from poolgen.deliverables.printer import arrival, export_csv, print_sequence
+from poolgen.deliverables.printer import SHIP_FILES, arrival, export_csv, print_sequence, shipment
 from poolgen.errors import RunError
 from poolgen.files.write import make_folders
 from poolgen.run.folder import open_run
 from poolgen.run.signing import fingerprint, load_public_key
+
+MAX_PER = 100_000  # packs a carton, cartons a pallet: far above any real one, a typo's bound
 
 app = typer.Typer(no_args_is_help=True, help="Imaging files for the printer: export them as CSV in print "
                                               "sequence; check one on arrival against the manifest.")
@@ -29,7 +31,8 @@ def export_cmd(
     force: Force = False,
 ) -> None:
     """Write every imaging file of RUN as one CSV in print sequence across the order: a `sequence`
-    column (1, 2, ...), then the imaging file's columns as text (docs/validation.md, section 4). It
+    column (1, 2, ...), then the imaging file's columns as text, and where the spec gave its symbols
+    `art`, each such spot's art file in a `<spot>_art` column (docs/validation.md, section 4). It
     holds outcomes: for the printer only, sealed to its key (`poolgen seal`)."""
     folder = open_run(run)
     rows = export_csv(folder.path, folder.manifest, out, force)
@@ -83,23 +86,30 @@ def check_cmd(
 @reports_errors
 def sequence_cmd(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="A printed run folder (holds manifest.json).")],
-    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="A new folder for the two files.")],
-    packs_per_carton: Annotated[int, typer.Option("--packs-per-carton", min=1, metavar="N",
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="A new folder for the files.")],
+    packs_per_carton: Annotated[int, typer.Option("--packs-per-carton", min=1, max=MAX_PER, metavar="N",
                                                   help="Packs (books) a carton holds.")] = 20,
+    cartons_per_pallet: Annotated[int, typer.Option("--cartons-per-pallet", min=1, max=MAX_PER, metavar="M",
+                                                    help="Cartons a pallet holds.")] = 40,
 ) -> None:
-    """Write DIR/print-sequence.csv (every pack in print order: its place in the order's print run,
-    book, first and last barcode, tickets, carton) and DIR/cartons.csv (every carton: its packs'
-    places and book numbers), for the printer and the warehouse. No outcome and no pool id is in
-    them (docs/validation.md, section 4)."""
+    """Write, for the printer and the warehouse, DIR/print-sequence.csv (every pack in print order:
+    its place in the order's print run, book, first and last barcode, tickets, carton),
+    DIR/cartons.csv (every carton: its packs' places and book numbers), DIR/pallets.csv (every
+    pallet: its cartons, first and last pack and barcode, tickets), DIR/shipment.csv (the totals and
+    the SHA-256 of the three) and DIR/SHA256SUMS (`sha256sum -c SHA256SUMS` checks all four). No
+    outcome and no pool id is in them (docs/validation.md, section 4)."""
     folder = open_run(run)
     if folder.kind != "printed":
         raise RunError(f"{run}: not a printed run; an eInstant has no packs")
     if out.exists():
         raise RunError(f"{out}: already exists; give a new folder")
     sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
+    files = shipment(sequence, cartons, packs_per_carton, cartons_per_pallet)
     make_folders(out, 0o700)
-    write_output(out / "print-sequence.csv", sequence, False, "print sequence")
-    write_output(out / "cartons.csv", cartons, False, "cartons")
-    packs, boxes = sequence.count(b"\n") - 1, cartons.count(b"\n") - 1
-    typer.echo(f"sequence {out}: {packs:,} packs in print order, {boxes:,} cartons of up to "
-               f"{packs_per_carton} (print-sequence.csv, cartons.csv: no outcome, no pool)")
+    for name in SHIP_FILES:
+        write_output(out / name, files[name], False, name)
+    packs, boxes, pallets = (files[n].count(b"\n") - 1 for n in SHIP_FILES[:3])
+    typer.echo(f"sequence {out}: {packs:,} pack{'s' * (packs != 1)} in print order, {boxes:,} "
+               f"carton{'s' * (boxes != 1)} of up to {packs_per_carton}, {pallets:,} "
+               f"pallet{'s' * (pallets != 1)} of up to {cartons_per_pallet} cartons "
+               f"({', '.join(SHIP_FILES)}: no outcome, no pool)")

@@ -8,9 +8,15 @@ Spot codes are turned into symbols by the layout contract: for a ticket of play 
 symbol lists (docs/styles/<style>.md, section 4), as each area style states in its `SPOTS` (column
 suffix -> the area's symbol lists, in order). A layout whose columns are not covered gets no imaging
 file, and `generate` says so.
+
+Art: where a spec gives its symbols `art` (the printer's art-library files), the manifest's `print.art`
+lists, for every spot prefix whose alphabet holds a symbol with art, each such symbol's code and art
+(`art_spots`); the CSV export (poolgen/deliverables/printer.py) reads it to add a `C_art` column.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -37,6 +43,20 @@ def spot_alphabets(game: Game, layout_columns: list[str]) -> dict[str, Alphabet]
         if not match:
             return None
         out[column] = match[0]
+    return out
+
+
+def art_spots(game: Game) -> list[dict[str, Any]]:
+    """The manifest's `print.art`: [{"spots": area id + column suffix, "symbols": [{"code", "art"}]}]
+    for every spot prefix that shows a symbol with art, in the areas' and their styles' order; a
+    spot's art is that of the code it shows (the loader refuses two symbols of one code on a spot)."""
+    out = []
+    for area in game.play.areas if isinstance(game.play, AreaPlay) else ():
+        for suffix, lists in area.module.SPOTS:
+            symbols = [{"code": s.code, "art": s.art} for name in lists for s in getattr(area.params, name)
+                       if s.art is not None]
+            if symbols:
+                out.append({"spots": area.id + suffix, "symbols": symbols})
     return out
 
 

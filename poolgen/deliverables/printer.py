@@ -9,13 +9,20 @@ per_book - 1: exactly the rows of the pools' imaging files, pool after pool in t
 the whole order's print run, also when a run holds only some of its pools.
 
 The CSV has a first column `sequence`, then the imaging file's columns in its order, every value as
-text exactly as the imaging file holds it (RFC 4180 quoting, UTF-8, LF line ends, a header line). It
-holds outcomes: mode 0600, for the printer only, sealed to its key.
+text exactly as the imaging file holds it (RFC 4180 quoting, UTF-8, LF line ends, a header line), and
+after each spot C of a `print.art` prefix a column C_art: the art file of the code it shows, empty
+where its symbol has none (`with_art`). It holds outcomes: mode 0600, for the printer only, sealed.
 
 `print-sequence.csv` (every pack: sequence, game, book, first and last barcode, tickets, carton) and
 `cartons.csv` (every carton of `packs_per_carton` consecutive packs: carton, first and last sequence,
 packs, tickets, the book numbers) hold no outcome and name no pool; but a pack's sequence with the
 public manifest's `first_book` tells its pool, so they go to the printer and warehouse only.
+
+`pallets.csv` (every pallet of `cartons_per_pallet` consecutive cartons: pallet, first and last
+carton, cartons, first and last sequence, packs, first and last barcode, tickets), `shipment.csv` (one
+row of totals and the SHA-256 of the three files above) and `SHA256SUMS` (the four files, as
+`sha256sum -c` reads it) are computed from print-sequence.csv's bytes and the two counts alone
+(`shipment`), so they say nothing print-sequence.csv does not.
 """
 
 from __future__ import annotations
@@ -34,7 +41,11 @@ from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, RunError
 from poolgen.files.write import create_secret_file, fsync_folder
 
-__all__ = ["arrival", "export_csv", "print_order", "print_sequence"]
+__all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "print_order", "print_sequence", "shipment",
+           "with_art"]
+
+# The files `poolgen imaging sequence` writes, in order (docs/validation.md, section 4).
+SHIP_FILES = ("print-sequence.csv", "cartons.csv", "pallets.csv", "shipment.csv", "SHA256SUMS")
 
 
 def print_order(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -53,6 +64,7 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
         raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
     tmp = out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}")
     rows = 0
+    art = art_maps(manifest)
     try:
         with create_secret_file(tmp) as f:
             for entry in print_order(manifest):
@@ -63,7 +75,7 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
                 pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
                 start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
                 table = table.select(pl.int_range(start + 1, start + 1 + table.height, dtype=pl.Int64)
-                                     .alias("sequence"), pl.all().cast(pl.String))
+                                     .alias("sequence"), *with_art(table.columns, art))
                 table.write_csv(f, include_header=rows == 0)
                 rows += table.height
             f.flush()
@@ -81,6 +93,31 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
     finally:
         tmp.unlink(missing_ok=True)
     return rows
+
+
+def art_maps(manifest: Mapping[str, Any]) -> dict[str, dict[str, str]]:
+    """The manifest's `print.art` as spot prefix -> {code: art file} (RunError if it is not one)."""
+    try:
+        entries = manifest.get("print", {}).get("art", [])
+        return {str(e["spots"]): {str(s["code"]): str(s["art"]) for s in e["symbols"]} for e in entries}
+    except (AttributeError, KeyError, TypeError):
+        raise RunError("the manifest's print.art is not a list of spots with their symbols' code and "
+                       "art") from None
+
+
+def with_art(columns: list[str], art: Mapping[str, Mapping[str, str]]) -> list[pl.Expr]:
+    """The imaging columns as text, each spot C with art followed by C_art (after C, C_text, C_caption):
+    the art file of the code C shows, empty where its symbol has none."""
+    out = []
+    for c in columns:
+        out.append(pl.col(c).cast(pl.String))
+        spot = c.removesuffix("_caption")
+        prefix = next((p for p in art if spot.startswith(p) and spot[len(p):].isdigit()), None)
+        if c.endswith("_caption") and spot in columns and prefix is not None:
+            out.append(pl.col(spot).cast(pl.String).replace_strict(art[prefix], default="",
+                                                                   return_dtype=pl.String)
+                       .alias(f"{spot}_art"))
+    return out
 
 
 def arrival(path: Path, manifest: Mapping[str, Any]) -> dict[str, Any]:
@@ -137,3 +174,42 @@ def print_sequence(run: Path, manifest: Mapping[str, Any], packs_per_carton: int
         table.write_csv(buf)
         out.append(buf.getvalue())
     return out[0], out[1]
+
+
+def _csv(table: pl.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    table.write_csv(buf)
+    return buf.getvalue()
+
+
+def shipment(sequence: bytes, cartons: bytes, packs_per_carton: int,
+             cartons_per_pallet: int) -> dict[str, bytes]:
+    """pallets.csv, shipment.csv and SHA256SUMS from print-sequence.csv and cartons.csv as written
+    (`print_sequence`): every value is print-sequence.csv's text or counted from it, so the files say
+    nothing it does not. A pallet holds cartons (c - 1) // cartons_per_pallet + 1 of the order's
+    numbering, as a carton holds packs."""
+    seq = pl.read_csv(io.BytesIO(sequence), infer_schema=False)
+    if seq.is_empty():
+        raise RunError("print-sequence.csv lists no pack")
+    seq = seq.with_columns(pl.col("sequence", "carton", "tickets").cast(pl.Int64)).with_columns(
+        ((pl.col("carton") - 1) // cartons_per_pallet + 1).alias("pallet"))
+    pallets = (seq.group_by("pallet", maintain_order=True)
+               .agg(pl.col("carton").min().alias("first_carton"), pl.col("carton").max().alias("last_carton"),
+                    pl.col("carton").n_unique().alias("cartons"),
+                    pl.col("sequence").min().alias("first_sequence"),
+                    pl.col("sequence").max().alias("last_sequence"), pl.len().alias("packs"),
+                    pl.col("first_barcode").sort_by("sequence").first(),
+                    pl.col("last_barcode").sort_by("sequence").last(), pl.col("tickets").sum()))
+    files = {"print-sequence.csv": sequence, "cartons.csv": cartons, "pallets.csv": _csv(pallets)}
+    numbers: list[int] = seq["sequence"].to_list()
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    files["shipment.csv"] = _csv(pl.DataFrame({
+        "game": seq["game"][0], "packs": seq.height, "tickets": int(seq["tickets"].sum()),
+        "cartons": seq["carton"].n_unique(), "pallets": pallets.height, "packs_per_carton": packs_per_carton,
+        "cartons_per_pallet": cartons_per_pallet, "first_sequence": min(numbers),
+        "last_sequence": max(numbers),
+        "print_sequence_sha256": digests["print-sequence.csv"], "cartons_sha256": digests["cartons.csv"],
+        "pallets_sha256": digests["pallets.csv"]}))
+    files["SHA256SUMS"] = "".join(f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+                                  for name, data in files.items()).encode()
+    return files

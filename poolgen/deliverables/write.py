@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 
 from poolgen.deliverables.identity import BARCODE_DIGITS, book_label
-from poolgen.deliverables.imaging import identity_numbers, imaging_table
+from poolgen.deliverables.imaging import art_spots, identity_numbers, imaging_table
 from poolgen.deliverables.validation import (
     TIERS,
     file_head,
@@ -175,6 +175,8 @@ def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[byt
                          "packs": manifest_packs(game.packs),  # the rules audit holds every pack to
                          "book_numbers": "a permutation of the order's book slots from the stream "
                                          + label_text(book_label(game.id))}
+        if art := art_spots(game):  # the printer's art files of the spots' symbols (docs/validation.md)
+            part["print"]["art"] = art
         if book_key is not None:  # the permutation is the book key's (docs/validation.md)
             part["print"]["book_numbers"] = ("a permutation of the order's book slots under a book key: slot "
                                              "s is the rank of HMAC-SHA256(key, \"poolgen/books/v1\" || "

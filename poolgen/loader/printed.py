@@ -15,12 +15,13 @@ the order's rest; a tier's count scales to a pool of t tickets as count x t / or
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
 from poolgen.game.model import Game, Pool, PoolTier, Printed, Symbol, Tier
-from poolgen.game.play import AreaPlay
+from poolgen.game.play import Area, AreaPlay
 from poolgen.limits import (
     MAX_BOOK_TICKETS,
     MAX_GAME_NUMBER,
@@ -44,12 +45,15 @@ _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_tick
             "last_pool"} | _PRINT_SETTINGS
 _PLAY = {"max_wins"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost"}
-_SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by"}
+_SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by", "art"}
+# An art reference: a file name in the printer's art library, 1 to 128 printable ASCII characters
+# without a directory (no / \ :), not starting with a dot or a space, no "..", not ending in a space.
+ART = re.compile(r"(?![. ])(?!.*\.\.)(?!.* $)[ -.0-9;-\[\]-~]{1,128}")
 PRIZE_TABLES = ("regulation", "designed", "partly designed")
 # [published] free_ticket_cost as written -> as `Published` holds it (absent: None)
 _FREE_TICKET_COSTS: dict[str | None, Literal["zero", "price"] | None] = {None: None, "zero": "zero",
                                                                           "price": "price"}
-# Which symbol fields each role of a group allows (besides group, code, symbol, caption).
+# Which symbol fields each role of a group allows (besides group, code, symbol, caption, art).
 ROLE_FIELDS: dict[str, set[str]] = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
                                     "multipliers": {"by"}, "pictures": set(), "letters": set()}
 DEFAULT_VIRN_DIGITS = 12
@@ -91,6 +95,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     ctx = AreaContext(r, groups)
     areas = read_areas(r, doc, ctx)
     _symbol_roles(r, doc, symbols, ctx.roles)
+    _art_shown(r, areas, symbols)
     tiers, wins = read_tiers(r, doc, {a.id: a for a in areas}, max_wins)
     free_rows = [t for t in tiers if any(w.prize.free for w in wins[t.id])]
     if free_cost is None and any(t.published.cost is not None for t in free_rows):
@@ -155,12 +160,59 @@ def _symbols(r: Reader, doc: dict[str, Any], price: int) -> tuple[dict[str, list
         by = r.get(s, "by", where, int, required=False)
         if by is not None and not 2 <= by <= MAX_MULTIPLIER:
             raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}")
+        art = r.get(s, "art", where, str, required=False)
+        if art is not None and not ART.fullmatch(art):
+            raise r.fail(f"{where}.art", f"{art[:80]!r} is not an art file name (1 to 128 printable ASCII "
+                                         "characters, no directory: no / \\ : or .., not starting with . "
+                                         "or a space)")
         sym = Symbol(i, group, code, r.get(s, "symbol", where, str),
                      r.get(s, "caption", where, str, required=False) or "", cents, free, how,
-                     by if by is not None else 1)
+                     by if by is not None else 1, art)
         groups.setdefault(group, []).append(sym)
         out.append(sym)
+    for group, members in groups.items():
+        _art_of_group(r, group, members)
     return groups, out
+
+
+def _art_of_group(r: Reader, group: str, members: list[Symbol]) -> None:
+    """Every symbol of a group has `art` or none does, and no two the same file (compared without
+    case: an art library may live on a file system that ignores it)."""
+    having = [s for s in members if s.art is not None]
+    if not having:
+        return
+    lacking = [s for s in members if s.art is None]
+    if lacking:
+        raise r.fail(f"symbols[{lacking[0].index}].art", f"missing: every symbol of group {group!r} has art "
+                                                       f"or none does (symbols[{having[0].index}] has)")
+    seen: dict[str, Symbol] = {}
+    for s in having:
+        assert s.art is not None  # `having`
+        other = seen.setdefault(s.art.lower(), s)
+        if other is not s:
+            raise r.fail(f"symbols[{s.index}].art", f"duplicate art {s.art!r} in group {group!r} "
+                                                    f"(symbols[{other.index}] has it)")
+
+
+def _art_shown(r: Reader, areas: list[Area], symbols: list[Symbol]) -> None:
+    """Art is read by the imaging export for the spots that show its symbols (poolgen/deliverables/
+    imaging.py `art_spots`): a group with art is shown on some spot, and a spot shows no two symbols of
+    one code when one of them has art (the export finds a spot's art by its code)."""
+    shown: set[str] = set()
+    for area in areas:
+        for suffix, lists in area.module.SPOTS:
+            alphabet = [s for name in lists for s in getattr(area.params, name)]
+            shown |= {s.group for s in alphabet}
+            codes = [s.code for s in alphabet]
+            for s in alphabet:
+                if s.art is not None and codes.count(s.code) > 1:
+                    raise r.fail(f"symbols[{s.index}].art", f"the spots {area.id}{suffix}* show two "
+                                                            f"symbols of code {s.code!r}: their art cannot "
+                                                            "be told apart")
+    for s in symbols:
+        if s.art is not None and s.group not in shown:
+            raise r.fail(f"symbols[{s.index}].art", f"not used: group {s.group!r} is shown on no spot of "
+                                                    "the imaging file (its symbols are printed otherwise)")
 
 
 def _symbol_roles(r: Reader, doc: dict[str, Any], symbols: list[Symbol], roles: dict[str, str]) -> None:
@@ -171,7 +223,7 @@ def _symbol_roles(r: Reader, doc: dict[str, Any], symbols: list[Symbol], roles: 
         if role is None:
             raise r.fail(f"{where}.group", f"group {s.group!r} is used by no area")
         raw = doc["symbols"][s.index]
-        for key in sorted(set(raw) - {"group", "code", "symbol", "caption"} - ROLE_FIELDS[role]):
+        for key in sorted(set(raw) - {"group", "code", "symbol", "caption", "art"} - ROLE_FIELDS[role]):
             raise r.fail(f"{where}.{key}", f"not used: a symbol of {role} has no {key}")
         if role == "prizes" and s.cents is None:
             raise r.fail(f"{where}.value", "missing field (or free = true)")

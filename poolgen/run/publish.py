@@ -73,6 +73,7 @@ PUBLIC_FIELDS = frozenset({
     "print.barcode", "print.barcode_digits", "print.virn_digits", "print.high_tier_cents",
     "print.book_numbers", "print.book_key_check", "print.book_slots",
     "print.free_ticket_tiers[]",  # which tiers pay a free ticket: the spec's
+    "print.art[].spots", "print.art[].symbols[].code", "print.art[].symbols[].art",  # the spec's art files
     # the game's pack parameters (docs/new-game.md section 2b): rules of the game, as the spec states them
     "print.packs.neighbours", "print.packs.min_winners", "print.packs.max_winners",
     "print.packs.min_prize_cents",

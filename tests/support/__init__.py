@@ -37,6 +37,19 @@ def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
     return path
 
 
+def small_lucky_pairs(folder: Path) -> Path:
+    """specs/examples/lucky_pairs.toml (pictures with `art`) cut to an order of two pools of 2,400
+    tickets (12 books of 200 each), every tier's count a hundredth (at least 1), written as
+    folder/lucky_pairs.toml."""
+    text = (ROOT / "specs/examples/lucky_pairs.toml").read_text()
+    text = text.replace("order_tickets = 240000", "order_tickets = 4800").replace(
+        "pool_tickets = 240000", "pool_tickets = 2400")
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // 100)}", text, flags=re.M)
+    path = folder / "lucky_pairs.toml"
+    path.write_text(text)
+    return path
+
+
 def vector_lines(name: str) -> list[str]:
     """The lines of tests/vectors/<name> that are not comments (its header says how it was made)."""
     return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]

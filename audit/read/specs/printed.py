@@ -15,6 +15,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
+from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money
 
@@ -86,7 +87,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
               "rules": game["id"], "kind": "printed"}
     return SpecExpectation(file, sha256, tuple(stated.items()),
-                           (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers))),
+                           (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers)),
+                            SpecArt(spec_art(doc))),
                            "every pool, area and tier", doc)
 
 

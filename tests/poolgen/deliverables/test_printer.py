@@ -103,8 +103,9 @@ def test_print_sequence_and_cartons_say_where_each_pack_is_and_nothing_of_outcom
     out = tmp_path / "seq"
     result = invoke("imaging", "sequence", order, "--out", out, "--packs-per-carton", 3)
     assert result.exit_code == 0, result.output
-    assert result.stdout == (f"sequence {out}: 20 packs in print order, 7 cartons of up to 3 "
-                             f"(print-sequence.csv, cartons.csv: no outcome, no pool)\n")
+    assert result.stdout == (f"sequence {out}: 20 packs in print order, 7 cartons of up to 3, 1 pallet of "
+                             f"up to 40 cartons (print-sequence.csv, cartons.csv, pallets.csv, shipment.csv, "
+                             f"SHA256SUMS: no outcome, no pool)\n")
     seq = pl.read_csv(out / "print-sequence.csv", infer_schema=False)
     assert seq.columns == ["sequence", "game", "book", "first_barcode", "last_barcode", "tickets", "carton"]
     pools = pl.concat([pl.read_parquet(order / f"pool-p{k}.parquet", columns=["book"]) for k in (1, 2)])
