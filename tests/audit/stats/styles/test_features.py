@@ -15,12 +15,10 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.styles import area_engine
-from audit.styles.interface import Reasons
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import small_example
-from tests.support.stats import judge
+from tests.support.stats import judge, on_losers
 
 SEED = hashlib.sha256(b"poolgen/tests/style-features").digest()
 WIN = "against win/lose"
@@ -91,24 +89,6 @@ def test_an_honest_pool_of_each_style_passes_with_its_features_run(pools, style)
     assert not any("no no-information tests" in w for w in s.not_tested)
 
 
-def _on_losers(table: pl.DataFrame, area: dict[str, Any], columns: dict[str, np.ndarray]) -> pl.DataFrame:
-    """The table with `columns` changed on its losers, a row kept as it was where the change would make
-    it illegal or change its wins (the style's audit engine decides): a pool an insider could sign."""
-    lose = table["prize_cents"].to_numpy() == 0
-    changed = table.with_columns(pl.Series(c, np.where(lose, v, table[c].to_numpy()).astype(np.uint8))
-                                 for c, v in columns.items())
-    engine = area_engine(area["style"])
-    before, after = Reasons(), Reasons()
-    same = np.ones(table.height, dtype=bool)
-    slots = zip(engine.evaluate(table, area, before), engine.evaluate(changed, area, after), strict=True)
-    for old, new in slots:
-        same &= (old.won == new.won) & (~old.won | (old.prize == new.prize))
-    same &= ~np.isin(np.arange(table.height), [row for row, _ in after.illegal()])
-    assert before.illegal() == [] and (lose & same).sum() > 0.5 * lose.sum()
-    return table.with_columns(pl.Series(c, np.where(same, changed[c].to_numpy(), table[c].to_numpy()))
-                              for c in columns)
-
-
 def _top(area: dict[str, Any]) -> int:
     return max(range(len(area["prizes"])), key=lambda i: area["prizes"][i]["cents"])
 
@@ -158,7 +138,7 @@ LEAKS: dict[str, tuple[Callable[[pl.DataFrame, dict[str, Any]], dict[str, np.nda
 def test_a_leak_through_a_promised_feature_fails_step_8_naming_it(pools, style):
     spec, pool, table, area = pools[style]
     leak, name = LEAKS[style]
-    leaky = _on_losers(table, area, leak(table, area))
+    leaky = on_losers(table, area, leak(table, area))
     assert not leaky.equals(table)
     s, _ = judge(spec, pool, leaky, SEED)
     failed = {j.finding.name: j.finding.p for j in s.failed}
