@@ -5,7 +5,7 @@ A printed ticket shows nothing of its play area before it is scratched (the late
 spot; what is printed outside it, the ticket id and book, is the position, which step 8's position
 and per-book tests cover). So for printed games the tests are the no-information properties a
 style's contract states for what one scratched spot shows (section 8 of docs/styles/<style>.md;
-audit/stats/styles.py, from the manifest's `play` entry with `areas`). eInstants: what the player
+audit/stats/styles/, from the manifest's `play` entry with `areas`). eInstants: what the player
 sees before the outcome is decided, as the eInstant style's contract names it (the manifest's
 `play` entry names the style).
 
@@ -96,7 +96,7 @@ def layout_columns(play: dict[str, Any] | None = None) -> tuple[str, ...]:
 def layout_features(get: Get, play: dict[str, Any] | None = None,
                     counts: dict[str, int] | None = None) -> LayoutFeatures | None:
     """The run's no-information features from its columns (`get(name)`), or None if its style has no
-    entry here. A run of play areas: its areas' features (audit/stats/styles.py), from the play entry
+    entry here. A run of play areas: its areas' features (audit/stats/styles/), from the play entry
     and the pool's tier counts (`counts`, tier id -> tickets)."""
     if not isinstance(play, dict):
         return None

@@ -10,7 +10,7 @@ audit/stats/tests.py):
     (histogram, dispersion), winners by tenth of the ticket number within the book, prize value per
     book (Kruskal-Wallis), and runs of winners and losers: audit/stats/books.py;
   - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
-    layouts.py, styles.py), including a classifier whose held-out AUC must be indistinguishable
+    layouts.py, styles/), including a classifier whose held-out AUC must be indistinguishable
     from 0.5.
 Per run: the top tiers of every pool (each pool's k highest amounts, k = 1 up), pools combined, by
 exact tests of their smallest and largest relative position and ticket number within the book

@@ -50,6 +50,22 @@ def small_lucky_pairs(folder: Path) -> Path:
     return path
 
 
+def small_example(folder: Path, name: str, tickets: int) -> Path:
+    """specs/examples/<name>.toml cut to one pool of `tickets` (order and pool sizes, and every tier's
+    count, divided by pool_tickets // tickets, a count at least 1; published figures dropped), written
+    as folder/<name>.toml: a real example of its style whose pool builds in a second."""
+    text = (ROOT / "specs" / "examples" / f"{name}.toml").read_text()
+    match = re.search(r"^pool_tickets = (\d+)", text, flags=re.M)
+    assert match is not None, name
+    k = int(match.group(1)) // tickets
+    text = re.sub(r"^(order_tickets|pool_tickets) = (\d+)",
+                  lambda m: f"{m.group(1)} = {int(m.group(2)) // k}", text, flags=re.M)
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // k)}", text, flags=re.M)
+    path = folder / f"{name}.toml"
+    path.write_text(re.sub(r"^published_\w+ = .*\n", "", text, flags=re.M))
+    return path
+
+
 def vector_lines(name: str) -> list[str]:
     """The lines of tests/vectors/<name> that are not comments (its header says how it was made)."""
     return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]

@@ -1,6 +1,6 @@
 """Step 8 where an insider would look (issue 23): the run-level exact tests of the top tiers
 (audit/stats/top.py), positions within a book, prize value per book (audit/stats/books.py) and every
-layout spot a contract promises says nothing (audit/stats/styles.py).
+layout spot a contract promises says nothing (audit/stats/styles/).
 
 Small Happy Holidays pools (3,000 tickets in books of 30: test_false_failure_rate's variant) biased as
 an insider would, each refused by the test made for it, named, with an exact p-value; the exact

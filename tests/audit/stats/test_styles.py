@@ -1,4 +1,4 @@
-"""Step 8's no-information features of style-based runs (audit/stats/styles.py, layouts.py), keyed by
+"""Step 8's no-information features of style-based runs (audit/stats/styles/, layouts.py), keyed by
 style and computed from the manifest's play entry and the pool's tier counts: match_n's every spot among
 the spots that show an amount (docs/styles/match_n.md section 8), the capped case, area_match's first spot,
 and a style without features."""

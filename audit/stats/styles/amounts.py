@@ -1,5 +1,6 @@
-"""Step 8's no-information features of a style-based run, keyed by style and computed from the
-manifest's `play` entry (docs/styles/play.md) and the pool's tier counts alone.
+"""Step 8's features of the styles whose spots show amounts or numbers: match_n, key_number_match
+and bonus_reveal, each from its contract's section 8, the manifest's `play` entry and the pool's tier
+counts alone.
 
 match_n (docs/styles/match_n.md, section 8): the amount shown in each `<area>_spot_<j>` (any one spot),
 among tickets whose spot 0 shows an amount, is independent of win/lose, unless the pool's winners
@@ -8,24 +9,19 @@ contract promises nothing and the test says so.
 
 key_number_match (docs/styles/key_number_match.md, section 8.3) and bonus_reveal
 (docs/styles/bonus_reveal.md, section 8): as their contracts state, below.
-
-Each style's function returns (chi-square features (name, codes), classifier blocks (name, block),
-what is not tested); a code below 0 leaves its row out.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-Get = Callable[[str], np.ndarray]
-Tests = list[tuple[str, np.ndarray]]  # chi-square features: (name, codes)
-Blocks = list[tuple[str, list[np.ndarray]]]  # classifier blocks: (name, code columns)
-AreaFeatures = tuple[Tests, Blocks, list[str]]  # and what is not tested
-Feature = Callable[[dict[str, Any], dict[str, Any], dict[str, int], Get], AreaFeatures]
+from audit.stats.styles.kinds import AreaFeatures, Blocks, Get, Tests
+
+__all__ = ["bonus_reveal", "bonus_reveal_columns", "key_number_columns", "key_number_match", "match_n",
+           "match_n_columns"]
 
 
 def _match_n_targets(area: dict[str, Any], tiers: list[Any], counts: dict[str, int]) -> list[Fraction]:
@@ -69,7 +65,7 @@ def match_n(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], 
     return tests, [(f"{aid}_spot_0", [tests[0][1]])], []
 
 
-def _key_number_columns(area: dict[str, Any]) -> list[str]:
+def key_number_columns(area: dict[str, Any]) -> list[str]:
     aid, own = area["id"], "winning_from" not in area
     return (([f"{aid}_win_{i}" for i in range(area["winning"])] if own else [])
             + ([f"{aid}_your_{i}" for i in range(area["yours"])] if not area.get("specials") else [])
@@ -81,8 +77,9 @@ def key_number_match(area: dict[str, Any], play: dict[str, Any], counts: dict[st
     """key_number_match.md section 8.3: an area's WINNING NUMBERS (each, the smallest, the set);
     without special symbols, each YOUR NUMBER; with decoy weights, the prize below each YOUR NUMBER
     (the spots are in random order: what one spot promises, every spot does)."""
-    aid, cols = area["id"], _key_number_columns(area)
-    tests, blocks = [], []
+    aid, cols = area["id"], key_number_columns(area)
+    tests: Tests = []
+    blocks: Blocks = []
     if "winning_from" not in area:
         win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
         tests += [(f"{aid}_win_{i} (a WINNING NUMBER) against win/lose", w) for i, w in enumerate(win)]
@@ -109,42 +106,9 @@ def bonus_reveal(area: dict[str, Any], play: dict[str, Any], counts: dict[str, i
              np.where(none_won, c, -1)) for j, c in enumerate(codes)], [], []
 
 
-# By style name, looked up with whatever an area's `style` holds (what is no style finds nothing).
-STYLES: dict[object, Feature] = {"match_n": match_n, "key_number_match": key_number_match,
-                                 "bonus_reveal": bonus_reveal}
-COLUMNS: dict[object, Callable[[dict[str, Any]], list[str]]] = {
-    "match_n": lambda a: [f"{a['id']}_spot_{j}" for j in range(a["spots"])],
-    "key_number_match": _key_number_columns,
-    "bonus_reveal": lambda a: [f"{a['id']}_spot_{j}" for j in range(a["spots"])]}
+def match_n_columns(area: dict[str, Any]) -> list[str]:
+    return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
 
 
-def style_columns(play: dict[str, Any]) -> tuple[str, ...]:
-    """The columns the features read; a malformed area is left to the features, which report it."""
-    cols: list[str] = []
-    for a in play["areas"]:
-        if isinstance(a, dict) and a.get("style") in COLUMNS and isinstance(a.get("id"), str):
-            try:
-                cols += COLUMNS[a["style"]](a)
-            except (KeyError, TypeError):
-                continue
-    return tuple(dict.fromkeys(cols))
-
-
-def style_features(play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
-    """Every area's features, every area's classifier blocks ((name, block)), and what is not tested."""
-    chi: Tests = []
-    blocks: Blocks = []
-    skipped: list[str] = []
-    for area in play["areas"]:
-        if not isinstance(area, dict):
-            raise ValueError(f"the play entry's area {area!r} is not an object")
-        feature = STYLES.get(area.get("style"))
-        if feature is None:
-            skipped.append(f"layout: area {area.get('id')!r}: no no-information tests for style "
-                           f"{area.get('style')!r}")
-            continue
-        more, mine, why = feature(area, play, counts, get)
-        chi += more
-        blocks += mine
-        skipped += why
-    return chi, blocks, skipped
+def bonus_reveal_columns(area: dict[str, Any]) -> list[str]:
+    return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
