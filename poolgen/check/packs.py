@@ -43,7 +43,8 @@ def check_layouts_vary(game: Game, per_book: int) -> None:
     for i, tier in enumerate(pool.tiers):
         if max(p.tiers[i].count for p in game.pools) < 2:
             continue  # a tier with at most one ticket a pool has no neighbour of its own tier
-        layout = game.play.lay_out(game, pool, np.full(2 * PROBE_PAIRS, i, dtype=np.int16), stream)
+        layout = game.play.lay_out(game, pool, np.full(2 * PROBE_PAIRS, i, dtype=np.int16), stream,
+                                   [t.count for t in pool.tiers])  # drawn as in the pool (its mix)
         same = np.ones(PROBE_PAIRS, dtype=bool)
         for values in layout.values():
             same &= values[0::2] == values[1::2]

@@ -13,6 +13,7 @@ Forks on how a game is sold are typed: `isinstance(game.sales, Printed)`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -235,8 +236,11 @@ class Play(Protocol):
         play areas instead, poolgen.limits.pool_memory)."""
         ...
 
-    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
-        """Every layout column of the pool, given each ticket's tier index, all from `stream`."""
+    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream,
+                mix: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+        """Every layout column of the given rows (each ticket's tier index), all from `stream`;
+        `mix`: each tier's count in the pool (default: in `tiers`, the whole pool's when it is the
+        whole pool), from which any weight a layout draws by is computed."""
         ...
 
     def check(self, game: Game, result: CheckResult) -> None:

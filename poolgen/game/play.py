@@ -180,9 +180,12 @@ class AreaStyle(Protocol[ParamsT]):
     def columns(self, area_id: str, params: ParamsT) -> list[str]: ...
 
     def lay_out(self, area_id: str, params: ParamsT, groups: Groups, n: int, stream: Stream,
-                done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """The area's columns for a pool of `n` tickets, all from `stream`; `done`: the columns of
-        the areas laid out before it."""
+                done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
+        """The area's columns for `n` rows, all from `stream`; `done`: the columns of the areas laid
+        out before it; `mix`: each tier's count in the pool, aligned with `groups`. Any weight a
+        layout takes from the pool's wins is computed from `mix`, never from the rows given: the
+        neighbour rule lays out runs of a pool again (docs/randomness.md, 5.1), and a run's
+        layouts must be drawn as the pool's are."""
         ...
 
     def layout_note(self, params: ParamsT, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
@@ -242,14 +245,17 @@ class AreaPlay:
         """A ticket's layout columns, all areas together (what building a pool's memory scales with)."""
         return sum(len(a.columns()) for a in self.areas)
 
-    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
-        """Every area's columns: each area's style lays out, tier by tier, that area's wins."""
+    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream,
+                mix: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+        """Every area's columns: each area's style lays out, tier by tier, that area's wins. `mix`:
+        each tier's count in the pool (default: in `tiers`, the whole pool's when it is given)."""
         tiers = np.asarray(tiers)
         rows = [np.flatnonzero(tiers == i) for i in range(len(pool.tiers))]
+        counts = [r.size for r in rows] if mix is None else list(mix)
         out: dict[str, np.ndarray] = {}
         for area in self.areas:
             groups = [(rows[i], self.area_wins(t.id, area.id)) for i, t in enumerate(pool.tiers)]
-            out.update(area.module.lay_out(area.id, area.params, groups, tiers.size, stream, out))
+            out.update(area.module.lay_out(area.id, area.params, groups, tiers.size, stream, out, counts))
         return out
 
     def area_wins(self, tier_id: str, area_id: str) -> tuple[Win, ...]:
@@ -324,7 +330,10 @@ class TicketPlay:
     def spots(self) -> int:
         return 0  # an eInstant pool's memory is bounded by its play areas (poolgen.limits.pool_memory)
 
-    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream) -> dict[str, np.ndarray]:
+    def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream,
+                mix: Sequence[int] | None = None) -> dict[str, np.ndarray]:
+        """`mix` is not used: a ticket style takes no weight from the rows it is given (it draws each
+        share from its tier and `pool` alone), and an eInstant has no neighbour rule."""
         return self.module.lay_out(self.params, game, pool, tiers, stream)
 
     def check(self, game: Game, result: CheckResult) -> None:

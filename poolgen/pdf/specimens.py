@@ -52,7 +52,8 @@ def specimen_rows(manifest_bytes: bytes, game: Game, pool_ids: list[str]) -> lis
         pool = pools[pid]
         kept = [i for i, t in enumerate(pool.tiers) if t.count > 0]
         stream = derive_stream(seed, SPECIMEN_LABEL, game.id, pid)
-        layout = game.play.lay_out(game, pool, np.array(kept, dtype=np.int16), stream)
+        layout = game.play.lay_out(game, pool, np.array(kept, dtype=np.int16), stream,
+                                   [t.count for t in pool.tiers])  # drawn as the pool's tickets are
         for j, i in enumerate(kept):
             n += 1
             tier = pool.tiers[i]

@@ -3,7 +3,7 @@ numbers add up to the TARGET or more (or exactly to it, where the spec says so) 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import product
@@ -90,15 +90,15 @@ def columns(area_id: str, params: Params) -> list[str]:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7, per tier in pool order, vectorised over its rows."""
     g_, s_ = params.games, params.spots
     winning, losing = outcomes(tuple(int(s.code) for s in params.numbers), s_, params.target, params.exactly)
     index = {s.code: i for i, s in enumerate(params.prizes)}
     weight = np.zeros(len(params.prizes), dtype=np.int64)
-    for rows, wins in groups:
+    for count, (_, wins) in zip(mix, groups, strict=True):
         for w in wins:
-            weight[index[w.prize.code]] += rows.size
+            weight[index[w.prize.code]] += count
     cumulative = np.cumsum(weight if weight.sum() else np.ones_like(weight))
     spots = np.zeros((n, g_, s_), dtype=np.int64)
     boxes = np.zeros((n, g_), dtype=np.int64)

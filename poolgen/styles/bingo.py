@@ -5,7 +5,7 @@ of its highest listed pattern it completes, only that one."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -242,7 +242,7 @@ def columns(area_id: str, params: Params) -> list[str]:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, rows drawn again until every card completes its target."""
     calls_out = np.zeros((n, params.calls), dtype=np.int64)
     cards_out = np.zeros((n, params.cards, 25), dtype=np.int64)

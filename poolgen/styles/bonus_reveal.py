@@ -4,7 +4,7 @@ times on a ticket (by default S - 1: S alike would read as a match that pays not
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -81,7 +81,7 @@ def _arrangements(p: Params, m: int) -> np.ndarray:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, the wins' spots, then the pictures of the other spots."""
     d = len(params.pictures)
     prize_index = {s.code: d + i for i, s in enumerate(params.prizes)}

@@ -5,7 +5,7 @@ where the spec says ties win. A card is a code 0..51: rank code // 4 (2 .. A), s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,14 +116,14 @@ def game_wins(yours: np.ndarray, dealer: np.ndarray, ties_win: bool) -> np.ndarr
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 8, per tier in pool order, vectorised over its rows."""
     g_ = params.games
     index = {s.code: i for i, s in enumerate(params.prizes)}
     weight = np.zeros(len(params.prizes), dtype=np.int64)
-    for rows, wins in groups:
+    for count, (_, wins) in zip(mix, groups, strict=True):
         for w in wins:
-            weight[index[w.prize.code]] += rows.size
+            weight[index[w.prize.code]] += count
     cumulative = np.cumsum(weight if weight.sum() else np.ones_like(weight))
     deal = np.zeros((n, g_, 2, HAND), dtype=np.int64)
     prize = np.zeros((n, g_), dtype=np.int64)

@@ -5,7 +5,7 @@ keep winners and losers alike: `distinct_numbers` and `decoy_weights` (contract 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -159,7 +159,7 @@ def _special(p: Params, win: Win) -> int:
     raise AssertionError("read_win admits only wins the area has a symbol for")
 
 
-def _decoys(p: Params, groups: Groups) -> tuple[np.ndarray, np.ndarray] | None:
+def _decoys(p: Params, groups: Groups, mix: Sequence[int]) -> tuple[np.ndarray, np.ndarray] | None:
     """Section 8.2: the cumulative prize weights of a losing spot on winning tickets (w, as given)
     and on losing tickets (u, the winners' mixture: every spot of a winner shows each prize symbol
     as often as a loser's spot does). `groups[0]` is the pool's losing tier."""
@@ -168,9 +168,9 @@ def _decoys(p: Params, groups: Groups) -> tuple[np.ndarray, np.ndarray] | None:
     w = np.array(p.weights, dtype=np.int64)
     index = {s.code: i for i, s in enumerate(p.prizes)}
     u = np.zeros_like(w)
-    for rows, wins in groups[1:]:
+    for count, (_, wins) in zip(mix[1:], groups[1:], strict=True):
         c = np.bincount([index[x.prize.code] for x in wins], minlength=w.size).astype(np.int64)
-        u += rows.size * (c * int(w.sum()) + (p.yours - len(wins)) * w)
+        u += count * (c * int(w.sum()) + (p.yours - len(wins)) * w)
     return np.cumsum(w), np.cumsum(u if u.sum() else w)
 
 
@@ -206,7 +206,7 @@ def _distinct(p: Params, wins: tuple[Win, ...], numbers: np.ndarray, stream: Str
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract sections 7 and 8: per tier, vectorised over its rows."""
     shared = None
     if params.source:  # the source area's WINNING NUMBERS, laid out before this area
@@ -214,7 +214,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
                           axis=1).astype(np.int64)
     n_numbers, w_count, y_count = len(params.numbers), params.winning, params.yours
     prize_index = {s.code: i for i, s in enumerate(params.prizes)}
-    cum = _decoys(params, groups)
+    cum = _decoys(params, groups, mix)
     win = np.zeros((n, w_count), dtype=np.uint8)
     your = np.zeros((n, y_count), dtype=np.uint8)
     prize = np.zeros((n, y_count), dtype=np.uint8)

@@ -5,7 +5,7 @@ leaving by a listed exit wins that exit's prize. Each START is a play with its o
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -171,7 +171,7 @@ def columns(area_id: str, params: Params) -> list[str]:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, uniform grids until enough pay exactly the tier's prizes."""
     cells = params.rows * params.cols
     out = np.zeros((n, cells), dtype=np.int64)

@@ -5,7 +5,7 @@ times on a ticket."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
@@ -119,7 +119,7 @@ def columns(area_id: str, params: Params) -> list[str]:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, the count, the places of the symbol, then the decoys."""
     decoys = np.array([i for i in range(len(params.pictures)) if i != params.symbol], dtype=np.int64)
     spots = np.zeros((n, params.spots), dtype=np.int64)

@@ -5,7 +5,7 @@ rule 2: poolgen/game/play.py `ticket_cents`). The area wins nothing by itself.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,7 +69,7 @@ def columns(area_id: str, params: Params) -> list[str]:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, every spot a uniform picture, then the multiplier's spot."""
     d, s_ = len(params.pictures), params.spots
     index = {s.code: d + q for q, s in enumerate(params.multipliers)}

@@ -4,7 +4,7 @@ ties win) wins its prize. Ranks are the order of the `numbers` group in the spec
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,15 +73,15 @@ def _outcomes(params: Params) -> tuple[np.ndarray, np.ndarray]:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7, per tier in pool order, vectorised over its rows."""
     p_ = params.pairs
     winning, losing = _outcomes(params)
     index = {s.code: i for i, s in enumerate(params.prizes)}
     weight = np.zeros(len(params.prizes), dtype=np.int64)
-    for rows, wins in groups:
+    for count, (_, wins) in zip(mix, groups, strict=True):
         for w in wins:
-            weight[index[w.prize.code]] += rows.size
+            weight[index[w.prize.code]] += count
     cumulative = np.cumsum(weight if weight.sum() else np.ones_like(weight))
     out = np.zeros((n, 3, p_), dtype=np.int64)
     for rows, wins in groups:

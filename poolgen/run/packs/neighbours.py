@@ -8,6 +8,8 @@ positions split into maximal runs of one tier (cut at every pack boundary unless
 whose layouts are independent of each other's. Rejection run by run is then exact: every run that
 holds an identical pair is laid out again, all of its tickets from the same layout stream (the pool's
 "layout" stream, continued after the first lay-out), runs still holding one again, until none does.
+A run is laid out with the pool's mix (each tier's count in the pool), from which a style takes any
+weight it draws by, so its tickets are drawn from the same distribution as the first lay-out's.
 A pool with no identical pair keeps every byte it had without the rule.
 """
 
@@ -60,9 +62,10 @@ def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[
         return layout
     out = {k: v.copy() for k, v in layout.items()}
     runs = _runs(np.asarray(tiers), starts, per_book, across)
+    mix = np.bincount(np.asarray(tiers), minlength=len(pool.tiers)).tolist()  # the pool's, not the runs'
     for _ in range(MAX_ROUNDS):
         rows = np.concatenate(runs)
-        again = game.play.lay_out(game, pool, np.asarray(tiers)[rows], stream)
+        again = game.play.lay_out(game, pool, np.asarray(tiers)[rows], stream, mix)
         for name, values in again.items():
             out[name][rows] = values
         still = []

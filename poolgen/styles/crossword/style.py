@@ -4,7 +4,7 @@ across all the grids, wins the prize the legend lists for that number (only that
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -155,7 +155,7 @@ def _targets(params: Params, wins: tuple[Win, ...]) -> tuple[int, int]:
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7, per tier in pool order, vectorised over its rows."""
     lex = params.lexicon
     letters = np.zeros((n, params.letters), dtype=np.int64)

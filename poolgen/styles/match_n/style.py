@@ -4,7 +4,7 @@ different amounts) where a tier says so; the spots that do not win are decoys (`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -134,19 +134,21 @@ def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> st
             "(docs/styles/match_n.md section 8)")
 
 
-def decoy_plan(p: Params, groups: Groups) -> tuple[list[tuple[int, np.ndarray]], bool]:
+def decoy_plan(p: Params, groups: Groups, mix: Sequence[int]) -> tuple[list[tuple[int, np.ndarray]], bool]:
     """The layers of a ticket without a win in the area (poolgen/styles/match_n/decoys.py), from the
-    pool's tickets with wins in it; and whether m had to be capped."""
-    winners = [(rows.size, *expected(p, wins)) for rows, wins in groups if wins and rows.size]
+    pool's tickets with wins in it (`mix`: each tier's count in the pool); and whether m had to be
+    capped."""
+    winners = [(count, *expected(p, wins)) for count, (_, wins) in zip(mix, groups, strict=True)
+               if wins and count]
     m, capped = decoys.targets(len(p.prizes), p.spots, p.match - 1, winners)
     return decoys.layers(m, p.spots, p.match - 1), capped
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
-            done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+            done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, vectorised over its rows, in pool order: a ticket with wins here
     shows their spots and cards of a shuffled deck; any other the layers; then the spots arranged."""
-    plan, _ = decoy_plan(params, groups)
+    plan, _ = decoy_plan(params, groups, mix)
     spots = np.zeros((n, params.spots), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size

@@ -37,7 +37,7 @@ class ThreeLayouts:
     """A play whose every ticket shows one of three layouts, uniformly, from the stream."""
 
     @staticmethod
-    def lay_out(game, pool, tiers, stream):
+    def lay_out(game, pool, tiers, stream, mix=None):
         return {"spot": integers(stream, 3, size=len(tiers)).astype(np.uint8)}
 
 

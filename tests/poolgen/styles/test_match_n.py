@@ -172,7 +172,7 @@ def test_the_layer_probabilities_of_pool_p1():
     w = 87_900
     share = [20_000, 39_350, 23_500, 4_100, 500, 450]
     assert not capped and m == [Fraction(3 * n, w) + Fraction(3, 5) * Fraction(w - n, w) for n in share]
-    plan, _ = match_n.decoy_plan(area, groups)
+    plan, _ = match_n.decoy_plan(area, groups, [t.count for t in pool.tiers])
     assert [k for k, _ in plan] == [3, 3]
     assert [int(p.sum()) for _, p in plan] == [3 << 32, 3 << 32]
     assert all(abs(Fraction(int(a + b), 1 << 32) - x) <= Fraction(2, 1 << 32)

@@ -16,7 +16,10 @@ import polars as pl
 import pytest
 
 from audit.stats.step import columns_needed
+from poolgen.check.packs import check_layouts_vary
+from poolgen.errors import SpecError
 from poolgen.loader import load_spec
+from poolgen.rng import derive_stream
 from poolgen.run.build import build_pool
 from tests.support import small_example
 from tests.support.spec_docs import base_doc, dumps
@@ -173,14 +176,25 @@ def test_a_prize_drawn_as_the_contract_says_passes(tmp_path):
     assert not s.failed
 
 
-NEIGHBOURS = ("poolgen/run/packs/neighbours.py lays a run of identical neighbours out again with only that "
-              "run's tiers, so add_up (prize_box, yours_beats_theirs, cards) weighs the PRIZEs by "
-              "those rows' wins (none: uniform), not the pool's (add_up.md section 7, step 2)")
+def test_a_run_laid_out_again_draws_its_prizes_from_the_pools_mix(tmp_path):
+    """The neighbour rule lays runs of a pool out again (poolgen/run/packs/neighbours.py) with the
+    pool's mix, each tier's count in the pool: losers alone, drawn so, show every PRIZE Z0 as the
+    pool's (add_up.md section 7, step 2: the PRIZE is drawn by the pool's wins, all Z0). Drawn with
+    their own rows' mix (no win: every PRIZE uniform) they would not: that was the bias step 8 found."""
+    spec = _one_losing_number_game(tmp_path, "off")
+    pool = spec.pools[0]
+    losers = np.zeros(400, dtype=np.int16)
+    mix = [t.count for t in pool.tiers]
+    again = spec.play.lay_out(spec, pool, losers, derive_stream(SEED, "poolgen/test", "run"), mix)
+    assert set(again["au_prize_0"].tolist()) == {0}
+    own = spec.play.lay_out(spec, pool, losers, derive_stream(SEED, "poolgen/test", "run"))
+    assert set(own["au_prize_0"].tolist()) == {0, 1}
 
 
-@pytest.mark.xfail(strict=True, reason=NEIGHBOURS)
-def test_the_neighbour_rule_keeps_the_prize_mix(tmp_path):
+def test_check_refuses_the_neighbour_rule_where_losers_show_one_layout(tmp_path):
+    """Every loser of this game shows 1 and 1 and PRIZE Z0: one layout, so no pack of losers can keep
+    its neighbours apart; check says so in one line naming packs.neighbours (drawing losers with the
+    pool's mix, as generation does)."""
     spec = _one_losing_number_game(tmp_path, None)
-    table = build_pool(spec, spec.pools[0], SEED)
-    s, _ = judge(spec, spec.pools[0], table, SEED)
-    assert set(table["au_prize_0"].to_list()) == {0} and not s.failed, [j.finding.name for j in s.failed]
+    with pytest.raises(SpecError, match=r"^g\.toml: packs\.neighbours: tier lose: 256 of 256 pairs"):
+        check_layouts_vary(spec, 25)
