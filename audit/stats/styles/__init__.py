@@ -2,7 +2,8 @@
 manifest's `play` entry (docs/styles/play.md) and the pool's columns and tier counts alone: each
 style's contract (docs/styles/<style>.md, its no-information section) states what its features test.
 
-amounts.py: match_n, key_number_match, bonus_reveal; games.py: prize_box, yours_beats_theirs,
+amounts.py: match_n, key_number_match, bonus_reveal, ticket_multiplier (and maze, which promises
+no feature: it says so); games.py: prize_box, yours_beats_theirs,
 add_up, cards (what a game that does not win shows); pictures.py: symbol_count, lines, bingo,
 crossword. Each style's function returns (chi-square features (name, codes), classifier blocks (name,
 block), what is not tested); a code below 0 leaves its row out. A style with no entry here is named
@@ -33,6 +34,8 @@ _BY_STYLE: dict[object, tuple[Feature, Columns]] = {
     "lines": (pictures.lines, pictures.lines_columns),
     "bingo": (pictures.bingo, pictures.bingo_columns),
     "crossword": (pictures.crossword, pictures.crossword_columns),
+    "ticket_multiplier": (amounts.ticket_multiplier, amounts.ticket_multiplier_columns),
+    "maze": (amounts.maze, amounts.maze_columns),
 }
 STYLES: dict[object, Feature] = {style: pair[0] for style, pair in _BY_STYLE.items()}
 COLUMNS: dict[object, Columns] = {style: pair[1] for style, pair in _BY_STYLE.items()}

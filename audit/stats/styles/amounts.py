@@ -106,9 +106,36 @@ def bonus_reveal(area: dict[str, Any], play: dict[str, Any], counts: dict[str, i
              np.where(none_won, c, -1)) for j, c in enumerate(codes)], [], []
 
 
+def ticket_multiplier(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int],
+                      get: Get) -> AreaFeatures:
+    """ticket_multiplier.md section 8: on tickets that show no multiplier, each spot's picture is
+    drawn the same way for winners and losers (each spot uniform over the pictures; other tickets are
+    left out: code -1)."""
+    aid = area["id"]
+    codes = [get(f"{aid}_spot_{j}").astype(np.int64) for j in range(area["spots"])]
+    none_shown = np.logical_and.reduce([c < len(area["pictures"]) for c in codes])
+    return [(f"{aid}_spot_{j} (a picture) on tickets showing no multiplier, against win/lose",
+             np.where(none_shown, c, -1)) for j, c in enumerate(codes)], [], []
+
+
+def maze(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
+    """maze.md section 8 promises no feature: the grid is uniform given the tier, and cells on a
+    winning path point along it."""
+    return [], [], [f"layout: area {area.get('id')!r} (maze): no cell is promised independent of "
+                    "winning (maze.md section 8: a winning path's cells point along it)"]
+
+
 def match_n_columns(area: dict[str, Any]) -> list[str]:
     return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
 
 
 def bonus_reveal_columns(area: dict[str, Any]) -> list[str]:
     return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
+
+
+def ticket_multiplier_columns(area: dict[str, Any]) -> list[str]:
+    return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
+
+
+def maze_columns(area: dict[str, Any]) -> list[str]:
+    return []

@@ -66,6 +66,11 @@ STYLES: dict[str, tuple[str, str, list[str], list[str]]] = {
         f"puzzle_letter_{j} (its place in alphabet order among YOUR LETTERS) {WIN}" for j in range(20)],
         ["layout: puzzle: the grids, alike only between tiers whose targets every drawn grid admits, which "
          "one row does not tell; YOUR LETTERS as a set, which decide the prize (crossword.md section 8)"]),
+    "ticket_multiplier": ("double_bag", "bonus", [
+        f"bonus_spot_0 (a picture) on tickets showing no multiplier, {WIN}"], []),
+    "maze": ("arrow_maze", "maze", [],
+             ["layout: area 'maze' (maze): no cell is promised independent of winning (maze.md section 8: a "
+              "winning path's cells point along it)"]),
 }
 
 
@@ -136,10 +141,12 @@ LEAKS: dict[str, tuple[Callable[[pl.DataFrame, dict[str, Any]], dict[str, np.nda
               f"bingo_card0_0 (its number's place in its column) {WIN}"),
     "crossword": (lambda t, a: _sorted(t, [f"puzzle_letter_{j}" for j in range(20)]),  # in alphabet order
                   f"puzzle_letter_0 (its place in alphabet order among YOUR LETTERS) {WIN}"),
+    "ticket_multiplier": (lambda t, a: {"bonus_spot_0": np.zeros(t.height)},  # every loser's picture BELL
+                          f"bonus_spot_0 (a picture) on tickets showing no multiplier, {WIN}"),
 }
 
 
-@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("style", LEAKS)
 def test_a_leak_through_a_promised_feature_fails_step_8_naming_it(pools, style):
     spec, pool, table, area = pools[style]
     leak, name = LEAKS[style]
