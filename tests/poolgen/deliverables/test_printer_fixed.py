@@ -11,8 +11,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from poolgen.deliverables.fixed import Field, fixed_layout, records
+from poolgen.deliverables.fixed import Field, fixed_layout, layout_csv, records
 from poolgen.errors import RunError
 from poolgen.loader import load_spec
 from tests.support import ROOT, SEED_A, SEED_B, small_lucky_pairs
@@ -142,3 +144,32 @@ def test_a_value_that_does_not_fit_its_field_is_refused_not_cut():
                                ("c", "Ä", "c 'Ä'")):
         with pytest.raises(RunError, match=re.escape(f"t: {why} does not fit the layout's field")):
             records(ok.with_columns(pl.lit(value).alias(column)), fields, "t")
+
+
+@st.composite
+def tables(draw):
+    """Fields of every type with values that fit them, and their layout."""
+    kinds = draw(st.lists(st.sampled_from("NDA"), min_size=1, max_size=6))
+    fields, start, columns = [], 1, {}
+    rows = draw(st.integers(1, 5))
+    for k, kind in enumerate(kinds):
+        width = draw(st.integers(1, 8))
+        if kind == "A":
+            text = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=width)
+            values = draw(st.lists(text.map(lambda v: v.rstrip(" ")), min_size=rows, max_size=rows))
+        else:
+            low = 10 ** (width - 1) if kind == "D" else 0
+            numbers = draw(st.lists(st.integers(low, 10**width - 1), min_size=rows, max_size=rows))
+            values = [f"{n:0{width}d}" if kind == "D" else str(n) for n in numbers]
+        fields.append(Field(f"f{k}", start, width, kind))
+        columns[f"f{k}"] = values
+        start += width
+    return fields, pl.DataFrame(columns, schema={f.name: pl.String for f in fields})
+
+
+@given(tables())
+@settings(max_examples=60, deadline=None)
+def test_any_fitting_table_parses_back_by_its_layout_file(drawn):
+    fields, table = drawn
+    data = records(table, fields, "t")["record"].str.join("\n").item() + "\n"
+    assert parse(data.encode("ascii"), layout_csv(fields)).equals(table)
