@@ -125,6 +125,8 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
     put in place one after the other; an existing file is refused unless `force` (then replaced).
     Returns what the writers returned."""
     for out, _ in files:
+        if out.is_dir():
+            raise OutputError(f"{out}: is a folder; give a file's name")
         if out.exists() and not force:
             raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
     tmps = [out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}") for out, _ in files]

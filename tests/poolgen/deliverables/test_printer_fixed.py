@@ -111,7 +111,12 @@ def test_bad_options_are_one_line_errors(runs, tmp_path):
                     "--spec", spec), "poolgen",
              f"{tmp_path / 'taken.layout.csv'}: already exists; not overwriting it (--force replaces it)")
     assert not (tmp_path / "taken.txt").exists() and (tmp_path / "taken.layout.csv").read_text() == "mine\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["lucky_pairs.toml", "taken.layout.csv"]
+    (tmp_path / "folder.layout.csv").mkdir()  # even with --force: nothing is written
+    one_line(invoke("imaging", "export", run, "--out", tmp_path / "folder.txt", "--format", "fixed",
+                    "--spec", spec, "--force"), "poolgen",
+             f"{tmp_path / 'folder.layout.csv'}: is a folder; give a file's name")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder.layout.csv", "lucky_pairs.toml",
+                                                          "taken.layout.csv"]
 
 
 SPOT = ["maze_cell_0", "maze_cell_0_text", "maze_cell_0_caption"]
