@@ -72,7 +72,7 @@ def fixed_layout(game: Game, columns: list[str], art: Mapping[str, Mapping[str, 
         if name in known:
             kind, width = known[name]
         elif name in values:
-            kind, width = TEXT, max(1, *(len(_ascii(game, name, v)) for v in values[name]))
+            kind, width = TEXT, max([1, *(len(_ascii(game, name, v)) for v in values[name])])
         else:
             raise RunError(f"{game.path.name}: imaging column {name} is not one of this spec's spots")
         fields.append(Field(name, start, width, kind))
