@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -11,32 +12,65 @@ import typer
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import signature_problem
 from poolgen.cli.common import Force, reports_errors, say, write_output
-from poolgen.deliverables.printer import SHIP_FILES, arrival, export_csv, print_sequence, shipment
+from poolgen.deliverables.printer import (
+    SHIP_FILES,
+    arrival,
+    export_csv,
+    export_fixed,
+    print_sequence,
+    shipment,
+)
 from poolgen.errors import RunError
 from poolgen.files.write import make_folders
-from poolgen.run.folder import open_run
+from poolgen.run.folder import open_run, spec_for
 from poolgen.run.signing import fingerprint, load_public_key
 
 MAX_PER = 100_000  # packs a carton, cartons a pallet: far above any real one, a typo's bound
 
-app = typer.Typer(no_args_is_help=True, help="Imaging files for the printer: export them as CSV in print "
-                                              "sequence; check one on arrival against the manifest.")
+app = typer.Typer(no_args_is_help=True, help="Imaging files for the printer: export them as CSV or "
+                                              "fixed-width records in print sequence; check one on arrival "
+                                              "against the manifest.")
+
+
+class Format(StrEnum):
+    """What `imaging export` writes."""
+
+    csv = "csv"
+    fixed = "fixed"
 
 
 @app.command("export")
 @reports_errors
 def export_cmd(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="A printed run folder (holds manifest.json).")],
-    out: Annotated[Path, typer.Option("--out", metavar="FILE.csv", help="The CSV to write (mode 0600).")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The file to write (mode 0600).")],
+    form: Annotated[Format, typer.Option(
+        "--format", metavar="csv|fixed", help="csv (the default): one CSV; fixed: fixed-width records, "
+                                              "their layout in FILE's name .layout.csv.")] = Format.csv,
+    spec: Annotated[Path | None, typer.Option(
+        "--spec", exists=True, dir_okay=False, metavar="SPEC",
+        help="With --format fixed: the run's spec (its symbol tables fix the widths). Default: "
+             "specs/<the manifest's spec file>.")] = None,
     force: Force = False,
 ) -> None:
     """Write every imaging file of RUN as one CSV in print sequence across the order: a `sequence`
     column (1, 2, ...), then the imaging file's columns as text, and where the spec gave its symbols
-    `art`, each such spot's art file in a `<spot>_art` column (docs/validation.md, section 4). It
-    holds outcomes: for the printer only, sealed to its key (`poolgen seal`)."""
+    `art`, each such spot's art file in a `<spot>_art` column (docs/validation.md, section 4). With
+    --format fixed, the same fields as fixed-width ASCII records, one a ticket, each padded to the width
+    its layout file (NAME.layout.csv beside FILE) states. It holds outcomes: for the printer only,
+    sealed to its key (`poolgen seal`)."""
     folder = open_run(run)
-    rows = export_csv(folder.path, folder.manifest, out, force)
-    typer.echo(f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the printer only)")
+    if form is Format.csv:
+        if spec is not None:
+            raise RunError("--spec: only --format fixed reads a spec; the CSV needs none")
+        rows = export_csv(folder.path, folder.manifest, out, force)
+        typer.echo(f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the printer "
+                   f"only)")
+        return
+    game = spec_for(folder, spec, must_match=True)
+    rows, layout, length = export_fixed(folder.path, folder.manifest, game, out, force)
+    typer.echo(f"imaging {out}: {rows:,} tickets in print sequence, fixed-width records of {length:,} "
+               f"characters and LF, layout {layout} (mode 0600: outcomes, the printer only)")
 
 
 @app.command("check")

@@ -1,6 +1,6 @@
 """What a printer's prepress takes and checks (docs/validation.md, section 4): the imaging files of a
-run exported as one CSV in print sequence across the order, and an arriving file checked against the
-run's manifest.
+run exported as one CSV (or fixed-width records with their layout file, poolgen/deliverables/fixed.py)
+in print sequence across the order, and an arriving file checked against the run's manifest.
 
 Print sequence: the order's book slots in ascending order (pool k holds slots `first_book ..
 first_book + books - 1`, so its pools in ascending `first_book`), and within a book its tickets 0 ..
@@ -31,18 +31,20 @@ import hashlib
 import io
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import polars as pl
 
+from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, RunError
 from poolgen.files.write import create_secret_file, fsync_folder
+from poolgen.game.model import Game
 
-__all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "print_order", "print_sequence", "shipment",
-           "with_art"]
+__all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "export_fixed", "layout_path", "print_order",
+           "print_sequence", "print_tables", "shipment", "with_art", "write_new"]
 
 # The files `poolgen imaging sequence` writes, in order (docs/validation.md, section 4).
 SHIP_FILES = ("print-sequence.csv", "cartons.csv", "pallets.csv", "shipment.csv", "SHA256SUMS")
@@ -57,42 +59,102 @@ def print_order(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sorted(imaging, key=lambda f: first.get(f["pool"], 0))
 
 
-def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -> int:
-    """Write every imaging file of the run as one CSV in print sequence; returns the rows written.
-    Whole or not at all: written under a temporary name, then put in place."""
-    if out.exists() and not force:
-        raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
-    tmp = out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}")
-    rows = 0
+def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.LazyFrame]]:
+    """Each imaging file of the run in print sequence, as the export's text columns: `sequence` (the
+    ticket's place in the order's print run), then the file's columns with the art columns."""
     art = art_maps(manifest)
+    out = []
+    for entry in print_order(manifest):
+        path = run / entry["name"]
+        if not path.is_file():
+            raise RunError(f"{run}: {entry['name']} is missing")
+        pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
+        start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
+        table = pl.scan_parquet(path)
+        out.append((entry["name"], table.select(
+            (pl.int_range(0, pl.len(), dtype=pl.Int64) + start + 1).cast(pl.String).alias("sequence"),
+            *with_art(table.collect_schema().names(), art))))
+    return out
+
+
+def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -> int:
+    """Write every imaging file of the run as one CSV in print sequence; returns the rows written."""
+    tables = print_tables(run, manifest)
+
+    def write(f: BinaryIO) -> int:
+        rows = 0
+        for _, table in tables:
+            data = table.collect()
+            data.write_csv(f, include_header=rows == 0)
+            rows += data.height
+        return rows
+
+    return write_new([(out, write)], force)[0]
+
+
+def export_fixed(run: Path, manifest: Mapping[str, Any], game: Game, out: Path,
+                 force: bool) -> tuple[int, Path, int]:
+    """Write every imaging file of the run as fixed-width records in print sequence, and the layout
+    beside it (`layout_path`); returns the rows written, the layout file and the record length."""
+    tables = print_tables(run, manifest)
+    fields = fixed_layout(game, tables[0][1].collect_schema().names(), art_maps(manifest))
+    layout = layout_csv(fields)
+
+    def write(f: BinaryIO) -> int:
+        rows = 0
+        for name, table in tables:
+            data = records(table.collect(), fields, f"{run / name}")
+            data.write_csv(f, include_header=False, quote_style="never")
+            rows += data.height
+        return rows
+
+    def write_layout(f: BinaryIO) -> int:
+        return f.write(layout)
+
+    rows = write_new([(out, write), (layout_path(out), write_layout)], force)[0]
+    return rows, layout_path(out), fields[-1].end
+
+
+def layout_path(out: Path) -> Path:
+    """The layout file of fixed-width records `out`: NAME.layout.csv beside NAME.EXT (or NAME)."""
+    return out.with_name(f"{out.stem}.layout.csv")
+
+
+def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) -> list[int]:
+    """Write each file by its writer, each whole or not at all: all under temporary names (0600), then
+    put in place one after the other; an existing file is refused unless `force` (then replaced).
+    Returns what the writers returned."""
+    for out, _ in files:
+        if out.is_dir():
+            raise OutputError(f"{out}: is a folder; give a file's name")
+        if out.exists() and not force:
+            raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
+    tmps = [out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}") for out, _ in files]
+    done: list[int] = []
+    current = files[0][0]  # the file being written, for the message
     try:
-        with create_secret_file(tmp) as f:
-            for entry in print_order(manifest):
-                path = run / entry["name"]
-                if not path.is_file():
-                    raise RunError(f"{run}: {entry['name']} is missing")
-                table = pl.read_parquet(path)
-                pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
-                start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
-                table = table.select(pl.int_range(start + 1, start + 1 + table.height, dtype=pl.Int64)
-                                     .alias("sequence"), *with_art(table.columns, art))
-                table.write_csv(f, include_header=rows == 0)
-                rows += table.height
-            f.flush()
-            os.fsync(f.fileno())
-        if force:
-            os.replace(tmp, out)
-        else:
-            os.link(tmp, out)  # fails if `out` appeared meanwhile: never replaces a file
-            tmp.unlink()
-        fsync_folder(out.parent)
+        for tmp, (out, write) in zip(tmps, files, strict=True):
+            current = out
+            with create_secret_file(tmp) as f:
+                done.append(write(f))
+                f.flush()
+                os.fsync(f.fileno())
+        for tmp, (out, _) in zip(tmps, files, strict=True):
+            current = out
+            if force:
+                os.replace(tmp, out)
+            else:
+                os.link(tmp, out)  # fails if `out` appeared meanwhile: never replaces a file
+                tmp.unlink()
+            fsync_folder(out.parent)
     except FileExistsError:
-        raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)") from None
+        raise OutputError(f"{current}: already exists; not overwriting it (--force replaces it)") from None
     except OSError as exc:
-        raise OutputError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        raise OutputError(f"{current}: cannot write: {exc.strerror or exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)
-    return rows
+        for tmp in tmps:
+            tmp.unlink(missing_ok=True)
+    return done
 
 
 def art_maps(manifest: Mapping[str, Any]) -> dict[str, dict[str, str]]:
@@ -112,7 +174,7 @@ def with_art(columns: list[str], art: Mapping[str, Mapping[str, str]]) -> list[p
     for c in columns:
         out.append(pl.col(c).cast(pl.String))
         spot = c.removesuffix("_caption")
-        prefix = next((p for p in art if spot.startswith(p) and spot[len(p):].isdigit()), None)
+        prefix = art_prefix(spot, art)
         if c.endswith("_caption") and spot in columns and prefix is not None:
             out.append(pl.col(spot).cast(pl.String).replace_strict(art[prefix], default="",
                                                                    return_dtype=pl.String)

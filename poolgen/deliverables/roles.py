@@ -29,7 +29,8 @@ LATER: tuple[tuple[str, str], ...] = (
     ("`proof` PDF (specimens), `report` PDF, `publish` bundle", "hold no outcome: anyone"),
     ("`proof --real` PDF, `report --internal` PDF", "hold outcomes, mode 0600: operations and auditors "
                                                    "only, until the game closes"),
-    ("`imaging export` CSV, `seal` output", "hold outcomes, mode 0600: the printer only (sealed)"),
+    ("`imaging export` CSV or fixed-width records, `seal` output",
+     "hold outcomes, mode 0600: the printer only (sealed)"),
 )
 
 

@@ -1,5 +1,6 @@
 """The printer's side of a printed run (poolgen/deliverables/printer.py, `poolgen imaging`, `poolgen seal`
-of a run): the CSV export round-trips to the imaging files in print sequence across the order; a file
+of a run): the CSV export round-trips to the imaging files in print sequence across the order, and so
+do its fixed-width records (parsed by their layout file, test_printer_fixed.py); a file
 is checked on arrival against the manifest; a whole run's imaging files are sealed in one command
 showing the recipient's fingerprint, and `unseal --manifest` checks what it opened."""
 
@@ -13,6 +14,7 @@ import pytest
 
 from tests.support import SEED_A, small_happy_holidays
 from tests.support.cli import invoke, one_line
+from tests.support.fixed_width import parse
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +53,16 @@ def test_the_csv_export_round_trips_in_print_sequence(order, tmp_path):
     assert back["ticket_no"].to_list()[:301] == [str(t) for t in range(300)] + ["0"]
     one_line(invoke("imaging", "export", order, "--out", out), "poolgen",
              f"{out}: already exists; not overwriting it (--force replaces it)")
+    # the same order as fixed-width records: parsed back by their layout, the CSV field for field
+    fixed = tmp_path / "imaging.txt"
+    result = invoke("imaging", "export", order, "--out", fixed, "--format", "fixed", "--spec",
+                    order.parent.parent / "happy_holidays.toml")
+    assert result.exit_code == 0, result.output
+    layout = (tmp_path / "imaging.layout.csv").read_bytes()
+    assert layout.decode().splitlines()[:7] == [
+        "field,start,end,width,type", "sequence,1,4,4,N", "barcode,5,19,15,D", "virn,20,31,12,D",
+        "book,32,33,2,N", "ticket_no,34,36,3,N", "play_spot_0,37,40,4,A"]  # 6,000 tickets, 20 books
+    assert parse(fixed.read_bytes(), layout).equals(back)
 
 
 def test_a_file_is_checked_on_arrival(order, tmp_path):

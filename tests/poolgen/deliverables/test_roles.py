@@ -44,7 +44,7 @@ def test_generate_says_who_may_receive_each_file(tmp_path):
         "later, RUN.seed (a fresh seed), contribution files",
         "later, `proof` PDF (specimens), `report` PDF, `publish` bundle",
         "later, `proof --real` PDF, `report --internal` PDF",
-        "later, `imaging export` CSV, `seal` output",
+        "later, `imaging export` CSV or fixed-width records, `seal` output",
     ]
     one = invoke(
         "generate",
