@@ -12,7 +12,7 @@ from scipy.stats import chi2_contingency
 
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation, row_permutations
-from poolgen.styles import bingo
+from poolgen.styles.bingo import style as bingo
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
 from tests.support.spec_docs import base_doc, dumps
