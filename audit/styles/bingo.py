@@ -31,15 +31,15 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '-]{0,23}")
 
 
 def _cells(raw: object) -> list[list[int]] | None:
-    """A custom pattern's `cells` (section 3): 1 to 256 sets, each strictly increasing cells 0..24,
-    no two equal; None when it is not."""
+    """A custom pattern's `cells` (section 3): 1 to 256 sets, each of distinct cells 0..24, no two
+    the same set; None when it is not."""
     if not (isinstance(raw, list) and 1 <= len(raw) <= 256):
         return None
     for cells in raw:
         if not (isinstance(cells, list) and cells and all(type(v) is int and 0 <= v <= 24 for v in cells)
-                and all(a < b for a, b in zip(cells, cells[1:], strict=False))):
+                and len(set(cells)) == len(cells)):
             return None
-    return raw if len({tuple(c) for c in raw}) == len(raw) else None
+    return raw if len({frozenset(c) for c in raw}) == len(raw) else None
 
 
 def _pattern(item: object, names: list[str]) -> tuple[str, list[list[int]], object] | None:
@@ -81,8 +81,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     listed: list[tuple[str, list[list[int]], int]] = []
     for item in patterns:
         read = _pattern(item, [name for name, _, _ in listed])
-        if read is None or read[2] not in codes \
-                or any({tuple(c) for c in sets} == {tuple(c) for c in read[1]} for _, sets, _ in listed):
+        if read is None or read[2] not in codes or any(
+                {frozenset(c) for c in sets} == {frozenset(c) for c in read[1]} for _, sets, _ in listed):
             raise _unreadable(aid)
         p = codes.index(read[2])
         if listed and prizes[p]["cents"] <= prizes[listed[-1][2]]["cents"]:

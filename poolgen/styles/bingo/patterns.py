@@ -36,7 +36,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '-]{0,23}")
 @dataclass(frozen=True)
 class Pattern:
     name: str  # the catalogue shape, or the custom pattern's name
-    sets: tuple[tuple[int, ...], ...]  # its cell sets, each increasing, in the listed order
+    sets: tuple[tuple[int, ...], ...]  # its cell sets in the listed order, each's cells as listed
     prize: Symbol
     custom: bool  # the spec gave its cells (the manifest lists them)
 
@@ -48,7 +48,8 @@ class Pattern:
 
 
 def _cell_sets(r: FieldReader, raw: list[Any], at: str) -> tuple[tuple[int, ...], ...]:
-    """A custom pattern's `cells`: 1..MAX_SETS non-empty sets of distinct cells 0..24, no set twice."""
+    """A custom pattern's `cells`: 1..MAX_SETS non-empty sets of distinct cells 0..24, no set twice
+    (as sets: in any order); each kept as listed, so the manifest states the spec's own lists."""
     if not 1 <= len(raw) <= MAX_SETS:
         raise r.fail(f"{at}.cells", f"a list of 1 to {MAX_SETS} cell sets (lists of cells 0..24)")
     sets: list[tuple[int, ...]] = []
@@ -61,10 +62,10 @@ def _cell_sets(r: FieldReader, raw: list[Any], at: str) -> tuple[tuple[int, ...]
                 raise r.fail(where, f"{v!r} is not a cell 0..24 (row k // 5, column k % 5)")
         if len(set(cells)) != len(cells):
             raise r.fail(where, "a cell listed twice")
-        s = tuple(sorted(cells))
-        if s in sets:
-            raise r.fail(where, f"the same cells as cells[{sets.index(s)}]")
-        sets.append(s)
+        same = next((k for k, other in enumerate(sets) if set(other) == set(cells)), None)
+        if same is not None:
+            raise r.fail(where, f"the same cells as cells[{same}]")
+        sets.append(tuple(cells))
     return tuple(sets)
 
 
@@ -91,7 +92,8 @@ def read_patterns(r: FieldReader, items: list[Any], where: str,
             if name not in SHAPES or any(p.name == name for p in out):
                 raise r.fail(f"{at}.shape", f"{name!r}: one of {', '.join(SHAPES)}, each once")
             sets = SHAPES[name]
-        same = next((k for k, p in enumerate(out) if set(p.sets) == set(sets)), None)
+        as_sets = {frozenset(s) for s in sets}
+        same = next((k for k, p in enumerate(out) if {frozenset(s) for s in p.sets} == as_sets), None)
         if same is not None:
             raise r.fail(at, f"the same cell sets as patterns[{same}] ({out[same].name!r})")
         prize = next((s for s in prizes if s.code == r.get(item, "prize", at, str)), None)

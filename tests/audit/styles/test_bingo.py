@@ -136,9 +136,9 @@ def test_a_custom_pattern_of_several_sets_is_complete_when_any_one_is():
     {"name": "T", "cells": [[0, True]], "prize": "5"},              # not an integer
     {"name": "T", "cells": [[]], "prize": "5"},                     # an empty set
     {"name": "T", "cells": [], "prize": "5"},                       # no set
-    {"name": "T", "cells": [[1, 0]], "prize": "5"},                 # not increasing
     {"name": "T", "cells": [[0, 0, 1]], "prize": "5"},              # a cell twice
     {"name": "T", "cells": [[0, 1], [0, 1]], "prize": "5"},         # a set twice
+    {"name": "T", "cells": [[0, 1], [1, 0]], "prize": "5"},         # a set twice, in another order
     {"name": "T", "cells": "0, 1", "prize": "5"},
     {"name": "T", "cells": [[0, 1]] * 1 + [[k] for k in range(256)], "prize": "5"},  # 257 sets
     {"name": "LINE", "cells": [[0, 1]], "prize": "5"},              # a catalogue shape's name
@@ -171,3 +171,9 @@ def test_names_ignore_case_when_compared():
         judge(NONE, [codes(CARD)], "lose", play)
     play["areas"][0]["patterns"][0]["name"] = "Stamp-2 o'clock"
     assert judge(NONE, [codes(CARD)], "lose", play) == (0, [])
+
+
+def test_a_sets_cells_count_in_any_order():
+    play = copy.deepcopy(CUSTOM_PLAY)
+    play["areas"][0]["patterns"][1]["cells"] = [T[::-1]]
+    assert judge([1, 16, 31, 46, 61, 32, 33, 34, 11, 12], [codes(CARD)], "t", play) == (500, [])
