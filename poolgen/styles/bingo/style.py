@@ -297,13 +297,23 @@ def _shown(params: Params, stored: int) -> str:
     return params.numbers[stored].symbol if 0 <= stored < len(params.numbers) else "?"
 
 
+def _picture(area_id: str, p: int, pattern: Pattern) -> Section:
+    """A custom pattern's 5 x 5 picture: its first cell set's cells marked X (the title says how many
+    sets it has). Its spots name no column of the ticket (`<id>_pattern<p>_<c>`): never a win."""
+    title = pattern.name.upper() + (f"  (ANY OF {len(pattern.sets)})" if len(pattern.sets) > 1 else "")
+    return (title, [(f"{area_id}_pattern{p}_{c}", "X" if c in pattern.sets[0] else "", "", None, None)
+                    for c in range(25)])
+
+
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
-    """Each card as a 5 x 5 grid, the caller's numbers, then the patterns' legend."""
+    """Each card as a 5 x 5 grid, a 5 x 5 picture of each custom pattern (beside the cards), the
+    caller's numbers, then the patterns' legend."""
     out: list[Section] = []
     for k in range(params.cards):
         names = [f"{area_id}_card{k}_{c}" for c in range(25)]
         cells: list[Cell] = [(name, _shown(params, int(row[name])), "", None, None) for name in names]
         out.append((f"B I N G O  CARD {k + 1}", cells))
+    out += [_picture(area_id, p, pattern) for p, pattern in enumerate(params.patterns) if pattern.custom]
     calls: list[Cell] = [(name, _shown(params, int(row[name])), "", None, None)
                          for name in columns(area_id, params)[:params.calls]]
     legend: list[Cell] = [("", p.name.upper().replace("_", " "), p.prize.symbol, None, None)
@@ -312,8 +322,9 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
 
 
 def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
-    """The cards are drawn as 5 x 5 grids; the caller's numbers and the legend as spots."""
-    return [(5, 5, "")] * params.cards + [None, None]
+    """The cards and the custom patterns' pictures are drawn as 5 x 5 grids; the caller's numbers and
+    the legend as spots."""
+    return [(5, 5, "")] * (params.cards + sum(p.custom for p in params.patterns)) + [None, None]
 
 
 def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
