@@ -6,6 +6,8 @@ out."""
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
@@ -57,6 +59,13 @@ def test_every_ticket_of_a_full_pool_pays_what_its_cards_and_calls_show():
     np.testing.assert_array_equal(paid, want)
     np.testing.assert_array_equal(wins, np.array([len(spec.play.wins[t.id]) for t in pool.tiers])[tiers])
     assert np.bincount(called[tiers == 0].sum(axis=1)).size == 31  # every loser shows 30 calls
+    # Known answer: the digest of every column (sorted by name: name, NUL, its uint8 bytes), as the
+    # code before custom patterns (commit d3a2aad) lays this pool out: a catalogue-only spec keeps
+    # every byte.
+    digest = hashlib.sha256()
+    for name in sorted(cols):
+        digest.update(name.encode() + b"\0" + np.ascontiguousarray(cols[name], dtype=np.uint8).tobytes())
+    assert digest.hexdigest() == "3a420726d4a270f6ccdf094fed0c9067a88b8ef4fb3ed4daf6488ef9fe7048e3"
 
 
 def _doc(**area: object) -> dict:
