@@ -1,4 +1,4 @@
-"""bingo layouts (poolgen/styles/bingo.py) read back here from docs/styles/bingo.md alone: a full pool
+"""bingo layouts (poolgen/styles/bingo/style.py) read back here from docs/styles/bingo.md alone: a full pool
 of Bingo Bonanza (specs/examples/bingo_bonanza.toml) whose every ticket's prize, recomputed from its
 cards and the caller's numbers, is its tier's; a line card drawn as section 7 draws it is, given the
 calls, distributed as plain rejection draws it; the loader refuses, in one line, what it cannot lay
