@@ -22,7 +22,6 @@ from typing import Any
 from poolgen.game.play import AreaStyle, TicketStyle
 from poolgen.styles import (
     add_up,
-    bingo,
     bonus_reveal,
     cards,
     key_number_match,
@@ -35,6 +34,7 @@ from poolgen.styles import (
 )
 from poolgen.styles.area_match import params as area_match_params
 from poolgen.styles.area_match import style as area_match
+from poolgen.styles.bingo import style as bingo
 from poolgen.styles.crossword import style as crossword
 from poolgen.styles.match_n import style as match_n
 from poolgen.styles.prize_legend_duel import params as prize_legend_duel_params

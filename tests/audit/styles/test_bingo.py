@@ -92,3 +92,88 @@ def test_entries_it_cannot_read_stop_the_step(change):
     with pytest.raises(ValueError) as caught:
         judge([11, 26, 39, 56, 71], [codes(CARD), OTHER], "lose", play)
     assert str(caught.value).startswith("manifest play entry: area 'bg': ")
+
+
+# A custom T (the top row and the centre column) over the catalogue's postage stamp (section 1).
+T = [0, 1, 2, 3, 4, 7, 12, 17, 22]
+CUSTOM = AREA | {"calls": 10, "cards": 1,
+                 "patterns": [{"shape": "postage_stamp", "prize": "2"},
+                              {"name": "T", "cells": [T], "prize": "5"}]}
+CUSTOM_PLAY = {"max_wins": 1, "areas": [CUSTOM],
+               "tiers": [{"id": "lose", "wins": []}, {"id": "stamp", "wins": [win("bg", "2", 200)]},
+                         {"id": "t", "wins": [win("bg", "5", 500)]}]}
+NONE = [11, 12, 13, 14, 15, 26, 27, 28, 29, 30]  # on neither card
+
+
+@pytest.mark.parametrize(("calls", "tier", "cents"), [
+    ([1, 16, 31, 46, 61, 32, 33, 34, 11, 12], "t", 500),        # the T: top row, N column with FREE
+    ([1, 16, 2, 17, 11, 12, 13, 14, 15, 26], "stamp", 200),     # the top-left 2 x 2 block
+    ([64, 49, 65, 50, 11, 12, 13, 14, 15, 26], "stamp", 200),   # the bottom-right block
+    ([1, 16, 31, 46, 61, 32, 33, 34, 2, 17], "t", 500),         # a T and a stamp: the T alone
+    ([1, 16, 31, 46, 61, 32, 33, 11, 12, 13], "lose", 0),       # the T but its bottom cell (34)
+    ([1, 16, 31, 46, 61, 2, 17, 3, 18, 11], "stamp", 200),      # a top row (no line listed) and a stamp
+    (NONE, "lose", 0),
+])
+def test_a_custom_pattern_is_evaluated_from_its_listed_cells(calls, tier, cents):
+    assert judge(calls, [codes(CARD)], tier, CUSTOM_PLAY) == (cents, [])
+
+
+def test_a_custom_pattern_of_several_sets_is_complete_when_any_one_is():
+    """An L in its four corners: the top-right one (top row, right column) wins; the rest of the card
+    shows nothing listed."""
+    sets = [[0, 5, 10, 15, 20, 21, 22, 23, 24], [0, 1, 2, 3, 4, 9, 14, 19, 24]]
+    play = copy.deepcopy(CUSTOM_PLAY)
+    play["areas"][0] = CUSTOM | {"patterns": [{"name": "L", "cells": sets, "prize": "5"}]}
+    top_right = [1, 16, 31, 46, 61, 62, 63, 64, 65, 11]
+    assert judge(top_right, [codes(CARD)], "t", play) == (500, [])
+    assert judge(top_right[:8] + [12, 11], [codes(CARD)], "lose", play) == (0, [])  # 65 uncalled
+    assert judge(top_right, [codes(CARD)], "lose", play)[1] == [
+        "its wins are not its tier 'lose''s (1 win(s) paying 500 cents)"]
+
+
+@pytest.mark.parametrize("pattern", [
+    {"name": "T", "cells": [[0, 25]], "prize": "5"},                # a cell out of range
+    {"name": "T", "cells": [[0, True]], "prize": "5"},              # not an integer
+    {"name": "T", "cells": [[]], "prize": "5"},                     # an empty set
+    {"name": "T", "cells": [], "prize": "5"},                       # no set
+    {"name": "T", "cells": [[0, 0, 1]], "prize": "5"},              # a cell twice
+    {"name": "T", "cells": [[0, 1], [0, 1]], "prize": "5"},         # a set twice
+    {"name": "T", "cells": [[0, 1], [1, 0]], "prize": "5"},         # a set twice, in another order
+    {"name": "T", "cells": "0, 1", "prize": "5"},
+    {"name": "T", "cells": [[0, 1]] * 1 + [[k] for k in range(256)], "prize": "5"},  # 257 sets
+    {"name": "LINE", "cells": [[0, 1]], "prize": "5"},              # a catalogue shape's name
+    {"name": "postage_STAMP", "cells": [[0, 1]], "prize": "5"},
+    {"name": "", "cells": [[0, 1]], "prize": "5"},
+    {"name": "-T", "cells": [[0, 1]], "prize": "5"},
+    {"name": 7, "cells": [[0, 1]], "prize": "5"},
+    {"name": "T", "cells": [[0, 1]], "prize": "5", "shape": "line"},  # keys of both kinds
+    {"name": "T", "prize": "5"},
+    {"name": "X2", "cells": [[0, 1, 5, 6], [3, 4, 8, 9], [15, 16, 20, 21], [18, 19, 23, 24]],
+     "prize": "5"},                                                  # the postage stamp's sets again
+    {"name": "X2", "cells": [[18, 19, 23, 24], [15, 16, 20, 21], [3, 4, 8, 9], [0, 1, 5, 6]],
+     "prize": "5"},                                                  # the same, in another order
+    {"shape": ["line"], "prize": "5"},
+])
+def test_custom_entries_it_cannot_read_stop_the_step(pattern):
+    play = copy.deepcopy(CUSTOM_PLAY)
+    play["areas"][0] = CUSTOM | {"patterns": [{"shape": "postage_stamp", "prize": "2"}, pattern]}
+    with pytest.raises(ValueError) as caught:
+        judge(NONE, [codes(CARD)], "lose", play)
+    assert str(caught.value) == ("manifest play entry: area 'bg': cards, free, calls, patterns or prizes "
+                                 "unreadable")
+
+
+def test_names_ignore_case_when_compared():
+    play = copy.deepcopy(CUSTOM_PLAY)
+    play["areas"][0] = CUSTOM | {"patterns": [{"name": "t", "cells": [[0, 1]], "prize": "2"},
+                                              {"name": "T", "cells": [T], "prize": "5"}]}
+    with pytest.raises(ValueError):
+        judge(NONE, [codes(CARD)], "lose", play)
+    play["areas"][0]["patterns"][0]["name"] = "Stamp-2 o'clock"
+    assert judge(NONE, [codes(CARD)], "lose", play) == (0, [])
+
+
+def test_a_sets_cells_count_in_any_order():
+    play = copy.deepcopy(CUSTOM_PLAY)
+    play["areas"][0]["patterns"][1]["cells"] = [T[::-1]]
+    assert judge([1, 16, 31, 46, 61, 32, 33, 34, 11, 12], [codes(CARD)], "t", play) == (500, [])

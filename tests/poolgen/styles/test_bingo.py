@@ -1,4 +1,4 @@
-"""bingo layouts (poolgen/styles/bingo.py) read back here from docs/styles/bingo.md alone: a full pool
+"""bingo layouts (poolgen/styles/bingo/style.py) read back here from docs/styles/bingo.md alone: a full pool
 of Bingo Bonanza (specs/examples/bingo_bonanza.toml) whose every ticket's prize, recomputed from its
 cards and the caller's numbers, is its tier's; a line card drawn as section 7 draws it is, given the
 calls, distributed as plain rejection draws it; the loader refuses, in one line, what it cannot lay
@@ -6,13 +6,15 @@ out."""
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation, row_permutations
-from poolgen.styles import bingo
+from poolgen.styles.bingo import style as bingo
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
 from tests.support.spec_docs import base_doc, dumps
@@ -57,6 +59,13 @@ def test_every_ticket_of_a_full_pool_pays_what_its_cards_and_calls_show():
     np.testing.assert_array_equal(paid, want)
     np.testing.assert_array_equal(wins, np.array([len(spec.play.wins[t.id]) for t in pool.tiers])[tiers])
     assert np.bincount(called[tiers == 0].sum(axis=1)).size == 31  # every loser shows 30 calls
+    # Known answer: the digest of every column (sorted by name: name, NUL, its uint8 bytes), as the
+    # code before custom patterns (commit d3a2aad) lays this pool out: a catalogue-only spec keeps
+    # every byte.
+    digest = hashlib.sha256()
+    for name in sorted(cols):
+        digest.update(name.encode() + b"\0" + np.ascontiguousarray(cols[name], dtype=np.uint8).tobytes())
+    assert digest.hexdigest() == "3a420726d4a270f6ccdf094fed0c9067a88b8ef4fb3ed4daf6488ef9fe7048e3"
 
 
 def _doc(**area: object) -> dict:
@@ -83,10 +92,73 @@ def _doc(**area: object) -> dict:
      "areas[0].patterns[0]: no card with 6 calls completes 'full' as its highest pattern"),
     ({"calls": 70}, "areas[0].calls: fewer than 8 of 1,024 cards complete no pattern with 70 calls"),
     ({"patterns": []}, "areas[0].patterns: list the patterns that win"),
+    # custom patterns (section 2): their cells, names and sameness
+    ({"patterns": [{"name": "T", "cells": [[0, 25]], "prize": "1"}]},
+     "areas[0].patterns[0].cells[0]: 25 is not a cell 0..24 (row k // 5, column k % 5)"),
+    ({"patterns": [{"name": "T", "cells": [[0, True]], "prize": "1"}]},
+     "areas[0].patterns[0].cells[0]: True is not a cell 0..24"),
+    ({"patterns": [{"name": "T", "cells": [[]], "prize": "1"}]},
+     "areas[0].patterns[0].cells[0]: an empty cell set: list one or more cells 0..24"),
+    ({"patterns": [{"name": "T", "cells": [], "prize": "1"}]},
+     "areas[0].patterns[0].cells: a list of 1 to 256 cell sets (lists of cells 0..24)"),
+    ({"patterns": [{"name": "T", "cells": [[0, 1, 0]], "prize": "1"}]},
+     "areas[0].patterns[0].cells[0]: a cell listed twice"),
+    ({"patterns": [{"name": "T", "cells": [[0, 1, 2], [2, 1, 0]], "prize": "1"}]},
+     "areas[0].patterns[0].cells[1]: the same cells as cells[0]"),
+    ({"patterns": [{"shape": "corners", "prize": "1"},
+                   {"name": "C", "cells": [[24, 20, 4, 0]], "prize": "2"}]},
+     "areas[0].patterns[1]: the same cell sets as patterns[0] ('corners')"),
+    ({"patterns": [{"name": "A", "cells": [[0, 1], [5, 6]], "prize": "1"},
+                   {"name": "B", "cells": [[6, 5], [1, 0]], "prize": "2"}]},
+     "areas[0].patterns[1]: the same cell sets as patterns[0] ('A')"),
+    ({"patterns": [{"name": "Line", "cells": [[0, 1]], "prize": "1"}]},
+     "areas[0].patterns[0].name: 'Line': 1 to 24 letters, digits, spaces, '-' or \"'\" (a letter or digit "
+     "first), not a catalogue shape's name nor another pattern's"),
+    ({"patterns": [{"name": "t", "cells": [[0, 1]], "prize": "1"},
+                   {"name": "T", "cells": [[0, 2]], "prize": "2"}]},
+     "areas[0].patterns[1].name: 'T': 1 to 24 letters"),
+    ({"patterns": [{"name": " T", "cells": [[0, 1]], "prize": "1"}]},
+     "areas[0].patterns[0].name: ' T': 1 to"),
+    ({"patterns": [{"shape": "line", "cells": [[0, 1]], "prize": "1"}]},
+     "areas[0].patterns[0]: must be a table { shape, prize } or { name, cells, prize }"),
+    ({"patterns": [{"name": "TOP", "cells": [[0, 1, 2, 3, 4]], "prize": "1"},
+                   {"shape": "line", "prize": "2"}]},
+     "areas[0].patterns[0]: no card with 30 calls completes 'TOP' as its highest pattern"),
+    ({"free": True, "patterns": [{"name": "DOT", "cells": [[12]], "prize": "1"}]},
+     "areas[0].calls: fewer than 8 of 1,024 cards complete no pattern with 30 calls"),
 ])
 def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
     (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+def test_the_manifest_entry_of_catalogue_shapes_is_as_before_and_lists_a_custom_patterns_cells():
+    """Section 3: a spec of catalogue shapes only has the entry it had before custom patterns (its
+    runs keep their bytes); a custom pattern's cells are listed, each set increasing, sets in order."""
+    old = bingo.entry(load_spec(EXAMPLE).play.areas[0].params)
+    assert old["patterns"] == [{"shape": "line", "prize": "2"}, {"shape": "corners", "prize": "5"},
+                               {"shape": "x", "prize": "50"}, {"shape": "full", "prize": "500"}]
+    assert list(old) == ["numbers", "cards", "free", "calls", "patterns", "prizes"]
+    params = load_spec("specs/examples/pattern_bingo.toml").play.areas[0].params
+    assert bingo.entry(params)["patterns"] == [
+        {"shape": "line", "prize": "2"}, {"shape": "postage_stamp", "prize": "4"},
+        {"shape": "two_lines", "prize": "10"},
+        {"name": "T", "cells": [[0, 1, 2, 3, 4, 7, 12, 17, 22]], "prize": "25"},
+        {"name": "L", "cells": [[0, 5, 10, 15, 20, 21, 22, 23, 24], [0, 1, 2, 3, 4, 9, 14, 19, 24],
+                                [0, 1, 2, 3, 4, 5, 10, 15, 20], [4, 9, 14, 19, 20, 21, 22, 23, 24]],
+         "prize": "50"},
+        {"shape": "frame", "prize": "500"}]
+
+
+def test_the_catalogue_is_the_contracts():
+    """Section 1's new shapes, cell for cell; `two_lines` is every pair of lines, 66 sets all different."""
+    assert bingo.SHAPES["postage_stamp"] == ((0, 1, 5, 6), (3, 4, 8, 9), (15, 16, 20, 21), (18, 19, 23, 24))
+    assert bingo.SHAPES["frame"] == ((0, 1, 2, 3, 4, 5, 9, 10, 14, 15, 19, 20, 21, 22, 23, 24),)
+    pairs = bingo.SHAPES["two_lines"]
+    assert len(pairs) == len(set(pairs)) == 66
+    assert pairs[0] == tuple(range(10))  # rows 0 and 1
+    assert pairs[-1] == (0, 4, 6, 8, 12, 16, 18, 20, 24)  # the two diagonals
+    assert pairs[4] == (0, 1, 2, 3, 4, 5, 10, 15, 20)  # (0, 5): row 0 and column 0
 
 
 def _first_line(marked: np.ndarray, keep: np.ndarray) -> np.ndarray:
@@ -115,4 +187,40 @@ def test_a_line_card_given_the_calls_is_as_plain_rejection_draws_it():
     used = reference > 0
     corrected = chi2_contingency(np.array([_first_line(marked, accepted), reference])[:, used])
     uncorrected = chi2_contingency(np.array([_first_line(marked, ok), reference])[:, used])
+    assert corrected.pvalue > 1e-4 and uncorrected.pvalue < 1e-12
+
+
+L_SETS = [[0, 5, 10, 15, 20, 21, 22, 23, 24], [0, 1, 2, 3, 4, 9, 14, 19, 24], [0, 1, 2, 3, 4, 5, 10, 15, 20],
+          [4, 9, 14, 19, 20, 21, 22, 23, 24]]
+
+
+def _which_sets(marked: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """How many kept cards complete each combination of the L's four sets (a 4-bit code)."""
+    complete = np.stack([marked[:, s].all(axis=1) for s in L_SETS], axis=1)[keep]
+    return np.bincount(complete @ np.array([1, 2, 4, 8]), minlength=16)
+
+
+def test_a_custom_pattern_of_several_sets_is_drawn_uniformly(tmp_path):
+    """Section 7's argument for any cell sets: a custom L of four overlapping sets (a card may
+    complete two), drawn by the forced proposal and its correction, given one set of calls, against
+    plain rejection of uniform cards; without the correction the cards completing two are too many."""
+    (tmp_path / "g.toml").write_text(dumps(_doc(calls=40, patterns=[{"name": "L", "cells": L_SETS,
+                                                                     "prize": "1"}])))
+    params = load_spec(tmp_path / "g.toml").play.areas[0].params
+    calls = row_permutations(derive_stream(SEED_A, "test", "l-calls"), 1, 75)[0, :40] + 1
+    one = np.zeros(76, dtype=bool)
+    one[calls] = True
+    stream = derive_stream(SEED_A, "test", "l-forced")
+    called = np.repeat(one[None], 20_000, axis=0)
+    card, ok = bingo.forced_cards(stream, params, called, 0)
+    marked = bingo.marks(card, called)
+    ok &= bingo.best(params, marked) == 0
+    accepted = bingo.weight_accept(stream, params, called, marked, 0, ok)
+    many = np.repeat(one[None], 300_000, axis=0)
+    cards = bingo.uniform_cards(derive_stream(SEED_A, "test", "l-plain"), many.shape[0], True)
+    plain = bingo.marks(cards, many)
+    reference = _which_sets(plain, bingo.best(params, plain) == 0)
+    used = reference > 0
+    corrected = chi2_contingency(np.array([_which_sets(marked, accepted), reference])[:, used])
+    uncorrected = chi2_contingency(np.array([_which_sets(marked, ok), reference])[:, used])
     assert corrected.pvalue > 1e-4 and uncorrected.pvalue < 1e-12

@@ -19,6 +19,11 @@ from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, big_integers, derive_stream, integers, row_permutations
+from poolgen.styles.bingo.patterns import SHAPES, Pattern, read_patterns
+
+__all__ = ["FIELDS", "SHAPES", "SPOTS", "Params", "best", "check_wins", "columns", "entry", "explain", "face",
+           "forced_cards", "lay_out", "layout_note", "marks", "read_area", "read_win", "shapes",
+           "uniform_cards", "weight_accept"]
 
 FIELDS: frozenset[str] = frozenset({"cards", "free", "calls", "patterns", "prizes", "numbers"})
 MAX_CARDS = 4
@@ -28,14 +33,6 @@ SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_call_", ("numbers",)),) + t
 TRIES = 10_000
 PROBE = 1024  # loser draws `check` makes: at least 8 must complete no pattern (section 2)
 CENTRE = 12
-_DIAGONALS = ((0, 6, 12, 18, 24), (4, 8, 12, 16, 20))
-SHAPES: dict[str, tuple[tuple[int, ...], ...]] = {
-    "line": tuple(tuple(r * 5 + c for c in range(5)) for r in range(5))
-    + tuple(tuple(r * 5 + c for r in range(5)) for c in range(5)) + _DIAGONALS,
-    "corners": ((0, 4, 20, 24),),
-    "x": (tuple(sorted(set(_DIAGONALS[0]) | set(_DIAGONALS[1]))),),
-    "full": (tuple(range(25)),),
-}
 
 
 @dataclass(frozen=True)
@@ -43,7 +40,7 @@ class Params:
     cards: int
     free: bool
     calls: int
-    patterns: tuple[tuple[str, Symbol], ...]  # (shape, prize), prizes increasing
+    patterns: tuple[Pattern, ...]  # prizes increasing
     prizes: tuple[Symbol, ...]
     numbers: tuple[Symbol, ...]  # the numbers 1..75 as printed, then the FREE centre's symbol if free
 
@@ -63,27 +60,12 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if len(numbers) != 75 + free or any(numbers[v].code != str(v + 1) for v in range(75)):
         raise r.fail(f"{where}.numbers", "the symbols of the numbers 1 to 75 (codes \"1\" .. \"75\", in "
                                          f"order){', then the FREE centre' if free else ''}")
-    patterns: list[tuple[str, Symbol]] = []
-    for i, item in enumerate(r.get(table, "patterns", where, list)):
-        at = f"{where}.patterns[{i}]"
-        if not isinstance(item, dict) or set(item) - {"shape", "prize"}:
-            raise r.fail(at, "must be a table { shape, prize }")
-        shape = r.get(item, "shape", at, str)
-        if shape not in SHAPES or any(s == shape for s, _ in patterns):
-            raise r.fail(f"{at}.shape", f"{shape!r}: one of {', '.join(SHAPES)}, each once")
-        prize = next((s for s in prizes if s.code == r.get(item, "prize", at, str)), None)
-        if prize is None or any(p.code == prize.code for _, p in patterns):
-            raise r.fail(f"{at}.prize", "not one of the area's prize symbols, or a pattern's already")
-        if patterns and (prize.cents or 0) <= (patterns[-1][1].cents or 0):
-            raise r.fail(f"{at}.prize", "the patterns are listed by increasing prize")
-        patterns.append((shape, prize))
-    if not patterns:
-        raise r.fail(f"{where}.patterns", "list the patterns that win, each with its prize")
-    params = Params(cards, free, calls, tuple(patterns), prizes, numbers)
-    for i, (shape, _) in enumerate(patterns):
+    patterns = read_patterns(r, r.get(table, "patterns", where, list), where, prizes)
+    params = Params(cards, free, calls, patterns, prizes, numbers)
+    for i, pattern in enumerate(patterns):
         if not _reachable(params, i):
-            raise r.fail(f"{where}.patterns[{i}]", f"no card with {calls} calls completes {shape!r} as its "
-                                                   "highest pattern")
+            raise r.fail(f"{where}.patterns[{i}]", f"no card with {calls} calls completes "
+                                                   f"{pattern.name!r} as its highest pattern")
     if _losers_fit(params) < 8:
         raise r.fail(f"{where}.calls", f"fewer than 8 of {PROBE:,} cards complete no pattern with {calls} "
                                        "calls")
@@ -93,7 +75,7 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 def _reachable(params: Params, p: int) -> bool:
     """Whether some alternative of pattern p, marked alone (with the FREE centre), needs at most
     `calls` numbers and completes no higher pattern."""
-    for alt in SHAPES[params.patterns[p][0]]:
+    for alt in params.patterns[p].sets:
         marked = np.zeros((1, 25), dtype=bool)
         marked[0, list(alt)] = True
         if params.free:
@@ -106,8 +88,8 @@ def _reachable(params: Params, p: int) -> bool:
 def best(params: Params, marked: np.ndarray) -> np.ndarray:
     """Per card (row of `marked`): the index of the highest pattern it completes, -1 for none."""
     highest = np.full(marked.shape[0], -1, dtype=np.int64)
-    for p, (shape, _) in enumerate(params.patterns):
-        done = np.logical_or.reduce([marked[:, list(alt)].all(axis=1) for alt in SHAPES[shape]])
+    for p, pattern in enumerate(params.patterns):
+        done = np.logical_or.reduce([marked[:, list(alt)].all(axis=1) for alt in pattern.sets])
         highest[done] = p
     return highest
 
@@ -148,7 +130,7 @@ def forced_cards(stream: Stream, params: Params, called: np.ndarray,
     """Contract section 7, step 3: per row an alternative of pattern p uniformly, then a card uniform
     among the cards whose alternative's cells are all called; (cards, accepted)."""
     m = called.shape[0]
-    alts = SHAPES[params.patterns[p][0]]
+    alts = params.patterns[p].sets
     pick = integers(stream, len(alts), size=m)
     card = np.zeros((m, 25), dtype=np.int64)
     ok = np.ones(m, dtype=bool)
@@ -177,17 +159,18 @@ def forced_cards(stream: Stream, params: Params, called: np.ndarray,
 
 
 @cache
-def _column_counts(shape: str, free: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell set of the shape, per column: (its cells needing a number, the column's numbered cells)."""
+def _column_counts(sets: tuple[tuple[int, ...], ...], free: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell set of a pattern, per column: (its cells needing a number, the column's numbered cells)."""
     return tuple(tuple((sum(1 for k in _cells_of(c, free) if k in alt), len(_cells_of(c, free)))
-                       for c in range(5)) for alt in SHAPES[shape])
+                       for c in range(5)) for alt in sets)
 
 
 @cache
-def _acceptance(shape: str, free: bool, have: tuple[int, ...], done: tuple[int, ...]) -> Fraction:
+def _acceptance(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, ...],
+                done: tuple[int, ...]) -> Fraction:
     """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called."""
     counts = []
-    for per_column in _column_counts(shape, free):
+    for per_column in _column_counts(sets, free):
         n = 1
         for a, (s, cells) in zip(have, per_column, strict=True):
             n *= perm(a, s) * perm(15 - s, cells - s)
@@ -199,15 +182,14 @@ def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np
                    ok: np.ndarray) -> np.ndarray:
     """Section 7, step 2's correction for a pattern of several cell sets: accept a card with
     probability (1 / N_max) / (sum over its complete sets of 1 / N_i) (exact, big integers)."""
-    shape = params.patterns[p][0]
-    alts = SHAPES[shape]
+    alts = params.patterns[p].sets
     if len(alts) == 1:
         return ok
     out = ok.copy()
     have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2)
     complete = np.stack([marked[:, list(alt)].all(axis=1) for alt in alts], axis=1)
     for row in np.flatnonzero(ok):
-        alpha = _acceptance(shape, params.free, tuple(int(a) for a in have[row]),
+        alpha = _acceptance(alts, params.free, tuple(int(a) for a in have[row]),
                             tuple(int(i) for i in np.flatnonzero(complete[row])))
         if alpha < 1:
             out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
@@ -215,7 +197,7 @@ def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
-    prize = next((s for _, s in params.patterns if s.code == code), None)
+    prize = next((p.prize for p in params.patterns if p.prize.code == code), None)
     if prize is None:
         raise ValueError(f"prize {code!r} is not a pattern's")
     if how != "match":
@@ -232,7 +214,7 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 def entry(params: Params) -> dict[str, Any]:
     return {"numbers": [s.code for s in params.numbers], "cards": params.cards, "free": params.free,
             "calls": params.calls,
-            "patterns": [{"shape": s, "prize": p.code} for s, p in params.patterns],
+            "patterns": [p.entry() for p in params.patterns],
             "prizes": prize_entry(params.prizes)}
 
 
@@ -246,7 +228,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     """Contract section 7: per tier, rows drawn again until every card completes its target."""
     calls_out = np.zeros((n, params.calls), dtype=np.int64)
     cards_out = np.zeros((n, params.cards, 25), dtype=np.int64)
-    code_of = {s.code: i for i, (_, s) in enumerate(params.patterns)}
+    code_of = {p.prize.code: i for i, p in enumerate(params.patterns)}
     for rows, wins in groups:
         if not rows.size:
             continue
@@ -315,22 +297,34 @@ def _shown(params: Params, stored: int) -> str:
     return params.numbers[stored].symbol if 0 <= stored < len(params.numbers) else "?"
 
 
+def _picture(area_id: str, p: int, pattern: Pattern) -> Section:
+    """A custom pattern's 5 x 5 picture: its first cell set's cells marked X (the title says how many
+    sets it has). Its spots name no column of the ticket (`<id>_pattern<p>_<c>`): never a win."""
+    title = pattern.name.upper() + (f"  (ANY OF {len(pattern.sets)})" if len(pattern.sets) > 1 else "")
+    return (title, [(f"{area_id}_pattern{p}_{c}", "X" if c in pattern.sets[0] else "", "", None, None)
+                    for c in range(25)])
+
+
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
-    """Each card as a 5 x 5 grid, the caller's numbers, then the patterns' legend."""
+    """Each card as a 5 x 5 grid, a 5 x 5 picture of each custom pattern (beside the cards), the
+    caller's numbers, then the patterns' legend."""
     out: list[Section] = []
     for k in range(params.cards):
         names = [f"{area_id}_card{k}_{c}" for c in range(25)]
         cells: list[Cell] = [(name, _shown(params, int(row[name])), "", None, None) for name in names]
         out.append((f"B I N G O  CARD {k + 1}", cells))
+    out += [_picture(area_id, p, pattern) for p, pattern in enumerate(params.patterns) if pattern.custom]
     calls: list[Cell] = [(name, _shown(params, int(row[name])), "", None, None)
                          for name in columns(area_id, params)[:params.calls]]
-    legend: list[Cell] = [("", shape.upper(), p.symbol, None, None) for shape, p in params.patterns]
+    legend: list[Cell] = [("", p.name.upper().replace("_", " "), p.prize.symbol, None, None)
+                          for p in params.patterns]
     return out + [("CALLER'S NUMBERS", calls), ("PATTERNS", legend)]
 
 
 def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
-    """The cards are drawn as 5 x 5 grids; the caller's numbers and the legend as spots."""
-    return [(5, 5, "")] * params.cards + [None, None]
+    """The cards and the custom patterns' pictures are drawn as 5 x 5 grids; the caller's numbers and
+    the legend as spots."""
+    return [(5, 5, "")] * (params.cards + sum(p.custom for p in params.patterns)) + [None, None]
 
 
 def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
@@ -343,10 +337,10 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         p = int(best(params, marked)[0])
         if p < 0:
             continue
-        shape, prize = params.patterns[p]
-        lines.append(f"{area_id}: card {k + 1} completes {shape} (its highest pattern): "
-                     f"{fmt_cents(prize.cents or 0)}.")
-        for alt in SHAPES[shape]:
+        pattern = params.patterns[p]
+        lines.append(f"{area_id}: card {k + 1} completes {pattern.name} (its highest pattern): "
+                     f"{fmt_cents(pattern.prize.cents or 0)}.")
+        for alt in pattern.sets:
             if marked[0, list(alt)].all():
                 winning |= {f"{area_id}_card{k}_{c}" for c in alt}
     return lines, winning
