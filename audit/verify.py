@@ -41,7 +41,7 @@ import gc
 import hashlib
 import multiprocessing as mp
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -177,7 +177,12 @@ Progress = Callable[[int, int, str], None]
 def _pool_results(jobs: list[PoolJob], workers: int,
                   tick: Callable[[str], None] = lambda pool: None) -> list[PoolResult]:
     """Steps 2 to 6 and 8 (and step 9's imaging check) of every pool, in `workers` processes if more
-    than one (in the jobs' order); `tick(pool id)` as each is done."""
+    than one (in the jobs' order); `tick(pool id)` as each is done, in the jobs' order.
+
+    This process is one of the `workers`: it checks pools too, the smallest first, while `workers - 1`
+    worker processes take the largest first (a worker process costs about a second of CPU to start:
+    numpy, polars, scipy.stats and audit imported again; docs/scaling.md). The others are handed one
+    pool at a time, so that none waits behind a pool this process could have taken."""
     if workers <= 1 or len(jobs) <= 1:
         out = []
         for j in jobs:
@@ -187,23 +192,41 @@ def _pool_results(jobs: list[PoolJob], workers: int,
     context = mp.get_context("spawn")
     # largest files first, so that no worker starts a big pool while the others are finishing
     order = sorted(range(len(jobs)), key=lambda i: -jobs[i][1].file_bytes)
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context,
-                               initializer=worker_init)
+    slots = min(workers - 1, len(jobs) - 1)
+    pool = ProcessPoolExecutor(max_workers=slots, mp_context=context, initializer=worker_init)
+    results: dict[int, PoolResult] = {}
+    told = 0
+
+    def collect(done: set[Future[PoolResult]], running: dict[Future[PoolResult], int]) -> None:
+        nonlocal told
+        for f in done:
+            results[running.pop(f)] = f.result()
+        while told < len(jobs) and told in results:
+            tick(jobs[told][1].id)
+            told += 1
+
     try:
-        with starting_workers():  # each submit may start a worker process
-            futures = {i: pool.submit(_pool_job, jobs[i]) for i in order}
-        outcomes = []
-        for i in range(len(jobs)):
-            outcomes.append(futures[i].result())
-            tick(jobs[i][1].id)
+        running: dict[Future[PoolResult], int] = {}
+        front, back = 0, len(order) - 1
+        while front <= back or running:
+            with starting_workers():  # a submit may start a worker process
+                while len(running) < slots and front <= back:
+                    running[pool.submit(_pool_job, jobs[order[front]])] = order[front]
+                    front += 1
+            if front <= back:  # a pool for this process: the smallest left
+                results[order[back]] = _pool_job(jobs[order[back]])
+                back -= 1
+                collect({f for f in running if f.done()}, running)
+            else:
+                collect(wait(running, return_when=FIRST_COMPLETED).done, running)
     except BaseException:
         stop(pool)  # an interrupt: no worker goes on reading
         raise
     with deferred():  # the pool's semaphores are released by finalizers: a signal inside one is lost
         pool.shutdown()
-        del pool, futures
+        del pool, running
         gc.collect()
-    return outcomes
+    return [results[i] for i in range(len(jobs))]
 
 
 def _party_keys(pairs: tuple[tuple[str, Path], ...]) -> dict[str, Ed25519PublicKey]:

@@ -9,7 +9,9 @@ Each phase runs alone, one after the other (generate overlaps some of them on th
 serial so each is measured by itself). Printed: CPU seconds of the whole process (every thread: polars
 and numpy use several) and wall-clock seconds. CPU seconds keep their proportions on a loaded machine;
 wall-clock seconds do not. The floor is polars writing the pool's table (and a printed pool's imaging
-table) again, plus one SHA-256 pass over every file the pool's phases wrote. Nothing is asserted.
+table) again, plus one SHA-256 pass over every file the pool's phases wrote. Last, the start-up of
+each kind of process an order starts (a fresh interpreter's imports), paid once per process, not per
+pool. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import scipy.stats  # noqa: F401 - loaded by step 8's first test: here, so that step 8's figure is the step alone
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -62,19 +67,23 @@ class Phases:
     def __call__(self, side: str, name: str, fn: Callable[[], Any]) -> Any:
         best_cpu = best_wall = float("inf")
         for _ in range(self.repeat):
-            c, w = time.process_time(), time.perf_counter()
+            c, w = _cpu(), time.perf_counter()
             out = fn()
-            best_cpu = min(best_cpu, time.process_time() - c)
+            best_cpu = min(best_cpu, _cpu() - c)
             best_wall = min(best_wall, time.perf_counter() - w)
         self.rows.append((side, name, best_cpu, best_wall))
         return out
 
     def report(self, floor: tuple[float, float]) -> None:
-        for side in ("floor", "generate", "verify"):
+        for side in ("floor", "generate", "verify", "start-up"):
             rows = [r for r in self.rows if r[0] == side]
             cpu, wall = sum(r[2] for r in rows), sum(r[3] for r in rows)
-            print(f"{side}: {cpu:.2f} s CPU, {wall:.2f} s wall"
-                  + (f"  ({cpu / floor[0]:.1f}x the floor's CPU)" if side != "floor" else ""))
+            if side == "start-up":
+                print("start-up, once per process (a fresh interpreter importing what it needs; not in the "
+                      "figures above):")
+            else:
+                print(f"{side}: {cpu:.2f} s CPU, {wall:.2f} s wall"
+                      + (f"  ({cpu / floor[0]:.1f}x the floor's CPU)" if side != "floor" else ""))
             for _, name, c, w in sorted(rows, key=lambda r: -r[2]):
                 print(f"  {name:<52} {c:7.3f} s CPU {w:7.3f} s wall {100 * c / cpu if cpu else 0:5.1f}%")
 
@@ -144,7 +153,31 @@ def main() -> None:
             t("verify", "step 9: deliverables (both keys)",
               lambda: list(check_deliverables(run, manifest, both, None)))
         floor = sum(r[2] for r in t.rows if r[0] == "floor"), sum(r[3] for r in t.rows if r[0] == "floor")
+        for what, modules in STARTUP:
+            t("start-up", what, lambda modules=modules: _imported(modules))
         t.report(floor)
+
+
+# What each process of an order imports before its first pool: every poolgen command (the CLI loads
+# every command's module), a generate worker (it unpickles poolgen.run.generate._worker) and a verify
+# worker (audit.verify._pool_job; step 8 loads scipy.stats). An order of 2 workers starts 2 commands
+# and 2 workers (each command is one of its `--workers`: poolgen/run/generate.py, audit/verify.py).
+STARTUP = (("a poolgen command (poolgen.cli.main)", "poolgen.cli.main"),
+           ("a generate worker (poolgen.run.generate)", "poolgen.run.generate"),
+           ("a verify worker (audit.verify, scipy.stats)", "audit.verify, scipy.stats"))
+
+
+def _imported(modules: str) -> None:
+    """A fresh interpreter importing `modules` (its CPU time is counted as this process's children's,
+    so the measured time is read from RUSAGE_CHILDREN around it)."""
+    subprocess.run([sys.executable, "-c", f"import {modules}"], check=True,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def _cpu() -> float:
+    """CPU seconds of this process (every thread) and of the child processes it has waited for."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _fresh(run: Path | None, out: Path) -> Path:

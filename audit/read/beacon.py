@@ -14,12 +14,6 @@ import hashlib
 from functools import cache
 from typing import Any, cast
 
-from py_ecc.bls.hash_to_curve import hash_to_G1
-from py_ecc.bls.point_compression import decompress_G1, decompress_G2
-from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
-from py_ecc.optimized_bls12_381.optimized_curve import G2, curve_order, is_inf, multiply, neg
-from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, miller_loop
-
 QUICKNET_HASH = "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971"
 QUICKNET_KEY = ("83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a"
                 "0a6c3ac6a5776a2d1064510d1fec758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd"
@@ -36,6 +30,14 @@ def round_time(round_number: int) -> int:
 @cache  # one round is checked once a process: py_ecc takes about a second
 def verifies(round_number: int, signature_hex: str) -> bool:
     """True if `signature_hex` is quicknet's signature of round `round_number`."""
+    # py_ecc is imported here, not with the module: it costs about half a second of CPU in every
+    # process that imports audit.verify (each verify worker too), and only a ceremony run needs it.
+    from py_ecc.bls.hash_to_curve import hash_to_G1
+    from py_ecc.bls.point_compression import decompress_G1, decompress_G2
+    from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
+    from py_ecc.optimized_bls12_381.optimized_curve import G2, curve_order, is_inf, multiply, neg
+    from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, miller_loop
+
     try:
         sig: Any = decompress_G1(int.from_bytes(bytes.fromhex(signature_hex), "big"))  # type: ignore[arg-type]
         if len(signature_hex) != 96 or is_inf(sig) or not is_inf(multiply(sig, curve_order)):

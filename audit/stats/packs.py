@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
 
 from audit.read.specs.packs import PackRules
 from audit.stats.tests import MIN_EXPECTED, Finding
@@ -61,6 +60,7 @@ def _against(name: str, per: np.ndarray, q: np.ndarray) -> Finding | None:
     obs = np.array([observed[a:b].sum() for a, b in zip(starts, edges, strict=True)])
     x2 = float(((obs - exp) ** 2 / exp).sum())
     df = len(edges) - 1
+    from scipy import stats  # here, not with the module: as in audit/stats/tests.py (start-up time)
     return Finding(name, f"chi-square of the histogram against the constrained distribution, {len(edges)} "
                    "bins (tails pooled)", f"X2 = {x2:.2f}, df = {df}", float(stats.chi2.sf(x2, df)))
 

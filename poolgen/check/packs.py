@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import hypergeom
 
 from poolgen.check.figures import GameCheck
 from poolgen.errors import SpecError
@@ -58,6 +57,8 @@ def check_layouts_vary(game: Game, per_book: int) -> None:
 
 def _value_short(rules: Rules) -> float:
     """P(a pack's prizes < min_cents) under a uniform shuffle (multivariate hypergeometric)."""
+    from scipy.stats import hypergeom  # lazy, as in share_breaking
+
     assert rules.min_cents is not None
     unit = math.gcd(rules.min_cents, *[p for p in rules.prizes if p])
     need = rules.min_cents // unit + (rules.min_cents % unit > 0)
@@ -86,6 +87,10 @@ def _value_short(rules: Rules) -> float:
 
 def share_breaking(rules: Rules) -> dict[str, float]:
     """Per parameter: the share of packs a plain uniform shuffle of the pool leaves breaking it."""
+    # scipy.stats is imported here, not with the module: it costs about 0.9 s of CPU, and every
+    # poolgen command loads this module (the CLI loads every command's); only `check` uses it.
+    from scipy.stats import hypergeom
+
     n, m = sum(rules.counts), rules.m
     winners = n - rules.counts[0]
     out = {}

@@ -17,7 +17,6 @@ from poolgen.backoffice.vouched import Run, open_vouched
 from poolgen.cli.common import reports_errors
 from poolgen.deliverables.validation import read_validation_key
 from poolgen.money import fmt_cents
-from poolgen.pdf.remaining import table_page
 
 app = typer.Typer(help="Reports from claims ledgers: prizes remaining, reconciliation, closing.",
                   no_args_is_help=True, add_completion=False)
@@ -71,6 +70,8 @@ def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_js
         typer.echo(f"{game_title(vouched)}: prizes remaining at {when} (run {vouched.run_id})")
         print_table(["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
     if pdf is not None:
+        from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
+
         table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"As of {when}; run {vouched.run_id}."],
                    ["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
 
@@ -129,4 +130,6 @@ def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | No
         typer.echo(lines[0])
         print_table(header, rows)
     if pdf is not None:
+        from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
+
         table_page(pdf, f"{game_title(run)}: closing report", [f"Run {run.run_id}.", *lines], header, rows)

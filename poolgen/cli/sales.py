@@ -19,7 +19,6 @@ from poolgen.backoffice.vouched import open_vouched
 from poolgen.cli.claims import game_title, print_table, show_closing
 from poolgen.cli.common import reports_errors
 from poolgen.money import fmt_cents
-from poolgen.pdf.remaining import table_page
 
 app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report.", no_args_is_help=True,
                   add_completion=False)
@@ -156,6 +155,8 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
                    f"{fmt_cents(sales)}")
         print_table(header, rows)
     if pdf is not None:
+        from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
+
         table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."], header, rows)
 
 

@@ -13,7 +13,7 @@ import multiprocessing as mp
 import os
 import queue
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -279,22 +279,43 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
 def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers: int,
                  progress: Progress | None, job: ValidationJob | None,
                  book_key: bytes | None) -> list[tuple[dict[str, Any], PoolParts | None]]:
+    """The pools built `workers` at once: by this process, the smallest first, and by `workers - 1`
+    worker processes, the largest first, each handed one pool at a time (so that none waits behind a
+    pool this process could have taken). A worker process costs about half a second of CPU to start
+    (numpy, polars and poolgen imported again; docs/scaling.md): this process would only wait."""
     ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
     q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(ids)), mp_context=ctx,
-                               initializer=_worker_start, initargs=(q,))
+    slots = min(workers - 1, len(ids) - 1)
+    pool = ProcessPoolExecutor(max_workers=slots, mp_context=ctx, initializer=_worker_start, initargs=(q,))
+
+    def here(pid: str, n: int, queue: mp.Queue[tuple[str, int]] = q) -> None:
+        if progress:  # this process's pools: told at once, and the workers' news so far
+            progress(pid, n)
+        _drain(queue, progress)
+
+    results: dict[str, tuple[dict[str, Any], PoolParts | None]] = {}
     try:
         # Largest pools first, so that no worker starts a big pool while the others are finishing
         # (results are collected by pool id, so the manifest keeps the order of `ids`).
         by_work = sorted(ids, key=lambda pid: -_work(game.pool(pid)))
-        with starting_workers():  # each submit may start a worker process
-            futures = {pool.submit(_worker, str(game.path), game.sha256, pid, seed, str(folder), book_key,
-                                   job): pid for pid in by_work}
-        pending = set(futures)
-        while pending:
-            _, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            _drain(q, progress)
-        results = {futures[f]: f.result() for f in futures}
+        running: dict[Future[tuple[dict[str, Any], PoolParts | None]], str] = {}
+        front, back = 0, len(by_work) - 1
+        while front <= back or running:
+            with starting_workers():  # a submit may start a worker process
+                while len(running) < slots and front <= back:
+                    running[pool.submit(_worker, str(game.path), game.sha256, by_work[front], seed,
+                                        str(folder), book_key, job)] = by_work[front]
+                    front += 1
+            if front <= back:  # a pool for this process: the smallest left
+                results[by_work[back]] = make_pool_parts(game, by_work[back], seed, folder, here, job,
+                                                         book_key)
+                back -= 1
+                done = {f for f in running if f.done()}
+            else:
+                done, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+                _drain(q, progress)
+            for f in done:
+                results[running.pop(f)] = f.result()
     except BrokenProcessPool:
         _stop(pool)
         raise RunError("a worker process died (killed, or out of memory?); nothing was written") from None
@@ -309,7 +330,7 @@ def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers:
         _drain(q, progress)
         q.close()
         q.join_thread()
-        del pool, q, futures, pending
+        del pool, q, running, here
         gc.collect()
     return [results[pid] for pid in ids]
 

@@ -18,12 +18,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
-from py_ecc.bls.hash_to_curve import hash_to_G1
-from py_ecc.bls.point_compression import decompress_G1, decompress_G2
-from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
-from py_ecc.optimized_bls12_381.optimized_curve import G2, curve_order, is_inf, multiply, neg
-from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, miller_loop
-
 from poolgen.errors import PoolgenError
 from poolgen.files.read import read_input
 
@@ -67,6 +61,9 @@ def chain(chain_hash: str, where: str) -> Chain:
 
 
 def _point_g1(data: bytes) -> Any:
+    from py_ecc.bls.point_compression import decompress_G1  # lazy: see signature_verifies
+    from py_ecc.optimized_bls12_381.optimized_curve import curve_order, is_inf, multiply
+
     point = decompress_G1(int.from_bytes(data, "big"))  # type: ignore[arg-type]
     if is_inf(point) or not is_inf(multiply(point, curve_order)):
         raise ValueError("not in G1")
@@ -76,6 +73,14 @@ def _point_g1(data: bytes) -> Any:
 @cache  # one round is checked once a process: py_ecc takes about a second
 def signature_verifies(c: Chain, round_number: int, signature: bytes) -> bool:
     """True if `signature` is chain `c`'s BLS signature of round `round_number`."""
+    # py_ecc is imported here, not with the module: it costs about half a second of CPU in every
+    # poolgen command (the CLI loads every command's module), and only a ceremony needs it.
+    from py_ecc.bls.hash_to_curve import hash_to_G1
+    from py_ecc.bls.point_compression import decompress_G2
+    from py_ecc.fields import optimized_bls12_381_FQ12 as FQ12
+    from py_ecc.optimized_bls12_381.optimized_curve import G2, neg
+    from py_ecc.optimized_bls12_381.optimized_pairing import final_exponentiate, miller_loop
+
     try:
         sig = _point_g1(signature)
     except (ValueError, TypeError, AssertionError):

@@ -25,8 +25,8 @@ from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from audit.read.manifest import Manifest
+from audit.verify import VerifyRequest, pool_outcomes, verify_run
 from audit.verify import attempt as _attempt
-from audit.verify import pool_outcomes
 from poolgen.cli.main import app
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
@@ -34,7 +34,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, SEED_B, spec_path
+from tests.support import SEED_A, SEED_B, small_happy_holidays, spec_path
 
 HAVE_RULES = importlib.util.find_spec("audit.styles.match_n") is not None
 needs_rules = pytest.mark.skipif(not HAVE_RULES, reason="audit/styles/match_n.py not written yet")
@@ -448,3 +448,19 @@ def test_steps_3_to_6_of_a_pool_file_that_is_not_parquet(pp_folder, tmp_path):
     assert out[3][1].startswith("pool-d1.00x1.parquet cannot be read as Parquet: ")
     assert {s: out[s] for s in (4, 5, 6)} == {
         s: ("skip", "needs step 3: pool-d1.00x1.parquet cannot be read") for s in (4, 5, 6)}
+
+
+def test_pools_checked_by_this_process_and_its_workers_say_what_one_process_says(tmp_path):
+    """verify --workers 3 on five pools: two worker processes check the largest pools, this process the
+    smallest (audit/verify.py `_pool_results`); the report, line by line and in the same order, is the
+    one --workers 1 gives."""
+    keys = new_key_pair(tmp_path / "keys")
+    signer = Signer.from_file(keys.private)
+    spec = load_spec(small_happy_holidays(tmp_path, 15_000))
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path,
+                                   run_id="r", workers=2, signature=signer.manifest_entry()),
+                   finish=signer.sign_run).folder
+    reports = [verify_run(VerifyRequest(run=run, public_key=keys.public, workers=w)).to_json()
+               for w in (1, 3)]
+    assert reports[0]["ok"] and reports[1] == reports[0]
+    assert sum(d.startswith("pool p") for s in reports[0]["steps"] for d in s["details"]) >= 5 * 5

@@ -191,3 +191,17 @@ def test_validation_files_merged_from_the_workers_are_the_order_in_one_piece(tmp
     for (tier, name), key in zip(TIERS.items(), keys, strict=True):
         whole = file_bytes(tier, key, "run", 465, 60000, codes, virns, 12, prizes, free)
         assert (folders[0] / name).read_bytes() == (folders[1] / name).read_bytes() == whole
+
+
+def test_pools_split_between_this_process_and_its_workers_are_the_same_files(tmp_path):
+    """--workers 3 on five pools: two worker processes take the largest pools, one at a time, and this
+    process the smallest (poolgen/run/generate.py `_in_parallel`). Every file of the run, validation
+    files and manifest included, is the one --workers 1 writes, byte for byte."""
+    spec = load_spec(small_happy_holidays(tmp_path, 15_000))
+    keys = (bytes(range(32)), bytes(range(32, 64)))
+    folders = [generate(GenerateRequest(spec, SEED_A, now=NOW, out=tmp_path / f"w{w}", run_id="run",
+                                        workers=w, validation_keys=keys)).folder for w in (1, 3)]
+    names = sorted(p.name for p in folders[0].iterdir())
+    assert len(spec.pools) == 5 and len(names) == 2 * 5 + 4  # pools, imaging; packs, validation x 2, manifest
+    assert sorted(p.name for p in folders[1].iterdir()) == names
+    assert [(folders[1] / n).read_bytes() for n in names] == [(folders[0] / n).read_bytes() for n in names]
