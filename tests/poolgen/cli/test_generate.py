@@ -153,8 +153,8 @@ def _pay_every_loser_a_bonus(monkeypatch):
 
     real = bonus_reveal.lay_out
 
-    def wrong(area_id, p, groups, n, stream, done=None):
-        out = real(area_id, p, groups, n, stream, done)
+    def wrong(area_id, p, groups, n, stream, done, mix):
+        out = real(area_id, p, groups, n, stream, done, mix)
         out[f"{area_id}_spot_0"] = out[f"{area_id}_spot_0"].copy()
         out[f"{area_id}_spot_0"][groups[0][0]] = len(p.pictures)  # WIN$10
         return out
