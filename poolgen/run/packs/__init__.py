@@ -8,11 +8,11 @@ import numpy as np
 
 from poolgen.rng import Stream, permutation
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
-from poolgen.run.packs.composition import Rules, arrange_winners, ordered, rules_for
+from poolgen.run.packs.composition import Rules, arrange_winners, ordered, pack_size, rules_for
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
 
-__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "rules_for", "separate_neighbours",
-           "start", "valid_start"]
+__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "pack_size", "rules_for",
+           "separate_neighbours", "start", "valid_start"]
 
 
 def start(stream: Stream, rules: Rules) -> np.ndarray:
