@@ -21,6 +21,7 @@ def lines() -> list[str]:
     from poolgen.run.merkle import root
     from poolgen.run.packs import Rules, arrange
     from poolgen.run.packs.composition import tilt, winners_per_pack
+    from tests.support.blocks import blocks_variant
     from tests.support.packs import packs_variant
 
     def stream(name: str):  # one stream per line
@@ -43,15 +44,18 @@ def lines() -> list[str]:
     with tempfile.TemporaryDirectory() as folder:
         game = load_spec(packs_variant(Path(folder)))
         out.append(f"pool happy_holidays_packs/10 p1 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
+        game = load_spec(blocks_variant(Path(folder)))
+        out.append(f"pool hand_to_hand_blocks/50 d1.00 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
     return out
 
 
 if __name__ == "__main__":
     print("# Known answers of the pack-parameter draws (docs/randomness.md, section 5), seed")
     print("# bytes(range(32)), one stream per line: derive_stream(seed, \"poolgen/vectors\", \"packs\",")
-    print("# NAME). The last line is the Merkle root of build_pool on")
-    print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py). Printed")
-    print("# by tests/vectors/make_packs_vectors.py on 2026-12-02 (branch i24-packs); a changed line")
-    print("# means a seed no longer gives the pools it gave.")
+    print("# NAME). The last two lines are the Merkle roots of build_pool on")
+    print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py) and on")
+    print("# specs/examples/hand_to_hand_blocks.toml cut to 200 blocks of 100 (tests/support/blocks.py).")
+    print("# Printed by tests/vectors/make_packs_vectors.py on 2026-12-02 (branch i24-packs; the eInstant")
+    print("# line on branch i24-blocks); a changed line means a seed no longer gives the pools it gave.")
     for line in lines():
         print(line)
