@@ -26,6 +26,7 @@ from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
 from poolgen.run.packs import NoArrangement, Rules, pack_size, rules_for, start, valid_start
+from poolgen.run.packs.capped import exactly_capped
 
 __all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
 
@@ -110,6 +111,8 @@ def share_breaking(rules: Rules) -> dict[str, float]:
 def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
     if rules.winners_only:
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.2)"
+    if exactly_capped(rules):
+        return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.6)"
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
         valid_start(stream, rules, start(stream, rules))
