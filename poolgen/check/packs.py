@@ -112,7 +112,8 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
     if rules.winners_only:
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.2)"
     if exactly_capped(rules):
-        return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.6)"
+        return ("possible by the counts alone; drawn exactly (docs/randomness.md, "
+                f"{'5.6' if rules.caps[0][1] == 1 else '5.7'})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
         valid_start(stream, rules, start(stream, rules))
