@@ -28,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 
 from poolgen.rng import Stream, Weights, big_integers, permutation
+from poolgen.run.packs.chain import NoArrangement
 from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
 
 __all__ = ["arrange_capped", "capped_per_pack", "exactly_capped", "mixed_tilt", "pair_tilt", "pairs_per_pack"]
@@ -161,6 +162,18 @@ def pairs_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: 
             return [*ws[drawn].tolist(), last[0]], [*cs[drawn].tolist(), last[1]]
 
 
+def _possible(books: int, total: int, lo: int, hi: int, capped: int, k: int) -> None:
+    """NoArrangement unless some (w, c) is allowed: w within the bounds summing to `total`, and
+    sum min(k, w_b) >= `capped` for the most even such w (the sum is concave in each w_b, so the
+    most even w maximises it). Neither sampler would ever stop otherwise."""
+    if not books * lo <= total <= books * hi:
+        raise NoArrangement(f"{total} winners do not fit {books} packs of {lo} to {hi}",
+                            ["min_winners" if total < books * lo else "max_winners"])
+    q, r = divmod(total, books)
+    if capped > r * min(k, q + 1) + (books - r) * min(k, q) or capped > total:
+        raise NoArrangement(f"{capped} capped tickets do not fit {books} packs of at most {k}", ["caps[0]"])
+
+
 def arrange_capped(stream: Stream, rules: Rules) -> np.ndarray:
     """The exact draw of 5.6 (k = 1) or 5.7 as (books, m) tier indices: (w, c) by `capped_per_pack`
     or `pairs_per_pack`; the capped tiers (S's indices in tier order, each its count) permuted by
@@ -174,6 +187,7 @@ def arrange_capped(stream: Stream, rules: Rules) -> np.ndarray:
     capped_labels = np.repeat(index[is_capped], counts[is_capped])
     other_labels = np.repeat(index[1:][~is_capped[1:]], counts[1:][~is_capped[1:]])
     winners = int(counts[1:].sum())
+    _possible(rules.books, winners, rules.lo, rules.hi, capped_labels.size, most)
     if most == 1:
         w, c = capped_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, capped_labels.size)
     else:

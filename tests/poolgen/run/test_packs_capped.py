@@ -21,7 +21,7 @@ import pytest
 from scipy import stats
 
 from poolgen.rng import derive_stream
-from poolgen.run.packs import Rules, arrange
+from poolgen.run.packs import NoArrangement, Rules, arrange
 from poolgen.run.packs.capped import capped_per_pack, exactly_capped, mixed_tilt, pairs_per_pack
 from poolgen.run.packs.composition import tilt
 from tests.support import SEED_A
@@ -123,3 +123,16 @@ def test_the_capped_packs_and_winners_of_a_full_size_pool():
     assert set(c) == {0, 1}
     w, c = pairs_per_pack(stream, 300, 1000, 87_900, 80, 110, 950, 2)
     assert sum(w) == 87_900 and sum(c) == 950 and min(w) >= 80 and max(w) <= 110 and max(c) == 2
+
+
+@pytest.mark.parametrize(("rules", "short"), [
+    (_rules(4, 2, (1, 4, 3), frozenset({1})), ["caps[0]"]),  # 4 A in 2 packs of at most one
+    (_rules(4, 4, (9, 4, 3), frozenset({2}), lo=2), ["min_winners"]),  # 7 winners, 4 packs of 2 or more
+    (_rules(4, 4, (9, 4, 3), frozenset({1, 2}), hi=1, most=2), ["max_winners"]),
+])
+def test_what_no_pool_allows_is_refused_not_drawn_forever(rules, short):
+    """The loader refuses these before anything is drawn; the sampler refuses them too (the property
+    test's random rules reach it), where it would otherwise draw for ever."""
+    with pytest.raises(NoArrangement) as caught:
+        arrange(derive_stream(SEED_A, "poolgen/test", "capped", "refused"), rules)
+    assert caught.value.short == short
