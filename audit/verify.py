@@ -233,7 +233,8 @@ def verify_run(request: VerifyRequest) -> Report:
         try:
             packs = read_packs(spec.doc) if spec.doc.get("format") == 2 else read_blocks(spec.doc)
         except (KeyError, TypeError, AttributeError, ValueError, UnusableInput) as exc:
-            raise UnusableInput(f"{r.spec}: [packs] cannot be read: {exc}") from None
+            table = "[packs]" if spec.doc.get("format") == 2 else "[blocks]"
+            raise UnusableInput(f"{r.spec}: {table} cannot be read: {exc}") from None
     seed = None
     if r.seed_file is not None and r.ceremony is not None:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
