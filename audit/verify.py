@@ -55,7 +55,7 @@ from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.runfiles import check_run_folder, read_pool, run_file
 from audit.read.specs import read_spec
-from audit.read.specs.packs import DEFAULT_RULES, PackRules, manifest_packs, read_packs
+from audit.read.specs.packs import DEFAULT_RULES, PackRules, for_pool, manifest_packs, read_blocks, read_packs
 from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
 from audit.steps.books import check_book_key, check_book_numbers
 from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
@@ -156,8 +156,9 @@ def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book:
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
-    printed = packs is not None and kind == "printed"
-    lines = pack_outcomes(table, per_book or 0, packs, whose) if packs is not None and printed else []
+    printed = packs is not None and (kind == "printed" or packs.size is not None)  # an eInstant's blocks too
+    size = per_book or (packs.size if packs is not None else None) or 0
+    lines = pack_outcomes(table, size, packs, whose) if packs is not None and printed else []
     stats = one_pool(folder, manifest, pool, table, stats_packs) if manifest else None
     return out, stats, lines, (pool_imaging(folder, pool, imaging, table) if imaging is not None else None)
 
@@ -251,11 +252,12 @@ def verify_run(request: VerifyRequest) -> Report:
     key = load_public_key(r.public_key) if r.public_key is not None else None
     spec = read_spec(r.spec) if r.spec is not None else None
     packs = DEFAULT_RULES
-    if spec is not None and spec.doc.get("format") == 2:
+    if spec is not None and spec.doc.get("format") in (1, 2):
         try:
-            packs = read_packs(spec.doc)
+            packs = read_packs(spec.doc) if spec.doc.get("format") == 2 else read_blocks(spec.doc)
         except (KeyError, TypeError, AttributeError, ValueError, UnusableInput) as exc:
-            raise UnusableInput(f"{r.spec}: [packs] cannot be read: {exc}") from None
+            table = "[packs]" if spec.doc.get("format") == 2 else "[blocks]"
+            raise UnusableInput(f"{r.spec}: {table} cannot be read: {exc}") from None
     seed = None
     if r.seed_file is not None and r.ceremony is not None:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
@@ -306,7 +308,8 @@ def verify_run(request: VerifyRequest) -> Report:
         packs = recorded
     imaging = imaging_jobs(manifest, spec) or {}  # step 9's imaging checks run with steps 2 to 6
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
-                            manifest, packs, whose, imaging.get(p.id)) for p in manifest.pools]
+                            manifest, for_pool(packs, p.price_cents), whose, imaging.get(p.id))
+                           for p in manifest.pools]
     n, total = len(jobs), len(jobs) + 3
 
     def tell(done: int, what: str) -> None:
@@ -338,13 +341,13 @@ def verify_run(request: VerifyRequest) -> Report:
         elif book_key is not None:
             step[Step.COMPLETENESS].add("fail", "--book-key given, but the run's book numbers come from its "
                                                 "seed (the manifest names no book key)")
-        for which, verdict, said, pool_id in pack_lines:  # computed in the workers
-            step[which].add(verdict, said, pool_id)
 
+    for which, verdict, said, pool_id in pack_lines:  # computed in the workers (packs, eInstant blocks)
+        step[which].add(verdict, said, pool_id)
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
     if spec is not None:
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_against_spec, manifest, spec))
-        if manifest.kind == "printed":
+        if manifest.kind == "printed" or packs.size is not None or recorded is not None:  # eInstant blocks
             paying = [(t.id, t.prize_cents) for p in manifest.pools for t in p.tiers]
             step[Step.FIGURES].add(*attempt(Step.FIGURES, check_recorded_packs, recorded, packs, paying))
     elif "ceremony" not in manifest.doc:

@@ -1,5 +1,7 @@
 """Step 8's winners-per-pack test for a printed run with pack parameters, its spec's or, without a
-spec, its manifest's `print.packs` (docs/statistics.md; docs/randomness.md section 5).
+spec, its manifest's `print.packs` (docs/statistics.md; docs/randomness.md section 5), and the same
+per block of serials for an eInstant run with block parameters (`[blocks]`, the manifest's `blocks`;
+the test then replaces the per-1,000-share tests).
 
 Under `min_winners` / `max_winners` alone, the winners per pack W_1..W_B of a fair pool are
 distributed with P(W) proportional to prod C(m, W_b) on [lo, hi] with sum W_b = W: exactly B
@@ -68,15 +70,16 @@ def _against(name: str, per: np.ndarray, q: np.ndarray) -> Finding | None:
 def pack_block_findings(win: np.ndarray, per_book: int, rules: PackRules) -> tuple[list[Finding], list[str]]:
     """The winners-per-pack test under the pack parameters (replacing the hypergeometric ones)."""
     books = len(win) // per_book
-    if rules.min_prize_cents is not None or rules.caps or rules.spacing:
-        return [], ["winners per book: the game's pack parameters (prize value, caps or spacing) give "
+    unit, rule = rules.unit, "pack" if rules.size is None else "block"
+    if rules.min_prize_cents is not None or rules.min_prize_times is not None or rules.caps or rules.spacing:
+        return [], [f"winners per {unit}: the game's {rule} parameters (prize value, caps or spacing) give "
                     "them no closed-form distribution (audit/stats/packs.py)"]
     if books < 2:
-        return [], ["winners per book: fewer than two books"]
+        return [], [f"winners per {unit}: fewer than two {unit}s"]
     per = win[: books * per_book].reshape(books, per_book).sum(axis=1)
     lo = rules.min_winners or 0
     hi = per_book if rules.max_winners is None else rules.max_winners
     q = winners_reference(per_book, books, int(per.sum()), lo, hi)
-    found = _against(f"winners per book of {per_book}: histogram of {books:,} books under the pack "
+    found = _against(f"winners per {unit} of {per_book}: histogram of {books:,} {unit}s under the {rule} "
                      f"parameters ({lo}..{hi})", per, q)
-    return ([found] if found else []), ([] if found else ["winners per book: too few books to bin"])
+    return ([found] if found else []), ([] if found else [f"winners per {unit}: too few {unit}s to bin"])

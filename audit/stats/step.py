@@ -140,8 +140,9 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     found, skipped = position_findings(prize, pool)
-    if packs is not None and packs.composition and kind == "printed" and per_book:
-        more, why = pack_block_findings(win, per_book, packs)
+    size = per_book if kind == "printed" else packs.size if packs is not None else None
+    if packs is not None and packs.composition and size:  # a printed game's packs, an eInstant's blocks
+        more, why = pack_block_findings(win, size, packs)
         ran = runs("runs of winners and losers in print order", win)
         more += [ran] if ran is not None else []
     else:

@@ -1,4 +1,5 @@
-"""A printed run's pack parameters, from its pool files (docs/new-game.md, "Pack parameters"):
+"""A printed run's pack parameters, and an eInstant run's block parameters (a block of consecutive
+serials is a pack), from its pool files (docs/new-game.md, "Pack parameters"):
 
 - step 4: no two consecutive tickets of a pack (with `neighbours = "across packs"`, of the pool)
   show identical play data, spot for spot: every layout column (every column but the ones every
@@ -6,7 +7,8 @@
 - step 5: every pack meets the min/max winners, minimum prize value, caps per tier or prize level,
   and spacing in print order that the manifest records (`print.packs`) or, with --spec, the spec
   states; with both, the manifest's parameters must be the spec's (check_recorded_packs).
-Each failure names the pool, the pack (its printed book number) and the rule.
+Each failure names the pool, the pack (its printed book number; an eInstant's block by its number
+from 1 and its serials) and the rule.
 """
 
 from __future__ import annotations
@@ -21,15 +23,23 @@ from audit.errors import VerificationError
 from audit.read.specs.packs import PackRules
 
 __all__ = ["SHARED_COLUMNS", "check_neighbours", "check_pack_rules", "check_recorded_packs",
-           "pack_outcomes"]
+           "pack_name", "pack_outcomes"]
 
 SHARED_COLUMNS = {"position", "ticket", "book", "ticket_no", "serial", "tier", "prize_cents", "salt"}
+
+
+def pack_name(table: pl.DataFrame, per_book: int, b: int) -> str:
+    """Pack b of the pool as a reader finds it: its printed book number, or an eInstant's block."""
+    if "book" in table.columns:
+        return f"book {table['book'][b * per_book]}"
+    return f"block {b + 1:,} (serials {b * per_book + 1:,}..{(b + 1) * per_book:,})"
 
 
 def check_neighbours(table: pl.DataFrame, per_book: int, rules: PackRules) -> str:
     """(4) no identical play data on consecutive tickets of a pack (or pool, across packs)."""
     if not rules.neighbours:
-        return "the spec turns the neighbour rule off (packs.neighbours = \"off\")"
+        return ("the spec turns the neighbour rule off (packs.neighbours = \"off\")" if rules.size is None
+                else "no neighbour rule on the blocks (blocks.neighbours = \"off\")")
     layout = [c for c in table.columns if c not in SHARED_COLUMNS]
     n = table.height
     if not layout or n < 2:
@@ -41,13 +51,15 @@ def check_neighbours(table: pl.DataFrame, per_book: int, rules: PackRules) -> st
     if not rules.across:
         same &= (np.arange(1, n) % per_book) != 0
     pairs = np.flatnonzero(same)
-    where = "of a pack" if not rules.across else "of the pool, across packs too"
+    where = f"of a {'pack' if rules.size is None else 'block'}" if not rules.across else \
+        f"of the pool, across {'packs' if rules.size is None else 'blocks'} too"
     if pairs.size:
         ticket = table["ticket"]
-        shown = ", ".join(f"book {table['book'][int(p)]}: {ticket[int(p)]} and {ticket[int(p) + 1]}"
-                          for p in pairs[:SHOWN])
+        shown = ", ".join(f"{pack_name(table, per_book, int(p) // per_book)}: {ticket[int(p)]} and "
+                          f"{ticket[int(p) + 1]}" for p in pairs[:SHOWN])
+        field = "packs" if rules.size is None else "blocks"
         raise VerificationError(Step.LAYOUTS, f"{pairs.size:,} pair(s) of consecutive tickets {where} "
-                                              f"with identical play data (packs.neighbours): {shown}")
+                                              f"with identical play data ({field}.neighbours): {shown}")
     return (f"no two consecutive tickets {where} show identical play data "
             f"({len(layout)} layout columns compared)")
 
@@ -63,7 +75,7 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules, whose
     manifest)."""
     n = table.height
     books = n // per_book
-    number = table["book"].cast(pl.Int64).to_numpy()[::per_book]
+    field = "packs" if rules.size is None else "blocks"
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()[: books * per_book].reshape(books, per_book)
     win = (table["tier"] != "lose").to_numpy()[: books * per_book].reshape(books, per_book)
     problems: list[str] = []
@@ -71,16 +83,17 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules, whose
     def bad(mask: np.ndarray, rule: str, say: np.ndarray, what: str) -> None:
         at = np.flatnonzero(mask)
         if at.size:
-            shown = ", ".join(f"book {number[b]} {what} {say[b]}" for b in at[:SHOWN])
-            problems.append(f"{at.size:,} pack(s) break {rule}: {shown}")
+            shown = ", ".join(f"{pack_name(table, per_book, int(b))} {what} {say[b]}" for b in at[:SHOWN])
+            problems.append(f"{at.size:,} {field[:-1]}(s) break {rule}: {shown}")
 
     winners, value = win.sum(axis=1), prize.sum(axis=1)
     if rules.min_winners is not None:
-        bad(winners < rules.min_winners, f"packs.min_winners ({rules.min_winners})", winners, "has winners")
+        bad(winners < rules.min_winners, f"{field}.min_winners ({rules.min_winners})", winners, "has winners")
     if rules.max_winners is not None:
-        bad(winners > rules.max_winners, f"packs.max_winners ({rules.max_winners})", winners, "has winners")
+        bad(winners > rules.max_winners, f"{field}.max_winners ({rules.max_winners})", winners, "has winners")
     if rules.min_prize_cents is not None:
-        bad(value < rules.min_prize_cents, f"packs.min_prize_value ({rules.min_prize_cents} cents)", value,
+        floor = "min_prize_value" if rules.size is None else "min_prize_times"
+        bad(value < rules.min_prize_cents, f"{field}.{floor} ({rules.min_prize_cents} cents)", value,
             "pays cents")
     for cap in rules.caps:
         held = _members(table, cap.tiers, cap.prize_cents)[: books * per_book].reshape(books, per_book).sum(1)
@@ -96,8 +109,10 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules, whose
     if problems:
         raise VerificationError(Step.FIGURES, "; ".join(problems))
     said = [f"winners {winners.min()}..{winners.max()}", f"prizes {value.min()}..{value.max()} cents"]
-    return (f"every one of {books:,} packs meets the {whose}'s pack parameters ({', '.join(said)} per pack; "
-            f"{len(rules.caps)} cap(s), {len(rules.spacing)} spacing rule(s))")
+    unit, units = ("pack", "packs") if rules.size is None else (f"block of {per_book:,} serials",
+                                                                f"blocks of {per_book:,} serials")
+    return (f"every one of {books:,} {units} meets the {whose}'s {field[:-1]} parameters ({', '.join(said)} "
+            f"per {unit}; {len(rules.caps)} cap(s), {len(rules.spacing)} spacing rule(s))")
 
 
 def pack_outcomes(table: pl.DataFrame, per_book: int, rules: PackRules,
@@ -127,11 +142,18 @@ def _tiers(tiers: tuple[str, ...], prize: int | None, paying: Sequence[tuple[str
 
 def check_recorded_packs(recorded: PackRules | None, spec: PackRules,
                          paying: Sequence[tuple[str, int]]) -> str:
-    """(5, with --spec) the manifest's `print.packs` is the spec's `[packs]`, field by field (a prize
-    level compared as the tiers paying it, `paying`: (tier id, prize cents) of the manifest's pools)."""
+    """(5, with --spec) the manifest's `print.packs` is the spec's `[packs]` (an eInstant's `blocks` its
+    `[blocks]`), field by field (a prize level compared as the tiers paying it, `paying`: (tier id, prize
+    cents) of the manifest's pools)."""
+    where = "print.packs" if spec.size is None and (recorded is None or recorded.size is None) else "blocks"
     if recorded is None:
+        if spec.size is not None and (spec.neighbours or spec.composition):
+            raise VerificationError(Step.FIGURES, "blocks: the manifest records no block parameters, the "
+                                                  "spec states [blocks]")
         return "the manifest records no pack parameters (a run made before manifests did): the spec's apply"
     said: list[tuple[str, object, object]] = [
+        ("shares", recorded.size, spec.size),
+        ("min_prize_times", recorded.min_prize_times, spec.min_prize_times),
         ("neighbours", _neighbours(recorded), _neighbours(spec)),
         ("min_winners", recorded.min_winners, spec.min_winners),
         ("max_winners", recorded.max_winners, spec.max_winners),
@@ -148,13 +170,16 @@ def check_recorded_packs(recorded: PackRules | None, spec: PackRules,
                  (f"{spec_rule.label}.min_distance", rule.min_distance, spec_rule.min_distance)]
     for field, got, want in said:
         if got != want:
-            raise VerificationError(Step.FIGURES, f"print.packs.{field.removeprefix('packs.')}: the manifest "
-                                                  f"records {_say(got)}, the spec states {_say(want)}")
-    return "the manifest's pack parameters (print.packs) are the spec's [packs]"
+            name = field.removeprefix("packs.").removeprefix("blocks.")
+            raise VerificationError(Step.FIGURES, f"{where}.{name}: the manifest records {_say(got)}, the "
+                                                  f"spec states {_say(want)}")
+    return (f"the manifest's pack parameters ({where}) are the spec's "
+            f"[{'packs' if spec.size is None else 'blocks'}]")
 
 
 def _neighbours(rules: PackRules) -> str:
-    return "off" if not rules.neighbours else "across packs" if rules.across else "within packs"
+    said = "off" if not rules.neighbours else "across packs" if rules.across else "within packs"
+    return said if rules.size is None else said.replace("packs", "blocks")
 
 
 def _say(value: object) -> str:

@@ -23,5 +23,6 @@ def check_spec(game: Game) -> GameCheck:
             check_packs(game, result)
         case EInstant():
             check_einstant(game, game.sales, result)
+            check_packs(game, result)  # its [blocks], if any
     game.play.check(game, result)
     return result

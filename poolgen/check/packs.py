@@ -1,4 +1,5 @@
-"""`poolgen check` for a printed game's pack parameters (docs/new-game.md, "Pack parameters").
+"""`poolgen check` for a printed game's pack parameters and an eInstant's block parameters
+(docs/new-game.md, "Pack parameters"; a block of serials is a pack).
 
 The loader refused what no pool could meet by counting (poolgen/loader/packs.py). Here, per pool:
 - how much each parameter constrains it: the share of packs a plain uniform shuffle would leave
@@ -19,11 +20,12 @@ import numpy as np
 
 from poolgen.check.figures import GameCheck
 from poolgen.errors import SpecError
-from poolgen.game.model import Game, Pool, Printed
+from poolgen.game.model import Game, Pool
 from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import NoArrangement, Rules, rules_for, start, valid_start
+from poolgen.run.packs import NoArrangement, Rules, pack_size, rules_for, start, valid_start
+from poolgen.run.packs.capped import exactly_capped
 
 __all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
 
@@ -112,43 +114,52 @@ def share_breaking(rules: Rules) -> dict[str, float]:
     return out
 
 
-def _possible(game: Game, pool: Pool, rules: Rules) -> str:
+def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
     if rules.winners_only:
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.2)"
+    if exactly_capped(rules):
+        return ("possible by the counts alone; drawn exactly (docs/randomness.md, "
+                f"{'5.6' if rules.caps[0][1] == 1 else '5.7'})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
         valid_start(stream, rules, start(stream, rules))
     except NoArrangement as exc:
-        fields = ", packs.".join(exc.short)
-        raise SpecError(f"{game.path.name}: packs.{fields}: pool {pool.id}: {exc}") from None
+        fields = f", {table}.".join(exc.short)
+        raise SpecError(f"{game.path.name}: {table}.{fields}: pool {pool.id}: {exc}") from None
     return ("possible: check found a pool meeting every parameter; drawn by the chain "
             "(docs/randomness.md, 5.3)")
 
 
 def check_packs(game: Game, result: GameCheck) -> None:
     """Notes on the neighbour rule and on what each parameter does to each distinct pool (none for a
-    game with the default rule alone)."""
-    packs = game.packs
-    if not isinstance(game.sales, Printed):
+    game with the default rule alone: a printed game's neighbour rule, an eInstant without blocks)."""
+    packs, m = game.packs, pack_size(game)
+    if m is None:
         return
+    table, pack = ("blocks", "block of serials") if packs.block is not None else ("packs", "pack")
     if packs.neighbours is None:
-        result.notes.append(f"{game.name}: the neighbour rule is off (packs.neighbours = \"off\")")
+        if packs.block is None:
+            result.notes.append(f"{game.name}: the neighbour rule is off (packs.neighbours = \"off\")")
     else:
-        check_layouts_vary(game, game.sales.tickets_per_book)
-    if packs.neighbours in (None, "within packs") and not packs.composition:
+        check_layouts_vary(game, m)
+    if packs.neighbours in (None, "within packs") and not packs.composition and packs.block is None:
         return  # the default rule of every printed game goes without saying (docs/new-game.md, 2b)
+    if packs.block is not None:
+        result.notes.append(f"{game.name}: blocks of {m:,} consecutive serials (blocks.shares)")
     if packs.neighbours is not None:
-        result.notes.append(f"{game.name}: consecutive tickets of a pack never show identical play data"
-                            + (", nor the last of a pack and the first of the next" if packs.neighbours ==
+        result.notes.append(f"{game.name}: consecutive tickets of a {pack} never show identical play data"
+                            + (f", nor the last of a {pack} and the first of the next" if packs.neighbours ==
                                "across packs" else "") + " (a run holding a pair is laid out again)")
-    seen: set[tuple[tuple[int, ...], int | None]] = set()
+    seen: set[Rules] = set()
     for pool in game.pools:
         rules = rules_for(game, pool)
-        if rules is None or (rules.counts, pool.books) in seen:
+        if rules is None or rules in seen:
             continue
-        seen.add((rules.counts, pool.books))
+        seen.add(rules)
         shares = share_breaking(rules)
-        said = "; ".join(f"{name} {100 * share:.3g}%" for name, share in shares.items())
+        floor = "min_prize_times" if packs.block is not None else "min_prize_value"  # as the spec names it
+        said = "; ".join(f"{floor if name == 'min_prize_value' else name} {100 * share:.3g}%"
+                         for name, share in shares.items())
         money = f" (min {fmt_cents(rules.min_cents)})" if rules.min_cents is not None else ""
-        result.notes.append(f"{game.name}: pool {pool.id}: packs a uniform shuffle would leave breaking "
-                            f"each parameter{money}: {said}; {_possible(game, pool, rules)}")
+        result.notes.append(f"{game.name}: pool {pool.id}: {table} a uniform shuffle would leave breaking "
+                            f"each parameter{money}: {said}; {_possible(game, pool, rules, table)}")

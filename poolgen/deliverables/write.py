@@ -167,6 +167,8 @@ def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[byt
             files.append({"role": "validation" if tier == "low" else "validation-high", "tier": tier,
                           "key_check": key_check(key), **file_entry(folder / name)})
     part: dict[str, Any] = {"deliverables": files}
+    if game.packs.block is not None:  # an eInstant's [blocks]: the rules audit holds every block to
+        part["blocks"] = manifest_packs(game.packs)
     if isinstance(game.sales, Printed):
         part["print"] = {"barcode": BARCODE, "barcode_digits": BARCODE_DIGITS,
                          "virn_digits": game.sales.virn_digits,

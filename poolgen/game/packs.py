@@ -3,12 +3,14 @@ tickets of one pack (book) and about neighbouring tickets, which generation meet
 (docs/randomness.md, section 5) and audit checks from the files.
 
 Positions are print order within a pool; a pack is a book of `tickets_per_book` consecutive
-positions. Tier indices are a pool's (0 = losers, then the spec's tiers in order).
+positions. An eInstant's `[blocks]` states the same rules per block of `block` consecutive serials
+(a block is a pack). Tier indices are a pool's (0 = losers, then the spec's tiers in order).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any, Literal
 
 __all__ = ["Cap", "Neighbours", "Packs", "Spacing", "manifest_packs"]
@@ -38,8 +40,11 @@ class Spacing:
 
 @dataclass(frozen=True)
 class Packs:
-    """The parameters; `neighbours` is None for eInstants (no packs) and for a printed game whose
-    spec says `neighbours = "off"` (its tiers have too few layouts for the rule)."""
+    """The parameters; `neighbours` is None for an eInstant without `[blocks]` (or whose `[blocks]`
+    keeps the default, off) and for a printed game whose spec says `neighbours = "off"` (its tiers
+    have too few layouts for the rule). `block` is an eInstant's block of serials (None: a printed
+    game, whose packs are its books); an eInstant's prize floor is `min_prize_times` the pool's
+    share price (its pools differ in price), a printed game's `min_prize_cents`."""
 
     neighbours: Neighbours | None = None
     min_winners: int | None = None
@@ -47,31 +52,52 @@ class Packs:
     min_prize_cents: int | None = None
     caps: tuple[Cap, ...] = ()
     spacing: tuple[Spacing, ...] = ()
+    block: int | None = None
+    min_prize_times: Decimal | None = None
 
     @property
     def composition(self) -> bool:
         """Whether any parameter constrains which tiers a pack holds or their order (beyond the
         neighbour rule on layouts)."""
-        return (self.min_winners is not None or self.max_winners is not None
-                or self.min_prize_cents is not None or bool(self.caps) or bool(self.spacing))
+        return (self.min_winners is not None or self.max_winners is not None or self.value_floor
+                or bool(self.caps) or bool(self.spacing))
+
+    @property
+    def value_floor(self) -> bool:
+        """Whether a pack's prizes must add up to a minimum."""
+        return self.min_prize_cents is not None or self.min_prize_times is not None
 
     @property
     def winners_only(self) -> bool:
         """Whether the only composition parameters are a minimum and/or maximum of winners."""
-        return (self.composition and self.min_prize_cents is None and not self.caps
-                and not self.spacing)
+        return self.composition and not self.value_floor and not self.caps and not self.spacing
+
+    def floor_cents(self, price_cents: int) -> int | None:
+        """The least prize value of a pack of a pool whose ticket costs `price_cents`."""
+        if self.min_prize_times is not None:
+            return int(self.min_prize_times * price_cents)  # whole cents: the loader proved it
+        return self.min_prize_cents
 
 
 def manifest_packs(packs: Packs) -> dict[str, Any]:
     """The parameters as the manifest records them, `print.packs` (docs/manifest.md): `neighbours`
     ("within packs", "across packs" or "off") always; `min_winners`, `max_winners`, `min_prize_cents`
     only when set; `caps` ({`tiers`, `at_most`}) and `spacing` ({`tiers`, `min_distance`}) only when
-    the spec has some, in the spec's order, a prize level written as the ids of the tiers paying it."""
-    out: dict[str, Any] = {"neighbours": packs.neighbours or "off"}
+    the spec has some, in the spec's order, a prize level written as the ids of the tiers paying it.
+    An eInstant's `blocks` the same with `shares` (the block) first, "within blocks" / "across
+    blocks" for the neighbour rule and `min_prize_times` (a decimal string) for the prize floor."""
+    out: dict[str, Any] = {}
+    if packs.block is not None:
+        out["shares"] = packs.block
+        out["neighbours"] = packs.neighbours.replace("packs", "blocks") if packs.neighbours else "off"
+    else:
+        out["neighbours"] = packs.neighbours or "off"
     for key, value in (("min_winners", packs.min_winners), ("max_winners", packs.max_winners),
                        ("min_prize_cents", packs.min_prize_cents)):
         if value is not None:
             out[key] = value
+    if packs.min_prize_times is not None:
+        out["min_prize_times"] = f"{packs.min_prize_times.normalize():f}"
     if packs.caps:
         out["caps"] = [{"tiers": list(c.tiers), "at_most": c.at_most} for c in packs.caps]
     if packs.spacing:

@@ -332,8 +332,9 @@ class TicketPlay:
 
     def lay_out(self, game: Game, pool: Pool, tiers: np.ndarray, stream: Stream,
                 mix: Sequence[int] | None = None) -> dict[str, np.ndarray]:
-        """`mix` is not used: a ticket style takes no weight from the rows it is given (it draws each
-        share from its tier and `pool` alone), and an eInstant has no neighbour rule."""
+        """`mix` is not used: a ticket style takes no weight from the rows it is given (each share is
+        drawn from its tier and `pool` alone), so a block's run laid out again for the neighbour rule
+        is drawn as the pool's shares are."""
         return self.module.lay_out(self.params, game, pool, tiers, stream)
 
     def check(self, game: Game, result: CheckResult) -> None:

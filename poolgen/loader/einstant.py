@@ -5,6 +5,7 @@
     [einstant]  denominations, play_areas, pool_shares, order_shares, counts_per = "pool"
     [play], [layout]   the style's parameters (docs/styles/<style>.md), read by the style
     [published], [[symbols]], [[tiers]] (multiplier, count, and the tier's row as printed)
+    [blocks]    optional: the pack parameters per block of consecutive serials (poolgen/loader/packs.py)
 
 One pool per denomination and number of play areas, each of `pool_shares` shares at denomination x
 play areas; a tier pays multiplier x denomination x play areas. Pool ids are `d<dollars>.<cents>`,
@@ -21,6 +22,7 @@ from typing import Any
 from poolgen.game.model import EInstant, Game, Pool, PoolTier, PriceMultiple, Symbol, Tier, TierFigures
 from poolgen.game.play import TicketPlay, TicketTables
 from poolgen.loader.bounds import bound_einstant_lists, bound_pools, bound_sizes
+from poolgen.loader.packs import read_blocks
 from poolgen.loader.published import printed_amount, printed_number, read_published
 from poolgen.loader.reader import Reader
 from poolgen.styles import TICKET_STYLES
@@ -28,7 +30,7 @@ from poolgen.styles import TICKET_STYLES
 __all__ = ["read_einstant"]
 
 KINDS = ("printed", "einstant")
-_TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout"}
+_TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout", "blocks"}
 _GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "losers",
@@ -64,6 +66,7 @@ def read_einstant(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Ga
     sales_table = r.table(doc, "einstant", "einstant", _EINSTANT)
     tiers = _tiers(r, doc)
     sales, pools = _pools(r, sales_table, tiers)
+    blocks = read_blocks(r, doc, tiers, sales.pool_shares, pools)
     regulation = r.get(game, "regulation", "game", str)
     source = r.get(game, "source", "game", str)
     module = TICKET_STYLES[style]
@@ -72,7 +75,7 @@ def read_einstant(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Ga
                                       play, layout))
     return Game(path=path, sha256=sha256, id=game_id, name=name, number=number, regulation=regulation,
                 source=source, sales=sales, symbols=symbols, tiers=tiers, pools=pools,
-                play=TicketPlay(style, module, params), published=published)
+                play=TicketPlay(style, module, params), published=published, packs=blocks)
 
 
 def _id_and_style(r: Reader, game: dict[str, Any], kind: str) -> tuple[str, str]:

@@ -1,5 +1,6 @@
-"""The `[packs]` table of a printed spec (docs/new-game.md, "Pack parameters"): read, resolved to
-the game's tiers, and proved possible for every pool, or refused in one line naming the field.
+"""The `[packs]` table of a printed spec and the `[blocks]` table of an eInstant spec (docs/new-game.md,
+"Pack parameters"): read, resolved to the game's tiers, and proved possible for every pool, or refused
+in one line naming the field.
 
     [packs]
     neighbours = "within packs"      # default; or "across packs", or "off" (layouts too few)
@@ -8,6 +9,13 @@ the game's tiers, and proved possible for every pool, or refused in one line nam
     min_prize_value = "150.00"       # prizes per pack, at least
     caps = [ { tiers = ["100"], at_most = 1 } ]          # or { prize = "100.00", at_most = 1 }
     spacing = [ { tiers = ["20", "100"], min_distance = 2 } ]
+
+    [blocks]                         # an eInstant: the same rules per block of consecutive serials
+    shares = 100                     # the block; it divides the pool (required)
+    neighbours = "within blocks"     # default "off"; or "across blocks"
+    min_prize_times = "20"           # prizes per block, at least this many times the share price
+    # min_winners, max_winners, caps and spacing as above; caps and spacing name tiers (`prize` is
+    # refused: an eInstant's prizes differ from pool to pool)
 
 What is proved here is necessary for every pool (counts against packs); `poolgen check` then
 exhibits one arrangement meeting every parameter (poolgen/check/packs.py), which proves it possible.
@@ -23,11 +31,14 @@ from poolgen.game.packs import Cap, Neighbours, Packs, Spacing
 from poolgen.loader.reader import Reader
 from poolgen.money import fmt_cents
 
-__all__ = ["read_packs"]
+__all__ = ["read_blocks", "read_packs"]
 
 _PACKS = {"neighbours", "min_winners", "max_winners", "min_prize_value", "caps", "spacing"}
+_BLOCKS = {"shares", "neighbours", "min_winners", "max_winners", "min_prize_times", "caps", "spacing"}
 _NEIGHBOURS: dict[str, Neighbours | None] = {"within packs": "within packs", "across packs": "across packs",
                                              "off": None}
+_BLOCK_NEIGHBOURS: dict[str, Neighbours | None] = {"within blocks": "within packs",
+                                                   "across blocks": "across packs", "off": None}
 
 
 def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book: int,
@@ -41,10 +52,7 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
     if written not in _NEIGHBOURS:
         raise r.fail("packs.neighbours", f"must be \"within packs\", \"across packs\" or \"off\", "
                                          f"not {written!r}")
-    lo = _whole(r, raw, "min_winners", per_book)
-    hi = _whole(r, raw, "max_winners", per_book)
-    if lo is not None and hi is not None and lo > hi:
-        raise r.fail("packs.max_winners", f"{hi} is below min_winners {lo}")
+    lo, hi = _winners(r, raw, "packs", per_book)
     value = r.money(raw, "min_prize_value", "packs", required=False)
     if value is not None and value <= 0:
         raise r.fail("packs.min_prize_value", "must be more than nothing")
@@ -55,12 +63,61 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
     return packs
 
 
-def _whole(r: Reader, raw: dict[str, Any], key: str, per_book: int) -> int | None:
+def read_blocks(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], pool_shares: int,
+                pools: Sequence[Pool]) -> Packs:
+    """An eInstant's `[blocks]`: the pack parameters per block of `shares` consecutive serials
+    (no rule at all, every pool byte for byte as before, when the spec has no `[blocks]`)."""
+    if "blocks" not in doc:
+        return Packs()
+    raw = doc["blocks"]
+    if not isinstance(raw, dict):
+        raise r.fail("blocks", "must be a table")
+    r.known(raw, "blocks", _BLOCKS)
+    size = r.count(raw, "shares", "blocks")
+    if not 2 <= size <= pool_shares or pool_shares % size:
+        raise r.fail("blocks.shares", f"{size} does not divide the pool of {pool_shares:,} shares into "
+                                      "blocks of two or more (a block is whole consecutive serials)")
+    written = r.get(raw, "neighbours", "blocks", str, required=False) or "off"
+    if written not in _BLOCK_NEIGHBOURS:
+        raise r.fail("blocks.neighbours", f"must be \"within blocks\", \"across blocks\" or \"off\", "
+                                          f"not {written!r}")
+    lo, hi = _winners(r, raw, "blocks", size)
+    times = None
+    if "min_prize_times" in raw:
+        times = r.decimal(raw, "min_prize_times", "blocks")
+        if times <= 0:
+            raise r.fail("blocks.min_prize_times", "must be more than nothing")
+        for pool in pools:
+            if times * pool.price_cents != int(times * pool.price_cents):
+                raise r.fail("blocks.min_prize_times", f"{times} x the share price of pool {pool.id} "
+                                                       f"({fmt_cents(pool.price_cents)}) is not whole cents")
+    for key in ("caps", "spacing"):
+        for where, entry in _entries(r, raw, key, "blocks"):
+            if "prize" in entry:
+                raise r.fail(f"{where}.prize", "an eInstant's prizes differ from pool to pool: name the "
+                                               "tiers (`tiers = [...]`)")
+    packs = Packs(neighbours=_BLOCK_NEIGHBOURS[written], min_winners=lo, max_winners=hi,
+                  caps=tuple(_caps(r, raw, tiers, "blocks")),
+                  spacing=tuple(_spacing(r, raw, tiers, size, "blocks")), block=size, min_prize_times=times)
+    for pool in pools:
+        _possible(r, packs, pool, size, "blocks")
+    return packs
+
+
+def _winners(r: Reader, raw: dict[str, Any], table: str, m: int) -> tuple[int | None, int | None]:
+    lo = _whole(r, raw, "min_winners", m, table)
+    hi = _whole(r, raw, "max_winners", m, table)
+    if lo is not None and hi is not None and lo > hi:
+        raise r.fail(f"{table}.max_winners", f"{hi} is below min_winners {lo}")
+    return lo, hi
+
+
+def _whole(r: Reader, raw: dict[str, Any], key: str, per_book: int, table: str) -> int | None:
     if key not in raw:
         return None
-    value = r.count(raw, key, "packs")
+    value = r.count(raw, key, table)
     if value > per_book:
-        raise r.fail(f"packs.{key}", f"{value} is more than a pack's {per_book} tickets")
+        raise r.fail(f"{table}.{key}", f"{value} is more than a {table[:-1]}'s {per_book} tickets")
     return value
 
 
@@ -87,49 +144,53 @@ def _tier_ids(r: Reader, entry: dict[str, Any], where: str, tiers: tuple[Tier, .
     return tuple(listed)
 
 
-def _entries(r: Reader, raw: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
+def _entries(r: Reader, raw: dict[str, Any], key: str,
+             table: str = "packs") -> list[tuple[str, dict[str, Any]]]:
     listed = raw.get(key, [])
     if not isinstance(listed, list) or any(not isinstance(e, dict) for e in listed):
-        raise r.fail(f"packs.{key}", "must be a list of tables")
-    return [(f"packs.{key}[{i}]", e) for i, e in enumerate(listed)]
+        raise r.fail(f"{table}.{key}", "must be a list of tables")
+    return [(f"{table}.{key}[{i}]", e) for i, e in enumerate(listed)]
 
 
-def _caps(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...]) -> list[Cap]:
+def _caps(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], table: str = "packs") -> list[Cap]:
     out = []
-    for where, entry in _entries(r, raw, "caps"):
+    for where, entry in _entries(r, raw, "caps", table):
         r.known(entry, where, {"tiers", "prize", "at_most"})
         out.append(Cap(_tier_ids(r, entry, where, tiers), r.count(entry, "at_most", where), where))
     return out
 
 
-def _spacing(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], per_book: int) -> list[Spacing]:
+def _spacing(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], per_book: int,
+             table: str = "packs") -> list[Spacing]:
     out = []
-    for where, entry in _entries(r, raw, "spacing"):
+    for where, entry in _entries(r, raw, "spacing", table):
         r.known(entry, where, {"tiers", "prize", "min_distance"})
         distance = r.count(entry, "min_distance", where)
         if not 2 <= distance <= per_book:
             raise r.fail(f"{where}.min_distance", f"must be 2 (never back to back) to {per_book} (a "
-                                                  f"pack), not {distance}")
+                                                  f"{table[:-1]}), not {distance}")
         out.append(Spacing(_tier_ids(r, entry, where, tiers), distance, where))
     return out
 
 
-def _possible(r: Reader, packs: Packs, pool: Pool, m: int) -> None:
+def _possible(r: Reader, packs: Packs, pool: Pool, m: int, table: str = "packs") -> None:
     """What every pool must allow: its counts spread over its packs within each parameter."""
-    books = pool.books or 0
+    books = pool.books or pool.tickets // m
     count = {t.id: t.count for t in pool.tiers}
-    name = f"pool {pool.id} ({books:,} packs of {m})"
-    if packs.min_winners is not None and pool.winners < books * packs.min_winners:
-        raise r.fail("packs.min_winners", f"{name} has {pool.winners:,} winners, fewer than "
-                                          f"{packs.min_winners} x {books:,} = {books * packs.min_winners:,}")
-    if packs.max_winners is not None and pool.winners > books * packs.max_winners:
-        raise r.fail("packs.max_winners", f"{name} has {pool.winners:,} winners, more than "
-                                          f"{packs.max_winners} x {books:,} = {books * packs.max_winners:,}")
-    if packs.min_prize_cents is not None and pool.prize_cost_cents < books * packs.min_prize_cents:
-        raise r.fail("packs.min_prize_value",
+    name = f"pool {pool.id} ({books:,} {table} of {m})"
+    lo, hi = packs.min_winners, packs.max_winners
+    if lo is not None and pool.winners < books * lo:
+        raise r.fail(f"{table}.min_winners", f"{name} has {pool.winners:,} winners, fewer than "
+                                             f"{lo} x {books:,} = {books * lo:,}")
+    if hi is not None and pool.winners > books * hi:
+        raise r.fail(f"{table}.max_winners", f"{name} has {pool.winners:,} winners, more than "
+                                             f"{hi} x {books:,} = {books * hi:,}")
+    floor = packs.floor_cents(pool.price_cents)
+    if floor is not None and pool.prize_cost_cents < books * floor:
+        field = "min_prize_times" if packs.min_prize_times is not None else "min_prize_value"
+        raise r.fail(f"{table}.{field}",
                      f"{name} pays {fmt_cents(pool.prize_cost_cents)} in all, less than "
-                     f"{fmt_cents(packs.min_prize_cents)} x {books:,} = "
-                     f"{fmt_cents(books * packs.min_prize_cents)}")
+                     f"{fmt_cents(floor)} x {books:,} = {fmt_cents(books * floor)}")
     for cap in packs.caps:
         held = sum(count[t] for t in cap.tiers)
         if held > books * cap.at_most:

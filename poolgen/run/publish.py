@@ -79,6 +79,10 @@ PUBLIC_FIELDS = frozenset({
     "print.packs.min_prize_cents",
     "print.packs.caps[].tiers[]", "print.packs.caps[].at_most",
     "print.packs.spacing[].tiers[]", "print.packs.spacing[].min_distance",
+    # an eInstant's block parameters (docs/new-game.md section 2b), as the spec states them
+    "blocks.shares", "blocks.neighbours", "blocks.min_winners", "blocks.max_winners",
+    "blocks.min_prize_times", "blocks.caps[].tiers[]", "blocks.caps[].at_most",
+    "blocks.spacing[].tiers[]", "blocks.spacing[].min_distance",
 })
 # Whole subtrees reviewed as public: `play` (style-based runs, docs/styles/play.md) is the spec's areas
 # and tier wins as the spec states them, the published prize structure and rules of play.

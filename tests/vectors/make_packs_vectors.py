@@ -20,7 +20,9 @@ def lines() -> list[str]:
     from poolgen.run.build import build_pool
     from poolgen.run.merkle import root
     from poolgen.run.packs import Rules, arrange
+    from poolgen.run.packs.capped import capped_per_pack, mixed_tilt, pair_tilt, pairs_per_pack
     from poolgen.run.packs.composition import tilt, winners_per_pack
+    from tests.support.blocks import blocks_variant
     from tests.support.packs import packs_variant
 
     def stream(name: str):  # one stream per line
@@ -40,18 +42,35 @@ def lines() -> list[str]:
                   spacing=((frozenset({2}), 2),))
     seq = "".join(map(str, arrange(stream("chain"), chain).tolist()))
     out.append(f"arrange(3x6, $6, cap, spacing) = {seq}")
+    out.append(f"mixed_tilt(300, 1000, 87900, 80, 110, 450) = {mixed_tilt(300, 1000, 87900, 80, 110, 450)}")
+    w, c = capped_per_pack(stream("capped"), 300, 10, 879, 80, 110, 4)
+    said = f"{' '.join(map(str, w))} / {''.join(map(str, c))}"
+    out.append(f"capped_per_pack(300, 10, 879, 80, 110, 4) = {said}")
+    capped = Rules(m=4, books=4, counts=(9, 4, 3), prizes=(0, 100, 500), lo=1, hi=2, min_cents=None,
+                   caps=((frozenset({2}), 1),), spacing=())
+    seq = "".join(map(str, arrange(stream("capped-arrange"), capped).tolist()))
+    out.append(f"arrange(4x4, winners 1..2, B at most 1) = {seq}")
+    u, v = pair_tilt(300, 1000, 87900, 80, 110, 950, 2)
+    out.append(f"pair_tilt(300, 1000, 87900, 80, 110, 950, 2) = {u} {v}")
+    w, c = pairs_per_pack(stream("pairs"), 300, 10, 879, 80, 110, 9, 2)
+    said = f"{' '.join(map(str, w))} / {''.join(map(str, c))}"
+    out.append(f"pairs_per_pack(300, 10, 879, 80, 110, 9, 2) = {said}")
     with tempfile.TemporaryDirectory() as folder:
         game = load_spec(packs_variant(Path(folder)))
         out.append(f"pool happy_holidays_packs/10 p1 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
+        game = load_spec(blocks_variant(Path(folder)))
+        out.append(f"pool hand_to_hand_blocks/50 d1.00 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
     return out
 
 
 if __name__ == "__main__":
     print("# Known answers of the pack-parameter draws (docs/randomness.md, section 5), seed")
     print("# bytes(range(32)), one stream per line: derive_stream(seed, \"poolgen/vectors\", \"packs\",")
-    print("# NAME). The last line is the Merkle root of build_pool on")
-    print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py). Printed")
-    print("# by tests/vectors/make_packs_vectors.py on 2026-12-02 (branch i24-packs); a changed line")
-    print("# means a seed no longer gives the pools it gave.")
+    print("# NAME) (the five lines of the exact capped draws, 5.6 and 5.7, added on branch i24-blocks).")
+    print("# The last two lines are the Merkle roots of build_pool on")
+    print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py) and on")
+    print("# specs/examples/hand_to_hand_blocks.toml cut to 200 blocks of 100 (tests/support/blocks.py).")
+    print("# Printed by tests/vectors/make_packs_vectors.py on 2026-12-02 (branch i24-packs; the eInstant")
+    print("# line on branch i24-blocks); a changed line means a seed no longer gives the pools it gave.")
     for line in lines():
         print(line)

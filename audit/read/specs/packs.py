@@ -2,18 +2,21 @@
 for audit/steps/packs.py, and the same parameters as a manifest records them (`print.packs`,
 docs/manifest.md). A run whose manifest has no `print.packs` (an older run) and no spec given, or a
 spec with no `[packs]`, is held to the default neighbour rule alone (consecutive tickets of a pack
-never show identical play data).
+never show identical play data). An eInstant's `[blocks]` (format 1; the manifest's `blocks`) states
+the same rules per block of `shares` consecutive serials, with no rule at all when it has none.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.specs.money import money
 
-__all__ = ["DEFAULT_RULES", "PackCap", "PackRules", "PackSpacing", "manifest_packs", "read_packs"]
+__all__ = ["DEFAULT_RULES", "NO_BLOCKS", "PackCap", "PackRules", "PackSpacing", "for_pool", "manifest_packs",
+           "read_blocks", "read_packs"]
 
 
 @dataclass(frozen=True)
@@ -45,15 +48,37 @@ class PackRules:
     min_prize_cents: int | None = None
     caps: tuple[PackCap, ...] = ()
     spacing: tuple[PackSpacing, ...] = ()
+    size: int | None = None  # an eInstant's block of serials (None: a printed game's book)
+    min_prize_times: Decimal | None = None  # an eInstant's floor: this many times the share price
 
     @property
     def composition(self) -> bool:
         return (self.min_winners is not None or self.max_winners is not None
-                or self.min_prize_cents is not None or bool(self.caps) or bool(self.spacing))
+                or self.min_prize_cents is not None or self.min_prize_times is not None
+                or bool(self.caps) or bool(self.spacing))
+
+    @property
+    def unit(self) -> str:
+        """What a pack is called in messages."""
+        return "book" if self.size is None else "block"
+
+
+def for_pool(rules: PackRules, price_cents: int) -> PackRules:
+    """The rules of one pool: an eInstant's floor in cents at the pool's share price."""
+    if rules.min_prize_times is None:
+        return rules
+    floor = rules.min_prize_times * price_cents
+    if floor != floor.to_integral_value():
+        raise UnusableInput(f"blocks.min_prize_times: {rules.min_prize_times} x {price_cents} cents is not "
+                            "whole cents")
+    return replace(rules, min_prize_cents=int(floor), min_prize_times=None)
 
 
 DEFAULT_RULES = PackRules()
+NO_BLOCKS = PackRules(neighbours=False, size=None)  # an eInstant without [blocks]: no rule
 _FIELDS = {"neighbours", "min_winners", "max_winners", "min_prize_value", "caps", "spacing"}
+_BLOCK_FIELDS = {"shares", "neighbours", "min_winners", "max_winners", "min_prize_times", "caps", "spacing"}
+_BLOCK_NEIGHBOURS = ("within blocks", "across blocks", "off")
 
 
 def _whole(value: object, where: str) -> int:
@@ -71,6 +96,47 @@ def _which(entry: dict[str, Any], where: str) -> tuple[tuple[str, ...], int | No
     if not isinstance(tiers, list) or not tiers or not all(isinstance(t, str) for t in tiers):
         raise UnusableInput(f"{where}.tiers: must be a non-empty list of tier ids")
     return tuple(tiers), None
+
+
+def _shares(value: object, where: str) -> int:
+    size = _whole(value, where)
+    if size < 2:
+        raise UnusableInput(f"{where}: a block is two or more shares, not {size}")
+    return size
+
+
+def _times(value: object, where: str) -> Decimal:
+    if not isinstance(value, str):
+        raise UnusableInput(f"{where}: must be a decimal string, not {value!r}")
+    try:
+        times = Decimal(value)
+    except InvalidOperation:
+        raise UnusableInput(f"{where}: {value!r} is not a decimal number") from None
+    if not times.is_finite() or times <= 0:
+        raise UnusableInput(f"{where}: {value!r} must be more than nothing")
+    return times
+
+
+def read_blocks(doc: dict[str, Any]) -> PackRules:
+    """The rules of a format-1 (eInstant) spec's `[blocks]` (none at all when it has none)."""
+    raw = doc.get("blocks")
+    if raw is None:
+        return NO_BLOCKS
+    if not isinstance(raw, dict) or set(raw) - _BLOCK_FIELDS or "shares" not in raw:
+        raise UnusableInput(f"blocks: a table of shares and optionally "
+                            f"{', '.join(sorted(_BLOCK_FIELDS - {'shares'}))}")
+    neighbours = raw.get("neighbours", "off")
+    if neighbours not in _BLOCK_NEIGHBOURS:
+        raise UnusableInput(f"blocks.neighbours: {neighbours!r}")
+    rules = read_packs({"packs": {k: v for k, v in raw.items()
+                                  if k not in ("shares", "neighbours", "min_prize_times")}})
+    to_blocks = "packs.", "blocks."
+    return replace(rules, across=neighbours == "across blocks", neighbours=neighbours != "off",
+                   size=_shares(raw["shares"], "blocks.shares"),
+                   caps=tuple(replace(c, label=c.label.replace(*to_blocks)) for c in rules.caps),
+                   spacing=tuple(replace(r, label=r.label.replace(*to_blocks)) for r in rules.spacing),
+                   min_prize_times=_times(raw["min_prize_times"], "blocks.min_prize_times")
+                   if "min_prize_times" in raw else None)
 
 
 def read_packs(doc: dict[str, Any]) -> PackRules:
@@ -123,17 +189,26 @@ def _recorded(entries: object, where: str, bound: str) -> list[tuple[str, tuple[
 
 
 def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
-    """The pack parameters a printed run's manifest records (`print.packs`), None when it records none
-    (an eInstant, or a run made before manifests recorded them). A malformed entry is refused."""
+    """The pack parameters a printed run's manifest records (`print.packs`), or an eInstant run's
+    block parameters (`blocks`); None when it records none (an eInstant without blocks, or a printed
+    run made before manifests recorded them). A malformed entry is refused."""
     printed = doc.get("print")
-    if not isinstance(printed, dict) or "packs" not in printed:
+    blocks = "blocks" in doc
+    if blocks:
+        raw, where = doc["blocks"], "manifest.json: blocks"
+    elif isinstance(printed, dict) and "packs" in printed:
+        raw, where = printed["packs"], "manifest.json: print.packs"
+    else:
         return None
-    raw, where = printed["packs"], "manifest.json: print.packs"
-    if not isinstance(raw, dict) or set(raw) - _RECORDED or "neighbours" not in raw:
-        raise UnusableInput(f"{where}: a table of neighbours and optionally "
-                            f"{', '.join(sorted(_RECORDED - {'neighbours'}))}")
+    allowed = _RECORDED - {"min_prize_cents"} | {"shares", "min_prize_times"} if blocks else _RECORDED
+    if (not isinstance(raw, dict) or set(raw) - allowed or "neighbours" not in raw
+            or blocks != ("shares" in raw)):
+        raise UnusableInput(f"{where}: a table of {'shares, ' if blocks else ''}neighbours and optionally "
+                            f"{', '.join(sorted(allowed - {'neighbours', 'shares'}))}")
     neighbours = raw["neighbours"]
-    if neighbours not in ("within packs", "across packs", "off"):
+    if blocks and neighbours in _BLOCK_NEIGHBOURS:
+        neighbours = neighbours.replace("blocks", "packs")
+    elif blocks or neighbours not in ("within packs", "across packs", "off"):
         raise UnusableInput(f"{where}.neighbours: {neighbours!r}")
     caps = [PackCap(label, bound, tiers) for label, tiers, bound
             in _recorded(raw["caps"], f"{where}.caps", "at_most")] if "caps" in raw else []
@@ -141,6 +216,12 @@ def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
                in _recorded(raw["spacing"], f"{where}.spacing", "min_distance")] if "spacing" in raw else []
     whole = {k: _whole(raw[k], f"{where}.{k}") if k in raw else None
              for k in ("min_winners", "max_winners", "min_prize_cents")}
+    prefix = "blocks." if blocks else "packs."
     return PackRules(across=neighbours == "across packs", neighbours=neighbours != "off",
                      min_winners=whole["min_winners"], max_winners=whole["max_winners"],
-                     min_prize_cents=whole["min_prize_cents"], caps=tuple(caps), spacing=tuple(spacing))
+                     min_prize_cents=whole["min_prize_cents"],
+                     caps=tuple(replace(c, label=c.label.replace("packs.", prefix)) for c in caps),
+                     spacing=tuple(replace(r, label=r.label.replace("packs.", prefix)) for r in spacing),
+                     size=_shares(raw["shares"], f"{where}.shares") if blocks else None,
+                     min_prize_times=_times(raw["min_prize_times"], f"{where}.min_prize_times")
+                     if "min_prize_times" in raw else None)

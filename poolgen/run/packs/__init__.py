@@ -1,18 +1,19 @@
 """Pack parameters at generation (docs/randomness.md, section 5): the tier order under composition
-parameters (composition.py exact, chain.py the Metropolis chain) and the neighbour rule on layouts
-(neighbours.py)."""
+parameters (composition.py exact under winners bounds, capped.py exact under one cap of one a pack,
+chain.py the Metropolis chain otherwise) and the neighbour rule on layouts (neighbours.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from poolgen.rng import Stream, permutation
+from poolgen.run.packs.capped import arrange_capped, exactly_capped
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
-from poolgen.run.packs.composition import Rules, arrange_winners, ordered, rules_for
+from poolgen.run.packs.composition import Rules, arrange_winners, ordered, pack_size, rules_for
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
 
-__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "rules_for", "separate_neighbours",
-           "start", "valid_start"]
+__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "pack_size", "rules_for",
+           "separate_neighbours", "start", "valid_start"]
 
 
 def start(stream: Stream, rules: Rules) -> np.ndarray:
@@ -28,5 +29,7 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
     """The pool's tier indices in print order under its rules."""
     if rules.winners_only:
         return arrange_winners(stream, rules).reshape(-1)
+    if exactly_capped(rules):
+        return arrange_capped(stream, rules).reshape(-1)
     content = mix(stream, rules, start(stream, rules)).reshape(rules.books, rules.m)
     return ordered(stream, rules, content).reshape(-1)

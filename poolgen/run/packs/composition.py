@@ -24,9 +24,11 @@ from fractions import Fraction
 import numpy as np
 
 from poolgen.game.model import Game, Pool, Printed
+from poolgen.game.packs import Packs
 from poolgen.rng import Stream, Weights, big_integers, permutation, row_permutations
 
-__all__ = ["Rules", "arrange_winners", "ordered", "rules_for", "spacing_ok", "tilt", "winners_per_pack"]
+__all__ = ["Rules", "arrange_winners", "ordered", "pack_size", "rules_for", "spacing_ok", "tilt",
+           "winners_per_pack"]
 
 
 @dataclass(frozen=True)
@@ -48,16 +50,22 @@ class Rules:
         return self.min_cents is None and not self.caps and not self.spacing
 
 
+def pack_size(game: Game) -> int | None:
+    """Tickets per pack: a printed game's book, an eInstant's block of serials (None: no blocks)."""
+    return game.sales.tickets_per_book if isinstance(game.sales, Printed) else game.packs.block
+
+
 def rules_for(game: Game, pool: Pool) -> Rules | None:
     """The pool's rules, or None when no parameter constrains its tier order."""
-    if not isinstance(game.sales, Printed) or not game.packs.composition:
+    m = pack_size(game)
+    if m is None or not game.packs.composition:
         return None
-    p, m = game.packs, game.sales.tickets_per_book
+    p: Packs = game.packs
     index = {t.id: i for i, t in enumerate(pool.tiers)}
-    return Rules(m=m, books=pool.books or 0, counts=tuple(t.count for t in pool.tiers),
+    return Rules(m=m, books=pool.tickets // m, counts=tuple(t.count for t in pool.tiers),
                  prizes=tuple(t.prize_cents for t in pool.tiers),
                  lo=p.min_winners or 0, hi=m if p.max_winners is None else p.max_winners,
-                 min_cents=p.min_prize_cents,
+                 min_cents=p.floor_cents(pool.price_cents),
                  caps=tuple((frozenset(index[t] for t in c.tiers), c.at_most) for c in p.caps),
                  spacing=tuple((frozenset(index[t] for t in s.tiers), s.min_distance) for s in p.spacing))
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from poolgen.game.model import Game, Pool, Printed
+from poolgen.game.model import Game, Pool
 from poolgen.rng import Stream
+from poolgen.run.packs.composition import pack_size
 
 __all__ = ["identical_pairs", "separate_neighbours"]
 
@@ -54,9 +55,10 @@ def _runs(tiers: np.ndarray, starts: np.ndarray, per_book: int, across: bool) ->
 def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[str, np.ndarray],
                         stream: Stream) -> dict[str, np.ndarray]:
     """`layout` with every run holding an identical pair laid out again until none does."""
-    if not isinstance(game.sales, Printed) or game.packs.neighbours is None or not layout:
+    per_book = pack_size(game)
+    if per_book is None or game.packs.neighbours is None or not layout:
         return layout
-    per_book, across = game.sales.tickets_per_book, game.packs.neighbours == "across packs"
+    across = game.packs.neighbours == "across packs"
     starts = identical_pairs(layout, per_book, across)
     if not starts.size:
         return layout

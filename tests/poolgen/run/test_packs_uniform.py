@@ -87,7 +87,7 @@ def _chi_square(rules: Rules, label: str) -> float:
     ("winners 2..4 per pack (exact)", _rules(lo=2, hi=4)),
     ("at least $6 per pack, at most two B, B never back to back (chain)",
      _rules(min_cents=600, caps=((frozenset({2}), 2),), spacing=((frozenset({2}), 2),))),
-    ("winners 2..4 and B at most 1 per pack (chain)", _rules(lo=2, hi=4, caps=((frozenset({2}), 1),))),
+    ("winners 2..4 and B at most 1 per pack (exact, 5.6)", _rules(lo=2, hi=4, caps=((frozenset({2}), 1),))),
 ])
 def test_pack_compositions_follow_the_exact_constrained_distribution(case, rules):
     p = _chi_square(rules, case)

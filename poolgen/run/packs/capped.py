@@ -1,0 +1,203 @@
+"""The exact draw under one cap (docs/randomness.md, 5.6 and 5.7), with or without winners bounds, and
+no other composition parameter: "at most one $100 per pack", "at most two $20 per pack".
+
+B packs of m tickets, W winners, C tickets of the capped tiers S (all winners), winners per pack in
+[lo, hi]. A valid sequence is: per pack its winners w_b and capped tickets c_b in {0, 1}, which of
+its tickets win (C(m, w_b) ways) and which of those are capped (C(w_b, c_b) = w_b^c_b ways), then the
+capped tiers in order over the C capped places (C! / prod n_t! ways, t in S) and the other winners'
+tiers over the other W - C (the same for every (w, c)). So
+
+    P(w, c) proportional to prod C(m, w_b) w_b^c_b,  lo <= w_b <= hi, sum w = W, c in {0,1}^B, sum c = C.
+
+Its marginal P(c) is the sum over w, a symmetric function of c: every c with sum C has the same
+multiset of values (C ones), so the same weight: the capped packs are a uniform C-subset. Given c,
+w is drawn by probabilistic divide-and-conquer as in 5.2 with two weight tables, q0(w) = C(m, w) x^w
+for packs without a capped ticket and q1(w) = w q0(w) for packs with one, x the tilt (`mixed_tilt`)
+that only sets the speed.
+
+A cap of k > 1 (5.7): the same law with C(w_b, c_b) for w_b^c_b and c_b in 0..k, where the multisets
+of c differ; (w_b, c_b) is then drawn as a pair by two-dimensional divide-and-conquer, weights
+C(m, w) C(w, c) x^w y^c (`pair_tilt`), the last pack's pair the rest (`pairs_per_pack`).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from poolgen.rng import Stream, Weights, big_integers, permutation
+from poolgen.run.packs.chain import NoArrangement
+from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
+
+__all__ = ["arrange_capped", "capped_per_pack", "exactly_capped", "mixed_tilt", "pair_tilt", "pairs_per_pack"]
+
+TILT_ROUNDS = 4  # rounds of the two bisections of `pair_tilt`
+
+
+def exactly_capped(rules: Rules) -> bool:
+    """Whether 5.6 or 5.7 applies: one cap, beside winners bounds at most."""
+    return len(rules.caps) == 1 and rules.min_cents is None and not rules.spacing
+
+
+def mixed_tilt(m: int, books: int, total: int, lo: int, hi: int, capped: int) -> Fraction:
+    """x = u / 2**TILT_BITS, u the largest whole number in [1, 2**62) with the mean winners a pack,
+    (capped E1 + (books - capped) E0) / books, at most total / books (E0, E1 the means of q0 and q1 on
+    [lo, hi]): bisection in exact integer arithmetic, as `composition.tilt`. Only the speed depends on
+    it. With S_j = sum over w of w^j C(m, w) u^(w - lo) 2^(TILT_BITS (hi - w)), E0 = S1 / S0 and
+    E1 = S2 / S1, so the mean exceeds total / books iff capped S2 S0 + (books - capped) S1^2 >
+    total S1 S0."""
+    coef = [[w**j * math.comb(m, w) << (TILT_BITS * (hi - w)) for w in range(lo, hi + 1)] for j in range(3)]
+
+    def above(u: int) -> bool:
+        s = []
+        for row in coef:  # Horner's rule, highest power first
+            acc = 0
+            for c in reversed(row):
+                acc = acc * u + c
+            s.append(acc)
+        return capped * s[2] * s[0] + (books - capped) * s[1] * s[1] > total * s[1] * s[0]
+
+    low, high = 1, 1 << 62
+    if above(low):
+        return Fraction(1, 1 << TILT_BITS)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if above(mid) else (mid, high)
+    return Fraction(low, 1 << TILT_BITS)
+
+
+def capped_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: int,
+                    capped: int) -> tuple[list[int], list[int]]:
+    """(w, c) with P proportional to prod C(m, w_b) w_b^c_b (exact): c a uniform C-subset (the first
+    `capped` entries of `permutation(stream, books)` are the capped packs), then w by
+    divide-and-conquer: packs 0..B-2 drawn independently, those with c_b = 1 from q1 in pack order
+    (one `choices` of their number), then those with c_b = 0 from q0; w_{B-1} the rest, accepted iff
+    lo <= w_{B-1} <= hi and `big_integers(max q)` < q(w_{B-1}), q its pack's table; else w again."""
+    c = np.zeros(books, dtype=np.int64)
+    c[permutation(stream, books)[:capped]] = 1
+    flags = c.tolist()
+    if books * lo == total or books * hi == total:
+        return [total // books] * books, flags
+    x = mixed_tilt(m, books, total, lo, hi, capped)
+    a, b = x.numerator, x.denominator
+    q0 = [math.comb(m, w) * a**w * b**(hi - w) for w in range(lo, hi + 1)]
+    tables = (q0, [w * q for w, q in zip(range(lo, hi + 1), q0, strict=True)])
+    top, drawn = [max(t) for t in tables], [Weights(t) for t in tables]
+    first = c[:-1]
+    ones, zeros = np.flatnonzero(first == 1), np.flatnonzero(first == 0)
+    last = flags[-1]
+    while True:
+        w = np.zeros(books, dtype=np.int64)
+        w[ones] = lo + drawn[1].choices(stream, ones.size)
+        w[zeros] = lo + drawn[0].choices(stream, zeros.size)
+        rest = total - int(w[:-1].sum())
+        if lo <= rest <= hi and big_integers(stream, top[last], 1)[0] < tables[last][rest - lo]:
+            w[-1] = rest
+            return w.tolist(), flags
+
+
+def _bisect(coef: list[int]) -> int:
+    """The largest u in [1, 2**62) at which the polynomial sum coef[i] u^i is not positive (1 if it
+    is positive at 1): the polynomial's sign changes once, from - to +, as a tilted mean passes its
+    target."""
+    def above(u: int) -> bool:
+        return _horner(coef, u) > 0
+
+    low, high = 1, 1 << 62
+    if above(low):
+        return 1
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if above(mid) else (mid, high)
+    return low
+
+
+def _horner(coef: list[int], u: int) -> int:
+    acc = 0
+    for c in reversed(coef):
+        acc = acc * u + c
+    return acc
+
+
+def pair_tilt(m: int, books: int, total: int, lo: int, hi: int, capped: int, k: int) -> tuple[int, int]:
+    """(u, v), the tilt x = u / 2**TILT_BITS, y = v / 2**TILT_BITS of the pair weights C(m, w) C(w, c)
+    x^w y^c on lo <= w <= hi, 0 <= c <= min(k, w): starting from v = 2**TILT_BITS (y = 1), TILT_ROUNDS
+    times, u the largest whole number in [1, 2**62) with the mean of w at most total / books given v,
+    then v the largest with the mean of c at most capped / books given u (bisections in exact integer
+    arithmetic). Only the speed depends on it."""
+    t = TILT_BITS
+    cs = range(k + 1)
+    binom = {(w, c): math.comb(m, w) * math.comb(w, c) for w in range(lo, hi + 1) for c in cs if c <= w}
+    v = 1 << t
+    u = 1
+    for _ in range(TILT_ROUNDS):
+        by_w = [(books * w - total) * sum(binom[w, c] * v**c << (t * (k - c)) for c in cs if c <= w)
+                << (t * (hi - w)) for w in range(lo, hi + 1)]
+        u = _bisect(by_w)
+        by_c = [(books * c - capped) * sum(binom[w, c] * u**(w - lo) << (t * (hi - w))
+                                           for w in range(max(lo, c), hi + 1)) << (t * (k - c)) for c in cs]
+        v = _bisect(by_c)
+    return u, v
+
+
+def pairs_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: int, capped: int,
+                   k: int) -> tuple[list[int], list[int]]:
+    """(w, c) with P proportional to prod C(m, w_b) C(w_b, c_b), lo <= w_b <= hi, c_b <= k, sums total
+    and capped (exact): the pairs of packs 0..B-2 drawn independently, one `choices` of B - 1 from the
+    pair weights (pairs in order of w, then c), the last pack's pair the rest, accepted iff allowed and
+    `big_integers(max q)` < q(its pair); else again."""
+    u, v = pair_tilt(m, books, total, lo, hi, capped, k)
+    t = TILT_BITS
+    pairs = [(w, c) for w in range(lo, hi + 1) for c in range(min(k, w) + 1)]
+    weight = [math.comb(m, w) * math.comb(w, c) * u**w * v**c << (t * (hi - w + k - c)) for w, c in pairs]
+    at = {p: i for i, p in enumerate(pairs)}
+    ws, cs = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+    top, table = max(weight), Weights(weight)
+    while True:
+        drawn = table.choices(stream, books - 1)
+        last = (total - int(ws[drawn].sum()), capped - int(cs[drawn].sum()))
+        if last in at and big_integers(stream, top, 1)[0] < weight[at[last]]:
+            return [*ws[drawn].tolist(), last[0]], [*cs[drawn].tolist(), last[1]]
+
+
+def _possible(books: int, total: int, lo: int, hi: int, capped: int, k: int) -> None:
+    """NoArrangement unless some (w, c) is allowed: w within the bounds summing to `total`, and
+    sum min(k, w_b) >= `capped` for the most even such w (the sum is concave in each w_b, so the
+    most even w maximises it). Neither sampler would ever stop otherwise."""
+    if not books * lo <= total <= books * hi:
+        raise NoArrangement(f"{total} winners do not fit {books} packs of {lo} to {hi}",
+                            ["min_winners" if total < books * lo else "max_winners"])
+    q, r = divmod(total, books)
+    if capped > r * min(k, q + 1) + (books - r) * min(k, q) or capped > total:
+        raise NoArrangement(f"{capped} capped tickets do not fit {books} packs of at most {k}", ["caps[0]"])
+
+
+def arrange_capped(stream: Stream, rules: Rules) -> np.ndarray:
+    """The exact draw of 5.6 (k = 1) or 5.7 as (books, m) tier indices: (w, c) by `capped_per_pack`
+    or `pairs_per_pack`; the capped tiers (S's indices in tier order, each its count) permuted by
+    `permutation(stream, C)`, the other winners' tiers likewise by `permutation(stream, W - C)`; pack b
+    holds the next c_b capped, then the next w_b - c_b other winners, then losers, put in a uniform
+    order (`composition.ordered`)."""
+    tiers, most = rules.caps[0]
+    index = np.arange(len(rules.counts), dtype=np.int16)
+    counts = np.asarray(rules.counts)
+    is_capped = np.isin(index, list(tiers))
+    capped_labels = np.repeat(index[is_capped], counts[is_capped])
+    other_labels = np.repeat(index[1:][~is_capped[1:]], counts[1:][~is_capped[1:]])
+    winners = int(counts[1:].sum())
+    _possible(rules.books, winners, rules.lo, rules.hi, capped_labels.size, most)
+    if most == 1:
+        w, c = capped_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, capped_labels.size)
+    else:
+        w, c = pairs_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, capped_labels.size,
+                              most)
+    capped_labels = capped_labels[permutation(stream, capped_labels.size)]
+    other_labels = other_labels[permutation(stream, other_labels.size)]
+    content = np.zeros((rules.books, rules.m), dtype=np.int16)
+    col = np.arange(rules.m)[None, :]
+    wins, caps = np.asarray(w)[:, None], np.asarray(c)[:, None]
+    content[col < caps] = capped_labels  # row-major: pack by pack, in pack order
+    content[(col >= caps) & (col < wins)] = other_labels
+    return ordered(stream, rules, content, spaced=False)

@@ -1,0 +1,71 @@
+"""The `[blocks]` table of an eInstant spec (poolgen/loader/packs.py): every field read, every refusal one
+line naming the file and the field, and what no pool's counts allow refused before anything is made."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from poolgen.errors import SpecError
+from poolgen.game.packs import Cap, Packs, Spacing, manifest_packs
+from poolgen.loader import load_spec
+from tests.support.blocks import blocks_variant
+
+BIG = ["m5000", "m500", "m400", "m300", "m200"]
+
+
+def test_every_field_is_read_and_recorded(tmp_path):
+    game = load_spec(blocks_variant(tmp_path))
+    assert game.packs == Packs(neighbours="within packs", min_winners=25, block=100,
+                               min_prize_times=Decimal("40"), caps=(Cap(tuple(BIG), 1, "blocks.caps[0]"),),
+                               spacing=(Spacing(("m50", "m45", "m40"), 2, "blocks.spacing[0]"),))
+    assert game.packs.floor_cents(game.pools[0].price_cents) == 4000
+    assert manifest_packs(game.packs) == {
+        "shares": 100, "neighbours": "within blocks", "min_winners": 25, "min_prize_times": "40",
+        "caps": [{"tiers": BIG, "at_most": 1}],
+        "spacing": [{"tiers": ["m50", "m45", "m40"], "min_distance": 2}]}
+
+
+def test_a_block_table_of_shares_alone_holds_no_rule(tmp_path):
+    packs = load_spec(blocks_variant(tmp_path, blocks="shares = 100")).packs
+    assert packs == Packs(block=100) and not packs.composition and packs.neighbours is None
+    assert load_spec(blocks_variant(tmp_path, blocks="")).packs == Packs()
+
+
+REFUSED = [
+    ("shares = 100\ncolour = 1", "blocks.colour: unknown field"),
+    ("min_winners = 25", "blocks.shares: missing field"),
+    ("shares = 300", "blocks.shares: 300 does not divide the pool of 20,000 shares into blocks of two or "
+                     "more (a block is whole consecutive serials)"),
+    ("shares = 1", "blocks.shares: 1 does not divide the pool of 20,000 shares"),
+    ('shares = 100\nneighbours = "within packs"',
+     "blocks.neighbours: must be \"within blocks\", \"across blocks\" or \"off\", not 'within packs'"),
+    ("shares = 100\nmin_winners = 101", "blocks.min_winners: 101 is more than a block's 100 tickets"),
+    ("shares = 100\nmin_winners = 40\nmax_winners = 30", "blocks.max_winners: 30 is below min_winners 40"),
+    ('shares = 100\nmin_prize_value = "40.00"', "blocks.min_prize_value: unknown field"),
+    ('shares = 100\nmin_prize_times = "0"', "blocks.min_prize_times: must be more than nothing"),
+    ('shares = 100\nmin_prize_times = "0.001"', "blocks.min_prize_times: 0.001 x the share price of pool "
+                                               "d1.00 ($1.00) is not whole cents"),
+    ('shares = 100\ncaps = [ { prize = "5.00", at_most = 1 } ]',
+     "blocks.caps[0].prize: an eInstant's prizes differ from pool to pool: name the tiers (`tiers = [...]`)"),
+    ('shares = 100\ncaps = [ { tiers = ["m11"], at_most = 1 } ]', "blocks.caps[0].tiers: no tier 'm11'"),
+    ('shares = 100\nspacing = [ { tiers = ["m50"], min_distance = 101 } ]',
+     "blocks.spacing[0].min_distance: must be 2 (never back to back) to 100 (a block), not 101"),
+    # what no pool's counts allow
+    ("shares = 100\nmin_winners = 34", "blocks.min_winners: pool d1.00 (200 blocks of 100) has 6,777 "
+                                       "winners, fewer than 34 x 200 = 6,800"),
+    ('shares = 100\nmin_prize_times = "121"', "blocks.min_prize_times: pool d1.00 (200 blocks of 100) pays "
+                                              "$24,056.00 in all, less than $121.00 x 200 = $24,200.00"),
+    ('shares = 100\ncaps = [ { tiers = ["m1"], at_most = 20 } ]', "blocks.caps[0].at_most: pool d1.00 (200 "
+                                                                  "blocks of 100) has 4,016 tickets"),
+]
+
+
+@pytest.mark.parametrize(("table", "message"), REFUSED)
+def test_each_refusal_is_one_line_naming_the_field(tmp_path, table, message):
+    with pytest.raises(SpecError) as caught:
+        load_spec(blocks_variant(tmp_path, blocks=table))
+    said = str(caught.value)
+    assert said.startswith("hand_to_hand_blocks.toml: ") and "\n" not in said
+    assert message in said
