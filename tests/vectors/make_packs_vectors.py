@@ -72,5 +72,7 @@ if __name__ == "__main__":
     print("# specs/examples/hand_to_hand_blocks.toml cut to 200 blocks of 100 (tests/support/blocks.py).")
     print("# Printed by tests/vectors/make_packs_vectors.py on 2026-12-02 (branch i24-packs; the eInstant")
     print("# line on branch i24-blocks); a changed line means a seed no longer gives the pools it gave.")
+    print("# The happy_holidays_packs line was printed again on main after df1c4fc: a run laid out again for")
+    print("# the neighbour rule is drawn with the pool's mix (docs/randomness.md 5.1), not its own rows'.")
     for line in lines():
         print(line)
