@@ -55,6 +55,18 @@ def lines() -> list[str]:
     w, c = pairs_per_pack(stream("pairs"), 300, 10, 879, 80, 110, 9, 2)
     said = f"{' '.join(map(str, w))} / {''.join(map(str, c))}"
     out.append(f"pairs_per_pack(300, 10, 879, 80, 110, 9, 2) = {said}")
+    u, v = pair_tilt(300, 1000, 87900, 80, 110, 450, 30, 10)
+    out.append(f"pair_tilt(300, 1000, 87900, 80, 110, 450, 30, distance 10) = {u} {v}")
+    w, c = pairs_per_pack(stream("spaced-pairs"), 300, 10, 879, 80, 110, 9, 30, 10)
+    said = f"{' '.join(map(str, w))} / {' '.join(map(str, c))}"
+    out.append(f"pairs_per_pack(300, 10, 879, 80, 110, 9, 30, distance 10) = {said}")
+    spaced = Rules(**small, lo=2, hi=4, min_cents=None, caps=(), spacing=((frozenset({1}), 3),))
+    seq = "".join(map(str, arrange(stream("spaced-arrange"), spaced).tolist()))
+    out.append(f"arrange(3x6, winners 2..4, A 3 apart) = {seq}")
+    spaced = Rules(**small, lo=0, hi=6, min_cents=None, caps=((frozenset({1, 2}), 3),),
+                   spacing=((frozenset({1, 2}), 2),))
+    seq = "".join(map(str, arrange(stream("spaced-capped"), spaced).tolist()))
+    out.append(f"arrange(3x6, A or B 2 apart and at most 3) = {seq}")
     with tempfile.TemporaryDirectory() as folder:
         game = load_spec(packs_variant(Path(folder)))
         out.append(f"pool happy_holidays_packs/10 p1 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
@@ -66,7 +78,8 @@ def lines() -> list[str]:
 if __name__ == "__main__":
     print("# Known answers of the pack-parameter draws (docs/randomness.md, section 5), seed")
     print("# bytes(range(32)), one stream per line: derive_stream(seed, \"poolgen/vectors\", \"packs\",")
-    print("# NAME) (the five lines of the exact capped draws, 5.6 and 5.7, added on branch i24-blocks).")
+    print("# NAME) (the five lines of the exact capped draws, 5.6 and 5.7, added on branch i24-blocks; the")
+    print("# four of the exact spaced draws, 5.8, on branch i24-spacing).")
     print("# The last two lines are the Merkle roots of build_pool on")
     print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py) and on")
     print("# specs/examples/hand_to_hand_blocks.toml cut to 200 blocks of 100 (tests/support/blocks.py).")

@@ -31,7 +31,8 @@ from poolgen.rng import Stream, Weights, big_integers, permutation
 from poolgen.run.packs.chain import NoArrangement
 from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
 
-__all__ = ["arrange_capped", "capped_per_pack", "exactly_capped", "mixed_tilt", "pair_tilt", "pairs_per_pack"]
+__all__ = ["apart", "arrange_capped", "capped_per_pack", "exactly_capped", "mixed_tilt", "pair_tilt",
+           "pair_ways", "pairs_per_pack", "possible"]
 
 TILT_ROUNDS = 4  # rounds of the two bisections of `pair_tilt`
 
@@ -121,37 +122,58 @@ def _horner(coef: list[int], u: int) -> int:
     return acc
 
 
-def pair_tilt(m: int, books: int, total: int, lo: int, hi: int, capped: int, k: int) -> tuple[int, int]:
-    """(u, v), the tilt x = u / 2**TILT_BITS, y = v / 2**TILT_BITS of the pair weights C(m, w) C(w, c)
-    x^w y^c on lo <= w <= hi, 0 <= c <= min(k, w): starting from v = 2**TILT_BITS (y = 1), TILT_ROUNDS
+def apart(m: int, c: int, d: int) -> int:
+    """The ways to place c tickets in a pack of m, every two at least d apart: C(m - (c-1)(d-1), c)
+    (1 for c = 0, 0 when they do not fit); d = 1 is any c places, C(m, c)."""
+    if c == 0:
+        return 1
+    room = m - (c - 1) * (d - 1)
+    return math.comb(room, c) if room >= c else 0
+
+
+def pair_ways(m: int, lo: int, hi: int, k: int, distance: int = 1) -> dict[tuple[int, int], int]:
+    """The allowed pairs (w, c) of a pack, in order of w then c, and the ways to place them:
+    apart(m, c, distance) C(m - c, w - c) (distance 1: C(m, c) C(m - c, w - c) = C(m, w) C(w, c)),
+    on lo <= w <= hi, 0 <= c <= min(k, w) where the c tickets fit `distance` apart."""
+    return {(w, c): apart(m, c, distance) * math.comb(m - c, w - c) for w in range(lo, hi + 1)
+            for c in range(min(k, w) + 1) if apart(m, c, distance)}
+
+
+def pair_tilt(m: int, books: int, total: int, lo: int, hi: int, capped: int, k: int,
+              distance: int = 1) -> tuple[int, int]:
+    """(u, v), the tilt x = u / 2**TILT_BITS, y = v / 2**TILT_BITS of the pair weights
+    ways(w, c) x^w y^c (`pair_ways`): starting from v = 2**TILT_BITS (y = 1), TILT_ROUNDS
     times, u the largest whole number in [1, 2**62) with the mean of w at most total / books given v,
     then v the largest with the mean of c at most capped / books given u (bisections in exact integer
     arithmetic). Only the speed depends on it."""
     t = TILT_BITS
     cs = range(k + 1)
-    binom = {(w, c): math.comb(m, w) * math.comb(w, c) for w in range(lo, hi + 1) for c in cs if c <= w}
+    ways = pair_ways(m, lo, hi, k, distance)
     v = 1 << t
     u = 1
     for _ in range(TILT_ROUNDS):
-        by_w = [(books * w - total) * sum(binom[w, c] * v**c << (t * (k - c)) for c in cs if c <= w)
+        by_w = [(books * w - total) * sum(ways[w, c] * v**c << (t * (k - c)) for c in cs if (w, c) in ways)
                 << (t * (hi - w)) for w in range(lo, hi + 1)]
         u = _bisect(by_w)
-        by_c = [(books * c - capped) * sum(binom[w, c] * u**(w - lo) << (t * (hi - w))
-                                           for w in range(max(lo, c), hi + 1)) << (t * (k - c)) for c in cs]
+        by_c = [(books * c - capped) * sum(ways[w, c] * u**(w - lo) << (t * (hi - w))
+                                           for w in range(max(lo, c), hi + 1) if (w, c) in ways)
+                << (t * (k - c)) for c in cs]
         v = _bisect(by_c)
     return u, v
 
 
 def pairs_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: int, capped: int,
-                   k: int) -> tuple[list[int], list[int]]:
-    """(w, c) with P proportional to prod C(m, w_b) C(w_b, c_b), lo <= w_b <= hi, c_b <= k, sums total
-    and capped (exact): the pairs of packs 0..B-2 drawn independently, one `choices` of B - 1 from the
-    pair weights (pairs in order of w, then c), the last pack's pair the rest, accepted iff allowed and
-    `big_integers(max q)` < q(its pair); else again."""
-    u, v = pair_tilt(m, books, total, lo, hi, capped, k)
+                   k: int, distance: int = 1) -> tuple[list[int], list[int]]:
+    """(w, c) with P proportional to prod ways(w_b, c_b) (`pair_ways`: C(m, w_b) C(w_b, c_b) for a cap,
+    apart(m, c_b, distance) C(m - c_b, w_b - c_b) for a spacing rule), lo <= w_b <= hi, c_b <= k, sums
+    total and capped (exact): the pairs of packs 0..B-2 drawn independently, one `choices` of B - 1
+    from the pair weights (pairs in order of w, then c), the last pack's pair the rest, accepted iff
+    allowed and `big_integers(max q)` < q(its pair); else again."""
+    u, v = pair_tilt(m, books, total, lo, hi, capped, k, distance)
     t = TILT_BITS
-    pairs = [(w, c) for w in range(lo, hi + 1) for c in range(min(k, w) + 1)]
-    weight = [math.comb(m, w) * math.comb(w, c) * u**w * v**c << (t * (hi - w + k - c)) for w, c in pairs]
+    ways = pair_ways(m, lo, hi, k, distance)
+    pairs = list(ways)
+    weight = [ways[w, c] * u**w * v**c << (t * (hi - w + k - c)) for w, c in pairs]
     at = {p: i for i, p in enumerate(pairs)}
     ws, cs = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
     top, table = max(weight), Weights(weight)
@@ -162,7 +184,8 @@ def pairs_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: 
             return [*ws[drawn].tolist(), last[0]], [*cs[drawn].tolist(), last[1]]
 
 
-def _possible(books: int, total: int, lo: int, hi: int, capped: int, k: int) -> None:
+def possible(books: int, total: int, lo: int, hi: int, capped: int, k: int,
+             field: str = "caps[0]") -> None:
     """NoArrangement unless some (w, c) is allowed: w within the bounds summing to `total`, and
     sum min(k, w_b) >= `capped` for the most even such w (the sum is concave in each w_b, so the
     most even w maximises it). Neither sampler would ever stop otherwise."""
@@ -171,7 +194,8 @@ def _possible(books: int, total: int, lo: int, hi: int, capped: int, k: int) -> 
                             ["min_winners" if total < books * lo else "max_winners"])
     q, r = divmod(total, books)
     if capped > r * min(k, q + 1) + (books - r) * min(k, q) or capped > total:
-        raise NoArrangement(f"{capped} capped tickets do not fit {books} packs of at most {k}", ["caps[0]"])
+        raise NoArrangement(f"{capped} tickets of the {field} tiers do not fit {books} packs of at most {k}",
+                            [field])
 
 
 def arrange_capped(stream: Stream, rules: Rules) -> np.ndarray:
@@ -187,7 +211,7 @@ def arrange_capped(stream: Stream, rules: Rules) -> np.ndarray:
     capped_labels = np.repeat(index[is_capped], counts[is_capped])
     other_labels = np.repeat(index[1:][~is_capped[1:]], counts[1:][~is_capped[1:]])
     winners = int(counts[1:].sum())
-    _possible(rules.books, winners, rules.lo, rules.hi, capped_labels.size, most)
+    possible(rules.books, winners, rules.lo, rules.hi, capped_labels.size, most)
     if most == 1:
         w, c = capped_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, capped_labels.size)
     else:

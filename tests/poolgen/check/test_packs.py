@@ -87,3 +87,11 @@ def test_the_rule_turned_off_is_read_noted_and_not_audited(tmp_path):
     assert result.exit_code == 0 and "the neighbour rule is off (packs.neighbours = \"off\")" in " ".join(
         result.output.split())
     assert read_packs({"packs": {"neighbours": "off"}}) == PackRules(neighbours=False)
+
+
+def test_one_spacing_rule_is_noted_as_drawn_exactly(tmp_path):
+    spec = packs_variant(tmp_path, packs='spacing = [ { prize = "100.00", min_distance = 10 } ]')
+    result = CliRunner().invoke(app, ["check", str(spec)])
+    assert result.exit_code == 0, result.output
+    assert "possible by the counts alone; drawn exactly (docs/randomness.md, 5.8)" in " ".join(
+        result.output.split())

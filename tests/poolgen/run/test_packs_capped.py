@@ -25,6 +25,7 @@ from poolgen.run.packs import NoArrangement, Rules, arrange
 from poolgen.run.packs.capped import capped_per_pack, exactly_capped, mixed_tilt, pairs_per_pack
 from poolgen.run.packs.composition import tilt
 from tests.support import SEED_A
+from tests.support.packs import pooled_chisquare
 
 DRAWS = 2000
 
@@ -55,21 +56,6 @@ def exact(rules: Rules) -> dict[tuple[tuple[int, int], ...], int]:
     return out
 
 
-def _pooled(seen: Counter, weights: dict) -> float:
-    total = sum(weights.values())
-    exp, obs, acc_e, acc_o = [], [], 0.0, 0
-    for c in sorted(weights, key=lambda c: weights[c]):  # rarest first, pooled to 5 expected
-        acc_e += DRAWS * weights[c] / total
-        acc_o += seen[c]
-        if acc_e >= 5:
-            exp.append(acc_e)
-            obs.append(acc_o)
-            acc_e, acc_o = 0.0, 0
-    exp[-1] += acc_e
-    obs[-1] += acc_o
-    return float(stats.chisquare(obs, exp).pvalue)
-
-
 CASES = [
     ("at most one B a pack", _rules(4, 4, (9, 4, 3), frozenset({2}))),
     ("winners 1..2 and at most one B a pack", _rules(4, 4, (9, 4, 3), frozenset({2}), lo=1, hi=2)),
@@ -98,7 +84,7 @@ def test_compositions_follow_the_exact_constrained_distribution(case, rules):
         capped_sets[tuple(np.flatnonzero(np.isin(seq, tiers).any(axis=1)).tolist())] += 1
     weights = exact(rules)
     assert set(seen) <= set(weights)
-    p = _pooled(seen, weights)
+    p = pooled_chisquare(seen, weights)
     assert p > 0.001, f"{case}: compositions, chi-square p = {p:.3g}"
     if rules.caps[0][1] > 1:
         return
