@@ -1,0 +1,116 @@
+"""The maze third engine (tests/third_engines/maze.py, written from docs/styles/maze.md and play.md
+alone) against audit's step 4 on a small run: it finds every generated row legal and paying its
+stored prize, and on tampered rows it refuses exactly the rows audit refuses, with audit's very
+reasons (so the contract's wording, separators and what an illegal row still wins, is exact)."""
+
+from __future__ import annotations
+
+import ast
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from audit.checklist import Step
+from audit.verify import VerifyRequest, verify_run
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A
+from tests.support.spec_docs import base_doc, dumps
+from tests.third_engines import maze
+
+UP, RIGHT, DOWN, LEFT = range(4)
+
+
+def _doc() -> dict:
+    arrows = [{"group": "ar", "code": c, "symbol": c} for c in ("UP", "RIGHT", "DOWN", "LEFT")]
+    prizes = [{"group": "pz", "code": "A", "symbol": "$1.00", "value": "1.00"},
+              {"group": "pz", "code": "B", "symbol": "$5.00", "value": "5.00"}]
+    area = {"id": "mz", "style": "maze", "rows": 4, "cols": 4, "arrows": "ar", "starts": [5, 10],
+            "exits": [{"side": "top", "at": 1, "prize": "A"}, {"side": "right", "at": 0, "prize": "A"},
+                      {"side": "bottom", "at": 2, "prize": "B"}], "prizes": "pz"}
+    win = {"area": "mz", "how": "match"}
+    tiers = [{"id": "a", "count": 60, "wins": [{**win, "prize": "A"}]},
+             {"id": "aa", "count": 20, "wins": [{**win, "prize": "A"}, {**win, "prize": "A"}]},
+             {"id": "b", "count": 20, "wins": [{**win, "prize": "B"}]},
+             {"id": "ab", "count": 10, "wins": [{**win, "prize": "A"}, {**win, "prize": "B"}]}]
+    return base_doc([area], arrows + prizes, tiers, pool_tickets=500, per_book=50, max_wins=2)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("maze3")
+    (folder / "g.toml").write_text(dumps(_doc()))
+    made = generate(GenerateRequest(load_spec(folder / "g.toml"), SEED_A,
+                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r"))
+    return made.folder
+
+
+def _play(run: Path) -> dict:
+    return json.loads((run / "manifest.json").read_text())["play"]
+
+
+def _layouts(run: Path) -> tuple[str, str]:
+    step = verify_run(VerifyRequest(run=run)).step(Step.LAYOUTS)
+    return step.status, "\n".join(step.reasons)
+
+
+def test_the_engine_imports_neither_poolgen_nor_audit():
+    tree = ast.parse(Path(maze.__file__).read_text())
+    names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert names == {"__future__", "collections", "polars"}
+
+
+def test_every_generated_row_is_legal_and_pays_its_prize(run):
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    assert maze.judge(_play(run), table) == {}
+    assert _layouts(run)[0] == "pass"
+
+
+def _set(table: pl.DataFrame, row: int, values: dict) -> pl.DataFrame:
+    exprs = [pl.when(pl.col("position") == row).then(pl.lit(v)).otherwise(pl.col(c))
+             .cast(table.schema[c]).alias(c) for c, v in values.items()]
+    return table.with_columns(exprs)
+
+
+CASES = [  # (tier of the row tampered, its cells or columns set, what the contract makes of it)
+    ("lose", {"mz_cell_5": UP, "mz_cell_1": UP}, "START 5 leaves by the top $1 exit: a loser that wins"),
+    ("lose", {"mz_cell_0": 9}, "a code out of range: refused by rule 1, wins still evaluated"),
+    ("lose", {"mz_cell_15": None}, "a null, listed as null"),
+    ("a", {"mz_cell_5": 200, "mz_cell_10": 7}, "both STARTs' cells out of range: their paths win nothing"),
+    ("a", {"mz_cell_5": 2, "mz_cell_9": 0}, "START 5 down to 9, 9 up to 5: a loop"),
+    ("b", {"tier": "a", "prize_cents": 100}, "another tier's id and prize"),
+    ("b", {"tier": "zz"}, "a tier the play entry does not list"),
+]
+
+
+@pytest.mark.parametrize(("tier", "values", "what"), CASES, ids=[c[2] for c in CASES])
+def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(run, tmp_path, tier, values, what):
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    row = table.filter(pl.col("tier") == tier)["position"][0]
+    table = _set(table, row, values)
+    folder = tmp_path / "r"
+    folder.mkdir(mode=0o700)
+    for f in run.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    (folder / "pool-p1.parquet").unlink()
+    table.write_parquet(folder / "pool-p1.parquet")
+
+    judged = maze.judge(_play(folder), table)
+    status, text = _layouts(folder)
+    stored = table["prize_cents"][row]
+    assert list(judged) == [row]
+    reasons, pays = judged[row]
+    assert status == "fail"
+    if reasons:
+        assert "1 illegal layout(s): " in text and f"(row {row}): {reasons}" in text, (reasons, text)
+    else:
+        assert "illegal layout" not in text, text
+    if pays != stored:
+        assert "1 layout(s) do not pay the stored prize: " in text, text
+        assert f"(row {row}) pays {pays} cents, stores {stored}" in text, text
+    else:
+        assert "do not pay" not in text, text
