@@ -1,5 +1,5 @@
-"""A third engine for plays of `maze` and `ticket_multiplier` areas, from docs/styles/maze.md,
-docs/styles/ticket_multiplier.md and docs/styles/play.md alone.
+"""A third engine for plays of `maze`, `ticket_multiplier` and `bingo` areas, from
+docs/styles/maze.md, ticket_multiplier.md, bingo.md and docs/styles/play.md alone.
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it): given a
 manifest's `play` entry and a pool table, it gives every row's wins and the reasons an illegal row is
@@ -8,6 +8,7 @@ refused, worded as the contracts state them."""
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import polars as pl
 
@@ -69,9 +70,59 @@ def multiplier_row(area: dict, spots: list[int | None]) -> tuple[list[Win], list
     return [(area["id"], "ticket", shown[0]["by"], shown[0]["code"])] if shown else [], reasons
 
 
+LINES = ([frozenset(range(5 * r, 5 * r + 5)) for r in range(5)]  # rows, columns, diagonals
+         + [frozenset(range(c, 25, 5)) for c in range(5)]
+         + [frozenset({0, 6, 12, 18, 24}), frozenset({4, 8, 12, 16, 20})])
+SHAPES = {  # bingo.md section 1's catalogue
+    "line": LINES,
+    "corners": [frozenset({0, 4, 20, 24})],
+    "x": [frozenset({0, 4, 6, 8, 12, 16, 18, 20, 24})],
+    "full": [frozenset(range(25))],
+    "postage_stamp": [frozenset(s) for s in ({0, 1, 5, 6}, {3, 4, 8, 9}, {15, 16, 20, 21},
+                                             {18, 19, 23, 24})],
+    "frame": [frozenset({0, 1, 2, 3, 4, 5, 9, 10, 14, 15, 19, 20, 21, 22, 23, 24})],
+    "two_lines": [LINES[i] | LINES[j] for i, j in combinations(range(12), 2)],
+}
+
+
+def bingo_row(area: dict, codes: list[int | None]) -> tuple[list[Win], list[str]]:
+    """One bingo area of one row (bingo.md section 5): per card, its highest listed pattern complete;
+    an illegal row is evaluated from its codes as stored."""
+    aid, calls, free = area["id"], area["calls"], area["free"]
+    called = codes[:calls]
+    cards = [codes[calls + 25 * k: calls + 25 * k + 25] for k in range(area["cards"])]
+    reasons = []
+    if any(v is None or not 0 <= v <= 74 for v in called) or len(set(called)) < calls:
+        reasons.append(f"{aid}: the caller's numbers are not distinct numbers 1-75 "
+                       f"({', '.join(_shown(v) for v in called)})")
+    wins = []
+    for k, card in enumerate(cards):
+        fine = all(v is not None and 15 * (c % 5) <= v <= 15 * (c % 5) + 14
+                   for c, v in enumerate(card) if c != 12)
+        centre = card[12]
+        fine &= centre == 75 if free else centre is not None and 30 <= centre <= 44
+        numbers = [v for v in card if v != 75]
+        fine &= len(set(numbers)) == len(numbers)
+        if not fine:
+            reasons.append(f"{aid}: card {k + 1} is not a bingo card ({', '.join(_shown(v) for v in card)})")
+        marked = {c for c, v in enumerate(card) if v is not None and v in called} | ({12} if free else set())
+        best = None
+        for pattern in area["patterns"]:
+            sets = (SHAPES[pattern["shape"]] if "shape" in pattern
+                    else [frozenset(x) for x in pattern["cells"]])
+            if any(s <= marked for s in sets):
+                best = pattern["prize"]
+        if best is not None:
+            wins.append((aid, "match", 1, best))
+    return wins, reasons
+
+
 def _columns(area: dict) -> list[str]:
     if area["style"] == "maze":
         return [f"{area['id']}_cell_{k}" for k in range(area["rows"] * area["cols"])]
+    if area["style"] == "bingo":
+        return [f"{area['id']}_call_{i}" for i in range(area["calls"])] + [
+            f"{area['id']}_card{k}_{c}" for k in range(area["cards"]) for c in range(25)]
     return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
 
 
@@ -88,7 +139,8 @@ def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
         wins: list[Win] = []
         reasons: list[str] = []
         for area, rows in areas:
-            row = area_row if area["style"] == "maze" else multiplier_row
+            rule = {"maze": area_row, "bingo": bingo_row, "ticket_multiplier": multiplier_row}
+            row = rule[area["style"]]
             w, r = row(area, list(rows[i]))
             wins += w
             reasons += r

@@ -7,20 +7,17 @@ wording, separators, and what an illegal row still wins, are exact)."""
 from __future__ import annotations
 
 import ast
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
 import pytest
 
-from audit.checklist import Step
-from audit.verify import VerifyRequest, verify_run
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A
 from tests.support.spec_docs import base_doc, dumps
-from tests.third_engines import engine
+from tests.third_engines import against_audit, engine
 
 UP, RIGHT, DOWN, LEFT = range(4)
 
@@ -60,32 +57,17 @@ def run(tmp_path_factory) -> Path:
     return made.folder
 
 
-def _play(run: Path) -> dict:
-    return json.loads((run / "manifest.json").read_text())["play"]
-
-
-def _layouts(run: Path) -> tuple[str, str]:
-    step = verify_run(VerifyRequest(run=run)).step(Step.LAYOUTS)
-    return step.status, "\n".join(step.reasons)
-
-
 def test_the_engine_imports_neither_poolgen_nor_audit():
     tree = ast.parse(Path(engine.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
-    assert names == {"__future__", "collections", "polars"}
+    assert names == {"__future__", "collections", "itertools", "polars"}
 
 
 def test_every_generated_row_is_legal_and_pays_its_prize(run):
     table = pl.read_parquet(run / "pool-p1.parquet")
-    assert engine.judge(_play(run), table) == {}
-    assert _layouts(run)[0] == "pass"
-
-
-def _set(table: pl.DataFrame, row: int, values: dict) -> pl.DataFrame:
-    exprs = [pl.when(pl.col("position") == row).then(pl.lit(v)).otherwise(pl.col(c))
-             .cast(table.schema[c]).alias(c) for c, v in values.items()]
-    return table.with_columns(exprs)
+    assert engine.judge(against_audit.play(run), table) == {}
+    assert against_audit.layouts(run)[0] == "pass"
 
 
 CASES = [  # (tier of the row tampered, its cells or columns set, what the contract makes of it)
@@ -108,28 +90,4 @@ CASES = [  # (tier of the row tampered, its cells or columns set, what the contr
 
 @pytest.mark.parametrize(("tier", "values", "what"), CASES, ids=[c[2] for c in CASES])
 def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(run, tmp_path, tier, values, what):
-    table = pl.read_parquet(run / "pool-p1.parquet")
-    row = table.filter(pl.col("tier") == tier)["position"][0]
-    table = _set(table, row, values)
-    folder = tmp_path / "r"
-    folder.mkdir(mode=0o700)
-    for f in run.iterdir():
-        (folder / f.name).write_bytes(f.read_bytes())
-    (folder / "pool-p1.parquet").unlink()
-    table.write_parquet(folder / "pool-p1.parquet")
-
-    judged = engine.judge(_play(folder), table)
-    status, text = _layouts(folder)
-    stored = table["prize_cents"][row]
-    assert list(judged) == [row]
-    reasons, pays = judged[row]
-    assert status == "fail"
-    if reasons:
-        assert "1 illegal layout(s): " in text and f"(row {row}): {reasons}" in text, (reasons, text)
-    else:
-        assert "illegal layout" not in text, text
-    if pays != stored:
-        assert "1 layout(s) do not pay the stored prize: " in text, text
-        assert f"(row {row}) pays {pays} cents, stores {stored}" in text, text
-    else:
-        assert "do not pay" not in text, text
+    against_audit.agrees(engine.judge, run, tmp_path / "r", tier, values)
