@@ -123,7 +123,9 @@ def _columns(area: dict) -> list[str]:
     if area["style"] == "bingo":
         return [f"{area['id']}_call_{i}" for i in range(area["calls"])] + [
             f"{area['id']}_card{k}_{c}" for k in range(area["cards"]) for c in range(25)]
-    return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
+    if area["style"] == "ticket_multiplier":
+        return [f"{area['id']}_spot_{j}" for j in range(area["spots"])]
+    raise ValueError(f"no third engine for style {area['style']!r}")
 
 
 def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
