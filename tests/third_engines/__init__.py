@@ -1,0 +1,3 @@
+"""Third rules engines: each written from its style's contract (docs/styles/<style>.md and
+docs/styles/play.md) alone, importing neither poolgen nor audit, and held against audit's step 4 on a
+small run (the run itself is built and verified with poolgen and audit)."""

@@ -1,0 +1,62 @@
+"""Holding a third engine against audit's step 4: a run with one row tampered (polars, dtypes kept),
+verified without its signature mattering (step 4 judges every row whatever steps 1, 2 and 6 say), and
+the engine's verdict on that row compared with audit's reasons, word for word."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from audit.checklist import Step
+from audit.verify import VerifyRequest, verify_run
+
+Judge = Callable[[dict, pl.DataFrame], dict[int, tuple[str, int]]]
+
+
+def play(run: Path) -> dict:
+    return json.loads((run / "manifest.json").read_text())["play"]
+
+
+def layouts(run: Path) -> tuple[str, str]:
+    """Step 4's status and its reasons, one a line."""
+    step = verify_run(VerifyRequest(run=run)).step(Step.LAYOUTS)
+    return step.status, "\n".join(step.reasons)
+
+
+def tampered(run: Path, folder: Path, tier: str, values: dict[str, Any]) -> tuple[pl.DataFrame, int]:
+    """A copy of `run` in `folder` whose first row of `tier` has `values` (column -> value, None a null)."""
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    row = table.filter(pl.col("tier") == tier)["position"][0]
+    table = table.with_columns([pl.when(pl.col("position") == row).then(pl.lit(v)).otherwise(pl.col(c))
+                                .cast(table.schema[c]).alias(c) for c, v in values.items()])
+    folder.mkdir(mode=0o700)
+    for f in run.iterdir():
+        if f.name != "pool-p1.parquet":
+            (folder / f.name).write_bytes(f.read_bytes())
+    table.write_parquet(folder / "pool-p1.parquet")
+    return table, row
+
+
+def agrees(judge: Judge, run: Path, folder: Path, tier: str, values: dict[str, Any]) -> None:
+    """The engine refuses the tampered row alone, and audit's step 4 says exactly what it says: the same
+    reasons, and the same amount when the row does not pay its stored prize."""
+    table, row = tampered(run, folder, tier, values)
+    judged = judge(play(folder), table)
+    status, text = layouts(folder)
+    stored = table["prize_cents"][row]
+    assert list(judged) == [row]
+    reasons, pays = judged[row]
+    assert status == "fail"
+    if reasons:
+        assert "1 illegal layout(s): " in text and f"(row {row}): {reasons}" in text, (reasons, text)
+    else:
+        assert "illegal layout" not in text, text
+    if pays != stored:
+        assert "1 layout(s) do not pay the stored prize: " in text, text
+        assert f"(row {row}) pays {pays} cents, stores {stored}" in text, text
+    else:
+        assert "do not pay" not in text, text

@@ -1,0 +1,93 @@
+"""The third engine (tests/third_engines/engine.py, written from docs/styles/maze.md,
+ticket_multiplier.md and play.md alone) against audit's step 4 on a small run of a maze and a BONUS
+box that doubles it: the engine finds every generated row legal and paying its stored prize, and on
+a tampered row it refuses exactly what audit refuses, with audit's very reasons (so the contracts'
+wording, separators, and what an illegal row still wins, are exact)."""
+
+from __future__ import annotations
+
+import ast
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A
+from tests.support.spec_docs import base_doc, dumps
+from tests.third_engines import against_audit, engine
+
+UP, RIGHT, DOWN, LEFT = range(4)
+
+
+def _doc() -> dict:
+    arrows = [{"group": "ar", "code": c, "symbol": c} for c in ("UP", "RIGHT", "DOWN", "LEFT")]
+    prizes = [{"group": "pz", "code": "A", "symbol": "$1.00", "value": "1.00"},
+              {"group": "pz", "code": "B", "symbol": "$5.00", "value": "5.00"}]
+    area = {"id": "mz", "style": "maze", "rows": 4, "cols": 4, "arrows": "ar", "starts": [5, 10],
+            "exits": [{"side": "top", "at": 1, "prize": "A"}, {"side": "right", "at": 0, "prize": "A"},
+                      {"side": "bottom", "at": 2, "prize": "B"}], "prizes": "pz"}
+    bonus = {"id": "bx", "style": "ticket_multiplier", "spots": 2, "multipliers": "mu", "pictures": "pic"}
+    others = [{"group": "mu", "code": "2X", "symbol": "2X", "by": 2},
+              {"group": "mu", "code": "5X", "symbol": "5X", "by": 5},
+              {"group": "pic", "code": "BELL", "symbol": "BELL"},
+              {"group": "pic", "code": "STAR", "symbol": "STAR"}]
+    win = {"area": "mz", "how": "match"}
+    double = {"area": "bx", "prize": "2X", "how": "ticket"}
+    tiers = [{"id": "a", "count": 60, "wins": [{**win, "prize": "A"}]},
+             {"id": "aa", "count": 20, "wins": [{**win, "prize": "A"}, {**win, "prize": "A"}]},
+             {"id": "b", "count": 20, "wins": [{**win, "prize": "B"}]},
+             {"id": "ab", "count": 10, "wins": [{**win, "prize": "A"}, {**win, "prize": "B"}]},
+             {"id": "a2", "prize": "2.00", "count": 20, "wins": [{**win, "prize": "A"}, double]},
+             {"id": "b2", "prize": "10.00", "count": 10, "wins": [{**win, "prize": "B"}, double]},
+             {"id": "a5", "prize": "5.00", "count": 10,
+              "wins": [{**win, "prize": "A"}, {**double, "prize": "5X"}]}]
+    return base_doc([area, bonus], arrows + prizes + others, tiers, pool_tickets=500, per_book=50,
+                    max_wins=2)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("maze3")
+    (folder / "g.toml").write_text(dumps(_doc()))
+    made = generate(GenerateRequest(load_spec(folder / "g.toml"), SEED_A,
+                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r"))
+    return made.folder
+
+
+def test_the_engine_imports_neither_poolgen_nor_audit():
+    tree = ast.parse(Path(engine.__file__).read_text())
+    names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    names |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert names == {"__future__", "collections", "itertools", "polars"}
+
+
+def test_every_generated_row_is_legal_and_pays_its_prize(run):
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    assert engine.judge(against_audit.play(run), table) == {}
+    assert against_audit.layouts(run)[0] == "pass"
+
+
+CASES = [  # (tier of the row tampered, its cells or columns set, what the contract makes of it)
+    ("lose", {"mz_cell_5": UP, "mz_cell_1": UP}, "START 5 leaves by the top $1 exit: a loser that wins"),
+    ("lose", {"mz_cell_0": 9}, "a code out of range: refused by rule 1, wins still evaluated"),
+    ("lose", {"mz_cell_15": None}, "a null, listed as null"),
+    ("a", {"mz_cell_5": 200, "mz_cell_10": 7}, "both STARTs' cells out of range: their paths win nothing"),
+    ("a", {"mz_cell_5": 2, "mz_cell_9": 0}, "START 5 down to 9, 9 up to 5: a loop"),
+    ("b", {"tier": "a", "prize_cents": 100}, "another tier's id and prize"),
+    ("b", {"tier": "zz"}, "a tier the play entry does not list"),
+    ("lose", {"bx_spot_0": 2}, "a 2X on a loser"),
+    ("a", {"bx_spot_1": 2}, "a 2X on a tier not multiplied: pays double, not its tier"),
+    ("a2", {"bx_spot_0": 0, "bx_spot_1": 1}, "the 2X taken off a doubled tier"),
+    ("a2", {"bx_spot_0": 3, "bx_spot_1": 2}, "a 5X then a 2X: rule 2, the first (5X) is the area's win"),
+    ("a5", {"bx_spot_0": 3, "bx_spot_1": 2}, "the tier's 5X first, then a 2X: rule 2 alone"),
+    ("b2", {"bx_spot_0": 4, "bx_spot_1": None}, "codes out of range and null: no multiplier shown"),
+    ("a2", {"prize_cents": 100}, "a doubled tier storing the undoubled prize"),
+]
+
+
+@pytest.mark.parametrize(("tier", "values", "what"), CASES, ids=[c[2] for c in CASES])
+def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(run, tmp_path, tier, values, what):
+    against_audit.agrees(engine.judge, run, tmp_path / "r", tier, values)
