@@ -110,10 +110,15 @@ def layout_features(get: Get, play: dict[str, Any] | None = None,
     return None
 
 
+def _codes(column: pl.Series) -> np.ndarray:
+    """A layout column as codes; a null (a row step 4 refuses) as -1, which leaves its row out."""
+    return (column.cast(pl.Int64).fill_null(-1) if column.null_count() else column).to_numpy()
+
+
 def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
                     play: dict[str, Any] | None = None,
                     counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
-    features = layout_features(lambda c: table[c].to_numpy(), play, counts)
+    features = layout_features(lambda c: _codes(table[c]), play, counts)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
     found = []

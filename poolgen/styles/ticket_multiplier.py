@@ -38,6 +38,9 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
                pictures=ctx.group(table, "pictures", where, "pictures"))
     if len(p.pictures) + len(p.multipliers) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
+    shared = sorted({s.code for s in p.pictures} & {s.code for s in p.multipliers})
+    if shared:  # a code names one symbol of the box (its art, its legend line, a tier's win)
+        raise r.fail(f"{where}.pictures", f"code {shared[0]!r} is also a multiplier's")
     return p
 
 

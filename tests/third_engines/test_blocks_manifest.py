@@ -4,7 +4,8 @@ manifest reader refuses some `blocks` the contract refuses (shares below 2, a fl
 cents, an unknown field) but judges others every block against, where a third engine has no block
 to judge by: a block size that does not divide the pool (2b: "*Blocks divide the pool* (`shares` is
 refused otherwise, and below 2)"), and a spacing below 2 ("`min_distance` below 2 or above a pack").
-Pinned xfail(strict) until audit refuses them in one line naming the field."""
+Both are now refused in one line naming the field (audit/read/specs/packs.py `_coherent`), as are
+min_winners above max_winners and a cap or spacing naming no pool's tier."""
 
 from __future__ import annotations
 
@@ -52,15 +53,25 @@ def test_a_block_of_one_share_is_refused_in_one_line(base, tmp_path):
     assert result.exit_code == 2 and "manifest.json: blocks.shares:" in result.output
 
 
-@pytest.mark.xfail(strict=True, reason="plain verify passes (exit 0), judging blocks of 300 in a pool "
-                   "of 20,000 (the last of 200 shares) instead of refusing a size that does not divide it")
 def test_a_block_size_that_does_not_divide_the_pool_is_refused_in_one_line(base, tmp_path):
     result = _verify_resigned(base, tmp_path, lambda b: b.update(shares=300))
     assert result.exit_code == 2 and "blocks.shares" in result.output, result.output
 
 
-@pytest.mark.xfail(strict=True, reason="plain verify passes (exit 0), holding blocks to "
-                   "min_distance = 1 (nothing breaks it) instead of refusing a spacing below 2")
 def test_a_spacing_below_2_is_refused_in_one_line(base, tmp_path):
     result = _verify_resigned(base, tmp_path, lambda b: b["spacing"][0].update(min_distance=1))
     assert result.exit_code == 2 and "blocks.spacing[0]" in result.output, result.output
+
+
+def test_min_winners_above_max_winners_is_refused_in_one_line(base, tmp_path):
+    result = _verify_resigned(base, tmp_path, lambda b: b.update(min_winners=40, max_winners=30))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1].endswith(
+        "manifest.json: blocks.min_winners: 40 is above max_winners (30)"), result.output
+
+
+def test_a_cap_naming_no_pools_tier_is_refused_in_one_line(base, tmp_path):
+    result = _verify_resigned(base, tmp_path, lambda b: b["caps"][0].update(tiers=["no_such_tier"]))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1].endswith(
+        "manifest.json: blocks.caps[0].tiers: 'no_such_tier' is no pool's tier"), result.output

@@ -188,6 +188,33 @@ def _recorded(entries: object, where: str, bound: str) -> list[tuple[str, tuple[
     return out
 
 
+def _coherent(doc: dict[str, Any], where: str, size: int | None, lo: int | None, hi: int | None,
+              caps: list[PackCap], spacing: list[PackSpacing]) -> None:
+    """Refuse, naming the field, recorded parameters the spec loader would have refused
+    (docs/new-game.md 2b): a block that does not divide a pool, min_winners above max_winners, a
+    spacing outside 2..the block, a cap or spacing naming a tier no pool lists."""
+    pools = [p for p in doc.get("pools", []) if isinstance(p, dict)]
+    if size is not None:
+        for p in pools:
+            tickets = p.get("tickets")
+            if isinstance(tickets, int) and not isinstance(tickets, bool) and tickets % size:
+                raise UnusableInput(f"{where}.shares: {size:,} does not divide pool {p.get('id')}'s "
+                                    f"{tickets:,} shares")
+    if lo is not None and hi is not None and lo > hi:
+        raise UnusableInput(f"{where}.min_winners: {lo} is above max_winners ({hi})")
+    known = {t.get("id") for p in pools for t in p.get("tiers", []) if isinstance(t, dict)}
+    for i, rule in enumerate(spacing):
+        if rule.min_distance < 2 or (size is not None and rule.min_distance > size):
+            top = f"{size:,}" if size is not None else "a pack"
+            raise UnusableInput(f"{where}.spacing[{i}].min_distance: {rule.min_distance} is outside 2..{top}")
+    named: list[tuple[str, tuple[str, ...]]] = [(f"caps[{i}]", c.tiers) for i, c in enumerate(caps)]
+    named += [(f"spacing[{i}]", r.tiers) for i, r in enumerate(spacing)]
+    for label, tiers in named:
+        for t in tiers:
+            if t not in known:
+                raise UnusableInput(f"{where}.{label}.tiers: {t!r} is no pool's tier")
+
+
 def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
     """The pack parameters a printed run's manifest records (`print.packs`), or an eInstant run's
     block parameters (`blocks`); None when it records none (an eInstant without blocks, or a printed
@@ -217,11 +244,13 @@ def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
     whole = {k: _whole(raw[k], f"{where}.{k}") if k in raw else None
              for k in ("min_winners", "max_winners", "min_prize_cents")}
     prefix = "blocks." if blocks else "packs."
+    size = _shares(raw["shares"], f"{where}.shares") if blocks else None
+    _coherent(doc, where, size, whole["min_winners"], whole["max_winners"], caps, spacing)
     return PackRules(across=neighbours == "across packs", neighbours=neighbours != "off",
                      min_winners=whole["min_winners"], max_winners=whole["max_winners"],
                      min_prize_cents=whole["min_prize_cents"],
                      caps=tuple(replace(c, label=c.label.replace("packs.", prefix)) for c in caps),
                      spacing=tuple(replace(r, label=r.label.replace("packs.", prefix)) for r in spacing),
-                     size=_shares(raw["shares"], f"{where}.shares") if blocks else None,
+                     size=size,
                      min_prize_times=_times(raw["min_prize_times"], f"{where}.min_prize_times")
                      if "min_prize_times" in raw else None)

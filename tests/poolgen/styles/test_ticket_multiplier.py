@@ -105,6 +105,17 @@ def test_a_second_multiplier_area_is_refused(tmp_path):
              "g.toml: areas[2].style: a ticket has at most one ticket_multiplier area")
 
 
+def test_a_picture_with_a_multipliers_code_is_refused(tmp_path):
+    """Found by the red team (issue 27): a decoy coded DBL beside the DBL multiplier was accepted, and
+    a code names one symbol of the box (its art, its legend line, a tier's win)."""
+    doc = _doc()
+    doc["symbols"] = [s | {"code": "DBL"} if s["group"] == "dec" and s["code"] == "Q" else s
+                      for s in doc["symbols"]]
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
+             "g.toml: areas[1].pictures: code 'DBL' is also a multiplier's")
+
+
 X2 = {"area": "x", "prize": "2X", "how": "ticket"}
 ONE = {"area": "b", "prize": "1", "how": "reveal"}
 
