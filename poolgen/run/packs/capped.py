@@ -31,7 +31,7 @@ from poolgen.rng import Stream, Weights, big_integers, permutation
 from poolgen.run.packs.chain import NoArrangement
 from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
 
-__all__ = ["apart", "arrange_capped", "capped_per_pack", "exactly_capped", "mixed_tilt", "pair_tilt",
+__all__ = ["apart", "arrange_capped", "capped_per_pack", "dealt", "exactly_capped", "mixed_tilt", "pair_tilt",
            "pair_ways", "pairs_per_pack", "possible"]
 
 TILT_ROUNDS = 4  # rounds of the two bisections of `pair_tilt`
@@ -217,11 +217,19 @@ def arrange_capped(stream: Stream, rules: Rules) -> np.ndarray:
     else:
         w, c = pairs_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, capped_labels.size,
                               most)
-    capped_labels = capped_labels[permutation(stream, capped_labels.size)]
-    other_labels = other_labels[permutation(stream, other_labels.size)]
+    return ordered(stream, rules, dealt(stream, rules, w, c, capped_labels, other_labels), spaced=False)
+
+
+def dealt(stream: Stream, rules: Rules, w: list[int], c: list[int], held: np.ndarray,
+          others: np.ndarray) -> np.ndarray:
+    """(books, m) tier indices: the held tiers (capped or spaced) and the other winners' tiers each in a
+    uniform order (`permutation(stream, ...)`, held first), pack b taking the next c_b held tiers, then
+    the next w_b - c_b others, then losers (5.6 step 4)."""
+    held = held[permutation(stream, held.size)]
+    others = others[permutation(stream, others.size)]
     content = np.zeros((rules.books, rules.m), dtype=np.int16)
     col = np.arange(rules.m)[None, :]
     wins, caps = np.asarray(w)[:, None], np.asarray(c)[:, None]
-    content[col < caps] = capped_labels  # row-major: pack by pack, in pack order
-    content[(col >= caps) & (col < wins)] = other_labels
-    return ordered(stream, rules, content, spaced=False)
+    content[col < caps] = held  # row-major: pack by pack, in pack order
+    content[(col >= caps) & (col < wins)] = others
+    return content

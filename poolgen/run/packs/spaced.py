@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from poolgen.rng import Stream, permutation, row_permutations
-from poolgen.run.packs.capped import pairs_per_pack, possible
+from poolgen.rng import Stream, row_permutations
+from poolgen.run.packs.capped import dealt, pairs_per_pack, possible
 from poolgen.run.packs.composition import Rules
 
 __all__ = ["arrange_spaced", "exactly_spaced", "spaced_order"]
@@ -90,11 +90,5 @@ def arrange_spaced(stream: Stream, rules: Rules) -> np.ndarray:
              "spacing[0]" if most == fit else "caps[0]")
     w, c = pairs_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, spaced_labels.size,
                           most, distance)
-    spaced_labels = spaced_labels[permutation(stream, spaced_labels.size)]
-    other_labels = other_labels[permutation(stream, other_labels.size)]
-    content = np.zeros((rules.books, rules.m), dtype=np.int16)
-    col = np.arange(rules.m)[None, :]
-    wins, held = np.asarray(w)[:, None], np.asarray(c)[:, None]
-    content[col < held] = spaced_labels  # row-major: pack by pack, in pack order
-    content[(col >= held) & (col < wins)] = other_labels
+    content = dealt(stream, rules, w, c, spaced_labels, other_labels)
     return spaced_order(stream, content, np.asarray(c), distance)

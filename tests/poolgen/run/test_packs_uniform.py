@@ -14,12 +14,12 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from scipy import stats
 
 from poolgen.rng import derive_stream
 from poolgen.run.packs import Rules, arrange
 from poolgen.run.packs.composition import spacing_ok
 from tests.support import SEED_A
+from tests.support.packs import pooled_chisquare
 
 M, BOOKS, COUNTS, PRIZES = 6, 3, (10, 5, 3), (0, 100, 500)
 DRAWS = 2000
@@ -68,19 +68,7 @@ def _chi_square(rules: Rules, label: str) -> float:
         seen[tuple((int((p == 1).sum()), int((p == 2).sum())) for p in seq)] += 1
     weights = exact(rules)
     assert set(seen) <= set(weights)
-    total = sum(weights.values())
-    cells = sorted(weights, key=lambda c: weights[c])
-    exp, obs, acc_e, acc_o = [], [], 0.0, 0
-    for c in cells:  # rarest first, pooled until each cell expects at least 5
-        acc_e += DRAWS * weights[c] / total
-        acc_o += seen[c]
-        if acc_e >= 5:
-            exp.append(acc_e)
-            obs.append(acc_o)
-            acc_e, acc_o = 0.0, 0
-    exp[-1] += acc_e
-    obs[-1] += acc_o
-    return float(stats.chisquare(obs, exp).pvalue)
+    return pooled_chisquare(seen, weights)
 
 
 @pytest.mark.parametrize(("case", "rules"), [
