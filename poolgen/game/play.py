@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
 
 __all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "Cell", "FieldReader", "Groups", "Section",
-           "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "counted_wins", "prize_entry",
-           "ticket_cents", "ticket_problem"]
+           "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "counted_wins", "pool_prize_mix",
+           "prize_entry", "ticket_cents", "ticket_problem"]
 
 ParamsT = TypeVar("ParamsT")  # a style's own parameters (the dataclass its `read_area` / `read` returns)
 _T = TypeVar("_T")
@@ -89,6 +89,19 @@ def ticket_problem(wins: Sequence[Win]) -> str | None:
 def prize_entry(symbols: Sequence[Symbol]) -> list[dict[str, Any]]:
     """A list of prize symbols as an area's manifest entry writes it (docs/styles/play.md)."""
     return [{"code": s.code, "cents": s.cents} for s in symbols]
+
+
+def pool_prize_mix(prizes: Sequence[Symbol], groups: Groups, mix: Sequence[int]) -> np.ndarray:
+    """The cumulative weight of each prize among the pool's wins in an area (`mix`: each tier's count
+    in the pool, aligned with `groups`), uniform when the area has no win: how the styles whose games
+    each show a PRIZE draw the PRIZE of a game that does not win (add_up, prize_box,
+    yours_beats_theirs, cards; their contracts, section 7)."""
+    index = {s.code: i for i, s in enumerate(prizes)}
+    weight = np.zeros(len(prizes), dtype=np.int64)
+    for count, (_, wins) in zip(mix, groups, strict=True):
+        for w in wins:
+            weight[index[w.prize.code]] += count
+    return np.cumsum(weight if weight.sum() else np.ones_like(weight))
 
 
 def shown_prize_win(prizes: Sequence[Symbol], how: str, by: int | None, code: str, *, expected: str,

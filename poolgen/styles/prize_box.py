@@ -12,7 +12,16 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry, shown_prize_win
+from poolgen.game.play import (
+    AreaReading,
+    Cell,
+    Groups,
+    Section,
+    Win,
+    pool_prize_mix,
+    prize_entry,
+    shown_prize_win,
+)
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.symbol_count import MIN_ACCEPT, accept_share
@@ -88,22 +97,12 @@ def _pictures(stream: Stream, k: int, choices: np.ndarray, spots: int, most: int
     raise RunError(f"pictures not laid out in {TRIES:,} rounds")
 
 
-def _mix(params: Params, groups: Groups, mix: Sequence[int]) -> np.ndarray:
-    """The weight of each prize in the pool's wins in the area (section 7): a box of no win's draw."""
-    weight = np.zeros(len(params.prizes), dtype=np.int64)
-    index = {s.code: i for i, s in enumerate(params.prizes)}
-    for count, (_, wins) in zip(mix, groups, strict=True):
-        for w in wins:
-            weight[index[w.prize.code]] += count
-    return weight if weight.sum() else np.ones(len(params.prizes), dtype=np.int64)
-
-
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7, per tier in pool order, vectorised over its rows."""
     g_, s_, n_ = params.games, params.spots, params.match
     d = len(params.pictures)
-    cumulative = np.cumsum(_mix(params, groups, mix))
+    cumulative = pool_prize_mix(params.prizes, groups, mix)
     index = {s.code: i for i, s in enumerate(params.prizes)}
     spots = np.zeros((n, g_, s_), dtype=np.int64)
     boxes = np.zeros((n, g_), dtype=np.int64)

@@ -11,7 +11,16 @@ from typing import Any
 import numpy as np
 
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry, shown_prize_win
+from poolgen.game.play import (
+    AreaReading,
+    Cell,
+    Groups,
+    Section,
+    Win,
+    pool_prize_mix,
+    prize_entry,
+    shown_prize_win,
+)
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
@@ -78,11 +87,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     p_ = params.pairs
     winning, losing = _outcomes(params)
     index = {s.code: i for i, s in enumerate(params.prizes)}
-    weight = np.zeros(len(params.prizes), dtype=np.int64)
-    for count, (_, wins) in zip(mix, groups, strict=True):
-        for w in wins:
-            weight[index[w.prize.code]] += count
-    cumulative = np.cumsum(weight if weight.sum() else np.ones_like(weight))
+    cumulative = pool_prize_mix(params.prizes, groups, mix)
     out = np.zeros((n, 3, p_), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
