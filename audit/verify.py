@@ -156,9 +156,8 @@ def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book:
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
     out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
-    printed = packs is not None and (kind == "printed" or packs.size is not None)  # an eInstant's blocks too
-    size = per_book or (packs.size if packs is not None else None) or 0
-    lines = pack_outcomes(table, size, packs, whose) if packs is not None and printed else []
+    size = per_book or (packs.size if packs is not None else None) or table.height  # no blocks: the pool
+    lines = pack_outcomes(table, size, packs, whose) if packs is not None else []  # packs, eInstant blocks
     stats = one_pool(folder, manifest, pool, table, stats_packs) if manifest else None
     return out, stats, lines, (pool_imaging(folder, pool, imaging, table) if imaging is not None else None)
 
@@ -306,9 +305,13 @@ def verify_run(request: VerifyRequest) -> Report:
     whose = "spec" if spec is not None else "manifest" if recorded is not None else None
     if spec is None and recorded is not None:
         packs = recorded
+    # an eInstant run made before eInstants had the neighbour rule by default (no `blocks`) was made
+    # without it: held to no rule, unless the spec states blocks (step 5 then refuses the manifest)
+    legacy = manifest.kind != "printed" and recorded is None and (spec is None or packs.size is None)
     imaging = imaging_jobs(manifest, spec) or {}  # step 9's imaging checks run with steps 2 to 6
     jobs: list[PoolJob] = [(folder, p, manifest.rules, manifest.kind, manifest.tickets_per_book, number, play,
-                            manifest, for_pool(packs, p.price_cents), whose, imaging.get(p.id))
+                            manifest, None if legacy else for_pool(packs, p.price_cents), whose,
+                            imaging.get(p.id))
                            for p in manifest.pools]
     n, total = len(jobs), len(jobs) + 3
 
@@ -347,7 +350,7 @@ def verify_run(request: VerifyRequest) -> Report:
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
     if spec is not None:
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_against_spec, manifest, spec))
-        if manifest.kind == "printed" or packs.size is not None or recorded is not None:  # eInstant blocks
+        if manifest.kind == "printed" or packs.table == "blocks" or recorded is not None:  # eInstant blocks
             paying = [(t.id, t.prize_cents) for p in manifest.pools for t in p.tiers]
             step[Step.FIGURES].add(*attempt(Step.FIGURES, check_recorded_packs, recorded, packs, paying))
     elif "ceremony" not in manifest.doc:

@@ -8,7 +8,7 @@ serials is a pack), from its pool files (docs/new-game.md, "Pack parameters"):
   and spacing in print order that the manifest records (`print.packs`) or, with --spec, the spec
   states; with both, the manifest's parameters must be the spec's (check_recorded_packs).
 Each failure names the pool, the pack (its printed book number; an eInstant's block by its number
-from 1 and its serials) and the rule.
+from 1 and its serials; an eInstant without blocks, the serials alone) and the rule.
 """
 
 from __future__ import annotations
@@ -36,10 +36,13 @@ def pack_name(table: pl.DataFrame, per_book: int, b: int) -> str:
 
 
 def check_neighbours(table: pl.DataFrame, per_book: int, rules: PackRules) -> str:
-    """(4) no identical play data on consecutive tickets of a pack (or pool, across packs)."""
+    """(4) no identical play data on consecutive tickets of a pack (or pool, across packs; an eInstant
+    without blocks: every pair of consecutive serials)."""
+    field, blocks = rules.table, rules.size is not None  # blocks: an eInstant's blocks of serials
     if not rules.neighbours:
-        return ("the spec turns the neighbour rule off (packs.neighbours = \"off\")" if rules.size is None
-                else "no neighbour rule on the blocks (blocks.neighbours = \"off\")")
+        return ("the spec turns the neighbour rule off (packs.neighbours = \"off\")" if field == "packs"
+                else "no neighbour rule on the blocks (blocks.neighbours = \"off\")" if blocks
+                else "no neighbour rule (blocks.neighbours = \"off\")")
     layout = [c for c in table.columns if c not in SHARED_COLUMNS]
     n = table.height
     if not layout or n < 2:
@@ -51,13 +54,18 @@ def check_neighbours(table: pl.DataFrame, per_book: int, rules: PackRules) -> st
     if not rules.across:
         same &= (np.arange(1, n) % per_book) != 0
     pairs = np.flatnonzero(same)
-    where = f"of a {'pack' if rules.size is None else 'block'}" if not rules.across else \
-        f"of the pool, across {'packs' if rules.size is None else 'blocks'} too"
+    unit = "pack" if field == "packs" else "block"
+    where = (f"of a {unit}" if not rules.across else "of the pool (consecutive serials)" if not blocks
+             and field == "blocks" else f"of the pool, across {unit}s too")
     if pairs.size:
         ticket = table["ticket"]
-        shown = ", ".join(f"{pack_name(table, per_book, int(p) // per_book)}: {ticket[int(p)]} and "
-                          f"{ticket[int(p) + 1]}" for p in pairs[:SHOWN])
-        field = "packs" if rules.size is None else "blocks"
+        if field == "blocks" and not blocks:
+            serial = table["serial"] if "serial" in table.columns else pl.Series(np.arange(1, n + 1))
+            shown = ", ".join(f"serials {serial[int(p)]:,} and {serial[int(p) + 1]:,}: {ticket[int(p)]} and "
+                              f"{ticket[int(p) + 1]}" for p in pairs[:SHOWN])
+        else:
+            shown = ", ".join(f"{pack_name(table, per_book, int(p) // per_book)}: {ticket[int(p)]} and "
+                              f"{ticket[int(p) + 1]}" for p in pairs[:SHOWN])
         raise VerificationError(Step.LAYOUTS, f"{pairs.size:,} pair(s) of consecutive tickets {where} "
                                               f"with identical play data ({field}.neighbours): {shown}")
     return (f"no two consecutive tickets {where} show identical play data "
@@ -75,7 +83,7 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules, whose
     manifest)."""
     n = table.height
     books = n // per_book
-    field = "packs" if rules.size is None else "blocks"
+    field = rules.table
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()[: books * per_book].reshape(books, per_book)
     win = (table["tier"] != "lose").to_numpy()[: books * per_book].reshape(books, per_book)
     problems: list[str] = []
@@ -145,11 +153,15 @@ def check_recorded_packs(recorded: PackRules | None, spec: PackRules,
     """(5, with --spec) the manifest's `print.packs` is the spec's `[packs]` (an eInstant's `blocks` its
     `[blocks]`), field by field (a prize level compared as the tiers paying it, `paying`: (tier id, prize
     cents) of the manifest's pools)."""
-    where = "print.packs" if spec.size is None and (recorded is None or recorded.size is None) else "blocks"
+    printed = spec.table == "packs" and (recorded is None or recorded.table == "packs")
+    where = "print.packs" if printed else "blocks"
     if recorded is None:
         if spec.size is not None and (spec.neighbours or spec.composition):
             raise VerificationError(Step.FIGURES, "blocks: the manifest records no block parameters, the "
                                                   "spec states [blocks]")
+        if spec.table == "blocks":
+            return ("the manifest records no block parameters: a run made before eInstants had the neighbour "
+                    "rule by default (2026-12-02), made and checked without it")
         return "the manifest records no pack parameters (a run made before manifests did): the spec's apply"
     said: list[tuple[str, object, object]] = [
         ("shares", recorded.size, spec.size),
@@ -173,13 +185,12 @@ def check_recorded_packs(recorded: PackRules | None, spec: PackRules,
             name = field.removeprefix("packs.").removeprefix("blocks.")
             raise VerificationError(Step.FIGURES, f"{where}.{name}: the manifest records {_say(got)}, the "
                                                   f"spec states {_say(want)}")
-    return (f"the manifest's pack parameters ({where}) are the spec's "
-            f"[{'packs' if spec.size is None else 'blocks'}]")
+    return f"the manifest's pack parameters ({where}) are the spec's [{spec.table}]"
 
 
 def _neighbours(rules: PackRules) -> str:
     said = "off" if not rules.neighbours else "across packs" if rules.across else "within packs"
-    return said if rules.size is None else said.replace("packs", "blocks")
+    return said if rules.table == "packs" else said.replace("packs", "blocks")
 
 
 def _say(value: object) -> str:

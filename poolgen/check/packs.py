@@ -35,15 +35,30 @@ PROBE_PAIRS = 256  # pairs of one tier's layouts drawn to see how often two matc
 SLOWEST = 0.01  # the least chance, for a whole pack of one tier, of a draw without identical neighbours
 
 
-def check_layouts_vary(game: Game, per_book: int) -> None:
-    """Refuse (one line naming packs.neighbours) a game whose tiers have too few layouts for the
-    neighbour rule: of PROBE_PAIRS pairs of one tier's layouts from a fixed public stream, k match;
-    the rule is refused when (1 - (k + 1) / PROBE_PAIRS) ** (per_book - 1) < SLOWEST, i.e. when even
-    a pack of that tier alone would be drawn again more than about 100 times on average."""
+def longest_run(count: int, n: int) -> int:
+    """The longest run of one tier that a uniform shuffle of n tickets, `count` of them of that tier, is
+    expected to hold: the least L >= 2 with n (1 - p) p^L <= 1, p = count / n (about one run of L or
+    more expected in the pool); n when the tier fills the pool."""
+    if count >= n:
+        return n
+    p = count / n
+    return max(2, min(n, math.ceil(math.log(n * (1 - p)) / -math.log(p))))
+
+
+def check_layouts_vary(game: Game, per_book: int | None) -> None:
+    """Refuse (one line naming packs.neighbours, an eInstant's blocks.neighbours) a game whose tiers
+    have too few layouts for the neighbour rule: of PROBE_PAIRS pairs of one tier's layouts from a
+    fixed public stream, k match; the rule is refused when (1 - (k + 1) / PROBE_PAIRS) ** (L - 1) <
+    SLOWEST, i.e. when a run of L tickets of that tier would be drawn again more than about 100 times
+    on average. L is a printed game's pack (a pack of that tier alone); an eInstant's longest run of the
+    tier that a pool of its counts is expected to hold (`longest_run`; at most a block under "within
+    blocks"), since its runs are not cut at packs."""
     pool = game.pools[0]
+    table = "blocks" if game.packs.einstant else "packs"
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
     for i, tier in enumerate(pool.tiers):
-        if max(p.tiers[i].count for p in game.pools) < 2:
+        most = max(p.tiers[i].count for p in game.pools)
+        if most < 2:
             continue  # a tier with at most one ticket a pool has no neighbour of its own tier
         layout = game.play.lay_out(game, pool, np.full(2 * PROBE_PAIRS, i, dtype=np.int16), stream,
                                    [t.count for t in pool.tiers])  # drawn as in the pool (its mix)
@@ -51,10 +66,17 @@ def check_layouts_vary(game: Game, per_book: int) -> None:
         for values in layout.values():
             same &= values[0::2] == values[1::2]
         k = int(same.sum())
-        if (1 - (k + 1) / PROBE_PAIRS) ** (per_book - 1) < SLOWEST:
-            raise SpecError(f"{game.path.name}: packs.neighbours: tier {tier.id}: {k} of {PROBE_PAIRS} pairs "
-                            f"of its layouts drawn at random are identical, too many to keep the neighbours "
-                            f"of a pack of {per_book} apart; write neighbours = \"off\" in [packs] (or give "
+        if not game.packs.einstant:
+            run, where = per_book or pool.tickets, f"a pack of {per_book}"
+        else:
+            run = longest_run(most, pool.tickets)
+            if per_book is not None and game.packs.neighbours == "within packs":
+                run = min(run, per_book)
+            where = f"a run of {run} shares of the tier (the longest a pool is expected to hold)"
+        if (1 - (k + 1) / PROBE_PAIRS) ** (run - 1) < SLOWEST:
+            raise SpecError(f"{game.path.name}: {table}.neighbours: tier {tier.id}: {k} of {PROBE_PAIRS} "
+                            f"pairs of its layouts drawn at random are identical, too many to keep the "
+                            f"neighbours of {where} apart; write neighbours = \"off\" in [{table}] (or give "
                             "the tier more varied layouts)")
 
 
@@ -135,16 +157,16 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
 
 def check_packs(game: Game, result: GameCheck) -> None:
     """Notes on the neighbour rule and on what each parameter does to each distinct pool (none for a
-    game with the default rule alone: a printed game's neighbour rule, an eInstant without blocks)."""
+    game with the default rule alone: a printed game's neighbour rule within packs, an eInstant's
+    across every pair of consecutive serials)."""
     packs, m = game.packs, pack_size(game)
-    if m is None:
-        return
-    table, pack = ("blocks", "block of serials") if packs.block is not None else ("packs", "pack")
+    table, pack = ("blocks", "block of serials") if packs.einstant else ("packs", "pack")
     if packs.neighbours is None:
-        if packs.block is None:
-            result.notes.append(f"{game.name}: the neighbour rule is off (packs.neighbours = \"off\")")
+        result.notes.append(f"{game.name}: the neighbour rule is off ({table}.neighbours = \"off\")")
     else:
         check_layouts_vary(game, m)
+    if m is None:
+        return  # an eInstant without blocks: its default rule goes without saying
     if packs.neighbours in (None, "within packs") and not packs.composition and packs.block is None:
         return  # the default rule of every printed game goes without saying (docs/new-game.md, 2b)
     if packs.block is not None:

@@ -153,7 +153,7 @@ def _write_secret_pieces(path: Path, *pieces: bytes | np.ndarray) -> None:
 def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,
                   high_tier_cents: int | None = None, book_key: bytes | None = None) -> dict[str, Any]:
     """The manifest's `deliverables` list (every file but the manifest and its signature, with role,
-    pool where it has one, and hash) and, for printed runs, its `print` entry."""
+    pool where it has one, and hash), for printed runs its `print` entry, for eInstants its `blocks`."""
     files = []
     for pid in pool_ids:
         # a pool file's size and hash are its pool entry's `file`: stated once, checked once (step 2)
@@ -167,7 +167,7 @@ def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[byt
             files.append({"role": "validation" if tier == "low" else "validation-high", "tier": tier,
                           "key_check": key_check(key), **file_entry(folder / name)})
     part: dict[str, Any] = {"deliverables": files}
-    if game.packs.block is not None:  # an eInstant's [blocks]: the rules audit holds every block to
+    if game.packs.einstant:  # an eInstant's [blocks] (or its default neighbour rule): what audit holds it to
         part["blocks"] = manifest_packs(game.packs)
     if isinstance(game.sales, Printed):
         part["print"] = {"barcode": BARCODE, "barcode_digits": BARCODE_DIGITS,

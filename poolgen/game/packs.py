@@ -4,7 +4,9 @@ tickets of one pack (book) and about neighbouring tickets, which generation meet
 
 Positions are print order within a pool; a pack is a book of `tickets_per_book` consecutive
 positions. An eInstant's `[blocks]` states the same rules per block of `block` consecutive serials
-(a block is a pack). Tier indices are a pool's (0 = losers, then the spec's tiers in order).
+(a block is a pack), and an eInstant without blocks keeps the neighbour rule over its whole pool in
+serial order (shares are sold in serial order). Tier indices are a pool's (0 = losers, then the
+spec's tiers in order).
 """
 
 from __future__ import annotations
@@ -40,11 +42,13 @@ class Spacing:
 
 @dataclass(frozen=True)
 class Packs:
-    """The parameters; `neighbours` is None for an eInstant without `[blocks]` (or whose `[blocks]`
-    keeps the default, off) and for a printed game whose spec says `neighbours = "off"` (its tiers
-    have too few layouts for the rule). `block` is an eInstant's block of serials (None: a printed
-    game, whose packs are its books); an eInstant's prize floor is `min_prize_times` the pool's
-    share price (its pools differ in price), a printed game's `min_prize_cents`."""
+    """The parameters; `neighbours` is None when the spec says `neighbours = "off"` (its tiers have
+    too few layouts for the rule; an eInstant's run made before 2026-12-02 had none either).
+    `einstant`: an eInstant's `[blocks]` (or its default when the spec has none); `block` is its block
+    of serials (None: a printed game, whose packs are its books, or an eInstant without blocks, whose
+    rule is "across packs": every pair of consecutive serials of the pool). An eInstant's prize floor
+    is `min_prize_times` the pool's share price (its pools differ in price), a printed game's
+    `min_prize_cents`."""
 
     neighbours: Neighbours | None = None
     min_winners: int | None = None
@@ -54,6 +58,7 @@ class Packs:
     spacing: tuple[Spacing, ...] = ()
     block: int | None = None
     min_prize_times: Decimal | None = None
+    einstant: bool = False
 
     @property
     def composition(self) -> bool:
@@ -85,10 +90,12 @@ def manifest_packs(packs: Packs) -> dict[str, Any]:
     only when set; `caps` ({`tiers`, `at_most`}) and `spacing` ({`tiers`, `min_distance`}) only when
     the spec has some, in the spec's order, a prize level written as the ids of the tiers paying it.
     An eInstant's `blocks` the same with `shares` (the block) first, "within blocks" / "across
-    blocks" for the neighbour rule and `min_prize_times` (a decimal string) for the prize floor."""
+    blocks" for the neighbour rule and `min_prize_times` (a decimal string) for the prize floor;
+    without blocks, `neighbours` alone ("across blocks": every pair of consecutive serials, or "off")."""
     out: dict[str, Any] = {}
-    if packs.block is not None:
-        out["shares"] = packs.block
+    if packs.einstant:
+        if packs.block is not None:
+            out["shares"] = packs.block
         out["neighbours"] = packs.neighbours.replace("packs", "blocks") if packs.neighbours else "off"
     else:
         out["neighbours"] = packs.neighbours or "off"

@@ -11,8 +11,10 @@ in one line naming the field.
     spacing = [ { tiers = ["20", "100"], min_distance = 2 } ]
 
     [blocks]                         # an eInstant: the same rules per block of consecutive serials
-    shares = 100                     # the block; it divides the pool (required)
-    neighbours = "within blocks"     # default "off"; or "across blocks"
+    shares = 100                     # the block; it divides the pool (required by every rule below)
+    neighbours = "across blocks"     # default: every pair of consecutive serials; or "within blocks",
+                                     # or "off"; without shares only "across blocks" or "off" (the
+                                     # spec's whole [blocks] may be `neighbours = "off"`)
     min_prize_times = "20"           # prizes per block, at least this many times the share price
     # min_winners, max_winners, caps and spacing as above; caps and spacing name tiers (`prize` is
     # refused: an eInstant's prizes differ from pool to pool)
@@ -65,19 +67,20 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
 
 def read_blocks(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], pool_shares: int,
                 pools: Sequence[Pool]) -> Packs:
-    """An eInstant's `[blocks]`: the pack parameters per block of `shares` consecutive serials
-    (no rule at all, every pool byte for byte as before, when the spec has no `[blocks]`)."""
-    if "blocks" not in doc:
-        return Packs()
-    raw = doc["blocks"]
+    """An eInstant's `[blocks]`: the pack parameters per block of `shares` consecutive serials; without
+    `[blocks]` (or with a `[blocks]` of `neighbours` alone) the neighbour rule over every pair of
+    consecutive serials of the pool, unless `neighbours = "off"`."""
+    raw = doc.get("blocks", {})
     if not isinstance(raw, dict):
         raise r.fail("blocks", "must be a table")
     r.known(raw, "blocks", _BLOCKS)
+    if "shares" not in raw:
+        return _no_blocks(r, raw)
     size = r.count(raw, "shares", "blocks")
     if not 2 <= size <= pool_shares or pool_shares % size:
         raise r.fail("blocks.shares", f"{size} does not divide the pool of {pool_shares:,} shares into "
                                       "blocks of two or more (a block is whole consecutive serials)")
-    written = r.get(raw, "neighbours", "blocks", str, required=False) or "off"
+    written = r.get(raw, "neighbours", "blocks", str, required=False) or "across blocks"
     if written not in _BLOCK_NEIGHBOURS:
         raise r.fail("blocks.neighbours", f"must be \"within blocks\", \"across blocks\" or \"off\", "
                                           f"not {written!r}")
@@ -98,10 +101,28 @@ def read_blocks(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], pool_sh
                                                "tiers (`tiers = [...]`)")
     packs = Packs(neighbours=_BLOCK_NEIGHBOURS[written], min_winners=lo, max_winners=hi,
                   caps=tuple(_caps(r, raw, tiers, "blocks")),
-                  spacing=tuple(_spacing(r, raw, tiers, size, "blocks")), block=size, min_prize_times=times)
+                  spacing=tuple(_spacing(r, raw, tiers, size, "blocks")), block=size, min_prize_times=times,
+                  einstant=True)
     for pool in pools:
         _possible(r, packs, pool, size, "blocks")
     return packs
+
+
+def _no_blocks(r: Reader, raw: dict[str, Any]) -> Packs:
+    """An eInstant without blocks: the neighbour rule over the pool's consecutive serials, or "off"
+    (every other field needs `shares`)."""
+    for key in sorted(set(raw) - {"neighbours"}):
+        raise r.fail("blocks.shares", f"missing field: blocks.{key} is a rule per block, which needs the "
+                                      "block's size")
+    written = r.get(raw, "neighbours", "blocks", str, required=False) or "across blocks"
+    if written == "within blocks":
+        raise r.fail("blocks.neighbours", "\"within blocks\" needs blocks.shares; without blocks the "
+                                          "rule is \"across blocks\" (every pair of consecutive serials) or "
+                                          "\"off\"")
+    if written not in _BLOCK_NEIGHBOURS:
+        raise r.fail("blocks.neighbours", f"must be \"across blocks\" or \"off\" without blocks.shares, "
+                                          f"not {written!r}")
+    return Packs(neighbours=_BLOCK_NEIGHBOURS[written], einstant=True)
 
 
 def _winners(r: Reader, raw: dict[str, Any], table: str, m: int) -> tuple[int | None, int | None]:

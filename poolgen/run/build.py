@@ -5,8 +5,10 @@ order, permuted by `permutation(order_stream, tickets)`: ticket at position p ge
 `base[perm[p]]`. Position p is the ticket's place in the pool: for printed games book slot
 `first_book + p // tickets_per_book`, printed as the book number the order's secret book
 permutation gives that slot (poolgen/deliverables/identity.py), ticket `p % tickets_per_book`; for
-eInstants serial p + 1. A printed game's pack parameters (poolgen/run/packs/) replace the shuffle
-when they constrain the order, and lay out again any run of tickets holding identical neighbours.
+eInstants serial p + 1. A printed game's pack parameters and an eInstant's block parameters
+(poolgen/run/packs/) replace the shuffle when they constrain the order, and the neighbour rule (every
+printed game's and every eInstant's unless its spec turns it off) lays out again any run of tickets
+holding identical neighbours.
 Ticket p's Merkle salt is bytes 16p .. 16p + 15 of the pool's salt stream, in hex
 (docs/pool-files.md).
 """

@@ -3,7 +3,10 @@ for audit/steps/packs.py, and the same parameters as a manifest records them (`p
 docs/manifest.md). A run whose manifest has no `print.packs` (an older run) and no spec given, or a
 spec with no `[packs]`, is held to the default neighbour rule alone (consecutive tickets of a pack
 never show identical play data). An eInstant's `[blocks]` (format 1; the manifest's `blocks`) states
-the same rules per block of `shares` consecutive serials, with no rule at all when it has none.
+the same rules per block of `shares` consecutive serials; without `shares` (or without `[blocks]`) an
+eInstant's rule is the neighbour rule over every pair of consecutive serials ("across blocks"), or
+none (`neighbours = "off"`). An eInstant run whose manifest has no `blocks` was made before eInstants
+had a default rule: it has none (NO_BLOCKS).
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.specs.money import money
 
-__all__ = ["DEFAULT_RULES", "NO_BLOCKS", "PackCap", "PackRules", "PackSpacing", "for_pool", "manifest_packs",
-           "read_blocks", "read_packs"]
+__all__ = ["DEFAULT_RULES", "EINSTANT_RULES", "NO_BLOCKS", "PackCap", "PackRules", "PackSpacing", "for_pool",
+           "manifest_packs", "read_blocks", "read_packs"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,9 @@ class PackRules:
     min_prize_cents: int | None = None
     caps: tuple[PackCap, ...] = ()
     spacing: tuple[PackSpacing, ...] = ()
-    size: int | None = None  # an eInstant's block of serials (None: a printed game's book)
+    size: int | None = None  # an eInstant's block of serials (None: a printed game's book, or no blocks)
     min_prize_times: Decimal | None = None  # an eInstant's floor: this many times the share price
+    einstant: bool = False  # an eInstant's rules (with `size` None: no blocks, the rule over the pool)
 
     @property
     def composition(self) -> bool:
@@ -60,7 +64,12 @@ class PackRules:
     @property
     def unit(self) -> str:
         """What a pack is called in messages."""
-        return "book" if self.size is None else "block"
+        return "book" if self.table == "packs" else "block"
+
+    @property
+    def table(self) -> str:
+        """The spec's table of these rules: `packs` (a printed game) or `blocks` (an eInstant)."""
+        return "blocks" if self.einstant or self.size is not None else "packs"
 
 
 def for_pool(rules: PackRules, price_cents: int) -> PackRules:
@@ -75,7 +84,8 @@ def for_pool(rules: PackRules, price_cents: int) -> PackRules:
 
 
 DEFAULT_RULES = PackRules()
-NO_BLOCKS = PackRules(neighbours=False, size=None)  # an eInstant without [blocks]: no rule
+EINSTANT_RULES = PackRules(across=True, einstant=True)  # an eInstant's default: every consecutive pair
+NO_BLOCKS = PackRules(neighbours=False, einstant=True)  # an eInstant run made before it had a default
 _FIELDS = {"neighbours", "min_winners", "max_winners", "min_prize_value", "caps", "spacing"}
 _BLOCK_FIELDS = {"shares", "neighbours", "min_winners", "max_winners", "min_prize_times", "caps", "spacing"}
 _BLOCK_NEIGHBOURS = ("within blocks", "across blocks", "off")
@@ -118,21 +128,25 @@ def _times(value: object, where: str) -> Decimal:
 
 
 def read_blocks(doc: dict[str, Any]) -> PackRules:
-    """The rules of a format-1 (eInstant) spec's `[blocks]` (none at all when it has none)."""
-    raw = doc.get("blocks")
-    if raw is None:
-        return NO_BLOCKS
-    if not isinstance(raw, dict) or set(raw) - _BLOCK_FIELDS or "shares" not in raw:
+    """The rules of a format-1 (eInstant) spec's `[blocks]` (the neighbour rule over the pool's
+    consecutive serials when it has none, or a `[blocks]` of `neighbours` alone)."""
+    raw = doc.get("blocks", {})
+    if not isinstance(raw, dict) or set(raw) - _BLOCK_FIELDS:
         raise UnusableInput(f"blocks: a table of shares and optionally "
                             f"{', '.join(sorted(_BLOCK_FIELDS - {'shares'}))}")
-    neighbours = raw.get("neighbours", "off")
+    neighbours = raw.get("neighbours", "across blocks")
     if neighbours not in _BLOCK_NEIGHBOURS:
         raise UnusableInput(f"blocks.neighbours: {neighbours!r}")
+    if "shares" not in raw:
+        if set(raw) - {"neighbours"} or neighbours == "within blocks":
+            raise UnusableInput(f"blocks: {', '.join(sorted(set(raw) - {'neighbours'})) or 'within blocks'} "
+                                "needs blocks.shares")
+        return EINSTANT_RULES if neighbours == "across blocks" else NO_BLOCKS
     rules = read_packs({"packs": {k: v for k, v in raw.items()
                                   if k not in ("shares", "neighbours", "min_prize_times")}})
     to_blocks = "packs.", "blocks."
     return replace(rules, across=neighbours == "across blocks", neighbours=neighbours != "off",
-                   size=_shares(raw["shares"], "blocks.shares"),
+                   size=_shares(raw["shares"], "blocks.shares"), einstant=True,
                    caps=tuple(replace(c, label=c.label.replace(*to_blocks)) for c in rules.caps),
                    spacing=tuple(replace(r, label=r.label.replace(*to_blocks)) for r in rules.spacing),
                    min_prize_times=_times(raw["min_prize_times"], "blocks.min_prize_times")
@@ -217,8 +231,8 @@ def _coherent(doc: dict[str, Any], where: str, size: int | None, lo: int | None,
 
 def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
     """The pack parameters a printed run's manifest records (`print.packs`), or an eInstant run's
-    block parameters (`blocks`); None when it records none (an eInstant without blocks, or a printed
-    run made before manifests recorded them). A malformed entry is refused."""
+    block parameters (`blocks`: without `shares`, the neighbour rule over the pool alone); None when
+    it records none (a run made before manifests recorded them). A malformed entry is refused."""
     printed = doc.get("print")
     blocks = "blocks" in doc
     if blocks:
@@ -228,11 +242,16 @@ def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
     else:
         return None
     allowed = _RECORDED - {"min_prize_cents"} | {"shares", "min_prize_times"} if blocks else _RECORDED
+    alone = blocks and isinstance(raw, dict) and "shares" not in raw  # an eInstant without blocks
     if (not isinstance(raw, dict) or set(raw) - allowed or "neighbours" not in raw
-            or blocks != ("shares" in raw)):
+            or (not blocks and "shares" in raw) or (alone and set(raw) != {"neighbours"})):
         raise UnusableInput(f"{where}: a table of {'shares, ' if blocks else ''}neighbours and optionally "
                             f"{', '.join(sorted(allowed - {'neighbours', 'shares'}))}")
     neighbours = raw["neighbours"]
+    if alone:  # the rule over the pool's consecutive serials, or none
+        if neighbours not in ("across blocks", "off"):
+            raise UnusableInput(f"{where}.neighbours: {neighbours!r} (without shares: across blocks or off)")
+        return EINSTANT_RULES if neighbours == "across blocks" else NO_BLOCKS
     if blocks and neighbours in _BLOCK_NEIGHBOURS:
         neighbours = neighbours.replace("blocks", "packs")
     elif blocks or neighbours not in ("within packs", "across packs", "off"):
@@ -251,6 +270,6 @@ def manifest_packs(doc: dict[str, Any]) -> PackRules | None:
                      min_prize_cents=whole["min_prize_cents"],
                      caps=tuple(replace(c, label=c.label.replace("packs.", prefix)) for c in caps),
                      spacing=tuple(replace(r, label=r.label.replace("packs.", prefix)) for r in spacing),
-                     size=size,
+                     size=size, einstant=blocks,
                      min_prize_times=_times(raw["min_prize_times"], f"{where}.min_prize_times")
                      if "min_prize_times" in raw else None)

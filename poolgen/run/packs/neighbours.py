@@ -1,5 +1,7 @@
 """The neighbour rule on layouts (docs/randomness.md, section 5): no two consecutive tickets of a pack
-(and, with `neighbours = "across packs"`, of a pool) have identical play data, spot for spot.
+(and, with `neighbours = "across packs"`, of a pool) have identical play data, spot for spot. An
+eInstant's rule is "across packs" unless its spec says otherwise: every pair of consecutive serials,
+blocks or none (an eInstant without blocks is one run of positions, cut only where the tier changes).
 
 Every style draws each ticket's layout from its tier's distribution, independently of the others
 (docs/styles/), and two tickets of different tiers never show the same play data (a layout
@@ -55,8 +57,8 @@ def _runs(tiers: np.ndarray, starts: np.ndarray, per_book: int, across: bool) ->
 def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[str, np.ndarray],
                         stream: Stream) -> dict[str, np.ndarray]:
     """`layout` with every run holding an identical pair laid out again until none does."""
-    per_book = pack_size(game)
-    if per_book is None or game.packs.neighbours is None or not layout:
+    per_book = pack_size(game) or pool.tickets  # an eInstant without blocks: the pool, "across packs"
+    if game.packs.neighbours is None or not layout:
         return layout
     across = game.packs.neighbours == "across packs"
     starts = identical_pairs(layout, per_book, across)
@@ -79,6 +81,7 @@ def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[
             return out
         runs = still
     tier_ids = sorted({pool.tiers[int(tiers[r[0]])].id for r in runs})
+    table = "blocks" if game.packs.einstant else "packs"
     raise RuntimeError(f"pool {pool.id}: identical neighbours remain after {MAX_ROUNDS} rounds in runs of "
                        f"tier(s) {', '.join(tier_ids)}: too few layouts for the neighbour rule (poolgen "
-                       "check says so; packs.neighbours = \"off\" turns it off)")
+                       f"check says so; {table}.neighbours = \"off\" turns it off)")

@@ -19,7 +19,8 @@ def test_every_field_is_read_and_recorded(tmp_path):
     game = load_spec(blocks_variant(tmp_path))
     assert game.packs == Packs(neighbours="within packs", min_winners=25, block=100,
                                min_prize_times=Decimal("40"), caps=(Cap(tuple(BIG), 1, "blocks.caps[0]"),),
-                               spacing=(Spacing(("m50", "m45", "m40"), 2, "blocks.spacing[0]"),))
+                               spacing=(Spacing(("m50", "m45", "m40"), 2, "blocks.spacing[0]"),),
+                               einstant=True)
     assert game.packs.floor_cents(game.pools[0].price_cents) == 4000
     assert manifest_packs(game.packs) == {
         "shares": 100, "neighbours": "within blocks", "min_winners": 25, "min_prize_times": "40",
@@ -27,15 +28,36 @@ def test_every_field_is_read_and_recorded(tmp_path):
         "spacing": [{"tiers": ["m50", "m45", "m40"], "min_distance": 2}]}
 
 
-def test_a_block_table_of_shares_alone_holds_no_rule(tmp_path):
+def test_the_neighbour_rule_is_on_by_default_across_every_pair_of_consecutive_serials(tmp_path):
     packs = load_spec(blocks_variant(tmp_path, blocks="shares = 100")).packs
-    assert packs == Packs(block=100) and not packs.composition and packs.neighbours is None
-    assert load_spec(blocks_variant(tmp_path, blocks="")).packs == Packs()
+    assert packs == Packs(neighbours="across packs", block=100, einstant=True) and not packs.composition
+    assert manifest_packs(packs) == {"shares": 100, "neighbours": "across blocks"}
+    plain = load_spec(blocks_variant(tmp_path, blocks="")).packs  # no [blocks]: the pool's serials
+    assert plain == Packs(neighbours="across packs", einstant=True)
+    assert manifest_packs(plain) == {"neighbours": "across blocks"}
+    said = load_spec(blocks_variant(tmp_path, blocks='neighbours = "across blocks"')).packs
+    assert said == plain
+
+
+def test_neighbours_off_alone_turns_the_rule_off_without_blocks(tmp_path):
+    packs = load_spec(blocks_variant(tmp_path, blocks='neighbours = "off"')).packs
+    assert packs == Packs(einstant=True) and packs.neighbours is None and packs.block is None
+    assert manifest_packs(packs) == {"neighbours": "off"}
+    shares = load_spec(blocks_variant(tmp_path, blocks='shares = 100\nneighbours = "off"')).packs
+    assert shares == Packs(block=100, einstant=True)
+    assert manifest_packs(shares) == {"shares": 100, "neighbours": "off"}
 
 
 REFUSED = [
     ("shares = 100\ncolour = 1", "blocks.colour: unknown field"),
-    ("min_winners = 25", "blocks.shares: missing field"),
+    ("min_winners = 25", "blocks.shares: missing field: blocks.min_winners is a rule per block, which needs "
+                         "the block's size"),
+    ('neighbours = "within blocks"', "blocks.neighbours: \"within blocks\" needs blocks.shares; without "
+                                     "blocks the rule is \"across blocks\" (every pair of consecutive "
+                                     "serials) or \"off\""),
+    ('neighbours = "never"', "blocks.neighbours: must be \"across blocks\" or \"off\" without blocks.shares, "
+                             "not 'never'"),
+    ("neighbours = 1", "blocks.neighbours: "),
     ("shares = 300", "blocks.shares: 300 does not divide the pool of 20,000 shares into blocks of two or "
                      "more (a block is whole consecutive serials)"),
     ("shares = 1", "blocks.shares: 1 does not divide the pool of 20,000 shares"),
