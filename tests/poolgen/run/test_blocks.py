@@ -1,7 +1,7 @@
 """An eInstant's blocks of serials at generation (poolgen/run/packs/, docs/randomness.md 5.4), on the
 example cut to 200 blocks of 100: a spec whose `[blocks]` holds no rule builds the same pool, byte for
-byte, as one without blocks and with the neighbour rule off; winners bounds alone are drawn by the exact sampler; every parameter is met in
-every block."""
+byte, as one without blocks and with the neighbour rule off; winners bounds alone are drawn by the exact
+sampler; every parameter is met in every block."""
 
 from __future__ import annotations
 
