@@ -11,6 +11,7 @@ import pytest
 
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from poolgen.run.merkle import root
 from poolgen.run.packs import identical_pairs
 from tests.support import SEED_A, SEED_B, spec_path
 from tests.support.blocks import blocks_variant
@@ -64,11 +65,13 @@ def test_blocks_across_is_the_default_and_joins_the_block_boundaries(tmp_path):
 @pytest.mark.slow
 def test_a_full_hand_to_hand_tactics_pool_holds_no_identical_consecutive_shares(tmp_path):
     """1,000,000 shares: 1,698 pairs of consecutive serials with identical play data with the rule off
-    (seed A), none by default."""
+    (seed A), none by default. Off, the pool is the one this seed gave before 2026-12-02, byte for byte
+    (its root, tests/vectors/pools.txt before that day)."""
     spec = spec_path("hand_to_hand_tactics")
     off = tmp_path / spec.name
     off.write_text(spec.read_text() + '\n[blocks]\nneighbours = "off"\n')
     game = load_spec(spec)
     plain = build_pool(load_spec(off), game.pools[0], SEED_A)
     assert _pairs(plain) == 1_698
+    assert root(plain).hex() == "6ff5148b26442b2407d2c090fd1b2e65b1b2a98090707a2c223b8f1e648fb6fc"
     assert _pairs(build_pool(game, game.pools[0], SEED_A)) == 0
