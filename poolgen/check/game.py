@@ -1,7 +1,9 @@
 """`check_spec(game)`: every pool's figures, reconciled with what the regulation publishes for how the
 game is sold (`check_printed`, `check_einstant`), then what its play must prove or note about laying
 every tier out (`Play.check`: a style's own proof, e.g. that every tier decomposes); for a printed
-game, what its pack parameters do to each pool and that they can be met (`check_packs`)."""
+game, what its pack parameters do to each pool and that they can be met (`check_packs`); for an
+eInstant its neighbour rule and `[blocks]` the same, once its play has proved every tier can be laid out
+(the neighbour rule's check lays tiers out)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ def check_spec(game: Game) -> GameCheck:
             check_packs(game, result)
         case EInstant():
             check_einstant(game, game.sales, result)
-            check_packs(game, result)  # its [blocks], if any
     game.play.check(game, result)
+    if isinstance(game.sales, EInstant) and not result.problems:
+        check_packs(game, result)  # its neighbour rule and [blocks], if any
     return result

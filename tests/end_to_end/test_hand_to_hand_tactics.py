@@ -131,9 +131,12 @@ def test_verify_every_step_with_signature_spec_and_seed(base, game):
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9
+    columns = {"hand_to_hand_tactics": 30, "duel_probe": 24}[game]
     assert report["steps"][3]["details"] == [
         "pool d1.00: 1,000,000 layouts evaluated by audit.styles.prize_legend_duel: each pays its stored "
-        "prize (338,644 winners), none illegal"]
+        "prize (338,644 winners), none illegal",
+        "pool d1.00: no two consecutive tickets of the pool (consecutive serials) show identical play data "
+        f"({columns} layout columns compared)"]
     step8 = " | ".join(report["steps"][7]["details"])
     rule = {"hand_to_hand_tactics": "1/4", "duel_probe": "1/3"}[game]
     assert f"pool d1.00: first reveal (spot_0) a loss (drawn {rule} for every share), against win/lose" \

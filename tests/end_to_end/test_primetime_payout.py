@@ -67,7 +67,9 @@ def test_verify_every_step_with_signature_spec_and_seed(base, run):
     report = verify(base, "pp", SPEC)
     assert report["steps"][3]["details"] == [
         f"pool {POOL}: 1,000,000 layouts evaluated by audit.styles.area_match: each pays its stored prize "
-        f"({WINNERS:,} winners), none illegal"]
+        f"({WINNERS:,} winners), none illegal",
+        f"pool {POOL}: no two consecutive tickets of the pool (consecutive serials) show identical play data "
+        "(8 layout columns compared)"]
     step8 = " | ".join(report["steps"][7]["details"])
     assert "a0_s0 (the first spot shown) against win/lose" in step8
     manifest = json.loads((run / "manifest.json").read_text())

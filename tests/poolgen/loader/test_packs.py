@@ -25,8 +25,9 @@ def test_a_spec_without_packs_has_the_default_neighbour_rule_only(rules):
     assert load_spec(spec_path(rules)).packs == Packs(neighbours="within packs")
 
 
-def test_an_einstant_has_no_pack_rule():
-    assert load_spec(spec_path("hand_to_hand_tactics")).packs == Packs()
+@pytest.mark.parametrize("rules", ["hand_to_hand_tactics", "primetime_payout"])
+def test_an_einstant_has_the_neighbour_rule_over_its_consecutive_serials(rules):
+    assert load_spec(spec_path(rules)).packs == Packs(neighbours="across packs", einstant=True)
 
 
 REFUSED = [
