@@ -25,7 +25,8 @@ def check_spec(game: Game) -> GameCheck:
             check_packs(game, result)
         case EInstant():
             check_einstant(game, game.sales, result)
+    before = len(result.problems)
     game.play.check(game, result)
-    if isinstance(game.sales, EInstant) and not result.problems:
-        check_packs(game, result)  # its neighbour rule and [blocks], if any
+    if isinstance(game.sales, EInstant):  # its neighbour rule (once every tier can be laid out) and [blocks]
+        check_packs(game, result, layouts=len(result.problems) == before)
     return result

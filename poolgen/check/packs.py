@@ -37,12 +37,15 @@ SLOWEST = 0.01  # the least chance, for a whole pack of one tier, of a draw with
 
 def longest_run(count: int, n: int) -> int:
     """The longest run of one tier that a uniform shuffle of n tickets, `count` of them of that tier, is
-    expected to hold: the least L >= 2 with n (1 - p) p^L <= 1, p = count / n (about one run of L or
-    more expected in the pool); n when the tier fills the pool."""
+    expected to hold: the least L with n (1 - p) p^L <= 1, p = count / n (about one run of L or more
+    expected in the pool, the classical estimate while other tickets are many), and at least the
+    tier's mean run when the other n - count tickets cut it into n - count + 1 runs; at least 2, at
+    most n."""
     if count >= n:
         return n
     p = count / n
-    return max(2, min(n, math.ceil(math.log(n * (1 - p)) / -math.log(p))))
+    classical = math.ceil(math.log(n * (1 - p)) / -math.log(p))
+    return max(2, min(n, max(classical, -(-count // (n - count + 1)))))
 
 
 def check_layouts_vary(game: Game, per_book: int | None) -> None:
@@ -155,15 +158,16 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
             "(docs/randomness.md, 5.3)")
 
 
-def check_packs(game: Game, result: GameCheck) -> None:
+def check_packs(game: Game, result: GameCheck, layouts: bool = True) -> None:
     """Notes on the neighbour rule and on what each parameter does to each distinct pool (none for a
     game with the default rule alone: a printed game's neighbour rule within packs, an eInstant's
-    across every pair of consecutive serials)."""
+    across every pair of consecutive serials). `layouts`: whether the neighbour rule's layouts can be
+    drawn to check (not when the play could not lay every tier out: that is the problem to fix)."""
     packs, m = game.packs, pack_size(game)
     table, pack = ("blocks", "block of serials") if packs.einstant else ("packs", "pack")
     if packs.neighbours is None:
         result.notes.append(f"{game.name}: the neighbour rule is off ({table}.neighbours = \"off\")")
-    else:
+    elif layouts:
         check_layouts_vary(game, m)
     if m is None:
         return  # an eInstant without blocks: its default rule goes without saying
