@@ -157,7 +157,9 @@ def test_an_honest_hand_to_hand_run_verifies(hand_to_hand, tmp_path):
     assert report.failed == []
     assert report.step(Step.LAYOUTS).details == [
         "pool d1.00: 2,000 layouts evaluated by audit.styles.prize_legend_duel: each pays its stored prize "
-        f"({hand_to_hand['pool'].winners:,} winners), none illegal"]
+        f"({hand_to_hand['pool'].winners:,} winners), none illegal",
+        "pool d1.00: no two consecutive tickets of the pool (consecutive serials) show identical play data "
+        "(30 layout columns compared)"]
 
 
 def test_a_hand_to_hand_loser_with_two_multipliers_fails_step_4(hand_to_hand, tmp_path):

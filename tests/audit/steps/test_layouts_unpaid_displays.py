@@ -78,7 +78,9 @@ def test_honest_run_verifies(base, run):
     assert code == 0 and report["failed_steps"] == []
     assert report["steps"][3]["details"] == [
         "pool d2.00x2: 1,000,000 layouts evaluated by audit.styles.area_match: each pays its stored prize "
-        "(330,943 winners), none illegal"]
+        "(330,943 winners), none illegal",
+        "pool d2.00x2: no two consecutive tickets of the pool (consecutive serials) show identical play data "
+        "(16 layout columns compared)"]
     doc = json.loads((run / "manifest.json").read_bytes())
     assert (doc["game"]["rules"], doc["game"]["style"], doc["play"]["style"]) == (
         "primetime_payout", "area_match", "area_match")
