@@ -70,7 +70,8 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
             same &= values[0::2] == values[1::2]
         k = int(same.sum())
         if not game.packs.einstant:
-            run, where = per_book or pool.tickets, f"a pack of {per_book}"
+            run = per_book or pool.tickets  # a printed game always has packs
+            where = f"a pack of {run}"
         else:
             run = longest_run(most, pool.tickets)
             if per_book is not None and game.packs.neighbours == "within packs":
