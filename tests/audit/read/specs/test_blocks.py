@@ -1,0 +1,41 @@
+"""audit's reading of an eInstant's `[blocks]` and of a manifest's `blocks` (audit/read/specs/packs.py),
+with tomllib alone: the neighbour rule over every pair of consecutive serials by default, `neighbours =
+"off"` alone, blocks "across" by default, and no rule for a manifest without `blocks` (a run made before
+2026-12-02); what the contract refuses, refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from audit.errors import UnusableInput
+from audit.read.specs.packs import EINSTANT_RULES, NO_BLOCKS, PackRules, manifest_packs, read_blocks
+
+
+@pytest.mark.parametrize(("doc", "rules"), [
+    ({}, EINSTANT_RULES),
+    ({"blocks": {"neighbours": "across blocks"}}, EINSTANT_RULES),
+    ({"blocks": {"neighbours": "off"}}, NO_BLOCKS),
+    ({"blocks": {"shares": 100}}, PackRules(across=True, size=100, einstant=True)),
+    ({"blocks": {"shares": 100, "neighbours": "within blocks"}}, PackRules(size=100, einstant=True)),
+])
+def test_a_spec_s_blocks(doc, rules):
+    assert read_blocks(doc) == rules
+    assert rules.table == "blocks" and rules.unit == "block"
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ({"blocks": {"neighbours": "within blocks"}}, "blocks: within blocks needs blocks.shares"),
+    ({"blocks": {"min_winners": 3}}, "blocks: min_winners needs blocks.shares"),
+    ({"blocks": {"neighbours": "never"}}, "blocks.neighbours: 'never'"),
+])
+def test_a_spec_s_blocks_refused(doc, message):
+    with pytest.raises(UnusableInput, match=message):
+        read_blocks(doc)
+
+
+def test_a_manifest_s_blocks():
+    assert manifest_packs({"blocks": {"neighbours": "across blocks"}}) == EINSTANT_RULES
+    assert manifest_packs({"blocks": {"neighbours": "off"}}) == NO_BLOCKS
+    assert manifest_packs({"game": {"kind": "einstant"}}) is None  # made before 2026-12-02: no rule
+    assert EINSTANT_RULES.across and EINSTANT_RULES.neighbours and EINSTANT_RULES.size is None
+    assert not NO_BLOCKS.neighbours and not NO_BLOCKS.composition
