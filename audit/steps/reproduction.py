@@ -25,10 +25,12 @@ COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'
 SEED_BYTES = 32
 
-Regenerate = Callable[[Path, list[str], bytes, Path, "bytes | None"], dict[str, Any]]
-"""regenerate(spec_path, pool_ids, seed, folder, book_key) writes each pool's file into `folder` and returns
-{"generator": "<name version>", "versions": {<as the manifest's "tool">}, "pools": {id: <the pool's
-manifest entry>}}."""
+Regenerate = Callable[[Path, list[str], bytes, Path, "bytes | None", bool], dict[str, Any]]
+"""regenerate(spec_path, pool_ids, seed, folder, book_key, without_neighbours) writes each pool's file into
+`folder` and returns {"generator": "<name version>", "versions": {<as the manifest's "tool">}, "pools":
+{id: <the pool's manifest entry>}}. `without_neighbours`: the run is an eInstant's whose manifest has no
+`blocks`, made before eInstants had the neighbour rule by default (2026-12-02): regenerate it without
+the rule, as it was made (docs/manifest.md, `blocks`)."""
 
 
 def read_seed(path: Path, allow_readable: bool = False) -> bytes:
@@ -81,7 +83,8 @@ def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path:
                                 "cannot regenerate")
     problems = []
     with tempfile.TemporaryDirectory(prefix="audit-reproduce-") as tmp:
-        made_by = regenerate(spec_path, [p.id for p in manifest.pools], seed, Path(tmp), book_key)
+        older = manifest.kind != "printed" and "blocks" not in manifest.doc  # made without the rule
+        made_by = regenerate(spec_path, [p.id for p in manifest.pools], seed, Path(tmp), book_key, older)
         for pool in manifest.pools:
             entry = made_by["pools"][pool.id]
             made = Path(tmp) / entry["file"]["name"]
