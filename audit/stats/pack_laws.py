@@ -24,7 +24,7 @@ import numpy as np
 
 from audit.stats.tests import MIN_EXPECTED
 
-__all__ = ["Law", "apart", "chi_square", "conditional", "parts_expected", "pooled", "tilted"]
+__all__ = ["Law", "apart", "chi_square", "conditional", "parts_expected", "pooled", "subset_factor", "tilted"]
 
 TILT_RANGE = 60.0  # the tilt's logarithm is searched in [-TILT_RANGE, TILT_RANGE]
 BISECTIONS = 100
@@ -136,3 +136,16 @@ def parts_expected(sizes: np.ndarray, counts: np.ndarray) -> np.ndarray:
         share = np.diff(-(-np.arange(PARTS + 1) * size // PARTS)) / size
         out += n * share
     return out
+
+
+def subset_factor(sizes: np.ndarray, counts: np.ndarray) -> float:
+    """The finite-population factor of draws without replacement, sum a (n - a) / (n - 1) / sum a over
+    the rows (n = sizes, a = counts; a row of n = 1 adds nothing): the counts per part of rows drawing
+    uniform a-subsets of range(n) have this times the multinomial covariance, so Pearson's X2 divided
+    by it is chi-square (1 when nothing is drawn)."""
+    n, a = sizes.astype(np.float64), counts.astype(np.float64)
+    drawn = float(a.sum())
+    if drawn <= 0:
+        return 1.0
+    each = np.where(n > 1, a * (n - a) / np.maximum(n - 1, 1), 0.0)
+    return max(float(each.sum()) / drawn, 1e-12)

@@ -32,7 +32,7 @@ import numpy as np
 
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
-from audit.stats.pack_laws import PARTS, Law, chi_square, conditional, parts_expected, pooled
+from audit.stats.pack_laws import PARTS, Law, chi_square, conditional, parts_expected, pooled, subset_factor
 from audit.stats.tests import MIN_RUNS_SIDE, Finding, distinct_values, runs
 
 __all__ = ["Exact", "exact_case", "pack_block_findings", "winners_reference"]
@@ -87,13 +87,17 @@ def winners_reference(m: int, books: int, total: int, lo: int, hi: int) -> np.nd
     return out
 
 
-def _finding(name: str, what: str, exp: np.ndarray, obs: np.ndarray) -> Finding | None:
+def _finding(name: str, what: str, exp: np.ndarray, obs: np.ndarray, factor: float = 1.0) -> Finding | None:
+    """Pearson's chi-square of `obs` against `exp`, bins pooled to 5 expected, X2 divided by `factor`
+    (the finite-population factor of draws without replacement, `subset_factor`; 1: none)."""
     from scipy import stats  # here, not with the module: as in audit/stats/tests.py (start-up time)
     e, o = pooled(exp, obs)
     x2, df = chi_square(e, o)
     if df == 0:
         return None
-    return Finding(name, f"chi-square {what}, {df + 1} bins (pooled to 5 expected)",
+    x2 /= factor
+    scaled = f", X2 divided by {factor:.3f} (drawn without replacement)" if factor != 1.0 else ""
+    return Finding(name, f"chi-square {what}, {df + 1} bins (pooled to 5 expected){scaled}",
                    f"X2 = {x2:.2f}, df = {df}", float(stats.chi2.sf(x2, df)))
 
 
@@ -207,7 +211,7 @@ def _place_tests(unit: str, held_name: str, exact: Exact, win: np.ndarray, held:
         spacing = f"y = place - i ({d} - 1) of the i-th, " if d > 1 else ""
         out.append(_finding(f"{held_name} by place in their {unit} ({spacing}tenths of the places they "
                             "may take)", "of the places against the uniform placement",
-                            parts_expected(room, c), seen))
+                            parts_expected(room, c), seen, subset_factor(room, c)))
     other = ~held
     others_won = win & other
     rest = m - c
@@ -217,7 +221,8 @@ def _place_tests(unit: str, held_name: str, exact: Exact, win: np.ndarray, held:
     which = "other winners by place among their" if c.sum() else "winners by place in their"
     places = f"{unit}'s other places" if c.sum() else unit
     out.append(_finding(f"{which} {places} (tenths)", "of the places against the uniform order",
-                        parts_expected(rest, others_won.sum(axis=1)), seen))
+                        parts_expected(rest, others_won.sum(axis=1)), seen,
+                        subset_factor(rest, others_won.sum(axis=1))))
     return out
 
 
