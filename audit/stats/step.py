@@ -135,7 +135,7 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     of it. `table` holds columns_needed(play) in stored (print) order; `play` is the manifest's play
     entry of a play-style game; `book_null` the expected distribution of a book (default: uniform);
     `packs` the pack parameters (the spec's, else the manifest's `print.packs`), if any constrain
-    the packs (audit/stats/packs.py: the winners-per-pack test under them replaces the unconstrained
+    the packs (audit/stats/packs.py: its pack tests under them replace the unconstrained
     per-book tests)."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
