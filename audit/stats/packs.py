@@ -127,8 +127,9 @@ def _held_given_winners(name: str, law: Law, w: np.ndarray, c: np.ndarray) -> Fi
     allowed = min(law.most, law.hi, (law.m - 1) // law.distance + 1)
     expected = np.zeros(max(allowed, int(c.max())) + 1)
     for value, n in zip(values.tolist(), counts.tolist(), strict=True):
-        support, q = laws[value]
-        expected[: support.max() + 1] += np.bincount(support, weights=n * q, minlength=support.max() + 1)
+        if value in laws:
+            support, q = laws[value]
+            expected[: support.max() + 1] += np.bincount(support, weights=n * q, minlength=support.max() + 1)
     seen = np.bincount(c, minlength=expected.size)[: expected.size]
     return _finding(name, "of the histogram against the constrained distribution given each pack's winners",
                     expected, seen)
@@ -255,6 +256,13 @@ def pack_block_findings(prize: np.ndarray, per_book: int, rules: PackRules, tier
     w, c = win.sum(axis=1), held.sum(axis=1)
     lo = rules.min_winners or 0
     hi = m if rules.max_winners is None else rules.max_winners
+    row, place = np.nonzero(held)
+    close = (np.diff(place) < exact.distance) & (row[1:] == row[:-1])
+    if (w < lo).any() or (w > hi).any() or (exact.most is not None and (c > exact.most).any()) or close.any():
+        ran = runs("runs of winners and losers in print order", win_all)
+        return ([ran] if ran is not None else []), [
+            f"the {unit} tests under the {rule} parameters: some {unit}s break them (step 5 names them), "
+            "so their law does not apply"]
     law = Law(m, lo, hi, exact.most, exact.distance)
     kind = "capped" if exact.distance == 1 else "spaced"
     held_name = f"{kind} tickets ({exact.rule})"

@@ -18,7 +18,7 @@ import pytest
 from audit.checklist import Step
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackCap, PackRules, PackSpacing, read_blocks, read_packs
-from audit.stats.packs import Exact, exact_case
+from audit.stats.packs import Exact, exact_case, pack_block_findings
 from audit.stats.step import pool_statistics
 from audit.verify import VerifyRequest, verify_run
 from poolgen.files.read import file_entry
@@ -151,3 +151,17 @@ def test_a_re_signed_run_whose_capped_tickets_moved_to_the_first_books_fails_ste
     assert report.failed == [Step.STATISTICS]
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
     assert any(f"{CAPPED} by tenth of the books" in r for r in reasons), reasons
+
+
+def test_packs_breaking_their_parameters_are_not_held_to_the_law():
+    """A pool whose packs break the rules (step 5 fails it) gets no pack test against the law, which
+    is defined on valid pools only: one line says so, and nothing raises."""
+    tiers = (Tier("lose", 0, 16), Tier("a", 500, 4))
+    prize = np.array([500, 500, 0, 0, 0, 0, 0, 0] + [500, 0, 0, 500] + [0] * 8)  # 5 packs of 4
+    tier = np.where(prize > 0, "a", "lose")
+    for rules in (PackRules(min_winners=1), PackRules(caps=(PackCap("packs.caps[0]", 1, ("a",)),)),
+                  PackRules(spacing=(PackSpacing("packs.spacing[0]", 2, ("a",)),))):
+        found, skipped = pack_block_findings(prize, 4, rules, tiers, tier)
+        assert found == [] and skipped == [
+            "the book tests under the pack parameters: some books break them (step 5 names them), so their "
+            "law does not apply"], rules
