@@ -19,6 +19,17 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
 
 It prints, per case, the runs that fail step 8 and by which tests, and for each pack test the share of
 its p-values at most 0.05 and 0.01 and the Kolmogorov-Smirnov p of their uniformity.
+
+    python bench/stats_packs.py --power 100     # an insider's pools instead (tests/support/packs.py)
+
+With --power, each of N honest pools per case is rewritten as an insider would (every parameter still
+met, rows only reordered) and the table says how many step 8 refuses, and by the test named for it:
+
+  first-books   cap1, the capped tickets moved into the first books (`capped_to_first_packs`)
+  rich-books    cap1, the capped tickets moved into the books with the most winners (`capped_to_rich_packs`)
+  evened        cap3, the $2 tickets spread as evenly over the books as they go (`capped_evened`)
+  starts        spaced, the $2 tickets of each book at its places 0, 4, 8, ... (`spaced_to_starts`)
+  starts-capped spaced-capped, the same at 0, 3, 6, ...
 """
 
 from __future__ import annotations
@@ -42,7 +53,13 @@ from audit.stats.step import pool_statistics, run_statistics  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.build import build_pool  # noqa: E402
 from tests.support.blocks import blocks_variant  # noqa: E402
-from tests.support.packs import small_packs  # noqa: E402
+from tests.support.packs import (  # noqa: E402
+    capped_evened,
+    capped_to_first_packs,
+    capped_to_rich_packs,
+    small_packs,
+    spaced_to_starts,
+)
 from tests.support.stats import Entry  # noqa: E402
 
 CASES = {
@@ -84,11 +101,52 @@ def one_case(case: str, pools: int, tmp: Path) -> tuple[int, Counter, dict[str, 
     return failed, names, ps
 
 
+BIASES = {
+    "first-books": ("cap1", lambda t: capped_to_first_packs(t, 30, ["5", "20", "100"]),
+                    "capped tickets (packs.caps[0]) by tenth of the books"),
+    "rich-books": ("cap1", lambda t: capped_to_rich_packs(t, 30, ["5", "20", "100"]),
+                   "winners per book of 30 (0..30) given its capped tickets"),
+    "evened": ("cap3", lambda t: capped_evened(t, 30, ["2"]),
+               "capped tickets (packs.caps[0]) per book: histogram"),
+    "starts": ("spaced", lambda t: spaced_to_starts(t, 30, ["2"], 4),
+               "spaced tickets (packs.spacing[0]) by place in their book"),
+    "starts-capped": ("spaced-capped", lambda t: spaced_to_starts(t, 30, ["2"], 3),
+                      "spaced tickets (packs.spacing[0]) by place in their book"),
+}
+
+
+def power(pools: int, tmp: Path) -> None:
+    print("| bias | case | refused by step 8 | by the test named for it | its largest p |")
+    print("|---|---|---|---|---|")
+    for bias, (case, change, named) in BIASES.items():
+        path = small_packs(tmp, CASES[case], f"{case}.toml")
+        rules = read_packs(tomllib.loads(path.read_text()))
+        spec = load_spec(path)
+        pool, play = spec.pools[0], spec.play.document()
+        refused, by, worst = 0, 0, 0.0
+        for i in range(pools):
+            seed = hashlib.sha256(f"poolgen/bench/stats-packs/{bias}/{i}".encode()).digest()
+            table = change(build_pool(spec, pool, seed))
+            s = pool_statistics(table, Entry(pool, seed), rules=spec.id, kind=spec.kind, per_book=30, pools=1,
+                                play=play, packs=rules)
+            refused += bool(s.failed)
+            mine = [j for j in s.judged if j.finding.name.startswith(named)]
+            by += any(j.rejected for j in mine)
+            worst = max([worst, *(j.finding.p for j in mine)])
+        print(f"| {bias} | {case} | {refused}/{pools} | {by}/{pools} | {worst:.2g} |")
+        sys.stdout.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pools", type=int, default=1000)
     parser.add_argument("--case", choices=list(CASES), action="append")
+    parser.add_argument("--power", type=int, metavar="N", help="N insider pools per bias instead")
     args = parser.parse_args()
+    if args.power:
+        with tempfile.TemporaryDirectory() as tmp:
+            power(args.power, Path(tmp))
+        return
     from scipy import stats
     total = [0, 0]
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,6 +1,8 @@
 """The pack-parameter example (specs/examples/happy_holidays_packs.toml) cut to a smaller pool, and
-with another `[packs]` table, for tests that must run in seconds; the chi-square of drawn pack
-compositions against their exact law."""
+with another `[packs]` table, for tests that must run in seconds; Happy Holidays cut to 100 books of
+30 with a `[packs]` table (`small_packs`); the chi-square of drawn pack compositions against their
+exact law; and an insider's pools that keep every pack parameter but move the capped or spaced
+tickets (rows reordered only), which step 8 must refuse (docs/statistics.md 1b)."""
 
 from __future__ import annotations
 
@@ -77,22 +79,34 @@ def _held_mask(table: pl.DataFrame, tiers: list[str]) -> np.ndarray:
 
 
 def capped_to_first_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
-    """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the first packs,
-    each swapped with another winner of a first pack that holds none (so every pack keeps its winners
-    and the cap): the rows reordered, nothing else changed."""
+    """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the first packs
+    (`capped_to_packs` in pack order)."""
+    return capped_to_packs(table, per_book, tiers, np.arange(table.height // per_book))
+
+
+def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+    """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the packs with the
+    most winners (`capped_to_packs`, packs by winners, most first)."""
+    win = table["prize_cents"].to_numpy() > 0
+    per = win[: table.height // per_book * per_book].reshape(-1, per_book).sum(axis=1)
+    return capped_to_packs(table, per_book, tiers, np.argsort(-per, kind="stable"))
+
+
+def capped_to_packs(table: pl.DataFrame, per_book: int, tiers: list[str], chosen: np.ndarray) -> pl.DataFrame:
+    """Every ticket of `tiers` (a cap of one a pack, C of them) moved into the first C packs of
+    `chosen`, each swapped with another winner of a chosen pack that holds none (so every pack keeps
+    its winners and the cap): the rows reordered, nothing else changed."""
     held = _held_mask(table, tiers)
     win = table["prize_cents"].to_numpy() > 0
     books = table.height // per_book
-    has = held.reshape(books, per_book).any(axis=1)
+    target = set(chosen[: int(held.sum())].tolist())
+    has = held[: books * per_book].reshape(books, per_book).any(axis=1)
+    free = iter(b for b in chosen.tolist() if b in target and not has[b])
     order = np.arange(table.height)
-    free = iter(int(b) for b in np.flatnonzero(~has))
     for at in np.flatnonzero(held):
-        if at // per_book < held.sum():
+        if at // per_book in target:
             continue
-        while True:
-            b = next(free)
-            if b >= held.sum():
-                return table[order]
+        for b in free:
             rows = np.flatnonzero((win & ~held)[b * per_book:(b + 1) * per_book])
             if rows.size:
                 other = b * per_book + int(rows[0])

@@ -29,7 +29,13 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support.blocks import blocks_variant
-from tests.support.packs import capped_evened, capped_to_first_packs, small_packs, spaced_to_starts
+from tests.support.packs import (
+    capped_evened,
+    capped_to_first_packs,
+    capped_to_rich_packs,
+    small_packs,
+    spaced_to_starts,
+)
 from tests.support.stats import Entry
 
 TIERS = (Tier("lose", 0, 10), Tier("5", 500, 3), Tier("20", 2000, 2), Tier("100", 10000, 1),
@@ -91,6 +97,8 @@ def test_honest_pools_made_with_an_exact_draw_pass_at_the_design_s_rate(tmp_path
 
 @pytest.mark.parametrize(("packs", "change", "named"), [
     (CAP1, lambda t: capped_to_first_packs(t, 30, ["5", "20", "100"]), f"{CAPPED} by tenth of the books"),
+    (CAP1, lambda t: capped_to_rich_packs(t, 30, ["5", "20", "100"]),
+     f"winners per book of 30 (0..30) given its {CAPPED}"),
     (CAP3, lambda t: capped_evened(t, 30, ["2"]),
      f"{CAPPED} per book: histogram of 100 books given their winners"),
     (SPACED, lambda t: spaced_to_starts(t, 30, ["2"], 4), f"{SPACED_NAME} by place in their book"),
