@@ -14,6 +14,8 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
   spaced    the same, the $2 tickets of a book at least 4 apart: 5.8
   spaced-capped  6..12 winners, the $2 tickets at least 3 apart and at most 4 a book: 5.8 with its cap
   winners   6..12 winners a book alone: 5.2
+  chain     6..12 winners, at least $12 a book, at most one $100, $5 to $100 at least 3 apart: the chain
+            of 5.3 (only the order within each book is tested: docs/statistics.md 1b)
   blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
             shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
 
@@ -69,6 +71,9 @@ CASES = {
     "spaced-capped": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["2"], at_most = 4 } ]\n'
                       'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
     "winners": "min_winners = 6\nmax_winners = 12",
+    "chain": ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
+              'caps = [ { prize = "100.00", at_most = 1 } ]\n'
+              'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]'),
     "blocks": "shares = 100\nmin_winners = 25",
 }
 PACK_WORDS = ("book", "block", "runs")

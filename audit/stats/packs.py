@@ -35,7 +35,7 @@ from audit.read.specs.packs import PackRules
 from audit.stats.pack_laws import PARTS, Law, chi_square, conditional, parts_expected, pooled, subset_factor
 from audit.stats.tests import MIN_RUNS_SIDE, Finding, distinct_values, runs
 
-__all__ = ["Exact", "exact_case", "pack_block_findings", "winners_reference"]
+__all__ = ["Exact", "exact_case", "pack_block_findings", "rule_tiers", "winners_reference"]
 
 
 @dataclass(frozen=True)
@@ -59,9 +59,7 @@ def exact_case(rules: PackRules, tiers: Sequence[Tier]) -> Exact | None:
         return None
 
     def ids(named: tuple[str, ...], prize: int | None) -> frozenset[str]:
-        if prize is None:
-            return frozenset(named)
-        return frozenset(t.id for t in tiers if t.prize_cents == prize)
+        return rule_tiers(named, prize, tiers)
 
     losing = {t.id for t in tiers if t.prize_cents <= 0} | {"lose"}
     if rules.spacing:
@@ -76,6 +74,13 @@ def exact_case(rules: PackRules, tiers: Sequence[Tier]) -> Exact | None:
         held = ids(cap.tiers, cap.prize_cents)
         return None if held & losing else Exact(held, cap.at_most, 1, cap.label)
     return Exact(frozenset(), None, 1, "")
+
+
+def rule_tiers(named: tuple[str, ...], prize: int | None, tiers: Sequence[Tier]) -> frozenset[str]:
+    """The tier ids a cap or spacing rule holds: those it names, or the pool's tiers paying its prize."""
+    if prize is None:
+        return frozenset(named)
+    return frozenset(t.id for t in tiers if t.prize_cents == prize)
 
 
 def winners_reference(m: int, books: int, total: int, lo: int, hi: int) -> np.ndarray:
@@ -213,6 +218,12 @@ def _place_tests(unit: str, held_name: str, exact: Exact, win: np.ndarray, held:
         out.append(_finding(f"{held_name} by place in their {unit} ({spacing}tenths of the places they "
                             "may take)", "of the places against the uniform placement",
                             parts_expected(room, c), seen, subset_factor(room, c)))
+    return [*out, _others_place(unit, win, held, c)]
+
+
+def _others_place(unit: str, win: np.ndarray, held: np.ndarray, c: np.ndarray) -> Finding | None:
+    """The other winners' ranks among their pack's other places: uniform subsets."""
+    m = win.shape[1]
     other = ~held
     others_won = win & other
     rest = m - c
@@ -221,10 +232,39 @@ def _place_tests(unit: str, held_name: str, exact: Exact, win: np.ndarray, held:
     seen = np.bincount(rank[row, col] * PARTS // rest[row], minlength=PARTS)
     which = "other winners by place among their" if c.sum() else "winners by place in their"
     places = f"{unit}'s other places" if c.sum() else unit
-    out.append(_finding(f"{which} {places} (tenths)", "of the places against the uniform order",
-                        parts_expected(rest, others_won.sum(axis=1)), seen,
-                        subset_factor(rest, others_won.sum(axis=1))))
-    return out
+    drawn = others_won.sum(axis=1)
+    return _finding(f"{which} {places} (tenths)", "of the places against the uniform order",
+                    parts_expected(rest, drawn), seen, subset_factor(rest, drawn))
+
+
+def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier],
+                    tier: np.ndarray | None) -> tuple[list[Finding], list[str]]:
+    """Under the chain of randomness.md 5.3 the compositions have no closed-form law, but each pack's
+    order is exactly uniform among those meeting the spacing rules given its composition (5.3, step 4):
+    given where the spaced tickets are, the other tickets are in a uniform order over the other places.
+    So the other winners' places and the runs within each pack, the spaced tickets left out."""
+    books = len(prize) // m
+    unit, rule = rules.unit, "pack" if rules.size is None else "block"
+    why = [f"winners per {unit}: the game's {rule} parameters (a prize-value floor, two caps or spacing "
+           "rules, or a cap beside a spacing rule on other tiers) are drawn by the chain of "
+           "docs/randomness.md 5.3: no closed-form law of the packs to test them against "
+           "(audit/stats/packs.py)"]
+    if books < 2:
+        return [], why
+    win = (np.asarray(prize) > 0)[: books * m].reshape(books, m)
+    spaced = frozenset().union(*(rule_tiers(r.tiers, r.prize_cents, tiers) for r in rules.spacing))
+    held = np.zeros((books, m), dtype=bool)
+    if spaced:
+        if tier is None:
+            raise ValueError("the pool's tier column is needed for its spacing rules")
+        held = np.isin(np.asarray(tier)[: books * m], list(spaced)).reshape(books, m) & win
+    left = ", the spaced tickets left out" if held.any() else ""
+    found = [_others_place(unit, win, held, held.sum(axis=1)),
+             _runs_within(f"runs of winners and losers within each {unit}{left}", win, ~held)]
+    kept = [f for f in found if f is not None]
+    if len(kept) < len(found):
+        why.append(f"{len(found) - len(kept)} of the {unit} tests: too few tickets to bin or rank")
+    return kept, why
 
 
 def pack_block_findings(prize: np.ndarray, per_book: int, rules: PackRules, tiers: Sequence[Tier] = (),
@@ -237,12 +277,7 @@ def pack_block_findings(prize: np.ndarray, per_book: int, rules: PackRules, tier
     win_all = np.asarray(prize) > 0
     exact = exact_case(rules, tiers)
     if exact is None:
-        ran = runs("runs of winners and losers in print order", win_all)
-        return ([ran] if ran is not None else []), [
-            f"winners per {unit}: the game's {rule} parameters (a prize-value floor, two caps or spacing "
-            "rules, or a cap beside a spacing rule on other tiers) are drawn by the chain of "
-            "docs/randomness.md 5.3: no closed-form law of the packs to test them against "
-            "(audit/stats/packs.py)"]
+        return _chain_findings(prize, per_book, rules, tiers, tier)
     if books < 2:
         return [], [f"winners per {unit}: fewer than two {unit}s"]
     m = per_book

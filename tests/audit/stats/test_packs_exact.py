@@ -20,6 +20,7 @@ from audit.read.manifest import Tier
 from audit.read.specs.packs import PackCap, PackRules, PackSpacing, read_blocks, read_packs
 from audit.stats.packs import Exact, exact_case, pack_block_findings
 from audit.stats.step import pool_statistics
+from audit.steps.packs import check_pack_rules
 from audit.verify import VerifyRequest, verify_run
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
@@ -104,13 +105,12 @@ def test_honest_pools_made_with_an_exact_draw_pass_at_the_design_s_rate(tmp_path
     (SPACED, lambda t: spaced_to_starts(t, 30, ["2"], 4), f"{SPACED_NAME} by place in their book"),
     (SPACED_CAPPED, lambda t: spaced_to_starts(t, 30, ["2"], 3), f"{SPACED_NAME} by place in their book")])
 def test_an_insider_s_pool_meeting_every_parameter_fails_naming_the_test(tmp_path, packs, change, named):
-    from audit.steps.packs import check_pack_rules  # step 5 passes it: every parameter still met
     spec, rules = _spec(tmp_path, packs, "biased")
     seed = hashlib.sha256(b"poolgen/tests/packs-exact/biased").digest()
     honest = build_pool(spec, spec.pools[0], seed)
     assert not _judged(spec, rules, honest, seed, 30).failed
     biased = change(honest)
-    check_pack_rules(biased, 30, rules)
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
     failed = _judged(spec, rules, biased, seed, 30).failed
     hit = [j for j in failed if j.finding.name.startswith(named)]
     assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]
@@ -173,3 +173,35 @@ def test_packs_breaking_their_parameters_are_not_held_to_the_law():
         assert found == [] and skipped == [
             "the book tests under the pack parameters: some books break them (step 5 names them), so their "
             "law does not apply"], rules
+
+
+CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
+         'caps = [ { prize = "100.00", at_most = 1 } ]\n'
+         'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]')
+
+
+def test_under_the_chain_only_the_order_within_each_pack_is_tested(tmp_path):
+    """Every parameter (the chain of randomness.md 5.3): the compositions are listed as not tested,
+    the other winners' places and the runs within each book (the spaced tickets left out) are made,
+    and pass; the other winners moved to the first of their books' other places (every parameter kept)
+    fail the place test."""
+    spec, rules = _spec(tmp_path, CHAIN, "chain")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
+    honest = build_pool(spec, spec.pools[0], seed)
+    s = _judged(spec, rules, honest, seed, 30)
+    names = [j.finding.name for j in s.judged if "book" in j.finding.name]
+    assert names == ["other winners by place among their book's other places (tenths)",
+                     "runs of winners and losers within each book, the spaced tickets left out"]
+    assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
+    assert not s.failed
+    win = honest["prize_cents"].to_numpy() > 0
+    spaced = honest["tier"].is_in(["5", "20", "100"]).to_numpy()
+    order = np.arange(honest.height)
+    for b in range(100):  # in each book, its other winners to the first of its other places
+        at = np.arange(b * 30, (b + 1) * 30)
+        other = at[~spaced[at]]
+        order[other] = np.concatenate([other[win[other]], other[~win[other]]])
+    biased = honest[order]
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    failed = {j.finding.name: j.finding.p for j in _judged(spec, rules, biased, seed, 30).failed}
+    assert failed["other winners by place among their book's other places (tenths)"] < 1e-6, failed
