@@ -18,8 +18,10 @@ packs is known (audit/stats/pack_laws.py) and these tests replace the unconstrai
   - runs of the other winners and losers within each pack (Wald-Wolfowitz, pack by pack, summed).
 
 Under any other composition parameter (a prize-value floor, two caps or spacing rules, a cap beside
-a spacing rule on other tiers: the chain of 5.3) the packs have no closed-form law: only the runs of
-winners and losers in print order are tested, and the report says what is not.
+a spacing rule on other tiers: the chain of 5.3) the compositions have no closed-form law and are
+listed as not tested; the order within each pack is still exact given its composition (5.3, step 4),
+so the other winners' places and the runs within each pack are tested, the spaced tickets left out.
+A pool whose packs break their parameters (step 5 refuses it) is not held to the law.
 """
 
 from __future__ import annotations
