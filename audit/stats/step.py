@@ -42,7 +42,7 @@ from audit.stats.books import BookNull, block_findings
 from audit.stats.layouts import layout_columns, layout_findings
 from audit.stats.packs import pack_block_findings
 from audit.stats.positions import position_findings
-from audit.stats.tests import Finding, runs
+from audit.stats.tests import Finding
 from audit.stats.top import TopLevels, top_findings, top_levels
 
 __all__ = ["ALPHA", "ALPHA_RUN", "Judged", "PoolStatistics", "RunStatistics", "check_statistics",
@@ -135,16 +135,15 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     of it. `table` holds columns_needed(play) in stored (print) order; `play` is the manifest's play
     entry of a play-style game; `book_null` the expected distribution of a book (default: uniform);
     `packs` the pack parameters (the spec's, else the manifest's `print.packs`), if any constrain
-    the packs (audit/stats/packs.py: the winners-per-pack test under them replaces the unconstrained
+    the packs (audit/stats/packs.py: its pack tests under them replace the unconstrained
     per-book tests)."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     found, skipped = position_findings(prize, pool)
     size = per_book if kind == "printed" else packs.size if packs is not None else None
     if packs is not None and packs.composition and size:  # a printed game's packs, an eInstant's blocks
-        more, why = pack_block_findings(win, size, packs)
-        ran = runs("runs of winners and losers in print order", win)
-        more += [ran] if ran is not None else []
+        tier = table["tier"].to_numpy() if "tier" in table.columns else None
+        more, why = pack_block_findings(prize, size, packs, pool.tiers, tier)
     else:
         more, why = block_findings(prize, kind, per_book, book_null)
     found, skipped = found + more, skipped + why
@@ -237,6 +236,8 @@ def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFr
     `packs` the pack parameters (the spec's, else the manifest's; None when neither states them)."""
     where = f"pool {pool.id}"
     wanted = columns_needed(manifest.doc.get("play"))
+    if packs is not None and (packs.caps or packs.spacing):
+        wanted.append("tier")  # which tickets a cap or spacing rule holds (audit/stats/packs.py)
     try:
         table = read_pool(folder, pool.file, columns=wanted) if table is None else table.select(wanted)
     except Exception as exc:  # the file's problems are steps 2 and 3's to name

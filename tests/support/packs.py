@@ -1,6 +1,8 @@
 """The pack-parameter example (specs/examples/happy_holidays_packs.toml) cut to a smaller pool, and
-with another `[packs]` table, for tests that must run in seconds; the chi-square of drawn pack
-compositions against their exact law."""
+with another `[packs]` table, for tests that must run in seconds; Happy Holidays cut to 100 books of
+30 with a `[packs]` table (`small_packs`); the chi-square of drawn pack compositions against their
+exact law; and an insider's pools that keep every pack parameter but move the capped or spaced
+tickets (rows reordered only), which step 8 must refuse (docs/statistics.md 1b)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 from scipy import stats
 
 from tests.support import SPECS
@@ -46,3 +50,102 @@ def pooled_chisquare(seen: Counter, weights: dict) -> float:
     exp[-1] += acc_e
     obs[-1] += acc_o
     return float(stats.chisquare(obs, exp).pvalue)
+
+
+# Happy Holidays cut to one pool of 3,000 tickets in books of 30 (every count about 1/600 of the
+# order's): 100 packs; free 200, $1 394, $2 235, $5 41, $20 5, $100 5.
+SMALL_HH = {"order_tickets = 1800000": "order_tickets = 3000", "pool_tickets = 300000": "pool_tickets = 3000",
+            "last_ticket = 299": "last_ticket = 29", "count = 120000": "count = 200",
+            "count = 236100": "count = 394", "count = 141000": "count = 235", "count = 24600": "count = 41",
+            "count = 3000\n": "count = 5\n", "count = 2700": "count = 5"}
+
+
+def small_packs(folder: Path, packs: str, name: str = "hh_small_packs.toml") -> Path:
+    """specs/happy_holidays.toml cut to SMALL_HH (100 books of 30), its published figures dropped,
+    with `packs` (TOML lines) as its `[packs]` table."""
+    text = (SPECS / "happy_holidays.toml").read_text()
+    for old, new in SMALL_HH.items():
+        text = text.replace(old, new)
+    text = re.sub(r"published_cost = \"[^\"]*\"\n", "", text)
+    text = re.sub(r"\[published\].*?\]\n\n", "", text, flags=re.S)
+    text = text.replace("[play]\n", f"[packs]\n{packs}\n\n[play]\n")
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def _held_mask(table: pl.DataFrame, tiers: list[str]) -> np.ndarray:
+    return np.asarray(table["tier"].is_in(tiers).to_numpy())
+
+
+def capped_to_first_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+    """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the first packs
+    (`capped_to_packs` in pack order)."""
+    return capped_to_packs(table, per_book, tiers, np.arange(table.height // per_book))
+
+
+def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+    """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the packs with the
+    most winners (`capped_to_packs`, packs by winners, most first)."""
+    win = table["prize_cents"].to_numpy() > 0
+    per = win[: table.height // per_book * per_book].reshape(-1, per_book).sum(axis=1)
+    return capped_to_packs(table, per_book, tiers, np.argsort(-per, kind="stable"))
+
+
+def capped_to_packs(table: pl.DataFrame, per_book: int, tiers: list[str], chosen: np.ndarray) -> pl.DataFrame:
+    """Every ticket of `tiers` (a cap of one a pack, C of them) moved into the first C packs of
+    `chosen`, each swapped with another winner of a chosen pack that holds none (so every pack keeps
+    its winners and the cap): the rows reordered, nothing else changed."""
+    held = _held_mask(table, tiers)
+    win = table["prize_cents"].to_numpy() > 0
+    books = table.height // per_book
+    target = set(chosen[: int(held.sum())].tolist())
+    has = held[: books * per_book].reshape(books, per_book).any(axis=1)
+    free = iter(b for b in chosen.tolist() if b in target and not has[b])
+    order = np.arange(table.height)
+    for at in np.flatnonzero(held):
+        if at // per_book in target:
+            continue
+        for b in free:
+            rows = np.flatnonzero((win & ~held)[b * per_book:(b + 1) * per_book])
+            if rows.size:
+                other = b * per_book + int(rows[0])
+                order[at], order[other] = other, at
+                break
+    return table[order]
+
+
+def spaced_to_starts(table: pl.DataFrame, per_book: int, tiers: list[str], distance: int) -> pl.DataFrame:
+    """An insider's pool: in every pack, the tickets of `tiers` (a spacing rule `distance` apart) put at
+    the pack's places 0, d, 2d, ..., each swapped with the ticket there (every pack keeps its tickets
+    and the rule): the rows reordered, nothing else changed."""
+    held = _held_mask(table, tiers)
+    order = np.arange(table.height)
+    for b in range(table.height // per_book):
+        now = set(np.flatnonzero(held[b * per_book:(b + 1) * per_book]).tolist())
+        goal = {i * distance for i in range(len(now))}
+        for a, c in zip(sorted(now - goal), sorted(goal - now), strict=True):
+            order[b * per_book + a], order[b * per_book + c] = b * per_book + c, b * per_book + a
+    return table[order]
+
+
+def capped_evened(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+    """An insider's pool: the tickets of `tiers` (a cap of k > 1 a pack) spread as evenly over the
+    packs as they go, each move a swap of one from the pack holding most with another winner of the
+    pack holding fewest (every pack keeps its winners, and the cap): the rows reordered."""
+    held = _held_mask(table, tiers)
+    win = table["prize_cents"].to_numpy() > 0
+    books = table.height // per_book
+    order = np.arange(table.height)
+    for _ in range(table.height):
+        now = held[order].reshape(books, per_book).sum(axis=1)
+        others = (win[order] & ~held[order]).reshape(books, per_book).sum(axis=1)
+        most = int(now.argmax())
+        fewest = int(np.where(others > 0, now, per_book + 1).argmin())
+        if now[most] - now[fewest] <= 1:
+            break
+        a = most * per_book + int(np.flatnonzero(held[order][most * per_book:(most + 1) * per_book])[0])
+        b = fewest * per_book + int(np.flatnonzero((win & ~held)[order][fewest * per_book:
+                                                                         (fewest + 1) * per_book])[0])
+        order[a], order[b] = order[b], order[a]
+    return table[order]

@@ -57,8 +57,10 @@ def test_the_example_verifies_every_step_with_its_spec(base):
                             "parameters") for d in fifth)
     assert "the manifest's pack parameters (blocks) are the spec's [blocks]" in fifth
     eighth = " ".join(report["steps"][7]["details"])
-    assert "pool d1.00: not tested: winners per block: the game's block parameters (prize value, caps or " \
-           "spacing) give them no closed-form distribution (audit/stats/packs.py)" in eighth
+    assert "pool d1.00: not tested: winners per block: the game's block parameters (a prize-value floor, " \
+           "two caps or spacing rules, or a cap beside a spacing rule on other tiers) are drawn by the " \
+           "chain of docs/randomness.md 5.3: no closed-form law of the packs to test them against " \
+           "(audit/stats/packs.py)" in eighth
 
 
 def _resigned(base, tmp_path: Path, edit) -> Path:

@@ -1,0 +1,179 @@
+"""Step 8's false-failure rate on small honest pools made with pack parameters (issue 24: at most 1.3%).
+
+    python bench/stats_packs.py                  # 1,000 pools of each case
+    python bench/stats_packs.py --pools 200 --case cap1
+
+Each pool is built by `poolgen.run.build.build_pool` from its own seed, SHA-256("poolgen/bench/stats-packs/"
+|| case || "/" || decimal i), and judged as a one-pool run by `audit.stats.step` (the pool's tests at
+Holm 0.4%, the run-level tests of its top tiers at weighted Holm 0.6%: 1% for the run), with the
+spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md section 5):
+
+  cap1      Happy Holidays cut to 100 books of 30 (tests/support/packs.py `small_packs`), at most one of
+            $5, $20 or $100 a book (51 tickets): 5.6
+  cap3      the same, 6..12 winners a book and at most three $2 a book (235 tickets): 5.7
+  spaced    the same, the $2 tickets of a book at least 4 apart: 5.8
+  spaced-capped  6..12 winners, the $2 tickets at least 3 apart and at most 4 a book: 5.8 with its cap
+  winners   6..12 winners a book alone: 5.2
+  chain     6..12 winners, at least $12 a book, at most one $100, $5 to $100 at least 3 apart: the chain
+            of 5.3 (only the order within each book is tested: docs/statistics.md 1b)
+  blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
+            shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
+
+It prints, per case, the runs that fail step 8 and by which tests, and for each pack test the share of
+its p-values at most 0.05 and 0.01 and the Kolmogorov-Smirnov p of their uniformity.
+
+    python bench/stats_packs.py --power 100     # an insider's pools instead (tests/support/packs.py)
+
+With --power, each of N honest pools per case is rewritten as an insider would (every parameter still
+met, rows only reordered) and the table says how many step 8 refuses, and by the test named for it:
+
+  first-books   cap1, the capped tickets moved into the first books (`capped_to_first_packs`)
+  rich-books    cap1, the capped tickets moved into the books with the most winners (`capped_to_rich_packs`)
+  evened        cap3, the $2 tickets spread as evenly over the books as they go (`capped_evened`)
+  starts        spaced, the $2 tickets of each book at its places 0, 4, 8, ... (`spaced_to_starts`)
+  starts-capped spaced-capped, the same at 0, 3, 6, ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+import tempfile
+import time
+import tomllib
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from audit.read.specs.packs import read_blocks, read_packs  # noqa: E402
+from audit.stats.step import pool_statistics, run_statistics  # noqa: E402
+from poolgen.loader import load_spec  # noqa: E402
+from poolgen.run.build import build_pool  # noqa: E402
+from tests.support.blocks import blocks_variant  # noqa: E402
+from tests.support.packs import (  # noqa: E402
+    capped_evened,
+    capped_to_first_packs,
+    capped_to_rich_packs,
+    small_packs,
+    spaced_to_starts,
+)
+from tests.support.stats import Entry  # noqa: E402
+
+CASES = {
+    "cap1": 'caps = [ { tiers = ["5", "20", "100"], at_most = 1 } ]',
+    "cap3": 'min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["2"], at_most = 3 } ]',
+    "spaced": 'spacing = [ { tiers = ["2"], min_distance = 4 } ]',
+    "spaced-capped": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["2"], at_most = 4 } ]\n'
+                      'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
+    "winners": "min_winners = 6\nmax_winners = 12",
+    "chain": ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
+              'caps = [ { prize = "100.00", at_most = 1 } ]\n'
+              'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]'),
+    "blocks": "shares = 100\nmin_winners = 25",
+}
+PACK_WORDS = ("book", "block", "runs")
+
+
+def one_case(case: str, pools: int, tmp: Path) -> tuple[int, Counter, dict[str, list[float]]]:
+    if case == "blocks":
+        path = blocks_variant(tmp, 50, CASES[case], f"{case}.toml")
+        rules = read_blocks(tomllib.loads(path.read_text()))
+        per_book = 0
+    else:
+        path = small_packs(tmp, CASES[case], f"{case}.toml")
+        rules = read_packs(tomllib.loads(path.read_text()))
+        per_book = 30
+    spec = load_spec(path)
+    pool, play = spec.pools[0], spec.play.document()
+    failed, names, ps = 0, Counter(), defaultdict(list)
+    for i in range(pools):
+        seed = hashlib.sha256(f"poolgen/bench/stats-packs/{case}/{i}".encode()).digest()
+        s = pool_statistics(build_pool(spec, pool, seed), Entry(pool, seed), rules=spec.id, kind=spec.kind,
+                            per_book=per_book, pools=1, play=play, packs=rules)
+        assert s.top is not None
+        r = run_statistics([s.top], 1)
+        bad = [j.finding.name for j in (*s.failed, *r.failed)]
+        failed += bool(bad)
+        names.update(bad)
+        for j in s.judged:
+            if any(w in j.finding.name for w in PACK_WORDS):
+                ps[j.finding.name].append(j.finding.p)
+    return failed, names, ps
+
+
+BIASES = {
+    "first-books": ("cap1", lambda t: capped_to_first_packs(t, 30, ["5", "20", "100"]),
+                    "capped tickets (packs.caps[0]) by tenth of the books"),
+    "rich-books": ("cap1", lambda t: capped_to_rich_packs(t, 30, ["5", "20", "100"]),
+                   "winners per book of 30 (0..30) given its capped tickets"),
+    "evened": ("cap3", lambda t: capped_evened(t, 30, ["2"]),
+               "capped tickets (packs.caps[0]) per book: histogram"),
+    "starts": ("spaced", lambda t: spaced_to_starts(t, 30, ["2"], 4),
+               "spaced tickets (packs.spacing[0]) by place in their book"),
+    "starts-capped": ("spaced-capped", lambda t: spaced_to_starts(t, 30, ["2"], 3),
+                      "spaced tickets (packs.spacing[0]) by place in their book"),
+}
+
+
+def power(pools: int, tmp: Path) -> None:
+    print("| bias | case | refused by step 8 | by the test named for it | its largest p |")
+    print("|---|---|---|---|---|")
+    for bias, (case, change, named) in BIASES.items():
+        path = small_packs(tmp, CASES[case], f"{case}.toml")
+        rules = read_packs(tomllib.loads(path.read_text()))
+        spec = load_spec(path)
+        pool, play = spec.pools[0], spec.play.document()
+        refused, by, worst = 0, 0, 0.0
+        for i in range(pools):
+            seed = hashlib.sha256(f"poolgen/bench/stats-packs/{bias}/{i}".encode()).digest()
+            table = change(build_pool(spec, pool, seed))
+            s = pool_statistics(table, Entry(pool, seed), rules=spec.id, kind=spec.kind, per_book=30, pools=1,
+                                play=play, packs=rules)
+            refused += bool(s.failed)
+            mine = [j for j in s.judged if j.finding.name.startswith(named)]
+            by += any(j.rejected for j in mine)
+            worst = max([worst, *(j.finding.p for j in mine)])
+        print(f"| {bias} | {case} | {refused}/{pools} | {by}/{pools} | {worst:.2g} |")
+        sys.stdout.flush()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pools", type=int, default=1000)
+    parser.add_argument("--case", choices=list(CASES), action="append")
+    parser.add_argument("--power", type=int, metavar="N", help="N insider pools per bias instead")
+    args = parser.parse_args()
+    if args.power:
+        with tempfile.TemporaryDirectory() as tmp:
+            power(args.power, Path(tmp))
+        return
+    from scipy import stats
+    total = [0, 0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in args.case or list(CASES):
+            start = time.process_time()
+            failed, names, ps = one_case(case, args.pools, Path(tmp))
+            total[0] += failed
+            total[1] += args.pools
+            took = time.process_time() - start
+            print(f"## {case}: {failed} of {args.pools} runs fail step 8 ({100 * failed / args.pools:.2f}%), "
+                  f"{took:.0f} s of CPU")
+            for name, k in names.most_common():
+                print(f"   failed by {name}: {k}")
+            print("| pack test | p <= 0.05 | p <= 0.01 | KS p (uniform) |")
+            print("|---|---|---|---|")
+            for name, p in ps.items():
+                v = np.asarray(p)
+                ks = stats.kstest(v, "uniform").pvalue
+                print(f"| {name} | {np.mean(v <= 0.05):.3f} | {np.mean(v <= 0.01):.3f} | {ks:.3g} |")
+            sys.stdout.flush()
+    print(f"## all: {total[0]} of {total[1]} runs fail ({100 * total[0] / total[1]:.2f}%)")
+
+
+if __name__ == "__main__":
+    main()

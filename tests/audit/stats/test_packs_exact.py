@@ -1,0 +1,207 @@
+"""Step 8 under the exact draws of docs/randomness.md 5.6 to 5.8 (audit/stats/packs.py;
+docs/statistics.md 1b): which parameters have a known law, honest pools made with each pass at the
+design's rate, and an insider's pool that keeps every parameter but moves the capped or spaced
+tickets fails, naming the test; also through `verify_run` on a re-signed run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tomllib
+from datetime import UTC, datetime
+
+import numpy as np
+import polars as pl
+import pytest
+
+from audit.checklist import Step
+from audit.read.manifest import Tier
+from audit.read.specs.packs import PackCap, PackRules, PackSpacing, read_blocks, read_packs
+from audit.stats.packs import Exact, exact_case, pack_block_findings
+from audit.stats.step import pool_statistics
+from audit.steps.packs import check_pack_rules
+from audit.verify import VerifyRequest, verify_run
+from poolgen.files.read import file_entry
+from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
+from poolgen.run.build import build_pool, identity_columns
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.merkle import root as merkle_root
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support.blocks import blocks_variant
+from tests.support.packs import (
+    capped_evened,
+    capped_to_first_packs,
+    capped_to_rich_packs,
+    small_packs,
+    spaced_to_starts,
+)
+from tests.support.stats import Entry
+
+TIERS = (Tier("lose", 0, 10), Tier("5", 500, 3), Tier("20", 2000, 2), Tier("100", 10000, 1),
+         Tier("b", 10000, 1))
+CAP1 = 'caps = [ { tiers = ["5", "20", "100"], at_most = 1 } ]'  # 51 tickets in 100 books of 30
+CAP3 = 'min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["2"], at_most = 3 } ]'  # 235 tickets
+SPACED = 'spacing = [ { tiers = ["2"], min_distance = 4 } ]'
+SPACED_CAPPED = ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["2"], at_most = 4 } ]\n'
+                 'spacing = [ { tiers = ["2"], min_distance = 3 } ]')
+CAPPED, SPACED_NAME = "capped tickets (packs.caps[0])", "spaced tickets (packs.spacing[0])"
+
+
+def test_the_exact_cases_are_those_of_the_generator_s_exact_draws():
+    cap = PackCap("packs.caps[0]", 1, prize_cents=10000)
+    assert exact_case(PackRules(min_winners=3), TIERS) == Exact(frozenset(), None, 1, "")
+    assert exact_case(PackRules(caps=(cap,)), TIERS) == Exact(frozenset({"100", "b"}), 1, 1, "packs.caps[0]")
+    spacing = PackSpacing("packs.spacing[0]", 3, ("100", "b"))
+    assert exact_case(PackRules(max_winners=9, caps=(cap,), spacing=(spacing,)), TIERS) == Exact(
+        frozenset({"100", "b"}), 1, 3, "packs.spacing[0]")
+    other = PackCap("packs.caps[0]", 2, ("20",))
+    for chain in (PackRules(min_prize_cents=100, caps=(cap,)), PackRules(caps=(cap, other)),
+                  PackRules(caps=(other,), spacing=(spacing,)),
+                  PackRules(spacing=(spacing, PackSpacing("packs.spacing[1]", 2, ("5",)))),
+                  PackRules(caps=(PackCap("packs.caps[0]", 1, ("lose",)),))):
+        assert exact_case(chain, TIERS) is None, chain
+
+
+def _judged(spec, packs: PackRules, table: pl.DataFrame, seed: bytes, per_book: int):
+    pool = spec.pools[0]
+    return pool_statistics(table, Entry(pool, seed), rules=spec.id, kind=spec.kind, per_book=per_book,
+                           pools=1, play=spec.play.document(), packs=packs)
+
+
+def _spec(tmp_path, packs: str, name: str):
+    path = small_packs(tmp_path, packs, f"{name}.toml")
+    return load_spec(path), read_packs(tomllib.loads(path.read_text()))
+
+
+@pytest.mark.parametrize(("packs", "held", "tests"), [
+    (CAP1, CAPPED, 6), (CAP3, CAPPED, 7), (SPACED, SPACED_NAME, 7), (SPACED_CAPPED, SPACED_NAME, 7)])
+def test_honest_pools_made_with_an_exact_draw_pass_at_the_design_s_rate(tmp_path, packs, held, tests):
+    """120 small pools (100 books of 30) of each exact case: at most 4 fail step 8 (a pool fails with
+    probability at most 1%: P(5 or more of 120) = 0.0075), every pack test is made, and no pack test's
+    p-value is at most 0.05 in more than 14 of them (P = 0.0034 for a uniform p-value). Measured on
+    1,000 pools of each: bench/stats_packs.py, docs/statistics.md 1b."""
+    spec, rules = _spec(tmp_path, packs, "honest")
+    failed, low = 0, np.zeros(tests)
+    for i in range(120):
+        seed = hashlib.sha256(b"poolgen/tests/packs-exact/%d" % i).digest()
+        s = _judged(spec, rules, build_pool(spec, spec.pools[0], seed), seed, 30)
+        mine = [j for j in s.judged if "book" in j.finding.name or "runs" in j.finding.name]
+        names = [j.finding.name for j in mine]
+        assert len(mine) == tests and sum(held in n for n in names) >= 3, names
+        low += [j.finding.p <= 0.05 for j in mine]
+        failed += bool(s.failed)
+    assert failed <= 4, failed
+    assert low.max() <= 14, low
+
+
+@pytest.mark.parametrize(("packs", "change", "named"), [
+    (CAP1, lambda t: capped_to_first_packs(t, 30, ["5", "20", "100"]), f"{CAPPED} by tenth of the books"),
+    (CAP1, lambda t: capped_to_rich_packs(t, 30, ["5", "20", "100"]),
+     f"winners per book of 30 (0..30) given its {CAPPED}"),
+    (CAP3, lambda t: capped_evened(t, 30, ["2"]),
+     f"{CAPPED} per book: histogram of 100 books given their winners"),
+    (SPACED, lambda t: spaced_to_starts(t, 30, ["2"], 4), f"{SPACED_NAME} by place in their book"),
+    (SPACED_CAPPED, lambda t: spaced_to_starts(t, 30, ["2"], 3), f"{SPACED_NAME} by place in their book")])
+def test_an_insider_s_pool_meeting_every_parameter_fails_naming_the_test(tmp_path, packs, change, named):
+    spec, rules = _spec(tmp_path, packs, "biased")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/biased").digest()
+    honest = build_pool(spec, spec.pools[0], seed)
+    assert not _judged(spec, rules, honest, seed, 30).failed
+    biased = change(honest)
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    failed = _judged(spec, rules, biased, seed, 30).failed
+    hit = [j for j in failed if j.finding.name.startswith(named)]
+    assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]
+
+
+def test_einstant_blocks_under_winners_bounds_or_a_cap_are_tested_per_block(tmp_path):
+    """A small eInstant (200 blocks of 100 shares) under `min_winners` alone and beside a cap of one
+    (the top tiers: 9 shares): its pack tests are the blocks', honest pools pass."""
+    caps = 'caps = [ { tiers = ["m5000", "m500", "m400", "m300", "m200", "m100", "m50"], at_most = 1 } ]'
+    for i, blocks in enumerate(("shares = 100\nmin_winners = 25", f"shares = 100\nmin_winners = 25\n{caps}")):
+        path = blocks_variant(tmp_path, 50, blocks, f"blocks{i}.toml")
+        spec, rules = load_spec(path), read_blocks(tomllib.loads(path.read_text()))
+        seed = hashlib.sha256(b"poolgen/tests/packs-exact/blocks/%d" % i).digest()
+        s = _judged(spec, rules, build_pool(spec, spec.pools[0], seed), seed, 0)
+        names = [j.finding.name for j in s.judged]
+        assert "winners by place in their block (tenths)" in names or i == 1, names
+        assert any(n.startswith("winners per block of 100") for n in names), names
+        assert (i == 1) == any(n.startswith("capped tickets (blocks.caps[0])") for n in names), names
+        assert not s.failed, [(j.finding.name, j.finding.p) for j in s.failed]
+
+
+def test_a_re_signed_run_whose_capped_tickets_moved_to_the_first_books_fails_step_8_alone(tmp_path):
+    spec = load_spec(small_packs(tmp_path, CAP1))
+    keys = new_key_pair(tmp_path / "keys")
+    signer = Signer.from_file(keys.private)
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/signed").digest()
+    run = generate(GenerateRequest(spec, seed, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path / "runs",
+                                   run_id="capped", signature=signer.manifest_entry()),
+                   finish=signer.sign_run).folder
+    assert verify_run(VerifyRequest(run=run, public_key=keys.public)).failed == []
+    biased = tmp_path / "biased"
+    shutil.copytree(run, biased)
+    path = next(biased.glob("pool-*.parquet"))
+    table = capped_to_first_packs(pl.read_parquet(path), 30, ["5", "20", "100"])
+    table = table.with_columns(list(identity_columns(spec, spec.pools[0], seed).values()))
+    table.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
+    doc = json.loads((biased / "manifest.json").read_bytes())
+    doc["pools"][0]["file"] = file_entry(path)
+    doc["pools"][0]["merkle"]["root"] = merkle_root(table).hex()
+    for f in doc.pop("deliverables", []):  # the printer's files would tell too (step 9)
+        if f["role"] != "pool":
+            (biased / f["name"]).unlink()
+    (biased / "manifest.json").write_bytes(canonical_bytes(doc))
+    signer.sign_run(biased)
+    report = verify_run(VerifyRequest(run=biased, public_key=keys.public))
+    assert report.failed == [Step.STATISTICS]
+    reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
+    assert any(f"{CAPPED} by tenth of the books" in r for r in reasons), reasons
+
+
+def test_packs_breaking_their_parameters_are_not_held_to_the_law():
+    """A pool whose packs break the rules (step 5 fails it) gets no pack test against the law, which
+    is defined on valid pools only: one line says so, and nothing raises."""
+    tiers = (Tier("lose", 0, 16), Tier("a", 500, 4))
+    prize = np.array([500, 500, 0, 0, 0, 0, 0, 0] + [500, 0, 0, 500] + [0] * 8)  # 5 packs of 4
+    tier = np.where(prize > 0, "a", "lose")
+    for rules in (PackRules(min_winners=1), PackRules(caps=(PackCap("packs.caps[0]", 1, ("a",)),)),
+                  PackRules(spacing=(PackSpacing("packs.spacing[0]", 2, ("a",)),))):
+        found, skipped = pack_block_findings(prize, 4, rules, tiers, tier)
+        assert found == [] and skipped == [
+            "the book tests under the pack parameters: some books break them (step 5 names them), so their "
+            "law does not apply"], rules
+
+
+CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
+         'caps = [ { prize = "100.00", at_most = 1 } ]\n'
+         'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]')
+
+
+def test_under_the_chain_only_the_order_within_each_pack_is_tested(tmp_path):
+    """Every parameter (the chain of randomness.md 5.3): the compositions are listed as not tested,
+    the other winners' places and the runs within each book (the spaced tickets left out) are made,
+    and pass; the other winners moved to the first of their books' other places (every parameter kept)
+    fail the place test."""
+    spec, rules = _spec(tmp_path, CHAIN, "chain")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
+    honest = build_pool(spec, spec.pools[0], seed)
+    s = _judged(spec, rules, honest, seed, 30)
+    names = [j.finding.name for j in s.judged if "book" in j.finding.name]
+    assert names == ["other winners by place among their book's other places (tenths)",
+                     "runs of winners and losers within each book, the spaced tickets left out"]
+    assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
+    assert not s.failed
+    win = honest["prize_cents"].to_numpy() > 0
+    spaced = honest["tier"].is_in(["5", "20", "100"]).to_numpy()
+    order = np.arange(honest.height)
+    for b in range(100):  # in each book, its other winners to the first of its other places
+        at = np.arange(b * 30, (b + 1) * 30)
+        other = at[~spaced[at]]
+        order[other] = np.concatenate([other[win[other]], other[~win[other]]])
+    biased = honest[order]
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    failed = {j.finding.name: j.finding.p for j in _judged(spec, rules, biased, seed, 30).failed}
+    assert failed["other winners by place among their book's other places (tenths)"] < 1e-6, failed
