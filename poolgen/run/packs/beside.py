@@ -1,0 +1,220 @@
+"""The exact draw of a cap of one beside a second rule on other tiers (docs/randomness.md, 5.9), with
+or without winners bounds, and no other composition parameter: "at most one $100 and at most one $20
+per pack", "at most one $100 and at most two $20 per pack", "at most one $200-or-more per block, and
+the $40 to $50 shares never back to back".
+
+B packs of m tickets, W winners; the cap of one on tiers S1 (C1 tickets); the second rule on tiers S2
+(C2 tickets, S1 and S2 disjoint winning tiers): a cap of k on S2, or a spacing rule on S2 (distance d)
+with a cap of k on S2 or none. A valid sequence is, per pack, its winners w_b, its tickets c1_b in
+{0, 1} of S1 and c2_b of S2; the places of the c2_b tickets of S2 (apart(m, c2_b, d) ways, d = 1 for a
+cap: C(m, c2_b)), those of the other winners among the other m - c2_b places (C(m - c2_b, w_b - c2_b)),
+which of those holds S1's ticket (C(w_b - c2_b, c1_b)); then the tiers over the pool's places of S1,
+of S2 and of the other winners (constants). So
+
+    P(w, c1, c2) proportional to prod_b f(w_b, c1_b, c2_b),
+    f(w, c1, c2) = apart(m, c2, d) C(m - c2, w - c2) C(w - c2, c1)
+
+on the allowed values, the same f for every pack. The marginal of c1 is a sum over (w, c2) of a
+product symmetric in the packs, so it is the same for every c1 with the same multiset of values: every
+C1-subset of packs (5.6's argument): `permutation(stream, B)` picks it. Given c1, (w, c2) is drawn by
+5.7's two-dimensional divide-and-conquer with two tables, f(., 0, .) for packs without S1's ticket and
+f(., 1, .) = (w - c2) f(., 0, .) for those with one, tilted by `mixed_pair_tilt`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache, partial
+
+import numpy as np
+
+from poolgen.rng import Stream, Weights, big_integers, permutation
+from poolgen.run.packs.capped import TILT_ROUNDS, pair_ways, possible
+from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
+from poolgen.run.packs.spaced import spaced_order
+
+__all__ = ["arrange_beside", "beside_per_pack", "exactly_beside", "holding_one", "mixed_pair_tilt",
+           "one_and_other"]
+
+Ways = dict[tuple[int, int], int]
+
+
+def one_and_other(rules: Rules) -> tuple[int, int, int, str] | None:
+    """(the index of the cap of one, the second rule's distance (1 for a cap), its k, its field) when
+    5.9 applies (None otherwise): no value floor; either two caps on disjoint winning tiers, one of them
+    of one (the first such is S1), and no spacing rule; or one spacing rule on winning tiers S2, a cap of
+    one on winning tiers disjoint from S2, and at most one more cap, on exactly S2."""
+    if rules.min_cents is not None or any(0 in tiers for tiers, _ in (*rules.caps, *rules.spacing)):
+        return None
+    if len(rules.caps) == 2 and not rules.spacing:
+        (s1, k1), (s2, k2) = rules.caps
+        if s1 & s2 or min(k1, k2) != 1:
+            return None
+        one = 0 if k1 == 1 else 1
+        return one, 1, rules.caps[1 - one][1], f"caps[{1 - one}]"
+    if len(rules.spacing) != 1 or not 1 <= len(rules.caps) <= 2:
+        return None
+    spaced, d = rules.spacing[0]
+    ones = [i for i, (tiers, k) in enumerate(rules.caps) if k == 1 and not tiers & spaced]
+    own = [k for tiers, k in rules.caps if tiers == spaced]
+    if len(ones) != 1 or len(ones) + len(own) != len(rules.caps):
+        return None
+    fit = (rules.m - 1) // d + 1
+    k = min([fit, *own])
+    return ones[0], d, k, "spacing[0]" if k == fit else f"caps[{1 - ones[0]}]"
+
+
+def exactly_beside(rules: Rules) -> bool:
+    """Whether 5.9 applies (`one_and_other`)."""
+    return one_and_other(rules) is not None
+
+
+def _largest(above: Callable[[int], bool]) -> int:
+    """The largest u in [1, 2**62) with above(u) false (1 if above(1)), by bisection; above turns true
+    once as u grows (a tilted mean passing its target)."""
+    low, high = 1, 1 << 62
+    if above(low):
+        return 1
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if above(mid) else (mid, high)
+    return low
+
+
+def _horner(coef: list[int], u: int) -> int:
+    acc = 0
+    for c in reversed(coef):
+        acc = acc * u + c
+    return acc
+
+
+def _mean_above(polys: list[tuple[int, list[int], list[int]]], u: int, *, target: int) -> bool:
+    """Whether sum_t n_t A_t(u) / Z_t(u) > target for (n_t, Z_t, A_t) in polys (exact: both sides
+    times prod Z_t)."""
+    zs = [_horner(z, u) for _, z, _ in polys]
+    prod = 1
+    for z in zs:
+        prod *= z
+    lhs = 0
+    for i, (n, _, a) in enumerate(polys):
+        rest = 1
+        for j, z in enumerate(zs):
+            if j != i:
+                rest *= z
+        lhs += n * _horner(a, u) * rest
+    return lhs > target * prod
+
+
+def mixed_pair_tilt(tables: list[tuple[int, Ways]], total: int, lo: int, hi: int, held: int,
+                    k: int) -> tuple[int, int]:
+    """(u, v), the tilt x = u / 2**TILT_BITS, y = v / 2**TILT_BITS of pair weights ways_t(w, c) x^w y^c
+    used by n_t packs each (`tables`: (n_t, ways_t), sum n_t = B, pairs lo <= w <= hi, c <= k):
+    starting from v = 2**TILT_BITS, TILT_ROUNDS times, u the largest whole number in [1, 2**62) with
+    the packs' mean w at most total / B given v (sum_t n_t E_t[w] <= total), then v the largest with
+    their mean c at most held / B given u; in exact integers: E_t[w] = A_t / Z_t, Z_t = sum of
+    ways_t(w, c) u^(w - lo) v^c 2^(TILT_BITS (hi - w + k - c)), A_t the same sum weighted by w (by c
+    for v). With one table it is `capped.pair_tilt`. Only the speed depends on it."""
+    t = TILT_BITS
+    used = [(n, ways) for n, ways in tables if n]
+    v, u = 1 << t, 1
+    for _ in range(TILT_ROUNDS):
+        by_w = []
+        for n, ways in used:
+            z = [sum(ways.get((w, c), 0) * v**c << (t * (k - c)) for c in range(k + 1)) << (t * (hi - w))
+                 for w in range(lo, hi + 1)]
+            by_w.append((n, z, [w * zw for w, zw in zip(range(lo, hi + 1), z, strict=True)]))
+        u = _largest(partial(_mean_above, by_w, target=total))
+        by_c = []
+        for n, ways in used:
+            z = [sum(ways.get((w, c), 0) * u**(w - lo) << (t * (hi - w)) for w in range(lo, hi + 1))
+                 << (t * (k - c)) for c in range(k + 1)]
+            by_c.append((n, z, [c * zc for c, zc in enumerate(z)]))
+        v = _largest(partial(_mean_above, by_c, target=held))
+    return u, v
+
+
+def holding_one(f0: Ways) -> Ways:
+    """f(., 1, .) from f(., 0, .): a pack holding the cap of one's ticket chooses its place among its
+    w - c2 winning places outside S2, f1(w, c) = (w - c) f0(w, c) (pairs with w = c dropped)."""
+    return {(w, c): n * (w - c) for (w, c), n in f0.items() if w > c}
+
+
+@lru_cache(maxsize=64)
+def _tilt(m: int, books: int, total: int, lo: int, hi: int, first: int, second: int, k: int,
+          distance: int) -> tuple[int, int]:
+    """`mixed_pair_tilt` of f0 for B - C1 packs and f1 for C1 (remembered: the small pools of the tests
+    draw thousands of times with the same figures)."""
+    f0 = pair_ways(m, lo, hi, k, distance)
+    return mixed_pair_tilt([(books - first, f0), (first, holding_one(f0))], total, lo, hi, second, k)
+
+
+def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: int, first: int,
+                    second: int, k: int, distance: int = 1) -> tuple[list[int], list[int], list[int]]:
+    """(w, c1, c2) with P proportional to prod f(w_b, c1_b, c2_b) (exact), lo <= w_b <= hi, c1_b in
+    {0, 1}, c2_b <= k, sums total, `first` (C1) and `second` (C2): c1 from the first C1 entries of
+    `permutation(stream, B)`; then repeatedly, with f0 = f(., 0, .) and f1 = f(., 1, .) tilted by
+    `mixed_pair_tilt` (q_i(w, c) = f_i(w, c) u^w v^c 2^(TILT_BITS (hi - w + k - c))), one
+    `choices` of the pairs of the packs 0..B-2 with c1_b = 1 from q1 (in pack order), one of those with
+    c1_b = 0 from q0; the last pack's pair the rest, accepted iff allowed and
+    `big_integers(max q)` < q(its pair), q its table; else again."""
+    c1 = np.zeros(books, dtype=np.int64)
+    c1[permutation(stream, books)[:first]] = 1
+    f0 = pair_ways(m, lo, hi, k, distance)
+    f1 = holding_one(f0)
+    u, v = _tilt(m, books, total, lo, hi, first, second, k, distance)
+    t = TILT_BITS
+    tables = []
+    for f in (f0, f1):
+        pairs = list(f)
+        weight = [f[w, c] * u**w * v**c << (t * (hi - w + k - c)) for w, c in pairs]
+        tables.append((np.array(pairs, dtype=np.int64).reshape(-1, 2), {p: i for i, p in enumerate(pairs)},
+                       weight, Weights(weight), max(weight)))
+    flags = c1.tolist()
+    ones, zeros = np.flatnonzero(c1[:-1] == 1), np.flatnonzero(c1[:-1] == 0)
+    _, at_last, weight_last, _, top_last = tables[flags[-1]]
+    w, c2 = np.zeros(books, dtype=np.int64), np.zeros(books, dtype=np.int64)
+    while True:
+        for rows, (grid, _, _, table, _) in ((ones, tables[1]), (zeros, tables[0])):
+            drawn = grid[table.choices(stream, rows.size)]
+            w[rows], c2[rows] = drawn[:, 0], drawn[:, 1]
+        last = (total - int(w[:-1].sum()), second - int(c2[:-1].sum()))
+        if last in at_last and big_integers(stream, top_last, 1)[0] < weight_last[at_last[last]]:
+            w[-1], c2[-1] = last
+            return w.tolist(), flags, c2.tolist()
+
+
+def _labels(rules: Rules, tiers: frozenset[int]) -> np.ndarray:
+    index = np.arange(len(rules.counts), dtype=np.int16)
+    keep = np.isin(index, list(tiers))
+    return np.repeat(index[keep], np.asarray(rules.counts)[keep])
+
+
+def arrange_beside(stream: Stream, rules: Rules) -> np.ndarray:
+    """The exact draw of 5.9 as (books, m) tier indices: (w, c1, c2) by `beside_per_pack`; S2's tiers
+    (their indices in tier order, each its count) permuted by `permutation(stream, C2)`, then S1's by
+    `permutation(stream, C1)`, then the other winners' by `permutation(stream, W - C1 - C2)`; pack b
+    holds the next c2_b of S2, the next c1_b of S1, the next w_b - c1_b - c2_b others, then losers, put
+    in a uniform order (`composition.ordered`) under two caps, by `spaced.spaced_order` under a
+    spacing rule."""
+    found = one_and_other(rules)
+    assert found is not None
+    one, distance, k, field = found
+    s1 = rules.caps[one][0]
+    s2 = rules.spacing[0][0] if rules.spacing else rules.caps[1 - one][0]
+    winners = sum(rules.counts[1:])
+    first, second = _labels(rules, s1), _labels(rules, s2)
+    others = _labels(rules, frozenset(range(1, len(rules.counts))) - s1 - s2)
+    # enough: whenever both hold, some (w, c1, c2) is allowed (docs/randomness.md 5.9)
+    possible(rules.books, winners, rules.lo, rules.hi, first.size, 1, f"caps[{one}]")
+    possible(rules.books, winners, rules.lo, rules.hi, second.size, k, field)
+    w, c1, c2 = beside_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, first.size,
+                                second.size, k, distance)
+    content = np.zeros((rules.books, rules.m), dtype=np.int16)
+    col = np.arange(rules.m)[None, :]
+    b, a, ws = np.asarray(c2)[:, None], np.asarray(c1)[:, None], np.asarray(w)[:, None]
+    content[col < b] = second[permutation(stream, second.size)]  # row-major: pack by pack
+    content[(col >= b) & (col < a + b)] = first[permutation(stream, first.size)]
+    content[(col >= a + b) & (col < ws)] = others[permutation(stream, others.size)]
+    if distance == 1:
+        return ordered(stream, rules, content, spaced=False)
+    return spaced_order(stream, content, np.asarray(c2), distance)
