@@ -33,8 +33,8 @@ from poolgen.run.packs.capped import TILT_ROUNDS, pair_ways, possible
 from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
 from poolgen.run.packs.spaced import spaced_order
 
-__all__ = ["arrange_beside", "beside_per_pack", "exactly_beside", "holding_one", "mixed_pair_tilt",
-           "one_and_other"]
+__all__ = ["arrange_beside", "beside_per_pack", "beside_tilt", "exactly_beside", "holding_one",
+           "mixed_pair_tilt", "one_and_other"]
 
 Ways = dict[tuple[int, int], int]
 
@@ -140,10 +140,11 @@ def holding_one(f0: Ways) -> Ways:
 
 
 @lru_cache(maxsize=64)
-def _tilt(m: int, books: int, total: int, lo: int, hi: int, first: int, second: int, k: int,
+def beside_tilt(m: int, books: int, total: int, lo: int, hi: int, first: int, second: int, k: int,
           distance: int) -> tuple[int, int]:
-    """`mixed_pair_tilt` of f0 for B - C1 packs and f1 for C1 (remembered: the small pools of the tests
-    draw thousands of times with the same figures)."""
+    """The tilt (u, v) of 5.9: `mixed_pair_tilt` of f0 = `pair_ways(m, lo, hi, k, distance)` for
+    B - C1 packs and f1 = `holding_one(f0)` for C1 (remembered: small pools are drawn thousands of
+    times with the same figures)."""
     f0 = pair_ways(m, lo, hi, k, distance)
     return mixed_pair_tilt([(books - first, f0), (first, holding_one(f0))], total, lo, hi, second, k)
 
@@ -161,7 +162,7 @@ def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
     c1[permutation(stream, books)[:first]] = 1
     f0 = pair_ways(m, lo, hi, k, distance)
     f1 = holding_one(f0)
-    u, v = _tilt(m, books, total, lo, hi, first, second, k, distance)
+    u, v = beside_tilt(m, books, total, lo, hi, first, second, k, distance)
     t = TILT_BITS
     tables = []
     for f in (f0, f1):
