@@ -84,6 +84,9 @@ def lines() -> list[str]:
     beside = Rules(**small, lo=0, hi=6, min_cents=None, caps=((a, 2), (b, 1)), spacing=((a, 2),))
     seq = "".join(map(str, arrange(stream("beside-spaced-arrange"), beside).tolist()))
     out.append(f"arrange(3x6, B at most 1, A 2 apart and at most 2) = {seq}")
+    beside = Rules(**small, lo=2, hi=4, min_cents=None, caps=((b, 1),), spacing=((a | b, 2),))
+    seq = "".join(map(str, arrange(stream("beside-nested-arrange"), beside).tolist()))
+    out.append(f"arrange(3x6, winners 2..4, B at most 1, A or B 2 apart) = {seq}")
     with tempfile.TemporaryDirectory() as folder:
         game = load_spec(packs_variant(Path(folder)))
         out.append(f"pool happy_holidays_packs/10 p1 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
@@ -96,7 +99,7 @@ if __name__ == "__main__":
     print("# Known answers of the pack-parameter draws (docs/randomness.md, section 5), seed")
     print("# bytes(range(32)), one stream per line: derive_stream(seed, \"poolgen/vectors\", \"packs\",")
     print("# NAME) (the five lines of the exact capped draws, 5.6 and 5.7, added on branch i24-blocks; the")
-    print("# four of the exact spaced draws, 5.8, on branch i24-spacing; the five of a cap of one beside a")
+    print("# four of the exact spaced draws, 5.8, on branch i24-spacing; the six of a cap of one beside a")
     print("# second rule, 5.9, on branch caps-exact, before the last two, every earlier line unchanged).")
     print("# The last two lines are the Merkle roots of build_pool on")
     print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py) and on")

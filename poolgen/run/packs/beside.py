@@ -25,43 +25,67 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache, partial
+from typing import NamedTuple
 
 import numpy as np
 
-from poolgen.rng import Stream, Weights, big_integers, permutation
+from poolgen.rng import Stream, Weights, big_integers, permutation, row_permutations
 from poolgen.run.packs.capped import TILT_ROUNDS, pair_ways, possible
 from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
 from poolgen.run.packs.spaced import spaced_order
 
-__all__ = ["arrange_beside", "beside_per_pack", "beside_tilt", "exactly_beside", "holding_one",
+__all__ = ["Pair", "arrange_beside", "beside_per_pack", "beside_tilt", "exactly_beside", "holding_one",
            "mixed_pair_tilt", "one_and_other"]
 
 Ways = dict[tuple[int, int], int]
 
 
-def one_and_other(rules: Rules) -> tuple[int, int, int, str] | None:
-    """(the index of the cap of one, the second rule's distance (1 for a cap), its k, its field) when
-    5.9 applies (None otherwise): no value floor; either two caps on disjoint winning tiers, one of them
-    of one (the first such is S1), and no spacing rule; or one spacing rule on winning tiers S2, a cap of
-    one on winning tiers disjoint from S2, and at most one more cap, on exactly S2."""
+class Pair(NamedTuple):
+    """How 5.9 reads a pool's rules: the cap of one (`one`, its index; tiers S1), the second rule's
+    tiers other than S1 (`others`, T: S2 itself when S1 and S2 are disjoint, S2 minus S1 when S1 lies
+    inside S2), its `distance` (1 for a cap), its k (at most k tickets of S2 a pack) and its field."""
+
+    one: int
+    others: frozenset[int]
+    nested: bool
+    distance: int
+    k: int
+    field: str
+
+
+def _placed(inner: frozenset[int], outer: frozenset[int]) -> bool | None:
+    """Whether S1 = inner lies inside S2 = outer (True), apart from it (False), or neither (None)."""
+    if not inner & outer:
+        return False
+    return True if inner < outer else None
+
+
+def one_and_other(rules: Rules) -> Pair | None:
+    """How 5.9 applies, or None: no value floor, no losers in a rule; either two caps, one of them of
+    one on tiers S1 apart from or inside the other's S2 (the first such), and no spacing rule; or one
+    spacing rule on S2, a cap of one on tiers S1 apart from or inside S2, and at most one more cap, on
+    exactly S2."""
     if rules.min_cents is not None or any(0 in tiers for tiers, _ in (*rules.caps, *rules.spacing)):
         return None
     if len(rules.caps) == 2 and not rules.spacing:
-        (s1, k1), (s2, k2) = rules.caps
-        if s1 & s2 or min(k1, k2) != 1:
-            return None
-        one = 0 if k1 == 1 else 1
-        return one, 1, rules.caps[1 - one][1], f"caps[{1 - one}]"
+        for one in (0, 1):
+            (s1, k1), (s2, k2) = rules.caps[one], rules.caps[1 - one]
+            nested = _placed(s1, s2)
+            if k1 == 1 and nested is not None:
+                return Pair(one, s2 - s1, nested, 1, k2, f"caps[{1 - one}]")
+        return None
     if len(rules.spacing) != 1 or not 1 <= len(rules.caps) <= 2:
         return None
     spaced, d = rules.spacing[0]
-    ones = [i for i, (tiers, k) in enumerate(rules.caps) if k == 1 and not tiers & spaced]
+    ones = [i for i, (tiers, k) in enumerate(rules.caps) if k == 1 and tiers != spaced
+            and _placed(tiers, spaced) is not None]
     own = [k for tiers, k in rules.caps if tiers == spaced]
     if len(ones) != 1 or len(ones) + len(own) != len(rules.caps):
         return None
+    s1 = rules.caps[ones[0]][0]
     fit = (rules.m - 1) // d + 1
     k = min([fit, *own])
-    return ones[0], d, k, "spacing[0]" if k == fit else f"caps[{1 - ones[0]}]"
+    return Pair(ones[0], spaced - s1, s1 < spaced, d, k, "spacing[0]" if k == fit else f"caps[{1 - ones[0]}]")
 
 
 def exactly_beside(rules: Rules) -> bool:
@@ -133,26 +157,32 @@ def mixed_pair_tilt(tables: list[tuple[int, Ways]], total: int, lo: int, hi: int
     return u, v
 
 
-def holding_one(f0: Ways) -> Ways:
-    """f(., 1, .) from f(., 0, .): a pack holding the cap of one's ticket chooses its place among its
-    w - c2 winning places outside S2, f1(w, c) = (w - c) f0(w, c) (pairs with w = c dropped)."""
+def holding_one(f0: Ways, nested: bool) -> Ways:
+    """f(., 1, .) from f(., 0, .) (pairs (w, c), c the tickets of T): S1 apart from S2, a pack holding
+    S1's ticket chooses its place among its w - c winning places outside S2, f1(w, c) = (w - c) f0(w, c)
+    (pairs with w = c dropped); S1 inside S2, its c + 1 tickets of S2 are placed as S2's are and S1's
+    is one of them, f1(w, c) = (c + 1) f0(w, c + 1) (pairs without (w, c + 1) in f0 dropped)."""
+    if nested:
+        return {(w, c - 1): n * c for (w, c), n in f0.items() if c > 0}
     return {(w, c): n * (w - c) for (w, c), n in f0.items() if w > c}
 
 
 @lru_cache(maxsize=64)
 def beside_tilt(m: int, books: int, total: int, lo: int, hi: int, first: int, second: int, k: int,
-          distance: int) -> tuple[int, int]:
+                distance: int, nested: bool = False) -> tuple[int, int]:
     """The tilt (u, v) of 5.9: `mixed_pair_tilt` of f0 = `pair_ways(m, lo, hi, k, distance)` for
-    B - C1 packs and f1 = `holding_one(f0)` for C1 (remembered: small pools are drawn thousands of
-    times with the same figures)."""
+    B - C1 packs and f1 = `holding_one(f0, nested)` for C1 (remembered: small pools are drawn thousands
+    of times with the same figures)."""
     f0 = pair_ways(m, lo, hi, k, distance)
-    return mixed_pair_tilt([(books - first, f0), (first, holding_one(f0))], total, lo, hi, second, k)
+    return mixed_pair_tilt([(books - first, f0), (first, holding_one(f0, nested))], total, lo, hi, second, k)
 
 
 def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: int, first: int,
-                    second: int, k: int, distance: int = 1) -> tuple[list[int], list[int], list[int]]:
+                    second: int, k: int, distance: int = 1,
+                    nested: bool = False) -> tuple[list[int], list[int], list[int]]:
     """(w, c1, c2) with P proportional to prod f(w_b, c1_b, c2_b) (exact), lo <= w_b <= hi, c1_b in
-    {0, 1}, c2_b <= k, sums total, `first` (C1) and `second` (C2): c1 from the first C1 entries of
+    {0, 1}, c2_b the pack's tickets of T (c2_b <= k, or c1_b + c2_b <= k when S1 lies inside S2:
+    `nested`), sums total, `first` (C1) and `second` (C2): c1 from the first C1 entries of
     `permutation(stream, B)`; then repeatedly, with f0 = f(., 0, .) and f1 = f(., 1, .) tilted by
     `mixed_pair_tilt` (q_i(w, c) = f_i(w, c) u^w v^c 2^(TILT_BITS (hi - w + k - c))), one
     `choices` of the pairs of the packs 0..B-2 with c1_b = 1 from q1 (in pack order), one of those with
@@ -161,13 +191,15 @@ def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
     c1 = np.zeros(books, dtype=np.int64)
     c1[permutation(stream, books)[:first]] = 1
     f0 = pair_ways(m, lo, hi, k, distance)
-    f1 = holding_one(f0)
-    u, v = beside_tilt(m, books, total, lo, hi, first, second, k, distance)
+    f1 = holding_one(f0, nested)
+    u, v = beside_tilt(m, books, total, lo, hi, first, second, k, distance, nested)
     t = TILT_BITS
     tables = []
+    xs = [u**w << (t * (hi - w)) for w in range(hi + 1)]  # powers once, not per pair
+    ys = [v**c << (t * (k - c)) for c in range(k + 1)]
     for f in (f0, f1):
         pairs = list(f)
-        weight = [f[w, c] * u**w * v**c << (t * (hi - w + k - c)) for w, c in pairs]
+        weight = [f[w, c] * xs[w] * ys[c] for w, c in pairs]
         tables.append((np.array(pairs, dtype=np.int64).reshape(-1, 2), {p: i for i, p in enumerate(pairs)},
                        weight, Weights(weight), max(weight)))
     flags = c1.tolist()
@@ -191,31 +223,48 @@ def _labels(rules: Rules, tiers: frozenset[int]) -> np.ndarray:
 
 
 def arrange_beside(stream: Stream, rules: Rules) -> np.ndarray:
-    """The exact draw of 5.9 as (books, m) tier indices: (w, c1, c2) by `beside_per_pack`; S2's tiers
+    """The exact draw of 5.9 as (books, m) tier indices: (w, c1, c2) by `beside_per_pack`; T's tiers
     (their indices in tier order, each its count) permuted by `permutation(stream, C2)`, then S1's by
     `permutation(stream, C1)`, then the other winners' by `permutation(stream, W - C1 - C2)`; pack b
-    holds the next c2_b of S2, the next c1_b of S1, the next w_b - c1_b - c2_b others, then losers, put
+    holds the next c2_b of T, the next c1_b of S1, the next w_b - c1_b - c2_b others, then losers, put
     in a uniform order (`composition.ordered`) under two caps, by `spaced.spaced_order` under a
-    spacing rule."""
-    found = one_and_other(rules)
-    assert found is not None
-    one, distance, k, field = found
-    s1 = rules.caps[one][0]
-    s2 = rules.spacing[0][0] if rules.spacing else rules.caps[1 - one][0]
+    spacing rule (its spaced tickets the pack's c2_b, or with S1 inside S2 its c2_b + c1_b first ones,
+    put in a uniform order first by `_shuffled_heads`)."""
+    pair = one_and_other(rules)
+    assert pair is not None
+    s1 = rules.caps[pair.one][0]
     winners = sum(rules.counts[1:])
-    first, second = _labels(rules, s1), _labels(rules, s2)
-    others = _labels(rules, frozenset(range(1, len(rules.counts))) - s1 - s2)
+    first, second = _labels(rules, s1), _labels(rules, pair.others)
+    others = _labels(rules, frozenset(range(1, len(rules.counts))) - s1 - pair.others)
     # enough: whenever both hold, some (w, c1, c2) is allowed (docs/randomness.md 5.9)
-    possible(rules.books, winners, rules.lo, rules.hi, first.size, 1, f"caps[{one}]")
-    possible(rules.books, winners, rules.lo, rules.hi, second.size, k, field)
+    possible(rules.books, winners, rules.lo, rules.hi, first.size, 1, f"caps[{pair.one}]")
+    held = second.size + (first.size if pair.nested else 0)
+    possible(rules.books, winners, rules.lo, rules.hi, held, pair.k, pair.field)
     w, c1, c2 = beside_per_pack(stream, rules.m, rules.books, winners, rules.lo, rules.hi, first.size,
-                                second.size, k, distance)
+                                second.size, pair.k, pair.distance, pair.nested)
     content = np.zeros((rules.books, rules.m), dtype=np.int16)
     col = np.arange(rules.m)[None, :]
     b, a, ws = np.asarray(c2)[:, None], np.asarray(c1)[:, None], np.asarray(w)[:, None]
     content[col < b] = second[permutation(stream, second.size)]  # row-major: pack by pack
     content[(col >= b) & (col < a + b)] = first[permutation(stream, first.size)]
     content[(col >= a + b) & (col < ws)] = others[permutation(stream, others.size)]
-    if distance == 1:
+    if pair.distance == 1:
         return ordered(stream, rules, content, spaced=False)
-    return spaced_order(stream, content, np.asarray(c2), distance)
+    if not pair.nested:
+        return spaced_order(stream, content, np.asarray(c2), pair.distance)
+    heads = np.asarray(c1) + np.asarray(c2)
+    return spaced_order(stream, _shuffled_heads(stream, content, heads), heads, pair.distance)
+
+
+def _shuffled_heads(stream: Stream, content: np.ndarray, heads: np.ndarray) -> np.ndarray:
+    """`content` with the first heads[b] entries of each row in a uniform order: with
+    p = `row_permutations(stream, B, m)`, the entries of row b of p below heads[b], in order, are a
+    uniform permutation sigma of range(heads[b]), and the row's i-th entry becomes its sigma(i)-th."""
+    books, m = content.shape
+    p = row_permutations(stream, books, m)
+    sigma = p[p < heads[:, None]]  # row-major: each row's permutation of range(heads[b])
+    start = np.repeat(np.arange(books) * m, heads)
+    rank = np.arange(heads.sum()) - np.repeat(np.cumsum(heads) - heads, heads)
+    out = content.copy().reshape(-1)
+    out[start + rank] = content.reshape(-1)[start + sigma]
+    return out.reshape(books, m)

@@ -24,7 +24,7 @@ from scipy import stats
 from poolgen.rng import derive_stream
 from poolgen.run.packs import NoArrangement, Rules, arrange
 from poolgen.run.packs import beside as beside_module
-from poolgen.run.packs.beside import beside_per_pack, exactly_beside, mixed_pair_tilt, one_and_other
+from poolgen.run.packs.beside import Pair, beside_per_pack, exactly_beside, mixed_pair_tilt, one_and_other
 from poolgen.run.packs.capped import exactly_capped, pair_tilt, pair_ways, possible
 from poolgen.run.packs.spaced import exactly_spaced
 from tests.support import SEED_A
@@ -32,7 +32,7 @@ from tests.support.packs import pooled_chisquare
 
 DRAWS = 2000
 SEQUENCE_DRAWS = 6000
-A, B, D = frozenset({1}), frozenset({2}), frozenset({3})
+A, B, D, AB = frozenset({1}), frozenset({2}), frozenset({3}), frozenset({1, 2})
 
 
 def _rules(m: int, books: int, counts: tuple[int, ...], caps: tuple[tuple[frozenset[int], int], ...],
@@ -94,17 +94,24 @@ CASES = [
     ("at most one of A or B and one D, 4 packs of 3", _rules(3, 4, (4, 1, 2, 3, 2),
                                                              ((frozenset({1, 2}), 1), (D, 1)))),
     ("no other winners, winners 0..2, 4 packs of 3", _rules(3, 4, (6, 3, 3), ((A, 1), (B, 1)), hi=2)),
-    ("three A, three B, 6 packs of 2", _rules(2, 6, (6, 3, 3), ((A, 1), (B, 1)))),
     ("at most one A and two B, 3 packs of 6", _rules(6, 3, (10, 3, 4, 1), ((A, 1), (B, 2)))),
     ("at most two A and one B, winners 1..3, 4 packs of 4", _rules(4, 4, (8, 4, 3, 1), ((A, 2), (B, 1)),
                                                                     lo=1, hi=3)),
-    ("B at least 2 apart, at most one A, 3 packs of 5", _rules(5, 3, (6, 3, 4, 2), ((A, 1),), ((B, 2),))),
     ("B or D at least 2 apart, at most one A, 4 packs of 4", _rules(4, 4, (8, 3, 2, 3), ((A, 1),),
                                                                     ((frozenset({2, 3}), 2),))),
     ("B at least 2 apart and at most two, at most one A, winners 2..4, 3 packs of 6",
      _rules(6, 3, (9, 3, 4, 2), ((B, 2), (A, 1)), ((B, 2),), lo=2, hi=4)),
     ("B at least 2 apart, at most one A, seven D, 3 packs of 5", _rules(5, 3, (3, 2, 3, 7), ((A, 1),),
                                                                         ((B, 2),))),
+    ("at most one A and two of A or B, 4 packs of 4", _rules(4, 4, (7, 3, 3, 3), ((A, 1), (AB, 2)))),
+    ("at most three of A or B and one A, winners 1..3, 4 packs of 4", _rules(4, 4, (5, 3, 4, 4),
+                                                                             ((AB, 3), (A, 1)), lo=1, hi=3)),
+    ("A or B at least 2 apart, at most one A, 3 packs of 5", _rules(5, 3, (7, 3, 3, 2), ((A, 1),),
+                                                                    ((AB, 2),))),
+    ("A or B at least 2 apart, at most one A, winners 2..4, 3 packs of 6",
+     _rules(6, 3, (8, 2, 4, 4), ((A, 1),), ((AB, 2),), lo=2, hi=4)),
+    ("A or B at least 3 apart and at most two, at most one A, 4 packs of 5",
+     _rules(5, 4, (10, 3, 3, 4), ((AB, 2), (A, 1)), ((AB, 3),))),
 ]
 
 
@@ -135,20 +142,29 @@ def test_compositions_follow_the_exact_constrained_distribution(case, rules):
         assert p > 0.001, f"{case}: packs holding the cap of one against a uniform {held}-subset, p = {p:.3g}"
 
 
-@pytest.mark.parametrize("which", [0, 11])
+def _without_the_factor(f0, nested):
+    """`holding_one` with its factor (w - c2, or c2 + 1 nested) left out."""
+    if nested:
+        return {(w, c - 1): n for (w, c), n in f0.items() if c > 0}
+    return {(w, c): n for (w, c), n in f0.items() if w > c}
+
+
+@pytest.mark.parametrize("which", [0, 9, 10, 13])
 def test_the_same_test_fails_without_the_factor_of_a_pack_holding_the_cap_of_one(monkeypatch, which):
-    """With f(., 1, .) = f(., 0, .) (where w > c2) a pack holding the cap of one's ticket loses its
-    w - c2 choices of place for it: too few packs hold it beside many other winners."""
+    """With f(., 1, .) = f(., 0, .) (where S1's ticket fits) a pack holding the cap of one's ticket
+    loses its w - c2 choices of place for it (or, S1 inside S2, its c2 + 1 among S2's places): too few
+    packs hold it beside many other winners."""
     case, rules = CASES[which]
-    monkeypatch.setattr(beside_module, "holding_one",
-                        lambda f0: {(w, c): n for (w, c), n in f0.items() if w > c})
+    monkeypatch.setattr(beside_module, "holding_one", _without_the_factor)
     p = pooled_chisquare(_compositions(case, rules)[0], exact(rules))
-    assert p < 1e-6, f"{case} drawn without w - c2: chi-square p = {p:.3g}"
+    assert p < 1e-6, f"{case} drawn without the factor: chi-square p = {p:.3g}"
 
 
 @pytest.mark.parametrize(("case", "rules", "valid"), [
     ("at most one A and one B, 3 packs of 3", _rules(3, 3, (5, 2, 2), ((A, 1), (B, 1))), 432),
     ("B at least 2 apart, at most one A, 3 packs of 3", _rules(3, 3, (5, 2, 2), ((A, 1),), ((B, 2),)), 477),
+    ("A or B at least 2 apart, at most one A, 3 packs of 3", _rules(3, 3, (5, 2, 2), ((A, 1),), ((AB, 2),)),
+     147),
 ])
 def test_whole_sequences_are_uniform_among_the_valid_ones(case, rules, valid):
     weights = exact(rules)
@@ -179,17 +195,22 @@ def test_a_full_size_pool():
 
 
 @pytest.mark.parametrize(("rules", "found"), [
-    (_rules(4, 4, (7, 3, 3, 3), ((A, 1), (B, 1))), (0, 1, 1, "caps[1]")),
-    (_rules(4, 4, (7, 3, 3, 3), ((A, 2), (B, 1))), (1, 1, 2, "caps[0]")),
-    (_rules(4, 4, (7, 3, 3, 3), ((A, 1),), ((B, 2),)), (0, 2, 2, "spacing[0]")),
-    (_rules(6, 4, (7, 3, 3, 11), ((B, 2), (A, 1)), ((B, 2),)), (1, 2, 2, "caps[0]")),
-    (_rules(6, 4, (7, 3, 3, 11), ((B, 3), (A, 1)), ((B, 2),)), (1, 2, 3, "spacing[0]")),
+    (_rules(4, 4, (7, 3, 3, 3), ((A, 1), (B, 1))), Pair(0, B, False, 1, 1, "caps[1]")),
+    (_rules(4, 4, (7, 3, 3, 3), ((A, 2), (B, 1))), Pair(1, A, False, 1, 2, "caps[0]")),
+    (_rules(4, 4, (7, 3, 3, 3), ((A, 1),), ((B, 2),)), Pair(0, B, False, 2, 2, "spacing[0]")),
+    (_rules(6, 4, (7, 3, 3, 11), ((B, 2), (A, 1)), ((B, 2),)), Pair(1, B, False, 2, 2, "caps[0]")),
+    (_rules(6, 4, (7, 3, 3, 11), ((B, 3), (A, 1)), ((B, 2),)), Pair(1, B, False, 2, 3, "spacing[0]")),
+    (_rules(4, 4, (7, 3, 3, 3), ((AB, 1), (A, 1))), Pair(1, B, True, 1, 1, "caps[0]")),  # the inner one
+    (_rules(4, 4, (7, 3, 3, 3), ((A, 1), (AB, 2))), Pair(0, B, True, 1, 2, "caps[1]")),
+    (_rules(4, 4, (7, 3, 3, 3), ((A, 1),), ((AB, 2),)), Pair(0, B, True, 2, 2, "spacing[0]")),
+    (_rules(6, 4, (7, 3, 3, 11), ((AB, 2), (A, 1)), ((AB, 2),)), Pair(1, B, True, 2, 2, "caps[0]")),
     (_rules(4, 4, (7, 3, 3, 3), ((A, 2), (B, 2))), None),  # no cap of one
-    (_rules(4, 4, (7, 3, 3, 3), ((frozenset({1, 2}), 1), (B, 1))), None),  # overlapping caps
+    (_rules(4, 4, (7, 3, 3, 3), ((AB, 1), (frozenset({2, 3}), 1))), None),  # overlapping caps
     (_rules(4, 4, (7, 3, 3, 3), ((A, 1), (B, 1), (D, 1))), None),  # three caps
     (_rules(4, 4, (7, 3, 3, 3), ((A, 1), (B, 1)), ((D, 2),)), None),  # two caps beside a spacing rule
-    (_rules(4, 4, (7, 3, 3, 3), ((A, 1),), ((frozenset({1, 2}), 2),)), None),  # the cap within the spacing
+    (_rules(4, 4, (7, 3, 3, 3), ((AB, 1),), ((frozenset({2, 3}), 2),)), None),  # the cap across the spacing
     (_rules(4, 4, (7, 3, 3, 3), ((A, 1), (D, 1)), ((B, 2),)), None),  # the second cap on other tiers
+    (_rules(4, 4, (7, 3, 3, 3), ((A, 1), (AB, 1)), ((AB, 2),)), Pair(0, B, True, 2, 1, "caps[1]")),  # moot
     (_rules(4, 4, (7, 3, 3, 3), ((A, 1),), ((B, 2), (D, 2))), None),  # two spacing rules
     (_rules(4, 4, (7, 3, 3, 3), ((frozenset({0, 1}), 1), (B, 1))), None),  # losers capped (no spec can)
     (Rules(m=4, books=4, counts=(7, 3, 3, 3), prizes=(0, 1, 5, 2), lo=0, hi=4, min_cents=200,
@@ -214,14 +235,16 @@ def test_what_no_pool_allows_is_refused_not_drawn_forever(rules, short):
     assert caught.value.short == short
 
 
-def test_the_rules_own_checks_leave_no_pool_without_an_arrangement():
-    """Whenever the bounds and each rule alone allow the counts (`capped.possible` for the cap of one,
-    and for S2 with k, its cap or the most that fit d apart), some (w, c1, c2) is allowed with S1's
-    tickets in the first C1 packs (any C1 packs, by symmetry): every w within the bounds tried, for
-    B <= 4 packs of m <= 5."""
-    def allowed(*args: int, field: str = "caps[0]") -> bool:
+@pytest.mark.parametrize("nested", [False, True])
+def test_the_rules_own_checks_leave_no_pool_without_an_arrangement(nested):
+    """Whenever the bounds and each rule alone allow the counts (`capped.possible` for the cap of one's
+    C1, and for S2's tickets with k, its cap or the most that fit d apart: C2 apart from S1, C1 + C2
+    with S1 inside S2), some (w, c1, c2) is allowed with S1's tickets in the first C1 packs (any C1
+    packs, by symmetry): every w within the bounds tried, for B <= 4 packs of m <= 5. A pack holds
+    min(k, w_b - c1_b) tickets of T at most, apart; min(k, w_b) of S2, S1's among them, inside."""
+    def allowed(*args: int) -> bool:
         try:
-            possible(*args, field)
+            possible(*args)
         except NoArrangement:
             return False
         return True
@@ -231,11 +254,13 @@ def test_the_rules_own_checks_leave_no_pool_without_an_arrangement():
             for total in range(books * lo, books * hi + 1):
                 for first in range(min(books, total) + 1):
                     for second in range(min(total - first, books * k) + 1):
-                        if not (allowed(books, total, lo, hi, first, 1)
-                                and allowed(books, total, lo, hi, second, k)):
+                        s2 = first + second if nested else second
+                        if not allowed(books, total, lo, hi, first, 1) or not allowed(books, total, lo, hi,
+                                                                                        s2, k):
                             continue
                         held = [1] * first + [0] * (books - first)
                         ws = [w for w in itertools.product(range(lo, hi + 1), repeat=books)
                               if sum(w) == total and all(a >= c for a, c in zip(w, held, strict=True))]
-                        assert any(sum(min(k, a - c) for a, c in zip(w, held, strict=True)) >= second
-                                   for w in ws), (books, m, lo, hi, k, total, first, second)
+                        room = [sum(min(k, a - (0 if nested else c)) for a, c in zip(w, held, strict=True))
+                                for w in ws]
+                        assert max(room, default=-1) >= s2, (books, m, lo, hi, k, total, first, second)
