@@ -1,24 +1,23 @@
-"""The exact draw of a cap of one beside a second rule on other tiers (docs/randomness.md, 5.9), with
-or without winners bounds, and no other composition parameter: "at most one $100 and at most one $20
-per pack", "at most one $100 and at most two $20 per pack", "at most one $200-or-more per block, and
-the $40 to $50 shares never back to back".
+"""The exact draw of a cap of one beside a second rule (docs/randomness.md, 5.9), with or without
+winners bounds, and no other composition parameter: "at most one $100 and at most one $20 per pack",
+"at most one $100 and at most two $20-or-more", "at most one $100, and no $20 or $100 back to back",
+"at most one $200-or-more per block, and the $40 to $50 shares never back to back".
 
-B packs of m tickets, W winners; the cap of one on tiers S1 (C1 tickets); the second rule on tiers S2
-(C2 tickets, S1 and S2 disjoint winning tiers): a cap of k on S2, or a spacing rule on S2 (distance d)
-with a cap of k on S2 or none. A valid sequence is, per pack, its winners w_b, its tickets c1_b in
-{0, 1} of S1 and c2_b of S2; the places of the c2_b tickets of S2 (apart(m, c2_b, d) ways, d = 1 for a
-cap: C(m, c2_b)), those of the other winners among the other m - c2_b places (C(m - c2_b, w_b - c2_b)),
-which of those holds S1's ticket (C(w_b - c2_b, c1_b)); then the tiers over the pool's places of S1,
-of S2 and of the other winners (constants). So
+B packs of m tickets, W winners; the cap of one on winning tiers S1 (C1 tickets); the second rule on
+winning tiers S2 (a cap of k, or a spacing rule of distance d with a cap of k on S2 or none), S1 apart
+from S2 or inside it; T = S2 apart, S2 minus S1 inside (C2 tickets). Per pack: winners w_b, c1_b in
+{0, 1} of S1, c2_b of T. A valid sequence is, per pack, the places of T's tickets (apart, d = 1 for a
+cap: apart(m, c2_b, d)), of the other winners, and of S1's ticket among the winning places outside S2
+(C(w_b - c2_b, c1_b)); inside, the places of S2's j_b = c1_b + c2_b tickets, of the other winners, and
+which of the j_b is S1's (C(j_b, c1_b)); then the tiers over each group's places (constants). So
 
-    P(w, c1, c2) proportional to prod_b f(w_b, c1_b, c2_b),
-    f(w, c1, c2) = apart(m, c2, d) C(m - c2, w - c2) C(w - c2, c1)
+    P(w, c1, c2) proportional to prod_b f(w_b, c1_b, c2_b),  the same f for every pack
 
-on the allowed values, the same f for every pack. The marginal of c1 is a sum over (w, c2) of a
-product symmetric in the packs, so it is the same for every c1 with the same multiset of values: every
-C1-subset of packs (5.6's argument): `permutation(stream, B)` picks it. Given c1, (w, c2) is drawn by
-5.7's two-dimensional divide-and-conquer with two tables, f(., 0, .) for packs without S1's ticket and
-f(., 1, .) = (w - c2) f(., 0, .) for those with one, tilted by `mixed_pair_tilt`.
+on the allowed values. The marginal of c1 is a sum over (w, c2) of a product symmetric in the packs,
+so it is the same for every c1 with the same multiset of values: every C1-subset of packs (5.6's
+argument): `permutation(stream, B)` picks it. Given c1, (w, c2) is drawn by 5.7's two-dimensional
+divide-and-conquer with two tables, f0 = f(., 0, .) for packs without S1's ticket and f1 = f(., 1, .)
+(`holding_one`) for those with one, tilted by `mixed_pair_tilt`.
 """
 
 from __future__ import annotations
