@@ -193,22 +193,25 @@ def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
     f1 = holding_one(f0, nested)
     u, v = beside_tilt(m, books, total, lo, hi, first, second, k, distance, nested)
     t = TILT_BITS
-    tables = []
     xs = [u**w << (t * (hi - w)) for w in range(hi + 1)]  # powers once, not per pair
     ys = [v**c << (t * (k - c)) for c in range(k + 1)]
-    for f in (f0, f1):
-        pairs = list(f)
-        weight = [f[w, c] * xs[w] * ys[c] for w, c in pairs]
-        tables.append((np.array(pairs, dtype=np.int64).reshape(-1, 2), {p: i for i, p in enumerate(pairs)},
-                       weight, Weights(weight), max(weight)))
     flags = c1.tolist()
+    tables = {}
+    for i, f in enumerate((f0, f1)):
+        if i in flags:  # a table no pack uses may be empty (f1 without winners)
+            pairs = list(f)
+            weight = [f[w, c] * xs[w] * ys[c] for w, c in pairs]
+            tables[i] = (np.array(pairs, dtype=np.int64).reshape(-1, 2), {p: j for j, p in enumerate(pairs)},
+                         weight, Weights(weight), max(weight))
     ones, zeros = np.flatnonzero(c1[:-1] == 1), np.flatnonzero(c1[:-1] == 0)
     _, at_last, weight_last, _, top_last = tables[flags[-1]]
     w, c2 = np.zeros(books, dtype=np.int64), np.zeros(books, dtype=np.int64)
     while True:
-        for rows, (grid, _, _, table, _) in ((ones, tables[1]), (zeros, tables[0])):
-            drawn = grid[table.choices(stream, rows.size)]
-            w[rows], c2[rows] = drawn[:, 0], drawn[:, 1]
+        for rows, i in ((ones, 1), (zeros, 0)):
+            if rows.size:
+                grid, _, _, table, _ = tables[i]
+                drawn = grid[table.choices(stream, rows.size)]
+                w[rows], c2[rows] = drawn[:, 0], drawn[:, 1]
         last = (total - int(w[:-1].sum()), second - int(c2[:-1].sum()))
         if last in at_last and big_integers(stream, top_last, 1)[0] < weight_last[at_last[last]]:
             w[-1], c2[-1] = last

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from poolgen.rng import derive_stream
@@ -264,3 +266,39 @@ def test_the_rules_own_checks_leave_no_pool_without_an_arrangement(nested):
                         room = [sum(min(k, a - (0 if nested else c)) for a, c in zip(w, held, strict=True))
                                 for w in ws]
                         assert max(room, default=-1) >= s2, (books, m, lo, hi, k, total, first, second)
+
+
+@st.composite
+def beside_rules(draw) -> Rules:
+    """Small random pools with two caps, or a cap and a spacing rule, on random tier sets; the loader's
+    bounds on winners hold (as `tests/poolgen/run/test_packs_properties.py` draws them)."""
+    m, books, tiers = draw(st.integers(1, 7)), draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    counts = [0] * (tiers + 1)
+    for _ in range(m * books):
+        counts[draw(st.integers(0, tiers))] += 1
+    winners = m * books - counts[0]
+    lo = draw(st.integers(0, winners // books))
+    hi = draw(st.integers(max(lo, -(-winners // books)), m))
+    sets = st.frozensets(st.integers(1, tiers), min_size=1)
+    caps = tuple((draw(sets), draw(st.sampled_from([0, 1, 1, 2, 3])))
+                 for _ in range(draw(st.integers(1, 2))))
+    spacing = ((draw(sets), draw(st.integers(2, max(2, m)))),) if m >= 2 and draw(st.booleans()) else ()
+    return Rules(m=m, books=books, counts=tuple(counts), prizes=(0, *range(1, tiers + 1)), lo=lo, hi=hi,
+                 min_cents=None, caps=caps, spacing=spacing)
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(beside_rules(), st.integers(0, 2**32 - 1))
+def test_any_pool_5_9_draws_has_its_counts_meets_its_rules_or_is_one_the_loader_refuses(r, which):
+    assume(exactly_beside(r))
+    label = ("poolgen/test", "beside", str(which))
+    try:
+        seq = arrange(derive_stream(SEED_A, *label), r)
+    except NoArrangement:  # only counts the loader refuses: a rule's tickets more than its packs hold
+        assert any(sum(r.counts[t] for t in ts) > r.books * k for ts, k in r.caps) or any(
+            sum(r.counts[t] for t in ts) > r.books * ((r.m - 1) // d + 1) for ts, d in r.spacing)
+        return
+    assert np.bincount(seq, minlength=len(r.counts)).tolist() == list(r.counts)
+    assert all(_pack_ok(r, tuple(p.tolist())) for p in seq.reshape(r.books, r.m))
+    assert arrange(derive_stream(SEED_A, *label), r).tolist() == seq.tolist()
