@@ -141,16 +141,22 @@ def mixed_pair_tilt(tables: list[tuple[int, Ways]], total: int, lo: int, hi: int
     used = [(n, ways) for n, ways in tables if n]
     v, u = 1 << t, 1
     for _ in range(TILT_ROUNDS):
+        ys = [v**c << (t * (k - c)) for c in range(k + 1)]  # powers once a round, not per pair
         by_w = []
         for n, ways in used:
-            z = [sum(ways.get((w, c), 0) * v**c << (t * (k - c)) for c in range(k + 1)) << (t * (hi - w))
-                 for w in range(lo, hi + 1)]
+            z = [0] * (hi - lo + 1)
+            for (w, c), f in ways.items():
+                z[w - lo] += f * ys[c]
+            z = [zw << (t * (hi - w)) for w, zw in zip(range(lo, hi + 1), z, strict=True)]
             by_w.append((n, z, [w * zw for w, zw in zip(range(lo, hi + 1), z, strict=True)]))
         u = _largest(partial(_mean_above, by_w, target=total))
+        xs = [u**(w - lo) << (t * (hi - w)) for w in range(lo, hi + 1)]
         by_c = []
         for n, ways in used:
-            z = [sum(ways.get((w, c), 0) * u**(w - lo) << (t * (hi - w)) for w in range(lo, hi + 1))
-                 << (t * (k - c)) for c in range(k + 1)]
+            z = [0] * (k + 1)
+            for (w, c), f in ways.items():
+                z[c] += f * xs[w - lo]
+            z = [zc << (t * (k - c)) for c, zc in enumerate(z)]
             by_c.append((n, z, [c * zc for c, zc in enumerate(z)]))
         v = _largest(partial(_mean_above, by_c, target=held))
     return u, v
