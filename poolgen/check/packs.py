@@ -25,6 +25,7 @@ from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
 from poolgen.run.packs import NoArrangement, Rules, pack_size, rules_for, start, valid_start
+from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.spaced import exactly_spaced
 
@@ -149,6 +150,8 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
                 f"{'5.6' if rules.caps[0][1] == 1 else '5.7'})")
     if exactly_spaced(rules):
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.8)"
+    if exactly_beside(rules):
+        return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.9)"
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
         valid_start(stream, rules, start(stream, rules))

@@ -20,6 +20,7 @@ def lines() -> list[str]:
     from poolgen.run.build import build_pool
     from poolgen.run.merkle import root
     from poolgen.run.packs import Rules, arrange
+    from poolgen.run.packs.beside import beside_per_pack, beside_tilt
     from poolgen.run.packs.capped import capped_per_pack, mixed_tilt, pair_tilt, pairs_per_pack
     from poolgen.run.packs.composition import tilt, winners_per_pack
     from tests.support.blocks import blocks_variant
@@ -67,6 +68,25 @@ def lines() -> list[str]:
                    spacing=((frozenset({1, 2}), 2),))
     seq = "".join(map(str, arrange(stream("spaced-capped"), spaced).tolist()))
     out.append(f"arrange(3x6, A or B 2 apart and at most 3) = {seq}")
+    u, v = beside_tilt(300, 1000, 87900, 80, 110, 450, 500, 1, 1)
+    out.append(f"beside tilt(300, 1000, 87900, 80, 110, 450, 500, 1) = {u} {v}")
+    w, c1, c2 = beside_per_pack(stream("beside"), 300, 10, 879, 80, 110, 4, 5, 1)
+    said = f"{' '.join(map(str, w))} / {''.join(map(str, c1))} / {''.join(map(str, c2))}"
+    out.append(f"beside_per_pack(300, 10, 879, 80, 110, 4, 5, 1) = {said}")
+    w, c1, c2 = beside_per_pack(stream("beside-spaced"), 300, 10, 879, 80, 110, 4, 9, 30, 10)
+    said = f"{' '.join(map(str, w))} / {''.join(map(str, c1))} / {' '.join(map(str, c2))}"
+    out.append(f"beside_per_pack(300, 10, 879, 80, 110, 4, 9, 30, distance 10) = {said}")
+    a, b = frozenset({1}), frozenset({2})
+    beside = Rules(m=4, books=4, counts=(7, 3, 3, 3), prizes=(0, 100, 500, 200), lo=1, hi=3, min_cents=None,
+                   caps=((a, 1), (b, 1)), spacing=())
+    seq = "".join(map(str, arrange(stream("beside-arrange"), beside).tolist()))
+    out.append(f"arrange(4x4, winners 1..3, A at most 1, B at most 1) = {seq}")
+    beside = Rules(**small, lo=0, hi=6, min_cents=None, caps=((a, 2), (b, 1)), spacing=((a, 2),))
+    seq = "".join(map(str, arrange(stream("beside-spaced-arrange"), beside).tolist()))
+    out.append(f"arrange(3x6, B at most 1, A 2 apart and at most 2) = {seq}")
+    beside = Rules(**small, lo=2, hi=4, min_cents=None, caps=((b, 1),), spacing=((a | b, 2),))
+    seq = "".join(map(str, arrange(stream("beside-nested-arrange"), beside).tolist()))
+    out.append(f"arrange(3x6, winners 2..4, B at most 1, A or B 2 apart) = {seq}")
     with tempfile.TemporaryDirectory() as folder:
         game = load_spec(packs_variant(Path(folder)))
         out.append(f"pool happy_holidays_packs/10 p1 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
@@ -79,7 +99,8 @@ if __name__ == "__main__":
     print("# Known answers of the pack-parameter draws (docs/randomness.md, section 5), seed")
     print("# bytes(range(32)), one stream per line: derive_stream(seed, \"poolgen/vectors\", \"packs\",")
     print("# NAME) (the five lines of the exact capped draws, 5.6 and 5.7, added on branch i24-blocks; the")
-    print("# four of the exact spaced draws, 5.8, on branch i24-spacing).")
+    print("# four of the exact spaced draws, 5.8, on branch i24-spacing; the six of a cap of one beside a")
+    print("# second rule, 5.9, on branch caps-exact, before the last two, every earlier line unchanged).")
     print("# The last two lines are the Merkle roots of build_pool on")
     print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py) and on")
     print("# specs/examples/hand_to_hand_blocks.toml cut to 200 blocks of 100 (tests/support/blocks.py).")

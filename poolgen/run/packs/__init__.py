@@ -1,13 +1,14 @@
 """Pack parameters at generation (docs/randomness.md, section 5): the tier order under composition
 parameters (composition.py exact under winners bounds, capped.py exact under one cap, spaced.py exact
-under one spacing rule, chain.py the Metropolis chain otherwise) and the neighbour rule on layouts
-(neighbours.py)."""
+under one spacing rule, beside.py exact under a cap of one beside a second rule, chain.py the Metropolis
+chain otherwise) and the neighbour rule on layouts (neighbours.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from poolgen.rng import Stream, permutation
+from poolgen.run.packs.beside import arrange_beside, exactly_beside
 from poolgen.run.packs.capped import arrange_capped, exactly_capped
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
 from poolgen.run.packs.composition import Rules, arrange_winners, ordered, pack_size, rules_for
@@ -35,5 +36,7 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
         return arrange_capped(stream, rules).reshape(-1)
     if exactly_spaced(rules):
         return arrange_spaced(stream, rules).reshape(-1)
+    if exactly_beside(rules):
+        return arrange_beside(stream, rules).reshape(-1)
     content = mix(stream, rules, start(stream, rules)).reshape(rules.books, rules.m)
     return ordered(stream, rules, content).reshape(-1)

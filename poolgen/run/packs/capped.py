@@ -32,7 +32,7 @@ from poolgen.run.packs.chain import NoArrangement
 from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
 
 __all__ = ["apart", "arrange_capped", "capped_per_pack", "dealt", "exactly_capped", "mixed_tilt", "pair_tilt",
-           "pair_ways", "pairs_per_pack", "possible"]
+           "pair_ways", "pairs_per_pack", "PairTable", "possible"]
 
 TILT_ROUNDS = 4  # rounds of the two bisections of `pair_tilt`
 
@@ -140,15 +140,15 @@ def pair_ways(m: int, lo: int, hi: int, k: int, distance: int = 1) -> dict[tuple
 
 
 def pair_tilt(m: int, books: int, total: int, lo: int, hi: int, capped: int, k: int,
-              distance: int = 1) -> tuple[int, int]:
+              distance: int = 1, ways: dict[tuple[int, int], int] | None = None) -> tuple[int, int]:
     """(u, v), the tilt x = u / 2**TILT_BITS, y = v / 2**TILT_BITS of the pair weights
-    ways(w, c) x^w y^c (`pair_ways`): starting from v = 2**TILT_BITS (y = 1), TILT_ROUNDS
-    times, u the largest whole number in [1, 2**62) with the mean of w at most total / books given v,
-    then v the largest with the mean of c at most capped / books given u (bisections in exact integer
-    arithmetic). Only the speed depends on it."""
+    ways(w, c) x^w y^c (`pair_ways`, or the `ways` given): starting from v = 2**TILT_BITS (y = 1),
+    TILT_ROUNDS times, u the largest whole number in [1, 2**62) with the mean of w at most total / books
+    given v, then v the largest with the mean of c at most capped / books given u (bisections in exact
+    integer arithmetic). Only the speed depends on it."""
     t = TILT_BITS
     cs = range(k + 1)
-    ways = pair_ways(m, lo, hi, k, distance)
+    ways = pair_ways(m, lo, hi, k, distance) if ways is None else ways
     v = 1 << t
     u = 1
     for _ in range(TILT_ROUNDS):
@@ -169,19 +169,32 @@ def pairs_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: 
     total and capped (exact): the pairs of packs 0..B-2 drawn independently, one `choices` of B - 1
     from the pair weights (pairs in order of w, then c), the last pack's pair the rest, accepted iff
     allowed and `big_integers(max q)` < q(its pair); else again."""
-    u, v = pair_tilt(m, books, total, lo, hi, capped, k, distance)
-    t = TILT_BITS
-    ways = pair_ways(m, lo, hi, k, distance)
-    pairs = list(ways)
-    weight = [ways[w, c] * u**w * v**c << (t * (hi - w + k - c)) for w, c in pairs]
-    at = {p: i for i, p in enumerate(pairs)}
-    ws, cs = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
-    top, table = max(weight), Weights(weight)
-    while True:
-        drawn = table.choices(stream, books - 1)
-        last = (total - int(ws[drawn].sum()), capped - int(cs[drawn].sum()))
-        if last in at and big_integers(stream, top, 1)[0] < weight[at[last]]:
-            return [*ws[drawn].tolist(), last[0]], [*cs[drawn].tolist(), last[1]]
+    return PairTable(m, books, total, lo, hi, capped, k, pair_ways(m, lo, hi, k, distance)).draw(stream)
+
+
+class PairTable:
+    """The tilted pair weights q(w, c) = ways(w, c) u^w v^c 2^(TILT_BITS (hi - w + k - c)) of 5.7's
+    divide-and-conquer (`pair_tilt`), for any `ways` on pairs with lo <= w <= hi, c <= k."""
+
+    def __init__(self, m: int, books: int, total: int, lo: int, hi: int, capped: int, k: int,
+                 ways: dict[tuple[int, int], int]) -> None:
+        u, v = pair_tilt(m, books, total, lo, hi, capped, k, ways=ways)
+        t = TILT_BITS
+        self.books, self.total, self.capped = books, total, capped
+        pairs = list(ways)
+        self.weight = [ways[w, c] * u**w * v**c << (t * (hi - w + k - c)) for w, c in pairs]
+        self.at = {p: i for i, p in enumerate(pairs)}
+        self.ws, self.cs = np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
+        self.top, self.table = max(self.weight), Weights(self.weight)
+
+    def draw(self, stream: Stream) -> tuple[list[int], list[int]]:
+        """(w, c) with P proportional to prod ways(w_b, c_b), sums total and capped: `choices` of B - 1
+        pairs, the last the rest, accepted iff allowed and `big_integers(max q)` < q(last); else again."""
+        while True:
+            drawn = self.table.choices(stream, self.books - 1)
+            last = (self.total - int(self.ws[drawn].sum()), self.capped - int(self.cs[drawn].sum()))
+            if last in self.at and big_integers(stream, self.top, 1)[0] < self.weight[self.at[last]]:
+                return [*self.ws[drawn].tolist(), last[0]], [*self.cs[drawn].tolist(), last[1]]
 
 
 def possible(books: int, total: int, lo: int, hi: int, capped: int, k: int,

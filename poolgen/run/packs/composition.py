@@ -9,7 +9,8 @@ With them, the target is the uniform distribution over the tier sequences that m
   weights C(m, w) a^w b^(hi-w) (a tilt a/b, `tilt`, that only changes the speed), W_B the rest,
   accepted with probability weight(W_B) / max weight; then the winners' tiers a uniform permutation over the
   winner slots in book order, and each pack's order a uniform permutation (`arrange_winners`).
-- one cap, or one spacing rule, beside winners bounds: exact (capped.py, spaced.py);
+- one cap, or one spacing rule, or a cap of one beside a second rule, beside winners bounds: exact
+  (capped.py, spaced.py, beside.py);
 - any other parameter (prize value, several caps or spacing rules): a Metropolis chain on the sequence whose
   stationary law is that uniform distribution (poolgen/run/packs/chain.py), then each pack's order
   re-drawn uniformly among the orders that meet the spacing rules (`ordered`).

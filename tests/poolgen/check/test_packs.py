@@ -95,3 +95,15 @@ def test_one_spacing_rule_is_noted_as_drawn_exactly(tmp_path):
     assert result.exit_code == 0, result.output
     assert "possible by the counts alone; drawn exactly (docs/randomness.md, 5.8)" in " ".join(
         result.output.split())
+
+
+@pytest.mark.parametrize("packs", [
+    'caps = [ { prize = "100.00", at_most = 1 }, { prize = "20.00", at_most = 1 } ]',
+    'min_winners = 80\ncaps = [ { prize = "20.00", at_most = 2 }, { prize = "100.00", at_most = 1 } ]',
+    'caps = [ { prize = "100.00", at_most = 1 } ]\nspacing = [ { prize = "20.00", min_distance = 2 } ]',
+])
+def test_a_cap_of_one_beside_a_second_rule_is_noted_as_drawn_exactly(tmp_path, packs):
+    result = CliRunner().invoke(app, ["check", str(packs_variant(tmp_path, packs=packs))])
+    assert result.exit_code == 0, result.output
+    assert "possible by the counts alone; drawn exactly (docs/randomness.md, 5.9)" in " ".join(
+        result.output.split())
