@@ -16,14 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.files.read import file_entry
-from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A
 from tests.support.blocks import EXAMPLE
+from tests.support.reseal import reseal_pool
 
 POOL = "pool-d1.00.parquet"
 KEEP = ["position", "ticket", "serial", "salt"]  # what a swap of two shares' contents keeps
@@ -111,12 +109,7 @@ def test_a_resigned_run_with_one_block_short_of_winners_is_refused_naming_the_bl
     order[donor], order[receiver] = receiver, donor
     moved = table.select(pl.exclude(KEEP))[order]
     table = pl.concat([table.select(KEEP), moved], how="horizontal").select(table.columns)
-    table.write_parquet(run / POOL, compression="zstd", statistics=True)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(run / POOL)
-    doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
-    base["signer"].sign_run(run)
+    reseal_pool(run, POOL, table, base["signer"])
     report = verify(base, run, spec=False)  # the manifest's blocks alone
     assert report["failed_steps"] == [5]
     assert report["steps"][4]["reasons"] == [

@@ -22,14 +22,13 @@ divide-and-conquer with two tables, f0 = f(., 0, .) for packs without S1's ticke
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache, partial
 from typing import NamedTuple
 
 import numpy as np
 
 from poolgen.rng import Stream, Weights, big_integers, permutation, row_permutations
-from poolgen.run.packs.capped import TILT_ROUNDS, pair_ways, possible
+from poolgen.run.packs.capped import TILT_ROUNDS, horner, largest, pair_ways, possible
 from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
 from poolgen.run.packs.spaced import spaced_order
 
@@ -92,29 +91,10 @@ def exactly_beside(rules: Rules) -> bool:
     return one_and_other(rules) is not None
 
 
-def _largest(above: Callable[[int], bool]) -> int:
-    """The largest u in [1, 2**62) with above(u) false (1 if above(1)), by bisection; above turns true
-    once as u grows (a tilted mean passing its target)."""
-    low, high = 1, 1 << 62
-    if above(low):
-        return 1
-    while high - low > 1:
-        mid = (low + high) // 2
-        low, high = (low, mid) if above(mid) else (mid, high)
-    return low
-
-
-def _horner(coef: list[int], u: int) -> int:
-    acc = 0
-    for c in reversed(coef):
-        acc = acc * u + c
-    return acc
-
-
 def _mean_above(polys: list[tuple[int, list[int], list[int]]], u: int, *, target: int) -> bool:
     """Whether sum_t n_t A_t(u) / Z_t(u) > target for (n_t, Z_t, A_t) in polys (exact: both sides
     times prod Z_t)."""
-    zs = [_horner(z, u) for _, z, _ in polys]
+    zs = [horner(z, u) for _, z, _ in polys]
     prod = 1
     for z in zs:
         prod *= z
@@ -124,7 +104,7 @@ def _mean_above(polys: list[tuple[int, list[int], list[int]]], u: int, *, target
         for j, z in enumerate(zs):
             if j != i:
                 rest *= z
-        lhs += n * _horner(a, u) * rest
+        lhs += n * horner(a, u) * rest
     return lhs > target * prod
 
 
@@ -149,7 +129,7 @@ def mixed_pair_tilt(tables: list[tuple[int, Ways]], total: int, lo: int, hi: int
                 z[w - lo] += f * ys[c]
             z = [zw << (t * (hi - w)) for w, zw in zip(range(lo, hi + 1), z, strict=True)]
             by_w.append((n, z, [w * zw for w, zw in zip(range(lo, hi + 1), z, strict=True)]))
-        u = _largest(partial(_mean_above, by_w, target=total))
+        u = largest(partial(_mean_above, by_w, target=total))
         xs = [u**(w - lo) << (t * (hi - w)) for w in range(lo, hi + 1)]
         by_c = []
         for n, ways in used:
@@ -158,7 +138,7 @@ def mixed_pair_tilt(tables: list[tuple[int, Ways]], total: int, lo: int, hi: int
                 z[c] += f * xs[w - lo]
             z = [zc << (t * (k - c)) for c, zc in enumerate(z)]
             by_c.append((n, z, [c * zc for c, zc in enumerate(z)]))
-        v = _largest(partial(_mean_above, by_c, target=held))
+        v = largest(partial(_mean_above, by_c, target=held))
     return u, v
 
 

@@ -23,6 +23,7 @@ C(m, w) C(w, c) x^w y^c (`pair_tilt`), the last pack's pair the rest (`pairs_per
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import numpy as np
@@ -99,13 +100,9 @@ def capped_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
             return w.tolist(), flags
 
 
-def _bisect(coef: list[int]) -> int:
-    """The largest u in [1, 2**62) at which the polynomial sum coef[i] u^i is not positive (1 if it
-    is positive at 1): the polynomial's sign changes once, from - to +, as a tilted mean passes its
-    target."""
-    def above(u: int) -> bool:
-        return _horner(coef, u) > 0
-
+def largest(above: Callable[[int], bool]) -> int:
+    """The largest u in [1, 2**62) with above(u) false (1 if above(1)), by bisection; above turns true
+    once as u grows (a tilted mean passing its target)."""
     low, high = 1, 1 << 62
     if above(low):
         return 1
@@ -115,11 +112,19 @@ def _bisect(coef: list[int]) -> int:
     return low
 
 
-def _horner(coef: list[int], u: int) -> int:
+def horner(coef: list[int], u: int) -> int:
+    """The polynomial sum coef[i] u^i, in exact integers."""
     acc = 0
     for c in reversed(coef):
         acc = acc * u + c
     return acc
+
+
+def _bisect(coef: list[int]) -> int:
+    """The largest u in [1, 2**62) at which the polynomial sum coef[i] u^i is not positive (1 if it
+    is positive at 1): the polynomial's sign changes once, from - to +, as a tilted mean passes its
+    target."""
+    return largest(lambda u: horner(coef, u) > 0)
 
 
 def apart(m: int, c: int, d: int) -> int:

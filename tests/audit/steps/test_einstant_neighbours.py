@@ -17,16 +17,15 @@ import pytest
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.merkle import root as merkle_root
 from poolgen.run.packs import identical_pairs
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A
 from tests.support.blocks import blocks_variant
 from tests.support.cli import invoke, one_line
+from tests.support.reseal import reseal_pool
 
 POOL = "pool-d1.00.parquet"
 SHARED = ["position", "ticket", "serial", "tier", "prize_cents", "salt"]
@@ -91,12 +90,7 @@ def test_a_resigned_run_with_a_planted_identical_pair_is_refused_naming_the_seri
     rows[p + 1] = p
     planted = table.select(layout)[rows]
     table = pl.concat([table.select(SHARED), planted], how="horizontal").select(table.columns)
-    table.write_parquet(run / POOL, compression="zstd", statistics=True)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(run / POOL)
-    doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
-    base["signer"].sign_run(run)
+    reseal_pool(run, POOL, table, base["signer"])
     first = f"serials {p + 1:,} and {p + 2:,}: d1.00-{p + 1:07d} and d1.00-{p + 2:07d}"
     for spec in (None, base["on_spec"]):
         report = verify(base, run, spec)

@@ -15,13 +15,12 @@ import pytest
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, spec_path
+from tests.support.reseal import reseal_pool
 
 POOL_ID = "d2.00x2"
 POOL = f"pool-{POOL_ID}.parquet"
@@ -64,12 +63,7 @@ def edit_and_reseal(base, run: Path, where: pl.Expr, values: dict[str, int]) -> 
     table = table.with_columns(
         pl.when(pl.int_range(pl.len()) == row).then(pl.lit(v)).otherwise(pl.col(c))
         .cast(table.schema[c]).alias(c) for c, v in values.items())
-    table.write_parquet(run / POOL, compression="zstd", statistics=True)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(run / POOL)
-    doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
-    base["signer"].sign_run(run)
+    reseal_pool(run, POOL, table, base["signer"])
     return row, str(table["ticket"][row])
 
 

@@ -18,15 +18,14 @@ from audit.errors import VerificationError
 from audit.read.specs.packs import PackCap, PackRules, PackSpacing
 from audit.steps.packs import check_neighbours, check_pack_rules
 from poolgen.cli.main import app
-from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A
 from tests.support.cli import one_line
 from tests.support.packs import packs_variant
+from tests.support.reseal import reseal_pool
 
 POOL = "pool-p1.parquet"
 KEEP = ["position", "ticket", "book", "ticket_no", "salt"]  # what a swap of two tickets' contents keeps
@@ -88,12 +87,7 @@ def test_a_resigned_run_with_one_pack_breaking_spacing_is_refused_naming_the_pac
     order[donor], order[receiver] = receiver, donor
     moved = table.select(pl.exclude(KEEP))[order]
     table = pl.concat([table.select(KEEP), moved], how="horizontal").select(table.columns)
-    table.write_parquet(run / POOL, compression="zstd", statistics=True)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(run / POOL)
-    doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / POOL)).hex()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
-    base["signer"].sign_run(run)
+    reseal_pool(run, POOL, table, base["signer"])
     book = table["book"][receiver]
     for report in (verify(base, run), verify(base, run, spec=False)):  # the manifest's rules alone too
         assert 5 in report["failed_steps"]
