@@ -49,7 +49,7 @@ def root_of_leaves(hashes: Iterable[bytes] | np.ndarray) -> bytes:
     while len(level) > 1:
         n = len(level)
         full = n // ARITY
-        hashes_bytes = memoryview(level.reshape(-1))  # the level's hashes back to back, not copied
+        hashes_bytes = level.reshape(-1).data  # the level's hashes back to back, not copied
         up = []
         for at in range(0, full * group, group):
             h = copy()
