@@ -1,7 +1,8 @@
 """Every leaf of a pool table at once (docs/merkle.md, section 1, applied to whole columns), and its root.
 
 Speed: the only per-row Python is the hash call (copy the header state, update, digest). A table is
-encoded _BLOCK rows at a time into one uint8 matrix with numpy: a run of adjacent integer columns is
+encoded a block of rows at a time (about _BLOCK_BYTES of encodings: the block's matrix stays in the
+CPU's cache while its rows are hashed) into one uint8 matrix with numpy: a run of adjacent integer columns is
 gathered in a scratch array and written as big-endian int64 by one transposed copy; a string is
 u32be(length) || bytes, its field padded with zeros to the longest value of the block (a column whose
 values all have one length is copied in as a matrix). If every string column has a single length in
@@ -23,7 +24,9 @@ import polars as pl
 from audit.merkle.encoding import LEAF_PREFIX, MAX_INT, MAX_TEXT_BYTES, MerkleError, column_order, header, u32
 from audit.merkle.tree import root_of_leaves
 
-_BLOCK = 1 << 13  # rows encoded at a time
+_BLOCK_BYTES = 1 << 20  # bytes of row encodings per block (a block of 8,192 rows of 344 bytes, 2.8 MB, was
+# 15 % slower to hash than one of 3,048 rows on the development machine: docs/scaling.md)
+_MIN_BLOCK = 1 << 10  # fewest rows per block (a block's numpy calls cost the same whatever its rows)
 _ROWS_PER_LAYOUT = 256  # fewest rows per string-length layout, on average, to hash by layout
 
 # (tag, data): b"i" the int64 arrays of a run of adjacent integer columns, b"b" a boolean array,
@@ -97,6 +100,11 @@ def _columns(df: pl.DataFrame) -> tuple[list[Column], hashlib._Hash]:
         else:
             cols.append((tag, _Text(name, col) if tag == b"s" else col.to_numpy()))
     return cols, hashlib.sha256(LEAF_PREFIX + header(head))
+
+
+def _width(cols: list[Column]) -> int:
+    """The bytes of a row's encoding, its strings counted at their longest."""
+    return sum(8 * len(data) if tag == b"i" else 1 if tag == b"b" else 4 + data.top for tag, data in cols)
 
 
 def _encode(cols: list[Column], lo: int, hi: int) -> tuple[np.ndarray, list[Padded]]:
@@ -238,11 +246,11 @@ def _block_leaves(cols: list[Column], start: hashlib._Hash, lo: int, hi: int) ->
 
 def _leaf_matrix(df: pl.DataFrame, chunk: int | None = None) -> np.ndarray:
     """(rows, 32) uint8 matrix of leaf(row) for every row of the table, in row order, computed
-    `chunk` rows (default _BLOCK) at a time."""
-    chunk = chunk or _BLOCK
-    if type(chunk) is not int or chunk < 1:
+    `chunk` rows (default: about _BLOCK_BYTES of encodings) at a time."""
+    if chunk and (type(chunk) is not int or chunk < 1):  # 0 or None: the default
         raise ValueError(f"chunk must be a positive integer, not {chunk!r}")
     cols, start = _columns(df)
+    chunk = chunk or max(_MIN_BLOCK, _BLOCK_BYTES // max(1, _width(cols)))
     n = df.height
     out = np.empty((n, 32), np.uint8)
     for lo in range(0, n, chunk):

@@ -44,13 +44,17 @@ def root_of_leaves(hashes: Iterable[bytes] | np.ndarray) -> bytes:
     if len(level) == 0:
         return hashlib.sha256(b"").digest()
     sha = hashlib.sha256
+    copy = sha(NODE_PREFIX).copy  # each full group: the prefix's state continued with its 16 hashes
+    group = 32 * ARITY
     while len(level) > 1:
         n = len(level)
         full = n // ARITY
-        body = np.empty((full, 1 + 32 * ARITY), np.uint8)
-        body[:, 0] = NODE_PREFIX[0]
-        body[:, 1:] = level[:full * ARITY].reshape(full, 32 * ARITY)
-        up = [sha(row).digest() for row in body.view(f"V{1 + 32 * ARITY}").ravel().tolist()]
+        hashes_bytes = level.reshape(-1).data  # the level's hashes back to back, not copied
+        up = []
+        for at in range(0, full * group, group):
+            h = copy()
+            h.update(hashes_bytes[at:at + group])
+            up.append(h.digest())
         rest = level[full * ARITY:]
         if len(rest) == 1:
             up.append(rest.tobytes())

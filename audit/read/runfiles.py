@@ -167,8 +167,10 @@ def check_run_parquet(folder: Path, name: str, what: str, documented: dict[str, 
 
 def read_run_parquet(folder: Path, name: str, what: str, documented: dict[str, Any],
                      columns: list[str] | None = None) -> pl.DataFrame:
-    """Some columns (default: all) of a Parquet run file that `check_run_parquet` accepts."""
-    return pl.read_parquet(check_run_parquet(folder, name, what, documented), columns=columns)
+    """Some columns (default: all) of a Parquet run file that `check_run_parquet` accepts, each in one
+    contiguous chunk: polars reads a file of several row groups as several chunks, and every step
+    that takes a column as a numpy array (steps 4, 6, 8) would copy it again (docs/scaling.md)."""
+    return pl.read_parquet(check_run_parquet(folder, name, what, documented), columns=columns).rechunk()
 
 
 def read_pool(folder: Path, name: str, columns: list[str] | None = None) -> pl.DataFrame:

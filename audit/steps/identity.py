@@ -32,23 +32,111 @@ def _mismatch(what: str, got: pl.Series, want: pl.Series) -> str | None:
             f"{got[r]!r} where {want[r]!r} is expected")
 
 
+def _expected_numbers(n: int, pool: PoolEntry, kind: str, per_book: int | None,
+                      book: pl.Series | None) -> dict[str, pl.Series]:
+    """expected_identities without the ticket ids: book and ticket_no (printed), or serial."""
+    position = pl.int_range(0, n, dtype=pl.Int64, eager=True)
+    if kind == "printed":
+        assert per_book is not None
+        book = book if book is not None else pool.raw["first_book"] + position // per_book
+        return {"book": book, "ticket_no": position % per_book}
+    return {"serial": position + 1}
+
+
+def _expected_tickets(pool: PoolEntry, kind: str, number: int | None,
+                      numbers: dict[str, pl.Series]) -> pl.Series:
+    """The ticket ids expected_identities gives, from its numbers."""
+    if kind == "printed":
+        assert number is not None
+        return pl.select(pl.format("{}-{}-{}", pl.lit(f"{number:03d}"),
+                                   numbers["book"].cast(pl.String).str.zfill(7),
+                                   numbers["ticket_no"].cast(pl.String).str.zfill(3))).to_series()
+    return pl.select(pl.format("{}-{}", pl.lit(pool.id),
+                               numbers["serial"].cast(pl.String).str.zfill(7))).to_series()
+
+
 def expected_identities(n: int, pool: PoolEntry, kind: str, per_book: int | None,
                         number: int | None, book: pl.Series | None = None) -> dict[str, pl.Series]:
     """The identity columns of rows 0..n-1 as docs/pool-files.md defines them: printed games book
     `first_book + position // tickets_per_book`, ticket_no `position % tickets_per_book`, ticket
     `f"{number:03d}-{book:07d}-{ticket_no:03d}"`; eInstants serial `position + 1`, ticket
     `f"{pool_id}-{serial:07d}"`."""
-    position = pl.int_range(0, n, dtype=pl.Int64, eager=True)
     if kind == "printed":  # `book`: the table's own book numbers (audit/steps/books.py); step 7 proves them
         assert per_book is not None and number is not None
-        book = book if book is not None else pool.raw["first_book"] + position // per_book
-        ticket_no = position % per_book
-        ticket = pl.select(pl.format("{}-{}-{}", pl.lit(f"{number:03d}"), book.cast(pl.String).str.zfill(7),
-                                     ticket_no.cast(pl.String).str.zfill(3))).to_series()
-        return {"book": book, "ticket_no": ticket_no, "ticket": ticket}
-    serial = position + 1
-    ticket = pl.select(pl.format("{}-{}", pl.lit(pool.id), serial.cast(pl.String).str.zfill(7))).to_series()
-    return {"serial": serial, "ticket": ticket}
+    numbers = _expected_numbers(n, pool, kind, per_book, book)
+    return {**numbers, "ticket": _expected_tickets(pool, kind, number, numbers)}
+
+
+_DASH = np.frombuffer(b"-", np.uint8)[None]
+_LUT3 = np.array([list(f"{v:03d}".encode()) for v in range(1000)], dtype=np.uint8)  # 000..999 as ASCII
+
+
+def _digits(values: np.ndarray, width: int) -> np.ndarray | None:
+    """(len(values), width) ASCII digits of each value, zero-padded to `width` as f"{v:0{width}d}" writes
+    it; None if a value is outside 0 .. 10**width - 1 (negative, or more digits than `width`)."""
+    if len(values) and (int(values.min()) < 0 or int(values.max()) >= 10**width):
+        return None
+    out = np.empty((len(values), width), np.uint8)
+    rest = values.astype(np.int64)
+    for end in range(width, 0, -3):  # three digits at a time, from the right
+        start = max(0, end - 3)
+        out[:, start:end] = _LUT3[rest % 1000][:, 3 - (end - start):]
+        rest = rest // 1000
+    return out
+
+
+def _counting(first: int, n: int, width: int) -> np.ndarray | None:
+    """_digits of first, first + 1, ..., first + n - 1: each thousand's leading digits once, the last
+    three digits 000..999 tiled under them."""
+    if width <= 3 or n == 0:
+        return _digits(np.arange(first, first + n), width)
+    if first < 0 or first + n - 1 >= 10**width:
+        return None
+    lo, hi = first // 1000, (first + n - 1) // 1000 + 1  # the thousands the numbers fall in
+    high = _digits(np.arange(lo, hi), width - 3)
+    assert high is not None
+    block = np.empty((hi - lo, 1000, width), np.uint8)
+    block[:, :, :width - 3] = high[:, None, :]
+    block[:, :, width - 3:] = _LUT3[None]
+    skip = first - 1000 * lo
+    return block.reshape(-1, width)[skip:skip + n]
+
+
+def _ids_as_given(tickets: pl.Series, pool: PoolEntry, kind: str, per_book: int | None, number: int | None,
+                  numbers: dict[str, pl.Series]) -> bool:
+    """True only if every ticket id is, byte for byte, the one expected_identities gives: the ids are
+    compared as one fixed-width byte matrix with the expected digits, without making the strings.
+    False when they differ, or are not all of the one width the expected ids have (ids of more
+    digits): then they are compared string by string."""
+    n = len(tickets)
+    if not n or tickets.null_count():
+        return False
+    if kind == "printed":
+        if per_book is None or per_book < 1:
+            return False
+        book = numbers["book"].cast(pl.Int64).to_numpy()
+        leaders = book[::per_book]
+        parts = [_digits(np.array([number if number is not None else -1]), 3), _digits(leaders, 7),
+                 _digits(np.arange(per_book), 3)]
+        if any(p is None for p in parts) or not np.array_equal(np.repeat(leaders, per_book)[:n], book):
+            return False
+        head, books, numbered = parts  # the game number, each book's, each ticket number's digits
+        assert head is not None and books is not None and numbered is not None
+        width, dash = 15, _DASH
+        expected = [(0, head), (3, dash), (4, np.repeat(books, per_book, axis=0)[:n]), (11, dash),
+                    (12, np.tile(numbered, (-(-n // per_book), 1))[:n])]
+    else:
+        prefix = np.frombuffer(f"{pool.id}-".encode(), np.uint8)[None]
+        serials = _counting(1, n, 7)
+        if serials is None:
+            return False
+        width = prefix.shape[1] + 7
+        expected = [(0, prefix), (prefix.shape[1], serials)]
+    lengths = tickets.str.len_bytes()
+    if lengths.min() != width or lengths.max() != width:
+        return False
+    ids = np.frombuffer(tickets.str.join("").cast(pl.Binary).item(), np.uint8).reshape(n, width)
+    return all(bool((ids[:, at:at + part.shape[1]] == part).all()) for at, part in expected)
 
 
 def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: int | None,
@@ -104,14 +192,16 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
             assert per_book is not None and isinstance(number, int)  # printed: both checked above
             book = leading_books(table["book"], per_book)
             problems.extend(book_problems(table["book"], per_book))
-        want = expected_identities(n, pool, kind, per_book, number if isinstance(number, int) else None, book)
+        given = number if isinstance(number, int) else None
+        want = _expected_numbers(n, pool, kind, per_book, book)
         names = {"ticket_no": "ticket number(s)", "serial": "serial(s)"}
         for c in (c for c in ids if c != "book"):
             why = _mismatch(names[c], table[c].cast(pl.Int64), want[c])
             if why:
                 problems.append(why)
         if text:
-            why = _mismatch("ticket id(s)", tickets, want["ticket"])
+            why = None if _ids_as_given(tickets, pool, kind, per_book, given, want) else \
+                _mismatch("ticket id(s)", tickets, _expected_tickets(pool, kind, given, want))
             if why:
                 problems.append(why)
             else:  # every id is the one its position gives: distinct positions, distinct ids
@@ -137,7 +227,8 @@ def _salt_problems(salt: pl.Series) -> list[str]:
     proof's neighbouring leaves be guessed. That the salts are the seed's is step 7's to prove."""
     if salt.dtype != pl.String:
         return [f"column salt is {salt.dtype}, not text"]
-    bad = np.flatnonzero(~salt.str.contains(r"^[0-9a-f]{32}$").fill_null(False).to_numpy())
+    bad = np.flatnonzero(~salt.str.contains(r"^[0-9a-f]{32}$").fill_null(False).to_numpy()) \
+        if not _hex_salts(salt) else np.empty(0, np.intp)
     if bad.size:  # the position only: a salt is not to be quoted in reports
         return [f"{bad.size:,} salt(s) are not 32 lower-case hex digits, first at position {int(bad[0]):,}"]
     sample = salt.head(SALT_SAMPLE)
@@ -145,6 +236,18 @@ def _salt_problems(salt: pl.Series) -> list[str]:
         return [f"salts repeat among the first {sample.len():,} ({sample.len() - sample.n_unique():,} "
                 "duplicate(s)): they were not drawn at random"]
     return []
+
+
+def _hex_salts(salt: pl.Series) -> bool:
+    """True only if every salt is 32 bytes, each a lower-case hex digit (what the pattern of _salt_problems
+    accepts), checked on the column's bytes at once; False: the pattern finds which are not."""
+    if not len(salt) or salt.null_count():
+        return False
+    lengths = salt.str.len_bytes()
+    if lengths.min() != 32 or lengths.max() != 32:
+        return False
+    data = np.frombuffer(salt.str.join("").cast(pl.Binary).item(), np.uint8)
+    return bool((((data - np.uint8(48)) < 10) | ((data - np.uint8(97)) < 6)).all())  # 0-9, a-f
 
 
 def check_run_identities(manifest: Manifest) -> str:

@@ -24,6 +24,17 @@ def test_audit_leaves_do_not_depend_on_the_chunk(chunk):
     assert am.leaves(df) == want
 
 
+def test_the_default_block_is_about_a_mebibyte_of_encodings_and_blocks_are_crossed():
+    """Rows of 934 bytes at their longest: the default block is 1 MiB // 934 = 1,122 rows, so 2,500 rows
+    are three blocks, each with strings of several lengths; a 0 chunk is the default, as it always was."""
+    wide = pl.Series("w", ["x" * 900, "y" * 903] * 1250)
+    df = _table(2500).with_columns(wide, pl.Series("s", ["", "a", "bcd", "efgh", "ij"] * 500))
+    assert am.table._width(am.table._columns(df)[0]) == 934
+    want = [row.tobytes() for row in pm.leaf_hashes(df)]
+    assert am.leaves(df) == want
+    assert am.leaves(df, 0) == want
+
+
 def test_audit_leaves_of_a_table_whose_only_column_is_empty_text():
     df = pl.DataFrame({"s": ["", "", ""]})
     want = [hashlib.sha256(b"\x00" + pm.row_message({"s": ""})).digest()] * 3

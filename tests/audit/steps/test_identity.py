@@ -14,12 +14,14 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner
 
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, PoolEntry
+from audit.steps import identity
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
 from poolgen.cli.main import app
 from poolgen.files.read import file_entry
@@ -353,3 +355,65 @@ def test_step3_names_columns_out_of_the_manifests_order(pp_folder):
         check_complete(swapped, pool, "einstant", None)
     assert (info.value.step, info.value.reason) == (
         3, f"columns {swapped.columns} are not the manifest's {list(pool.columns)}")
+
+
+# ---- the byte-matrix comparison step 3 makes before comparing ids string by string ----------------
+
+@pytest.mark.parametrize("width", [1, 3, 4, 7])
+def test_digits_are_the_zero_padded_decimal_text(width):
+    values = np.array(sorted({0, 1, 9, 10, 999, 1000, 4567, 10**width - 1} & set(range(10**width))))
+    assert [bytes(r).decode() for r in identity._digits(values, width)] == [f"{v:0{width}d}" for v in values]
+    assert identity._digits(np.array([0, 10**width]), width) is None  # one digit more than the width
+    assert identity._digits(np.array([-1, 5]), width) is None
+
+
+@pytest.mark.parametrize(("first", "n"), [(1, 0), (1, 1), (1, 2500), (0, 1001), (999, 3), (9_997_990, 2_010)])
+def test_counting_digits_are_each_number_zero_padded(first, n):
+    out = identity._counting(first, n, 7)
+    assert [bytes(r).decode() for r in out] == [f"{v:07d}" for v in range(first, first + n)]
+    assert identity._counting(9_999_000, 1_001, 7) is None  # 10,000,000 has eight digits
+
+
+def test_ids_are_as_given_only_when_every_byte_is():
+    table, entry = einstant_pool("d5.00x3", 2_500)
+    numbers = identity._expected_numbers(2_500, entry, "einstant", None, None)
+    tickets = table["ticket"]
+
+    def same(ids: list[str | None]) -> bool:
+        return identity._ids_as_given(pl.Series("ticket", ids), entry, "einstant", None, None, numbers)
+
+    assert same(tickets.to_list())
+    for at, text in ((0, "d5.00x3-0000000"), (1_999, "d5.00x3_0002000"), (2_499, "d5.00x3-00025001"),
+                     (5, "d5.00x3-000006"), (1_000, None), (7, "e5.00x3-0000008")):
+        ids = tickets.to_list()
+        ids[at] = text
+        assert not same(ids)
+
+
+def test_printed_ids_are_as_given_only_when_every_byte_is():
+    per_book, books = 50, 40
+    n = per_book * books
+    book = pl.Series("book", np.repeat(np.arange(books) * 7 + 3, per_book))
+    entry = einstant_pool("p1", n)[1]
+    numbers = identity._expected_numbers(n, entry, "printed", per_book, book)
+    want = identity._expected_tickets(entry, "printed", 465, numbers)
+    assert want[51] == "465-0000010-001"
+
+    def same(ids: pl.Series, number: int = 465, per: int = per_book) -> bool:
+        return identity._ids_as_given(ids, entry, "printed", per, number, numbers)
+
+    assert same(want)
+    assert not same(want.scatter(1_234, "465-0000171-035"))
+    assert not same(want, number=466) and not same(want, number=1_000)
+    assert not same(want, per=1_001)  # ticket numbers of four digits: compared string by string
+    split = identity._expected_numbers(n, entry, "printed", per_book, book.scatter(60, 11))
+    assert not identity._ids_as_given(want, entry, "printed", per_book, 465, split)
+
+
+def test_salts_are_hex_only_when_every_byte_is():
+    salts = [f"{s:032x}" for s in range(300)]
+    assert identity._hex_salts(pl.Series(salts))
+    for bad in ("A" * 32, "g" * 32, "0" * 31, "0" * 33, "\x00" * 32, "/" * 32, ":" * 32, "`" * 32):
+        assert not identity._hex_salts(pl.Series([*salts[:100], bad, *salts[101:]]))
+    assert not identity._hex_salts(pl.Series([*salts, None]))
+    assert not identity._hex_salts(pl.Series([], dtype=pl.String))

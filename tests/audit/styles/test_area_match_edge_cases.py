@@ -40,7 +40,7 @@ def d200(areas: int) -> dict:
 
 
 def area_row(areas: list[tuple], prize: int | None = None, amount_dtype: pl.DataType = pl.Int64,
-             nulls: tuple[str, ...] = ()) -> pl.DataFrame:
+             nulls: tuple[str, ...] = (), result_dtype: pl.DataType = pl.UInt8) -> pl.DataFrame:
     """One row from (symbols, amount, bonus, result, prizes) per area; with `prize`, its prize_cents and
     tier; the columns named in `nulls` hold a null."""
     data: dict[str, pl.Series] = {}
@@ -51,7 +51,7 @@ def area_row(areas: list[tuple], prize: int | None = None, amount_dtype: pl.Data
         data.update({f"a{i}_s{j}": pl.Series([s], dtype=pl.UInt8) for j, s in enumerate(symbols)})
         data[f"a{i}_amount"] = pl.Series([amount], dtype=amount_dtype)
         data[f"a{i}_bonus"] = pl.Series([bonus], dtype=pl.UInt8)
-        data[f"a{i}_bonus_result"] = pl.Series([result], dtype=pl.UInt8)
+        data[f"a{i}_bonus_result"] = pl.Series([result], dtype=result_dtype)
         data[f"a{i}_bonus_prizes"] = pl.Series([prizes], dtype=pl.UInt8)
     for name in nulls:
         data[name] = pl.Series([None], dtype=data[name].dtype)
@@ -164,6 +164,30 @@ def test_an_amount_of_any_integer_dtype_is_read_exactly():
     table = area_row([([5, 5, 5, 5], A, 0, 0, 0)], prize=2 * A, amount_dtype=pl.UInt64)
     out = am.evaluate(table, d200(1), PLAY)
     assert out.illegal == [] and out.prize_cents.tolist() == [2 * A]
+
+
+BONUS_AREAS = [  # (area, prize): a bonus result within and outside each game's range
+    (([9, 10, 2, 3], A, 1, 0b0111, 3), 3 * A), (([9, 10, 2, 3], A, 1, 0b0111, 2), 2 * A),
+    (([9, 10, 2, 3], A, 1, 0b1111, 4), 4 * A), (([9, 10, 2, 3], A, 1, 16, 1), A),
+    (([9, 10, 2, 3], A, 1, 0, 1), A), (([9, 11, 2, 3], A, 2, 2, 3), 3 * A),
+    (([9, 11, 2, 3], A, 2, 2, 2), 2 * A), (([9, 11, 2, 3], A, 2, 6, 1), A),
+    (([1, 2, 3, 4], A, 0, 3, 0), 0)]
+
+
+@pytest.mark.parametrize(("area", "prize"), BONUS_AREAS)
+def test_a_bonus_result_of_a_wider_dtype_reads_as_the_uint8_one(area, prize):
+    """A bonus result stored as uint8 (section 2) is scored by its set bits in one pass; stored as Int64
+    it is read bit by bit: the same prize and, word for word, the same reasons."""
+    stored = am.evaluate(area_row([area], prize=prize), d200(1), PLAY)
+    wide = am.evaluate(area_row([area], prize=prize, result_dtype=pl.Int64), d200(1), PLAY)
+    assert (wide.prize_cents.tolist(), wide.wins.tolist(), wide.illegal) == (
+        stored.prize_cents.tolist(), stored.wins.tolist(), stored.illegal)
+
+
+def test_a_negative_bonus_result_is_no_scoring_mask():
+    table = area_row([([9, 10, 2, 3], A, 1, -1, 1)], prize=A, result_dtype=pl.Int64)
+    assert am.evaluate(table, d200(1), PLAY).illegal == [
+        (0, "area 0: Touchdown a0_bonus_result -1 not a scoring mask 1..15")]
 
 
 def test_a_match_and_a_bonus_trigger_together():
