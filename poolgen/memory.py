@@ -23,7 +23,7 @@ import os
 
 # glibc reads these as it starts (worker processes); this process takes them through mallopt.
 MMAP_THRESHOLD = 32 << 20  # glibc's largest: blocks up to 32 MiB come from the heap and are reused
-TRIM_THRESHOLD = 1 << 30  # the heap's free top is given back only above 1 GiB
+TRIM_THRESHOLD = 256 << 20  # the heap's free top is given back only above 256 MiB (peak memory)
 _GLIBC = {"MALLOC_MMAP_THRESHOLD_": (-3, MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": (-1, TRIM_THRESHOLD)}
 # polars' jemalloc: freed pages are never purged while the process lives (`-1`)
 JEMALLOC = ("_RJEM_MALLOC_CONF", "dirty_decay_ms:-1,muzzy_decay_ms:-1")
