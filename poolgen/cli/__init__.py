@@ -16,7 +16,7 @@ def run() -> None:
     not a traceback, up to the process's very end (each command then installs its own handling,
     poolgen/interrupts.py)."""
     exit_at_once("poolgen", "nothing was done")
-    if sys.argv[1:2] == ["generate"]:  # before polars is loaded (poolgen/memory.py says why only here)
+    if sys.argv[1:2] == ["generate"]:  # poolgen/memory.py says why only here
         keep_freed_memory()
     pause_point("loading")
     from poolgen.cli.main import app  # loaded once a Ctrl-C is one line (exit_at_once)

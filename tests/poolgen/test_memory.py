@@ -8,10 +8,10 @@ import os
 import subprocess
 import sys
 
-from poolgen.memory import JEMALLOC, MMAP_THRESHOLD, TRIM_THRESHOLD
+from poolgen.memory import MMAP_THRESHOLD, SETTINGS, TRIM_THRESHOLD
 from tests.support import ROOT
 
-NAMES = ("MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", JEMALLOC[0])
+NAMES = tuple(SETTINGS)
 
 # Three 20 MiB arrays made and freed four times; the page faults of each round.
 ROUNDS = """
@@ -49,7 +49,6 @@ def test_the_settings_reach_every_process_started_after_them_and_keep_the_caller
             "text=True).stdout)")
     seen = json.loads(_python(code))
     assert seen == {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD),
-                    "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD), JEMALLOC[0]: JEMALLOC[1]}
-    own = json.loads(_python(code, _RJEM_MALLOC_CONF="narenas:1", MALLOC_TRIM_THRESHOLD_="7"))
-    assert own == {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": "7",
-                   JEMALLOC[0]: "narenas:1"}
+                    "MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD)}
+    own = json.loads(_python(code, MALLOC_TRIM_THRESHOLD_="7"))
+    assert own == {"MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD), "MALLOC_TRIM_THRESHOLD_": "7"}
