@@ -4,6 +4,7 @@ import sys
 
 try:  # the few milliseconds before `exit_at_once` is in force: a Ctrl-C is one line there too
     from poolgen.interrupts import exit_at_once, finish, pause_point
+    from poolgen.memory import keep_freed_memory
 except KeyboardInterrupt:
     print("poolgen: error: interrupted by SIGINT; nothing was done", file=sys.stderr)
     raise SystemExit(130) from None
@@ -15,6 +16,8 @@ def run() -> None:
     not a traceback, up to the process's very end (each command then installs its own handling,
     poolgen/interrupts.py)."""
     exit_at_once("poolgen", "nothing was done")
+    if sys.argv[1:2] == ["generate"]:  # poolgen/memory.py says why only here
+        keep_freed_memory()
     pause_point("loading")
     from poolgen.cli.main import app  # loaded once a Ctrl-C is one line (exit_at_once)
 

@@ -85,7 +85,14 @@ def salt_column(game: Game, pool: Pool, seed: bytes) -> pl.Series:
 
 
 def build_pool(game: Game, pool: Pool, seed: bytes, book_key: bytes | None = None) -> pl.DataFrame:
-    """The pool's full table: identity, tier, prize and layout columns, in pool order.
+    """The pool's full table: identity, tier, prize and layout columns, in pool order."""
+    return build_pool_counted(game, pool, seed, book_key)[0]
+
+
+def build_pool_counted(game: Game, pool: Pool, seed: bytes,
+                       book_key: bytes | None = None) -> tuple[pl.DataFrame, list[int]]:
+    """`build_pool`, and the number of tickets of each of the pool's tiers in its table (in tier
+    order), counted from the tier indices the `tier` column is made of: no pass over its text.
 
     The identity, tier, prize and salt columns are made on a thread while this one lays the tickets
     out: both are mostly numpy, polars and OpenSSL work, which run without the GIL."""
@@ -101,7 +108,8 @@ def build_pool(game: Game, pool: Pool, seed: bytes, book_key: bytes | None = Non
         layout = separate_neighbours(game, pool, tiers, layout, stream)
     for name, values in layout.items():
         columns[name] = pl.Series(name, values)
-    return pl.DataFrame(list(columns.values()))
+    counts = np.bincount(tiers, minlength=len(pool.tiers)).tolist()
+    return pl.DataFrame(list(columns.values())), counts
 
 
 def _common_columns(game: Game, pool: Pool, seed: bytes, tiers: np.ndarray,

@@ -45,7 +45,7 @@ from poolgen.loader import load_spec
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
-from poolgen.run.build import PURPOSES, build_pool
+from poolgen.run.build import PURPOSES, build_pool_counted
 from poolgen.run.manifest import MANIFEST, pool_figures, totals
 from poolgen.run.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.run.merkle import root as merkle_root
@@ -103,7 +103,7 @@ def make_pool_parts(game: Game, pool_id: str, seed: bytes, folder: Path, progres
     """`make_pool`, and for a printed game also the pool's imaging file, and the pool's parts of the
     run's files (deliverables/write.py), made here, in the pool's worker, from the table in memory."""
     pool = game.pool(pool_id)
-    df = build_pool(game, pool, seed, book_key)
+    df, counts = build_pool_counted(game, pool, seed, book_key)
     if progress:
         progress(pool_id, 1)
 
@@ -122,8 +122,6 @@ def make_pool_parts(game: Game, pool_id: str, seed: bytes, folder: Path, progres
         checked = worker.submit(check_then_write)
         root = merkle_root(df)
         file, parts = checked.result()
-    found = dict(df.group_by("tier").len().iter_rows())
-    counts = [int(found.get(t.id, 0)) for t in pool.tiers]
     entry = pool_figures(pool, counts, [t.prize_cents for t in pool.tiers])
     entry["file"] = file
     entry["columns"] = df.columns

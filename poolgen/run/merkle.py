@@ -14,6 +14,9 @@ one call per row plus one per 16 hashes above, and everything else is numpy. A t
 the same for every row, so leaves continue a state that has absorbed 0x00 || header. Rows whose
 strings have the same byte lengths share one fixed-width layout and are laid out as one matrix,
 whose rows are hashed by C-level `map`s (copy the state, update, digest), without a Python loop.
+When the only column whose lengths vary is the last (a pool's `tier`), rows are not grouped: each
+chunk of rows is laid out in table order with that column at its longest and zero-padded, and
+numpy's fixed-width bytes drop each row's padding as it is handed to the hash (_varying_tail).
 """
 
 from __future__ import annotations
@@ -199,15 +202,49 @@ def _groups(cols: list[tuple[str, str, np.ndarray | _Text]], n: int) \
     return groups
 
 
-def _hash_rows(state: HASH, block: np.ndarray) -> np.ndarray:
-    """SHA-256 of (what `state` absorbed) || row, for every row of a (m, w) uint8 matrix, as (m, 32)."""
+def _hash_rows(state: HASH, block: np.ndarray, strip: bool = False) -> np.ndarray:
+    """SHA-256 of (what `state` absorbed) || row, for every row of a (m, w) uint8 matrix, as (m, 32);
+    with `strip`, of every row without its trailing 0x00 bytes (numpy's fixed-width bytes drop them)."""
     m, w = block.shape
     if w == 0:
         return np.frombuffer(state.digest() * m, dtype=np.uint8).reshape(m, 32)
-    rows = np.ascontiguousarray(block).view(f"V{w}").ravel().tolist()
+    rows = np.ascontiguousarray(block).view(f"{'S' if strip else 'V'}{w}").ravel().tolist()
     states = list(map(_HASH.copy, repeat(state, m)))
     deque(map(_HASH.update, states, rows), maxlen=0)
     return np.frombuffer(b"".join(map(_HASH.digest, states)), dtype=np.uint8).reshape(m, 32)
+
+
+def _varying_tail(cols: list[tuple[str, str, np.ndarray | _Text]], n: int) -> _Text | None:
+    """The last column's text, if it is the only column whose byte lengths vary and each of its
+    values ends in a byte other than 0x00 (an empty value ends in its length's 0x00).
+
+    Then every row's M is the rows' common layout, that column's slot at its longest value (left-
+    aligned, zero-padded), written in table order and with its trailing zero bytes removed: one
+    block per chunk of rows, no grouping of rows by length."""
+    if n == 0:
+        return None
+    texts = [(k, values) for k, (_, _, values) in enumerate(cols) if isinstance(values, _Text)]
+    varying = [(k, text) for k, text in texts if not (text.lengths == text.lengths[0]).all()]
+    if len(varying) != 1 or varying[0][0] != len(cols) - 1:
+        return None
+    text = varying[0][1]
+    if not text.lengths.all() or not text.padded[np.arange(n), text.lengths - 1].all():
+        return None
+    return text
+
+
+def _leaves_in_order(cols: list[tuple[str, str, np.ndarray | _Text]], n: int, start_state: HASH,
+                     tail: _Text, chunk: int) -> np.ndarray:
+    """Leaves of a table whose only varying column is `tail`, the last (_varying_tail)."""
+    widths = {name: int(values.lengths.max()) for name, _, values in cols if isinstance(values, _Text)}
+    leaves = np.empty((n, 32), dtype=np.uint8)
+    for lo in range(0, n, chunk):
+        hi = min(lo + chunk, n)
+        block = _block(cols, slice(lo, hi), hi - lo, widths)
+        at = block.shape[1] - widths[cols[-1][0]] - 4  # the tail's length: the row's own
+        block[:, at:at + 4] = tail.lengths[lo:hi].astype(">u4").view(np.uint8).reshape(hi - lo, 4)
+        leaves[lo:hi] = _hash_rows(start_state, block, strip=True)
+    return leaves
 
 
 def leaf_hashes(df: pl.DataFrame, chunk: int = 2048) -> np.ndarray:
@@ -215,6 +252,9 @@ def leaf_hashes(df: pl.DataFrame, chunk: int = 2048) -> np.ndarray:
     cols = _columns(df)
     start_state = hashlib.sha256(LEAF + _header([(name, tag) for name, tag, _ in cols]))
     n = df.height
+    tail = _varying_tail(cols, n)
+    if tail is not None:
+        return _leaves_in_order(cols, n, start_state, tail, chunk)
     leaves = np.empty((n, 32), dtype=np.uint8)
     for widths, rows in _groups(cols, n):
         count = n if isinstance(rows, slice) else len(rows)

@@ -16,6 +16,7 @@ from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
 from poolgen.run.build import (
     build_pool,
+    build_pool_counted,
     identity_columns,
     order_book_slots,
     salt_column,
@@ -110,6 +111,18 @@ def test_a_small_pool_has_its_identity_tiers_prizes_salts_and_layout():
     assert table["prize_cents"].dtype == pl.Int64 and table["tier"].dtype == pl.String
     assert table["salt"].to_list() == salt_column(spec, pool, SEED_A).to_list()
     assert table["ticket"].to_list() == identity_columns(spec, pool, SEED_A)["ticket"].to_list()
+
+
+@pytest.mark.parametrize(("rules", "pool_id", "counts"), [
+    ("happy_holidays", "p1", [30, 4, 3, 2, 1, 0, 1]),  # a tier of none counts 0
+    ("primetime_payout", "d7.50x4", [50] + [i % 3 for i in range(58)]),  # all 59 tiers
+])
+def test_the_tier_counts_built_with_the_table_are_its_tier_columns_counts(rules, pool_id, counts):
+    spec, pool = _small(rules, pool_id, counts)
+    table, built = build_pool_counted(spec, pool, SEED_A)
+    found = dict(table.group_by("tier").len().iter_rows())
+    assert built == [found.get(t.id, 0) for t in pool.tiers] == [t.count for t in pool.tiers]
+    assert table.equals(build_pool(spec, pool, SEED_A))
 
 
 @pytest.mark.parametrize("name", ["position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"])
