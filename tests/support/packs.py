@@ -78,10 +78,11 @@ def _held_mask(table: pl.DataFrame, tiers: list[str]) -> np.ndarray:
     return np.asarray(table["tier"].is_in(tiers).to_numpy())
 
 
-def capped_to_first_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+def capped_to_first_packs(table: pl.DataFrame, per_book: int, tiers: list[str],
+                          besides: tuple[str, ...] = ()) -> pl.DataFrame:
     """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the first packs
-    (`capped_to_packs` in pack order)."""
-    return capped_to_packs(table, per_book, tiers, np.arange(table.height // per_book))
+    (`capped_to_packs` in pack order), never swapped with a ticket of `besides` (a second rule's)."""
+    return capped_to_packs(table, per_book, tiers, np.arange(table.height // per_book), besides)
 
 
 def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
@@ -92,12 +93,14 @@ def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -
     return capped_to_packs(table, per_book, tiers, np.argsort(-per, kind="stable"))
 
 
-def capped_to_packs(table: pl.DataFrame, per_book: int, tiers: list[str], chosen: np.ndarray) -> pl.DataFrame:
+def capped_to_packs(table: pl.DataFrame, per_book: int, tiers: list[str], chosen: np.ndarray,
+                    besides: tuple[str, ...] = ()) -> pl.DataFrame:
     """Every ticket of `tiers` (a cap of one a pack, C of them) moved into the first C packs of
     `chosen`, each swapped with another winner of a chosen pack that holds none (so every pack keeps
-    its winners and the cap): the rows reordered, nothing else changed."""
+    its winners and the cap), not one of `besides` (so a second rule's counts stay): the rows
+    reordered, nothing else changed."""
     held = _held_mask(table, tiers)
-    win = table["prize_cents"].to_numpy() > 0
+    win = (table["prize_cents"].to_numpy() > 0) & ~_held_mask(table, list(besides))
     books = table.height // per_book
     target = set(chosen[: int(held.sum())].tolist())
     has = held[: books * per_book].reshape(books, per_book).any(axis=1)

@@ -61,7 +61,7 @@ def test_false_failure_rate_on_1000_pools_drawn_exactly_is_within_the_design():
 
 
 def test_the_chain_s_parameters_leave_the_packs_untested_and_say_why():
-    for rules in (PackRules(min_prize_cents=500), PackRules(caps=(PackCap("packs.caps[0]", 1, ("100",)),
+    for rules in (PackRules(min_prize_cents=500), PackRules(caps=(PackCap("packs.caps[0]", 2, ("100",)),
                                                                   PackCap("packs.caps[1]", 2, ("20",))))):
         found, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules)
         assert found == [] and skipped[1:] == ["2 of the book tests: too few tickets to bin or rank"]
