@@ -57,7 +57,7 @@ def test_the_exact_cases_are_those_of_the_generator_s_exact_draws():
     assert exact_case(PackRules(max_winners=9, caps=(cap,), spacing=(spacing,)), TIERS) == Exact(
         frozenset({"100", "b"}), 1, 3, "packs.spacing[0]")
     other = PackCap("packs.caps[1]", 2, ("20",))
-    assert exact_case(PackRules(caps=(cap, other)), TIERS) == Beside(  # 5.9: tests/audit/stats/test_packs_beside.py
+    assert exact_case(PackRules(caps=(cap, other)), TIERS) == Beside(  # 5.9: test_packs_beside.py
         frozenset({"100", "b"}), frozenset({"20"}), False, 2, 1, "packs.caps[0]", "packs.caps[1]")
     for chain in (PackRules(min_prize_cents=100, caps=(cap,)), PackRules(caps=(other, other)),
                   PackRules(caps=(other,), spacing=(spacing,)),
