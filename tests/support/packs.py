@@ -85,12 +85,13 @@ def capped_to_first_packs(table: pl.DataFrame, per_book: int, tiers: list[str],
     return capped_to_packs(table, per_book, tiers, np.arange(table.height // per_book), besides)
 
 
-def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str],
+                         besides: tuple[str, ...] = ()) -> pl.DataFrame:
     """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the packs with the
-    most winners (`capped_to_packs`, packs by winners, most first)."""
+    most winners (`capped_to_packs`, packs by winners, most first; never swapped with `besides`)."""
     win = table["prize_cents"].to_numpy() > 0
     per = win[: table.height // per_book * per_book].reshape(-1, per_book).sum(axis=1)
-    return capped_to_packs(table, per_book, tiers, np.argsort(-per, kind="stable"))
+    return capped_to_packs(table, per_book, tiers, np.argsort(-per, kind="stable"), besides)
 
 
 def capped_to_packs(table: pl.DataFrame, per_book: int, tiers: list[str], chosen: np.ndarray,
