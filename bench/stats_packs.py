@@ -16,6 +16,11 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
   winners   6..12 winners a book alone: 5.2
   chain     6..12 winners, at least $12 a book, at most one $100, $5 to $100 at least 3 apart: the chain
             of 5.3 (only the order within each book is tested: docs/statistics.md 1b)
+  beside    6..12 winners, at most one $5 a book (41 tickets), the $2 tickets at least 3 apart (235): 5.9,
+            S1 apart from the spacing rule's tiers
+  beside-caps    at most one $5 a book, at most four of $2 or $5 (276): 5.9, S1 inside a second cap's tiers
+  beside-inside  at most one $5 a book, the $2 and $5 tickets at least 2 apart: 5.9, S1 inside the
+            spacing rule's tiers
   blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
             shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
 
@@ -32,6 +37,9 @@ met, rows only reordered) and the table says how many step 8 refuses, and by the
   evened        cap3, the $2 tickets spread as evenly over the books as they go (`capped_evened`)
   starts        spaced, the $2 tickets of each book at its places 0, 4, 8, ... (`spaced_to_starts`)
   starts-capped spaced-capped, the same at 0, 3, 6, ...
+  first-beside  beside, the $5 tickets moved into the first books (never swapped with a $2)
+  rich-beside   beside, the $5 tickets moved into the books with the most winners
+  starts-beside beside, each $5 ticket at the first of its book's places outside the $2 tickets
 """
 
 from __future__ import annotations
@@ -59,6 +67,7 @@ from tests.support.packs import (  # noqa: E402
     capped_evened,
     capped_to_first_packs,
     capped_to_rich_packs,
+    s1_to_starts,
     small_packs,
     spaced_to_starts,
 )
@@ -75,6 +84,11 @@ CASES = {
               'caps = [ { prize = "100.00", at_most = 1 } ]\n'
               'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]'),
     "blocks": "shares = 100\nmin_winners = 25",
+    "beside": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 1 } ]\n'
+               'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
+    "beside-caps": 'caps = [ { tiers = ["5"], at_most = 1 }, { tiers = ["2", "5"], at_most = 4 } ]',
+    "beside-inside": ('caps = [ { tiers = ["5"], at_most = 1 } ]\n'
+                      'spacing = [ { tiers = ["2", "5"], min_distance = 2 } ]'),
 }
 PACK_WORDS = ("book", "block", "runs")
 
@@ -117,6 +131,12 @@ BIASES = {
                "spaced tickets (packs.spacing[0]) by place in their book"),
     "starts-capped": ("spaced-capped", lambda t: spaced_to_starts(t, 30, ["2"], 3),
                       "spaced tickets (packs.spacing[0]) by place in their book"),
+    "first-beside": ("beside", lambda t: capped_to_first_packs(t, 30, ["5"], ("2",)),
+                     "capped tickets (packs.caps[0]) by tenth of the books"),
+    "rich-beside": ("beside", lambda t: capped_to_rich_packs(t, 30, ["5"], ("2",)),
+                    "winners of the books holding capped tickets (packs.caps[0])"),
+    "starts-beside": ("beside", lambda t: s1_to_starts(t, 30, "5", "2"),
+                      "capped tickets (packs.caps[0]) by place among their book's places outside"),
 }
 
 

@@ -116,6 +116,42 @@ def _broken(case: Beside, lo: int, hi: int, w: np.ndarray, first: np.ndarray, ot
                 or too_many)
 
 
+def _holding_first(name: str, law: BesideLaw, w: np.ndarray, c1: np.ndarray,
+                   c2: np.ndarray) -> Finding | None:
+    """The winners of the packs holding S1's ticket, S = sum_b c1_b w_b, given (w, c2): then c1 is a
+    C1-subset of the packs drawn with P proportional to prod_b r_b^(c1_b), r_b = f(w_b, 1, c2_b) /
+    f(w_b, 0, c2_b) (conditional Poisson sampling), approximated by independent p_b = r_b e^t / (1 +
+    r_b e^t), t making sum p_b = C1; S's mean sum p_b w_b and variance sum v_b (w_b - w_v)^2, v_b =
+    p_b (1 - p_b), w_v their v-weighted mean (Hajek); normal approximation, two-sided."""
+    from scipy import stats  # here, not with the module: as in audit/stats/tests.py (start-up time)
+    f1 = [law.log_f(a, 1, b) for a, b in zip(w.tolist(), c2.tolist(), strict=True)]
+    f0 = [law.log_f(a, 0, b) for a, b in zip(w.tolist(), c2.tolist(), strict=True)]
+    free = np.array([x is not None and y is not None for x, y in zip(f1, f0, strict=True)])
+    forced = sum(y is None for y in f0)  # packs that must hold S1's ticket
+    log_r = np.array([x - y if x is not None and y is not None else 0.0
+                      for x, y in zip(f1, f0, strict=True)])
+    need = int(c1.sum()) - forced
+    if need <= 0 or need >= int(free.sum()):
+        return None
+    lo, hi = -60.0, 60.0
+    for _ in range(100):
+        t = (lo + hi) / 2
+        lo, hi = (t, hi) if float((1 / (1 + np.exp(-(log_r[free] + t)))).sum()) < need else (lo, t)
+    p = np.where(free, 1 / (1 + np.exp(-(log_r + (lo + hi) / 2))), [0.0 if x is None else 1.0 for x in f1])
+    v = p * (1 - p)
+    if v.sum() <= 0:
+        return None
+    wv = float((v * w).sum() / v.sum())
+    var = float((v * (w - wv) ** 2).sum())
+    seen, mean = int((c1 * w).sum()), float((p * w).sum())
+    if var <= 0:
+        return None
+    z = (seen - mean) / var ** 0.5
+    return Finding(name, "conditional Poisson sampling given the winners and the second rule's tickets "
+                   "(Hajek's normal approximation), two-sided", f"{seen:,} winners, expected {mean:,.1f}, "
+                   f"z = {z:.2f}", float(min(1.0, 2 * stats.norm.sf(abs(z)))))
+
+
 def beside_findings(prize: np.ndarray, m: int, rules: PackRules, case: Beside,
                     tier: np.ndarray | None) -> tuple[list[Finding], list[str]]:
     """The pack tests of a pool drawn by 5.9 (`prize`, `tier` its columns in print order; B >= 2 packs)."""
@@ -150,7 +186,9 @@ def beside_findings(prize: np.ndarray, m: int, rules: PackRules, case: Beside,
     else:
         skipped.append(f"{two} per {unit}: at most one a {unit} (or none), so their histogram is fixed by "
                        "their count")
-    found += [by_tenth_of_packs(f"{one} by tenth of the {unit}s", c1),
+    found += [_holding_first(f"winners of the {unit}s holding {one}, given each {unit}'s winners and {two}",
+                             law, w, c1, c2),
+              by_tenth_of_packs(f"{one} by tenth of the {unit}s", c1),
               by_tenth_of_packs(f"{two} by tenth of the {unit}s", c2)]
     if not case.nested:
         found += [place_finding(two, unit, other, d),

@@ -153,3 +153,16 @@ def capped_evened(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.Da
                                                                          (fewest + 1) * per_book])[0])
         order[a], order[b] = order[b], order[a]
     return table[order]
+
+
+def s1_to_starts(table: pl.DataFrame, per_book: int, first: str, spaced: str) -> pl.DataFrame:
+    """An insider's pool (a cap of one on tier `first` beside a spacing rule on tier `spaced`, apart):
+    in every pack, the ticket of `first` swapped with the ticket at the first of the pack's places not
+    holding `spaced` (every parameter still met: `first` is not spaced): the rows reordered."""
+    tier = table["tier"].to_numpy()
+    order = np.arange(table.height)
+    for at in np.flatnonzero(tier == first):
+        start = at // per_book * per_book
+        to = start + int(np.flatnonzero(tier[start:start + per_book] != spaced)[0])
+        order[at], order[to] = to, at
+    return table[order]

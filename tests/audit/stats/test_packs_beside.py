@@ -27,7 +27,7 @@ from poolgen.run.packs.beside import one_and_other
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.composition import Rules
 from poolgen.run.packs.spaced import exactly_spaced
-from tests.support.packs import capped_to_first_packs, small_packs
+from tests.support.packs import capped_to_first_packs, capped_to_rich_packs, s1_to_starts, small_packs
 from tests.support.stats import Entry
 
 TIERS = (Tier("lose", 0, 10), Tier("a", 500, 3), Tier("b", 2000, 2), Tier("c", 10000, 1), Tier("d", 10000, 1))
@@ -141,7 +141,7 @@ def _judged(spec, packs: PackRules, table: pl.DataFrame, seed: bytes):
 @pytest.mark.parametrize("packs", [APART, CAPS, INSIDE])
 def test_honest_pools_drawn_by_5_9_pass_at_the_design_s_rate(tmp_path, packs):
     """60 small pools of each kind (S1 apart from a spacing rule's tiers; inside a second cap's; inside
-    a spacing rule's): at most 3 fail step 8 (P(4 or more of 60) = 0.0033 at 1%), all nine pack tests
+    a spacing rule's): at most 3 fail step 8 (P(4 or more of 60) = 0.0033 at 1%), all ten pack tests
     are made, and none has p at most 0.05 in more than 10 (P = 0.0015 for a uniform p-value).
     Measured on 1,000 pools: bench/stats_packs.py, docs/statistics.md 1b."""
     spec, rules = _spec(tmp_path, packs, "honest")
@@ -150,28 +150,18 @@ def test_honest_pools_drawn_by_5_9_pass_at_the_design_s_rate(tmp_path, packs):
         seed = hashlib.sha256(b"poolgen/tests/packs-beside/%d" % i).digest()
         s = _judged(spec, rules, build_pool(spec, spec.pools[0], seed), seed)
         mine = [j for j in s.judged if "book" in j.finding.name or "runs" in j.finding.name]
-        assert len(mine) == 9 and sum(n.finding.name.startswith(ONE) for n in mine) == 2, mine
+        assert len(mine) == 10 and sum(n.finding.name.startswith(ONE) for n in mine) == 2, mine
         low.update(j.finding.name for j in mine if j.finding.p <= 0.05)
         failed += bool(s.failed)
     assert failed <= 3, failed
     assert max(low.values(), default=0) <= 10, low
 
 
-def _s1_to_starts(table: pl.DataFrame, per_book: int) -> pl.DataFrame:
-    """An insider's pool (APART): in every book, S1's ticket ($5) swapped with the ticket at the first
-    of the book's places outside T ($2): every parameter still met (S1 is not spaced)."""
-    tier = table["tier"].to_numpy()
-    order = np.arange(table.height)
-    for at in np.flatnonzero(tier == "5"):
-        start = at // per_book * per_book
-        first = start + int(np.flatnonzero(tier[start:start + per_book] != "2")[0])
-        order[at], order[first] = first, at
-    return table[order]
-
-
 @pytest.mark.parametrize(("change", "named"), [
     (lambda t: capped_to_first_packs(t, 30, ["5"], ("2",)), f"{ONE} by tenth of the books"),
-    (lambda t: _s1_to_starts(t, 30), f"{ONE} by place among their book's places outside packs.spacing[0]'s")])
+    (lambda t: s1_to_starts(t, 30, "5", "2"),
+     f"{ONE} by place among their book's places outside packs.spacing[0]'s"),
+    (lambda t: capped_to_rich_packs(t, 30, ["5"], ("2",)), f"winners of the books holding {ONE}")])
 def test_an_insider_s_pool_meeting_every_parameter_fails_naming_the_test(tmp_path, change, named):
     spec, rules = _spec(tmp_path, APART, "biased")
     seed = hashlib.sha256(b"poolgen/tests/packs-beside/biased").digest()
