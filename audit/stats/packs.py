@@ -17,8 +17,11 @@ packs is known (audit/stats/pack_laws.py) and these tests replace the unconstrai
   - the other winners' prize amounts across packs (exchangeable: Kruskal-Wallis);
   - runs of the other winners and losers within each pack (Wald-Wolfowitz, pack by pack, summed).
 
-Under any other composition parameter (a prize-value floor, two caps or spacing rules, a cap beside
-a spacing rule on other tiers: the chain of 5.3) the compositions have no closed-form law and are
+5.9 (a cap of one beside a second cap or a spacing rule, on tiers apart from or inside the second
+rule's) has its own tests against its law (audit/stats/beside.py), chosen here (`exact_case`).
+Under any other composition parameter (a prize-value floor, two spacing rules, three caps, two caps
+5.9 does not take, a cap beside a spacing rule other than as 5.8 or 5.9 take it: the chain of 5.3)
+the compositions have no closed-form law and are
 listed as not tested; the order within each pack is still exact given its composition (5.3, step 4),
 so the other winners' places and the runs within each pack are tested, the spaced tickets left out.
 A pool whose packs break their parameters (step 5 refuses it) is not held to the law.
@@ -112,8 +115,9 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     So the other winners' places and the runs within each pack, the spaced tickets left out."""
     books = len(prize) // m
     unit, rule = rules.unit, "pack" if rules.size is None else "block"
-    why = [f"winners per {unit}: the game's {rule} parameters (a prize-value floor, two caps or spacing "
-           "rules, or a cap beside a spacing rule on other tiers) are drawn by the chain of "
+    why = [f"winners per {unit}: the game's {rule} parameters (a prize-value floor, two spacing rules, three "
+           "caps, two caps 5.9 does not take, or a cap beside a spacing rule other than as 5.8 or 5.9 take "
+           "it) are drawn by the chain of "
            "docs/randomness.md 5.3: no closed-form law of the packs to test them against "
            "(audit/stats/packs.py)"]
     if books < 2:

@@ -66,8 +66,9 @@ def test_the_chain_s_parameters_leave_the_packs_untested_and_say_why():
         found, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules)
         assert found == [] and skipped[1:] == ["2 of the book tests: too few tickets to bin or rank"]
         assert skipped[:1] == [
-            "winners per book: the game's pack parameters (a prize-value floor, two caps or spacing rules, "
-            "or a cap beside a spacing rule on other tiers) are drawn by the chain of docs/randomness.md "
+            "winners per book: the game's pack parameters (a prize-value floor, two spacing rules, three "
+            "caps, two caps 5.9 does not take, or a cap beside a spacing rule other than as 5.8 or 5.9 take "
+            "it) are drawn by the chain of docs/randomness.md "
             "5.3: no closed-form law of the packs to test them against (audit/stats/packs.py)"]
 
 
