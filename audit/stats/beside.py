@@ -46,6 +46,7 @@ from audit.stats.tests import Finding
 __all__ = ["Beside", "beside_case", "beside_findings"]
 
 UNIFORM = "of the places against the uniform order"
+LEAST = 20  # the prize-value test's least tickets of an amount (pack_laws.top_coded)
 
 
 @dataclass(frozen=True)
@@ -205,8 +206,8 @@ def beside_findings(prize: np.ndarray, m: int, rules: PackRules, case: Beside,
     amounts = np.asarray(prize)[: books * m].reshape(books, m)
     others = win & ~held
     found += [others_place(unit, win, held),
-              kruskal(f"prize value of the other winners per {unit}: {books:,} {unit}s", amounts[others],
-                      np.nonzero(others)[0]),
+              kruskal(f"prize value of the other winners per {unit}: {books:,} {unit}s (amounts of fewer "
+                      f"than {LEAST} tickets merged down)", amounts[others], np.nonzero(others)[0], LEAST),
               runs_within(f"runs of winners and losers within each {unit}, the {one} and {two} left out",
                           win, ~held)]
     return too_few(unit, found, skipped)

@@ -28,7 +28,7 @@ from audit.stats.tests import MIN_EXPECTED, MIN_RUNS_SIDE, Finding, distinct_val
 __all__ = ["BesideLaw", "Law", "Table", "apart", "by_tenth_of_packs", "chi_square", "conditional",
            "count_given", "kruskal", "others_place", "parts_expected", "pearson", "place_finding", "pooled",
            "ranks_among", "refused", "rule_tiers", "runs_within", "subset_factor", "tilted", "too_few",
-           "winners_given"]
+           "top_coded", "winners_given"]
 
 Table = Callable[[int], tuple[np.ndarray, np.ndarray]]  # a stratum's code -> (support, log weights)
 
@@ -272,12 +272,34 @@ def by_tenth_of_packs(name: str, c: np.ndarray) -> Finding | None:
                    f"X2 = {x2:.2f}, df = {parts - 1}", float(stats.chi2.sf(x2, parts - 1)))
 
 
-def kruskal(name: str, amounts: np.ndarray, group: np.ndarray) -> Finding | None:
-    """Kruskal-Wallis of amounts across groups of any size (mid-ranks, ties corrected), two-sided."""
+def top_coded(amounts: np.ndarray, least: int) -> np.ndarray:
+    """The amounts with every amount held by fewer than `least` tickets merged, from the highest down,
+    into the next lower amount until each class holds at least `least`, then the lowest class, if it
+    holds fewer, into the next higher one: as section 1 of docs/statistics.md bins no level of fewer
+    than 20 tickets."""
+    values, counts = np.unique(amounts, return_counts=True)
+    out, acc = amounts.copy(), 0
+    for i in range(len(values) - 1, 0, -1):
+        acc += int(counts[i])
+        if acc < least:
+            out[out == values[i]] = values[i - 1]  # below `least` so far: joins the next lower amount
+        else:
+            acc = 0
+    values, counts = np.unique(out, return_counts=True)
+    if len(values) > 1 and counts[0] < least:
+        out[out == values[0]] = values[1]
+    return out
+
+
+def kruskal(name: str, amounts: np.ndarray, group: np.ndarray, least: int = 0) -> Finding | None:
+    """Kruskal-Wallis of amounts across groups of any size (mid-ranks, ties corrected), two-sided;
+    with `least`, amounts first `top_coded` to classes of at least that many tickets."""
     from scipy import stats
     n = len(amounts)
     if n < 2:
         return None
+    if least:
+        amounts = top_coded(amounts, least)
     values, inverse, counts = distinct_values(amounts)
     present = np.unique(group)
     if len(values) < 2 or present.size < 2:

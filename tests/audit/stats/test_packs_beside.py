@@ -17,7 +17,7 @@ import pytest
 
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackCap, PackRules, PackSpacing, read_packs
-from audit.stats.pack_laws import BesideLaw
+from audit.stats.pack_laws import BesideLaw, top_coded
 from audit.stats.packs import Beside, Exact, exact_case, pack_block_findings
 from audit.stats.step import pool_statistics
 from audit.steps.packs import check_pack_rules
@@ -141,8 +141,10 @@ def _judged(spec, packs: PackRules, table: pl.DataFrame, seed: bytes):
 @pytest.mark.parametrize("packs", [APART, CAPS, INSIDE])
 def test_honest_pools_drawn_by_5_9_pass_at_the_design_s_rate(tmp_path, packs):
     """60 small pools of each kind (S1 apart from a spacing rule's tiers; inside a second cap's; inside
-    a spacing rule's): at most 3 fail step 8 (P(4 or more of 60) = 0.0033 at 1%), all ten pack tests
-    are made, and none has p at most 0.05 in more than 10 (P = 0.0015 for a uniform p-value).
+    a spacing rule's): at most 3 fail step 8 (P(4 or more of 60) = 0.0033 at 1%), nine pack tests are
+    made (not the prize value's: the other winners' 10 tickets of $20 and $100 are too few for an
+    amount of their own, `top_coded`), and none has p at most 0.05 in more than 10 (P = 0.0015 for a
+    uniform p-value).
     Measured on 1,000 pools: bench/stats_packs.py, docs/statistics.md 1b."""
     spec, rules = _spec(tmp_path, packs, "honest")
     failed, low = 0, Counter()
@@ -150,7 +152,8 @@ def test_honest_pools_drawn_by_5_9_pass_at_the_design_s_rate(tmp_path, packs):
         seed = hashlib.sha256(b"poolgen/tests/packs-beside/%d" % i).digest()
         s = _judged(spec, rules, build_pool(spec, spec.pools[0], seed), seed)
         mine = [j for j in s.judged if "book" in j.finding.name or "runs" in j.finding.name]
-        assert len(mine) == 10 and sum(n.finding.name.startswith(ONE) for n in mine) == 2, mine
+        assert len(mine) == 9 and sum(n.finding.name.startswith(ONE) for n in mine) == 2, mine
+        assert "1 of the book tests: too few tickets to bin or rank" in s.not_tested  # 10 other winners of $20+
         low.update(j.finding.name for j in mine if j.finding.p <= 0.05)
         failed += bool(s.failed)
     assert failed <= 3, failed
@@ -173,6 +176,20 @@ def test_an_insider_s_pool_meeting_every_parameter_fails_naming_the_test(tmp_pat
     failed = _judged(spec, rules, biased, seed).failed
     hit = [j for j in failed if j.finding.name.startswith(named)]
     assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]
+
+
+def test_rare_amounts_are_merged_down_before_the_prize_value_test():
+    """Kruskal-Wallis on amounts with a few rare values has a heavy tail (measured: 1.6% of 1,000 honest
+    pools failed, 8 of them by it, before this): amounts of fewer than 20 tickets are merged into the
+    next lower one, a lowest class of fewer into the next higher."""
+    def classes(counts: dict[int, int]) -> dict[int, int]:
+        amounts = np.repeat(list(counts), list(counts.values()))
+        values, n = np.unique(top_coded(amounts, 20), return_counts=True)
+        return dict(zip(values.tolist(), n.tolist(), strict=True))
+    assert classes({100: 594, 2000: 5, 10000: 5}) == {100: 604}
+    assert classes({100: 594, 500: 41, 2000: 5, 10000: 5}) == {100: 594, 500: 51}
+    assert classes({100: 5, 500: 41, 2000: 25, 10000: 5}) == {500: 46, 2000: 30}
+    assert classes({100: 30, 500: 20}) == {100: 30, 500: 20}
 
 
 def test_packs_breaking_5_9_s_rules_are_not_held_to_its_law():
