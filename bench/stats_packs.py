@@ -28,6 +28,7 @@ It prints, per case, the runs that fail step 8 and by which tests, and for each 
 its p-values at most 0.05 and 0.01 and the Kolmogorov-Smirnov p of their uniformity.
 
     python bench/stats_packs.py --power 100     # an insider's pools instead (tests/support/packs.py)
+    python bench/stats_packs.py --power 100 --bias first-beside   # one bias
 
 With --power, each of N honest pools per case is rewritten as an insider would (every parameter still
 met, rows only reordered) and the table says how many step 8 refuses, and by the test named for it:
@@ -140,10 +141,12 @@ BIASES = {
 }
 
 
-def power(pools: int, tmp: Path) -> None:
+def power(pools: int, tmp: Path, only: list[str] | None = None) -> None:
     print("| bias | case | refused by step 8 | by the test named for it | its largest p |")
     print("|---|---|---|---|---|")
     for bias, (case, change, named) in BIASES.items():
+        if only and bias not in only:
+            continue
         path = small_packs(tmp, CASES[case], f"{case}.toml")
         rules = read_packs(tomllib.loads(path.read_text()))
         spec = load_spec(path)
@@ -167,10 +170,11 @@ def main() -> None:
     parser.add_argument("--pools", type=int, default=1000)
     parser.add_argument("--case", choices=list(CASES), action="append")
     parser.add_argument("--power", type=int, metavar="N", help="N insider pools per bias instead")
+    parser.add_argument("--bias", choices=list(BIASES), action="append", help="with --power: only these")
     args = parser.parse_args()
     if args.power:
         with tempfile.TemporaryDirectory() as tmp:
-            power(args.power, Path(tmp))
+            power(args.power, Path(tmp), args.bias)
         return
     from scipy import stats
     total = [0, 0]
