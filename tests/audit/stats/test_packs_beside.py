@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 from audit.read.manifest import Tier
-from audit.read.specs.packs import PackCap, PackRules, PackSpacing, read_packs
+from audit.read.specs.packs import PackCap, PackRules, PackSpacing, read_blocks, read_packs
 from audit.stats.pack_laws import BesideLaw, top_coded
 from audit.stats.packs import Beside, Exact, exact_case, pack_block_findings
 from audit.stats.step import pool_statistics
@@ -27,6 +27,7 @@ from poolgen.run.packs.beside import one_and_other
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.composition import Rules
 from poolgen.run.packs.spaced import exactly_spaced
+from tests.support.blocks import blocks_variant
 from tests.support.packs import capped_to_first_packs, capped_to_rich_packs, s1_to_starts, small_packs
 from tests.support.stats import Entry
 
@@ -176,6 +177,26 @@ def test_an_insider_s_pool_meeting_every_parameter_fails_naming_the_test(tmp_pat
     failed = _judged(spec, rules, biased, seed).failed
     hit = [j for j in failed if j.finding.name.startswith(named)]
     assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]
+
+
+def test_einstant_blocks_under_5_9_are_tested_per_block(tmp_path):
+    """A small eInstant (200 blocks of 100 shares) under the example's block rules but its floor (one
+    $200-or-more a block beside "m50", "m45", "m40" never back to back, at least 25 winners): the
+    blocks are tested against 5.9's law, and an honest pool passes."""
+    text = ('shares = 100\nmin_winners = 25\n'
+            'caps = [ { tiers = ["m5000", "m500", "m400", "m300", "m200"], at_most = 1 } ]\n'
+            'spacing = [ { tiers = ["m50", "m45", "m40"], min_distance = 2 } ]')
+    path = blocks_variant(tmp_path, 50, text, "blocks.toml")
+    spec, rules = load_spec(path), read_blocks(tomllib.loads(path.read_text()))
+    seed = hashlib.sha256(b"poolgen/tests/packs-beside/blocks").digest()
+    s = pool_statistics(build_pool(spec, spec.pools[0], seed), Entry(spec.pools[0], seed), rules=spec.id,
+                        kind=spec.kind, per_book=0, pools=1, play=spec.play.document(), packs=rules)
+    names = [j.finding.name for j in s.judged]
+    assert ("winners per block of 100 (25..100) given its capped tickets (blocks.caps[0]) and spaced tickets "
+            "(blocks.spacing[0]): 200 blocks") in names, names
+    assert any(n.startswith("winners of the blocks holding capped tickets (blocks.caps[0])") for n in names)
+    assert not any("drawn by the chain" in w for w in s.not_tested), s.not_tested
+    assert not s.failed, [(j.finding.name, j.finding.p) for j in s.failed]
 
 
 def test_rare_amounts_are_merged_down_before_the_prize_value_test():
