@@ -16,6 +16,11 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
   winners   6..12 winners a book alone: 5.2
   chain     6..12 winners, at least $12 a book, at most one $100, $5 to $100 at least 3 apart: the chain
             of 5.3 (only the order within each book is tested: docs/statistics.md 1b)
+  beside    6..12 winners, at most one $5 a book (41 tickets), the $2 tickets at least 3 apart (235): 5.9,
+            S1 apart from the spacing rule's tiers
+  beside-caps    at most one $5 a book, at most four of $2 or $5 (276): 5.9, S1 inside a second cap's tiers
+  beside-inside  at most one $5 a book, the $2 and $5 tickets at least 2 apart: 5.9, S1 inside the
+            spacing rule's tiers
   blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
             shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
 
@@ -23,6 +28,7 @@ It prints, per case, the runs that fail step 8 and by which tests, and for each 
 its p-values at most 0.05 and 0.01 and the Kolmogorov-Smirnov p of their uniformity.
 
     python bench/stats_packs.py --power 100     # an insider's pools instead (tests/support/packs.py)
+    python bench/stats_packs.py --power 100 --bias first-beside   # one bias
 
 With --power, each of N honest pools per case is rewritten as an insider would (every parameter still
 met, rows only reordered) and the table says how many step 8 refuses, and by the test named for it:
@@ -32,6 +38,9 @@ met, rows only reordered) and the table says how many step 8 refuses, and by the
   evened        cap3, the $2 tickets spread as evenly over the books as they go (`capped_evened`)
   starts        spaced, the $2 tickets of each book at its places 0, 4, 8, ... (`spaced_to_starts`)
   starts-capped spaced-capped, the same at 0, 3, 6, ...
+  first-beside  beside, the $5 tickets moved into the first books (never swapped with a $2)
+  rich-beside   beside, the $5 tickets moved into the books with the most winners
+  starts-beside beside, each $5 ticket at the first of its book's places outside the $2 tickets
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ from tests.support.packs import (  # noqa: E402
     capped_evened,
     capped_to_first_packs,
     capped_to_rich_packs,
+    s1_to_starts,
     small_packs,
     spaced_to_starts,
 )
@@ -75,6 +85,11 @@ CASES = {
               'caps = [ { prize = "100.00", at_most = 1 } ]\n'
               'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]'),
     "blocks": "shares = 100\nmin_winners = 25",
+    "beside": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 1 } ]\n'
+               'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
+    "beside-caps": 'caps = [ { tiers = ["5"], at_most = 1 }, { tiers = ["2", "5"], at_most = 4 } ]',
+    "beside-inside": ('caps = [ { tiers = ["5"], at_most = 1 } ]\n'
+                      'spacing = [ { tiers = ["2", "5"], min_distance = 2 } ]'),
 }
 PACK_WORDS = ("book", "block", "runs")
 
@@ -117,13 +132,21 @@ BIASES = {
                "spaced tickets (packs.spacing[0]) by place in their book"),
     "starts-capped": ("spaced-capped", lambda t: spaced_to_starts(t, 30, ["2"], 3),
                       "spaced tickets (packs.spacing[0]) by place in their book"),
+    "first-beside": ("beside", lambda t: capped_to_first_packs(t, 30, ["5"], ("2",)),
+                     "capped tickets (packs.caps[0]) by tenth of the books"),
+    "rich-beside": ("beside", lambda t: capped_to_rich_packs(t, 30, ["5"], ("2",)),
+                    "winners of the books holding capped tickets (packs.caps[0])"),
+    "starts-beside": ("beside", lambda t: s1_to_starts(t, 30, "5", "2"),
+                      "capped tickets (packs.caps[0]) by place among their book's places outside"),
 }
 
 
-def power(pools: int, tmp: Path) -> None:
+def power(pools: int, tmp: Path, only: list[str] | None = None) -> None:
     print("| bias | case | refused by step 8 | by the test named for it | its largest p |")
     print("|---|---|---|---|---|")
     for bias, (case, change, named) in BIASES.items():
+        if only and bias not in only:
+            continue
         path = small_packs(tmp, CASES[case], f"{case}.toml")
         rules = read_packs(tomllib.loads(path.read_text()))
         spec = load_spec(path)
@@ -147,10 +170,11 @@ def main() -> None:
     parser.add_argument("--pools", type=int, default=1000)
     parser.add_argument("--case", choices=list(CASES), action="append")
     parser.add_argument("--power", type=int, metavar="N", help="N insider pools per bias instead")
+    parser.add_argument("--bias", choices=list(BIASES), action="append", help="with --power: only these")
     args = parser.parse_args()
     if args.power:
         with tempfile.TemporaryDirectory() as tmp:
-            power(args.power, Path(tmp))
+            power(args.power, Path(tmp), args.bias)
         return
     from scipy import stats
     total = [0, 0]

@@ -78,26 +78,30 @@ def _held_mask(table: pl.DataFrame, tiers: list[str]) -> np.ndarray:
     return np.asarray(table["tier"].is_in(tiers).to_numpy())
 
 
-def capped_to_first_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+def capped_to_first_packs(table: pl.DataFrame, per_book: int, tiers: list[str],
+                          besides: tuple[str, ...] = ()) -> pl.DataFrame:
     """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the first packs
-    (`capped_to_packs` in pack order)."""
-    return capped_to_packs(table, per_book, tiers, np.arange(table.height // per_book))
+    (`capped_to_packs` in pack order), never swapped with a ticket of `besides` (a second rule's)."""
+    return capped_to_packs(table, per_book, tiers, np.arange(table.height // per_book), besides)
 
 
-def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+def capped_to_rich_packs(table: pl.DataFrame, per_book: int, tiers: list[str],
+                         besides: tuple[str, ...] = ()) -> pl.DataFrame:
     """An insider's pool: every ticket of `tiers` (a cap of one a pack) moved into the packs with the
-    most winners (`capped_to_packs`, packs by winners, most first)."""
+    most winners (`capped_to_packs`, packs by winners, most first; never swapped with `besides`)."""
     win = table["prize_cents"].to_numpy() > 0
     per = win[: table.height // per_book * per_book].reshape(-1, per_book).sum(axis=1)
-    return capped_to_packs(table, per_book, tiers, np.argsort(-per, kind="stable"))
+    return capped_to_packs(table, per_book, tiers, np.argsort(-per, kind="stable"), besides)
 
 
-def capped_to_packs(table: pl.DataFrame, per_book: int, tiers: list[str], chosen: np.ndarray) -> pl.DataFrame:
+def capped_to_packs(table: pl.DataFrame, per_book: int, tiers: list[str], chosen: np.ndarray,
+                    besides: tuple[str, ...] = ()) -> pl.DataFrame:
     """Every ticket of `tiers` (a cap of one a pack, C of them) moved into the first C packs of
     `chosen`, each swapped with another winner of a chosen pack that holds none (so every pack keeps
-    its winners and the cap): the rows reordered, nothing else changed."""
+    its winners and the cap), not one of `besides` (so a second rule's counts stay): the rows
+    reordered, nothing else changed."""
     held = _held_mask(table, tiers)
-    win = table["prize_cents"].to_numpy() > 0
+    win = (table["prize_cents"].to_numpy() > 0) & ~_held_mask(table, list(besides))
     books = table.height // per_book
     target = set(chosen[: int(held.sum())].tolist())
     has = held[: books * per_book].reshape(books, per_book).any(axis=1)
@@ -148,4 +152,17 @@ def capped_evened(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.Da
         b = fewest * per_book + int(np.flatnonzero((win & ~held)[order][fewest * per_book:
                                                                          (fewest + 1) * per_book])[0])
         order[a], order[b] = order[b], order[a]
+    return table[order]
+
+
+def s1_to_starts(table: pl.DataFrame, per_book: int, first: str, spaced: str) -> pl.DataFrame:
+    """An insider's pool (a cap of one on tier `first` beside a spacing rule on tier `spaced`, apart):
+    in every pack, the ticket of `first` swapped with the ticket at the first of the pack's places not
+    holding `spaced` (every parameter still met: `first` is not spaced): the rows reordered."""
+    tier = table["tier"].to_numpy()
+    order = np.arange(table.height)
+    for at in np.flatnonzero(tier == first):
+        start = at // per_book * per_book
+        to = start + int(np.flatnonzero(tier[start:start + per_book] != spaced)[0])
+        order[at], order[to] = to, at
     return table[order]

@@ -18,7 +18,7 @@ import pytest
 from audit.checklist import Step
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackCap, PackRules, PackSpacing, read_blocks, read_packs
-from audit.stats.packs import Exact, exact_case, pack_block_findings
+from audit.stats.packs import Beside, Exact, exact_case, pack_block_findings
 from audit.stats.step import pool_statistics
 from audit.steps.packs import check_pack_rules
 from audit.verify import VerifyRequest, verify_run
@@ -56,8 +56,10 @@ def test_the_exact_cases_are_those_of_the_generator_s_exact_draws():
     spacing = PackSpacing("packs.spacing[0]", 3, ("100", "b"))
     assert exact_case(PackRules(max_winners=9, caps=(cap,), spacing=(spacing,)), TIERS) == Exact(
         frozenset({"100", "b"}), 1, 3, "packs.spacing[0]")
-    other = PackCap("packs.caps[0]", 2, ("20",))
-    for chain in (PackRules(min_prize_cents=100, caps=(cap,)), PackRules(caps=(cap, other)),
+    other = PackCap("packs.caps[1]", 2, ("20",))
+    assert exact_case(PackRules(caps=(cap, other)), TIERS) == Beside(  # 5.9: test_packs_beside.py
+        frozenset({"100", "b"}), frozenset({"20"}), False, 2, 1, "packs.caps[0]", "packs.caps[1]")
+    for chain in (PackRules(min_prize_cents=100, caps=(cap,)), PackRules(caps=(other, other)),
                   PackRules(caps=(other,), spacing=(spacing,)),
                   PackRules(spacing=(spacing, PackSpacing("packs.spacing[1]", 2, ("5",)))),
                   PackRules(caps=(PackCap("packs.caps[0]", 1, ("lose",)),))):

@@ -235,3 +235,6 @@ def test_the_example_without_its_value_floor_drawn_exactly_verifies_every_step(t
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9
     assert any(d.startswith("pool p1: every one of 100 packs meets the spec's pack parameters")
                for d in report["steps"][4]["details"])
+    statistics = "\n".join(report["steps"][7]["details"])  # step 8 tested the packs against 5.9's law
+    assert "capped tickets (packs.caps[0]) by tenth of the books" in statistics, statistics
+    assert "drawn by the chain" not in statistics, statistics
