@@ -15,6 +15,8 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from audit.checklist import StepResult
+from audit.errors import UnusableInput
+from audit.read.specs.packs import for_pool, manifest_packs
 from audit.stats.positions import BLOCK
 from audit.stats.step import ALPHA, columns_needed, fmt_p, pool_alpha, pool_statistics
 from poolgen.errors import RunError
@@ -54,10 +56,16 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
         f"step-down across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
     try:
         play = run.parsed.doc.get("play")
-        table = run.read(pid, columns_needed(play))
-        s = pool_statistics(table, run.entry(pid), rules=run.parsed.rules, kind=run.kind,
-                            per_book=run.parsed.tickets_per_book, pools=pools, play=play)
-    except (RunError, KeyError, ValueError, TypeError) as exc:
+        pool = run.entry(pid)
+        recorded = manifest_packs(run.parsed.doc)  # the packs' rules, as verify's step 8 holds them
+        packs = None if recorded is None else for_pool(recorded, pool.price_cents)
+        wanted = columns_needed(play)
+        if packs is not None and (packs.caps or packs.spacing):
+            wanted.append("tier")  # which tickets a cap or spacing rule holds (audit/stats/packs.py)
+        table = run.read(pid, wanted)
+        s = pool_statistics(table, pool, rules=run.parsed.rules, kind=run.kind,
+                            per_book=run.parsed.tickets_per_book, pools=pools, play=play, packs=packs)
+    except (RunError, UnusableInput, KeyError, ValueError, TypeError) as exc:
         out.append(r.para(f"<font color='{r.BAD.hexval()}'><b>The statistics could not be computed: "
                         f"{r.escape(exc)}</b></font>"))
         out.append(PageBreak())

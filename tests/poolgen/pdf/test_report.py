@@ -4,13 +4,18 @@ fails. The runs are tests/poolgen/pdf/conftest.py's `runs`."""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
+from datetime import UTC, datetime
 
 import pytest
 
+from poolgen.loader import load_spec
 from poolgen.money import fmt_cents
+from poolgen.run.generate import GenerateRequest, generate
 from tests.support import spec_path
 from tests.support.cli import invoke
+from tests.support.packs import small_packs
 from tests.support.pdf import GAMES, manifest, pages
 
 
@@ -74,3 +79,18 @@ def test_report_of_a_tampered_run_says_which_steps_fail(runs, tmp_path):
     texts = pages(out)
     assert "FAILED: step(s) 2, 3" in texts[1] and "1 signature PASS" in texts[1]
     assert "The pool file cannot be read" in texts[2]
+
+
+def test_report_statistics_page_holds_a_packed_run_to_its_packs_law_as_verify_does(tmp_path):
+    """A run made under a cap of one a book: its statistics page runs step 8's pack tests (the
+    manifest's print.packs), not the plain shuffle's winners-per-book tests that a cap changes."""
+    spec = load_spec(small_packs(tmp_path, 'caps = [ { tiers = ["5", "20", "100"], at_most = 1 } ]'))
+    seed = hashlib.sha256(b"poolgen/tests/report/packs").digest()
+    run = generate(GenerateRequest(spec, seed, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path / "runs",
+                                   run_id="capped")).folder
+    out = tmp_path / "report.pdf"
+    result = invoke("report", run, "--out", out)
+    assert result.exit_code == 0, result.output
+    page = next(t for t in pages(out) if "statistics (verify step 8)" in t)
+    assert "capped tickets (packs.caps[0])" in page, page
+    assert "PASS: no test significant" in page, page
