@@ -13,9 +13,9 @@ The environment it sets is inherited by every worker process the command spawns,
 it as it starts; this process takes the same settings through mallopt. A setting the caller's
 environment already has is kept. polars' own allocator (jemalloc) is left as it is: told to keep
 every freed page (`_RJEM_MALLOC_CONF=dirty_decay_ms:-1`) it cut the page faults left by more than half,
-but Wild Side's order then peaked at 1,433 MiB. Not for `verify` either: these settings raised its
-peak on Hand to Hand Tactics' order from 952 to 1,044 MiB (with jemalloc's too), above the 1 GiB a
-process may take.
+but one printed order's peak then rose above the 1 GiB a process may take. Not for `verify` either:
+there these settings raised the largest eInstant order's peak above 1 GiB (with jemalloc's too).
+The measurements are in docs/scaling.md.
 """
 
 from __future__ import annotations
