@@ -181,7 +181,7 @@ def _pool_results(jobs: list[PoolJob], workers: int,
 
     This process is one of the `workers`: it checks pools too, the smallest first, while `workers - 1`
     worker processes take the largest first (a worker process costs about a second of CPU to start:
-    numpy, polars, scipy.stats and audit imported again; docs/scaling.md). The others are handed one
+    numpy, polars, scipy.special and audit imported again; docs/scaling.md). The others are handed one
     pool at a time, so that none waits behind a pool this process could have taken."""
     if workers <= 1 or len(jobs) <= 1:
         out = []

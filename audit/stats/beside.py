@@ -27,6 +27,7 @@ import numpy as np
 
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
+from audit.stats.laws import norm_sf
 from audit.stats.pack_laws import (
     BesideLaw,
     by_tenth_of_packs,
@@ -124,7 +125,6 @@ def _holding_first(name: str, law: BesideLaw, w: np.ndarray, c1: np.ndarray,
     f(w_b, 0, c2_b) (conditional Poisson sampling), approximated by independent p_b = r_b e^t / (1 +
     r_b e^t), t making sum p_b = C1; S's mean sum p_b w_b and variance sum v_b (w_b - w_v)^2, v_b =
     p_b (1 - p_b), w_v their v-weighted mean (Hajek); normal approximation, two-sided."""
-    from scipy import stats  # here, not with the module: as in audit/stats/tests.py (start-up time)
     f1 = [law.log_f(a, 1, b) for a, b in zip(w.tolist(), c2.tolist(), strict=True)]
     f0 = [law.log_f(a, 0, b) for a, b in zip(w.tolist(), c2.tolist(), strict=True)]
     free = np.array([x is not None and y is not None for x, y in zip(f1, f0, strict=True)])
@@ -150,7 +150,7 @@ def _holding_first(name: str, law: BesideLaw, w: np.ndarray, c1: np.ndarray,
     z = (seen - mean) / var ** 0.5
     return Finding(name, "conditional Poisson sampling given the winners and the second rule's tickets "
                    "(Hajek's normal approximation), two-sided", f"{seen:,} winners, expected {mean:,.1f}, "
-                   f"z = {z:.2f}", float(min(1.0, 2 * stats.norm.sf(abs(z)))))
+                   f"z = {z:.2f}", float(min(1.0, 2 * norm_sf(abs(z)))))
 
 
 def beside_findings(prize: np.ndarray, m: int, rules: PackRules, case: Beside,

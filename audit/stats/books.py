@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from audit.stats.laws import chi2_cdf, chi2_sf, hypergeom_pmf
 from audit.stats.tests import Finding, distinct_values, histogram_against, runs, table_test
 
 __all__ = ["BLOCK", "BookNull", "block_findings", "uniform_null"]
@@ -39,13 +40,11 @@ class BookNull:
 def uniform_null(population: int, winners: int, size: int) -> BookNull:
     """A uniform shuffle: a book's winners are hypergeometric (population, winners, size); every
     ticket number holds winners alike."""
-    from scipy import stats
-    pmf = stats.hypergeom.pmf(np.arange(size + 1), population, winners, size)
+    pmf = hypergeom_pmf(population, winners, size)
     return BookNull(size, np.asarray(pmf, dtype=np.float64), np.full(size, 1.0 / size))
 
 
 def _dispersion(name: str, per_block: np.ndarray, null: BookNull, unit: str) -> Finding | None:
-    from scipy import stats
     blocks = len(per_block)
     k = np.arange(null.size + 1)
     mean = float((k * null.winners_pmf).sum())
@@ -54,14 +53,13 @@ def _dispersion(name: str, per_block: np.ndarray, null: BookNull, unit: str) -> 
         return None
     x2 = float(((per_block - mean) ** 2).sum() / var) * (blocks - 1) / blocks
     df = blocks - 1
-    p = 2 * min(stats.chi2.sf(x2, df), stats.chi2.cdf(x2, df))
+    p = 2 * min(chi2_sf(x2, df), chi2_cdf(x2, df))
     return Finding(name, "index of dispersion (sum (x - mean)^2 / var, two-sided)",
                    f"X2 = {x2:.1f}, df = {df} (mean {mean:.2f} per {unit})", float(min(1.0, p)))
 
 
 def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | None:
     """Kruskal-Wallis of prize amounts across equal blocks, ties corrected, two-sided."""
-    from scipy import stats
     values = prize[: blocks * size]
     n = len(values)
     amounts, inverse, counts = distinct_values(values)
@@ -74,7 +72,7 @@ def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | 
     tie = 1.0 - float((counts.astype(np.float64) ** 3 - counts).sum()) / (n ** 3 - n)
     h /= tie
     df = blocks - 1
-    p = 2 * min(stats.chi2.sf(h, df), stats.chi2.cdf(h, df))
+    p = 2 * min(chi2_sf(h, df), chi2_cdf(h, df))
     return Finding(name, "Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), two-sided",
                    f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
 

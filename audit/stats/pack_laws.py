@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from audit.read.manifest import Tier
+from audit.stats.laws import chi2_cdf, chi2_sf, norm_sf
 from audit.stats.tests import MIN_EXPECTED, MIN_RUNS_SIDE, Finding, distinct_values, runs
 
 __all__ = ["BesideLaw", "Law", "Table", "apart", "by_tenth_of_packs", "chi_square", "conditional",
@@ -207,7 +208,6 @@ def rule_tiers(named: tuple[str, ...], prize: int | None, tiers: Sequence[Tier])
 def pearson(name: str, what: str, exp: np.ndarray, obs: np.ndarray, factor: float = 1.0) -> Finding | None:
     """Pearson's chi-square of `obs` against `exp`, bins pooled to 5 expected, X2 divided by `factor`
     (the finite-population factor of draws without replacement, `subset_factor`; 1: none)."""
-    from scipy import stats  # here, not with the module: as in audit/stats/tests.py (start-up time)
     e, o = pooled(exp, obs)
     x2, df = chi_square(e, o)
     if df == 0:
@@ -215,13 +215,12 @@ def pearson(name: str, what: str, exp: np.ndarray, obs: np.ndarray, factor: floa
     x2 /= factor
     scaled = f", X2 divided by {factor:.3f} (drawn without replacement)" if factor != 1.0 else ""
     return Finding(name, f"chi-square {what}, {df + 1} bins (pooled to 5 expected){scaled}",
-                   f"X2 = {x2:.2f}, df = {df}", float(stats.chi2.sf(x2, df)))
+                   f"X2 = {x2:.2f}, df = {df}", float(chi2_sf(x2, df)))
 
 
 def winners_given(name: str, table: Table, strata: np.ndarray, w: np.ndarray, m: int) -> Finding | None:
     """Winners per pack against q(w | its stratum) (`table`: a stratum's code -> the allowed w and
     log f), one tilt for every pack: X2 summed over the strata."""
-    from scipy import stats
     values, counts = np.unique(strata, return_counts=True)
     laws = conditional(dict(zip(values.tolist(), counts.tolist(), strict=True)), table, int(w.sum()))
     x2, df = 0.0, 0
@@ -236,7 +235,7 @@ def winners_given(name: str, table: Table, strata: np.ndarray, w: np.ndarray, m:
         return None
     several = "one stratum" if values.size == 1 else f"{values.size} strata of the held count"
     return Finding(name, f"chi-square of the histogram against the constrained distribution ({several}, "
-                   "tails pooled to 5 expected)", f"X2 = {x2:.2f}, df = {df}", float(stats.chi2.sf(x2, df)))
+                   "tails pooled to 5 expected)", f"X2 = {x2:.2f}, df = {df}", float(chi2_sf(x2, df)))
 
 
 def count_given(name: str, given: str, table: Table, strata: np.ndarray, c: np.ndarray,
@@ -258,7 +257,6 @@ def count_given(name: str, given: str, table: Table, strata: np.ndarray, c: np.n
 def by_tenth_of_packs(name: str, c: np.ndarray) -> Finding | None:
     """The held counts c_b, exchangeable across packs, summed per part of the pack sequence: a
     permutation chi-square (B - 1) / B sum_g (S_g - n_g mean)^2 / (n_g var), df G - 1."""
-    from scipy import stats
     books, total = len(c), int(c.sum())
     parts = min(PARTS, total // 10)
     var = float(c.var())
@@ -269,7 +267,7 @@ def by_tenth_of_packs(name: str, c: np.ndarray) -> Finding | None:
     s = np.bincount(group, weights=c.astype(np.float64), minlength=parts)
     x2 = (books - 1) / books * float(((s - n * total / books) ** 2 / (n * var)).sum())
     return Finding(name, f"permutation chi-square of the held count per part, {parts} parts of the packs",
-                   f"X2 = {x2:.2f}, df = {parts - 1}", float(stats.chi2.sf(x2, parts - 1)))
+                   f"X2 = {x2:.2f}, df = {parts - 1}", float(chi2_sf(x2, parts - 1)))
 
 
 def top_coded(amounts: np.ndarray, least: int) -> np.ndarray:
@@ -294,7 +292,6 @@ def top_coded(amounts: np.ndarray, least: int) -> np.ndarray:
 def kruskal(name: str, amounts: np.ndarray, group: np.ndarray, least: int = 0) -> Finding | None:
     """Kruskal-Wallis of amounts across groups of any size (mid-ranks, ties corrected), two-sided;
     with `least`, amounts first `top_coded` to classes of at least that many tickets."""
-    from scipy import stats
     n = len(amounts)
     if n < 2:
         return None
@@ -311,7 +308,7 @@ def kruskal(name: str, amounts: np.ndarray, group: np.ndarray, least: int = 0) -
     h = 12.0 / (n * (n + 1)) * float((sums[size > 0] ** 2 / size[size > 0]).sum()) - 3.0 * (n + 1)
     h /= 1.0 - float((counts.astype(np.float64) ** 3 - counts).sum()) / (n ** 3 - n)
     df = present.size - 1
-    p = 2 * min(stats.chi2.sf(h, df), stats.chi2.cdf(h, df))
+    p = 2 * min(chi2_sf(h, df), chi2_cdf(h, df))
     return Finding(name, "Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), two-sided",
                    f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
 
@@ -319,7 +316,6 @@ def kruskal(name: str, amounts: np.ndarray, group: np.ndarray, least: int = 0) -
 def runs_within(name: str, win: np.ndarray, keep: np.ndarray) -> Finding | None:
     """Wald-Wolfowitz runs of the kept tickets of each pack (rows), summed over the packs, against the
     sum of each pack's mean and variance given its counts; normal approximation, two-sided."""
-    from scipy import stats
     n = keep.sum(axis=1).astype(np.float64)
     a = (win & keep).sum(axis=1).astype(np.float64)
     b = n - a
@@ -337,7 +333,7 @@ def runs_within(name: str, win: np.ndarray, keep: np.ndarray) -> Finding | None:
     z = (runs_seen - mean) / math.sqrt(var)
     return Finding(name, "Wald-Wolfowitz runs pack by pack, summed, normal approximation, two-sided",
                    f"{runs_seen:,} runs, expected {mean:,.1f}, z = {z:.2f}",
-                   float(min(1.0, 2 * stats.norm.sf(abs(z)))))
+                   float(min(1.0, 2 * norm_sf(abs(z)))))
 
 
 def ranks_among(name: str, what: str, chosen: np.ndarray, among: np.ndarray) -> Finding | None:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from audit.stats.laws import chi2_cdf, chi2_sf, hypergeom_pmf, mid_ranks, norm_sf
+
 # scipy is imported in the functions that use it: at module level it costs every command (check,
 # generate, ...) 0.8 s at start, and only step 8 needs it.
 
@@ -101,7 +103,6 @@ def equal_parts(n: int, parts: int) -> np.ndarray:
 
 def table_test(name: str, total: np.ndarray, hit: np.ndarray) -> Finding | None:
     """`independence` from the counts: rows per category (`total`) and those with the label (`hit`)."""
-    from scipy import stats
     present = total > 0
     total = total[present].astype(np.float64)
     hit = hit[present].astype(np.float64)
@@ -120,26 +121,24 @@ def table_test(name: str, total: np.ndarray, hit: np.ndarray) -> Finding | None:
     df = k - 1
     pooled = f", {len(total) - k + 1} rare categories pooled" if k < len(total) else ""
     return Finding(name, f"chi-square test of independence, 2 x {k}{pooled}",
-                   f"X2 = {x2:.2f}, df = {df}", _p(stats.chi2.sf(x2, df)))
+                   f"X2 = {x2:.2f}, df = {df}", _p(chi2_sf(x2, df)))
 
 
 def histogram(name: str, per_block: np.ndarray, population: int, successes: int) -> Finding | None:
     """The histogram of winners per block against the exact distribution a uniform shuffle gives
     (each block's count is hypergeometric: `population` tickets, `successes` winners, blocks of
     equal size), tails pooled to MIN_EXPECTED, Pearson's chi-square."""
-    from scipy import stats
     blocks = len(per_block)
     if blocks < 2:
         return None
     size = population // blocks
     return histogram_against(name, per_block,
-                             blocks * stats.hypergeom.pmf(np.arange(size + 1), population, successes, size))
+                             blocks * hypergeom_pmf(population, successes, size))
 
 
 def histogram_against(name: str, per_block: np.ndarray, expected: np.ndarray) -> Finding | None:
     """The histogram of per-block counts against `expected` (blocks x the pmf of a block's count,
     counts 0..size), consecutive counts pooled until each bin expects MIN_EXPECTED, Pearson's chi-square."""
-    from scipy import stats
     size = len(expected) - 1
     if len(per_block) < 2:
         return None
@@ -161,7 +160,7 @@ def histogram_against(name: str, per_block: np.ndarray, expected: np.ndarray) ->
     x2 = float(((obs - exp) ** 2 / exp).sum())
     df = len(edges) - 1
     return Finding(name, f"chi-square of the histogram against the hypergeometric, {len(edges)} bins "
-                   "(tails pooled)", f"X2 = {x2:.2f}, df = {df}", _p(stats.chi2.sf(x2, df)))
+                   "(tails pooled)", f"X2 = {x2:.2f}, df = {df}", _p(chi2_sf(x2, df)))
 
 
 def dispersion(name: str, per_block: np.ndarray, population: int, successes: int,
@@ -169,7 +168,6 @@ def dispersion(name: str, per_block: np.ndarray, population: int, successes: int
     """The index of dispersion of winners per block (equal blocks): Pearson's chi-square of the
     blocks x win/lose table, sum of (x - m)^2 * B / (m (B - m)); two-sided (winners clustered in
     some blocks, or spread more evenly than chance allows)."""
-    from scipy import stats
     blocks = len(per_block)
     if blocks < 2 or successes == 0 or successes == population:
         return None
@@ -177,7 +175,7 @@ def dispersion(name: str, per_block: np.ndarray, population: int, successes: int
     m = successes * size / population
     x2 = float(((per_block - m) ** 2).sum() * size / (m * (size - m)))
     df = blocks - 1
-    p = 2 * min(stats.chi2.sf(x2, df), stats.chi2.cdf(x2, df))
+    p = 2 * min(chi2_sf(x2, df), chi2_cdf(x2, df))
     return Finding(name, "index of dispersion (chi-square of blocks x win/lose, two-sided)",
                    f"X2 = {x2:.1f}, df = {df} (mean {m:.2f} per {unit})", _p(p))
 
@@ -185,7 +183,6 @@ def dispersion(name: str, per_block: np.ndarray, population: int, successes: int
 def runs(name: str, label: np.ndarray) -> Finding | None:
     """The Wald-Wolfowitz runs test of a yes/no sequence: the number of runs against its mean and
     variance under a uniform shuffle, normal approximation, two-sided."""
-    from scipy import stats
     n = len(label)
     n1 = int(label.sum())
     n0 = n - n1
@@ -196,7 +193,7 @@ def runs(name: str, label: np.ndarray) -> Finding | None:
     var = 2 * n1 * n0 * (2 * n1 * n0 - n) / (n * n * (n - 1))
     z = (r - mean) / math.sqrt(var)
     return Finding(name, "Wald-Wolfowitz runs test, normal approximation, two-sided",
-                   f"{r:,} runs, expected {mean:,.1f}, z = {z:.2f}", _p(2 * stats.norm.sf(abs(z))))
+                   f"{r:,} runs, expected {mean:,.1f}, z = {z:.2f}", _p(2 * norm_sf(abs(z))))
 
 
 def extreme_position(name: str, positions: np.ndarray, tickets: int, *, smallest: bool) -> Finding | None:
@@ -284,7 +281,6 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     """A logistic regression of win/lose on the features (one-hot), trained on the rows `split_mask`
     puts in training, scored on the others; the held-out AUC is the Mann-Whitney U / (n1 n0), tested
     against 0.5 with U's normal approximation under H0 (ties corrected), two-sided."""
-    from scipy import stats
     label = label.astype(bool)
     index, width, row = _design(blocks)
     train = split_mask(len(label), key)
@@ -297,7 +293,7 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
             return None
         beta = _fit(index[train], width, np.ones(int(train.sum())), label[train].astype(np.float64))
         score = beta[index].sum(axis=1)[row[test]]
-        ranks = stats.rankdata(score)
+        ranks = mid_ranks(score)
         u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
         _, ties = np.unique(score, return_counts=True)
     else:  # a few patterns: every count in one pass (pattern x train x label), no row is gathered
@@ -320,4 +316,4 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
     z = (u - n1 * n0 / 2) / math.sqrt(var) if var > 0 else 0.0
     return Finding(name, f"logistic regression ({width - 1} one-hot features), trained on "
                    f"{int(train.sum()):,} rows, AUC on the other {n:,} (Mann-Whitney, two-sided)",
-                   f"AUC = {auc:.4f}, z = {z:.2f}", _p(2 * stats.norm.sf(abs(z))))
+                   f"AUC = {auc:.4f}, z = {z:.2f}", _p(2 * norm_sf(abs(z))))

@@ -1,0 +1,62 @@
+"""The distributions step 8's p-values come from: chi-square and normal tails, the hypergeometric pmf,
+and mid-ranks.
+
+scipy.special's functions are the ones scipy.stats itself calls (`chi2.sf` is `chdtrc`, `chi2.cdf`
+`chdtr`, `norm.sf(z)` `ndtr(-z)`), so those p-values are the same floats. scipy.stats is not imported:
+loading it costs every verify process about a second of start-up (docs/scaling.md), more than step 8
+of a pool. Its two other uses here are replaced: the hypergeometric pmf by the ratio of consecutive
+probabilities (within 1e-12 of the exact law, relative, where scipy.stats' is within about 1e-10;
+tests/audit/stats/test_laws.py), and average ranks by the mid-ranks the other rank tests use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["chi2_cdf", "chi2_sf", "hypergeom_pmf", "mid_ranks", "norm_sf"]
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X2 > x) for a chi-square with `df` degrees of freedom."""
+    from scipy import special  # here, not with the module: start-up time, as in audit/stats/tests.py
+    return float(special.chdtrc(df, x))
+
+
+def chi2_cdf(x: float, df: int) -> float:
+    """P(X2 <= x) for a chi-square with `df` degrees of freedom."""
+    from scipy import special  # here, not with the module: start-up time
+    return float(special.chdtr(df, x))
+
+
+def norm_sf(z: float) -> float:
+    """P(Z > z) for a standard normal."""
+    from scipy import special  # here, not with the module: start-up time
+    return float(special.ndtr(-z))
+
+
+def hypergeom_pmf(population: int, successes: int, draws: int) -> np.ndarray:
+    """P(k successes) for k = 0..draws, drawing `draws` of `population` items of which `successes`
+    succeed, without replacement, as float64 (0 outside the support).
+
+    From p(k + 1) / p(k) = (successes - k)(draws - k) / ((k + 1)(population - successes - draws + k + 1))
+    on the support, the logarithms summed from its first count and the result normalised to sum 1;
+    probabilities below float64's range are 0."""
+    if not 0 <= successes <= population or not 0 <= draws <= population:
+        raise ValueError(f"no hypergeometric law for {successes} of {population}, {draws} drawn")
+    pmf = np.zeros(draws + 1, dtype=np.float64)
+    lo, hi = max(0, draws - (population - successes)), min(successes, draws)
+    k = np.arange(lo, hi, dtype=np.float64)
+    steps = (np.log((successes - k) * (draws - k))
+             - np.log((k + 1) * (population - successes - draws + k + 1)))
+    log_p = np.concatenate(([0.0], np.cumsum(steps)))
+    p = np.exp(log_p - log_p.max())
+    pmf[lo:hi + 1] = p / p.sum()
+    return pmf
+
+
+def mid_ranks(values: np.ndarray) -> np.ndarray:
+    """The rank of each value among `values`, 1 for the smallest, ties sharing their average rank
+    (scipy.stats.rankdata's "average")."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    mid = np.cumsum(counts) - (counts - 1) / 2.0
+    return np.asarray(mid[inverse.reshape(-1)], dtype=np.float64)
