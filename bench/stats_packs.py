@@ -15,7 +15,7 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
   spaced-capped  6..12 winners, the $2 tickets at least 3 apart and at most 4 a book: 5.8 with its cap
   winners   6..12 winners a book alone: 5.2
   chain     6..12 winners, at least $12 a book, at most one $100, $5 to $100 at least 3 apart: the chain
-            of 5.3 (only the order within each book is tested: docs/statistics.md 1b)
+            of 5.3 (the books' spread and the order within each book are tested: docs/statistics.md 1b)
   beside    6..12 winners, at most one $5 a book (41 tickets), the $2 tickets at least 3 apart (235): 5.9,
             S1 apart from the spacing rule's tiers
   beside-caps    at most one $5 a book, at most four of $2 or $5 (276): 5.9, S1 inside a second cap's tiers
@@ -41,6 +41,8 @@ met, rows only reordered) and the table says how many step 8 refuses, and by the
   first-beside  beside, the $5 tickets moved into the first books (never swapped with a $2)
   rich-beside   beside, the $5 tickets moved into the books with the most winners
   starts-beside beside, each $5 ticket at the first of its book's places outside the $2 tickets
+  spaced-first  chain, whole books moved, those holding the most $5 to $100 tickets first (`held_packs_first`)
+  rich-first    chain, whole books moved, the richest first (`richest_packs_first`)
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ from tests.support.packs import (  # noqa: E402
     capped_evened,
     capped_to_first_packs,
     capped_to_rich_packs,
+    held_packs_first,
+    richest_packs_first,
     s1_to_starts,
     small_packs,
     spaced_to_starts,
@@ -138,6 +142,10 @@ BIASES = {
                     "winners of the books holding capped tickets (packs.caps[0])"),
     "starts-beside": ("beside", lambda t: s1_to_starts(t, 30, "5", "2"),
                       "capped tickets (packs.caps[0]) by place among their book's places outside"),
+    "spaced-first": ("chain", lambda t: held_packs_first(t, 30, ["5", "20", "100"]),
+                     "spaced tickets (packs.spacing[0]) by tenth of the books"),
+    "rich-first": ("chain", lambda t: richest_packs_first(t, 30),
+                   "prize value per book by tenth of the books"),
 }
 
 

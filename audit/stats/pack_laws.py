@@ -26,7 +26,7 @@ from audit.read.manifest import Tier
 from audit.stats.laws import chi2_cdf, chi2_sf, norm_sf
 from audit.stats.tests import MIN_EXPECTED, MIN_RUNS_SIDE, Finding, distinct_values, runs
 
-__all__ = ["BesideLaw", "Law", "Table", "apart", "by_tenth_of_packs", "chi_square", "conditional",
+__all__ = ["PARTS", "BesideLaw", "Law", "Table", "apart", "by_tenth_of_packs", "chi_square", "conditional",
            "count_given", "kruskal", "others_place", "parts_expected", "pearson", "place_finding", "pooled",
            "ranks_among", "refused", "rule_tiers", "runs_within", "subset_factor", "tilted", "too_few",
            "top_coded", "winners_given"]
@@ -258,7 +258,7 @@ def by_tenth_of_packs(name: str, c: np.ndarray) -> Finding | None:
     """The held counts c_b, exchangeable across packs, summed per part of the pack sequence: a
     permutation chi-square (B - 1) / B sum_g (S_g - n_g mean)^2 / (n_g var), df G - 1."""
     books, total = len(c), int(c.sum())
-    parts = min(PARTS, total // 10)
+    parts = min(PARTS, total // 10, books)  # never an empty part
     var = float(c.var())
     if parts < 2 or var <= 0:
         return None

@@ -21,9 +21,11 @@ packs is known (audit/stats/pack_laws.py) and these tests replace the unconstrai
 rule's) has its own tests against its law (audit/stats/beside.py), chosen here (`exact_case`).
 Under any other composition parameter (a prize-value floor, two spacing rules, three caps, two caps
 5.9 does not take, a cap beside a spacing rule other than as 5.8 or 5.9 take it: the chain of 5.3)
-the compositions have no closed-form law and are
-listed as not tested; the order within each pack is still exact given its composition (5.3, step 4),
-so the other winners' places and the runs within each pack are tested, the spaced tickets left out.
+the compositions have no closed-form law, so their histograms are listed as not tested; but the chain
+draws exchangeable packs, so winners, each cap's and spacing rule's tickets and the prize value per
+pack are tested by tenth of the packs (where an insider would put prizes), and the order within each
+pack is still exact given its composition (5.3, step 4), so the other winners' places and the runs
+within each pack are tested, the spaced tickets left out.
 A pool whose packs break their parameters (step 5 refuses it) is not held to the law.
 """
 
@@ -38,6 +40,7 @@ from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
 from audit.stats.beside import Beside, beside_case, beside_findings
 from audit.stats.pack_laws import (
+    PARTS,
     Law,
     by_tenth_of_packs,
     conditional,
@@ -109,29 +112,52 @@ def winners_reference(m: int, books: int, total: int, lo: int, hi: int) -> np.nd
 
 def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier],
                     tier: np.ndarray | None) -> tuple[list[Finding], list[str]]:
-    """Under the chain of randomness.md 5.3 the compositions have no closed-form law, but each pack's
-    order is exactly uniform among those meeting the spacing rules given its composition (5.3, step 4):
-    given where the spaced tickets are, the other tickets are in a uniform order over the other places.
-    So the other winners' places and the runs within each pack, the spaced tickets left out."""
+    """Under the chain of randomness.md 5.3 the compositions have no closed-form law, but two things are
+    exact. The packs are exchangeable: every step of the chain treats the packs alike (the rules are the
+    same for each; its start, the plain shuffle or 5.2's exact draw, is exchangeable; its proposals pick
+    packs and tickets uniformly), so its law is unchanged by relabelling the packs, and any per-pack count
+    summed over a part of the pack sequence has its permutation law: winners, each cap's and each
+    spacing rule's tickets by tenth of the packs, and the prize value per pack ranked by Kruskal-Wallis
+    across the tenths. And each pack's order is exactly uniform among those meeting the spacing rules
+    given its composition (5.3, step 4): given where the spaced tickets are, the other tickets are in a
+    uniform order over the other places. So the other winners' places and the runs within each pack, the
+    spaced tickets left out."""
     books = len(prize) // m
     unit, rule = rules.unit, "pack" if rules.size is None else "block"
     why = [f"winners per {unit}: the game's {rule} parameters (a prize-value floor, two spacing rules, three "
            "caps, two caps 5.9 does not take, or a cap beside a spacing rule other than as 5.8 or 5.9 take "
            "it) are drawn by the chain of "
-           "docs/randomness.md 5.3: no closed-form law of the packs to test them against "
-           "(audit/stats/packs.py)"]
+           "docs/randomness.md 5.3: no closed-form law of the packs to test their histograms against, only "
+           f"their spread over the {unit}s (audit/stats/packs.py)"]
     if books < 2:
         return [], why
     win = (np.asarray(prize) > 0)[: books * m].reshape(books, m)
+    amounts = np.asarray(prize)[: books * m].reshape(books, m)
     spaced = frozenset().union(*(rule_tiers(r.tiers, r.prize_cents, tiers) for r in rules.spacing))
+    named = [(f"capped tickets ({c.label})", rule_tiers(c.tiers, c.prize_cents, tiers)) for c in rules.caps]
+    named += [(f"spaced tickets ({r.label})", rule_tiers(r.tiers, r.prize_cents, tiers))
+              for r in rules.spacing]
+    if named and tier is None:
+        raise ValueError("the pool's tier column is needed for its caps and spacing rules")
+    column = None if tier is None else np.asarray(tier)[: books * m].reshape(books, m)
+    found: list[Finding | None] = [by_tenth_of_packs(f"winners per {unit} by tenth of the {unit}s",
+                                                     win.sum(axis=1))]
+    seen: set[frozenset[str]] = set()
+    for name, held_tiers in named:
+        if held_tiers and held_tiers not in seen and column is not None:
+            seen.add(held_tiers)
+            found.append(by_tenth_of_packs(f"{name} by tenth of the {unit}s",
+                                           (np.isin(column, list(held_tiers)) & win).sum(axis=1)))
+    parts = min(PARTS, books)
+    found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
+                         amounts.sum(axis=1), np.arange(books) * parts // books))
     held = np.zeros((books, m), dtype=bool)
-    if spaced:
-        if tier is None:
-            raise ValueError("the pool's tier column is needed for its spacing rules")
-        held = np.isin(np.asarray(tier)[: books * m], list(spaced)).reshape(books, m) & win
+    if spaced and column is not None:
+        held = np.isin(column, list(spaced)) & win
     left = ", the spaced tickets left out" if held.any() else ""
-    ran = runs_within(f"runs of winners and losers within each {unit}{left}", win, ~held)
-    return too_few(unit, [others_place(unit, win, held), ran], why)
+    found.append(others_place(unit, win, held))
+    found.append(runs_within(f"runs of winners and losers within each {unit}{left}", win, ~held))
+    return too_few(unit, found, why)
 
 
 def pack_block_findings(prize: np.ndarray, per_book: int, rules: PackRules, tiers: Sequence[Tier] = (),

@@ -265,5 +265,5 @@ def test_the_pack_example_verifies_every_step_without_its_spec(base, tmp_path):
     assert ("pool p1: not tested: winners per book: the game's pack parameters (a prize-value floor, two "
             "spacing rules, three caps, two caps 5.9 does not take, or a cap beside a spacing rule other "
             "than as 5.8 or 5.9 take it) are drawn by the chain of "
-            "docs/randomness.md 5.3: no closed-form law of the packs to test them against "
-            "(audit/stats/packs.py)") in steps[7]["details"]
+            "docs/randomness.md 5.3: no closed-form law of the packs to test their histograms against, "
+            "only their spread over the books (audit/stats/packs.py)") in steps[7]["details"]

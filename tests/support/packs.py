@@ -166,3 +166,27 @@ def s1_to_starts(table: pl.DataFrame, per_book: int, first: str, spaced: str) ->
         to = start + int(np.flatnonzero(tier[start:start + per_book] != spaced)[0])
         order[at], order[to] = to, at
     return table[order]
+
+
+def packs_in_order(table: pl.DataFrame, per_book: int, key: np.ndarray) -> pl.DataFrame:
+    """An insider's pool: whole packs moved, each keeping its tickets in their order (so every pack
+    still meets every parameter), the packs sorted by `key` (one number a pack), largest first; a
+    last partial pack stays last. The rows reordered, nothing else changed."""
+    books = table.height // per_book
+    packs = np.argsort(-np.asarray(key)[:books], kind="stable")
+    order = (packs[:, None] * per_book + np.arange(per_book)).ravel()
+    return table[np.concatenate([order, np.arange(books * per_book, table.height)])]
+
+
+def held_packs_first(table: pl.DataFrame, per_book: int, tiers: list[str]) -> pl.DataFrame:
+    """`packs_in_order`: the packs holding a ticket of `tiers` first."""
+    held = _held_mask(table, tiers)
+    books = table.height // per_book
+    return packs_in_order(table, per_book, held[: books * per_book].reshape(books, per_book).sum(axis=1))
+
+
+def richest_packs_first(table: pl.DataFrame, per_book: int) -> pl.DataFrame:
+    """`packs_in_order`: the packs paying the most first."""
+    prize = table["prize_cents"].to_numpy()
+    books = table.height // per_book
+    return packs_in_order(table, per_book, prize[: books * per_book].reshape(books, per_book).sum(axis=1))

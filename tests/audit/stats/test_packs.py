@@ -60,16 +60,21 @@ def test_false_failure_rate_on_1000_pools_drawn_exactly_is_within_the_design():
     assert np.mean(np.asarray(ps) <= 0.1) > 0.03
 
 
-def test_the_chain_s_parameters_leave_the_packs_untested_and_say_why():
-    for rules in (PackRules(min_prize_cents=500), PackRules(caps=(PackCap("packs.caps[0]", 2, ("100",)),
-                                                                  PackCap("packs.caps[1]", 2, ("20",))))):
-        found, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules)
-        assert found == [] and skipped[1:] == ["2 of the book tests: too few tickets to bin or rank"]
+def test_the_chain_s_parameters_leave_the_packs_histograms_untested_and_say_why():
+    cases = ((PackRules(min_prize_cents=500), 4),
+             (PackRules(caps=(PackCap("packs.caps[0]", 2, ("100",)),
+                              PackCap("packs.caps[1]", 2, ("20",)))), 6))
+    for rules, made in cases:
+        found, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules, (), np.full(100, "0"))
+        assert found == [] and skipped[1:] == [f"{made} of the book tests: too few tickets to bin or rank"]
         assert skipped[:1] == [
             "winners per book: the game's pack parameters (a prize-value floor, two spacing rules, three "
             "caps, two caps 5.9 does not take, or a cap beside a spacing rule other than as 5.8 or 5.9 take "
             "it) are drawn by the chain of docs/randomness.md "
-            "5.3: no closed-form law of the packs to test them against (audit/stats/packs.py)"]
+            "5.3: no closed-form law of the packs to test their histograms against, only their spread over "
+            "the books (audit/stats/packs.py)"]
+    with pytest.raises(ValueError, match="the pool's tier column is needed for its caps and spacing rules"):
+        pack_block_findings(np.zeros(100, dtype=np.int64), 10, cases[1][0])
 
 
 class _Entry:

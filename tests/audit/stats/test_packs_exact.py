@@ -34,6 +34,9 @@ from tests.support.packs import (
     capped_evened,
     capped_to_first_packs,
     capped_to_rich_packs,
+    held_packs_first,
+    packs_in_order,
+    richest_packs_first,
     small_packs,
     spaced_to_starts,
 )
@@ -182,19 +185,24 @@ CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
          'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]')
 
 
-def test_under_the_chain_only_the_order_within_each_pack_is_tested(tmp_path):
-    """Every parameter (the chain of randomness.md 5.3): the compositions are listed as not tested,
-    the other winners' places and the runs within each book (the spaced tickets left out) are made,
-    and pass; the other winners moved to the first of their books' other places (every parameter kept)
-    fail the place test."""
+def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are_tested(tmp_path):
+    """Every parameter (the chain of randomness.md 5.3): the compositions' histograms are listed as not
+    tested; the packs are exchangeable, so winners, the spaced tickets and the prize value per book by
+    tenth of the books are tested (the capped $100s, 5 of them, too few to bin), and the other winners'
+    places and the runs within each book (the spaced tickets left out); an honest pool passes; the other
+    winners moved to the first of their books' other places (every parameter kept) fail the place test."""
     spec, rules = _spec(tmp_path, CHAIN, "chain")
     seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
     honest = build_pool(spec, spec.pools[0], seed)
     s = _judged(spec, rules, honest, seed, 30)
     names = [j.finding.name for j in s.judged if "book" in j.finding.name]
-    assert names == ["other winners by place among their book's other places (tenths)",
+    assert names == ["winners per book by tenth of the books",
+                     f"{SPACED_NAME} by tenth of the books",
+                     "prize value per book by tenth of the books: 100 books",
+                     "other winners by place among their book's other places (tenths)",
                      "runs of winners and losers within each book, the spaced tickets left out"]
     assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
+    assert "1 of the book tests: too few tickets to bin or rank" in s.not_tested
     assert not s.failed
     win = honest["prize_cents"].to_numpy() > 0
     spaced = honest["tier"].is_in(["5", "20", "100"]).to_numpy()
@@ -207,3 +215,24 @@ def test_under_the_chain_only_the_order_within_each_pack_is_tested(tmp_path):
     check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
     failed = {j.finding.name: j.finding.p for j in _judged(spec, rules, biased, seed, 30).failed}
     assert failed["other winners by place among their book's other places (tenths)"] < 1e-6, failed
+
+
+@pytest.mark.parametrize(("change", "named"), [
+    (lambda t: held_packs_first(t, 30, ["5", "20", "100"]), f"{SPACED_NAME} by tenth of the books"),
+    (lambda t: richest_packs_first(t, 30), "prize value per book by tenth of the books"),
+    (lambda t: packs_in_order(t, 30, (t["prize_cents"].to_numpy() > 0).reshape(100, 30).sum(axis=1)),
+     "winners per book by tenth of the books")])
+def test_under_the_chain_whole_packs_moved_by_an_insider_fail_naming_the_test(tmp_path, change, named):
+    """Under the chain the compositions have no known law, but an insider who orders whole books (each
+    still meeting every parameter: those holding spaced tickets, the richest or the most winning ones
+    first) is refused
+    by the tenth-of-the-books test made for it."""
+    spec, rules = _spec(tmp_path, CHAIN, "chain")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
+    honest = build_pool(spec, spec.pools[0], seed)
+    assert not _judged(spec, rules, honest, seed, 30).failed
+    biased = change(honest)
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    failed = _judged(spec, rules, biased, seed, 30).failed
+    hit = [j for j in failed if j.finding.name.startswith(named)]
+    assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]

@@ -60,7 +60,8 @@ def test_the_example_verifies_every_step_with_its_spec(base):
     assert "pool d1.00: not tested: winners per block: the game's block parameters (a prize-value floor, " \
            "two spacing rules, three caps, two caps 5.9 does not take, or a cap beside a spacing rule " \
            "other than as 5.8 or 5.9 take it) are drawn by the chain of docs/randomness.md 5.3: no " \
-           "closed-form law of the packs to test them against (audit/stats/packs.py)" in eighth
+           "closed-form law of the packs to test their histograms against, only their spread over the " \
+           "blocks (audit/stats/packs.py)" in eighth
 
 
 def _resigned(base, tmp_path: Path, edit) -> Path:
