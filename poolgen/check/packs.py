@@ -15,6 +15,7 @@ The loader refused what no pool could meet by counting (poolgen/loader/packs.py)
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -56,33 +57,41 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
     SLOWEST, i.e. when a run of L tickets of that tier would be drawn again more than about 100 times
     on average. L is a printed game's pack (a pack of that tier alone); an eInstant's longest run of the
     tier that a pool of its counts is expected to hold (`longest_run`; at most a block under "within
-    blocks"), since its runs are not cut at packs."""
-    pool = game.pools[0]
+    blocks"), since its runs are not cut at packs. Every pool is probed with its own layouts and counts
+    (pools alike but for their id once: a denomination's areas and prizes change its layouts)."""
     table = "blocks" if game.packs.einstant else "packs"
-    stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
-    for i, tier in enumerate(pool.tiers):
-        most = max(p.tiers[i].count for p in game.pools)
-        if most < 2:
-            continue  # a tier with at most one ticket a pool has no neighbour of its own tier
-        layout = game.play.lay_out(game, pool, np.full(2 * PROBE_PAIRS, i, dtype=np.int16), stream,
+    probed: set[Pool] = set()
+    for pool in game.pools:
+        if replace(pool, id="") in probed:
+            continue
+        probed.add(replace(pool, id=""))
+        named = f" of pool {pool.id}" if len(game.pools) > 1 else ""
+        stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
+        # a tier with at most one ticket a pool has no neighbour of its own tier
+        probe = np.array([i for i, t in enumerate(pool.tiers) if t.count >= 2], dtype=np.int16)
+        if probe.size == 0:
+            continue
+        layout = game.play.lay_out(game, pool, np.repeat(probe, 2 * PROBE_PAIRS), stream,
                                    [t.count for t in pool.tiers])  # drawn as in the pool (its mix)
-        same = np.ones(PROBE_PAIRS, dtype=bool)
+        same = np.ones(probe.size * PROBE_PAIRS, dtype=bool)
         for values in layout.values():
             same &= values[0::2] == values[1::2]
-        k = int(same.sum())
-        if not game.packs.einstant:
-            run = per_book or pool.tickets  # a printed game always has packs
-            where = f"a pack of {run}"
-        else:
-            run = longest_run(most, pool.tickets)
-            if per_book is not None and game.packs.neighbours == "within packs":
-                run = min(run, per_book)
-            where = f"a run of {run} shares of the tier (the longest a pool is expected to hold)"
-        if (1 - (k + 1) / PROBE_PAIRS) ** (run - 1) < SLOWEST:
-            raise SpecError(f"{game.path.name}: {table}.neighbours: tier {tier.id}: {k} of {PROBE_PAIRS} "
-                            f"pairs of its layouts drawn at random are identical, too many to keep the "
-                            f"neighbours of {where} apart; write neighbours = \"off\" in [{table}] (or give "
-                            "the tier more varied layouts)")
+        for i, matches in zip(probe.tolist(), same.reshape(probe.size, PROBE_PAIRS).sum(axis=1).tolist(),
+                              strict=True):
+            tier, k = pool.tiers[i], int(matches)
+            if not game.packs.einstant:
+                run = per_book or pool.tickets  # a printed game always has packs
+                where = f"a pack of {run}"
+            else:
+                run = longest_run(tier.count, pool.tickets)
+                if per_book is not None and game.packs.neighbours == "within packs":
+                    run = min(run, per_book)
+                where = f"a run of {run} shares of the tier (the longest a pool is expected to hold)"
+            if (1 - (k + 1) / PROBE_PAIRS) ** (run - 1) < SLOWEST:
+                raise SpecError(f"{game.path.name}: {table}.neighbours: tier {tier.id}{named}: {k} of "
+                                f"{PROBE_PAIRS} pairs of its layouts drawn at random are identical, too many "
+                                f"to keep the neighbours of {where} apart; write neighbours = \"off\" in "
+                                f"[{table}] (or give the tier more varied layouts)")
 
 
 def _value_short(rules: Rules) -> float:

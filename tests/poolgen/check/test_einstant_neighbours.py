@@ -84,3 +84,25 @@ def test_the_rule_turned_off_is_noted_and_lays_nothing_out(tmp_path):
 def test_the_default_rule_goes_without_a_note():
     result = check_spec(load_spec(spec_path("hand_to_hand_tactics")))
     assert not result.problems and not any("neighbour" in n for n in result.notes)
+
+
+def test_every_pool_is_probed_and_a_later_pool_s_few_layouts_are_refused_naming_it():
+    """Primetime Payout's 16 pools differ in areas and prizes, so each is probed with its own layouts:
+    one pool whose layouts take three values is refused, named, though the first pool's vary enough."""
+    game = load_spec(spec_path("primetime_payout"))
+    last = game.pools[-1].id
+    real = game.play
+
+    class FewInTheLast:
+        @staticmethod
+        def lay_out(g, pool, tiers, stream, mix=None):
+            if pool.id == last:
+                return ThreeLayouts.lay_out(g, pool, tiers, stream, mix)
+            return real.lay_out(g, pool, tiers, stream, mix)
+
+    check_layouts_vary(game, game.packs.block)
+    with pytest.raises(SpecError) as info:
+        check_layouts_vary(replace(game, play=FewInTheLast), game.packs.block)
+    said = str(info.value)
+    assert said.startswith(f"primetime_payout.toml: blocks.neighbours: tier lose of pool {last}: ") and \
+        "\n" not in said
