@@ -13,14 +13,12 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.cli.keys import ask_passphrase
-from poolgen.loader import load_spec
 from poolgen.run.provenance import code_entry
 from poolgen.run.signing import load_private_key, load_public_key
 from poolgen.seeds.beacon import QUICKNET, read_round
@@ -33,6 +31,9 @@ from poolgen.seeds.ceremony_file import (
     save,
     write_contribution,
 )
+
+if TYPE_CHECKING:  # a type only
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 NOW_ENV = "POOLGEN_TEST_NOW"
 
@@ -109,6 +110,8 @@ def new(
         "--beacon-chain", metavar="HASH", help="The drand chain's hash.")] = QUICKNET.hash,
 ) -> None:
     """Bind the game (spec, code, pools, run), list the parties' keys and name the beacon round."""
+    from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
+
     game = load_spec(spec)
     ids = pool or [p.id for p in game.pools]
     for pid in ids:
