@@ -13,7 +13,7 @@ from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.seal import recipient_new
 from poolgen.errors import SigningKeyError
 from poolgen.files.leftovers import sweep
-from poolgen.run.signing import PASSPHRASE_ENV, new_key_pair
+from poolgen.files.read import PASSPHRASE_ENV
 
 app = typer.Typer(rich_markup_mode="markdown",
                   help="Create the Ed25519 key pairs that sign runs, and validation keys.",
@@ -74,6 +74,8 @@ def new(
 ) -> None:
     """Create DIR/signing-key.pem (private, mode 0600) and DIR/signing-key.pub.pem (public) and
     print the public key's fingerprint. Existing key files are never overwritten."""
+    from poolgen.run.signing import new_key_pair  # lazy: cryptography, start-up time (docs/scaling.md)
+
     secret = ask_passphrase(confirm=True) if passphrase else None
     for line in sweep(folder):  # temporary files of a killed `keys new` may hold key bytes
         say(line)
