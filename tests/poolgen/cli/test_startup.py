@@ -89,3 +89,11 @@ def test_the_probe_sees_a_heavy_library_a_command_imports(tmp_path):
     heavy, exit_code = _heavy_imports(tmp_path, "poolgen", "check", "--json", str(spec))
     assert exit_code == 0
     assert "numpy" in heavy
+
+
+def test_a_light_command_imports_no_heavy_library(tmp_path):
+    """`poolgen seed new` needs none of them, and loads none: a command pays for its own imports only."""
+    heavy, exit_code = _heavy_imports(tmp_path, "poolgen", "seed", "new", str(tmp_path / "run.seed"))
+    assert exit_code == 0
+    assert (tmp_path / "run.seed").stat().st_mode & 0o777 == 0o600
+    assert heavy == []
