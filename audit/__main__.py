@@ -8,7 +8,7 @@ except KeyboardInterrupt:
     print("audit: error: interrupted by SIGINT; nothing was verified", file=sys.stderr)
     raise SystemExit(130) from None
 
-exit_at_once()  # loading takes a second or two (numpy, polars): a Ctrl-C then is one line too
+exit_at_once()  # loading, and a command's imports (numpy, polars): a Ctrl-C then is one line too
 pause_point("loading")
 from audit.cli import app  # noqa: E402 - after the signal handling above
 

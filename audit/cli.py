@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,12 +25,12 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
-from audit.proof import check_proof
 from audit.provenance import code_hash
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
-from audit.read.manifest import load_public_key
-from audit.steps.reproduction import Regenerate
-from audit.verify import Progress, Report, VerifyRequest, verify_run
+
+if TYPE_CHECKING:  # types only: their modules load polars and numpy, imported where a command runs
+    from audit.steps.reproduction import Regenerate
+    from audit.verify import Progress, Report
 
 HELP_OPTIONS = {"help_option_names": ["-h", "--help"]}
 
@@ -220,6 +220,7 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
         previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
             pause_point("verify-started")
+            from audit.verify import VerifyRequest, verify_run  # here: start-up time (docs/scaling.md)
             workers = str(workers)  # (poolgen demo passes the number itself)
             if not re.fullmatch(r"[0-9]{1,3}", workers) or int(workers) > MAX_WORKERS:
                 raise UnusableInput(f"--workers {workers[:20]!r}: give a whole number from 0 to "
@@ -288,6 +289,10 @@ def check_proof_cmd(
 ) -> None:
     """Check that one ticket belongs to a signed pool: the manifest's signature, then the ticket's
     row and Merkle path up to the pool's signed root. Exit 0 valid, 1 invalid, 2 unusable input."""
+    # here, not at module level: the start-up time of every command (docs/scaling.md)
+    from audit.proof import check_proof  # polars, numpy (the Merkle table)
+    from audit.read.manifest import load_public_key  # cryptography
+
     try:
         if str(proof_file) == "-":
             data = sys.stdin.buffer.read(MAX_PROOF_BYTES + 1)

@@ -158,11 +158,14 @@ def main() -> None:
         t.report(floor)
 
 
-# What each process of an order imports before its first pool: every poolgen command (the CLI loads
-# every command's module), a generate worker (it unpickles poolgen.run.generate._worker) and a verify
-# worker (audit.verify._pool_job; step 8 loads scipy.special). An order of 2 workers starts 2 commands
-# and 2 workers (each command is one of its `--workers`: poolgen/run/generate.py, audit/verify.py).
-STARTUP = (("a poolgen command (poolgen.cli.main)", "poolgen.cli.main"),
+# What each process of an order imports before its first pool: a `poolgen generate` command (the CLI,
+# then what the command imports when it runs: docs/scaling.md, "The command line's own start-up"), a
+# generate worker (it unpickles poolgen.run.generate._worker) and a verify worker
+# (audit.verify._pool_job; step 8 loads scipy.special). An order of 2 workers starts 2 commands and 2
+# workers (each command is one of its `--workers`: poolgen/run/generate.py, audit/verify.py).
+STARTUP = (("a poolgen generate command (the CLI + generate's)",
+            "poolgen.cli.main, poolgen.loader, poolgen.run.generate, poolgen.run.signing, "
+            "poolgen.deliverables.validation, poolgen.seeds.ceremony_file"),
            ("a generate worker (poolgen.run.generate)", "poolgen.run.generate"),
            ("a verify worker (audit.verify, scipy.special)", "audit.verify, scipy.special"))
 

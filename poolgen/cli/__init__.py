@@ -11,10 +11,10 @@ except KeyboardInterrupt:
 
 
 def run() -> None:
-    """The `poolgen` command. Loading it takes a second or two (numpy, polars, reportlab): a Ctrl-C or
-    SIGTERM then, or while the arguments are parsed, ends it at once with one line and exit 130 or 143,
-    not a traceback, up to the process's very end (each command then installs its own handling,
-    poolgen/interrupts.py)."""
+    """The `poolgen` command. Loading it takes a few tenths of a second (typer, rich; each command
+    imports numpy, polars, reportlab... when it runs, docs/scaling.md): a Ctrl-C or SIGTERM then, or
+    while the arguments are parsed, ends it at once with one line and exit 130 or 143, not a traceback,
+    up to the process's very end (each command then installs its own handling, poolgen/interrupts.py)."""
     exit_at_once("poolgen", "nothing was done")
     if sys.argv[1:2] == ["generate"]:  # poolgen/memory.py says why only here
         keep_freed_memory()

@@ -13,26 +13,23 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.cli.keys import ask_passphrase
-from poolgen.loader import load_spec
 from poolgen.run.provenance import code_entry
-from poolgen.run.signing import load_private_key, load_public_key
 from poolgen.seeds.beacon import QUICKNET, read_round
-from poolgen.seeds.ceremony import Binding, Ceremony, CeremonyError, new_ceremony, parse_time, utc_text
-from poolgen.seeds.ceremony_file import (
-    create_file,
-    load,
-    publish,
-    read_contribution,
-    save,
-    write_contribution,
-)
+
+if TYPE_CHECKING:  # types only
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from poolgen.seeds.ceremony import Ceremony
+
+# The ceremony's modules (cryptography) are imported by the functions that use them, not with this
+# module: they would otherwise load with every poolgen command, --help included (start-up time,
+# docs/scaling.md).
 
 NOW_ENV = "POOLGEN_TEST_NOW"
 
@@ -51,11 +48,15 @@ Readable = Annotated[bool, typer.Option("--allow-readable-secret", help="Use a p
 
 
 def now() -> datetime:
+    from poolgen.seeds.ceremony import parse_time  # lazy: start-up time
+
     told = os.environ.get(NOW_ENV)
     return parse_time(told, NOW_ENV) if told else datetime.now(UTC).replace(microsecond=0)
 
 
 def _ask(text: str, default: str | None = None) -> str:
+    from poolgen.seeds.ceremony import CeremonyError  # lazy: start-up time
+
     try:
         answer: str = typer.prompt(text, default=default, err=True)
         return answer
@@ -64,6 +65,8 @@ def _ask(text: str, default: str | None = None) -> str:
 
 
 def _confirm(text: str, yes: bool) -> None:
+    from poolgen.seeds.ceremony import CeremonyError  # lazy: start-up time
+
     if yes:
         return
     try:
@@ -77,6 +80,8 @@ def _confirm(text: str, yes: bool) -> None:
 
 def _party(ceremony: Ceremony, name: str | None, key: Path | None,
            readable: bool) -> tuple[str, Ed25519PrivateKey]:
+    from poolgen.run.signing import load_private_key  # lazy: start-up time
+
     if name is None:
         name = _ask(f"Which party are you? ({', '.join(ceremony.names)})")
     ceremony.index(name)
@@ -109,6 +114,11 @@ def new(
         "--beacon-chain", metavar="HASH", help="The drand chain's hash.")] = QUICKNET.hash,
 ) -> None:
     """Bind the game (spec, code, pools, run), list the parties' keys and name the beacon round."""
+    from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
+    from poolgen.run.signing import load_public_key  # lazy: start-up time
+    from poolgen.seeds.ceremony import Binding, CeremonyError, new_ceremony, parse_time, utc_text  # lazy
+    from poolgen.seeds.ceremony_file import create_file  # lazy: start-up time
+
     game = load_spec(spec)
     ids = pool or [p.id for p in game.pools]
     for pid in ids:
@@ -142,6 +152,9 @@ def commit(
     yes: Yes = False, allow_readable_secret: Readable = False,
 ) -> None:
     """Make your secret contribution (saved only in your file) and record its signed commitment."""
+    from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
+    from poolgen.seeds.ceremony_file import load, save, write_contribution  # lazy: start-up time
+
     ceremony = load(file)
     name, private = _party(ceremony, party, key, allow_readable_secret)
     if contribution is None:
@@ -175,6 +188,8 @@ def publish_cmd(
 ) -> None:
     """Write the pre-sale bundle: transcript, signed commitments, round and abort, never a reveal.
     Publish it before the reveals: a ceremony abandoned after it is on the record."""
+    from poolgen.seeds.ceremony_file import load, publish  # lazy: start-up time (docs/scaling.md)
+
     ceremony = load(file)
     publish(out, ceremony)
     typer.echo(f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 {ceremony.transcript_sha256}")
@@ -189,6 +204,9 @@ def reveal(
     yes: Yes = False, allow_readable_secret: Readable = False,
 ) -> None:
     """After every commitment is in and before reveals close: reveal your contribution, signed."""
+    from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
+    from poolgen.seeds.ceremony_file import load, read_contribution, save  # lazy: start-up time
+
     ceremony = load(file)
     ceremony.check_open()
     ceremony.closed()
@@ -216,6 +234,8 @@ def seal(
 ) -> None:
     """Check the drand round's signature and every reveal, and fix the seed (its commitment is printed,
     never the seed). Then: poolgen generate SPEC --ceremony CEREMONY."""
+    from poolgen.seeds.ceremony_file import load, save  # lazy: start-up time (docs/scaling.md)
+
     ceremony = load(file)
     ceremony.check_open()
     beacon = read_round(round_file, ceremony.chain, ceremony.round_number)
@@ -236,6 +256,8 @@ def abort(
     party: PartyName = None, key: Key = None, yes: Yes = False, allow_readable_secret: Readable = False,
 ) -> None:
     """Abort the ceremony (any party, before it is sealed): it is signed and recorded; publish the bundle."""
+    from poolgen.seeds.ceremony_file import load, save  # lazy: start-up time (docs/scaling.md)
+
     ceremony = load(file)
     name, private = _party(ceremony, party, key, allow_readable_secret)
     ceremony.abort_by(name, private, reason)
@@ -250,6 +272,9 @@ def abort(
 def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
            ) -> None:
     """The ceremony's public state: what it binds, who has committed and revealed (never a secret)."""
+    from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
+    from poolgen.seeds.ceremony_file import load  # lazy: start-up time
+
     c = load(file)
     if as_json:  # a party's revealed value is never shown, only whether it has revealed
         parties = [{"name": name, "commitment": cm["commitment"] if cm else None,

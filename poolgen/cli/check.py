@@ -12,9 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from poolgen.check.figures import GameCheck
-from poolgen.check.game import check_spec
 from poolgen.cli.common import all_specs, reports_errors
-from poolgen.loader import load_spec
 from poolgen.money import fmt_cents, round_half_up
 
 
@@ -33,6 +31,9 @@ def check(
     Exit 0: every figure reconciles. 1: a published figure disagrees (one line each).
     2: a spec cannot be read or is invalid.
     """
+    from poolgen.check.game import check_spec  # lazy: start-up time of every command (docs/scaling.md)
+    from poolgen.loader import load_spec  # lazy: numpy, as above
+
     paths = specs or all_specs()
     loaded = [load_spec(p) for p in paths]  # every spec is valid before anything is printed
     results = [check_spec(s) for s in loaded]

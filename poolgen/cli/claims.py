@@ -7,16 +7,17 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.reports import Level, closing, load_payments, printed_levels, reconcile
-from poolgen.backoffice.vouched import Run, open_vouched
 from poolgen.cli.common import reports_errors
-from poolgen.deliverables.validation import read_validation_key
 from poolgen.money import fmt_cents
+
+if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
+    from poolgen.backoffice.reports import Level
+    from poolgen.backoffice.vouched import Run
 
 app = typer.Typer(help="Reports from claims ledgers: prizes remaining, reconciliation, closing.",
                   no_args_is_help=True, add_completion=False)
@@ -32,6 +33,8 @@ Pdf = Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf",
 
 
 def _printed(run: Path, public_key: Path | None) -> Run:
+    from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time (docs/scaling.md)
+
     vouched = open_vouched(run, public_key)
     if vouched.kind != "printed":
         raise BackOfficeError(f"{run}: an eInstant run; its reports are `poolgen sales report`")
@@ -60,6 +63,8 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
 def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
                pdf: Pdf = None) -> None:
     """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack)."""
+    from poolgen.backoffice.reports import load_payments, printed_levels  # lazy: start-up time
+
     vouched = _printed(run, public_key)
     levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -88,6 +93,9 @@ def reconcile_cmd(
 ) -> None:
     """Check every payment against the validation files and the manifest. Exit 0: they reconcile; 1:
     a problem (each named); 2: unusable input."""
+    from poolgen.backoffice.reports import reconcile  # lazy: start-up time (docs/scaling.md)
+    from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
+
     keys = {t: read_validation_key(k) for t, k in (("low", validation_key), ("high", high_validation_key))
             if k is not None}
     rec = reconcile(_printed(run, public_key), ledger, keys)
@@ -108,6 +116,8 @@ def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_jso
               pdf: Pdf = None) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
     the run taken as sold)."""
+    from poolgen.backoffice.reports import closing, load_payments, printed_levels  # lazy: start-up time
+
     vouched = _printed(run, public_key)
     levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
     report = closing(vouched, levels)

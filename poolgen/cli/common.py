@@ -15,7 +15,6 @@ from rich.console import Console
 from poolgen.errors import OutputError, PoolgenError
 from poolgen.files.write import write_atomic
 from poolgen.interrupts import ended, forget_kept, install, restore, what_was_kept
-from poolgen.loader import default_spec_dir
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -24,6 +23,8 @@ err_console = Console(stderr=True, highlight=False)
 
 
 def all_specs() -> list[Path]:
+    from poolgen.loader import default_spec_dir  # here: the loader's numpy, off start-up (docs/scaling.md)
+
     folder = default_spec_dir()
     found = sorted(folder.glob("*.toml"))
     if not found:

@@ -24,13 +24,13 @@ from poolgen.cli.verify import verify
 from poolgen.errors import OutputError
 from poolgen.files.write import check_run_id, ensure_folder
 from poolgen.game.model import Game
-from poolgen.loader import load_spec
-from poolgen.run.signing import new_key_pair
 
 
 def default_game(paths: list[Path]) -> tuple[Game, str]:
     """The embedded default: the spec in specs/ with the smallest pool (ties: the first by file
     name), and that pool. Small, so the demo takes seconds, and a real game, not a toy."""
+    from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
+
     games = [load_spec(p) for p in paths]
     game, pool = min(((g, p) for g in games for p in g.pools), key=lambda gp: gp[1].tickets)
     return game, pool.id
@@ -63,6 +63,9 @@ def demo_cmd(
     """Check every spec, then generate, sign, verify, prove and report one pool of a game, in a new
     folder OUT/demo-UTCTIME: a throwaway signing key (keys/), the run folder, its fresh seed
     (RUN.seed, mode 0600), proof.pdf and report.pdf. The key and seed are for the demo only."""
+    from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
+    from poolgen.run.signing import new_key_pair  # lazy: cryptography, as above
+
     now = datetime.now(UTC).replace(microsecond=0)
     if spec_file is None:
         game, default_pool = default_game(all_specs())

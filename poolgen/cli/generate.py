@@ -8,7 +8,7 @@ import signal
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -17,7 +17,6 @@ from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.keys import ask_passphrase
 from poolgen.cli.seed import Entropy
 from poolgen.deliverables.roles import who_gets_what
-from poolgen.deliverables.validation import ValidationError, read_validation_key
 from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
 from poolgen.files.leftovers import pending_seed_name, sweep
 from poolgen.files.read import READABLE_SECRET_FLAG
@@ -25,15 +24,17 @@ from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_f
 from poolgen.game.model import Game, Printed
 from poolgen.interrupts import Interrupted, kept, pause_point
 from poolgen.limits import available_memory, pool_memory, workers_that_fit
-from poolgen.loader import load_spec
 from poolgen.money import parse_printed
-from poolgen.run.generate import STEPS, GenerateRequest, RunResult, generate
 from poolgen.run.provenance import code_entry
-from poolgen.run.signing import Signer
-from poolgen.seeds.ceremony import Binding
-from poolgen.seeds.ceremony_file import load as load_ceremony
-from poolgen.seeds.ceremony_file import save as save_ceremony
 from poolgen.seeds.seed import fresh_seed, parse_entropy, read_seed_file, write_seed_file
+
+if TYPE_CHECKING:  # types only: the functions below import these modules when they run
+    from poolgen.run.generate import GenerateRequest, RunResult
+    from poolgen.run.signing import Signer
+
+# The generator, the loader and the cryptography are imported by the functions that use them, not with
+# this module: polars, numpy and cryptography would otherwise load with every poolgen command, --help
+# included (start-up time, docs/scaling.md).
 
 ValidationKey = Annotated[Path | None, typer.Option(
     "--validation-key", metavar="FILE",
@@ -53,6 +54,8 @@ HighTierPrize = Annotated[str | None, typer.Option(
 
 def validation_keys(game: Game, low: Path | None, high: Path | None) -> tuple[bytes, bytes] | None:
     """Both keys or neither; they must differ; printed games only."""
+    from poolgen.deliverables.validation import ValidationError, read_validation_key  # lazy: start-up time
+
     if low is None and high is None:
         return None
     if low is None or high is None:
@@ -68,6 +71,8 @@ def validation_keys(game: Game, low: Path | None, high: Path | None) -> tuple[by
 
 def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None) -> bytes | None:
     """The book key: printed games only, and not one of the validation keys."""
+    from poolgen.deliverables.validation import ValidationError, read_validation_key  # lazy: start-up time
+
     if path is None:
         return None
     if not isinstance(game.sales, Printed):
@@ -80,6 +85,8 @@ def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None) -
 
 
 def parse_threshold(value: str | None) -> int | None:
+    from poolgen.deliverables.validation import ValidationError  # lazy: start-up time
+
     if value is None:
         return None
     try:
@@ -127,6 +134,12 @@ def generate_cmd(
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
+    from poolgen.loader import load_spec  # lazy: start-up time
+    from poolgen.run.generate import GenerateRequest  # lazy: start-up time
+    from poolgen.seeds.ceremony import Binding  # lazy: start-up time
+    from poolgen.seeds.ceremony_file import load as load_ceremony  # lazy: start-up time
+    from poolgen.seeds.ceremony_file import save as save_ceremony  # lazy: start-up time
+
     game = load_spec(spec_file)
     now = datetime.now(UTC).replace(microsecond=0)
     sealed = load_ceremony(ceremony) if ceremony is not None else None
@@ -242,6 +255,8 @@ def _name_seed(out: Path, run_id: str) -> None:
 def _build(request: GenerateRequest, signer: Signer | None,
            committed: Callable[[Path], None]) -> RunResult:
     """Generate with a progress bar per pool and one for the whole run."""
+    from poolgen.run.generate import STEPS, generate  # lazy: start-up time
+
     ids = [p.id for p in request.game.pools] if request.pool_ids is None else request.pool_ids
     with Progress(TextColumn("{task.description:>12}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=err_console, transient=False,
@@ -264,6 +279,8 @@ def _build(request: GenerateRequest, signer: Signer | None,
 
 
 def _signer(key: Path | None, unsigned: bool, allow_readable: bool) -> Signer | None:
+    from poolgen.run.signing import Signer  # lazy: start-up time (cryptography)
+
     if key is not None and unsigned:
         raise SigningKeyError("give --key FILE or --unsigned, not both")
     if key is None and not unsigned:

@@ -10,20 +10,12 @@ from typing import Annotated
 import typer
 
 from audit.read.limits import read_manifest_bytes
-from audit.read.manifest import signature_problem
 from poolgen.cli.common import Force, reports_errors, say, write_output
-from poolgen.deliverables.printer import (
-    SHIP_FILES,
-    arrival,
-    export_csv,
-    export_fixed,
-    print_sequence,
-    shipment,
-)
 from poolgen.errors import RunError
 from poolgen.files.write import make_folders
-from poolgen.run.folder import open_run, spec_for
-from poolgen.run.signing import fingerprint, load_public_key
+
+# Each command imports the modules doing its work (polars, numpy, cryptography) when it runs, not this
+# module: they would load with every poolgen command, --help included (start-up time, docs/scaling.md).
 
 MAX_PER = 100_000  # packs a carton, cartons a pallet: far above any real one, a typo's bound
 
@@ -59,6 +51,9 @@ def export_cmd(
     --format fixed, the same fields as fixed-width ASCII records, one a ticket, each padded to the width
     its layout file (NAME.layout.csv beside FILE) states. It holds outcomes: for the printer only,
     sealed to its key (`poolgen seal`)."""
+    from poolgen.deliverables.printer import export_csv, export_fixed  # lazy: start-up time
+    from poolgen.run.folder import open_run, spec_for  # lazy: start-up time
+
     folder = open_run(run)
     if form is Format.csv:
         if spec is not None:
@@ -86,6 +81,10 @@ def check_cmd(
 ) -> None:
     """Check that each FILE is a deliverable the manifest lists, byte for byte (size and SHA-256).
     Exit 0 if every file is, 1 if one is not."""
+    from audit.read.manifest import signature_problem  # lazy: start-up time
+    from poolgen.deliverables.printer import arrival  # lazy: start-up time
+    from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
+
     data = read_manifest_bytes(manifest)
     signed = "signature not checked (give --public-key)"
     if public_key is not None:
@@ -132,6 +131,9 @@ def sequence_cmd(
     pallet: its cartons, first and last pack and barcode, tickets), DIR/shipment.csv (the totals and
     the SHA-256 of the three) and DIR/SHA256SUMS (`sha256sum -c SHA256SUMS` checks all four). No
     outcome and no pool id is in them (docs/validation.md, section 4)."""
+    from poolgen.deliverables.printer import SHIP_FILES, print_sequence, shipment  # lazy: start-up time
+    from poolgen.run.folder import open_run  # lazy: start-up time
+
     folder = open_run(run)
     if folder.kind != "printed":
         raise RunError(f"{run}: not a printed run; an eInstant has no packs")

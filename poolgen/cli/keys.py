@@ -11,10 +11,9 @@ import typer
 
 from poolgen.cli.common import err_console, reports_errors, say
 from poolgen.cli.seal import recipient_new
-from poolgen.deliverables.validation import new_validation_key
 from poolgen.errors import SigningKeyError
 from poolgen.files.leftovers import sweep
-from poolgen.run.signing import PASSPHRASE_ENV, new_key_pair
+from poolgen.files.read import PASSPHRASE_ENV
 
 app = typer.Typer(rich_markup_mode="markdown",
                   help="Create the Ed25519 key pairs that sign runs, and validation keys.",
@@ -49,6 +48,8 @@ def new_validation(
 ) -> None:
     """Create a validation key: 32 random bytes as 64 hex digits in FILE (mode 0600, never overwritten,
     never inside a run folder). Prints only its public check value. Make one key per tier."""
+    from poolgen.deliverables.validation import new_validation_key  # lazy: start-up time (numpy)
+
     check = new_validation_key(file)
     err_console.print(f"wrote validation key {file} (mode 0600); keep it secret", markup=False,
                       soft_wrap=True)
@@ -73,6 +74,8 @@ def new(
 ) -> None:
     """Create DIR/signing-key.pem (private, mode 0600) and DIR/signing-key.pub.pem (public) and
     print the public key's fingerprint. Existing key files are never overwritten."""
+    from poolgen.run.signing import new_key_pair  # lazy: cryptography, start-up time (docs/scaling.md)
+
     secret = ask_passphrase(confirm=True) if passphrase else None
     for line in sweep(folder):  # temporary files of a killed `keys new` may hold key bytes
         say(line)

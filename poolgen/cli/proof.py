@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import Force, reports_errors, write_output
-from poolgen.run.folder import open_run, spec_for
 
 
 @reports_errors
@@ -40,10 +39,11 @@ def proof_cmd(
     may be circulated. --real or --tickets draws tickets of the pool instead (an outcome file).
     Written mode 0600; the same run always gives the same PDF."""
     # Imported here, not with the module: reportlab costs every poolgen command about 0.2 s of CPU
-    # at start, and only the PDF commands need it.
+    # at start, and only the PDF commands need it; polars and numpy likewise (docs/scaling.md).
     from poolgen.pdf.proofs import build_proofs, build_specimen_proofs  # lazy: start-up time
     from poolgen.pdf.selection import default_selection, find_tickets  # lazy: start-up time
     from poolgen.pdf.specimens import SPECIMEN_LABEL, specimen_rows  # lazy: start-up time
+    from poolgen.run.folder import open_run, spec_for  # lazy: start-up time
 
     folder = open_run(run)
     game = spec_for(folder, spec, must_match=True)

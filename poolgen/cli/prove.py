@@ -9,10 +9,7 @@ from typing import Annotated
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.tickets import parse_ticket
 from poolgen.cli.common import reports_errors
-from poolgen.run.merkle import ARITY
-from poolgen.run.prove import prove_ticket
 
 
 @reports_errors
@@ -25,6 +22,10 @@ def prove(
                                                          "`python -m audit check-proof`.")] = False,
 ) -> None:
     """Print TICKET's row with its Merkle path up to its pool's root in the signed manifest."""
+    from poolgen.backoffice.tickets import parse_ticket  # lazy: start-up time (docs/scaling.md)
+    from poolgen.run.merkle import ARITY  # lazy: polars and numpy, as above
+    from poolgen.run.prove import prove_ticket  # lazy: as above
+
     if ticket.isascii() and ticket.isdigit():  # a barcode number: the printed id it encodes
         named = parse_ticket(ticket)
         if not named.check_digits_hold:

@@ -9,7 +9,6 @@ from typing import Annotated
 import typer
 
 from poolgen.cli.common import reports_errors, say
-from poolgen.run.publish import publish
 
 
 @reports_errors
@@ -25,6 +24,8 @@ def publish_cmd(
     """Write the public commitment of RUN (signed manifest, signature, seed and ceremony commitments,
     pool roots; no pool file, seed or reveal) into DIR. Publish it before sale; after the game closes,
     publish the seed or ceremony file so anyone can verify (docs/publish-and-reveal.md)."""
+    from poolgen.run.publish import publish  # lazy: start-up time of every command (docs/scaling.md)
+
     names = publish(run, out, public_key)
     say(f"wrote the public commitment bundle {out}: {', '.join(names)}")
     if as_json:

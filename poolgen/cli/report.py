@@ -9,11 +9,7 @@ import typer
 
 from audit.cli import CeremonyFile, Reveal, SeedFile, progress_bar
 from audit.read.limits import READABLE_SECRET_FLAG
-from poolgen.check.game import check_spec
 from poolgen.cli.common import Force, reports_errors, write_output
-from poolgen.loader import load_spec
-from poolgen.run.folder import open_run
-from poolgen.run.reproduce import regenerate
 
 
 @reports_errors
@@ -53,8 +49,12 @@ def report_cmd(
     Exit 0: written (and, with --public-key, every step asked for passes). 1: written, but
     verification fails. 2: unusable input, nothing written."""
     # Imported here, not with the module: reportlab costs every poolgen command about 0.2 s of CPU
-    # at start, and only the PDF commands need it.
+    # at start, and only the PDF commands need it; polars and numpy likewise (docs/scaling.md).
+    from poolgen.check.game import check_spec  # lazy: start-up time
+    from poolgen.loader import load_spec  # lazy: start-up time
     from poolgen.pdf.report.document import build_report, run_verification  # lazy: start-up time
+    from poolgen.run.folder import open_run  # lazy: start-up time
+    from poolgen.run.reproduce import regenerate  # lazy: start-up time
 
     folder = open_run(run)
     if out.exists() and not force:  # before minutes of verification, not after

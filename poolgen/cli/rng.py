@@ -4,33 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG
-from poolgen.rng.drbg import Stream, label_text
-from poolgen.rng.labdump import (
-    MAX_BYTES,
-    MAX_CALL,
-    MAX_REPEAT,
-    MAX_SKIP,
-    DumpError,
-    check_integers,
-    check_parts,
-    check_permutations,
-    integer_chunks,
-    keystream_chunks,
-    open_stream,
-    parse_bounds,
-    parse_label,
-    parse_size,
-    parse_whole,
-    permutation_chunks,
-    write_dump,
-)
 from poolgen.seeds.seed import read_seed_file
+
+if TYPE_CHECKING:  # a type only; the DRBG modules (numpy) load when a command runs (docs/scaling.md)
+    from poolgen.rng.drbg import Stream
+
+# Each function imports the DRBG modules it uses when it runs, not this module: numpy and cryptography
+# would otherwise load with every poolgen command, --help included (start-up time, docs/scaling.md).
 
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
                   help="Dump one DRBG stream for a test lab: raw bytes, or integers and permutations "
@@ -56,6 +42,15 @@ ReadableSecret = Annotated[bool, typer.Option(
 
 def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: str,
             allow_readable: bool) -> Stream:
+    from poolgen.rng.labdump import (  # lazy: start-up time
+        MAX_SKIP,
+        DumpError,
+        check_parts,
+        open_stream,
+        parse_label,
+        parse_size,
+    )
+
     if (label is None) == (not part):
         raise DumpError("name the stream with --label or with --part (one or the other)")
     parts = parse_label(label) if label is not None else check_parts(tuple(part or ()), "--part")
@@ -64,6 +59,8 @@ def _stream(seed_file: Path, label: str | None, part: list[str] | None, skip: st
 
 
 def _done(written: int, stream: Stream, out: Path | None, what: str) -> None:
+    from poolgen.rng.drbg import label_text  # lazy: start-up time
+
     where = f"{out} (mode 0600)" if out is not None else "standard output"
     say(f"wrote {written:,} bytes ({what}) of stream {label_text(stream.label)} to {where}")
 
@@ -86,6 +83,8 @@ def bytes_cmd(
                                                       "a line).")] = "raw",
 ) -> None:
     """The stream's raw keystream bytes, before any scaling (ChaCha20 under the HKDF key of the label)."""
+    from poolgen.rng.labdump import MAX_BYTES, DumpError, keystream_chunks, parse_size, write_dump  # lazy
+
     if fmt not in ("raw", "hex"):
         raise DumpError(f"--format {fmt[:20]!r}: raw or hex")
     size = parse_size(count, "--count", MAX_BYTES, " bytes")
@@ -107,6 +106,17 @@ def integers_cmd(
     allow_readable_secret: ReadableSecret = False,
 ) -> None:
     """Integers in [0, n), one per line, by the generator's mask-and-reject (sampling.integers)."""
+    from poolgen.rng.labdump import (  # lazy: start-up time
+        MAX_CALL,
+        MAX_REPEAT,
+        check_integers,
+        integer_chunks,
+        parse_bounds,
+        parse_size,
+        parse_whole,
+        write_dump,
+    )
+
     bounds = parse_bounds(high)
     calls = parse_whole(repeat, "--repeat", 1, MAX_REPEAT)
     values = parse_size(count, "--count", MAX_CALL, " values per call; use --repeat for more")
@@ -129,6 +139,15 @@ def permutations_cmd(
 ) -> None:
     """Uniform permutations of 0..n-1, one value per line, as the generator draws pool orders
     (sampling.permutation) or layout rows (--rows)."""
+    from poolgen.rng.labdump import (  # lazy: start-up time
+        MAX_CALL,
+        MAX_REPEAT,
+        check_permutations,
+        parse_whole,
+        permutation_chunks,
+        write_dump,
+    )
+
     items = parse_whole(n, "--n", 0, MAX_CALL)
     many = parse_whole(rows, "--rows", 0, MAX_CALL) if rows is not None else None
     calls = parse_whole(repeat, "--repeat", 1, MAX_REPEAT)

@@ -7,18 +7,17 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
-from poolgen.backoffice.reports import einstant_closing, einstant_levels, reconcile_sales, sold_cents
-from poolgen.backoffice.sales import Refused, SalesLedger, share_id
-from poolgen.backoffice.tickets import parse_id
-from poolgen.backoffice.vouched import open_vouched
 from poolgen.cli.claims import game_title, print_table, show_closing
 from poolgen.cli.common import reports_errors
 from poolgen.money import fmt_cents
+
+if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
+    from poolgen.backoffice.sales import Refused, SalesLedger
 
 app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report.", no_args_is_help=True,
                   add_completion=False)
@@ -33,6 +32,10 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 def _ledger(run: Path, ledger: Path, public_key: Path | None, *, create: bool = False) -> SalesLedger:
+    # here, not at module level: polars and numpy would load with every poolgen command (start-up time)
+    from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
+    from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time
+
     return SalesLedger(ledger, open_vouched(run, public_key), create=create)
 
 
@@ -59,6 +62,9 @@ def sell_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt,
              player: Annotated[str, typer.Option("--player", metavar="REF", help="The player's reference.")],
              public_key: PublicKey = None, as_json: Json = False) -> None:
     """Sell the pool's next share, in serial order. Exit 1: closed or sold out."""
+    from poolgen.backoffice.sales import Refused  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
+
     channel, player = parse_id(channel, "--channel"), parse_id(player, "--player")
     book = _ledger(run, ledger, public_key, create=True)
     try:
@@ -78,6 +84,9 @@ def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
              reason: Annotated[str, typer.Option("--reason", metavar="ID", help="Why (an id or code).")],
              public_key: PublicKey = None, as_json: Json = False) -> None:
     """Void a sale; its share is retired, never sold again. Exit 1: never sold, voided or paid."""
+    from poolgen.backoffice.sales import Refused  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
+
     pool, serial = _share(share)
     reason = parse_id(reason, "--reason")
     book = _ledger(run, ledger, public_key)
@@ -96,6 +105,8 @@ def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
 def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey = None,
               as_json: Json = False) -> None:
     """Close a pool: no sale after this."""
+    from poolgen.backoffice.sales import Refused  # lazy: start-up time (docs/scaling.md)
+
     book = _ledger(run, ledger, public_key, create=True)
     try:
         at, sold, unsold = book.close_pool(pool)
@@ -112,6 +123,8 @@ def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey 
 def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKey = None,
               as_json: Json = False) -> None:
     """Answer a share's claim from the ledger and pay it once. Exit 0: paid; 1: refused or no prize."""
+    from poolgen.backoffice.sales import Refused, share_id  # lazy: start-up time (docs/scaling.md)
+
     pool, serial = _share(share)
     book = _ledger(run, ledger, public_key)
     try:
@@ -134,6 +147,8 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
                pdf: Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf", help="Also a PDF page.")]
                = None) -> None:
     """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares."""
+    from poolgen.backoffice.reports import einstant_closing, einstant_levels, sold_cents  # lazy: start-up
+
     book = _ledger(run, ledger, public_key)
     try:
         levels = einstant_levels(book.run, book)
@@ -165,6 +180,8 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
 def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False) -> None:
     """Check the ledger against the run: shares sold in the pool's order, none after closing, every
     payment its share's prize. Exit 0: it reconciles; 1: a problem (each named)."""
+    from poolgen.backoffice.reports import reconcile_sales  # lazy: start-up time (docs/scaling.md)
+
     book = _ledger(run, ledger, public_key)
     try:
         rec = reconcile_sales(book.run, book)

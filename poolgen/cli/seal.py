@@ -11,20 +11,12 @@ import typer
 
 from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import reports_errors, say
-from poolgen.deliverables.printer import print_order
-from poolgen.deliverables.seal import (
-    SealError,
-    load_private,
-    load_public,
-    new_recipient_key,
-    recipient_fingerprint,
-    seal,
-    unseal,
-)
 from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
 from poolgen.files.write import make_folders, write_secret
 from poolgen.limits import MAX_SEALED_BYTES
-from poolgen.run.folder import open_run
+
+# Each command imports what it uses, not this module: cryptography, polars and numpy would otherwise
+# load with every poolgen command, --help included (start-up time, docs/scaling.md).
 
 
 @reports_errors
@@ -39,6 +31,10 @@ def seal_cmd(
 ) -> None:
     """Encrypt FILE (or every imaging file of a run) to one recipient: only their private key opens it
     (HPKE, RFC 9180). Read the recipient fingerprint it prints to the recipient by another channel."""
+    from poolgen.deliverables.printer import print_order  # lazy: start-up time
+    from poolgen.deliverables.seal import SealError, load_public, recipient_fingerprint, seal  # lazy: idem
+    from poolgen.run.folder import open_run  # lazy: start-up time
+
     try:
         recipient = load_public(to)
     except (ValueError, OSError) as exc:
@@ -84,6 +80,8 @@ def unseal_cmd(
 ) -> None:
     """Open a sealed file with the recipient's private key (fails with any other key) and, with
     --manifest, check it is byte for byte the deliverable the run's manifest lists."""
+    from poolgen.deliverables.seal import SealError, load_private, unseal  # lazy: start-up time
+
     private = load_private(key, allow_readable_secret)
     name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, printable(file))
     checked = "not checked against a manifest (give --manifest)"
@@ -108,6 +106,8 @@ def recipient_new(
 ) -> None:
     """Create DIR/recipient-key.pem (private, mode 0600) and DIR/recipient-key.pub.pem: the key pair a
     printer or validation system holds to open sealed deliverables."""
+    from poolgen.deliverables.seal import load_public, new_recipient_key, recipient_fingerprint  # lazy
+
     private, public = new_recipient_key(folder)
     fp = recipient_fingerprint(load_public(public))
     say(f"wrote private key {private} (mode 0600) and public key {public}, fingerprint {fp}")

@@ -12,17 +12,17 @@ import csv
 import io
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from poolgen.backoffice.desk import Answer, Desk
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.tickets import Ticket, parse_id, parse_ticket, parse_virn
-from poolgen.backoffice.vouched import open_vouched
 from poolgen.cli.common import reports_errors, say
-from poolgen.deliverables.validation import read_validation_key
 from poolgen.files.read import read_input
+
+if TYPE_CHECKING:  # types only: the command imports their modules when it runs (start-up time)
+    from poolgen.backoffice.desk import Answer
+    from poolgen.backoffice.tickets import Ticket
 
 MAX_BATCH_BYTES = 64 << 20
 
@@ -58,6 +58,12 @@ def validate_cmd(
     """Answer a claim. Exit 0: a prize (paid, with --ledger); 1: refused (not a winner, claim
     elsewhere, wrong validation number, unknown ticket, already paid); 2: unusable input. With --batch:
     0 once every claim is answered."""
+    # here, not at module level: polars, numpy and cryptography would load with every poolgen command
+    from poolgen.backoffice.desk import Desk  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
+    from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time
+    from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
+
     claims = _claims(ticket, virn, batch)
     desk, clerk = parse_id(desk, "--desk"), parse_id(clerk, "--clerk")
     keys = {t: read_validation_key(k) for t, k in (("low", validation_key), ("high", high_validation_key))
@@ -83,6 +89,8 @@ def _show(answer: Answer, as_json: bool) -> None:
 
 
 def _claims(ticket: str | None, virn: str | None, batch: Path | None) -> list[tuple[Ticket, str]]:
+    from poolgen.backoffice.tickets import parse_ticket, parse_virn  # lazy: start-up time (numpy)
+
     if batch is None:
         if ticket is None or virn is None:
             raise BackOfficeError("give TICKET and VIRN, or --batch CLAIMS.csv")

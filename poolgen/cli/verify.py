@@ -7,13 +7,22 @@ can regenerate the pools from the seed. poolgen may call audit; audit never impo
 from __future__ import annotations
 
 from functools import wraps
+from pathlib import Path
 from typing import Any
 
 import typer
 
 from audit.cli import verify_command
 from poolgen.interrupts import ended, kept_so_far
-from poolgen.run.reproduce import regenerate
+
+
+def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path,
+               book_key: bytes | None = None, without_neighbours: bool = False) -> dict[str, Any]:
+    """poolgen's generator (poolgen/run/reproduce.py `regenerate`), loaded only when step 7 runs."""
+    from poolgen.run import reproduce  # lazy: polars and numpy, start-up time (docs/scaling.md)
+
+    return reproduce.regenerate(spec_path, pool_ids, seed, folder, book_key, without_neighbours)
+
 
 _audit_verify = verify_command(regenerate, kept_so_far, prefix="poolgen")
 

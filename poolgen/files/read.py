@@ -22,6 +22,7 @@ from poolgen.errors import PoolgenError
 from poolgen.limits import MAX_DIGIT_RUN, MAX_KEY_FILE_BYTES, MAX_NESTING
 
 READABLE_SECRET_FLAG = "--allow-readable-secret"
+PASSPHRASE_ENV = "POOLGEN_KEY_PASSPHRASE"  # where a private key's passphrase may come from (run/signing.py)
 
 
 def _open_regular(path: Path, what: str, error: type[PoolgenError]) -> tuple[int, os.stat_result]:

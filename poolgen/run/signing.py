@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from poolgen.errors import OutputError, SigningKeyError
-from poolgen.files.read import read_input, read_with_mode, refuse_readable
+from poolgen.files.read import PASSPHRASE_ENV, read_input, read_with_mode, refuse_readable
 from poolgen.files.write import make_folders, write_atomic, write_secret
 from poolgen.interrupts import Interrupted, deferred, pause_point
 from poolgen.limits import MAX_KEY_FILE_BYTES
@@ -30,7 +30,6 @@ from poolgen.run.manifest import MANIFEST, SIGNATURE
 
 PRIVATE_FILE = "signing-key.pem"
 PUBLIC_FILE = "signing-key.pub.pem"
-PASSPHRASE_ENV = "POOLGEN_KEY_PASSPHRASE"
 SIGNATURE_ALGORITHM = "Ed25519"
 
 __all__ = ["PASSPHRASE_ENV", "KeyPairFiles", "Signer", "fingerprint", "load_private_key",
