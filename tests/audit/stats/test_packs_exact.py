@@ -80,6 +80,18 @@ def _spec(tmp_path, packs: str, name: str):
     return load_spec(path), read_packs(tomllib.loads(path.read_text()))
 
 
+def _refused_naming(spec, rules: PackRules, seed: bytes, change, named: str) -> None:
+    """The honest pool of `seed` passes step 8; `change`d by an insider, every parameter still met (step
+    5 passes it), it fails by the test named `named...`, with p < 1e-6."""
+    honest = build_pool(spec, spec.pools[0], seed)
+    assert not _judged(spec, rules, honest, seed, 30).failed
+    biased = change(honest)
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    failed = _judged(spec, rules, biased, seed, 30).failed
+    hit = [j for j in failed if j.finding.name.startswith(named)]
+    assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]
+
+
 @pytest.mark.parametrize(("packs", "held", "tests"), [
     (CAP1, CAPPED, 6), (CAP3, CAPPED, 7), (SPACED, SPACED_NAME, 7), (SPACED_CAPPED, SPACED_NAME, 7)])
 def test_honest_pools_made_with_an_exact_draw_pass_at_the_design_s_rate(tmp_path, packs, held, tests):
@@ -112,13 +124,7 @@ def test_honest_pools_made_with_an_exact_draw_pass_at_the_design_s_rate(tmp_path
 def test_an_insider_s_pool_meeting_every_parameter_fails_naming_the_test(tmp_path, packs, change, named):
     spec, rules = _spec(tmp_path, packs, "biased")
     seed = hashlib.sha256(b"poolgen/tests/packs-exact/biased").digest()
-    honest = build_pool(spec, spec.pools[0], seed)
-    assert not _judged(spec, rules, honest, seed, 30).failed
-    biased = change(honest)
-    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
-    failed = _judged(spec, rules, biased, seed, 30).failed
-    hit = [j for j in failed if j.finding.name.startswith(named)]
-    assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]
+    _refused_naming(spec, rules, seed, change, named)
 
 
 def test_einstant_blocks_under_winners_bounds_or_a_cap_are_tested_per_block(tmp_path):
@@ -225,14 +231,7 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
 def test_under_the_chain_whole_packs_moved_by_an_insider_fail_naming_the_test(tmp_path, change, named):
     """Under the chain the compositions have no known law, but an insider who orders whole books (each
     still meeting every parameter: those holding spaced tickets, the richest or the most winning ones
-    first) is refused
-    by the tenth-of-the-books test made for it."""
+    first) is refused by the tenth-of-the-books test made for it."""
     spec, rules = _spec(tmp_path, CHAIN, "chain")
     seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
-    honest = build_pool(spec, spec.pools[0], seed)
-    assert not _judged(spec, rules, honest, seed, 30).failed
-    biased = change(honest)
-    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
-    failed = _judged(spec, rules, biased, seed, 30).failed
-    hit = [j for j in failed if j.finding.name.startswith(named)]
-    assert hit and hit[0].finding.p < 1e-6, [(j.finding.name, j.finding.p) for j in failed]
+    _refused_naming(spec, rules, seed, change, named)
