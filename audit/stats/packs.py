@@ -21,11 +21,13 @@ packs is known (audit/stats/pack_laws.py) and these tests replace the unconstrai
 rule's) has its own tests against its law (audit/stats/beside.py), chosen here (`exact_case`).
 Under any other composition parameter (a prize-value floor, two spacing rules, three caps, two caps
 5.9 does not take, a cap beside a spacing rule other than as 5.8 or 5.9 take it: the chain of 5.3)
-the compositions have no closed-form law, so their histograms are listed as not tested; but the chain
-draws exchangeable packs, so winners, each cap's and spacing rule's tickets and the prize value per
-pack are tested by tenth of the packs (where an insider would put prizes), and the order within each
-pack is still exact given its composition (5.3, step 4), so the other winners' places and the runs
-within each pack are tested, the spaced tickets left out.
+the compositions have no closed-form law, so their histograms are listed as not tested (several caps
+alone on disjoint tiers, which 5.10 draws exactly, also: no test of their law is implemented;
+`caps_alone` tells them apart for the message); but the packs are exchangeable (the chain's and
+5.10's), so winners, each cap's and spacing rule's tickets and the prize value per pack are tested by
+tenth of the packs (where an insider would put prizes), and the order within each pack is still exact
+given its composition (5.3, step 4; 5.10 as 5.6), so the other winners' places and the runs within
+each pack are tested, the spaced tickets left out.
 A pool whose packs break their parameters (step 5 refuses it) is not held to the law.
 """
 
@@ -56,7 +58,8 @@ from audit.stats.pack_laws import (
 )
 from audit.stats.tests import Finding
 
-__all__ = ["Beside", "Exact", "exact_case", "pack_block_findings", "rule_tiers", "winners_reference"]
+__all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers",
+           "winners_reference"]
 
 
 @dataclass(frozen=True)
@@ -110,12 +113,35 @@ def winners_reference(m: int, books: int, total: int, lo: int, hi: int) -> np.nd
     return out
 
 
+def caps_alone(rules: PackRules, tiers: Sequence[Tier], m: int, tickets: int) -> bool:
+    """Whether docs/randomness.md 5.10 draws the pool: two or more caps on pairwise disjoint winning tier
+    sets (a `prize` read as the pool's tiers paying it), no winners bounds (0 and m count as none), no
+    value floor, no spacing rule, not a case of 5.9 (`beside_case`), 10 sum_{i<j} C_i C_j <= 69 T and
+    2 sum_i C_i <= T (C_i the manifest's counts of cap i's tiers, T the pool's tickets)."""
+    if (rules.min_prize_cents is not None or rules.min_prize_times is not None or rules.spacing
+            or (rules.min_winners or 0) > 0 or (rules.max_winners is not None and rules.max_winners < m)
+            or len(rules.caps) < 2 or beside_case(rules, tiers) is not None):
+        return False
+    sets = [rule_tiers(c.tiers, c.prize_cents, tiers) for c in rules.caps]
+    losing = {t.id for t in tiers if t.prize_cents <= 0} | {"lose"}
+    if any(s & losing for s in sets) or any(a & b for i, a in enumerate(sets) for b in sets[i + 1:]):
+        return False
+    count = {t.id: t.count for t in tiers}
+    if any(t not in count for s in sets for t in s):
+        return False  # a tier the manifest does not list: its counts unknown, not read as 5.10
+    held = [sum(count[t] for t in s) for s in sets]
+    pairs = sum(a * b for i, a in enumerate(held) for b in held[i + 1:])
+    return 10 * pairs <= 69 * tickets and 2 * sum(held) <= tickets
+
+
 def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier],
                     tier: np.ndarray | None) -> tuple[list[Finding], list[str]]:
-    """Under the chain of randomness.md 5.3 the compositions have no closed-form law, but two things are
-    exact. The packs are exchangeable: every step of the chain treats the packs alike (the rules are the
-    same for each; its start, the plain shuffle or 5.2's exact draw, is exchangeable; its proposals pick
-    packs and tickets uniformly), so its law is unchanged by relabelling the packs, and any per-pack count
+    """Under the chain of randomness.md 5.3 the compositions have no closed-form law (under 5.10's exact
+    draw of several caps alone, no test of it is implemented), but two things are exact. The packs are
+    exchangeable: every step of the chain treats the packs alike (the rules are the same for each; its
+    start, the plain shuffle or 5.2's exact draw, is exchangeable; its proposals pick packs and tickets
+    uniformly), so its law is unchanged by relabelling the packs (5.10's is the target law, exchangeable
+    too), and any per-pack count
     summed over a part of the pack sequence has its permutation law: winners, each cap's and each
     spacing rule's tickets by tenth of the packs, and the prize value per pack ranked by Kruskal-Wallis
     across the tenths. And each pack's order is exactly uniform among those meeting the spacing rules
@@ -129,6 +155,11 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
            "it) are drawn by the chain of "
            "docs/randomness.md 5.3: no closed-form law of the packs to test their histograms against, only "
            f"their spread over the {unit}s (audit/stats/packs.py)"]
+    if caps_alone(rules, tiers, m, len(prize)):
+        why = [f"winners per {unit}: the game's {rule} parameters (several caps alone, on disjoint tiers) "
+               "are drawn exactly by docs/randomness.md 5.10, but no test of their law is implemented: the "
+               f"{unit}s' histograms are not tested, only their spread over the {unit}s "
+               "(audit/stats/packs.py)"]
     if books < 2:
         return [], why
     win = (np.asarray(prize) > 0)[: books * m].reshape(books, m)

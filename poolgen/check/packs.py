@@ -28,6 +28,7 @@ from poolgen.rng.labels import stream_label
 from poolgen.run.packs import NoArrangement, Rules, pack_size, rules_for, start, valid_start
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
+from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
 from poolgen.run.packs.spaced import exactly_spaced
 
 __all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
@@ -161,14 +162,20 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.8)"
     if exactly_beside(rules):
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.9)"
+    if exactly_caps(rules):
+        return ("possible by the counts alone; drawn exactly (docs/randomness.md, 5.10: several caps "
+                f"by rejection, each try accepted with probability about {acceptance(rules)})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
         valid_start(stream, rules, start(stream, rules))
     except NoArrangement as exc:
         fields = f", {table}.".join(exc.short)
         raise SpecError(f"{game.path.name}: {table}.{fields}: pool {pool.id}: {exc}") from None
+    slow = (" (5.10's exact draw of caps alone: each try accepted with probability about "
+            f"{acceptance(rules)}: below 1e-3, or the caps' tickets more than half the pool)"
+            if caps_alone(rules) else "")
     return ("possible: check found a pool meeting every parameter; drawn by the chain "
-            "(docs/randomness.md, 5.3)")
+            f"(docs/randomness.md, 5.3){slow}")
 
 
 def check_packs(game: Game, result: GameCheck, layouts: bool = True) -> None:

@@ -22,6 +22,7 @@ def lines() -> list[str]:
     from poolgen.run.packs import Rules, arrange
     from poolgen.run.packs.beside import beside_per_pack, beside_tilt
     from poolgen.run.packs.capped import capped_per_pack, mixed_tilt, pair_tilt, pairs_per_pack
+    from poolgen.run.packs.caps import caps_per_pack
     from poolgen.run.packs.composition import tilt, winners_per_pack
     from tests.support.blocks import blocks_variant
     from tests.support.packs import packs_variant
@@ -87,6 +88,17 @@ def lines() -> list[str]:
     beside = Rules(**small, lo=2, hi=4, min_cents=None, caps=((b, 1),), spacing=((a | b, 2),))
     seq = "".join(map(str, arrange(stream("beside-nested-arrange"), beside).tolist()))
     out.append(f"arrange(3x6, winners 2..4, B at most 1, A or B 2 apart) = {seq}")
+    c = caps_per_pack(stream("caps"), 300, 10, [15, 18, 8], [2, 2, 1])
+    said = " / ".join(" ".join(map(str, x)) for x in c)
+    out.append(f"caps_per_pack(300, 10, [15, 18, 8], [2, 2, 1]) = {said}")
+    caps = Rules(m=4, books=4, counts=(8, 3, 2, 3), prizes=(0, 100, 500, 200), lo=0, hi=4, min_cents=None,
+                 caps=((a, 1), (b, 1), (frozenset({3}), 2)), spacing=())
+    seq = "".join(map(str, arrange(stream("caps-arrange"), caps).tolist()))
+    out.append(f"arrange(4x4, A at most 1, B at most 1, D at most 2) = {seq}")
+    caps = Rules(m=6, books=3, counts=(10, 4, 3, 1), prizes=(0, 100, 500, 200), lo=0, hi=6, min_cents=None,
+                 caps=((a, 2), (b, 2)), spacing=())
+    seq = "".join(map(str, arrange(stream("caps-two"), caps).tolist()))
+    out.append(f"arrange(3x6, A at most 2, B at most 2) = {seq}")
     with tempfile.TemporaryDirectory() as folder:
         game = load_spec(packs_variant(Path(folder)))
         out.append(f"pool happy_holidays_packs/10 p1 = {root(build_pool(game, game.pools[0], SEED)).hex()}")
@@ -100,7 +112,8 @@ if __name__ == "__main__":
     print("# bytes(range(32)), one stream per line: derive_stream(seed, \"poolgen/vectors\", \"packs\",")
     print("# NAME) (the five lines of the exact capped draws, 5.6 and 5.7, added on branch i24-blocks; the")
     print("# four of the exact spaced draws, 5.8, on branch i24-spacing; the six of a cap of one beside a")
-    print("# second rule, 5.9, on branch caps-exact, before the last two, every earlier line unchanged).")
+    print("# second rule, 5.9, on branch caps-exact; the three of several caps alone, 5.10, on branch caps;")
+    print("# each before the last two, every earlier line unchanged).")
     print("# The last two lines are the Merkle roots of build_pool on")
     print("# specs/examples/happy_holidays_packs.toml cut to 100 packs (tests/support/packs.py) and on")
     print("# specs/examples/hand_to_hand_blocks.toml cut to 200 blocks of 100 (tests/support/blocks.py).")

@@ -1,7 +1,8 @@
 """Pack parameters at generation (docs/randomness.md, section 5): the tier order under composition
 parameters (composition.py exact under winners bounds, capped.py exact under one cap, spaced.py exact
-under one spacing rule, beside.py exact under a cap of one beside a second rule, chain.py the Metropolis
-chain otherwise) and the neighbour rule on layouts (neighbours.py)."""
+under one spacing rule, beside.py exact under a cap of one beside a second rule, caps.py exact under
+several disjoint caps alone, chain.py the Metropolis chain otherwise) and the neighbour rule on layouts
+(neighbours.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 from poolgen.rng import Stream, permutation
 from poolgen.run.packs.beside import arrange_beside, exactly_beside
 from poolgen.run.packs.capped import arrange_capped, exactly_capped
+from poolgen.run.packs.caps import arrange_caps, exactly_caps
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
 from poolgen.run.packs.composition import Rules, arrange_winners, ordered, pack_size, rules_for
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
@@ -38,5 +40,7 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
         return arrange_spaced(stream, rules).reshape(-1)
     if exactly_beside(rules):
         return arrange_beside(stream, rules).reshape(-1)
+    if exactly_caps(rules):
+        return arrange_caps(stream, rules).reshape(-1)
     content = mix(stream, rules, start(stream, rules)).reshape(rules.books, rules.m)
     return ordered(stream, rules, content).reshape(-1)

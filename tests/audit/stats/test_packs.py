@@ -12,7 +12,7 @@ import pytest
 
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackCap, PackRules
-from audit.stats.packs import pack_block_findings, winners_reference
+from audit.stats.packs import caps_alone, pack_block_findings, winners_reference
 from audit.stats.step import pool_statistics
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
@@ -75,6 +75,22 @@ def test_the_chain_s_parameters_leave_the_packs_histograms_untested_and_say_why(
             "the books (audit/stats/packs.py)"]
     with pytest.raises(ValueError, match="the pool's tier column is needed for its caps and spacing rules"):
         pack_block_findings(np.zeros(100, dtype=np.int64), 10, cases[1][0])
+
+
+def test_several_caps_alone_leave_the_packs_untested_naming_5_10_or_the_chain():
+    """Caps on "100" (3 tickets) and "20" (3) at most two a book of 10, 100 tickets: 5.10's rule holds
+    (10 x 9 <= 69 x 100, 2 x 6 <= 100), so the message names 5.10; with 30 and 30 of them the caps hold
+    more than half the pool and the chain's message stands."""
+    rules = PackRules(caps=(PackCap("packs.caps[0]", 2, ("100",)), PackCap("packs.caps[1]", 2, ("20",))))
+    for n, said in ((3, "drawn exactly by docs/randomness.md 5.10"), (30, "drawn by the chain")):
+        tiers = (Tier("lose", 0, 100 - 2 * n), Tier("100", 10_000, n), Tier("20", 2_000, n))
+        assert caps_alone(rules, tiers, 10, 100) is (n == 3)
+        _, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules, tiers)
+        assert said in skipped[0], skipped
+    winners = PackRules(min_winners=1, caps=rules.caps)
+    tiers = (Tier("lose", 0, 94), Tier("100", 10_000, 3), Tier("20", 2_000, 3))
+    assert not caps_alone(winners, tiers, 10, 100)
+    assert not caps_alone(rules, (), 10, 100)  # counts unknown
 
 
 class _Entry:

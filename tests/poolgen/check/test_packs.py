@@ -107,3 +107,24 @@ def test_a_cap_of_one_beside_a_second_rule_is_noted_as_drawn_exactly(tmp_path, p
     assert result.exit_code == 0, result.output
     assert "possible by the counts alone; drawn exactly (docs/randomness.md, 5.9)" in " ".join(
         result.output.split())
+
+
+def test_several_caps_alone_are_noted_as_drawn_exactly_with_their_acceptance(tmp_path):
+    """45 $100 and 50 $20 in 100 books of 300: exp(-45 x 50 / 30,000) = 0.93 (5.10)."""
+    packs = 'caps = [ { prize = "100.00", at_most = 2 }, { prize = "20.00", at_most = 2 } ]'
+    result = CliRunner().invoke(app, ["check", str(packs_variant(tmp_path, packs=packs))])
+    assert result.exit_code == 0, result.output
+    assert ("possible by the counts alone; drawn exactly (docs/randomness.md, 5.10: several caps by "
+            "rejection, each try accepted with probability about exp(-0.075) = 0.93)") in " ".join(
+        result.output.split())
+
+
+def test_several_caps_alone_too_slow_for_5_10_are_noted_as_drawn_by_the_chain(tmp_path):
+    """Caps on the $1 and $2 tiers (tens of thousands of tickets each): the estimate is far below 1e-3."""
+    packs = 'caps = [ { prize = "1.00", at_most = 299 }, { prize = "2.00", at_most = 299 } ]'
+    result = CliRunner().invoke(app, ["check", str(packs_variant(tmp_path, packs=packs))])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert ("drawn by the chain (docs/randomness.md, 5.3) (5.10's exact draw of caps alone: each try "
+            "accepted with probability about exp(-") in said, said
+    assert ": below 1e-3, or the caps' tickets more than half the pool)" in said, said
