@@ -85,7 +85,8 @@ def test_several_caps_alone_leave_the_packs_untested_naming_5_10_or_the_chain():
     for n, said in ((3, "drawn exactly by docs/randomness.md 5.10"), (30, "drawn by the chain")):
         tiers = (Tier("lose", 0, 100 - 2 * n), Tier("100", 10_000, n), Tier("20", 2_000, n))
         assert caps_alone(rules, tiers, 10, 100) is (n == 3)
-        _, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules, tiers)
+        column = np.full(100, "lose")  # the tier column step 8 reads for caps
+        _, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules, tiers, column)
         assert said in skipped[0], skipped
     winners = PackRules(min_winners=1, caps=rules.caps)
     tiers = (Tier("lose", 0, 94), Tier("100", 10_000, 3), Tier("20", 2_000, 3))
