@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,12 +29,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=2)
     args = parser.parse_args()
+    from packs_exact import draw_seconds  # bench/, this script's folder
+
     import poolgen.run.packs as packs  # after sys.path: the checkout's own code
     import poolgen.run.packs.caps as caps
     from poolgen.loader import load_spec
-    from poolgen.rng import derive_stream
-    from poolgen.rng.labels import stream_label
-    from poolgen.run.build import build_pool
     from tests.support.packs import packs_variant
 
     beside, alone, caps_beside = packs.exactly_beside, packs.exactly_caps, caps.exactly_beside
@@ -56,18 +54,7 @@ def main() -> None:
                 if path.startswith("5.9") and not beside(rules):
                     continue
                 packs.exactly_beside, packs.exactly_caps, caps.exactly_beside = b, a, cb
-                pools, orders = [], []
-                for s in range(args.seeds):
-                    seed = bytes([s]) * 32
-                    t = time.process_time()
-                    build_pool(game, pool, seed)
-                    pools.append(time.process_time() - t)
-                    stream = derive_stream(seed, *stream_label(game.id, pool.id, "order"))
-                    t = time.process_time()
-                    packs.arrange(stream, rules)
-                    orders.append(time.process_time() - t)
-                print(f"{name}, {path}: build_pool {' '.join(f'{x:.2f}' for x in pools)} s; "
-                      f"tier order alone {' '.join(f'{x:.2f}' for x in orders)} s", flush=True)
+                print(f"{name}, {path}: {draw_seconds(game, pool, rules, args.seeds)}", flush=True)
             packs.exactly_beside, packs.exactly_caps, caps.exactly_beside = beside, alone, caps_beside
 
 

@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -56,6 +57,28 @@ def _einstant_variant(folder: Path, blocks: str) -> Path:
     return path
 
 
+def draw_seconds(game: Any, pool: Any, rules: Any, seeds: int) -> str:
+    """CPU seconds of `build_pool` and of the tier order alone (`packs.arrange`), seed by seed (seeds
+    bytes([s]) * 32), as the line the pack benchmarks print."""
+    import poolgen.run.packs as packs  # after sys.path: the checkout's own code
+    from poolgen.rng import derive_stream
+    from poolgen.rng.labels import stream_label
+    from poolgen.run.build import build_pool
+
+    pools, orders = [], []
+    for s in range(seeds):
+        seed = bytes([s]) * 32
+        t = time.process_time()
+        build_pool(game, pool, seed)
+        pools.append(time.process_time() - t)
+        stream = derive_stream(seed, *stream_label(game.id, pool.id, "order"))
+        t = time.process_time()
+        packs.arrange(stream, rules)
+        orders.append(time.process_time() - t)
+    return (f"build_pool {' '.join(f'{x:.2f}' for x in pools)} s; "
+            f"tier order alone {' '.join(f'{x:.2f}' for x in orders)} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=3)
@@ -64,9 +87,6 @@ def main() -> None:
     args = parser.parse_args()
     import poolgen.run.packs as packs  # after sys.path: the checkout's own code
     from poolgen.loader import load_spec
-    from poolgen.rng import derive_stream
-    from poolgen.rng.labels import stream_label
-    from poolgen.run.build import build_pool
     from tests.support.packs import packs_variant
 
     exact = packs.exactly_beside
@@ -85,18 +105,7 @@ def main() -> None:
             assert rules is not None and exact(rules), name
             for path, routed in (("exact (5.9)", exact), ("chain (5.3)", lambda rules: False)):
                 packs.exactly_beside = routed
-                pools, orders = [], []
-                for s in range(seeds):
-                    seed = bytes([s]) * 32
-                    t = time.process_time()
-                    build_pool(game, pool, seed)
-                    pools.append(time.process_time() - t)
-                    stream = derive_stream(seed, *stream_label(game.id, pool.id, "order"))
-                    t = time.process_time()
-                    packs.arrange(stream, rules)
-                    orders.append(time.process_time() - t)
-                print(f"{name}, {path}: build_pool {' '.join(f'{x:.2f}' for x in pools)} s; "
-                      f"tier order alone {' '.join(f'{x:.2f}' for x in orders)} s", flush=True)
+                print(f"{name}, {path}: {draw_seconds(game, pool, rules, seeds)}", flush=True)
             packs.exactly_beside = exact
 
 
