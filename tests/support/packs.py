@@ -2,18 +2,22 @@
 with another `[packs]` table, for tests that must run in seconds; Happy Holidays cut to 100 books of
 30 with a `[packs]` table (`small_packs`); the chi-square of drawn pack compositions against their
 exact law; and an insider's pools that keep every pack parameter but move the capped or spaced
-tickets (rows reordered only), which step 8 must refuse (docs/statistics.md 1b)."""
+tickets (rows reordered only), which step 8 must refuse (docs/statistics.md 1b); and the brute-force law
+of small pools under winners bounds, caps and spacing (`pack_ok`, `exact_compositions`)."""
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 from scipy import stats
 
+from poolgen.run.packs import Rules
 from tests.support import SPECS
 
 EXAMPLE = SPECS / "examples" / "happy_holidays_packs.toml"
@@ -190,3 +194,40 @@ def richest_packs_first(table: pl.DataFrame, per_book: int) -> pl.DataFrame:
     prize = table["prize_cents"].to_numpy()
     books = table.height // per_book
     return packs_in_order(table, per_book, prize[: books * per_book].reshape(books, per_book).sum(axis=1))
+
+
+def pack_ok(rules: Rules, pack: tuple[int, ...]) -> bool:
+    """Whether one pack (its tiers in print order) meets the winners bounds, every cap and every spacing
+    rule of `rules` (no value floor: the exact draws it checks have none)."""
+    if not rules.lo <= sum(1 for t in pack if t) <= rules.hi:
+        return False
+    if any(sum(1 for t in pack if t in tiers) > most for tiers, most in rules.caps):
+        return False
+    for tiers, d in rules.spacing:
+        at = [i for i, t in enumerate(pack) if t in tiers]
+        if any(y - x < d for x, y in itertools.pairwise(at)):
+            return False
+    return True
+
+
+def exact_compositions(rules: Rules) -> dict[tuple[tuple[int, ...], ...], int]:
+    """Composition -> number of valid sequences with it: every m-tuple of tiers checked, counted by
+    its count vector; the packs' vectors combined by enumeration."""
+    tiers = len(rules.counts)
+    packs: defaultdict[tuple[int, ...], int] = defaultdict(int)
+    for pack in itertools.product(range(tiers), repeat=rules.m):
+        if pack_ok(rules, pack):
+            packs[tuple(pack.count(t) for t in range(tiers))] += 1
+
+    def walk(left: tuple[int, ...], k: int) -> Iterator[tuple[tuple[tuple[int, ...], ...], int]]:
+        if k == 0:
+            if not any(left):
+                yield (), 1
+            return
+        for v, n in packs.items():
+            rest = tuple(a - b for a, b in zip(left, v, strict=True))
+            if min(rest) >= 0:
+                for tail, ways in walk(rest, k - 1):
+                    yield (v, *tail), n * ways
+
+    return dict(walk(rules.counts, rules.books))

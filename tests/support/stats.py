@@ -5,6 +5,8 @@ a pool's losers as an insider could (every row still legal, its wins unchanged).
 from __future__ import annotations
 
 import hashlib
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,6 +16,25 @@ from audit.read.manifest import Tier
 from audit.stats.step import PoolStatistics, RunStatistics, pool_statistics, run_statistics
 from audit.styles import area_engine
 from audit.styles.interface import Reasons
+from poolgen.loader import load_spec
+from tests.support import spec_path
+
+# Happy Holidays with every count divided by 100: 3,000 tickets in books of 30 (statistics tests)
+SMALL = {"order_tickets = 1800000": "order_tickets = 18000", "pool_tickets = 300000": "pool_tickets = 3000",
+         "last_ticket = 299": "last_ticket = 29", "count = 120000": "count = 1200",
+         "count = 236100": "count = 2364", "count = 141000": "count = 1410", "count = 24600": "count = 246",
+         "count = 3000\n": "count = 30\n", "count = 2700": "count = 30"}
+
+
+def small_spec(tmp: Path) -> Any:
+    """The small Happy Holidays variant (SMALL), written into `tmp` and loaded."""
+    text = spec_path("happy_holidays").read_text()
+    for old, new in SMALL.items():
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    path = tmp / "happy_holidays.toml"
+    path.write_text(re.sub(r"published_cost = \"[^\"]*\"\n", "", text))
+    return load_spec(path)
 
 
 class Entry:

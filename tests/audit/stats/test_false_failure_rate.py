@@ -12,42 +12,15 @@ the time (binomial tail), and every single test's own p-values must look uniform
 from __future__ import annotations
 
 import hashlib
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from audit.read.manifest import Tier
 from audit.stats.step import pool_statistics, run_statistics
-from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from tests.support import spec_path
+from tests.support.stats import Entry, small_spec
 
 POOLS = 200
-SMALL = {"order_tickets = 1800000": "order_tickets = 18000", "pool_tickets = 300000": "pool_tickets = 3000",
-         "last_ticket = 299": "last_ticket = 29", "count = 120000": "count = 1200",
-         "count = 236100": "count = 2364", "count = 141000": "count = 1410", "count = 24600": "count = 246",
-         "count = 3000\n": "count = 30\n", "count = 2700": "count = 30"}
-
-
-def small_spec(tmp: Path):
-    text = spec_path("happy_holidays").read_text()
-    for old, new in SMALL.items():
-        assert text.count(old) == 1, old
-        text = text.replace(old, new)
-    path = tmp / "happy_holidays.toml"
-    path.write_text(re.sub(r"published_cost = \"[^\"]*\"\n", "", text))
-    return load_spec(path)
-
-
-class Entry:
-    """The fields of a manifest pool entry that step 8 reads."""
-
-    def __init__(self, pool, seed: bytes) -> None:
-        self.id = pool.id
-        self.tiers = tuple(Tier(t.id, t.prize_cents, t.count) for t in pool.tiers)
-        self.file_sha256 = hashlib.sha256(seed).hexdigest()  # any fixed digest: it keys the split
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from audit.stats.step import ALPHA, ALPHA_RUN, holm, pool_alpha, pool_statistics
 from audit.stats.tests import Finding
 from audit.stats.top import START_WEIGHT, TopLevels, top_findings
 from poolgen.run.build import build_pool
-from tests.audit.stats.test_false_failure_rate import Entry, small_spec
+from tests.support.stats import Entry, small_spec
 
 SEED = hashlib.sha256(b"poolgen/tests/insider").digest()
 

@@ -14,7 +14,7 @@ seeds are fixed: the tests are deterministic, their p-values in the asserts' mes
 from __future__ import annotations
 
 import itertools
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator
 
 import numpy as np
@@ -30,7 +30,7 @@ from poolgen.run.packs.beside import Pair, beside_per_pack, exactly_beside, mixe
 from poolgen.run.packs.capped import exactly_capped, pair_tilt, pair_ways, possible
 from poolgen.run.packs.spaced import exactly_spaced
 from tests.support import SEED_A
-from tests.support.packs import pooled_chisquare
+from tests.support.packs import exact_compositions, pack_ok, pooled_chisquare
 
 DRAWS = 2000
 SEQUENCE_DRAWS = 6000
@@ -43,47 +43,12 @@ def _rules(m: int, books: int, counts: tuple[int, ...], caps: tuple[tuple[frozen
                  hi=m if hi is None else hi, min_cents=None, caps=caps, spacing=spacing)
 
 
-def _pack_ok(rules: Rules, pack: tuple[int, ...]) -> bool:
-    if not rules.lo <= sum(1 for t in pack if t) <= rules.hi:
-        return False
-    if any(sum(1 for t in pack if t in tiers) > most for tiers, most in rules.caps):
-        return False
-    for tiers, d in rules.spacing:
-        at = [i for i, t in enumerate(pack) if t in tiers]
-        if any(y - x < d for x, y in itertools.pairwise(at)):
-            return False
-    return True
-
-
-def exact(rules: Rules) -> dict[tuple[tuple[int, ...], ...], int]:
-    """Composition -> number of valid sequences with it: every m-tuple of tiers checked, counted by
-    its count vector; the packs' vectors combined by enumeration."""
-    tiers = len(rules.counts)
-    packs: defaultdict[tuple[int, ...], int] = defaultdict(int)
-    for pack in itertools.product(range(tiers), repeat=rules.m):
-        if _pack_ok(rules, pack):
-            packs[tuple(pack.count(t) for t in range(tiers))] += 1
-
-    def walk(left: tuple[int, ...], k: int) -> Iterator[tuple[tuple[tuple[int, ...], ...], int]]:
-        if k == 0:
-            if not any(left):
-                yield (), 1
-            return
-        for v, n in packs.items():
-            rest = tuple(a - b for a, b in zip(left, v, strict=True))
-            if min(rest) >= 0:
-                for tail, ways in walk(rest, k - 1):
-                    yield (v, *tail), n * ways
-
-    return dict(walk(rules.counts, rules.books))
-
-
 def _draws(case: str, rules: Rules, n: int) -> Iterator[np.ndarray]:
     stream = derive_stream(SEED_A, "poolgen/test", "beside", case)
     for _ in range(n):
         seq = arrange(stream, rules).reshape(rules.books, rules.m)
         assert np.bincount(seq.ravel(), minlength=len(rules.counts)).tolist() == list(rules.counts)
-        assert all(_pack_ok(rules, tuple(p.tolist())) for p in seq), seq
+        assert all(pack_ok(rules, tuple(p.tolist())) for p in seq), seq
         yield seq
 
 
@@ -132,7 +97,7 @@ def _compositions(case: str, rules: Rules) -> tuple[Counter, Counter]:
 def test_compositions_follow_the_exact_constrained_distribution(case, rules):
     assert exactly_beside(rules) and not exactly_capped(rules) and not exactly_spaced(rules)
     seen, holding = _compositions(case, rules)
-    weights = exact(rules)
+    weights = exact_compositions(rules)
     assert set(seen) <= set(weights)
     p = pooled_chisquare(seen, weights)
     assert p > 0.001, f"{case}: compositions, chi-square p = {p:.3g}"
@@ -158,7 +123,7 @@ def test_the_same_test_fails_without_the_factor_of_a_pack_holding_the_cap_of_one
     packs hold it beside many other winners."""
     case, rules = CASES[which]
     monkeypatch.setattr(beside_module, "holding_one", _without_the_factor)
-    p = pooled_chisquare(_compositions(case, rules)[0], exact(rules))
+    p = pooled_chisquare(_compositions(case, rules)[0], exact_compositions(rules))
     assert p < 1e-6, f"{case} drawn without the factor: chi-square p = {p:.3g}"
 
 
@@ -169,7 +134,7 @@ def test_the_same_test_fails_without_the_factor_of_a_pack_holding_the_cap_of_one
      147),
 ])
 def test_whole_sequences_are_uniform_among_the_valid_ones(case, rules, valid):
-    weights = exact(rules)
+    weights = exact_compositions(rules)
     assert sum(weights.values()) == valid  # of the 9! / (5! 2! 2!) = 756 orders of the pool
     seen = Counter(seq.tobytes() for seq in _draws(case, rules, SEQUENCE_DRAWS))
     assert len(seen) <= valid
@@ -300,5 +265,5 @@ def test_any_pool_5_9_draws_has_its_counts_meets_its_rules_or_is_one_the_loader_
             sum(r.counts[t] for t in ts) > r.books * ((r.m - 1) // d + 1) for ts, d in r.spacing)
         return
     assert np.bincount(seq, minlength=len(r.counts)).tolist() == list(r.counts)
-    assert all(_pack_ok(r, tuple(p.tolist())) for p in seq.reshape(r.books, r.m))
+    assert all(pack_ok(r, tuple(p.tolist())) for p in seq.reshape(r.books, r.m))
     assert arrange(derive_stream(SEED_A, *label), r).tolist() == seq.tolist()

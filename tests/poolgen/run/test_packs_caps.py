@@ -1,6 +1,6 @@
 """The exact draw under several caps alone (poolgen/run/packs/caps.py, docs/randomness.md 5.10), on pools
 small enough to count every valid sequence by brute force (every m-tuple of tiers of a pack checked
-against the rules, `test_packs_beside.exact`; not the formula the sampler uses).
+against the rules, `tests.support.packs.exact_compositions`; not the formula the sampler uses).
 
 Compositions: 2,000 draws' compositions (every pack's count vector) against the number of valid
 sequences with each, by Pearson's chi-square (cells pooled to at least 5 expected); the same test with
@@ -28,9 +28,8 @@ from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import arrange_caps, caps_alone, caps_per_pack, exactly_caps, overlap
 from poolgen.run.packs.spaced import exactly_spaced
-from tests.poolgen.run.test_packs_beside import _pack_ok, exact
 from tests.support import SEED_A
-from tests.support.packs import pooled_chisquare
+from tests.support.packs import exact_compositions, pack_ok, pooled_chisquare
 
 DRAWS = 2000
 A, B, D, E = frozenset({1}), frozenset({2}), frozenset({3}), frozenset({4})
@@ -49,7 +48,7 @@ def _draws(case: str, rules: Rules, n: int, direct: bool = False) -> Iterator[np
         seq = arrange_caps(stream, rules) if direct else arrange(stream, rules)
         seq = seq.reshape(rules.books, rules.m)
         assert np.bincount(seq.ravel(), minlength=len(rules.counts)).tolist() == list(rules.counts)
-        assert all(_pack_ok(rules, tuple(p.tolist())) for p in seq), seq
+        assert all(pack_ok(rules, tuple(p.tolist())) for p in seq), seq
         yield seq
 
 
@@ -76,7 +75,7 @@ def _compositions(case: str, rules: Rules, direct: bool) -> Counter:
 def test_compositions_follow_the_exact_constrained_distribution(case, rules, dispatched):
     assert exactly_caps(rules) is dispatched
     seen = _compositions(case, rules, not dispatched)
-    weights = exact(rules)
+    weights = exact_compositions(rules)
     assert set(seen) <= set(weights)
     p = pooled_chisquare(seen, weights)
     assert p > 0.001, f"{case}: compositions, chi-square p = {p:.3g}"
@@ -94,7 +93,7 @@ def test_the_same_test_fails_without_the_acceptance_ratio(monkeypatch, which):
     tickets of both caps."""
     case, rules, dispatched = CASES[which]
     monkeypatch.setattr(caps_module, "_ratio", _fits)
-    p = pooled_chisquare(_compositions(case, rules, not dispatched), exact(rules))
+    p = pooled_chisquare(_compositions(case, rules, not dispatched), exact_compositions(rules))
     assert p < 1e-6, f"{case} drawn without the acceptance ratio: chi-square p = {p:.3g}"
 
 
@@ -105,7 +104,7 @@ def test_the_same_test_fails_without_the_acceptance_ratio(monkeypatch, which):
 ])
 def test_whole_sequences_are_uniform_among_the_valid_ones(case, rules, valid, dispatched):
     assert exactly_caps(rules) is dispatched
-    assert sum(exact(rules).values()) == valid
+    assert sum(exact_compositions(rules).values()) == valid
     seen = Counter(seq.tobytes() for seq in _draws(case, rules, 8 * valid, not dispatched))
     assert len(seen) <= valid
     observed = [*seen.values(), *[0] * (valid - len(seen))]
@@ -196,5 +195,5 @@ def test_any_pool_5_10_draws_keeps_its_counts_and_meets_every_cap(r, which):
         assert any(sum(r.counts[t] for t in ts) > r.books * k for ts, k in r.caps)
         return
     assert np.bincount(seq, minlength=len(r.counts)).tolist() == list(r.counts)
-    assert all(_pack_ok(r, tuple(p.tolist())) for p in seq.reshape(r.books, r.m))
+    assert all(pack_ok(r, tuple(p.tolist())) for p in seq.reshape(r.books, r.m))
     assert arrange(derive_stream(SEED_A, *label), r).tolist() == seq.tolist()
