@@ -21,13 +21,14 @@ packs is known (audit/stats/pack_laws.py) and these tests replace the unconstrai
 rule's) has its own tests against its law (audit/stats/beside.py), chosen here (`exact_case`).
 Under any other composition parameter (a prize-value floor, two spacing rules, three caps, two caps
 5.9 does not take, a cap beside a spacing rule other than as 5.8 or 5.9 take it: the chain of 5.3)
-the compositions have no closed-form law, so their histograms are listed as not tested (several caps
-alone on disjoint tiers, which 5.10 draws exactly, also: no test of their law is implemented;
-`caps_alone` tells them apart for the message); but the packs are exchangeable (the chain's and
-5.10's), so winners, each cap's and spacing rule's tickets and the prize value per pack are tested by
-tenth of the packs (where an insider would put prizes), and the order within each pack is still exact
-given its composition (5.3, step 4; 5.10 as 5.6), so the other winners' places and the runs within
-each pack are tested, the spaced tickets left out.
+the compositions have no closed-form law, so their histograms are listed as not tested; several caps
+alone on disjoint tiers, which 5.10 draws exactly (`caps_alone`), have theirs tested against 5.10's
+law (audit/stats/caps.py: each cap's tickets per pack given the other caps', the winners per pack given
+its capped tickets, each cap's places). The packs are exchangeable (the chain's and 5.10's), so
+winners, each cap's and spacing rule's tickets and the prize value per pack are tested by tenth of the
+packs (where an insider would put prizes), and the order within each pack is still exact given its
+composition (5.3, step 4; 5.10 as 5.6), so the other winners' places and the runs within each pack are
+tested, the spaced tickets left out.
 A pool whose packs break their parameters (step 5 refuses it) is not held to the law.
 """
 
