@@ -162,7 +162,7 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     if alone:
         why = [f"the prize value per {unit} against its law: the game's {rule} parameters (several caps "
                "alone, on disjoint tiers) are drawn exactly by docs/randomness.md 5.10, whose compositions "
-               f"are tested against its law (each cap's tickets given the others', the winners given the "
+               "are tested against its law (each cap's tickets given the others', the winners given the "
                f"capped tickets), the prize value per {unit} only by its spread over the {unit}s "
                "(audit/stats/packs.py)"]
     if books < 2:
