@@ -21,6 +21,8 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
   beside-caps    at most one $5 a book, at most four of $2 or $5 (276): 5.9, S1 inside a second cap's tiers
   beside-inside  at most one $5 a book, the $2 and $5 tickets at least 2 apart: 5.9, S1 inside the
             spacing rule's tiers
+  caps      at most two $5 a book (41 tickets), at most three $2 (235), at most one of $20 or $100 (10):
+            5.10 (several caps alone on disjoint tiers)
   blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
             shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
 
@@ -41,6 +43,10 @@ met, rows only reordered) and the table says how many step 8 refuses, and by the
   first-beside  beside, the $5 tickets moved into the first books (never swapped with a $2)
   rich-beside   beside, the $5 tickets moved into the books with the most winners
   starts-beside beside, each $5 ticket at the first of its book's places outside the $2 tickets
+  caps-beside   caps, the books' counts of $5 dealt to the books holding the most $2 tickets (the counts'
+            histogram kept; `caps_beside`)
+  caps-apart    caps, the same to the books holding the fewest $2 tickets
+  caps-first    caps, the books' counts of $5 dealt to the first books (`capped_sorted_by`)
   spaced-first  chain, whole books moved, those holding the most $5 to $100 tickets first (`held_packs_first`)
   rich-first    chain, whole books moved, the richest first (`richest_packs_first`)
 """
@@ -68,8 +74,10 @@ from poolgen.run.build import build_pool  # noqa: E402
 from tests.support.blocks import blocks_variant  # noqa: E402
 from tests.support.packs import (  # noqa: E402
     capped_evened,
+    capped_sorted_by,
     capped_to_first_packs,
     capped_to_rich_packs,
+    caps_beside,
     held_packs_first,
     richest_packs_first,
     s1_to_starts,
@@ -91,6 +99,8 @@ CASES = {
     "blocks": "shares = 100\nmin_winners = 25",
     "beside": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 1 } ]\n'
                'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
+    "caps": ('caps = [ { tiers = ["5"], at_most = 2 }, { tiers = ["2"], at_most = 3 }, '
+             '{ tiers = ["20", "100"], at_most = 1 } ]'),
     "beside-caps": 'caps = [ { tiers = ["5"], at_most = 1 }, { tiers = ["2", "5"], at_most = 4 } ]',
     "beside-inside": ('caps = [ { tiers = ["5"], at_most = 1 } ]\n'
                       'spacing = [ { tiers = ["2", "5"], min_distance = 2 } ]'),
@@ -142,6 +152,12 @@ BIASES = {
                     "winners of the books holding capped tickets (packs.caps[0])"),
     "starts-beside": ("beside", lambda t: s1_to_starts(t, 30, "5", "2"),
                       "capped tickets (packs.caps[0]) by place among their book's places outside"),
+    "caps-beside": ("caps", lambda t: caps_beside(t, 30, ["5"], ["2"], ("20", "100")),
+                    "capped tickets (packs.caps[0]) per book given the other caps' tickets"),
+    "caps-apart": ("caps", lambda t: caps_beside(t, 30, ["5"], ["2"], ("20", "100"), apart=True),
+                   "capped tickets (packs.caps[0]) per book given the other caps' tickets"),
+    "caps-first": ("caps", lambda t: capped_sorted_by(t, 30, ["5"], -np.arange(100), ("2", "20", "100")),
+                   "capped tickets (packs.caps[0]) by tenth of the books"),
     "spaced-first": ("chain", lambda t: held_packs_first(t, 30, ["5", "20", "100"]),
                      "spaced tickets (packs.spacing[0]) by tenth of the books"),
     "rich-first": ("chain", lambda t: richest_packs_first(t, 30),

@@ -21,13 +21,14 @@ packs is known (audit/stats/pack_laws.py) and these tests replace the unconstrai
 rule's) has its own tests against its law (audit/stats/beside.py), chosen here (`exact_case`).
 Under any other composition parameter (a prize-value floor, two spacing rules, three caps, two caps
 5.9 does not take, a cap beside a spacing rule other than as 5.8 or 5.9 take it: the chain of 5.3)
-the compositions have no closed-form law, so their histograms are listed as not tested (several caps
-alone on disjoint tiers, which 5.10 draws exactly, also: no test of their law is implemented;
-`caps_alone` tells them apart for the message); but the packs are exchangeable (the chain's and
-5.10's), so winners, each cap's and spacing rule's tickets and the prize value per pack are tested by
-tenth of the packs (where an insider would put prizes), and the order within each pack is still exact
-given its composition (5.3, step 4; 5.10 as 5.6), so the other winners' places and the runs within
-each pack are tested, the spaced tickets left out.
+the compositions have no closed-form law, so their histograms are listed as not tested; several caps
+alone on disjoint tiers, which 5.10 draws exactly (`caps_alone`), have theirs tested against 5.10's
+law (audit/stats/caps.py: each cap's tickets per pack given the other caps', the winners per pack given
+its capped tickets, each cap's places). The packs are exchangeable (the chain's and 5.10's), so
+winners, each cap's and spacing rule's tickets and the prize value per pack are tested by tenth of the
+packs (where an insider would put prizes), and the order within each pack is still exact given its
+composition (5.3, step 4; 5.10 as 5.6), so the other winners' places and the runs within each pack are
+tested, the spaced tickets left out.
 A pool whose packs break their parameters (step 5 refuses it) is not held to the law.
 """
 
@@ -41,6 +42,7 @@ import numpy as np
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
 from audit.stats.beside import Beside, beside_case, beside_findings
+from audit.stats.caps import caps_broken, caps_law_findings
 from audit.stats.pack_laws import (
     PARTS,
     Law,
@@ -137,7 +139,8 @@ def caps_alone(rules: PackRules, tiers: Sequence[Tier], m: int, tickets: int) ->
 def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier],
                     tier: np.ndarray | None) -> tuple[list[Finding], list[str]]:
     """Under the chain of randomness.md 5.3 the compositions have no closed-form law (under 5.10's exact
-    draw of several caps alone, no test of it is implemented), but two things are exact. The packs are
+    draw of several caps alone they have: `audit/stats/caps.py` tests them, after the spread tests and
+    before the order tests), but two things are exact. The packs are
     exchangeable: every step of the chain treats the packs alike (the rules are the same for each; its
     start, the plain shuffle or 5.2's exact draw, is exchangeable; its proposals pick packs and tickets
     uniformly), so its law is unchanged by relabelling the packs (5.10's is the target law, exchangeable
@@ -155,10 +158,12 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
            "it) are drawn by the chain of "
            "docs/randomness.md 5.3: no closed-form law of the packs to test their histograms against, only "
            f"their spread over the {unit}s (audit/stats/packs.py)"]
-    if caps_alone(rules, tiers, m, len(prize)):
-        why = [f"winners per {unit}: the game's {rule} parameters (several caps alone, on disjoint tiers) "
-               "are drawn exactly by docs/randomness.md 5.10, but no test of their law is implemented: the "
-               f"{unit}s' histograms are not tested, only their spread over the {unit}s "
+    alone = caps_alone(rules, tiers, m, len(prize))
+    if alone:
+        why = [f"the prize value per {unit} against its law: the game's {rule} parameters (several caps "
+               "alone, on disjoint tiers) are drawn exactly by docs/randomness.md 5.10, whose compositions "
+               "are tested against its law (each cap's tickets given the others', the winners given the "
+               f"capped tickets), the prize value per {unit} only by its spread over the {unit}s "
                "(audit/stats/packs.py)"]
     if books < 2:
         return [], why
@@ -182,6 +187,12 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
                          amounts.sum(axis=1), np.arange(books) * parts // books))
+    if alone and column is not None:
+        caps = [(c.label, np.isin(column, list(rule_tiers(c.tiers, c.prize_cents, tiers))) & win, c.at_most)
+                for c in rules.caps]
+        if caps_broken([h for _, h, _ in caps], [k for _, _, k in caps], m):
+            return refused(unit, rule, np.asarray(prize) > 0)
+        found += caps_law_findings(unit, win, caps)
     held = np.zeros((books, m), dtype=bool)
     if spaced and column is not None:
         held = np.isin(column, list(spaced)) & win

@@ -196,6 +196,44 @@ def richest_packs_first(table: pl.DataFrame, per_book: int) -> pl.DataFrame:
     return packs_in_order(table, per_book, prize[: books * per_book].reshape(books, per_book).sum(axis=1))
 
 
+def capped_sorted_by(table: pl.DataFrame, per_book: int, tiers: list[str], key: np.ndarray,
+                     keep: tuple[str, ...] = ()) -> pl.DataFrame:
+    """An insider's pool (caps alone, docs/randomness.md 5.10): the packs' counts of `tiers` (one cap's)
+    kept as a multiset but dealt to the packs by `key` (one number a pack), the largest counts to the
+    largest keys (among equal keys, to the packs holding most already), each move a swap of a ticket of
+    `tiers` in a pack holding too many with a ticket of no rule (not of `tiers` nor `keep`; another
+    winner where the pack has one, the middle one of them) in a pack holding too few; every cap still
+    met: the rows reordered, nothing else changed."""
+    held = _held_mask(table, tiers)
+    free = ~held & ~_held_mask(table, list(keep))
+    win = table["prize_cents"].to_numpy() > 0
+    books = table.height // per_book
+    now = held[: books * per_book].reshape(books, per_book).sum(axis=1)
+    goal = np.zeros(books, dtype=np.int64)
+    goal[np.lexsort((-now, -np.asarray(key)[:books]))] = np.sort(now)[::-1]  # ties: the packs holding most
+    order = np.arange(table.height)
+    give = [b for b in range(books) for _ in range(max(0, now[b] - goal[b]))]
+    take = [b for b in range(books) for _ in range(max(0, goal[b] - now[b]))]
+    for a, b in zip(give, take, strict=True):
+        rows = held[order][a * per_book:(a + 1) * per_book]
+        at = a * per_book + int(np.flatnonzero(rows)[0])
+        there = free[order][b * per_book:(b + 1) * per_book]
+        winners = np.flatnonzero(there & win[order][b * per_book:(b + 1) * per_book])
+        pick = winners if winners.size else np.flatnonzero(there)
+        to = b * per_book + int(pick[pick.size // 2])
+        order[at], order[to] = order[to], order[at]
+    return table[order]
+
+
+def caps_beside(table: pl.DataFrame, per_book: int, tiers: list[str], beside: list[str],
+                keep: tuple[str, ...] = (), apart: bool = False) -> pl.DataFrame:
+    """`capped_sorted_by`: a cap's tickets dealt to the packs holding the most tickets of `beside` (a
+    second cap's; `apart`: the fewest), the counts per pack unchanged as a multiset."""
+    books = table.height // per_book
+    other = _held_mask(table, beside)[: books * per_book].reshape(books, per_book).sum(axis=1)
+    return capped_sorted_by(table, per_book, tiers, -other if apart else other, (*keep, *beside))
+
+
 def pack_ok(rules: Rules, pack: tuple[int, ...]) -> bool:
     """Whether one pack (its tiers in print order) meets the winners bounds, every cap and every spacing
     rule of `rules` (no value floor: the exact draws it checks have none)."""

@@ -77,10 +77,11 @@ def test_the_chain_s_parameters_leave_the_packs_histograms_untested_and_say_why(
         pack_block_findings(np.zeros(100, dtype=np.int64), 10, cases[1][0])
 
 
-def test_several_caps_alone_leave_the_packs_untested_naming_5_10_or_the_chain():
+def test_several_caps_alone_are_read_as_5_10_or_the_chain_and_say_which():
     """Caps on "100" (3 tickets) and "20" (3) at most two a book of 10, 100 tickets: 5.10's rule holds
-    (10 x 9 <= 69 x 100, 2 x 6 <= 100), so the message names 5.10; with 30 and 30 of them the caps hold
-    more than half the pool and the chain's message stands."""
+    (10 x 9 <= 69 x 100, 2 x 6 <= 100), so the message names 5.10 (its compositions tested against its
+    law, tests/audit/stats/test_packs_caps.py); with 30 and 30 of them the caps hold more than half the
+    pool and the chain's message stands."""
     rules = PackRules(caps=(PackCap("packs.caps[0]", 2, ("100",)), PackCap("packs.caps[1]", 2, ("20",))))
     for n, said in ((3, "drawn exactly by docs/randomness.md 5.10"), (30, "drawn by the chain")):
         tiers = (Tier("lose", 0, 100 - 2 * n), Tier("100", 10_000, n), Tier("20", 2_000, n))
