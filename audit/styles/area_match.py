@@ -213,7 +213,8 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     n = table.height
     reasons = Reasons()
     cents = (x * denomination for x in p.amounts)
-    legal_amounts = sorted({int(v) for v in cents if v.denominator == 1})
+    # an x x D that is not whole cents, or more than an int64 amount column holds, is no amount
+    legal_amounts = sorted({int(v) for v in cents if v.denominator == 1 and v < 2**63})
     smallest = p.match[0][0]
     prize = np.zeros(n, dtype=np.int64)
     wins = np.zeros(n, dtype=np.int64)

@@ -167,8 +167,10 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     if isinstance(denomination, bool) or not isinstance(denomination, int) or denomination < 1:
         raise ValueError(f"prize_legend_duel: pool denomination_cents {denomination!r} is not a whole "
                          "number >= 1")
+    # a value whose cents are not whole, or more than an int64 amount column holds, is no amount
     symbols = np.array(sorted({int(v * denomination) for v in duel.legend
-                               if (v * denomination).denominator == 1}), dtype=np.int64)
+                               if (v * denomination).denominator == 1 and v * denomination < 2**63}),
+                       dtype=np.int64)
     for i, amt in enumerate(amts):
         reasons.add((amt > 0) & ~np.isin(amt, symbols),
                     lambda r, i=i: f"amt_{i} is {amts[i][r]}, not a legend value x {denomination}")
