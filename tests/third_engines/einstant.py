@@ -15,7 +15,8 @@ from fractions import Fraction
 import polars as pl
 
 Verdict = tuple[str, int, int]  # (reasons joined with "; ", "" if legal; prize in cents; number of wins)
-PLAIN = re.compile(r"[0-9]+(\.[0-9]+)?")  # a plain decimal: ASCII digits, optionally a point and digits
+PLAIN = re.compile(r"[0-9]+(\.[0-9]+)?")  # area_match.md section 1: digits, optionally a point and digits
+LEGEND = re.compile(r"(?=.*[0-9])[0-9]*\.?[0-9]*")  # prize_legend_duel.md 2: digits, at most one point
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = range(5)
 NAMES = ("UNPLAYED", "LOSE", "TIE", "WIN", "MULTIPLIER")
 
@@ -35,10 +36,16 @@ def _cents(values: list[str], denomination: int) -> set[int]:
 
 
 def _rows(table: pl.DataFrame, columns: list[str]) -> list[dict]:
+    """The rows, with `tier` and `prize_cents` absent (a table without them, which step 3 refuses, is
+    judged without the rules that read them)."""
     for c in columns:
         if c not in table.columns or not table.schema[c].is_integer():
             raise ValueError(f"layout column {c} is missing or not of an integer dtype")
-    return table.select(["tier", "prize_cents", *columns]).to_dicts()
+    common = [c for c in ("tier", "prize_cents") if c in table.columns]
+    return [{"tier": ABSENT, "prize_cents": ABSENT} | r for r in table.select([*common, *columns]).to_dicts()]
+
+
+ABSENT = object()  # a common column the table does not have
 
 
 # --- prize_legend_duel (docs/styles/prize_legend_duel.md) ---------------------------------------
@@ -55,7 +62,7 @@ def _duel_entry(play: dict) -> tuple[int, int, list[str], int]:
         raise ValueError("play.spots")
     assert isinstance(spots, int)
     if (not isinstance(legend, list) or not 1 <= len(legend) <= 64
-            or not all(isinstance(v, str) and 1 <= len(v) <= 40 and PLAIN.fullmatch(v) and Fraction(v) > 0
+            or not all(isinstance(v, str) and 1 <= len(v) <= 40 and LEGEND.fullmatch(v) and Fraction(v) > 0
                        for v in legend)):
         raise ValueError("play.legend")
     most = play.get("loser_max_multipliers", spots - losses)
@@ -94,9 +101,9 @@ def duel_row(row: dict, spots: int, losses: int, prizes: set[int], most: int, d:
     stored, tier = row["prize_cents"], row["tier"]
     if stored is None:
         reasons.append("prize_cents is null")
-    if pays != (stored or 0):
+    if stored is not ABSENT and pays != (stored or 0):
         reasons.append(f"layout pays {pays} cents, prize_cents is {stored or 0}")
-    if (tier == "lose") != (pays == 0):
+    if tier is not ABSENT and (tier == "lose") != (pays == 0):
         reasons.append(f"tier {tier!r} but the layout pays {pays} cents")
     if tier == "lose" and codes.count(MULTIPLIER) > most:
         reasons.append(f"a losing share shows {codes.count(MULTIPLIER)} MULTIPLIER spot(s), at most {most} "
@@ -110,7 +117,10 @@ def _name(code: int) -> str:
 
 def judge_duel(play: dict, pool: dict, table: pl.DataFrame) -> list[Verdict]:
     spots, losses, legend, most = _duel_entry(play)
-    d = pool["denomination_cents"]
+    d = pool.get("denomination_cents")
+    if not _whole(d, 1, 2**62):
+        raise ValueError("the pool's denomination_cents")
+    assert isinstance(d, int)
     prizes = _cents(legend, d)
     rows = _rows(table, [f"spot_{i}" for i in range(spots)] + [f"amt_{i}" for i in range(spots)])
     return [duel_row(r, spots, losses, prizes, most, d) for r in rows]
@@ -242,9 +252,9 @@ def match_row(play: dict, row: dict, k: int, amounts: set[int], d: int) -> Verdi
     shown = f"{' + '.join(map(str, wins))} = {pays} cents"
     if row["prize_cents"] is None:
         reasons.append("prize_cents is null")
-    if pays != (row["prize_cents"] or 0):
+    if row["prize_cents"] is not ABSENT and pays != (row["prize_cents"] or 0):
         reasons.append(f"areas pay {shown}, prize_cents is {row['prize_cents'] or 0}")
-    if (row["tier"] == "lose") != (pays == 0):
+    if row["tier"] is not ABSENT and (row["tier"] == "lose") != (pays == 0):
         reasons.append(f"tier {row['tier']!r} but the areas pay {shown}")
     return "; ".join(reasons), pays, sum(1 for w in wins if w > 0)
 
@@ -252,14 +262,14 @@ def match_row(play: dict, row: dict, k: int, amounts: set[int], d: int) -> Verdi
 def judge_match(play: dict, pool: dict, table: pl.DataFrame) -> list[Verdict]:
     _match_entry(play)
     k, d = pool["play_areas"], pool["denomination_cents"]
-    if not _whole(k, 1, 10**6) or pool["price_cents"] != d * k:
+    if not _whole(k, 1, 10**6) or pool.get("price_cents", d * k) != d * k:
         raise ValueError("the pool's play_areas or price_cents")
-    if any(m and int(m[1]) >= k for m in (re.match(r"a(\d+)_", c) for c in table.columns)):
-        raise ValueError("a column of an area the pool does not have")
     s = play["spots"]
-    rows = _rows(table, [f"a{i}_{c}" for i in range(k)
-                         for c in [f"s{j}" for j in range(s)] + ["amount", "bonus", "bonus_result",
-                                                                 "bonus_prizes"]])
+    columns = [f"a{i}_{c}" for i in range(k)
+               for c in [f"s{j}" for j in range(s)] + ["amount", "bonus", "bonus_result", "bonus_prizes"]]
+    if any(re.match(r"a[0-9]+_", c) and c not in columns for c in table.columns):
+        raise ValueError("a column a{i}_... that is no layout column of the pool")
+    rows = _rows(table, columns)
     amounts = _cents(play["amount_multipliers"], d)
     return [match_row(play, r, k, amounts, d) for r in rows]
 

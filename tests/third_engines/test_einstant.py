@@ -241,3 +241,44 @@ def _refused(run: Path, pool_id: str) -> against_audit.Judge:
 ], ids=["a loser's first spot a win of the legend", "a loser's area made a Touchdown bonus"])
 def test_step_4_of_verify_words_a_tampered_share_as_the_engine_does(runs, tmp_path, rules, pool_id, values):
     against_audit.agrees(_refused(runs[rules], pool_id), runs[rules], tmp_path / "r", "lose", values, pool_id)
+
+
+def _edit(where: str, key: str, value: Any) -> Callable[[dict, dict, pl.DataFrame], pl.DataFrame]:
+    def edit(play: dict, pool: dict, table: pl.DataFrame) -> pl.DataFrame:
+        if where == "column":
+            return table.with_columns(pl.lit(value, pl.UInt8).alias(key))
+        {"play": play, "pool": pool}[where][key] = value
+        return table
+    return edit
+
+
+HH, PP = "hand_to_hand_tactics", "primetime_payout"
+ENTRIES = [  # (game, pool, the edit, refused by the contract, what)
+    (HH, "d1.00", _edit("play", "legend", ["1.", ".5"]), False, "legend 1. and .5 read"),
+    (HH, "d1.00", _edit("play", "legend", ["."]), True, "a legend of a point alone"),
+    (HH, "d1.00", _edit("play", "legend", ["+1"]), True, "a signed legend value"),
+    (HH, "d1.00", _edit("play", "legend", ["1" * 41]), True, "a legend value of 41 digits"),
+    (HH, "d1.00", _edit("play", "loser_max_multipliers", 13), True, "13 multipliers of 12 spots"),
+    (HH, "d1.00", _edit("play", "spots", 3), True, "3 spots for 3 losses"),
+    (PP, "d2.00x2", _edit("play", "amount_multipliers", ["1."]), True, "an amount 1."),
+    (PP, "d2.00x2", _edit("play", "bonus_key", 12), True, "the bonus key the wild"),
+    (PP, "d2.00x2", _edit("play", "spots", 17), True, "17 spots"),
+    (PP, "d2.00x2", _edit("pool", "price_cents", 401), True, "a price not D x k"),
+    (PP, "d2.00x2", _edit("column", "a2_s0", 1), True, "a column of a third area"),
+    (PP, "d2.00x2", _edit("column", "a0_extra", 1), True, "a column of an area no layout column"),
+]
+
+
+@pytest.mark.parametrize(("rules", "pool_id", "edit", "refused", "what"), ENTRIES,
+                         ids=[e[4] for e in ENTRIES])
+def test_both_engines_refuse_the_same_entries_and_pools(runs, rules, pool_id, edit, refused, what):
+    play, pool, table = _pool(runs[rules], pool_id)
+    table = edit(play, pool, table.head(20))
+    outcomes = []
+    for judge in (lambda: einstant.judge(play, pool, table), lambda: _audit(play, pool, table)):
+        try:
+            outcomes.append(judge())
+        except ValueError:
+            outcomes.append(None)
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0] is None) == refused
