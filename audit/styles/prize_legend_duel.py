@@ -19,7 +19,7 @@ from typing import Any, SupportsInt
 import numpy as np
 import polars as pl
 
-from audit.styles.interface import Evaluation, Reasons
+from audit.styles.interface import Evaluation, Reasons, might_wrap
 
 __all__ = ["Duel", "evaluate", "layout_columns", "read_play"]
 
@@ -183,7 +183,13 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
         multiplier += code == MULTIPLIER
         total += amt
         wins += code == WIN
-    prize = multiplier * total
+    prize: np.ndarray = multiplier * total
+    # Rule 6 is exact, in integer arithmetic: rows whose amounts int64 may not hold are recomputed.
+    wide = might_wrap(multiplier * sum(a.astype(np.float64) for a in amts))
+    if wide.any():
+        prize = prize.astype(object)
+        for r in np.flatnonzero(wide).tolist():
+            prize[r] = int(multiplier[r]) * sum(int(a[r]) for a in amts)
 
     # Rule 6: the row pays its prize_cents; the losing tier pays 0 and only it does.
     if "prize_cents" in table.columns:

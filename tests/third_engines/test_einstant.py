@@ -133,6 +133,8 @@ DUEL: list[tuple[str, str, Pick | None, Change, str, str]] = [
      "a null prize, read as 0"),
     ("d30.00", "win", None, lambda r: {"tier": "lose", "prize_cents": 0}, "tier 'lose' but the layout pays",
      "a winner relabelled a loser"),
+    ("d5.00", "win", lambda r: 4 in _spots(r), lambda r: {f"amt_{_at(r, 3)}": 2**62},
+     "not a legend value x 500; layout pays", "an amount of 2^62 cents multiplied: exact, beyond int64"),
 ]
 
 MATCH: list[tuple[str, str, Pick | None, Change, str, str]] = [
@@ -181,6 +183,8 @@ MATCH: list[tuple[str, str, Pick | None, Change, str, str]] = [
      "a winner relabelled a loser"),
     ("d7.50x4", "win", None, lambda r: {"prize_cents": None}, "prize_cents is null; areas pay",
      "a null prize, read as 0"),
+    ("d7.50x4", "lose", None, lambda r: PLAIN | _area(2, [1, 1, 1, 1]) | {"a2_amount": 2**62},
+     f"{2**63} + 0 = {2**63} cents", "four of a kind on an amount of 2^62 cents: exact, beyond int64"),
 ]
 
 
