@@ -19,6 +19,7 @@ PLAIN = re.compile(r"[0-9]+(\.[0-9]+)?")  # area_match.md section 1: digits, opt
 LEGEND = re.compile(r"(?=.*[0-9])[0-9]*\.?[0-9]*")  # prize_legend_duel.md 2: digits, at most one point
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = range(5)
 NAMES = ("UNPLAYED", "LOSE", "TIE", "WIN", "MULTIPLIER")
+ABSENT = object()  # a common column the table does not have
 
 
 def _whole(value: object, low: int, high: int) -> bool:
@@ -36,16 +37,13 @@ def _cents(values: list[str], denomination: int) -> set[int]:
 
 
 def _rows(table: pl.DataFrame, columns: list[str]) -> list[dict]:
-    """The rows, with `tier` and `prize_cents` absent (a table without them, which step 3 refuses, is
-    judged without the rules that read them)."""
+    """The rows as dicts; `tier` and `prize_cents` are ABSENT when the table lacks them (such a table,
+    which step 3 refuses, is judged without the rules that read them)."""
     for c in columns:
         if c not in table.columns or not table.schema[c].is_integer():
             raise ValueError(f"layout column {c} is missing or not of an integer dtype")
     common = [c for c in ("tier", "prize_cents") if c in table.columns]
     return [{"tier": ABSENT, "prize_cents": ABSENT} | r for r in table.select([*common, *columns]).to_dicts()]
-
-
-ABSENT = object()  # a common column the table does not have
 
 
 # --- prize_legend_duel (docs/styles/prize_legend_duel.md) ---------------------------------------
