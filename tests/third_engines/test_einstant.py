@@ -16,7 +16,9 @@ from typing import Any
 import polars as pl
 import pytest
 
+from audit.checklist import Step
 from audit.styles.play import evaluate_play
+from audit.verify import VerifyRequest, verify_run
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, small_einstant
@@ -286,3 +288,17 @@ def test_both_engines_refuse_the_same_entries_and_pools(runs, rules, pool_id, ed
             outcomes.append(None)
     assert outcomes[0] == outcomes[1]
     assert (outcomes[0] is None) == refused
+
+
+@pytest.mark.parametrize(("rules", "pool_id"), [(HH, "d1.00"), (PP, "d1.00x1")])
+def test_a_tier_relabelled_with_its_prize_kept_is_step_5s_not_a_layout_rule(runs, tmp_path, rules, pool_id):
+    """Both contracts leave `prize_cents` = the tier's prize to step 5: a row of tier m1 relabelled m2
+    is legal to both engines, and verify refuses it at step 5 (figures), not at step 4."""
+    table, row = against_audit.tampered(runs[rules], tmp_path / "r", "m1", {"tier": "m2"}, pool_id)
+    play, pool, _ = _pool(runs[rules], pool_id)
+    mine = einstant.judge(play, pool, table)[row]
+    assert mine == _audit(play, pool, table)[row] and mine[:2] == ("", pool["price_cents"])
+    report = verify_run(VerifyRequest(run=tmp_path / "r"))
+    assert report.step(Step.LAYOUTS).status == "pass"
+    assert f"tier 'm2' pays {2 * pool['denomination_cents']} cents, but its tickets store" in "\n".join(
+        report.step(Step.FIGURES).reasons)
