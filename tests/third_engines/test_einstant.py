@@ -180,7 +180,7 @@ MATCH: list[tuple[str, str, Pick | None, Change, str, str]] = [
      "a null and an out-of-range symbol"),
     ("d2.00x2", "win", lambda r: r["a0_amount"] != r["a1_amount"] and r["a0_bonus"] == r["a1_bonus"] == 0,
      lambda r: _area(0, [r[f"a1_s{j}"] for j in range(4)]) | _area(1, [r[f"a0_s{j}"] for j in range(4)]),
-     "", "the symbols of two areas swapped: a win in the wrong area"),
+     ", prize_cents is ", "the symbols of two areas swapped: a win in the wrong area"),
     ("d5.00x3", "win", None, lambda r: {"tier": "lose", "prize_cents": 0}, "tier 'lose' but the areas pay",
      "a winner relabelled a loser"),
     ("d7.50x4", "win", None, lambda r: {"prize_cents": None}, "prize_cents is null; areas pay",
