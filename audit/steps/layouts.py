@@ -30,7 +30,9 @@ def check_layouts(table: pl.DataFrame, pool: PoolEntry, rules: str,
     else:  # every game is of play styles: a run without a play entry names rules no engine has
         raise VerificationError(Step.LAYOUTS, f"no audit rules for game rules {rules!r}")
     n = table.height
-    prize = np.asarray(result.prize_cents, dtype=np.int64)
+    prize = np.asarray(result.prize_cents)
+    if prize.dtype != object:  # an object array holds exact prizes int64 cannot (Evaluation)
+        prize = prize.astype(np.int64, copy=False)
     wins = np.asarray(result.wins, dtype=np.int64)
     if prize.shape != (n,) or wins.shape != (n,):
         raise VerificationError(Step.LAYOUTS,

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from audit.styles.interface import Evaluation, Reasons
+from audit.styles.interface import Evaluation, Reasons, might_wrap
 
 __all__ = ["Play", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 
@@ -213,11 +213,13 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     n = table.height
     reasons = Reasons()
     cents = (x * denomination for x in p.amounts)
-    legal_amounts = sorted({int(v) for v in cents if v.denominator == 1})
+    # an x x D that is not whole cents, or more than an int64 amount column holds, is no amount
+    legal_amounts = sorted({int(v) for v in cents if v.denominator == 1 and v < 2**63})
     smallest = p.match[0][0]
     prize = np.zeros(n, dtype=np.int64)
     wins = np.zeros(n, dtype=np.int64)
     area_wins: list[np.ndarray] = []
+    factors: list[tuple[np.ndarray, np.ndarray]] = []  # per area: (times, amount), its win their product
     shows: list[dict[int, np.ndarray]] = []  # per area: whether it shows each bonus symbol
 
     for i in range(areas):
@@ -250,8 +252,7 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
         times = np.where(matched, times, np.where(trigger != NO_BONUS, prizes, 0))
         win = (times * amount).astype(np.int64, copy=False)
         area_wins.append(win)
-        prize += win
-        wins += win > 0
+        factors.append((times, amount))
 
         # Rule 1: symbol codes 1..n.
         for j, s in enumerate(spots):
@@ -310,6 +311,18 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
                 f"area {i}: a bonus trigger with {k[r]} {name[c]} symbols"))
         reasons.add(matched & (trigger != NO_BONUS), lambda r, i=i: (
             f"area {i}: a match and a bonus trigger together"))
+
+    # Section 4 sums the area wins exactly: rows whose amounts int64 may not hold are recomputed.
+    estimates = [by.astype(np.float64) * amount_ for by, amount_ in factors]
+    wide = might_wrap(*estimates, sum(estimates, np.zeros(n)))
+    if wide.any():
+        area_wins = [w.astype(object) for w in area_wins]
+        for r in np.flatnonzero(wide).tolist():
+            for exact, (by, amount_) in zip(area_wins, factors, strict=True):
+                exact[r] = int(by[r]) * int(amount_[r])
+    for win in area_wins:
+        prize = prize + win
+        wins += win > 0
 
     # Rule 11: no bonus key in one area with a bonus game's symbol in another.
     for i in range(areas):

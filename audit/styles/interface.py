@@ -26,14 +26,16 @@ import numpy.typing as npt
 import polars as pl
 
 __all__ = ["BIG", "HOWS", "AreaEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
-           "TicketEngine", "Wording", "int_columns", "show"]
+           "TicketEngine", "Wording", "int_columns", "might_wrap", "show"]
 
 HOWS = ("match", "automatic", "multiplier", "reveal", "ticket")  # how a slot wins (Slot.how indexes it)
 
 
 @dataclass
 class Evaluation:
-    """What a pool's layouts pay: per row (in table order) prize in cents and number of wins."""
+    """What a pool's layouts pay: per row (in table order) prize in cents and number of wins. A prize
+    is exact: int64, or Python integers (an object array) when an illegal row's amounts make one that
+    int64 cannot hold (an eInstant's amounts are the row's own int64 columns)."""
 
     prize_cents: np.ndarray
     wins: np.ndarray
@@ -118,3 +120,13 @@ class PlayFromSpec(Protocol):
     as read): step 5 holds the manifest's entry to it."""
 
     def __call__(self, doc: dict[str, Any], /) -> dict[str, Any]: ...
+
+
+def might_wrap(*estimates: np.ndarray) -> np.ndarray:
+    """Rows where int64 arithmetic may not hold a value exactly: any of the float64 `estimates` (the
+    same arithmetic in floats, off by far less than 2^61) is 2^62 or more in size. Those rows are
+    recomputed in Python integers; no legal row comes near."""
+    wide = np.zeros(len(estimates[0]), dtype=bool)
+    for e in estimates:
+        wide |= np.abs(e) >= 2.0**62
+    return wide

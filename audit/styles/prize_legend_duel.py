@@ -19,7 +19,7 @@ from typing import Any, SupportsInt
 import numpy as np
 import polars as pl
 
-from audit.styles.interface import Evaluation, Reasons
+from audit.styles.interface import Evaluation, Reasons, might_wrap
 
 __all__ = ["Duel", "evaluate", "layout_columns", "read_play"]
 
@@ -167,8 +167,10 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     if isinstance(denomination, bool) or not isinstance(denomination, int) or denomination < 1:
         raise ValueError(f"prize_legend_duel: pool denomination_cents {denomination!r} is not a whole "
                          "number >= 1")
+    # a value whose cents are not whole, or more than an int64 amount column holds, is no amount
     symbols = np.array(sorted({int(v * denomination) for v in duel.legend
-                               if (v * denomination).denominator == 1}), dtype=np.int64)
+                               if (v * denomination).denominator == 1 and v * denomination < 2**63}),
+                       dtype=np.int64)
     for i, amt in enumerate(amts):
         reasons.add((amt > 0) & ~np.isin(amt, symbols),
                     lambda r, i=i: f"amt_{i} is {amts[i][r]}, not a legend value x {denomination}")
@@ -181,7 +183,13 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
         multiplier += code == MULTIPLIER
         total += amt
         wins += code == WIN
-    prize = multiplier * total
+    prize: np.ndarray = multiplier * total
+    # Rule 6 is exact, in integer arithmetic: rows whose amounts int64 may not hold are recomputed.
+    wide = might_wrap(multiplier * sum(a.astype(np.float64) for a in amts))
+    if wide.any():
+        prize = prize.astype(object)
+        for r in np.flatnonzero(wide).tolist():
+            prize[r] = int(multiplier[r]) * sum(int(a[r]) for a in amts)
 
     # Rule 6: the row pays its prize_cents; the losing tier pays 0 and only it does.
     if "prize_cents" in table.columns:

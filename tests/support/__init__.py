@@ -66,6 +66,19 @@ def small_example(folder: Path, name: str, tickets: int) -> Path:
     return path
 
 
+def small_einstant(folder: Path, rules: str, shares: int) -> Path:
+    """specs/<rules>.toml, an eInstant, cut to pools of `shares` (every tier's count divided by
+    1,000,000 // shares, at least 1; the order 16 such pools), written as folder/<rules>.toml: the real
+    game's every pool builds in a fraction of a second."""
+    k = 1000000 // shares
+    text = spec_path(rules).read_text().replace("pool_shares = 1000000", f"pool_shares = {shares}")
+    text = re.sub(r"^order_shares = \d+", f"order_shares = {16 * shares}", text, flags=re.M)
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // k)}", text, flags=re.M)
+    path = folder / f"{rules}.toml"
+    path.write_text(text)
+    return path
+
+
 def vector_lines(name: str) -> list[str]:
     """The lines of tests/vectors/<name> that are not comments (its header says how it was made)."""
     return [line for line in (VECTORS / name).read_text().splitlines() if not line.startswith("#")]

@@ -27,24 +27,28 @@ def layouts(run: Path) -> tuple[str, str]:
     return step.status, "\n".join(step.reasons)
 
 
-def tampered(run: Path, folder: Path, tier: str, values: dict[str, Any]) -> tuple[pl.DataFrame, int]:
-    """A copy of `run` in `folder` whose first row of `tier` has `values` (column -> value, None a null)."""
-    table = pl.read_parquet(run / "pool-p1.parquet")
+def tampered(run: Path, folder: Path, tier: str, values: dict[str, Any],
+             pool: str = "p1") -> tuple[pl.DataFrame, int]:
+    """A copy of `run` in `folder` whose pool file `pool`'s first row of `tier` has `values` (column ->
+    value, None a null)."""
+    name = f"pool-{pool}.parquet"
+    table = pl.read_parquet(run / name)
     row = table.filter(pl.col("tier") == tier)["position"][0]
     table = table.with_columns([pl.when(pl.col("position") == row).then(pl.lit(v)).otherwise(pl.col(c))
                                 .cast(table.schema[c]).alias(c) for c, v in values.items()])
     folder.mkdir(mode=0o700)
     for f in run.iterdir():
-        if f.name != "pool-p1.parquet":
+        if f.name != name:
             (folder / f.name).write_bytes(f.read_bytes())
-    table.write_parquet(folder / "pool-p1.parquet")
+    table.write_parquet(folder / name)
     return table, row
 
 
-def agrees(judge: Judge, run: Path, folder: Path, tier: str, values: dict[str, Any]) -> None:
+def agrees(judge: Judge, run: Path, folder: Path, tier: str, values: dict[str, Any],
+           pool: str = "p1") -> None:
     """The engine refuses the tampered row alone, and audit's step 4 says exactly what it says: the same
     reasons, and the same amount when the row does not pay its stored prize."""
-    table, row = tampered(run, folder, tier, values)
+    table, row = tampered(run, folder, tier, values, pool)
     judged = judge(play(folder), table)
     status, text = layouts(folder)
     stored = table["prize_cents"][row]
