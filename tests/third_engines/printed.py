@@ -17,7 +17,8 @@ Win = tuple[str, str, int, str]  # (area, how, by, prize code)
 
 
 def _shown(value: int | None) -> str:
-    return "null" if value is None else str(value)
+    """A stored code as a reason lists it (a layout column may be of any integer dtype)."""
+    return "null" if value is None else "negative" if value < 0 else ">=9999" if value >= 9999 else str(value)
 
 
 def _listed(values: list[int | None]) -> str:

@@ -159,6 +159,27 @@ CASES = ([("wild_side", *c) for c in WS] + [("happy_holidays", *c) for c in HH]
          + [("cash_explosion", *c) for c in CE])
 
 
+def test_codes_of_a_wider_integer_column_are_listed_as_audit_lists_them(runs, tmp_path):
+    """A layout column of another integer dtype is read: a negative code is listed `negative`, one of 9999
+    or more `>=9999` (docs/styles/match_n.md section 5)."""
+    run, folder = runs["happy_holidays"], tmp_path / "r"
+    folder.mkdir()
+    for f in run.iterdir():
+        if f.name != "pool-p1.parquet":
+            (folder / f.name).write_bytes(f.read_bytes())
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table = table.with_columns(pl.when(pl.col("position") == 0).then(-3).when(pl.col("position") == 1)
+                               .then(12000).otherwise(pl.col("play_spot_0")).cast(pl.Int32).alias("play_spot_0"))
+    table.write_parquet(folder / "pool-p1.parquet")
+    rest = [", ".join(str(table[f"play_spot_{i}"][r]) for i in range(1, 6)) for r in (0, 1)]
+    judged = printed.judge(against_audit.play(folder), table)
+    assert judged == {0: (f"play: a spot code out of range (negative, {rest[0]})", 0),
+                      1: (f"play: a spot code out of range (>=9999, {rest[1]})", 0)}
+    status, text = against_audit.layouts(folder)
+    assert status == "fail" and "2 illegal layout(s): " in text, text
+    assert all(f"(row {r}): {reasons}" in text for r, (reasons, _) in judged.items()), text
+
+
 @pytest.mark.parametrize(("game", "tier", "values", "what"), CASES, ids=[f"{c[0]}: {c[3]}" for c in CASES])
 def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(runs, tmp_path, game, tier, values, what):
     row = pl.read_parquet(runs[game] / "pool-p1.parquet").filter(pl.col("tier") == tier).row(0, named=True)
