@@ -98,7 +98,7 @@ def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, matched
     w_count = win.shape[1]
     is_number = (your >= 0) & (your < n_numbers)
     hits = np.stack([(your == win[:, [i]]) & matched for i in range(w_count)], axis=1).sum(axis=2)
-    k = hits.sum(axis=1)
+    k = matched.sum(axis=1)  # the YOUR NUMBERS that match, each once (equal WINNING NUMBERS share one)
     uneven = ((hits < (k // w_count)[:, None]) | (hits > (-(-k // w_count))[:, None])).any(axis=1)
     reasons.add(uneven, lambda r: f"{aid}: {int(k[r])} matches use the WINNING NUMBERS unevenly "
                                   f"({', '.join(str(int(h)) for h in hits[r])} times)")

@@ -90,6 +90,13 @@ def _other_lucky(r: Row) -> int:
     return next(i for i in range(5) if r[f"numbers_win_{i}"] != used)
 
 
+def _two_matches_on_two_equal_lucky_numbers(r: Row) -> dict:
+    """t06's two matches ($5 + $5) made to show one number, which two LUCKY NUMBERS show: 2 matches,
+    each LUCKY NUMBER used twice."""
+    a, b = (r[f"numbers_your_{j}"] for j in _hits(r, "numbers"))
+    return {f"numbers_win_{_lucky(r).index(b)}": a, f"numbers_your_{_hits(r, 'numbers')[1]}": a}
+
+
 WS: list[tuple[str, Callable[[Row], dict], str]] = [
     ("lose", lambda r: {"numbers_your_0": r["numbers_win_0"]}, "a loser shows a YOUR NUMBERS match"),
     ("lose", lambda r: {"wild_your_3": r["numbers_win_2"]}, "a loser shows a WILD match (5x)"),
@@ -109,6 +116,7 @@ WS: list[tuple[str, Callable[[Row], dict], str]] = [
     ("t02", lambda r: {f"numbers_prize_{_hits(r, 'numbers')[0]}": 11}, "a match's prize code out of range"),
     ("t05", lambda r: {f"wild_prize_{_hits(r, 'wild')[0]}": None}, "a WILD match's prize null"),
     ("lose", lambda r: {"numbers_win_1": r["numbers_win_0"]}, "two LUCKY NUMBERS equal"),
+    ("t06", _two_matches_on_two_equal_lucky_numbers, "two matches on two equal LUCKY NUMBERS"),
     ("lose", lambda r: {"numbers_your_4": 255}, "a YOUR NUMBER out of range"),
     ("lose", lambda r: {"wild_your_5": None}, "a WILD NUMBER null"),
     ("lose", lambda r: {"numbers_prize_2": 11}, "a prize code out of range"),

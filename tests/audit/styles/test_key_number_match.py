@@ -408,6 +408,16 @@ def test_key_number_match_rules_5_and_6_read_matches_as_section_5_does():
                                      "play: a YOUR NUMBER that matches nothing shows twice")]
 
 
+def test_key_number_match_rule_5_counts_the_your_numbers_that_match_once_each():
+    """Section 8.1's k is the number of YOUR NUMBERS that match: two equal WINNING NUMBERS do not count a
+    match twice (it was the sum of the times each WINNING NUMBER is used, 4 here, so 2 and 2 looked even)."""
+    reasons = Reasons()
+    key_number_match.evaluate(kn_table([0, 0], [0, 0, 3], [1, 1, 1]), KN_AREA | {"distinct_numbers": True},
+                              reasons)
+    assert reasons.illegal() == [(0, "play: two winning numbers are equal; "
+                                     "play: 2 matches use the WINNING NUMBERS unevenly (2, 2 times)")]
+
+
 def test_key_number_match_without_distinct_numbers_your_numbers_may_repeat():
     area = {"id": "k", "style": "key_number_match", "winning": 2, "yours": 4, "numbers": list("123456"),
             "prizes": [{"code": "1", "cents": 100}], "specials": [], "match_by": 1}
