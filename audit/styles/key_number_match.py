@@ -68,33 +68,37 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     distinct = area.get("distinct_numbers", False)
     if not isinstance(distinct, bool):
         raise ValueError(f"manifest play entry: area {aid!r}: distinct_numbers is not true or false")
+    # Section 5: a YOUR NUMBER matches only while every WINNING NUMBER is in range (a null too is out
+    # of it), and a spot whose prize code is out of range wins nothing.
+    all_in = np.all((win >= 0) & (win < n_numbers), axis=1, keepdims=True)
+    matches = np.stack([(your[:, [j]] == win).any(axis=1) for j in range(y_count)], axis=1)
+    matches &= (your >= 0) & (your < n_numbers) & all_in
     if distinct:
-        _spread(aid, win, your, n_numbers, reasons)
+        _spread(aid, win, your, n_numbers, matches, reasons)
 
     shown = cents[np.clip(prize, 0, len(cents) - 1)]
     slots = []
     for j in range(y_count):
         y = your[:, j]
-        matched = (y[:, None] == win).any(axis=1) & (y >= 0) & (y < n_numbers) & (win < n_numbers).all(axis=1)
         special = (y >= n_numbers) & (y < n_numbers + len(specials))
         s = np.clip(y - n_numbers, 0, len(s_how) - 1)
         how = np.where(special, s_how[s], HOWS.index("match"))
         by = np.where(special, s_by[s], match_by)
-        slots.append(Slot(won=matched | special, how=how, by=by.astype(np.int64),
+        priced = (prize[:, j] >= 0) & (prize[:, j] < len(cents))
+        slots.append(Slot(won=(matches[:, j] | special) & priced, how=how, by=by.astype(np.int64),
                           prize=np.clip(prize[:, j], 0, len(cents) - 1), cents=shown[:, j]))
     return slots
 
 
-def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, reasons: Reasons) -> None:
+def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, matched: np.ndarray,
+            reasons: Reasons) -> None:
     """Section 8.1: YOUR NUMBERS that match no WINNING NUMBER are pairwise distinct, and the k that
-    match use every WINNING NUMBER floor(k/W) or ceil(k/W) times."""
+    match use every WINNING NUMBER floor(k/W) or ceil(k/W) times ("match" as section 5 reads it:
+    `matched`, so nothing matches beside a WINNING NUMBER out of range)."""
     w_count = win.shape[1]
     is_number = (your >= 0) & (your < n_numbers)
-    hits = np.stack([(your == win[:, [i]]) & is_number for i in range(w_count)], axis=1).sum(axis=2)
-    matched = np.zeros(your.shape, dtype=bool)
-    for i in range(w_count):
-        matched |= your == win[:, [i]]
-    k = hits.sum(axis=1)
+    hits = np.stack([(your == win[:, [i]]) & matched for i in range(w_count)], axis=1).sum(axis=2)
+    k = matched.sum(axis=1)  # the YOUR NUMBERS that match, each once (equal WINNING NUMBERS share one)
     uneven = ((hits < (k // w_count)[:, None]) | (hits > (-(-k // w_count))[:, None])).any(axis=1)
     reasons.add(uneven, lambda r: f"{aid}: {int(k[r])} matches use the WINNING NUMBERS unevenly "
                                   f"({', '.join(str(int(h)) for h in hits[r])} times)")

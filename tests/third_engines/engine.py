@@ -17,7 +17,7 @@ MOVES = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left (maze.md sec
 
 
 def _shown(value: int | None) -> str:
-    return "null" if value is None else "negative" if value < 0 else str(value)
+    return "null" if value is None else "negative" if value < 0 else ">=9999" if value >= 9999 else str(value)
 
 
 def path_prize(area: dict, grid: list[int | None], start: int) -> str | None:

@@ -364,14 +364,58 @@ def test_key_number_match_refuses_an_area_without_prize_symbols():
     assert str(exc.value) == "manifest play entry: area 'play': no prize symbols"
 
 
-def test_key_number_match_a_prize_code_out_of_range_wins_the_last_prize():
-    """A prize code past the area's prizes is named, and the win is read on the last prize (as the
-    amount shown is): it is then the win of a tier of that prize, and no other reason is given."""
+@pytest.mark.parametrize("shown", [3, None], ids=["past the prizes", "null"])
+def test_key_number_match_a_prize_code_out_of_range_wins_nothing(shown):
+    """Section 5: a spot whose prize code is out of range wins nothing, though its number matches (it
+    was read on the last prize, or a null on the first, FREE: a win of an amount the row does not show)."""
     tier = {"id": "5", "wins": [{"area": "play", "how": "match", "by": 1, "prize": "5", "prize_cents": 500}]}
     play = {**KN_PLAY, "tiers": [*KN_PLAY["tiers"], tier]}
-    out = evaluate(kn_table([0, 1], [1, 3, 4], [3, 1, 1], tier="5"), {"id": "p1"}, play)
-    assert out.illegal == [(0, "play: a prize code out of range (3, 1, 1)")]
-    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([500], [1])
+    out = evaluate(kn_table([0, 1], [1, 3, 4], [shown, 1, 1], tier="5"), {"id": "p1"}, play)
+    listed = "null" if shown is None else str(shown)
+    assert out.illegal == [(0, f"play: a prize code out of range ({listed}, 1, 1); "
+                               + _not_its_tier("5", 0, 0))]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([0], [0])
+
+
+@pytest.mark.parametrize("lucky", [6, None], ids=["past the numbers", "null"])
+def test_key_number_match_no_your_number_matches_beside_a_winning_number_out_of_range(lucky):
+    """Section 5: a YOUR NUMBER matches only while every WINNING NUMBER is in range, a null as much as a
+    code past the numbers (a null let the other WINNING NUMBER's match count), in an area with
+    `winning_from` as in the area that shows them."""
+    wild = KN_AREA | {"id": "wild", "winning_from": "play", "match_by": 5}
+    wild_tier = {"id": "w", "wins": [win("wild", "1", 100, by=5)]}
+    play = {**KN_PLAY, "areas": [KN_AREA, wild], "tiers": [*KN_PLAY["tiers"], wild_tier]}
+    rows = [("1", [1, 3, 4], [2, 3, 4]), ("w", [2, 3, 4], [1, 3, 4])]  # row 0 matches in play, 1 in wild
+    table = pl.DataFrame([{"tier": t, "play_win_0": lucky, "play_win_1": 1}
+                          | {f"{a}_your_{j}": y[j] for a, y in (("play", p), ("wild", w)) for j in range(3)}
+                          | {f"{a}_prize_{j}": 1 for a in ("play", "wild") for j in range(3)}
+                          for t, p, w in rows]).with_columns(pl.exclude("tier").cast(pl.UInt8))
+    out = evaluate(table, {"id": "p1"}, play)
+    listed = "null" if lucky is None else str(lucky)
+    bad = f"play: a winning number code out of range ({listed}, 1)"
+    assert out.illegal == [(0, f"{bad}; " + _not_its_tier("1", 0, 0)),
+                           (1, f"{bad}; " + _not_its_tier("w", 0, 0))]
+    assert (out.prize_cents.tolist(), out.wins.tolist()) == ([0, 0], [0, 0])
+
+
+def test_key_number_match_rules_5_and_6_read_matches_as_section_5_does():
+    """With a WINNING NUMBER out of range nothing matches: two equal YOUR NUMBERS equal to the other one
+    are numbers that match nothing shown twice (rule 6), not two matches used unevenly (rule 5)."""
+    area = KN_AREA | {"distinct_numbers": True}
+    reasons = Reasons()
+    key_number_match.evaluate(kn_table([6, 1], [1, 1, 3], [1, 1, 1]), area, reasons)
+    assert reasons.illegal() == [(0, "play: a winning number code out of range (6, 1); "
+                                     "play: a YOUR NUMBER that matches nothing shows twice")]
+
+
+def test_key_number_match_rule_5_counts_the_your_numbers_that_match_once_each():
+    """Section 8.1's k is the number of YOUR NUMBERS that match: two equal WINNING NUMBERS do not count a
+    match twice (it was the sum of the times each WINNING NUMBER is used, 4 here, so 2 and 2 looked even)."""
+    reasons = Reasons()
+    key_number_match.evaluate(kn_table([0, 0], [0, 0, 3], [1, 1, 1]), KN_AREA | {"distinct_numbers": True},
+                              reasons)
+    assert reasons.illegal() == [(0, "play: two winning numbers are equal; "
+                                     "play: 2 matches use the WINNING NUMBERS unevenly (2, 2 times)")]
 
 
 def test_key_number_match_without_distinct_numbers_your_numbers_may_repeat():
