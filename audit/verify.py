@@ -58,7 +58,7 @@ from audit.read.specs import read_spec
 from audit.read.specs.packs import DEFAULT_RULES, PackRules, for_pool, manifest_packs, read_blocks, read_packs
 from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
 from audit.steps.books import check_book_key, check_book_numbers
-from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
+from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony, seed_file_for_ceremony
 from audit.steps.deliverables import (
     ImagingJob,
     ImagingOutcome,
@@ -370,6 +370,9 @@ def verify_run(request: VerifyRequest) -> Report:
     tell(n + 2, "step 7: reproduction")
     reproduction = step[Step.REPRODUCTION]
     lead, option = "", "--seed-file"
+    if seed is not None and "ceremony" in manifest.doc:  # a seed file cannot show it came from the ceremony
+        reproduction.add("fail", seed_file_for_ceremony(manifest.doc["ceremony"]))
+        seed = None
     if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
         status, found = attempt(Step.REPRODUCTION, ceremony_seed, manifest, ceremony_doc, party_keys)
         seed, message = found if isinstance(found, tuple) else (None, found)  # passed: (seed, what)

@@ -172,6 +172,16 @@ def check_party_keys(t: dict[str, Any], expected: dict[str, Ed25519PublicKey],
                                     f"auditor expects {_fp(raw)}")
 
 
+def seed_file_for_ceremony(entry: object) -> str:
+    """Why step 7 refuses a seed file for a run whose manifest records a ceremony: the seed commitment
+    matching shows the seed is the run's, not that the ceremony gave it (any seed could be dressed with
+    a real ceremony's entry)."""
+    t = entry.get("transcript") if isinstance(entry, dict) else None
+    name = t.get("id") if isinstance(t, dict) else None
+    return (f"the manifest records seed ceremony {name!r}: its seed is checked from the ceremony file "
+            "(--ceremony), not a seed file, which cannot show that the ceremony gave it")
+
+
 def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
                   party_keys: dict[str, Ed25519PublicKey] | None = None) -> tuple[bytes, str]:
     """(7) the seed derived from the revealed ceremony file, after every check of docs/ceremony.md."""
