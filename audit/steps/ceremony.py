@@ -36,6 +36,7 @@ from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/2"
+TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
 def _lp(data: bytes) -> bytes:
@@ -81,6 +82,44 @@ def transcript_hash(t: dict[str, Any]) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def transcript_rules(t: dict[str, Any], step: Step) -> None:
+    """What `ceremony new` promises of a transcript, held again (an operator can write and sign one by
+    hand): 2 to 16 secret parties, each named once with its own key; quicknet; reveals closing, as a
+    UTC time YYYY-MM-DDTHH:MM:SSZ, before the named round is published."""
+    parties, beacon = t["parties"], t["beacon"]
+    if not 2 <= len(parties) <= 16:
+        raise VerificationError(step, f"ceremony {t['id']} lists {len(parties)} secret part"
+                                f"{'y' if len(parties) == 1 else 'ies'}; a ceremony needs 2 to 16")
+    names = [p["name"] for p in parties]
+    keys = [p["public_key"] for p in parties]
+    for i, (name, key) in enumerate(zip(names, keys, strict=True)):
+        if names.index(name) != i:
+            raise VerificationError(step, f"ceremony {t['id']} names party {name!r} twice")
+        if keys.index(key) != i:
+            raise VerificationError(step, f"ceremony {t['id']}: parties {names[keys.index(key)]!r} and "
+                                    f"{name!r} have the same key; each party has its own")
+    if beacon["chain"] != QUICKNET_HASH:
+        raise VerificationError(step, f"beacon chain {beacon['chain']} is not one this verifier knows "
+                                f"(quicknet {QUICKNET_HASH})")
+    close = beacon["reveals_close"]
+    if not _utc(close):
+        raise VerificationError(step, f"reveals_close {close!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
+    due = datetime.fromtimestamp(round_time(beacon["round"]), UTC).strftime(TIME)
+    if not close < due:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
+        raise VerificationError(step, f"round {beacon['round']} is published at {due}, not after reveals "
+                                f"close ({close})")
+
+
+def _utc(text: object) -> bool:
+    """`text` is a UTC time written YYYY-MM-DDTHH:MM:SSZ (so text order is time order)."""
+    if not isinstance(text, str) or len(text) != 20:
+        return False
+    try:
+        return datetime.strptime(text, TIME).strftime(TIME) == text
+    except ValueError:
+        return False
+
+
 def _fail(message: str) -> VerificationError:
     return VerificationError(Step.REPRODUCTION, message)
 
@@ -101,6 +140,7 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     if recomputed != entry.get("transcript_sha256"):
         raise VerificationError(Step.FIGURES, "the manifest's ceremony transcript does not hash to its "
                                 "transcript_sha256")
+    transcript_rules(t, Step.FIGURES)
     doc = manifest.doc
     made = {"spec SHA-256": doc["spec"].get("sha256"),
             "code SHA-256": doc.get("tool", {}).get("code", {}).get("sha256"),
@@ -199,6 +239,7 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
     th = transcript_hash(t)
     if th != stated.get("transcript_sha256"):
         raise _fail("the transcript does not recompute to the manifest's transcript_sha256")
+    transcript_rules(t, Step.REPRODUCTION)
     if party_keys is not None:
         check_party_keys(t, party_keys)
     keys = {p["name"]: p["public_key"] for p in t["parties"]}
@@ -217,18 +258,14 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + _lp(name.encode())
                           + _lp(value)).hexdigest() != c["commitment"]:
             raise _fail(f"the reveal of {name} does not match its commitment")
+        if not _utc(at):
+            raise _fail(f"party {name!r}: revealed_at {at!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
         if not at < close:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
             raise _fail(f"party {name!r} revealed at {at}, after reveals closed at {close}")
         reveals += _lp(name.encode()) + _lp(value)
     beacon, rnd = t["beacon"], doc["round"]
-    if beacon["chain"] != QUICKNET_HASH:
-        raise _fail(f"beacon chain {beacon['chain']} is not one this verifier knows (quicknet "
-                    f"{QUICKNET_HASH})")
     if rnd.get("round") != beacon["round"]:
         raise _fail(f"the round is {rnd.get('round')}, the ceremony names round {beacon['round']}")
-    due = datetime.fromtimestamp(round_time(beacon["round"]), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if not close < due:
-        raise _fail(f"round {beacon['round']} is published at {due}, not after reveals close ({close})")
     sig = rnd.get("signature", "")
     if hashlib.sha256(bytes.fromhex(sig)).hexdigest() != rnd.get("randomness"):
         raise _fail("the round's randomness is not the SHA-256 of its signature")

@@ -205,16 +205,25 @@ def reveal(
 ) -> None:
     """After every commitment is in and before reveals close: reveal your contribution, signed."""
     from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
-    from poolgen.seeds.ceremony_file import load, read_contribution, save  # lazy: start-up time
+    from poolgen.seeds.ceremony_file import (  # lazy: start-up time
+        load,
+        read_contribution,
+        record_reveal,
+        revealed_before,
+        save,
+    )
 
     ceremony = load(file)
     ceremony.check_open()
-    ceremony.closed()
+    closed = ceremony.closed()
     name, private = _party(ceremony, party, key, allow_readable_secret)
     if contribution is None:
         contribution = Path(_ask("Your contribution file", default=f"{name}.contribution"))
     ceremony.reveal(name, private, read_contribution(contribution, ceremony, name), now())
+    again = revealed_before(contribution, ceremony, closed)  # never under other commitments
     _confirm(f"Reveal {name}'s contribution into the ceremony file?", yes)
+    if not again:
+        record_reveal(contribution, ceremony, closed)
     save(file, ceremony)
     typer.echo(f"{name}: revealed; it matches its commitment")
     waiting = ceremony.waiting_to_reveal()

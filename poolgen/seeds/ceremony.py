@@ -280,41 +280,49 @@ class Ceremony:
         return doc
 
 
-def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed25519PublicKey]],
-                 chain_hash: str, round_number: int, reveals_close: datetime, now: datetime) -> Ceremony:
-    """A ceremony that binds `binding`, lists `parties` (name, public key) and names a beacon round."""
-    if not ID.match(ceremony_id):
-        raise CeremonyError(f"ceremony id {ceremony_id!r}: use letters, digits, '.', '_' and '-' only, "
-                            "starting with a letter or digit (at most 128)")
-    where = f"ceremony {ceremony_id}"
-    names = [n for n, _ in parties]
+def check_rules(t: dict[str, Any]) -> None:
+    """What every transcript keeps, checked at `new` and again whenever a ceremony file is loaded (an
+    operator can write one by hand and hash it): names and keys, 2 to 16 parties, each named once
+    with its own key, a pinned chain, and a round published after reveals close."""
+    where = f"ceremony {t['id']}"
+    names = [p["name"] for p in t["parties"]]
     for name in names:
         if not NAME.match(name):
             raise CeremonyError(f"{where}: party name {name!r}: use letters, digits, '.', '_' and '-' only, "
                                 "starting with a letter or digit (at most 64)")
         if names.count(name) > 1:
             raise CeremonyError(f"{where}: party {name!r} is named twice")
-    if not MIN_SECRET <= len(parties) <= MAX_PARTIES:
+    if not MIN_SECRET <= len(names) <= MAX_PARTIES:
         raise CeremonyError(f"{where}: needs at least {MIN_SECRET} secret parties besides the beacon "
                             f"(at most {MAX_PARTIES})")
-    keys = [raw_key(k) for _, k in parties]
+    keys = [p["public_key"] for p in t["parties"]]
     for i, k in enumerate(keys):
         if keys.index(k) != i:
             raise CeremonyError(f"{where}: parties {names[keys.index(k)]!r} and {names[i]!r} have the same "
                                 "key; each party has its own")
-    c = chain(chain_hash, where)
-    if not 1 <= round_number < 2**63:
-        raise CeremonyError(f"{where}: beacon round {round_number}: a positive integer")
-    due = c.round_time(round_number)
+    beacon = t["beacon"]
+    c = chain(beacon["chain"], where)
+    if not 1 <= beacon["round"] < 2**63:
+        raise CeremonyError(f"{where}: beacon round {beacon['round']}: a positive integer")
+    due, close = c.round_time(beacon["round"]), parse_time(beacon["reveals_close"], where)
+    if due <= close:
+        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
+                            f"not after reveals close ({utc_text(close)})")
+
+
+def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed25519PublicKey]],
+                 chain_hash: str, round_number: int, reveals_close: datetime, now: datetime) -> Ceremony:
+    """A ceremony that binds `binding`, lists `parties` (name, public key) and names a beacon round."""
+    if not ID.match(ceremony_id):
+        raise CeremonyError(f"ceremony id {ceremony_id!r}: use letters, digits, '.', '_' and '-' only, "
+                            "starting with a letter or digit (at most 128)")
     if reveals_close <= now:
-        raise CeremonyError(f"{where}: reveals close at {utc_text(reveals_close)}, which is not after now "
-                            f"({utc_text(now)})")
-    if due <= reveals_close:
-        raise CeremonyError(f"{where}: beacon round {round_number} is published at {utc_text(due)}, "
-                            f"not after reveals close ({utc_text(reveals_close)})")
+        raise CeremonyError(f"ceremony {ceremony_id}: reveals close at {utc_text(reveals_close)}, which is "
+                            f"not after now ({utc_text(now)})")
     t = {"id": ceremony_id, "spec_sha256": binding.spec_sha256, "code_sha256": binding.code_sha256,
          "game": binding.game, "pools": list(binding.pools), "run_id": binding.run_id,
-         "parties": [{"name": n, "public_key": k} for n, k in zip(names, keys, strict=True)],
-         "beacon": {"chain": c.hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
+         "parties": [{"name": n, "public_key": raw_key(k)} for n, k in parties],
+         "beacon": {"chain": chain_hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
+    check_rules(t)
     n = len(parties)
     return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)

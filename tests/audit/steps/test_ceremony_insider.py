@@ -7,14 +7,23 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import UTC, datetime, timedelta
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from typer.testing import CliRunner
 
+from audit.checklist import Step
 from audit.cli import app as audit_app
+from audit.read.manifest import Manifest
+from audit.steps.ceremony import ceremony_seed, check_bound
+from audit.verify import attempt
 from poolgen.files.write import canonical_bytes
 from poolgen.run.signing import load_private_key
+from poolgen.seeds import transcript as tx
+from poolgen.seeds.beacon import Round
+from poolgen.seeds.ceremony import Ceremony, raw_key
 from tests.support import spec_path
-from tests.support.ceremony import ok
+from tests.support.ceremony import CLOSE, ROUND, ok, rounds
 
 
 def test_a_chosen_seed_dressed_with_a_real_ceremony_is_refused_a_seed_file(sealed_run, tmp_path):
@@ -40,3 +49,61 @@ def test_a_chosen_seed_dressed_with_a_real_ceremony_is_refused_a_seed_file(seale
     assert report["steps"][6]["reasons"] == [
         "the manifest records seed ceremony 'c1': its seed is checked from the ceremony file (--ceremony), "
         "not a seed file, which cannot show that the ceremony gave it"]
+
+
+def _crafted(sealed_run, parties, close: str = CLOSE) -> tuple[Manifest, dict]:
+    """A ceremony for the sealed run's spec, code, game, pools and run id that `ceremony new` refuses,
+    written by hand: `parties` (name, private key), reveals closing at `close`; committed, revealed
+    and sealed with the real round 1000 under those keys. The sealed run's manifest carrying it, and
+    the ceremony file's document."""
+    t = json.loads(sealed_run.file.read_bytes())["transcript"]
+    t = {**t, "parties": [{"name": n, "public_key": raw_key(k.public_key())} for n, k in parties],
+         "beacon": {**t["beacon"], "reveals_close": close}}
+    c = Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))
+    values = [bytes([i + 1]) * 32 for i in range(len(parties))]
+    for (name, k), v in zip(parties, values, strict=True):
+        c.commit(name, k, v)
+    for (name, k), v in zip(parties, values, strict=True):
+        c.reveal(name, k, v, datetime.strptime(close, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+                 - timedelta(minutes=20))
+    real = rounds()[ROUND]
+    c.seal(Round(ROUND, real["signature"], real["randomness"]))
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    manifest.doc["ceremony"] = c.manifest_entry()
+    return manifest, c.to_json()
+
+
+def _refusals(manifest: Manifest, doc: dict) -> tuple[str | None, str | None]:
+    """Step 5's and step 7's refusal of the crafted ceremony (None: it passed)."""
+    five = attempt(Step.FIGURES, check_bound, manifest, None, None)
+    seven = attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None)
+    return (five[1] if five[0] == "fail" else None), (seven[1] if seven[0] == "fail" else None)
+
+
+def test_a_one_party_ceremony_is_refused(sealed_run):
+    # the operator alone: it could make any number of commitments and keep the one it likes
+    manifest, doc = _crafted(sealed_run, [("operator", Ed25519PrivateKey.generate())])
+    why = "ceremony c1 lists 1 secret party; a ceremony needs 2 to 16"
+    assert _refusals(manifest, doc) == (why, why)
+
+
+def test_two_parties_under_one_key_or_one_name_are_refused(sealed_run):
+    mine = Ed25519PrivateKey.generate()
+    manifest, doc = _crafted(sealed_run, [("vendor", mine), ("lottery", mine)])
+    why = "ceremony c1: parties 'vendor' and 'lottery' have the same key; each party has its own"
+    assert _refusals(manifest, doc) == (why, why)
+    entry = manifest.doc["ceremony"]  # the second party renamed (no poolgen step takes two of a name)
+    entry["transcript"]["parties"][1]["public_key"] = raw_key(Ed25519PrivateKey.generate().public_key())
+    entry["transcript"]["parties"][1]["name"] = "vendor"
+    entry["transcript_sha256"] = tx.transcript_hash(entry["transcript"])
+    five = attempt(Step.FIGURES, check_bound, manifest, None, None)
+    assert five == ("fail", "ceremony c1 names party 'vendor' twice")
+
+
+def test_a_round_published_before_reveals_close_is_refused_in_step_5_too(sealed_run):
+    # round 1000 is out at 15:59:24; reveals closing at 16:30 let the last to reveal know the beacon
+    manifest, doc = _crafted(sealed_run, [("vendor", Ed25519PrivateKey.generate()),
+                                          ("lottery", Ed25519PrivateKey.generate())],
+                             close="2023-08-23T16:30:00Z")
+    why = "round 1000 is published at 2023-08-23T15:59:24Z, not after reveals close (2023-08-23T16:30:00Z)"
+    assert _refusals(manifest, doc) == (why, why)
