@@ -264,7 +264,8 @@ def abort(
     file: File, reason: Annotated[str, typer.Option("--reason", help="Why, for the public record.")],
     party: PartyName = None, key: Key = None, yes: Yes = False, allow_readable_secret: Readable = False,
 ) -> None:
-    """Abort the ceremony (any party, before it is sealed): it is signed and recorded; publish the bundle."""
+    """Abort the ceremony (any party, until every party has revealed): it is signed and recorded; publish
+    the bundle."""
     from poolgen.seeds.ceremony_file import load, save  # lazy: start-up time (docs/scaling.md)
 
     ceremony = load(file)

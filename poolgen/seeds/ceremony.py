@@ -203,6 +203,9 @@ class Ceremony:
         self.check_key(name, key)
         if self.sealed is not None:
             raise self.refuse("is sealed; a sealed ceremony is not aborted")
+        if not self.waiting_to_reveal():  # only a missing reveal makes an abort blind
+            raise self.refuse(f"every party has revealed: round {self.round_number} fixes the seed and "
+                              "nobody can stop it; an abort now could follow a look at the seed (seal it)")
         if not reason.strip() or len(reason.encode()) > MAX_TEXT:
             raise self.refuse(f"an abort's reason is 1 to {MAX_TEXT} bytes of text, not blank")
         signature = key.sign(tx.abort_message(self.transcript_sha256, name, reason)).hex()

@@ -76,3 +76,18 @@ def test_a_party_reveals_one_contribution_under_one_set_of_commitments(tmp_path)
             f"these ({closed[1][:16]}...): one contribution is revealed under one set of commitments (did "
             "a party's commitment change after your reveal? then abort the ceremony)")
     assert load(forked).reveals[1] is None
+
+
+def test_once_every_party_has_revealed_the_ceremony_is_not_aborted(tmp_path):
+    # With every reveal in, whoever holds the file computes the seed the moment the round is out; an
+    # abort signed then (and a new ceremony for the same run) would be a choice between pools.
+    file = _new(tmp_path)
+    for p in PARTIES:
+        _commit(file, p)
+    for p in PARTIES:
+        assert _reveal(file, p).exit_code == 0
+    refused(invoke("ceremony", "abort", str(file), "--party", "vendor", "--key", key(file, "vendor"),
+                   "--reason", "the pool looks wrong", "--yes", now="2023-08-23T16:00:00Z"),
+            "ceremony c1: every party has revealed: round 1000 fixes the seed and nobody can stop it; an "
+            "abort now could follow a look at the seed (seal it)")
+    assert load(file).abort is None
