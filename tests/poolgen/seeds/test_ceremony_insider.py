@@ -91,3 +91,14 @@ def test_once_every_party_has_revealed_the_ceremony_is_not_aborted(tmp_path):
             "ceremony c1: every party has revealed: round 1000 fixes the seed and nobody can stop it; an "
             "abort now could follow a look at the seed (seal it)")
     assert load(file).abort is None
+
+
+def test_a_second_commitment_is_refused_and_writes_no_contribution(tmp_path):
+    file = _new(tmp_path)
+    _commit(file, "vendor")
+    before = file.read_bytes()
+    again = tmp_path / "vendor-again.contribution"
+    refused(invoke("ceremony", "commit", str(file), "--party", "vendor", "--key", key(file, "vendor"),
+                   "--contribution", str(again), "--yes"),
+            "ceremony c1: party 'vendor' has already committed; a commitment is never replaced")
+    assert file.read_bytes() == before and not again.exists()
