@@ -212,6 +212,56 @@ def check_party_keys(t: dict[str, Any], expected: dict[str, Ed25519PublicKey],
                                     f"auditor expects {_fp(raw)}")
 
 
+def read_bundle(path: Path) -> dict[str, Any]:
+    """A published ceremony bundle (`poolgen ceremony publish`): the ceremony file without reveals."""
+    doc = parse_json(read_input(path, "ceremony bundle"), str(path), "ceremony bundle")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT \
+            or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
+        raise UnusableInput(f"{path}: not a ceremony bundle (format {FORMAT!r}, a transcript and "
+                            "commitments)")
+    return doc
+
+
+def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]) -> str:
+    """(5) the published bundles of every ceremony the auditor found for this run: the run's own shows
+    the manifest's commitments (so they were not changed after it was published); any other for the
+    same run id was aborted, signed by one of its parties. A ceremony for the run that was neither is
+    a second seed the operator could have picked."""
+    entry = manifest.doc.get("ceremony")
+    if not isinstance(entry, dict):
+        raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
+    run_id, told = manifest.doc.get("run_id"), []
+    for path, doc in bundles:
+        t = doc["transcript"]
+        try:
+            th = transcript_hash(t)
+        except (TypeError, KeyError, ValueError, AttributeError):
+            th = None
+        if th is None or th != doc.get("transcript_sha256"):
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "
+                                    "transcript_sha256")
+        if t["run_id"] != run_id:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds run "
+                                    f"{t['run_id']}, not this run ({run_id})")
+        if th == entry.get("transcript_sha256"):
+            mine = entry.get("commitments") or []
+            if doc.get("abort") is not None or len(doc["commitments"]) != len(mine) or any(
+                    c is not None and c != m for c, m in zip(doc["commitments"], mine, strict=True)):
+                raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
+                                        f"ceremony {t['id']} are not the manifest's (or it was aborted)")
+            told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
+            continue
+        abort, keys = doc.get("abort"), {p["name"]: p["public_key"] for p in t["parties"]}
+        if not isinstance(abort, dict) or abort.get("name") not in keys:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound run "
+                                    f"{run_id} and was not aborted: its seed was one more to choose from")
+        name, reason = abort["name"], str(abort.get("reason"))
+        _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
+                + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()), Step.FIGURES)
+        told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {name} ({reason})")
+    return "ceremony bundles: " + "; ".join(told)
+
+
 def seed_file_for_ceremony(entry: object) -> str:
     """Why step 7 refuses a seed file for a run whose manifest records a ceremony: the seed commitment
     matching shows the seed is the run's, not that the ceremony gave it (any seed could be dressed with

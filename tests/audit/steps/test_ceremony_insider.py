@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from typer.testing import CliRunner
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 from audit.checklist import Step
 from audit.cli import app as audit_app
 from audit.read.manifest import Manifest
-from audit.steps.ceremony import ceremony_seed, check_bound
+from audit.steps.ceremony import ceremony_seed, check_bound, check_bundles, read_bundle
 from audit.verify import attempt
 from poolgen.files.write import canonical_bytes
 from poolgen.run.signing import load_private_key
@@ -23,7 +24,10 @@ from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import Round
 from poolgen.seeds.ceremony import Ceremony, raw_key
 from tests.support import spec_path
-from tests.support.ceremony import CLOSE, ROUND, ok, rounds
+from tests.support.ceremony import CLOSE, PARTIES, ROUND, key, ok, rounds
+from tests.support.ceremony import commit as _commit
+from tests.support.ceremony import new as _new
+from tests.support.ceremony import verify as _verify
 
 
 def test_a_chosen_seed_dressed_with_a_real_ceremony_is_refused_a_seed_file(sealed_run, tmp_path):
@@ -107,3 +111,47 @@ def test_a_round_published_before_reveals_close_is_refused_in_step_5_too(sealed_
                              close="2023-08-23T16:30:00Z")
     why = "round 1000 is published at 2023-08-23T15:59:24Z, not after reveals close (2023-08-23T16:30:00Z)"
     assert _refusals(manifest, doc) == (why, why)
+
+
+def _bundle(file: Path, out: Path) -> tuple[Path, dict]:
+    ok("ceremony", "publish", str(file), "--out", str(out))
+    return out, read_bundle(out)
+
+
+def test_published_bundles_show_the_runs_commitments_and_every_other_ceremony_aborted(sealed_run, tmp_path):
+    # An insider runs two ceremonies for run r and seeds the run from the one it likes; or changes a
+    # commitment of the run's own ceremony after its bundle was published. Given every bundle
+    # published for the run, step 5 refuses both; an aborted other ceremony is shown, not refused.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine]) == (
+        "pass", "ceremony bundles: c1.json: this run's ceremony c1, the manifest's commitments")
+    (tmp_path / "other").mkdir()
+    other = _new(tmp_path / "other")  # ceremony c1 again, other parties' keys: another transcript
+    for p in PARTIES:
+        _commit(other, p)
+    second = _bundle(other, tmp_path / "other.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, second]) == (
+        "fail", "bundle other.json: ceremony c1 also bound run r and was not aborted: its seed was one "
+                "more to choose from")
+    ok("ceremony", "abort", str(other), "--party", "lottery", "--key", key(other, "lottery"), "--reason",
+       "a key was lost", "--yes")
+    aborted = _bundle(other, tmp_path / "other-aborted.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, aborted])[1].endswith(
+        "other-aborted.json: ceremony c1 for this run, aborted by lottery (a key was lost)")
+    forked = json.loads(mine[0].read_bytes())
+    forked["commitments"][0]["commitment"] = "00" * 32
+    assert attempt(Step.FIGURES, check_bundles, manifest, [(mine[0], forked)]) == (
+        "fail", "bundle c1.json: the commitments published for ceremony c1 are not the manifest's (or it "
+                "was aborted)")
+    code, report = _verify(sealed_run.run, sealed_run.keys, "--ceremony-bundle", str(mine[0]),
+                           "--ceremony-bundle", str(second[0]), audit=True)
+    assert code == 1 and report["failed_steps"] == [5] and report["steps"][4]["reasons"] == [
+        "bundle other.json: ceremony c1 also bound run r and was not aborted: its seed was one more to "
+        "choose from"]
+    result = CliRunner().invoke(audit_app, ["verify", str(sealed_run.run), "--public-key",
+                                            str(sealed_run.keys.public), "--ceremony-bundle",
+                                            str(sealed_run.file.parent / "round-1000-0.json")])
+    assert result.exit_code == 2 and result.stderr == (
+        f"audit: error: {sealed_run.file.parent / 'round-1000-0.json'}: not a ceremony bundle (format "
+        "'poolgen-ceremony/2', a transcript and commitments)\n")
