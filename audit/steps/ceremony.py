@@ -2,7 +2,8 @@
 
     transcript  = SHA-256("poolgen/ceremony/transcript/v2" || lp(id) || lp(spec_sha256) || lp(code_sha256)
                           || lp(game) || u64(#pools) || lp(pool)... || lp(run_id) || u64(#parties)
-                          || (lp(name) || lp(public_key))... || lp(chain) || u64(round) || lp(reveals_close))
+                          || (lp(name) || lp(public_key))... || lp(chain) || u64(round) || lp(reveals_close)
+                          [|| lp(book_key_check), only in a transcript that binds a book key])
     commitment  = SHA-256("poolgen/ceremony/commitment/v2" || transcript || lp(name) || lp(value))
     commitments = SHA-256("poolgen/ceremony/commitments/v2" || transcript || (lp(name) || commitment)...)
     seed        = SHA-256("poolgen/ceremony/seed/v2" || commitments || (lp(name) || lp(value))...
@@ -79,6 +80,8 @@ def transcript_hash(t: dict[str, Any]) -> str:
             + _u64(len(t["parties"]))
             + b"".join(_lp(p["name"].encode()) + _lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
             + _lp(bytes.fromhex(b["chain"])) + _u64(b["round"]) + _lp(b["reveals_close"].encode()))
+    if "book_key_check" in t:  # a book key bound before anyone committed (docs/ceremony.md)
+        data += _lp(bytes.fromhex(t["book_key_check"]))
     return hashlib.sha256(data).hexdigest()
 
 
@@ -145,9 +148,9 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     made = {"spec SHA-256": doc["spec"].get("sha256"),
             "code SHA-256": doc.get("tool", {}).get("code", {}).get("sha256"),
             "game": doc["game"].get("rules"), "pools": [p.id for p in manifest.pools],
-            "run id": doc.get("run_id")}
+            "run id": doc.get("run_id"), "book key check": (doc.get("print") or {}).get("book_key_check")}
     bound = {"spec SHA-256": t["spec_sha256"], "code SHA-256": t["code_sha256"], "game": t["game"],
-             "pools": t["pools"], "run id": t["run_id"]}
+             "pools": t["pools"], "run id": t["run_id"], "book key check": t.get("book_key_check")}
     differ = [f"{k} {made[k]} (bound: {bound[k]})" for k in made if made[k] != bound[k]]
     if spec_sha256 is not None and spec_sha256 != t["spec_sha256"]:
         differ.append(f"the spec given hashes to {spec_sha256[:16]}... (bound: {t['spec_sha256'][:16]}...)")

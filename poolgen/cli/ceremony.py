@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -112,6 +113,9 @@ def new(
         "--run-id", help="The run's id (default: the ceremony id).")] = None,
     chain: Annotated[str, typer.Option(
         "--beacon-chain", metavar="HASH", help="The drand chain's hash.")] = QUICKNET.hash,
+    book_key_check: Annotated[str | None, typer.Option(
+        "--book-key-check", metavar="HEX", help="The check value of the book key the run's books will be "
+        "numbered under (poolgen keys validation new prints it), bound before anyone commits.")] = None,
 ) -> None:
     """Bind the game (spec, code, pools, run), list the parties' keys and name the beacon round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
@@ -129,7 +133,10 @@ def new(
         if not sep:
             raise CeremonyError(f"--party {item!r}: write NAME=PUBLIC_KEY_FILE")
         parties.append((name.strip(), load_public_key(Path(key.strip()))))
-    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id or ceremony_id)
+    if book_key_check is not None and not re.fullmatch(r"[0-9a-f]{16}", book_key_check):
+        raise CeremonyError(f"--book-key-check {book_key_check[:20]!r}: 16 lower-case hex digits")
+    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id or ceremony_id,
+                      book_key_check)
     ceremony = new_ceremony(ceremony_id, binding, parties, chain, beacon_round,
                             parse_time(reveals_close, "--reveals-close"), now())
     create_file(file, ceremony)

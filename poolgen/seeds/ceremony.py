@@ -71,6 +71,7 @@ class Binding:
     game: str
     pools: tuple[str, ...]
     run_id: str
+    book_key_check: str | None = None  # the book key's check value (docs/validation.md), if books have one
 
 
 @dataclass
@@ -262,6 +263,13 @@ class Ceremony:
                               f"{t['code_sha256'][:16]}... (another poolgen)")
         if b.run_id != t["run_id"]:
             raise self.refuse(f"run id {b.run_id} is not the ceremony's ({t['run_id']})")
+        bound = t.get("book_key_check")
+        if bound is None and b.book_key_check is not None:
+            raise self.refuse("bound no book key; one made after the seed could choose the printed books of "
+                              "the top prizes (bind its check value: ceremony new --book-key-check)")
+        if bound is not None and b.book_key_check != bound:
+            raise self.refuse(f"bound book key check {bound}; give that book key (--book-key), not "
+                              f"{b.book_key_check or 'none'}")
 
     # ---- documents -----------------------------------------------------------------------------
 
@@ -326,6 +334,8 @@ def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed
          "game": binding.game, "pools": list(binding.pools), "run_id": binding.run_id,
          "parties": [{"name": n, "public_key": raw_key(k)} for n, k in parties],
          "beacon": {"chain": chain_hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
+    if binding.book_key_check is not None:
+        t["book_key_check"] = binding.book_key_check
     check_rules(t)
     n = len(parties)
     return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)

@@ -83,8 +83,9 @@ def _text(value: object, pattern: Any) -> bool:
 
 
 def _check_transcript(path: Path, t: object) -> dict[str, Any]:
-    if not isinstance(t, dict) or set(t) != {"id", "spec_sha256", "code_sha256", "game", "pools", "run_id",
-                                             "parties", "beacon"}:
+    if not isinstance(t, dict) or set(t) - {"book_key_check"} != {"id", "spec_sha256", "code_sha256", "game",
+                                                                  "pools", "run_id", "parties", "beacon"} \
+            or ("book_key_check" in t and not _hex(t["book_key_check"], 16)):
         raise _bad(path, "transcript")
     ok = (_text(t["id"], ID) and _hex(t["spec_sha256"], 64) and _hex(t["code_sha256"], 64)
           and _text(t["game"], ID) and _text(t["run_id"], ID) and isinstance(t["pools"], list)

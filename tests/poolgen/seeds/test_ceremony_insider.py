@@ -9,10 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from poolgen.run.signing import load_private_key
+from audit.checklist import Step
+from audit.read.manifest import Manifest
+from audit.steps.ceremony import check_bound
+from audit.verify import attempt
+from poolgen.deliverables.validation import new_validation_key
+from poolgen.run.signing import load_private_key, new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.ceremony_file import load, save
-from tests.support.ceremony import PARTIES, invoke, key, refused
+from tests.support import spec_path
+from tests.support.ceremony import AFTER, PARTIES, invoke, key, refused, seal
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
@@ -102,3 +108,43 @@ def test_a_second_commitment_is_refused_and_writes_no_contribution(tmp_path):
                    "--contribution", str(again), "--yes"),
             "ceremony c1: party 'vendor' has already committed; a commitment is never replaced")
     assert file.read_bytes() == before and not again.exists()
+
+
+def _sealed(folder: Path, *extra: str) -> Path:
+    folder.mkdir()
+    file = _new(folder, *extra)
+    for p in PARTIES:
+        _commit(file, p)
+    for p in PARTIES:
+        assert _reveal(file, p).exit_code == 0
+    assert seal(file).exit_code == 0
+    return file
+
+
+def test_a_book_key_is_bound_before_anyone_commits(tmp_path):
+    # The book key's holder (the lottery, a party) knows every outcome by book slot once the round is
+    # out; a book key made then could put the top prizes in the printed books it likes. So its check
+    # value is bound at `new`, and generate takes that key only; audit's step 5 holds the manifest to it.
+    checks = {k: new_validation_key(tmp_path / f"book-{k}.key") for k in "ab"}
+    signing = new_key_pair(tmp_path / "keys")
+
+    def generate(file: Path, book: str):
+        return invoke("generate", str(spec_path("wild_side")), "--out", str(file.parent / "runs"), "--pool",
+                      "p1", "--workers", "1", "--key", str(signing.private), "--ceremony", str(file),
+                      "--book-key", str(tmp_path / f"book-{book}.key"), now=AFTER)
+
+    unbound = _sealed(tmp_path / "unbound")
+    refused(generate(unbound, "a"), "ceremony c1: bound no book key; one made after the seed could choose "
+                                    "the printed books of the top prizes (bind its check value: ceremony "
+                                    "new --book-key-check)")
+    bound = _sealed(tmp_path / "bound", "--book-key-check", checks["a"])
+    refused(generate(bound, "b"), f"ceremony c1: bound book key check {checks['a']}; give that book key "
+                                  f"(--book-key), not {checks['b']}")
+    assert generate(bound, "a").exit_code == 0
+    manifest = Manifest.parse((bound.parent / "runs" / "r" / "manifest.json").read_bytes())
+    assert manifest.doc["ceremony"]["transcript"]["book_key_check"] == checks["a"]
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None)[0] == "pass"
+    manifest.doc["print"]["book_key_check"] = checks["b"]
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", f"the run is not the one ceremony c1 binds: book key check {checks['b']} (bound: "
+                f"{checks['a']})")
