@@ -248,8 +248,7 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                                     f"{t['run_id']}, not this run ({run_id})")
         if th == entry.get("transcript_sha256"):
             mine = entry.get("commitments") or []
-            if doc.get("abort") is not None or len(doc["commitments"]) != len(mine) or any(
-                    c is not None and c != m for c, m in zip(doc["commitments"], mine, strict=True)):
+            if doc.get("abort") is not None or doc["commitments"] != mine:
                 raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
                                         f"ceremony {t['id']} are not the manifest's (or it was aborted)")
             told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")

@@ -144,6 +144,10 @@ def test_published_bundles_show_the_runs_commitments_and_every_other_ceremony_ab
     assert attempt(Step.FIGURES, check_bundles, manifest, [(mine[0], forked)]) == (
         "fail", "bundle c1.json: the commitments published for ceremony c1 are not the manifest's (or it "
                 "was aborted)")
+    forked["commitments"][0], forked["commitments"][2] = mine[1]["commitments"][0], None  # published early
+    assert attempt(Step.FIGURES, check_bundles, manifest, [(mine[0], forked)]) == (
+        "fail", "bundle c1.json: the commitments published for ceremony c1 are not the manifest's (or it "
+                "was aborted)")
     code, report = _verify(sealed_run.run, sealed_run.keys, "--ceremony-bundle", str(mine[0]),
                            "--ceremony-bundle", str(second[0]), audit=True)
     assert code == 1 and report["failed_steps"] == [5] and report["steps"][4]["reasons"] == [
