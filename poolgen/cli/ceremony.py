@@ -307,7 +307,8 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     t = c.transcript
     typer.echo(f"ceremony {c.id}: transcript SHA-256 {c.transcript_sha256}")
     typer.echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
-               f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}...")
+               f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..."
+               + (f", book key check {t['book_key_check']}" if "book_key_check" in t else ""))
     due = utc_text(c.chain.round_time(c.round_number))
     typer.echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
                f"{utc_text(c.reveals_close)}")

@@ -138,6 +138,7 @@ def test_a_book_key_is_bound_before_anyone_commits(tmp_path):
                                     "the printed books of the top prizes (bind its check value: ceremony "
                                     "new --book-key-check)")
     bound = _sealed(tmp_path / "bound", "--book-key-check", checks["a"])
+    assert f", book key check {checks['a']}\n" in invoke("ceremony", "status", str(bound)).stdout
     refused(generate(bound, "b"), f"ceremony c1: bound book key check {checks['a']}; give that book key "
                                   f"(--book-key), not {checks['b']}")
     assert generate(bound, "a").exit_code == 0
