@@ -145,6 +145,9 @@ def test_a_book_key_is_bound_before_anyone_commits(tmp_path):
     manifest = Manifest.parse((bound.parent / "runs" / "r" / "manifest.json").read_bytes())
     assert manifest.doc["ceremony"]["transcript"]["book_key_check"] == checks["a"]
     assert attempt(Step.FIGURES, check_bound, manifest, None, None)[0] == "pass"
+    published = invoke("publish", str(bound.parent / "runs" / "r"), "--out", str(tmp_path / "bundle"),
+                       "--public-key", str(signing.public))  # the bound check value is public
+    assert published.exit_code == 0, published.output
     manifest.doc["print"]["book_key_check"] = checks["b"]
     assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
         "fail", f"the run is not the one ceremony c1 binds: book key check {checks['b']} (bound: "
