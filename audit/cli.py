@@ -143,6 +143,12 @@ PartyKeys = Annotated[list[str] | None, typer.Option(
          "ceremony whose parties or keys differ.")]
 
 
+Bundles = Annotated[list[Path] | None, typer.Option(
+    "--ceremony-bundle", metavar="FILE",
+    help="A published ceremony bundle (poolgen ceremony publish) naming this run, one per ceremony found: "
+         "step 5 checks the run's own shows the manifest's commitments and every other was aborted.")]
+
+
 def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
     """NAME=FILE options as (name, path) pairs."""
     if not items:
@@ -194,6 +200,7 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
         seed_file: SeedFile = None,
         ceremony: CeremonyFile = None,
         party_key: PartyKeys = None,
+        ceremony_bundle: Bundles = None,
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the report as one JSON document.")] = False,
         workers: Annotated[str, typer.Option(
@@ -228,6 +235,7 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
             with progress_bar() as bar:
                 request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
                                         ceremony=ceremony, party_keys=_pairs(party_key),
+                                        ceremony_bundles=tuple(ceremony_bundle or ()),
                                         workers=int(workers) or os.cpu_count() or 1,
                                         regenerate=regenerate, allow_readable_secret=allow_readable_secret,
                                         validation_key=validation_key,

@@ -2,7 +2,8 @@
 
     transcript  = SHA-256("poolgen/ceremony/transcript/v2" || lp(id) || lp(spec_sha256) || lp(code_sha256)
                           || lp(game) || u64(#pools) || lp(pool)... || lp(run_id) || u64(#parties)
-                          || (lp(name) || lp(public_key))... || lp(chain) || u64(round) || lp(reveals_close))
+                          || (lp(name) || lp(public_key))... || lp(chain) || u64(round) || lp(reveals_close)
+                          [|| lp(book_key_check), only in a transcript that binds a book key])
     commitment  = SHA-256("poolgen/ceremony/commitment/v2" || transcript || lp(name) || lp(value))
     commitments = SHA-256("poolgen/ceremony/commitments/v2" || transcript || (lp(name) || commitment)...)
     seed        = SHA-256("poolgen/ceremony/seed/v2" || commitments || (lp(name) || lp(value))...
@@ -36,6 +37,7 @@ from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/2"
+TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
 def _lp(data: bytes) -> bytes:
@@ -78,7 +80,47 @@ def transcript_hash(t: dict[str, Any]) -> str:
             + _u64(len(t["parties"]))
             + b"".join(_lp(p["name"].encode()) + _lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
             + _lp(bytes.fromhex(b["chain"])) + _u64(b["round"]) + _lp(b["reveals_close"].encode()))
+    if "book_key_check" in t:  # a book key bound before anyone committed (docs/ceremony.md)
+        data += _lp(bytes.fromhex(t["book_key_check"]))
     return hashlib.sha256(data).hexdigest()
+
+
+def transcript_rules(t: dict[str, Any], step: Step) -> None:
+    """What `ceremony new` promises of a transcript, held again (an operator can write and sign one by
+    hand): 2 to 16 secret parties, each named once with its own key; quicknet; reveals closing, as a
+    UTC time YYYY-MM-DDTHH:MM:SSZ, before the named round is published."""
+    parties, beacon = t["parties"], t["beacon"]
+    if not 2 <= len(parties) <= 16:
+        raise VerificationError(step, f"ceremony {t['id']} lists {len(parties)} secret part"
+                                f"{'y' if len(parties) == 1 else 'ies'}; a ceremony needs 2 to 16")
+    names = [p["name"] for p in parties]
+    keys = [p["public_key"] for p in parties]
+    for i, (name, key) in enumerate(zip(names, keys, strict=True)):
+        if names.index(name) != i:
+            raise VerificationError(step, f"ceremony {t['id']} names party {name!r} twice")
+        if keys.index(key) != i:
+            raise VerificationError(step, f"ceremony {t['id']}: parties {names[keys.index(key)]!r} and "
+                                    f"{name!r} have the same key; each party has its own")
+    if beacon["chain"] != QUICKNET_HASH:
+        raise VerificationError(step, f"beacon chain {beacon['chain']} is not one this verifier knows "
+                                f"(quicknet {QUICKNET_HASH})")
+    close = beacon["reveals_close"]
+    if not _utc(close):
+        raise VerificationError(step, f"reveals_close {close!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
+    due = datetime.fromtimestamp(round_time(beacon["round"]), UTC).strftime(TIME)
+    if not close < due:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
+        raise VerificationError(step, f"round {beacon['round']} is published at {due}, not after reveals "
+                                f"close ({close})")
+
+
+def _utc(text: object) -> bool:
+    """`text` is a UTC time written YYYY-MM-DDTHH:MM:SSZ (so text order is time order)."""
+    if not isinstance(text, str) or len(text) != 20:
+        return False
+    try:
+        return datetime.strptime(text, TIME).strftime(TIME) == text
+    except ValueError:
+        return False
 
 
 def _fail(message: str) -> VerificationError:
@@ -101,13 +143,14 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     if recomputed != entry.get("transcript_sha256"):
         raise VerificationError(Step.FIGURES, "the manifest's ceremony transcript does not hash to its "
                                 "transcript_sha256")
+    transcript_rules(t, Step.FIGURES)
     doc = manifest.doc
     made = {"spec SHA-256": doc["spec"].get("sha256"),
             "code SHA-256": doc.get("tool", {}).get("code", {}).get("sha256"),
             "game": doc["game"].get("rules"), "pools": [p.id for p in manifest.pools],
-            "run id": doc.get("run_id")}
+            "run id": doc.get("run_id"), "book key check": (doc.get("print") or {}).get("book_key_check")}
     bound = {"spec SHA-256": t["spec_sha256"], "code SHA-256": t["code_sha256"], "game": t["game"],
-             "pools": t["pools"], "run id": t["run_id"]}
+             "pools": t["pools"], "run id": t["run_id"], "book key check": t.get("book_key_check")}
     differ = [f"{k} {made[k]} (bound: {bound[k]})" for k in made if made[k] != bound[k]]
     if spec_sha256 is not None and spec_sha256 != t["spec_sha256"]:
         differ.append(f"the spec given hashes to {spec_sha256[:16]}... (bound: {t['spec_sha256'][:16]}...)")
@@ -172,6 +215,65 @@ def check_party_keys(t: dict[str, Any], expected: dict[str, Ed25519PublicKey],
                                     f"auditor expects {_fp(raw)}")
 
 
+def read_bundle(path: Path) -> dict[str, Any]:
+    """A published ceremony bundle (`poolgen ceremony publish`): the ceremony file without reveals."""
+    doc = parse_json(read_input(path, "ceremony bundle"), str(path), "ceremony bundle")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT \
+            or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
+        raise UnusableInput(f"{path}: not a ceremony bundle (format {FORMAT!r}, a transcript and "
+                            "commitments)")
+    return doc
+
+
+def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]) -> str:
+    """(5) the published bundles of every ceremony the auditor found for this run: the run's own shows
+    the manifest's commitments (so they were not changed after it was published); any other for the
+    same run id was aborted, signed by one of its parties. A ceremony for the run that was neither is
+    a second seed the operator could have picked."""
+    entry = manifest.doc.get("ceremony")
+    if not isinstance(entry, dict):
+        raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
+    run_id, told = manifest.doc.get("run_id"), []
+    for path, doc in bundles:
+        t = doc["transcript"]
+        try:
+            th = transcript_hash(t)
+        except (TypeError, KeyError, ValueError, AttributeError):
+            th = None
+        if th is None or th != doc.get("transcript_sha256"):
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "
+                                    "transcript_sha256")
+        if t["run_id"] != run_id:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds run "
+                                    f"{t['run_id']}, not this run ({run_id})")
+        if th == entry.get("transcript_sha256"):
+            mine = entry.get("commitments") or []
+            if doc.get("abort") is not None or doc["commitments"] != mine:
+                raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
+                                        f"ceremony {t['id']} are not the manifest's (or it was aborted)")
+            told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
+            continue
+        abort, keys = doc.get("abort"), {p["name"]: p["public_key"] for p in t["parties"]}
+        if not isinstance(abort, dict) or abort.get("name") not in keys:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound run "
+                                    f"{run_id} and was not aborted: its seed was one more to choose from")
+        name, reason = abort["name"], str(abort.get("reason"))
+        _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
+                + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()), Step.FIGURES)
+        told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {name} ({reason})")
+    return "ceremony bundles: " + "; ".join(told)
+
+
+def seed_file_for_ceremony(entry: object) -> str:
+    """Why step 7 refuses a seed file for a run whose manifest records a ceremony: the seed commitment
+    matching shows the seed is the run's, not that the ceremony gave it (any seed could be dressed with
+    a real ceremony's entry)."""
+    t = entry.get("transcript") if isinstance(entry, dict) else None
+    name = t.get("id") if isinstance(t, dict) else None
+    return (f"the manifest records seed ceremony {name!r}: its seed is checked from the ceremony file "
+            "(--ceremony), not a seed file, which cannot show that the ceremony gave it")
+
+
 def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
                   party_keys: dict[str, Ed25519PublicKey] | None = None) -> tuple[bytes, str]:
     """(7) the seed derived from the revealed ceremony file, after every check of docs/ceremony.md."""
@@ -189,6 +291,7 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
     th = transcript_hash(t)
     if th != stated.get("transcript_sha256"):
         raise _fail("the transcript does not recompute to the manifest's transcript_sha256")
+    transcript_rules(t, Step.REPRODUCTION)
     if party_keys is not None:
         check_party_keys(t, party_keys)
     keys = {p["name"]: p["public_key"] for p in t["parties"]}
@@ -207,18 +310,14 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + _lp(name.encode())
                           + _lp(value)).hexdigest() != c["commitment"]:
             raise _fail(f"the reveal of {name} does not match its commitment")
+        if not _utc(at):
+            raise _fail(f"party {name!r}: revealed_at {at!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
         if not at < close:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
             raise _fail(f"party {name!r} revealed at {at}, after reveals closed at {close}")
         reveals += _lp(name.encode()) + _lp(value)
     beacon, rnd = t["beacon"], doc["round"]
-    if beacon["chain"] != QUICKNET_HASH:
-        raise _fail(f"beacon chain {beacon['chain']} is not one this verifier knows (quicknet "
-                    f"{QUICKNET_HASH})")
     if rnd.get("round") != beacon["round"]:
         raise _fail(f"the round is {rnd.get('round')}, the ceremony names round {beacon['round']}")
-    due = datetime.fromtimestamp(round_time(beacon["round"]), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if not close < due:
-        raise _fail(f"round {beacon['round']} is published at {due}, not after reveals close ({close})")
     sig = rnd.get("signature", "")
     if hashlib.sha256(bytes.fromhex(sig)).hexdigest() != rnd.get("randomness"):
         raise _fail("the round's randomness is not the SHA-256 of its signature")

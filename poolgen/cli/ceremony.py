@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -112,6 +113,9 @@ def new(
         "--run-id", help="The run's id (default: the ceremony id).")] = None,
     chain: Annotated[str, typer.Option(
         "--beacon-chain", metavar="HASH", help="The drand chain's hash.")] = QUICKNET.hash,
+    book_key_check: Annotated[str | None, typer.Option(
+        "--book-key-check", metavar="HEX", help="The check value of the book key the run's books will be "
+        "numbered under (poolgen keys validation new prints it), bound before anyone commits.")] = None,
 ) -> None:
     """Bind the game (spec, code, pools, run), list the parties' keys and name the beacon round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
@@ -129,7 +133,10 @@ def new(
         if not sep:
             raise CeremonyError(f"--party {item!r}: write NAME=PUBLIC_KEY_FILE")
         parties.append((name.strip(), load_public_key(Path(key.strip()))))
-    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id or ceremony_id)
+    if book_key_check is not None and not re.fullmatch(r"[0-9a-f]{16}", book_key_check):
+        raise CeremonyError(f"--book-key-check {book_key_check[:20]!r}: 16 lower-case hex digits")
+    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id or ceremony_id,
+                      book_key_check)
     ceremony = new_ceremony(ceremony_id, binding, parties, chain, beacon_round,
                             parse_time(reveals_close, "--reveals-close"), now())
     create_file(file, ceremony)
@@ -205,16 +212,25 @@ def reveal(
 ) -> None:
     """After every commitment is in and before reveals close: reveal your contribution, signed."""
     from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
-    from poolgen.seeds.ceremony_file import load, read_contribution, save  # lazy: start-up time
+    from poolgen.seeds.ceremony_file import (  # lazy: start-up time
+        load,
+        read_contribution,
+        record_reveal,
+        revealed_before,
+        save,
+    )
 
     ceremony = load(file)
     ceremony.check_open()
-    ceremony.closed()
+    closed = ceremony.closed()
     name, private = _party(ceremony, party, key, allow_readable_secret)
     if contribution is None:
         contribution = Path(_ask("Your contribution file", default=f"{name}.contribution"))
     ceremony.reveal(name, private, read_contribution(contribution, ceremony, name), now())
+    again = revealed_before(contribution, ceremony, closed)  # never under other commitments
     _confirm(f"Reveal {name}'s contribution into the ceremony file?", yes)
+    if not again:
+        record_reveal(contribution, ceremony, closed)
     save(file, ceremony)
     typer.echo(f"{name}: revealed; it matches its commitment")
     waiting = ceremony.waiting_to_reveal()
@@ -255,7 +271,8 @@ def abort(
     file: File, reason: Annotated[str, typer.Option("--reason", help="Why, for the public record.")],
     party: PartyName = None, key: Key = None, yes: Yes = False, allow_readable_secret: Readable = False,
 ) -> None:
-    """Abort the ceremony (any party, before it is sealed): it is signed and recorded; publish the bundle."""
+    """Abort the ceremony (any party, until every party has revealed): it is signed and recorded; publish
+    the bundle."""
     from poolgen.seeds.ceremony_file import load, save  # lazy: start-up time (docs/scaling.md)
 
     ceremony = load(file)
@@ -290,7 +307,8 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     t = c.transcript
     typer.echo(f"ceremony {c.id}: transcript SHA-256 {c.transcript_sha256}")
     typer.echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
-               f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}...")
+               f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..."
+               + (f", book key check {t['book_key_check']}" if "book_key_check" in t else ""))
     due = utc_text(c.chain.round_time(c.round_number))
     typer.echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
                f"{utc_text(c.reveals_close)}")

@@ -134,6 +134,7 @@ def generate_cmd(
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
+    from poolgen.deliverables.validation import key_check  # lazy: start-up time
     from poolgen.loader import load_spec  # lazy: start-up time
     from poolgen.run.generate import GenerateRequest  # lazy: start-up time
     from poolgen.seeds.ceremony import Binding  # lazy: start-up time
@@ -154,19 +155,20 @@ def generate_cmd(
     for line in sweep(out):  # what killed runs left here: reported, never reused
         say(line)
     ensure_new(out / run_id)
+    keys = validation_keys(game, validation_key, high_validation_key)
+    books = _book_key(game, book_key, keys)
     if ceremony is not None and sealed is not None:
         if seed_file is not None or entropy:
             raise SeedError("--ceremony gives the seed; it cannot be combined with --seed-file or --entropy")
         seed = sealed.sealed_seed()
-        sealed.check_binding(Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id))
+        sealed.check_binding(Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id,
+                                     key_check(books) if books is not None else None))
         seed_file = ceremony  # the seed's source: no new seed file
     elif seed_file is not None:
         if entropy:
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file, allow_readable_secret)
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
-    keys = validation_keys(game, validation_key, high_validation_key)
-    books = _book_key(game, book_key, keys)
     threshold = parse_threshold(high_tier_prize)
     n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
     fresh = seed_file is None

@@ -53,7 +53,7 @@ PUBLIC_FIELDS = frozenset({
     "ceremony.transcript.game", "ceremony.transcript.pools[]", "ceremony.transcript.run_id",
     "ceremony.transcript.parties[].name", "ceremony.transcript.parties[].public_key",
     "ceremony.transcript.beacon.chain", "ceremony.transcript.beacon.round",
-    "ceremony.transcript.beacon.reveals_close",
+    "ceremony.transcript.beacon.reveals_close", "ceremony.transcript.book_key_check",
     "ceremony.commitments[].name", "ceremony.commitments[].commitment", "ceremony.commitments[].signature",
     "ceremony.round.round", "ceremony.round.signature", "ceremony.round.randomness",
     "pools[].id", "pools[].price_cents", "pools[].tickets", "pools[].winners", "pools[].prize_cost_cents",

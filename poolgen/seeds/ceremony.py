@@ -71,6 +71,7 @@ class Binding:
     game: str
     pools: tuple[str, ...]
     run_id: str
+    book_key_check: str | None = None  # the book key's check value (docs/validation.md), if books have one
 
 
 @dataclass
@@ -203,6 +204,9 @@ class Ceremony:
         self.check_key(name, key)
         if self.sealed is not None:
             raise self.refuse("is sealed; a sealed ceremony is not aborted")
+        if not self.waiting_to_reveal():  # only a missing reveal makes an abort blind
+            raise self.refuse(f"every party has revealed: round {self.round_number} fixes the seed and "
+                              "nobody can stop it; an abort now could follow a look at the seed (seal it)")
         if not reason.strip() or len(reason.encode()) > MAX_TEXT:
             raise self.refuse(f"an abort's reason is 1 to {MAX_TEXT} bytes of text, not blank")
         signature = key.sign(tx.abort_message(self.transcript_sha256, name, reason)).hex()
@@ -259,6 +263,13 @@ class Ceremony:
                               f"{t['code_sha256'][:16]}... (another poolgen)")
         if b.run_id != t["run_id"]:
             raise self.refuse(f"run id {b.run_id} is not the ceremony's ({t['run_id']})")
+        bound = t.get("book_key_check")
+        if bound is None and b.book_key_check is not None:
+            raise self.refuse("bound no book key; one made after the seed could choose the printed books of "
+                              "the top prizes (bind its check value: ceremony new --book-key-check)")
+        if bound is not None and b.book_key_check != bound:
+            raise self.refuse(f"bound book key check {bound}; give that book key (--book-key), not "
+                              f"{b.book_key_check or 'none'}")
 
     # ---- documents -----------------------------------------------------------------------------
 
@@ -280,41 +291,51 @@ class Ceremony:
         return doc
 
 
-def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed25519PublicKey]],
-                 chain_hash: str, round_number: int, reveals_close: datetime, now: datetime) -> Ceremony:
-    """A ceremony that binds `binding`, lists `parties` (name, public key) and names a beacon round."""
-    if not ID.match(ceremony_id):
-        raise CeremonyError(f"ceremony id {ceremony_id!r}: use letters, digits, '.', '_' and '-' only, "
-                            "starting with a letter or digit (at most 128)")
-    where = f"ceremony {ceremony_id}"
-    names = [n for n, _ in parties]
+def check_rules(t: dict[str, Any]) -> None:
+    """What every transcript keeps, checked at `new` and again whenever a ceremony file is loaded (an
+    operator can write one by hand and hash it): names and keys, 2 to 16 parties, each named once
+    with its own key, a pinned chain, and a round published after reveals close."""
+    where = f"ceremony {t['id']}"
+    names = [p["name"] for p in t["parties"]]
     for name in names:
         if not NAME.match(name):
             raise CeremonyError(f"{where}: party name {name!r}: use letters, digits, '.', '_' and '-' only, "
                                 "starting with a letter or digit (at most 64)")
         if names.count(name) > 1:
             raise CeremonyError(f"{where}: party {name!r} is named twice")
-    if not MIN_SECRET <= len(parties) <= MAX_PARTIES:
+    if not MIN_SECRET <= len(names) <= MAX_PARTIES:
         raise CeremonyError(f"{where}: needs at least {MIN_SECRET} secret parties besides the beacon "
                             f"(at most {MAX_PARTIES})")
-    keys = [raw_key(k) for _, k in parties]
+    keys = [p["public_key"] for p in t["parties"]]
     for i, k in enumerate(keys):
         if keys.index(k) != i:
             raise CeremonyError(f"{where}: parties {names[keys.index(k)]!r} and {names[i]!r} have the same "
                                 "key; each party has its own")
-    c = chain(chain_hash, where)
-    if not 1 <= round_number < 2**63:
-        raise CeremonyError(f"{where}: beacon round {round_number}: a positive integer")
-    due = c.round_time(round_number)
+    beacon = t["beacon"]
+    c = chain(beacon["chain"], where)
+    if not 1 <= beacon["round"] < 2**63:
+        raise CeremonyError(f"{where}: beacon round {beacon['round']}: a positive integer")
+    due, close = c.round_time(beacon["round"]), parse_time(beacon["reveals_close"], where)
+    if due <= close:
+        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
+                            f"not after reveals close ({utc_text(close)})")
+
+
+def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed25519PublicKey]],
+                 chain_hash: str, round_number: int, reveals_close: datetime, now: datetime) -> Ceremony:
+    """A ceremony that binds `binding`, lists `parties` (name, public key) and names a beacon round."""
+    if not ID.match(ceremony_id):
+        raise CeremonyError(f"ceremony id {ceremony_id!r}: use letters, digits, '.', '_' and '-' only, "
+                            "starting with a letter or digit (at most 128)")
     if reveals_close <= now:
-        raise CeremonyError(f"{where}: reveals close at {utc_text(reveals_close)}, which is not after now "
-                            f"({utc_text(now)})")
-    if due <= reveals_close:
-        raise CeremonyError(f"{where}: beacon round {round_number} is published at {utc_text(due)}, "
-                            f"not after reveals close ({utc_text(reveals_close)})")
+        raise CeremonyError(f"ceremony {ceremony_id}: reveals close at {utc_text(reveals_close)}, which is "
+                            f"not after now ({utc_text(now)})")
     t = {"id": ceremony_id, "spec_sha256": binding.spec_sha256, "code_sha256": binding.code_sha256,
          "game": binding.game, "pools": list(binding.pools), "run_id": binding.run_id,
-         "parties": [{"name": n, "public_key": k} for n, k in zip(names, keys, strict=True)],
-         "beacon": {"chain": c.hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
+         "parties": [{"name": n, "public_key": raw_key(k)} for n, k in parties],
+         "beacon": {"chain": chain_hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
+    if binding.book_key_check is not None:
+        t["book_key_check"] = binding.book_key_check
+    check_rules(t)
     n = len(parties)
     return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)

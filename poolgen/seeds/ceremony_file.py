@@ -17,9 +17,19 @@ from poolgen.files.write import canonical_bytes, write_atomic, write_secret
 from poolgen.limits import MAX_NESTING
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import MAX_ROUND
-from poolgen.seeds.ceremony import FORMAT, ID, NAME, VALUE_BYTES, Ceremony, CeremonyError, parse_time
+from poolgen.seeds.ceremony import (
+    FORMAT,
+    ID,
+    NAME,
+    VALUE_BYTES,
+    Ceremony,
+    CeremonyError,
+    check_rules,
+    parse_time,
+)
 
 CONTRIBUTION = "poolgen-contribution/2"
+REVEALED = "poolgen-revealed/1"
 _KEYS = {"format", "transcript", "transcript_sha256", "commitments", "reveals", "round", "seed_commitment",
          "run", "abort"}
 
@@ -73,8 +83,9 @@ def _text(value: object, pattern: Any) -> bool:
 
 
 def _check_transcript(path: Path, t: object) -> dict[str, Any]:
-    if not isinstance(t, dict) or set(t) != {"id", "spec_sha256", "code_sha256", "game", "pools", "run_id",
-                                             "parties", "beacon"}:
+    if not isinstance(t, dict) or set(t) - {"book_key_check"} != {"id", "spec_sha256", "code_sha256", "game",
+                                                                  "pools", "run_id", "parties", "beacon"} \
+            or ("book_key_check" in t and not _hex(t["book_key_check"], 16)):
         raise _bad(path, "transcript")
     ok = (_text(t["id"], ID) and _hex(t["spec_sha256"], 64) and _hex(t["code_sha256"], 64)
           and _text(t["game"], ID) and _text(t["run_id"], ID) and isinstance(t["pools"], list)
@@ -142,6 +153,7 @@ def load(path: Path) -> Ceremony:
     if now != doc["transcript_sha256"]:
         raise CeremonyError(f"ceremony {t['id']}: the transcript was changed after the ceremony began "
                             f"(it hashes to {now[:16]}..., {doc['transcript_sha256'][:16]}... at new)")
+    check_rules(t)  # a transcript hashed by hand is held to what `new` promises
     ceremony = Ceremony(t, doc["transcript_sha256"], commitments, reveals, r, doc["seed_commitment"],
                         doc["run"], abort)
     ceremony.check_signatures()
@@ -168,3 +180,37 @@ def read_contribution(path: Path, ceremony: Ceremony, name: str) -> bytes:
     if doc.get("party") != name:
         raise CeremonyError(f"{path}: is party {doc.get('party')!r}'s contribution, not {name!r}'s")
     return bytes.fromhex(doc["value"])
+
+
+def reveal_record(contribution: Path) -> Path:
+    """Where a party's reveal command records the commitments it revealed under: beside its
+    contribution file, named after it with `.revealed` added."""
+    return contribution.with_name(contribution.name + ".revealed")
+
+
+def revealed_before(contribution: Path, ceremony: Ceremony, closed: str) -> bool:
+    """True if this contribution was revealed before, under these same commitments; refused if it was
+    revealed under others (a copy of the ceremony with another party's commitment changed: revealing
+    into several would let that party pick among seeds once the round is out)."""
+    path = reveal_record(contribution)
+    if not path.exists():
+        return False
+    doc = _json(path, "reveal record")
+    if not isinstance(doc, dict) or doc.get("format") != REVEALED \
+            or not _hex(doc.get("commitments_sha256"), 64) \
+            or doc.get("transcript_sha256") != ceremony.transcript_sha256:
+        raise CeremonyError(f"{path}: not a reveal record of ceremony {ceremony.id} (poolgen ceremony reveal "
+                            "writes it)")
+    if doc["commitments_sha256"] != closed:
+        raise CeremonyError(f"{contribution}: was revealed under commitments "
+                            f"{doc['commitments_sha256'][:16]}..., not these ({closed[:16]}...): one "
+                            "contribution is revealed under one set of commitments (did a party's commitment "
+                            "change after your reveal? then abort the ceremony)")
+    return True
+
+
+def record_reveal(contribution: Path, ceremony: Ceremony, closed: str) -> None:
+    """Record, once, the commitments this contribution is revealed under (a new file, never replaced)."""
+    doc = {"format": REVEALED, "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
+           "commitments_sha256": closed}
+    write_secret(reveal_record(contribution), canonical_bytes(doc) + b"\n", what="reveal record")

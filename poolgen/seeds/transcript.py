@@ -28,6 +28,8 @@ def transcript_hash(t: dict[str, Any]) -> str:
             + b"".join(lp(p["name"].encode()) + lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
             + lp(bytes.fromhex(beacon["chain"])) + u64(beacon["round"])
             + lp(beacon["reveals_close"].encode()))
+    if "book_key_check" in t:  # only when bound: transcripts without one hash as before
+        data += lp(bytes.fromhex(t["book_key_check"]))
     return hashlib.sha256(data).hexdigest()
 
 

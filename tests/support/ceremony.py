@@ -131,7 +131,8 @@ def third_derivation(doc: dict) -> bytes:
         + lp(t["run_id"].encode()) + len(t["parties"]).to_bytes(8, "big")
         + b"".join(lp(p["name"].encode()) + lp(x(p["public_key"])) for p in t["parties"])
         + lp(x(t["beacon"]["chain"])) + t["beacon"]["round"].to_bytes(8, "big")
-        + lp(t["beacon"]["reveals_close"].encode())).digest()
+        + lp(t["beacon"]["reveals_close"].encode())
+        + (lp(x(t["book_key_check"])) if "book_key_check" in t else b"")).digest()
     closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + tr + b"".join(
         lp(c["name"].encode()) + x(c["commitment"]) for c in doc["commitments"])).digest()
     reveals = b"".join(lp(r["name"].encode()) + lp(x(r["value"])) for r in doc["reveals"])

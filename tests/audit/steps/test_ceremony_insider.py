@@ -1,0 +1,161 @@
+"""An insider against the ceremony, as audit sees it (docs/ceremony.md, "Verifying"): transcripts that
+poolgen's `ceremony new` would never make but an operator can write and sign by hand, and a run whose
+seed did not come from the ceremony its manifest records. Each is refused, naming why. The sealed run
+is the root conftest's `sealed_run`."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from typer.testing import CliRunner
+
+from audit.checklist import Step
+from audit.cli import app as audit_app
+from audit.read.manifest import Manifest
+from audit.steps.ceremony import ceremony_seed, check_bound, check_bundles, read_bundle
+from audit.verify import attempt
+from poolgen.files.write import canonical_bytes
+from poolgen.run.signing import load_private_key
+from poolgen.seeds import transcript as tx
+from poolgen.seeds.beacon import Round
+from poolgen.seeds.ceremony import Ceremony, raw_key
+from tests.support import spec_path
+from tests.support.ceremony import CLOSE, PARTIES, ROUND, key, ok, rounds
+from tests.support.ceremony import commit as _commit
+from tests.support.ceremony import new as _new
+from tests.support.ceremony import verify as _verify
+
+
+def test_a_chosen_seed_dressed_with_a_real_ceremony_is_refused_a_seed_file(sealed_run, tmp_path):
+    # The operator generates from a seed it chose, then copies the real sealed ceremony's entry (same
+    # spec, code, game, pools and run id) into the manifest and signs it again. The seed file matches
+    # the seed commitment; only the ceremony's reveals could show the seed is not the ceremony's.
+    chosen = tmp_path / "chosen.seed"
+    chosen.write_text("42" * 32 + "\n")
+    os.chmod(chosen, 0o600)
+    ok("generate", str(spec_path("wild_side")), "--out", str(tmp_path / "runs"), "--pool", "p1",
+       "--workers", "1", "--run-id", "r", "--key", str(sealed_run.keys.private), "--seed-file", str(chosen))
+    run = tmp_path / "runs" / "r"
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["ceremony"] = json.loads((sealed_run.run / "manifest.json").read_bytes())["ceremony"]
+    data = canonical_bytes(doc)
+    (run / "manifest.json").write_bytes(data)
+    (run / "manifest.sig").write_bytes(load_private_key(sealed_run.keys.private).sign(data))
+    result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(sealed_run.keys.public),
+                                            "--spec", str(spec_path("wild_side")), "--seed-file", str(chosen),
+                                            "--json"])
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["failed_steps"] == [7]
+    assert report["steps"][6]["reasons"] == [
+        "the manifest records seed ceremony 'c1': its seed is checked from the ceremony file (--ceremony), "
+        "not a seed file, which cannot show that the ceremony gave it"]
+
+
+def _crafted(sealed_run, parties, close: str = CLOSE) -> tuple[Manifest, dict]:
+    """A ceremony for the sealed run's spec, code, game, pools and run id that `ceremony new` refuses,
+    written by hand: `parties` (name, private key), reveals closing at `close`; committed, revealed
+    and sealed with the real round 1000 under those keys. The sealed run's manifest carrying it, and
+    the ceremony file's document."""
+    t = json.loads(sealed_run.file.read_bytes())["transcript"]
+    t = {**t, "parties": [{"name": n, "public_key": raw_key(k.public_key())} for n, k in parties],
+         "beacon": {**t["beacon"], "reveals_close": close}}
+    c = Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))
+    values = [bytes([i + 1]) * 32 for i in range(len(parties))]
+    for (name, k), v in zip(parties, values, strict=True):
+        c.commit(name, k, v)
+    for (name, k), v in zip(parties, values, strict=True):
+        c.reveal(name, k, v, datetime.strptime(close, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+                 - timedelta(minutes=20))
+    real = rounds()[ROUND]
+    c.seal(Round(ROUND, real["signature"], real["randomness"]))
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    manifest.doc["ceremony"] = c.manifest_entry()
+    return manifest, c.to_json()
+
+
+def _refusals(manifest: Manifest, doc: dict) -> tuple[str | None, str | None]:
+    """Step 5's and step 7's refusal of the crafted ceremony (None: it passed)."""
+    five = attempt(Step.FIGURES, check_bound, manifest, None, None)
+    seven = attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None)
+    return (five[1] if five[0] == "fail" else None), (seven[1] if seven[0] == "fail" else None)
+
+
+def test_a_one_party_ceremony_is_refused(sealed_run):
+    # the operator alone: it could make any number of commitments and keep the one it likes
+    manifest, doc = _crafted(sealed_run, [("operator", Ed25519PrivateKey.generate())])
+    why = "ceremony c1 lists 1 secret party; a ceremony needs 2 to 16"
+    assert _refusals(manifest, doc) == (why, why)
+
+
+def test_two_parties_under_one_key_or_one_name_are_refused(sealed_run):
+    mine = Ed25519PrivateKey.generate()
+    manifest, doc = _crafted(sealed_run, [("vendor", mine), ("lottery", mine)])
+    why = "ceremony c1: parties 'vendor' and 'lottery' have the same key; each party has its own"
+    assert _refusals(manifest, doc) == (why, why)
+    entry = manifest.doc["ceremony"]  # the second party renamed (no poolgen step takes two of a name)
+    entry["transcript"]["parties"][1]["public_key"] = raw_key(Ed25519PrivateKey.generate().public_key())
+    entry["transcript"]["parties"][1]["name"] = "vendor"
+    entry["transcript_sha256"] = tx.transcript_hash(entry["transcript"])
+    five = attempt(Step.FIGURES, check_bound, manifest, None, None)
+    assert five == ("fail", "ceremony c1 names party 'vendor' twice")
+
+
+def test_a_round_published_before_reveals_close_is_refused_in_step_5_too(sealed_run):
+    # round 1000 is out at 15:59:24; reveals closing at 16:30 let the last to reveal know the beacon
+    manifest, doc = _crafted(sealed_run, [("vendor", Ed25519PrivateKey.generate()),
+                                          ("lottery", Ed25519PrivateKey.generate())],
+                             close="2023-08-23T16:30:00Z")
+    why = "round 1000 is published at 2023-08-23T15:59:24Z, not after reveals close (2023-08-23T16:30:00Z)"
+    assert _refusals(manifest, doc) == (why, why)
+
+
+def _bundle(file: Path, out: Path) -> tuple[Path, dict]:
+    ok("ceremony", "publish", str(file), "--out", str(out))
+    return out, read_bundle(out)
+
+
+def test_published_bundles_show_the_runs_commitments_and_every_other_ceremony_aborted(sealed_run, tmp_path):
+    # An insider runs two ceremonies for run r and seeds the run from the one it likes; or changes a
+    # commitment of the run's own ceremony after its bundle was published. Given every bundle
+    # published for the run, step 5 refuses both; an aborted other ceremony is shown, not refused.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine]) == (
+        "pass", "ceremony bundles: c1.json: this run's ceremony c1, the manifest's commitments")
+    (tmp_path / "other").mkdir()
+    other = _new(tmp_path / "other")  # ceremony c1 again, other parties' keys: another transcript
+    for p in PARTIES:
+        _commit(other, p)
+    second = _bundle(other, tmp_path / "other.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, second]) == (
+        "fail", "bundle other.json: ceremony c1 also bound run r and was not aborted: its seed was one "
+                "more to choose from")
+    ok("ceremony", "abort", str(other), "--party", "lottery", "--key", key(other, "lottery"), "--reason",
+       "a key was lost", "--yes")
+    aborted = _bundle(other, tmp_path / "other-aborted.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, aborted])[1].endswith(
+        "other-aborted.json: ceremony c1 for this run, aborted by lottery (a key was lost)")
+    forked = json.loads(mine[0].read_bytes())
+    forked["commitments"][0]["commitment"] = "00" * 32
+    assert attempt(Step.FIGURES, check_bundles, manifest, [(mine[0], forked)]) == (
+        "fail", "bundle c1.json: the commitments published for ceremony c1 are not the manifest's (or it "
+                "was aborted)")
+    forked["commitments"][0], forked["commitments"][2] = mine[1]["commitments"][0], None  # published early
+    assert attempt(Step.FIGURES, check_bundles, manifest, [(mine[0], forked)]) == (
+        "fail", "bundle c1.json: the commitments published for ceremony c1 are not the manifest's (or it "
+                "was aborted)")
+    code, report = _verify(sealed_run.run, sealed_run.keys, "--ceremony-bundle", str(mine[0]),
+                           "--ceremony-bundle", str(second[0]), audit=True)
+    assert code == 1 and report["failed_steps"] == [5] and report["steps"][4]["reasons"] == [
+        "bundle other.json: ceremony c1 also bound run r and was not aborted: its seed was one more to "
+        "choose from"]
+    result = CliRunner().invoke(audit_app, ["verify", str(sealed_run.run), "--public-key",
+                                            str(sealed_run.keys.public), "--ceremony-bundle",
+                                            str(sealed_run.file.parent / "round-1000-0.json")])
+    assert result.exit_code == 2 and result.stderr == (
+        f"audit: error: {sealed_run.file.parent / 'round-1000-0.json'}: not a ceremony bundle (format "
+        "'poolgen-ceremony/2', a transcript and commitments)\n")

@@ -1,0 +1,154 @@
+"""An insider against the ceremony, as poolgen's own steps see it (docs/ceremony.md): a ceremony file
+whose transcript the operator wrote and hashed by hand, and a party asked to reveal into a copy of the
+ceremony whose other commitments were changed. Each is refused, naming why."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from audit.checklist import Step
+from audit.read.manifest import Manifest
+from audit.steps.ceremony import check_bound
+from audit.verify import attempt
+from poolgen.deliverables.validation import new_validation_key
+from poolgen.run.signing import load_private_key, new_key_pair
+from poolgen.seeds import transcript as tx
+from poolgen.seeds.ceremony_file import load, save
+from tests.support import spec_path
+from tests.support.ceremony import AFTER, PARTIES, invoke, key, refused, seal
+from tests.support.ceremony import commit as _commit
+from tests.support.ceremony import new as _new
+from tests.support.ceremony import reveal as _reveal
+
+
+def _rehashed(tmp_path, change) -> str:
+    """Ceremony c1 (from `ceremony new`) with its transcript changed and hashed again, as only a hand
+    can: the hash no longer shows the change."""
+    file = _new(tmp_path)
+    doc = json.loads(file.read_bytes())
+    change(doc["transcript"])
+    doc["transcript_sha256"] = tx.transcript_hash(doc["transcript"])
+    file.write_text(json.dumps(doc))
+    return str(file)
+
+
+def _same_key(t):
+    t["parties"][1]["public_key"] = t["parties"][0]["public_key"]
+
+
+def _late_close(t):
+    t["beacon"]["reveals_close"] = "2023-08-23T16:30:00Z"  # round 1000 is out at 15:59:24
+
+
+def _one_name(t):
+    t["parties"][2]["name"] = "vendor"
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (_same_key, "ceremony c1: parties 'vendor' and 'lottery' have the same key; each party has its own"),
+    (_late_close, "ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, not after reveals "
+                  "close (2023-08-23T16:30:00Z)"),
+    (_one_name, "ceremony c1: party 'vendor' is named twice"),
+], ids=["one-key", "round-before-close", "one-name"])
+def test_a_transcript_hashed_again_by_hand_is_held_to_what_new_promises(tmp_path, change, message):
+    refused(invoke("ceremony", "status", _rehashed(tmp_path, change)), message)
+
+
+def test_a_party_reveals_one_contribution_under_one_set_of_commitments(tmp_path):
+    # The operator (vendor) keeps the ceremony file. Once the others have revealed, it copies the file
+    # with its own commitment replaced (signed with its own key: valid) and the reveals cleared, and
+    # asks them to reveal again. With k such copies revealed before the close, it would pick, once the
+    # round is out, whichever of k seeds it likes. A party's second reveal under other commitments is
+    # refused; under the same commitments (a reveal saved twice) it is not.
+    file = _new(tmp_path)
+    for p in PARTIES:
+        _commit(file, p)
+    for p in PARTIES:
+        assert _reveal(file, p).exit_code == 0
+    assert _reveal(file, "lottery").exit_code == 0  # the same commitments: no harm
+    fork = load(file)
+    vendor = load_private_key(Path(key(file, "vendor")))
+    fork.commitments[0] = None
+    fork.commit("vendor", vendor, b"\x07" * 32)
+    fork.reveals = [None] * len(PARTIES)
+    forked = tmp_path / "fork.ceremony"
+    save(forked, fork)
+    closed = [load(f).closed() for f in (file, forked)]
+    refused(_reveal(forked, "lottery"),
+            f"{tmp_path / 'lottery.contribution'}: was revealed under commitments {closed[0][:16]}..., not "
+            f"these ({closed[1][:16]}...): one contribution is revealed under one set of commitments (did "
+            "a party's commitment change after your reveal? then abort the ceremony)")
+    assert load(forked).reveals[1] is None
+
+
+def test_once_every_party_has_revealed_the_ceremony_is_not_aborted(tmp_path):
+    # With every reveal in, whoever holds the file computes the seed the moment the round is out; an
+    # abort signed then (and a new ceremony for the same run) would be a choice between pools.
+    file = _new(tmp_path)
+    for p in PARTIES:
+        _commit(file, p)
+    for p in PARTIES:
+        assert _reveal(file, p).exit_code == 0
+    refused(invoke("ceremony", "abort", str(file), "--party", "vendor", "--key", key(file, "vendor"),
+                   "--reason", "the pool looks wrong", "--yes", now="2023-08-23T16:00:00Z"),
+            "ceremony c1: every party has revealed: round 1000 fixes the seed and nobody can stop it; an "
+            "abort now could follow a look at the seed (seal it)")
+    assert load(file).abort is None
+
+
+def test_a_second_commitment_is_refused_and_writes_no_contribution(tmp_path):
+    file = _new(tmp_path)
+    _commit(file, "vendor")
+    before = file.read_bytes()
+    again = tmp_path / "vendor-again.contribution"
+    refused(invoke("ceremony", "commit", str(file), "--party", "vendor", "--key", key(file, "vendor"),
+                   "--contribution", str(again), "--yes"),
+            "ceremony c1: party 'vendor' has already committed; a commitment is never replaced")
+    assert file.read_bytes() == before and not again.exists()
+
+
+def _sealed(folder: Path, *extra: str) -> Path:
+    folder.mkdir()
+    file = _new(folder, *extra)
+    for p in PARTIES:
+        _commit(file, p)
+    for p in PARTIES:
+        assert _reveal(file, p).exit_code == 0
+    assert seal(file).exit_code == 0
+    return file
+
+
+def test_a_book_key_is_bound_before_anyone_commits(tmp_path):
+    # The book key's holder (the lottery, a party) knows every outcome by book slot once the round is
+    # out; a book key made then could put the top prizes in the printed books it likes. So its check
+    # value is bound at `new`, and generate takes that key only; audit's step 5 holds the manifest to it.
+    checks = {k: new_validation_key(tmp_path / f"book-{k}.key") for k in "ab"}
+    signing = new_key_pair(tmp_path / "keys")
+
+    def generate(file: Path, book: str):
+        return invoke("generate", str(spec_path("wild_side")), "--out", str(file.parent / "runs"), "--pool",
+                      "p1", "--workers", "1", "--key", str(signing.private), "--ceremony", str(file),
+                      "--book-key", str(tmp_path / f"book-{book}.key"), now=AFTER)
+
+    unbound = _sealed(tmp_path / "unbound")
+    refused(generate(unbound, "a"), "ceremony c1: bound no book key; one made after the seed could choose "
+                                    "the printed books of the top prizes (bind its check value: ceremony "
+                                    "new --book-key-check)")
+    bound = _sealed(tmp_path / "bound", "--book-key-check", checks["a"])
+    assert f", book key check {checks['a']}\n" in invoke("ceremony", "status", str(bound)).stdout
+    refused(generate(bound, "b"), f"ceremony c1: bound book key check {checks['a']}; give that book key "
+                                  f"(--book-key), not {checks['b']}")
+    assert generate(bound, "a").exit_code == 0
+    manifest = Manifest.parse((bound.parent / "runs" / "r" / "manifest.json").read_bytes())
+    assert manifest.doc["ceremony"]["transcript"]["book_key_check"] == checks["a"]
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None)[0] == "pass"
+    published = invoke("publish", str(bound.parent / "runs" / "r"), "--out", str(tmp_path / "bundle"),
+                       "--public-key", str(signing.public))  # the bound check value is public
+    assert published.exit_code == 0, published.output
+    manifest.doc["print"]["book_key_check"] = checks["b"]
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", f"the run is not the one ceremony c1 binds: book key check {checks['b']} (bound: "
+                f"{checks['a']})")
