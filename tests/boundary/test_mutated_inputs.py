@@ -42,7 +42,7 @@ GAMES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payou
 SPECS_PER_GAME = 500  # 2,000 mutated specs a run
 STYLE_GAMES = ("examples/hit_50", "examples/cash_explosion", "examples/double_take")  # format 2
 SPECS_PER_STYLE_GAME = 150  # and 450 more of the play-style examples
-SUBPROCESS_CASES = 25  # each run as `poolgen check` and `poolgen generate`: 50 processes
+SUBPROCESS_CASES = 15  # each run as `poolgen check` and `poolgen generate`: 30 processes
 CASE_SECONDS = 30  # a case that takes longer hangs (the slowest honest case takes about 2 s)
 
 HOSTILE = [

@@ -65,10 +65,14 @@ CASES = [
 ]
 
 
+# the densest case accepts about one try in 60 when drawn by 5.10: fewer draws (its compositions are few)
+FEWER = {"at most three A and three B, 3 packs of 5": 800}
+
+
 def _compositions(case: str, rules: Rules, direct: bool) -> Counter:
     k = len(rules.counts)
     return Counter(tuple(tuple(np.bincount(p, minlength=k).tolist()) for p in seq)
-                   for seq in _draws(case, rules, DRAWS, direct))
+                   for seq in _draws(case, rules, FEWER.get(case, DRAWS), direct))
 
 
 @pytest.mark.parametrize(("case", "rules", "dispatched"), CASES)
@@ -105,7 +109,7 @@ def test_the_same_test_fails_without_the_acceptance_ratio(monkeypatch, which):
 def test_whole_sequences_are_uniform_among_the_valid_ones(case, rules, valid, dispatched):
     assert exactly_caps(rules) is dispatched
     assert sum(exact_compositions(rules).values()) == valid
-    seen = Counter(seq.tobytes() for seq in _draws(case, rules, 8 * valid, not dispatched))
+    seen = Counter(seq.tobytes() for seq in _draws(case, rules, 5 * valid, not dispatched))  # 5 expected each
     assert len(seen) <= valid
     observed = [*seen.values(), *[0] * (valid - len(seen))]
     p = float(stats.chisquare(observed).pvalue)
