@@ -96,6 +96,16 @@ def reveal(file: Path, party: str, now: str = BEFORE):
                   "--contribution", str(file.parent / f"{party}.contribution"), "--yes", now=now)
 
 
+def revealed(folder: Path, *extra: str) -> Path:
+    """A new ceremony in `folder` (`new`), every party committed and revealed: its file."""
+    file = new(folder, *extra)
+    for p in PARTIES:
+        commit(file, p)
+    for p in PARTIES:
+        assert reveal(file, p).exit_code == 0
+    return file
+
+
 def round_file(folder: Path, number: int = ROUND, **changes) -> Path:
     """A drand round file (a real round, then `changes`) in `folder`."""
     path = folder / f"round-{number}-{len(list(folder.glob('round-*')))}.json"

@@ -41,17 +41,9 @@ from tests.support.ceremony import QUICKNET as CHAIN
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
+from tests.support.ceremony import revealed as _revealed
 from tests.support.ceremony import third_derivation as _third_derivation
 from tests.support.ceremony import verify as _verify
-
-
-def _revealed(tmp_path):
-    file = _new(tmp_path)
-    for p in PARTIES:
-        _commit(file, p)
-    for p in PARTIES:
-        assert _reveal(file, p).exit_code == 0
-    return file
 
 
 def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):

@@ -18,7 +18,7 @@ from poolgen.run.signing import load_private_key, new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.ceremony_file import load, save
 from tests.support import spec_path
-from tests.support.ceremony import AFTER, PARTIES, invoke, key, refused, seal
+from tests.support.ceremony import AFTER, PARTIES, invoke, key, refused, revealed, seal
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
@@ -63,11 +63,7 @@ def test_a_party_reveals_one_contribution_under_one_set_of_commitments(tmp_path)
     # asks them to reveal again. With k such copies revealed before the close, it would pick, once the
     # round is out, whichever of k seeds it likes. A party's second reveal under other commitments is
     # refused; under the same commitments (a reveal saved twice) it is not.
-    file = _new(tmp_path)
-    for p in PARTIES:
-        _commit(file, p)
-    for p in PARTIES:
-        assert _reveal(file, p).exit_code == 0
+    file = revealed(tmp_path)
     assert _reveal(file, "lottery").exit_code == 0  # the same commitments: no harm
     fork = load(file)
     vendor = load_private_key(Path(key(file, "vendor")))
@@ -87,11 +83,7 @@ def test_a_party_reveals_one_contribution_under_one_set_of_commitments(tmp_path)
 def test_once_every_party_has_revealed_the_ceremony_is_not_aborted(tmp_path):
     # With every reveal in, whoever holds the file computes the seed the moment the round is out; an
     # abort signed then (and a new ceremony for the same run) would be a choice between pools.
-    file = _new(tmp_path)
-    for p in PARTIES:
-        _commit(file, p)
-    for p in PARTIES:
-        assert _reveal(file, p).exit_code == 0
+    file = revealed(tmp_path)
     refused(invoke("ceremony", "abort", str(file), "--party", "vendor", "--key", key(file, "vendor"),
                    "--reason", "the pool looks wrong", "--yes", now="2023-08-23T16:00:00Z"),
             "ceremony c1: every party has revealed: round 1000 fixes the seed and nobody can stop it; an "
@@ -112,11 +104,7 @@ def test_a_second_commitment_is_refused_and_writes_no_contribution(tmp_path):
 
 def _sealed(folder: Path, *extra: str) -> Path:
     folder.mkdir()
-    file = _new(folder, *extra)
-    for p in PARTIES:
-        _commit(file, p)
-    for p in PARTIES:
-        assert _reveal(file, p).exit_code == 0
+    file = revealed(folder, *extra)
     assert seal(file).exit_code == 0
     return file
 
