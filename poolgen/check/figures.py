@@ -90,6 +90,19 @@ class GameCheck:
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def stated(self) -> bool:
+        """Whether the spec transcribes any published figure to reconcile (`[published]`'s figures, a
+        printed tier's `published_cost`, an eInstant tier's odds, count or amounts): without one, no
+        figure was compared and none may be said to reconcile."""
+        pub = self.game.published
+        if pub.other_costs or any(v is not None for v in (pub.winners, pub.losers, pub.subtotal_cost,
+                                                          pub.total_cost, pub.odds, pub.losers_odds)):
+            return True
+        return any(v is not None for t in self.game.tiers
+                   for v in (t.published.cost, t.published.odds, t.published.amounts,
+                             t.published.count, t.published.count_odds))
+
     def problem(self, table: str, row: str, published: object, computed: object) -> None:
         self.problems.append(f"{self.game.name}: {table}: {row}: published {published}, "
                              f"computed {computed}")

@@ -25,6 +25,9 @@ def check_spec(game: Game) -> GameCheck:
             check_packs(game, result)
         case EInstant():
             check_einstant(game, game.sales, result)
+    if game.published.prize_table == "regulation" and not result.stated:
+        result.notes.append(f"{game.name}: the spec states no published figure ([published], a tier's "
+                            "published_cost or odds): nothing reconciled, computed figures only")
     before = len(result.problems)
     game.play.check(game, result)
     if isinstance(game.sales, EInstant):  # its neighbour rule (once every tier can be laid out) and [blocks]

@@ -70,6 +70,7 @@ def _print_game(console: Console, r: GameCheck) -> None:
     for problem in r.problems:
         console.print(f"  [red]problem[/] {escape(problem)}", soft_wrap=True)
     if not r.problems:
-        console.print(f"  [green]ok[/] {len(s.tiers)} prize tiers and the losing tier, every published "
-                      "figure reconciles")
+        console.print(f"  [green]ok[/] {len(s.tiers)} prize tiers and the losing tier, "
+                      + ("every published figure reconciles" if r.stated else "no published figure to "
+                         "reconcile"))
     console.print()

@@ -129,6 +129,9 @@ def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
             raise r.fail(where, "must be a table")
         r.known(t, where, _TIER)
         tier_id = r.get(t, "id", where, str)
+        if not tier_id.strip():
+            raise r.fail(f"{where}.id", "must not be blank: the pool files, the manifest and [packs] name "
+                         "a tier by its id")
         if tier_id in wins or tier_id == "lose":
             raise r.fail(f"{where}.id", f"duplicate tier id {tier_id!r}")
         label = r.get(t, "get", where, str, required=False)

@@ -115,6 +115,9 @@ def _symbols(r: Reader, doc: dict[str, Any]) -> tuple[Symbol, ...]:
             raise r.fail(where, "must be a table")
         r.known(s, where, _SYMBOL)
         code = r.get(s, "code", where, str)
+        if not code.strip():
+            raise r.fail(f"{where}.code", "must not be blank: the play and the manifest name the symbol by "
+                         "its code")
         if code in seen:
             raise r.fail(f"{where}.code", f"duplicate symbol code {code!r}")
         seen.add(code)

@@ -146,6 +146,9 @@ def _symbols(r: Reader, doc: dict[str, Any], price: int) -> tuple[dict[str, list
             raise r.fail(where, "must be a table")
         r.known(s, where, _SYMBOL)
         group, code = r.get(s, "group", where, str), r.get(s, "code", where, str)
+        if not code.strip():
+            raise r.fail(f"{where}.code", "must not be blank: a tier's wins and the manifest name the "
+                         "symbol by its code")
         if any(x.code == code for x in groups.get(group, [])):
             raise r.fail(f"{where}.code", f"duplicate symbol code {code!r} in group {group!r}")
         free = r.get(s, "free", where, bool, required=False) or False

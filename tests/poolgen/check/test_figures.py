@@ -136,3 +136,32 @@ def test_human_output_names_every_game():
                  "Primetime Payout"):
         assert name in result.stdout
     assert "All figures of 4 game(s) reconcile." in result.stdout
+
+
+def _regulation_without_figures(tmp_path):
+    """Hit $50 with its designed table called the regulation's and no published figure stated."""
+    text = (SPECS / "examples" / "hit_50.toml").read_text()
+    assert 'prize_table = "designed"' in text and "[published]" not in text
+    path = tmp_path / "hit_50_regulation.toml"
+    path.write_text(text.replace('prize_table = "designed"', 'prize_table = "regulation"'))
+    return path
+
+
+def test_check_does_not_say_reconciled_when_nothing_published(tmp_path):
+    """Nothing compared is not 'every published figure reconciles': check notes it and says so."""
+    path = _regulation_without_figures(tmp_path)
+    result = check_spec(load_spec(path))
+    assert not result.stated and result.problems == []
+    assert result.notes == ["Hit $50: the spec states no published figure ([published], a tier's "
+                            "published_cost or odds): nothing reconciled, computed figures only"]
+    out = CliRunner().invoke(app, ["check", str(path)])
+    assert out.exit_code == 0
+    assert "ok 13 prize tiers and the losing tier, no published figure to reconcile" in out.stdout
+    assert "every published figure reconciles" not in out.stdout
+
+
+def test_check_says_reconciled_when_a_figure_is_published(tmp_path):
+    path = _regulation_without_figures(tmp_path)
+    path.write_text(path.read_text().replace("[play]", "[published]\nwinners = 529980\n\n[play]", 1))
+    result = check_spec(load_spec(path))
+    assert result.stated and result.notes == [] and result.problems == []

@@ -95,3 +95,15 @@ def test_einstant_pool_ids_follow_pool_files_md(game):
             + (f"x{p.play_areas}" if several else "") for p in spec.pools]
     assert [p.id for p in spec.pools] == want
     assert want[0] == ("d1.00x1" if several else "d1.00")
+
+
+def test_a_blank_symbol_code_is_refused(tmp_path):
+    """As in a printed spec: loaded, generated and verified before, a symbol named '' everywhere."""
+    text = SPEC.read_text()
+    old = next(line for line in text.splitlines() if line.startswith("code = "))
+    path = tmp_path / "p.toml"
+    path.write_text(text.replace(old, 'code = " "', 1))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == ("p.toml: symbols[0].code: must not be blank: the play and the manifest name "
+                              "the symbol by its code")

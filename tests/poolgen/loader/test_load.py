@@ -93,3 +93,22 @@ def test_real_specs_load_with_their_pools():
     assert len(ppo.symbols) == 13 and len(ppo.tiers) == 58
     half = next(t for t in ppo.pools[-1].tiers if t.id == "m0.5")
     assert half.prize_cents == 1500  # 0.5 x $7.50 x 4 areas
+
+
+@pytest.mark.parametrize(("old", "new", "message"), [
+    ('id = "free"', 'id = ""', "tiers[0].id: must not be blank: the pool files, the manifest and [packs] "
+                               "name a tier by its id"),
+    ('id = "free"', 'id = "  "', "tiers[0].id: must not be blank: the pool files, the manifest and [packs] "
+                                 "name a tier by its id"),
+    ('code = "BAG"', 'code = ""', "symbols[21].code: must not be blank: a tier's wins and the manifest name "
+                                  "the symbol by its code"),
+])
+def test_blank_tier_id_or_symbol_code_is_refused(tmp_path, old, new, message):
+    """Both loaded, generated and verified before: a blank name the files and messages show as ''."""
+    text = (SPECS / "examples" / "hit_50.toml").read_text()
+    assert text.count(old) == 1
+    path = tmp_path / "hit.toml"
+    path.write_text(text.replace(old, new))
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert str(info.value) == f"hit.toml: {message}"

@@ -7,11 +7,14 @@ from __future__ import annotations
 import hashlib
 import shutil
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 import pytest
 
+from poolgen.check.game import check_spec
 from poolgen.loader import load_spec
 from poolgen.money import fmt_cents
+from poolgen.pdf.report.document import _cross_check
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import spec_path
 from tests.support.cli import invoke
@@ -94,3 +97,18 @@ def test_report_statistics_page_holds_a_packed_run_to_its_packs_law_as_verify_do
     page = next(t for t in pages(out) if "statistics (verify step 8)" in t)
     assert "capped tickets (packs.caps[0])" in page, page
     assert "PASS: no test significant" in page, page
+
+
+def test_report_cross_check_does_not_claim_reconciled_when_nothing_published(tmp_path):
+    """A regulation table with no published figure in the spec: the report says nothing was compared,
+    never that every published figure reconciles."""
+    text = spec_path("examples/hit_50").read_text()
+    path = tmp_path / "hit_50_regulation.toml"
+    path.write_text(text.replace('prize_table = "designed"', 'prize_table = "regulation"'))
+    game = load_spec(path)
+    run = SimpleNamespace(manifest={"spec": {"sha256": game.sha256}})  # the cross-check reads only this
+    said = " ".join(f.getPlainText() for f in _cross_check(game, check_spec(game), run)
+                    if hasattr(f, "getPlainText"))
+    assert "The spec states no published figure of K.A.R. 111-4-3663: nothing reconciled; the figures " \
+           "below are computed from its 13 tiers." in said
+    assert "reconciles" not in said
