@@ -220,7 +220,8 @@ def _report(result: RunResult, fresh_seed_file: Path | None, as_json: bool, sign
         typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
                    f"{t['winners']:,} winners, payout {t['payout_pct']}%")
     say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
-    for line in who_gets_what({f["role"] for f in result.manifest.get("deliverables", [])}):
+    for line in who_gets_what({f["role"] for f in result.manifest.get("deliverables", [])},
+                              signed=signer is not None):
         say(line)
 
 

@@ -34,11 +34,13 @@ LATER: tuple[tuple[str, str], ...] = (
 )
 
 
-def who_gets_what(roles: set[str], later: bool = True) -> list[str]:
+def who_gets_what(roles: set[str], later: bool = True, signed: bool = True) -> list[str]:
     """One line per file class of a run: what it holds and who may receive it; with `later`, one per
-    kind of file the other commands write from it."""
+    kind of file the other commands write from it. An unsigned run has no manifest.sig to name."""
     lines = []
     for role, (files, secret, whom) in ROLES.items():
+        if role == "manifest" and not signed:
+            files = "manifest.json"
         if role in roles or role == "manifest":
             held = "holds outcomes, mode 0600" if secret else "holds no outcome"
             lines.append(f"{files}: {held}; may leave the building to {whom}")

@@ -3,6 +3,7 @@ it; both validation keys or neither."""
 
 from __future__ import annotations
 
+from poolgen.deliverables.roles import who_gets_what
 from tests.support import SEED_A, spec_path
 from tests.support.cli import invoke
 
@@ -37,7 +38,7 @@ def test_generate_says_who_may_receive_each_file(tmp_path):
         "validation-low.bin",
         "validation-high.bin",
         "packs.csv",
-        "manifest.json, manifest.sig",
+        "manifest.json",  # --unsigned: no manifest.sig is written, so none is named
     ]
     later = [line for line in result.output.splitlines() if line.startswith("later, ")]
     assert [line.split(": ")[0] for line in later] == [  # every file the other commands write, too
@@ -63,3 +64,10 @@ def test_generate_says_who_may_receive_each_file(tmp_path):
     )
     assert one.exit_code == 2
     assert "give both --validation-key and --high-validation-key, or neither" in one.output
+
+
+def test_a_signed_run_names_its_signature_beside_the_manifest():
+    assert who_gets_what(set(), later=False) == [
+        "manifest.json, manifest.sig: holds no outcome; may leave the building to anyone"]
+    assert who_gets_what(set(), later=False, signed=False) == [
+        "manifest.json: holds no outcome; may leave the building to anyone"]
