@@ -37,21 +37,9 @@ _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/r
           "poolgen/run/test_build.py", "poolgen/styles/test_key_number_match_decoys.py")
 
 
-# Then the files that take longest (CPU seconds measured with `--durations`, heaviest first), so that
-# the processes share the rest and none is left alone at the end with a long file (pyproject.toml's
-# addopts keep this order: --no-loadscope-reorder).
-_HEAVY = ("boundary/test_mutated_inputs.py", "poolgen/run/test_packs_caps.py",
-          "end_to_end/test_blocks_example.py", "poolgen/run/test_packs_beside.py",
-          "poolgen/deliverables/test_validation.py", "poolgen/run/test_generate.py",
-          "end_to_end/test_wild_side.py", "end_to_end/test_hand_to_hand_tactics.py",
-          "audit/stats/test_step.py", "audit/steps/test_identity.py", "poolgen/pdf/test_proofs.py",
-          "end_to_end/test_example_specs.py", "end_to_end/test_primetime_payout.py",
-          "poolgen/cli/test_demo.py", "audit/stats/styles/test_false_failures.py")
-
-
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: i for i, name in enumerate(_FIRST + _HEAVY)}
-    items.sort(key=lambda item: rank.get(item.path.relative_to(TESTS).as_posix(), len(rank)))
+    rank = {name: i for i, name in enumerate(_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.relative_to(TESTS).as_posix(), len(_FIRST)))
 
 
 @pytest.fixture(scope="session")
