@@ -58,6 +58,7 @@ from audit.stats.pack_laws import (
     too_few,
     winners_given,
 )
+from audit.stats.pairs import pair_findings
 from audit.stats.tests import Finding
 
 __all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers",
@@ -187,6 +188,16 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
                          amounts.sum(axis=1), np.arange(books) * parts // books))
+    if not alone:
+        if tier is None:
+            why.append(f"each tier per {unit} given the rest of its pair of {unit}s: the pool's tier column "
+                       "was not read")
+        else:
+            cut = books * m
+            more, lines = pair_findings(unit, np.asarray(prize)[:cut], np.asarray(tier)[:cut], m, rules,
+                                        tiers)
+            found += more
+            why += lines
     if alone and column is not None:
         caps = [(c.label, np.isin(column, list(rule_tiers(c.tiers, c.prize_cents, tiers))) & win, c.at_most)
                 for c in rules.caps]

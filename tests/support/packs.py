@@ -234,6 +234,33 @@ def caps_beside(table: pl.DataFrame, per_book: int, tiers: list[str], beside: li
     return capped_sorted_by(table, per_book, tiers, -other if apart else other, (*keep, *beside))
 
 
+def tier_across_pairs(table: pl.DataFrame, per_book: int, tier: str, lo: int, floor: int,
+                      to_poorer: bool = True) -> pl.DataFrame:
+    """An insider's pool (the chain's, docs/statistics.md 1b, "Each tier given the rest of its pair"):
+    in each pair of packs 2j, 2j + 1, one ticket of `tier` moved from the pack paying more to the one
+    paying less (`to_poorer`; else from less to more), swapped with a loser of that pack, where the
+    giving pack keeps `lo` winners and `floor` cents; caps on other tiers and every place untouched, so
+    every parameter is still met: the rows reordered, nothing else changed. A "shuffle, then repair"
+    generator topping up poor packs from rich ones leans the same way."""
+    prize = table["prize_cents"].to_numpy()
+    held = table["tier"].to_numpy() == tier
+    order = np.arange(table.height)
+    for j in range(table.height // per_book // 2):
+        a, b = 2 * j * per_book, (2 * j + 1) * per_book
+        value = [int(prize[a:a + per_book].sum()), int(prize[b:b + per_book].sum())]
+        if value[0] == value[1]:
+            continue
+        k = int((value[1] > value[0]) == to_poorer)  # the giving pack: 0 for 2j, 1 for 2j + 1
+        give, take = (a, b) if k == 0 else (b, a)
+        mine = np.flatnonzero(held[give:give + per_book])
+        losers = np.flatnonzero(prize[take:take + per_book] == 0)
+        wins = int((prize[give:give + per_book] > 0).sum())
+        if mine.size and losers.size and wins - 1 >= lo and value[k] - int(prize[give + mine[0]]) >= floor:
+            x, y = give + int(mine[0]), take + int(losers[0])
+            order[x], order[y] = y, x
+    return table[order]
+
+
 def pack_ok(rules: Rules, pack: tuple[int, ...]) -> bool:
     """Whether one pack (its tiers in print order) meets the winners bounds, every cap and every spacing
     rule of `rules` (no value floor: the exact draws it checks have none)."""

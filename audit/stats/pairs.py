@@ -1,0 +1,208 @@
+"""Step 8's tests of the compositions drawn by the chain of docs/randomness.md 5.3, against the exact
+conditional laws of its target within pairs of packs (docs/statistics.md 1b, *Under the chain: pairs
+of packs*). Written from the documents alone: no code of poolgen's.
+
+The target is the uniform law on tier sequences in which every pack meets every parameter. A pack of
+m tickets holding x_k tickets of class k (a class: one `tier` value with one `prize_cents`) has
+g(x) = m! / prod_k x_k! orders, times apart(m, c, d) / C(m, c) under one spacing rule (c its held
+tickets), and the parameters (winners bounds, the value floor, caps, the spacing rule's fit) are
+conditions on x alone. So P(x_1..x_B) is proportional to prod_b g(x_b) [x_b meets them], and given
+the union u of packs 2j and 2j + 1 (j = 0..floor(B / 2) - 1) the pairs are independent, pack 2j's
+composition x drawn with weight g(x) g(u - x) [both meet them]. Given further every class's split but
+those of a class i and of the pool's most numerous class L (the losers), pack 2j holds s of class i
+and r - s of L (r fixed), with
+
+    q(s) proportional to C(u_i, s) C(u_L, r - s) h(c_A(s)) h(c_B(s)) [both packs meet the parameters]
+
+on max(0, r - u_L) <= s <= min(u_i, r): exact, whatever the pool's size, for every class i. Two
+statistics of class i, each a sum over the pairs where q has more than one value:
+
+  - toward the richer pack: o_j = the sign of (the prize value of pack 2j's tickets outside i and L)
+    minus (pack 2j + 1's), T = sum_j o_j (s_j - E s_j), var = sum_j o_j^2 Var s_j;
+  - spread: D = sum_j ((s_j - E s_j)^2 - Var s_j), var = sum_j (mu4_j - Var_j^2);
+
+each z = T / sqrt(var) against the normal, two-sided, made with at least MIN_PAIRS pairs counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from audit.read.manifest import Tier
+from audit.read.specs.packs import PackRules
+from audit.stats.laws import norm_sf
+from audit.stats.pack_laws import rule_tiers
+from audit.stats.tests import Finding, distinct_values
+
+__all__ = ["MIN_PAIRS", "pair_findings"]
+
+MIN_PAIRS = 20  # fewest pairs (with more than one value of s, and o_j != 0 for the first) to make a test
+
+
+def _log_comb(n: np.ndarray, k: np.ndarray) -> np.ndarray:
+    from scipy import special  # here, not with the module: start-up time, as in audit/stats/laws.py
+    return np.asarray(special.gammaln(n + 1) - special.gammaln(k + 1) - special.gammaln(n - k + 1))
+
+
+def _two_sided(z: float) -> float:
+    return float(min(1.0, 2 * norm_sf(abs(z))))
+
+
+def _money(cents: int) -> str:
+    sign, cents = ("-", -cents) if cents < 0 else ("", cents)
+    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+
+
+def _classes(prize: np.ndarray, tier: np.ndarray) -> tuple[np.ndarray, list[str], np.ndarray]:
+    """Each row's class, and each class's tier and prize (classes in order of (tier, prize))."""
+    t_values, t_code, _ = distinct_values(np.asarray(tier))
+    p_values, p_code, _ = distinct_values(np.asarray(prize))
+    key = t_code.astype(np.int64) * len(p_values) + p_code
+    pairs, code = np.unique(key, return_inverse=True)
+    return code, [str(t_values[k // len(p_values)]) for k in pairs], \
+        np.asarray([int(p_values[k % len(p_values)]) for k in pairs], dtype=np.int64)
+
+
+class _Rules:
+    """The parameters as conditions on a pack's counts: winners, value, each cap's and the spacing
+    rule's held tickets (arrays of any shape)."""
+
+    def __init__(self, rules: PackRules, m: int, tiers: Sequence[Tier], names: list[str],
+                 prizes: np.ndarray) -> None:
+        self.m = m
+        self.lo = rules.min_winners or 0
+        self.hi = m if rules.max_winners is None else rules.max_winners
+        self.floor = rules.min_prize_cents
+        wins = prizes > 0
+        self.caps = [(np.asarray([n in rule_tiers(c.tiers, c.prize_cents, tiers) for n in names]) & wins,
+                      c.at_most) for c in rules.caps]
+        self.spacing = None
+        if rules.spacing:
+            rule = rules.spacing[0]
+            held = rule_tiers(rule.tiers, rule.prize_cents, tiers)
+            self.spacing = (np.asarray([n in held for n in names]) & wins, rule.min_distance)
+
+    def log_h(self, c: np.ndarray) -> np.ndarray:
+        """log(apart(m, c, d) / C(m, c)) (-inf where c tickets d apart do not fit; 0 without spacing)."""
+        if self.spacing is None:
+            return np.zeros(c.shape)
+        d = self.spacing[1]
+        room = self.m - np.maximum(c - 1, 0) * (d - 1)
+        fits = room >= c
+        safe_room = np.where(fits, room, c)
+        out = _log_comb(safe_room.astype(np.float64), c.astype(np.float64)) - _log_comb(
+            np.full(c.shape, float(self.m)), c.astype(np.float64))
+        return np.where(fits, out, -np.inf)
+
+    def meets(self, w: np.ndarray, v: np.ndarray, held: list[np.ndarray]) -> np.ndarray:
+        ok = (w >= self.lo) & (w <= self.hi)
+        if self.floor is not None:
+            ok &= v >= self.floor
+        for (_, most), c in zip(self.caps, held, strict=False):
+            ok &= c <= most
+        return ok
+
+
+def pair_findings(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules,
+                  tiers: Sequence[Tier]) -> tuple[list[Finding | None], list[str]]:
+    """Both tests of every class but the losers' (`prize`, `tier` the pool's columns in print order),
+    and lines for what is not tested."""
+    if len(rules.spacing) > 1:
+        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: two spacing rules, whose "
+                    f"orders of a {unit} have no closed-form count (docs/statistics.md 1b)"]
+    pairs = len(prize) // m // 2
+    if pairs < MIN_PAIRS:
+        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: fewer than {MIN_PAIRS} "
+                    f"pairs of {unit}s"]
+    n = 2 * pairs * m
+    code, names, prizes = _classes(np.asarray(prize)[:n], np.asarray(tier)[:n])
+    k = len(names)
+    x = np.bincount(np.repeat(np.arange(2 * pairs), m) * k + code, minlength=2 * pairs * k)
+    x = x.reshape(2 * pairs, k).astype(np.int64)
+    law = _Rules(rules, m, tiers, names, prizes)
+    wins = (prizes > 0).astype(np.int64)
+    cap_of = [c.astype(np.int64) for c, _ in law.caps]
+    space_of = None if law.spacing is None else law.spacing[0].astype(np.int64)
+    spaced = np.zeros(2 * pairs, dtype=np.int64) if space_of is None else x @ space_of
+    observed_ok = law.meets(x @ wins, x @ prizes, [x @ c for c in cap_of]) & np.isfinite(law.log_h(spaced))
+    if not observed_ok.all():
+        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: some {unit}s break the "
+                    "parameters (step 5 names them), so the law does not apply"]
+    lose = int(x.sum(axis=0).argmax())
+    a, b = x[0::2], x[1::2]
+    found: list[Finding | None] = []
+    for i in range(k):
+        if i != lose:
+            found += _class_tests(unit, names[i], int(prizes[i]), i, lose, a, b, law, wins, prizes, cap_of,
+                                  space_of)
+    return found, []
+
+
+def _class_tests(unit: str, name: str, cents: int, i: int, lose: int, a: np.ndarray, b: np.ndarray,
+                 law: _Rules, wins: np.ndarray, prizes: np.ndarray, cap_of: list[np.ndarray],
+                 space_of: np.ndarray | None) -> list[Finding | None]:
+    u_i, u_l = a[:, i] + b[:, i], a[:, lose] + b[:, lose]
+    r = a[:, i] + a[:, lose]
+    low, high = np.maximum(0, r - u_l), np.minimum(u_i, r)
+    width = int((high - low).max()) + 1
+    s = low[:, None] + np.arange(width)[None, :]
+    inside = s <= high[:, None]
+    s = np.minimum(s, high[:, None])
+    t = r[:, None] - s  # pack A's losers
+    bi, bl = u_i[:, None] - s, u_l[:, None] - t  # pack B's
+
+    def of(per_class: np.ndarray, side: np.ndarray, ci: np.ndarray, cl: np.ndarray) -> np.ndarray:
+        rest = side @ per_class - per_class[i] * side[:, i] - per_class[lose] * side[:, lose]
+        return np.asarray(rest[:, None] + per_class[i] * ci + per_class[lose] * cl)
+
+    ok = inside & law.meets(of(wins, a, s, t), of(prizes, a, s, t), [of(c, a, s, t) for c in cap_of])
+    ok &= law.meets(of(wins, b, bi, bl), of(prizes, b, bi, bl), [of(c, b, bi, bl) for c in cap_of])
+    log_w = _log_comb(u_i[:, None].astype(np.float64), s.astype(np.float64)) + _log_comb(
+        u_l[:, None].astype(np.float64), t.astype(np.float64))
+    if space_of is not None:
+        log_w = log_w + law.log_h(of(space_of, a, s, t)) + law.log_h(of(space_of, b, bi, bl))
+    log_w = np.where(ok, log_w, -np.inf)
+    log_w -= log_w.max(axis=1, keepdims=True)
+    q = np.exp(log_w)
+    q /= q.sum(axis=1, keepdims=True)
+    mean = (q * s).sum(axis=1)
+    dev = s - mean[:, None]
+    var = (q * dev ** 2).sum(axis=1)
+    seen = a[:, i] - mean
+    free = var > 1e-12
+    richer = np.sign((a @ prizes - prizes[i] * a[:, i] - prizes[lose] * a[:, lose])
+                     - (b @ prizes - prizes[i] * b[:, i] - prizes[lose] * b[:, lose]))
+    label = f"tier {name} ({_money(cents)}) per {unit} given the rest of its pair of {unit}s"
+    how = (f"exact conditional law within pairs of {unit}s (docs/statistics.md 1b, under the chain), "
+           "summed over the pairs, normal approximation, two-sided")
+    out: list[Finding | None] = []
+    toward = free & (richer != 0)
+    if toward.sum() >= MIN_PAIRS:
+        total, spread = float((richer * seen)[toward].sum()), float(var[toward].sum())
+        z = total / math.sqrt(spread)
+        out.append(Finding(f"{label}: toward the richer {unit}", how,
+                           f"{int(toward.sum()):,} pairs, {total:+,.2f} against 0 "
+                           f"(sd {math.sqrt(spread):,.2f}), z = {z:.2f}", _two_sided(z)))
+    else:
+        out.append(None)
+    if free.sum() >= MIN_PAIRS:
+        # each pair's mid-distribution value U = P(S < s) + P(S = s) / 2 (bounded: a sum of its squared
+        # distances from 1/2 is near normal with few pairs, where (s - E s)^2 is heavy-tailed)
+        below = np.cumsum(q, axis=1) - q / 2 - 0.5
+        at = np.clip(a[:, i] - low, 0, width - 1)
+        u = np.take_along_axis(below, at[:, None], axis=1)[:, 0]
+        e2, e4 = (q * below ** 2).sum(axis=1), (q * below ** 4).sum(axis=1)
+        d = float((u ** 2 - e2)[free].sum())
+        spread = float((e4 - e2 ** 2)[free].sum())
+        if spread > 0:
+            z = d / math.sqrt(spread)
+            out.append(Finding(f"{label}: spread", how,
+                               f"{int(free.sum()):,} pairs, sum of (U - 1/2)^2 "
+                               f"{float((u ** 2)[free].sum()):,.3f}, expected {float(e2[free].sum()):,.3f}, "
+                               f"z = {z:.2f}", _two_sided(z)))
+            return out
+    out.append(None)
+    return out
