@@ -17,8 +17,9 @@ and r - s of L (r fixed), with
 on max(0, r - u_L) <= s <= min(u_i, r): exact, whatever the pool's size, for every class i. Two
 statistics of class i, each a sum over the pairs where q has more than one value:
 
-  - toward the richer pack: o_j = the sign of (the prize value of pack 2j's tickets outside i and L)
-    minus (pack 2j + 1's), T = sum_j o_j (s_j - E s_j), var = sum_j o_j^2 Var s_j;
+  - toward the richer pack: g_j = (the prize value of pack 2j's tickets outside i and L) minus (pack
+    2j + 1's), w_j = g_j / G clipped to [-1, 1] (G the median of |g_j| over the pairs counted, at
+    least 1 cent), T = sum_j w_j (s_j - E s_j), var = sum_j w_j^2 Var s_j;
   - spread: D = sum_j ((s_j - E s_j)^2 - Var s_j), var = sum_j (mu4_j - Var_j^2);
 
 each z = T / sqrt(var) against the normal, two-sided, made with at least MIN_PAIRS pairs counted.
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -37,9 +39,9 @@ from audit.stats.laws import norm_sf
 from audit.stats.pack_laws import rule_tiers
 from audit.stats.tests import Finding, distinct_values
 
-__all__ = ["MIN_PAIRS", "pair_findings"]
+__all__ = ["MIN_PAIRS", "Pairs", "class_law", "pair_findings", "pool_pairs"]
 
-MIN_PAIRS = 20  # fewest pairs (with more than one value of s, and o_j != 0 for the first) to make a test
+MIN_PAIRS = 20  # fewest pairs (with more than one value of s, and g_j != 0 for the first) to make a test
 
 
 def _log_comb(n: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -77,6 +79,7 @@ class _Rules:
         self.hi = m if rules.max_winners is None else rules.max_winners
         self.floor = rules.min_prize_cents
         wins = prizes > 0
+        self.wins = wins.astype(np.int64)
         self.caps = [(np.asarray([n in rule_tiers(c.tiers, c.prize_cents, tiers) for n in names]) & wins,
                       c.at_most) for c in rules.caps]
         self.spacing = None
@@ -84,6 +87,8 @@ class _Rules:
             rule = rules.spacing[0]
             held = rule_tiers(rule.tiers, rule.prize_cents, tiers)
             self.spacing = (np.asarray([n in held for n in names]) & wins, rule.min_distance)
+        self.cap_of = [c.astype(np.int64) for c, _ in self.caps]
+        self.space_of = None if self.spacing is None else self.spacing[0].astype(np.int64)
 
     def log_h(self, c: np.ndarray) -> np.ndarray:
         """log(apart(m, c, d) / C(m, c)) (-inf where c tickets d apart do not fit; 0 without spacing)."""
@@ -106,44 +111,51 @@ class _Rules:
         return ok
 
 
-def pair_findings(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules,
-                  tiers: Sequence[Tier]) -> tuple[list[Finding | None], list[str]]:
-    """Both tests of every class but the losers' (`prize`, `tier` the pool's columns in print order),
-    and lines for what is not tested."""
+@dataclass(frozen=True)
+class Pairs:
+    """A pool's pairs of packs: each class's tier and prize, the losers' class, the class counts of
+    packs 2j (`a`) and 2j + 1 (`b`), one row a pair, and the parameters as conditions on counts."""
+
+    names: list[str]
+    prizes: np.ndarray
+    lose: int
+    a: np.ndarray
+    b: np.ndarray
+    law: _Rules
+
+    def per_pack(self, per_class: np.ndarray, side: np.ndarray, i: int, ci: np.ndarray,
+                 cl: np.ndarray) -> np.ndarray:
+        """A per-class figure summed over a pack of `side` holding ci of class i and cl losers."""
+        rest = side @ per_class - per_class[i] * side[:, i] - per_class[self.lose] * side[:, self.lose]
+        return np.asarray(rest[:, None] + per_class[i] * ci + per_class[self.lose] * cl)
+
+
+def pool_pairs(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules,
+               tiers: Sequence[Tier], fewest: int = MIN_PAIRS) -> Pairs | str:
+    """The pool's Pairs, or why the tests are not made (fewer than `fewest` pairs among them)."""
     if len(rules.spacing) > 1:
-        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: two spacing rules, whose "
-                    f"orders of a {unit} have no closed-form count (docs/statistics.md 1b)"]
+        return (f"two spacing rules, whose orders of a {unit} have no closed-form count "
+                "(docs/statistics.md 1b)")
     pairs = len(prize) // m // 2
-    if pairs < MIN_PAIRS:
-        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: fewer than {MIN_PAIRS} "
-                    f"pairs of {unit}s"]
+    if pairs < fewest:
+        return f"fewer than {fewest} pairs of {unit}s"
     n = 2 * pairs * m
     code, names, prizes = _classes(np.asarray(prize)[:n], np.asarray(tier)[:n])
     k = len(names)
     x = np.bincount(np.repeat(np.arange(2 * pairs), m) * k + code, minlength=2 * pairs * k)
     x = x.reshape(2 * pairs, k).astype(np.int64)
     law = _Rules(rules, m, tiers, names, prizes)
-    wins = (prizes > 0).astype(np.int64)
-    cap_of = [c.astype(np.int64) for c, _ in law.caps]
-    space_of = None if law.spacing is None else law.spacing[0].astype(np.int64)
-    spaced = np.zeros(2 * pairs, dtype=np.int64) if space_of is None else x @ space_of
-    observed_ok = law.meets(x @ wins, x @ prizes, [x @ c for c in cap_of]) & np.isfinite(law.log_h(spaced))
-    if not observed_ok.all():
-        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: some {unit}s break the "
-                    "parameters (step 5 names them), so the law does not apply"]
-    lose = int(x.sum(axis=0).argmax())
-    a, b = x[0::2], x[1::2]
-    found: list[Finding | None] = []
-    for i in range(k):
-        if i != lose:
-            found += _class_tests(unit, names[i], int(prizes[i]), i, lose, a, b, law, wins, prizes, cap_of,
-                                  space_of)
-    return found, []
+    spaced = np.zeros(2 * pairs, dtype=np.int64) if law.space_of is None else x @ law.space_of
+    if not (law.meets(x @ law.wins, x @ prizes, [x @ c for c in law.cap_of])
+            & np.isfinite(law.log_h(spaced))).all():
+        return f"some {unit}s break the parameters (step 5 names them), so the law does not apply"
+    return Pairs(names, prizes, int(x.sum(axis=0).argmax()), x[0::2], x[1::2], law)
 
 
-def _class_tests(unit: str, name: str, cents: int, i: int, lose: int, a: np.ndarray, b: np.ndarray,
-                 law: _Rules, wins: np.ndarray, prizes: np.ndarray, cap_of: list[np.ndarray],
-                 space_of: np.ndarray | None) -> list[Finding | None]:
+def class_law(p: Pairs, i: int) -> tuple[np.ndarray, np.ndarray]:
+    """Class i's values of s (pack 2j's tickets of it) and q_j(s), one row a pair (q = 0 off the
+    support)."""
+    a, b, lose, law = p.a, p.b, p.lose, p.law
     u_i, u_l = a[:, i] + b[:, i], a[:, lose] + b[:, lose]
     r = a[:, i] + a[:, lose]
     low, high = np.maximum(0, r - u_l), np.minimum(u_i, r)
@@ -153,35 +165,58 @@ def _class_tests(unit: str, name: str, cents: int, i: int, lose: int, a: np.ndar
     s = np.minimum(s, high[:, None])
     t = r[:, None] - s  # pack A's losers
     bi, bl = u_i[:, None] - s, u_l[:, None] - t  # pack B's
-
-    def of(per_class: np.ndarray, side: np.ndarray, ci: np.ndarray, cl: np.ndarray) -> np.ndarray:
-        rest = side @ per_class - per_class[i] * side[:, i] - per_class[lose] * side[:, lose]
-        return np.asarray(rest[:, None] + per_class[i] * ci + per_class[lose] * cl)
-
-    ok = inside & law.meets(of(wins, a, s, t), of(prizes, a, s, t), [of(c, a, s, t) for c in cap_of])
-    ok &= law.meets(of(wins, b, bi, bl), of(prizes, b, bi, bl), [of(c, b, bi, bl) for c in cap_of])
+    ok = inside
+    for side, ci, cl in ((a, s, t), (b, bi, bl)):
+        ok = ok & law.meets(p.per_pack(law.wins, side, i, ci, cl), p.per_pack(p.prizes, side, i, ci, cl),
+                            [p.per_pack(c, side, i, ci, cl) for c in law.cap_of])
     log_w = _log_comb(u_i[:, None].astype(np.float64), s.astype(np.float64)) + _log_comb(
         u_l[:, None].astype(np.float64), t.astype(np.float64))
-    if space_of is not None:
-        log_w = log_w + law.log_h(of(space_of, a, s, t)) + law.log_h(of(space_of, b, bi, bl))
+    if law.space_of is not None:
+        log_w = (log_w + law.log_h(p.per_pack(law.space_of, a, i, s, t))
+                 + law.log_h(p.per_pack(law.space_of, b, i, bi, bl)))
     log_w = np.where(ok, log_w, -np.inf)
     log_w -= log_w.max(axis=1, keepdims=True)
     q = np.exp(log_w)
-    q /= q.sum(axis=1, keepdims=True)
+    return s, q / q.sum(axis=1, keepdims=True)
+
+
+def pair_findings(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules,
+                  tiers: Sequence[Tier]) -> tuple[list[Finding | None], list[str]]:
+    """Both tests of every class but the losers' (`prize`, `tier` the pool's columns in print order),
+    and lines for what is not tested."""
+    p = pool_pairs(unit, prize, tier, m, rules, tiers)
+    if isinstance(p, str):
+        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: {p}"]
+    found: list[Finding | None] = []
+    for i in range(len(p.names)):
+        if i != p.lose:
+            found += _class_tests(unit, p, i)
+    return found, []
+
+
+def _class_tests(unit: str, p: Pairs, i: int) -> list[Finding | None]:
+    a, b, lose, prizes = p.a, p.b, p.lose, p.prizes
+    name, cents = p.names[i], int(prizes[i])
+    s, q = class_law(p, i)
+    width = s.shape[1]
+    low = s[:, 0]
     mean = (q * s).sum(axis=1)
     dev = s - mean[:, None]
     var = (q * dev ** 2).sum(axis=1)
     seen = a[:, i] - mean
     free = var > 1e-12
-    richer = np.sign((a @ prizes - prizes[i] * a[:, i] - prizes[lose] * a[:, lose])
-                     - (b @ prizes - prizes[i] * b[:, i] - prizes[lose] * b[:, lose]))
+    gap = ((a @ prizes - prizes[i] * a[:, i] - prizes[lose] * a[:, lose])
+           - (b @ prizes - prizes[i] * b[:, i] - prizes[lose] * b[:, lose]))
     label = f"tier {name} ({_money(cents)}) per {unit} given the rest of its pair of {unit}s"
     how = (f"exact conditional law within pairs of {unit}s (docs/statistics.md 1b, under the chain), "
            "summed over the pairs, normal approximation, two-sided")
     out: list[Finding | None] = []
-    toward = free & (richer != 0)
+    toward = free & (gap != 0)
     if toward.sum() >= MIN_PAIRS:
-        total, spread = float((richer * seen)[toward].sum()), float(var[toward].sum())
+        # weights: the other prizes' difference, in units of its median size, at most 1 either way
+        scale = max(float(np.median(np.abs(gap[toward]))), 1.0)
+        weight = np.clip(gap / scale, -1.0, 1.0)[toward]
+        total, spread = float((weight * seen[toward]).sum()), float((weight ** 2 * var[toward]).sum())
         z = total / math.sqrt(spread)
         out.append(Finding(f"{label}: toward the richer {unit}", how,
                            f"{int(toward.sum()):,} pairs, {total:+,.2f} against 0 "

@@ -235,13 +235,13 @@ def caps_beside(table: pl.DataFrame, per_book: int, tiers: list[str], beside: li
 
 
 def tier_across_pairs(table: pl.DataFrame, per_book: int, tier: str, lo: int, floor: int,
-                      to_poorer: bool = True) -> pl.DataFrame:
+                      to_poorer: bool = True, most: int = 1) -> pl.DataFrame:
     """An insider's pool (the chain's, docs/statistics.md 1b, "Each tier given the rest of its pair"):
-    in each pair of packs 2j, 2j + 1, one ticket of `tier` moved from the pack paying more to the one
-    paying less (`to_poorer`; else from less to more), swapped with a loser of that pack, where the
-    giving pack keeps `lo` winners and `floor` cents; caps on other tiers and every place untouched, so
-    every parameter is still met: the rows reordered, nothing else changed. A "shuffle, then repair"
-    generator topping up poor packs from rich ones leans the same way."""
+    in each pair of packs 2j, 2j + 1, up to `most` tickets of `tier` moved from the pack paying more to
+    the one paying less (`to_poorer`; else from less to more), each swapped with a loser of that pack,
+    while the giving pack keeps `lo` winners and `floor` cents; caps on other tiers and every place
+    untouched, so every parameter is still met: the rows reordered, nothing else changed. A "shuffle,
+    then repair" generator topping up poor packs from rich ones leans the same way."""
     prize = table["prize_cents"].to_numpy()
     held = table["tier"].to_numpy() == tier
     order = np.arange(table.height)
@@ -254,10 +254,12 @@ def tier_across_pairs(table: pl.DataFrame, per_book: int, tier: str, lo: int, fl
         give, take = (a, b) if k == 0 else (b, a)
         mine = np.flatnonzero(held[give:give + per_book])
         losers = np.flatnonzero(prize[take:take + per_book] == 0)
-        wins = int((prize[give:give + per_book] > 0).sum())
-        if mine.size and losers.size and wins - 1 >= lo and value[k] - int(prize[give + mine[0]]) >= floor:
-            x, y = give + int(mine[0]), take + int(losers[0])
-            order[x], order[y] = y, x
+        wins, left = int((prize[give:give + per_book] > 0).sum()), value[k]
+        for x, y in list(zip(mine, losers, strict=False))[:most]:
+            if wins - 1 < lo or left - int(prize[give + x]) < floor:
+                break
+            order[give + x], order[take + y] = take + y, give + x
+            wins, left = wins - 1, left - int(prize[give + x])
     return table[order]
 
 
