@@ -58,6 +58,8 @@ def main() -> None:
         for f in found:
             if f is not None:
                 ps[f.name].append(f.p)
+                if f.p < 1e-3:
+                    print(f"pool {i}: {f.name}: {f.figures}, p = {f.p:.2g}")
         if why:
             print(*why, sep="\n")
     print(f"## {args.spec.name}: {args.pools} pools, {args.sweeps} sweeps, {built:.0f} s of CPU building")
