@@ -1,0 +1,199 @@
+"""The third engine of step 8's tests of each tier given the rest of its pair of packs
+(tests/third_engines/pairs.py, written from docs/statistics.md 1b alone, in exact rational
+arithmetic) against audit's (audit/stats/pairs.py, through `audit.stats.packs.pack_block_findings`):
+on small honest chain pools (bench/stats_packs.py's cases "floor" and "chain": Happy Holidays cut to
+100 books of 30), an insider's reordering, tampered pools and an eInstant's blocks, the same tests in
+the same order, p-values equal to 1e-9 relative, the figures' words and numbers equal, and the same
+"not tested" line."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from audit.read.specs.packs import PackRules, for_pool, read_blocks, read_packs
+from audit.stats.packs import pack_block_findings
+from poolgen.loader import load_spec
+from poolgen.run.build import build_pool
+from tests.support.blocks import blocks_variant
+from tests.support.packs import small_packs, tier_across_pairs
+from tests.third_engines import pairs
+
+# bench/stats_packs.py CASES "floor" and "chain": pools the chain of docs/randomness.md 5.3 draws
+FLOOR = 'min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00", at_most = 1 } ]'
+CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
+         'caps = [ { prize = "100.00", at_most = 1 } ]\n'
+         'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]')
+TWO_SPACING = ('min_winners = 7\nmin_prize_value = "12.00"\n'
+               'spacing = [ { tiers = ["5"], min_distance = 3 }, { tiers = ["2"], min_distance = 2 } ]')
+PAIR_WORDS = "given the rest of its pair"
+M = 30
+
+
+def _seed(text: str) -> bytes:
+    return hashlib.sha256(f"tests/third_engines/pairs/{text}".encode()).digest()
+
+
+class Pool:
+    """One built pool: its columns in print order, its rules (audit's and plain) and manifest tiers."""
+
+    def __init__(self, path: Path, seed: str, blocks: bool = False):
+        spec = load_spec(path)
+        entry = spec.pools[0]
+        doc = tomllib.loads(path.read_text())
+        table = build_pool(spec, entry, _seed(seed))
+        self.prize = table["prize_cents"].to_numpy()
+        self.tier = table["tier"].to_numpy()
+        self.rules: PackRules = for_pool(read_blocks(doc), entry.price_cents) if blocks else read_packs(doc)
+        self.tiers = entry.tiers
+        self.m = self.rules.size if blocks else M
+        self.unit = "block" if blocks else "book"
+
+
+def _plain(rules: PackRules) -> dict:
+    """audit's rules as the engine takes them: plain dicts (a rule naming a prize keeps it in cents)."""
+    return {"min_winners": rules.min_winners, "max_winners": rules.max_winners,
+            "floor_cents": rules.min_prize_cents,
+            "caps": [{"tiers": list(c.tiers), "prize_cents": c.prize_cents, "at_most": c.at_most}
+                     for c in rules.caps],
+            "spacing": [{"tiers": list(s.tiers), "prize_cents": s.prize_cents, "min_distance": s.min_distance}
+                        for s in rules.spacing]}
+
+
+NUMBER = re.compile(r"[+-]?\d[\d,]*(?:\.\d+)?")
+
+
+def _numbers(figures: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in NUMBER.findall(figures)]
+
+
+def both(pool: Pool, prize: np.ndarray | None = None, tier: np.ndarray | None = None,
+         rules: PackRules | None = None) -> tuple[list, list[str], list, list[str]]:
+    """audit's pair findings and lines, and the engine's, on the pool (or the columns given)."""
+    prize = pool.prize if prize is None else prize
+    tier = pool.tier if tier is None else tier
+    rules = pool.rules if rules is None else rules
+    found, lines = pack_block_findings(prize, pool.m, rules, pool.tiers, tier)
+    audit = [(f.name, f.figures, f.p) for f in found if PAIR_WORDS in f.name]
+    audit_lines = [line for line in lines if PAIR_WORDS in line]
+    mine, mine_lines, too_few = pairs.pair_tests([int(v) for v in prize], [str(v) for v in tier], pool.m,
+                                                 _plain(rules), [(t.id, t.prize_cents) for t in pool.tiers],
+                                                 pool.unit)
+    counted = [line for line in lines if "too few tickets to bin or rank" in line]
+    if mine:  # the pair tests not made are among audit's count of the pack tests not made
+        assert counted and int(counted[0].split()[0]) >= too_few
+    return audit, audit_lines, mine, mine_lines
+
+
+def assert_agree(audit: list, mine: list) -> None:
+    assert [a[0] for a in audit] == [b[0] for b in mine]
+    for (name, fig_a, p_a), (_, fig_b, p_b) in zip(audit, mine, strict=True):
+        assert p_b == pytest.approx(p_a, rel=1e-9, abs=0), name
+        assert NUMBER.sub("#", fig_a) == NUMBER.sub("#", fig_b), name  # the contract's words
+        got, want = _numbers(fig_a), _numbers(fig_b)
+        assert got[0] == want[0], name  # n pairs
+        assert got == pytest.approx(want, abs=0.011), name  # as printed (2 or 3 decimals)
+
+
+def _why(lines: list[str]) -> str:
+    """The reason a "not tested" line gives, as one word."""
+    assert len(lines) == 1, lines
+    return next(w for k, w in (("two spacing rules", "spacing"), ("fewer than 20 pairs", "pairs"),
+                               ("break", "broken")) if k in lines[0])
+
+
+@pytest.fixture(scope="module")
+def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("pairs")
+    return {"floor": small_packs(folder, FLOOR, "floor.toml"),
+            "chain": small_packs(folder, CHAIN, "chain.toml"),
+            "two": small_packs(folder, TWO_SPACING, "two.toml")}
+
+
+@pytest.mark.parametrize("case", ["floor", "chain"])
+@pytest.mark.parametrize("i", range(3))
+def test_honest_chain_pools_get_the_same_pair_tests_and_p_values(specs, case, i):
+    audit, audit_lines, mine, mine_lines = both(Pool(specs[case], f"{case}/{i}"))
+    assert len(mine) >= 4 and audit_lines == mine_lines == []  # tiers 1, 2 and free at least
+    assert_agree(audit, mine)
+
+
+@pytest.mark.parametrize("to_poorer", [True, False], ids=["to-poorer", "to-richer"])
+def test_an_insider_moving_a_tier_across_pairs_is_judged_alike(specs, to_poorer):
+    pool = Pool(specs["floor"], "insider")
+    table = tier_across_pairs(_table(pool), M, "2", 7, 1200, to_poorer=to_poorer)
+    audit, _, mine, mine_lines = both(pool, table["prize_cents"].to_numpy(), table["tier"].to_numpy())
+    assert mine_lines == []
+    assert_agree(audit, mine)
+    assert "tier 2 ($2.00) per book given the rest of its pair of books: toward the richer book" in [
+        name for name, _, _ in mine]
+
+
+def _table(pool: Pool) -> pl.DataFrame:
+    return pl.DataFrame({"tier": pool.tier, "prize_cents": pool.prize})
+
+
+def test_an_odd_last_book_is_left_out_of_the_pairs(specs):
+    pool = Pool(specs["chain"], "odd")
+    cut = 81 * M  # 40 pairs and one book left over
+    audit, audit_lines, mine, mine_lines = both(pool, pool.prize[:cut], pool.tier[:cut])
+    assert audit_lines == mine_lines == [] and mine
+    assert_agree(audit, mine)
+
+
+def test_fewer_than_20_pairs_of_books_get_the_line_alone(specs):
+    pool = Pool(specs["floor"], "few")
+    cut = 39 * M
+    audit, audit_lines, mine, mine_lines = both(pool, pool.prize[:cut], pool.tier[:cut])
+    assert audit == mine == []
+    assert _why(audit_lines) == _why(mine_lines) == "pairs"
+
+
+def _below_floor(prize: np.ndarray, tier: np.ndarray, book: int, donor: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows reordered: book `book`'s winners swapped, one by one, with losers of book `donor` until
+    `book` pays less than the floor ($12)."""
+    prize, tier = prize.copy(), tier.copy()
+    wins = book * M + np.flatnonzero(prize[book * M:(book + 1) * M] > 0)
+    losers = donor * M + np.flatnonzero(prize[donor * M:(donor + 1) * M] == 0)
+    for x, y in zip(wins, losers, strict=False):
+        if prize[book * M:(book + 1) * M].sum() < 1200:
+            break
+        prize[[x, y]], tier[[x, y]] = prize[[y, x]], tier[[y, x]]
+    assert prize[book * M:(book + 1) * M].sum() < 1200
+    return prize, tier
+
+
+@pytest.mark.parametrize("case", ["floor", "chain"])
+def test_a_book_below_the_floor_leaves_both_untested(specs, case):
+    pool = Pool(specs[case], f"{case}/broken")
+    prize, tier = _below_floor(pool.prize, pool.tier, 0, 99)
+    audit, audit_lines, mine, mine_lines = both(pool, prize, tier)
+    assert audit == mine == []
+    assert _why(audit_lines) == _why(mine_lines) == "broken"
+
+
+def test_two_spacing_rules_leave_both_untested(specs):
+    audit, audit_lines, mine, mine_lines = both(Pool(specs["two"], "two"))
+    assert audit == mine == []
+    assert _why(audit_lines) == _why(mine_lines) == "spacing"
+
+
+def test_an_einstants_blocks_are_tested_per_block_with_the_floor_at_the_share_price(tmp_path):
+    """Hand to Hand Tactics with its blocks (a floor of 40 x the share price: the chain's) cut to 200
+    blocks of 100: the tests read "block", and the floor is 40 x 100 cents (without it the laws differ)."""
+    pool = Pool(blocks_variant(tmp_path, 50), "blocks", blocks=True)
+    assert pool.rules.min_prize_cents == 4000
+    audit, audit_lines, mine, mine_lines = both(pool)
+    assert audit_lines == mine_lines == [] and len(mine) >= 10
+    assert all(" per block given the rest of its pair of blocks: " in name for name, _, _ in mine)
+    assert_agree(audit, mine)
+    unfloored = _plain(pool.rules) | {"floor_cents": None}
+    other, _, _ = pairs.pair_tests([int(v) for v in pool.prize], [str(v) for v in pool.tier], pool.m,
+                                   unfloored, [(t.id, t.prize_cents) for t in pool.tiers], "block")
+    assert [p for _, _, p in other] != [p for _, _, p in mine]
