@@ -117,28 +117,49 @@ def pair_findings(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules:
     if pairs < MIN_PAIRS:
         return [], [f"each tier per {unit} given the rest of its pair of {unit}s: fewer than {MIN_PAIRS} "
                     f"pairs of {unit}s"]
+    if _broken(np.asarray(prize), np.asarray(tier), m, rules, tiers):
+        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: some {unit}s break the "
+                    "parameters (step 5 names them), so the law does not apply"]
     n = 2 * pairs * m
     code, names, prizes = _classes(np.asarray(prize)[:n], np.asarray(tier)[:n])
-    k = len(names)
-    x = np.bincount(np.repeat(np.arange(2 * pairs), m) * k + code, minlength=2 * pairs * k)
-    x = x.reshape(2 * pairs, k).astype(np.int64)
+    x = _counts(code, len(names), 2 * pairs, m)
     law = _Rules(rules, m, tiers, names, prizes)
     wins = (prizes > 0).astype(np.int64)
     cap_of = [c.astype(np.int64) for c, _ in law.caps]
     space_of = None if law.spacing is None else law.spacing[0].astype(np.int64)
-    spaced = np.zeros(2 * pairs, dtype=np.int64) if space_of is None else x @ space_of
-    observed_ok = law.meets(x @ wins, x @ prizes, [x @ c for c in cap_of]) & np.isfinite(law.log_h(spaced))
-    if not observed_ok.all():
-        return [], [f"each tier per {unit} given the rest of its pair of {unit}s: some {unit}s break the "
-                    "parameters (step 5 names them), so the law does not apply"]
     lose = int(x.sum(axis=0).argmax())
     a, b = x[0::2], x[1::2]
     found: list[Finding | None] = []
-    for i in range(k):
+    for i in range(len(names)):
         if i != lose:
             found += _class_tests(unit, names[i], int(prizes[i]), i, lose, a, b, law, wins, prizes, cap_of,
                                   space_of)
     return found, []
+
+
+def _counts(code: np.ndarray, k: int, packs: int, m: int) -> np.ndarray:
+    """Each pack's tickets of each class (packs x classes)."""
+    x = np.bincount(np.repeat(np.arange(packs), m) * k + code[: packs * m], minlength=packs * k)
+    return x.reshape(packs, k).astype(np.int64)
+
+
+def _broken(prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier]) -> bool:
+    """Whether a pack breaks the parameters as step 5 reads them: every pack, the odd last one too (in
+    no pair, but a pool holding it is not the target's), its counts (winners, value, caps, the spacing
+    rule's fit) and the spacing rule's places (two of its tickets closer than its distance)."""
+    packs = len(prize) // m
+    code, names, prizes = _classes(prize[: packs * m], tier[: packs * m])
+    x = _counts(code, len(names), packs, m)
+    law = _Rules(rules, m, tiers, names, prizes)
+    wins = (prizes > 0).astype(np.int64)
+    ok = law.meets(x @ wins, x @ prizes, [x @ c.astype(np.int64) for c, _ in law.caps])
+    if law.spacing is not None:
+        held, d = law.spacing
+        ok &= np.isfinite(law.log_h(x @ held.astype(np.int64)))
+        at = held[code].reshape(packs, m)
+        for gap in range(1, d):  # two held tickets `gap` places apart in one pack
+            ok &= ~(at[:, :-gap] & at[:, gap:]).any(axis=1)
+    return not bool(ok.all())
 
 
 def _class_tests(unit: str, name: str, cents: int, i: int, lose: int, a: np.ndarray, b: np.ndarray,

@@ -30,6 +30,8 @@ FLOOR = 'min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00"
 CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
          'caps = [ { prize = "100.00", at_most = 1 } ]\n'
          'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]')
+PRIZE_SPACED = ('min_winners = 6\nmin_prize_value = "12.00"\n'  # a spacing rule naming a prize
+                'spacing = [ { prize = "2.00", min_distance = 2 } ]')
 TWO_SPACING = ('min_winners = 7\nmin_prize_value = "12.00"\n'
                'spacing = [ { tiers = ["5"], min_distance = 3 }, { tiers = ["2"], min_distance = 2 } ]')
 PAIR_WORDS = "given the rest of its pair"
@@ -113,10 +115,11 @@ def specs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("pairs")
     return {"floor": small_packs(folder, FLOOR, "floor.toml"),
             "chain": small_packs(folder, CHAIN, "chain.toml"),
+            "prize-spaced": small_packs(folder, PRIZE_SPACED, "prize_spaced.toml"),
             "two": small_packs(folder, TWO_SPACING, "two.toml")}
 
 
-@pytest.mark.parametrize("case", ["floor", "chain"])
+@pytest.mark.parametrize("case", ["floor", "chain", "prize-spaced"])
 @pytest.mark.parametrize("i", range(3))
 def test_honest_chain_pools_get_the_same_pair_tests_and_p_values(specs, case, i):
     audit, audit_lines, mine, mine_lines = both(Pool(specs[case], f"{case}/{i}"))
@@ -173,6 +176,32 @@ def _below_floor(prize: np.ndarray, tier: np.ndarray, book: int, donor: int) -> 
 def test_a_book_below_the_floor_leaves_both_untested(specs, case):
     pool = Pool(specs[case], f"{case}/broken")
     prize, tier = _below_floor(pool.prize, pool.tier, 0, 99)
+    audit, audit_lines, mine, mine_lines = both(pool, prize, tier)
+    assert audit == mine == []
+    assert _why(audit_lines) == _why(mine_lines) == "broken"
+
+
+def test_a_broken_odd_last_book_leaves_both_untested(specs):
+    """The contract's "a pack breaking its parameters" is any pack step 5 names, the odd last one too
+    (it is in no pair, but a pool holding it is not the chain's target)."""
+    pool = Pool(specs["floor"], "odd-broken")
+    prize, tier = _below_floor(pool.prize, pool.tier, 80, 0)
+    cut = 81 * M
+    audit, audit_lines, mine, mine_lines = both(pool, prize[:cut], tier[:cut])
+    assert audit == mine == []
+    assert _why(audit_lines) == _why(mine_lines) == "broken"
+
+
+def test_spaced_tickets_too_close_leave_both_untested(specs):
+    """Two of the spacing rule's tickets next to each other in one book: its composition still fits
+    (h(c) > 0), but step 5 names the book, so the pair tests are not made."""
+    pool = Pool(specs["chain"], "close")
+    held = np.isin(pool.tier, ["5", "20", "100"]) & (pool.prize > 0)
+    book = next(b for b in range(100) if held[b * M:(b + 1) * M].sum() >= 2)
+    at = book * M + np.flatnonzero(held[book * M:(book + 1) * M])
+    prize, tier = pool.prize.copy(), pool.tier.copy()
+    x, y = at[1], at[0] + 1  # the second spaced ticket moved next to the first
+    prize[[x, y]], tier[[x, y]] = prize[[y, x]], tier[[y, x]]
     audit, audit_lines, mine, mine_lines = both(pool, prize, tier)
     assert audit == mine == []
     assert _why(audit_lines) == _why(mine_lines) == "broken"
