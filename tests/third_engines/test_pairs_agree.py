@@ -17,7 +17,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.read.specs.packs import PackRules, for_pool, read_blocks, read_packs
+from audit.read.manifest import Tier
+from audit.read.specs.packs import PackCap, PackRules, PackSpacing, for_pool, read_blocks, read_packs
 from audit.stats.packs import pack_block_findings
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
@@ -226,3 +227,72 @@ def test_an_einstants_blocks_are_tested_per_block_with_the_floor_at_the_share_pr
     other, _, _ = pairs.pair_tests([int(v) for v in pool.prize], [str(v) for v in pool.tier], pool.m,
                                    unfloored, [(t.id, t.prize_cents) for t in pool.tiers], "block")
     assert [p for _, _, p in other] != [p for _, _, p in mine]
+
+
+def _synthetic(prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules, tiers: list[Tier]) -> list:
+    found, lines = pack_block_findings(prize, m, rules, tiers, tier)
+    audit = [(f.name, f.figures, f.p) for f in found if PAIR_WORDS in f.name]
+    mine, mine_lines, _ = pairs.pair_tests(prize.tolist(), tier.tolist(), m, _plain(rules),
+                                           [(t.id, t.prize_cents) for t in tiers])
+    assert [line for line in lines if PAIR_WORDS in line] == mine_lines == []
+    assert_agree(audit, mine)
+    return mine
+
+
+def test_of_two_classes_as_numerous_the_first_in_order_is_the_losers():
+    """Two losing tiers of 240 tickets each: L is "lose" (the first by tier as text), so "void" is tested
+    as a class of $0.00, and the names agree."""
+    rng = np.random.default_rng(5)
+    tier = rng.permutation(np.array(["lose"] * 240 + ["void"] * 240 + ["1"] * 80 + ["2"] * 40))
+    cents = {"lose": 0, "void": 0, "1": 100, "2": 200}
+    prize = np.array([cents[t] for t in tier], dtype=np.int64)
+    floor = int(prize.reshape(60, 10).sum(axis=1).min())  # a floor every book meets: the chain's rules
+    tiers = [Tier(t, c, 0) for t, c in cents.items()]
+    mine = _synthetic(prize, tier, 10, PackRules(min_prize_cents=floor), tiers)
+    assert "tier void ($0.00) per book given the rest of its pair of books: spread" in [n for n, _, _ in mine]
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_pools_with_every_parameter_at_its_bound_agree(seed):
+    """Shuffled pools of 3 to 6 classes (tiers sorting as text unlike as numbers, $1,000.00 prizes), the
+    rules set to what the pool just meets (winners bounds, floor, a cap and a spacing distance at their
+    observed extremes, a cap naming a prize), so they bind in many pairs' laws."""
+    rng = np.random.default_rng(seed)
+    m, books, k = int(rng.integers(4, 16)), int(rng.integers(40, 90)), int(rng.integers(3, 7))
+    ids = ["lose", "void", "1", "10", "2", "5", "9", "Z", "a", "free"]
+    names = rng.choice(ids, k, replace=False).tolist()
+    amounts = [0 if n in ("lose", "void") else int(rng.choice([100, 200, 500, 100000])) for n in names]
+    amounts[0] = 0
+    pick = rng.choice(k, size=books * m, p=rng.dirichlet(np.full(k, 0.7)))
+    tier, prize = np.array(names)[pick], np.array(amounts, dtype=np.int64)[pick]
+    winners = [n for n, c in zip(names, amounts, strict=True) if c > 0]
+
+    def held(ids: list[str]) -> np.ndarray:
+        return (np.isin(tier, ids) & (prize > 0)).reshape(books, m)
+
+    caps, spacing = [], []
+    if winners and rng.random() < 0.7:
+        ids = rng.choice(winners, int(rng.integers(1, len(winners) + 1)), replace=False).tolist()
+        if rng.random() < 0.3:  # a cap naming a prize: every tier paying it
+            cents = amounts[names.index(ids[0])]
+            ids = [n for n, c in zip(names, amounts, strict=True) if c == cents]
+            caps = [PackCap("packs.caps[0]", int(held(ids).sum(axis=1).max()), (), cents)]
+        else:
+            caps = [PackCap("packs.caps[0]", int(held(ids).sum(axis=1).max()), tuple(ids))]
+    if winners:  # the rarest winning tier and another, d apart in every pack if their counts fit
+        ids = sorted({min(winners, key=lambda n: int((tier == n).sum())), str(rng.choice(winners))})
+        d = int(rng.integers(2, 4))
+        if held(ids).sum(axis=1).max() <= (m - 1) // d + 1:
+            spacing = [PackSpacing("packs.spacing[0]", d, tuple(ids))]
+            order = np.arange(books * m).reshape(books, m)
+            for b, h in enumerate(held(ids)):  # each pack's held tickets to its places 0, d, 2d, ...
+                goal = np.zeros(m, dtype=bool)
+                goal[: h.sum() * d: d] = True
+                order[b, goal], order[b, ~goal] = order[b, h], order[b, ~h]
+            tier, prize = tier[order.ravel()], prize[order.ravel()]
+    w = (prize > 0).reshape(books, m).sum(axis=1)
+    rules = PackRules(min_winners=int(w.min()) if rng.random() < 0.6 else None,
+                      max_winners=int(w.max()) if rng.random() < 0.6 else None,
+                      min_prize_cents=int(prize.reshape(books, m).sum(axis=1).min()),
+                      caps=tuple(caps), spacing=tuple(spacing))
+    assert _synthetic(prize, tier, m, rules, [Tier(n, c, 0) for n, c in zip(names, amounts, strict=True)])
