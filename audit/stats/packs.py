@@ -158,7 +158,8 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
            "caps, two caps 5.9 does not take, or a cap beside a spacing rule other than as 5.8 or 5.9 take "
            "it) are drawn by the chain of "
            "docs/randomness.md 5.3: no closed-form law of the packs to test their histograms against, only "
-           f"their spread over the {unit}s (audit/stats/packs.py)"]
+           f"their spread over the {unit}s and each tier given the rest of its pair of {unit}s "
+           "(audit/stats/packs.py)"]
     alone = caps_alone(rules, tiers, m, len(prize))
     if alone:
         why = [f"the prize value per {unit} against its law: the game's {rule} parameters (several caps "
