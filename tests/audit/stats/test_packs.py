@@ -66,13 +66,15 @@ def test_the_chain_s_parameters_leave_the_packs_histograms_untested_and_say_why(
                               PackCap("packs.caps[1]", 2, ("20",)))), 6))
     for rules, made in cases:
         found, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules, (), np.full(100, "0"))
-        assert found == [] and skipped[1:] == [f"{made} of the book tests: too few tickets to bin or rank"]
+        assert found == [] and skipped[1:] == [
+            "each tier per book given the rest of its pair of books: fewer than 20 pairs of books",
+            f"{made} of the book tests: too few tickets to bin or rank"]
         assert skipped[:1] == [
             "winners per book: the game's pack parameters (a prize-value floor, two spacing rules, three "
             "caps, two caps 5.9 does not take, or a cap beside a spacing rule other than as 5.8 or 5.9 take "
             "it) are drawn by the chain of docs/randomness.md "
             "5.3: no closed-form law of the packs to test their histograms against, only their spread over "
-            "the books (audit/stats/packs.py)"]
+            "the books and each tier given the rest of its pair of books (audit/stats/packs.py)"]
     with pytest.raises(ValueError, match="the pool's tier column is needed for its caps and spacing rules"):
         pack_block_findings(np.zeros(100, dtype=np.int64), 10, cases[1][0])
 
