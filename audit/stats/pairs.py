@@ -110,6 +110,8 @@ def pair_findings(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules:
                   tiers: Sequence[Tier]) -> tuple[list[Finding | None], list[str]]:
     """Both tests of every class but the losers' (`prize`, `tier` the pool's columns in print order),
     and lines for what is not tested."""
+    if rules.min_prize_times is not None:  # the law needs the floor in cents: read_specs.packs.for_pool
+        raise ValueError("an eInstant's floor (min_prize_times) must be in cents at the pool's share price")
     if len(rules.spacing) > 1:
         return [], [f"each tier per {unit} given the rest of its pair of {unit}s: two spacing rules, whose "
                     f"orders of a {unit} have no closed-form count (docs/statistics.md 1b)"]
