@@ -133,23 +133,45 @@ class Pairs:
 def pool_pairs(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules,
                tiers: Sequence[Tier], fewest: int = MIN_PAIRS) -> Pairs | str:
     """The pool's Pairs, or why the tests are not made (fewer than `fewest` pairs among them)."""
+    if rules.min_prize_times is not None:  # the law needs the floor in cents: read_specs.packs.for_pool
+        raise ValueError("an eInstant's floor (min_prize_times) must be in cents at the pool's share price")
     if len(rules.spacing) > 1:
         return (f"two spacing rules, whose orders of a {unit} have no closed-form count "
                 "(docs/statistics.md 1b)")
     pairs = len(prize) // m // 2
     if pairs < fewest:
         return f"fewer than {fewest} pairs of {unit}s"
+    if _broken(np.asarray(prize), np.asarray(tier), m, rules, tiers):
+        return f"some {unit}s break the parameters (step 5 names them), so the law does not apply"
     n = 2 * pairs * m
     code, names, prizes = _classes(np.asarray(prize)[:n], np.asarray(tier)[:n])
-    k = len(names)
-    x = np.bincount(np.repeat(np.arange(2 * pairs), m) * k + code, minlength=2 * pairs * k)
-    x = x.reshape(2 * pairs, k).astype(np.int64)
+    x = _counts(code, len(names), 2 * pairs, m)
     law = _Rules(rules, m, tiers, names, prizes)
-    spaced = np.zeros(2 * pairs, dtype=np.int64) if law.space_of is None else x @ law.space_of
-    if not (law.meets(x @ law.wins, x @ prizes, [x @ c for c in law.cap_of])
-            & np.isfinite(law.log_h(spaced))).all():
-        return f"some {unit}s break the parameters (step 5 names them), so the law does not apply"
     return Pairs(names, prizes, int(x.sum(axis=0).argmax()), x[0::2], x[1::2], law)
+
+
+def _counts(code: np.ndarray, k: int, packs: int, m: int) -> np.ndarray:
+    """Each pack's tickets of each class (packs x classes)."""
+    x = np.bincount(np.repeat(np.arange(packs), m) * k + code[: packs * m], minlength=packs * k)
+    return x.reshape(packs, k).astype(np.int64)
+
+
+def _broken(prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier]) -> bool:
+    """Whether a pack breaks the parameters as step 5 reads them: every pack, the odd last one too (in
+    no pair, but a pool holding it is not the target's), its counts (winners, value, caps, the spacing
+    rule's fit) and the spacing rule's places (two of its tickets closer than its distance)."""
+    packs = len(prize) // m
+    code, names, prizes = _classes(prize[: packs * m], tier[: packs * m])
+    x = _counts(code, len(names), packs, m)
+    law = _Rules(rules, m, tiers, names, prizes)
+    ok = law.meets(x @ law.wins, x @ prizes, [x @ c for c in law.cap_of])
+    if law.spacing is not None:
+        held, d = law.spacing
+        ok &= np.isfinite(law.log_h(x @ held.astype(np.int64)))
+        at = held[code].reshape(packs, m)
+        for gap in range(1, d):  # two held tickets `gap` places apart in one pack
+            ok &= ~(at[:, :-gap] & at[:, gap:]).any(axis=1)
+    return not bool(ok.all())
 
 
 def class_law(p: Pairs, i: int) -> tuple[np.ndarray, np.ndarray]:

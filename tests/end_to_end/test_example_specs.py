@@ -266,4 +266,5 @@ def test_the_pack_example_verifies_every_step_without_its_spec(base, tmp_path):
             "spacing rules, three caps, two caps 5.9 does not take, or a cap beside a spacing rule other "
             "than as 5.8 or 5.9 take it) are drawn by the chain of "
             "docs/randomness.md 5.3: no closed-form law of the packs to test their histograms against, "
-            "only their spread over the books (audit/stats/packs.py)") in steps[7]["details"]
+            "only their spread over the books and each tier given the rest of its pair of books "
+            "(audit/stats/packs.py)") in steps[7]["details"]

@@ -195,7 +195,7 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
     """Every parameter (the chain of randomness.md 5.3): the compositions' histograms are listed as not
     tested; the packs are exchangeable, so winners, the spaced tickets and the prize value per book by
     tenth of the books are tested (the capped $100s, 5 of them, too few to bin), each tier given the rest
-    of its pair of books (those varying in 20 pairs or more), and the other winners'
+    of its pair of books ($1, $2 and free: the rarer tiers vary in too few pairs), and the other winners'
     places and the runs within each book (the spaced tickets left out); an honest pool passes; the other
     winners moved to the first of their books' other places (every parameter kept) fail the place test."""
     spec, rules = _spec(tmp_path, CHAIN, "chain")
@@ -203,19 +203,17 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
     honest = build_pool(spec, spec.pools[0], seed)
     s = _judged(spec, rules, honest, seed, 30)
     names = [j.finding.name for j in s.judged if "book" in j.finding.name]
+    pair = "per book given the rest of its pair of books"
     assert names == ["winners per book by tenth of the books",
                      f"{SPACED_NAME} by tenth of the books",
                      "prize value per book by tenth of the books: 100 books",
-                     "tier 1 ($1.00) per book given the rest of its pair of books: toward the richer book",
-                     "tier 1 ($1.00) per book given the rest of its pair of books: spread",
-                     "tier 2 ($2.00) per book given the rest of its pair of books: toward the richer book",
-                     "tier 2 ($2.00) per book given the rest of its pair of books: spread",
-                     "tier free ($1.00) per book given the rest of its pair of books: toward the richer book",
-                     "tier free ($1.00) per book given the rest of its pair of books: spread",
+                     *(f"tier {t} ({a}) {pair}: {how}" for t, a in (("1", "$1.00"), ("2", "$2.00"),
+                                                                     ("free", "$1.00"))
+                       for how in ("toward the richer book", "spread")),
                      "other winners by place among their book's other places (tenths)",
                      "runs of winners and losers within each book, the spaced tickets left out"]
     assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
-    # the capped $100s' tenths, and both pair tests of tiers 5, 20 and 100 (fewer than 20 pairs vary)
+    # the capped $100s by tenth, and both pair tests of each of $5, $20 and $100 (too few pairs vary)
     assert "7 of the book tests: too few tickets to bin or rank" in s.not_tested
     assert not s.failed
     win = honest["prize_cents"].to_numpy() > 0

@@ -62,8 +62,9 @@ def _compositions() -> dict[tuple[tuple[int, ...], ...], int]:
 
 
 def _pool(comp: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    tier = np.asarray([t for pack in comp for t, k in zip(("1", "2", "5", "lose"), pack, strict=True)
-                       for _ in range(k)])
+    """A pool of that composition, each pack in its first valid order."""
+    packs = [Counter(dict(zip(("1", "2", "5", "lose"), pack, strict=True))) for pack in comp]
+    tier = np.asarray([t for pack in packs for t in next(o for o in _sequences(pack) if _pack_ok(o))])
     return np.asarray([PRIZE[t] for t in tier], dtype=np.int64), tier
 
 

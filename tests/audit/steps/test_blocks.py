@@ -61,7 +61,7 @@ def test_the_example_verifies_every_step_with_its_spec(base):
            "two spacing rules, three caps, two caps 5.9 does not take, or a cap beside a spacing rule " \
            "other than as 5.8 or 5.9 take it) are drawn by the chain of docs/randomness.md 5.3: no " \
            "closed-form law of the packs to test their histograms against, only their spread over the " \
-           "blocks (audit/stats/packs.py)" in eighth
+           "blocks and each tier given the rest of its pair of blocks (audit/stats/packs.py)" in eighth
 
 
 def _resigned(base, tmp_path: Path, edit) -> Path:
