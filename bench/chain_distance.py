@@ -5,8 +5,9 @@ on N honest pools of a spec the chain draws, and their p-values' uniformity.
     python bench/chain_distance.py                                   # 20 pools of the example
     python bench/chain_distance.py --pools 40 --spec specs/examples/happy_holidays_packs.toml
     python bench/chain_distance.py --sweeps 0                        # the chain stopped after its descent
+    python bench/chain_distance.py --pools 10 --spec specs/examples/hand_to_hand_blocks.toml   # blocks
 
-Each pool is `poolgen.run.build.build_pool` of the spec's first pool from the seed
+Each pool is `poolgen.run.build.build_pool` of the spec's first pool (`--pool`) from the seed
 SHA-256("poolgen/bench/chain-distance/" || decimal i); `--sweeps` sets the chain's mixing sweeps
 (poolgen/run/packs/chain.py MIX_SWEEPS, 6 as generated). It prints, per test, the share of p-values at
 most 0.05 and 0.01 and the Kolmogorov-Smirnov p of their uniformity, and the CPU seconds of building.
@@ -27,7 +28,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.read.specs.packs import read_packs  # noqa: E402
+from audit.read.specs.packs import for_pool, read_blocks, read_packs  # noqa: E402
 from audit.stats.pairs import pair_findings  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.build import build_pool  # noqa: E402
@@ -39,12 +40,17 @@ def main() -> None:
     parser.add_argument("--pools", type=int, default=20)
     parser.add_argument("--spec", type=Path, default=ROOT / "specs/examples/happy_holidays_packs.toml")
     parser.add_argument("--sweeps", type=int, default=chain.MIX_SWEEPS)
+    parser.add_argument("--pool", type=int, default=0, help="which of the spec's pools (0: the first)")
     args = parser.parse_args()
     from scipy import stats
     spec = load_spec(args.spec)
-    rules = read_packs(tomllib.loads(args.spec.read_text()))
-    pool = spec.pools[0]
-    m = spec.tickets_per_book
+    doc = tomllib.loads(args.spec.read_text())
+    pool = spec.pools[args.pool]
+    if spec.kind == "printed":
+        rules, m, unit = read_packs(doc), spec.tickets_per_book, "book"
+    else:  # an eInstant's blocks, its floor at the pool's share price
+        rules = for_pool(read_blocks(doc), pool.price_cents)
+        m, unit = rules.size, "block"
     chain.MIX_SWEEPS = args.sweeps
     ps: dict[str, list[float]] = defaultdict(list)
     built = 0.0
@@ -54,7 +60,7 @@ def main() -> None:
         table = build_pool(spec, pool, seed)
         built += time.process_time() - start
         prize, tier = table["prize_cents"].to_numpy(), table["tier"].to_numpy()
-        found, why = pair_findings("book", prize, tier, m, rules, pool.tiers)
+        found, why = pair_findings(unit, prize, tier, m, rules, pool.tiers)
         for f in found:
             if f is not None:
                 ps[f.name].append(f.p)

@@ -121,5 +121,7 @@ if __name__ == "__main__":
     print("# line on branch i24-blocks); a changed line means a seed no longer gives the pools it gave.")
     print("# The happy_holidays_packs line was printed again on main after df1c4fc: a run laid out again for")
     print("# the neighbour rule is drawn with the pool's mix (docs/randomness.md 5.1), not its own rows'.")
+    print("# The chain's three lines (\"$6, cap, spacing\" and both pools) were printed again on main")
+    print("# when the chain of 5.3 went from 6 to 12 sweeps (2026-12-02: step 8's pair tests found 6 short).")
     for line in lines():
         print(line)

@@ -26,7 +26,7 @@ from poolgen.run.packs.composition import Rules
 __all__ = ["BATCH", "DESCENT_SWEEPS", "MIX_SWEEPS", "NoArrangement", "broken", "mix", "valid_start"]
 
 BATCH = 65_536
-MIX_SWEEPS = 6  # proposals per ticket after the descent
+MIX_SWEEPS = 12  # proposals per ticket after the descent (6 until 2026-12-02: docs/randomness.md 5.3)
 DESCENT_SWEEPS = 200  # the descent gives up (an error) after this many proposals per ticket
 
 
