@@ -67,12 +67,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.read.specs.packs import read_blocks, read_packs  # noqa: E402
+from audit.read.specs.packs import for_pool, read_blocks, read_packs  # noqa: E402
 from audit.stats.step import pool_statistics, run_statistics  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.build import build_pool  # noqa: E402
 from poolgen.run.packs import chain  # noqa: E402
 from tests.support.blocks import blocks_variant  # noqa: E402
+from tests.support.chain_biases import kept_from_ends, kept_from_poor, pairs_evened, value_evened  # noqa: E402
 from tests.support.packs import (  # noqa: E402
     capped_evened,
     capped_sorted_by,
@@ -99,6 +100,9 @@ CASES = {
               'caps = [ { prize = "100.00", at_most = 1 } ]\n'
               'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]'),
     "blocks": "shares = 100\nmin_winners = 25",
+    "blocks-chain": ('shares = 100\nneighbours = "within blocks"\nmin_winners = 25\nmin_prize_times = "40"\n'
+                     'caps = [ { tiers = ["m5000", "m500", "m400", "m300", "m200"], at_most = 1 } ]\n'
+                     'spacing = [ { tiers = ["m50", "m45", "m40"], min_distance = 2 } ]'),
     "floor": ('min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00", at_most = 1 } ]'),
     "beside": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 1 } ]\n'
                'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
@@ -112,7 +116,7 @@ PACK_WORDS = ("book", "block", "runs")
 
 
 def one_case(case: str, pools: int, tmp: Path) -> tuple[int, Counter, dict[str, list[float]]]:
-    if case == "blocks":
+    if case.startswith("blocks"):
         path = blocks_variant(tmp, 50, CASES[case], f"{case}.toml")
         rules = read_blocks(tomllib.loads(path.read_text()))
         per_book = 0
@@ -122,6 +126,7 @@ def one_case(case: str, pools: int, tmp: Path) -> tuple[int, Counter, dict[str, 
         per_book = 30
     spec = load_spec(path)
     pool, play = spec.pools[0], spec.play.document()
+    rules = for_pool(rules, pool.price_cents)  # an eInstant's floor in cents, as verify reads it
     failed, names, ps = 0, Counter(), defaultdict(list)
     for i in range(pools):
         seed = hashlib.sha256(f"poolgen/bench/stats-packs/{case}/{i}".encode()).digest()
@@ -170,6 +175,22 @@ BIASES = {
     "pairs-richer": ("floor", lambda t: tier_across_pairs(t, 30, "2", 7, 1200, to_poorer=False),
                      "tier 2 ($2.00) per book given the rest of its pair of books: toward the richer book"),
     "repaired": ("floor", None, "per book given the rest of its pair of books"),
+    "repaired-chain": ("chain", None, "per book given the rest of its pair of books"),
+    "evened-floor": ("floor", lambda t: value_evened(t, 30, ["free", "1", "2", "5", "20"], 1200),
+                     "prize value per book by tenth of the books"),
+    "evened-chain": ("chain", lambda t: value_evened(t, 30, ["free", "1", "2"], 1200),
+                     "prize value per book by tenth of the books"),
+    "poor-floor": ("floor", lambda t: kept_from_poor(t, 30, ["5", "20"], ["free", "1", "2"], 1200),
+                   "per book given the rest of its pair of books"),
+    "poor-chain": ("chain", lambda t: kept_from_poor(t, 30, ["5", "20"], ["free", "1", "2"], 1200,
+                                                     frozenset({"5", "20", "100"}), 3),
+                   "per book given the rest of its pair of books"),
+    "pairs-evened-floor": ("floor", lambda t: pairs_evened(t, 30), "prize value per book by tenth"),
+    "pairs-evened-chain": ("chain", lambda t: pairs_evened(t, 30), "prize value per book by tenth"),
+    "ends-floor": ("floor", lambda t: kept_from_ends(t, 30, ["2", "5", "20", "100"], ["free", "1", "2", "5"]),
+                   "by place"),
+    "ends-chain": ("chain", lambda t: kept_from_ends(t, 30, ["2"], ["free", "1"]), "by place"),
+    "starts-chain": ("chain", lambda t: spaced_to_starts(t, 30, ["5", "20", "100"], 3), "by place"),
 }
 
 

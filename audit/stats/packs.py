@@ -151,7 +151,8 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     across the tenths. And each pack's order is exactly uniform among those meeting the spacing rules
     given its composition (5.3, step 4): given where the spaced tickets are, the other tickets are in a
     uniform order over the other places. So the other winners' places and the runs within each pack, the
-    spaced tickets left out."""
+    spaced tickets left out; under one spacing rule, the spaced tickets' places too (uniform among those
+    d apart, as under 5.8)."""
     books = len(prize) // m
     unit, rule = rules.unit, "pack" if rules.size is None else "block"
     why = [f"winners per {unit}: the game's {rule} parameters (a prize-value floor, two spacing rules, three "
@@ -208,6 +209,10 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     if spaced and column is not None:
         held = np.isin(column, list(spaced)) & win
     left = ", the spaced tickets left out" if held.any() else ""
+    if len(rules.spacing) == 1 and held.any():
+        # one rule: the spaced places a uniform choice among those d apart (5.3 step 4), as under 5.8
+        found.append(place_finding(f"spaced tickets ({rules.spacing[0].label})", unit, held,
+                                   rules.spacing[0].min_distance))
     found.append(others_place(unit, win, held))
     found.append(runs_within(f"runs of winners and losers within each {unit}{left}", win, ~held))
     return too_few(unit, found, why)

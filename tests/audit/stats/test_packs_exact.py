@@ -194,7 +194,9 @@ CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
 def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are_tested(tmp_path):
     """Every parameter (the chain of randomness.md 5.3): the compositions' histograms are listed as not
     tested; the packs are exchangeable, so winners, the spaced tickets and the prize value per book by
-    tenth of the books are tested (the capped $100s, 5 of them, too few to bin), and the other winners'
+    tenth of the books are tested (the capped $100s, 5 of them, too few to bin), each tier given the rest
+    of its pair of books (the $1, $2 and free tiers: the others have too few pairs with a choice), the
+    spaced tickets' places (one spacing rule), the other winners'
     places and the runs within each book (the spaced tickets left out); an honest pool passes; the other
     winners moved to the first of their books' other places (every parameter kept) fail the place test."""
     spec, rules = _spec(tmp_path, CHAIN, "chain")
@@ -202,13 +204,19 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
     honest = build_pool(spec, spec.pools[0], seed)
     s = _judged(spec, rules, honest, seed, 30)
     names = [j.finding.name for j in s.judged if "book" in j.finding.name]
+    pairs = [f"tier {t} ($1.00) per book given the rest of its pair of books: {w}" if t != "2" else
+             f"tier 2 ($2.00) per book given the rest of its pair of books: {w}"
+             for t in ("1", "2", "free") for w in ("toward the richer book", "spread")]
     assert names == ["winners per book by tenth of the books",
                      f"{SPACED_NAME} by tenth of the books",
-                     "prize value per book by tenth of the books: 100 books",
+                     "prize value per book by tenth of the books: 100 books", *pairs,
+                     f"{SPACED_NAME} by place in their book (y = place - i (3 - 1) of the i-th, tenths of "
+                     "the places they may take)",
                      "other winners by place among their book's other places (tenths)",
                      "runs of winners and losers within each book, the spaced tickets left out"]
     assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
-    assert "1 of the book tests: too few tickets to bin or rank" in s.not_tested
+    # the $5, $20 and $100 tiers: fewer than 20 pairs with a choice (7 tests), the capped $100s by tenth
+    assert "7 of the book tests: too few tickets to bin or rank" in s.not_tested
     assert not s.failed
     win = honest["prize_cents"].to_numpy() > 0
     spaced = honest["tier"].is_in(["5", "20", "100"]).to_numpy()
@@ -235,3 +243,14 @@ def test_under_the_chain_whole_packs_moved_by_an_insider_fail_naming_the_test(tm
     spec, rules = _spec(tmp_path, CHAIN, "chain")
     seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
     _refused_naming(spec, rules, seed, change, named)
+
+
+def test_under_the_chain_spaced_tickets_put_at_the_start_of_their_books_fail_the_spaced_place_test(tmp_path):
+    """Under the chain each book's order is uniform among those meeting its one spacing rule (5.3 step 4),
+    so the spaced tickets' places are tested as under 5.8: an insider who puts every book's $5, $20 and
+    $100 tickets at its places 0, 3, 6, ... (every parameter kept; the spread and pair tests see nothing:
+    0 of 100 pools refused before this test, bench/stats_packs.py --bias starts-chain) is refused by it."""
+    spec, rules = _spec(tmp_path, CHAIN, "chain")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
+    _refused_naming(spec, rules, seed, lambda t: spaced_to_starts(t, 30, ["5", "20", "100"], 3),
+                    f"{SPACED_NAME} by place in their book")
