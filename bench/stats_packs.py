@@ -188,8 +188,8 @@ BIASES = {
     "pairs-evened-floor": ("floor", lambda t: pairs_evened(t, 30), "prize value per book by tenth"),
     "pairs-evened-chain": ("chain", lambda t: pairs_evened(t, 30), "prize value per book by tenth"),
     "ends-floor": ("floor", lambda t: kept_from_ends(t, 30, ["2", "5", "20", "100"], ["free", "1", "2", "5"]),
-                   "by place"),
-    "ends-chain": ("chain", lambda t: kept_from_ends(t, 30, ["2"], ["free", "1"]), "by place"),
+                   "first and last places"),
+    "ends-chain": ("chain", lambda t: kept_from_ends(t, 30, ["2"], ["free", "1"]), "first and last places"),
     "starts-chain": ("chain", lambda t: spaced_to_starts(t, 30, ["5", "20", "100"], 3), "by place"),
 }
 

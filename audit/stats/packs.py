@@ -43,6 +43,7 @@ from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
 from audit.stats.beside import Beside, beside_case, beside_findings
 from audit.stats.caps import caps_broken, caps_law_findings
+from audit.stats.order import prizes_by_place
 from audit.stats.pack_laws import (
     PARTS,
     Law,
@@ -214,6 +215,7 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
         found.append(place_finding(f"spaced tickets ({rules.spacing[0].label})", unit, held,
                                    rules.spacing[0].min_distance))
     found.append(others_place(unit, win, held))
+    found.append(prizes_by_place(unit, amounts, win & ~held))
     found.append(runs_within(f"runs of winners and losers within each {unit}{left}", win, ~held))
     return too_few(unit, found, why)
 

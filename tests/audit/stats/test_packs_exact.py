@@ -30,6 +30,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support.blocks import blocks_variant
+from tests.support.chain_biases import kept_from_ends
 from tests.support.packs import (
     capped_evened,
     capped_to_first_packs,
@@ -191,6 +192,9 @@ CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
          'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]')
 
 
+FLOOR = 'min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00", at_most = 1 } ]'
+
+
 def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are_tested(tmp_path):
     """Every parameter (the chain of randomness.md 5.3): the compositions' histograms are listed as not
     tested; the packs are exchangeable, so winners, the spaced tickets and the prize value per book by
@@ -213,6 +217,7 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
                      f"{SPACED_NAME} by place in their book (y = place - i (3 - 1) of the i-th, tenths of "
                      "the places they may take)",
                      "other winners by place among their book's other places (tenths)",
+                     "prizes of the other winners at the first and last places of their books",
                      "runs of winners and losers within each book, the spaced tickets left out"]
     assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
     # the $5, $20 and $100 tiers: fewer than 20 pairs with a choice (7 tests), the capped $100s by tenth
@@ -254,3 +259,27 @@ def test_under_the_chain_spaced_tickets_put_at_the_start_of_their_books_fail_the
     seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
     _refused_naming(spec, rules, seed, lambda t: spaced_to_starts(t, 30, ["5", "20", "100"], 3),
                     f"{SPACED_NAME} by place in their book")
+
+
+@pytest.mark.parametrize(("packs", "change"), [
+    (CHAIN, lambda t: kept_from_ends(t, 30, ["2"], ["free", "1"])),
+    (FLOOR, lambda t: kept_from_ends(t, 30, ["2", "5", "20", "100"], ["free", "1", "2", "5"]))])
+def test_under_the_chain_better_prizes_kept_from_the_ends_of_their_books_fail_the_ends_test(tmp_path, packs,
+                                                                                           change):
+    """Under the chain, given each book's composition and its other winners' places, their prizes are a
+    uniform permutation over those places (5.3 step 4): an insider who swaps every better prize at a
+    book's first or last ticket with a lesser one of its middle (the winners' places, so the place and
+    runs tests, unchanged: 1 of 100 pools refused before this test, bench/stats_packs.py --bias
+    ends-floor) is refused by the ends test."""
+    spec, rules = _spec(tmp_path, packs, "ends")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/ends").digest()
+    honest = build_pool(spec, spec.pools[0], seed)
+    named = "prizes of the other winners at the first and last places of their books"
+    before = {j.finding.name: j for j in _judged(spec, rules, honest, seed, 30).judged}
+    assert not before[named].rejected and before[named].finding.p > 0.01
+    biased = change(honest)
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    after = _judged(spec, rules, biased, seed, 30)
+    failed = [(j.finding.name, j.finding.p) for j in after.failed]
+    assert [name for name, _ in failed] == [named], failed
+    assert after.failed[0].finding.p < 1e-4
