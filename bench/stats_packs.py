@@ -104,6 +104,7 @@ CASES = {
                      'caps = [ { tiers = ["m5000", "m500", "m400", "m300", "m200"], at_most = 1 } ]\n'
                      'spacing = [ { tiers = ["m50", "m45", "m40"], min_distance = 2 } ]'),
     "floor": ('min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00", at_most = 1 } ]'),
+    "floor-tight": 'min_prize_value = "13.50"',  # near what books can pay: test_chain_positions.py
     "beside": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 1 } ]\n'
                'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
     "caps": ('caps = [ { tiers = ["5"], at_most = 2 }, { tiers = ["2"], at_most = 3 }, '

@@ -187,6 +187,13 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
             seen.add(held_tiers)
             found.append(by_tenth_of_packs(f"{name} by tenth of the {unit}s",
                                            (np.isin(column, list(held_tiers)) & win).sum(axis=1)))
+    levels, counts = np.unique(amounts[win], return_counts=True)
+    for amount, count in sorted(zip(levels.tolist(), counts.tolist(), strict=True), reverse=True):
+        # the section-1 tests by tenth of the pool assume a uniform shuffle, which a value floor is not
+        cents = int(amount)
+        level = f"prize level ${cents // 100:,}.{cents % 100:02d} ({int(count):,} tickets)"
+        found.append(by_tenth_of_packs(f"{level} per {unit} by tenth of the {unit}s",
+                                       (amounts == amount).sum(axis=1)))
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
                          amounts.sum(axis=1), np.arange(books) * parts // books))

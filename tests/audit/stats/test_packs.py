@@ -61,12 +61,14 @@ def test_false_failure_rate_on_1000_pools_drawn_exactly_is_within_the_design():
 
 
 def test_the_chain_s_parameters_leave_the_packs_histograms_untested_and_say_why():
-    cases = ((PackRules(min_prize_cents=500), 4),
+    cases = ((PackRules(min_prize_cents=500), 5),
              (PackRules(caps=(PackCap("packs.caps[0]", 2, ("100",)),
-                              PackCap("packs.caps[1]", 2, ("20",)))), 6))
+                              PackCap("packs.caps[1]", 2, ("20",)))), 7))
     for rules, made in cases:
         found, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules, (), np.full(100, "0"))
-        assert found == [] and skipped[1:] == [f"{made} of the book tests: too few tickets to bin or rank"]
+        assert found == [] and skipped[1:] == [
+            "each tier per book given the rest of its pair of books: fewer than 20 pairs of books",
+            f"{made} of the book tests: too few tickets to bin or rank"]
         assert skipped[:1] == [
             "winners per book: the game's pack parameters (a prize-value floor, two spacing rules, three "
             "caps, two caps 5.9 does not take, or a cap beside a spacing rule other than as 5.8 or 5.9 take "

@@ -198,7 +198,8 @@ FLOOR = 'min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00"
 def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are_tested(tmp_path):
     """Every parameter (the chain of randomness.md 5.3): the compositions' histograms are listed as not
     tested; the packs are exchangeable, so winners, the spaced tickets and the prize value per book by
-    tenth of the books are tested (the capped $100s, 5 of them, too few to bin), each tier given the rest
+    tenth of the books are tested (the capped $100s, 5 of them, too few to bin), each prize level by tenth
+    of the books (instead of section 1's by tenth of the pool), each tier given the rest
     of its pair of books (the $1, $2 and free tiers: the others have too few pairs with a choice), the
     spaced tickets' places (one spacing rule), the other winners'
     places and the runs within each book (the spaced tickets left out); an honest pool passes; the other
@@ -213,6 +214,8 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
              for t in ("1", "2", "free") for w in ("toward the richer book", "spread")]
     assert names == ["winners per book by tenth of the books",
                      f"{SPACED_NAME} by tenth of the books",
+                     *(f"prize level {a} per book by tenth of the books"
+                       for a in ("$5.00 (41 tickets)", "$2.00 (235 tickets)", "$1.00 (594 tickets)")),
                      "prize value per book by tenth of the books: 100 books", *pairs,
                      f"{SPACED_NAME} by place in their book (y = place - i (3 - 1) of the i-th, tenths of "
                      "the places they may take)",
@@ -220,8 +223,9 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
                      "prizes of the other winners at the first and last places of their books",
                      "runs of winners and losers within each book, the spaced tickets left out"]
     assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
-    # the $5, $20 and $100 tiers: fewer than 20 pairs with a choice (7 tests), the capped $100s by tenth
-    assert "7 of the book tests: too few tickets to bin or rank" in s.not_tested
+    # the $5, $20 and $100 tiers: fewer than 20 pairs with a choice (6 tests); by tenth of the books, the
+    # capped $100s and the $100 and $20 prize levels (5 tickets each)
+    assert "9 of the book tests: too few tickets to bin or rank" in s.not_tested
     assert not s.failed
     win = honest["prize_cents"].to_numpy() > 0
     spaced = honest["tier"].is_in(["5", "20", "100"]).to_numpy()
