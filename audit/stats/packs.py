@@ -59,7 +59,7 @@ from audit.stats.pack_laws import (
     too_few,
     winners_given,
 )
-from audit.stats.pairs import pair_findings
+from audit.stats.pairs import pair_findings, pair_value_finding
 from audit.stats.tests import Finding
 
 __all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers",
@@ -197,6 +197,7 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
                          amounts.sum(axis=1), np.arange(books) * parts // books))
+    found.append(pair_value_finding(unit, amounts.sum(axis=1)))  # pairs evened out, which the pair tests miss
     if not alone:
         if tier is None:
             why.append(f"each tier per {unit} given the rest of its pair of {unit}s: the pool's tier column "

@@ -33,11 +33,11 @@ import numpy as np
 
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
-from audit.stats.laws import norm_sf
+from audit.stats.laws import mid_ranks, norm_sf
 from audit.stats.pack_laws import rule_tiers
 from audit.stats.tests import Finding, distinct_values
 
-__all__ = ["MIN_PAIRS", "pair_findings"]
+__all__ = ["MIN_PAIRS", "pair_findings", "pair_value_finding"]
 
 MIN_PAIRS = 20  # fewest pairs (with more than one value of s, and o_j != 0 for the first) to make a test
 
@@ -206,3 +206,35 @@ def _class_tests(unit: str, name: str, cents: int, i: int, lose: int, a: np.ndar
             return out
     out.append(None)
     return out
+
+
+def pair_value_finding(unit: str, value: np.ndarray) -> Finding | None:
+    """The prize value of the two packs of each pair (2j, 2j + 1) together: T = sum_j x_2j x_2j+1, x the
+    packs' values' mid-ranks less their mean (ranks: a few packs holding the top prizes would swamp the
+    values themselves), against its law when the packs' order is a uniform permutation (the
+    packs are exchangeable under the chain: docs/statistics.md 1b). With S2 = sum x^2, S4 = sum x^4, B
+    packs, P pairs, mu = -S2 / (B (B - 1)): E T = P mu, Var T = P (E[Y^2] - mu^2) + P (P - 1) (E[Y Y'] -
+    mu^2), E[Y^2] = (S2^2 - S4) / (B (B - 1)), E[Y Y'] = (3 S2^2 - 6 S4) / (B (B - 1) (B - 2) (B - 3)).
+    Negative when each pair holds a rich and a poor pack (pairs evened out), positive when rich packs
+    come in pairs; z two-sided (None: fewer than MIN_PAIRS pairs or equal values)."""
+    books = len(value)
+    pairs = books // 2
+    x = mid_ranks(np.asarray(value, dtype=np.float64))
+    x = x - x.mean()
+    s2, s4 = float((x ** 2).sum()), float((x ** 4).sum())
+    if pairs < MIN_PAIRS or books < 4 or s2 <= 0:
+        return None
+    b = float(books)
+    mu = -s2 / (b * (b - 1))
+    ey2 = (s2 ** 2 - s4) / (b * (b - 1))
+    eyy = (3 * s2 ** 2 - 6 * s4) / (b * (b - 1) * (b - 2) * (b - 3))
+    var = pairs * (ey2 - mu ** 2) + pairs * (pairs - 1) * (eyy - mu ** 2)
+    if var <= 0:
+        return None
+    t = float((x[0:2 * pairs:2] * x[1:2 * pairs:2]).sum())
+    z = (t - pairs * mu) / math.sqrt(var)
+    return Finding(f"prize value of the two {unit}s of each pair of {unit}s",
+                   f"the product of the pair's ranks of value less their mean, summed, against the uniform "
+                   f"order of the {unit}s (docs/statistics.md 1b, under the chain), normal approximation, "
+                   "two-sided",
+                   f"{pairs:,} pairs, correlation {t / pairs / (s2 / b):+.3f}, z = {z:.2f}", _two_sided(z))
