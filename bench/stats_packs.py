@@ -25,6 +25,10 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
             5.10 (several caps alone on disjoint tiers)
   blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
             shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
+  blocks-chain   the same with the example's own [blocks] (a floor of 40 x the share price, a cap of one
+            $200+, $40-$50 at least 2 apart): the chain
+  floor     at least 7 winners and $12 a book, at most one $100: the chain
+  floor-tight    at least $13.50 a book (near what the books can pay): the chain
 
 It prints, per case, the runs that fail step 8 and by which tests, and for each pack test the share of
 its p-values at most 0.05 and 0.01 and the Kolmogorov-Smirnov p of their uniformity.
@@ -49,6 +53,15 @@ met, rows only reordered) and the table says how many step 8 refuses, and by the
   caps-first    caps, the books' counts of $5 dealt to the first books (`capped_sorted_by`)
   spaced-first  chain, whole books moved, those holding the most $5 to $100 tickets first (`held_packs_first`)
   rich-first    chain, whole books moved, the richest first (`richest_packs_first`)
+  pairs-poorer, pairs-richer   floor, in each pair of books a $2 moved to the poorer (richer) one
+            (`tier_across_pairs`)
+  repaired, repaired-chain   the chain stopped after its descent: "shuffle, then repair"
+  evened-floor, evened-chain   the small prizes' value evened over the books (tests/support/chain_biases.py)
+  poor-floor, poor-chain   the $5 and $20 kept from the poorer half of the books (`kept_from_poor`)
+  pairs-evened-floor, pairs-evened-chain   whole books moved, the k-th richest beside the k-th poorest
+  ends-floor, ends-chain   the better prizes kept from each book's first and last tickets, the winners'
+            places unchanged (`kept_from_ends`)
+  starts-chain  chain, the $5 to $100 tickets (spaced) at their books' places 0, 3, 6, ...
 """
 
 from __future__ import annotations
