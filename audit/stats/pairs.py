@@ -216,13 +216,17 @@ def pair_value_finding(unit: str, value: np.ndarray) -> Finding | None:
     sum_(i != k) d_ik^2, R_i = sum_k d_ik: E D = P D1 / N, Var D = P (D2 / N - (D1 / N)^2) + P (P - 1)
     (Q / (N (B - 2) (B - 3)) - (D1 / N)^2), Q = D1^2 - 4 sum_i R_i^2 + 2 D2 (the ordered pairs of
     disjoint ordered pairs). Large when each pair holds a rich and a poor pack (pairs evened out), small
-    when rich packs come in pairs; z two-sided (None: fewer than MIN_PAIRS pairs or equal values). Each
+    when rich packs come in pairs; z two-sided (None: fewer than MIN_PAIRS pairs, or more than half the
+    packs of one value, where D is nearly a count of the few others' pairings, far from normal). Each
     term is bounded by B, unlike a product of two centred ranks, whose rare large terms (two top packs
     paired) gave heavy tails under a tight floor's ties."""
     books = len(value)
     pairs = books // 2
     if pairs < MIN_PAIRS:
         return None
+    _, _, ties = distinct_values(np.asarray(value))
+    if int(ties.max()) > books // 2:
+        return None  # most packs of one value (a tight floor): D is a count of a few packs, far from normal
     x = mid_ranks(np.asarray(value, dtype=np.float64))
     d = np.abs(x[:, None] - x[None, :])
     b = float(books)
