@@ -25,6 +25,10 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
             5.10 (several caps alone on disjoint tiers)
   blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
             shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
+  blocks-chain   the same with the example's own [blocks] (a floor of 40 x the share price, a cap of one
+            $200+, $40-$50 at least 2 apart): the chain
+  floor     at least 7 winners and $12 a book, at most one $100: the chain
+  floor-tight    at least $13.50 a book (near what the books can pay): the chain
 
 It prints, per case, the runs that fail step 8 and by which tests, and for each pack test the share of
 its p-values at most 0.05 and 0.01 and the Kolmogorov-Smirnov p of their uniformity.
@@ -49,6 +53,15 @@ met, rows only reordered) and the table says how many step 8 refuses, and by the
   caps-first    caps, the books' counts of $5 dealt to the first books (`capped_sorted_by`)
   spaced-first  chain, whole books moved, those holding the most $5 to $100 tickets first (`held_packs_first`)
   rich-first    chain, whole books moved, the richest first (`richest_packs_first`)
+  pairs-poorer, pairs-richer   floor, in each pair of books a $2 moved to the poorer (richer) one
+            (`tier_across_pairs`)
+  repaired, repaired-chain   the chain stopped after its descent: "shuffle, then repair"
+  evened-floor, evened-chain   the small prizes' value evened over the books (tests/support/chain_biases.py)
+  poor-floor, poor-chain   the $5 and $20 kept from the poorer half of the books (`kept_from_poor`)
+  pairs-evened-floor, pairs-evened-chain   whole books moved, the k-th richest beside the k-th poorest
+  ends-floor, ends-chain   the better prizes kept from each book's first and last tickets, the winners'
+            places unchanged (`kept_from_ends`)
+  starts-chain  chain, the $5 to $100 tickets (spaced) at their books' places 0, 3, 6, ...
 """
 
 from __future__ import annotations
@@ -67,12 +80,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from audit.read.specs.packs import read_blocks, read_packs  # noqa: E402
+from audit.read.specs.packs import for_pool, read_blocks, read_packs  # noqa: E402
 from audit.stats.step import pool_statistics, run_statistics  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.build import build_pool  # noqa: E402
 from poolgen.run.packs import chain  # noqa: E402
 from tests.support.blocks import blocks_variant  # noqa: E402
+from tests.support.chain_biases import kept_from_ends, kept_from_poor, pairs_evened, value_evened  # noqa: E402
 from tests.support.packs import (  # noqa: E402
     capped_evened,
     capped_sorted_by,
@@ -99,7 +113,11 @@ CASES = {
               'caps = [ { prize = "100.00", at_most = 1 } ]\n'
               'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]'),
     "blocks": "shares = 100\nmin_winners = 25",
+    "blocks-chain": ('shares = 100\nneighbours = "within blocks"\nmin_winners = 25\nmin_prize_times = "40"\n'
+                     'caps = [ { tiers = ["m5000", "m500", "m400", "m300", "m200"], at_most = 1 } ]\n'
+                     'spacing = [ { tiers = ["m50", "m45", "m40"], min_distance = 2 } ]'),
     "floor": ('min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00", at_most = 1 } ]'),
+    "floor-tight": 'min_prize_value = "13.50"',  # near what books can pay: test_chain_positions.py
     "beside": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 1 } ]\n'
                'spacing = [ { tiers = ["2"], min_distance = 3 } ]'),
     "caps": ('caps = [ { tiers = ["5"], at_most = 2 }, { tiers = ["2"], at_most = 3 }, '
@@ -112,7 +130,7 @@ PACK_WORDS = ("book", "block", "runs")
 
 
 def one_case(case: str, pools: int, tmp: Path) -> tuple[int, Counter, dict[str, list[float]]]:
-    if case == "blocks":
+    if case.startswith("blocks"):
         path = blocks_variant(tmp, 50, CASES[case], f"{case}.toml")
         rules = read_blocks(tomllib.loads(path.read_text()))
         per_book = 0
@@ -122,6 +140,7 @@ def one_case(case: str, pools: int, tmp: Path) -> tuple[int, Counter, dict[str, 
         per_book = 30
     spec = load_spec(path)
     pool, play = spec.pools[0], spec.play.document()
+    rules = for_pool(rules, pool.price_cents)  # an eInstant's floor in cents, as verify reads it
     failed, names, ps = 0, Counter(), defaultdict(list)
     for i in range(pools):
         seed = hashlib.sha256(f"poolgen/bench/stats-packs/{case}/{i}".encode()).digest()
@@ -170,6 +189,22 @@ BIASES = {
     "pairs-richer": ("floor", lambda t: tier_across_pairs(t, 30, "2", 7, 1200, to_poorer=False),
                      "tier 2 ($2.00) per book given the rest of its pair of books: toward the richer book"),
     "repaired": ("floor", None, "per book given the rest of its pair of books"),
+    "repaired-chain": ("chain", None, "per book given the rest of its pair of books"),
+    "evened-floor": ("floor", lambda t: value_evened(t, 30, ["free", "1", "2", "5", "20"], 1200),
+                     "prize value per book by tenth of the books"),
+    "evened-chain": ("chain", lambda t: value_evened(t, 30, ["free", "1", "2"], 1200),
+                     "prize value per book by tenth of the books"),
+    "poor-floor": ("floor", lambda t: kept_from_poor(t, 30, ["5", "20"], ["free", "1", "2"], 1200),
+                   "per book given the rest of its pair of books"),
+    "poor-chain": ("chain", lambda t: kept_from_poor(t, 30, ["5", "20"], ["free", "1", "2"], 1200,
+                                                     frozenset({"5", "20", "100"}), 3),
+                   "per book given the rest of its pair of books"),
+    "pairs-evened-floor": ("floor", lambda t: pairs_evened(t, 30), "prize value of the two books of each"),
+    "pairs-evened-chain": ("chain", lambda t: pairs_evened(t, 30), "prize value of the two books of each"),
+    "ends-floor": ("floor", lambda t: kept_from_ends(t, 30, ["2", "5", "20", "100"], ["free", "1", "2", "5"]),
+                   "first and last places"),
+    "ends-chain": ("chain", lambda t: kept_from_ends(t, 30, ["2"], ["free", "1"]), "first and last places"),
+    "starts-chain": ("chain", lambda t: spaced_to_starts(t, 30, ["5", "20", "100"], 3), "by place"),
 }
 
 

@@ -43,6 +43,7 @@ from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
 from audit.stats.beside import Beside, beside_case, beside_findings
 from audit.stats.caps import caps_broken, caps_law_findings
+from audit.stats.order import prizes_by_place
 from audit.stats.pack_laws import (
     PARTS,
     Law,
@@ -58,7 +59,7 @@ from audit.stats.pack_laws import (
     too_few,
     winners_given,
 )
-from audit.stats.pairs import pair_findings
+from audit.stats.pairs import pair_findings, pair_value_finding
 from audit.stats.tests import Finding
 
 __all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers",
@@ -151,7 +152,8 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     across the tenths. And each pack's order is exactly uniform among those meeting the spacing rules
     given its composition (5.3, step 4): given where the spaced tickets are, the other tickets are in a
     uniform order over the other places. So the other winners' places and the runs within each pack, the
-    spaced tickets left out."""
+    spaced tickets left out; under one spacing rule, the spaced tickets' places too (uniform among those
+    d apart, as under 5.8)."""
     books = len(prize) // m
     unit, rule = rules.unit, "pack" if rules.size is None else "block"
     why = [f"winners per {unit}: the game's {rule} parameters (a prize-value floor, two spacing rules, three "
@@ -186,9 +188,17 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
             seen.add(held_tiers)
             found.append(by_tenth_of_packs(f"{name} by tenth of the {unit}s",
                                            (np.isin(column, list(held_tiers)) & win).sum(axis=1)))
+    levels, counts = np.unique(amounts[win], return_counts=True)
+    for amount, count in sorted(zip(levels.tolist(), counts.tolist(), strict=True), reverse=True):
+        # the section-1 tests by tenth of the pool assume a uniform shuffle, which a value floor is not
+        cents = int(amount)
+        level = f"prize level ${cents // 100:,}.{cents % 100:02d} ({int(count):,} tickets)"
+        found.append(by_tenth_of_packs(f"{level} per {unit} by tenth of the {unit}s",
+                                       (amounts == amount).sum(axis=1)))
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
                          amounts.sum(axis=1), np.arange(books) * parts // books))
+    found.append(pair_value_finding(unit, amounts.sum(axis=1)))  # pairs evened out, which the pair tests miss
     if not alone:
         if tier is None:
             why.append(f"each tier per {unit} given the rest of its pair of {unit}s: the pool's tier column "
@@ -209,7 +219,12 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     if spaced and column is not None:
         held = np.isin(column, list(spaced)) & win
     left = ", the spaced tickets left out" if held.any() else ""
+    if len(rules.spacing) == 1 and held.any():
+        # one rule: the spaced places a uniform choice among those d apart (5.3 step 4), as under 5.8
+        found.append(place_finding(f"spaced tickets ({rules.spacing[0].label})", unit, held,
+                                   rules.spacing[0].min_distance))
     found.append(others_place(unit, win, held))
+    found.append(prizes_by_place(unit, amounts, win & ~held))
     found.append(runs_within(f"runs of winners and losers within each {unit}{left}", win, ~held))
     return too_few(unit, found, why)
 

@@ -35,11 +35,11 @@ import numpy as np
 
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
-from audit.stats.laws import norm_sf
+from audit.stats.laws import mid_ranks, norm_sf
 from audit.stats.pack_laws import rule_tiers
 from audit.stats.tests import Finding, distinct_values
 
-__all__ = ["MIN_PAIRS", "Pairs", "class_law", "pair_findings", "pool_pairs"]
+__all__ = ["MIN_PAIRS", "Pairs", "class_law", "pair_findings", "pair_value_finding", "pool_pairs"]
 
 MIN_PAIRS = 20  # fewest pairs (with more than one value of s, and g_j != 0 for the first) to make a test
 
@@ -263,3 +263,43 @@ def _class_tests(unit: str, p: Pairs, i: int) -> list[Finding | None]:
             return out
     out.append(None)
     return out
+
+
+def pair_value_finding(unit: str, value: np.ndarray) -> Finding | None:
+    """How far apart the two packs of each pair (2j, 2j + 1) are in prize value: D = sum_j |x_2j - x_2j+1|,
+    x the packs' values' mid-ranks (ranks: a few packs holding the top prizes would swamp the values),
+    against its law when the packs' order is a uniform permutation (the packs are exchangeable under the
+    chain: docs/statistics.md 1b). With d_ik = |x_i - x_k|, N = B (B - 1), D1 = sum_(i != k) d_ik, D2 =
+    sum_(i != k) d_ik^2, R_i = sum_k d_ik: E D = P D1 / N, Var D = P (D2 / N - (D1 / N)^2) + P (P - 1)
+    (Q / (N (B - 2) (B - 3)) - (D1 / N)^2), Q = D1^2 - 4 sum_i R_i^2 + 2 D2 (the ordered pairs of
+    disjoint ordered pairs). Large when each pair holds a rich and a poor pack (pairs evened out), small
+    when rich packs come in pairs; z two-sided (None: fewer than MIN_PAIRS pairs, or more than half the
+    packs of one value, where D is nearly a count of the few others' pairings, far from normal). Each
+    term is bounded by B, unlike a product of two centred ranks, whose rare large terms (two top packs
+    paired) gave heavy tails under a tight floor's ties."""
+    books = len(value)
+    pairs = books // 2
+    if pairs < MIN_PAIRS:
+        return None
+    _, _, ties = distinct_values(np.asarray(value))
+    if int(ties.max()) > books // 2:
+        return None  # most packs of one value (a tight floor): D is a count of a few packs, far from normal
+    x = mid_ranks(np.asarray(value, dtype=np.float64))
+    d = np.abs(x[:, None] - x[None, :])
+    b = float(books)
+    n = b * (b - 1)
+    d1, d2 = float(d.sum()), float((d ** 2).sum())
+    r = d.sum(axis=1)
+    q = d1 ** 2 - 4 * float((r ** 2).sum()) + 2 * d2
+    mean = d1 / n
+    var = pairs * (d2 / n - mean ** 2) + pairs * (pairs - 1) * (q / (n * (b - 2) * (b - 3)) - mean ** 2)
+    if d1 <= 0 or var <= 0:
+        return None
+    t = float(np.abs(x[0:2 * pairs:2] - x[1:2 * pairs:2]).sum())
+    z = (t - pairs * mean) / math.sqrt(var)
+    return Finding(f"prize value of the two {unit}s of each pair of {unit}s",
+                   f"the distance of the pair's ranks of value, summed, against the uniform order of the "
+                   f"{unit}s (docs/statistics.md 1b, under the chain), normal approximation, two-sided",
+                   f"{pairs:,} pairs, {t:,.1f} against {pairs * mean:,.1f} (sd {math.sqrt(var):,.1f}), "
+                   f"z = {z:.2f}",
+                   _two_sided(z))

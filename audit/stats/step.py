@@ -40,7 +40,7 @@ from audit.read.runfiles import read_pool
 from audit.read.specs.packs import PackRules
 from audit.stats.books import BookNull, block_findings
 from audit.stats.layouts import layout_columns, layout_findings
-from audit.stats.packs import pack_block_findings
+from audit.stats.packs import exact_case, pack_block_findings
 from audit.stats.positions import position_findings
 from audit.stats.tests import Finding
 from audit.stats.top import TopLevels, top_findings, top_levels
@@ -139,8 +139,9 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     per-book tests)."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
-    found, skipped = position_findings(prize, pool)
     size = per_book if kind == "printed" else packs.size if packs is not None else None
+    chain = packs is not None and packs.composition and bool(size) and exact_case(packs, pool.tiers) is None
+    found, skipped = position_findings(prize, pool, binned=not chain)  # the chain's: by tenth of the packs
     if packs is not None and packs.composition and size:  # a printed game's packs, an eInstant's blocks
         tier = table["tier"].to_numpy() if "tier" in table.columns else None
         more, why = pack_block_findings(prize, size, packs, pool.tiers, tier)

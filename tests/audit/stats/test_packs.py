@@ -61,9 +61,9 @@ def test_false_failure_rate_on_1000_pools_drawn_exactly_is_within_the_design():
 
 
 def test_the_chain_s_parameters_leave_the_packs_histograms_untested_and_say_why():
-    cases = ((PackRules(min_prize_cents=500), 4),
+    cases = ((PackRules(min_prize_cents=500), 6),
              (PackRules(caps=(PackCap("packs.caps[0]", 2, ("100",)),
-                              PackCap("packs.caps[1]", 2, ("20",)))), 6))
+                              PackCap("packs.caps[1]", 2, ("20",)))), 8))
     for rules, made in cases:
         found, skipped = pack_block_findings(np.zeros(100, dtype=np.int64), 10, rules, (), np.full(100, "0"))
         assert found == [] and skipped[1:] == [

@@ -30,6 +30,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support.blocks import blocks_variant
+from tests.support.chain_biases import kept_from_ends, pairs_evened
 from tests.support.packs import (
     capped_evened,
     capped_to_first_packs,
@@ -191,11 +192,16 @@ CHAIN = ('min_winners = 6\nmax_winners = 12\nmin_prize_value = "12.00"\n'
          'spacing = [ { tiers = ["5", "20", "100"], min_distance = 3 } ]')
 
 
+FLOOR = 'min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00", at_most = 1 } ]'
+
+
 def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are_tested(tmp_path):
     """Every parameter (the chain of randomness.md 5.3): the compositions' histograms are listed as not
     tested; the packs are exchangeable, so winners, the spaced tickets and the prize value per book by
-    tenth of the books are tested (the capped $100s, 5 of them, too few to bin), each tier given the rest
-    of its pair of books ($1, $2 and free: the rarer tiers vary in too few pairs), and the other winners'
+    tenth of the books are tested (the capped $100s, 5 of them, too few to bin), each prize level by tenth
+    of the books (instead of section 1's by tenth of the pool), each tier given the rest
+    of its pair of books (the $1, $2 and free tiers: the others have too few pairs with a choice), the
+    spaced tickets' places (one spacing rule), the other winners'
     places and the runs within each book (the spaced tickets left out); an honest pool passes; the other
     winners moved to the first of their books' other places (every parameter kept) fail the place test."""
     spec, rules = _spec(tmp_path, CHAIN, "chain")
@@ -203,18 +209,24 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
     honest = build_pool(spec, spec.pools[0], seed)
     s = _judged(spec, rules, honest, seed, 30)
     names = [j.finding.name for j in s.judged if "book" in j.finding.name]
-    pair = "per book given the rest of its pair of books"
+    pairs = [f"tier {t} ($1.00) per book given the rest of its pair of books: {w}" if t != "2" else
+             f"tier 2 ($2.00) per book given the rest of its pair of books: {w}"
+             for t in ("1", "2", "free") for w in ("toward the richer book", "spread")]
     assert names == ["winners per book by tenth of the books",
                      f"{SPACED_NAME} by tenth of the books",
+                     *(f"prize level {a} per book by tenth of the books"
+                       for a in ("$5.00 (41 tickets)", "$2.00 (235 tickets)", "$1.00 (594 tickets)")),
                      "prize value per book by tenth of the books: 100 books",
-                     *(f"tier {t} ({a}) {pair}: {how}" for t, a in (("1", "$1.00"), ("2", "$2.00"),
-                                                                     ("free", "$1.00"))
-                       for how in ("toward the richer book", "spread")),
+                     "prize value of the two books of each pair of books", *pairs,
+                     f"{SPACED_NAME} by place in their book (y = place - i (3 - 1) of the i-th, tenths of "
+                     "the places they may take)",
                      "other winners by place among their book's other places (tenths)",
+                     "prizes of the other winners at the first and last places of their books",
                      "runs of winners and losers within each book, the spaced tickets left out"]
     assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
-    # the capped $100s by tenth, and both pair tests of each of $5, $20 and $100 (too few pairs vary)
-    assert "7 of the book tests: too few tickets to bin or rank" in s.not_tested
+    # the $5, $20 and $100 tiers: fewer than 20 pairs with a choice (6 tests); by tenth of the books, the
+    # capped $100s and the $100 and $20 prize levels (5 tickets each)
+    assert "9 of the book tests: too few tickets to bin or rank" in s.not_tested
     assert not s.failed
     win = honest["prize_cents"].to_numpy() > 0
     spaced = honest["tier"].is_in(["5", "20", "100"]).to_numpy()
@@ -241,3 +253,56 @@ def test_under_the_chain_whole_packs_moved_by_an_insider_fail_naming_the_test(tm
     spec, rules = _spec(tmp_path, CHAIN, "chain")
     seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
     _refused_naming(spec, rules, seed, change, named)
+
+
+def test_under_the_chain_spaced_tickets_put_at_the_start_of_their_books_fail_the_spaced_place_test(tmp_path):
+    """Under the chain each book's order is uniform among those meeting its one spacing rule (5.3 step 4),
+    so the spaced tickets' places are tested as under 5.8: an insider who puts every book's $5, $20 and
+    $100 tickets at its places 0, 3, 6, ... (every parameter kept; the spread and pair tests see nothing:
+    0 of 100 pools refused before this test, bench/stats_packs.py --bias starts-chain) is refused by it."""
+    spec, rules = _spec(tmp_path, CHAIN, "chain")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/chain").digest()
+    _refused_naming(spec, rules, seed, lambda t: spaced_to_starts(t, 30, ["5", "20", "100"], 3),
+                    f"{SPACED_NAME} by place in their book")
+
+
+@pytest.mark.parametrize(("packs", "change"), [
+    (CHAIN, lambda t: kept_from_ends(t, 30, ["2"], ["free", "1"])),
+    (FLOOR, lambda t: kept_from_ends(t, 30, ["2", "5", "20", "100"], ["free", "1", "2", "5"]))])
+def test_under_the_chain_better_prizes_kept_from_the_ends_of_their_books_fail_the_ends_test(tmp_path, packs,
+                                                                                           change):
+    """Under the chain, given each book's composition and its other winners' places, their prizes are a
+    uniform permutation over those places (5.3 step 4): an insider who swaps every better prize at a
+    book's first or last ticket with a lesser one of its middle (the winners' places, so the place and
+    runs tests, unchanged: 1 of 100 pools refused before this test, bench/stats_packs.py --bias
+    ends-floor) is refused by the ends test."""
+    spec, rules = _spec(tmp_path, packs, "ends")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/ends").digest()
+    honest = build_pool(spec, spec.pools[0], seed)
+    named = "prizes of the other winners at the first and last places of their books"
+    before = {j.finding.name: j for j in _judged(spec, rules, honest, seed, 30).judged}
+    assert not before[named].rejected and before[named].finding.p > 0.01
+    biased = change(honest)
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    after = _judged(spec, rules, biased, seed, 30)
+    failed = [(j.finding.name, j.finding.p) for j in after.failed]
+    assert [name for name, _ in failed] == [named], failed
+    assert after.failed[0].finding.p < 1e-4
+
+
+@pytest.mark.parametrize("packs", [CHAIN, FLOOR])
+def test_under_the_chain_whole_pairs_of_books_evened_out_fail_the_pair_value_test(tmp_path, packs):
+    """The pair tests condition on each pair's union, so pairs made of a rich and a poor book (whole books
+    moved, every parameter kept) keep every pair's split honest: before the pair value test 26 and 31 of
+    100 such pools were refused, by the tenths (bench/stats_packs.py --bias pairs-evened-floor, -chain);
+    the books are exchangeable, so the ranks of value within the pairs have their permutation law."""
+    spec, rules = _spec(tmp_path, packs, "pairs")
+    seed = hashlib.sha256(b"poolgen/tests/packs-exact/pairs").digest()
+    honest = build_pool(spec, spec.pools[0], seed)
+    named = "prize value of the two books of each pair of books"
+    assert not _judged(spec, rules, honest, seed, 30).failed
+    biased = pairs_evened(honest, 30)
+    check_pack_rules(biased, 30, rules)  # step 5 passes it: every parameter still met
+    failed = {j.finding.name: j.finding for j in _judged(spec, rules, biased, seed, 30).failed}
+    assert named in failed and failed[named].p < 1e-4, failed
+    assert float(failed[named].figures.rsplit("z = ", 1)[1]) > 3.8, failed[named]  # books far apart
