@@ -41,6 +41,7 @@ def main() -> None:
     parser.add_argument("--spec", type=Path, default=ROOT / "specs/examples/happy_holidays_packs.toml")
     parser.add_argument("--sweeps", type=int, default=chain.MIX_SWEEPS)
     parser.add_argument("--pool", type=int, default=0, help="which of the spec's pools (0: the first)")
+    parser.add_argument("--first", type=int, default=0, help="the first seed's i (0)")
     args = parser.parse_args()
     from scipy import stats
     spec = load_spec(args.spec)
@@ -54,7 +55,7 @@ def main() -> None:
     chain.MIX_SWEEPS = args.sweeps
     ps: dict[str, list[float]] = defaultdict(list)
     built = 0.0
-    for i in range(args.pools):
+    for i in range(args.first, args.first + args.pools):
         seed = hashlib.sha256(f"poolgen/bench/chain-distance/{i}".encode()).digest()
         start = time.process_time()
         table = build_pool(spec, pool, seed)
