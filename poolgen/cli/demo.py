@@ -59,10 +59,15 @@ def demo_cmd(
         help="A game to demonstrate. Default: the spec in specs/ with the smallest pool.")] = None,
     pool: Annotated[str | None, typer.Option(
         "--pool", metavar="ID", help="The pool to build. Default: the spec's smallest pool.")] = None,
+    seed_file: Annotated[Path | None, typer.Option(
+        "--seed-file", exists=True, dir_okay=False, metavar="FILE",
+        help="A seed (64 hex digits, mode 0600) instead of a fresh one: the same pool, and the same "
+             "verdict, every time (step 8 refuses about 1% of honest pools by design).")] = None,
 ) -> None:
     """Check every spec, then generate, sign, verify, prove and report one pool of a game, in a new
     folder OUT/demo-UTCTIME: a throwaway signing key (keys/), the run folder, its fresh seed
-    (RUN.seed, mode 0600), proof.pdf and report.pdf. The key and seed are for the demo only."""
+    (RUN.seed, mode 0600; or the --seed-file given, left where it is), proof.pdf and report.pdf. The
+    key and seed are for the demo only."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
     from poolgen.run.signing import new_key_pair  # lazy: cryptography, as above
 
@@ -87,9 +92,9 @@ def demo_cmd(
     keys = new_key_pair(folder / "keys")
     typer.echo(f"public key fingerprint: {keys.fingerprint}\n")
     _step(f"poolgen generate {game.path.name} --pool {pool_id}", generate_cmd, spec_file=game.path,
-          out=folder, pool=[pool_id], seed_file=None, entropy=None, workers=0, run_id=run_id,
+          out=folder, pool=[pool_id], seed_file=seed_file, entropy=None, workers=0, run_id=run_id,
           as_json=False, key=keys.private, unsigned=False)
-    seed_file = folder / f"{run_id}.seed"
+    seed_file = folder / f"{run_id}.seed" if seed_file is None else seed_file
     _step("poolgen verify (every step, reproduction from the seed included)", verify, run=run,
           public_key=keys.public, spec=game.path, seed_file=seed_file, as_json=False, workers=0)
     _step("poolgen proof", proof_cmd, run=run, out=folder / "proof.pdf", tickets=None, per_tier=1,
