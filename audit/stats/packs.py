@@ -59,7 +59,7 @@ from audit.stats.pack_laws import (
     too_few,
     winners_given,
 )
-from audit.stats.pairs import pair_findings, pair_value_finding
+from audit.stats.pairs import money, pair_findings, pair_value_finding
 from audit.stats.tests import Finding
 
 __all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers",
@@ -191,8 +191,7 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     levels, counts = np.unique(amounts[win], return_counts=True)
     for amount, count in sorted(zip(levels.tolist(), counts.tolist(), strict=True), reverse=True):
         # the section-1 tests by tenth of the pool assume a uniform shuffle, which a value floor is not
-        cents = int(amount)
-        level = f"prize level ${cents // 100:,}.{cents % 100:02d} ({int(count):,} tickets)"
+        level = f"prize level {money(int(amount))} ({int(count):,} tickets)"
         found.append(by_tenth_of_packs(f"{level} per {unit} by tenth of the {unit}s",
                                        (amounts == amount).sum(axis=1)))
     parts = min(PARTS, books)

@@ -39,7 +39,7 @@ from audit.stats.laws import mid_ranks, norm_sf
 from audit.stats.pack_laws import rule_tiers
 from audit.stats.tests import Finding, distinct_values
 
-__all__ = ["MIN_PAIRS", "Pairs", "class_law", "pair_findings", "pair_value_finding", "pool_pairs"]
+__all__ = ["MIN_PAIRS", "Pairs", "class_law", "money", "pair_findings", "pair_value_finding", "pool_pairs"]
 
 MIN_PAIRS = 20  # fewest pairs (with more than one value of s, and g_j != 0 for the first) to make a test
 
@@ -53,7 +53,8 @@ def _two_sided(z: float) -> float:
     return float(min(1.0, 2 * norm_sf(abs(z))))
 
 
-def _money(cents: int) -> str:
+def money(cents: int) -> str:
+    """$1,234.05: dollars with thousands separators and always the cents (the pack tests' names)."""
     sign, cents = ("-", -cents) if cents < 0 else ("", cents)
     return f"{sign}${cents // 100:,}.{cents % 100:02d}"
 
@@ -229,7 +230,7 @@ def _class_tests(unit: str, p: Pairs, i: int) -> list[Finding | None]:
     free = var > 1e-12
     gap = ((a @ prizes - prizes[i] * a[:, i] - prizes[lose] * a[:, lose])
            - (b @ prizes - prizes[i] * b[:, i] - prizes[lose] * b[:, lose]))
-    label = f"tier {name} ({_money(cents)}) per {unit} given the rest of its pair of {unit}s"
+    label = f"tier {name} ({money(cents)}) per {unit} given the rest of its pair of {unit}s"
     how = (f"exact conditional law within pairs of {unit}s (docs/statistics.md 1b, under the chain), "
            "summed over the pairs, normal approximation, two-sided")
     out: list[Finding | None] = []
