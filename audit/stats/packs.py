@@ -183,17 +183,21 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
     found: list[Finding | None] = [by_tenth_of_packs(f"winners per {unit} by tenth of the {unit}s",
                                                      win.sum(axis=1))]
     seen: set[frozenset[str]] = set()
+    tested: set[bytes] = set()  # per-pack counts already tested: the same counts are one statistic, once
     for name, held_tiers in named:
         if held_tiers and held_tiers not in seen and column is not None:
             seen.add(held_tiers)
-            found.append(by_tenth_of_packs(f"{name} by tenth of the {unit}s",
-                                           (np.isin(column, list(held_tiers)) & win).sum(axis=1)))
+            held = (np.isin(column, list(held_tiers)) & win).sum(axis=1).astype(np.int64)
+            tested.add(held.tobytes())
+            found.append(by_tenth_of_packs(f"{name} by tenth of the {unit}s", held))
     levels, counts = np.unique(amounts[win], return_counts=True)
     for amount, count in sorted(zip(levels.tolist(), counts.tolist(), strict=True), reverse=True):
         # the section-1 tests by tenth of the pool assume a uniform shuffle, which a value floor is not
+        per_pack = (amounts == amount).sum(axis=1).astype(np.int64)
+        if per_pack.tobytes() in tested:  # a cap's or spacing rule's tickets are exactly this level
+            continue
         level = f"prize level {money(int(amount))} ({int(count):,} tickets)"
-        found.append(by_tenth_of_packs(f"{level} per {unit} by tenth of the {unit}s",
-                                       (amounts == amount).sum(axis=1)))
+        found.append(by_tenth_of_packs(f"{level} per {unit} by tenth of the {unit}s", per_pack))
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
                          amounts.sum(axis=1), np.arange(books) * parts // books))

@@ -136,3 +136,16 @@ def test_packs_breaking_the_caps_are_not_held_to_5_10_s_law():
     assert found == []  # 8 winners: too few for the runs in print order
     assert skipped == ["the book tests under the pack parameters: some books break them (step 5 names "
                        "them), so their law does not apply"]
+
+
+def test_a_prize_level_whose_counts_are_a_cap_s_tickets_is_tested_once(tmp_path):
+    """The $5 and $2 prize levels are exactly the first two caps' tickets (tiers 5 and 2 alone pay them),
+    so their counts per book are the caps' counts: one test each, by the cap's name; the $1 level, which
+    no cap holds, keeps its own (docs/statistics.md 1b, *the tests, in this order*)."""
+    spec, rules = _spec(tmp_path)
+    seed = hashlib.sha256(b"poolgen/tests/packs-caps/once").digest()
+    names = [j.finding.name for j in _judged(spec, rules, build_pool(spec, spec.pools[0], seed), seed).judged]
+    tenths = [n for n in names if n.endswith("by tenth of the books")]
+    assert tenths == ["winners per book by tenth of the books", f"{FIVE} by tenth of the books",
+                      f"{TWO} by tenth of the books",
+                      "prize level $1.00 (594 tickets) per book by tenth of the books"]
