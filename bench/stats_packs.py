@@ -125,6 +125,8 @@ CASES = {
     "beside-caps": 'caps = [ { tiers = ["5"], at_most = 1 }, { tiers = ["2", "5"], at_most = 4 } ]',
     "beside-inside": ('caps = [ { tiers = ["5"], at_most = 1 } ]\n'
                       'spacing = [ { tiers = ["2", "5"], min_distance = 2 } ]'),
+    "two-spaced": ('min_winners = 6\nspacing = [ { tiers = ["2", "5"], min_distance = 2 }, '  # the $5 in both
+                   '{ tiers = ["5", "20", "100"], min_distance = 3 } ]'),
 }
 PACK_WORDS = ("book", "block", "runs")
 

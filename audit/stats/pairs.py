@@ -5,7 +5,8 @@ of packs*). Written from the documents alone: no code of poolgen's.
 The target is the uniform law on tier sequences in which every pack meets every parameter. A pack of
 m tickets holding x_k tickets of class k (a class: one `tier` value with one `prize_cents`) has
 g(x) = m! / prod_k x_k! orders, times apart(m, c, d) / C(m, c) under one spacing rule (c its held
-tickets), and the parameters (winners bounds, the value floor, caps, the spacing rule's fit) are
+tickets; under several, the share h of audit/stats/orders.py), and the parameters (winners bounds,
+the value floor, caps, the spacing rules' fit) are
 conditions on x alone. So P(x_1..x_B) is proportional to prod_b g(x_b) [x_b meets them], and given
 the union u of packs 2j and 2j + 1 (j = 0..floor(B / 2) - 1) the pairs are independent, pack 2j's
 composition x drawn with weight g(x) g(u - x) [both meet them]. Given further every class's split but
@@ -36,6 +37,7 @@ import numpy as np
 from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
 from audit.stats.laws import mid_ranks, norm_sf
+from audit.stats.orders import log_share
 from audit.stats.pack_laws import rule_tiers
 from audit.stats.tests import Finding, distinct_values
 
@@ -83,19 +85,38 @@ class _Rules:
         self.wins = wins.astype(np.int64)
         self.caps = [(np.asarray([n in rule_tiers(c.tiers, c.prize_cents, tiers) for n in names]) & wins,
                       c.at_most) for c in rules.caps]
-        self.spacing = None
-        if rules.spacing:
-            rule = rules.spacing[0]
-            held = rule_tiers(rule.tiers, rule.prize_cents, tiers)
-            self.spacing = (np.asarray([n in held for n in names]) & wins, rule.min_distance)
+        self.spaced = [(np.asarray([n in rule_tiers(r.tiers, r.prize_cents, tiers) for n in names]) & wins,
+                        r.min_distance) for r in rules.spacing]
+        self.spacing = self.spaced[0] if len(self.spaced) == 1 else None
         self.cap_of = [c.astype(np.int64) for c, _ in self.caps]
-        self.space_of = None if self.spacing is None else self.spacing[0].astype(np.int64)
+        # the columns h reads: one rule's held tickets; under several, each kind's (audit/stats/orders.py)
+        self.kinds = sorted({frozenset(r for r, (held, _) in enumerate(self.spaced) if held[k])
+                             for k in range(len(names))} - {frozenset()}, key=sorted)
+        self.space_of = [held.astype(np.int64) for held, _ in self.spaced[:1]] if self.spacing is not None \
+            else [np.asarray([frozenset(r for r, (held, _) in enumerate(self.spaced) if held[k]) == kind
+                              for k in range(len(names))], dtype=np.int64) for kind in self.kinds]
+        self.table: np.ndarray | None = None
 
-    def log_h(self, c: np.ndarray) -> np.ndarray:
-        """log(apart(m, c, d) / C(m, c)) (-inf where c tickets d apart do not fit; 0 without spacing)."""
+    def count_orders(self, most: Sequence[int]) -> None:
+        """Under several spacing rules, h's table for every kind's count up to `most` (ValueError when
+        it would be too large: audit/stats/orders.CELLS)."""
+        if len(self.spaced) > 1:
+            self.table = log_share(self.m, self.kinds, [d for _, d in self.spaced], most)
+
+    def log_h(self, counts: list[np.ndarray]) -> np.ndarray:
+        """log h of packs holding `counts` of each column of `space_of` (-inf where they do not fit; 0
+        without spacing): one rule's apart(m, c, d) / C(m, c), several rules' counted table."""
+        if not self.space_of:
+            return np.zeros(counts[0].shape) if counts else np.zeros(())
         if self.spacing is None:
-            return np.zeros(c.shape)
-        d = self.spacing[1]
+            assert self.table is not None, "count_orders first"
+            shape = np.asarray(self.table.shape)
+            over = np.zeros(counts[0].shape, dtype=bool)
+            for axis, n in enumerate(counts):
+                over |= (n < 0) | (n >= shape[axis])
+            at = tuple(np.clip(n, 0, shape[axis] - 1) for axis, n in enumerate(counts))
+            return np.where(over, -np.inf, self.table[at])
+        c, d = counts[0], self.spacing[1]
         room = self.m - np.maximum(c - 1, 0) * (d - 1)
         fits = room >= c
         safe_room = np.where(fits, room, c)
@@ -136,9 +157,6 @@ def pool_pairs(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: Pa
     """The pool's Pairs, or why the tests are not made (fewer than `fewest` pairs among them)."""
     if rules.min_prize_times is not None:  # the law needs the floor in cents: read_specs.packs.for_pool
         raise ValueError("an eInstant's floor (min_prize_times) must be in cents at the pool's share price")
-    if len(rules.spacing) > 1:
-        return (f"two spacing rules, whose orders of a {unit} have no closed-form count "
-                "(docs/statistics.md 1b)")
     pairs = len(prize) // m // 2
     if pairs < fewest:
         return f"fewer than {fewest} pairs of {unit}s"
@@ -148,6 +166,15 @@ def pool_pairs(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: Pa
     code, names, prizes = _classes(np.asarray(prize)[:n], np.asarray(tier)[:n])
     x = _counts(code, len(names), 2 * pairs, m)
     law = _Rules(rules, m, tiers, names, prizes)
+    if len(law.spaced) > 1:  # h's table, for every count a pack of a pair may hold of each kind
+        union = x[0::2] + x[1::2]
+        most = [int((union @ col).max()) for col in law.space_of]
+        try:
+            law.count_orders(most)
+        except ValueError as e:
+            return (f"{len(law.spaced)} spacing rules, up to {', '.join(map(str, most))} tickets of each "
+                    f"kind in a pair of {unit}s: counting a {unit}'s orders takes {e} "
+                    "(audit/stats/orders.py)")
     return Pairs(names, prizes, int(x.sum(axis=0).argmax()), x[0::2], x[1::2], law)
 
 
@@ -159,16 +186,16 @@ def _counts(code: np.ndarray, k: int, packs: int, m: int) -> np.ndarray:
 
 def _broken(prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier]) -> bool:
     """Whether a pack breaks the parameters as step 5 reads them: every pack, the odd last one too (in
-    no pair, but a pool holding it is not the target's), its counts (winners, value, caps, the spacing
-    rule's fit) and the spacing rule's places (two of its tickets closer than its distance)."""
+    no pair, but a pool holding it is not the target's), its counts (winners, value, caps, one spacing
+    rule's fit) and each spacing rule's places (two of its tickets closer than its distance)."""
     packs = len(prize) // m
     code, names, prizes = _classes(prize[: packs * m], tier[: packs * m])
     x = _counts(code, len(names), packs, m)
     law = _Rules(rules, m, tiers, names, prizes)
     ok = law.meets(x @ law.wins, x @ prizes, [x @ c for c in law.cap_of])
-    if law.spacing is not None:
-        held, d = law.spacing
-        ok &= np.isfinite(law.log_h(x @ held.astype(np.int64)))
+    if law.spacing is not None:  # one rule's fit (a pack's own order proves it under several, below)
+        ok &= np.isfinite(law.log_h([x @ law.spacing[0].astype(np.int64)]))
+    for held, d in law.spaced:
         at = held[code].reshape(packs, m)
         for gap in range(1, d):  # two held tickets `gap` places apart in one pack
             ok &= ~(at[:, :-gap] & at[:, gap:]).any(axis=1)
@@ -194,9 +221,9 @@ def class_law(p: Pairs, i: int) -> tuple[np.ndarray, np.ndarray]:
                             [p.per_pack(c, side, i, ci, cl) for c in law.cap_of])
     log_w = _log_comb(u_i[:, None].astype(np.float64), s.astype(np.float64)) + _log_comb(
         u_l[:, None].astype(np.float64), t.astype(np.float64))
-    if law.space_of is not None:
-        log_w = (log_w + law.log_h(p.per_pack(law.space_of, a, i, s, t))
-                 + law.log_h(p.per_pack(law.space_of, b, i, bi, bl)))
+    if law.space_of:
+        log_w = (log_w + law.log_h([p.per_pack(col, a, i, s, t) for col in law.space_of])
+                 + law.log_h([p.per_pack(col, b, i, bi, bl) for col in law.space_of]))
     log_w = np.where(ok, log_w, -np.inf)
     log_w -= log_w.max(axis=1, keepdims=True)
     q = np.exp(log_w)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
+from functools import cache
 
 Class = tuple[str, int]  # (tier, prize_cents)
 TINY = Fraction(1, 10**12)  # "positive variance (above 1e-12)"
@@ -43,6 +44,35 @@ def apart(m: int, c: int, d: int) -> int:
     return math.comb(room, c) if room >= c else 0
 
 
+@cache
+def shared_orders(m: int, kinds: tuple[tuple[tuple[int, ...], int], ...],
+                  distances: tuple[int, ...]) -> Fraction:
+    """The share of the orders of m places holding n tickets of each kind (a kind: the rules holding
+    it), the rest held by no rule, in which two tickets of one rule are at least its distance apart:
+    the places filled one by one, remembering how far back each rule's last ticket is (at most its
+    distance: farther is as good)."""
+    spaced = sum(n for _, n in kinds)
+    if spaced > m:
+        return Fraction(0)
+
+    @cache
+    def count(place: int, left: tuple[int, ...], back: tuple[int, ...]) -> int:
+        if place == m:
+            return 1
+        on = tuple(min(b + 1, d) for b, d in zip(back, distances, strict=True))
+        total = count(place + 1, left, on) if m - place > sum(left) else 0
+        for k, (rules, _) in enumerate(kinds):
+            if left[k] and all(back[r] >= distances[r] for r in rules):
+                fewer = tuple(n - (j == k) for j, n in enumerate(left))
+                total += count(place + 1, fewer, tuple(1 if r in rules else on[r] for r in range(len(on))))
+        return total
+
+    orders = math.factorial(m) // math.factorial(m - spaced)
+    for _, n in kinds:
+        orders //= math.factorial(n)
+    return Fraction(count(0, tuple(n for _, n in kinds), distances), orders)
+
+
 class Pack:
     """What decides whether a pack meets the parameters, from its composition (class -> count)."""
 
@@ -52,16 +82,25 @@ class Pack:
         self.hi = m if rules.get("max_winners") is None else rules["max_winners"]
         self.floor = rules.get("floor_cents") or 0
         self.caps = [(rule_tiers(c, tiers), c["at_most"]) for c in rules.get("caps", [])]
-        spacing = [(rule_tiers(s, tiers), s["min_distance"]) for s in rules.get("spacing", [])]
-        self.spaced = spacing[0] if len(spacing) == 1 else None
+        self.spacing = [(rule_tiers(s, tiers), s["min_distance"]) for s in rules.get("spacing", [])]
 
     def h(self, comp: Counter) -> Fraction:
-        """h(c) = apart(m, c, d) / C(m, c), c the pack's winners among the spacing rule's tiers."""
-        if self.spaced is None:
+        """h(c) = apart(m, c, d) / C(m, c), c the pack's winners among the spacing rule's tiers; under
+        several rules, the share of the pack's orders meeting them all, counted (`shared_orders`)."""
+        if not self.spacing:
             return Fraction(1)
-        tiers, d = self.spaced
-        c = sum(n for (t, cents), n in comp.items() if cents > 0 and t in tiers)
-        return Fraction(apart(self.m, c, d), math.comb(self.m, c)) if c <= self.m else Fraction(0)
+        if len(self.spacing) == 1:
+            tiers, d = self.spacing[0]
+            c = sum(n for (t, cents), n in comp.items() if cents > 0 and t in tiers)
+            return Fraction(apart(self.m, c, d), math.comb(self.m, c)) if c <= self.m else Fraction(0)
+        kinds: Counter = Counter()  # a winner's kind: the rules whose tiers hold its tier
+        for (t, cents), n in comp.items():
+            kind = frozenset(r for r, (tiers, _) in enumerate(self.spacing) if cents > 0 and t in tiers)
+            if kind:
+                kinds[kind] += n
+        key = tuple(sorted((tuple(sorted(k)), n) for k, n in kinds.items()))
+        return shared_orders(self.m, key, tuple(d for _, d in self.spacing))
+
 
     def meets(self, comp: Counter) -> bool:
         """lo <= w <= hi, the value floor, every cap, and h(c) > 0."""
@@ -85,7 +124,7 @@ def broken_packs(prize: list[int], tier: list[str], m: int, rules: dict,
     for b in range(len(prize) // m):
         rows = range(b * m, b * m + m)
         comp = Counter((tier[r], prize[r]) for r in rows)
-        ok = pack.meets(comp)  # under two spacing rules h is 1: their places are checked below
+        ok = pack.meets(comp)  # each rule's places are checked below
         for held, d in spacing:
             at = [r for r in rows if prize[r] > 0 and tier[r] in held]
             ok = ok and all(y - x >= d for x, y in zip(at, at[1:], strict=False))
@@ -123,10 +162,8 @@ def pair_tests(prize: list[int], tier: list[str], m: int, rules: dict, tiers: li
     label = f"each tier per {unit} given the rest of its pair of {unit}s"
     books = len(prize) // m
     pairs = books // 2
-    # "a pool with two spacing rules, fewer pairs, or a pack breaking its parameters gets a line ...
-    # saying which": one line, the first of them in the contract's order that applies
-    if len(rules.get("spacing", [])) >= 2:
-        return [], [f"{label}: two spacing rules"], 0
+    # "a pool with fewer pairs, or a pack breaking its parameters gets a line ... saying which": one
+    # line, the first of them in the contract's order that applies
     if pairs < 20:
         return [], [f"{label}: fewer than 20 pairs of {unit}s"], 0
     if broken_packs(prize, tier, m, rules, tiers):
