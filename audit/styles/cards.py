@@ -92,10 +92,11 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     bad = np.concatenate([(cards < 0) | (cards >= 52), (boxes < 0) | (boxes >= len(prizes))], axis=1)
     reasons.add(bad.any(axis=1), lambda r: f"{aid}: a code out of range in "
                                            f"{', '.join(names[j] for j in np.flatnonzero(bad[r]))}")
-    ordered = np.sort(cards, axis=1)
+    # only cards of the deck repeat: a null or a code out of range is rule 1's, no card shown twice
+    ordered = np.sort(np.where((cards >= 0) & (cards < 52), cards, -np.arange(1, 10 * games + 1) - 2), axis=1)
     repeated = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
     reasons.add(repeated, lambda r: "{}: a card shown twice: {}".format(aid, ", ".join(
-        _text(c) for c in sorted({int(c) for c in cards[r] if list(cards[r]).count(c) > 1}))))
+        _text(c) for c in sorted({int(c) for c in cards[r] if 0 <= c < 52 and list(cards[r]).count(c) > 1}))))
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
     slots = []
     for g in range(games):

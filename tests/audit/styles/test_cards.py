@@ -84,6 +84,17 @@ def test_a_code_out_of_range():
         "pk: a code out of range in pk_yours_9, pk_prize_1"])
 
 
+@pytest.mark.parametrize(("codes", "listed"), [
+    ({"pk_yours_0": None, "pk_dealer_0": None}, "pk_yours_0, pk_dealer_0"),  # no card: not AH twice
+    ({"pk_yours_0": 60, "pk_dealer_0": 60}, "pk_yours_0, pk_dealer_0"),  # not 4C twice (no 4C shows)
+    ({"pk_yours_0": 255, "pk_dealer_9": 255}, "pk_yours_0, pk_dealer_9")])
+def test_codes_out_of_range_are_no_card_shown_twice(codes, listed):
+    """Rule 1 alone: a null or a code of 52 or more is no card of the deck, so two of them are not "a card
+    shown twice" (which would name a card the ticket need not show)."""
+    games = [(NOTHING, SIXES), (WHEEL, ROYAL)]
+    assert judge(games, [1, 1], "lose", codes=codes) == (0, [f"pk: a code out of range in {listed}"])
+
+
 @pytest.mark.parametrize("change", [{"games": 0}, {"games": 6}, {"deck": "pinochle"}, {"ranking": "lowball"},
                                     {"ties": "split"}, {"prizes": []}, {"prizes": [{"code": "1"}]}])
 def test_entries_it_cannot_read_stop_the_step(change):
