@@ -1,8 +1,9 @@
 """The third engine for crossword, lines and add_up plays (tests/third_engines/grid.py, written from
 docs/styles/crossword.md, lines.md, add_up.md and play.md alone) against audit's step 4 on small runs of
-the three examples (Super Red Hot Crossword, Tic Tac Cash, Lucky 21): every generated row is legal and
-pays its stored prize by both; every tampered row is refused by both, with audit's very reasons and
-amount."""
+the three examples (Super Red Hot Crossword, Tic Tac Cash, Lucky 21, and Lucky 21 winning on 21
+exactly) and a designed game of all three styles on one ticket (a 4 x 4 grid with a line of any cells,
+legends with gaps): every generated row is legal and pays its stored prize by both; every tampered row
+is refused by both, with audit's very reasons and amount."""
 
 from __future__ import annotations
 
@@ -19,18 +20,59 @@ from audit.styles.play import evaluate
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, small_example
+from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import against_audit, grid
 
 Row = dict
 GAMES = {"crossword": ("super_red_hot_crossword", 1200), "lines": ("tic_tac_cash", 1200),
-         "add_up": ("lucky_21", 1500), "add_up_exactly": ("lucky_21", 1500)}
+         "add_up": ("lucky_21", 1500), "add_up_exactly": ("lucky_21", 1500), "mixed": ("", 2000)}
+
+
+def _mixed() -> dict:
+    """A lines area (4 x 4, lines of 4 cells and one of 3 cells in an L, legend 1 and 3 lines), an add_up
+    area (3 games of 2 numbers 0, 5, 10 adding up to 10 exactly) and a crossword (one grid of 3 words,
+    legend 1 and 3 words) on one ticket of up to 3 wins."""
+    letters = [{"group": "abc", "code": c, "symbol": c, "caption": c} for c in "ABCDEHILNORSTU"]
+    pics = [{"group": "pic", "code": c, "symbol": c} for c in ("X", "O", "STAR", "MOON")]
+    nums = [{"group": "num", "code": c, "symbol": c} for c in ("0", "5", "10")]
+    money = [{"group": g, "code": c, "symbol": f"${v}", "value": v} for g, c, v in (
+        ("pz", "A", "1.00"), ("pz", "B", "5.00"), ("sp", "C", "2.00"), ("sp", "D", "10.00"),
+        ("wz", "E", "1.00"), ("wz", "F", "20.00"))]
+    lines = ([list(range(4 * r, 4 * r + 4)) for r in range(4)] + [list(range(c, 16, 4)) for c in range(4)]
+             + [[0, 5, 10, 15], [3, 6, 9, 12], [0, 1, 4]])
+    box = {"id": "box", "style": "lines", "rows": 4, "cols": 4, "pictures": "pic", "symbol": "X",
+           "lines": lines, "prizes": "pz", "legend": [{"lines": 1, "prize": "A"}, {"lines": 3, "prize": "B"}]}
+    add = {"id": "sum", "style": "add_up", "games": 3, "spots": 2, "numbers": "num", "target": 10,
+           "reach": "exactly", "prizes": "sp"}
+    word = {"id": "cw", "style": "crossword", "letters": 9, "alphabet": "abc", "prizes": "wz",
+            "grids": [["....", ".###", "...."]],
+            "legend": [{"words": 1, "prize": "E"}, {"words": 3, "prize": "F"}]}
+
+    def w(area: str, prize: str) -> dict:
+        return {"area": area, "prize": prize, "how": "match"}
+
+    tiers = [{"id": "l1", "count": 200, "wins": [w("box", "A")]},
+             {"id": "l3", "count": 20, "wins": [w("box", "B")]},
+             {"id": "s1", "count": 150, "wins": [w("sum", "C")]},
+             {"id": "s2", "count": 30, "wins": [w("sum", "C"), w("sum", "D")]},
+             {"id": "w1", "count": 100, "wins": [w("cw", "E")]},
+             {"id": "w3", "count": 5, "wins": [w("cw", "F")]},
+             {"id": "mix", "count": 20, "wins": [w("box", "A"), w("sum", "C"), w("cw", "E")]}]
+    return base_doc([box, add, word], letters + pics + nums + money, tiers, pool_tickets=2000, per_book=50,
+                    max_wins=3)
 
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("grid3")
-    made = {}
+    (root / "mixed").mkdir()
+    (root / "mixed" / "g.toml").write_text(dumps(_mixed()))
+    made = {"mixed": generate(GenerateRequest(load_spec(root / "mixed" / "g.toml"), SEED_A,
+                                              now=datetime(2026, 1, 2, tzinfo=UTC), out=root / "mixed",
+                                              run_id="r")).folder}
     for style, (name, tickets) in GAMES.items():
+        if not name:
+            continue
         folder = root / style
         folder.mkdir()
         path = small_example(folder, name, tickets)
@@ -62,16 +104,17 @@ def _cells(area: dict) -> list[list[list[int]]]:
     return out
 
 
-def _puzzle(r: Row) -> tuple[list[int], list[int]]:
-    """A crossword row's YOUR LETTERS and letter cells."""
-    cells = sorted((int(c.rsplit("_", 1)[1]), v) for c, v in r.items() if c.startswith("puzzle_cell_"))
-    return [r[f"puzzle_letter_{j}"] for j in range(20)], [v for _, v in cells]
+def _puzzle(area: dict, r: Row) -> tuple[list[int], list[int]]:
+    """A crossword area's YOUR LETTERS and letter cells on a row."""
+    aid = area["id"]
+    cells = sorted((int(c.rsplit("_", 1)[1]), v) for c, v in r.items() if c.startswith(f"{aid}_cell_"))
+    return [r[f"{aid}_letter_{j}"] for j in range(area["letters"])], [v for _, v in cells]
 
 
 def _letters_completing(area: dict, r: Row, more: int) -> dict:
     """YOUR LETTERS changed, one letter no completed word uses at a time, to letters of the words not yet
     completed, in word order, until `more` more words are completed (or none is left to change)."""
-    letters, cells = _puzzle(r)
+    letters, cells = _puzzle(area, r)
     words = [w for g in _cells(area) for w in g]
 
     def done() -> int:
@@ -86,12 +129,12 @@ def _letters_completing(area: dict, r: Row, more: int) -> dict:
             spare = [j for j, v in enumerate(letters) if v not in used and v not in (cells[i] for i in w)]
             if cells[k] not in letters and spare:
                 letters[spare[0]] = cells[k]
-    return {f"puzzle_letter_{j}": v for j, v in enumerate(letters)}
+    return {f"{area['id']}_letter_{j}": v for j, v in enumerate(letters)}
 
 
-def _unheld(r: Row) -> int:
+def _unheld(area: dict, r: Row) -> int:
     """A letter code YOUR LETTERS do not show."""
-    letters, _ = _puzzle(r)
+    letters, _ = _puzzle(area, r)
     return next(v for v in range(26) if v not in letters)
 
 
@@ -109,17 +152,19 @@ def _losing_game(r: Row) -> int:
 
 Case = tuple[str, str, Callable[[dict, Row], dict], str]
 CASES: list[Case] = [
-    ("crossword", "lose", lambda a, r: _letters_completing(a, r, 4),
+    ("crossword", "lose", lambda a, r: _letters_completing(a["puzzle"], r, 4),
      "a loser's letters changed till 4 more words complete (8: $50)"),
-    ("crossword", "w4", lambda a, r: _letters_completing(a, r, 1),
+    ("crossword", "w4", lambda a, r: _letters_completing(a["puzzle"], r, 1),
      "a 4-word winner's letters changed till one more completes (9: $100)"),
-    ("crossword", "w13", lambda a, r: _letters_completing(a, r, 1), "13 words made 17: no legend prize"),
+    ("crossword", "w13", lambda a, r: _letters_completing(a["puzzle"], r, 1),
+     "13 words made 17: no legend prize"),
     ("crossword", "w4", lambda a, r: {"puzzle_letter_1": r["puzzle_letter_0"]}, "a letter shown twice"),
     ("crossword", "w5", lambda a, r: {"puzzle_letter_3": 26}, "a letter code 26: out of range"),
     ("crossword", "lose", lambda a, r: {"puzzle_letter_0": None, "puzzle_cell_7": None}, "nulls: read ?"),
     ("crossword", "w6", lambda a, r: {"puzzle_cell_0": 16, "puzzle_cell_40": 16},
      "Q in two cells: not words"),
-    ("crossword", "w4", lambda a, r: {f"puzzle_cell_{k}": _unheld(r) for k in _cells(a)[0][0]},
+    ("crossword", "w4", lambda a, r: {f"puzzle_cell_{k}": _unheld(a["puzzle"], r)
+                                      for k in _cells(a["puzzle"])[0][0]},
      "the black grid's first word made BBBB: unlisted, under 4 words left"),
     ("crossword", "w4", lambda a, r: {"puzzle_letter_0": 26, "puzzle_letter_1": 26},
      "two letters 26: out of range, not a letter twice"),
@@ -147,6 +192,16 @@ CASES: list[Case] = [
      "a winning game's PRIZE null, a number 200"),
     ("add_up", "lose", lambda a, r: {"add_prize_4": 5}, "a losing game's PRIZE code 5"),
     ("add_up", "p2x2", lambda a, r: {"tier": "p4", "prize_cents": 400}, "$2 x 2 stored as $4"),
+    ("mixed", "lose", lambda a, r: {f"box_cell_{k}": 1 for k in (0, 1, 4)}, "the L of cells 0, 1, 4 all O"),
+    ("mixed", "lose", lambda a, r: {f"box_cell_{k}": v for k, v in enumerate([0] * 4 + [1, 2] * 4 + [0] * 4)},
+     "rows 1 and 4 all X, rows 2 and 3 O and STAR by turns: 2 lines, a gap in the legend"),
+    ("mixed", "l3", lambda a, r: {"sum_spot_0": 2, "sum_spot_1": 0, "sum_prize_0": 1, "sum_spot_2": 2,
+                                  "sum_spot_3": 1},
+     "3 lines, game 1 made 10 + 0 ($10), game 2 10 + 5 (no win)"),
+    ("mixed", "s1", lambda a, r: {f"sum_spot_{k}": 1 for k in range(6)}, "every game 5 + 5: three wins"),
+    ("mixed", "w1", lambda a, r: _letters_completing(a["cw"], r, 1), "1 word made 2 or more"),
+    ("mixed", "mix", lambda a, r: {"box_cell_0": 9, "sum_prize_0": 7, "cw_letter_0": 20, "cw_cell_8": None},
+     "every area out of range: their reasons in the order of the areas"),
 ]
 
 
@@ -154,12 +209,13 @@ CASES: list[Case] = [
 def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(runs, tmp_path, style, tier, values, what):
     play = against_audit.play(runs[style])
     row = pl.read_parquet(runs[style] / "pool-p1.parquet").filter(pl.col("tier") == tier).row(0, named=True)
-    against_audit.agrees(grid.judge, runs[style], tmp_path / "r", tier, values(play["areas"][0], row))
+    areas = {a["id"]: a for a in play["areas"]}
+    against_audit.agrees(grid.judge, runs[style], tmp_path / "r", tier, values(areas, row))
 
 
 FIXED = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 OUT = {"crossword": (26, 27, 255), "lines": (3, 4, 255), "add_up": (5, 11, 12, 255),
-       "add_up_exactly": (5, 11, 12, 255)}
+       "add_up_exactly": (5, 11, 12, 255), "mixed": (4, 2, 3, 14, 255)}
 
 
 @pytest.mark.parametrize("style", list(GAMES))
