@@ -241,3 +241,25 @@ def test_rows_tampered_at_random_are_judged_as_audit_judges_them(runs, style):
              if i in said or ev.prize_cents[i] != rows[i]["prize_cents"]}
     assert grid.judge(play, tampered) == audit
     assert len(audit) > 200  # a third or more of the tampered rows are refused (add_up: a game stays losing)
+
+
+def test_cell_codes_of_a_wider_integer_column_are_listed_as_audit_lists_them(runs, tmp_path):
+    """A layout column of another integer dtype is read: a negative code is listed `negative`, one of 9999
+    or more `>=9999` (docs/styles/lines.md section 5)."""
+    run, folder = runs["lines"], tmp_path / "r"
+    folder.mkdir()
+    for f in run.iterdir():
+        if f.name != "pool-p1.parquet":
+            (folder / f.name).write_bytes(f.read_bytes())
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table = table.with_columns(pl.when(pl.col("position") == 0).then(-3).when(pl.col("position") == 1)
+                               .then(12000).otherwise(pl.col("ttt_cell_0")).cast(pl.Int32).alias("ttt_cell_0"))
+    table.write_parquet(folder / "pool-p1.parquet")
+    rest = [", ".join(str(table[f"ttt_cell_{k}"][r]) for k in range(1, 9)) for r in (0, 1)]
+    judged = grid.judge(against_audit.play(folder), table)
+    assert {r: reasons for r, (reasons, _) in judged.items()} == {
+        0: f"ttt: a cell code out of range (negative, {rest[0]})",
+        1: f"ttt: a cell code out of range (>=9999, {rest[1]})"}
+    status, text = against_audit.layouts(folder)
+    assert status == "fail" and "2 illegal layout(s): " in text, text
+    assert all(f"(row {r}): {reasons}" in text for r, (reasons, _) in judged.items()), text
