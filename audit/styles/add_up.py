@@ -2,7 +2,8 @@
 
 G games of S numbers (a number's value is its code read as a whole number) and a PRIZE each; a game
 whose values add up to the target or more (`reach` "at_least") or exactly to it (`reach` "exactly")
-wins its PRIZE. A row is illegal (section 5, rule 1) only when a code is out of range."""
+wins its PRIZE; a game showing a code out of range wins nothing. A row is illegal (section 5, rule 1)
+only when a code is out of range."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     values = np.array([int(x) for x in numbers], dtype=np.int64)
     total = values[np.clip(shown, 0, len(numbers) - 1)].sum(axis=2)
     won = total == target if reach == "exactly" else total >= target
+    # a game showing a number or PRIZE out of range wins nothing (section 5): no clipped code pays
+    won &= ~bad[:, :games * spots].reshape(n, games, spots).any(axis=2) & ~bad[:, games * spots:]
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
     slots = []
     for g in range(games):

@@ -55,7 +55,9 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     for i, line in enumerate(lines):
         part = grid[:, line]
         complete += (part == key).all(axis=1)
-        decoy_line[:, i] = (part == part[:, :1]).all(axis=1) & (part[:, 0] != key) & ~bad
+        # a line of one decoy is one whatever the row's other cells show (rule 2 holds beside rule 1)
+        shown = (part[:, 0] >= 0) & (part[:, 0] < len(pictures))
+        decoy_line[:, i] = (part == part[:, :1]).all(axis=1) & (part[:, 0] != key) & shown
     reasons.add(decoy_line.any(axis=1), lambda r: ", ".join(
         f"{aid}: line {i + 1} shows {pictures[grid[r, lines[i][0]]]} alone"
         for i in np.flatnonzero(decoy_line[r])))

@@ -3,7 +3,7 @@ ticket_multiplier.md and play.md alone) against audit's step 4 on a small run of
 box that doubles it: the engine finds every generated row legal and paying its stored prize, and on
 a tampered row it refuses exactly what audit refuses, with audit's very reasons (so the contracts'
 wording, separators, and what an illegal row still wins, are exact). The third engines (engine.py,
-printed.py, einstant.py, pairs.py, cards.py) import neither poolgen nor audit."""
+printed.py, einstant.py, pairs.py, cards.py, grid.py) import neither poolgen nor audit."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A
 from tests.support.spec_docs import base_doc, dumps
-from tests.third_engines import against_audit, cards, einstant, engine, pairs, printed
+from tests.third_engines import against_audit, cards, einstant, engine, grid, pairs, printed
 
 UP, RIGHT, DOWN, LEFT = range(4)
 
@@ -62,9 +62,10 @@ def run(tmp_path_factory) -> Path:
     (engine, {"__future__", "collections", "itertools", "polars"}),
     (einstant, {"__future__", "fractions", "re", "polars"}),
     (printed, {"__future__", "collections", "polars"}),
-    (pairs, {"__future__", "collections", "fractions", "math"}),
+    (pairs, {"__future__", "collections", "fractions", "functools", "math"}),
     (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
-], ids=["engine", "einstant", "printed", "pairs", "cards"])
+    (grid, {"__future__", "collections", "polars", "printed"}),  # printed: its bonus_reveal engine
+], ids=["engine", "einstant", "printed", "pairs", "cards", "grid"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

@@ -45,6 +45,16 @@ def test_a_code_out_of_range():
     assert judge([0, 1, 1, 0], [1, 4], "lose") == (0, ["au: a code out of range in au_prize_1"])
 
 
+@pytest.mark.parametrize(("spots", "boxes", "column"), [
+    ([2, 2, 0, 0], [2, 0], "au_prize_0"), ([3, 2, 0, 0], [1, 0], "au_spot_0"),
+    ([2, 255, 0, 0], [1, 0], "au_spot_1")])
+def test_a_game_showing_a_code_out_of_range_wins_nothing(spots, boxes, column):
+    """A PRIZE code 2 is not read as the last prize, nor a number code 3 or 255 as the last number (9):
+    the game 9 + 9 would win $5; shown out of range it wins nothing, so the row pays nothing."""
+    assert judge(spots, boxes, "w5") == (0, [f"au: a code out of range in {column}; its wins are not its "
+                                             "tier 'w5''s (0 win(s) paying 0 cents)"])
+
+
 @pytest.mark.parametrize("change", [{"games": 0}, {"spots": 17}, {"numbers": ["2", "two"]},
                                     {"numbers": ["2", "2"]}, {"target": -1}, {"reach": "near"},
                                     {"prizes": []}])

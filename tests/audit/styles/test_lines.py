@@ -44,6 +44,17 @@ def test_a_line_of_one_decoy():
     assert judge([OH, OH, OH, S, X, S, S, X, OH], "lose") == (0, ["ln: line 1 shows O alone"])
 
 
+def test_lines_of_one_decoy_each_name_the_area():
+    assert judge([OH, OH, OH, S, S, S, S, X, OH], "lose") == (
+        0, ["ln: line 1 shows O alone, ln: line 2 shows STAR alone"])
+
+
+def test_a_line_of_one_decoy_beside_a_code_out_of_range():
+    """Rule 2 is the line's: a cell out of range elsewhere on the ticket does not hide it."""
+    assert judge([OH, OH, OH, S, X, S, S, X, 7], "lose") == (
+        0, ["ln: a cell code out of range (1, 1, 1, 2, 0, 2, 2, 0, 7); ln: line 1 shows O alone"])
+
+
 def test_a_code_out_of_range():
     prize, why = judge([X, OH, 5, OH, X, S, S, OH, OH], "lose")
     assert why == ["ln: a cell code out of range (0, 1, 5, 1, 0, 2, 2, 1, 1)"]

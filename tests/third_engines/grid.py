@@ -1,0 +1,171 @@
+"""A third engine for plays of `crossword`, `lines` and `add_up` areas (and the `bonus_reveal` area
+beside a crossword, through printed.py's), from docs/styles/crossword.md, lines.md, add_up.md and
+docs/styles/play.md alone.
+
+It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it): given a
+manifest's `play` entry and a pool table, it gives every row's wins and the reasons an illegal row is
+refused, worded as the contracts state them."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import polars as pl
+
+from .printed import bonus_reveal_row
+
+Win = tuple[str, str, int, str]  # (area, how, by, prize code)
+
+
+def _inside(value: int | None, size: int) -> bool:
+    return value is not None and 0 <= value < size
+
+
+def _shown(value: int | None) -> str:
+    return "null" if value is None else "negative" if value < 0 else ">=9999" if value >= 9999 else str(value)
+
+
+def words_of(grid: list[str]) -> list[list[tuple[int, int]]]:
+    """A grid's words (crossword.md sections 2 and 5): maximal runs of two or more letter cells, the
+    across words in reading order of their first cells, then the down words likewise; each word its
+    cells as (row, column)."""
+    rows, cols = len(grid), len(grid[0])
+    across, down = [], []
+    for r in range(rows):
+        for c in range(cols):
+            if grid[r][c] != ".":
+                continue
+            if c == 0 or grid[r][c - 1] != ".":
+                run = [(r, k) for k in range(c, cols) if all(grid[r][j] == "." for j in range(c, k + 1))]
+                if len(run) >= 2:
+                    across.append(run)
+            if r == 0 or grid[r - 1][c] != ".":
+                run = [(k, c) for k in range(r, rows) if all(grid[j][c] == "." for j in range(r, k + 1))]
+                if len(run) >= 2:
+                    down.append(run)
+    return across + down
+
+
+def crossword_row(area: dict, letters: list[int | None],
+                  cells: list[int | None]) -> tuple[list[Win], list[str]]:
+    """One crossword area of one row (crossword.md section 5)."""
+    aid, alphabet, legend = area["id"], area["alphabet"], area["legend"]
+    a = len(alphabet)
+    reasons = []
+    out = [f"{aid}_letter_{j}" for j, v in enumerate(letters) if not _inside(v, a)]
+    out += [f"{aid}_cell_{k}" for k, v in enumerate(cells) if not _inside(v, a)]
+    if out:
+        reasons.append(f"{aid}: a code out of range in {', '.join(out)}")
+    shown = [v for v in letters if _inside(v, a)]
+    if len(set(shown)) < len(shown):
+        reasons.append(f"{aid}: YOUR LETTERS show a letter twice")
+    held = set(shown)
+    listed = set(area["words"])
+    bad, completed, base = [], 0, 0
+    for g, grid in enumerate(area["grids"]):
+        number = {}  # (row, col) -> the cell's index among all the grids' letter cells
+        for r, line in enumerate(grid):
+            for c, ch in enumerate(line):
+                if ch == ".":
+                    number[(r, c)] = base + len(number)
+        for word in words_of(grid):
+            codes = [cells[number[rc]] for rc in word]
+            text = "".join(alphabet[v] if _inside(v, a) else "?" for v in codes)
+            if text not in listed:
+                bad.append(f"grid {g + 1} holds {text}, not a listed word")
+            completed += all(_inside(v, a) and v in held for v in codes)
+        base += len(number)
+    if bad:
+        reasons.append(f"{aid}: {', '.join(bad)}")
+    prizes = {e["words"]: e["prize"] for e in legend}
+    if completed >= min(prizes) and completed not in prizes:
+        reasons.append(f"{aid}: {completed} completed words: the legend has no prize for {completed}")
+    wins = [(aid, "match", 1, prizes[completed])] if completed in prizes else []
+    return wins, reasons
+
+
+def lines_row(area: dict, cells: list[int | None]) -> tuple[list[Win], list[str]]:
+    """One lines area of one row (lines.md section 5)."""
+    aid, pictures = area["id"], area["pictures"]
+    symbol = pictures.index(area["symbol"])
+    reasons = []
+    if not all(_inside(v, len(pictures)) for v in cells):
+        reasons.append(f"{aid}: a cell code out of range ({', '.join(_shown(v) for v in cells)})")
+    alone = []
+    for i, line in enumerate(area["lines"]):
+        shown = {cells[k] for k in line}
+        if len(shown) == 1:
+            (v,) = shown
+            if _inside(v, len(pictures)) and v != symbol:
+                alone.append(f"{aid}: line {i + 1} shows {pictures[v]} alone")
+    if alone:
+        reasons.append(", ".join(alone))
+    complete = sum(all(cells[k] == symbol for k in line) for line in area["lines"])
+    prizes = {e["lines"]: e["prize"] for e in area["legend"]}
+    if complete >= min(prizes) and complete not in prizes:
+        reasons.append(f"{aid}: {complete} complete lines: the legend has no prize for {complete}")
+    return ([(aid, "match", 1, prizes[complete])] if complete in prizes else []), reasons
+
+
+def add_up_row(area: dict, spots: list[int | None], prize: list[int | None]) -> tuple[list[Win], list[str]]:
+    """One add_up area of one row (add_up.md section 5): a game with a code out of range wins nothing."""
+    aid, numbers, prizes, s = area["id"], area["numbers"], area["prizes"], area["spots"]
+    out = [f"{aid}_spot_{k}" for k, v in enumerate(spots) if not _inside(v, len(numbers))]
+    out += [f"{aid}_prize_{g}" for g, v in enumerate(prize) if not _inside(v, len(prizes))]
+    reasons = [f"{aid}: a code out of range in {', '.join(out)}"] if out else []
+    wins: list[Win] = []
+    for g, q in enumerate(prize):
+        game = spots[g * s: g * s + s]
+        if not _inside(q, len(prizes)) or not all(_inside(v, len(numbers)) for v in game):
+            continue
+        total = sum(int(numbers[v]) for v in game if v is not None)
+        if total >= area["target"] if area["reach"] == "at_least" else total == area["target"]:
+            wins.append((aid, "match", 1, prizes[q]["code"]))
+    return wins, reasons
+
+
+def _columns(area: dict) -> list[list[str]]:
+    aid = area["id"]
+    if area["style"] == "crossword":
+        cells = sum(line.count(".") for grid in area["grids"] for line in grid)
+        return [[f"{aid}_letter_{j}" for j in range(area["letters"])],
+                [f"{aid}_cell_{k}" for k in range(cells)]]
+    if area["style"] == "lines":
+        return [[f"{aid}_cell_{k}" for k in range(area["rows"] * area["cols"])]]
+    if area["style"] == "add_up":
+        return [[f"{aid}_spot_{k}" for k in range(area["games"] * area["spots"])],
+                [f"{aid}_prize_{g}" for g in range(area["games"])]]
+    if area["style"] == "bonus_reveal":
+        return [[f"{aid}_spot_{j}" for j in range(area["spots"])]]
+    raise ValueError(f"no third engine for style {area['style']!r}")
+
+
+RULES = {"crossword": crossword_row, "lines": lines_row, "add_up": add_up_row,
+         "bonus_reveal": bonus_reveal_row}
+
+
+def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
+    """Every row the contracts refuse, as row -> (its reasons joined with "; ", what it pays in cents),
+    and every row that pays other than its stored prize (reasons "" when it is legal)."""
+    cents = {(a["id"], p["code"]): p["cents"] for a in play["areas"] for p in a["prizes"]}
+    tiers = {t["id"]: Counter((w["area"], w["how"], w["by"], w["prize"]) for w in t["wins"])
+             for t in play["tiers"]}
+    parts = [(a, [table.select(c).rows() for c in _columns(a)]) for a in play["areas"]]
+    out = {}
+    for i, (tier, stored) in enumerate(zip(table["tier"], table["prize_cents"], strict=True)):
+        wins: list[Win] = []
+        reasons: list[str] = []
+        for area, cols in parts:
+            w, r = RULES[area["style"]](area, *(list(c[i]) for c in cols))
+            wins += w
+            reasons += r
+        pays = sum(by * cents[(a, p)] for a, _, by, p in wins)
+        if len(wins) > play["max_wins"]:
+            reasons.append(f"{len(wins)} wins, at most {play['max_wins']}")
+        if tier not in tiers:
+            reasons.append(f"tier '{tier}' is not in the manifest's play entry")
+        elif Counter(wins) != tiers[tier]:
+            reasons.append(f"its wins are not its tier '{tier}''s ({len(wins)} win(s) paying {pays} cents)")
+        if reasons or pays != stored:
+            out[i] = ("; ".join(reasons), pays)
+    return out
