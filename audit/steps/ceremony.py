@@ -226,14 +226,17 @@ def read_bundle(path: Path) -> dict[str, Any]:
 
 
 def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]) -> str:
-    """(5) the published bundles of every ceremony the auditor found for this run: the run's own shows
-    the manifest's commitments (so they were not changed after it was published); any other for the
-    same run id was aborted, signed by one of its parties. A ceremony for the run that was neither is
-    a second seed the operator could have picked."""
+    """(5) the published bundles of every ceremony the auditor found for this run's game: the run's own
+    shows the manifest's commitments (so they were not changed after it was published); any other
+    binding this run id or one of its pools was aborted, signed by one of its parties. A ceremony for
+    the run's pools that was neither is a second seed the operator could have picked, whatever run id
+    it names (a run id is the operator's free choice). One binding only other pools of the game (another
+    run of it) is listed, not refused."""
     entry = manifest.doc.get("ceremony")
     if not isinstance(entry, dict):
         raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
-    run_id, told = manifest.doc.get("run_id"), []
+    run_id, game, told = manifest.doc.get("run_id"), manifest.doc["game"].get("rules"), []
+    pools = [p.id for p in manifest.pools]
     for path, doc in bundles:
         t = doc["transcript"]
         try:
@@ -243,9 +246,9 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
         if th is None or th != doc.get("transcript_sha256"):
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "
                                     "transcript_sha256")
-        if t["run_id"] != run_id:
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds run "
-                                    f"{t['run_id']}, not this run ({run_id})")
+        if t["game"] != game:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds game "
+                                    f"{t['game']}, not this run's ({game})")
         if th == entry.get("transcript_sha256"):
             mine = entry.get("commitments") or []
             if doc.get("abort") is not None or doc["commitments"] != mine:
@@ -253,10 +256,17 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                                         f"ceremony {t['id']} are not the manifest's (or it was aborted)")
             told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
             continue
+        shared = [p for p in t["pools"] if p in pools]
+        if t["run_id"] != run_id and not shared:
+            told.append(f"{path.name}: ceremony {t['id']} for run {t['run_id']}, other pools of game {game} "
+                        f"({', '.join(t['pools'])})")
+            continue
         abort, keys = doc.get("abort"), {p["name"]: p["public_key"] for p in t["parties"]}
         if not isinstance(abort, dict) or abort.get("name") not in keys:
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound run "
-                                    f"{run_id} and was not aborted: its seed was one more to choose from")
+            bound = f"run {run_id}" if t["run_id"] == run_id else \
+                f"pool{'s' if len(shared) > 1 else ''} {', '.join(shared)} of this run (as run {t['run_id']})"
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound "
+                                    f"{bound} and was not aborted: its seed was one more to choose from")
         name, reason = abort["name"], str(abort.get("reason"))
         _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
                 + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()), Step.FIGURES)

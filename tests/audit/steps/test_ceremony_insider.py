@@ -24,7 +24,7 @@ from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import Round
 from poolgen.seeds.ceremony import Ceremony, raw_key
 from tests.support import spec_path
-from tests.support.ceremony import CLOSE, PARTIES, ROUND, key, ok, rounds
+from tests.support.ceremony import CLOSE, PARTIES, ROUND, key, new_args, ok, rounds
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import verify as _verify
@@ -159,3 +159,41 @@ def test_published_bundles_show_the_runs_commitments_and_every_other_ceremony_ab
     assert result.exit_code == 2 and result.stderr == (
         f"audit: error: {sealed_run.file.parent / 'round-1000-0.json'}: not a ceremony bundle (format "
         "'poolgen-ceremony/2', a transcript and commitments)\n")
+
+
+def _other(tmp_path: Path, name: str, run_id: str, pools: tuple[str, ...],
+           spec: str = "wild_side") -> tuple[Path, dict]:
+    """Ceremony c1 again under run id `run_id` for `pools` of `spec` (other parties' keys), every party
+    committed, published as NAME.json."""
+    folder = tmp_path / name
+    folder.mkdir()
+    args = new_args(folder, folder / "c1.ceremony", spec=spec)
+    args[args.index("--run-id") + 1] = run_id
+    at = args.index("--pool")
+    args[at:at + 2] = [a for p in pools for a in ("--pool", p)]
+    ok(*args)
+    for p in PARTIES:
+        _commit(folder / "c1.ceremony", p)
+    return _bundle(folder / "c1.ceremony", tmp_path / f"{name}.json")
+
+
+def test_a_second_ceremony_for_the_runs_pool_under_another_run_id_is_refused(sealed_run, tmp_path):
+    # The operator runs two ceremonies for Wild Side's p1 side by side, naming runs r and r-b (a run id
+    # is its free choice), and generates from the one whose seed it likes. Collected by game, the other
+    # is refused though it names another run; a ceremony of the game's other pools (another run) is not.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    twin = _other(tmp_path, "twin", "r-b", ("p1",))
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, twin]) == (
+        "fail", "bundle twin.json: ceremony c1 also bound pool p1 of this run (as run r-b) and was not "
+                "aborted: its seed was one more to choose from")
+    wider = _other(tmp_path, "wider", "r-c", ("p2", "p1"))
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, wider])[1].startswith(
+        "bundle wider.json: ceremony c1 also bound pool p1 of this run (as run r-c)")
+    reorder = _other(tmp_path, "reorder", "r-2", ("p2", "p3"))
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, reorder]) == (
+        "pass", "ceremony bundles: c1.json: this run's ceremony c1, the manifest's commitments; "
+                "reorder.json: ceremony c1 for run r-2, other pools of game wild_side (p2, p3)")
+    game = _other(tmp_path, "game", "r", ("p1",), spec="happy_holidays")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, game]) == (
+        "fail", "bundle game.json: ceremony c1 binds game happy_holidays, not this run's (wild_side)")
