@@ -168,10 +168,30 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     if not isinstance(rnd, dict) or rnd.get("round") != t["beacon"]["round"]:
         raise VerificationError(Step.FIGURES, f"the manifest's drand round is not the one ceremony {t['id']} "
                                 f"named ({t['beacon']['round']})")
+    _public_round(rnd)
     whose = "the keys the auditor expects" if party_keys is not None else "their listed keys"
     return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
             f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
-            f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}")
+            f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}; "
+            f"quicknet round {t['beacon']['round']} verifies")
+
+
+def _public_round(rnd: dict[str, Any]) -> None:
+    """(5) the manifest's round is quicknet's: it is public before sale, so a randomness written by whoever
+    held every reveal (a seed chosen among many) is refused then, not at the close."""
+    number, sig = rnd["round"], rnd.get("signature")
+    try:
+        hashed = hashlib.sha256(bytes.fromhex(sig)).hexdigest()  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        hashed = None
+    if hashed != rnd.get("randomness"):
+        raise VerificationError(Step.FIGURES, f"the manifest's drand round {number}: its randomness is not "
+                                "the SHA-256 of its signature")
+    assert isinstance(sig, str)
+    if not verifies(number, sig):
+        raise VerificationError(Step.FIGURES, f"the manifest's drand round {number}: its signature does not "
+                                "verify against chain quicknet's public key (randomness nobody can check: "
+                                "the seed could have been chosen)")
 
 
 def _signed(name: str, raw_hex: str, what: str, signature: str, message: bytes,

@@ -197,3 +197,22 @@ def test_a_second_ceremony_for_the_runs_pool_under_another_run_id_is_refused(sea
     game = _other(tmp_path, "game", "r", ("p1",), spec="happy_holidays")
     assert attempt(Step.FIGURES, check_bundles, manifest, [mine, game]) == (
         "fail", "bundle game.json: ceremony c1 binds game happy_holidays, not this run's (wild_side)")
+
+
+def test_a_round_nobody_can_check_is_refused_before_the_close_in_step_5(sealed_run):
+    # The operator holds every reveal; in place of quicknet's round 1000 it writes a signature of its own
+    # (here round 10024141's, a real G1 point that is not round 1000's) with its hash as the randomness,
+    # so it picks the seed among as many as it likes, and signs the run. The manifest alone shows it,
+    # before sale: the round's signature is public and verifies or not; step 7 would see it only after
+    # the close, when the prizes are claimed.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None)[0] == "pass"
+    other = rounds()[10024141]
+    manifest.doc["ceremony"]["round"] = {"round": ROUND, "signature": other["signature"],
+                                         "randomness": other["randomness"]}
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", "the manifest's drand round 1000: its signature does not verify against chain quicknet's "
+                "public key (randomness nobody can check: the seed could have been chosen)")
+    manifest.doc["ceremony"]["round"]["randomness"] = "00" * 32
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", "the manifest's drand round 1000: its randomness is not the SHA-256 of its signature")
