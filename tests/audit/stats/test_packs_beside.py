@@ -152,7 +152,8 @@ def test_honest_pools_drawn_by_5_9_pass_at_the_design_s_rate(tmp_path, packs):
     for i in range(60):
         seed = hashlib.sha256(b"poolgen/tests/packs-beside/%d" % i).digest()
         s = _judged(spec, rules, build_pool(spec, spec.pools[0], seed), seed)
-        mine = [j for j in s.judged if "book" in j.finding.name or "runs" in j.finding.name]
+        mine = [j for j in s.judged if ("book" in j.finding.name or "runs" in j.finding.name)
+                and "printed book number" not in j.finding.name]  # the pack tests, not section 1c's
         assert len(mine) == 9 and sum(n.finding.name.startswith(ONE) for n in mine) == 2, mine
         assert "1 of the book tests: too few tickets to bin or rank" in s.not_tested  # prize value
         low.update(j.finding.name for j in mine if j.finding.p <= 0.05)
