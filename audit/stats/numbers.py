@@ -1,5 +1,6 @@
-"""Step 8's tests of the printed book numbers (docs/statistics.md 1c): which books hold the pool's top
-prizes, by the number printed on them, not by their place in print order.
+"""Step 8's tests of the printed numbers (docs/statistics.md 1c): which books hold the pool's top
+prizes, by the number printed on them, not by their place in print order; and the last digit of the
+top prizes' ticket numbers within their books.
 
 Book numbers are a second order beside print order: the order's book slots are numbered by one
 permutation (or a book key's HMAC ranks, docs/validation.md section 2), so under an honest run the
@@ -16,6 +17,12 @@ For the k distinct books of a group, r the ranks of their numbers among the pool
   - one last digit: x_d of the k books end in decimal digit d, n_d of the pool's B do; X_d is
     hypergeometric (B, n_d, k) and p = min(1, 10 min_d P(X_d >= x_d)) (exact, Bonferroni over the
     ten digits: conservative), small when the top prizes' books crowd into one last digit.
+
+The ticket number within the book (position mod B tickets a book, printed with the book number) is
+tested by tenth and by its extremes elsewhere (audit/stats/books.py, top.py); neither sees the top
+prizes kept to ticket numbers 7, 17 and 27 of their books, which a clerk who sells a book in order can
+pull. So, per group, its t tickets by the last digit of their ticket number: the same test, X_d
+hypergeometric (N tickets, n_d of them with a ticket number ending in d, t drawn).
 """
 
 from __future__ import annotations
@@ -28,11 +35,12 @@ from audit.stats.laws import hypergeom_pmf
 from audit.stats.positions import cents, top_group
 from audit.stats.tests import Finding, distinct_values, extreme_position
 
-__all__ = ["book_number_findings"]
+__all__ = ["printed_number_findings"]
 
 
-def book_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> list[Finding]:
-    """The top prizes' books by their printed numbers; `book` is the pool's book column in print order
+def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> list[Finding]:
+    """The top prizes' books by their printed numbers, and their tickets by the last digit of their ticket
+    number within the book (position mod per_book); `book` is the pool's book column in print order
     (step 3 proves each book's rows contiguous and carrying one number). Group k is the books holding
     the k highest amounts, for k = 1 up to the first group of TOP_MIN tickets (or every winner)."""
     win = prize > 0
@@ -44,6 +52,7 @@ def book_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> 
     rank[np.argsort(numbers, kind="stable")] = np.arange(books)
     ordered = np.sort(numbers)
     digit = numbers % 10
+    ticket_digit = np.arange(len(prize)) % per_book % 10  # the printed ticket number's last digit
     amounts, _, counts = distinct_values(prize[win])
     group = top_group([(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)])
     found: list[Finding | None] = []
@@ -61,25 +70,33 @@ def book_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> 
                             f"{int(ordered[x])} (rank {x:,} of the pool's {books:,} book numbers)",
                             method=f.method.replace("C(N", "C(B"))
             found.append(f)
-        found.append(_one_digit(f"{name}: one last digit", digit, held))
+        found.append(_one_digit(f"{name}: one last digit", digit, held, "books"))
+        rows = np.flatnonzero(np.isin(prize, group[:k]))
+        name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1 else "")
+                + f"; {len(rows):,} tickets) by ticket number within the book: one last digit")
+        found.append(_one_digit(name, ticket_digit, rows, "tickets"))
     return [f for f in found if f is not None]
 
 
-def _one_digit(name: str, digit: np.ndarray, held: np.ndarray) -> Finding | None:
-    """The k books `held` crowded into one last digit: for each digit d, x_d of them end in d and X_d is
-    hypergeometric (B books, n_d of them ending in d, k drawn); p = min(1, 10 min_d P(X_d >= x_d))."""
+def _one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str) -> Finding | None:
+    """The k `held` of the pool's `unit` (books or tickets) crowded into one last digit: for each digit d,
+    x_d of them end in d and X_d is hypergeometric (all n, n_d of them ending in d, k drawn);
+    p = min(1, 10 min_d P(X_d >= x_d))."""
     books, k = len(digit), len(held)
+    within, among = np.bincount(digit[held], minlength=10), np.bincount(digit, minlength=10)
     best: tuple[float, int, int, int] | None = None
     for d in range(10):
-        x = int((digit[held] == d).sum())
+        x = int(within[d])
         if x == 0:
             continue
-        n_d = int((digit == d).sum())
+        n_d = int(among[d])
         tail = float(hypergeom_pmf(books, n_d, k)[x:].sum())
         if best is None or tail < best[0]:
             best = (tail, d, x, n_d)
     if best is None:
         return None
     tail, d, x, n_d = best
-    return Finding(name, "exact: 10 min_d P(X_d >= x_d), X_d hypergeometric (B, n_d, k)",
-                   f"{x} of {k:,} end in {d} ({n_d:,} of the pool's {books:,} books do)", min(1.0, 10 * tail))
+    whole = "B" if unit == "books" else "N"
+    return Finding(name, f"exact: 10 min_d P(X_d >= x_d), X_d hypergeometric ({whole}, n_d, k)",
+                   f"{x} of {k:,} end in {d} ({n_d:,} of the pool's {books:,} {unit} do)",
+                   min(1.0, 10 * tail))

@@ -40,7 +40,7 @@ from audit.read.runfiles import read_pool
 from audit.read.specs.packs import PackRules
 from audit.stats.books import BookNull, block_findings
 from audit.stats.layouts import layout_columns, layout_findings
-from audit.stats.numbers import book_number_findings
+from audit.stats.numbers import printed_number_findings
 from audit.stats.packs import exact_case, pack_block_findings
 from audit.stats.positions import position_findings
 from audit.stats.tests import Finding
@@ -152,7 +152,7 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
         more, why = block_findings(prize, kind, per_book, book_null)
     found, skipped = found + more, skipped + why
     if kind == "printed" and per_book and "book" in table.columns:  # the top prizes' printed book numbers
-        found += book_number_findings(prize, table["book"].to_numpy(), per_book)
+        found += printed_number_findings(prize, table["book"].to_numpy(), per_book)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)

@@ -46,3 +46,19 @@ def top_books_ending_in(table: pl.DataFrame, per_book: int, at_least: int, digit
     give = give[: len(take)]
     numbers[give], numbers[take] = numbers[take], numbers[give].copy()
     return _renumbered(table, per_book, numbers)
+
+
+def top_prizes_at_ticket_digit(table: pl.DataFrame, per_book: int, at_least: int, digit: int) -> pl.DataFrame:
+    """Every prize of `at_least` or more moved to a ticket number ending in `digit` of its own book
+    (swapped with a loser there; books and their winner counts unchanged): a clerk selling each book in
+    order pulls tickets 7, 17, 27."""
+    prize = table["prize_cents"].to_numpy()
+    order = np.arange(table.height)
+    number = order % per_book
+    for row in np.flatnonzero((prize >= at_least) & (number % 10 != digit)):
+        start = row - row % per_book
+        there = [q for q in range(start, start + per_book)
+                 if q % per_book % 10 == digit and prize[order[q]] == 0]
+        if there:
+            order[row], order[there[0]] = order[there[0]], order[row]
+    return table[order]

@@ -1,9 +1,10 @@
-"""Step 8's printed book number tests (audit/stats/numbers.py, docs/statistics.md 1c): an insider who
+"""Step 8's printed number tests (audit/stats/numbers.py, docs/statistics.md 1c): an insider who
 leaves the shuffle honest in print order but numbers the books so that those holding the top prizes
-carry numbers an accomplice can be told (the pool's lowest; numbers ending in 7). Every position test
-sees an honest pool; the book number tests refuse it, named, with an exact p-value. Small Happy
-Holidays pools (3,000 tickets in books of 30, test_false_failure_rate's variant); the formulas checked
-against every placement of a tiny pool."""
+carry numbers an accomplice can be told (the pool's lowest; numbers ending in 7), or who keeps the top
+prizes to ticket numbers 7, 17 and 27 of their books. Every other test sees an honest pool (or, for the
+ticket numbers, nothing to refuse); the tests of section 1c refuse it, named, with an exact p-value.
+Small Happy Holidays pools (3,000 tickets in books of 30, test_false_failure_rate's variant); the
+formulas checked against every placement of a tiny pool."""
 
 from __future__ import annotations
 
@@ -14,10 +15,14 @@ import math
 import numpy as np
 import pytest
 
-from audit.stats.numbers import book_number_findings
+from audit.stats.numbers import printed_number_findings
 from audit.stats.step import pool_statistics, run_statistics
 from poolgen.run.build import build_pool
-from tests.support.book_number_biases import top_books_ending_in, top_books_numbered_low
+from tests.support.book_number_biases import (
+    top_books_ending_in,
+    top_books_numbered_low,
+    top_prizes_at_ticket_digit,
+)
 from tests.support.stats import Entry, small_spec
 
 SEED = hashlib.sha256(b"poolgen/tests/insider-book-numbers").digest()
@@ -79,6 +84,23 @@ def test_the_top_prizes_books_ending_in_one_digit_are_refused_by_the_last_digit_
     assert f.p == pytest.approx(10 * tail, rel=1e-9) and f.p < 1e-6
 
 
+def test_the_top_prizes_kept_to_ticket_numbers_ending_in_7_are_refused_by_their_last_digit(small):
+    """The $20s and $100s moved to ticket numbers 7, 17 or 27 of their own books (swapped with a loser):
+    the winners by tenth of the ticket number and the top prizes' smallest and largest ticket numbers
+    do not see it; the last digit's test does."""
+    table = small[2]
+    s, r = judge(small, top_prizes_at_ticket_digit(table, 30, 2000, 7))
+    assert not r.failed
+    failed = {j.finding.name: j.finding for j in s.failed}
+    test = "top prizes ($100 to $20; 10 tickets) by ticket number within the book: one last digit"
+    assert test in failed and all("by ticket number within the book: one last digit" in n for n in failed)
+    f = failed[test]
+    tail = 1 / math.comb(3000, 10) * math.comb(300, 10)  # all 10 among the 300 tickets numbered 7, 17, 27
+    assert f.figures == "10 of 10 end in 7 (300 of the pool's 3,000 tickets do)"
+    assert f.method == "exact: 10 min_d P(X_d >= x_d), X_d hypergeometric (N, n_d, k)"
+    assert f.p == pytest.approx(10 * tail, rel=1e-9)
+
+
 @pytest.mark.parametrize("books,k", [(7, 2), (8, 3), (12, 4)])
 def test_the_book_number_tests_are_exact_or_conservative_over_every_placement(books, k):
     """Books of one ticket, the top prize (k tickets) in every k-subset of them, the numbers a fixed
@@ -89,13 +111,15 @@ def test_the_book_number_tests_are_exact_or_conservative_over_every_placement(bo
     for held in itertools.combinations(range(books), k):
         prize = np.zeros(books, dtype=np.int64)
         prize[list(held)] = 100
-        results.append({f.name.rsplit(": ", 1)[1]: f.p for f in book_number_findings(prize, numbers, 1)})
+        found = printed_number_findings(prize, numbers, 1)
+        results.append({("ticket digit" if "ticket number" in f.name else f.name.rsplit(": ", 1)[1]): f.p
+                        for f in found})
     total = len(results)
-    for test in ("smallest", "largest", "one last digit"):
+    for test in ("smallest", "largest", "one last digit", "ticket digit"):
         ps = np.array([r[test] for r in results])
         for p in set(ps.tolist()):
             share = float((ps <= p + 1e-12).sum()) / total
-            if test == "one last digit":
+            if test in ("one last digit", "ticket digit"):
                 assert share <= p + 1e-9
             else:
                 assert share == pytest.approx(p, rel=1e-9)
