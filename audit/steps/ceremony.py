@@ -256,7 +256,7 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
     if not isinstance(entry, dict):
         raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
     run_id, game, told = manifest.doc.get("run_id"), manifest.doc["game"].get("rules"), []
-    pools = [p.id for p in manifest.pools]
+    pools, own = [p.id for p in manifest.pools], False
     for path, doc in bundles:
         t = doc["transcript"]
         try:
@@ -275,6 +275,7 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                 raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
                                         f"ceremony {t['id']} are not the manifest's (or it was aborted)")
             told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
+            own = True
             continue
         shared = [p for p in t["pools"] if p in pools]
         if t["run_id"] != run_id and not shared:
@@ -291,6 +292,11 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
         _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
                 + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()), Step.FIGURES)
         told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {name} ({reason})")
+    if not own:
+        t = entry.get("transcript")
+        raise VerificationError(Step.FIGURES, "no bundle given is of this run's ceremony "
+                                f"{t.get('id') if isinstance(t, dict) else None}: its commitments are not "
+                                "shown published before any reveal (ceremony publish)")
     return "ceremony bundles: " + "; ".join(told)
 
 

@@ -194,6 +194,9 @@ def test_a_second_ceremony_for_the_runs_pool_under_another_run_id_is_refused(sea
     assert attempt(Step.FIGURES, check_bundles, manifest, [mine, reorder]) == (
         "pass", "ceremony bundles: c1.json: this run's ceremony c1, the manifest's commitments; "
                 "reorder.json: ceremony c1 for run r-2, other pools of game wild_side (p2, p3)")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [reorder]) == (
+        "fail", "no bundle given is of this run's ceremony c1: its commitments are not shown published "
+                "before any reveal (ceremony publish)")
     game = _other(tmp_path, "game", "r", ("p1",), spec="happy_holidays")
     assert attempt(Step.FIGURES, check_bundles, manifest, [mine, game]) == (
         "fail", "bundle game.json: ceremony c1 binds game happy_holidays, not this run's (wild_side)")
