@@ -340,6 +340,8 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
     reveals = b""
     for name, c, r in zip(names, doc["commitments"], doc["reveals"], strict=True):
         value = bytes.fromhex(r.get("value", ""))
+        if len(value) != 32:  # the documented derivation takes 32 contribution bytes a party
+            raise _fail(f"party {name!r}: its contribution is {len(value)} bytes, not 32")
         at = r.get("revealed_at", "")
         _signed(name, keys[name], "reveal", r.get("signature", ""), b"poolgen/ceremony/reveal/v2"
                 + bytes.fromhex(closed) + _lp(name.encode()) + _lp(value) + _lp(at.encode()))

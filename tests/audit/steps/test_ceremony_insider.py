@@ -55,7 +55,7 @@ def test_a_chosen_seed_dressed_with_a_real_ceremony_is_refused_a_seed_file(seale
         "not a seed file, which cannot show that the ceremony gave it"]
 
 
-def _crafted(sealed_run, parties, close: str = CLOSE) -> tuple[Manifest, dict]:
+def _crafted(sealed_run, parties, close: str = CLOSE, size: int = 32) -> tuple[Manifest, dict]:
     """A ceremony for the sealed run's spec, code, game, pools and run id that `ceremony new` refuses,
     written by hand: `parties` (name, private key), reveals closing at `close`; committed, revealed
     and sealed with the real round 1000 under those keys. The sealed run's manifest carrying it, and
@@ -64,7 +64,7 @@ def _crafted(sealed_run, parties, close: str = CLOSE) -> tuple[Manifest, dict]:
     t = {**t, "parties": [{"name": n, "public_key": raw_key(k.public_key())} for n, k in parties],
          "beacon": {**t["beacon"], "reveals_close": close}}
     c = Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))
-    values = [bytes([i + 1]) * 32 for i in range(len(parties))]
+    values = [bytes([i + 1]) * size for i in range(len(parties))]
     for (name, k), v in zip(parties, values, strict=True):
         c.commit(name, k, v)
     for (name, k), v in zip(parties, values, strict=True):
@@ -219,3 +219,11 @@ def test_a_round_nobody_can_check_is_refused_before_the_close_in_step_5(sealed_r
     manifest.doc["ceremony"]["round"]["randomness"] = "00" * 32
     assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
         "fail", "the manifest's drand round 1000: its randomness is not the SHA-256 of its signature")
+
+
+def test_a_contribution_that_is_not_32_bytes_is_refused_in_step_7(sealed_run):
+    # poolgen's ceremony file holds 32 bytes a contribution (64 hex digits); a file written by hand with
+    # 16 (or none) commits, reveals and signs as well, but its seed is not the documented derivation's
+    manifest, doc = _crafted(sealed_run, [("vendor", Ed25519PrivateKey.generate()),
+                                          ("lottery", Ed25519PrivateKey.generate())], size=16)
+    assert _refusals(manifest, doc) == (None, "party 'vendor': its contribution is 16 bytes, not 32")
