@@ -55,6 +55,7 @@ from tests.audit.stats.test_false_failure_rate import Entry, small_spec  # noqa:
 from tests.support.book_number_biases import (  # noqa: E402
     top_books_ending_in,
     top_books_numbered_low,
+    top_prizes_at_book_ends,
     top_prizes_at_ticket_digit,
 )
 
@@ -195,14 +196,16 @@ def biased_small(n: int, tmp: Path) -> None:
     """Small Happy Holidays pools whose books are renumbered as an insider would
     (tests/support/book_number_biases.py): the tickets in honest print order, the books holding the $20
     and $100 prizes given the pool's lowest numbers, or numbers ending in 7; or those prizes moved to
-    ticket numbers 7, 17, 27 of their books. Refused by step 8's pool and run-level tests
-    (audit.stats.step, as `honest_small`)."""
+    ticket numbers 7, 17, 27 of their books, or to their first or last ticket. Refused by step 8's
+    pool and run-level tests (audit.stats.step, as `honest_small`)."""
     spec = small_spec(tmp)
     pool, play = spec.pools[0], spec.play.document()
     cases = {"top books numbered lowest": lambda t: top_books_numbered_low(t, spec.tickets_per_book, 2000),
              "top books ending in 7": lambda t: top_books_ending_in(t, spec.tickets_per_book, 2000, 7),
              "top prizes at ticket numbers 7, 17, 27": lambda t: top_prizes_at_ticket_digit(
-                 t, spec.tickets_per_book, 2000, 7)}
+                 t, spec.tickets_per_book, 2000, 7),
+             "top prizes at a book's first or last ticket": lambda t: top_prizes_at_book_ends(
+                 t, spec.tickets_per_book, 2000)}
     tally = {case: [0, Counter()] for case in cases}
     for i in range(n):
         seed = hashlib.sha256(b"poolgen/bench/stats-book-numbers/%d" % i).digest()

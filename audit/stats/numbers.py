@@ -22,7 +22,9 @@ The ticket number within the book (position mod B tickets a book, printed with t
 tested by tenth and by its extremes elsewhere (audit/stats/books.py, top.py); neither sees the top
 prizes kept to ticket numbers 7, 17 and 27 of their books, which a clerk who sells a book in order can
 pull. So, per group, its t tickets by the last digit of their ticket number: the same test, X_d
-hypergeometric (N tickets, n_d of them with a ticket number ending in d, t drawn).
+hypergeometric (N tickets, n_d of them with a ticket number ending in d, t drawn); and x of them the
+first or last ticket of their book (both extremes taken, which the extremes' tests cannot see):
+p = P(X >= x), X hypergeometric (N tickets, 2 N / B of them first or last, t drawn), exact.
 """
 
 from __future__ import annotations
@@ -75,7 +77,22 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
         name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1 else "")
                 + f"; {len(rows):,} tickets) by ticket number within the book: one last digit")
         found.append(_one_digit(name, ticket_digit, rows, "tickets"))
+        ends = name.replace(": one last digit", ": first or last ticket")
+        found.append(_at_the_ends(ends, rows, len(prize), per_book))
     return [f for f in found if f is not None]
+
+
+def _at_the_ends(name: str, rows: np.ndarray, tickets: int, per_book: int) -> Finding | None:
+    """The t tickets `rows` kept to the first and last ticket of their books: x of them there, X
+    hypergeometric (N tickets, the 2 N / B first and last of the books, t drawn); p = P(X >= x)."""
+    if per_book < 3:  # every ticket is a first or a last one
+        return None
+    ends = 2 * (tickets // per_book)
+    x = int(np.isin(rows % per_book, (0, per_book - 1)).sum())
+    p = float(hypergeom_pmf(tickets, ends, len(rows))[x:].sum())
+    return Finding(name, "exact: P(X >= x), X hypergeometric (N, 2 N / B, t)",
+                   f"{x} of {len(rows):,} are a book's first or last ticket ({ends:,} of the pool's "
+                   f"{tickets:,} tickets are)", min(1.0, p))
 
 
 def _one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str) -> Finding | None:

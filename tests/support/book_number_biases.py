@@ -62,3 +62,17 @@ def top_prizes_at_ticket_digit(table: pl.DataFrame, per_book: int, at_least: int
         if there:
             order[row], order[there[0]] = order[there[0]], order[row]
     return table[order]
+
+
+def top_prizes_at_book_ends(table: pl.DataFrame, per_book: int, at_least: int) -> pl.DataFrame:
+    """Every prize of `at_least` or more moved to the first or the last ticket of its own book (swapped
+    with a loser there, the first tried first; books and their winner counts unchanged): both extremes
+    of the ticket numbers are taken, so neither extreme's test sees it."""
+    prize = table["prize_cents"].to_numpy()
+    order = np.arange(table.height)
+    for row in np.flatnonzero((prize >= at_least) & ~np.isin(order % per_book, (0, per_book - 1))):
+        start = row - row % per_book
+        there = [q for q in (start, start + per_book - 1) if prize[order[q]] == 0]
+        if there:
+            order[row], order[there[0]] = order[there[0]], order[row]
+    return table[order]

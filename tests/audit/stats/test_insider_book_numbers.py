@@ -21,6 +21,7 @@ from poolgen.run.build import build_pool
 from tests.support.book_number_biases import (
     top_books_ending_in,
     top_books_numbered_low,
+    top_prizes_at_book_ends,
     top_prizes_at_ticket_digit,
 )
 from tests.support.stats import Entry, small_spec
@@ -99,6 +100,19 @@ def test_the_top_prizes_kept_to_ticket_numbers_ending_in_7_are_refused_by_their_
     assert f.figures == "10 of 10 end in 7 (300 of the pool's 3,000 tickets do)"
     assert f.method == "exact: 10 min_d P(X_d >= x_d), X_d hypergeometric (N, n_d, k)"
     assert f.p == pytest.approx(10 * tail, rel=1e-9)
+
+
+def test_the_top_prizes_at_the_first_or_last_ticket_of_their_books_are_refused(small):
+    """The $20s and $100s moved to ticket 0 or 29 of their own books: both extremes of the ticket number
+    are taken, so the run-level book start and end tests see nothing; the ends' test does."""
+    s, r = judge(small, top_prizes_at_book_ends(small[2], 30, 2000))
+    assert not r.failed
+    failed = {j.finding.name: j.finding for j in s.failed}
+    test = "top prizes ($100 to $20; 10 tickets) by ticket number within the book: first or last ticket"
+    assert test in failed and all(n.endswith(("first or last ticket", "one last digit")) for n in failed)
+    f = failed[test]
+    assert f.figures == "10 of 10 are a book's first or last ticket (200 of the pool's 3,000 tickets are)"
+    assert f.p == pytest.approx(math.comb(200, 10) / math.comb(3000, 10), rel=1e-9)
 
 
 @pytest.mark.parametrize("books,k", [(7, 2), (8, 3), (12, 4)])
