@@ -145,8 +145,9 @@ PartyKeys = Annotated[list[str] | None, typer.Option(
 
 Bundles = Annotated[list[Path] | None, typer.Option(
     "--ceremony-bundle", metavar="FILE",
-    help="A published ceremony bundle (poolgen ceremony publish) naming this run, one per ceremony found: "
-         "step 5 checks the run's own shows the manifest's commitments and every other was aborted.")]
+    help="A published ceremony bundle (poolgen ceremony publish) naming this run's game, one per ceremony "
+         "found: step 5 checks the run's own shows the manifest's commitments and every other for the run "
+         "id or one of its pools was aborted.")]
 
 
 def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:

@@ -2,6 +2,7 @@
 
     python bench/stats_power.py                 # 20 pools per biased case, 1,000 small honest pools
     python bench/stats_power.py --pools 5 --honest 200
+    python bench/stats_power.py --pools 0 --honest 200 --small-biased 100   # small pools only
 
 Each biased pool is a real signed one-pool run (Wild Side p1: 150,000 tickets; Happy Holidays p1:
 300,000), rewritten as an insider holding the signing key would (rows swapped, identity columns
@@ -51,6 +52,12 @@ from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
 from poolgen.run.merkle import root as merkle_root  # noqa: E402
 from poolgen.run.signing import Signer, new_key_pair  # noqa: E402
 from tests.audit.stats.test_false_failure_rate import Entry, small_spec  # noqa: E402
+from tests.support.book_number_biases import (  # noqa: E402
+    top_books_ending_in,
+    top_books_numbered_low,
+    top_prizes_at_book_ends,
+    top_prizes_at_ticket_digit,
+)
 
 GAME = {"first-20%": "wild_side", "book-end": "wild_side", "spot-3": "happy_holidays"}
 
@@ -185,10 +192,40 @@ def honest_small(n: int, tmp: Path) -> None:
           f"{100 * failed_runs / n:.2f}% | | {dict(refused)} |")
 
 
+def biased_small(n: int, tmp: Path) -> None:
+    """Small Happy Holidays pools whose books are renumbered as an insider would
+    (tests/support/book_number_biases.py): the tickets in honest print order, the books holding the $20
+    and $100 prizes given the pool's lowest numbers, or numbers ending in 7; or those prizes moved to
+    ticket numbers 7, 17, 27 of their books, or to their first or last ticket. Refused by step 8's
+    pool and run-level tests (audit.stats.step, as `honest_small`)."""
+    spec = small_spec(tmp)
+    pool, play = spec.pools[0], spec.play.document()
+    cases = {"top books numbered lowest": lambda t: top_books_numbered_low(t, spec.tickets_per_book, 2000),
+             "top books ending in 7": lambda t: top_books_ending_in(t, spec.tickets_per_book, 2000, 7),
+             "top prizes at ticket numbers 7, 17, 27": lambda t: top_prizes_at_ticket_digit(
+                 t, spec.tickets_per_book, 2000, 7),
+             "top prizes at a book's first or last ticket": lambda t: top_prizes_at_book_ends(
+                 t, spec.tickets_per_book, 2000)}
+    tally = {case: [0, Counter()] for case in cases}
+    for i in range(n):
+        seed = hashlib.sha256(b"poolgen/bench/stats-book-numbers/%d" % i).digest()
+        table = build_pool(spec, pool, seed)
+        for case, change in cases.items():
+            s = pool_statistics(change(table), Entry(pool, seed), rules=spec.id, kind=spec.kind,
+                                per_book=spec.tickets_per_book, pools=1, play=play)
+            r = run_statistics([s.top] if s.top else [], 1)
+            tally[case][0] += bool(s.failed or r.failed)
+            tally[case][1].update(short(j.finding.name) for j in s.failed + r.failed)
+    for case, (refused, names) in tally.items():
+        top = "; ".join(f"{name} ({k}/{n})" for name, k in names.most_common(2)) or "-"
+        print(f"| small pools, {case} | {refused}/{n} | | {top} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pools", type=int, default=20, help="biased full pools per case")
     ap.add_argument("--honest", type=int, default=1000, help="small honest pools")
+    ap.add_argument("--small-biased", type=int, default=0, help="small pools per book-numbering bias")
     args = ap.parse_args()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -196,6 +233,8 @@ def main() -> None:
             full_cases(args.pools, Path(tmp))
         if args.honest:
             honest_small(args.honest, Path(tmp))
+        if args.small_biased:
+            biased_small(args.small_biased, Path(tmp))
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

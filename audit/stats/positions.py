@@ -10,18 +10,18 @@ from audit.read.manifest import PoolEntry
 from audit.stats.books import BLOCK
 from audit.stats.tests import Finding, distinct_values, equal_parts, extreme_position, table_test
 
-__all__ = ["BLOCK", "position_findings"]
+__all__ = ["BLOCK", "cents", "position_findings", "top_group"]
 
 TENTHS = 10  # bins of the position tests
 MIN_PER_BIN = 10  # a prize level is binned in at most count // MIN_PER_BIN parts (10 expected per part)
 TOP_MIN = 50  # the top prizes: the highest prize amounts, taken until they hold this many tickets
 
 
-def _cents(c: int) -> str:
+def cents(c: int) -> str:
     return f"${c // 100:,}" + (f".{c % 100:02d}" if c % 100 else "")
 
 
-def _top_group(levels: list[tuple[int, int]]) -> list[int]:
+def top_group(levels: list[tuple[int, int]]) -> list[int]:
     """Prize amounts, highest first, until they hold at least TOP_MIN tickets (or every winner)."""
     group, held = [], 0
     for amount, count in sorted(levels, reverse=True):
@@ -61,7 +61,7 @@ def position_findings(prize: np.ndarray, pool: PoolEntry,
     levels = [(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)]
     for amount, count in sorted(levels, reverse=True):
         ids = ", ".join(tiers.get(amount, ["?"]))
-        label = f"prize level {_cents(amount)} (tier {ids}; {count:,} ticket{'s' if count > 1 else ''})"
+        label = f"prize level {cents(amount)} (tier {ids}; {count:,} ticket{'s' if count > 1 else ''})"
         bins = min(TENTHS, count // MIN_PER_BIN)
         if not binned:
             continue
@@ -73,9 +73,9 @@ def position_findings(prize: np.ndarray, pool: PoolEntry,
         found.append(table_test(f"positions of {label}, {bins} equal parts of the pool",
                                 equal_parts(n, bins), np.bincount(where * bins // n, minlength=bins)))
     if levels:
-        group = _top_group(levels)
+        group = top_group(levels)
         where = np.flatnonzero(np.isin(prize, group))
-        name = (f"top prizes ({_cents(group[0])}" + (f" to {_cents(group[-1])}" if len(group) > 1 else "")
+        name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[-1])}" if len(group) > 1 else "")
                 + f"; {len(where):,} tickets)")
         found.append(extreme_position(f"{name}: smallest position", where, n, smallest=True))
         found.append(extreme_position(f"{name}: largest position", where, n, smallest=False))

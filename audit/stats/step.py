@@ -40,6 +40,7 @@ from audit.read.runfiles import read_pool
 from audit.read.specs.packs import PackRules
 from audit.stats.books import BookNull, block_findings
 from audit.stats.layouts import layout_columns, layout_findings
+from audit.stats.numbers import printed_number_findings
 from audit.stats.packs import exact_case, pack_block_findings
 from audit.stats.positions import position_findings
 from audit.stats.tests import Finding
@@ -123,9 +124,11 @@ def split_key(pool: PoolEntry) -> int:
     return int.from_bytes(hashlib.sha256(SPLIT_LABEL + pool.file_sha256.encode()).digest()[:8], "big")
 
 
-def columns_needed(play: dict[str, Any] | None = None) -> list[str]:
-    """The columns step 8 reads; `play` is the manifest's play entry (an eInstant style's parameters)."""
-    return ["prize_cents", *layout_columns(play)]
+def columns_needed(play: dict[str, Any] | None = None, kind: str | None = None) -> list[str]:
+    """The columns step 8 reads; `play` is the manifest's play entry (an eInstant style's parameters),
+    `kind` the run's (a printed game's book numbers: which books hold the top prizes,
+    audit/stats/numbers.py)."""
+    return ["prize_cents", *layout_columns(play), *(["book"] if kind == "printed" else [])]
 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
@@ -148,6 +151,8 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     else:
         more, why = block_findings(prize, kind, per_book, book_null)
     found, skipped = found + more, skipped + why
+    if kind == "printed" and per_book and "book" in table.columns:  # the top prizes' printed book numbers
+        found += printed_number_findings(prize, table["book"].to_numpy(), per_book)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)
@@ -236,7 +241,7 @@ def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFr
     """One pool's statistics (from `table` if the caller has read it), or the lines saying why not;
     `packs` the pack parameters (the spec's, else the manifest's; None when neither states them)."""
     where = f"pool {pool.id}"
-    wanted = columns_needed(manifest.doc.get("play"))
+    wanted = columns_needed(manifest.doc.get("play"), manifest.kind)
     if packs is not None and (packs.caps or packs.spacing):
         wanted.append("tier")  # which tickets a cap or spacing rule holds (audit/stats/packs.py)
     try:

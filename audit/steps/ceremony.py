@@ -168,10 +168,30 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     if not isinstance(rnd, dict) or rnd.get("round") != t["beacon"]["round"]:
         raise VerificationError(Step.FIGURES, f"the manifest's drand round is not the one ceremony {t['id']} "
                                 f"named ({t['beacon']['round']})")
+    _public_round(rnd)
     whose = "the keys the auditor expects" if party_keys is not None else "their listed keys"
     return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
             f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
-            f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}")
+            f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}; "
+            f"quicknet round {t['beacon']['round']} verifies")
+
+
+def _public_round(rnd: dict[str, Any]) -> None:
+    """(5) the manifest's round is quicknet's: it is public before sale, so a randomness written by whoever
+    held every reveal (a seed chosen among many) is refused then, not at the close."""
+    number, sig = rnd["round"], rnd.get("signature")
+    try:
+        hashed = hashlib.sha256(bytes.fromhex(sig)).hexdigest()  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        hashed = None
+    if hashed != rnd.get("randomness"):
+        raise VerificationError(Step.FIGURES, f"the manifest's drand round {number}: its randomness is not "
+                                "the SHA-256 of its signature")
+    assert isinstance(sig, str)
+    if not verifies(number, sig):
+        raise VerificationError(Step.FIGURES, f"the manifest's drand round {number}: its signature does not "
+                                "verify against chain quicknet's public key (randomness nobody can check: "
+                                "the seed could have been chosen)")
 
 
 def _signed(name: str, raw_hex: str, what: str, signature: str, message: bytes,
@@ -226,14 +246,17 @@ def read_bundle(path: Path) -> dict[str, Any]:
 
 
 def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]) -> str:
-    """(5) the published bundles of every ceremony the auditor found for this run: the run's own shows
-    the manifest's commitments (so they were not changed after it was published); any other for the
-    same run id was aborted, signed by one of its parties. A ceremony for the run that was neither is
-    a second seed the operator could have picked."""
+    """(5) the published bundles of every ceremony the auditor found for this run's game: the run's own
+    shows the manifest's commitments (so they were not changed after it was published); any other
+    binding this run id or one of its pools was aborted, signed by one of its parties. A ceremony for
+    the run's pools that was neither is a second seed the operator could have picked, whatever run id
+    it names (a run id is the operator's free choice). One binding only other pools of the game (another
+    run of it) is listed, not refused."""
     entry = manifest.doc.get("ceremony")
     if not isinstance(entry, dict):
         raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
-    run_id, told = manifest.doc.get("run_id"), []
+    run_id, game, told = manifest.doc.get("run_id"), manifest.doc["game"].get("rules"), []
+    pools, own = [p.id for p in manifest.pools], False
     for path, doc in bundles:
         t = doc["transcript"]
         try:
@@ -243,24 +266,37 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
         if th is None or th != doc.get("transcript_sha256"):
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "
                                     "transcript_sha256")
-        if t["run_id"] != run_id:
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds run "
-                                    f"{t['run_id']}, not this run ({run_id})")
+        if t["game"] != game:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds game "
+                                    f"{t['game']}, not this run's ({game})")
         if th == entry.get("transcript_sha256"):
             mine = entry.get("commitments") or []
             if doc.get("abort") is not None or doc["commitments"] != mine:
                 raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
                                         f"ceremony {t['id']} are not the manifest's (or it was aborted)")
             told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
+            own = True
+            continue
+        shared = [p for p in t["pools"] if p in pools]
+        if t["run_id"] != run_id and not shared:
+            told.append(f"{path.name}: ceremony {t['id']} for run {t['run_id']}, other pools of game {game} "
+                        f"({', '.join(t['pools'])})")
             continue
         abort, keys = doc.get("abort"), {p["name"]: p["public_key"] for p in t["parties"]}
         if not isinstance(abort, dict) or abort.get("name") not in keys:
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound run "
-                                    f"{run_id} and was not aborted: its seed was one more to choose from")
+            bound = f"run {run_id}" if t["run_id"] == run_id else \
+                f"pool{'s' if len(shared) > 1 else ''} {', '.join(shared)} of this run (as run {t['run_id']})"
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound "
+                                    f"{bound} and was not aborted: its seed was one more to choose from")
         name, reason = abort["name"], str(abort.get("reason"))
         _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
                 + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()), Step.FIGURES)
         told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {name} ({reason})")
+    if not own:
+        t = entry.get("transcript")
+        raise VerificationError(Step.FIGURES, "no bundle given is of this run's ceremony "
+                                f"{t.get('id') if isinstance(t, dict) else None}: its commitments are not "
+                                "shown published before any reveal (ceremony publish)")
     return "ceremony bundles: " + "; ".join(told)
 
 
@@ -304,6 +340,8 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
     reveals = b""
     for name, c, r in zip(names, doc["commitments"], doc["reveals"], strict=True):
         value = bytes.fromhex(r.get("value", ""))
+        if len(value) != 32:  # the documented derivation takes 32 contribution bytes a party
+            raise _fail(f"party {name!r}: its contribution is {len(value)} bytes, not 32")
         at = r.get("revealed_at", "")
         _signed(name, keys[name], "reveal", r.get("signature", ""), b"poolgen/ceremony/reveal/v2"
                 + bytes.fromhex(closed) + _lp(name.encode()) + _lp(value) + _lp(at.encode()))

@@ -59,7 +59,7 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
         pool = run.entry(pid)
         recorded = manifest_packs(run.parsed.doc)  # the packs' rules, as verify's step 8 holds them
         packs = None if recorded is None else for_pool(recorded, pool.price_cents)
-        wanted = columns_needed(play)
+        wanted = columns_needed(play, run.kind)
         if packs is not None and (packs.caps or packs.spacing):
             wanted.append("tier")  # which tickets a cap or spacing rule holds (audit/stats/packs.py)
         table = run.read(pid, wanted)

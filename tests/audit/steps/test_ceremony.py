@@ -131,7 +131,7 @@ def test_step_5_holds_the_run_to_the_spec_its_ceremony_bound(sealed_run, tmp_pat
     assert report["steps"][4]["details"][-1] == (
         f"the run is the one ceremony c1 bound before anyone committed: spec {bound[:16]}..., code "
         f"{code_entry()['sha256'][:16]}..., game wild_side, pools p1, run r; 3 commitments signed by their "
-        "listed keys")
+        "listed keys; quicknet round 1000 verifies")
     # before the game closes, with no ceremony file: the parties' keys the auditor brings, in step 5
     mallory = new_key_pair(tmp_path / "mallory")
     files = {p: sealed_run.tmp / f"{p}-keys" / "signing-key.pub.pem" for p in PARTIES}

@@ -24,7 +24,7 @@ from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import Round
 from poolgen.seeds.ceremony import Ceremony, raw_key
 from tests.support import spec_path
-from tests.support.ceremony import CLOSE, PARTIES, ROUND, key, ok, rounds
+from tests.support.ceremony import CLOSE, PARTIES, ROUND, key, new_args, ok, rounds
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import verify as _verify
@@ -55,7 +55,7 @@ def test_a_chosen_seed_dressed_with_a_real_ceremony_is_refused_a_seed_file(seale
         "not a seed file, which cannot show that the ceremony gave it"]
 
 
-def _crafted(sealed_run, parties, close: str = CLOSE) -> tuple[Manifest, dict]:
+def _crafted(sealed_run, parties, close: str = CLOSE, size: int = 32) -> tuple[Manifest, dict]:
     """A ceremony for the sealed run's spec, code, game, pools and run id that `ceremony new` refuses,
     written by hand: `parties` (name, private key), reveals closing at `close`; committed, revealed
     and sealed with the real round 1000 under those keys. The sealed run's manifest carrying it, and
@@ -64,7 +64,7 @@ def _crafted(sealed_run, parties, close: str = CLOSE) -> tuple[Manifest, dict]:
     t = {**t, "parties": [{"name": n, "public_key": raw_key(k.public_key())} for n, k in parties],
          "beacon": {**t["beacon"], "reveals_close": close}}
     c = Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))
-    values = [bytes([i + 1]) * 32 for i in range(len(parties))]
+    values = [bytes([i + 1]) * size for i in range(len(parties))]
     for (name, k), v in zip(parties, values, strict=True):
         c.commit(name, k, v)
     for (name, k), v in zip(parties, values, strict=True):
@@ -159,3 +159,71 @@ def test_published_bundles_show_the_runs_commitments_and_every_other_ceremony_ab
     assert result.exit_code == 2 and result.stderr == (
         f"audit: error: {sealed_run.file.parent / 'round-1000-0.json'}: not a ceremony bundle (format "
         "'poolgen-ceremony/2', a transcript and commitments)\n")
+
+
+def _other(tmp_path: Path, name: str, run_id: str, pools: tuple[str, ...],
+           spec: str = "wild_side") -> tuple[Path, dict]:
+    """Ceremony c1 again under run id `run_id` for `pools` of `spec` (other parties' keys), every party
+    committed, published as NAME.json."""
+    folder = tmp_path / name
+    folder.mkdir()
+    args = new_args(folder, folder / "c1.ceremony", spec=spec)
+    args[args.index("--run-id") + 1] = run_id
+    at = args.index("--pool")
+    args[at:at + 2] = [a for p in pools for a in ("--pool", p)]
+    ok(*args)
+    for p in PARTIES:
+        _commit(folder / "c1.ceremony", p)
+    return _bundle(folder / "c1.ceremony", tmp_path / f"{name}.json")
+
+
+def test_a_second_ceremony_for_the_runs_pool_under_another_run_id_is_refused(sealed_run, tmp_path):
+    # The operator runs two ceremonies for Wild Side's p1 side by side, naming runs r and r-b (a run id
+    # is its free choice), and generates from the one whose seed it likes. Collected by game, the other
+    # is refused though it names another run; a ceremony of the game's other pools (another run) is not.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    twin = _other(tmp_path, "twin", "r-b", ("p1",))
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, twin]) == (
+        "fail", "bundle twin.json: ceremony c1 also bound pool p1 of this run (as run r-b) and was not "
+                "aborted: its seed was one more to choose from")
+    wider = _other(tmp_path, "wider", "r-c", ("p2", "p1"))
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, wider])[1].startswith(
+        "bundle wider.json: ceremony c1 also bound pool p1 of this run (as run r-c)")
+    reorder = _other(tmp_path, "reorder", "r-2", ("p2", "p3"))
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, reorder]) == (
+        "pass", "ceremony bundles: c1.json: this run's ceremony c1, the manifest's commitments; "
+                "reorder.json: ceremony c1 for run r-2, other pools of game wild_side (p2, p3)")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [reorder]) == (
+        "fail", "no bundle given is of this run's ceremony c1: its commitments are not shown published "
+                "before any reveal (ceremony publish)")
+    game = _other(tmp_path, "game", "r", ("p1",), spec="happy_holidays")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, game]) == (
+        "fail", "bundle game.json: ceremony c1 binds game happy_holidays, not this run's (wild_side)")
+
+
+def test_a_round_nobody_can_check_is_refused_before_the_close_in_step_5(sealed_run):
+    # The operator holds every reveal; in place of quicknet's round 1000 it writes a signature of its own
+    # (here round 10024141's, a real G1 point that is not round 1000's) with its hash as the randomness,
+    # so it picks the seed among as many as it likes, and signs the run. The manifest alone shows it,
+    # before sale: the round's signature is public and verifies or not; step 7 would see it only after
+    # the close, when the prizes are claimed.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None)[0] == "pass"
+    other = rounds()[10024141]
+    manifest.doc["ceremony"]["round"] = {"round": ROUND, "signature": other["signature"],
+                                         "randomness": other["randomness"]}
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", "the manifest's drand round 1000: its signature does not verify against chain quicknet's "
+                "public key (randomness nobody can check: the seed could have been chosen)")
+    manifest.doc["ceremony"]["round"]["randomness"] = "00" * 32
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", "the manifest's drand round 1000: its randomness is not the SHA-256 of its signature")
+
+
+def test_a_contribution_that_is_not_32_bytes_is_refused_in_step_7(sealed_run):
+    # poolgen's ceremony file holds 32 bytes a contribution (64 hex digits); a file written by hand with
+    # 16 (or none) commits, reveals and signs as well, but its seed is not the documented derivation's
+    manifest, doc = _crafted(sealed_run, [("vendor", Ed25519PrivateKey.generate()),
+                                          ("lottery", Ed25519PrivateKey.generate())], size=16)
+    assert _refusals(manifest, doc) == (None, "party 'vendor': its contribution is 16 bytes, not 32")

@@ -1,0 +1,119 @@
+"""Step 8's tests of the printed numbers (docs/statistics.md 1c): which books hold the pool's top
+prizes, by the number printed on them, not by their place in print order; and the last digit of the
+top prizes' ticket numbers within their books.
+
+Book numbers are a second order beside print order: the order's book slots are numbered by one
+permutation (or a book key's HMAC ranks, docs/validation.md section 2), so under an honest run the
+ranks of a pool's book numbers among themselves are a uniform permutation of 0..B-1, independent of
+what the books hold. A generator that shuffles honestly in print order but numbers the books so that
+the top prizes' books get low numbers, high numbers or numbers ending in one digit passes every
+position test; an accomplice told the pattern buys those books. Group j is the books holding the
+pool's j highest prize amounts, for j = 1 up to the first group of TOP_MIN tickets (or every winner:
+audit/stats/positions.py's top prizes), so the top prize alone, then with the next amount, and so on.
+For the k distinct books of a group, r the ranks of their numbers among the pool's B book numbers:
+
+  - smallest: P(min r >= x) = C(B - x, k) / C(B, k), exact, one-sided;
+  - largest:  P(max r <= y) = C(y + 1, k) / C(B, k), exact, one-sided;
+  - one last digit: x_d of the k books end in decimal digit d, n_d of the pool's B do; X_d is
+    hypergeometric (B, n_d, k) and p = min(1, 10 min_d P(X_d >= x_d)) (exact, Bonferroni over the
+    ten digits: conservative), small when the top prizes' books crowd into one last digit.
+
+The ticket number within the book (position mod B tickets a book, printed with the book number) is
+tested by tenth and by its extremes elsewhere (audit/stats/books.py, top.py); neither sees the top
+prizes kept to ticket numbers 7, 17 and 27 of their books, which a clerk who sells a book in order can
+pull. So, per group, its t tickets by the last digit of their ticket number: the same test, X_d
+hypergeometric (N tickets, n_d of them with a ticket number ending in d, t drawn); and x of them the
+first or last ticket of their book (both extremes taken, which the extremes' tests cannot see):
+p = P(X >= x), X hypergeometric (N tickets, 2 N / B of them first or last, t drawn), exact.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from audit.stats.laws import hypergeom_pmf
+from audit.stats.positions import cents, top_group
+from audit.stats.tests import Finding, distinct_values, extreme_position
+
+__all__ = ["printed_number_findings"]
+
+
+def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> list[Finding]:
+    """The top prizes' books by their printed numbers, and their tickets by the last digit of their ticket
+    number within the book (position mod per_book); `book` is the pool's book column in print order
+    (step 3 proves each book's rows contiguous and carrying one number). Group k is the books holding
+    the k highest amounts, for k = 1 up to the first group of TOP_MIN tickets (or every winner)."""
+    win = prize > 0
+    if not win.any() or per_book <= 0 or len(prize) % per_book:
+        return []
+    numbers = book[::per_book].astype(np.int64)
+    books = len(numbers)
+    rank = np.empty(books, dtype=np.int64)
+    rank[np.argsort(numbers, kind="stable")] = np.arange(books)
+    ordered = np.sort(numbers)
+    digit = numbers % 10
+    ticket_digit = np.arange(len(prize)) % per_book % 10  # the printed ticket number's last digit
+    amounts, _, counts = distinct_values(prize[win])
+    group = top_group([(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)])
+    found: list[Finding | None] = []
+    for k in range(1, len(group) + 1):
+        held = np.unique(np.flatnonzero(np.isin(prize, group[:k])) // per_book)
+        ranks = rank[held]
+        name = (f"books of the top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1
+                else "") + f"; {len(held):,} of {books:,} books) by printed book number")
+        for smallest in (True, False):
+            f = extreme_position(f"{name}: {'smallest' if smallest else 'largest'}", ranks, books,
+                                 smallest=smallest)
+            if f is not None:
+                x = int(ranks.min() if smallest else ranks.max())
+                f = replace(f, figures=f"{'smallest' if smallest else 'largest'} of {len(held):,} is book "
+                            f"{int(ordered[x])} (rank {x:,} of the pool's {books:,} book numbers)",
+                            method=f.method.replace("C(N", "C(B"))
+            found.append(f)
+        found.append(_one_digit(f"{name}: one last digit", digit, held, "books"))
+        rows = np.flatnonzero(np.isin(prize, group[:k]))
+        name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1 else "")
+                + f"; {len(rows):,} tickets) by ticket number within the book: one last digit")
+        found.append(_one_digit(name, ticket_digit, rows, "tickets"))
+        ends = name.replace(": one last digit", ": first or last ticket")
+        found.append(_at_the_ends(ends, rows, len(prize), per_book))
+    return [f for f in found if f is not None]
+
+
+def _at_the_ends(name: str, rows: np.ndarray, tickets: int, per_book: int) -> Finding | None:
+    """The t tickets `rows` kept to the first and last ticket of their books: x of them there, X
+    hypergeometric (N tickets, the 2 N / B first and last of the books, t drawn); p = P(X >= x)."""
+    if per_book < 3:  # every ticket is a first or a last one
+        return None
+    ends = 2 * (tickets // per_book)
+    x = int(np.isin(rows % per_book, (0, per_book - 1)).sum())
+    p = float(hypergeom_pmf(tickets, ends, len(rows))[x:].sum())
+    return Finding(name, "exact: P(X >= x), X hypergeometric (N, 2 N / B, t)",
+                   f"{x} of {len(rows):,} are a book's first or last ticket ({ends:,} of the pool's "
+                   f"{tickets:,} tickets are)", min(1.0, p))
+
+
+def _one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str) -> Finding | None:
+    """The k `held` of the pool's `unit` (books or tickets) crowded into one last digit: for each digit d,
+    x_d of them end in d and X_d is hypergeometric (all n, n_d of them ending in d, k drawn);
+    p = min(1, 10 min_d P(X_d >= x_d))."""
+    books, k = len(digit), len(held)
+    within, among = np.bincount(digit[held], minlength=10), np.bincount(digit, minlength=10)
+    best: tuple[float, int, int, int] | None = None
+    for d in range(10):
+        x = int(within[d])
+        if x == 0:
+            continue
+        n_d = int(among[d])
+        tail = float(hypergeom_pmf(books, n_d, k)[x:].sum())
+        if best is None or tail < best[0]:
+            best = (tail, d, x, n_d)
+    if best is None:
+        return None
+    tail, d, x, n_d = best
+    whole = "B" if unit == "books" else "N"
+    return Finding(name, f"exact: 10 min_d P(X_d >= x_d), X_d hypergeometric ({whole}, n_d, k)",
+                   f"{x} of {k:,} end in {d} ({n_d:,} of the pool's {books:,} {unit} do)",
+                   min(1.0, 10 * tail))
