@@ -63,7 +63,7 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
         raise BackOfficeError(f"{run.path}: the manifest lists no {tier}-tier validation file")
     sha = str(entry["sha256"])
     path = folder / f"{run.run_id}.{tier}.{sha[:16]}.sqlite"
-    if not path.exists() and not path.is_symlink():
+    if not os.path.lexists(path):  # os.path: a name too long to look up is refused when made
         _build(run, tier, key, folder, path)
     db = owned.connect(path, INDEX, create=False)
     try:

@@ -63,7 +63,7 @@ def in_run_folder(path: Path) -> Path | None:
     """The run folder `path` would be in (itself or a parent holds manifest.json), or None."""
     folder = Path(os.path.abspath(path)).parent
     for f in (folder, *folder.parents):
-        if (f / "manifest.json").exists():
+        if os.path.exists(f / "manifest.json"):  # os.path: a name too long to look up holds none
             return f
     return None
 
@@ -79,6 +79,8 @@ def _check_place(path: Path, kind: Kind) -> bool:
         if not Path(os.path.abspath(path)).parent.is_dir():
             raise BackOfficeError(f"{path}: its folder does not exist") from None
         return False
+    except OSError as exc:  # a name too long, a folder that is a file
+        raise BackOfficeError(f"{path}: cannot use it as a {kind.name}: {exc.strerror or exc}") from None
     if stat.S_ISLNK(st.st_mode):
         raise BackOfficeError(f"{path}: is a symbolic link; give the {kind.name} file itself")
     if stat.S_ISDIR(st.st_mode):

@@ -12,7 +12,7 @@ import typer
 from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import Force, reports_errors, say, write_output
 from poolgen.errors import RunError
-from poolgen.files.write import make_folders
+from poolgen.files.write import new_private_folder, present
 
 # Each command imports the modules doing its work (polars, numpy, cryptography) when it runs, not this
 # module: they would load with every poolgen command, --help included (start-up time, docs/scaling.md).
@@ -137,11 +137,11 @@ def sequence_cmd(
     folder = open_run(run)
     if folder.kind != "printed":
         raise RunError(f"{run}: not a printed run; an eInstant has no packs")
-    if out.exists():
+    if present(out):
         raise RunError(f"{out}: already exists; give a new folder")
     sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
     files = shipment(sequence, cartons, packs_per_carton, cartons_per_pallet)
-    make_folders(out, 0o700)
+    new_private_folder(out)
     for name in SHIP_FILES:
         write_output(out / name, files[name], False, name)
     packs, boxes, pallets = (files[n].count(b"\n") - 1 for n in SHIP_FILES[:3])

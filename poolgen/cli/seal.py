@@ -12,7 +12,7 @@ import typer
 from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
-from poolgen.files.write import make_folders, write_secret
+from poolgen.files.write import new_private_folder, present, write_secret
 from poolgen.limits import MAX_SEALED_BYTES
 
 # Each command imports what it uses, not this module: cryptography, polars and numpy would otherwise
@@ -42,9 +42,9 @@ def seal_cmd(
     fp = recipient_fingerprint(recipient)
     if file.is_dir():
         folder = open_run(file)
-        if out.exists():
+        if present(out):
             raise SealError(f"{out}: already exists; give a new folder for the sealed files")
-        make_folders(out, 0o700)
+        new_private_folder(out)
         pairs = [(folder.path / e["name"], out / f"{e['name']}.sealed") for e in print_order(folder.manifest)]
     else:
         pairs = [(file, out)]

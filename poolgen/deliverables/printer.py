@@ -40,7 +40,7 @@ import polars as pl
 from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, RunError
-from poolgen.files.write import create_secret_file, fsync_folder
+from poolgen.files.write import create_secret_file, discard, fsync_folder, present
 from poolgen.game.model import Game
 
 __all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "export_fixed", "layout_path", "print_order",
@@ -125,9 +125,9 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
     put in place one after the other; an existing file is refused unless `force` (then replaced).
     Returns what the writers returned."""
     for out, _ in files:
-        if out.is_dir():
+        if os.path.isdir(out):
             raise OutputError(f"{out}: is a folder; give a file's name")
-        if out.exists() and not force:
+        if present(out) and not force:
             raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
     tmps = [out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}") for out, _ in files]
     done: list[int] = []
@@ -153,7 +153,7 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
         raise OutputError(f"{current}: cannot write: {exc.strerror or exc}") from None
     finally:
         for tmp in tmps:
-            tmp.unlink(missing_ok=True)
+            discard(tmp)
     return done
 
 

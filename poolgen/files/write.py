@@ -10,7 +10,7 @@ import re
 import secrets
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -36,6 +36,20 @@ def _create(tmp: Path, mode: int) -> int:
     return fd
 
 
+def present(path: Path) -> bool:
+    """`path.exists()`, with a name the system refuses to look up (too long, say) said in one line."""
+    try:
+        return Path(path).exists()
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def discard(tmp: Path) -> None:
+    """Remove a temporary file if it is there; one that was never made (its name refused) is no error."""
+    with suppress(OSError):
+        tmp.unlink()
+
+
 def make_folders(folder: Path, mode: int) -> None:
     """Create `folder` and any missing parents, each new one of exactly `mode` (whatever the umask)."""
     folder = Path(folder)
@@ -51,6 +65,14 @@ def make_folders(folder: Path, mode: int) -> None:
         except FileExistsError:
             continue
         os.chmod(f, mode)
+
+
+def new_private_folder(folder: Path) -> None:
+    """Create `folder` (and missing parents) of mode 0700, or say in one line why it cannot be made."""
+    try:
+        make_folders(folder, 0o700)
+    except OSError as exc:
+        raise OutputError(f"{folder}: cannot create the folder: {exc.strerror or exc}") from None
 
 
 def _kept(path: Path) -> None:
@@ -75,10 +97,10 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         _kept(path)
         fsync_folder(path.parent)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        discard(tmp)
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        discard(tmp)
         raise
 
 
@@ -88,7 +110,7 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     With `keep_locked`, return an open descriptor holding the file's lock (poolgen.files.leftovers), for a
     file that is only provisional until the caller closes it."""
     path = Path(path)
-    if path.exists():
+    if present(path):
         raise OutputError(f"{path}: {what} already exists; not overwriting it")
     try:
         make_folders(path.parent, 0o700)  # a new folder for secrets is private
@@ -113,7 +135,7 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     except OSError as exc:
         raise OutputError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        discard(tmp)
         if fd is not None and not (keep_locked and path.exists()):
             os.close(fd)
             fd = None
@@ -142,7 +164,7 @@ def ensure_folder(folder: Path) -> None:
 
 
 def ensure_new(final: Path) -> None:
-    if Path(final).exists():
+    if present(final):
         raise OutputError(f"{final}: already exists; a run folder is never overwritten")
 
 

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from poolgen.errors import OutputError, SigningKeyError
 from poolgen.files.read import PASSPHRASE_ENV, read_input, read_with_mode, refuse_readable
-from poolgen.files.write import make_folders, write_atomic, write_secret
+from poolgen.files.write import make_folders, present, write_atomic, write_secret
 from poolgen.interrupts import Interrupted, deferred, pause_point
 from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.run.manifest import MANIFEST, SIGNATURE
@@ -62,7 +62,7 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
         raise OutputError(f"{folder}: cannot create key folder: {exc.strerror or exc}") from None
     private_path, public_path = folder / PRIVATE_FILE, folder / PUBLIC_FILE
     for path in (private_path, public_path):
-        if path.exists():
+        if present(path):
             raise OutputError(f"{path}: already exists; not overwriting a key")
     key = Ed25519PrivateKey.generate()
     encryption = (serialization.BestAvailableEncryption(passphrase) if passphrase

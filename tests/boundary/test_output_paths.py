@@ -1,0 +1,55 @@
+"""Where a command is told to write: a name the system refuses to look up (longer than a file name may
+be) or a folder that is a file is one line naming the path, exit 2, and nothing written; never a
+traceback (Path.exists raises on ENAMETOOLONG; a temporary file never made cannot be unlinked)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli import invoke, one_line
+
+LONG = "a" * 300  # NAME_MAX is 255 bytes
+
+
+def _commands(run, printed, where: str) -> dict[str, list[object]]:
+    r, p = run / "runs" / "r", printed / "runs" / "r"
+    return {
+        "seed new": ["seed", "new", where],
+        "keys validation new": ["keys", "validation", "new", where],
+        "keys recipient": ["keys", "recipient", where],
+        "publish": ["publish", r, "--out", where, "--public-key", run / "keys" / "signing-key.pub.pem"],
+        "imaging export": ["imaging", "export", p, "--out", where],
+        "imaging sequence": ["imaging", "sequence", p, "--out", where],
+        "rng bytes": ["rng", "bytes", "--seed-file", run / "s.seed", "--label", "poolgen/v1/x/p1/order",
+                      "--count", "8", "--out", where],
+        "proof": ["proof", r, "--out", where],
+        "report": ["report", r, "--out", where],
+        "validate --ledger": ["validate", p, "465000000100013", "000000000000", "--validation-key",
+                              printed / "low.key", "--ledger", where, "--index-dir", printed / "index"],
+        "validate --index-dir": ["validate", p, "465000000100013", "000000000000", "--validation-key",
+                                 printed / "low.key", "--index-dir", where],
+    }
+
+
+NAMES = list(_commands(Path("run"), Path("printed"), "x"))
+
+
+@pytest.mark.parametrize("command", NAMES)
+def test_a_name_too_long_to_write_is_one_line(run, printed_run, tmp_path, command):
+    where = tmp_path / LONG
+    result = invoke(*_commands(run, printed_run, str(where))[command])
+    one_line(result, "poolgen", f"{where}")
+    assert "File name too long" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", NAMES)
+def test_a_folder_that_is_a_file_is_one_line(run, printed_run, tmp_path, command):
+    plain = tmp_path / "plain"
+    plain.write_bytes(b"x")
+    where = plain / "x"
+    result = invoke(*_commands(run, printed_run, str(where))[command])
+    one_line(result, "poolgen", f"{plain}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"] and plain.read_bytes() == b"x"
