@@ -94,6 +94,7 @@ def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
     if isinstance(exc, UnicodeDecodeError):  # sqlite3 decoding a damaged schema, message or text value
         return BackOfficeError(f"{path}: a damaged {kind.name} (text that is not UTF-8); refusing it")
     text = str(exc)
+    text = text if text.isascii() and text.isprintable() else ascii(text)  # SQLite quotes damaged text
     if "locked" in text or "busy" in text:
         return BackOfficeError(f"{path}: locked by another process for more than {BUSY_MS // 1000} s; "
                                "try again")

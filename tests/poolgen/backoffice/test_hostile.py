@@ -286,3 +286,20 @@ def test_a_ledger_whose_schema_text_is_not_utf8_is_refused_in_one_line(office, t
     b, v, *_ = _winner(office)
     _refused(_claim(office, office["folder"], b, v, "--ledger", path),
              f"{path}: a damaged claims ledger (text that is not UTF-8); refusing it")
+
+
+def test_a_ledger_whose_damaged_schema_text_holds_a_newline_is_refused_in_one_line(office, tmp_path):
+    """SQLite quotes the unreadable token of a damaged schema in its message; a newline there is shown
+    escaped, so the refusal stays one line."""
+    path = tmp_path / "claims.sqlite"
+    _real_ledger(office, path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("""UPDATE sqlite_master SET sql = 'CREATE TABLE paid (a "x' || char(10) || 'y)'
+                  WHERE name = 'paid'""")
+    db.commit()
+    db.close()
+    b, v, *_ = _winner(office)
+    _refused(_claim(office, office["folder"], b, v, "--ledger", path),
+             f"{path}: not a poolgen claims ledger (not an SQLite database: 'malformed database schema "
+             """(paid) - unrecognized token: ""x\\ny)"')""")
