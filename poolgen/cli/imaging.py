@@ -9,9 +9,9 @@ from typing import Annotated
 
 import typer
 
-from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import Force, reports_errors, say, write_output
 from poolgen.errors import RunError
+from poolgen.files.read import read_input
 from poolgen.files.write import new_private_folder, present
 
 # Each command imports the modules doing its work (polars, numpy, cryptography) when it runs, not this
@@ -83,19 +83,19 @@ def check_cmd(
     Exit 0 if every file is, 1 if one is not."""
     from audit.read.manifest import signature_problem  # lazy: start-up time
     from poolgen.deliverables.printer import arrival  # lazy: start-up time
+    from poolgen.run.folder import read_manifest  # lazy: start-up time
     from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
 
-    data = read_manifest_bytes(manifest)
+    data, doc = read_manifest(manifest)
     signed = "signature not checked (give --public-key)"
     if public_key is not None:
         key = load_public_key(public_key)
         sig = manifest.with_name("manifest.sig")
-        problem = (signature_problem(data, sig.read_bytes(), key) if sig.is_file()
+        problem = (signature_problem(data, read_input(sig, "signature", RunError), key) if sig.is_file()
                    else f"{sig}: no signature beside the manifest")
         if problem:
             raise RunError(f"{manifest}: {problem}")
         signed = f"signature verifies with key {fingerprint(key)}"
-    doc = json.loads(data)
     results = []
     for f in files:
         try:

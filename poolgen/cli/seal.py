@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
 from poolgen.files.write import new_private_folder, present, write_secret
@@ -81,12 +80,13 @@ def unseal_cmd(
     """Open a sealed file with the recipient's private key (fails with any other key) and, with
     --manifest, check it is byte for byte the deliverable the run's manifest lists."""
     from poolgen.deliverables.seal import SealError, load_private, unseal  # lazy: start-up time
+    from poolgen.run.folder import read_manifest  # lazy: start-up time
 
     private = load_private(key, allow_readable_secret)
     name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, printable(file))
     checked = "not checked against a manifest (give --manifest)"
     if manifest is not None:
-        doc = json.loads(read_manifest_bytes(manifest))
+        _, doc = read_manifest(manifest)
         listed = [f for f in doc.get("deliverables", []) if f.get("name") == name and "sha256" in f]
         digest = hashlib.sha256(data).hexdigest()
         if not listed:

@@ -39,7 +39,8 @@ import polars as pl
 
 from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
 from poolgen.deliverables.identity import barcode
-from poolgen.errors import OutputError, RunError
+from poolgen.errors import OutputError, PoolgenError, RunError
+from poolgen.files.read import open_input
 from poolgen.files.write import create_secret_file, discard, fsync_folder, present
 from poolgen.game.model import Game
 
@@ -187,7 +188,7 @@ def arrival(path: Path, manifest: Mapping[str, Any]) -> dict[str, Any]:
     saying how it differs if it is not."""
     h = hashlib.sha256()
     size = 0
-    with open(path, "rb") as f:
+    with open_input(path, "deliverable", PoolgenError) as f:  # exit 2: not a file to compare at all
         while chunk := f.read(1 << 20):
             h.update(chunk)
             size += len(chunk)

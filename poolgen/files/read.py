@@ -16,7 +16,7 @@ import stat
 import tomllib
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from poolgen.errors import PoolgenError
 from poolgen.limits import MAX_DIGIT_RUN, MAX_KEY_FILE_BYTES, MAX_NESTING
@@ -74,6 +74,13 @@ def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MA
     """The bytes of a regular file of at most `limit` bytes, or `error` naming the file."""
     fd, _ = _open_regular(Path(path), what, error)
     return _read_fd(fd, Path(path), what, limit, error)
+
+
+def open_input(path: Path, what: str, error: type[PoolgenError]) -> BinaryIO:
+    """A regular file opened to be read in chunks, of any size (never a FIFO or device, which could
+    block or never end), or `error` naming the file."""
+    fd, _ = _open_regular(Path(path), what, error)
+    return os.fdopen(fd, "rb")
 
 
 def read_with_mode(path: Path, what: str, error: type[PoolgenError], limit: int) -> tuple[bytes, int]:
