@@ -162,7 +162,7 @@ def _check_shown(doc: dict[str, Any], kind: str) -> None:
 def open_run(path: Path | str) -> RunFolder:
     """Read and validate a run folder's manifest; a folder without a valid one is not a run."""
     path = Path(path)
-    if not path.is_dir():
+    if not os.path.isdir(path):  # os.path: a name too long to look up is no folder, not a traceback
         raise RunError(f"{path}: no such run folder")
     manifest_path = path / MANIFEST
     if not os.path.lexists(manifest_path):

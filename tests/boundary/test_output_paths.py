@@ -1,6 +1,7 @@
-"""Where a command is told to write: a name the system refuses to look up (longer than a file name may
-be) or a folder that is a file is one line naming the path, exit 2, and nothing written; never a
-traceback (Path.exists raises on ENAMETOOLONG; a temporary file never made cannot be unlinked)."""
+"""Where a command is told to write (and a run folder it is told to read): a name the system refuses
+to look up (longer than a file name may be) or a folder that is a file is one line naming the path,
+exit 2, and nothing written; never a traceback (Path.exists raises on ENAMETOOLONG; a temporary file
+never made cannot be unlinked)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from audit.cli import app as audit_app
 from tests.support.cli import invoke, one_line
 
 LONG = "a" * 300  # NAME_MAX is 255 bytes
@@ -53,3 +55,21 @@ def test_a_folder_that_is_a_file_is_one_line(run, printed_run, tmp_path, command
     result = invoke(*_commands(run, printed_run, str(where))[command])
     one_line(result, "poolgen", f"{plain}")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"] and plain.read_bytes() == b"x"
+
+
+READERS = {  # (application, arguments, the refusal after the path)
+    "poolgen verify": ("poolgen", ["verify", "{run}", "--public-key", "{key}"], "run folder not found"),
+    "audit verify": ("audit", ["verify", "{run}", "--public-key", "{key}"], "run folder not found"),
+    "validate": ("poolgen", ["validate", "{run}", "465000000100013", "000000000000"], "no such run folder"),
+    "merkle-proof": ("poolgen", ["merkle-proof", "{run}", "465-0000001-000"], "no such run folder"),
+    "audit code-hash": ("audit", ["code-hash", "{run}"], "not a package folder (no __init__.py)"),
+}
+
+
+@pytest.mark.parametrize("command", list(READERS))
+def test_a_run_folder_named_too_long_to_look_up_is_one_line(run, tmp_path, command):
+    prefix, args, why = READERS[command]
+    where = tmp_path / LONG
+    given = [a.format(run=where, key=run / "keys" / "signing-key.pub.pem") for a in args]
+    result = invoke(*given, **({"application": audit_app} if prefix == "audit" else {}))
+    one_line(result, prefix, f"{where}: {why}")
