@@ -113,6 +113,18 @@ JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
+def distinct_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`json.loads`'s object_pairs_hook for a document whose objects may not repeat a key (parsers differ
+    on which of two wins, so such a document could mean one thing to a reader and another here): a
+    ValueError naming the key."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {ascii(key)} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
 def nesting_depth(text: str, noise: re.Pattern[str]) -> int:
     """The deepest nesting of brackets and braces outside strings (and comments)."""
     marks = _BRACKETS.findall(noise.sub("", text))

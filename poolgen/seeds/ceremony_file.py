@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from poolgen.files.read import JSON_STRING, nesting_depth, read_input
+from poolgen.files.read import JSON_STRING, distinct_keys, nesting_depth, read_input
 from poolgen.files.write import canonical_bytes, present, write_atomic, write_secret
 from poolgen.limits import MAX_NESTING
 from poolgen.seeds import transcript as tx
@@ -65,7 +65,7 @@ def _json(path: Path, what: str) -> object:
         text = data.decode("utf-8")
         if nesting_depth(text, JSON_STRING) > MAX_NESTING:
             return None
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=distinct_keys)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
 
