@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from poolgen.errors import OutputError, PoolgenError
-from poolgen.files.write import present, write_atomic
+from poolgen.files.write import present, refuse_run_folder, write_atomic
 from poolgen.interrupts import ended, forget_kept, install, restore, what_was_kept
 
 P = ParamSpec("P")
@@ -93,6 +93,7 @@ Force = Annotated[bool, typer.Option("--force", help="Replace FILE if it exists 
 def write_output(path: Path, data: bytes, force: bool, what: str) -> None:
     """Write a file a command makes: mode 0600 whatever the umask (it may hold outcomes), whole or not
     at all, and never over an existing file unless `force`."""
+    refuse_run_folder(path, f"{what} file")
     if present(path) and not force:
         raise OutputError(f"{path}: already exists; not overwriting it (--force replaces it)")
     if os.path.isdir(path):

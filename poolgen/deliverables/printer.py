@@ -41,7 +41,7 @@ from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, rec
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, PoolgenError, RunError
 from poolgen.files.read import open_input
-from poolgen.files.write import create_secret_file, discard, fsync_folder, present
+from poolgen.files.write import create_secret_file, discard, fsync_folder, present, refuse_run_folder
 from poolgen.game.model import Game
 
 __all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "export_fixed", "layout_path", "print_order",
@@ -126,6 +126,7 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
     put in place one after the other; an existing file is refused unless `force` (then replaced).
     Returns what the writers returned."""
     for out, _ in files:
+        refuse_run_folder(out, "export")
         if os.path.isdir(out):
             raise OutputError(f"{out}: is a folder; give a file's name")
         if present(out) and not force:

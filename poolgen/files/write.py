@@ -44,6 +44,16 @@ def present(path: Path) -> bool:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
+def refuse_run_folder(path: Path, what: str) -> None:
+    """Refuse to write `what` at `path` (a file or a folder) if that is a run folder or inside one (it or
+    a parent holds manifest.json): a run folder holds its listed, signed files alone (audit step 2 fails
+    on any other) and leaves the building whole, so a key or an export put there would go with it."""
+    here = Path(path).resolve()
+    run = next((f for f in (here, *here.parents) if os.path.exists(f / "manifest.json")), None)
+    if run is not None:
+        raise OutputError(f"{path}: inside the run folder {run}; keep the {what} outside run folders")
+
+
 def discard(tmp: Path) -> None:
     """Remove a temporary file if it is there; one that was never made (its name refused) is no error."""
     with suppress(OSError):
@@ -68,7 +78,9 @@ def make_folders(folder: Path, mode: int) -> None:
 
 
 def new_private_folder(folder: Path) -> None:
-    """Create `folder` (and missing parents) of mode 0700, or say in one line why it cannot be made."""
+    """Create `folder` (and missing parents) of mode 0700, or say in one line why it cannot be made;
+    never in a run folder."""
+    refuse_run_folder(folder, "folder")
     try:
         make_folders(folder, 0o700)
     except OSError as exc:
@@ -110,6 +122,7 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     With `keep_locked`, return an open descriptor holding the file's lock (poolgen.files.leftovers), for a
     file that is only provisional until the caller closes it."""
     path = Path(path)
+    refuse_run_folder(path, what)
     if present(path):
         raise OutputError(f"{path}: {what} already exists; not overwriting it")
     try:
@@ -154,7 +167,9 @@ def check_run_id(run_id: str) -> None:
 
 
 def ensure_folder(folder: Path) -> None:
-    """Create `folder` (and parents) if needed, or say in one line why it cannot be written."""
+    """Create `folder` (and parents) if needed, or say in one line why it cannot be written; never in a
+    run folder (a run or bundle is written beside runs, never inside one)."""
+    refuse_run_folder(folder, "new run folder")
     try:
         make_folders(folder, 0o755)
     except OSError as exc:

@@ -5,6 +5,7 @@ never made cannot be unlinked)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,33 @@ def test_a_run_folder_named_too_long_to_look_up_is_one_line(run, tmp_path, comma
     given = [a.format(run=where, key=run / "keys" / "signing-key.pub.pem") for a in args]
     result = invoke(*given, **({"application": audit_app} if prefix == "audit" else {}))
     one_line(result, prefix, f"{where}: {why}")
+
+
+def _inside(run, printed, r: Path) -> dict[str, list[object]]:
+    keys, spec = printed / "keys", printed / "happy_holidays.toml"
+    return {
+        "keys new": ["keys", "new", r / "keys"],
+        "keys recipient": ["keys", "recipient", r / "keys"],
+        "generate": ["generate", spec, "--out", r / "sub", "--seed-file", run / "s.seed", "--unsigned",
+                     "--workers", "1"],
+        "publish": ["publish", r, "--out", r / "bundle", "--public-key", keys / "signing-key.pub.pem"],
+        "imaging export": ["imaging", "export", r, "--out", r / "imaging.csv"],
+        "imaging sequence": ["imaging", "sequence", r, "--out", r / "ship"],
+        "seal": ["seal", r / "packs.csv", "--to", r.parent / "printer" / "recipient-key.pub.pem", "--out",
+                 r / "p.sealed"],
+        "proof over the manifest": ["proof", r, "--spec", spec, "--out", r / "manifest.json", "--force"],
+        "report": ["report", r, "--out", r / "report.pdf", "--public-key", keys / "signing-key.pub.pem"],
+    }
+
+
+@pytest.mark.parametrize("command", list(_inside(Path("run"), Path("printed"), Path("r"))))
+def test_nothing_is_written_inside_a_run_folder(run, printed_run, tmp_path, command):
+    """A run folder holds its signed files alone and leaves the building whole: a key, an export, a
+    nested run or a PDF written there would go with it (or, with --force, replace a file of the run)."""
+    r = tmp_path / "r"
+    shutil.copytree(printed_run / "runs" / "r", r)
+    assert invoke("keys", "recipient", tmp_path / "printer").exit_code == 0
+    before = {p.name: p.read_bytes() for p in r.iterdir()}
+    result = invoke(*_inside(run, printed_run, r)[command])
+    one_line(result, "poolgen", "inside the run folder")
+    assert {p.name: p.read_bytes() for p in r.iterdir()} == before
