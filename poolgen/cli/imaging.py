@@ -12,7 +12,7 @@ import typer
 from poolgen.cli.common import Force, reports_errors, say, write_output
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
-from poolgen.files.write import new_private_folder, present
+from poolgen.files.write import present, staged_folder
 
 # Each command imports the modules doing its work (polars, numpy, cryptography) when it runs, not this
 # module: they would load with every poolgen command, --help included (start-up time, docs/scaling.md).
@@ -141,9 +141,9 @@ def sequence_cmd(
         raise RunError(f"{out}: already exists; give a new folder")
     sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
     files = shipment(sequence, cartons, packs_per_carton, cartons_per_pallet)
-    new_private_folder(out)
-    for name in SHIP_FILES:
-        write_output(out / name, files[name], False, name)
+    with staged_folder(out) as staged:  # the folder appears whole (its SHA256SUMS too) or not at all
+        for name in SHIP_FILES:
+            write_output(staged / name, files[name], False, name)
     packs, boxes, pallets = (files[n].count(b"\n") - 1 for n in SHIP_FILES[:3])
     typer.echo(f"sequence {out}: {packs:,} pack{'s' * (packs != 1)} in print order, {boxes:,} "
                f"carton{'s' * (boxes != 1)} of up to {packs_per_carton}, {pallets:,} "
