@@ -77,16 +77,6 @@ def make_folders(folder: Path, mode: int) -> None:
         os.chmod(f, mode)
 
 
-def new_private_folder(folder: Path) -> None:
-    """Create `folder` (and missing parents) of mode 0700, or say in one line why it cannot be made;
-    never in a run folder."""
-    refuse_run_folder(folder, "folder")
-    try:
-        make_folders(folder, 0o700)
-    except OSError as exc:
-        raise OutputError(f"{folder}: cannot create the folder: {exc.strerror or exc}") from None
-
-
 def _kept(path: Path) -> None:
     """A file is in place: an interrupt says it was kept, unless it is inside a run folder still being
     staged (`.NAME.partial-*`) or has a provisional dot-name (a pending seed)."""

@@ -198,3 +198,15 @@ def test_imaging_sequence_interrupted_leaves_no_half_written_folder(printed_run,
     assert again.returncode == 0, again.stderr
     assert sorted(p.name for p in out.iterdir()) == sorted(
         ["print-sequence.csv", "cartons.csv", "pallets.csv", "shipment.csv", "SHA256SUMS"])
+
+
+def test_seal_of_a_run_interrupted_leaves_no_half_filled_folder(printed_run, recipient, tmp_path):
+    """seal RUN --out DIR made DIR, then sealed the imaging files into it one by one: an interrupt left
+    DIR with some of them. Now DIR appears with every sealed file or not at all."""
+    out = tmp_path / "sealed"
+    argv = ["poolgen", "seal", str(printed_run / "runs" / "r"), "--to",
+            str(recipient / "rk" / "recipient-key.pub.pem"), "--out", str(out)]
+    done = _signalled_at(argv, "before-rename", signal.SIGTERM, tmp_path)
+    assert (done.returncode, done.stderr) == (
+        128 + signal.SIGTERM, "poolgen: error: interrupted by SIGTERM; nothing was left under a final name\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
