@@ -20,7 +20,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -172,6 +172,20 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def typed(row: Sequence[Any], columns: str, kinds: str) -> tuple[Any, ...]:
+    """`row` as read, each value of its column's kind in `kinds` ("i" an integer, "t" text; upper case,
+    or NULL): SQLite keeps whatever a column is given (text or 1.5 in an INTEGER column), and money is
+    integer cents. Else an sqlite3.DatabaseError naming the column, which `guarded` makes one line."""
+    for name, value, kind in zip(columns.split(", "), row, kinds, strict=True):
+        if value is None and kind.isupper():
+            continue
+        if type(value) is not (int if kind.lower() == "i" else str):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise sqlite3.DatabaseError(f"a damaged row: {name} is {shown}, not "
+                                        f"{'an integer' if kind.lower() == 'i' else 'text'}")
+    return tuple(row)
 
 
 def guarded(kind: Kind) -> Callable[[F], F]:

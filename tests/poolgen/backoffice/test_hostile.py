@@ -303,3 +303,35 @@ def test_a_ledger_whose_damaged_schema_text_holds_a_newline_is_refused_in_one_li
     _refused(_claim(office, office["folder"], b, v, "--ledger", path),
              f"{path}: not a poolgen claims ledger (not an SQLite database: 'malformed database schema "
              """(paid) - unrecognized token: ""x\\ny)"')""")
+
+
+@pytest.mark.parametrize(("value", "shown"), [("'abc'", "'abc'"), ("1.5", "1.5"), ("x'00'", "b'\\x00'"),
+                                              ("99999999999999999999", "1e+20")])
+def test_a_ledger_value_of_the_wrong_type_is_refused_in_one_line(office, tmp_path, value, shown):
+    """SQLite keeps text, a blob or 1.5 in an INTEGER column (and a number past 64 bits as a float): a
+    paid amount that is not integer cents is refused by every reader, not cut to an integer or a
+    traceback."""
+    path = tmp_path / "claims.sqlite"
+    _real_ledger(office, path)
+    db = sqlite3.connect(path)
+    db.execute(f"UPDATE paid SET prize_cents = {value}")
+    db.commit()
+    db.close()
+    line = f"{path}: cannot use the claims ledger: a damaged row: prize_cents is {shown}, not an integer"
+    b, v, *_ = _winner(office)
+    _refused(_claim(office, office["folder"], b, v, "--ledger", path), line)
+    for args in (["report"], ["close"], ["reconcile", "--validation-key", office["root"] / "low.key"]):
+        _refused(invoke("claims", args[0], office["folder"], "--ledger", path, *args[1:]), line)
+
+
+def test_a_sales_ledger_value_of_the_wrong_type_is_refused_in_one_line(einstant, tmp_path):
+    path = tmp_path / "sales.sqlite"
+    sold = invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--ledger", path,
+                  "--channel", "web", "--player", "p1")
+    assert sold.exit_code == 0, sold.output
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sales SET prize_cents = 2.5")
+    db.commit()
+    db.close()
+    _refused(invoke("sales", "report", einstant["folder"], "--ledger", path),
+             f"{path}: cannot use the sales ledger: a damaged row: prize_cents is 2.5, not an integer")
