@@ -335,3 +335,17 @@ def test_a_sales_ledger_value_of_the_wrong_type_is_refused_in_one_line(einstant,
     db.close()
     _refused(invoke("sales", "report", einstant["folder"], "--ledger", path),
              f"{path}: cannot use the sales ledger: a damaged row: prize_cents is 2.5, not an integer")
+
+
+@pytest.mark.parametrize(("value", "kind"), [("'abc'", "str"), ("5", "int")])
+def test_a_desk_index_record_that_is_not_a_blob_is_refused_in_one_line(office, tmp_path, value, kind):
+    b, v, *_ = _winner(office)
+    index = tmp_path / "index"
+    assert _claim(office, office["folder"], b, v, index=index).exit_code == 0
+    [path] = index.glob("*.sqlite")
+    db = sqlite3.connect(path)
+    db.execute(f"UPDATE records SET body = {value}")
+    db.commit()
+    db.close()
+    _refused(_claim(office, office["folder"], b, v, index=index),
+             f"{path}: cannot use the desk index: a damaged row: body is {kind}, not a blob")
