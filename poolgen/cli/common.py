@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from poolgen.errors import OutputError, PoolgenError
+from poolgen.files.read import printable
 from poolgen.files.write import present, refuse_run_folder, write_atomic
 from poolgen.interrupts import ended, forget_kept, install, restore, what_was_kept
 
@@ -39,7 +40,7 @@ def say(message: str) -> None:
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    say(f"poolgen: error: {message}")
+    say(f"poolgen: error: {printable(message)}")  # a field or value from the input never adds a line
     return typer.Exit(code)
 
 
