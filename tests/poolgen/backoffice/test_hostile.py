@@ -349,3 +349,16 @@ def test_a_desk_index_record_that_is_not_a_blob_is_refused_in_one_line(office, t
     db.close()
     _refused(_claim(office, office["folder"], b, v, index=index),
              f"{path}: cannot use the desk index: a damaged row: body is {kind}, not a blob")
+
+
+def test_a_ledger_given_twice_is_refused_not_counted_twice(office, tmp_path):
+    """The same ledger under a second name (here a hard link) made claims report publish each payment
+    as two claimed prizes, and reconcile call every ticket paid twice."""
+    path = tmp_path / "claims.sqlite"
+    _real_ledger(office, path)
+    again = tmp_path / "again.sqlite"
+    os.link(path, again)
+    line = f"{again}: the same claims ledger as {path}; give each ledger once"
+    for args in (["report"], ["close"], ["reconcile", "--validation-key", office["root"] / "low.key"]):
+        _refused(invoke("claims", args[0], office["folder"], "--ledger", path, "--ledger", again, *args[1:]),
+                 line)
