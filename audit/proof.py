@@ -19,6 +19,8 @@ from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_b
 from audit.read.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 
 PROOF_FORMAT = "poolgen-proof/2"
+FIELDS = {"format", "run_id", "manifest_sha256", "pool", "tickets", "position", "ticket", "row", "leaf",
+          "path", "merkle"}  # docs/merkle.md, section 4: a field besides these is refused, never ignored
 
 
 def _show(value: object) -> str:
@@ -45,6 +47,9 @@ def _check_shape(proof: object) -> dict[str, Any]:
     """The proof, once every field the checker reads has the type docs/merkle.md (section 4) gives it."""
     if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
         raise InvalidProof(f"not a {PROOF_FORMAT} document")
+    extra = sorted(set(proof) - FIELDS)
+    if extra:
+        raise InvalidProof(f"the proof holds a field no checker reads: {_show(extra)}")
     _field(proof, "run_id", str, "text", optional=True)
     _field(proof, "manifest_sha256", str, "text", optional=True)
     _field(proof, "pool", str, "a pool id (text)")
@@ -70,6 +75,9 @@ def _check_shape(proof: object) -> dict[str, Any]:
                     raise InvalidProof(f"{where} {side}[{k}] is not hexadecimal text: {_show(value)}")
     merkle = _field(proof, "merkle", dict, "an object", optional=True)
     if isinstance(merkle, dict):  # _field checked that it is one, if given
+        if set(merkle) - {"algorithm", "root"}:
+            raise InvalidProof(f"the proof's merkle holds a field no checker reads: "
+                               f"{_show(sorted(set(merkle) - {'algorithm', 'root'}))}")
         _field(merkle, "algorithm", str, "text", "the proof's merkle", optional=True)
         _field(merkle, "root", str, "hexadecimal text", "the proof's merkle", optional=True)
     return proof

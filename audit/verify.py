@@ -40,6 +40,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import multiprocessing as mp
+import os
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -245,9 +246,9 @@ def verify_run(request: VerifyRequest) -> Report:
     """Run the checklist on a run folder. Raises UnusableInput when nothing can be checked."""
     r = request
     folder = Path(r.run)
-    if not folder.is_dir():
+    if not os.path.isdir(folder):  # os.path: a name too long to look up is no folder, not a traceback
         raise UnusableInput(f"{folder}: run folder not found")
-    if not (folder / MANIFEST).exists():
+    if not os.path.exists(folder / MANIFEST):
         raise UnusableInput(f"{folder}: no {MANIFEST} in the run folder")
     data = read_manifest_bytes(run_file(folder, MANIFEST, "manifest"))
     key = load_public_key(r.public_key) if r.public_key is not None else None

@@ -15,6 +15,7 @@ import re
 import stat
 from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 from audit.errors import UnusableInput
 
@@ -108,6 +109,17 @@ class _Refused(ValueError):
     pass
 
 
+def _one_of_each_key(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are distinct: a repeated key is read differently by different parsers (the
+    first or the last wins), so a document holding one could show a reader one thing and prove another."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise _Refused(f"the key {ascii(key)} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
 def _integer(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INT_DIGITS:
         raise _Refused(f"an integer of more than {MAX_INT_DIGITS} digits")
@@ -140,7 +152,7 @@ def parse_json(data: bytes, name: str, what: str, floats: bool = False) -> objec
         raise UnusableInput(f"{name}: not a {what}: nested more than {MAX_NESTING} deep")
     try:
         return json.loads(text, parse_int=_integer, parse_float=_finite_float if floats else _no_float,
-                          parse_constant=_no_constant)
+                          parse_constant=_no_constant, object_pairs_hook=_one_of_each_key)
     except _Refused as exc:
         raise UnusableInput(f"{name}: not a usable {what}: {exc}") from None
     except (ValueError, RecursionError) as exc:
@@ -171,7 +183,8 @@ def read_manifest_bytes(path: Path) -> bytes:
     if nesting_depth(text) > MAX_NESTING:
         raise UnusableInput(f"{path}: not a usable manifest: nested more than {MAX_NESTING} deep")
     try:
-        json.loads(text, parse_int=_integer, parse_float=_no_float, parse_constant=_no_constant)
+        json.loads(text, parse_int=_integer, parse_float=_no_float, parse_constant=_no_constant,
+                   object_pairs_hook=_one_of_each_key)
     except _Refused as exc:
         raise UnusableInput(f"{path}: not a usable manifest: {exc}") from None
     except ValueError:

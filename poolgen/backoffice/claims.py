@@ -51,8 +51,8 @@ class Payment:
 
 
 def _payment(row: tuple[Any, ...]) -> Payment:
-    return Payment(str(row[0]), str(row[1]), str(row[2]), int(row[3]), str(row[4]), str(row[5]), str(row[6]),
-                   str(row[7]), int(row[8]), bool(row[9]))
+    r = owned.typed(row, _PAID, "tttittttii")
+    return Payment(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], bool(r[9]))
 
 
 @dataclass(frozen=True)

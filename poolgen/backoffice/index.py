@@ -49,7 +49,9 @@ class Index:
         """The record's value (validation.plain), or None (no record, or a record whose tag fails)."""
         d = derive(self.key, self.run_id, barcode, virn)
         row = self.db.execute("SELECT body FROM records WHERE k = ?", (d[:16],)).fetchone()
-        return None if row is None else open_body(self.key, self.run_id, d, bytes(row[0]))
+        if row is not None and type(row[0]) is not bytes:
+            raise sqlite3.DatabaseError(f"a damaged row: body is {type(row[0]).__name__}, not a blob")
+        return None if row is None else open_body(self.key, self.run_id, d, row[0])
 
     def close(self) -> None:
         self.db.close()
@@ -63,7 +65,7 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
         raise BackOfficeError(f"{run.path}: the manifest lists no {tier}-tier validation file")
     sha = str(entry["sha256"])
     path = folder / f"{run.run_id}.{tier}.{sha[:16]}.sqlite"
-    if not path.exists() and not path.is_symlink():
+    if not os.path.lexists(path):  # os.path: a name too long to look up is refused when made
         _build(run, tier, key, folder, path)
     db = owned.connect(path, INDEX, create=False)
     try:

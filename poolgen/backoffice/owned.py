@@ -20,7 +20,7 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
@@ -63,7 +63,7 @@ def in_run_folder(path: Path) -> Path | None:
     """The run folder `path` would be in (itself or a parent holds manifest.json), or None."""
     folder = Path(os.path.abspath(path)).parent
     for f in (folder, *folder.parents):
-        if (f / "manifest.json").exists():
+        if os.path.exists(f / "manifest.json"):  # os.path: a name too long to look up holds none
             return f
     return None
 
@@ -79,6 +79,8 @@ def _check_place(path: Path, kind: Kind) -> bool:
         if not Path(os.path.abspath(path)).parent.is_dir():
             raise BackOfficeError(f"{path}: its folder does not exist") from None
         return False
+    except OSError as exc:  # a name too long, a folder that is a file
+        raise BackOfficeError(f"{path}: cannot use it as a {kind.name}: {exc.strerror or exc}") from None
     if stat.S_ISLNK(st.st_mode):
         raise BackOfficeError(f"{path}: is a symbolic link; give the {kind.name} file itself")
     if stat.S_ISDIR(st.st_mode):
@@ -92,6 +94,7 @@ def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
     if isinstance(exc, UnicodeDecodeError):  # sqlite3 decoding a damaged schema, message or text value
         return BackOfficeError(f"{path}: a damaged {kind.name} (text that is not UTF-8); refusing it")
     text = str(exc)
+    text = text if text.isascii() and text.isprintable() else ascii(text)  # SQLite quotes damaged text
     if "locked" in text or "busy" in text:
         return BackOfficeError(f"{path}: locked by another process for more than {BUSY_MS // 1000} s; "
                                "try again")
@@ -169,6 +172,20 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def typed(row: Sequence[Any], columns: str, kinds: str) -> tuple[Any, ...]:
+    """`row` as read, each value of its column's kind in `kinds` ("i" an integer, "t" text; upper case,
+    or NULL): SQLite keeps whatever a column is given (text or 1.5 in an INTEGER column), and money is
+    integer cents. Else an sqlite3.DatabaseError naming the column, which `guarded` makes one line."""
+    for name, value, kind in zip(columns.split(", "), row, kinds, strict=True):
+        if value is None and kind.isupper():
+            continue
+        if type(value) is not (int if kind.lower() == "i" else str):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            raise sqlite3.DatabaseError(f"a damaged row: {name} is {shown}, not "
+                                        f"{'an integer' if kind.lower() == 'i' else 'text'}")
+    return tuple(row)
 
 
 def guarded(kind: Kind) -> Callable[[F], F]:

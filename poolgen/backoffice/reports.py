@@ -10,6 +10,7 @@ chooses), from the sales ledger and the pool file.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -60,10 +61,18 @@ def designed_levels(run: Run) -> Counter[tuple[int, bool]]:
 
 
 def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
+    """Every payment of the run in the ledgers; a ledger given twice (by another name, a hard link) is
+    refused: its payments would be counted twice, as claimed prizes and as tickets paid twice."""
     out = []
+    seen: dict[tuple[int, int], Path] = {}
     for path in ledgers:
         book = ClaimsLedger(path, create=False)
         try:
+            st = os.stat(path)
+            if (st.st_dev, st.st_ino) in seen:
+                raise BackOfficeError(f"{path}: the same claims ledger as {seen[st.st_dev, st.st_ino]}; give "
+                                      "each ledger once")
+            seen[st.st_dev, st.st_ino] = path
             out += [(path, p) for p in book.payments(run.run_id)]
         finally:
             book.close()

@@ -37,6 +37,8 @@ SALES = owned.Kind("sales ledger", 1, (
     "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
     "WITHOUT ROWID",
 ))
+_SALE = "run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents"
+_SALE_KINDS = "ttiitttTTI"  # owned.typed: text, integers, and the nullable times and prize
 
 
 class Refused(Exception):
@@ -96,7 +98,8 @@ class SalesLedger:
             self.db.execute("INSERT INTO pools VALUES (?, ?, ?, ?, 1, NULL)",
                             (self.run.run_id, pool, entry.tickets, entry.price_cents))
             return entry.tickets, 1, None
-        return int(row[0]), int(row[1]), row[2]
+        shares, next_serial, closed_at = owned.typed(row, "shares, next_serial, closed_at", "iiT")
+        return shares, next_serial, closed_at
 
     @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
@@ -120,11 +123,9 @@ class SalesLedger:
 
     @owned.guarded(SALES)
     def get(self, pool: str, serial: int) -> Sale | None:
-        row = self.db.execute("SELECT run_id, pool, serial, sale_no, at, channel, player, voided_at, "
-                              "claimed_at, prize_cents FROM sales "
-                              "WHERE run_id = ? AND pool = ? AND serial = ?",
+        row = self.db.execute(f"SELECT {_SALE} FROM sales WHERE run_id = ? AND pool = ? AND serial = ?",
                               (self.run.run_id, pool, serial)).fetchone()
-        return None if row is None else Sale(*row)
+        return None if row is None else Sale(*owned.typed(row, _SALE, _SALE_KINDS))
 
     @owned.guarded(SALES)
     def void(self, pool: str, serial: int, reason: str, now: datetime | None = None) -> Sale:
@@ -181,14 +182,15 @@ class SalesLedger:
 
     @owned.guarded(SALES)
     def sales(self) -> list[Sale]:
-        return [Sale(*r) for r in self.db.execute(
-            "SELECT run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents "
-            "FROM sales WHERE run_id = ? ORDER BY sale_no", (self.run.run_id,))]
+        return [Sale(*owned.typed(r, _SALE, _SALE_KINDS)) for r in self.db.execute(
+            f"SELECT {_SALE} FROM sales WHERE run_id = ? ORDER BY sale_no", (self.run.run_id,))]
 
     @owned.guarded(SALES)
     def pools(self) -> dict[str, tuple[int, int, str | None]]:
-        return {r[0]: (int(r[1]), int(r[2]), r[3]) for r in self.db.execute(
-            "SELECT pool, shares, next_serial, closed_at FROM pools WHERE run_id = ?", (self.run.run_id,))}
+        rows = self.db.execute("SELECT pool, shares, next_serial, closed_at FROM pools WHERE run_id = ?",
+                               (self.run.run_id,))
+        return {r[0]: tuple(r[1:]) for r in (owned.typed(r, "pool, shares, next_serial, closed_at", "tiiT")
+                                             for r in rows)}
 
 
 def checked_pool_file(run: Run, pool: str) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -13,7 +14,8 @@ import typer
 from rich.console import Console
 
 from poolgen.errors import OutputError, PoolgenError
-from poolgen.files.write import write_atomic
+from poolgen.files.read import printable
+from poolgen.files.write import present, refuse_run_folder, write_atomic
 from poolgen.interrupts import ended, forget_kept, install, restore, what_was_kept
 
 P = ParamSpec("P")
@@ -38,7 +40,7 @@ def say(message: str) -> None:
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    say(f"poolgen: error: {message}")
+    say(f"poolgen: error: {printable(message)}")  # a field or value from the input never adds a line
     return typer.Exit(code)
 
 
@@ -92,8 +94,9 @@ Force = Annotated[bool, typer.Option("--force", help="Replace FILE if it exists 
 def write_output(path: Path, data: bytes, force: bool, what: str) -> None:
     """Write a file a command makes: mode 0600 whatever the umask (it may hold outcomes), whole or not
     at all, and never over an existing file unless `force`."""
-    if path.exists() and not force:
+    refuse_run_folder(path, f"{what} file")
+    if present(path) and not force:
         raise OutputError(f"{path}: already exists; not overwriting it (--force replaces it)")
-    if path.is_dir():
+    if os.path.isdir(path):
         raise OutputError(f"{path}: is a folder; give the {what} file's name")
     write_atomic(path, data, mode=0o600)

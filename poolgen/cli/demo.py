@@ -24,6 +24,7 @@ from poolgen.cli.verify import verify
 from poolgen.errors import OutputError
 from poolgen.files.write import check_run_id, ensure_folder
 from poolgen.game.model import Game
+from poolgen.seeds.seed import read_seed_file
 
 
 def default_game(paths: list[Path]) -> tuple[Game, str]:
@@ -79,6 +80,8 @@ def demo_cmd(
         default_pool = min(game.pools, key=lambda p: p.tickets).id
     pool_id = pool or default_pool
     game.pool(pool_id)  # an unknown pool id fails before anything is written
+    if seed_file is not None:
+        read_seed_file(seed_file)  # so does a seed file generate would refuse (a device, 0644, not hex)
     ensure_folder(out)
     folder = out / f"demo-{now:%Y%m%dT%H%M%SZ}"
     if folder.exists():

@@ -9,10 +9,10 @@ from typing import Annotated
 
 import typer
 
-from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import Force, reports_errors, say, write_output
 from poolgen.errors import RunError
-from poolgen.files.write import make_folders
+from poolgen.files.read import read_input
+from poolgen.files.write import present, staged_folder
 
 # Each command imports the modules doing its work (polars, numpy, cryptography) when it runs, not this
 # module: they would load with every poolgen command, --help included (start-up time, docs/scaling.md).
@@ -83,19 +83,19 @@ def check_cmd(
     Exit 0 if every file is, 1 if one is not."""
     from audit.read.manifest import signature_problem  # lazy: start-up time
     from poolgen.deliverables.printer import arrival  # lazy: start-up time
+    from poolgen.run.folder import read_manifest  # lazy: start-up time
     from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
 
-    data = read_manifest_bytes(manifest)
+    data, doc = read_manifest(manifest)
     signed = "signature not checked (give --public-key)"
     if public_key is not None:
         key = load_public_key(public_key)
         sig = manifest.with_name("manifest.sig")
-        problem = (signature_problem(data, sig.read_bytes(), key) if sig.is_file()
+        problem = (signature_problem(data, read_input(sig, "signature", RunError), key) if sig.is_file()
                    else f"{sig}: no signature beside the manifest")
         if problem:
             raise RunError(f"{manifest}: {problem}")
         signed = f"signature verifies with key {fingerprint(key)}"
-    doc = json.loads(data)
     results = []
     for f in files:
         try:
@@ -137,13 +137,13 @@ def sequence_cmd(
     folder = open_run(run)
     if folder.kind != "printed":
         raise RunError(f"{run}: not a printed run; an eInstant has no packs")
-    if out.exists():
+    if present(out):
         raise RunError(f"{out}: already exists; give a new folder")
     sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
     files = shipment(sequence, cartons, packs_per_carton, cartons_per_pallet)
-    make_folders(out, 0o700)
-    for name in SHIP_FILES:
-        write_output(out / name, files[name], False, name)
+    with staged_folder(out) as staged:  # the folder appears whole (its SHA256SUMS too) or not at all
+        for name in SHIP_FILES:
+            write_output(staged / name, files[name], False, name)
     packs, boxes, pallets = (files[n].count(b"\n") - 1 for n in SHIP_FILES[:3])
     typer.echo(f"sequence {out}: {packs:,} pack{'s' * (packs != 1)} in print order, {boxes:,} "
                f"carton{'s' * (boxes != 1)} of up to {packs_per_carton}, {pallets:,} "

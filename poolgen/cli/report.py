@@ -10,6 +10,7 @@ import typer
 from audit.cli import CeremonyFile, Reveal, SeedFile, progress_bar
 from audit.read.limits import READABLE_SECRET_FLAG
 from poolgen.cli.common import Force, reports_errors, write_output
+from poolgen.files.write import present
 
 
 @reports_errors
@@ -57,7 +58,7 @@ def report_cmd(
     from poolgen.run.reproduce import regenerate  # lazy: start-up time
 
     folder = open_run(run)
-    if out.exists() and not force:  # before minutes of verification, not after
+    if present(out) and not force:  # before minutes of verification, not after
         write_output(out, b"", force, "report")
     game = load_spec(spec) if spec is not None else None
     with progress_bar() as bar:

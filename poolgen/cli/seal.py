@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from audit.read.limits import read_manifest_bytes
 from poolgen.cli.common import reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
-from poolgen.files.write import make_folders, write_secret
+from poolgen.files.write import present, staged_folder, write_secret
 from poolgen.limits import MAX_SEALED_BYTES
 
 # Each command imports what it uses, not this module: cryptography, polars and numpy would otherwise
@@ -40,24 +40,27 @@ def seal_cmd(
     except (ValueError, OSError) as exc:
         raise SealError(f"{to}: cannot read the recipient's public key: {exc}") from None
     fp = recipient_fingerprint(recipient)
-    if file.is_dir():
-        folder = open_run(file)
-        if out.exists():
-            raise SealError(f"{out}: already exists; give a new folder for the sealed files")
-        make_folders(out, 0o700)
-        pairs = [(folder.path / e["name"], out / f"{e['name']}.sealed") for e in print_order(folder.manifest)]
-    else:
-        pairs = [(file, out)]
-    done = []
-    for source, target in pairs:
+
+    def seal_one(source: Path, target: Path, shown: Path) -> dict[str, str]:
         data = read_input(source, "deliverable", SealError, MAX_SEALED_BYTES)
         try:
             sealed = seal(data, source.name, recipient)
         except SealError as exc:
             raise SealError(f"{printable(source)}: cannot be sealed: {exc}") from None
         write_secret(target, sealed, what="sealed file")  # complete under its name, or absent
-        done.append({"file": str(source), "sealed": str(target)})
-        say(f"sealed {source.name} into {target} (mode 0600)")
+        return {"file": str(source), "sealed": str(shown)}
+
+    if os.path.isdir(file):
+        run = open_run(file)
+        if present(out):
+            raise SealError(f"{out}: already exists; give a new folder for the sealed files")
+        with staged_folder(out) as staged:  # the folder appears with every sealed file or not at all
+            names = [e["name"] for e in print_order(run.manifest)]
+            done = [seal_one(run.path / n, staged / f"{n}.sealed", out / f"{n}.sealed") for n in names]
+    else:
+        done = [seal_one(file, out, out)]
+    for d in done:
+        say(f"sealed {Path(d['file']).name} into {d['sealed']} (mode 0600)")
     if as_json:
         typer.echo(json.dumps({"recipient_key": str(to), "recipient_fingerprint": fp, "sealed": done},
                               indent=2))
@@ -81,12 +84,13 @@ def unseal_cmd(
     """Open a sealed file with the recipient's private key (fails with any other key) and, with
     --manifest, check it is byte for byte the deliverable the run's manifest lists."""
     from poolgen.deliverables.seal import SealError, load_private, unseal  # lazy: start-up time
+    from poolgen.run.folder import read_manifest  # lazy: start-up time
 
     private = load_private(key, allow_readable_secret)
     name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, printable(file))
     checked = "not checked against a manifest (give --manifest)"
     if manifest is not None:
-        doc = json.loads(read_manifest_bytes(manifest))
+        _, doc = read_manifest(manifest)
         listed = [f for f in doc.get("deliverables", []) if f.get("name") == name and "sha256" in f]
         digest = hashlib.sha256(data).hexdigest()
         if not listed:

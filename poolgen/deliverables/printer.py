@@ -39,8 +39,9 @@ import polars as pl
 
 from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
 from poolgen.deliverables.identity import barcode
-from poolgen.errors import OutputError, RunError
-from poolgen.files.write import create_secret_file, fsync_folder
+from poolgen.errors import OutputError, PoolgenError, RunError
+from poolgen.files.read import open_input
+from poolgen.files.write import create_secret_file, discard, fsync_folder, present, refuse_run_folder
 from poolgen.game.model import Game
 
 __all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "export_fixed", "layout_path", "print_order",
@@ -125,9 +126,10 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
     put in place one after the other; an existing file is refused unless `force` (then replaced).
     Returns what the writers returned."""
     for out, _ in files:
-        if out.is_dir():
+        refuse_run_folder(out, "export")
+        if os.path.isdir(out):
             raise OutputError(f"{out}: is a folder; give a file's name")
-        if out.exists() and not force:
+        if present(out) and not force:
             raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
     tmps = [out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}") for out, _ in files]
     done: list[int] = []
@@ -153,7 +155,7 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
         raise OutputError(f"{current}: cannot write: {exc.strerror or exc}") from None
     finally:
         for tmp in tmps:
-            tmp.unlink(missing_ok=True)
+            discard(tmp)
     return done
 
 
@@ -187,7 +189,7 @@ def arrival(path: Path, manifest: Mapping[str, Any]) -> dict[str, Any]:
     saying how it differs if it is not."""
     h = hashlib.sha256()
     size = 0
-    with open(path, "rb") as f:
+    with open_input(path, "deliverable", PoolgenError) as f:  # exit 2: not a file to compare at all
         while chunk := f.read(1 << 20):
             h.update(chunk)
             size += len(chunk)

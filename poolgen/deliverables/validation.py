@@ -69,7 +69,7 @@ def new_validation_key(path: Path) -> str:
     from poolgen.files.write import write_secret  # noqa: PLC0415
 
     folder = Path(path).resolve().parent
-    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
+    if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise ValidationError(f"{path}: would put a validation key inside a run folder; keep keys outside")
     key = os.urandom(KEY_BYTES)
     write_secret(path, key.hex().encode() + b"\n", what="validation key")

@@ -16,7 +16,7 @@ import stat
 import tomllib
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from poolgen.errors import PoolgenError
 from poolgen.limits import MAX_DIGIT_RUN, MAX_KEY_FILE_BYTES, MAX_NESTING
@@ -76,6 +76,13 @@ def read_input(path: Path, what: str, error: type[PoolgenError], limit: int = MA
     return _read_fd(fd, Path(path), what, limit, error)
 
 
+def open_input(path: Path, what: str, error: type[PoolgenError]) -> BinaryIO:
+    """A regular file opened to be read in chunks, of any size (never a FIFO or device, which could
+    block or never end), or `error` naming the file."""
+    fd, _ = _open_regular(Path(path), what, error)
+    return os.fdopen(fd, "rb")
+
+
 def read_with_mode(path: Path, what: str, error: type[PoolgenError], limit: int) -> tuple[bytes, int]:
     """As `read_input`, also returning the file's mode bits."""
     fd, st = _open_regular(Path(path), what, error)
@@ -104,6 +111,18 @@ _TOML_NOISE = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\
                          re.S)
 JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def distinct_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`json.loads`'s object_pairs_hook for a document whose objects may not repeat a key (parsers differ
+    on which of two wins, so such a document could mean one thing to a reader and another here): a
+    ValueError naming the key."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise ValueError(f"the key {ascii(key)} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
 
 
 def nesting_depth(text: str, noise: re.Pattern[str]) -> int:

@@ -10,7 +10,7 @@ import re
 import secrets
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -34,6 +34,30 @@ def _create(tmp: Path, mode: int) -> int:
     os.fchmod(fd, mode)
     lock(fd)
     return fd
+
+
+def present(path: Path) -> bool:
+    """`path.exists()`, with a name the system refuses to look up (too long, say) said in one line."""
+    try:
+        return Path(path).exists()
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def refuse_run_folder(path: Path, what: str) -> None:
+    """Refuse to write `what` at `path` (a file or a folder) if that is a run folder or inside one (it or
+    a parent holds manifest.json): a run folder holds its listed, signed files alone (audit step 2 fails
+    on any other) and leaves the building whole, so a key or an export put there would go with it."""
+    here = Path(path).resolve()
+    run = next((f for f in (here, *here.parents) if os.path.exists(f / "manifest.json")), None)
+    if run is not None:
+        raise OutputError(f"{path}: inside the run folder {run}; keep the {what} outside run folders")
+
+
+def discard(tmp: Path) -> None:
+    """Remove a temporary file if it is there; one that was never made (its name refused) is no error."""
+    with suppress(OSError):
+        tmp.unlink()
 
 
 def make_folders(folder: Path, mode: int) -> None:
@@ -75,10 +99,10 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
         _kept(path)
         fsync_folder(path.parent)
     except OSError as exc:
-        tmp.unlink(missing_ok=True)
+        discard(tmp)
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        discard(tmp)
         raise
 
 
@@ -88,7 +112,8 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     With `keep_locked`, return an open descriptor holding the file's lock (poolgen.files.leftovers), for a
     file that is only provisional until the caller closes it."""
     path = Path(path)
-    if path.exists():
+    refuse_run_folder(path, what)
+    if present(path):
         raise OutputError(f"{path}: {what} already exists; not overwriting it")
     try:
         make_folders(path.parent, 0o700)  # a new folder for secrets is private
@@ -113,7 +138,7 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     except OSError as exc:
         raise OutputError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        discard(tmp)
         if fd is not None and not (keep_locked and path.exists()):
             os.close(fd)
             fd = None
@@ -132,7 +157,9 @@ def check_run_id(run_id: str) -> None:
 
 
 def ensure_folder(folder: Path) -> None:
-    """Create `folder` (and parents) if needed, or say in one line why it cannot be written."""
+    """Create `folder` (and parents) if needed, or say in one line why it cannot be written; never in a
+    run folder (a run or bundle is written beside runs, never inside one)."""
+    refuse_run_folder(folder, "new run folder")
     try:
         make_folders(folder, 0o755)
     except OSError as exc:
@@ -142,7 +169,7 @@ def ensure_folder(folder: Path) -> None:
 
 
 def ensure_new(final: Path) -> None:
-    if Path(final).exists():
+    if present(final):
         raise OutputError(f"{final}: already exists; a run folder is never overwritten")
 
 

@@ -21,7 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from poolgen.errors import OutputError, PoolgenError
-from poolgen.files.write import fsync_folder
+from poolgen.files.write import discard, fsync_folder, present
 from poolgen.rng import derive_stream, integers, permutation, row_permutations
 from poolgen.rng.drbg import Stream
 from poolgen.rng.labels import LABEL_ROOT
@@ -201,9 +201,9 @@ def _copy(chunks: Iterator[bytes], f: BinaryIO) -> int:
 def _new_secret_file(path: Path) -> Iterator[BinaryIO]:
     """A new 0600 file: written under a temporary name, linked to `path` only when complete."""
     folder = path.resolve().parent
-    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
+    if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise OutputError(f"{path}: would put a stream dump inside a run folder (it holds manifest.json)")
-    if path.exists():
+    if present(path):
         raise OutputError(f"{path}: already exists; not overwriting it")
     tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
     try:
@@ -219,4 +219,4 @@ def _new_secret_file(path: Path) -> Iterator[BinaryIO]:
     except OSError as exc:
         raise OutputError(f"{path}: cannot write the dump: {exc.strerror or exc}") from None
     finally:
-        tmp.unlink(missing_ok=True)
+        discard(tmp)

@@ -162,7 +162,7 @@ def _check_shown(doc: dict[str, Any], kind: str) -> None:
 def open_run(path: Path | str) -> RunFolder:
     """Read and validate a run folder's manifest; a folder without a valid one is not a run."""
     path = Path(path)
-    if not path.is_dir():
+    if not os.path.isdir(path):  # os.path: a name too long to look up is no folder, not a traceback
         raise RunError(f"{path}: no such run folder")
     manifest_path = path / MANIFEST
     if not os.path.lexists(manifest_path):
@@ -181,6 +181,26 @@ def open_run(path: Path | str) -> RunFolder:
     except ManifestError as exc:
         raise RunError(f"{manifest_path}: not a valid poolgen manifest: {exc}") from None
     return RunFolder(path, raw, parsed.doc, parsed)
+
+
+def read_manifest(path: Path) -> tuple[bytes, dict[str, Any]]:
+    """A manifest given on its own (`--manifest FILE`): read at audit's boundary and checked for shape as
+    a run folder's is, each deliverable a name and, where it has a SHA-256, its size in bytes."""
+    try:
+        raw = read_manifest_bytes(Path(path))
+    except UnusableInput as exc:
+        raise RunError(str(exc)) from None
+    try:
+        doc = Manifest.parse(raw).doc
+    except ManifestError as exc:
+        raise RunError(f"{path}: not a valid poolgen manifest: {exc}") from None
+    files = doc.get("deliverables", [])
+    for i, f in enumerate(files if isinstance(files, list) else [None]):
+        if not isinstance(f, dict) or not isinstance(f.get("name"), str) or "sha256" in f and (
+                not isinstance(f["sha256"], str) or type(f.get("bytes")) is not int):
+            raise RunError(f"{path}: not a valid poolgen manifest: deliverables[{i}]: not an entry of a "
+                           "name and, with a sha256, its bytes")
+    return raw, doc
 
 
 def spec_for(run: RunFolder, spec_path: Path | None, *, must_match: bool) -> Game:

@@ -23,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from poolgen.errors import OutputError, SigningKeyError
 from poolgen.files.read import PASSPHRASE_ENV, read_input, read_with_mode, refuse_readable
-from poolgen.files.write import make_folders, write_atomic, write_secret
+from poolgen.files.write import make_folders, present, refuse_run_folder, write_atomic, write_secret
 from poolgen.interrupts import Interrupted, deferred, pause_point
 from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.run.manifest import MANIFEST, SIGNATURE
@@ -56,13 +56,14 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
     folder = Path(folder)
     if passphrase is not None and not 0 < len(passphrase) <= 1023:
         raise SigningKeyError("a passphrase is 1 to 1023 bytes long")
+    refuse_run_folder(folder, "signing key")
     try:
         make_folders(folder, 0o700)
     except OSError as exc:
         raise OutputError(f"{folder}: cannot create key folder: {exc.strerror or exc}") from None
     private_path, public_path = folder / PRIVATE_FILE, folder / PUBLIC_FILE
     for path in (private_path, public_path):
-        if path.exists():
+        if present(path):
             raise OutputError(f"{path}: already exists; not overwriting a key")
     key = Ed25519PrivateKey.generate()
     encryption = (serialization.BestAvailableEncryption(passphrase) if passphrase

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from poolgen.errors import PoolgenError
-from poolgen.files.read import read_input
+from poolgen.files.read import distinct_keys, read_input
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,8 @@ def read_round(path: Path, c: Chain, named: int) -> Round:
     """A round file the operator fetched from drand (docs/ceremony.md, "The beacon")."""
     data = read_input(path, "beacon round", BeaconError)
     try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise BeaconError(f"{path}: not a drand round (not JSON)") from None
+        doc = json.loads(data.decode("utf-8"), object_pairs_hook=distinct_keys)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = str(exc) if "appears twice" in str(exc) else "not JSON"
+        raise BeaconError(f"{path}: not a drand round ({why})") from None
     return parse_round(doc, str(path), c, named)

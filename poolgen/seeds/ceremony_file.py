@@ -12,8 +12,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from poolgen.files.read import JSON_STRING, nesting_depth, read_input
-from poolgen.files.write import canonical_bytes, write_atomic, write_secret
+from poolgen.files.read import JSON_STRING, distinct_keys, nesting_depth, read_input
+from poolgen.files.write import canonical_bytes, present, write_atomic, write_secret
 from poolgen.limits import MAX_NESTING
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import MAX_ROUND
@@ -36,7 +36,7 @@ _KEYS = {"format", "transcript", "transcript_sha256", "commitments", "reveals", 
 
 def _refuse_run_folder(path: Path, what: str) -> None:
     folder = Path(path).resolve().parent
-    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
+    if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise CeremonyError(f"{path}: would put a {what} inside a run folder (it holds manifest.json)")
 
 
@@ -54,7 +54,7 @@ def save(path: Path, ceremony: Ceremony) -> None:
 def publish(path: Path, ceremony: Ceremony) -> None:
     """Write the pre-sale bundle (no reveal) as a new public file."""
     _refuse_run_folder(path, "ceremony bundle")
-    if path.exists():
+    if present(path):
         raise CeremonyError(f"{path}: already exists; not overwriting it")
     write_atomic(path, canonical_bytes(ceremony.public_json()) + b"\n", mode=0o644)
 
@@ -65,7 +65,7 @@ def _json(path: Path, what: str) -> object:
         text = data.decode("utf-8")
         if nesting_depth(text, JSON_STRING) > MAX_NESTING:
             return None
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=distinct_keys)
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
 

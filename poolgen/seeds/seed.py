@@ -64,7 +64,7 @@ def write_seed_file(path: Path, seed: bytes, keep_locked: bool = False) -> int |
     if len(seed) != SEED_BYTES:
         raise SeedError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
     folder = Path(path).resolve().parent
-    if any((f / "manifest.json").exists() for f in (folder, *folder.parents)):
+    if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise SeedError(f"{path}: would put a seed inside a run folder (it holds manifest.json); "
                         "keep seeds outside run folders")
     return write_secret(path, seed.hex().encode() + b"\n", what="seed file", keep_locked=keep_locked)

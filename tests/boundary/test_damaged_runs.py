@@ -292,6 +292,10 @@ PROOF_DAMAGE = [
      "'play_spot_5', 'position', 'prize_cents', 'salt', 'ticket', 'ticket_no', 'tier']"),
     ("a row value a float", lambda p: p["row"].__setitem__("prize_cents", 1.5),
      "column 'prize_cents': 1.5 has no encoding (only integers, strings, booleans)"),
+    ("a field nothing reads", _set("note\n\x1b", "paid"), "the proof holds a field no checker reads: "
+                                                           "['note\\n\\x1b']"),
+    ("a merkle field nothing reads", lambda p: p["merkle"].__setitem__("tree", 1),
+     "the proof's merkle holds a field no checker reads: ['tree']"),
     ("not a proof", lambda p: p.clear(), "not a poolgen-proof/2 document"),
     ("a v1 proof", _set("format", "poolgen-proof/1"), "not a poolgen-proof/2 document"),
 ]

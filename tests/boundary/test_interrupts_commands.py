@@ -182,3 +182,31 @@ def test_demo_interrupted_in_one_of_its_steps_says_one_line_with_what_it_kept(ti
         run = folder / "happy_holidays-p1"
         assert errors == [f"poolgen: error: interrupted by SIGINT; nothing was verified; {keys}, {run}, "
                           f"{folder / 'happy_holidays-p1.seed'} were complete and are kept"]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_imaging_sequence_interrupted_leaves_no_half_written_folder(printed_run, tmp_path, sig):
+    """imaging sequence made DIR, then wrote its five files one by one: an interrupt left DIR with some
+    (no SHA256SUMS), and a second try was refused as DIR existed. Now DIR appears whole or not at all."""
+    out = tmp_path / "ship"
+    argv = ["poolgen", "imaging", "sequence", str(printed_run / "runs" / "r"), "--out", str(out)]
+    done = _signalled_at(argv, "before-rename", sig, tmp_path)
+    assert (done.returncode, done.stderr) == (
+        128 + sig, f"poolgen: error: interrupted by {sig.name}; nothing was left under a final name\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    again = subprocess.run([sys.executable, "-m", *argv], capture_output=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["print-sequence.csv", "cartons.csv", "pallets.csv", "shipment.csv", "SHA256SUMS"])
+
+
+def test_seal_of_a_run_interrupted_leaves_no_half_filled_folder(printed_run, recipient, tmp_path):
+    """seal RUN --out DIR made DIR, then sealed the imaging files into it one by one: an interrupt left
+    DIR with some of them. Now DIR appears with every sealed file or not at all."""
+    out = tmp_path / "sealed"
+    argv = ["poolgen", "seal", str(printed_run / "runs" / "r"), "--to",
+            str(recipient / "rk" / "recipient-key.pub.pem"), "--out", str(out)]
+    done = _signalled_at(argv, "before-rename", signal.SIGTERM, tmp_path)
+    assert (done.returncode, done.stderr) == (
+        128 + signal.SIGTERM, "poolgen: error: interrupted by SIGTERM; nothing was left under a final name\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

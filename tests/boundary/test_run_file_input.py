@@ -23,6 +23,8 @@ MANIFESTS = {  # name: (edit of manifest.json's text, message)
               "not a usable manifest: a fractional number (1e400); canonical documents hold none"),
     "5,000 digits": (lambda t: re.sub(r'"tickets":\d+', '"tickets":' + "9" * 5000, t, count=1),
                      "not a usable manifest: an integer of more than 30 digits"),
+    "a repeated key": (lambda t: '{"run_id":"forged",' + t[1:],
+                       "not a usable manifest: the key 'run_id' appears twice in one object"),
 }
 
 
@@ -63,6 +65,18 @@ def test_hostile_claims(run, tmp_path, case):
                                             str(run / "runs" / "r" / "manifest.json"),
                                             "--public-key", str(run / "keys" / "signing-key.pub.pem")])
     _one_line(result, "audit", f"{claim}: {message}")
+
+
+def test_a_claim_repeating_a_key_is_refused_whichever_copy_a_reader_would_take(run, tmp_path):
+    """A parser that keeps the first of two `row`s would show this claim a $50,000 prize; one that keeps
+    the last, the honest losing row that the path proves. Either way the claim is refused."""
+    honest = (run / "claim.json").read_text()
+    claim = tmp_path / "claim.json"
+    claim.write_text('{"row": {"ticket": "465-0000009-123", "prize_cents": 5000000}, ' + honest.lstrip()[1:])
+    result = CliRunner().invoke(audit_app, ["check-proof", str(claim),
+                                            str(run / "runs" / "r" / "manifest.json"),
+                                            "--public-key", str(run / "keys" / "signing-key.pub.pem")])
+    _one_line(result, "audit", f"{claim}: not a usable proof: the key 'row' appears twice in one object")
 
 
 def test_the_honest_claim_still_checks(run):

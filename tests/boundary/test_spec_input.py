@@ -54,6 +54,11 @@ SPECS = {  # name: (spec text, the error's field and reason)
     "a billion shares": (lambda: _sub("hand_to_hand_tactics", r"^pool_shares = 1000000",
                                       "pool_shares = 1000000000"),
                          "einstant.pool_shares: 1,000,000,000 is more than 10,000,000 per pool"),
+    "a key holding a newline": (lambda: _sub("wild_side", r"^\[game\]", '[game]\n"a\\\\nb" = 1'),
+                                "game.a\\nb: unknown field"),
+    "a key holding an escape": (lambda: _sub("hand_to_hand_tactics", r"^\[play\]",
+                                             '[play]\n"x\\\\u001b[31m" = 1'),
+                                "play.x\\x1b[31m: unknown field (the prize_legend_duel style reads"),
     "a pool too big to build": (lambda: _sub("primetime_payout", r"^pool_shares = 1000000",
                                              "pool_shares = 10000000"),
                                 "einstant: pool d1.00x4 would need about 8.4 GiB of memory to build; "

@@ -286,3 +286,79 @@ def test_a_ledger_whose_schema_text_is_not_utf8_is_refused_in_one_line(office, t
     b, v, *_ = _winner(office)
     _refused(_claim(office, office["folder"], b, v, "--ledger", path),
              f"{path}: a damaged claims ledger (text that is not UTF-8); refusing it")
+
+
+def test_a_ledger_whose_damaged_schema_text_holds_a_newline_is_refused_in_one_line(office, tmp_path):
+    """SQLite quotes the unreadable token of a damaged schema in its message; a newline there is shown
+    escaped, so the refusal stays one line."""
+    path = tmp_path / "claims.sqlite"
+    _real_ledger(office, path)
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("""UPDATE sqlite_master SET sql = 'CREATE TABLE paid (a "x' || char(10) || 'y)'
+                  WHERE name = 'paid'""")
+    db.commit()
+    db.close()
+    b, v, *_ = _winner(office)
+    _refused(_claim(office, office["folder"], b, v, "--ledger", path),
+             f"{path}: not a poolgen claims ledger (not an SQLite database: 'malformed database schema "
+             """(paid) - unrecognized token: ""x\\ny)"')""")
+
+
+@pytest.mark.parametrize(("value", "shown"), [("'abc'", "'abc'"), ("1.5", "1.5"), ("x'00'", "b'\\x00'"),
+                                              ("99999999999999999999", "1e+20")])
+def test_a_ledger_value_of_the_wrong_type_is_refused_in_one_line(office, tmp_path, value, shown):
+    """SQLite keeps text, a blob or 1.5 in an INTEGER column (and a number past 64 bits as a float): a
+    paid amount that is not integer cents is refused by every reader, not cut to an integer or a
+    traceback."""
+    path = tmp_path / "claims.sqlite"
+    _real_ledger(office, path)
+    db = sqlite3.connect(path)
+    db.execute(f"UPDATE paid SET prize_cents = {value}")
+    db.commit()
+    db.close()
+    line = f"{path}: cannot use the claims ledger: a damaged row: prize_cents is {shown}, not an integer"
+    b, v, *_ = _winner(office)
+    _refused(_claim(office, office["folder"], b, v, "--ledger", path), line)
+    for args in (["report"], ["close"], ["reconcile", "--validation-key", office["root"] / "low.key"]):
+        _refused(invoke("claims", args[0], office["folder"], "--ledger", path, *args[1:]), line)
+
+
+def test_a_sales_ledger_value_of_the_wrong_type_is_refused_in_one_line(einstant, tmp_path):
+    path = tmp_path / "sales.sqlite"
+    sold = invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--ledger", path,
+                  "--channel", "web", "--player", "p1")
+    assert sold.exit_code == 0, sold.output
+    db = sqlite3.connect(path)
+    db.execute("UPDATE sales SET prize_cents = 2.5")
+    db.commit()
+    db.close()
+    _refused(invoke("sales", "report", einstant["folder"], "--ledger", path),
+             f"{path}: cannot use the sales ledger: a damaged row: prize_cents is 2.5, not an integer")
+
+
+@pytest.mark.parametrize(("value", "kind"), [("'abc'", "str"), ("5", "int")])
+def test_a_desk_index_record_that_is_not_a_blob_is_refused_in_one_line(office, tmp_path, value, kind):
+    b, v, *_ = _winner(office)
+    index = tmp_path / "index"
+    assert _claim(office, office["folder"], b, v, index=index).exit_code == 0
+    [path] = index.glob("*.sqlite")
+    db = sqlite3.connect(path)
+    db.execute(f"UPDATE records SET body = {value}")
+    db.commit()
+    db.close()
+    _refused(_claim(office, office["folder"], b, v, index=index),
+             f"{path}: cannot use the desk index: a damaged row: body is {kind}, not a blob")
+
+
+def test_a_ledger_given_twice_is_refused_not_counted_twice(office, tmp_path):
+    """The same ledger under a second name (here a hard link) made claims report publish each payment
+    as two claimed prizes, and reconcile call every ticket paid twice."""
+    path = tmp_path / "claims.sqlite"
+    _real_ledger(office, path)
+    again = tmp_path / "again.sqlite"
+    os.link(path, again)
+    line = f"{again}: the same claims ledger as {path}; give each ledger once"
+    for args in (["report"], ["close"], ["reconcile", "--validation-key", office["root"] / "low.key"]):
+        _refused(invoke("claims", args[0], office["folder"], "--ledger", path, "--ledger", again, *args[1:]),
+                 line)

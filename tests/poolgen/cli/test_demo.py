@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from poolgen.cli.demo import default_game
 from poolgen.loader import load_spec
 from tests.support import SPECS
+from tests.support.cli import invoke, one_line
 
 
 def test_the_default_game_is_the_spec_with_the_smallest_pool():
@@ -55,3 +56,12 @@ def test_demo_generates_signs_verifies_and_draws_one_pool(tmp_path):
     last = done.stdout.rstrip().splitlines()
     assert last[-4] == f"  report       {folder / 'report.pdf'}" and last[-3] == ""
     assert last[-2].startswith("verdict: VERIFIED: ") and last[-1].startswith("next: read proof.pdf")
+
+
+def test_a_seed_file_generate_would_refuse_stops_the_demo_before_anything_is_written(tmp_path):
+    """The seed was first read by the demo's generate step, after check and a throwaway key: /dev/zero
+    left a demo folder holding a key, and stderr five lines. Now it is one line and nothing is made."""
+    out = tmp_path / "out"
+    one_line(invoke("demo", "--out", out, "--seed-file", "/dev/zero"), "poolgen",
+             "/dev/zero: is not a regular file (a pipe, device or socket); give a seed file")
+    assert not out.exists()

@@ -136,6 +136,16 @@ def test_a_beacon_round_that_is_not_the_named_one_is_refused(tmp_path, changes, 
     assert file.read_bytes() == before
 
 
+def test_a_round_file_repeating_a_key_is_refused_though_its_last_copy_is_the_named_round(tmp_path):
+    file = _revealed(tmp_path)
+    before = file.read_bytes()
+    real = round_file(tmp_path)
+    bad = tmp_path / "round-twice.json"
+    bad.write_text('{"round": 1001, ' + real.read_text()[1:])
+    refused(seal(file, bad), f"{bad}: not a drand round (the key 'round' appears twice in one object)")
+    assert file.read_bytes() == before
+
+
 def test_another_real_round_is_refused_and_its_signature_does_not_pass_for_the_named_round(tmp_path):
     file = _revealed(tmp_path)
     other = rounds()[10024141]
