@@ -208,7 +208,8 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
             "--workers", metavar="N", help=f"Pools checked at once, 0 to {MAX_WORKERS} (0: one per CPU "
                                            "core).")] = "0",
         allow_readable_secret: Annotated[bool, typer.Option(
-            READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it.")] = False,
+            READABLE_SECRET_FLAG, help="Use a seed file, validation or book key even if its group or others "
+                                  "may read it.")] = False,
         validation_key: Annotated[Path | None, typer.Option(
             "--validation-key", metavar="FILE",
             help="The low-tier validation key: step 9 re-derives validation-low.bin.")] = None,

@@ -271,9 +271,9 @@ def verify_run(request: VerifyRequest) -> Report:
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
         seed = read_seed(r.seed_file, r.allow_readable_secret)
 
-    book_key = read_key(r.book_key) if r.book_key is not None else None
-    keys = {"low": read_key(r.validation_key) if r.validation_key else None,
-            "high": read_key(r.high_validation_key) if r.high_validation_key else None}
+    book_key = read_key(r.book_key, r.allow_readable_secret) if r.book_key is not None else None
+    keys = {t: read_key(k, r.allow_readable_secret) if k else None
+            for t, k in (("low", r.validation_key), ("high", r.high_validation_key))}
     step = {s: StepResult(s, s.title) for s in Step}
     step[Step.DELIVERABLES].required = False  # its parts without a key are skipped, not failed
     report = Report(folder, fingerprint(key) if key else None, list(step.values()))

@@ -27,7 +27,7 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
-from audit.read.limits import read_input
+from audit.read.limits import read_secret
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import (
     deliverable_limit,
@@ -45,8 +45,10 @@ IDENTITY = ("barcode", "virn", "book", "ticket_no")
 PACK_COLUMNS = ["game", "book", "first_ticket", "last_ticket", "tickets"]
 
 
-def read_key(path: Path) -> bytes:
-    text = read_input(path, "validation key").strip()
+def read_key(path: Path, allow_readable: bool = False) -> bytes:
+    """A validation (or book) key file: 64 hex digits; a secret, refused if its group or others may read
+    it, unless `allow_readable` (--allow-readable-secret)."""
+    text = read_secret(path, "validation key", 1 << 16, allow_readable).strip()
     try:
         key = bytes.fromhex(text.decode("ascii"))
     except (UnicodeDecodeError, ValueError):

@@ -13,6 +13,7 @@ import typer
 
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.cli.common import reports_errors
+from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.money import fmt_cents
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
@@ -90,14 +91,17 @@ def reconcile_cmd(
     high_validation_key: Annotated[Path | None, typer.Option("--high-validation-key", metavar="FILE",
                                                              help="High-tier validation key.")] = None,
     as_json: Json = False,
+    allow_readable_secret: Annotated[bool, typer.Option(
+        READABLE_SECRET_FLAG, help="Use a validation key even if its group or others may read it (refused "
+                                   "otherwise).")] = False,
 ) -> None:
     """Check every payment against the validation files and the manifest. Exit 0: they reconcile; 1:
     a problem (each named); 2: unusable input."""
     from poolgen.backoffice.reports import reconcile  # lazy: start-up time (docs/scaling.md)
     from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
 
-    keys = {t: read_validation_key(k) for t, k in (("low", validation_key), ("high", high_validation_key))
-            if k is not None}
+    keys = {t: read_validation_key(k, allow_readable_secret)
+            for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
     rec = reconcile(_printed(run, public_key), ledger, keys)
     if as_json:
         typer.echo(json.dumps(rec.to_json(), indent=2))

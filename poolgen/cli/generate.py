@@ -52,7 +52,8 @@ HighTierPrize = Annotated[str | None, typer.Option(
          "printed.high_tier_prize, else 600.00.")]
 
 
-def validation_keys(game: Game, low: Path | None, high: Path | None) -> tuple[bytes, bytes] | None:
+def validation_keys(game: Game, low: Path | None, high: Path | None,
+                    allow_readable: bool = False) -> tuple[bytes, bytes] | None:
     """Both keys or neither; they must differ; printed games only."""
     from poolgen.deliverables.validation import ValidationError, read_validation_key  # lazy: start-up time
 
@@ -63,13 +64,14 @@ def validation_keys(game: Game, low: Path | None, high: Path | None) -> tuple[by
     if not isinstance(game.sales, Printed):
         raise ValidationError(f"{game.path.name}: validation files are for printed games; an eInstant's "
                               "pool file is its serving order")
-    keys = (read_validation_key(low), read_validation_key(high))
+    keys = (read_validation_key(low, allow_readable), read_validation_key(high, allow_readable))
     if keys[0] == keys[1]:
         raise ValidationError("--validation-key and --high-validation-key are the same key; use two")
     return keys
 
 
-def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None) -> bytes | None:
+def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None,
+              allow_readable: bool = False) -> bytes | None:
     """The book key: printed games only, and not one of the validation keys."""
     from poolgen.deliverables.validation import ValidationError, read_validation_key  # lazy: start-up time
 
@@ -78,7 +80,7 @@ def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None) -
     if not isinstance(game.sales, Printed):
         raise ValidationError(f"{game.path.name}: a book key numbers a printed order's books; an eInstant "
                               "has none")
-    key = read_validation_key(path)
+    key = read_validation_key(path, allow_readable)
     if keys is not None and key in keys:
         raise ValidationError("--book-key is a validation key; the book key is another, held apart")
     return key
@@ -125,8 +127,8 @@ def generate_cmd(
                                            "used, only for the spec, code, pools and run it binds, once; "
                                            "its transcript is recorded in the manifest.")] = None,
     allow_readable_secret: Annotated[bool, typer.Option(
-        READABLE_SECRET_FLAG, help="Use a seed file or private key even if its group or others may "
-                                   "read it (refused otherwise).")] = False,
+        READABLE_SECRET_FLAG, help="Use a seed file, private key, validation or book key even if its "
+                                   "group or others may read it (refused otherwise).")] = False,
     validation_key: ValidationKey = None,
     high_validation_key: HighValidationKey = None,
     high_tier_prize: HighTierPrize = None,
@@ -155,8 +157,8 @@ def generate_cmd(
     for line in sweep(out):  # what killed runs left here: reported, never reused
         say(line)
     ensure_new(out / run_id)
-    keys = validation_keys(game, validation_key, high_validation_key)
-    books = _book_key(game, book_key, keys)
+    keys = validation_keys(game, validation_key, high_validation_key, allow_readable_secret)
+    books = _book_key(game, book_key, keys, allow_readable_secret)
     if ceremony is not None and sealed is not None:
         if seed_file is not None or entropy:
             raise SeedError("--ceremony gives the seed; it cannot be combined with --seed-file or --entropy")

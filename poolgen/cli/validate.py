@@ -18,7 +18,7 @@ import typer
 
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.cli.common import reports_errors, say
-from poolgen.files.read import read_input
+from poolgen.files.read import READABLE_SECRET_FLAG, read_input
 
 if TYPE_CHECKING:  # types only: the command imports their modules when it runs (start-up time)
     from poolgen.backoffice.desk import Answer
@@ -54,6 +54,9 @@ def validate_cmd(
         "--index-dir", metavar="DIR",
         help="Where the run's desk index is kept (default ~/.cache/poolgen/desk).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Answer in JSON (one object per line).")] = False,
+    allow_readable_secret: Annotated[bool, typer.Option(
+        READABLE_SECRET_FLAG, help="Use a validation key even if its group or others may read it (refused "
+                                   "otherwise).")] = False,
 ) -> None:
     """Answer a claim. Exit 0: a prize (paid, with --ledger); 1: refused (not a winner, claim
     elsewhere, wrong validation number, unknown ticket, already paid); 2: unusable input. With --batch:
@@ -66,8 +69,8 @@ def validate_cmd(
 
     claims = _claims(ticket, virn, batch)
     desk, clerk = parse_id(desk, "--desk"), parse_id(clerk, "--clerk")
-    keys = {t: read_validation_key(k) for t, k in (("low", validation_key), ("high", high_validation_key))
-            if k is not None}
+    keys = {t: read_validation_key(k, allow_readable_secret)
+            for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
     vouched = open_vouched(run, public_key)
     office = Desk(vouched, keys, index_dir=index_dir, ledger=ledger, desk=desk, clerk=clerk)
     try:

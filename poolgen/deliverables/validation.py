@@ -38,7 +38,8 @@ from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from poolgen.errors import PoolgenError
-from poolgen.files.read import read_input
+from poolgen.files.read import read_secret
+from poolgen.limits import MAX_KEY_FILE_BYTES
 
 KEY_BYTES = 32
 RECORD_BYTES = 32
@@ -76,9 +77,10 @@ def new_validation_key(path: Path) -> str:
     return key_check(key)
 
 
-def read_validation_key(path: Path) -> bytes:
-
-    body = read_input(path, "validation key", ValidationError).strip()
+def read_validation_key(path: Path, allow_readable: bool = False) -> bytes:
+    """A validation (or book) key file: 64 hex digits; a secret, so refused if its group or others may
+    read it, unless `allow_readable` (the commands' --allow-readable-secret)."""
+    body = read_secret(path, "validation key", ValidationError, MAX_KEY_FILE_BYTES, allow_readable).strip()
     try:
         key = bytes.fromhex(body.decode("ascii"))
     except (UnicodeDecodeError, ValueError):

@@ -77,3 +77,31 @@ def test_keys_new_clears_temporary_files_a_killed_run_left(tmp_path):
     assert f"removed {stale}: a temporary file of an interrupted command" in result.stderr
     assert sorted(p.name for p in folder.iterdir()) == ["signing-key.pem", "signing-key.pub.pem"]
     json.dumps(result.stdout)
+
+
+def test_validation_and_book_keys_others_may_read_are_refused_unless_allowed(printed_run, tmp_path):
+    """A validation key opens every prize of its tier: generate, validate, claims reconcile and both
+    verifiers refuse one its group or others may read, as they refuse a seed or private key."""
+    low, high = tmp_path / "low.key", tmp_path / "high.key"
+    for key in (low, high):
+        shutil.copy(printed_run / key.name, key)
+    low.chmod(0o644)
+    run = printed_run / "runs" / "r"
+    keys = ["--validation-key", str(low), "--high-validation-key", str(high)]
+    refused = (f"{low}: the validation key file is mode 0644: others may read it; make it private "
+               "(chmod 600) or give --allow-readable-secret")
+    spec = next(printed_run.glob("*.toml"))
+    seed = printed_run / "s.seed"
+    generate = ["generate", str(spec), "--out", str(tmp_path / "out"), "--seed-file", str(seed), "--unsigned"]
+    for command in ([*generate, *keys], [*generate, "--book-key", str(low)],
+                    ["validate", str(run), "465-0000001-001", "000000000000", *keys],
+                    ["claims", "reconcile", str(run), "--ledger", str(tmp_path / "none.sqlite"), *keys]):
+        _one_line(CliRunner().invoke(app, command), "poolgen", refused)
+    public = str(printed_run / "keys" / "signing-key.pub.pem")
+    for application, prefix in ((audit_app, "audit"), (app, "poolgen")):
+        verified = CliRunner().invoke(application, ["verify", str(run), "--public-key", public, *keys])
+        _one_line(verified, prefix, refused)
+    allowed = CliRunner().invoke(app, ["validate", str(run), "465-0000001-001", "000000000000", *keys,
+                                       "--allow-readable-secret"])
+    assert allowed.exit_code == 1 and "readable" not in allowed.output, allowed.output  # answered: refused
+    assert low.read_bytes() == (printed_run / "low.key").read_bytes()
