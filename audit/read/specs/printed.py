@@ -5,7 +5,7 @@ a tier's count scales to a pool of t tickets as count x t / order (`counts_per =
 count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 unless given, or the
 area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price), times
 the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md). The
-manifest's `play` entry must state the spec's areas and tiers (docs/styles/play.md).
+manifest's `play` entry must state the spec's areas, tiers and `[play] max_wins` (docs/styles/play.md).
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
               "rules": game["id"], "kind": "printed"}
     return SpecExpectation(file, sha256, tuple(stated.items()),
-                           (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers)),
+                           (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers),
+                                                                   doc["play"]["max_wins"]),
                             SpecArt(spec_art(doc))),
                            "every pool, area and tier", doc)
 
@@ -120,10 +121,13 @@ class PrintedPools:
 
 @dataclass(frozen=True)
 class StatedPlay:
-    """The manifest's play entry states the spec's areas (their groups resolved) and tier wins."""
+    """The manifest's play entry states the spec's areas (their groups resolved), tier wins and the
+    most wins a ticket may have (step 4 judges every layout by the manifest's: a run stating more
+    than the spec would publish, and pass, layouts the game's rules forbid)."""
 
     areas: tuple[dict[str, Any], ...]  # the spec's [[areas]] tables with their groups resolved
     tiers: tuple[dict[str, Any], ...]  # {"id", "wins": [...]} as the manifest's play entry states them
+    max_wins: int  # the spec's [play] max_wins
 
     def problems(self, manifest: Manifest) -> list[str]:
         play = manifest.doc.get("play")
@@ -137,6 +141,8 @@ class StatedPlay:
             problems.append(f"{len(run_areas)} areas, spec {len(self.areas)}")
         if play.get("tiers") != list(self.tiers):
             problems.append("the play entry's tier wins are not the spec's")
+        if play.get("max_wins") != self.max_wins:
+            problems.append(f"play.max_wins {play.get('max_wins')!r}, spec {self.max_wins!r}")
         return problems
 
 
