@@ -105,3 +105,19 @@ def test_a_resigned_validation_header_of_another_run_or_tier_fails_step_9(signed
     assert report.step(Step.FILES).status == "pass"
     assert report.step(Step.DELIVERABLES).reasons == [
         "validation-high.bin: header tier 'lows', not 'high'; header run_id 'hx', not 'hh'"]
+
+
+def test_a_resigned_pack_list_quoting_one_book_number_fails_step_9(signed, run):
+    """packs.csv is public: a quoted book number (which a CSV reader reads as the same number) could
+    mark the books holding the top prizes, so step 9 holds the list to its exact bytes."""
+    path = run / "packs.csv"
+    lines = path.read_text().splitlines(keepends=True)
+    game, book, rest = lines[5].split(",", 2)
+    lines[5] = f'{game},"{book}",{rest}'
+    path.write_text("".join(lines))
+    resign(run, lambda doc: None, signed["signer"])
+    report = _verify(signed, run)
+    assert report.step(Step.FILES).status == "pass"
+    assert report.step(Step.DELIVERABLES).reasons == [
+        "packs.csv: line 6 is not written as docs/validation.md section 4 gives it (plain digits, commas, "
+        "LF line ends): a public file may carry nothing but the books"]
