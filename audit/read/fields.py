@@ -10,7 +10,10 @@ alone; tests/agreement/test_manifest.py holds it equal to the list `poolgen publ
 
 from __future__ import annotations
 
-__all__ = ["FIELDS", "SUBTREES", "field_paths", "unlisted_fields"]
+import re
+from typing import Any
+
+__all__ = ["FIELDS", "SUBTREES", "field_paths", "fixed_values", "unlisted_fields"]
 
 FIELDS = frozenset({
     "format", "created", "run_id",
@@ -77,3 +80,44 @@ def field_paths(value: object, at: str = "") -> set[str]:
 def unlisted_fields(doc: dict[str, object]) -> list[str]:
     """The manifest's field paths that docs/manifest.md does not list, sorted."""
     return sorted(f for f in field_paths(doc) - FIELDS if not f.startswith(SUBTREES))
+
+
+DRBG = "HKDF-SHA256 -> ChaCha20 keystream (poolgen/drbg/v1)"  # docs/randomness.md, section 2
+CODE_HASH = ('SHA-256("poolgen/code/v1" || for each *.py file by sorted relative POSIX path: len(path) || '
+             'path || len(bytes) || bytes), lengths 8-byte big-endian')  # docs/provenance.md
+BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC 7064 MOD 97-10 (the "
+           "15-digit number is 1 mod 97)")  # docs/validation.md, section 2
+KEYED_BOOKS = ("a permutation of the order's book slots under a book key: slot s is the rank of "
+               'HMAC-SHA256(key, "poolgen/books/v1" || lp(rules) || u64(s)) among the slots\' tags')
+CREATED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
+def fixed_values(doc: dict[str, Any]) -> list[str]:
+    """Fields whose value the contract fixes but that hold another (a free text there would be published
+    with the manifest): `created` a UTC time to the second, the signature's algorithm and file, the
+    DRBG, code-hash and barcode descriptions, the book numbering's, and `drbg.streams` exactly every
+    label the run used, in the order poolgen lists them (docs/randomness.md, section 2)."""
+    rules, pools = doc["game"].get("rules"), [p.get("id") for p in doc["pools"]]
+    want: dict[str, object] = {"created": "a UTC time YYYY-MM-DDTHH:MM:SSZ", "drbg.algorithm": DRBG}
+    got: dict[str, object] = {"created": want["created"] if isinstance(doc.get("created"), str)
+                              and CREATED.fullmatch(doc["created"]) else doc.get("created"),
+                              "drbg.algorithm": (doc.get("drbg") or {}).get("algorithm")}
+    streams = [f"poolgen/v1/{rules}/{p}/{x}" for p in pools for x in ("order", "layout", "salt")]
+    printed = doc.get("print")
+    if isinstance(printed, dict):
+        keyed = "book_key_check" in printed
+        streams += ([] if keyed else [f"poolgen/v1/{rules}/order/books"]) + [
+            f"poolgen/v1/{rules}/{p}/virn" for p in pools]
+        books = KEYED_BOOKS if keyed else ("a permutation of the order's book slots from the stream "
+                                           f"poolgen/v1/{rules}/order/books")
+        want |= {"print.barcode": BARCODE, "print.barcode_digits": 15, "print.book_numbers": books}
+        got |= {k: printed.get(k.split(".")[1]) for k in ("print.barcode", "print.barcode_digits",
+                                                             "print.book_numbers")}
+    want["drbg.streams"], got["drbg.streams"] = streams, (doc.get("drbg") or {}).get("streams")
+    if doc["signature"].get("signed") is True:
+        want |= {"signature.algorithm": "Ed25519", "signature.file": "manifest.sig"}
+        got |= {k: doc["signature"].get(k.split(".")[1]) for k in ("signature.algorithm", "signature.file")}
+    code = (doc.get("tool") or {}).get("code")
+    if isinstance(code, dict):
+        want["tool.code.algorithm"], got["tool.code.algorithm"] = CODE_HASH, code.get("algorithm")
+    return [f"{k} {str(got[k])[:80]!r}, not {str(v)[:160]!r}" for k, v in want.items() if got[k] != v]

@@ -8,7 +8,7 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import VerificationError
-from audit.read.fields import unlisted_fields
+from audit.read.fields import fixed_values, unlisted_fields
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.specs import SpecExpectation
 
@@ -90,6 +90,10 @@ def check_fields(manifest: Manifest) -> str:
         raise VerificationError(Step.FIGURES, f"manifest field(s) docs/manifest.md does not list: {shown} "
                                 "(the manifest is published; only the listed fields are known to tell "
                                 "no outcome)")
+    fixed = fixed_values(manifest.doc)
+    if fixed:
+        raise VerificationError(Step.FIGURES, "manifest field(s) not the value the contract gives them: "
+                                + "; ".join(fixed))
     return "every manifest field is one docs/manifest.md lists"
 
 

@@ -61,3 +61,22 @@ def test_a_resigned_manifest_with_an_unlisted_field_fails_step_5_naming_it(signe
     assert report.step(Step.FIGURES).reasons == [
         f"manifest field(s) docs/manifest.md does not list: {field} (the manifest is published; only the "
         "listed fields are known to tell no outcome)"]
+
+
+@pytest.mark.parametrize(("edit", "problem"), [
+    (lambda doc: doc.update(created="2026-12-01T00:00:00Z book 7"),
+     "created '2026-12-01T00:00:00Z book 7', not 'a UTC time YYYY-MM-DDTHH:MM:SSZ'"),
+    (lambda doc: doc["print"].update(book_numbers="top prizes: books 7 and 12"),
+     "print.book_numbers 'top prizes: books 7 and 12', not \"a permutation of the order's book slots from "
+     "the stream poolgen/v1/happy_holidays/order/books\""),
+    (lambda doc: doc["drbg"]["streams"].append("poolgen/v1/happy_holidays/p1/book-7"),
+     "drbg.streams"),
+    (lambda doc: doc["signature"].update(algorithm="Ed25519 (top prize in book 7)"),
+     "signature.algorithm 'Ed25519 (top prize in book 7)', not 'Ed25519'"),
+])
+def test_a_resigned_manifest_with_free_text_in_a_fixed_field_fails_step_5(signed, run, edit, problem):
+    resign(run, edit, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.failed == [Step.FIGURES]
+    [reason] = report.step(Step.FIGURES).reasons
+    assert reason.startswith("manifest field(s) not the value the contract gives them: " + problem)
