@@ -37,3 +37,21 @@ def test_a_resigned_play_entry_that_raises_max_wins_fails_step_5_with_the_spec(s
     assert report.step(Step.LAYOUTS).status == "pass"  # no layout of this run has two wins
     assert report.failed == [Step.FIGURES]
     assert report.step(Step.FIGURES).reasons == ["play.max_wins 2, spec 1"]
+
+
+@pytest.mark.parametrize(("edit", "reason"), [
+    (lambda doc: doc["play"].update(top_prizes=[17, 2031]), "play holds ['top_prizes']: not the spec's"),
+    (lambda doc: doc["play"]["areas"][0].update(books=[7]),
+     "area play: books is neither the spec's nor its style's"),
+    (lambda doc: doc["play"]["areas"][0]["prizes"][5].update(books=[7]),
+     "area play: prizes '100' holds ['books']"),
+])
+def test_a_resigned_play_entry_carrying_what_the_spec_does_not_state_fails_step_5(signed, edit, reason):
+    """`play` is published with the manifest and is one subtree of docs/manifest.md's list: with --spec,
+    anything in it that is neither the spec's nor a default of its style's entry could tell where prizes
+    are (positions, books), and is refused."""
+    run = signed["run"]
+    resign(run, edit, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [reason]
