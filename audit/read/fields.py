@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["FIELDS", "SUBTREES", "field_paths", "fixed_values", "unlisted_fields"]
+from audit.read.specs.printed import ENTRY_KEYS, SYMBOL_KEYS
+
+__all__ = ["FIELDS", "SUBTREES", "field_paths", "fixed_values", "play_fields", "unlisted_fields"]
 
 FIELDS = frozenset({
     "format", "created", "run_id",
@@ -121,3 +123,33 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
     if isinstance(code, dict):
         want["tool.code.algorithm"], got["tool.code.algorithm"] = CODE_HASH, code.get("algorithm")
     return [f"{k} {str(got[k])[:80]!r}, not {str(v)[:160]!r}" for k, v in want.items() if got[k] != v]
+
+
+def play_fields(doc: dict[str, Any]) -> list[str]:
+    """Keys of a printed run's `play` entry (a play of areas) that no contract gives it, spec or not:
+    beside `max_wins`, `areas` and `tiers`; in an area, beside `id`, `style` and its style's entry keys
+    (docs/styles/<style>.md, section 3; a style ENTRY_KEYS does not know is not judged); in a symbol of
+    an area's list, beside `code`, `how`, `by` and `cents`; in a tier, beside `id` and `wins`; in a
+    win, beside `area`, `how`, `by`, `prize` and `prize_cents`. The entry is published with the
+    manifest: whatever else it held could tell where prizes are."""
+    play = doc.get("play")
+    if not isinstance(play, dict) or "style" in play:  # an eInstant's style: its engine's parameters
+        return []
+    out = [f"play.{k}" for k in sorted(set(play) - {"max_wins", "areas", "tiers"})]
+    for i, area in enumerate(a for a in play.get("areas", []) if isinstance(a, dict)):
+        keys = ENTRY_KEYS.get(str(area.get("style")))
+        if keys is None:
+            continue
+        out += [f"play.areas[{i}].{k}" for k in sorted(set(area) - keys - {"id", "style"})]
+        for name, items in sorted(area.items()):
+            listed = items if isinstance(items, list) else []
+            symbols = [s for s in listed if isinstance(s, dict) and "code" in s]
+            out += [f"play.areas[{i}].{name}[].{k}" for s in symbols for k in sorted(set(s) - SYMBOL_KEYS)]
+    for tier in (t for t in play.get("tiers", []) if isinstance(t, dict)):
+        out += [f"play.tiers[].{k}" for k in sorted(set(tier) - {"id", "wins"})]
+        for win in (w for w in tier.get("wins", []) if isinstance(w, dict)):
+            out += [f"play.tiers[].wins[].{k}" for k in sorted(set(win) - WIN_KEYS)]
+    return sorted(set(out))
+
+
+WIN_KEYS = frozenset({"area", "how", "by", "prize", "prize_cents"})

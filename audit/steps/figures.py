@@ -8,7 +8,7 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import VerificationError
-from audit.read.fields import fixed_values, unlisted_fields
+from audit.read.fields import fixed_values, play_fields, unlisted_fields
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.specs import SpecExpectation
 
@@ -84,7 +84,7 @@ def check_totals(manifest: Manifest) -> str:
 def check_fields(manifest: Manifest) -> str:
     """(5) the manifest holds only the fields docs/manifest.md lists: it is published before sale, and a
     field outside the contract (audit/read/fields.py) might tell where a prize is."""
-    extra = unlisted_fields(manifest.doc)
+    extra = unlisted_fields(manifest.doc) + play_fields(manifest.doc)
     if extra:
         shown = ", ".join(extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
         raise VerificationError(Step.FIGURES, f"manifest field(s) docs/manifest.md does not list: {shown} "

@@ -80,3 +80,19 @@ def test_a_resigned_manifest_with_free_text_in_a_fixed_field_fails_step_5(signed
     assert report.failed == [Step.FIGURES]
     [reason] = report.step(Step.FIGURES).reasons
     assert reason.startswith("manifest field(s) not the value the contract gives them: " + problem)
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    (lambda doc: doc["play"].update(top_prizes=LEAK), "play.top_prizes"),
+    (lambda doc: doc["play"]["areas"][0].update(books=[7]), "play.areas[0].books"),
+    (lambda doc: doc["play"]["areas"][0]["prizes"][5].update(books=[7]), "play.areas[0].prizes[].books"),
+    (lambda doc: doc["play"]["tiers"][5]["wins"][0].update(books=[7]), "play.tiers[].wins[].books"),
+])
+def test_a_resigned_play_entry_with_a_key_no_contract_gives_fails_step_5_without_the_spec(signed, run, edit,
+                                                                                          field):
+    resign(run, edit, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"]))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        f"manifest field(s) docs/manifest.md does not list: {field} (the manifest is published; only the "
+        "listed fields are known to tell no outcome)"]

@@ -54,4 +54,4 @@ def test_a_resigned_play_entry_carrying_what_the_spec_does_not_state_fails_step_
     resign(run, edit, signed["signer"])
     report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
     assert report.failed == [Step.FIGURES]
-    assert report.step(Step.FIGURES).reasons == [reason]
+    assert reason in report.step(Step.FIGURES).reasons  # and, spec or not, the field (test_figures_fields)
