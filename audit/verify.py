@@ -70,7 +70,7 @@ from audit.steps.deliverables import (
     pool_imaging,
     read_key,
 )
-from audit.steps.figures import check_against_spec, check_figures, check_totals
+from audit.steps.figures import check_against_spec, check_fields, check_figures, check_totals
 from audit.steps.files import check_file, check_listing, check_signature
 from audit.steps.identity import check_complete, check_run_identities, expected_identities
 from audit.steps.layouts import check_layouts
@@ -352,6 +352,7 @@ def verify_run(request: VerifyRequest) -> Report:
     for which, verdict, said, pool_id in pack_lines:  # computed in the workers (packs, eInstant blocks)
         step[which].add(verdict, said, pool_id)
     step[Step.FIGURES].add(*attempt(Step.FIGURES, check_totals, manifest))
+    step[Step.FIGURES].add(*attempt(Step.FIGURES, check_fields, manifest))
     if spec is not None:
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_against_spec, manifest, spec))
         if manifest.kind == "printed" or packs.table == "blocks" or recorded is not None:  # eInstant blocks

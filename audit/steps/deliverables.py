@@ -4,8 +4,9 @@
         checked with their pools), and such files are not "unlisted";
     (9) printed runs: every imaging file matches its pool row for row (barcode number recomputed from
         book and ticket number by ISO/IEC 7064 MOD 97-10, validation numbers of the stated length,
-        every layout column's code shown as one symbol, text and caption, and with --spec one of the
-        spec's symbols); the pack list holds each book once with its ticket range and nothing else;
+        every layout column's code shown as one symbol, text and caption, the code the play entry
+        gives its stored value (audit/styles/spots.py), and with --spec one of the spec's symbols);
+        the pack list holds each book once with its ticket range and nothing else;
         and, given the validation key(s), every ticket's record re-derived from its barcode number,
         validation number, prize and tier (a free ticket's: the manifest's print.free_ticket_tiers) is
         in the validation file, which holds nothing else; each file marks the other tier's winners
@@ -38,7 +39,9 @@ from audit.read.runfiles import (
     run_tickets,
 )
 from audit.read.specs import SpecExpectation
+from audit.steps.listing import deliverables, listing_problems
 from audit.steps.validation import Tickets, check_validation
+from audit.styles.spots import spot_codes
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
@@ -58,14 +61,6 @@ def read_key(path: Path, allow_readable: bool = False) -> bytes:
     return key
 
 
-def deliverables(manifest: Manifest) -> list[dict[str, Any]]:
-    files = manifest.doc.get("deliverables", [])
-    if not isinstance(files, list) or not all(isinstance(f, dict) and isinstance(f.get("name"), str)
-                                              and "/" not in f["name"] for f in files):
-        raise VerificationError(Step.FILES, "the manifest's deliverables are not a list of files")
-    return files
-
-
 def listed_names(manifest: Manifest) -> set[str]:
     try:
         return {f["name"] for f in deliverables(manifest)}
@@ -78,9 +73,10 @@ WITHHELD = ("a reveal after close publishes no printer's or validation file (the
 
 
 def check_deliverable_files(folder: Path, manifest: Manifest, reveal: bool = False) -> str:
-    """(2) every deliverable but the pool files (checked per pool) is present with its size and hash;
-    in a `reveal`, one that is absent is not published, and said so."""
-    problems, n, absent = [], 0, []
+    """(2) the deliverables list is well formed (`listing_problems`), and every deliverable but the
+    pool files (checked per pool) is present with its size and hash; in a `reveal`, one that is absent
+    is not published, and said so."""
+    problems, n, absent = listing_problems(manifest), 0, []
     for f in deliverables(manifest):
         if f.get("role") == "pool":
             continue
@@ -122,9 +118,10 @@ class PoolTickets:
 def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
                   symbols: set[tuple[str, str, str]] | None,
                   table: pl.DataFrame | None = None,
-                  free_tiers: tuple[str, ...] = ()) -> tuple[str, PoolTickets]:
+                  free_tiers: tuple[str, ...] = (), play: object = None) -> tuple[str, PoolTickets]:
     """(9) one imaging file against its pool (`table`: the pool file, if it was read already;
-    `free_tiers`: the manifest's print.free_ticket_tiers); returns (message, the pool's tickets and
+    `free_tiers`: the manifest's print.free_ticket_tiers; `play`: its play entry, which gives the code
+    each stored value shows, audit/styles/spots.py); returns (message, the pool's tickets and
     books)."""
     if table is None:
         table = read_pool(folder, pool.file)
@@ -155,8 +152,14 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
     virn = im["virn"].cast(pl.String)
     if not virn.str.contains(rf"^[0-9]{{{virn_digits}}}$").fill_null(False).all():
         problems.append(f"a validation number is not {virn_digits} digits")
+    shows = spot_codes(play, layout)
+    if shows is None:
+        problems.append("a layout column has no symbol rule in docs/validation.md, section 4 (no imaging "
+                        "file can show it)")
     for c in layout:
         problem = _shown_once(table[c], im.select(c, c + "_text", c + "_caption"), symbols)
+        if not problem and shows is not None:
+            problem = _codes_shown(table[c], im[c], shows[c])
         if problem:
             problems.append(f"column {c}: {problem}")
     if problems:
@@ -165,6 +168,20 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
                       table["prize_cents"].to_numpy(), table["tier"].is_in(list(free_tiers)).to_numpy())
     return (f"{entry['name']}: {im.height:,} rows match pool {pool.id} spot for spot ({len(layout)} spots, "
             "barcodes recomputed)", PoolTickets(tickets, table["book"].unique().to_list()))
+
+
+def _codes_shown(stored: pl.Series, shown: pl.Series, codes: list[str | None]) -> str:
+    """"" if every spot shows the code its stored value indexes in the play entry's symbol lists (the
+    symbol step 4 evaluated), else how many do not and the first."""
+    values = stored.cast(pl.Int64).to_numpy()
+    alphabet = np.array([*codes, None], dtype=object)
+    want = alphabet[np.where((values >= 0) & (values < len(codes)), values, len(codes))]
+    off = np.flatnonzero(want != shown.cast(pl.String).to_numpy())
+    if not off.size:
+        return ""
+    p = int(off[0])
+    return (f"{off.size:,} spot(s) show another code than the pool's, first at position {p:,}: stored "
+            f"{int(values[p])} is {want[p]!r} in the play entry, the imaging file shows {shown[p]!r}")
 
 
 def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, str, str]] | None) -> str:
@@ -210,6 +227,15 @@ def check_packs(folder: Path, entry: dict[str, Any], books: list[int], per_book:
         raise VerificationError(Step.DELIVERABLES,
                                 f"{entry['name']}: not every book once, sorted, with tickets "
                                 f"0..{per_book - 1}")
+    exact = "".join(",".join(r) + "\n" for r in [PACK_COLUMNS, *want]).encode()
+    if data != exact:  # the list is public: quoting, spaces or line ends could mark books
+        got, made = data.splitlines(keepends=True), exact.splitlines(keepends=True)
+        line = next((i for i, (a, b) in enumerate(zip(got, made, strict=False)) if a != b),
+                    min(len(got), len(made)))
+        raise VerificationError(Step.DELIVERABLES,
+                                f"{entry['name']}: line {line + 1} is not written as docs/validation.md "
+                                "section 4 gives it (plain digits, commas, LF line ends): a public file "
+                                "may carry nothing but the books")
     return f"{entry['name']}: {len(want):,} books, sorted, each with its ticket range; no outcome, no pool"
 
 
@@ -222,6 +248,7 @@ class ImagingJob:
     virn_digits: int
     symbols: set[tuple[str, str, str]] | None  # with --spec: the spec's symbols
     free_tiers: tuple[str, ...] = ()  # the manifest's print.free_ticket_tiers
+    play: object = None  # the manifest's play entry: the code each stored value shows
 
 
 ImagingOutcome = tuple[str, str, "PoolTickets | None"]  # status, message, the pool's tickets if it passed
@@ -241,7 +268,8 @@ def imaging_jobs(manifest: Manifest, spec: SpecExpectation | None) -> dict[str, 
     free = manifest.doc.get("print", {}).get("free_ticket_tiers", [])
     free_tiers = tuple(t for t in free if isinstance(t, str)) if isinstance(free, list) else ()
     return {p.id: ImagingJob(by_pool.get(p.id), manifest.doc["game"]["number"],
-                             manifest.doc.get("print", {}).get("virn_digits"), symbols, free_tiers)
+                             manifest.doc.get("print", {}).get("virn_digits"), symbols, free_tiers,
+                             manifest.doc.get("play"))
             for p in manifest.pools}
 
 
@@ -257,7 +285,7 @@ def pool_imaging(folder: Path, pool: PoolEntry, job: ImagingJob, table: pl.DataF
         return "skip", f"pool {pool.id}: needs step 2: {entry['name']} is missing", None
     try:
         msg, found = check_imaging(folder, pool, entry, job.game, job.virn_digits, job.symbols, table,
-                                   job.free_tiers)
+                                   job.free_tiers, job.play)
     except VerificationError as exc:
         return "fail", exc.reason, None
     except Exception as exc:
@@ -323,7 +351,7 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
         else:
             try:
                 yield "pass", check_validation(folder, entry, key, manifest.doc["run_id"], tickets,
-                                               pr.get("high_tier_cents"))
+                                               pr.get("high_tier_cents"), game)
             except VerificationError as exc:
                 yield "fail", exc.reason
             except Exception as exc:  # as above

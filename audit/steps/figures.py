@@ -8,6 +8,7 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import VerificationError
+from audit.read.fields import fixed_values, play_fields, unlisted_fields
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.specs import SpecExpectation
 
@@ -78,6 +79,22 @@ def check_totals(manifest: Manifest) -> str:
     if wrong:
         raise VerificationError(Step.FIGURES, "totals: " + "; ".join(wrong))
     return f"totals over {len(pools)} pool(s) add up"
+
+
+def check_fields(manifest: Manifest) -> str:
+    """(5) the manifest holds only the fields docs/manifest.md lists: it is published before sale, and a
+    field outside the contract (audit/read/fields.py) might tell where a prize is."""
+    extra = unlisted_fields(manifest.doc) + play_fields(manifest.doc)
+    if extra:
+        shown = ", ".join(extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+        raise VerificationError(Step.FIGURES, f"manifest field(s) docs/manifest.md does not list: {shown} "
+                                "(the manifest is published; only the listed fields are known to tell "
+                                "no outcome)")
+    fixed = fixed_values(manifest.doc)
+    if fixed:
+        raise VerificationError(Step.FIGURES, "manifest field(s) not the value the contract gives them: "
+                                + "; ".join(fixed))
+    return "every manifest field is one docs/manifest.md lists"
 
 
 def check_against_spec(manifest: Manifest, spec: SpecExpectation) -> str:

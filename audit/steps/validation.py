@@ -102,8 +102,10 @@ def expected(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tup
 
 
 def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str, tickets: Tickets,
-                     threshold: int) -> str:
-    """(9) the file is exactly every ticket's record and known value under `key`, for its tier."""
+                     threshold: int, game: int) -> str:
+    """(9) the file is exactly every ticket's record and known value under `key`, for its tier; its
+    header is the one section 3 gives for this run, tier and game; the manifest's key check value is
+    the key's."""
     n = len(tickets.prizes)
     data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", n))
     end = data.find(b"\n")
@@ -119,8 +121,13 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
                                 f"{entry['name']}: the given {tier}-tier key is not the file's key "
                                 f"(key check {head.get('key_check')})")
     problems = []
+    if entry.get("key_check") != key_check(key):
+        problems.append(f"the manifest's key_check {entry.get('key_check')!r} is not the {tier}-tier "
+                        f"key's {key_check(key)}")
     if head.get("format") != FORMAT:
         problems.append(f"format {head.get('format')!r}, not {FORMAT!r}")
+    header = {"tier": tier, "run_id": run_id, "game": game, "record_bytes": 32, "known_bytes": 16}
+    problems += [f"header {k} {head.get(k)!r}, not {v!r}" for k, v in header.items() if head.get(k) != v]
     high = tier == "high"
     want, known = expected(key, run_id, tickets, values(high, threshold, tickets))
     body = np.frombuffer(data, dtype=np.uint8, offset=end + 1)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from audit.styles.interface import Evaluation, Reasons, might_wrap
+from audit.styles.interface import Evaluation, Reasons, might_wrap, read_column
 
 __all__ = ["Play", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 
@@ -154,6 +154,7 @@ def layout_columns(pool: dict[str, Any], play: dict[str, Any]) -> dict[str, pl.D
 def _int_column(table: pl.DataFrame, name: str, reasons: Reasons, code: bool = False) -> np.ndarray:
     """A column as int64; a null is reported as illegal and read as 0. A `code` column stored as uint8,
     its dtype in section 2, is read as it is."""
+    read_column(name)
     if name not in table.columns:
         raise ValueError(f"{STYLE}: layout column {name!r} missing")
     series = table[name]

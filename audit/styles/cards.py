@@ -31,6 +31,11 @@ def _text(code: int) -> str:
     return RANK_TEXT[code % 52 // 4] + SUIT_TEXT[code % 4]
 
 
+def deck_codes() -> list[str]:
+    """The 52 cards' symbol codes, by card code (section 4): what an imaging file shows for each."""
+    return [_text(c) for c in range(52)]
+
+
 def deck_symbols() -> set[tuple[str, str, str]]:
     """(code, text, caption) of each of the 52 cards as an imaging file shows it (section 4)."""
     return {(_text(c), _text(c), f"{RANK_WORDS[c // 4]} {SUIT_WORDS[c % 4]}") for c in range(52)}

@@ -18,6 +18,7 @@ audit/styles/__init__.py lists the engines by style name.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -26,7 +27,7 @@ import numpy.typing as npt
 import polars as pl
 
 __all__ = ["BIG", "HOWS", "AreaEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
-           "TicketEngine", "Wording", "int_columns", "might_wrap", "show"]
+           "TicketEngine", "Wording", "int_columns", "might_wrap", "read_column", "show", "READ"]
 
 HOWS = ("match", "automatic", "multiplier", "reveal", "ticket")  # how a slot wins (Slot.how indexes it)
 
@@ -76,11 +77,23 @@ class Reasons:
 
 
 BIG = 9999  # layout values are clipped to [-1, BIG]: no valid code or number is negative or above it
+READ: ContextVar[set[str] | None] = ContextVar("READ", default=None)
+"""While step 4 evaluates a pool, the layout columns the engines read (`read_column`): a column no
+engine reads is one no style's contract allows (docs/pool-files.md)."""
+
+
+def read_column(name: str) -> None:
+    """Note that an engine reads layout column `name` (see READ)."""
+    seen = READ.get()
+    if seen is not None:
+        seen.add(name)
 
 
 def int_columns(table: pl.DataFrame, columns: Sequence[str]) -> np.ndarray:
     """The layout columns as an (n, k) int16 array. A null becomes -2, a negative value -1 and a value
     above BIG BIG: none of them is a valid code or number."""
+    for c in columns:
+        read_column(c)
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ValueError(f"layout columns missing: {', '.join(missing)}")

@@ -19,7 +19,7 @@ from typing import Any, SupportsInt
 import numpy as np
 import polars as pl
 
-from audit.styles.interface import Evaluation, Reasons, might_wrap
+from audit.styles.interface import Evaluation, Reasons, might_wrap, read_column
 
 __all__ = ["Duel", "evaluate", "layout_columns", "read_play"]
 
@@ -95,6 +95,7 @@ def _a(name: str) -> str:
 def _int_column(table: pl.DataFrame, name: str, code: bool = False) -> tuple[np.ndarray, np.ndarray | None]:
     """A layout column as int64 (nulls as 0) and the mask of its nulls (None if it has none). A `code`
     column (outcome codes) stored as uint8, its dtype in section 3, is read as it is."""
+    read_column(name)
     if name not in table.columns:
         raise ValueError(f"prize_legend_duel: layout column {name!r} missing")
     series = table[name]

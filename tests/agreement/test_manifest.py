@@ -9,10 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from audit.read.fields import FIELDS as AUDIT_FIELDS
+from audit.read.fields import SUBTREES as AUDIT_SUBTREES
 from audit.read.manifest import Manifest, ManifestError, canonical, load_public_key, signature_problem
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.publish import PUBLIC_FIELDS, PUBLIC_SUBTREES
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, spec_path
 
@@ -99,3 +102,8 @@ def test_a_malformed_manifest_is_refused_when_parsed(signed_run, edit, message):
         Manifest.parse(canonical(doc))
     with pytest.raises(ManifestError, match="not JSON"):
         Manifest.parse(b"{not json")
+
+
+def test_audit_refuses_exactly_the_fields_publish_refuses():
+    """audit/read/fields.py (written from docs/manifest.md) and poolgen publish's list are one list."""
+    assert AUDIT_FIELDS == PUBLIC_FIELDS and AUDIT_SUBTREES == PUBLIC_SUBTREES

@@ -12,7 +12,7 @@ import pytest
 
 from audit.errors import VerificationError
 from audit.steps.validation import Tickets, check_validation
-from poolgen.deliverables.validation import TIERS, file_bytes, known, plain, record
+from poolgen.deliverables.validation import TIERS, file_bytes, key_check, known, plain, record
 from tests.support import vector_lines
 
 KEY = hashlib.sha256(b"poolgen validation vector key").digest()
@@ -51,13 +51,13 @@ def test_audit_accepts_the_reference_file_and_refuses_a_wrong_free_flag(tier, tm
     head_end = data.index(b"\n") + 1
     assert data[head_end:head_end + 32 * len(rows)] == b"".join(sorted(bytes.fromhex(r[5]) for r in rows))
     (tmp_path / TIERS[tier]).write_bytes(data)
-    entry = {"name": TIERS[tier], "tier": tier}
-    said = check_validation(tmp_path, entry, KEY, RUN, t, THRESHOLD)
+    entry = {"name": TIERS[tier], "tier": tier, "key_check": key_check(KEY)}
+    said = check_validation(tmp_path, entry, KEY, RUN, t, THRESHOLD, 465)
     assert said.startswith(f"{TIERS[tier]}: every one of 6 tickets validates to exactly its prize")
     flipped = [(b, v, p, not f if p == 100 else f) for b, v, p, f in tickets]
     if tier == "low":  # the $1 tickets are low-tier: their flag is in this file
         with pytest.raises(VerificationError, match="2 ticket\\(s\\) without their record"):
-            check_validation(tmp_path, entry, KEY, RUN, _tickets(flipped), THRESHOLD)
+            check_validation(tmp_path, entry, KEY, RUN, _tickets(flipped), THRESHOLD, 465)
     else:  # the high file holds a low-tier prize as OTHER_TIER alone: the flag is not in it
-        assert check_validation(tmp_path, entry, KEY, RUN, _tickets(flipped), THRESHOLD) == said
+        assert check_validation(tmp_path, entry, KEY, RUN, _tickets(flipped), THRESHOLD, 465) == said
     assert json.loads(data[:head_end])["format"] == "poolgen-validation/2"

@@ -5,7 +5,7 @@ a tier's count scales to a pool of t tickets as count x t / order (`counts_per =
 count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 unless given, or the
 area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price), times
 the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md). The
-manifest's `play` entry must state the spec's areas and tiers (docs/styles/play.md).
+manifest's `play` entry must state the spec's areas, tiers and `[play] max_wins` (docs/styles/play.md).
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
               "rules": game["id"], "kind": "printed"}
     return SpecExpectation(file, sha256, tuple(stated.items()),
-                           (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers)),
+                           (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers),
+                                                                   doc["play"]["max_wins"]),
                             SpecArt(spec_art(doc))),
                            "every pool, area and tier", doc)
 
@@ -118,12 +119,37 @@ class PrintedPools:
         return problems
 
 
+# Every key an area's entry in the manifest's `play` may hold beside `id` and `style`, by style (each
+# style's contract, docs/styles/<style>.md, section 3): a key the spec's area leaves out is one of these,
+# its default; any other is not the game's rules, and a field the manifest publishes (docs/manifest.md).
+ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for style, keys in {
+    "add_up": "games spots numbers target reach prizes",
+    "bingo": "numbers cards free calls patterns prizes",
+    "bonus_reveal": "spots prizes pictures most_alike",
+    "cards": "games deck ranking prizes ties",
+    "crossword": "letters alphabet grids prizes legend words",
+    "key_number_match": "winning yours numbers prizes specials match_by winning_from distinct_numbers "
+                        "decoy_weights",
+    "lines": "rows cols pictures symbol lines prizes legend",
+    "match_n": "spots match prizes multipliers",
+    "maze": "rows cols arrows starts exits prizes",
+    "prize_box": "games spots match pictures prizes",
+    "symbol_count": "spots pictures symbol prizes legend most_alike",
+    "ticket_multiplier": "spots pictures multipliers",
+    "yours_beats_theirs": "pairs numbers prizes ties",
+}.items()}
+SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
+
+
 @dataclass(frozen=True)
 class StatedPlay:
-    """The manifest's play entry states the spec's areas (their groups resolved) and tier wins."""
+    """The manifest's play entry states the spec's areas (their groups resolved), tier wins and the
+    most wins a ticket may have (step 4 judges every layout by the manifest's: a run stating more
+    than the spec would publish, and pass, layouts the game's rules forbid)."""
 
     areas: tuple[dict[str, Any], ...]  # the spec's [[areas]] tables with their groups resolved
     tiers: tuple[dict[str, Any], ...]  # {"id", "wins": [...]} as the manifest's play entry states them
+    max_wins: int  # the spec's [play] max_wins
 
     def problems(self, manifest: Manifest) -> list[str]:
         play = manifest.doc.get("play")
@@ -137,7 +163,32 @@ class StatedPlay:
             problems.append(f"{len(run_areas)} areas, spec {len(self.areas)}")
         if play.get("tiers") != list(self.tiers):
             problems.append("the play entry's tier wins are not the spec's")
+        if play.get("max_wins") != self.max_wins:
+            problems.append(f"play.max_wins {play.get('max_wins')!r}, spec {self.max_wins!r}")
+        unstated = sorted(set(play) - {"max_wins", "areas", "tiers"})
+        if unstated:
+            problems.append(f"play holds {unstated}: not the spec's")
+        for a in self.areas:
+            problems += _unstated_keys(a, run_areas.get(a["id"], {}))
         return problems
+
+
+def _unstated_keys(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[str]:
+    """A run area's keys that are neither the spec area's nor a default of its style's entry, and a
+    group's symbols holding more than a symbol's keys (only for a style ENTRY_KEYS knows)."""
+    keys = ENTRY_KEYS.get(str(run_area.get("style")))
+    if keys is None:
+        return []
+    out = [f"area {spec_area['id']}: {key} is neither the spec's nor its style's"
+           for key in sorted(set(run_area) - set(spec_area) - keys - {"id", "style"})]
+    for key, value in spec_area.items():
+        if isinstance(value, list) and all(isinstance(s, dict) and "code" in s for s in value):
+            got = run_area.get(key)
+            items = got if isinstance(got, list) else []
+            more = [g for g in items if isinstance(g, dict) and set(g) - SYMBOL_KEYS]
+            out += [f"area {spec_area['id']}: {key} {g.get('code')!r} holds {sorted(set(g) - SYMBOL_KEYS)}"
+                    for g in more]
+    return out
 
 
 def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[str]:

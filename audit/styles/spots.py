@@ -1,0 +1,65 @@
+"""Which symbol code each stored spot code of a printed ticket shows (docs/validation.md, section 4),
+from the manifest's `play` entry alone: a layout column `<area id><suffix><n>` stores an index into
+the area's symbol lists named below, in that order (`match_n`'s `_spot_` columns index its `prizes`
+then its `multipliers`); a `cards` area's `cards` are the 52 cards of docs/styles/cards.md, section 4;
+a `bingo` area's card k (k < its `cards`) has the columns `<id>_card<k>_<n>`.
+
+Step 9 holds every imaging file's code columns to it: the code the press prints on a spot must be the
+one the rules engines evaluated (step 4), so that no ticket shows a win its prize is not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from audit.styles.cards import deck_codes
+
+__all__ = ["SPOTS", "spot_codes"]
+
+SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "add_up": (("_spot_", ("numbers",)), ("_prize_", ("prizes",))),
+    "bingo": (("_call_", ("numbers",)), ("_card#_", ("numbers",))),  # card k's: `_card<k>_`, k < cards
+    "bonus_reveal": (("_spot_", ("pictures", "prizes")),),
+    "cards": (("_yours_", ("cards",)), ("_dealer_", ("cards",)), ("_prize_", ("prizes",))),
+    "crossword": (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",))),
+    "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
+                         ("_prize_", ("prizes",))),
+    "lines": (("_cell_", ("pictures",)),),
+    "match_n": (("_spot_", ("prizes", "multipliers")),),
+    "maze": (("_cell_", ("arrows",)),),
+    "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),
+    "symbol_count": (("_spot_", ("pictures",)),),
+    "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
+    "yours_beats_theirs": (("_yours_", ("numbers",)), ("_theirs_", ("numbers",)), ("_prize_", ("prizes",))),
+}
+
+
+def _code(item: object) -> str | None:
+    """A symbol's code as a list of the play entry holds it: the code itself or {"code": ...}."""
+    code = item.get("code") if isinstance(item, dict) else item
+    return code if isinstance(code, str) else None
+
+
+def spot_codes(play: object, columns: list[str]) -> dict[str, list[str | None]] | None:
+    """Each layout column's codes by stored value; None when a column has no rule (not a printed game
+    of play areas, or a style without one: such a game has no imaging file)."""
+    rules: list[tuple[str, list[str | None]]] = []
+    areas = play.get("areas") if isinstance(play, dict) else None
+    for area in areas if isinstance(areas, list) else []:
+        if not isinstance(area, dict):
+            continue
+        for suffix, lists in SPOTS.get(str(area.get("style")), ()):
+            codes: list[str | None] = []
+            for name in lists:
+                items: Any = deck_codes() if name == "cards" else area.get(name)
+                codes += [_code(i) for i in (items if isinstance(items, list) else [])]
+            cards = area.get("cards")
+            for k in range(cards if isinstance(cards, int) and "#" in suffix else 1):
+                rules.append((f"{area.get('id')}{suffix.replace('#', str(k))}", codes))
+    out = {}
+    for column in columns:
+        found = [c for prefix, c in rules if column.startswith(prefix) and column[len(prefix):].isdigit()]
+        if not found:
+            return None
+        out[column] = found[0]
+    return out

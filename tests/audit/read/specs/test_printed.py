@@ -1,0 +1,57 @@
+"""What a format-2 spec says a run's `play` entry holds (audit/read/specs/printed.py), against a real
+re-signed run of a small Happy Holidays (tests/support/reseal.py `resign`): with --spec, step 5
+refuses a manifest whose rules of play are not the spec's, `max_wins` included (step 4 judges every
+layout by the manifest's, so a raised one would publish, and pass, tickets the game forbids)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from audit.checklist import Step
+from audit.verify import VerifyRequest, verify_run
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, small_happy_holidays
+from tests.support.reseal import resign
+
+
+@pytest.fixture
+def signed(tmp_path) -> dict:
+    files = new_key_pair(tmp_path / "keys", None)
+    signer = Signer.from_file(files.private)
+    spec = small_happy_holidays(tmp_path, 3000)
+    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC),
+                                   out=tmp_path / "runs", run_id="hh", signature=signer.manifest_entry()),
+                   finish=signer.sign_run).folder
+    return {"run": run, "public": files.public, "signer": signer, "spec": spec}
+
+
+def test_a_resigned_play_entry_that_raises_max_wins_fails_step_5_with_the_spec(signed):
+    run = signed["run"]
+    resign(run, lambda doc: doc["play"].update(max_wins=2), signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.step(Step.SIGNATURE).status == "pass"
+    assert report.step(Step.LAYOUTS).status == "pass"  # no layout of this run has two wins
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == ["play.max_wins 2, spec 1"]
+
+
+@pytest.mark.parametrize(("edit", "reason"), [
+    (lambda doc: doc["play"].update(top_prizes=[17, 2031]), "play holds ['top_prizes']: not the spec's"),
+    (lambda doc: doc["play"]["areas"][0].update(books=[7]),
+     "area play: books is neither the spec's nor its style's"),
+    (lambda doc: doc["play"]["areas"][0]["prizes"][5].update(books=[7]),
+     "area play: prizes '100' holds ['books']"),
+])
+def test_a_resigned_play_entry_carrying_what_the_spec_does_not_state_fails_step_5(signed, edit, reason):
+    """`play` is published with the manifest and is one subtree of docs/manifest.md's list: with --spec,
+    anything in it that is neither the spec's nor a default of its style's entry could tell where prizes
+    are (positions, books), and is refused."""
+    run = signed["run"]
+    resign(run, edit, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.failed == [Step.FIGURES]
+    assert reason in report.step(Step.FIGURES).reasons  # and, spec or not, the field (test_figures_fields)

@@ -1,0 +1,98 @@
+"""Step 5 refuses a signed manifest holding a field docs/manifest.md does not list
+(audit/steps/figures.py `check_fields`, audit/read/fields.py): the manifest is published before
+sale, so an insider re-signing it with, say, the positions of the top prizes must not pass verify
+(it passed every step, even with the spec, the seed and both validation keys). A small signed
+Happy Holidays run re-signed by tests/support/reseal.py `resign`."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from audit.checklist import Step
+from audit.verify import VerifyRequest, verify_run
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, small_happy_holidays
+from tests.support.reseal import resign
+
+LEAK = [17, 2031]  # where the $100 tickets of pool p1 would be
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory) -> dict:
+    root = tmp_path_factory.mktemp("fields")
+    files = new_key_pair(root / "keys", None)
+    signer = Signer.from_file(files.private)
+    spec = small_happy_holidays(root, 3000)
+    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC),
+                                   out=root / "runs", run_id="hh", signature=signer.manifest_entry()),
+                   finish=signer.sign_run).folder
+    return {"run": run, "public": files.public, "signer": signer, "spec": spec}
+
+
+@pytest.fixture
+def run(signed, tmp_path) -> Path:
+    shutil.copytree(signed["run"], tmp_path / "run")
+    return tmp_path / "run"
+
+
+def test_the_untouched_run_holds_only_listed_fields(signed, run):
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.ok, report.to_json()
+    assert "every manifest field is one docs/manifest.md lists" in report.step(Step.FIGURES).details
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    (lambda doc: doc.update(top_prizes={"p1": LEAK}), "top_prizes.p1[]"),
+    (lambda doc: doc["pools"][0]["tiers"][-1].update(positions=LEAK), "pools[].tiers[].positions[]"),
+    (lambda doc: doc["print"].update(note="the $100 tickets are in book 7"), "print.note"),
+    (lambda doc: doc["deliverables"][0].update(books=[7]), "deliverables[].books[]"),
+])
+def test_a_resigned_manifest_with_an_unlisted_field_fails_step_5_naming_it(signed, run, edit, field):
+    resign(run, edit, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.step(Step.SIGNATURE).status == "pass"
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        f"manifest field(s) docs/manifest.md does not list: {field} (the manifest is published; only the "
+        "listed fields are known to tell no outcome)"]
+
+
+@pytest.mark.parametrize(("edit", "problem"), [
+    (lambda doc: doc.update(created="2026-12-01T00:00:00Z book 7"),
+     "created '2026-12-01T00:00:00Z book 7', not 'a UTC time YYYY-MM-DDTHH:MM:SSZ'"),
+    (lambda doc: doc["print"].update(book_numbers="top prizes: books 7 and 12"),
+     "print.book_numbers 'top prizes: books 7 and 12', not \"a permutation of the order's book slots from "
+     "the stream poolgen/v1/happy_holidays/order/books\""),
+    (lambda doc: doc["drbg"]["streams"].append("poolgen/v1/happy_holidays/p1/book-7"),
+     "drbg.streams"),
+    (lambda doc: doc["signature"].update(algorithm="Ed25519 (top prize in book 7)"),
+     "signature.algorithm 'Ed25519 (top prize in book 7)', not 'Ed25519'"),
+])
+def test_a_resigned_manifest_with_free_text_in_a_fixed_field_fails_step_5(signed, run, edit, problem):
+    resign(run, edit, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.failed == [Step.FIGURES]
+    [reason] = report.step(Step.FIGURES).reasons
+    assert reason.startswith("manifest field(s) not the value the contract gives them: " + problem)
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    (lambda doc: doc["play"].update(top_prizes=LEAK), "play.top_prizes"),
+    (lambda doc: doc["play"]["areas"][0].update(books=[7]), "play.areas[0].books"),
+    (lambda doc: doc["play"]["areas"][0]["prizes"][5].update(books=[7]), "play.areas[0].prizes[].books"),
+    (lambda doc: doc["play"]["tiers"][5]["wins"][0].update(books=[7]), "play.tiers[].wins[].books"),
+])
+def test_a_resigned_play_entry_with_a_key_no_contract_gives_fails_step_5_without_the_spec(signed, run, edit,
+                                                                                          field):
+    resign(run, edit, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"]))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        f"manifest field(s) docs/manifest.md does not list: {field} (the manifest is published; only the "
+        "listed fields are known to tell no outcome)"]
