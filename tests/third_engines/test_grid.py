@@ -80,7 +80,8 @@ def runs(tmp_path_factory) -> dict[str, Path]:
             path.write_text(path.read_text().replace('reach = "at_least"', 'reach = "exactly"'))
         spec = load_spec(path)
         made[style] = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
-                                               out=folder, run_id="r")).folder
+                                               out=folder, run_id="r",  # one pool: each tamper verifies it
+                                               pool_ids=[spec.pools[0].id])).folder
     return made
 
 

@@ -27,6 +27,9 @@ __all__ = ["checklist_lines", "statistics_page"]
 
 SUMMARY = re.compile(r"^(pool \S+|run): \d+ tests")  # each pool's summary, and the run-level tests'
 POSITION = re.compile(r"\bposition\b")
+# the printed numbers' tests (docs/statistics.md 1c): their figures name a top prize's book or the last
+# digit of its book or ticket number, so they are withheld from the public edition whatever their words
+NUMBERS = re.compile(r"by printed book number|by ticket number within the book")
 
 
 def checklist_lines(step: StepResult) -> tuple[str, ...]:
@@ -80,7 +83,8 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
         f = j.finding
         color = r.BAD if j.rejected else r.GOOD
         rows.append([r.para(r.escape(f.name), r.CELL), r.para(r.escape(f.method), r.CELL),
-                     r.para(r.escape(f.figures if internal or not POSITION.search(f.figures) else
+                     r.para(r.escape(f.figures if internal or not (POSITION.search(f.figures)
+                                                                   or NUMBERS.search(f.name)) else
                                      "withheld: it names a position (internal edition)"), r.CELL),
                      fmt_p(f.p), fmt_p(j.threshold),
                      r.para(f"<font color='{color.hexval()}'><b>{'FAIL' if j.rejected else 'pass'}</b>"

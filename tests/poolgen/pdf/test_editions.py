@@ -70,6 +70,9 @@ def test_default_proof_and_report_name_no_top_prize(runs, rules, tmp_path):
     assert "Who may receive anyone: specimens" in proof
     assert "Edition public; who may receive it: anyone" in report
     assert "Where they are is in the internal edition only" in report
+    # the printed numbers' tests (statistics 1c) name a top prize's book or its numbers' last digits
+    for figure in (" is book ", " end in ", "are a book's first or last ticket"):
+        assert figure not in report, figure
 
 
 def test_the_internal_edition_says_where_the_top_prizes_are(runs, tmp_path):
