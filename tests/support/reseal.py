@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from poolgen.deliverables.validation import new_validation_key, read_validation_key
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
-from poolgen.run.signing import Signer
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, small_happy_holidays
 
 
 def reseal_pool(run: Path, name: str, table: pl.DataFrame, signer: Signer) -> None:
@@ -39,3 +44,20 @@ def resign(run: Path, edit: Callable[[dict[str, Any]], object], signer: Signer) 
             f["bytes"], f["sha256"] = entry["bytes"], entry["sha256"]
     (run / "manifest.json").write_bytes(canonical_bytes(doc))
     signer.sign_run(run)
+
+
+def signed_small_run(root: Path, tickets: int = 3000, validation_keys: bool = False) -> dict[str, Any]:
+    """A signed run of Happy Holidays cut to one pool of `tickets` in `root` (with low.key and high.key
+    beside it when `validation_keys`): its folder, public key, signer and spec, for an insider to edit."""
+    files = new_key_pair(root / "keys", None)
+    signer = Signer.from_file(files.private)
+    keys = None
+    if validation_keys:
+        for tier in ("low", "high"):
+            new_validation_key(root / f"{tier}.key")
+        keys = (read_validation_key(root / "low.key"), read_validation_key(root / "high.key"))
+    spec = small_happy_holidays(root, tickets)
+    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC),
+                                   out=root / "runs", run_id="hh", signature=signer.manifest_entry(),
+                                   validation_keys=keys), finish=signer.sign_run).folder
+    return {"root": root, "run": run, "public": files.public, "signer": signer, "spec": spec}

@@ -6,29 +6,17 @@ sale, from the files alone; before, only step 7 (the seed, published after close
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import polars as pl
 import pytest
 
 from audit.checklist import Step
 from audit.verify import VerifyRequest, verify_run
-from poolgen.loader import load_spec
-from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, small_happy_holidays
-from tests.support.reseal import resign
+from tests.support.reseal import resign, signed_small_run
 
 
 @pytest.fixture
 def signed(tmp_path) -> dict:
-    files = new_key_pair(tmp_path / "keys", None)
-    signer = Signer.from_file(files.private)
-    spec = small_happy_holidays(tmp_path, 3000)
-    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC),
-                                   out=tmp_path / "runs", run_id="hh", signature=signer.manifest_entry()),
-                   finish=signer.sign_run).folder
-    return {"run": run, "public": files.public, "signer": signer, "spec": spec}
+    return signed_small_run(tmp_path)
 
 
 def _swap_shown(table: pl.DataFrame, a: str, b: str) -> pl.DataFrame:

@@ -7,7 +7,6 @@ signed Happy Holidays run with both real validation keys; each case works on a c
 from __future__ import annotations
 
 import shutil
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -15,27 +14,13 @@ import pytest
 from audit.checklist import Step
 from audit.steps.validation import key_check
 from audit.verify import VerifyRequest, verify_run
-from poolgen.deliverables.validation import new_validation_key, read_validation_key
-from poolgen.loader import load_spec
-from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, small_happy_holidays
-from tests.support.reseal import resign
+from poolgen.deliverables.validation import read_validation_key
+from tests.support.reseal import resign, signed_small_run
 
 
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory) -> dict:
-    root = tmp_path_factory.mktemp("listing")
-    files = new_key_pair(root / "keys", None)
-    signer = Signer.from_file(files.private)
-    for tier in ("low", "high"):
-        new_validation_key(root / f"{tier}.key")
-    keys = (read_validation_key(root / "low.key"), read_validation_key(root / "high.key"))
-    spec = small_happy_holidays(root, 6000)
-    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC),
-                                   out=root / "runs", run_id="hh", signature=signer.manifest_entry(),
-                                   validation_keys=keys), finish=signer.sign_run).folder
-    return {"root": root, "run": run, "public": files.public, "signer": signer, "spec": spec}
+    return signed_small_run(tmp_path_factory.mktemp("listing"), 6000, validation_keys=True)
 
 
 @pytest.fixture

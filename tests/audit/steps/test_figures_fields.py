@@ -7,32 +7,20 @@ Happy Holidays run re-signed by tests/support/reseal.py `resign`."""
 from __future__ import annotations
 
 import shutil
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from audit.checklist import Step
 from audit.verify import VerifyRequest, verify_run
-from poolgen.loader import load_spec
-from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, small_happy_holidays
-from tests.support.reseal import resign
+from tests.support.reseal import resign, signed_small_run
 
 LEAK = [17, 2031]  # where the $100 tickets of pool p1 would be
 
 
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory) -> dict:
-    root = tmp_path_factory.mktemp("fields")
-    files = new_key_pair(root / "keys", None)
-    signer = Signer.from_file(files.private)
-    spec = small_happy_holidays(root, 3000)
-    run = generate(GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC),
-                                   out=root / "runs", run_id="hh", signature=signer.manifest_entry()),
-                   finish=signer.sign_run).folder
-    return {"run": run, "public": files.public, "signer": signer, "spec": spec}
+    return signed_small_run(tmp_path_factory.mktemp("fields"))
 
 
 @pytest.fixture
