@@ -14,7 +14,7 @@ from collections import Counter
 
 import polars as pl
 
-from tests.third_engines.printed import match_n_row
+from tests.third_engines.printed import match_n_row, verdicts
 
 Win = tuple[str, str, int, str]  # (area, how, by, prize code)
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -171,26 +171,17 @@ RULES = {"cards": cards_row, "yours_beats_theirs": duel_row, "prize_box": prize_
 
 def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
     """Every row the contracts refuse, as row -> (its reasons joined with "; ", what it pays in cents),
-    and every row that pays other than its stored prize (reasons "" when it is legal)."""
-    cents = {(a["id"], p["code"]): p["cents"] for a in play["areas"] for p in a["prizes"]}
-    tiers = {t["id"]: Counter((w["area"], w["how"], w["by"], w["prize"]) for w in t["wins"])
-             for t in play["tiers"]}
+    and every row that pays other than its stored prize (reasons "" when it is legal): each area by its
+    style's rules, the row by play.md's (`printed.verdicts`)."""
     parts = [(a, _columns(a), table.select(_columns(a)).rows()) for a in play["areas"]]
-    out = {}
-    for i, (tier, stored) in enumerate(zip(table["tier"], table["prize_cents"], strict=True)):
+
+    def row(i: int) -> tuple[list[Win], list[str]]:
         wins: list[Win] = []
         reasons: list[str] = []
         for area, cols, rows in parts:
             w, r = RULES[area["style"]](area, dict(zip(cols, rows[i], strict=True)))
             wins += w
             reasons += r
-        pays = sum(by * cents[(a, p)] for a, _, by, p in wins)
-        if len(wins) > play["max_wins"]:
-            reasons.append(f"{len(wins)} wins, at most {play['max_wins']}")
-        if tier not in tiers:
-            reasons.append(f"tier '{tier}' is not in the manifest's play entry")
-        elif Counter(wins) != tiers[tier]:
-            reasons.append(f"its wins are not its tier '{tier}''s ({len(wins)} win(s) paying {pays} cents)")
-        if reasons or pays != stored:
-            out[i] = ("; ".join(reasons), pays)
-    return out
+        return wins, reasons
+
+    return verdicts(play, table, (row(i) for i in range(table.height)))

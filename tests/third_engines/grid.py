@@ -8,11 +8,9 @@ refused, worded as the contracts state them."""
 
 from __future__ import annotations
 
-from collections import Counter
-
 import polars as pl
 
-from .printed import bonus_reveal_row
+from .printed import bonus_reveal_row, verdicts
 
 Win = tuple[str, str, int, str]  # (area, how, by, prize code)
 
@@ -146,26 +144,17 @@ RULES = {"crossword": crossword_row, "lines": lines_row, "add_up": add_up_row,
 
 def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
     """Every row the contracts refuse, as row -> (its reasons joined with "; ", what it pays in cents),
-    and every row that pays other than its stored prize (reasons "" when it is legal)."""
-    cents = {(a["id"], p["code"]): p["cents"] for a in play["areas"] for p in a["prizes"]}
-    tiers = {t["id"]: Counter((w["area"], w["how"], w["by"], w["prize"]) for w in t["wins"])
-             for t in play["tiers"]}
+    and every row that pays other than its stored prize (reasons "" when it is legal): each area by its
+    style's rules, the row by play.md's (`printed.verdicts`)."""
     parts = [(a, [table.select(c).rows() for c in _columns(a)]) for a in play["areas"]]
-    out = {}
-    for i, (tier, stored) in enumerate(zip(table["tier"], table["prize_cents"], strict=True)):
+
+    def row(i: int) -> tuple[list[Win], list[str]]:
         wins: list[Win] = []
         reasons: list[str] = []
         for area, cols in parts:
             w, r = RULES[area["style"]](area, *(list(c[i]) for c in cols))
             wins += w
             reasons += r
-        pays = sum(by * cents[(a, p)] for a, _, by, p in wins)
-        if len(wins) > play["max_wins"]:
-            reasons.append(f"{len(wins)} wins, at most {play['max_wins']}")
-        if tier not in tiers:
-            reasons.append(f"tier '{tier}' is not in the manifest's play entry")
-        elif Counter(wins) != tiers[tier]:
-            reasons.append(f"its wins are not its tier '{tier}''s ({len(wins)} win(s) paying {pays} cents)")
-        if reasons or pays != stored:
-            out[i] = ("; ".join(reasons), pays)
-    return out
+        return wins, reasons
+
+    return verdicts(play, table, (row(i) for i in range(table.height)))

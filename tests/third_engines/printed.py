@@ -10,6 +10,7 @@ refused, worded as the contracts state them."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 import polars as pl
 
@@ -146,12 +147,20 @@ def row_wins(play: dict, table: pl.DataFrame) -> list[tuple[list[Win], list[str]
 def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
     """Every row the contracts refuse, as row -> (its reasons joined with "; ", what it pays in cents),
     and every row that pays other than its stored prize (reasons "" when it is legal)."""
+    return verdicts(play, table, row_wins(play, table))
+
+
+def verdicts(play: dict, table: pl.DataFrame,
+             rows: Iterable[tuple[list[Win], list[str]]]) -> dict[int, tuple[str, int]]:
+    """play.md's rules over each row's areas' (wins, reasons), in table order: at most `max_wins`, the
+    tier in the play entry with exactly these wins, and what the row pays against its stored prize;
+    the third engines of the other printed styles (cards.py, grid.py) judge their rows with it too."""
     cents = {(a["id"], p["code"]): p["cents"] for a in play["areas"] for p in a["prizes"]}
     tiers = {t["id"]: Counter((w["area"], w["how"], w["by"], w["prize"]) for w in t["wins"])
              for t in play["tiers"]}
     out = {}
     for i, ((wins, reasons), tier, stored) in enumerate(
-            zip(row_wins(play, table), table["tier"], table["prize_cents"], strict=True)):
+            zip(rows, table["tier"], table["prize_cents"], strict=True)):
         pays = sum(by * cents[(a, p)] for a, _, by, p in wins)
         if len(wins) > play["max_wins"]:
             reasons.append(f"{len(wins)} wins, at most {play['max_wins']}")
