@@ -33,8 +33,8 @@ KINDS = ("printed", "einstant")
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout", "blocks"}
 _GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
-_PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "losers",
-              "losers_odds"}
+# what check reconciles for an eInstant (table (j), per pool); winners and costs it would not
+_PUBLISHED = {"odds", "losers", "losers_odds"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value"}
 _TIER = {"multiplier", "count", "odds", "i_amounts", "i_count", "i_odds"}
 GAME_ID = re.compile(r"[a-z][a-z0-9_]{0,63}")

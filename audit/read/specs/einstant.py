@@ -36,7 +36,8 @@ def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectatio
     for what is not such a spec (audit/read/specs/__init__.py words them)."""
     game = doc["game"]
     if isinstance(game, dict) and "style" in game:  # an eInstant of a generic style: named by game.id
-        game = {**game, "rules": game.get("id")}
+        # `kind` may be left out (docs/new-game.md): poolgen then writes the manifest's "einstant"
+        game = {**game, "rules": game.get("id"), "kind": game.get("kind", "einstant")}
     if game["kind"] != "einstant" or "style" not in game:
         raise UnusableInput("game: a format = 1 spec is an eInstant of a style (game.id, game.style); "
                             "a printed game's spec is format = 2, of play styles")

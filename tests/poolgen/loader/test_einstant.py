@@ -107,3 +107,18 @@ def test_a_blank_symbol_code_is_refused(tmp_path):
         load_spec(path)
     assert str(err.value) == ("p.toml: symbols[0].code: must not be blank: the play and the manifest name "
                               "the symbol by its code")
+
+
+@pytest.mark.parametrize("field", ["winners = 1", 'subtotal_cost = "$1"', 'total_cost = "$1"',
+                                   'other_costs = [ { name = "Players Loyalty Program", amount = "$1" } ]'])
+def test_an_einstant_published_figure_check_never_reconciles_is_refused(tmp_path, field):
+    """`poolgen check` reconciles an eInstant's losers, their odds and the overall odds (per pool, as
+    table (j) prints them), never winners or costs: a format-1 spec stating one was accepted and
+    check said "every published figure reconciles" whatever it said. Refused as unused instead."""
+    text = SPEC.read_text()
+    assert "[published]" in text
+    path = tmp_path / "p.toml"
+    path.write_text(text.replace("[published]", "[published]\n" + field, 1))
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == f"p.toml: published.{field.split(' ')[0]}: unknown field"

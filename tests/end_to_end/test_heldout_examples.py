@@ -1,0 +1,101 @@
+"""The held-out example specs (specs/examples/, written from docs/new-game.md and docs/styles/ alone):
+each real file passes `check` with the figures its [published] table states, and a small cut of each
+(its sizes and counts divided, the shape of its play unchanged) generates, signed, and verifies with
+audit's own command line: every step that runs without the seed passes."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from audit.cli import app as audit_app
+from tests.support import ROOT, SEED_A
+from tests.support.cli import invoke
+
+EXAMPLES = ROOT / "specs" / "examples"
+
+# spec: (order winners, order prize cost in cents) as `check` computes them from the real file
+FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
+           "diamond_life": (674_636, 1_708_000_000),
+           "two_million_blitz": (633_763, 2_675_500_000),
+           "elemental_duel": (68_875, 17_200_000),  # an eInstant: the first pool's ($1.00)
+           "lucky_reels_areas": (32_135, 7_400_000)}
+
+# spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
+CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
+        "diamond_life": ({"order_tickets": 24_000, "pool_tickets": 6_000}, 100, "p1", 6_000),
+        "two_million_blitz": ({"order_tickets": 10_000, "pool_tickets": 10_000}, 200, "p1", 10_000),
+        "pairs_payday_packs": ({"order_tickets": 11_000, "pool_tickets": 2_000}, 100, "p6", 1_000),
+        "elemental_duel": ({"order_shares": 16_000, "pool_shares": 4_000}, 50, "d1.00", 4_000),
+        "lucky_reels_areas": ({"order_shares": 24_000, "pool_shares": 4_000}, 25, "d1.00x2", 4_000)}
+
+
+def cut(name: str, folder: Path) -> Path:
+    """specs/examples/<name>.toml with the sizes of CUTS and every count divided (at least 1; for the
+    order of 5.5 pools a multiple of 11, so that it still scales to every pool), its published
+    figures dropped (they are the real file's; an eInstant's tiers keep their required `odds`, which
+    only `check` reads), written as folder/<name>.toml."""
+    sizes, k, _, _ = CUTS[name]
+    text = (EXAMPLES / f"{name}.toml").read_text()
+    for key, value in sizes.items():
+        text, n = re.subn(rf"^{key} = \d+$", f"{key} = {value}", text, flags=re.M)
+        assert n == 1, (name, key)
+    step = 11 if name == "pairs_payday_packs" else 1
+    text = re.sub(r"^count = (\d+)$", lambda m: f"count = {max(step, int(m.group(1)) // k // step * step)}",
+                  text, flags=re.M)
+    dropped = "winners|total_cost|odds" if "\nformat = 2\n" in text else "losers|losers_odds"
+    text, n = re.subn(rf"^({dropped}) = .*\n", "", text, flags=re.M)
+    assert n >= 2, name
+    path = folder / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("heldout")
+    (root / "run.seed").write_text(SEED_A.hex() + "\n")
+    (root / "run.seed").chmod(0o600)  # a seed file others may read is refused
+    assert invoke("keys", "new", root / "keys").exit_code == 0
+    return root
+
+
+def test_each_heldout_example_reconciles_every_figure_it_publishes():
+    result = invoke("check", *(EXAMPLES / f"{name}.toml" for name in FIGURES), "--json")
+    assert result.exit_code == 0, result.output
+    games = {g["spec"]: g for g in json.loads(result.stdout)["games"]}
+    assert set(games) == {f"{name}.toml" for name in FIGURES}
+    for name, (winners, cost) in FIGURES.items():
+        game = games[f"{name}.toml"]
+        figures = game["pools"][0] if name in ("elemental_duel", "lucky_reels_areas") else game["order"]
+        assert (figures["winners"], figures["prize_cost_cents"]) == (winners, cost), name
+        assert game["problems"] == [], name
+
+
+def test_the_pack_example_is_5_5_pools_of_whole_packs_and_its_cut_is_possible(tmp_path):
+    """pairs_payday_packs' real check probes its pack parameters on pools of 200,000 (half a minute):
+    here its pools are read from the real file, and the probe runs on the cut."""
+    result = invoke("check", cut("pairs_payday_packs", tmp_path), "--json")
+    assert result.exit_code == 0, result.output
+    game = json.loads(result.stdout)["games"][0]
+    assert [(p["id"], p["tickets"]) for p in game["pools"]] == \
+        [(f"p{i}", 2_000) for i in range(1, 6)] + [("p6", 1_000)]
+    assert any("check found a pool meeting every parameter" in n for n in game["notes"])
+
+
+@pytest.mark.parametrize("name", CUTS)
+def test_a_cut_of_each_heldout_example_generates_and_verifies_with_audit_alone(keys, name, tmp_path):
+    _, _, pool, tickets = CUTS[name]
+    spec = cut(name, tmp_path)
+    made = invoke("generate", spec, "--out", tmp_path / "runs", "--seed-file", keys / "run.seed", "--pool",
+                  pool, "--run-id", name, "--workers", "1", "--key", keys / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    result = invoke("verify", tmp_path / "runs" / name, "--public-key", keys / "keys" / "signing-key.pub.pem",
+                    "--json", application=audit_app)
+    assert result.exit_code == 0, result.output
+    steps = json.loads(result.stdout)["steps"]
+    assert [s["status"] for s in steps] == ["pass"] * 6 + ["skip", "pass", "pass"]
+    assert any(f"{tickets:,}" in d for d in steps[2]["details"]), steps[2]["details"]
