@@ -13,7 +13,7 @@ import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.cli.claims import game_title, print_table, show_closing
-from poolgen.cli.common import reports_errors
+from poolgen.cli.common import Force, refuse_output, reports_errors, write_output
 from poolgen.money import fmt_cents
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
@@ -145,10 +145,12 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKe
 def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False,
                closing_report: Annotated[bool, typer.Option("--closing", help="The closing report.")] = False,
                pdf: Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf", help="Also a PDF page.")]
-               = None) -> None:
+               = None, force: Force = False) -> None:
     """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares."""
     from poolgen.backoffice.reports import einstant_closing, einstant_levels, sold_cents  # lazy: start-up
 
+    if pdf is not None:
+        refuse_output(pdf, force, "PDF")
     book = _ledger(run, ledger, public_key)
     try:
         levels = einstant_levels(book.run, book)
@@ -158,7 +160,7 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
         book.close()
     vouched = book.run
     if closing_report:
-        show_closing(vouched, report, as_json, pdf)
+        show_closing(vouched, report, as_json, pdf, force)
         return
     rows = [[f"{lv.pool} {lv.label}", f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
     header = ["Pool and prize", "Total prizes", "Sold", "Remaining"]
@@ -172,7 +174,8 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."], header, rows)
+        write_output(pdf, table_page(f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."],
+                                     header, rows), force, "PDF")
 
 
 @app.command("reconcile")
