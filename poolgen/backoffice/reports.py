@@ -21,7 +21,7 @@ from poolgen.backoffice.claims import ClaimsLedger, Payment
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file
 from poolgen.backoffice.vouched import Run, read_validation
-from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
+from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
 from poolgen.money import fmt_cents
 
 
@@ -140,13 +140,15 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
     for path in ledgers:
         book = ClaimsLedger(path, create=False)
         try:
-            paid_attempts = {a[0]: a[3] for a in book.attempts() if a[6] == "paid" and a[2] == run.run_id}
-            mine = {p.claim_no: p.barcode for p in book.payments(run.run_id)}
+            attempts, every = book.attempts(), book.payments()
         finally:
             book.close()
+        paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
+        mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}
         if paid_attempts != mine:
             rec.problems.append(f"{path}: its payments and its attempts marked paid differ "
                                 f"({len(mine):,} payments, {len(paid_attempts):,} such attempts)")
+        rec.problems += _edited(path, run, [a[0] for a in attempts], every, files, keys)
     seen: dict[str, tuple[Path, Payment]] = {}
     for path, p in payments:
         rec.checked += 1
@@ -178,6 +180,36 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
         if lv.paid > lv.total:
             rec.problems.append(f"{lv.label}: {lv.paid:,} paid, but the game holds {lv.total:,}")
     return rec
+
+
+def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
+            files: dict[str, ValidationFile], keys: dict[str, bytes]) -> list[str]:
+    """What a hand edit that lets a ticket be paid again leaves behind: claim numbers missing from
+    1 .. the largest (SQLite numbers claims one after another, and a row is never deleted by the tool),
+    and a payment moved to another run id that is a ticket of this run (a shared ledger's payments of
+    other games are not). Removing the last claims leaves no gap; an external copy of the ledger is the
+    only check of those (docs/back-office.md, section 6)."""
+    out = []
+    present = set(claim_nos)
+    gaps: list[tuple[int, int]] = []
+    for no in range(1, max(claim_nos, default=0) + 1):
+        if no not in present:
+            if gaps and gaps[-1][1] == no - 1:
+                gaps[-1] = (gaps[-1][0], no)
+            else:
+                gaps.append((no, no))
+    if gaps:
+        shown = ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in gaps[:20])
+        more = f" and {len(gaps) - 20:,} more runs" if len(gaps) > 20 else ""
+        many = len(gaps) > 1 or gaps[0][0] != gaps[0][1]
+        out.append(f"{path}: claim number{'s' if many else ''} {shown}{more} {'are' if many else 'is'} "
+                   "missing (rows removed by hand: a removed payment can be paid again)")
+    for p in every:
+        ours = any(vf.is_known(keys[t], run.run_id, p.barcode) for t, vf in files.items())
+        if p.run_id != run.run_id and ours:
+            out.append(f"{path}: claim no. {p.claim_no} ({p.barcode}): recorded under run {p.run_id}, but it "
+                       f"is a ticket of run {run.run_id}")
+    return out
 
 
 def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
