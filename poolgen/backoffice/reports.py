@@ -80,9 +80,30 @@ def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
 
 
 def printed_levels(run: Run, payments: list[Payment]) -> list[Level]:
+    """Per level, the prizes the order holds and the tickets paid: a ticket paid in two ledgers (two
+    desks, each with its own) is one prize gone, counted at its first payment; the second payment is
+    the reconciliation's problem, not a second prize claimed."""
     designed = designed_levels(run)
-    paid = Counter((p.prize_cents, p.free) for p in payments)
+    tickets: dict[str, Payment] = {}
+    for p in payments:
+        tickets.setdefault(p.barcode, p)
+    paid = Counter((p.prize_cents, p.free) for p in tickets.values())
     return [Level(c, f, designed[(c, f)], paid[(c, f)]) for c, f in sorted(designed | paid, reverse=True)]
+
+
+def published_levels(run: Run, payments: list[Payment]) -> list[Level]:
+    """`printed_levels` for a table that is published (prizes remaining, the closing report): refused
+    when a level holds more payments than the game has prizes of it (an amount it has none of, say), as
+    its figures would not add up (a negative number remaining)."""
+    levels = printed_levels(run, payments)
+    for lv in levels:
+        if lv.paid > lv.total:
+            what = (f"{lv.paid:,} payment{'s' if lv.paid != 1 else ''} of {lv.label}, "
+                    + ("a prize the game does not hold" if lv.total == 0 else f"more than the {lv.total:,} "
+                       "the game holds"))
+            raise BackOfficeError(f"the ledgers hold {what}; the figures would not add up (`poolgen claims "
+                                  "reconcile` names each payment)")
+    return levels
 
 
 def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:

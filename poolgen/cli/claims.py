@@ -64,12 +64,12 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
 def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
                pdf: Pdf = None, force: Force = False) -> None:
     """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack)."""
-    from poolgen.backoffice.reports import load_payments, printed_levels  # lazy: start-up time
+    from poolgen.backoffice.reports import load_payments, published_levels  # lazy: start-up time
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    levels = published_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     if as_json:
         typer.echo(json.dumps({"game": game_title(vouched), "run_id": vouched.run_id, "at": when,
@@ -124,12 +124,12 @@ def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_jso
               pdf: Pdf = None, force: Force = False) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
     the run taken as sold)."""
-    from poolgen.backoffice.reports import closing, load_payments, printed_levels  # lazy: start-up time
+    from poolgen.backoffice.reports import closing, load_payments, published_levels  # lazy: start-up time
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    levels = published_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
     report = closing(vouched, levels)
     show_closing(vouched, report, as_json, pdf, force)
 
