@@ -294,21 +294,32 @@ def closing(run: Run, levels: list[Level]) -> dict[str, Any]:
 
 
 def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[str, Any]:
-    """An eInstant's closing report: per pool and prize, prizes sold, paid, sold but unclaimed, and never
-    sold; the designed payout (every share sold) against the actual (paid over sales not voided)."""
+    """An eInstant's closing report: per pool and prize, prizes sold, paid, sold but unclaimed, in voided
+    sales (retired, never claimable: not unclaimed) and never sold; the designed payout (every share
+    sold) against the actual (paid over sales not voided)."""
     paid: Counter[tuple[str, int]] = Counter()
+    voided: Counter[tuple[str, int]] = Counter()  # prizes in voided sales: never claimable, owed to no one
+    prizes: dict[str, Any] = {}  # pool -> its prize_cents column, read once
     for s in sales.sales():
         if s.claimed_at is not None and s.prize_cents:
             paid[(s.pool, s.prize_cents)] += 1
+        elif s.voided_at is not None:
+            if s.pool not in prizes:
+                checked_pool_file(run, s.pool)
+                prizes[s.pool] = run.folder.read(s.pool, ["prize_cents"])["prize_cents"]
+            cents = int(prizes[s.pool][s.serial - 1])
+            if cents:
+                voided[(s.pool, cents)] += 1
     designed_sales = int(run.folder.manifest["totals"]["sales_cents"])
     sold = sold_cents(sales)
     designed = sum(lv.total * lv.cents for lv in levels)
     paid_cents = sum(n * c for (_, c), n in paid.items())
     rows = []
     for lv in levels:
-        n = paid[(lv.pool or "", lv.cents)]
-        rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n,
-                     "unclaimed_cents": (lv.paid - n) * lv.cents, "never_sold": lv.remaining})
+        n, v = paid[(lv.pool or "", lv.cents)], voided[(lv.pool or "", lv.cents)]
+        rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n - v,
+                     "unclaimed_cents": (lv.paid - n - v) * lv.cents, "voided": v,
+                     "never_sold": lv.remaining})
     return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold),
             "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
             "paid_cents": paid_cents, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),

@@ -137,9 +137,10 @@ def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_jso
 def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:
     rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
              f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"])]
-            + ([f"{lv['never_sold']:,}"] if "never_sold" in lv else []) for lv in report["levels"]]
+            + ([f"{lv['voided']:,}", f"{lv['never_sold']:,}"] if "never_sold" in lv else [])
+            for lv in report["levels"]]
     header = ["Prize", "Total prizes", "Paid", "Unclaimed", "Unclaimed amount"] \
-        + (["Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else [])
+        + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else [])
     lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'])} "
              f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'])} "
              f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}"]
