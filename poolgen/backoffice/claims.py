@@ -139,6 +139,19 @@ class ClaimsLedger:
         return [_payment(r) for r in rows if run_id is None or r[0] == run_id]
 
     @owned.guarded(CLAIMS)
+    def snapshot(self) -> tuple[list[tuple[int, str, str, str, str, str, str, str]], list[Payment]]:
+        """Every attempt and every payment, read in one transaction: a desk paying meanwhile (WAL lets it)
+        is in both or in neither."""
+        self.db.execute("BEGIN")
+        try:
+            attempts = self.attempts()
+            pause_point("ledger-read")  # a test pays a ticket here, between the two reads
+            payments = self.payments()
+        finally:
+            owned.rollback(self.db)  # a read: nothing to commit
+        return attempts, payments
+
+    @owned.guarded(CLAIMS)
     def attempts(self) -> list[tuple[int, str, str, str, str, str, str, str]]:
         return [tuple(r) for r in self.db.execute(
             "SELECT claim_no, at, run_id, barcode, desk, clerk, outcome, reason FROM attempts "

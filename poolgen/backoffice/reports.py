@@ -60,9 +60,13 @@ def designed_levels(run: Run) -> Counter[tuple[int, bool]]:
     return out
 
 
-def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
-    """Every payment of the run in the ledgers; a ledger given twice (by another name, a hard link) is
-    refused: its payments would be counted twice, as claimed prizes and as tickets paid twice."""
+Attempts = list[tuple[int, str, str, str, str, str, str, str]]
+
+
+def read_ledgers(ledgers: list[Path]) -> list[tuple[Path, Attempts, list[Payment]]]:
+    """Each ledger's attempts and payments (every run's), each ledger read in one transaction; a ledger
+    given twice (by another name, a hard link) is refused: its payments would be counted twice, as
+    claimed prizes and as tickets paid twice."""
     out = []
     seen: dict[tuple[int, int], Path] = {}
     for path in ledgers:
@@ -73,10 +77,15 @@ def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
                 raise BackOfficeError(f"{path}: the same claims ledger as {seen[st.st_dev, st.st_ino]}; give "
                                       "each ledger once")
             seen[st.st_dev, st.st_ino] = path
-            out += [(path, p) for p in book.payments(run.run_id)]
+            out.append((path, *book.snapshot()))
         finally:
             book.close()
     return out
+
+
+def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
+    """Every payment of the run in the ledgers (`read_ledgers`)."""
+    return [(path, p) for path, _, every in read_ledgers(ledgers) for p in every if p.run_id == run.run_id]
 
 
 def printed_levels(run: Run, payments: list[Payment]) -> list[Level]:
@@ -157,13 +166,9 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
                               "validation files")
     files = {t: read_validation(run, t, k)[0] for t, k in keys.items()}
     rec = Reconciliation()
-    payments = load_payments(run, ledgers)
-    for path in ledgers:
-        book = ClaimsLedger(path, create=False)
-        try:
-            attempts, every = book.attempts(), book.payments()
-        finally:
-            book.close()
+    books = read_ledgers(ledgers)
+    payments = [(path, p) for path, _, every in books for p in every if p.run_id == run.run_id]
+    for path, attempts, every in books:
         paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
         mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}
         if paid_attempts != mine:

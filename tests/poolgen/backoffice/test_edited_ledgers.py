@@ -83,3 +83,31 @@ def test_payments_of_another_game_in_a_shared_ledger_are_no_problem(office, tmp_
     result = _reconcile(office, ledger)
     assert (result.exit_code, result.output) == (
         0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n")
+
+
+def test_a_payment_made_while_reconciling_is_no_problem(office, tmp_path):
+    """Desks stay open while the reconciliation reads their ledger: a payment committed between its reads
+    of the attempts and the payments was a false `its payments and its attempts marked paid differ`."""
+    import os  # noqa: PLC0415  # only this test runs a process
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, "5", 14)
+    mark = tmp_path / "paused"
+    cmd = [sys.executable, "-m", "poolgen", "claims", "reconcile", str(office["folder"]), "--ledger",
+           str(ledger), "--validation-key", str(office["root"] / "low.key")]
+    proc = subprocess.Popen(cmd, env={**os.environ, "POOLGEN_TEST_PAUSE": f"ledger-read:60:{mark}"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists()
+        _pay(office, ledger, "5", 15)  # a desk pays while the reconciliation is between its reads
+    finally:
+        mark.unlink(missing_ok=True)
+        out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (
+        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n", "")
