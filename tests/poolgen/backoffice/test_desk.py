@@ -114,7 +114,8 @@ def test_a_batch_of_claims_is_answered_line_by_line(office, tmp_path):
     assert result.exit_code == 0
     assert [json.loads(line)["outcome"] for line in result.stdout.splitlines()] == ["prize", "not a winner",
                                                                                    "prize"]
-    assert result.stderr == "3 claim(s) answered: 2 paid, 1 refused\n"
+    assert result.stderr == ("3 claim(s) answered: 2 prize(s), 1 refused; nothing paid or recorded (no "
+                             "--ledger)\n")
     csv.write_text("ticket,virn\n" + f"{rows[0][2]},{rows[0][1]}\n" + "465-0000001-00١,1\n")
     bad = invoke("validate", office["folder"], "--batch", csv, "--validation-key", office["root"] / "low.key",
                  "--index-dir", office["index"])
