@@ -245,6 +245,14 @@ def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
     on a sale not voided."""
     rec = Reconciliation()
     pools = sales.pools()
+    entries = {p.id: p for p in run.folder.parsed.pools}
+    for pool, (shares, price) in sorted(sales.prices().items()):
+        entry = entries.get(pool)
+        if entry is None:
+            rec.problems.append(f"pool {pool}: not a pool of run {run.run_id}")
+        elif (shares, price) != (entry.tickets, entry.price_cents):
+            rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
+                                f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
     by_pool: dict[str, list[Sale]] = {}
     for sale in sales.sales():
         by_pool.setdefault(sale.pool, []).append(sale)

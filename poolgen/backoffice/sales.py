@@ -87,7 +87,9 @@ class SalesLedger:
         self.db.close()
 
     def _pool(self, pool: str) -> tuple[int, int, str | None]:
-        """(shares, next serial, closed at) of a pool, registered from the manifest on first use."""
+        """(shares, next serial, closed at) of a pool, registered from the manifest on first use; its
+        shares are the signed manifest's, never the ledger's copy (a hand edit would sell shares the
+        pool does not have; the reconciliation names such an edit)."""
         entry = next((p for p in self.run.folder.parsed.pools if p.id == pool), None)
         if entry is None:
             known = ", ".join(p.id for p in self.run.folder.parsed.pools)
@@ -98,8 +100,8 @@ class SalesLedger:
             self.db.execute("INSERT INTO pools VALUES (?, ?, ?, ?, 1, NULL)",
                             (self.run.run_id, pool, entry.tickets, entry.price_cents))
             return entry.tickets, 1, None
-        shares, next_serial, closed_at = owned.typed(row, "shares, next_serial, closed_at", "iiT")
-        return shares, next_serial, closed_at
+        _, next_serial, closed_at = owned.typed(row, "shares, next_serial, closed_at", "iiT")
+        return entry.tickets, next_serial, closed_at
 
     @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
@@ -184,6 +186,14 @@ class SalesLedger:
     def sales(self) -> list[Sale]:
         return [Sale(*owned.typed(r, _SALE, _SALE_KINDS)) for r in self.db.execute(
             f"SELECT {_SALE} FROM sales WHERE run_id = ? ORDER BY sale_no", (self.run.run_id,))]
+
+    @owned.guarded(SALES)
+    def prices(self) -> dict[str, tuple[int, int]]:
+        """Each registered pool's (shares, price in cents) as the ledger recorded them from the manifest."""
+        rows = self.db.execute("SELECT pool, shares, price_cents FROM pools WHERE run_id = ?",
+                               (self.run.run_id,))
+        typed = (owned.typed(r, "pool, shares, price_cents", "tii") for r in rows)
+        return {r[0]: (r[1], r[2]) for r in typed}
 
     @owned.guarded(SALES)
     def pools(self) -> dict[str, tuple[int, int, str | None]]:
