@@ -19,7 +19,7 @@ from typing import Any
 
 from poolgen.backoffice.claims import ClaimsLedger, Payment
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file
+from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file, share_id
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
 from poolgen.money import fmt_cents
@@ -215,21 +215,8 @@ def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
     and a payment moved to another run id that is a ticket of this run (a shared ledger's payments of
     other games are not). Removing the last claims leaves no gap; an external copy of the ledger is the
     only check of those (docs/back-office.md, section 6)."""
-    out = []
-    present = set(claim_nos)
-    gaps: list[tuple[int, int]] = []
-    for no in range(1, max(claim_nos, default=0) + 1):
-        if no not in present:
-            if gaps and gaps[-1][1] == no - 1:
-                gaps[-1] = (gaps[-1][0], no)
-            else:
-                gaps.append((no, no))
-    if gaps:
-        shown = ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in gaps[:20])
-        more = f" and {len(gaps) - 20:,} more runs" if len(gaps) > 20 else ""
-        many = len(gaps) > 1 or gaps[0][0] != gaps[0][1]
-        out.append(f"{path}: claim number{'s' if many else ''} {shown}{more} {'are' if many else 'is'} "
-                   "missing (rows removed by hand: a removed payment can be paid again)")
+    gaps = missing(claim_nos, "claim")
+    out = [f"{path}: {gaps} (rows removed by hand: a removed payment can be paid again)"] if gaps else []
     for p in every:
         ours = any(vf.is_known(keys[t], run.run_id, p.barcode) for t, vf in files.items())
         if p.run_id != run.run_id and ours:
@@ -238,11 +225,58 @@ def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
     return out
 
 
+def missing(numbers: list[int], what: str) -> str | None:
+    """`WHAT numbers 2 to 3, 6 are missing` for the numbers not in `numbers` from 1 to its largest (the
+    numbers SQLite gave rows one after another), or None."""
+    present, gaps = set(numbers), list[tuple[int, int]]()
+    for no in range(1, max(numbers, default=0) + 1):
+        if no not in present:
+            if gaps and gaps[-1][1] == no - 1:
+                gaps[-1] = (gaps[-1][0], no)
+            else:
+                gaps.append((no, no))
+    if not gaps:
+        return None
+    shown = ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in gaps[:20])
+    more = f" and {len(gaps) - 20:,} more runs" if len(gaps) > 20 else ""
+    many = len(gaps) > 1 or gaps[0][0] != gaps[0][1]
+    return f"{what} number{'s' if many else ''} {shown}{more} {'are' if many else 'is'} missing"
+
+
+def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
+    """Each claimed sale against the payment rows: one each, none for a sale not claimed, numbers with
+    no gap (a claim cleared by hand and paid again is a share paid twice)."""
+    rows = sales.payments()
+    gaps = missing([r[0] for r in rows], "payment")
+    out = [f"{gaps} (rows removed by hand)"] if gaps else []
+    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, int]]] = {}
+    for r in rows:
+        if r[1] == run.run_id:
+            by_share.setdefault((r[2], r[3]), []).append(r)
+    for x in sold:
+        mine = by_share.pop((x.pool, x.serial), [])
+        if len(mine) > 1:
+            nos = ", ".join(str(r[0]) for r in mine)
+            out.append(f"{x.ticket}: paid {len(mine)} times (payment nos. {nos})")
+        elif mine and x.claimed_at is None:
+            out.append(f"{x.ticket}: payment no. {mine[0][0]} is recorded, but its sale shows no claim "
+                       "(cleared by hand)")
+        elif mine and (mine[0][4], mine[0][5]) != (x.claimed_at, x.prize_cents):
+            no, at, cents = mine[0][0], mine[0][4], mine[0][5]
+            out.append(f"{x.ticket}: its sale records {fmt_cents(x.prize_cents or 0)} paid at "
+                       f"{x.claimed_at}, its payment no. {no} {fmt_cents(cents)} at {at}")
+        elif not mine and x.claimed_at is not None:
+            out.append(f"{x.ticket}: claimed, but no payment row records it (removed by hand)")
+    out += [f"{share_id(pool, serial)}: payment no. {r[0][0]} of a share never sold"
+            for (pool, serial), r in sorted(by_share.items())]
+    return out
+
+
 def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
     """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
     (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
-    than the pool's closing, and every paid share's amount is its row's prize in the vouched pool file,
-    on a sale not voided."""
+    than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
+    sale not voided, and every claim is its one payment row."""
     rec = Reconciliation()
     pools = sales.pools()
     entries = {p.id: p for p in run.folder.parsed.pools}
@@ -254,7 +288,8 @@ def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
             rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
                                 f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
     by_pool: dict[str, list[Sale]] = {}
-    for sale in sales.sales():
+    every = sales.sales()
+    for sale in every:
         by_pool.setdefault(sale.pool, []).append(sale)
     for pool, sold in sorted(by_pool.items()):
         sold.sort(key=lambda x: x.serial)
@@ -282,6 +317,7 @@ def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
             if real != x.prize_cents:
                 rec.problems.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
                                     f"{'none' if real is None else fmt_cents(real)}")
+    rec.problems += _payment_rows(run, sales, every)
     return rec
 
 

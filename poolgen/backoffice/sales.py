@@ -27,7 +27,7 @@ from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run
 from poolgen.errors import RunError
 
-SALES = owned.Kind("sales ledger", 1, (
+SALES = owned.Kind("sales ledger", 2, (
     "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
     "price_cents INTEGER NOT NULL, next_serial INTEGER NOT NULL, closed_at TEXT, "
     "PRIMARY KEY (run_id, pool)) WITHOUT ROWID",
@@ -36,6 +36,11 @@ SALES = owned.Kind("sales ledger", 1, (
     "voided_at TEXT, void_reason TEXT, claimed_at TEXT, prize_cents INTEGER, "
     "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
     "WITHOUT ROWID",
+    # every payment, numbered: a claim cleared by hand from `sales` and paid again shows as a share paid
+    # twice, a row removed as a missing payment number (version 1 had no record but the sale's row)
+    "CREATE TABLE payments (pay_no INTEGER PRIMARY KEY NOT NULL, run_id TEXT NOT NULL, pool TEXT NOT NULL, "
+    "serial INTEGER NOT NULL, at TEXT NOT NULL, prize_cents INTEGER NOT NULL CHECK (prize_cents > 0), "
+    "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
 ))
 _SALE = "run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents"
 _SALE_KINDS = "ttiitttTTI"  # owned.typed: text, integers, and the nullable times and prize
@@ -179,6 +184,8 @@ class SalesLedger:
             at = now_text(now)
             db.execute("UPDATE sales SET claimed_at = ?, prize_cents = ? WHERE run_id = ? AND pool = ? "
                        "AND serial = ?", (at, prize, self.run.run_id, pool, serial))
+            db.execute("INSERT INTO payments (run_id, pool, serial, at, prize_cents) VALUES (?, ?, ?, ?, ?)",
+                       (self.run.run_id, pool, serial, at, prize))
             note.append(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
 
@@ -186,6 +193,13 @@ class SalesLedger:
     def sales(self) -> list[Sale]:
         return [Sale(*owned.typed(r, _SALE, _SALE_KINDS)) for r in self.db.execute(
             f"SELECT {_SALE} FROM sales WHERE run_id = ? ORDER BY sale_no", (self.run.run_id,))]
+
+    @owned.guarded(SALES)
+    def payments(self) -> list[tuple[int, str, str, int, str, int]]:
+        """Every payment row (pay_no, run_id, pool, serial, at, prize_cents) of every run, by number."""
+        cols = "pay_no, run_id, pool, serial, at, prize_cents"
+        return [owned.typed(r, cols, "ittiti") for r in
+                self.db.execute(f"SELECT {cols} FROM payments ORDER BY pay_no")]
 
     @owned.guarded(SALES)
     def prices(self) -> dict[str, tuple[int, int]]:

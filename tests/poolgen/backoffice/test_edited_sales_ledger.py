@@ -40,3 +40,43 @@ def test_a_pool_entry_edited_in_the_ledger_does_not_reconcile(einstant, tmp_path
     assert (result.exit_code, result.output) == (1, (
         "problem: pool d1.00: the ledger records 5,000 shares at $0.50; the run's pool has 2,000 at $1.00\n"
         "0 paid share(s), $0.00: 1 problem(s); the ledger does not reconcile\n"))
+
+
+def _winner_sold_and_paid(einstant, ledger):
+    prizes = einstant["prizes"]
+    winner = next(i for i, p in enumerate(prizes, start=1) if p > 0)
+    for _ in range(winner):
+        assert _sell(einstant, ledger).exit_code == 0
+    share = f"d1.00-{winner:07d}"
+    assert invoke("sales", "claim", einstant["folder"], share, "--ledger", ledger).exit_code == 0
+    return share, prizes[winner - 1]
+
+
+def test_a_claim_cleared_by_hand_and_paid_again_does_not_reconcile(einstant, tmp_path):
+    """The sale's row was the payment's only record: clearing its claimed_at let the share be paid a
+    second time, and the ledger still reconciled."""
+    ledger = tmp_path / "sales.sqlite"
+    share, prize = _winner_sold_and_paid(einstant, ledger)
+    _edit(ledger, "UPDATE sales SET claimed_at = NULL, prize_cents = NULL")
+    again = invoke("sales", "claim", einstant["folder"], share, "--ledger", ledger)
+    assert again.exit_code == 0  # the desk cannot know: the edit removed what it checks
+    result = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger)
+    cash = f"${prize // 100:,}.{prize % 100:02d}"
+    assert (result.exit_code, result.output) == (1, (
+        f"problem: {share}: paid 2 times (payment nos. 1, 2)\n"
+        f"1 paid share(s), {cash}: 1 problem(s); the ledger does not reconcile\n"))
+
+
+def test_a_payment_row_removed_or_a_claim_cleared_does_not_reconcile(einstant, tmp_path):
+    ledger = tmp_path / "sales.sqlite"
+    share, _ = _winner_sold_and_paid(einstant, ledger)
+    _edit(ledger, "UPDATE sales SET claimed_at = NULL, prize_cents = NULL")
+    cleared = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger)
+    assert (cleared.exit_code, cleared.output.splitlines()[0]) == (
+        1, f"problem: {share}: payment no. 1 is recorded, but its sale shows no claim (cleared by hand)")
+    ledger2 = tmp_path / "sales2.sqlite"
+    share2, _ = _winner_sold_and_paid(einstant, ledger2)
+    _edit(ledger2, "DELETE FROM payments")
+    removed = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger2)
+    assert (removed.exit_code, removed.output.splitlines()[0]) == (
+        1, f"problem: {share2}: claimed, but no payment row records it (removed by hand)")
