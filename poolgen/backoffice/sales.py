@@ -26,6 +26,7 @@ from poolgen.backoffice import owned
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run
 from poolgen.errors import RunError
+from poolgen.interrupts import pause_point
 
 SALES = owned.Kind("sales ledger", 2, (
     "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
@@ -186,6 +187,7 @@ class SalesLedger:
                        "AND serial = ?", (at, prize, self.run.run_id, pool, serial))
             db.execute("INSERT INTO payments (run_id, pool, serial, at, prize_cents) VALUES (?, ?, ?, ?, ?)",
                        (self.run.run_id, pool, serial, at, prize))
+            pause_point("share-claim-written")  # the interrupt tests stop the process here, before COMMIT
             note.append(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
 

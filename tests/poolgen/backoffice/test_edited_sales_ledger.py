@@ -80,3 +80,40 @@ def test_a_payment_row_removed_or_a_claim_cleared_does_not_reconcile(einstant, t
     removed = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger2)
     assert (removed.exit_code, removed.output.splitlines()[0]) == (
         1, f"problem: {share2}: claimed, but no payment row records it (removed by hand)")
+
+
+def test_a_share_claim_killed_before_its_commit_leaves_neither_record(einstant, tmp_path):
+    """A payment is two writes (the sale's claim and its payments row): SIGKILL between them and the
+    commit leaves neither, and the share is then paid once."""
+    import os  # noqa: PLC0415  # only this test runs and kills a process
+    import signal  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    ledger = tmp_path / "sales.sqlite"
+    prizes = einstant["prizes"]
+    winner = next(i for i, p in enumerate(prizes, start=1) if p > 0)
+    for _ in range(winner):
+        assert _sell(einstant, ledger).exit_code == 0
+    share, mark = f"d1.00-{winner:07d}", tmp_path / "paused"
+    cmd = [sys.executable, "-m", "poolgen", "sales", "claim", str(einstant["folder"]), share, "--ledger",
+           str(ledger)]
+    proc = subprocess.Popen(cmd, env={**os.environ, "POOLGEN_TEST_PAUSE": f"share-claim-written:60:{mark}"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert mark.exists()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        assert db.execute("SELECT count(*) FROM payments").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM sales WHERE claimed_at IS NOT NULL").fetchone()[0] == 0
+    finally:
+        db.close()
+    paid = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert paid.returncode == 0 and " - paid at " in paid.stdout
+    result = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger)
+    assert result.exit_code == 0 and result.output.startswith("1 paid share(s), ")
