@@ -168,8 +168,10 @@ class SalesLedger:
         return at, serial - 1, shares - serial + 1
 
     @owned.guarded(SALES)
-    def claim(self, pool: str, serial: int, now: datetime | None = None) -> tuple[Sale, int]:
-        """Pay a sold share's prize once: (the sale, its prize in cents)."""
+    def claim(self, pool: str, serial: int, now: datetime | None = None,
+              player: str | None = None) -> tuple[Sale, int]:
+        """Pay a sold share's prize once: (the sale, its prize in cents); given `player`, only to the
+        share's buyer (share ids are sequential: anyone can name a share that is not theirs)."""
         prize = share_prize(self.run, pool, serial)
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db
@@ -180,6 +182,8 @@ class SalesLedger:
                 raise Refused(f"pool {pool}: share {serial}: its sale was voided at {sale.voided_at}")
             if sale.claimed_at is not None:
                 raise Refused(f"pool {pool}: share {serial}: already paid at {sale.claimed_at}")
+            if player is not None and player != sale.player:
+                raise Refused(f"pool {pool}: {sale.ticket}: sold to another player; not paying it")
             if prize == 0:
                 return sale, 0
             at = now_text(now)

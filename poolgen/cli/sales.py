@@ -121,14 +121,20 @@ def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey 
 @app.command("claim")
 @reports_errors
 def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKey = None,
-              as_json: Json = False) -> None:
-    """Answer a share's claim from the ledger and pay it once. Exit 0: paid; 1: refused or no prize."""
+              as_json: Json = False,
+              player: Annotated[str | None, typer.Option(
+                  "--player", metavar="REF", help="Pay only if this player bought the share.")]
+              = None) -> None:
+    """Answer a share's claim from the ledger and pay it once, to its buyer. Exit 0: paid; 1: refused
+    or no prize."""
     from poolgen.backoffice.sales import Refused, share_id  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
 
     pool, serial = _share(share)
+    player = None if player is None else parse_id(player, "--player")
     book = _ledger(run, ledger, public_key)
     try:
-        sale, prize = book.claim(pool, serial)
+        sale, prize = book.claim(pool, serial, player=player)
     except Refused as exc:
         _refused(as_json, exc)
     finally:
@@ -136,7 +142,8 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKe
     if prize == 0:
         _answer(as_json, f"{share_id(pool, serial)}: not a winner", {"outcome": "not a winner",
                                                                       **sale.to_json()}, 1)
-    _answer(as_json, f"{sale.ticket}: prize {fmt_cents(prize)} - paid at {sale.claimed_at}",
+    _answer(as_json, f"{sale.ticket}: prize {fmt_cents(prize)} to player {sale.player} - paid at "
+                     f"{sale.claimed_at}",
             {"outcome": "paid", **sale.to_json()}, 0)
 
 

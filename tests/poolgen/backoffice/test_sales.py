@@ -59,7 +59,8 @@ def test_sell_void_claim_close(einstant, tmp_path):
     paid = _sales(einstant, "claim", f"d1.00-{winner:07d}", "--ledger", ledger)
     p = prizes[winner - 1]
     assert paid.exit_code == 0
-    assert paid.output.startswith(f"d1.00-{winner:07d}: prize ${p // 100:,}.{p % 100:02d} - paid at ")
+    assert paid.output.startswith(f"d1.00-{winner:07d}: prize ${p // 100:,}.{p % 100:02d} to player p-1 "
+                                  "- paid at ")
     again = _sales(einstant, "claim", f"d1.00-{winner:07d}", "--ledger", ledger)
     assert again.exit_code == 1
     assert again.output.startswith(f"refused: pool d1.00: share {winner}: already paid at ")
