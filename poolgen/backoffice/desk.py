@@ -68,6 +68,7 @@ class Desk:
         self.run, self.desk, self.clerk = run, desk, clerk
         self.indexes: dict[str, Index] = {t: open_index(run, t, k, index_dir)
                                           for t, k in sorted(keys.items())}
+        self.cleared = [line for ix in self.indexes.values() for line in ix.cleared]
         self.ledger = ClaimsLedger(ledger) if ledger is not None else None
 
     def close(self) -> None:

@@ -75,6 +75,8 @@ def validate_cmd(
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
     vouched = open_vouched(run, public_key)
     office = Desk(vouched, keys, index_dir=index_dir, ledger=ledger, desk=desk, clerk=clerk)
+    for line in office.cleared:
+        say(line)
     try:
         answers = []
         for t, v in claims:
