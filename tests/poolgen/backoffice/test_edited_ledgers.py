@@ -111,3 +111,22 @@ def test_a_payment_made_while_reconciling_is_no_problem(office, tmp_path):
         out, err = proc.communicate(timeout=60)
     assert (proc.returncode, out, err) == (
         0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n", "")
+
+
+def test_a_second_claim_is_answered_with_its_own_claim_number(office, tmp_path):
+    """A second claim of a paid ticket is recorded (a fraud signal) like every refused claim, whose
+    answer names its claim number; the `already paid` answer gave none (JSON claim_no null), so the
+    clerk could not cite the attempt."""
+    import json  # noqa: PLC0415  # only this test reads JSON
+
+    ledger = tmp_path / "claims.sqlite"
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(16)
+    first = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                   "--index-dir", office["index"], "--ledger", ledger)
+    assert first.exit_code == 0
+    again = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                   "--index-dir", office["index"], "--ledger", ledger, "--json")
+    answer = json.loads(again.output)
+    assert (again.exit_code, answer["outcome"], answer["claim_no"], answer["first"]["claim_no"]) == (
+        1, "already paid", 2, 1)
+    assert answer["text"].endswith("; refusing a second claim (claim no. 2, recorded)")
