@@ -93,8 +93,10 @@ class ClaimsLedger:
         return no
 
     @owned.guarded(CLAIMS)
-    def pay(self, a: Attempt, virn: str, tier: str, prize_cents: int, free: bool) -> tuple[bool, Payment]:
-        """Pay the ticket unless it was paid: (True, this payment) or (False, the first payment)."""
+    def pay(self, a: Attempt, virn: str, tier: str, prize_cents: int,
+            free: bool) -> tuple[bool, Payment, int]:
+        """Pay the ticket unless it was paid: (True, this payment, its claim number) or (False, the first
+        payment, the claim number of this refused attempt)."""
         db = self.db
         owned.begin(db, self.path, CLAIMS)
         try:
@@ -106,7 +108,7 @@ class ClaimsLedger:
                 with deferred():
                     owned.commit(db, self.path, CLAIMS)
                     self._kept(no, f"a second claim of {a.barcode}: already paid")
-                return False, first
+                return False, first, no
             no = self._attempt(db, a, "paid", "")
             db.execute("INSERT INTO paid VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (a.run_id, a.barcode, virn, no, a.at, a.desk, a.clerk, tier, prize_cents, int(free)))
@@ -117,7 +119,8 @@ class ClaimsLedger:
         except BaseException:
             owned.rollback(db)
             raise
-        return True, Payment(a.run_id, a.barcode, virn, no, a.at, a.desk, a.clerk, tier, prize_cents, free)
+        paid = Payment(a.run_id, a.barcode, virn, no, a.at, a.desk, a.clerk, tier, prize_cents, free)
+        return True, paid, no
 
     @staticmethod
     def _attempt(db: sqlite3.Connection, a: Attempt, outcome: str, reason: str) -> int:
@@ -137,6 +140,19 @@ class ClaimsLedger:
     def payments(self, run_id: str | None = None) -> list[Payment]:
         rows = self.db.execute(f"SELECT {_PAID} FROM paid ORDER BY claim_no").fetchall()
         return [_payment(r) for r in rows if run_id is None or r[0] == run_id]
+
+    @owned.guarded(CLAIMS)
+    def snapshot(self) -> tuple[list[tuple[int, str, str, str, str, str, str, str]], list[Payment]]:
+        """Every attempt and every payment, read in one transaction: a desk paying meanwhile (WAL lets it)
+        is in both or in neither."""
+        self.db.execute("BEGIN")
+        try:
+            attempts = self.attempts()
+            pause_point("ledger-read")  # a test pays a ticket here, between the two reads
+            payments = self.payments()
+        finally:
+            owned.rollback(self.db)  # a read: nothing to commit
+        return attempts, payments
 
     @owned.guarded(CLAIMS)
     def attempts(self) -> list[tuple[int, str, str, str, str, str, str, str]]:

@@ -68,6 +68,7 @@ class Desk:
         self.run, self.desk, self.clerk = run, desk, clerk
         self.indexes: dict[str, Index] = {t: open_index(run, t, k, index_dir)
                                           for t, k in sorted(keys.items())}
+        self.cleared = [line for ix in self.indexes.values() for line in ix.cleared]
         self.ledger = ClaimsLedger(ledger) if ledger is not None else None
 
     def close(self) -> None:
@@ -87,16 +88,16 @@ class Desk:
             return Answer(**{**asdict(answer), "claim_no": no,
                              "text": f"{answer.text} (claim no. {no}, recorded)"})
         assert answer.prize_cents is not None and answer.tier is not None  # a prize has both
-        new, pay = self.ledger.pay(attempt, virn, answer.tier, answer.prize_cents, answer.free_ticket)
+        new, pay, no = self.ledger.pay(attempt, virn, answer.tier, answer.prize_cents, answer.free_ticket)
         if new:
             return Answer(**{**asdict(answer), "claim_no": pay.claim_no,
                              "text": f"{answer.text} - paid, claim no. {pay.claim_no} in the ledger"})
         first = {"claim_no": pay.claim_no, "at": pay.at, "desk": pay.desk, "clerk": pay.clerk}
         return Answer(ticket.ticket_id, ticket.barcode, "already paid",
                       f"{ticket.barcode} ({ticket.ticket_id}): already paid: claim no. {pay.claim_no} at "
-                      f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}; refusing a second claim",
-                      prize_cents=answer.prize_cents, free_ticket=answer.free_ticket, tier=answer.tier,
-                      first=first)
+                      f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}; refusing a second claim (claim no. "
+                      f"{no}, recorded)", prize_cents=answer.prize_cents, free_ticket=answer.free_ticket,
+                      tier=answer.tier, claim_no=no, first=first)
 
     def _answer(self, ticket: Ticket, virn: str) -> Answer:
         b, tid = ticket.barcode, ticket.ticket_id

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -20,6 +22,7 @@ from poolgen.backoffice import owned
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.validation import derive, key_check, known, open_body
+from poolgen.files.leftovers import lock
 
 INDEX = owned.Kind("desk index", 1, (
     "CREATE TABLE meta (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID",
@@ -38,6 +41,7 @@ class Index:
 
     def __init__(self, db: sqlite3.Connection, path: Path, key: bytes, run_id: str, tier: str) -> None:
         self.db, self.path, self.key, self.run_id, self.tier = db, path, key, run_id, tier
+        self.cleared: list[str] = []  # what killed builds left, removed before this one's (said by the CLI)
 
     @owned.guarded(INDEX)
     def is_known(self, barcode: str) -> bool:
@@ -65,7 +69,9 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
         raise BackOfficeError(f"{run.path}: the manifest lists no {tier}-tier validation file")
     sha = str(entry["sha256"])
     path = folder / f"{run.run_id}.{tier}.{sha[:16]}.sqlite"
+    cleared = []
     if not os.path.lexists(path):  # os.path: a name too long to look up is refused when made
+        cleared = _clear(folder, path.name)
         _build(run, tier, key, folder, path)
     db = owned.connect(path, INDEX, create=False)
     try:
@@ -78,7 +84,39 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
         db.close()
         raise BackOfficeError(f"{path}: not an index of the validation file the manifest vouches for "
                               "(another run, tier, key or file); remove it to rebuild it")
-    return Index(db, path, key, run.run_id, tier)
+    index = Index(db, path, key, run.run_id, tier)
+    index.cleared = cleared
+    return index
+
+
+def _clear(folder: Path, name: str) -> list[str]:
+    """Remove what killed builds of the index `name` left in `folder`: `.NAME.tmp-X` files no living
+    build holds locked (a build holds its own under flock(2), which the kernel drops when its process
+    dies, even by SIGKILL), with their -wal, -shm and -journal files, and those files left alone."""
+    pattern = re.compile(rf"\.{re.escape(name)}\.tmp-[0-9a-f]+(-wal|-shm|-journal)?", re.ASCII)
+    try:
+        names = sorted(n for n in os.listdir(folder) if pattern.fullmatch(n))
+    except OSError:  # no folder yet: nothing left in it
+        return []
+    mains = [n for n in names if not n.endswith(("-wal", "-shm", "-journal"))]
+    done, gone = [], set()
+    for n in mains:
+        try:
+            fd = os.open(folder / n, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            if lock(fd):
+                gone.add(n)
+        finally:
+            os.close(fd)
+    for n in names:
+        main = re.sub(r"-(wal|shm|journal)$", "", n)
+        if main in gone or main not in mains:  # abandoned, or the log of a file already gone
+            with contextlib.suppress(FileNotFoundError):
+                (folder / n).unlink()
+                done.append(f"removed {folder / n}: a temporary desk index of an interrupted build")
+    return done
 
 
 def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
@@ -90,8 +128,15 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise BackOfficeError(f"{folder}: cannot make the index folder: {exc.strerror}") from None
-    tmp = folder / f".{path.name}.tmp-{os.getpid()}"
+    tmp = folder / f".{path.name}.tmp-{secrets.token_hex(4)}"  # never a killed build's name (a pid recurs)
+    held = None
     try:
+        try:
+            held = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise BackOfficeError(f"{tmp}: cannot create the {INDEX.name}: {exc.strerror}") from None
+        os.fchmod(held, 0o600)  # whatever the umask
+        lock(held)  # held until the rename: the next build's _clear leaves a living build's file alone
         db = owned.connect(tmp, INDEX, create=True)
         try:
             with owned.transaction(db, tmp, INDEX):
@@ -107,6 +152,8 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
             db.close()
         os.replace(tmp, path)
     finally:
+        if held is not None:
+            os.close(held)
         for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()

@@ -149,6 +149,7 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if not got and app == 0 and version == 0:
+            _private(path, kind)
             for sql in kind.schema:
                 db.execute(sql)
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -162,6 +163,8 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
             raise BackOfficeError(f"{path}: its schema is not exactly a poolgen {kind.name}'s "
                                   f"({', '.join(extra) if extra else 'a table defined differently'}); "
                                   "refusing it")
+        else:
+            _private(path, kind)
         db.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):
@@ -169,6 +172,17 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
         raise
     if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         _retried(db, "PRAGMA journal_mode = WAL", path, kind)  # needs every other connection gone
+
+
+def _private(path: Path, kind: Kind) -> None:
+    """Refuse a file its group or others may read or write: the tool makes every owned file 0600, and a
+    ledger others may write is a ledger anyone in the group can rewrite (a payment removed is a ticket
+    paid again)."""
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    if mode & 0o077:
+        raise BackOfficeError(f"{path}: mode {mode:04o}: its group or others may read or write the "
+                              f"{kind.name}; refusing it (the tool makes it 0600: chmod 600 it if it is "
+                              "yours)")
 
 
 F = TypeVar("F", bound=Callable[..., Any])

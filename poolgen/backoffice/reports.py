@@ -19,9 +19,9 @@ from typing import Any
 
 from poolgen.backoffice.claims import ClaimsLedger, Payment
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file
+from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file, share_id
 from poolgen.backoffice.vouched import Run, read_validation
-from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
+from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
 from poolgen.money import fmt_cents
 
 
@@ -60,9 +60,13 @@ def designed_levels(run: Run) -> Counter[tuple[int, bool]]:
     return out
 
 
-def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
-    """Every payment of the run in the ledgers; a ledger given twice (by another name, a hard link) is
-    refused: its payments would be counted twice, as claimed prizes and as tickets paid twice."""
+Attempts = list[tuple[int, str, str, str, str, str, str, str]]
+
+
+def read_ledgers(ledgers: list[Path]) -> list[tuple[Path, Attempts, list[Payment]]]:
+    """Each ledger's attempts and payments (every run's), each ledger read in one transaction; a ledger
+    given twice (by another name, a hard link) is refused: its payments would be counted twice, as
+    claimed prizes and as tickets paid twice."""
     out = []
     seen: dict[tuple[int, int], Path] = {}
     for path in ledgers:
@@ -73,16 +77,42 @@ def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
                 raise BackOfficeError(f"{path}: the same claims ledger as {seen[st.st_dev, st.st_ino]}; give "
                                       "each ledger once")
             seen[st.st_dev, st.st_ino] = path
-            out += [(path, p) for p in book.payments(run.run_id)]
+            out.append((path, *book.snapshot()))
         finally:
             book.close()
     return out
 
 
+def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
+    """Every payment of the run in the ledgers (`read_ledgers`)."""
+    return [(path, p) for path, _, every in read_ledgers(ledgers) for p in every if p.run_id == run.run_id]
+
+
 def printed_levels(run: Run, payments: list[Payment]) -> list[Level]:
+    """Per level, the prizes the order holds and the tickets paid: a ticket paid in two ledgers (two
+    desks, each with its own) is one prize gone, counted at its first payment; the second payment is
+    the reconciliation's problem, not a second prize claimed."""
     designed = designed_levels(run)
-    paid = Counter((p.prize_cents, p.free) for p in payments)
+    tickets: dict[str, Payment] = {}
+    for p in payments:
+        tickets.setdefault(p.barcode, p)
+    paid = Counter((p.prize_cents, p.free) for p in tickets.values())
     return [Level(c, f, designed[(c, f)], paid[(c, f)]) for c, f in sorted(designed | paid, reverse=True)]
+
+
+def published_levels(run: Run, payments: list[Payment]) -> list[Level]:
+    """`printed_levels` for a table that is published (prizes remaining, the closing report): refused
+    when a level holds more payments than the game has prizes of it (an amount it has none of, say), as
+    its figures would not add up (a negative number remaining)."""
+    levels = printed_levels(run, payments)
+    for lv in levels:
+        if lv.paid > lv.total:
+            what = (f"{lv.paid:,} payment{'s' if lv.paid != 1 else ''} of {lv.label}, "
+                    + ("a prize the game does not hold" if lv.total == 0 else f"more than the {lv.total:,} "
+                       "the game holds"))
+            raise BackOfficeError(f"the ledgers hold {what}; the figures would not add up (`poolgen claims "
+                                  "reconcile` names each payment)")
+    return levels
 
 
 def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
@@ -136,17 +166,15 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
                               "validation files")
     files = {t: read_validation(run, t, k)[0] for t, k in keys.items()}
     rec = Reconciliation()
-    payments = load_payments(run, ledgers)
-    for path in ledgers:
-        book = ClaimsLedger(path, create=False)
-        try:
-            paid_attempts = {a[0]: a[3] for a in book.attempts() if a[6] == "paid" and a[2] == run.run_id}
-            mine = {p.claim_no: p.barcode for p in book.payments(run.run_id)}
-        finally:
-            book.close()
+    books = read_ledgers(ledgers)
+    payments = [(path, p) for path, _, every in books for p in every if p.run_id == run.run_id]
+    for path, attempts, every in books:
+        paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
+        mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}
         if paid_attempts != mine:
             rec.problems.append(f"{path}: its payments and its attempts marked paid differ "
                                 f"({len(mine):,} payments, {len(paid_attempts):,} such attempts)")
+        rec.problems += _edited(path, run, [a[0] for a in attempts], every, files, keys)
     seen: dict[str, tuple[Path, Payment]] = {}
     for path, p in payments:
         rec.checked += 1
@@ -180,15 +208,88 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
     return rec
 
 
+def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
+            files: dict[str, ValidationFile], keys: dict[str, bytes]) -> list[str]:
+    """What a hand edit that lets a ticket be paid again leaves behind: claim numbers missing from
+    1 .. the largest (SQLite numbers claims one after another, and a row is never deleted by the tool),
+    and a payment moved to another run id that is a ticket of this run (a shared ledger's payments of
+    other games are not). Removing the last claims leaves no gap; an external copy of the ledger is the
+    only check of those (docs/back-office.md, section 6)."""
+    gaps = missing(claim_nos, "claim")
+    out = [f"{path}: {gaps} (rows removed by hand: a removed payment can be paid again)"] if gaps else []
+    for p in every:
+        ours = any(vf.is_known(keys[t], run.run_id, p.barcode) for t, vf in files.items())
+        if p.run_id != run.run_id and ours:
+            out.append(f"{path}: claim no. {p.claim_no} ({p.barcode}): recorded under run {p.run_id}, but it "
+                       f"is a ticket of run {run.run_id}")
+    return out
+
+
+def missing(numbers: list[int], what: str) -> str | None:
+    """`WHAT numbers 2 to 3, 6 are missing` for the numbers not in `numbers` from 1 to its largest (the
+    numbers SQLite gave rows one after another), or None."""
+    present, gaps = set(numbers), list[tuple[int, int]]()
+    for no in range(1, max(numbers, default=0) + 1):
+        if no not in present:
+            if gaps and gaps[-1][1] == no - 1:
+                gaps[-1] = (gaps[-1][0], no)
+            else:
+                gaps.append((no, no))
+    if not gaps:
+        return None
+    shown = ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in gaps[:20])
+    more = f" and {len(gaps) - 20:,} more runs" if len(gaps) > 20 else ""
+    many = len(gaps) > 1 or gaps[0][0] != gaps[0][1]
+    return f"{what} number{'s' if many else ''} {shown}{more} {'are' if many else 'is'} missing"
+
+
+def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
+    """Each claimed sale against the payment rows: one each, none for a sale not claimed, numbers with
+    no gap (a claim cleared by hand and paid again is a share paid twice)."""
+    rows = sales.payments()
+    gaps = missing([r[0] for r in rows], "payment")
+    out = [f"{gaps} (rows removed by hand)"] if gaps else []
+    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, int]]] = {}
+    for r in rows:
+        if r[1] == run.run_id:
+            by_share.setdefault((r[2], r[3]), []).append(r)
+    for x in sold:
+        mine = by_share.pop((x.pool, x.serial), [])
+        if len(mine) > 1:
+            nos = ", ".join(str(r[0]) for r in mine)
+            out.append(f"{x.ticket}: paid {len(mine)} times (payment nos. {nos})")
+        elif mine and x.claimed_at is None:
+            out.append(f"{x.ticket}: payment no. {mine[0][0]} is recorded, but its sale shows no claim "
+                       "(cleared by hand)")
+        elif mine and (mine[0][4], mine[0][5]) != (x.claimed_at, x.prize_cents):
+            no, at, cents = mine[0][0], mine[0][4], mine[0][5]
+            out.append(f"{x.ticket}: its sale records {fmt_cents(x.prize_cents or 0)} paid at "
+                       f"{x.claimed_at}, its payment no. {no} {fmt_cents(cents)} at {at}")
+        elif not mine and x.claimed_at is not None:
+            out.append(f"{x.ticket}: claimed, but no payment row records it (removed by hand)")
+    out += [f"{share_id(pool, serial)}: payment no. {r[0][0]} of a share never sold"
+            for (pool, serial), r in sorted(by_share.items())]
+    return out
+
+
 def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
     """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
     (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
-    than the pool's closing, and every paid share's amount is its row's prize in the vouched pool file,
-    on a sale not voided."""
+    than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
+    sale not voided, and every claim is its one payment row."""
     rec = Reconciliation()
     pools = sales.pools()
+    entries = {p.id: p for p in run.folder.parsed.pools}
+    for pool, (shares, price) in sorted(sales.prices().items()):
+        entry = entries.get(pool)
+        if entry is None:
+            rec.problems.append(f"pool {pool}: not a pool of run {run.run_id}")
+        elif (shares, price) != (entry.tickets, entry.price_cents):
+            rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
+                                f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
     by_pool: dict[str, list[Sale]] = {}
-    for sale in sales.sales():
+    every = sales.sales()
+    for sale in every:
         by_pool.setdefault(sale.pool, []).append(sale)
     for pool, sold in sorted(by_pool.items()):
         sold.sort(key=lambda x: x.serial)
@@ -216,6 +317,7 @@ def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
             if real != x.prize_cents:
                 rec.problems.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
                                     f"{'none' if real is None else fmt_cents(real)}")
+    rec.problems += _payment_rows(run, sales, every)
     return rec
 
 
@@ -241,21 +343,32 @@ def closing(run: Run, levels: list[Level]) -> dict[str, Any]:
 
 
 def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[str, Any]:
-    """An eInstant's closing report: per pool and prize, prizes sold, paid, sold but unclaimed, and never
-    sold; the designed payout (every share sold) against the actual (paid over sales not voided)."""
+    """An eInstant's closing report: per pool and prize, prizes sold, paid, sold but unclaimed, in voided
+    sales (retired, never claimable: not unclaimed) and never sold; the designed payout (every share
+    sold) against the actual (paid over sales not voided)."""
     paid: Counter[tuple[str, int]] = Counter()
+    voided: Counter[tuple[str, int]] = Counter()  # prizes in voided sales: never claimable, owed to no one
+    prizes: dict[str, Any] = {}  # pool -> its prize_cents column, read once
     for s in sales.sales():
         if s.claimed_at is not None and s.prize_cents:
             paid[(s.pool, s.prize_cents)] += 1
+        elif s.voided_at is not None:
+            if s.pool not in prizes:
+                checked_pool_file(run, s.pool)
+                prizes[s.pool] = run.folder.read(s.pool, ["prize_cents"])["prize_cents"]
+            cents = int(prizes[s.pool][s.serial - 1])
+            if cents:
+                voided[(s.pool, cents)] += 1
     designed_sales = int(run.folder.manifest["totals"]["sales_cents"])
     sold = sold_cents(sales)
     designed = sum(lv.total * lv.cents for lv in levels)
     paid_cents = sum(n * c for (_, c), n in paid.items())
     rows = []
     for lv in levels:
-        n = paid[(lv.pool or "", lv.cents)]
-        rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n,
-                     "unclaimed_cents": (lv.paid - n) * lv.cents, "never_sold": lv.remaining})
+        n, v = paid[(lv.pool or "", lv.cents)], voided[(lv.pool or "", lv.cents)]
+        rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n - v,
+                     "unclaimed_cents": (lv.paid - n - v) * lv.cents, "voided": v,
+                     "never_sold": lv.remaining})
     return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold),
             "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
             "paid_cents": paid_cents, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),

@@ -26,8 +26,9 @@ from poolgen.backoffice import owned
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run
 from poolgen.errors import RunError
+from poolgen.interrupts import pause_point
 
-SALES = owned.Kind("sales ledger", 1, (
+SALES = owned.Kind("sales ledger", 2, (
     "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
     "price_cents INTEGER NOT NULL, next_serial INTEGER NOT NULL, closed_at TEXT, "
     "PRIMARY KEY (run_id, pool)) WITHOUT ROWID",
@@ -36,6 +37,11 @@ SALES = owned.Kind("sales ledger", 1, (
     "voided_at TEXT, void_reason TEXT, claimed_at TEXT, prize_cents INTEGER, "
     "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
     "WITHOUT ROWID",
+    # every payment, numbered: a claim cleared by hand from `sales` and paid again shows as a share paid
+    # twice, a row removed as a missing payment number (version 1 had no record but the sale's row)
+    "CREATE TABLE payments (pay_no INTEGER PRIMARY KEY NOT NULL, run_id TEXT NOT NULL, pool TEXT NOT NULL, "
+    "serial INTEGER NOT NULL, at TEXT NOT NULL, prize_cents INTEGER NOT NULL CHECK (prize_cents > 0), "
+    "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
 ))
 _SALE = "run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents"
 _SALE_KINDS = "ttiitttTTI"  # owned.typed: text, integers, and the nullable times and prize
@@ -87,7 +93,9 @@ class SalesLedger:
         self.db.close()
 
     def _pool(self, pool: str) -> tuple[int, int, str | None]:
-        """(shares, next serial, closed at) of a pool, registered from the manifest on first use."""
+        """(shares, next serial, closed at) of a pool, registered from the manifest on first use; its
+        shares are the signed manifest's, never the ledger's copy (a hand edit would sell shares the
+        pool does not have; the reconciliation names such an edit)."""
         entry = next((p for p in self.run.folder.parsed.pools if p.id == pool), None)
         if entry is None:
             known = ", ".join(p.id for p in self.run.folder.parsed.pools)
@@ -98,8 +106,8 @@ class SalesLedger:
             self.db.execute("INSERT INTO pools VALUES (?, ?, ?, ?, 1, NULL)",
                             (self.run.run_id, pool, entry.tickets, entry.price_cents))
             return entry.tickets, 1, None
-        shares, next_serial, closed_at = owned.typed(row, "shares, next_serial, closed_at", "iiT")
-        return shares, next_serial, closed_at
+        _, next_serial, closed_at = owned.typed(row, "shares, next_serial, closed_at", "iiT")
+        return entry.tickets, next_serial, closed_at
 
     @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
@@ -160,8 +168,10 @@ class SalesLedger:
         return at, serial - 1, shares - serial + 1
 
     @owned.guarded(SALES)
-    def claim(self, pool: str, serial: int, now: datetime | None = None) -> tuple[Sale, int]:
-        """Pay a sold share's prize once: (the sale, its prize in cents)."""
+    def claim(self, pool: str, serial: int, now: datetime | None = None,
+              player: str | None = None) -> tuple[Sale, int]:
+        """Pay a sold share's prize once: (the sale, its prize in cents); given `player`, only to the
+        share's buyer (share ids are sequential: anyone can name a share that is not theirs)."""
         prize = share_prize(self.run, pool, serial)
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db
@@ -172,11 +182,16 @@ class SalesLedger:
                 raise Refused(f"pool {pool}: share {serial}: its sale was voided at {sale.voided_at}")
             if sale.claimed_at is not None:
                 raise Refused(f"pool {pool}: share {serial}: already paid at {sale.claimed_at}")
+            if player is not None and player != sale.player:
+                raise Refused(f"pool {pool}: {sale.ticket}: sold to another player; not paying it")
             if prize == 0:
                 return sale, 0
             at = now_text(now)
             db.execute("UPDATE sales SET claimed_at = ?, prize_cents = ? WHERE run_id = ? AND pool = ? "
                        "AND serial = ?", (at, prize, self.run.run_id, pool, serial))
+            db.execute("INSERT INTO payments (run_id, pool, serial, at, prize_cents) VALUES (?, ?, ?, ?, ?)",
+                       (self.run.run_id, pool, serial, at, prize))
+            pause_point("share-claim-written")  # the interrupt tests stop the process here, before COMMIT
             note.append(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
 
@@ -184,6 +199,21 @@ class SalesLedger:
     def sales(self) -> list[Sale]:
         return [Sale(*owned.typed(r, _SALE, _SALE_KINDS)) for r in self.db.execute(
             f"SELECT {_SALE} FROM sales WHERE run_id = ? ORDER BY sale_no", (self.run.run_id,))]
+
+    @owned.guarded(SALES)
+    def payments(self) -> list[tuple[int, str, str, int, str, int]]:
+        """Every payment row (pay_no, run_id, pool, serial, at, prize_cents) of every run, by number."""
+        cols = "pay_no, run_id, pool, serial, at, prize_cents"
+        return [owned.typed(r, cols, "ittiti") for r in
+                self.db.execute(f"SELECT {cols} FROM payments ORDER BY pay_no")]
+
+    @owned.guarded(SALES)
+    def prices(self) -> dict[str, tuple[int, int]]:
+        """Each registered pool's (shares, price in cents) as the ledger recorded them from the manifest."""
+        rows = self.db.execute("SELECT pool, shares, price_cents FROM pools WHERE run_id = ?",
+                               (self.run.run_id,))
+        typed = (owned.typed(r, "pool, shares, price_cents", "tii") for r in rows)
+        return {r[0]: (r[1], r[2]) for r in typed}
 
     @owned.guarded(SALES)
     def pools(self) -> dict[str, tuple[int, int, str | None]]:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.cli.common import reports_errors
+from poolgen.cli.common import Force, refuse_output, reports_errors, write_output
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.money import fmt_cents
 
@@ -62,12 +62,14 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
 @app.command("report")
 @reports_errors
 def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
-               pdf: Pdf = None) -> None:
+               pdf: Pdf = None, force: Force = False) -> None:
     """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack)."""
-    from poolgen.backoffice.reports import load_payments, printed_levels  # lazy: start-up time
+    from poolgen.backoffice.reports import load_payments, published_levels  # lazy: start-up time
 
+    if pdf is not None:
+        refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    levels = published_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     if as_json:
         typer.echo(json.dumps({"game": game_title(vouched), "run_id": vouched.run_id, "at": when,
@@ -78,8 +80,10 @@ def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_js
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"As of {when}; run {vouched.run_id}."],
-                   ["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+        page = table_page(f"{game_title(vouched)}: prizes remaining",
+                          [f"As of {when}; run {vouched.run_id}."],
+                          ["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+        write_output(pdf, page, force, "PDF")
 
 
 @app.command("reconcile")
@@ -117,23 +121,26 @@ def reconcile_cmd(
 @app.command("close")
 @reports_errors
 def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
-              pdf: Pdf = None) -> None:
+              pdf: Pdf = None, force: Force = False) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
     the run taken as sold)."""
-    from poolgen.backoffice.reports import closing, load_payments, printed_levels  # lazy: start-up time
+    from poolgen.backoffice.reports import closing, load_payments, published_levels  # lazy: start-up time
 
+    if pdf is not None:
+        refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = printed_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    levels = published_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
     report = closing(vouched, levels)
-    show_closing(vouched, report, as_json, pdf)
+    show_closing(vouched, report, as_json, pdf, force)
 
 
-def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | None) -> None:
+def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:
     rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
              f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"])]
-            + ([f"{lv['never_sold']:,}"] if "never_sold" in lv else []) for lv in report["levels"]]
+            + ([f"{lv['voided']:,}", f"{lv['never_sold']:,}"] if "never_sold" in lv else [])
+            for lv in report["levels"]]
     header = ["Prize", "Total prizes", "Paid", "Unclaimed", "Unclaimed amount"] \
-        + (["Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else [])
+        + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else [])
     lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'])} "
              f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'])} "
              f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}"]
@@ -146,4 +153,5 @@ def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | No
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        table_page(pdf, f"{game_title(run)}: closing report", [f"Run {run.run_id}.", *lines], header, rows)
+        write_output(pdf, table_page(f"{game_title(run)}: closing report", [f"Run {run.run_id}.", *lines],
+                                     header, rows), force, "PDF")

@@ -91,12 +91,18 @@ Force = Annotated[bool, typer.Option("--force", help="Replace FILE if it exists 
                                                      "existing file is never overwritten).")]
 
 
-def write_output(path: Path, data: bytes, force: bool, what: str) -> None:
-    """Write a file a command makes: mode 0600 whatever the umask (it may hold outcomes), whole or not
-    at all, and never over an existing file unless `force`."""
+def refuse_output(path: Path, force: bool, what: str) -> None:
+    """Refuse, before any work, a file `write_output` would refuse: in a run folder, a folder, or an
+    existing file without `force`."""
     refuse_run_folder(path, f"{what} file")
     if present(path) and not force:
         raise OutputError(f"{path}: already exists; not overwriting it (--force replaces it)")
     if os.path.isdir(path):
         raise OutputError(f"{path}: is a folder; give the {what} file's name")
+
+
+def write_output(path: Path, data: bytes, force: bool, what: str) -> None:
+    """Write a file a command makes: mode 0600 whatever the umask (it may hold outcomes), whole or not
+    at all, and never over an existing file unless `force`."""
+    refuse_output(path, force, what)
     write_atomic(path, data, mode=0o600)

@@ -13,7 +13,7 @@ import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.cli.claims import game_title, print_table, show_closing
-from poolgen.cli.common import reports_errors
+from poolgen.cli.common import Force, refuse_output, reports_errors, write_output
 from poolgen.money import fmt_cents
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
@@ -121,14 +121,20 @@ def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey 
 @app.command("claim")
 @reports_errors
 def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKey = None,
-              as_json: Json = False) -> None:
-    """Answer a share's claim from the ledger and pay it once. Exit 0: paid; 1: refused or no prize."""
+              as_json: Json = False,
+              player: Annotated[str | None, typer.Option(
+                  "--player", metavar="REF", help="Pay only if this player bought the share.")]
+              = None) -> None:
+    """Answer a share's claim from the ledger and pay it once, to its buyer. Exit 0: paid; 1: refused
+    or no prize."""
     from poolgen.backoffice.sales import Refused, share_id  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
 
     pool, serial = _share(share)
+    player = None if player is None else parse_id(player, "--player")
     book = _ledger(run, ledger, public_key)
     try:
-        sale, prize = book.claim(pool, serial)
+        sale, prize = book.claim(pool, serial, player=player)
     except Refused as exc:
         _refused(as_json, exc)
     finally:
@@ -136,7 +142,8 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKe
     if prize == 0:
         _answer(as_json, f"{share_id(pool, serial)}: not a winner", {"outcome": "not a winner",
                                                                       **sale.to_json()}, 1)
-    _answer(as_json, f"{sale.ticket}: prize {fmt_cents(prize)} - paid at {sale.claimed_at}",
+    _answer(as_json, f"{sale.ticket}: prize {fmt_cents(prize)} to player {sale.player} - paid at "
+                     f"{sale.claimed_at}",
             {"outcome": "paid", **sale.to_json()}, 0)
 
 
@@ -145,10 +152,12 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKe
 def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False,
                closing_report: Annotated[bool, typer.Option("--closing", help="The closing report.")] = False,
                pdf: Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf", help="Also a PDF page.")]
-               = None) -> None:
+               = None, force: Force = False) -> None:
     """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares."""
     from poolgen.backoffice.reports import einstant_closing, einstant_levels, sold_cents  # lazy: start-up
 
+    if pdf is not None:
+        refuse_output(pdf, force, "PDF")
     book = _ledger(run, ledger, public_key)
     try:
         levels = einstant_levels(book.run, book)
@@ -158,7 +167,7 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
         book.close()
     vouched = book.run
     if closing_report:
-        show_closing(vouched, report, as_json, pdf)
+        show_closing(vouched, report, as_json, pdf, force)
         return
     rows = [[f"{lv.pool} {lv.label}", f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
     header = ["Pool and prize", "Total prizes", "Sold", "Remaining"]
@@ -172,7 +181,8 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        table_page(pdf, f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."], header, rows)
+        write_output(pdf, table_page(f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."],
+                                     header, rows), force, "PDF")
 
 
 @app.command("reconcile")

@@ -68,11 +68,15 @@ def validate_cmd(
     from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
 
     claims = _claims(ticket, virn, batch)
+    if batch is not None and ledger is None:
+        _once(claims, batch)
     desk, clerk = parse_id(desk, "--desk"), parse_id(clerk, "--clerk")
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
     vouched = open_vouched(run, public_key)
     office = Desk(vouched, keys, index_dir=index_dir, ledger=ledger, desk=desk, clerk=clerk)
+    for line in office.cleared:
+        say(line)
     try:
         answers = []
         for t, v in claims:
@@ -84,7 +88,23 @@ def validate_cmd(
     if batch is None:
         raise typer.Exit(0 if answers[0].pays else 1)
     paid = sum(a.pays for a in answers)
-    say(f"{len(answers):,} claim(s) answered: {paid:,} paid, {len(answers) - paid:,} refused")
+    if ledger is None:
+        say(f"{len(answers):,} claim(s) answered: {paid:,} prize(s), {len(answers) - paid:,} refused; "
+            "nothing paid or recorded (no --ledger)")
+    else:
+        say(f"{len(answers):,} claim(s) answered: {paid:,} paid, {len(answers) - paid:,} refused")
+
+
+def _once(claims: list[tuple[Ticket, str]], batch: Path) -> None:
+    """Refuse a batch that names a ticket twice when no ledger would answer the repeat `already paid`:
+    each would be answered "prize", and paid as often."""
+    first: dict[str, int] = {}
+    for line, (t, _) in enumerate(claims, start=2):  # every row was parsed: row i is line i + 2
+        if t.barcode in first:
+            raise BackOfficeError(f"{batch}: line {line}: ticket {t.barcode} again (line "
+                                  f"{first[t.barcode]}); without --ledger a batch names each ticket once "
+                                  "(with one, a repeat is answered `already paid`)")
+        first[t.barcode] = line
 
 
 def _show(answer: Answer, as_json: bool) -> None:

@@ -4,18 +4,16 @@ of context and the table, as a lottery would post it (docs/back-office.md, secti
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from poolgen.files.write import write_atomic
 
-
-def table_page(out: Path, title: str, lines: list[str], header: list[str], rows: list[list[str]]) -> None:
-    """Write `out`: `title`, `lines`, then the table (numbers right-aligned), on one letter page."""
+def table_page(title: str, lines: list[str], header: list[str], rows: list[list[str]]) -> bytes:
+    """The PDF of `title`, `lines`, then the table (numbers right-aligned), on one letter page; the
+    command writes it (cli/common.py `write_output`: 0600, never over a file without --force)."""
     styles = getSampleStyleSheet()
     buf = io.BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=letter, title=title, author="poolgen", invariant=1)
@@ -29,4 +27,4 @@ def table_page(out: Path, title: str, lines: list[str], header: list[str], rows:
     story = [Paragraph(title, styles["Title"]), *[Paragraph(t, styles["Normal"]) for t in lines],
              Spacer(1, 12), table]
     doc.build(story)
-    write_atomic(out, buf.getvalue())
+    return buf.getvalue()

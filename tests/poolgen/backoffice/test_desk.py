@@ -88,7 +88,8 @@ def test_a_second_claim_is_told_when_and_where_the_first_was_paid(office, tmp_pa
     again = claim(office, b, v, "--ledger", ledger, "--desk", "centre-2", "--clerk", "bob", high=True)
     assert again.exit_code == 1
     assert again.output.startswith(f"{b} ({t}): already paid: claim no. 1 at 20")
-    assert again.output.endswith(", desk centre-1, clerk ann; refusing a second claim\n")
+    assert again.output.endswith(", desk centre-1, clerk ann; refusing a second claim (claim no. 2, "
+                                 "recorded)\n")
     wrong = claim(office, b, "1" * 12, "--ledger", ledger, high=True)
     assert wrong.output == f"{b} ({t}): wrong validation number (claim no. 3, recorded)\n"
     from poolgen.backoffice.claims import ClaimsLedger  # noqa: PLC0415  # read back after the CLI wrote
@@ -114,7 +115,8 @@ def test_a_batch_of_claims_is_answered_line_by_line(office, tmp_path):
     assert result.exit_code == 0
     assert [json.loads(line)["outcome"] for line in result.stdout.splitlines()] == ["prize", "not a winner",
                                                                                    "prize"]
-    assert result.stderr == "3 claim(s) answered: 2 paid, 1 refused\n"
+    assert result.stderr == ("3 claim(s) answered: 2 prize(s), 1 refused; nothing paid or recorded (no "
+                             "--ledger)\n")
     csv.write_text("ticket,virn\n" + f"{rows[0][2]},{rows[0][1]}\n" + "465-0000001-00١,1\n")
     bad = invoke("validate", office["folder"], "--batch", csv, "--validation-key", office["root"] / "low.key",
                  "--index-dir", office["index"])

@@ -99,3 +99,45 @@ def test_a_key_that_is_not_the_files_is_refused(office, tmp_path):
     _refused(result, f"{office['folder'] / 'validation-low.bin'}: the low-tier key given is not this file's "
                      f"key (the manifest names key check {low})")
     assert not any(tmp_path.iterdir())  # no index was built
+
+
+def test_what_a_killed_index_build_left_is_cleared_never_reused(office, tmp_path):
+    """A build killed after its commit and before its rename leaves a complete temporary index. Named
+    by the builder's process id, it was reopened by the next build that got the same id (a container's
+    desk always runs as the same pid) and that build died on a traceback (UNIQUE constraint failed:
+    meta.name); leftovers were never removed either."""
+    index = tmp_path / "index"
+    assert _claim(office, office["folder"], index).exit_code == 0
+    [built] = index.glob("*.sqlite")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    for suffix in (str(os.getpid()), "0123abcd"):  # the old and the new temporary names
+        shutil.copy(built, fresh / f".{built.name}.tmp-{suffix}")
+    (fresh / f".{built.name}.tmp-0123abcd-wal").write_bytes(b"")
+    result = _claim(office, office["folder"], fresh)
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert "prize $5.00 (low tier)" in result.stdout
+    assert sorted(p.name for p in fresh.iterdir()) == [built.name]
+    assert result.stderr.splitlines() == [
+        f"removed {fresh}/.{built.name}.tmp-{s}: a temporary desk index of an interrupted build"
+        for s in sorted([str(os.getpid()), "0123abcd", "0123abcd-wal"])]
+
+
+def test_a_living_builds_temporary_index_is_left_alone(office, tmp_path):
+    import fcntl  # noqa: PLC0415  # only this test holds a build's lock
+
+    index = tmp_path / "index"
+    assert _claim(office, office["folder"], index).exit_code == 0
+    [built] = index.glob("*.sqlite")
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    living = fresh / f".{built.name}.tmp-89abcdef"
+    shutil.copy(built, living)
+    fd = os.open(living, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a build in another process holds its own
+        result = _claim(office, office["folder"], fresh)
+        assert result.exit_code == 0 and result.stderr == ""
+        assert sorted(p.name for p in fresh.iterdir()) == sorted([built.name, living.name])
+    finally:
+        os.close(fd)

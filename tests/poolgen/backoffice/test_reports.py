@@ -83,16 +83,16 @@ def test_reconciliation_passes_honest_ledgers_and_names_every_forgery(office, tm
     alien = tmp_path / "alien.sqlite"
     shutil.copy(b, alien)
     db = sqlite3.connect(alien)
-    db.execute("INSERT INTO attempts VALUES (7, '2026-12-02T00:00:00Z', 'hh', ?, 'd9', 'c9', 'paid', '')",
-               (stranger,))
-    db.execute("INSERT INTO paid VALUES ('hh', ?, '123456789012', 7, '2026-12-02T00:00:00Z', 'd9', 'c9', "
+    db.execute("INSERT INTO attempts VALUES (2, '2026-12-02T00:00:00Z', 'hh', ?, 'd9', 'c9', 'paid', '')",
+               (stranger,))  # the next claim number: a number skipped is a problem of its own
+    db.execute("INSERT INTO paid VALUES ('hh', ?, '123456789012', 2, '2026-12-02T00:00:00Z', 'd9', 'c9', "
                "'low', 500, 0)", (stranger,))
     db.commit()
     db.close()
     result = _reconcile(office, alien)
     assert result.exit_code == 1
     assert result.output.splitlines() == [
-        f"problem: {alien}: claim no. 7 ({stranger}): not a ticket of run hh",
+        f"problem: {alien}: claim no. 2 ({stranger}): not a ticket of run hh",
         "2 payment(s), $7.00: 1 problem(s); the ledgers do not reconcile"]
 
 

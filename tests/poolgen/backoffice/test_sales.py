@@ -59,7 +59,8 @@ def test_sell_void_claim_close(einstant, tmp_path):
     paid = _sales(einstant, "claim", f"d1.00-{winner:07d}", "--ledger", ledger)
     p = prizes[winner - 1]
     assert paid.exit_code == 0
-    assert paid.output.startswith(f"d1.00-{winner:07d}: prize ${p // 100:,}.{p % 100:02d} - paid at ")
+    assert paid.output.startswith(f"d1.00-{winner:07d}: prize ${p // 100:,}.{p % 100:02d} to player p-1 "
+                                  "- paid at ")
     again = _sales(einstant, "claim", f"d1.00-{winner:07d}", "--ledger", ledger)
     assert again.exit_code == 1
     assert again.output.startswith(f"refused: pool d1.00: share {winner}: already paid at ")
@@ -116,6 +117,7 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
     assert (honest.exit_code, honest.output) == (
         0, f"1 paid share(s), ${p // 100:,}.{p % 100:02d}: the ledger reconciles with the run\n")
     db = sqlite3.connect(ledger)
+    claimed = db.execute("SELECT claimed_at FROM sales WHERE serial = ?", (winner,)).fetchone()[0]
     db.execute("UPDATE sales SET prize_cents = 99999900 WHERE serial = ?", (winner,))
     db.execute("UPDATE sales SET sale_no = 1000 WHERE serial = 1")
     db.commit()
@@ -125,4 +127,6 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
     assert forged.output.splitlines() == [
         "problem: pool d1.00: sale numbers do not rise with serials (a share sold out of serial order)",
         f"problem: d1.00-{winner:07d}: paid $999,999.00, but its prize is ${p // 100:,}.{p % 100:02d}",
-        "1 paid share(s), $999,999.00: 2 problem(s); the ledger does not reconcile"]
+        f"problem: d1.00-{winner:07d}: its sale records $999,999.00 paid at {claimed}, its payment no. 1 "
+        f"${p // 100:,}.{p % 100:02d} at {claimed}",  # the payment row keeps what was paid
+        "1 paid share(s), $999,999.00: 3 problem(s); the ledger does not reconcile"]

@@ -1,0 +1,132 @@
+"""A claims ledger edited by hand, as a dishonest clerk with write access would edit it to pay a ticket
+twice: the first payment's rows removed (or moved to another run id), then the ticket claimed again.
+The desk pays the second claim (it sees no first payment); the reconciliation must name the edit.
+The run is the conftest's `office`."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import polars as pl
+
+from tests.support.cli import invoke
+
+
+def _pay(office, ledger, tier, nth):
+    b, v, *_ = office["rows"].filter(pl.col("tier") == tier).row(nth)
+    result = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                    "--index-dir", office["index"], "--ledger", ledger)
+    assert result.exit_code == 0, result.output
+    return b
+
+
+def _reconcile(office, ledger):
+    return invoke("claims", "reconcile", office["folder"], "--ledger", ledger, "--validation-key",
+                  office["root"] / "low.key")
+
+
+def _edit(ledger, *sql):
+    db = sqlite3.connect(ledger)
+    for s in sql:
+        db.execute(s)
+    db.commit()
+    db.close()
+
+
+def test_a_payment_removed_by_hand_and_paid_again_is_named(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    first = _pay(office, ledger, "5", 10)
+    _pay(office, ledger, "5", 11)
+    _pay(office, ledger, "2", 10)
+    _pay(office, ledger, "2", 11)
+    _edit(ledger, "DELETE FROM paid WHERE claim_no IN (1, 2)",
+          "DELETE FROM attempts WHERE claim_no IN (1, 2)")
+    assert _pay(office, ledger, "5", 10) == first  # the desk pays it again: its first payment is gone
+    result = _reconcile(office, ledger)
+    assert (result.exit_code, result.output) == (1, (
+        f"problem: {ledger}: claim numbers 1 to 2 are missing (rows removed by hand: a removed payment "
+        "can be paid again)\n"
+        "3 payment(s), $9.00: 1 problem(s); the ledgers do not reconcile\n"))
+    lb, lv, *_ = office["rows"].filter(pl.col("tier") == "lose").row(10)
+    refused = invoke("validate", office["folder"], lb, lv, "--validation-key", office["root"] / "low.key",
+                     "--index-dir", office["index"], "--ledger", ledger)
+    assert refused.output.endswith("not a winner (claim no. 6, recorded)\n")
+    _pay(office, ledger, "2", 12)
+    _edit(ledger, "DELETE FROM attempts WHERE claim_no = 6")  # a refused claim's row goes too
+    lines = _reconcile(office, ledger).output.splitlines()
+    assert lines == [f"problem: {ledger}: claim numbers 1 to 2, 6 are missing (rows removed by hand: a "
+                     "removed payment can be paid again)",
+                     "4 payment(s), $11.00: 1 problem(s); the ledgers do not reconcile"]
+
+
+def test_a_payment_moved_to_another_run_id_and_paid_again_is_named(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    first = _pay(office, ledger, "5", 12)
+    _edit(ledger, "UPDATE paid SET run_id = 'hh-old' WHERE claim_no = 1",
+          "UPDATE attempts SET run_id = 'hh-old' WHERE claim_no = 1")
+    assert _pay(office, ledger, "5", 12) == first  # paid again: the ledger holds no payment of (hh, it)
+    result = _reconcile(office, ledger)
+    assert (result.exit_code, result.output) == (1, (
+        f"problem: {ledger}: claim no. 1 ({first}): recorded under run hh-old, but it is a ticket of run hh\n"
+        "1 payment(s), $5.00: 1 problem(s); the ledgers do not reconcile\n"))
+
+
+def test_payments_of_another_game_in_a_shared_ledger_are_no_problem(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, "5", 13)
+    other = "358" + "0001234" + "017"
+    other += f"{98 - int(other + '00') % 97:02d}"
+    _edit(ledger, "INSERT INTO attempts VALUES (2, '2026-12-02T00:00:00.000Z', 'ws-1', "
+                  f"'{other}', 'd', 'c', 'paid', '')",
+          f"INSERT INTO paid VALUES ('ws-1', '{other}', '123456789012', 2, '2026-12-02T00:00:00.000Z', "
+          "'d', 'c', 'low', 500, 0)")
+    result = _reconcile(office, ledger)
+    assert (result.exit_code, result.output) == (
+        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n")
+
+
+def test_a_payment_made_while_reconciling_is_no_problem(office, tmp_path):
+    """Desks stay open while the reconciliation reads their ledger: a payment committed between its reads
+    of the attempts and the payments was a false `its payments and its attempts marked paid differ`."""
+    import os  # noqa: PLC0415  # only this test runs a process
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, "5", 14)
+    mark = tmp_path / "paused"
+    cmd = [sys.executable, "-m", "poolgen", "claims", "reconcile", str(office["folder"]), "--ledger",
+           str(ledger), "--validation-key", str(office["root"] / "low.key")]
+    proc = subprocess.Popen(cmd, env={**os.environ, "POOLGEN_TEST_PAUSE": f"ledger-read:60:{mark}"},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists()
+        _pay(office, ledger, "5", 15)  # a desk pays while the reconciliation is between its reads
+    finally:
+        mark.unlink(missing_ok=True)
+        out, err = proc.communicate(timeout=60)
+    assert (proc.returncode, out, err) == (
+        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n", "")
+
+
+def test_a_second_claim_is_answered_with_its_own_claim_number(office, tmp_path):
+    """A second claim of a paid ticket is recorded (a fraud signal) like every refused claim, whose
+    answer names its claim number; the `already paid` answer gave none (JSON claim_no null), so the
+    clerk could not cite the attempt."""
+    import json  # noqa: PLC0415  # only this test reads JSON
+
+    ledger = tmp_path / "claims.sqlite"
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(16)
+    first = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                   "--index-dir", office["index"], "--ledger", ledger)
+    assert first.exit_code == 0
+    again = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                   "--index-dir", office["index"], "--ledger", ledger, "--json")
+    answer = json.loads(again.output)
+    assert (again.exit_code, answer["outcome"], answer["claim_no"], answer["first"]["claim_no"]) == (
+        1, "already paid", 2, 1)
+    assert answer["text"].endswith("; refusing a second claim (claim no. 2, recorded)")

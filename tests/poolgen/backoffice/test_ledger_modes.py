@@ -1,0 +1,89 @@
+"""Owned SQLite files (ledgers, desk indexes) and their modes: the tool makes them 0600 whatever the
+umask, the write-ahead log and shared-memory files SQLite makes beside a ledger included; a ledger its
+group or others may read or write (copied in with a default umask, chmod-ed by someone) is refused in
+one line, before anything is recorded in it. The runs are the conftest's."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+
+import polars as pl
+import pytest
+
+from tests.support.cli import invoke, one_line
+
+
+def _claim(office, ledger, nth=20):
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(nth)
+    return invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                  "--index-dir", office["index"], "--ledger", ledger)
+
+
+def _attempts(ledger):
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        return db.execute("SELECT count(*) FROM attempts").fetchone()[0]
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o604, 0o660, 0o606], ids=oct)
+def test_a_claims_ledger_others_may_read_or_write_is_refused_before_any_claim(office, tmp_path, mode):
+    ledger = tmp_path / "claims.sqlite"
+    assert _claim(office, ledger, 20).exit_code == 0
+    os.chmod(ledger, mode)
+    result = _claim(office, ledger, 21)
+    one_line(result, "poolgen", f"{ledger}: mode {mode:04o}: its group or others may read or write the "
+                                "claims ledger; refusing it (the tool makes it 0600: chmod 600 it if it is "
+                                "yours)")
+    assert _attempts(ledger) == 1
+    for args in (["report"], ["close"]):
+        one_line(invoke("claims", *args, office["folder"], "--ledger", ledger), "poolgen", f"mode {mode:04o}")
+    os.chmod(ledger, 0o600)
+    assert _claim(office, ledger, 21).exit_code == 0 and _attempts(ledger) == 2
+
+
+def test_an_empty_file_others_may_read_is_not_made_a_ledger(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    ledger.touch(mode=0o644)
+    os.chmod(ledger, 0o644)
+    one_line(_claim(office, ledger), "poolgen", f"{ledger}: mode 0644: its group or others may read or write")
+    assert ledger.read_bytes() == b""  # not stamped
+
+
+def test_a_sales_ledger_others_may_write_is_refused(einstant, tmp_path):
+    ledger = tmp_path / "sales.sqlite"
+    sell = ("sales", "sell", einstant["folder"], "--ledger", ledger, "--pool", "d1.00", "--channel", "web",
+            "--player", "p1")
+    assert invoke(*sell).exit_code == 0
+    os.chmod(ledger, 0o664)
+    one_line(invoke(*sell), "poolgen", f"{ledger}: mode 0664: its group or others may read or write the "
+                                       "sales ledger; refusing it")
+
+
+def test_a_ledgers_log_files_are_0600_under_umask_000(office, tmp_path):
+    """SQLite makes the -wal and -shm files with the database's mode: a claim paused before its commit
+    under umask 000 shows all three."""
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(22)
+    ledger = tmp_path / "claims.sqlite"
+    mark = tmp_path / "paused"
+    cmd = [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--validation-key",
+           str(office["root"] / "low.key"), "--index-dir", str(office["index"]), "--ledger", str(ledger)]
+    env = {**os.environ, "POOLGEN_TEST_PAUSE": f"claim-written:60:{mark}"}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: os.umask(0))  # noqa: PLW1509  # the child's umask only
+    try:
+        deadline = time.monotonic() + 60
+        while not mark.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists()
+        modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.glob("claims.sqlite*")}
+        assert modes == {"claims.sqlite": 0o600, "claims.sqlite-wal": 0o600, "claims.sqlite-shm": 0o600}
+    finally:
+        mark.unlink(missing_ok=True)
+        proc.communicate(timeout=60)
+    assert proc.returncode == 0

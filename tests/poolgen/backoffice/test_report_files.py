@@ -1,0 +1,77 @@
+"""The PDFs the back-office reports draw (`claims report|close --pdf`, `sales report --pdf`): written
+mode 0600 whatever the umask, never over an existing file without `--force`, never into a run folder
+(where `--pdf RUN/manifest.json` replaced the run's manifest with a PDF). The runs are the conftest's."""
+
+from __future__ import annotations
+
+import os
+
+import polars as pl
+import pytest
+
+from tests.support.cli import invoke, one_line
+
+
+@pytest.fixture(scope="module")
+def ledger(office, tmp_path_factory):
+    path = tmp_path_factory.mktemp("ledger") / "claims.sqlite"
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(4)
+    paid = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+                  "--index-dir", office["index"], "--ledger", path)
+    assert paid.exit_code == 0, paid.output
+    return path
+
+
+@pytest.mark.parametrize("command", ["report", "close"])
+def test_a_report_pdf_is_0600_whatever_the_umask(office, ledger, tmp_path, command):
+    out = tmp_path / "page.pdf"
+    old = os.umask(0)
+    try:
+        result = invoke("claims", command, office["folder"], "--ledger", ledger, "--pdf", out)
+    finally:
+        os.umask(old)
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_mode & 0o777 == 0o600 and out.read_bytes().startswith(b"%PDF-")
+
+
+@pytest.mark.parametrize("command", ["report", "close"])
+def test_a_report_pdf_never_replaces_a_file_without_force(office, ledger, tmp_path, command):
+    out = tmp_path / "page.pdf"
+    out.write_bytes(b"last week's figures")
+    result = invoke("claims", command, office["folder"], "--ledger", ledger, "--pdf", out)
+    one_line(result, "poolgen", f"{out}: already exists; not overwriting it (--force replaces it)")
+    assert out.read_bytes() == b"last week's figures" and result.stdout == ""
+    forced = invoke("claims", command, office["folder"], "--ledger", ledger, "--pdf", out, "--force")
+    assert forced.exit_code == 0 and out.read_bytes().startswith(b"%PDF-")
+    assert out.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("command", ["report", "close"])
+def test_a_report_pdf_is_never_written_into_the_run_folder(office, ledger, command):
+    manifest = office["folder"] / "manifest.json"
+    before = manifest.read_bytes()
+    result = invoke("claims", command, office["folder"], "--ledger", ledger, "--pdf", manifest, "--force")
+    one_line(result, "poolgen", f"{manifest}: inside the run folder {office['folder']}; keep the PDF file "
+                                "outside run folders")
+    assert manifest.read_bytes() == before
+    assert sorted(p.name for p in office["folder"].iterdir() if p.name.endswith(".pdf")) == []
+
+
+def test_a_sales_report_pdf_is_0600_and_never_replaces_a_file(einstant, tmp_path):
+    ledger = tmp_path / "sales.sqlite"
+    sold = invoke("sales", "sell", einstant["folder"], "--ledger", ledger, "--pool", "d1.00", "--channel",
+                  "web", "--player", "p1")
+    assert sold.exit_code == 0, sold.output
+    out = tmp_path / "remaining.pdf"
+    out.write_bytes(b"keep")
+    result = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--pdf", out)
+    one_line(result, "poolgen", f"{out}: already exists; not overwriting it (--force replaces it)")
+    assert out.read_bytes() == b"keep"
+    old = os.umask(0)
+    try:
+        forced = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--closing", "--pdf", out,
+                        "--force")
+    finally:
+        os.umask(old)
+    assert forced.exit_code == 0 and out.read_bytes().startswith(b"%PDF-")
+    assert out.stat().st_mode & 0o777 == 0o600
