@@ -25,7 +25,7 @@ from poolgen.game.model import Game, Pool
 from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import NoArrangement, Rules, pack_size, rules_for, start, valid_start
+from poolgen.run.packs import NoArrangement, Rules, pack_size, refusal, rules_for, start, valid_start
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
@@ -169,8 +169,7 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
     try:
         valid_start(stream, rules, start(stream, rules))
     except NoArrangement as exc:
-        fields = f", {table}.".join(exc.short)
-        raise SpecError(f"{game.path.name}: {table}.{fields}: pool {pool.id}: {exc}") from None
+        raise refusal(game, pool, exc) from None
     slow = (" (5.10's exact draw of caps alone: each try accepted with probability about "
             f"{acceptance(rules)}: below 1e-3, or the caps' tickets more than half the pool)"
             if caps_alone(rules) else "")
