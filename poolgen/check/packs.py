@@ -25,11 +25,11 @@ from poolgen.game.model import Game, Pool
 from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import NoArrangement, Rules, pack_size, rules_for, start, valid_start
+from poolgen.run.packs import NoArrangement, Rules, pack_size, refusal, rules_for, start, valid_start
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
-from poolgen.run.packs.spaced import exactly_spaced
+from poolgen.run.packs.spaced import chain_orders, exactly_spaced
 
 __all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
 
@@ -167,10 +167,11 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
                 f"by rejection, each try accepted with probability about {acceptance(rules)})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
-        valid_start(stream, rules, start(stream, rules))
+        found = valid_start(stream, rules, start(stream, rules))
+        if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
+            chain_orders(stream, rules, found.reshape(rules.books, rules.m))
     except NoArrangement as exc:
-        fields = f", {table}.".join(exc.short)
-        raise SpecError(f"{game.path.name}: {table}.{fields}: pool {pool.id}: {exc}") from None
+        raise refusal(game, pool, exc) from None
     slow = (" (5.10's exact draw of caps alone: each try accepted with probability about "
             f"{acceptance(rules)}: below 1e-3, or the caps' tickets more than half the pool)"
             if caps_alone(rules) else "")

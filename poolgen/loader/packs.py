@@ -50,7 +50,7 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
     if not isinstance(raw, dict):
         raise r.fail("packs", "must be a table")
     r.known(raw, "packs", _PACKS)
-    written = r.get(raw, "neighbours", "packs", str, required=False) or "within packs"
+    written = _neighbours(r, raw, "packs", "within packs")
     if written not in _NEIGHBOURS:
         raise r.fail("packs.neighbours", f"must be \"within packs\", \"across packs\" or \"off\", "
                                          f"not {written!r}")
@@ -80,7 +80,7 @@ def read_blocks(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], pool_sh
     if not 2 <= size <= pool_shares or pool_shares % size:
         raise r.fail("blocks.shares", f"{size} does not divide the pool of {pool_shares:,} shares into "
                                       "blocks of two or more (a block is whole consecutive serials)")
-    written = r.get(raw, "neighbours", "blocks", str, required=False) or "across blocks"
+    written = _neighbours(r, raw, "blocks", "across blocks")
     if written not in _BLOCK_NEIGHBOURS:
         raise r.fail("blocks.neighbours", f"must be \"within blocks\", \"across blocks\" or \"off\", "
                                           f"not {written!r}")
@@ -114,7 +114,7 @@ def _no_blocks(r: Reader, raw: dict[str, Any]) -> Packs:
     for key in sorted(set(raw) - {"neighbours"}):
         raise r.fail("blocks.shares", f"missing field: blocks.{key} is a rule per block, which needs the "
                                       "block's size")
-    written = r.get(raw, "neighbours", "blocks", str, required=False) or "across blocks"
+    written = _neighbours(r, raw, "blocks", "across blocks")
     if written == "within blocks":
         raise r.fail("blocks.neighbours", "\"within blocks\" needs blocks.shares; without blocks the "
                                           "rule is \"across blocks\" (every pair of consecutive serials) or "
@@ -123,6 +123,13 @@ def _no_blocks(r: Reader, raw: dict[str, Any]) -> Packs:
         raise r.fail("blocks.neighbours", f"must be \"across blocks\" or \"off\" without blocks.shares, "
                                           f"not {written!r}")
     return Packs(neighbours=_BLOCK_NEIGHBOURS[written], einstant=True)
+
+
+def _neighbours(r: Reader, raw: dict[str, Any], table: str, default: str) -> str:
+    """The neighbour rule as written, `default` only when the field is absent (an empty string is
+    refused with the other unknown values, as audit reads it)."""
+    written = r.get(raw, "neighbours", table, str, required=False)
+    return default if written is None else written
 
 
 def _winners(r: Reader, raw: dict[str, Any], table: str, m: int) -> tuple[int | None, int | None]:

@@ -24,7 +24,7 @@ from poolgen.deliverables.identity import book_numbers, keyed_book_numbers
 from poolgen.game.model import Game, Pool, Printed
 from poolgen.rng import derive_stream, permutation
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import arrange, rules_for, separate_neighbours
+from poolgen.run.packs import NoArrangement, arrange, refusal, rules_for, separate_neighbours
 
 PURPOSES = ("order", "layout", "salt")
 SALT_BYTES = 16
@@ -42,7 +42,10 @@ def shuffled_tiers(game: Game, pool: Pool, seed: bytes) -> np.ndarray:
     stream = derive_stream(seed, *stream_label(game.id, pool.id, "order"))
     rules = rules_for(game, pool)
     if rules is not None:
-        return arrange(stream, rules)
+        try:
+            return arrange(stream, rules)
+        except NoArrangement as exc:  # a spec check refuses too: one line, not a traceback
+            raise refusal(game, pool, exc) from None
     tiers: np.ndarray = tier_base(pool)[permutation(stream, pool.tickets)]
     return tiers
 

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from tests.support import SEED_A, spec_path
+from tests.support import SEED_A, small_example, spec_path
 from tests.support.cli import one_line as _one_line
 
 
@@ -121,3 +121,23 @@ def test_a_spec_larger_than_the_limit_is_refused_unread(tmp_path):
     spec.write_bytes(b"#" * (1 << 20) + b"\n")
     _one_line(CliRunner().invoke(app, ["check", str(spec)]), "poolgen",
               f"{spec}: 1,048,577 bytes, larger than 1,048,576; not a spec file")
+
+
+@pytest.mark.parametrize("command", ["check", "generate"])
+def test_pack_parameters_the_descent_cannot_meet_are_one_line_for_check_and_generate(tmp_path, command):
+    """A value floor the pool's counts allow ($1,768.00 over 10 packs, at least $176.00 each) but no
+    arrangement the descent finds meets (docs/randomness.md 5.3, step 2): check refuses it naming the
+    parameters, and generate, which does not run check, refuses it the same way (it was a traceback
+    and exit 1)."""
+    spec = small_example(tmp_path, "happy_holidays_packs", 3000)
+    spec.write_text(spec.read_text().replace('min_prize_value = "150.00"', 'min_prize_value = "176.00"'))
+    seed = tmp_path / "s.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    extra = ["--seed-file", str(seed), "--out", str(tmp_path / "out"), "--unsigned",
+             "--workers", "1"] if command == "generate" else []
+    result = CliRunner().invoke(app, [command, str(spec), *extra])
+    _one_line(result, "poolgen", "happy_holidays_packs.toml: packs.")  # then each parameter still short
+    assert "packs.min_prize_value" in result.stderr
+    assert "pool p1: no arrangement meeting the pack parameters found after 200 proposals" in result.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from poolgen.errors import SpecError
+from poolgen.game.model import Game, Pool
 from poolgen.rng import Stream, permutation
 from poolgen.run.packs.beside import arrange_beside, exactly_beside
 from poolgen.run.packs.capped import arrange_capped, exactly_capped
 from poolgen.run.packs.caps import arrange_caps, exactly_caps
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
-from poolgen.run.packs.composition import Rules, arrange_winners, ordered, pack_size, rules_for
+from poolgen.run.packs.composition import Rules, arrange_winners, pack_size, rules_for
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
-from poolgen.run.packs.spaced import arrange_spaced, exactly_spaced
+from poolgen.run.packs.spaced import arrange_spaced, chain_orders, exactly_spaced
 
-__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "pack_size", "rules_for",
+__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "pack_size", "refusal", "rules_for",
            "separate_neighbours", "start", "valid_start"]
 
 
@@ -43,4 +45,13 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
     if exactly_caps(rules):
         return arrange_caps(stream, rules).reshape(-1)
     content = mix(stream, rules, start(stream, rules)).reshape(rules.books, rules.m)
-    return ordered(stream, rules, content).reshape(-1)
+    return chain_orders(stream, rules, content).reshape(-1)
+
+
+def refusal(game: Game, pool: Pool, exc: NoArrangement) -> SpecError:
+    """The one line refusing a pool for which no arrangement meeting its pack (block) parameters was
+    found, naming each parameter still broken as the spec writes it: what check and generate say."""
+    table = "blocks" if game.packs.einstant else "packs"
+    floor = "min_prize_times" if game.packs.block is not None else "min_prize_value"
+    fields = ", ".join(f"{table}.{floor if name == 'min_prize_value' else name}" for name in exc.short)
+    return SpecError(f"{game.path.name}: {fields}: pool {pool.id}: {exc}")

@@ -29,8 +29,8 @@ from poolgen.game.model import Game, Pool, Printed
 from poolgen.game.packs import Packs
 from poolgen.rng import Stream, Weights, big_integers, permutation, row_permutations
 
-__all__ = ["Rules", "arrange_winners", "ordered", "pack_size", "rules_for", "spacing_ok", "tilt",
-           "winners_per_pack"]
+__all__ = ["Rules", "arrange_winners", "ordered", "ordered_within", "pack_size", "rules_for", "spacing_ok",
+           "tilt", "winners_per_pack"]
 
 
 @dataclass(frozen=True)
@@ -138,14 +138,26 @@ def ordered(stream: Stream, rules: Rules, content: np.ndarray, spaced: bool = Tr
     """Each pack's tickets in a uniform order among those meeting the spacing rules (rejection,
     pack by pack: packs still failing are redrawn together, in pack order); with `spaced` False, in
     a uniform order. Every pack's content must have an order meeting the rules."""
-    out = np.take_along_axis(content, row_permutations(stream, rules.books, rules.m), axis=1)
     if not spaced:
+        out: np.ndarray = np.take_along_axis(content, row_permutations(stream, rules.books, rules.m), axis=1)
         return out
+    out, _ = ordered_within(stream, rules, content, None)
+    return out
+
+
+def ordered_within(stream: Stream, rules: Rules, content: np.ndarray,
+                   rounds: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """`ordered`'s rejection for at most `rounds` redraws after the first order (None: until every
+    pack meets the spacing rules): the orders, and the packs still breaking a rule (each in a uniform
+    order of its own)."""
+    out = np.take_along_axis(content, row_permutations(stream, rules.books, rules.m), axis=1)
     bad = np.flatnonzero(~spacing_ok(rules, out))
-    while bad.size:
+    done = 0
+    while bad.size and (rounds is None or done < rounds):
         out[bad] = np.take_along_axis(content[bad], row_permutations(stream, bad.size, rules.m), axis=1)
         bad = bad[~spacing_ok(rules, out[bad])]
-    return out
+        done += 1
+    return out, bad
 
 
 def arrange_winners(stream: Stream, rules: Rules, spaced: bool = True) -> np.ndarray:

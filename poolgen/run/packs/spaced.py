@@ -26,9 +26,12 @@ import numpy as np
 
 from poolgen.rng import Stream, row_permutations
 from poolgen.run.packs.capped import dealt, pairs_per_pack, possible
-from poolgen.run.packs.composition import Rules
+from poolgen.run.packs.chain import NoArrangement
+from poolgen.run.packs.composition import Rules, ordered_within
 
-__all__ = ["arrange_spaced", "exactly_spaced", "spaced_order"]
+__all__ = ["ORDER_ROUNDS", "arrange_spaced", "chain_orders", "exactly_spaced", "spaced_order"]
+
+ORDER_ROUNDS = 10_000  # uniform orders a chain's pack is given by rejection before it is drawn directly
 
 
 def exactly_spaced(rules: Rules) -> bool:
@@ -92,3 +95,26 @@ def arrange_spaced(stream: Stream, rules: Rules) -> np.ndarray:
                           most, distance)
     content = dealt(stream, rules, w, c, spaced_labels, other_labels)
     return spaced_order(stream, content, np.asarray(c), distance)
+
+
+def chain_orders(stream: Stream, rules: Rules, content: np.ndarray) -> np.ndarray:
+    """The chain's packs (rows of `content`, each of which has an order meeting the spacing rules) in
+    order (docs/randomness.md 5.3, step 4): `ordered`'s rejection for at most ORDER_ROUNDS redraws;
+    the packs still breaking a rule then, under one spacing rule, drawn directly (their tickets in a
+    uniform order, the spaced ones moved stably to the front, put in order by `spaced_order`: uniform
+    among the allowed orders given the pack's content, as the rejection's accepted order is), in pack
+    order; under several rules, NoArrangement naming `spacing` (no direct draw of several is known).
+    A pack accepting one order in C(m, c) would otherwise never be drawn (a pool hung)."""
+    out, bad = ordered_within(stream, rules, content, ORDER_ROUNDS)
+    if not bad.size:
+        return out
+    if len(rules.spacing) > 1:
+        raise NoArrangement(f"{bad.size:,} pack(s) (pack {int(bad[0]) + 1:,} first) had no order meeting "
+                            f"the spacing rules in {ORDER_ROUNDS:,} uniform orders: too many of their "
+                            "tickets for several rules", ["spacing"])
+    (tiers, distance), = rules.spacing
+    rows = np.take_along_axis(content[bad], row_permutations(stream, bad.size, rules.m), axis=1)
+    inset = np.isin(rows, list(tiers))
+    front = np.take_along_axis(rows, np.argsort(~inset, axis=1, kind="stable"), axis=1)
+    out[bad] = spaced_order(stream, front, inset.sum(axis=1), distance)
+    return out

@@ -58,6 +58,10 @@ REFUSED = [
     ('neighbours = "never"', "blocks.neighbours: must be \"across blocks\" or \"off\" without blocks.shares, "
                              "not 'never'"),
     ("neighbours = 1", "blocks.neighbours: "),
+    ('neighbours = ""',
+     "blocks.neighbours: must be \"across blocks\" or \"off\" without blocks.shares, not ''"),
+    ('shares = 100\nneighbours = ""',
+     "blocks.neighbours: must be \"within blocks\", \"across blocks\" or \"off\", not ''"),
     ("shares = 300", "blocks.shares: 300 does not divide the pool of 20,000 shares into blocks of two or "
                      "more (a block is whole consecutive serials)"),
     ("shares = 1", "blocks.shares: 1 does not divide the pool of 20,000 shares"),

@@ -34,6 +34,7 @@ REFUSED = [
     ("colour = 1", "packs.colour: unknown field"),
     ('neighbours = "never"', "packs.neighbours: must be \"within packs\", \"across packs\" or \"off\", "
                              "not 'never'"),
+    ('neighbours = ""', "packs.neighbours: must be \"within packs\", \"across packs\" or \"off\", not ''"),
     ("min_winners = 301", "packs.min_winners: 301 is more than a pack's 300 tickets"),
     ("min_winners = -1", "packs.min_winners: must not be negative, got -1"),
     ("min_winners = 90\nmax_winners = 80", "packs.max_winners: 80 is below min_winners 90"),
