@@ -14,17 +14,20 @@ or per block of BLOCK shares (eInstants), against an expected distribution given
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from audit.stats.laws import chi2_cdf, chi2_sf, hypergeom_pmf
+from audit.stats.laws import chi2_cdf, chi2_lower_quantile, chi2_sf, hypergeom_pmf
 from audit.stats.tests import Finding, distinct_values, histogram_against, runs, table_test
 
-__all__ = ["BLOCK", "BookNull", "block_findings", "uniform_null"]
+__all__ = ["BLOCK", "BookNull", "block_findings", "lower_tail_resolved", "uniform_null"]
 
 BLOCK = 1_000  # eInstant shares per block in the per-block tests
 PARTS = 10  # parts of the ticket numbers in the within-book test
+LOWER_LEVEL = 1e-4  # the dispersion's lower tail is tested if the chi-square law resolves it to here
+LOWER_POINTS = 100  # ... that is, if that much of the tail spans this many count vectors
 
 
 @dataclass(frozen=True)
@@ -53,9 +56,25 @@ def _dispersion(name: str, per_block: np.ndarray, null: BookNull, unit: str) -> 
         return None
     x2 = float(((per_block - mean) ** 2).sum() / var) * (blocks - 1) / blocks
     df = blocks - 1
-    p = 2 * min(chi2_sf(x2, df), chi2_cdf(x2, df))
-    return Finding(name, "index of dispersion (sum (x - mean)^2 / var, two-sided)",
+    if lower_tail_resolved(blocks, var):
+        p, sides = 2 * min(chi2_sf(x2, df), chi2_cdf(x2, df)), "two-sided"
+    else:
+        p, sides = chi2_sf(x2, df), "upper tail: too few blocks for the lower"
+    return Finding(name, f"index of dispersion (sum (x - mean)^2 / var, {sides})",
                    f"X2 = {x2:.1f}, df = {df} (mean {mean:.2f} per {unit})", float(min(1.0, p)))
+
+
+def lower_tail_resolved(blocks: int, var: float) -> bool:
+    """Whether the chi-square law holds in the dispersion's lower tail, where the counts are few: the
+    count vectors of `blocks` blocks with the same total are a lattice of covolume sqrt(blocks) in
+    their hyperplane, and those with X2 <= q (q the chi-square's LOWER_LEVEL quantile, df = blocks - 1)
+    lie in a ball of radius sqrt(q var blocks / (blocks - 1)) there; the tail is tested if that ball's
+    volume is at least LOWER_POINTS lattice cells. Two blocks of 1,000 shares fail this (X2 = 0, equal
+    counts, is about 4% likely, and the law gives it p = 0); hundreds of books pass it."""
+    n = blocks - 1
+    r2 = chi2_lower_quantile(LOWER_LEVEL, n) * var * blocks / n
+    log_cells = n / 2 * math.log(math.pi * r2) - math.lgamma(n / 2 + 1) - 0.5 * math.log(blocks)
+    return log_cells >= math.log(LOWER_POINTS)
 
 
 def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["chi2_cdf", "chi2_sf", "hypergeom_pmf", "mid_ranks", "norm_sf"]
+__all__ = ["chi2_cdf", "chi2_lower_quantile", "chi2_sf", "hypergeom_pmf", "mid_ranks", "norm_sf"]
 
 
 def chi2_sf(x: float, df: int) -> float:
@@ -26,6 +26,12 @@ def chi2_cdf(x: float, df: int) -> float:
     """P(X2 <= x) for a chi-square with `df` degrees of freedom."""
     from scipy import special  # here, not with the module: start-up time
     return float(special.chdtr(df, x))
+
+
+def chi2_lower_quantile(p: float, df: int) -> float:
+    """The x with P(X2 <= x) = p, for a chi-square with `df` degrees of freedom."""
+    from scipy import special  # here, not with the module: start-up time
+    return float(special.chdtri(df, 1.0 - p))
 
 
 def norm_sf(z: float) -> float:

@@ -1,0 +1,44 @@
+"""audit/stats/books.py: the dispersion of winners per block tests its lower tail only where the
+chi-square law resolves it (docs/statistics.md section 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audit.stats.books import block_findings, lower_tail_resolved
+from audit.stats.laws import hypergeom_pmf
+
+
+def _dispersion_p(per_block: list[int], size: int = 1_000) -> tuple[str, float]:
+    prize = np.zeros(len(per_block) * size, dtype=np.int64)
+    for b, w in enumerate(per_block):
+        prize[b * size: b * size + w] = 500
+    found, _ = block_findings(prize, "einstant", None)
+    (f,) = [f for f in found if f.name.startswith("winners per block of 1,000 shares: dispersion")]
+    return f.method, f.p
+
+
+def test_two_blocks_with_equal_winners_are_not_called_too_even():
+    """Two blocks of 1,000 shares with 347 winners each happen about once in 27 honest pools (the
+    hypergeometric's mode); the chi-square's lower tail gave them p = 6e-14, and step 8 failed 4% of
+    small honest eInstant pools. With two blocks only the upper tail is tested."""
+    pmf = hypergeom_pmf(2_000, 694, 1_000)
+    assert 0.035 < pmf[347] < 0.04
+    test, p = _dispersion_p([347, 347])
+    assert test == "index of dispersion (sum (x - mean)^2 / var, upper tail: too few blocks for the lower)"
+    assert p > 0.999
+    assert _dispersion_p([290, 404])[1] < 1e-6  # the upper tail is still tested
+
+
+def test_many_blocks_exactly_alike_still_fail_as_too_even():
+    test, p = _dispersion_p([347] * 40)
+    assert test == "index of dispersion (sum (x - mean)^2 / var, two-sided)"
+    assert p < 1e-20
+
+
+def test_the_lower_tail_is_tested_from_the_blocks_and_variance_the_contract_gives():
+    """docs/statistics.md: tested iff the ball of X2 <= the 1e-4 quantile holds >= 100 lattice cells."""
+    assert [min(k for k in range(2, 100) if lower_tail_resolved(k, v)) for v in (2.5, 11.0, 113.0, 300.0)] \
+        == [12, 8, 6, 5]
+    assert not lower_tail_resolved(2, 1e6)
+    assert lower_tail_resolved(3, 1e6)
