@@ -164,14 +164,27 @@ _RANK_UP_TO = 4
 
 
 def _sort_keys(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
-    """Permutation indices along the last axis, from distinct random keys (redrawn on any tie)."""
+    """Permutation indices along the last axis, from distinct random keys (redrawn on any tie).
+
+    First try: each key's low bits (as many as a column index needs) are replaced by its column index,
+    and the packed words are sorted (a sort of values, about twice as fast as an argsort and a gather).
+    When no two keys of a row agree in their remaining high bits, the packed order is the keys' order
+    and the keys are distinct; otherwise the same keys are argsorted as they stand."""
     count = int(np.prod(shape))
+    k = shape[-1]
+    keys = stream.words(count).reshape(shape)
+    if k >= 2:
+        low = np.uint64((1 << (k - 1).bit_length()) - 1)
+        packed = (keys & ~low) | np.arange(k, dtype=np.uint64)
+        packed.sort(axis=-1)
+        if not np.any((packed[..., 1:] ^ packed[..., :-1]) <= low):  # high bits all differ
+            return (packed & low).astype(np.int64)
     while True:
-        keys = stream.words(count).reshape(shape)
         order = np.argsort(keys, axis=-1)  # keys are distinct, so the order is unique
         ranked = np.take_along_axis(keys, order, axis=-1)
-        if shape[-1] < 2 or not np.any(ranked[..., 1:] == ranked[..., :-1]):
+        if k < 2 or not np.any(ranked[..., 1:] == ranked[..., :-1]):
             return order
+        keys = stream.words(count).reshape(shape)
 
 
 def permutation(stream: Stream, n: int) -> np.ndarray:

@@ -47,6 +47,33 @@ def _same_high_half(n: int) -> np.ndarray:
     return high | low
 
 
+def _alike_but_the_lowest_bits(n: int, rows: int = 1) -> np.ndarray:
+    """Real keys of which every row's share all but their lowest 6 bits (the bits the sort's first try
+    replaces by a column index: 64 columns at most), those bits falling as the column rises."""
+    keys = _real_words(rows, "lowest")[:, None] & ~np.uint64(63)
+    return (keys | (np.uint64(63) - np.arange(n, dtype=np.uint64))).reshape(-1)
+
+
+@pytest.mark.parametrize(("rows", "k"), [(1, 2), (1, 40), (3, 5), (3, 12), (2, 64)])
+def test_keys_alike_but_for_their_lowest_bits_are_ordered_by_them_without_a_redraw(rows, k):
+    """The packed first try cannot tell such keys apart, so the same keys are sorted as they stand."""
+    keys = _alike_but_the_lowest_bits(k, rows)
+    stream = ServedWords(keys)
+    want = [list(range(k - 1, -1, -1))] * rows
+    got = row_permutations(stream, rows, k) if rows > 1 else permutation(stream, k)[None, :]
+    assert got.tolist() == want and got.dtype == np.int64
+    assert stream.calls == [rows * k]
+
+
+def test_keys_alike_in_one_row_only_leave_the_other_rows_their_order():
+    """One row's keys alike but for their lowest bits, the other rows' real: every row its own order."""
+    keys = _real_words(3 * 9, "one row alike").reshape(3, 9)
+    keys[1] = _alike_but_the_lowest_bits(9)
+    got = row_permutations(ServedWords(keys.reshape(-1)), 3, 9).tolist()
+    assert got == [_full_width_order(row) for row in keys]
+    assert got[1] == list(range(8, -1, -1))
+
+
 def test_permutation_redraws_every_key_on_a_tie():
     tied = _real_words(12, "tied")
     tied[9] = tied[4]  # two equal keys: the order between them would depend on the sort
