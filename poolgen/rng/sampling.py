@@ -32,10 +32,20 @@ from poolgen.rng.drbg import Stream
 
 
 def _masks(high: np.ndarray) -> np.ndarray:
+    """The smallest all-ones mask covering high - 1, for every bound of `high` (uint64, each >= 1).
+
+    Bounds of at most _MASK_TABLE are looked up in a table of their masks (one gather instead of
+    six shift-and-or passes over every slot)."""
+    if high.size > _MASK_TABLE and int(high.max()) <= _MASK_TABLE:
+        table = _masks(np.arange(1, _MASK_TABLE + 1, dtype=np.uint64))
+        return table[(high - np.uint64(1)).astype(np.intp)]
     m = (high - 1).astype(np.uint64)
     for shift in (1, 2, 4, 8, 16, 32):
         m |= m >> np.uint64(shift)
     return m
+
+
+_MASK_TABLE = 1 << 12
 
 
 def integers(stream: Stream, high: int | np.ndarray, size: int | None = None) -> np.ndarray:
@@ -43,7 +53,12 @@ def integers(stream: Stream, high: int | np.ndarray, size: int | None = None) ->
     bounds = np.asarray(high, dtype=np.int64)
     if bounds.ndim == 0:
         return integers_by_key(stream, bounds, size=size)
-    return integers_by_key(stream, bounds.reshape(-1), np.arange(bounds.size)).reshape(bounds.shape)
+    # One table entry per slot: `integers_by_key(stream, bounds, arange)` without looking each slot's
+    # mask and bound up by its key (the same words, rejections and values).
+    flat = bounds.reshape(-1)
+    if flat.size and int(flat.min()) < 1:
+        raise ValueError("every bound must be at least 1")
+    return _draw(stream, flat.astype(np.uint64), None).reshape(bounds.shape)
 
 
 def _words(stream: Stream, n: int, wide: bool) -> np.ndarray:
@@ -78,27 +93,40 @@ def integers_by_key(stream: Stream, table: np.ndarray | int, key: np.ndarray | N
             raise ValueError(f"every key must be an index into the table of {bounds.size} bound(s)")
     bounds = bounds.reshape(-1)
     count = int(np.prod(shape))
-    if count and (bounds[flat_key[:count]] < 1).any():  # a bound below 1 in use
+    if count and (bounds < 1).any() and (bounds[flat_key[:count]] < 1).any():  # a bound below 1 in use
         raise ValueError("every bound must be at least 1")
     bounds = np.maximum(bounds, 1).astype(np.uint64)  # entries below 1 are not used
+    if scalar:
+        return _draw(stream, bounds, None, count).reshape(shape)  # one bound for `count` slots
+    return _draw(stream, bounds, flat_key).reshape(shape)
+
+
+def _draw(stream: Stream, bounds: np.ndarray, key: np.ndarray | None, count: int | None = None) -> np.ndarray:
+    """Mask-and-reject: slot i is uniform in [0, bounds[key[i]]) (key None and no count: [0, bounds[i]);
+    key None and `count` slots: [0, bounds[0])), as int64. `bounds` are uint64, each at least 1."""
     masks = _masks(bounds)
     wide = int(bounds.max(initial=1)) >= 1 << 32  # a bound of 2**32 has a 32-bit mask but is wide
     if not wide:
         bounds, masks = bounds.astype(np.uint32), masks.astype(np.uint32)
-    if scalar:
+    per_slot = key is None and count is None
+    if key is None and count is not None:
         mask, bound = masks[0], bounds[0]
+    elif key is None:
+        mask, bound, count = masks, bounds, bounds.size
     else:
-        mask, bound = masks[flat_key], bounds[flat_key]
+        mask, bound, count = masks[key], bounds[key], key.size
     out = _words(stream, count, wide) & mask
     todo = np.flatnonzero(out >= bound)
     while todo.size:
-        if not scalar:
-            todo_key = flat_key[todo]
+        if key is not None:
+            todo_key = key[todo]
             mask, bound = masks[todo_key], bounds[todo_key]
+        elif per_slot:
+            mask, bound = masks[todo], bounds[todo]
         words = _words(stream, todo.size, wide) & mask
         out[todo] = words  # a rejected word is overwritten when its slot is redrawn
         todo = todo[words >= bound]
-    result: np.ndarray = out.astype(np.int64).reshape(shape)  # every value is below its int64 bound
+    result: np.ndarray = out.astype(np.int64)  # every value is below its int64 bound
     return result
 
 
@@ -128,20 +156,35 @@ def _ranked_keys(stream: Stream, rows: int, k: int) -> np.ndarray:
     return order.reshape(rows, k)
 
 
-# Measured on 300,000 rows: counting ranks takes 6, 21 and 41 ms for 2, 4 and 6 columns against 18, 37
-# and 50 ms for sorting, and loses from 7 columns on (65 against 54 ms).
-_RANK_UP_TO = 6
+# Measured on 300,000 rows (CPU, best of five, keys drawn included): counting ranks takes 8, 14, 25, 48
+# and 78 ms for 2 to 6 columns against 28, 40, 45, 48 and 53 ms for sorting (numpy 2.4's argsort on a
+# machine with AVX-512; an older numpy and machine gave 6, 21 and 41 ms against 18, 37 and 50 ms for
+# 2, 4 and 6 columns). Both give the same permutations from the same keys.
+_RANK_UP_TO = 4
 
 
 def _sort_keys(stream: Stream, shape: tuple[int, ...]) -> np.ndarray:
-    """Permutation indices along the last axis, from distinct random keys (redrawn on any tie)."""
+    """Permutation indices along the last axis, from distinct random keys (redrawn on any tie).
+
+    First try: each key's low bits (as many as a column index needs) are replaced by its column index,
+    and the packed words are sorted (a sort of values, about twice as fast as an argsort and a gather).
+    When no two keys of a row agree in their remaining high bits, the packed order is the keys' order
+    and the keys are distinct; otherwise the same keys are argsorted as they stand."""
     count = int(np.prod(shape))
+    k = shape[-1]
+    keys = stream.words(count).reshape(shape)
+    if k >= 2:
+        low = np.uint64((1 << (k - 1).bit_length()) - 1)
+        packed = (keys & ~low) | np.arange(k, dtype=np.uint64)
+        packed.sort(axis=-1)
+        if not np.any((packed[..., 1:] ^ packed[..., :-1]) <= low):  # high bits all differ
+            return (packed & low).astype(np.int64)
     while True:
-        keys = stream.words(count).reshape(shape)
         order = np.argsort(keys, axis=-1)  # keys are distinct, so the order is unique
         ranked = np.take_along_axis(keys, order, axis=-1)
-        if shape[-1] < 2 or not np.any(ranked[..., 1:] == ranked[..., :-1]):
+        if k < 2 or not np.any(ranked[..., 1:] == ranked[..., :-1]):
             return order
+        keys = stream.words(count).reshape(shape)
 
 
 def permutation(stream: Stream, n: int) -> np.ndarray:

@@ -68,16 +68,48 @@ def identity_columns(game: Game, pool: Pool, seed: bytes,
                    else book_numbers(seed, game.id, slots))
         book = pl.Series("book", numbers[(pool.first_book or 0) + np.arange(n) // per_book])
         ticket_no = pl.Series("ticket_no", (np.arange(n) % per_book).astype(np.uint16))
-        ticket = pl.select(
-            pl.format("{}-{}-{}", pl.lit(f"{game.number:03d}"),
-                      book.cast(pl.String).str.zfill(7), ticket_no.cast(pl.String).str.zfill(3))
-        ).to_series().rename("ticket")
+        ticket = _ticket_ids(f"{game.number:03d}-", book, "-", ticket_no)
         return {"position": position, "ticket": ticket, "book": book, "ticket_no": ticket_no}
     serial = pl.Series("serial", np.arange(1, n + 1, dtype=np.uint32))
-    ticket = pl.select(
-        pl.format("{}-{}", pl.lit(pool.id), serial.cast(pl.String).str.zfill(7))
-    ).to_series().rename("ticket")
+    ticket = _ticket_ids(f"{pool.id}-", serial)
     return {"position": position, "ticket": ticket, "serial": serial}
+
+
+def _ticket_ids(head: str, first: pl.Series, sep: str = "", second: pl.Series | None = None) -> pl.Series:
+    """The `ticket` column: head + `first` zero-filled to 7 digits (+ sep + `second` to 3 digits).
+
+    Made as a fixed-width byte matrix (each digit column from a table of '0'..'9') when every number
+    fits its width; otherwise (a zero fill does not cut a longer number) by polars' format, as before."""
+    parts = [(first, 7)] + ([(second, 3)] if second is not None else [])
+    n = first.len()
+    numbers = [(s.to_numpy(), w) for s, w in parts]
+    if head.isascii() and sep.isascii() and all(v.size == 0 or int(v.max()) < 10 ** w for v, w in numbers):
+        pieces: list[np.ndarray | bytes] = [head.encode()]
+        for i, (v, w) in enumerate(numbers):
+            if i:
+                pieces.append(sep.encode())
+            pieces.append(_digit_matrix(v, w))
+        width = sum(len(x) if isinstance(x, bytes) else x.shape[1] for x in pieces)
+        out = np.empty((n, width), dtype=np.uint8)
+        at = 0
+        for x in pieces:
+            size = len(x) if isinstance(x, bytes) else x.shape[1]
+            out[:, at:at + size] = np.frombuffer(x, dtype=np.uint8) if isinstance(x, bytes) else x
+            at += size
+        return pl.Series("ticket", out.reshape(-1).view(f"S{width}")).cast(pl.String)
+    strings = [s.cast(pl.String).str.zfill(w) for s, w in parts]
+    pattern = "{}" + sep.join(["{}"] * len(strings))
+    return pl.select(pl.format(pattern, pl.lit(head), *strings)).to_series().rename("ticket")
+
+
+def _digit_matrix(values: np.ndarray, width: int) -> np.ndarray:
+    """The decimal digits of every value (each below 10 ** width) as ASCII, one row per value."""
+    out = np.empty((values.size, width), dtype=np.uint8)
+    rest = values.astype(np.uint32)
+    for col in range(width - 1, -1, -1):
+        out[:, col] = rest % 10 + 48
+        rest //= 10
+    return out
 
 
 def salt_column(game: Game, pool: Pool, seed: bytes) -> pl.Series:

@@ -179,7 +179,14 @@ def _prize_draws(p: Params, stream: Stream, k: int, cum: np.ndarray | None) -> n
     if cum is None:
         return integers(stream, len(p.prizes), size=k * p.yours).reshape(k, p.yours)
     draw = integers(stream, int(cum[-1]), size=k * p.yours).reshape(k, p.yours)
-    return np.searchsorted(cum, draw, side="right")
+    if len(cum) > 16:
+        return np.searchsorted(cum, draw, side="right")
+    # searchsorted(cum, draw, side="right") for a short cum: how many running sums are <= the draw
+    # (cum never falls), counted one sum at a time
+    index = np.zeros(draw.shape, dtype=np.uint8)
+    for c in cum.tolist():
+        index += draw >= c
+    return index.astype(np.int64)
 
 
 def _distinct(p: Params, wins: tuple[Win, ...], numbers: np.ndarray, stream: Stream, p_codes: np.ndarray,
@@ -200,8 +207,9 @@ def _distinct(p: Params, wins: tuple[Win, ...], numbers: np.ndarray, stream: Str
         else:
             y_codes[at, spot] = _special(p, w)
         p_codes[at, spot] = prize_index[w.prize.code]
-    for j in range(len(wins), p.yours):
-        y_codes[at, order[:, j]] = numbers[:, w_count + j - len(wins)]
+    # the j-th losing spot the j-th losing number: all at once (each row's spots are distinct)
+    losing = numbers[:, w_count:w_count + p.yours - len(wins)]
+    np.put_along_axis(y_codes, order[:, len(wins):], losing, axis=1)
     return y_codes, p_codes
 
 

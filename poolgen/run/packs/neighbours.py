@@ -54,6 +54,20 @@ def _runs(tiers: np.ndarray, starts: np.ndarray, per_book: int, across: bool) ->
     return [np.arange(first[k], ends[k]) for k in which]
 
 
+def _holding_pairs(columns: dict[str, np.ndarray], rows: np.ndarray, sizes: list[int]) -> np.ndarray:
+    """For runs laid end to end in `rows` (their sizes in order): whether each holds two consecutive
+    tickets with the same value in every column. `identical_pairs` of each run, across packs, at once:
+    the pairs that straddle two runs are not counted."""
+    same = np.ones(max(rows.size - 1, 0), dtype=bool)
+    for v in columns.values():
+        x = v[rows]
+        same &= x[1:] == x[:-1]
+    ends = np.cumsum(sizes)[:-1]  # where each run but the first starts
+    same[ends - 1] = False
+    run_of = np.repeat(np.arange(len(sizes)), sizes)[:-1]  # the run of each pair's first ticket
+    return np.bincount(run_of[same], minlength=len(sizes)) > 0
+
+
 def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[str, np.ndarray],
                         stream: Stream) -> dict[str, np.ndarray]:
     """`layout` with every run holding an identical pair laid out again until none does."""
@@ -72,14 +86,10 @@ def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[
         again = game.play.lay_out(game, pool, np.asarray(tiers)[rows], stream, mix)
         for name, values in again.items():
             out[name][rows] = values
-        still = []
-        for run in runs:
-            sub = {k: v[run] for k, v in out.items()}
-            if identical_pairs(sub, per_book, True).size:  # a run lies in one pack unless across
-                still.append(run)
-        if not still:
+        held = _holding_pairs(out, rows, [run.size for run in runs])  # a run lies in one pack unless across
+        if not held.any():
             return out
-        runs = still
+        runs = [run for run, h in zip(runs, held.tolist(), strict=True) if h]
     tier_ids = sorted({pool.tiers[int(tiers[r[0]])].id for r in runs})
     table = "blocks" if game.packs.einstant else "packs"
     raise RuntimeError(f"pool {pool.id}: identical neighbours remain after {MAX_ROUNDS} rounds in runs of "

@@ -80,6 +80,18 @@ def test_integers_match_the_rule_at_every_width(bounds):
     assert got.tolist() == expected
 
 
+@pytest.mark.parametrize("top", [4096, 4097])
+def test_many_small_bounds_give_the_rules_values(top):
+    """More slots than the mask table's 4,096 entries, every bound up to `top`: the masks are looked up
+    in the table (top 4,096, its last entry included) or computed (4,097), and both give the reference
+    rule's values, slot for slot."""
+    bounds = [1 + (i * 7919) % top for i in range(6000)] + [top, 1, 4096, 2048, 2049]
+    label = ("poolgen/v1", "test", "many small bounds")
+    expected = _reference_integers(_reference_words(label, 4 * len(bounds)), bounds)
+    got = integers(derive_stream(bytes(range(32)), *label), np.array(bounds, dtype=np.int64))
+    assert got.tolist() == expected
+
+
 @settings(max_examples=40, deadline=None)
 @given(table=st.lists(st.sampled_from(EDGES) | st.integers(1, 1000), min_size=1, max_size=8),
        data=st.data())
@@ -112,7 +124,7 @@ def test_integers_by_key_refuses_keys_outside_the_table(key, why):
 
 @pytest.mark.parametrize("k", range(1, 10))
 def test_row_permutations_are_the_order_of_each_rows_keys(k):
-    """Ranks are counted for up to 6 columns and sorted beyond: both give each row's key order."""
+    """Ranks are counted for up to 4 columns and sorted beyond: both give each row's key order."""
     label, rows = ("poolgen/v1", "test", f"rows{k}"), 50
     words = _reference_words(label, rows * k)
     expected = [sorted(range(k), key=words[r * k:(r + 1) * k].__getitem__) for r in range(rows)]

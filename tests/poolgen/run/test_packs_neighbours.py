@@ -89,3 +89,32 @@ def test_only_the_run_holding_a_pair_is_laid_out_again():
                               tiers, layout, derive_stream(SEED_A, "poolgen/test", "one run"))
     assert out["spot"][[0, 1, 4, 5, 6, 7]].tolist() == [0, 1, 0, 1, 0, 1]
     assert out["spot"][2] != out["spot"][3]
+
+
+class Scripted:
+    """A play whose lay-outs are given in advance: (the number of tickets asked for, the spots)."""
+
+    def __init__(self, *layouts: tuple[int, list[int]]) -> None:
+        self.layouts = list(layouts)
+
+    def lay_out(self, game, pool, tiers, stream, mix=None):
+        size, spots = self.layouts.pop(0)
+        assert len(tiers) == size, f"laid out {len(tiers)} tickets again, not {size}"
+        return {"spot": np.array(spots, dtype=np.uint8)}
+
+
+@pytest.mark.parametrize(("again", "then", "final"), [
+    ([1, 2, 2, 3], [], [1, 2, 2, 3]),  # each run is clear: the 2, 2 straddles the runs, not a pair
+    ([1, 2, 3, 3], [(2, [4, 5])], [1, 2, 4, 5]),  # only the second run still holds a pair
+])
+def test_a_pair_straddling_two_runs_laid_out_together_is_not_a_pair(again, then, final):
+    """Runs laid out again together are checked each on its own: two tickets side by side in the pool
+    but in different runs (here of different tiers) never send a run back."""
+    play = Scripted((4, again), *then)
+    game = replace(_game("within packs"), play=play)
+    pool = replace(POOL, tickets=4, tiers=(PoolTier("lose", 0, 2), PoolTier("x", 1, 2)))
+    tiers = np.array([0, 0, 1, 1], dtype=np.int16)
+    out = separate_neighbours(game, pool, tiers, {"spot": np.array([5, 5, 7, 7], dtype=np.uint8)},
+                              derive_stream(SEED_A, "poolgen/test", "straddle"))
+    assert out["spot"].tolist() == final
+    assert play.layouts == []
