@@ -8,8 +8,6 @@ refused, worded as the contracts state them."""
 
 from __future__ import annotations
 
-import functools
-
 import polars as pl
 
 from .printed import bonus_reveal_row, verdicts
@@ -46,11 +44,15 @@ def words_of(grid: list[str]) -> list[list[tuple[int, int]]]:
     return across + down
 
 
-@functools.cache
-def _word_cells(grids: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+_WORD_CELLS: dict[tuple[tuple[str, ...], ...], list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def _word_cells(grids: tuple[tuple[str, ...], ...]) -> list[tuple[int, tuple[int, ...]]]:
     """Every word of the grids in order, as (grid index, its cells' indices among all the grids' letter
     cells, numbered in reading order grid by grid): the same for every row of an area, so worked out once
-    per area, not once per row."""
+    per area (kept in _WORD_CELLS), not once per row."""
+    if grids in _WORD_CELLS:
+        return _WORD_CELLS[grids]
     out, base = [], 0
     for g, grid in enumerate(grids):
         number = {}  # (row, col) -> the cell's index among all the grids' letter cells
@@ -60,7 +62,8 @@ def _word_cells(grids: tuple[tuple[str, ...], ...]) -> tuple[tuple[int, tuple[in
                     number[(r, c)] = base + len(number)
         out += [(g, tuple(number[rc] for rc in word)) for word in words_of(list(grid))]
         base += len(number)
-    return tuple(out)
+    _WORD_CELLS[grids] = out
+    return out
 
 
 def crossword_row(area: dict, letters: list[int | None],
