@@ -269,7 +269,7 @@ def test_a_missing_signature_and_an_unsigned_run(base, run, tmp_path):
     (run / "manifest.sig").unlink()
     code, report = verify(base, run)
     assert code == 1 and reasons(report, 1) == "manifest.sig is missing"
-    unsigned = generate(GenerateRequest(load_spec(spec_path("happy_holidays")), SEED_A,
+    unsigned = generate(GenerateRequest(load_spec(small_happy_holidays(tmp_path, 3000)), SEED_A,
                                         now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path / "u", run_id="u",
                                         pool_ids=["p1"]))
     code, report = verify(base, unsigned.folder)
@@ -398,8 +398,8 @@ def test_prove_an_unknown_ticket(base, run):
 
 def test_generate_refuses_an_unsigned_run_unless_asked(base, tmp_path):
     seed = str(base["tmp"] / "right.seed")
-    common = ["generate", str(spec_path("happy_holidays")), "--out", str(tmp_path / "o"), "--pool", "p1",
-              "--seed-file", seed, "--workers", "1"]
+    common = ["generate", str(small_happy_holidays(tmp_path, 3000)), "--out", str(tmp_path / "o"), "--pool",
+              "p1", "--seed-file", seed, "--workers", "1"]  # signing does not depend on the pool's size
     refused = CliRunner().invoke(app, [*common, "--run-id", "a"])
     assert refused.exit_code == 2
     assert refused.stderr.strip() == ("poolgen: error: refusing to write an unsigned run; give --key FILE "
@@ -418,8 +418,9 @@ def test_generate_refuses_an_unsigned_run_unless_asked(base, tmp_path):
 
 def test_generate_with_an_encrypted_key(base, tmp_path, monkeypatch):
     keys = new_key_pair(tmp_path / "k", b"s3cret")
-    common = ["generate", str(spec_path("happy_holidays")), "--out", str(tmp_path / "o"), "--pool", "p1",
-              "--seed-file", str(base["tmp"] / "right.seed"), "--workers", "1", "--key", str(keys.private)]
+    common = ["generate", str(small_happy_holidays(tmp_path, 3000)), "--out", str(tmp_path / "o"), "--pool",
+              "p1", "--seed-file", str(base["tmp"] / "right.seed"), "--workers", "1", "--key",
+              str(keys.private)]  # the key's passphrase does not depend on the pool's size
     wrong = CliRunner().invoke(app, common + ["--run-id", "a"], input="nope\n")
     assert wrong.exit_code == 2
     assert wrong.stderr.strip().endswith("signing-key.pem: wrong passphrase for the private key")

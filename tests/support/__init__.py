@@ -37,6 +37,20 @@ def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
     return path
 
 
+def small_wild_side(folder: Path) -> Path:
+    """Wild Side cut to five pools of 3,000 tickets (50 books of 60; counts per pool, 1/250 of the order's,
+    at least 1), written as folder/wild_side.toml: the real game's manifest, field for field, in a run
+    that takes a second."""
+    text = spec_path("wild_side").read_text()
+    text = text.replace("order_tickets = 750000", "order_tickets = 15000")
+    text = text.replace("pool_tickets = 150000", "pool_tickets = 3000").replace(
+        'counts_per = "order"', 'counts_per = "pool"')
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // 250)}", text, flags=re.M)
+    path = folder / "wild_side.toml"
+    path.write_text(text)
+    return path
+
+
 def small_lucky_pairs(folder: Path) -> Path:
     """specs/examples/lucky_pairs.toml (pictures with `art`) cut to an order of two pools of 2,400
     tickets (12 books of 200 each), every tier's count a hundredth (at least 1), written as

@@ -45,9 +45,10 @@ def tampered(run: Path, folder: Path, tier: str, values: dict[str, Any],
 
 
 def agrees(judge: Judge, run: Path, folder: Path, tier: str, values: dict[str, Any],
-           pool: str = "p1") -> None:
+           pool: str = "p1") -> tuple[str, int]:
     """The engine refuses the tampered row alone, and audit's step 4 says exactly what it says: the same
-    reasons, and the same amount when the row does not pay its stored prize."""
+    reasons, and the same amount when the row does not pay its stored prize. Returns the engine's verdict
+    on the row (its reasons, what it pays), for a caller to hold to more."""
     table, row = tampered(run, folder, tier, values, pool)
     judged = judge(play(folder), table)
     status, text = layouts(folder)
@@ -66,3 +67,4 @@ def agrees(judge: Judge, run: Path, folder: Path, tier: str, values: dict[str, A
         assert f"(row {row}) pays {pays} cents, stores {stored}" in text, text
     else:
         assert "do not pay" not in text, text
+    return reasons, pays

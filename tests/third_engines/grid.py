@@ -44,6 +44,28 @@ def words_of(grid: list[str]) -> list[list[tuple[int, int]]]:
     return across + down
 
 
+_WORD_CELLS: dict[tuple[tuple[str, ...], ...], list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def _word_cells(grids: tuple[tuple[str, ...], ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """Every word of the grids in order, as (grid index, its cells' indices among all the grids' letter
+    cells, numbered in reading order grid by grid): the same for every row of an area, so worked out once
+    per area (kept in _WORD_CELLS), not once per row."""
+    if grids in _WORD_CELLS:
+        return _WORD_CELLS[grids]
+    out, base = [], 0
+    for g, grid in enumerate(grids):
+        number = {}  # (row, col) -> the cell's index among all the grids' letter cells
+        for r, line in enumerate(grid):
+            for c, ch in enumerate(line):
+                if ch == ".":
+                    number[(r, c)] = base + len(number)
+        out += [(g, tuple(number[rc] for rc in word)) for word in words_of(list(grid))]
+        base += len(number)
+    _WORD_CELLS[grids] = out
+    return out
+
+
 def crossword_row(area: dict, letters: list[int | None],
                   cells: list[int | None]) -> tuple[list[Win], list[str]]:
     """One crossword area of one row (crossword.md section 5)."""
@@ -59,20 +81,13 @@ def crossword_row(area: dict, letters: list[int | None],
         reasons.append(f"{aid}: YOUR LETTERS show a letter twice")
     held = set(shown)
     listed = set(area["words"])
-    bad, completed, base = [], 0, 0
-    for g, grid in enumerate(area["grids"]):
-        number = {}  # (row, col) -> the cell's index among all the grids' letter cells
-        for r, line in enumerate(grid):
-            for c, ch in enumerate(line):
-                if ch == ".":
-                    number[(r, c)] = base + len(number)
-        for word in words_of(grid):
-            codes = [cells[number[rc]] for rc in word]
-            text = "".join(alphabet[v] if _inside(v, a) else "?" for v in codes)
-            if text not in listed:
-                bad.append(f"grid {g + 1} holds {text}, not a listed word")
-            completed += all(_inside(v, a) and v in held for v in codes)
-        base += len(number)
+    bad, completed = [], 0
+    for g, word in _word_cells(tuple(tuple(grid) for grid in area["grids"])):
+        codes = [cells[k] for k in word]
+        text = "".join(alphabet[v] if _inside(v, a) else "?" for v in codes)
+        if text not in listed:
+            bad.append(f"grid {g + 1} holds {text}, not a listed word")
+        completed += all(_inside(v, a) and v in held for v in codes)
     if bad:
         reasons.append(f"{aid}: {', '.join(bad)}")
     prizes = {e["words"]: e["prize"] for e in legend}

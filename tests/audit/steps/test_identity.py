@@ -4,7 +4,9 @@ changed, or two pools claiming the same books, is caught by step 3 even when the
 with the real signing key.
 
 One signed Happy Holidays run of two pools (p1: book slots 0..999, p2: 1000..1999, numbered by the
-order's secret book permutation) is generated once; every case works on a copy. The eInstant formula is
+order's secret book permutation) is generated once, and the same two pools cut to 3,000 tickets (10 books
+each), signed with the same key: every tampered case works on a copy of the small one (step 3 recomputes
+an identity alike in a pool of any size). The eInstant formula is
 checked on small tables built here. Then step 3 called directly, message by message, on the small runs of
 tests/audit/steps/conftest.py and tests/audit/conftest.py."""
 
@@ -28,7 +30,7 @@ from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer
-from tests.support import SEED_A, spec_path
+from tests.support import SEED_A, small_happy_holidays, spec_path
 from tests.support.cli import invoke
 from tests.support.steps import fails_at as _fails_at
 
@@ -48,13 +50,26 @@ def base(tmp_path_factory) -> dict:
                     "--key", key)
     assert result.exit_code == 0, result.output
     return {"run": root / "runs" / "r", "public": root / "keys" / "signing-key.pub.pem",
-            "signer": Signer.from_file(key)}
+            "signer": Signer.from_file(key), "root": root}
+
+
+@pytest.fixture(scope="module")
+def small(base) -> Path:
+    """Happy Holidays cut to pools p1 and p2 of 3,000 tickets (tests/support `small_happy_holidays`),
+    generated as base's run is, with its seed and key."""
+    root = base["root"]
+    spec = small_happy_holidays(root, 6000)
+    result = invoke("generate", spec, "--out", root / "small", "--seed-file", root / "run.seed",
+                    "--pool", "p1", "--pool", "p2", "--run-id", "r", "--workers", "2",
+                    "--key", root / "keys" / "signing-key.pem")
+    assert result.exit_code == 0, result.output
+    return root / "small" / "r"
 
 
 @pytest.fixture
-def run(base, tmp_path) -> Path:
+def run(small, tmp_path) -> Path:
     copy = tmp_path / "run"
-    shutil.copytree(base["run"], copy)
+    shutil.copytree(small, copy)
     return copy
 
 
@@ -170,11 +185,11 @@ def test_two_pools_claiming_the_same_book_numbers(base, run):
     assert code == 1 and report["failed_steps"] == [3, 9]  # and p2's imaging file has its real books
     first = books_of(run, "p1")
     assert reasons(report, 3) == [
-        "1,000 book number(s) in two pools, so their ticket ids repeat: "
+        "10 book number(s) in two pools, so their ticket ids repeat: "
         + "; ".join(f"book {b} is in pools p1 and p2" for b in sorted(first)[:3])]
     # each pool on its own is consistent: only the run-wide check can tell
     assert report["steps"][2]["details"][1].startswith(
-        "pool p2: 300,000 tickets at positions 0..299,999; every ticket id is the one its book and ticket ")
+        "pool p2: 3,000 tickets at positions 0..2,999; every ticket id is the one its book and ticket ")
 
 
 def test_overlap_check_on_the_manifest_alone(base):

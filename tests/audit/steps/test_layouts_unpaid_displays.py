@@ -19,7 +19,7 @@ from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, spec_path
+from tests.support import SEED_A, small_einstant, spec_path
 from tests.support.reseal import reseal_pool
 
 POOL_ID = "d2.00x2"
@@ -39,10 +39,30 @@ def base(tmp_path_factory):
     return {"run": run.folder, "keys": keys, "signer": signer}
 
 
+@pytest.fixture(scope="module")
+def small(base, tmp_path_factory):
+    """The same pool cut to 20,000 shares (tests/support `small_einstant`), signed with the same key: what
+    the tampered cases edit, since one share's display is judged alike in a pool of any size (the full
+    pool is verified by test_honest_run_verifies)."""
+    tmp = tmp_path_factory.mktemp("ptp-displays-small")
+    spec = load_spec(small_einstant(tmp, "primetime_payout", 20_000))
+    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs",
+                                   run_id="r", pool_ids=[POOL_ID], signature=base["signer"].manifest_entry()),
+                   finish=base["signer"].sign_run)
+    return {**base, "run": run.folder}
+
+
 @pytest.fixture
 def run(base, tmp_path) -> Path:
     copy = tmp_path / "run"
     shutil.copytree(base["run"], copy)
+    return copy
+
+
+@pytest.fixture
+def small_run(small, tmp_path) -> Path:
+    copy = tmp_path / "run"
+    shutil.copytree(small["run"], copy)
     return copy
 
 
@@ -105,9 +125,9 @@ def test_a_play_entry_naming_no_engine_fails_step_4(base, run):
      & no_bonus_symbol(1), {"a1_s0": 9},
      "GFOOT in area 1 and TD in area 0"),
 ])
-def test_one_unpaid_display_fails_step_4(base, run, where, values, reason):
-    row, ticket = edit_and_reseal(base, run, where, values)
-    code, report = verify(base, run)
+def test_one_unpaid_display_fails_step_4(small, small_run, where, values, reason):
+    row, ticket = edit_and_reseal(small, small_run, where, values)
+    code, report = verify(small, small_run)
     assert code == 1 and report["failed_steps"] == [4]
     why = " | ".join(report["steps"][3]["reasons"])
     assert f"1 illegal layout(s): {ticket} (row {row}): {reason}" in why, why

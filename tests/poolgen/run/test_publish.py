@@ -15,7 +15,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.publish import PUBLIC_FIELDS, field_paths, unreviewed_fields
 from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, spec_path
+from tests.support import SEED_A, small_wild_side, spec_path
 from tests.support.cli import invoke
 
 
@@ -24,7 +24,7 @@ def base(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("publish")
     keys = new_key_pair(tmp / "keys")
     signer = Signer.from_file(keys.private)
-    spec = load_spec(spec_path("wild_side"))
+    spec = load_spec(small_wild_side(tmp))  # what publish reads does not depend on the pools' size
     run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=tmp / "runs",
                                    run_id="r", pool_ids=["p1", "p2"], signature=signer.manifest_entry()),
                    finish=signer.sign_run)
