@@ -27,26 +27,27 @@ def spec_path(rules: str) -> Path:
 def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
     """Happy Holidays cut to pools of 3,000 tickets (counts per pool, 1/600 of the order's), an order of
     `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds."""
-    text = spec_path("happy_holidays").read_text()
-    text = text.replace("order_tickets = 1800000", f"order_tickets = {order_tickets}")
-    text = text.replace("pool_tickets = 300000", "pool_tickets = 3000").replace(
-        'counts_per = "order"', 'counts_per = "pool"')
-    text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
-    path = folder / "happy_holidays.toml"
-    path.write_text(text)
-    return path
+    return _cut(folder, "happy_holidays", (1800000, order_tickets), (300000, 3000), 600, least=0)
 
 
 def small_wild_side(folder: Path) -> Path:
     """Wild Side cut to five pools of 3,000 tickets (50 books of 60; counts per pool, 1/250 of the order's,
     at least 1), written as folder/wild_side.toml: the real game's manifest, field for field, in a run
     that takes a second."""
-    text = spec_path("wild_side").read_text()
-    text = text.replace("order_tickets = 750000", "order_tickets = 15000")
-    text = text.replace("pool_tickets = 150000", "pool_tickets = 3000").replace(
+    return _cut(folder, "wild_side", (750000, 15000), (150000, 3000), 250, least=1)
+
+
+def _cut(folder: Path, rules: str, order: tuple[int, int], pool: tuple[int, int], divisor: int,
+         least: int) -> Path:
+    """specs/<rules>.toml (a printed game, counts per order) with its order and pool sizes replaced
+    (from, to), counts per pool, every tier's count divided by `divisor` (at least `least`)."""
+    text = spec_path(rules).read_text()
+    text = text.replace(f"order_tickets = {order[0]}", f"order_tickets = {order[1]}")
+    text = text.replace(f"pool_tickets = {pool[0]}", f"pool_tickets = {pool[1]}").replace(
         'counts_per = "order"', 'counts_per = "pool"')
-    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // 250)}", text, flags=re.M)
-    path = folder / "wild_side.toml"
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(least, int(m.group(1)) // divisor)}", text,
+                  flags=re.M)
+    path = folder / f"{rules}.toml"
     path.write_text(text)
     return path
 
