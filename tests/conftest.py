@@ -4,6 +4,7 @@ poolgen makes and audit checks (paths, seeds and builders that are not fixtures 
 from __future__ import annotations
 
 import os
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -35,11 +36,37 @@ def specs_dir() -> Path:
 _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/rng/test_sampling_ties.py",
           "poolgen/test_money.py", "agreement/test_merkle.py",
           "poolgen/run/test_build.py", "poolgen/styles/test_key_number_match_decoys.py")
+# Then the slowest files, slowest first (seconds of one core, `--durations=0` summed by file, 2026-12-03),
+# and the rest by their number of tests, most first: with --dist loadfile (and --no-loadscope-reorder,
+# pyproject) each worker takes the next file when it is free, so long files started last would leave the
+# other worker idle at the end. A file not listed runs with the rest; tests/test_suite_order.py checks
+# that every file named here exists.
+_SLOW = ("boundary/test_mutated_inputs.py", "audit/stats/test_step.py", "end_to_end/test_example_specs.py",
+         "poolgen/run/test_generate.py", "end_to_end/test_blocks_example.py", "third_engines/test_grid.py",
+         "end_to_end/test_hand_to_hand_tactics.py", "poolgen/run/test_packs_beside.py",
+         "poolgen/run/test_packs_caps.py", "poolgen/run/test_packs_spaced.py",
+         "audit/steps/test_ceremony.py", "audit/stats/test_packs_beside.py",
+         "end_to_end/test_primetime_payout.py", "poolgen/pdf/test_proofs.py",
+         "poolgen/check/test_figures.py", "audit/test_verify.py", "audit/steps/test_deliverables.py",
+         "poolgen/cli/test_demo.py", "audit/steps/test_identity.py", "boundary/test_interrupts.py",
+         "boundary/test_interrupts_commands.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    rank = {name: i for i, name in enumerate(_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.relative_to(TESTS).as_posix(), len(_FIRST)))
+    first = {name: i for i, name in enumerate(_FIRST)}
+    slow = {name: i for i, name in enumerate(_SLOW)}
+    names = [item.path.relative_to(TESTS).as_posix() for item in items]
+    tests = Counter(names)
+
+    def place(name: str) -> tuple[int, int, str]:
+        if name in first:
+            return 0, first[name], ""
+        if name in slow:
+            return 1, slow[name], ""
+        return 2, -tests[name], name  # the name keeps each file's tests together
+
+    order = sorted(range(len(items)), key=lambda i: place(names[i]))  # stable: a file's own order kept
+    items[:] = [items[i] for i in order]
 
 
 @pytest.fixture(scope="session")
