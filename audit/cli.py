@@ -127,7 +127,7 @@ SeedFile = Annotated[Path | None, typer.Option(
          "pool (needs --spec).")]
 
 Reveal = Annotated[bool, typer.Option(
-    "--reveal", help="RUN is a reveal after close (docs/publish-and-reveal.md): the manifest, its "
+    "--reveal", help="RUN is a reveal once claims close (docs/publish-and-reveal.md): the manifest, its "
                      "signature and the pool files, without the printer's and validation files, which "
                      "are never published; steps 2 and 9 say what is not there and why.")]
 

@@ -105,7 +105,7 @@ class VerifyRequest:
     validation_key: Path | None = None
     high_validation_key: Path | None = None
     book_key: Path | None = None
-    reveal: bool = False  # a reveal after close: pool files only (docs/publish-and-reveal.md)
+    reveal: bool = False  # a reveal once claims close: pool files only (docs/publish-and-reveal.md)
     progress: Progress | None = None  # told (done, total, what) as the checklist goes (a progress bar)
 
 

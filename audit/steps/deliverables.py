@@ -68,7 +68,7 @@ def listed_names(manifest: Manifest) -> set[str]:
         return set()
 
 
-WITHHELD = ("a reveal after close publishes no printer's or validation file (their validation numbers "
+WITHHELD = ("a reveal once claims close publishes no printer's or validation file (their validation numbers "
             "would let anyone who knows a barcode claim its prize): docs/publish-and-reveal.md")
 
 

@@ -262,7 +262,7 @@ def seal(
     typer.echo(f"ceremony {ceremony.id} sealed with {ceremony.chain.name} round {beacon.round}: transcript "
                f"SHA-256 {ceremony.transcript_sha256}")
     typer.echo(f"seed commitment: {ceremony.sealed}")
-    say(f"next: poolgen generate SPEC --ceremony {file}; keep {file} secret until the game closes")
+    say(f"next: poolgen generate SPEC --ceremony {file}; keep {file} secret until claims close")
 
 
 @app.command("abort")

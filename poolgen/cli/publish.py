@@ -22,7 +22,7 @@ def publish_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="Print the bundle's files as JSON.")] = False,
 ) -> None:
     """Write the public commitment of RUN (signed manifest, signature, seed and ceremony commitments,
-    pool roots; no pool file, seed or reveal) into DIR. Publish it before sale; after the game closes,
+    pool roots; no pool file, seed or reveal) into DIR. Publish it before sale; once claims close,
     publish the seed or ceremony file so anyone can verify (docs/publish-and-reveal.md)."""
     from poolgen.run.publish import publish  # lazy: start-up time of every command (docs/scaling.md)
 

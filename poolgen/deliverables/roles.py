@@ -7,7 +7,7 @@ from __future__ import annotations
 # and the manifest lists every file with its role (docs/validation.md, section 1).
 ROLES: dict[str, tuple[str, bool, str]] = {
     "pool": ("pool-*.parquet", True,
-             "operations and auditors only, until the game closes"),
+             "operations and auditors only, until claims close"),
     "imaging": ("imaging-*.parquet", True,
                 "the printer only (seal it to the printer's key with `poolgen seal`)"),
     "validation": ("validation-low.bin", True,
@@ -24,11 +24,11 @@ ROLES: dict[str, tuple[str, bool, str]] = {
 # docs/publish-and-reveal.md): `generate` prints these after its own files, so that every file the
 # tool writes has its line.
 LATER: tuple[tuple[str, str], ...] = (
-    ("RUN.seed (a fresh seed), contribution files", "secret, mode 0600: no one until the game closes; "
+    ("RUN.seed (a fresh seed), contribution files", "secret, mode 0600: no one until claims close; "
                                                     "then the seed is published for the reveal"),
     ("`proof` PDF (specimens), `report` PDF, `publish` bundle", "hold no outcome: anyone"),
     ("`proof --real` PDF, `report --internal` PDF", "hold outcomes, mode 0600: operations and auditors "
-                                                   "only, until the game closes"),
+                                                   "only, until claims close"),
     ("`imaging export` CSV or fixed-width records, `seal` output",
      "hold outcomes, mode 0600: the printer only (sealed)"),
 )

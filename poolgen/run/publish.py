@@ -147,7 +147,7 @@ def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
     t = doc["totals"]
     lines.append(f"totals: {t['pools']} pool(s), {t['tickets']:,} tickets, {t['winners']:,} winners, "
                  f"prize cost {t['prize_cost_cents']:,} cents, payout {t['payout_pct']}%")
-    lines.append("After the game closes: docs/publish-and-reveal.md (poolgen verify RUN --public-key KEY "
+    lines.append("Once claims close: docs/publish-and-reveal.md (poolgen verify RUN --public-key KEY "
                  "--spec SPEC --ceremony FILE | --seed-file FILE).")
     return "\n".join(lines) + "\n"
 

@@ -132,7 +132,7 @@ def _verdict(v: Verification) -> str:
 PUBLIC = ("anyone: distributions only, no ticket id, book, serial or position of a prize "
           "(the internal edition has them)")
 INTERNAL = ("only those the operator trusts with outcomes (security, the regulator's auditor), until "
-            "the game closes: it says where prizes are; the file is mode 0600")
+            "claims close: it says where prizes are; the file is mode 0600")
 
 
 def _title_page(run: RunFolder, v: Verification, internal: bool) -> list[Flowable]:
