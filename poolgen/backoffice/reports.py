@@ -356,6 +356,10 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
             if s.pool not in prizes:
                 checked_pool_file(run, s.pool)
                 prizes[s.pool] = run.folder.read(s.pool, ["prize_cents"])["prize_cents"]
+            if not 1 <= s.serial <= len(prizes[s.pool]):  # a row edited by hand: reconcile names it
+                raise BackOfficeError(f"{s.ticket}: a voided sale of serial {s.serial:,}, which pool "
+                                      f"{s.pool} does not have; the figures would not add up (`poolgen "
+                                      "sales reconcile` names each problem)")
             cents = int(prizes[s.pool][s.serial - 1])
             if cents:
                 voided[(s.pool, cents)] += 1

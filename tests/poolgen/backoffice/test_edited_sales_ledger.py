@@ -117,3 +117,17 @@ def test_a_share_claim_killed_before_its_commit_leaves_neither_record(einstant, 
     assert paid.returncode == 0 and " - paid at " in paid.stdout
     result = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger)
     assert result.exit_code == 0 and result.output.startswith("1 paid share(s), ")
+
+
+def test_a_voided_sale_moved_past_the_pool_is_refused_by_the_closing_report(einstant, tmp_path):
+    """The closing report reads a voided sale's prize by its serial: a serial edited past the pool was an
+    IndexError traceback; it is one line naming the sale (reconcile names the problem)."""
+    ledger = tmp_path / "sales.sqlite"
+    assert _sell(einstant, ledger).exit_code == 0
+    assert invoke("sales", "void", einstant["folder"], "d1.00-0000001", "--ledger", ledger, "--reason",
+                  "R1").exit_code == 0
+    _edit(ledger, "UPDATE sales SET serial = 9999")
+    result = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--closing")
+    assert (result.exit_code, result.output) == (2, (
+        "poolgen: error: d1.00-0009999: a voided sale of serial 9,999, which pool d1.00 does not have; the "
+        "figures would not add up (`poolgen sales reconcile` names each problem)\n"))
