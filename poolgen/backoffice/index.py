@@ -23,6 +23,7 @@ from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.validation import derive, key_check, known, open_body
 from poolgen.files.leftovers import lock
+from poolgen.interrupts import pause_point
 
 INDEX = owned.Kind("desk index", 1, (
     "CREATE TABLE meta (name TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID",
@@ -106,17 +107,42 @@ def _clear(folder: Path, name: str) -> list[str]:
         except OSError:
             continue
         try:
-            if lock(fd):
+            if lock(fd):  # removed while locked: a build that has just made it finds it gone (_made)
+                with contextlib.suppress(FileNotFoundError):
+                    (folder / n).unlink()
+                    done.append(n)
                 gone.add(n)
         finally:
             os.close(fd)
     for n in names:
         main = re.sub(r"-(wal|shm|journal)$", "", n)
-        if main in gone or main not in mains:  # abandoned, or the log of a file already gone
+        if main not in mains or (main in gone and n != main):  # the logs of what was removed, or of none
             with contextlib.suppress(FileNotFoundError):
                 (folder / n).unlink()
-                done.append(f"removed {folder / n}: a temporary desk index of an interrupted build")
-    return done
+                done.append(n)
+    return [f"removed {folder / n}: a temporary desk index of an interrupted build" for n in sorted(done)]
+
+
+def _made(folder: Path, name: str) -> tuple[Path, int]:
+    """A new temporary index file, made and locked by this build. Another build's `_clear` may take it
+    between the two (it is not locked yet, so it looks abandoned): then it is no longer at its path, and
+    this build makes another under a new name rather than build into a file nothing holds."""
+    for _ in range(8):
+        tmp = folder / f".{name}.tmp-{secrets.token_hex(4)}"  # never a killed build's name (a pid recurs)
+        try:
+            held = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise BackOfficeError(f"{tmp}: cannot create the {INDEX.name}: {exc.strerror}") from None
+        pause_point("index-made")  # a test clears the folder here, as a concurrent build may
+        try:
+            ours = lock(held) and os.fstat(held).st_ino == os.lstat(tmp).st_ino
+        except FileNotFoundError:
+            ours = False
+        if ours:
+            os.fchmod(held, 0o600)  # whatever the umask
+            return tmp, held
+        os.close(held)
+    raise BackOfficeError(f"{folder}: cannot keep a temporary {INDEX.name}: other builds remove them")
 
 
 def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
@@ -128,16 +154,10 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise BackOfficeError(f"{folder}: cannot make the index folder: {exc.strerror}") from None
-    tmp = folder / f".{path.name}.tmp-{secrets.token_hex(4)}"  # never a killed build's name (a pid recurs)
-    held = None
+    tmp, held = _made(folder, path.name)  # locked until the rename: a build's _clear leaves it alone
     try:
-        try:
-            held = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        except OSError as exc:
-            raise BackOfficeError(f"{tmp}: cannot create the {INDEX.name}: {exc.strerror}") from None
-        os.fchmod(held, 0o600)  # whatever the umask
-        lock(held)  # held until the rename: the next build's _clear leaves a living build's file alone
         db = owned.connect(tmp, INDEX, create=True)
+        pause_point("index-building")  # a test clears the folder here too
         try:
             with owned.transaction(db, tmp, INDEX):
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [
@@ -152,8 +172,7 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
             db.close()
         os.replace(tmp, path)
     finally:
-        if held is not None:
-            os.close(held)
+        os.close(held)
         for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
             with contextlib.suppress(FileNotFoundError):
                 leftover.unlink()

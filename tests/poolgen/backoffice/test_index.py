@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import sqlite3
+from pathlib import Path
 
 import polars as pl
 
@@ -141,3 +142,61 @@ def test_a_living_builds_temporary_index_is_left_alone(office, tmp_path):
         assert sorted(p.name for p in fresh.iterdir()) == sorted([built.name, living.name])
     finally:
         os.close(fd)
+
+
+def test_a_build_whose_new_file_a_concurrent_clear_took_builds_under_a_locked_name(office, tmp_path):
+    """Between making its temporary file and locking it, a build's file looks abandoned to another build's
+    clear, which removed it; the build then locked the removed file and built into a new one at the same
+    path that nothing held, which a third clear could remove mid-build. Now the build sees its file gone
+    and makes another under a new name; a clear while it builds finds nothing to remove."""
+    import subprocess  # noqa: PLC0415  # only this test runs a build in another process
+    import sys  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from poolgen.backoffice.index import _clear  # noqa: PLC0415  # what a concurrent build runs first
+
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    index = tmp_path / "index"
+
+    def build(moment: str) -> tuple[subprocess.Popen, Path]:
+        mark = tmp_path / moment
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--validation-key",
+             str(office["root"] / "low.key"), "--index-dir", str(index)],
+            env={**os.environ, "POOLGEN_TEST_PAUSE": f"{moment}:60:{mark}"}, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        return proc, mark
+
+    def paused(proc: subprocess.Popen, mark: Path) -> Path | None:
+        """The build's temporary file once it waits at its moment; None if it ended instead."""
+        end = time.monotonic() + 60
+        while not mark.exists() and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.05)
+        if not mark.exists():
+            return None
+        [tmp] = [p for p in index.iterdir() if ".tmp-" in p.name and not p.name.endswith(("-wal", "-shm"))]
+        return tmp
+
+    def finished(proc: subprocess.Popen) -> None:
+        out, err = proc.communicate(timeout=60)
+        assert (proc.returncode, "prize $5.00 (low tier)" in out, err) == (0, True, "")
+        [built] = list(index.iterdir())
+        assert not built.name.startswith(".")
+        built.unlink()  # the next build starts afresh
+
+    proc, mark = build("index-made")
+    first = paused(proc, mark)
+    assert first is not None
+    name = first.name.split(".tmp-")[0][1:]
+    assert _clear(index, name) == [f"removed {first}: a temporary desk index of an interrupted build"]
+    mark.unlink()
+    second = paused(proc, mark)  # the build found its file gone and made another
+    assert second is not None and second != first
+    mark.unlink()
+    finished(proc)
+
+    proc, mark = build("index-building")
+    assert paused(proc, mark) is not None
+    assert _clear(index, name) == []  # locked: left alone
+    mark.unlink()
+    finished(proc)
