@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from audit.stats.laws import chi2_cdf, chi2_sf, hypergeom_pmf, mid_ranks, norm_sf
+from audit.stats.laws import chi2_sf, hypergeom_pmf, mid_ranks, norm_sf
 
 # scipy is imported in the functions that use it: at module level it costs every command (check,
 # generate, ...) 0.8 s at start, and only step 8 needs it.
 
-__all__ = ["Finding", "auc_classifier", "dispersion", "distinct_values", "equal_parts", "extreme_position",
+__all__ = ["Finding", "auc_classifier", "distinct_values", "equal_parts", "extreme_position",
            "histogram", "histogram_against", "independence", "runs", "split_mask", "table_test"]
 
 MIN_EXPECTED = 5.0  # smallest expected count of a chi-square cell (categories are pooled up to it)
@@ -161,23 +161,6 @@ def histogram_against(name: str, per_block: np.ndarray, expected: np.ndarray) ->
     df = len(edges) - 1
     return Finding(name, f"chi-square of the histogram against the hypergeometric, {len(edges)} bins "
                    "(tails pooled)", f"X2 = {x2:.2f}, df = {df}", _p(chi2_sf(x2, df)))
-
-
-def dispersion(name: str, per_block: np.ndarray, population: int, successes: int,
-               unit: str = "block") -> Finding | None:
-    """The index of dispersion of winners per block (equal blocks): Pearson's chi-square of the
-    blocks x win/lose table, sum of (x - m)^2 * B / (m (B - m)); two-sided (winners clustered in
-    some blocks, or spread more evenly than chance allows)."""
-    blocks = len(per_block)
-    if blocks < 2 or successes == 0 or successes == population:
-        return None
-    size = population // blocks
-    m = successes * size / population
-    x2 = float(((per_block - m) ** 2).sum() * size / (m * (size - m)))
-    df = blocks - 1
-    p = 2 * min(chi2_sf(x2, df), chi2_cdf(x2, df))
-    return Finding(name, "index of dispersion (chi-square of blocks x win/lose, two-sided)",
-                   f"X2 = {x2:.1f}, df = {df} (mean {m:.2f} per {unit})", _p(p))
 
 
 def runs(name: str, label: np.ndarray) -> Finding | None:

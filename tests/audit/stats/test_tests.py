@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from scipy.stats import chi2, chi2_contingency
 
+from audit.stats.books import block_findings
 from audit.stats.tests import (
     auc_classifier,
-    dispersion,
     extreme_position,
     independence,
     runs,
@@ -78,15 +78,24 @@ def test_independence_pools_rare_categories():
     assert f.method == "chi-square test of independence, 2 x 4, 2 rare categories pooled"
 
 
+def _dispersion(win: np.ndarray, per_book: int):
+    (f,) = [f for f in block_findings(win.astype(np.int64) * 100, "printed", per_book)[0]
+            if f.name.endswith(": dispersion")]
+    return f
+
+
 def test_dispersion_is_the_blocks_by_win_lose_chi_square():
+    """docs/statistics.md: to a factor (N - 1) / N, the chi-square of the books x win/lose table."""
     win = split_mask(3000, 99) & split_mask(3000, 98)
     per = win.reshape(100, 30).sum(axis=1)
-    table = np.array([per, 30 - per])
-    x2, _, df, _ = chi2_contingency(table, correction=False)
-    f = dispersion("d", per, 3000, int(win.sum()), "book")
+    x2, _, df, _ = chi2_contingency(np.array([per, 30 - per]), correction=False)
+    x2 *= 2999 / 3000
+    f = _dispersion(win, 30)
     assert f.figures.startswith(f"X2 = {x2:.1f}, df = {df} (mean ")
     assert math.isclose(f.p, 2 * min(chi2.sf(x2, df), chi2.cdf(x2, df)), rel_tol=1e-9)
-    assert dispersion("d", np.full(100, 9), 3000, 900, "book").p < 1e-20  # every book alike: too even
+    alike = np.zeros((100, 30), dtype=bool)
+    alike[:, :9] = True  # every book alike: too even
+    assert _dispersion(alike.reshape(-1), 30).p < 1e-20
 
 
 def test_auc_is_the_share_of_winner_loser_pairs_ranked_right():
