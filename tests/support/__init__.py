@@ -42,9 +42,11 @@ def _cut(folder: Path, rules: str, order: tuple[int, int], pool: tuple[int, int]
     """specs/<rules>.toml (a printed game, counts per order) with its order and pool sizes replaced
     (from, to), counts per pool, every tier's count divided by `divisor` (at least `least`)."""
     text = spec_path(rules).read_text()
-    text = text.replace(f"order_tickets = {order[0]}", f"order_tickets = {order[1]}")
-    text = text.replace(f"pool_tickets = {pool[0]}", f"pool_tickets = {pool[1]}").replace(
-        'counts_per = "order"', 'counts_per = "pool"')
+    for was, now in ((f"order_tickets = {order[0]}", f"order_tickets = {order[1]}"),
+                     (f"pool_tickets = {pool[0]}", f"pool_tickets = {pool[1]}"),
+                     ('counts_per = "order"', 'counts_per = "pool"')):
+        assert text.count(was) == 1, f"specs/{rules}.toml: {was!r} is not there once: the cut would not cut"
+        text = text.replace(was, now)
     text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(least, int(m.group(1)) // divisor)}", text,
                   flags=re.M)
     path = folder / f"{rules}.toml"
