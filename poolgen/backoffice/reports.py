@@ -228,13 +228,11 @@ def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
 def missing(numbers: list[int], what: str) -> str | None:
     """`WHAT numbers 2 to 3, 6 are missing` for the numbers not in `numbers` from 1 to its largest (the
     numbers SQLite gave rows one after another), or None."""
-    present, gaps = set(numbers), list[tuple[int, int]]()
-    for no in range(1, max(numbers, default=0) + 1):
-        if no not in present:
-            if gaps and gaps[-1][1] == no - 1:
-                gaps[-1] = (gaps[-1][0], no)
-            else:
-                gaps.append((no, no))
+    gaps, last = list[tuple[int, int]](), 0  # from the numbers present, never one by one up to the largest
+    for no in sorted({n for n in numbers if n >= 1}):  # (a number edited to 10**18 is one gap, not a hang)
+        if no > last + 1:
+            gaps.append((last + 1, no - 1))
+        last = no
     if not gaps:
         return None
     shown = ", ".join(str(a) if a == b else f"{a} to {b}" for a, b in gaps[:20])

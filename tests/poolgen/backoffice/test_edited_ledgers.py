@@ -130,3 +130,15 @@ def test_a_second_claim_is_answered_with_its_own_claim_number(office, tmp_path):
     assert (again.exit_code, answer["outcome"], answer["claim_no"], answer["first"]["claim_no"]) == (
         1, "already paid", 2, 1)
     assert answer["text"].endswith("; refusing a second claim (claim no. 2, recorded)")
+
+
+def test_missing_numbers_are_runs_between_those_present():
+    """A claim number edited to 10**18 is one run of missing numbers, found from the numbers present;
+    counting up to the largest one by one made reconcile hang."""
+    from poolgen.backoffice.reports import missing  # noqa: PLC0415  # the function under test alone
+
+    assert missing([1, 2, 3], "claim") is None
+    assert missing([], "claim") is None
+    assert missing([1, 4, 7, 6], "claim") == "claim numbers 2 to 3, 5 are missing"
+    assert missing([2], "payment") == "payment number 1 is missing"
+    assert missing([1, 10**18], "claim") == f"claim numbers 2 to {10**18 - 1} are missing"
