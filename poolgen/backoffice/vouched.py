@@ -1,7 +1,9 @@
 """A run as the back office opens it (docs/back-office.md, section 2): its manifest read and checked
 (and, given the public key, its signature verified), and a validation file read only if it is the
 file the manifest lists, byte for byte (its size, then its SHA-256), a regular file in the run folder
-(not a link, pipe or device), in the manifest's run, tier and key, sorted."""
+(not a link, pipe or device), in the manifest's run, tier and key, sorted. A command that pays or
+records (`open_signed`) opens only a run whose signature it verified: a manifest edited on disk (a
+validation file re-made with the desk's own key and re-listed, say) would change what it pays."""
 
 from __future__ import annotations
 
@@ -40,6 +42,15 @@ class Run:
         return self.folder.path
 
 
+def open_signed(run: Path, public_key: Path | None, command: str) -> Run:
+    """`open_vouched` for a command that pays or records (`command` names it): the public key is
+    required, and an unsigned run is refused."""
+    if public_key is None:
+        raise BackOfficeError(f"{command}: give --public-key FILE: it pays and records only from a run "
+                              "whose manifest signature it verified")
+    return open_vouched(run, public_key)
+
+
 def open_vouched(run: Path, public_key: Path | None = None) -> Run:
     """The run folder's manifest, checked; with `public_key`, its signature verified first."""
     try:
@@ -47,6 +58,9 @@ def open_vouched(run: Path, public_key: Path | None = None) -> Run:
     except RunError as exc:
         raise BackOfficeError(str(exc)) from None
     if public_key is not None:
+        if not os.path.lexists(folder.path / SIGNATURE):
+            raise BackOfficeError(f"{folder.path}: an unsigned run (no {SIGNATURE}); the back office pays "
+                                  "and records only from a signed run")
         key = load_public_key(public_key)
         sig = read_input(folder.path / SIGNATURE, "signature", BackOfficeError, limit=1024)
         problem = signature_problem(folder.manifest_bytes, sig, key)

@@ -28,15 +28,22 @@ PoolOpt = Annotated[str, typer.Option("--pool", metavar="POOL", help="The pool (
 ShareArg = Annotated[str, typer.Argument(metavar="SHARE", help="The share: its ticket id POOL-NNNNNNN.")]
 PublicKey = Annotated[Path | None, typer.Option(
     "--public-key", metavar="FILE", help="Verify the manifest's signature with this key first.")]
+SignedBy = Annotated[Path | None, typer.Option(
+    "--public-key", metavar="FILE",
+    help="The run's public key: the manifest's signature is verified first (required).")]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
-def _ledger(run: Path, ledger: Path, public_key: Path | None, *, create: bool = False) -> SalesLedger:
+def _ledger(run: Path, ledger: Path, public_key: Path | None, *, create: bool = False,
+            records: str | None = None) -> SalesLedger:
+    """The sales ledger of the run; a command that records (`records` names it) needs the run's
+    signature verified (docs/back-office.md, section 2)."""
     # here, not at module level: polars and numpy would load with every poolgen command (start-up time)
     from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
-    from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time
+    from poolgen.backoffice.vouched import open_signed, open_vouched  # lazy: start-up time
 
-    return SalesLedger(ledger, open_vouched(run, public_key), create=create)
+    vouched = open_vouched(run, public_key) if records is None else open_signed(run, public_key, records)
+    return SalesLedger(ledger, vouched, create=create)
 
 
 def _share(text: str) -> tuple[str, int]:
@@ -60,13 +67,13 @@ def _refused(as_json: bool, exc: Refused) -> NoReturn:
 def sell_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt,
              channel: Annotated[str, typer.Option("--channel", metavar="ID", help="Where it was sold.")],
              player: Annotated[str, typer.Option("--player", metavar="REF", help="The player's reference.")],
-             public_key: PublicKey = None, as_json: Json = False) -> None:
+             public_key: SignedBy = None, as_json: Json = False) -> None:
     """Sell the pool's next share, in serial order. Exit 1: closed or sold out."""
     from poolgen.backoffice.sales import Refused  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
 
     channel, player = parse_id(channel, "--channel"), parse_id(player, "--player")
-    book = _ledger(run, ledger, public_key, create=True)
+    book = _ledger(run, ledger, public_key, create=True, records="sales sell")
     try:
         sale = book.sell(pool, channel, player)
     except Refused as exc:
@@ -82,14 +89,14 @@ def sell_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt,
 @reports_errors
 def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
              reason: Annotated[str, typer.Option("--reason", metavar="ID", help="Why (an id or code).")],
-             public_key: PublicKey = None, as_json: Json = False) -> None:
+             public_key: SignedBy = None, as_json: Json = False) -> None:
     """Void a sale; its share is retired, never sold again. Exit 1: never sold, voided or paid."""
     from poolgen.backoffice.sales import Refused  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
 
     pool, serial = _share(share)
     reason = parse_id(reason, "--reason")
-    book = _ledger(run, ledger, public_key)
+    book = _ledger(run, ledger, public_key, records="sales void")
     try:
         sale = book.void(pool, serial, reason)
     except Refused as exc:
@@ -102,12 +109,12 @@ def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
 
 @app.command("close")
 @reports_errors
-def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey = None,
+def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: SignedBy = None,
               as_json: Json = False) -> None:
     """Close a pool: no sale after this."""
     from poolgen.backoffice.sales import Refused  # lazy: start-up time (docs/scaling.md)
 
-    book = _ledger(run, ledger, public_key, create=True)
+    book = _ledger(run, ledger, public_key, create=True, records="sales close")
     try:
         at, sold, unsold = book.close_pool(pool)
     except Refused as exc:
@@ -120,7 +127,7 @@ def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: PublicKey 
 
 @app.command("claim")
 @reports_errors
-def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKey = None,
+def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: SignedBy = None,
               as_json: Json = False,
               player: Annotated[str | None, typer.Option(
                   "--player", metavar="REF", help="Pay only if this player bought the share.")]
@@ -132,7 +139,7 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: PublicKe
 
     pool, serial = _share(share)
     player = None if player is None else parse_id(player, "--player")
-    book = _ledger(run, ledger, public_key)
+    book = _ledger(run, ledger, public_key, records="sales claim")
     try:
         sale, prize = book.claim(pool, serial, player=player)
     except Refused as exc:

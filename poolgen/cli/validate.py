@@ -49,7 +49,8 @@ def validate_cmd(
     desk: Annotated[str, typer.Option("--desk", metavar="ID", help="This desk's id (ledger).")] = "desk",
     clerk: Annotated[str, typer.Option("--clerk", metavar="ID", help="The clerk's id (ledger).")] = "clerk",
     public_key: Annotated[Path | None, typer.Option(
-        "--public-key", metavar="FILE", help="Verify the manifest's signature with this key first.")] = None,
+        "--public-key", metavar="FILE",
+        help="The run's public key: the manifest's signature is verified first (required).")] = None,
     index_dir: Annotated[Path | None, typer.Option(
         "--index-dir", metavar="DIR",
         help="Where the run's desk index is kept (default ~/.cache/poolgen/desk).")] = None,
@@ -64,7 +65,7 @@ def validate_cmd(
     # here, not at module level: polars, numpy and cryptography would load with every poolgen command
     from poolgen.backoffice.desk import Desk  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
-    from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time
+    from poolgen.backoffice.vouched import open_signed  # lazy: start-up time
     from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
 
     claims = _claims(ticket, virn, batch)
@@ -73,7 +74,7 @@ def validate_cmd(
     desk, clerk = parse_id(desk, "--desk"), parse_id(clerk, "--clerk")
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
-    vouched = open_vouched(run, public_key)
+    vouched = open_signed(run, public_key, "validate")
     office = Desk(vouched, keys, index_dir=index_dir, ledger=ledger, desk=desk, clerk=clerk)
     for line in office.cleared:
         say(line)

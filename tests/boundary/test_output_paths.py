@@ -30,9 +30,11 @@ def _commands(run, printed, where: str) -> dict[str, list[object]]:
         "proof": ["proof", r, "--out", where],
         "report": ["report", r, "--out", where],
         "validate --ledger": ["validate", p, "465000000100013", "000000000000", "--validation-key",
-                              printed / "low.key", "--ledger", where, "--index-dir", printed / "index"],
+                              printed / "low.key", "--ledger", where, "--index-dir", printed / "index",
+                              "--public-key", printed / "keys" / "signing-key.pub.pem"],
         "validate --index-dir": ["validate", p, "465000000100013", "000000000000", "--validation-key",
-                                 printed / "low.key", "--index-dir", where],
+                                 printed / "low.key", "--index-dir", where,
+                                 "--public-key", printed / "keys" / "signing-key.pub.pem"],
     }
 
 
@@ -61,7 +63,8 @@ def test_a_folder_that_is_a_file_is_one_line(run, printed_run, tmp_path, command
 READERS = {  # (application, arguments, the refusal after the path)
     "poolgen verify": ("poolgen", ["verify", "{run}", "--public-key", "{key}"], "run folder not found"),
     "audit verify": ("audit", ["verify", "{run}", "--public-key", "{key}"], "run folder not found"),
-    "validate": ("poolgen", ["validate", "{run}", "465000000100013", "000000000000"], "no such run folder"),
+    "validate": ("poolgen", ["validate", "{run}", "465000000100013", "000000000000", "--public-key", "{key}"],
+                 "no such run folder"),
     "merkle-proof": ("poolgen", ["merkle-proof", "{run}", "465-0000001-000"], "no such run folder"),
     "audit code-hash": ("audit", ["code-hash", "{run}"], "not a package folder (no __init__.py)"),
 }

@@ -102,6 +102,6 @@ def test_validation_and_book_keys_others_may_read_are_refused_unless_allowed(pri
         verified = CliRunner().invoke(application, ["verify", str(run), "--public-key", public, *keys])
         _one_line(verified, prefix, refused)
     allowed = CliRunner().invoke(app, ["validate", str(run), "465-0000001-001", "000000000000", *keys,
-                                       "--allow-readable-secret"])
+                                       "--allow-readable-secret", "--public-key", public])
     assert allowed.exit_code == 1 and "readable" not in allowed.output, allowed.output  # answered: refused
     assert low.read_bytes() == (printed_run / "low.key").read_bytes()

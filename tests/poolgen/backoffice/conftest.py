@@ -34,13 +34,14 @@ def office(tmp_path_factory) -> dict:
                    pl.read_parquet(folder / f"pool-p{i}.parquet", columns=["ticket", "tier", "prize_cents"])],
                   how="horizontal") for i in range(1, 7)])
     (root / "index").mkdir()
-    return {"root": root, "folder": folder, "rows": rows, "index": root / "index", "public": pair.public}
+    return {"root": root, "folder": folder, "rows": rows, "index": root / "index", "public": pair.public,
+            "private": pair.private}
 
 
 @pytest.fixture(scope="session")
 def einstant(tmp_path_factory) -> dict:
-    """An unsigned Hand to Hand Tactics run of one pool (d1.00) cut to 2,000 shares (counts / 500, at
-    least 1): root and folder, and the pool's prizes in serial order."""
+    """A signed Hand to Hand Tactics run of one pool (d1.00) cut to 2,000 shares (counts / 500, at
+    least 1): root and folder, public (its public key), and the pool's prizes in serial order."""
     import re  # noqa: PLC0415  # only this fixture rewrites a spec
 
     from tests.support import spec_path  # noqa: PLC0415  # only this fixture reads the real spec
@@ -52,7 +53,10 @@ def einstant(tmp_path_factory) -> dict:
     text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // 500)}", text, flags=re.M)
     (root / "small.toml").write_text(text)
     game = load_spec(root / "small.toml")
+    pair = new_key_pair(root / "keys", None)
+    signer = Signer.from_file(pair.private)
     folder = generate(GenerateRequest(game, SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC), out=root / "runs",
-                                      run_id="eh", pool_ids=["d1.00"])).folder
+                                      run_id="eh", pool_ids=["d1.00"], signature=signer.manifest_entry()),
+                      finish=signer.sign_run).folder
     prizes = pl.read_parquet(folder / "pool-d1.00.parquet", columns=["prize_cents"])["prize_cents"].to_list()
-    return {"root": root, "folder": folder, "prizes": prizes}
+    return {"root": root, "folder": folder, "prizes": prizes, "public": pair.public}

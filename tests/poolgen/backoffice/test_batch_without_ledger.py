@@ -11,7 +11,8 @@ from tests.support.cli import invoke, one_line
 
 
 def _batch(office, csv, *more):
-    return invoke("validate", office["folder"], "--batch", csv, "--validation-key",
+    return invoke("validate", office["folder"],
+                  "--public-key", office["public"], "--batch", csv, "--validation-key",
                   office["root"] / "low.key", "--index-dir", office["index"], *more)
 
 

@@ -23,7 +23,8 @@ def ticket(office, where, nth=0) -> tuple[str, str, str, str, int]:
 def claim(office, tid, virn, *more, low=True, high=False):
     keys = (["--validation-key", office["root"] / "low.key"] if low else []) + \
         (["--high-validation-key", office["root"] / "high.key"] if high else [])
-    return invoke("validate", office["folder"], tid, virn, *keys, "--index-dir", office["index"], *more)
+    return invoke("validate", office["folder"],
+                  "--public-key", office["public"], tid, virn, *keys, "--index-dir", office["index"], *more)
 
 
 def cash(cents: int) -> str:
@@ -110,7 +111,8 @@ def test_a_batch_of_claims_is_answered_line_by_line(office, tmp_path):
     rows = [ticket(office, pl.col("tier") == tier) for tier in ("5", "lose", "free")]
     csv = tmp_path / "claims.csv"
     csv.write_text("ticket,virn\n" + "".join(f"{r[2]},{r[1]}\n" for r in rows))
-    result = invoke("validate", office["folder"], "--batch", csv, "--validation-key",
+    result = invoke("validate", office["folder"],
+                    "--public-key", office["public"], "--batch", csv, "--validation-key",
                     office["root"] / "low.key", "--index-dir", office["index"], "--json")
     assert result.exit_code == 0
     assert [json.loads(line)["outcome"] for line in result.stdout.splitlines()] == ["prize", "not a winner",
@@ -118,7 +120,8 @@ def test_a_batch_of_claims_is_answered_line_by_line(office, tmp_path):
     assert result.stderr == ("3 claim(s) answered: 2 prize(s), 1 refused; nothing paid or recorded (no "
                              "--ledger)\n")
     csv.write_text("ticket,virn\n" + f"{rows[0][2]},{rows[0][1]}\n" + "465-0000001-00١,1\n")
-    bad = invoke("validate", office["folder"], "--batch", csv, "--validation-key", office["root"] / "low.key",
+    bad = invoke("validate", office["folder"], "--public-key", office["public"], "--batch", csv,
+                 "--validation-key", office["root"] / "low.key",
                  "--index-dir", office["index"])
     assert bad.exit_code == 2 and bad.stdout == ""
     assert bad.stderr == (f"poolgen: error: {csv}: line 3: ticket '465-0000001-00\\u0661': not a 15-digit "
@@ -126,7 +129,8 @@ def test_a_batch_of_claims_is_answered_line_by_line(office, tmp_path):
 
 
 def _cmd(office, b, v, ledger):
-    return [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--validation-key",
+    return [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--public-key",
+            str(office["public"]), "--validation-key",
             str(office["root"] / "low.key"), "--index-dir", str(office["index"]), "--ledger", str(ledger)]
 
 

@@ -14,7 +14,8 @@ from tests.support.cli import invoke
 
 def _pay(office, ledger, tier, nth):
     b, v, *_ = office["rows"].filter(pl.col("tier") == tier).row(nth)
-    result = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+    result = invoke("validate", office["folder"],
+                    "--public-key", office["public"], b, v, "--validation-key", office["root"] / "low.key",
                     "--index-dir", office["index"], "--ledger", ledger)
     assert result.exit_code == 0, result.output
     return b
@@ -48,7 +49,8 @@ def test_a_payment_removed_by_hand_and_paid_again_is_named(office, tmp_path):
         "can be paid again)\n"
         "3 payment(s), $9.00: 1 problem(s); the ledgers do not reconcile\n"))
     lb, lv, *_ = office["rows"].filter(pl.col("tier") == "lose").row(10)
-    refused = invoke("validate", office["folder"], lb, lv, "--validation-key", office["root"] / "low.key",
+    refused = invoke("validate", office["folder"],
+                     "--public-key", office["public"], lb, lv, "--validation-key", office["root"] / "low.key",
                      "--index-dir", office["index"], "--ledger", ledger)
     assert refused.output.endswith("not a winner (claim no. 6, recorded)\n")
     _pay(office, ledger, "2", 12)
@@ -121,10 +123,12 @@ def test_a_second_claim_is_answered_with_its_own_claim_number(office, tmp_path):
 
     ledger = tmp_path / "claims.sqlite"
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(16)
-    first = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+    first = invoke("validate", office["folder"],
+                   "--public-key", office["public"], b, v, "--validation-key", office["root"] / "low.key",
                    "--index-dir", office["index"], "--ledger", ledger)
     assert first.exit_code == 0
-    again = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+    again = invoke("validate", office["folder"],
+                   "--public-key", office["public"], b, v, "--validation-key", office["root"] / "low.key",
                    "--index-dir", office["index"], "--ledger", ledger, "--json")
     answer = json.loads(again.output)
     assert (again.exit_code, answer["outcome"], answer["claim_no"], answer["first"]["claim_no"]) == (

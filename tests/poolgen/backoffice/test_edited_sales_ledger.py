@@ -12,7 +12,8 @@ from tests.support.cli import invoke
 
 
 def _sell(einstant, ledger):
-    return invoke("sales", "sell", einstant["folder"], "--ledger", ledger, "--pool", "d1.00", "--channel",
+    return invoke("sales", "sell", einstant["folder"],
+                  "--public-key", einstant["public"], "--ledger", ledger, "--pool", "d1.00", "--channel",
                   "web", "--player", "p1", "--json")
 
 
@@ -48,7 +49,8 @@ def _winner_sold_and_paid(einstant, ledger):
     for _ in range(winner):
         assert _sell(einstant, ledger).exit_code == 0
     share = f"d1.00-{winner:07d}"
-    assert invoke("sales", "claim", einstant["folder"], share, "--ledger", ledger).exit_code == 0
+    assert invoke("sales", "claim", einstant["folder"],
+                  "--public-key", einstant["public"], share, "--ledger", ledger).exit_code == 0
     return share, prizes[winner - 1]
 
 
@@ -58,7 +60,8 @@ def test_a_claim_cleared_by_hand_and_paid_again_does_not_reconcile(einstant, tmp
     ledger = tmp_path / "sales.sqlite"
     share, prize = _winner_sold_and_paid(einstant, ledger)
     _edit(ledger, "UPDATE sales SET claimed_at = NULL, prize_cents = NULL")
-    again = invoke("sales", "claim", einstant["folder"], share, "--ledger", ledger)
+    again = invoke("sales", "claim", einstant["folder"],
+                   "--public-key", einstant["public"], share, "--ledger", ledger)
     assert again.exit_code == 0  # the desk cannot know: the edit removed what it checks
     result = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger)
     cash = f"${prize // 100:,}.{prize % 100:02d}"
@@ -98,7 +101,7 @@ def test_a_share_claim_killed_before_its_commit_leaves_neither_record(einstant, 
         assert _sell(einstant, ledger).exit_code == 0
     share, mark = f"d1.00-{winner:07d}", tmp_path / "paused"
     cmd = [sys.executable, "-m", "poolgen", "sales", "claim", str(einstant["folder"]), share, "--ledger",
-           str(ledger)]
+           str(ledger), "--public-key", str(einstant["public"])]
     proc = subprocess.Popen(cmd, env={**os.environ, "POOLGEN_TEST_PAUSE": f"share-claim-written:60:{mark}"},
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
@@ -124,7 +127,8 @@ def test_a_voided_sale_moved_past_the_pool_is_refused_by_the_closing_report(eins
     IndexError traceback; it is one line naming the sale (reconcile names the problem)."""
     ledger = tmp_path / "sales.sqlite"
     assert _sell(einstant, ledger).exit_code == 0
-    assert invoke("sales", "void", einstant["folder"], "d1.00-0000001", "--ledger", ledger, "--reason",
+    assert invoke("sales", "void", einstant["folder"],
+                  "--public-key", einstant["public"], "d1.00-0000001", "--ledger", ledger, "--reason",
                   "R1").exit_code == 0
     _edit(ledger, "UPDATE sales SET serial = 9999")
     result = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--closing")

@@ -11,7 +11,7 @@ from tests.support.cli import invoke
 
 
 def _sales(einstant, command, *args):
-    return invoke("sales", command, einstant["folder"], *args)
+    return invoke("sales", command, einstant["folder"], "--public-key", einstant["public"], *args)
 
 
 def test_a_voided_winning_share_is_not_an_unclaimed_prize(einstant, tmp_path):

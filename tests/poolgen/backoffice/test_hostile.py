@@ -21,7 +21,8 @@ from tests.support.cli import invoke, one_line
 
 
 def _claim(office, run, tid, virn, *more, index=None):
-    return invoke("validate", run, tid, virn, "--validation-key", office["root"] / "low.key",
+    return invoke("validate", run, tid, virn,
+                  "--public-key", office["public"], "--validation-key", office["root"] / "low.key",
                   "--index-dir", index or office["index"], *more)
 
 
@@ -50,15 +51,21 @@ def _sha(path):
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _restate(run, name):
-    """Make the (unsigned) manifest vouch for the changed file, as a forger without the key would."""
+def _restate(run, name, office=None):
+    """Make the manifest vouch for the changed file: as a forger without the signing key would (its
+    signature then fails), or, given `office`, signed again as an insider holding that key would (the
+    desk's own checks of the file are then all that stand)."""
     import json  # noqa: PLC0415  # only here
+
+    from poolgen.run.signing import Signer  # noqa: PLC0415  # only the insider's case signs
 
     doc = json.loads((run / "manifest.json").read_bytes())
     for f in doc["deliverables"]:
         if f["name"] == name:
             f["sha256"], f["bytes"] = _sha(run / name), (run / name).stat().st_size
     (run / "manifest.json").write_text(json.dumps(doc, indent=2))
+    if office is not None:
+        Signer.from_file(office["private"]).sign_run(run)
 
 
 def test_a_re_encrypted_record_is_never_paid(office, tmp_path):
@@ -75,7 +82,7 @@ def test_a_re_encrypted_record_is_never_paid(office, tmp_path):
              f"{path}: its SHA-256 is not the one the manifest vouches for; the file was changed, "
              "refusing it")
     _restate(run, name)  # the manifest changed too: its signature no longer holds
-    _refused(_claim(office, run, b, v, "--public-key", office["public"], index=tmp_path / "i2"),
+    _refused(_claim(office, run, b, v, index=tmp_path / "i2"),
              f"{run / 'manifest.sig'}: the signature does not verify with the given public key "
              f"({_fingerprint(office)}); the run is not the signed one")
 
@@ -98,7 +105,7 @@ def test_reversed_records_are_refused(office, tmp_path):
     _refused(_claim(office, run, b, v, index=tmp_path / "i1"),
              f"{path}: its SHA-256 is not the one the manifest vouches for; the file was changed, "
              "refusing it")
-    _restate(run, "validation-low.bin")
+    _restate(run, "validation-low.bin", office)
     _refused(_claim(office, run, b, v, index=tmp_path / "i2"),
              f"{path}: its records are not in strictly ascending order; refusing it")
 
@@ -272,7 +279,7 @@ def test_a_malformed_validation_file_is_refused_even_when_the_manifest_vouches_f
              "a list for a header": b"[]" + data[data.index(b"\n"):]}
     for n, (_case, body) in enumerate(cases.items()):
         path.write_bytes(body)
-        _restate(run, "validation-low.bin")
+        _restate(run, "validation-low.bin", office)
         _refused(_claim(office, run, b, v, index=tmp_path / f"i{n}"),
                  f"{path}: not a poolgen-validation/2 file")
 
@@ -326,7 +333,8 @@ def test_a_ledger_value_of_the_wrong_type_is_refused_in_one_line(office, tmp_pat
 
 def test_a_sales_ledger_value_of_the_wrong_type_is_refused_in_one_line(einstant, tmp_path):
     path = tmp_path / "sales.sqlite"
-    sold = invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--ledger", path,
+    sold = invoke("sales", "sell", einstant["folder"],
+                  "--public-key", einstant["public"], "--pool", "d1.00", "--ledger", path,
                   "--channel", "web", "--player", "p1")
     assert sold.exit_code == 0, sold.output
     db = sqlite3.connect(path)

@@ -17,7 +17,9 @@ from tests.support.cli import invoke
 
 def _claim(office, run, index, *more):
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
-    return invoke("validate", run, b, v, "--validation-key", office["root"] / "low.key", "--index-dir", index,
+    return invoke("validate", run, b, v,
+                  "--public-key", office["public"], "--validation-key", office["root"] / "low.key",
+                  "--index-dir", index,
                   *more)
 
 
@@ -85,7 +87,8 @@ def test_a_changed_index_row_fails_its_tag_and_pays_nothing(office, tmp_path):
 
 
 def test_an_einstant_run_has_no_desk(office, einstant, tmp_path):
-    _refused(invoke("validate", einstant["folder"], "465-0000001-001", "1", "--validation-key",
+    _refused(invoke("validate", einstant["folder"],
+                    "--public-key", einstant["public"], "465-0000001-001", "1", "--validation-key",
                     office["root"] / "low.key", "--index-dir", tmp_path),
              f"{einstant['folder']}: an eInstant run has no validation files; its claims are answered by the "
              "sales ledger (`poolgen sales claim`)")
@@ -93,7 +96,8 @@ def test_an_einstant_run_has_no_desk(office, einstant, tmp_path):
 
 def test_a_key_that_is_not_the_files_is_refused(office, tmp_path):
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
-    result = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "high.key",
+    result = invoke("validate", office["folder"],
+                    "--public-key", office["public"], b, v, "--validation-key", office["root"] / "high.key",
                     "--index-dir", tmp_path)
     files = json.loads((office["folder"] / "manifest.json").read_bytes())["deliverables"]
     low = next(f for f in files if f["name"] == "validation-low.bin")["key_check"]
@@ -161,8 +165,9 @@ def test_a_build_whose_new_file_a_concurrent_clear_took_builds_under_a_locked_na
     def build(moment: str) -> tuple[subprocess.Popen, Path]:
         mark = tmp_path / moment
         proc = subprocess.Popen(
-            [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--validation-key",
-             str(office["root"] / "low.key"), "--index-dir", str(index)],
+            [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--public-key",
+             str(office["public"]), "--validation-key", str(office["root"] / "low.key"), "--index-dir",
+             str(index)],
             env={**os.environ, "POOLGEN_TEST_PAUSE": f"{moment}:60:{mark}"}, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         return proc, mark

@@ -19,7 +19,8 @@ from tests.support.cli import invoke, one_line
 
 def _claim(office, ledger, nth=20):
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(nth)
-    return invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+    return invoke("validate", office["folder"],
+                  "--public-key", office["public"], b, v, "--validation-key", office["root"] / "low.key",
                   "--index-dir", office["index"], "--ledger", ledger)
 
 
@@ -57,8 +58,8 @@ def test_an_empty_file_others_may_read_is_not_made_a_ledger(office, tmp_path):
 
 def test_a_sales_ledger_others_may_write_is_refused(einstant, tmp_path):
     ledger = tmp_path / "sales.sqlite"
-    sell = ("sales", "sell", einstant["folder"], "--ledger", ledger, "--pool", "d1.00", "--channel", "web",
-            "--player", "p1")
+    sell = ("sales", "sell", einstant["folder"], "--public-key", einstant["public"], "--ledger", ledger,
+            "--pool", "d1.00", "--channel", "web", "--player", "p1")
     assert invoke(*sell).exit_code == 0
     os.chmod(ledger, 0o664)
     one_line(invoke(*sell), "poolgen", f"{ledger}: mode 0664: its group or others may read or write the "
@@ -71,7 +72,8 @@ def test_a_ledgers_log_files_are_0600_under_umask_000(office, tmp_path):
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(22)
     ledger = tmp_path / "claims.sqlite"
     mark = tmp_path / "paused"
-    cmd = [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--validation-key",
+    cmd = [sys.executable, "-m", "poolgen", "validate", str(office["folder"]), b, v, "--public-key",
+           str(office["public"]), "--validation-key",
            str(office["root"] / "low.key"), "--index-dir", str(office["index"]), "--ledger", str(ledger)]
     env = {**os.environ, "POOLGEN_TEST_PAUSE": f"claim-written:60:{mark}"}
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -16,7 +16,8 @@ from tests.support.cli import invoke, one_line
 
 def _pay(office, ledger, tier, nth):
     b, v, *_ = office["rows"].filter(pl.col("tier") == tier).row(nth)
-    result = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+    result = invoke("validate", office["folder"],
+                    "--public-key", office["public"], b, v, "--validation-key", office["root"] / "low.key",
                     "--high-validation-key", office["root"] / "high.key", "--index-dir", office["index"],
                     "--ledger", ledger)
     assert result.exit_code == 0, result.output

@@ -16,7 +16,8 @@ from tests.support.cli import invoke, one_line
 def ledger(office, tmp_path_factory):
     path = tmp_path_factory.mktemp("ledger") / "claims.sqlite"
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(4)
-    paid = invoke("validate", office["folder"], b, v, "--validation-key", office["root"] / "low.key",
+    paid = invoke("validate", office["folder"],
+                  "--public-key", office["public"], b, v, "--validation-key", office["root"] / "low.key",
                   "--index-dir", office["index"], "--ledger", path)
     assert paid.exit_code == 0, paid.output
     return path
@@ -59,7 +60,8 @@ def test_a_report_pdf_is_never_written_into_the_run_folder(office, ledger, comma
 
 def test_a_sales_report_pdf_is_0600_and_never_replaces_a_file(einstant, tmp_path):
     ledger = tmp_path / "sales.sqlite"
-    sold = invoke("sales", "sell", einstant["folder"], "--ledger", ledger, "--pool", "d1.00", "--channel",
+    sold = invoke("sales", "sell", einstant["folder"],
+                  "--public-key", einstant["public"], "--ledger", ledger, "--pool", "d1.00", "--channel",
                   "web", "--player", "p1")
     assert sold.exit_code == 0, sold.output
     out = tmp_path / "remaining.pdf"

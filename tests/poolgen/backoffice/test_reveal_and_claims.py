@@ -34,6 +34,8 @@ def test_the_revealed_seed_and_pool_files_give_every_winners_validation_number(o
     barcode = ticket.replace("-", "") + check_digits(ticket.replace("-", ""))
     printed = pl.read_parquet(folder / "imaging-p1.parquet", columns=["barcode", "virn"]).row(position)
     assert (str(printed[0]), str(printed[1]).zfill(digits)) == (barcode, virn)  # the latex hides nothing
-    paid = invoke("validate", folder, barcode, virn, "--high-validation-key", office["root"] / "high.key",
+    paid = invoke("validate", folder,
+                  "--public-key", office["public"], barcode, virn, "--high-validation-key",
+                  office["root"] / "high.key",
                   "--index-dir", office["index"])
     assert paid.exit_code == 0 and paid.output.startswith(f"{barcode} ({ticket}): prize $")

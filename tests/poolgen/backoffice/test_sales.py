@@ -44,7 +44,7 @@ def test_1000_shares_sold_by_8_concurrent_sellers_are_each_sold_once_in_serial_o
 
 
 def _sales(einstant, *args):
-    return invoke("sales", *args[:1], einstant["folder"], *args[1:])
+    return invoke("sales", *args[:1], einstant["folder"], "--public-key", einstant["public"], *args[1:])
 
 
 def test_sell_void_claim_close(einstant, tmp_path):

@@ -14,7 +14,8 @@ def _setup(einstant, ledger):
     prizes = einstant["prizes"]
     winner = next(i for i, p in enumerate(prizes, start=1) if p > 0)
     for n in range(1, winner + 1):
-        sold = invoke("sales", "sell", einstant["folder"], "--ledger", ledger, "--pool", "d1.00", "--channel",
+        sold = invoke("sales", "sell", einstant["folder"],
+                      "--public-key", einstant["public"], "--ledger", ledger, "--pool", "d1.00", "--channel",
                       "web", "--player", f"player-{n}")
         assert sold.exit_code == 0
     return f"d1.00-{winner:07d}", f"player-{winner}", prizes[winner - 1]
@@ -23,11 +24,13 @@ def _setup(einstant, ledger):
 def test_a_share_claimed_by_another_player_is_refused(einstant, tmp_path):
     ledger = tmp_path / "sales.sqlite"
     share, buyer, prize = _setup(einstant, ledger)
-    other = invoke("sales", "claim", einstant["folder"], share, "--ledger", ledger, "--player", "player-x",
+    other = invoke("sales", "claim", einstant["folder"],
+                   "--public-key", einstant["public"], share, "--ledger", ledger, "--player", "player-x",
                    "--json")
     assert other.exit_code == 1
     assert json.loads(other.output)["reason"] == f"pool d1.00: {share}: sold to another player; not paying it"
-    paid = invoke("sales", "claim", einstant["folder"], share, "--ledger", ledger, "--player", buyer)
+    paid = invoke("sales", "claim", einstant["folder"],
+                  "--public-key", einstant["public"], share, "--ledger", ledger, "--player", buyer)
     cash = f"${prize // 100:,}.{prize % 100:02d}"
     assert paid.exit_code == 0
     assert paid.output.startswith(f"{share}: prize {cash} to player {buyer} - paid at ")
@@ -36,6 +39,7 @@ def test_a_share_claimed_by_another_player_is_refused(einstant, tmp_path):
 def test_the_text_answer_names_the_player_paid_as_the_json_does(einstant, tmp_path):
     ledger = tmp_path / "sales.sqlite"
     share, buyer, _ = _setup(einstant, ledger)
-    paid = invoke("sales", "claim", einstant["folder"], share, "--ledger", ledger, "--json")
+    paid = invoke("sales", "claim", einstant["folder"],
+                  "--public-key", einstant["public"], share, "--ledger", ledger, "--json")
     assert paid.exit_code == 0 and json.loads(paid.output)["player"] == buyer
     assert f"to player {buyer}" in json.loads(paid.output)["text"]
