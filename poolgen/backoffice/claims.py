@@ -6,7 +6,9 @@ keyed by (run id, barcode number), one transaction (BEGIN IMMEDIATE) per claim.
 barcode), with the number of the claim that paid it. Both rows of a payment are written in one
 transaction, so a claim killed at any moment (SIGKILL included) left either both or neither; two
 desks claiming one ticket at once are serialised by SQLite's write lock, and the second finds the
-first's row and is answered with when and where it was paid.
+first's row and is answered with when and where it was paid. Every attempt row carries the ledger's
+hash chain (chain.py) up to it; the last row's is the ledger's head, the anchor a back office keeps
+outside the ledger (schema version 2; version 1 had none, and rows removed from its end left no trace).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from poolgen.backoffice import owned
+from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.interrupts import deferred, forget_kept, kept, pause_point
 
-CLAIMS = owned.Kind("claims ledger", 1, (
+CLAIMS = owned.Kind("claims ledger", 2, (
     "CREATE TABLE attempts (claim_no INTEGER PRIMARY KEY NOT NULL, at TEXT NOT NULL, run_id TEXT NOT NULL, "
     "barcode TEXT NOT NULL, desk TEXT NOT NULL, clerk TEXT NOT NULL, outcome TEXT NOT NULL, "
-    "reason TEXT NOT NULL)",
+    "reason TEXT NOT NULL, chain TEXT NOT NULL)",
     "CREATE TABLE paid (run_id TEXT NOT NULL, barcode TEXT NOT NULL, virn TEXT NOT NULL, "
     "claim_no INTEGER NOT NULL UNIQUE "
     "REFERENCES attempts (claim_no), at TEXT NOT NULL, desk TEXT NOT NULL, clerk TEXT NOT NULL, "
@@ -32,6 +35,16 @@ CLAIMS = owned.Kind("claims ledger", 1, (
 
 
 _PAID = "run_id, barcode, virn, claim_no, at, desk, clerk, tier, prize_cents, free"
+Row = tuple[int, str, str, str, str, str, str, str, str]  # an attempt: claim_no .. reason, then chain
+
+
+def hashed(attempt: Row, payment: Payment | None) -> list[str | int]:
+    """The fields an attempt row's chain covers: claim_no, at, run_id, barcode, desk, clerk, outcome and
+    reason, then, for an attempt paid, its payment's virn, tier, prize_cents and free (0 or 1)."""
+    fields: list[str | int] = list(attempt[:8])
+    if payment is not None:
+        fields += [payment.virn, payment.tier, payment.prize_cents, int(payment.free)]
+    return fields
 
 
 @dataclass(frozen=True)
@@ -70,6 +83,7 @@ class ClaimsLedger:
         self.path = Path(path)
         self.db = owned.connect(self.path, CLAIMS, create=create)
         self.recorded = 0  # claims this process recorded
+        self.head = ""  # the ledger's head after this process's last claim ("" before one)
 
     def close(self) -> None:
         self.db.close()
@@ -88,7 +102,7 @@ class ClaimsLedger:
         """Record a refused claim; its claim number."""
         with deferred():  # the commit and what an interrupt then says go together
             with owned.transaction(self.db, self.path, CLAIMS) as db:
-                no = self._attempt(db, a, outcome, reason)
+                no = self._attempt(db, a, outcome, reason, None)
             self._kept(no, f"a refused claim of {a.barcode}: {outcome}")
         return no
 
@@ -104,12 +118,12 @@ class ClaimsLedger:
             if first is not None:
                 why = (f"paid by claim no. {first.claim_no} at {first.at}, desk {first.desk}, "
                        f"clerk {first.clerk}")
-                no = self._attempt(db, a, "already paid", why)
+                no = self._attempt(db, a, "already paid", why, None)
                 with deferred():
                     owned.commit(db, self.path, CLAIMS)
                     self._kept(no, f"a second claim of {a.barcode}: already paid")
                 return False, first, no
-            no = self._attempt(db, a, "paid", "")
+            no = self._attempt(db, a, "paid", "", (virn, tier, prize_cents, free))
             db.execute("INSERT INTO paid VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (a.run_id, a.barcode, virn, no, a.at, a.desk, a.clerk, tier, prize_cents, int(free)))
             pause_point("claim-written")  # the interrupt tests stop the process here, before COMMIT
@@ -122,13 +136,23 @@ class ClaimsLedger:
         paid = Payment(a.run_id, a.barcode, virn, no, a.at, a.desk, a.clerk, tier, prize_cents, free)
         return True, paid, no
 
-    @staticmethod
-    def _attempt(db: sqlite3.Connection, a: Attempt, outcome: str, reason: str) -> int:
-        cur = db.execute("INSERT INTO attempts (at, run_id, barcode, desk, clerk, outcome, reason) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (a.at, a.run_id, a.barcode, a.desk, a.clerk,
-                                                          outcome, reason))
-        assert cur.lastrowid is not None  # an INSERT into a rowid table
-        return cur.lastrowid
+    def _attempt(self, db: sqlite3.Connection, a: Attempt, outcome: str, reason: str,
+                 paid: tuple[str, str, int, bool] | None) -> int:
+        """Insert the attempt (in the caller's write transaction) as the next claim number, its chain
+        linked to the last row's; its claim number."""
+        last = db.execute("SELECT claim_no, chain FROM attempts ORDER BY claim_no DESC LIMIT 1").fetchone()
+        if last is None:
+            no, previous = 1, GENESIS
+        else:
+            n, stored = owned.typed(last, "claim_no, chain", "it")
+            no, previous = n + 1, bytes.fromhex(stored) if _is_hex(stored) else GENESIS
+        row = (no, a.at, a.run_id, a.barcode, a.desk, a.clerk, outcome, reason)
+        payment = None if paid is None else Payment(a.run_id, a.barcode, paid[0], no, a.at, a.desk, a.clerk,
+                                                    paid[1], paid[2], paid[3])
+        chain = link(previous, hashed((*row, ""), payment))
+        db.execute("INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", (*row, chain.hex()))
+        self.head = head_text(no, chain)
+        return no
 
     @staticmethod
     def _paid(db: sqlite3.Connection, run_id: str, barcode: str) -> Payment | None:
@@ -142,7 +166,7 @@ class ClaimsLedger:
         return [_payment(r) for r in rows if run_id is None or r[0] == run_id]
 
     @owned.guarded(CLAIMS)
-    def snapshot(self) -> tuple[list[tuple[int, str, str, str, str, str, str, str]], list[Payment]]:
+    def snapshot(self) -> tuple[list[Row], list[Payment]]:
         """Every attempt and every payment, read in one transaction: a desk paying meanwhile (WAL lets it)
         is in both or in neither."""
         self.db.execute("BEGIN")
@@ -155,7 +179,22 @@ class ClaimsLedger:
         return attempts, payments
 
     @owned.guarded(CLAIMS)
-    def attempts(self) -> list[tuple[int, str, str, str, str, str, str, str]]:
+    def attempts(self) -> list[Row]:
         return [tuple(r) for r in self.db.execute(
-            "SELECT claim_no, at, run_id, barcode, desk, clerk, outcome, reason FROM attempts "
+            "SELECT claim_no, at, run_id, barcode, desk, clerk, outcome, reason, chain FROM attempts "
             "ORDER BY claim_no")]
+
+
+def _is_hex(text: object) -> bool:
+    """A stored chain value as the tool writes it (a row edited by hand may hold anything: the next row
+    then links to the genesis value, and the reconciliation names the break)."""
+    return isinstance(text, str) and len(text) == 64 and all(c in "0123456789abcdef" for c in text)
+
+
+def chain_problems(path: Path, attempts: list[Row], payments: list[Payment],
+                   head: tuple[int, bytes] | None) -> tuple[str, list[str]]:
+    """A ledger's head recomputed from its rows, and its chain's problems (chain.problems); a paid
+    attempt's chain covers its `paid` row (a payment edited or removed breaks it)."""
+    paid = {p.claim_no: p for p in payments}
+    rows = [(a[0], hashed(a, paid.get(a[0]) if a[6] == "paid" else None), a[8]) for a in attempts]
+    return problems(path, rows, head)

@@ -40,6 +40,7 @@ class Answer:
     tier: str | None = None
     claim_no: int | None = None
     first: dict[str, Any] | None = field(default=None)  # an "already paid" claim's first payment
+    head: str | None = None  # with a ledger: its head after this claim was recorded (section 4)
 
     @property
     def pays(self) -> bool:
@@ -85,19 +86,19 @@ class Desk:
             return answer
         if answer.outcome != "prize":
             no = self.ledger.refuse(attempt, answer.outcome, answer.text)
-            return Answer(**{**asdict(answer), "claim_no": no,
+            return Answer(**{**asdict(answer), "claim_no": no, "head": self.ledger.head,
                              "text": f"{answer.text} (claim no. {no}, recorded)"})
         assert answer.prize_cents is not None and answer.tier is not None  # a prize has both
         new, pay, no = self.ledger.pay(attempt, virn, answer.tier, answer.prize_cents, answer.free_ticket)
         if new:
-            return Answer(**{**asdict(answer), "claim_no": pay.claim_no,
+            return Answer(**{**asdict(answer), "claim_no": pay.claim_no, "head": self.ledger.head,
                              "text": f"{answer.text} - paid, claim no. {pay.claim_no} in the ledger"})
         first = {"claim_no": pay.claim_no, "at": pay.at, "desk": pay.desk, "clerk": pay.clerk}
         return Answer(ticket.ticket_id, ticket.barcode, "already paid",
                       f"{ticket.barcode} ({ticket.ticket_id}): already paid: claim no. {pay.claim_no} at "
                       f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}; refusing a second claim (claim no. "
                       f"{no}, recorded)", prize_cents=answer.prize_cents, free_ticket=answer.free_ticket,
-                      tier=answer.tier, claim_no=no, first=first)
+                      tier=answer.tier, claim_no=no, first=first, head=self.ledger.head)
 
     def _answer(self, ticket: Ticket, virn: str) -> Answer:
         b, tid = ticket.barcode, ticket.ticket_id

@@ -17,7 +17,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from poolgen.backoffice.claims import ClaimsLedger, Payment
+from poolgen.backoffice.claims import ClaimsLedger, Payment, Row, chain_problems
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file, share_id
 from poolgen.backoffice.vouched import Run, read_validation
@@ -60,7 +60,7 @@ def designed_levels(run: Run) -> Counter[tuple[int, bool]]:
     return out
 
 
-Attempts = list[tuple[int, str, str, str, str, str, str, str]]
+Attempts = list[Row]
 
 
 def read_ledgers(ledgers: list[Path]) -> list[tuple[Path, Attempts, list[Payment]]]:
@@ -145,6 +145,7 @@ class Reconciliation:
     paid_cents: int = 0
     problems: list[str] = field(default_factory=list)
     levels: list[Level] = field(default_factory=list)
+    heads: dict[str, str] = field(default_factory=dict)  # each claims ledger's head, recomputed
 
     @property
     def ok(self) -> bool:
@@ -153,14 +154,15 @@ class Reconciliation:
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "payments_checked": self.checked, "paid_cents": self.paid_cents,
                 "paid": fmt_cents(self.paid_cents), "problems": self.problems,
-                "levels": [lv.to_json() for lv in self.levels]}
+                "levels": [lv.to_json() for lv in self.levels], "heads": self.heads}
 
 
-def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconciliation:
+def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
+              heads: dict[Path, tuple[int, bytes]] | None = None) -> Reconciliation:
     """Every payment in the ledgers checked against the validation files the manifest vouches for (read
     whole, not through an index): a ticket of the run, a real prize of the tier and amount paid, paid
-    once across all the ledgers; each ledger's payments matched by its attempts; totals per level
-    within the game's."""
+    once across all the ledgers; each ledger's payments matched by its attempts, its hash chain whole
+    and extending the head recorded for it (`heads`); totals per level within the game's."""
     if not keys:
         raise BackOfficeError("give --validation-key and/or --high-validation-key: reconciling opens the "
                               "validation files")
@@ -175,6 +177,8 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes]) -> Reconcil
             rec.problems.append(f"{path}: its payments and its attempts marked paid differ "
                                 f"({len(mine):,} payments, {len(paid_attempts):,} such attempts)")
         rec.problems += _edited(path, run, [a[0] for a in attempts], every, files, keys)
+        rec.heads[str(path)], broken = chain_problems(path, attempts, every, (heads or {}).get(path))
+        rec.problems += broken
     seen: dict[str, tuple[Path, Payment]] = {}
     for path, p in payments:
         rec.checked += 1
@@ -213,8 +217,8 @@ def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
     """What a hand edit that lets a ticket be paid again leaves behind: claim numbers missing from
     1 .. the largest (SQLite numbers claims one after another, and a row is never deleted by the tool),
     and a payment moved to another run id that is a ticket of this run (a shared ledger's payments of
-    other games are not). Removing the last claims leaves no gap; an external copy of the ledger is the
-    only check of those (docs/back-office.md, section 6)."""
+    other games are not). Removing the last claims leaves no gap: the head recorded outside the ledger
+    shows those (chain.py; docs/back-office.md, section 4)."""
     gaps = missing(claim_nos, "claim")
     out = [f"{path}: {gaps} (rows removed by hand: a removed payment can be paid again)"] if gaps else []
     for p in every:

@@ -98,20 +98,28 @@ def reconcile_cmd(
     allow_readable_secret: Annotated[bool, typer.Option(
         READABLE_SECRET_FLAG, help="Use a validation key even if its group or others may read it (refused "
                                    "otherwise).")] = False,
+    head: Annotated[list[str] | None, typer.Option(
+        "--head", metavar="[LEDGER=]N:HEX",
+        help="A head recorded earlier (by the desk or a reconciliation): the ledger must extend it.")]
+        = None,
 ) -> None:
-    """Check every payment against the validation files and the manifest. Exit 0: they reconcile; 1:
-    a problem (each named); 2: unusable input."""
-    from poolgen.backoffice.reports import reconcile  # lazy: start-up time (docs/scaling.md)
+    """Check every payment against the validation files and the manifest, and each ledger's hash chain
+    against the heads recorded. Exit 0: they reconcile; 1: a problem (each named); 2: unusable input."""
+    from poolgen.backoffice.chain import heads_for  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.reports import reconcile  # lazy: start-up time
     from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
 
+    heads = heads_for(ledger, head or [])
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
-    rec = reconcile(_printed(run, public_key), ledger, keys)
+    rec = reconcile(_printed(run, public_key), ledger, keys, heads)
     if as_json:
         typer.echo(json.dumps(rec.to_json(), indent=2))
     else:
         for problem in rec.problems:
             typer.echo(f"problem: {problem}")
+        for path, now in rec.heads.items():
+            typer.echo(f"ledger {path}: head {now}")
         typer.echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents)}: "
                    + ("they reconcile with the validation files and the manifest" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledgers do not reconcile"))

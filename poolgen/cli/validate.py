@@ -86,14 +86,16 @@ def validate_cmd(
             _show(answer, as_json)
     finally:
         office.close()
-    if batch is None:
-        raise typer.Exit(0 if answers[0].pays else 1)
     paid = sum(a.pays for a in answers)
-    if ledger is None:
+    if batch is not None and ledger is None:
         say(f"{len(answers):,} claim(s) answered: {paid:,} prize(s), {len(answers) - paid:,} refused; "
             "nothing paid or recorded (no --ledger)")
-    else:
+    elif batch is not None:
         say(f"{len(answers):,} claim(s) answered: {paid:,} paid, {len(answers) - paid:,} refused")
+    if office.ledger is not None and office.ledger.head and not as_json:  # the anchor kept (section 4)
+        say(f"ledger {ledger}: head {office.ledger.head}")  # (JSON: each answer's `head`)
+    if batch is None:
+        raise typer.Exit(0 if answers[0].pays else 1)
 
 
 def _once(claims: list[tuple[Ticket, str]], batch: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import polars as pl
 
 from tests.support.cli import invoke, one_line
+from tests.support.ledger_heads import ledger_head
 
 
 def _batch(office, csv, *more):
@@ -25,12 +26,14 @@ def test_a_batch_without_a_ledger_names_each_ticket_once(office, tmp_path):
     one_line(result, "poolgen", f"{csv}: line 4: ticket {b} again (line 2); without --ledger a batch names "
                                 "each ticket once (with one, a repeat is answered `already paid`)")
     assert result.stdout == ""
-    recorded = _batch(office, csv, "--ledger", tmp_path / "claims.sqlite")
+    ledger = tmp_path / "claims.sqlite"
+    recorded = _batch(office, csv, "--ledger", ledger)
     assert recorded.exit_code == 0
     assert [line.split(": ")[1] for line in recorded.stdout.splitlines()] == [
         "prize $5.00 (low tier) - paid, claim no. 1 in the ledger", "not a winner (claim no. 2, recorded)",
         "already paid", "already paid"]
-    assert recorded.stderr == "4 claim(s) answered: 1 paid, 3 refused\n"
+    assert recorded.stderr == (f"4 claim(s) answered: 1 paid, 3 refused\nledger {ledger}: head "
+                               f"{ledger_head(ledger)}\n")
 
 
 def test_a_batch_without_a_ledger_says_nothing_was_paid(office, tmp_path):

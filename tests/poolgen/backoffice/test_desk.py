@@ -88,11 +88,11 @@ def test_a_second_claim_is_told_when_and_where_the_first_was_paid(office, tmp_pa
     assert first.exit_code == 0 and paid["claim_no"] == 1 and paid["prize_cents"] == p
     again = claim(office, b, v, "--ledger", ledger, "--desk", "centre-2", "--clerk", "bob", high=True)
     assert again.exit_code == 1
-    assert again.output.startswith(f"{b} ({t}): already paid: claim no. 1 at 20")
-    assert again.output.endswith(", desk centre-1, clerk ann; refusing a second claim (claim no. 2, "
+    assert again.stdout.startswith(f"{b} ({t}): already paid: claim no. 1 at 20")
+    assert again.stdout.endswith(", desk centre-1, clerk ann; refusing a second claim (claim no. 2, "
                                  "recorded)\n")
     wrong = claim(office, b, "1" * 12, "--ledger", ledger, high=True)
-    assert wrong.output == f"{b} ({t}): wrong validation number (claim no. 3, recorded)\n"
+    assert wrong.stdout == f"{b} ({t}): wrong validation number (claim no. 3, recorded)\n"
     from poolgen.backoffice.claims import ClaimsLedger  # noqa: PLC0415  # read back after the CLI wrote
 
     book = ClaimsLedger(ledger)

@@ -10,6 +10,7 @@ import sqlite3
 import polars as pl
 
 from tests.support.cli import invoke
+from tests.support.ledger_heads import chained_row, ledger_head, split_heads
 
 
 def _pay(office, ledger, tier, nth):
@@ -44,21 +45,26 @@ def test_a_payment_removed_by_hand_and_paid_again_is_named(office, tmp_path):
           "DELETE FROM attempts WHERE claim_no IN (1, 2)")
     assert _pay(office, ledger, "5", 10) == first  # the desk pays it again: its first payment is gone
     result = _reconcile(office, ledger)
-    assert (result.exit_code, result.output) == (1, (
+    assert (result.exit_code, split_heads(result.output)) == (1, (
         f"problem: {ledger}: claim numbers 1 to 2 are missing (rows removed by hand: a removed payment "
         "can be paid again)\n"
-        "3 payment(s), $9.00: 1 problem(s); the ledgers do not reconcile\n"))
+        f"problem: {ledger}: claim no. 3: its chain is not the one its rows give (a row edited, inserted or "
+        "removed by hand)\n"
+        "3 payment(s), $9.00: 2 problem(s); the ledgers do not reconcile\n",
+        {str(ledger): ledger_head(ledger)}))
     lb, lv, *_ = office["rows"].filter(pl.col("tier") == "lose").row(10)
     refused = invoke("validate", office["folder"],
                      "--public-key", office["public"], lb, lv, "--validation-key", office["root"] / "low.key",
                      "--index-dir", office["index"], "--ledger", ledger)
-    assert refused.output.endswith("not a winner (claim no. 6, recorded)\n")
+    assert refused.stdout.endswith("not a winner (claim no. 6, recorded)\n")
     _pay(office, ledger, "2", 12)
     _edit(ledger, "DELETE FROM attempts WHERE claim_no = 6")  # a refused claim's row goes too
-    lines = _reconcile(office, ledger).output.splitlines()
+    lines = split_heads(_reconcile(office, ledger).output)[0].splitlines()
     assert lines == [f"problem: {ledger}: claim numbers 1 to 2, 6 are missing (rows removed by hand: a "
                      "removed payment can be paid again)",
-                     "4 payment(s), $11.00: 1 problem(s); the ledgers do not reconcile"]
+                     f"problem: {ledger}: claim no. 3: its chain is not the one its rows give (a row edited, "
+                     "inserted or removed by hand)",
+                     "4 payment(s), $11.00: 2 problem(s); the ledgers do not reconcile"]
 
 
 def test_a_payment_moved_to_another_run_id_and_paid_again_is_named(office, tmp_path):
@@ -68,9 +74,11 @@ def test_a_payment_moved_to_another_run_id_and_paid_again_is_named(office, tmp_p
           "UPDATE attempts SET run_id = 'hh-old' WHERE claim_no = 1")
     assert _pay(office, ledger, "5", 12) == first  # paid again: the ledger holds no payment of (hh, it)
     result = _reconcile(office, ledger)
-    assert (result.exit_code, result.output) == (1, (
+    assert (result.exit_code, split_heads(result.output)[0]) == (1, (
         f"problem: {ledger}: claim no. 1 ({first}): recorded under run hh-old, but it is a ticket of run hh\n"
-        "1 payment(s), $5.00: 1 problem(s); the ledgers do not reconcile\n"))
+        f"problem: {ledger}: claim no. 1: its chain is not the one its rows give (a row edited, inserted or "
+        "removed by hand)\n"
+        "1 payment(s), $5.00: 2 problem(s); the ledgers do not reconcile\n"))
 
 
 def test_payments_of_another_game_in_a_shared_ledger_are_no_problem(office, tmp_path):
@@ -78,13 +86,16 @@ def test_payments_of_another_game_in_a_shared_ledger_are_no_problem(office, tmp_
     _pay(office, ledger, "5", 13)
     other = "358" + "0001234" + "017"
     other += f"{98 - int(other + '00') % 97:02d}"
-    _edit(ledger, "INSERT INTO attempts VALUES (2, '2026-12-02T00:00:00.000Z', 'ws-1', "
-                  f"'{other}', 'd', 'c', 'paid', '')",
+    row = (2, "2026-12-02T00:00:00.000Z", "ws-1", other, "d", "c", "paid", "")
+    chain = chained_row(ledger, row, ("123456789012", "low", 500, 0))  # as the other game's desk wrote it
+    _edit(ledger, f"INSERT INTO attempts VALUES (2, '2026-12-02T00:00:00.000Z', 'ws-1', "
+                  f"'{other}', 'd', 'c', 'paid', '', '{chain}')",
           f"INSERT INTO paid VALUES ('ws-1', '{other}', '123456789012', 2, '2026-12-02T00:00:00.000Z', "
           "'d', 'c', 'low', 500, 0)")
     result = _reconcile(office, ledger)
-    assert (result.exit_code, result.output) == (
-        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n")
+    assert (result.exit_code, split_heads(result.output)) == (
+        0, ("1 payment(s), $5.00: they reconcile with the validation files and the manifest\n",
+            {str(ledger): f"2:{chain}"}))
 
 
 def test_a_payment_made_while_reconciling_is_no_problem(office, tmp_path):
@@ -111,7 +122,7 @@ def test_a_payment_made_while_reconciling_is_no_problem(office, tmp_path):
     finally:
         mark.unlink(missing_ok=True)
         out, err = proc.communicate(timeout=60)
-    assert (proc.returncode, out, err) == (
+    assert (proc.returncode, split_heads(out)[0], err) == (
         0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n", "")
 
 

@@ -158,7 +158,7 @@ def test_an_unstamped_ledger_is_refused(office, tmp_path):
     db.close()
     b, v, *_ = _winner(office)
     _refused(_claim(office, office["folder"], b, v, "--ledger", path),
-             f"{path}: not a poolgen claims ledger of version 1 (application id 0x0, version 0)")
+             f"{path}: not a poolgen claims ledger of version 2 (application id 0x0, version 0)")
 
 
 def test_files_that_are_no_ledger_are_refused(office, tmp_path):

@@ -11,6 +11,7 @@ import sqlite3
 import polars as pl
 
 from tests.support.cli import invoke
+from tests.support.ledger_heads import chained_row, ledger_head, split_heads
 
 
 def _pay(office, ledger, tier, nth=0, desk="d1"):
@@ -61,8 +62,9 @@ def test_reconciliation_passes_honest_ledgers_and_names_every_forgery(office, tm
     twenty = _pay(office, a, "20")
     _pay(office, b, "2", desk="d2")
     honest = _reconcile(office, a, b)
-    assert (honest.exit_code, honest.output) == (
-        0, "3 payment(s), $27.00: they reconcile with the validation files and the manifest\n")
+    assert (honest.exit_code, split_heads(honest.output)) == (
+        0, ("3 payment(s), $27.00: they reconcile with the validation files and the manifest\n",
+            {str(a): ledger_head(a), str(b): ledger_head(b)}))
     forged = tmp_path / "forged.sqlite"
     shutil.copy(a, forged)
     db = sqlite3.connect(forged)
@@ -71,8 +73,10 @@ def test_reconciliation_passes_honest_ledgers_and_names_every_forgery(office, tm
     db.close()
     result = _reconcile(office, forged)
     assert result.exit_code == 1
-    assert result.output.splitlines()[0] == (
-        f"problem: {forged}: claim no. 1 ({five}): paid $999,999.00, but its prize is $5.00")
+    assert result.output.splitlines()[:2] == [
+        f"problem: {forged}: claim no. 1: its chain is not the one its rows give (a row edited, inserted or "
+        "removed by hand)",
+        f"problem: {forged}: claim no. 1 ({five}): paid $999,999.00, but its prize is $5.00"]
     twice = tmp_path / "twice.sqlite"
     _pay(office, twice, "20", desk="d3")  # a desk with its own ledger pays the ticket a second time
     result = _reconcile(office, a, twice)
@@ -84,15 +88,17 @@ def test_reconciliation_passes_honest_ledgers_and_names_every_forgery(office, tm
     alien = tmp_path / "alien.sqlite"
     shutil.copy(b, alien)
     db = sqlite3.connect(alien)
-    db.execute("INSERT INTO attempts VALUES (2, '2026-12-02T00:00:00Z', 'hh', ?, 'd9', 'c9', 'paid', '')",
-               (stranger,))  # the next claim number: a number skipped is a problem of its own
+    row = (2, "2026-12-02T00:00:00Z", "hh", stranger, "d9", "c9", "paid", "")
+    chain = chained_row(alien, row, ("123456789012", "low", 500, 0))  # re-chained: the chain has no key
+    db.execute("INSERT INTO attempts VALUES (2, '2026-12-02T00:00:00Z', 'hh', ?, 'd9', 'c9', 'paid', '', ?)",
+               (stranger, chain))  # the next claim number: a number skipped is a problem of its own
     db.execute("INSERT INTO paid VALUES ('hh', ?, '123456789012', 2, '2026-12-02T00:00:00Z', 'd9', 'c9', "
                "'low', 500, 0)", (stranger,))
     db.commit()
     db.close()
     result = _reconcile(office, alien)
     assert result.exit_code == 1
-    assert result.output.splitlines() == [
+    assert split_heads(result.output)[0].splitlines() == [
         f"problem: {alien}: claim no. 2 ({stranger}): not a ticket of run hh",
         "2 payment(s), $7.00: 1 problem(s); the ledgers do not reconcile"]
 

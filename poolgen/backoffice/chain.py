@@ -1,0 +1,98 @@
+"""The claims ledger's hash chain and head (docs/back-office.md, section 4, "The chain and the head").
+
+Every attempt row holds `chain`, the hex SHA-256 of the previous row's chain and the row's own fields
+(a paid attempt's with its payment's), so the ledger's last row names everything before it. Its
+**head**, `N:HEX` (the last claim number and that row's chain), printed by every desk that records and
+by every reconciliation, is the anchor kept outside the ledger: rows removed from the end leave a
+ledger whose own chain still holds, and only a head recorded before shows them missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from poolgen.backoffice.errors import BackOfficeError
+
+GENESIS = bytes(32)  # the chain before claim no. 1
+EMPTY_HEAD = f"0:{GENESIS.hex()}"
+_HEAD = re.compile(r"(0|[1-9][0-9]{0,17}):([0-9a-f]{64})", re.ASCII)
+
+
+def _field(value: str | int) -> bytes:
+    data = str(value).encode("utf-8")
+    return len(data).to_bytes(4, "big") + data
+
+
+def link(previous: bytes, fields: Sequence[str | int]) -> bytes:
+    """The chain of a row: SHA-256 of the previous row's chain and each field, length-prefixed (4 bytes,
+    big-endian, then its UTF-8; an integer as decimal digits)."""
+    return hashlib.sha256(previous + b"".join(_field(f) for f in fields)).digest()
+
+
+def head_text(claim_no: int, chain: bytes) -> str:
+    return f"{claim_no}:{chain.hex()}"
+
+
+def parse_head(text: str, what: str = "--head") -> tuple[int, bytes]:
+    """(claim number, chain) of a head `N:HEX` (64 lower-case hex digits)."""
+    m = _HEAD.fullmatch(text)
+    if not m:
+        raise BackOfficeError(f"{what} {text!r}: not a ledger head N:HEX (a claim number, a colon and 64 "
+                              "lower-case hex digits)")
+    return int(m.group(1)), bytes.fromhex(m.group(2))
+
+
+def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, bytes]]:
+    """Each `--head` given: `N:HEX` when one ledger is given, else `LEDGER=N:HEX` naming one of them."""
+    out: dict[Path, tuple[int, bytes]] = {}
+    for text in heads:
+        name, sep, head = text.rpartition("=")
+        if not sep:
+            if len(ledgers) != 1:
+                raise BackOfficeError(f"--head {text!r}: name its ledger (LEDGER=N:HEX) when several are "
+                                      "given")
+            path = ledgers[0]
+        else:
+            path = next((p for p in ledgers if p == Path(name)), Path(name))
+            if path not in ledgers:
+                raise BackOfficeError(f"--head {text!r}: {name} is not one of the --ledger files given")
+        if path in out:
+            raise BackOfficeError(f"--head {text!r}: a second head for {path}")
+        out[path] = parse_head(head, "--head")
+    return out
+
+
+def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],
+             head: tuple[int, bytes] | None) -> tuple[str, list[str]]:
+    """The ledger's head, recomputed from its rows (claim number, hashed fields, stored chain) in claim
+    order, and what is wrong: the first row whose stored chain is not the recomputed one, and a recorded
+    `head` the ledger no longer extends (its claim no. N missing, or not the row the head named)."""
+    out: list[str] = []
+    chain, last = GENESIS, 0
+    chains: dict[int, bytes] = {0: GENESIS}
+    broken = False
+    for no, fields, stored in rows:
+        chain = link(chain, fields)
+        chains[no] = chain
+        last = no
+        if not broken and stored != chain.hex():
+            broken = True
+            out.append(f"{path}: claim no. {no}: its chain is not the one its rows give (a row edited, "
+                       "inserted or removed by hand)")
+    if head is not None:
+        n, want = head
+        if n > last:
+            gone = n - last
+            which = f"claim no. {n:,} is" if gone == 1 else f"claims {last + 1:,} to {n:,} are"
+            count = f"{gone:,} row{'s' if gone > 1 else ''}"
+            out.append(f"{path}: {which} missing ({count} removed from its end): "
+                       f"the ledger no longer extends its head {head_text(n, want)}; a removed payment can "
+                       "be paid again")
+        elif chains.get(n) != want:
+            out.append(f"{path}: its claim no. {n:,} is not the row its head {head_text(n, want)} named "
+                       "(rows removed from its end and claims recorded since, or rows edited): the ledger "
+                       "no longer extends that head")
+    return head_text(last, chain), out

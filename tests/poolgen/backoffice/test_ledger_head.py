@@ -1,0 +1,109 @@
+"""A claims ledger's head (docs/back-office.md, section 4): rows removed from the end of a ledger leave no
+gap in its claim numbers, and the desk then pays the ticket again; only a head recorded outside the
+ledger (printed by the desk and by every reconciliation) shows them. The chain is recomputed here from
+the doc with hashlib alone (tests/support/ledger_heads.py). The run is the conftest's `office`."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import polars as pl
+
+from poolgen.backoffice.claims import CLAIMS
+from poolgen.backoffice.owned import APPLICATION_ID
+from tests.support.cli import invoke, one_line
+from tests.support.ledger_heads import ledger_head, split_heads
+
+
+def _pay(office, ledger, nth, *more):
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(nth)
+    result = invoke("validate", office["folder"], b, v, "--public-key", office["public"], "--validation-key",
+                    office["root"] / "low.key", "--index-dir", office["index"], "--ledger", ledger, *more)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def _reconcile(office, ledger, *more):
+    return invoke("claims", "reconcile", office["folder"], "--ledger", ledger, "--validation-key",
+                  office["root"] / "low.key", *more)
+
+
+def _cut(ledger, *claim_nos):
+    db = sqlite3.connect(ledger)
+    for no in claim_nos:
+        db.execute("DELETE FROM paid WHERE claim_no = ?", (no,))
+        db.execute("DELETE FROM attempts WHERE claim_no = ?", (no,))
+    db.commit()
+    db.close()
+
+
+def test_the_desk_prints_the_head_the_doc_defines(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    first = _pay(office, ledger, 60)
+    assert first.stderr == f"ledger {ledger}: head {ledger_head(ledger)}\n"
+    assert ledger_head(ledger).startswith("1:")
+    second = _pay(office, ledger, 61, "--json")
+    assert json.loads(second.stdout)["head"] == ledger_head(ledger) and ledger_head(ledger).startswith("2:")
+    assert second.stderr == ""
+
+
+def test_rows_removed_from_the_end_are_named_against_the_recorded_head(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    for nth in (62, 63, 64):
+        _pay(office, ledger, nth)
+    head = ledger_head(ledger)  # yesterday's close, kept by the back office
+    _cut(ledger, 3, 2)
+    plain = _reconcile(office, ledger)
+    assert plain.exit_code == 0  # without the head, the shorter ledger is whole
+    result = _reconcile(office, ledger, "--head", head)
+    assert (result.exit_code, split_heads(result.output)) == (1, (
+        f"problem: {ledger}: claims 2 to 3 are missing (2 rows removed from its end): the ledger no longer "
+        f"extends its head {head}; a removed payment can be paid again\n"
+        "1 payment(s), $5.00: 1 problem(s); the ledgers do not reconcile\n",
+        {str(ledger): ledger_head(ledger)}))
+    _pay(office, ledger, 63)  # the desk pays the removed ticket again, as claim no. 2
+    _pay(office, ledger, 64)
+    again = _reconcile(office, ledger, "--head", f"{ledger}={head}")
+    assert (again.exit_code, split_heads(again.output)[0]) == (1, (
+        f"problem: {ledger}: its claim no. 3 is not the row its head {head} named (rows removed from its end "
+        "and claims recorded since, or rows edited): the ledger no longer extends that head\n"
+        "3 payment(s), $15.00: 1 problem(s); the ledgers do not reconcile\n"))
+
+
+def test_a_ledger_that_extends_its_head_reconciles(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, 65)
+    head = ledger_head(ledger)
+    _pay(office, ledger, 66)
+    result = _reconcile(office, ledger, "--head", head)
+    assert (result.exit_code, split_heads(result.output)) == (0, (
+        "2 payment(s), $10.00: they reconcile with the validation files and the manifest\n",
+        {str(ledger): ledger_head(ledger)}))
+
+
+def test_a_bad_head_is_refused_in_one_line(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, 67)
+    one_line(_reconcile(office, ledger, "--head", "1:abc"), "poolgen",
+             "--head '1:abc': not a ledger head N:HEX (a claim number, a colon and 64 lower-case hex digits)")
+    other = tmp_path / "other.sqlite"
+    one_line(_reconcile(office, ledger, "--head", f"{other}=1:{'0' * 64}"), "poolgen",
+             f"--head '{other}=1:{'0' * 64}': {other} is not one of the --ledger files given")
+
+
+def test_a_ledger_of_schema_version_1_is_refused(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    db = sqlite3.connect(ledger)
+    db.execute(CLAIMS.schema[0].replace(", chain TEXT NOT NULL)", ")"))
+    db.execute(CLAIMS.schema[1])
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    ledger.chmod(0o600)
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(68)
+    result = invoke("validate", office["folder"], b, v, "--public-key", office["public"], "--validation-key",
+                    office["root"] / "low.key", "--index-dir", office["index"], "--ledger", ledger)
+    one_line(result, "poolgen", f"{ledger}: not a poolgen claims ledger of version 2 (application id "
+                                f"{APPLICATION_ID:#x}, version 1)")

@@ -1,0 +1,56 @@
+"""A claims ledger's hash chain as docs/back-office.md (section 4) states it, written from the doc with
+hashlib alone (not poolgen's chain.py): what a third party re-implements. And the `ledger L: head N:HEX`
+lines a reconciliation prints, split from the rest of its output."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+from pathlib import Path
+
+HEAD_LINE = re.compile(r"ledger (.+): head ((?:0|[1-9][0-9]*):[0-9a-f]{64})")
+
+
+def link(previous_hex: str, fields: list[object]) -> str:
+    """The next row's chain: SHA-256 of the previous chain's 32 bytes and each field as a 4-byte
+    big-endian length and its UTF-8 bytes (integers as decimal digits)."""
+    data = bytes.fromhex(previous_hex)
+    for f in fields:
+        text = str(f).encode("utf-8")
+        data += len(text).to_bytes(4, "big") + text
+    return hashlib.sha256(data).hexdigest()
+
+
+def ledger_head(path: Path) -> str:
+    """`N:HEX` recomputed from the ledger's rows: every attempt in claim order, a paid one with its
+    payment's virn, tier, prize_cents and free."""
+    db = sqlite3.connect(path)
+    try:
+        paid = {r[0]: r[1:] for r in db.execute("SELECT claim_no, virn, tier, prize_cents, free FROM paid")}
+        chain, last = "00" * 32, 0
+        for row in db.execute("SELECT claim_no, at, run_id, barcode, desk, clerk, outcome, reason FROM "
+                              "attempts ORDER BY claim_no"):
+            chain, last = link(chain, [*row, *(paid[row[0]] if row[6] == "paid" else ())]), row[0]
+    finally:
+        db.close()
+    return f"{last}:{chain}"
+
+
+def chained_row(path: Path, row: tuple[object, ...], payment: tuple[object, ...] = ()) -> str:
+    """The chain value a tool would store for `row` (an attempt's 8 fields), appended to the ledger."""
+    head = ledger_head(path)
+    return link(head.split(":")[1], [*row, *payment])
+
+
+def split_heads(output: str) -> tuple[str, dict[str, str]]:
+    """A reconciliation's output without its head lines, and those heads by ledger."""
+    heads: dict[str, str] = {}
+    rest = []
+    for line in output.splitlines(keepends=True):
+        m = HEAD_LINE.fullmatch(line.rstrip("\n"))
+        if m:
+            heads[m.group(1)] = m.group(2)
+        else:
+            rest.append(line)
+    return "".join(rest), heads
