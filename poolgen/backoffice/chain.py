@@ -1,4 +1,5 @@
-"""The claims ledger's hash chain and head (docs/back-office.md, section 4, "The chain and the head").
+"""The ledgers' hash chains and heads (docs/back-office.md, section 4, "The chain and the head"; the
+sales ledger's payments, section 5).
 
 Every attempt row holds `chain`, the hex SHA-256 of the previous row's chain and the row's own fields
 (a paid attempt's with its payment's), so the ledger's last row names everything before it. Its
@@ -66,10 +67,11 @@ def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, by
 
 
 def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],
-             head: tuple[int, bytes] | None) -> tuple[str, list[str]]:
+             head: tuple[int, bytes] | None, what: str = "claim") -> tuple[str, list[str]]:
     """The ledger's head, recomputed from its rows (claim number, hashed fields, stored chain) in claim
     order, and what is wrong: the first row whose stored chain is not the recomputed one, and a recorded
-    `head` the ledger no longer extends (its claim no. N missing, or not the row the head named)."""
+    `head` the ledger no longer extends (its claim no. N missing, or not the row the head named); `what`
+    names the numbered rows ("claim" or "payment")."""
     out: list[str] = []
     chain, last = GENESIS, 0
     chains: dict[int, bytes] = {0: GENESIS}
@@ -80,19 +82,19 @@ def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],
         last = no
         if not broken and stored != chain.hex():
             broken = True
-            out.append(f"{path}: claim no. {no}: its chain is not the one its rows give (a row edited, "
+            out.append(f"{path}: {what} no. {no}: its chain is not the one its rows give (a row edited, "
                        "inserted or removed by hand)")
     if head is not None:
         n, want = head
         if n > last:
             gone = n - last
-            which = f"claim no. {n:,} is" if gone == 1 else f"claims {last + 1:,} to {n:,} are"
+            which = f"{what} no. {n:,} is" if gone == 1 else f"{what}s {last + 1:,} to {n:,} are"
             count = f"{gone:,} row{'s' if gone > 1 else ''}"
             out.append(f"{path}: {which} missing ({count} removed from its end): "
                        f"the ledger no longer extends its head {head_text(n, want)}; a removed payment can "
                        "be paid again")
         elif chains.get(n) != want:
-            out.append(f"{path}: its claim no. {n:,} is not the row its head {head_text(n, want)} named "
-                       "(rows removed from its end and claims recorded since, or rows edited): the ledger "
+            out.append(f"{path}: its {what} no. {n:,} is not the row its head {head_text(n, want)} named "
+                       f"(rows removed from its end and {what}s recorded since, or rows edited): the ledger "
                        "no longer extends that head")
     return head_text(last, chain), out

@@ -274,11 +274,12 @@ def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
     return out
 
 
-def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
+def reconcile_sales(run: Run, sales: SalesLedger, head: tuple[int, bytes] | None = None) -> Reconciliation:
     """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
     (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
     than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
-    sale not voided, and every claim is its one payment row."""
+    sale not voided, and every claim is its one payment row; the payments' chain whole and extending
+    `head`, the head recorded before."""
     rec = Reconciliation()
     pools = sales.pools()
     entries = {p.id: p for p in run.folder.parsed.pools}
@@ -320,6 +321,8 @@ def reconcile_sales(run: Run, sales: SalesLedger) -> Reconciliation:
                 rec.problems.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
                                     f"{'none' if real is None else fmt_cents(real)}")
     rec.problems += _payment_rows(run, sales, every)
+    rec.heads[str(sales.path)], broken = sales.chain(head)
+    rec.problems += broken
     return rec
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,12 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from poolgen.backoffice import owned
+from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run
 from poolgen.errors import RunError
 from poolgen.interrupts import pause_point
 
-SALES = owned.Kind("sales ledger", 2, (
+SALES = owned.Kind("sales ledger", 3, (
     "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
     "price_cents INTEGER NOT NULL, next_serial INTEGER NOT NULL, closed_at TEXT, "
     "PRIMARY KEY (run_id, pool)) WITHOUT ROWID",
@@ -38,9 +40,11 @@ SALES = owned.Kind("sales ledger", 2, (
     "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
     "WITHOUT ROWID",
     # every payment, numbered: a claim cleared by hand from `sales` and paid again shows as a share paid
-    # twice, a row removed as a missing payment number (version 1 had no record but the sale's row)
+    # twice, a row removed as a missing payment number (version 1 had no record but the sale's row), the
+    # last rows removed against a head recorded before (version 2 had no chain)
     "CREATE TABLE payments (pay_no INTEGER PRIMARY KEY NOT NULL, run_id TEXT NOT NULL, pool TEXT NOT NULL, "
     "serial INTEGER NOT NULL, at TEXT NOT NULL, prize_cents INTEGER NOT NULL CHECK (prize_cents > 0), "
+    "chain TEXT NOT NULL, "
     "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
 ))
 _SALE = "run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents"
@@ -88,6 +92,7 @@ class SalesLedger:
                                   "(`poolgen validate`)")
         self.path, self.run = Path(path), run
         self.db = owned.connect(self.path, SALES, create=create)
+        self.head = ""  # the payments' head after this process's last payment ("" before one)
 
     def close(self) -> None:
         self.db.close()
@@ -189,11 +194,31 @@ class SalesLedger:
             at = now_text(now)
             db.execute("UPDATE sales SET claimed_at = ?, prize_cents = ? WHERE run_id = ? AND pool = ? "
                        "AND serial = ?", (at, prize, self.run.run_id, pool, serial))
-            db.execute("INSERT INTO payments (run_id, pool, serial, at, prize_cents) VALUES (?, ?, ?, ?, ?)",
-                       (self.run.run_id, pool, serial, at, prize))
+            self._pay(pool, serial, at, prize)
             pause_point("share-claim-written")  # the interrupt tests stop the process here, before COMMIT
             note.append(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
+
+    def _pay(self, pool: str, serial: int, at: str, prize: int) -> None:
+        """Insert the payment row (in the caller's write transaction) as the next payment number, its
+        chain linked to the last row's (docs/back-office.md, section 5)."""
+        last = self.db.execute("SELECT pay_no, chain FROM payments ORDER BY pay_no DESC LIMIT 1").fetchone()
+        no, previous = 1, GENESIS
+        if last is not None:
+            n, stored = owned.typed(last, "pay_no, chain", "it")
+            no = n + 1
+            previous = bytes.fromhex(stored) if re.fullmatch(r"[0-9a-f]{64}", stored) else GENESIS
+        row = (no, self.run.run_id, pool, serial, at, prize)
+        chain = link(previous, row)
+        self.db.execute("INSERT INTO payments VALUES (?, ?, ?, ?, ?, ?, ?)", (*row, chain.hex()))
+        self.head = head_text(no, chain)
+
+    @owned.guarded(SALES)
+    def chain(self, head: tuple[int, bytes] | None) -> tuple[str, list[str]]:
+        """The payments' head recomputed from their rows, and the chain's problems (chain.problems)."""
+        rows = self.db.execute("SELECT pay_no, run_id, pool, serial, at, prize_cents, chain FROM payments "
+                               "ORDER BY pay_no").fetchall()
+        return problems(self.path, ((r[0], r[:6], str(r[6])) for r in rows), head, "payment")
 
     @owned.guarded(SALES)
     def sales(self) -> list[Sale]:

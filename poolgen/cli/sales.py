@@ -13,7 +13,7 @@ import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.cli.claims import game_title, print_table, show_closing
-from poolgen.cli.common import Force, refuse_output, reports_errors, write_output
+from poolgen.cli.common import Force, refuse_output, reports_errors, say, write_output
 from poolgen.money import fmt_cents
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
@@ -149,9 +149,11 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: SignedBy
     if prize == 0:
         _answer(as_json, f"{share_id(pool, serial)}: not a winner", {"outcome": "not a winner",
                                                                       **sale.to_json()}, 1)
+    if not as_json:  # the anchor the back office keeps (docs/back-office.md, section 5)
+        say(f"ledger {ledger}: head {book.head}")
     _answer(as_json, f"{sale.ticket}: prize {fmt_cents(prize)} to player {sale.player} - paid at "
                      f"{sale.claimed_at}",
-            {"outcome": "paid", **sale.to_json()}, 0)
+            {"outcome": "paid", **sale.to_json(), "head": book.head}, 0)
 
 
 @app.command("report")
@@ -194,14 +196,21 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
 
 @app.command("reconcile")
 @reports_errors
-def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False) -> None:
+def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False,
+                  head: Annotated[str | None, typer.Option(
+                      "--head", metavar="N:HEX",
+                      help="The payments' head recorded earlier: the ledger must extend it.")]
+                  = None) -> None:
     """Check the ledger against the run: shares sold in the pool's order, none after closing, every
-    payment its share's prize. Exit 0: it reconciles; 1: a problem (each named)."""
-    from poolgen.backoffice.reports import reconcile_sales  # lazy: start-up time (docs/scaling.md)
+    payment its share's prize, the payments' chain extending --head. Exit 0: it reconciles; 1: a problem
+    (each named)."""
+    from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.reports import reconcile_sales  # lazy: start-up time
 
+    recorded = None if head is None else parse_head(head)
     book = _ledger(run, ledger, public_key)
     try:
-        rec = reconcile_sales(book.run, book)
+        rec = reconcile_sales(book.run, book, recorded)
     finally:
         book.close()
     if as_json:
@@ -209,6 +218,8 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
     else:
         for problem in rec.problems:
             typer.echo(f"problem: {problem}")
+        for path, now in rec.heads.items():
+            typer.echo(f"ledger {path}: head {now}")
         typer.echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
                    + ("the ledger reconciles with the run" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))

@@ -54,3 +54,17 @@ def split_heads(output: str) -> tuple[str, dict[str, str]]:
         else:
             rest.append(line)
     return "".join(rest), heads
+
+
+def payments_head(path: Path) -> str:
+    """A sales ledger's payments' head `N:HEX`, recomputed: every payment row in number order, its
+    pay_no, run_id, pool, serial, at and prize_cents."""
+    db = sqlite3.connect(path)
+    try:
+        chain, last = "00" * 32, 0
+        for row in db.execute("SELECT pay_no, run_id, pool, serial, at, prize_cents FROM payments "
+                              "ORDER BY pay_no"):
+            chain, last = link(chain, list(row)), row[0]
+    finally:
+        db.close()
+    return f"{last}:{chain}"

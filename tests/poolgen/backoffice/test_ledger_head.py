@@ -13,7 +13,7 @@ import polars as pl
 from poolgen.backoffice.claims import CLAIMS
 from poolgen.backoffice.owned import APPLICATION_ID
 from tests.support.cli import invoke, one_line
-from tests.support.ledger_heads import ledger_head, split_heads
+from tests.support.ledger_heads import ledger_head, payments_head, split_heads
 
 
 def _pay(office, ledger, nth, *more):
@@ -107,3 +107,32 @@ def test_a_ledger_of_schema_version_1_is_refused(office, tmp_path):
                     office["root"] / "low.key", "--index-dir", office["index"], "--ledger", ledger)
     one_line(result, "poolgen", f"{ledger}: not a poolgen claims ledger of version 2 (application id "
                                 f"{APPLICATION_ID:#x}, version 1)")
+
+
+def test_a_sales_payment_removed_from_the_end_is_named_against_the_recorded_head(einstant, tmp_path):
+    ledger = tmp_path / "sales.sqlite"
+    winners = [i for i, p in enumerate(einstant["prizes"], start=1) if p > 0][:2]
+    signed = ("--public-key", einstant["public"], "--ledger", ledger)
+    for _ in range(winners[1]):
+        assert invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--channel", "web", "--player",
+                      "p1", *signed).exit_code == 0
+    for serial in winners:
+        assert invoke("sales", "claim", einstant["folder"], f"d1.00-{serial:07d}", *signed).exit_code == 0
+    head = payments_head(ledger)
+    db = sqlite3.connect(ledger)
+    db.execute("DELETE FROM payments WHERE pay_no = 2")
+    db.execute("UPDATE sales SET claimed_at = NULL, prize_cents = NULL WHERE serial = ?", (winners[1],))
+    db.commit()
+    db.close()
+    plain = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger)
+    assert plain.exit_code == 0  # without the head, the shorter ledger is whole
+    result = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger, "--head", head)
+    assert (result.exit_code, split_heads(result.output)[0].splitlines()[0]) == (1, (
+        f"problem: {ledger}: payment no. 2 is missing (1 row removed from its end): the ledger no longer "
+        f"extends its head {head}; a removed payment can be paid again"))
+    again = invoke("sales", "claim", einstant["folder"], f"d1.00-{winners[1]:07d}", *signed)
+    assert again.exit_code == 0  # the desk cannot know; the head can
+    after = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger, "--head", head)
+    assert after.exit_code == 1 and split_heads(after.output)[0].splitlines()[0] == (
+        f"problem: {ledger}: its payment no. 2 is not the row its head {head} named (rows removed from its "
+        "end and payments recorded since, or rows edited): the ledger no longer extends that head")

@@ -11,6 +11,7 @@ import sys
 from poolgen.backoffice.sales import SalesLedger
 from poolgen.backoffice.vouched import open_vouched
 from tests.support.cli import invoke
+from tests.support.ledger_heads import payments_head, split_heads
 
 SELLER = """
 import sys
@@ -59,7 +60,7 @@ def test_sell_void_claim_close(einstant, tmp_path):
     paid = _sales(einstant, "claim", f"d1.00-{winner:07d}", "--ledger", ledger)
     p = prizes[winner - 1]
     assert paid.exit_code == 0
-    assert paid.output.startswith(f"d1.00-{winner:07d}: prize ${p // 100:,}.{p % 100:02d} to player p-1 "
+    assert paid.stdout.startswith(f"d1.00-{winner:07d}: prize ${p // 100:,}.{p % 100:02d} to player p-1 "
                                   "- paid at ")
     again = _sales(einstant, "claim", f"d1.00-{winner:07d}", "--ledger", ledger)
     assert again.exit_code == 1
@@ -114,8 +115,9 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
         book.close()
     honest = _sales(einstant, "reconcile", "--ledger", ledger)
     p = prizes[winner - 1]
-    assert (honest.exit_code, honest.output) == (
-        0, f"1 paid share(s), ${p // 100:,}.{p % 100:02d}: the ledger reconciles with the run\n")
+    assert (honest.exit_code, split_heads(honest.output)) == (
+        0, (f"1 paid share(s), ${p // 100:,}.{p % 100:02d}: the ledger reconciles with the run\n",
+            {str(ledger): payments_head(ledger)}))
     db = sqlite3.connect(ledger)
     claimed = db.execute("SELECT claimed_at FROM sales WHERE serial = ?", (winner,)).fetchone()[0]
     db.execute("UPDATE sales SET prize_cents = 99999900 WHERE serial = ?", (winner,))
@@ -124,7 +126,7 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
     db.close()
     forged = _sales(einstant, "reconcile", "--ledger", ledger)
     assert forged.exit_code == 1
-    assert forged.output.splitlines() == [
+    assert split_heads(forged.output)[0].splitlines() == [
         "problem: pool d1.00: sale numbers do not rise with serials (a share sold out of serial order)",
         f"problem: d1.00-{winner:07d}: paid $999,999.00, but its prize is ${p // 100:,}.{p % 100:02d}",
         f"problem: d1.00-{winner:07d}: its sale records $999,999.00 paid at {claimed}, its payment no. 1 "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from tests.support.cli import invoke
+from tests.support.ledger_heads import payments_head
 
 
 def _setup(einstant, ledger):
@@ -33,7 +34,8 @@ def test_a_share_claimed_by_another_player_is_refused(einstant, tmp_path):
                   "--public-key", einstant["public"], share, "--ledger", ledger, "--player", buyer)
     cash = f"${prize // 100:,}.{prize % 100:02d}"
     assert paid.exit_code == 0
-    assert paid.output.startswith(f"{share}: prize {cash} to player {buyer} - paid at ")
+    assert paid.stdout.startswith(f"{share}: prize {cash} to player {buyer} - paid at ")
+    assert paid.stderr == f"ledger {ledger}: head {payments_head(ledger)}\n"  # the anchor to record
 
 
 def test_the_text_answer_names_the_player_paid_as_the_json_does(einstant, tmp_path):
