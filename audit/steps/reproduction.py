@@ -43,6 +43,9 @@ def read_seed(path: Path, allow_readable: bool = False) -> bytes:
         seed = b""
     if len(seed) != SEED_BYTES:
         raise UnusableInput(f"{path}: a seed file holds {2 * SEED_BYTES} hex digits")
+    if len(set(seed)) == 1:  # docs/randomness.md, section 1: never a seed poolgen accepts; never shown
+        raise UnusableInput(f"{path}: its 32 bytes are all the same value: a typed or zeroed file, not a "
+                            "secret seed; refusing it")
     return seed
 
 

@@ -81,4 +81,17 @@ def read_seed_file(path: Path, allow_readable: bool = False) -> bytes:
     if len(seed) != SEED_BYTES:
         raise SeedError(f"{path}: seed is {len(seed)} bytes; a seed is {SEED_BYTES} bytes "
                         f"({2 * SEED_BYTES} hex digits)")
+    if degenerate(seed):
+        raise SeedError(f"{path}: {DEGENERATE}")
     return seed
+
+
+DEGENERATE = ("its 32 bytes are all the same value: a typed or zeroed file, not a secret seed; refusing "
+              "it (`poolgen seed new` makes one)")
+
+
+def degenerate(seed: bytes) -> bool:
+    """A seed whose bytes are all one value (32 zero bytes, "ff" typed 32 times): a file typed or zeroed
+    by hand, never a seed the OS or a ceremony made (docs/randomness.md, section 1). Its value is never
+    shown."""
+    return len(set(seed)) == 1

@@ -35,7 +35,7 @@ def test_a_chosen_seed_dressed_with_a_real_ceremony_is_refused_a_seed_file(seale
     # spec, code, game, pools and run id) into the manifest and signs it again. The seed file matches
     # the seed commitment; only the ceremony's reveals could show the seed is not the ceremony's.
     chosen = tmp_path / "chosen.seed"
-    chosen.write_text("42" * 32 + "\n")
+    chosen.write_text("42" * 31 + "43\n")  # chosen, not typed: one repeated byte is refused
     os.chmod(chosen, 0o600)
     ok("generate", str(spec_path("wild_side")), "--out", str(tmp_path / "runs"), "--pool", "p1",
        "--workers", "1", "--run-id", "r", "--key", str(sealed_run.keys.private), "--seed-file", str(chosen))
