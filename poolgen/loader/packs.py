@@ -49,6 +49,7 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
     raw = doc.get("packs", {})
     if not isinstance(raw, dict):
         raise r.fail("packs", "must be a table")
+    _not_empty(r, doc, "packs", "the default neighbour rule holds without it")
     r.known(raw, "packs", _PACKS)
     written = _neighbours(r, raw, "packs", "within packs")
     if written not in _NEIGHBOURS:
@@ -73,6 +74,7 @@ def read_blocks(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], pool_sh
     raw = doc.get("blocks", {})
     if not isinstance(raw, dict):
         raise r.fail("blocks", "must be a table")
+    _not_empty(r, doc, "blocks", "the neighbour rule over consecutive serials holds without it")
     r.known(raw, "blocks", _BLOCKS)
     if "shares" not in raw:
         return _no_blocks(r, raw)
@@ -132,8 +134,18 @@ def _neighbours(r: Reader, raw: dict[str, Any], table: str, default: str) -> str
     return default if written is None else written
 
 
+def _not_empty(r: Reader, doc: dict[str, Any], table: str, default: str) -> None:
+    """An empty `[packs]` or `[blocks]` says nothing the game does not do without it: refused, as a field
+    nothing uses is (docs/new-game.md, section 2b)."""
+    if doc.get(table) == {}:
+        raise r.fail(table, f"an empty table says nothing ({default}); give a parameter or leave it out")
+
+
 def _winners(r: Reader, raw: dict[str, Any], table: str, m: int) -> tuple[int | None, int | None]:
     lo = _whole(r, raw, "min_winners", m, table)
+    if lo == 0:
+        raise r.fail(f"{table}.min_winners", f"0 asks nothing (every {table[:-1]} holds at least 0 winners); "
+                                             "leave it out")
     hi = _whole(r, raw, "max_winners", m, table)
     if lo is not None and hi is not None and lo > hi:
         raise r.fail(f"{table}.max_winners", f"{hi} is below min_winners {lo}")

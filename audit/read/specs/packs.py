@@ -131,6 +131,10 @@ def read_blocks(doc: dict[str, Any]) -> PackRules:
     """The rules of a format-1 (eInstant) spec's `[blocks]` (the neighbour rule over the pool's
     consecutive serials when it has none, or a `[blocks]` of `neighbours` alone)."""
     raw = doc.get("blocks", {})
+    if "blocks" in doc and raw == {}:
+        raise UnusableInput("blocks: an empty table says nothing (the neighbour rule over consecutive "
+                            "serials holds without it)")
+    _not_zero(raw, "blocks")
     if not isinstance(raw, dict) or set(raw) - _BLOCK_FIELDS:
         raise UnusableInput(f"blocks: a table of shares and optionally "
                             f"{', '.join(sorted(_BLOCK_FIELDS - {'shares'}))}")
@@ -142,8 +146,8 @@ def read_blocks(doc: dict[str, Any]) -> PackRules:
             raise UnusableInput(f"blocks: {', '.join(sorted(set(raw) - {'neighbours'})) or 'within blocks'} "
                                 "needs blocks.shares")
         return EINSTANT_RULES if neighbours == "across blocks" else NO_BLOCKS
-    rules = read_packs({"packs": {k: v for k, v in raw.items()
-                                  if k not in ("shares", "neighbours", "min_prize_times")}})
+    rules = _pack_rules({k: v for k, v in raw.items()
+                         if k not in ("shares", "neighbours", "min_prize_times")})
     to_blocks = "packs.", "blocks."
     return replace(rules, across=neighbours == "across blocks", neighbours=neighbours != "off",
                    size=_shares(raw["shares"], "blocks.shares"), einstant=True,
@@ -158,6 +162,23 @@ def read_packs(doc: dict[str, Any]) -> PackRules:
     raw = doc.get("packs")
     if raw is None:
         return DEFAULT_RULES
+    if raw == {}:
+        raise UnusableInput("packs: an empty table says nothing (the default neighbour rule holds without "
+                            "it)")
+    _not_zero(raw, "packs")
+    return _pack_rules(raw)
+
+
+def _not_zero(raw: object, table: str) -> None:
+    """`min_winners = 0` asks nothing of a pack or block: refused as poolgen's loader refuses it
+    (docs/new-game.md, section 2b)."""
+    if isinstance(raw, dict) and type(raw.get("min_winners")) is int and raw["min_winners"] == 0:
+        raise UnusableInput(f"{table}.min_winners: 0 asks nothing (every {table[:-1]} holds at least 0 "
+                            "winners)")
+
+
+def _pack_rules(raw: Any) -> PackRules:
+    """The rules of a `[packs]` table, or of a `[blocks]` table's pack fields."""
     if not isinstance(raw, dict) or set(raw) - _FIELDS:
         raise UnusableInput(f"packs: a table of {', '.join(sorted(_FIELDS))}")
     neighbours = raw.get("neighbours", "within packs")

@@ -71,7 +71,7 @@ class ThreeLayouts:
 
 
 def test_tiers_with_too_few_layouts_for_the_neighbour_rule_are_refused_naming_it(tmp_path):
-    game = load_spec(packs_variant(tmp_path, packs=""))
+    game = load_spec(packs_variant(tmp_path, packs='neighbours = "within packs"'))  # the default rule
     check_layouts_vary(game, 300)  # the real layouts vary enough
     with pytest.raises(SpecError) as info:
         check_layouts_vary(replace(game, play=ThreeLayouts), 300)

@@ -67,6 +67,8 @@ REFUSED = [
     ("shares = 1", "blocks.shares: 1 does not divide the pool of 20,000 shares"),
     ('shares = 100\nneighbours = "within packs"',
      "blocks.neighbours: must be \"within blocks\", \"across blocks\" or \"off\", not 'within packs'"),
+    ("shares = 100\nmin_winners = 0", "blocks.min_winners: 0 asks nothing (every block holds at least 0 "
+                                     "winners); leave it out"),
     ("shares = 100\nmin_winners = 101", "blocks.min_winners: 101 is more than a block's 100 tickets"),
     ("shares = 100\nmin_winners = 40\nmax_winners = 30", "blocks.max_winners: 30 is below min_winners 40"),
     ('shares = 100\nmin_prize_value = "40.00"', "blocks.min_prize_value: unknown field"),
@@ -86,6 +88,16 @@ REFUSED = [
     ('shares = 100\ncaps = [ { tiers = ["m1"], at_most = 20 } ]', "blocks.caps[0].at_most: pool d1.00 (200 "
                                                                   "blocks of 100) has 4,016 tickets"),
 ]
+
+
+def test_an_empty_blocks_table_is_refused_as_saying_nothing(tmp_path):
+    path = blocks_variant(tmp_path, blocks="")
+    path.write_text(path.read_text() + "\n[blocks]\n")
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert str(caught.value) == ("hand_to_hand_blocks.toml: blocks: an empty table says nothing (the "
+                                 "neighbour rule over consecutive serials holds without it); give a "
+                                 "parameter or leave it out")
 
 
 @pytest.mark.parametrize(("table", "message"), REFUSED)

@@ -31,6 +31,10 @@ def test_an_einstant_has_the_neighbour_rule_over_its_consecutive_serials(rules):
 
 
 REFUSED = [
+    ("", "packs: an empty table says nothing (the default neighbour rule holds without it); give a parameter "
+         "or leave it out"),
+    ("min_winners = 0", "packs.min_winners: 0 asks nothing (every pack holds at least 0 winners); leave it "
+                        "out"),
     ("colour = 1", "packs.colour: unknown field"),
     ('neighbours = "never"', "packs.neighbours: must be \"within packs\", \"across packs\" or \"off\", "
                              "not 'never'"),

@@ -8,7 +8,14 @@ from __future__ import annotations
 import pytest
 
 from audit.errors import UnusableInput
-from audit.read.specs.packs import EINSTANT_RULES, NO_BLOCKS, PackRules, manifest_packs, read_blocks
+from audit.read.specs.packs import (
+    EINSTANT_RULES,
+    NO_BLOCKS,
+    PackRules,
+    manifest_packs,
+    read_blocks,
+    read_packs,
+)
 
 
 @pytest.mark.parametrize(("doc", "rules"), [
@@ -27,10 +34,23 @@ def test_a_spec_s_blocks(doc, rules):
     ({"blocks": {"neighbours": "within blocks"}}, "blocks: within blocks needs blocks.shares"),
     ({"blocks": {"min_winners": 3}}, "blocks: min_winners needs blocks.shares"),
     ({"blocks": {"neighbours": "never"}}, "blocks.neighbours: 'never'"),
+    ({"blocks": {}}, r"blocks: an empty table says nothing \(the neighbour rule over consecutive serials "),
+    ({"blocks": {"shares": 100, "min_winners": 0}},
+     r"blocks.min_winners: 0 asks nothing \(every block holds at least 0 winners\)"),
 ])
 def test_a_spec_s_blocks_refused(doc, message):
     with pytest.raises(UnusableInput, match=message):
         read_blocks(doc)
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ({"packs": {}}, r"packs: an empty table says nothing \(the default neighbour rule holds without it\)"),
+    ({"packs": {"min_winners": 0}},
+     r"packs.min_winners: 0 asks nothing \(every pack holds at least 0 winners\)"),
+])
+def test_a_spec_s_empty_packs_and_min_winners_0_refused(doc, message):
+    with pytest.raises(UnusableInput, match=message):
+        read_packs(doc)
 
 
 def test_a_manifest_s_blocks():
