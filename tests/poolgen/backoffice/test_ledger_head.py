@@ -136,3 +136,21 @@ def test_a_sales_payment_removed_from_the_end_is_named_against_the_recorded_head
     assert after.exit_code == 1 and split_heads(after.output)[0].splitlines()[0] == (
         f"problem: {ledger}: its payment no. 2 is not the row its head {head} named (rows removed from its "
         "end and payments recorded since, or rows edited): the ledger no longer extends that head")
+
+
+def test_a_sales_ledger_of_schema_version_2_is_refused(einstant, tmp_path):
+    from poolgen.backoffice.sales import SALES  # noqa: PLC0415  # only this test builds a sales ledger
+
+    ledger = tmp_path / "sales.sqlite"
+    db = sqlite3.connect(ledger)
+    for sql in SALES.schema:
+        db.execute(sql.replace("chain TEXT NOT NULL, ", ""))
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    ledger.chmod(0o600)
+    result = invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--channel", "web", "--player",
+                    "p1", "--public-key", einstant["public"], "--ledger", ledger)
+    one_line(result, "poolgen", f"{ledger}: not a poolgen sales ledger of version 3 (application id "
+                                f"{APPLICATION_ID:#x}, version 2)")
