@@ -123,8 +123,8 @@ Spec = Annotated[Path | None, typer.Option(
     help="The game's spec file: step 5 also compares with it (its SHA-256 must be the manifest's).")]
 SeedFile = Annotated[Path | None, typer.Option(
     "--seed-file", metavar="FILE",
-    help="The run's seed: step 7 checks the commitment and, under `poolgen verify`, regenerates every "
-         "pool (needs --spec).")]
+    help="The run's seed: step 7 checks the commitment and, under `poolgen verify` (which then needs "
+         "--spec), regenerates every pool.")]
 
 Reveal = Annotated[bool, typer.Option(
     "--reveal", help="RUN is a reveal once claims close (docs/publish-and-reveal.md): the manifest, its "

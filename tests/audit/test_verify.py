@@ -301,6 +301,22 @@ def test_audit_alone_checks_the_seed_commitment_but_cannot_regenerate(base, run)
     assert reasons(report, 7) == "the seed does not match the manifest's seed commitment (wrong seed file)"
 
 
+def test_audit_alone_checks_the_seed_commitment_without_a_spec(base, run):
+    """README: `python -m audit verify RUN --public-key K` checks only the seed commitment in step 7, which
+    needs no spec; a spec is needed to regenerate, which only `poolgen verify` does (and still demands)."""
+    for seed, code, step7 in (("right.seed", 0, "skip"), ("wrong.seed", 1, "fail")):
+        result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                                "--seed-file", str(base["tmp"] / seed), "--json"])
+        assert result.exit_code == (code if HAVE_RULES else 1), result.output
+        assert status(json.loads(result.stdout))[7] == step7
+        if step7 == "skip":
+            assert reasons(json.loads(result.stdout), 7) == (
+                "seed matches the commitment; pools not regenerated: this verifier has no generator "
+                "(`poolgen verify --seed-file` regenerates them)")
+    report = json.loads(result.stdout)
+    assert reasons(report, 7) == "the seed does not match the manifest's seed commitment (wrong seed file)"
+
+
 def test_a_spec_edited_after_the_run(base, run, tmp_path):
     edited = tmp_path / "happy_holidays.toml"
     text = spec_path("happy_holidays").read_text()
