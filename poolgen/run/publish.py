@@ -147,8 +147,10 @@ def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
     t = doc["totals"]
     lines.append(f"totals: {t['pools']} pool(s), {t['tickets']:,} tickets, {t['winners']:,} winners, "
                  f"prize cost {t['prize_cost_cents']:,} cents, payout {t['payout_pct']}%")
-    lines.append("Once claims close: docs/publish-and-reveal.md (poolgen verify RUN --public-key KEY "
-                 "--spec SPEC --ceremony FILE | --seed-file FILE).")
+    seed_option = "--ceremony FILE" if isinstance(ceremony, dict) else "--seed-file FILE"
+    book_key = " --book-key FILE" if doc.get("print", {}).get("book_key_check") else ""
+    lines.append("Once claims close: docs/publish-and-reveal.md (poolgen verify REVEAL --reveal --public-key "
+                 f"signing-key.pub.pem --spec SPEC {seed_option}{book_key}).")
     return "\n".join(lines) + "\n"
 
 

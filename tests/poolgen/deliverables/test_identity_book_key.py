@@ -101,6 +101,15 @@ def test_the_report_of_a_book_key_run_takes_the_book_key_as_verify_does(keyed):
     assert not (tmp / "bad.pdf").exists()
 
 
+def test_the_bundle_of_a_book_key_run_says_its_reveal_needs_the_book_key(keyed):
+    tmp, _, run, keys = keyed
+    assert invoke("publish", str(run), "--out", str(tmp / "bundle"), "--public-key",
+                  str(keys.public)).exit_code == 0
+    assert (tmp / "bundle" / "commitments.txt").read_text().splitlines()[-1] == (
+        "Once claims close: docs/publish-and-reveal.md (poolgen verify REVEAL --reveal --public-key "
+        "signing-key.pub.pem --spec SPEC --seed-file FILE --book-key FILE).")
+
+
 @settings(max_examples=30, deadline=None)
 @given(key=st.binary(min_size=32, max_size=32), slots=st.integers(1, 200),
        rules=st.text(min_size=1, max_size=12))
