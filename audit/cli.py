@@ -296,6 +296,9 @@ def check_proof_cmd(
     public_key: PublicKey,
     signature: Annotated[Path | None, typer.Option(
         "--signature", metavar="FILE", help="The manifest's signature, if not beside it.")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the verdict as JSON (valid; the ticket, pool, position and prize of a valid "
+                       "proof).")] = False,
 ) -> None:
     """Check that one ticket belongs to a signed pool: the manifest's signature, then the ticket's
     row and Merkle path up to the pool's signed root. Exit 0 valid, 1 invalid, 2 unusable input."""
@@ -315,9 +318,17 @@ def check_proof_cmd(
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     except InvalidProof as exc:
-        typer.echo(f"INVALID proof: {exc}")
+        text = f"INVALID proof: {exc}"
+        typer.echo(json.dumps({"valid": False, "text": text}) if as_json else text)
         raise typer.Exit(1) from None
-    typer.echo(f"valid proof: {message}")
+    text = f"valid proof: {message}"
+    if as_json:  # the proof passed every check, so its fields are the signed pool's
+        assert isinstance(proof, dict)
+        typer.echo(json.dumps({"valid": True, "ticket": proof["ticket"], "pool": proof["pool"],
+                               "position": proof["position"], "tickets": proof.get("tickets"),
+                               "prize_cents": proof["row"]["prize_cents"], "text": text}))
+    else:
+        typer.echo(text)
 
 
 def code_hash_cmd(

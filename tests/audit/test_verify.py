@@ -396,6 +396,16 @@ def test_prove_a_ticket_and_check_the_proof(base, run, tmp_path):
     assert "position 35 in a tree of 300000 leaves needs 3 and 12" in check(
         lambda p: p.update(position=35) or p["row"].update(position=35) or p.pop("leaf"))
     assert "no pool 'p9'" in check(lambda p: p.update(pool="p9"))
+    as_json = CliRunner().invoke(audit_app, ["check-proof", str(good), manifest, "--public-key", pub,
+                                             "--json"])
+    assert as_json.exit_code == 0 and json.loads(as_json.stdout) == {
+        "valid": True, "ticket": "465-0002054-034", "pool": "p1", "position": 1234, "tickets": 300_000,
+        "prize_cents": proof["row"]["prize_cents"], "text": ok.stdout.strip()}
+    (tmp_path / "bad.json").write_text(good.read_text().replace('"pool": "p1"', '"pool": "p9"'))
+    bad = CliRunner().invoke(audit_app, ["check-proof", str(tmp_path / "bad.json"), manifest, "--public-key",
+                                         pub, "--json"])
+    assert bad.exit_code == 1 and json.loads(bad.stdout) == {
+        "valid": False, "text": "INVALID proof: the manifest has no pool 'p9'"}
     (run / "manifest.sig").write_bytes(b"\0" * 64)
     assert "does not verify" in check(lambda p: None)
     missing = CliRunner().invoke(audit_app, ["check-proof", str(tmp_path / "none.json"), manifest,
