@@ -123,8 +123,8 @@ Spec = Annotated[Path | None, typer.Option(
     help="The game's spec file: step 5 also compares with it (its SHA-256 must be the manifest's).")]
 SeedFile = Annotated[Path | None, typer.Option(
     "--seed-file", metavar="FILE",
-    help="The run's seed: step 7 checks the commitment and, under `poolgen verify`, regenerates every "
-         "pool (needs --spec).")]
+    help="The run's seed: step 7 checks the commitment and, under `poolgen verify` (which then needs "
+         "--spec), regenerates every pool.")]
 
 Reveal = Annotated[bool, typer.Option(
     "--reveal", help="RUN is a reveal once claims close (docs/publish-and-reveal.md): the manifest, its "
@@ -296,6 +296,9 @@ def check_proof_cmd(
     public_key: PublicKey,
     signature: Annotated[Path | None, typer.Option(
         "--signature", metavar="FILE", help="The manifest's signature, if not beside it.")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the verdict as JSON (valid; the ticket, pool, position and prize of a valid "
+                       "proof).")] = False,
 ) -> None:
     """Check that one ticket belongs to a signed pool: the manifest's signature, then the ticket's
     row and Merkle path up to the pool's signed root. Exit 0 valid, 1 invalid, 2 unusable input."""
@@ -315,9 +318,17 @@ def check_proof_cmd(
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     except InvalidProof as exc:
-        typer.echo(f"INVALID proof: {exc}")
+        text = f"INVALID proof: {exc}"
+        typer.echo(json.dumps({"valid": False, "text": text}) if as_json else text)
         raise typer.Exit(1) from None
-    typer.echo(f"valid proof: {message}")
+    text = f"valid proof: {message}"
+    if as_json:  # the proof passed every check, so its fields are the signed pool's
+        assert isinstance(proof, dict)
+        typer.echo(json.dumps({"valid": True, "ticket": proof["ticket"], "pool": proof["pool"],
+                               "position": proof["position"], "tickets": proof.get("tickets"),
+                               "prize_cents": proof["row"]["prize_cents"], "text": text}))
+    else:
+        typer.echo(text)
 
 
 def code_hash_cmd(

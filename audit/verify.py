@@ -267,7 +267,7 @@ def verify_run(request: VerifyRequest) -> Report:
     party_keys = _party_keys(r.party_keys) if r.party_keys else None
     bundles = [(b, ceremony_steps.read_bundle(b)) for b in r.ceremony_bundles]
     if r.seed_file is not None:
-        if r.spec is None:
+        if r.spec is None and r.regenerate is not None:  # the commitment alone needs no spec
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
         seed = read_seed(r.seed_file, r.allow_readable_secret)
 

@@ -47,8 +47,17 @@ def check(
             _print_game(console, r)
         if problems:
             console.print(f"[bold red]{len(problems)} published figure(s) disagree[/]")
-        else:
-            console.print(f"[bold green]All figures of {len(results)} game(s) reconcile.[/]")
+        else:  # a game stating no published figure had nothing compared: never "reconciles"
+            stated = sum(r.stated for r in results)
+            none = len(results) - stated
+            if stated == 0:
+                console.print(f"No published figure in {none} game(s): nothing reconciled, computed "
+                              "figures only.")
+            elif none:
+                console.print(f"[bold green]All figures of {stated} game(s) reconcile[/]; {none} game(s) "
+                              "state no published figure (computed figures only).")
+            else:
+                console.print(f"[bold green]All figures of {stated} game(s) reconcile.[/]")
     raise typer.Exit(1 if problems else 0)
 
 

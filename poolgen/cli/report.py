@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from audit.cli import CeremonyFile, Reveal, SeedFile, progress_bar
+from audit.cli import Bundles, CeremonyFile, PartyKeys, Reveal, SeedFile, progress_bar
 from audit.read.limits import READABLE_SECRET_FLAG
 from poolgen.cli.common import Force, reports_errors, write_output
+from poolgen.errors import RunError
 from poolgen.files.write import present
 
 
@@ -27,14 +28,21 @@ def report_cmd(
              "Without it the report says verification was not run.")] = None,
     seed_file: SeedFile = None,
     ceremony: CeremonyFile = None,
+    party_key: PartyKeys = None,
+    ceremony_bundle: Bundles = None,
     validation_key: Annotated[Path | None, typer.Option(
         "--validation-key", metavar="FILE",
         help="The low-tier validation key: step 9 re-derives validation-low.bin.")] = None,
     high_validation_key: Annotated[Path | None, typer.Option(
         "--high-validation-key", metavar="FILE",
         help="The high-tier validation key: step 9 re-derives validation-high.bin.")] = None,
+    book_key: Annotated[Path | None, typer.Option(
+        "--book-key", metavar="FILE",
+        help="The book key of a run whose book numbers are under one: step 3 checks the permutation "
+             "(without it, that it is one) and step 7 regenerates with it.")] = None,
     allow_readable_secret: Annotated[bool, typer.Option(
-        READABLE_SECRET_FLAG, help="Use a seed file even if its group or others may read it.")] = False,
+        READABLE_SECRET_FLAG, help="Use a seed file, validation or book key even if its group or others "
+                                   "may read it.")] = False,
     reveal: Reveal = False,
     internal: Annotated[bool, typer.Option(
         "--internal", help="The internal edition: adds where the prizes are (charts in print order, "
@@ -61,10 +69,13 @@ def report_cmd(
     if present(out) and not force:  # before minutes of verification, not after
         write_output(out, b"", force, "report")
     game = load_spec(spec) if spec is not None else None
+    parties = tuple(_name_file(item) for item in party_key or ())
     with progress_bar() as bar:
         verification = run_verification(folder, public_key, spec, seed_file=seed_file, ceremony=ceremony,
+                                        party_keys=parties or None,
+                                        ceremony_bundles=tuple(ceremony_bundle or ()),
                                         regenerate=regenerate, allow_readable_secret=allow_readable_secret,
-                                        validation_key=validation_key,
+                                        validation_key=validation_key, book_key=book_key,
                                         high_validation_key=high_validation_key, reveal=reveal, progress=bar)
         bar(0, 1, "writing the report")
         pdf = build_report(folder, verification, game, check_spec(game) if game else None, internal)
@@ -75,3 +86,11 @@ def report_cmd(
     typer.echo(f"report {out}: {len(folder.pools)} pool(s), {status}, {edition} (mode 0600)")
     if verification.ran and not verification.ok:
         raise typer.Exit(1)
+
+
+def _name_file(item: str) -> tuple[str, Path]:
+    """--party-key NAME=FILE as (name, path), as `verify` reads it."""
+    name, sep, file = item.partition("=")
+    if not sep or not name.strip():
+        raise RunError(f"--party-key {item!r}: write NAME=FILE")
+    return name.strip(), Path(file.strip())

@@ -107,11 +107,19 @@ def unseal_cmd(
 @reports_errors
 def recipient_new(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the two key files.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the key files and fingerprint as "
+                                                         "JSON.")] = False,
 ) -> None:
     """Create DIR/recipient-key.pem (private, mode 0600) and DIR/recipient-key.pub.pem: the key pair a
-    printer or validation system holds to open sealed deliverables."""
+    printer or validation system holds to open sealed deliverables; print the public key's
+    fingerprint, which the sender reads back before sealing."""
     from poolgen.deliverables.seal import load_public, new_recipient_key, recipient_fingerprint  # lazy
 
     private, public = new_recipient_key(folder)
     fp = recipient_fingerprint(load_public(public))
     say(f"wrote private key {private} (mode 0600) and public key {public}, fingerprint {fp}")
+    if as_json:
+        typer.echo(json.dumps({"private_key": str(private), "public_key": str(public), "fingerprint": fp},
+                              indent=2))
+    else:
+        typer.echo(f"recipient key fingerprint: {fp}")

@@ -27,7 +27,7 @@ from audit.read.manifest import signature_problem
 from audit.read.runfiles import hash_run_file, read_run_bytes
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
-from poolgen.files.write import staged_folder, write_atomic
+from poolgen.files.write import present, staged_folder, write_atomic
 from poolgen.run.folder import open_run
 from poolgen.run.manifest import MANIFEST, SIGNATURE
 from poolgen.run.signing import PUBLIC_FILE, fingerprint, load_public_key
@@ -147,8 +147,10 @@ def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
     t = doc["totals"]
     lines.append(f"totals: {t['pools']} pool(s), {t['tickets']:,} tickets, {t['winners']:,} winners, "
                  f"prize cost {t['prize_cost_cents']:,} cents, payout {t['payout_pct']}%")
-    lines.append("Once claims close: docs/publish-and-reveal.md (poolgen verify RUN --public-key KEY "
-                 "--spec SPEC --ceremony FILE | --seed-file FILE).")
+    seed_option = "--ceremony FILE" if isinstance(ceremony, dict) else "--seed-file FILE"
+    book_key = " --book-key FILE" if doc.get("print", {}).get("book_key_check") else ""
+    lines.append("Once claims close: docs/publish-and-reveal.md (poolgen verify REVEAL --reveal --public-key "
+                 f"signing-key.pub.pem --spec SPEC {seed_option}{book_key}).")
     return "\n".join(lines) + "\n"
 
 
@@ -182,6 +184,8 @@ def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
             raise RunError(f"{run / pool.file}: does not match the manifest; not publishing")
     if out.resolve().is_relative_to(run.resolve()):
         raise RunError(f"{out}: the bundle cannot go inside the run folder")
+    if present(out):  # before staged_folder, whose refusal speaks of a run folder
+        raise RunError(f"{out}: already exists; a bundle is never written over (give a new folder)")
     try:
         summary = _summary(doc, key_fp).encode("utf-8")
     except (KeyError, TypeError, AttributeError, ValueError) as exc:

@@ -301,6 +301,22 @@ def test_audit_alone_checks_the_seed_commitment_but_cannot_regenerate(base, run)
     assert reasons(report, 7) == "the seed does not match the manifest's seed commitment (wrong seed file)"
 
 
+def test_audit_alone_checks_the_seed_commitment_without_a_spec(base, run):
+    """README: `python -m audit verify RUN --public-key K` checks only the seed commitment in step 7, which
+    needs no spec; a spec is needed to regenerate, which only `poolgen verify` does (and still demands)."""
+    for seed, code, step7 in (("right.seed", 0, "skip"), ("wrong.seed", 1, "fail")):
+        result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                                "--seed-file", str(base["tmp"] / seed), "--json"])
+        assert result.exit_code == (code if HAVE_RULES else 1), result.output
+        assert status(json.loads(result.stdout))[7] == step7
+        if step7 == "skip":
+            assert reasons(json.loads(result.stdout), 7) == (
+                "seed matches the commitment; pools not regenerated: this verifier has no generator "
+                "(`poolgen verify --seed-file` regenerates them)")
+    report = json.loads(result.stdout)
+    assert reasons(report, 7) == "the seed does not match the manifest's seed commitment (wrong seed file)"
+
+
 def test_a_spec_edited_after_the_run(base, run, tmp_path):
     edited = tmp_path / "happy_holidays.toml"
     text = spec_path("happy_holidays").read_text()
@@ -380,6 +396,16 @@ def test_prove_a_ticket_and_check_the_proof(base, run, tmp_path):
     assert "position 35 in a tree of 300000 leaves needs 3 and 12" in check(
         lambda p: p.update(position=35) or p["row"].update(position=35) or p.pop("leaf"))
     assert "no pool 'p9'" in check(lambda p: p.update(pool="p9"))
+    as_json = CliRunner().invoke(audit_app, ["check-proof", str(good), manifest, "--public-key", pub,
+                                             "--json"])
+    assert as_json.exit_code == 0 and json.loads(as_json.stdout) == {
+        "valid": True, "ticket": "465-0002054-034", "pool": "p1", "position": 1234, "tickets": 300_000,
+        "prize_cents": proof["row"]["prize_cents"], "text": ok.stdout.strip()}
+    (tmp_path / "bad.json").write_text(good.read_text().replace('"pool": "p1"', '"pool": "p9"'))
+    bad = CliRunner().invoke(audit_app, ["check-proof", str(tmp_path / "bad.json"), manifest, "--public-key",
+                                         pub, "--json"])
+    assert bad.exit_code == 1 and json.loads(bad.stdout) == {
+        "valid": False, "text": "INVALID proof: the manifest has no pool 'p9'"}
     (run / "manifest.sig").write_bytes(b"\0" * 64)
     assert "does not verify" in check(lambda p: None)
     missing = CliRunner().invoke(audit_app, ["check-proof", str(tmp_path / "none.json"), manifest,

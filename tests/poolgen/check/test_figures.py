@@ -160,6 +160,20 @@ def test_check_does_not_say_reconciled_when_nothing_published(tmp_path):
     assert "every published figure reconciles" not in out.stdout
 
 
+def test_checks_last_line_does_not_say_reconciled_for_a_game_with_nothing_published(tmp_path):
+    """The last line spoke of every game: "All figures of 1 game(s) reconcile." for a game of which
+    nothing was compared. It counts only the games that state a figure, and names the others."""
+    path = _regulation_without_figures(tmp_path)
+    alone = CliRunner().invoke(app, ["check", str(path)])
+    assert alone.exit_code == 0
+    assert alone.stdout.splitlines()[-1] == ("No published figure in 1 game(s): nothing reconciled, computed "
+                                             "figures only.")
+    both = CliRunner().invoke(app, ["check", str(SPECS / "wild_side.toml"), str(path)])
+    assert both.exit_code == 0
+    assert both.stdout.splitlines()[-1] == ("All figures of 1 game(s) reconcile; 1 game(s) state no "
+                                            "published figure (computed figures only).")
+
+
 def test_check_says_reconciled_when_a_figure_is_published(tmp_path):
     path = _regulation_without_figures(tmp_path)
     path.write_text(path.read_text().replace("[play]", "[published]\nwinners = 529980\n\n[play]", 1))

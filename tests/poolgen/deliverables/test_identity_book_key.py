@@ -24,6 +24,7 @@ from poolgen.run.signing import new_key_pair
 from poolgen.seeds.seed import write_seed_file
 from tests.support import SEED_A, small_happy_holidays
 from tests.support.cli import invoke
+from tests.support.pdf import pages
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +79,35 @@ def test_verify_checks_the_permutation_given_the_key_and_a_bijection_without(key
     assert report.ok, report.to_json()
     assert report.step(Step.COMPLETENESS).details[-1] == \
         "book numbers are the book key's permutation of the order's 20 slots"
+
+
+def test_the_report_of_a_book_key_run_takes_the_book_key_as_verify_does(keyed):
+    """`report` takes verify's options (README): without --book-key its step 7 of a book-key run could only
+    fail, telling the reader to give an option the command did not have."""
+    tmp, spec, run, keys = keyed
+    common = ("report", str(run), "--spec", str(spec), "--public-key", str(keys.public), "--seed-file",
+              str(tmp / "s.seed"))
+    without = invoke(*common, "--out", str(tmp / "without.pdf"))
+    assert without.exit_code == 1, without.output
+    assert "give --book-key to regenerate the pools" in " ".join(pages(tmp / "without.pdf"))
+    given = invoke(*common, "--book-key", str(tmp / "book.key"), "--out", str(tmp / "with.pdf"))
+    assert given.exit_code == 0, given.output
+    assert given.stdout == (f"report {tmp / 'with.pdf'}: 2 pool(s), verification passes, public edition "
+                            "(mode 0600)\n")
+    text = " ".join(pages(tmp / "with.pdf"))
+    assert "book numbers are the book key's permutation of the order's 20 slots" in text
+    bad = invoke(*common, "--party-key", "vendor", "--out", str(tmp / "bad.pdf"))
+    assert bad.exit_code == 2 and bad.stderr == "poolgen: error: --party-key 'vendor': write NAME=FILE\n"
+    assert not (tmp / "bad.pdf").exists()
+
+
+def test_the_bundle_of_a_book_key_run_says_its_reveal_needs_the_book_key(keyed):
+    tmp, _, run, keys = keyed
+    assert invoke("publish", str(run), "--out", str(tmp / "bundle"), "--public-key",
+                  str(keys.public)).exit_code == 0
+    assert (tmp / "bundle" / "commitments.txt").read_text().splitlines()[-1] == (
+        "Once claims close: docs/publish-and-reveal.md (poolgen verify REVEAL --reveal --public-key "
+        "signing-key.pub.pem --spec SPEC --seed-file FILE --book-key FILE).")
 
 
 @settings(max_examples=30, deadline=None)

@@ -3,6 +3,8 @@ sealed to a recipient opens with its key only, and a changed byte never opens.""
 
 from __future__ import annotations
 
+import json
+
 from tests.support.cli import invoke
 
 
@@ -37,3 +39,20 @@ def test_hpke_round_trip_and_a_wrong_private_key_fails(run, tmp_path):
         tmp_path / "c",
     )
     assert changed.exit_code == 2 and not (tmp_path / "c").exists()
+
+
+def test_keys_recipient_prints_its_fingerprint_for_scripts(tmp_path):
+    """The fingerprint is what the sender reads to the recipient before sealing: on stdout, and as JSON."""
+    made = invoke("keys", "recipient", tmp_path / "printer")
+    assert made.exit_code == 0, made.output
+    fingerprint = made.stderr.split("fingerprint ")[1].strip()
+    assert made.stdout == f"recipient key fingerprint: {fingerprint}\n"
+    sealed = invoke("seal", tmp_path / "printer" / "recipient-key.pub.pem", "--to",
+                    tmp_path / "printer" / "recipient-key.pub.pem", "--out", tmp_path / "x.sealed", "--json")
+    assert json.loads(sealed.stdout)["recipient_fingerprint"] == fingerprint
+    as_json = invoke("keys", "recipient", tmp_path / "lab", "--json")
+    assert as_json.exit_code == 0, as_json.output
+    doc = json.loads(as_json.stdout)
+    assert doc == {"private_key": str(tmp_path / "lab" / "recipient-key.pem"),
+                   "public_key": str(tmp_path / "lab" / "recipient-key.pub.pem"),
+                   "fingerprint": as_json.stderr.split("fingerprint ")[1].strip()}

@@ -53,6 +53,32 @@ def test_the_bundle_is_the_signed_commitment_and_nothing_else(base, tmp_path):
     assert unreviewed_fields(doc) == [] and any(f.startswith("play.") for f in field_paths(doc))
 
 
+def test_the_bundle_says_the_command_that_checks_this_runs_reveal(base, tmp_path):
+    """commitments.txt ends with the check of the reveal as docs/publish-and-reveal.md gives it: a reveal
+    folder needs --reveal (it holds no imaging file, pack list or validation file: without it step 2
+    fails), and the seed option this run takes."""
+    out = tmp_path / "bundle"
+    assert invoke("publish", str(base["run"]), "--out", str(out), "--public-key",
+                  str(base["keys"].public)).exit_code == 0
+    assert (out / "commitments.txt").read_text().splitlines()[-1] == (
+        "Once claims close: docs/publish-and-reveal.md (poolgen verify REVEAL --reveal --public-key "
+        "signing-key.pub.pem --spec SPEC --seed-file FILE).")
+
+
+def test_a_second_publish_into_the_same_bundle_is_refused_as_a_bundle(base, tmp_path):
+    """The bundle is no run folder: the refusal names what it is (it said "a run folder is never
+    overwritten") and leaves the first bundle as it was."""
+    out = tmp_path / "bundle"
+    args = ("publish", str(base["run"]), "--out", str(out), "--public-key", str(base["keys"].public))
+    assert invoke(*args).exit_code == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    again = invoke(*args)
+    assert again.exit_code == 2
+    assert again.stderr == (f"poolgen: error: {out}: already exists; a bundle is never written over "
+                            "(give a new folder)\n")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
 def _resigned(base, tmp_path, edit):
     run = tmp_path / "run"
     shutil.copytree(base["run"], run)

@@ -337,6 +337,9 @@ def test_the_published_run_bundle_holds_the_commitments_not_the_reveals(sealed_r
             f"chain {CHAIN}") in text
     for p in PARTIES:
         assert f"  {p}: commitment {sealed_run.commitments[p]}" in text
+    assert text.splitlines()[-1] == ("Once claims close: docs/publish-and-reveal.md (poolgen verify REVEAL "
+                                     "--reveal --public-key signing-key.pub.pem --spec SPEC --ceremony "
+                                     "FILE).")
     secrets = [bytes.fromhex(r["value"]) for r in ceremony.reveals if r] + [ceremony.sealed_seed()]
     for path in out.iterdir():
         data = path.read_bytes()
