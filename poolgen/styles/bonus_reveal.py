@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -74,10 +75,17 @@ def columns(area_id: str, params: Params) -> list[str]:
 def _arrangements(p: Params, m: int) -> np.ndarray:
     """Every ordered m-tuple of picture codes with no picture more than most_alike times, in
     lexicographic order."""
-    d = len(p.pictures)
+    return _arrangement_table(len(p.pictures), p.most_alike, m)
+
+
+@lru_cache(maxsize=32)
+def _arrangement_table(d: int, most_alike: int, m: int) -> np.ndarray:
+    """`_arrangements` for d pictures (remembered, read only: every tier of every pool asks for it)."""
     grid = np.array(list(product(range(d), repeat=m)), dtype=np.int64).reshape(-1, m)
     counts = np.stack([(grid == c).sum(axis=1) for c in range(d)], axis=1) if m else np.zeros((1, d))
-    return grid[(counts <= p.most_alike).all(axis=1)]
+    table = grid[(counts <= most_alike).all(axis=1)]
+    table.flags.writeable = False
+    return table
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,

@@ -236,7 +236,11 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
             mine = shared[rows]
             is_win = np.zeros((k, n_numbers), dtype=bool)
             np.put_along_axis(is_win, mine, True, axis=1)
-            others = np.argsort(is_win, axis=1, kind="stable")[:, :n_numbers - w_count]
+            free = np.nonzero(~is_win)  # row-major: each row's other numbers in increasing order
+            if free[0].size == k * (n_numbers - w_count):  # each row's w_count winning numbers distinct
+                others = free[1].reshape(k, n_numbers - w_count)
+            else:  # the same, by a stable sort (False first)
+                others = np.argsort(is_win, axis=1, kind="stable")[:, :n_numbers - w_count]
             if params.distinct:  # in a random order
                 others = np.take_along_axis(others, row_permutations(stream, k, n_numbers - w_count), axis=1)
             numbers = np.concatenate([mine, others], axis=1)

@@ -22,6 +22,7 @@ divide-and-conquer with two tables, f0 = f(., 0, .) for packs without S1's ticke
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache, partial
 from typing import NamedTuple
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from poolgen.rng import Stream, Weights, big_integers, permutation, row_permutations
 from poolgen.run.packs.capped import TILT_ROUNDS, horner, largest, pair_ways, possible
-from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
+from poolgen.run.packs.composition import TILT_BITS, Rules, in_tiers, ordered
 from poolgen.run.packs.spaced import spaced_order
 
 __all__ = ["Pair", "arrange_beside", "beside_per_pack", "beside_tilt", "exactly_beside", "holding_one",
@@ -162,6 +163,26 @@ def beside_tilt(m: int, books: int, total: int, lo: int, hi: int, first: int, se
     return mixed_pair_tilt([(books - first, f0), (first, holding_one(f0, nested))], total, lo, hi, second, k)
 
 
+@lru_cache(maxsize=64)
+def _beside_table(m: int, books: int, total: int, lo: int, hi: int, first: int, second: int, k: int,
+                  distance: int, nested: bool, i: int, holding: Callable[[Ways, bool], Ways],
+                  ) -> tuple[np.ndarray, dict[tuple[int, int], int], list[int], Weights, int]:
+    """`beside_per_pack`'s table of f_i tilted (f0 = f(., 0, .), f1 = `holding`(f0) = f(., 1, .)): its
+    pairs (in order), each pair's place, the weights, the table drawing by them and the largest weight
+    (pure: remembered, as `beside_tilt`; `holding` in the key, so a replaced factor makes its own)."""
+    f0 = pair_ways(m, lo, hi, k, distance)
+    f = holding(f0, nested) if i else f0
+    u, v = beside_tilt(m, books, total, lo, hi, first, second, k, distance, nested)
+    t = TILT_BITS
+    xs = [u**w << (t * (hi - w)) for w in range(hi + 1)]  # powers once, not per pair
+    ys = [v**c << (t * (k - c)) for c in range(k + 1)]
+    pairs = list(f)
+    weight = [f[w, c] * xs[w] * ys[c] for w, c in pairs]
+    grid = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    grid.flags.writeable = False  # remembered: read only
+    return grid, {p: j for j, p in enumerate(pairs)}, weight, Weights(weight), max(weight)
+
+
 def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: int, first: int,
                     second: int, k: int, distance: int = 1,
                     nested: bool = False) -> tuple[list[int], list[int], list[int]]:
@@ -175,20 +196,10 @@ def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
     `big_integers(max q)` < q(its pair), q its table; else again."""
     c1 = np.zeros(books, dtype=np.int64)
     c1[permutation(stream, books)[:first]] = 1
-    f0 = pair_ways(m, lo, hi, k, distance)
-    f1 = holding_one(f0, nested)
-    u, v = beside_tilt(m, books, total, lo, hi, first, second, k, distance, nested)
-    t = TILT_BITS
-    xs = [u**w << (t * (hi - w)) for w in range(hi + 1)]  # powers once, not per pair
-    ys = [v**c << (t * (k - c)) for c in range(k + 1)]
     flags = c1.tolist()
-    tables = {}
-    for i, f in enumerate((f0, f1)):
-        if i in flags:  # a table no pack uses may be empty (f1 without winners)
-            pairs = list(f)
-            weight = [f[w, c] * xs[w] * ys[c] for w, c in pairs]
-            tables[i] = (np.array(pairs, dtype=np.int64).reshape(-1, 2), {p: j for j, p in enumerate(pairs)},
-                         weight, Weights(weight), max(weight))
+    figures = (m, books, total, lo, hi, first, second, k, distance, nested)
+    # a table no pack uses may be empty (f1 without winners); f1 is made by the `holding_one` in force
+    tables = {i: _beside_table(*figures, i, holding_one) for i in range(2) if i in flags}
     ones, zeros = np.flatnonzero(c1[:-1] == 1), np.flatnonzero(c1[:-1] == 0)
     _, at_last, weight_last, _, top_last = tables[flags[-1]]
     w, c2 = np.zeros(books, dtype=np.int64), np.zeros(books, dtype=np.int64)
@@ -206,7 +217,7 @@ def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
 
 def _labels(rules: Rules, tiers: frozenset[int]) -> np.ndarray:
     index = np.arange(len(rules.counts), dtype=np.int16)
-    keep = np.isin(index, list(tiers))
+    keep = in_tiers(rules, tiers)
     return np.repeat(index[keep], np.asarray(rules.counts)[keep])
 
 

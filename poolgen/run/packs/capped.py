@@ -25,12 +25,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
 from poolgen.rng import Stream, Weights, big_integers, permutation
 from poolgen.run.packs.chain import NoArrangement
-from poolgen.run.packs.composition import TILT_BITS, Rules, ordered
+from poolgen.run.packs.composition import TILT_BITS, Rules, in_tiers, ordered
 
 __all__ = ["apart", "arrange_capped", "capped_per_pack", "dealt", "exactly_capped", "mixed_tilt", "pair_tilt",
            "pair_ways", "pairs_per_pack", "PairTable", "possible"]
@@ -43,6 +44,7 @@ def exactly_capped(rules: Rules) -> bool:
     return len(rules.caps) == 1 and rules.min_cents is None and not rules.spacing
 
 
+@lru_cache(maxsize=64)
 def mixed_tilt(m: int, books: int, total: int, lo: int, hi: int, capped: int) -> Fraction:
     """x = u / 2**TILT_BITS, u the largest whole number in [1, 2**62) with the mean winners a pack,
     (capped E1 + (books - capped) E0) / books, at most total / books (E0, E1 the means of q0 and q1 on
@@ -82,11 +84,7 @@ def capped_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
     flags = c.tolist()
     if books * lo == total or books * hi == total:
         return [total // books] * books, flags
-    x = mixed_tilt(m, books, total, lo, hi, capped)
-    a, b = x.numerator, x.denominator
-    q0 = [math.comb(m, w) * a**w * b**(hi - w) for w in range(lo, hi + 1)]
-    tables = (q0, [w * q for w, q in zip(range(lo, hi + 1), q0, strict=True)])
-    top, drawn = [max(t) for t in tables], [Weights(t) for t in tables]
+    tables, top, drawn = _capped_tables(m, books, total, lo, hi, capped)
     first = c[:-1]
     ones, zeros = np.flatnonzero(first == 1), np.flatnonzero(first == 0)
     last = flags[-1]
@@ -98,6 +96,18 @@ def capped_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
         if lo <= rest <= hi and big_integers(stream, top[last], 1)[0] < tables[last][rest - lo]:
             w[-1] = rest
             return w.tolist(), flags
+
+
+@lru_cache(maxsize=64)
+def _capped_tables(m: int, books: int, total: int, lo: int, hi: int,
+                   capped: int) -> tuple[tuple[list[int], list[int]], list[int], list[Weights]]:
+    """`capped_per_pack`'s tables q0 and q1, their largest weights and the tables drawing by them (pure:
+    remembered, as `mixed_tilt`: small pools are drawn thousands of times with the same figures)."""
+    x = mixed_tilt(m, books, total, lo, hi, capped)
+    a, b = x.numerator, x.denominator
+    q0 = [math.comb(m, w) * a**w * b**(hi - w) for w in range(lo, hi + 1)]
+    tables = (q0, [w * q for w, q in zip(range(lo, hi + 1), q0, strict=True)])
+    return tables, [max(t) for t in tables], [Weights(t) for t in tables]
 
 
 def largest(above: Callable[[int], bool]) -> int:
@@ -174,7 +184,14 @@ def pairs_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi: 
     total and capped (exact): the pairs of packs 0..B-2 drawn independently, one `choices` of B - 1
     from the pair weights (pairs in order of w, then c), the last pack's pair the rest, accepted iff
     allowed and `big_integers(max q)` < q(its pair); else again."""
-    return PairTable(m, books, total, lo, hi, capped, k, pair_ways(m, lo, hi, k, distance)).draw(stream)
+    return _pair_table(m, books, total, lo, hi, capped, k, distance).draw(stream)
+
+
+@lru_cache(maxsize=64)
+def _pair_table(m: int, books: int, total: int, lo: int, hi: int, capped: int, k: int,
+                distance: int) -> PairTable:
+    """`pairs_per_pack`'s table (pure: remembered, as `mixed_tilt`)."""
+    return PairTable(m, books, total, lo, hi, capped, k, pair_ways(m, lo, hi, k, distance))
 
 
 class PairTable:
@@ -225,7 +242,7 @@ def arrange_capped(stream: Stream, rules: Rules) -> np.ndarray:
     tiers, most = rules.caps[0]
     index = np.arange(len(rules.counts), dtype=np.int16)
     counts = np.asarray(rules.counts)
-    is_capped = np.isin(index, list(tiers))
+    is_capped = in_tiers(rules, tiers)
     capped_labels = np.repeat(index[is_capped], counts[is_capped])
     other_labels = np.repeat(index[1:][~is_capped[1:]], counts[1:][~is_capped[1:]])
     winners = int(counts[1:].sum())

@@ -25,7 +25,7 @@ import numpy as np
 from poolgen.rng import Stream, big_integers, permutation
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.chain import NoArrangement
-from poolgen.run.packs.composition import Rules, ordered, winners_per_pack
+from poolgen.run.packs.composition import Rules, in_tiers, ordered, winners_per_pack
 
 __all__ = ["LEAST_ACCEPTANCE", "acceptance", "arrange_caps", "caps_alone", "caps_per_pack", "exactly_caps",
            "overlap"]
@@ -114,9 +114,9 @@ def arrange_caps(stream: Stream, rules: Rules) -> np.ndarray:
     counts = np.asarray(rules.counts)
     groups = []
     for tiers, _ in rules.caps:
-        keep = np.isin(index, list(tiers))
+        keep = in_tiers(rules, tiers)
         groups.append(np.repeat(index[keep], counts[keep]))
-    rest = ~np.isin(index, list(frozenset().union(*(t for t, _ in rules.caps))))
+    rest = ~in_tiers(rules, frozenset().union(*(t for t, _ in rules.caps)))
     c = caps_per_pack(stream, rules.m, rules.books, [g.size for g in groups], [k for _, k in rules.caps])
     groups.append(np.repeat(index[rest], counts[rest]))
     per = np.asarray(c, dtype=np.int64).T  # (books, r)

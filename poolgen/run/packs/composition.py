@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -29,8 +30,8 @@ from poolgen.game.model import Game, Pool, Printed
 from poolgen.game.packs import Packs
 from poolgen.rng import Stream, Weights, big_integers, permutation, row_permutations
 
-__all__ = ["Rules", "arrange_winners", "ordered", "ordered_within", "pack_size", "rules_for", "spacing_ok",
-           "tilt", "winners_per_pack"]
+__all__ = ["Rules", "arrange_winners", "in_tiers", "ordered", "ordered_within", "pack_size", "rules_for",
+           "spacing_ok", "tilt", "winners_per_pack"]
 
 
 @dataclass(frozen=True)
@@ -75,10 +76,12 @@ def rules_for(game: Game, pool: Pool) -> Rules | None:
 TILT_BITS = 20  # the tilt is u / 2**TILT_BITS for a whole u
 
 
+@lru_cache(maxsize=256)
 def tilt(m: int, books: int, total: int, lo: int, hi: int) -> Fraction:
     """The tilt x = u / 2**TILT_BITS, u the largest whole number (at least 1) with the mean of
     C(m, w) x^w on [lo, hi] at most total / books: found by bisection in exact integer arithmetic
-    (no floating point, so every engine finds the same u). It changes only the speed."""
+    (no floating point, so every engine finds the same u). It changes only the speed. (Remembered, as
+    `_winners_table`: 5.10 draws it several times a try, small pools thousands of times.)"""
     # the sign of sum over w of (w books - total) C(m, w) u^w 2^(TILT_BITS (hi - w)), by Horner's rule
     coef = [((w * books - total) * math.comb(m, w)) << (TILT_BITS * (hi - w)) for w in range(lo, hi + 1)]
 
@@ -103,15 +106,22 @@ def winners_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi
         return [lo] * books
     if books * hi == total:
         return [hi] * books
-    x = tilt(m, books, total, lo, hi)
-    a, b = x.numerator, x.denominator
-    weight = [math.comb(m, w) * a**w * b**(hi - w) for w in range(lo, hi + 1)]
-    top, table = max(weight), Weights(weight)
+    weight, top, table = _winners_table(m, books, total, lo, hi)
     while True:
         draws = (lo + table.choices(stream, books - 1)).tolist()
         last = total - sum(draws)
         if lo <= last <= hi and big_integers(stream, top, 1)[0] < weight[last - lo]:
             return [*draws, last]
+
+
+@lru_cache(maxsize=256)
+def _winners_table(m: int, books: int, total: int, lo: int, hi: int) -> tuple[list[int], int, Weights]:
+    """`winners_per_pack`'s tilted weights C(m, w) a^w b^(hi - w) on [lo, hi], their largest, and the
+    table drawing by them (pure: remembered; nothing changes them)."""
+    x = tilt(m, books, total, lo, hi)
+    a, b = x.numerator, x.denominator
+    weight = [math.comb(m, w) * a**w * b**(hi - w) for w in range(lo, hi + 1)]
+    return weight, max(weight), Weights(weight)
 
 
 def _winner_content(stream: Stream, rules: Rules, per_pack: list[int]) -> np.ndarray:
@@ -122,6 +132,12 @@ def _winner_content(stream: Stream, rules: Rules, per_pack: list[int]) -> np.nda
     content = np.zeros((rules.books, rules.m), dtype=np.int16)
     content[np.arange(rules.m)[None, :] < np.asarray(per_pack)[:, None]] = labels
     return content
+
+
+def in_tiers(rules: Rules, tiers: frozenset[int]) -> np.ndarray:
+    """Whether each tier index of the pool is in `tiers` (`np.isin` for a handful of tiers without its
+    cost, paid once a draw: small pools are drawn thousands of times)."""
+    return np.array([i in tiers for i in range(len(rules.counts))], dtype=bool)
 
 
 def spacing_ok(rules: Rules, packs: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ import numpy as np
 from poolgen.rng import Stream, row_permutations
 from poolgen.run.packs.capped import dealt, pairs_per_pack, possible
 from poolgen.run.packs.chain import NoArrangement
-from poolgen.run.packs.composition import Rules, ordered_within
+from poolgen.run.packs.composition import Rules, in_tiers, ordered_within
 
 __all__ = ["ORDER_ROUNDS", "arrange_spaced", "chain_orders", "exactly_spaced", "spaced_order"]
 
@@ -85,7 +85,7 @@ def arrange_spaced(stream: Stream, rules: Rules) -> np.ndarray:
     most = min([fit, *(k for _, k in rules.caps)])
     index = np.arange(len(rules.counts), dtype=np.int16)
     counts = np.asarray(rules.counts)
-    is_spaced = np.isin(index, list(tiers))
+    is_spaced = in_tiers(rules, tiers)
     spaced_labels = np.repeat(index[is_spaced], counts[is_spaced])
     other_labels = np.repeat(index[1:][~is_spaced[1:]], counts[1:][~is_spaced[1:]])
     winners = int(counts[1:].sum())

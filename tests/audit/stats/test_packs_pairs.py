@@ -31,17 +31,30 @@ VARIANT = 'min_winners = 80\nmin_prize_value = "150.00"\ncaps = [ { prize = "100
 FLOOR = 'min_winners = 7\nmin_prize_value = "12.00"\ncaps = [ { prize = "100.00", at_most = 1 } ]'
 
 
-def _sequences(counts: Counter) -> Iterator[tuple[str, ...]]:
-    """Every distinct order of a multiset."""
-    if not sum(counts.values()):
+def _sequences(counts: Counter, length: int | None = None) -> Iterator[tuple[str, ...]]:
+    """Every distinct order of a multiset (of `length` of its elements: every distinct start)."""
+    if length == 0 or not sum(counts.values()):
         yield ()
         return
     for t in sorted(counts):
         if counts[t]:
             counts[t] -= 1
-            for rest in _sequences(counts):
+            for rest in _sequences(counts, None if length is None else length - 1):
                 yield (t, *rest)
             counts[t] += 1
+
+
+def _valid_sequences(counts: Counter, rules: PackRules) -> Iterator[tuple[tuple[str, ...], ...]]:
+    """Every distinct order of a multiset whose every pack of M meets `rules`, as its packs: each pack
+    every distinct start of what is left, kept when it meets them (the same sequences as every distinct
+    order checked pack by pack, without going on from a pack that breaks them)."""
+    if not sum(counts.values()):
+        yield ()
+        return
+    for pack in _sequences(counts, M):  # `counts` is what is left after `pack` while it is yielded
+        if _pack_ok(pack, rules):
+            for rest in _valid_sequences(counts, rules):
+                yield (pack, *rest)
 
 
 # two spacing rules sharing a tier: "1" and "2" not side by side, nor "2" and "5" (kinds {0}, {0, 1}, {1})
@@ -63,10 +76,8 @@ def _pack_ok(pack: tuple[str, ...], rules: PackRules) -> bool:
 def _compositions(rules: PackRules) -> dict[tuple[tuple[int, ...], ...], int]:
     """The number of valid tier sequences of each composition (packs' counts of "1", "2", "5", "lose")."""
     out: dict[tuple[tuple[int, ...], ...], int] = defaultdict(int)
-    for seq in _sequences(Counter(TICKETS)):
-        packs = [seq[b * M:(b + 1) * M] for b in range(len(seq) // M)]
-        if all(_pack_ok(p, rules) for p in packs):
-            out[tuple(tuple(p.count(t) for t in ("1", "2", "5", "lose")) for p in packs)] += 1
+    for packs in _valid_sequences(Counter(TICKETS), rules):
+        out[tuple(tuple(p.count(t) for t in ("1", "2", "5", "lose")) for p in packs)] += 1
     return out
 
 

@@ -66,8 +66,14 @@ def test_printed_ticket_identity(tmp_path):
     assert t.group_by("book").len()["len"].unique().to_list() == [60]
 
 
-def test_manifest_is_canonical_and_names_streams_not_the_seed(tmp_path):
-    run = _run(tmp_path, "happy_holidays", ["p1", "p2"], SEED_A)
+@pytest.fixture(scope="module")
+def two_pools(tmp_path_factory):
+    """Happy Holidays' p1 and p2 from SEED_A by one process (the tests read it, change nothing)."""
+    return _run(tmp_path_factory.mktemp("two"), "happy_holidays", ["p1", "p2"], SEED_A)
+
+
+def test_manifest_is_canonical_and_names_streams_not_the_seed(two_pools):
+    run = two_pools
     raw = (run.folder / "manifest.json").read_bytes()
     assert raw == canonical_bytes(run.manifest)
     assert SEED_A.hex().encode() not in raw
@@ -93,8 +99,8 @@ def test_pools_of_one_run_differ(tmp_path):
     assert not np.array_equal(a, b)
 
 
-def test_workers_do_not_change_the_files(tmp_path):
-    one = _run(tmp_path, "happy_holidays", ["p1", "p2"], SEED_A, "one", workers=1)
+def test_workers_do_not_change_the_files(tmp_path, two_pools):
+    one = two_pools  # workers=1
     two = _run(tmp_path, "happy_holidays", ["p1", "p2"], SEED_A, "two", workers=2)
     for name in ("pool-p1.parquet", "pool-p2.parquet"):
         assert (one.folder / name).read_bytes() == (two.folder / name).read_bytes()

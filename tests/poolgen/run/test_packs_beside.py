@@ -220,17 +220,21 @@ def test_the_rules_own_checks_leave_no_pool_without_an_arrangement(nested):
         for lo, hi, k in itertools.product(range(m + 1), range(m + 1), range(1, m + 1)):
             for total in range(books * lo, books * hi + 1):
                 for first in range(min(books, total) + 1):
+                    if not allowed(books, total, lo, hi, first, 1):
+                        continue
+                    most = None  # the most room of any allowed w: it does not depend on `second`
                     for second in range(min(total - first, books * k) + 1):
                         s2 = first + second if nested else second
-                        if not allowed(books, total, lo, hi, first, 1) or not allowed(books, total, lo, hi,
-                                                                                        s2, k):
+                        if not allowed(books, total, lo, hi, s2, k):
                             continue
-                        held = [1] * first + [0] * (books - first)
-                        ws = [w for w in itertools.product(range(lo, hi + 1), repeat=books)
-                              if sum(w) == total and all(a >= c for a, c in zip(w, held, strict=True))]
-                        room = [sum(min(k, a - (0 if nested else c)) for a, c in zip(w, held, strict=True))
-                                for w in ws]
-                        assert max(room, default=-1) >= s2, (books, m, lo, hi, k, total, first, second)
+                        if most is None:
+                            held = [1] * first + [0] * (books - first)
+                            ws = [w for w in itertools.product(range(lo, hi + 1), repeat=books)
+                                  if sum(w) == total and all(a >= c for a, c in zip(w, held, strict=True))]
+                            gone = [0] * books if nested else held  # what S1 takes from a pack's room
+                            most = max((sum(min(k, a - c) for a, c in zip(w, gone, strict=True)) for w in ws),
+                                       default=-1)
+                        assert most >= s2, (books, m, lo, hi, k, total, first, second)
 
 
 @st.composite
