@@ -9,6 +9,9 @@ or per block of BLOCK shares (eInstants), against an expected distribution given
     winners at each ticket number (uniform: every ticket number alike);
   - prize value per book: Kruskal-Wallis on the prize amounts (ranks, ties corrected) across books,
     chi-square with books - 1 df, two-sided (rich or poor books, or books evened out);
+  - prize amounts by ticket number within the book (printed, uniform null): the ticket numbers x
+    the amounts (losers' 0 among them, rare amounts top-coded), Pearson's chi-square: any set of
+    ticket numbers (ending in 7, even, ...) richer in some amount, which the tenths cannot see;
   - runs of winners and losers in print order (Wald-Wolfowitz).
 """
 
@@ -20,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from audit.stats.laws import chi2_cdf, chi2_lower_quantile, chi2_sf, hypergeom_pmf
-from audit.stats.tests import Finding, distinct_values, histogram_against, runs, table_test
+from audit.stats.pack_laws import top_coded
+from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values, histogram_against, runs, table_test
 
 __all__ = ["BLOCK", "BookNull", "block_findings", "lower_tail_resolved", "uniform_null"]
 
@@ -96,6 +100,29 @@ def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | 
                    f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
 
 
+def _amounts_by_number(prize: np.ndarray, blocks: int, size: int) -> Finding | None:
+    """The size x L table of ticket number (position mod size) by prize class, the amounts top-coded
+    (pack_laws.top_coded) to classes of at least MIN_EXPECTED x size tickets, so that every cell
+    expects at least MIN_EXPECTED; Pearson's chi-square, df (size - 1)(L - 1), upper tail. Under a
+    uniform shuffle the ticket numbers are a uniform partition of the pool into `size` classes of
+    `blocks` tickets, independent of the amounts."""
+    classes = top_coded(prize[: blocks * size], math.ceil(MIN_EXPECTED * size))
+    values, inverse, counts = distinct_values(classes)
+    kinds = len(values)
+    if kinds < 2 or size < 2:
+        return None
+    number = np.tile(np.arange(size), blocks)
+    observed = np.bincount(number * kinds + inverse, minlength=size * kinds).reshape(size, kinds)
+    expected = counts[None, :] / size  # a class of c tickets expects c / size at each ticket number
+    x2 = float(((observed - expected) ** 2 / expected).sum())
+    df = (size - 1) * (kinds - 1)
+    name = f"prize amounts by ticket number within the book: {size:,} ticket numbers x {kinds} classes"
+    return Finding(name,
+                   "chi-square test of independence, amounts top-coded to classes of at least "
+                   f"{math.ceil(MIN_EXPECTED * size):,} tickets", f"X2 = {x2:.1f}, df = {df:,}",
+                   float(min(1.0, chi2_sf(x2, df))))
+
+
 def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
                    null: BookNull | None = None) -> tuple[list[Finding], list[str]]:
     """Winners and prize value per book (printed) or per block of BLOCK shares (eInstants), winners
@@ -123,6 +150,8 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
             found.append(table_test(f"winners by tenth of the ticket number within the book (0..{size - 1})",
                                     np.round(share * covered).astype(np.int64),
                                     np.bincount(number * PARTS // size, minlength=PARTS)))
+            if null is None:  # only a uniform shuffle makes the ticket numbers a uniform partition
+                found.append(_amounts_by_number(prize, blocks, size))
     else:
         skipped.append(f"winners per {unit}: fewer than two {unit}s")
     found.append(runs("runs of winners and losers in print order", win))
