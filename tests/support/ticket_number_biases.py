@@ -1,5 +1,6 @@
 """An insider's tells by ticket number within the book (step 8's "prize amounts by ticket number within
-the book", audit/stats/books.py; docs/statistics.md section 1): the ticket number is printed outside the
+the book", audit/stats/books.py; docs/statistics.md section 1), or by an eInstant's serial ("prize amounts
+by serial mod k", `winners_to_serials`): the ticket number is printed outside the
 latex, and a clerk who sells each book in order, or a player who buys the tickets ending in 7, picks
 them. Tickets are only exchanged within their own book, so every book keeps its winners and prize value,
 and the tenths of the ticket numbers keep their share (7, 17, 27 and the even numbers are spread
@@ -42,4 +43,20 @@ def winners_to_even_ticket_numbers(table: pl.DataFrame, per_book: int, share: fl
         for a, b in zip(odd_winners, even_losers, strict=False):
             if rng.random() < share:
                 order[a], order[b] = b, a
+    return table[order]
+
+
+def winners_to_serials(table: pl.DataFrame, period: int, share: float,
+                       rng: np.random.Generator) -> pl.DataFrame:
+    """An eInstant pool (sold in serial order, serial = position + 1, which the buyer is told): pairs of a
+    winner at a position not divisible by `period` and a loser at one that is, each swapped with
+    probability `share`: a buyer who has counted the serials buys when the next one ends in 1 (period 10)."""
+    prize = table["prize_cents"].to_numpy()
+    order = np.arange(table.height)
+    winners = rng.permutation(np.flatnonzero((prize > 0) & (order % period != 0)))
+    losers = rng.permutation(np.flatnonzero((prize == 0) & (order % period == 0)))
+    pairs = min(len(winners), len(losers))
+    take = rng.random(pairs) < share
+    a, b = winners[:pairs][take], losers[:pairs][take]
+    order[a], order[b] = b, a.copy()
     return table[order]

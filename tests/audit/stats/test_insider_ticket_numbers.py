@@ -18,16 +18,24 @@ import pytest
 from scipy.stats import chi2
 
 from audit.checklist import Step
-from audit.stats.books import block_findings
+from audit.stats.books import _top_coded_classes, block_findings
+from audit.stats.pack_laws import top_coded
+from audit.stats.tests import distinct_values
 from audit.verify import VerifyRequest, verify_run
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
+from poolgen.loader import load_spec
 from poolgen.run.build import build_pool, identity_columns
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
+from tests.support import small_einstant
 from tests.support.stats import judge, small_spec
-from tests.support.ticket_number_biases import level_at_ticket_numbers, winners_to_even_ticket_numbers
+from tests.support.ticket_number_biases import (
+    level_at_ticket_numbers,
+    winners_to_even_ticket_numbers,
+    winners_to_serials,
+)
 
 SEED = hashlib.sha256(b"poolgen/tests/insider-ticket-numbers").digest()
 TEST = "prize amounts by ticket number within the book: 30 ticket numbers x 3 classes"
@@ -131,3 +139,39 @@ def test_a_pool_of_fewer_than_5_b_winners_is_not_tested():
     prize[:1500] = 100  # 1,500 winners and 1,500 losers: two classes of at least 5 x 300
     names = [f.name for f in block_findings(prize, "printed", 300)[0]]
     assert "prize amounts by ticket number within the book: 300 ticket numbers x 2 classes" in names
+
+
+def test_an_einstants_winners_moved_to_serials_ending_in_1_are_refused_by_serial_mod_10(tmp_path):
+    """Hand to Hand Tactics cut to 100,000 shares: one pair in five of (a winner at a position not
+    divisible by 10, a loser at one that is) swapped, so serials ending in 1 win about 40% more often. The
+    positions by tenth, blocks and runs do not refuse it; "prize amounts by serial mod 10" does, and the
+    nine serial tests (mod 2 to 10) of the honest pool pass."""
+    spec = load_spec(small_einstant(tmp_path, "hand_to_hand_tactics", 100_000))
+    pool = spec.pools[0]
+    table = build_pool(spec, pool, SEED)
+    honest, r = judge(spec, pool, table, SEED)
+    serial = [j.finding for j in honest.judged if j.finding.name.startswith("prize amounts by serial mod ")]
+    names = [f.name.split(":")[0] for f in serial]
+    assert names == [f"prize amounts by serial mod {k}" for k in range(2, 11)]
+    assert not honest.failed and not r.failed
+    biased = winners_to_serials(table, 10, 0.2, np.random.default_rng(4))
+    win = biased["prize_cents"].to_numpy() > 0
+    assert win[::10].mean() > 1.3 * table["prize_cents"].to_numpy()[::10].astype(bool).mean()
+    s, r = judge(spec, pool, biased, SEED)
+    assert not r.failed
+    failed = [j.finding.name.split(":")[0] for j in s.failed]
+    assert "prize amounts by serial mod 10" in failed
+    assert all(name.startswith(("prize amounts by serial mod ", "runs")) for name in failed), failed
+
+
+def test_the_classes_are_pack_laws_top_coding_of_the_amounts():
+    """The table's classes (top-coded on the amounts' counts, once per table) are exactly
+    pack_laws.top_coded's on the tickets, on 2,000 random pools of up to 8 amounts."""
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        values = np.sort(rng.choice(1000, rng.integers(1, 8), replace=False))
+        amounts = rng.choice(values, rng.integers(1, 400), p=rng.dirichlet(np.ones(len(values)) * 0.5))
+        least = int(rng.integers(1, 120))
+        _, reference = np.unique(top_coded(amounts, least), return_inverse=True)
+        _, inverse, counts = distinct_values(amounts)
+        assert _top_coded_classes(counts, least)[inverse].tolist() == reference.tolist()
