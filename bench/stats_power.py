@@ -3,6 +3,7 @@
     python bench/stats_power.py                 # 20 pools per biased case, 1,000 small honest pools
     python bench/stats_power.py --pools 5 --honest 200
     python bench/stats_power.py --pools 0 --honest 200 --small-biased 100   # small pools only
+    python bench/stats_power.py --pools 0 --honest 0 --ticket-numbers 20    # full Happy Holidays p1
 
 Each biased pool is a real signed one-pool run (Wild Side p1: 150,000 tickets; Happy Holidays p1:
 300,000), rewritten as an insider holding the signing key would (rows swapped, identity columns
@@ -57,6 +58,11 @@ from tests.support.book_number_biases import (  # noqa: E402
     top_books_numbered_low,
     top_prizes_at_book_ends,
     top_prizes_at_ticket_digit,
+)
+from tests.support.stats import judge as judge_table  # noqa: E402
+from tests.support.ticket_number_biases import (  # noqa: E402
+    level_at_ticket_numbers,
+    winners_to_even_ticket_numbers,
 )
 
 GAME = {"first-20%": "wild_side", "book-end": "wild_side", "spot-3": "happy_holidays"}
@@ -205,7 +211,11 @@ def biased_small(n: int, tmp: Path) -> None:
              "top prizes at ticket numbers 7, 17, 27": lambda t: top_prizes_at_ticket_digit(
                  t, spec.tickets_per_book, 2000, 7),
              "top prizes at a book's first or last ticket": lambda t: top_prizes_at_book_ends(
-                 t, spec.tickets_per_book, 2000)}
+                 t, spec.tickets_per_book, 2000),
+             "$2 kept to ticket numbers 1, 4, ..., 28": lambda t: level_at_ticket_numbers(
+                 t, spec.tickets_per_book, 200, 3, 1, np.random.default_rng(len(t))),
+             "winners to even ticket numbers (one pair in five)": lambda t: winners_to_even_ticket_numbers(
+                 t, spec.tickets_per_book, 0.2, np.random.default_rng(len(t)))}
     tally = {case: [0, Counter()] for case in cases}
     for i in range(n):
         seed = hashlib.sha256(b"poolgen/bench/stats-book-numbers/%d" % i).digest()
@@ -221,11 +231,38 @@ def biased_small(n: int, tmp: Path) -> None:
         print(f"| small pools, {case} | {refused}/{n} | | {top} |")
 
 
+def ticket_numbers(n: int) -> None:
+    """Full Happy Holidays p1 pools (300,000 tickets, books of 300) in memory, each honest and with a
+    level or the winners kept to some ticket numbers of their books (tests/support/ticket_number_biases.py:
+    tickets exchanged within their book only), judged as a one-pool run by audit.stats.step."""
+    spec = load_spec(ROOT / "specs" / "happy_holidays.toml")
+    pool, per = spec.pools[0], spec.tickets_per_book
+    cases = {"honest": lambda t, rng: t,
+             "$20 kept to ticket numbers ending in 7": lambda t, rng: level_at_ticket_numbers(
+                 t, per, 2000, 10, 7, rng),
+             "$5 kept to ticket numbers ending in 7": lambda t, rng: level_at_ticket_numbers(
+                 t, per, 500, 10, 7, rng),
+             "winners to even ticket numbers (one pair in ten)": lambda t, rng: (
+                 winners_to_even_ticket_numbers(t, per, 0.1, rng))}
+    tally = {case: [0, Counter()] for case in cases}
+    for i in range(n):
+        seed = hashlib.sha256(b"poolgen/bench/stats-ticket-numbers/%d" % i).digest()
+        table = build_pool(spec, pool, seed)
+        for case, change in cases.items():
+            s, r = judge_table(spec, pool, change(table, np.random.default_rng(i)), seed)
+            tally[case][0] += bool(s.failed or r.failed)
+            tally[case][1].update(short(j.finding.name) for j in s.failed + r.failed)
+    for case, (refused, names) in tally.items():
+        top = "; ".join(f"{name} ({k}/{n})" for name, k in names.most_common(2)) or "-"
+        print(f"| full Happy Holidays, {case} | {refused}/{n} | | {top} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pools", type=int, default=20, help="biased full pools per case")
     ap.add_argument("--honest", type=int, default=1000, help="small honest pools")
     ap.add_argument("--small-biased", type=int, default=0, help="small pools per book-numbering bias")
+    ap.add_argument("--ticket-numbers", type=int, default=0, help="full pools per ticket-number bias")
     args = ap.parse_args()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -235,6 +272,8 @@ def main() -> None:
             honest_small(args.honest, Path(tmp))
         if args.small_biased:
             biased_small(args.small_biased, Path(tmp))
+        if args.ticket_numbers:
+            ticket_numbers(args.ticket_numbers)
     print(f"({time.perf_counter() - start:.0f} s)")
 
 

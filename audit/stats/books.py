@@ -9,6 +9,10 @@ or per block of BLOCK shares (eInstants), against an expected distribution given
     winners at each ticket number (uniform: every ticket number alike);
   - prize value per book: Kruskal-Wallis on the prize amounts (ranks, ties corrected) across books,
     chi-square with books - 1 df, two-sided (rich or poor books, or books evened out);
+  - prize amounts by ticket number within the book (printed), by serial mod k = 2..10 (eInstants),
+    uniform null only: the ticket numbers (residues) x the amounts (losers' 0 among them, rare amounts
+    top-coded), Pearson's chi-square: any set of ticket numbers (ending in 7, even, ...) or serials
+    ending in 0, even, ... richer in some amount, which the tenths cannot see;
   - runs of winners and losers in print order (Wald-Wolfowitz).
 """
 
@@ -20,11 +24,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from audit.stats.laws import chi2_cdf, chi2_lower_quantile, chi2_sf, hypergeom_pmf
-from audit.stats.tests import Finding, distinct_values, histogram_against, runs, table_test
+from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values, histogram_against, runs, table_test
 
 __all__ = ["BLOCK", "BookNull", "block_findings", "lower_tail_resolved", "uniform_null"]
 
 BLOCK = 1_000  # eInstant shares per block in the per-block tests
+PERIODS = range(2, 11)  # an eInstant's serials are classed mod each of these in the amounts-by-serial tests
 PARTS = 10  # parts of the ticket numbers in the within-book test
 LOWER_LEVEL = 1e-4  # the dispersion's lower tail is tested if the chi-square law resolves it to here
 LOWER_POINTS = 100  # ... that is, if that much of the tail spans this many count vectors
@@ -96,6 +101,53 @@ def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | 
                    f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
 
 
+def _top_coded_classes(counts: np.ndarray, least: int) -> np.ndarray:
+    """pack_laws.top_coded on the counts of the amounts (ascending) instead of the tickets: each amount's
+    class, 0 = the lowest. From the highest down, an amount joins the next lower while the class it is
+    in holds fewer than `least`; then a lowest class of fewer joins the next higher."""
+    rep = np.zeros(len(counts), dtype=np.int64)
+    held, top = 0, len(counts) - 1
+    for i in range(len(counts) - 1, 0, -1):
+        held += int(counts[i])
+        if held >= least:  # the class closes at amount i, holding amounts i .. top
+            rep[i:top + 1], held, top = i, 0, i - 1
+    rep[: top + 1] = 0
+    reps = np.unique(rep)
+    cls = np.searchsorted(reps, rep)
+    if len(reps) > 1 and counts[cls == 0].sum() < least:
+        cls = np.maximum(cls - 1, 0)
+    return cls
+
+
+def _amounts_by_number(amounts: tuple[np.ndarray, np.ndarray], blocks: int, size: int,
+                       what: str) -> Finding | None:
+    """The size x L table of ticket number (position mod size) by prize class, the amounts top-coded
+    (pack_laws.top_coded) to classes of at least MIN_EXPECTED x size tickets, so that every cell
+    expects at least MIN_EXPECTED; Pearson's chi-square, df (size - 1)(L - 1), upper tail. Under a
+    uniform shuffle the ticket numbers are a uniform partition of the pool into `size` classes of
+    `blocks` tickets, independent of the amounts. `amounts` is the pool's (inverse, counts) of
+    distinct_values, made once for every table; rows past blocks x size are left out."""
+    least = math.ceil(MIN_EXPECTED * size)
+    inverse = amounts[0][: blocks * size]
+    counts = amounts[1] - np.bincount(amounts[0][blocks * size:], minlength=len(amounts[1]))
+    cls = _top_coded_classes(counts, least)
+    kinds = int(cls.max()) + 1
+    if kinds < 2 or size < 2:
+        return None
+    number = np.tile(np.arange(size), blocks)
+    observed = np.bincount(number * kinds + cls[inverse], minlength=size * kinds).reshape(size, kinds)
+    counts = np.bincount(cls, weights=counts, minlength=kinds)
+    expected = counts[None, :] / size  # a class of c tickets expects c / size at each ticket number
+    x2 = float(((observed - expected) ** 2 / expected).sum())
+    df = (size - 1) * (kinds - 1)
+    cells = f"{size:,} ticket numbers" if "book" in what else f"{size} residues"
+    name = f"prize amounts by {what}: {cells} x {kinds} classes"
+    return Finding(name,
+                   "chi-square test of independence, amounts top-coded to classes of at least "
+                   f"{math.ceil(MIN_EXPECTED * size):,} tickets", f"X2 = {x2:.1f}, df = {df:,}",
+                   float(min(1.0, chi2_sf(x2, df))))
+
+
 def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
                    null: BookNull | None = None) -> tuple[list[Finding], list[str]]:
     """Winners and prize value per book (printed) or per block of BLOCK shares (eInstants), winners
@@ -123,7 +175,13 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
             found.append(table_test(f"winners by tenth of the ticket number within the book (0..{size - 1})",
                                     np.round(share * covered).astype(np.int64),
                                     np.bincount(number * PARTS // size, minlength=PARTS)))
+            if null is None:  # only a uniform shuffle makes the ticket numbers a uniform partition
+                found.append(_amounts_by_number(distinct_values(prize)[1:], blocks, size,
+                                                "ticket number within the book"))
     else:
         skipped.append(f"winners per {unit}: fewer than two {unit}s")
+    if not printed and null is None:  # the serial, which a buyer sees and can count on
+        amounts = distinct_values(prize)[1:]  # once for the nine tables
+        found += [_amounts_by_number(amounts, len(win) // k, k, f"serial mod {k}") for k in PERIODS]
     found.append(runs("runs of winners and losers in print order", win))
     return [f for f in found if f is not None], skipped

@@ -25,6 +25,15 @@ pull. So, per group, its t tickets by the last digit of their ticket number: the
 hypergeometric (N tickets, n_d of them with a ticket number ending in d, t drawn); and x of them the
 first or last ticket of their book (both extremes taken, which the extremes' tests cannot see):
 p = P(X >= x), X hypergeometric (N tickets, 2 N / B of them first or last, t drawn), exact.
+
+And per group, how few books its t tickets take: K = the distinct books holding them; under a uniform
+shuffle they are a uniform t-subset of the N = B m positions (m tickets a book), so K is the number of
+books t draws without replacement touch, P(K <= k) exact by the chain over the draws (the r-th draw,
+j books touched so far, opens a new book with probability (N - j m) / (N - r)); one-sided: the top
+prizes gathered into few books, which a confederate given those books (by a number no test can read:
+docs/statistics.md section 6) collects at once. The same for each amount below the groups held by
+LEVEL_MIN tickets up to as many as the pool has books: "prize level $A (t tickets): in fewest books"
+(more tickets than books touch nearly every book, and the chain would cost t x B).
 """
 
 from __future__ import annotations
@@ -37,7 +46,9 @@ from audit.stats.laws import hypergeom_pmf
 from audit.stats.positions import cents, top_group
 from audit.stats.tests import Finding, distinct_values, extreme_position
 
-__all__ = ["printed_number_findings"]
+__all__ = ["LEVEL_MIN", "printed_number_findings"]
+
+LEVEL_MIN = 20  # an amount below the top groups is tested for few books from this many tickets (to B)
 
 
 def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> list[Finding]:
@@ -79,6 +90,13 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
         found.append(_one_digit(name, ticket_digit, rows, "tickets"))
         ends = name.replace(": one last digit", ": first or last ticket")
         found.append(_at_the_ends(ends, rows, len(prize), per_book))
+        few = name.split(" by ticket number")[0] + ": in fewest books"
+        found.append(_few_books(few, len(held), len(rows), books, per_book))
+    for amount, count in zip(amounts, counts, strict=True):
+        if int(amount) not in group and LEVEL_MIN <= count <= books:
+            touched = len(np.unique(np.flatnonzero(prize == amount) // per_book))
+            name = f"prize level {cents(int(amount))} ({int(count):,} tickets): in fewest books"
+            found.append(_few_books(name, touched, int(count), books, per_book))
     return [f for f in found if f is not None]
 
 
@@ -93,6 +111,25 @@ def _at_the_ends(name: str, rows: np.ndarray, tickets: int, per_book: int) -> Fi
     return Finding(name, "exact: P(X >= x), X hypergeometric (N, 2 N / B, t)",
                    f"{x} of {len(rows):,} are a book's first or last ticket ({ends:,} of the pool's "
                    f"{tickets:,} tickets are)", min(1.0, p))
+
+
+def _few_books(name: str, k: int, t: int, books: int, per_book: int) -> Finding | None:
+    """The t tickets of a group in k books: p = P(K <= k), K the books t uniform draws without replacement
+    from books x per_book positions touch (exact: the chain over the draws, in floating point)."""
+    n = books * per_book
+    if t < 2 or per_book < 2:
+        return None
+    width = min(t, books) + 1
+    touched = np.zeros(width)
+    touched[1] = 1.0  # after the first draw, one book
+    j = np.arange(width)
+    for r in range(1, t):
+        new = np.clip(n - j * per_book, 0, None) / (n - r)
+        touched = np.concatenate(([0.0], touched[:-1] * new[:-1])) + touched * (1.0 - new)
+    expected = float((j * touched).sum())
+    return Finding(name, "exact: P(K <= k), K the books t uniformly placed tickets take",
+                   f"{t:,} tickets in {k:,} books ({expected:,.1f} expected of the pool's {books:,})",
+                   float(min(1.0, touched[: k + 1].sum())))
 
 
 def _one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str) -> Finding | None:
