@@ -141,7 +141,7 @@ def sequence_cmd(
         raise RunError(f"{out}: already exists; give a new folder")
     sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
     files = shipment(sequence, cartons, packs_per_carton, cartons_per_pallet)
-    with staged_folder(out) as staged:  # the folder appears whole (its SHA256SUMS too) or not at all
+    with staged_folder(out, mode=0o755) as staged:  # whole (SHA256SUMS too) or absent; no outcome: 0755
         for name in SHIP_FILES:
             write_output(staged / name, files[name], False, name)
     packs, boxes, pallets = (files[n].count(b"\n") - 1 for n in SHIP_FILES[:3])

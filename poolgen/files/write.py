@@ -196,13 +196,15 @@ def rename_new(src: Path, dst: Path) -> None:
 
 
 @contextmanager
-def staged_folder(final: Path, committed: Callable[[Path], None] | None = None) -> Iterator[Path]:
+def staged_folder(final: Path, committed: Callable[[Path], None] | None = None, *,
+                  mode: int = FOLDER_MODE) -> Iterator[Path]:
     """Yield a temporary folder beside `final`; rename it to `final` only if the block succeeds.
 
     On any error or interruption the temporary folder is removed, so `final` either does not
     exist or is complete. An existing `final` is never replaced. `committed(final)` runs just after
     the rename, with Ctrl-C and SIGTERM held back from the rename until it returns (so a run's seed
-    is named with it). The folder is 0700 while it is written and `FOLDER_MODE` once in place; it
+    is named with it). The folder is 0700 while it is written and `mode` once in place (`FOLDER_MODE`
+    for a folder of outcomes; 0755 for one that holds none, a publish bundle or a ship folder); it
     is locked while in use, so a later `poolgen.files.leftovers.sweep` removes it only once its writer
     is gone.
     """
@@ -222,7 +224,7 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None) 
         pause_point("staged")
         yield tmp
         fsync_folder(tmp)
-        os.chmod(tmp, FOLDER_MODE)
+        os.chmod(tmp, mode)
         pause_point("before-rename")
         with deferred():
             try:

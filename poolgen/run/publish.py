@@ -192,7 +192,7 @@ def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
         raise RunError(f"{run / MANIFEST}: not a manifest poolgen can summarise ({type(exc).__name__}: "
                        f"{str(exc)[:80]}); not publishing") from None
     names = [MANIFEST, SIGNATURE, PUBLIC_FILE]
-    with staged_folder(out) as staged:
+    with staged_folder(out, mode=0o755) as staged:  # public, as everything in it
         write_atomic(staged / MANIFEST, data)
         write_atomic(staged / SIGNATURE, signature)
         write_atomic(staged / PUBLIC_FILE, key_pem)

@@ -45,6 +45,7 @@ def test_pallets_and_the_ship_file_of_an_order(orders, tmp_path):
                              f"SHA256SUMS: no outcome, no pool)\n")
     assert sorted(p.name for p in out.iterdir()) == sorted(SHIP_FILES)
     assert {p.stat().st_mode & 0o777 for p in out.iterdir()} == {0o600}
+    assert out.stat().st_mode & 0o777 == 0o755  # an output folder: it holds no outcome
     seq = pl.read_csv(out / "print-sequence.csv", infer_schema=False)
     pallets = pl.read_csv(out / "pallets.csv", infer_schema=False)
     assert pallets.rows() == [

@@ -53,6 +53,14 @@ def test_the_bundle_is_the_signed_commitment_and_nothing_else(base, tmp_path):
     assert unreviewed_fields(doc) == [] and any(f.startswith("play.") for f in field_paths(doc))
 
 
+def test_the_bundle_folder_and_files_are_readable_by_all_as_a_publication(base, tmp_path):
+    out = tmp_path / "bundle"
+    result = invoke("publish", str(base["run"]), "--out", str(out), "--public-key", str(base["keys"].public))
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_mode & 0o777 == 0o755
+    assert {p.stat().st_mode & 0o777 for p in out.iterdir()} == {0o644}
+
+
 def test_the_bundle_says_the_command_that_checks_this_runs_reveal(base, tmp_path):
     """commitments.txt ends with the check of the reveal as docs/publish-and-reveal.md gives it: a reveal
     folder needs --reveal (it holds no imaging file, pack list or validation file: without it step 2
