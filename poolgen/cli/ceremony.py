@@ -2,9 +2,11 @@
 (docs/ceremony.md), one plain step per party.
 
 Every command asks for what it is not given and for confirmation before it changes anything; with
-every flag and --yes it asks nothing (for scripts). Secrets (contributions, the seed) are never
-printed. The clock is read here only; POOLGEN_TEST_NOW (a UTC time) replaces it for tests and
-rehearsals with past beacon rounds (the clock is each party's own anyway: docs/ceremony.md).
+--yes it asks nothing (for scripts) and refuses a missing option in one line, as it does when no answer
+can be read. `--key` alone names the party (its public half is listed in the ceremony). Secrets
+(contributions, the seed) are never printed. The clock is read here only; POOLGEN_TEST_NOW (a UTC
+time) replaces it for tests and rehearsals with past beacon rounds (the clock is each party's own
+anyway: docs/ceremony.md).
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
 
 File = Annotated[Path, typer.Argument(metavar="CEREMONY", help="The ceremony file (mode 0600).")]
 PartyName = Annotated[str | None, typer.Option(
-    "--party", help="Your party's name, as the ceremony lists it.")]
+    "--party", help="Your party's name, as the ceremony lists it (default: the party whose key --key is).")]
 Key = Annotated[Path | None, typer.Option(
     "--key", metavar="FILE", help="Your party's private key (poolgen keys new), listed at ceremony new.")]
-Yes = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation (for scripts).")]
+Yes = Annotated[bool, typer.Option("--yes", "-y", help="Ask nothing, not even for confirmation (for "
+                                                       "scripts): a missing option is refused.")]
 Readable = Annotated[bool, typer.Option("--allow-readable-secret", help="Use a private key others may read.")]
 
 
@@ -55,14 +58,18 @@ def now() -> datetime:
     return parse_time(told, NOW_ENV) if told else datetime.now(UTC).replace(microsecond=0)
 
 
-def _ask(text: str, default: str | None = None) -> str:
+def _ask(text: str, option: str, yes: bool, default: str | None = None) -> str:
+    """The answer to `text`, asked for the missing `option`; with --yes nothing is asked (refused in
+    one line naming the option), nor when no answer can be read (a script)."""
     from poolgen.seeds.ceremony import CeremonyError  # lazy: start-up time
 
+    if yes:
+        raise CeremonyError(f"{option}: missing (with --yes nothing is asked; give it)")
     try:
         answer: str = typer.prompt(text, default=default, err=True)
         return answer
     except typer.Abort:
-        raise CeremonyError("stopped at the prompt; nothing was changed") from None
+        raise CeremonyError(f"{option}: missing (no answer at its prompt; nothing was changed)") from None
 
 
 def _confirm(text: str, yes: bool) -> None:
@@ -79,16 +86,20 @@ def _confirm(text: str, yes: bool) -> None:
         raise CeremonyError("not confirmed; nothing was changed")
 
 
-def _party(ceremony: Ceremony, name: str | None, key: Path | None,
-           readable: bool) -> tuple[str, Ed25519PrivateKey]:
+def _party(ceremony: Ceremony, name: str | None, key: Path | None, readable: bool,
+           yes: bool) -> tuple[str, Ed25519PrivateKey]:
+    """The party and its private key: the key alone names the party (its public half is listed)."""
     from poolgen.run.signing import load_private_key  # lazy: start-up time
 
-    if name is None:
-        name = _ask(f"Which party are you? ({', '.join(ceremony.names)})")
-    ceremony.index(name)
+    if name is None and key is None:
+        name = _ask(f"Which party are you? ({', '.join(ceremony.names)})", "--party or --key", yes)
+    if name is not None:
+        ceremony.index(name)
     if key is None:
-        key = Path(_ask("Your private key file", default=f"{name}-keys/signing-key.pem"))
+        key = Path(_ask("Your private key file", "--key", yes, default=f"{name}-keys/signing-key.pem"))
     private = load_private_key(key, ask_passphrase, readable)
+    if name is None:
+        name = ceremony.party_of(private)
     ceremony.check_key(name, private)
     return name, private
 
@@ -163,10 +174,10 @@ def commit(
     from poolgen.seeds.ceremony_file import load, save, write_contribution  # lazy: start-up time
 
     ceremony = load(file)
-    name, private = _party(ceremony, party, key, allow_readable_secret)
+    name, private = _party(ceremony, party, key, allow_readable_secret, yes)
     if contribution is None:
         contribution = Path(_ask("Where should your secret contribution be saved? Keep it private until "
-                                 "you reveal it", default=f"{name}.contribution"))
+                                 "you reveal it", "--contribution", yes, default=f"{name}.contribution"))
     value = os.urandom(32)
     closed = ceremony.commit(name, private, value)  # refuses before anything is written
     _confirm(f"Save a new secret contribution for {name} in {contribution} and record its commitment?", yes)
@@ -223,9 +234,10 @@ def reveal(
     ceremony = load(file)
     ceremony.check_open()
     closed = ceremony.closed()
-    name, private = _party(ceremony, party, key, allow_readable_secret)
+    name, private = _party(ceremony, party, key, allow_readable_secret, yes)
     if contribution is None:
-        contribution = Path(_ask("Your contribution file", default=f"{name}.contribution"))
+        contribution = Path(_ask("Your contribution file", "--contribution", yes,
+                                 default=f"{name}.contribution"))
     ceremony.reveal(name, private, read_contribution(contribution, ceremony, name), now())
     again = revealed_before(contribution, ceremony, closed)  # never under other commitments
     _confirm(f"Reveal {name}'s contribution into the ceremony file?", yes)
@@ -276,7 +288,7 @@ def abort(
     from poolgen.seeds.ceremony_file import load, save  # lazy: start-up time (docs/scaling.md)
 
     ceremony = load(file)
-    name, private = _party(ceremony, party, key, allow_readable_secret)
+    name, private = _party(ceremony, party, key, allow_readable_secret, yes)
     ceremony.abort_by(name, private, reason)
     _confirm(f"Abort ceremony {ceremony.id}? It cannot be resumed.", yes)
     save(file, ceremony)

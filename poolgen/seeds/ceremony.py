@@ -119,6 +119,15 @@ class Ceremony:
         return Ed25519PublicKey.from_public_bytes(
             bytes.fromhex(self.transcript["parties"][self.index(name)]["public_key"]))
 
+    def party_of(self, key: Ed25519PrivateKey) -> str:
+        """The party whose listed key `key` is the private half of (no two parties share a key)."""
+        mine = raw_key(key.public_key())
+        for p in self.transcript["parties"]:
+            if p["public_key"] == mine:
+                return str(p["name"])
+        raise self.refuse(f"key {key_fingerprint(mine)} is no party's key in the ceremony (the parties "
+                          f"are {', '.join(self.names)})")
+
     def check_key(self, name: str, key: Ed25519PrivateKey) -> None:
         """`key` is the private half of `name`'s listed key."""
         mine, listed = raw_key(key.public_key()), self.transcript["parties"][self.index(name)]["public_key"]

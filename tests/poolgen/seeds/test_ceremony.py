@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from poolgen.run.provenance import code_entry
 from poolgen.run.signing import new_key_pair
@@ -355,3 +356,37 @@ def test_generate_is_held_to_the_code_the_ceremony_bound(tmp_path):
             f"^ceremony c1: the code's SHA-256 is 0000000000000000..., not the ceremony's "
             f"{code_entry()['sha256'][:16]}... \\(another poolgen\\)$")):
         c.check_binding(other)
+
+
+def _private(path) -> Ed25519PrivateKey:
+    key = load_pem_private_key(path.read_bytes(), None)
+    assert isinstance(key, Ed25519PrivateKey)
+    return key
+
+
+def test_the_key_names_the_party_and_yes_never_prompts(tmp_path):
+    file = _new(tmp_path)
+    contribution = {p: str(tmp_path / f"{p}.contribution") for p in PARTIES}
+    vendor = ok("ceremony", "commit", str(file), "--key", key(file, "vendor"),
+                "--contribution", contribution["vendor"], "--yes")
+    assert "?" not in vendor.stderr
+    assert vendor.stdout.splitlines()[-1].startswith("commitment of vendor: ")
+    refused(invoke("ceremony", "commit", str(file), "--key", key(file, "lottery"), "--yes"),
+            "--contribution: missing (with --yes nothing is asked; give it)")
+    refused(invoke("ceremony", "commit", str(file), "--party", "lottery", "--yes"),
+            "--key: missing (with --yes nothing is asked; give it)")
+    refused(invoke("ceremony", "commit", str(file), "--yes"),
+            "--party or --key: missing (with --yes nothing is asked; give it)")
+    script = invoke("ceremony", "commit", str(file), "--key", key(file, "lottery"), input="")  # no answer
+    assert script.exit_code == 2 and script.stderr.endswith(
+        "]:poolgen: error: --contribution: missing (no answer at its prompt; nothing was changed)\n")
+    stranger = new_key_pair(tmp_path / "stranger-keys").private
+    refused(invoke("ceremony", "commit", str(file), "--key", str(stranger), "--yes"),
+            f"ceremony {load(file).id}: key {key_fingerprint(raw_key(_private(stranger).public_key()))} "
+            f"is no party's key in the ceremony (the parties are vendor, lottery, auditor)")
+    for p in ("lottery", "auditor"):
+        ok("ceremony", "commit", str(file), "--key", key(file, p), "--contribution", contribution[p], "--yes")
+    for p in PARTIES:
+        result = ok("ceremony", "reveal", str(file), "--key", key(file, p), "--contribution", contribution[p],
+                    "--yes")
+        assert result.stdout == f"{p}: revealed; it matches its commitment\n"
