@@ -80,6 +80,9 @@ def unseal_cmd(
     manifest: Annotated[Path | None, typer.Option(
         "--manifest", metavar="FILE", help="The run's manifest.json: the opened file must be the one it "
                                            "lists under its name, byte for byte.")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print what was opened as JSON: its name, --out, bytes, SHA-256, the manifest and "
+                       "run that vouched for it (null without --manifest).")] = False,
 ) -> None:
     """Open a sealed file with the recipient's private key (fails with any other key) and, with
     --manifest, check it is byte for byte the deliverable the run's manifest lists."""
@@ -88,7 +91,7 @@ def unseal_cmd(
 
     private = load_private(key, allow_readable_secret)
     name, data = unseal(read_input(file, "sealed", SealError, MAX_SEALED_BYTES), private, printable(file))
-    checked = "not checked against a manifest (give --manifest)"
+    checked, run_id = "not checked against a manifest (give --manifest)", None
     if manifest is not None:
         _, doc = read_manifest(manifest)
         listed = [f for f in doc.get("deliverables", []) if f.get("name") == name and "sha256" in f]
@@ -99,9 +102,15 @@ def unseal_cmd(
             raise SealError(f"{file}: opened {name}, but it is not the file {manifest} lists ({len(data):,} "
                             f"bytes, SHA-256 {digest}; listed {listed[0].get('bytes')} bytes, "
                             f"{listed[0]['sha256']}); nothing written")
-        checked = f"it is the {name} of run {doc.get('run_id')}, byte for byte"
+        run_id = doc.get("run_id")
+        checked = f"it is the {name} of run {run_id}, byte for byte"
     write_secret(out, data, what="opened file")  # complete under its name, or absent
     say(f"opened {name} into {out} (mode 0600): {checked}")
+    if as_json:
+        typer.echo(json.dumps({"file": str(file), "name": name, "out": str(out), "bytes": len(data),
+                               "sha256": hashlib.sha256(data).hexdigest(),
+                               "manifest": None if manifest is None else str(manifest), "run_id": run_id},
+                              indent=2))
 
 
 @reports_errors

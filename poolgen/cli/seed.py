@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -28,6 +29,8 @@ Entropy = Annotated[
 def new(
     file: Annotated[Path, typer.Argument(help="Seed file to create; never overwritten.")],
     entropy: Entropy = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the seed file, its mode and the seed's "
+                                                         "commitment as JSON (never the seed).")] = False,
 ) -> None:
     """Write a fresh 256-bit seed to FILE (mode 0600) and print its commitment, not the seed."""
     seed = fresh_seed(parse_entropy(entropy or []))
@@ -35,4 +38,8 @@ def new(
         say(line)
     write_seed_file(file, seed)
     say(f"wrote seed file {file} (mode 0600)")
-    typer.echo(f"seed commitment: {commitment(seed)}")
+    if as_json:
+        typer.echo(json.dumps({"seed_file": str(file), "mode": "0600", "commitment": commitment(seed)},
+                              indent=2))
+    else:
+        typer.echo(f"seed commitment: {commitment(seed)}")

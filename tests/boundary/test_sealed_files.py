@@ -4,6 +4,8 @@ sealed file changed in any way never opens (hypothesis); nothing is written unde
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 from pathlib import Path
@@ -42,6 +44,16 @@ def test_the_sealed_file_opens(keys, tmp_path):
     result = unseal(keys, keys["sealed"], tmp_path / "o")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "o").read_bytes() == (keys["root"] / "imaging-p1.parquet").read_bytes()
+
+
+def test_unseal_json_says_what_was_opened_and_that_no_manifest_checked_it(keys, tmp_path):
+    result = unseal(keys, keys["sealed"], tmp_path / "o", "--json")
+    assert result.exit_code == 0, result.output
+    data = (keys["root"] / "imaging-p1.parquet").read_bytes()
+    assert json.loads(result.stdout) == {"file": str(keys["sealed"]), "name": "imaging-p1.parquet",
+                                         "out": str(tmp_path / "o"), "bytes": len(data),
+                                         "sha256": hashlib.sha256(data).hexdigest(), "manifest": None,
+                                         "run_id": None}
 
 
 SEALED = {  # name: (the sealed file's bytes given the real ones, the refusal after "FILE: ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import stat
 
 from poolgen.seeds.seed import commitment
@@ -35,3 +36,13 @@ def test_seed_ceremony_contributions(tmp_path):
     assert short.exit_code == 2
     assert short.stderr.strip() == "poolgen: error: --entropy #1: 2 bytes; give at least 16 (32 hex digits)"
     assert not (tmp_path / "d.seed").exists()
+
+
+def test_seed_new_json_gives_the_file_and_commitment_never_the_seed(tmp_path):
+    path = tmp_path / "s.seed"
+    result = invoke("seed", "new", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    seed = bytes.fromhex(path.read_text().strip())
+    assert json.loads(result.stdout) == {"seed_file": str(path), "mode": "0600",
+                                         "commitment": commitment(seed)}
+    assert seed.hex() not in result.output
