@@ -234,8 +234,9 @@ def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list[Flowable]
                       f"disagree:</b></font>"))
         out += [para(f"- {escape(p)}", SMALL) for p in check.problems]
     elif not check.stated:
-        out.append(para(f"The spec states no published figure of {escape(game.regulation)}: nothing "
-                        f"reconciled; the figures below are computed from its {len(game.tiers)} tiers."))
+        out.append(para(f"The spec states no published figure (regulation: {escape(game.regulation)}): "
+                        f"nothing reconciled; the figures below are computed from its {len(game.tiers)} "
+                        "tiers."))  # a designed game's regulation is "none (...)": not a name to quote
     else:
         out.append(para(f"<font color='#2B8A3E'><b>Every published figure of "
                       f"{escape(game.regulation)} reconciles</b></font> with the tiers of the spec "

@@ -109,6 +109,19 @@ def test_report_cross_check_does_not_claim_reconciled_when_nothing_published(tmp
     run = SimpleNamespace(manifest={"spec": {"sha256": game.sha256}})  # the cross-check reads only this
     said = " ".join(f.getPlainText() for f in _cross_check(game, check_spec(game), run)
                     if hasattr(f, "getPlainText"))
-    assert "The spec states no published figure of K.A.R. 111-4-3663: nothing reconciled; the figures " \
-           "below are computed from its 13 tiers." in said
+    assert "The spec states no published figure (regulation: K.A.R. 111-4-3663): nothing reconciled; the " \
+           "figures below are computed from its 13 tiers." in said
     assert "reconciles" not in said
+
+
+def test_report_cross_check_of_a_designed_game_reads_as_a_sentence(tmp_path):
+    """A designed example's regulation is "none (a designed example)": never quoted as a regulation's
+    name ("no published figure of none (a designed example)")."""
+    game = load_spec(spec_path("examples/lucky_pairs"))
+    assert game.regulation == "none (a designed example)"
+    run = SimpleNamespace(manifest={"spec": {"sha256": game.sha256}})  # the cross-check reads only this
+    said = " ".join(f.getPlainText() for f in _cross_check(game, check_spec(game), run)
+                    if hasattr(f, "getPlainText"))
+    assert "The spec states no published figure (regulation: none (a designed example)): nothing " \
+           "reconciled; the figures below are computed from its 9 tiers." in said
+    assert "figure of none" not in said
