@@ -113,15 +113,17 @@ def reconcile_cmd(
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
     rec = reconcile(_printed(run, public_key), ledger, keys, heads)
+    signed = ", its signature verified" if public_key is not None else \
+        ", whose signature was NOT checked (give --public-key)"  # a clerk must not read it as checked
     if as_json:
-        typer.echo(json.dumps(rec.to_json(), indent=2))
+        typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None}, indent=2))
     else:
         for problem in rec.problems:
             typer.echo(f"problem: {problem}")
         for path, now in rec.heads.items():
             typer.echo(f"ledger {path}: head {now}")
         typer.echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents)}: "
-                   + ("they reconcile with the validation files and the manifest" if rec.ok
+                   + (f"they reconcile with the validation files and the manifest{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledgers do not reconcile"))
     raise typer.Exit(0 if rec.ok else 1)
 

@@ -213,14 +213,16 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
         rec = reconcile_sales(book.run, book, recorded)
     finally:
         book.close()
+    signed = ", its manifest's signature verified" if public_key is not None else \
+        ", whose manifest's signature was NOT checked (give --public-key)"  # never read as checked
     if as_json:
-        typer.echo(json.dumps(rec.to_json(), indent=2))
+        typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None}, indent=2))
     else:
         for problem in rec.problems:
             typer.echo(f"problem: {problem}")
         for path, now in rec.heads.items():
             typer.echo(f"ledger {path}: head {now}")
         typer.echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
-                   + ("the ledger reconciles with the run" if rec.ok
+                   + (f"the ledger reconciles with the run{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))
     raise typer.Exit(0 if rec.ok else 1)

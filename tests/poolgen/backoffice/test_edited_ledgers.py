@@ -94,7 +94,8 @@ def test_payments_of_another_game_in_a_shared_ledger_are_no_problem(office, tmp_
           "'d', 'c', 'low', 500, 0)")
     result = _reconcile(office, ledger)
     assert (result.exit_code, split_heads(result.output)) == (
-        0, ("1 payment(s), $5.00: they reconcile with the validation files and the manifest\n",
+        0, ("1 payment(s), $5.00: they reconcile with the validation files and the manifest, whose "
+            "signature was NOT checked (give --public-key)\n",
             {str(ledger): f"2:{chain}"}))
 
 
@@ -123,7 +124,8 @@ def test_a_payment_made_while_reconciling_is_no_problem(office, tmp_path):
         mark.unlink(missing_ok=True)
         out, err = proc.communicate(timeout=60)
     assert (proc.returncode, split_heads(out)[0], err) == (
-        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest\n", "")
+        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest, whose "
+           "signature was NOT checked (give --public-key)\n", "")
 
 
 def test_a_second_claim_is_answered_with_its_own_claim_number(office, tmp_path):

@@ -24,11 +24,11 @@ def _pay(office, ledger, tier, nth=0, desk="d1"):
     return b
 
 
-def _reconcile(office, *ledgers):
+def _reconcile(office, *ledgers, extra=()):
     more = [x for path in ledgers for x in ("--ledger", path)]
     root = office["root"]
     keys = ("--validation-key", root / "low.key", "--high-validation-key", root / "high.key")
-    return invoke("claims", "reconcile", office["folder"], *more, *keys)
+    return invoke("claims", "reconcile", office["folder"], *more, *keys, *extra)
 
 
 def test_prizes_remaining_in_the_published_form(office, tmp_path):
@@ -63,7 +63,8 @@ def test_reconciliation_passes_honest_ledgers_and_names_every_forgery(office, tm
     _pay(office, b, "2", desk="d2")
     honest = _reconcile(office, a, b)
     assert (honest.exit_code, split_heads(honest.output)) == (
-        0, ("3 payment(s), $27.00: they reconcile with the validation files and the manifest\n",
+        0, ("3 payment(s), $27.00: they reconcile with the validation files and the manifest, whose "
+            "signature was NOT checked (give --public-key)\n",
             {str(a): ledger_head(a), str(b): ledger_head(b)}))
     forged = tmp_path / "forged.sqlite"
     shutil.copy(a, forged)
@@ -119,3 +120,19 @@ def test_the_closing_report(office, tmp_path):
     assert text.exit_code == 0
     assert text.output.splitlines()[0] == "Happy Holidays (465): closing report (run hh)"
     assert (tmp_path / "close.pdf").read_bytes().startswith(b"%PDF-")
+
+
+def test_a_reconciliation_without_the_public_key_says_the_signature_was_not_checked(office, tmp_path):
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, "5")
+    unchecked = _reconcile(office, ledger)
+    assert (unchecked.exit_code, split_heads(unchecked.output)[0]) == (
+        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest, whose signature "
+           "was NOT checked (give --public-key)\n")
+    assert json.loads(_reconcile(office, ledger, extra=["--json"]).output)["signature_checked"] is False
+    checked = _reconcile(office, ledger, extra=["--public-key", office["public"]])
+    assert (checked.exit_code, split_heads(checked.output)[0]) == (
+        0, "1 payment(s), $5.00: they reconcile with the validation files and the manifest, its signature "
+           "verified\n")
+    assert json.loads(_reconcile(office, ledger, extra=["--json", "--public-key", office["public"]]).output)[
+        "signature_checked"] is True

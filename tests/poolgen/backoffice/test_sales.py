@@ -116,7 +116,8 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
     honest = _sales(einstant, "reconcile", "--ledger", ledger)
     p = prizes[winner - 1]
     assert (honest.exit_code, split_heads(honest.output)) == (
-        0, (f"1 paid share(s), ${p // 100:,}.{p % 100:02d}: the ledger reconciles with the run\n",
+        0, (f"1 paid share(s), ${p // 100:,}.{p % 100:02d}: the ledger reconciles with the run, its "
+            "manifest's signature verified\n",
             {str(ledger): payments_head(ledger)}))
     db = sqlite3.connect(ledger)
     claimed = db.execute("SELECT claimed_at FROM sales WHERE serial = ?", (winner,)).fetchone()[0]
@@ -132,3 +133,17 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
         f"problem: d1.00-{winner:07d}: its sale records $999,999.00 paid at {claimed}, its payment no. 1 "
         f"${p // 100:,}.{p % 100:02d} at {claimed}",  # the payment row keeps what was paid
         "1 paid share(s), $999,999.00: 3 problem(s); the ledger does not reconcile"]
+
+
+def test_a_sales_reconciliation_without_the_public_key_says_the_signature_was_not_checked(einstant, tmp_path):
+    ledger = tmp_path / "sales.sqlite"
+    assert _sales(einstant, "sell", "--ledger", ledger, "--pool", "d1.00", "--channel", "web",
+                  "--player", "p").exit_code == 0
+    unchecked = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger)
+    assert (unchecked.exit_code, split_heads(unchecked.output)[0]) == (
+        0, "0 paid share(s), $0.00: the ledger reconciles with the run, whose manifest's signature was NOT "
+           "checked (give --public-key)\n")
+    doc = json.loads(invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger, "--json").output)
+    assert doc["signature_checked"] is False
+    checked = _sales(einstant, "reconcile", "--ledger", ledger, "--json")
+    assert json.loads(checked.output)["signature_checked"] is True
