@@ -22,6 +22,7 @@ import typer
 
 from poolgen.cli.common import reports_errors, say
 from poolgen.cli.keys import ask_passphrase
+from poolgen.files.read import PASSPHRASE_ENV
 from poolgen.run.provenance import code_entry
 from poolgen.seeds.beacon import QUICKNET, read_round
 
@@ -86,6 +87,16 @@ def _confirm(text: str, yes: bool) -> None:
         raise CeremonyError("not confirmed; nothing was changed")
 
 
+def _passphrase(key: Path, yes: bool) -> bytes:
+    """An encrypted key's passphrase: from the environment, else asked, but never under --yes."""
+    from poolgen.seeds.ceremony import CeremonyError  # lazy: start-up time
+
+    if yes and os.environ.get(PASSPHRASE_ENV) is None:
+        raise CeremonyError(f"{key}: the private key is encrypted; with --yes nothing is asked: set "
+                            f"{PASSPHRASE_ENV}")
+    return ask_passphrase()
+
+
 def _party(ceremony: Ceremony, name: str | None, key: Path | None, readable: bool,
            yes: bool) -> tuple[str, Ed25519PrivateKey]:
     """The party and its private key: the key alone names the party (its public half is listed)."""
@@ -97,7 +108,7 @@ def _party(ceremony: Ceremony, name: str | None, key: Path | None, readable: boo
         ceremony.index(name)
     if key is None:
         key = Path(_ask("Your private key file", "--key", yes, default=f"{name}-keys/signing-key.pem"))
-    private = load_private_key(key, ask_passphrase, readable)
+    private = load_private_key(key, lambda: _passphrase(key, yes), readable)
     if name is None:
         name = ceremony.party_of(private)
     ceremony.check_key(name, private)

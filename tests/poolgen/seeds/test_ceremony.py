@@ -390,3 +390,13 @@ def test_the_key_names_the_party_and_yes_never_prompts(tmp_path):
         result = ok("ceremony", "reveal", str(file), "--key", key(file, p), "--contribution", contribution[p],
                     "--yes")
         assert result.stdout == f"{p}: revealed; it matches its commitment\n"
+
+
+def test_yes_never_prompts_for_an_encrypted_keys_passphrase(tmp_path):
+    new_key_pair(tmp_path / "vendor-keys", b"a passphrase")  # the party's key, encrypted
+    file = _new(tmp_path)
+    result = invoke("ceremony", "commit", str(file), "--key", key(file, "vendor"), "--contribution",
+                    str(tmp_path / "v.contribution"), "--yes")
+    refused(result, f"{key(file, 'vendor')}: the private key is encrypted; with --yes nothing is asked: set "
+                    "POOLGEN_KEY_PASSPHRASE")
+    assert not (tmp_path / "v.contribution").exists() and load(file).commitments[0] is None
