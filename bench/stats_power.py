@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import re
 import shutil
 import sys
@@ -45,12 +44,9 @@ sys.path.insert(0, str(ROOT))
 
 from audit.stats.step import pool_statistics, run_statistics  # noqa: E402
 from audit.verify import VerifyRequest, verify_run  # noqa: E402
-from poolgen.files.read import file_entry  # noqa: E402
-from poolgen.files.write import canonical_bytes  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
-from poolgen.run.build import build_pool, identity_columns  # noqa: E402
+from poolgen.run.build import build_pool  # noqa: E402
 from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
-from poolgen.run.merkle import root as merkle_root  # noqa: E402
 from poolgen.run.signing import Signer, new_key_pair  # noqa: E402
 from tests.audit.stats.test_false_failure_rate import Entry, small_spec  # noqa: E402
 from tests.support.book_number_biases import (  # noqa: E402
@@ -59,6 +55,7 @@ from tests.support.book_number_biases import (  # noqa: E402
     top_prizes_at_book_ends,
     top_prizes_at_ticket_digit,
 )
+from tests.support.reseal import reseal_insider_pool  # noqa: E402
 from tests.support.stats import judge as judge_table  # noqa: E402
 from tests.support.ticket_number_biases import (  # noqa: E402
     level_at_ticket_numbers,
@@ -110,21 +107,6 @@ def spot_3(t: pl.DataFrame, play: dict) -> pl.DataFrame:
                             for j in range(area["spots"])))
 
 
-def rewrite(run: Path, spec, pool_id: str, seed: bytes, signer: Signer, change) -> None:
-    path = next(run.glob("pool-*.parquet"))
-    table = change(pl.read_parquet(path))
-    table = table.with_columns(list(identity_columns(spec, spec.pool(pool_id), seed).values()))
-    table.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(path)
-    doc["pools"][0]["merkle"]["root"] = merkle_root(table).hex()
-    for f in doc.pop("deliverables", []):  # the printer's files would tell too (step 9)
-        if f["role"] != "pool":
-            (run / f["name"]).unlink()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
-    signer.sign_run(run)
-
-
 def short(name: str) -> str:
     """A test's name without its method and figures."""
     found = re.match(r"(.*?) \((exact|chi-square|Kruskal|index|logistic|Wald)", name)
@@ -164,7 +146,7 @@ def full_cases(n: int, tmp: Path) -> None:
                 change = {"first-20%": lambda t, rng=rng: first_20(t, rng),
                           "book-end": lambda t, rng=rng: book_end(t, rng),
                           "spot-3": lambda t, play=play: spot_3(t, play)}[case]
-                rewrite(biased, spec, "p1", seed, signer, change)
+                reseal_insider_pool(biased, spec, "p1", seed, signer, change)
                 refused, other, names = judge(biased, keys.public)
                 tally[case][0] += refused
                 tally[case][2] += other

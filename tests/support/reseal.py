@@ -16,6 +16,7 @@ from poolgen.deliverables.validation import new_validation_key, read_validation_
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
+from poolgen.run.build import identity_columns
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
@@ -28,6 +29,25 @@ def reseal_pool(run: Path, name: str, table: pl.DataFrame, signer: Signer) -> No
     doc = json.loads((run / "manifest.json").read_bytes())
     doc["pools"][0]["file"] = file_entry(run / name)
     doc["pools"][0]["merkle"]["root"] = merkle_root(pl.read_parquet(run / name)).hex()
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    signer.sign_run(run)
+
+
+def reseal_insider_pool(run: Path, spec: Any, pool_id: str, seed: bytes, signer: Signer,
+                        change: Callable[[pl.DataFrame], pl.DataFrame]) -> None:
+    """An insider's pool: `change` the run's first pool table, put back the identity columns (book and
+    ticket numbers, barcodes) the seed gives, restate the file and Merkle root, drop the printer's files
+    (step 9 would see them disagree) and sign again: only the pool's order is the insider's."""
+    path = next(run.glob("pool-*.parquet"))
+    table = change(pl.read_parquet(path))
+    table = table.with_columns(list(identity_columns(spec, spec.pool(pool_id), seed).values()))
+    table.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["pools"][0]["file"] = file_entry(path)
+    doc["pools"][0]["merkle"]["root"] = merkle_root(table).hex()
+    for f in doc.pop("deliverables", []):  # the printer's files would tell too (step 9)
+        if f["role"] != "pool":
+            (run / f["name"]).unlink()
     (run / "manifest.json").write_bytes(canonical_bytes(doc))
     signer.sign_run(run)
 

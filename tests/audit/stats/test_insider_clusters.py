@@ -9,24 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import math
 from datetime import UTC, datetime
 
 import numpy as np
-import polars as pl
 import pytest
 
 from audit.checklist import Step
 from audit.stats.numbers import printed_number_findings
 from audit.verify import VerifyRequest, verify_run
-from poolgen.files.read import file_entry
-from poolgen.files.write import canonical_bytes
-from poolgen.run.build import build_pool, identity_columns
+from poolgen.run.build import build_pool
 from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support.cluster_biases import prizes_gathered
+from tests.support.reseal import reseal_insider_pool
 from tests.support.stats import judge, small_spec
 
 SEED = hashlib.sha256(b"poolgen/tests/insider-clusters").digest()
@@ -102,18 +98,8 @@ def test_a_re_signed_run_with_the_top_prizes_gathered_fails_step_8_alone(tmp_pat
                                    signature=signer.manifest_entry()),
                    finish=signer.sign_run).folder
     assert verify_run(VerifyRequest(run=run, public_key=keys.public)).failed == []
-    path = next(run.glob("pool-*.parquet"))
-    table = prizes_gathered(pl.read_parquet(path), 30, 500, 3, np.random.default_rng(3))
-    table = table.with_columns(list(identity_columns(spec, spec.pools[0], SEED).values()))
-    table.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(path)
-    doc["pools"][0]["merkle"]["root"] = merkle_root(table).hex()
-    for f in doc.pop("deliverables", []):  # the printer's files would tell too (step 9)
-        if f["role"] != "pool":
-            (run / f["name"]).unlink()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
-    signer.sign_run(run)
+    reseal_insider_pool(run, spec, spec.pools[0].id, SEED, signer,
+                        lambda table: prizes_gathered(table, 30, 500, 3, np.random.default_rng(3)))
     report = verify_run(VerifyRequest(run=run, public_key=keys.public))
     assert report.failed == [Step.STATISTICS]
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons

@@ -9,11 +9,9 @@ runs and top-tier tests see an honest pool; this test refuses it, named. Small H
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import UTC, datetime
 
 import numpy as np
-import polars as pl
 import pytest
 from scipy.stats import chi2
 
@@ -22,14 +20,12 @@ from audit.stats.books import _top_coded_classes, block_findings
 from audit.stats.pack_laws import top_coded
 from audit.stats.tests import distinct_values
 from audit.verify import VerifyRequest, verify_run
-from poolgen.files.read import file_entry
-from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
-from poolgen.run.build import build_pool, identity_columns
+from poolgen.run.build import build_pool
 from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import small_einstant
+from tests.support.reseal import reseal_insider_pool
 from tests.support.stats import judge, small_spec
 from tests.support.ticket_number_biases import (
     level_at_ticket_numbers,
@@ -101,18 +97,8 @@ def test_a_re_signed_run_with_a_level_kept_to_some_ticket_numbers_fails_step_8_a
                                    signature=signer.manifest_entry()),
                    finish=signer.sign_run).folder
     assert verify_run(VerifyRequest(run=run, public_key=keys.public)).failed == []
-    path = next(run.glob("pool-*.parquet"))
-    table = level_at_ticket_numbers(pl.read_parquet(path), 30, 200, 3, 1, np.random.default_rng(3))
-    table = table.with_columns(list(identity_columns(spec, spec.pools[0], SEED).values()))
-    table.write_parquet(path, compression="zstd", compression_level=1, statistics=False)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(path)
-    doc["pools"][0]["merkle"]["root"] = merkle_root(table).hex()
-    for f in doc.pop("deliverables", []):  # the printer's files would tell too (step 9)
-        if f["role"] != "pool":
-            (run / f["name"]).unlink()
-    (run / "manifest.json").write_bytes(canonical_bytes(doc))
-    signer.sign_run(run)
+    reseal_insider_pool(run, spec, spec.pools[0].id, SEED, signer,
+                        lambda table: level_at_ticket_numbers(table, 30, 200, 3, 1, np.random.default_rng(3)))
     report = verify_run(VerifyRequest(run=run, public_key=keys.public))
     assert report.failed == [Step.STATISTICS]
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
