@@ -92,6 +92,7 @@ class RunStatistics:
     alpha: float
     judged: tuple[Judged, ...]
     what: str = "tests of the top tiers, pools combined"
+    level: str = "top tiers, weighted Holm"
 
     @property
     def failed(self) -> list[Judged]:
@@ -181,7 +182,7 @@ def combined_statistics(stats: list[PoolStatistics], pools: int) -> RunStatistic
     (pools that could not be judged are left out: their own lines say why)."""
     found = combined_findings([[j.finding for j in s.judged] for s in stats])
     return RunStatistics(pools, ALPHA_COMBINED, holm(found, ALPHA_COMBINED), "tests made in two or more "
-                         "pools, each pool's p-values combined (Fisher)")
+                         "pools, each pool's p-values combined (Fisher)", "combined tests, Holm")
 
 
 def describe(j: Judged) -> str:
@@ -208,9 +209,7 @@ def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
 
 def run_lines(s: RunStatistics) -> list[tuple[str, str]]:
     """(status, line) of the run-level tests, as pool_lines."""
-    top = s.alpha == ALPHA_RUN
-    level = f"family-wise {100 * s.alpha:.3g}% for the run's " + ("top tiers, weighted Holm" if top else
-                                                                    "combined tests, Holm")
+    level = f"family-wise {100 * s.alpha:.3g}% for the run's {s.level}"
     failed = [j for j in s.judged if j.rejected]
     out = [("fail", f"{describe(j)} <= Holm threshold {fmt_p(j.threshold)}, {level}") for j in failed]
     smallest = min((j.finding.p for j in s.judged), default=1.0)
