@@ -11,6 +11,7 @@ amount in play_spot_3 (swapped with the spot that held it: the same prize).
 
     PYTHONPATH=. python bench/stats_combined.py --runs 300 --pools 6
     PYTHONPATH=. python bench/stats_combined.py --runs 60 --pools 16 --leak 0.08 --leaky-runs 16
+    PYTHONPATH=. python bench/stats_combined.py --runs 2000 --pools 6 --top-only   # 1a's tests alone
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 import polars as pl
 
 from audit.stats.step import ALPHA_RUN, combined_statistics, holm, pool_statistics, run_statistics
+from audit.stats.top import top_levels
 from poolgen.run.build import build_pool
 from tests.support.stats import Entry, small_spec
 
@@ -74,16 +76,36 @@ def one_run(spec, kind: str, i: int, pools: int, leak: float,
     return before or bool(top.failed), after or bool(top.failed), ps, refused, spent
 
 
+def top_only(spec, runs: int, pools: int) -> None:
+    """Runs judged by the top tiers' tests (section 1a) alone: seeds "stats-top" instead."""
+    pool, failed, names, start = spec.pools[0], 0, Counter(), time.perf_counter()
+    for i in range(runs):
+        tops = []
+        for k in range(pools):
+            seed = hashlib.sha256(f"poolgen/bench/stats-top/{i}/{k}".encode()).digest()
+            prize = build_pool(spec, pool, seed)["prize_cents"].cast(pl.Int64).to_numpy()
+            tops.append(top_levels(prize, f"p{k + 1}", spec.tickets_per_book))
+        r = run_statistics(tops, pools)
+        failed += bool(r.failed)
+        names.update(j.finding.name.split(", pools combined")[0] for j in r.failed)
+    print(f"top tiers alone: {runs} runs of {pools} pools: failed {failed} ({100 * failed / runs:.2f}%); "
+          f"{time.perf_counter() - start:.0f} s; {dict(names.most_common(3))}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=300, help="honest runs")
     ap.add_argument("--pools", type=int, default=6, help="pools a run")
     ap.add_argument("--leak", type=float, default=0.0, help="share of each pool's losers leaking in spot 3")
     ap.add_argument("--leaky-runs", type=int, default=0, help="leaky runs")
+    ap.add_argument("--top-only", action="store_true", help="honest runs judged by the top tiers alone")
     a = ap.parse_args()
     assert ALPHA_RUN == 0.006
     with tempfile.TemporaryDirectory() as tmp:
         spec = small_spec(Path(tmp))
+    if a.top_only:
+        top_only(spec, a.runs, a.pools)
+        return
     for kind, runs, leak in (("honest", a.runs, 0.0), ("leak", a.leaky_runs, a.leak)):
         if not runs:
             continue
