@@ -15,8 +15,11 @@ audit/stats/tests.py):
 Per run: the top tiers of every pool (each pool's k highest amounts, k = 1 up), pools combined, by
 exact tests of their smallest and largest relative position and ticket number within the book
 (audit/stats/top.py).
-Family-wise error: ALPHA (1%) for the run: ALPHA_RUN for the run-level tests (weighted Holm, the
-start tests weighted START_WEIGHT), the rest split equally over the P pools (Bonferroni), and within
+Per run of two or more pools, also: each test made in two or more pools, their p-values combined by
+Fisher's method (audit/stats/combined.py).
+Family-wise error: ALPHA (1%) for the run: ALPHA_RUN for the run-level tests of the top tiers
+(weighted Holm, the start tests weighted START_WEIGHT), ALPHA_COMBINED for the combined tests (Holm;
+a run of two or more pools only), the rest split equally over the P pools (Bonferroni), and within
 a pool Holm's step-down over its m tests. A run of honest pools fails step 8 with probability at
 most ALPHA, whatever the dependence between tests (to the accuracy of the chi-square and normal
 approximations, which each test keeps valid by its minimum expected counts). Step 8 is a screen:
@@ -39,6 +42,7 @@ from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import read_pool
 from audit.read.specs.packs import PackRules
 from audit.stats.books import BookNull, block_findings
+from audit.stats.combined import combined_findings
 from audit.stats.layouts import layout_columns, layout_findings
 from audit.stats.numbers import printed_number_findings
 from audit.stats.packs import exact_case, pack_block_findings
@@ -46,12 +50,13 @@ from audit.stats.positions import position_findings
 from audit.stats.tests import Finding
 from audit.stats.top import TopLevels, top_findings, top_levels
 
-__all__ = ["ALPHA", "ALPHA_RUN", "Judged", "PoolStatistics", "RunStatistics", "check_statistics",
-           "columns_needed", "fmt_p", "holm", "pool_alpha", "pool_lines", "pool_statistics", "run_lines",
-           "run_statistics", "statistics_lines"]
+__all__ = ["ALPHA", "ALPHA_COMBINED", "ALPHA_RUN", "Judged", "PoolStatistics", "RunStatistics",
+           "check_statistics", "columns_needed", "combined_statistics", "fmt_p", "holm", "pool_alpha",
+           "pool_lines", "pool_statistics", "run_lines", "run_statistics", "statistics_lines"]
 
 ALPHA = 0.01  # family-wise error of step 8 over a whole run
 ALPHA_RUN = 0.006  # of it, the run-level tests' (the top tiers of the pools combined, audit/stats/top.py)
+ALPHA_COMBINED = 0.002  # of it, in a run of 2+ pools: the pools' tests combined (audit/stats/combined.py)
 SPLIT_LABEL = b"poolgen/audit/stats-split/v1\x00"
 
 
@@ -80,11 +85,14 @@ class PoolStatistics:
 
 @dataclass(frozen=True)
 class RunStatistics:
-    """The run-level tests (the top tiers of every pool, combined), weighted Holm at ALPHA_RUN."""
+    """Run-level tests: the top tiers of every pool, combined (weighted Holm at ALPHA_RUN), or the
+    pools' own tests combined (Holm at ALPHA_COMBINED); `what` names them in the lines."""
 
     pools: int
     alpha: float
     judged: tuple[Judged, ...]
+    what: str = "tests of the top tiers, pools combined"
+    level: str = "top tiers, weighted Holm"
 
     @property
     def failed(self) -> list[Judged]:
@@ -96,8 +104,9 @@ def fmt_p(p: float) -> str:
 
 
 def pool_alpha(pools: int) -> float:
-    """A pool's family-wise level: what the run-level tests leave of ALPHA, split over the pools."""
-    return (ALPHA - ALPHA_RUN) / pools
+    """A pool's family-wise level: what the run-level tests leave of ALPHA (ALPHA_RUN, and
+    ALPHA_COMBINED in a run of two or more pools), split over the pools."""
+    return (ALPHA - ALPHA_RUN - (ALPHA_COMBINED if pools > 1 else 0.0)) / pools
 
 
 def holm(findings: list[Finding], alpha: float, weights: list[float] | None = None) -> tuple[Judged, ...]:
@@ -168,6 +177,14 @@ def run_statistics(tops: list[TopLevels], pools: int) -> RunStatistics:
     return RunStatistics(pools, ALPHA_RUN, judged)
 
 
+def combined_statistics(stats: list[PoolStatistics], pools: int) -> RunStatistics:
+    """The pools' own tests combined across the run (audit/stats/combined.py), Holm at ALPHA_COMBINED
+    (pools that could not be judged are left out: their own lines say why)."""
+    found = combined_findings([[j.finding for j in s.judged] for s in stats])
+    return RunStatistics(pools, ALPHA_COMBINED, holm(found, ALPHA_COMBINED), "tests made in two or more "
+                         "pools, each pool's p-values combined (Fisher)", "combined tests, Holm")
+
+
 def describe(j: Judged) -> str:
     f = j.finding
     return f"{f.name} ({f.method}): {f.figures}, p = {fmt_p(f.p)}"
@@ -175,7 +192,7 @@ def describe(j: Judged) -> str:
 
 def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
     """(status, line) for one pool: each failing test as a reason, then every other test."""
-    level = (f"family-wise {100 * s.alpha:.3g}% for this pool ({100 * (ALPHA - ALPHA_RUN):.3g}% over the "
+    level = (f"family-wise {100 * s.alpha:.3g}% for this pool ({100 * s.alpha * s.pools:.3g}% over the "
              f"run's {s.pools} pool(s))")
     out = [("fail", f"{describe(j)} <= Holm threshold {fmt_p(j.threshold)}, {level}") for j in s.failed]
     if s.failed:
@@ -192,11 +209,11 @@ def pool_lines(s: PoolStatistics) -> list[tuple[str, str]]:
 
 def run_lines(s: RunStatistics) -> list[tuple[str, str]]:
     """(status, line) of the run-level tests, as pool_lines."""
-    level = f"family-wise {100 * s.alpha:.3g}% for the run's top tiers, weighted Holm"
+    level = f"family-wise {100 * s.alpha:.3g}% for the run's {s.level}"
     failed = [j for j in s.judged if j.rejected]
     out = [("fail", f"{describe(j)} <= Holm threshold {fmt_p(j.threshold)}, {level}") for j in failed]
     smallest = min((j.finding.p for j in s.judged), default=1.0)
-    out.append(("pass", f"{len(s.judged)} tests of the top tiers, pools combined, {len(failed)} significant "
+    out.append(("pass", f"{len(s.judged)} {s.what}, {len(failed)} significant "
                         f"at {level} (smallest p = {fmt_p(smallest)})"))
     out += [("pass", describe(j)) for j in s.judged if not j.rejected]
     return out
@@ -211,9 +228,10 @@ def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], po
     has none), then the run-level tests over the pools that have them; and, into `figures`, every
     test's numbers (for `verify --json`)."""
     out: Lines = []
-    tops = []
+    tops, judged = [], []
     for pool, result in results:
         if isinstance(result, PoolStatistics):
+            judged.append(result)
             out += [(status, line, f"pool {pool.id}") for status, line in pool_lines(result)]
             if result.top is not None:
                 tops.append(result.top)
@@ -231,6 +249,16 @@ def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], po
                 figures += [{"pool": None, "test": j.finding.name, "method": j.finding.method,
                              "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
                              "alpha": run.alpha, "significant": j.rejected} for j in run.judged]
+        except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
+            out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", "run"))
+    if pools > 1 and len(judged) > 1:
+        try:
+            both = combined_statistics(judged, pools)
+            out += [(status, line, "run") for status, line in run_lines(both)]
+            if figures is not None:
+                figures += [{"pool": None, "test": j.finding.name, "method": j.finding.method,
+                             "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
+                             "alpha": both.alpha, "significant": j.rejected} for j in both.judged]
         except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
             out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", "run"))
     return out

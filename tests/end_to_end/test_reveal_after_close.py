@@ -73,8 +73,9 @@ def test_the_documented_reveal_verifies(printed, tmp_path):
     assert {f["pool"] for f in figures} == {"p1", "p2", None} and len(figures) >= 2 * 10
     assert all(isinstance(f["p"], float) and 0 <= f["p"] <= 1 and isinstance(f["holm_threshold"], float)
                and f["significant"] is False for f in figures)
-    # 0.4% over the pools, 0.2% each; 0.6% for the run-level tests (pool None: the top tiers combined)
-    assert {f["alpha"] for f in figures} == {0.004 / 2, 0.006}
+    # 0.2% over the pools, 0.1% each; 0.6% for the top tiers combined and 0.2% for the pools' tests combined
+    # (pool None: the run-level tests)
+    assert {f["alpha"] for f in figures} == {(0.01 - 0.006 - 0.002) / 2, 0.006, 0.002}
 
 
 def test_a_missing_deliverable_outside_a_reveal_is_a_failed_step_not_a_traceback(printed, tmp_path):

@@ -54,8 +54,9 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
     out.append(r.para(
         f"Tests of a uniform shuffle and of the layout contract's no-information promises "
         f"(audit/stats/; docs/statistics.md). Family-wise error {100 * ALPHA:g}% for the run: "
-        f"{100 * pool_alpha(pools):.3g}% for this pool ({100 * pool_alpha(1):.3g}% split over {pools} "
-        f"pool(s); the rest is the run-level tests' of the top tiers, in verify's step 8), with Holm's "
+        f"{100 * pool_alpha(pools):.3g}% for this pool ({100 * pools * pool_alpha(pools):.3g}% split over "
+        f"{pools} pool(s); the rest is the run-level tests', in verify's step 8: the top tiers, and with two "
+        f"or more pools each pool's tests combined), with Holm's "
         f"step-down across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
     try:
         play = run.parsed.doc.get("play")
