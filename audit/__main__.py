@@ -1,6 +1,5 @@
 """`python -m audit`: the auditor's command line (audit/cli.py)."""
 
-import signal
 import sys
 
 try:  # the few milliseconds before `exit_at_once` is in force: a Ctrl-C is one line there too
@@ -9,7 +8,6 @@ except KeyboardInterrupt:
     print("audit: error: interrupted by SIGINT; nothing was verified", file=sys.stderr)
     raise SystemExit(130) from None
 
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that closed the pipe ends us quietly, as git
 exit_at_once()  # loading, and a command's imports (numpy, polars): a Ctrl-C then is one line too
 pause_point("loading")
 from audit.cli import app  # noqa: E402 - after the signal handling above

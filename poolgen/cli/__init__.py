@@ -1,6 +1,5 @@
 """The `poolgen` command line: one module per command group, each a thin layer over the library."""
 
-import signal
 import sys
 
 try:  # the few milliseconds before `exit_at_once` is in force: a Ctrl-C is one line there too
@@ -15,9 +14,7 @@ def run() -> None:
     """The `poolgen` command. Loading it takes a few tenths of a second (typer, rich; each command
     imports numpy, polars, reportlab... when it runs, docs/scaling.md): a Ctrl-C or SIGTERM then, or
     while the arguments are parsed, ends it at once with one line and exit 130 or 143, not a traceback,
-    up to the process's very end (each command then installs its own handling, poolgen/interrupts.py).
-    A closed standard output (`| head`) ends it as SIGPIPE does, quietly: exit 141 from a shell."""
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that closed the pipe ends us quietly, as git
+    up to the process's very end (each command then installs its own handling, poolgen/interrupts.py)."""
     exit_at_once("poolgen", "nothing was done")
     if sys.argv[1:2] == ["generate"]:  # poolgen/memory.py says why only here
         keep_freed_memory()
