@@ -32,7 +32,12 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "pairs_payday_packs": ({"order_tickets": 11_000, "pool_tickets": 2_000}, 100, "p6", 1_000),
         "elemental_duel": ({"order_shares": 16_000, "pool_shares": 4_000}, 50, "d1.00", 4_000),
         "lucky_reels_areas": ({"order_shares": 24_000, "pool_shares": 4_000}, 25, "d1.00x2", 4_000),
-        "red_hot_wild_7s": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000)}
+        "red_hot_wild_7s": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
+        "granite_state_money_puzzle": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000)}
+
+
+# examples whose counts are designed (the source's order cannot be written): no [published] figures
+UNPUBLISHED = {"granite_state_money_puzzle"}
 
 
 def cut(name: str, folder: Path) -> Path:
@@ -50,7 +55,7 @@ def cut(name: str, folder: Path) -> Path:
                   text, flags=re.M)
     dropped = "winners|total_cost|odds" if "\nformat = 2\n" in text else "losers|losers_odds"
     text, n = re.subn(rf"^({dropped}) = .*\n", "", text, flags=re.M)
-    assert n >= 2, name
+    assert n >= 2 or name in UNPUBLISHED, name
     path = folder / f"{name}.toml"
     path.write_text(text)
     return path
