@@ -28,7 +28,7 @@ def _int(area: dict[str, Any], key: str, low: int) -> int:
 
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
-    w_count, y_count, match_by = _int(area, "winning", 1), _int(area, "yours", 1), _int(area, "match_by", 1)
+    w_count, y_count, match_by = _int(area, "winning", 0), _int(area, "yours", 1), _int(area, "match_by", 1)
     n_numbers = len(_list(area, "numbers"))
     if len(_list(area, "prizes")) > 256:
         raise ValueError(f"manifest play entry: area {aid!r}: more than 256 prize symbols")
@@ -97,11 +97,12 @@ def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, matched
     `matched`, so nothing matches beside a WINNING NUMBER out of range)."""
     w_count = win.shape[1]
     is_number = (your >= 0) & (your < n_numbers)
-    hits = np.stack([(your == win[:, [i]]) & matched for i in range(w_count)], axis=1).sum(axis=2)
-    k = matched.sum(axis=1)  # the YOUR NUMBERS that match, each once (equal WINNING NUMBERS share one)
-    uneven = ((hits < (k // w_count)[:, None]) | (hits > (-(-k // w_count))[:, None])).any(axis=1)
-    reasons.add(uneven, lambda r: f"{aid}: {int(k[r])} matches use the WINNING NUMBERS unevenly "
-                                  f"({', '.join(str(int(h)) for h in hits[r])} times)")
+    if w_count:  # a key symbol game (no WINNING NUMBER) has no match to spread
+        hits = np.stack([(your == win[:, [i]]) & matched for i in range(w_count)], axis=1).sum(axis=2)
+        k = matched.sum(axis=1)  # the YOUR NUMBERS that match, each once (equal WINNING NUMBERS share one)
+        uneven = ((hits < (k // w_count)[:, None]) | (hits > (-(-k // w_count))[:, None])).any(axis=1)
+        reasons.add(uneven, lambda r: f"{aid}: {int(k[r])} matches use the WINNING NUMBERS unevenly "
+                                      f"({', '.join(str(int(h)) for h in hits[r])} times)")
     losing = np.where(is_number & ~matched, your, -1 - np.arange(your.shape[1]))  # others never equal
     ordered = np.sort(losing, axis=1)
     repeat = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)

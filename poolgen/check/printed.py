@@ -2,12 +2,14 @@
 
 Everything a style cannot lay out was refused when the spec loaded; here the pools' figures and the
 whole order's are computed and, where the spec has `[published]` figures or a tier's
-`published_cost`, reconciled with them. A free-ticket prize is stored at the ticket price;
+`published_cost` or `published_odds`, reconciled with them. A free-ticket prize is stored at the ticket price;
 `published.free_ticket_cost = "zero"` says the regulation's table prints such rows at $0 (Kansas
 does), so the published costs and totals are compared without them.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 from poolgen.check.figures import GameCheck, PoolFigures, figures, odds_match, printed_cents
 from poolgen.game.model import FixedPrize, Game, PoolTier, Printed
@@ -44,6 +46,11 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
                 result.problem("(i)", f"{row} prize cost", fmt_cents(printed),
                                f"{count:,} x {fmt_cents(0 if free and zero_free else t.cents)} = "
                                f"{fmt_cents(cost)}")
+        if t.published.odds is not None and count:  # the row's "1 in": the order's tickets over its count
+            ok, shown = odds_match(t.published.odds, Fraction(order.tickets, count))
+            if not ok:
+                row = f"row {t.index} ({t.published.label or fmt_cents(t.cents)})"
+                result.problem("(j)", f"{row} odds", f"1 in {t.published.odds}", f"1 in {shown}")
     if pub.winners is not None and pub.winners != order.winners:
         result.problem("(i)", "total winners", f"{pub.winners:,}", f"{order.winners:,}")
     subtotal = order.prize_cost_cents - free_cost

@@ -15,12 +15,13 @@ from typing import Any
 from poolgen.game.model import FixedPrize, Symbol, Tier, TierFigures
 from poolgen.game.play import Area, AreaStyle, Win, counted_wins, ticket_cents, ticket_problem
 from poolgen.limits import MAX_TICKET_SPOTS
+from poolgen.loader.published import printed_number
 from poolgen.loader.reader import Reader
 from poolgen.styles import AREA_STYLES
 
 __all__ = ["NAME", "AreaContext", "read_areas", "read_tiers"]
 
-_TIER = {"id", "get", "prize", "count", "published_cost", "wins"}
+_TIER = {"id", "get", "prize", "count", "published_cost", "published_odds", "wins"}
 _WIN = {"area", "prize", "how", "by"}
 NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")  # an area id, as a game id
 
@@ -136,6 +137,7 @@ def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
             raise r.fail(f"{where}.id", f"duplicate tier id {tier_id!r}")
         label = r.get(t, "get", where, str, required=False)
         r.money(t, "published_cost", where, required=False)
+        odds = printed_number(r, t, "published_odds", where)  # the row's "1 in", as printed
         listed = r.get(t, "wins", where, list)
         if not listed:
             raise r.fail(f"{where}.wins", "a prize tier is won some way: list its wins")
@@ -163,7 +165,7 @@ def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
         wins[tier_id] = tier_wins
         free = any(w.prize.free for w in tier_wins)
         tiers.append(Tier(tier_id, i + 1, r.count(t, "count", where), FixedPrize(prize, free),
-                          TierFigures(label=label, cost=t.get("published_cost"))))
+                          TierFigures(label=label, cost=t.get("published_cost"), odds=odds)))
     return tuple(tiers), wins
 
 

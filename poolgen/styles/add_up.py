@@ -1,5 +1,6 @@
 """Add up (contract: docs/styles/add_up.md): G games, each of S numbers and a PRIZE; a game whose
-numbers add up to the TARGET or more (or exactly to it, where the spec says so) wins its PRIZE."""
+numbers add up to the TARGET or more (or exactly to it, or to one of several targets, "7 or 11",
+where the spec says so) wins its PRIZE."""
 
 from __future__ import annotations
 
@@ -35,18 +36,19 @@ class Params:
     games: int
     spots: int
     numbers: tuple[Symbol, ...]  # each code a whole number: its value
-    target: int
+    targets: tuple[int, ...]  # one target, or (reach "exactly") several: "adds up to 7 or 11"
     exactly: bool
     prizes: tuple[Symbol, ...]
+    listed: bool = False  # the spec wrote `target` as a list (the manifest says it as written)
 
 
 @cache
-def outcomes(values: tuple[int, ...], spots: int, target: int,
+def outcomes(values: tuple[int, ...], spots: int, targets: tuple[int, ...],
              exactly: bool) -> tuple[np.ndarray, np.ndarray]:
     """Every S-tuple of number codes that wins, and every one that loses, in lexicographic order."""
     grid = np.array(list(product(range(len(values)), repeat=spots)), dtype=np.int64).reshape(-1, spots)
     total = np.array(values, dtype=np.int64)[grid].sum(axis=1)
-    wins = total == target if exactly else total >= target
+    wins = np.isin(total, targets) if exactly else total >= targets[0]
     return grid[wins], grid[~wins]
 
 
@@ -60,19 +62,42 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     reach = r.get(table, "reach", where, str)
     if reach not in ("at_least", "exactly"):
         raise r.fail(f"{where}.reach", f"\"at_least\" or \"exactly\", not {reach!r}")
-    target = ctx.whole(table, "target", where, 0)
+    targets, listed = _targets(ctx, table, where, reach)
     prizes = ctx.group(table, "prizes", where, "prizes")
     if len(numbers) ** spots > MAX_TUPLES:
         raise r.fail(f"{where}.spots", f"{len(numbers)} numbers in {spots} spots are more than "
                                        f"{MAX_TUPLES:,} tuples to draw from")
-    p = Params(games, spots, numbers, target, reach == "exactly", prizes)
-    winning, losing = outcomes(tuple(int(s.code) for s in numbers), spots, target, p.exactly)
+    p = Params(games, spots, numbers, targets, reach == "exactly", prizes, listed)
+    winning, losing = outcomes(tuple(int(s.code) for s in numbers), spots, targets, p.exactly)
     if not len(winning) or not len(losing):
         verb = "reach" if not len(winning) else "miss"
-        raise r.fail(f"{where}.target", f"a game of {spots} numbers must be able to {verb} {target}")
+        raise r.fail(f"{where}.target", f"a game of {spots} numbers must be able to {verb} {_said(p)}")
+    for t in targets if listed else ():
+        if not len(outcomes(tuple(int(s.code) for s in numbers), spots, (t,), True)[0]):
+            raise r.fail(f"{where}.target", f"a game of {spots} numbers cannot add up to {t}")
     if max(len(numbers), len(prizes)) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
     return p
+
+
+def _targets(ctx: AreaReading, table: Mapping[str, Any], where: str,
+             reach: str) -> tuple[tuple[int, ...], bool]:
+    """`target`: a whole number >= 0, or (with reach "exactly") a list of 2 to 16 distinct ones."""
+    raw = table.get("target")
+    if not isinstance(raw, list):
+        return (ctx.whole(table, "target", where, 0),), False
+    if reach != "exactly":
+        raise ctx.r.fail(f"{where}.target", "a list of targets needs reach = \"exactly\" (with \"at_least\" "
+                                            "only the smallest counts: give it alone)")
+    if not 2 <= len(raw) <= 16 or len(set(map(str, raw))) != len(raw) or not all(
+            type(t) is int and t >= 0 for t in raw):
+        raise ctx.r.fail(f"{where}.target", f"a list of 2 to 16 distinct whole numbers >= 0, not {raw!r}")
+    return tuple(raw), True
+
+
+def _said(p: Params) -> str:
+    """The target(s) as the ticket says them: "21", "7 or 11"."""
+    return " or ".join(str(t) for t in p.targets)
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
@@ -88,8 +113,9 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 
 
 def entry(params: Params) -> dict[str, Any]:
+    target = list(params.targets) if params.listed else params.targets[0]
     return {"games": params.games, "spots": params.spots, "numbers": [s.code for s in params.numbers],
-            "target": params.target, "reach": "exactly" if params.exactly else "at_least",
+            "target": target, "reach": "exactly" if params.exactly else "at_least",
             "prizes": prize_entry(params.prizes)}
 
 
@@ -102,7 +128,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7, per tier in pool order, vectorised over its rows."""
     g_, s_ = params.games, params.spots
-    winning, losing = outcomes(tuple(int(s.code) for s in params.numbers), s_, params.target, params.exactly)
+    winning, losing = outcomes(tuple(int(s.code) for s in params.numbers), s_, params.targets, params.exactly)
     index = {s.code: i for i, s in enumerate(params.prizes)}
     cumulative = pool_prize_mix(params.prizes, groups, mix)
     spots = np.zeros((n, g_, s_), dtype=np.int64)
@@ -145,7 +171,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
         z = _sym(params.prizes, int(row[f"{area_id}_prize_{g}"]))
         caption = f"PRIZE: {z.caption if z else ''}"
         cells.append((f"{area_id}_prize_{g}", z.symbol if z else "?", caption, None, None))
-        sections.append((f"GAME {g + 1}: ADD UP TO {params.target} {how}, WIN PRIZE", cells))
+        said = " OR ".join(str(t) for t in params.targets)
+        sections.append((f"GAME {g + 1}: ADD UP TO {said} {how}, WIN PRIZE", cells))
     return sections
 
 
@@ -159,7 +186,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         if z is None or any(s is None for s in shown):
             continue
         total = sum(int(s.code) for s in shown if s)
-        if total == params.target or not params.exactly and total >= params.target:
+        if total in params.targets if params.exactly else total >= params.targets[0]:
             winning |= {*names, f"{area_id}_prize_{g}"}
             lines.append(f"{area_id}, game {g + 1}: adds up to {total}: wins {fmt_cents(z.cents or 0)}.")
     return lines, winning

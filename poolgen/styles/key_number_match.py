@@ -46,7 +46,8 @@ def _source(ctx: AreaReading, table: Mapping[str, Any], where: str, numbers: tup
                                          f"{table['winning_from']!r}")
     name = r.get(table, "winning_from", where, str)
     area = next((a for a in ctx.areas if a.id == name), None)
-    if area is None or area.style != "key_number_match" or area.params.source is not None:
+    if area is None or area.style != "key_number_match" or area.params.source is not None \
+            or not area.params.winning:
         raise r.fail(f"{where}.winning_from", f"{name!r} is not an earlier key_number_match area "
                                               "with winning numbers of its own")
     if area.params.numbers != numbers:
@@ -58,7 +59,7 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     r = ctx.r
     numbers = ctx.group(table, "numbers", where, "numbers")
     source = _source(ctx, table, where, numbers) if "winning_from" in table else None
-    p = Params(winning=source.params.winning if source else ctx.whole(table, "winning", where, 1),
+    p = Params(winning=source.params.winning if source else ctx.whole(table, "winning", where, 0),
                yours=ctx.whole(table, "yours", where, 1), numbers=numbers,
                prizes=ctx.group(table, "prizes", where, "prizes"),
                specials=ctx.group(table, "specials", where, "specials", required=False) or (),
@@ -71,6 +72,9 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if spots != own + 2 * p.yours:
         raise r.fail(f"{where}.spots", f"{spots} spots, but {own} winning numbers and {p.yours} "
                                        f"your numbers with their prizes are {own + 2 * p.yours}")
+    if not p.winning and not p.specials:
+        raise r.fail(f"{where}.winning", "0 winning numbers (a key symbol game) leave only special symbols "
+                                         "to win: give the area `specials`")
     if len(p.numbers) <= p.winning:
         raise r.fail(f"{where}.numbers", f"{len(p.numbers)} numbers leave none for a losing spot "
                                          f"beside {p.winning} winning numbers")
@@ -107,6 +111,9 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
     if prize is None:
         raise ValueError(f"prize {code!r} is not one of its prize symbols")
     if how == "match":
+        if not params.winning:
+            raise ValueError("the area has no WINNING NUMBERS to match (winning = 0): only its special "
+                             "symbols win")
         if by is not None and by != params.match_by:
             raise ValueError(f"a match here pays {params.match_by} times the prize shown, not {by}")
         if prize.free and params.match_by > 1:
@@ -293,6 +300,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
                       prize.symbol if prize else "?", prize.caption if prize else ""))
     if params.source:
         return [(f"YOUR NUMBERS (matching the WINNING NUMBERS of {params.source})", yours)]
+    if not params.winning:  # a key symbol game: no WINNING NUMBERS to draw
+        return [("YOUR SYMBOLS", yours)]
     return [("WINNING NUMBERS", winning), ("YOUR NUMBERS", yours)]
 
 

@@ -22,7 +22,8 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "diamond_life": (674_636, 1_708_000_000),
            "two_million_blitz": (633_763, 2_675_500_000),
            "elemental_duel": (68_875, 17_200_000),  # an eInstant: the first pool's ($1.00)
-           "lucky_reels_areas": (32_135, 7_400_000)}
+           "lucky_reels_areas": (32_135, 7_400_000),
+           "red_hot_wild_7s": (246_247, 343_251_500)}  # a key symbol game (winning = 0)
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -30,7 +31,15 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "two_million_blitz": ({"order_tickets": 10_000, "pool_tickets": 10_000}, 200, "p1", 10_000),
         "pairs_payday_packs": ({"order_tickets": 11_000, "pool_tickets": 2_000}, 100, "p6", 1_000),
         "elemental_duel": ({"order_shares": 16_000, "pool_shares": 4_000}, 50, "d1.00", 4_000),
-        "lucky_reels_areas": ({"order_shares": 24_000, "pool_shares": 4_000}, 25, "d1.00x2", 4_000)}
+        "lucky_reels_areas": ({"order_shares": 24_000, "pool_shares": 4_000}, 25, "d1.00x2", 4_000),
+        "red_hot_wild_7s": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
+        "granite_state_money_puzzle": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
+        "big_cash_riches": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 30, "p1", 20_000),
+        "bank_roll": ({"order_tickets": 15_000, "pool_tickets": 15_000}, 20, "p1", 15_000)}  # 7 or 11
+
+
+# examples whose counts are designed (the source's order cannot be written): no [published] figures
+UNPUBLISHED = {"granite_state_money_puzzle", "big_cash_riches", "bank_roll"}
 
 
 def cut(name: str, folder: Path) -> Path:
@@ -48,7 +57,7 @@ def cut(name: str, folder: Path) -> Path:
                   text, flags=re.M)
     dropped = "winners|total_cost|odds" if "\nformat = 2\n" in text else "losers|losers_odds"
     text, n = re.subn(rf"^({dropped}) = .*\n", "", text, flags=re.M)
-    assert n >= 2, name
+    assert n >= 2 or name in UNPUBLISHED, name
     path = folder / f"{name}.toml"
     path.write_text(text)
     return path

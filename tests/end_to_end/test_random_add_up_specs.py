@@ -2,8 +2,9 @@
 ticket paying its tier; and a broken variant of it is refused with one line naming the file.
 
 Specs are drawn at random: 1 to 5 games of 1 to 3 numbers (2 to 6 values 0..20), a target each game
-can reach and miss, "at_least" or "exactly", 1 to 4 prizes, tiers of one to three wins in the area,
-on pools of a few hundred tickets. A target exactly no sum makes is a refusal, not a case."""
+can reach and miss, "at_least" or "exactly" (or exactly one of two or three targets), 1 to 4 prizes,
+tiers of one to three wins in the area, on pools of a few hundred tickets. A target exactly no sum
+makes is a refusal, not a case."""
 
 from __future__ import annotations
 
@@ -21,9 +22,14 @@ def games(draw) -> dict:
     numbers = [{"group": "num", "code": str(v), "symbol": str(v)} for v in values]
     prizes = [{"group": "pz", "code": f"Z{i}", "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
               for i in range(draw(st.integers(1, 4)))]
-    reach = draw(st.sampled_from(["at_least", "exactly"]))
+    reach = draw(st.sampled_from(["at_least", "exactly", "several"]))  # several: exactly one of 2 or 3
+    several, reach = reach == "several", "exactly" if reach == "several" else reach
     low, high = spots * values[0], spots * values[-1]
     target = draw(st.integers(low + 1, high)) if reach == "at_least" else draw(st.integers(low, high))
+    if several:  # "7 or 11"
+        target = sorted({target, *draw(st.lists(st.integers(low, high), min_size=1, max_size=2))})
+        if len(target) == 1:
+            target = target[0]
     area = {"id": "au", "style": "add_up", "games": n_games, "spots": spots, "numbers": "num",
             "target": target, "reach": reach, "prizes": "pz"}
     per_book = 25
@@ -45,8 +51,10 @@ SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
 @given(doc=games())
 def test_every_accepted_add_up_spec_generates_a_pool_audit_verifies(tmp_path_factory, doc):
     folder = tmp_path_factory.mktemp("au")
-    # only a target exactly no sum of the numbers makes
-    generates_and_verifies(folder, doc, lambda m: "must be able to reach" in m)
+    # only a target exactly no sum of the numbers makes (or, of several, one that none makes, or
+    # targets that every sum makes)
+    refusals = ("must be able to reach", "cannot add up to", "must be able to miss")
+    generates_and_verifies(folder, doc, lambda m: any(w in m for w in refusals))
 
 
 BREAK = [

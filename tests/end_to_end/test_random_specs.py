@@ -36,17 +36,20 @@ def prize_symbols(draw, group: str, low: int, high: int) -> list[dict]:
 
 
 @st.composite
-def kn_area(draw, area: str, share: dict | None = None) -> tuple[dict, list[dict], list[list[dict]]]:
+def kn_area(draw, area: str, share: dict | None = None,
+            key_symbol: bool = False) -> tuple[dict, list[dict], list[list[dict]]]:
     """A key number match area, its symbols, and the ways one tier can win in it (lists of wins).
-    With `share` (an earlier key number area) it matches that area's winning numbers."""
-    w, y = share["winning"] if share else draw(st.integers(1, 4)), draw(st.integers(1, 6))
+    With `share` (an earlier key number area) it matches that area's winning numbers; a `key_symbol`
+    area has none (winning = 0): only its special symbols win."""
+    w = 0 if key_symbol else share["winning"] if share else draw(st.integers(1, 4))
+    y = draw(st.integers(1, 6))
     numbers = [] if share else [{"group": f"{area}_n", "code": str(i), "symbol": str(i)}
                                 for i in range(w + draw(st.integers(1, 12)))]
     prizes = draw(prize_symbols(f"{area}_p", 1, 6))
     bys = draw(st.lists(st.sampled_from([2, 3, 4, 5, 10]), max_size=3, unique=True))
     specials = [{"group": f"{area}_s", "code": f"{k}X", "symbol": f"{k}X", "how": "multiplier", "by": k}
                 for k in bys]
-    if draw(st.booleans()):
+    if draw(st.booleans()) or key_symbol and not specials:  # a key symbol area wins by its specials
         specials.append({"group": f"{area}_s", "code": "BAG", "symbol": "moneybag", "how": "automatic"})
     match_by = draw(st.sampled_from([1, 1, 2, 5]))
     spec_area = {"id": area, "style": "key_number_match", "spots": w + 2 * y, "winning": w, "yours": y,
@@ -61,7 +64,7 @@ def kn_area(draw, area: str, share: dict | None = None) -> tuple[dict, list[dict
         spec_area["distinct_numbers"] = True
     if draw(st.booleans()):  # section 8.2
         spec_area["decoy_weights"] = {p["code"]: draw(st.integers(1, 20)) for p in prizes}
-    hows = [("match", None)] + [("multiplier", k) for k in bys] + \
+    hows = [("match", None)] * (w > 0) + [("multiplier", k) for k in bys] + \
         ([("automatic", None)] if any(s["how"] == "automatic" for s in specials) else [])
     ways = []
     for _ in range(draw(st.integers(1, 4))):
@@ -118,15 +121,17 @@ def mn_area(draw, area: str) -> tuple[dict, list[dict], list[list[dict]]]:
 @st.composite
 def games(draw) -> dict:
     combos = [["kn"], ["mn"], ["kn", "mn"], ["mn", "kn"], ["kn", "kn"], ["kn", "wild"], ["mn", "mn"],
-              ["br"], ["kn", "br"], ["br", "mn"]]
+              ["br"], ["kn", "br"], ["br", "mn"], ["ks"], ["kn", "ks"]]  # ks: a key symbol area
     styles = draw(st.sampled_from(combos))
     areas, symbols, ways = [], [], []
     for i, style in enumerate(styles):
         if style == "wild":  # a second key number area matching the first one's winning numbers
             a, s, w = draw(kn_area(f"a{i}", areas[0]))
         else:
-            a, s, w = draw({"kn": kn_area, "mn": mn_area, "br": br_area}[style](f"a{i}"))
-            if style == "kn":
+            make = {"kn": kn_area, "mn": mn_area, "br": br_area,
+                    "ks": lambda aid: kn_area(aid, key_symbol=True)}[style]
+            a, s, w = draw(make(f"a{i}"))
+            if style in ("kn", "ks"):
                 a = a | {"n_numbers": sum(x["group"] == f"a{i}_n" for x in s)}
         areas.append(a)
         symbols += s

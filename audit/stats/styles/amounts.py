@@ -80,7 +80,7 @@ def key_number_match(area: dict[str, Any], play: dict[str, Any], counts: dict[st
     aid, cols = area["id"], key_number_columns(area)
     tests: Tests = []
     blocks: Blocks = []
-    if "winning_from" not in area:
+    if "winning_from" not in area and area["winning"]:  # a key symbol game has no WINNING NUMBERS
         win = [get(f"{aid}_win_{i}").astype(np.int64) for i in range(area["winning"])]
         tests += [(f"{aid}_win_{i} (a WINNING NUMBER) against win/lose", w) for i, w in enumerate(win)]
         tests.append((f"smallest WINNING NUMBER of {aid} against win/lose", np.minimum.reduce(win)))
