@@ -345,6 +345,9 @@ def check_proof_cmd(
 def code_hash_cmd(
     folder: Annotated[Path, typer.Argument(
         metavar="DIR", help="A copy of poolgen's package folder (the one holding __init__.py).")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the folder, the hash and the files hashed as JSON (as a manifest's "
+                       "tool.code).")] = False,
 ) -> None:
     """Print the code hash of a poolgen source folder (docs/provenance.md), to compare with a manifest's
     tool.code.sha256 and with `poolgen --version`."""
@@ -352,7 +355,10 @@ def code_hash_cmd(
         digest, count = code_hash(folder)
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
-    typer.echo(f"code SHA-256 {digest} ({count} source files)")
+    if as_json:
+        typer.echo(json.dumps({"folder": str(folder), "sha256": digest, "files": count}, indent=2))
+    else:
+        typer.echo(f"code SHA-256 {digest} ({count} source files)")
 
 
 app.command("verify")(verify)

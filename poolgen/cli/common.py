@@ -90,6 +90,9 @@ def _one_line_errors(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
 
 
 
+Json = Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON document (what was "
+                                                    "written, its SHA-256, counts; never a secret).")]
+
 Force = Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (by default an "
                                                      "existing file is never overwritten).")]
 
