@@ -26,7 +26,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
-from audit.pipes import quiet_on_closed_stdout, rich_raises_broken_pipes
+from audit.pipes import quiet_on_closed_stdout, rich_raises_broken_pipes, whole_writes
 from audit.provenance import code_hash
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 
@@ -91,6 +91,7 @@ class Commands(TyperGroup):
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
         tidy_help(self)
         rich_raises_broken_pipes()
+        whole_writes()
         try:
             code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                 standalone_mode=False, windows_expand_args=windows_expand_args, **extra)

@@ -12,6 +12,7 @@ was. poolgen uses the same (poolgen/cli).
 from __future__ import annotations
 
 import errno
+import io
 import os
 import select
 import sys
@@ -61,6 +62,21 @@ def flushed(code: int | str | None) -> int | str | None:
     except (OSError, ValueError):  # any other failure: `finish` flushes again and lets it pass, as before
         return code
     return code
+
+
+def whole_writes() -> None:
+    """An unbuffered standard output (`python -u`, PYTHONUNBUFFERED) is a raw file under the text layer,
+    which takes what one write(2) took and drops the rest: into a pipe whose reader has gone, 64 KiB of
+    a document went and the command still exited 0. Put a buffered writer between them, which writes all
+    or raises (each echo flushes it, as unbuffered output would be)."""
+    out = sys.stdout
+    if isinstance(out, io.TextIOWrapper) and isinstance(out.buffer, io.FileIO):
+        _kept_open.append(out)  # collected, it would close fd 1 under the new one
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(out.buffer), encoding=out.encoding, errors=out.errors,
+                                      line_buffering=out.line_buffering, write_through=True)
+
+
+_kept_open: list[io.TextIOWrapper] = []
 
 
 def _raise_broken_pipe(console: Console) -> None:

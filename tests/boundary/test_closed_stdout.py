@@ -82,6 +82,14 @@ def test_a_stream_dump_read_in_part_exits_141_without_claiming_it_was_written(tm
     assert (len(got), code, err) == (10, 141, b"")
 
 
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_a_json_document_read_in_part_exits_141_also_unbuffered(unbuffered):
+    """Unbuffered, the text layer took the 64 KiB one write(2) took, dropped the rest, and exited 0."""
+    env = {**ENV, "PYTHONUNBUFFERED": unbuffered}
+    got, code, err = _read_then_close([*POOLGEN, "check", "--json"], 10, env)  # 240 KB: over a pipe's 64
+    assert (got, code, err) == (b'{\n  "games', 141, b"")
+
+
 def test_a_dump_to_a_slow_reader_unbuffered_is_written_whole(tmp_path):
     """A raw (unbuffered) standard output may take part of a chunk in one write: the rest still goes."""
     seed = tmp_path / "lab.seed"
