@@ -11,9 +11,10 @@ except KeyboardInterrupt:
 exit_at_once()  # loading, and a command's imports (numpy, polars): a Ctrl-C then is one line too
 pause_point("loading")
 from audit.cli import app  # noqa: E402 - after the signal handling above
+from audit.pipes import flushed  # noqa: E402 - after the signal handling above
 
 try:
     app(prog_name="python -m audit")
 except SystemExit as exc:
-    finish(exc.code)  # also while Python would shut down, a signal is one line and 128 + it
-finish(0)
+    finish(flushed(exc.code))  # also while Python would shut down, a signal is one line and 128 + it
+finish(flushed(0))

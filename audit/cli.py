@@ -1,7 +1,8 @@
 """The auditor's command line: `python -m audit verify RUN ...` and `python -m audit check-proof ...`.
 
 Exit codes: 0 every step passes (a proof is valid), 1 a step fails (a proof is invalid), 2 the
-input cannot be used (missing run folder, manifest, key, spec or seed file).
+input cannot be used (missing run folder, manifest, key, spec or seed file), 141 standard output's
+reader stopped reading (`| head -1`: quietly, as git; audit/pipes.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
+from audit.pipes import quiet_on_closed_stdout, rich_raises_broken_pipes, whole_writes
 from audit.provenance import code_hash
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 
@@ -88,6 +90,8 @@ class Commands(TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
         tidy_help(self)
+        rich_raises_broken_pipes()
+        whole_writes()
         try:
             code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
                                 standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
@@ -105,6 +109,14 @@ class Commands(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:  # --help and --version print here
+        with quiet_on_closed_stdout():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:  # a command's output, and a sub-command's --help
+        with quiet_on_closed_stdout():
+            return super().invoke(ctx)
 
 
 def commands_named(prefix: str) -> type[Commands]:
@@ -225,7 +237,7 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
         """Run the audit checklist on RUN: (1) signature, (2) files, (3) completeness, (4) layouts,
         (5) figures, (6) Merkle roots, (7) reproduction from the seed (or a ceremony's reveals),
         (8) statistics (99% for the run), (9) deliverables. Exit 0 only if every step passes, 1 if
-        any fails, 2 if the input cannot be used."""
+        any fails, 2 if the input cannot be used, 141 if standard output's reader stopped (`| head`)."""
         previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
             pause_point("verify-started")
@@ -334,6 +346,9 @@ def check_proof_cmd(
 def code_hash_cmd(
     folder: Annotated[Path, typer.Argument(
         metavar="DIR", help="A copy of poolgen's package folder (the one holding __init__.py).")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the folder, the hash and the files hashed as JSON (as a manifest's "
+                       "tool.code).")] = False,
 ) -> None:
     """Print the code hash of a poolgen source folder (docs/provenance.md), to compare with a manifest's
     tool.code.sha256 and with `poolgen --version`."""
@@ -341,7 +356,10 @@ def code_hash_cmd(
         digest, count = code_hash(folder)
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
-    typer.echo(f"code SHA-256 {digest} ({count} source files)")
+    if as_json:
+        typer.echo(json.dumps({"folder": str(folder), "sha256": digest, "files": count}, indent=2))
+    else:
+        typer.echo(f"code SHA-256 {digest} ({count} source files)")
 
 
 app.command("verify")(verify)

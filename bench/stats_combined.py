@@ -39,24 +39,11 @@ from audit.stats.top import top_levels
 from bench.stats_packs import CASES
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support.order_leaks import spot_3_leak
 from tests.support.packs import small_packs
 from tests.support.stats import Entry, small_spec
 
 BEFORE_POOLS = 0.004  # the pools' share of the 1% before section 1d
-
-
-def spot_3(table: pl.DataFrame, area: dict, share: float, rng: np.random.Generator) -> pl.DataFrame:
-    cents = np.array([p["cents"] for p in area["prizes"]])
-    n = area["spots"]
-    spots = np.stack([table[f"play_spot_{j}"].to_numpy() for j in range(n)], axis=1).astype(np.int64)
-    best = (cents[spots] * 64 + spots).argmax(axis=1)
-    losers = np.flatnonzero(table["prize_cents"].to_numpy() == 0)
-    rows = rng.choice(losers, round(share * len(losers)), replace=False)
-    held = spots[rows, best[rows]]
-    spots[rows, best[rows]] = spots[rows, 3]
-    spots[rows, 3] = held
-    return table.with_columns(*(pl.Series(f"play_spot_{j}", spots[:, j], dtype=table[f"play_spot_{j}"].dtype)
-                                for j in range(n)))
 
 
 def one_run(spec, kind: str, i: int, pools: int, leak: float, names: Counter,
@@ -71,7 +58,7 @@ def one_run(spec, kind: str, i: int, pools: int, leak: float, names: Counter,
         seed = hashlib.sha256(f"poolgen/bench/stats-combined/{kind}/{i}/{k}".encode()).digest()
         table = build_pool(spec, pool, seed)
         if leak:
-            table = spot_3(table, area, leak, np.random.default_rng(list(seed)))
+            table = spot_3_leak(table, area, leak, np.random.default_rng(list(seed)))
         stats.append(pool_statistics(table, Entry(pool, seed), rules=spec.id, kind=spec.kind,
                                      per_book=spec.tickets_per_book, pools=pools, play=play, packs=packs))
     top = run_statistics([s.top for s in stats if s.top], pools)

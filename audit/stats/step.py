@@ -32,6 +32,7 @@ Rows are taken in stored order, which step 3 proves is position (print) order.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -236,32 +237,34 @@ def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], po
             if result.top is not None:
                 tops.append(result.top)
             if figures is not None:
-                figures += [{"pool": pool.id, "test": j.finding.name, "method": j.finding.method,
-                             "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
-                             "alpha": result.alpha, "significant": j.rejected} for j in result.judged]
+                figures += _figures(pool.id, result.judged, result.alpha)
         else:
             out += result
     if tops:
-        try:
-            run = run_statistics(tops, pools)
-            out += [(status, line, "run") for status, line in run_lines(run)]
-            if figures is not None:
-                figures += [{"pool": None, "test": j.finding.name, "method": j.finding.method,
-                             "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
-                             "alpha": run.alpha, "significant": j.rejected} for j in run.judged]
-        except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
-            out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", "run"))
+        _run_level(lambda: run_statistics(tops, pools), out, figures)
     if pools > 1 and len(judged) > 1:
-        try:
-            both = combined_statistics(judged, pools)
-            out += [(status, line, "run") for status, line in run_lines(both)]
-            if figures is not None:
-                figures += [{"pool": None, "test": j.finding.name, "method": j.finding.method,
-                             "statistic": j.finding.figures, "p": j.finding.p, "holm_threshold": j.threshold,
-                             "alpha": both.alpha, "significant": j.rejected} for j in both.judged]
-        except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
-            out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", "run"))
+        _run_level(lambda: combined_statistics(judged, pools), out, figures)
     return out
+
+
+def _figures(pool: str | None, judged: tuple[Judged, ...], alpha: float) -> list[dict[str, Any]]:
+    """Each test's numbers, for `verify --json` (`pool` None: a run-level test)."""
+    return [{"pool": pool, "test": j.finding.name, "method": j.finding.method, "statistic": j.finding.figures,
+             "p": j.finding.p, "holm_threshold": j.threshold, "alpha": alpha, "significant": j.rejected}
+            for j in judged]
+
+
+def _run_level(compute: Callable[[], RunStatistics], out: Lines,
+               figures: list[dict[str, Any]] | None) -> None:
+    """One block of run-level tests (the pools' top tiers, or every test combined): its lines into `out`
+    and its numbers into `figures`, or the line saying it could not be checked."""
+    try:
+        run = compute()
+        out += [(status, line, "run") for status, line in run_lines(run)]
+        if figures is not None:
+            figures += _figures(None, run.judged, run.alpha)
+    except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
+        out.append(("fail", f"could not be checked: {type(exc).__name__}: {exc}", "run"))
 
 
 def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFrame | None = None,

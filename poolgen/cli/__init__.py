@@ -14,15 +14,17 @@ def run() -> None:
     """The `poolgen` command. Loading it takes a few tenths of a second (typer, rich; each command
     imports numpy, polars, reportlab... when it runs, docs/scaling.md): a Ctrl-C or SIGTERM then, or
     while the arguments are parsed, ends it at once with one line and exit 130 or 143, not a traceback,
-    up to the process's very end (each command then installs its own handling, poolgen/interrupts.py)."""
+    up to the process's very end (each command then installs its own handling, poolgen/interrupts.py).
+    A reader that stops early (`| head`) ends it quietly with exit 141, as git (audit/pipes.py)."""
     exit_at_once("poolgen", "nothing was done")
     if sys.argv[1:2] == ["generate"]:  # poolgen/memory.py says why only here
         keep_freed_memory()
     pause_point("loading")
+    from audit.pipes import flushed  # as the app: loaded once a Ctrl-C is one line
     from poolgen.cli.main import app  # loaded once a Ctrl-C is one line (exit_at_once)
 
     try:
         app()
     except SystemExit as exc:
-        finish(exc.code)  # also while Python would shut down, a signal is one line and 128 + it
-    finish(0)
+        finish(flushed(exc.code))  # also while Python would shut down, a signal is one line and 128 + it
+    finish(flushed(0))

@@ -1,16 +1,18 @@
 """`poolgen ceremony`: a bound, signed commit-reveal seed ceremony closed by a drand round
 (docs/ceremony.md), one plain step per party.
 
-Every command asks for what it is not given and for confirmation before it changes anything; with
---yes it asks nothing (for scripts) and refuses a missing option in one line, as it does when no answer
-can be read. `--key` alone names the party (its public half is listed in the ceremony). Secrets
-(contributions, the seed) are never printed. The clock is read here only; POOLGEN_TEST_NOW (a UTC
-time) replaces it for tests and rehearsals with past beacon rounds (the clock is each party's own
-anyway: docs/ceremony.md).
+Every command asks for what it is not given and for confirmation before it changes anything, on a
+terminal only (poolgen/cli/prompts.py); with --yes, or when standard input is not a terminal (a script),
+it asks nothing and refuses a missing option or confirmation in one line naming the option that gives
+it. With --json, what a step did is one JSON document on standard output. `--key` alone names the party
+(its public half is listed in the ceremony). Secrets (contributions, the seed) are never printed. The
+clock is read here only; POOLGEN_TEST_NOW (a UTC time) replaces it for tests and rehearsals with past
+beacon rounds (the clock is each party's own anyway: docs/ceremony.md).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -20,8 +22,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from poolgen.cli.common import reports_errors, say
-from poolgen.cli.keys import ask_passphrase
+from poolgen.cli.common import Json, reports_errors, say
+from poolgen.cli.prompts import ask, ask_passphrase, confirm
 from poolgen.files.read import PASSPHRASE_ENV
 from poolgen.run.provenance import code_entry
 from poolgen.seeds.beacon import QUICKNET, read_round
@@ -60,31 +62,23 @@ def now() -> datetime:
 
 
 def _ask(text: str, option: str, yes: bool, default: str | None = None) -> str:
-    """The answer to `text`, asked for the missing `option`; with --yes nothing is asked (refused in
-    one line naming the option), nor when no answer can be read (a script)."""
     from poolgen.seeds.ceremony import CeremonyError  # lazy: start-up time
 
-    if yes:
-        raise CeremonyError(f"{option}: missing (with --yes nothing is asked; give it)")
-    try:
-        answer: str = typer.prompt(text, default=default, err=True)
-        return answer
-    except typer.Abort:
-        raise CeremonyError(f"{option}: missing (no answer at its prompt; nothing was changed)") from None
+    return ask(text, option, yes, CeremonyError, default)
 
 
 def _confirm(text: str, yes: bool) -> None:
     from poolgen.seeds.ceremony import CeremonyError  # lazy: start-up time
 
-    if yes:
-        return
-    try:
-        ok = typer.confirm(text, default=True, err=True)
-    except typer.Abort:  # no answer could be read: a script, or no terminal
-        raise CeremonyError("not confirmed; nothing was changed (no answer: give --yes in a "
-                            "script)") from None
-    if not ok:
-        raise CeremonyError("not confirmed; nothing was changed")
+    confirm(text, yes, CeremonyError)
+
+
+def _said(as_json: bool, lines: list[str], doc: dict[str, object]) -> None:
+    """What a step prints on standard output: its lines, or with --json one JSON document."""
+    if as_json:
+        typer.echo(json.dumps(doc, indent=2, default=str))  # as `status`: the transcript's times
+    for line in [] if as_json else lines:
+        typer.echo(line)
 
 
 def _passphrase(key: Path, yes: bool) -> bytes:
@@ -138,6 +132,7 @@ def new(
     book_key_check: Annotated[str | None, typer.Option(
         "--book-key-check", metavar="HEX", help="The check value of the book key the run's books will be "
         "numbered under (poolgen keys validation new prints it), bound before anyone commits.")] = None,
+    as_json: Json = False,
 ) -> None:
     """Bind the game (spec, code, pools, run), list the parties' keys and name the beacon round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
@@ -164,7 +159,11 @@ def new(
     create_file(file, ceremony)
     due = ceremony.chain.round_time(beacon_round)
     say(f"wrote ceremony file {file} (mode 0600) for ceremony {ceremony.id}")
-    typer.echo(f"transcript SHA-256 {ceremony.transcript_sha256}")
+    _said(as_json, [f"transcript SHA-256 {ceremony.transcript_sha256}"],
+          {"ceremony_file": str(file), "mode": "0600", "ceremony": ceremony.id,
+           "transcript_sha256": ceremony.transcript_sha256, "binds": ceremony.transcript,
+           "beacon": {"chain": ceremony.chain.name, "round": beacon_round, "due": utc_text(due)},
+           "reveals_close": utc_text(ceremony.reveals_close), "parties": ceremony.names})
     say(f"it binds spec {spec.name} ({game.sha256[:16]}...), pools {', '.join(ids)}, run {binding.run_id}; "
         f"reveals close {utc_text(ceremony.reveals_close)}; {QUICKNET.name} round {beacon_round} is due "
         f"{utc_text(due)}")
@@ -178,7 +177,7 @@ def commit(
     contribution: Annotated[Path | None, typer.Option(
         "--contribution", metavar="FILE", help="Where to save your secret contribution (a new file, "
                                                "mode 0600). Default: ask.")] = None,
-    yes: Yes = False, allow_readable_secret: Readable = False,
+    yes: Yes = False, allow_readable_secret: Readable = False, as_json: Json = False,
 ) -> None:
     """Make your secret contribution (saved only in your file) and record its signed commitment."""
     from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
@@ -201,7 +200,10 @@ def commit(
     entry = ceremony.commitments[ceremony.index(name)]
     assert entry is not None
     say(f"saved your secret contribution in {contribution} (mode 0600); do not show it to anyone yet")
-    typer.echo(f"commitment of {name}: {entry['commitment']}")
+    _said(as_json, [f"commitment of {name}: {entry['commitment']}"],  # the contribution: its file only
+          {"ceremony": ceremony.id, "party": name, "commitment": entry["commitment"],
+           "contribution_file": str(contribution), "mode": "0600",
+           "waiting_to_commit": ceremony.waiting_to_commit()})
     if closed:
         say(f"every commitment is in; next: poolgen ceremony publish {file} --out BUNDLE, then each party "
             f"reveals before {utc_text(ceremony.reveals_close)}")
@@ -214,6 +216,7 @@ def commit(
 def publish_cmd(
     file: File,
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The public bundle (a new file).")],
+    as_json: Json = False,
 ) -> None:
     """Write the pre-sale bundle: transcript, signed commitments, round and abort, never a reveal.
     Publish it before the reveals: a ceremony abandoned after it is on the record."""
@@ -221,7 +224,10 @@ def publish_cmd(
 
     ceremony = load(file)
     publish(out, ceremony)
-    typer.echo(f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 {ceremony.transcript_sha256}")
+    _said(as_json, [f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 "
+                    f"{ceremony.transcript_sha256}"],
+          {"bundle": str(out), "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
+           "sha256": hashlib.sha256(out.read_bytes()).hexdigest()})
 
 
 @app.command("reveal")
@@ -230,7 +236,7 @@ def reveal(
     file: File, party: PartyName = None, key: Key = None,
     contribution: Annotated[Path | None, typer.Option(
         "--contribution", metavar="FILE", help="Your contribution file.")] = None,
-    yes: Yes = False, allow_readable_secret: Readable = False,
+    yes: Yes = False, allow_readable_secret: Readable = False, as_json: Json = False,
 ) -> None:
     """After every commitment is in and before reveals close: reveal your contribution, signed."""
     from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
@@ -255,8 +261,10 @@ def reveal(
     if not again:
         record_reveal(contribution, ceremony, closed)
     save(file, ceremony)
-    typer.echo(f"{name}: revealed; it matches its commitment")
     waiting = ceremony.waiting_to_reveal()
+    _said(as_json, [f"{name}: revealed; it matches its commitment"],  # never the revealed value itself
+          {"ceremony": ceremony.id, "party": name, "revealed": True, "matches_commitment": True,
+           "waiting_to_reveal": waiting})
     due = utc_text(ceremony.chain.round_time(ceremony.round_number))
     say(f"waiting for the reveals of {', '.join(waiting)}" if waiting
         else f"every party has revealed; next, once round {ceremony.round_number} is out ({due}): "
@@ -269,7 +277,7 @@ def seal(
     file: File,
     round_file: Annotated[Path, typer.Option(
         "--round", metavar="FILE", help="The named round as drand serves it (docs/ceremony.md).")],
-    yes: Yes = False,
+    yes: Yes = False, as_json: Json = False,
 ) -> None:
     """Check the drand round's signature and every reveal, and fix the seed (its commitment is printed,
     never the seed). Then: poolgen generate SPEC --ceremony CEREMONY."""
@@ -282,9 +290,11 @@ def seal(
     _confirm(f"Seal ceremony {ceremony.id} with {ceremony.chain.name} round {beacon.round}?", yes)
     ceremony.seal(beacon)
     save(file, ceremony)
-    typer.echo(f"ceremony {ceremony.id} sealed with {ceremony.chain.name} round {beacon.round}: transcript "
-               f"SHA-256 {ceremony.transcript_sha256}")
-    typer.echo(f"seed commitment: {ceremony.sealed}")
+    chain = ceremony.chain.name
+    _said(as_json, [f"ceremony {ceremony.id} sealed with {chain} round {beacon.round}: transcript SHA-256 "
+                    f"{ceremony.transcript_sha256}", f"seed commitment: {ceremony.sealed}"],
+          {"ceremony": ceremony.id, "sealed": True, "beacon": {"chain": chain, "round": beacon.round},
+           "transcript_sha256": ceremony.transcript_sha256, "seed_commitment": ceremony.sealed})
     say(f"next: poolgen generate SPEC --ceremony {file}; keep {file} secret until claims close")
 
 
@@ -293,6 +303,7 @@ def seal(
 def abort(
     file: File, reason: Annotated[str, typer.Option("--reason", help="Why, for the public record.")],
     party: PartyName = None, key: Key = None, yes: Yes = False, allow_readable_secret: Readable = False,
+    as_json: Json = False,
 ) -> None:
     """Abort the ceremony (any party, until every party has revealed): it is signed and recorded; publish
     the bundle."""
@@ -303,7 +314,8 @@ def abort(
     ceremony.abort_by(name, private, reason)
     _confirm(f"Abort ceremony {ceremony.id}? It cannot be resumed.", yes)
     save(file, ceremony)
-    typer.echo(f"ceremony {ceremony.id} aborted by {name}: {reason}")
+    _said(as_json, [f"ceremony {ceremony.id} aborted by {name}: {reason}"],
+          {"ceremony": ceremony.id, "aborted": True, "aborted_by": name, "reason": reason})
     say(f"publish it (poolgen ceremony publish {file} --out BUNDLE) so the abort is on the record")
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
+from audit.pipes import CLOSED_STDOUT, closed_stdout
 from poolgen.errors import OutputError, PoolgenError
 from poolgen.files.read import printable
 from poolgen.files.write import present, refuse_run_folder, write_atomic
@@ -82,10 +83,15 @@ def _one_line_errors(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
         outcome = getattr(exc, "outcome", None) or what_was_kept()
         raise fail(f"interrupted by {signal.Signals(signum).name}; {outcome}", 128 + signum) from None
     except BrokenPipeError:
+        if closed_stdout():  # the reader of standard output stopped (`| head`): quietly, as git
+            raise typer.Exit(CLOSED_STDOUT) from None
         sys.stderr.close()
         raise typer.Exit(1) from None
 
 
+
+Json = Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON document (what was "
+                                                    "written, its SHA-256, counts; never a secret).")]
 
 Force = Annotated[bool, typer.Option("--force", help="Replace FILE if it exists (by default an "
                                                      "existing file is never overwritten).")]

@@ -8,7 +8,10 @@ Nothing here is a shortcut: each step is the command of the same name.
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable
+from contextlib import nullcontext, redirect_stdout
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from poolgen.cli.check import check
-from poolgen.cli.common import all_specs, reports_errors, say
+from poolgen.cli.common import Json, all_specs, reports_errors, say
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
 from poolgen.cli.report import report_cmd
@@ -37,9 +40,13 @@ def default_game(paths: list[Path]) -> tuple[Game, str]:
     return game, pool.id
 
 
+_stopped: list[str] = []  # the step running: the one that stopped the demo, if one did
+
+
 def _step(title: str, fn: Callable[..., object], /, **kwargs: Any) -> None:
     """Run one command; stop the demo (with that command's exit code) if it does not exit 0."""
     say(f"== {title}")
+    _stopped[:] = [title.split(" (")[0]]
     try:
         fn(**kwargs)
     except typer.Exit as done:
@@ -64,13 +71,15 @@ def demo_cmd(
         "--seed-file", exists=True, dir_okay=False, metavar="FILE",
         help="A seed (64 hex digits, mode 0600) instead of a fresh one: the same pool, and the same "
              "verdict, every time (step 8 refuses about 1% of honest pools by design).")] = None,
+    as_json: Json = False,
 ) -> None:
     """Check every spec, then generate, sign, verify, prove and report one pool of a game, in a new
     folder OUT/demo-UTCTIME: a throwaway signing key (keys/), the run folder, its fresh seed
     (RUN.seed, mode 0600; or the --seed-file given, left where it is), proof.pdf and report.pdf. The
-    key and seed are for the demo only."""
+    key and seed are for the demo only. With --json, what each step prints goes to standard error and
+    standard output holds one JSON document: where each file is, and the verdict (also when a step
+    stops the demo: `stopped_at`, `exit_code`)."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
-    from poolgen.run.signing import new_key_pair  # lazy: cryptography, as above
 
     now = datetime.now(UTC).replace(microsecond=0)
     if spec_file is None:
@@ -90,6 +99,42 @@ def demo_cmd(
     check_run_id(run_id)
     run = folder / run_id
 
+    where = {"demo": str(folder), "run": str(run)}
+    try:
+        with redirect_stdout(sys.stderr) if as_json else nullcontext():  # --json: stdout holds it alone
+            keys = _steps(game, pool_id, folder, run, run_id, seed_file)
+    except typer.Exit as stopped:
+        if as_json and stopped.exit_code < 128:  # interrupted: the one line says it all
+            seed = folder / f"{run_id}.seed" if seed_file is None else seed_file
+            typer.echo(json.dumps({**where, "seed_file": str(seed) if seed.exists() else None, "ok": False,
+                                   "stopped_at": _stopped[-1], "exit_code": stopped.exit_code}, indent=2))
+        raise
+    seed_file = folder / f"{run_id}.seed" if seed_file is None else seed_file
+    if as_json:
+        typer.echo(json.dumps({**where, "seed_file": str(seed_file), "private_key": str(keys.private),
+                               "public_key": str(keys.public), "fingerprint": keys.fingerprint,
+                               "proof": str(folder / "proof.pdf"), "report": str(folder / "report.pdf"),
+                               "ok": True, "stopped_at": None, "exit_code": 0}, indent=2))
+        return
+    typer.echo(f"demo done in {folder}:")
+    typer.echo(f"  run folder   {run}  (manifest.json, manifest.sig, pool files)")
+    typer.echo(f"  seed         {seed_file}  (secret, mode 0600)")
+    typer.echo(f"  keys         {keys.private} (secret, mode 0600), {keys.public}")
+    typer.echo(f"  proof        {folder / 'proof.pdf'}")
+    typer.echo(f"  report       {folder / 'report.pdf'}")
+    typer.echo("")
+    typer.echo(f"verdict: VERIFIED: the run's signature, files, {game.name}'s rules and published figures, "
+               f"Merkle roots and statistics all check, and the pool regenerates from its seed byte for byte")
+    typer.echo("next: read proof.pdf (specimens of every tier: no ticket of the pool) and report.pdf; "
+               "then, for a real run, make your own seed and key (`poolgen seed new`, `poolgen keys new`, "
+               "kept out of the repository), `poolgen generate specs/GAME.toml --seed-file ... --key ...`, "
+               "and `poolgen publish` before sale (README, \"Using it\"; docs/publish-and-reveal.md)")
+
+
+def _steps(game: Game, pool_id: str, folder: Path, run: Path, run_id: str, seed_file: Path | None) -> Any:
+    """The demo's commands, in order; the throwaway key pair they made."""
+    from poolgen.run.signing import new_key_pair  # lazy: cryptography, off start-up (docs/scaling.md)
+
     _step("poolgen check", check, specs=None, as_json=False)
     say("== poolgen keys new (a throwaway key for this demo)")
     keys = new_key_pair(folder / "keys")
@@ -104,16 +149,4 @@ def demo_cmd(
           pool=None, spec=game.path)
     _step("poolgen report", report_cmd, run=run, out=folder / "report.pdf", spec=game.path,
           public_key=keys.public, seed_file=seed_file)
-    typer.echo(f"demo done in {folder}:")
-    typer.echo(f"  run folder   {run}  (manifest.json, manifest.sig, pool files)")
-    typer.echo(f"  seed         {seed_file}  (secret, mode 0600)")
-    typer.echo(f"  keys         {keys.private} (secret, mode 0600), {keys.public}")
-    typer.echo(f"  proof        {folder / 'proof.pdf'}")
-    typer.echo(f"  report       {folder / 'report.pdf'}")
-    typer.echo("")
-    typer.echo(f"verdict: VERIFIED: the run's signature, files, {game.name}'s rules and published figures, "
-               f"Merkle roots and statistics all check, and the pool regenerates from its seed byte for byte")
-    typer.echo("next: read proof.pdf (specimens of every tier: no ticket of the pool) and report.pdf; "
-               "then, for a real run, make your own seed and key (`poolgen seed new`, `poolgen keys new`, "
-               "kept out of the repository), `poolgen generate specs/GAME.toml --seed-file ... --key ...`, "
-               "and `poolgen publish` before sale (README, \"Using it\"; docs/publish-and-reveal.md)")
+    return keys

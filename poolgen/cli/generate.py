@@ -14,7 +14,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from poolgen.cli.common import err_console, reports_errors, say
-from poolgen.cli.keys import ask_passphrase
+from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seed import Entropy
 from poolgen.deliverables.roles import who_gets_what
 from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from enum import StrEnum
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import Force, reports_errors, say, write_output
+from poolgen.cli.common import Force, Json, reports_errors, say, write_output
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.files.write import present, staged_folder
@@ -44,6 +45,7 @@ def export_cmd(
         help="With --format fixed: the run's spec (its symbol tables fix the widths). Default: "
              "specs/<the manifest's spec file>.")] = None,
     force: Force = False,
+    as_json: Json = False,
 ) -> None:
     """Write every imaging file of RUN as one CSV in print sequence across the order: a `sequence`
     column (1, 2, ...), then the imaging file's columns as text, and where the spec gave its symbols
@@ -59,13 +61,31 @@ def export_cmd(
         if spec is not None:
             raise RunError("--spec: only --format fixed reads a spec; the CSV needs none")
         rows = export_csv(folder.path, folder.manifest, out, force)
-        typer.echo(f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the printer "
-                   f"only)")
+        _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the "
+                           f"printer only)", out, {"format": "csv", "tickets": rows})
         return
     game = spec_for(folder, spec, must_match=True)
     rows, layout, length = export_fixed(folder.path, folder.manifest, game, out, force)
-    typer.echo(f"imaging {out}: {rows:,} tickets in print sequence, fixed-width records of {length:,} "
-               f"characters and LF, layout {layout} (mode 0600: outcomes, the printer only)")
+    _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence, fixed-width records of "
+                       f"{length:,} characters and LF, layout {layout} (mode 0600: outcomes, the printer "
+                       f"only)",
+              out, {"format": "fixed", "tickets": rows, "record_characters": length, "layout": str(layout),
+                    "layout_sha256": _sha256(Path(layout))})
+
+
+def _sha256(path: Path) -> str:
+    with path.open("rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def _exported(as_json: bool, text: str, out: Path, facts: dict[str, object]) -> None:
+    """The line, or with --json the file written, its SHA-256 (read back: it is written in parts) and
+    `facts`; `outcomes`: it holds them, for the printer only."""
+    if as_json:
+        typer.echo(json.dumps({"imaging": str(out), "mode": "0600", "sha256": _sha256(out), **facts,
+                               "outcomes": True}, indent=2))
+    else:
+        typer.echo(text)
 
 
 @app.command("check")
@@ -124,6 +144,7 @@ def sequence_cmd(
                                                   help="Packs (books) a carton holds.")] = 20,
     cartons_per_pallet: Annotated[int, typer.Option("--cartons-per-pallet", min=1, max=MAX_PER, metavar="M",
                                                     help="Cartons a pallet holds.")] = 40,
+    as_json: Json = False,
 ) -> None:
     """Write, for the printer and the warehouse, DIR/print-sequence.csv (every pack in print order:
     its place in the order's print run, book, first and last barcode, tickets, carton),
@@ -145,6 +166,12 @@ def sequence_cmd(
         for name in SHIP_FILES:
             write_output(staged / name, files[name], False, name)
     packs, boxes, pallets = (files[n].count(b"\n") - 1 for n in SHIP_FILES[:3])
+    if as_json:
+        typer.echo(json.dumps({"sequence": str(out), "packs": packs, "cartons": boxes, "pallets": pallets,
+                               "packs_per_carton": packs_per_carton, "cartons_per_pallet": cartons_per_pallet,
+                               "files": [{"name": n, "sha256": hashlib.sha256(files[n]).hexdigest()}
+                                         for n in SHIP_FILES], "outcomes": False}, indent=2))
+        return
     typer.echo(f"sequence {out}: {packs:,} pack{'s' * (packs != 1)} in print order, {boxes:,} "
                f"carton{'s' * (boxes != 1)} of up to {packs_per_carton}, {pallets:,} "
                f"pallet{'s' * (pallets != 1)} of up to {cartons_per_pallet} cartons "

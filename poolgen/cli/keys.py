@@ -3,36 +3,20 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from poolgen.cli.common import err_console, reports_errors, say
+from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seal import recipient_new
-from poolgen.errors import SigningKeyError
 from poolgen.files.leftovers import sweep
 from poolgen.files.read import PASSPHRASE_ENV
 
 app = typer.Typer(rich_markup_mode="markdown",
                   help="Create the Ed25519 key pairs that sign runs, and validation keys.",
                   no_args_is_help=True)
-
-
-def ask_passphrase(confirm: bool = False) -> bytes:
-    """The passphrase from POOLGEN_KEY_PASSPHRASE, else from a hidden prompt."""
-    value = os.environ.get(PASSPHRASE_ENV)
-    if value is None:
-        try:
-            value = typer.prompt("Key passphrase", hide_input=True, confirmation_prompt=confirm,
-                                 err=True)
-        except typer.Abort:
-            raise SigningKeyError(f"no passphrase given (set {PASSPHRASE_ENV} or type it at the "
-                                  "prompt)") from None
-    if not value:
-        raise SigningKeyError("the passphrase is empty")
-    return value.encode("utf-8")
 
 
 validation = typer.Typer(help="Create validation keys (they open a run's validation files).",

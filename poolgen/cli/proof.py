@@ -3,12 +3,14 @@ pools, drawn as a player sees them, with what they pay."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import Force, reports_errors, write_output
+from poolgen.cli.common import Force, Json, reports_errors, write_output
 
 
 @reports_errors
@@ -32,6 +34,7 @@ def proof_cmd(
         help="The run's spec file (symbols and captions). Default: specs/<the manifest's spec "
              "file>.")] = None,
     force: Force = False,
+    as_json: Json = False,
 ) -> None:
     """Draw one specimen of every tier as a player would see it (printed: the ticket face with its
     barcode; eInstant: the fully revealed share), each with the prize its layout pays, one a page.
@@ -64,9 +67,24 @@ def proof_cmd(
                      f"game's styles from the DRBG seeded SHA-256(\"{SPECIMEN_LABEL}\" || manifest.json), "
                      f"stream (\"{SPECIMEN_LABEL}\", \"{game.id}\", pool): no ticket of the pool "
                      f"(docs/proofs.md)")
-        write_output(out, build_specimen_proofs(folder, game, specimens, selection), force, "proof")
-        typer.echo(f"proof {out}: {len(specimens)} specimen(s), no ticket of the pool (mode 0600)")
+        pdf = build_specimen_proofs(folder, game, specimens, selection)
+        write_output(out, pdf, force, "proof")
+        _said(as_json, f"proof {out}: {len(specimens)} specimen(s), no ticket of the pool (mode 0600)",
+              out, pdf, "specimens", len(specimens), pool_ids, selection)
         return
-    write_output(out, build_proofs(folder, game, picks, selection), force, "proof")
-    typer.echo(f"proof {out}: {len(picks)} ticket(s) of the pool: an OUTCOME file, for those trusted "
-               f"with outcomes only (mode 0600)")
+    pdf = build_proofs(folder, game, picks, selection)
+    write_output(out, pdf, force, "proof")
+    _said(as_json, f"proof {out}: {len(picks)} ticket(s) of the pool: an OUTCOME file, for those trusted "
+                   f"with outcomes only (mode 0600)", out, pdf, "tickets", len(picks), pool_ids, selection)
+
+
+def _said(as_json: bool, text: str, out: Path, pdf: bytes, kind: str, count: int, pools: list[str],
+          selection: str) -> None:
+    """The line, or with --json the PDF written, its hash and what it shows (`outcomes`: tickets of the
+    pool, for those trusted with them)."""
+    if not as_json:
+        typer.echo(text)
+        return
+    typer.echo(json.dumps({"proof": str(out), "mode": "0600", "bytes": len(pdf),
+                           "sha256": hashlib.sha256(pdf).hexdigest(), "drawn": kind, "count": count,
+                           "outcomes": kind == "tickets", "pools": pools, "selection": selection}, indent=2))

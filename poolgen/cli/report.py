@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -9,7 +11,7 @@ import typer
 
 from audit.cli import Bundles, CeremonyFile, PartyKeys, Reveal, SeedFile, progress_bar
 from audit.read.limits import READABLE_SECRET_FLAG
-from poolgen.cli.common import Force, reports_errors, write_output
+from poolgen.cli.common import Force, Json, reports_errors, write_output
 from poolgen.errors import RunError
 from poolgen.files.write import present
 
@@ -49,6 +51,7 @@ def report_cmd(
                            "the top prizes' positions); an outcome file, for those trusted with "
                            "outcomes.")] = False,
     force: Force = False,
+    as_json: Json = False,
 ) -> None:
     """Write the audit report of a run: title page with the verdict, verification steps (the options of
     `poolgen verify`), published-figure cross-check (--spec), prize structure per pool, how the prizes
@@ -83,7 +86,13 @@ def report_cmd(
     status = ("verification not run" if not verification.ran else
               "verification passes" if verification.ok else "VERIFICATION FAILS")
     edition = "INTERNAL edition (outcomes: restricted)" if internal else "public edition"
-    typer.echo(f"report {out}: {len(folder.pools)} pool(s), {status}, {edition} (mode 0600)")
+    if as_json:  # verified: null when the checklist was not run (no --public-key)
+        typer.echo(json.dumps({"report": str(out), "mode": "0600", "bytes": len(pdf),
+                               "sha256": hashlib.sha256(pdf).hexdigest(), "pools": len(folder.pools),
+                               "edition": "internal" if internal else "public", "outcomes": internal,
+                               "verified": verification.ok if verification.ran else None}, indent=2))
+    else:
+        typer.echo(f"report {out}: {len(folder.pools)} pool(s), {status}, {edition} (mode 0600)")
     if verification.ran and not verification.ok:
         raise typer.Exit(1)
 

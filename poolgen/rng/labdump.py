@@ -191,7 +191,9 @@ def write_dump(out: Path | None, chunks: Iterator[bytes]) -> int:
 def _copy(chunks: Iterator[bytes], f: BinaryIO) -> int:
     total = 0
     for chunk in chunks:
-        f.write(chunk)
+        rest = memoryview(chunk)
+        while rest:  # an unbuffered stdout (python -u) may take part of it: the rest goes next, or raises
+            rest = rest[f.write(rest) or 0:]
         total += len(chunk)
     f.flush()
     return total

@@ -447,7 +447,7 @@ def test_generate_with_an_encrypted_key(base, tmp_path, monkeypatch):
     common = ["generate", str(small_happy_holidays(tmp_path, 3000)), "--out", str(tmp_path / "o"), "--pool",
               "p1", "--seed-file", str(base["tmp"] / "right.seed"), "--workers", "1", "--key",
               str(keys.private)]  # the key's passphrase does not depend on the pool's size
-    wrong = CliRunner().invoke(app, common + ["--run-id", "a"], input="nope\n")
+    wrong = CliRunner().invoke(app, common + ["--run-id", "a"], env={"POOLGEN_KEY_PASSPHRASE": "nope"})
     assert wrong.exit_code == 2
     assert wrong.stderr.strip().endswith("signing-key.pem: wrong passphrase for the private key")
     monkeypatch.setenv("POOLGEN_KEY_PASSPHRASE", "s3cret")

@@ -11,6 +11,7 @@ from poolgen.run.signing import (
     load_private_key,
     load_public_key,
 )
+from tests.support.terminal import on_a_terminal
 
 
 def test_keys_new_command(tmp_path):
@@ -29,12 +30,14 @@ def test_keys_new_with_a_passphrase_from_the_environment_or_the_prompt(tmp_path,
     assert result.exit_code == 0, result.output
     load_private_key(tmp_path / "a" / "signing-key.pem", lambda: b"from the env")
     monkeypatch.delenv(PASSPHRASE_ENV)
-    result = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "b"), "--passphrase"],
-                                input="typed\ntyped\n")
-    assert result.exit_code == 0, result.output
-    assert "typed" not in result.stdout
+    code, shown = on_a_terminal(["keys", "new", str(tmp_path / "b"), "--passphrase"],
+                                [("Key passphrase: ", "typed"), ("Repeat for confirmation: ", "typed")],
+                                hidden=("Key passphrase: ", "Repeat for confirmation: "))
+    assert code == 0, shown
+    assert "typed" not in shown  # typed with echo off
     load_private_key(tmp_path / "b" / "signing-key.pem", lambda: b"typed")
-    result = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "c"), "--passphrase"], input="")
-    assert result.exit_code == 2
-    assert "no passphrase given" in result.stderr
+    result = CliRunner().invoke(app, ["keys", "new", str(tmp_path / "c"), "--passphrase"], input="typed\n")
+    assert result.exit_code == 2  # standard input not a terminal: nothing is asked, nothing read
+    assert result.stderr == ("poolgen: error: no passphrase given (standard input is not a terminal, so "
+                             "nothing is asked; set POOLGEN_KEY_PASSPHRASE)\n")
     assert not (tmp_path / "c" / "signing-key.pem").exists()

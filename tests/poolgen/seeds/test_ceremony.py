@@ -45,6 +45,7 @@ from tests.support.ceremony import reveal as _reveal
 from tests.support.ceremony import revealed as _revealed
 from tests.support.ceremony import third_derivation as _third_derivation
 from tests.support.ceremony import verify as _verify
+from tests.support.terminal import on_a_terminal
 
 
 def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
@@ -287,14 +288,21 @@ def test_a_ceremony_known_answer():
 def test_status_and_the_walkthrough(tmp_path):
     file = _new(tmp_path)
     contribution = tmp_path / "v.contribution"
-    result = ok("ceremony", "commit", str(file), input=f"vendor\n{key(file, 'vendor')}\n{contribution}\ny\n")
-    assert "Which party are you? (vendor, lottery, auditor)" in result.stderr
-    assert result.stdout.splitlines()[-1].startswith("commitment of vendor: ")
+    now = {"POOLGEN_TEST_NOW": BEFORE}
+    code, shown = on_a_terminal(["ceremony", "commit", str(file)],
+                                [("Which party are you? (vendor, lottery, auditor): ", "vendor"),
+                                 ("[vendor-keys/signing-key.pem]: ", key(file, "vendor")),
+                                 ("[vendor.contribution]: ", str(contribution)), ("[Y/n]: ", "y")], env=now)
+    entry = load(file).commitments[0]
+    assert code == 0 and entry is not None, shown
+    assert f"commitment of vendor: {entry['commitment']}\r\n" in shown
     assert stat.S_IMODE(contribution.stat().st_mode) == 0o600
-    no = invoke("ceremony", "commit", str(file), "--party", "lottery", "--key", key(file, "lottery"),
-                input=f"{tmp_path / 'l.c'}\nn\n")
-    assert no.exit_code == 2
-    assert no.stderr.endswith("[Y/n]:poolgen: error: not confirmed; nothing was changed\n")
+    code, shown = on_a_terminal(["ceremony", "commit", str(file), "--party", "lottery", "--key",
+                                 key(file, "lottery")],
+                                [("[lottery.contribution]: ", str(tmp_path / "l.c")), ("[Y/n]: ", "n")],
+                                env=now)
+    assert code == 2
+    assert shown.endswith("[Y/n]: n\r\npoolgen: error: not confirmed; nothing was changed\r\n")
     assert not (tmp_path / "l.c").exists() and load(file).commitments[1] is None
     status = ok("ceremony", "status", str(file)).stdout
     assert "  vendor: commitment " in status and "  lottery: not committed; not revealed" in status
@@ -377,9 +385,9 @@ def test_the_key_names_the_party_and_yes_never_prompts(tmp_path):
             "--key: missing (with --yes nothing is asked; give it)")
     refused(invoke("ceremony", "commit", str(file), "--yes"),
             "--party or --key: missing (with --yes nothing is asked; give it)")
-    script = invoke("ceremony", "commit", str(file), "--key", key(file, "lottery"), input="")  # no answer
-    assert script.exit_code == 2 and script.stderr.endswith(
-        "]:poolgen: error: --contribution: missing (no answer at its prompt; nothing was changed)\n")
+    refused(invoke("ceremony", "commit", str(file), "--key", key(file, "lottery"), input="l.c\n"),  # a script
+            "--contribution: missing (standard input is not a terminal, so nothing is asked; give "
+            "--contribution)")
     stranger = new_key_pair(tmp_path / "stranger-keys").private
     refused(invoke("ceremony", "commit", str(file), "--key", str(stranger), "--yes"),
             f"ceremony {load(file).id}: key {key_fingerprint(raw_key(_private(stranger).public_key()))} "

@@ -1,0 +1,102 @@
+"""A reader that stops early (`python -m audit verify RUN | head -1`, `poolgen rng bytes ... | head -c 10`):
+the program ends quietly with exit 141, what a shell shows for git or cat that SIGPIPE ended, not
+typer's exit 1 (`verify`'s "a step fails") nor a line about output nobody read.
+
+SIGPIPE itself stays ignored (Python's default): Ctrl-C may end a pool's worker processes while the
+main process still writes to their pipes, and SIGPIPE's default action would kill it there, without
+the one line and exit 130 or 143 an interrupt owes. So a BrokenPipeError is told apart by where it
+happened: only one with standard output's own reader gone is this quiet exit; any other is left as it
+was. poolgen uses the same (poolgen/cli).
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import select
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import typer
+from rich.console import Console
+
+CLOSED_STDOUT = 141  # 128 + SIGPIPE: what a shell shows when git or cat stop because `head` has read enough
+
+
+def _reader_gone(fd: int) -> bool:
+    """Whether `fd` is a pipe (or socket) whose reading end is closed: poll says POLLERR or POLLHUP."""
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # fd not open, or no poll() (not POSIX)
+        return False
+
+
+def closed_stdout() -> bool:
+    """After a BrokenPipeError: whether it is standard output's reader that stopped reading (`| head`),
+    not a pipe of the program's own (a worker's, which Ctrl-C may have ended). If so, fd 1 (and fd 2
+    if its reader is gone too) now points at /dev/null, so that no later write and no last flush can
+    raise again, and the caller exits CLOSED_STDOUT without a word, as git does."""
+    if not _reader_gone(1):
+        return False
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for fd in (1, 2):
+            if fd == 1 or _reader_gone(fd):
+                os.dup2(null, fd)
+    finally:
+        os.close(null)
+    return True
+
+
+def flushed(code: int | str | None) -> int | str | None:
+    """`code`, or CLOSED_STDOUT if what is still buffered for standard output finds its reader gone
+    (the last step before `finish`, which would let that pass)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return CLOSED_STDOUT if closed_stdout() else code
+    except (OSError, ValueError):  # any other failure: `finish` flushes again and lets it pass, as before
+        return code
+    return code
+
+
+def whole_writes() -> None:
+    """An unbuffered standard output (`python -u`, PYTHONUNBUFFERED) is a raw file under the text layer,
+    which takes what one write(2) took and drops the rest: into a pipe whose reader has gone, 64 KiB of
+    a document went and the command still exited 0. Put a buffered writer between them, which writes all
+    or raises (each echo flushes it, as unbuffered output would be)."""
+    out = sys.stdout
+    if isinstance(out, io.TextIOWrapper) and isinstance(out.buffer, io.FileIO):
+        _kept_open.append(out)  # collected, it would close fd 1 under the new one
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(out.buffer), encoding=out.encoding, errors=out.errors,
+                                      line_buffering=out.line_buffering, write_through=True)
+
+
+_kept_open: list[io.TextIOWrapper] = []
+
+
+def _raise_broken_pipe(console: Console) -> None:
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+def rich_raises_broken_pipes() -> None:
+    """rich's consoles (the commands' own and typer's, which prints --help) meet a broken pipe with exit
+    1, after pointing fd 1 at /dev/null even when the pipe was stderr's (`Console.on_broken_pipe`, a
+    hook made to be replaced): have them raise it instead, for `quiet_on_closed_stdout` to judge."""
+    setattr(Console, "on_broken_pipe", _raise_broken_pipe)  # noqa: B010  # mypy refuses a method assigned
+
+
+@contextmanager
+def quiet_on_closed_stdout() -> Iterator[None]:
+    """A BrokenPipeError because standard output's reader is gone becomes a quiet exit 141 (typer would
+    make any broken pipe exit 1, `verify`'s "a step fails"); any other is left as it is."""
+    try:
+        yield
+    except BrokenPipeError:
+        if not closed_stdout():
+            raise
+        raise typer.Exit(CLOSED_STDOUT) from None
