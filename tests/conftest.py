@@ -42,8 +42,9 @@ _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/r
 # other worker idle at the end. A file not listed runs with the rest; tests/test_suite_order.py checks
 # that every file named here exists.
 _SLOW = ("boundary/test_mutated_inputs.py", "audit/stats/test_step.py", "end_to_end/test_example_specs.py",
-         "poolgen/run/test_generate.py", "end_to_end/test_blocks_example.py", "third_engines/test_grid.py",
-         "end_to_end/test_hand_to_hand_tactics.py", "poolgen/run/test_packs_beside.py",
+         "poolgen/run/test_generate.py", "third_engines/test_grid.py",
+         "end_to_end/test_hand_to_hand_tactics.py", "end_to_end/test_blocks_example.py",
+         "poolgen/run/test_packs_beside.py",
          "poolgen/run/test_packs_caps.py", "audit/steps/test_ceremony.py", "audit/stats/test_packs_beside.py",
          "poolgen/run/test_packs_spaced.py",
          "end_to_end/test_primetime_payout.py", "poolgen/pdf/test_proofs.py",

@@ -61,7 +61,8 @@ class _State:
             for c in self.caps[t]:
                 self.c[b][c] += 1
         for p, t in enumerate(labels):
-            self.conf[p // m] += self.conflicts(p, t)
+            if self.spaced[t]:  # a tier of no spacing rule has no conflicts: not called a million times
+                self.conf[p // m] += self.conflicts(p, t)
         for b in range(rules.books):
             self.conf[b] //= 2  # each pair was counted from both ends
 
@@ -173,22 +174,84 @@ def broken(s: _State, packs: list[int]) -> list[str]:
 def valid_start(stream: Stream, rules: Rules, start: np.ndarray) -> np.ndarray:
     """A sequence meeting every parameter, found by the descent from `start` (NoArrangement if none
     is found): `poolgen check` shows one exists this way."""
-    s = _State(rules, [int(t) for t in start])
+    s = _State(rules, start.tolist())
     _descend(stream, s)
     return np.asarray(s.labels, dtype=np.int16)
 
 
 def mix(stream: Stream, rules: Rules, start: np.ndarray) -> np.ndarray:
     """A valid sequence from `start` by the descent, then MIX_SWEEPS x n mixing proposals."""
-    s = _State(rules, [int(t) for t in start])
+    s = _State(rules, start.tolist())
     _descend(stream, s)
     n = rules.books * rules.m
     left = MIX_SWEEPS * n
     while left > 0:
         k = min(BATCH, left)
         left -= k
-        pairs = integers(stream, n, size=2 * k).tolist()
-        for i, j in zip(pairs[0::2], pairs[1::2], strict=True):
-            if i // rules.m != j // rules.m:
-                s.move(i, j, keep_valid=True)
+        _mix_batch(s, integers(stream, n, size=2 * k).tolist())
     return np.asarray(s.labels, dtype=np.int16)
+
+
+def _mix_batch(s: _State, pairs: list[int]) -> None:
+    """`s.move(i, j, keep_valid=True)` for each pair (i, j) of `pairs` in different packs, in order,
+    with the same result move by move, in one loop without copies (a full pool makes millions).
+
+    Every pack is valid before each move (the descent ended with none short, and a move is kept only
+    if both packs stay valid), so every shortfall term is 0 (conflicts included: `conf` counts them
+    exactly), and the swap is kept iff no term of packs i and j becomes positive after it: winners
+    within [lo, hi], value at least the floor, no cap it raises above its limit, and no ticket of the
+    same pack within a spacing rule's distance of the new label (the other position is in another
+    pack, so it does not matter that its label is not yet swapped). The cheapest terms are tested first."""
+    r = s.r
+    m, lo, hi = r.m, r.lo, r.hi
+    floor = -1 if r.min_cents is None else r.min_cents  # -1: a pack's value is a sum of prizes, never < 0
+    labels, w, v, counts = s.labels, s.w, s.v, s.c
+    most = [at_most for _, at_most in r.caps]
+    tiers = range(len(r.counts))
+    # what a swap of labels li (at i) and lj (at j) changes, by table[li][lj]: winners and value of pack i
+    # (pack j's change the other way), the caps pack i gains (in lj's caps, not li's) and those pack j
+    # gains, the spacing rules of lj (at i) and of li (at j), and the change of each cap's count in pack i
+    table = [[(s.win[lj] - s.win[li], r.prizes[lj] - r.prizes[li],
+               [c for c in s.caps[lj] if c not in s.caps[li]], [c for c in s.caps[li] if c not in s.caps[lj]],
+               s.spaced[lj], s.spaced[li],
+               [(c, (c in s.caps[lj]) - (c in s.caps[li])) for c in set(s.caps[li]) ^ set(s.caps[lj])])
+              for lj in tiers] for li in tiers]
+    for i, j in zip(pairs[0::2], pairs[1::2], strict=True):
+        li, lj = labels[i], labels[j]
+        if li == lj:
+            continue
+        bi, bj = i // m, j // m
+        if bi == bj:
+            continue
+        dw, dv, gain_i, gain_j, spaced_i, spaced_j, change = table[li][lj]
+        if dw:
+            wi, wj = w[bi] + dw, w[bj] - dw
+            if wi < lo or wi > hi or wj < lo or wj > hi:
+                continue
+        vi, vj = v[bi] + dv, v[bj] - dv
+        if vi < floor or vj < floor:
+            continue
+        if change:
+            ci, cj = counts[bi], counts[bj]
+            if any(ci[c] >= most[c] for c in gain_i) or any(cj[c] >= most[c] for c in gain_j):
+                continue
+        if spaced_i and _near(labels, i, m, spaced_i) or spaced_j and _near(labels, j, m, spaced_j):
+            continue
+        labels[i], labels[j] = lj, li
+        if dw:
+            w[bi], w[bj] = wi, wj
+        v[bi], v[bj] = vi, vj
+        if change:
+            for c, d in change:
+                ci[c] += d
+                cj[c] -= d
+
+
+def _near(labels: list[int], p: int, m: int, rules: list[tuple[frozenset[int], int]]) -> bool:
+    """Whether a ticket of p's pack other than p lies within a rule's distance of p and in its tiers."""
+    start = p - p % m
+    for ts, d in rules:
+        for q in range(max(start, p - d + 1), min(start + m, p + d)):
+            if q != p and labels[q] in ts:
+                return True
+    return False
