@@ -293,6 +293,22 @@ def _class_tests(unit: str, p: Pairs, i: int) -> list[Finding | None]:
     return out
 
 
+def _distance_sums(x: np.ndarray) -> tuple[float, float, float]:
+    """D1 = sum_(i != k) |x_i - x_k|, D2 = sum_(i != k) (x_i - x_k)^2 and sum_i R_i^2 (R_i = sum_k |x_i -
+    x_k|) of mid-ranks x, exactly, in O(B log B) and O(B) memory (not the B x B matrix of distances: 800 MB
+    for 10,000 blocks): 2 x is whole, so the sums are Python integers, each divided once at the end."""
+    twice = np.sort(np.rint(2 * x).astype(np.int64))  # mid-ranks are halves: 2 x whole and at most 2 B
+    b = len(twice)
+    below = np.concatenate(([0], np.cumsum(twice)[:-1]))  # the sum of the values before each, sorted
+    total = int(twice.sum())
+    index = np.arange(b, dtype=np.int64)
+    r = twice * index - below + (total - below - twice) - twice * (b - 1 - index)  # 2 R_i, each below 2^31
+    d1 = int(r.sum())  # 2 D1
+    d2 = 2 * b * sum(int(v) * int(v) for v in twice) - 2 * total * total  # 4 D2
+    r2 = sum(int(v) * int(v) for v in r)  # 4 sum R_i^2
+    return d1 / 2, d2 / 4, r2 / 4
+
+
 def pair_value_finding(unit: str, value: np.ndarray) -> Finding | None:
     """How far apart the two packs of each pair (2j, 2j + 1) are in prize value: D = sum_j |x_2j - x_2j+1|,
     x the packs' values' mid-ranks (ranks: a few packs holding the top prizes would swamp the values),
@@ -313,12 +329,10 @@ def pair_value_finding(unit: str, value: np.ndarray) -> Finding | None:
     if int(ties.max()) > books // 2:
         return None  # most packs of one value (a tight floor): D is a count of a few packs, far from normal
     x = mid_ranks(np.asarray(value, dtype=np.float64))
-    d = np.abs(x[:, None] - x[None, :])
+    d1, d2, r2 = _distance_sums(x)
     b = float(books)
     n = b * (b - 1)
-    d1, d2 = float(d.sum()), float((d ** 2).sum())
-    r = d.sum(axis=1)
-    q = d1 ** 2 - 4 * float((r ** 2).sum()) + 2 * d2
+    q = d1 ** 2 - 4 * r2 + 2 * d2
     mean = d1 / n
     var = pairs * (d2 / n - mean ** 2) + pairs * (pairs - 1) * (q / (n * (b - 2) * (b - 3)) - mean ** 2)
     if d1 <= 0 or var <= 0:
