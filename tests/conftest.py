@@ -50,7 +50,7 @@ _SLOW = ("boundary/test_mutated_inputs.py", "audit/stats/test_step.py", "end_to_
          "end_to_end/test_primetime_payout.py", "poolgen/pdf/test_proofs.py",
          "poolgen/check/test_figures.py", "audit/test_verify.py", "audit/steps/test_deliverables.py",
          "poolgen/cli/test_demo.py", "audit/steps/test_identity.py", "boundary/test_interrupts.py",
-         "boundary/test_interrupts_commands.py")
+         "boundary/test_interrupts_commands.py", "boundary/test_closed_stdout.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
