@@ -6,7 +6,7 @@ count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 un
 area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price), times
 the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md). The
 manifest's `play` entry must state the spec's areas, tiers and `[play] max_wins` (docs/styles/play.md);
-its `print` the spec's free-ticket tiers and `virn_digits`.
+pool k's id is `pk` (docs/pool-files.md); its `print` the spec's free-ticket tiers and `virn_digits`.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
     basis = order if sales["counts_per"] == "order" else size
     pools, book = [], 0
-    for tickets in sizes:
+    for k, tickets in enumerate(sizes, start=1):
         counts = []
         for t in doc["tiers"]:
             if t["count"] * tickets % basis:
@@ -88,7 +88,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             counts.append(t["count"] * tickets // basis)
         rows = [("lose", 0, tickets - sum(counts))] + [
             (t["id"], p, c) for t, p, c in zip(doc["tiers"], prizes, counts, strict=True)]
-        pools.append({"first_book": book, "books": tickets // per_book, "tickets": tickets,
+        pools.append({"id": f"p{k}", "first_book": book, "books": tickets // per_book, "tickets": tickets,
                       "price_cents": price, "tiers": rows})
         book += tickets // per_book
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
@@ -103,10 +103,10 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
 
 @dataclass(frozen=True)
 class PrintedPools:
-    """Every pool of the manifest is the order's pool that starts at its first book, and no two
-    pools hold the same books."""
+    """Every pool of the manifest is the order's pool that starts at its first book, under that pool's
+    id (docs/pool-files.md: pool k is `pk`), and no two pools hold the same books."""
 
-    pools: tuple[dict[str, Any], ...]  # {first_book, books, tickets, price_cents, tiers: [(id, prize, n)]}
+    pools: tuple[dict[str, Any], ...]  # {id, first_book, books, tickets, price_cents, tiers [(id, prize, n)]}
 
     def problems(self, manifest: Manifest) -> list[str]:
         problems = []
@@ -117,8 +117,8 @@ class PrintedPools:
                 problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
                                 "of the order")
                 continue
-            got = {"books": p.raw.get("books"), "tickets": p.tickets, "price_cents": p.price_cents,
-                   "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
+            got = {"id": p.id, "books": p.raw.get("books"), "tickets": p.tickets,
+                   "price_cents": p.price_cents, "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
             for key, value in got.items():
                 if value != want[key]:
                     problems.append(f"pool {p.id}: {key} {value}, spec {want[key]}")
