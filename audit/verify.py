@@ -300,7 +300,7 @@ def verify_run(request: VerifyRequest) -> Report:
         return report
 
     check_run_folder(folder, manifest)  # every listed file a bounded regular file of the folder, or exit 2
-    step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest))
+    step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest, r.reveal))
     if manifest.doc.get("deliverables"):
         step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest, r.reveal))
     number = manifest.doc["game"].get("number")
