@@ -1,6 +1,6 @@
 """Step 7 without a generator (`python -m audit verify --seed-file`): every validation number of a
-printed run re-derived from the seed, written from docs/randomness.md (sections 2 and 3) and
-docs/validation.md (section 2) alone.
+printed run, and with the spec every book number, re-derived from the seed, written from
+docs/randomness.md (sections 2 and 3) and docs/validation.md (section 2) alone.
 
 Without it an insider holding the signing key could choose the validation numbers (say, digits of the
 barcode) and pass every step of audit alone, seed given: step 9 checks that a VIRN has its digits and
@@ -14,6 +14,9 @@ finding a record without the VIRN is meant to take 10^virn_digits tries).
     VIRN of ticket p of pool P = value p of integers(stream(("poolgen/v1", RULES, P, "virn")), 10^d):
                     one word a slot, masked with the smallest all-ones mask covering 10^d - 1, kept
                     below 10^d; rejected slots refilled in slot order from the next words
+    book number of slot s = perm[s], perm = permutation(stream(("poolgen/v1", RULES, "order", "books")),
+                    S): S words as keys (all drawn again on a tie), the order sorting them ascending;
+                    S the order's book slots (the spec's pools), not the run's
 """
 
 from __future__ import annotations
@@ -29,9 +32,11 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest
-from audit.read.runfiles import read_imaging
+from audit.read.runfiles import read_imaging, read_pool
+from audit.read.specs import SpecExpectation
+from audit.read.specs.printed import PrintedPools
 
-__all__ = ["check_virns", "integers"]
+__all__ = ["check_books", "check_virns", "integers", "permutation"]
 
 SALT = b"poolgen/drbg/v1"
 
@@ -60,6 +65,46 @@ def integers(seed: bytes, label: tuple[str, ...], high: int, count: int) -> np.n
     return out
 
 
+def permutation(seed: bytes, label: tuple[str, ...], n: int) -> np.ndarray:
+    """A permutation of range(n) from a label's stream (docs/randomness.md, section 3): n words as keys,
+    all drawn again while two are equal; the order that sorts them ascending."""
+    stream = _Stream(seed, *label)
+    while True:
+        keys = stream.words(n)
+        order = np.argsort(keys, kind="stable")
+        if not np.any(keys[order][1:] == keys[order][:-1]):
+            return order
+
+
+def check_books(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None) -> str:
+    """(7) every pool file's book numbers are the seed's permutation of the order's book slots (with the
+    spec, which gives the order's slots: a run may hold some of its pools); "" when not checked."""
+    ours = spec is not None and spec.sha256 == manifest.doc.get("spec", {}).get("sha256")  # else step 5 fails
+    pools = [c for c in (spec.claims if spec is not None and ours else ()) if isinstance(c, PrintedPools)]
+    per_book = manifest.tickets_per_book
+    keyed = "book_key_check" in manifest.doc.get("print", {})
+    if manifest.kind != "printed" or not pools or not per_book or keyed:
+        return ""  # an eInstant, no spec, or books under a book key (docs/validation.md, section 2)
+    slots = max(p["first_book"] + p["books"] for p in pools[0].pools)
+    numbers = permutation(seed, ("poolgen/v1", manifest.doc["game"]["rules"], "order", "books"), slots)
+    wrong, n = [], 0
+    for pool in manifest.pools:
+        first = pool.raw.get("first_book")
+        if not (folder / pool.file).is_file() or not isinstance(first, int) or first < 0:
+            continue
+        books = read_pool(folder, pool.file, ["book"])["book"].to_numpy().astype(np.int64)
+        at = first + np.arange(len(books)) // per_book
+        want = numbers[np.minimum(at, slots - 1)]
+        off = np.flatnonzero((at >= slots) | (books != want))
+        n += len(books) // per_book
+        if off.size:
+            wrong.append(f"{pool.file}: book number(s) not the seed's, first at position {int(off[0]):,}")
+    if wrong:
+        raise VerificationError(Step.REPRODUCTION, "seed matches the commitment; " + "; ".join(wrong)
+                                + " (docs/validation.md, section 2: the order's books stream)")
+    return f"{n:,} book numbers"
+
+
 def check_virns(folder: Path, manifest: Manifest, seed: bytes) -> str:
     """(7) every imaging file's validation numbers are the seed's; "" for a run with none to check."""
     files = {f.get("pool"): f.get("name") for f in manifest.doc.get("deliverables", [])
@@ -84,4 +129,4 @@ def check_virns(folder: Path, manifest: Manifest, seed: bytes) -> str:
     if wrong:
         raise VerificationError(Step.REPRODUCTION, "seed matches the commitment; " + "; ".join(wrong)
                                 + " (docs/validation.md, section 2: each from the pool's virn stream)")
-    return f"{n:,} validation numbers re-derived from the seed"
+    return f"{n:,} validation numbers"

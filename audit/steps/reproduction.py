@@ -21,7 +21,8 @@ from audit.provenance import code_comparison
 from audit.read.limits import MAX_SEED_FILE_BYTES, read_secret
 from audit.read.manifest import Manifest
 from audit.read.runfiles import hash_run_file
-from audit.steps.numbers import check_virns
+from audit.read.specs import SpecExpectation
+from audit.steps.numbers import check_books, check_virns
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'
@@ -74,12 +75,13 @@ def check_commitment(manifest: Manifest, seed: bytes) -> str:
     return "seed matches the commitment"
 
 
-def check_seed(folder: Path, manifest: Manifest, seed: bytes) -> str:
+def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None = None) -> str:
     """(7) without a generator: the seed is the committed one, and every validation number of a printed
-    run is the seed's (audit/steps/numbers.py; pool files need the generator)."""
+    run, and with the spec every book number, is the seed's (audit/steps/numbers.py; the rest of a pool
+    file needs the generator)."""
     done = check_commitment(manifest, seed)
-    virns = check_virns(folder, manifest, seed)
-    return f"{done}; {virns}" if virns else done
+    found = [x for x in (check_virns(folder, manifest, seed), check_books(folder, manifest, seed, spec)) if x]
+    return f"{done}; {' and '.join(found)} re-derived from the seed" if found else done
 
 
 def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path: Path,

@@ -16,9 +16,11 @@ import polars as pl
 import pytest
 
 from audit.checklist import Step
-from audit.steps.numbers import integers
+from audit.steps.numbers import integers, permutation
 from audit.verify import VerifyRequest, verify_run
-from poolgen.deliverables.identity import virn_values
+from poolgen.deliverables.identity import barcodes, book_numbers, virn_values
+from poolgen.files.read import file_entry
+from poolgen.run.merkle import root as merkle_root
 from tests.support import SEED_A
 from tests.support.reseal import rebuild_validation, resign, signed_small_run
 
@@ -38,6 +40,12 @@ def _audit_alone(signed, run: Path):
                                     high_validation_key=signed["root"] / "high.key"))
 
 
+@pytest.mark.parametrize("slots", [1, 2, 20, 6000])
+def test_audits_book_permutation_is_poolgens(slots):
+    assert np.array_equal(permutation(SEED_A, ("poolgen/v1", "happy_holidays", "order", "books"), slots),
+                          book_numbers(SEED_A, "happy_holidays", slots).astype(np.int64))
+
+
 @pytest.mark.parametrize("digits", [9, 12, 18])
 def test_audits_validation_numbers_are_poolgens(digits):
     """The same words, rejections and values as poolgen's stream (docs/randomness.md, section 3)."""
@@ -50,7 +58,7 @@ def test_audit_alone_rederives_every_validation_number_of_an_honest_run(signed):
     report = _audit_alone(signed, signed["run"])
     assert report.failed == [], report.to_json()
     assert report.step(Step.REPRODUCTION).details[0] == (
-        "seed matches the commitment; 6,000 validation numbers re-derived from the seed")
+        "seed matches the commitment; 6,000 validation numbers and 20 book numbers re-derived from the seed")
 
 
 def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
@@ -68,3 +76,40 @@ def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(sign
         "seed matches the commitment; imaging-p1.parquet: 3,000 validation number(s) not the seed's, first "
         "at position 0; imaging-p2.parquet: 3,000 validation number(s) not the seed's, first at position 0 "
         "(docs/validation.md, section 2: each from the pool's virn stream)"]
+
+
+def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+    """The first books of p1 and p2 trade numbers (ticket ids, barcodes, Merkle roots and validation
+    files restated): the same set of book numbers, so the pack list is unchanged and step 3 holds."""
+    run = tmp_path / "run"
+    shutil.copytree(signed["run"], run)
+
+    def edit(doc: dict) -> None:
+        firsts = [int(pl.read_parquet(run / p["file"]["name"])["book"][0]) for p in doc["pools"]]
+        swap = {firsts[0]: firsts[1], firsts[1]: firsts[0]}
+        for p in doc["pools"]:
+            table = pl.read_parquet(run / p["file"]["name"])
+            book = table["book"].replace(swap)
+            table = table.with_columns(book, pl.format("465-{}-{}", book.cast(pl.String).str.zfill(7),
+                                                       pl.col("ticket_no").cast(pl.String).str.zfill(3))
+                                       .alias("ticket"))
+            table.write_parquet(run / p["file"]["name"], compression="zstd", statistics=True)
+            p["file"], p["merkle"]["root"] = file_entry(run / p["file"]["name"]), merkle_root(table).hex()
+            image = run / f"imaging-{p['id']}.parquet"
+            shown = pl.read_parquet(image).with_columns(book)
+            codes = barcodes(465, shown["book"].to_numpy(), shown["ticket_no"].to_numpy())
+            shown.with_columns(pl.Series("barcode", codes.astype(str))).write_parquet(image)
+
+    resign(run, edit, signed["signer"])
+    rebuild_validation(run, signed["root"])
+    resign(run, lambda doc: None, signed["signer"])
+    without = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
+                                       validation_key=signed["root"] / "low.key",
+                                       high_validation_key=signed["root"] / "high.key"))
+    assert without.failed == [], without.to_json()
+    report = _audit_alone(signed, run)
+    assert report.failed == [Step.REPRODUCTION], report.to_json()
+    assert report.step(Step.REPRODUCTION).reasons == [
+        "seed matches the commitment; pool-p1.parquet: book number(s) not the seed's, first at position 0; "
+        "pool-p2.parquet: book number(s) not the seed's, first at position 0 (docs/validation.md, section 2: "
+        "the order's books stream)"]
