@@ -13,7 +13,8 @@
         in the validation file, which holds nothing else; each file marks the other tier's winners
         as such, without their amount (format 2).
 
-Without a key the validation files are not opened: that part is skipped with its reason.
+Without a key a validation file's header and size are checked, its records not: that part is skipped with its
+reason.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from audit.read.runfiles import (
 )
 from audit.read.specs import SpecExpectation
 from audit.steps.listing import deliverables, listing_problems
-from audit.steps.validation import Tickets, check_validation
+from audit.steps.validation import Tickets, check_header, check_validation
 from audit.styles.spots import spot_codes, spot_lists
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
@@ -366,13 +367,20 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
         option = "--validation-key" if tier == "low" else "--high-validation-key"
         if entry is None:
             yield "pass", f"no {tier}-tier validation file in the run (generated without validation keys)"
-        elif key is None:
-            yield "skip", f"{entry['name']}: not opened (give {option})"
+        elif key is None:  # its header needs no key: nothing in it but section 3's fields
+            try:
+                check_header(folder, entry, manifest.doc["run_id"], len(tickets.prizes),
+                             pr.get("high_tier_cents"), game)
+                yield "skip", f"{entry['name']}: header and size checked; records not opened (give {option})"
+            except VerificationError as exc:
+                yield "fail", exc.reason
+            except Exception as exc:  # as below
+                yield "fail", f"{entry.get('name')}: could not be checked: {type(exc).__name__}: {exc}"
         else:
             try:
                 yield "pass", check_validation(folder, entry, key, manifest.doc["run_id"], tickets,
                                                pr.get("high_tier_cents"), game)
             except VerificationError as exc:
                 yield "fail", exc.reason
-            except Exception as exc:  # as above
+            except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
                 yield "fail", f"{entry.get('name')}: could not be checked: {type(exc).__name__}: {exc}"
