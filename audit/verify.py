@@ -76,7 +76,7 @@ from audit.steps.identity import check_complete, check_run_identities, expected_
 from audit.steps.layouts import check_layouts
 from audit.steps.merkle_roots import check_merkle
 from audit.steps.packs import check_recorded_packs, pack_outcomes
-from audit.steps.reproduction import Regenerate, check_commitment, check_reproduction, read_seed
+from audit.steps.reproduction import Regenerate, check_reproduction, check_seed, read_seed
 
 __all__ = ["Report", "StepResult", "VerifyRequest", "attempt", "check_complete", "check_run_identities",
            "expected_identities", "pool_outcomes", "verify_run"]
@@ -300,7 +300,7 @@ def verify_run(request: VerifyRequest) -> Report:
         return report
 
     check_run_folder(folder, manifest)  # every listed file a bounded regular file of the folder, or exit 2
-    step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest))
+    step[Step.FILES].add(*attempt(Step.FILES, check_listing, folder, manifest, r.reveal))
     if manifest.doc.get("deliverables"):
         step[Step.FILES].add(*attempt(Step.FILES, check_deliverable_files, folder, manifest, r.reveal))
     number = manifest.doc["game"].get("number")
@@ -389,7 +389,7 @@ def verify_run(request: VerifyRequest) -> Report:
         reproduction.add(*attempt(Step.REPRODUCTION, check_reproduction, folder, manifest, seed, r.spec,
                                   r.regenerate, book_key))
     elif seed is not None:
-        reproduction.add(*attempt(Step.REPRODUCTION, check_commitment, manifest, seed))
+        reproduction.add(*attempt(Step.REPRODUCTION, check_seed, folder, manifest, seed, spec))
         if reproduction.status == "pass":
             why = (f"this verifier has no generator (`poolgen verify {option}` regenerates them)"
                    if r.regenerate is None else "give --spec to regenerate them")

@@ -5,14 +5,16 @@
     (9) printed runs: every imaging file matches its pool row for row (barcode number recomputed from
         book and ticket number by ISO/IEC 7064 MOD 97-10, validation numbers of the stated length,
         every layout column's code shown as one symbol, text and caption, the code the play entry
-        gives its stored value (audit/styles/spots.py), and with --spec one of the spec's symbols);
+        gives its stored value (audit/styles/spots.py), and with --spec one of the symbols of the spec's
+        groups that spot's lists name);
         the pack list holds each book once with its ticket range and nothing else;
         and, given the validation key(s), every ticket's record re-derived from its barcode number,
         validation number, prize and tier (a free ticket's: the manifest's print.free_ticket_tiers) is
         in the validation file, which holds nothing else; each file marks the other tier's winners
         as such, without their amount (format 2).
 
-Without a key the validation files are not opened: that part is skipped with its reason.
+Without a key a validation file's header and size are checked, its records not: that part is skipped with its
+reason.
 """
 
 from __future__ import annotations
@@ -40,12 +42,13 @@ from audit.read.runfiles import (
 )
 from audit.read.specs import SpecExpectation
 from audit.steps.listing import deliverables, listing_problems
-from audit.steps.validation import Tickets, check_validation
-from audit.styles.spots import spot_codes
+from audit.steps.validation import Tickets, check_header, check_validation
+from audit.styles.spots import spot_codes, spot_lists
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
 PACK_COLUMNS = ["game", "book", "first_ticket", "last_ticket", "tickets"]
+SpotSymbols = tuple[set[tuple[str, str, str]] | None, str]  # the symbols a spot may show, and what they are
 
 
 def read_key(path: Path, allow_readable: bool = False) -> bytes:
@@ -118,7 +121,8 @@ class PoolTickets:
 def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
                   symbols: set[tuple[str, str, str]] | None,
                   table: pl.DataFrame | None = None,
-                  free_tiers: tuple[str, ...] = (), play: object = None) -> tuple[str, PoolTickets]:
+                  free_tiers: tuple[str, ...] = (), play: object = None,
+                  spot_symbols: dict[str, SpotSymbols] | None = None) -> tuple[str, PoolTickets]:
     """(9) one imaging file against its pool (`table`: the pool file, if it was read already;
     `free_tiers`: the manifest's print.free_ticket_tiers; `play`: its play entry, which gives the code
     each stored value shows, audit/styles/spots.py); returns (message, the pool's tickets and
@@ -157,7 +161,8 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
         problems.append("a layout column has no symbol rule in docs/validation.md, section 4 (no imaging "
                         "file can show it)")
     for c in layout:
-        problem = _shown_once(table[c], im.select(c, c + "_text", c + "_caption"), symbols)
+        allowed = (spot_symbols or {}).get(c, (symbols, "a symbol of the spec"))
+        problem = _shown_once(table[c], im.select(c, c + "_text", c + "_caption"), *allowed)
         if not problem and shows is not None:
             problem = _codes_shown(table[c], im[c], shows[c])
         if problem:
@@ -184,7 +189,8 @@ def _codes_shown(stored: pl.Series, shown: pl.Series, codes: list[str | None]) -
             f"{int(values[p])} is {want[p]!r} in the play entry, the imaging file shows {shown[p]!r}")
 
 
-def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, str, str]] | None) -> str:
+def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, str, str]] | None,
+                what: str = "a symbol of the spec") -> str:
     """"" if each stored code is shown as one (code, text, caption) and no two codes as the same one
     (and, with the spec's symbols, each shown triple is one of them); else what is wrong.
 
@@ -207,7 +213,7 @@ def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, 
     if symbols is not None:
         strange = [r for r in triples.iter_rows() if tuple(r) not in symbols]
         if strange:
-            return f"{strange[0]} is not a symbol of the spec"
+            return f"{strange[0]} is not {what}"
     return ""
 
 
@@ -249,6 +255,7 @@ class ImagingJob:
     symbols: set[tuple[str, str, str]] | None  # with --spec: the spec's symbols
     free_tiers: tuple[str, ...] = ()  # the manifest's print.free_ticket_tiers
     play: object = None  # the manifest's play entry: the code each stored value shows
+    spot_symbols: dict[str, SpotSymbols] | None = None  # with --spec: each spot's symbols (`spot_symbols`)
 
 
 ImagingOutcome = tuple[str, str, "PoolTickets | None"]  # status, message, the pool's tickets if it passed
@@ -267,10 +274,24 @@ def imaging_jobs(manifest: Manifest, spec: SpecExpectation | None) -> dict[str, 
     symbols = spec.symbols() if spec is not None else None
     free = manifest.doc.get("print", {}).get("free_ticket_tiers", [])
     free_tiers = tuple(t for t in free if isinstance(t, str)) if isinstance(free, list) else ()
+    play = manifest.doc.get("play")
     return {p.id: ImagingJob(by_pool.get(p.id), manifest.doc["game"]["number"],
-                             manifest.doc.get("print", {}).get("virn_digits"), symbols, free_tiers,
-                             manifest.doc.get("play"))
+                             manifest.doc.get("print", {}).get("virn_digits"), symbols, free_tiers, play,
+                             spot_symbols(spec, play, list(p.columns)) if spec is not None else None)
             for p in manifest.pools}
+
+
+
+def spot_symbols(spec: SpecExpectation, play: object, columns: list[str]) -> dict[str, SpotSymbols]:
+    """Each layout column's symbols under --spec: those of the spec's groups its area names for the
+    lists the column's values index (audit/styles/spots.py `spot_lists`), so a spot never shows a symbol
+    of another group that has its code (the number 10 where the prize $10.00 belongs)."""
+    out: dict[str, SpotSymbols] = {}
+    for column, (area, lists) in spot_lists(play, columns).items():
+        allowed = spec.list_symbols(area, lists)
+        if allowed is not None:
+            out[column] = (allowed, f"one of the spec's symbols of area {area}'s {' and '.join(lists)}")
+    return out
 
 
 def pool_imaging(folder: Path, pool: PoolEntry, job: ImagingJob, table: pl.DataFrame | None = None) \
@@ -285,7 +306,7 @@ def pool_imaging(folder: Path, pool: PoolEntry, job: ImagingJob, table: pl.DataF
         return "skip", f"pool {pool.id}: needs step 2: {entry['name']} is missing", None
     try:
         msg, found = check_imaging(folder, pool, entry, job.game, job.virn_digits, job.symbols, table,
-                                   job.free_tiers, job.play)
+                                   job.free_tiers, job.play, job.spot_symbols)
     except VerificationError as exc:
         return "fail", exc.reason, None
     except Exception as exc:
@@ -346,13 +367,20 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
         option = "--validation-key" if tier == "low" else "--high-validation-key"
         if entry is None:
             yield "pass", f"no {tier}-tier validation file in the run (generated without validation keys)"
-        elif key is None:
-            yield "skip", f"{entry['name']}: not opened (give {option})"
+        elif key is None:  # its header needs no key: nothing in it but section 3's fields
+            try:
+                check_header(folder, entry, manifest.doc["run_id"], len(tickets.prizes),
+                             pr.get("high_tier_cents"), game)
+                yield "skip", f"{entry['name']}: header and size checked; records not opened (give {option})"
+            except VerificationError as exc:
+                yield "fail", exc.reason
+            except Exception as exc:  # as below
+                yield "fail", f"{entry.get('name')}: could not be checked: {type(exc).__name__}: {exc}"
         else:
             try:
                 yield "pass", check_validation(folder, entry, key, manifest.doc["run_id"], tickets,
                                                pr.get("high_tier_cents"), game)
             except VerificationError as exc:
                 yield "fail", exc.reason
-            except Exception as exc:  # as above
+            except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
                 yield "fail", f"{entry.get('name')}: could not be checked: {type(exc).__name__}: {exc}"

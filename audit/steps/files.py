@@ -3,6 +3,9 @@ folder's files against the manifest's listing."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import stat
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -21,6 +24,7 @@ from audit.read.manifest import (
 )
 from audit.read.runfiles import hash_run_file, read_run_bytes
 from audit.steps.deliverables import listed_names
+from audit.steps.listing import deliverables
 
 # ---- step 1 -------------------------------------------------------------------------------------
 
@@ -58,13 +62,44 @@ def check_signature(folder: Path, data: bytes, manifest: Manifest | None, key: E
 
 # ---- step 2 -------------------------------------------------------------------------------------
 
-def check_listing(folder: Path, manifest: Manifest) -> str:
-    """(2) nothing in the run folder that the manifest does not list."""
+def check_listing(folder: Path, manifest: Manifest, reveal: bool = False) -> str:
+    """(2) nothing in the run folder that the manifest does not list; and, but in a `reveal` (published
+    files), no file holding outcomes, nor the folder, open to its group or others (`open_modes`)."""
     listed = {p.file for p in manifest.pools} | {MANIFEST, SIGNATURE} | listed_names(manifest)
     extra = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir() if p.name not in listed)
-    if extra:
-        raise VerificationError(Step.FILES, f"unlisted file(s) in the run folder: {', '.join(extra)}")
-    return f"{len(manifest.pools)} pool file(s) listed, no unlisted file"
+    problems = [f"unlisted file(s) in the run folder: {', '.join(extra)}"] if extra else []
+    problems += [] if reveal else open_modes(folder, manifest)
+    if problems:
+        raise VerificationError(Step.FILES, "; ".join(problems))
+    private = "" if reveal else "; the folder and every file holding outcomes private to their owner"
+    return f"{len(manifest.pools)} pool file(s) listed, no unlisted file{private}"
+
+
+OUTCOME_ROLES = ("pool", "imaging", "validation", "validation-high")  # docs/validation.md, section 1
+
+
+def open_modes(folder: Path, manifest: Manifest) -> list[str]:
+    """The run folder, and every pool, imaging and validation file, whose mode gives its group or others
+    any access: docs/validation.md (section 1) has them made 0700 and 0600, since the folder and those
+    files hold every outcome. A file that is absent is step 2's to report elsewhere."""
+    names = {p.file for p in manifest.pools}
+    with contextlib.suppress(VerificationError):  # a list of the wrong form: check_deliverable_files says so
+        names |= {f["name"] for f in deliverables(manifest) if f.get("role") in OUTCOME_ROLES}
+    found = []
+    for name in sorted(names):
+        try:
+            mode = stat.S_IMODE(os.stat(folder / name).st_mode)  # a link's target, inside the folder
+        except OSError:
+            continue
+        if mode & 0o077:
+            found.append(f"{name} {mode:04o}")
+    problems = [f"file(s) holding outcomes open to group or others: {', '.join(found)} (docs/validation.md, "
+                "section 1: they are 0600)"] if found else []
+    mode = stat.S_IMODE(os.stat(folder).st_mode)
+    if mode & 0o077:
+        problems.append(f"the run folder is mode {mode:04o}: it holds outcomes, and is 0700 "
+                        "(docs/validation.md, section 1)")
+    return problems
 
 
 def check_file(folder: Path, pool: PoolEntry) -> str:

@@ -3,7 +3,8 @@
 Reproduction checks that a run follows from its seed, not that it is correct, so it must run the
 generator that made it. audit never imports that generator: the caller passes it in as
 `regenerate` (`poolgen verify` passes poolgen's, see poolgen/run/reproduce.py). Without one, as under
-`python -m audit verify`, step 7 checks the seed commitment only and says so.
+`python -m audit verify`, step 7 checks the seed commitment and a printed run's validation numbers
+(audit/steps/numbers.py: they need no generator, only the DRBG), and says the pools were not regenerated.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from audit.provenance import code_comparison
 from audit.read.limits import MAX_SEED_FILE_BYTES, read_secret
 from audit.read.manifest import Manifest
 from audit.read.runfiles import hash_run_file
+from audit.read.specs import SpecExpectation
+from audit.steps.numbers import check_books, check_virns
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'
@@ -70,6 +73,15 @@ def check_commitment(manifest: Manifest, seed: bytes) -> str:
         raise VerificationError(Step.REPRODUCTION,
                                 "the seed does not match the manifest's seed commitment (wrong seed file)")
     return "seed matches the commitment"
+
+
+def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None = None) -> str:
+    """(7) without a generator: the seed is the committed one, and every validation number of a printed
+    run, and with the spec every book number, is the seed's (audit/steps/numbers.py; the rest of a pool
+    file needs the generator)."""
+    done = check_commitment(manifest, seed)
+    found = [x for x in (check_virns(folder, manifest, seed), check_books(folder, manifest, seed, spec)) if x]
+    return f"{done}; {' and '.join(found)} re-derived from the seed" if found else done
 
 
 def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path: Path,

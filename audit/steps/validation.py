@@ -101,20 +101,70 @@ def expected(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tup
     return _sorted(recs), _sorted(_aes(keys["known"], block))
 
 
-def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str, tickets: Tickets,
-                     threshold: int, game: int) -> str:
-    """(9) the file is exactly every ticket's record and known value under `key`, for its tier; its
-    header is the one section 3 gives for this run, tier and game; the manifest's key check value is
-    the key's."""
-    n = len(tickets.prizes)
-    data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", n))
+# section 3: the header holds these fields and nothing else
+HEADER_KEYS = frozenset({"format", "tier", "run_id", "game", "records", "record_bytes", "known_bytes",
+                         "high_tier_cents", "key_check"})
+
+
+def _header(data: bytes, name: str) -> tuple[dict[str, Any], int]:
+    """The header line as read, and where it ends."""
     end = data.find(b"\n")
     try:
         head = json.loads(data[:end]) if end >= 0 else None
     except (ValueError, RecursionError):
         head = None
     if not isinstance(head, dict):
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: no header line")
+        raise VerificationError(Step.DELIVERABLES, f"{name}: no header line")
+    return head, end
+
+
+def header_problems(data: bytes, entry: dict[str, Any], run_id: str, n: int, threshold: int,
+                    game: int) -> list[str]:
+    """What no key is needed to see: the header is section 3's for this run, tier and game, with no
+    other field and in canonical form (the file goes to the central system: a field, or spacing, could
+    carry outcomes), and the file holds n records and n known values."""
+    head, end = _header(data, entry["name"])
+    problems = []
+    if head.get("format") != FORMAT:
+        problems.append(f"format {head.get('format')!r}, not {FORMAT!r}")
+    header = {"tier": entry.get("tier"), "run_id": run_id, "game": game, "record_bytes": 32,
+              "known_bytes": 16}
+    problems += [f"header {k} {head.get(k)!r}, not {v!r}" for k, v in header.items() if head.get(k) != v]
+    body = len(data) - end - 1
+    if head.get("records") != n or body != 48 * n or head.get("high_tier_cents") != threshold:
+        problems.append(f"{head.get('records')} records in {body:,} bytes for {n:,} tickets "
+                        f"(threshold {head.get('high_tier_cents')})")
+    extra = sorted(set(head) - HEADER_KEYS)
+    if extra:
+        problems.append(f"header field(s) {extra} section 3 does not give (the file goes to the central "
+                        "system: a field could carry outcomes)")
+    elif data[:end] != json.dumps(head, sort_keys=True, separators=(",", ":")).encode():
+        problems.append("header not in canonical form (keys sorted, no spaces)")
+    return problems
+
+
+def check_header(folder: Path, entry: dict[str, Any], run_id: str, n: int, threshold: int, game: int) -> str:
+    """(9) without the file's key: its header and size (`header_problems`), and the header's key check
+    value the manifest's."""
+    data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", n))
+    head, _ = _header(data, entry["name"])
+    problems = header_problems(data, entry, run_id, n, threshold, game)
+    if head.get("key_check") != entry.get("key_check"):
+        problems.append(f"header key_check {head.get('key_check')!r}, the manifest's "
+                        f"{entry.get('key_check')!r}")
+    if problems:
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))
+    return f"{entry['name']}: header and size as section 3 gives them"
+
+
+def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str, tickets: Tickets,
+                     threshold: int, game: int) -> str:
+    """(9) the file is exactly every ticket's record and known value under `key`, for its tier; its
+    header is the one section 3 gives for this run, tier and game (`header_problems`); the manifest's
+    key check value is the key's."""
+    n = len(tickets.prizes)
+    data = read_run_bytes(folder, entry["name"], "validation", deliverable_limit("validation", n))
+    head, end = _header(data, entry["name"])
     tier = entry.get("tier")
     if head.get("key_check") != key_check(key):
         raise VerificationError(Step.DELIVERABLES,
@@ -124,17 +174,11 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
     if entry.get("key_check") != key_check(key):
         problems.append(f"the manifest's key_check {entry.get('key_check')!r} is not the {tier}-tier "
                         f"key's {key_check(key)}")
-    if head.get("format") != FORMAT:
-        problems.append(f"format {head.get('format')!r}, not {FORMAT!r}")
-    header = {"tier": tier, "run_id": run_id, "game": game, "record_bytes": 32, "known_bytes": 16}
-    problems += [f"header {k} {head.get(k)!r}, not {v!r}" for k, v in header.items() if head.get(k) != v]
+    problems += header_problems(data, entry, run_id, n, threshold, game)
     high = tier == "high"
     want, known = expected(key, run_id, tickets, values(high, threshold, tickets))
     body = np.frombuffer(data, dtype=np.uint8, offset=end + 1)
     got = body[:32 * min(n, len(body) // 32)].view("S32")
-    if head.get("records") != n or len(body) != 48 * n or head.get("high_tier_cents") != threshold:
-        problems.append(f"{head.get('records')} records in {len(body):,} bytes for {n:,} tickets "
-                        f"(threshold {head.get('high_tier_cents')})")
     same = len(got) == n and np.array_equal(got, want)
     missing = 0 if same else int(np.count_nonzero(~np.isin(want, got)))
     if not same:

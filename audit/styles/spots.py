@@ -14,7 +14,7 @@ from typing import Any
 
 from audit.styles.cards import deck_codes
 
-__all__ = ["SPOTS", "spot_codes"]
+__all__ = ["SPOTS", "spot_codes", "spot_lists"]
 
 SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "add_up": (("_spot_", ("numbers",)), ("_prize_", ("prizes",))),
@@ -40,10 +40,10 @@ def _code(item: object) -> str | None:
     return code if isinstance(code, str) else None
 
 
-def spot_codes(play: object, columns: list[str]) -> dict[str, list[str | None]] | None:
-    """Each layout column's codes by stored value; None when a column has no rule (not a printed game
-    of play areas, or a style without one: such a game has no imaging file)."""
-    rules: list[tuple[str, list[str | None]]] = []
+def _rules(play: object) -> list[tuple[str, str, tuple[str, ...], list[str | None]]]:
+    """(column prefix, area id, the lists its values index, their codes in order) for every spot rule
+    of the play entry's areas."""
+    rules: list[tuple[str, str, tuple[str, ...], list[str | None]]] = []
     areas = play.get("areas") if isinstance(play, dict) else None
     for area in areas if isinstance(areas, list) else []:
         if not isinstance(area, dict):
@@ -55,11 +55,32 @@ def spot_codes(play: object, columns: list[str]) -> dict[str, list[str | None]] 
                 codes += [_code(i) for i in (items if isinstance(items, list) else [])]
             cards = area.get("cards")
             for k in range(cards if isinstance(cards, int) and "#" in suffix else 1):
-                rules.append((f"{area.get('id')}{suffix.replace('#', str(k))}", codes))
-    out = {}
+                rules.append((f"{area.get('id')}{suffix.replace('#', str(k))}", str(area.get("id")), lists,
+                              codes))
+    return rules
+
+
+def _rule(rules: list[tuple[str, str, tuple[str, ...], list[str | None]]], column: str) \
+        -> tuple[str, str, tuple[str, ...], list[str | None]] | None:
+    found = [r for r in rules if column.startswith(r[0]) and column[len(r[0]):].isdigit()]
+    return found[0] if found else None
+
+
+def spot_codes(play: object, columns: list[str]) -> dict[str, list[str | None]] | None:
+    """Each layout column's codes by stored value; None when a column has no rule (not a printed game
+    of play areas, or a style without one: such a game has no imaging file)."""
+    rules, out = _rules(play), {}
     for column in columns:
-        found = [c for prefix, c in rules if column.startswith(prefix) and column[len(prefix):].isdigit()]
-        if not found:
+        rule = _rule(rules, column)
+        if rule is None:
             return None
-        out[column] = found[0]
+        out[column] = rule[3]
     return out
+
+
+def spot_lists(play: object, columns: list[str]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """Each layout column with a rule: (its area's id, the names of the lists its values index), so
+    that step 9 holds a spot to the symbols of those lists' groups in the spec, not to any symbol of
+    the spec (a `10` of the numbers printed where the $10.00 of the prizes belongs)."""
+    rules = _rules(play)
+    return {c: (rule[1], rule[2]) for c in columns if (rule := _rule(rules, c)) is not None}

@@ -10,8 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
+from poolgen.deliverables.validation import file_bytes as validation_file
 from poolgen.deliverables.validation import new_validation_key, read_validation_key
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
@@ -81,3 +83,24 @@ def signed_small_run(root: Path, tickets: int = 3000, validation_keys: bool = Fa
                                    out=root / "runs", run_id="hh", signature=signer.manifest_entry(),
                                    validation_keys=keys), finish=signer.sign_run).folder
     return {"root": root, "run": run, "public": files.public, "signer": signer, "spec": spec}
+
+
+def rebuild_validation(run: Path, keys: Path, free_tiers: list[str] | None = None) -> None:
+    """Write both validation files of a printed run again with the real keys (`keys`/low.key, high.key)
+    from its pool and imaging files, as the manifest now states them (`free_tiers`: the free-ticket
+    tiers to mark FREE instead of the manifest's): what an insider holding the keys does so that step 9
+    agrees with an edited manifest. Sign again afterwards (`resign`)."""
+    doc = json.loads((run / "manifest.json").read_bytes())
+    stated = doc["print"]
+    free = stated["free_ticket_tiers"] if free_tiers is None else free_tiers
+    pools = [(pl.read_parquet(run / p["file"]["name"]), pl.read_parquet(run / f"imaging-{p['id']}.parquet"))
+             for p in doc["pools"]]
+    barcodes = np.concatenate([im["barcode"].cast(pl.Int64).to_numpy() for _, im in pools])
+    virns = np.concatenate([im["virn"].cast(pl.Int64).to_numpy() for _, im in pools])
+    prizes = np.concatenate([t["prize_cents"].to_numpy() for t, _ in pools])
+    is_free = np.concatenate([t["tier"].is_in(free).to_numpy() for t, _ in pools])
+    for tier in ("low", "high"):
+        data = validation_file(tier, read_validation_key(keys / f"{tier}.key"), doc["run_id"],
+                               doc["game"]["number"], stated["high_tier_cents"], barcodes, virns,
+                               stated["virn_digits"], prizes, is_free)
+        (run / f"validation-{tier}.bin").write_bytes(data)

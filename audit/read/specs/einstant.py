@@ -29,6 +29,7 @@ class ExpectedPool:
     tiers: tuple[tuple[str | None, int, int], ...]  # (id or None for eInstants, prize, count)
     denomination_cents: int | None = None
     play_areas: int | None = None
+    id: str | None = None  # docs/pool-files.md: d, the dollars and cents, then xK if the spec lists several K
 
 
 def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation:
@@ -59,8 +60,11 @@ def _einstant(sales: dict[str, Any], tiers: list[dict[str, Any]]) -> tuple[Expec
                 if prize != prize.to_integral_value():
                     raise UnusableInput(f"tiers[{i}].multiplier gives fractions of a cent")
                 rows.append((None, int(prize), t["count"]))
+            many = len(sales["play_areas"]) > 1
             pools.append(ExpectedPool(price_cents=denomination * areas, tickets=size, tiers=tuple(rows),
-                                      denomination_cents=denomination, play_areas=areas))
+                                      denomination_cents=denomination, play_areas=areas,
+                                      id=f"d{denomination // 100}.{denomination % 100:02d}"
+                                         + (f"x{areas}" if many else "")))
     return tuple(pools)
 
 
@@ -109,6 +113,8 @@ def compare_pool(pools: tuple[ExpectedPool, ...], entry: dict[str, Any]) -> list
                 f"{entry.get('play_areas')} play area(s)"]
     want = found[0]
     problems = []
+    if want.id is not None and entry.get("id") != want.id:  # a pool sold under another's name
+        problems.append(f"id {entry.get('id')!r} for the spec's pool {want.id!r} (docs/pool-files.md)")
     if entry["price_cents"] != want.price_cents:
         problems.append(f"price {entry['price_cents']} cents, spec {want.price_cents}")
     if entry["tickets"] != want.tickets:

@@ -46,3 +46,25 @@ class SpecExpectation:
         cards = isinstance(areas, list) and any(isinstance(a, dict) and a.get("style") == "cards"
                                                 for a in areas)
         return listed | deck_symbols() if cards else listed
+
+    def list_symbols(self, area: str, lists: tuple[str, ...]) -> set[tuple[str, str, str]] | None:
+        """(code, symbol, caption) of the symbols of the groups the spec's area `area` names as its
+        `lists` (a `cards` list: the deck), the symbols a spot indexing those lists may show; None
+        when one of them names no group of the spec (then step 9 takes any symbol of the spec)."""
+        areas = self.doc.get("areas", [])
+        found = [a for a in areas if isinstance(a, dict) and a.get("id") == area] if isinstance(areas, list) \
+            else []
+        out: set[tuple[str, str, str]] = set()
+        for name in lists:
+            if name == "cards":
+                out |= deck_symbols()
+                continue
+            if found and name not in found[0]:  # a list the area leaves out (no specials): nothing to show
+                continue
+            group = found[0].get(name) if found else None
+            symbols = [s for s in self.doc.get("symbols", [])
+                       if isinstance(s, dict) and s.get("group") == group]
+            if not isinstance(group, str) or not symbols:
+                return None
+            out |= {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", ""))) for s in symbols}
+        return out

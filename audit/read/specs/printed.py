@@ -5,7 +5,8 @@ a tier's count scales to a pool of t tickets as count x t / order (`counts_per =
 count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 unless given, or the
 area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price), times
 the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md). The
-manifest's `play` entry must state the spec's areas, tiers and `[play] max_wins` (docs/styles/play.md).
+manifest's `play` entry must state the spec's areas, tiers and `[play] max_wins` (docs/styles/play.md);
+pool k's id is `pk` (docs/pool-files.md); its `print` the spec's free-ticket tiers and `virn_digits`.
 """
 
 from __future__ import annotations
@@ -48,17 +49,23 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     by_id = {a["id"]: a for a in doc["areas"]}
     tiers: list[dict[str, Any]] = [{"id": "lose", "wins": []}]
     prizes: list[int] = []
+    free: list[str] = []  # tiers won with a free-ticket symbol: the manifest's print.free_ticket_tiers
     for i, t in enumerate(doc["tiers"]):
         wins, total, times = [], 0, 1
         for w in t["wins"]:
             area = by_id[w["area"]]
             if w["how"] == "ticket":  # a ticket-wide multiplier: k x the other wins (docs/styles/play.md)
-                times = next(s for s in groups[area["multipliers"]] if s["code"] == w["prize"])["by"]
+                multiplier = next(s for s in groups[area["multipliers"]] if s["code"] == w["prize"])
+                times = multiplier["by"]
+                if multiplier.get("free") and t["id"] not in free:
+                    free.append(t["id"])
                 wins.append({"area": w["area"], "how": "ticket", "by": times, "prize": w["prize"],
                              "prize_cents": 0})
                 continue
             prize_group = groups[area["prizes"]]
             symbol = next(s for s in prize_group if s["code"] == w["prize"])
+            if symbol.get("free") and t["id"] not in free:
+                free.append(t["id"])
             by = w.get("by", area.get("match_by", 1) if w["how"] == "match" else 1)
             wins.append({"area": w["area"], "how": w["how"], "by": by, "prize": w["prize"],
                          "prize_cents": cents(symbol)})
@@ -73,7 +80,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
     basis = order if sales["counts_per"] == "order" else size
     pools, book = [], 0
-    for tickets in sizes:
+    for k, tickets in enumerate(sizes, start=1):
         counts = []
         for t in doc["tiers"]:
             if t["count"] * tickets % basis:
@@ -81,7 +88,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             counts.append(t["count"] * tickets // basis)
         rows = [("lose", 0, tickets - sum(counts))] + [
             (t["id"], p, c) for t, p, c in zip(doc["tiers"], prizes, counts, strict=True)]
-        pools.append({"first_book": book, "books": tickets // per_book, "tickets": tickets,
+        pools.append({"id": f"p{k}", "first_book": book, "books": tickets // per_book, "tickets": tickets,
                       "price_cents": price, "tiers": rows})
         book += tickets // per_book
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
@@ -89,16 +96,17 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     return SpecExpectation(file, sha256, tuple(stated.items()),
                            (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers),
                                                                    doc["play"]["max_wins"]),
-                            SpecArt(spec_art(doc))),
+                            SpecArt(spec_art(doc)),
+                            PrintSettings(tuple(free), sales.get("virn_digits", 12))),
                            "every pool, area and tier", doc)
 
 
 @dataclass(frozen=True)
 class PrintedPools:
-    """Every pool of the manifest is the order's pool that starts at its first book, and no two
-    pools hold the same books."""
+    """Every pool of the manifest is the order's pool that starts at its first book, under that pool's
+    id (docs/pool-files.md: pool k is `pk`), and no two pools hold the same books."""
 
-    pools: tuple[dict[str, Any], ...]  # {first_book, books, tickets, price_cents, tiers: [(id, prize, n)]}
+    pools: tuple[dict[str, Any], ...]  # {id, first_book, books, tickets, price_cents, tiers [(id, prize, n)]}
 
     def problems(self, manifest: Manifest) -> list[str]:
         problems = []
@@ -109,13 +117,35 @@ class PrintedPools:
                 problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
                                 "of the order")
                 continue
-            got = {"books": p.raw.get("books"), "tickets": p.tickets, "price_cents": p.price_cents,
-                   "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
+            got = {"id": p.id, "books": p.raw.get("books"), "tickets": p.tickets,
+                   "price_cents": p.price_cents, "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
             for key, value in got.items():
                 if value != want[key]:
                     problems.append(f"pool {p.id}: {key} {value}, spec {want[key]}")
         if len({p.raw.get("first_book") for p in manifest.pools}) != len(manifest.pools):
             problems.append("two pools hold the same books")
+        return problems
+
+
+@dataclass(frozen=True)
+class PrintSettings:
+    """The manifest's `print` states the spec's free-ticket tiers (a free ticket's validation records
+    say FREE, docs/validation.md section 3: a tier the spec pays in cash must not, nor the other way
+    round) and its `printed.virn_digits` (default 12; the work of finding a ticket's record without its
+    validation number). Step 9 and step 7 take both from the manifest, so only this holds them to the
+    game."""
+
+    free_tiers: tuple[str, ...]  # the spec's tiers won with a symbol of `free = true`, in its order
+    virn_digits: int
+
+    def problems(self, manifest: Manifest) -> list[str]:
+        stated = manifest.doc.get("print", {})
+        problems = []
+        if stated.get("free_ticket_tiers") != list(self.free_tiers):
+            problems.append(f"print.free_ticket_tiers {stated.get('free_ticket_tiers')!r}, spec "
+                            f"{list(self.free_tiers)!r}")
+        if stated.get("virn_digits") != self.virn_digits:
+            problems.append(f"print.virn_digits {stated.get('virn_digits')!r}, spec {self.virn_digits!r}")
         return problems
 
 

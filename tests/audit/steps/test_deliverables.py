@@ -41,8 +41,8 @@ def test_verify_passes_step_9_with_both_keys(runs):
     skipped = verify_run(VerifyRequest(run=folder, public_key=runs["public"]))
     assert skipped.ok and skipped.step(Step.DELIVERABLES).status == "skip"
     assert skipped.step(Step.DELIVERABLES).reasons == [
-        "validation-low.bin: not opened (give --validation-key)",
-        "validation-high.bin: not opened (give --high-validation-key)",
+        "validation-low.bin: header and size checked; records not opened (give --validation-key)",
+        "validation-high.bin: header and size checked; records not opened (give --high-validation-key)",
     ]
 
 

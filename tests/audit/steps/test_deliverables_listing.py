@@ -6,9 +6,11 @@ signed Happy Holidays run with both real validation keys; each case works on a c
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from audit.checklist import Step
@@ -90,6 +92,51 @@ def test_a_resigned_validation_header_of_another_run_or_tier_fails_step_9(signed
     assert report.step(Step.FILES).status == "pass"
     assert report.step(Step.DELIVERABLES).reasons == [
         "validation-high.bin: header tier 'lows', not 'high'; header run_id 'hx', not 'hh'"]
+
+
+def _top_prizes(run: Path) -> str:
+    """Pool p1's tickets of $20 and more as barcode:VIRN, what a central system must not be told."""
+    pool = pl.read_parquet(run / "pool-p1.parquet").select("prize_cents")
+    shown = pl.read_parquet(run / "imaging-p1.parquet").select("barcode", "virn")
+    top = pl.concat([pool, shown], how="horizontal").filter(pl.col("prize_cents") >= 2000)
+    return ",".join(f"{b}:{v}" for b, v in top.select("barcode", "virn").iter_rows())
+
+
+@pytest.mark.parametrize("with_keys", [True, False])
+def test_a_resigned_validation_header_carrying_the_top_prizes_fails_step_9(signed, run, with_keys):
+    """The header is not under the key: a field besides section 3's (here every $20+ ticket's barcode and
+    VIRN, which would let the central system name winners no player has presented) is refused, with
+    or without the keys; so is a header written with spaces, which could encode as much."""
+    path = run / "validation-low.bin"
+    data = path.read_bytes()
+    end = data.index(b"\n")
+    head = json.loads(data[:end]) | {"note": _top_prizes(run)}
+    path.write_bytes(json.dumps(head, sort_keys=True, separators=(",", ":")).encode() + data[end:])
+    spaced = run / "validation-high.bin"
+    data = spaced.read_bytes()
+    end = data.index(b"\n")
+    spaced.write_bytes(json.dumps(json.loads(data[:end]), sort_keys=True).encode() + data[end:])
+    resign(run, lambda doc: None, signed["signer"])
+    report = _verify(signed, run) if with_keys else verify_run(
+        VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.failed == [Step.DELIVERABLES], report.to_json()
+    assert report.step(Step.DELIVERABLES).reasons == [
+        "validation-low.bin: header field(s) ['note'] section 3 does not give (the file goes to the central "
+        "system: a field could carry outcomes)",
+        "validation-high.bin: header not in canonical form (keys sorted, no spaces)"]
+
+
+def test_a_resigned_validation_header_naming_another_key_fails_step_9_without_the_key(signed, run):
+    path = run / "validation-low.bin"
+    data = path.read_bytes()
+    end = data.index(b"\n")
+    head = json.loads(data[:end])
+    path.write_bytes(data.replace(head["key_check"].encode(), b"0" * 16, 1))
+    resign(run, lambda doc: None, signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"]))
+    assert report.failed == [Step.DELIVERABLES], report.to_json()
+    assert report.step(Step.DELIVERABLES).reasons[0] == (
+        f"validation-low.bin: header key_check '0000000000000000', the manifest's {head['key_check']!r}")
 
 
 def test_a_resigned_pack_list_quoting_one_book_number_fails_step_9(signed, run):

@@ -13,6 +13,7 @@ from audit.checklist import Step
 from audit.read.manifest import Manifest, canonical, fingerprint
 from audit.steps.files import check_listing, check_signature
 from audit.verify import VerifyRequest, verify_run
+from tests.support.reseal import signed_small_run
 from tests.support.steps import fails_at as _fails_at
 
 
@@ -22,6 +23,44 @@ def test_step2_names_an_unlisted_file_as_step_2(small_printed, tmp_path):
     shutil.copytree(run, folder)
     (folder / "notes.txt").write_text("x")
     assert _fails_at(2, check_listing, folder, manifest) == "unlisted file(s) in the run folder: notes.txt"
+
+
+def test_step2_names_files_holding_outcomes_that_others_may_read(small_printed, tmp_path):
+    """docs/validation.md, section 1: pool and imaging files are 0600 in a 0700 folder; a copy left
+    readable (the printer's imaging file 0644, a pool file 0640) fails step 2, every one named."""
+    run, manifest = small_printed
+    folder = tmp_path / "run"
+    shutil.copytree(run, folder)
+    (folder / "imaging-p1.parquet").chmod(0o644)
+    (folder / "pool-p1.parquet").chmod(0o640)
+    (folder / "packs.csv").chmod(0o644)  # no outcome: public
+    assert _fails_at(2, check_listing, folder, manifest) == (
+        "file(s) holding outcomes open to group or others: imaging-p1.parquet 0644, pool-p1.parquet 0640 "
+        "(docs/validation.md, section 1: they are 0600)")
+    assert check_listing(folder, manifest, reveal=True) == "1 pool file(s) listed, no unlisted file"
+
+
+def test_step2_names_a_run_folder_that_others_may_enter(small_printed, tmp_path):
+    run, manifest = small_printed
+    folder = tmp_path / "run"
+    shutil.copytree(run, folder)
+    assert check_listing(folder, manifest) == ("1 pool file(s) listed, no unlisted file; the folder and "
+                                               "every file holding outcomes private to their owner")
+    folder.chmod(0o755)
+    assert _fails_at(2, check_listing, folder, manifest) == (
+        "the run folder is mode 0755: it holds outcomes, and is 0700 (docs/validation.md, section 1)")
+
+
+def test_a_readable_validation_file_fails_step_2_of_a_signed_run(tmp_path):
+    signed = signed_small_run(tmp_path, validation_keys=True)
+    (signed["run"] / "validation-high.bin").chmod(0o604)
+    report = verify_run(VerifyRequest(run=signed["run"], public_key=signed["public"], spec=signed["spec"],
+                                      validation_key=signed["root"] / "low.key",
+                                      high_validation_key=signed["root"] / "high.key"))
+    assert report.failed == [Step.FILES], report.to_json()
+    assert report.step(Step.FILES).reasons == [
+        "file(s) holding outcomes open to group or others: validation-high.bin 0604 (docs/validation.md, "
+        "section 1: they are 0600)"]
 
 
 # ---- step 1, message by message, with a real Ed25519 key ------------------------------------------

@@ -1,0 +1,115 @@
+"""Step 7 of audit alone (no generator: `python -m audit verify --seed-file`) re-derives every validation
+number from the seed (audit/steps/numbers.py, docs/randomness.md and docs/validation.md section 2).
+An insider holding the signing and validation keys who prints validation numbers of their choosing
+(the barcode's middle digits: anyone holding an unsold ticket could then ask the central system
+whether it wins) and rebuilds the validation files to agree passed every step of audit alone, seed,
+spec and keys given; only `poolgen verify`'s regeneration caught it. A small signed Happy Holidays
+run (two pools of 3,000) with both real validation keys."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from audit.checklist import Step
+from audit.steps.numbers import integers, permutation
+from audit.verify import VerifyRequest, verify_run
+from poolgen.deliverables.identity import barcodes, book_numbers, virn_values
+from poolgen.files.read import file_entry
+from poolgen.run.merkle import root as merkle_root
+from tests.support import SEED_A
+from tests.support.reseal import rebuild_validation, resign, signed_small_run
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory) -> dict:
+    made = signed_small_run(tmp_path_factory.mktemp("virns"), 6000, validation_keys=True)
+    seed = made["root"] / "run.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    return made | {"seed": seed}
+
+
+def _audit_alone(signed, run: Path):
+    return verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
+                                    seed_file=signed["seed"], validation_key=signed["root"] / "low.key",
+                                    high_validation_key=signed["root"] / "high.key"))
+
+
+@pytest.mark.parametrize("slots", [1, 2, 20, 6000])
+def test_audits_book_permutation_is_poolgens(slots):
+    assert np.array_equal(permutation(SEED_A, ("poolgen/v1", "happy_holidays", "order", "books"), slots),
+                          book_numbers(SEED_A, "happy_holidays", slots).astype(np.int64))
+
+
+@pytest.mark.parametrize("digits", [9, 12, 18])
+def test_audits_validation_numbers_are_poolgens(digits):
+    """The same words, rejections and values as poolgen's stream (docs/randomness.md, section 3)."""
+    made = virn_values(SEED_A, "happy_holidays", "p2", 4000, digits)
+    assert np.array_equal(integers(SEED_A, ("poolgen/v1", "happy_holidays", "p2", "virn"), 10**digits, 4000),
+                          made.astype(np.uint64))
+
+
+def test_audit_alone_rederives_every_validation_number_of_an_honest_run(signed):
+    report = _audit_alone(signed, signed["run"])
+    assert report.failed == [], report.to_json()
+    assert report.step(Step.REPRODUCTION).details[0] == (
+        "seed matches the commitment; 6,000 validation numbers and 20 book numbers re-derived from the seed")
+
+
+def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(signed["run"], run)
+    for pool in ("p1", "p2"):
+        path = run / f"imaging-{pool}.parquet"
+        table = pl.read_parquet(path)
+        table.with_columns(pl.col("barcode").str.slice(3, 12).alias("virn")).write_parquet(path)
+    rebuild_validation(run, signed["root"])
+    resign(run, lambda doc: None, signed["signer"])
+    report = _audit_alone(signed, run)
+    assert report.failed == [Step.REPRODUCTION], report.to_json()
+    assert report.step(Step.REPRODUCTION).reasons == [
+        "seed matches the commitment; imaging-p1.parquet: 3,000 validation number(s) not the seed's, first "
+        "at position 0; imaging-p2.parquet: 3,000 validation number(s) not the seed's, first at position 0 "
+        "(docs/validation.md, section 2: each from the pool's virn stream)"]
+
+
+def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+    """The first books of p1 and p2 trade numbers (ticket ids, barcodes, Merkle roots and validation
+    files restated): the same set of book numbers, so the pack list is unchanged and step 3 holds."""
+    run = tmp_path / "run"
+    shutil.copytree(signed["run"], run)
+
+    def edit(doc: dict) -> None:
+        firsts = [int(pl.read_parquet(run / p["file"]["name"])["book"][0]) for p in doc["pools"]]
+        swap = {firsts[0]: firsts[1], firsts[1]: firsts[0]}
+        for p in doc["pools"]:
+            table = pl.read_parquet(run / p["file"]["name"])
+            book = table["book"].replace(swap)
+            table = table.with_columns(book, pl.format("465-{}-{}", book.cast(pl.String).str.zfill(7),
+                                                       pl.col("ticket_no").cast(pl.String).str.zfill(3))
+                                       .alias("ticket"))
+            table.write_parquet(run / p["file"]["name"], compression="zstd", statistics=True)
+            p["file"], p["merkle"]["root"] = file_entry(run / p["file"]["name"]), merkle_root(table).hex()
+            image = run / f"imaging-{p['id']}.parquet"
+            shown = pl.read_parquet(image).with_columns(book)
+            codes = barcodes(465, shown["book"].to_numpy(), shown["ticket_no"].to_numpy())
+            shown.with_columns(pl.Series("barcode", codes.astype(str))).write_parquet(image)
+
+    resign(run, edit, signed["signer"])
+    rebuild_validation(run, signed["root"])
+    resign(run, lambda doc: None, signed["signer"])
+    without = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
+                                       validation_key=signed["root"] / "low.key",
+                                       high_validation_key=signed["root"] / "high.key"))
+    assert without.failed == [], without.to_json()
+    report = _audit_alone(signed, run)
+    assert report.failed == [Step.REPRODUCTION], report.to_json()
+    assert report.step(Step.REPRODUCTION).reasons == [
+        "seed matches the commitment; pool-p1.parquet: book number(s) not the seed's, first at position 0; "
+        "pool-p2.parquet: book number(s) not the seed's, first at position 0 (docs/validation.md, section 2: "
+        "the order's books stream)"]
