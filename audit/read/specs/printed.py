@@ -102,13 +102,16 @@ class PrintedPools:
 
     def problems(self, manifest: Manifest) -> list[str]:
         problems = []
-        by_book = {p["first_book"]: p for p in self.pools}
+        by_book = {p["first_book"]: (k, p) for k, p in enumerate(self.pools, 1)}
         for p in manifest.pools:
-            want = by_book.get(p.raw.get("first_book"))
+            k, want = by_book.get(p.raw.get("first_book"), (0, None))
             if want is None:
                 problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
                                 "of the order")
                 continue
+            if p.id != f"p{k}":  # docs/pool-files.md: pool k of the order is `pk`
+                problems.append(f"pool {p.id}: its id is 'p{k}', the order's pool at book slot "
+                                f"{want['first_book']}")
             got = {"books": p.raw.get("books"), "tickets": p.tickets, "price_cents": p.price_cents,
                    "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
             for key, value in got.items():
