@@ -1,9 +1,10 @@
 """With --spec, step 5 holds the manifest's `print.free_ticket_tiers` and `print.virn_digits` to the spec
 (audit/read/specs/printed.py `PrintSettings`). Step 9 derives every validation record from the
-manifest's list of free-ticket tiers, so an insider who re-signed a run listing the top tier there (its
-validation records then say FREE: the desk tells the jackpot's holder "a free ticket") passed every step,
-spec and both validation keys given; so did one printing 9-digit VIRNs where the spec says 12. A small
-signed Happy Holidays run re-signed by tests/support/reseal.py `resign`."""
+manifest's list of free-ticket tiers, so an insider who re-signed a run listing the top tier there
+passed every step with the spec (validation files written to that list, whose records say FREE for the
+jackpot, would agree with step 9: the desk tells its holder "a free ticket"); so did a manifest stating
+9-digit VIRNs where the spec says 12. A small signed Happy Holidays run re-signed by
+tests/support/reseal.py `resign`."""
 
 from __future__ import annotations
 
