@@ -92,13 +92,22 @@ BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC
 KEYED_BOOKS = ("a permutation of the order's book slots under a book key: slot s is the rank of "
                'HMAC-SHA256(key, "poolgen/books/v1" || lp(rules) || u64(s)) among the slots\' tags')
 CREATED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+COMMITMENT = 'SHA-256("poolgen/seed-commitment/v1" || seed)'  # docs/manifest.md, `seed_commitment`
+HEX64 = "64 lower-case hex digits"
+FILES = "a whole number of files, at least 1"
+
+
+def _hex64(value: object) -> object:
+    """HEX64 if `value` is 64 lower-case hex digits, else the value (a hash field holds nothing else)."""
+    return HEX64 if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) else value
 
 
 def fixed_values(doc: dict[str, Any]) -> list[str]:
     """Fields whose value the contract fixes but that hold another (a free text there would be published
     with the manifest): `created` a UTC time to the second, the signature's algorithm and file, the
-    DRBG, code-hash and barcode descriptions, the book numbering's, and `drbg.streams` exactly every
-    label the run used, in the order poolgen lists them (docs/randomness.md, section 2)."""
+    DRBG, seed-commitment, code-hash and barcode descriptions, the book numbering's, the seed commitment
+    and code hash 64 lower-case hex digits, the code's file count a whole number, and `drbg.streams`
+    exactly every label the run used, in the order poolgen lists them (docs/randomness.md, section 2)."""
     rules, pools = doc["game"].get("rules"), [p.get("id") for p in doc["pools"]]
     want: dict[str, object] = {"created": "a UTC time YYYY-MM-DDTHH:MM:SSZ", "drbg.algorithm": DRBG}
     got: dict[str, object] = {"created": want["created"] if isinstance(doc.get("created"), str)
@@ -119,9 +128,17 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
     if doc["signature"].get("signed") is True:
         want |= {"signature.algorithm": "Ed25519", "signature.file": "manifest.sig"}
         got |= {k: doc["signature"].get(k.split(".")[1]) for k in ("signature.algorithm", "signature.file")}
+    commitment = doc.get("seed_commitment") or {}
+    want |= {"seed_commitment.algorithm": COMMITMENT, "seed_commitment.value": HEX64}
+    got |= {"seed_commitment.algorithm": commitment.get("algorithm"),
+            "seed_commitment.value": _hex64(commitment.get("value"))}
     code = (doc.get("tool") or {}).get("code")
     if isinstance(code, dict):
-        want["tool.code.algorithm"], got["tool.code.algorithm"] = CODE_HASH, code.get("algorithm")
+        files = code.get("files")
+        whole = isinstance(files, int) and not isinstance(files, bool) and files >= 1
+        want |= {"tool.code.algorithm": CODE_HASH, "tool.code.sha256": HEX64, "tool.code.files": FILES}
+        got |= {"tool.code.algorithm": code.get("algorithm"), "tool.code.sha256": _hex64(code.get("sha256")),
+                "tool.code.files": FILES if whole else files}
     return [f"{k} {str(got[k])[:80]!r}, not {str(v)[:160]!r}" for k, v in want.items() if got[k] != v]
 
 

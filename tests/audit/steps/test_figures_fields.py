@@ -61,6 +61,15 @@ def test_a_resigned_manifest_with_an_unlisted_field_fails_step_5_naming_it(signe
      "drbg.streams"),
     (lambda doc: doc["signature"].update(algorithm="Ed25519 (top prize in book 7)"),
      "signature.algorithm 'Ed25519 (top prize in book 7)', not 'Ed25519'"),
+    (lambda doc: doc["seed_commitment"].update(algorithm="SHA-256 (top prize in book 7)"),
+     "seed_commitment.algorithm 'SHA-256 (top prize in book 7)', not "
+     "'SHA-256(\"poolgen/seed-commitment/v1\" || seed)'"),
+    (lambda doc: doc["seed_commitment"].update(value="p1: 17, 2031"),
+     "seed_commitment.value 'p1: 17, 2031', not '64 lower-case hex digits'"),
+    (lambda doc: doc["tool"]["code"].update(sha256="top prize in book 7"),
+     "tool.code.sha256 'top prize in book 7', not '64 lower-case hex digits'"),
+    (lambda doc: doc["tool"]["code"].update(files="book 7"),
+     "tool.code.files 'book 7', not 'a whole number of files, at least 1'"),
 ])
 def test_a_resigned_manifest_with_free_text_in_a_fixed_field_fails_step_5(signed, run, edit, problem):
     resign(run, edit, signed["signer"])
