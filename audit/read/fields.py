@@ -102,6 +102,31 @@ def _hex64(value: object) -> object:
     return HEX64 if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) else value
 
 
+PRINT_SETTINGS = {"print.virn_digits": "a whole number, 9 to 18",  # docs/validation.md, sections 2 and 3
+                  "print.high_tier_cents": "a whole number of cents, at least 1",
+                  "print.free_ticket_tiers": "ids of prize tiers of the manifest's pools, each once"}
+
+
+def _whole(value: object, lo: int, hi: int | None = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value \
+        and (hi is None or value <= hi)
+
+
+def _print_settings(printed: dict[str, Any], pools: list[Any]) -> dict[str, object]:
+    """PRINT_SETTINGS' texts for the settings that are as they say, else the values (a manifest made
+    before free_ticket_tiers was recorded has none: its validation records carry no FREE)."""
+    digits, cents = printed.get("virn_digits"), printed.get("high_tier_cents")
+    free = printed.get("free_ticket_tiers", [])
+    paying = {t.get("id") for p in pools if isinstance(p, dict) for t in p.get("tiers", [])
+              if isinstance(t, dict) and t.get("prize_cents") != 0}
+    listed = isinstance(free, list) and len(set(map(str, free))) == len(free) \
+        and all(isinstance(t, str) and t in paying for t in free)
+    texts = list(PRINT_SETTINGS.values())
+    return {"print.virn_digits": texts[0] if _whole(digits, 9, 18) else digits,
+            "print.high_tier_cents": texts[1] if _whole(cents, 1) else cents,
+            "print.free_ticket_tiers": texts[2] if listed else free}
+
+
 def fixed_values(doc: dict[str, Any]) -> list[str]:
     """Fields whose value the contract fixes but that hold another (a free text there would be published
     with the manifest): `created` a UTC time to the second, the signature's algorithm and file, the
@@ -124,6 +149,7 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
         want |= {"print.barcode": BARCODE, "print.barcode_digits": 15, "print.book_numbers": books}
         got |= {k: printed.get(k.split(".")[1]) for k in ("print.barcode", "print.barcode_digits",
                                                              "print.book_numbers")}
+        want, got = want | PRINT_SETTINGS, got | _print_settings(printed, doc["pools"])
     want["drbg.streams"], got["drbg.streams"] = streams, (doc.get("drbg") or {}).get("streams")
     if doc["signature"].get("signed") is True:
         want |= {"signature.algorithm": "Ed25519", "signature.file": "manifest.sig"}
