@@ -12,11 +12,10 @@ mislead every desk that reads the id.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from audit.read.manifest import Manifest, PoolEntry
 
-__all__ = ["einstant_pool_id", "multiplier_text", "name_problems"]
+__all__ = ["COMMON", "einstant_pool_id", "multiplier_text", "name_problems"]
 
 _PRINTED_ID = re.compile(r"p([1-9][0-9]{0,5})")
 MAX_PLACES = 30  # a multiplier has at most 15 places (README, Limits); a price of cents adds fewer
@@ -116,22 +115,24 @@ def _losing(pools: tuple[PoolEntry, ...]) -> list[str]:
             if (t.id == "lose") != (t.prize_cents == 0)]
 
 
+COMMON = {"printed": ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt"),
+          "einstant": ("position", "ticket", "serial", "tier", "prize_cents", "salt")}
+
+
+def _columns(pools: tuple[PoolEntry, ...], kind: str) -> list[str]:
+    """Every pool file starts with the common columns, in docs/pool-files.md's order (step 3 holds the
+    file's columns to the manifest's); the layout columns follow."""
+    want = COMMON.get(kind, ())
+    return [f"pools[{i}].columns start {list(p.columns[:len(want)])}, not {list(want)}"
+            for i, p in enumerate(pools) if p.columns[:len(want)] != want]
+
+
 def name_problems(manifest: Manifest) -> list[str]:
     """How the manifest's pool ids, pool file names, eInstant prices and tier ids differ from the ones
-    docs/pool-files.md derives from its pool entries (empty: as the contract gives them)."""
+    docs/pool-files.md derives from its pool entries, and its pools' columns from the common columns'
+    order (empty: as the contract gives them)."""
     pools = manifest.pools
-    out = _file_names(pools)
+    out = _file_names(pools) + _columns(pools, manifest.kind)
     out += _printed(pools) + _losing(pools) if manifest.kind == "printed" else _einstant(pools)
     return out
 
-
-def spec_suffix_problems(pools: tuple[PoolEntry, ...], suffix: bool) -> list[str]:
-    """With the spec: every eInstant pool id has `x<k>` exactly when the spec lists more than one number
-    of play areas (`suffix`)."""
-    out = []
-    for p in pools:
-        raw: dict[str, Any] = p.raw
-        want = einstant_pool_id(raw["denomination_cents"], raw["play_areas"], suffix)
-        if p.id != want:
-            out.append(f"pool {p.id}: its id is {want!r} for the spec's play areas")
-    return out

@@ -13,7 +13,6 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
-from audit.read.names import spec_suffix_problems
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money, multiplier
 from audit.styles import PLAY_FROM_SPEC, einstant_engine
@@ -43,9 +42,8 @@ def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectatio
         raise UnusableInput("game: a format = 1 spec is an eInstant of a style (game.id, game.style); "
                             "a printed game's spec is format = 2, of play styles")
     pools = _einstant(doc["einstant"], doc["tiers"])
-    suffix = len(doc["einstant"]["play_areas"]) > 1  # ids name their play areas (docs/pool-files.md)
     return SpecExpectation(file, sha256, tuple((key, game.get(key)) for key in GAME_FIELDS),
-                           (DerivedPlay(file, doc), EInstantPools(pools, suffix)), "every pool", doc)
+                           (DerivedPlay(file, doc), EInstantPools(pools)), "every pool", doc)
 
 
 def _einstant(sales: dict[str, Any], tiers: list[dict[str, Any]]) -> tuple[ExpectedPool, ...]:
@@ -71,11 +69,9 @@ class EInstantPools:
     """Every pool of the manifest is the spec's pool of its denomination and number of play areas."""
 
     pools: tuple[ExpectedPool, ...]
-    suffix: bool = False  # the spec lists more than one number of play areas: every id ends `x<k>`
 
     def problems(self, manifest: Manifest) -> list[str]:
-        return [f"pool {p.id}: {why}" for p in manifest.pools for why in compare_pool(self.pools, p.raw)] \
-            + spec_suffix_problems(manifest.pools, self.suffix)
+        return [f"pool {p.id}: {why}" for p in manifest.pools for why in compare_pool(self.pools, p.raw)]
 
 
 @dataclass(frozen=True)

@@ -48,21 +48,17 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     by_id = {a["id"]: a for a in doc["areas"]}
     tiers: list[dict[str, Any]] = [{"id": "lose", "wins": []}]
     prizes: list[int] = []
-    free: list[str] = []  # tiers a free-ticket symbol pays, in the spec's order (print.free_ticket_tiers)
     for i, t in enumerate(doc["tiers"]):
         wins, total, times = [], 0, 1
         for w in t["wins"]:
             area = by_id[w["area"]]
             if w["how"] == "ticket":  # a ticket-wide multiplier: k x the other wins (docs/styles/play.md)
-                symbol = next(s for s in groups[area["multipliers"]] if s["code"] == w["prize"])
-                times = symbol["by"]
-                free += [t["id"]] if symbol.get("free") is True and t["id"] not in free else []
+                times = next(s for s in groups[area["multipliers"]] if s["code"] == w["prize"])["by"]
                 wins.append({"area": w["area"], "how": "ticket", "by": times, "prize": w["prize"],
                              "prize_cents": 0})
                 continue
             prize_group = groups[area["prizes"]]
             symbol = next(s for s in prize_group if s["code"] == w["prize"])
-            free += [t["id"]] if symbol.get("free") is True and t["id"] not in free else []
             by = w.get("by", area.get("match_by", 1) if w["how"] == "match" else 1)
             wins.append({"area": w["area"], "how": w["how"], "by": by, "prize": w["prize"],
                          "prize_cents": cents(symbol)})
@@ -93,8 +89,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     return SpecExpectation(file, sha256, tuple(stated.items()),
                            (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers),
                                                                    doc["play"]["max_wins"]),
-                            SpecArt(spec_art(doc)),
-                            PrintSettings(sales.get("virn_digits", DEFAULT_VIRN_DIGITS), tuple(free))),
+                            SpecArt(spec_art(doc))),
                            "every pool, area and tier", doc)
 
 
@@ -107,16 +102,13 @@ class PrintedPools:
 
     def problems(self, manifest: Manifest) -> list[str]:
         problems = []
-        by_book = {p["first_book"]: (k, p) for k, p in enumerate(self.pools, 1)}
+        by_book = {p["first_book"]: p for p in self.pools}
         for p in manifest.pools:
-            k, want = by_book.get(p.raw.get("first_book"), (0, None))
+            want = by_book.get(p.raw.get("first_book"))
             if want is None:
                 problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
                                 "of the order")
                 continue
-            if p.id != f"p{k}":  # docs/pool-files.md: pool k of the order is `pk`
-                problems.append(f"pool {p.id}: its id is 'p{k}', the order's pool at book slot "
-                                f"{want['first_book']}")
             got = {"books": p.raw.get("books"), "tickets": p.tickets, "price_cents": p.price_cents,
                    "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
             for key, value in got.items():
@@ -125,31 +117,6 @@ class PrintedPools:
         if len({p.raw.get("first_book") for p in manifest.pools}) != len(manifest.pools):
             problems.append("two pools hold the same books")
         return problems
-
-
-DEFAULT_VIRN_DIGITS = 12  # docs/validation.md, section 2
-
-
-@dataclass(frozen=True)
-class PrintSettings:
-    """The manifest's `print` states the spec's `virn_digits` and, as `free_ticket_tiers`, exactly the
-    tiers a free-ticket symbol pays (docs/validation.md, sections 2 and 3). Step 9 derives every
-    validation record from the manifest's list: a cash tier listed there would be told at the desk as a
-    free ticket, and its records agree."""
-
-    virn_digits: int
-    free_tiers: tuple[str, ...]
-
-    def problems(self, manifest: Manifest) -> list[str]:
-        stated = manifest.doc.get("print")
-        stated = stated if isinstance(stated, dict) else {}
-        out = []
-        if stated.get("virn_digits") != self.virn_digits:
-            out.append(f"print.virn_digits {stated.get('virn_digits')!r}, spec {self.virn_digits}")
-        if stated.get("free_ticket_tiers") != list(self.free_tiers):
-            out.append(f"print.free_ticket_tiers {stated.get('free_ticket_tiers')!r}, "
-                       f"spec {list(self.free_tiers)}")
-        return out
 
 
 # Every key an area's entry in the manifest's `play` may hold beside `id` and `style`, by style (each
