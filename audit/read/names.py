@@ -12,6 +12,7 @@ mislead every desk that reads the id.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from audit.read.manifest import Manifest, PoolEntry
 
@@ -127,12 +128,30 @@ def _columns(pools: tuple[PoolEntry, ...], kind: str) -> list[str]:
             for i, p in enumerate(pools) if p.columns[:len(want)] != want]
 
 
+FILE_NAMES = {"packs": "packs.csv", "validation": "validation-low.bin",  # docs/validation.md, section 1
+              "validation-high": "validation-high.bin"}
+
+
+def _deliverable_names(doc: dict[str, Any]) -> list[str]:
+    """Every deliverable but a pool file (its pool entry's, above) has the name docs/validation.md
+    gives its role: `imaging-<POOL_ID>.parquet`, `packs.csv`, `validation-low.bin`,
+    `validation-high.bin`. A list not of that form is step 2's to refuse (audit/steps/listing.py)."""
+    files = doc.get("deliverables")
+    out = []
+    for f in files if isinstance(files, list) else []:
+        role = f.get("role") if isinstance(f, dict) else None
+        want = f"imaging-{f.get('pool')}.parquet" if role == "imaging" else FILE_NAMES.get(str(role))
+        if want is not None and f.get("name") != want:
+            out.append(f"deliverables[] ({role}) name {str(f.get('name'))[:80]!r}, not {want!r}")
+    return out
+
+
 def name_problems(manifest: Manifest) -> list[str]:
     """How the manifest's pool ids, pool file names, eInstant prices and tier ids differ from the ones
-    docs/pool-files.md derives from its pool entries, and its pools' columns from the common columns'
-    order (empty: as the contract gives them)."""
+    docs/pool-files.md derives from its pool entries, its pools' columns from the common columns'
+    order, and its deliverables' names from docs/validation.md's (empty: as the contracts give them)."""
     pools = manifest.pools
     out = _file_names(pools) + _columns(pools, manifest.kind)
     out += _printed(pools) + _losing(pools) if manifest.kind == "printed" else _einstant(pools)
-    return out
+    return out + _deliverable_names(manifest.doc)
 

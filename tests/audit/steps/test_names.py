@@ -30,7 +30,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, small_einstant
-from tests.support.reseal import signed_small_run
+from tests.support.reseal import resign, signed_small_run
 
 FIXED = "manifest field(s) not the value the contract gives them: "
 
@@ -202,3 +202,32 @@ def test_a_resigned_pool_whose_common_columns_are_out_of_order_fails_step_5(eins
     assert figures_reasons(einstant, run, False) == [
         FIXED + "pools[0].columns start ['salt', 'position', 'ticket', 'serial', 'tier', 'prize_cents'], not "
         "['position', 'ticket', 'serial', 'tier', 'prize_cents', 'salt']"]
+
+
+@pytest.fixture(scope="module")
+def keyed(tmp_path_factory) -> dict[str, Any]:
+    return signed_small_run(tmp_path_factory.mktemp("names-keyed"), validation_keys=True)
+
+
+@pytest.mark.parametrize(("role", "name"), [("imaging", "imaging-p1-book7.parquet"),
+                                            ("packs", "packs-b7.csv"),
+                                            ("validation", "validation-low-b7.bin"),
+                                            ("validation-high", "validation-high-b7.bin")])
+def test_a_deliverable_renamed_and_resigned_fails_step_5(keyed, tmp_path, role, name):
+    """docs/validation.md, section 1: the files' names are `imaging-<POOL_ID>.parquet`, `packs.csv`,
+    `validation-low.bin` and `validation-high.bin`; a name is published with the manifest (free text
+    there could tell where a prize is), and every file still matches its size and hash."""
+    run = tmp_path / "run"
+    shutil.copytree(keyed["run"], run)
+    was: list[str] = []
+
+    def rename(doc: dict[str, Any]) -> None:
+        [entry] = [f for f in doc["deliverables"] if f["role"] == role]
+        was.append(entry["name"])
+        (run / entry["name"]).rename(run / name)
+        entry["name"] = name
+    resign(run, rename, keyed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=keyed["public"]))
+    assert report.failed == [Step.FIGURES], report.to_json()
+    assert report.step(Step.FIGURES).reasons == [
+        f"{FIXED}deliverables[] ({role}) name {name!r}, not {was[0]!r}"]
