@@ -128,6 +128,13 @@ def _columns(pools: tuple[PoolEntry, ...], kind: str) -> list[str]:
             for i, p in enumerate(pools) if p.columns[:len(want)] != want]
 
 
+def _game_number(number: object) -> list[str]:
+    """A printed game's number is the `GGG` of every ticket id and barcode: 0 to 999."""
+    if isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= 999:
+        return []
+    return [f"game.number {number!r}, not a whole number 0 to 999 (the GGG of every ticket id and barcode)"]
+
+
 FILE_NAMES = {"packs": "packs.csv", "validation": "validation-low.bin",  # docs/validation.md, section 1
               "validation-high": "validation-high.bin"}
 
@@ -152,6 +159,7 @@ def name_problems(manifest: Manifest) -> list[str]:
     order, and its deliverables' names from docs/validation.md's (empty: as the contracts give them)."""
     pools = manifest.pools
     out = _file_names(pools) + _columns(pools, manifest.kind)
-    out += _printed(pools) + _losing(pools) if manifest.kind == "printed" else _einstant(pools)
+    out += _printed(pools) + _losing(pools) + _game_number(manifest.doc["game"].get("number")) \
+        if manifest.kind == "printed" else _einstant(pools)
     return out + _deliverable_names(manifest.doc)
 

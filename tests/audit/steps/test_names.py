@@ -157,8 +157,9 @@ def test_a_resigned_printed_run_with_its_pool_renamed_fails_step_5(printed, tmp_
     assert figures_reasons(printed, run, True)[0] == problem  # and the spec's claims theirs
 
 
-def _printed_manifest(pools: list[tuple[str, int, int]]) -> Manifest:
-    doc = {"format": "poolgen-manifest/1", "game": {"rules": "g", "kind": "printed", "tickets_per_book": 10},
+def _printed_manifest(pools: list[tuple[str, int, int]], number: object = 465) -> Manifest:
+    doc = {"format": "poolgen-manifest/1", "game": {"rules": "g", "kind": "printed", "tickets_per_book": 10,
+                                                    "number": number},
            "spec": {"sha256": "0" * 64}, "seed_commitment": {}, "totals": {}, "signature": {"signed": False},
            "pools": [{"id": pid, "price_cents": 100, "tickets": 10 * books, "winners": 0,
                       "prize_cost_cents": 0, "payout_pct": "0.0000", "first_book": first, "books": books,
@@ -182,6 +183,14 @@ def _printed_manifest(pools: list[tuple[str, int, int]]) -> Manifest:
 ])
 def test_printed_pool_ids_name_their_book_slots(pools, problems):
     assert name_problems(_printed_manifest(pools)) == problems
+
+
+@pytest.mark.parametrize("number", [1000, -1, "465", True, None])
+def test_a_printed_games_number_is_three_digits(number):
+    """docs/pool-files.md and docs/validation.md: `GGG`, the game number in 3 digits, starts every ticket
+    id and barcode."""
+    assert name_problems(_printed_manifest([("p1", 0, 5)], number)) == [
+        f"game.number {number!r}, not a whole number 0 to 999 (the GGG of every ticket id and barcode)"]
 
 
 @pytest.mark.parametrize(("prize", "price", "text"), [
