@@ -11,6 +11,7 @@ alone; tests/agreement/test_manifest.py holds it equal to the list `poolgen publ
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from audit.read.specs.printed import ENTRY_KEYS, SYMBOL_KEYS
@@ -97,6 +98,17 @@ HEX64 = "64 lower-case hex digits"
 FILES = "a whole number of files, at least 1"
 
 
+def _utc_time(value: object) -> bool:
+    """`value` is a real UTC time written YYYY-MM-DDTHH:MM:SSZ (not 2026-13-07T99:17:31Z)."""
+    if not isinstance(value, str) or not CREATED.fullmatch(value):
+        return False
+    try:
+        datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
+
+
 def _hex64(value: object) -> object:
     """HEX64 if `value` is 64 lower-case hex digits, else the value (a hash field holds nothing else)."""
     return HEX64 if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) else value
@@ -135,8 +147,8 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
     exactly every label the run used, in the order poolgen lists them (docs/randomness.md, section 2)."""
     rules, pools = doc["game"].get("rules"), [p.get("id") for p in doc["pools"]]
     want: dict[str, object] = {"created": "a UTC time YYYY-MM-DDTHH:MM:SSZ", "drbg.algorithm": DRBG}
-    got: dict[str, object] = {"created": want["created"] if isinstance(doc.get("created"), str)
-                              and CREATED.fullmatch(doc["created"]) else doc.get("created"),
+    created = doc.get("created")
+    got: dict[str, object] = {"created": want["created"] if _utc_time(created) else created,
                               "drbg.algorithm": (doc.get("drbg") or {}).get("algorithm")}
     streams = [f"poolgen/v1/{rules}/{p}/{x}" for p in pools for x in ("order", "layout", "salt")]
     printed = doc.get("print")

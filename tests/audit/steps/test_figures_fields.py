@@ -54,6 +54,8 @@ def test_a_resigned_manifest_with_an_unlisted_field_fails_step_5_naming_it(signe
 @pytest.mark.parametrize(("edit", "problem"), [
     (lambda doc: doc.update(created="2026-12-01T00:00:00Z book 7"),
      "created '2026-12-01T00:00:00Z book 7', not 'a UTC time YYYY-MM-DDTHH:MM:SSZ'"),
+    (lambda doc: doc.update(created="2026-13-07T99:17:31Z"),  # book 7, tickets 17 and 31: no time
+     "created '2026-13-07T99:17:31Z', not 'a UTC time YYYY-MM-DDTHH:MM:SSZ'"),
     (lambda doc: doc["print"].update(book_numbers="top prizes: books 7 and 12"),
      "print.book_numbers 'top prizes: books 7 and 12', not \"a permutation of the order's book slots from "
      "the stream poolgen/v1/happy_holidays/order/books\""),
