@@ -188,7 +188,9 @@ def play_fields(doc: dict[str, Any]) -> list[str]:
     win, beside `area`, `how`, `by`, `prize` and `prize_cents`. The entry is published with the
     manifest: whatever else it held could tell where prizes are."""
     play = doc.get("play")
-    if not isinstance(play, dict) or "style" in play:  # an eInstant's style: its engine's parameters
+    if isinstance(play, dict) and "style" in play:  # an eInstant's style: its contract's parameters
+        return _ticket_style_fields(play)
+    if not isinstance(play, dict):
         return []
     out = [f"play.{k}" for k in sorted(set(play) - {"max_wins", "areas", "tiers"})]
     for i, area in enumerate(a for a in play.get("areas", []) if isinstance(a, dict)):
@@ -208,3 +210,34 @@ def play_fields(doc: dict[str, Any]) -> list[str]:
 
 
 WIN_KEYS = frozenset({"area", "how", "by", "prize", "prize_cents"})
+
+
+# An eInstant style's `play` entry, key by key, as its contract gives it (docs/styles/area_match.md,
+# section 1; docs/styles/prize_legend_duel.md, section 2): (the entry's keys, {a key: the keys of its
+# object or of each object of its list}). A style not listed has no engine: step 4 says so.
+TICKET_STYLE_KEYS: dict[str, tuple[frozenset[str], dict[str, frozenset[str]]]] = {
+    "area_match": (frozenset({"style", "spots", "symbols", "wild", "bonus_key", "match_pays", "bonus_games",
+                              "amount_multipliers"}),
+                   {"match_pays": frozenset({"count", "times"}),
+                    "bonus_games": frozenset({"code", "name", "symbol", "chances", "grid"})}),
+    "prize_legend_duel": (frozenset({"style", "spots", "losses", "play_symbols", "multiplier_symbol",
+                                     "legend", "max_decompositions", "first_spot_loss",
+                                     "loser_max_multipliers"}),
+                          {"play_symbols": frozenset({"code", "symbol", "beats"}),
+                           "multiplier_symbol": frozenset({"code", "symbol"})}),
+}
+
+
+def _ticket_style_fields(play: dict[str, Any]) -> list[str]:
+    """Keys of an eInstant style's `play` entry that its contract does not give it, named as
+    `play.<key>`, `play.<key>[].<key>` (in a list's objects) or `play.<key>.<key>`."""
+    known = TICKET_STYLE_KEYS.get(str(play.get("style")))
+    if known is None:
+        return []
+    keys, inner = known
+    out = [f"play.{k}" for k in set(play) - keys]
+    for key, allowed in inner.items():
+        value = play.get(key)
+        items, at = (value, f"play.{key}[]") if isinstance(value, list) else ([value], f"play.{key}")
+        out += [f"{at}.{k}" for item in items if isinstance(item, dict) for k in set(item) - allowed]
+    return sorted(set(out))
