@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -240,3 +241,11 @@ def test_a_deliverable_renamed_and_resigned_fails_step_5(keyed, tmp_path, role, 
     assert report.failed == [Step.FIGURES], report.to_json()
     assert report.step(Step.FIGURES).reasons == [
         f"{FIXED}deliverables[] ({role}) name {name!r}, not {was[0]!r}"]
+
+
+def test_an_einstant_price_other_than_denomination_times_play_areas_fails(einstant):
+    """docs/pool-files.md: a pool of k play areas at denomination D costs D x k (its tiers' ids then
+    name prize / (D x k), which the price stated does not change)."""
+    manifest = Manifest.parse((einstant["run"] / "manifest.json").read_bytes())
+    dearer = replace(manifest, pools=(replace(manifest.pools[0], price_cents=200), *manifest.pools[1:]))
+    assert name_problems(dearer) == ["pools[0].price_cents 200, not denomination_cents 100 x play_areas 1"]
