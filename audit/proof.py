@@ -105,6 +105,10 @@ def check_proof(proof: object, manifest_path: Path, key: Ed25519PublicKey,
     stated = proof.get("manifest_sha256")
     if stated is not None and stated != hashlib.sha256(data).hexdigest():
         raise InvalidProof("the proof was made against another manifest (manifest_sha256 differs)")
+    run_id = proof.get("run_id")
+    if run_id is not None and run_id != manifest.doc.get("run_id"):
+        raise InvalidProof(f"the proof's run_id {_show(run_id)} is not the manifest's "
+                           f"{_show(manifest.doc.get('run_id'))}")
     pools = {p.id: p for p in manifest.pools}
     pool = pools.get(proof["pool"])
     if pool is None:

@@ -11,6 +11,7 @@ alone; tests/agreement/test_manifest.py holds it equal to the list `poolgen publ
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from audit.read.specs.printed import ENTRY_KEYS, SYMBOL_KEYS
@@ -92,17 +93,62 @@ BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC
 KEYED_BOOKS = ("a permutation of the order's book slots under a book key: slot s is the rank of "
                'HMAC-SHA256(key, "poolgen/books/v1" || lp(rules) || u64(s)) among the slots\' tags')
 CREATED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+COMMITMENT = 'SHA-256("poolgen/seed-commitment/v1" || seed)'  # docs/manifest.md, `seed_commitment`
+HEX64 = "64 lower-case hex digits"
+FILES = "a whole number of files, at least 1"
+
+
+def _utc_time(value: object) -> bool:
+    """`value` is a real UTC time written YYYY-MM-DDTHH:MM:SSZ (not 2026-13-07T99:17:31Z)."""
+    if not isinstance(value, str) or not CREATED.fullmatch(value):
+        return False
+    try:
+        datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
+
+
+def _hex64(value: object) -> object:
+    """HEX64 if `value` is 64 lower-case hex digits, else the value (a hash field holds nothing else)."""
+    return HEX64 if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) else value
+
+
+PRINT_SETTINGS = {"print.virn_digits": "a whole number, 9 to 18",  # docs/validation.md, sections 2 and 3
+                  "print.high_tier_cents": "a whole number of cents, at least 1",
+                  "print.free_ticket_tiers": "ids of prize tiers of the manifest's pools, each once"}
+
+
+def _whole(value: object, lo: int, hi: int | None = None) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and lo <= value \
+        and (hi is None or value <= hi)
+
+
+def _print_settings(printed: dict[str, Any], pools: list[Any]) -> dict[str, object]:
+    """PRINT_SETTINGS' texts for the settings that are as they say, else the values (a manifest made
+    before free_ticket_tiers was recorded has none: its validation records carry no FREE)."""
+    digits, cents = printed.get("virn_digits"), printed.get("high_tier_cents")
+    free = printed.get("free_ticket_tiers", [])
+    paying = {t.get("id") for p in pools if isinstance(p, dict) for t in p.get("tiers", [])
+              if isinstance(t, dict) and t.get("prize_cents") != 0}
+    listed = isinstance(free, list) and len(set(map(str, free))) == len(free) \
+        and all(isinstance(t, str) and t in paying for t in free)
+    texts = list(PRINT_SETTINGS.values())
+    return {"print.virn_digits": texts[0] if _whole(digits, 9, 18) else digits,
+            "print.high_tier_cents": texts[1] if _whole(cents, 1) else cents,
+            "print.free_ticket_tiers": texts[2] if listed else free}
 
 
 def fixed_values(doc: dict[str, Any]) -> list[str]:
     """Fields whose value the contract fixes but that hold another (a free text there would be published
     with the manifest): `created` a UTC time to the second, the signature's algorithm and file, the
-    DRBG, code-hash and barcode descriptions, the book numbering's, and `drbg.streams` exactly every
-    label the run used, in the order poolgen lists them (docs/randomness.md, section 2)."""
+    DRBG, seed-commitment, code-hash and barcode descriptions, the book numbering's, the seed commitment
+    and code hash 64 lower-case hex digits, the code's file count a whole number, and `drbg.streams`
+    exactly every label the run used, in the order poolgen lists them (docs/randomness.md, section 2)."""
     rules, pools = doc["game"].get("rules"), [p.get("id") for p in doc["pools"]]
     want: dict[str, object] = {"created": "a UTC time YYYY-MM-DDTHH:MM:SSZ", "drbg.algorithm": DRBG}
-    got: dict[str, object] = {"created": want["created"] if isinstance(doc.get("created"), str)
-                              and CREATED.fullmatch(doc["created"]) else doc.get("created"),
+    created = doc.get("created")
+    got: dict[str, object] = {"created": want["created"] if _utc_time(created) else created,
                               "drbg.algorithm": (doc.get("drbg") or {}).get("algorithm")}
     streams = [f"poolgen/v1/{rules}/{p}/{x}" for p in pools for x in ("order", "layout", "salt")]
     printed = doc.get("print")
@@ -115,13 +161,22 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
         want |= {"print.barcode": BARCODE, "print.barcode_digits": 15, "print.book_numbers": books}
         got |= {k: printed.get(k.split(".")[1]) for k in ("print.barcode", "print.barcode_digits",
                                                              "print.book_numbers")}
+        want, got = want | PRINT_SETTINGS, got | _print_settings(printed, doc["pools"])
     want["drbg.streams"], got["drbg.streams"] = streams, (doc.get("drbg") or {}).get("streams")
     if doc["signature"].get("signed") is True:
         want |= {"signature.algorithm": "Ed25519", "signature.file": "manifest.sig"}
         got |= {k: doc["signature"].get(k.split(".")[1]) for k in ("signature.algorithm", "signature.file")}
+    commitment = doc.get("seed_commitment") or {}
+    want |= {"seed_commitment.algorithm": COMMITMENT, "seed_commitment.value": HEX64}
+    got |= {"seed_commitment.algorithm": commitment.get("algorithm"),
+            "seed_commitment.value": _hex64(commitment.get("value"))}
     code = (doc.get("tool") or {}).get("code")
     if isinstance(code, dict):
-        want["tool.code.algorithm"], got["tool.code.algorithm"] = CODE_HASH, code.get("algorithm")
+        files = code.get("files")
+        whole = isinstance(files, int) and not isinstance(files, bool) and files >= 1
+        want |= {"tool.code.algorithm": CODE_HASH, "tool.code.sha256": HEX64, "tool.code.files": FILES}
+        got |= {"tool.code.algorithm": code.get("algorithm"), "tool.code.sha256": _hex64(code.get("sha256")),
+                "tool.code.files": FILES if whole else files}
     return [f"{k} {str(got[k])[:80]!r}, not {str(v)[:160]!r}" for k, v in want.items() if got[k] != v]
 
 
@@ -133,7 +188,9 @@ def play_fields(doc: dict[str, Any]) -> list[str]:
     win, beside `area`, `how`, `by`, `prize` and `prize_cents`. The entry is published with the
     manifest: whatever else it held could tell where prizes are."""
     play = doc.get("play")
-    if not isinstance(play, dict) or "style" in play:  # an eInstant's style: its engine's parameters
+    if isinstance(play, dict) and "style" in play:  # an eInstant's style: its contract's parameters
+        return _ticket_style_fields(play)
+    if not isinstance(play, dict):
         return []
     out = [f"play.{k}" for k in sorted(set(play) - {"max_wins", "areas", "tiers"})]
     for i, area in enumerate(a for a in play.get("areas", []) if isinstance(a, dict)):
@@ -153,3 +210,34 @@ def play_fields(doc: dict[str, Any]) -> list[str]:
 
 
 WIN_KEYS = frozenset({"area", "how", "by", "prize", "prize_cents"})
+
+
+# An eInstant style's `play` entry, key by key, as its contract gives it (docs/styles/area_match.md,
+# section 1; docs/styles/prize_legend_duel.md, section 2): (the entry's keys, {a key: the keys of its
+# object or of each object of its list}). A style not listed has no engine: step 4 says so.
+TICKET_STYLE_KEYS: dict[str, tuple[frozenset[str], dict[str, frozenset[str]]]] = {
+    "area_match": (frozenset({"style", "spots", "symbols", "wild", "bonus_key", "match_pays", "bonus_games",
+                              "amount_multipliers"}),
+                   {"match_pays": frozenset({"count", "times"}),
+                    "bonus_games": frozenset({"code", "name", "symbol", "chances", "grid"})}),
+    "prize_legend_duel": (frozenset({"style", "spots", "losses", "play_symbols", "multiplier_symbol",
+                                     "legend", "max_decompositions", "first_spot_loss",
+                                     "loser_max_multipliers"}),
+                          {"play_symbols": frozenset({"code", "symbol", "beats"}),
+                           "multiplier_symbol": frozenset({"code", "symbol"})}),
+}
+
+
+def _ticket_style_fields(play: dict[str, Any]) -> list[str]:
+    """Keys of an eInstant style's `play` entry that its contract does not give it, named as
+    `play.<key>`, `play.<key>[].<key>` (in a list's objects) or `play.<key>.<key>`."""
+    known = TICKET_STYLE_KEYS.get(str(play.get("style")))
+    if known is None:
+        return []
+    keys, inner = known
+    out = [f"play.{k}" for k in set(play) - keys]
+    for key, allowed in inner.items():
+        value = play.get(key)
+        items, at = (value, f"play.{key}[]") if isinstance(value, list) else ([value], f"play.{key}")
+        out += [f"{at}.{k}" for item in items if isinstance(item, dict) for k in set(item) - allowed]
+    return sorted(set(out))

@@ -10,6 +10,7 @@ from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.fields import fixed_values, play_fields, unlisted_fields
 from audit.read.manifest import Manifest, PoolEntry
+from audit.read.names import name_problems
 from audit.read.specs import SpecExpectation
 
 
@@ -90,7 +91,7 @@ def check_fields(manifest: Manifest) -> str:
         raise VerificationError(Step.FIGURES, f"manifest field(s) docs/manifest.md does not list: {shown} "
                                 "(the manifest is published; only the listed fields are known to tell "
                                 "no outcome)")
-    fixed = fixed_values(manifest.doc)
+    fixed = fixed_values(manifest.doc) + name_problems(manifest)  # and the names docs/pool-files.md derives
     if fixed:
         raise VerificationError(Step.FIGURES, "manifest field(s) not the value the contract gives them: "
                                 + "; ".join(fixed))

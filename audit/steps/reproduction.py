@@ -18,6 +18,7 @@ from typing import Any
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.provenance import code_comparison
+from audit.read.fields import COMMITMENT
 from audit.read.limits import MAX_SEED_FILE_BYTES, read_secret
 from audit.read.manifest import Manifest
 from audit.read.runfiles import hash_run_file
@@ -25,7 +26,7 @@ from audit.read.specs import SpecExpectation
 from audit.steps.numbers import check_books, check_virns
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
-COMMITMENT_ALGORITHM = 'SHA-256("poolgen/seed-commitment/v1" || seed)'
+COMMITMENT_ALGORITHM = COMMITMENT  # step 5 holds every manifest to it (audit/read/fields.py)
 SEED_BYTES = 32
 
 Regenerate = Callable[[Path, list[str], bytes, Path, "bytes | None", bool], dict[str, Any]]

@@ -81,7 +81,7 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
             prize += np.where(s.won & ~ticket, s.by * s.cents, 0)
             slots.append(np.where(s.won, _key(i, s.how, s.by, np.clip(s.prize, 0, 255)), -1))
     keys = np.sort(np.stack(slots, axis=1), axis=1) if slots else np.full((n, 0), -1)
-    if (prize > (1 << 62) // times).any():
+    if (prize > ((1 << 62) - 1) // times).any():  # prize x times reaches 2^62 (docs/styles/play.md)
         raise ValueError("manifest play entry: a multiplied prize out of range")
     prize *= times
     wins = (keys >= 0).sum(axis=1) - multiplied  # a ticket-wide multiplier is not a win of its own

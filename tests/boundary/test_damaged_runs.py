@@ -282,6 +282,7 @@ PROOF_DAMAGE = [
     ("manifest_sha256 a number", _set("manifest_sha256", 0), "the proof's 'manifest_sha256' is not text: 0"),
     ("tickets text", _set("tickets", "300000"), "the proof's 'tickets' is not an integer: '300000'"),
     ("tickets wrong", _set("tickets", 5), "the proof says the pool has 5 tickets; it has 300000"),
+    ("run_id of another run", _set("run_id", "r2"), "the proof's run_id 'r2' is not the manifest's 'r'"),
     ("salt upper case", lambda p: p["row"].__setitem__("salt", p["row"]["salt"].upper()),
      "the row has no salt of 32 lower-case hex digits: without one the path's neighbouring hashes could "
      "be guessed (docs/merkle.md, section 2)"),

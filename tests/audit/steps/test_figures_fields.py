@@ -54,6 +54,8 @@ def test_a_resigned_manifest_with_an_unlisted_field_fails_step_5_naming_it(signe
 @pytest.mark.parametrize(("edit", "problem"), [
     (lambda doc: doc.update(created="2026-12-01T00:00:00Z book 7"),
      "created '2026-12-01T00:00:00Z book 7', not 'a UTC time YYYY-MM-DDTHH:MM:SSZ'"),
+    (lambda doc: doc.update(created="2026-13-07T99:17:31Z"),  # book 7, tickets 17 and 31: no time
+     "created '2026-13-07T99:17:31Z', not 'a UTC time YYYY-MM-DDTHH:MM:SSZ'"),
     (lambda doc: doc["print"].update(book_numbers="top prizes: books 7 and 12"),
      "print.book_numbers 'top prizes: books 7 and 12', not \"a permutation of the order's book slots from "
      "the stream poolgen/v1/happy_holidays/order/books\""),
@@ -61,6 +63,17 @@ def test_a_resigned_manifest_with_an_unlisted_field_fails_step_5_naming_it(signe
      "drbg.streams"),
     (lambda doc: doc["signature"].update(algorithm="Ed25519 (top prize in book 7)"),
      "signature.algorithm 'Ed25519 (top prize in book 7)', not 'Ed25519'"),
+    (lambda doc: doc["seed_commitment"].update(algorithm="SHA-256 (top prize in book 7)"),
+     "seed_commitment.algorithm 'SHA-256 (top prize in book 7)', not "
+     "'SHA-256(\"poolgen/seed-commitment/v1\" || seed)'"),
+    (lambda doc: doc["seed_commitment"].update(value="p1: 17, 2031"),
+     "seed_commitment.value 'p1: 17, 2031', not '64 lower-case hex digits'"),
+    (lambda doc: doc["tool"]["code"].update(sha256="top prize in book 7"),
+     "tool.code.sha256 'top prize in book 7', not '64 lower-case hex digits'"),
+    (lambda doc: doc["tool"]["code"].update(files="book 7"),
+     "tool.code.files 'book 7', not 'a whole number of files, at least 1'"),
+    (lambda doc: doc["print"].update(high_tier_cents="top prize in book 7"),
+     "print.high_tier_cents 'top prize in book 7', not 'a whole number of cents, at least 1'"),
 ])
 def test_a_resigned_manifest_with_free_text_in_a_fixed_field_fails_step_5(signed, run, edit, problem):
     resign(run, edit, signed["signer"])
@@ -84,3 +97,23 @@ def test_a_resigned_play_entry_with_a_key_no_contract_gives_fails_step_5_without
     assert report.step(Step.FIGURES).reasons == [
         f"manifest field(s) docs/manifest.md does not list: {field} (the manifest is published; only the "
         "listed fields are known to tell no outcome)"]
+
+
+def test_a_resigned_manifest_with_validation_digits_out_of_range_fails_step_5(signed, run):
+    """docs/validation.md, section 2: 9 to 18 digits (step 9 then also finds the imaging file's 12)."""
+    resign(run, lambda doc: doc["print"].update(virn_digits=4), signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"]))
+    assert report.failed == [Step.FIGURES, Step.DELIVERABLES]
+    assert report.step(Step.FIGURES).reasons == [
+        "manifest field(s) not the value the contract gives them: print.virn_digits '4', not 'a whole "
+        "number, 9 to 18'"]
+
+
+def test_a_resigned_manifest_listing_no_tier_as_a_free_ticket_fails_step_5_without_the_spec(signed, run):
+    """print.free_ticket_tiers names tiers of the pools (with --spec, the spec's: test_print_settings.py)."""
+    resign(run, lambda doc: doc["print"]["free_ticket_tiers"].append("book 7"), signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"]))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        "manifest field(s) not the value the contract gives them: print.free_ticket_tiers "
+        "\"['free', 'book 7']\", not \"ids of prize tiers of the manifest's pools, each once\""]

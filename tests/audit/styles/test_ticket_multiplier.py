@@ -106,3 +106,30 @@ def test_a_ticket_win_of_an_area_without_multipliers_is_unreadable():
     with pytest.raises(ValueError, match=r"^manifest play entry: tiers\[2\]\.wins\[1\]: its area lists "
                                          r"no such prizes$"):
         judge([3, 0], [0, 1], "r1", play)
+
+
+def _big(cents_b: int) -> tuple[dict, pl.DataFrame]:
+    """Two match_n areas each paying 2048 x its P (2^39 cents in area a, `cents_b` in b) under a
+    ticket-wide 2048X: (2^50 + 2048 x cents_b) x 2048 cents."""
+    def area(aid: str, cents: int) -> dict:
+        return {"id": aid, "style": "match_n", "spots": 3, "match": 3,
+                "prizes": [{"code": "P", "cents": cents}], "multipliers": [{"code": "M", "by": 2048}]}
+    box = BOX | {"multipliers": [{"code": "T", "by": 2048}]}
+    wins = [win("a", "P", 1 << 39, "multiplier", 2048), win("b", "P", cents_b, "multiplier", 2048),
+            win("x", "T", 0, how="ticket", by=2048)]
+    play = {"max_wins": 2, "areas": [area("a", 1 << 39), area("b", cents_b), box],
+            "tiers": [{"id": "lose", "wins": []}, {"id": "big", "wins": wins}]}
+    row = {"tier": ["big"]} | {f"{a}_spot_{j}": [v] for a in "ab" for j, v in enumerate([0, 0, 1])} | \
+        {"x_spot_0": [1], "x_spot_1": [2]}
+    return play, pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8))
+
+
+def test_a_multiplied_amount_of_2_to_the_62_cents_is_unreadable_and_less_is_not():
+    """docs/styles/play.md: an entry is unreadable when a multiplied row's amount would reach 2^62 cents
+    (docs/validation.md: a prize is below 2^62, so the FREE flag never overlaps an amount)."""
+    play, table = _big(1 << 39)  # (2^50 + 2^50) x 2048 = 2^62 exactly
+    with pytest.raises(ValueError, match="^manifest play entry: a multiplied prize out of range$"):
+        evaluate(table, {"id": "p1"}, play)
+    play, table = _big((1 << 39) - 1)
+    result = evaluate(table, {"id": "p1"}, play)
+    assert (result.prize_cents.tolist(), result.illegal) == ([(1 << 62) - (1 << 22)], [])

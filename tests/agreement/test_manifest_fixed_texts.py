@@ -1,0 +1,31 @@
+"""docs/manifest.md writes out, byte for byte, every text step 5 holds a manifest's fixed fields to
+(audit/read/fields.py): a third engine written from the page alone must refuse exactly what audit
+refuses, so the page and audit's constants cannot drift apart."""
+
+from __future__ import annotations
+
+import re
+
+from audit.read import fields
+from tests.support import ROOT
+
+
+def _documented() -> dict[str, str]:
+    text = (ROOT / "docs" / "manifest.md").read_text()
+    block = re.search(r"```\n(drbg\.algorithm .*?)```", text, flags=re.S)
+    assert block is not None, "docs/manifest.md: the block of fixed texts is gone"
+    rows = [re.split(r" {2,}", line.strip(), maxsplit=1) for line in block.group(1).splitlines()]
+    return {name: value for name, value in rows}
+
+
+def test_the_fixed_texts_of_docs_manifest_md_are_audits():
+    documented = _documented()
+    assert documented == {
+        "drbg.algorithm": fields.DRBG,
+        "tool.code.algorithm": fields.CODE_HASH,
+        "print.barcode": fields.BARCODE,
+        "print.book_numbers": "a permutation of the order's book slots from the stream "
+                              "poolgen/v1/RULES/order/books",
+        "under a book key": fields.KEYED_BOOKS,
+    }
+    assert f"`seed_commitment.algorithm` `{fields.COMMITMENT}`" in (ROOT / "docs" / "manifest.md").read_text()
