@@ -250,17 +250,6 @@ def _hex_salts(salt: pl.Series) -> bool:
     return bool((((data - np.uint8(48)) < 10) | ((data - np.uint8(97)) < 6)).all())  # 0-9, a-f
 
 
-def _einstant_ids(entry: dict[str, object]) -> tuple[str, ...]:
-    """The ids docs/pool-files.md gives an eInstant pool of this denomination and number of play areas:
-    `d` and the dollars and cents, then `xK` only when its spec lists several K (which only the spec
-    tells: with --spec step 5 says which of the two)."""
-    cents, areas = entry.get("denomination_cents"), entry.get("play_areas")
-    if not isinstance(cents, int) or not isinstance(areas, int):
-        return ()
-    base = f"d{cents // 100}.{cents % 100:02d}"
-    return base, f"{base}x{areas}"
-
-
 def check_run_identities(manifest: Manifest) -> str:
     """(3) no ticket id in two pools. Printed pools: their book slots [first_book, first_book + books)
     are pairwise disjoint (the book numbers themselves, a secret permutation of the slots, are checked
@@ -268,11 +257,6 @@ def check_run_identities(manifest: Manifest) -> str:
     id, "-" and digits, and pool ids are distinct (manifest), so no id can be in two eInstant pools."""
     pools = manifest.pools
     if manifest.kind != "printed":
-        misnamed = [f"pool {p.id}: a pool of {p.raw['denomination_cents']} cents x {p.raw['play_areas']} "
-                    f"play area(s) is {' or '.join(ids)} (docs/pool-files.md)"
-                    for p in pools if (ids := _einstant_ids(p.raw)) and p.id not in ids]
-        if misnamed:  # a share sold under another pool's name
-            raise VerificationError(Step.COMPLETENESS, "; ".join(misnamed[:SHOWN]))
         return f"ticket ids of the {len(pools)} pool(s) are distinct: each is its own pool's id and a serial"
     spans = sorted((p.raw["first_book"], p.raw["first_book"] + p.raw["books"], p.id) for p in pools
                    if p.raw["books"] > 0)
