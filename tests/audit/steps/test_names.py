@@ -70,6 +70,7 @@ def renamed(base: dict[str, Any], tmp: Path, edit: Edit) -> Path:
     table = edit(entry, pl.read_parquet(old_file))
     old_file.unlink()
     table.write_parquet(run / entry["file"]["name"], compression="zstd", statistics=True)
+    (run / entry["file"]["name"]).chmod(0o600)  # as poolgen writes it: step 2 refuses a readable pool file
     entry["file"] = file_entry(run / entry["file"]["name"])
     entry["merkle"]["root"] = merkle_root(table).hex()
     for f in (f for f in doc["deliverables"] if f.get("pool") == old_id and old_id != entry["id"]):

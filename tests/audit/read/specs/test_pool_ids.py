@@ -71,10 +71,13 @@ def test_an_einstant_pool_relabelled_as_another_denomination_fails_step_5(einsta
     run = einstant["run"]
     _relabel(run, {"d1.00": "d2.00", "d2.00": "d1.00"}, einstant["signer"])
     without = verify_run(VerifyRequest(run=run, public_key=einstant["public"]))
-    assert without.failed == [], without.to_json()
+    assert without.failed == [Step.FIGURES], without.to_json()  # the names, from the manifest alone
+    names = ("manifest field(s) not the value the contract gives them: pools[0].id 'd1.00', not 'd2.00' or "
+             "'d2.00x1'; pools[1].id 'd2.00', not 'd1.00' or 'd1.00x1'")
+    assert without.step(Step.FIGURES).reasons == [names]
     report = verify_run(VerifyRequest(run=run, public_key=einstant["public"], spec=einstant["spec"]))
     assert report.failed == [Step.FIGURES], report.to_json()
-    assert report.step(Step.FIGURES).reasons == [
+    assert report.step(Step.FIGURES).reasons == [names,
         "pool d1.00: id 'd1.00' for the spec's pool 'd2.00' (docs/pool-files.md); "
         "pool d2.00: id 'd2.00' for the spec's pool 'd1.00' (docs/pool-files.md)"]
 
@@ -84,7 +87,11 @@ def test_printed_pools_relabelled_fail_step_5(tmp_path):
     run = signed["run"]
     _relabel(run, {"p1": "p2", "p2": "p1"}, signed["signer"])
     without = verify_run(VerifyRequest(run=run, public_key=signed["public"]))
-    assert without.failed == [], without.to_json()
+    assert without.failed == [Step.FIGURES], without.to_json()  # the names, from the manifest alone
+    names = ("manifest field(s) not the value the contract gives them: pools[0].first_book 10: pool p1 "
+             "starts at book slot 0; pools[1].first_book 0: pool p2 (10 books) starts at 1 x the books of "
+             "the order's whole pools, at least 1 x 10")
+    assert without.step(Step.FIGURES).reasons == [names]
     report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
     assert report.failed == [Step.FIGURES], report.to_json()
-    assert report.step(Step.FIGURES).reasons == ["pool p1: id p1, spec p2; pool p2: id p2, spec p1"]
+    assert report.step(Step.FIGURES).reasons == [names, "pool p1: id p1, spec p2; pool p2: id p2, spec p1"]
