@@ -77,13 +77,18 @@ WITHHELD = ("a reveal once claims close publishes no printer's or validation fil
 
 def check_deliverable_files(folder: Path, manifest: Manifest, reveal: bool = False) -> str:
     """(2) the deliverables list is well formed (`listing_problems`), and every deliverable but the
-    pool files (checked per pool) is present with its size and hash; in a `reveal`, one that is absent
-    is not published, and said so."""
+    pool files (checked per pool) is present with its size and hash; a `reveal` holds none of them
+    (docs/publish-and-reveal.md: the manifest, its signature and the pool files, nothing else): each
+    absent is said so, each present fails the step."""
     problems, n, absent = listing_problems(manifest), 0, []
     for f in deliverables(manifest):
         if f.get("role") == "pool":
             continue
         path = folder / f["name"]
+        if reveal and (path.exists() or path.is_symlink()):
+            problems.append(f"{f['name']} ({f.get('role')}) is in a reveal, which holds the manifest, its "
+                            f"signature and the pool files, nothing else ({WITHHELD})")
+            continue
         if not path.is_file():
             if reveal:
                 absent.append(f"{f['name']} ({f.get('role')})")

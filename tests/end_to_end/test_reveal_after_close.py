@@ -78,6 +78,20 @@ def test_the_documented_reveal_verifies(printed, tmp_path):
     assert {f["alpha"] for f in figures} == {(0.01 - 0.006 - 0.002) / 2, 0.006, 0.002}
 
 
+@pytest.mark.parametrize(("withheld", "role"), [("imaging-p2.parquet", "imaging"), ("packs.csv", "packs")])
+def test_a_reveal_that_still_holds_a_withheld_file_fails_step_2(printed, tmp_path, withheld, role):
+    """A reveal holds the manifest, its signature and the pool files, nothing else: with a printer's file
+    beside them it passed every step (a validation file: tests/audit/steps/test_files.py)."""
+    reveal = reveal_of(printed, tmp_path / "reveal")
+    shutil.copy(printed["run"] / withheld, reveal / withheld)
+    result = invoke("verify", reveal, "--public-key", printed["public"], "--reveal", "--json")
+    assert result.exit_code == 1, result.output
+    by_step = steps(result.stdout)
+    assert [n for n, s in by_step.items() if s["status"] == "fail"] == [2]
+    assert f"{withheld} ({role}) is in a reveal, which holds the manifest, its signature and the pool " \
+           "files, nothing else" in " ".join(by_step[2]["reasons"])
+
+
 def test_a_missing_deliverable_outside_a_reveal_is_a_failed_step_not_a_traceback(printed, tmp_path):
     reveal = reveal_of(printed, tmp_path / "reveal")
     result = invoke("verify", reveal, "--public-key", printed["public"])

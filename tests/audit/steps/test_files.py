@@ -63,6 +63,29 @@ def test_a_readable_validation_file_fails_step_2_of_a_signed_run(tmp_path):
         "section 1: they are 0600)"]
 
 
+def test_a_reveal_still_holding_a_validation_file_fails_step_2(tmp_path):
+    """docs/publish-and-reveal.md: a reveal holds the manifest, its signature and the pool files, nothing
+    else. One still holding a validation file (every unclaimed prize's VIRN, to anyone who knows a
+    barcode) passed every step; without it, the same reveal passes."""
+    signed = signed_small_run(tmp_path, validation_keys=True)
+    run = signed["run"]
+    kept = ("manifest.json", "manifest.sig", "validation-low.bin")
+    for f in run.iterdir():
+        if f.name not in kept and not f.name.startswith("pool-"):
+            f.unlink()
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
+                                      reveal=True))
+    assert report.failed == [Step.FILES], report.to_json()
+    assert report.step(Step.FILES).reasons == [
+        "validation-low.bin (validation) is in a reveal, which holds the manifest, its signature and the "
+        "pool files, nothing else (a reveal once claims close publishes no printer's or validation file "
+        "(their validation numbers would let anyone who knows a barcode claim its prize): "
+        "docs/publish-and-reveal.md)"]
+    (run / "validation-low.bin").unlink()
+    assert verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
+                                    reveal=True)).failed == []
+
+
 # ---- step 1, message by message, with a real Ed25519 key ------------------------------------------
 
 def _signed(small_printed, tmp_path, edit=lambda signature, key: None, data=None):
