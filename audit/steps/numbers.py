@@ -32,7 +32,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest
-from audit.read.runfiles import read_imaging, read_pool
+from audit.read.runfiles import imaging_file, read_columns, read_pool
 from audit.read.specs import SpecExpectation
 from audit.read.specs.printed import PrintedPools
 
@@ -117,7 +117,7 @@ def check_virns(folder: Path, manifest: Manifest, seed: bytes) -> str:
         name = files.get(pool.id)
         if not isinstance(name, str) or not (folder / name).is_file():  # absent: step 2's (or a reveal's)
             continue
-        shown = read_imaging(folder, name)["virn"].cast(pl.String)
+        shown = read_columns(imaging_file(folder, name)[0], ["virn"])["virn"].cast(pl.String)  # not whole
         want = pl.Series(integers(seed, ("poolgen/v1", rules, pool.id, "virn"), 10**digits, pool.tickets)) \
             .cast(pl.String).str.zfill(digits)
         off = np.flatnonzero((shown != want).fill_null(True).to_numpy()) if len(shown) == len(want) \
