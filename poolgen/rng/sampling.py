@@ -234,18 +234,6 @@ def big_integers(stream: Stream, bound: int, count: int) -> list[int]:
     bits = (bound - 1).bit_length()
     per = max(1, -(-bits // 64))
     mask = (1 << bits) - 1
-    if per == 1 and count <= _FEW:  # one word a candidate, as below (slots redrawn in order)
-        out = [w & mask for w in stream.words(count).tolist()]
-        todo = [slot for slot, value in enumerate(out) if value >= bound]
-        while todo:
-            words = stream.words(len(todo)).tolist()
-            again = []
-            for slot, word in zip(todo, words, strict=True):
-                out[slot] = word & mask
-                if out[slot] >= bound:
-                    again.append(slot)
-            todo = again
-        return out
     out = [0] * count
     todo = list(range(count))
     while todo:
@@ -285,7 +273,7 @@ class Weights:
     def picks(self, stream: Stream, count: int) -> list[int]:
         """`choices` as a list of ints (the same words and indices)."""
         if count > _FEW:
-            many: list[int] = self.choices(stream, count).tolist()
+            many: list[int] = self._many(stream, count).tolist()
             return many
         words = stream.words(count).tolist()
         index = [bisect_right(self._floors, w) for w in words]
@@ -309,6 +297,10 @@ class Weights:
         """`count` indices, each i with probability weights[i] / sum(weights), as int64."""
         if count <= _FEW:
             return np.array(self.picks(stream, count), dtype=np.int64)
+        return self._many(stream, count)
+
+    def _many(self, stream: Stream, count: int) -> np.ndarray:
+        """`choices` with numpy's arrays: faster than `picks` for many slots, the same indices."""
         words = stream.words(count)
         index = np.searchsorted(self.floors, words, side="right").astype(np.int64)
         if not self.inner:
