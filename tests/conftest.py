@@ -34,7 +34,7 @@ def specs_dir() -> Path:
 # The suite runs from the bottom layer up, so that the first test to fail (`pytest -x`) is the one meant
 # for what broke: a DRBG change fails the DRBG's known answers before any test that pins a pool's hash.
 _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/rng/test_sampling_ties.py",
-          "poolgen/test_money.py", "agreement/test_merkle.py",
+          "poolgen/rng/test_sampling_few.py", "poolgen/test_money.py", "agreement/test_merkle.py",
           "poolgen/run/test_build.py", "poolgen/styles/test_key_number_match_decoys.py")
 # Then the slowest files, slowest first (seconds of one core, `--durations=0` summed by file, 2026-12-03),
 # and the rest by their number of tests, most first: with --dist loadfile (and --no-loadscope-reorder,
@@ -42,11 +42,10 @@ _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/r
 # other worker idle at the end. A file not listed runs with the rest; tests/test_suite_order.py checks
 # that every file named here exists.
 _SLOW = ("boundary/test_mutated_inputs.py", "audit/stats/test_step.py", "end_to_end/test_example_specs.py",
-         "poolgen/run/test_generate.py", "third_engines/test_grid.py",
-         "end_to_end/test_hand_to_hand_tactics.py", "end_to_end/test_blocks_example.py",
-         "poolgen/run/test_packs_beside.py",
-         "poolgen/run/test_packs_caps.py", "audit/steps/test_ceremony.py", "audit/stats/test_packs_beside.py",
-         "poolgen/run/test_packs_spaced.py",
+         "poolgen/run/test_generate.py", "end_to_end/test_hand_to_hand_tactics.py",
+         "end_to_end/test_blocks_example.py", "poolgen/run/test_packs_beside.py",
+         "poolgen/run/test_packs_caps.py", "third_engines/test_grid.py", "audit/steps/test_ceremony.py",
+         "audit/stats/test_packs_beside.py", "poolgen/run/test_packs_spaced.py",
          "end_to_end/test_primetime_payout.py", "poolgen/pdf/test_proofs.py",
          "poolgen/check/test_figures.py", "audit/test_verify.py", "audit/steps/test_deliverables.py",
          "poolgen/cli/test_demo.py", "audit/steps/test_identity.py", "boundary/test_interrupts.py",

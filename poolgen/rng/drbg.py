@@ -22,6 +22,7 @@ SEED_BYTES = 32
 _SALT = b"poolgen/drbg/v1"
 _NONCE = bytes(16)
 _ZEROS = memoryview(bytes(1 << 20))  # what the keystream encrypts, a chunk at a time
+_AHEAD = 1 << 12  # bytes of keystream made at once for short reads (`Stream.array`)
 
 
 def encode_label(parts: tuple[str, ...]) -> bytes:
@@ -47,6 +48,8 @@ class Stream:
         self.label = label
         self._enc = Cipher(algorithms.ChaCha20(key, _NONCE), mode=None).encryptor()
         self.bytes_read = 0
+        self._ahead = np.empty(0, dtype=np.uint8)  # keystream made ahead for short reads, not yet read
+        self._at = 0  # the next unread byte of _ahead
 
     def read(self, n: int) -> bytes:
         """The next n bytes of the keystream."""
@@ -55,14 +58,35 @@ class Stream:
     def array(self, n: int) -> np.ndarray:
         """The next n bytes of the keystream as a uint8 array.
 
-        The zero bytes are encrypted straight into the array a chunk at a time: letting the cipher
-        allocate its output (`update`) costs about four times as long as the encryption itself."""
+        A short read is served from _AHEAD bytes of keystream made at once (samplers read a few words
+        at a time, thousands of times, on small pools: the cipher's call costs more than its bytes);
+        the bytes are the same, in the same order. A long one is encrypted straight into the array a
+        chunk at a time: letting the cipher allocate its output (`update`) costs about four times as
+        long as the encryption itself."""
         self.bytes_read += n
+        at, left = self._at, self._ahead.size - self._at
+        if n <= left:
+            self._at = at + n
+            return self._ahead[at:at + n].copy()
+        if n - left < _AHEAD:
+            out = np.empty(n, dtype=np.uint8)
+            out[:left] = self._ahead[at:]
+            self._ahead = self._keystream(_AHEAD)
+            self._at = n - left
+            out[left:] = self._ahead[:n - left]
+            return out
         out = np.empty(n, dtype=np.uint8)
+        out[:left] = self._ahead[at:]
+        self._ahead, self._at = self._ahead[:0], 0
         view = memoryview(out.data)
-        for at in range(0, n, len(_ZEROS)):
-            size = min(len(_ZEROS), n - at)
-            self._enc.update_into(_ZEROS[:size], view[at:at + size])
+        for start in range(left, n, len(_ZEROS)):
+            size = min(len(_ZEROS), n - start)
+            self._enc.update_into(_ZEROS[:size], view[start:start + size])
+        return out
+
+    def _keystream(self, n: int) -> np.ndarray:
+        out = np.empty(n, dtype=np.uint8)
+        self._enc.update_into(_ZEROS[:n], memoryview(out.data))
         return out
 
     def words(self, n: int) -> np.ndarray:

@@ -26,6 +26,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import numpy as np
 
 from poolgen.rng.drbg import Stream
@@ -193,13 +195,33 @@ def permutation(stream: Stream, n: int) -> np.ndarray:
         raise ValueError("n must be non-negative")
     if n == 0:
         return np.empty(0, dtype=np.int64)
+    if n <= _FEW:
+        return np.array(_few_orders(stream, 1, n)[0], dtype=np.int64)
     return _sort_keys(stream, (n,)).astype(np.int64)
+
+
+# At most this many keys (or words), a draw is made with Python's ints rather than numpy's arrays: the
+# same words, rejections and values, without numpy's cost per call (small pools are drawn thousands of
+# times, a few words a call).
+_FEW = 32
+
+
+def _few_orders(stream: Stream, rows: int, k: int) -> list[list[int]]:
+    """`_sort_keys(stream, (rows, k))` as lists: the same keys, redraws (a tie in any row redraws all)
+    and orders."""
+    while True:
+        keys = stream.words(rows * k).tolist()
+        split = [keys[r * k:(r + 1) * k] for r in range(rows)]
+        if all(len(set(row)) == k for row in split):
+            return [sorted(range(k), key=row.__getitem__) for row in split]
 
 
 def row_permutations(stream: Stream, rows: int, k: int) -> np.ndarray:
     """A (rows, k) array whose every row is an independent uniform permutation of range(k)."""
     if rows == 0 or k == 0:
         return np.empty((rows, k), dtype=np.int64)
+    if rows * k <= _FEW:
+        return np.array(_few_orders(stream, rows, k), dtype=np.int64).reshape(rows, k)
     if k <= _RANK_UP_TO:
         return _ranked_keys(stream, rows, k)
     return _sort_keys(stream, (rows, k)).astype(np.int64, copy=False)
@@ -246,9 +268,39 @@ class Weights:
         self.total, self.inner = total, cum[:-1]
         self.floors = np.array([(c << 64) // total for c in self.inner], dtype=np.uint64)
         self.whole = np.array([(c << 64) % total == 0 for c in self.inner], dtype=bool)
+        self._floors, self._whole = self.floors.tolist(), self.whole.tolist()
+
+    def picks(self, stream: Stream, count: int) -> list[int]:
+        """`choices` as a list of ints (the same words and indices)."""
+        if count > _FEW:
+            many: list[int] = self._many(stream, count).tolist()
+            return many
+        words = stream.words(count).tolist()
+        index = [bisect_right(self._floors, w) for w in words]
+        for slot, (i, w) in enumerate(zip(index, words, strict=True)):
+            if i > 0 and self._floors[i - 1] == w and not self._whole[i - 1]:
+                index[slot] = self._settle(stream, w)
+        return index
+
+    def _settle(self, stream: Stream, word: int) -> int:
+        """The index of a slot whose first word leaves a boundary inside its interval: more bits of u."""
+        prefix, bits = word, 64
+        while True:
+            prefix = (prefix << 64) | int(stream.words(1)[0])
+            bits += 64
+            low = prefix * self.total
+            i = sum(1 for c in self.inner if (c << bits) <= low)
+            if i == len(self.inner) or (self.inner[i] << bits) >= low + self.total:
+                return i
 
     def choices(self, stream: Stream, count: int) -> np.ndarray:
         """`count` indices, each i with probability weights[i] / sum(weights), as int64."""
+        if count <= _FEW:
+            return np.array(self.picks(stream, count), dtype=np.int64)
+        return self._many(stream, count)
+
+    def _many(self, stream: Stream, count: int) -> np.ndarray:
+        """`choices` with numpy's arrays: faster than `picks` for many slots, the same indices."""
         words = stream.words(count)
         index = np.searchsorted(self.floors, words, side="right").astype(np.int64)
         if not self.inner:
@@ -256,15 +308,7 @@ class Weights:
         last = np.maximum(index - 1, 0)
         unsettled = np.flatnonzero((index > 0) & (self.floors[last] == words) & ~self.whole[last])
         for slot in unsettled.tolist():  # a boundary falls inside the word's interval: more bits of u
-            prefix, bits = int(words[slot]), 64
-            while True:
-                prefix = (prefix << 64) | int(stream.words(1)[0])
-                bits += 64
-                low = prefix * self.total
-                i = sum(1 for c in self.inner if (c << bits) <= low)
-                if i == len(self.inner) or (self.inner[i] << bits) >= low + self.total:
-                    index[slot] = i
-                    break
+            index[slot] = self._settle(stream, int(words[slot]))
         return index
 
 

@@ -66,6 +66,18 @@ def _word_cells(grids: tuple[tuple[str, ...], ...]) -> list[tuple[int, tuple[int
     return out
 
 
+_LISTED: list[tuple[list[str], frozenset[str]]] = []
+
+
+def _listed(words: list[str]) -> frozenset[str]:
+    """An area's listed words as a set: the same for every row of the area, so made once per word list
+    (the last one kept in _LISTED, with the list itself: a lexicon of thousands of words, not rebuilt
+    for every row of every table judged)."""
+    if not _LISTED or _LISTED[0][0] is not words:
+        _LISTED[:] = [(words, frozenset(words))]
+    return _LISTED[0][1]
+
+
 def crossword_row(area: dict, letters: list[int | None],
                   cells: list[int | None]) -> tuple[list[Win], list[str]]:
     """One crossword area of one row (crossword.md section 5)."""
@@ -80,7 +92,7 @@ def crossword_row(area: dict, letters: list[int | None],
     if len(set(shown)) < len(shown):
         reasons.append(f"{aid}: YOUR LETTERS show a letter twice")
     held = set(shown)
-    listed = set(area["words"])
+    listed = _listed(area["words"])
     bad, completed = [], 0
     for g, word in _word_cells(tuple(tuple(grid) for grid in area["grids"])):
         codes = [cells[k] for k in word]

@@ -59,6 +59,7 @@ def _placed(inner: frozenset[int], outer: frozenset[int]) -> bool | None:
     return True if inner < outer else None
 
 
+@lru_cache(maxsize=256)  # pure: small pools are drawn thousands of times under the same rules
 def one_and_other(rules: Rules) -> Pair | None:
     """How 5.9 applies, or None: no value floor, no losers in a rule; either two caps, one of them of
     one on tiers S1 apart from or inside the other's S2 (the first such), and no spacing rule; or one
@@ -215,10 +216,14 @@ def beside_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi:
             return w.tolist(), flags, c2.tolist()
 
 
+@lru_cache(maxsize=256)
 def _labels(rules: Rules, tiers: frozenset[int]) -> np.ndarray:
+    """The tier index of each of the pool's tickets of `tiers`, in tier order (remembered: read only)."""
     index = np.arange(len(rules.counts), dtype=np.int16)
     keep = in_tiers(rules, tiers)
-    return np.repeat(index[keep], np.asarray(rules.counts)[keep])
+    labels = np.repeat(index[keep], np.asarray(rules.counts)[keep])
+    labels.flags.writeable = False
+    return labels
 
 
 def arrange_beside(stream: Stream, rules: Rules) -> np.ndarray:

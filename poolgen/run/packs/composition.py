@@ -108,7 +108,7 @@ def winners_per_pack(stream: Stream, m: int, books: int, total: int, lo: int, hi
         return [hi] * books
     weight, top, table = _winners_table(m, books, total, lo, hi)
     while True:
-        draws = (lo + table.choices(stream, books - 1)).tolist()
+        draws = [lo + i for i in table.picks(stream, books - 1)]
         last = total - sum(draws)
         if lo <= last <= hi and big_integers(stream, top, 1)[0] < weight[last - lo]:
             return [*draws, last]

@@ -104,3 +104,13 @@ def test_a_read_across_the_encryption_chunk_is_the_same_keystream():
     parts = [pieces.read(1 << 19), pieces.read(1 << 19), pieces.read(600), pieces.read(400)]
     assert len(whole) == n and whole == b"".join(parts)
     assert derive_stream(SEED, "chunks").read(2 << 20)[:n] == whole
+
+
+def test_short_reads_across_the_keystream_made_ahead_are_the_keystream():
+    """Short reads are served from keystream made ahead (drbg._AHEAD bytes at a time): reads ending just
+    before, at and past its end, and a long read beside them, give one long read's bytes."""
+    sizes = [5, 4090, 1, 7, 4096, 4095, 1, 8191, 3, 70_000, 2, 0, 4097]
+    pieces = derive_stream(SEED, "ahead")
+    got = b"".join(pieces.read(n) for n in sizes)
+    assert got == derive_stream(SEED, "ahead").read(sum(sizes))
+    assert pieces.bytes_read == sum(sizes)

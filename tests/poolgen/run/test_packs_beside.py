@@ -239,19 +239,23 @@ def test_the_rules_own_checks_leave_no_pool_without_an_arrangement(nested):
 
 @st.composite
 def beside_rules(draw) -> Rules:
-    """Small random pools with two caps, or a cap and a spacing rule, on random tier sets; the loader's
-    bounds on winners hold (as `tests/poolgen/run/test_packs_properties.py` draws them)."""
+    """Small random pools with two caps, or a cap and a spacing rule, on random tier sets, that 5.9
+    draws; the loader's bounds on winners hold (as `tests/poolgen/run/test_packs_properties.py` draws
+    them). Whether 5.9 draws them depends on m and the rules alone, drawn first: most rules are not
+    5.9's, and are rejected before the counts are drawn (m * books draws each)."""
     m, books, tiers = draw(st.integers(1, 7)), draw(st.integers(1, 5)), draw(st.integers(1, 4))
+    sets = st.frozensets(st.integers(1, tiers), min_size=1)
+    caps = tuple((draw(sets), draw(st.sampled_from([0, 1, 1, 2, 3])))
+                 for _ in range(draw(st.integers(1, 2))))
+    spacing = ((draw(sets), draw(st.integers(2, max(2, m)))),) if m >= 2 and draw(st.booleans()) else ()
+    assume(exactly_beside(Rules(m=m, books=books, counts=(m * books,), prizes=(0,), lo=0, hi=m,
+                                min_cents=None, caps=caps, spacing=spacing)))
     counts = [0] * (tiers + 1)
     for _ in range(m * books):
         counts[draw(st.integers(0, tiers))] += 1
     winners = m * books - counts[0]
     lo = draw(st.integers(0, winners // books))
     hi = draw(st.integers(max(lo, -(-winners // books)), m))
-    sets = st.frozensets(st.integers(1, tiers), min_size=1)
-    caps = tuple((draw(sets), draw(st.sampled_from([0, 1, 1, 2, 3])))
-                 for _ in range(draw(st.integers(1, 2))))
-    spacing = ((draw(sets), draw(st.integers(2, max(2, m)))),) if m >= 2 and draw(st.booleans()) else ()
     return Rules(m=m, books=books, counts=tuple(counts), prizes=(0, *range(1, tiers + 1)), lo=lo, hi=hi,
                  min_cents=None, caps=caps, spacing=spacing)
 
