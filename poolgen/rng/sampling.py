@@ -265,7 +265,8 @@ class Weights:
             cum.append(total)
         if total <= 0:
             raise ValueError("the weights must add up to more than nothing")
-        self.total, self.inner = total, cum[:-1]
+        self.total = total  # boundaries at the total (after the last positive weight) are never crossed:
+        self.inner = [c for c in cum[:-1] if c < total]  # kept, cum[i] 2^64 / T would be 2^64, no word
         self.floors = np.array([(c << 64) // total for c in self.inner], dtype=np.uint64)
         self.whole = np.array([(c << 64) % total == 0 for c in self.inner], dtype=bool)
         self._floors, self._whole = self.floors.tolist(), self.whole.tolist()

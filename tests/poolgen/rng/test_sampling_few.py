@@ -13,6 +13,7 @@ import pytest
 from poolgen.rng import derive_stream, sampling
 from poolgen.rng.drbg import Stream
 from poolgen.rng.sampling import Weights, permutation, row_permutations
+from tests.support import SEED_A
 
 SEED = bytes(range(32))
 
@@ -53,3 +54,13 @@ def test_few_weighted_choices_are_numpys(weights, count):
         assert got.dtype == want.dtype == np.int64 and got.tolist() == want.tolist()
         assert table.picks(listed, count) == want.tolist()
     assert few.bytes_read == many.bytes_read == listed.bytes_read == 50 * 8 * count
+
+
+@pytest.mark.parametrize(("weights", "only"), [([1, 0], 0), ([0, 3, 0, 0], 1), ([2, 0, 5, 0], None)])
+def test_weights_ending_in_zeros_are_drawn_not_refused(weights, only):
+    """Trailing zero weights put a boundary at the total, 2^64 in words: it raised OverflowError, though
+    cum[i-1] <= u T < cum[i] (docs/randomness.md section 3) never reaches them."""
+    stream = derive_stream(SEED_A, "poolgen/v1/test/weights")
+    drawn = Weights(weights).picks(stream, 400) + Weights(weights).choices(stream, 400).tolist()
+    assert all(weights[i] > 0 for i in drawn)
+    assert set(drawn) == ({only} if only is not None else {0, 2})
