@@ -46,11 +46,13 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
                 result.problem("(i)", f"{row} prize cost", fmt_cents(printed),
                                f"{count:,} x {fmt_cents(0 if free and zero_free else t.cents)} = "
                                f"{fmt_cents(cost)}")
-        if t.published.odds is not None and count:  # the row's "1 in": the order's tickets over its count
-            ok, shown = odds_match(t.published.odds, Fraction(order.tickets, count))
+        if t.published.odds is not None:  # the row's "1 in": the order's tickets over its count
+            ok, shown = odds_match(t.published.odds, Fraction(order.tickets, count)) if count else \
+                (False, "none: no ticket of the row in the order")
             if not ok:
                 row = f"row {t.index} ({t.published.label or fmt_cents(t.cents)})"
-                result.problem("(j)", f"{row} odds", f"1 in {t.published.odds}", f"1 in {shown}")
+                result.problem("(j)", f"{row} odds", f"1 in {t.published.odds}",
+                               shown if not count else f"1 in {shown}")
     if pub.winners is not None and pub.winners != order.winners:
         result.problem("(i)", "total winners", f"{pub.winners:,}", f"{order.winners:,}")
     subtotal = order.prize_cost_cents - free_cost

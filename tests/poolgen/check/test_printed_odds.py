@@ -53,3 +53,9 @@ def test_printed_odds_that_are_not_a_number_are_refused(tmp_path):
     with pytest.raises(SpecError) as err:
         load_spec(_edited(tmp_path, 'published_odds = "8.33"', 'published_odds = "eight"'))
     assert str(err.value) == "red_hot_wild_7s.toml: tiers[0].published_odds: 'eight' is not a number"
+
+
+def test_printed_odds_of_a_row_with_no_ticket_are_a_problem_not_skipped(tmp_path):
+    result = check_spec(load_spec(_edited(tmp_path, "count = 40345\n", "count = 0\n")))
+    assert "Red Hot and Wild 7's: (j): row 2 ($5 w/RED 7) odds: published 1 in 25.04, computed none: no " \
+           "ticket of the row in the order" in result.problems
