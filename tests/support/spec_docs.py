@@ -5,6 +5,7 @@ key_number_match game to start from (`kn_doc`), and one-field edits of a documen
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 
 def _value(v: object) -> str:
@@ -99,3 +100,13 @@ class _Delete:
 
 
 DELETE = _Delete()
+
+
+def replaced(spec: Path, folder: Path, old: str, new: str) -> Path:
+    """A copy of the spec file `spec` in `folder`, under its own name, with the first `old` made `new`
+    (which must be there)."""
+    text = spec.read_text()
+    assert old in text, old
+    path = folder / spec.name
+    path.write_text(text.replace(old, new, 1))
+    return path

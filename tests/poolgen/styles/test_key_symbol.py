@@ -13,16 +13,13 @@ from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.styles import key_number_match
 from tests.support import ROOT
+from tests.support.spec_docs import replaced
 
 SPEC = ROOT / "specs" / "examples" / "red_hot_wild_7s.toml"
 
 
 def _edited(tmp_path: Path, old: str, new: str) -> Path:
-    text = SPEC.read_text()
-    assert text.count(old) >= 1, old
-    path = tmp_path / "red_hot_wild_7s.toml"
-    path.write_text(text.replace(old, new, 1))
-    return path
+    return replaced(SPEC, tmp_path, old, new)
 
 
 def test_an_area_of_no_winning_numbers_loads_and_draws_only_its_symbols():
