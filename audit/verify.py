@@ -389,7 +389,7 @@ def verify_run(request: VerifyRequest) -> Report:
         reproduction.add(*attempt(Step.REPRODUCTION, check_reproduction, folder, manifest, seed, r.spec,
                                   r.regenerate, book_key))
     elif seed is not None:
-        reproduction.add(*attempt(Step.REPRODUCTION, check_seed, folder, manifest, seed, spec))
+        reproduction.add(*attempt(Step.REPRODUCTION, check_seed, folder, manifest, seed, spec, book_key))
         if reproduction.status == "pass":
             why = (f"this verifier has no generator (`poolgen verify {option}` regenerates them)"
                    if r.regenerate is None else "give --spec to regenerate them")

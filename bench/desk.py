@@ -2,8 +2,10 @@
 eInstant sales ledger, single and concurrent (docs/back-office.md, section 7).
 
     python bench/desk.py                      # a small Happy Holidays order, a 2,000-share eInstant
-    python bench/desk.py --run RUN --keys DIR # a run you have (DIR holds low.key and high.key)
-    python bench/desk.py --run RUN --keys DIR --month 30   # then a simulated month of claims and the
+    python bench/desk.py --run RUN --keys DIR --public-key P   # a signed run you have (DIR holds low.key
+                                              # and high.key; P its public key)
+    python bench/desk.py --run RUN --keys DIR --public-key P --month 30
+                                              # then a simulated month of claims and the
                                               # prizes-remaining report it leaves
 
 Claims: the desk's index is built once (timed apart), then each claim is one Desk.claim (index lookups and,
@@ -33,18 +35,22 @@ from poolgen.backoffice.desk import Desk  # noqa: E402
 from poolgen.backoffice.reports import load_payments, printed_levels  # noqa: E402
 from poolgen.backoffice.sales import SalesLedger  # noqa: E402
 from poolgen.backoffice.tickets import Ticket  # noqa: E402
-from poolgen.backoffice.vouched import open_vouched  # noqa: E402
+from poolgen.backoffice.vouched import open_signed, open_vouched  # noqa: E402
 from poolgen.deliverables.validation import new_validation_key, read_validation_key  # noqa: E402
 from poolgen.loader import load_spec  # noqa: E402
 from poolgen.run.generate import GenerateRequest, generate  # noqa: E402
+from poolgen.run.signing import Signer, new_key_pair  # noqa: E402
 
 SEED = bytes(range(32))
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 
 
-def small_runs(tmp: Path) -> tuple[Path, Path, Path]:
+def small_runs(tmp: Path) -> tuple[Path, Path, Path, Path]:
     """A small Happy Holidays order with validation files ($20 and up high-tier) and a 2,000-share eInstant
-    pool: (printed run, keys folder, eInstant run)."""
+    pool, both signed with a throwaway key (the desk and the sales ledger pay only from a signed run):
+    (printed run, keys folder, eInstant run, public key)."""
+    pair = new_key_pair(tmp / "signing", None)
+    signer = Signer.from_file(pair.private)
     for tier in ("low", "high"):
         new_validation_key(tmp / f"{tier}.key")
     keys = (read_validation_key(tmp / "low.key"), read_validation_key(tmp / "high.key"))
@@ -55,15 +61,17 @@ def small_runs(tmp: Path) -> tuple[Path, Path, Path]:
     text = re.sub(r"^count = (\d+)", lambda m: f"count = {int(m.group(1)) // 600}", text, flags=re.M)
     (tmp / "hh.toml").write_text(text)
     printed = generate(GenerateRequest(load_spec(tmp / "hh.toml"), SEED, now=NOW, out=tmp / "runs",
-                                       run_id="hh", validation_keys=keys, high_tier_cents=2000)).folder
+                                       run_id="hh", validation_keys=keys, high_tier_cents=2000,
+                                       signature=signer.manifest_entry()), finish=signer.sign_run).folder
     text = (ROOT / "specs/hand_to_hand_tactics.toml").read_text()
     text = text.replace("pool_shares = 1000000", "pool_shares = 2000")
     text = text.replace("order_shares = 6000000", "order_shares = 12000")
     text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m.group(1)) // 500)}", text, flags=re.M)
     (tmp / "eh.toml").write_text(text)
     einstant = generate(GenerateRequest(load_spec(tmp / "eh.toml"), SEED, now=NOW, out=tmp / "runs",
-                                        run_id="eh", pool_ids=["d1.00"])).folder
-    return printed, tmp, einstant
+                                        run_id="eh", pool_ids=["d1.00"], signature=signer.manifest_entry()),
+                        finish=signer.sign_run).folder
+    return printed, tmp, einstant, pair.public
 
 
 def tickets(run: Path) -> pl.DataFrame:
@@ -75,47 +83,49 @@ def tickets(run: Path) -> pl.DataFrame:
     return pl.concat(frames)
 
 
-def open_desk(run: Path, keys: Path, index: Path, ledger: Path | None, desk: str = "bench") -> Desk:
-    vouched = open_vouched(run)
+def open_desk(run: Path, public: Path, keys: Path, index: Path, ledger: Path | None,
+              desk: str = "bench") -> Desk:
+    vouched = open_signed(run, public, "bench/desk.py")
     k = {t: read_validation_key(keys / f"{t}.key") for t in ("low", "high")}
     return Desk(vouched, k, index_dir=index, ledger=ledger, desk=desk)
 
 
-def _claimer(args: tuple[str, str, str, str, list[tuple[str, str]]]) -> int:
-    run, keys, index, ledger, claims = args
-    desk = open_desk(Path(run), Path(keys), Path(index), Path(ledger), desk=f"p{mp.current_process().pid}")
+def _claimer(args: tuple[str, str, str, str, str, list[tuple[str, str]]]) -> int:
+    run, public, keys, index, ledger, claims = args
+    desk = open_desk(Path(run), Path(public), Path(keys), Path(index), Path(ledger),
+                     desk=f"p{mp.current_process().pid}")
     try:
         return sum(desk.claim(Ticket(b), v).pays for b, v in claims)
     finally:
         desk.close()
 
 
-def _seller(args: tuple[str, str, str, int]) -> list[int]:
-    run, ledger, pool, n = args
-    book = SalesLedger(Path(ledger), open_vouched(Path(run)))
+def _seller(args: tuple[str, str, str, str, int]) -> list[int]:
+    run, public, ledger, pool, n = args
+    book = SalesLedger(Path(ledger), open_signed(Path(run), Path(public), "bench/desk.py"))
     try:
         return [book.sell(pool, "bench", "p").serial for _ in range(n)]
     finally:
         book.close()
 
 
-def bench_claims(run: Path, keys: Path, tmp: Path, n: int, procs: int) -> None:
+def bench_claims(run: Path, public: Path, keys: Path, tmp: Path, n: int, procs: int) -> None:
     rows = tickets(run)
     index = tmp / "index"
     t0 = time.perf_counter()
-    open_desk(run, keys, index, None).close()
+    open_desk(run, public, keys, index, None).close()
     print(f"desk index built for {rows.height:,} tickets (both tiers): {time.perf_counter() - t0:.2f} s")
     winners = rows.filter(pl.col("prize_cents") > 0)
     pick = winners.head(n)
     claims = list(zip(pick["barcode"].to_list(), pick["virn"].to_list(), strict=True))
-    desk = open_desk(run, keys, index, None)
+    desk = open_desk(run, public, keys, index, None)
     t0 = time.perf_counter()
     for b, v in claims:
         desk.claim(Ticket(b), v)
     dt = time.perf_counter() - t0
     desk.close()
     print(f"claims answered, no ledger, 1 process: {len(claims):,} in {dt:.2f} s = {len(claims) / dt:,.0f}/s")
-    desk = open_desk(run, keys, index, tmp / "claims-1.sqlite")
+    desk = open_desk(run, public, keys, index, tmp / "claims-1.sqlite")
     t0 = time.perf_counter()
     paid = sum(desk.claim(Ticket(b), v).pays for b, v in claims)
     dt = time.perf_counter() - t0
@@ -126,8 +136,8 @@ def bench_claims(run: Path, keys: Path, tmp: Path, n: int, procs: int) -> None:
     with ctx.Pool(procs) as pool:
         pool.map(_noop, range(procs))  # workers started and imported before the clock
         t0 = time.perf_counter()
-        paid = sum(pool.map(_claimer, [(str(run), str(keys), str(index), str(tmp / "claims-p.sqlite"), c)
-                                       for c in chunks]))
+        paid = sum(pool.map(_claimer, [(str(run), str(public), str(keys), str(index),
+                                        str(tmp / "claims-p.sqlite"), c) for c in chunks]))
         dt = time.perf_counter() - t0
     print(f"claims paid into one ledger, {procs} processes: {paid:,} in {dt:.2f} s = {paid / dt:,.0f}/s "
           "(each process opens its desk inside the timing)")
@@ -137,10 +147,10 @@ def _noop(_: int) -> None:
     return None
 
 
-def bench_sales(run: Path, tmp: Path, n: int, procs: int) -> None:
+def bench_sales(run: Path, public: Path, tmp: Path, n: int, procs: int) -> None:
     pool = open_vouched(run).folder.parsed.pools[0]
     n = min(n, pool.tickets // 2)
-    book = SalesLedger(tmp / "sales-1.sqlite", open_vouched(run))
+    book = SalesLedger(tmp / "sales-1.sqlite", open_signed(run, public, "bench/desk.py"))
     t0 = time.perf_counter()
     for _ in range(n):
         book.sell(pool.id, "bench", "p")
@@ -151,14 +161,15 @@ def bench_sales(run: Path, tmp: Path, n: int, procs: int) -> None:
     with ctx.Pool(procs) as workers:
         workers.map(_noop, range(procs))
         t0 = time.perf_counter()
-        got = workers.map(_seller, [(str(run), str(tmp / "sales-p.sqlite"), pool.id, n // procs)] * procs)
+        got = workers.map(_seller, [(str(run), str(public), str(tmp / "sales-p.sqlite"), pool.id,
+                                     n // procs)] * procs)
         dt = time.perf_counter() - t0
     total = sum(len(g) for g in got)
     assert sorted(x for g in got for x in g) == list(range(1, total + 1))
     print(f"shares sold into one ledger, {procs} processes: {total:,} in {dt:.2f} s = {total / dt:,.0f}/s")
 
 
-def month(run: Path, keys: Path, tmp: Path, days: int, sold: float, claimed: float) -> None:
+def month(run: Path, public: Path, keys: Path, tmp: Path, days: int, sold: float, claimed: float) -> None:
     """`days` of claims: a fraction `sold` of the tickets (a simulation, so numpy's generator, not the
     project's DRBG, picks which) and of their winners a fraction `claimed`, spread over the days; then the
     prizes-remaining report."""
@@ -167,7 +178,7 @@ def month(run: Path, keys: Path, tmp: Path, days: int, sold: float, claimed: flo
     chosen = rows.filter((pl.col("prize_cents") > 0) & pl.Series(rng.random(rows.height) < sold * claimed))
     chosen = chosen.with_columns(pl.Series("day", rng.integers(0, days, chosen.height))).sort("day")
     ledger = tmp / "month.sqlite"
-    desk = open_desk(run, keys, tmp / "index", ledger, desk="centre")
+    desk = open_desk(run, public, keys, tmp / "index", ledger, desk="centre")
     t0 = time.perf_counter()
     for b, v, day in zip(chosen["barcode"], chosen["virn"], chosen["day"], strict=True):
         desk.claim(Ticket(b), v, now=NOW + timedelta(days=int(day), hours=9))
@@ -187,6 +198,7 @@ def main() -> None:
     ap.add_argument("--run", type=Path, help="a printed run with validation files (default: a small one)")
     ap.add_argument("--keys", type=Path, help="the folder holding low.key and high.key of --run")
     ap.add_argument("--einstant", type=Path, help="an eInstant run (default: a small one)")
+    ap.add_argument("--public-key", type=Path, help="the public key of --run and --einstant (both signed)")
     ap.add_argument("--claims", type=int, default=2000)
     ap.add_argument("--sales", type=int, default=1000)
     ap.add_argument("--procs", type=int, default=4)
@@ -196,13 +208,17 @@ def main() -> None:
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as t:
         tmp = Path(t)
-        run, keys, einstant = (a.run, a.keys, a.einstant) if a.run and a.einstant else (*small_runs(tmp),)
-        if a.run:
-            run, keys = a.run, a.keys
-        bench_claims(run, keys, tmp, a.claims, a.procs)
-        bench_sales(einstant, tmp, a.sales, a.procs)
+        small = small_runs(tmp) if not (a.run and a.einstant) else None
+        if (a.run or a.einstant) and a.public_key is None:
+            ap.error("--run and --einstant are signed runs: give --public-key")
+        run, keys, public = (a.run, a.keys, a.public_key) if small is None or a.run else \
+            (small[0], small[1], small[3])
+        einstant, sold_by = (a.einstant, a.public_key) if small is None or a.einstant else \
+            (small[2], small[3])
+        bench_claims(run, public, keys, tmp, a.claims, a.procs)
+        bench_sales(einstant, sold_by, tmp, a.sales, a.procs)
         if a.month:
-            month(run, keys, tmp, a.month, a.sold, a.claimed)
+            month(run, public, keys, tmp, a.month, a.sold, a.claimed)
 
 
 if __name__ == "__main__":

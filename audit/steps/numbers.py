@@ -76,15 +76,25 @@ def permutation(seed: bytes, label: tuple[str, ...], n: int) -> np.ndarray:
             return order
 
 
-def check_books(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None) -> str:
+def check_books(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None,
+                book_key: bytes | None = None) -> str:
     """(7) every pool file's book numbers are the seed's permutation of the order's book slots (with the
-    spec, which gives the order's slots: a run may hold some of its pools); "" when not checked."""
+    spec, which gives the order's slots: a run may hold some of its pools); "" when not checked. A run
+    whose manifest says its books are under a book key fails here without the key: the seed does not
+    give its numbers, and the claim is the signer's own (a ceremony binds its check value, step 5); with
+    the key, step 3 has checked every number against it."""
+    printed = manifest.doc.get("print", {})
+    if manifest.kind == "printed" and "book_key_check" in printed:
+        if book_key is None:
+            raise VerificationError(Step.REPRODUCTION, "book numbers not re-derived: the manifest says they "
+                                    f"are under a book key (check value {printed['book_key_check']}), which "
+                                    "the seed does not give: give --book-key (docs/validation.md, section 2)")
+        return "book numbers: the book key's, checked against it in step 3"
     ours = spec is not None and spec.sha256 == manifest.doc.get("spec", {}).get("sha256")  # else step 5 fails
     pools = [c for c in (spec.claims if spec is not None and ours else ()) if isinstance(c, PrintedPools)]
     per_book = manifest.tickets_per_book
-    keyed = "book_key_check" in manifest.doc.get("print", {})
-    if manifest.kind != "printed" or not pools or not per_book or keyed:
-        return ""  # an eInstant, no spec, or books under a book key (docs/validation.md, section 2)
+    if manifest.kind != "printed" or not pools or not per_book:
+        return ""  # an eInstant, or no spec (docs/validation.md, section 2)
     slots = max(p["first_book"] + p["books"] for p in pools[0].pools)
     numbers = permutation(seed, ("poolgen/v1", manifest.doc["game"]["rules"], "order", "books"), slots)
     wrong, n = [], 0

@@ -76,13 +76,24 @@ def check_commitment(manifest: Manifest, seed: bytes) -> str:
     return "seed matches the commitment"
 
 
-def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None = None) -> str:
+def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None = None,
+               book_key: bytes | None = None) -> str:
     """(7) without a generator: the seed is the committed one, and every validation number of a printed
     run, and with the spec every book number, is the seed's (audit/steps/numbers.py; the rest of a pool
-    file needs the generator)."""
+    file needs the generator); book numbers under a book key need the key (checked in step 3)."""
     done = check_commitment(manifest, seed)
-    found = [x for x in (check_virns(folder, manifest, seed), check_books(folder, manifest, seed, spec)) if x]
-    return f"{done}; {' and '.join(found)} re-derived from the seed" if found else done
+    virns = check_virns(folder, manifest, seed)
+    keyed = manifest.kind == "printed" and "book_key_check" in manifest.doc.get("print", {})  # not the seed's
+    try:
+        books = check_books(folder, manifest, seed, spec, book_key)
+    except VerificationError as exc:
+        if not keyed:  # the seed's numbers, wrong: the message says so whole
+            raise
+        said = f"{done}; {virns} re-derived from the seed" if virns else done
+        raise VerificationError(Step.REPRODUCTION, f"{said}; {exc.reason}") from None
+    found = [x for x in (virns, "" if keyed else books) if x]
+    said = f"{done}; {' and '.join(found)} re-derived from the seed" if found else done
+    return f"{said}; {books}" if keyed else said
 
 
 def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path: Path,

@@ -19,7 +19,7 @@ from poolgen.backoffice.claims import Attempt, ClaimsLedger
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.index import Index, open_index
 from poolgen.backoffice.tickets import Ticket
-from poolgen.backoffice.vouched import Run
+from poolgen.backoffice.vouched import SignedRun, signed
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
 from poolgen.money import fmt_cents
 
@@ -59,8 +59,9 @@ def prize_text(cents: int, free: bool) -> str:
 class Desk:
     """A desk with the keys it holds (tier -> key) and, optionally, a claims ledger."""
 
-    def __init__(self, run: Run, keys: dict[str, bytes], *, index_dir: Path | None = None,
+    def __init__(self, run: SignedRun, keys: dict[str, bytes], *, index_dir: Path | None = None,
                  ledger: Path | None = None, desk: str = "desk", clerk: str = "clerk") -> None:
+        run = signed(run, "the desk answers and pays")  # a script's Run of an unverified manifest: refused
         if run.kind != "printed":
             raise BackOfficeError(f"{run.path}: an eInstant run has no validation files; its claims are "
                                   "answered by the sales ledger (`poolgen sales claim`)")

@@ -26,7 +26,7 @@ from typing import Any
 from poolgen.backoffice import owned
 from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.vouched import Run
+from poolgen.backoffice.vouched import Run, signed
 from poolgen.errors import RunError
 from poolgen.interrupts import pause_point
 
@@ -85,7 +85,13 @@ def now_text(now: datetime | None = None) -> str:
     return (now or datetime.now(UTC)).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+RECORDS = "the sales ledger sells, voids, closes and pays"
+
+
 class SalesLedger:
+    """A run's sales ledger. Its reports read any run (`open_vouched`); what it records (a sale, a void,
+    a closing, a payment) it records only for a `SignedRun` (`open_signed`: signature verified)."""
+
     def __init__(self, path: Path, run: Run, *, create: bool = True) -> None:
         if run.kind != "einstant":
             raise BackOfficeError(f"{run.path}: a printed run; its tickets are claimed at the desk "
@@ -117,6 +123,7 @@ class SalesLedger:
     @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
         """Sell the pool's next share: one transaction."""
+        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db
             shares, serial, closed = self._pool(pool)
@@ -142,6 +149,7 @@ class SalesLedger:
 
     @owned.guarded(SALES)
     def void(self, pool: str, serial: int, reason: str, now: datetime | None = None) -> Sale:
+        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db
             sale = self.get(pool, serial)
@@ -162,6 +170,7 @@ class SalesLedger:
     @owned.guarded(SALES)
     def close_pool(self, pool: str, now: datetime | None = None) -> tuple[str, int, int]:
         """Close the pool: (closed at, shares sold, shares never sold)."""
+        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
         with owned.recorded(self.db, self.path, SALES) as note:
             shares, serial, closed = self._pool(pool)
             if closed is not None:
@@ -177,6 +186,7 @@ class SalesLedger:
               player: str | None = None) -> tuple[Sale, int]:
         """Pay a sold share's prize once: (the sale, its prize in cents); given `player`, only to the
         share's buyer (share ids are sequential: anyone can name a share that is not theirs)."""
+        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
         prize = share_prize(self.run, pool, serial)
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db

@@ -3,18 +3,22 @@
 file the manifest lists, byte for byte (its size, then its SHA-256), a regular file in the run folder
 (not a link, pipe or device), in the manifest's run, tier and key, sorted. A command that pays or
 records (`open_signed`) opens only a run whose signature it verified: a manifest edited on disk (a
-validation file re-made with the desk's own key and re-listed, say) would change what it pays."""
+validation file re-made with the desk's own key and re-listed, say) would change what it pays. The
+desk and the sales ledger's recording methods take only a `SignedRun`, which verifies the signature when
+it is built, so a script using the library cannot pay against an edited manifest either."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from audit.read.manifest import signature_problem
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from audit.read.manifest import Manifest, ManifestError, signature_problem
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.deliverables.validation import TIERS, ValidationError, ValidationFile, key_check
 from poolgen.errors import RunError
@@ -42,40 +46,85 @@ class Run:
         return self.folder.path
 
 
-def open_signed(run: Path, public_key: Path | None, command: str) -> Run:
+@dataclass(frozen=True)
+class SignedRun(Run):
+    """A run whose manifest signature verifies with `public_key`: the only run the desk and the sales
+    ledger pay or record from. Valid by construction (`open_signed` makes one, `dataclasses.replace`
+    builds it anew): the signature is verified over the folder's manifest bytes, and the manifest read,
+    its parsed form and every field above must be those bytes' own, so no edited copy gets through."""
+
+    public_key: Ed25519PublicKey = field(repr=False, compare=False)
+    signature: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        where = self.folder.path / SIGNATURE
+        if not isinstance(self.public_key, Ed25519PublicKey) or not isinstance(self.signature, bytes):
+            raise BackOfficeError(f"{where}: a signed run needs the Ed25519 public key and the signature")
+        problem = signature_problem(self.folder.manifest_bytes, self.signature, self.public_key)
+        if problem:
+            raise BackOfficeError(f"{where}: {problem}; the run is not the signed one")
+        try:
+            parsed = Manifest.parse(self.folder.manifest_bytes)
+        except ManifestError as exc:
+            raise BackOfficeError(f"{where}: the signed manifest is not valid: {exc}") from None
+        stated = tuple(getattr(self, f.name) for f in fields(Run))[1:]
+        if parsed.doc != self.folder.manifest or parsed.doc != self.folder.parsed.doc \
+                or parsed.pools != self.folder.parsed.pools or stated != _stated(parsed.doc, parsed.kind):
+            raise BackOfficeError(f"{where}: the manifest given is not the signed bytes' (edited after they "
+                                  "were read); the back office pays and records only from the signed one")
+
+
+def open_signed(run: Path, public_key: Path | None, command: str) -> SignedRun:
     """`open_vouched` for a command that pays or records (`command` names it): the public key is
     required, and an unsigned run is refused."""
     if public_key is None:
         raise BackOfficeError(f"{command}: give --public-key FILE: it pays and records only from a run "
                               "whose manifest signature it verified")
-    return open_vouched(run, public_key)
+    folder = _folder(run)
+    if not os.path.lexists(folder.path / SIGNATURE):
+        raise BackOfficeError(f"{folder.path}: an unsigned run (no {SIGNATURE}); the back office pays "
+                              "and records only from a signed run")
+    key = load_public_key(public_key)
+    sig = read_input(folder.path / SIGNATURE, "signature", BackOfficeError, limit=1024)
+    return SignedRun(folder, *_stated(folder.manifest, folder.kind), public_key=key, signature=sig)
 
 
 def open_vouched(run: Path, public_key: Path | None = None) -> Run:
-    """The run folder's manifest, checked; with `public_key`, its signature verified first."""
+    """The run folder's manifest, checked; with `public_key`, its signature verified first (a
+    `SignedRun`)."""
+    if public_key is not None:
+        return open_signed(run, public_key, "")
+    folder = _folder(run)
+    return Run(folder, *_stated(folder.manifest, folder.kind))
+
+
+def signed(run: Run, what: str) -> SignedRun:
+    """`run` if its signature was verified (a `SignedRun`), else the error `what` needs a signed run."""
+    if not isinstance(run, SignedRun):
+        raise BackOfficeError(f"{run.path}: {what} only from a run whose manifest signature was verified "
+                              "(open_signed with its public key)")
+    return run
+
+
+def _folder(run: Path) -> RunFolder:
     try:
-        folder = open_run(run)
+        return open_run(run)
     except RunError as exc:
         raise BackOfficeError(str(exc)) from None
-    if public_key is not None:
-        if not os.path.lexists(folder.path / SIGNATURE):
-            raise BackOfficeError(f"{folder.path}: an unsigned run (no {SIGNATURE}); the back office pays "
-                                  "and records only from a signed run")
-        key = load_public_key(public_key)
-        sig = read_input(folder.path / SIGNATURE, "signature", BackOfficeError, limit=1024)
-        problem = signature_problem(folder.manifest_bytes, sig, key)
-        if problem:
-            raise BackOfficeError(f"{folder.path / SIGNATURE}: {problem}; the run is not the signed one")
-    doc = folder.manifest
+
+
+def _stated(doc: dict[str, Any], kind: str) -> tuple[str, str, int | None, int | None, int | None,
+                                                      frozenset[str], dict[str, dict[str, Any]]]:
+    """Run's fields after `folder`, as the manifest `doc` states them."""
     pr: dict[str, Any] = doc["print"] if isinstance(doc.get("print"), dict) else {}
     files: list[Any] = doc["deliverables"] if isinstance(doc.get("deliverables"), list) else []
     validation = {f["tier"]: f for f in files if isinstance(f, dict)
                   and f.get("role") in ("validation", "validation-high") and f.get("tier") in TIERS}
     free = pr.get("free_ticket_tiers", [])
-    return Run(folder, str(doc["run_id"]), folder.kind, doc["game"].get("number"),
-               _int(pr.get("virn_digits")), _int(pr.get("high_tier_cents")),
-               frozenset(t for t in free if isinstance(t, str)) if isinstance(free, list) else frozenset(),
-               validation)
+    return (str(doc["run_id"]), kind, doc["game"].get("number"),
+            _int(pr.get("virn_digits")), _int(pr.get("high_tier_cents")),
+            frozenset(t for t in free if isinstance(t, str)) if isinstance(free, list) else frozenset(),
+            validation)
 
 
 def _int(value: object) -> int | None:

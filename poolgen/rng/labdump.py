@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import select
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -183,16 +184,41 @@ def write_dump(out: Path | None, chunks: Iterator[bytes]) -> int:
     """Write the chunks to `out` (a new file, mode 0600) or, for None, to standard output; the number
     of bytes written."""
     if out is None:
-        return _copy(chunks, sys.stdout.buffer)
+        try:
+            fd = sys.stdout.fileno()
+        except (OSError, ValueError):  # io.UnsupportedOperation: a stdout held in memory (a test runner's)
+            return _copy(chunks, sys.stdout.buffer)
+        sys.stdout.flush()  # anything already written goes first, then the dump through the descriptor
+        return copy_to_fd(chunks, fd)
     with _new_secret_file(Path(out)) as f:
         return _copy(chunks, f)
+
+
+def copy_to_fd(chunks: Iterator[bytes], fd: int) -> int:
+    """Write the chunks to descriptor `fd`, all of each: a write(2) may take part of a chunk (the rest
+    goes next), and a non-blocking descriptor (O_NONBLOCK set by whoever opened the pipe, which the
+    process shares) may take none: then wait until poll says it takes more, never spin nor raise
+    (through Python's buffered writer the first EAGAIN was a traceback, exit 120, and the bytes of a
+    chunk it held were lost). A reader gone raises BrokenPipeError as a blocking write would."""
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    total = 0
+    for chunk in chunks:
+        rest = memoryview(chunk)
+        while rest:
+            try:
+                rest = rest[os.write(fd, rest):]
+            except BlockingIOError:
+                poller.poll()  # POLLOUT, or POLLERR/POLLHUP: the next write says which (EPIPE raises)
+        total += len(chunk)
+    return total
 
 
 def _copy(chunks: Iterator[bytes], f: BinaryIO) -> int:
     total = 0
     for chunk in chunks:
         rest = memoryview(chunk)
-        while rest:  # an unbuffered stdout (python -u) may take part of it: the rest goes next, or raises
+        while rest:  # a raw file may take part of it: the rest goes next, or raises
             rest = rest[f.write(rest) or 0:]
         total += len(chunk)
     f.flush()

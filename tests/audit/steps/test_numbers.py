@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 
 from audit.checklist import Step
+from audit.read.fields import KEYED_BOOKS
 from audit.steps.numbers import integers, permutation
 from audit.verify import VerifyRequest, verify_run
 from poolgen.deliverables.identity import barcodes, book_numbers, virn_values
@@ -78,13 +79,17 @@ def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(sign
         "(docs/validation.md, section 2: each from the pool's virn stream)"]
 
 
-def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+def _swap_first_books(signed, run: Path, claim_book_key: bool = False) -> None:
     """The first books of p1 and p2 trade numbers (ticket ids, barcodes, Merkle roots and validation
-    files restated): the same set of book numbers, so the pack list is unchanged and step 3 holds."""
-    run = tmp_path / "run"
+    files restated): the same set of book numbers, so the pack list is unchanged and step 3 holds. With
+    `claim_book_key`, the manifest also says the books are numbered under a book key no one holds."""
     shutil.copytree(signed["run"], run)
 
     def edit(doc: dict) -> None:
+        if claim_book_key:
+            doc["print"] |= {"book_key_check": "0123456789abcdef", "book_slots": 20,
+                             "book_numbers": KEYED_BOOKS}
+            doc["drbg"]["streams"].remove("poolgen/v1/happy_holidays/order/books")
         firsts = [int(pl.read_parquet(run / p["file"]["name"])["book"][0]) for p in doc["pools"]]
         swap = {firsts[0]: firsts[1], firsts[1]: firsts[0]}
         for p in doc["pools"]:
@@ -103,6 +108,11 @@ def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, t
     resign(run, edit, signed["signer"])
     rebuild_validation(run, signed["root"])
     resign(run, lambda doc: None, signed["signer"])
+
+
+def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+    run = tmp_path / "run"
+    _swap_first_books(signed, run)
     without = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
                                        validation_key=signed["root"] / "low.key",
                                        high_validation_key=signed["root"] / "high.key"))
@@ -113,3 +123,19 @@ def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, t
         "seed matches the commitment; pool-p1.parquet: book number(s) not the seed's, first at position 0; "
         "pool-p2.parquet: book number(s) not the seed's, first at position 0 (docs/validation.md, section 2: "
         "the order's books stream)"]
+
+
+def test_books_swapped_under_a_book_key_an_insider_claims_fail_step_7_of_audit_alone(signed, tmp_path):
+    """The same swap with `print.book_key_check` added (and `book_slots`, the keyed `book_numbers` text,
+    the books stream dropped): step 7 skipped its book numbers for such a manifest and the run passed
+    every step of audit alone, seed and spec given. A book key's numbers are checked only against the
+    key, so without it step 7 says why it cannot pass rather than passing."""
+    run = tmp_path / "run"
+    _swap_first_books(signed, run, claim_book_key=True)
+    report = _audit_alone(signed, run)
+    assert report.failed == [Step.REPRODUCTION], report.to_json()
+    assert report.step(Step.REPRODUCTION).reasons == [
+        "seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers not "
+        "re-derived: the manifest says they are under a book key (check value 0123456789abcdef), which the "
+        "seed does not give: give --book-key (docs/validation.md, section 2)"]
+    assert report.step(Step.COMPLETENESS).status == "pass"  # a bijection onto the 20 slots, as stated

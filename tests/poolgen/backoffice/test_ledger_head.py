@@ -13,7 +13,7 @@ import polars as pl
 from poolgen.backoffice.claims import CLAIMS
 from poolgen.backoffice.owned import APPLICATION_ID
 from tests.support.cli import invoke, one_line
-from tests.support.ledger_heads import ledger_head, payments_head, split_heads
+from tests.support.ledger_heads import ledger_head, link, payments_head, split_heads
 
 
 def _pay(office, ledger, nth, *more):
@@ -155,3 +155,43 @@ def test_a_sales_ledger_of_schema_version_2_is_refused(einstant, tmp_path):
                     "p1", "--public-key", einstant["public"], "--ledger", ledger)
     one_line(result, "poolgen", f"{ledger}: not a poolgen sales ledger of version 3 (application id "
                                 f"{APPLICATION_ID:#x}, version 2)")
+
+
+def _rechain(ledger) -> None:
+    """What anyone able to write the file can do, the chain having no key: every row's chain computed
+    again from the doc (tests/support/ledger_heads.py) and stored, so the ledger's own chain is whole."""
+    db = sqlite3.connect(ledger)
+    paid = {r[0]: r[1:] for r in db.execute("SELECT claim_no, virn, tier, prize_cents, free FROM paid")}
+    chain = "00" * 32
+    for row in db.execute("SELECT claim_no, at, run_id, barcode, desk, clerk, outcome, reason FROM attempts "
+                          "ORDER BY claim_no").fetchall():
+        chain = link(chain, [*row, *(paid[row[0]] if row[6] == "paid" else ())])
+        db.execute("UPDATE attempts SET chain = ? WHERE claim_no = ?", (chain, row[0]))
+    db.commit()
+    db.close()
+
+
+def test_a_rewritten_and_rechained_ledger_is_caught_only_by_a_head_recorded_after_the_rows_it_changed(
+        office, tmp_path):
+    """The limit docs/back-office.md (section 4) states: a head protects the rows up to it, nothing after
+    it. Claim no. 2's clerk rewritten and the chain computed again: the ledger's own chain is whole, a head
+    kept after claim 1 is still extended, and only the head kept after claim 3 names the change."""
+    ledger = tmp_path / "claims.sqlite"
+    _pay(office, ledger, 68)
+    after_1 = ledger_head(ledger)
+    _pay(office, ledger, 69)
+    _pay(office, ledger, 70)
+    after_3 = ledger_head(ledger)
+    db = sqlite3.connect(ledger)
+    db.execute("UPDATE attempts SET clerk = 'mallory' WHERE claim_no = 2")
+    db.execute("UPDATE paid SET clerk = 'mallory' WHERE claim_no = 2")
+    db.commit()
+    db.close()
+    _rechain(ledger)
+    assert _reconcile(office, ledger).exit_code == 0
+    assert _reconcile(office, ledger, "--head", after_1).exit_code == 0
+    result = _reconcile(office, ledger, "--head", after_3)
+    assert (result.exit_code, split_heads(result.output)[0]) == (1, (
+        f"problem: {ledger}: its claim no. 3 is not the row its head {after_3} named (rows removed from its "
+        "end and claims recorded since, or rows edited): the ledger no longer extends that head\n"
+        "3 payment(s), $15.00: 1 problem(s); the ledgers do not reconcile\n"))

@@ -9,15 +9,15 @@ import subprocess
 import sys
 
 from poolgen.backoffice.sales import SalesLedger
-from poolgen.backoffice.vouched import open_vouched
+from poolgen.backoffice.vouched import open_signed, open_vouched
 from tests.support.cli import invoke
 from tests.support.ledger_heads import payments_head, split_heads
 
 SELLER = """
 import sys
 from poolgen.backoffice.sales import SalesLedger
-from poolgen.backoffice.vouched import open_vouched
-book = SalesLedger(sys.argv[2], open_vouched(sys.argv[1]))
+from poolgen.backoffice.vouched import open_signed
+book = SalesLedger(sys.argv[2], open_signed(sys.argv[1], sys.argv[5], "seller"))
 got = [book.sell("d1.00", "web", f"seller{sys.argv[3]}").serial for _ in range(int(sys.argv[4]))]
 print(" ".join(map(str, got)))
 """
@@ -26,8 +26,8 @@ print(" ".join(map(str, got)))
 def test_1000_shares_sold_by_8_concurrent_sellers_are_each_sold_once_in_serial_order(einstant, tmp_path):
     ledger = tmp_path / "sales.sqlite"
     cmd = [sys.executable, "-c", SELLER, str(einstant["folder"]), str(ledger)]
-    procs = [subprocess.Popen([*cmd, str(i), "125"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for i in range(8)]
+    procs = [subprocess.Popen([*cmd, str(i), "125", str(einstant["public"])], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for i in range(8)]
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     per_seller = [[int(x) for x in out.split()] for out, _ in outs]
@@ -106,7 +106,7 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
     ledger = tmp_path / "sales.sqlite"
     prizes = einstant["prizes"]
     winner = next(i for i, p in enumerate(prizes, start=1) if p > 0)
-    book = SalesLedger(ledger, open_vouched(einstant["folder"]))
+    book = SalesLedger(ledger, open_signed(einstant["folder"], einstant["public"], "test"))
     try:
         for _ in range(winner + 1):
             book.sell("d1.00", "web", "p")

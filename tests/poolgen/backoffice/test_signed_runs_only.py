@@ -1,13 +1,28 @@
 """The desk and the sales ledger pay and record only from a run whose manifest signature they verified
 (docs/back-office.md, section 2): without `--public-key`, a validation file re-made with the desk's own
-key and re-listed in the manifest was paid. Read-only reports keep `--public-key` optional."""
+key and re-listed in the manifest was paid. Read-only reports keep `--public-key` optional. The library
+the commands use holds the same line by construction: the desk and the sales ledger's recording methods
+take only a `SignedRun` (poolgen/backoffice/vouched.py), which verifies the signature when it is built;
+a script handing them a run it never verified paid as the CLI never would."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import re
 import shutil
 
 import polars as pl
+import pytest
 
+from poolgen.backoffice.desk import Desk
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.sales import SalesLedger
+from poolgen.backoffice.tickets import Ticket
+from poolgen.backoffice.vouched import SignedRun, open_signed, open_vouched
+from poolgen.deliverables.validation import read_validation_key
+from poolgen.files.write import canonical_bytes
+from poolgen.run.folder import open_run
 from tests.support.cli import invoke, one_line
 
 
@@ -54,3 +69,71 @@ def test_an_unsigned_run_is_refused_at_the_desk(office, tmp_path):
                     office["index"], "--public-key", office["public"])
     one_line(result, "poolgen", f"{run}: an unsigned run (no manifest.sig); the back office pays and "
                                 "records only from a signed run")
+
+
+def test_the_library_desk_refuses_a_run_whose_signature_it_was_not_shown_verified(office, tmp_path):
+    """A manifest edited on disk (the high-tier line raised above every prize, so a low-tier desk pays
+    the claim-centre prizes) opened without its signature: the desk refused it, and pays nothing."""
+    run = tmp_path / "run"
+    shutil.copytree(office["folder"], run)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["print"]["high_tier_cents"] = 10**9
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    keys = {"low": read_validation_key(office["root"] / "low.key")}
+    with pytest.raises(BackOfficeError, match=f"^{run}: the desk answers and pays only from a run whose "
+                                              r"manifest signature was verified \(open_signed with its "
+                                              r"public key\)$"):
+        Desk(open_vouched(run), keys, index_dir=tmp_path / "index",  # a Run, not a SignedRun
+             ledger=tmp_path / "claims.sqlite")
+    assert not (tmp_path / "claims.sqlite").exists()
+    with pytest.raises(BackOfficeError, match="the signature does not verify with the given public key"):
+        open_signed(run, office["public"], "a script")
+    b, v, *_ = _winner(office)
+    signed = open_signed(office["folder"], office["public"], "a script")
+    desk = Desk(signed, keys, index_dir=tmp_path / "index")
+    try:
+        assert desk.claim(Ticket(b), v).pays
+    finally:
+        desk.close()
+
+
+def test_the_library_sales_ledger_reads_any_run_and_records_only_from_a_verified_one(einstant, tmp_path):
+    ledger = tmp_path / "sales.sqlite"
+    signed = SalesLedger(ledger, open_signed(einstant["folder"], einstant["public"], "a script"))
+    try:
+        assert signed.sell("d1.00", "web", "p1").serial == 1
+    finally:
+        signed.close()
+    book = SalesLedger(ledger, open_vouched(einstant["folder"]))
+    said = (f"^{einstant['folder']}: the sales ledger sells, voids, closes and pays only from a run whose "
+            r"manifest signature was verified \(open_signed with its public key\)$")
+    try:
+        for record in (lambda: book.sell("d1.00", "web", "p2"), lambda: book.void("d1.00", 1, "R1"),
+                       lambda: book.claim("d1.00", 1), lambda: book.close_pool("d1.00")):
+            with pytest.raises(BackOfficeError, match=said):
+                record()
+        assert [(s.serial, s.voided_at, s.claimed_at) for s in book.sales()] == [(1, None, None)]
+        assert book.pools()["d1.00"][2] is None  # not closed
+    finally:
+        book.close()
+
+
+def test_a_signed_run_is_the_signed_bytes_own_or_it_is_not_made(office, tmp_path):
+    """Valid by construction: a SignedRun re-made with another field (dataclasses.replace), with the
+    folder's manifest edited in memory after it was read, or with another folder's bytes under the
+    first one's signature, is refused when built."""
+    signed = open_signed(office["folder"], office["public"], "a script")
+    assert isinstance(signed, SignedRun)
+    copy = re.escape("the manifest given is not the signed bytes' (edited after they were read)")
+    with pytest.raises(BackOfficeError, match=copy):
+        dataclasses.replace(signed, high_tier_cents=10**9)
+    edited = dict(signed.folder.manifest, run_id="other")
+    with pytest.raises(BackOfficeError, match=copy):
+        dataclasses.replace(signed, folder=dataclasses.replace(signed.folder, manifest=edited))
+    run = tmp_path / "run"
+    shutil.copytree(office["folder"], run)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["print"]["high_tier_cents"] = 10**9
+    (run / "manifest.json").write_bytes(canonical_bytes(doc))
+    with pytest.raises(BackOfficeError, match="the signature does not verify with the given public key"):
+        dataclasses.replace(signed, folder=open_run(run), high_tier_cents=10**9)

@@ -122,3 +122,24 @@ def test_poolgen_and_audit_number_books_alike_and_each_is_a_permutation(key, slo
 def test_a_book_key_known_answer():
     """Slot s's tag is HMAC-SHA256(key, "poolgen/books/v1" || lp(rules) || u64(s)); ranks, pinned."""
     assert keyed_book_numbers(bytes(range(32)), "happy_holidays", 8).tolist() == [4, 5, 3, 7, 6, 1, 2, 0]
+
+
+def test_audit_alone_with_the_seed_checks_a_book_key_runs_books_only_against_the_key(keyed):
+    """`python -m audit verify --seed-file` (no generator): the seed does not give a book key's numbers,
+    so step 7 fails without --book-key, saying why (it used to pass without a word about them), and
+    with the key says they were checked against it (step 3), not re-derived from the seed."""
+    tmp, spec, run, keys = keyed
+    key = read_validation_key(tmp / "book.key")
+    common = {"run": run, "public_key": keys.public, "spec": spec, "seed_file": tmp / "s.seed"}
+    without = verify_run(VerifyRequest(**common))
+    assert without.failed == [Step.REPRODUCTION], without.to_json()
+    assert without.step(Step.REPRODUCTION).reasons == [
+        f"seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers not "
+        f"re-derived: the manifest says they are under a book key (check "
+        f"value {key_check(key)}), which the seed does not give: give --book-key "
+        "(docs/validation.md, section 2)"]
+    given = verify_run(VerifyRequest(**common, book_key=tmp / "book.key"))
+    assert given.failed == [], given.to_json()
+    assert given.step(Step.REPRODUCTION).details[0] == (
+        "seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers: the "
+        "book key's, checked against it in step 3")
