@@ -93,8 +93,10 @@ def check_books(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpecta
     ours = spec is not None and spec.sha256 == manifest.doc.get("spec", {}).get("sha256")  # else step 5 fails
     pools = [c for c in (spec.claims if spec is not None and ours else ()) if isinstance(c, PrintedPools)]
     per_book = manifest.tickets_per_book
-    if manifest.kind != "printed" or not pools or not per_book:
-        return ""  # an eInstant, or no spec (docs/validation.md, section 2)
+    if manifest.kind != "printed" or not per_book:
+        return ""  # an eInstant: no books
+    if not pools:  # said, never passed silently: the order's book slots are the spec's
+        return "book numbers not re-derived: give --spec (the order's book slots are the spec's)"
     slots = max(p["first_book"] + p["books"] for p in pools[0].pools)
     numbers = permutation(seed, ("poolgen/v1", manifest.doc["game"]["rules"], "order", "books"), slots)
     wrong, n = [], 0

@@ -62,6 +62,18 @@ def test_audit_alone_rederives_every_validation_number_of_an_honest_run(signed):
         "seed matches the commitment; 6,000 validation numbers and 20 book numbers re-derived from the seed")
 
 
+
+def test_audit_alone_without_the_spec_says_it_did_not_rederive_book_numbers(signed):
+    """Without --spec the order's book slots are unknown: step 7 says so in its line, never passes its
+    book numbers silently (it said only the validation numbers before)."""
+    report = verify_run(VerifyRequest(run=signed["run"], public_key=signed["public"],
+                                      seed_file=signed["seed"], validation_key=signed["root"] / "low.key",
+                                      high_validation_key=signed["root"] / "high.key"))
+    assert report.failed == [], report.to_json()
+    assert report.step(Step.REPRODUCTION).details[0] == (
+        "seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers not "
+        "re-derived: give --spec (the order's book slots are the spec's)")
+
 def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(signed["run"], run)
