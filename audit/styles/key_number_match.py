@@ -42,9 +42,9 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
         raise ValueError(f"manifest play entry: area {aid!r}: a special symbol is neither automatic, "
                          "multiplier nor all")
     whole = [i for i, s in enumerate(specials) if s["how"] == "all"]
-    if len(whole) > 1 or whole and y_count * int(cents.max()) >= 1 << 40:
-        raise ValueError(f"manifest play entry: area {aid!r}: more than one win-all symbol, or its "
-                         f"{y_count} prizes could reach 2^40 cents")
+    if len(whole) > 1 or whole and (y_count * int(cents.max()) >= 1 << 40 or "decoy_weights" in area):
+        raise ValueError(f"manifest play entry: area {aid!r}: more than one win-all symbol, or one beside "
+                         f"decoy_weights or {y_count} prizes that could reach 2^40 cents")
     s_how = np.array([HOWS.index(s["how"]) for s in specials] or [0], dtype=np.int64)
     s_by = np.array([int(s["by"]) if s["how"] == "multiplier" else 1 for s in specials] or [1],
                     dtype=np.int64)

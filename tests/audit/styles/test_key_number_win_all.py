@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+import polars as pl
 import pytest
 
 from audit.styles.play import evaluate
@@ -75,12 +76,16 @@ def _refused(play: dict) -> str:
 def test_entries_it_cannot_read():
     two = copy.deepcopy(PLAY)
     two["areas"][0]["specials"][1] = {"code": "BAG2", "how": "all", "by": 1}
-    assert _refused(two) == ("manifest play entry: area 'play': more than one win-all symbol, or its 3 "
-                             "prizes could reach 2^40 cents")
+    assert _refused(two) == ("manifest play entry: area 'play': more than one win-all symbol, or one "
+                             "beside decoy_weights or 3 prizes that could reach 2^40 cents")
     big = copy.deepcopy(PLAY)
     big["areas"][0]["prizes"][2]["cents"] = 1 << 39
-    assert _refused(big) == ("manifest play entry: area 'play': more than one win-all symbol, or its 3 "
-                             "prizes could reach 2^40 cents")  # 3 x 2^39
+    assert _refused(big) == _refused(two)  # 3 x 2^39
+    decoys = copy.deepcopy(PLAY)
+    decoys["areas"][0]["decoy_weights"] = {"1": 1, "2": 1, "5": 1}
+    assert _refused(decoys) == _refused(two)
+    assert _refused(big) == ("manifest play entry: area 'play': more than one win-all symbol, or one "
+                             "beside decoy_weights or 3 prizes that could reach 2^40 cents")  # 3 x 2^39
     other = copy.deepcopy(PLAY)
     other["tiers"][1]["wins"][0]["prize"] = "2X"
     assert _refused(other) == ("manifest play entry: tiers[1].wins[0]: '2X' is not a win-all symbol of its "
@@ -89,3 +94,26 @@ def test_entries_it_cannot_read():
     by["tiers"][1]["wins"][0]["by"] = 2
     assert _refused(by) == ("manifest play entry: tiers[1].wins[0]: a win-all win is by 1, of 1 .. 2^40 - 1 "
                             "cents")
+
+
+def test_two_areas_win_all_are_held_each_to_its_own_sum():
+    """The same total, $15, from the sums swapped between two win-all areas is not the tier's wins."""
+    more = copy.deepcopy(AREA) | {"id": "more"}
+    play = copy.deepcopy(PLAY) | {"areas": [AREA, more], "tiers": [
+        {"id": "lose", "wins": []},
+        {"id": "both", "wins": [{"area": a, "how": "all", "by": 1, "prize": "BAG", "prize_cents": c}
+                                for a, c in (("play", 800), ("more", 700))]}]}
+
+    def row(play_prizes: list[int], more_prizes: list[int]) -> pl.DataFrame:
+        cols = {"tier": ["both"]}
+        for aid, prizes in (("play", play_prizes), ("more", more_prizes)):
+            cols |= {f"{aid}_win_0": [0], f"{aid}_win_1": [1]}
+            cols |= {f"{aid}_your_{j}": [v] for j, v in enumerate([6, 2, 3])}
+            cols |= {f"{aid}_prize_{j}": [v] for j, v in enumerate(prizes)}
+        return pl.DataFrame(cols).with_columns(pl.exclude("tier").cast(pl.UInt8))
+
+    right = evaluate(row([0, 1, 2], [0, 0, 2]), {"id": "p1"}, play)
+    assert (int(right.prize_cents[0]), int(right.wins[0]), right.illegal) == (1500, 2, [])
+    swapped = evaluate(row([0, 0, 2], [0, 1, 2]), {"id": "p1"}, play)
+    assert (int(swapped.prize_cents[0]), swapped.illegal) == (
+        1500, [(0, "its wins are not its tier 'both''s (2 win(s) paying 1500 cents)")])
