@@ -35,6 +35,14 @@ def game():
     return load_spec(SPEC)
 
 
+@pytest.fixture(scope="module", params=["distinct_numbers", "repeats"])
+def laid(request, tmp_path_factory):
+    """The example as written (section 8.1's layout), and without `distinct_numbers` (section 7's)."""
+    if request.param == "distinct_numbers":
+        return load_spec(SPEC)
+    return load_spec(replaced(SPEC, tmp_path_factory.mktemp("repeats"), "distinct_numbers = true\n", ""))
+
+
 def _refusal(tmp_path, old: str, new: str) -> str:
     with pytest.raises(SpecError) as caught:
         load_spec(replaced(SPEC, tmp_path, old, new))
@@ -108,7 +116,8 @@ def test_the_sets_of_prizes_of_a_sum_are_every_one_and_in_order():
 @given(seed=st.binary(min_size=32, max_size=32),
        picks=st.lists(st.sampled_from(["bag20", "bag30", "bag50", "bag100", "2", "2x2", "lose"]),
                       min_size=1, max_size=40))
-def test_every_win_all_ticket_shows_exactly_its_sum_and_nothing_else(game, seed, picks):
+def test_every_win_all_ticket_shows_exactly_its_sum_and_nothing_else(laid, seed, picks):
+    game = laid
     pool = game.pools[0]
     index = {t.id: i for i, t in enumerate(pool.tiers)}
     tiers = np.array([index[p] for p in picks])
