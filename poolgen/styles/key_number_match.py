@@ -368,7 +368,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         s, shown = _shown(params, spots[whole]), [row[f"{area_id}_prize_{j}"] for j in range(params.yours)]
         cents = sum(params.prizes[k].cents or 0 for k in shown if 0 <= k < len(params.prizes))
         return ([f"{area_id}, spot {whole + 1}: {s.symbol if s else '?'} wins all {params.yours} prizes "
-                 f"shown: {fmt_cents(cents)}."], {f"{area_id}_your_{whole}"})
+                 f"shown: {fmt_cents(cents)}."], {f"{area_id}_your_{j}" for j in range(params.yours)})
     wins = {row[f"{params.source or area_id}_win_{i}"] for i in range(params.winning)}
     for j in range(params.yours):
         code = row[f"{area_id}_your_{j}"]

@@ -175,3 +175,12 @@ def test_the_drawn_multisets_follow_their_numbers_of_orderings():
     e = np.array([law[k] for k in sorted(law)], dtype=float) * draws / sum(law.values())
     o = np.array([first[k] for k in sorted(law)], dtype=float)
     assert chdtrc(len(law) - 1, float(((o - e) ** 2 / e).sum())) > 1e-4
+
+
+def test_the_proof_says_the_symbol_wins_all_ten_prizes_and_marks_every_spot(game):
+    area = game.play.areas[0]
+    row = {"play_win_0": 17, "play_win_1": 22} | {f"play_your_{j}": j for j in range(10)} \
+        | {f"play_prize_{j}": 0 for j in range(10)} | {"play_your_4": BAG, "play_prize_9": 1}
+    lines, marked = area.module.explain("play", area.params, row)
+    assert lines == ["play, spot 5: Symbol of a moneybag wins all 10 prizes shown: $22.00."]
+    assert marked == {f"play_your_{j}" for j in range(10)}
