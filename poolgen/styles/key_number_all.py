@@ -11,7 +11,7 @@ import numpy as np
 
 from poolgen.rng import Stream, Weights, row_permutations
 
-__all__ = ["MOST_SETS", "draw_prizes", "orderings", "prize_sets"]
+__all__ = ["MOST_SETS", "TooManySets", "draw_prizes", "orderings", "prize_sets"]
 
 MOST_SETS = 100_000  # a win-all sum made by more sets of prizes than this is refused by `check`
 

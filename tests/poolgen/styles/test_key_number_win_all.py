@@ -21,7 +21,7 @@ from audit.styles.play import evaluate
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
-from poolgen.styles.key_number_all import draw_prizes, orderings, prize_sets
+from poolgen.styles.key_number_all import TooManySets, draw_prizes, orderings, prize_sets
 from tests.support import ROOT
 from tests.support.spec_docs import replaced
 
@@ -110,6 +110,12 @@ def test_the_sets_of_prizes_of_a_sum_are_every_one_and_in_order():
     assert [orderings(c) for c in prize_sets(tuple(VALUES), 10, 3000)] == [252, 1260, 90]
     assert prize_sets(tuple(VALUES), 10, 2000) == ((10, 0, 0, 0, 0, 0, 0, 0),)
     assert prize_sets(tuple(VALUES), 10, 2100) == ()
+
+
+def test_a_sum_made_by_more_than_100000_sets_of_prizes_is_refused():
+    """30 spots of the prizes 1 .. 10 adding up to 165: far more sets than `check` enumerates (2 s)."""
+    with pytest.raises(TooManySets, match=r"^more than 100,000 sets of prizes make it$"):
+        prize_sets(tuple(range(1, 11)), 30, 165)
 
 
 @settings(max_examples=25, deadline=None)
