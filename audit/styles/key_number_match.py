@@ -1,5 +1,6 @@
 """Key number match, evaluated from docs/styles/key_number_match.md (sections 3 to 5) alone: rules 1 to
-6 of section 5, in that order (5 and 6, section 8.1, only with `distinct_numbers`)."""
+8 of section 5, in that order (5 and 6, section 8.1, only with `distinct_numbers`; 7 and 8 only with
+a win-all symbol)."""
 
 from __future__ import annotations
 
@@ -36,9 +37,14 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
         raise ValueError(f"manifest play entry: area {aid!r}: no prize symbols")
     cents = np.array([int(p["cents"]) for p in _list(area, "prizes")], dtype=np.int64)
     specials = _list(area, "specials")
-    if any(s.get("how") not in ("automatic", "multiplier") for s in specials):
-        raise ValueError(f"manifest play entry: area {aid!r}: a special symbol is neither automatic "
-                         "nor multiplier")
+    if any(not isinstance(s, dict) or s.get("how") not in ("automatic", "multiplier", "all")
+           for s in specials):
+        raise ValueError(f"manifest play entry: area {aid!r}: a special symbol is neither automatic, "
+                         "multiplier nor all")
+    whole = [i for i, s in enumerate(specials) if s["how"] == "all"]
+    if len(whole) > 1 or whole and (y_count * int(cents.max()) >= 1 << 40 or "decoy_weights" in area):
+        raise ValueError(f"manifest play entry: area {aid!r}: more than one win-all symbol, or one beside "
+                         f"decoy_weights or {y_count} prizes that could reach 2^40 cents")
     s_how = np.array([HOWS.index(s["how"]) for s in specials] or [0], dtype=np.int64)
     s_by = np.array([int(s["by"]) if s["how"] == "multiplier" else 1 for s in specials] or [1],
                     dtype=np.int64)
@@ -76,18 +82,30 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     if distinct:
         _spread(aid, win, your, n_numbers, matches, reasons)
 
-    shown = cents[np.clip(prize, 0, len(cents) - 1)]
+    priced = (prize >= 0) & (prize < len(cents))
+    shown = np.where(priced, cents[np.clip(prize, 0, len(cents) - 1)], 0)
+    is_all = your == n_numbers + whole[0] if whole else np.zeros(your.shape, dtype=bool)
+    first = np.where(is_all.any(axis=1), np.argmax(is_all, axis=1), -1)  # the spot that wins all
+    special = (your >= n_numbers) & (your < n_numbers + len(specials))
+    _win_all(aid, is_all, (matches | special) & ~is_all, reasons)
     slots = []
     for j in range(y_count):
-        y = your[:, j]
-        special = (y >= n_numbers) & (y < n_numbers + len(specials))
-        s = np.clip(y - n_numbers, 0, len(s_how) - 1)
-        how = np.where(special, s_how[s], HOWS.index("match"))
-        by = np.where(special, s_by[s], match_by)
-        priced = (prize[:, j] >= 0) & (prize[:, j] < len(cents))
-        slots.append(Slot(won=(matches[:, j] | special) & priced, how=how, by=by.astype(np.int64),
-                          prize=np.clip(prize[:, j], 0, len(cents) - 1), cents=shown[:, j]))
+        s = np.clip(your[:, j] - n_numbers, 0, len(s_how) - 1)
+        how = np.where(special[:, j], s_how[s], HOWS.index("match"))
+        by = np.where(special[:, j], s_by[s], match_by)
+        won = (matches[:, j] | special[:, j]) & priced[:, j] & (first < 0)
+        slots.append(Slot(won=won | (first == j), how=how, by=by.astype(np.int64),
+                          prize=np.clip(prize[:, j], 0, len(cents) - 1),
+                          cents=np.where(first == j, shown.sum(axis=1), shown[:, j])))
     return slots
+
+
+def _win_all(aid: str, is_all: np.ndarray, other: np.ndarray, reasons: Reasons) -> None:
+    """Rules 7 and 8: a win-all symbol shows alone, and beside no other win of the area."""
+    count = is_all.sum(axis=1)
+    reasons.add(count > 1, lambda r: f"{aid}: {int(count[r])} win-all symbols")
+    beside = (count > 0) & other.any(axis=1)
+    reasons.add(beside, lambda r: f"{aid}: a win-all symbol beside {int(other[r].sum())} other win(s)")
 
 
 def _spread(aid: str, win: np.ndarray, your: np.ndarray, n_numbers: int, matched: np.ndarray,

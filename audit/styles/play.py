@@ -24,6 +24,7 @@ __all__ = ["evaluate", "tier_keys"]
 
 T = TypeVar("T")
 TICKET = HOWS.index("ticket")  # a ticket-wide multiplier (docs/styles/play.md, rule 2)
+ALL = HOWS.index("all")  # a win-all symbol's win: told apart by the sum it pays (key_number_match)
 
 
 def _need(doc: object, key: str, kind: type[T], where: str) -> T:
@@ -39,6 +40,12 @@ def _key(area: int, how: npt.ArrayLike, by: npt.ArrayLike, prize: npt.ArrayLike)
     """One int64 per win: (area, how, by, prize symbol) packed; each is bounded by the checks below."""
     packed = ((np.int64(area) * 8 + np.asarray(how)) * 4096 + np.asarray(by)) * 256 + np.asarray(prize)
     return np.asarray(packed)
+
+
+def _all_key(area: int, cents: npt.ArrayLike) -> np.ndarray:
+    """A win-all win's key: (area, the sum it pays), above every key of `_key` (area < 2^20,
+    cents < 2^40: evaluate and tier_keys refuse more)."""
+    return np.asarray((np.int64(1) << 61) + np.int64(area) * (np.int64(1) << 40) + np.asarray(cents))
 
 
 def evaluate_play(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -> Evaluation:
@@ -62,6 +69,8 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     multiplied = np.zeros(n, dtype=bool)
     if sum(isinstance(a, dict) and a.get("style") == "ticket_multiplier" for a in areas) > 1:
         raise ValueError("manifest play entry: more than one ticket_multiplier area")
+    if len(areas) >= 1 << 20:
+        raise ValueError("manifest play entry: more than 2^20 areas")
     for i, area in enumerate(areas):
         area_id = _need(area, "id", str, f"areas[{i}]")
         source = area.get("winning_from")
@@ -79,7 +88,8 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
             times = np.where(ticket, s.by, times)
             multiplied |= ticket
             prize += np.where(s.won & ~ticket, s.by * s.cents, 0)
-            slots.append(np.where(s.won, _key(i, s.how, s.by, np.clip(s.prize, 0, 255)), -1))
+            key = np.where(s.how == ALL, _all_key(i, s.cents), _key(i, s.how, s.by, np.clip(s.prize, 0, 255)))
+            slots.append(np.where(s.won, key, -1))
     keys = np.sort(np.stack(slots, axis=1), axis=1) if slots else np.full((n, 0), -1)
     if (prize > ((1 << 62) - 1) // times).any():  # prize x times reaches 2^62 (docs/styles/play.md)
         raise ValueError("manifest play entry: a multiplied prize out of range")
@@ -121,6 +131,9 @@ def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
                 raise ValueError(f"manifest play entry: {ww}: unknown area or how")
             by, code = _need(w, "by", int, ww), _need(w, "prize", str, ww)
             cents = _need(w, "prize_cents", int, ww)
+            if how == "all":
+                keys.append(_win_all_key(areas[area], area, w, ww))
+                continue
             listing = areas[area].get("multipliers" if how == "ticket" else "prizes")  # ticket: its k's
             if not isinstance(listing, list) or not all(isinstance(p, dict) for p in listing):
                 raise ValueError(f"manifest play entry: {ww}: its area lists no such prizes")
@@ -137,3 +150,16 @@ def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
             raise ValueError(f"manifest play entry: {where} has more wins than the areas have places")
         rows.append(sorted([-1] * (width - len(keys)) + keys))
     return np.array(rows, dtype=np.int64).reshape(len(rows), width), ids
+
+
+def _win_all_key(area: Any, index: int, win: dict[str, Any], where: str) -> int:
+    """A tier's win-all win: by 1, `prize` its area's win-all symbol, `prize_cents` the sum it pays."""
+    by, code = _need(win, "by", int, where), _need(win, "prize", str, where)
+    cents = _need(win, "prize_cents", int, where)
+    specials = area.get("specials") if isinstance(area, dict) else None
+    if not isinstance(specials, list) or not any(isinstance(s, dict) and s.get("how") == "all"
+                                                 and s.get("code") == code for s in specials):
+        raise ValueError(f"manifest play entry: {where}: {code!r} is not a win-all symbol of its area")
+    if by != 1 or not 0 < cents < 1 << 40:
+        raise ValueError(f"manifest play entry: {where}: a win-all win is by 1, of 1 .. 2^40 - 1 cents")
+    return int(_all_key(index, cents))

@@ -36,8 +36,9 @@ class Symbol:
     """One symbol of the game: a play spot's number or picture, a prize, a special or a multiplier.
 
     `cents` is a prize symbol's value (a free ticket's is the ticket price, `free` True); `how`
-    ("automatic" or "multiplier") and `by` are a special or multiplier symbol's; `art` is the printer's
-    art-library file that images it (a printed game's spot symbols, docs/new-game.md), or None."""
+    ("automatic", "multiplier" or "all") and `by` are a special or multiplier symbol's; `art` is the
+    printer's art-library file that images it (a printed game's spot symbols, docs/new-game.md), or
+    None."""
 
     index: int  # position in the spec's [[symbols]]
     group: str

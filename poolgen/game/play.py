@@ -49,8 +49,9 @@ class Win:
     def cents(self) -> int:
         return self.by * (self.prize.cents or 0)
 
-    def key(self) -> tuple[str, str, int, str]:
-        return (self.area, self.how, self.by, self.prize.code)
+    def key(self) -> tuple[str, str, int, str, int]:
+        """What tells two wins apart: a win-all symbol's wins differ by the sum they pay."""
+        return (self.area, self.how, self.by, self.prize.code, self.cents)
 
 
 TICKET = "ticket"  # how a ticket-wide multiplier "wins" (docs/styles/play.md, rule 2; ticket_multiplier)

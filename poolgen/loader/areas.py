@@ -123,7 +123,7 @@ def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
         raise r.fail("tiers", "missing: a spec declares its prize tiers as [[tiers]]")
     tiers: list[Tier] = []
     wins: dict[str, tuple[Win, ...]] = {}
-    ways: dict[tuple[tuple[str, str, int, str], ...], int] = {}
+    ways: dict[tuple[tuple[str, str, int, str, int], ...], int] = {}
     for i, t in enumerate(raw):
         where = f"tiers[{i}]"
         if not isinstance(t, dict):

@@ -158,8 +158,8 @@ def _symbols(r: Reader, doc: dict[str, Any], price: int) -> tuple[dict[str, list
         if cents is not None and cents <= 0:
             raise r.fail(f"{where}.value", "a prize symbol is worth more than nothing")
         how = r.get(s, "how", where, str, required=False)
-        if how not in (None, "automatic", "multiplier"):
-            raise r.fail(f"{where}.how", f"must be \"automatic\" or \"multiplier\", not {how!r}")
+        if how not in (None, "automatic", "multiplier", "all"):
+            raise r.fail(f"{where}.how", f"must be \"automatic\", \"multiplier\" or \"all\", not {how!r}")
         by = r.get(s, "by", where, int, required=False)
         if by is not None and not 2 <= by <= MAX_MULTIPLIER:
             raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}")

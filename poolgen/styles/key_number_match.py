@@ -1,7 +1,8 @@
 """Key number match (contract: docs/styles/key_number_match.md): W winning numbers, Y your-number
 spots each with a prize below it; a match wins the prize shown (times the area's `match_by`), an
-automatic symbol wins it outright, a multiplier symbol wins k times it. Optional conventions that
-keep winners and losers alike: `distinct_numbers` and `decoy_weights` (contract section 8)."""
+automatic symbol wins it outright, a multiplier symbol wins k times it, a win-all symbol every prize
+shown in the area (poolgen/styles/key_number_all.py). Optional conventions that keep winners and
+losers alike: `distinct_numbers` and `decoy_weights` (contract section 8)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import numpy as np
 from poolgen.game.model import Symbol
 from poolgen.game.play import Area, AreaReading, Cell, Groups, Section, Win, prize_entry
 from poolgen.limits import MAX_MULTIPLIER
-from poolgen.money import fmt_cents
+from poolgen.money import fmt_cents, parse_printed
 from poolgen.rng import Stream, integers, row_permutations
+from poolgen.styles.key_number_all import draw_prizes, prize_sets
 
 FIELDS: frozenset[str] = frozenset({"spots", "winning", "winning_from", "yours", "numbers", "prizes",
                                     "specials", "match_by", "distinct_numbers", "decoy_weights"})
@@ -83,7 +85,27 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
                                                   f"fill {p.yours} spots with distinct numbers")
     if len(p.numbers) + len(p.specials) > 255 or len(p.prizes) > 255:
         raise r.fail(where, "more than 255 symbols of one kind do not fit a uint8 code")
+    _win_all(ctx, p, where)
     return p
+
+
+def _win_all(ctx: AreaReading, p: Params, where: str) -> None:
+    """A win-all symbol (contract section 1): one an area, its sum made of cash prizes only, with no
+    decoy weights (its Y prizes are all drawn as the sum, section 7.1), and below 2^40 cents."""
+    alls = [s.code for s in p.specials if s.how == "all"]
+    if not alls:
+        return
+    if len(alls) > 1:
+        raise ctx.r.fail(f"{where}.specials", f"{len(alls)} win-all symbols ({', '.join(alls)}): an area "
+                                              "has at most one")
+    if any(s.free for s in p.prizes):
+        raise ctx.r.fail(f"{where}.prizes", "a free ticket cannot be part of a win-all symbol's sum: an "
+                                            "area with one has cash prize symbols only")
+    if p.weights is not None:
+        raise ctx.r.fail(f"{where}.decoy_weights", "not with a win-all symbol: a win-all ticket shows "
+                                                   "no decoy prize")
+    if p.yours * max(s.cents or 0 for s in p.prizes) >= 1 << 40:
+        raise ctx.r.fail(f"{where}.prizes", f"{p.yours} of its largest prize reach 2^40 cents")
 
 
 def _weights(ctx: AreaReading, table: Mapping[str, Any], where: str,
@@ -107,6 +129,8 @@ def _weights(ctx: AreaReading, table: Mapping[str, Any], where: str,
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
+    if how == "all":
+        return _read_all(params, by, code)
     prize = next((s for s in params.prizes if s.code == code), None)
     if prize is None:
         raise ValueError(f"prize {code!r} is not one of its prize symbols")
@@ -133,12 +157,37 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
         if prize.free:
             raise ValueError("a free ticket cannot be multiplied")
         return prize, by
-    raise ValueError(f"how = {how!r}: a key number match win is \"match\", \"automatic\" or \"multiplier\"")
+    raise ValueError(f"how = {how!r}: a key number match win is \"match\", \"automatic\", \"multiplier\" "
+                     "or \"all\"")
+
+
+def _read_all(params: Params, by: int | None, amount: str) -> tuple[Symbol, int]:
+    """A win-all win: `prize` is the sum the area pays (an amount); its symbol the area's win-all
+    symbol with that sum as its value."""
+    symbol = next((s for s in params.specials if s.how == "all"), None)
+    if symbol is None:
+        raise ValueError("it has no win-all symbol")
+    if by is not None:
+        raise ValueError("a win-all win has no `by`")
+    try:
+        total, well_formed = parse_printed(amount)
+        if not well_formed:
+            raise ValueError(amount)
+    except ValueError:
+        raise ValueError(f"prize {amount!r}: a win-all win's prize is the amount it pays "
+                         "(\"50.00\" or \"$50\")") from None
+    values = tuple(s.cents or 0 for s in params.prizes)
+    if not prize_sets(values, params.yours, total):
+        raise ValueError(f"{fmt_cents(total)} cannot be made from {params.yours} of the area's prize "
+                         f"symbols ({', '.join(fmt_cents(v) for v in values)})")
+    return replace(symbol, cents=total), 1
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
     if len(wins) > params.yours:
         return f"{len(wins)} wins do not fit {params.yours} your-number spots"
+    if any(w.how == "all" for w in wins) and len(wins) > 1:
+        return "a win-all symbol wins every prize of the area, each once: the tier lists no other win in it"
     return None
 
 
@@ -161,7 +210,7 @@ def columns(area_id: str, params: Params) -> list[str]:
 def _special(p: Params, win: Win) -> int:
     """The your-number code of the special symbol a win shows."""
     for s_index, s in enumerate(p.specials):
-        if s.how == win.how and (win.how == "automatic" or s.by == win.by):
+        if s.how == win.how and (win.how != "multiplier" or s.by == win.by):
             return len(p.numbers) + s_index
     raise AssertionError("read_win admits only wins the area has a symbol for")
 
@@ -213,7 +262,8 @@ def _distinct(p: Params, wins: tuple[Win, ...], numbers: np.ndarray, stream: Str
             matches += 1
         else:
             y_codes[at, spot] = _special(p, w)
-        p_codes[at, spot] = prize_index[w.prize.code]
+        if w.how != "all":  # a win-all tier's prizes are drawn apart (lay_out)
+            p_codes[at, spot] = prize_index[w.prize.code]
     # the j-th losing spot the j-th losing number: all at once (each row's spots are distinct)
     losing = numbers[:, w_count:w_count + p.yours - len(wins)]
     np.put_along_axis(y_codes, order[:, len(wins):], losing, axis=1)
@@ -266,7 +316,11 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
                     y_codes[at, spot] = numbers[at, integers(stream, w_count, size=k)]
                 else:
                     y_codes[at, spot] = _special(params, w)
-                p_codes[at, spot] = prize_index[w.prize.code]
+                if w.how != "all":
+                    p_codes[at, spot] = prize_index[w.prize.code]
+        whole = next((w for w in wins if w.how == "all"), None)
+        if whole is not None:  # section 7.1: its Y prizes drawn afresh, adding up to its sum
+            p_codes = draw_prizes(stream, tuple(s.cents or 0 for s in params.prizes), y_count, whole.cents, k)
         win[rows] = numbers[:, :w_count]
         your[rows] = y_codes
         prize[rows] = p_codes
@@ -308,6 +362,13 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
 def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the columns that win."""
     lines, winning = [], set()
+    spots = [row[f"{area_id}_your_{j}"] for j in range(params.yours)]
+    whole = next((j for j, c in enumerate(spots) if getattr(_shown(params, c), "how", None) == "all"), None)
+    if whole is not None:  # section 5: the first win-all symbol wins every prize shown, each once
+        s, shown = _shown(params, spots[whole]), [row[f"{area_id}_prize_{j}"] for j in range(params.yours)]
+        cents = sum(params.prizes[k].cents or 0 for k in shown if 0 <= k < len(params.prizes))
+        return ([f"{area_id}, spot {whole + 1}: {s.symbol if s else '?'} wins all {params.yours} prizes "
+                 f"shown: {fmt_cents(cents)}."], {f"{area_id}_your_{j}" for j in range(params.yours)})
     wins = {row[f"{params.source or area_id}_win_{i}"] for i in range(params.winning)}
     for j in range(params.yours):
         code = row[f"{area_id}_your_{j}"]

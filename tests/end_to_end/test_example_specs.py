@@ -27,10 +27,11 @@ EXAMPLES = ROOT / "specs" / "examples"
 # (spec, pool generated, its tickets, its winners, a ticket id in it)
 GAMES = {"hit_50": ("p1", 300_000, 88_330, 17),  # the position of the ticket proved
          "cash_explosion": ("p8", 120_000, 35_289, 5),
-         "double_take": ("p1", 300_000, 95_168, 17)}  # two styles on one ticket
-COLUMNS = {"hit_50": 12, "cash_explosion": 9, "double_take": 21}  # layout columns of a ticket
+         "double_take": ("p1", 300_000, 95_168, 17),  # two styles on one ticket
+         "money_bag_match": ("p1", 30_000, 6_523, 17)}  # a win-all symbol (MONEYBAG: all 10 prizes)
+COLUMNS = {"hit_50": 12, "cash_explosion": 9, "double_take": 21, "money_bag_match": 22}  # layout columns
 STYLES = {"hit_50": "key_number_match", "cash_explosion": "match_n",
-          "double_take": "key_number_match, match_n"}
+          "double_take": "key_number_match, match_n", "money_bag_match": "key_number_match"}
 
 
 @pytest.fixture(scope="module")
@@ -185,6 +186,21 @@ def test_three_like_amounts_on_a_losing_match_three_ticket_are_refused(base, tmp
     assert status == "fail"
     assert "pays 200 cents, stores 0" in why
     assert "its wins are not its tier 'lose''s (1 win(s) paying 200" in why
+
+
+def test_a_win_all_ticket_whose_prizes_do_not_add_up_to_its_tier_fails_step_4(base, tmp_path):
+    """A MONEYBAG $30 ticket with one $2.00 prize shown as $4.00 (codes 0 and 1 of the example's
+    prizes): its ten prizes add up to $32.00, not its tier's win-all sum."""
+    run = tmp_path / "bag"
+    shutil.copytree(base["runs"]["money_bag_match"], run)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    row = int(np.flatnonzero(table["tier"].to_numpy() == "bag30")[0])
+    spot = next(j for j in range(10) if int(table[f"play_prize_{j}"][row]) == 0)  # bag30 shows a $2
+    _reseal(run, _set(table, row, f"play_prize_{spot}", 1), "p1")
+    status, why = _step4(run)
+    assert status == "fail"
+    assert "pays 3200 cents, stores 3000" in why
+    assert "its wins are not its tier 'bag30''s (1 win(s) paying 3200 cents)" in why
 
 
 def test_a_winner_won_another_way_than_its_tier_is_refused(base, tmp_path):

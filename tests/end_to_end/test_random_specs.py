@@ -2,13 +2,15 @@
 every ticket paying its tier; and a broken variant of it is refused with one line naming the file.
 
 Specs are drawn at random (numbers, prize and special symbols, spot counts, multipliers, tiers of one
-or two areas of any style, key number areas with or without distinct numbers and decoy weights),
+or two areas of any style, key number areas with or without distinct numbers and decoy weights; and,
+in a test of their own, key number areas of a win-all symbol),
 built feasible by construction, on pools of a few thousand tickets.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from decimal import Decimal
 
 import polars as pl
 from hypothesis import HealthCheck, given, settings
@@ -36,16 +38,19 @@ def prize_symbols(draw, group: str, low: int, high: int) -> list[dict]:
 
 
 @st.composite
-def kn_area(draw, area: str, share: dict | None = None,
-            key_symbol: bool = False) -> tuple[dict, list[dict], list[list[dict]]]:
+def kn_area(draw, area: str, share: dict | None = None, key_symbol: bool = False,
+            win_all: bool = False) -> tuple[dict, list[dict], list[list[dict]]]:
     """A key number match area, its symbols, and the ways one tier can win in it (lists of wins).
     With `share` (an earlier key number area) it matches that area's winning numbers; a `key_symbol`
-    area has none (winning = 0): only its special symbols win."""
+    area has none (winning = 0): only its special symbols win. `win_all`: it has a win-all symbol
+    (and so cash prizes only, no decoy weights)."""
     w = 0 if key_symbol else share["winning"] if share else draw(st.integers(1, 4))
     y = draw(st.integers(1, 6))
     numbers = [] if share else [{"group": f"{area}_n", "code": str(i), "symbol": str(i)}
                                 for i in range(w + draw(st.integers(1, 12)))]
     prizes = draw(prize_symbols(f"{area}_p", 1, 6))
+    if win_all and "free" in prizes[0]:
+        prizes[0] = {"group": f"{area}_p", "code": "P0", "symbol": "$0", "value": draw(VALUES)}
     bys = draw(st.lists(st.sampled_from([2, 3, 4, 5, 10]), max_size=3, unique=True))
     specials = [{"group": f"{area}_s", "code": f"{k}X", "symbol": f"{k}X", "how": "multiplier", "by": k}
                 for k in bys]
@@ -57,13 +62,15 @@ def kn_area(draw, area: str, share: dict | None = None,
     if share:
         spec_area |= {"spots": 2 * y, "numbers": share["numbers"], "winning_from": share["id"]}
         del spec_area["winning"]
-    if specials:
-        spec_area["specials"] = f"{area}_s"
     n_numbers = len(numbers) if not share else share["n_numbers"]
     if n_numbers - w >= y and draw(st.booleans()):  # key_number_match.md section 8.1
         spec_area["distinct_numbers"] = True
-    if draw(st.booleans()):  # section 8.2
+    if draw(st.booleans()) and not win_all:  # section 8.2
         spec_area["decoy_weights"] = {p["code"]: draw(st.integers(1, 20)) for p in prizes}
+    if win_all:  # a win-all symbol (section 1): cash prizes only, no decoy weights
+        specials.append({"group": f"{area}_s", "code": "ALL", "symbol": "win all", "how": "all"})
+    if specials:
+        spec_area["specials"] = f"{area}_s"
     hows = [("match", None)] * (w > 0) + [("multiplier", k) for k in bys] + \
         ([("automatic", None)] if any(s["how"] == "automatic" for s in specials) else [])
     ways = []
@@ -79,6 +86,9 @@ def kn_area(draw, area: str, share: dict | None = None,
             wins.append({"area": area, "prize": prize, "how": how} | ({"by": by} if by else {}))
         if wins:
             ways.append(wins)
+    if win_all:  # a sum Y of its prizes make, by construction
+        cents = sum(int(Decimal(draw(st.sampled_from(prizes))["value"]) * 100) for _ in range(y))
+        ways.append([{"area": area, "prize": f"{cents // 100}.{cents % 100:02d}", "how": "all"}])
     return spec_area, numbers + prizes + specials, ways
 
 
@@ -119,18 +129,19 @@ def mn_area(draw, area: str) -> tuple[dict, list[dict], list[list[dict]]]:
 
 
 @st.composite
-def games(draw) -> dict:
+def games(draw, win_all: bool = False) -> dict:
+    """A random spec; `win_all`: one with a key number area of a win-all symbol, and a tier of it."""
     combos = [["kn"], ["mn"], ["kn", "mn"], ["mn", "kn"], ["kn", "kn"], ["kn", "wild"], ["mn", "mn"],
               ["br"], ["kn", "br"], ["br", "mn"], ["ks"], ["kn", "ks"]]  # ks: a key symbol area
-    styles = draw(st.sampled_from(combos))
+    styles = draw(st.sampled_from([c for c in combos if not win_all or {"kn", "ks"} & set(c)]))
     areas, symbols, ways = [], [], []
     for i, style in enumerate(styles):
         if style == "wild":  # a second key number area matching the first one's winning numbers
-            a, s, w = draw(kn_area(f"a{i}", areas[0]))
+            a, s, w = draw(kn_area(f"a{i}", areas[0], win_all=win_all))
         else:
             make = {"kn": kn_area, "mn": mn_area, "br": br_area,
-                    "ks": lambda aid: kn_area(aid, key_symbol=True)}[style]
-            a, s, w = draw(make(f"a{i}"))
+                    "ks": lambda aid: kn_area(aid, key_symbol=True, win_all=win_all)}[style]
+            a, s, w = draw(kn_area(f"a{i}", win_all=win_all) if style == "kn" else make(f"a{i}"))
             if style in ("kn", "ks"):
                 a = a | {"n_numbers": sum(x["group"] == f"a{i}_n" for x in s)}
         areas.append(a)
@@ -151,6 +162,9 @@ def games(draw) -> dict:
     if unique:
         n = draw(st.integers(1, min(6, len(unique))))
         chosen = draw(st.permutations(sorted(unique)))[:n]
+        alls = [k for k in sorted(unique) if any(x["how"] == "all" for x in unique[k])]
+        if alls and not set(alls) & set(chosen):  # games(win_all=True): a win-all tier among them
+            chosen.append(draw(st.sampled_from(alls)))
     per_book = draw(st.sampled_from([10, 25, 50]))
     tickets = per_book * 2 * draw(st.integers(10, 40))
     half = draw(st.booleans())  # an order of 1.5 pools: the last pool is half of one
@@ -191,6 +205,15 @@ def test_every_accepted_spec_generates_a_pool_audit_verifies(tmp_path_factory, d
         table = pl.read_parquet(run.folder / f"pool-{pool['id']}.parquet")
         want = {t["id"]: t["count"] for t in pool["tiers"] if t["count"]}
         assert dict(table.group_by("tier").len().iter_rows()) == want
+
+
+@settings(SETTINGS, max_examples=20)
+@given(doc=games(win_all=True))
+def test_every_accepted_win_all_spec_generates_a_pool_audit_verifies(tmp_path_factory, doc):
+    """The same with a win-all symbol in a key number area and a tier of it (docs/styles/
+    key_number_match.md, section 1), beside any other area and win."""
+    assert any(w["how"] == "all" for t in doc["tiers"] for w in t["wins"])
+    test_every_accepted_spec_generates_a_pool_audit_verifies.hypothesis.inner_test(tmp_path_factory, doc)
 
 
 def _misfit(area: dict) -> None:

@@ -4,7 +4,8 @@ Pools: whole pools of `pool_tickets`, then with `last_pool = "partial"` one pool
 a tier's count scales to a pool of t tickets as count x t / order (`counts_per = "order"`) or
 count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 unless given, or the
 area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price), times
-the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md). The
+the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md); a
+win-all win (`how = "all"`) pays its `prize`, an amount, shown by the area's win-all symbol. The
 manifest's `play` entry must state the spec's areas, tiers and `[play] max_wins` (docs/styles/play.md);
 pool k's id is `pk` (docs/pool-files.md); its `print` the spec's free-ticket tiers and `virn_digits`.
 """
@@ -61,6 +62,13 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                     free.append(t["id"])
                 wins.append({"area": w["area"], "how": "ticket", "by": times, "prize": w["prize"],
                              "prize_cents": 0})
+                continue
+            if w["how"] == "all":  # a win-all symbol: `prize` is the sum (docs/styles/key_number_match.md)
+                whole = money(w["prize"], f"tiers[{i}].wins prize")
+                symbol = next(s for s in groups[area["specials"]] if s.get("how") == "all")
+                wins.append({"area": w["area"], "how": "all", "by": 1, "prize": symbol["code"],
+                             "prize_cents": whole})
+                total += whole
                 continue
             prize_group = groups[area["prizes"]]
             symbol = next(s for s in prize_group if s["code"] == w["prize"])

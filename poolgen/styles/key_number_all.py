@@ -1,0 +1,72 @@
+"""The win-all symbol of key_number_match (docs/styles/key_number_match.md, sections 1, 5 and 7.1): a
+helper of that style, not a style of its own. Which sets of Y prize symbols make a win-all win's sum,
+and the Y prizes of a win-all tier's rows drawn uniformly among the sequences that make it."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import factorial
+
+import numpy as np
+
+from poolgen.rng import Stream, Weights, row_permutations
+
+__all__ = ["MOST_SETS", "TooManySets", "draw_prizes", "orderings", "prize_sets"]
+
+MOST_SETS = 100_000  # a win-all sum made by more sets of prizes than this is refused by `check`
+
+
+class TooManySets(ValueError):
+    """More than MOST_SETS sets of prizes make the sum."""
+
+
+@lru_cache(maxsize=256)
+def prize_sets(values: tuple[int, ...], yours: int, total: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of `yours` prize symbols (their `values` in cents, > 0, in the area's prize
+    order) whose values add up to `total`, as counts per symbol, in increasing lexicographic order of
+    those counts (prizes[0]'s count first). TooManySets beyond MOST_SETS."""
+    n = len(values)
+    memo: dict[tuple[int, int, int], bool] = {}
+
+    def can(i: int, y: int, t: int) -> bool:
+        """Whether y symbols of values[i:] add up to t."""
+        if y == 0 or i == n or t <= 0:
+            return y == 0 and t == 0
+        key = (i, y, t)
+        if key not in memo:
+            memo[key] = any(can(i + 1, y - c, t - c * values[i]) for c in range(min(y, t // values[i]) + 1))
+        return memo[key]
+
+    out: list[tuple[int, ...]] = []
+
+    def walk(i: int, y: int, t: int, counts: tuple[int, ...]) -> None:
+        if i == n:
+            if len(out) == MOST_SETS:
+                raise TooManySets(f"more than {MOST_SETS:,} sets of prizes make it")
+            out.append(counts)
+            return
+        for c in range(min(y, t // values[i]) + 1):
+            if can(i + 1, y - c, t - c * values[i]):
+                walk(i + 1, y - c, t - c * values[i], (*counts, c))
+
+    if can(0, yours, total):
+        walk(0, yours, total, ())
+    return tuple(out)
+
+
+def orderings(counts: tuple[int, ...]) -> int:
+    """How many sequences of spots show this multiset: Y! / (c_0! c_1! ...)."""
+    out = factorial(sum(counts))
+    for c in counts:
+        out //= factorial(c)
+    return out
+
+
+def draw_prizes(stream: Stream, values: tuple[int, ...], yours: int, total: int, rows: int) -> np.ndarray:
+    """The prize codes of the Y spots of `rows` win-all rows (rows, Y): a multiset drawn with weight
+    its number of orderings (`Weights.choices`, one word a row), its codes in increasing order put in
+    a uniform order (`row_permutations(Y)`): every sequence of Y prizes adding up to `total` alike."""
+    sets = prize_sets(values, yours, total)
+    pick = Weights([orderings(c) for c in sets]).choices(stream, rows)
+    table = np.array([np.repeat(np.arange(len(values)), c) for c in sets], dtype=np.int64).reshape(-1, yours)
+    return np.take_along_axis(table[pick], row_permutations(stream, rows, yours), axis=1)
