@@ -29,13 +29,14 @@ from poolgen.run.packs import NoArrangement, Rules, pack_size, refusal, rules_fo
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
+from poolgen.run.packs.neighbours import MAX_ROUNDS
 from poolgen.run.packs.spaced import chain_orders, exactly_spaced
 
 __all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
 
 CHECK_SEED = bytes(32)  # public: check's proof of possibility decides no outcome
 PROBE_PAIRS = 256  # pairs of one tier's layouts drawn to see how often two match
-SLOWEST = 0.01  # the least chance, for a whole pack of one tier, of a draw without identical neighbours
+GIVES_UP = 1e-6  # the most runs a pool may hold, expected, that MAX_ROUNDS lay-outs leave unseparated
 
 
 def longest_run(count: int, n: int) -> int:
@@ -51,14 +52,33 @@ def longest_run(count: int, n: int) -> int:
     return max(2, min(n, max(classical, -(-count // (n - count + 1)))))
 
 
+def gives_up(count: int, n: int, cut: int, match: float) -> float:
+    """How many runs of a tier of `count` among `n` tickets, in segments of `cut` (packs, blocks or the
+    pool), a uniform shuffle is expected to leave that the neighbour rule lays out MAX_ROUNDS times
+    and still finds holding an identical pair (poolgen/run/packs/neighbours.py), when two of the tier's
+    layouts match with chance `match`. A run of L is drawn without a pair with chance about
+    s = (1 - match)^(L - 1); a segment of `cut` holds about ((cut - L - 1) (1 - p)^2 + 2 (1 - p)) p^L
+    runs of exactly L < cut, and p^cut of L = cut (p = count / n, as independent draws). Floating
+    point: an estimate for check, deciding no outcome."""
+    p, segments = count / n, n / cut
+    if p <= 0 or cut < 2:
+        return 0.0
+    top = cut if p >= 1 else min(cut, 2 + math.ceil(math.log(1e-30 / n) / math.log(p)))  # p^L n below 1e-30
+    length = np.arange(2, top + 1, dtype=float)
+    runs = np.where(length < cut, ((cut - length - 1) * (1 - p) ** 2 + 2 * (1 - p)) * p ** length,
+                    p ** length)
+    # (1 - s)^MAX_ROUNDS in logarithms: s underflows to 0 for long runs of a tier that matches often
+    s = np.exp((length - 1) * math.log1p(-min(match, 1.0))) if match < 1 else np.zeros_like(length)
+    return float(segments * (runs * np.exp(MAX_ROUNDS * np.log1p(-s))).sum())
+
 def check_layouts_vary(game: Game, per_book: int | None) -> None:
     """Refuse (one line naming packs.neighbours, an eInstant's blocks.neighbours) a game whose tiers
     have too few layouts for the neighbour rule: of PROBE_PAIRS pairs of one tier's layouts from a
-    fixed public stream, k match; the rule is refused when (1 - (k + 1) / PROBE_PAIRS) ** (L - 1) <
-    SLOWEST, i.e. when a run of L tickets of that tier would be drawn again more than about 100 times
-    on average. L is a printed game's pack (a pack of that tier alone); an eInstant's longest run of the
-    tier that a pool of its counts is expected to hold (`longest_run`; at most a block under "within
-    blocks"), since its runs are not cut at packs. Every pool is probed with its own layouts and counts
+    fixed public stream, k match; the rule is refused when the runs of that tier a pool is expected to
+    hold include more than GIVES_UP that generation would lay out MAX_ROUNDS times without separating
+    (`gives_up`: a printed game's runs are cut at its packs, an eInstant's at its blocks under "within
+    blocks" only). The message names a printed game's pack, an eInstant's longest run of the tier a
+    pool is expected to hold (`longest_run`). Every pool is probed with its own layouts and counts
     (pools alike but for their id once: a denomination's areas and prizes change its layouts)."""
     table = "blocks" if game.packs.einstant else "packs"
     probed: set[Pool] = set()
@@ -82,14 +102,14 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
                               strict=True):
             tier, k = pool.tiers[i], int(matches)
             if not game.packs.einstant:
-                run = per_book or pool.tickets  # a printed game always has packs
-                where = f"a pack of {run}"
+                cut = per_book or pool.tickets  # a printed game always has packs
+                where = f"a pack of {cut}"
             else:
-                run = longest_run(tier.count, pool.tickets)
-                if per_book is not None and game.packs.neighbours == "within packs":
-                    run = min(run, per_book)
+                cut = per_book if per_book is not None and game.packs.neighbours == "within packs" else \
+                    pool.tickets
+                run = min(longest_run(tier.count, pool.tickets), cut)
                 where = f"a run of {run} shares of the tier (the longest a pool is expected to hold)"
-            if (1 - (k + 1) / PROBE_PAIRS) ** (run - 1) < SLOWEST:
+            if gives_up(tier.count, pool.tickets, cut, (k + 1) / PROBE_PAIRS) > GIVES_UP:
                 raise SpecError(f"{game.path.name}: {table}.neighbours: tier {tier.id}{named}: {k} of "
                                 f"{PROBE_PAIRS} pairs of its layouts drawn at random are identical, too many "
                                 f"to keep the neighbours of {where} apart; write neighbours = \"off\" in "

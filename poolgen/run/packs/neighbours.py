@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from poolgen.errors import SpecError
 from poolgen.game.model import Game, Pool
 from poolgen.rng import Stream
 from poolgen.run.packs.composition import pack_size
@@ -91,7 +92,8 @@ def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[
             return out
         runs = [run for run, h in zip(runs, held.tolist(), strict=True) if h]
     tier_ids = sorted({pool.tiers[int(tiers[r[0]])].id for r in runs})
-    table = "blocks" if game.packs.einstant else "packs"
-    raise RuntimeError(f"pool {pool.id}: identical neighbours remain after {MAX_ROUNDS} rounds in runs of "
-                       f"tier(s) {', '.join(tier_ids)}: too few layouts for the neighbour rule (poolgen "
-                       f"check says so; {table}.neighbours = \"off\" turns it off)")
+    table = "blocks" if game.packs.einstant else "packs"  # check makes this about one pool in a million
+    raise SpecError(f"{game.path.name}: {table}.neighbours: pool {pool.id}: identical neighbours remain "
+                    f"after {MAX_ROUNDS:,} rounds in runs of tier(s) {', '.join(tier_ids)}: too few "
+                    f"layouts for the neighbour rule; write neighbours = \"off\" in [{table}] (or give the "
+                    "tiers more varied layouts)")

@@ -22,6 +22,7 @@ from poolgen.run.packs import Rules
 from tests.support import spec_path
 from tests.support.cli import one_line
 from tests.support.packs import EXAMPLE, packs_variant
+from tests.support.spec_docs import base_doc, write
 
 M, COUNTS, PRIZES = 6, (10, 5, 3), (0, 100, 500)  # one pack of 6 from 18 tickets: 10 losers, 5 A, 3 B
 
@@ -164,3 +165,21 @@ def test_printed_pools_alike_but_for_their_id_and_books_are_probed_once():
     counted = CountedLayouts(game.play)
     check_layouts_vary(replace(game, play=counted), 60)
     assert counted.pools == ["p1"]
+
+
+def test_two_losing_layouts_in_packs_of_ten_are_refused_though_a_pair_of_them_matches_half_the_time(tmp_path):
+    """A match_n area of 2 spots and 2 amounts: a loser shows (A, B) or (B, A), so a pack of 10 losers
+    is laid out without an identical pair once in 512 draws. The old rule, (1 - (k + 1) / 256)^9 >=
+    1%, passed it on the probe's 98 matches of 256 and `generate` then gave up on runs after 1,000
+    rounds with a traceback (found by the win-all pass's random specs)."""
+    prizes = [{"group": "p", "code": "A", "symbol": "$1.00", "value": "1.00"},
+              {"group": "p", "code": "B", "symbol": "$2.00", "value": "2.00"}]
+    area = {"id": "play", "style": "match_n", "spots": 2, "match": 2, "prizes": "p"}
+    tiers = [{"id": "t0", "count": 0, "wins": [{"area": "play", "prize": "A", "how": "match"}]}]
+    path = write(tmp_path, base_doc([area], prizes, tiers, pool_tickets=200, per_book=10))
+    with pytest.raises(SpecError) as info:
+        check_layouts_vary(load_spec(path), 10)
+    assert str(info.value) == (
+        "g.toml: packs.neighbours: tier lose: 98 of 256 pairs of its layouts drawn at random are identical, "
+        "too many to keep the neighbours of a pack of 10 apart; write neighbours = \"off\" in [packs] (or "
+        "give the tier more varied layouts)")

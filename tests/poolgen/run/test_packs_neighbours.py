@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from poolgen.errors import SpecError
 from poolgen.game.model import Pool, PoolTier
 from poolgen.game.packs import Packs
 from poolgen.loader import load_spec
@@ -118,3 +119,24 @@ def test_a_pair_straddling_two_runs_laid_out_together_is_not_a_pair(again, then,
                               derive_stream(SEED_A, "poolgen/test", "straddle"))
     assert out["spot"].tolist() == final
     assert play.layouts == []
+
+
+class OneLayout:
+    """A play whose every ticket shows the same layout: no run of two can be kept apart."""
+
+    @staticmethod
+    def lay_out(game, pool, tiers, stream, mix=None):
+        return {"spot": np.zeros(len(tiers), dtype=np.uint8)}
+
+
+def test_a_run_that_never_separates_is_refused_in_one_line_naming_packs_neighbours():
+    """After MAX_ROUNDS lay-outs generate refuses the pool as bad input (exit 2, one line), not a
+    RuntimeError and a traceback."""
+    game = replace(_game("within packs"), play=OneLayout)
+    with pytest.raises(SpecError) as info:
+        separate_neighbours(game, POOL, np.zeros(8, dtype=np.int16), {"spot": np.zeros(8, dtype=np.uint8)},
+                            derive_stream(SEED_A, "poolgen/test", "never"))
+    assert str(info.value) == (
+        "happy_holidays.toml: packs.neighbours: pool p1: identical neighbours remain after 1,000 rounds in "
+        "runs of tier(s) lose: too few layouts for the neighbour rule; write neighbours = \"off\" in [packs] "
+        "(or give the tiers more varied layouts)")
