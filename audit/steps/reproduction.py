@@ -24,6 +24,7 @@ from audit.read.manifest import Manifest
 from audit.read.runfiles import hash_run_file
 from audit.read.specs import SpecExpectation
 from audit.steps.numbers import check_books, check_virns
+from audit.steps.split import check_split_seed
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = COMMITMENT  # step 5 holds every manifest to it (audit/read/fields.py)
@@ -78,10 +79,12 @@ def check_commitment(manifest: Manifest, seed: bytes) -> str:
 
 def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None = None) -> str:
     """(7) without a generator: the seed is the committed one, and every validation number of a printed
-    run, and with the spec every book number, is the seed's (audit/steps/numbers.py; the rest of a pool
+    run, a split order's counts per pool (audit/steps/split.py), and with the spec every book number,
+    is the seed's (audit/steps/numbers.py; the rest of a pool
     file needs the generator)."""
     done = check_commitment(manifest, seed)
-    found = [x for x in (check_virns(folder, manifest, seed), check_books(folder, manifest, seed, spec)) if x]
+    found = [x for x in (check_virns(folder, manifest, seed), check_books(folder, manifest, seed, spec),
+                         check_split_seed(manifest, seed)) if x]
     return f"{done}; {' and '.join(found)} re-derived from the seed" if found else done
 
 
