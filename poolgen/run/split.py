@@ -22,7 +22,8 @@ from poolgen.rng.labels import LABEL_ROOT
 if TYPE_CHECKING:  # types only
     from poolgen.rng.drbg import Stream
 
-__all__ = ["manifest_split", "round_ups", "split_counts", "split_game", "split_label", "split_tier"]
+__all__ = ["ceiling_game", "manifest_split", "round_ups", "split_counts", "split_game", "split_label",
+           "split_tier"]
 
 
 def split_label(rules: str) -> tuple[str, ...]:
@@ -74,6 +75,21 @@ def split_game(game: Game, seed: bytes) -> Game:
     pools = []
     for k, pool in enumerate(game.pools):
         counts = [row[k] for row in table]
+        tiers = (PoolTier("lose", 0, pool.tickets - sum(counts)),) + tuple(
+            PoolTier(t.id, t.prize_cents, c) for t, c in zip(pool.tiers[1:], counts, strict=True))
+        pools.append(replace(pool, tiers=tiers))
+    return replace(game, pools=tuple(pools))
+
+
+def ceiling_game(game: Game) -> Game:
+    """The game with every pool holding each share rounded up (a split's most of every tier; the
+    loader proved the losers stay whole): what `check` probes layouts and packs with."""
+    sales = game.sales
+    if not isinstance(sales, Printed) or sales.split is None:
+        return game
+    pools = []
+    for pool in game.pools:
+        counts = [-(-t.count * pool.tickets // sales.order_tickets) for t in game.tiers]
         tiers = (PoolTier("lose", 0, pool.tickets - sum(counts)),) + tuple(
             PoolTier(t.id, t.prize_cents, c) for t, c in zip(pool.tiers[1:], counts, strict=True))
         pools.append(replace(pool, tiers=tiers))

@@ -9,7 +9,7 @@ import pytest
 from poolgen.errors import SpecError
 from poolgen.game.model import Printed
 from poolgen.loader import load_spec
-from poolgen.run.split import split_game
+from poolgen.run.split import ceiling_game, split_game
 from tests.support import SEED_A
 from tests.support.spec_docs import kn_doc, write
 
@@ -31,6 +31,8 @@ def test_a_split_order_loads_with_its_shares_rounded_down_until_drawn(tmp_path):
     assert [sum(p.tiers[i].count for p in drawn.pools) for i in range(1, 5)] == [100, 100, 50, 4]
     assert all(p.tiers[0].count == p.tickets - p.winners for p in drawn.pools)
     assert split_game(drawn, SEED_A) is drawn  # drawn once
+    # what check probes layouts and the neighbour rule with: every share rounded up, losers absorbing
+    assert [[t.count for t in p.tiers] for p in ceiling_game(game).pools] == [[1956, 17, 17, 9, 1]] * 6
 
 
 def test_without_split_a_count_that_does_not_scale_is_refused_as_before(tmp_path):
