@@ -151,7 +151,18 @@ class StatedSplit:
             return []
         if self.split is None:
             return ["print.split: the spec splits no count"]
-        return [f"print.split {stated!r}, spec {self.split!r}"[:300]]
+        if not isinstance(stated, dict):
+            return ["print.split: missing, but the spec splits the counts (split = \"even\")"]
+        for key in ("rule", "order_tickets", "pool_tickets"):
+            if stated.get(key) != self.split[key]:
+                return [f"print.split.{key} {stated.get(key)!r}, spec {self.split[key]!r}"[:200]]
+        tiers = stated.get("tiers")
+        if not isinstance(tiers, list) or len(tiers) != len(self.split["tiers"]):
+            return [f"print.split.tiers: not the spec's {len(self.split['tiers'])} tiers"]
+        for i, (got, want) in enumerate(zip(tiers, self.split["tiers"], strict=True)):
+            if got != want:
+                return [f"print.split.tiers[{i}] {got!r}, spec {want!r}"[:200]]
+        return ["print.split: holds more than the spec's rule, order and counts"]
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
 from poolgen.run.split import split_game
 from tests.support import SEED_A
+from tests.support.reseal import resign
 from tests.support.spec_docs import kn_doc, write
 
 TOP = 4  # the top tier's index in a pool (lose, free, 1, 2, 6)
@@ -97,3 +98,19 @@ def test_a_pool_given_its_share_rounded_up_plus_one_fails_step_5_without_the_see
     assert steps[4]["status"] == "fail"
     assert ("counts split evenly (print.split): pool p1: tier 6 has 2, its share of 4 per order is 0 or 1"
             in steps[4]["reasons"]), steps[4]["reasons"]
+
+
+def test_with_the_spec_step_5_holds_print_split_to_the_spec(order):
+    """An insider's manifest stating a top tier of 5 per order (so 4 in the pools looks short by one, not
+    theirs to give) fails step 5 against the spec; the spec is the split's source."""
+    run = _run(order, order["game"], "restated")
+
+    def five(doc: dict) -> None:
+        doc["print"]["split"]["tiers"][3]["count"] = 5
+    resign(run, five, order["signer"])
+    request = VerifyRequest(run=run, public_key=order["public"], spec=order["spec"])
+    steps = verify_run(request).to_json()["steps"]
+    assert steps[4]["status"] == "fail"
+    said = " ".join(steps[4]["reasons"])
+    assert "print.split.tiers[3] {'count': 5, 'id': '6'}, spec {'id': '6', 'count': 4}" in said, said
+    assert "tier 6: the pools hold 4, the order 5" in said, said
