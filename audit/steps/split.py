@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 
 from audit.checklist import Step
 from audit.errors import VerificationError
+from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS
 from audit.read.manifest import Manifest
 from audit.steps.numbers import Stream
 
@@ -53,12 +54,17 @@ def read_split(manifest: Manifest) -> SplitOrder | None:
     if not isinstance(raw, dict) or raw.get("rule") != "even":
         raise bad("rule", "must be \"even\"")
     order, size = raw.get("order_tickets"), raw.get("pool_tickets")
-    if not _whole(order, 1) or not _whole(size, 1) or size > order or order > 10**10:
-        raise bad("order_tickets", "must be whole numbers, pool_tickets 1 .. order_tickets <= 10^10")
+    if not _whole(size, 1) or size > MAX_POOL_TICKETS:
+        raise bad("pool_tickets", f"must be a whole number, 1 to {MAX_POOL_TICKETS:,}")
+    if not _whole(order, size) or -(-order // size) > MAX_POOLS:  # a manifest's bounds, before any list
+        raise bad("order_tickets", f"must be a whole number, whole pools of pool_tickets and a rest, at "
+                                   f"most {MAX_POOLS} pools")
     tiers = raw.get("tiers")
-    if not isinstance(tiers, list) or not all(isinstance(t, dict) and isinstance(t.get("id"), str)
-                                              and _whole(t.get("count"), 0) for t in tiers):
-        raise bad("tiers", "must be a list of {id, count}")
+    if not isinstance(tiers, list) or len(tiers) > MAX_TIERS or not all(
+            isinstance(t, dict) and isinstance(t.get("id"), str) and _whole(t.get("count"), 0)
+            and t["count"] <= order for t in tiers):
+        raise bad("tiers", f"must be a list of at most {MAX_TIERS} {{id, count}}, each count at most the "
+                           "order")
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
     return SplitOrder(order, sizes, [(t["id"], t["count"]) for t in tiers])
 

@@ -114,3 +114,15 @@ def test_with_the_spec_step_5_holds_print_split_to_the_spec(order):
     said = " ".join(steps[4]["reasons"])
     assert "print.split.tiers[3] {'count': 5, 'id': '6'}, spec {'id': '6', 'count': 4}" in said, said
     assert "tier 6: the pools hold 4, the order 5" in said, said
+
+
+def test_a_print_split_of_a_billion_pools_fails_step_5_in_one_line_at_once(order):
+    """A signed manifest's print.split is input: pools of one ticket in an order of 10^10 would be a list
+    of 10^10 sizes, never drawn."""
+    run = _run(order, order["game"], "hostile")
+    resign(run, lambda doc: doc["print"]["split"].update(order_tickets=10**10, pool_tickets=1),
+           order["signer"])
+    steps = _steps(order, run, seed=True)
+    assert steps[4]["status"] == "fail" and steps[6]["status"] == "fail"
+    assert ("print.split.order_tickets: must be a whole number, whole pools of pool_tickets and a rest, at "
+            "most 64 pools (docs/manifest.md)") in steps[4]["reasons"], steps[4]["reasons"]
