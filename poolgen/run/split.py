@@ -13,7 +13,7 @@ every r_k is equal, the pools rounding up are a uniform R-subset. Losers absorb 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from poolgen.game.model import Game, PoolTier, Printed
 from poolgen.rng import derive_stream, integers, permutation
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # types only
     from poolgen.rng.drbg import Stream
 
 __all__ = ["ceiling_game", "manifest_split", "round_ups", "split_counts", "split_game", "split_label",
-           "split_tier"]
+           "split_tier", "stated_game"]
 
 
 def split_label(rules: str) -> tuple[str, ...]:
@@ -78,6 +78,22 @@ def split_game(game: Game, seed: bytes) -> Game:
         tiers = (PoolTier("lose", 0, pool.tickets - sum(counts)),) + tuple(
             PoolTier(t.id, t.prize_cents, c) for t, c in zip(pool.tiers[1:], counts, strict=True))
         pools.append(replace(pool, tiers=tiers))
+    return replace(game, pools=tuple(pools))
+
+
+def stated_game(game: Game, manifest: dict[str, Any]) -> Game:
+    """The game with a split order's pools holding the counts a run's manifest states for them (the
+    seed's draw, which a proof made without the seed cannot repeat); any other game as it is."""
+    sales = game.sales
+    if not isinstance(sales, Printed) or sales.split is None:
+        return game
+    stated = {p.get("id"): {t.get("id"): t.get("count") for t in p.get("tiers", [])}
+              for p in manifest.get("pools", []) if isinstance(p, dict)}
+    pools = []
+    for pool in game.pools:
+        counts = stated.get(pool.id)
+        pools.append(pool if counts is None else replace(pool, tiers=tuple(
+            replace(t, count=counts.get(t.id, t.count)) for t in pool.tiers)))
     return replace(game, pools=tuple(pools))
 
 

@@ -15,6 +15,7 @@ import pytest
 from audit.verify import VerifyRequest, verify_run
 from poolgen.game.model import Game, PoolTier
 from poolgen.loader import load_spec
+from poolgen.pdf.specimens import specimen_rows
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
 from poolgen.run.split import split_game
@@ -126,3 +127,12 @@ def test_a_print_split_of_a_billion_pools_fails_step_5_in_one_line_at_once(order
     assert steps[4]["status"] == "fail" and steps[6]["status"] == "fail"
     assert ("print.split.order_tickets: must be a whole number, whole pools of pool_tickets and a rest, at "
             "most 64 pools (docs/manifest.md)") in steps[4]["reasons"], steps[4]["reasons"]
+
+
+def test_proof_specimens_of_a_split_pool_are_of_the_tiers_the_pool_holds(order):
+    """`poolgen proof` draws one specimen of every tier a pool holds: of a split order, by the run's
+    counts (p3 holds no top prize, p1 one), not the spec's shares rounded down (no top prize anywhere)."""
+    run = _run(order, order["game"], "specimens")
+    rows = specimen_rows((run / "manifest.json").read_bytes(), order["game"], ["p1", "p3"])
+    assert [(pid, row["tier"]) for pid, row in rows] == [
+        ("p1", t) for t in ("lose", "free", "1", "2", "6")] + [("p3", t) for t in ("lose", "free", "1", "2")]
