@@ -53,6 +53,8 @@ FIELDS = frozenset({
     "deliverables[].sha256", "deliverables[].tier", "deliverables[].key_check",
     "print.barcode", "print.barcode_digits", "print.virn_digits", "print.high_tier_cents",
     "print.book_numbers", "print.book_key_check", "print.book_slots",
+    "print.split.rule", "print.split.order_tickets", "print.split.pool_tickets",  # docs/randomness.md 4b
+    "print.split.tiers[].id", "print.split.tiers[].count",
     "print.free_ticket_tiers[]",  # which tiers pay a free ticket: the spec's
     "print.art[].spots", "print.art[].symbols[].code", "print.art[].symbols[].art",  # the spec's art files
     # the game's pack parameters (docs/new-game.md section 2b): rules of the game, as the spec states them
@@ -154,7 +156,8 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
     printed = doc.get("print")
     if isinstance(printed, dict):
         keyed = "book_key_check" in printed
-        streams += ([] if keyed else [f"poolgen/v1/{rules}/order/books"]) + [
+        streams += ([] if keyed else [f"poolgen/v1/{rules}/order/books"]) + (
+            [f"poolgen/v1/{rules}/order/split"] if "split" in printed else []) + [
             f"poolgen/v1/{rules}/{p}/virn" for p in pools]
         books = KEYED_BOOKS if keyed else ("a permutation of the order's book slots from the stream "
                                            f"poolgen/v1/{rules}/order/books")

@@ -12,6 +12,7 @@ from audit.read.fields import fixed_values, play_fields, unlisted_fields
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.names import name_problems
 from audit.read.specs import SpecExpectation
+from audit.steps.split import check_split_bounds
 
 
 def decimal_text(num: int, den: int, places: int = 4) -> str:
@@ -65,7 +66,8 @@ def check_figures(table: pl.DataFrame, pool: PoolEntry) -> str:
 
 
 def check_totals(manifest: Manifest) -> str:
-    """(5) the run's totals are the sums of its pools."""
+    """(5) the run's totals are the sums of its pools, and a split order's pools hold their shares
+    (audit/steps/split.py)."""
     pools = [p.raw for p in manifest.pools]
     tickets = sum(p["tickets"] for p in pools)
     winners = sum(p["winners"] for p in pools)
@@ -79,7 +81,8 @@ def check_totals(manifest: Manifest) -> str:
              for k, v in want.items() if said.get(k) != v]
     if wrong:
         raise VerificationError(Step.FIGURES, "totals: " + "; ".join(wrong))
-    return f"totals over {len(pools)} pool(s) add up"
+    split = check_split_bounds(manifest)
+    return f"totals over {len(pools)} pool(s) add up" + (f"; {split}" if split else "")
 
 
 def check_fields(manifest: Manifest) -> str:

@@ -36,12 +36,12 @@ from audit.read.runfiles import imaging_file, read_columns, read_pool
 from audit.read.specs import SpecExpectation
 from audit.read.specs.printed import PrintedPools
 
-__all__ = ["check_books", "check_virns", "integers", "permutation"]
+__all__ = ["Stream", "check_books", "check_virns", "integers", "permutation"]
 
 SALT = b"poolgen/drbg/v1"
 
 
-class _Stream:
+class Stream:
     """A label's keystream, read word after word."""
 
     def __init__(self, seed: bytes, *label: str) -> None:
@@ -55,7 +55,7 @@ class _Stream:
 
 def integers(seed: bytes, label: tuple[str, ...], high: int, count: int) -> np.ndarray:
     """`count` integers in [0, high) from a label's stream, as docs/randomness.md section 3 draws them."""
-    stream, mask = _Stream(seed, *label), np.uint64((1 << (high - 1).bit_length()) - 1)
+    stream, mask = Stream(seed, *label), np.uint64((1 << (high - 1).bit_length()) - 1)
     out, todo = np.zeros(count, dtype=np.uint64), np.arange(count)
     while todo.size:  # round after round, the rejected slots in slot order
         words = stream.words(todo.size) & mask
@@ -68,7 +68,7 @@ def integers(seed: bytes, label: tuple[str, ...], high: int, count: int) -> np.n
 def permutation(seed: bytes, label: tuple[str, ...], n: int) -> np.ndarray:
     """A permutation of range(n) from a label's stream (docs/randomness.md, section 3): n words as keys,
     all drawn again while two are equal; the order that sorts them ascending."""
-    stream = _Stream(seed, *label)
+    stream = Stream(seed, *label)
     while True:
         keys = stream.words(n)
         order = np.argsort(keys, kind="stable")

@@ -24,6 +24,7 @@ from audit.read.manifest import Manifest
 from audit.read.runfiles import hash_run_file
 from audit.read.specs import SpecExpectation
 from audit.steps.numbers import check_books, check_virns
+from audit.steps.split import check_split_seed
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
 COMMITMENT_ALGORITHM = COMMITMENT  # step 5 holds every manifest to it (audit/read/fields.py)
@@ -79,8 +80,9 @@ def check_commitment(manifest: Manifest, seed: bytes) -> str:
 def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None = None,
                book_key: bytes | None = None) -> str:
     """(7) without a generator: the seed is the committed one, and every validation number of a printed
-    run, and with the spec every book number, is the seed's (audit/steps/numbers.py; the rest of a pool
-    file needs the generator); book numbers under a book key need the key (checked in step 3)."""
+    run, a split order's counts per pool (audit/steps/split.py), and with the spec every book number,
+    is the seed's (audit/steps/numbers.py; the rest of a pool file needs the generator); book numbers
+    under a book key need the key (checked in step 3)."""
     done = check_commitment(manifest, seed)
     virns = check_virns(folder, manifest, seed)
     keyed = manifest.kind == "printed" and "book_key_check" in manifest.doc.get("print", {})  # not the seed's
@@ -92,7 +94,7 @@ def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectat
         said = f"{done}; {virns} re-derived from the seed" if virns else done
         raise VerificationError(Step.REPRODUCTION, f"{said}; {exc.reason}") from None
     remark = keyed or books.startswith("book numbers not re-derived")  # a statement, not numbers checked
-    found = [x for x in (virns, "" if remark else books) if x]
+    found = [x for x in (virns, "" if remark else books, check_split_seed(manifest, seed)) if x]
     said = f"{done}; {' and '.join(found)} re-derived from the seed" if found else done
     return f"{said}; {books}" if remark else said
 

@@ -12,6 +12,7 @@ from poolgen.check.figures import GameCheck
 from poolgen.check.packs import check_packs
 from poolgen.check.printed import check_printed
 from poolgen.game.model import EInstant, Game, Printed
+from poolgen.run.split import ceiling_game
 
 __all__ = ["check_spec"]
 
@@ -22,6 +23,7 @@ def check_spec(game: Game) -> GameCheck:
     match game.sales:
         case Printed():
             check_printed(game, game.sales, result)
+            game = ceiling_game(game)  # a split order: its layouts probed with the most of every tier
             check_packs(game, result)
         case EInstant():
             check_einstant(game, game.sales, result)

@@ -21,9 +21,14 @@ __all__ = ["check_printed"]
 def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
     result.pools += [figures(p) for p in game.pools]
     first = result.pools[0]
-    order = PoolFigures("order", first.price_cents, sum(p.tickets for p in result.pools),
-                        tuple(PoolTier(t.id, t.prize_cents, sum(p.tiers[i].count for p in result.pools))
-                              for i, t in enumerate(first.tiers)))
+    tickets = sum(p.tickets for p in result.pools)
+    counts = [sum(p.tiers[i].count for p in result.pools) for i in range(len(first.tiers))]
+    if sales.split is not None:  # the pools hold their shares rounded down until a seed draws the rest
+        counts = [tickets - sum(t.count for t in game.tiers)] + [t.count for t in game.tiers]
+        result.notes.append(_split_note(game, sales))
+    order = PoolFigures("order", first.price_cents, tickets,
+                        tuple(PoolTier(t.id, t.prize_cents, c)
+                              for t, c in zip(first.tiers, counts, strict=True)))
     result.order = order
     pub = game.published
     if pub.prize_table != "regulation":
@@ -71,3 +76,17 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
         ok, shown = odds_match(pub.odds, order.odds)
         if not ok:
             result.problem("(j)", "overall odds", f"1 in {pub.odds}", f"1 in {shown}")
+
+
+def _split_note(game: Game, sales: Printed) -> str:
+    """How `split = "even"` spreads the counts: the pools' rows show each share rounded down."""
+    spread = [t for t in game.tiers if any(t.count * p.tickets % sales.order_tickets for p in game.pools)]
+    rarest = min(spread, key=lambda t: t.count)
+    shares = ", ".join(f"{p.id} {p.tiers[rarest.index].count} or {p.tiers[rarest.index].count + 1}"
+                       if rarest.count * p.tickets % sales.order_tickets else
+                       f"{p.id} {p.tiers[rarest.index].count}" for p in game.pools)
+    return (f"{game.name}: counts split evenly (printed.split = \"even\"): {len(spread)} of "
+            f"{len(game.tiers)} tiers do not scale exactly to every pool; each pool holds its exact share "
+            f"rounded down or up, which pools round up drawn from the run's seed (docs/randomness.md 4b), "
+            f"the pools adding up to the order's counts; the pools' figures show the shares rounded "
+            f"down, the order's are exact (tier {rarest.id}, {rarest.count:,} per order: {shares})")

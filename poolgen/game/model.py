@@ -150,7 +150,9 @@ class Pool:
 @dataclass(frozen=True)
 class Printed:
     """Printed tickets in books: an order of `order_tickets`, built as pools of `pool_tickets`
-    (with `last_pool_partial`, the order's rest is one smaller pool)."""
+    (with `last_pool_partial`, the order's rest is one smaller pool). With `split = "even"` a tier's
+    count per pool is its exact share rounded down or up, which pools round up drawn from the seed
+    (docs/randomness.md, section 4b): until drawn, a game's pools hold the shares rounded down."""
 
     price_cents: int
     order_tickets: int
@@ -159,6 +161,7 @@ class Printed:
     last_ticket: int
     counts_per: Literal["order", "pool"]
     last_pool_partial: bool = False
+    split: Literal["even"] | None = None  # counts spread over the pools from the seed (poolgen/run/split.py)
     virn_digits: int = 12  # digits of each ticket's validation number (docs/validation.md)
     high_tier_cents: int = 60000  # prizes of this or more are validated only from the high-tier file
 

@@ -10,7 +10,9 @@
 
 Pools: whole pools of `pool_tickets` (p1, p2, ...), then with `last_pool = "partial"` one pool of
 the order's rest; a tier's count scales to a pool of t tickets as count x t / order_tickets
-(`counts_per = "order"`) or count x t / pool_tickets (`"pool"`), exactly or not at all.
+(`counts_per = "order"`) or count x t / pool_tickets (`"pool"`), exactly or not at all; with
+`split = "even"` (counts per order only) each pool holds its exact share rounded down until the run's
+seed draws which pools round up (poolgen/run/split.py).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ _TOP = {"format", "game", "printed", "play", "areas", "symbols", "tiers", "publi
 _GAME = {"id", "name", "number", "regulation", "source", "prize_table"}
 _PRINT_SETTINGS = {"virn_digits", "high_tier_prize"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per",
-            "last_pool"} | _PRINT_SETTINGS
+            "last_pool", "split"} | _PRINT_SETTINGS
 _PLAY = {"max_wins"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by", "art"}
@@ -107,6 +109,10 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     if play_model.spots() > MAX_TICKET_SPOTS:
         raise r.fail("areas", f"{play_model.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
     printed, pools = _pools(r, sales, price, tiers, play_model.spots(), virn_digits, high_tier_cents)
+    if printed.split is not None and set(doc.get("packs") or {}) - {"neighbours"}:
+        raise r.fail("packs", "not with printed.split: a pack parameter is proven for a pool's counts, "
+                              "and a split draws them from the seed (leave split out, or [packs] to "
+                              "neighbours alone)")
     packs = read_packs(r, doc, tiers, printed.tickets_per_book, pools)
     return Game(
         path=path, sha256=sha256, id=game_id, name=r.get(game, "name", "game", str), number=number,
@@ -272,17 +278,22 @@ def _pools(r: Reader, sales: dict[str, Any], price: int, tiers: tuple[Tier, ...]
         raise r.fail("printed.order_tickets", f"{order // per_book:,} books of {per_book}; at most "
                                               f"{MAX_ORDER_BOOKS:,} (seven digits of every ticket id)")
     sizes = [size] * (order // size) + ([rest] if rest else [])
+    split = _split(r, sales, per, tiers, sizes, order)
     basis = order if per == "order" else size
     pools, book = [], 0
     for k, tickets in enumerate(sizes):
-        counts = []
+        counts, most = [], 0  # most: the winners of the pool were every share rounded up
         for t in tiers:
-            if (t.count * tickets) % basis:
+            if (t.count * tickets) % basis and not split:
                 raise r.fail(f"tiers[{t.index - 1}].count",
-                             f"{t.count} winners per {per} do not scale exactly to a pool of {tickets}")
+                             f"{t.count} winners per {per} do not scale exactly to a pool of {tickets}"
+                             + (" (printed.split = \"even\" spreads it)" if per == "order" else ""))
             counts.append(t.count * tickets // basis)
-        if sum(counts) > tickets:
-            raise r.fail("tiers", f"{sum(counts)} winners per pool exceed the pool of {tickets} tickets")
+            most += -(-t.count * tickets // basis)
+        if most > tickets:
+            raise r.fail("printed.split" if split else "tiers",
+                         f"{most} winners per pool exceed the pool of {tickets} tickets"
+                         + (" when every share rounds up" if split else ""))
         ptiers = (PoolTier("lose", 0, tickets - sum(counts)),) + tuple(
             PoolTier(t.id, t.cents, c) for t, c in zip(tiers, counts, strict=True))
         pools.append(Pool(id=f"p{k + 1}", price_cents=price, tickets=tickets, tiers=ptiers,
@@ -291,7 +302,24 @@ def _pools(r: Reader, sales: dict[str, Any], price: int, tiers: tuple[Tier, ...]
     bound_pools(r, "printed", tuple(pools), spots)
     printed = Printed(price_cents=price, order_tickets=order, pool_tickets=size, first_ticket=first,
                       last_ticket=last, counts_per="order" if per == "order" else "pool",
-                      last_pool_partial=last_pool is not None, virn_digits=virn_digits,
+                      last_pool_partial=last_pool is not None, split=split, virn_digits=virn_digits,
                       high_tier_cents=high_tier_cents)
     return printed, tuple(pools)
 
+
+
+def _split(r: Reader, sales: dict[str, Any], per: str, tiers: tuple[Tier, ...], sizes: list[int],
+           order: int) -> Literal["even"] | None:
+    """`split = "even"`: counts per order spread over pools they do not scale to exactly (a field
+    nothing uses is refused: every count scaling exactly to every pool)."""
+    split = r.get(sales, "split", "printed", str, required=False)
+    if split is None:
+        return None
+    if split != "even":
+        raise r.fail("printed.split", f"must be \"even\", not {split!r}")
+    if per != "order":
+        raise r.fail("printed.split", "needs counts_per = \"order\": the pools' counts add up to the "
+                                      "order's")
+    if all(t.count * s % order == 0 for t in tiers for s in sizes):
+        raise r.fail("printed.split", "not used: every tier's count scales exactly to every pool")
+    return "even"

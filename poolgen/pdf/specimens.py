@@ -19,6 +19,7 @@ an eInstant specimen is share `POOL-SPECIMEN-NNN`, serial 0 (real serials start 
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Printed
 from poolgen.rng import derive_stream
+from poolgen.run.split import stated_game
 
 __all__ = ["SPECIMEN_LABEL", "specimen_barcode", "specimen_rows"]
 
@@ -43,6 +45,7 @@ def specimen_barcode(game_number: int, n: int) -> str:
 def specimen_rows(manifest_bytes: bytes, game: Game, pool_ids: list[str]) -> list[tuple[str, dict[str, Any]]]:
     """(pool id, row) of one specimen of every tier with tickets of each pool, in tier order."""
     seed = hashlib.sha256(SPECIMEN_LABEL.encode() + manifest_bytes).digest()
+    game = stated_game(game, json.loads(manifest_bytes))  # a split order's counts are the run's
     pools = {p.id: p for p in game.pools}
     out: list[tuple[str, dict[str, Any]]] = []
     n = 0

@@ -50,6 +50,7 @@ from poolgen.run.manifest import MANIFEST, pool_figures, totals
 from poolgen.run.merkle import ALGORITHM as MERKLE_ALGORITHM
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.provenance import code_entry
+from poolgen.run.split import manifest_split, split_game, split_label
 from poolgen.seeds.seed import commitment
 
 STEPS = ("shuffle and lay out", "check", "write and hash")
@@ -102,6 +103,7 @@ def make_pool_parts(game: Game, pool_id: str, seed: bytes, folder: Path, progres
                     book_key: bytes | None = None) -> tuple[dict[str, Any], PoolParts | None]:
     """`make_pool`, and for a printed game also the pool's imaging file, and the pool's parts of the
     run's files (deliverables/write.py), made here, in the pool's worker, from the table in memory."""
+    game = split_game(game, seed)  # a split's counts per pool, from the seed (poolgen/run/split.py)
     pool = game.pool(pool_id)
     df, counts = build_pool_counted(game, pool, seed, book_key)
     if progress:
@@ -245,7 +247,8 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
     runs just after the run folder is renamed into place, before an interrupt is let through (the
     CLI names the run's fresh seed there). `progress(pool id, steps done)` follows each pool.
     """
-    game, seed, keys, threshold = request.game, request.seed, request.validation_keys, request.high_tier_cents
+    seed, keys, threshold = request.seed, request.validation_keys, request.high_tier_cents
+    game = split_game(request.game, seed)
     ids = request.pool_ids or [p.id for p in game.pools]
     for pid in ids:
         game.pool(pid)  # an unknown pool id fails before anything is written
@@ -268,6 +271,10 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
                                      request.ceremony)
         manifest.update(manifest_part(game, folder, ids, keys, threshold, request.book_key))
         manifest["drbg"]["streams"] += extra_streams(game, ids, request.book_key is not None)
+        if (split := manifest_split(game)) is not None:  # after the books stream, before the pools' virn
+            manifest["print"]["split"] = split
+            at = len(manifest["drbg"]["streams"]) - len(ids)
+            manifest["drbg"]["streams"].insert(at, label_text(split_label(game.id)))
         write_atomic(folder / MANIFEST, canonical_bytes(manifest))
         if finish is not None:
             finish(folder, manifest)

@@ -72,6 +72,8 @@ PUBLIC_FIELDS = frozenset({
     "deliverables[].sha256", "deliverables[].tier", "deliverables[].key_check",
     "print.barcode", "print.barcode_digits", "print.virn_digits", "print.high_tier_cents",
     "print.book_numbers", "print.book_key_check", "print.book_slots",
+    "print.split.rule", "print.split.order_tickets", "print.split.pool_tickets",  # docs/randomness.md 4b
+    "print.split.tiers[].id", "print.split.tiers[].count",
     "print.free_ticket_tiers[]",  # which tiers pay a free ticket: the spec's
     "print.art[].spots", "print.art[].symbols[].code", "print.art[].symbols[].art",  # the spec's art files
     # the game's pack parameters (docs/new-game.md section 2b): rules of the game, as the spec states them

@@ -23,7 +23,8 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "two_million_blitz": (633_763, 2_675_500_000),
            "elemental_duel": (68_875, 17_200_000),  # an eInstant: the first pool's ($1.00)
            "lucky_reels_areas": (32_135, 7_400_000),
-           "red_hot_wild_7s": (246_247, 343_251_500)}  # a key symbol game (winning = 0)
+           "red_hot_wild_7s": (246_247, 343_251_500),  # a key symbol game (winning = 0)
+           "red_hot_wild_7s_pools": (246_247, 343_251_500)}  # its whole order, counts split over 5 pools
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -33,6 +34,7 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "elemental_duel": ({"order_shares": 16_000, "pool_shares": 4_000}, 50, "d1.00", 4_000),
         "lucky_reels_areas": ({"order_shares": 24_000, "pool_shares": 4_000}, 25, "d1.00x2", 4_000),
         "red_hot_wild_7s": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
+        "red_hot_wild_7s_pools": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 50, "p5", 300),
         "granite_state_money_puzzle": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
         "big_cash_riches": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 30, "p1", 20_000),
         "bank_roll": ({"order_tickets": 15_000, "pool_tickets": 15_000}, 20, "p1", 15_000)}  # 7 or 11
@@ -108,3 +110,24 @@ def test_a_cut_of_each_heldout_example_generates_and_verifies_with_audit_alone(k
     steps = json.loads(result.stdout)["steps"]
     assert [s["status"] for s in steps] == ["pass"] * 6 + ["skip", "pass", "pass"]
     assert any(f"{tickets:,}" in d for d in steps[2]["details"]), steps[2]["details"]
+
+
+def test_a_cut_of_the_split_order_verifies_with_the_seed_regenerated_and_with_audit_alone(keys, tmp_path):
+    """red_hot_wild_7s_pools cut to four pools of 5,000 and one of 300 (counts split, docs/randomness.md
+    4b): its last pool regenerates byte for byte (poolgen verify --seed-file) and audit alone re-derives
+    its counts from the seed (python -m audit verify --seed-file)."""
+    spec = cut("red_hot_wild_7s_pools", tmp_path)
+    seed, public = keys / "run.seed", keys / "keys" / "signing-key.pub.pem"
+    made = invoke("generate", spec, "--out", tmp_path / "runs", "--seed-file", seed, "--pool", "p5",
+                  "--run-id", "split", "--workers", "1", "--key", keys / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    run = tmp_path / "runs" / "split"
+    result = invoke("verify", run, "--public-key", public, "--spec", spec, "--seed-file", seed, "--json")
+    assert result.exit_code == 0, result.output
+    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["pass"] * 9
+    result = invoke("verify", run, "--public-key", public, "--spec", spec, "--seed-file", seed, "--json",
+                    application=audit_app)
+    assert result.exit_code == 0, result.output
+    steps = json.loads(result.stdout)["steps"]
+    assert any("the counts per tier of 1 pool(s) (the order's split)" in d for d in steps[6]["details"]), \
+        steps[6]["details"]

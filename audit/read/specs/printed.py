@@ -87,15 +87,19 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     order, size = sales["order_tickets"], sales["pool_tickets"]
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
     basis = order if sales["counts_per"] == "order" else size
+    split = sales.get("split")  # "even": each count its exact share rounded down or up (section 4b)
+    if split not in (None, "even") or (split and basis != order):
+        raise ValueError(f"printed.split {split!r}: only \"even\", with counts per order")
     pools, book = [], 0
     for k, tickets in enumerate(sizes, start=1):
         counts = []
         for t in doc["tiers"]:
-            if t["count"] * tickets % basis:
+            if t["count"] * tickets % basis and not split:
                 raise ValueError(f"tier {t['id']}: {t['count']} does not scale to a pool of {tickets}")
             counts.append(t["count"] * tickets // basis)
-        rows = [("lose", 0, tickets - sum(counts))] + [
-            (t["id"], p, c) for t, p, c in zip(doc["tiers"], prizes, counts, strict=True)]
+        rows: list[tuple[str, int, int | None]] = [("lose", 0, None if split else tickets - sum(counts))] + [
+            (t["id"], p, None if split and t["count"] * tickets % basis else c)
+            for t, p, c in zip(doc["tiers"], prizes, counts, strict=True)]
         pools.append({"id": f"p{k}", "first_book": book, "books": tickets // per_book, "tickets": tickets,
                       "price_cents": price, "tiers": rows})
         book += tickets // per_book
@@ -104,6 +108,9 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     return SpecExpectation(file, sha256, tuple(stated.items()),
                            (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers),
                                                                    doc["play"]["max_wins"]),
+                            StatedSplit(None if not split else {
+                                "rule": split, "order_tickets": order, "pool_tickets": size,
+                                "tiers": [{"id": t["id"], "count": t["count"]} for t in doc["tiers"]]}),
                             SpecArt(spec_art(doc)),
                             PrintSettings(tuple(free), sales.get("virn_digits", 12))),
                            "every pool, area and tier", doc)
@@ -125,14 +132,45 @@ class PrintedPools:
                 problems.append(f"pool {p.id}: books {p.raw.get('first_book')}.. do not start a pool "
                                 "of the order")
                 continue
+            # a count the spec leaves to the split (None) is held within one of its share by step 5's
+            # audit/steps/split.py, from print.split, which StatedSplit holds to the spec
             got = {"id": p.id, "books": p.raw.get("books"), "tickets": p.tickets,
-                   "price_cents": p.price_cents, "tiers": [(t.id, t.prize_cents, t.count) for t in p.tiers]}
+                   "price_cents": p.price_cents,
+                   "tiers": [(t.id, t.prize_cents, None if w is None else t.count)
+                             for t, w in zip(p.tiers, [c for _, _, c in want["tiers"]], strict=False)]}
             for key, value in got.items():
                 if value != want[key]:
                     problems.append(f"pool {p.id}: {key} {value}, spec {want[key]}")
         if len({p.raw.get("first_book") for p in manifest.pools}) != len(manifest.pools):
             problems.append("two pools hold the same books")
         return problems
+
+
+@dataclass(frozen=True)
+class StatedSplit:
+    """The manifest's `print.split` is the spec's `split` with the order and its counts (docs/manifest.md),
+    or absent when the spec has none: step 5 holds every pool's counts to it, step 7 draws them by it."""
+
+    split: dict[str, Any] | None
+
+    def problems(self, manifest: Manifest) -> list[str]:
+        stated = manifest.doc.get("print", {}).get("split")
+        if stated == self.split:
+            return []
+        if self.split is None:
+            return ["print.split: the spec splits no count"]
+        if not isinstance(stated, dict):
+            return ["print.split: missing, but the spec splits the counts (split = \"even\")"]
+        for key in ("rule", "order_tickets", "pool_tickets"):
+            if stated.get(key) != self.split[key]:
+                return [f"print.split.{key} {stated.get(key)!r}, spec {self.split[key]!r}"[:200]]
+        tiers = stated.get("tiers")
+        if not isinstance(tiers, list) or len(tiers) != len(self.split["tiers"]):
+            return [f"print.split.tiers: not the spec's {len(self.split['tiers'])} tiers"]
+        for i, (got, want) in enumerate(zip(tiers, self.split["tiers"], strict=True)):
+            if got != want:
+                return [f"print.split.tiers[{i}] {got!r}, spec {want!r}"[:200]]
+        return ["print.split: holds more than the spec's rule, order and counts"]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ BAD = {
                               "'25' is not one of its prize symbols",
     "spec_duplicate_tier": "spec_duplicate_tier.toml: tiers[2].id: duplicate tier id '1'",
     "spec_indivisible_count": "spec_indivisible_count.toml: tiers[4].count: 3001 winners per order do not "
-                              "scale exactly to a pool of 300000",
+                              "scale exactly to a pool of 300000 (printed.split = \"even\" spreads it)",
     "spec_bad_toml": "spec_bad_toml.toml: not valid TOML: Expected ']' at the end of a table declaration",
     "spec_codes_not_a_list": "spec_codes_not_a_list.toml: tiers[9].wins: must be a list, not '25'",
     "spec_symbol_is_a_list": "spec_symbol_is_a_list.toml: tiers[0].wins[0].prize: must be a string, not "
