@@ -22,6 +22,7 @@ seed derived from it all (audit/steps/reproduction.py compares it with the seed 
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/2"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -96,6 +98,9 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
     names = [p["name"] for p in parties]
     keys = [p["public_key"] for p in parties]
     for i, (name, key) in enumerate(zip(names, keys, strict=True)):
+        if not isinstance(key, str) or not _HEX64.fullmatch(key):  # one spelling a key: "AB" hashes as "ab"
+            raise VerificationError(step, f"ceremony {t['id']}: party {name!r}: public key is not 64 "
+                                    "lower-case hex digits")
         if names.index(name) != i:
             raise VerificationError(step, f"ceremony {t['id']} names party {name!r} twice")
         if keys.index(key) != i:

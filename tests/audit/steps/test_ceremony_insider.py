@@ -227,3 +227,16 @@ def test_a_contribution_that_is_not_32_bytes_is_refused_in_step_7(sealed_run):
     manifest, doc = _crafted(sealed_run, [("vendor", Ed25519PrivateKey.generate()),
                                           ("lottery", Ed25519PrivateKey.generate())], size=16)
     assert _refusals(manifest, doc) == (None, "party 'vendor': its contribution is 16 bytes, not 32")
+
+
+def test_one_key_listed_twice_in_two_spellings_is_refused(sealed_run):
+    # bytes.fromhex reads "AB" as "ab": the transcript hashes, and every signature verifies, the same with a
+    # key written in capitals, so the operator's one key can pass for two parties' unless the key's text is
+    # held to its one spelling (64 lower-case hex digits, as poolgen writes it and loads it)
+    mine = Ed25519PrivateKey.generate()
+    manifest, doc = _crafted(sealed_run, [("vendor", mine), ("lottery", mine)])
+    for t in (manifest.doc["ceremony"]["transcript"], doc["transcript"]):
+        t["parties"][1]["public_key"] = t["parties"][1]["public_key"].upper()
+    assert tx.transcript_hash(doc["transcript"]) == manifest.doc["ceremony"]["transcript_sha256"]
+    why = "ceremony c1: party 'lottery': public key is not 64 lower-case hex digits"
+    assert _refusals(manifest, doc) == (why, why)
