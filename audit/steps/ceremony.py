@@ -14,9 +14,10 @@
 
 `check_bound` (step 5, whenever the manifest records a ceremony): the run is the one its transcript
 binds. `ceremony_seed` (step 7, given the ceremony file with every reveal): the file is the manifest's
-ceremony, every signature is by the listed key (and the auditor's, if given), every reveal matches
-and came before reveals closed, the drand round is the named one and its signature verifies; then the
-seed derived from it all (audit/steps/reproduction.py compares it with the seed commitment).
+ceremony and records no abort, every signature is by the listed key (and the auditor's, if given),
+every reveal matches and came before reveals closed, the drand round is the named one and its
+signature verifies; then the seed derived from it all (audit/steps/reproduction.py compares it with
+the seed commitment).
 """
 
 from __future__ import annotations
@@ -337,6 +338,14 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         check_party_keys(t, party_keys)
     keys = {p["name"]: p["public_key"] for p in t["parties"]}
     names = list(keys)
+    abort = doc.get("abort")
+    if abort is not None:  # generate refuses an aborted ceremony; a file recording one seeds no run
+        if not isinstance(abort, dict) or abort.get("name") not in keys:
+            raise _fail("the ceremony file records an abort by no listed party")
+        name, reason = abort["name"], str(abort.get("reason"))
+        _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
+                + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()))
+        raise _fail(f"ceremony {t['id']} was aborted by {name} ({reason}): an aborted ceremony seeds no run")
     if doc["commitments"] != stated.get("commitments") or doc.get("round") != stated.get("round"):
         raise _fail("the ceremony file's commitments or round are not the manifest's")
     closed = closed_commitments(t, th, doc["commitments"], stated.get("commitments_sha256"),

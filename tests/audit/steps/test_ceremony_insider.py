@@ -240,3 +240,23 @@ def test_one_key_listed_twice_in_two_spellings_is_refused(sealed_run):
     assert tx.transcript_hash(doc["transcript"]) == manifest.doc["ceremony"]["transcript_sha256"]
     why = "ceremony c1: party 'lottery': public key is not 64 lower-case hex digits"
     assert _refusals(manifest, doc) == (why, why)
+
+
+def test_a_ceremony_file_that_records_an_abort_seeds_no_run_in_step_7(sealed_run):
+    # An aborted ceremony seeds nothing (generate refuses it); a ceremony file given to step 7 with a party's
+    # signed abort in it shows the ceremony was called off, whatever its reveals and round say
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    doc = json.loads(sealed_run.file.read_bytes())
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None)[0] == "pass"
+    reason = "the vendor's reveal was missing at the close"
+    lottery = load_private_key(Path(key(sealed_run.file, "lottery")))
+    doc["abort"] = {"name": "lottery", "reason": reason, "signature": lottery.sign(
+        tx.abort_message(doc["transcript_sha256"], "lottery", reason)).hex()}
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", f"ceremony c1 was aborted by lottery ({reason}): an aborted ceremony seeds no run")
+    doc["abort"]["name"] = "auditor"
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", "party 'auditor': the abort's signature is not by its listed key")
+    doc["abort"]["name"] = "mallory"
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", "the ceremony file records an abort by no listed party")
