@@ -175,7 +175,9 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
         raise VerificationError(Step.FIGURES, f"the manifest's drand round is not the one ceremony {t['id']} "
                                 f"named ({t['beacon']['round']})")
     _public_round(rnd)
-    whose = "the keys the auditor expects" if party_keys is not None else "their listed keys"
+    whose = "the keys the auditor expects" if party_keys is not None else (
+        "their listed keys, which no auditor vouched for (--party-key: the parties could all be one "
+        "insider's keys)")
     return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
             f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
             f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}; "
@@ -257,10 +259,13 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
     binding this run id or one of its pools was aborted, signed by one of its parties. A ceremony for
     the run's pools that was neither is a second seed the operator could have picked, whatever run id
     it names (a run id is the operator's free choice). One binding only other pools of the game (another
-    run of it) is listed, not refused."""
+    run of it) is listed, not refused. With no bundle given, it says what is not looked for."""
     entry = manifest.doc.get("ceremony")
     if not isinstance(entry, dict):
         raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
+    if not bundles:  # said, not failed: an auditor collects them where they were published
+        return ("no ceremony bundle given (--ceremony-bundle): another ceremony for this run's pools, a "
+                "second seed the operator could have used instead, is not looked for")
     run_id, game, told = manifest.doc.get("run_id"), manifest.doc["game"].get("rules"), []
     pools, own = [p.id for p in manifest.pools], False
     for path, doc in bundles:
@@ -304,6 +309,7 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                                 f"{t.get('id') if isinstance(t, dict) else None}: its commitments are not "
                                 "shown published before any reveal (ceremony publish)")
     return "ceremony bundles: " + "; ".join(told)
+
 
 
 def seed_file_for_ceremony(entry: object) -> str:
