@@ -14,14 +14,16 @@
 
 `check_bound` (step 5, whenever the manifest records a ceremony): the run is the one its transcript
 binds. `ceremony_seed` (step 7, given the ceremony file with every reveal): the file is the manifest's
-ceremony, every signature is by the listed key (and the auditor's, if given), every reveal matches
-and came before reveals closed, the drand round is the named one and its signature verifies; then the
-seed derived from it all (audit/steps/reproduction.py compares it with the seed commitment).
+ceremony and records no abort, every signature is by the listed key (and the auditor's, if given),
+every reveal matches and came before reveals closed, the drand round is the named one and its
+signature verifies; then the seed derived from it all (audit/steps/reproduction.py compares it with
+the seed commitment).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
 FORMAT = "poolgen-ceremony/2"
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -96,6 +99,9 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
     names = [p["name"] for p in parties]
     keys = [p["public_key"] for p in parties]
     for i, (name, key) in enumerate(zip(names, keys, strict=True)):
+        if not isinstance(key, str) or not _HEX64.fullmatch(key):  # one spelling a key: "AB" hashes as "ab"
+            raise VerificationError(step, f"ceremony {t['id']}: party {name!r}: public key is not 64 "
+                                    "lower-case hex digits")
         if names.index(name) != i:
             raise VerificationError(step, f"ceremony {t['id']} names party {name!r} twice")
         if keys.index(key) != i:
@@ -169,7 +175,9 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
         raise VerificationError(Step.FIGURES, f"the manifest's drand round is not the one ceremony {t['id']} "
                                 f"named ({t['beacon']['round']})")
     _public_round(rnd)
-    whose = "the keys the auditor expects" if party_keys is not None else "their listed keys"
+    whose = "the keys the auditor expects" if party_keys is not None else (
+        "their listed keys, which no auditor vouched for (--party-key: the parties could all be one "
+        "insider's keys)")
     return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
             f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
             f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}; "
@@ -251,10 +259,13 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
     binding this run id or one of its pools was aborted, signed by one of its parties. A ceremony for
     the run's pools that was neither is a second seed the operator could have picked, whatever run id
     it names (a run id is the operator's free choice). One binding only other pools of the game (another
-    run of it) is listed, not refused."""
+    run of it) is listed, not refused. With no bundle given, it says what is not looked for."""
     entry = manifest.doc.get("ceremony")
     if not isinstance(entry, dict):
         raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
+    if not bundles:  # said, not failed: an auditor collects them where they were published
+        return ("no ceremony bundle given (--ceremony-bundle): another ceremony for this run's pools, a "
+                "second seed the operator could have used instead, is not looked for")
     run_id, game, told = manifest.doc.get("run_id"), manifest.doc["game"].get("rules"), []
     pools, own = [p.id for p in manifest.pools], False
     for path, doc in bundles:
@@ -300,6 +311,7 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
     return "ceremony bundles: " + "; ".join(told)
 
 
+
 def seed_file_for_ceremony(entry: object) -> str:
     """Why step 7 refuses a seed file for a run whose manifest records a ceremony: the seed commitment
     matching shows the seed is the run's, not that the ceremony gave it (any seed could be dressed with
@@ -332,6 +344,14 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         check_party_keys(t, party_keys)
     keys = {p["name"]: p["public_key"] for p in t["parties"]}
     names = list(keys)
+    abort = doc.get("abort")
+    if abort is not None:  # generate refuses an aborted ceremony; a file recording one seeds no run
+        if not isinstance(abort, dict) or abort.get("name") not in keys:
+            raise _fail("the ceremony file records an abort by no listed party")
+        name, reason = abort["name"], str(abort.get("reason"))
+        _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
+                + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()))
+        raise _fail(f"ceremony {t['id']} was aborted by {name} ({reason}): an aborted ceremony seeds no run")
     if doc["commitments"] != stated.get("commitments") or doc.get("round") != stated.get("round"):
         raise _fail("the ceremony file's commitments or round are not the manifest's")
     closed = closed_commitments(t, th, doc["commitments"], stated.get("commitments_sha256"),

@@ -21,3 +21,11 @@ def test_real_published_rounds_verify_for_their_round_only(number):
 
 def test_round_time():
     assert round_time(1000) == 1692803367 + 3 * 999
+
+
+@pytest.mark.parametrize("flag", [381, 382, 383], ids=["sign", "infinity", "compression"])
+def test_a_round_signature_has_one_encoding(flag):
+    # randomness is the SHA-256 of the signature's bytes: a second encoding of the same point passing would
+    # be a second seed to pick from for whoever holds every reveal; flipping a flag bit never verifies
+    sig = rounds()[1000]["signature"]
+    assert not verifies(1000, f"{int(sig, 16) ^ (1 << flag):096x}")

@@ -128,10 +128,13 @@ def test_step_5_holds_the_run_to_the_spec_its_ceremony_bound(sealed_run, tmp_pat
     assert report["steps"][4]["reasons"][-1] == (f"the run is not the one ceremony c1 binds: the spec given "
                                                  f"hashes to {got[:16]}... (bound: {bound[:16]}...)")
     code, report = _verify(sealed_run.run, sealed_run.keys, audit=True)  # no option: still checked
-    assert report["steps"][4]["details"][-1] == (
+    assert report["steps"][4]["details"][-2:] == [  # and what it could not check says so
         f"the run is the one ceremony c1 bound before anyone committed: spec {bound[:16]}..., code "
         f"{code_entry()['sha256'][:16]}..., game wild_side, pools p1, run r; 3 commitments signed by their "
-        "listed keys; quicknet round 1000 verifies")
+        "listed keys, which no auditor vouched for (--party-key: the parties could all be one insider's "
+        "keys); quicknet round 1000 verifies",
+        "no ceremony bundle given (--ceremony-bundle): another ceremony for this run's pools, a second seed "
+        "the operator could have used instead, is not looked for"]
     # before the game closes, with no ceremony file: the parties' keys the auditor brings, in step 5
     mallory = new_key_pair(tmp_path / "mallory")
     files = {p: sealed_run.tmp / f"{p}-keys" / "signing-key.pub.pem" for p in PARTIES}

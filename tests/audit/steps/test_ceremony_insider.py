@@ -24,7 +24,7 @@ from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import Round
 from poolgen.seeds.ceremony import Ceremony, raw_key
 from tests.support import spec_path
-from tests.support.ceremony import CLOSE, PARTIES, ROUND, key, new_args, ok, rounds
+from tests.support.ceremony import AFTER, CLOSE, PARTIES, ROUND, key, new_args, ok, rounds
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import verify as _verify
@@ -227,3 +227,58 @@ def test_a_contribution_that_is_not_32_bytes_is_refused_in_step_7(sealed_run):
     manifest, doc = _crafted(sealed_run, [("vendor", Ed25519PrivateKey.generate()),
                                           ("lottery", Ed25519PrivateKey.generate())], size=16)
     assert _refusals(manifest, doc) == (None, "party 'vendor': its contribution is 16 bytes, not 32")
+
+
+def test_one_key_listed_twice_in_two_spellings_is_refused(sealed_run):
+    # bytes.fromhex reads "AB" as "ab": the transcript hashes, and every signature verifies, the same with a
+    # key written in capitals, so the operator's one key can pass for two parties' unless the key's text is
+    # held to its one spelling (64 lower-case hex digits, as poolgen writes it and loads it)
+    mine = Ed25519PrivateKey.generate()
+    manifest, doc = _crafted(sealed_run, [("vendor", mine), ("lottery", mine)])
+    for t in (manifest.doc["ceremony"]["transcript"], doc["transcript"]):
+        t["parties"][1]["public_key"] = t["parties"][1]["public_key"].upper()
+    assert tx.transcript_hash(doc["transcript"]) == manifest.doc["ceremony"]["transcript_sha256"]
+    why = "ceremony c1: party 'lottery': public key is not 64 lower-case hex digits"
+    assert _refusals(manifest, doc) == (why, why)
+
+
+def test_a_ceremony_file_that_records_an_abort_seeds_no_run_in_step_7(sealed_run):
+    # An aborted ceremony seeds nothing (generate refuses it); a ceremony file given to step 7 with a party's
+    # signed abort in it shows the ceremony was called off, whatever its reveals and round say
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    doc = json.loads(sealed_run.file.read_bytes())
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None)[0] == "pass"
+    reason = "the vendor's reveal was missing at the close"
+    lottery = load_private_key(Path(key(sealed_run.file, "lottery")))
+    doc["abort"] = {"name": "lottery", "reason": reason, "signature": lottery.sign(
+        tx.abort_message(doc["transcript_sha256"], "lottery", reason)).hex()}
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", f"ceremony c1 was aborted by lottery ({reason}): an aborted ceremony seeds no run")
+    doc["abort"]["name"] = "auditor"
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", "party 'auditor': the abort's signature is not by its listed key")
+    doc["abort"]["name"] = "mallory"
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", "the ceremony file records an abort by no listed party")
+
+
+def test_a_reveal_withheld_past_the_close_is_stopped_by_the_honest_partys_abort(sealed_run, tmp_path):
+    # The vendor (the operator) withholds its reveal until round 1000 is out, learns the seed, likes it,
+    # and reveals with a revealed_at of its own clock before the close: the operator's copy of the file
+    # verifies (the sealed run). The lottery, honest, saw no reveal from the vendor at the close, aborted
+    # its copy then and published it; given that bundle too, step 5 refuses the run.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    mine = _bundle(sealed_run.file, tmp_path / "operator.json")
+    seen = json.loads(sealed_run.file.read_bytes())  # the lottery's copy: no vendor reveal, not sealed
+    seen |= {"round": None, "seed_commitment": None, "run": None}
+    seen["reveals"][0] = None
+    copy = sealed_run.file.parent / "lottery-copy.ceremony"
+    copy.write_bytes(canonical_bytes(seen))
+    os.chmod(copy, 0o600)
+    ok("ceremony", "abort", str(copy), "--key", key(sealed_run.file, "lottery"), "--reason",
+       "no reveal from vendor at the close", "--yes", now=AFTER)
+    aborted = _bundle(copy, tmp_path / "lottery.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine])[0] == "pass"
+    assert attempt(Step.FIGURES, check_bundles, manifest, [mine, aborted]) == (
+        "fail", "bundle lottery.json: the commitments published for ceremony c1 are not the manifest's (or "
+                "it was aborted)")

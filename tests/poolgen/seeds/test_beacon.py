@@ -46,3 +46,12 @@ def test_round_times_and_chains():
                          ({"round": 0, "signature": ""}, "round: missing")):
         with pytest.raises(BeaconError, match=f"^r.json: {message}"):
             parse_round(doc, "r.json", QUICKNET, 1000)
+
+
+@pytest.mark.parametrize("flag", [381, 382, 383], ids=["sign", "infinity", "compression"])
+def test_a_round_signature_has_one_encoding(flag):
+    # randomness is the SHA-256 of the signature's bytes: a second encoding of the same point passing would
+    # be a second seed to pick from for whoever holds every reveal; flipping a flag bit never verifies
+    r = rounds()[1000]
+    other = (int(r["signature"], 16) ^ (1 << flag)).to_bytes(48, "big")
+    assert not signature_verifies(QUICKNET, 1000, other)

@@ -76,7 +76,7 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
         f"ceremony c1: 3 parties (vendor, lottery, auditor) committed and revealed under their listed keys, "
         f"before reveals closed; quicknet round {ROUND} verifies (transcript "
         f"{ceremony.transcript_sha256[:16]}...)")
-    assert report["steps"][4]["details"][-1].startswith("the run is the one ceremony c1 bound before anyone "
+    assert report["steps"][4]["details"][-2].startswith("the run is the one ceremony c1 bound before anyone "
                                                         "committed: spec ")
 
 

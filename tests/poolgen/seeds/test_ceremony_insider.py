@@ -140,3 +140,18 @@ def test_a_book_key_is_bound_before_anyone_commits(tmp_path):
     assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
         "fail", f"the run is not the one ceremony c1 binds: book key check {checks['b']} (bound: "
                 f"{checks['a']})")
+
+
+
+def test_a_key_written_in_capitals_is_refused_though_it_hashes_as_before(tmp_path):
+    # "AB" and "ab" are one byte to bytes.fromhex: the transcript hashes the same and every signature
+    # verifies, so one key could be listed for two parties in two spellings; a key has one spelling
+    def capitals(t):
+        t["parties"][1]["public_key"] = t["parties"][1]["public_key"].upper()
+
+    file = _rehashed(tmp_path, capitals)
+    doc = json.loads(Path(file).read_bytes())
+    doc["transcript"]["parties"][1]["public_key"] = doc["transcript"]["parties"][1]["public_key"].lower()
+    assert tx.transcript_hash(doc["transcript"]) == doc["transcript_sha256"]
+    refused(invoke("ceremony", "status", file),
+            f"{file}: transcript.parties[1]: missing or of the wrong type")
