@@ -43,6 +43,12 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
+def _shown(text: str) -> str:
+    """Text from a ceremony file as one printable line, control characters escaped: an abort's reason
+    (or a name) could otherwise move the cursor or hide lines of the report on a terminal."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _lp(data: bytes) -> bytes:
     return len(data).to_bytes(8, "big") + data
 
@@ -302,7 +308,8 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
         name, reason = abort["name"], str(abort.get("reason"))
         _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
                 + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()), Step.FIGURES)
-        told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {name} ({reason})")
+        told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {_shown(name)} "
+                    f"({_shown(reason)})")
     if not own:
         t = entry.get("transcript")
         raise VerificationError(Step.FIGURES, "no bundle given is of this run's ceremony "
@@ -351,7 +358,8 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         name, reason = abort["name"], str(abort.get("reason"))
         _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
                 + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()))
-        raise _fail(f"ceremony {t['id']} was aborted by {name} ({reason}): an aborted ceremony seeds no run")
+        raise _fail(f"ceremony {t['id']} was aborted by {_shown(name)} ({_shown(reason)}): an aborted "
+                    "ceremony seeds no run")
     if doc["commitments"] != stated.get("commitments") or doc.get("round") != stated.get("round"):
         raise _fail("the ceremony file's commitments or round are not the manifest's")
     closed = closed_commitments(t, th, doc["commitments"], stated.get("commitments_sha256"),

@@ -145,7 +145,7 @@ def load(path: Path) -> Ceremony:
     abort = doc["abort"]
     if abort is not None and (not isinstance(abort, dict) or set(abort) != {"name", "reason", "signature"}
                               or abort["name"] not in names or not isinstance(abort["reason"], str)
-                              or not _hex(abort["signature"], 128)):
+                              or not abort["reason"].isprintable() or not _hex(abort["signature"], 128)):
         raise _bad(path, "abort")
     if not _hex(doc["transcript_sha256"], 64):
         raise _bad(path, "transcript_sha256")

@@ -24,7 +24,19 @@ from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import Round
 from poolgen.seeds.ceremony import Ceremony, raw_key
 from tests.support import spec_path
-from tests.support.ceremony import AFTER, CLOSE, PARTIES, ROUND, key, new_args, ok, rounds
+from tests.support.ceremony import (
+    AFTER,
+    BEFORE,
+    CLOSE,
+    PARTIES,
+    ROUND,
+    invoke,
+    key,
+    new_args,
+    ok,
+    refused,
+    rounds,
+)
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import verify as _verify
@@ -282,3 +294,27 @@ def test_a_reveal_withheld_past_the_close_is_stopped_by_the_honest_partys_abort(
     assert attempt(Step.FIGURES, check_bundles, manifest, [mine, aborted]) == (
         "fail", "bundle lottery.json: the commitments published for ceremony c1 are not the manifest's (or "
                 "it was aborted)")
+
+
+def test_an_abort_reason_with_terminal_escapes_is_shown_escaped_and_refused_by_poolgen(sealed_run):
+    """A reason is signed text from a party's file: printed raw, "\x1b[1A\x1b[2K" would move the cursor
+    up and erase the report's line before it. Audit shows it escaped; poolgen refuses to write one."""
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    doc = json.loads(sealed_run.file.read_bytes())
+    reason = "late\x1b[1A\x1b[2K\r"
+    lottery = load_private_key(Path(key(sealed_run.file, "lottery")))
+    doc["abort"] = {"name": "lottery", "reason": reason, "signature": lottery.sign(
+        tx.abort_message(doc["transcript_sha256"], "lottery", reason)).hex()}
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", "ceremony c1 was aborted by lottery (late\\x1b[1A\\x1b[2K\\r): an aborted ceremony seeds no "
+                "run")
+
+
+def test_poolgen_refuses_an_abort_reason_with_a_control_character(tmp_path):
+    other = _new(tmp_path)
+    for p in PARTIES:
+        _commit(other, p)
+    result = invoke("ceremony", "abort", str(other), "--party", "lottery", "--key", key(other, "lottery"),
+                    "--reason", "late\x1b[2K", "--yes", now=BEFORE)
+    refused(result, "ceremony c1: an abort's reason is 1 to 1024 bytes of printable text on one line, not "
+                    "blank")
