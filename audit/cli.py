@@ -28,6 +28,7 @@ from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
 from audit.pipes import quiet_on_closed_stdout, rich_raises_broken_pipes, whole_writes
 from audit.provenance import code_hash
+from audit.read.codehash import ALGORITHMS
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
 
 if TYPE_CHECKING:  # types only: their modules load polars and numpy, imported where a command runs
@@ -346,20 +347,25 @@ def check_proof_cmd(
 def code_hash_cmd(
     folder: Annotated[Path, typer.Argument(
         metavar="DIR", help="A copy of poolgen's package folder (the one holding __init__.py).")],
+    v1: Annotated[bool, typer.Option(
+        "--v1", help="The v1 hash (*.py files only) of runs made before v2, to compare with such a "
+                     "run's tool.code.")] = False,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="Print the folder, the hash and the files hashed as JSON (as a manifest's "
-                       "tool.code).")] = False,
+        "--json", help="Print the folder, the algorithm, the hash and the files hashed as JSON (as a "
+                       "manifest's tool.code).")] = False,
 ) -> None:
-    """Print the code hash of a poolgen source folder (docs/provenance.md), to compare with a manifest's
-    tool.code.sha256 and with `poolgen --version`."""
+    """Print the code hash of a poolgen package folder (docs/provenance.md; v2, or v1 with --v1), to
+    compare with a manifest's tool.code.sha256 and with `poolgen --version`."""
+    version = 1 if v1 else 2
     try:
-        digest, count = code_hash(folder)
+        digest, count = code_hash(folder, version)
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     if as_json:
-        typer.echo(json.dumps({"folder": str(folder), "sha256": digest, "files": count}, indent=2))
+        typer.echo(json.dumps({"folder": str(folder), "algorithm": ALGORITHMS[version], "sha256": digest,
+                               "files": count}, indent=2))
     else:
-        typer.echo(f"code SHA-256 {digest} ({count} source files)")
+        typer.echo(f"code SHA-256 {digest} ({count} {'source ' if v1 else ''}files, poolgen/code/v{version})")
 
 
 app.command("verify")(verify)

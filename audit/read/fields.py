@@ -14,6 +14,7 @@ import re
 from datetime import datetime
 from typing import Any
 
+from audit.read.codehash import CODE_HASH, CODE_HASH_V1
 from audit.read.specs.printed import ENTRY_KEYS, SYMBOL_KEYS
 
 __all__ = ["FIELDS", "SUBTREES", "field_paths", "fixed_values", "play_fields", "unlisted_fields"]
@@ -88,8 +89,6 @@ def unlisted_fields(doc: dict[str, object]) -> list[str]:
 
 
 DRBG = "HKDF-SHA256 -> ChaCha20 keystream (poolgen/drbg/v1)"  # docs/randomness.md, section 2
-CODE_HASH = ('SHA-256("poolgen/code/v1" || for each *.py file by sorted relative POSIX path: len(path) || '
-             'path || len(bytes) || bytes), lengths 8-byte big-endian')  # docs/provenance.md
 BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC 7064 MOD 97-10 (the "
            "15-digit number is 1 mod 97)")  # docs/validation.md, section 2
 KEYED_BOOKS = ("a permutation of the order's book slots under a book key: slot s is the rank of "
@@ -144,9 +143,10 @@ def _print_settings(printed: dict[str, Any], pools: list[Any]) -> dict[str, obje
 def fixed_values(doc: dict[str, Any]) -> list[str]:
     """Fields whose value the contract fixes but that hold another (a free text there would be published
     with the manifest): `created` a UTC time to the second, the signature's algorithm and file, the
-    DRBG, seed-commitment, code-hash and barcode descriptions, the book numbering's, the seed commitment
-    and code hash 64 lower-case hex digits, the code's file count a whole number, and `drbg.streams`
-    exactly every label the run used, in the order poolgen lists them (docs/randomness.md, section 2)."""
+    DRBG, seed-commitment, code-hash (v2, or v1 in an older run) and barcode descriptions, the book
+    numbering's, the seed commitment and code hash 64 lower-case hex digits, the code's file count a
+    whole number, and `drbg.streams` exactly every label the run used, in the order poolgen lists them
+    (docs/randomness.md, section 2)."""
     rules, pools = doc["game"].get("rules"), [p.get("id") for p in doc["pools"]]
     want: dict[str, object] = {"created": "a UTC time YYYY-MM-DDTHH:MM:SSZ", "drbg.algorithm": DRBG}
     created = doc.get("created")
@@ -177,8 +177,10 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
     if isinstance(code, dict):
         files = code.get("files")
         whole = isinstance(files, int) and not isinstance(files, bool) and files >= 1
+        algorithm = code.get("algorithm")  # v1 stays good for the runs made with it (docs/provenance.md)
         want |= {"tool.code.algorithm": CODE_HASH, "tool.code.sha256": HEX64, "tool.code.files": FILES}
-        got |= {"tool.code.algorithm": code.get("algorithm"), "tool.code.sha256": _hex64(code.get("sha256")),
+        got |= {"tool.code.algorithm": CODE_HASH if algorithm == CODE_HASH_V1 else algorithm,
+                "tool.code.sha256": _hex64(code.get("sha256")),
                 "tool.code.files": FILES if whole else files}
     return [f"{k} {str(got[k])[:80]!r}, not {str(v)[:160]!r}" for k, v in want.items() if got[k] != v]
 

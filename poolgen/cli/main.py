@@ -19,7 +19,7 @@ from poolgen.cli.report import report_cmd
 from poolgen.cli.seal import seal_cmd, unseal_cmd
 from poolgen.cli.validate import validate_cmd
 from poolgen.cli.verify import verify
-from poolgen.run.provenance import code_entry
+from poolgen.run.provenance import LABEL, code_entry
 
 app = typer.Typer(rich_markup_mode="markdown",
     name="poolgen",
@@ -55,7 +55,8 @@ def _version(value: bool) -> None:
     if value:
         code = code_entry()
         typer.echo(f"poolgen {poolgen.__version__}")
-        typer.echo(f"code SHA-256 {code['sha256']} ({code['files']} source files; docs/provenance.md)")
+        typer.echo(f"code SHA-256 {code['sha256']} ({code['files']} files, {LABEL.decode()}; "
+                   "docs/provenance.md)")
         raise typer.Exit()
 
 

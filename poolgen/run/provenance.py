@@ -1,12 +1,15 @@
-"""Build provenance: one hash of the generator's own source code, recorded in every manifest.
+"""Build provenance: one hash of the generator's own package folder, recorded in every manifest.
 
-    files  = every file named *.py under the installed poolgen package folder (no __pycache__),
-             by path relative to that folder in POSIX form, sorted by the UTF-8 bytes of the path
-    digest = SHA-256("poolgen/code/v1" || for each file: len(path) || path || len(data) || data)
+    files  = every regular file under the installed poolgen package folder, at any depth, except
+             inside __pycache__ folders (source, package data such as the crossword word list, and
+             any other file there), by path relative to that folder in POSIX form, sorted by the UTF-8
+             bytes of the path
+    digest = SHA-256("poolgen/code/v2" || for each file: len(path) || path || len(data) || data)
 
 with each length an 8-byte big-endian count of bytes and `path` UTF-8 (docs/provenance.md). The same
 hash over a reviewed source tree (`python -m audit code-hash DIR/poolgen`, written again in
-audit/provenance.py) tells an auditor whether a run was made by the code that was reviewed.
+audit/provenance.py) tells an auditor whether a run was made by the code that was reviewed. (v1, of
+runs made before, hashed the *.py files only: the word list could change under the same hash.)
 """
 
 from __future__ import annotations
@@ -18,18 +21,19 @@ from typing import Any
 
 import poolgen
 
-LABEL = b"poolgen/code/v1"
-ALGORITHM = ('SHA-256("poolgen/code/v1" || for each *.py file by sorted relative POSIX path: '
-             "len(path) || path || len(bytes) || bytes), lengths 8-byte big-endian")
+LABEL = b"poolgen/code/v2"
+ALGORITHM = ('SHA-256("poolgen/code/v2" || for each file but those in __pycache__ folders by sorted '
+             "relative POSIX path: len(path) || path || len(bytes) || bytes), lengths 8-byte big-endian")
 
 
 def package_folder() -> Path:
     return Path(poolgen.__file__).resolve().parent
 
 
-def source_files(folder: Path) -> list[tuple[str, Path]]:
-    """(relative POSIX path, file) of every *.py file under `folder`, sorted by the path's UTF-8 bytes."""
-    found = [(p.relative_to(folder).as_posix(), p) for p in folder.rglob("*.py")
+def package_files(folder: Path) -> list[tuple[str, Path]]:
+    """(relative POSIX path, file) of every regular file under `folder` outside __pycache__ folders,
+    sorted by the path's UTF-8 bytes."""
+    found = [(p.relative_to(folder).as_posix(), p) for p in folder.rglob("*")
              if p.is_file() and "__pycache__" not in p.relative_to(folder).parts]
     return sorted(found, key=lambda item: item[0].encode("utf-8"))
 
@@ -37,7 +41,7 @@ def source_files(folder: Path) -> list[tuple[str, Path]]:
 def code_digest(folder: Path) -> tuple[str, int]:
     """The code hash of the package in `folder` (hex) and the number of files it covers."""
     h = hashlib.sha256(LABEL)
-    files = source_files(folder)
+    files = package_files(folder)
     for rel, path in files:
         name, data = rel.encode("utf-8"), path.read_bytes()
         h.update(len(name).to_bytes(8, "big") + name + len(data).to_bytes(8, "big"))

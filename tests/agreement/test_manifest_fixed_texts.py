@@ -23,7 +23,9 @@ def test_the_fixed_texts_of_docs_manifest_md_are_audits():
     assert documented == {
         "drbg.algorithm": fields.DRBG,
         "tool.code.algorithm": fields.CODE_HASH,
+        "runs before v2": fields.CODE_HASH_V1,
         "print.barcode": fields.BARCODE,
+        "print.split.rule": "even",  # audit/steps/split.py
         "print.book_numbers": "a permutation of the order's book slots from the stream "
                               "poolgen/v1/RULES/order/books",
         "under a book key": fields.KEYED_BOOKS,

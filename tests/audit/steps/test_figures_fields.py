@@ -6,13 +6,17 @@ Happy Holidays run re-signed by tests/support/reseal.py `resign`."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 import pytest
 
 from audit.checklist import Step
+from audit.provenance import code_hash
+from audit.read.fields import CODE_HASH, CODE_HASH_V1
 from audit.verify import VerifyRequest, verify_run
+from poolgen.run.provenance import package_folder
 from tests.support.reseal import resign, signed_small_run
 
 LEAK = [17, 2031]  # where the $100 tickets of pool p1 would be
@@ -72,6 +76,11 @@ def test_a_resigned_manifest_with_an_unlisted_field_fails_step_5_naming_it(signe
      "tool.code.sha256 'top prize in book 7', not '64 lower-case hex digits'"),
     (lambda doc: doc["tool"]["code"].update(files="book 7"),
      "tool.code.files 'book 7', not 'a whole number of files, at least 1'"),
+    (lambda doc: doc["tool"]["code"].update(algorithm=CODE_HASH_V1.replace("*.py file", "file")),
+     "tool.code.algorithm 'SHA-256(\"poolgen/code/v1\" || for each file by sorted relative POSIX path: "
+     "len(pa', "
+     "not 'SHA-256(\"poolgen/code/v2\" || for each file but those in __pycache__ folders by sorted relative "
+     "POSIX path: len(path) || path || len(bytes) || bytes), lengths 8-'"),
     (lambda doc: doc["print"].update(high_tier_cents="top prize in book 7"),
      "print.high_tier_cents 'top prize in book 7', not 'a whole number of cents, at least 1'"),
 ])
@@ -81,6 +90,17 @@ def test_a_resigned_manifest_with_free_text_in_a_fixed_field_fails_step_5(signed
     assert report.failed == [Step.FIGURES]
     [reason] = report.step(Step.FIGURES).reasons
     assert reason.startswith("manifest field(s) not the value the contract gives them: " + problem)
+
+
+def test_a_manifest_with_the_v1_code_hash_of_an_older_run_still_passes_step_5(signed, run):
+    """Runs made before v2 (docs/provenance.md) keep verifying; `code-hash --v1` reproduces their hash."""
+    digest, count = code_hash(package_folder(), 1)
+    assert json.loads((run / "manifest.json").read_text())["tool"]["code"]["algorithm"] == CODE_HASH
+    older = {"algorithm": CODE_HASH_V1, "sha256": digest, "files": count}
+    resign(run, lambda doc: doc["tool"].update(code=older), signed["signer"])
+    report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.ok, report.to_json()
+    assert "every manifest field is one docs/manifest.md lists" in report.step(Step.FIGURES).details
 
 
 @pytest.mark.parametrize(("edit", "field"), [
