@@ -109,7 +109,8 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     if play_model.spots() > MAX_TICKET_SPOTS:
         raise r.fail("areas", f"{play_model.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
     printed, pools = _pools(r, sales, price, tiers, play_model.spots(), virn_digits, high_tier_cents)
-    if printed.split is not None and set(doc.get("packs") or {}) - {"neighbours"}:
+    packs = doc.get("packs")  # not a table: read_packs names it ("packs: must be a table")
+    if printed.split is not None and isinstance(packs, dict) and set(packs) - {"neighbours"}:
         raise r.fail("packs", "not with printed.split: a pack parameter is proven for a pool's counts, "
                               "and a split draws them from the seed (leave split out, or [packs] to "
                               "neighbours alone)")

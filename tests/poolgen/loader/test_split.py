@@ -74,3 +74,9 @@ def test_a_split_that_could_leave_a_pool_without_losers_is_refused(tmp_path):
             tier["count"] = count
     assert _refusal(tmp_path, crowded) == ("g.toml: printed.split: 2001 winners per pool exceed the pool of "
                                            "2000 tickets when every share rounds up")
+
+
+@pytest.mark.parametrize("packs", [5, [["min_winners"]]])
+def test_a_split_beside_packs_that_are_no_table_is_refused_in_one_line(tmp_path, packs):
+    """`packs = 5` beside a split was a TypeError traceback (set(5)), not the one line without a split."""
+    assert _refusal(tmp_path, lambda d: d.update(packs=packs)) == "g.toml: packs: must be a table"
