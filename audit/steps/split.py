@@ -96,6 +96,10 @@ def check_split_bounds(manifest: Manifest) -> str:
             problems.append(f"pool {pool.id}: {pool.tiers[0].count:,} losers, not its tickets less its "
                             "winners")
     whole = len(held) == len(split.sizes) and len(manifest.pools) == len(split.sizes)
+    if "ceremony" in manifest.doc and not whole:  # a ceremony for some pools: the rest from another seed
+        problems.append(f"the run's seed ceremony binds {len(manifest.pools)} of the order's "
+                        f"{len(split.sizes)} pools: one seed makes every pool of a split order "
+                        "(docs/randomness.md 4b)")
     if whole and not problems:
         for i, (tid, count) in enumerate(split.tiers, start=1):
             total = sum(p.tiers[i].count for p in manifest.pools)

@@ -144,6 +144,11 @@ def new(
     ids = pool or [p.id for p in game.pools]
     for pid in ids:
         game.pool(pid)
+    every = [p.id for p in game.pools]
+    if getattr(game.sales, "split", None) is not None and sorted(ids) != sorted(every):
+        raise CeremonyError(f"--pool: {spec.name} splits its order's counts over its pools (printed.split): "
+                            f"one seed makes every pool of the order, so a ceremony binds them all "
+                            f"({', '.join(every)}), not {', '.join(ids)}")
     parties = []
     for item in party:
         name, sep, key = item.partition("=")

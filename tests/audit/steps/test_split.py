@@ -21,6 +21,7 @@ from poolgen.run.reproduce import regenerate
 from poolgen.run.signing import Signer, new_key_pair
 from poolgen.run.split import split_game
 from tests.support import SEED_A
+from tests.support.ceremony import invoke, new_args, refused
 from tests.support.reseal import resign
 from tests.support.spec_docs import kn_doc, write
 
@@ -156,3 +157,29 @@ def test_proof_specimens_of_a_split_pool_are_of_the_tiers_the_pool_holds(order):
     rows = specimen_rows((run / "manifest.json").read_bytes(), order["game"], ["p1", "p3"])
     assert [(pid, row["tier"]) for pid, row in rows] == [
         ("p1", t) for t in ("lose", "free", "1", "2", "6")] + [("p3", t) for t in ("lose", "free", "1", "2")]
+
+
+def test_a_split_run_whose_ceremony_binds_some_pools_fails_step_5(order):
+    """The pools add up to the order only when one seed makes them all: a ceremony run of p1 alone (the
+    other pools from other seeds) fails step 5 for that, whatever else its ceremony says."""
+    signer = order["signer"]
+    request = GenerateRequest(order["game"], SEED_A, now=datetime(2026, 12, 3, tzinfo=UTC),
+                              out=order["root"] / "runs", run_id="cut", pool_ids=["p1"],
+                              signature=signer.manifest_entry())
+    run = generate(request, finish=signer.sign_run).folder
+    assert _steps(order, run, seed=False)[4]["status"] == "pass"  # a cut from a seed file: the operator's
+    resign(run, lambda doc: doc.update(ceremony={"format": "poolgen-ceremony/2"}), signer)
+    steps = _steps(order, run, seed=False)
+    assert steps[4]["status"] == "fail"
+    assert ("counts split evenly (print.split): the run's seed ceremony binds 1 of the order's 6 pools: one "
+            "seed makes every pool of a split order (docs/randomness.md 4b)") in steps[4]["reasons"], \
+        steps[4]["reasons"]
+
+
+def test_poolgen_refuses_a_ceremony_for_some_pools_of_a_split_order(order, tmp_path):
+    spec = order["spec"]
+    args = new_args(tmp_path, tmp_path / "c1.ceremony")
+    args[args.index("--spec") + 1] = str(spec)
+    refused(invoke(*args), f"--pool: {spec.name} splits its order's counts over its pools (printed.split): "
+                           "one seed makes every pool of the order, so a ceremony binds them all (p1, p2, "
+                           "p3, p4, p5, p6), not p1")
