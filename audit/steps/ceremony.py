@@ -318,7 +318,6 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
     return "ceremony bundles: " + "; ".join(told)
 
 
-
 def seed_file_for_ceremony(entry: object) -> str:
     """Why step 7 refuses a seed file for a run whose manifest records a ceremony: the seed commitment
     matching shows the seed is the run's, not that the ceremony gave it (any seed could be dressed with

@@ -71,6 +71,7 @@ def gives_up(count: int, n: int, cut: int, match: float) -> float:
     s = np.exp((length - 1) * math.log1p(-min(match, 1.0))) if match < 1 else np.zeros_like(length)
     return float(segments * (runs * np.exp(MAX_ROUNDS * np.log1p(-s))).sum())
 
+
 def check_layouts_vary(game: Game, per_book: int | None) -> None:
     """Refuse (one line naming packs.neighbours, an eInstant's blocks.neighbours) a game whose tiers
     have too few layouts for the neighbour rule: of PROBE_PAIRS pairs of one tier's layouts from a

@@ -308,7 +308,6 @@ def _pools(r: Reader, sales: dict[str, Any], price: int, tiers: tuple[Tier, ...]
     return printed, tuple(pools)
 
 
-
 def _split(r: Reader, sales: dict[str, Any], per: str, tiers: tuple[Tier, ...], sizes: list[int],
            order: int) -> Literal["even"] | None:
     """`split = "even"`: counts per order spread over pools they do not scale to exactly (a field
