@@ -19,6 +19,7 @@ from poolgen.game.packs import Packs
 from poolgen.loader import load_spec
 from poolgen.rng import integers
 from poolgen.run.packs import Rules
+from tests.support import spec_path
 from tests.support.cli import one_line
 from tests.support.packs import EXAMPLE, packs_variant
 
@@ -141,3 +142,25 @@ def test_check_s_hypergeometric_law_is_within_1e_12_of_the_exact_fractions(total
     for k, p in enumerate(pmf.tolist()):
         exact = Fraction(math.comb(held, k) * math.comb(total - held, drawn - k), math.comb(total, drawn))
         assert abs(Fraction(p) - exact) <= exact * Fraction(1, 10**12), k
+
+
+class CountedLayouts:
+    """The game's own play, counting the pools it lays out for the neighbour rule's probe."""
+
+    def __init__(self, play):
+        self.play, self.pools = play, []
+
+    def lay_out(self, game, pool, tiers, stream, mix=None):
+        self.pools.append(pool.id)
+        return self.play.lay_out(game, pool, tiers, stream, mix)
+
+
+def test_printed_pools_alike_but_for_their_id_and_books_are_probed_once():
+    """Wild Side's five pools differ only in their id and their first book (books first_book .. + 2,499):
+    neither changes a layout, so the first is probed and the other four were drawn again for nothing
+    (the dedupe compared the pools without their id only, so every printed pool was probed)."""
+    game = load_spec(spec_path("wild_side"))
+    assert [p.first_book for p in game.pools] == [0, 2500, 5000, 7500, 10000]
+    counted = CountedLayouts(game.play)
+    check_layouts_vary(replace(game, play=counted), 60)
+    assert counted.pools == ["p1"]
