@@ -201,10 +201,12 @@ def _unusable(message: str, prefix: str = "audit") -> typer.Exit:
 
 
 def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str] | None = None,
-                   prefix: str = "audit") -> Callable[..., None]:
+                   prefix: str = "audit",
+                   done: Callable[[Report], None] | None = None) -> Callable[..., None]:
     """The `verify` command; `regenerate` is the generator step 7 reproduces pools with, if any;
     `kept` says what the caller already has in place, for the line of an interrupt (poolgen demo);
-    `prefix` the program's name in its error lines."""
+    `prefix` the program's name in its error lines; `done` is given the report once it is printed
+    (poolgen demo's report step draws this very verdict rather than verifying again)."""
 
     def verify(
         run: Annotated[Path, typer.Argument(
@@ -261,6 +263,8 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
                 typer.echo(json.dumps(report.to_json(), indent=2))
             else:
                 print_report(report)
+            if done is not None:
+                done(report)
             ended(report.exit_code)
         except UnusableInput as exc:
             ended(2)

@@ -3,7 +3,9 @@
 It runs the same commands an operator and an auditor would, in order, into one new folder under
 `outputs/`: check every spec, make a throwaway signing key, generate one signed pool from a fresh
 seed, verify it (every step, reproduction from the seed included), and draw its proof and report.
-Nothing here is a shortcut: each step is the command of the same name.
+Nothing here is a shortcut: each step is the command of the same name, but for the report, which draws
+the verdict audit's checklist has just reached in the verify step (the same run, key, spec and seed)
+instead of running that checklist a second time.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 from contextlib import nullcontext, redirect_stdout
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -22,12 +24,15 @@ from poolgen.cli.check import check
 from poolgen.cli.common import Json, all_specs, reports_errors, say
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
-from poolgen.cli.report import report_cmd
-from poolgen.cli.verify import verify
+from poolgen.cli.report import report_of_verdict
+from poolgen.cli.verify import verify_keeping
 from poolgen.errors import OutputError
 from poolgen.files.write import check_run_id, ensure_folder
 from poolgen.game.model import Game
 from poolgen.seeds.seed import read_seed_file
+
+if TYPE_CHECKING:  # types only: audit.verify's imports cost every command's start-up (docs/scaling.md)
+    from audit.verify import Report
 
 
 def default_game(paths: list[Path]) -> tuple[Game, str]:
@@ -143,10 +148,11 @@ def _steps(game: Game, pool_id: str, folder: Path, run: Path, run_id: str, seed_
           out=folder, pool=[pool_id], seed_file=seed_file, entropy=None, workers=0, run_id=run_id,
           as_json=False, key=keys.private, unsigned=False)
     seed_file = folder / f"{run_id}.seed" if seed_file is None else seed_file
-    _step("poolgen verify (every step, reproduction from the seed included)", verify, run=run,
-          public_key=keys.public, spec=game.path, seed_file=seed_file, as_json=False, workers=0)
+    verdicts: list[Report] = []  # audit's report of the verify step, which the report draws
+    _step("poolgen verify (every step, reproduction from the seed included)", verify_keeping(verdicts.append),
+          run=run, public_key=keys.public, spec=game.path, seed_file=seed_file, as_json=False, workers=0)
     _step("poolgen proof", proof_cmd, run=run, out=folder / "proof.pdf", tickets=None, per_tier=1,
           pool=None, spec=game.path)
-    _step("poolgen report", report_cmd, run=run, out=folder / "report.pdf", spec=game.path,
-          public_key=keys.public, seed_file=seed_file)
+    _step("poolgen report (the verdict of the verify step, not verified twice)", report_of_verdict, run=run,
+          out=folder / "report.pdf", spec=game.path, verdict=verdicts[-1])
     return keys

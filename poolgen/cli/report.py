@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,10 @@ from audit.read.limits import READABLE_SECRET_FLAG
 from poolgen.cli.common import Force, Json, reports_errors, write_output
 from poolgen.errors import RunError
 from poolgen.files.write import present
+
+if TYPE_CHECKING:  # types only: reportlab and audit.verify cost every command's start-up (docs/scaling.md)
+    from audit.verify import Report
+    from poolgen.pdf.report.document import Verification
 
 
 @reports_errors
@@ -82,17 +86,42 @@ def report_cmd(
                                         high_validation_key=high_validation_key, reveal=reveal, progress=bar)
         bar(0, 1, "writing the report")
         pdf = build_report(folder, verification, game, check_spec(game) if game else None, internal)
+    _written(out, pdf, len(folder.pools), verification, internal, force, as_json)
+
+
+@reports_errors
+def report_of_verdict(run: Path, out: Path, spec: Path, verdict: Report) -> None:
+    """`poolgen report RUN --out OUT --spec SPEC` given the verdict `verify` of the same run, key, spec
+    and seed has just reached (poolgen demo): audit's own report of the checklist, drawn rather than
+    computed a second time."""
+    from poolgen.check.game import check_spec  # lazy: start-up time
+    from poolgen.loader import load_spec  # lazy: start-up time
+    from poolgen.pdf.report.document import build_report, verification_of  # lazy: start-up time
+    from poolgen.run.folder import open_run  # lazy: start-up time
+
+    folder = open_run(run)
+    if present(out):
+        write_output(out, b"", False, "report")
+    game = load_spec(spec)
+    verification = verification_of(verdict)
+    pdf = build_report(folder, verification, game, check_spec(game), False)
+    _written(out, pdf, len(folder.pools), verification, False, False, False)
+
+
+def _written(out: Path, pdf: bytes, pools: int, verification: Verification, internal: bool, force: bool,
+             as_json: bool) -> None:
+    """Write the report and say so; exit 1 when the checklist it reports fails."""
     write_output(out, pdf, force, "report")
     status = ("verification not run" if not verification.ran else
               "verification passes" if verification.ok else "VERIFICATION FAILS")
     edition = "INTERNAL edition (outcomes: restricted)" if internal else "public edition"
     if as_json:  # verified: null when the checklist was not run (no --public-key)
         typer.echo(json.dumps({"report": str(out), "mode": "0600", "bytes": len(pdf),
-                               "sha256": hashlib.sha256(pdf).hexdigest(), "pools": len(folder.pools),
+                               "sha256": hashlib.sha256(pdf).hexdigest(), "pools": pools,
                                "edition": "internal" if internal else "public", "outcomes": internal,
                                "verified": verification.ok if verification.ran else None}, indent=2))
     else:
-        typer.echo(f"report {out}: {len(folder.pools)} pool(s), {status}, {edition} (mode 0600)")
+        typer.echo(f"report {out}: {pools} pool(s), {status}, {edition} (mode 0600)")
     if verification.ran and not verification.ok:
         raise typer.Exit(1)
 

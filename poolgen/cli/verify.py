@@ -6,14 +6,18 @@ can regenerate the pools from the seed. poolgen may call audit; audit never impo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from audit.cli import verify_command
 from poolgen.interrupts import ended, kept_so_far
+
+if TYPE_CHECKING:  # types only: audit.verify's imports cost every command's start-up (docs/scaling.md)
+    from audit.verify import Report
 
 
 def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path,
@@ -24,16 +28,22 @@ def regenerate(spec_path: Path, pool_ids: list[str], seed: bytes, folder: Path,
     return reproduce.regenerate(spec_path, pool_ids, seed, folder, book_key, without_neighbours)
 
 
-_audit_verify = verify_command(regenerate, kept_so_far, prefix="poolgen")
+def verify_keeping(done: Callable[[Report], None] | None = None) -> Callable[..., None]:
+    """audit's command, given poolgen's generator; a signal once it has ended says so
+    (poolgen/interrupts.py `ended`); `done` is given audit's report (poolgen demo's report step)."""
+    audit_verify = verify_command(regenerate, kept_so_far, prefix="poolgen", done=done)
+
+    @wraps(audit_verify)
+    def verify(*args: Any, **kwargs: Any) -> None:
+        try:
+            audit_verify(*args, **kwargs)
+        except typer.Exit as exc:
+            ended(exc.exit_code)
+            raise
+
+    return verify
 
 
-@wraps(_audit_verify)
-def verify(*args: Any, **kwargs: Any) -> None:
-    """audit's command; a signal once it has ended says so (poolgen/interrupts.py `ended`)."""
-    try:
-        _audit_verify(*args, **kwargs)
-    except typer.Exit as exc:
-        ended(exc.exit_code)
-        raise
+verify = verify_keeping()
 
-__all__ = ["verify"]
+__all__ = ["verify", "verify_keeping"]

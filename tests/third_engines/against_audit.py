@@ -30,15 +30,20 @@ def layouts(run: Path) -> tuple[str, str]:
 def tampered(run: Path, folder: Path, tier: str, values: dict[str, Any],
              pool: str = "p1") -> tuple[pl.DataFrame, int]:
     """A copy of `run` in `folder` whose pool file `pool`'s first row of `tier` has `values` (column ->
-    value, None a null)."""
+    value, None a null). The printer's deliverables (imaging files, pack list, validation files) are
+    left out: only step 9 reads them (step 2 then names them missing), and checking a 3,000-ticket
+    imaging file against its pool took two thirds of each verify here; steps 3 to 6 read the pool
+    files and the manifest alone (audit/verify.py `_pool_checks`)."""
     name = f"pool-{pool}.parquet"
     table = pl.read_parquet(run / name)
     row = table.filter(pl.col("tier") == tier)["position"][0]
     table = table.with_columns([pl.when(pl.col("position") == row).then(pl.lit(v)).otherwise(pl.col(c))
                                 .cast(table.schema[c]).alias(c) for c, v in values.items()])
     folder.mkdir(mode=0o700)
+    delivered = {d["name"] for d in json.loads((run / "manifest.json").read_text()).get("deliverables", [])
+                 if d["role"] != "pool"}
     for f in run.iterdir():
-        if f.name != name:
+        if f.name != name and f.name not in delivered:
             (folder / f.name).write_bytes(f.read_bytes())
     table.write_parquet(folder / name)
     return table, row

@@ -36,7 +36,7 @@ from reportlab.platypus import (
 )
 
 from audit.errors import UnusableInput
-from audit.verify import VerifyRequest, verify_run
+from audit.verify import Report, VerifyRequest, verify_run
 from poolgen.check.figures import GameCheck
 from poolgen.errors import RunError
 from poolgen.game.model import Game, PriceMultiple
@@ -104,6 +104,11 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None,
                                           **more))
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
+    return verification_of(result)
+
+
+def verification_of(result: Report) -> Verification:
+    """audit.verify's report of a run as the report's checklist and verdict."""
     steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s)) for s in result.steps)
     failed = result.failed
     skipped = [f"{s.number} ({s.title}: {'; '.join(s.lines)})" for s in steps

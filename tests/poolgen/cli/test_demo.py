@@ -10,9 +10,10 @@ import sys
 
 from pypdf import PdfReader
 
+from audit.verify import verify_run
 from poolgen.cli.demo import default_game
 from poolgen.loader import load_spec
-from tests.support import SPECS
+from tests.support import SPECS, small_happy_holidays
 from tests.support.cli import invoke, one_line
 
 
@@ -65,3 +66,31 @@ def test_a_seed_file_generate_would_refuse_stops_the_demo_before_anything_is_wri
     one_line(invoke("demo", "--out", out, "--seed-file", "/dev/zero"), "poolgen",
              "/dev/zero: is not a regular file (a pipe, device or socket); give a seed file")
     assert not out.exists()
+
+
+def test_the_demo_reports_the_verdict_its_verify_step_reached_without_verifying_again(tmp_path, monkeypatch):
+    """The report step ran audit's whole checklist again (reproduction from the seed included), a third
+    of the demo's time: it now draws the verify step's own report, so the checklist runs once and the
+    report says what that run found."""
+    import audit.verify  # here: the module whose checklist this test counts
+    import poolgen.pdf.report.document as document  # here: the report's own reference to it
+
+    spec = small_happy_holidays(tmp_path, 6000)
+    given = tmp_path / "demo.seed"
+    given.write_text(hashlib.sha256(b"poolgen/tests/demo").hexdigest() + "\n")
+    given.chmod(0o600)
+    runs = []
+
+    def counted(request):
+        runs.append(request.run)
+        return verify_run(request)
+    monkeypatch.setattr(audit.verify, "verify_run", counted)
+    monkeypatch.setattr(document, "verify_run", counted)
+    out = tmp_path / "out"
+    done = invoke("demo", "--out", out, "--spec", spec, "--pool", "p1", "--seed-file", given)
+    assert done.exit_code == 0, done.output
+    (folder,) = out.iterdir()
+    assert runs == [folder / "happy_holidays-p1"]
+    assert f"report {folder / 'report.pdf'}: 1 pool(s), verification passes, public edition" in done.stdout
+    text = "".join(p.extract_text() for p in PdfReader(folder / "report.pdf").pages)
+    assert "Every step passes." in text and "VERIFIED" in text and "reproduction" in text

@@ -35,10 +35,8 @@ def _run(tmp_path, rules, pool_ids, seed, name="run", workers=1):
 def test_full_pool_is_reproducible_and_exact(tmp_path, rules, pool_id):
     a = _run(tmp_path, rules, [pool_id], SEED_A, "a")
     b = _run(tmp_path, rules, [pool_id], SEED_A, "b")
-    c = _run(tmp_path, rules, [pool_id], SEED_B, "c")
     name = f"pool-{pool_id}.parquet"
     assert (a.folder / name).read_bytes() == (b.folder / name).read_bytes()
-    assert (a.folder / name).read_bytes() != (c.folder / name).read_bytes()
     spec = load_spec(spec_path(rules))
     pool = spec.pool(pool_id)
     table = pl.read_parquet(a.folder / name)
@@ -49,9 +47,11 @@ def test_full_pool_is_reproducible_and_exact(tmp_path, rules, pool_id):
     prize = dict(zip([t.id for t in pool.tiers], [t.prize_cents for t in pool.tiers], strict=True))
     assert (table["prize_cents"] == table["tier"].replace_strict(prize, return_dtype=pl.Int64)).all()
     assert table["ticket"].n_unique() == pool.tickets
-    ca = table["tier"].to_list()
-    cc = pl.read_parquet(c.folder / name)["tier"].to_list()
-    assert ca != cc
+    # the seed decides the order: the file's is SEED_A's, and SEED_B's differs (a third full run, to
+    # compare its file, told nothing more: a different order is a different file)
+    ids = np.array([t.id for t in pool.tiers])
+    assert table["tier"].to_list() == ids[shuffled_tiers(spec, pool, SEED_A)].tolist()
+    assert table["tier"].to_list() != ids[shuffled_tiers(spec, pool, SEED_B)].tolist()
     assert a.manifest["pools"][0]["tiers"] == [
         {"id": t.id, "prize_cents": t.prize_cents, "count": t.count} for t in pool.tiers]
 
