@@ -36,20 +36,23 @@ def specs_dir() -> Path:
 _FIRST = ("poolgen/rng/test_drbg.py", "poolgen/rng/test_sampling.py", "poolgen/rng/test_sampling_ties.py",
           "poolgen/rng/test_sampling_few.py", "poolgen/test_money.py", "agreement/test_merkle.py",
           "poolgen/run/test_build.py", "poolgen/styles/test_key_number_match_decoys.py")
-# Then the slowest files, slowest first (seconds of one core, `--durations=0` summed by file, 2026-12-03),
-# and the rest by their number of tests, most first: with --dist loadfile (and --no-loadscope-reorder,
+# Then the slowest files, slowest first (seconds, `--durations=0` summed by file, the mean of two full
+# runs on a loaded machine, 2026-12-03), and the rest by their number of tests, most first: with
+# --dist loadfile (and --no-loadscope-reorder,
 # pyproject) each worker takes the next file when it is free, so long files started last would leave the
 # other worker idle at the end. A file not listed runs with the rest; tests/test_suite_order.py checks
 # that every file named here exists.
-_SLOW = ("boundary/test_mutated_inputs.py", "audit/stats/test_step.py", "end_to_end/test_example_specs.py",
-         "poolgen/run/test_generate.py", "end_to_end/test_hand_to_hand_tactics.py",
-         "end_to_end/test_blocks_example.py", "poolgen/run/test_packs_beside.py",
-         "poolgen/run/test_packs_caps.py", "third_engines/test_grid.py", "audit/steps/test_ceremony.py",
-         "audit/stats/test_packs_beside.py", "poolgen/run/test_packs_spaced.py",
-         "end_to_end/test_primetime_payout.py", "poolgen/pdf/test_proofs.py",
-         "poolgen/check/test_figures.py", "audit/test_verify.py", "audit/steps/test_deliverables.py",
-         "poolgen/cli/test_demo.py", "audit/steps/test_identity.py", "boundary/test_interrupts.py",
-         "boundary/test_interrupts_commands.py", "boundary/test_closed_stdout.py")
+_SLOW = ("end_to_end/test_hand_to_hand_tactics.py", "boundary/test_mutated_inputs.py", "audit/test_verify.py",
+         "third_engines/test_cards.py", "end_to_end/test_blocks_example.py", "poolgen/run/test_generate.py",
+         "end_to_end/test_example_specs.py", "audit/stats/test_step.py", "end_to_end/test_wild_side.py",
+         "poolgen/styles/test_area_match.py", "boundary/test_interrupts.py", "boundary/test_closed_stdout.py",
+         "poolgen/seeds/test_ceremony.py", "audit/steps/test_deliverables.py",
+         "end_to_end/test_primetime_payout.py", "third_engines/test_printed.py",
+         "poolgen/run/test_packs_beside.py", "poolgen/pdf/test_proofs.py", "audit/steps/test_ceremony.py",
+         "boundary/test_spec_fuzz.py", "audit/steps/test_identity.py", "poolgen/cli/test_demo.py",
+         "poolgen/backoffice/test_hostile.py", "boundary/test_interrupts_commands.py",
+         "third_engines/test_grid.py", "poolgen/cli/test_help.py", "audit/stats/test_packs_exact.py",
+         "audit/stats/test_packs_beside.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
