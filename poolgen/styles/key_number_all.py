@@ -11,9 +11,10 @@ import numpy as np
 
 from poolgen.rng import Stream, Weights, row_permutations
 
-__all__ = ["MOST_SETS", "TooManySets", "draw_prizes", "orderings", "prize_sets"]
+__all__ = ["MOST_SETS", "MOST_STATES", "TooManySets", "draw_prizes", "orderings", "prize_sets"]
 
 MOST_SETS = 100_000  # a win-all sum made by more sets of prizes than this is refused by `check`
+MOST_STATES = 300_000  # partial sums searched for one: beyond, `check` refuses too (never hangs)
 
 
 class TooManySets(ValueError):
@@ -24,7 +25,8 @@ class TooManySets(ValueError):
 def prize_sets(values: tuple[int, ...], yours: int, total: int) -> tuple[tuple[int, ...], ...]:
     """Every multiset of `yours` prize symbols (their `values` in cents, > 0, in the area's prize
     order) whose values add up to `total`, as counts per symbol, in increasing lexicographic order of
-    those counts (prizes[0]'s count first). TooManySets beyond MOST_SETS."""
+    those counts (prizes[0]'s count first). TooManySets beyond MOST_SETS, or when deciding it takes
+    more than MOST_STATES partial sums (20 prize symbols of unrelated values and 10 spots took 31 s)."""
     n = len(values)
     memo: dict[tuple[int, int, int], bool] = {}
 
@@ -34,6 +36,9 @@ def prize_sets(values: tuple[int, ...], yours: int, total: int) -> tuple[tuple[i
             return y == 0 and t == 0
         key = (i, y, t)
         if key not in memo:
+            if len(memo) >= MOST_STATES:  # many distinct prize values: the partial sums multiply
+                raise TooManySets(f"more than {MOST_STATES:,} partial sums of the area's prize symbols to "
+                                  "search for it")
             memo[key] = any(can(i + 1, y - c, t - c * values[i]) for c in range(min(y, t // values[i]) + 1))
         return memo[key]
 

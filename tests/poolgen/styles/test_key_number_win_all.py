@@ -118,6 +118,18 @@ def test_a_sum_made_by_more_than_100000_sets_of_prizes_is_refused():
         prize_sets(tuple(range(1, 11)), 30, 165)
 
 
+
+def test_a_sum_of_prizes_of_unrelated_values_is_refused_after_a_bounded_search():
+    """20 prize symbols whose values share nothing and 10 spots: no sum of them repeats another, so the
+    partial sums multiply; deciding that an unreachable total is unreachable took 31 s (40 symbols and
+    15 spots, minutes), and `check` hung on such a spec. Now refused once 300,000 partial sums are
+    searched, in about a second."""
+    values = (101, 257, 1009, 2003, 4001, 8009, 16_001, 32_003, 64_007, 128_021, 256_019, 512_009,
+              1_024_021, 2_048_003, 4_096_013, 8_192_003, 16_384_001, 32_768_011, 65_536_043, 131_072_003)
+    with pytest.raises(TooManySets, match=r"^more than 300,000 partial sums of the area's prize symbols to "
+                                          r"search for it$"):
+        prize_sets(values, 10, sum(values[:10]) + 1)
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.binary(min_size=32, max_size=32),
        picks=st.lists(st.sampled_from(["bag20", "bag30", "bag50", "bag100", "2", "2x2", "lose"]),
