@@ -98,8 +98,9 @@ def stated_game(game: Game, manifest: dict[str, Any]) -> Game:
 
 
 def ceiling_game(game: Game) -> Game:
-    """The game with every pool holding each share rounded up (a split's most of every tier; the
-    loader proved the losers stay whole): what `check` probes layouts and packs with."""
+    """The game with every pool holding each winning tier's share rounded up (the most a split gives of
+    every winning tier, and so the fewest losers; the loader proved they stay whole): what `check`
+    probes layouts and packs with."""
     sales = game.sales
     if not isinstance(sales, Printed) or sales.split is None:
         return game
