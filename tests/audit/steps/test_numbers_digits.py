@@ -29,4 +29,6 @@ def test_virn_digits_out_of_range_fail_step_5_and_leave_step_7_alone(tmp_path, d
     assert done.returncode == 1, done.stderr
     assert steps[5]["status"] == "fail"
     assert f"print.virn_digits '{digits}', not 'a whole number, 9 to 18'" in steps[5]["reasons"][0]
-    assert (steps[7]["status"], steps[7]["details"]) == ("skip", ["seed matches the commitment"])
+    assert (steps[7]["status"], steps[7]["details"]) == (  # no spec: no book slots either, and it says so
+        "skip", ["seed matches the commitment; book numbers not re-derived: give --spec (the order's book "
+                 "slots are the spec's)"])
