@@ -183,3 +183,27 @@ def test_a_key_symbol_win_all_beside_a_seven_is_refused(runs, tmp_path):
     _, others = _bag(r, "keys", 7, 8)
     assert _agrees(runs, "key_symbols", tmp_path / "r", "a19", {f"keys_your_{others[0]}": 8}) == (
         "keys: a win-all symbol beside 1 other win(s)", 1900)
+
+
+@pytest.mark.parametrize(("values", "yours", "total"), [
+    ((200, 400, 500, 1000, 2000, 5000, 10000, 100000), 10, 5000),  # Money Bag Match's $50
+    ((101, 307, 512, 999, 1234, 2047), 6, 4001),  # no set makes it
+    ((101, 307, 512, 999, 1234, 2047), 6, 3563),
+    ((100, 300, 700, 1100), 8, 1900),
+])
+def test_check_searches_as_many_partial_sums_as_the_contract_counts(monkeypatch, values, yours, total):
+    """Section 2's bound on the search, held at the engine's count exactly: the spec's sum is decided
+    with that many partial sums allowed and refused with one fewer."""
+    # function-local: poolgen's own search, whose bound this test moves (the engine never imports it)
+    from poolgen.styles import key_number_all
+
+    count = win_all.searched(list(values), yours, total)
+    assert count > 0
+    monkeypatch.setattr(key_number_all, "MOST_STATES", count)
+    key_number_all.prize_sets.cache_clear()
+    key_number_all.prize_sets(values, yours, total)
+    monkeypatch.setattr(key_number_all, "MOST_STATES", count - 1)
+    key_number_all.prize_sets.cache_clear()
+    with pytest.raises(key_number_all.TooManySets, match=f"^more than {count - 1:,} partial sums"):
+        key_number_all.prize_sets(values, yours, total)
+    key_number_all.prize_sets.cache_clear()

@@ -222,3 +222,27 @@ def sequences(area: Area, total: int) -> dict[tuple[int, ...], int]:
 
     walk(0, area.yours, total, ())
     return out
+
+
+def searched(values: list[int], yours: int, total: int) -> int:
+    """Section 2: how many partial sums (symbols passed, spots left, amount left), each with a symbol, a
+    spot and an amount left, deciding a win-all sum and listing its multisets searches."""
+    n = len(values)
+    decided: dict[tuple[int, int, int], bool] = {}
+
+    def can(i: int, left: int, amount: int) -> bool:
+        if left == 0 or i == n or amount <= 0:
+            return left == 0 and amount == 0
+        if (i, left, amount) not in decided:  # the first count that can finish it decides
+            decided[(i, left, amount)] = any(can(i + 1, left - c, amount - c * values[i])
+                                             for c in range(min(left, amount // values[i]) + 1))
+        return decided[(i, left, amount)]
+
+    def walk(i: int, left: int, amount: int) -> None:
+        for c in range(min(left, amount // values[i]) + 1) if i < n else ():
+            if can(i + 1, left - c, amount - c * values[i]):
+                walk(i + 1, left - c, amount - c * values[i])
+
+    if can(0, yours, total):
+        walk(0, yours, total)
+    return len(decided)
