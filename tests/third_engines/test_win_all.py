@@ -75,8 +75,8 @@ def test_every_win_all_row_is_legal_and_pays_the_sum_of_its_prizes(runs, game):
 
 def test_a_win_all_ticket_shows_every_sequence_of_its_sum_alike(runs):
     """Section 7.1 on three spots and $6 of $1, $2, $3: 1,400 tickets over the seven sequences (2,2,2)
-    and the six orders of (1,2,3), and over the symbol's three spots. Weighting the two multisets alike
-    instead of by their orderings gives (2,2,2) half the tickets: p about 0."""
+    and the six orders of (1,2,3), over the symbol's three spots, and both together. Weighting the two
+    multisets alike instead of by their orderings gives (2,2,2) half the tickets: p about 0."""
     spec, _ = runs["uniform"]
     table = _pool(runs, "uniform").filter(pl.col("tier") == "a6")
     area = win_all.read_spec(spec).areas[0]
@@ -84,7 +84,12 @@ def test_a_win_all_ticket_shows_every_sequence_of_its_sum_alike(runs):
     shown = Counter(table.select([f"play_prize_{j}" for j in range(3)]).rows())
     assert set(shown) == {(1, 1, 1), (0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)}
     spots = Counter(r.index(6) for r in table.select([f"play_your_{j}" for j in range(3)]).rows())
-    for seen, k in ((shown, 7), (spots, 3)):
+    # apart from the prizes: the symbol's spot and the sequence jointly, 21 cells (a symbol always on the
+    # largest prize, say, leaves most of them empty)
+    both = Counter((r[:3], r[3:].index(6)) for r in table.select(
+        [f"play_prize_{j}" for j in range(3)] + [f"play_your_{j}" for j in range(3)]).rows())
+    assert len(both) == 21
+    for seen, k in ((shown, 7), (spots, 3), (both, 21)):
         e = table.height / k
         assert chdtrc(k - 1, sum((v - e) ** 2 / e for v in seen.values())) > 0.001, seen
 
