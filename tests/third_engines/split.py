@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import struct
 
-_MASK32 = 0xFFFFFFFF
+import numpy as np
 
 
 def _hkdf(seed: bytes, salt: bytes, info: bytes, length: int) -> bytes:
@@ -27,24 +27,28 @@ def _hkdf(seed: bytes, salt: bytes, info: bytes, length: int) -> bytes:
     return out[:length]
 
 
-def _rotl(v: int, c: int) -> int:
-    return ((v << c) & _MASK32) | (v >> (32 - c))
+def _rotl(v: np.ndarray, c: int) -> np.ndarray:
+    return (v << np.uint32(c)) | (v >> np.uint32(32 - c))
 
 
-def _quarter(s: list[int], a: int, b: int, c: int, d: int) -> None:
-    s[a] = (s[a] + s[b]) & _MASK32
+def _quarter(s: list[np.ndarray], a: int, b: int, c: int, d: int) -> None:
+    s[a] = s[a] + s[b]
     s[d] = _rotl(s[d] ^ s[a], 16)
-    s[c] = (s[c] + s[d]) & _MASK32
+    s[c] = s[c] + s[d]
     s[b] = _rotl(s[b] ^ s[c], 12)
-    s[a] = (s[a] + s[b]) & _MASK32
+    s[a] = s[a] + s[b]
     s[d] = _rotl(s[d] ^ s[a], 8)
-    s[c] = (s[c] + s[d]) & _MASK32
+    s[c] = s[c] + s[d]
     s[b] = _rotl(s[b] ^ s[c], 7)
 
 
-def _chacha_block(key: bytes, counter: int) -> bytes:
-    """RFC 8439 section 2.3, a 96-bit zero nonce."""
-    state = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574, *struct.unpack("<8I", key), counter, 0, 0, 0]
+def _chacha_blocks(key: bytes, first: int, count: int) -> bytes:
+    """RFC 8439 section 2.3's block function, a 96-bit zero nonce, for the counters first ..
+    first + count - 1 at once (each state word a numpy uint32 column, wrapping as the RFC adds)."""
+    words = [0x61707865, 0x3320646E, 0x79622D32, 0x6B206574, *struct.unpack("<8I", key)]
+    state = [np.full(count, w, dtype=np.uint32) for w in words]
+    state += [np.arange(first, first + count, dtype=np.uint64).astype(np.uint32)]
+    state += [np.zeros(count, dtype=np.uint32) for _ in range(3)]
     s = list(state)
     for _ in range(10):
         _quarter(s, 0, 4, 8, 12)
@@ -55,7 +59,8 @@ def _chacha_block(key: bytes, counter: int) -> bytes:
         _quarter(s, 1, 6, 11, 12)
         _quarter(s, 2, 7, 8, 13)
         _quarter(s, 3, 4, 9, 14)
-    return struct.pack("<16I", *((x + y) & _MASK32 for x, y in zip(s, state, strict=True)))
+    out = np.stack([x + y for x, y in zip(s, state, strict=True)], axis=1)  # (blocks, 16 words)
+    return out.astype("<u4").tobytes()
 
 
 class Stream:
@@ -68,9 +73,10 @@ class Stream:
         self._buffer = b""
 
     def read(self, count: int) -> bytes:
-        while len(self._buffer) < count:
-            self._buffer += _chacha_block(self._key, self._counter)
-            self._counter += 1
+        if len(self._buffer) < count:
+            blocks = -(-(count - len(self._buffer)) // 64)
+            self._buffer += _chacha_blocks(self._key, self._counter, blocks)
+            self._counter += blocks
         out, self._buffer = self._buffer[:count], self._buffer[count:]
         return out
 
@@ -86,6 +92,49 @@ class Stream:
             v = self.words(1)[0] & mask
             if v < n:
                 return v
+
+    def integers(self, n: int, count: int) -> list[int]:
+        """`count` values in [0, n): one word a slot, masked; rejected slots refilled, in slot order,
+        from the next words, round after round (section 3)."""
+        mask = (1 << max(n - 1, 0).bit_length()) - 1
+        out = [0] * count
+        todo = list(range(count))
+        while todo:
+            again = []
+            for slot, word in zip(todo, self.words(len(todo)), strict=True):
+                if word & mask < n:
+                    out[slot] = word & mask
+                else:
+                    again.append(slot)
+            todo = again
+        return out
+
+    def row_permutations(self, rows: int, k: int) -> list[list[int]]:
+        """A (rows, k) key matrix drawn row-major, all of it again on a tie in any row (section 3)."""
+        while True:
+            keys = self.words(rows * k)
+            split = [keys[r * k:(r + 1) * k] for r in range(rows)]
+            if all(len(set(row)) == k for row in split):
+                return [sorted(range(k), key=row.__getitem__) for row in split]
+
+    def choices(self, weights: list[int], count: int) -> list[int]:
+        """`Weights.choices` (section 3): slot j's index is the i with cum[i-1] <= u T < cum[i], u read
+        from word j of one draw of `count` words, and from one more word at a time while unsettled."""
+        total, cum = sum(weights), []
+        for w in weights:
+            cum.append((cum[-1] if cum else 0) + w)
+        out = []
+        for word in self.words(count):
+            low, high, scale = word * total, (word + 1) * total, 1 << 64  # u T lies in [low, high) / scale
+            while True:
+                i = next(i for i, c in enumerate(cum) if low < c * scale)
+                if high <= cum[i] * scale:
+                    break
+                nxt = self.words(1)[0]  # the boundary lies inside: 64 more bits of u
+                base = low * (1 << 64)
+                low, high, scale = base + nxt * total, base + (nxt + 1) * total, scale << 64
+            out.append(i)
+        return out
 
     def permutation(self, n: int) -> list[int]:
         """n words as keys, all drawn again on a tie; the order that sorts them ascending (section 3)."""

@@ -19,7 +19,18 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A
 from tests.support.spec_docs import base_doc, dumps
-from tests.third_engines import against_audit, cards, einstant, engine, grid, pairs, printed, split, win_all
+from tests.third_engines import (
+    against_audit,
+    cards,
+    einstant,
+    engine,
+    grid,
+    pairs,
+    printed,
+    split,
+    win_all,
+    win_all_layout,
+)
 
 UP, RIGHT, DOWN, LEFT = range(4)
 
@@ -67,8 +78,9 @@ def run(tmp_path_factory) -> Path:
     (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
     (grid, {"__future__", "polars", "printed"}),  # printed: its bonus_reveal engine and play.md's rules
     (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
-    (split, {"__future__", "hashlib", "hmac", "struct"}),
-], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "split"])
+    (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
+    (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),
+], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

@@ -21,7 +21,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import ROOT, SEED_A
 from tests.support.spec_docs import dumps
-from tests.third_engines import against_audit, win_all, win_all_specs
+from tests.third_engines import against_audit, win_all, win_all_layout, win_all_specs
 
 GAMES = ("money_bag_match", "mixed", "two_areas", "key_symbols", "uniform")
 
@@ -212,3 +212,18 @@ def test_check_searches_as_many_partial_sums_as_the_contract_counts(monkeypatch,
     with pytest.raises(key_number_all.TooManySets, match=f"^more than {count - 1:,} partial sums"):
         key_number_all.prize_sets(values, yours, total)
     key_number_all.prize_sets.cache_clear()
+
+
+@pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols"])
+def test_the_layouts_are_sections_7_and_7_1_drawn_from_the_seed(runs, game):
+    """Every row of the pool drawn again from the seed and the spec alone (win_all_layout.py): the pool
+    order, then per tier the numbers, the spots' order, every spot's losing number and prize, one draw
+    of WINNING NUMBERS per match win, and a win-all tier's prizes, in that order."""
+    spec, run = runs[game]
+    tiers, columns = win_all_layout.lay_out(SEED_A, spec)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    assert tiers == table["tier"].to_list()
+    area = win_all.read_spec(spec).areas[0].id
+    assert set(columns) == {c for c in table.columns if c.startswith(f"{area}_")}
+    for column, values in columns.items():
+        assert values == table[column].to_list(), column

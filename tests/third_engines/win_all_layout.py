@@ -1,0 +1,85 @@
+"""The layouts of a key_number_match game drawn again from its seed and spec alone, as
+docs/styles/key_number_match.md sections 7 and 7.1 and docs/randomness.md sections 2 to 4 state them:
+the pool order from the pool's "order" stream, then every tier's rows from its "layout" stream. For a
+game of one key_number_match area without `distinct_numbers` or `decoy_weights` (section 8 lays those
+out otherwise), and a pool in which the neighbour rule (randomness.md 5.1) drew nothing again.
+
+It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it)."""
+
+from __future__ import annotations
+
+import tomllib
+from math import factorial
+from pathlib import Path
+
+from tests.third_engines import win_all
+from tests.third_engines.split import Stream
+
+
+def lay_out(seed: bytes, spec: Path, pool: str = "p1") -> tuple[list[str], dict[str, list[int]]]:
+    """The pool's tier of every position and its layout columns."""
+    doc = tomllib.loads(spec.read_text())
+    game = win_all.read_spec(spec)
+    (area,) = game.areas
+    assert not doc["areas"][0].get("distinct_numbers") and "decoy_weights" not in doc["areas"][0]
+    tickets = game.pool_tickets
+    counts = win_all.pool_counts(game, tickets)
+    tiers = ["lose", *counts]  # the pool's tiers: the losers first, then the spec's, in its order
+    sizes = {"lose": tickets - sum(counts.values()), **counts}
+    base = [t for t in tiers for _ in range(sizes[t])]
+    order = Stream(seed, ("poolgen/v1", game.rules, pool, "order")).permutation(tickets)
+    at = [base[order[p]] for p in range(tickets)]
+    stream = Stream(seed, ("poolgen/v1", game.rules, pool, "layout"))
+    big_w, y, n, big_p = area.winning, area.yours, area.numbers, len(area.prizes)
+    columns = {c: [0] * tickets for c in ([f"{area.id}_win_{i}" for i in range(big_w)]
+                                            + [f"{area.id}_your_{j}" for j in range(y)]
+                                            + [f"{area.id}_prize_{j}" for j in range(y)])}
+    listed = {t["id"]: t["wins"] for t in doc["tiers"]}
+    prize_code = {c: q for q, (c, _) in enumerate(area.prizes)}
+    for tier in tiers:
+        rows = [p for p in range(tickets) if at[p] == tier]
+        r = len(rows)
+        wins = listed.get(tier, [])
+        numbers = stream.row_permutations(r, n)
+        spots = stream.row_permutations(r, y)
+        losing = stream.integers(n - big_w, r * y)  # every spot's, read by those that win nothing
+        prizes = stream.integers(big_p, r * y)
+        matched = [stream.integers(big_w, r) for w in wins if w["how"] == "match"]  # one call a match win
+        total = next((win_all.cents(w["prize"]) for w in wins if w["how"] == "all"), None)
+        if total is not None:  # section 7.1
+            sets = sorted(win_all.sequences(area, total).items())
+            weights = [factorial(y) // _product(c) for c, _ in sets]
+            pick = stream.choices(weights, r)
+            shuffle = stream.row_permutations(r, y)
+        for i, p in enumerate(rows):
+            win, rest = numbers[i][:big_w], numbers[i][big_w:]
+            your = [rest[losing[i * y + j]] for j in range(y)]
+            prize = [prizes[i * y + j] for j in range(y)]
+            m = 0
+            for j, w in enumerate(wins):
+                spot = spots[i][j]
+                if w["how"] == "match":
+                    your[spot], prize[spot] = win[matched[m][i]], prize_code[w["prize"]]
+                    m += 1
+                    continue
+                by = w.get("by", 1)
+                your[spot] = n + next(s for s, (_, how, k) in enumerate(area.specials)
+                                      if how == w["how"] and (how != "multiplier" or k == by))
+                if w["how"] != "all":
+                    prize[spot] = prize_code[w["prize"]]
+            if total is not None:
+                codes = [q for q, c in enumerate(sets[pick[i]][0]) for _ in range(c)]
+                prize = [codes[shuffle[i][j]] for j in range(y)]
+            for k, v in enumerate(win):
+                columns[f"{area.id}_win_{k}"][p] = v
+            for j in range(y):
+                columns[f"{area.id}_your_{j}"][p] = your[j]
+                columns[f"{area.id}_prize_{j}"][p] = prize[j]
+    return at, columns
+
+
+def _product(counts: tuple[int, ...]) -> int:
+    out = 1
+    for c in counts:
+        out *= factorial(c)
+    return out
