@@ -214,11 +214,12 @@ def test_check_searches_as_many_partial_sums_as_the_contract_counts(monkeypatch,
     key_number_all.prize_sets.cache_clear()
 
 
-@pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols"])
+@pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols", "money_bag_match"])
 def test_the_layouts_are_sections_7_and_7_1_drawn_from_the_seed(runs, game):
     """Every row of the pool drawn again from the seed and the spec alone (win_all_layout.py): the pool
     order, then per tier the numbers, the spots' order, every spot's losing number and prize, one draw
-    of WINNING NUMBERS per match win, and a win-all tier's prizes, in that order."""
+    of WINNING NUMBERS per match win, and a win-all tier's prizes, in that order (Money Bag Match, with
+    distinct numbers: section 8.1's order instead)."""
     spec, run = runs[game]
     tiers, columns = win_all_layout.lay_out(SEED_A, spec)
     table = pl.read_parquet(run / "pool-p1.parquet")

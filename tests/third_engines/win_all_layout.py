@@ -1,8 +1,9 @@
 """The layouts of a key_number_match game drawn again from its seed and spec alone, as
 docs/styles/key_number_match.md sections 7 and 7.1 and docs/randomness.md sections 2 to 4 state them:
-the pool order from the pool's "order" stream, then every tier's rows from its "layout" stream. For a
-game of one key_number_match area without `distinct_numbers` or `decoy_weights` (section 8 lays those
-out otherwise), and a pool in which the neighbour rule (randomness.md 5.1) drew nothing again.
+the pool order from the pool's "order" stream, then every tier's rows from its "layout" stream (with
+`distinct_numbers`, as section 8.1 states). For a game of one key_number_match area without
+`decoy_weights` (section 8.2), and a pool in which the neighbour rule (randomness.md 5.1) drew nothing
+again.
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it)."""
 
@@ -21,7 +22,7 @@ def lay_out(seed: bytes, spec: Path, pool: str = "p1") -> tuple[list[str], dict[
     doc = tomllib.loads(spec.read_text())
     game = win_all.read_spec(spec)
     (area,) = game.areas
-    assert not doc["areas"][0].get("distinct_numbers") and "decoy_weights" not in doc["areas"][0]
+    assert "decoy_weights" not in doc["areas"][0]
     tickets = game.pool_tickets
     counts = win_all.pool_counts(game, tickets)
     tiers = ["lose", *counts]  # the pool's tiers: the losers first, then the spec's, in its order
@@ -41,10 +42,15 @@ def lay_out(seed: bytes, spec: Path, pool: str = "p1") -> tuple[list[str], dict[
         r = len(rows)
         wins = listed.get(tier, [])
         numbers = stream.row_permutations(r, n)
-        spots = stream.row_permutations(r, y)
-        losing = stream.integers(n - big_w, r * y)  # every spot's, read by those that win nothing
-        prizes = stream.integers(big_p, r * y)
-        matched = [stream.integers(big_w, r) for w in wins if w["how"] == "match"]  # one call a match win
+        if area.distinct:  # section 8.1
+            prizes = stream.integers(big_p, r * y)
+            spots = stream.row_permutations(r, y)
+            fresh = stream.row_permutations(r, big_w)
+        else:
+            spots = stream.row_permutations(r, y)
+            losing = stream.integers(n - big_w, r * y)  # every spot's, read by those that win nothing
+            prizes = stream.integers(big_p, r * y)
+            matched = [stream.integers(big_w, r) for w in wins if w["how"] == "match"]  # one a match win
         total = next((win_all.cents(w["prize"]) for w in wins if w["how"] == "all"), None)
         if total is not None:  # section 7.1
             sets = sorted(win_all.sequences(area, total).items())
@@ -53,13 +59,19 @@ def lay_out(seed: bytes, spec: Path, pool: str = "p1") -> tuple[list[str], dict[
             shuffle = stream.row_permutations(r, y)
         for i, p in enumerate(rows):
             win, rest = numbers[i][:big_w], numbers[i][big_w:]
-            your = [rest[losing[i * y + j]] for j in range(y)]
             prize = [prizes[i * y + j] for j in range(y)]
+            if area.distinct:  # the j-th spot without a win, in the spots' order, the j-th losing number
+                your = [0] * y
+                for place, spot in enumerate(spots[i][len(wins):]):
+                    your[spot] = rest[place]
+            else:
+                your = [rest[losing[i * y + j]] for j in range(y)]
             m = 0
             for j, w in enumerate(wins):
                 spot = spots[i][j]
                 if w["how"] == "match":
-                    your[spot], prize[spot] = win[matched[m][i]], prize_code[w["prize"]]
+                    shown = win[fresh[i][m % big_w]] if area.distinct else win[matched[m][i]]
+                    your[spot], prize[spot] = shown, prize_code[w["prize"]]
                     m += 1
                     continue
                 by = w.get("by", 1)
