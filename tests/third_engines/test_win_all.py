@@ -214,17 +214,18 @@ def test_check_searches_as_many_partial_sums_as_the_contract_counts(monkeypatch,
     key_number_all.prize_sets.cache_clear()
 
 
-@pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols", "money_bag_match"])
+@pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols", "money_bag_match", "two_areas"])
 def test_the_layouts_are_sections_7_and_7_1_drawn_from_the_seed(runs, game):
     """Every row of the pool drawn again from the seed and the spec alone (win_all_layout.py): the pool
     order, then per tier the numbers, the spots' order, every spot's losing number and prize, one draw
     of WINNING NUMBERS per match win, and a win-all tier's prizes, in that order (Money Bag Match, with
-    distinct numbers: section 8.1's order instead)."""
+    distinct numbers: section 8.1's order instead; two areas: every tier of the first, then the second's,
+    which reads the first's WINNING NUMBERS)."""
     spec, run = runs[game]
     tiers, columns = win_all_layout.lay_out(SEED_A, spec)
     table = pl.read_parquet(run / "pool-p1.parquet")
     assert tiers == table["tier"].to_list()
-    area = win_all.read_spec(spec).areas[0].id
-    assert set(columns) == {c for c in table.columns if c.startswith(f"{area}_")}
+    areas = tuple(f"{a.id}_" for a in win_all.read_spec(spec).areas)
+    assert set(columns) == {c for c in table.columns if c.startswith(areas)}
     for column, values in columns.items():
         assert values == table[column].to_list(), column
