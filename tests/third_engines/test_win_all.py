@@ -23,7 +23,7 @@ from tests.support import ROOT, SEED_A
 from tests.support.spec_docs import dumps
 from tests.third_engines import against_audit, win_all, win_all_layout, win_all_specs
 
-GAMES = ("money_bag_match", "mixed", "two_areas", "key_symbols", "uniform")
+GAMES = ("money_bag_match", "mixed", "two_areas", "two_areas_plain", "key_symbols", "uniform")
 
 
 def _money_bag(folder: Path) -> Path:
@@ -214,7 +214,8 @@ def test_check_searches_as_many_partial_sums_as_the_contract_counts(monkeypatch,
     key_number_all.prize_sets.cache_clear()
 
 
-@pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols", "money_bag_match", "two_areas"])
+@pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols", "money_bag_match", "two_areas",
+                                  "two_areas_plain"])
 def test_the_layouts_are_sections_7_and_7_1_drawn_from_the_seed(runs, game):
     """Every row of the pool drawn again from the seed and the spec alone (win_all_layout.py): the pool
     order, then per tier the numbers, the spots' order, every spot's losing number and prize, one draw

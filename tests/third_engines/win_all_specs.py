@@ -35,9 +35,9 @@ def mixed() -> dict:
                     + specials, tiers, max_wins=2, pool_tickets=1500)
 
 
-def two_areas() -> dict:
-    """LUCKY NUMBERS (2) with 3 YOUR NUMBERS, and a WILD area of 6 matching them at 2x, distinct numbers;
-    each area has its own win-all symbol, and one tier wins all in both."""
+def two_areas(distinct: bool = True) -> dict:
+    """LUCKY NUMBERS (2) with 3 YOUR NUMBERS, and a WILD area of 6 matching them at 2x, distinct numbers
+    (or not); each area has its own win-all symbol, and one tier wins all in both."""
     areas = [{"id": "lucky", "style": "key_number_match", "spots": 8, "winning": 2, "yours": 3,
               "numbers": "num", "prizes": "pz", "specials": "bag", "distinct_numbers": True},
              {"id": "wild", "style": "key_number_match", "spots": 12, "winning_from": "lucky", "yours": 6,
@@ -51,6 +51,8 @@ def two_areas() -> dict:
                                                    {"area": "lucky", "prize": "1", "how": "match"}]},
              {"id": "both", "count": 20, "wins": [{"area": "lucky", "prize": "9.00", "how": "all"},
                                                    {"area": "wild", "prize": "36.00", "how": "all"}]}]
+    for area in areas if not distinct else []:
+        del area["distinct_numbers"]
     return base_doc(areas, _symbols("num", [str(n) for n in range(1, 13)]) + _prizes("pz", [1, 3, 4, 9])
                     + [{"group": "bag", "code": "ALL", "symbol": "moneybag", "how": "all"}],
                     tiers, max_wins=3, pool_tickets=1500)
@@ -80,3 +82,8 @@ def uniform(count: int = 1400) -> dict:
     return base_doc([area], _symbols("num", [str(n) for n in range(1, 7)]) + _prizes("pz", [1, 2, 3])
                     + [{"group": "sp", "code": "BAG", "symbol": "moneybag", "how": "all"}],
                     tiers, max_wins=1, pool_tickets=2000)
+
+
+def two_areas_plain() -> dict:
+    """two_areas without distinct numbers (section 7's layout, not 8.1's)."""
+    return two_areas(distinct=False)
