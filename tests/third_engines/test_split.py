@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import tomllib
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
-from tests.support import SEED_A, SEED_B, VECTORS
+from tests.support import ROOT, SEED_A, SEED_B, VECTORS
 from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import split
 
@@ -132,3 +133,22 @@ def test_the_engine_poolgen_and_audit_draw_the_same_split_of_random_orders():
         assert split_counts(seed, "lab", counts, sizes) == ours
         tiers = [(str(i), c) for i, c in enumerate(counts)]
         assert split_table(seed, "lab", SplitOrder(order, sizes, tiers)) == ours
+
+
+def test_red_hot_wild_7s_pools_last_pool_holds_the_engines_draw(tmp_path):
+    """The real example (specs/examples/red_hot_wild_7s_pools.toml: 1,010,300 tickets in four pools of
+    250,000 and one of 10,300, 26 tiers none of which splits exactly), its smallest pool alone: its
+    counts are the engine's draw over the whole order, from the spec and the seed."""
+    spec = ROOT / "specs/examples/red_hot_wild_7s_pools.toml"
+    doc = tomllib.loads(spec.read_text())
+    run = generate(GenerateRequest(load_spec(spec), SEED_B, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                   out=tmp_path, run_id="r", pool_ids=["p5"])).folder
+    sizes = split.order_sizes(doc["printed"]["order_tickets"], doc["printed"]["pool_tickets"])
+    assert sizes == [250000] * 4 + [10300]
+    drawn = split.split_counts(SEED_B, doc["game"]["id"], sizes, [t["count"] for t in doc["tiers"]])
+    (pool,) = json.loads((run / "manifest.json").read_text())["pools"]
+    want = {t["id"]: c for t, c in zip(doc["tiers"], drawn[4], strict=True)}
+    assert {t["id"]: t["count"] for t in pool["tiers"]} == {**want, "lose": 10300 - sum(want.values())}
+    stored = Counter(pl.read_parquet(run / "pool-p5.parquet", columns=["tier"])["tier"])
+    assert {t: stored[t] for t in want} == want
+    assert [sum(col) for col in zip(*drawn, strict=True)] == [t["count"] for t in doc["tiers"]]
