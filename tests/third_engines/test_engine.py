@@ -3,7 +3,8 @@ ticket_multiplier.md and play.md alone) against audit's step 4 on a small run of
 box that doubles it: the engine finds every generated row legal and paying its stored prize, and on
 a tampered row it refuses exactly what audit refuses, with audit's very reasons (so the contracts'
 wording, separators, and what an illegal row still wins, are exact). The third engines (engine.py,
-printed.py, einstant.py, pairs.py, cards.py, grid.py) import neither poolgen nor audit."""
+printed.py, einstant.py, pairs.py, cards.py, grid.py, win_all.py, split.py) import neither poolgen nor
+audit."""
 
 from __future__ import annotations
 
@@ -18,7 +19,18 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A
 from tests.support.spec_docs import base_doc, dumps
-from tests.third_engines import against_audit, cards, einstant, engine, grid, pairs, printed
+from tests.third_engines import (
+    against_audit,
+    cards,
+    einstant,
+    engine,
+    grid,
+    pairs,
+    printed,
+    split,
+    win_all,
+    win_all_layout,
+)
 
 UP, RIGHT, DOWN, LEFT = range(4)
 
@@ -65,7 +77,10 @@ def run(tmp_path_factory) -> Path:
     (pairs, {"__future__", "collections", "fractions", "functools", "math"}),
     (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
     (grid, {"__future__", "polars", "printed"}),  # printed: its bonus_reveal engine and play.md's rules
-], ids=["engine", "einstant", "printed", "pairs", "cards", "grid"])
+    (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
+    (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
+    (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),
+], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

@@ -81,6 +81,19 @@ def test_refused_with_one_line(tmp_path, path, value, message):
     assert str(err.value) == message
 
 
+def test_a_win_all_symbol_with_by_is_refused_as_one(tmp_path):
+    """The message named only the automatic symbol for a win-all symbol's `by` (found by
+    tests/third_engines: docs/new-game.md gives `by` to multipliers alone)."""
+    doc = copy.deepcopy(kn_doc())
+    doc["symbols"] = [s for s in doc["symbols"] if s["code"] != "FREE"]  # a win-all sums cash prizes only
+    doc["tiers"] = [t for t in doc["tiers"] if t["id"] in ("1", "6")]
+    doc["symbols"][-1]["how"] = "all"  # the 2X, by = 2
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == ("g.toml: symbols[9].by: a multiplier symbol has `by`, an automatic or win-all "
+                              "one has not")
+
+
 def test_an_unused_symbol_group_is_refused(tmp_path):
     doc = kn_doc()
     doc["areas"][0].pop("specials")
