@@ -9,11 +9,15 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 
 from audit.cli import app as audit_app
+from poolgen.run.signing import Signer
 from tests.support import ROOT, SEED_A
 from tests.support.cli import invoke
+from tests.support.reseal import reseal_pool
 
 EXAMPLES = ROOT / "specs" / "examples"
 
@@ -131,3 +135,42 @@ def test_a_cut_of_the_split_order_verifies_with_the_seed_regenerated_and_with_au
     steps = json.loads(result.stdout)["steps"]
     assert any("the counts per tier of 1 pool(s) (the order's split)" in d for d in steps[6]["details"]), \
         steps[6]["details"]
+
+
+def test_the_flame_rows_pin_their_prizes_through_generate_verify_and_a_tampered_pool(keys, tmp_path):
+    """red_hot_wild_7s cut to 2,000 tickets (every count divided by 500, at least 1): its FLAME rows,
+    win-all wins that pin the prizes they print (`shows`), generate, and pass verify with the spec
+    (step 5 ties the manifest's pins to it) and the seed; a "$100 w/FLAME" ticket whose three $10 are
+    shown as $5, $5 and $20 (still $100, other prizes than its row prints) fails step 4, named."""
+    text = (EXAMPLES / "red_hot_wild_7s.toml").read_text()
+    text = re.sub(r"^(order_tickets|pool_tickets) = \d+$", r"\1 = 2000", text, flags=re.M)
+    text = re.sub(r"^count = (\d+)$", lambda m: f"count = {max(1, int(m.group(1)) // 500)}", text, flags=re.M)
+    text = re.sub(r"^(winners|odds|published_odds) = .*\n", "", text, flags=re.M)
+    spec = tmp_path / "red_hot_wild_7s.toml"
+    spec.write_text(text)
+    seed, public = keys / "run.seed", keys / "keys" / "signing-key.pub.pem"
+    made = invoke("generate", spec, "--out", tmp_path / "runs", "--seed-file", seed, "--run-id", "nh",
+                  "--workers", "1", "--key", keys / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    run = tmp_path / "runs" / "nh"
+    result = invoke("verify", run, "--public-key", public, "--spec", spec, "--seed-file", seed, "--json",
+                    application=audit_app)
+    assert result.exit_code == 0, result.output
+    steps = json.loads(result.stdout)["steps"]
+    assert [s["status"] for s in steps] == ["pass"] * 6 + ["skip", "pass", "pass"]  # 7: no generator here
+    assert any("every pool, area and tier is as it says" in d for d in steps[4]["details"])
+
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    row = int(np.flatnonzero(table["tier"].to_numpy() == "100f")[0])
+    tens = [j for j in range(15) if table[f"play_prize_{j}"][row] == 1][:3]  # code 1: $10
+    for j, code in zip(tens, (0, 0, 2), strict=True):  # $5, $5, $20
+        name = f"play_prize_{j}"
+        values = table[name].to_numpy().copy()
+        values[row] = code
+        table = table.with_columns(pl.Series(name, values, dtype=table.schema[name]))
+    reseal_pool(run, "pool-p1.parquet", table, Signer.from_file(keys / "keys" / "signing-key.pem"))
+    result = invoke("verify", run, "--public-key", public, "--json", application=audit_app)
+    step = json.loads(result.stdout)["steps"][3]
+    assert (result.exit_code, step["status"]) == (1, "fail")
+    assert f"{table['ticket'][row]} (row {row}): play: its win-all symbol shows 12 x '5', 2 x '10', " \
+           "1 x '20', not the prizes its tier pins (10 x '5', 5 x '10')" in " ".join(step["reasons"])
