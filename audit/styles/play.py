@@ -147,7 +147,7 @@ def _said(codes: list[str], counts: Any) -> str:
 
 
 def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
-              width: int) -> tuple[np.ndarray, dict[str, int]]:
+               width: int) -> tuple[np.ndarray, dict[str, int]]:
     """Every tier's wins as sorted keys padded with -1 to `width` (the places a win can come from)."""
     tiers = _need(play, "tiers", list, "play")
     rows, ids = [], {}
