@@ -190,7 +190,8 @@ def play_fields(doc: dict[str, Any]) -> list[str]:
     beside `max_wins`, `areas` and `tiers`; in an area, beside `id`, `style` and its style's entry keys
     (docs/styles/<style>.md, section 3; a style ENTRY_KEYS does not know is not judged); in a symbol of
     an area's list, beside `code`, `how`, `by` and `cents`; in a tier, beside `id` and `wins`; in a
-    win, beside `area`, `how`, `by`, `prize` and `prize_cents`. The entry is published with the
+    win, beside `area`, `how`, `by`, `prize`, `prize_cents` and `shows` (the prizes a win-all win pins,
+    docs/styles/key_number_match.md section 2: the spec's). The entry is published with the
     manifest: whatever else it held could tell where prizes are."""
     play = doc.get("play")
     if isinstance(play, dict) and "style" in play:  # an eInstant's style: its contract's parameters
@@ -214,7 +215,7 @@ def play_fields(doc: dict[str, Any]) -> list[str]:
     return sorted(set(out))
 
 
-WIN_KEYS = frozenset({"area", "how", "by", "prize", "prize_cents"})
+WIN_KEYS = frozenset({"area", "how", "by", "prize", "prize_cents", "shows"})
 
 
 # An eInstant style's `play` entry, key by key, as its contract gives it (docs/styles/area_match.md,

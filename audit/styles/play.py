@@ -5,8 +5,10 @@ ticket-wide style's engine when the entry names a `style` (audit/styles/__init__
 `einstant_engine`), else the play of areas. A run of a game of areas carries the manifest entry
 `play`: its areas, each of a style, its most wins, and every tier's wins. `evaluate(table, pool,
 play)` evaluates each area with its style's engine (`area_engine`), sums the wins, and marks illegal
-every row with too many wins or whose wins are not exactly its tier's. A ticket-wide multiplier
-(a win `how = "ticket"`, by k) scales the ticket's other wins: the row pays k x their sum.
+every row with too many wins or whose wins are not exactly its tier's, or whose win-all symbol shows
+other prizes than its tier's win pins (`shows`, docs/styles/key_number_match.md section 5). A
+ticket-wide multiplier (a win `how = "ticket"`, by k) scales the ticket's other wins: the row pays k x
+their sum.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ import polars as pl
 from audit.styles import area_engine, einstant_engine
 from audit.styles.interface import HOWS, Evaluation, Reasons
 
-__all__ = ["evaluate", "tier_keys"]
+__all__ = ["evaluate", "tier_keys", "tier_pins"]
 
 T = TypeVar("T")
 TICKET = HOWS.index("ticket")  # a ticket-wide multiplier (docs/styles/play.md, rule 2)
 ALL = HOWS.index("all")  # a win-all symbol's win: told apart by the sum it pays (key_number_match)
+Pins = dict[int, list[tuple[int, list[int]]]]  # tier index: its pinned win-all wins (area, counts)
 
 
 def _need(doc: object, key: str, kind: type[T], where: str) -> T:
@@ -67,6 +70,7 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     names: dict[str, int] = {}
     times = np.ones(n, dtype=np.int64)  # a ticket-wide multiplier's k, 1 where the row shows none
     multiplied = np.zeros(n, dtype=bool)
+    shown: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # area: (its spots' prize codes, wins all)
     if sum(isinstance(a, dict) and a.get("style") == "ticket_multiplier" for a in areas) > 1:
         raise ValueError("manifest play entry: more than one ticket_multiplier area")
     if len(areas) >= 1 << 20:
@@ -80,7 +84,11 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
                              "earlier area of the same numbers")
         names[area_id] = i
         engine = area_engine(_need(area, "style", str, f"areas[{i}]"))
-        for s in engine.evaluate(table, area, reasons):
+        area_slots = engine.evaluate(table, area, reasons)
+        if any((s.how == ALL).any() for s in area_slots):  # a win-all area: the prize codes of its spots
+            shown[i] = (np.stack([s.prize for s in area_slots], axis=1),
+                        np.any([s.won & (s.how == ALL) for s in area_slots], axis=0))
+        for s in area_slots:
             if (s.by < 1).any() or (s.by >= 4096).any() or (s.cents < 0).any() or (s.cents >= 1 << 40).any():
                 raise ValueError(f"manifest play entry: area {area_id!r}: a multiplier or amount "
                                  "out of range")
@@ -101,6 +109,7 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     reasons.add(lone, lambda r: f"a ticket-wide multiplier x{int(times[r])} on a ticket with no other win")
 
     want, tier_ids = tier_keys(play, names, areas, keys.shape[1])
+    pins = tier_pins(play, names, areas)
     tier_column = table["tier"].cast(pl.String) if "tier" in table.columns else pl.Series([None] * n,
                                                                                       dtype=pl.String)
     index = tier_column.replace_strict(tier_ids, default=-1, return_dtype=pl.Int64).fill_null(-1).to_numpy()
@@ -111,7 +120,30 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     other = ~unknown & (expected != keys).any(axis=1) if keys.shape[1] else np.zeros(n, dtype=bool)
     reasons.add(other, lambda r: f"its wins are not its tier {tier[r]!r}'s ({int(wins[r])} win(s) "
                                  f"paying {int(prize[r])} cents)")
+    _pinned(index, pins, shown, areas, reasons)
     return Evaluation(prize, wins, reasons.illegal())
+
+
+def _pinned(index: np.ndarray, pins: Pins,
+            shown: dict[int, tuple[np.ndarray, np.ndarray]], areas: list[Any], reasons: Reasons) -> None:
+    """A row of a tier whose win-all win pins its prizes (`shows`) and that shows a win-all symbol in
+    that area shows exactly those prizes, each as many times (key_number_match, section 5)."""
+    for t, pinned in pins.items():
+        for a, counts in pinned:
+            if a not in shown:  # no row of the pool shows a win-all symbol in the area
+                continue
+            codes, wins_all = shown[a]
+            got = np.stack([(codes == k).sum(axis=1) for k in range(len(counts))], axis=1)
+            bad = (index == t) & wins_all & (got != np.array(counts)).any(axis=1)
+            codes_of = [p["code"] for p in areas[a]["prizes"]]
+            reasons.add(bad, lambda r, a=a, counts=counts, got=got, codes_of=codes_of: (
+                f"{areas[a]['id']}: its win-all symbol shows {_said(codes_of, got[r])}, not the prizes its "
+                f"tier pins ({_said(codes_of, counts)})"))
+
+
+def _said(codes: list[str], counts: Any) -> str:
+    """Prizes shown as a reason words them: `10 x '5', 5 x '10'` (the area's order, counts of 0 left out)."""
+    return ", ".join(f"{int(k)} x {code!r}" for code, k in zip(codes, counts, strict=True) if k)
 
 
 def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
@@ -152,6 +184,22 @@ def tier_keys(play: dict[str, Any], names: dict[str, int], areas: list[Any],
     return np.array(rows, dtype=np.int64).reshape(len(rows), width), ids
 
 
+def tier_pins(play: dict[str, Any], names: dict[str, int], areas: list[Any]) -> Pins:
+    """By tier index, its win-all wins that pin their prizes (`shows`): (area, count per prize of the
+    area, in its order), in the order the tier lists them (the entry as `tier_keys` has read it)."""
+    pins: Pins = {}
+    for j, t in enumerate(play["tiers"]):
+        for k, w in enumerate(t["wins"]):
+            if "shows" not in w:
+                continue
+            where = f"tiers[{j}].wins[{k}]"
+            if w["how"] != "all":
+                raise ValueError(f"manifest play entry: {where}: shows on a win that is not a win-all win")
+            area = names[w["area"]]
+            pins.setdefault(j, []).append((area, _shows(areas[area], w, where)))
+    return pins
+
+
 def _win_all_key(area: Any, index: int, win: dict[str, Any], where: str) -> int:
     """A tier's win-all win: by 1, `prize` its area's win-all symbol, `prize_cents` the sum it pays."""
     by, code = _need(win, "by", int, where), _need(win, "prize", str, where)
@@ -163,3 +211,24 @@ def _win_all_key(area: Any, index: int, win: dict[str, Any], where: str) -> int:
     if by != 1 or not 0 < cents < 1 << 40:
         raise ValueError(f"manifest play entry: {where}: a win-all win is by 1, of 1 .. 2^40 - 1 cents")
     return int(_all_key(index, cents))
+
+
+def _shows(area: dict[str, Any], win: dict[str, Any], where: str) -> list[int]:
+    """A win-all win's pinned prizes (`shows`, key_number_match section 3): a count >= 1 for some of
+    its area's prize codes, filling the area's `yours` spots and adding up to the win's `prize_cents`;
+    as a count per prize of the area, in its order."""
+    shows, prizes = win["shows"], area.get("prizes")
+    if not isinstance(prizes, list) or not all(isinstance(p, dict) for p in prizes):
+        raise ValueError(f"manifest play entry: {where}: its area lists no prizes")
+    codes = [p.get("code") for p in prizes]
+    if not isinstance(shows, dict) or not shows or any(c not in codes or isinstance(k, bool)
+                                                       or not isinstance(k, int) or k < 1
+                                                       for c, k in shows.items()):
+        raise ValueError(f"manifest play entry: {where}: shows is not a count >= 1 for some of its area's "
+                         "prize codes")
+    counts = [shows.get(c, 0) for c in codes]
+    cents = sum(k * int(p["cents"]) for k, p in zip(counts, prizes, strict=True))
+    if sum(counts) != area.get("yours") or cents != win["prize_cents"]:
+        raise ValueError(f"manifest play entry: {where}: shows {sum(counts)} prizes of {cents} cents, not "
+                         f"the area's {area.get('yours')} of the win's {win['prize_cents']}")
+    return counts

@@ -27,23 +27,27 @@ if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
 
 __all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "Cell", "FieldReader", "Groups", "Section",
-           "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "counted_wins", "pool_prize_mix",
-           "prize_entry", "ticket_cents", "ticket_problem"]
+           "ShownPrizes", "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "counted_wins",
+           "pool_prize_mix", "prize_entry", "ticket_cents", "ticket_problem"]
 
 ParamsT = TypeVar("ParamsT")  # a style's own parameters (the dataclass its `read_area` / `read` returns)
 _T = TypeVar("_T")
+_ParamsIn = TypeVar("_ParamsIn", contravariant=True)  # a style's parameters, only taken (ShownPrizes)
 
 
 # ---- a ticket of play areas -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Win:
-    """One win of a tier: in `area`, prize symbol `prize` won `how`, paying `by` x its value."""
+    """One win of a tier: in `area`, prize symbol `prize` won `how`, paying `by` x its value. `shows`:
+    the prizes the area must show for it, as (prize code, count) in the area's prize order, when the
+    spec pins them (a win-all win, docs/styles/key_number_match.md 7.1); () when it does not."""
 
     area: str
     how: str
     by: int
     prize: Symbol
+    shows: tuple[tuple[str, int], ...] = ()
 
     @property
     def cents(self) -> int:
@@ -215,6 +219,15 @@ class AreaStyle(Protocol[ParamsT]):
         ...
 
 
+class ShownPrizes(Protocol[_ParamsIn]):
+    """How an area style whose wins may pin the prizes the area shows (key_number_match: a win-all
+    win, docs/styles/key_number_match.md 7.1) reads a tier's `shows` table: (prize code, count) in the
+    area's prize order (ValueError: why the area cannot show them for this win)."""
+
+    def __call__(self, params: _ParamsIn, win: Win, shows: Mapping[str, Any], /) \
+            -> tuple[tuple[str, int], ...]: ...
+
+
 @dataclass(frozen=True)
 class Area:
     id: str
@@ -248,6 +261,7 @@ class AreaPlay:
             "tiers": [{"id": tid, "wins": [{"area": w.area, "how": w.how, "by": w.by,
                                             "prize": w.prize.code,
                                             "prize_cents": 0 if w.how == TICKET else w.prize.cents}
+                                           | ({"shows": dict(w.shows)} if w.shows else {})
                                            for w in wins]}
                       for tid, wins in self.wins.items()],
         }

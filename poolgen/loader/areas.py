@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from poolgen.game.model import FixedPrize, Symbol, Tier, TierFigures
@@ -17,12 +18,12 @@ from poolgen.game.play import Area, AreaStyle, Win, counted_wins, ticket_cents, 
 from poolgen.limits import MAX_TICKET_SPOTS
 from poolgen.loader.published import printed_number
 from poolgen.loader.reader import Reader
-from poolgen.styles import AREA_STYLES
+from poolgen.styles import AREA_STYLES, SHOWN_PRIZES
 
 __all__ = ["NAME", "AreaContext", "read_areas", "read_tiers"]
 
 _TIER = {"id", "get", "prize", "count", "published_cost", "published_odds", "wins"}
-_WIN = {"area", "prize", "how", "by"}
+_WIN = {"area", "prize", "how", "by", "shows"}
 NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")  # an area id, as a game id
 
 
@@ -183,4 +184,13 @@ def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
         prize, by = area.module.read_win(area.params, how, by, code)
     except ValueError as exc:
         raise r.fail(where, f"area {area.id!r} ({area.style}): {exc}") from None
-    return Win(area.id, how, by, prize)
+    win = Win(area.id, how, by, prize)
+    if "shows" not in w:
+        return win
+    shows, pins = r.get(w, "shows", where, dict), SHOWN_PRIZES.get(area.style)
+    if pins is None or how != "all":
+        raise r.fail(f"{where}.shows", "only a win-all win (how = \"all\") pins the prizes its area shows")
+    try:
+        return replace(win, shows=pins(area.params, win, shows))
+    except ValueError as exc:
+        raise r.fail(f"{where}.shows", f"area {area.id!r} ({area.style}): {exc}") from None

@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from poolgen.game.play import AreaStyle, TicketStyle
+from poolgen.game.play import AreaStyle, ShownPrizes, TicketStyle
 from poolgen.styles import (
     add_up,
     bonus_reveal,
     cards,
+    key_number_all,
     key_number_match,
     lines,
     maze,
@@ -40,7 +41,7 @@ from poolgen.styles.match_n import style as match_n
 from poolgen.styles.prize_legend_duel import params as prize_legend_duel_params
 from poolgen.styles.prize_legend_duel import style as prize_legend_duel
 
-__all__ = ["AREA_STYLES", "TICKET_STYLES"]
+__all__ = ["AREA_STYLES", "SHOWN_PRIZES", "TICKET_STYLES"]
 
 # Each module as its protocol of its own parameters: mypy proves it implements the interface.
 _KEY_NUMBER_MATCH: AreaStyle[key_number_match.Params] = key_number_match
@@ -74,6 +75,10 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "maze": _MAZE,
     "ticket_multiplier": _TICKET_MULTIPLIER,
 }
+# The area styles whose wins may pin the prizes the area shows (a tier's `shows`): a spec's `shows`
+# on a win of any other style is refused by the loader.
+_KEY_NUMBER_SHOWS: ShownPrizes[key_number_match.Params] = key_number_all.read_shows
+SHOWN_PRIZES: Mapping[str, ShownPrizes[Any]] = {"key_number_match": _KEY_NUMBER_SHOWS}
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,
     "area_match": _AREA_MATCH,

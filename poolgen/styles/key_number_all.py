@@ -1,20 +1,37 @@
-"""The win-all symbol of key_number_match (docs/styles/key_number_match.md, sections 1, 5 and 7.1): a
-helper of that style, not a style of its own. Which sets of Y prize symbols make a win-all win's sum,
-and the Y prizes of a win-all tier's rows drawn uniformly among the sequences that make it."""
+"""The win-all symbol of key_number_match (docs/styles/key_number_match.md, sections 1, 2, 5 and 7.1):
+a helper of that style, not a style of its own. Which sets of Y prize symbols make a win-all win's
+sum, the set a tier pins (`shows`), and the Y prizes of a win-all tier's rows drawn uniformly among
+the sequences that make it (or that show its pinned set)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from math import factorial
+from typing import Any, Protocol
 
 import numpy as np
 
+from poolgen.game.model import Symbol
+from poolgen.game.play import Win
+from poolgen.money import fmt_cents
 from poolgen.rng import Stream, Weights, row_permutations
 
-__all__ = ["MOST_SETS", "MOST_STATES", "TooManySets", "draw_prizes", "orderings", "prize_sets"]
+__all__ = ["MOST_SETS", "MOST_STATES", "Params", "TooManySets", "draw_prizes", "orderings", "pinned",
+           "prize_sets", "read_shows"]
 
 MOST_SETS = 100_000  # a win-all sum made by more sets of prizes than this is refused by `check`
 MOST_STATES = 300_000  # partial sums searched for one: beyond, `check` refuses too (never hangs)
+
+
+class Params(Protocol):
+    """What these helpers read of a key_number_match area's parameters (its `Params`)."""
+
+    @property
+    def yours(self) -> int: ...
+
+    @property
+    def prizes(self) -> tuple[Symbol, ...]: ...
 
 
 class TooManySets(ValueError):
@@ -71,10 +88,45 @@ def orderings(counts: tuple[int, ...]) -> int:
     return out
 
 
-def draw_prizes(stream: Stream, values: tuple[int, ...], yours: int, total: int, rows: int) -> np.ndarray:
+def read_shows(params: Params, win: Win, shows: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+    """A win-all win's `shows` (contract section 2): a count >= 1 for some of the area's prize symbols,
+    by code, that fill its Y spots and add up to the win's sum; (code, count) in the area's prize order."""
+    codes = [s.code for s in params.prizes]
+    for code, count in shows.items():
+        if code not in codes:
+            raise ValueError(f"{code!r} is not one of the area's prize symbols ({', '.join(codes)})")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= params.yours:
+            raise ValueError(f"{code!r}: {count!r} is not a whole number of spots 1 .. {params.yours}")
+    out = tuple((s.code, shows[s.code]) for s in params.prizes if s.code in shows)
+    spots = sum(c for _, c in out)
+    if spots != params.yours:
+        raise ValueError(f"{spots} prizes shown, but the win-all symbol wins the area's {params.yours}: "
+                         "its spots hold one prize each")
+    total = sum(c * (s.cents or 0) for s in params.prizes for code, c in out if code == s.code)
+    if total != win.cents:
+        raise ValueError(f"the prizes shown add up to {fmt_cents(total)}, but the win pays "
+                         f"{fmt_cents(win.cents)}")
+    return out
+
+
+def pinned(params: Params, win: Win) -> tuple[int, ...]:
+    """A win's pinned prizes as counts per prize symbol in `prizes` order; () when it pins none."""
+    if not win.shows:
+        return ()
+    counts = dict(win.shows)
+    return tuple(counts.get(s.code, 0) for s in params.prizes)
+
+
+def draw_prizes(stream: Stream, values: tuple[int, ...], yours: int, total: int, rows: int,
+                counts: tuple[int, ...] = ()) -> np.ndarray:
     """The prize codes of the Y spots of `rows` win-all rows (rows, Y): a multiset drawn with weight
     its number of orderings (`Weights.choices`, one word a row), its codes in increasing order put in
-    a uniform order (`row_permutations(Y)`): every sequence of Y prizes adding up to `total` alike."""
+    a uniform order (`row_permutations(Y)`): every sequence of Y prizes adding up to `total` alike.
+    With `counts` (a tier's pinned multiset, per symbol): that multiset, in a uniform order, no choice
+    drawn: every sequence showing it alike."""
+    if counts:
+        codes: np.ndarray = np.repeat(np.arange(len(values)), counts)[row_permutations(stream, rows, yours)]
+        return codes
     sets = prize_sets(values, yours, total)
     pick = Weights([orderings(c) for c in sets]).choices(stream, rows)
     table = np.array([np.repeat(np.arange(len(values)), c) for c in sets], dtype=np.int64).reshape(-1, yours)

@@ -17,7 +17,7 @@ from poolgen.game.play import Area, AreaReading, Cell, Groups, Section, Win, pri
 from poolgen.limits import MAX_MULTIPLIER
 from poolgen.money import fmt_cents, parse_printed
 from poolgen.rng import Stream, integers, row_permutations
-from poolgen.styles.key_number_all import draw_prizes, prize_sets
+from poolgen.styles.key_number_all import draw_prizes, pinned, prize_sets
 
 FIELDS: frozenset[str] = frozenset({"spots", "winning", "winning_from", "yours", "numbers", "prizes",
                                     "specials", "match_by", "distinct_numbers", "decoy_weights"})
@@ -320,7 +320,8 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
                     p_codes[at, spot] = prize_index[w.prize.code]
         whole = next((w for w in wins if w.how == "all"), None)
         if whole is not None:  # section 7.1: its Y prizes drawn afresh, adding up to its sum
-            p_codes = draw_prizes(stream, tuple(s.cents or 0 for s in params.prizes), y_count, whole.cents, k)
+            p_codes = draw_prizes(stream, tuple(s.cents or 0 for s in params.prizes), y_count, whole.cents, k,
+                                  pinned(params, whole))
         win[rows] = numbers[:, :w_count]
         your[rows] = y_codes
         prize[rows] = p_codes

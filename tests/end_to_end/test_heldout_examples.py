@@ -9,11 +9,15 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
+import polars as pl
 import pytest
 
 from audit.cli import app as audit_app
+from poolgen.run.signing import Signer
 from tests.support import ROOT, SEED_A
 from tests.support.cli import invoke
+from tests.support.reseal import reseal_pool
 
 EXAMPLES = ROOT / "specs" / "examples"
 
@@ -24,7 +28,8 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "elemental_duel": (68_875, 17_200_000),  # an eInstant: the first pool's ($1.00)
            "lucky_reels_areas": (32_135, 7_400_000),
            "red_hot_wild_7s": (246_247, 343_251_500),  # a key symbol game (winning = 0)
-           "red_hot_wild_7s_pools": (246_247, 343_251_500)}  # its whole order, counts split over 5 pools
+           "red_hot_wild_7s_pools": (246_247, 343_251_500),  # its whole order, counts split over 5 pools
+           "granite_state_money_puzzle": (1_078_850, 778_670_500)}  # its whole order of 4,129,500, split
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -35,13 +40,13 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "lucky_reels_areas": ({"order_shares": 24_000, "pool_shares": 4_000}, 25, "d1.00x2", 4_000),
         "red_hot_wild_7s": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
         "red_hot_wild_7s_pools": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 50, "p5", 300),
-        "granite_state_money_puzzle": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
+        "granite_state_money_puzzle": ({"order_tickets": 20_000, "pool_tickets": 10_000}, 200, "p2", 10_000),
         "big_cash_riches": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 30, "p1", 20_000),
         "bank_roll": ({"order_tickets": 15_000, "pool_tickets": 15_000}, 20, "p1", 15_000)}  # 7 or 11
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
-UNPUBLISHED = {"granite_state_money_puzzle", "big_cash_riches", "bank_roll"}
+UNPUBLISHED = {"big_cash_riches", "bank_roll"}
 
 
 def cut(name: str, folder: Path) -> Path:
@@ -131,3 +136,42 @@ def test_a_cut_of_the_split_order_verifies_with_the_seed_regenerated_and_with_au
     steps = json.loads(result.stdout)["steps"]
     assert any("the counts per tier of 1 pool(s) (the order's split)" in d for d in steps[6]["details"]), \
         steps[6]["details"]
+
+
+def test_the_flame_rows_pin_their_prizes_through_generate_verify_and_a_tampered_pool(keys, tmp_path):
+    """red_hot_wild_7s cut to 2,000 tickets (every count divided by 500, at least 1): its FLAME rows,
+    win-all wins that pin the prizes they print (`shows`), generate, and pass verify with the spec
+    (step 5 ties the manifest's pins to it) and the seed; a "$100 w/FLAME" ticket whose three $10 are
+    shown as $5, $5 and $20 (still $100, other prizes than its row prints) fails step 4, named."""
+    text = (EXAMPLES / "red_hot_wild_7s.toml").read_text()
+    text = re.sub(r"^(order_tickets|pool_tickets) = \d+$", r"\1 = 2000", text, flags=re.M)
+    text = re.sub(r"^count = (\d+)$", lambda m: f"count = {max(1, int(m.group(1)) // 500)}", text, flags=re.M)
+    text = re.sub(r"^(winners|odds|published_odds) = .*\n", "", text, flags=re.M)
+    spec = tmp_path / "red_hot_wild_7s.toml"
+    spec.write_text(text)
+    seed, public = keys / "run.seed", keys / "keys" / "signing-key.pub.pem"
+    made = invoke("generate", spec, "--out", tmp_path / "runs", "--seed-file", seed, "--run-id", "nh",
+                  "--workers", "1", "--key", keys / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    run = tmp_path / "runs" / "nh"
+    result = invoke("verify", run, "--public-key", public, "--spec", spec, "--seed-file", seed, "--json",
+                    application=audit_app)
+    assert result.exit_code == 0, result.output
+    steps = json.loads(result.stdout)["steps"]
+    assert [s["status"] for s in steps] == ["pass"] * 6 + ["skip", "pass", "pass"]  # 7: no generator here
+    assert any("every pool, area and tier is as it says" in d for d in steps[4]["details"])
+
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    row = int(np.flatnonzero(table["tier"].to_numpy() == "100f")[0])
+    tens = [j for j in range(15) if table[f"play_prize_{j}"][row] == 1][:3]  # code 1: $10
+    for j, code in zip(tens, (0, 0, 2), strict=True):  # $5, $5, $20
+        name = f"play_prize_{j}"
+        values = table[name].to_numpy().copy()
+        values[row] = code
+        table = table.with_columns(pl.Series(name, values, dtype=table.schema[name]))
+    reseal_pool(run, "pool-p1.parquet", table, Signer.from_file(keys / "keys" / "signing-key.pem"))
+    result = invoke("verify", run, "--public-key", public, "--json", application=audit_app)
+    step = json.loads(result.stdout)["steps"][3]
+    assert (result.exit_code, step["status"]) == (1, "fail")
+    assert f"{table['ticket'][row]} (row {row}): play: its win-all symbol shows 12 x '5', 2 x '10', " \
+           "1 x '20', not the prizes its tier pins (10 x '5', 5 x '10')" in " ".join(step["reasons"])

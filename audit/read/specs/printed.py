@@ -5,8 +5,9 @@ a tier's count scales to a pool of t tickets as count x t / order (`counts_per =
 count x t / pool_tickets (`"pool"`). A tier pays the sum of its wins, `by` (1 unless given, or the
 area's `match_by` for a match) x its prize symbol's value (`free = true`: the ticket price), times
 the k of a ticket-wide multiplier (a win `how = "ticket"`, docs/styles/ticket_multiplier.md); a
-win-all win (`how = "all"`) pays its `prize`, an amount, shown by the area's win-all symbol. The
-manifest's `play` entry must state the spec's areas, tiers and `[play] max_wins` (docs/styles/play.md);
+win-all win (`how = "all"`) pays its `prize`, an amount, shown by the area's win-all symbol, and
+states the spec's `shows` (the prizes it pins) as written. The manifest's `play` entry must state the
+spec's areas, tiers and `[play] max_wins` (docs/styles/play.md);
 pool k's id is `pk` (docs/pool-files.md); its `print` the spec's free-ticket tiers and `virn_digits`.
 """
 
@@ -67,7 +68,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                 whole = money(w["prize"], f"tiers[{i}].wins prize")
                 symbol = next(s for s in groups[area["specials"]] if s.get("how") == "all")
                 wins.append({"area": w["area"], "how": "all", "by": 1, "prize": symbol["code"],
-                             "prize_cents": whole})
+                             "prize_cents": whole} | ({"shows": w["shows"]} if "shows" in w else {}))
                 total += whole
                 continue
             prize_group = groups[area["prizes"]]

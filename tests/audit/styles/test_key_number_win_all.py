@@ -117,3 +117,46 @@ def test_two_areas_win_all_are_held_each_to_its_own_sum():
     swapped = evaluate(row([0, 0, 2], [0, 1, 2]), {"id": "p1"}, play)
     assert (int(swapped.prize_cents[0]), swapped.illegal) == (
         1500, [(0, "its wins are not its tier 'both''s (2 win(s) paying 1500 cents)")])
+
+
+# prizes $1, $2, $3 (codes 0, 1, 2): $5 is shown as $1 + $1 + $3 or as $1 + $2 + $2
+PINNED = copy.deepcopy(PLAY) | {"areas": [copy.deepcopy(AREA) | {"prizes": [
+    {"code": "1", "cents": 100}, {"code": "2", "cents": 200}, {"code": "3", "cents": 300}]}], "tiers": [
+    {"id": "lose", "wins": []},
+    {"id": "bag5", "wins": [{"area": "play", "how": "all", "by": 1, "prize": "BAG", "prize_cents": 500,
+                             "shows": {"1": 2, "3": 1}}]}]}
+
+
+def test_a_pinned_win_all_ticket_shows_exactly_its_pinned_prizes_in_any_order():
+    assert _judge([6, 2, 3], [0, 0, 2], "bag5", PINNED) == (500, 1, [])
+    assert _judge([2, 6, 3], [2, 0, 0], "bag5", PINNED) == (500, 1, [])
+
+
+def test_a_pinned_win_all_ticket_showing_other_prizes_of_the_same_sum_is_refused():
+    assert _judge([6, 2, 3], [0, 1, 1], "bag5", PINNED) == (
+        500, 1, ["play: its win-all symbol shows 1 x '1', 2 x '2', not the prizes its tier pins (2 x '1', "
+                 "1 x '3')"])
+
+
+def test_a_pinned_win_all_ticket_of_another_sum_is_refused_for_both():
+    assert _judge([6, 2, 3], [0, 2, 2], "bag5", PINNED)[2] == [
+        "its wins are not its tier 'bag5''s (1 win(s) paying 700 cents); play: its win-all symbol shows "
+        "1 x '1', 2 x '3', not the prizes its tier pins (2 x '1', 1 x '3')"]
+
+
+def test_pinned_prizes_it_cannot_read():
+    def pin(shows: object, how: str = "all") -> str:
+        play = copy.deepcopy(PINNED)
+        play["tiers"][1]["wins"][0]["shows"] = shows
+        if how != "all":
+            play["tiers"][1]["wins"][0] |= {"how": how, "prize": "3", "prize_cents": 300}
+        return _refused(play)
+    assert pin({"1": 1, "3": 1}) == ("manifest play entry: tiers[1].wins[0]: shows 2 prizes of 400 cents, "
+                                     "not the area's 3 of the win's 500")
+    assert pin({"1": 3}) == ("manifest play entry: tiers[1].wins[0]: shows 3 prizes of 300 cents, not the "
+                             "area's 3 of the win's 500")
+    for bad in ({"1": 2, "9": 1}, {"1": 2, "3": True}, {"1": 4, "3": -1}, ["1", "1", "3"], {}):
+        assert pin(bad) == ("manifest play entry: tiers[1].wins[0]: shows is not a count >= 1 for some of "
+                            "its area's prize codes"), bad
+    assert pin({"3": 1}, how="match") == ("manifest play entry: tiers[1].wins[0]: shows on a win that is "
+                                          "not a win-all win")

@@ -206,20 +206,18 @@ def test_the_proof_says_the_symbol_wins_all_ten_prizes_and_marks_every_spot(game
 
 def test_a_key_symbol_games_win_all_symbol_shows_once_with_its_sum(tmp_path):
     """No WINNING NUMBERS (winning = 0): New Hampshire's "Find a FLAME symbol, win ALL 15 PRIZES shown!"
-    (specs/examples/red_hot_wild_7s.toml) with a FLAME and a tier of it added."""
-    flame = ('[[symbols]]\ngroup = "seven"\ncode = "FLAME"\nsymbol = "flame"\ncaption = "WINALL"\n'
-             'how = "all"\n\n[[symbols]]\ngroup = "seven"\ncode = "B7"')
-    path = replaced(ROOT / "specs" / "examples" / "red_hot_wild_7s.toml", tmp_path,
-                    '[[symbols]]\ngroup = "seven"\ncode = "B7"', flame)
-    path.write_text(path.read_text() + '\n[[tiers]]\nid = "flame100"\ncount = 100\n'
-                    'wins = [ { area = "play", prize = "100.00", how = "all" } ]\n')
+    (specs/examples/red_hot_wild_7s.toml, whose FLAME rows pin their prizes) with a tier of a FLAME of
+    $200 added that pins none: its prizes are drawn among the sets that make $200."""
+    path = replaced(ROOT / "specs" / "examples" / "red_hot_wild_7s.toml", tmp_path, "max_wins", "max_wins")
+    path.write_text(path.read_text() + '\n[[tiers]]\nid = "flame200"\ncount = 100\n'
+                    'wins = [ { area = "play", prize = "200.00", how = "all" } ]\n')
     nh = load_spec(path)
     pool = nh.pools[0]
-    index = next(i for i, t in enumerate(pool.tiers) if t.id == "flame100")
+    index = next(i for i, t in enumerate(pool.tiers) if t.id == "flame200")
     out = nh.play.lay_out(nh, pool, np.full(200, index), derive_stream(bytes(32), "test", "flame"))
     your = np.stack([out[f"play_your_{j}"] for j in range(15)], axis=1).astype(int)
     prize = np.stack([out[f"play_prize_{j}"] for j in range(15)], axis=1).astype(int)
     values = np.array([500, 1000, 2000, 2500, 4000, 5000, 10_000, 20_000, 50_000, 100_000, 7_777_700])
-    assert ((your == 8).sum(axis=1) == 1).all() and (your <= 8).all()  # 8 pictures, then FLAME, B7, R7
-    assert (values[prize].sum(axis=1) == 10_000).all()
-    assert len({tuple(sorted(r)) for r in prize.tolist()}) > 1  # the sets of prizes vary (3 make $100)
+    assert ((your == 10).sum(axis=1) == 1).all() and (your < 8).sum() == 200 * 14  # 8 pictures, B7, R7, FLAME
+    assert (values[prize].sum(axis=1) == 20_000).all()
+    assert len({tuple(sorted(r)) for r in prize.tolist()}) > 1  # the sets of prizes vary

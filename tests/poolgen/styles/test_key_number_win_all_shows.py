@@ -1,0 +1,105 @@
+"""A win-all win that pins the prizes it shows (`shows`, docs/styles/key_number_match.md, sections 2 and
+7.1), on specs/examples/red_hot_wild_7s.toml as written: New Hampshire's "(($5 x 10) + ($10 x 5))
+w/FLAME" rows. What `check` refuses, naming the win's `shows`; every pinned ticket laid out shows its
+FLAME once and exactly the pinned prizes (and audit's engine pays it its sum); the manifest states
+the pin; the pinned prizes come in a uniform order."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy.special import chdtrc
+
+from audit.styles.play import evaluate
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
+from poolgen.rng import derive_stream
+from poolgen.styles.key_number_all import draw_prizes
+from tests.support import ROOT
+from tests.support.spec_docs import replaced
+
+SPEC = ROOT / "specs" / "examples" / "red_hot_wild_7s.toml"
+FLAME = 10  # the your-number code of the FLAME: 8 pictures, then B7, R7, FLAME
+PIN = 'prize = "100.00", shows = { "5" = 10, "10" = 5 }'  # tiers[13], "100f"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_spec(SPEC)
+
+
+def _refusal(tmp_path, new: str, old: str = PIN) -> str:
+    with pytest.raises(SpecError) as caught:
+        load_spec(replaced(SPEC, tmp_path, old, new))
+    return str(caught.value)
+
+
+def test_check_refuses_pinned_prizes_that_do_not_fill_the_areas_15_spots(tmp_path):
+    assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 12, "10" = 4 }') == (
+        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): 16 prizes shown, "
+        "but the win-all symbol wins the area's 15: its spots hold one prize each")
+
+
+def test_check_refuses_pinned_prizes_that_do_not_add_up_to_the_win(tmp_path):
+    assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 10, "20" = 5 }') == (
+        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): the prizes shown "
+        "add up to $150.00, but the win pays $100.00")
+
+
+def test_check_refuses_a_pinned_prize_the_area_does_not_have_or_a_count_below_one(tmp_path):
+    assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 10, "15" = 5 }') == (
+        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): '15' is not one of "
+        "the area's prize symbols (5, 10, 20, 25, 40, 50, 100, 200, 500, 1000, 77777)")
+    assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 10, "10" = 5, "20" = 0 }') == (
+        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): '20': 0 is not a "
+        "whole number of spots 1 .. 15")
+    assert _refusal(tmp_path, 'prize = "100.00", shows = [ "5", "10" ]') == (
+        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: must be a table, not ['5', '10']")
+
+
+def test_check_refuses_shows_on_a_win_that_is_not_a_win_all_win(tmp_path):
+    assert _refusal(tmp_path, 'prize = "5", how = "automatic", shows = { "5" = 15 } }',
+                    old='prize = "5", how = "automatic" }') == (
+        "red_hot_wild_7s.toml: tiers[0].wins[0].shows: only a win-all win (how = \"all\") pins the prizes "
+        "its area shows")
+
+
+def test_the_manifest_states_the_pinned_prizes_in_the_areas_prize_order(game):
+    tiers = {t["id"]: t["wins"] for t in game.play.document()["tiers"]}
+    assert tiers["100f"] == [{"area": "play", "how": "all", "by": 1, "prize": "FLAME", "prize_cents": 10_000,
+                              "shows": {"5": 10, "10": 5}}]
+    assert tiers["1000f"][0]["shows"] == {"50": 10, "100": 5}
+    assert "shows" not in tiers["100x10"][0]
+
+
+@pytest.mark.parametrize(("tier", "codes"), [("100f", (0, 1)), ("500f", (3, 5)), ("1000f", (5, 6))])
+def test_every_pinned_flame_ticket_shows_the_flame_once_and_exactly_its_pinned_prizes(game, tier, codes):
+    pool = game.pools[0]
+    index = next(i for i, t in enumerate(pool.tiers) if t.id == tier)
+    out = game.play.lay_out(game, pool, np.full(300, index), derive_stream(bytes(32), "test", "flame"))
+    your = np.stack([out[f"play_your_{j}"] for j in range(15)], axis=1).astype(int)
+    prize = np.stack([out[f"play_prize_{j}"] for j in range(15)], axis=1).astype(int)
+    assert ((your == FLAME).sum(axis=1) == 1).all() and (your < 8).sum() == 300 * 14  # no 7 beside it
+    want = [0] * 11
+    want[codes[0]], want[codes[1]] = 10, 5
+    assert all(np.bincount(r, minlength=11).tolist() == want for r in prize)
+    assert len({tuple(r) for r in prize.tolist()}) > 250  # in varied orders (3,003 of them)
+    table = pl.DataFrame({"tier": [tier] * 300} | out)
+    judged = evaluate(table, {"id": pool.id}, game.play.document())
+    assert judged.illegal == [] and set(judged.prize_cents.tolist()) == {pool.tiers[index].prize_cents}
+
+
+def test_a_pinned_multiset_is_put_in_a_uniform_order():
+    """Two $5 and one $10 in 3 spots: each of the 3 orders about a third of 30,000 draws (a fixed seed;
+    chi-square, p below 1e-4 fails: the order left unshuffled, or shuffled by a biased swap, fails)."""
+    codes = draw_prizes(derive_stream(bytes(32), "test", "pinned"), (500, 1000), 3, 2000, 30_000, (2, 1))
+    got = Counter(map(tuple, codes.tolist()))
+    orders = sorted(set(itertools.permutations((0, 0, 1))))
+    assert set(got) == set(orders)
+    observed = np.array([got[o] for o in orders], dtype=float)
+    stat = float(((observed - 10_000) ** 2 / 10_000).sum())
+    assert chdtrc(2, stat) > 1e-4, stat
