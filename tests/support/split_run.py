@@ -25,6 +25,7 @@ class SplitRun:
     public: Path  # its public key
     low: Path  # the validation keys
     high: Path
+    private: Path  # the signing key
 
 
 def split_run(root: Path) -> SplitRun:
@@ -35,11 +36,19 @@ def split_run(root: Path) -> SplitRun:
     spec = write(root, doc)
     for tier in ("low", "high"):
         new_validation_key(root / f"{tier}.key")
-    keys = (read_validation_key(root / "low.key"), read_validation_key(root / "high.key"))
     pair = new_key_pair(root / "keys", None)
-    signer = Signer.from_file(pair.private)
-    request = GenerateRequest(load_spec(spec), SEED_A, now=datetime(2026, 12, 3, tzinfo=UTC),
-                              out=root / "runs", run_id="split", validation_keys=keys, high_tier_cents=500,
-                              signature=signer.manifest_entry())
+    made = SplitRun(spec, root / "runs" / "split", pair.public, root / "low.key", root / "high.key",
+                    pair.private)
+    return cut(made, None, "split")
+
+
+def cut(made: SplitRun, pools: list[str] | None, run_id: str) -> SplitRun:
+    """Another run of the same order, seed and keys (`pools`: a cut of some of its pools; None: all),
+    as `run_id`, signed; the SplitRun naming it."""
+    keys = (read_validation_key(made.low), read_validation_key(made.high))
+    signer = Signer.from_file(made.private)
+    request = GenerateRequest(load_spec(made.spec), SEED_A, now=datetime(2026, 12, 3, tzinfo=UTC),
+                              out=made.spec.parent / "runs", run_id=run_id, pool_ids=pools,
+                              validation_keys=keys, high_tier_cents=500, signature=signer.manifest_entry())
     folder = generate(request, finish=signer.sign_run).folder
-    return SplitRun(spec, folder, pair.public, root / "low.key", root / "high.key")
+    return SplitRun(made.spec, folder, made.public, made.low, made.high, made.private)

@@ -67,18 +67,26 @@ def test_a_payment_removed_by_hand_and_paid_again_is_named(office, tmp_path):
                      "4 payment(s), $11.00: 2 problem(s); the ledgers do not reconcile"]
 
 
-def test_a_payment_moved_to_another_run_id_and_paid_again_is_named(office, tmp_path):
+def test_a_payment_moved_to_another_run_id_is_not_paid_again_and_is_named(office, tmp_path):
+    """The first payment's rows moved to another run id: the desk paid the ticket again (it looked the
+    ticket up under run hh only); now it finds the payment under any run of the ledger (a barcode names
+    one ticket of its game) and refuses, and the reconciliation names the move."""
     ledger = tmp_path / "claims.sqlite"
     first = _pay(office, ledger, "5", 12)
     _edit(ledger, "UPDATE paid SET run_id = 'hh-old' WHERE claim_no = 1",
           "UPDATE attempts SET run_id = 'hh-old' WHERE claim_no = 1")
-    assert _pay(office, ledger, "5", 12) == first  # paid again: the ledger holds no payment of (hh, it)
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(12)
+    again = invoke("validate", office["folder"], "--public-key", office["public"], b, v, "--validation-key",
+                   office["root"] / "low.key", "--index-dir", office["index"], "--ledger", ledger)
+    assert again.exit_code == 1, again.output
+    assert again.stdout.endswith(", desk desk, clerk clerk, under run hh-old; refusing a second claim (claim "
+                                 "no. 2, recorded)\n"), again.stdout
     result = _reconcile(office, ledger)
     assert (result.exit_code, split_heads(result.output)[0]) == (1, (
         f"problem: {ledger}: claim no. 1 ({first}): recorded under run hh-old, but it is a ticket of run hh\n"
         f"problem: {ledger}: claim no. 1: its chain is not the one its rows give (a row edited, inserted or "
         "removed by hand)\n"
-        "1 payment(s), $5.00: 2 problem(s); the ledgers do not reconcile\n"))
+        "0 payment(s), $0.00: 2 problem(s); the ledgers do not reconcile\n"))
 
 
 def test_payments_of_another_game_in_a_shared_ledger_are_no_problem(office, tmp_path):
