@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from poolgen.backoffice.claims import ClaimsLedger, Payment, Row, chain_problems
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
-from poolgen.money import fmt_cents
+from poolgen.money import fmt_cents, round_half_up
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,8 @@ def _what(cents: int, free: bool) -> str:
 
 
 def payout_pct(cents: int, of: int) -> str:
-    return f"{Decimal(cents * 100) / Decimal(of):.4f}" if of else "n/a"
+    """100 x cents / of, to 4 places rounded half up, as the manifest writes percentages."""
+    return str(round_half_up(Fraction(cents * 100, of), 4)) if of else "n/a"
 
 
 def closing(run: Run, levels: list[Level]) -> dict[str, Any]:
