@@ -148,12 +148,8 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
     books = read_ledgers(ledgers)
     payments = [(path, p) for path, _, every in books for p in every if p.run_id == run.run_id]
     for path, attempts, every in books:
-        paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
-        mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}
-        if paid_attempts != mine:
-            rec.problems.append(f"{path}: its payments and its attempts marked paid differ "
-                                f"({len(mine):,} payments, {len(paid_attempts):,} such attempts)")
-        rec.problems += _edited(path, run, [a[0] for a in attempts], every, files, keys)
+        rec.problems += _differ(path, run, attempts, every) + _gaps(path, attempts)
+        rec.problems += _moved(path, run, every, files, keys)
         rec.heads[str(path)], broken = chain_problems(path, attempts, every, (heads or {}).get(path))
         rec.problems += broken
     seen: dict[str, tuple[Path, Payment]] = {}
@@ -189,15 +185,40 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
     return rec
 
 
-def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
-            files: dict[str, ValidationFile], keys: dict[str, bytes]) -> list[str]:
-    """What a hand edit that lets a ticket be paid again leaves behind: claim numbers missing from
-    1 .. the largest (SQLite numbers claims one after another, and a row is never deleted by the tool),
-    and a payment moved to another run id that is a ticket of this run (a shared ledger's payments of
-    other games are not). Removing the last claims leaves no gap: the head recorded outside the ledger
-    shows those (chain.py; docs/back-office.md, section 4)."""
-    gaps = missing(claim_nos, "claim")
-    out = [f"{path}: {gaps} (rows removed by hand: a removed payment can be paid again)"] if gaps else []
+def ledger_problems(run: Run, books: list[tuple[Path, Attempts, list[Payment]]]) -> list[str]:
+    """What the ledgers (`read_ledgers`) show of a hand edit without a key: payments and attempts marked
+    paid that differ, claim numbers missing, a chain broken. The closing report is drawn only from
+    ledgers without one (a payment removed or moved to another run id would be shown unclaimed);
+    `reconcile` adds what the validation files show."""
+    out = []
+    for path, attempts, every in books:
+        out += _differ(path, run, attempts, every) + _gaps(path, attempts)
+        out += chain_problems(path, attempts, every, None)[1]
+    return out
+
+
+def _differ(path: Path, run: Run, attempts: Attempts, every: list[Payment]) -> list[str]:
+    paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
+    mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}
+    if paid_attempts == mine:
+        return []
+    return [f"{path}: its payments and its attempts marked paid differ ({len(mine):,} payments, "
+            f"{len(paid_attempts):,} such attempts)"]
+
+
+def _gaps(path: Path, attempts: Attempts) -> list[str]:
+    """Claim numbers missing from 1 .. the largest (SQLite numbers claims one after another, and the
+    tool never deletes a row). Removing the last claims leaves no gap: the head recorded outside the
+    ledger shows those (chain.py; docs/back-office.md, section 4)."""
+    gaps = missing([a[0] for a in attempts], "claim")
+    return [f"{path}: {gaps} (rows removed by hand: a removed payment can be paid again)"] if gaps else []
+
+
+def _moved(path: Path, run: Run, every: list[Payment], files: dict[str, ValidationFile],
+           keys: dict[str, bytes]) -> list[str]:
+    """Payments moved to another run id that are tickets of this run (a shared ledger's payments of other
+    games are not)."""
+    out = []
     for p in every:
         ours = any(vf.is_known(keys[t], run.run_id, p.barcode) for t, vf in files.items())
         if p.run_id != run.run_id and ours:

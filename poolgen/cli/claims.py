@@ -133,13 +133,24 @@ def reconcile_cmd(
 def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
               pdf: Pdf = None, force: Force = False) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
-    the run taken as sold)."""
-    from poolgen.backoffice.reports import closing, load_payments, published_levels  # lazy: start-up time
+    the run taken as sold), from ledgers that show no hand edit (refused otherwise)."""
+    from poolgen.backoffice.reports import (  # lazy: start-up time
+        closing,
+        ledger_problems,
+        published_levels,
+        read_ledgers,
+    )
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = published_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    books = read_ledgers(ledger)
+    problems = ledger_problems(vouched, books)
+    if problems:
+        raise BackOfficeError(f"{problems[0]}; the ledgers do not reconcile, so the figures would not add up "
+                              "(`poolgen claims reconcile` names each problem)")
+    paid = [p for _, _, every in books for p in every if p.run_id == vouched.run_id]
+    levels = published_levels(vouched, paid)
     report = closing(vouched, levels)
     show_closing(vouched, report, as_json, pdf, force)
 

@@ -167,3 +167,29 @@ def test_missing_numbers_are_runs_between_those_present():
     assert missing([1, 4, 7, 6], "claim") == "claim numbers 2 to 3, 5 are missing"
     assert missing([2], "payment") == "payment number 1 is missing"
     assert missing([1, 10**18], "claim") == f"claim numbers 2 to {10**18 - 1} are missing"
+
+
+def test_the_closing_report_refuses_a_ledger_a_payment_was_removed_from_or_moved_out_of(office, tmp_path):
+    """The closing report counted whatever payments the ledgers held: a payment removed by hand (a gap in
+    the claim numbers) or moved to another run id was shown as an unclaimed prize, with nothing said.
+    Now the checks that need no key (claim numbers, payments against attempts, the chain) must pass, or
+    it is refused in one line; `claims reconcile` names every problem (a ledger re-chained after the
+    edit passes them: only a head kept elsewhere shows that, docs/back-office.md section 4)."""
+    ledger = tmp_path / "claims.sqlite"
+    for nth in (20, 21, 22):
+        _pay(office, ledger, "5", nth)
+    _edit(ledger, "DELETE FROM paid WHERE claim_no = 2", "DELETE FROM attempts WHERE claim_no = 2")
+    removed = invoke("claims", "close", office["folder"], "--ledger", ledger)
+    assert (removed.exit_code, removed.stdout, removed.stderr) == (2, "", (
+        f"poolgen: error: {ledger}: claim number 2 is missing (rows removed by hand: a removed payment can "
+        "be paid again); the ledgers do not reconcile, so the figures would not add up (`poolgen claims "
+        "reconcile` names each problem)\n"))
+    moved = tmp_path / "moved.sqlite"
+    _pay(office, moved, "5", 23)
+    _edit(moved, "UPDATE paid SET run_id = 'hh-old' WHERE claim_no = 1",
+          "UPDATE attempts SET run_id = 'hh-old' WHERE claim_no = 1")
+    result = invoke("claims", "close", office["folder"], "--ledger", moved, "--json")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        f"poolgen: error: {moved}: claim no. 1: its chain is not the one its rows give (a row edited, "
+        "inserted or removed by hand); the ledgers do not reconcile, so the figures would not add up "
+        "(`poolgen claims reconcile` names each problem)\n"))
