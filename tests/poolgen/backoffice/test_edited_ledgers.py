@@ -193,3 +193,21 @@ def test_the_closing_report_refuses_a_ledger_a_payment_was_removed_from_or_moved
         f"poolgen: error: {moved}: claim no. 1: its chain is not the one its rows give (a row edited, "
         "inserted or removed by hand); the ledgers do not reconcile, so the figures would not add up "
         "(`poolgen claims reconcile` names each problem)\n"))
+
+
+def test_prizes_remaining_refuse_a_ledger_a_top_prize_payment_was_removed_from(office, tmp_path):
+    """Prizes remaining, as published every week, showed a $100 prize paid and then removed by hand as
+    still to be won (players buying tickets for a prize that is gone). Refused as the closing report is."""
+    ledger = tmp_path / "claims.sqlite"
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "100").row(5)
+    paid = invoke("validate", office["folder"], "--public-key", office["public"], b, v, "--validation-key",
+                  office["root"] / "low.key", "--high-validation-key", office["root"] / "high.key",
+                  "--index-dir", office["index"], "--ledger", ledger)
+    assert paid.exit_code == 0, paid.output
+    _pay(office, ledger, "5", 24)
+    _edit(ledger, "DELETE FROM paid WHERE claim_no = 1", "DELETE FROM attempts WHERE claim_no = 1")
+    result = invoke("claims", "report", office["folder"], "--ledger", ledger, "--json")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        f"poolgen: error: {ledger}: claim number 1 is missing (rows removed by hand: a removed payment can "
+        "be paid again); the ledgers do not reconcile, so the figures would not add up (`poolgen claims "
+        "reconcile` names each problem)\n"))
