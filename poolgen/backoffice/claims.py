@@ -117,7 +117,8 @@ class ClaimsLedger:
             first = self._paid(db, a.run_id, a.barcode)
             if first is not None:
                 why = (f"paid by claim no. {first.claim_no} at {first.at}, desk {first.desk}, "
-                       f"clerk {first.clerk}")
+                       f"clerk {first.clerk}" + (f", under run {first.run_id}" if first.run_id != a.run_id
+                                                 else ""))
                 no = self._attempt(db, a, "already paid", why, None)
                 with deferred():
                     owned.commit(db, self.path, CLAIMS)
@@ -156,8 +157,19 @@ class ClaimsLedger:
 
     @staticmethod
     def _paid(db: sqlite3.Connection, run_id: str, barcode: str) -> Payment | None:
+        """The ticket's payment under this run, else its first under any other run of the ledger: a
+        barcode names one ticket of its game (docs/validation.md, section 2), and the runs of one
+        order (the order in one run and again in cuts from its seed, docs/randomness.md 4b) hold the
+        same tickets, so a ticket paid under one of them is paid. The other runs are found by a
+        skip-scan of the primary key (one lookup per run id in the ledger, not a scan of its rows)."""
         row = db.execute(f"SELECT {_PAID} FROM paid WHERE run_id = ? AND barcode = ?",
                          (run_id, barcode)).fetchone()
+        if row is None:
+            row = db.execute(
+                "WITH RECURSIVE runs (id) AS (SELECT MIN(run_id) FROM paid UNION ALL SELECT "
+                "(SELECT MIN(run_id) FROM paid WHERE run_id > runs.id) FROM runs WHERE runs.id IS NOT NULL) "
+                f"SELECT {_PAID} FROM paid WHERE run_id IN (SELECT id FROM runs WHERE id IS NOT NULL) "
+                "AND barcode = ? ORDER BY claim_no LIMIT 1", (barcode,)).fetchone()
         return None if row is None else _payment(row)
 
     @owned.guarded(CLAIMS)

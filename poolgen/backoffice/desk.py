@@ -94,12 +94,15 @@ class Desk:
         if new:
             return Answer(**{**asdict(answer), "claim_no": pay.claim_no, "head": self.ledger.head,
                              "text": f"{answer.text} - paid, claim no. {pay.claim_no} in the ledger"})
-        first = {"claim_no": pay.claim_no, "at": pay.at, "desk": pay.desk, "clerk": pay.clerk}
+        first = {"claim_no": pay.claim_no, "at": pay.at, "desk": pay.desk, "clerk": pay.clerk,
+                 "run_id": pay.run_id}
+        run = f", under run {pay.run_id}" if pay.run_id != self.run.run_id else ""  # another run of its order
         return Answer(ticket.ticket_id, ticket.barcode, "already paid",
                       f"{ticket.barcode} ({ticket.ticket_id}): already paid: claim no. {pay.claim_no} at "
-                      f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}; refusing a second claim (claim no. "
-                      f"{no}, recorded)", prize_cents=answer.prize_cents, free_ticket=answer.free_ticket,
-                      tier=answer.tier, claim_no=no, first=first, head=self.ledger.head)
+                      f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}{run}; refusing a second claim "
+                      f"(claim no. {no}, recorded)", prize_cents=answer.prize_cents,
+                      free_ticket=answer.free_ticket, tier=answer.tier, claim_no=no, first=first,
+                      head=self.ledger.head)
 
     def _answer(self, ticket: Ticket, virn: str) -> Answer:
         b, tid = ticket.barcode, ticket.ticket_id

@@ -1,11 +1,11 @@
 """Reports from the ledgers (docs/back-office.md, section 6): prizes paid and remaining in the form
 lotteries publish, the reconciliation of claims ledgers against the vouched validation files and the
-signed manifest, and the closing report.
+signed manifest, and the closing report, of a printed game (an eInstant's are
+poolgen/backoffice/share_reports.py's).
 
 A printed game's figures are per prize level (an amount, a free ticket apart), for the whole order:
 the desk never knows a ticket's pool (book numbers are a secret permutation), and a published figure
-must not say where the remaining prizes are. An eInstant's are per pool (a denomination the player
-chooses), from the sales ledger and the pool file.
+must not say where the remaining prizes are.
 """
 
 from __future__ import annotations
@@ -13,16 +13,15 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from poolgen.backoffice.claims import ClaimsLedger, Payment, Row, chain_problems
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file, share_id
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
-from poolgen.money import fmt_cents
+from poolgen.money import fmt_cents, round_half_up
 
 
 @dataclass(frozen=True)
@@ -115,28 +114,6 @@ def published_levels(run: Run, payments: list[Payment]) -> list[Level]:
     return levels
 
 
-def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
-    """Per pool and prize: prizes in the pool (`total`) and prizes in shares sold (`paid`: no longer
-    available to players); `remaining` the prizes among shares not yet sold."""
-    out = []
-    pools = sales.pools()
-    for entry in run.folder.parsed.pools:
-        sold_shares = pools.get(entry.id, (entry.tickets, 1, None))[1] - 1
-        if sold_shares:
-            checked_pool_file(run, entry.id)
-        prizes = run.folder.read(entry.id, ["prize_cents"])["prize_cents"] if sold_shares else None
-        total: Counter[int] = Counter()
-        for t in entry.tiers:
-            if t.prize_cents > 0:
-                total[t.prize_cents] += t.count
-        gone: Counter[int] = Counter()
-        if prizes is not None:
-            sold = prizes.head(sold_shares)
-            gone = Counter(sold.filter(sold > 0).to_list())
-        out += [Level(c, False, total[c], gone[c], entry.id, "sold") for c in sorted(total, reverse=True)]
-    return out
-
-
 @dataclass
 class Reconciliation:
     """What the reconciliation found; `problems` empty means the ledgers reconcile."""
@@ -171,12 +148,8 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
     books = read_ledgers(ledgers)
     payments = [(path, p) for path, _, every in books for p in every if p.run_id == run.run_id]
     for path, attempts, every in books:
-        paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
-        mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}
-        if paid_attempts != mine:
-            rec.problems.append(f"{path}: its payments and its attempts marked paid differ "
-                                f"({len(mine):,} payments, {len(paid_attempts):,} such attempts)")
-        rec.problems += _edited(path, run, [a[0] for a in attempts], every, files, keys)
+        rec.problems += _differ(path, run, attempts, every) + _gaps(path, attempts)
+        rec.problems += _moved(path, run, every, files, keys)
         rec.heads[str(path)], broken = chain_problems(path, attempts, every, (heads or {}).get(path))
         rec.problems += broken
     seen: dict[str, tuple[Path, Payment]] = {}
@@ -212,15 +185,40 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
     return rec
 
 
-def _edited(path: Path, run: Run, claim_nos: list[int], every: list[Payment],
-            files: dict[str, ValidationFile], keys: dict[str, bytes]) -> list[str]:
-    """What a hand edit that lets a ticket be paid again leaves behind: claim numbers missing from
-    1 .. the largest (SQLite numbers claims one after another, and a row is never deleted by the tool),
-    and a payment moved to another run id that is a ticket of this run (a shared ledger's payments of
-    other games are not). Removing the last claims leaves no gap: the head recorded outside the ledger
-    shows those (chain.py; docs/back-office.md, section 4)."""
-    gaps = missing(claim_nos, "claim")
-    out = [f"{path}: {gaps} (rows removed by hand: a removed payment can be paid again)"] if gaps else []
+def ledger_problems(run: Run, books: list[tuple[Path, Attempts, list[Payment]]]) -> list[str]:
+    """What the ledgers (`read_ledgers`) show of a hand edit without a key: payments and attempts marked
+    paid that differ, claim numbers missing, a chain broken. The closing report is drawn only from
+    ledgers without one (a payment removed or moved to another run id would be shown unclaimed);
+    `reconcile` adds what the validation files show."""
+    out = []
+    for path, attempts, every in books:
+        out += _differ(path, run, attempts, every) + _gaps(path, attempts)
+        out += chain_problems(path, attempts, every, None)[1]
+    return out
+
+
+def _differ(path: Path, run: Run, attempts: Attempts, every: list[Payment]) -> list[str]:
+    paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
+    mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}
+    if paid_attempts == mine:
+        return []
+    return [f"{path}: its payments and its attempts marked paid differ ({len(mine):,} payments, "
+            f"{len(paid_attempts):,} such attempts)"]
+
+
+def _gaps(path: Path, attempts: Attempts) -> list[str]:
+    """Claim numbers missing from 1 .. the largest (SQLite numbers claims one after another, and the
+    tool never deletes a row). Removing the last claims leaves no gap: the head recorded outside the
+    ledger shows those (chain.py; docs/back-office.md, section 4)."""
+    gaps = missing([a[0] for a in attempts], "claim")
+    return [f"{path}: {gaps} (rows removed by hand: a removed payment can be paid again)"] if gaps else []
+
+
+def _moved(path: Path, run: Run, every: list[Payment], files: dict[str, ValidationFile],
+           keys: dict[str, bytes]) -> list[str]:
+    """Payments moved to another run id that are tickets of this run (a shared ledger's payments of other
+    games are not)."""
+    out = []
     for p in every:
         ours = any(vf.is_known(keys[t], run.run_id, p.barcode) for t, vf in files.items())
         if p.run_id != run.run_id and ours:
@@ -245,93 +243,13 @@ def missing(numbers: list[int], what: str) -> str | None:
     return f"{what} number{'s' if many else ''} {shown}{more} {'are' if many else 'is'} missing"
 
 
-def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
-    """Each claimed sale against the payment rows: one each, none for a sale not claimed, numbers with
-    no gap (a claim cleared by hand and paid again is a share paid twice)."""
-    rows = sales.payments()
-    gaps = missing([r[0] for r in rows], "payment")
-    out = [f"{gaps} (rows removed by hand)"] if gaps else []
-    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, int]]] = {}
-    for r in rows:
-        if r[1] == run.run_id:
-            by_share.setdefault((r[2], r[3]), []).append(r)
-    for x in sold:
-        mine = by_share.pop((x.pool, x.serial), [])
-        if len(mine) > 1:
-            nos = ", ".join(str(r[0]) for r in mine)
-            out.append(f"{x.ticket}: paid {len(mine)} times (payment nos. {nos})")
-        elif mine and x.claimed_at is None:
-            out.append(f"{x.ticket}: payment no. {mine[0][0]} is recorded, but its sale shows no claim "
-                       "(cleared by hand)")
-        elif mine and (mine[0][4], mine[0][5]) != (x.claimed_at, x.prize_cents):
-            no, at, cents = mine[0][0], mine[0][4], mine[0][5]
-            out.append(f"{x.ticket}: its sale records {fmt_cents(x.prize_cents or 0)} paid at "
-                       f"{x.claimed_at}, its payment no. {no} {fmt_cents(cents)} at {at}")
-        elif not mine and x.claimed_at is not None:
-            out.append(f"{x.ticket}: claimed, but no payment row records it (removed by hand)")
-    out += [f"{share_id(pool, serial)}: payment no. {r[0][0]} of a share never sold"
-            for (pool, serial), r in sorted(by_share.items())]
-    return out
-
-
-def reconcile_sales(run: Run, sales: SalesLedger, head: tuple[int, bytes] | None = None) -> Reconciliation:
-    """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
-    (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
-    than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
-    sale not voided, and every claim is its one payment row; the payments' chain whole and extending
-    `head`, the head recorded before."""
-    rec = Reconciliation()
-    pools = sales.pools()
-    entries = {p.id: p for p in run.folder.parsed.pools}
-    for pool, (shares, price) in sorted(sales.prices().items()):
-        entry = entries.get(pool)
-        if entry is None:
-            rec.problems.append(f"pool {pool}: not a pool of run {run.run_id}")
-        elif (shares, price) != (entry.tickets, entry.price_cents):
-            rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
-                                f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
-    by_pool: dict[str, list[Sale]] = {}
-    every = sales.sales()
-    for sale in every:
-        by_pool.setdefault(sale.pool, []).append(sale)
-    for pool, sold in sorted(by_pool.items()):
-        sold.sort(key=lambda x: x.serial)
-        shares, next_serial, closed = pools.get(pool, (0, 1, None))
-        if [x.serial for x in sold] != list(range(1, next_serial)):
-            rec.problems.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} "
-                                "in the pool's order")
-        numbers = [x.sale_no for x in sold]
-        if numbers != sorted(numbers):
-            rec.problems.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of "
-                                "serial order)")
-        if closed is not None and any(x.at > closed for x in sold):
-            rec.problems.append(f"pool {pool}: a sale after the pool was closed at {closed}")
-        paid = [x for x in sold if x.claimed_at is not None]
-        if not paid:
-            continue
-        checked_pool_file(run, pool)
-        prizes = run.folder.read(pool, ["prize_cents"])["prize_cents"]
-        for x in paid:
-            rec.checked += 1
-            rec.paid_cents += x.prize_cents or 0
-            real = int(prizes[x.serial - 1]) if 1 <= x.serial <= len(prizes) else None
-            if x.voided_at is not None:
-                rec.problems.append(f"{x.ticket}: paid on a voided sale")
-            if real != x.prize_cents:
-                rec.problems.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
-                                    f"{'none' if real is None else fmt_cents(real)}")
-    rec.problems += _payment_rows(run, sales, every)
-    rec.heads[str(sales.path)], broken = sales.chain(head)
-    rec.problems += broken
-    return rec
-
-
 def _what(cents: int, free: bool) -> str:
     return f"a free ticket ({fmt_cents(cents)})" if free else fmt_cents(cents)
 
 
-def _pct(cents: int, of: int) -> str:
-    return f"{Decimal(cents * 100) / Decimal(of):.4f}" if of else "n/a"
+def payout_pct(cents: int, of: int) -> str:
+    """100 x cents / of, to 4 places rounded half up, as the manifest writes percentages."""
+    return str(round_half_up(Fraction(cents * 100, of), 4)) if of else "n/a"
 
 
 def closing(run: Run, levels: list[Level]) -> dict[str, Any]:
@@ -342,52 +260,6 @@ def closing(run: Run, levels: list[Level]) -> dict[str, Any]:
     paid = sum(lv.paid * lv.cents for lv in levels)
     return {"run_id": run.run_id, "sales_cents": sales, "sales": fmt_cents(sales),
             "designed_prizes_cents": designed, "paid_cents": paid, "unclaimed_cents": designed - paid,
-            "designed_payout_pct": _pct(designed, sales), "actual_payout_pct": _pct(paid, sales),
+            "designed_payout_pct": payout_pct(designed, sales), "actual_payout_pct": payout_pct(paid, sales),
             "levels": [{**lv.to_json(), "unclaimed": lv.remaining,
                         "unclaimed_cents": lv.remaining * lv.cents} for lv in levels]}
-
-
-def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[str, Any]:
-    """An eInstant's closing report: per pool and prize, prizes sold, paid, sold but unclaimed, in voided
-    sales (retired, never claimable: not unclaimed) and never sold; the designed payout (every share
-    sold) against the actual (paid over sales not voided)."""
-    paid: Counter[tuple[str, int]] = Counter()
-    voided: Counter[tuple[str, int]] = Counter()  # prizes in voided sales: never claimable, owed to no one
-    prizes: dict[str, Any] = {}  # pool -> its prize_cents column, read once
-    for s in sales.sales():
-        if s.claimed_at is not None and s.prize_cents:
-            paid[(s.pool, s.prize_cents)] += 1
-        elif s.voided_at is not None:
-            if s.pool not in prizes:
-                checked_pool_file(run, s.pool)
-                prizes[s.pool] = run.folder.read(s.pool, ["prize_cents"])["prize_cents"]
-            if not 1 <= s.serial <= len(prizes[s.pool]):  # a row edited by hand: reconcile names it
-                raise BackOfficeError(f"{s.ticket}: a voided sale of serial {s.serial:,}, which pool "
-                                      f"{s.pool} does not have; the figures would not add up (`poolgen "
-                                      "sales reconcile` names each problem)")
-            cents = int(prizes[s.pool][s.serial - 1])
-            if cents:
-                voided[(s.pool, cents)] += 1
-    designed_sales = int(run.folder.manifest["totals"]["sales_cents"])
-    sold = sold_cents(sales)
-    designed = sum(lv.total * lv.cents for lv in levels)
-    paid_cents = sum(n * c for (_, c), n in paid.items())
-    rows = []
-    for lv in levels:
-        n, v = paid[(lv.pool or "", lv.cents)], voided[(lv.pool or "", lv.cents)]
-        rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n - v,
-                     "unclaimed_cents": (lv.paid - n - v) * lv.cents, "voided": v,
-                     "never_sold": lv.remaining})
-    return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold),
-            "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
-            "paid_cents": paid_cents, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),
-            "designed_payout_pct": _pct(designed, designed_sales),
-            "actual_payout_pct": _pct(paid_cents, sold),
-            "levels": rows}
-
-
-def sold_cents(sales: SalesLedger) -> int:
-    """An eInstant's sales: every share sold and not voided, at its pool's price."""
-    prices = {p.id: p.price_cents for p in sales.run.folder.parsed.pools}
-    return sum(prices[s.pool] for s in sales.sales() if s.voided_at is None)
-

@@ -51,10 +51,13 @@ class SignedRun(Run):
     """A run whose manifest signature verifies with `public_key`: the only run the desk and the sales
     ledger pay or record from. Valid by construction (`open_signed` makes one, `dataclasses.replace`
     builds it anew): the signature is verified over the folder's manifest bytes, and the manifest read,
-    its parsed form and every field above must be those bytes' own, so no edited copy gets through."""
+    its parsed form and every field above must be those bytes' own, so no edited copy gets through; and
+    they must still be when the desk or the sales ledger uses it (`unchanged`), so no copy edited in
+    place does either."""
 
     public_key: Ed25519PublicKey = field(repr=False, compare=False)
     signature: bytes = field(repr=False)
+    _signed: dict[str, Any] = field(init=False, repr=False, compare=False)  # set when built
 
     def __post_init__(self) -> None:
         where = self.folder.path / SIGNATURE
@@ -67,11 +70,30 @@ class SignedRun(Run):
             parsed = Manifest.parse(self.folder.manifest_bytes)
         except ManifestError as exc:
             raise BackOfficeError(f"{where}: the signed manifest is not valid: {exc}") from None
+        if parsed.pools != self.folder.parsed.pools or parsed.kind != self.folder.parsed.kind:
+            raise self._edited()
+        object.__setattr__(self, "_signed", parsed.doc)  # the bytes' own document, shared with nothing
+        self.unchanged()
+
+    def unchanged(self) -> SignedRun:
+        """This run, if everything it holds is still its signed bytes' own; else a BackOfficeError. Its
+        fields are frozen, but the manifest, its parsed form's document and pool entries, and the
+        validation entries are dicts a script can change after the run was built (a validation file
+        re-made with the desk's key and its entry pointed at it): the desk and the sales ledger ask
+        again before they pay or record (`signed`), comparing them with the document the signed bytes
+        gave when the run was built, which nothing else holds (a copy, not a re-read: reading a
+        manifest costs a sale about a millisecond)."""
+        doc, folder = self._signed, self.folder
         stated = tuple(getattr(self, f.name) for f in fields(Run))[1:]
-        if parsed.doc != self.folder.manifest or parsed.doc != self.folder.parsed.doc \
-                or parsed.pools != self.folder.parsed.pools or stated != _stated(parsed.doc, parsed.kind):
-            raise BackOfficeError(f"{where}: the manifest given is not the signed bytes' (edited after they "
-                                  "were read); the back office pays and records only from the signed one")
+        if doc != folder.manifest or doc != folder.parsed.doc or stated != _stated(doc, folder.parsed.kind) \
+                or doc["pools"] != [p.raw for p in folder.parsed.pools]:
+            raise self._edited()
+        return self
+
+    def _edited(self) -> BackOfficeError:
+        return BackOfficeError(f"{self.folder.path / SIGNATURE}: the manifest given is not the signed bytes' "
+                               "(edited after they were read); the back office pays and records only from "
+                               "the signed one")
 
 
 def open_signed(run: Path, public_key: Path | None, command: str) -> SignedRun:
@@ -99,11 +121,12 @@ def open_vouched(run: Path, public_key: Path | None = None) -> Run:
 
 
 def signed(run: Run, what: str) -> SignedRun:
-    """`run` if its signature was verified (a `SignedRun`), else the error `what` needs a signed run."""
+    """`run` if its signature was verified (a `SignedRun`) and nothing it holds was changed since
+    (`SignedRun.unchanged`), else the error `what` needs a signed run."""
     if not isinstance(run, SignedRun):
         raise BackOfficeError(f"{run.path}: {what} only from a run whose manifest signature was verified "
                               "(open_signed with its public key)")
-    return run
+    return run.unchanged()
 
 
 def _folder(run: Path) -> RunFolder:

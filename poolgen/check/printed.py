@@ -15,7 +15,7 @@ from poolgen.check.figures import GameCheck, PoolFigures, figures, odds_match, p
 from poolgen.game.model import FixedPrize, Game, PoolTier, Printed
 from poolgen.money import fmt_cents
 
-__all__ = ["check_printed"]
+__all__ = ["check_printed", "split_note"]
 
 
 def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
@@ -25,7 +25,7 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
     counts = [sum(p.tiers[i].count for p in result.pools) for i in range(len(first.tiers))]
     if sales.split is not None:  # the pools hold their shares rounded down until a seed draws the rest
         counts = [tickets - sum(t.count for t in game.tiers)] + [t.count for t in game.tiers]
-        result.notes.append(_split_note(game, sales))
+        result.notes.append(split_note(game, sales))
     order = PoolFigures("order", first.price_cents, tickets,
                         tuple(PoolTier(t.id, t.prize_cents, c)
                               for t, c in zip(first.tiers, counts, strict=True)))
@@ -78,8 +78,9 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
             result.problem("(j)", "overall odds", f"1 in {pub.odds}", f"1 in {shown}")
 
 
-def _split_note(game: Game, sales: Printed) -> str:
-    """How `split = "even"` spreads the counts: the pools' rows show each share rounded down."""
+def split_note(game: Game, sales: Printed) -> str:
+    """How `split = "even"` spreads the counts: the pools' rows show each share rounded down (the
+    audit report, which has a run's drawn counts, shows those instead of this note)."""
     spread = [t for t in game.tiers if any(t.count * p.tickets % sales.order_tickets for p in game.pools)]
     rarest = min(spread, key=lambda t: t.count)
     shares = ", ".join(f"{p.id} {p.tiers[rarest.index].count} or {p.tiers[rarest.index].count + 1}"

@@ -63,13 +63,12 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
 @reports_errors
 def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
                pdf: Pdf = None, force: Force = False) -> None:
-    """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack)."""
-    from poolgen.backoffice.reports import load_payments, published_levels  # lazy: start-up time
-
+    """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack), from
+    ledgers that show no hand edit (refused otherwise)."""
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = published_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
+    levels = _published(vouched, ledger)
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     if as_json:
         typer.echo(json.dumps({"game": game_title(vouched), "run_id": vouched.run_id, "at": when,
@@ -133,15 +132,28 @@ def reconcile_cmd(
 def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
               pdf: Pdf = None, force: Force = False) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
-    the run taken as sold)."""
-    from poolgen.backoffice.reports import closing, load_payments, published_levels  # lazy: start-up time
+    the run taken as sold), from ledgers that show no hand edit (refused otherwise)."""
+    from poolgen.backoffice.reports import closing  # lazy: start-up time
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = published_levels(vouched, [p for _, p in load_payments(vouched, ledger)])
-    report = closing(vouched, levels)
+    report = closing(vouched, _published(vouched, ledger))
     show_closing(vouched, report, as_json, pdf, force)
+
+
+def _published(run: Run, ledgers: list[Path]) -> list[Level]:
+    """The levels a published table shows (prizes remaining, the closing report), from ledgers that pass
+    the reconciliation's checks that need no key (`ledger_problems`): a payment removed by hand or
+    moved to another run id would be shown as a prize still to be won."""
+    from poolgen.backoffice.reports import ledger_problems, published_levels, read_ledgers  # lazy: start-up
+
+    books = read_ledgers(ledgers)
+    problems = ledger_problems(run, books)
+    if problems:
+        raise BackOfficeError(f"{problems[0]}; the ledgers do not reconcile, so the figures would not add up "
+                              "(`poolgen claims reconcile` names each problem)")
+    return published_levels(run, [p for _, _, every in books for p in every if p.run_id == run.run_id])
 
 
 def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:

@@ -163,7 +163,7 @@ def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_jso
                pdf: Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf", help="Also a PDF page.")]
                = None, force: Force = False) -> None:
     """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares."""
-    from poolgen.backoffice.reports import einstant_closing, einstant_levels, sold_cents  # lazy: start-up
+    from poolgen.backoffice.share_reports import einstant_closing, einstant_levels, sold_cents  # lazy
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
@@ -205,7 +205,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
     payment its share's prize, the payments' chain extending --head. Exit 0: it reconciles; 1: a problem
     (each named)."""
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
-    from poolgen.backoffice.reports import reconcile_sales  # lazy: start-up time
+    from poolgen.backoffice.share_reports import reconcile_sales  # lazy: start-up time
 
     recorded = None if head is None else parse_head(head)
     book = _ledger(run, ledger, public_key)

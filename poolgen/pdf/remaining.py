@@ -10,10 +10,13 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from poolgen.pdf.report.text import escape
+
 
 def table_page(title: str, lines: list[str], header: list[str], rows: list[list[str]]) -> bytes:
     """The PDF of `title`, `lines`, then the table (numbers right-aligned), on one letter page; the
-    command writes it (cli/common.py `write_output`: 0600, never over a file without --force)."""
+    command writes it (cli/common.py `write_output`: 0600, never over a file without --force). The
+    title and lines are text (a game's name, a run id), escaped: a Paragraph reads markup."""
     styles = getSampleStyleSheet()
     buf = io.BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=letter, title=title, author="poolgen", invariant=1)
@@ -24,7 +27,7 @@ def table_page(title: str, lines: list[str], header: list[str], rows: list[list[
         ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#F1F3F5")]),
     ]))
-    story = [Paragraph(title, styles["Title"]), *[Paragraph(t, styles["Normal"]) for t in lines],
-             Spacer(1, 12), table]
+    story = [Paragraph(escape(title), styles["Title"]),
+             *[Paragraph(escape(t), styles["Normal"]) for t in lines], Spacer(1, 12), table]
     doc.build(story)
     return buf.getvalue()

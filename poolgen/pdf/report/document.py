@@ -37,9 +37,10 @@ from reportlab.platypus import (
 
 from audit.errors import UnusableInput
 from audit.verify import Report, VerifyRequest, verify_run
-from poolgen.check.figures import GameCheck
+from poolgen.check.figures import GameCheck, PoolFigures
+from poolgen.check.printed import split_note
 from poolgen.errors import RunError
-from poolgen.game.model import Game, PriceMultiple
+from poolgen.game.model import Game, PoolTier, PriceMultiple, Printed
 from poolgen.money import fmt_cents
 from poolgen.pdf.report.charts import charts
 from poolgen.pdf.report.pools import BLOCK, pool_data, prize_table
@@ -246,17 +247,46 @@ def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list[Flowable]
         out.append(para(f"<font color='#2B8A3E'><b>Every published figure of "
                       f"{escape(game.regulation)} reconciles</b></font> with the tiers of the spec "
                       f"({len(game.tiers)} tiers)."))
+    pools, notes = _pool_rows(game, check, run)
     rows: list[list[Cell]] = [["pool", "price", "tickets", "winners", "odds 1 in", "prize cost", "payout"]]
-    for f in check.pools + ([check.order] if check.order else []):
+    for f in pools + ([check.order] if check.order else []):
         rows.append([f.id, fmt_cents(f.price_cents), f"{f.tickets:,}", f"{f.winners:,}",
                      odds_text(f.tickets, f.winners), fmt_cents(f.prize_cost_cents),
                      percent(f.prize_cost_cents, f.sales_cents)])
     out.append(Spacer(1, 4))
     out.append(grid(rows, [1.0 * inch, 0.7 * inch, 1.0 * inch, 0.9 * inch, 0.8 * inch,
                             1.3 * inch, 0.8 * inch]))
-    for note in check.notes:
+    for note in notes:
         out.append(para(f"note: {escape(note)}", SMALL))
     return out
+
+
+def _pool_rows(game: Game, check: GameCheck, run: RunFolder) -> tuple[list[PoolFigures], list[str]]:
+    """The cross-check's pool rows and notes. A split order's pools (docs/randomness.md 4b) hold counts
+    the run's seed drew, which no spec states (`check` shows each share rounded down): the rows of the
+    pools this run holds are its signed manifest's counts instead, the note saying so."""
+    sales = game.sales
+    split = run.manifest.get("print", {}).get("split")
+    if not isinstance(sales, Printed) or sales.split is None or not split:
+        return list(check.pools), list(check.notes)
+    held = {p["id"]: p for p in run.manifest["pools"]}
+    drawn = [PoolFigures(p["id"], p["price_cents"], p["tickets"],
+                         tuple(PoolTier(t["id"], t["prize_cents"], t["count"]) for t in p["tiers"]))
+             for p in run.manifest["pools"]]
+    missing = [f.id for f in check.pools if f.id not in held]
+    said = (f"{game.name}: counts split evenly (printed.split = \"even\"): the pools' rows are the counts "
+            "this run's seed drew (its signed manifest's; verify's step 5 holds each to its exact share "
+            "rounded down or up, docs/randomness.md 4b), the order's row the spec's exact counts")
+    if missing:
+        said += f"; pool(s) {', '.join(missing)} of the order are not in this run"
+    elif check.order is not None:
+        layout = [(t.id, t.prize_cents) for t in drawn[0].tiers]
+        sums = [(*k, sum(f.tiers[i].count for f in drawn)) for i, k in enumerate(layout)]
+        adds = all([(t.id, t.prize_cents) for t in f.tiers] == layout for f in drawn) and \
+            sums == [(t.id, t.prize_cents, t.count) for t in check.order.tiers]
+        said += ", which they add up to" if adds else ", which they do NOT add up to"
+    rule = split_note(game, sales)
+    return drawn, [said] + [n for n in check.notes if n != rule]
 
 
 def _footer(run: RunFolder) -> Callable[[Canvas, BaseDocTemplate], None]:

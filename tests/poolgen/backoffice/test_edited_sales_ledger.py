@@ -136,3 +136,28 @@ def test_a_voided_sale_moved_past_the_pool_is_refused_by_the_closing_report(eins
     assert (result.exit_code, result.output) == (2, (
         "poolgen: error: d1.00-0009999: a voided sale of serial 9,999, which pool d1.00 does not have; the "
         "figures would not add up (`poolgen sales reconcile` names each problem)\n"))
+
+
+def test_the_closing_report_never_hides_a_paid_share_or_pays_an_amount_it_does_not_show(einstant, tmp_path):
+    """The closing report counted payments from the sales rows alone: a paid share whose claim was cleared
+    by hand (its payment row kept) was shown unclaimed and left out of the amount paid, and one whose
+    amount was edited to $77.77 was in the amount paid but in no level's row (its own level showing it
+    unclaimed). Now either is refused in one line, as the printed closing refuses a payment the game
+    cannot hold; the reconciliation names each problem."""
+    ledger = tmp_path / "sales.sqlite"
+    share, prize = _winner_sold_and_paid(einstant, ledger)
+    _edit(ledger, "UPDATE sales SET claimed_at = NULL, prize_cents = NULL")
+    cleared = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--closing")
+    assert (cleared.exit_code, cleared.output) == (2, (
+        f"poolgen: error: {share}: payment no. 1 is recorded, but its sale shows no claim (cleared by hand); "
+        "the ledger does not reconcile, so the figures would not add up (`poolgen sales reconcile` names "
+        "each problem)\n"))
+    ledger2 = tmp_path / "sales2.sqlite"
+    share2, prize2 = _winner_sold_and_paid(einstant, ledger2)
+    _edit(ledger2, "UPDATE sales SET prize_cents = 7777")
+    _edit(ledger2, "UPDATE payments SET prize_cents = 7777")
+    moved = invoke("sales", "report", einstant["folder"], "--ledger", ledger2, "--closing", "--json")
+    cash = f"${prize2 // 100:,}.{prize2 % 100:02d}"
+    assert (moved.exit_code, moved.output) == (2, (
+        f"poolgen: error: {share2}: paid $77.77, but its prize is {cash}; the ledger does not reconcile, so "
+        "the figures would not add up (`poolgen sales reconcile` names each problem)\n"))

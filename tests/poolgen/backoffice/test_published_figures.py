@@ -12,6 +12,7 @@ import sqlite3
 import polars as pl
 
 from tests.support.cli import invoke, one_line
+from tests.support.ledger_heads import ledger_head
 
 
 def _pay(office, ledger, tier, nth):
@@ -53,6 +54,11 @@ def test_a_payment_the_game_cannot_hold_draws_no_table(office, tmp_path):
     shutil.copy(ledger, forged)
     db = sqlite3.connect(forged)
     db.execute("UPDATE paid SET prize_cents = 777")
+    db.commit()
+    db.close()
+    _, chain = ledger_head(forged).split(":")  # re-chained, as the clerk who edits can (the closing
+    db = sqlite3.connect(forged)                # report refuses a broken chain first)
+    db.execute("UPDATE attempts SET chain = ? WHERE claim_no = 1", (chain,))
     db.commit()
     db.close()
     for command in ("report", "close"):

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from tests.support.cli import invoke, one_line
+from tests.support.pdf import pages
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +78,15 @@ def test_a_sales_report_pdf_is_0600_and_never_replaces_a_file(einstant, tmp_path
         os.umask(old)
     assert forced.exit_code == 0 and out.read_bytes().startswith(b"%PDF-")
     assert out.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.parametrize("name", ["Cash & Carry <Deluxe>", "Win <b>Big", "R&D; <font size=40>"])
+def test_a_report_pages_title_is_the_games_name_as_written(name):
+    """The page's title and lines are text, not reportlab markup: a game named "Cash & Carry <Deluxe>"
+    was published as "Cash & Carry (7)", and "Win <b>Big" made a ValueError traceback instead of a page."""
+    from poolgen.pdf.remaining import table_page  # noqa: PLC0415  # the page alone, without a run
+
+    pdf = table_page(f"{name} (7): prizes remaining", [f"Run r&d <1>; {name}."], ["Prize", "Total"],
+                     [["$1.00", "3"]])
+    text = pages(pdf)[0]
+    assert text.startswith(f"{name} (7): prizes remaining Run r&d <1>; {name}. Prize Total $1.00 3"), text

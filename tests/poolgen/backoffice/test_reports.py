@@ -136,3 +136,15 @@ def test_a_reconciliation_without_the_public_key_says_the_signature_was_not_chec
            "verified\n")
     assert json.loads(_reconcile(office, ledger, extra=["--json", "--public-key", office["public"]]).output)[
         "signature_checked"] is True
+
+
+def test_closing_payout_percentages_round_half_up_as_the_manifest_does():
+    """$1.00 paid over 128 shares of $1.00 sold is 0.78125%: the closing report wrote 0.7812 (a Decimal's
+    format rounds half to even), where the manifest's rule (docs/manifest.md: 4 places, half up) and
+    every other figure of the project write 0.7813."""
+    from poolgen.backoffice.reports import payout_pct  # noqa: PLC0415  # the function under test alone
+
+    assert payout_pct(100, 12_800) == "0.7813"
+    assert payout_pct(32_400, 1_200_000) == "2.7000"
+    assert payout_pct(1, 3) == "33.3333" and payout_pct(2, 3) == "66.6667"
+    assert payout_pct(5, 0) == "n/a"

@@ -8,10 +8,12 @@ a script handing them a run it never verified paid as the CLI never would."""
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import re
 import shutil
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -20,7 +22,7 @@ from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.sales import SalesLedger
 from poolgen.backoffice.tickets import Ticket
 from poolgen.backoffice.vouched import SignedRun, open_signed, open_vouched
-from poolgen.deliverables.validation import read_validation_key
+from poolgen.deliverables.validation import file_bytes, read_validation_key
 from poolgen.files.write import canonical_bytes
 from poolgen.run.folder import open_run
 from tests.support.cli import invoke, one_line
@@ -137,3 +139,43 @@ def test_a_signed_run_is_the_signed_bytes_own_or_it_is_not_made(office, tmp_path
     (run / "manifest.json").write_bytes(canonical_bytes(doc))
     with pytest.raises(BackOfficeError, match="the signature does not verify with the given public key"):
         dataclasses.replace(signed, folder=open_run(run), high_tier_cents=10**9)
+
+
+def test_a_signed_run_changed_in_memory_after_it_was_built_pays_nothing(office, tmp_path):
+    """A script holding the low-tier key re-makes the validation file with a losing ticket at $4.00,
+    writes it into a copy of the run, and points the SignedRun it already built at it (its validation
+    entry is a dict: size and SHA-256 set to the new file's): the desk paid $4.00 on a loser. Now the
+    desk, and the sales ledger at every record, refuse a SignedRun whose manifest, parsed form or
+    fields are no longer its signed bytes'."""
+    run = tmp_path / "run"
+    shutil.copytree(office["folder"], run)
+    signed = open_signed(run, office["public"], "a script")
+    key = read_validation_key(office["root"] / "low.key")
+    rows = office["rows"]
+    loser = rows.filter(pl.col("prize_cents") == 0).row(0, named=True)
+    prizes = np.where(rows["barcode"].to_numpy() == loser["barcode"], 400, rows["prize_cents"].to_numpy())
+    stated = signed.folder.manifest["print"]
+    free = rows["tier"].is_in(stated["free_ticket_tiers"]).to_numpy()
+    data = file_bytes("low", key, signed.run_id, signed.game, stated["high_tier_cents"],
+                      rows["barcode"].cast(pl.Int64).to_numpy(), rows["virn"].cast(pl.Int64).to_numpy(),
+                      stated["virn_digits"], prizes, free)
+    (run / "validation-low.bin").write_bytes(data)
+    signed.validation["low"].update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+    copy = re.escape("the manifest given is not the signed bytes' (edited after they were read)")
+    with pytest.raises(BackOfficeError, match=copy):
+        Desk(signed, {"low": key}, index_dir=tmp_path / "index", ledger=tmp_path / "claims.sqlite")
+    assert not (tmp_path / "claims.sqlite").exists()
+
+
+def test_the_sales_ledger_refuses_to_record_once_its_signed_run_was_changed_in_memory(einstant, tmp_path):
+    signed = open_signed(einstant["folder"], einstant["public"], "a script")
+    book = SalesLedger(tmp_path / "sales.sqlite", signed)
+    try:
+        assert book.sell("d1.00", "web", "p1").serial == 1
+        signed.folder.manifest["pools"][0]["file"]["sha256"] = "0" * 64
+        copy = re.escape("the manifest given is not the signed bytes' (edited after they were read)")
+        with pytest.raises(BackOfficeError, match=copy):
+            book.sell("d1.00", "web", "p2")
+        assert [s.serial for s in book.sales()] == [1]
+    finally:
+        book.close()

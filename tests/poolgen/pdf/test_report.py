@@ -5,8 +5,10 @@ fails. The runs are tests/poolgen/pdf/conftest.py's `runs`."""
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal
 from types import SimpleNamespace
 
 import pytest
@@ -20,6 +22,7 @@ from tests.support import spec_path
 from tests.support.cli import invoke
 from tests.support.packs import small_packs
 from tests.support.pdf import GAMES, manifest, pages
+from tests.support.split_run import split_run
 
 
 @pytest.mark.parametrize("rules", list(GAMES))
@@ -125,3 +128,44 @@ def test_report_cross_check_of_a_designed_game_reads_as_a_sentence(tmp_path):
     assert "The spec states no published figure (regulation: none (a designed example)): nothing " \
            "reconciled; the figures below are computed from its 9 tiers." in said
     assert "figure of none" not in said
+
+
+def test_report_cross_check_of_a_split_order_shows_each_pools_drawn_counts_not_its_shares_floor(tmp_path):
+    """A split order (docs/randomness.md 4b): the cross-check's pool rows are the counts the seed drew,
+    the signed manifest's, which add up to the order row; the spec's shares rounded down (what `check`
+    shows before any seed) would have every pool of this order 2 to 9 winners short."""
+    made = split_run(tmp_path)
+    out = tmp_path / "r.pdf"
+    result = invoke("report", made.folder, "--out", out, "--spec", made.spec)
+    assert result.exit_code == 0, result.output
+    page = pages(out)[1]
+    m = manifest(made.folder)
+    for pool in m["pools"]:
+        odds = (Decimal(2000) / pool["winners"]).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        payout = (Decimal(pool["prize_cost_cents"]) / 2000).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        cost = fmt_cents(pool["prize_cost_cents"])
+        row = f" {pool['id']} $1.00 2,000 {pool['winners']} {odds} {cost} {payout}% "
+        assert row in page, (row, page)
+    assert sum(p["winners"] for p in m["pools"]) == 254
+    assert min(p["winners"] for p in m["pools"]) > 40  # every pool's shares rounded down: 40 winners, $48.00
+    assert " $1.00 2,000 40 50.00 $48.00 2.40% " not in page
+    assert " order $1.00 12,000 254 47.24 $324.00 2.70% " in page
+    assert "the pools' rows are the counts this run's seed drew" in page
+    assert "the order's row the spec's exact counts, which they add up to" in page
+    assert "shares rounded down" not in page
+
+
+def test_report_cross_check_says_when_a_split_runs_pools_do_not_add_up_to_the_order(tmp_path):
+    """A split run whose manifest moves one top prize into p1 (losers one fewer): the report, which
+    checks nothing without the key, still says the pools' rows do NOT add up to the order's."""
+    made = split_run(tmp_path)
+    path = made.folder / "manifest.json"
+    m = json.loads(path.read_text())
+    tiers = m["pools"][0]["tiers"]
+    tiers[-1]["count"] += 1
+    tiers[0]["count"] -= 1
+    path.write_text(json.dumps(m, indent=1))
+    out = tmp_path / "r.pdf"
+    result = invoke("report", made.folder, "--out", out, "--spec", made.spec)
+    assert result.exit_code == 0, result.output
+    assert "the order's row the spec's exact counts, which they do NOT add up to" in pages(out)[1]

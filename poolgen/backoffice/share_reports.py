@@ -1,0 +1,185 @@
+"""Reports from an eInstant sales ledger (docs/back-office.md, sections 5 and 6): per pool (a
+denomination the player chooses) and prize, the prizes in the pool, in shares sold and remaining; the
+reconciliation of the ledger against the run (the served sequence, every payment its share's prize
+in the vouched pool file, the payments' chain); and the closing report, which is drawn only from a
+ledger whose payments reconcile (poolgen/backoffice/reports.py has the printed game's)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.reports import Level, Reconciliation, missing, payout_pct
+from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file, share_id
+from poolgen.backoffice.vouched import Run
+from poolgen.money import fmt_cents
+
+
+def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
+    """Per pool and prize: prizes in the pool (`total`) and prizes in shares sold (`paid`: no longer
+    available to players); `remaining` the prizes among shares not yet sold."""
+    out = []
+    pools = sales.pools()
+    for entry in run.folder.parsed.pools:
+        sold_shares = pools.get(entry.id, (entry.tickets, 1, None))[1] - 1
+        if sold_shares:
+            checked_pool_file(run, entry.id)
+        prizes = run.folder.read(entry.id, ["prize_cents"])["prize_cents"] if sold_shares else None
+        total: Counter[int] = Counter()
+        for t in entry.tiers:
+            if t.prize_cents > 0:
+                total[t.prize_cents] += t.count
+        gone: Counter[int] = Counter()
+        if prizes is not None:
+            sold = prizes.head(sold_shares)
+            gone = Counter(sold.filter(sold > 0).to_list())
+        out += [Level(c, False, total[c], gone[c], entry.id, "sold") for c in sorted(total, reverse=True)]
+    return out
+
+
+def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
+    """Each claimed sale against the payment rows: one each, none for a sale not claimed, numbers with
+    no gap (a claim cleared by hand and paid again is a share paid twice)."""
+    rows = sales.payments()
+    gaps = missing([r[0] for r in rows], "payment")
+    out = [f"{gaps} (rows removed by hand)"] if gaps else []
+    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, int]]] = {}
+    for r in rows:
+        if r[1] == run.run_id:
+            by_share.setdefault((r[2], r[3]), []).append(r)
+    for x in sold:
+        mine = by_share.pop((x.pool, x.serial), [])
+        if len(mine) > 1:
+            nos = ", ".join(str(r[0]) for r in mine)
+            out.append(f"{x.ticket}: paid {len(mine)} times (payment nos. {nos})")
+        elif mine and x.claimed_at is None:
+            out.append(f"{x.ticket}: payment no. {mine[0][0]} is recorded, but its sale shows no claim "
+                       "(cleared by hand)")
+        elif mine and (mine[0][4], mine[0][5]) != (x.claimed_at, x.prize_cents):
+            no, at, cents = mine[0][0], mine[0][4], mine[0][5]
+            out.append(f"{x.ticket}: its sale records {fmt_cents(x.prize_cents or 0)} paid at "
+                       f"{x.claimed_at}, its payment no. {no} {fmt_cents(cents)} at {at}")
+        elif not mine and x.claimed_at is not None:
+            out.append(f"{x.ticket}: claimed, but no payment row records it (removed by hand)")
+    out += [f"{share_id(pool, serial)}: payment no. {r[0][0]} of a share never sold"
+            for (pool, serial), r in sorted(by_share.items())]
+    return out
+
+
+def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
+    """The paid sales of `pool` whose amount is not their share's prize in the vouched pool file, or
+    whose sale was voided."""
+    if not paid:
+        return []
+    checked_pool_file(run, pool)
+    prizes = run.folder.read(pool, ["prize_cents"])["prize_cents"]
+    out = []
+    for x in paid:
+        real = int(prizes[x.serial - 1]) if 1 <= x.serial <= len(prizes) else None
+        if x.voided_at is not None:
+            out.append(f"{x.ticket}: paid on a voided sale")
+        if real != x.prize_cents:
+            out.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
+                       f"{'none' if real is None else fmt_cents(real)}")
+    return out
+
+
+def reconcile_sales(run: Run, sales: SalesLedger, head: tuple[int, bytes] | None = None) -> Reconciliation:
+    """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
+    (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
+    than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
+    sale not voided, and every claim is its one payment row; the payments' chain whole and extending
+    `head`, the head recorded before."""
+    rec = Reconciliation()
+    pools = sales.pools()
+    entries = {p.id: p for p in run.folder.parsed.pools}
+    for pool, (shares, price) in sorted(sales.prices().items()):
+        entry = entries.get(pool)
+        if entry is None:
+            rec.problems.append(f"pool {pool}: not a pool of run {run.run_id}")
+        elif (shares, price) != (entry.tickets, entry.price_cents):
+            rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
+                                f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
+    by_pool: dict[str, list[Sale]] = {}
+    every = sales.sales()
+    for sale in every:
+        by_pool.setdefault(sale.pool, []).append(sale)
+    for pool, sold in sorted(by_pool.items()):
+        sold.sort(key=lambda x: x.serial)
+        shares, next_serial, closed = pools.get(pool, (0, 1, None))
+        if [x.serial for x in sold] != list(range(1, next_serial)):
+            rec.problems.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} "
+                                "in the pool's order")
+        numbers = [x.sale_no for x in sold]
+        if numbers != sorted(numbers):
+            rec.problems.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of "
+                                "serial order)")
+        if closed is not None and any(x.at > closed for x in sold):
+            rec.problems.append(f"pool {pool}: a sale after the pool was closed at {closed}")
+        paid = [x for x in sold if x.claimed_at is not None]
+        rec.checked += len(paid)
+        rec.paid_cents += sum(x.prize_cents or 0 for x in paid)
+        rec.problems += _paid_amounts(run, pool, paid)
+    rec.problems += _payment_rows(run, sales, every)
+    rec.heads[str(sales.path)], broken = sales.chain(head)
+    rec.problems += broken
+    return rec
+
+
+def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[str, Any]:
+    """An eInstant's closing report: per pool and prize, prizes sold, paid, sold but unclaimed, in voided
+    sales (retired, never claimable: not unclaimed) and never sold; the designed payout (every share
+    sold) against the actual (paid over sales not voided). Drawn only from a ledger whose payments
+    reconcile (each paid share its one payment row, at its share's prize): counted from the sales rows
+    alone, a claim cleared by hand was shown unclaimed and left out of the amount paid, and an amount
+    edited to one the pool lacks was in the amount paid and in no level's row."""
+    every = sales.sales()
+    claimed: dict[str, list[Sale]] = {}
+    for s in every:
+        if s.claimed_at is not None:
+            claimed.setdefault(s.pool, []).append(s)
+    problems = _payment_rows(run, sales, every) + [p for pool, paid in sorted(claimed.items())
+                                                   for p in _paid_amounts(run, pool, paid)]
+    if problems:
+        raise BackOfficeError(f"{problems[0]}; the ledger does not reconcile, so the figures would not add "
+                              "up (`poolgen sales reconcile` names each problem)")
+    paid: Counter[tuple[str, int]] = Counter()
+    voided: Counter[tuple[str, int]] = Counter()  # prizes in voided sales: never claimable, owed to no one
+    prizes: dict[str, Any] = {}  # pool -> its prize_cents column, read once
+    for s in every:
+        if s.claimed_at is not None and s.prize_cents:
+            paid[(s.pool, s.prize_cents)] += 1
+        elif s.voided_at is not None:
+            if s.pool not in prizes:
+                checked_pool_file(run, s.pool)
+                prizes[s.pool] = run.folder.read(s.pool, ["prize_cents"])["prize_cents"]
+            if not 1 <= s.serial <= len(prizes[s.pool]):  # a row edited by hand: reconcile names it
+                raise BackOfficeError(f"{s.ticket}: a voided sale of serial {s.serial:,}, which pool "
+                                      f"{s.pool} does not have; the figures would not add up (`poolgen "
+                                      "sales reconcile` names each problem)")
+            cents = int(prizes[s.pool][s.serial - 1])
+            if cents:
+                voided[(s.pool, cents)] += 1
+    designed_sales = int(run.folder.manifest["totals"]["sales_cents"])
+    sold = sold_cents(sales)
+    designed = sum(lv.total * lv.cents for lv in levels)
+    paid_cents = sum(n * c for (_, c), n in paid.items())
+    rows = []
+    for lv in levels:
+        n, v = paid[(lv.pool or "", lv.cents)], voided[(lv.pool or "", lv.cents)]
+        rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n - v,
+                     "unclaimed_cents": (lv.paid - n - v) * lv.cents, "voided": v,
+                     "never_sold": lv.remaining})
+    return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold),
+            "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
+            "paid_cents": paid_cents, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),
+            "designed_payout_pct": payout_pct(designed, designed_sales),
+            "actual_payout_pct": payout_pct(paid_cents, sold),
+            "levels": rows}
+
+
+def sold_cents(sales: SalesLedger) -> int:
+    """An eInstant's sales: every share sold and not voided, at its pool's price."""
+    prices = {p.id: p.price_cents for p in sales.run.folder.parsed.pools}
+    return sum(prices[s.pool] for s in sales.sales() if s.voided_at is None)
