@@ -13,6 +13,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from typer.testing import CliRunner
 
 from audit.checklist import Step
@@ -24,6 +25,7 @@ from audit.verify import attempt
 from poolgen.files.write import canonical_bytes
 from poolgen.run.signing import load_private_key, new_key_pair
 from poolgen.seeds import transcript as tx
+from poolgen.seeds.ceremony import Ceremony, raw_key
 from tests.support import spec_path
 from tests.support.ceremony import PARTIES, commit, invoke, new_args, ok, refused, reveal, round_file, verify
 
@@ -206,3 +208,52 @@ def test_an_earlier_manifest_without_its_signature_or_without_bundles_is_unusabl
         result = CliRunner().invoke(audit_app, ["verify", str(reorder.run), "--public-key",
                                                 str(reorder.keys.public), *extra])
         assert result.exit_code == 2 and result.stderr == f"audit: error: {message}\n"
+
+
+def test_a_chain_of_orders_names_every_earlier_order_not_only_the_last(sealed_run, reorder):
+    # order 3 (run r-3) names order 2 only: order 1's ceremony bound its pool too, and step 5 does not
+    # follow order 2's own `follows`; order 1, audited with order 3's bundle, refuses it as well
+    tmp = reorder.tmp / "third"
+    tmp.mkdir()
+    args = _second_args(tmp, reorder.run / "manifest.json")
+    args[args.index("--id") + 1], args[args.index("--run-id") + 1] = "c3", "r-3"
+    ok(*args, now=SECOND_BEFORE)
+    file = tmp / "c2.ceremony"
+    for p in PARTIES:
+        commit(file, p)
+    ok("ceremony", "publish", str(file), "--out", str(tmp / "c3.json"))
+    for p in PARTIES:
+        assert reveal(file, p, now=SECOND_BEFORE).exit_code == 0
+    assert invoke("ceremony", "seal", str(file), "--round", str(round_file(tmp, SECOND_ROUND)), "--yes",
+                  now="2024-08-05T17:00:00Z").exit_code == 0
+    ok("generate", str(spec_path("wild_side")), "--out", str(tmp / "runs"), "--pool", "p1", "--workers", "1",
+       "--key", str(reorder.keys.private), "--ceremony", str(file))
+    data = (tmp / "runs" / "r-3" / "manifest.json").read_bytes()
+    b3 = (tmp / "c3.json", read_bundle(tmp / "c3.json"))
+    third = attempt(Step.FIGURES, check_bundles, Manifest.parse(data), [reorder.b1, reorder.b2, b3],
+                    [read_earlier(reorder.run / "manifest.json")], reorder.key, data)
+    assert third == ("fail", "bundle c1.json: ceremony c1 also bound pool p1 of this run (as run r) and was "
+                             "not aborted: its seed was one more to choose from")
+    first = sealed_run.run / "manifest.json"
+    assert attempt(Step.FIGURES, check_bundles, Manifest.parse(first.read_bytes()), [reorder.b1, b3], [],
+                   reorder.key, first.read_bytes()) == (
+        "fail", "bundle c3.json: ceremony c3 also bound pool p1 of this run (as run r-3) and was not "
+                "aborted: its seed was one more to choose from")
+
+
+def test_a_transcript_following_its_own_run_id_is_refused_in_step_5(sealed_run):
+    # written by hand (ceremony new refuses it) and signed by its own parties: its own run is no earlier
+    # order, and following it would excuse a second ceremony for the same run
+    t = json.loads(sealed_run.file.read_bytes())["transcript"]
+    t["follows"] = [{"run_id": "r", "manifest_sha256": "ab" * 32, "transcript_sha256": "cd" * 32}]
+    keys = [(n, Ed25519PrivateKey.generate()) for n in ("vendor", "lottery")]
+    t["parties"] = [{"name": n, "public_key": raw_key(k.public_key())} for n, k in keys]
+    c = Ceremony(t, tx.transcript_hash(t), [None, None], [None, None])
+    for i, (n, k) in enumerate(keys):
+        c.commit(n, k, bytes([i + 1]) * 32)
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    manifest.doc["ceremony"] = {**manifest.doc["ceremony"], "transcript": t,
+                                "transcript_sha256": c.transcript_sha256, "commitments": c.commitments,
+                                "commitments_sha256": c.closed()}
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", "ceremony c1 follows run r, its own run id")
