@@ -359,6 +359,9 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     typer.echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
                f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..."
                + (f", book key check {t['book_key_check']}" if "book_key_check" in t else ""))
+    for f in t.get("follows", []):  # what each party checks was published and sold before it commits
+        typer.echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
+                   f"{f['transcript_sha256']}")
     due = utc_text(c.chain.round_time(c.round_number))
     typer.echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
                f"{utc_text(c.reveals_close)}")
