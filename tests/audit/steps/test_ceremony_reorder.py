@@ -7,6 +7,7 @@ throughout: ceremonies through the command line, a generated and signed run, rea
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from pathlib import Path
@@ -260,3 +261,19 @@ def test_a_transcript_following_its_own_run_id_is_refused_in_step_5(sealed_run):
                                 "commitments_sha256": c.closed()}
     assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
         "fail", "ceremony c1 follows run r, its own run id")
+
+
+def test_a_ceremony_file_with_a_malformed_or_self_following_follows_is_refused(reorder, tmp_path):
+    doc = json.loads((reorder.tmp / "c2.ceremony").read_bytes())
+    upper = copy.deepcopy(doc)
+    entry = upper["transcript"]["follows"][0]
+    entry["manifest_sha256"] = entry["manifest_sha256"].upper()
+    (tmp_path / "upper.ceremony").write_bytes(canonical_bytes(upper))
+    refused(invoke("ceremony", "status", str(tmp_path / "upper.ceremony")),
+            f"{tmp_path / 'upper.ceremony'}: transcript.follows[0]: missing or of the wrong type")
+    own = copy.deepcopy(doc)
+    own["transcript"]["follows"][0]["run_id"] = "r-2"
+    own["transcript_sha256"] = tx.transcript_hash(own["transcript"])
+    (tmp_path / "own.ceremony").write_bytes(canonical_bytes(own))
+    refused(invoke("ceremony", "status", str(tmp_path / "own.ceremony")),
+            "ceremony c2: follows run r-2, its own run id; a reorder is a new run (--run-id)")
