@@ -160,7 +160,13 @@ Bundles = Annotated[list[Path] | None, typer.Option(
     "--ceremony-bundle", metavar="FILE",
     help="A published ceremony bundle (poolgen ceremony publish) naming this run's game, one per ceremony "
          "found: step 5 checks the run's own shows the manifest's commitments and every other for the run "
-         "id or one of its pools was aborted.")]
+         "id or one of its pools was aborted (or is an earlier order this run's ceremony follows).")]
+
+
+EarlierManifests = Annotated[list[Path] | None, typer.Option(
+    "--earlier-manifest", metavar="MANIFEST",
+    help="A reorder: the signed manifest.json (manifest.sig beside it) of an earlier order its ceremony "
+         "follows (ceremony new --follows); step 5 accepts that order's bundle only with it.")]
 
 
 def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
@@ -217,6 +223,7 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
         ceremony: CeremonyFile = None,
         party_key: PartyKeys = None,
         ceremony_bundle: Bundles = None,
+        earlier_manifest: EarlierManifests = None,
         as_json: Annotated[bool, typer.Option(
             "--json", help="Print the report as one JSON document.")] = False,
         workers: Annotated[str, typer.Option(
@@ -253,6 +260,7 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
                 request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
                                         ceremony=ceremony, party_keys=_pairs(party_key),
                                         ceremony_bundles=tuple(ceremony_bundle or ()),
+                                        earlier_manifests=tuple(earlier_manifest or ()),
                                         workers=int(workers) or os.cpu_count() or 1,
                                         regenerate=regenerate, allow_readable_secret=allow_readable_secret,
                                         validation_key=validation_key,

@@ -58,9 +58,9 @@ from audit.read.runfiles import check_run_folder, read_pool, run_file
 from audit.read.specs import read_spec
 from audit.read.specs.packs import DEFAULT_RULES, PackRules, for_pool, manifest_packs, read_blocks, read_packs
 from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
-from audit.steps import ceremony as ceremony_steps
 from audit.steps.books import check_book_key, check_book_numbers
-from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony
+from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony, seed_file_for_ceremony
+from audit.steps.ceremony_bundles import check_bundles, read_published
 from audit.steps.deliverables import (
     ImagingJob,
     ImagingOutcome,
@@ -99,6 +99,7 @@ class VerifyRequest:
     ceremony: Path | None = None
     party_keys: tuple[tuple[str, Path], ...] | None = None
     ceremony_bundles: tuple[Path, ...] = ()  # published bundles of every ceremony for the run (step 5)
+    earlier_manifests: tuple[Path, ...] = ()  # signed manifests of the earlier orders a reorder follows
     workers: int = 1
     regenerate: Regenerate | None = None
     allow_readable_secret: bool = False
@@ -265,7 +266,7 @@ def verify_run(request: VerifyRequest) -> Report:
         raise UnusableInput("give --seed-file or --ceremony, not both: the ceremony gives the seed")
     ceremony_doc = read_ceremony(r.ceremony) if r.ceremony is not None else None
     party_keys = _party_keys(r.party_keys) if r.party_keys else None
-    bundles = [(b, ceremony_steps.read_bundle(b)) for b in r.ceremony_bundles]
+    bundles, earlier = read_published(r.ceremony_bundles, r.earlier_manifests)
     if r.seed_file is not None:
         if r.spec is None and r.regenerate is not None:  # the commitment alone needs no spec
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
@@ -364,7 +365,7 @@ def verify_run(request: VerifyRequest) -> Report:
         given = hashlib.sha256(Path(r.spec).read_bytes()).hexdigest() if r.spec is not None else None
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_bound, manifest, given, party_keys))
     if bundles or "ceremony" in manifest.doc:  # with none given, says what is not looked for
-        step[Step.FIGURES].add(*attempt(Step.FIGURES, ceremony_steps.check_bundles, manifest, bundles))
+        step[Step.FIGURES].add(*attempt(Step.FIGURES, check_bundles, manifest, bundles, earlier, key, data))
 
     tell(n, "step 8: statistics")
     for status, message, where in statistics_lines(stats, len(manifest.pools),  # the pools' from the workers
@@ -378,7 +379,7 @@ def verify_run(request: VerifyRequest) -> Report:
     reproduction = step[Step.REPRODUCTION]
     lead, option = "", "--seed-file"
     if seed is not None and "ceremony" in manifest.doc:  # a seed file cannot show it came from the ceremony
-        reproduction.add("fail", ceremony_steps.seed_file_for_ceremony(manifest.doc["ceremony"]))
+        reproduction.add("fail", seed_file_for_ceremony(manifest.doc["ceremony"]))
         seed = None
     if ceremony_doc is not None:  # the seed from the reveals, checked against the manifest's ceremony
         status, found = attempt(Step.REPRODUCTION, ceremony_seed, manifest, ceremony_doc, party_keys)

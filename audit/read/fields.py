@@ -36,6 +36,8 @@ FIELDS = frozenset({
     "ceremony.transcript.parties[].name", "ceremony.transcript.parties[].public_key",
     "ceremony.transcript.beacon.chain", "ceremony.transcript.beacon.round",
     "ceremony.transcript.beacon.reveals_close", "ceremony.transcript.book_key_check",
+    "ceremony.transcript.follows[].run_id", "ceremony.transcript.follows[].manifest_sha256",
+    "ceremony.transcript.follows[].transcript_sha256",
     "ceremony.commitments[].name", "ceremony.commitments[].commitment", "ceremony.commitments[].signature",
     "ceremony.round.round", "ceremony.round.signature", "ceremony.round.randomness",
     "pools[].id", "pools[].price_cents", "pools[].tickets", "pools[].winners", "pools[].prize_cost_cents",

@@ -4,6 +4,9 @@
                           || lp(game) || u64(#pools) || lp(pool)... || lp(run_id) || u64(#parties)
                           || (lp(name) || lp(public_key))... || lp(chain) || u64(round) || lp(reveals_close)
                           [|| lp(book_key_check), only in a transcript that binds a book key])
+                  or, for a transcript naming earlier orders of its pools, "poolgen/ceremony/transcript/v3"
+                  || the same fields to lp(reveals_close) || u64(0) or u64(1) || lp(book_key_check)
+                  || u64(#follows) || (lp(run_id) || lp(manifest_sha256) || lp(transcript_sha256))...
     commitment  = SHA-256("poolgen/ceremony/commitment/v2" || transcript || lp(name) || lp(value))
     commitments = SHA-256("poolgen/ceremony/commitments/v2" || transcript || (lp(name) || commitment)...)
     seed        = SHA-256("poolgen/ceremony/seed/v2" || commitments || (lp(name) || lp(value))...
@@ -43,17 +46,17 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 TIME = "%Y-%m-%dT%H:%M:%SZ"
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     """Text from a ceremony file as one printable line, control characters escaped: an abort's reason
     (or a name) could otherwise move the cursor or hide lines of the report on a terminal."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def _lp(data: bytes) -> bytes:
+def lp(data: bytes) -> bytes:
     return len(data).to_bytes(8, "big") + data
 
 
-def _u64(n: int) -> bytes:
+def u64(n: int) -> bytes:
     return n.to_bytes(8, "big")
 
 
@@ -82,16 +85,24 @@ def read_ceremony(path: Path) -> dict[str, Any]:
 
 
 def transcript_hash(t: dict[str, Any]) -> str:
+    """v2 for a transcript that follows no earlier order (as it always was); v3 for one that does."""
     b = t["beacon"]
-    data = (b"poolgen/ceremony/transcript/v2" + _lp(t["id"].encode()) + _lp(bytes.fromhex(t["spec_sha256"]))
-            + _lp(bytes.fromhex(t["code_sha256"])) + _lp(t["game"].encode()) + _u64(len(t["pools"]))
-            + b"".join(_lp(p.encode()) for p in t["pools"]) + _lp(t["run_id"].encode())
-            + _u64(len(t["parties"]))
-            + b"".join(_lp(p["name"].encode()) + _lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
-            + _lp(bytes.fromhex(b["chain"])) + _u64(b["round"]) + _lp(b["reveals_close"].encode()))
-    if "book_key_check" in t:  # a book key bound before anyone committed (docs/ceremony.md)
-        data += _lp(bytes.fromhex(t["book_key_check"]))
-    return hashlib.sha256(data).hexdigest()
+    data = (lp(t["id"].encode()) + lp(bytes.fromhex(t["spec_sha256"]))
+            + lp(bytes.fromhex(t["code_sha256"])) + lp(t["game"].encode()) + u64(len(t["pools"]))
+            + b"".join(lp(p.encode()) for p in t["pools"]) + lp(t["run_id"].encode())
+            + u64(len(t["parties"]))
+            + b"".join(lp(p["name"].encode()) + lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
+            + lp(bytes.fromhex(b["chain"])) + u64(b["round"]) + lp(b["reveals_close"].encode()))
+    if "follows" not in t:
+        if "book_key_check" in t:  # a book key bound before anyone committed (docs/ceremony.md)
+            data += lp(bytes.fromhex(t["book_key_check"]))
+        return hashlib.sha256(b"poolgen/ceremony/transcript/v2" + data).hexdigest()
+    check = t.get("book_key_check")
+    data += u64(0) if check is None else u64(1) + lp(bytes.fromhex(check))
+    data += u64(len(t["follows"])) + b"".join(
+        lp(f["run_id"].encode()) + lp(bytes.fromhex(f["manifest_sha256"]))
+        + lp(bytes.fromhex(f["transcript_sha256"])) for f in t["follows"])
+    return hashlib.sha256(b"poolgen/ceremony/transcript/v3" + data).hexdigest()
 
 
 def transcript_rules(t: dict[str, Any], step: Step) -> None:
@@ -123,6 +134,17 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
     if not close < due:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
         raise VerificationError(step, f"round {beacon['round']} is published at {due}, not after reveals "
                                 f"close ({close})")
+    follows = t.get("follows", [{}])  # absent, or earlier orders named at `new` (never an empty list)
+    if not isinstance(follows, list) or not follows:
+        raise VerificationError(step, f"ceremony {t['id']}: follows is not a list of earlier orders")
+    for i, f in enumerate(t.get("follows", [])):
+        if not isinstance(f, dict) or not isinstance(f.get("run_id"), str) \
+                or not all(isinstance(f.get(k), str) and _HEX64.fullmatch(f[k])
+                           for k in ("manifest_sha256", "transcript_sha256")):
+            raise VerificationError(step, f"ceremony {t['id']}: follows[{i}] is not a run id, a manifest's "
+                                    "and a transcript's SHA-256 in 64 lower-case hex digits")
+        if f["run_id"] == t["run_id"]:
+            raise VerificationError(step, f"ceremony {t['id']} follows run {f['run_id']}, its own run id")
 
 
 def _utc(text: object) -> bool:
@@ -187,7 +209,9 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
             f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
             f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}; "
-            f"quicknet round {t['beacon']['round']} verifies")
+            f"quicknet round {t['beacon']['round']} verifies" + "".join(
+                f"; it follows run {f['run_id']} (manifest {f['manifest_sha256'][:16]}..., ceremony "
+                f"transcript {f['transcript_sha256'][:16]}...)" for f in t.get("follows", [])))
 
 
 def _public_round(rnd: dict[str, Any]) -> None:
@@ -208,7 +232,7 @@ def _public_round(rnd: dict[str, Any]) -> None:
                                 "the seed could have been chosen)")
 
 
-def _signed(name: str, raw_hex: str, what: str, signature: str, message: bytes,
+def signed(name: str, raw_hex: str, what: str, signature: str, message: bytes,
             step: Step = Step.REPRODUCTION) -> None:
     try:
         Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw_hex)).verify(bytes.fromhex(signature), message)
@@ -226,9 +250,9 @@ def closed_commitments(t: dict[str, Any], th: str, commitments: list[dict[str, A
         name = p["name"]
         if c.get("name") != name:
             raise VerificationError(step, f"commitments are not in the parties' order at {name!r}")
-        _signed(name, p["public_key"], "commitment", c["signature"], b"poolgen/ceremony/commit/v2"
-                + bytes.fromhex(th) + _lp(name.encode()) + bytes.fromhex(c["commitment"]), step)
-        data += _lp(name.encode()) + bytes.fromhex(c["commitment"])
+        signed(name, p["public_key"], "commitment", c["signature"], b"poolgen/ceremony/commit/v2"
+                + bytes.fromhex(th) + lp(name.encode()) + bytes.fromhex(c["commitment"]), step)
+        data += lp(name.encode()) + bytes.fromhex(c["commitment"])
     closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + data).hexdigest()
     if closed != stated:
         raise VerificationError(step, "the commitments do not recompute to the manifest's commitments_sha256")
@@ -247,75 +271,6 @@ def check_party_keys(t: dict[str, Any], expected: dict[str, Ed25519PublicKey],
         if raw != listed[name]:
             raise VerificationError(step, f"party {name!r} is listed with key {_fp(listed[name])}, the "
                                     f"auditor expects {_fp(raw)}")
-
-
-def read_bundle(path: Path) -> dict[str, Any]:
-    """A published ceremony bundle (`poolgen ceremony publish`): the ceremony file without reveals."""
-    doc = parse_json(read_input(path, "ceremony bundle"), str(path), "ceremony bundle")
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT \
-            or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
-        raise UnusableInput(f"{path}: not a ceremony bundle (format {FORMAT!r}, a transcript and "
-                            "commitments)")
-    return doc
-
-
-def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]) -> str:
-    """(5) the published bundles of every ceremony the auditor found for this run's game: the run's own
-    shows the manifest's commitments (so they were not changed after it was published); any other
-    binding this run id or one of its pools was aborted, signed by one of its parties. A ceremony for
-    the run's pools that was neither is a second seed the operator could have picked, whatever run id
-    it names (a run id is the operator's free choice). One binding only other pools of the game (another
-    run of it) is listed, not refused. With no bundle given, it says what is not looked for."""
-    entry = manifest.doc.get("ceremony")
-    if not isinstance(entry, dict):
-        raise VerificationError(Step.FIGURES, "ceremony bundles given, but the manifest records no ceremony")
-    if not bundles:  # said, not failed: an auditor collects them where they were published
-        return ("no ceremony bundle given (--ceremony-bundle): another ceremony for this run's pools, a "
-                "second seed the operator could have used instead, is not looked for")
-    run_id, game, told = manifest.doc.get("run_id"), manifest.doc["game"].get("rules"), []
-    pools, own = [p.id for p in manifest.pools], False
-    for path, doc in bundles:
-        t = doc["transcript"]
-        try:
-            th = transcript_hash(t)
-        except (TypeError, KeyError, ValueError, AttributeError):
-            th = None
-        if th is None or th != doc.get("transcript_sha256"):
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "
-                                    "transcript_sha256")
-        if t["game"] != game:
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds game "
-                                    f"{t['game']}, not this run's ({game})")
-        if th == entry.get("transcript_sha256"):
-            mine = entry.get("commitments") or []
-            if doc.get("abort") is not None or doc["commitments"] != mine:
-                raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
-                                        f"ceremony {t['id']} are not the manifest's (or it was aborted)")
-            told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
-            own = True
-            continue
-        shared = [p for p in t["pools"] if p in pools]
-        if t["run_id"] != run_id and not shared:
-            told.append(f"{path.name}: ceremony {t['id']} for run {t['run_id']}, other pools of game {game} "
-                        f"({', '.join(t['pools'])})")
-            continue
-        abort, keys = doc.get("abort"), {p["name"]: p["public_key"] for p in t["parties"]}
-        if not isinstance(abort, dict) or abort.get("name") not in keys:
-            bound = f"run {run_id}" if t["run_id"] == run_id else \
-                f"pool{'s' if len(shared) > 1 else ''} {', '.join(shared)} of this run (as run {t['run_id']})"
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound "
-                                    f"{bound} and was not aborted: its seed was one more to choose from")
-        name, reason = abort["name"], str(abort.get("reason"))
-        _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
-                + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()), Step.FIGURES)
-        told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {_shown(name)} "
-                    f"({_shown(reason)})")
-    if not own:
-        t = entry.get("transcript")
-        raise VerificationError(Step.FIGURES, "no bundle given is of this run's ceremony "
-                                f"{t.get('id') if isinstance(t, dict) else None}: its commitments are not "
-                                "shown published before any reveal (ceremony publish)")
-    return "ceremony bundles: " + "; ".join(told)
 
 
 def seed_file_for_ceremony(entry: object) -> str:
@@ -355,9 +310,9 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         if not isinstance(abort, dict) or abort.get("name") not in keys:
             raise _fail("the ceremony file records an abort by no listed party")
         name, reason = abort["name"], str(abort.get("reason"))
-        _signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
-                + bytes.fromhex(th) + _lp(name.encode()) + _lp(reason.encode()))
-        raise _fail(f"ceremony {t['id']} was aborted by {_shown(name)} ({_shown(reason)}): an aborted "
+        signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
+                + bytes.fromhex(th) + lp(name.encode()) + lp(reason.encode()))
+        raise _fail(f"ceremony {t['id']} was aborted by {shown(name)} ({shown(reason)}): an aborted "
                     "ceremony seeds no run")
     if doc["commitments"] != stated.get("commitments") or doc.get("round") != stated.get("round"):
         raise _fail("the ceremony file's commitments or round are not the manifest's")
@@ -370,16 +325,16 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         if len(value) != 32:  # the documented derivation takes 32 contribution bytes a party
             raise _fail(f"party {name!r}: its contribution is {len(value)} bytes, not 32")
         at = r.get("revealed_at", "")
-        _signed(name, keys[name], "reveal", r.get("signature", ""), b"poolgen/ceremony/reveal/v2"
-                + bytes.fromhex(closed) + _lp(name.encode()) + _lp(value) + _lp(at.encode()))
-        if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + _lp(name.encode())
-                          + _lp(value)).hexdigest() != c["commitment"]:
+        signed(name, keys[name], "reveal", r.get("signature", ""), b"poolgen/ceremony/reveal/v2"
+                + bytes.fromhex(closed) + lp(name.encode()) + lp(value) + lp(at.encode()))
+        if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + lp(name.encode())
+                          + lp(value)).hexdigest() != c["commitment"]:
             raise _fail(f"the reveal of {name} does not match its commitment")
         if not _utc(at):
             raise _fail(f"party {name!r}: revealed_at {at!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
         if not at < close:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
             raise _fail(f"party {name!r} revealed at {at}, after reveals closed at {close}")
-        reveals += _lp(name.encode()) + _lp(value)
+        reveals += lp(name.encode()) + lp(value)
     beacon, rnd = t["beacon"], doc["round"]
     if rnd.get("round") != beacon["round"]:
         raise _fail(f"the round is {rnd.get('round')}, the ceremony names round {beacon['round']}")
@@ -390,7 +345,7 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         raise _fail(f"the signature of round {beacon['round']} does not verify against chain quicknet's "
                     "public key")
     seed = hashlib.sha256(b"poolgen/ceremony/seed/v2" + bytes.fromhex(closed) + reveals
-                          + _u64(beacon["round"]) + _lp(bytes.fromhex(rnd["randomness"]))).digest()
+                          + u64(beacon["round"]) + lp(bytes.fromhex(rnd["randomness"]))).digest()
     checked = "the keys the auditor expects" if party_keys is not None else "their listed keys"
     return seed, (f"ceremony {t['id']}: {len(names)} parties ({', '.join(names)}) committed and revealed "
                   f"under {checked}, before reveals closed; quicknet round {beacon['round']} verifies "

@@ -132,13 +132,18 @@ def new(
     book_key_check: Annotated[str | None, typer.Option(
         "--book-key-check", metavar="HEX", help="The check value of the book key the run's books will be "
         "numbered under (poolgen keys validation new prints it), bound before anyone commits.")] = None,
+    follows: Annotated[list[Path] | None, typer.Option(
+        "--follows", metavar="MANIFEST", help="A reorder: the signed manifest.json of an earlier, published "
+        "order of these pools (every earlier one, each once); its SHA-256 and its ceremony's transcript "
+        "hash are bound before anyone commits.")] = None,
     as_json: Json = False,
 ) -> None:
-    """Bind the game (spec, code, pools, run), list the parties' keys and name the beacon round."""
+    """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys and name the beacon
+    round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
     from poolgen.run.signing import load_public_key  # lazy: start-up time
     from poolgen.seeds.ceremony import Binding, CeremonyError, new_ceremony, parse_time, utc_text  # lazy
-    from poolgen.seeds.ceremony_file import create_file  # lazy: start-up time
+    from poolgen.seeds.ceremony_file import create_file, followed  # lazy: start-up time
 
     game = load_spec(spec)
     ids = pool or [p.id for p in game.pools]
@@ -157,8 +162,9 @@ def new(
         parties.append((name.strip(), load_public_key(Path(key.strip()))))
     if book_key_check is not None and not re.fullmatch(r"[0-9a-f]{16}", book_key_check):
         raise CeremonyError(f"--book-key-check {book_key_check[:20]!r}: 16 lower-case hex digits")
-    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id or ceremony_id,
-                      book_key_check)
+    run = run_id or ceremony_id
+    earlier = tuple(followed(m, game.id, tuple(ids), run) for m in follows or ())
+    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run, book_key_check, earlier)
     ceremony = new_ceremony(ceremony_id, binding, parties, chain, beacon_round,
                             parse_time(reveals_close, "--reveals-close"), now())
     create_file(file, ceremony)
@@ -172,6 +178,10 @@ def new(
     say(f"it binds spec {spec.name} ({game.sha256[:16]}...), pools {', '.join(ids)}, run {binding.run_id}; "
         f"reveals close {utc_text(ceremony.reveals_close)}; {QUICKNET.name} round {beacon_round} is due "
         f"{utc_text(due)}")
+    for f in earlier:
+        say(f"it follows run {f['run_id']} (manifest {f['manifest_sha256'][:16]}..., ceremony transcript "
+            f"{f['transcript_sha256'][:16]}...): every party's commitment signs that it is an earlier, "
+            "published order")
     say(f"next: each of {', '.join(ceremony.names)} runs: poolgen ceremony commit {file}")
 
 
@@ -349,6 +359,9 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     typer.echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
                f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..."
                + (f", book key check {t['book_key_check']}" if "book_key_check" in t else ""))
+    for f in t.get("follows", []):  # what each party checks was published and sold before it commits
+        typer.echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
+                   f"{f['transcript_sha256']}")
     due = utc_text(c.chain.round_time(c.round_number))
     typer.echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
                f"{utc_text(c.reveals_close)}")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from audit.cli import Bundles, CeremonyFile, PartyKeys, Reveal, SeedFile, progress_bar
+from audit.cli import Bundles, CeremonyFile, EarlierManifests, PartyKeys, Reveal, SeedFile, progress_bar
 from audit.read.limits import READABLE_SECRET_FLAG
 from poolgen.cli.common import Force, Json, reports_errors, write_output
 from poolgen.errors import RunError
@@ -36,6 +36,7 @@ def report_cmd(
     ceremony: CeremonyFile = None,
     party_key: PartyKeys = None,
     ceremony_bundle: Bundles = None,
+    earlier_manifest: EarlierManifests = None,
     validation_key: Annotated[Path | None, typer.Option(
         "--validation-key", metavar="FILE",
         help="The low-tier validation key: step 9 re-derives validation-low.bin.")] = None,
@@ -81,6 +82,7 @@ def report_cmd(
         verification = run_verification(folder, public_key, spec, seed_file=seed_file, ceremony=ceremony,
                                         party_keys=parties or None,
                                         ceremony_bundles=tuple(ceremony_bundle or ()),
+                                        earlier_manifests=tuple(earlier_manifest or ()),
                                         regenerate=regenerate, allow_readable_secret=allow_readable_secret,
                                         validation_key=validation_key, book_key=book_key,
                                         high_validation_key=high_validation_key, reveal=reveal, progress=bar)

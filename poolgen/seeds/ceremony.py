@@ -1,7 +1,8 @@
 """A bound, signed commit-reveal seed ceremony closed by a public beacon round (docs/ceremony.md).
 
-`new` binds what the seed is for (spec and code SHA-256, game, pools, run id), the parties' Ed25519
-public keys and a drand round due after reveals close; that transcript's hash is in every commitment.
+`new` binds what the seed is for (spec and code SHA-256, game, pools, run id, earlier orders a reorder
+follows), the parties' Ed25519 public keys and a drand round due after reveals close; that transcript's
+hash is in every commitment.
 Each party commits and reveals under its own key; the seed is derived from the closed commitments,
 every reveal and the round's randomness, so before the round nobody, not even the last party to
 reveal, can compute it. The ceremony file (one canonical JSON document, mode 0600) is rewritten whole
@@ -72,6 +73,8 @@ class Binding:
     pools: tuple[str, ...]
     run_id: str
     book_key_check: str | None = None  # the book key's check value (docs/validation.md), if books have one
+    # earlier orders of the same pools this run reorders: {"run_id", "manifest_sha256", "transcript_sha256"}
+    follows: tuple[dict[str, str], ...] = ()
 
 
 @dataclass
@@ -329,6 +332,15 @@ def check_rules(t: dict[str, Any]) -> None:
     if due <= close:
         raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
                             f"not after reveals close ({utc_text(close)})")
+    follows = t.get("follows", [{}])  # absent, or 1 or more: `new` writes no empty list
+    if not follows:
+        raise CeremonyError(f"{where}: follows no earlier order; leave `follows` out")
+    for i, f in enumerate(t.get("follows", [])):
+        if f["run_id"] == t["run_id"]:
+            raise CeremonyError(f"{where}: follows run {f['run_id']}, its own run id; a reorder is a new run "
+                                "(--run-id)")
+        if any(f["manifest_sha256"] == g["manifest_sha256"] for g in t["follows"][:i]):
+            raise CeremonyError(f"{where}: follows run {f['run_id']}'s manifest twice")
 
 
 def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed25519PublicKey]],
@@ -346,6 +358,8 @@ def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed
          "beacon": {"chain": chain_hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
     if binding.book_key_check is not None:
         t["book_key_check"] = binding.book_key_check
+    if binding.follows:  # a transcript that names earlier orders hashes as v3 (docs/ceremony.md)
+        t["follows"] = [dict(f) for f in binding.follows]
     check_rules(t)
     n = len(parties)
     return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)

@@ -7,6 +7,7 @@ transcript still hashes to `transcript_sha256`, and every signature in it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from poolgen.files.read import JSON_STRING, distinct_keys, nesting_depth, read_input
 from poolgen.files.write import canonical_bytes, present, write_atomic, write_secret
-from poolgen.limits import MAX_NESTING
+from poolgen.limits import MAX_MANIFEST_BYTES, MAX_NESTING
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import MAX_ROUND
 from poolgen.seeds.ceremony import (
@@ -83,10 +84,18 @@ def _text(value: object, pattern: Any) -> bool:
 
 
 def _check_transcript(path: Path, t: object) -> dict[str, Any]:
-    if not isinstance(t, dict) or set(t) - {"book_key_check"} != {"id", "spec_sha256", "code_sha256", "game",
-                                                                  "pools", "run_id", "parties", "beacon"} \
+    if not isinstance(t, dict) or set(t) - {"book_key_check", "follows"} != {
+                "id", "spec_sha256", "code_sha256", "game", "pools", "run_id", "parties", "beacon"} \
             or ("book_key_check" in t and not _hex(t["book_key_check"], 16)):
         raise _bad(path, "transcript")
+    follows = t.get("follows", [])
+    if not isinstance(follows, list):
+        raise _bad(path, "transcript.follows")
+    for i, f in enumerate(follows):
+        if not isinstance(f, dict) or set(f) != {"run_id", "manifest_sha256", "transcript_sha256"} \
+                or not _text(f["run_id"], ID) or not _hex(f["manifest_sha256"], 64) \
+                or not _hex(f["transcript_sha256"], 64):
+            raise _bad(path, f"transcript.follows[{i}]")
     ok = (_text(t["id"], ID) and _hex(t["spec_sha256"], 64) and _hex(t["code_sha256"], 64)
           and _text(t["game"], ID) and _text(t["run_id"], ID) and isinstance(t["pools"], list)
           and all(_text(p, ID) for p in t["pools"]) and isinstance(t["parties"], list)
@@ -158,6 +167,33 @@ def load(path: Path) -> Ceremony:
                         doc["run"], abort)
     ceremony.check_signatures()
     return ceremony
+
+
+def followed(path: Path, game: str, pools: tuple[str, ...], run_id: str) -> dict[str, str]:
+    """The `follows` entry of an earlier order of these pools (`ceremony new --follows`): its signed
+    manifest's SHA-256 and its ceremony's transcript hash. Its signature is the auditor's to check
+    (verify --earlier-manifest): the parties see here that it is a run of this game and these pools."""
+    data = read_input(path, "manifest", CeremonyError, MAX_MANIFEST_BYTES)
+    doc = _json(path, "manifest")
+    entry = doc.get("ceremony") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or not isinstance(doc.get("game"), dict) \
+            or not _text(doc.get("run_id"), ID) or not isinstance(doc.get("pools"), list) \
+            or not all(isinstance(p, dict) for p in doc["pools"]):
+        raise CeremonyError(f"--follows {path}: not a run's manifest.json")
+    if not isinstance(entry, dict) or not _hex(entry.get("transcript_sha256"), 64):
+        raise CeremonyError(f"--follows {path}: run {doc['run_id']} was seeded by no ceremony: no bundle of "
+                            "it can be mistaken for a second seed, so there is nothing to follow")
+    if doc["game"].get("rules") != game:
+        raise CeremonyError(f"--follows {path}: run {doc['run_id']} is of game {doc['game'].get('rules')}, "
+                            f"not {game}")
+    if doc["run_id"] == run_id:
+        raise CeremonyError(f"--follows {path}: run {run_id} is this ceremony's own run id; a reorder is a "
+                            "new run (--run-id)")
+    if not {p.get("id") for p in doc["pools"]} & set(pools):
+        raise CeremonyError(f"--follows {path}: run {doc['run_id']} shares none of pools "
+                            f"{', '.join(pools)}: only an earlier order of the same pools is followed")
+    return {"run_id": doc["run_id"], "manifest_sha256": hashlib.sha256(data).hexdigest(),
+            "transcript_sha256": entry["transcript_sha256"]}
 
 
 def write_contribution(path: Path, ceremony: Ceremony, name: str, value: bytes) -> None:

@@ -19,18 +19,26 @@ def u64(n: int) -> bytes:
 
 
 def transcript_hash(t: dict[str, Any]) -> str:
-    """The transcript's SHA-256 (hex) from its JSON form (the ceremony file's `transcript`)."""
+    """The transcript's SHA-256 (hex) from its JSON form (the ceremony file's `transcript`): v2, as it
+    always was, for a transcript that follows no earlier order; v3 for one that does (`follows`)."""
     beacon = t["beacon"]
-    data = (b"poolgen/ceremony/transcript/v2" + lp(t["id"].encode()) + lp(bytes.fromhex(t["spec_sha256"]))
+    data = (lp(t["id"].encode()) + lp(bytes.fromhex(t["spec_sha256"]))
             + lp(bytes.fromhex(t["code_sha256"])) + lp(t["game"].encode()) + u64(len(t["pools"]))
             + b"".join(lp(p.encode()) for p in t["pools"]) + lp(t["run_id"].encode())
             + u64(len(t["parties"]))
             + b"".join(lp(p["name"].encode()) + lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
             + lp(bytes.fromhex(beacon["chain"])) + u64(beacon["round"])
             + lp(beacon["reveals_close"].encode()))
-    if "book_key_check" in t:  # only when bound: transcripts without one hash as before
-        data += lp(bytes.fromhex(t["book_key_check"]))
-    return hashlib.sha256(data).hexdigest()
+    if "follows" not in t:  # v2: transcripts made before `follows` hash as they always did
+        if "book_key_check" in t:  # only when bound: transcripts without one hash as before
+            data += lp(bytes.fromhex(t["book_key_check"]))
+        return hashlib.sha256(b"poolgen/ceremony/transcript/v2" + data).hexdigest()
+    check = t.get("book_key_check")
+    data += u64(0) if check is None else u64(1) + lp(bytes.fromhex(check))
+    data += u64(len(t["follows"])) + b"".join(
+        lp(f["run_id"].encode()) + lp(bytes.fromhex(f["manifest_sha256"]))
+        + lp(bytes.fromhex(f["transcript_sha256"])) for f in t["follows"])
+    return hashlib.sha256(b"poolgen/ceremony/transcript/v3" + data).hexdigest()
 
 
 def commitment(transcript: str, name: str, value: bytes) -> str:

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from audit.checklist import Step
 from audit.cli import app as audit_app
 from audit.read.manifest import Manifest
-from audit.steps.ceremony import ceremony_seed, check_bound, check_bundles, read_bundle
+from audit.steps.ceremony import ceremony_seed, check_bound
+from audit.steps.ceremony_bundles import check_bundles, read_bundle
 from audit.verify import attempt
 from poolgen.files.write import canonical_bytes
 from poolgen.run.signing import load_private_key
