@@ -16,6 +16,7 @@ from scipy.special import chdtrc
 
 from audit.styles.play import evaluate
 from poolgen.errors import SpecError
+from poolgen.files.write import canonical_bytes
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
 from poolgen.styles.key_number_all import draw_prizes
@@ -68,7 +69,10 @@ def test_check_refuses_shows_on_a_win_that_is_not_a_win_all_win(tmp_path):
         "its area shows")
 
 
-def test_the_manifest_states_the_pinned_prizes_in_the_areas_prize_order(game):
+def test_the_manifest_states_the_pinned_prizes_keys_sorted_as_every_canonical_object(game):
+    """Contract section 2: the signed bytes hold `shows` with its codes sorted by code point ("10" before
+    "5"), as every object of the canonical manifest (the section said poolgen wrote `prizes` order)."""
+    assert b'"shows":{"10":5,"5":10}' in canonical_bytes(game.play.document())
     tiers = {t["id"]: t["wins"] for t in game.play.document()["tiers"]}
     assert tiers["100f"] == [{"area": "play", "how": "all", "by": 1, "prize": "FLAME", "prize_cents": 10_000,
                               "shows": {"5": 10, "10": 5}}]
