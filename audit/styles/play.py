@@ -28,6 +28,7 @@ T = TypeVar("T")
 TICKET = HOWS.index("ticket")  # a ticket-wide multiplier (docs/styles/play.md, rule 2)
 ALL = HOWS.index("all")  # a win-all symbol's win: told apart by the sum it pays (key_number_match)
 Pins = dict[int, list[tuple[int, list[int]]]]  # tier index: its pinned win-all wins (area, counts)
+Shown = dict[int, tuple[list[np.ndarray], np.ndarray]]  # win-all area: (each spot's prize codes, wins all)
 
 
 def _need(doc: object, key: str, kind: type[T], where: str) -> T:
@@ -70,7 +71,7 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     names: dict[str, int] = {}
     times = np.ones(n, dtype=np.int64)  # a ticket-wide multiplier's k, 1 where the row shows none
     multiplied = np.zeros(n, dtype=bool)
-    shown: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # area: (its spots' prize codes, wins all)
+    shown: Shown = {}
     if sum(isinstance(a, dict) and a.get("style") == "ticket_multiplier" for a in areas) > 1:
         raise ValueError("manifest play entry: more than one ticket_multiplier area")
     if len(areas) >= 1 << 20:
@@ -86,8 +87,8 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
         engine = area_engine(_need(area, "style", str, f"areas[{i}]"))
         area_slots = engine.evaluate(table, area, reasons)
         if any((s.how == ALL).any() for s in area_slots):  # a win-all area: the prize codes of its spots
-            shown[i] = (np.stack([s.prize for s in area_slots], axis=1),
-                        np.any([s.won & (s.how == ALL) for s in area_slots], axis=0))
+            shown[i] = ([s.prize for s in area_slots],
+                        np.logical_or.reduce([s.won & (s.how == ALL) for s in area_slots]))
         for s in area_slots:
             if (s.by < 1).any() or (s.by >= 4096).any() or (s.cents < 0).any() or (s.cents >= 1 << 40).any():
                 raise ValueError(f"manifest play entry: area {area_id!r}: a multiplier or amount "
@@ -125,20 +126,26 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
 
 
 def _pinned(index: np.ndarray, pins: Pins,
-            shown: dict[int, tuple[np.ndarray, np.ndarray]], areas: list[Any], reasons: Reasons) -> None:
+            shown: Shown, areas: list[Any], reasons: Reasons) -> None:
     """A row of a tier whose win-all win pins its prizes (`shows`) and that shows a win-all symbol in
-    that area shows exactly those prizes, each as many times (key_number_match, section 5)."""
+    that area shows exactly those prizes, each as many times (key_number_match, section 5). Only those
+    rows are counted: counting every row of the pool took a third more memory and half more time than
+    the rest of the evaluation (a Red Hot pool of 1,010,000)."""
     for t, pinned in pins.items():
         for a, counts in pinned:
             if a not in shown:  # no row of the pool shows a win-all symbol in the area
                 continue
-            codes, wins_all = shown[a]
+            prizes, wins_all = shown[a]
+            rows = np.flatnonzero((index == t) & wins_all)
+            codes = np.stack([p[rows] for p in prizes], axis=1)
             got = np.stack([(codes == k).sum(axis=1) for k in range(len(counts))], axis=1)
-            bad = (index == t) & wins_all & (got != np.array(counts)).any(axis=1)
+            bad = np.zeros(index.size, dtype=bool)
+            bad[rows[(got != np.array(counts)).any(axis=1)]] = True
             codes_of = [p["code"] for p in areas[a]["prizes"]]
-            reasons.add(bad, lambda r, a=a, counts=counts, got=got, codes_of=codes_of: (
-                f"{areas[a]['id']}: its win-all symbol shows {_said(codes_of, got[r])}, not the prizes its "
-                f"tier pins ({_said(codes_of, counts)})"))
+            reasons.add(bad, lambda r, a=a, counts=counts, got=got, rows=rows, codes_of=codes_of: (
+                f"{areas[a]['id']}: its win-all symbol shows "
+                f"{_said(codes_of, got[np.searchsorted(rows, r)])}, not the prizes its tier pins "
+                f"({_said(codes_of, counts)})"))
 
 
 def _said(codes: list[str], counts: Any) -> str:

@@ -1,7 +1,8 @@
 """The win-all third engine (tests/third_engines/win_all.py, from docs/styles/key_number_match.md and
 docs/styles/play.md alone, reading the spec, not the manifest) on real runs: Money Bag Match cut to one
-pool of 3,000 and four win-all games of tests/third_engines/win_all_specs.py (sums of one multiset or
-many, two areas with a win-all each, a key symbol area, three spots). Every generated row is legal and
+pool of 3,000 and the win-all games of tests/third_engines/win_all_specs.py (sums of one multiset or
+many, two areas with a win-all each, a key symbol area, three spots, and two of them with win-alls that
+pin their prizes, `shows`). Every generated row is legal and
 pays its stored prize, which is its tier's; a win-all ticket's prizes are drawn as section 7.1 says
 (each sequence adding up to the sum alike, the symbol's spot uniform); and on every tampered row the
 engine refuses exactly what audit's step 4 refuses, in its very words and amount."""
@@ -23,7 +24,8 @@ from tests.support import ROOT, SEED_A
 from tests.support.spec_docs import dumps
 from tests.third_engines import against_audit, win_all, win_all_layout, win_all_specs
 
-GAMES = ("money_bag_match", "mixed", "two_areas", "two_areas_plain", "key_symbols", "uniform")
+GAMES = ("money_bag_match", "mixed", "two_areas", "two_areas_plain", "key_symbols", "uniform", "pinned",
+         "pinned_areas")
 
 
 def _money_bag(folder: Path) -> Path:
@@ -190,6 +192,34 @@ def test_a_key_symbol_win_all_beside_a_seven_is_refused(runs, tmp_path):
         "keys: a win-all symbol beside 1 other win(s)", 1900)
 
 
+def test_a_pinned_row_showing_other_prizes_of_its_sum_is_refused_as_audit_refuses_it(runs, tmp_path):
+    """pinned: $1, $2, $5, $10 (codes 0..3); b10 pins $1 x 3, $2 and $5. Five $2 still pay $10 but are
+    not the prizes the tier prints; a $1 whose code is out of range (9) counts as the nearest code, $10
+    (section 5), after rule 3's reason and the sum's."""
+    expected = ("play: its win-all symbol shows 5 x '2', not the prizes its tier pins (3 x '1', 1 x '2', "
+                "1 x '5')")
+    assert _agrees(runs, "pinned", tmp_path / "a", "b10", {f"play_prize_{j}": 1 for j in range(5)}) == (
+        expected, 1000)
+    r = _first(runs, "pinned", "b10")
+    one = next(j for j in range(5) if r[f"play_prize_{j}"] == 0)
+    reasons, pays = _agrees(runs, "pinned", tmp_path / "b", "b10", {f"play_prize_{one}": 9})
+    assert pays == 900 and reasons.startswith("play: a prize code out of range (")
+    assert reasons.endswith("its wins are not its tier 'b10''s (1 win(s) paying 900 cents); play: its "
+                            "win-all symbol shows 2 x '1', 1 x '2', 1 x '5', 1 x '10', not the prizes its "
+                            "tier pins (3 x '1', 1 x '2', 1 x '5')"), reasons
+
+
+def test_a_pinned_wild_area_is_held_to_its_pin_beside_an_unpinned_lucky_win_all(runs, tmp_path):
+    """pinned_areas: $1, $3, $4, $9 (codes 0..3); `both` pins WILD's $36 as $9 x 3 + $3 x 3 and leaves
+    LUCKY's $9 free. WILD showing $9 x 3 + $4 x 2 + $1 ($36 too) is refused, in audit's words."""
+    both = _first(runs, "pinned_areas", "both")
+    assert sorted(both[f"wild_prize_{j}"] for j in range(6)) == [1, 1, 1, 3, 3, 3]
+    values = {f"wild_prize_{j}": q for j, q in enumerate((3, 3, 3, 2, 2, 0))}
+    assert _agrees(runs, "pinned_areas", tmp_path / "r", "both", values) == (
+        "wild: its win-all symbol shows 1 x '1', 2 x '4', 3 x '9', not the prizes its tier pins (3 x '3', "
+        "3 x '9')", 4500)
+
+
 @pytest.mark.parametrize(("values", "yours", "total"), [
     ((200, 400, 500, 1000, 2000, 5000, 10000, 100000), 10, 5000),  # Money Bag Match's $50
     ((101, 307, 512, 999, 1234, 2047), 6, 4001),  # no set makes it
@@ -215,13 +245,14 @@ def test_check_searches_as_many_partial_sums_as_the_contract_counts(monkeypatch,
 
 
 @pytest.mark.parametrize("game", ["mixed", "uniform", "key_symbols", "money_bag_match", "two_areas",
-                                  "two_areas_plain"])
+                                  "two_areas_plain", "pinned", "pinned_areas"])
 def test_the_layouts_are_sections_7_and_7_1_drawn_from_the_seed(runs, game):
     """Every row of the pool drawn again from the seed and the spec alone (win_all_layout.py): the pool
     order, then per tier the numbers, the spots' order, every spot's losing number and prize, one draw
     of WINNING NUMBERS per match win, and a win-all tier's prizes, in that order (Money Bag Match, with
     distinct numbers: section 8.1's order instead; two areas: every tier of the first, then the second's,
-    which reads the first's WINNING NUMBERS)."""
+    which reads the first's WINNING NUMBERS; a pinned win-all tier: its pinned prizes in a uniform order,
+    no multiset drawn)."""
     spec, run = runs[game]
     tiers, columns = win_all_layout.lay_out(SEED_A, spec)
     table = pl.read_parquet(run / "pool-p1.parquet")

@@ -1,8 +1,9 @@
 """A third engine for key_number_match games, win-all symbols included (`how = "all"`), written from
 docs/styles/key_number_match.md (sections 2, 5 to 7.1), docs/styles/play.md ("Evaluating a row") and
-docs/new-game.md alone. It reads the game from its spec file (TOML), not from a manifest, and judges a
-pool file's rows: every ticket's wins and prize, every reason a row is illegal (worded as the contracts
-word them), and what the rows pay against their stored prize and their tier's.
+docs/new-game.md alone; a win-all win that pins its prizes (`shows`) holds its tier's rows to them. It
+reads the game from its spec file (TOML), not from a manifest, and judges a pool file's rows: every
+ticket's wins and prize, every reason a row is illegal (worded as the contracts word them), and what
+the rows pay against their stored prize and their tier's.
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it)."""
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import factorial
 from pathlib import Path
 
@@ -52,6 +53,7 @@ class Game:
     pool_tickets: int
     split: bool
     rules: str
+    pins: dict[str, list[tuple[str, tuple[int, ...]]]] = field(default_factory=dict)  # tier -> (area, counts)
 
 
 def read_spec(path: Path) -> Game:
@@ -75,6 +77,7 @@ def read_spec(path: Path) -> Game:
     by_id = {a.id: a for a in areas}
     tiers: dict[str, tuple[int, Counter[Win]]] = {"lose": (0, Counter())}
     counts = {}
+    pins: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
     for t in doc["tiers"]:
         wins: Counter[Win] = Counter()
         pays = 0
@@ -83,6 +86,9 @@ def read_spec(path: Path) -> Game:
             if w["how"] == "all":
                 wins[(area.id, "all", 1, cents(w["prize"]))] += 1
                 pays += cents(w["prize"])
+                if "shows" in w:  # section 2: the prizes it pins, as a count per prize in `prizes` order
+                    pins.setdefault(t["id"], []).append(
+                        (area.id, tuple(w["shows"].get(c, 0) for c, _ in area.prizes)))
                 continue
             by = {"match": area.match_by, "automatic": 1}.get(w["how"], w.get("by", 1))
             wins[(area.id, w["how"], by, w["prize"])] += 1
@@ -91,7 +97,7 @@ def read_spec(path: Path) -> Game:
         counts[t["id"]] = t["count"]
     return Game(tuple(areas), doc["play"]["max_wins"], tiers, counts, printed["counts_per"],
                 printed["order_tickets"], printed["pool_tickets"], printed.get("split") == "even",
-                doc["game"]["id"])
+                doc["game"]["id"], pins)
 
 
 def _shown(v: int | None) -> str:
@@ -189,9 +195,25 @@ def judge(game: Game, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
             reasons.append(f"tier '{tier}' is not in the manifest's play entry")
         elif Counter(wins) != game.tiers[tier][1]:
             reasons.append(f"its wins are not its tier '{tier}''s ({len(wins)} win(s) paying {pays} cents)")
+        for aid, pinned in game.pins.get(tier, []):  # section 5: a row showing the symbol shows the pin
+            a, _, your, prize = next(c for c in cols if c[0].id == aid)
+            alls = [a.numbers + s for s, (_, how, _) in enumerate(a.specials) if how == "all"]
+            if not any(y in alls for y in your[i]):
+                continue
+            top = len(a.prizes) - 1  # a code out of range counted as the nearest in range
+            near = [0 if q is None or q < 0 else min(q, top) for q in prize[i]]
+            shown = tuple(near.count(k) for k in range(len(a.prizes)))
+            if shown != pinned:
+                reasons.append(f"{aid}: its win-all symbol shows {_said(a, shown)}, not the prizes its tier "
+                               f"pins ({_said(a, pinned)})")
         if reasons or pays != stored or (tier in game.tiers and stored != game.tiers[tier][0]):
             out[i] = ("; ".join(reasons), pays)
     return out
+
+
+def _said(area: Area, counts: tuple[int, ...]) -> str:
+    """`10 x '5', 5 x '10'`: prizes in the area's order, those shown 0 times left out (play.md rule 4)."""
+    return ", ".join(f"{k} x '{code}'" for (code, _), k in zip(area.prizes, counts, strict=True) if k)
 
 
 def pool_counts(game: Game, tickets: int) -> dict[str, int]:

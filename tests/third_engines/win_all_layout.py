@@ -1,9 +1,10 @@
 """The layouts of a key_number_match game drawn again from its seed and spec alone, as
 docs/styles/key_number_match.md sections 7 and 7.1 and docs/randomness.md sections 2 to 4 state them:
 the pool order from the pool's "order" stream, then every tier's rows from its "layout" stream (with
-`distinct_numbers`, as section 8.1 states), area after area. For a game of key_number_match areas
-without `decoy_weights` (section 8.2), and a pool in which the neighbour rule (randomness.md 5.1) drew
-nothing again.
+`distinct_numbers`, as section 8.1 states), area after area; a win-all tier that pins its prizes
+(`shows`) puts them in a uniform order, drawing no multiset (section 7.1). For a game of
+key_number_match areas without `decoy_weights` (section 8.2), and a pool in which the neighbour rule
+(randomness.md 5.1) drew nothing again.
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it)."""
 
@@ -66,8 +67,13 @@ def _lay_out_area(stream: Stream, area: win_all.Area, wins: list[dict], rows: li
         losing = stream.integers(n - big_w, r * y)  # every spot's, read by those that win nothing
         prizes = stream.integers(big_p, r * y)
         matched = [stream.integers(big_w, r) for w in wins if w["how"] == "match"]  # one a match win
-    total = next((win_all.cents(w["prize"]) for w in wins if w["how"] == "all"), None)
-    if total is not None:  # section 7.1
+    whole = next((w for w in wins if w["how"] == "all"), None)
+    total = None if whole is None else win_all.cents(whole["prize"])
+    if whole is not None and "shows" in whole:  # section 7.1's pinned multiset: no choice drawn
+        pinned = tuple(whole["shows"].get(c, 0) for c, _ in area.prizes)
+        sets, pick = [(pinned, 1)], [0] * r
+        shuffle = stream.row_permutations(r, y)
+    elif total is not None:  # section 7.1
         sets = sorted(win_all.sequences(area, total).items())
         pick = stream.choices([factorial(y) // _product(c) for c, _ in sets], r)
         shuffle = stream.row_permutations(r, y)

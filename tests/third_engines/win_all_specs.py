@@ -87,3 +87,30 @@ def uniform(count: int = 1400) -> dict:
 def two_areas_plain() -> dict:
     """two_areas without distinct numbers (section 7's layout, not 8.1's)."""
     return two_areas(distinct=False)
+
+
+def _pin(doc: dict, tier: str, area: str, shows: dict[str, int]) -> None:
+    """The tier's win-all win in `area` pins the prizes it shows (section 2's `shows`)."""
+    win = next(w for t in doc["tiers"] if t["id"] == tier for w in t["wins"]
+               if w["area"] == area and w["how"] == "all")
+    win["shows"] = shows
+
+
+def pinned() -> dict:
+    """mixed with its $10 and $17 win-alls pinning their prizes ($1 x 3 + $2 + $5; $10 + $2 x 3 + $1),
+    its $5 not (one multiset): section 7's layout."""
+    doc = mixed()
+    _pin(doc, "b10", "play", {"1": 3, "2": 1, "5": 1})
+    _pin(doc, "b17", "play", {"10": 1, "2": 3, "1": 1})
+    return doc
+
+
+def pinned_areas() -> dict:
+    """two_areas (distinct numbers: section 8.1's layout) with pins in both areas: LUCKY's $9 as $4 x 2 +
+    $1, WILD's $20 beside a match as $4 x 4 + $3 + $1, and WILD's $36 beside an unpinned LUCKY $9 as
+    $9 x 3 + $3 x 3."""
+    doc = two_areas()
+    _pin(doc, "l9", "lucky", {"4": 2, "1": 1})
+    _pin(doc, "w20m", "wild", {"4": 4, "3": 1, "1": 1})
+    _pin(doc, "both", "wild", {"9": 3, "3": 3})
+    return doc
