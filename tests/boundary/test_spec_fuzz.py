@@ -142,6 +142,9 @@ CASES: dict[str, tuple[Any, str]] = {
     "floor beyond the pool": (_packs(min_prize_value="177.01"), "packs.min_prize_value"),
     "floor as a float": (_packs(min_prize_value=150.0), "packs.min_prize_value"),
     "packs as an array": (_set("packs", [{"min_winners": 1}]), "packs"),
+    "caps an empty list": (_packs(caps=[]), "packs.caps"),
+    "max winners a whole pack": (_packs(max_winners=300), "packs.max_winners"),
+    "a cap of a whole pack": (_packs(caps=[{"prize": "1.00", "at_most": 300}]), "packs.caps[0].at_most"),
     # at the edge: exactly what the counts allow
     "min winners exactly the average": (_packs(min_winners=88), GENERATES),
     "max winners exactly the average": (_packs(max_winners=88), GENERATES),
