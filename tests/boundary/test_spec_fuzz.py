@@ -120,6 +120,8 @@ CASES: dict[str, tuple[Any, str]] = {
     "float symbol value": (_set("symbols.1.value", 1.0), "symbols[1].value"),
     "unicode game id": (_set("game.id", "jeu_é"), "game.id"),
     "very long game id": (_set("game.id", "x" * 5000), "game.id"),
+    "an escape sequence in the game's name": (_set("game.name", "Happy\x1b[2JHolidays"), "game.name"),
+    "a NUL in a symbol's caption": (_set("symbols.1.caption", "ONE\x00"), "symbols[1].caption"),
     "unknown section": (_set("bogus", {"a": 1}), "bogus"),
     "misspelled key": (_set("printed.pool_tikets", 3000), "printed.pool_tikets"),
     "array for a table": (_set("printed", [{"price": "1.00"}]), "printed"),
