@@ -240,7 +240,7 @@ def _symbol_roles(r: Reader, doc: dict[str, Any], symbols: list[Symbol], roles: 
         if role == "specials" and s.how is None:
             raise r.fail(f"{where}.how", "missing field")
         if role == "specials" and (s.how == "multiplier") != ("by" in raw):
-            raise r.fail(f"{where}.by", "a multiplier symbol has `by`, an automatic one has not")
+            raise r.fail(f"{where}.by", "a multiplier symbol has `by`, an automatic or win-all one has not")
         if role == "multipliers" and "by" not in raw:
             raise r.fail(f"{where}.by", "missing field")
 
