@@ -13,6 +13,7 @@ import json
 import os
 import re
 import stat
+import unicodedata
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,21 @@ def bound_toml(text: str) -> None:
         raise UnusableInput(f"not a spec: brackets nested more than {MAX_NESTING} deep")
     if re.search(rf"\d{{{MAX_DIGIT_RUN + 1}}}", text):
         raise UnusableInput(f"not a spec: a number of more than {MAX_DIGIT_RUN} digits")
+
+
+def printable_text(doc: object, where: str = "") -> None:
+    """Refuse a string of a parsed spec holding a control character (Unicode category Cc), naming its
+    field, as poolgen's loader does (docs/new-game.md, section 1)."""
+    if isinstance(doc, str):
+        bad = next((c for c in doc if unicodedata.category(c) == "Cc"), None)
+        if bad is not None:
+            raise UnusableInput(f"{where}: text holds a control character (U+{ord(bad):04X})")
+    elif isinstance(doc, list):
+        for i, item in enumerate(doc):
+            printable_text(item, f"{where}[{i}]")
+    elif isinstance(doc, dict):
+        for key, item in doc.items():
+            printable_text(item, f"{where}.{key}" if where else str(key))
 
 
 def read_manifest_bytes(path: Path) -> bytes:

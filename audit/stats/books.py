@@ -52,11 +52,16 @@ def uniform_null(population: int, winners: int, size: int) -> BookNull:
     return BookNull(size, np.asarray(pmf, dtype=np.float64), np.full(size, 1.0 / size))
 
 
-def _dispersion(name: str, per_block: np.ndarray, null: BookNull, unit: str) -> Finding | None:
-    blocks = len(per_block)
+def _moments(null: BookNull) -> tuple[float, float]:
+    """The mean and variance of a book's winners under the null."""
     k = np.arange(null.size + 1)
     mean = float((k * null.winners_pmf).sum())
-    var = float(((k - mean) ** 2 * null.winners_pmf).sum())
+    return mean, float(((k - mean) ** 2 * null.winners_pmf).sum())
+
+
+def _dispersion(name: str, per_block: np.ndarray, null: BookNull, unit: str) -> Finding | None:
+    blocks = len(per_block)
+    mean, var = _moments(null)
     if blocks < 2 or var <= 0:
         return None
     x2 = float(((per_block - mean) ** 2).sum() / var) * (blocks - 1) / blocks
@@ -82,8 +87,12 @@ def lower_tail_resolved(blocks: int, var: float) -> bool:
     return log_cells >= math.log(LOWER_POINTS)
 
 
-def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | None:
-    """Kruskal-Wallis of prize amounts across equal blocks, ties corrected, two-sided."""
+def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int, null: BookNull,
+             unit: str) -> Finding | None:
+    """Kruskal-Wallis of prize amounts across equal blocks, ties corrected, two-sided where the winners
+    per block resolve the lower tail (`lower_tail_resolved`: H is no less discrete than they are, and
+    a function of them alone when every winner pays one amount), else its upper tail alone (also when
+    every block holds the same winners, variance 0)."""
     values = prize[: blocks * size]
     n = len(values)
     amounts, inverse, counts = distinct_values(values)
@@ -96,8 +105,12 @@ def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int) -> Finding | 
     tie = 1.0 - float((counts.astype(np.float64) ** 3 - counts).sum()) / (n ** 3 - n)
     h /= tie
     df = blocks - 1
-    p = 2 * min(chi2_sf(h, df), chi2_cdf(h, df))
-    return Finding(name, "Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), two-sided",
+    var = _moments(null)[1]
+    if var > 0 and lower_tail_resolved(blocks, var):
+        p, sides = 2 * min(chi2_sf(h, df), chi2_cdf(h, df)), "two-sided"
+    else:
+        p, sides = chi2_sf(h, df), f"upper tail: too few {unit}s for the lower"
+    return Finding(name, f"Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), {sides}",
                    f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
 
 
@@ -167,7 +180,8 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
         found.append(histogram_against(f"winners per {unit}: histogram of {blocks:,} {short}s", per,
                                        blocks * expected.winners_pmf))
         found.append(_dispersion(f"winners per {unit}: dispersion", per, expected, short))
-        found.append(_kruskal(f"prize value per {unit}: {blocks:,} {short}s", prize, blocks, size))
+        found.append(_kruskal(f"prize value per {unit}: {blocks:,} {short}s", prize, blocks, size, expected,
+                              short))
         if printed:
             number = np.flatnonzero(win[:covered]) % size
             part = np.arange(size) * PARTS // size

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from audit.read.manifest import Tier
+from audit.stats.books import lower_tail_resolved
 from audit.stats.laws import chi2_cdf, chi2_sf, norm_sf
 from audit.stats.tests import MIN_EXPECTED, MIN_RUNS_SIDE, Finding, distinct_values, runs
 
@@ -290,8 +291,12 @@ def top_coded(amounts: np.ndarray, least: int) -> np.ndarray:
 
 
 def kruskal(name: str, amounts: np.ndarray, group: np.ndarray, least: int = 0) -> Finding | None:
-    """Kruskal-Wallis of amounts across groups of any size (mid-ranks, ties corrected), two-sided;
-    with `least`, amounts first `top_coded` to classes of at least that many tickets."""
+    """Kruskal-Wallis of amounts across groups of any size (mid-ranks, ties corrected), two-sided where
+    the amounts resolve the lower tail, else its upper tail alone; with `least`, amounts first
+    `top_coded` to classes of at least that many tickets. Resolved: as the dispersion's lower tail
+    (audit/stats/books.py `lower_tail_resolved`), for the count per group of the amounts outside the
+    largest class, a group of the mean size drawn without replacement (H is no less discrete: a function
+    of those counts alone when the amounts are two)."""
     n = len(amounts)
     if n < 2:
         return None
@@ -308,8 +313,13 @@ def kruskal(name: str, amounts: np.ndarray, group: np.ndarray, least: int = 0) -
     h = 12.0 / (n * (n + 1)) * float((sums[size > 0] ** 2 / size[size > 0]).sum()) - 3.0 * (n + 1)
     h /= 1.0 - float((counts.astype(np.float64) ** 3 - counts).sum()) / (n ** 3 - n)
     df = present.size - 1
-    p = 2 * min(chi2_sf(h, df), chi2_cdf(h, df))
-    return Finding(name, "Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), two-sided",
+    share, mean = 1.0 - float(counts.max()) / n, n / present.size
+    var = mean * share * (1.0 - share) * (n - mean) / (n - 1)
+    if var > 0 and lower_tail_resolved(present.size, var):
+        p, sides = 2 * min(chi2_sf(h, df), chi2_cdf(h, df)), "two-sided"
+    else:
+        p, sides = chi2_sf(h, df), "upper tail: too few groups for the lower"
+    return Finding(name, f"Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), {sides}",
                    f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
 
 

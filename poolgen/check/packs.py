@@ -31,6 +31,7 @@ from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
 from poolgen.run.packs.neighbours import MAX_ROUNDS
 from poolgen.run.packs.spaced import chain_orders, exactly_spaced
+from poolgen.run.split import most_losers
 
 __all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
 
@@ -90,8 +91,10 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
         probed.add(alike)
         named = f" of pool {pool.id}" if len(game.pools) > 1 else ""
         stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
+        # the most of each tier a pool may hold: a split's ceiling game holds the fewest losers
+        most = [most_losers(game, pool)] + [t.count for t in pool.tiers[1:]]
         # a tier with at most one ticket a pool has no neighbour of its own tier
-        probe = np.array([i for i, t in enumerate(pool.tiers) if t.count >= 2], dtype=np.int16)
+        probe = np.array([i for i, c in enumerate(most) if c >= 2], dtype=np.int16)
         if probe.size == 0:
             continue
         layout = game.play.lay_out(game, pool, np.repeat(probe, 2 * PROBE_PAIRS), stream,
@@ -108,9 +111,9 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
             else:
                 cut = per_book if per_book is not None and game.packs.neighbours == "within packs" else \
                     pool.tickets
-                run = min(longest_run(tier.count, pool.tickets), cut)
+                run = min(longest_run(most[i], pool.tickets), cut)
                 where = f"a run of {run} shares of the tier (the longest a pool is expected to hold)"
-            if gives_up(tier.count, pool.tickets, cut, (k + 1) / PROBE_PAIRS) > GIVES_UP:
+            if gives_up(most[i], pool.tickets, cut, (k + 1) / PROBE_PAIRS) > GIVES_UP:
                 raise SpecError(f"{game.path.name}: {table}.neighbours: tier {tier.id}{named}: {k} of "
                                 f"{PROBE_PAIRS} pairs of its layouts drawn at random are identical, too many "
                                 f"to keep the neighbours of {where} apart; write neighbours = \"off\" in "

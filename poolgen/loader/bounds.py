@@ -1,6 +1,7 @@
 """A spec's values and sizes within `poolgen.limits`, checked as the spec is loaded.
 
-`bound_values` walks the parsed TOML once (integers, list lengths, string lengths) before any field
+`bound_values` walks the parsed TOML once (integers, list lengths, string lengths, no control
+character in a string) before any field
 is interpreted; `bound_pools` checks the pools the spec makes (sizes, counts, prizes, the memory
 one pool would need) before anything is built. Both raise the loader's one-line SpecError.
 """
@@ -8,6 +9,7 @@ one pool would need) before anything is built. Both raise the loader's one-line 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, Protocol
 
@@ -52,6 +54,10 @@ def bound_values(r: _Fails, doc: Mapping[str, Any]) -> None:
             raise r.fail(where, f"text longer than {MAX_STRING_CHARS:,} characters")
         if isinstance(value, str) and len(value) > _text_limit(where):
             raise r.fail(where, f"text longer than {_text_limit(where):,} characters")
+        if isinstance(value, str) and (bad := next((c for c in value if unicodedata.category(c) == "Cc"),
+                                                   None)) is not None:
+            # a name, caption or code is printed: on terminals, proofs, reports and the press's files
+            raise r.fail(where, f"text holds a control character (U+{ord(bad):04X})")
         if isinstance(value, list):
             limit = _LIST_LIMITS.get(where, MAX_LIST_ITEMS)
             if len(value) > limit:

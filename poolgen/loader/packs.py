@@ -60,7 +60,8 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
     if value is not None and value <= 0:
         raise r.fail("packs.min_prize_value", "must be more than nothing")
     packs = Packs(neighbours=_NEIGHBOURS[written], min_winners=lo, max_winners=hi, min_prize_cents=value,
-                  caps=tuple(_caps(r, raw, tiers)), spacing=tuple(_spacing(r, raw, tiers, per_book)))
+                  caps=tuple(_caps(r, raw, tiers, per_book)),
+                  spacing=tuple(_spacing(r, raw, tiers, per_book)))
     for pool in pools:
         _possible(r, packs, pool, per_book)
     return packs
@@ -102,7 +103,7 @@ def read_blocks(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], pool_sh
                 raise r.fail(f"{where}.prize", "an eInstant's prizes differ from pool to pool: name the "
                                                "tiers (`tiers = [...]`)")
     packs = Packs(neighbours=_BLOCK_NEIGHBOURS[written], min_winners=lo, max_winners=hi,
-                  caps=tuple(_caps(r, raw, tiers, "blocks")),
+                  caps=tuple(_caps(r, raw, tiers, size, "blocks")),
                   spacing=tuple(_spacing(r, raw, tiers, size, "blocks")), block=size, min_prize_times=times,
                   einstant=True)
     for pool in pools:
@@ -149,6 +150,9 @@ def _winners(r: Reader, raw: dict[str, Any], table: str, m: int) -> tuple[int | 
     hi = _whole(r, raw, "max_winners", m, table)
     if lo is not None and hi is not None and lo > hi:
         raise r.fail(f"{table}.max_winners", f"{hi} is below min_winners {lo}")
+    if hi == m:
+        raise r.fail(f"{table}.max_winners", f"{m} asks nothing (a {table[:-1]} holds {m} tickets); "
+                                             "leave it out")
     return lo, hi
 
 
@@ -189,14 +193,20 @@ def _entries(r: Reader, raw: dict[str, Any], key: str,
     listed = raw.get(key, [])
     if not isinstance(listed, list) or any(not isinstance(e, dict) for e in listed):
         raise r.fail(f"{table}.{key}", "must be a list of tables")
+    if key in raw and not listed:
+        raise r.fail(f"{table}.{key}", "an empty list asks nothing; give a rule or leave it out")
     return [(f"{table}.{key}[{i}]", e) for i, e in enumerate(listed)]
 
 
-def _caps(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], table: str = "packs") -> list[Cap]:
+def _caps(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], m: int, table: str = "packs") -> list[Cap]:
     out = []
     for where, entry in _entries(r, raw, "caps", table):
         r.known(entry, where, {"tiers", "prize", "at_most"})
-        out.append(Cap(_tier_ids(r, entry, where, tiers), r.count(entry, "at_most", where), where))
+        ids, at_most = _tier_ids(r, entry, where, tiers), r.count(entry, "at_most", where)
+        if at_most >= m:
+            raise r.fail(f"{where}.at_most", f"{at_most} asks nothing (a {table[:-1]} holds {m} tickets); "
+                                             "leave the cap out")
+        out.append(Cap(ids, at_most, where))
     return out
 
 

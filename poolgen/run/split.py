@@ -15,15 +15,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from poolgen.game.model import Game, PoolTier, Printed
+from poolgen.game.model import Game, Pool, PoolTier, Printed
 from poolgen.rng import derive_stream, integers, permutation
 from poolgen.rng.labels import LABEL_ROOT
 
 if TYPE_CHECKING:  # types only
     from poolgen.rng.drbg import Stream
 
-__all__ = ["ceiling_game", "manifest_split", "round_ups", "split_counts", "split_game", "split_label",
-           "split_tier", "stated_game"]
+__all__ = ["ceiling_game", "manifest_split", "most_losers", "round_ups", "split_counts", "split_game",
+           "split_label", "split_tier", "stated_game"]
 
 
 def split_label(rules: str) -> tuple[str, ...]:
@@ -111,6 +111,15 @@ def ceiling_game(game: Game) -> Game:
             PoolTier(t.id, t.prize_cents, c) for t, c in zip(pool.tiers[1:], counts, strict=True))
         pools.append(replace(pool, tiers=tiers))
     return replace(game, pools=tuple(pools))
+
+
+def most_losers(game: Game, pool: Pool) -> int:
+    """The most losers a split may leave `pool`: its tickets less every winning tier's share rounded
+    down (the pool's own losing count for a game without a split). `ceiling_game` holds the fewest."""
+    sales = game.sales
+    if not isinstance(sales, Printed) or sales.split is None:
+        return pool.tiers[0].count
+    return pool.tickets - sum(t.count * pool.tickets // sales.order_tickets for t in game.tiers)
 
 
 def manifest_split(game: Game) -> dict[str, object] | None:

@@ -120,6 +120,8 @@ CASES: dict[str, tuple[Any, str]] = {
     "float symbol value": (_set("symbols.1.value", 1.0), "symbols[1].value"),
     "unicode game id": (_set("game.id", "jeu_é"), "game.id"),
     "very long game id": (_set("game.id", "x" * 5000), "game.id"),
+    "an escape sequence in the game's name": (_set("game.name", "Happy\x1b[2JHolidays"), "game.name"),
+    "a NUL in a symbol's caption": (_set("symbols.1.caption", "ONE\x00"), "symbols[1].caption"),
     "unknown section": (_set("bogus", {"a": 1}), "bogus"),
     "misspelled key": (_set("printed.pool_tikets", 3000), "printed.pool_tikets"),
     "array for a table": (_set("printed", [{"price": "1.00"}]), "printed"),
@@ -142,6 +144,9 @@ CASES: dict[str, tuple[Any, str]] = {
     "floor beyond the pool": (_packs(min_prize_value="177.01"), "packs.min_prize_value"),
     "floor as a float": (_packs(min_prize_value=150.0), "packs.min_prize_value"),
     "packs as an array": (_set("packs", [{"min_winners": 1}]), "packs"),
+    "caps an empty list": (_packs(caps=[]), "packs.caps"),
+    "max winners a whole pack": (_packs(max_winners=300), "packs.max_winners"),
+    "a cap of a whole pack": (_packs(caps=[{"prize": "1.00", "at_most": 300}]), "packs.caps[0].at_most"),
     # at the edge: exactly what the counts allow
     "min winners exactly the average": (_packs(min_winners=88), GENERATES),
     "max winners exactly the average": (_packs(max_winners=88), GENERATES),

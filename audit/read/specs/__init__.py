@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 
 from audit.errors import UnusableInput
-from audit.read.limits import MAX_SPEC_BYTES, bound_toml, read_input
+from audit.read.limits import MAX_SPEC_BYTES, bound_toml, printable_text, read_input
 from audit.read.specs.einstant import read_einstant
 from audit.read.specs.model import Claim, SpecExpectation
 from audit.read.specs.printed import read_printed
@@ -29,6 +29,7 @@ def read_spec(path: Path) -> SpecExpectation:
         text = raw.decode("utf-8")
         bound_toml(text)
         doc = tomllib.loads(text)
+        printable_text(doc)
         if doc.get("format") == 2:  # a game of play styles
             return read_printed(doc, name, digest)
         return read_einstant(doc, name, digest)

@@ -135,6 +135,7 @@ def read_blocks(doc: dict[str, Any]) -> PackRules:
         raise UnusableInput("blocks: an empty table says nothing (the neighbour rule over consecutive "
                             "serials holds without it)")
     _not_zero(raw, "blocks")
+    _asks_something(raw, "blocks", raw.get("shares") if isinstance(raw, dict) else None)
     if not isinstance(raw, dict) or set(raw) - _BLOCK_FIELDS:
         raise UnusableInput(f"blocks: a table of shares and optionally "
                             f"{', '.join(sorted(_BLOCK_FIELDS - {'shares'}))}")
@@ -166,6 +167,10 @@ def read_packs(doc: dict[str, Any]) -> PackRules:
         raise UnusableInput("packs: an empty table says nothing (the default neighbour rule holds without "
                             "it)")
     _not_zero(raw, "packs")
+    printed = doc.get("printed")
+    first, last = (printed.get("first_ticket"), printed.get("last_ticket")) \
+        if isinstance(printed, dict) else (None, None)
+    _asks_something(raw, "packs", last - first + 1 if type(first) is int and type(last) is int else None)
     return _pack_rules(raw)
 
 
@@ -175,6 +180,24 @@ def _not_zero(raw: object, table: str) -> None:
     if isinstance(raw, dict) and type(raw.get("min_winners")) is int and raw["min_winners"] == 0:
         raise UnusableInput(f"{table}.min_winners: 0 asks nothing (every {table[:-1]} holds at least 0 "
                             "winners)")
+
+
+def _asks_something(raw: object, table: str, size: object) -> None:
+    """An empty `caps` or `spacing`, `max_winners` of a whole pack or block and a cap of one or more
+    (`size`, when known) ask nothing: refused as poolgen's loader refuses them (docs/new-game.md 2b)."""
+    if not isinstance(raw, dict):
+        return
+    for key in ("caps", "spacing"):
+        if raw.get(key) == []:
+            raise UnusableInput(f"{table}.{key}: an empty list asks nothing")
+    if type(size) is not int:
+        return
+    if type(raw.get("max_winners")) is int and raw["max_winners"] == size:
+        raise UnusableInput(f"{table}.max_winners: {size} asks nothing (a {table[:-1]} holds {size} tickets)")
+    for i, cap in enumerate(raw.get("caps", []) if isinstance(raw.get("caps"), list) else []):
+        if isinstance(cap, dict) and type(cap.get("at_most")) is int and cap["at_most"] >= size:
+            raise UnusableInput(f"{table}.caps[{i}].at_most: {cap['at_most']} asks nothing (a {table[:-1]} "
+                                f"holds {size} tickets)")
 
 
 def _pack_rules(raw: Any) -> PackRules:

@@ -42,3 +42,29 @@ def test_the_lower_tail_is_tested_from_the_blocks_and_variance_the_contract_give
         == [12, 8, 6, 5]
     assert not lower_tail_resolved(2, 1e6)
     assert lower_tail_resolved(3, 1e6)
+
+
+def _kruskal(per_book: list[list[int]], size: int) -> tuple[str, float]:
+    prize = np.zeros(len(per_book) * size, dtype=np.int64)
+    for b, amounts in enumerate(per_book):
+        prize[b * size: b * size + len(amounts)] = amounts
+    found, _ = block_findings(prize, "printed", size)
+    (f,) = [f for f in found if f.name.startswith(f"prize value per book of {size}")]
+    return f.method, f.p
+
+
+def test_two_books_with_equal_prizes_are_not_called_too_even():
+    """Two books of 10, one $5 winner each (a split pool of 20 tickets): H = 0, which the chi-square's
+    lower tail gave p = 0, and step 8 failed an honest pool a fuzzed spec made. As for the dispersion,
+    the lower tail is tested only where the winners per book resolve it."""
+    test, p = _kruskal([[500], [500]], 10)
+    assert test == ("Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), upper tail: too few "
+                    "books for the lower")
+    assert p == 1.0
+    assert _kruskal([[500] * 9, []], 10)[1] < 1e-3  # the upper tail is still tested
+
+
+def test_many_books_of_exactly_equal_prizes_still_fail_as_too_even():
+    test, p = _kruskal([[500] * 30] * 40, 100)
+    assert test == "Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), two-sided"
+    assert p < 1e-20

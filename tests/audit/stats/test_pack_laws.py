@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from audit.stats.pack_laws import PARTS, Law, apart, conditional, parts_expected
+from audit.stats.pack_laws import PARTS, Law, apart, conditional, kruskal, parts_expected
 
 
 def _placements(m: int, c: int, d: int) -> list[tuple[int, ...]]:
@@ -70,3 +70,16 @@ def test_the_place_transform_makes_valid_placements_a_uniform_subset():
     assert parts_expected(np.array([r]), np.array([c])) == pytest.approx(counts / len(ys))
     twice = parts_expected(np.array([r, r, 4]), np.array([c, c, 1]))
     assert twice.sum() == pytest.approx(2 * c + 1)
+
+
+def test_two_packs_of_equal_prizes_are_not_called_too_even():
+    """Two packs of 10 held to exactly 2 winners, a $1 and a $2 in each (a pool of 20 a fuzzed spec made,
+    about half its honest shuffles): H = 0, which the chi-square's lower tail gave p = 0 and step 8
+    failed. The lower tail is tested only where the amounts resolve it, as the dispersion's is."""
+    found = kruskal("prize value", np.array([100, 200, 100, 200]), np.array([0, 0, 1, 1]))
+    assert found is not None
+    assert found.method == ("Kruskal-Wallis on the prize amounts (mid-ranks, ties corrected), upper tail: "
+                            "too few groups for the lower")
+    assert found.p == 1.0
+    many = kruskal("prize value", np.tile([100, 200], 400), np.repeat(np.arange(40), 20))
+    assert many is not None and many.method.endswith("two-sided") and many.p < 1e-20  # still too even

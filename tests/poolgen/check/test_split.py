@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tests.support.cli import invoke
-from tests.support.spec_docs import kn_doc, write
+from tests.support.cli import invoke, one_line
+from tests.support.spec_docs import base_doc, kn_doc, write
 
 
 def test_check_reports_the_orders_exact_counts_and_says_how_they_are_split(tmp_path):
@@ -23,3 +23,30 @@ def test_check_reports_the_orders_exact_counts_and_says_how_they_are_split(tmp_p
             "from the run's seed (docs/randomness.md 4b), the pools adding up to the order's counts; the "
             "pools' figures show the shares rounded down, the order's are exact (tier 6, 4 per order: p1 0 "
             "or 1, p2 0 or 1, p3 0 or 1, p4 0 or 1, p5 0 or 1, p6 0 or 1)") in game["notes"], game["notes"]
+
+
+def _lone_loser_doc() -> dict:
+    """Two pools of 10 (one book each), nine tiers of one ticket an order, every loser laid out alike (one
+    picture, one prize): every share rounded up leaves a pool one loser, but a pool holds 5 to 9."""
+    specials = [{"group": "special", "code": "A", "symbol": "A", "how": "automatic"}] + [
+        {"group": "special", "code": f"X{k}", "symbol": f"X{k}", "how": "multiplier", "by": k}
+        for k in range(2, 10)]
+    symbols = [{"group": "picture", "code": "BAR", "symbol": "bar"},
+               {"group": "prize", "code": "5", "symbol": "$5.00", "value": "5.00"}, *specials]
+    area = {"id": "play", "style": "key_number_match", "spots": 2, "winning": 0, "yours": 1,
+            "numbers": "picture", "prizes": "prize", "specials": "special"}
+    tiers = [{"id": "a", "count": 1, "wins": [{"area": "play", "prize": "5", "how": "automatic"}]}] + [
+        {"id": f"x{k}", "count": 1, "wins": [{"area": "play", "prize": "5", "how": "multiplier", "by": k}]}
+        for k in range(2, 10)]
+    doc = base_doc([area], symbols, tiers, pool_tickets=10, per_book=10)
+    doc["printed"] |= {"order_tickets": 20, "counts_per": "order", "split": "even"}
+    return doc
+
+
+def test_the_neighbour_rule_is_checked_with_the_most_losers_a_split_pool_may_hold(tmp_path):
+    """Check probed the losing tier with every winning share rounded up (one loser a pool: nothing to keep
+    apart) and accepted a spec whose pools hold 5 to 9 losers of one layout: generate then refused it."""
+    result = invoke("check", write(tmp_path, _lone_loser_doc()))
+    one_line(result, "poolgen", "g.toml: packs.neighbours: tier lose of pool p1: 256 of 256 pairs of its "
+                                "layouts drawn at random are identical, too many to keep the neighbours of a "
+                                "pack of 10 apart")

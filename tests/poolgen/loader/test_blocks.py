@@ -70,6 +70,10 @@ REFUSED = [
     ("shares = 100\nmin_winners = 0", "blocks.min_winners: 0 asks nothing (every block holds at least 0 "
                                      "winners); leave it out"),
     ("shares = 100\nmin_winners = 101", "blocks.min_winners: 101 is more than a block's 100 tickets"),
+    ("shares = 100\nmax_winners = 100", "blocks.max_winners: 100 asks nothing (a block holds 100 tickets)"),
+    ('shares = 100\ncaps = [ { tiers = ["m1"], at_most = 100 } ]',
+     "blocks.caps[0].at_most: 100 asks nothing (a block holds 100 tickets); leave the cap out"),
+    ("shares = 100\nspacing = []", "blocks.spacing: an empty list asks nothing"),
     ("shares = 100\nmin_winners = 40\nmax_winners = 30", "blocks.max_winners: 30 is below min_winners 40"),
     ('shares = 100\nmin_prize_value = "40.00"', "blocks.min_prize_value: unknown field"),
     ('shares = 100\nmin_prize_times = "0"', "blocks.min_prize_times: must be more than nothing"),

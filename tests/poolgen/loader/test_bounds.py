@@ -23,10 +23,15 @@ REFUSED = [
     ("printed.last_ticket", 1000,
      "g.toml: printed.last_ticket: books of 1,001 tickets; at most 1,000 (three digits of every ticket id)"),
     # a game id of 65+ characters passed check, then generate refused its default run id as --run-id;
-    # a trailing newline passed the name pattern ($ matches before it)
+    # a trailing newline passed the name pattern ($ matches before it); it is now refused earlier, as a
+    # control character in any text of a spec
     ("game.id", "g" * 65, f"g.toml: game.id: {'g' * 65!r} is not a lower-case name {NAME}"),
-    ("game.id", "test_game\n", f"g.toml: game.id: 'test_game\\n' is not a lower-case name {NAME}"),
-    ("areas.0.id", "play\n", f"g.toml: areas[0].id: 'play\\n' is not a lower-case name {NAME}"),
+    ("game.id", "test_game\n", "g.toml: game.id: text holds a control character (U+000A)"),
+    ("areas.0.id", "play\n", "g.toml: areas[0].id: text holds a control character (U+000A)"),
+    # a name, caption or code with a terminal escape or NUL was accepted, printed raw by check and
+    # written into the manifest, proofs and the press's files
+    ("game.name", "Happy\x1b[2J", "g.toml: game.name: text holds a control character (U+001B)"),
+    ("symbols.1.code", "1\x00", "g.toml: symbols[1].code: text holds a control character (U+0000)"),
     # Decimal reads the digits of every script: "\uff11.\uff10\uff10" (fullwidth) was a $1.00 ticket
     ("printed.price", "\uff11.\uff10\uff10", "g.toml: printed.price: '\uff11.\uff10\uff10' is not an amount"),
     ("symbols.7.value", "\u0665.00", "g.toml: symbols[7].value: '\u0665.00' is not an amount"),

@@ -55,6 +55,12 @@ REFUSED = [
     ('spacing = [ { tiers = ["100"], min_distance = 1 } ]',
      "packs.spacing[0].min_distance: must be 2 (never back to back) to 300 (a pack), not 1"),
     ("caps = 3", "packs.caps: must be a list of tables"),
+    # what asks nothing, as an empty [packs] or min_winners = 0
+    ("caps = []", "packs.caps: an empty list asks nothing; give a rule or leave it out"),
+    ("spacing = []", "packs.spacing: an empty list asks nothing; give a rule or leave it out"),
+    ("max_winners = 300", "packs.max_winners: 300 asks nothing (a pack holds 300 tickets); leave it out"),
+    ('caps = [ { prize = "1.00", at_most = 300 } ]',
+     "packs.caps[0].at_most: 300 asks nothing (a pack holds 300 tickets); leave the cap out"),
     # what the counts of pool p1 (100 packs of 300: 8,790 winners, $18,185.00 of prizes) cannot allow
     ("min_winners = 88", "packs.min_winners: pool p1 (100 packs of 300) has 8,790 winners, fewer than 88 x "
                          "100 = 8,800"),

@@ -37,6 +37,11 @@ def test_a_spec_s_blocks(doc, rules):
     ({"blocks": {}}, r"blocks: an empty table says nothing \(the neighbour rule over consecutive serials "),
     ({"blocks": {"shares": 100, "min_winners": 0}},
      r"blocks.min_winners: 0 asks nothing \(every block holds at least 0 winners\)"),
+    ({"blocks": {"shares": 100, "caps": []}}, r"blocks.caps: an empty list asks nothing"),
+    ({"blocks": {"shares": 100, "max_winners": 100}},
+     r"blocks.max_winners: 100 asks nothing \(a block holds 100 tickets\)"),
+    ({"blocks": {"shares": 100, "caps": [{"tiers": ["m1"], "at_most": 100}]}},
+     r"blocks.caps\[0\].at_most: 100 asks nothing \(a block holds 100 tickets\)"),
 ])
 def test_a_spec_s_blocks_refused(doc, message):
     with pytest.raises(UnusableInput, match=message):
@@ -47,6 +52,12 @@ def test_a_spec_s_blocks_refused(doc, message):
     ({"packs": {}}, r"packs: an empty table says nothing \(the default neighbour rule holds without it\)"),
     ({"packs": {"min_winners": 0}},
      r"packs.min_winners: 0 asks nothing \(every pack holds at least 0 winners\)"),
+    ({"packs": {"spacing": []}}, r"packs.spacing: an empty list asks nothing"),
+    ({"printed": {"first_ticket": 0, "last_ticket": 299}, "packs": {"max_winners": 300}},
+     r"packs.max_winners: 300 asks nothing \(a pack holds 300 tickets\)"),
+    ({"printed": {"first_ticket": 1, "last_ticket": 300},
+      "packs": {"caps": [{"prize": "1.00", "at_most": 301}]}},
+     r"packs.caps\[0\].at_most: 301 asks nothing \(a pack holds 300 tickets\)"),
 ])
 def test_a_spec_s_empty_packs_and_min_winners_0_refused(doc, message):
     with pytest.raises(UnusableInput, match=message):

@@ -9,7 +9,10 @@ import pytest
 
 from audit.checklist import Step
 from audit.verify import VerifyRequest, verify_run
+from tests.support import SEED_A
+from tests.support.cli import invoke
 from tests.support.reseal import resign, signed_small_run
+from tests.support.spec_docs import kn_doc, write
 
 
 @pytest.fixture
@@ -43,3 +46,23 @@ def test_a_resigned_play_entry_carrying_what_the_spec_does_not_state_fails_step_
     report = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
     assert report.failed == [Step.FIGURES]
     assert reason in report.step(Step.FIGURES).reasons  # and, spec or not, the field (test_figures_fields)
+
+
+def test_a_spec_writing_a_key_number_areas_default_distinct_numbers_false_verifies(tmp_path):
+    """`distinct_numbers = false` is the default the manifest leaves out (docs/styles/key_number_match.md,
+    section 3): step 5 with --spec compared the spec's false with the entry's absent key and failed a
+    run generated from that very spec (`area play: distinct_numbers None, spec False`)."""
+    doc = kn_doc()
+    doc["areas"][0]["distinct_numbers"] = False
+    doc["printed"] |= {"order_tickets": 1000, "pool_tickets": 1000}
+    spec = write(tmp_path, doc)
+    assert invoke("keys", "new", tmp_path / "keys").exit_code == 0
+    seed = tmp_path / "s.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    made = invoke("generate", spec, "--out", tmp_path / "runs", "--run-id", "r", "--seed-file", seed, "--key",
+                  tmp_path / "keys" / "signing-key.pem", "--workers", "1")
+    assert made.exit_code == 0, made.output
+    report = verify_run(VerifyRequest(run=tmp_path / "runs" / "r",
+                                      public_key=tmp_path / "keys" / "signing-key.pub.pem", spec=spec))
+    assert report.step(Step.FIGURES).status == "pass", report.step(Step.FIGURES).reasons
