@@ -75,14 +75,6 @@ def test_check_refuses_a_win_all_win_with_a_by(tmp_path):
         == "money_bag_match.toml: tiers[8].wins[0]: area 'play' (key_number_match): a win-all win has no `by`"
 
 
-def test_check_refuses_a_win_all_symbol_with_a_by_naming_it_as_one(tmp_path):
-    """It said "a multiplier symbol has `by`, an automatic one has not" of a win-all symbol."""
-    assert _refusal(tmp_path, 'how = "all"                     # wins all 10 prizes shown, each once\n',
-                    'how = "all"\nby = 2\n') == (
-        "money_bag_match.toml: symbols[30].by: a multiplier symbol has `by`, an automatic or win-all one has "
-        "not")
-
-
 def test_check_refuses_a_free_ticket_among_a_win_all_areas_prizes(tmp_path):
     assert _refusal(tmp_path, 'caption = "TWO$"\nvalue = "2.00"', 'caption = "TWO$"\nfree = true') == (
         "money_bag_match.toml: areas[0].prizes: a free ticket cannot be part of a win-all symbol's sum: an "
