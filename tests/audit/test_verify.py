@@ -2,7 +2,11 @@
 tampering is caught, each by the step it belongs to, with a specific reason; exit codes 0 (verified), 1 (a
 step fails), 2 (unusable).
 
-One Happy Holidays pool (p1, 300,000 tickets) is generated once; every case works on a copy. Cases
+One Happy Holidays pool cut to 3,000 tickets (tests/support small_happy_holidays: the real game's
+manifest, rules and tiers, in 10 books) is generated once; every case works on a copy: what each step
+catches and the reason it gives do not depend on the pool's size, and a full pool of 300,000 is
+verified every step, seed included, by tests/end_to_end/test_happy_holidays.py. The ticket proofs
+work on a full pool (p1, 300,000 tickets: a path of five levels of the 16-ary tree). Cases
 that need the audit's rules engine for Happy Holidays (the match_n style, audit/styles/match_n.py) to
 judge layouts are skipped until it exists; without it, step 4 fails, which is asserted too.
 
@@ -44,19 +48,31 @@ LAYOUT = [f"play_spot_{j}" for j in range(6)]
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
-    """A signed run, its keys, seed files and spec: generated once for the module."""
+    """A signed run of the 3,000-ticket cut, its keys, seed files and spec: generated once for the
+    module."""
     tmp = tmp_path_factory.mktemp("tamper")
     keys = new_key_pair(tmp / "keys")
     signer = Signer.from_file(keys.private)
-    spec = load_spec(spec_path("happy_holidays"))
-    run = generate(GenerateRequest(spec, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs",
-                                   run_id="r", pool_ids=["p1"], signature=signer.manifest_entry()),
+    spec_file = small_happy_holidays(tmp, 3000)
+    run = generate(GenerateRequest(load_spec(spec_file), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                   out=tmp / "runs", run_id="r", pool_ids=["p1"],
+                                   signature=signer.manifest_entry()),
                    finish=signer.sign_run)
     (tmp / "right.seed").write_text(SEED_A.hex() + "\n")
     (tmp / "right.seed").chmod(0o600)  # a seed file others may read is refused
     (tmp / "wrong.seed").write_text(SEED_B.hex() + "\n")
     (tmp / "wrong.seed").chmod(0o600)  # a seed file others may read is refused
-    return {"run": run.folder, "keys": keys, "signer": signer, "tmp": tmp}
+    return {"run": run.folder, "keys": keys, "signer": signer, "tmp": tmp, "spec": spec_file}
+
+
+@pytest.fixture(scope="module")
+def full(base, tmp_path_factory) -> Path:
+    """A signed run of one full Happy Holidays pool (p1, 300,000 tickets), signed with base's key."""
+    signer = base["signer"]
+    return generate(GenerateRequest(load_spec(spec_path("happy_holidays")), SEED_A,
+                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path_factory.mktemp("full"),
+                                    run_id="r", pool_ids=["p1"], signature=signer.manifest_entry()),
+                    finish=signer.sign_run).folder
 
 
 @pytest.fixture
@@ -111,7 +127,7 @@ def _loser_and_winner(table: pl.DataFrame) -> tuple[int, int]:
 
 @needs_rules
 def test_honest_run_passes_every_step(base, run):
-    code, report = verify(base, run, "--spec", str(spec_path("happy_holidays")),
+    code, report = verify(base, run, "--spec", str(base["spec"]),
                           "--seed-file", str(base["tmp"] / "right.seed"))
     assert code == 0 and report["ok"] and report["failed_steps"] == []
     assert status(report) == dict.fromkeys(range(1, 10), "pass")
@@ -119,7 +135,7 @@ def test_honest_run_passes_every_step(base, run):
 
 
 def test_honest_run_passes_every_step_that_needs_no_rules_engine(base, run):
-    code, report = verify(base, run, "--spec", str(spec_path("happy_holidays")))
+    code, report = verify(base, run, "--spec", str(base["spec"]))
     got = status(report)
     assert {n: got[n] for n in (1, 2, 3, 5, 6)} == dict.fromkeys((1, 2, 3, 5, 6), "pass")
     assert got[7] == "skip" and "not requested" in reasons(report, 7)
@@ -176,7 +192,7 @@ def test_one_prize_changed_even_when_resealed_with_the_real_key(base, run):
     assert {n: status(report)[n] for n in (1, 2, 3, 6)} == dict.fromkeys((1, 2, 3, 6), "pass")
     assert status(report)[4] == "fail"
     assert status(report)[5] == "fail"
-    assert "prize cost (cents): recounted 18195000, the manifest says 18185000" in reasons(report, 5)
+    assert "prize cost (cents): recounted 186800, the manifest says 176800" in reasons(report, 5)
     if HAVE_RULES:
         assert f"(row {loser}) pays 0 cents, stores 10000" in reasons(report, 4)
 
@@ -230,7 +246,7 @@ def test_a_manifest_figure_edited(base, run):
     assert code == 1
     assert status(report)[1] == "fail" and "the signature does not verify with the given public key" in \
         reasons(report, 1)
-    assert status(report)[5] == "fail" and "winners: recounted 87900, the manifest says 87901" in \
+    assert status(report)[5] == "fail" and "winners: recounted 878, the manifest says 879" in \
         reasons(report, 5)
 
 
@@ -238,7 +254,7 @@ def test_a_manifest_figure_edited_and_resealed_with_the_real_key(base, run):
     reseal(base, run, edit=_edit_winners)
     code, report = verify(base, run)
     assert code == 1 and status(report)[1] == "pass" and status(report)[5] == "fail"
-    assert "winners: recounted 87900, the manifest says 87901" in reasons(report, 5)
+    assert "winners: recounted 878, the manifest says 879" in reasons(report, 5)
 
 
 def test_the_manifest_resigned_with_another_key(base, run, tmp_path):
@@ -277,7 +293,7 @@ def test_a_missing_signature_and_an_unsigned_run(base, run, tmp_path):
 
 
 def test_a_wrong_seed_file(base, run):
-    code, report = verify(base, run, "--spec", str(spec_path("happy_holidays")),
+    code, report = verify(base, run, "--spec", str(base["spec"]),
                           "--seed-file", str(base["tmp"] / "wrong.seed"))
     assert code == 1 and status(report)[7] == "fail"
     assert reasons(report, 7) == "the seed does not match the manifest's seed commitment (wrong seed file)"
@@ -288,7 +304,7 @@ def test_audit_alone_checks_the_seed_commitment_but_cannot_regenerate(base, run)
     """python -m audit has no generator (it never imports poolgen): step 7 checks the commitment only."""
     def audit_verify(seed: str) -> tuple[int, dict]:
         result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(base["keys"].public),
-                                                "--spec", str(spec_path("happy_holidays")),
+                                                "--spec", str(base["spec"]),
                                                 "--seed-file", str(base["tmp"] / seed), "--json"])
         return result.exit_code, json.loads(result.stdout)
 
@@ -319,16 +335,16 @@ def test_audit_alone_checks_the_seed_commitment_without_a_spec(base, run):
 
 def test_a_spec_edited_after_the_run(base, run, tmp_path):
     edited = tmp_path / "happy_holidays.toml"
-    text = spec_path("happy_holidays").read_text()
-    assert text.count("count = 2700\n") == 1
-    edited.write_text(text.replace("count = 2700\n", "count = 2706\n"))
+    text = base["spec"].read_text()
+    assert text.count("count = 4\n") == 1  # the top tier's ($100) count, per pool of the cut
+    edited.write_text(text.replace("count = 4\n", "count = 5\n"))
     code, report = verify(base, run, "--spec", str(edited))
     assert code == 1 and status(report)[5] == "fail"
     why = reasons(report, 5)
     assert "spec happy_holidays.toml has SHA-256" in why and "the manifest says" in why
-    counts = [("lose", 0, 212_100), ("free", 100, 20_000), ("1", 100, 39_350), ("2", 200, 23_500),
-              ("5", 500, 4_100), ("20", 2000, 500), ("100", 10_000, 450)]
-    edited_counts = [("lose", 0, 212_099)] + counts[1:-1] + [("100", 10_000, 451)]
+    counts = [("lose", 0, 2_122), ("free", 100, 200), ("1", 100, 393), ("2", 200, 235), ("5", 500, 41),
+              ("20", 2000, 5), ("100", 10_000, 4)]
+    edited_counts = [("lose", 0, 2_121)] + counts[1:-1] + [("100", 10_000, 5)]
     assert f"pool p1: tiers {counts}, spec {edited_counts}" in why
 
 
@@ -365,7 +381,9 @@ def test_a_manifest_that_is_not_a_manifest(base, run):
 
 # ---- ticket proofs ---------------------------------------------------------------------------------
 
-def test_prove_a_ticket_and_check_the_proof(base, run, tmp_path):
+def test_prove_a_ticket_and_check_the_proof(base, full, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(full, run)
     result = CliRunner().invoke(app, ["prove", str(run), "465-0002054-034", "--json"])
     assert result.exit_code == 0, result.output
     proof = json.loads(result.stdout)

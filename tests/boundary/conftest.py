@@ -7,23 +7,25 @@ import pytest
 from typer.testing import CliRunner
 
 from poolgen.cli.main import app
-from tests.support import SEED_A, small_happy_holidays, spec_path
+from tests.support import SEED_A, small_happy_holidays
 
 
 @pytest.fixture(scope="session")
 def run(tmp_path_factory):
-    """A small signed run (one Happy Holidays pool) and a proof of one ticket (claim.json): the run
-    whose files test_run_file_input.py damages, and whose key and seed test_secret_files_and_modes.py
-    hands over with modes others may read."""
+    """A small signed run (Happy Holidays cut to one pool of 3,000 tickets, tests/support
+    `small_happy_holidays`) and a proof of one ticket (claim.json): the run whose files
+    test_run_file_input.py damages, whose key and seed test_secret_files_and_modes.py hands over with
+    modes others may read, and that test_closed_stdout.py verifies into a closed pipe (none of which
+    depends on the pool's size; until 2026-12-03 it was a full pool of 300,000)."""
     root = tmp_path_factory.mktemp("run")
     keys = CliRunner().invoke(app, ["keys", "new", str(root / "keys")])
     assert keys.exit_code == 0, keys.output
     seed = root / "s.seed"
     seed.write_text(SEED_A.hex() + "\n")
     seed.chmod(0o600)
-    made = CliRunner().invoke(app, ["generate", str(spec_path("happy_holidays")), "--pool", "p1", "--out",
-                                    str(root / "runs"), "--run-id", "r", "--seed-file", str(seed), "--key",
-                                    str(root / "keys" / "signing-key.pem"), "--workers", "1"])
+    made = CliRunner().invoke(app, ["generate", str(small_happy_holidays(root, 3000)), "--pool", "p1",
+                                    "--out", str(root / "runs"), "--run-id", "r", "--seed-file", str(seed),
+                                    "--key", str(root / "keys" / "signing-key.pem"), "--workers", "1"])
     assert made.exit_code == 0, made.output
     ticket = pl.read_parquet(root / "runs" / "r" / "pool-p1.parquet", columns=["ticket"])["ticket"][7]
     proof = CliRunner().invoke(app, ["prove", str(root / "runs" / "r"), ticket, "--json"])

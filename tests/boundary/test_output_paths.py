@@ -27,7 +27,7 @@ def _commands(run, printed, where: str) -> dict[str, list[object]]:
         "imaging sequence": ["imaging", "sequence", p, "--out", where],
         "rng bytes": ["rng", "bytes", "--seed-file", run / "s.seed", "--label", "poolgen/v1/x/p1/order",
                       "--count", "8", "--out", where],
-        "proof": ["proof", r, "--out", where],
+        "proof": ["proof", r, "--spec", run / "happy_holidays.toml", "--out", where],  # the run's cut spec
         "report": ["report", r, "--out", where],
         "validate --ledger": ["validate", p, "465000000100013", "000000000000", "--validation-key",
                               printed / "low.key", "--ledger", where, "--index-dir", printed / "index",

@@ -322,9 +322,13 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
     _, report = verify(base, run)
     step = step8(report)
     out = tmp_path / "report.pdf"
-    result = CliRunner().invoke(app, ["report", str(run), "--out", str(out), "--internal", "--public-key",
-                                      str(base["keys"].public)])
+    # The page is the report's own computation with or without the key; the biased run's report runs
+    # the checklist (exit 1: it fails), the honest one's is drawn without it (its checklist, step 8
+    # included, is the verify just above; a passing report's exit 0 is the end-to-end tests').
+    key = ["--public-key", str(base["keys"].public)] if biased else []
+    result = CliRunner().invoke(app, ["report", str(run), "--out", str(out), "--internal", *key])
     assert result.exit_code == (1 if biased else 0), result.output
+    assert ("VERIFICATION FAILS" if biased else "verification not run") in result.stdout
     texts = pages(out)
     first = next(i for i, p in enumerate(texts) if "Pool p1: statistics (verify step 8)" in p)
     page = " ".join(texts[first:first + 2])  # the table may go on over the next page

@@ -1,7 +1,8 @@
 """An eInstant run's block parameters checked from its files (audit/steps/packs.py, a block of serials
 being a pack): the example cut to 200 blocks of 100 verifies every step; a re-signed manifest that
 claims other blocks than the spec, or none, is refused at step 5 naming the field; a malformed
-`blocks` is refused in one line; every rule names the block that breaks it by number and serials;
+`blocks` is refused in one line; every rule names the block that breaks it by number and serials
+(and verify does, of a re-signed run with one block short of winners);
 and step 8 tests winners per block against the constrained distribution under winners bounds."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from typer.testing import CliRunner
@@ -27,6 +29,7 @@ from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A
 from tests.support.blocks import blocks_variant
 from tests.support.cli import one_line
+from tests.support.reseal import reseal_pool
 
 
 @pytest.fixture(scope="module")
@@ -142,3 +145,34 @@ def test_step_8_tests_winners_per_block_against_the_bounds(base, tmp_path):
     eighth = " ".join(report["steps"][7]["details"])
     assert "winners per block of 100: histogram of 200 blocks under the block parameters (30..40)" in eighth
     assert "block of 1,000 shares" not in eighth
+
+
+def test_a_resigned_run_with_one_block_short_of_winners_is_refused_naming_the_block(base, tmp_path):
+    """A $1 winner of a block holding exactly 25 winners and at least $41 swaps places with a loser of
+    another block: the first falls to 24 winners, and nothing else changes any block's other rules.
+    The file hash and Merkle root are restated and the run re-signed; verify without the spec holds
+    the pool to the manifest's blocks alone. (Moved from tests/end_to_end/test_blocks_example.py, where
+    it tampered with the full pool of 10,000 blocks: the rule, the check and its message are the same
+    for 200 blocks, and that file still verifies the full pool every step.)"""
+    run = tmp_path / "run"
+    shutil.copytree(base["run"], run)
+    name = "pool-d1.00.parquet"
+    table = pl.read_parquet(run / name)
+    keep = ["position", "ticket", "serial", "salt"]  # what a swap of two shares' contents keeps
+    tier = table["tier"].to_numpy()
+    blocks = tier.reshape(-1, 100)
+    value = table["prize_cents"].cast(pl.Int64).to_numpy().reshape(-1, 100).sum(axis=1)
+    poor = next(b for b in range(len(blocks)) if (blocks[b] != "lose").sum() == 25 and value[b] >= 4100
+                and (blocks[b] == "m1").any())
+    donor = poor * 100 + int(np.flatnonzero(blocks[poor] == "m1")[0])
+    receiver = next(p for p in range(table.height) if tier[p] == "lose" and p // 100 != poor)
+    order = list(range(table.height))
+    order[donor], order[receiver] = receiver, donor
+    moved = table.select(pl.exclude(keep))[order]
+    table = pl.concat([table.select(keep), moved], how="horizontal").select(table.columns)
+    reseal_pool(run, name, table, base["signer"])
+    report = verify(base, run)  # the manifest's blocks alone
+    assert report["failed_steps"] == [5]
+    assert report["steps"][4]["reasons"] == [
+        f"pool d1.00: 1 block(s) break blocks.min_winners (25): block {poor + 1:,} (serials "
+        f"{poor * 100 + 1:,}..{poor * 100 + 100:,}) has winners 24"]

@@ -1,10 +1,13 @@
 """Step 9 (audit/steps/deliverables.py): the print-run deliverables of a real signed run against
-its pool, with both validation keys, and every tampering of them caught (docs/validation.md). The runs
-(one full pool of every printed game) are the root conftest's `runs`; tamper cases work on copies."""
+its pool, with both validation keys, and every tampering of them caught (docs/validation.md). The honest
+run (a full pool of Wild Side) is the root conftest's `runs`; the tamper cases work on copies of a run of
+Happy Holidays cut to one pool of 3,000 tickets with both keys (`small`): what step 9 refuses, and the
+reason it gives, do not depend on the pool's size."""
 
 from __future__ import annotations
 
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +19,9 @@ from audit.read.manifest import Manifest
 from audit.steps.deliverables import check_deliverables
 from audit.verify import VerifyRequest, verify_run
 from poolgen.deliverables.validation import ValidationFile
-from tests.support import PRINTED
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from tests.support import PRINTED, SEED_A, small_happy_holidays
 
 
 def test_verify_passes_step_9_with_both_keys(runs):
@@ -55,10 +60,21 @@ def _step9(folder: Path, keys) -> list[tuple[str, str]]:
     ]
 
 
+@pytest.fixture(scope="module")
+def small(runs, tmp_path_factory) -> Path:
+    """Happy Holidays cut to one pool of 3,000 tickets (p1), signed and with both validation files, made
+    with the keys of `runs`."""
+    root = tmp_path_factory.mktemp("small")
+    signer = runs["signer"]
+    return generate(GenerateRequest(load_spec(small_happy_holidays(root, 3000)), SEED_A, now=datetime(
+        2026, 12, 1, tzinfo=UTC), out=root / "runs", run_id="r", signature=signer.manifest_entry(),
+        validation_keys=runs["keys"]), finish=signer.sign_run).folder
+
+
 @pytest.fixture
-def copy(runs, tmp_path) -> Path:
+def copy(small, tmp_path) -> Path:
     dst = tmp_path / "run"
-    shutil.copytree(runs["runs"]["happy_holidays"], dst)
+    shutil.copytree(small, dst)
     return dst
 
 
@@ -87,7 +103,7 @@ def test_a_missing_record_fails_step_9(runs, copy):
     assert _step9(copy, runs["keys"]) == [
         (
             "fail",
-            "validation-high.bin: 300000 records in 14,399,968 bytes for 300,000 tickets (threshold "
+            "validation-high.bin: 3000 records in 143,968 bytes for 3,000 tickets (threshold "
             "60000); 1 ticket(s) without their record (missing, changed or reordered records); the "
             "known-ticket values are not every ticket's",
         )
@@ -95,7 +111,7 @@ def test_a_missing_record_fails_step_9(runs, copy):
 
 
 def test_a_swapped_imaging_row_fails_step_9(runs, copy):
-    path = copy / "imaging-p6.parquet"
+    path = copy / "imaging-p1.parquet"
     table = pl.read_parquet(path)
     order = np.arange(table.height)
     order[[10, 11]] = [11, 10]
@@ -103,7 +119,7 @@ def test_a_swapped_imaging_row_fails_step_9(runs, copy):
     found = _step9(copy, runs["keys"])
     assert found[0] == (
         "fail",
-        "imaging-p6.parquet: 2 barcode number(s) not those of the pool's book and "
+        "imaging-p1.parquet: 2 barcode number(s) not those of the pool's book and "
         "ticket at their position, first at position 10; 2 ticket_no value(s) differ "
         "from the pool's, first at position 10; column play_spot_0: a stored code is not "
         "shown as one symbol (or two as one)",
