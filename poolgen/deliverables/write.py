@@ -36,6 +36,7 @@ from poolgen.deliverables.validation import (
     tier_values,
 )
 from poolgen.errors import RunError
+from poolgen.files.parquet import RowGroupWriter, parquet_bytes, row_groups
 from poolgen.files.read import file_entry
 from poolgen.files.write import create_secret_file, write_atomic
 from poolgen.game.model import FixedPrize, Game, Pool, Printed
@@ -80,11 +81,26 @@ def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder:
         return None
     digits = game.sales.virn_digits
     numbers = identity_numbers(game, pool, df, seed, digits)
-    table = imaging_table(game, pool, df, numbers, digits, [c for c in df.columns if c not in COMMON])
+    layout = [c for c in df.columns if c not in COMMON]
+    groups = row_groups(df.height)  # built and written a row group at a time (files/parquet.py)
+    table = imaging_table(game, pool, df, numbers, digits, layout, (0, groups[0]) if groups else None)
     if table is None:
         return None
     with create_secret_file(folder / imaging_name(pool.id)) as f:
-        table.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
+        if len(groups) < 2:
+            f.write(parquet_bytes(table))
+        else:
+            writer = RowGroupWriter(f)
+            writer.add(table)
+            del table  # one row group's text columns in memory at a time
+            first = groups[0]
+            for n in groups[1:]:
+                part = imaging_table(game, pool, df, numbers, digits, layout, (first, n))
+                assert part is not None  # the layout was mapped above
+                writer.add(part)
+                del part
+                first += n
+            writer.close()
         f.flush()
         os.fsync(f.fileno())
     parts = PoolParts(np.unique(df["book"].to_numpy()))
