@@ -99,4 +99,5 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.nd
             part = pl.Series(c + suffix, [alphabet.get(v, ("?", "?", "?"))[k] for v in range(top)],
                              dtype=pl.String)
             columns.append(part.gather(df[c]))
-    return pl.DataFrame(columns).rechunk()  # one chunk: polars splits it by height alone
+    table = pl.DataFrame(columns)
+    return table if rows is None else table.rechunk()  # a row group: one chunk, written as one

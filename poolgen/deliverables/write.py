@@ -36,7 +36,7 @@ from poolgen.deliverables.validation import (
     tier_values,
 )
 from poolgen.errors import RunError
-from poolgen.files.parquet import RowGroupWriter, parquet_bytes, row_groups
+from poolgen.files.parquet import RowGroupWriter, row_groups
 from poolgen.files.read import file_entry
 from poolgen.files.write import create_secret_file, write_atomic
 from poolgen.game.model import FixedPrize, Game, Pool, Printed
@@ -45,6 +45,7 @@ from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
+WHOLE_TEXT_BYTES = 256 << 20  # an imaging table held whole at most (issue 28: 1,010,300 x 30 spots, 1.4 GB)
 PACKS = "packs.csv"
 BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC 7064 MOD 97-10 "
            "(the 15-digit number is 1 mod 97)")
@@ -82,13 +83,17 @@ def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder:
     digits = game.sales.virn_digits
     numbers = identity_numbers(game, pool, df, seed, digits)
     layout = [c for c in df.columns if c not in COMMON]
-    groups = row_groups(df.height)  # built and written a row group at a time (files/parquet.py)
-    table = imaging_table(game, pool, df, numbers, digits, layout, (0, groups[0]) if groups else None)
+    # a table of more text than WHOLE_TEXT_BYTES is built and written a row group at a time
+    # (files/parquet.py: the same bytes); a smaller one whole, as it costs no more memory than the pool
+    text_bytes = 16 * df.height * (2 + 3 * len(layout))  # polars' string views: 16 bytes a value
+    groups = row_groups(df.height) if text_bytes > WHOLE_TEXT_BYTES else []
+    first_rows = (0, groups[0]) if len(groups) > 1 else None
+    table = imaging_table(game, pool, df, numbers, digits, layout, first_rows)
     if table is None:
         return None
     with create_secret_file(folder / imaging_name(pool.id)) as f:
         if len(groups) < 2:
-            f.write(parquet_bytes(table))
+            table.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
         else:
             writer = RowGroupWriter(f)
             writer.add(table)

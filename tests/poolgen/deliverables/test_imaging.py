@@ -7,6 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from poolgen.deliverables import write
 from poolgen.deliverables.imaging import identity_numbers, imaging_table, spot_alphabets
 from poolgen.deliverables.write import COMMON, write_imaging
 from poolgen.errors import RunError
@@ -52,9 +53,13 @@ def test_a_code_the_contract_does_not_map_is_refused(pool, code):
         _table(game, p, bad)
 
 
-def test_an_imaging_file_of_three_row_groups_is_the_whole_tables_write_parquet(tmp_path):
-    # write_imaging builds and writes one row group at a time (issue 28: the table of a million
-    # tickets of 30 spots was 1.4 GB whole); the file is still what write_parquet made of the whole
+@pytest.mark.parametrize("whole_text_bytes", [0, write.WHOLE_TEXT_BYTES])
+def test_an_imaging_file_of_three_row_groups_is_the_whole_tables_write_parquet(tmp_path, monkeypatch,
+                                                                              whole_text_bytes):
+    # a table of more text than WHOLE_TEXT_BYTES is built and written a row group at a time (issue 28:
+    # a million tickets of 30 spots were 1.4 GB whole); the file is what write_parquet made of the
+    # whole, as a smaller table's still is (300,000 tickets of 6 spots: 86 MB of text, held whole)
+    monkeypatch.setattr(write, "WHOLE_TEXT_BYTES", whole_text_bytes)
     game = load_spec(spec_path("happy_holidays"))
     p = game.pool("p1")
     df = build_pool(game, p, SEED_A)
