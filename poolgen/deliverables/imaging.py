@@ -69,8 +69,10 @@ def identity_numbers(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes,
 
 
 def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.ndarray, np.ndarray],
-                  virn_digits: int, layout_columns: list[str]) -> pl.DataFrame | None:
-    """The pool's imaging table, or None if its layout cannot be mapped to symbols generically.
+                  virn_digits: int, layout_columns: list[str],
+                  rows: tuple[int, int] | None = None) -> pl.DataFrame | None:
+    """The pool's imaging table, or with `rows` (first, count) those rows of it; None if its layout
+    cannot be mapped to symbols generically.
 
     `numbers`: the tickets' barcode and validation numbers (`identity_numbers`). A spot's code, text
     and caption are gathered from its alphabet's three short string columns by the stored value (one
@@ -79,6 +81,10 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.nd
     if alphabets is None:
         return None
     codes, virn = numbers
+    if rows is not None:  # a row group of the file (deliverables/write.py): 16 bytes a text value
+        first, count = rows
+        df = df.slice(first, count)
+        codes, virn = codes[first:first + count], virn[first:first + count]
     columns = [pl.Series("barcode", codes).cast(pl.String).str.zfill(BARCODE_DIGITS),
                pl.Series("virn", virn).cast(pl.String).str.zfill(virn_digits),
                df["book"], df["ticket_no"]]
@@ -93,4 +99,5 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.nd
             part = pl.Series(c + suffix, [alphabet.get(v, ("?", "?", "?"))[k] for v in range(top)],
                              dtype=pl.String)
             columns.append(part.gather(df[c]))
-    return pl.DataFrame(columns)
+    table = pl.DataFrame(columns)
+    return table if rows is None else table.rechunk()  # a row group: one chunk, written as one

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
+from polars.io.plugins import register_io_source
 
 from poolgen.deliverables.identity import BARCODE_DIGITS, book_label
 from poolgen.deliverables.imaging import art_spots, identity_numbers, imaging_table
@@ -44,6 +46,8 @@ from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
+WHOLE_TEXT_BYTES = 256 << 20  # an imaging table held whole at most (issue 28: 1,010,300 x 30 spots, 1.4 GB)
+SLICE_ROWS = 65_536  # rows of an imaging table built at a time when it is not held whole
 PACKS = "packs.csv"
 BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC 7064 MOD 97-10 "
            "(the 15-digit number is 1 mod 97)")
@@ -80,11 +84,32 @@ def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder:
         return None
     digits = game.sales.virn_digits
     numbers = identity_numbers(game, pool, df, seed, digits)
-    table = imaging_table(game, pool, df, numbers, digits, [c for c in df.columns if c not in COMMON])
+    layout = [c for c in df.columns if c not in COMMON]
+    # a table of more text than WHOLE_TEXT_BYTES is built a slice of rows at a time and streamed to
+    # the file by polars' sink (the same bytes: polars cuts row groups by height, not by slice); a
+    # smaller one whole, as it costs no more memory than the pool
+    text_bytes = 16 * df.height * (2 + 3 * len(layout))  # polars' string views: 16 bytes a value
+    sliced = text_bytes > WHOLE_TEXT_BYTES and df.height > SLICE_ROWS
+    table = imaging_table(game, pool, df, numbers, digits, layout, (0, SLICE_ROWS) if sliced else None)
     if table is None:
         return None
     with create_secret_file(folder / imaging_name(pool.id)) as f:
-        table.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
+        if not sliced:
+            table.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
+        else:
+            first_slice = [table]
+            del table  # one slice's text columns in memory at a time
+
+            def slices(*_: object) -> Iterator[pl.DataFrame]:  # polars' io source: every column, every row
+                yield first_slice.pop()
+                for first in range(SLICE_ROWS, df.height, SLICE_ROWS):
+                    part = imaging_table(game, pool, df, numbers, digits, layout,
+                                         (first, min(SLICE_ROWS, df.height - first)))
+                    assert part is not None  # the layout was mapped above
+                    yield part
+
+            register_io_source(slices, schema=first_slice[0].schema).sink_parquet(
+                f, compression="zstd", compression_level=1, statistics=False)
         f.flush()
         os.fsync(f.fileno())
     parts = PoolParts(np.unique(df["book"].to_numpy()))

@@ -187,3 +187,31 @@ def test_a_tier_of_as_many_wins_as_places_is_read_one_more_refused():
     assert (out.illegal, out.prize_cents.tolist(), out.wins.tolist()) == ([], [300], [3])
     play["tiers"][2]["wins"].append(WIN_1)
     assert refusal(play) == "manifest play entry: tiers[2] has more wins than the areas have places"
+
+
+def test_a_table_of_more_rows_than_one_slice_reads_as_the_same_rows_one_by_one(tmp_path):
+    # evaluate takes ROWS (65,536) rows at a time (issue 28, memory): the rows of the test above,
+    # 6,554 times over, span two slices, and every illegal row keeps its place in the whole table
+    doc = play(tmp_path, kn_doc())
+    rows = [
+        kn_row("lose", [0, 1], [2, 3, 4], [1, 1, 2]),
+        kn_row("1", [0, 1], [1, 3, 4], [1, 2, 2]),
+        kn_row("free", [0, 1], [3, 0, 4], [1, 0, 2]),
+        kn_row("2", [0, 1], [3, 7, 4], [1, 1, 2]),
+        kn_row("6", [0, 1], [6, 1, 4], [2, 1, 2]),
+        kn_row("1", [0, 0], [0, 3, 4], [1, 1, 1]),
+        kn_row("lose", [0, 1], [0, 3, 4], [1, 1, 1]),
+        kn_row("1", [0, 1], [9, 3, 4], [1, 1, 1]),
+        kn_row("6", [0, 1], [6, 6, 0], [2, 2, 2]),
+        kn_row("t99", [0, 1], [2, 3, 4], [1, 1, 1]),
+    ]
+    once = evaluate(table(rows), {"id": "p1"}, doc)
+    times = 6_554  # 65,540 rows: the last slice starts at row 65,536, within the 6,554th copy
+    result = evaluate(pl.concat([table(rows)] * times), {"id": "p1"}, doc)
+    assert result.prize_cents.tolist() == once.prize_cents.tolist() * times
+    assert result.wins.tolist() == once.wins.tolist() * times
+    assert len(result.illegal) == 5 * times
+    assert result.illegal == [(10 * k + row, why) for k in range(times) for row, why in once.illegal]
+    assert result.illegal[-5:] == [(65_535, "play: two winning numbers are equal"),
+                                   (65_536, "its wins are not its tier 'lose''s (1 win(s) paying 100 cents)"),
+                                   *[(65_530 + row, why) for row, why in once.illegal[2:]]]
