@@ -173,13 +173,22 @@ def bound_toml(text: str) -> None:
         raise UnusableInput(f"not a spec: a number of more than {MAX_DIGIT_RUN} digits")
 
 
+# the characters that reorder text on display (Unicode bidirectional marks, embeddings, overrides and
+# isolates: docs/new-game.md, section 1)
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def printable_text(doc: object, where: str = "") -> None:
-    """Refuse a string of a parsed spec holding a control character (Unicode category Cc), naming its
-    field, as poolgen's loader does (docs/new-game.md, section 1)."""
+    """Refuse a string of a parsed spec holding a control character (Unicode category Cc) or a
+    bidirectional control character, naming its field, as poolgen's loader does (docs/new-game.md,
+    section 1)."""
     if isinstance(doc, str):
         bad = next((c for c in doc if unicodedata.category(c) == "Cc"), None)
         if bad is not None:
             raise UnusableInput(f"{where}: text holds a control character (U+{ord(bad):04X})")
+        bad = next((c for c in doc if c in BIDI_CONTROLS), None)
+        if bad is not None:
+            raise UnusableInput(f"{where}: text holds a bidirectional control character (U+{ord(bad):04X})")
     elif isinstance(doc, list):
         for i, item in enumerate(doc):
             printable_text(item, f"{where}[{i}]")

@@ -30,6 +30,10 @@ from poolgen.limits import (
 )
 from poolgen.money import fmt_cents
 
+# the characters that reorder text on display (Unicode bidirectional marks, embeddings, overrides
+# and isolates): refused in a spec's text as control characters are (docs/new-game.md, section 1)
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
 MAX_STRING_CHARS = 10_000
 _LIST_LIMITS = {"tiers": MAX_TIERS, "symbols": MAX_SYMBOLS}
 # Texts the report's tables print in one cell (a longer one outgrew a page: reportlab LayoutError).
@@ -58,6 +62,10 @@ def bound_values(r: _Fails, doc: Mapping[str, Any]) -> None:
                                                    None)) is not None:
             # a name, caption or code is printed: on terminals, proofs, reports and the press's files
             raise r.fail(where, f"text holds a control character (U+{ord(bad):04X})")
+        if isinstance(value, str) and (bad := next((c for c in value if c in BIDI_CONTROLS),
+                                                   None)) is not None:
+            # one reorders the characters after it on screen and paper ("Trojan Source", CVE-2021-42574)
+            raise r.fail(where, f"text holds a bidirectional control character (U+{ord(bad):04X})")
         if isinstance(value, list):
             limit = _LIST_LIMITS.get(where, MAX_LIST_ITEMS)
             if len(value) > limit:

@@ -32,6 +32,11 @@ REFUSED = [
     # written into the manifest, proofs and the press's files
     ("game.name", "Happy\x1b[2J", "g.toml: game.name: text holds a control character (U+001B)"),
     ("symbols.1.code", "1\x00", "g.toml: symbols[1].code: text holds a control character (U+0000)"),
+    # a right-to-left override made a name read otherwise than its bytes, on screen and on paper
+    ("game.name", "Happy \u202eyadiloH",
+     "g.toml: game.name: text holds a bidirectional control character (U+202E)"),
+    ("symbols.1.caption", "ONE\u2066",
+     "g.toml: symbols[1].caption: text holds a bidirectional control character (U+2066)"),
     # Decimal reads the digits of every script: "\uff11.\uff10\uff10" (fullwidth) was a $1.00 ticket
     ("printed.price", "\uff11.\uff10\uff10", "g.toml: printed.price: '\uff11.\uff10\uff10' is not an amount"),
     ("symbols.7.value", "\u0665.00", "g.toml: symbols[7].value: '\u0665.00' is not an amount"),

@@ -14,6 +14,8 @@ from tests.support import small_happy_holidays
     ('name = "Happy Holidays"', 'name = "Happy\\u001b[2JHolidays"',
      "game.name: text holds a control character (U+001B)"),
     ('get = "$1"', 'get = "$1\\n"', "tiers[1].get: text holds a control character (U+000A)"),
+    ('name = "Happy Holidays"', 'name = "Happy \\u202eHolidays"',
+     "game.name: text holds a bidirectional control character (U+202E)"),
 ])
 def test_a_control_character_in_a_spec_s_text_is_refused(tmp_path, was, now, message):
     spec = small_happy_holidays(tmp_path, 3000)
