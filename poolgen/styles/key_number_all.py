@@ -45,8 +45,7 @@ def prize_sets(values: tuple[int, ...], yours: int, total: int) -> tuple[tuple[i
     those counts (prizes[0]'s count first). TooManySets beyond MOST_SETS, or when deciding it takes
     more than MOST_STATES partial sums (20 prize symbols of unrelated values and 10 spots took 31 s)."""
     n = len(values)
-    memo: dict[tuple[int, int, int], bool] = {}
-    started: set[tuple[int, int, int]] = set()  # memo holds a partial sum only once it is decided
+    memo: dict[tuple[int, int, int], bool] = {}  # every partial sum started, decided or not
 
     def can(i: int, y: int, t: int) -> bool:
         """Whether y symbols of values[i:] add up to t."""
@@ -55,9 +54,10 @@ def prize_sets(values: tuple[int, ...], yours: int, total: int) -> tuple[tuple[i
         key = (i, y, t)
         if key not in memo:
             # many distinct prize values: the partial sums multiply. Counted as each is started, those
-            # still being decided too (counting memo alone let the ones on the stack go uncounted)
-            started.add(key)
-            if len(started) > MOST_STATES:
+            # still being decided too (a placeholder: the search never comes back to a key it is
+            # deciding, as i grows along the stack)
+            memo[key] = False
+            if len(memo) > MOST_STATES:
                 raise TooManySets(f"more than {MOST_STATES:,} partial sums of the area's prize symbols to "
                                   "search for it")
             memo[key] = any(can(i + 1, y - c, t - c * values[i]) for c in range(min(y, t // values[i]) + 1))
