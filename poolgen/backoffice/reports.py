@@ -211,6 +211,24 @@ def ledger_problems(what: Run | Order, books: list[tuple[Path, Attempts, list[Pa
     return out
 
 
+def runs_left_out(order: Order, books: list[tuple[Path, Attempts, list[Payment]]]) -> str | None:
+    """The first ledger's payments of the order's game number recorded under run ids not given, as a
+    refusal, or None. A ledger holds the tickets of one order per game number (docs/back-office.md,
+    section 4), so each is a ticket of a run of the order left out (another cut), and a table of the
+    runs given would show its prize still to be won."""
+    game = order.first.game
+    if game is None:
+        return None
+    for path, _, every in books:
+        out = [p for p in every if p.run_id not in order.run_ids and p.barcode.startswith(f"{game:03d}")]
+        if out:
+            ids = ", ".join(sorted({p.run_id for p in out}))
+            return (f"{path}: {len(out):,} payment(s) of game {game} under run(s) {ids}, not given: a ledger "
+                    "holds one order per game number, so the order's tables need every run of it (RUN ... or "
+                    "--run RUN)")
+    return None
+
+
 def _differ(path: Path, run: Run, attempts: Attempts, every: list[Payment]) -> list[str]:
     paid_attempts = {a[0]: a[3] for a in attempts if a[6] == "paid" and a[2] == run.run_id}
     mine = {p.claim_no: p.barcode for p in every if p.run_id == run.run_id}

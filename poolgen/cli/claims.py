@@ -173,13 +173,21 @@ def _published(order: Order, ledgers: list[Path]) -> list[Level]:
     """The levels a published table shows (prizes remaining, the closing report), from ledgers that pass
     the reconciliation's checks that need no key (`ledger_problems`): a payment removed by hand or
     moved to another run id would be shown as a prize still to be won."""
-    from poolgen.backoffice.reports import ledger_problems, published_levels, read_ledgers  # lazy: start-up
+    from poolgen.backoffice.reports import (  # lazy: start-up time (docs/scaling.md)
+        ledger_problems,
+        published_levels,
+        read_ledgers,
+        runs_left_out,
+    )
 
     books = read_ledgers(ledgers)
     problems = ledger_problems(order, books)
     if problems:
         raise BackOfficeError(f"{problems[0]}; the ledgers do not reconcile, so the figures would not add up "
                               "(`poolgen claims reconcile` names each problem)")
+    left_out = runs_left_out(order, books)
+    if left_out:
+        raise BackOfficeError(left_out)
     return published_levels(order, [p for _, _, every in books for p in every if p.run_id in order.run_ids])
 
 

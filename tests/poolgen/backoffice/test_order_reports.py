@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from poolgen.run.signing import Signer
 from tests.support import SEED_A, SEED_B, spec_path
 from tests.support.cli import invoke, one_line
 from tests.support.pdf import pages
+from tests.support.reseal import resign
 from tests.support.split_run import SplitRun, cut, split_run
 
 ORDER = {"$6.00": 4, "$2.00": 50, "free ticket ($1.00)": 100, "$1.00": 100}  # the order's counts
@@ -94,9 +96,10 @@ def test_prizes_remaining_over_two_cuts_are_the_one_runs(order):
          "sales_cents": 600_000, "prize_cost_cents": 32_400 - over["runs"][0]["prize_cost_cents"]}]
     assert over["order"] == one["order"] == {"tickets": 12_000, "sales_cents": 1_200_000,
                                              "prize_cost_cents": 32_400, "order_tickets": 12_000}
-    alone = _json("claims", "report", a.folder, "--ledger", order["cuts"])
-    assert sum(lv["paid"] for lv in alone["levels"]) == 6  # cut-a's claims only
-    assert sum(lv["total"] for lv in alone["levels"]) < 254
+    for command in ("report", "close"):  # one cut alone counted its own payments only, cut-b's as unclaimed
+        one_line(invoke("claims", command, a.folder, "--ledger", order["cuts"]), "poolgen",
+                 f"{order['cuts']}: 5 payment(s) of game 7 under run(s) cut-b, not given: a ledger holds one "
+                 "order per game number, so the order's tables need every run of it (RUN ... or --run RUN)")
     text = invoke("claims", "report", a.folder, b.folder, "--ledger", order["cuts"])
     whole = invoke("claims", "report", order["whole"].folder, "--ledger", order["ledger_whole"])
     assert text.exit_code == 0, text.output
@@ -168,6 +171,21 @@ def test_runs_of_another_order_are_refused_before_any_ledger_is_read(order, stra
         assert result.stdout == ""
     result = invoke("sales", "report", second, "--run", a, "--ledger", missing)
     assert result.exit_code == 2 and result.stdout == "", result.output
+
+
+def test_a_manifest_whose_prize_cost_is_not_its_levels_is_refused(order, tmp_path):
+    """An insider's copy of cut-b whose totals.prize_cost_cents says $1.00 more than its pools' tiers,
+    signed again: the order's tables would not add up to the manifests' figures, so neither is drawn."""
+    copy = tmp_path / "insider" / "cut-b"
+    shutil.copytree(order["b"].folder, copy)
+    signer = Signer.from_file(order["whole"].private)
+    resign(copy, lambda doc: doc["totals"].update(prize_cost_cents=doc["totals"]["prize_cost_cents"] + 100),
+           signer)
+    for command in ("report", "close"):
+        one_line(invoke("claims", command, order["a"].folder, copy, "--ledger", order["cuts"], "--public-key",
+                        order["whole"].public), "poolgen",
+                 "the runs' levels hold $324.00 of prizes, their manifests' totals $325.00: the figures "
+                 "would not add up")
 
 
 def test_a_report_without_a_run_is_refused_in_one_line(order):
