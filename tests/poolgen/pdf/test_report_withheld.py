@@ -14,7 +14,9 @@ import polars as pl
 import pypdfium2
 import pytest
 
+from audit.checklist import Step, StepResult
 from audit.stats.step import fmt_p
+from poolgen.pdf.report.statistics import checklist_lines
 from tests.support import SEED_A, small_wild_side
 from tests.support.cli import invoke
 
@@ -83,3 +85,24 @@ def test_public_report_shows_no_rank_of_a_p_value(reports):
     sentence = "each test's Holm threshold: internal edition"
     assert public.count(sentence) == 1 and public.count("Holm threshold") == 1  # no column, no failure's
     assert sentence not in internal
+
+
+def test_a_failed_position_test_is_named_without_its_figures_in_the_public_checklist():
+    """A pool that fails a withheld test (a pool's first top prize at position 3) is named as failing
+    in the public checklist, by the test's name alone; the internal edition shows it whole."""
+    step = StepResult(Step.STATISTICS, "statistics")
+    name, method = "top prizes ($25,000 to $25; 54 tickets): smallest position", "exact: P(min >= x)"
+    figures = "smallest of 54 at position 3 (0.1% into the pool)"
+    step.add("fail", f"{name} ({method}): {figures}, p = 1.00e-06 <= Holm threshold 4.44e-06, family-wise "
+                     "0.04% for this pool", "pool p1")
+    step.add("fail", "winner positions by tenth of the pool (chi-square): X2 = 40.1, df = 9, p = 7.00e-06 "
+                     "<= Holm threshold 4.08e-06, family-wise 0.04% for this pool", "pool p2")
+    step.figures = [{"pool": "p1", "test": name, "method": method, "statistic": figures, "p": 1e-6,
+                     "holm_threshold": 4.44e-6, "alpha": 0.0004, "significant": True}]
+    step.add("pass", "106 tests, 2 significant at family-wise 0.04%, Holm across the pool's tests", "pool p1")
+    public, internal = checklist_lines(step, internal=False), checklist_lines(step, internal=True)
+    assert public[0] == f"pool p1: {name}: withheld: it names a position (internal edition)"
+    assert public[1] == ("pool p2: winner positions by tenth of the pool (chi-square): X2 = 40.1, df = 9, "
+                         "p = 7.00e-06, family-wise 0.04% for this pool")
+    assert internal[:2] == tuple(step.reasons)
+    assert "position 3" not in " ".join(public) and "Holm threshold" not in " ".join(public)
