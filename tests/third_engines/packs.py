@@ -66,6 +66,18 @@ def winners_only(stream: Stream, counts: list[int], m: int, lo: int, hi: int) ->
     return ordered(stream, deal([(permuted(stream, labels(counts, winners)), per)], m), m)
 
 
+def mixed_tilt(m: int, packs: int, wins: int, lo: int, hi: int, held: int) -> int:
+    """5.6 step 2: u, the largest in [1, 2^62) with C S2 S0 + (B - C) S1^2 <= W S1 S0."""
+    def s(j: int, u: int) -> int:
+        return sum(w ** j * comb(m, w) * u ** (w - lo) << (20 * (hi - w)) for w in range(lo, hi + 1))
+
+    def holds(u: int) -> bool:
+        s0, s1, s2 = s(0, u), s(1, u), s(2, u)
+        return held * s2 * s0 + (packs - held) * s1 * s1 <= wins * s1 * s0
+
+    return largest(holds)
+
+
 def one_cap(stream: Stream, counts: list[int], m: int, lo: int, hi: int, capped: frozenset[int],
             k: int) -> list[int]:
     """5.6 (k = 1) and 5.7."""
@@ -76,15 +88,7 @@ def one_cap(stream: Stream, counts: list[int], m: int, lo: int, hi: int, capped:
             w = [wins // packs] * packs
         else:
             span = range(lo, hi + 1)
-
-            def s(j: int, u: int) -> int:
-                return sum(w ** j * comb(m, w) * u ** (w - lo) << (20 * (hi - w)) for w in span)
-
-            def holds(u: int) -> bool:
-                s0, s1, s2 = s(0, u), s(1, u), s(2, u)
-                return held * s2 * s0 + (packs - held) * s1 * s1 <= wins * s1 * s0
-
-            num, den = lowest(largest(holds))
+            num, den = lowest(mixed_tilt(m, packs, wins, lo, hi, held))
             q0 = [comb(m, w) * num ** w * den ** (hi - w) for w in span]
             q1 = [w * x for w, x in zip(span, q0, strict=True)]
             while True:
@@ -161,11 +165,10 @@ def beside(stream: Stream, counts: list[int], m: int, lo: int, hi: int, s1: froz
     for pack, row, (_, c), h in zip(contents, rows, pairs, which, strict=True):
         j = c + h
         sigma = [e for e in row if e < j]
-        head = [0] * j
-        for i, e in enumerate(sigma):
-            head[e] = pack[i]  # the pack's i-th ticket becomes its sigma(i)-th
+        head = [pack[e] for e in sigma]  # the pack's i-th ticket is its sigma(i)-th before
         firsts.append((head, pack[j:]))
     return spaced_places(stream, firsts, m, d)
+
 
 def caps_alone(stream: Stream, counts: list[int], m: int,
                caps: list[tuple[frozenset[int], int]]) -> list[int]:
@@ -243,7 +246,11 @@ def beside_rules(rules: Rules, m: int) -> tuple[frozenset[int], frozenset[int], 
 def redraw(seed: bytes, rules_id: str, pool_id: str, m: int, counts: list[int],
            rules: Rules) -> tuple[str, list[int]]:
     """The pool's tier order (tier indices, 0 the losers) and the section that drew it."""
-    stream = Stream(seed, ("poolgen/v1", rules_id, pool_id, "order"))
+    return draw(Stream(seed, ("poolgen/v1", rules_id, pool_id, "order")), counts, m, rules)
+
+
+def draw(stream: Stream, counts: list[int], m: int, rules: Rules) -> tuple[str, list[int]]:
+    """The tier order the section these rules get draws from `stream`, and the section."""
     which = section(rules, counts, m)
     lo, hi = bounds(rules, m)
     if which == "4":

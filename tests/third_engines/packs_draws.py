@@ -86,18 +86,24 @@ def lowest(u: int) -> tuple[int, int]:
 # --- 5.2: winners per pack --------------------------------------------------------------------------
 
 
-def winners_per_pack(stream: Stream, m: int, packs: int, wins: int, lo: int, hi: int) -> list[int]:
-    """5.2 steps 1-2: W_1..W_B, by the tilt and divide-and-conquer."""
-    if wins in (packs * lo, packs * hi):  # every pack holds the bound: nothing to draw
-        return [wins // packs] * packs
+def tilt(m: int, packs: int, wins: int, lo: int, hi: int) -> int:
+    """5.2 step 1: u, the largest in [1, 2^62) with the mean of w under C(m, w) (u / 2^20)^w on [lo, hi]
+    at most W / B."""
     span = range(lo, hi + 1)
     base = [comb(m, w) << (20 * (hi - w)) for w in span]
 
     def holds(u: int) -> bool:
         return sum((packs * w - wins) * b * u ** (w - lo) for w, b in zip(span, base, strict=True)) <= 0
 
-    a, b = lowest(largest(holds))
-    q = [comb(m, w) * a ** w * b ** (hi - w) for w in span]
+    return largest(holds)
+
+
+def winners_per_pack(stream: Stream, m: int, packs: int, wins: int, lo: int, hi: int) -> list[int]:
+    """5.2 steps 1-2: W_1..W_B, by the tilt and divide-and-conquer."""
+    if wins in (packs * lo, packs * hi):  # every pack holds the bound: nothing to draw
+        return [wins // packs] * packs
+    a, b = lowest(tilt(m, packs, wins, lo, hi))
+    q = [comb(m, w) * a ** w * b ** (hi - w) for w in range(lo, hi + 1)]
     top = max(q)
     while True:
         ws = [lo + i for i in choices(stream, q, packs - 1)]

@@ -49,6 +49,9 @@ CASES = {  # name: (the [packs] table's rule lines, the section the contract giv
     "$100 at most one inside $20 or $100 never back to back, winners 3..9": (
         'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "100.00", at_most = 1 } ]\n'
         'spacing = [ { tiers = ["20", "100"], min_distance = 2 } ]', "5.9"),
+    "$100 at most one inside $2 to $100 never back to back (packs of 3 or more of them)": (
+        'caps = [ { prize = "100.00", at_most = 1 } ]\n'
+        'spacing = [ { tiers = ["2", "5", "20", "100"], min_distance = 2 } ]', "5.9"),
     "$100 at most one beside $5 or $20 at least 3 apart": (
         'caps = [ { prize = "100.00", at_most = 1 } ]\n'
         'spacing = [ { tiers = ["5", "20"], min_distance = 3 } ]', "5.9"),
