@@ -3,8 +3,8 @@ sections 2 to 4, 5.2 and 5.6 to 5.10 and docs/new-game.md 2b alone) against pool
 with `[packs]` rules that each section draws exactly are drawn again, ticket by ticket, from the seed,
 the spec and the manifest's counts alone. One small pool per case (the pack-parameter example cut to
 40 books of 20, its `[packs]` replaced), the example itself and pairs_payday_packs cut small without
-their value floor (5.9 and 5.6), and the floor's pools, which the contract leaves to the chain (5.3)
-and no third party can draw again exactly."""
+their value floor (5.9 and 5.6), an eInstant's blocks (5.4: hand_to_hand_blocks without its floor),
+and the floor's pools, which the contract leaves to the chain (5.3): the engine refuses them."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ import pytest
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, SEED_B, SPECS
+from tests.support.blocks import blocks_variant
 from tests.third_engines import packs
 from tests.third_engines.packs_draws import big_integer
 from tests.third_engines.split import Stream
@@ -170,6 +171,38 @@ def test_pairs_payday_without_its_floor_is_drawn_again(tmp_path):
         doc, ids, stored, entry = _generated(tmp_path / pool, spec, SEED_B, pool)
         assert len(stored) == {"p1": 2000, "p6": 1000}[pool]
         assert _redrawn(doc, ids, entry, SEED_B) == ("5.6", stored)
+
+
+BLOCKS = {  # an eInstant's [blocks] (5.4: the same draws, a block of serials for a pack)
+    "the block example without its floor": (
+        'shares = 100\nmin_winners = 25\ncaps = [ { tiers = ["m5000", "m500", "m400", "m300", "m200"], '
+        'at_most = 1 } ]\nspacing = [ { tiers = ["m50", "m45", "m40"], min_distance = 2 } ]', "5.9"),
+    "blocks of 50, one $200 or more and two $40 to $50 at most": (
+        'shares = 50\nneighbours = "within blocks"\ncaps = [ { tiers = ["m5000", "m500", "m400", "m300", '
+        '"m200"], at_most = 1 }, { tiers = ["m50", "m45", "m40"], at_most = 2 } ]', "5.9"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BLOCKS))
+def test_an_einstants_blocks_are_drawn_again_serial_by_serial(tmp_path, case):
+    """hand_to_hand_blocks cut to one pool of 10,000 shares (counts a hundredth, at least 1), its
+    `[blocks]` replaced: the tier of every serial, from the seed, the spec and the manifest."""
+    rules, section = BLOCKS[case]
+    spec = blocks_variant(tmp_path, 100, rules)
+    run = generate(GenerateRequest(load_spec(spec), SEED_B, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                   out=tmp_path, run_id="r")).folder
+    doc = tomllib.loads(spec.read_text())
+    (entry,) = json.loads((run / "manifest.json").read_text())["pools"]
+    ids = ["lose", *(f"m{t['multiplier']}" for t in doc["tiers"])]
+    assert [t["id"] for t in entry["tiers"]] == ids
+    given = doc["blocks"]
+    sets = {key: [(frozenset(ids.index(t) for t in r["tiers"]), r[limit]) for r in given.get(key, [])]
+            for key, limit in (("caps", "at_most"), ("spacing", "min_distance"))}
+    counts = [t["count"] for t in entry["tiers"]]
+    got = packs.redraw(SEED_B, doc["game"]["id"], entry["id"], given["shares"], counts,
+                       packs.Rules(min_winners=given.get("min_winners"), **sets))
+    stored = pl.read_parquet(run / entry["file"]["name"], columns=["serial", "tier"]).sort("serial")["tier"]
+    assert (got[0], [ids[t] for t in got[1]]) == (section, stored.to_list())
 
 
 @pytest.mark.parametrize("source", ["happy_holidays_packs", "pairs_payday_packs"])
