@@ -24,7 +24,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, SEED_B, SPECS
 from tests.support.blocks import blocks_variant
 from tests.third_engines import packs
-from tests.third_engines.packs_draws import big_integer
+from tests.third_engines.packs_draws import big_integer, choices
 from tests.third_engines.split import Stream
 
 EXAMPLE = SPECS / "examples" / "happy_holidays_packs.toml"
@@ -225,4 +225,20 @@ def test_big_integers_read_the_words_section_3_says(bound):
     ours, theirs = Stream(SEED_A, label), derive_stream(SEED_A, *label)
     drawn = [big_integers(theirs, bound, 1)[0] for _ in range(5)]
     assert [big_integer(ours, bound) for _ in range(5)] == drawn
+    assert ours.words(1) == theirs.words(1).tolist()
+
+
+@pytest.mark.parametrize("count", [3, 200])
+def test_a_slot_its_first_word_does_not_settle_reads_more_words_as_section_3_says(count):
+    """`Weights` [w + 1, 2^64 - w], w the stream's first word: the boundary (w + 1) 2^64 / (2^64 + 1)
+    lies strictly inside the first word's interval, so slot 0 takes more words; the engine and poolgen
+    (its few-slot and many-slot paths) give the same indices and read on from the same word."""
+    # function-local: the implementation the engine is held to; the engine module does not import it
+    from poolgen.rng import Weights, derive_stream
+
+    label = ("poolgen/v1", "lab", "p1", "settle")
+    first = Stream(SEED_A, label).words(1)[0]
+    weights = [first + 1, (1 << 64) - first]
+    ours, theirs = Stream(SEED_A, label), derive_stream(SEED_A, *label)
+    assert choices(ours, weights, count) == Weights(weights).choices(theirs, count).tolist()
     assert ours.words(1) == theirs.words(1).tolist()
