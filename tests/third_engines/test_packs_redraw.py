@@ -161,8 +161,8 @@ def test_the_pack_parameter_example_without_its_floor_is_drawn_again(tmp_path):
 
 def test_pairs_payday_without_its_floor_is_drawn_again(tmp_path):
     """pairs_payday_packs cut to an order of 11,000 in pools of 2,000 (16 books of 125; counts a
-    hundredth, the four rarest 11), its floor dropped: at least 30 winners and at most one $500 or
-    more a book, drawn by 5.6; its first and its last (partial) pool."""
+    hundredth, at least 11: multiples of 11), its floor dropped: at least 30 winners and at most one
+    $500 or more a book, drawn by 5.6; its first and its last (partial) pool."""
     cuts = {"order_tickets = 1100000": "order_tickets = 11000",
             "pool_tickets = 200000": "pool_tickets = 2000"}
     spec = _example_without_floor(tmp_path, SPECS / "examples" / "pairs_payday_packs.toml", cuts,
