@@ -2,8 +2,8 @@
 tests/vectors/packs.txt: the tilts of 5.2, 5.6, 5.7, 5.8 and 5.9 at Happy Holidays size, the
 weighted choices, the winners, caps and pairs per pack of 10 packs of 300, and the arrangements of
 small pools under each exact section; each line from the stream derive_stream(seed,
-"poolgen/vectors", "packs", NAME) with NAME and the pools' counts as tests/vectors/make_packs_vectors.py
-(which printed them) gives them. The chain's line and the two pools' roots are not the engine's."""
+"poolgen/vectors", "packs", NAME) with NAME and the pools' counts as the file's header states them.
+The chain's line and the two pools' roots are not the engine's."""
 
 from __future__ import annotations
 
