@@ -165,7 +165,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
                = None, force: Force = False) -> None:
     """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares; over every
     run of the order given, from its one sales ledger."""
-    from poolgen.backoffice.orders import open_order  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.orders import open_order, prizes_add_up  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
     from poolgen.backoffice.share_reports import einstant_levels, order_closing, sold_cents  # lazy
 
@@ -188,6 +188,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
         show_closing(order, report, as_json, pdf, force)
         return
     levels = [lv for _, part in parts for lv in part]
+    prizes_add_up(sum(lv.total * lv.cents for lv in levels), order.runs)  # as the closing report (section 6)
     rows = [[f"{lv.pool} {lv.label}", f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
     header = ["Pool and prize", "Total prizes", "Sold", "Remaining"]
     title = game_title(order.first)

@@ -21,6 +21,7 @@ import pytest
 from poolgen.backoffice.sales import SalesLedger
 from poolgen.backoffice.vouched import open_signed
 from poolgen.loader import load_spec
+from poolgen.money import fmt_cents
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer
 from tests.support import SEED_A, SEED_B, spec_path
@@ -255,3 +256,22 @@ def test_the_einstant_reports_over_two_cuts_are_the_one_runs(shares):
         assert lv["total"] == lv["paid"] + lv["unclaimed"] + lv["voided"] + lv["never_sold"], lv
     assert close["runs"][1]["manifest_sha256"] == hashlib.sha256((shares["eb"] / "manifest.json")
                                                                  .read_bytes()).hexdigest()
+
+
+def test_an_einstant_manifest_whose_prize_cost_is_not_its_levels_is_refused(order, shares, tmp_path):
+    """Section 6: prizes remaining and the closing report, printed or eInstant, are refused when the levels'
+    prizes are not the manifests' prize_cost_cents summed: an insider's copy of cut eb saying $1.00 more,
+    signed again, is refused by `sales report` with and without --closing (prizes remaining drew it)."""
+    copy = tmp_path / "insider" / "eb"
+    shutil.copytree(shares["eb"], copy)
+    signer = Signer.from_file(order["whole"].private)
+    before = json.loads((copy / "manifest.json").read_bytes())["totals"]["prize_cost_cents"]
+    resign(copy, lambda doc: doc["totals"].update(prize_cost_cents=doc["totals"]["prize_cost_cents"] + 100),
+           signer)
+    designed = before + json.loads((shares["ea"] / "manifest.json").read_bytes())["totals"][
+        "prize_cost_cents"]
+    for closing in ([], ["--closing"]):
+        one_line(invoke("sales", "report", shares["ea"], copy, "--ledger", shares["root"] / "cuts.sqlite",
+                        "--public-key", shares["public"], *closing), "poolgen",
+                 f"the runs' levels hold {fmt_cents(designed)} of prizes, their manifests' totals "
+                 f"{fmt_cents(designed + 100)}: the figures would not add up")
