@@ -48,19 +48,25 @@ def test_the_text_answer_names_the_player_paid_as_the_json_does(einstant, tmp_pa
 
 
 def test_another_players_claim_says_nothing_of_the_shares_outcome(einstant, tmp_path):
-    """`--player` is checked before whether the share was paid: a stranger naming a sold share is told
-    it is another player's, whether it won and was paid or not (the answer was "already paid at T" for
-    a paid winner, "sold to another player" for every other share, telling the stranger which serials
-    won)."""
+    """`--player` is checked before whether the share was paid or voided: a stranger naming a sold share
+    is told it is another player's, whether it won and was paid, was voided or not (the answer was
+    "already paid at T" for a paid winner, "sold to another player" for every other share, telling the
+    stranger which serials won; a voided sale's answer is held to the same order)."""
     ledger = tmp_path / "sales.sqlite"
     share, buyer, _ = _setup(einstant, ledger)
     loser = next(f"d1.00-{i:07d}" for i, p in enumerate(einstant["prizes"], start=1) if p == 0)
     assert invoke("sales", "claim", einstant["folder"], "--public-key", einstant["public"], share,
                   "--ledger", ledger, "--player", buyer).exit_code == 0
+    sold = invoke("sales", "sell", einstant["folder"], "--public-key", einstant["public"], "--ledger", ledger,
+                  "--pool", "d1.00", "--channel", "web", "--player", "player-y", "--json")
+    voided = json.loads(sold.output)["ticket"]  # and a share whose sale was voided: neither is said
+    assert invoke("sales", "void", einstant["folder"], voided, "--ledger", ledger, "--reason", "R1",
+                  "--public-key", einstant["public"]).exit_code == 0
     answers = {}
-    for named in (share, loser):
+    for named in (share, loser, voided):
         other = invoke("sales", "claim", einstant["folder"], "--public-key", einstant["public"], named,
                        "--ledger", ledger, "--player", "player-x", "--json")
         assert other.exit_code == 1
         answers[named] = json.loads(other.output)["reason"]
-    assert answers == {n: f"pool d1.00: {n}: sold to another player; not paying it" for n in (share, loser)}
+    assert answers == {n: f"pool d1.00: {n}: sold to another player; not paying it"
+                       for n in (share, loser, voided)}
