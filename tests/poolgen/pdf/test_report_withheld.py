@@ -106,3 +106,20 @@ def test_a_failed_position_test_is_named_without_its_figures_in_the_public_check
                          "p = 7.00e-06, family-wise 0.04% for this pool")
     assert internal[:2] == tuple(step.reasons)
     assert "position 3" not in " ".join(public) and "Holm threshold" not in " ".join(public)
+
+
+def test_a_failed_run_level_test_of_the_top_prizes_ticket_numbers_is_withheld_in_the_public_checklist():
+    """The run's tests of the top prizes' ticket numbers within their books (audit/stats/top.py) name the
+    last digit a top prize is printed with, as the pools' tests of the printed numbers do: failed, the
+    public checklist names the test alone; the internal edition shows it whole."""
+    step = StepResult(Step.STATISTICS, "statistics")
+    name = "top prize of each pool ($6.00): smallest ticket number within its book, pools combined"
+    method = "exact: P(min >= x) = prod C(M_p(>= x), t_p)/C(N_p, t_p)"
+    figures = "4 tickets over 4 pools; smallest ticket number 47 of 0..49"
+    step.add("fail", f"{name} ({method}): {figures}, p = 1.00e-06 <= Holm threshold 2.50e-03, family-wise 1% "
+                     "for the run's top tiers", "run")
+    step.figures = [{"pool": None, "test": name, "method": method, "statistic": figures, "p": 1e-6,
+                     "holm_threshold": 2.5e-3, "alpha": 0.01, "significant": True}]
+    public, internal = checklist_lines(step, internal=False), checklist_lines(step, internal=True)
+    assert public == (f"run: {name}: withheld: it names a position (internal edition)",)
+    assert internal == tuple(step.reasons) and "ticket number 47" in internal[0]
