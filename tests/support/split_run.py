@@ -6,9 +6,12 @@ validation keys. Built by `split_run` in a second or two."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+
+import polars as pl
 
 from poolgen.deliverables.validation import new_validation_key, read_validation_key
 from poolgen.loader import load_spec
@@ -52,3 +55,12 @@ def cut(made: SplitRun, pools: list[str] | None, run_id: str) -> SplitRun:
                               validation_keys=keys, high_tier_cents=500, signature=signer.manifest_entry())
     folder = generate(request, finish=signer.sign_run).folder
     return SplitRun(made.spec, folder, made.public, made.low, made.high, made.private)
+
+
+def ticket_rows(run: SplitRun) -> pl.DataFrame:
+    """Every ticket of the run, pool after pool: its barcode and validation numbers and its tier."""
+    ids = [p["id"] for p in json.loads((run.folder / "manifest.json").read_text())["pools"]]
+    return pl.concat([pl.concat([pl.read_parquet(run.folder / f"imaging-{i}.parquet",
+                                                 columns=["barcode", "virn"]),
+                                 pl.read_parquet(run.folder / f"pool-{i}.parquet", columns=["tier"])],
+                                how="horizontal") for i in ids])

@@ -28,19 +28,11 @@ from tests.support import SEED_A, SEED_B, spec_path
 from tests.support.cli import invoke, one_line
 from tests.support.pdf import pages
 from tests.support.reseal import resign
-from tests.support.split_run import SplitRun, cut, split_run
+from tests.support.split_run import SplitRun, cut, split_run, ticket_rows
 
 ORDER = {"$6.00": 4, "$2.00": 50, "free ticket ($1.00)": 100, "$1.00": 100}  # the order's counts
 PAID = {"cut-a": {"6": 1, "2": 2, "free": 2, "1": 1}, "cut-b": {"6": 1, "2": 1, "1": 3}}  # claims per cut
 PAID_CENTS = 2 * 600 + 3 * 200 + 2 * 100 + 4 * 100  # $24.00: the claims above, free tickets at $1.00
-
-
-def _rows(run: SplitRun) -> pl.DataFrame:
-    ids = [p["id"] for p in json.loads((run.folder / "manifest.json").read_text())["pools"]]
-    return pl.concat([pl.concat([pl.read_parquet(run.folder / f"imaging-{i}.parquet",
-                                                 columns=["barcode", "virn"]),
-                                 pl.read_parquet(run.folder / f"pool-{i}.parquet", columns=["tier"])],
-                                how="horizontal") for i in ids])
 
 
 def _claim(root: Path, run: SplitRun, ledger: Path, barcode: str, virn: str) -> None:
@@ -60,7 +52,7 @@ def order(tmp_path_factory) -> dict:
             "b": cut(whole, ["p4", "p5", "p6"], "cut-b")}
     (root / "index").mkdir()
     for part in ("a", "b"):
-        rows = _rows(made[part])
+        rows = ticket_rows(made[part])
         for tier, n in PAID[made[part].folder.name].items():
             for b, v, _ in rows.filter(pl.col("tier") == tier).head(n).iter_rows():
                 _claim(root, made[part], root / "cuts.sqlite", b, v)

@@ -12,7 +12,7 @@ import pytest
 
 from poolgen.backoffice.claims import ClaimsLedger
 from tests.support.cli import invoke
-from tests.support.split_run import SplitRun, cut, split_run
+from tests.support.split_run import SplitRun, cut, split_run, ticket_rows
 
 ORDER = {"$6.00": 4, "$2.00": 50, "free ticket ($1.00)": 100, "$1.00": 100}  # the order's counts
 
@@ -24,14 +24,6 @@ def order(tmp_path_factory) -> dict:
     (root / "index").mkdir()
     return {"root": root, "whole": whole, "a": cut(whole, ["p1", "p2", "p3"], "cut-a"),
             "b": cut(whole, ["p4", "p5", "p6"], "cut-b"), "index": root / "index"}
-
-
-def _rows(run: SplitRun) -> pl.DataFrame:
-    ids = [p["id"] for p in json.loads((run.folder / "manifest.json").read_text())["pools"]]
-    return pl.concat([pl.concat([pl.read_parquet(run.folder / f"imaging-{i}.parquet",
-                                                 columns=["barcode", "virn"]),
-                                 pl.read_parquet(run.folder / f"pool-{i}.parquet", columns=["tier"])],
-                                how="horizontal") for i in ids])
 
 
 def _claim(order: dict, run: SplitRun, ledger, barcode: str, virn: str, *more: object):
@@ -46,7 +38,7 @@ def test_a_ticket_paid_under_one_run_of_the_order_is_not_paid_again_under_anothe
     `prize $2.00 - paid, claim no. 2` (the ledger's key is (run, barcode)), and only a reconciliation
     named it afterwards. Now it is `already paid`, naming the run it was paid under."""
     ledger = tmp_path / "claims.sqlite"
-    b, v, *_ = _rows(order["a"]).filter(pl.col("tier") == "2").row(0)
+    b, v, *_ = ticket_rows(order["a"]).filter(pl.col("tier") == "2").row(0)
     first = _claim(order, order["whole"], ledger, b, v)
     assert first.exit_code == 0 and first.stdout.endswith("prize $2.00 (low tier) - paid, claim no. 1 in the "
                                                           "ledger\n"), first.output
@@ -73,7 +65,7 @@ def test_prizes_remaining_of_a_split_order_are_its_counts_less_the_claims_paid(o
     docs/back-office.md section 6, "An order in several runs")."""
     whole = order["whole"]
     ledger = tmp_path / "claims.sqlite"
-    rows = _rows(whole)
+    rows = ticket_rows(whole)
     paid = {"6": 3, "2": 5, "free": 7, "1": 2}
     for tier, n in paid.items():
         for b, v, *_ in rows.filter(pl.col("tier") == tier).head(n).iter_rows():
