@@ -114,6 +114,15 @@ class SalesLedger:
         row = self.db.execute("SELECT shares, next_serial, closed_at FROM pools "
                               "WHERE run_id = ? AND pool = ?", (self.run.run_id, pool)).fetchone()
         if row is None:
+            # a ledger holds one order (docs/back-office.md, section 6), whose runs hold the same shares of a
+            # pool: sold under a second run id, share 1 would be sold again
+            other = self.db.execute("SELECT run_id FROM pools WHERE pool = ? AND run_id != ? LIMIT 1",
+                                    (pool, self.run.run_id)).fetchone()
+            if other is not None:
+                raise BackOfficeError(f"{self.path}: pool {pool} is sold in this ledger under run "
+                                      f"{other[0]}, which holds the same shares (a ledger holds one "
+                                      f"order): selling it under run {self.run.run_id} too would sell each "
+                                      "share twice")
             self.db.execute("INSERT INTO pools VALUES (?, ?, ?, ?, 1, NULL)",
                             (self.run.run_id, pool, entry.tickets, entry.price_cents))
             return entry.tickets, 1, None

@@ -12,6 +12,8 @@ import hashlib
 import json
 import re
 import shutil
+import sqlite3
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -262,8 +264,31 @@ def test_an_einstant_manifest_whose_prize_cost_is_not_its_levels_is_refused(orde
            signer)
     designed = before + json.loads((shares["ea"] / "manifest.json").read_bytes())["totals"][
         "prize_cost_cents"]
-    for closing in ([], ["--closing"]):
+    for also in ([], ["--closing"]):
         one_line(invoke("sales", "report", shares["ea"], copy, "--ledger", shares["root"] / "cuts.sqlite",
-                        "--public-key", shares["public"], *closing), "poolgen",
+                        "--public-key", shares["public"], *also), "poolgen",
                  f"the runs' levels hold {fmt_cents(designed)} of prizes, their manifests' totals "
                  f"{fmt_cents(designed + 100)}: the figures would not add up")
+
+
+def test_a_pool_sold_under_one_run_of_the_order_is_not_sold_again_under_another(shares, tmp_path):
+    """The order's d1.00 is in run ew and in cut ea: the same shares, serial for serial. One sales ledger
+    (section 6) sold share 1 under ew, then share 1 again under ea, to another player (its `pools` row is
+    keyed by run id; `sales reconcile` of either run passed). Now the second run's sale is refused in
+    one line, exit 2, and nothing is recorded; a pool sold under no other run id sells as before."""
+    ledger = tmp_path / "sales.sqlite"
+
+    def sell(run: str, pool: str):
+        return invoke("sales", "sell", shares[run], "--pool", pool, "--ledger", ledger, "--channel", "web",
+                      "--player", f"p-{run}", "--public-key", shares["public"])
+
+    assert sell("ew", "d1.00").exit_code == 0
+    one_line(sell("ea", "d1.00"), "poolgen",
+             f"{ledger}: pool d1.00 is sold in this ledger under run ew, which holds the same shares (a "
+             "ledger holds one order): selling it under run ea too would sell each share twice")
+    assert sell("eb", "d2.00").exit_code == 0
+    with closing(sqlite3.connect(ledger)) as db:
+        assert db.execute("SELECT run_id, pool, serial, player FROM sales ORDER BY sale_no").fetchall() == [
+            ("ew", "d1.00", 1, "p-ew"), ("eb", "d2.00", 1, "p-eb")]
+        assert db.execute("SELECT run_id, pool FROM pools ORDER BY run_id").fetchall() == [
+            ("eb", "d2.00"), ("ew", "d1.00")]
