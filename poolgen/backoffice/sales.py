@@ -116,9 +116,8 @@ class SalesLedger:
         if row is None:
             # a ledger holds one order (docs/back-office.md, section 6), whose runs hold the same shares of a
             # pool: sold under a second run id, share 1 would be sold again
-            other = self.db.execute("SELECT run_id FROM pools WHERE pool = ? AND run_id != ? LIMIT 1",
-                                    (pool, self.run.run_id)).fetchone()
-            if other is not None:
+            other = self.also_under(pool)
+            if other:
                 raise BackOfficeError(f"{self.path}: pool {pool} is sold in this ledger under run "
                                       f"{other[0]}, which holds the same shares (a ledger holds one "
                                       f"order): selling it under run {self.run.run_id} too would sell each "
@@ -251,6 +250,13 @@ class SalesLedger:
         cols = "pay_no, run_id, pool, serial, at, prize_cents"
         return [owned.typed(r, cols, "ittiti") for r in
                 self.db.execute(f"SELECT {cols} FROM payments ORDER BY pay_no")]
+
+    @owned.guarded(SALES)
+    def also_under(self, pool: str) -> list[str]:
+        """The other run ids the ledger registered pool `pool` under (a ledger holds one order: none)."""
+        rows = self.db.execute("SELECT run_id FROM pools WHERE pool = ? AND run_id != ? ORDER BY run_id",
+                               (pool, self.run.run_id))
+        return [str(r[0]) for r in rows]
 
     @owned.guarded(SALES)
     def prices(self) -> dict[str, tuple[int, int]]:

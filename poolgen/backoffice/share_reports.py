@@ -104,6 +104,8 @@ def reconcile_sales(run: Run, sales: SalesLedger, head: tuple[int, bytes] | None
         elif (shares, price) != (entry.tickets, entry.price_cents):
             rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
                                 f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
+        rec.problems += [f"pool {pool}: also sold in this ledger under run {other}, which holds the same "
+                         "shares (each share sold twice)" for other in sales.also_under(pool)]
     by_pool: dict[str, list[Sale]] = {}
     every = sales.sales()
     for sale in every:

@@ -292,3 +292,21 @@ def test_a_pool_sold_under_one_run_of_the_order_is_not_sold_again_under_another(
             ("ew", "d1.00", 1, "p-ew"), ("eb", "d2.00", 1, "p-eb")]
         assert db.execute("SELECT run_id, pool FROM pools ORDER BY run_id").fetchall() == [
             ("eb", "d2.00"), ("ew", "d1.00")]
+
+
+def test_a_ledger_that_sold_a_pool_under_two_runs_of_the_order_does_not_reconcile(shares, tmp_path):
+    """A ledger written before `sell` refused it: d1.00's share 1 sold under ew and again under ea (the
+    second row put in as that version did). `sales reconcile` of either run names the pool."""
+    ledger = tmp_path / "sales.sqlite"
+    assert invoke("sales", "sell", shares["ew"], "--pool", "d1.00", "--ledger", ledger, "--channel", "web",
+                  "--player", "p-ew", "--public-key", shares["public"]).exit_code == 0
+    with closing(sqlite3.connect(ledger)) as db, db:
+        db.execute("INSERT INTO pools SELECT 'ea', pool, shares, price_cents, next_serial, closed_at "
+                   "FROM pools")
+        db.execute("INSERT INTO sales (run_id, pool, serial, sale_no, at, channel, player) SELECT 'ea', "
+                   "pool, serial, 2, at, channel, 'p-ea' FROM sales")
+    for run, other in (("ew", "ea"), ("ea", "ew")):
+        result = invoke("sales", "reconcile", shares[run], "--ledger", ledger)
+        assert result.exit_code == 1, result.output
+        assert (f"pool d1.00: also sold in this ledger under run {other}, which holds the same shares (each "
+                "share sold twice)") in result.stdout, result.stdout
