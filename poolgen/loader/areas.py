@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from poolgen.game.model import FixedPrize, Symbol, Tier, TierFigures
-from poolgen.game.play import Area, AreaStyle, Win, counted_wins, ticket_cents, ticket_problem
+from poolgen.game.play import Area, AreaStyle, Win, WinError, counted_wins, ticket_cents, ticket_problem
 from poolgen.limits import MAX_TICKET_SPOTS
 from poolgen.loader.published import printed_number
 from poolgen.loader.reader import Reader
@@ -182,7 +182,9 @@ def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
     code = r.get(w, "prize", where, str)
     try:
         prize, by = area.module.read_win(area.params, how, by, code)
-    except ValueError as exc:
+    except WinError as exc:  # one field of the win says so: name it
+        raise r.fail(f"{where}.{exc.field}", f"area {area.id!r} ({area.style}): {exc}") from None
+    except ValueError as exc:  # the win as a whole (a free ticket multiplied, say)
         raise r.fail(where, f"area {area.id!r} ({area.style}): {exc}") from None
     win = Win(area.id, how, by, prize)
     if "shows" not in w:
