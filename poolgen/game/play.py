@@ -231,11 +231,13 @@ class AreaStyle(Protocol[ParamsT]):
 
 class ShownPrizes(Protocol[_ParamsIn]):
     """How an area style whose wins may pin the prizes the area shows (key_number_match: a win-all
-    win, docs/styles/key_number_match.md 7.1) reads a tier's `shows` table: (prize code, count) in the
-    area's prize order (ValueError: why the area cannot show them for this win)."""
+    win, docs/styles/key_number_match.md 7.1) reads such a win whole, `by`, `prize` and its `shows`
+    table (the pin may decide what `read_win` would search for): (prize symbol, multiplier, (prize
+    code, count) in the area's prize order); WinError naming the win's field, or ValueError: why the
+    area cannot show them for this win."""
 
-    def __call__(self, params: _ParamsIn, win: Win, shows: Mapping[str, Any], /) \
-            -> tuple[tuple[str, int], ...]: ...
+    def __call__(self, params: _ParamsIn, by: int | None, code: str, shows: Mapping[str, Any], /) \
+            -> tuple[Symbol, int, tuple[tuple[str, int], ...]]: ...
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ import numpy as np
 from poolgen.game.model import Symbol
 from poolgen.game.play import Area, AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.limits import MAX_MULTIPLIER
-from poolgen.money import fmt_cents, parse_printed
+from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
-from poolgen.styles.key_number_all import TooManySets, draw_prizes, pinned, prize_sets
+from poolgen.styles.key_number_all import draw_prizes, pinned, read_all
 
 FIELDS: frozenset[str] = frozenset({"spots", "winning", "winning_from", "yours", "numbers", "prizes",
                                     "specials", "match_by", "distinct_numbers", "decoy_weights"})
@@ -130,7 +130,7 @@ def _weights(ctx: AreaReading, table: Mapping[str, Any], where: str,
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     if how == "all":
-        return _read_all(params, by, code)
+        return read_all(params, by, code)
     prize = next((s for s in params.prizes if s.code == code), None)
     if prize is None:
         raise WinError("prize", f"prize {code!r} is not one of its prize symbols")
@@ -159,32 +159,6 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
         return prize, by
     raise WinError("how", f"how = {how!r}: a key number match win is \"match\", \"automatic\", "
                           "\"multiplier\" or \"all\"")
-
-
-def _read_all(params: Params, by: int | None, amount: str) -> tuple[Symbol, int]:
-    """A win-all win: `prize` is the sum the area pays (an amount); its symbol the area's win-all
-    symbol with that sum as its value."""
-    symbol = next((s for s in params.specials if s.how == "all"), None)
-    if symbol is None:
-        raise WinError("how", "it has no win-all symbol")
-    if by is not None:
-        raise WinError("by", "a win-all win has no `by`")
-    try:
-        total, well_formed = parse_printed(amount)
-        if not well_formed:
-            raise ValueError(amount)
-    except ValueError:
-        raise WinError("prize", f"prize {amount!r}: a win-all win's prize is the amount it pays "
-                                "(\"50.00\" or \"$50\")") from None
-    values = tuple(s.cents or 0 for s in params.prizes)
-    try:
-        sets = prize_sets(values, params.yours, total)
-    except TooManySets as exc:  # the amount asks too much of the search: the prize field says so
-        raise WinError("prize", str(exc)) from None
-    if not sets:
-        raise WinError("prize", f"{fmt_cents(total)} cannot be made from {params.yours} of the area's prize "
-                                f"symbols ({', '.join(fmt_cents(v) for v in values)})")
-    return replace(symbol, cents=total), 1
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
