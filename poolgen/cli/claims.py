@@ -31,6 +31,9 @@ PublicKey = Annotated[Path | None, typer.Option(
 Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 Pdf = Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf",
                                           help="Also draw the table as a PDF page.")]
+Books = Annotated[Path | None, typer.Option(
+    "--books", metavar="BOOKS.sqlite",
+    help="The books ledger: prizes in returned and stolen books counted apart (reads the pool files).")]
 
 
 def _printed(run: Path, public_key: Path | None) -> Run:
@@ -48,8 +51,14 @@ def game_title(run: Run) -> str:
     return f"{game['name']} ({number})" if number is not None else str(game["name"])
 
 
-def _rows(levels: list[Level]) -> list[list[str]]:
-    return [[lv.label, f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
+def _rows(levels: list[Level]) -> tuple[list[str], list[list[str]]]:
+    """The prizes remaining table: its header and rows (with a books ledger, returned and stolen)."""
+    if levels and levels[0].returned is not None:
+        return (["Prize", "Total prizes", "Claimed", "Returned", "Stolen", "Remaining"],
+                [[lv.label, f"{lv.total:,}", f"{lv.paid:,}", f"{lv.returned:,}", f"{lv.stolen or 0:,}",
+                  f"{lv.remaining:,}"] for lv in levels])
+    return (["Prize", "Total prizes", "Claimed", "Remaining"],
+            [[lv.label, f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels])
 
 
 def print_table(header: list[str], rows: list[list[str]]) -> None:
@@ -62,26 +71,27 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
 @app.command("report")
 @reports_errors
 def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
-               pdf: Pdf = None, force: Force = False) -> None:
+               pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
     """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack), from
     ledgers that show no hand edit (refused otherwise)."""
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    levels = _published(vouched, ledger)
+    levels = _published(vouched, ledger, books)
+    header, rows = _rows(levels)
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     if as_json:
         typer.echo(json.dumps({"game": game_title(vouched), "run_id": vouched.run_id, "at": when,
                                "levels": [lv.to_json() for lv in levels]}, indent=2))
     else:
         typer.echo(f"{game_title(vouched)}: prizes remaining at {when} (run {vouched.run_id})")
-        print_table(["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+        print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
         page = table_page(f"{game_title(vouched)}: prizes remaining",
                           [f"As of {when}; run {vouched.run_id}."],
-                          ["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+                          header, rows)
         write_output(pdf, page, force, "PDF")
 
 
@@ -130,7 +140,7 @@ def reconcile_cmd(
 @app.command("close")
 @reports_errors
 def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
-              pdf: Pdf = None, force: Force = False) -> None:
+              pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
     the run taken as sold), from ledgers that show no hand edit (refused otherwise)."""
     from poolgen.backoffice.reports import closing  # lazy: start-up time
@@ -138,34 +148,44 @@ def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_jso
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     vouched = _printed(run, public_key)
-    report = closing(vouched, _published(vouched, ledger))
+    report = closing(vouched, _published(vouched, ledger, books))
     show_closing(vouched, report, as_json, pdf, force)
 
 
-def _published(run: Run, ledgers: list[Path]) -> list[Level]:
+def _published(run: Run, ledgers: list[Path], books: Path | None) -> list[Level]:
     """The levels a published table shows (prizes remaining, the closing report), from ledgers that pass
     the reconciliation's checks that need no key (`ledger_problems`): a payment removed by hand or
-    moved to another run id would be shown as a prize still to be won."""
+    moved to another run id would be shown as a prize still to be won. Given a books ledger (one that
+    passes its checks), prizes in returned and stolen books apart (docs/back-office.md, section 8)."""
     from poolgen.backoffice.reports import ledger_problems, published_levels, read_ledgers  # lazy: start-up
 
-    books = read_ledgers(ledgers)
-    problems = ledger_problems(run, books)
+    read = read_ledgers(ledgers)
+    problems = ledger_problems(run, read)
     if problems:
         raise BackOfficeError(f"{problems[0]}; the ledgers do not reconcile, so the figures would not add up "
                               "(`poolgen claims reconcile` names each problem)")
-    return published_levels(run, [p for _, _, every in books for p in every if p.run_id == run.run_id])
+    payments = [p for _, _, every in read for p in every if p.run_id == run.run_id]
+    if books is None:
+        return published_levels(run, payments)
+    from poolgen.backoffice.book_reports import withdrawn  # lazy: start-up time (polars)
+
+    return published_levels(run, payments, withdrawn(run, books, payments))
 
 
 def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:
     rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
              f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"])]
             + ([f"{lv['voided']:,}", f"{lv['never_sold']:,}"] if "never_sold" in lv else [])
+            + ([f"{lv['returned']:,}", f"{lv['stolen']:,}"] if "returned" in lv else [])
             for lv in report["levels"]]
     header = ["Prize", "Total prizes", "Paid", "Unclaimed", "Unclaimed amount"] \
-        + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else [])
+        + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else []) \
+        + (["Returned", "Stolen"] if "returned_cents" in report else [])
+    books = (f", in returned books {fmt_cents(report['returned_cents'])}, in stolen books "
+             f"{fmt_cents(report['stolen_cents'])}") if "returned_cents" in report else ""
     lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'])} "
              f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'])} "
-             f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}"]
+             f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}{books}"]
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
