@@ -50,6 +50,7 @@ LEGAL = frozenset((was, to) for froms, to in MOVES.values() for was in froms)
 _COLUMNS = "move_no, at, run_id, book, was, state, clerk, ref, chain"
 _BOOK = re.compile(r"([0-9]{3})-([0-9]{7})", re.ASCII)
 _BARE = re.compile(r"[0-9]{1,7}", re.ASCII)
+_PACK = re.compile(rb"([0-9]{3}),(0|[1-9][0-9]{0,6}),0,[0-9]{1,5},([1-9][0-9]{0,5})")
 
 Row = tuple[int, str, str, str, str, str, str, str, str]  # a move as stored, its chain last
 
@@ -84,6 +85,9 @@ def run_books(run: Run) -> dict[str, int]:
             or not isinstance(entries[0].get("bytes"), int) or not isinstance(entries[0].get("sha256"), str):
         raise BackOfficeError(f"{run.path}: the manifest lists no usable pack list; its books are unknown")
     entry = entries[0]
+    if entry["name"] != "packs.csv":  # docs/validation.md, section 1: the one name it has
+        raise BackOfficeError(f"{run.path}: the manifest's pack list is named {shown(entry['name'])}, not "
+                              "packs.csv; refusing it")
     path = run.path / entry["name"]
     try:
         st = os.lstat(path)
@@ -95,13 +99,18 @@ def run_books(run: Run) -> dict[str, int]:
     data = read_input(path, "pack list", BackOfficeError, limit=entry["bytes"])
     if hashlib.sha256(data).hexdigest() != entry["sha256"]:
         raise BackOfficeError(f"{path}: its SHA-256 is not the one the manifest vouches for; refusing it")
-    lines = data.decode("ascii", "replace").split("\n")
     out: dict[str, int] = {}
-    for line in lines[1:]:
-        if not line:
-            continue
-        game, book, _, _, tickets = line.split(",")  # the bytes the manifest vouches for (step 9's form)
-        out[f"{int(game):03d}-{int(book):07d}"] = int(tickets)
+    lines = data.split(b"\n")
+    if lines[0] != b"game,book,first_ticket,last_ticket,tickets":
+        raise BackOfficeError(f"{path}: its first line is not the pack list's header; refusing it")
+    for n, line in enumerate(lines[1:], start=2):
+        m = _PACK.fullmatch(line)
+        if m is None:  # an unsigned run's manifest may vouch for anything (the desk's runs are signed)
+            if not line and n == len(lines):
+                continue
+            raise BackOfficeError(f"{path}: line {n}: not a pack list row GGG,BOOK,0,LAST,PER (docs/"
+                                  "validation.md, section 4); refusing it")
+        out[f"{int(m.group(1)):03d}-{int(m.group(2)):07d}"] = int(m.group(3))
     return out
 
 

@@ -5,6 +5,7 @@ or nothing across SIGKILL. The run is this folder's conftest's `office` (60 book
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -314,3 +315,20 @@ def test_no_sequence_of_moves_pays_a_ticket_of_a_book_not_active_nor_loses_a_mov
     finally:
         shutil.rmtree(folder)
 
+
+
+def test_a_pack_list_an_unsigned_manifest_vouches_for_is_still_read_strictly(office, tmp_path):
+    """`books status` reads a run without its signature: a manifest re-listing a pack list of other rows
+    (or another name) is refused in one line, not a traceback."""
+    run = tmp_path / "run"
+    shutil.copytree(office["folder"], run)
+    for packs, name, message in ((b"game,book,first_ticket,last_ticket,tickets\n465,x\n", "packs.csv",
+                                  "packs.csv: line 2: not a pack list row GGG,BOOK,0,LAST,PER"),
+                                 (b"game,book\n", "packs.csv", "its first line is not the pack list's"),
+                                 (b"", "../packs.csv", "the manifest's pack list is named '../packs.csv'")):
+        (run / "packs.csv").write_bytes(packs)
+        doc = json.loads((run / "manifest.json").read_text())
+        entry = next(f for f in doc["deliverables"] if f["role"] == "packs")
+        entry.update(name=name, bytes=len(packs), sha256=hashlib.sha256(packs).hexdigest())
+        (run / "manifest.json").write_text(json.dumps(doc))
+        one_line(invoke("books", "status", run, "--ledger", tmp_path / "books.sqlite"), "poolgen", message)
