@@ -53,6 +53,7 @@ _BARE = re.compile(r"[0-9]{1,7}", re.ASCII)
 _PACK = re.compile(rb"([0-9]{3}),(0|[1-9][0-9]{0,6}),0,[0-9]{1,5},([1-9][0-9]{0,5})")
 
 Row = tuple[int, str, str, str, str, str, str, str, str]  # a move as stored, its chain last
+_EDITED = "its chain is not the one its rows give (a row edited, inserted or removed by hand)"
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,53 @@ class BooksLedger:
         return last.state, last
 
     @owned.guarded(BOOKS)
+    def checked_state(self, book: str) -> str:
+        """The book's state for the desk, its own moves checked first, in one read transaction: each a
+        move of the table from the state before it (printed first), each row's chain the link of the row
+        before it (by move number) and the next row's the link of it. So an edit of one of its rows is
+        refused unless every later row was chained again, which only a head shows (section 8); the cost
+        is a few lookups per move of the book, not the whole ledger's chain."""
+        self.db.execute("BEGIN")
+        try:
+            rows = [owned.typed(r, _COLUMNS, "itttttttt") for r in self.db.execute(
+                f"SELECT {_COLUMNS} FROM moves WHERE book = ? ORDER BY move_no", (book,))]
+            state = PRINTED
+            for r in rows:
+                no, was, to = r[0], r[4], r[5]
+                if was != state or (was, to) not in LEGAL:
+                    raise self._broken(f"book {book}: move no. {no} moves it {shown(was)} -> {shown(to)} "
+                                       f"after its moves before left it {state}")
+                before = GENESIS.hex() if no == 1 else self._chain_of(no - 1)
+                after = self.db.execute(f"SELECT {_COLUMNS} FROM moves WHERE move_no = ?", (no + 1,))
+                nxt = after.fetchone()
+                nxt = None if nxt is None else owned.typed(nxt, _COLUMNS, "itttttttt")
+                if before is None or link(_chain_bytes(before), r[:8]).hex() != r[8]:
+                    raise self._broken(f"move no. {no} (book {book}): {_EDITED}")
+                if nxt is not None and nxt[3] != book and link(_chain_bytes(r[8]), nxt[:8]).hex() != nxt[8]:
+                    raise self._broken(f"move no. {no + 1} (after book {book}'s move no. {no}): {_EDITED}")
+                state = to
+        finally:
+            owned.rollback(self.db)  # a read: nothing to commit
+        return state
+
+    def _chain_of(self, no: int) -> str | None:
+        row = self.db.execute("SELECT chain FROM moves WHERE move_no = ?", (no,)).fetchone()
+        return None if row is None else str(owned.typed(row, "chain", "t")[0])
+
+    def _broken(self, what: str) -> BackOfficeError:
+        return BackOfficeError(f"{self.path}: {what}; the back office uses no books ledger that fails its "
+                               "checks (`poolgen books status` names each problem)")
+
+    @owned.guarded(BOOKS)
+    def numbered(self) -> None:
+        """Refuse a ledger whose move numbers are not 1 to the largest, each once (a row removed from
+        its middle), counted by SQLite without reading the rows into Python."""
+        count, last = self.db.execute("SELECT COUNT(*), COALESCE(MAX(move_no), 0) FROM moves").fetchone()
+        if count != last:
+            gaps = missing([r[0] for r in self.db.execute("SELECT move_no FROM moves")], "move")
+            raise self._broken(f"{gaps} (rows removed by hand: a stolen book removed is claimable again)")
+
+    @owned.guarded(BOOKS)
     def move(self, run: Run, command: str, books: list[str], clerk: str, ref: str,
              now: datetime | None = None) -> list[Move]:
         """Move every book named by `command` (one of MOVES), all in one transaction or none: a book named
@@ -248,9 +296,21 @@ def check(path: Path, rows: list[Row], head: tuple[int, bytes] | None) -> tuple[
     return now, out + broken
 
 
+def open_for_desk(path: Path) -> BooksLedger:
+    """A books ledger the desk may use: no move number missing (each claim then checks its book's own
+    moves, `checked_state`); else a BackOfficeError."""
+    ledger = BooksLedger(path, create=False)
+    try:
+        ledger.numbered()
+    except BaseException:
+        ledger.close()
+        raise
+    return ledger
+
+
 def open_checked(path: Path) -> BooksLedger:
-    """A books ledger the desk or a report may use: one that passes every check that needs no head
-    (else a BackOfficeError naming the first problem)."""
+    """A books ledger a report may use: one that passes every check that needs no head (else a
+    BackOfficeError naming the first problem)."""
     ledger = BooksLedger(path, create=False)
     try:
         _, found = check(ledger.path, ledger.rows(), None)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from poolgen.backoffice.books import PRINTED, BooksLedger, book_of_barcode, open_checked
+from poolgen.backoffice.books import PRINTED, BooksLedger, book_of_barcode, open_for_desk
 from poolgen.backoffice.claims import Attempt, ClaimsLedger
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.index import Index, open_index
@@ -86,7 +86,7 @@ class Desk:
         self.books: BooksLedger | None = None
         self.ledger: ClaimsLedger | None = None
         try:  # a books ledger that fails its checks: the indexes opened are closed again
-            self.books = open_checked(books) if books is not None else None
+            self.books = open_for_desk(books) if books is not None else None
             self.ledger = ClaimsLedger(ledger) if ledger is not None else None
         except BaseException:
             self.close()
@@ -137,7 +137,7 @@ class Desk:
         if not all(ix.is_known(b) for ix in self.indexes.values()):
             return say("unknown ticket", f"unknown ticket (not in run {self.run.run_id})")
         book = book_of_barcode(b)
-        state = self.books.state(book)[0] if self.books is not None else None
+        state = self.books.checked_state(book) if self.books is not None else None
         if state is not None and state in OUT_OF_PLAY:  # before the VIRN: a refused ticket learns nothing
             outcome, why = OUT_OF_PLAY[state]
             return say(outcome, f"book {book} {why}", book=book, book_state=state)

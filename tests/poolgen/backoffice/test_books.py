@@ -30,6 +30,7 @@ from poolgen.backoffice.tickets import parse_ticket
 from poolgen.backoffice.vouched import open_signed
 from poolgen.deliverables.validation import read_validation_key
 from tests.support.cli import invoke, one_line
+from tests.support.ledger_heads import link
 
 
 def books_cmd(office, command, ledger, *more):
@@ -332,3 +333,36 @@ def test_a_pack_list_an_unsigned_manifest_vouches_for_is_still_read_strictly(off
         entry.update(name=name, bytes=len(packs), sha256=hashlib.sha256(packs).hexdigest())
         (run / "manifest.json").write_text(json.dumps(doc))
         one_line(invoke("books", "status", run, "--ledger", tmp_path / "books.sqlite"), "poolgen", message)
+
+
+def test_a_stolen_book_edited_back_into_play_is_refused_unless_every_later_row_is_rechained(office, tmp_path):
+    """The desk checks the claimed book's own rows and their neighbours' links (not the whole chain):
+    a theft edited into a settlement, its chain left or made again alone, is refused (exit 2); chained
+    again to the end it is paid, and only the head recorded before shows it (`books status --head`)."""
+    books = tmp_path / "books.sqlite"
+    (sb, sv, st, _, _), (ob, *_) = winners(office, 2)
+    stolen, other = st[:11], f"{ob[:3]}-{ob[3:10]}"
+    for command, book in (("activate", stolen), ("stolen", stolen), ("activate", other)):
+        assert books_cmd(office, command, books, book).exit_code == 0
+    head = invoke("books", "status", office["folder"], "--ledger", books).stdout.splitlines()[-1].split()[-1]
+    db = sqlite3.connect(books)
+    db.execute("UPDATE moves SET state = 'settled' WHERE move_no = 2")
+    db.commit()
+    refused = f"{books}: move no. 2 (book {stolen}): its chain is not the one its rows give (a row edited"
+    one_line(claim(office, sb, sv, "--books", books), "poolgen", refused)
+    rows = db.execute("SELECT move_no, at, run_id, book, was, state, clerk, ref, chain FROM moves ORDER BY "
+                      "move_no").fetchall()
+    chain = rows[0][8]
+    for n, row in enumerate(rows[1:], start=2):
+        chain = link(chain, list(row[:8]))
+        db.execute("UPDATE moves SET chain = ? WHERE move_no = ?", (chain, n))
+        if n == 2:
+            db.commit()  # move no. 2 chained again alone: the next row's link no longer holds
+            one_line(claim(office, sb, sv, "--books", books), "poolgen",
+                     f"{books}: move no. 3 (after book {stolen}'s move no. 2): its chain is not the one")
+    db.commit()
+    db.close()
+    assert claim(office, sb, sv, "--books", books).exit_code == 0  # rewritten to the end: only a head shows
+    status = invoke("books", "status", office["folder"], "--ledger", books, "--head", head)
+    assert status.exit_code == 1
+    assert f"problem: {books}: its move no. 3 is not the row its head {head} named" in status.stdout
