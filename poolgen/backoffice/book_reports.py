@@ -10,9 +10,10 @@ from pathlib import Path
 
 import polars as pl
 
-from poolgen.backoffice.books import open_checked, states_of
+from poolgen.backoffice import books as ledger_of_books
+from poolgen.backoffice.books import BooksLedger, Row, book_of_barcode, check, open_checked, states_of
 from poolgen.backoffice.claims import Payment
-from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.backoffice.reports import Withdrawn
 from poolgen.backoffice.sales import checked_pool_file
 from poolgen.backoffice.vouched import Run
@@ -49,3 +50,29 @@ def withdrawn(run: Run, books: Path, payments: list[Payment]) -> Withdrawn:
                 counts[(int(cents), tier in run.free_tiers, out_books[int(book)])] += 1
     levels = {(c, f) for c, f, _ in counts}
     return {lv: (counts[(*lv, "returned")], counts[(*lv, "stolen")]) for lv in levels}
+
+
+def paid_out_of_play(books: Path, payments: list[tuple[Path, Payment]]) -> list[str]:
+    """The reconciliation's problems a books ledger shows (docs/back-office.md, section 8): the ledger's
+    own (its checks without a head), and each payment made while its ticket's book was not activated or
+    settled (its state after its last move at or before the payment's time), as a desk without --books
+    pays it."""
+    ledger = BooksLedger(books, create=False)
+    try:
+        rows = ledger.rows()
+    finally:
+        ledger.close()
+    out = check(ledger.path, rows, None)[1]
+    moves: dict[str, list[Row]] = {}
+    for r in rows:
+        moves.setdefault(r[3], []).append(r)
+    for path, p in payments:
+        book = book_of_barcode(p.barcode)
+        before = [r for r in moves.get(book, []) if r[1] <= p.at]
+        state = before[-1][5] if before else ledger_of_books.PRINTED
+        if state not in ledger_of_books.CLAIMABLE:
+            why = f"move no. {before[-1][0]} at {before[-1][1]}" if before else "no move recorded before it"
+            out.append(f"{path}: claim no. {p.claim_no} ({p.barcode}): paid at {p.at} while its book {book} "
+                       f"was {state if state in ledger_of_books.STATES else shown(state)} ({why}): not a "
+                       "claimable ticket")
+    return out

@@ -111,6 +111,10 @@ def reconcile_cmd(
         "--head", metavar="[LEDGER=]N:HEX",
         help="A head recorded earlier (by the desk or a reconciliation): the ledger must extend it.")]
         = None,
+    books: Annotated[Path | None, typer.Option(
+        "--books", metavar="BOOKS.sqlite",
+        help="The books ledger: a payment made while its ticket's book was not activated or settled is a "
+             "problem.")] = None,
 ) -> None:
     """Check every payment against the validation files and the manifest, and each ledger's hash chain
     against the heads recorded. Exit 0: they reconcile; 1: a problem (each named); 2: unusable input."""
@@ -121,7 +125,13 @@ def reconcile_cmd(
     heads = heads_for(ledger, head or [])
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
-    rec = reconcile(_printed(run, public_key), ledger, keys, heads)
+    vouched = _printed(run, public_key)
+    rec = reconcile(vouched, ledger, keys, heads)
+    if books is not None:  # section 8: what a desk without --books paid
+        from poolgen.backoffice.book_reports import paid_out_of_play  # lazy: start-up time (polars)
+        from poolgen.backoffice.reports import load_payments  # lazy: start-up time
+
+        rec.problems += paid_out_of_play(books, load_payments(vouched, ledger))
     signed = ", its signature verified" if public_key is not None else \
         ", whose signature was NOT checked (give --public-key)"  # a clerk must not read it as checked
     if as_json:

@@ -366,3 +366,23 @@ def test_a_stolen_book_edited_back_into_play_is_refused_unless_every_later_row_i
     status = invoke("books", "status", office["folder"], "--ledger", books, "--head", head)
     assert status.exit_code == 1
     assert f"problem: {books}: its move no. 3 is not the row its head {head} named" in status.stdout
+
+
+def test_reconcile_names_a_payment_made_while_its_book_was_not_in_play(office, tmp_path):
+    """A desk without --books pays a ticket of a book never activated (or stolen): `claims reconcile
+    --books` names that payment; one made while its book was active stands, its book returned after."""
+    books, claims = tmp_path / "books.sqlite", tmp_path / "claims.sqlite"
+    (ab, av, at, _, _), (pb, pv, pt, _, _) = winners(office, 2)
+    assert books_cmd(office, "activate", books, at[:11]).exit_code == 0
+    assert claim(office, ab, av, "--ledger", claims, "--books", books).exit_code == 0
+    assert claim(office, pb, pv, "--ledger", claims).exit_code == 0  # no --books: paid, its book printed
+    assert books_cmd(office, "return", books, at[:11]).exit_code == 0
+    keys = ("--validation-key", office["root"] / "low.key", "--public-key", office["public"])
+    plain = invoke("claims", "reconcile", office["folder"], "--ledger", claims, *keys)
+    assert plain.exit_code == 0, plain.output
+    rec = invoke("claims", "reconcile", office["folder"], "--ledger", claims, *keys, "--books", books)
+    problems = [line for line in rec.stdout.splitlines() if line.startswith("problem: ")]
+    assert rec.exit_code == 1 and len(problems) == 1, rec.output
+    assert problems[0].startswith(f"problem: {claims}: claim no. 2 ({pb}): paid at 20")
+    assert problems[0].endswith(f"while its book {pt[:11]} was printed (no move recorded before it): not a "
+                                "claimable ticket")
