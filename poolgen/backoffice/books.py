@@ -156,37 +156,29 @@ class BooksLedger:
 
     @owned.guarded(BOOKS)
     def checked_state(self, book: str) -> str:
-        """The book's state for the desk, its own moves checked first, in one read transaction: each a
-        move of the table from the state before it (printed first), each row's chain the link of the row
-        before it (by move number) and the next row's the link of it. So an edit of one of its rows is
-        refused unless every later row was chained again, which only a head shows (section 8); the cost
-        is a few lookups per move of the book, not the whole ledger's chain."""
-        self.db.execute("BEGIN")
-        try:
-            rows = [owned.typed(r, _COLUMNS, "itttttttt") for r in self.db.execute(
-                f"SELECT {_COLUMNS} FROM moves WHERE book = ? ORDER BY move_no", (book,))]
-            state = PRINTED
-            for r in rows:
-                no, was, to = r[0], r[4], r[5]
-                if was != state or (was, to) not in LEGAL:
-                    raise self._broken(f"book {book}: move no. {no} moves it {shown(was)} -> {shown(to)} "
-                                       f"after its moves before left it {state}")
-                before = GENESIS.hex() if no == 1 else self._chain_of(no - 1)
-                after = self.db.execute(f"SELECT {_COLUMNS} FROM moves WHERE move_no = ?", (no + 1,))
-                nxt = after.fetchone()
-                nxt = None if nxt is None else owned.typed(nxt, _COLUMNS, "itttttttt")
-                if before is None or link(_chain_bytes(before), r[:8]).hex() != r[8]:
-                    raise self._broken(f"move no. {no} (book {book}): {_EDITED}")
-                if nxt is not None and nxt[3] != book and link(_chain_bytes(r[8]), nxt[:8]).hex() != nxt[8]:
-                    raise self._broken(f"move no. {no + 1} (after book {book}'s move no. {no}): {_EDITED}")
-                state = to
-        finally:
-            owned.rollback(self.db)  # a read: nothing to commit
+        """The book's state for the desk, its own moves checked first, read by one statement (one
+        snapshot): each a move of the table from the state before it (printed first), each row's chain
+        the link of the row before it (by move number) and the next row's the link of it. So an edit of
+        one of its rows is refused unless every later row was chained again, which only a head shows
+        (section 8); the cost is one indexed query, not the whole ledger's chain."""
+        rows = {r[0]: r for r in (owned.typed(r, _COLUMNS, "itttttttt") for r in self.db.execute(
+            f"SELECT {_COLUMNS} FROM moves WHERE move_no IN (SELECT move_no + d FROM moves, (SELECT -1 AS d "
+            "UNION ALL SELECT 0 UNION ALL SELECT 1) WHERE book = ?)", (book,)))}
+        state = PRINTED
+        for no in sorted(n for n, r in rows.items() if r[3] == book):
+            r = rows[no]
+            was, to = r[4], r[5]
+            if was != state or (was, to) not in LEGAL:
+                raise self._broken(f"book {book}: move no. {no} moves it {shown(was)} -> {shown(to)} after "
+                                   f"its moves before left it {state}")
+            before = GENESIS.hex() if no == 1 else rows[no - 1][8] if no - 1 in rows else None
+            if before is None or link(_chain_bytes(before), r[:8]).hex() != r[8]:
+                raise self._broken(f"move no. {no} (book {book}): {_EDITED}")
+            nxt = rows.get(no + 1)
+            if nxt is not None and nxt[3] != book and link(_chain_bytes(r[8]), nxt[:8]).hex() != nxt[8]:
+                raise self._broken(f"move no. {no + 1} (after book {book}'s move no. {no}): {_EDITED}")
+            state = to
         return state
-
-    def _chain_of(self, no: int) -> str | None:
-        row = self.db.execute("SELECT chain FROM moves WHERE move_no = ?", (no,)).fetchone()
-        return None if row is None else str(owned.typed(row, "chain", "t")[0])
 
     def _broken(self, what: str) -> BackOfficeError:
         return BackOfficeError(f"{self.path}: {what}; the back office uses no books ledger that fails its "
