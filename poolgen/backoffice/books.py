@@ -169,7 +169,7 @@ class BooksLedger:
             r = rows[no]
             was, to = r[4], r[5]
             if was != state or (was, to) not in LEGAL:
-                raise self._broken(f"book {book}: move no. {no} moves it {shown(was)} -> {shown(to)} after "
+                raise self._broken(f"book {book}: move no. {no} moves it {_state(was)} -> {_state(to)} after "
                                    f"its moves before left it {state}")
             before = GENESIS.hex() if no == 1 else rows[no - 1][8] if no - 1 in rows else None
             if before is None or link(_chain_bytes(before), r[:8]).hex() != r[8]:
@@ -248,6 +248,12 @@ class BooksLedger:
         return [tuple(r) for r in rows]
 
 
+def _state(text: str) -> str:
+    """A state or book as a line may show it: a state of the table or a book name GGG-BBBBBBB as is,
+    anything else (a row edited by hand) ASCII-escaped."""
+    return text if text in STATES or _BOOK.fullmatch(text) else shown(text)
+
+
 def _done(command: str) -> str:
     return {"activate": "activated", "settle": "settled", "return": "returned",
             "stolen": "reported stolen"}[command]
@@ -279,10 +285,10 @@ def check(path: Path, rows: list[Row], head: tuple[int, bytes] | None) -> tuple[
         no, book, was, to = r[0], r[3], r[4], r[5]
         before = state.get(book, PRINTED)
         if was != before:
-            out.append(f"{path}: book {shown(book)}: move no. {no} says it was {shown(was)}, but its moves "
+            out.append(f"{path}: book {_state(book)}: move no. {no} says it was {_state(was)}, but its moves "
                        f"before left it {before}")
         elif (was, to) not in LEGAL:
-            out.append(f"{path}: book {shown(book)}: move no. {no} moves it {shown(was)} -> {shown(to)}, "
+            out.append(f"{path}: book {_state(book)}: move no. {no} moves it {_state(was)} -> {_state(to)}, "
                        "not a move of the table")
         state[book] = to
     return now, out + broken

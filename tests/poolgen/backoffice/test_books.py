@@ -386,3 +386,22 @@ def test_reconcile_names_a_payment_made_while_its_book_was_not_in_play(office, t
     assert problems[0].startswith(f"problem: {claims}: claim no. 2 ({pb}): paid at 20")
     assert problems[0].endswith(f"while its book {pt[:11]} was printed (no move recorded before it): not a "
                                 "claimable ticket")
+
+
+def test_status_names_a_book_whose_rows_are_not_a_path_of_the_table(office, tmp_path):
+    books = tmp_path / "books.sqlite"
+    a, b = (book_of(r) for r in winners(office, 2))
+    for command, book in (("activate", a), ("settle", a), ("activate", b)):
+        assert books_cmd(office, command, books, book).exit_code == 0
+    db = sqlite3.connect(books)
+    db.execute("UPDATE moves SET state = 'activated' WHERE move_no = 2")  # activated -> activated
+    db.execute("UPDATE moves SET was = 'returned' WHERE move_no = 3")  # b was printed
+    db.commit()
+    db.close()
+    status = invoke("books", "status", office["folder"], "--ledger", books)
+    assert status.exit_code == 1
+    assert [line for line in status.stdout.splitlines() if line.startswith("problem: ")] == [
+        f"problem: {books}: book {a}: move no. 2 moves it activated -> activated, not a move of the table",
+        f"problem: {books}: book {b}: move no. 3 says it was returned, but its moves before left it printed",
+        f"problem: {books}: move no. 2: its chain is not the one its rows give (a row edited, inserted or "
+        "removed by hand)"]
