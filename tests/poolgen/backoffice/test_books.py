@@ -405,3 +405,24 @@ def test_status_names_a_book_whose_rows_are_not_a_path_of_the_table(office, tmp_
         f"problem: {books}: book {b}: move no. 3 says it was returned, but its moves before left it printed",
         f"problem: {books}: move no. 2: its chain is not the one its rows give (a row edited, inserted or "
         "removed by hand)"]
+
+
+def test_six_clerks_activating_one_book_at_once_record_one_move(office, tmp_path):
+    books = tmp_path / "books.sqlite"
+    first, book = (book_of(r) for r in winners(office, 2))
+    assert books_cmd(office, "activate", books, first).exit_code == 0  # the ledger exists before the race
+    cmd = [sys.executable, "-m", "poolgen", "books", "activate", str(office["folder"]), book, "--ledger",
+           str(books), "--public-key", str(office["public"])]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(6)]
+    results = [(*p.communicate(timeout=120), p.returncode) for p in procs]
+    assert sorted(code for _, _, code in results) == [0, 2, 2, 2, 2, 2], results
+    assert [out for out, _, code in results if code == 0] == [
+        f"book {book}: printed -> activated (move no. 2)\n"]
+    refused = (f"poolgen: error: book {book}: activated; an activated book cannot be activated (moves from "
+               "activated: returned, settled, stolen)\n")
+    assert all(err == refused for _, err, code in results if code == 2)
+    db = sqlite3.connect(books)
+    assert db.execute("SELECT move_no, book, state FROM moves ORDER BY move_no").fetchall() == [
+        (1, first, "activated"), (2, book, "activated")]
+    db.close()
