@@ -22,7 +22,7 @@ app = typer.Typer(help="The books ledger: activate, settle, return, report stole
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The printed run folder.")]
 BookArgs = Annotated[list[str], typer.Argument(
-    metavar="BOOK...", help="Books, as GGG-BBBBBBB or the pack list's book number.", show_default=False)]
+    metavar="BOOK", help="Books, as GGG-BBBBBBB or the pack list's book number.", show_default=False)]
 Ledger = Annotated[Path, typer.Option("--ledger", metavar="BOOKS.sqlite", help="The books ledger.")]
 SignedBy = Annotated[Path | None, typer.Option(
     "--public-key", metavar="FILE",
@@ -103,7 +103,7 @@ def stolen_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: SignedB
 def status_cmd(
     run: RunArg, ledger: Ledger,
     books: Annotated[list[str] | None, typer.Argument(
-        metavar="[BOOK...]", help="Books to show (default: the count of the run's books per state).",
+        metavar="BOOK", help="Books to show (default: the count of the run's books per state).",
         show_default=False)] = None,
     public_key: Annotated[Path | None, typer.Option(
         "--public-key", metavar="FILE", help="Verify the manifest's signature with this key first.")] = None,
