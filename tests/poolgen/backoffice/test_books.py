@@ -94,6 +94,12 @@ def test_a_book_moves_only_as_the_table_says_and_a_refused_command_records_nothi
                                                                 "returned (moves from stolen: none)")
     status = invoke("books", "status", office["folder"], "--ledger", ledger, "--json")
     assert status.exit_code == 0
+    chain, db = "00" * 32, sqlite3.connect(ledger)  # section 8's chain, from the doc (tests/support)
+    for row in db.execute("SELECT move_no, at, run_id, book, was, state, clerk, ref FROM moves ORDER BY "
+                          "move_no"):
+        chain = link(chain, list(row))
+    db.close()
+    assert json.loads(status.stdout)["head"] == f"4:{chain}"
     assert json.loads(status.stdout)["states"] == {"printed": 57, "activated": 2, "settled": 0, "returned": 0,
                                                    "stolen": 1}
 
