@@ -199,9 +199,13 @@ class BooksLedger:
         """Move every book named by `command` (one of MOVES), all in one transaction or none: a book named
         twice, or one whose state the command does not move from, refuses the whole command."""
         run = signed(run, "the books ledger records")
+        if command not in MOVES:
+            raise BackOfficeError(f"{shown(command)}: not a move of the books ledger ({', '.join(MOVES)})")
         froms, to = MOVES[command]
         seen: set[str] = set()
         for book in books:
+            if not _BOOK.fullmatch(book):
+                raise BackOfficeError(f"book {shown(book)}: not a book GGG-BBBBBBB")
             if book in seen:
                 raise BackOfficeError(f"book {book}: named twice; name each book once")
             seen.add(book)
@@ -212,9 +216,11 @@ class BooksLedger:
                 was, _ = self.state(book)
                 if was not in froms:
                     onward = sorted(t for (w, t) in LEGAL if w == was)
+                    shown_was = _state(was)  # a state edited by hand is shown escaped
                     raise BackOfficeError(
-                        f"book {book}: {was}; a{'n' if was[0] in 'aeiou' else ''} {was} book cannot be "
-                        f"{_done(command)} (moves from {was}: {', '.join(onward) if onward else 'none'})")
+                        f"book {book}: {shown_was}; a{'n' if was[:1] in tuple('aeiou') else ''} {shown_was} "
+                        f"book cannot be {_done(command)} (moves from {shown_was}: "
+                        f"{', '.join(onward) if onward else 'none'})")
                 out.append(self._insert(run.run_id, Move(0, at, book, was, to, clerk, ref)))
             pause_point("books-written")  # the interrupt tests stop the process here, before COMMIT
             last = out[-1].move_no

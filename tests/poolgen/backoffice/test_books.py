@@ -432,3 +432,20 @@ def test_six_clerks_activating_one_book_at_once_record_one_move(office, tmp_path
     assert db.execute("SELECT move_no, book, state FROM moves ORDER BY move_no").fetchall() == [
         (1, first, "activated"), (2, book, "activated")]
     db.close()
+
+
+def test_a_move_from_a_state_edited_to_nothing_is_refused_in_one_line(office, tmp_path):
+    """A state edited by hand to '' (or a newline) is refused as any other state the table has no move
+    from, shown escaped: it was an IndexError traceback."""
+    books = tmp_path / "books.sqlite"
+    a, b = (book_of(r) for r in winners(office, 2))
+    assert books_cmd(office, "activate", books, a, b).exit_code == 0
+    db = sqlite3.connect(books)
+    db.execute("UPDATE moves SET state = '' WHERE move_no = 1")
+    db.execute("UPDATE moves SET state = 'x\ny' WHERE move_no = 2")
+    db.commit()
+    db.close()
+    one_line(books_cmd(office, "settle", books, a), "poolgen",
+             f"book {a}: ''; a '' book cannot be settled (moves from '': none)")
+    one_line(books_cmd(office, "settle", books, b), "poolgen",
+             f"book {b}: 'x\\ny'; a 'x\\ny' book cannot be settled (moves from 'x\\ny': none)")
