@@ -50,6 +50,7 @@ LEGAL = frozenset((was, to) for froms, to in MOVES.values() for was in froms)
 _COLUMNS = "move_no, at, run_id, book, was, state, clerk, ref, chain"
 _BOOK = re.compile(r"([0-9]{3})-([0-9]{7})", re.ASCII)
 _BARE = re.compile(r"[0-9]{1,7}", re.ASCII)
+_ID = re.compile(r"[!-~]{1,64}", re.ASCII)
 _PACK = re.compile(rb"([0-9]{3}),(0|[1-9][0-9]{0,6}),0,[0-9]{1,5},([1-9][0-9]{0,5})")
 
 Row = tuple[int, str, str, str, str, str, str, str, str]  # a move as stored, its chain last
@@ -169,7 +170,7 @@ class BooksLedger:
             r = rows[no]
             was, to = r[4], r[5]
             if was != state or (was, to) not in LEGAL:
-                raise self._broken(f"book {book}: move no. {no} moves it {_state(was)} -> {_state(to)} after "
+                raise self._broken(f"book {book}: move no. {no} moves it {plain(was)} -> {plain(to)} after "
                                    f"its moves before left it {state}")
             before = GENESIS.hex() if no == 1 else rows[no - 1][8] if no - 1 in rows else None
             if before is None or link(_chain_bytes(before), r[:8]).hex() != r[8]:
@@ -216,7 +217,7 @@ class BooksLedger:
                 was, _ = self.state(book)
                 if was not in froms:
                     onward = sorted(t for (w, t) in LEGAL if w == was)
-                    shown_was = _state(was)  # a state edited by hand is shown escaped
+                    shown_was = plain(was)  # a state edited by hand is shown escaped
                     raise BackOfficeError(
                         f"book {book}: {shown_was}; a{'n' if was[:1] in tuple('aeiou') else ''} {shown_was} "
                         f"book cannot be {_done(command)} (moves from {shown_was}: "
@@ -254,10 +255,10 @@ class BooksLedger:
         return [tuple(r) for r in rows]
 
 
-def _state(text: str) -> str:
-    """A state or book as a line may show it: a state of the table or a book name GGG-BBBBBBB as is,
-    anything else (a row edited by hand) ASCII-escaped."""
-    return text if text in STATES or _BOOK.fullmatch(text) else shown(text)
+def plain(text: str) -> str:
+    """A value of a row as a line may show it: a state of the table, a book name GGG-BBBBBBB or an id
+    (printable ASCII, no space) as is, anything else (a row edited by hand) ASCII-escaped."""
+    return text if text in STATES or _BOOK.fullmatch(text) or _ID.fullmatch(text) else shown(text)
 
 
 def _done(command: str) -> str:
@@ -291,10 +292,10 @@ def check(path: Path, rows: list[Row], head: tuple[int, bytes] | None) -> tuple[
         no, book, was, to = r[0], r[3], r[4], r[5]
         before = state.get(book, PRINTED)
         if was != before:
-            out.append(f"{path}: book {_state(book)}: move no. {no} says it was {_state(was)}, but its moves "
+            out.append(f"{path}: book {plain(book)}: move no. {no} says it was {plain(was)}, but its moves "
                        f"before left it {before}")
         elif (was, to) not in LEGAL:
-            out.append(f"{path}: book {_state(book)}: move no. {no} moves it {_state(was)} -> {_state(to)}, "
+            out.append(f"{path}: book {plain(book)}: move no. {no} moves it {plain(was)} -> {plain(to)}, "
                        "not a move of the table")
         state[book] = to
     return now, out + broken

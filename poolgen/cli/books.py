@@ -113,20 +113,21 @@ def status_cmd(
 ) -> None:
     """Each book's state and last move, or the run's books per state; then the ledger's checks and head.
     Exit 0: the checks pass; 1: a problem (each named); 2: unusable input."""
-    from poolgen.backoffice.books import STATES, BooksLedger, check, parse_book, run_books  # lazy: start-up
+    from poolgen.backoffice import books as ledger_of_books  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time
     from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time
 
     recorded = parse_head(head) if head is not None else None
     vouched = _printed(open_vouched(run, public_key))
-    known = run_books(vouched)
-    names = [parse_book(b, vouched, known) for b in books or []]
-    book = BooksLedger(ledger, create=False)
+    known = ledger_of_books.run_books(vouched)
+    names = [ledger_of_books.parse_book(b, vouched, known) for b in books or []]
+    book = ledger_of_books.BooksLedger(ledger, create=False)
     try:
         rows = book.rows()
     finally:
         book.close()
-    now, found = check(ledger, rows, recorded)
+    now, found = ledger_of_books.check(ledger, rows, recorded)
+    plain = ledger_of_books.plain
     last = {r[3]: r for r in rows}
     out: dict[str, Any] = {"problems": found, "head": now, "ok": not found}
     if names:
@@ -136,14 +137,14 @@ def status_cmd(
                          "ref": None} for n in names]
     else:
         counts = Counter(last[n][5] if n in last else "printed" for n in known)
-        out["states"] = {s: counts[s] for s in STATES}
+        out["states"] = {s: counts[s] for s in ledger_of_books.STATES}
     if as_json:
         typer.echo(json.dumps(out, sort_keys=True))
     else:
-        for b in out.get("books", []):
-            typer.echo(f"book {b['book']}: {b['state']}" + (
-                "" if b["move_no"] is None else f" (move no. {b['move_no']} at {b['at']}, clerk {b['clerk']}"
-                + (f", ref {b['ref']}" if b["ref"] else "") + ")"))
+        for b in out.get("books", []):  # values of rows, which a hand edit may have made anything: plain()
+            typer.echo(f"book {b['book']}: {plain(b['state'])}" + (
+                "" if b["move_no"] is None else f" (move no. {b['move_no']} at {plain(b['at'])}, clerk "
+                f"{plain(b['clerk'])}" + (f", ref {plain(b['ref'])}" if b["ref"] else "") + ")"))
         if "states" in out:
             typer.echo(f"run {vouched.run_id}: {len(known):,} books: " + ", ".join(
                 f"{n:,} {s}" for s, n in out["states"].items()))

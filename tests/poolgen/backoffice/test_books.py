@@ -449,3 +449,17 @@ def test_a_move_from_a_state_edited_to_nothing_is_refused_in_one_line(office, tm
              f"book {a}: ''; a '' book cannot be settled (moves from '': none)")
     one_line(books_cmd(office, "settle", books, b), "poolgen",
              f"book {b}: 'x\\ny'; a 'x\\ny' book cannot be settled (moves from 'x\\ny': none)")
+
+
+def test_status_shows_a_row_edited_to_hold_a_newline_on_one_line(office, tmp_path):
+    books = tmp_path / "books.sqlite"
+    a = book_of(winners(office, 1)[0])
+    assert books_cmd(office, "activate", books, a, "--clerk", "ann").exit_code == 0
+    db = sqlite3.connect(books)
+    db.execute("UPDATE moves SET clerk = 'ann\nbook 465-0000001: stolen' WHERE move_no = 1")
+    db.commit()
+    db.close()
+    status = invoke("books", "status", office["folder"], "--ledger", books, a)
+    assert status.exit_code == 1
+    assert status.stdout.splitlines()[0].startswith(f"book {a}: activated (move no. 1 at 20")
+    assert status.stdout.splitlines()[0].endswith(", clerk 'ann\\nbook 465-0000001: stolen')")
