@@ -10,4 +10,6 @@ sale. A reference implementation for acceptance tests and small operators, not a
 - claims.py    the claims ledger: every attempt, every payment, one transaction per claim
 - sales.py     the eInstant sales ledger: the next share sold in serial order, voids, closing
 - reports.py   prizes paid and remaining, reconciliation, the closing report
+- share_reports.py  an eInstant's: prizes in shares sold and remaining, reconciliation, closing
+- orders.py    the runs of one order made in several runs (cuts), reported as one
 """

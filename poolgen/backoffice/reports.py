@@ -5,7 +5,9 @@ poolgen/backoffice/share_reports.py's).
 
 A printed game's figures are per prize level (an amount, a free ticket apart), for the whole order:
 the desk never knows a ticket's pool (book numbers are a secret permutation), and a published figure
-must not say where the remaining prizes are.
+must not say where the remaining prizes are. An order made in several runs (cuts) is reported over
+all of them (an `Order`, poolgen/backoffice/orders.py): its levels summed over every run's pools, its
+payments those recorded under any of its run ids.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from poolgen.backoffice.claims import ClaimsLedger, Payment, Row, chain_problems
 from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.orders import Order, prizes_add_up
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
 from poolgen.money import fmt_cents, round_half_up
@@ -53,13 +56,20 @@ class Level:
                 "remaining": self.remaining}
 
 
-def designed_levels(run: Run) -> Counter[tuple[int, bool]]:
-    """A printed order's prizes by (cents, free ticket), summed over its pools, losers left out."""
+def runs_of(what: Run | Order) -> tuple[Run, ...]:
+    """The runs a report covers: one run, or every run of an order."""
+    return what.runs if isinstance(what, Order) else (what,)
+
+
+def designed_levels(what: Run | Order) -> Counter[tuple[int, bool]]:
+    """A printed order's prizes by (cents, free ticket), summed over its pools (every run's), losers
+    left out."""
     out: Counter[tuple[int, bool]] = Counter()
-    for p in run.folder.parsed.pools:
-        for t in p.tiers:
-            if t.prize_cents > 0 and t.count > 0:
-                out[(t.prize_cents, t.id in run.free_tiers)] += t.count
+    for run in runs_of(what):
+        for p in run.folder.parsed.pools:
+            for t in p.tiers:
+                if t.prize_cents > 0 and t.count > 0:
+                    out[(t.prize_cents, t.id in run.free_tiers)] += t.count
     return out
 
 
@@ -86,20 +96,22 @@ def read_ledgers(ledgers: list[Path]) -> list[tuple[Path, Attempts, list[Payment
     return out
 
 
-def load_payments(run: Run, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
-    """Every payment of the run in the ledgers (`read_ledgers`)."""
-    return [(path, p) for path, _, every in read_ledgers(ledgers) for p in every if p.run_id == run.run_id]
+def load_payments(what: Run | Order, ledgers: list[Path]) -> list[tuple[Path, Payment]]:
+    """Every payment of the run (or of any run of the order) in the ledgers (`read_ledgers`)."""
+    ids = {r.run_id for r in runs_of(what)}
+    return [(path, p) for path, _, every in read_ledgers(ledgers) for p in every if p.run_id in ids]
 
 
 Withdrawn = dict[tuple[int, bool], tuple[int, int]]  # level -> (prizes in returned, in stolen books)
 
 
-def printed_levels(run: Run, payments: list[Payment], withdrawn: Withdrawn | None = None) -> list[Level]:
+def printed_levels(what: Run | Order, payments: list[Payment],
+                   withdrawn: Withdrawn | None = None) -> list[Level]:
     """Per level, the prizes the order holds and the tickets paid: a ticket paid in two ledgers (two
     desks, each with its own) is one prize gone, counted at its first payment; the second payment is
     the reconciliation's problem, not a second prize claimed. Given `withdrawn` (book_reports.py), the
     prizes not paid in returned and stolen books, apart."""
-    designed = designed_levels(run)
+    designed = designed_levels(what)
     tickets: dict[str, Payment] = {}
     for p in payments:
         tickets.setdefault(p.barcode, p)
@@ -111,18 +123,21 @@ def printed_levels(run: Run, payments: list[Payment], withdrawn: Withdrawn | Non
                   stolen=withdrawn.get((c, f), (0, 0))[1]) for c, f in sorted(out, reverse=True)]
 
 
-def published_levels(run: Run, payments: list[Payment], withdrawn: Withdrawn | None = None) -> list[Level]:
+def published_levels(what: Run | Order, payments: list[Payment],
+                     withdrawn: Withdrawn | None = None) -> list[Level]:
     """`printed_levels` for a table that is published (prizes remaining, the closing report): refused
     when a level holds more payments than the game has prizes of it (an amount it has none of, say), as
     its figures would not add up (a negative number remaining), or more payments and prizes in returned
-    and stolen books than it holds."""
-    levels = printed_levels(run, payments, withdrawn)
+    and stolen books than it holds, or when the levels' prizes are not exactly the manifests'
+    `totals.prize_cost_cents` summed over the runs."""
+    levels = printed_levels(what, payments, withdrawn)
+    prizes_add_up(sum(lv.total * lv.cents for lv in levels), runs_of(what))
     for lv in levels:
         if lv.paid > lv.total:
-            what = (f"{lv.paid:,} payment{'s' if lv.paid != 1 else ''} of {lv.label}, "
+            said = (f"{lv.paid:,} payment{'s' if lv.paid != 1 else ''} of {lv.label}, "
                     + ("a prize the game does not hold" if lv.total == 0 else f"more than the {lv.total:,} "
                        "the game holds"))
-            raise BackOfficeError(f"the ledgers hold {what}; the figures would not add up (`poolgen claims "
+            raise BackOfficeError(f"the ledgers hold {said}; the figures would not add up (`poolgen claims "
                                   "reconcile` names each payment)")
         if lv.remaining < 0:
             out = (lv.returned or 0) + (lv.stolen or 0)
@@ -203,16 +218,35 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
     return rec
 
 
-def ledger_problems(run: Run, books: list[tuple[Path, Attempts, list[Payment]]]) -> list[str]:
+def ledger_problems(what: Run | Order, books: list[tuple[Path, Attempts, list[Payment]]]) -> list[str]:
     """What the ledgers (`read_ledgers`) show of a hand edit without a key: payments and attempts marked
     paid that differ, claim numbers missing, a chain broken. The closing report is drawn only from
     ledgers without one (a payment removed or moved to another run id would be shown unclaimed);
     `reconcile` adds what the validation files show."""
     out = []
     for path, attempts, every in books:
-        out += _differ(path, run, attempts, every) + _gaps(path, attempts)
+        out += [x for run in runs_of(what) for x in _differ(path, run, attempts, every)]
+        out += _gaps(path, attempts)
         out += chain_problems(path, attempts, every, None)[1]
     return out
+
+
+def runs_left_out(order: Order, books: list[tuple[Path, Attempts, list[Payment]]]) -> str | None:
+    """The first ledger's payments of the order's game number recorded under run ids not given, as a
+    refusal, or None. A ledger holds the tickets of one order per game number (docs/back-office.md,
+    section 4), so each is a ticket of a run of the order left out (another cut), and a table of the
+    runs given would show its prize still to be won."""
+    game = order.first.game
+    if game is None:
+        return None
+    for path, _, every in books:
+        out = [p for p in every if p.run_id not in order.run_ids and p.barcode.startswith(f"{game:03d}")]
+        if out:
+            ids = ", ".join(sorted({p.run_id for p in out}))
+            return (f"{path}: {len(out):,} payment(s) of game {game} under run(s) {ids}, not given: a ledger "
+                    "holds one order per game number, so the order's tables need every run of it (RUN ... or "
+                    "--run RUN)")
+    return None
 
 
 def _differ(path: Path, run: Run, attempts: Attempts, every: list[Payment]) -> list[str]:
@@ -270,16 +304,16 @@ def payout_pct(cents: int, of: int) -> str:
     return str(round_half_up(Fraction(cents * 100, of), 4)) if of else "n/a"
 
 
-def closing(run: Run, levels: list[Level]) -> dict[str, Any]:
+def closing(order: Order, levels: list[Level]) -> dict[str, Any]:
     """A printed game's closing report: per level, paid and unclaimed; designed against actual payout,
-    every ticket of the run taken as sold (the desk does not see sales)."""
-    sales = int(run.folder.manifest["totals"]["sales_cents"])
+    every ticket of the order's runs taken as sold (the desk does not see sales)."""
+    sales = order.totals("sales_cents")
     designed = sum(lv.total * lv.cents for lv in levels)
     paid = sum(lv.paid * lv.cents for lv in levels)
     returned = sum((lv.returned or 0) * lv.cents for lv in levels)
     stolen = sum((lv.stolen or 0) * lv.cents for lv in levels)
     books = any(lv.returned is not None for lv in levels)  # given a books ledger (section 8)
-    return {"run_id": run.run_id, "sales_cents": sales, "sales": fmt_cents(sales),
+    return {**order.to_json(), "sales_cents": sales, "sales": fmt_cents(sales),
             "designed_prizes_cents": designed, "paid_cents": paid,
             "unclaimed_cents": designed - paid - returned - stolen,
             **({"returned_cents": returned, "stolen_cents": stolen} if books else {}),

@@ -193,12 +193,13 @@ class SalesLedger:
             sale = self.get(pool, serial)
             if sale is None:
                 raise Refused(f"pool {pool}: share {serial} was never sold; nothing to pay")
+            # the buyer first: "already paid" or "voided" would tell a stranger the share's outcome
+            if player is not None and player != sale.player:
+                raise Refused(f"pool {pool}: {sale.ticket}: sold to another player; not paying it")
             if sale.voided_at is not None:
                 raise Refused(f"pool {pool}: share {serial}: its sale was voided at {sale.voided_at}")
             if sale.claimed_at is not None:
                 raise Refused(f"pool {pool}: share {serial}: already paid at {sale.claimed_at}")
-            if player is not None and player != sale.player:
-                raise Refused(f"pool {pool}: {sale.ticket}: sold to another player; not paying it")
             if prize == 0:
                 return sale, 0
             at = now_text(now)

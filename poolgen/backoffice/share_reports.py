@@ -2,7 +2,9 @@
 denomination the player chooses) and prize, the prizes in the pool, in shares sold and remaining; the
 reconciliation of the ledger against the run (the served sequence, every payment its share's prize
 in the vouched pool file, the payments' chain); and the closing report, which is drawn only from a
-ledger whose payments reconcile (poolgen/backoffice/reports.py has the printed game's)."""
+ledger whose payments reconcile (poolgen/backoffice/reports.py has the printed game's). An order made in
+several runs has one sales ledger, read under each run id (a SalesLedger per run), and its reports
+are the runs' own summed (`order_closing`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.orders import Order, prizes_add_up
 from poolgen.backoffice.reports import Level, Reconciliation, missing, payout_pct
 from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file, share_id
 from poolgen.backoffice.vouched import Run
@@ -183,3 +186,24 @@ def sold_cents(sales: SalesLedger) -> int:
     """An eInstant's sales: every share sold and not voided, at its pool's price."""
     prices = {p.id: p.price_cents for p in sales.run.folder.parsed.pools}
     return sum(prices[s.pool] for s in sales.sales() if s.voided_at is None)
+
+
+def order_closing(order: Order, parts: list[tuple[SalesLedger, list[Level]]]) -> dict[str, Any]:
+    """The closing report of an order's runs from its one sales ledger (`parts`: each run's SalesLedger
+    and levels, in the order's order): each run's `einstant_closing` (each refused as it is), its levels
+    side by side (pool ids are disjoint) and its amounts summed; both payouts computed again from the
+    sums, and refused if the designed prizes are not the manifests' `totals.prize_cost_cents` summed."""
+    reports = [einstant_closing(book.run, levels, book) for book, levels in parts]
+
+    def total(key: str) -> int:
+        return sum(int(r[key]) for r in reports)
+
+    sold, designed_sales, designed = total("sales_cents"), total("designed_sales_cents"), \
+        total("designed_prizes_cents")
+    prizes_add_up(designed, order.runs)
+    return {**order.to_json(), "sales_cents": sold, "sales": fmt_cents(sold),
+            "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
+            "paid_cents": total("paid_cents"), "unclaimed_cents": total("unclaimed_cents"),
+            "designed_payout_pct": payout_pct(designed, designed_sales),
+            "actual_payout_pct": payout_pct(total("paid_cents"), sold),
+            "levels": [lv for r in reports for lv in r["levels"]]}

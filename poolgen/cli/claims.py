@@ -17,6 +17,7 @@ from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.money import fmt_cents
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
+    from poolgen.backoffice.orders import Order
     from poolgen.backoffice.reports import Level
     from poolgen.backoffice.vouched import Run
 
@@ -24,6 +25,11 @@ app = typer.Typer(help="Reports from claims ledgers: prizes remaining, reconcili
                   no_args_is_help=True, add_completion=False)
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The run folder.")]
+Runs = Annotated[list[Path] | None, typer.Argument(
+    metavar="RUN", show_default=False,
+    help="The run folder, or every run of the order made in several runs (docs/back-office.md, section 6).")]
+MoreRuns = Annotated[list[Path] | None, typer.Option(
+    "--run", metavar="RUN", show_default=False, help="A run of the order (repeatable), as RUN.")]
 Ledgers = Annotated[list[Path], typer.Option("--ledger", metavar="FILE.sqlite",
                                               help="A claims ledger (repeat for every desk's).")]
 PublicKey = Annotated[Path | None, typer.Option(
@@ -43,6 +49,16 @@ def _printed(run: Path, public_key: Path | None) -> Run:
     if vouched.kind != "printed":
         raise BackOfficeError(f"{run}: an eInstant run; its reports are `poolgen sales report`")
     return vouched
+
+
+def printed_order(runs: list[Path] | None, more: list[Path] | None, public_key: Path | None) -> Order:
+    """The runs given as RUN and --run, held to one printed order (docs/back-office.md, section 6)."""
+    from poolgen.backoffice.orders import open_order  # lazy: start-up time (docs/scaling.md)
+
+    order = open_order([*(runs or []), *(more or [])], public_key)
+    if order.first.kind != "printed":
+        raise BackOfficeError(f"{order.first.path}: an eInstant run; its reports are `poolgen sales report`")
+    return order
 
 
 def game_title(run: Run) -> str:
@@ -70,28 +86,28 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
 
 @app.command("report")
 @reports_errors
-def report_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
-               pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
+def report_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_key: PublicKey = None,
+               as_json: Json = False, pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
     """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack), from
-    ledgers that show no hand edit (refused otherwise)."""
+    ledgers that show no hand edit (refused otherwise); over every run of the order given."""
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
-    vouched = _printed(run, public_key)
-    levels = _published(vouched, ledger, books)
+    order = printed_order(run, more, public_key)
+    levels = _published(order, ledger, books)
     header, rows = _rows(levels)
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    title = game_title(order.first)
     if as_json:
-        typer.echo(json.dumps({"game": game_title(vouched), "run_id": vouched.run_id, "at": when,
-                               "levels": [lv.to_json() for lv in levels]}, indent=2))
+        typer.echo(json.dumps({"game": title, **order.to_json(), "at": when,
+                               "levels": [lv.to_json() for lv in levels], "totals": totals(levels)},
+                              indent=2))
     else:
-        typer.echo(f"{game_title(vouched)}: prizes remaining at {when} (run {vouched.run_id})")
+        typer.echo(f"{title}: prizes remaining at {when} ({order.named})")
         print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        page = table_page(f"{game_title(vouched)}: prizes remaining",
-                          [f"As of {when}; run {vouched.run_id}."],
-                          header, rows)
+        page = table_page(f"{title}: prizes remaining", [f"As of {when}; {order.named}."], header, rows)
         write_output(pdf, page, force, "PDF")
 
 
@@ -149,40 +165,63 @@ def reconcile_cmd(
 
 @app.command("close")
 @reports_errors
-def close_cmd(run: RunArg, ledger: Ledgers, public_key: PublicKey = None, as_json: Json = False,
-              pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
+def close_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_key: PublicKey = None,
+              as_json: Json = False, pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
-    the run taken as sold), from ledgers that show no hand edit (refused otherwise)."""
+    the order's runs taken as sold), from ledgers that show no hand edit (refused otherwise)."""
     from poolgen.backoffice.reports import closing  # lazy: start-up time
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
-    vouched = _printed(run, public_key)
-    report = closing(vouched, _published(vouched, ledger, books))
-    show_closing(vouched, report, as_json, pdf, force)
+    order = printed_order(run, more, public_key)
+    report = closing(order, _published(order, ledger, books))
+    show_closing(order, report, as_json, pdf, force)
 
 
-def _published(run: Run, ledgers: list[Path], books: Path | None) -> list[Level]:
+def totals(levels: list[Level]) -> dict[str, int]:
+    """A prizes-remaining table's totals: prizes, those paid (or sold) and remaining, counts and cents
+    (with a books ledger, those in returned and stolen books too)."""
+    counted = levels[0].counted if levels else "paid"
+    books = {} if not levels or levels[0].returned is None else {
+        "returned": sum(lv.returned or 0 for lv in levels), "stolen": sum(lv.stolen or 0 for lv in levels),
+        "returned_cents": sum((lv.returned or 0) * lv.cents for lv in levels),
+        "stolen_cents": sum((lv.stolen or 0) * lv.cents for lv in levels)}
+    return {"total": sum(lv.total for lv in levels), counted: sum(lv.paid for lv in levels),
+            "remaining": sum(lv.remaining for lv in levels),
+            "total_cents": sum(lv.total * lv.cents for lv in levels),
+            f"{counted}_cents": sum(lv.paid * lv.cents for lv in levels),
+            "remaining_cents": sum(lv.remaining * lv.cents for lv in levels), **books}
+
+
+def _published(order: Order, ledgers: list[Path], books: Path | None) -> list[Level]:
     """The levels a published table shows (prizes remaining, the closing report), from ledgers that pass
     the reconciliation's checks that need no key (`ledger_problems`): a payment removed by hand or
     moved to another run id would be shown as a prize still to be won. Given a books ledger (one that
     passes its checks), prizes in returned and stolen books apart (docs/back-office.md, section 8)."""
-    from poolgen.backoffice.reports import ledger_problems, published_levels, read_ledgers  # lazy: start-up
+    from poolgen.backoffice.reports import (  # lazy: start-up time (docs/scaling.md)
+        ledger_problems,
+        published_levels,
+        read_ledgers,
+        runs_left_out,
+    )
 
     read = read_ledgers(ledgers)
-    problems = ledger_problems(run, read)
+    problems = ledger_problems(order, read)
     if problems:
         raise BackOfficeError(f"{problems[0]}; the ledgers do not reconcile, so the figures would not add up "
                               "(`poolgen claims reconcile` names each problem)")
-    payments = [p for _, _, every in read for p in every if p.run_id == run.run_id]
+    left_out = runs_left_out(order, read)
+    if left_out:
+        raise BackOfficeError(left_out)
+    payments = [p for _, _, every in read for p in every if p.run_id in order.run_ids]
     if books is None:
-        return published_levels(run, payments)
+        return published_levels(order, payments)
     from poolgen.backoffice.book_reports import withdrawn  # lazy: start-up time (polars)
 
-    return published_levels(run, payments, withdrawn(run, books, payments))
+    return published_levels(order, payments, withdrawn(order, books, payments))
 
 
-def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:
+def show_closing(order: Order, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:
     rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
              f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"])]
             + ([f"{lv['voided']:,}", f"{lv['never_sold']:,}"] if "never_sold" in lv else [])
@@ -199,11 +238,13 @@ def show_closing(run: Run, report: dict[str, Any], as_json: bool, pdf: Path | No
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
-        typer.echo(f"{game_title(run)}: closing report (run {run.run_id})")
+        typer.echo(f"{game_title(order.first)}: closing report ({order.named})")
         typer.echo(lines[0])
         print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        write_output(pdf, table_page(f"{game_title(run)}: closing report", [f"Run {run.run_id}.", *lines],
+        named = order.named
+        write_output(pdf, table_page(f"{game_title(order.first)}: closing report",
+                                     [f"{named[0].upper()}{named[1:]}.", *lines],
                                      header, rows), force, "PDF")

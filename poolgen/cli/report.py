@@ -79,7 +79,8 @@ def report_cmd(
     game = load_spec(spec) if spec is not None else None
     parties = tuple(_name_file(item) for item in party_key or ())
     with progress_bar() as bar:
-        verification = run_verification(folder, public_key, spec, seed_file=seed_file, ceremony=ceremony,
+        verification = run_verification(folder, public_key, spec, internal, seed_file=seed_file,
+                                        ceremony=ceremony,
                                         party_keys=parties or None,
                                         ceremony_bundles=tuple(ceremony_bundle or ()),
                                         earlier_manifests=tuple(earlier_manifest or ()),

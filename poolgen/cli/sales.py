@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
-from poolgen.cli.claims import game_title, print_table, show_closing
+from poolgen.cli.claims import MoreRuns, Runs, game_title, print_table, show_closing, totals
 from poolgen.cli.common import Force, refuse_output, reports_errors, say, write_output
 from poolgen.money import fmt_cents
 
@@ -158,39 +158,51 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: SignedBy
 
 @app.command("report")
 @reports_errors
-def report_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False,
+def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_key: PublicKey = None,
+               as_json: Json = False,
                closing_report: Annotated[bool, typer.Option("--closing", help="The closing report.")] = False,
                pdf: Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf", help="Also a PDF page.")]
                = None, force: Force = False) -> None:
-    """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares."""
-    from poolgen.backoffice.share_reports import einstant_closing, einstant_levels, sold_cents  # lazy
+    """Per pool and prize: prizes in the pool, in shares sold, and remaining in unsold shares; over every
+    run of the order given, from its one sales ledger."""
+    from poolgen.backoffice.orders import open_order  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
+    from poolgen.backoffice.share_reports import einstant_levels, order_closing, sold_cents  # lazy
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
-    book = _ledger(run, ledger, public_key)
+    order = open_order([*(run or []), *(more or [])], public_key)
+    if order.first.kind != "einstant":
+        raise BackOfficeError(f"{order.first.path}: a printed run; its reports are `poolgen claims report`")
+    books = []
     try:
-        levels = einstant_levels(book.run, book)
-        sales = sold_cents(book)
-        report = einstant_closing(book.run, levels, book) if closing_report else {}
+        for one in order.runs:
+            books.append(SalesLedger(ledger, one, create=False))
+        parts = [(book, einstant_levels(book.run, book)) for book in books]
+        sales = sum(sold_cents(book) for book in books)
+        report = order_closing(order, parts) if closing_report else {}
     finally:
-        book.close()
-    vouched = book.run
+        for book in books:
+            book.close()
     if closing_report:
-        show_closing(vouched, report, as_json, pdf, force)
+        show_closing(order, report, as_json, pdf, force)
         return
+    levels = [lv for _, part in parts for lv in part]
     rows = [[f"{lv.pool} {lv.label}", f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
     header = ["Pool and prize", "Total prizes", "Sold", "Remaining"]
+    title = game_title(order.first)
     if as_json:
-        typer.echo(json.dumps({"run_id": vouched.run_id, "sales_cents": sales,
-                               "levels": [lv.to_json() for lv in levels]}, indent=2))
+        typer.echo(json.dumps({**order.to_json(), "sales_cents": sales,
+                               "levels": [lv.to_json() for lv in levels], "totals": totals(levels)},
+                              indent=2))
     else:
-        typer.echo(f"{game_title(vouched)}: prizes remaining in unsold shares (run {vouched.run_id}); sales "
-                   f"{fmt_cents(sales)}")
+        typer.echo(f"{title}: prizes remaining in unsold shares ({order.named}); sales {fmt_cents(sales)}")
         print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        write_output(pdf, table_page(f"{game_title(vouched)}: prizes remaining", [f"Run {vouched.run_id}."],
+        named = order.named
+        write_output(pdf, table_page(f"{title}: prizes remaining", [f"{named[0].upper()}{named[1:]}."],
                                      header, rows), force, "PDF")
 
 

@@ -141,6 +141,9 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
     per_book = game.sales.tickets_per_book
     books = np.unique(np.concatenate([p.books for p in parts.values() if p is not None]
                                      or [np.zeros(0, dtype=np.uint32)]))
+    if game.sales.split is not None:  # its pools hold different counts: the list names none of them
+        slots = max((p.first_book or 0) + (p.books or 0) for p in game.pools)
+        books = np.arange(slots, dtype=np.uint32)  # every book number of the order (docs/validation.md 4)
     packs = pl.DataFrame({"book": books}).with_columns(
         pl.lit(f"{game.number:03d}").alias("game"), pl.lit(0).alias("first_ticket"),
         pl.lit(per_book - 1).alias("last_ticket"), pl.lit(per_book).alias("tickets"))

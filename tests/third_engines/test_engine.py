@@ -3,8 +3,8 @@ ticket_multiplier.md and play.md alone) against audit's step 4 on a small run of
 box that doubles it: the engine finds every generated row legal and paying its stored prize, and on
 a tampered row it refuses exactly what audit refuses, with audit's very reasons (so the contracts'
 wording, separators, and what an illegal row still wins, are exact). The third engines (engine.py,
-printed.py, einstant.py, pairs.py, cards.py, grid.py, win_all.py, split.py) import neither poolgen nor
-audit."""
+printed.py, einstant.py, pairs.py, cards.py, grid.py, win_all.py, split.py, packs.py, packs_draws.py)
+import neither poolgen nor audit."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from tests.third_engines import (
     einstant,
     engine,
     grid,
+    packs,
+    packs_draws,
     pairs,
     printed,
     split,
@@ -80,7 +82,10 @@ def run(tmp_path_factory) -> Path:
     (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
     (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
     (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),
-], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split"])
+    (packs, {"__future__", "dataclasses", "math", "tests"}),  # tests: packs_draws.py, split.py's stream
+    (packs_draws, {"__future__", "bisect", "collections", "math", "tests"}),  # tests: split.py's stream
+], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split",
+        "packs", "packs_draws"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

@@ -92,10 +92,11 @@ class Verification:
         return self.ran and not self.failed
 
 
-def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None,
+def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None, internal: bool = False,
                      **more: Any) -> Verification:
-    """Run audit.verify's checklist on the run, if there is a key to check the signature with; `more`:
-    the rest of what `verify` takes (seed_file, ceremony, regenerate, validation keys, ...)."""
+    """Run audit.verify's checklist on the run, if there is a key to check the signature with, as the
+    edition (`internal` or public) shows it; `more`: the rest of what `verify` takes (seed_file,
+    ceremony, regenerate, validation keys, ...)."""
     if public_key is None:
         return Verification(False, "Verification was not run: no --public-key was given. Give the "
                                    "run's public key to include the checklist of `poolgen verify`.")
@@ -105,12 +106,13 @@ def run_verification(run: RunFolder, public_key: Path | None, spec: Path | None,
                                           **more))
     except UnusableInput as exc:
         raise RunError(str(exc)) from None
-    return verification_of(result)
+    return verification_of(result, internal)
 
 
-def verification_of(result: Report) -> Verification:
-    """audit.verify's report of a run as the report's checklist and verdict."""
-    steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s)) for s in result.steps)
+def verification_of(result: Report, internal: bool = False) -> Verification:
+    """audit.verify's report of a run as the report's checklist and verdict, in the public edition
+    unless `internal` (statistics.checklist_lines)."""
+    steps = tuple(Step(s.step, s.title, s.status, checklist_lines(s, internal)) for s in result.steps)
     failed = result.failed
     skipped = [f"{s.number} ({s.title}: {'; '.join(s.lines)})" for s in steps
                if s.status == "skip" and s.number not in failed]

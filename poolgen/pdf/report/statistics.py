@@ -26,26 +26,54 @@ from poolgen.run.folder import RunFolder
 __all__ = ["checklist_lines", "statistics_page"]
 
 SUMMARY = re.compile(r"^(pool \S+|run): \d+ tests")  # each pool's summary, and the run-level tests'
+SMALLEST = re.compile(r" \(smallest p = [^)]*\)")
+THRESHOLD = re.compile(r" <= Holm threshold [^,]*,")  # a threshold ranks the test among withheld ones
 POSITION = re.compile(r"\bposition\b")
 # the printed numbers' tests (docs/statistics.md 1c): their figures name a top prize's book or the last
 # digit of its book or ticket number, so they are withheld from the public edition whatever their words
-NUMBERS = re.compile(r"by printed book number|by ticket number within the book")
+# (and the run's tests of the top prizes' ticket numbers, "smallest ticket number within its book")
+NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book")
+WITHHELD = "withheld: it names a position (internal edition)"
 
 
-def checklist_lines(step: StepResult) -> tuple[str, ...]:
+def withheld(name: str, figures: str) -> bool:
+    """Whether the public edition withholds a test's figures and its p-value: its figures name a position,
+    or it is a test of a position (the first or last top prize's) or of the printed numbers. The p-value
+    goes with the figure because it is a function of it: P(min >= x) = C(N - x, t) / C(N, t) printed as
+    0.164 is one x of the pool's (tests/poolgen/pdf/test_report_withheld.py)."""
+    return bool(POSITION.search(figures) or POSITION.search(name) or NUMBERS.search(name))
+
+
+def checklist_lines(step: StepResult, internal: bool = True) -> tuple[str, ...]:
     """What the report's checklist shows of a verify step: everything, except for step 8 only its
-    failures and each pool's summary line (every test is on the pool's statistics page)."""
+    failures and each pool's summary line (every test is on the pool's statistics page). The public
+    edition shows a failed test that `withheld` holds back by its name alone, and no summary's smallest
+    p-value (it may be a withheld test's)."""
     if step.title != "statistics":
         return tuple(step.reasons) + tuple(step.details)
-    summaries = [d for d in step.details if SUMMARY.match(d) or ": " not in d]
+    reasons = tuple(step.reasons) if internal else tuple(_public_reason(step, line) for line in step.reasons)
+    summaries = [d if internal else SMALLEST.sub("", d) for d in step.details
+                 if SUMMARY.match(d) or ": " not in d]
     if not summaries:
-        return tuple(step.reasons)
-    return (*step.reasons, *summaries, "every test with its figures: each pool's statistics page")
+        return reasons
+    return (*reasons, *summaries, "every test with its figures: each pool's statistics page")
+
+
+def _public_reason(step: StepResult, line: str) -> str:
+    """A step-8 reason as the public edition shows it: a failed test that names a position by its
+    name (and where) alone."""
+    for f in step.figures:
+        where = f"pool {f['pool']}" if f["pool"] is not None else "run"
+        head = f"{where}: {f['test']} ({f['method']}): "
+        if line.startswith(head):
+            return (f"{where}: {f['test']}: {WITHHELD}" if withheld(f["test"], f["statistic"])
+                    else THRESHOLD.sub(",", line))
+    return THRESHOLD.sub(",", line)
 
 
 def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) -> list[Flowable]:
     """Flowables of one pool's statistics page (ending with a page break). The public edition
-    withholds a statistic that names a position (the first or last top prize's place)."""
+    withholds the figures and p-value of a test `withheld` names, and every test's Holm threshold."""
     pid = entry["id"]
     out: list[Flowable] = [r.para(f"Pool {r.escape(pid)}: statistics (verify step 8)", r.H1)]
     pools = len(run.pools)
@@ -57,7 +85,10 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
         f"{100 * pool_alpha(pools):.3g}% for this pool ({100 * pools * pool_alpha(pools):.3g}% split over "
         f"{pools} pool(s); the rest is the run-level tests', in verify's step 8: the top tiers, and with two "
         f"or more pools each pool's tests combined), with Holm's "
-        f"step-down across the pool's tests. Winners are counted per {r.escape(unit)}.", r.SMALL))
+        f"step-down across the pool's tests. Winners are counted per {r.escape(unit)}."
+        + ("" if internal else " The figures and p-value of a test that names a position (the p-value is a "
+           "function of them), and each test's Holm threshold: internal edition (a threshold ranks its "
+           "test among every p-value of the pool)."), r.SMALL))
     try:
         play = run.parsed.doc.get("play")
         pool = run.entry(pid)
@@ -78,20 +109,22 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
                if s.failed else f"<font color='{r.GOOD.hexval()}'><b>PASS: no test significant</b></font>")
     out.append(r.para(f"{verdict} ({len(s.judged)} tests).", r.BODY))
     out.append(Spacer(1, 4))
-    rows: list[list[r.Cell]] = [["test", "method", "statistic", "p-value",
-                                 r.para("<b>Holm<br/>threshold</b>", r.CELL), "result"]]
+    head: list[r.Cell] = ["test", "method", "statistic", "p-value"]
+    rows: list[list[r.Cell]] = [[*head, r.para("<b>Holm<br/>threshold</b>", r.CELL), "result"] if internal
+                                else [*head, "result"]]
     for j in s.judged:
         f = j.finding
         color = r.BAD if j.rejected else r.GOOD
-        rows.append([r.para(r.escape(f.name), r.CELL), r.para(r.escape(f.method), r.CELL),
-                     r.para(r.escape(f.figures if internal or not (POSITION.search(f.figures)
-                                                                   or NUMBERS.search(f.name)) else
-                                     "withheld: it names a position (internal edition)"), r.CELL),
-                     fmt_p(f.p), fmt_p(j.threshold),
-                     r.para(f"<font color='{color.hexval()}'><b>{'FAIL' if j.rejected else 'pass'}</b>"
-                            "</font>", r.CELL)])
-    out.append(r.grid(rows, [1.9 * inch, 1.65 * inch, 1.35 * inch, 0.7 * inch, 0.7 * inch,
-                              0.5 * inch], right_from=3))
+        hide = not internal and withheld(f.name, f.figures)
+        row: list[r.Cell] = [r.para(r.escape(f.name), r.CELL), r.para(r.escape(f.method), r.CELL),
+                             r.para(r.escape(WITHHELD if hide else f.figures), r.CELL),
+                             "withheld" if hide else fmt_p(f.p)]
+        if internal:  # a threshold is the test's rank among the pool's p-values, withheld ones too
+            row.append(fmt_p(j.threshold))
+        rows.append([*row, r.para(f"<font color='{color.hexval()}'><b>{'FAIL' if j.rejected else 'pass'}</b>"
+                                  "</font>", r.CELL)])
+    widths = [1.9 * inch, 1.65 * inch, 1.35 * inch, 0.7 * inch] + ([0.7 * inch] if internal else [])
+    out.append(r.grid(rows, [*widths, 0.5 * inch], right_from=3))
     if s.not_tested:
         out.append(Spacer(1, 4))
         out.append(r.para("Not tested: " + r.escape("; ".join(s.not_tested)) + ".", r.SMALL))

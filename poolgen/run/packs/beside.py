@@ -263,7 +263,8 @@ def arrange_beside(stream: Stream, rules: Rules) -> np.ndarray:
 def _shuffled_heads(stream: Stream, content: np.ndarray, heads: np.ndarray) -> np.ndarray:
     """`content` with the first heads[b] entries of each row in a uniform order: with
     p = `row_permutations(stream, B, m)`, the entries of row b of p below heads[b], in order, are a
-    uniform permutation sigma of range(heads[b]), and the row's i-th entry becomes its sigma(i)-th."""
+    uniform permutation sigma of range(heads[b]), and the row's i-th entry is the one that was its
+    sigma(i)-th (new[i] = old[sigma(i)])."""
     books, m = content.shape
     p = row_permutations(stream, books, m)
     sigma = p[p < heads[:, None]]  # row-major: each row's permutation of range(heads[b])

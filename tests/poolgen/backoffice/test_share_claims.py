@@ -45,3 +45,22 @@ def test_the_text_answer_names_the_player_paid_as_the_json_does(einstant, tmp_pa
                   "--public-key", einstant["public"], share, "--ledger", ledger, "--json")
     assert paid.exit_code == 0 and json.loads(paid.output)["player"] == buyer
     assert f"to player {buyer}" in json.loads(paid.output)["text"]
+
+
+def test_another_players_claim_says_nothing_of_the_shares_outcome(einstant, tmp_path):
+    """`--player` is checked before whether the share was paid: a stranger naming a sold share is told
+    it is another player's, whether it won and was paid or not (the answer was "already paid at T" for
+    a paid winner, "sold to another player" for every other share, telling the stranger which serials
+    won)."""
+    ledger = tmp_path / "sales.sqlite"
+    share, buyer, _ = _setup(einstant, ledger)
+    loser = next(f"d1.00-{i:07d}" for i, p in enumerate(einstant["prizes"], start=1) if p == 0)
+    assert invoke("sales", "claim", einstant["folder"], "--public-key", einstant["public"], share,
+                  "--ledger", ledger, "--player", buyer).exit_code == 0
+    answers = {}
+    for named in (share, loser):
+        other = invoke("sales", "claim", einstant["folder"], "--public-key", einstant["public"], named,
+                       "--ledger", ledger, "--player", "player-x", "--json")
+        assert other.exit_code == 1
+        answers[named] = json.loads(other.output)["reason"]
+    assert answers == {n: f"pool d1.00: {n}: sold to another player; not paying it" for n in (share, loser)}

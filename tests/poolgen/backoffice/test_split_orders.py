@@ -10,6 +10,7 @@ import json
 import polars as pl
 import pytest
 
+from poolgen.backoffice.claims import ClaimsLedger
 from tests.support.cli import invoke
 from tests.support.split_run import SplitRun, cut, split_run
 
@@ -68,7 +69,8 @@ def test_a_ticket_paid_under_one_run_of_the_order_is_not_paid_again_under_anothe
 def test_prizes_remaining_of_a_split_order_are_its_counts_less_the_claims_paid(order, tmp_path):
     """Every pool's counts drawn (41 to 44 winners a pool, not 40): per level, total is the order's count
     exactly, claimed the tickets paid, remaining the difference, in text and JSON; the two cuts' tables
-    add up to the whole run's."""
+    add up to the whole run's (a cut's table is refused over a ledger holding the whole run's payments:
+    docs/back-office.md section 6, "An order in several runs")."""
     whole = order["whole"]
     ledger = tmp_path / "claims.sqlite"
     rows = _rows(whole)
@@ -83,9 +85,14 @@ def test_prizes_remaining_of_a_split_order_are_its_counts_less_the_claims_paid(o
     text = invoke("claims", "report", whole.folder, "--ledger", ledger)
     table = [" ".join(line.split()) for line in text.stdout.splitlines()[2:]]
     assert table == [f"{k} {ORDER[k]} {claimed[k]} {ORDER[k] - claimed[k]}" for k in ORDER]
+    refused = invoke("claims", "report", order["a"].folder, "--ledger", ledger)  # the ledger's payments
+    assert refused.exit_code == 2, refused.output
+    assert "17 payment(s) of game 7 under run(s) split, not given" in refused.stderr
+    ClaimsLedger(tmp_path / "empty.sqlite").close()  # are the whole run's: with no payment, each cut's own
     totals = {k: 0 for k in ORDER}
     for part in (order["a"], order["b"]):
-        report = json.loads(invoke("claims", "report", part.folder, "--ledger", ledger, "--json").stdout)
+        report = json.loads(invoke("claims", "report", part.folder, "--ledger", tmp_path / "empty.sqlite",
+                                   "--json").stdout)
         for lv in report["levels"]:
             totals[lv["prize"]] += lv["total"]
     assert totals == ORDER

@@ -1,0 +1,108 @@
+"""The public report withholds what names a position, and nothing it shows gives it back: a withheld
+test's p-value is a function of its figure (P(min >= x) = C(N - x, t) / C(N, t) printed as 0.164 is
+one x), and a Holm threshold is a function of the test's rank among every p-value of the pool, withheld
+ones too (docs/proofs.md, "The report's editions"). An analyst holding only the public edition inverts
+the p-values below; the internal edition still shows them."""
+
+from __future__ import annotations
+
+import re
+from math import comb
+from pathlib import Path
+
+import polars as pl
+import pypdfium2
+import pytest
+
+from audit.checklist import Step, StepResult
+from audit.stats.step import fmt_p
+from poolgen.pdf.report.statistics import checklist_lines
+from tests.support import SEED_A, small_wild_side
+from tests.support.cli import invoke
+
+MIN_ROW = re.compile(r"smallest position exact: P\(min >= x\) = C\(N-x, t\)/C\(N, t\) (.*?) (?:pass|FAIL)\b")
+MAX_ROW = re.compile(r"largest position exact: P\(max <= y\) = C\(y\+1, t\)/C\(N, t\) (.*?) (?:pass|FAIL)\b")
+NUMBER = re.compile(r"\d+(?:\.\d+)?(?:e-\d+)?")
+
+
+def text(pdf: Path) -> str:
+    doc = pypdfium2.PdfDocument(pdf)
+    return " ".join(" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(len(doc)))
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> dict:
+    """One pool of Wild Side cut to 3,000 tickets, signed; its public and internal reports' text."""
+    root = tmp_path_factory.mktemp("withheld")
+    spec = small_wild_side(root)
+    seed = root / "run.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    assert invoke("keys", "new", root / "keys").exit_code == 0
+    made = invoke("generate", spec, "--out", root / "runs", "--seed-file", seed, "--pool", "p1",
+                  "--run-id", "ws", "--workers", "1", "--key", root / "keys" / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    run = root / "runs" / "ws"
+    out = {"pool": pl.read_parquet(run / "pool-p1.parquet")}
+    for edition, extra in (("public", []), ("internal", ["--internal"])):
+        pdf = root / f"{edition}.pdf"
+        done = invoke("report", run, "--out", pdf, "--public-key", root / "keys" / "signing-key.pub.pem",
+                      *extra)
+        assert done.exit_code == 0, done.output
+        out[edition] = text(pdf)
+    return out
+
+
+def recovered(row: str, true_p: str) -> bool:
+    """Whether the row shows the withheld test's p-value (or anything printed as it)."""
+    return true_p in NUMBER.findall(row)
+
+
+def test_public_report_p_values_do_not_give_back_the_top_prizes_first_and_last_positions(reports):
+    pool, public = reports["pool"], reports["public"]
+    top = pool.filter(pl.col("prize_cents") >= 2500)["position"]
+    n, t, first, last = pool.height, top.len(), int(top.min()), int(top.max())
+    p_first = fmt_p(comb(n - first, t) / comb(n, t))
+    p_last = fmt_p(comb(last + 1, t) / comb(n, t))
+    # the attack: every x whose P(min >= x) prints as the row's p-value; one of them is the truth
+    assert [x for x in range(n) if fmt_p(comb(n - x, t) / comb(n, t)) == p_first] == [first]
+    rows = MIN_ROW.findall(public), MAX_ROW.findall(public)
+    assert len(rows[0]) == 1 and len(rows[1]) == 1, rows
+    assert "withheld" in rows[0][0] and "withheld" in rows[1][0]
+    assert not recovered(rows[0][0], p_first), rows[0][0]
+    assert not recovered(rows[1][0], p_last), rows[1][0]
+    internal = reports["internal"]
+    assert recovered(MIN_ROW.findall(internal)[0], p_first)
+    assert recovered(MAX_ROW.findall(internal)[0], p_last)
+
+
+def test_public_report_shows_no_rank_of_a_p_value(reports):
+    """Holm's thresholds rank every p-value of the pool, withheld ones among them, and the smallest p
+    of a pool or of the run may be a withheld test's: neither is in the public edition."""
+    public, internal = reports["public"], reports["internal"]
+    assert "smallest p =" in internal and "Holm threshold" in internal
+    assert "smallest p =" not in public
+    sentence = "each test's Holm threshold: internal edition"
+    assert public.count(sentence) == 1 and public.count("Holm threshold") == 1  # no column, no failure's
+    assert sentence not in internal
+
+
+def test_a_failed_position_test_is_named_without_its_figures_in_the_public_checklist():
+    """A pool that fails a withheld test (a pool's first top prize at position 3) is named as failing
+    in the public checklist, by the test's name alone; the internal edition shows it whole."""
+    step = StepResult(Step.STATISTICS, "statistics")
+    name, method = "top prizes ($25,000 to $25; 54 tickets): smallest position", "exact: P(min >= x)"
+    figures = "smallest of 54 at position 3 (0.1% into the pool)"
+    step.add("fail", f"{name} ({method}): {figures}, p = 1.00e-06 <= Holm threshold 4.44e-06, family-wise "
+                     "0.04% for this pool", "pool p1")
+    step.add("fail", "winner positions by tenth of the pool (chi-square): X2 = 40.1, df = 9, p = 7.00e-06 "
+                     "<= Holm threshold 4.08e-06, family-wise 0.04% for this pool", "pool p2")
+    step.figures = [{"pool": "p1", "test": name, "method": method, "statistic": figures, "p": 1e-6,
+                     "holm_threshold": 4.44e-6, "alpha": 0.0004, "significant": True}]
+    step.add("pass", "106 tests, 2 significant at family-wise 0.04%, Holm across the pool's tests", "pool p1")
+    public, internal = checklist_lines(step, internal=False), checklist_lines(step, internal=True)
+    assert public[0] == f"pool p1: {name}: withheld: it names a position (internal edition)"
+    assert public[1] == ("pool p2: winner positions by tenth of the pool (chi-square): X2 = 40.1, df = 9, "
+                         "p = 7.00e-06, family-wise 0.04% for this pool")
+    assert internal[:2] == tuple(step.reasons)
+    assert "position 3" not in " ".join(public) and "Holm threshold" not in " ".join(public)
