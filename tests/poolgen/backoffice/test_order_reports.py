@@ -255,3 +255,25 @@ def test_the_einstant_reports_over_two_cuts_are_the_one_runs(shares):
         assert lv["total"] == lv["paid"] + lv["unclaimed"] + lv["voided"] + lv["never_sold"], lv
     assert close["runs"][1]["manifest_sha256"] == hashlib.sha256((shares["eb"] / "manifest.json")
                                                                  .read_bytes()).hexdigest()
+
+
+def test_prizes_in_returned_and_stolen_books_over_two_cuts_are_the_one_runs(order, tmp_path):
+    """A books ledger (docs/back-office.md, section 8) with a book of each cut out of play: the tables over
+    both cuts count the same prizes returned and stolen as the whole run's, level for level."""
+    a, b = order["a"], order["b"]
+    books = tmp_path / "books.sqlite"
+    for run, command in ((a, "stolen"), (b, "return")):
+        barcode = _rows(run).filter(pl.col("tier") == "2")["barcode"][-1]  # the last $2: not among those paid
+        moved = invoke("books", command, run.folder, f"{barcode[:3]}-{barcode[3:10]}", "--ledger", books,
+                       "--public-key", run.public)
+        assert moved.exit_code == 0, moved.output
+    for command in ("report", "close"):
+        over = _json("claims", command, a.folder, "--run", b.folder, "--ledger", order["cuts"], "--books",
+                     books)
+        one = _json("claims", command, order["whole"].folder, "--ledger", order["ledger_whole"], "--books",
+                    books)
+        assert over["levels"] == one["levels"]
+        assert sum(lv["returned"] for lv in over["levels"]) >= 1
+        assert sum(lv["stolen"] for lv in over["levels"]) >= 1
+        assert all(lv["total"] == lv["paid"] + lv["returned"] + lv["stolen"] + lv["remaining"]
+                   for lv in over["levels"])
