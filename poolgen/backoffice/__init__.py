@@ -12,4 +12,6 @@ sale. A reference implementation for acceptance tests and small operators, not a
 - reports.py   prizes paid and remaining, reconciliation, the closing report
 - share_reports.py  an eInstant's: prizes in shares sold and remaining, reconciliation, closing
 - orders.py    the runs of one order made in several runs (cuts), reported as one
+- books.py     the books ledger: each printed book's moves (activated, settled, returned, stolen)
+- book_reports.py  prizes in returned and stolen books, payments made while a book was out of play
 """

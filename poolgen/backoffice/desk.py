@@ -5,7 +5,9 @@ indexes, and, with a claims ledger, paid at most once and every attempt recorded
 Answers (`Answer.outcome`): "prize" (pays; a free ticket says so), "claim elsewhere" (a prize of the
 tier this desk has no key for: where to claim it, never its amount), "not a winner", "wrong validation
 number", "unknown ticket", "not a barcode number" (its check digits fail), "already paid" (when and
-where). Only "prize" pays (exit 0); the others exit 1.
+where). Only "prize" pays (exit 0); the others exit 1. Given a books ledger (section 8), a ticket whose
+book is not activated or settled is refused before its validation number is looked up: "book not
+activated", "book returned", "book stolen".
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from poolgen.backoffice.books import PRINTED, BooksLedger, book_of_barcode, open_for_desk
 from poolgen.backoffice.claims import Attempt, ClaimsLedger
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.index import Index, open_index
@@ -25,6 +28,11 @@ from poolgen.money import fmt_cents
 
 WHERE = {"high": "a high-tier prize: claim at the claim centre",
          "low": "a low-tier prize: claim at a retailer or the low-tier desk"}
+# a book's state that refuses its tickets -> (the outcome, what the clerk is told after "book B ")
+OUT_OF_PLAY = {PRINTED: ("book not activated", "is not activated: not sold by a retailer; not paid"),
+               "returned": ("book returned", "was returned unsold: its tickets are not claimable; not paid"),
+               "stolen": ("book stolen", "was reported stolen: keep the ticket and refer the claim to "
+                                         "security; not paid")}
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,8 @@ class Answer:
     claim_no: int | None = None
     first: dict[str, Any] | None = field(default=None)  # an "already paid" claim's first payment
     head: str | None = None  # with a ledger: its head after this claim was recorded (section 4)
+    book: str | None = None  # the ticket's book GGG-BBBBBBB (with check digits that hold)
+    book_state: str | None = None  # its state in the books ledger; None without one (section 8)
 
     @property
     def pays(self) -> bool:
@@ -57,10 +67,12 @@ def prize_text(cents: int, free: bool) -> str:
 
 
 class Desk:
-    """A desk with the keys it holds (tier -> key) and, optionally, a claims ledger."""
+    """A desk with the keys it holds (tier -> key) and, optionally, a claims ledger and a books ledger
+    (without one, a ticket's book is not checked: docs/back-office.md, section 8)."""
 
     def __init__(self, run: SignedRun, keys: dict[str, bytes], *, index_dir: Path | None = None,
-                 ledger: Path | None = None, desk: str = "desk", clerk: str = "clerk") -> None:
+                 ledger: Path | None = None, desk: str = "desk", clerk: str = "clerk",
+                 books: Path | None = None) -> None:
         run = signed(run, "the desk answers and pays")  # a script's Run of an unverified manifest: refused
         if run.kind != "printed":
             raise BackOfficeError(f"{run.path}: an eInstant run has no validation files; its claims are "
@@ -71,11 +83,20 @@ class Desk:
         self.indexes: dict[str, Index] = {t: open_index(run, t, k, index_dir)
                                           for t, k in sorted(keys.items())}
         self.cleared = [line for ix in self.indexes.values() for line in ix.cleared]
-        self.ledger = ClaimsLedger(ledger) if ledger is not None else None
+        self.books: BooksLedger | None = None
+        self.ledger: ClaimsLedger | None = None
+        try:  # a books ledger that fails its checks: the indexes opened are closed again
+            self.books = open_for_desk(books) if books is not None else None
+            self.ledger = ClaimsLedger(ledger) if ledger is not None else None
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         for ix in self.indexes.values():
             ix.close()
+        if self.books is not None:
+            self.books.close()
         if self.ledger is not None:
             self.ledger.close()
 
@@ -102,7 +123,7 @@ class Desk:
                       f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}{run}; refusing a second claim "
                       f"(claim no. {no}, recorded)", prize_cents=answer.prize_cents,
                       free_ticket=answer.free_ticket, tier=answer.tier, claim_no=no, first=first,
-                      head=self.ledger.head)
+                      head=self.ledger.head, book=answer.book, book_state=answer.book_state)
 
     def _answer(self, ticket: Ticket, virn: str) -> Answer:
         b, tid = ticket.barcode, ticket.ticket_id
@@ -115,11 +136,17 @@ class Desk:
             return say("not a barcode number", "not a barcode number (its check digits fail)")
         if not all(ix.is_known(b) for ix in self.indexes.values()):
             return say("unknown ticket", f"unknown ticket (not in run {self.run.run_id})")
+        book = book_of_barcode(b)
+        state = self.books.checked_state(book) if self.books is not None else None
+        if state is not None and state in OUT_OF_PLAY:  # before the VIRN: a refused ticket learns nothing
+            outcome, why = OUT_OF_PLAY[state]
+            return say(outcome, f"book {book} {why}", book=book, book_state=state)
+        known = {"book": book, "book_state": state}
         values = {}
         for tier, ix in self.indexes.items():
             value = ix.lookup(b, virn)
             if value is None:
-                return say("wrong validation number", "wrong validation number")
+                return say("wrong validation number", "wrong validation number", **known)
             values[tier] = value
         mine = {t: v for t, v in values.items() if v not in (0, OTHER_TIER)}
         if len(mine) > 1 or (mine and any(v == 0 for v in values.values())):
@@ -128,13 +155,13 @@ class Desk:
             tier, value = next(iter(mine.items()))
             cents, free = value & CENTS, bool(value & FREE)
             return say("prize", f"{prize_text(cents, free)} ({tier} tier)", prize_cents=cents,
-                       free_ticket=free, tier=tier)
+                       free_ticket=free, tier=tier, **known)
         if all(v == OTHER_TIER for v in values.values()):
             if len(values) > 1:
                 raise BackOfficeError(f"{self.run.path}: the validation files disagree on {b}; refusing")
             other = "high" if "low" in values else "low"
             return say("claim elsewhere", f"{WHERE[other]} (this desk holds only the "
-                                          f"{next(iter(values))}-tier key)", tier=other)
+                                          f"{next(iter(values))}-tier key)", tier=other, **known)
         if any(v == OTHER_TIER for v in values.values()):
             raise BackOfficeError(f"{self.run.path}: the validation files disagree on {b}; refusing")
-        return say("not a winner", "not a winner")
+        return say("not a winner", "not a winner", **known)

@@ -37,6 +37,8 @@ class Level:
     paid: int
     pool: str | None = None  # an eInstant's pool; None for a printed order's level
     counted: str = "paid"  # what `paid` counts: prizes paid, or (an eInstant's) prizes in shares sold
+    returned: int | None = None  # with a books ledger: prizes not paid in books returned (section 8)
+    stolen: int | None = None  # ... and in books reported stolen; None without a books ledger
 
     @property
     def label(self) -> str:
@@ -44,11 +46,13 @@ class Level:
 
     @property
     def remaining(self) -> int:
-        return self.total - self.paid
+        """Prizes still to be claimed by the public: not paid, and not in a returned or stolen book."""
+        return self.total - self.paid - (self.returned or 0) - (self.stolen or 0)
 
     def to_json(self) -> dict[str, Any]:
+        books = {} if self.returned is None else {"returned": self.returned, "stolen": self.stolen}
         return {**({"pool": self.pool} if self.pool else {}), "prize": self.label, "prize_cents": self.cents,
-                "free_ticket": self.free, "total": self.total, self.counted: self.paid,
+                "free_ticket": self.free, "total": self.total, self.counted: self.paid, **books,
                 "remaining": self.remaining}
 
 
@@ -98,24 +102,35 @@ def load_payments(what: Run | Order, ledgers: list[Path]) -> list[tuple[Path, Pa
     return [(path, p) for path, _, every in read_ledgers(ledgers) for p in every if p.run_id in ids]
 
 
-def printed_levels(what: Run | Order, payments: list[Payment]) -> list[Level]:
+Withdrawn = dict[tuple[int, bool], tuple[int, int]]  # level -> (prizes in returned, in stolen books)
+
+
+def printed_levels(what: Run | Order, payments: list[Payment],
+                   withdrawn: Withdrawn | None = None) -> list[Level]:
     """Per level, the prizes the order holds and the tickets paid: a ticket paid in two ledgers (two
     desks, each with its own) is one prize gone, counted at its first payment; the second payment is
-    the reconciliation's problem, not a second prize claimed."""
+    the reconciliation's problem, not a second prize claimed. Given `withdrawn` (book_reports.py), the
+    prizes not paid in returned and stolen books, apart."""
     designed = designed_levels(what)
     tickets: dict[str, Payment] = {}
     for p in payments:
         tickets.setdefault(p.barcode, p)
     paid = Counter((p.prize_cents, p.free) for p in tickets.values())
-    return [Level(c, f, designed[(c, f)], paid[(c, f)]) for c, f in sorted(designed | paid, reverse=True)]
+    out = (designed | paid).keys() | (withdrawn or {}).keys()
+    if withdrawn is None:
+        return [Level(c, f, designed[(c, f)], paid[(c, f)]) for c, f in sorted(out, reverse=True)]
+    return [Level(c, f, designed[(c, f)], paid[(c, f)], returned=withdrawn.get((c, f), (0, 0))[0],
+                  stolen=withdrawn.get((c, f), (0, 0))[1]) for c, f in sorted(out, reverse=True)]
 
 
-def published_levels(what: Run | Order, payments: list[Payment]) -> list[Level]:
+def published_levels(what: Run | Order, payments: list[Payment],
+                     withdrawn: Withdrawn | None = None) -> list[Level]:
     """`printed_levels` for a table that is published (prizes remaining, the closing report): refused
     when a level holds more payments than the game has prizes of it (an amount it has none of, say), as
-    its figures would not add up (a negative number remaining), or when the levels' prizes are not
-    exactly the manifests' `totals.prize_cost_cents` summed over the runs."""
-    levels = printed_levels(what, payments)
+    its figures would not add up (a negative number remaining), or more payments and prizes in returned
+    and stolen books than it holds, or when the levels' prizes are not exactly the manifests'
+    `totals.prize_cost_cents` summed over the runs."""
+    levels = printed_levels(what, payments, withdrawn)
     prizes_add_up(sum(lv.total * lv.cents for lv in levels), runs_of(what))
     for lv in levels:
         if lv.paid > lv.total:
@@ -124,6 +139,11 @@ def published_levels(what: Run | Order, payments: list[Payment]) -> list[Level]:
                        "the game holds"))
             raise BackOfficeError(f"the ledgers hold {said}; the figures would not add up (`poolgen claims "
                                   "reconcile` names each payment)")
+        if lv.remaining < 0:
+            out = (lv.returned or 0) + (lv.stolen or 0)
+            raise BackOfficeError(f"{lv.label}: {lv.paid:,} paid and {out:,} in returned or stolen books, "
+                                  f"more than the {lv.total:,} the game holds; the figures would not add up "
+                                  "(`poolgen claims reconcile` names each payment)")
     return levels
 
 
@@ -290,8 +310,15 @@ def closing(order: Order, levels: list[Level]) -> dict[str, Any]:
     sales = order.totals("sales_cents")
     designed = sum(lv.total * lv.cents for lv in levels)
     paid = sum(lv.paid * lv.cents for lv in levels)
+    returned = sum((lv.returned or 0) * lv.cents for lv in levels)
+    stolen = sum((lv.stolen or 0) * lv.cents for lv in levels)
+    books = any(lv.returned is not None for lv in levels)  # given a books ledger (section 8)
     return {**order.to_json(), "sales_cents": sales, "sales": fmt_cents(sales),
-            "designed_prizes_cents": designed, "paid_cents": paid, "unclaimed_cents": designed - paid,
+            "designed_prizes_cents": designed, "paid_cents": paid,
+            "unclaimed_cents": designed - paid - returned - stolen,
+            **({"returned_cents": returned, "stolen_cents": stolen} if books else {}),
             "designed_payout_pct": payout_pct(designed, sales), "actual_payout_pct": payout_pct(paid, sales),
-            "levels": [{**lv.to_json(), "unclaimed": lv.remaining,
-                        "unclaimed_cents": lv.remaining * lv.cents} for lv in levels]}
+            "levels": [{**lv.to_json(), "unclaimed": lv.remaining, "unclaimed_cents": lv.remaining * lv.cents,
+                        **({"returned_cents": (lv.returned or 0) * lv.cents,
+                            "stolen_cents": (lv.stolen or 0) * lv.cents} if books else {})}
+                       for lv in levels]}

@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -39,7 +41,7 @@ class Run:
     virn_digits: int | None
     high_tier_cents: int | None
     free_tiers: frozenset[str]
-    validation: dict[str, dict[str, Any]]  # tier -> the manifest's deliverables entry
+    validation: Mapping[str, Mapping[str, Any]]  # tier -> a read-only copy of its deliverables entry
 
     @property
     def path(self) -> Path:
@@ -74,15 +76,17 @@ class SignedRun(Run):
             raise self._edited()
         object.__setattr__(self, "_signed", parsed.doc)  # the bytes' own document, shared with nothing
         self.unchanged()
+        # read-only copies of the signed entries, however the run was built (a replace() given a dict)
+        object.__setattr__(self, "validation", _stated(parsed.doc, parsed.kind)[-1])
 
     def unchanged(self) -> SignedRun:
         """This run, if everything it holds is still its signed bytes' own; else a BackOfficeError. Its
-        fields are frozen, but the manifest, its parsed form's document and pool entries, and the
-        validation entries are dicts a script can change after the run was built (a validation file
-        re-made with the desk's key and its entry pointed at it): the desk and the sales ledger ask
-        again before they pay or record (`signed`), comparing them with the document the signed bytes
-        gave when the run was built, which nothing else holds (a copy, not a re-read: reading a
-        manifest costs a sale about a millisecond)."""
+        fields are frozen and its validation entries read-only copies, but the manifest, its parsed
+        form's document and pool entries are dicts a script can change after the run was built (a
+        validation file re-made with the desk's key and the manifest's entry pointed at it): the desk
+        and the sales ledger ask again before they pay or record (`signed`), comparing them with the
+        document the signed bytes gave when the run was built, which nothing else holds (a copy, not a
+        re-read: reading a manifest costs a sale about a millisecond)."""
         doc, folder = self._signed, self.folder
         stated = tuple(getattr(self, f.name) for f in fields(Run))[1:]
         if doc != folder.manifest or doc != folder.parsed.doc or stated != _stated(doc, folder.parsed.kind) \
@@ -137,17 +141,30 @@ def _folder(run: Path) -> RunFolder:
 
 
 def _stated(doc: dict[str, Any], kind: str) -> tuple[str, str, int | None, int | None, int | None,
-                                                      frozenset[str], dict[str, dict[str, Any]]]:
-    """Run's fields after `folder`, as the manifest `doc` states them."""
+                                                      frozenset[str], Mapping[str, Mapping[str, Any]]]:
+    """Run's fields after `folder`, as the manifest `doc` states them: the validation entries as
+    read-only copies, so a script cannot point the run at another file through them (nor through the
+    manifest's own entries, which they no longer are)."""
     pr: dict[str, Any] = doc["print"] if isinstance(doc.get("print"), dict) else {}
     files: list[Any] = doc["deliverables"] if isinstance(doc.get("deliverables"), list) else []
-    validation = {f["tier"]: f for f in files if isinstance(f, dict)
-                  and f.get("role") in ("validation", "validation-high") and f.get("tier") in TIERS}
+    validation = MappingProxyType({f["tier"]: _frozen(f) for f in files if isinstance(f, dict)
+                                   and f.get("role") in ("validation", "validation-high")
+                                   and f.get("tier") in TIERS})
     free = pr.get("free_ticket_tiers", [])
     return (str(doc["run_id"]), kind, doc["game"].get("number"),
             _int(pr.get("virn_digits")), _int(pr.get("high_tier_cents")),
             frozenset(t for t in free if isinstance(t, str)) if isinstance(free, list) else frozenset(),
             validation)
+
+
+def _frozen(value: Any) -> Any:
+    """A read-only copy of a JSON value: each object a read-only mapping of a new dict, each array a
+    tuple (a MappingProxyType of the manifest's own dict would show that dict's later edits)."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def _int(value: object) -> int | None:

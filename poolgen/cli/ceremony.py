@@ -136,12 +136,16 @@ def new(
         "--follows", metavar="MANIFEST", help="A reorder: the signed manifest.json of an earlier, published "
         "order of these pools (every earlier one, each once); its SHA-256 and its ceremony's transcript "
         "hash are bound before anyone commits.")] = None,
+    public_key: Annotated[Path | None, typer.Option(
+        "--public-key", metavar="FILE", help="With --follows (required there): the operator's public key, "
+        "which signs every order of the game; each followed manifest's manifest.sig must verify with it.")
+    ] = None,
     as_json: Json = False,
 ) -> None:
     """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys and name the beacon
     round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
-    from poolgen.run.signing import load_public_key  # lazy: start-up time
+    from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
     from poolgen.seeds.ceremony import Binding, CeremonyError, new_ceremony, parse_time, utc_text  # lazy
     from poolgen.seeds.ceremony_file import create_file, followed  # lazy: start-up time
 
@@ -163,7 +167,17 @@ def new(
     if book_key_check is not None and not re.fullmatch(r"[0-9a-f]{16}", book_key_check):
         raise CeremonyError(f"--book-key-check {book_key_check[:20]!r}: 16 lower-case hex digits")
     run = run_id or ceremony_id
-    earlier = tuple(followed(m, game.id, tuple(ids), run) for m in follows or ())
+    earlier: tuple[dict[str, str], ...] = ()
+    signed_by = ""
+    if follows:
+        if public_key is None:
+            raise CeremonyError("--follows: give the operator's public key (--public-key): an earlier order "
+                                "is followed only once its manifest's signature verifies with it")
+        signer = load_public_key(public_key)
+        signed_by = fingerprint(signer)
+        earlier = tuple(followed(m, game.id, tuple(ids), run, signer) for m in follows)
+    elif public_key is not None:
+        raise CeremonyError("--public-key: not used: it checks the signatures of --follows manifests")
     binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run, book_key_check, earlier)
     ceremony = new_ceremony(ceremony_id, binding, parties, chain, beacon_round,
                             parse_time(reveals_close, "--reveals-close"), now())
@@ -180,8 +194,8 @@ def new(
         f"{utc_text(due)}")
     for f in earlier:
         say(f"it follows run {f['run_id']} (manifest {f['manifest_sha256'][:16]}..., ceremony transcript "
-            f"{f['transcript_sha256'][:16]}...): every party's commitment signs that it is an earlier, "
-            "published order")
+            f"{f['transcript_sha256'][:16]}...; its signature verifies with key {signed_by}): "
+            "every party's commitment signs that it is an earlier, published order")
     say(f"next: each of {', '.join(ceremony.names)} runs: poolgen ceremony commit {file}")
 
 

@@ -37,6 +37,9 @@ PublicKey = Annotated[Path | None, typer.Option(
 Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 Pdf = Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf",
                                           help="Also draw the table as a PDF page.")]
+Books = Annotated[Path | None, typer.Option(
+    "--books", metavar="BOOKS.sqlite",
+    help="The books ledger: prizes in returned and stolen books counted apart (reads the pool files).")]
 
 
 def _printed(run: Path, public_key: Path | None) -> Run:
@@ -64,8 +67,14 @@ def game_title(run: Run) -> str:
     return f"{game['name']} ({number})" if number is not None else str(game["name"])
 
 
-def _rows(levels: list[Level]) -> list[list[str]]:
-    return [[lv.label, f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels]
+def _rows(levels: list[Level]) -> tuple[list[str], list[list[str]]]:
+    """The prizes remaining table: its header and rows (with a books ledger, returned and stolen)."""
+    if levels and levels[0].returned is not None:
+        return (["Prize", "Total prizes", "Claimed", "Returned", "Stolen", "Remaining"],
+                [[lv.label, f"{lv.total:,}", f"{lv.paid:,}", f"{lv.returned:,}", f"{lv.stolen or 0:,}",
+                  f"{lv.remaining:,}"] for lv in levels])
+    return (["Prize", "Total prizes", "Claimed", "Remaining"],
+            [[lv.label, f"{lv.total:,}", f"{lv.paid:,}", f"{lv.remaining:,}"] for lv in levels])
 
 
 def print_table(header: list[str], rows: list[list[str]]) -> None:
@@ -78,13 +87,14 @@ def print_table(header: list[str], rows: list[list[str]]) -> None:
 @app.command("report")
 @reports_errors
 def report_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_key: PublicKey = None,
-               as_json: Json = False, pdf: Pdf = None, force: Force = False) -> None:
+               as_json: Json = False, pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
     """Prizes claimed and remaining per prize level, as lotteries publish them (no pool, no pack), from
     ledgers that show no hand edit (refused otherwise); over every run of the order given."""
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     order = printed_order(run, more, public_key)
-    levels = _published(order, ledger)
+    levels = _published(order, ledger, books)
+    header, rows = _rows(levels)
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     title = game_title(order.first)
     if as_json:
@@ -93,12 +103,11 @@ def report_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_
                               indent=2))
     else:
         typer.echo(f"{title}: prizes remaining at {when} ({order.named})")
-        print_table(["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+        print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
-        page = table_page(f"{title}: prizes remaining", [f"As of {when}; {order.named}."],
-                          ["Prize", "Total prizes", "Claimed", "Remaining"], _rows(levels))
+        page = table_page(f"{title}: prizes remaining", [f"As of {when}; {order.named}."], header, rows)
         write_output(pdf, page, force, "PDF")
 
 
@@ -118,6 +127,10 @@ def reconcile_cmd(
         "--head", metavar="[LEDGER=]N:HEX",
         help="A head recorded earlier (by the desk or a reconciliation): the ledger must extend it.")]
         = None,
+    books: Annotated[Path | None, typer.Option(
+        "--books", metavar="BOOKS.sqlite",
+        help="The books ledger: a payment made while its ticket's book was not activated or settled is a "
+             "problem.")] = None,
 ) -> None:
     """Check every payment against the validation files and the manifest, and each ledger's hash chain
     against the heads recorded. Exit 0: they reconcile; 1: a problem (each named); 2: unusable input."""
@@ -128,7 +141,13 @@ def reconcile_cmd(
     heads = heads_for(ledger, head or [])
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
-    rec = reconcile(_printed(run, public_key), ledger, keys, heads)
+    vouched = _printed(run, public_key)
+    rec = reconcile(vouched, ledger, keys, heads)
+    if books is not None:  # section 8: what a desk without --books paid
+        from poolgen.backoffice.book_reports import paid_out_of_play  # lazy: start-up time (polars)
+        from poolgen.backoffice.reports import load_payments  # lazy: start-up time
+
+        rec.problems += paid_out_of_play(books, load_payments(vouched, ledger))
     signed = ", its signature verified" if public_key is not None else \
         ", whose signature was NOT checked (give --public-key)"  # a clerk must not read it as checked
     if as_json:
@@ -147,7 +166,7 @@ def reconcile_cmd(
 @app.command("close")
 @reports_errors
 def close_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_key: PublicKey = None,
-              as_json: Json = False, pdf: Pdf = None, force: Force = False) -> None:
+              as_json: Json = False, pdf: Pdf = None, force: Force = False, books: Books = None) -> None:
     """The closing report: unclaimed prizes per level, designed against actual payout (every ticket of
     the order's runs taken as sold), from ledgers that show no hand edit (refused otherwise)."""
     from poolgen.backoffice.reports import closing  # lazy: start-up time
@@ -155,24 +174,30 @@ def close_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_k
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
     order = printed_order(run, more, public_key)
-    report = closing(order, _published(order, ledger))
+    report = closing(order, _published(order, ledger, books))
     show_closing(order, report, as_json, pdf, force)
 
 
 def totals(levels: list[Level]) -> dict[str, int]:
-    """A prizes-remaining table's totals: prizes, those paid (or sold) and remaining, counts and cents."""
+    """A prizes-remaining table's totals: prizes, those paid (or sold) and remaining, counts and cents
+    (with a books ledger, those in returned and stolen books too)."""
     counted = levels[0].counted if levels else "paid"
+    books = {} if not levels or levels[0].returned is None else {
+        "returned": sum(lv.returned or 0 for lv in levels), "stolen": sum(lv.stolen or 0 for lv in levels),
+        "returned_cents": sum((lv.returned or 0) * lv.cents for lv in levels),
+        "stolen_cents": sum((lv.stolen or 0) * lv.cents for lv in levels)}
     return {"total": sum(lv.total for lv in levels), counted: sum(lv.paid for lv in levels),
             "remaining": sum(lv.remaining for lv in levels),
             "total_cents": sum(lv.total * lv.cents for lv in levels),
             f"{counted}_cents": sum(lv.paid * lv.cents for lv in levels),
-            "remaining_cents": sum(lv.remaining * lv.cents for lv in levels)}
+            "remaining_cents": sum(lv.remaining * lv.cents for lv in levels), **books}
 
 
-def _published(order: Order, ledgers: list[Path]) -> list[Level]:
+def _published(order: Order, ledgers: list[Path], books: Path | None) -> list[Level]:
     """The levels a published table shows (prizes remaining, the closing report), from ledgers that pass
     the reconciliation's checks that need no key (`ledger_problems`): a payment removed by hand or
-    moved to another run id would be shown as a prize still to be won."""
+    moved to another run id would be shown as a prize still to be won. Given a books ledger (one that
+    passes its checks), prizes in returned and stolen books apart (docs/back-office.md, section 8)."""
     from poolgen.backoffice.reports import (  # lazy: start-up time (docs/scaling.md)
         ledger_problems,
         published_levels,
@@ -180,27 +205,36 @@ def _published(order: Order, ledgers: list[Path]) -> list[Level]:
         runs_left_out,
     )
 
-    books = read_ledgers(ledgers)
-    problems = ledger_problems(order, books)
+    read = read_ledgers(ledgers)
+    problems = ledger_problems(order, read)
     if problems:
         raise BackOfficeError(f"{problems[0]}; the ledgers do not reconcile, so the figures would not add up "
                               "(`poolgen claims reconcile` names each problem)")
-    left_out = runs_left_out(order, books)
+    left_out = runs_left_out(order, read)
     if left_out:
         raise BackOfficeError(left_out)
-    return published_levels(order, [p for _, _, every in books for p in every if p.run_id in order.run_ids])
+    payments = [p for _, _, every in read for p in every if p.run_id in order.run_ids]
+    if books is None:
+        return published_levels(order, payments)
+    from poolgen.backoffice.book_reports import withdrawn  # lazy: start-up time (polars)
+
+    return published_levels(order, payments, withdrawn(order, books, payments))
 
 
 def show_closing(order: Order, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:
     rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
              f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"])]
             + ([f"{lv['voided']:,}", f"{lv['never_sold']:,}"] if "never_sold" in lv else [])
+            + ([f"{lv['returned']:,}", f"{lv['stolen']:,}"] if "returned" in lv else [])
             for lv in report["levels"]]
     header = ["Prize", "Total prizes", "Paid", "Unclaimed", "Unclaimed amount"] \
-        + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else [])
+        + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else []) \
+        + (["Returned", "Stolen"] if "returned_cents" in report else [])
+    books = (f", in returned books {fmt_cents(report['returned_cents'])}, in stolen books "
+             f"{fmt_cents(report['stolen_cents'])}") if "returned_cents" in report else ""
     lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'])} "
              f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'])} "
-             f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}"]
+             f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}{books}"]
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -8,7 +8,7 @@ import typer
 
 import poolgen
 from audit.cli import HELP_OPTIONS, commands_named
-from poolgen.cli import ceremony, claims, imaging, keys, rng, sales, seed
+from poolgen.cli import books, ceremony, claims, imaging, keys, rng, sales, seed
 from poolgen.cli.check import check
 from poolgen.cli.demo import demo_cmd
 from poolgen.cli.generate import generate_cmd
@@ -47,6 +47,7 @@ app.command("publish")(publish_cmd)
 app.command("validate")(validate_cmd)
 app.add_typer(claims.app, name="claims")
 app.add_typer(sales.app, name="sales")
+app.add_typer(books.app, name="books")
 app.command("seal")(seal_cmd)
 app.command("unseal")(unseal_cmd)
 

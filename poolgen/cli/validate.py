@@ -44,6 +44,10 @@ def validate_cmd(
     ledger: Annotated[Path | None, typer.Option(
         "--ledger", metavar="FILE.sqlite",
         help="Claims ledger: record every attempt, pay a ticket once.")] = None,
+    books: Annotated[Path | None, typer.Option(
+        "--books", metavar="BOOKS.sqlite",
+        help="Books ledger: refuse a ticket whose book is not activated or settled (without it, book "
+             "states are not checked).")] = None,
     batch: Annotated[Path | None, typer.Option(
         "--batch", metavar="CLAIMS.csv", help="Answer every claim of a CSV (columns ticket,virn).")] = None,
     desk: Annotated[str, typer.Option("--desk", metavar="ID", help="This desk's id (ledger).")] = "desk",
@@ -60,7 +64,8 @@ def validate_cmd(
                                    "otherwise).")] = False,
 ) -> None:
     """Answer a claim. Exit 0: a prize (paid, with --ledger); 1: refused (not a winner, claim
-    elsewhere, wrong validation number, unknown ticket, already paid); 2: unusable input. With --batch:
+    elsewhere, wrong validation number, unknown ticket, already paid, with --books a book not
+    activated, returned or stolen); 2: unusable input. With --batch:
     0 once every claim is answered."""
     # here, not at module level: polars, numpy and cryptography would load with every poolgen command
     from poolgen.backoffice.desk import Desk  # lazy: start-up time (docs/scaling.md)
@@ -75,7 +80,7 @@ def validate_cmd(
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
     vouched = open_signed(run, public_key, "validate")
-    office = Desk(vouched, keys, index_dir=index_dir, ledger=ledger, desk=desk, clerk=clerk)
+    office = Desk(vouched, keys, index_dir=index_dir, ledger=ledger, desk=desk, clerk=clerk, books=books)
     for line in office.cleared:
         say(line)
     try:

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
 
 __all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "Cell", "FieldReader", "Groups", "Section",
-           "ShownPrizes", "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "counted_wins",
-           "pool_prize_mix", "prize_entry", "ticket_cents", "ticket_problem"]
+           "ShownPrizes", "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "WinError",
+           "counted_wins", "pool_prize_mix", "prize_entry", "ticket_cents", "ticket_problem"]
 
 ParamsT = TypeVar("ParamsT")  # a style's own parameters (the dataclass its `read_area` / `read` returns)
 _T = TypeVar("_T")
@@ -109,6 +109,15 @@ def pool_prize_mix(prizes: Sequence[Symbol], groups: Groups, mix: Sequence[int])
     return np.cumsum(weight if weight.sum() else np.ones_like(weight))
 
 
+class WinError(ValueError):
+    """Why a win cannot be won so, and which of its fields says so (`prize`, `how` or `by`): the
+    loader names `tiers[i].wins[j].FIELD`. A plain ValueError is a fault of the win as a whole."""
+
+    def __init__(self, field: str, why: str) -> None:
+        super().__init__(why)
+        self.field = field
+
+
 def shown_prize_win(prizes: Sequence[Symbol], how: str, by: int | None, code: str, *, expected: str,
                     said: str, no_by: str) -> tuple[Symbol, int]:
     """A win that pays the prize symbol `code` as shown, once: the read_win of every style whose
@@ -116,11 +125,11 @@ def shown_prize_win(prizes: Sequence[Symbol], how: str, by: int | None, code: st
     the message for another, `no_by` the message when a `by` is given."""
     prize = next((s for s in prizes if s.code == code), None)
     if prize is None:
-        raise ValueError(f"prize {code!r} is not one of its prize symbols")
+        raise WinError("prize", f"prize {code!r} is not one of its prize symbols")
     if how != expected:
-        raise ValueError(f"how = {how!r}: {said}")
+        raise WinError("how", f"how = {how!r}: {said}")
     if by is not None:
-        raise ValueError(no_by)
+        raise WinError("by", no_by)
     return prize, 1
 
 
@@ -184,7 +193,8 @@ class AreaStyle(Protocol[ParamsT]):
         ...
 
     def read_win(self, params: ParamsT, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
-        """(prize symbol, multiplier) of one win (ValueError: why it cannot be won so)."""
+        """(prize symbol, multiplier) of one win (WinError naming its field, or ValueError: why it
+        cannot be won so)."""
         ...
 
     def check_wins(self, params: ParamsT, wins: tuple[Win, ...]) -> str | None:
@@ -221,11 +231,13 @@ class AreaStyle(Protocol[ParamsT]):
 
 class ShownPrizes(Protocol[_ParamsIn]):
     """How an area style whose wins may pin the prizes the area shows (key_number_match: a win-all
-    win, docs/styles/key_number_match.md 7.1) reads a tier's `shows` table: (prize code, count) in the
-    area's prize order (ValueError: why the area cannot show them for this win)."""
+    win, docs/styles/key_number_match.md 7.1) reads such a win whole, `by`, `prize` and its `shows`
+    table (the pin may decide what `read_win` would search for): (prize symbol, multiplier, (prize
+    code, count) in the area's prize order); WinError naming the win's field, or ValueError: why the
+    area cannot show them for this win."""
 
-    def __call__(self, params: _ParamsIn, win: Win, shows: Mapping[str, Any], /) \
-            -> tuple[tuple[str, int], ...]: ...
+    def __call__(self, params: _ParamsIn, by: int | None, code: str, shows: Mapping[str, Any], /) \
+            -> tuple[Symbol, int, tuple[tuple[str, int], ...]]: ...
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from poolgen.game.model import FixedPrize, Symbol, Tier, TierFigures
-from poolgen.game.play import Area, AreaStyle, Win, counted_wins, ticket_cents, ticket_problem
+from poolgen.game.play import Area, AreaStyle, Win, WinError, counted_wins, ticket_cents, ticket_problem
 from poolgen.limits import MAX_TICKET_SPOTS
 from poolgen.loader.published import printed_number
 from poolgen.loader.reader import Reader
@@ -180,17 +179,23 @@ def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
     how = r.get(w, "how", where, str)
     by = r.get(w, "by", where, int, required=False)
     code = r.get(w, "prize", where, str)
+    pins = SHOWN_PRIZES.get(area.style)
+    if pins is not None and how == "all" and isinstance(w.get("shows"), dict):  # no search: the pin decides
+        try:
+            prize, by, shown = pins(area.params, by, code, w["shows"])
+        except WinError as exc:
+            raise r.fail(f"{where}.{exc.field}", f"area {area.id!r} ({area.style}): {exc}") from None
+        except ValueError as exc:
+            raise r.fail(f"{where}.shows", f"area {area.id!r} ({area.style}): {exc}") from None
+        return Win(area.id, how, by, prize, shows=shown)
     try:
         prize, by = area.module.read_win(area.params, how, by, code)
-    except ValueError as exc:
+    except WinError as exc:  # one field of the win says so: name it
+        raise r.fail(f"{where}.{exc.field}", f"area {area.id!r} ({area.style}): {exc}") from None
+    except ValueError as exc:  # the win as a whole (a free ticket multiplied, say)
         raise r.fail(where, f"area {area.id!r} ({area.style}): {exc}") from None
     win = Win(area.id, how, by, prize)
     if "shows" not in w:
         return win
-    shows, pins = r.get(w, "shows", where, dict), SHOWN_PRIZES.get(area.style)
-    if pins is None or how != "all":
-        raise r.fail(f"{where}.shows", "only a win-all win (how = \"all\") pins the prizes its area shows")
-    try:
-        return replace(win, shows=pins(area.params, win, shows))
-    except ValueError as exc:
-        raise r.fail(f"{where}.shows", f"area {area.id!r} ({area.style}): {exc}") from None
+    r.get(w, "shows", where, dict)  # not a table: refused as such
+    raise r.fail(f"{where}.shows", "only a win-all win (how = \"all\") pins the prizes its area shows")

@@ -83,6 +83,8 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         raise r.fail("printed.price", "a ticket costs more than nothing")
     play = r.table(doc, "play", "play", _PLAY)
     max_wins = r.count(play, "max_wins", "play")
+    if not max_wins:  # else every tier's wins were refused, naming the tier and not this field
+        raise r.fail("play.max_wins", "a winning ticket wins at least once: 1 or more, not 0")
     published = doc.get("published", {})
     if not isinstance(published, dict):
         raise r.fail("published", "must be a table")

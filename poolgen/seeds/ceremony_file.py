@@ -13,6 +13,9 @@ import os
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from audit.read.manifest import SIGNATURE, signature_problem
 from poolgen.files.read import JSON_STRING, distinct_keys, nesting_depth, read_input
 from poolgen.files.write import canonical_bytes, present, write_atomic, write_secret
 from poolgen.limits import MAX_MANIFEST_BYTES, MAX_NESTING
@@ -61,7 +64,11 @@ def publish(path: Path, ceremony: Ceremony) -> None:
 
 
 def _json(path: Path, what: str) -> object:
-    data = read_input(path, what, CeremonyError)
+    return _parsed(read_input(path, what, CeremonyError))
+
+
+def _parsed(data: bytes) -> object:
+    """The JSON document of `data` (None if it is not one, or nests deeper than the bound)."""
     try:
         text = data.decode("utf-8")
         if nesting_depth(text, JSON_STRING) > MAX_NESTING:
@@ -169,12 +176,23 @@ def load(path: Path) -> Ceremony:
     return ceremony
 
 
-def followed(path: Path, game: str, pools: tuple[str, ...], run_id: str) -> dict[str, str]:
+def followed(path: Path, game: str, pools: tuple[str, ...], run_id: str,
+             public_key: Ed25519PublicKey) -> dict[str, str]:
     """The `follows` entry of an earlier order of these pools (`ceremony new --follows`): its signed
-    manifest's SHA-256 and its ceremony's transcript hash. Its signature is the auditor's to check
-    (verify --earlier-manifest): the parties see here that it is a run of this game and these pools."""
+    manifest's SHA-256 and its ceremony's transcript hash. The manifest's signature (manifest.sig beside
+    it) must verify with `public_key`, the operator's key that signs every order of the game, before
+    anything in it is read (the auditor checks it again, verify --earlier-manifest); the parties see
+    here that it is a run of this game and these pools."""
     data = read_input(path, "manifest", CeremonyError, MAX_MANIFEST_BYTES)
-    doc = _json(path, "manifest")
+    try:
+        signature = read_input(path.with_name(SIGNATURE), "manifest signature", CeremonyError)
+        problem = signature_problem(data, signature, public_key)
+    except CeremonyError as exc:  # absent, a folder, a pipe, too large: said as that file's problem
+        problem = str(exc)
+    if problem:
+        raise CeremonyError(f"--follows {path}: {problem}: only an order signed with the operator's key "
+                            "(--public-key) is followed")
+    doc = _parsed(data)  # the bytes just verified and hashed, not the file read again
     entry = doc.get("ceremony") if isinstance(doc, dict) else None
     if not isinstance(doc, dict) or not isinstance(doc.get("game"), dict) \
             or not _text(doc.get("run_id"), ID) or not isinstance(doc.get("pools"), list) \

@@ -77,7 +77,7 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
 }
 # The area styles whose wins may pin the prizes the area shows (a tier's `shows`): a spec's `shows`
 # on a win of any other style is refused by the loader.
-_KEY_NUMBER_SHOWS: ShownPrizes[key_number_match.Params] = key_number_all.read_shows
+_KEY_NUMBER_SHOWS: ShownPrizes[key_number_match.Params] = key_number_all.read_pinned
 SHOWN_PRIZES: Mapping[str, ShownPrizes[Any]] = {"key_number_match": _KEY_NUMBER_SHOWS}
 TICKET_STYLES: Mapping[str, TicketStyle[Any]] = {
     "prize_legend_duel": _PRIZE_LEGEND_DUEL,

@@ -6,6 +6,7 @@ the sequences that make it (or that show its pinned set)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from math import factorial
 from typing import Any, Protocol
@@ -13,14 +14,14 @@ from typing import Any, Protocol
 import numpy as np
 
 from poolgen.game.model import Symbol
-from poolgen.game.play import Win
-from poolgen.money import fmt_cents
+from poolgen.game.play import Win, WinError
+from poolgen.money import fmt_cents, parse_printed
 from poolgen.rng import Stream, Weights, row_permutations
 
 __all__ = ["MOST_SETS", "MOST_STATES", "Params", "TooManySets", "draw_prizes", "orderings", "pinned",
-           "prize_sets", "read_shows"]
+           "prize_sets", "read_all", "read_pinned"]
 
-MOST_SETS = 100_000  # a win-all sum made by more sets of prizes than this is refused by `check`
+MOST_SETS = 100_000  # an unpinned win-all sum made by more sets of prizes than this is refused by `check`
 MOST_STATES = 300_000  # partial sums searched for one: beyond, `check` refuses too (never hangs)
 
 
@@ -32,6 +33,9 @@ class Params(Protocol):
 
     @property
     def prizes(self) -> tuple[Symbol, ...]: ...
+
+    @property
+    def specials(self) -> tuple[Symbol, ...]: ...
 
 
 class TooManySets(ValueError):
@@ -88,9 +92,63 @@ def orderings(counts: tuple[int, ...]) -> int:
     return out
 
 
-def read_shows(params: Params, win: Win, shows: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
-    """A win-all win's `shows` (contract section 2): a count >= 1 for some of the area's prize symbols,
-    by code, that fill its Y spots and add up to the win's sum; (code, count) in the area's prize order."""
+def read_all(params: Params, by: int | None, amount: str) -> tuple[Symbol, int]:
+    """A win-all win (contract section 2): `prize` is the sum the area pays (an amount), proven to be
+    the sum of Y of the area's prize symbols; its symbol the area's win-all symbol with that sum as its
+    value (WinError naming the win's field)."""
+    symbol, total = _sum(params, by, amount)
+    _reachable(params, total)
+    return replace(symbol, cents=total), 1
+
+
+def read_pinned(params: Params, by: int | None, amount: str, shows: Mapping[str, Any]) \
+        -> tuple[Symbol, int, tuple[tuple[str, int], ...]]:
+    """A win-all win that pins the prizes its area shows (`shows`, contract section 2): as `read_all`,
+    and its pinned (prize code, count) in the area's prize order. A pin that fills the Y spots and adds
+    up to the sum proves the sum reachable, so the search is made only for a pin that does not (ValueError
+    naming why), and an unreachable sum is refused first, in `read_all`'s words, as before a pin is read."""
+    symbol, total = _sum(params, by, amount)
+    try:
+        out = _shows(params, total, shows)
+    except ValueError:
+        _reachable(params, total)
+        raise
+    return replace(symbol, cents=total), 1, out
+
+
+def _sum(params: Params, by: int | None, amount: str) -> tuple[Symbol, int]:
+    """The area's win-all symbol and the win's sum, in cents, as written."""
+    symbol = next((s for s in params.specials if s.how == "all"), None)
+    if symbol is None:
+        raise WinError("how", "it has no win-all symbol")
+    if by is not None:
+        raise WinError("by", "a win-all win has no `by`")
+    try:
+        total, well_formed = parse_printed(amount)
+        if not well_formed:
+            raise ValueError(amount)
+    except ValueError:
+        raise WinError("prize", f"prize {amount!r}: a win-all win's prize is the amount it pays "
+                                "(\"50.00\" or \"$50\")") from None
+    return symbol, total
+
+
+def _reachable(params: Params, total: int) -> None:
+    """WinError (`prize`) unless Y of the area's prize symbols add up to `total`, found within the
+    search's bounds."""
+    values = tuple(s.cents or 0 for s in params.prizes)
+    try:
+        sets = prize_sets(values, params.yours, total)
+    except TooManySets as exc:  # the amount asks too much of the search: the prize field says so
+        raise WinError("prize", str(exc)) from None
+    if not sets:
+        raise WinError("prize", f"{fmt_cents(total)} cannot be made from {params.yours} of the area's prize "
+                                f"symbols ({', '.join(fmt_cents(v) for v in values)})")
+
+
+def _shows(params: Params, total: int, shows: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+    """A win-all win's `shows`: a count >= 1 for some of the area's prize symbols, by code, that fill
+    its Y spots and add up to the win's sum `total`; (code, count) in the area's prize order."""
     codes = [s.code for s in params.prizes]
     for code, count in shows.items():
         if code not in codes:
@@ -102,10 +160,10 @@ def read_shows(params: Params, win: Win, shows: Mapping[str, Any]) -> tuple[tupl
     if spots != params.yours:
         raise ValueError(f"{spots} prizes shown, but the win-all symbol wins the area's {params.yours}: "
                          "its spots hold one prize each")
-    total = sum(c * (s.cents or 0) for s in params.prizes for code, c in out if code == s.code)
-    if total != win.cents:
-        raise ValueError(f"the prizes shown add up to {fmt_cents(total)}, but the win pays "
-                         f"{fmt_cents(win.cents)}")
+    shown = sum(c * (s.cents or 0) for s in params.prizes for code, c in out if code == s.code)
+    if shown != total:
+        raise ValueError(f"the prizes shown add up to {fmt_cents(shown)}, but the win pays "
+                         f"{fmt_cents(total)}")
     return out
 
 

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from poolgen.game.model import Symbol
-from poolgen.game.play import Area, AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import Area, AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.limits import MAX_MULTIPLIER
-from poolgen.money import fmt_cents, parse_printed
+from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
-from poolgen.styles.key_number_all import draw_prizes, pinned, prize_sets
+from poolgen.styles.key_number_all import draw_prizes, pinned, read_all
 
 FIELDS: frozenset[str] = frozenset({"spots", "winning", "winning_from", "yours", "numbers", "prizes",
                                     "specials", "match_by", "distinct_numbers", "decoy_weights"})
@@ -130,57 +130,35 @@ def _weights(ctx: AreaReading, table: Mapping[str, Any], where: str,
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     if how == "all":
-        return _read_all(params, by, code)
+        return read_all(params, by, code)
     prize = next((s for s in params.prizes if s.code == code), None)
     if prize is None:
-        raise ValueError(f"prize {code!r} is not one of its prize symbols")
+        raise WinError("prize", f"prize {code!r} is not one of its prize symbols")
     if how == "match":
         if not params.winning:
-            raise ValueError("the area has no WINNING NUMBERS to match (winning = 0): only its special "
-                             "symbols win")
+            raise WinError("how", "the area has no WINNING NUMBERS to match (winning = 0): only its special "
+                                  "symbols win")
         if by is not None and by != params.match_by:
-            raise ValueError(f"a match here pays {params.match_by} times the prize shown, not {by}")
+            raise WinError("by", f"a match here pays {params.match_by} times the prize shown, not {by}")
         if prize.free and params.match_by > 1:
             raise ValueError("a free ticket cannot be multiplied (the area's matches pay "
                              f"{params.match_by} times)")
         return prize, params.match_by
     if how == "automatic":
         if by is not None:
-            raise ValueError("an automatic win has no `by`")
+            raise WinError("by", "an automatic win has no `by`")
         if not any(s.how == "automatic" for s in params.specials):
-            raise ValueError("it has no automatic-win symbol")
+            raise WinError("how", "it has no automatic-win symbol")
         return prize, 1
     if how == "multiplier":
         if by is None or not any(s.how == "multiplier" and s.by == by for s in params.specials):
             have = ", ".join(str(s.by) for s in params.specials if s.how == "multiplier") or "none"
-            raise ValueError(f"no multiplier symbol with by = {by} (it has: {have})")
+            raise WinError("by", f"no multiplier symbol with by = {by} (it has: {have})")
         if prize.free:
             raise ValueError("a free ticket cannot be multiplied")
         return prize, by
-    raise ValueError(f"how = {how!r}: a key number match win is \"match\", \"automatic\", \"multiplier\" "
-                     "or \"all\"")
-
-
-def _read_all(params: Params, by: int | None, amount: str) -> tuple[Symbol, int]:
-    """A win-all win: `prize` is the sum the area pays (an amount); its symbol the area's win-all
-    symbol with that sum as its value."""
-    symbol = next((s for s in params.specials if s.how == "all"), None)
-    if symbol is None:
-        raise ValueError("it has no win-all symbol")
-    if by is not None:
-        raise ValueError("a win-all win has no `by`")
-    try:
-        total, well_formed = parse_printed(amount)
-        if not well_formed:
-            raise ValueError(amount)
-    except ValueError:
-        raise ValueError(f"prize {amount!r}: a win-all win's prize is the amount it pays "
-                         "(\"50.00\" or \"$50\")") from None
-    values = tuple(s.cents or 0 for s in params.prizes)
-    if not prize_sets(values, params.yours, total):
-        raise ValueError(f"{fmt_cents(total)} cannot be made from {params.yours} of the area's prize "
-                         f"symbols ({', '.join(fmt_cents(v) for v in values)})")
-    return replace(symbol, cents=total), 1
+    raise WinError("how", f"how = {how!r}: a key number match win is \"match\", \"automatic\", "
+                          "\"multiplier\" or \"all\"")
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, derive_stream, integers
 
@@ -121,11 +121,11 @@ def _decoys_fit(decoys: int, cells: int, lines: tuple[tuple[int, ...], ...]) -> 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     prize = next((s for _, s in params.legend if s.code == code), None)
     if prize is None:
-        raise ValueError(f"prize {code!r} is not one the legend lists")
+        raise WinError("prize", f"prize {code!r} is not one the legend lists")
     if how != "match":
-        raise ValueError(f"how = {how!r}: a lines win is \"match\" (the legend's prize for its lines)")
+        raise WinError("how", f"how = {how!r}: a lines win is \"match\" (the legend's prize for its lines)")
     if by is not None:
-        raise ValueError("the legend's prize wins as listed: no `by`")
+        raise WinError("by", "the legend's prize wins as listed: no `by`")
     return prize, 1
 
 

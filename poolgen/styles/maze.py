@@ -14,7 +14,7 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, derive_stream, integers
 
@@ -140,11 +140,12 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     prize = next((p for _, _, p in params.exits if p.code == code), None)
     if prize is None:
-        raise ValueError(f"prize {code!r} is not an exit's")
+        raise WinError("prize", f"prize {code!r} is not an exit's")
     if how != "match":
-        raise ValueError(f"how = {how!r}: a maze win is \"match\" (the prize of the exit a path leaves by)")
+        raise WinError("how", f"how = {how!r}: a maze win is \"match\" (the prize of the exit a path "
+                              "leaves by)")
     if by is not None:
-        raise ValueError("an exit's prize wins as listed: no `by`")
+        raise WinError("by", "an exit's prize wins as listed: no `by`")
     return prize, 1
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
@@ -95,11 +95,12 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     prize = next((s for _, s in params.legend if s.code == code), None)
     if prize is None:
-        raise ValueError(f"prize {code!r} is not one the legend lists")
+        raise WinError("prize", f"prize {code!r} is not one the legend lists")
     if how != "match":
-        raise ValueError(f"how = {how!r}: a symbol_count win is \"match\" (the legend's prize for its count)")
+        raise WinError("how", f"how = {how!r}: a symbol_count win is \"match\" (the legend's prize for its "
+                              "count)")
     if by is not None:
-        raise ValueError("the legend's prize wins as listed: no `by`")
+        raise WinError("by", "the legend's prize wins as listed: no `by`")
     return prize, 1
 
 

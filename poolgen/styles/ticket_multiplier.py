@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from poolgen.game.model import Symbol
-from poolgen.game.play import TICKET, AreaReading, Cell, Groups, Section, Win
+from poolgen.game.play import TICKET, AreaReading, Cell, Groups, Section, Win, WinError
 from poolgen.rng import Stream, integers
 
 FIELDS: frozenset[str] = frozenset({"spots", "multipliers", "pictures"})
@@ -47,12 +47,12 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     symbol = next((s for s in params.multipliers if s.code == code), None)
     if symbol is None:
-        raise ValueError(f"prize {code!r} is not one of its multiplier symbols")
+        raise WinError("prize", f"prize {code!r} is not one of its multiplier symbols")
     if how != TICKET:
-        raise ValueError(f"how = {how!r}: a ticket_multiplier win is \"ticket\" (it multiplies the "
-                         "ticket's other wins)")
+        raise WinError("how", f"how = {how!r}: a ticket_multiplier win is \"ticket\" (it multiplies the "
+                              "ticket's other wins)")
     if by is not None:
-        raise ValueError("the multiplier symbol says k: no `by`")
+        raise WinError("by", "the multiplier symbol says k: no `by`")
     return symbol, symbol.by
 
 

@@ -188,19 +188,21 @@ REFUSED = {
                         "tiers[29].wins: 22 wins, but a ticket wins at most 21 times (play.max_wins)"),
     "a reveal with by": ('{ area = "bonus", prize = "WIN10", how = "reveal" } ]',
                          '{ area = "bonus", prize = "WIN10", how = "reveal", by = 2 } ]',
-                         "tiers[3].wins[0]: area 'bonus' (bonus_reveal): a revealed amount wins as shown: "
+                         "tiers[3].wins[0].by: area 'bonus' (bonus_reveal): a revealed amount wins as shown: "
                          "no `by`"),
     "a bonus matched": ('{ area = "bonus", prize = "WIN10", how = "reveal" } ]',
                         '{ area = "bonus", prize = "WIN10", how = "match" } ]',
-                        "tiers[3].wins[0]: area 'bonus' (bonus_reveal): how = 'match': a bonus_reveal win is "
+                        "tiers[3].wins[0].how: area 'bonus' (bonus_reveal): how = 'match': a bonus_reveal "
+                        "win is "
                         "\"reveal\""),
     "a picture as a prize": ('{ area = "bonus", prize = "WIN10", how = "reveal" } ]',
                              '{ area = "bonus", prize = "CLOVER", how = "reveal" } ]',
-                             "tiers[3].wins[0]: area 'bonus' (bonus_reveal): prize 'CLOVER' is not one of "
+                             "tiers[3].wins[0].prize: area 'bonus' (bonus_reveal): prize 'CLOVER' is not "
+                             "one of "
                              "its prize symbols"),
     "wild at 2x": ('{ area = "wild", prize = "2", how = "match", by = 5 } ]',
                    '{ area = "wild", prize = "2", how = "match", by = 2 } ]',
-                   "tiers[4].wins[0]: area 'wild' (key_number_match): a match here pays 5 times the prize "
+                   "tiers[4].wins[0].by: area 'wild' (key_number_match): a match here pays 5 times the prize "
                    "shown, not 2"),
     "most_alike above spots": ("most_alike = 2 ", "most_alike = 4 ",
                                "areas[2].most_alike: 4 alike do not fit 3 spots"),

@@ -38,7 +38,12 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         return price if s.get("free") else money(s["value"], f"symbols {s['code']}")
 
     areas = []
-    for a in doc["areas"]:
+    for i, a in enumerate(doc["areas"]):
+        # a win-all symbol sums cash prizes only (docs/styles/key_number_match.md, section 2)
+        if any(s.get("how") == "all" for s in groups.get(a.get("specials"), [])) \
+                and any(s.get("free") for s in groups.get(a.get("prizes"), [])):
+            raise UnusableInput(f"areas[{i}].prizes: a free ticket cannot be part of a win-all symbol's sum: "
+                                "an area with one has cash prize symbols only")
         resolved: dict[str, Any] = {}
         for key, value in a.items():
             if isinstance(value, str) and key not in ("id", "style") and value in groups:  # a symbol group

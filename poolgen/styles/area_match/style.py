@@ -142,10 +142,7 @@ def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
     k, denom = pool.play_areas, pool.denomination_cents
     if k is None or denom is None:
         raise SpecError(f"{game.path.name}: pool {pool.id}: not an eInstant pool")
-    for a in params.amounts_half:
-        if a * denom % 2:
-            raise _fail(game, "amount_multipliers",
-                        f"{a / 2} x {denom} cents is not whole cents")
+    # every amount multiplier x denom is whole cents: params.read proved it when the spec loaded
     tiers = np.asarray(tiers)
     n = len(tiers)
     d = draws(params)
@@ -264,11 +261,6 @@ def check(params: Params, game: Game, result: CheckResult) -> None:
     most: tuple[int, str] | None = None
     thinned = 0
     for pool in game.pools:
-        denom = pool.denomination_cents or 0
-        for a in params.amounts_half:
-            if a * denom % 2:
-                result.problem("[layout]", f"{pool.id} amount multiplier {a / 2}",
-                               "whole cents", f"{a / 2} x {denom} cents")
         for t in game.tiers:
             rows, total = _bounded(game, pool, t.times, decompositions, params)
             where = f"{pool.id} multiplier {t.times:f}"

@@ -16,7 +16,7 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, big_integers, derive_stream, integers, row_permutations
 from poolgen.styles.bingo.patterns import SHAPES, Pattern, read_patterns
@@ -199,11 +199,11 @@ def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     prize = next((p.prize for p in params.patterns if p.prize.code == code), None)
     if prize is None:
-        raise ValueError(f"prize {code!r} is not a pattern's")
+        raise WinError("prize", f"prize {code!r} is not a pattern's")
     if how != "match":
-        raise ValueError(f"how = {how!r}: a bingo win is \"match\" (a card's highest pattern's prize)")
+        raise WinError("how", f"how = {how!r}: a bingo win is \"match\" (a card's highest pattern's prize)")
     if by is not None:
-        raise ValueError("a pattern's prize wins as listed: no `by`")
+        raise WinError("by", "a pattern's prize wins as listed: no `by`")
     return prize, 1
 
 

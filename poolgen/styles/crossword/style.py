@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream
 from poolgen.styles.crossword import fill
@@ -118,12 +118,12 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     prize = next((s for s in params.prizes if s.code == code), None)
     if prize is None or not any(s.code == code for _, s in params.legend):
-        raise ValueError(f"prize {code!r} is not one the legend lists")
+        raise WinError("prize", f"prize {code!r} is not one the legend lists")
     if how != "match":
-        raise ValueError(f"how = {how!r}: a crossword win is \"match\" (the legend's prize for its "
-                         "number of completed words)")
+        raise WinError("how", f"how = {how!r}: a crossword win is \"match\" (the legend's prize for its "
+                              "number of completed words)")
     if by is not None:
-        raise ValueError("the legend's prize wins as listed: no `by`")
+        raise WinError("by", "the legend's prize wins as listed: no `by`")
     return prize, 1
 
 

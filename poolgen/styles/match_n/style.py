@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry
+from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, row_permutations
 from poolgen.styles.match_n import decoys
@@ -51,19 +51,19 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     prize = next((s for s in params.prizes if s.code == code), None)
     if prize is None:
-        raise ValueError(f"prize {code!r} is not one of its prize symbols")
+        raise WinError("prize", f"prize {code!r} is not one of its prize symbols")
     if how == "match":
         if by is not None:
-            raise ValueError("a match wins the amount itself: no `by`")
+            raise WinError("by", "a match wins the amount itself: no `by`")
         return prize, 1
     if how == "multiplier":
         if by is None or not any(s.by == by for s in params.multipliers):
             have = ", ".join(str(s.by) for s in params.multipliers) or "none"
-            raise ValueError(f"no multiplier symbol with by = {by} (it has: {have})")
+            raise WinError("by", f"no multiplier symbol with by = {by} (it has: {have})")
         if prize.free:
             raise ValueError("a free ticket cannot be multiplied")
         return prize, by
-    raise ValueError(f"how = {how!r}: a match_n win is \"match\" or \"multiplier\"")
+    raise WinError("how", f"how = {how!r}: a match_n win is \"match\" or \"multiplier\"")
 
 
 def _plan(p: Params, wins: tuple[Win, ...]) -> tuple[list[int], list[int], int]:

@@ -13,6 +13,7 @@ from poolgen.errors import SpecError
 from poolgen.game.model import Symbol
 from poolgen.game.play import TicketTables
 from poolgen.limits import bounded_decimal
+from poolgen.money import fmt_cents
 
 __all__ = ["FIELDS", "MAX_LEGEND", "MAX_SPOTS", "STYLE", "Params", "document", "read"]
 
@@ -91,6 +92,11 @@ def read(tables: TicketTables) -> Params:
                               "play.multiplier_symbol")
     beats = _beats(play["beats"], codes, lambda why: fail("play.beats", why))
     legend_text, legend = _legend(play["legend"], lambda why: fail("play.legend", why))
+    for j, v in enumerate(legend_text):  # a prize symbol shown is v x the share's price, in cents
+        for d in tables.denomination_cents:  # = the denomination: one play area
+            if (Fraction(v) * d).denominator != 1:
+                raise fail(f"play.legend[{j}]", f"{v} x {fmt_cents(d)} is not whole cents (a prize symbol "
+                                                "a share may show)")
     cap = whole("max_decompositions", 1, 1 << 20)
     text = play["first_spot_loss"]
     try:

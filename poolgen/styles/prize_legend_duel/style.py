@@ -108,11 +108,6 @@ def _fmt(value: Fraction) -> str:
     return f"{Decimal(value.numerator) / Decimal(value.denominator):f}"
 
 
-def _amount_cents(value: Fraction, price_cents: int) -> int | None:
-    cents = value * price_cents
-    return int(cents) if cents.denominator == 1 else None
-
-
 def check(params: Params, game: Game, result: CheckResult) -> None:
     """`poolgen check`: prove every tier of every pool can be laid out within the spots and losses."""
     kept: list[int] = []
@@ -124,11 +119,6 @@ def check(params: Params, game: Game, result: CheckResult) -> None:
                            f"play.legend: no (1 + m) x sum of legend values [{legend}] equals it within "
                            f"{params.non_loss} non-loss spots")
         kept.append(len(dec.multipliers))
-    for pool in game.pools:
-        for v in params.legend:
-            if _amount_cents(v, pool.price_cents) is None:
-                result.problem("[play]", f"legend value {_fmt(v)} at {fmt_cents(pool.price_cents)}",
-                               "a prize symbol", "not whole cents")
     if kept:
         result.notes.append(f"{game.id}: every tier has {min(kept)}..{max(kept)} "
                             f"decompositions (at most {params.max_decompositions} kept per tier)")
@@ -211,11 +201,7 @@ def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
     non_loss = params.non_loss
     tiers = np.asarray(tiers)
     n = tiers.size
-    price = pool.price_cents
-    for v in params.legend:
-        if _amount_cents(v, price) is None:
-            raise SpecError(f"{game.path.name}: play.legend: {_fmt(v)} x {fmt_cents(price)} "
-                            "is not whole cents")
+    price = pool.price_cents  # every legend value x price is whole cents: params.read proved it
     table_k, table_m, table_cents, first_row = _decomposition_table(pool, params, price)
 
     # 1. Whether spot 0 is a loss: one draw per share, the same law for winners and losers.

@@ -34,13 +34,20 @@ SECOND_ROUND, SECOND_CLOSE = 10024141, "2024-08-05T00:00:00Z"  # published 2024-
 SECOND_BEFORE = "2024-08-04T12:00:00Z"
 
 
-def _second_args(folder: Path, first_manifest: Path, *extra: str) -> list[str]:
-    """`ceremony new` of c2 for run r-2 (Wild Side p1), following the first order's manifest."""
-    args = new_args(folder, folder / "c2.ceremony", "--follows", str(first_manifest), *extra)
+def _second_args(folder: Path, first_manifest: Path, public_key: Path, *extra: str) -> list[str]:
+    """`ceremony new` of c2 for run r-2 (Wild Side p1), following the first order's manifest, whose
+    signature verifies with the operator's `public_key`."""
+    args = new_args(folder, folder / "c2.ceremony", "--follows", str(first_manifest), "--public-key",
+                    str(public_key), *extra)
     for option, value in (("--id", "c2"), ("--run-id", "r-2"), ("--beacon-round", str(SECOND_ROUND)),
                           ("--reveals-close", SECOND_CLOSE)):
         args[args.index(option) + 1] = value
     return args
+
+
+def _sign(manifest: Path, private_key: Path) -> None:
+    """manifest.sig beside `manifest`, over its bytes as they are now, by `private_key`."""
+    manifest.with_name("manifest.sig").write_bytes(load_private_key(private_key).sign(manifest.read_bytes()))
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +55,7 @@ def reorder(sealed_run, tmp_path_factory):
     """The first order's bundle and manifest; the reorder's ceremony (following it), bundle and signed run."""
     tmp = tmp_path_factory.mktemp("reorder")
     first = sealed_run.run / "manifest.json"
-    ok(*_second_args(tmp, first), now=SECOND_BEFORE)
+    ok(*_second_args(tmp, first, sealed_run.keys.public), now=SECOND_BEFORE)
     file = tmp / "c2.ceremony"
     for p in PARTIES:
         commit(file, p)
@@ -180,11 +187,11 @@ def test_the_first_order_passes_with_the_reorders_bundle_as_a_later_order(sealed
 
 def test_ceremony_new_refuses_to_follow_what_is_no_earlier_order_of_its_pools(sealed_run, tmp_path):
     first = sealed_run.run / "manifest.json"
-    args = _second_args(tmp_path, first)
+    args = _second_args(tmp_path, first, sealed_run.keys.public)
     args[args.index("--run-id") + 1] = "r"
     refused(invoke(*args, now=SECOND_BEFORE),
             f"--follows {first}: run r is this ceremony's own run id; a reorder is a new run (--run-id)")
-    args = _second_args(tmp_path, first)
+    args = _second_args(tmp_path, first, sealed_run.keys.public)
     args[args.index("--pool") + 1] = "p2"
     refused(invoke(*args, now=SECOND_BEFORE),
             f"--follows {first}: run r shares none of pools p2: only an earlier order of the same pools is "
@@ -194,10 +201,60 @@ def test_ceremony_new_refuses_to_follow_what_is_no_earlier_order_of_its_pools(se
     doc = json.loads(first.read_bytes())
     del doc["ceremony"]
     unseeded.write_bytes(canonical_bytes(doc))
-    refused(invoke(*_second_args(tmp_path, unseeded), now=SECOND_BEFORE),
+    _sign(unseeded, sealed_run.keys.private)  # by the operator: refused for what it says, not its signature
+    refused(invoke(*_second_args(tmp_path, unseeded, sealed_run.keys.public), now=SECOND_BEFORE),
             f"--follows {unseeded}: run r was seeded by no ceremony: no bundle of it can be mistaken for a "
             "second seed, so there is nothing to follow")
     assert not (tmp_path / "c2.ceremony").exists()
+
+
+def test_ceremony_new_follows_only_a_manifest_the_operators_key_signed(sealed_run, tmp_path):
+    """`new` put an earlier run's id and hashes into the transcript from any manifest.json, signed or not,
+    edited or not (only the auditor checked, later): each party would commit to following an order nobody
+    signed. Now its manifest.sig must verify with the operator's key, --public-key, which --follows needs."""
+    first, public = sealed_run.run / "manifest.json", sealed_run.keys.public
+    args = _second_args(tmp_path, first, public)
+    at = args.index("--public-key")
+    refused(invoke(*args[:at], *args[at + 2:], now=SECOND_BEFORE),
+            "--follows: give the operator's public key (--public-key): an earlier order is followed only "
+            "once its manifest's signature verifies with it")
+    at = args.index("--follows")
+    refused(invoke(*args[:at], *args[at + 2:], now=SECOND_BEFORE),
+            "--public-key: not used: it checks the signatures of --follows manifests")
+    lone = tmp_path / "lone" / "manifest.json"  # no manifest.sig beside it
+    lone.parent.mkdir()
+    lone.write_bytes(first.read_bytes())
+    refused(invoke(*_second_args(tmp_path, lone, public), now=SECOND_BEFORE),
+            f"--follows {lone}: {lone.parent / 'manifest.sig'}: manifest signature file not found: only an "
+            "order signed with the operator's key (--public-key) is followed")
+    other = new_key_pair(tmp_path / "other")
+    _sign(lone, other.private)  # signed, by a key that is not the operator's
+    fp = fingerprint(load_public_key(public))
+    refused(invoke(*_second_args(tmp_path, lone, public), now=SECOND_BEFORE),
+            f"--follows {lone}: the signature does not verify with the given public key ({fp}): only an "
+            "order signed with the operator's key (--public-key) is followed")
+    edited = tmp_path / "edited" / "manifest.json"  # the operator's signature, over other bytes
+    edited.parent.mkdir()
+    edited.write_bytes(first.read_bytes().replace(b'"run_id":"r"', b'"run_id":"q"'))
+    assert edited.read_bytes() != first.read_bytes()
+    (edited.parent / "manifest.sig").write_bytes((first.parent / "manifest.sig").read_bytes())
+    refused(invoke(*_second_args(tmp_path, edited, public), now=SECOND_BEFORE),
+            f"--follows {edited}: the signature does not verify with the given public key ({fp}): only an "
+            "order signed with the operator's key (--public-key) is followed")
+    assert not (tmp_path / "c2.ceremony").exists()
+
+
+def test_ceremony_new_follows_a_signed_manifest_larger_than_a_key_file(sealed_run, tmp_path):
+    """The manifest was read twice, the second time under the 64 KiB bound of a key file: a signed
+    manifest above it (an order of many pools) could not be followed. Its bytes are read once now, under
+    the manifest's bound, and the entry hashes those bytes."""
+    big = tmp_path / "big" / "manifest.json"
+    big.parent.mkdir()
+    big.write_bytes(sealed_run.run.joinpath("manifest.json").read_bytes() + b" " * 70_000)
+    _sign(big, sealed_run.keys.private)
+    ok(*_second_args(tmp_path, big, sealed_run.keys.public), now=SECOND_BEFORE)
+    follows = json.loads((tmp_path / "c2.ceremony").read_bytes())["transcript"]["follows"]
+    assert follows[0]["manifest_sha256"] == hashlib.sha256(big.read_bytes()).hexdigest()
 
 
 def test_an_earlier_manifest_without_its_signature_or_without_bundles_is_unusable_input(reorder, tmp_path):
@@ -219,7 +276,7 @@ def test_a_chain_of_orders_names_every_earlier_order_not_only_the_last(sealed_ru
     # follow order 2's own `follows`; order 1, audited with order 3's bundle, refuses it as well
     tmp = reorder.tmp / "third"
     tmp.mkdir()
-    args = _second_args(tmp, reorder.run / "manifest.json")
+    args = _second_args(tmp, reorder.run / "manifest.json", reorder.keys.public)
     args[args.index("--id") + 1], args[args.index("--run-id") + 1] = "c3", "r-3"
     ok(*args, now=SECOND_BEFORE)
     file = tmp / "c2.ceremony"

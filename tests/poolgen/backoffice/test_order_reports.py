@@ -310,3 +310,26 @@ def test_a_ledger_that_sold_a_pool_under_two_runs_of_the_order_does_not_reconcil
         assert result.exit_code == 1, result.output
         assert (f"pool d1.00: also sold in this ledger under run {other}, which holds the same shares (each "
                 "share sold twice)") in result.stdout, result.stdout
+
+
+def test_prizes_in_returned_and_stolen_books_over_two_cuts_are_the_one_runs(order, tmp_path):
+    """A books ledger (docs/back-office.md, section 8) with a book of each cut out of play: the tables over
+    both cuts count the same prizes returned and stolen as the whole run's, level for level."""
+    a, b = order["a"], order["b"]
+    books = tmp_path / "books.sqlite"
+    for run, command in ((a, "stolen"), (b, "return")):
+        # the last $2: not among those paid
+        barcode = ticket_rows(run).filter(pl.col("tier") == "2")["barcode"][-1]
+        moved = invoke("books", command, run.folder, f"{barcode[:3]}-{barcode[3:10]}", "--ledger", books,
+                       "--public-key", run.public)
+        assert moved.exit_code == 0, moved.output
+    for command in ("report", "close"):
+        over = _json("claims", command, a.folder, "--run", b.folder, "--ledger", order["cuts"], "--books",
+                     books)
+        one = _json("claims", command, order["whole"].folder, "--ledger", order["ledger_whole"], "--books",
+                    books)
+        assert over["levels"] == one["levels"]
+        assert sum(lv["returned"] for lv in over["levels"]) >= 1
+        assert sum(lv["stolen"] for lv in over["levels"]) >= 1
+        assert all(lv["total"] == lv["paid"] + lv["returned"] + lv["stolen"] + lv["remaining"]
+                   for lv in over["levels"])

@@ -144,9 +144,10 @@ def test_a_signed_run_is_the_signed_bytes_own_or_it_is_not_made(office, tmp_path
 def test_a_signed_run_changed_in_memory_after_it_was_built_pays_nothing(office, tmp_path):
     """A script holding the low-tier key re-makes the validation file with a losing ticket at $4.00,
     writes it into a copy of the run, and points the SignedRun it already built at it (its validation
-    entry is a dict: size and SHA-256 set to the new file's): the desk paid $4.00 on a loser. Now the
-    desk, and the sales ledger at every record, refuse a SignedRun whose manifest, parsed form or
-    fields are no longer its signed bytes'."""
+    entry was the manifest's own dict: size and SHA-256 set to the new file's): the desk paid $4.00 on
+    a loser. Now the run's validation entries are read-only copies, and the desk, and the sales ledger
+    at every record, refuse a SignedRun whose manifest, parsed form or fields are no longer its signed
+    bytes'."""
     run = tmp_path / "run"
     shutil.copytree(office["folder"], run)
     signed = open_signed(run, office["public"], "a script")
@@ -160,7 +161,12 @@ def test_a_signed_run_changed_in_memory_after_it_was_built_pays_nothing(office, 
                       rows["barcode"].cast(pl.Int64).to_numpy(), rows["virn"].cast(pl.Int64).to_numpy(),
                       stated["virn_digits"], prizes, free)
     (run / "validation-low.bin").write_bytes(data)
-    signed.validation["low"].update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest())
+    with pytest.raises(TypeError):  # the run's own entry is a read-only copy of the signed one
+        signed.validation["low"]["sha256"] = hashlib.sha256(data).hexdigest()
+    assert not hasattr(signed.validation["low"], "update")
+    entry = next(f for f in signed.folder.manifest["deliverables"] if f.get("name") == "validation-low.bin")
+    entry.update(bytes=len(data), sha256=hashlib.sha256(data).hexdigest())  # the manifest's dict, edited
+    assert signed.validation["low"]["sha256"] != entry["sha256"]  # a copy: the edit does not reach it
     copy = re.escape("the manifest given is not the signed bytes' (edited after they were read)")
     with pytest.raises(BackOfficeError, match=copy):
         Desk(signed, {"low": key}, index_dir=tmp_path / "index", ledger=tmp_path / "claims.sqlite")

@@ -4,6 +4,9 @@ the two ways of naming a game."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from poolgen.errors import SpecError
@@ -12,6 +15,7 @@ from poolgen.loader import load_spec
 from poolgen.styles import TICKET_STYLES
 from poolgen.styles.area_match import style as area_match
 from tests.support import ROOT, spec_path
+from tests.support.cli import invoke, one_line
 
 SPEC = ROOT / "specs" / "primetime_payout.toml"
 
@@ -122,3 +126,50 @@ def test_an_einstant_published_figure_check_never_reconciles_is_refused(tmp_path
     with pytest.raises(SpecError) as err:
         load_spec(path)
     assert str(err.value) == f"p.toml: published.{field.split(' ')[0]}: unknown field"
+
+
+# ------------------------------------------------------------------------------------------------
+# An amount a style would show that is not whole cents at a denomination: unusable input, exit 2
+# ------------------------------------------------------------------------------------------------
+
+def _odd_cent_primetime(tmp_path) -> Path:
+    """Primetime with a $1.01 denomination and no half multiplier among its tiers (every tier whole
+    cents), so only the amounts 0.5, 1.5, ... x $1.01 are fractional cents."""
+    text = SPEC.read_text().replace('denominations = ["1.00"', 'denominations = ["1.01"', 1)
+    text, dropped = re.subn(r'\[\[tiers\]\]\nmultiplier = "\d+\.5"\n(?:[^\n]+\n)*?i_odds = [^\n]+\n', "",
+                            text)
+    assert dropped == 5
+    path = tmp_path / "odd.toml"
+    path.write_text(text)
+    return path
+
+
+def _small_legend(tmp_path) -> Path:
+    text = spec_path("hand_to_hand_tactics").read_text()
+    assert 'legend = ["0.5", "1"' in text
+    path = tmp_path / "odd.toml"
+    path.write_text(text.replace('legend = ["0.5", "1"', 'legend = ["0.125", "0.5", "1"', 1))
+    return path
+
+
+@pytest.mark.parametrize(("make", "pool", "line"), [
+    (_odd_cent_primetime, "d1.01x1",
+     "odd.toml: layout.amount_multipliers[0]: 0.5 x $1.01 is not whole cents (an amount an area may show)"),
+    (_small_legend, "d1.00",
+     "odd.toml: play.legend[0]: 0.125 x $1.00 is not whole cents (a prize symbol a share may show)"),
+])
+def test_an_amount_not_whole_cents_at_a_denomination_is_refused_alike_by_check_and_generate(
+        tmp_path, make, pool, line):
+    """`check` called it a disagreeing figure (exit 1) while `generate` refused the spec (exit 2): the
+    spec is unusable input, refused when it loads, in the same one line by both."""
+    path = make(tmp_path)
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == line
+    one_line(invoke("check", path), "poolgen", line)
+    one_line(invoke("check", path, "--json"), "poolgen", line)
+    assert invoke("keys", "new", tmp_path / "keys").exit_code == 0
+    made = invoke("generate", path, "--out", tmp_path / "runs", "--pool", pool, "--workers", "1",
+                  "--key", tmp_path / "keys" / "signing-key.pem")
+    one_line(made, "poolgen", line)
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())

@@ -21,7 +21,8 @@ BAD = {
                                "pool of 300000 tickets",
     "spec_float_money": "spec_float_money.toml: tiers[3].prize: money must be a decimal string "
                         'such as "5.00", not the float 5.0',
-    "spec_undeclared_symbol": "spec_undeclared_symbol.toml: tiers[4].wins[0]: area 'play' (match_n): prize "
+    "spec_undeclared_symbol": "spec_undeclared_symbol.toml: tiers[4].wins[0].prize: area 'play' (match_n): "
+                              "prize "
                               "'25' is not one of its prize symbols",
     "spec_duplicate_tier": "spec_duplicate_tier.toml: tiers[2].id: duplicate tier id '1'",
     "spec_indivisible_count": "spec_indivisible_count.toml: tiers[4].count: 3001 winners per order do not "

@@ -39,7 +39,7 @@ REFUSED = [
     ("symbols.1.code", "1", "g.toml: symbols[1].code: duplicate symbol code '1' in group 'number'"),
     ("symbols.6.free", DELETE, "g.toml: symbols[6].value: missing field (or free = true)"),
     ("tiers.2.wins", [{"area": "play", "prize": "1", "how": "multiplier", "by": 3}],
-     "g.toml: tiers[2].wins[0]: area 'play' (key_number_match): no multiplier symbol with by = 3 "
+     "g.toml: tiers[2].wins[0].by: area 'play' (key_number_match): no multiplier symbol with by = 3 "
      "(it has: 2)"),
     ("symbols.10.by", 1, "g.toml: symbols[10].by: a multiplier is 2..1000, got 1"),
     ("symbols.10.by", 1001, "g.toml: symbols[10].by: a multiplier is 2..1000, got 1001"),  # limits.py
@@ -48,7 +48,8 @@ REFUSED = [
     ("tiers.1.wins", [{"area": "bonus", "prize": "1", "how": "match"}],
      "g.toml: tiers[1].wins[0].area: no area 'bonus' (areas: play)"),
     ("tiers.1.wins", [{"area": "play", "prize": "7", "how": "match"}],
-     "g.toml: tiers[1].wins[0]: area 'play' (key_number_match): prize '7' is not one of its prize symbols"),
+     "g.toml: tiers[1].wins[0].prize: area 'play' (key_number_match): prize '7' is not one of its prize "
+     "symbols"),
     ("tiers.1.wins", [{"area": "play", "prize": "1", "how": "match"}] * 3,
      "g.toml: tiers[1].wins: 3 wins, but a ticket wins at most 2 times (play.max_wins)"),
     ("tiers.1.wins", [{"area": "play", "prize": "FREE", "how": "match"}],
@@ -62,6 +63,19 @@ REFUSED = [
     ("printed.last_pool", "partial",
      "g.toml: printed.last_pool: not used: an order of 2000 is whole pools of 2000"),
     ("play.max_wins", DELETE, "g.toml: play.max_wins: missing field"),
+    # a zero is refused naming its own field, not the first tier its bound then refused
+    ("play.max_wins", 0, "g.toml: play.max_wins: a winning ticket wins at least once: 1 or more, not 0"),
+    ("tiers.2.wins", [{"area": "play", "prize": "1", "how": "multiplier", "by": 0}],
+     "g.toml: tiers[2].wins[0].by: area 'play' (key_number_match): no multiplier symbol with by = 0 "
+     "(it has: 2)"),
+    ("tiers.2.wins", [{"area": "play", "prize": "1", "how": "match", "by": 2}],
+     "g.toml: tiers[2].wins[0].by: area 'play' (key_number_match): a match here pays 1 times the prize "
+     "shown, not 2"),
+    ("tiers.2.wins", [{"area": "play", "prize": "1", "how": "all"}],
+     "g.toml: tiers[2].wins[0].how: area 'play' (key_number_match): it has no win-all symbol"),
+    ("tiers.2.wins", [{"area": "play", "prize": "1", "how": "sum"}],
+     "g.toml: tiers[2].wins[0].how: area 'play' (key_number_match): how = 'sum': a key number match win is "
+     "\"match\", \"automatic\", \"multiplier\" or \"all\""),
     # the input boundary of poolgen/limits.py holds for format 2 as for format 1
     ("printed.order_tickets", 9 * 10**18,
      "g.toml: printed.order_tickets: 9,000,000,000,000,000,000 is more than 100,000,000 per order"),

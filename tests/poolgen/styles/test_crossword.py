@@ -147,16 +147,17 @@ def test_grids_and_legends_it_cannot_lay_out_are_refused(tmp_path, change, messa
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
 
 
-@pytest.mark.parametrize(("win", "message"), [
-    ({"area": "cw", "prize": "5", "how": "match"}, "prize '5' is not one the legend lists"),
-    ({"area": "cw", "prize": "1", "how": "reveal"}, "how = 'reveal': a crossword win is \"match\""),
-    ({"area": "cw", "prize": "1", "how": "match", "by": 2}, "the legend's prize wins as listed: no `by`"),
+@pytest.mark.parametrize(("win", "field", "message"), [
+    ({"area": "cw", "prize": "5", "how": "match"}, "prize", "prize '5' is not one the legend lists"),
+    ({"area": "cw", "prize": "1", "how": "reveal"}, "how", "how = 'reveal': a crossword win is \"match\""),
+    ({"area": "cw", "prize": "1", "how": "match", "by": 2}, "by",
+     "the legend's prize wins as listed: no `by`"),
 ])
-def test_wins_the_legend_does_not_give_are_refused(tmp_path, win, message):
+def test_wins_the_legend_does_not_give_are_refused_naming_the_field(tmp_path, win, field, message):
     doc = _doc()
     doc["tiers"][0]["wins"] = [win]
     (tmp_path / "g.toml").write_text(dumps(doc))
-    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: tiers[0].wins[0]: area 'cw' "
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: tiers[0].wins[0].{field}: area 'cw' "
                                                               f"(crossword): {message}")
 
 

@@ -6,6 +6,7 @@ weights (their numbers of orderings) on a small case."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections import Counter
 from math import factorial
@@ -19,8 +20,10 @@ from scipy.special import chdtrc
 
 from audit.styles.play import evaluate
 from poolgen.errors import SpecError
+from poolgen.game.play import WinError
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
+from poolgen.styles import key_number_match
 from poolgen.styles.key_number_all import TooManySets, draw_prizes, orderings, prize_sets
 from tests.support import ROOT
 from tests.support.spec_docs import replaced
@@ -52,7 +55,7 @@ def _refusal(tmp_path, old: str, new: str) -> str:
 def test_check_refuses_a_win_all_sum_no_ten_prizes_make(tmp_path):
     # ten prizes of $2, $4, $5, ... add up to $21 only with one $5 and nine others making $16: below 9 x $2
     assert _refusal(tmp_path, 'prize = "30.00", how = "all"', 'prize = "21.00", how = "all"') == (
-        "money_bag_match.toml: tiers[7].wins[0]: area 'play' (key_number_match): $21.00 cannot be made "
+        "money_bag_match.toml: tiers[7].wins[0].prize: area 'play' (key_number_match): $21.00 cannot be made "
         "from 10 of the area's prize symbols ($2.00, $4.00, $5.00, $10.00, $20.00, $50.00, $100.00, "
         "$1,000.00)")
 
@@ -72,7 +75,8 @@ def test_check_refuses_a_second_win_beside_a_win_all_win_in_its_area(tmp_path):
 
 def test_check_refuses_a_win_all_win_with_a_by(tmp_path):
     assert _refusal(tmp_path, 'prize = "50.00", how = "all" }', 'prize = "50.00", how = "all", by = 2 }') \
-        == "money_bag_match.toml: tiers[8].wins[0]: area 'play' (key_number_match): a win-all win has no `by`"
+        == ("money_bag_match.toml: tiers[8].wins[0].by: area 'play' (key_number_match): a win-all win has "
+            "no `by`")
 
 
 def test_check_refuses_a_free_ticket_among_a_win_all_areas_prizes(tmp_path):
@@ -116,6 +120,17 @@ def test_a_sum_made_by_more_than_100000_sets_of_prizes_is_refused():
     """30 spots of the prizes 1 .. 10 adding up to 165: far more sets than `check` enumerates (2 s)."""
     with pytest.raises(TooManySets, match=r"^more than 100,000 sets of prizes make it$"):
         prize_sets(tuple(range(1, 11)), 30, 165)
+
+
+def test_a_win_all_sum_too_many_sets_make_is_refused_naming_the_prize(game):
+    """The refusal read_win gives the loader names the win's `prize` (tiers[i].wins[j].prize), as an
+    unmakeable sum does, not the win as a whole: 30 spots of prizes 1 .. 10 cents adding up to $1.65."""
+    params = game.play.areas[0].params
+    cents = [dataclasses.replace(params.prizes[0], code=str(c), cents=c) for c in range(1, 11)]
+    wide = dataclasses.replace(params, yours=30, prizes=tuple(cents))
+    with pytest.raises(WinError) as caught:
+        key_number_match.read_win(wide, "all", None, "1.65")
+    assert (caught.value.field, str(caught.value)) == ("prize", "more than 100,000 sets of prizes make it")
 
 
 

@@ -7,6 +7,7 @@ the pin; the pinned prizes come in a uniform order."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import tracemalloc
 from collections import Counter
@@ -19,8 +20,10 @@ from scipy.special import chdtrc
 from audit.styles.play import evaluate
 from poolgen.errors import SpecError
 from poolgen.files.write import canonical_bytes
+from poolgen.game.play import WinError
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
+from poolgen.styles import key_number_all, key_number_match
 from poolgen.styles.key_number_all import draw_prizes
 from tests.support import ROOT
 from tests.support.spec_docs import replaced
@@ -39,6 +42,38 @@ def _refusal(tmp_path, new: str, old: str = PIN) -> str:
     with pytest.raises(SpecError) as caught:
         load_spec(replaced(SPEC, tmp_path, old, new))
     return str(caught.value)
+
+
+def test_check_does_not_search_for_a_sum_its_pin_makes(monkeypatch):
+    """A pin that fills the area's spots and adds up to the sum shows the sum can be made: `check`
+    searched the prize symbols' sums for each of the example's three pinned win-all wins anyway."""
+    searched = []
+    search = key_number_all.prize_sets
+
+    def spy(values, yours, total):
+        searched.append(total)
+        return search(values, yours, total)
+
+    monkeypatch.setattr(key_number_all, "prize_sets", spy)
+    monkeypatch.setattr(key_number_match, "prize_sets", spy, raising=False)  # where it was searched from
+    game = load_spec(SPEC)
+    assert searched == []
+    assert [w.shows for t in game.tiers for w in game.play.wins[t.id] if w.how == "all"] == [
+        (("5", 10), ("10", 5)), (("25", 10), ("50", 5)), (("50", 10), ("100", 5))]
+
+
+def test_a_pinned_sum_more_sets_make_than_the_search_lists_is_read_by_its_pin(game):
+    """The search's bounds are for an unpinned sum, whose layout draws among every set that makes it; a
+    pinned tier shows its one set (section 7.1), so 30 spots of prizes 1 .. 10 cents adding up to $1.65,
+    refused unpinned (more than 100,000 sets), are read pinned as 15 x 5 cents + 15 x 6 cents."""
+    params = game.play.areas[0].params
+    cents = [dataclasses.replace(params.prizes[0], code=str(c), cents=c) for c in range(1, 11)]
+    wide = dataclasses.replace(params, yours=30, prizes=tuple(cents))
+    symbol, by, shown = key_number_all.read_pinned(wide, None, "1.65", {"5": 15, "6": 15})
+    assert (symbol.cents, by, shown) == (165, 1, (("5", 15), ("6", 15)))
+    with pytest.raises(WinError) as caught:
+        key_number_all.read_pinned(wide, None, "1.65", {"5": 15, "6": 14})  # a pin that does not make it
+    assert (caught.value.field, str(caught.value)) == ("prize", "more than 100,000 sets of prizes make it")
 
 
 def test_check_refuses_pinned_prizes_that_do_not_fill_the_areas_15_spots(tmp_path):

@@ -45,7 +45,8 @@ def test_a_match_win_in_an_area_of_no_winning_numbers_is_refused(tmp_path):
                    'wins = [ { area = "play", prize = "5", how = "match" } ]')
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("red_hot_wild_7s.toml: tiers[0].wins[0]: area 'play' (key_number_match): the "
+    assert str(err.value) == ("red_hot_wild_7s.toml: tiers[0].wins[0].how: area 'play' (key_number_match): "
+                              "the "
                               "area has no WINNING NUMBERS to match (winning = 0): only its special symbols "
                               "win")
 

@@ -75,8 +75,9 @@ def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
 
 
 @pytest.mark.parametrize(("wins", "message"), [
-    ([{"area": "pb", "prize": "7", "how": "match"}], "wins[0]: area 'pb' (prize_box): prize '7' is not one"),
-    ([{"area": "pb", "prize": "1", "how": "reveal"}], "wins[0]: area 'pb' (prize_box): how = 'reveal'"),
+    ([{"area": "pb", "prize": "7", "how": "match"}],
+     "wins[0].prize: area 'pb' (prize_box): prize '7' is not one"),
+    ([{"area": "pb", "prize": "1", "how": "reveal"}], "wins[0].how: area 'pb' (prize_box): how = 'reveal'"),
     ([{"area": "pb", "prize": "1", "how": "match"}] * 3, "wins: 3 wins, but a ticket wins at most 1 times"),
 ])
 def test_wins_it_cannot_lay_out_are_refused(tmp_path, wins, message):

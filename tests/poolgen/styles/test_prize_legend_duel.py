@@ -308,20 +308,13 @@ def test_check_structure_finds_exactly_the_tiers_out_of_reach(tmp_path):
     assert "multiplier 40 layout" not in bad and "multiplier 45 layout" in bad  # 40 = 5 x 8
 
 
-def test_check_structure_reports_fractional_cents(tmp_path):
-    spec = load_spec(_variant(tmp_path, '"0.5", "1"', '"0.125", "0.5", "1"'))
-    result = check_spec(spec)
-    bad = {p.split(": ")[2] for p in result.problems}
-    # 0.125 x $1.00 and x $5.00 are not whole cents; x $2.00, $10.00, $20.00, $30.00 are
-    assert bad == {"legend value 0.125 at $1.00", "legend value 0.125 at $5.00"}
-    with pytest.raises(SpecError, match=r"play\.legend: 0\.125 x \$1\.00 is not whole cents"):
-        spec.play.lay_out(spec, spec.pool("d1.00"), np.array([5]), derive_stream(SEED, "x"))
-
-
 @pytest.mark.parametrize("old, new, match", [
     (LEGEND, 'legend = [0.5, 1]', r"^hand_to_hand_tactics\.toml: play\.legend: values are decimal strings"),
     (LEGEND, 'legend = [" 0.5", "1"]', r"play\.legend: ' 0\.5' is not a plain decimal such as \"0\.5\""),
     (LEGEND, 'legend = ["1", "1"]', r"^hand_to_hand_tactics\.toml: play\.legend: a value appears twice$"),
+    (LEGEND, 'legend = ["1", "0.125"]',  # 0.125 x $1.00 and x $5.00 are not whole cents; x $2.00 is
+     r"^hand_to_hand_tactics\.toml: play\.legend\[1\]: 0\.125 x \$1\.00 is not whole cents \(a prize symbol "
+     r"a share may show\)$"),
     (LEGEND, 'legend = ["-1"]',
      r"^hand_to_hand_tactics\.toml: play\.legend: '-1' is not a positive number$"),
     ('first_spot_loss = "1/4"', 'first_spot_loss = 0.25', r"play\.first_spot_loss: must be a fraction"),

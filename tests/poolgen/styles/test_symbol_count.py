@@ -87,17 +87,18 @@ def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
 
 
-@pytest.mark.parametrize(("win", "message"), [
-    ({"area": "sc", "prize": "7", "how": "match"}, "prize '7' is not one the legend lists"),
-    ({"area": "sc", "prize": "1", "how": "reveal"}, "how = 'reveal': a symbol_count win is \"match\""),
-    ({"area": "sc", "prize": "1", "how": "match", "by": 3}, "the legend's prize wins as listed: no `by`"),
+@pytest.mark.parametrize(("win", "field", "message"), [
+    ({"area": "sc", "prize": "7", "how": "match"}, "prize", "prize '7' is not one the legend lists"),
+    ({"area": "sc", "prize": "1", "how": "reveal"}, "how", "how = 'reveal': a symbol_count win is \"match\""),
+    ({"area": "sc", "prize": "1", "how": "match", "by": 3}, "by",
+     "the legend's prize wins as listed: no `by`"),
 ])
-def test_wins_the_legend_does_not_give_are_refused(tmp_path, win, message):
+def test_wins_the_legend_does_not_give_are_refused_naming_the_field(tmp_path, win, field, message):
     doc = _doc()
     doc["tiers"][0]["wins"] = [win]
     (tmp_path / "g.toml").write_text(dumps(doc))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
-             f"g.toml: tiers[0].wins[0]: area 'sc' (symbol_count): {message}")
+             f"g.toml: tiers[0].wins[0].{field}: area 'sc' (symbol_count): {message}")
 
 
 def test_decoys_just_loose_enough_are_accepted(tmp_path):

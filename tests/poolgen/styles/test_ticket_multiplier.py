@@ -121,10 +121,11 @@ ONE = {"area": "b", "prize": "1", "how": "reveal"}
 
 
 @pytest.mark.parametrize(("wins", "message"), [
-    ([ONE, X2 | {"how": "multiplier"}], "wins[1]: area 'x' (ticket_multiplier): how = 'multiplier': a "
+    ([ONE, X2 | {"how": "multiplier"}], "wins[1].how: area 'x' (ticket_multiplier): how = 'multiplier': a "
                                         "ticket_multiplier win is \"ticket\""),
-    ([ONE, X2 | {"by": 2}], "wins[1]: area 'x' (ticket_multiplier): the multiplier symbol says k: no `by`"),
-    ([ONE, X2 | {"prize": "5X"}], "wins[1]: area 'x' (ticket_multiplier): prize '5X' is not one of its "
+    ([ONE, X2 | {"by": 2}],
+     "wins[1].by: area 'x' (ticket_multiplier): the multiplier symbol says k: no `by`"),
+    ([ONE, X2 | {"prize": "5X"}], "wins[1].prize: area 'x' (ticket_multiplier): prize '5X' is not one of its "
                                   "multiplier symbols"),
     ([ONE, X2, X2 | {"prize": "DBL"}], "wins: area 'x' (ticket_multiplier): 2 multipliers; a ticket shows at "
                                        "most one"),

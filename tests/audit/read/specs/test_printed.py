@@ -8,8 +8,12 @@ from __future__ import annotations
 import pytest
 
 from audit.checklist import Step
+from audit.errors import UnusableInput
+from audit.read.specs import read_spec
 from audit.verify import VerifyRequest, verify_run
-from tests.support import SEED_A
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
+from tests.support import ROOT, SEED_A
 from tests.support.cli import invoke
 from tests.support.reseal import resign, signed_small_run
 from tests.support.spec_docs import kn_doc, write
@@ -66,3 +70,22 @@ def test_a_spec_writing_a_key_number_areas_default_distinct_numbers_false_verifi
     report = verify_run(VerifyRequest(run=tmp_path / "runs" / "r",
                                       public_key=tmp_path / "keys" / "signing-key.pub.pem", spec=spec))
     assert report.step(Step.FIGURES).status == "pass", report.step(Step.FIGURES).reasons
+
+
+def test_a_free_ticket_among_a_win_all_areas_prizes_is_refused_by_audits_spec_reader_as_by_the_loader(
+        tmp_path):
+    """docs/styles/key_number_match.md section 2: an area with a win-all symbol has cash prize symbols
+    only (a free ticket is not summed). The loader refused such a spec; audit's reader took it, so a
+    signed entry made to match it passed step 5 with --spec. Both refuse it now, in the same words."""
+    text = (ROOT / "specs" / "examples" / "money_bag_match.toml").read_text()
+    assert 'caption = "TWO$"\nvalue = "2.00"' in text
+    spec = tmp_path / "m.toml"
+    spec.write_text(text.replace('caption = "TWO$"\nvalue = "2.00"', 'caption = "TWO$"\nfree = true', 1))
+    line = ("areas[0].prizes: a free ticket cannot be part of a win-all symbol's sum: an area with one has "
+            "cash prize symbols only")
+    with pytest.raises(UnusableInput) as audit_said:
+        read_spec(spec)
+    assert str(audit_said.value) == f"{spec}: {line}"
+    with pytest.raises(SpecError) as loader_said:
+        load_spec(spec)
+    assert str(loader_said.value) == f"m.toml: {line}"
