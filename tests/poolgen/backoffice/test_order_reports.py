@@ -25,7 +25,7 @@ from poolgen.backoffice.vouched import open_signed
 from poolgen.loader import load_spec
 from poolgen.money import fmt_cents
 from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer
+from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, SEED_B, spec_path
 from tests.support.cli import invoke, one_line
 from tests.support.pdf import pages
@@ -128,23 +128,25 @@ def test_the_closing_report_over_two_cuts_is_the_one_runs(order, tmp_path):
 @pytest.fixture(scope="module")
 def strangers(order) -> dict:
     """Cuts of p4 to p6 that are not of the order: one from another seed, one from a spec with other
-    bytes (a comment added; the same game)."""
+    bytes (a comment added; the same game), one from its seed and spec signed with another key."""
     root, whole = order["root"], order["whole"]
     signer = Signer.from_file(whole.private)
 
-    def made(spec: Path, seed: bytes, run_id: str) -> Path:
+    def made(spec: Path, seed: bytes, run_id: str, by: Signer = signer) -> Path:
         request = GenerateRequest(load_spec(spec), seed, now=datetime(2026, 12, 3, tzinfo=UTC),
                                   out=root / "runs", run_id=run_id, pool_ids=["p4", "p5", "p6"],
-                                  signature=signer.manifest_entry())
-        return generate(request, finish=signer.sign_run).folder
+                                  signature=by.manifest_entry())
+        return generate(request, finish=by.sign_run).folder
 
     other_spec = root / "other" / whole.spec.name
     other_spec.parent.mkdir()
     other_spec.write_text(whole.spec.read_text() + "# another spec file\n")
-    return {"seed": made(whole.spec, SEED_B, "other-seed"), "spec": made(other_spec, SEED_A, "other-spec")}
+    other_key = Signer.from_file(new_key_pair(root / "other-key", None).private)
+    return {"seed": made(whole.spec, SEED_B, "other-seed"), "spec": made(other_spec, SEED_A, "other-spec"),
+            "key": made(whole.spec, SEED_A, "other-key", other_key)}
 
 
-@pytest.mark.parametrize("case", ["seed", "spec", "overlap", "twice", "einstant"])
+@pytest.mark.parametrize("case", ["seed", "spec", "key", "overlap", "twice", "einstant"])
 def test_runs_of_another_order_are_refused_before_any_ledger_is_read(order, strangers, einstant, case,
                                                                       tmp_path):
     a = order["a"].folder
@@ -153,6 +155,8 @@ def test_runs_of_another_order_are_refused_before_any_ledger_is_read(order, stra
                                     "same order"),
         "spec": (strangers["spec"], f"{strangers['spec']}: spec.sha256 is not {a}'s: not a run of the same "
                                     "order"),
+        "key": (strangers["key"], f"{strangers['key']}: signature is not {a}'s: not a run of the same "
+                                  "order"),  # without --public-key: each manifest names its key
         "overlap": (order["whole"].folder, f"{order['whole'].folder}: pool p1 is also in {a}: the runs "
                                            "overlap; give each pool of the order once"),
         "twice": (a, f"{a}: run id cut-a again (also {a}); give each run of the order once"),
