@@ -47,6 +47,15 @@ OTHERS = {  # the chain's branches without a floor (5.3's list; packs.py refuses
     "three caps with winners bounds: one $100, one $20, two $5, winners 3..9": (
         'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "100.00", at_most = 1 }, '
         '{ prize = "20.00", at_most = 1 }, { prize = "5.00", at_most = 2 } ]'),
+    "two caps of two with winners bounds: $100, $20, winners 3..9": (
+        'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "100.00", at_most = 2 }, '
+        '{ prize = "20.00", at_most = 2 } ]'),
+    "a spacing rule beside a cap of two on other tiers: $20 or $100 3 apart, $5 at most two": (
+        'spacing = [ { tiers = ["20", "100"], min_distance = 3 } ]\n'
+        'caps = [ { prize = "5.00", at_most = 2 } ]'),
+    "a cap across a spacing rule's tiers: $5 or $20 at most one, $20 or $100 never back to back": (
+        'spacing = [ { tiers = ["20", "100"], min_distance = 2 } ]\n'
+        'caps = [ { tiers = ["5", "20"], at_most = 1 } ]'),
 }
 
 
