@@ -52,6 +52,15 @@ def save(path: Path, ceremony: Ceremony) -> None:
     os.chmod(path, 0o600)
 
 
+def saved(path: Path, ceremony: Ceremony) -> bool:
+    """Whether the ceremony file at `path` may hold `ceremony` as `save` writes it: False only if it is
+    read and is not (a save can fail, or be interrupted, after its rename has put the new file in place)."""
+    try:
+        return path.read_bytes() == canonical_bytes(ceremony.to_json())
+    except OSError:
+        return True
+
+
 def publish(path: Path, ceremony: Ceremony) -> None:
     """Write the pre-sale bundle (no reveal) as a new public file."""
     _refuse_run_folder(path, "ceremony bundle")
