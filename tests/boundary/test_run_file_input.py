@@ -106,3 +106,14 @@ def test_a_control_character_in_a_file_name_is_escaped_in_the_one_line(run, prog
     result = CliRunner().invoke(app if program == "poolgen" else audit_app, args)
     bad = next(a for a in args if not a.isprintable())
     _one_line(result, program, bad.replace("\n", "\\n").replace("\x1b", "\\x1b"))
+
+
+@pytest.mark.parametrize("program", ["poolgen", "audit"])
+def test_a_malformed_party_key_is_refused_in_the_programs_own_name(run, program):
+    """`poolgen verify --party-key vendor` said "audit: error: ...": audit's parser of the option ended the
+    command itself, in its own name, where every other refusal of poolgen verify says poolgen."""
+    result = CliRunner().invoke(app if program == "poolgen" else audit_app,
+                                ["verify", str(run / "runs" / "r"), "--public-key",
+                                 str(run / "keys" / "signing-key.pub.pem"), "--party-key", "vendor"])
+    assert (result.exit_code, result.stderr) == (2, f"{program}: error: --party-key 'vendor': write "
+                                                    "NAME=FILE\n")
