@@ -197,7 +197,13 @@ def commit(
 ) -> None:
     """Make your secret contribution (saved only in your file) and record its signed commitment."""
     from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
-    from poolgen.seeds.ceremony_file import load, save, saved, write_contribution  # lazy: start-up time
+    from poolgen.seeds.ceremony_file import (  # lazy: start-up time
+        load,
+        refuse_unused_contribution,
+        save,
+        saved,
+        write_contribution,
+    )
 
     ceremony = load(file)
     name, private = _party(ceremony, party, key, allow_readable_secret, yes)
@@ -206,6 +212,7 @@ def commit(
                                  "you reveal it", "--contribution", yes, default=f"{name}.contribution"))
     value = os.urandom(32)
     closed = ceremony.commit(name, private, value)  # refuses before anything is written
+    refuse_unused_contribution(contribution, ceremony, name)
     _confirm(f"Save a new secret contribution for {name} in {contribution} and record its commitment?", yes)
     with deferred():  # the contribution and its recorded commitment are kept together or not at all
         write_contribution(contribution, ceremony, name, value)

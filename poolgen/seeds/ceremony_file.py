@@ -213,6 +213,21 @@ def write_contribution(path: Path, ceremony: Ceremony, name: str, value: bytes) 
     write_secret(path, canonical_bytes(doc) + b"\n", what="contribution file")
 
 
+def refuse_unused_contribution(path: Path, ceremony: Ceremony, name: str) -> None:
+    """Before `name` commits (the ceremony file holds no commitment of it): refuse a contribution file
+    already at `path` that is `name`'s to this ceremony, saying it was never used (a commit killed before
+    it recorded the commitment), where "already exists" would read as if it had been committed."""
+    if not os.path.lexists(path):
+        return
+    try:
+        read_contribution(path, ceremony, name)
+    except CeremonyError:  # not this party's contribution to this ceremony: "already exists" says it
+        return
+    raise CeremonyError(f"{path}: a contribution of {name} to ceremony {ceremony.id} whose commitment the "
+                        "ceremony file does not hold (a commit interrupted before recording it): never "
+                        "used; remove it or give another --contribution")
+
+
 def read_contribution(path: Path, ceremony: Ceremony, name: str) -> bytes:
     """A party's contribution, from a file made for this ceremony and this party."""
     doc = _json(path, "contribution")

@@ -19,7 +19,7 @@ import pytest
 
 from poolgen.interrupts import PAUSE_ENV
 from poolgen.seeds.ceremony_file import load
-from tests.support.ceremony import BEFORE, PARTIES, commit, key, new, reveal
+from tests.support.ceremony import BEFORE, PARTIES, commit, invoke, key, new, reveal
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
 
@@ -66,3 +66,24 @@ def test_commit_interrupted_keeps_its_contribution_with_its_commitment(tmp_path,
     for p in PARTIES[1:]:
         commit(file, p)
     assert reveal(file, "vendor").exit_code == 0
+
+
+def test_commit_killed_before_recording_says_what_its_contribution_file_is(tmp_path):
+    """SIGKILL once the contribution is in place, before the ceremony file holds its commitment: nothing
+    can hold that back, and the next commit was refused with "contribution file already exists", which
+    reads as if it had been committed (removing a committed contribution loses the ceremony). It now
+    says the file was never used; removed, the commit runs again."""
+    file = new(tmp_path)
+    contribution = tmp_path / "vendor.contribution"
+    argv = ["ceremony", "commit", str(file), "--party", "vendor", "--key", key(file, "vendor"),
+            "--contribution", str(contribution), "--yes"]
+    done = _signalled_at_pause(["poolgen", *argv], "kept", 1, signal.SIGKILL, tmp_path)
+    assert done.returncode == -signal.SIGKILL and contribution.exists()
+    assert load(file).waiting_to_commit() == list(PARTIES)
+    again = invoke(*argv)
+    assert (again.exit_code, again.stderr) == (
+        2, f"poolgen: error: {contribution}: a contribution of vendor to ceremony c1 whose commitment the "
+           "ceremony file does not hold (a commit interrupted before recording it): never used; remove it "
+           "or give another --contribution\n")
+    contribution.unlink()
+    assert invoke(*argv).exit_code == 0 and load(file).waiting_to_commit() == ["lottery", "auditor"]
