@@ -224,8 +224,9 @@ def refuse_unused_contribution(path: Path, ceremony: Ceremony, name: str) -> Non
     except CeremonyError:  # not this party's contribution to this ceremony: "already exists" says it
         return
     raise CeremonyError(f"{path}: a contribution of {name} to ceremony {ceremony.id} whose commitment the "
-                        "ceremony file does not hold (a commit interrupted before recording it): never "
-                        "used; remove it or give another --contribution")
+                        "ceremony file does not hold (a commit interrupted before recording it?); unless a "
+                        "published bundle holds its commitment it was never used: remove it or give another "
+                        "--contribution")
 
 
 def read_contribution(path: Path, ceremony: Ceremony, name: str) -> bytes:

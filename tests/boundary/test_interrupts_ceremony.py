@@ -83,7 +83,7 @@ def test_commit_killed_before_recording_says_what_its_contribution_file_is(tmp_p
     again = invoke(*argv)
     assert (again.exit_code, again.stderr) == (
         2, f"poolgen: error: {contribution}: a contribution of vendor to ceremony c1 whose commitment the "
-           "ceremony file does not hold (a commit interrupted before recording it): never used; remove it "
-           "or give another --contribution\n")
+           "ceremony file does not hold (a commit interrupted before recording it?); unless a published "
+           "bundle holds its commitment it was never used: remove it or give another --contribution\n")
     contribution.unlink()
     assert invoke(*argv).exit_code == 0 and load(file).waiting_to_commit() == ["lottery", "auditor"]
