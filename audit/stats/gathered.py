@@ -29,14 +29,16 @@ from fractions import Fraction
 
 import numpy as np
 
+from audit.stats.laws import chi2_sf
 from audit.stats.numbers import few_books, one_digit
 from audit.stats.positions import cents, top_group
 from audit.stats.tests import Finding, distinct_values
 
-__all__ = ["PERIOD", "close_together", "gathered_findings"]
+__all__ = ["PERIOD", "close_together", "gathered_findings", "per_number"]
 
 PERIOD = 1000  # eInstants: the serial's residues mod PERIOD (every 1,000th share) are the classes
 SCALE = 10  # a gap is close when at most n / (SCALE t): about a tenth of the mean gap
+SPREAD = 250  # a group of t > B tickets is tested per ticket number from this many (per_number)
 MOST = 500  # a group of more tickets is not tested close together (t big-integer terms of ~t log n bits)
 
 
@@ -56,6 +58,18 @@ def close_together(name: str, places: np.ndarray, n: int, unit: str) -> Finding 
     return Finding(name, "exact: P(C >= c), C the gaps of t uniform places at most g = n / (10 t) apart",
                    f"{c:,} of the {t - 1:,} gaps between consecutive {unit} at most {g:,} apart "
                    f"({expected:,.1f} expected)", float(min(1.0, max(0.0, float(Fraction(tail, total))))))
+
+
+def per_number(name: str, numbers: np.ndarray, classes: int) -> Finding:
+    """A group's t ticket numbers over the B of a book: X2 = sum_j (x_j - t / B)^2 / (t / B) against the
+    chi-square with B - 1 df (upper tail). With t > B (at least one expected a number) and t >= SPREAD its
+    tail is the law's to 1e-5 (measured: docs/statistics.md 1e); fewer tickets make it heavier."""
+    e = len(numbers) / classes
+    x = np.bincount(numbers, minlength=classes)
+    x2 = float(((x - e) ** 2).sum() / e)
+    return Finding(name, "chi-square: t tickets over the B ticket numbers, df B - 1",
+                   f"X2 = {x2:.2f}, df = {classes - 1}; at most {int(x.max())} on one ticket number ({e:.2f} "
+                   "expected)", chi2_sf(x2, classes - 1))
 
 
 def gathered_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray | None,
@@ -96,6 +110,9 @@ def gathered_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarr
             used = len(np.unique(rows % per_book))
             found.append(few_books(f"{name} by ticket number within the book: in fewest ticket numbers",
                                    used, t, per_book, n // per_book, "ticket numbers"))
+        elif order and per_book and n % per_book == 0 and t >= SPREAD:
+            found.append(per_number(f"{name} by ticket number within the book: per ticket number",
+                                    rows % per_book, per_book))
         if order and not per_book and n % PERIOD == 0 and t <= PERIOD:
             used = len(np.unique(rows % PERIOD))
             found.append(few_books(f"{name} by serial mod {PERIOD:,}: in fewest residues", used, t, PERIOD,

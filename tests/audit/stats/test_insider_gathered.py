@@ -142,3 +142,35 @@ def test_a_re_signed_run_with_the_top_prizes_in_consecutive_books_fails_step_8_a
     assert report.failed == [Step.STATISTICS]
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
     assert any(CLOSE in r for r in reasons), reasons
+
+
+def test_a_top_group_bigger_than_a_books_numbers_kept_to_some_of_them_is_refused_per_ticket_number():
+    """Happy Holidays' scale: 1,000 books of 300, the top group 450 of $100 (more than a book's 300 ticket
+    numbers: no fewest test), 4,600 lower winners; 100 of the $100 then moved within their books to the 21
+    ticket numbers whose digits add to 7 (7, 16, 25, ..., 250), each swapped with a lower winner there."""
+    rng = np.random.default_rng(5)
+    prize = rng.permutation(np.repeat([10000, 2000, 500, 0], [450, 500, 4100, 294950]))
+    name = "top prizes ($100; 450 tickets) by ticket number within the book: per ticket number"
+    honest = {f.name: f for f in gathered_findings(prize, per_book=300, book=None, order=True)}[name]
+    x = np.bincount(np.flatnonzero(prize == 10000) % 300, minlength=300)
+    x2 = ((x - 1.5) ** 2).sum() / 1.5
+    assert honest.figures.startswith(f"X2 = {x2:.2f}, df = 299; ") and honest.p > 0.01
+    sevens = np.array([t for t in range(300) if sum(map(int, str(t))) == 7])
+    moved = prize.copy()
+    for a in np.flatnonzero(prize == 10000)[:100]:
+        places = (a // 300) * 300 + sevens
+        q = next((q for q in rng.permutation(places) if 0 < moved[q] < 10000), int(places[0]))
+        moved[a], moved[q] = moved[q], moved[a]
+    f = {f.name: f for f in gathered_findings(moved, per_book=300, book=None, order=True)}[name]
+    assert f.p < 1e-10
+
+
+def test_the_per_ticket_number_test_is_made_only_where_its_tail_is_the_chi_squares():
+    """t > B and t >= 250: 302 tickets over 60 numbers and 450 over 300 are tested; 51 over 30 (the small
+    pools), 61 over 60 and 150 over 100 are not (their X2's tail is heavier than the law's)."""
+    for tickets, per_book, made in [(302, 60, True), (450, 300, True), (51, 30, False), (61, 60, False),
+                                    (150, 100, False)]:
+        prize = np.zeros(per_book * 100, dtype=np.int64)
+        prize[:tickets] = 100
+        names = [f.name for f in gathered_findings(prize, per_book=per_book, book=None, order=True)]
+        assert any(n.endswith(": per ticket number") for n in names) == made, (tickets, per_book)
