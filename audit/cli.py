@@ -177,7 +177,7 @@ def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
     for item in items:
         name, sep, file = item.partition("=")
         if not sep or not name.strip():
-            raise _unusable(f"--party-key {item!r}: write NAME=FILE")
+            raise UnusableInput(f"--party-key {item!r}: write NAME=FILE")  # said in the program's name
         pairs.append((name.strip(), Path(file.strip())))
     return tuple(pairs)
 
@@ -201,8 +201,14 @@ def progress_bar(console: Console | None = None) -> Iterator[Progress]:
         yield tell
 
 
+def one_line(message: str) -> str:
+    """`message` with each control or other unprintable character escaped: a file name given with a
+    newline (or a terminal's escape sequence) never adds a line to a message, nor reaches the terminal."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+
+
 def _unusable(message: str, prefix: str = "audit") -> typer.Exit:
-    typer.echo(f"{prefix}: error: {message}", err=True)
+    typer.echo(f"{prefix}: error: {one_line(message)}", err=True)
     return typer.Exit(2)
 
 
@@ -343,7 +349,7 @@ def check_proof_cmd(
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     except InvalidProof as exc:
-        text = f"INVALID proof: {exc}"
+        text = f"INVALID proof: {one_line(str(exc))}"
         typer.echo(json.dumps({"valid": False, "text": text}) if as_json else text)
         raise typer.Exit(1) from None
     text = f"valid proof: {message}"

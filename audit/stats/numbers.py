@@ -46,7 +46,7 @@ from audit.stats.laws import hypergeom_pmf
 from audit.stats.positions import cents, top_group
 from audit.stats.tests import Finding, distinct_values, extreme_position
 
-__all__ = ["LEVEL_MIN", "printed_number_findings"]
+__all__ = ["LEVEL_MIN", "few_books", "one_digit", "printed_number_findings"]
 
 LEVEL_MIN = 20  # an amount below the top groups is tested for few books from this many tickets (to B)
 
@@ -83,20 +83,20 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
                             f"{int(ordered[x])} (rank {x:,} of the pool's {books:,} book numbers)",
                             method=f.method.replace("C(N", "C(B"))
             found.append(f)
-        found.append(_one_digit(f"{name}: one last digit", digit, held, "books"))
+        found.append(one_digit(f"{name}: one last digit", digit, held, "books"))
         rows = np.flatnonzero(np.isin(prize, group[:k]))
         name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1 else "")
                 + f"; {len(rows):,} tickets) by ticket number within the book: one last digit")
-        found.append(_one_digit(name, ticket_digit, rows, "tickets"))
+        found.append(one_digit(name, ticket_digit, rows, "tickets"))
         ends = name.replace(": one last digit", ": first or last ticket")
         found.append(_at_the_ends(ends, rows, len(prize), per_book))
         few = name.split(" by ticket number")[0] + ": in fewest books"
-        found.append(_few_books(few, len(held), len(rows), books, per_book))
+        found.append(few_books(few, len(held), len(rows), books, per_book))
     for amount, count in zip(amounts, counts, strict=True):
         if int(amount) not in group and LEVEL_MIN <= count <= books:
             touched = len(np.unique(np.flatnonzero(prize == amount) // per_book))
             name = f"prize level {cents(int(amount))} ({int(count):,} tickets): in fewest books"
-            found.append(_few_books(name, touched, int(count), books, per_book))
+            found.append(few_books(name, touched, int(count), books, per_book))
     return [f for f in found if f is not None]
 
 
@@ -113,9 +113,11 @@ def _at_the_ends(name: str, rows: np.ndarray, tickets: int, per_book: int) -> Fi
                    f"{tickets:,} tickets are)", min(1.0, p))
 
 
-def _few_books(name: str, k: int, t: int, books: int, per_book: int) -> Finding | None:
+def few_books(name: str, k: int, t: int, books: int, per_book: int, unit: str = "books") -> Finding | None:
     """The t tickets of a group in k books: p = P(K <= k), K the books t uniform draws without replacement
-    from books x per_book positions touch (exact: the chain over the draws, in floating point)."""
+    from books x per_book positions touch (exact: the chain over the draws, in floating point). Any
+    partition of the positions into `books` classes of per_book each is the same law (`unit` names them:
+    ticket numbers, residues of the serial)."""
     n = books * per_book
     if t < 2 or per_book < 2:
         return None
@@ -127,12 +129,12 @@ def _few_books(name: str, k: int, t: int, books: int, per_book: int) -> Finding 
         new = np.clip(n - j * per_book, 0, None) / (n - r)
         touched = np.concatenate(([0.0], touched[:-1] * new[:-1])) + touched * (1.0 - new)
     expected = float((j * touched).sum())
-    return Finding(name, "exact: P(K <= k), K the books t uniformly placed tickets take",
-                   f"{t:,} tickets in {k:,} books ({expected:,.1f} expected of the pool's {books:,})",
+    return Finding(name, f"exact: P(K <= k), K the {unit} t uniformly placed tickets take",
+                   f"{t:,} tickets in {k:,} {unit} ({expected:,.1f} expected of the pool's {books:,})",
                    float(min(1.0, touched[: k + 1].sum())))
 
 
-def _one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str) -> Finding | None:
+def one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str) -> Finding | None:
     """The k `held` of the pool's `unit` (books or tickets) crowded into one last digit: for each digit d,
     x_d of them end in d and X_d is hypergeometric (all n, n_d of them ending in d, k drawn);
     p = min(1, 10 min_d P(X_d >= x_d))."""

@@ -9,6 +9,9 @@ audit/stats/tests.py):
     an expected distribution given as an input (today a uniform shuffle's): winners per book
     (histogram, dispersion), winners by tenth of the ticket number within the book, prize value per
     book (Kruskal-Wallis), and runs of winners and losers: audit/stats/books.py;
+  - the top prizes gathered: close together in print (serial) order or by printed book number, on few
+    ticket numbers or residues of the serial mod 1,000, one last digit of the serial: audit/stats/
+    gathered.py;
   - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
     layouts.py, styles/), including a classifier whose held-out AUC must be indistinguishable
     from 0.5.
@@ -44,6 +47,7 @@ from audit.read.runfiles import read_pool
 from audit.read.specs.packs import PackRules
 from audit.stats.books import BookNull, block_findings
 from audit.stats.combined import combined_findings
+from audit.stats.gathered import gathered_findings
 from audit.stats.layouts import layout_columns, layout_findings
 from audit.stats.numbers import printed_number_findings
 from audit.stats.packs import exact_case, pack_block_findings
@@ -163,6 +167,10 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     found, skipped = found + more, skipped + why
     if kind == "printed" and per_book and "book" in table.columns:  # the top prizes' printed book numbers
         found += printed_number_findings(prize, table["book"].to_numpy(), per_book)
+    plain = (packs is None or not packs.composition) and book_null is None  # a uniform shuffle's positions
+    found += gathered_findings(prize, per_book=per_book if kind == "printed" else None,
+                               book=table["book"].to_numpy() if kind == "printed" and "book" in table.columns
+                               else None, order=plain)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from poolgen.backoffice import owned
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.vouched import Run, read_validation
+from poolgen.backoffice.vouched import Run, check_key, read_validation
 from poolgen.deliverables.validation import derive, key_check, known, open_body
 from poolgen.files.leftovers import lock
 from poolgen.interrupts import pause_point
@@ -70,6 +70,7 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
         raise BackOfficeError(f"{run.path}: the manifest lists no {tier}-tier validation file")
     sha = str(entry["sha256"])
     path = folder / f"{run.run_id}.{tier}.{sha[:16]}.sqlite"
+    check_key(run, tier, key)  # a wrong key is named as one, not as an index to rebuild
     cleared = []
     if not os.path.lexists(path):  # os.path: a name too long to look up is refused when made
         cleared = _clear(folder, path.name)

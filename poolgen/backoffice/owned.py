@@ -128,7 +128,7 @@ def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
         raise _fail(path, kind, exc) from None
     try:
         db.execute(f"PRAGMA busy_timeout = {_STEP_MS}")
-        _stamp_or_check(db, path, kind)
+        _stamp_or_check(db, path, kind, create)
         db.execute("PRAGMA foreign_keys = ON")
     except FAILURES as exc:
         db.close()
@@ -139,9 +139,10 @@ def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
     return db
 
 
-def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
+def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool) -> None:
     """An empty database (just created, here or by a concurrent process) gets the kind's schema and
-    stamp in one transaction; any other must be exactly the kind's."""
+    stamp in one transaction, if `create`: a command that only reads refuses it (a file emptied is not
+    a ledger with nothing in it); any other must be exactly the kind's."""
     want = kind.master()
     begin(db, path, kind)
     try:
@@ -149,6 +150,9 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if not got and app == 0 and version == 0:
+            if not create:
+                raise BackOfficeError(f"{path}: an empty file, not a {kind.name} (only a command that "
+                                      "records makes a new one)")
             _private(path, kind)
             for sql in kind.schema:
                 db.execute(sql)

@@ -171,6 +171,15 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def check_key(run: Run, tier: str, key: bytes) -> None:
+    """Refuse a key that is not the one the manifest names for the run's `tier` validation file (its key
+    check): the other tier's key, say, given for this one."""
+    entry = run.validation.get(tier) or {}
+    if entry.get("key_check") != key_check(key):
+        raise BackOfficeError(f"{run.path / TIERS[tier]}: the {tier}-tier key given is not this file's key "
+                              f"(the manifest names key check {entry.get('key_check')})")
+
+
 def read_validation(run: Run, tier: str, key: bytes) -> tuple[ValidationFile, str]:
     """The run's `tier` validation file and its SHA-256, read only as the manifest vouches for it and
     opened by `key`; anything else a BackOfficeError."""
@@ -182,9 +191,7 @@ def read_validation(run: Run, tier: str, key: bytes) -> tuple[ValidationFile, st
     if entry.get("name") != name or not isinstance(entry.get("bytes"), int) \
             or not isinstance(entry.get("sha256"), str):
         raise BackOfficeError(f"{run.path}: the manifest's {tier}-tier validation entry is not usable")
-    if entry.get("key_check") != key_check(key):
-        raise BackOfficeError(f"{path}: the {tier}-tier key given is not this file's key "
-                              f"(the manifest names key check {entry.get('key_check')})")
+    check_key(run, tier, key)
     try:
         st = os.lstat(path)
     except FileNotFoundError:

@@ -25,6 +25,7 @@ import typer
 from poolgen.cli.common import Json, reports_errors, say
 from poolgen.cli.prompts import ask, ask_passphrase, confirm
 from poolgen.files.read import PASSPHRASE_ENV
+from poolgen.interrupts import deferred
 from poolgen.run.provenance import code_entry
 from poolgen.seeds.beacon import QUICKNET, read_round
 
@@ -210,7 +211,13 @@ def commit(
 ) -> None:
     """Make your secret contribution (saved only in your file) and record its signed commitment."""
     from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
-    from poolgen.seeds.ceremony_file import load, save, write_contribution  # lazy: start-up time
+    from poolgen.seeds.ceremony_file import (  # lazy: start-up time
+        load,
+        refuse_unused_contribution,
+        save,
+        saved,
+        write_contribution,
+    )
 
     ceremony = load(file)
     name, private = _party(ceremony, party, key, allow_readable_secret, yes)
@@ -219,13 +226,16 @@ def commit(
                                  "you reveal it", "--contribution", yes, default=f"{name}.contribution"))
     value = os.urandom(32)
     closed = ceremony.commit(name, private, value)  # refuses before anything is written
+    refuse_unused_contribution(contribution, ceremony, name)
     _confirm(f"Save a new secret contribution for {name} in {contribution} and record its commitment?", yes)
-    write_contribution(contribution, ceremony, name, value)
-    try:
-        save(file, ceremony)
-    except BaseException:
-        contribution.unlink(missing_ok=True)  # new and never committed: nothing depends on it
-        raise
+    with deferred():  # the contribution and its recorded commitment are kept together or not at all
+        write_contribution(contribution, ceremony, name, value)
+        try:
+            save(file, ceremony)
+        except BaseException:
+            if not saved(file, ceremony):  # new and never committed: nothing depends on it
+                contribution.unlink(missing_ok=True)
+            raise
     entry = ceremony.commitments[ceremony.index(name)]
     assert entry is not None
     say(f"saved your secret contribution in {contribution} (mode 0600); do not show it to anyone yet")

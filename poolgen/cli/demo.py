@@ -27,6 +27,7 @@ from poolgen.cli.proof import proof_cmd
 from poolgen.cli.report import report_of_verdict
 from poolgen.cli.verify import verify_keeping
 from poolgen.errors import OutputError
+from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.files.write import check_run_id, ensure_folder
 from poolgen.game.model import Game
 from poolgen.seeds.seed import read_seed_file
@@ -77,6 +78,9 @@ def demo_cmd(
         help="A seed (64 hex digits, mode 0600) instead of a fresh one: the same pool, and the same "
              "verdict, every time (step 8 refuses about 1% of honest pools by design).")] = None,
     as_json: Json = False,
+    allow_readable_secret: Annotated[bool, typer.Option(
+        READABLE_SECRET_FLAG, help="Use a --seed-file its group or others may read (refused "
+                                   "otherwise).")] = False,
 ) -> None:
     """Check every spec, then generate, sign, verify, prove and report one pool of a game, in a new
     folder OUT/demo-UTCTIME: a throwaway signing key (keys/), the run folder, its fresh seed
@@ -95,7 +99,8 @@ def demo_cmd(
     pool_id = pool or default_pool
     game.pool(pool_id)  # an unknown pool id fails before anything is written
     if seed_file is not None:
-        read_seed_file(seed_file)  # so does a seed file generate would refuse (a device, 0644, not hex)
+        # as generate would refuse it (a device, 0644, not hex), before anything is written
+        read_seed_file(seed_file, allow_readable_secret)
     ensure_folder(out)
     folder = out / f"demo-{now:%Y%m%dT%H%M%SZ}"
     if folder.exists():
@@ -107,7 +112,7 @@ def demo_cmd(
     where = {"demo": str(folder), "run": str(run)}
     try:
         with redirect_stdout(sys.stderr) if as_json else nullcontext():  # --json: stdout holds it alone
-            keys = _steps(game, pool_id, folder, run, run_id, seed_file)
+            keys = _steps(game, pool_id, folder, run, run_id, seed_file, allow_readable_secret)
     except typer.Exit as stopped:
         if as_json and stopped.exit_code < 128:  # interrupted: the one line says it all
             seed = folder / f"{run_id}.seed" if seed_file is None else seed_file
@@ -136,7 +141,8 @@ def demo_cmd(
                "and `poolgen publish` before sale (README, \"Using it\"; docs/publish-and-reveal.md)")
 
 
-def _steps(game: Game, pool_id: str, folder: Path, run: Path, run_id: str, seed_file: Path | None) -> Any:
+def _steps(game: Game, pool_id: str, folder: Path, run: Path, run_id: str, seed_file: Path | None,
+           allow_readable: bool) -> Any:
     """The demo's commands, in order; the throwaway key pair they made."""
     from poolgen.run.signing import new_key_pair  # lazy: cryptography, off start-up (docs/scaling.md)
 
@@ -146,11 +152,12 @@ def _steps(game: Game, pool_id: str, folder: Path, run: Path, run_id: str, seed_
     typer.echo(f"public key fingerprint: {keys.fingerprint}\n")
     _step(f"poolgen generate {game.path.name} --pool {pool_id}", generate_cmd, spec_file=game.path,
           out=folder, pool=[pool_id], seed_file=seed_file, entropy=None, workers=0, run_id=run_id,
-          as_json=False, key=keys.private, unsigned=False)
+          as_json=False, key=keys.private, unsigned=False, allow_readable_secret=allow_readable)
     seed_file = folder / f"{run_id}.seed" if seed_file is None else seed_file
     verdicts: list[Report] = []  # audit's report of the verify step, which the report draws
     _step("poolgen verify (every step, reproduction from the seed included)", verify_keeping(verdicts.append),
-          run=run, public_key=keys.public, spec=game.path, seed_file=seed_file, as_json=False, workers=0)
+          run=run, public_key=keys.public, spec=game.path, seed_file=seed_file, as_json=False, workers=0,
+          allow_readable_secret=allow_readable)
     _step("poolgen proof", proof_cmd, run=run, out=folder / "proof.pdf", tickets=None, per_tier=1,
           pool=None, spec=game.path)
     _step("poolgen report (the verdict of the verify step, not verified twice)", report_of_verdict, run=run,

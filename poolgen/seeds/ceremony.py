@@ -219,7 +219,9 @@ class Ceremony:
         if not self.waiting_to_reveal():  # only a missing reveal makes an abort blind
             raise self.refuse(f"every party has revealed: round {self.round_number} fixes the seed and "
                               "nobody can stop it; an abort now could follow a look at the seed (seal it)")
-        if not reason.strip() or len(reason.encode()) > MAX_TEXT or not reason.isprintable():
+        # isprintable first: a lone surrogate (a byte that is not UTF-8, as the shell passes it) is not
+        # printable, and encode() raises on it
+        if not reason.strip() or not reason.isprintable() or len(reason.encode()) > MAX_TEXT:
             raise self.refuse(f"an abort's reason is 1 to {MAX_TEXT} bytes of printable text on one line, "
                               "not blank")  # a control character could hide lines of a report on a terminal
         signature = key.sign(tx.abort_message(self.transcript_sha256, name, reason)).hex()

@@ -55,6 +55,15 @@ def save(path: Path, ceremony: Ceremony) -> None:
     os.chmod(path, 0o600)
 
 
+def saved(path: Path, ceremony: Ceremony) -> bool:
+    """Whether the ceremony file at `path` may hold `ceremony` as `save` writes it: False only if it is
+    read and is not (a save can fail, or be interrupted, after its rename has put the new file in place)."""
+    try:
+        return path.read_bytes() == canonical_bytes(ceremony.to_json())
+    except OSError:
+        return True
+
+
 def publish(path: Path, ceremony: Ceremony) -> None:
     """Write the pre-sale bundle (no reveal) as a new public file."""
     _refuse_run_folder(path, "ceremony bundle")
@@ -220,6 +229,22 @@ def write_contribution(path: Path, ceremony: Ceremony, name: str, value: bytes) 
     doc = {"format": CONTRIBUTION, "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
            "party": name, "value": value.hex()}
     write_secret(path, canonical_bytes(doc) + b"\n", what="contribution file")
+
+
+def refuse_unused_contribution(path: Path, ceremony: Ceremony, name: str) -> None:
+    """Before `name` commits (the ceremony file holds no commitment of it): refuse a contribution file
+    already at `path` that is `name`'s to this ceremony, saying it was never used (a commit killed before
+    it recorded the commitment), where "already exists" would read as if it had been committed."""
+    if not os.path.lexists(path):
+        return
+    try:
+        read_contribution(path, ceremony, name)
+    except CeremonyError:  # not this party's contribution to this ceremony: "already exists" says it
+        return
+    raise CeremonyError(f"{path}: a contribution of {name} to ceremony {ceremony.id} whose commitment the "
+                        "ceremony file does not hold (a commit interrupted before recording it?); unless a "
+                        "published bundle holds its commitment it was never used: remove it or give another "
+                        "--contribution")
 
 
 def read_contribution(path: Path, ceremony: Ceremony, name: str) -> bytes:

@@ -85,3 +85,35 @@ def test_the_honest_claim_still_checks(run):
                                             "--public-key", str(run / "keys" / "signing-key.pub.pem")])
     ticket = (run / "ticket").read_text()
     assert result.exit_code == 0 and result.stdout.startswith(f"valid proof: ticket {ticket}")
+
+
+_NAMED = {"verify-run": ["verify", "RUN\nx", "--public-key", "KEY"],
+          "verify-key": ["verify", "RUN", "--public-key", "KEY\x1b[2Jx"],
+          "check-proof": ["check-proof", "CLAIM\nx", "MANIFEST", "--public-key", "KEY"],
+          "code-hash": ["code-hash", "no\npackage"]}
+
+
+@pytest.mark.parametrize(("program", "case"), [("poolgen", "verify-run"), ("poolgen", "verify-key"),
+                                               ("audit", "verify-run"), ("audit", "verify-key"),
+                                               ("audit", "check-proof"), ("audit", "code-hash")])
+def test_a_control_character_in_a_file_name_is_escaped_in_the_one_line(run, program, case):
+    """audit's refusals (also poolgen verify's, which are audit's) printed the name as given: a newline
+    in a missing file's name made the message two lines, an escape sequence reached the terminal."""
+    names = {"RUN": run / "runs" / "r", "KEY": run / "keys" / "signing-key.pub.pem",
+             "CLAIM": run / "claim.json", "MANIFEST": run / "runs" / "r" / "manifest.json"}
+    args = [next((a.replace(k, str(v)) for k, v in names.items() if a.startswith(k)), a)
+            for a in _NAMED[case]]
+    result = CliRunner().invoke(app if program == "poolgen" else audit_app, args)
+    bad = next(a for a in args if not a.isprintable())
+    _one_line(result, program, bad.replace("\n", "\\n").replace("\x1b", "\\x1b"))
+
+
+@pytest.mark.parametrize("program", ["poolgen", "audit"])
+def test_a_malformed_party_key_is_refused_in_the_programs_own_name(run, program):
+    """`poolgen verify --party-key vendor` said "audit: error: ...": audit's parser of the option ended the
+    command itself, in its own name, where every other refusal of poolgen verify says poolgen."""
+    result = CliRunner().invoke(app if program == "poolgen" else audit_app,
+                                ["verify", str(run / "runs" / "r"), "--public-key",
+                                 str(run / "keys" / "signing-key.pub.pem"), "--party-key", "vendor"])
+    assert (result.exit_code, result.stderr) == (2, f"{program}: error: --party-key 'vendor': write "
+                                                    "NAME=FILE\n")

@@ -73,8 +73,8 @@ class Stream:
         self._buffer = b""
 
     def read(self, count: int) -> bytes:
-        if len(self._buffer) < count:
-            blocks = -(-(count - len(self._buffer)) // 64)
+        if len(self._buffer) < count:  # at least 256 blocks ahead: the same keystream, fewer numpy calls
+            blocks = max(256, -(-(count - len(self._buffer)) // 64))
             self._buffer += _chacha_blocks(self._key, self._counter, blocks)
             self._counter += blocks
         out, self._buffer = self._buffer[:count], self._buffer[count:]

@@ -3,7 +3,8 @@ ticket_multiplier.md and play.md alone) against audit's step 4 on a small run of
 box that doubles it: the engine finds every generated row legal and paying its stored prize, and on
 a tampered row it refuses exactly what audit refuses, with audit's very reasons (so the contracts'
 wording, separators, and what an illegal row still wins, are exact). The third engines (engine.py,
-printed.py, einstant.py, pairs.py, cards.py, grid.py, win_all.py, split.py, packs.py, packs_draws.py)
+printed.py, einstant.py, pairs.py, cards.py, grid.py, win_all.py, split.py, packs.py, packs_draws.py,
+chain.py)
 import neither poolgen nor audit."""
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import (
     against_audit,
     cards,
+    chain,
     einstant,
     engine,
     grid,
@@ -84,8 +86,9 @@ def run(tmp_path_factory) -> Path:
     (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),
     (packs, {"__future__", "dataclasses", "math", "tests"}),  # tests: packs_draws.py, split.py's stream
     (packs_draws, {"__future__", "bisect", "collections", "math", "tests"}),  # tests: split.py's stream
+    (chain, {"__future__", "dataclasses", "tests"}),  # tests: packs.py's 5.2 start, split.py's stream
 ], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split",
-        "packs", "packs_draws"])
+        "packs", "packs_draws", "chain"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

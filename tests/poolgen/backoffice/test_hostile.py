@@ -370,3 +370,21 @@ def test_a_ledger_given_twice_is_refused_not_counted_twice(office, tmp_path):
     for args in (["report"], ["close"], ["reconcile", "--validation-key", office["root"] / "low.key"]):
         _refused(invoke("claims", args[0], office["folder"], "--ledger", path, "--ledger", again, *args[1:]),
                  line)
+
+
+def test_an_empty_file_is_no_ledger_to_commands_that_only_read_one(office, einstant, tmp_path):
+    """An empty file (a ledger truncated to nothing, a wrong name) was made a new, empty ledger by the
+    commands that only read one: `claims reconcile` then said its 0 payments reconcile (exit 0), the
+    reports said nothing was claimed or sold, and each wrote 16 KB of schema into the file it was given.
+    Only the commands that record (validate --ledger, sales sell and close) make a ledger of one."""
+    path = tmp_path / "empty.sqlite"
+    path.touch(mode=0o600)
+    claims = f"{path}: an empty file, not a claims ledger (only a command that records makes a new one)"
+    for args in (["report"], ["close"], ["reconcile", "--validation-key", office["root"] / "low.key"]):
+        _refused(invoke("claims", args[0], office["folder"], "--ledger", path, *args[1:]), claims)
+    sales = f"{path}: an empty file, not a sales ledger (only a command that records makes a new one)"
+    for args in (["report"], ["reconcile"], ["claim", "d1.00-0000001"],
+                 ["void", "d1.00-0000001", "--reason", "x"]):
+        _refused(invoke("sales", args[0], einstant["folder"], *args[1:], "--ledger", path,
+                        "--public-key", einstant["public"]), sales)
+    assert path.stat().st_size == 0

@@ -52,6 +52,21 @@ def test_a_validation_file_that_is_a_pipe_or_a_link_is_refused_without_waiting(o
     _refused(_claim(office, run, tmp_path / "i3"), f"{path}: missing from the run folder")
 
 
+def test_the_wrong_validation_key_is_named_as_such_once_the_index_exists(office, tmp_path):
+    """The high-tier key given as --validation-key (or any other key) was refused as the key it is only
+    while no index was built: once one was, the message blamed the index ("remove it to rebuild it"),
+    and removing it rebuilt nothing. Now the key is checked against the manifest first, either way."""
+    index = tmp_path / "index"
+    assert _claim(office, office["folder"], index).exit_code == 0
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    wrong = invoke("validate", office["folder"], b, v, "--public-key", office["public"],
+                   "--validation-key", office["root"] / "high.key", "--index-dir", index)
+    check = json.loads((office["folder"] / "manifest.json").read_text())
+    low = next(f for f in check["deliverables"] if f["name"] == "validation-low.bin")["key_check"]
+    _refused(wrong, f"{office['folder'] / 'validation-low.bin'}: the low-tier key given is not this file's "
+                    f"key (the manifest names key check {low})")
+
+
 def test_an_index_not_built_from_the_vouched_file_is_refused(office, tmp_path):
     index = tmp_path / "index"
     assert _claim(office, office["folder"], index).exit_code == 0

@@ -68,6 +68,20 @@ def test_a_seed_file_generate_would_refuse_stops_the_demo_before_anything_is_wri
     assert not out.exists()
 
 
+def test_a_seed_file_others_may_read_names_the_option_demo_has(tmp_path):
+    """The refusal said "or give --allow-readable-secret", which demo refused as no such option. It has
+    it now, as generate and verify do: a zeroed seed is then refused for what it is, not for its mode."""
+    out, seed = tmp_path / "out", tmp_path / "demo.seed"
+    seed.write_text("00" * 32 + "\n")
+    seed.chmod(0o644)
+    one_line(invoke("demo", "--out", out, "--seed-file", seed), "poolgen",
+             f"{seed}: the seed file is mode 0644: others may read it; make it private (chmod 600) or give "
+             "--allow-readable-secret")
+    one_line(invoke("demo", "--out", out, "--seed-file", seed, "--allow-readable-secret"), "poolgen",
+             f"{seed}: its 32 bytes are all the same value")
+    assert not out.exists()
+
+
 def test_the_demo_reports_the_verdict_its_verify_step_reached_without_verifying_again(tmp_path, monkeypatch):
     """The report step ran audit's whole checklist again (reproduction from the seed included), a third
     of the demo's time: it now draws the verify step's own report, so the checklist runs once and the

@@ -242,6 +242,16 @@ def test_reveals_wait_for_every_commitment_and_close_on_time(tmp_path):
     assert load(file).reveals[0]["value"] not in bundle.read_text()
 
 
+def test_an_abort_reason_of_bytes_that_are_not_utf8_is_one_line(tmp_path):
+    """A reason holding a byte that is not UTF-8 (the shell passes it through as a lone surrogate) made
+    `abort` measure its bytes before asking whether it was printable: a traceback and exit 1."""
+    file = _new(tmp_path)
+    refused(invoke("ceremony", "abort", str(file), "--party", "vendor", "--key", key(file, "vendor"),
+                   "--reason", "stop \udcff", "--yes"),
+            "ceremony c1: an abort's reason is 1 to 1024 bytes of printable text on one line, not blank")
+    assert load(file).abort is None
+
+
 def test_before_the_round_every_partys_view_leaves_the_seed_undetermined(tmp_path):
     """The last party to reveal sees every reveal; without the round's randomness the seed is any of 2^256
     values, one per possible round, and the ceremony gives no seed without a verified round."""
