@@ -31,8 +31,10 @@ THRESHOLD = re.compile(r" <= Holm threshold [^,]*,")  # a threshold ranks the te
 POSITION = re.compile(r"\bposition\b")
 # the printed numbers' tests (docs/statistics.md 1c): their figures name a top prize's book or the last
 # digit of its book or ticket number, so they are withheld from the public edition whatever their words
-# (and the run's tests of the top prizes' ticket numbers, "smallest ticket number within its book")
-NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book")
+# (and the run's tests of the top prizes' ticket numbers, "smallest ticket number within its book"; an
+# eInstant's by serial, its position plus one: "by serial: one last digit" names the top prize's last digit)
+NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book"
+                     r"|by serial\b")
 WITHHELD = "withheld: it names a position (internal edition)"
 
 

@@ -10,13 +10,15 @@ import re
 from math import comb
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pypdfium2
 import pytest
 
 from audit.checklist import Step, StepResult
+from audit.stats.gathered import gathered_findings
 from audit.stats.step import fmt_p
-from poolgen.pdf.report.statistics import checklist_lines
+from poolgen.pdf.report.statistics import checklist_lines, withheld
 from tests.support import SEED_A, small_wild_side
 from tests.support.cli import invoke
 
@@ -123,3 +125,23 @@ def test_a_failed_run_level_test_of_the_top_prizes_ticket_numbers_is_withheld_in
     public, internal = checklist_lines(step, internal=False), checklist_lines(step, internal=True)
     assert public == (f"run: {name}: withheld: it names a position (internal edition)",)
     assert internal == tuple(step.reasons) and "ticket number 47" in internal[0]
+
+
+def test_an_einstants_tests_by_serial_number_are_withheld_from_the_public_edition():
+    """An eInstant's serial is its position plus one: the tests of the top prizes by serial (audit/stats/
+    gathered.py: one last digit, fewest residues mod 1,000) name the last digit of the top prize's serial
+    ("1 of 1 end in 7") as the printed tests by ticket number within the book name a ticket's, which the
+    public edition withholds; their figures and p-values are withheld too. Close together in serial order
+    (gaps, no place) stays shown, as in print order."""
+    prize = np.zeros(2_000, dtype=np.int64)
+    prize[::9] = 100
+    prize[[6, 506, 1_306]] = 500  # serials 7, 507, 1,307: the top prizes all end in 7
+    found = {f.name: f for f in gathered_findings(prize, per_book=None, book=None, order=True)}
+    top = "top prizes ($5; 3 tickets)"
+    digit = found[f"{top} by serial: one last digit"]
+    assert digit.figures.startswith("3 of 3 end in 7")
+    assert withheld(digit.name, digit.figures)
+    residues = found[f"{top} by serial mod 1,000: in fewest residues"]
+    assert withheld(residues.name, residues.figures)
+    close = found[f"{top}: close together in serial order"]
+    assert not withheld(close.name, close.figures)
