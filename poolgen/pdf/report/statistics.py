@@ -32,9 +32,11 @@ POSITION = re.compile(r"\bposition\b")
 # the printed numbers' tests (docs/statistics.md 1c): their figures name a top prize's book or the last
 # digit of its book or ticket number, so they are withheld from the public edition whatever their words
 # (and the run's tests of the top prizes' ticket numbers, "smallest ticket number within its book"; an
-# eInstant's by serial, its position plus one: "by serial: one last digit" names the top prize's last digit)
+# eInstant's by serial, its position plus one: "by serial: one last digit" names the top prize's last digit;
+# and 1e's "close together": with two top prizes, "1 of 1 gaps at most g apart" says that once one is
+# claimed, the other lies within g of it)
 NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book"
-                     r"|by serial\b")
+                     r"|by serial\b|close together")
 WITHHELD = "withheld: it names a position (internal edition)"
 
 

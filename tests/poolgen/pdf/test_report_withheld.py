@@ -131,8 +131,8 @@ def test_an_einstants_tests_by_serial_number_are_withheld_from_the_public_editio
     """An eInstant's serial is its position plus one: the tests of the top prizes by serial (audit/stats/
     gathered.py: one last digit, fewest residues mod 1,000) name the last digit of the top prize's serial
     ("1 of 1 end in 7") as the printed tests by ticket number within the book name a ticket's, which the
-    public edition withholds; their figures and p-values are withheld too. Close together in serial order
-    (gaps, no place) stays shown, as in print order."""
+    public edition withholds; their figures and p-values are withheld too. So is close together in serial
+    order: its gaps name no place, but with two top prizes one claimed says where the other lies."""
     prize = np.zeros(2_000, dtype=np.int64)
     prize[::9] = 100
     prize[[6, 506, 1_306]] = 500  # serials 7, 507, 1,307: the top prizes all end in 7
@@ -144,4 +144,21 @@ def test_an_einstants_tests_by_serial_number_are_withheld_from_the_public_editio
     residues = found[f"{top} by serial mod 1,000: in fewest residues"]
     assert withheld(residues.name, residues.figures)
     close = found[f"{top}: close together in serial order"]
-    assert not withheld(close.name, close.figures)
+    assert withheld(close.name, close.figures)
+
+
+def test_the_tests_of_top_prizes_gathered_are_withheld_by_their_names():
+    """docs/statistics.md 1e's tests say how close together the top prizes lie, and on how few serial
+    residues or last digits of an eInstant (sold in serial order) or ticket numbers they fall: each is
+    withheld from the public edition whatever its figures' words (names as audit/stats/gathered.py
+    makes them for a printed pool and for an eInstant)."""
+    printed = np.zeros(3_000, dtype=np.int64)
+    printed[[5, 7, 9, 11, 700, 1_400, 2_100, 2_800]] = 100_000
+    book = np.repeat(np.arange(50), 60)
+    found = gathered_findings(printed, per_book=60, book=book, order=True)
+    shares = np.zeros(10_000, dtype=np.int64)
+    shares[[999, 1_999, 2_999, 3_999, 4_999, 5_999, 6_999, 7_999, 8_999]] = 100_000
+    found += gathered_findings(shares, per_book=None, book=None, order=True)
+    assert any("close together" in f.name for f in found) and any("serial mod" in f.name for f in found)
+    assert any("one last digit" in f.name for f in found)
+    assert [f.name for f in found if not withheld(f.name, f.figures)] == []
