@@ -126,6 +126,14 @@ def verify(run: Path, keys, *extra: str, audit: bool = False) -> tuple[int, dict
     return result.exit_code, json.loads(result.stdout)
 
 
+def failed_but_chance(code: int, report: dict) -> list[int]:
+    """The steps a verify of a ceremony's run failed, step 8 left out: a ceremony's seed is fresh every
+    time (each party's contribution is its own randomness: no test can fix it), and step 8 fails 1% of
+    honest seeds by design (docs/statistics.md). The exit code must say the same as the steps."""
+    assert code == (1 if report["failed_steps"] else 0), (code, report["failed_steps"])
+    return [step for step in report["failed_steps"] if step != 8]
+
+
 def third_derivation(doc: dict) -> bytes:
     """docs/ceremony.md, section "Derivation", written out once more with hashlib alone: the seed of a
     sealed ceremony file's document."""

@@ -31,6 +31,7 @@ from tests.support.ceremony import (
     CLOSE,
     PARTIES,
     ROUND,
+    failed_but_chance,
     invoke,
     key,
     new_args,
@@ -163,7 +164,7 @@ def test_published_bundles_show_the_runs_commitments_and_every_other_ceremony_ab
                 "was aborted)")
     code, report = _verify(sealed_run.run, sealed_run.keys, "--ceremony-bundle", str(mine[0]),
                            "--ceremony-bundle", str(second[0]), audit=True)
-    assert code == 1 and report["failed_steps"] == [5] and report["steps"][4]["reasons"] == [
+    assert failed_but_chance(code, report) == [5] and report["steps"][4]["reasons"] == [
         "bundle other.json: ceremony c1 also bound run r and was not aborted: its seed was one more to "
         "choose from"]
     result = CliRunner().invoke(audit_app, ["verify", str(sealed_run.run), "--public-key",

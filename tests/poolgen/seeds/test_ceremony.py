@@ -29,6 +29,7 @@ from tests.support.ceremony import (
     CLOSE,
     PARTIES,
     ROUND,
+    failed_but_chance,
     invoke,
     key,
     new_args,
@@ -71,7 +72,7 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
     assert seed == _third_derivation(json.loads(s.file.read_bytes()))
 
     code, report = _verify(s.run, s.keys, "--spec", str(spec_path("wild_side")), "--ceremony", str(s.file))
-    assert code == 0 and report["failed_steps"] == []
+    assert failed_but_chance(code, report) == []
     assert report["steps"][6]["details"][0] == (
         f"ceremony c1: 3 parties (vendor, lottery, auditor) committed and revealed under their listed keys, "
         f"before reveals closed; quicknet round {ROUND} verifies (transcript "
