@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-from datetime import UTC, datetime
 
 import numpy as np
 import polars as pl
@@ -21,9 +20,7 @@ from audit.checklist import Step
 from audit.stats.gathered import close_together, gathered_findings
 from audit.verify import VerifyRequest, verify_run
 from poolgen.run.build import build_pool
-from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer, new_key_pair
-from tests.support.reseal import reseal_insider_pool
+from tests.support.reseal import reseal_insider_pool, signed_first_pool
 from tests.support.stats import judge, small_spec
 
 SEED = hashlib.sha256(b"poolgen/tests/insider-gathered").digest()
@@ -129,16 +126,11 @@ def test_under_pack_parameters_only_the_book_number_test_is_made(small):
 
 def test_a_re_signed_run_with_the_top_prizes_in_consecutive_books_fails_step_8_alone(tmp_path):
     spec = small_spec(tmp_path)
-    keys = new_key_pair(tmp_path / "keys")
-    signer = Signer.from_file(keys.private)
-    run = generate(GenerateRequest(spec, SEED, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path / "runs",
-                                   run_id="hh", pool_ids=[spec.pools[0].id],
-                                   signature=signer.manifest_entry()),
-                   finish=signer.sign_run).folder
-    assert verify_run(VerifyRequest(run=run, public_key=keys.public)).failed == []
+    run, public, signer = signed_first_pool(spec, SEED, tmp_path)
+    assert verify_run(VerifyRequest(run=run, public_key=public)).failed == []
     reseal_insider_pool(run, spec, spec.pools[0].id, SEED, signer,
                         lambda table: to_books(table, 30, 2000, [40, 40, 41, 41, 42, 42, 43, 43, 44, 44]))
-    report = verify_run(VerifyRequest(run=run, public_key=keys.public))
+    report = verify_run(VerifyRequest(run=run, public_key=public))
     assert report.failed == [Step.STATISTICS]
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
     assert any(CLOSE in r for r in reasons), reasons

@@ -9,7 +9,6 @@ runs and top-tier tests see an honest pool; this test refuses it, named. Small H
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
 
 import numpy as np
 import pytest
@@ -22,10 +21,8 @@ from audit.stats.tests import distinct_values
 from audit.verify import VerifyRequest, verify_run
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer, new_key_pair
 from tests.support import small_einstant
-from tests.support.reseal import reseal_insider_pool
+from tests.support.reseal import reseal_insider_pool, signed_first_pool
 from tests.support.stats import judge, small_spec
 from tests.support.ticket_number_biases import (
     level_at_ticket_numbers,
@@ -90,16 +87,11 @@ def test_winners_moved_to_even_ticket_numbers_are_refused_by_this_test(small):
 
 def test_a_re_signed_run_with_a_level_kept_to_some_ticket_numbers_fails_step_8_alone(tmp_path):
     spec = small_spec(tmp_path)  # books of 30 (tests/support's small_happy_holidays has 10 of 300)
-    keys = new_key_pair(tmp_path / "keys")
-    signer = Signer.from_file(keys.private)
-    run = generate(GenerateRequest(spec, SEED, now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path / "runs",
-                                   run_id="hh", pool_ids=[spec.pools[0].id],
-                                   signature=signer.manifest_entry()),
-                   finish=signer.sign_run).folder
-    assert verify_run(VerifyRequest(run=run, public_key=keys.public)).failed == []
+    run, public, signer = signed_first_pool(spec, SEED, tmp_path)
+    assert verify_run(VerifyRequest(run=run, public_key=public)).failed == []
     reseal_insider_pool(run, spec, spec.pools[0].id, SEED, signer,
                         lambda table: level_at_ticket_numbers(table, 30, 200, 3, 1, np.random.default_rng(3)))
-    report = verify_run(VerifyRequest(run=run, public_key=keys.public))
+    report = verify_run(VerifyRequest(run=run, public_key=public))
     assert report.failed == [Step.STATISTICS]
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
     assert len(reasons) == 1 and TEST in reasons[0], reasons
