@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from audit.verify import VerifyRequest, verify_run
 from poolgen.files.read import file_entry
 from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
-from tests.support import ROOT, SEED_A
+from tests.support import ROOT, SEED_A, small_example
 from tests.support.cli import invoke
 
 EXAMPLES = ROOT / "specs" / "examples"
@@ -137,6 +138,37 @@ def test_proof_and_report(base, game, tmp_path):
 PRINTERS = shutil.ignore_patterns("imaging-*.parquet", "packs.csv")
 
 
+def _one_pool(folder: Path, game: str) -> Path:
+    """specs/examples/<game>.toml cut to an order of one pool of 3,000 tickets (small_example), its
+    counts per pool (the order's share of each, at least 1): the example's areas, symbols and tiers."""
+    folder.mkdir()
+    path = small_example(folder, game, 3000)
+    text = path.read_text().replace('counts_per = "order"', 'counts_per = "pool"')
+    pools = int(re.search(r"^order_tickets = (\d+)", text, flags=re.M).group(1)) / 3000
+    text = re.sub(r"^order_tickets = \d+", "order_tickets = 3000", text, flags=re.M)
+    text = re.sub(r"^last_pool = .*\n", "", text, flags=re.M)
+    path.write_text(re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(int(m.group(1)) / pools))}",
+                           text, flags=re.M))
+    return path
+
+
+@pytest.fixture(scope="module")
+def cut(base, tmp_path_factory) -> dict:
+    """hit_50 and cash_explosion cut to one pool of 3,000 tickets, signed with the base's key: what the
+    tampering below changes is one row's layout, which steps 4 and 5 judge alike in a pool of any size
+    (the full pools of `base` verify every step above)."""
+    root = tmp_path_factory.mktemp("cut")
+    runs, specs = {}, {}
+    for game in ("hit_50", "cash_explosion"):
+        specs[game] = _one_pool(root / game, game)
+        made = invoke("generate", specs[game], "--out", root / "runs", "--seed-file",
+                      base["root"] / "run.seed", "--run-id", game, "--workers", "1",
+                      "--key", base["root"] / "keys" / "signing-key.pem")
+        assert made.exit_code == 0, made.output
+        runs[game] = root / "runs" / game
+    return {"runs": runs, "specs": specs}
+
+
 def _reseal(run: Path, table: pl.DataFrame, pool: str) -> None:
     """Write a changed table back with its manifest entry and root updated: steps 2, 3, 5 and 6 pass,
     and step 4 alone judges the layouts (the signature, now stale, is not checked here)."""
@@ -154,10 +186,10 @@ def _step4(run: Path) -> tuple[str, str]:
     return step["status"], " | ".join(step["reasons"])
 
 
-def _tampered(base, game: str, tmp_path: Path, change) -> tuple[str, str]:
+def _tampered(cut, game: str, tmp_path: Path, change) -> tuple[str, str]:
     run = tmp_path / game
-    shutil.copytree(base["runs"][game], run, ignore=PRINTERS)
-    pool = GAMES[game][0]
+    shutil.copytree(cut["runs"][game], run, ignore=PRINTERS)
+    pool = "p1"
     table = pl.read_parquet(run / f"pool-{pool}.parquet")
     row = int(np.flatnonzero(table["tier"].to_numpy() == "lose")[0])
     _reseal(run, change(table, row), pool)
@@ -170,24 +202,24 @@ def _set(table: pl.DataFrame, row: int, column: str, value: int) -> pl.DataFrame
     return table.with_columns(pl.Series(column, values, dtype=table.schema[column]))
 
 
-def test_a_losing_key_number_equal_to_a_winning_number_is_refused(base, tmp_path):
-    status, why = _tampered(base, "hit_50", tmp_path,
+def test_a_losing_key_number_equal_to_a_winning_number_is_refused(cut, tmp_path):
+    status, why = _tampered(cut, "hit_50", tmp_path,
                             lambda t, r: _set(t, r, "play_your_0", int(t["play_win_0"][r])))
     assert status == "fail"
     assert "do not pay the stored prize" in why and "its wins are not its tier 'lose''s (1 win(s)" in why
 
 
-def test_a_moneybag_on_a_losing_ticket_is_refused(base, tmp_path):
-    status, why = _tampered(base, "hit_50", tmp_path, lambda t, r: _set(t, r, "play_your_2", 21))
+def test_a_moneybag_on_a_losing_ticket_is_refused(cut, tmp_path):
+    status, why = _tampered(cut, "hit_50", tmp_path, lambda t, r: _set(t, r, "play_your_2", 21))
     assert status == "fail" and "its wins are not its tier 'lose''s (1 win(s)" in why
 
 
-def test_three_like_amounts_on_a_losing_match_three_ticket_are_refused(base, tmp_path):
+def test_three_like_amounts_on_a_losing_match_three_ticket_are_refused(cut, tmp_path):
     def three(t: pl.DataFrame, r: int) -> pl.DataFrame:
         for j, code in enumerate([1, 1, 1, 2, 3, 4, 5, 6, 7]):  # three $2.00 and six single amounts
             t = _set(t, r, f"play_spot_{j}", code)
         return t
-    status, why = _tampered(base, "cash_explosion", tmp_path, three)
+    status, why = _tampered(cut, "cash_explosion", tmp_path, three)
     assert status == "fail"
     assert "pays 200 cents, stores 0" in why
     assert "its wins are not its tier 'lose''s (1 win(s) paying 200" in why
@@ -208,10 +240,10 @@ def test_a_win_all_ticket_whose_prizes_do_not_add_up_to_its_tier_fails_step_4(ba
     assert "its wins are not its tier 'bag30''s (1 win(s) paying 3200 cents)" in why
 
 
-def test_a_winner_won_another_way_than_its_tier_is_refused(base, tmp_path):
+def test_a_winner_won_another_way_than_its_tier_is_refused(cut, tmp_path):
     """Same prize, other wins: a $5 tier shown as a moneybag where the tier is a match."""
     run = tmp_path / "hit"
-    shutil.copytree(base["runs"]["hit_50"], run, ignore=PRINTERS)
+    shutil.copytree(cut["runs"]["hit_50"], run, ignore=PRINTERS)
     table = pl.read_parquet(run / "pool-p1.parquet")
     row = int(np.flatnonzero(table["tier"].to_numpy() == "5")[0])
     your = [int(table[f"play_your_{j}"][row]) for j in range(5)]
@@ -248,17 +280,17 @@ def test_an_area_matching_another_areas_winning_numbers_end_to_end(base, tmp_pat
     assert wild.height == 10 and set(wild["prize_cents"].to_list()) == {500}
 
 
-def test_step_5_ties_the_play_entry_to_the_spec(base, tmp_path):
+def test_step_5_ties_the_play_entry_to_the_spec(cut, tmp_path):
     """A run whose manifest states other wins for a tier than the spec (the signature aside) fails step 5
     with --spec, naming what differs; step 4 refuses the rows that no longer pay their tier."""
     run = tmp_path / "hit"
-    shutil.copytree(base["runs"]["hit_50"], run, ignore=PRINTERS)
+    shutil.copytree(cut["runs"]["hit_50"], run, ignore=PRINTERS)
     manifest = json.loads((run / "manifest.json").read_text())
     tier = next(t for t in manifest["play"]["tiers"] if t["id"] == "bag5")
     tier["wins"][0]["how"] = "match"
     manifest["play"]["areas"][0]["numbers"][0] = "99"
     (run / "manifest.json").write_bytes(canonical_bytes(manifest))
-    steps = verify_run(VerifyRequest(run=run, spec=EXAMPLES / "hit_50.toml")).to_json()["steps"]
+    steps = verify_run(VerifyRequest(run=run, spec=cut["specs"]["hit_50"])).to_json()["steps"]
     assert steps[4]["status"] == "fail"
     assert steps[4]["reasons"] == [
         "area play: numbers ['99', '4', '5', '6', '7', '8', '9', '10', '11', '13', '14', '15', '16', '17', "

@@ -27,11 +27,12 @@ from poolgen.pdf.proofs import INDEX_ROWS
 from poolgen.rng import derive_stream
 from poolgen.styles import TICKET_STYLES
 from poolgen.styles.prize_legend_duel.style import decompositions
-from tests.support import ROOT, SEED_A
+from tests.support import ROOT, SEED_A, small_einstant
 from tests.support.cli import invoke
 
 SPEC = ROOT / "specs" / "hand_to_hand_tactics.toml"
 TEXT = SPEC.read_text(encoding="utf-8")
+PROBE_SHARES = 200_000  # the probe's run (the real game's: 1,000,000)
 LEGEND = 'legend = ["0.5", "1", "2", "3", "4", "5", "10", "20", "25", "50", "100", "250", "500", "1000"]'
 FIVE_SYMBOLS = '''
 [[symbols]]
@@ -46,8 +47,8 @@ symbol = "Symbol of Spock"
 '''
 
 
-def variant(tmp_path: Path, *changes: tuple[str, str], name: str = "duel_variant.toml") -> Path:
-    text = TEXT
+def variant(tmp_path: Path, *changes: tuple[str, str], name: str = "duel_variant.toml",
+            text: str = TEXT) -> Path:
     for old, new in changes:
         assert old in text, old
         text = text.replace(old, new)
@@ -79,14 +80,21 @@ def base(tmp_path_factory) -> dict:
     (root / "run.seed").chmod(0o600)
     assert invoke("keys", "new", root / "keys").exit_code == 0
     probe = variant(root, *PROBE)
+    # The probe's run: its pools cut to 200,000 shares (small_einstant: every count a fifth), what its
+    # other parameters change (the layouts, audit's engine paying them, step 8's rule read from the
+    # manifest) being the same in a pool of any size; the real game's run is a full pool.
+    (root / "cut").mkdir()
+    cut = small_einstant(root / "cut", "hand_to_hand_tactics", PROBE_SHARES).read_text(encoding="utf-8")
+    probe_run = variant(root, *PROBE, name="duel_probe_cut.toml", text=cut)
     runs = {}
-    for name, spec in (("hand_to_hand_tactics", SPEC), ("duel_probe", probe)):
+    for name, spec in (("hand_to_hand_tactics", SPEC), ("duel_probe", probe_run)):
         made = invoke("generate", spec, "--out", root / "runs", "--seed-file", root / "run.seed",
                       "--pool", "d1.00", "--run-id", name, "--workers", "1",
                       "--key", root / "keys" / "signing-key.pem")
         assert made.exit_code == 0, made.output
         runs[name] = root / "runs" / name
     return {"root": root, "runs": runs, "specs": {"hand_to_hand_tactics": SPEC, "duel_probe": probe},
+            "run_specs": {"hand_to_hand_tactics": SPEC, "duel_probe": probe_run},
             "public": root / "keys" / "signing-key.pub.pem"}
 
 
@@ -127,14 +135,16 @@ def test_the_manifest_names_the_game_and_its_style(base, game):
 @pytest.mark.parametrize("game", ["hand_to_hand_tactics", "duel_probe"])
 def test_verify_every_step_with_signature_spec_and_seed(base, game):
     result = invoke("verify", base["runs"][game], "--public-key", base["public"], "--spec",
-                    base["specs"][game], "--seed-file", base["root"] / "run.seed", "--json")
+                    base["run_specs"][game], "--seed-file", base["root"] / "run.seed", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9
     columns = {"hand_to_hand_tactics": 30, "duel_probe": 24}[game]
+    shares, winners = {"hand_to_hand_tactics": ("1,000,000", "338,644"),
+                       "duel_probe": ("200,000", "67,714")}[game]
     assert report["steps"][3]["details"] == [
-        "pool d1.00: 1,000,000 layouts evaluated by audit.styles.prize_legend_duel: each pays its stored "
-        "prize (338,644 winners), none illegal",
+        f"pool d1.00: {shares} layouts evaluated by audit.styles.prize_legend_duel: each pays its stored "
+        f"prize ({winners} winners), none illegal",
         "pool d1.00: no two consecutive tickets of the pool (consecutive serials) show identical play data "
         f"({columns} layout columns compared)"]
     step8 = " | ".join(report["steps"][7]["details"])
@@ -173,7 +183,7 @@ def test_prove_and_check_proof_with_audit_alone(base, game, tmp_path):
 
 @pytest.mark.parametrize("game", ["hand_to_hand_tactics", "duel_probe"])
 def test_proof_and_report(base, game, tmp_path):
-    run, spec = base["runs"][game], base["specs"][game]
+    run, spec = base["runs"][game], base["run_specs"][game]
     made = invoke("proof", run, "--spec", spec, "--out", tmp_path / "proof.pdf")
     assert made.exit_code == 0, made.output
     pages = [" ".join(p.extract_text().split())

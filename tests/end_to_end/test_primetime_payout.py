@@ -16,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from audit.cli import app as audit_app
-from tests.support import ROOT, SEED_A
+from tests.support import ROOT, SEED_A, small_einstant
 from tests.support.cli import invoke
 
 SPEC = ROOT / "specs" / "primetime_payout.toml"
@@ -108,16 +108,25 @@ def test_proof_and_report(base, run, tmp_path):
 
 # --- variants of the same style (issue 13's probes) -------------------------------------------------
 
-def variant(tmp_path: Path, *edits: tuple[str, str]) -> Path:
-    text = SPEC.read_text()
+def variant(tmp_path: Path, *edits: tuple[str, str], shares: int | None = None) -> Path:
+    """The spec with `edits`; with `shares`, cut to pools of that many shares first (small_einstant)."""
+    if shares is None:
+        text = SPEC.read_text()
+    else:
+        (tmp_path / "cut").mkdir()
+        text = small_einstant(tmp_path / "cut", "primetime_payout", shares).read_text()
     for old, new in edits:
         assert old in text, old
         text = text.replace(old, new, 1)
-    path = tmp_path / "variant.toml"
+    path = tmp_path / ("variant.toml" if shares is None else "variant_cut.toml")
     path.write_text(text)
     return path
 
 
+# The variants' runs: pools cut to 50,000 shares (every count a twentieth, at least 1). What a variant's
+# run guards, that generate lays out and audit's engine pays and verify passes every step of what check
+# accepted, does not depend on the pool's size; the full pool of the real game is the run above.
+CUT = 50_000
 ADDED_AMOUNT = ('"2500", "5000"]', '"2500", "3000", "5000"]')
 FEWER_AREAS = ("play_areas = [1, 2, 3, 4]", "play_areas = [1, 2]")
 OTHER_GRID = ("grid = [1, 2, 3, 4, 2, 1]", "grid = [4, 1, 3, 1, 2, 1, 4]")
@@ -129,6 +138,7 @@ def test_an_added_amount_checks_generates_and_verifies(base, tmp_path):
     spec = variant(tmp_path, ADDED_AMOUNT)
     checked = invoke("check", spec, "--json")
     assert checked.exit_code == 0 and json.loads(checked.stdout)["games"][0]["problems"] == []
+    spec = variant(tmp_path, ADDED_AMOUNT, shares=CUT)  # its run: the amounts are the play entry's
     made = generate(base, spec, "d1.00x2", "added")
     assert made.exit_code == 0, made.output
     verify(base, "added", spec)
@@ -143,6 +153,7 @@ def test_fewer_areas_and_another_bonus_grid_check_generate_and_verify(base, tmp_
     game = json.loads(checked.stdout)["games"][0]
     assert [p["id"] for p in game["pools"]] == [f"d{d}x{k}" for d in ("1.00", "2.00", "5.00", "7.50")
                                                 for k in (1, 2)]
+    spec = variant(tmp_path, FEWER_AREAS, OTHER_GRID, shares=CUT)
     made = generate(base, spec, "d1.00x1", "grid")
     assert made.exit_code == 0, made.output
     verify(base, "grid", spec)
