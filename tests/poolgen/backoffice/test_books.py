@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
@@ -494,3 +495,26 @@ def test_a_theft_row_moved_to_another_book_by_hand_is_refused_by_the_desk(office
         said = ("move no. 5: its chain is not the one its rows give" if name[4] == "0" else  # a book
                 f"book {name}: move no. 5 says it was activated, but its moves before left it printed")
         one_line(claim(office, sb, sv, "--books", books), "poolgen", said)
+
+
+def test_reconcile_names_a_payment_made_in_the_millisecond_its_book_was_reported_stolen(office, tmp_path):
+    """Section 8: a payment is judged by its book's state after its last move at or before the payment's
+    time; a theft recorded in the same millisecond as a payment (a desk without --books) comes first."""
+    books, claims = tmp_path / "books.sqlite", tmp_path / "claims.sqlite"
+    (sb, sv, st, _, _), = winners(office, 1)
+    run = open_signed(office["folder"], office["public"], "test")
+    t0, t1 = datetime(2026, 12, 2, 9, tzinfo=UTC), datetime(2026, 12, 2, 10, tzinfo=UTC)
+    ledger = BooksLedger(books)
+    ledger.move(run, "activate", [st[:11]], "clerk", "", now=t0)
+    ledger.move(run, "stolen", [st[:11]], "clerk", "", now=t1)
+    ledger.close()
+    desk = Desk(run, {"low": read_validation_key(office["root"] / "low.key")}, index_dir=office["index"],
+                ledger=claims)
+    assert desk.claim(parse_ticket(sb), sv, now=t1).pays
+    desk.close()
+    keys = ("--validation-key", office["root"] / "low.key", "--public-key", office["public"])
+    rec = invoke("claims", "reconcile", office["folder"], "--ledger", claims, *keys, "--books", books)
+    assert rec.exit_code == 1, rec.output
+    assert f"problem: {claims}: claim no. 1 ({sb}): paid at 2026-12-02T10:00:00.000Z while its book " \
+           f"{st[:11]} was stolen (move no. 2 at 2026-12-02T10:00:00.000Z): not a claimable ticket" \
+           in rec.stdout.splitlines()
