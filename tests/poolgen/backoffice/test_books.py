@@ -518,3 +518,31 @@ def test_reconcile_names_a_payment_made_in_the_millisecond_its_book_was_reported
     assert f"problem: {claims}: claim no. 1 ({sb}): paid at 2026-12-02T10:00:00.000Z while its book " \
            f"{st[:11]} was stolen (move no. 2 at 2026-12-02T10:00:00.000Z): not a claimable ticket" \
            in rec.stdout.splitlines()
+
+
+def test_a_theft_rewritten_as_an_activation_while_a_desk_is_open_is_refused_at_its_claim(office, tmp_path):
+    """A desk opened before the edit checks the claimed book's moves as a path of the table per claim: a
+    theft rewritten as printed -> activated after the book's activation, every later row chained again
+    (so every link holds), is refused (exit 2 at the CLI; here a BackOfficeError), not paid."""
+    books = tmp_path / "books.sqlite"
+    (sb, sv, st, _, _), (ob, *_) = winners(office, 2)
+    for command, book in (("activate", st[:11]), ("stolen", st[:11]), ("activate", f"{ob[:3]}-{ob[3:10]}")):
+        assert books_cmd(office, command, books, book).exit_code == 0
+    desk = Desk(open_signed(office["folder"], office["public"], "test"),
+                {"low": read_validation_key(office["root"] / "low.key")}, index_dir=office["index"],
+                books=books)
+    db = sqlite3.connect(books)
+    db.execute("UPDATE moves SET was = 'printed', state = 'activated' WHERE move_no = 2")
+    rows = db.execute("SELECT move_no, at, run_id, book, was, state, clerk, ref, chain FROM moves ORDER BY "
+                      "move_no").fetchall()
+    chain = rows[0][8]
+    for n, row in enumerate(rows[1:], start=2):
+        chain = link(chain, list(row[:8]))
+        db.execute("UPDATE moves SET chain = ? WHERE move_no = ?", (chain, n))
+    db.commit()
+    db.close()
+    said = f"book {st[:11]}: move no. 2 moves it printed -> activated after its moves before left it "
+    said += "activated"
+    with pytest.raises(BackOfficeError, match=said):
+        desk.claim(parse_ticket(sb), sv)
+    desk.close()
