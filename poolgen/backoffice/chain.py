@@ -66,6 +66,11 @@ def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, by
     return out
 
 
+_PAID = "a removed payment can be paid again"
+# what a row removed from the end of the books ledger undoes (docs/back-office.md, section 8)
+_REMOVED = {"move": "a stolen or returned book whose move was removed is claimable again"}
+
+
 def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],
              head: tuple[int, bytes] | None, what: str = "claim") -> tuple[str, list[str]]:
     """The ledger's head, recomputed from its rows (claim number, hashed fields, stored chain) in claim
@@ -90,9 +95,9 @@ def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],
             gone = n - last
             which = f"{what} no. {n:,} is" if gone == 1 else f"{what}s {last + 1:,} to {n:,} are"
             count = f"{gone:,} row{'s' if gone > 1 else ''}"
+            undone = _REMOVED.get(what, _PAID)
             out.append(f"{path}: {which} missing ({count} removed from its end): "
-                       f"the ledger no longer extends its head {head_text(n, want)}; a removed payment can "
-                       "be paid again")
+                       f"the ledger no longer extends its head {head_text(n, want)}; {undone}")
         elif chains.get(n) != want:
             out.append(f"{path}: its {what} no. {n:,} is not the row its head {head_text(n, want)} named "
                        f"(rows removed from its end and {what}s recorded since, or rows edited): the ledger "
