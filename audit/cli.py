@@ -1,7 +1,8 @@
 """The auditor's command line: `python -m audit verify RUN ...` and `python -m audit check-proof ...`.
 
-Exit codes: 0 every step passes (a proof is valid), 1 a step fails (a proof is invalid), 2 the
-input cannot be used (missing run folder, manifest, key, spec or seed file), 141 standard output's
+Exit codes: 0 every step passes (a proof is valid), 1 a step fails (a proof is invalid: a signature
+that does not verify, say), 2 the input cannot be used (missing run folder, manifest, key, spec or seed
+file; check-proof's proof or manifest signature file), 141 standard output's
 reader stopped reading (`| head -1`: quietly, as git; audit/pipes.py).
 """
 

@@ -85,15 +85,16 @@ def _check_shape(proof: object) -> dict[str, Any]:
 
 def check_proof(proof: object, manifest_path: Path, key: Ed25519PublicKey,
                 signature_path: Path | None = None) -> str:
-    """Raise InvalidProof unless `proof` shows its ticket in the pool of the signed manifest."""
+    """Raise InvalidProof unless `proof` shows its ticket in the pool of the signed manifest; UnusableInput
+    if the manifest or its signature file cannot be read (not found, not a regular file, too large)."""
     manifest_path = Path(manifest_path)
     data = read_manifest_bytes(manifest_path)
     sig_path = signature_path or manifest_path.with_name(SIGNATURE)
-    try:
+    try:  # a signature file not found is an input not given (exit 2); one that does not verify, a verdict
         signature = read_bounded(sig_path, "signature", MAX_SIGNATURE_BYTES)
-    except UnusableInput:
-        raise InvalidProof(f"{sig_path}: no signature beside the manifest; an unsigned manifest proves "
-                           "nothing") from None
+    except UnusableInput as exc:
+        hint = "" if signature_path else " (the manifest's signature: beside it, or give --signature FILE)"
+        raise UnusableInput(f"{exc}{hint}") from None
     problem = signature_problem(data, signature, key)
     if problem:
         raise InvalidProof(problem)

@@ -117,3 +117,37 @@ def test_a_malformed_party_key_is_refused_in_the_programs_own_name(run, program)
                                  str(run / "keys" / "signing-key.pub.pem"), "--party-key", "vendor"])
     assert (result.exit_code, result.stderr) == (2, f"{program}: error: --party-key 'vendor': write "
                                                     "NAME=FILE\n")
+
+
+def test_check_proof_without_the_manifests_signature_file_is_unusable_input(run, tmp_path):
+    """A missing signature file is an input not given (exit 2, one line naming the file), as a missing
+    manifest or key is; it said `INVALID proof` and exited 1, the verdict on a proof that was checked."""
+    copy = tmp_path / "r"
+    copy.mkdir()
+    shutil.copy(run / "runs" / "r" / "manifest.json", copy / "manifest.json")
+    claim, manifest = str(run / "claim.json"), str(copy / "manifest.json")
+    key = str(run / "keys" / "signing-key.pub.pem")
+    beside = CliRunner().invoke(audit_app, ["check-proof", claim, manifest,
+                                            "--public-key", key])
+    assert beside.stdout == ""
+    _one_line(beside, "audit", f"{copy / 'manifest.sig'}: signature file not found (the manifest's "
+                               "signature: beside it, or give --signature FILE)")
+    given = CliRunner().invoke(audit_app, ["check-proof", claim, manifest,
+                                           "--public-key", key, "--signature", str(tmp_path / "none.sig")])
+    _one_line(given, "audit", f"{tmp_path / 'none.sig'}: signature file not found")
+
+
+def test_check_proof_with_a_signature_that_does_not_verify_is_an_invalid_proof(run, tmp_path):
+    copy = tmp_path / "r"
+    copy.mkdir()
+    shutil.copy(run / "runs" / "r" / "manifest.json", copy / "manifest.json")
+    claim, manifest = str(run / "claim.json"), str(copy / "manifest.json")
+    signature = bytearray((run / "runs" / "r" / "manifest.sig").read_bytes())
+    signature[0] ^= 1
+    (copy / "manifest.sig").write_bytes(bytes(signature))
+    result = CliRunner().invoke(audit_app, ["check-proof", claim, manifest,
+                                            "--public-key", str(run / "keys" / "signing-key.pub.pem")])
+    assert (result.exit_code, result.stderr) == (1, "")
+    assert result.stdout.startswith("INVALID proof: the signature does not verify with the given public "
+                                    "key (")
+    assert len(result.stdout.splitlines()) == 1
