@@ -117,7 +117,7 @@ def status_cmd(
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time
     from poolgen.backoffice.vouched import open_vouched  # lazy: start-up time
 
-    recorded = parse_head(head) if head is not None else None
+    recorded = parse_head(head, entry="move") if head is not None else None
     vouched = _printed(open_vouched(run, public_key))
     known = ledger_of_books.run_books(vouched)
     names = [ledger_of_books.parse_book(b, vouched, known) for b in books or []]

@@ -220,7 +220,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.share_reports import reconcile_sales  # lazy: start-up time
 
-    recorded = None if head is None else parse_head(head)
+    recorded = None if head is None else parse_head(head, entry="payment")
     book = _ledger(run, ledger, public_key)
     try:
         rec = reconcile_sales(book.run, book, recorded)

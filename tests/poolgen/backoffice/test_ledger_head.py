@@ -9,6 +9,7 @@ import json
 import sqlite3
 
 import polars as pl
+import pytest
 
 from poolgen.backoffice.claims import CLAIMS
 from poolgen.backoffice.owned import APPLICATION_ID
@@ -91,6 +92,17 @@ def test_a_bad_head_is_refused_in_one_line(office, tmp_path):
     other = tmp_path / "other.sqlite"
     one_line(_reconcile(office, ledger, "--head", f"{other}=1:{'0' * 64}"), "poolgen",
              f"--head '{other}=1:{'0' * 64}': {other} is not one of the --ledger files given")
+
+
+@pytest.mark.parametrize(("command", "entry"), [(["claims", "reconcile"], "claim"),
+                                                (["sales", "reconcile"], "payment"),
+                                                (["books", "status"], "move")])
+def test_a_bad_head_names_the_ledgers_own_numbered_rows(tmp_path, command, entry):
+    """Every ledger's `--head` refusal said "a claim number": a sales ledger numbers its payments, a books
+    ledger its moves (docs/back-office.md, sections 4, 5 and 8). The head is read before the run."""
+    result = invoke(*command, tmp_path / "run", "--ledger", tmp_path / "ledger.sqlite", "--head", "7:abc")
+    one_line(result, "poolgen", f"--head '7:abc': not a ledger head N:HEX (a {entry} number, a colon and 64 "
+                                "lower-case hex digits)")
 
 
 def test_a_ledger_of_schema_version_1_is_refused(office, tmp_path):
