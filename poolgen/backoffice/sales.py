@@ -252,6 +252,12 @@ class SalesLedger:
                 self.db.execute(f"SELECT {cols} FROM payments ORDER BY pay_no")]
 
     @owned.guarded(SALES)
+    def sold_under(self) -> dict[str, int]:
+        """How many sales the ledger records under each run id, every run's (voided ones too)."""
+        rows = self.db.execute("SELECT run_id, COUNT(*) FROM sales GROUP BY run_id ORDER BY run_id")
+        return dict(owned.typed(r, "run_id, count", "ti") for r in rows)
+
+    @owned.guarded(SALES)
     def also_under(self, pool: str) -> list[str]:
         """The other run ids the ledger registered pool `pool` under (a ledger holds one order: none)."""
         rows = self.db.execute("SELECT run_id FROM pools WHERE pool = ? AND run_id != ? ORDER BY run_id",

@@ -190,6 +190,18 @@ def sold_cents(sales: SalesLedger) -> int:
     return sum(prices[s.pool] for s in sales.sales() if s.voided_at is None)
 
 
+def sales_left_out(order: Order, sales: SalesLedger) -> str | None:
+    """The ledger's sales under run ids not given, as a refusal, or None. A sales ledger holds one order
+    (docs/back-office.md, section 6), so each is a share of a run of the order left out (another cut),
+    as a printed order's payments under a run not given are (reports.runs_left_out)."""
+    out = {run_id: n for run_id, n in sales.sold_under().items() if run_id not in order.run_ids}
+    if not out:
+        return None
+    runs = ", ".join(sorted(out))
+    return (f"{sales.path}: {sum(out.values()):,} sale(s) under run(s) {runs}, not given: a sales ledger "
+            "holds one order, so the order's tables need every run of it (RUN ... or --run RUN)")
+
+
 def order_closing(order: Order, parts: list[tuple[SalesLedger, list[Level]]]) -> dict[str, Any]:
     """The closing report of an order's runs from its one sales ledger (`parts`: each run's SalesLedger
     and levels, in the order's order): each run's `einstant_closing` (each refused as it is), its levels

@@ -167,7 +167,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     run of the order given, from its one sales ledger."""
     from poolgen.backoffice.orders import open_order, prizes_add_up  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
-    from poolgen.backoffice.share_reports import einstant_levels, order_closing, sold_cents  # lazy
+    from poolgen.backoffice.share_reports import einstant_levels, order_closing, sales_left_out, sold_cents
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
@@ -178,6 +178,9 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     try:
         for one in order.runs:
             books.append(SalesLedger(ledger, one, create=False))
+        left_out = sales_left_out(order, books[0])
+        if left_out:
+            raise BackOfficeError(left_out)
         parts = [(book, einstant_levels(book.run, book)) for book in books]
         sales = sum(sold_cents(book) for book in books)
         report = order_closing(order, parts) if closing_report else {}

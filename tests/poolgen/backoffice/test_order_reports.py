@@ -256,6 +256,20 @@ def test_the_einstant_reports_over_two_cuts_are_the_one_runs(shares):
                                                                  .read_bytes()).hexdigest()
 
 
+def test_an_einstant_cut_reported_alone_is_refused_as_a_printed_one_is(shares):
+    """Section 6: a printed cut's tables are refused while its ledger holds payments under a run of the
+    order not given; `sales report` of cut ea alone drew d1.00's table from the one sales ledger that also
+    sells cut eb, as if the order were ea's. Now it is refused the same way, with and without --closing."""
+    ledger = shares["root"] / "cuts.sqlite"
+    with closing(sqlite3.connect(ledger)) as db:
+        sold = db.execute("SELECT COUNT(*) FROM sales WHERE run_id = 'eb'").fetchone()[0]
+    assert sold > 5
+    for also in ([], ["--closing"]):
+        one_line(invoke("sales", "report", shares["ea"], "--ledger", ledger, *also), "poolgen",
+                 f"{ledger}: {sold:,} sale(s) under run(s) eb, not given: a sales ledger holds one order, so "
+                 "the order's tables need every run of it (RUN ... or --run RUN)")
+
+
 def test_an_einstant_manifest_whose_prize_cost_is_not_its_levels_is_refused(order, shares, tmp_path):
     """Section 6: prizes remaining and the closing report, printed or eInstant, are refused when the levels'
     prizes are not the manifests' prize_cost_cents summed: an insider's copy of cut eb saying $1.00 more,
