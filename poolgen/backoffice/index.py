@@ -5,8 +5,10 @@ the manifest vouches for, so that a claim is a few B-tree lookups, not a read of
 It lives outside the run folder (default: $XDG_CACHE_HOME/poolgen/desk/, else ~/.cache/poolgen/desk/),
 is created 0600 under a temporary name and renamed into place, is named for the run, the tier and the
 validation file's SHA-256, and records that SHA-256: one whose recorded hash or key check is not the
-manifest's is refused. Its records keep their tags: a row changed in the index fails its tag exactly
-as a changed record in the file does, so an index can lose a claim but never pay a forged one.
+manifest's is refused. The folder is a cache: an index is touched each time it is opened, and a build
+removes the indexes opened least recently beyond the newest KEEP_INDEXES (rebuilt if needed). Its
+records keep their tags: a row changed in the index fails its tag exactly as a changed record in the
+file does, so an index can lose a claim but never pay a forged one.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ INDEX = owned.Kind("desk index", 1, (
     "CREATE TABLE records (k BLOB PRIMARY KEY NOT NULL, body BLOB NOT NULL) WITHOUT ROWID",
     "CREATE TABLE known (k BLOB PRIMARY KEY NOT NULL) WITHOUT ROWID",
 ))
+
+
+KEEP_INDEXES = 64  # a folder's indexes kept after a build: 32 runs' two tiers (docs/back-office.md, 2)
+_NAMED = re.compile(r"[!-~]+\.(low|high)\.[0-9a-f]{16}\.sqlite", re.ASCII)  # RUN_ID.TIER.SHA256[0:16].sqlite
 
 
 def default_dir() -> Path:
@@ -72,7 +78,8 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
     path = folder / f"{run.run_id}.{tier}.{sha[:16]}.sqlite"
     check_key(run, tier, key)  # a wrong key is named as one, not as an index to rebuild
     cleared = []
-    if not os.path.lexists(path):  # os.path: a name too long to look up is refused when made
+    built = not os.path.lexists(path)  # os.path: a name too long to look up is refused when made
+    if built:
         cleared = _clear(folder, path.name)
         _build(run, tier, key, folder, path)
     db = owned.connect(path, INDEX, create=False)
@@ -86,9 +93,33 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
         db.close()
         raise BackOfficeError(f"{path}: not an index of the validation file the manifest vouches for "
                               "(another run, tier, key or file); remove it to rebuild it")
+    with contextlib.suppress(OSError):  # opened now: the last index a build's pruning removes
+        os.utime(path)
     index = Index(db, path, key, run.run_id, tier)
-    index.cleared = cleared
+    index.cleared = cleared + (_prune(folder, path.name) if built else [])
     return index
+
+
+def _prune(folder: Path, mine: str, keep: int = KEEP_INDEXES) -> list[str]:
+    """Remove the indexes of `folder` (files named as indexes, never another file) beyond the `keep`
+    opened most recently (their modification time, which every open sets), never `mine`, with their
+    -wal, -shm and -journal files. A desk holding one open keeps reading it (its file is only unlinked)."""
+    try:
+        names = [n for n in os.listdir(folder) if _NAMED.fullmatch(n) and n != mine]
+    except OSError:
+        return []
+    opened = []
+    for n in names:
+        with contextlib.suppress(OSError):
+            opened.append((os.lstat(folder / n).st_mtime_ns, n))
+    done = []
+    for _, n in sorted(opened, reverse=True)[max(keep - 1, 0):]:
+        for name in (n, f"{n}-wal", f"{n}-shm", f"{n}-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                (folder / name).unlink()
+                done.append(name)
+    return [f"removed {folder / n}: a desk index opened least recently, beyond the {keep} kept (rebuilt when "
+            "needed)" for n in sorted(done)]
 
 
 def _clear(folder: Path, name: str) -> list[str]:

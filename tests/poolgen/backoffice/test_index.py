@@ -220,3 +220,43 @@ def test_a_build_whose_new_file_a_concurrent_clear_took_builds_under_a_locked_na
     assert _clear(index, name) == []  # locked: left alone
     mark.unlink()
     finished(proc)
+
+
+def test_the_default_index_folder_keeps_the_indexes_opened_most_recently(office, tmp_path, monkeypatch):
+    """~/.cache/poolgen/desk/ grew by an index per run and tier for ever. A build now removes the indexes
+    opened least recently beyond KEEP_INDEXES (every open touches its index), with their -wal files, and
+    says so; an index reopened is kept, and a file not named as an index is never touched."""
+    from poolgen.backoffice.index import KEEP_INDEXES  # noqa: PLC0415  # only this test reads the bound
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    folder = tmp_path / "cache" / "poolgen" / "desk"
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+
+    def claim(tier: str):
+        return invoke("validate", office["folder"], b, v, "--public-key", office["public"],
+                      f"--{'' if tier == 'low' else 'high-'}validation-key", office["root"] / f"{tier}.key")
+
+    assert claim("low").exit_code == 0
+    [low] = folder.iterdir()
+    os.utime(low, ns=(1_000, 1_000))
+    fakes = [folder / f"old-{i:02d}.low.{i:016x}.sqlite" for i in range(KEEP_INDEXES)]
+    for i, fake in enumerate(fakes):
+        fake.write_bytes(b"")
+        os.utime(fake, ns=(2_000 + i, 2_000 + i))
+    (folder / f"{fakes[0].name}-wal").write_bytes(b"")
+    (folder / "notes.txt").write_bytes(b"kept")
+    os.utime(folder / "notes.txt", ns=(0, 0))
+    again = claim("low")  # opened, not built: it is touched, nothing is removed
+    assert (again.exit_code, again.stderr) == (0, "")
+    assert low.stat().st_mtime_ns > 2_000 + KEEP_INDEXES
+    high = claim("high")  # built: 2 indexes over the bound, the 2 opened least recently removed
+    assert high.exit_code == 1 and high.stdout.endswith(
+        ": a low-tier prize: claim at a retailer or the low-tier desk (this desk holds only the high-tier "
+        "key)\n"), high.output
+    assert high.stderr.splitlines() == [
+        f"removed {folder / n}: a desk index opened least recently, beyond the {KEEP_INDEXES} kept (rebuilt "
+        "when needed)" for n in sorted([fakes[0].name, f"{fakes[0].name}-wal", fakes[1].name])]
+    [built] = [p.name for p in folder.glob("hh.high.*.sqlite")]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [low.name, built, "notes.txt", *(f.name for f in fakes[2:])])
