@@ -167,7 +167,12 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     run of the order given, from its one sales ledger."""
     from poolgen.backoffice.orders import open_order, prizes_add_up  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
-    from poolgen.backoffice.share_reports import einstant_levels, order_closing, sales_left_out, sold_cents
+    from poolgen.backoffice.share_reports import (  # lazy: start-up time
+        einstant_levels,
+        order_closing,
+        sales_left_out,
+        sold_cents,
+    )
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
