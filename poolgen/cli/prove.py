@@ -18,11 +18,15 @@ def prove(
     ticket: Annotated[str, typer.Argument(
         metavar="TICKET", help="The ticket's identity, e.g. 465-0000004-034 or d1.00x1-0000123, or a printed "
                                "ticket's 15-digit barcode number.")],
+    virn: Annotated[str | None, typer.Argument(
+        metavar="VIRN", help="A printed ticket's validation number (required: a proof is given only to its "
+                             "holder); none for an eInstant share.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the proof as JSON, for "
                                                          "`python -m audit check-proof`.")] = False,
 ) -> None:
-    """Print TICKET's row with its Merkle path up to its pool's root in the signed manifest."""
-    from poolgen.backoffice.tickets import parse_ticket  # lazy: start-up time (docs/scaling.md)
+    """Print TICKET's row with its Merkle path up to its pool's root in the signed manifest; a printed
+    ticket's only against its VIRN (docs/publish-and-reveal.md)."""
+    from poolgen.backoffice.tickets import parse_ticket, parse_virn  # lazy: start-up time (docs/scaling.md)
     from poolgen.run.merkle import ARITY  # lazy: polars and numpy, as above
     from poolgen.run.prove import prove_ticket  # lazy: as above
 
@@ -31,7 +35,7 @@ def prove(
         if not named.check_digits_hold:
             raise BackOfficeError(f"{ticket}: not a barcode number (its check digits fail)")
         ticket = named.ticket_id
-    proof = prove_ticket(run, ticket)
+    proof = prove_ticket(run, ticket, None if virn is None else parse_virn(virn))
     if as_json:
         typer.echo(json.dumps(proof, indent=2))
         return

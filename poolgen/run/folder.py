@@ -22,7 +22,7 @@ import polars as pl
 from audit.errors import UnusableInput
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import Manifest, ManifestError, PoolEntry
-from audit.read.runfiles import POOL_COLUMNS, check_run_parquet, run_file
+from audit.read.runfiles import IMAGING_COLUMNS, POOL_COLUMNS, check_run_parquet, run_file
 from poolgen.errors import RunError
 from poolgen.game.model import Game
 from poolgen.loader import default_spec_dir, load_spec
@@ -119,6 +119,22 @@ class RunFolder:
             return pl.read_parquet(path, columns=columns)
         except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
             raise self._unreadable(pool_id, exc) from None
+
+    def virn(self, pool_id: str, barcode: str) -> str | None:
+        """The validation number the pool's imaging file gives the ticket of `barcode`, or None."""
+        name = next((f.get("name") for f in self.manifest.get("deliverables", [])
+                     if f.get("role") == "imaging" and f.get("pool") == pool_id), None)
+        if not isinstance(name, str) or not os.path.lexists(self.path / name):
+            raise RunError(f"{self.name}: pool {pool_id}: no imaging file to check a validation number "
+                           "against")
+        try:
+            path = check_run_parquet(self.path, name, "imaging", IMAGING_COLUMNS)
+            found = pl.scan_parquet(path).filter(pl.col("barcode") == barcode).select("virn").collect()
+        except (UnusableInput, pl.exceptions.PolarsError, OSError, ValueError) as exc:
+            text = " ".join(str(exc).split()) or type(exc).__name__
+            raise RunError(f"{self.name}: cannot read pool {pool_id}'s imaging file ({name}): {text}") \
+                from None
+        return str(found.item(0, 0)) if found.height == 1 else None
 
     def rows(self, pool_id: str, positions: list[int]) -> pl.DataFrame:
         """The full rows at the given positions of a pool, in position order."""

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from poolgen.deliverables.identity import check_digits
 from poolgen.errors import RunError
 from poolgen.run.folder import open_run
 from poolgen.run.merkle import ALGORITHM, MerkleError, Tree
@@ -16,13 +18,24 @@ from poolgen.run.merkle import ALGORITHM, MerkleError, Tree
 PROOF_FORMAT = "poolgen-proof/2"
 
 
-def prove_ticket(run: Path, ticket: str) -> dict[str, Any]:
+HOLDER = ("a printed ticket's proof is its outcome, given only to whoever shows its validation number "
+          "(VIRN), which only its holder can read: give it after TICKET (docs/publish-and-reveal.md)")
+
+
+def prove_ticket(run: Path, ticket: str, virn: str | None = None) -> dict[str, Any]:
     """A proof that `ticket` belongs to its pool in run folder `run`: its full row, its audit path
     and the pool's root, as `python -m audit check-proof` reads it (docs/merkle.md, section 4).
+    A printed ticket's only against its validation number `virn`, checked against the imaging file of
+    its pool (its id and barcode number are on its outside); an eInstant share's by its id alone.
 
     The run is opened as the PDFs open it (`poolgen.run.folder.open_run`: a validated manifest, every
     read of a pool file a RunError on failure)."""
     folder = open_run(run)
+    printed = folder.kind == "printed"
+    if printed and virn is None:
+        raise RunError(f"{ticket}: {HOLDER}")
+    if not printed and virn is not None:
+        raise RunError(f"{ticket}: an eInstant share has no validation number; give its share id alone")
     for entry in folder.parsed.pools:
         folder.require(entry.id, ["ticket"])
         found = folder.collect(entry.id, lambda lf: lf.with_row_index("_row")
@@ -30,6 +43,11 @@ def prove_ticket(run: Path, ticket: str) -> dict[str, Any]:
         if found.height == 0:
             continue
         position = int(found.item(0, 0))
+        if virn is not None:  # a printed ticket: the VIRN printed under its latex, or no proof
+            digits = ticket.replace("-", "")
+            shown = folder.virn(entry.id, digits + check_digits(digits))
+            if shown is None or not hmac.compare_digest(shown.encode(), virn.encode()):
+                raise RunError(f"{ticket}: wrong validation number; no proof given")
         table = folder.read(entry.id)
         try:
             tree = Tree.of_table(table)

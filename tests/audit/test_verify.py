@@ -39,6 +39,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, SEED_B, small_happy_holidays, spec_path
+from tests.support.virns import virn_of
 
 HAVE_RULES = importlib.util.find_spec("audit.styles.match_n") is not None
 needs_rules = pytest.mark.skipif(not HAVE_RULES, reason="audit/styles/match_n.py not written yet")
@@ -384,7 +385,8 @@ def test_a_manifest_that_is_not_a_manifest(base, run):
 def test_prove_a_ticket_and_check_the_proof(base, full, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(full, run)
-    result = CliRunner().invoke(app, ["prove", str(run), "465-0002054-034", "--json"])
+    result = CliRunner().invoke(app, ["prove", str(run), "465-0002054-034", virn_of(run, "465-0002054-034"),
+                                      "--json"])
     assert result.exit_code == 0, result.output
     proof = json.loads(result.stdout)
     assert proof["pool"] == "p1" and proof["position"] == 4 * 300 + 34 and proof["tickets"] == 300_000
@@ -432,7 +434,7 @@ def test_prove_a_ticket_and_check_the_proof(base, full, tmp_path):
 
 
 def test_prove_an_unknown_ticket(base, run):
-    result = CliRunner().invoke(app, ["prove", str(run), "465-9999999-000"])
+    result = CliRunner().invoke(app, ["prove", str(run), "465-9999999-000", "0" * 12])
     assert result.exit_code == 2
     assert result.stderr.strip() == (f"poolgen: error: {run}: no ticket '465-9999999-000' in any pool of "
                                      "the run")

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from poolgen.cli.main import app
 from tests.support import SEED_A, small_happy_holidays
+from tests.support.virns import virn_of
 
 
 @pytest.fixture(scope="session")
@@ -28,7 +29,8 @@ def run(tmp_path_factory):
                                     "--key", str(root / "keys" / "signing-key.pem"), "--workers", "1"])
     assert made.exit_code == 0, made.output
     ticket = pl.read_parquet(root / "runs" / "r" / "pool-p1.parquet", columns=["ticket"])["ticket"][7]
-    proof = CliRunner().invoke(app, ["prove", str(root / "runs" / "r"), ticket, "--json"])
+    proof = CliRunner().invoke(app, ["prove", str(root / "runs" / "r"), ticket,
+                                     virn_of(root / "runs" / "r", ticket), "--json"])
     assert proof.exit_code == 0, proof.output
     (root / "claim.json").write_text(proof.stdout)
     (root / "ticket").write_text(ticket)  # book numbers are a secret permutation: read, not computed

@@ -21,6 +21,7 @@ from audit.cli import app as audit_app
 from poolgen.cli.main import app
 from tests.support import SEED_A, spec_path
 from tests.support.cli import invoke
+from tests.support.virns import virn_of
 
 POOL = "pool-p1.parquet"
 TICKET = "465-0002054-034"  # position 1,234: book slot 4, printed as book 2054 (SEED_A)
@@ -37,7 +38,7 @@ def base(tmp_path_factory) -> dict:
     result = invoke("generate", spec_path("happy_holidays"), "--out", root / "runs", "--seed-file",
                     root / "run.seed", "--pool", "p1", "--run-id", "r", "--workers", "1", "--key", key)
     assert result.exit_code == 0, result.output
-    proof = invoke("prove", root / "runs" / "r", TICKET, "--json")
+    proof = invoke("prove", root / "runs" / "r", TICKET, virn_of(root / "runs" / "r", TICKET), "--json")
     assert proof.exit_code == 0, proof.output
     return {"run": root / "runs" / "r", "public": root / "keys" / "signing-key.pub.pem",
             "proof": json.loads(proof.stdout)}
@@ -82,7 +83,8 @@ def truncate_pool(run: Path) -> None:
 
 
 def commands(run: Path, out: Path) -> dict[str, tuple]:
-    return {"prove": ("prove", run, TICKET), "proof": ("proof", run, "--real", "--out", out),
+    return {"prove": ("prove", run, TICKET, virn_of(run, TICKET)),
+            "proof": ("proof", run, "--real", "--out", out),
             "proof --tickets": ("proof", run, "--tickets", TICKET, "--out", out),
             "report": ("report", run, "--out", out)}
 
@@ -190,12 +192,12 @@ def test_prove_a_pool_whose_root_is_not_the_manifests(run):
     rewrite_pool(run, lambda t: t.with_columns(
         pl.when(pl.col("position") == 0).then(pl.col("prize_cents") + 1).otherwise(pl.col("prize_cents"))
         .alias("prize_cents")))
-    one_line_error(invoke("prove", run, TICKET),
+    one_line_error(invoke("prove", run, TICKET, virn_of(run, TICKET)),
                    f"{run / POOL}: its Merkle root is not the manifest's; the run folder is damaged")
 
 
 def test_the_undamaged_run_still_proves(base, tmp_path):
-    result = invoke("prove", base["run"], TICKET)
+    result = invoke("prove", base["run"], TICKET, virn_of(base["run"], TICKET))
     assert result.exit_code == 0 and result.stdout.startswith(
         f"ticket {TICKET}: pool p1, position 1,234 of 300,000, run r")
     out = tmp_path / "p.pdf"

@@ -39,6 +39,7 @@ from poolgen.errors import PoolgenError
 from poolgen.game.model import Game
 from poolgen.loader import load_spec
 from tests.support import SEED_A, small_happy_holidays, spec_path
+from tests.support.virns import virn_of
 
 GAMES = ("wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout")
 SPECS_PER_GAME = 500  # 2,000 mutated specs a run
@@ -225,7 +226,8 @@ def small_run(tmp_path_factory):
                                     "--seed-file", str(seed), "--key", str(root / "keys" / "signing-key.pem"),
                                     "--workers", "1"])
     assert made.exit_code == 0, made.output
-    proof = CliRunner().invoke(app, ["prove", str(root / "r"), "465-0000001-007", "--json"])
+    proof = CliRunner().invoke(app, ["prove", str(root / "r"), "465-0000001-007",
+                                     virn_of(root / "r", "465-0000001-007"), "--json"])
     assert proof.exit_code == 0, proof.output
     return root, proof.stdout
 

@@ -167,7 +167,7 @@ def test_both_verifiers_refuse_in_one_line(printed_run, hostile):
 def test_prove_refuses_a_hostile_pool_file_in_one_line(hostile):
     run, message = hostile
     with within(30):
-        result = CliRunner().invoke(app, ["prove", str(run), "465-0000000-000"])
+        result = CliRunner().invoke(app, ["prove", str(run), "465-0000000-000", "0" * 12])
     one_line(result, "poolgen", f"{run}: cannot read pool p1 ({POOL}): {message}")
     assert result.stderr == f"poolgen: error: {run}: cannot read pool p1 ({POOL}): {message}\n"
 

@@ -23,6 +23,7 @@ from poolgen.files.write import canonical_bytes
 from poolgen.run.merkle import root as merkle_root
 from tests.support import ROOT, SEED_A, small_example
 from tests.support.cli import invoke
+from tests.support.virns import virn_of
 
 EXAMPLES = ROOT / "specs" / "examples"
 # (spec, pool generated, its tickets, its winners, a ticket id in it)
@@ -107,7 +108,7 @@ def test_prove_and_check_proof_with_audit_alone(base, game, tmp_path):
     pool, _, _, position = GAMES[game]
     table = pl.read_parquet(base["runs"][game] / f"pool-{pool}.parquet", columns=["ticket"])
     ticket = table["ticket"][position]
-    proved = invoke("prove", base["runs"][game], ticket, "--json")
+    proved = invoke("prove", base["runs"][game], ticket, virn_of(base["runs"][game], ticket), "--json")
     assert proved.exit_code == 0, proved.output
     (tmp_path / "claim.json").write_text(proved.stdout)
     checked = invoke("check-proof", tmp_path / "claim.json", base["runs"][game] / "manifest.json",

@@ -16,6 +16,7 @@ from pypdf import PdfReader
 from audit.cli import app as audit_app
 from tests.support import SEED_A, spec_path
 from tests.support.cli import invoke
+from tests.support.virns import virn_of
 
 # variant -> (edit of the spec, spots, winners of p1)
 VARIANTS = {"hh": (None, 6, 87_900), "hh_2": (('price = "1.00"', 'price = "2.00"'), 6, 87_900),
@@ -108,7 +109,7 @@ def test_verify_every_step_with_signature_spec_and_seed(base, name):
 @pytest.mark.parametrize("name", VARIANTS)
 def test_prove_and_check_proof_with_audit_alone(base, name, tmp_path):
     ticket = pl.read_parquet(base["runs"][name] / "pool-p1.parquet", columns=["ticket"])["ticket"][7]
-    proved = invoke("prove", base["runs"][name], ticket, "--json")
+    proved = invoke("prove", base["runs"][name], ticket, virn_of(base["runs"][name], ticket), "--json")
     assert proved.exit_code == 0, proved.output
     (tmp_path / "claim.json").write_text(proved.stdout)
     checked = invoke("check-proof", tmp_path / "claim.json", base["runs"][name] / "manifest.json",

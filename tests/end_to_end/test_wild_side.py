@@ -17,6 +17,7 @@ from pypdf import PdfReader
 from audit.cli import app as audit_app
 from tests.support import ROOT, SEED_A
 from tests.support.cli import invoke
+from tests.support.virns import virn_of
 
 SPEC = ROOT / "specs" / "wild_side.toml"
 TEXT = SPEC.read_text()
@@ -134,7 +135,8 @@ def test_the_probe_tier_is_laid_out_as_its_row_says(base, name, tier, wins):
 def test_prove_and_check_proof_with_audit_alone(base, tmp_path):
     table = pl.read_parquet(base["runs"]["wild_side"] / "pool-p1.parquet", columns=["ticket", "tier"])
     ticket = table.filter(pl.col("tier") == "t30")["ticket"][0]
-    proved = invoke("prove", base["runs"]["wild_side"], ticket, "--json")
+    run = base["runs"]["wild_side"]
+    proved = invoke("prove", run, ticket, virn_of(run, ticket), "--json")
     assert proved.exit_code == 0, proved.output
     (tmp_path / "claim.json").write_text(proved.stdout)
     checked = invoke("check-proof", tmp_path / "claim.json", base["runs"]["wild_side"] / "manifest.json",

@@ -172,15 +172,42 @@ def test_a_claim_killed_before_its_commit_leaves_nothing_half_recorded(office, t
 
 
 def test_prove_takes_the_barcode_or_the_printed_id(office):
-    b, _, t, _, _ = ticket(office, pl.col("tier") == "5")
-    by_id = invoke("prove", office["folder"], t, "--json")
-    by_barcode = invoke("prove", office["folder"], b, "--json")
+    b, v, t, _, _ = ticket(office, pl.col("tier") == "5")
+    by_id = invoke("prove", office["folder"], t, v, "--json")
+    by_barcode = invoke("merkle-proof", office["folder"], b, v, "--json")
     assert by_id.exit_code == 0 and by_barcode.output == by_id.output
     assert json.loads(by_id.output)["ticket"] == t
     bad = b[:-1] + str((int(b[-1]) + 1) % 10)
-    refused = invoke("prove", office["folder"], bad)
+    refused = invoke("prove", office["folder"], bad, v)
     assert refused.exit_code == 2
     assert refused.stderr == f"poolgen: error: {bad}: not a barcode number (its check digits fail)\n"
+
+
+def test_merkle_proof_of_a_printed_ticket_is_given_only_against_its_validation_number(office, einstant):
+    """docs/publish-and-reveal.md: a printed ticket's proof (its outcome) goes only to whoever shows its
+    VIRN; `merkle-proof` handed it for the barcode or id, on the ticket's outside. Now without the VIRN,
+    or with a wrong one, it is refused in one line, exit 2, nothing printed; an eInstant share (no VIRN)
+    is still proved by its id, and refused with a VIRN."""
+    b, v, t, _, _ = ticket(office, pl.col("tier") == "5")
+    other = ticket(office, pl.col("tier") == "5", 1)[1]
+    bare = invoke("merkle-proof", office["folder"], b, "--json")
+    assert (bare.exit_code, bare.stdout, bare.stderr) == (2, "", (
+        f"poolgen: error: {t}: a printed ticket's proof is its outcome, given only to whoever shows its "
+        "validation number (VIRN), which only its holder can read: give it after TICKET "
+        "(docs/publish-and-reveal.md)\n"))
+    wrong = invoke("merkle-proof", office["folder"], t, other)
+    assert (wrong.exit_code, wrong.stdout, wrong.stderr) == (
+        2, "", f"poolgen: error: {t}: wrong validation number; no proof given\n")
+    unicode = invoke("merkle-proof", office["folder"], t, "\u0661" + v[1:])
+    assert (unicode.exit_code, unicode.stderr) == (
+        2, f"poolgen: error: validation number '\\u0661{v[1:]}': not a validation number (1 to 32 ASCII "
+           "digits)\n")
+    share = invoke("merkle-proof", einstant["folder"], "d1.00-0000007", "--json")
+    assert share.exit_code == 0 and json.loads(share.stdout)["position"] == 6, share.output
+    with_virn = invoke("merkle-proof", einstant["folder"], "d1.00-0000007", v)
+    assert (with_virn.exit_code, with_virn.stderr) == (
+        2, "poolgen: error: d1.00-0000007: an eInstant share has no validation number; give its share id "
+           "alone\n")
 
 
 def test_an_interrupt_after_the_payment_names_what_was_recorded(office, tmp_path):

@@ -18,6 +18,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.prove import prove_ticket
 from tests.support import SEED_A, spec_path
+from tests.support.virns import virn_of
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_prove_ticket_gives_the_row_path_and_root_audit_checks(small_run):
     manifest = (small_run / "manifest.json").read_bytes()
     entry = json.loads(manifest)["pools"][0]
     table = pl.read_parquet(small_run / "pool-p1.parquet")
-    proof = prove_ticket(small_run, "465-0000000-034")
+    proof = prove_ticket(small_run, "465-0000000-034", virn_of(small_run, "465-0000000-034"))
     assert set(proof) == {"format", "run_id", "manifest_sha256", "pool", "tickets", "position", "ticket",
                           "row", "leaf", "path", "merkle"}
     assert proof["format"] == "poolgen-proof/2" and proof["run_id"] == "r" and proof["pool"] == "p1"
@@ -49,13 +50,13 @@ def test_prove_ticket_gives_the_row_path_and_root_audit_checks(small_run):
     leaf = am.leaf_of_row(proof["row"])
     assert proof["leaf"] == leaf.hex()
     assert am.root_from_path(leaf, 34, 41, proof["path"]).hex() == entry["merkle"]["root"]
-    first = prove_ticket(small_run, "465-0000000-000")
+    first = prove_ticket(small_run, "465-0000000-000", virn_of(small_run, "465-0000000-000"))
     assert first["position"] == 0 and first["row"]["ticket"] == "465-0000000-000"
 
 
 def test_prove_ticket_of_an_unknown_ticket(small_run):
     with pytest.raises(RunError) as info:
-        prove_ticket(small_run, "465-0000000-041")
+        prove_ticket(small_run, "465-0000000-041", "0" * 12)
     assert str(info.value) == f"{small_run}: no ticket '465-0000000-041' in any pool of the run"
 
 
@@ -66,7 +67,7 @@ def test_prove_ticket_refuses_a_pool_file_whose_root_is_not_the_manifests(small_
     table.with_columns(pl.when(pl.col("position") == 3).then(pl.lit("0" * 32)).otherwise(pl.col("salt"))
                        .alias("salt")).write_parquet(run / "pool-p1.parquet")
     with pytest.raises(RunError) as info:
-        prove_ticket(run, "465-0000000-001")
+        prove_ticket(run, "465-0000000-001", virn_of(run, "465-0000000-001"))
     assert str(info.value) == f"{run / 'pool-p1.parquet'}: its Merkle root is not the manifest's; the run " \
                               "folder is damaged"
 
@@ -80,7 +81,7 @@ def test_prove_ticket_finds_a_ticket_of_a_later_pool(tmp_path):
     run = generate(GenerateRequest(replace(spec, pools=tuple(pools)), SEED_A,
                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp_path, run_id="two")).folder
     ticket = pl.read_parquet(run / "pool-p2.parquet")["ticket"][6]
-    proof = prove_ticket(run, ticket)
+    proof = prove_ticket(run, ticket, virn_of(run, ticket))
     assert (proof["pool"], proof["position"], proof["tickets"], proof["ticket"]) == ("p2", 6, 9, ticket)
 
 
@@ -90,7 +91,26 @@ def test_prove_ticket_of_a_pool_file_without_a_row_encoding(small_run, tmp_path)
     table = pl.read_parquet(run / "pool-p1.parquet")
     table.with_columns(pl.lit(0.5).alias("x")).write_parquet(run / "pool-p1.parquet")
     with pytest.raises(RunError) as info:
-        prove_ticket(run, "465-0000000-001")
+        prove_ticket(run, "465-0000000-001", virn_of(run, "465-0000000-001"))
     # refused at the run-file boundary (audit/read/runfiles.py) before any row is read
     assert str(info.value) == f"{run}: cannot read pool p1 (pool-p1.parquet): {run / 'pool-p1.parquet'}: " \
                               "column 'x' is Float64; a run's columns are integers or text"
+
+
+def test_prove_ticket_of_a_printed_ticket_needs_its_validation_number(small_run):
+    """The proof is the ticket's outcome, and its id and barcode number are on its outside (a retailer
+    could ask for its unsold books' proofs): it was handed for the id alone. Now only against the VIRN
+    the pool's imaging file gives the ticket; another ticket's VIRN is a wrong one."""
+    with pytest.raises(RunError) as info:
+        prove_ticket(small_run, "465-0000000-034")
+    assert str(info.value) == (
+        "465-0000000-034: a printed ticket's proof is its outcome, given only to whoever shows its "
+        "validation number (VIRN), which only its holder can read: give it after TICKET "
+        "(docs/publish-and-reveal.md)")
+    virn, other = virn_of(small_run, "465-0000000-034"), virn_of(small_run, "465-0000000-035")
+    assert virn != other
+    for wrong in (other, virn[:-1], "0" + virn):
+        with pytest.raises(RunError) as info:
+            prove_ticket(small_run, "465-0000000-034", wrong)
+        assert str(info.value) == "465-0000000-034: wrong validation number; no proof given"
+    assert prove_ticket(small_run, "465-0000000-034", virn)["position"] == 34
