@@ -207,6 +207,8 @@ class Published:
     losers_odds: str | None = None
     other_costs: tuple[OtherCost, ...] = ()
     free_ticket_cost: Literal["zero", "price"] | None = None  # how the table prices free tickets
+    # how the table rounds its rows' "1 in" (tiers' published_odds): half up, or truncated ("down")
+    row_odds_rounding: Literal["half up", "down"] = "half up"
 
 
 class CheckResult(Protocol):
