@@ -181,7 +181,9 @@ def _symbols(r: Reader, doc: dict[str, Any], price: int) -> tuple[dict[str, list
             raise r.fail(f"{where}.how", f"must be \"automatic\", \"multiplier\" or \"all\", not {how!r}")
         by = r.get(s, "by", where, int, required=False)
         if by is not None and not 2 <= by <= MAX_MULTIPLIER:
-            raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}")
+            one = (" (a \"1X\" that multiplies nothing is a picture, with no by: "
+                   "docs/styles/ticket_multiplier.md, section 2)") if by == 1 else ""
+            raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}{one}")
         art = r.get(s, "art", where, str, required=False)
         if art is not None and not ART.fullmatch(art):
             raise r.fail(f"{where}.art", f"{art[:80]!r} is not an art file name (1 to 128 printable ASCII "
