@@ -58,3 +58,10 @@ def round_half_up(value: Fraction, places: int = 2) -> Decimal:
     q = Decimal(1).scaleb(-places)
     exact = Decimal(value.numerator) / Decimal(value.denominator)
     return exact.quantize(q, rounding=ROUND_HALF_UP)
+
+
+def round_down(value: Fraction, places: int = 2) -> Decimal:
+    """A fraction truncated to `places` decimals, as a table that truncates prints it (Nebraska's rows'
+    odds: 240,000 / 22,000 = 10.909... printed 10.90); exact: the Fraction's floor, not a float's."""
+    scale = 10 ** places
+    return Decimal(value.numerator * scale // value.denominator).scaleb(-places)

@@ -204,6 +204,17 @@ def run_tickets(manifest: Manifest) -> int:
     return sum(p.tickets for p in manifest.pools)
 
 
+def pack_list_tickets(manifest: Manifest) -> int:
+    """The tickets a run's pack list may name: its pools', or a split order's whole order (its pack
+    list lists every book of the order whatever pools the run holds, docs/validation.md section 4),
+    `print.split.order_tickets` when that is a whole number above them (step 5 judges its form)."""
+    split = (manifest.doc.get("print") or {}).get("split") if isinstance(manifest.doc.get("print"), dict) \
+        else None
+    whole = split.get("order_tickets") if isinstance(split, dict) else 0
+    whole = whole if isinstance(whole, int) and not isinstance(whole, bool) and whole > 0 else 0
+    return max(run_tickets(manifest), whole)
+
+
 def check_run_folder(folder: Path, manifest: Manifest) -> None:
     """Every file the manifest lists that is present in the run folder passes the boundary above
     (whether each is the file the manifest describes is step 2's to say, and a Parquet file that is
@@ -230,4 +241,5 @@ def check_run_folder(folder: Path, manifest: Manifest) -> None:
         elif role != "pool":
             kind = {"packs": "pack list", "validation-high": "validation"}.get(role, role) \
                 if isinstance(role, str) and role.isprintable() else "deliverable"
-            os.close(open_run_file(folder, name, kind, deliverable_limit(role, tickets))[0])
+            bound = pack_list_tickets(manifest) if role == "packs" else tickets
+            os.close(open_run_file(folder, name, kind, deliverable_limit(role, bound))[0])

@@ -36,10 +36,10 @@ from audit.read.runfiles import (
     deliverable_limit,
     hash_run_file,
     imaging_file,
+    pack_list_tickets,
     read_columns,
     read_pool,
     read_run_bytes,
-    run_tickets,
 )
 from audit.read.specs import SpecExpectation
 from audit.steps.listing import deliverables, listing_problems
@@ -367,7 +367,7 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
                 whole = split.get("order_tickets") if isinstance(split, dict) else 0
                 whole = whole if isinstance(whole, int) and whole > 0 else 0
                 yield "pass", check_packs(folder, f, range(whole // per_book) if whole else books, per_book,
-                                          game, max(run_tickets(manifest), whole), whole > 0)
+                                          game, pack_list_tickets(manifest), whole > 0)
             except VerificationError as exc:
                 yield "fail", exc.reason
             except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file

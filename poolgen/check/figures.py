@@ -14,9 +14,9 @@ from fractions import Fraction
 from typing import Any
 
 from poolgen.game.model import Game, Pool, PoolTier
-from poolgen.money import fmt_cents, parse_decimal, parse_printed, round_half_up
+from poolgen.money import fmt_cents, parse_decimal, parse_printed, round_down, round_half_up
 
-__all__ = ["GameCheck", "PoolFigures", "figures", "odds_match", "printed_cents"]
+__all__ = ["GameCheck", "PoolFigures", "figures", "odds_match", "places_of", "printed_cents"]
 
 
 @dataclass(frozen=True)
@@ -132,10 +132,16 @@ def printed_cents(text: str, result: GameCheck, where: str) -> int:
     return cents
 
 
-def odds_match(printed: str, exact: Fraction) -> tuple[bool, Decimal]:
-    """Whether printed odds are the exact odds rounded as printed, and that rounding."""
+def odds_match(printed: str, exact: Fraction, rounding: str = "half up") -> tuple[bool, Decimal]:
+    """Whether printed odds are the exact odds rounded as printed (half up, or `rounding` "down":
+    truncated), and that rounding."""
     value = parse_decimal(printed)
-    exponent = value.as_tuple().exponent
-    places = max(0, -exponent) if isinstance(exponent, int) else 0  # a finite decimal's exponent
-    shown = round_half_up(exact, places)
+    shown = round_half_up(exact, places_of(value)) if rounding == "half up" else \
+        round_down(exact, places_of(value))
     return shown == value, shown
+
+
+def places_of(value: Decimal) -> int:
+    """The decimal places a printed figure is written to."""
+    exponent = value.as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0  # a finite decimal's exponent

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from poolgen.check.figures import GameCheck, PoolFigures, figures, odds_match, printed_cents
-from poolgen.game.model import FixedPrize, Game, PoolTier, Printed
-from poolgen.money import fmt_cents
+from poolgen.check.figures import GameCheck, PoolFigures, figures, odds_match, places_of, printed_cents
+from poolgen.game.model import FixedPrize, Game, PoolTier, Printed, Published
+from poolgen.money import fmt_cents, parse_decimal, round_down
 
 __all__ = ["check_printed", "split_note"]
 
@@ -52,12 +52,13 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
                                f"{count:,} x {fmt_cents(0 if free and zero_free else t.cents)} = "
                                f"{fmt_cents(cost)}")
         if t.published.odds is not None:  # the row's "1 in": the order's tickets over its count
-            ok, shown = odds_match(t.published.odds, Fraction(order.tickets, count)) if count else \
-                (False, "none: no ticket of the row in the order")
+            ok, shown = odds_match(t.published.odds, Fraction(order.tickets, count), pub.row_odds_rounding) \
+                if count else (False, "none: no ticket of the row in the order")
             if not ok:
                 row = f"row {t.index} ({t.published.label or fmt_cents(t.cents)})"
+                hint = _truncated(t.published.odds, count, order, pub) if count else ""
                 result.problem("(j)", f"{row} odds", f"1 in {t.published.odds}",
-                               shown if not count else f"1 in {shown}")
+                               shown if not count else f"1 in {shown}{hint}")
     if pub.winners is not None and pub.winners != order.winners:
         result.problem("(i)", "total winners", f"{pub.winners:,}", f"{order.winners:,}")
     subtotal = order.prize_cost_cents - free_cost
@@ -76,6 +77,15 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
         ok, shown = odds_match(pub.odds, order.odds)
         if not ok:
             result.problem("(j)", "overall odds", f"1 in {pub.odds}", f"1 in {shown}")
+
+
+def _truncated(printed: str, count: int, order: PoolFigures, pub: Published) -> str:
+    """A hint, when a row's printed odds are its exact odds truncated and the spec rounds them half up."""
+    if pub.row_odds_rounding != "half up":
+        return ""
+    cut = round_down(Fraction(order.tickets, count), places_of(parse_decimal(printed)))
+    return (f" (truncated {cut}: a table that truncates its rows' odds says row_odds_rounding = \"down\" in "
+            f"[published])") if cut == parse_decimal(printed) else ""
 
 
 def split_note(game: Game, sales: Printed) -> str:

@@ -52,6 +52,12 @@ class Symbol:
     art: str | None = None
 
     @property
+    def captioned(self) -> str:
+        """The symbol as a proof's words name it: with its caption beside it, "moneybag (WIN)", or
+        alone when the spec gives none (a caption is optional)."""
+        return f"{self.symbol} ({self.caption})" if self.caption else self.symbol
+
+    @property
     def name(self) -> str:
         """The symbol as a face draws it: 'Symbol of a Golden Football' -> 'Golden Football'."""
         for prefix in ("Symbol of an ", "Symbol of a ", "Symbol of the ", "Symbol of "):
@@ -207,6 +213,8 @@ class Published:
     losers_odds: str | None = None
     other_costs: tuple[OtherCost, ...] = ()
     free_ticket_cost: Literal["zero", "price"] | None = None  # how the table prices free tickets
+    # how the table rounds its rows' "1 in" (tiers' published_odds): half up, or truncated ("down")
+    row_odds_rounding: Literal["half up", "down"] = "half up"
 
 
 class CheckResult(Protocol):

@@ -46,7 +46,11 @@ _PRINT_SETTINGS = {"virn_digits", "high_tier_prize"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per",
             "last_pool", "split"} | _PRINT_SETTINGS
 _PLAY = {"max_wins"}
-_PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost"}
+_PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost",
+              "row_odds_rounding"}
+# [published] row_odds_rounding as written -> as `Published` holds it (absent: half up)
+_ROW_ODDS_ROUNDINGS: dict[str | None, Literal["half up", "down"]] = {None: "half up", "half up": "half up",
+                                                                   "down": "down"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by", "art"}
 # An art reference: a file name in the printer's art library, 1 to 128 printable ASCII characters
 # without a directory (no / \ :), not starting with a dot or a space, no "..", not ending in a space.
@@ -89,11 +93,14 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     if not isinstance(published, dict):
         raise r.fail("published", "must be a table")
     r.known(published, "published", _PUBLISHED)
-    figures = read_published(r, {k: v for k, v in published.items() if k != "free_ticket_cost"},
-                             prize_table)
+    figures = read_published(r, {k: v for k, v in published.items()
+                                 if k not in ("free_ticket_cost", "row_odds_rounding")}, prize_table)
     free_cost = r.get(published, "free_ticket_cost", "published", str, required=False)
     if free_cost not in _FREE_TICKET_COSTS:
         raise r.fail("published.free_ticket_cost", f"must be \"zero\" or \"price\", not {free_cost!r}")
+    row_odds = r.get(published, "row_odds_rounding", "published", str, required=False)
+    if row_odds not in _ROW_ODDS_ROUNDINGS:
+        raise r.fail("published.row_odds_rounding", f"must be \"half up\" or \"down\", not {row_odds!r}")
 
     groups, symbols = _symbols(r, doc, price)
     ctx = AreaContext(r, groups)
@@ -107,6 +114,8 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
                                                    "free tickets (\"zero\" or \"price\")")
     if free_cost is not None and not free_rows:
         raise r.fail("published.free_ticket_cost", "not used: no tier wins a free ticket")
+    if row_odds is not None and all(t.published.odds is None for t in tiers):
+        raise r.fail("published.row_odds_rounding", "not used: no tier states published_odds")
     play_model = AreaPlay(tuple(areas), max_wins, {"lose": (), **wins})
     if play_model.spots() > MAX_TICKET_SPOTS:
         raise r.fail("areas", f"{play_model.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
@@ -121,7 +130,8 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         path=path, sha256=sha256, id=game_id, name=r.get(game, "name", "game", str), number=number,
         regulation=r.get(game, "regulation", "game", str), source=r.get(game, "source", "game", str),
         sales=printed, symbols=tuple(symbols), tiers=tiers, pools=pools, play=play_model,
-        published=replace(figures, free_ticket_cost=_FREE_TICKET_COSTS[free_cost]), packs=packs,
+        published=replace(figures, free_ticket_cost=_FREE_TICKET_COSTS[free_cost],
+                          row_odds_rounding=_ROW_ODDS_ROUNDINGS[row_odds]), packs=packs,
     )
 
 
@@ -171,7 +181,9 @@ def _symbols(r: Reader, doc: dict[str, Any], price: int) -> tuple[dict[str, list
             raise r.fail(f"{where}.how", f"must be \"automatic\", \"multiplier\" or \"all\", not {how!r}")
         by = r.get(s, "by", where, int, required=False)
         if by is not None and not 2 <= by <= MAX_MULTIPLIER:
-            raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}")
+            one = (" (a \"1X\" that multiplies nothing is a picture, with no by: "
+                   "docs/styles/ticket_multiplier.md, section 2)") if by == 1 else ""
+            raise r.fail(f"{where}.by", f"a multiplier is 2..{MAX_MULTIPLIER}, got {by}{one}")
         art = r.get(s, "art", where, str, required=False)
         if art is not None and not ART.fullmatch(art):
             raise r.fail(f"{where}.art", f"{art[:80]!r} is not an art file name (1 to 128 printable ASCII "

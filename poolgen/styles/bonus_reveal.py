@@ -141,7 +141,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         if len(params.pictures) <= code < len(params.pictures) + len(params.prizes):
             s = params.prizes[code - len(params.pictures)]
             winning.add(name)
-            lines.append(f"{area_id}, spot {j + 1}: {s.symbol} ({s.caption}) revealed: wins "
+            lines.append(f"{area_id}, spot {j + 1}: {s.captioned} revealed: wins "
                          f"{fmt_cents(s.cents)}.")
     return lines, winning
 

@@ -358,13 +358,13 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         if code < len(params.numbers) and code in wins:
             by, why = params.match_by, f"YOUR NUMBER {s.symbol} matches a WINNING NUMBER"
         elif s.how == "automatic":
-            by, why = 1, f"{s.symbol} ({s.caption}) wins the prize shown below it"
+            by, why = 1, f"{s.captioned} wins the prize shown below it"
         elif s.how == "multiplier":
-            by, why = s.by, f"{s.symbol} ({s.caption}) wins {s.by} times the prize shown"
+            by, why = s.by, f"{s.captioned} wins {s.by} times the prize shown"
         else:
             continue
         winning.add(f"{area_id}_your_{j}")
-        amount = f"{by} x {prize.symbol} = " if by != 1 else f"{prize.symbol} ({prize.caption}) = "
+        amount = f"{by} x {prize.symbol} = " if by != 1 else f"{prize.captioned} = "
         lines.append(f"{area_id}, spot {j + 1}: {why}: wins {amount}{fmt_cents(by * prize.cents)}.")
     return lines, winning
 

@@ -119,6 +119,6 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         if len(params.pictures) <= code < len(params.pictures) + len(params.multipliers):
             s = params.multipliers[code - len(params.pictures)]
             winning.add(name)
-            lines.append(f"{area_id}, spot {j + 1}: {s.symbol} ({s.caption}) revealed: every prize won "
+            lines.append(f"{area_id}, spot {j + 1}: {s.captioned} revealed: every prize won "
                          f"on the ticket is paid {s.by} times.")
     return lines, winning

@@ -197,7 +197,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             by, why = 1, f"{params.match} x {s.symbol}"
         elif len(spots) == params.match - 1 and len(shown) == 1:
             m = params.multipliers[shown[0]]
-            by, why = m.by, f"{params.match - 1} x {s.symbol} and {m.symbol} ({m.caption})"
+            by, why = m.by, f"{params.match - 1} x {s.symbol} and {m.captioned}"
             spots.append(codes.index(len(params.prizes) + shown[0]))
         else:
             continue

@@ -56,3 +56,68 @@ def test_printed_odds_of_a_row_with_no_ticket_are_a_problem_not_skipped(tmp_path
     result = check_spec(load_spec(_edited(tmp_path, "count = 40345\n", "count = 0\n")))
     assert "Red Hot and Wild 7's: (j): row 2 ($5 w/RED 7) odds: published 1 in 25.04, computed none: no " \
            "ticket of the row in the order" in result.problems
+
+
+# Nebraska truncates its rows' odds (game 863, "10X The Money": 240,000 / 22,000 = 10.909 printed
+# "10.90", 240,000 / 7,000 = 34.2857 printed "34.28"), where New Hampshire and Minnesota round half up.
+# `[published] row_odds_rounding = "down"` says so (docs/new-game.md, section 1, row (j)).
+
+def _truncating(tmp_path: Path) -> Path:
+    """Red Hot and Wild 7's with row 2 printed as a truncating table prints it (1,010,300 / 40,345 =
+    25.0415...: rounded 25.04, truncated 25.04) and row 4 (1,010,300 / 20,229 = 49.9431...: 49.94 both),
+    row 1 (1,010,300 / 121,234 = 8.3335...: 8.33 both), row 6 (1,010,300 / 10,126 = 99.7728...: rounded
+    99.77, truncated 99.77): the rows that differ are row 3 (1,010,300 / 30,333 = 33.3066...: 33.31
+    rounded, 33.30 truncated) and others; here row 3 alone is printed truncated."""
+    return _edited(tmp_path, 'published_odds = "33.31"', 'published_odds = "33.30"')
+
+
+def test_a_truncated_row_odds_under_the_default_rounding_is_a_problem_that_names_the_field(tmp_path):
+    result = check_spec(load_spec(_truncating(tmp_path)))
+    assert result.problems == ["Red Hot and Wild 7's: (j): row 3 ($10) odds: published 1 in 33.30, computed "
+                               "1 in 33.31 (truncated 33.30: a table that truncates its rows' odds says "
+                               "row_odds_rounding = \"down\" in [published])"]
+
+
+def test_row_odds_rounding_down_reconciles_a_table_that_truncates_its_rows_odds(tmp_path):
+    path = _truncating(tmp_path)
+    path.write_text(path.read_text().replace("[published]", "[published]\nrow_odds_rounding = \"down\"", 1))
+    spec = load_spec(path)
+    assert spec.published.row_odds_rounding == "down"
+    rows = [p for p in check_spec(spec).problems if "(j): row" in p]
+    # every other row of New Hampshire's table is rounded half up: those that truncate otherwise now differ
+    assert rows and all("computed 1 in" in p and "truncated" not in p for p in rows)
+    assert not any("row 3 ($10)" in p for p in rows)
+
+
+def test_row_odds_rounding_down_reports_the_truncated_figure(tmp_path):
+    path = _edited(tmp_path, 'published_odds = "33.31"', 'published_odds = "33.29"')
+    path.write_text(path.read_text().replace("[published]", "[published]\nrow_odds_rounding = \"down\"", 1))
+    problems = [p for p in check_spec(load_spec(path)).problems if "row 3 ($10)" in p]
+    assert problems == ["Red Hot and Wild 7's: (j): row 3 ($10) odds: published 1 in 33.29, computed 1 in "
+                        "33.30"]
+
+
+def test_row_odds_rounding_half_up_written_out_changes_nothing(tmp_path):
+    path = _edited(tmp_path, "[published]", "[published]\nrow_odds_rounding = \"half up\"")
+    result = check_spec(load_spec(path))
+    assert result.stated and result.problems == []
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ('"up"', "published.row_odds_rounding: must be \"half up\" or \"down\", not 'up'"),
+    ("1", "published.row_odds_rounding: must be a string, not 1"),
+])
+def test_a_row_odds_rounding_of_another_value_is_refused(tmp_path, value, message):
+    with pytest.raises(SpecError) as err:
+        load_spec(_edited(tmp_path, "[published]", f"[published]\nrow_odds_rounding = {value}"))
+    assert str(err.value) == f"red_hot_wild_7s.toml: {message}"
+
+
+def test_a_row_odds_rounding_with_no_row_odds_to_round_is_refused_as_not_used(tmp_path):
+    path = _edited(tmp_path, "[published]", "[published]\nrow_odds_rounding = \"down\"")
+    path.write_text("\n".join(line for line in path.read_text().splitlines()
+                              if not line.startswith("published_odds")) + "\n")
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    assert str(err.value) == ("red_hot_wild_7s.toml: published.row_odds_rounding: not used: no tier states "
+                              "published_odds")

@@ -41,7 +41,9 @@ REFUSED = [
     ("tiers.2.wins", [{"area": "play", "prize": "1", "how": "multiplier", "by": 3}],
      "g.toml: tiers[2].wins[0].by: area 'play' (key_number_match): no multiplier symbol with by = 3 "
      "(it has: 2)"),
-    ("symbols.10.by", 1, "g.toml: symbols[10].by: a multiplier is 2..1000, got 1"),
+    # a "1X" (Minnesota's MULTIPLIER box shows one on tickets whose prize "remains the same") is a picture
+    ("symbols.10.by", 1, "g.toml: symbols[10].by: a multiplier is 2..1000, got 1 (a \"1X\" that multiplies "
+                         "nothing is a picture, with no by: docs/styles/ticket_multiplier.md, section 2)"),
     ("symbols.10.by", 1001, "g.toml: symbols[10].by: a multiplier is 2..1000, got 1001"),  # limits.py
     ("areas.0.match_by", 1001, "g.toml: areas[0].match_by: must be at most 1000, got 1001"),
     ("tiers.2.prize", "3.00", "g.toml: tiers[2].prize: 300 cents, but its wins add up to 200 cents"),
