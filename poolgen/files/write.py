@@ -154,8 +154,8 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
         os.fsync(fd)
         pause_point("secret-written")
         os.link(tmp, path)  # fails if `path` appeared meanwhile: never replaces a secret
+        tmp.unlink()  # before anything else: a SIGKILL now leaves no second name of the secret
         _kept(path)
-        tmp.unlink()
         fsync_folder(path.parent)
     except FileExistsError:
         raise OutputError(f"{path}: {what} already exists; not overwriting it") from None

@@ -125,3 +125,17 @@ def test_an_export_of_two_files_interrupted_between_its_renames_puts_both_in_pla
     for name in ("imaging.txt", "imaging.layout.csv"):  # each whole: the bytes of an uninterrupted export
         assert (tmp_path / name).read_bytes() == (clean / name).read_bytes()
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+
+
+def test_keys_recipient_interrupted_once_its_private_key_is_in_place_writes_the_pair(tmp_path):
+    """SIGTERM once recipient-key.pem is in place: before, the command ended there, the public key
+    never written, said the private key was kept, and every re-run was refused (the private key exists).
+    Now it waits for the pair, as `keys new` does."""
+    keys = tmp_path / "keys"
+    done = _signalled_at(["poolgen", "keys", "recipient", str(keys)], "kept", signal.SIGTERM, tmp_path)
+    private, public = keys / "recipient-key.pem", keys / "recipient-key.pub.pem"
+    assert (done.returncode, done.stderr) == (
+        143, f"poolgen: error: interrupted by SIGTERM; the key pair {private}, {public} was complete and is "
+             "kept\n")
+    assert sorted(p.name for p in keys.iterdir()) == ["recipient-key.pem", "recipient-key.pub.pem"]
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
