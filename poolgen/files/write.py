@@ -29,13 +29,19 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def _say_cleared(target: Path) -> None:
+    """Clear what killed writes of `target` left, one line on stderr each (a closed stderr hides them)."""
+    for line in clear_temporaries(target):
+        with suppress(OSError, ValueError):
+            print(line, file=sys.stderr)
+
+
 def new_temporary(path: Path, mode: int) -> tuple[Path, int]:
     """A new temporary file `.NAME.tmp-XXXXXXXX` beside `path`, of exactly `mode` (whatever the umask),
     open for writing and locked as in use (poolgen.files.leftovers), after clearing the temporary files
     killed writes of `path` left (said on stderr). Another write's clearing may take the new file before
     it is locked (it looks abandoned then): it is no longer at its name, and another is made."""
-    for line in clear_temporaries(path):
-        print(line, file=sys.stderr)
+    _say_cleared(path)
     for _ in range(8):
         tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
@@ -236,8 +242,7 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None, 
     parent = final.parent
     ensure_folder(parent)
     ensure_new(final)
-    for line in clear_temporaries(final):  # what killed writes of `final` left: said, never reused
-        print(line, file=sys.stderr)
+    _say_cleared(final)  # what killed writes of `final` left: said, never reused
     tmp = parent / f".{final.name}.partial-{secrets.token_hex(4)}"
     try:
         tmp.mkdir(mode=0o700)
