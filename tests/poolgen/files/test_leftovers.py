@@ -9,7 +9,7 @@ import os
 import stat
 
 from poolgen.files.leftovers import clear_temporaries
-from poolgen.files.write import write_atomic, write_secret
+from poolgen.files.write import staged_folder, write_atomic, write_secret
 
 
 def _line(path, what: str = "temporary file") -> str:
@@ -60,3 +60,15 @@ def test_writing_a_file_clears_its_own_leftovers_first_and_says_so(tmp_path, cap
         assert capsys.readouterr().err == _line(left) + "\n"
         assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(name)) == [name]
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
+
+
+def test_staging_a_folder_clears_what_a_killed_staging_of_it_left_and_says_so(tmp_path, capsys):
+    left = tmp_path / ".bundle.partial-0badc0de"
+    left.mkdir()
+    (left / "manifest.json").write_bytes(b"{}")  # as a killed publish left it
+    other = tmp_path / ".ship.partial-0badc0de"
+    other.mkdir()
+    with staged_folder(tmp_path / "bundle", mode=0o755) as staged:
+        (staged / "f").write_bytes(b"x")
+    assert capsys.readouterr().err == _line(left, "staging folder") + "\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".ship.partial-0badc0de", "bundle"]
