@@ -297,9 +297,10 @@ def reveal(
     ceremony.reveal(name, private, read_contribution(contribution, ceremony, name), now())
     again = revealed_before(contribution, ceremony, closed)  # never under other commitments
     _confirm(f"Reveal {name}'s contribution into the ceremony file?", yes)
-    if not again:
-        record_reveal(contribution, ceremony, closed)
-    save(file, ceremony)
+    with deferred():  # the reveal record and the reveal in the ceremony file are kept together
+        if not again:
+            record_reveal(contribution, ceremony, closed)
+        save(file, ceremony)
     waiting = ceremony.waiting_to_reveal()
     _said(as_json, [f"{name}: revealed; it matches its commitment"],  # never the revealed value itself
           {"ceremony": ceremony.id, "party": name, "revealed": True, "matches_commitment": True,

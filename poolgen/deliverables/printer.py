@@ -30,7 +30,6 @@ from __future__ import annotations
 import hashlib
 import io
 import os
-import secrets
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -41,8 +40,9 @@ from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, rec
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, PoolgenError, RunError
 from poolgen.files.read import open_input
-from poolgen.files.write import create_secret_file, discard, fsync_folder, present, refuse_run_folder
+from poolgen.files.write import discard, fsync_folder, new_temporary, present, refuse_run_folder
 from poolgen.game.model import Game
+from poolgen.interrupts import deferred, kept, pause_point
 
 __all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "export_fixed", "layout_path", "print_order",
            "print_sequence", "print_tables", "shipment", "with_art", "write_new"]
@@ -131,24 +131,31 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
             raise OutputError(f"{out}: is a folder; give a file's name")
         if present(out) and not force:
             raise OutputError(f"{out}: already exists; not overwriting it (--force replaces it)")
-    tmps = [out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}") for out, _ in files]
+    tmps: list[Path] = []
+    held: list[int] = []
     done: list[int] = []
     current = files[0][0]  # the file being written, for the message
     try:
-        for tmp, (out, write) in zip(tmps, files, strict=True):
+        for out, write in files:
             current = out
-            with create_secret_file(tmp) as f:
+            tmp, fd = new_temporary(out, 0o600)  # locked until renamed (poolgen.files.leftovers)
+            tmps.append(tmp)
+            held.append(fd)
+            with os.fdopen(fd, "wb", closefd=False) as f:
                 done.append(write(f))
                 f.flush()
                 os.fsync(f.fileno())
-        for tmp, (out, _) in zip(tmps, files, strict=True):
-            current = out
-            if force:
-                os.replace(tmp, out)
-            else:
-                os.link(tmp, out)  # fails if `out` appeared meanwhile: never replaces a file
-                tmp.unlink()
-            fsync_folder(out.parent)
+        pause_point("file-written")
+        with deferred():  # Ctrl-C and SIGTERM wait: the files go in place together (or none does)
+            for tmp, (out, _) in zip(tmps, files, strict=True):
+                current = out
+                if force:
+                    os.replace(tmp, out)
+                else:
+                    os.link(tmp, out)  # fails if `out` appeared meanwhile: never replaces a file
+                    tmp.unlink()
+                kept(out)
+                fsync_folder(out.parent)
     except FileExistsError:
         raise OutputError(f"{current}: already exists; not overwriting it (--force replaces it)") from None
     except OSError as exc:
@@ -156,6 +163,8 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
     finally:
         for tmp in tmps:
             discard(tmp)
+        for fd in held:
+            os.close(fd)
     return done
 
 

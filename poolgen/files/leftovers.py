@@ -6,6 +6,10 @@ held under an exclusive flock(2) by the process writing it, so a lock that can b
 writer is gone (the kernel drops a lock when its process dies, even by SIGKILL). `sweep(folder)`
 removes those, except a pending seed whose run folder is complete: that seed is put under its final
 name, so a run's seed is never lost. It returns one line per thing done, for the command to print.
+`clear_temporaries(path)` removes only what killed writes of one target left beside it (`.NAME.tmp-*`,
+`.NAME.partial-*`): every file or folder written under a temporary name (a PDF, a key, a ceremony file,
+an export, a sealed file, a bundle) calls it first, so the next write of it clears what a killed one
+left.
 """
 
 from __future__ import annotations
@@ -44,6 +48,52 @@ def _abandoned(path: Path) -> int | None:
         return fd
     os.close(fd)
     return None
+
+
+def remove_abandoned(path: Path) -> bool:
+    """Remove the regular file or staging folder `path` if no living process holds its lock; True if it
+    was removed.
+
+    The lock is taken on what `path` named when opened, and it is removed only if `path` still names
+    that then: a writer that has renamed it into place meanwhile keeps it."""
+    fd = _abandoned(path)
+    if fd is None:
+        return False
+    try:
+        if os.fstat(fd).st_ino != os.lstat(path).st_ino or path.is_symlink():
+            return False
+        if path.is_dir():
+            shutil.rmtree(path)
+        elif path.is_file():
+            path.unlink()
+        else:
+            return False
+        return True
+    except FileNotFoundError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def clear_temporaries(path: Path) -> list[str]:
+    """Remove what killed writes of `path` left beside it and no living writer holds: its temporary files
+    `.NAME.tmp-XXXXXXXX` and its staging folders `.NAME.partial-XXXXXXXX`; one line per thing removed."""
+    path = Path(path)
+    own = re.compile(rf"^\.{re.escape(path.name)}\.(tmp|partial)-[0-9a-f]{{8}}$")
+    try:
+        names = sorted(n for n in os.listdir(path.parent) if own.match(n))
+    except OSError:  # no folder yet (or none to read): nothing left in it
+        return []
+    done = []
+    for name in names:
+        what = "temporary file" if ".tmp-" in name[len(path.name):] else "staging folder"
+        try:
+            if remove_abandoned(path.parent / name):
+                done.append(f"removed {path.parent / name}: the {what} of an interrupted command "
+                            "(nothing of it was put in place)")
+        except OSError as exc:
+            done.append(f"could not clear {path.parent / name}: {exc.strerror or exc}")
+    return done
 
 
 def sweep(folder: Path) -> list[str]:

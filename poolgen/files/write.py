@@ -9,13 +9,14 @@ import os
 import re
 import secrets
 import shutil
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from poolgen.errors import OutputError
-from poolgen.files.leftovers import lock
+from poolgen.files.leftovers import clear_temporaries, lock
 from poolgen.interrupts import deferred, kept, pause_point
 
 
@@ -28,12 +29,34 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _create(tmp: Path, mode: int) -> int:
-    """A new file of exactly `mode` (whatever the umask), locked as in use (see poolgen.files.leftovers)."""
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
-    os.fchmod(fd, mode)
-    lock(fd)
-    return fd
+def _say_cleared(target: Path) -> None:
+    """Clear what killed writes of `target` left, one line on stderr each (a closed stderr hides them)."""
+    for line in clear_temporaries(target):
+        with suppress(OSError, ValueError):
+            print(line, file=sys.stderr)
+
+
+def new_temporary(path: Path, mode: int) -> tuple[Path, int]:
+    """A new temporary file `.NAME.tmp-XXXXXXXX` beside `path`, of exactly `mode` (whatever the umask),
+    open for writing and locked as in use (poolgen.files.leftovers), after clearing the temporary files
+    killed writes of `path` left (said on stderr). Another write's clearing may take the new file before
+    it is locked (it looks abandoned then): it is no longer at its name, and another is made."""
+    _say_cleared(path)
+    for _ in range(8):
+        tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, mode)
+        try:
+            if lock(fd) and os.fstat(fd).st_ino == os.lstat(tmp).st_ino:
+                os.fchmod(fd, mode)
+                return tmp, fd
+        except FileNotFoundError:
+            pass
+        except BaseException:
+            os.close(fd)
+            discard(tmp)
+            raise
+        os.close(fd)
+    raise OutputError(f"{path}: cannot keep a temporary file: other writes of it remove them")
 
 
 def present(path: Path) -> bool:
@@ -54,10 +77,12 @@ def refuse_run_folder(path: Path, what: str) -> None:
         raise OutputError(f"{path}: inside the run folder {run}; keep the {what} outside run folders")
 
 
-def discard(tmp: Path) -> None:
-    """Remove a temporary file if it is there; one that was never made (its name refused) is no error."""
-    with suppress(OSError):
-        tmp.unlink()
+def discard(tmp: Path | None) -> None:
+    """Remove a temporary file if it is there; one that was never made (None, or its name refused) is no
+    error."""
+    if tmp is not None:
+        with suppress(OSError):
+            tmp.unlink()
 
 
 def make_folders(folder: Path, mode: int) -> None:
@@ -88,14 +113,16 @@ def _kept(path: Path) -> None:
 def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     """Write `data` to `path` via a temporary file in the same folder and a rename."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+    tmp: Path | None = None
+    fd: int | None = None
     try:
-        fd = _create(tmp, mode)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        tmp, fd = new_temporary(path, mode)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+        pause_point("file-written")
+        os.replace(tmp, path)  # still locked: no other write's clearing takes it first
         _kept(path)
         fsync_folder(path.parent)
     except OSError as exc:
@@ -104,6 +131,9 @@ def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     except BaseException:
         discard(tmp)
         raise
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) -> int | None:
@@ -120,18 +150,18 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     except OSError as exc:
         raise OutputError(f"{path.parent}: cannot create folder for the {what}: "
                           f"{exc.strerror or exc}") from None
-    tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
-    fd = None
+    tmp: Path | None = None
+    fd: int | None = None
     try:
-        fd = _create(tmp, 0o600)
+        tmp, fd = new_temporary(path, 0o600)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
         os.fsync(fd)
         pause_point("secret-written")
         os.link(tmp, path)  # fails if `path` appeared meanwhile: never replaces a secret
+        tmp.unlink()  # before anything else: a SIGKILL now leaves no second name of the secret
         _kept(path)
-        tmp.unlink()
         fsync_folder(path.parent)
     except FileExistsError:
         raise OutputError(f"{path}: {what} already exists; not overwriting it") from None
@@ -205,13 +235,14 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None, 
     the rename, with Ctrl-C and SIGTERM held back from the rename until it returns (so a run's seed
     is named with it). The folder is 0700 while it is written and `mode` once in place (`FOLDER_MODE`
     for a folder of outcomes; 0755 for one that holds none, a publish bundle or a ship folder); it
-    is locked while in use, so a later `poolgen.files.leftovers.sweep` removes it only once its writer
-    is gone.
+    is locked while in use, so a later `poolgen.files.leftovers.sweep`, or the next write of `final`,
+    removes it only once its writer is gone.
     """
     final = Path(final)
     parent = final.parent
     ensure_folder(parent)
     ensure_new(final)
+    _say_cleared(final)  # what killed writes of `final` left: said, never reused
     tmp = parent / f".{final.name}.partial-{secrets.token_hex(4)}"
     try:
         tmp.mkdir(mode=0o700)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import select
 import sys
 from collections.abc import Iterator
@@ -22,7 +21,8 @@ from typing import BinaryIO
 import numpy as np
 
 from poolgen.errors import OutputError, PoolgenError
-from poolgen.files.write import discard, fsync_folder, present
+from poolgen.files.write import discard, fsync_folder, new_temporary, present
+from poolgen.interrupts import kept
 from poolgen.rng import derive_stream, integers, permutation, row_permutations
 from poolgen.rng.drbg import Stream
 from poolgen.rng.labels import LABEL_ROOT
@@ -233,14 +233,15 @@ def _new_secret_file(path: Path) -> Iterator[BinaryIO]:
         raise OutputError(f"{path}: would put a stream dump inside a run folder (it holds manifest.json)")
     if present(path):
         raise OutputError(f"{path}: already exists; not overwriting it")
-    tmp = path.with_name(f".{path.name}.tmp-{secrets.token_hex(4)}")
+    tmp: Path | None = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        tmp, fd = new_temporary(path, 0o600)  # locked until linked (poolgen.files.leftovers)
         with os.fdopen(fd, "wb") as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
-        os.link(tmp, path)  # fails if `path` appeared meanwhile
+            os.link(tmp, path)  # fails if `path` appeared meanwhile
+        kept(path)
         fsync_folder(path.parent)
     except FileExistsError:
         raise OutputError(f"{path}: already exists; not overwriting it") from None

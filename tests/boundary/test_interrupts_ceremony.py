@@ -87,3 +87,20 @@ def test_commit_killed_before_recording_says_what_its_contribution_file_is(tmp_p
            "bundle holds its commitment it was never used: remove it or give another --contribution\n")
     contribution.unlink()
     assert invoke(*argv).exit_code == 0 and load(file).waiting_to_commit() == ["lottery", "auditor"]
+
+
+def test_reveal_interrupted_once_its_record_is_in_place_records_the_reveal_too(tmp_path):
+    """SIGTERM once the reveal record (CONTRIBUTION.revealed) was in place: before, the command ended
+    there, the ceremony file without the reveal, and the line said only the record was kept, as if
+    the reveal were done. Now the signal waits until the ceremony file holds the reveal too."""
+    file = new(tmp_path)
+    for p in PARTIES:
+        commit(file, p)
+    contribution = tmp_path / "vendor.contribution"
+    done = _signalled_at_pause(["poolgen", "ceremony", "reveal", str(file), "--party", "vendor", "--key",
+                                key(file, "vendor"), "--contribution", str(contribution), "--yes"],
+                               "kept", 1, signal.SIGTERM, tmp_path)
+    assert done.returncode == 143, done.stderr
+    assert done.stderr.splitlines()[-1] == (f"poolgen: error: interrupted by SIGTERM; "
+                                            f"{contribution}.revealed, {file} were complete and are kept")
+    assert load(file).waiting_to_reveal() == ["lottery", "auditor"]

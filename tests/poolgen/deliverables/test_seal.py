@@ -56,3 +56,17 @@ def test_keys_recipient_prints_its_fingerprint_for_scripts(tmp_path):
     assert doc == {"private_key": str(tmp_path / "lab" / "recipient-key.pem"),
                    "public_key": str(tmp_path / "lab" / "recipient-key.pub.pem"),
                    "fingerprint": as_json.stderr.split("fingerprint ")[1].strip()}
+
+
+def test_keys_recipient_never_replaces_a_public_key_left_in_its_folder(tmp_path):
+    """A folder holding recipient-key.pub.pem alone: a new pair's public key replaced it (write_atomic),
+    the file a sender may already have read back. Now refused before anything is written."""
+    folder = tmp_path / "printer"
+    folder.mkdir()
+    (folder / "recipient-key.pub.pem").write_bytes(b"the key senders hold")
+    made = invoke("keys", "recipient", folder)
+    assert (made.exit_code, made.stderr) == (
+        2, f"poolgen: error: {folder / 'recipient-key.pub.pem'}: recipient public key already exists; not "
+           "overwriting it\n")
+    assert sorted(p.name for p in folder.iterdir()) == ["recipient-key.pub.pem"]
+    assert (folder / "recipient-key.pub.pem").read_bytes() == b"the key senders hold"
