@@ -49,6 +49,9 @@ class Stream:
         key = HKDF(hashes.SHA256(), 32, salt=SALT, info=info).derive(seed)
         self._enc = Cipher(algorithms.ChaCha20(key, bytes(16)), mode=None).encryptor()
 
+    def read(self, n: int) -> bytes:
+        return self._enc.update(bytes(n))
+
     def words(self, n: int) -> np.ndarray:
         return np.frombuffer(self._enc.update(bytes(8 * n)), dtype="<u8").astype(np.uint64)
 

@@ -59,7 +59,8 @@ def test_audit_alone_rederives_every_validation_number_of_an_honest_run(signed):
     report = _audit_alone(signed, signed["run"])
     assert report.failed == [], report.to_json()
     assert report.step(Step.REPRODUCTION).details[0] == (
-        "seed matches the commitment; 6,000 validation numbers and 20 book numbers re-derived from the seed")
+        "seed matches the commitment; the salts and tier order of 2 pool(s), 6,000 validation numbers and 20 "
+        "book numbers re-derived from the seed")
 
 
 
@@ -71,8 +72,9 @@ def test_audit_alone_without_the_spec_says_it_did_not_rederive_book_numbers(sign
                                       high_validation_key=signed["root"] / "high.key"))
     assert report.failed == [], report.to_json()
     assert report.step(Step.REPRODUCTION).details[0] == (
-        "seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers not "
-        "re-derived: give --spec (the order's book slots are the spec's)")
+        "seed matches the commitment; the salts and tier order of 2 pool(s) and 6,000 validation numbers "
+        "re-derived from the seed; book numbers not re-derived: give --spec (the order's book slots are the "
+        "spec's)")
 
 def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
     run = tmp_path / "run"
