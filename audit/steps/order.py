@@ -65,9 +65,7 @@ def _tiers(seed: bytes, rules: str, pool: PoolEntry) -> pl.Series:
 
 
 def _first_off(shown: pl.Series, want: pl.Series) -> tuple[int, int] | None:
-    """(how many differ, the first position) or None when equal; a length differing counts every row."""
-    if len(shown) != len(want):
-        return max(len(shown), len(want)), 0
+    """(how many differ, the first position) or None when equal (the same length: the caller's)."""
     off = np.flatnonzero((shown != want).fill_null(True).to_numpy())
     return (off.size, int(off[0])) if off.size else None
 
@@ -75,8 +73,8 @@ def _first_off(shown: pl.Series, want: pl.Series) -> tuple[int, int] | None:
 def check_order_and_salts(folder: Path, manifest: Manifest, seed: bytes) -> tuple[str, str]:
     """(7) every pool file's salts and, unless pack or block parameters constrain it, its tiers in pool
     order are the seed's. Returns (what was re-derived, a remark on what was not: "" or the order's
-    parameters). A pool whose file is missing or whose tier counts are not a pool's is skipped: steps
-    2, 3 and 5 report those."""
+    parameters). A pool whose file is missing, holds another number of rows than its tickets, or whose
+    tier counts are not its tickets is skipped: steps 2, 3 and 5 report those."""
     constrained = order_parameters(manifest)
     wrong, salts, tiers = [], 0, 0
     for pool in manifest.pools:
@@ -84,6 +82,8 @@ def check_order_and_salts(folder: Path, manifest: Manifest, seed: bytes) -> tupl
                 or any(t.count < 0 for t in pool.tiers):
             continue
         table = read_pool(folder, pool.file, ["tier", "salt"])
+        if len(table) != pool.tickets:  # step 3 says how many rows it holds
+            continue
         off = _first_off(table["salt"], _salts(seed, manifest.rules, pool))
         salts += 1
         if off:  # positions only: a salt is not to be quoted in reports
@@ -95,9 +95,8 @@ def check_order_and_salts(folder: Path, manifest: Manifest, seed: bytes) -> tupl
         tiers += 1
         if off:
             at = off[1]
-            got = table["tier"][at] if at < len(table) else None
             wrong.append(f"{pool.file}: {off[0]:,} ticket(s) not in the seed's tier order, first at position "
-                         f"{at:,} (tier {got!r}, the seed's {want[at] if at < len(want) else None!r})")
+                         f"{at:,} (tier {table['tier'][at]!r}, the seed's {want[at]!r})")
     if wrong:
         raise VerificationError(Step.REPRODUCTION, "seed matches the commitment; " + "; ".join(wrong)
                                 + " (docs/randomness.md, section 4: the pool's salt and order streams)")

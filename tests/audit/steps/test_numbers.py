@@ -93,6 +93,21 @@ def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(sign
         "(docs/validation.md, section 2: each from the pool's virn stream)"]
 
 
+def test_an_imaging_file_a_row_short_fails_step_7_naming_the_count_not_every_number(signed, tmp_path):
+    """An imaging file without its last row: its 2,999 validation numbers are the seed's, and step 7 says
+    the count (it said `3,000 validation number(s) not the seed's, first at position 0`)."""
+    run = tmp_path / "run"
+    shutil.copytree(signed["run"], run)
+    path = run / "imaging-p1.parquet"
+    pl.read_parquet(path).head(2999).write_parquet(path)
+    resign(run, lambda doc: None, signed["signer"])
+    report = _audit_alone(signed, run)
+    assert report.step(Step.REPRODUCTION).reasons == [
+        "seed matches the commitment; imaging-p1.parquet: 2,999 validation numbers for the pool's 3,000 "
+        "tickets (docs/validation.md, section 2: each from the pool's virn stream)"]
+    assert "imaging-p1.parquet: 2,999 rows for 3,000 tickets" in report.step(Step.DELIVERABLES).reasons[0]
+
+
 def _swap_first_books(signed, run: Path, claim_book_key: bool = False) -> None:
     """The first books of p1 and p2 trade numbers (ticket ids, barcodes, Merkle roots and validation
     files restated): the same set of book numbers, so the pack list is unchanged and step 3 holds. With
