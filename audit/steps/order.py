@@ -42,14 +42,16 @@ FREE_KEYS = frozenset({"neighbours", "shares"})  # parameters that leave the tie
 
 def order_parameters(manifest: Manifest) -> list[str]:
     """The manifest's pack (printed) or block (eInstant) parameters that constrain the tier order, as
-    `print.packs.<key>` or `blocks.<key>`; [] when the order is the plain shuffle of section 4."""
+    `print.packs.<key>` or `blocks.<key>`; [] when the order is the plain shuffle of section 4: as
+    poolgen draws it, a parameter given (an empty list of caps or spacing rules is none), and for an
+    eInstant only within blocks (`shares`)."""
     if manifest.kind == "printed":
         where, table = "print.packs", manifest.doc.get("print", {}).get("packs")
     else:
         where, table = "blocks", manifest.doc.get("blocks")
-    if not isinstance(table, dict):
+    if not isinstance(table, dict) or (manifest.kind != "printed" and "shares" not in table):
         return []  # a run made before the manifest recorded them: the default rule (docs/manifest.md)
-    return [f"{where}.{k}" for k in sorted(table) if k not in FREE_KEYS]
+    return [f"{where}.{k}" for k in sorted(table) if k not in FREE_KEYS and table[k] not in (None, [], {})]
 
 
 def _salts(seed: bytes, rules: str, pool: PoolEntry) -> pl.Series:

@@ -148,8 +148,8 @@ def test_audits_salts_and_tier_order_are_poolgens_for_an_einstant(einstant):
 
 @pytest.mark.parametrize(("blocks", "named"), [
     ({"shares": 100, "neighbours": "off", "min_winners": 1}, "blocks.min_winners"),
-    ({"shares": 100, "neighbours": "across blocks", "caps": [], "spacing": []},
-     "blocks.caps, blocks.spacing"),
+    ({"shares": 100, "neighbours": "across blocks", "caps": [{"tiers": ["m1"], "at_most": 1}], "spacing": []},
+     "blocks.caps"),
 ])
 def test_a_tier_order_drawn_under_block_parameters_is_said_not_rederived(einstant, blocks, named):
     """Pack and block parameters other than `neighbours` and `shares` draw the order by docs/randomness.md
@@ -160,3 +160,15 @@ def test_a_tier_order_drawn_under_block_parameters_is_said_not_rederived(einstan
     assert check_order_and_salts(run, other, SEED_A) == (
         "the salts of 1 pool(s)", f"tier order not re-derived: {named} draw it otherwise (docs/randomness.md "
         "section 5; `poolgen verify --seed-file` regenerates it)")
+
+
+@pytest.mark.parametrize("blocks", [
+    {"shares": 100, "neighbours": "across blocks", "caps": [], "spacing": []},
+    {"neighbours": "across blocks", "min_winners": 1},
+], ids=["empty rules", "no blocks"])
+def test_block_entries_that_draw_no_order_do_not_turn_the_order_check_off(einstant, blocks):
+    """poolgen shuffles plainly unless a rule is given within blocks of `shares`: a manifest adding an
+    empty list of caps, or a rule without blocks, is held to the plain shuffle, not excused from it."""
+    run, manifest = einstant
+    other = Manifest.parse(json.dumps(json.loads(manifest.data) | {"blocks": blocks}).encode())
+    assert check_order_and_salts(run, other, SEED_A) == ("the salts and tier order of 1 pool(s)", "")
