@@ -378,14 +378,14 @@ def check_deliverables(folder: Path, manifest: Manifest, keys: dict[str, bytes |
     tiers = {f.get("tier"): f for f in files if f.get("role") in ("validation", "validation-high")}
     for tier in ("low", "high"):
         entry, key = tiers.get(tier), keys.get(tier)
-        option = "--validation-key" if tier == "low" else "--high-validation-key"
+        unopened = f"records not opened (give --{'' if tier == 'low' else 'high-'}validation-key)"
         if entry is None:
             yield "pass", f"no {tier}-tier validation file in the run (generated without validation keys)"
         elif key is None:  # its header needs no key: nothing in it but section 3's fields
             try:
                 check_header(folder, entry, manifest.doc["run_id"], len(tickets.prizes),
                              pr.get("high_tier_cents"), game)
-                yield "skip", f"{entry['name']}: header and size checked; records not opened (give {option})"
+                yield "skip", f"{entry['name']}: header, size and sort order checked; {unopened}"
             except VerificationError as exc:
                 yield "fail", exc.reason
             except Exception as exc:  # as below

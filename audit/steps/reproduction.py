@@ -24,6 +24,7 @@ from audit.read.manifest import Manifest
 from audit.read.runfiles import hash_run_file
 from audit.read.specs import SpecExpectation
 from audit.steps.numbers import check_books, check_virns
+from audit.steps.order import check_order_and_salts
 from audit.steps.split import check_split_seed
 
 COMMITMENT_LABEL = b"poolgen/seed-commitment/v1"
@@ -79,10 +80,11 @@ def check_commitment(manifest: Manifest, seed: bytes) -> str:
 
 def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectation | None = None,
                book_key: bytes | None = None) -> str:
-    """(7) without a generator: the seed is the committed one, and every validation number of a printed
+    """(7) without a generator: the seed is the committed one, and every pool's salts and (unless pack or
+    block parameters draw it) tier order (audit/steps/order.py), every validation number of a printed
     run, a split order's counts per pool (audit/steps/split.py), and with the spec every book number,
-    is the seed's (audit/steps/numbers.py; the rest of a pool file needs the generator); book numbers
-    under a book key need the key (checked in step 3)."""
+    are the seed's (audit/steps/numbers.py; the layouts need the generator); book numbers under a book
+    key need the key (checked in step 3)."""
     done = check_commitment(manifest, seed)
     virns = check_virns(folder, manifest, seed)
     keyed = manifest.kind == "printed" and "book_key_check" in manifest.doc.get("print", {})  # not the seed's
@@ -94,9 +96,13 @@ def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectat
         said = f"{done}; {virns} re-derived from the seed" if virns else done
         raise VerificationError(Step.REPRODUCTION, f"{said}; {exc.reason}") from None
     remark = keyed or books.startswith("book numbers not re-derived")  # a statement, not numbers checked
-    found = [x for x in (virns, "" if remark else books, check_split_seed(manifest, seed)) if x]
-    said = f"{done}; {' and '.join(found)} re-derived from the seed" if found else done
-    return f"{said}; {books}" if remark else said
+    split = check_split_seed(manifest, seed)
+    ordered, unordered = check_order_and_salts(folder, manifest, seed)  # last: the counts' message first
+    found = [x for x in (ordered, virns, "" if remark else books, split) if x]
+    listed = " and ".join([", ".join(found[:-1]), found[-1]] if len(found) > 1 else found)
+    said = f"{done}; {listed} re-derived from the seed" if found else done
+    remarks = [x for x in (unordered, books if remark else "") if x]
+    return "; ".join([said, *remarks])
 
 
 def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path: Path,

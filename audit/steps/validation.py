@@ -118,11 +118,41 @@ def _header(data: bytes, name: str) -> tuple[dict[str, Any], int]:
     return head, end
 
 
+def first_unsorted(rows: np.ndarray) -> int | None:
+    """The first i whose row (of n x w bytes, w a multiple of 8) is not strictly below row i + 1 by its
+    bytes, or None when the rows are sorted with none twice."""
+    words = np.ascontiguousarray(rows).view(">u8")
+    if len(words) < 2:
+        return None
+    differ = words[1:] != words[:-1]
+    at = np.argmax(differ, axis=1)  # the first word two neighbours differ in (0 when they are equal)
+    rising = differ.any(axis=1) & (np.take_along_axis(words[1:], at[:, None], 1)
+                                   > np.take_along_axis(words[:-1], at[:, None], 1))[:, 0]
+    bad = np.flatnonzero(~rising)
+    return int(bad[0]) if bad.size else None
+
+
+def order_problems(data: bytes, end: int, n: int) -> list[str]:
+    """What no key is needed to see of the body: records and known values each sorted by their bytes,
+    none twice (section 3: the sort order is not print order, and every ticket has one of each)."""
+    body = np.frombuffer(data, dtype=np.uint8, offset=end + 1)
+    if len(body) != 48 * n:
+        return []  # the size is reported
+    problems = []
+    for what, rows in (("records", body[:32 * n].reshape(-1, 32)),
+                       ("known values", body[32 * n:].reshape(-1, 16))):
+        at = first_unsorted(rows)
+        if at is not None:
+            problems.append(f"{what} not sorted by their bytes with none twice (section 3), first at "
+                            f"{what[:-1]} {at + 1:,} of {n:,}")
+    return problems
+
+
 def header_problems(data: bytes, entry: dict[str, Any], run_id: str, n: int, threshold: int,
                     game: int) -> list[str]:
     """What no key is needed to see: the header is section 3's for this run, tier and game, with no
     other field and in canonical form (the file goes to the central system: a field, or spacing, could
-    carry outcomes), and the file holds n records and n known values."""
+    carry outcomes), the file holds n records and n known values, each sorted with none twice."""
     head, end = _header(data, entry["name"])
     problems = []
     if head.get("format") != FORMAT:
@@ -140,7 +170,7 @@ def header_problems(data: bytes, entry: dict[str, Any], run_id: str, n: int, thr
                         "system: a field could carry outcomes)")
     elif data[:end] != json.dumps(head, sort_keys=True, separators=(",", ":")).encode():
         problems.append("header not in canonical form (keys sorted, no spaces)")
-    return problems
+    return problems + order_problems(data, end, n)
 
 
 def check_header(folder: Path, entry: dict[str, Any], run_id: str, n: int, threshold: int, game: int) -> str:
@@ -181,9 +211,10 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
     got = body[:32 * min(n, len(body) // 32)].view("S32")
     same = len(got) == n and np.array_equal(got, want)
     missing = 0 if same else int(np.count_nonzero(~np.isin(want, got)))
-    if not same:
-        problems.append(f"{missing:,} ticket(s) without their record (missing, changed or reordered records)")
-    if body[32 * n:].tobytes() != known.tobytes():
+    if missing:  # none missing but not the same: out of order or twice, which header_problems says
+        problems.append(f"{missing:,} ticket(s) without their record (missing or changed records)")
+    shown = body[32 * n:].view("S16") if len(body) == 48 * n else None
+    if shown is None or not np.array_equal(np.sort(shown), known):
         problems.append("the known-ticket values are not every ticket's")
     if problems:
         raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))

@@ -46,8 +46,10 @@ def test_verify_passes_step_9_with_both_keys(runs):
     skipped = verify_run(VerifyRequest(run=folder, public_key=runs["public"]))
     assert skipped.ok and skipped.step(Step.DELIVERABLES).status == "skip"
     assert skipped.step(Step.DELIVERABLES).reasons == [
-        "validation-low.bin: header and size checked; records not opened (give --validation-key)",
-        "validation-high.bin: header and size checked; records not opened (give --high-validation-key)",
+        "validation-low.bin: header, size and sort order checked; records not opened (give "
+        "--validation-key)",
+        "validation-high.bin: header, size and sort order checked; records not opened (give "
+        "--high-validation-key)",
     ]
 
 
@@ -93,7 +95,7 @@ def test_a_changed_record_fails_step_9(runs, copy):
     assert _step9(copy, runs["keys"]) == [
         (
             "fail",
-            "validation-low.bin: 1 ticket(s) without their record (missing, changed or reordered records)",
+            "validation-low.bin: 1 ticket(s) without their record (missing or changed records)",
         )
     ]
 
@@ -104,10 +106,47 @@ def test_a_missing_record_fails_step_9(runs, copy):
         (
             "fail",
             "validation-high.bin: 3000 records in 143,968 bytes for 3,000 tickets (threshold "
-            "60000); 1 ticket(s) without their record (missing, changed or reordered records); the "
+            "60000); 1 ticket(s) without their record (missing or changed records); the "
             "known-ticket values are not every ticket's",
         )
     ]
+
+
+def _swap_rows(width: int, i: int, j: int, known: bool = False):
+    """An edit of the body swapping its rows i and j: records (32 bytes), or known values (`width` bytes,
+    after the 3,000 records) when `known`."""
+    def edit(body: bytearray) -> bytes:
+        start = 32 * 3000 if known else 0
+        a, b = start + width * i, start + width * j
+        body[a:a + width], body[b:b + width] = body[b:b + width], body[a:a + width]
+        return bytes(body)
+    return edit
+
+
+def _copy_row(body: bytearray) -> bytes:
+    body[32 * 6:32 * 7] = body[32 * 5:32 * 6]  # record 6 twice, record 7's ticket without one
+    return bytes(body)
+
+
+@pytest.mark.parametrize(("edit", "problem"), [
+    (_swap_rows(32, 0, 1), "records not sorted by their bytes with none twice (section 3), first at record 1 "
+     "of 3,000"),
+    (_swap_rows(16, 2999, 2998, known=True), "known values not sorted by their bytes with none twice "
+     "(section 3), first at known value 2,999 of 3,000"),
+    (_copy_row, "records not sorted by their bytes with none twice (section 3), first at record 6 of 3,000"),
+], ids=["records reordered", "known values reordered", "a record twice"])
+def test_validation_records_out_of_order_or_twice_fail_step_9_with_or_without_the_key(runs, copy, edit,
+                                                                                        problem):
+    """Section 3 sorts the records and the known values by their bytes (the sort order is not print
+    order); a file that is not so sorted, or holds a record twice, passed step 9 without the key, and
+    with it failed as `0 ticket(s) without their record` (a reorder) or a `known-ticket values` line."""
+    _edit_records(copy / "validation-low.bin", edit)
+    manifest = Manifest.parse((copy / "manifest.json").read_bytes())
+    without = [r for r in check_deliverables(copy, manifest, {"low": None, "high": None}, None)
+               if r[0] == "fail"]
+    assert without == [("fail", f"validation-low.bin: {problem}")]
+    twice = "; 1 ticket(s) without their record (missing or changed records)" if edit is _copy_row else ""
+    assert _step9(copy, runs["keys"]) == [("fail", f"validation-low.bin: {problem}{twice}")]
 
 
 def test_a_swapped_imaging_row_fails_step_9(runs, copy):

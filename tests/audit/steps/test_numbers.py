@@ -59,7 +59,8 @@ def test_audit_alone_rederives_every_validation_number_of_an_honest_run(signed):
     report = _audit_alone(signed, signed["run"])
     assert report.failed == [], report.to_json()
     assert report.step(Step.REPRODUCTION).details[0] == (
-        "seed matches the commitment; 6,000 validation numbers and 20 book numbers re-derived from the seed")
+        "seed matches the commitment; the salts and tier order of 2 pool(s), 6,000 validation numbers and 20 "
+        "book numbers re-derived from the seed")
 
 
 
@@ -71,8 +72,9 @@ def test_audit_alone_without_the_spec_says_it_did_not_rederive_book_numbers(sign
                                       high_validation_key=signed["root"] / "high.key"))
     assert report.failed == [], report.to_json()
     assert report.step(Step.REPRODUCTION).details[0] == (
-        "seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers not "
-        "re-derived: give --spec (the order's book slots are the spec's)")
+        "seed matches the commitment; the salts and tier order of 2 pool(s) and 6,000 validation numbers "
+        "re-derived from the seed; book numbers not re-derived: give --spec (the order's book slots are the "
+        "spec's)")
 
 def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
     run = tmp_path / "run"
@@ -89,6 +91,21 @@ def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(sign
         "seed matches the commitment; imaging-p1.parquet: 3,000 validation number(s) not the seed's, first "
         "at position 0; imaging-p2.parquet: 3,000 validation number(s) not the seed's, first at position 0 "
         "(docs/validation.md, section 2: each from the pool's virn stream)"]
+
+
+def test_an_imaging_file_a_row_short_fails_step_7_naming_the_count_not_every_number(signed, tmp_path):
+    """An imaging file without its last row: its 2,999 validation numbers are the seed's, and step 7 says
+    the count (it said `3,000 validation number(s) not the seed's, first at position 0`)."""
+    run = tmp_path / "run"
+    shutil.copytree(signed["run"], run)
+    path = run / "imaging-p1.parquet"
+    pl.read_parquet(path).head(2999).write_parquet(path)
+    resign(run, lambda doc: None, signed["signer"])
+    report = _audit_alone(signed, run)
+    assert report.step(Step.REPRODUCTION).reasons == [
+        "seed matches the commitment; imaging-p1.parquet: 2,999 validation numbers for the pool's 3,000 "
+        "tickets (docs/validation.md, section 2: each from the pool's virn stream)"]
+    assert "imaging-p1.parquet: 2,999 rows for 3,000 tickets" in report.step(Step.DELIVERABLES).reasons[0]
 
 
 def _swap_first_books(signed, run: Path, claim_book_key: bool = False) -> None:

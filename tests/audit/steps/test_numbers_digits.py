@@ -30,5 +30,5 @@ def test_virn_digits_out_of_range_fail_step_5_and_leave_step_7_alone(tmp_path, d
     assert steps[5]["status"] == "fail"
     assert f"print.virn_digits '{digits}', not 'a whole number, 9 to 18'" in steps[5]["reasons"][0]
     assert (steps[7]["status"], steps[7]["details"]) == (  # no spec: no book slots either, and it says so
-        "skip", ["seed matches the commitment; book numbers not re-derived: give --spec (the order's book "
-                 "slots are the spec's)"])
+        "skip", ["seed matches the commitment; the salts and tier order of 1 pool(s) re-derived from the "
+                 "seed; book numbers not re-derived: give --spec (the order's book slots are the spec's)"])

@@ -141,5 +141,5 @@ def test_audit_alone_with_the_seed_checks_a_book_key_runs_books_only_against_the
     given = verify_run(VerifyRequest(**common, book_key=tmp / "book.key"))
     assert given.failed == [], given.to_json()
     assert given.step(Step.REPRODUCTION).details[0] == (
-        "seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers: the "
-        "book key's, checked against it in step 3")
+        "seed matches the commitment; the salts and tier order of 2 pool(s) and 6,000 validation numbers "
+        "re-derived from the seed; book numbers: the book key's, checked against it in step 3")
