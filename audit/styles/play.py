@@ -123,7 +123,11 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
     too_many = wins > max_wins
     reasons.add(too_many, lambda r: f"{int(wins[r])} wins, at most {max_wins}")
     lone = multiplied & (wins == 0)
-    reasons.add(lone, lambda r: f"a ticket-wide multiplier x{int(times[r])} on a ticket with no other win")
+    if _on_losers(areas):  # docs/styles/ticket_multiplier.md 5: a loser's multiplier is no win (it pays 0)
+        keys = np.where(lone[:, None], -1, keys)  # a lone multiplier's key is the row's only one
+    else:
+        reasons.add(lone, lambda r: f"a ticket-wide multiplier x{int(times[r])} on a ticket with no other "
+                                    "win")
 
     want, tier_ids = tier_keys(play, names, areas, keys.shape[1])
     pins = tier_pins(play, names, areas)
@@ -139,6 +143,12 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
                                  f"paying {int(prize[r])} cents)")
     _pinned(index, pins, shown, areas, reasons)
     return Evaluation(prize, wins, reasons.illegal())
+
+
+def _on_losers(areas: list[Any]) -> bool:
+    """Whether the play's ticket_multiplier area (at most one) says `multipliers_on_losers`: true."""
+    return any(isinstance(a, dict) and a.get("style") == "ticket_multiplier"
+               and a.get("multipliers_on_losers") is True for a in areas)
 
 
 def _pinned(index: np.ndarray, pins: Pins,

@@ -4,7 +4,8 @@ A BONUS box of S spots, each a picture (codes 0..D-1) or a multiplier `multiplie
 spot showing a multiplier is the area's one win, `how = "ticket"`, by its k, paying 0 itself;
 audit/styles/play.py scales the ticket's other wins by k (docs/styles/play.md, rule 2). A row is
 illegal (section 6, rules 1 and 2, in this order) when a code is out of range or more than one spot
-shows a multiplier."""
+shows a multiplier. With `multipliers_on_losers` true, audit/styles/play.py takes a multiplier on a
+row that wins nothing else as no win (section 5)."""
 
 from __future__ import annotations
 
@@ -23,14 +24,15 @@ def _readable(area: dict[str, Any]) -> bool:
             and isinstance(prizes, list) and bool(prizes) and len(pictures) + len(prizes) <= 256
             and all(isinstance(p, dict) and isinstance(p.get("code"), str) and type(p.get("by")) is int
                     and 2 <= p["by"] <= 4095 for p in prizes)
-            and len({p["code"] for p in prizes}) == len(prizes))
+            and len({p["code"] for p in prizes}) == len(prizes)
+            and type(area.get("multipliers_on_losers", False)) is bool)
 
 
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     if not _readable(area):
-        raise ValueError(f"manifest play entry: area {aid!r}: spots, pictures or multipliers "
-                         "unreadable")
+        raise ValueError(f"manifest play entry: area {aid!r}: spots, pictures, multipliers or "
+                         "multipliers_on_losers unreadable")
     d, prizes = len(area["pictures"]), area["multipliers"]
     m = len(prizes)
     n = table.height

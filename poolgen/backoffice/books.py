@@ -24,8 +24,9 @@ from poolgen.backoffice import owned
 from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.backoffice.reports import missing
-from poolgen.backoffice.sales import now_text
+from poolgen.backoffice.sales import checked_pool_file, now_text
 from poolgen.backoffice.vouched import Run, signed
+from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.interrupts import pause_point
 
@@ -116,8 +117,31 @@ def run_books(run: Run) -> dict[str, int]:
     return out
 
 
-def parse_book(text: str, run: Run, books: dict[str, int]) -> str:
-    """A book named `GGG-BBBBBBB` or by its bare number (the run's game), as a book of the run."""
+def own_books(run: Run, listed: dict[str, int]) -> dict[str, int]:
+    """The books of the run's own pools, of its pack list's `listed`. A split order's pack list names
+    every book of the order whatever pools the run holds (docs/validation.md, section 4), so a run of
+    some of its pools (a cut) holds only some of them: those its pool files name (each file checked
+    against the manifest's SHA-256 first). Any other run's pack list names its own books."""
+    split = run.folder.manifest.get("print", {}).get("split")
+    tickets = sum(p.tickets for p in run.folder.parsed.pools)
+    if not isinstance(split, dict) or not isinstance(split.get("order_tickets"), int) \
+            or tickets >= split["order_tickets"]:
+        return listed
+    numbers: set[int] = set()
+    for entry in run.folder.parsed.pools:
+        try:
+            checked_pool_file(run, entry.id)
+            found = run.folder.collect(entry.id, lambda lf: lf.select("book").unique())
+        except (RunError, BackOfficeError) as exc:
+            raise BackOfficeError(f"{exc} (a run of some pools of a split order knows its books from its "
+                                  "pool files)") from None
+        numbers.update(int(b) for b in found["book"])
+    return {name: n for name, n in listed.items() if int(name[4:]) in numbers}
+
+
+def parse_book(text: str, run: Run, books: dict[str, int], own: dict[str, int] | None = None) -> str:
+    """A book named `GGG-BBBBBBB` or by its bare number (the run's game), as a book of the run: one of
+    its pack list's `books` and, given `own` (`own_books`), one of its own pools' books."""
     m = _BOOK.fullmatch(text)
     if m:
         name = text
@@ -127,6 +151,11 @@ def parse_book(text: str, run: Run, books: dict[str, int]) -> str:
         raise BackOfficeError(f"book {shown(text)}: not a book GGG-BBBBBBB nor a book number (ASCII digits)")
     if name not in books:
         raise BackOfficeError(f"book {shown(text)}: not a book of run {run.run_id} (not in its pack list)")
+    if own is not None and name not in own:  # a split order's pack list names the order's books
+        pools = ", ".join(p.id for p in run.folder.parsed.pools)
+        raise BackOfficeError(f"book {shown(text)}: a book of another run of the order, not of run "
+                              f"{run.run_id} (its pools {pools} do not hold it); name it under the run "
+                              "that holds it")
     return name
 
 

@@ -42,7 +42,7 @@ def _printed(run: Run) -> Run:
 def _move(command: str, run: Path, books: list[str], ledger: Path, public_key: Path | None, clerk: str,
           ref: str | None, as_json: bool) -> None:
     # here, not at module level: polars and numpy would load with every poolgen command (start-up time)
-    from poolgen.backoffice.books import BooksLedger, parse_book, run_books  # lazy: start-up time
+    from poolgen.backoffice.books import BooksLedger, own_books, parse_book, run_books  # lazy: start-up time
     from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
     from poolgen.backoffice.vouched import open_signed  # lazy: start-up time
 
@@ -50,7 +50,8 @@ def _move(command: str, run: Path, books: list[str], ledger: Path, public_key: P
     ref = "" if ref is None else parse_id(ref, "--ref")
     vouched = _printed(open_signed(run, public_key, f"books {command}"))
     known = run_books(vouched)
-    names = [parse_book(b, vouched, known) for b in books]
+    own = own_books(vouched, known)  # a cut of a split order: its pools' books only
+    names = [parse_book(b, vouched, known, own) for b in books]
     book = BooksLedger(ledger)
     try:
         moves = book.move(vouched, command, names, clerk, ref)
@@ -119,8 +120,9 @@ def status_cmd(
 
     recorded = parse_head(head, entry="move") if head is not None else None
     vouched = _printed(open_vouched(run, public_key))
-    known = ledger_of_books.run_books(vouched)
-    names = [ledger_of_books.parse_book(b, vouched, known) for b in books or []]
+    listed = ledger_of_books.run_books(vouched)
+    known = ledger_of_books.own_books(vouched, listed)  # a cut of a split order: its pools' books only
+    names = [ledger_of_books.parse_book(b, vouched, listed, known) for b in books or []]
     book = ledger_of_books.BooksLedger(ledger, create=False)
     try:
         rows = book.rows()
@@ -146,7 +148,9 @@ def status_cmd(
                 "" if b["move_no"] is None else f" (move no. {b['move_no']} at {plain(b['at'])}, clerk "
                 f"{plain(b['clerk'])}" + (f", ref {plain(b['ref'])}" if b["ref"] else "") + ")"))
         if "states" in out:
-            typer.echo(f"run {vouched.run_id}: {len(known):,} books: " + ", ".join(
+            order = f" (its pools'; the pack list names the order's {len(listed):,})" \
+                if len(listed) != len(known) else ""
+            typer.echo(f"run {vouched.run_id}: {len(known):,} books{order}: " + ", ".join(
                 f"{n:,} {s}" for s, n in out["states"].items()))
         for problem in found:
             typer.echo(f"problem: {problem}")

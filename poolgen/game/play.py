@@ -84,8 +84,8 @@ def ticket_problem(wins: Sequence[Win]) -> str | None:
     if len(times) > 1:
         return f"{len(times)} ticket-wide multipliers; a ticket shows at most one"
     if len(times) == len(wins):
-        return ("a ticket-wide multiplier and no other win: nothing to multiply (a multiplier shown "
-                "on a ticket that wins nothing reads as an unpaid win)")
+        return ("a ticket-wide multiplier and no other win: nothing to multiply (a tier that wins "
+                "nothing lists no multiplier; `multipliers_on_losers` shows them on losers)")
     if any(w.prize.free for w in wins):
         return "a ticket-wide multiplier on a free ticket: a free ticket is not multiplied"
     return None
@@ -296,6 +296,11 @@ class AreaPlay:
         for area in self.areas:
             groups = [(rows[i], self.area_wins(t.id, area.id)) for i, t in enumerate(pool.tiers)]
             out.update(area.module.lay_out(area.id, area.params, groups, tiers.size, stream, out, counts))
+            losers = getattr(area.module, "lay_out_losers", None)  # ticket_multiplier's, its contract's 7
+            if losers is not None:  # the rows of tiers that win nothing, tier after tier in pool order
+                lost = [rows[i] for i, t in enumerate(pool.tiers) if not self.wins[t.id]]
+                lost_rows = np.concatenate(lost) if lost else np.zeros(0, np.int64)
+                out.update(losers(area.id, area.params, lost_rows, stream, out))
         return out
 
     def area_wins(self, tier_id: str, area_id: str) -> tuple[Win, ...]:

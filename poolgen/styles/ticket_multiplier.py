@@ -1,7 +1,8 @@
 """Ticket-wide multiplier (contract: docs/styles/ticket_multiplier.md): a BONUS box of S spots, each
 a decoy picture or a multiplier symbol of k ("2X", "DBL"); a ticket shows at most one, and only when
-its tier says so; then every prize it wins in its other areas is paid k times (docs/styles/play.md,
-rule 2: poolgen/game/play.py `ticket_cents`). The area wins nothing by itself."""
+its tier says so, or (`multipliers_on_losers`) on a ticket that wins nothing; then every prize it wins
+in its other areas is paid k times (docs/styles/play.md, rule 2: poolgen/game/play.py `ticket_cents`).
+The area wins nothing by itself."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from poolgen.game.model import Symbol
 from poolgen.game.play import TICKET, AreaReading, Cell, Groups, Section, Win, WinError
 from poolgen.rng import Stream, integers
 
-FIELDS: frozenset[str] = frozenset({"spots", "multipliers", "pictures"})
+FIELDS: frozenset[str] = frozenset({"spots", "multipliers", "pictures", "multipliers_on_losers"})
 # imaging (poolgen/deliverables/imaging.py): column suffix -> the area's symbol lists, in code order
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_spot_", ("pictures", "multipliers")),)
 STYLE = "ticket_multiplier"
@@ -26,6 +27,7 @@ class Params:
     spots: int
     multipliers: tuple[Symbol, ...]
     pictures: tuple[Symbol, ...]
+    on_losers: bool = False  # `multipliers_on_losers`: a loser's box may show one (contract, section 7)
 
 
 def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
@@ -35,7 +37,8 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
                                        "of the whole ticket)")
     p = Params(spots=ctx.whole(table, "spots", where, 1, high=32),
                multipliers=ctx.group(table, "multipliers", where, "multipliers"),
-               pictures=ctx.group(table, "pictures", where, "pictures"))
+               pictures=ctx.group(table, "pictures", where, "pictures"),
+               on_losers=r.get(table, "multipliers_on_losers", where, bool, required=False) or False)
     if len(p.pictures) + len(p.multipliers) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
     shared = sorted({s.code for s in p.pictures} & {s.code for s in p.multipliers})
@@ -64,7 +67,8 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 
 def entry(params: Params) -> dict[str, Any]:
     return {"spots": params.spots, "pictures": [s.code for s in params.pictures],
-            "multipliers": [{"code": s.code, "by": s.by} for s in params.multipliers]}
+            "multipliers": [{"code": s.code, "by": s.by} for s in params.multipliers]} \
+        | ({"multipliers_on_losers": True} if params.on_losers else {})
 
 
 def columns(area_id: str, params: Params) -> list[str]:
@@ -87,6 +91,22 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         spots[rows] = grid
     spots8 = spots.astype(np.uint8)
     return {name: np.ascontiguousarray(spots8[:, j]) for j, name in enumerate(columns(area_id, params))}
+
+
+def lay_out_losers(area_id: str, params: Params, rows: np.ndarray, stream: Stream,
+                   done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Contract section 7, with `multipliers_on_losers`: on each row of a tier that wins nothing
+    (`rows`, tier after tier in pool order), after `lay_out`, one spot (`integers(S)` a row) is drawn
+    again uniformly over every symbol of the box (`integers(D + M)` a row): a picture or a multiplier.
+    Without it nothing is drawn (every pool as before, byte for byte)."""
+    if not params.on_losers or not rows.size:
+        return {}
+    names = columns(area_id, params)
+    spots = np.stack([np.asarray(done[name]) for name in names], axis=1)
+    at = integers(stream, params.spots, size=rows.size)
+    code = integers(stream, len(params.pictures) + len(params.multipliers), size=rows.size)
+    spots[rows, at] = code
+    return {name: np.ascontiguousarray(spots[:, j]) for j, name in enumerate(names)}
 
 
 def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:

@@ -3,8 +3,8 @@ verifies, every ticket paying its tier (k x its other wins where its tier is mul
 variant of it is refused with one line naming the file.
 
 Specs are drawn at random: a bonus_reveal area of 2 to 4 spots (1 to 3 amounts, 2 to 4 pictures) and a
-ticket_multiplier box of 1 to 4 spots (1 to 3 multipliers of k = 2..10, 1 to 4 pictures); tiers of one
-or two reveals, each multiplied or not, on pools of a few hundred tickets."""
+ticket_multiplier box of 1 to 4 spots (1 to 3 multipliers of k = 2..10, 1 to 4 pictures; multipliers on
+losers or not); tiers of one or two reveals, each multiplied or not, on pools of a few hundred tickets."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def games(draw) -> dict:
     reveal = {"id": "b", "style": "bonus_reveal", "spots": draw(st.integers(2, 4)), "prizes": "pz",
               "pictures": "pic"}
     box = {"id": "x", "style": "ticket_multiplier", "spots": draw(st.integers(1, 4)), "multipliers": "mul",
-           "pictures": "dec"}
+           "pictures": "dec"} | ({"multipliers_on_losers": True} if draw(st.booleans()) else {})
     per_book = 25
     tickets = per_book * 2 * draw(st.integers(4, 12))
     codes, times = [a["code"] for a in amounts], [None] + [m["code"] for m in mults]
@@ -67,6 +67,7 @@ BREAK = [
         s["code"] for s in d["symbols"] if s["group"] == "mul"), "how": "ticket"}]),
     lambda d: d["tiers"][0]["wins"].append({"area": "x", "prize": next(
         s["code"] for s in d["symbols"] if s["group"] == "mul"), "how": "multiplier", "by": 2}),
+    lambda d: d["areas"][1].__setitem__("multipliers_on_losers", "yes"),
 ]
 
 

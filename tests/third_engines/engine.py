@@ -152,7 +152,9 @@ def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
         pays = k * sum(by * cents[(a, p)] for a, _, by, p in other)
         if len(other) > play["max_wins"]:
             reasons.append(f"{len(other)} wins, at most {play['max_wins']}")
-        if ticket and not other:
+        if ticket and not other and any(a.get("multipliers_on_losers") is True for a, _ in areas):
+            wins = []  # ticket_multiplier.md 5: a multiplier on a row that wins nothing else is no win
+        elif ticket and not other:
             reasons.append(f"a ticket-wide multiplier x{k} on a ticket with no other win")
         if tier not in tiers:
             reasons.append(f"tier '{tier}' is not in the manifest's play entry")

@@ -123,3 +123,52 @@ CASES = [  # (tier of the row tampered, its cells or columns set, what the contr
 @pytest.mark.parametrize(("tier", "values", "what"), CASES, ids=[c[2] for c in CASES])
 def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(run, tmp_path, tier, values, what):
     against_audit.agrees(engine.judge, run, tmp_path / "r", tier, values)
+
+
+@pytest.fixture(scope="module")
+def losers_run(tmp_path_factory) -> Path:
+    """The same game, its BONUS box saying `multipliers_on_losers = true` (ticket_multiplier.md 1, 7)."""
+    folder = tmp_path_factory.mktemp("maze3-losers")
+    doc = _doc()
+    doc["areas"][1]["multipliers_on_losers"] = True
+    (folder / "g.toml").write_text(dumps(doc))
+    made = generate(GenerateRequest(load_spec(folder / "g.toml"), SEED_A,
+                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r"))
+    return made.folder
+
+
+def test_with_multipliers_on_losers_a_loser_may_show_one_and_every_row_is_legal(losers_run, run):
+    table = pl.read_parquet(losers_run / "pool-p1.parquet")
+    assert engine.judge(against_audit.play(losers_run), table) == {}
+    assert against_audit.layouts(losers_run)[0] == "pass"
+    losers = table.filter(pl.col("tier") == "lose").select(pl.col("bx_spot_0", "bx_spot_1").cast(pl.Int64))
+    shown = losers.select(((pl.col("bx_spot_0") >= 2).cast(pl.Int64) + (pl.col("bx_spot_1") >= 2)).alias("n"))
+    # M / (D + M) = 2 / 4: 175 of the 350 losers expected to show one, at most one each
+    assert (losers.height, shown["n"].max(), int((shown["n"] == 1).sum())) == (350, 1, 171)
+    assert against_audit.play(losers_run)["areas"][1]["multipliers_on_losers"] is True
+    assert "multipliers_on_losers" not in against_audit.play(run)["areas"][1]  # absent: written as before
+
+
+LOSER_CASES = [  # a loser of the run with multipliers_on_losers: what the contracts make of it
+    ({"bx_spot_0": 3, "bx_spot_1": 0}, ""),  # a 5X on a loser: legal, pays nothing
+    ({"bx_spot_0": 2, "bx_spot_1": 3}, "bx: 2 multiplier symbols (at most one)"),  # rule 2 still holds
+]
+
+
+@pytest.mark.parametrize(("values", "reasons"), LOSER_CASES, ids=["one multiplier", "two multipliers"])
+def test_a_multiplier_on_a_loser_is_legal_only_with_multipliers_on_losers(losers_run, tmp_path, values,
+                                                                          reasons):
+    table, row = against_audit.tampered(losers_run, tmp_path / "r", "lose", values)
+    judged = engine.judge(against_audit.play(tmp_path / "r"), table)
+    status, text = against_audit.layouts(tmp_path / "r")
+    if not reasons:
+        assert (judged, status) == ({}, "pass"), text
+    else:
+        assert judged == {row: (reasons, 0)}
+        assert against_audit.agrees(engine.judge, losers_run, tmp_path / "s", "lose", values) == (reasons, 0)
+
+
+def test_a_multiplier_on_a_winner_not_multiplied_is_still_refused_with_multipliers_on_losers(losers_run,
+                                                                                              tmp_path):
+    assert against_audit.agrees(engine.judge, losers_run, tmp_path / "r", "a", {"bx_spot_1": 2}) == (
+        "its wins are not its tier 'a''s (1 win(s) paying 200 cents)", 200)

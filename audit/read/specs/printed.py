@@ -217,13 +217,14 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "maze": "rows cols arrows starts exits prizes",
     "prize_box": "games spots match pictures prizes",
     "symbol_count": "spots pictures symbol prizes legend most_alike",
-    "ticket_multiplier": "spots pictures multipliers",
+    "ticket_multiplier": "spots pictures multipliers multipliers_on_losers",
     "yours_beats_theirs": "pairs numbers prizes ties",
 }.items()}
 SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
 # A spec field an entry leaves out at its default (the style's contract, section 3), by style: a spec
 # that writes the default out states what the absent key means.
-LEFT_OUT: dict[str, dict[str, object]] = {"key_number_match": {"distinct_numbers": False}}
+LEFT_OUT: dict[str, dict[str, object]] = {"key_number_match": {"distinct_numbers": False},
+                                          "ticket_multiplier": {"multipliers_on_losers": False}}
 
 
 @dataclass(frozen=True)
@@ -301,4 +302,9 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
                                    f"spec {s[k]!r}")
         elif got != value:
             out.append(f"area {spec_area['id']}: {key} {got!r}, spec {value!r}")
+    for key, default in LEFT_OUT.get(str(run_area.get("style")), {}).items():
+        if key not in spec_area and key in run_area and run_area[key] is not default:
+            # an entry stating a default's key the spec leaves out states another rule than the spec's
+            # (a multiplier allowed on losers: docs/styles/ticket_multiplier.md, section 3)
+            out.append(f"area {spec_area['id']}: {key} {run_area[key]!r}, spec {default!r} (left out)")
     return out

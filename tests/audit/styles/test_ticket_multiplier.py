@@ -52,6 +52,25 @@ def test_a_multiplier_on_a_loser_is_illegal():
         "(0 win(s) paying 0 cents)"])
 
 
+ON_LOSERS = {**PLAY, "areas": [REVEAL, BOX | {"multipliers_on_losers": True}]}
+
+
+@pytest.mark.parametrize(("b", "x", "tier", "judged"), [
+    ([0, 1], [2, 0], "lose", (0, 0, [])),  # a 2X on a loser: no win, pays nothing
+    ([0, 1], [1, 3], "lose", (0, 0, [])),  # a 5X
+    ([0, 1], [2, 3], "lose", (0, 0, ["x: 2 multiplier symbols (at most one)"])),  # rule 2 still holds
+    ([3, 0], [0, 2], "r1", (200, 1, ["its wins are not its tier 'r1''s (1 win(s) paying 200 cents)"])),
+    ([0, 1], [2, 0], "r1x2", (0, 0, ["its wins are not its tier 'r1x2''s (0 win(s) paying 0 cents)"])),
+])
+def test_with_multipliers_on_losers_a_multiplier_on_a_loser_is_no_win(b, x, tier, judged):
+    """docs/styles/ticket_multiplier.md sections 1 and 5: with the entry's `multipliers_on_losers` a row
+    whose multiplier is its only win wins nothing (so only a tier that wins nothing may show it so); a
+    multiplier beside a win of a tier not multiplied is still refused."""
+    assert judge(b, x, tier, ON_LOSERS) == judged
+    assert judge(b, x, tier, {**PLAY, "areas": [REVEAL, BOX | {"multipliers_on_losers": False}]}) == \
+        judge(b, x, tier)  # false is the field absent
+
+
 def test_a_multiplier_on_a_winner_whose_tier_is_not_multiplied_is_illegal():
     assert judge([3, 0], [0, 2], "r1") == (200, 1, [
         "its wins are not its tier 'r1''s (1 win(s) paying 200 cents)"])
@@ -80,13 +99,16 @@ def test_the_multiplier_is_not_counted_against_max_wins():
                                     {"multipliers": []}, {"multipliers": [{"code": "2X", "by": 1}]},
                                     {"multipliers": [{"code": "2X", "by": 4096}]},
                                     {"multipliers": [{"code": "2X", "by": 2}, {"code": "2X", "by": 3}]},
-                                    {"multipliers": [{"code": "2X"}]}, {"multipliers": None}])
+                                    {"multipliers": [{"code": "2X"}]}, {"multipliers": None},
+                                    {"multipliers_on_losers": 1}, {"multipliers_on_losers": "true"},
+                                    {"multipliers_on_losers": None}])
 def test_entries_it_cannot_read_stop_the_step(change):
     play = copy.deepcopy(PLAY)
     play["areas"][1] = BOX | change
     with pytest.raises(ValueError) as caught:
         judge([3, 0], [0, 1], "r1", play)
-    assert str(caught.value) == ("manifest play entry: area 'x': spots, pictures or multipliers unreadable")
+    assert str(caught.value) == ("manifest play entry: area 'x': spots, pictures, multipliers or "
+                                 "multipliers_on_losers unreadable")
 
 
 def test_two_multiplier_areas_and_a_multiplier_paid_in_cents_are_unreadable():

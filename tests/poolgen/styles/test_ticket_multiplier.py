@@ -6,6 +6,8 @@ in one line, every way a multiplier could read as a win that is not paid."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy.stats import chi2_contingency, chisquare
@@ -91,6 +93,8 @@ def test_a_tier_states_its_multiplied_prize(tmp_path):
     ({"spots": 33}, "areas[1].spots: must be at most 32, got 33"),
     ({"multipliers": "pz"}, "areas[1].multipliers: group 'pz' is already used as prizes"),
     ({"colour": "red"}, "areas[1].colour: unknown field"),
+    ({"multipliers_on_losers": "yes"}, "areas[1].multipliers_on_losers: must be a bool, not 'yes'"),
+    ({"multipliers_on_losers": 1}, "areas[1].multipliers_on_losers: must be a bool, not 1"),
 ])
 def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
     (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
@@ -149,3 +153,47 @@ def test_the_multiplier_is_not_a_win_against_max_wins(tmp_path):
     (tmp_path / "g.toml").write_text(dumps(doc))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
              "g.toml: tiers[0].wins: 2 wins, but a ticket wins at most 1 times (play.max_wins)")
+
+
+def _laid_out(spec_file) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Double Bag's first pool laid out as `full_pool` lays it: its tiers, whether each row's tier wins
+    nothing, and its columns."""
+    spec = load_spec(spec_file)
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
+    losers = np.array([not spec.play.wins[t.id] for t in pool.tiers])[tiers]
+    return tiers, losers, spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
+
+
+def test_with_multipliers_on_losers_a_losers_box_is_uniform_over_every_symbol(full_pool, tmp_path):
+    """Contract sections 1 and 7: a loser's one spot is drawn again over the 4 pictures and the
+    moneybag, uniformly (1 in 5 losers shows DBL); every winner's box is the pool's without the field,
+    and the manifest's area entry says so."""
+    box_line = 'pictures = "decoy"\n'  # the BONUS box's
+    text = Path(EXAMPLE).read_text().replace(box_line, box_line + "multipliers_on_losers = true\n", 1)
+    (tmp_path / "g.toml").write_text(text)
+    _, losers, cols = _laid_out(tmp_path / "g.toml")
+    box, before = cols["bonus_spot_0"].astype(np.int64), full_pool[3]["bonus_spot_0"].astype(np.int64)
+    seen = np.bincount(box[losers], minlength=5)
+    assert (int(losers.sum()), int(seen[DBL])) == (180_132, 36_117)  # 36,026.4 expected
+    assert chisquare(seen).pvalue > 1e-4
+    np.testing.assert_array_equal(box[~losers], before[~losers])
+    assert int((box[~losers] == DBL).sum()) == 8_468  # the multiplied tiers, as before
+    entry = load_spec(tmp_path / "g.toml").play.document()["areas"][1]
+    assert entry["multipliers_on_losers"] is True
+    assert "multipliers_on_losers" not in load_spec(EXAMPLE).play.document()["areas"][1]
+
+
+def test_multipliers_on_losers_false_lays_out_the_pool_without_the_field(tmp_path):
+    for name, area in (("absent", {}), ("false", {"multipliers_on_losers": False})):
+        (tmp_path / f"{name}.toml").write_text(dumps(_doc(**area)))
+    spec = {name: load_spec(tmp_path / f"{name}.toml") for name in ("absent", "false")}
+    assert spec["absent"].play.document() == spec["false"].play.document()
+    pool = spec["absent"].pools[0]
+    tiers = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    cols = {name: s.play.lay_out(s, s.pools[0], tiers, derive_stream(SEED_A, "test", "layout"))
+            for name, s in spec.items()}
+    assert cols["absent"].keys() == cols["false"].keys()
+    for c in cols["absent"]:
+        np.testing.assert_array_equal(cols["absent"][c], cols["false"][c])

@@ -5,6 +5,9 @@ layout by the manifest's, so a raised one would publish, and pass, tickets the g
 
 from __future__ import annotations
 
+import json
+from datetime import UTC, datetime
+
 import pytest
 
 from audit.checklist import Step
@@ -13,10 +16,12 @@ from audit.read.specs import read_spec
 from audit.verify import VerifyRequest, verify_run
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
 from tests.support import ROOT, SEED_A
 from tests.support.cli import invoke
 from tests.support.reseal import resign, signed_small_run
-from tests.support.spec_docs import kn_doc, write
+from tests.support.spec_docs import base_doc, dumps, kn_doc, write
 
 
 @pytest.fixture
@@ -89,3 +94,41 @@ def test_a_free_ticket_among_a_win_all_areas_prizes_is_refused_by_audits_spec_re
     with pytest.raises(SpecError) as loader_said:
         load_spec(spec)
     assert str(loader_said.value) == f"m.toml: {line}"
+
+
+def _box_doc(on_losers: object) -> dict:
+    """A reveal area and a BONUS box (docs/styles/ticket_multiplier.md), the box's
+    `multipliers_on_losers` as given (None: left out)."""
+    pictures = [{"group": "pic", "code": c, "symbol": c} for c in ("A", "B", "C")]
+    prizes = [{"group": "pz", "code": "1", "symbol": "$1", "value": "1.00"}]
+    mults = [{"group": "mul", "code": "2X", "symbol": "2X", "by": 2},
+             {"group": "dec", "code": "P", "symbol": "P"}, {"group": "dec", "code": "Q", "symbol": "Q"}]
+    box = {"id": "x", "style": "ticket_multiplier", "spots": 2, "multipliers": "mul", "pictures": "dec"}
+    tiers = [{"id": "t", "count": 10, "wins": [{"area": "b", "prize": "1", "how": "reveal"},
+                                               {"area": "x", "prize": "2X", "how": "ticket"}]}]
+    return base_doc([{"id": "b", "style": "bonus_reveal", "spots": 3, "prizes": "pz", "pictures": "pic"},
+                     box | ({} if on_losers is None else {"multipliers_on_losers": on_losers})],
+                    pictures + prizes + mults, tiers, pool_tickets=100)
+
+
+@pytest.mark.parametrize("on_losers", [None, False, True])
+def test_step_5_holds_a_runs_multipliers_on_losers_to_the_spec(tmp_path, on_losers):
+    """docs/styles/ticket_multiplier.md section 3: the entry writes `"multipliers_on_losers": true` only
+    when the spec says so; a spec writing the default false verifies, and a re-signed entry that drops
+    the field (or adds it) is not the spec's."""
+    (tmp_path / "g.toml").write_text(dumps(_box_doc(on_losers)))
+    pair = new_key_pair(tmp_path / "keys", None)
+    signer = Signer.from_file(pair.private)
+    request = GenerateRequest(load_spec(tmp_path / "g.toml"), SEED_A, now=datetime(2026, 12, 1, tzinfo=UTC),
+                              out=tmp_path, run_id="r", signature=signer.manifest_entry())
+    run = generate(request, finish=signer.sign_run).folder
+    check = VerifyRequest(run=run, public_key=pair.public, spec=tmp_path / "g.toml")
+    assert verify_run(check).step(Step.FIGURES).status == "pass"
+    assert ("multipliers_on_losers" in json.loads((run / "manifest.json").read_text())["play"]["areas"][1]) \
+        is (on_losers is True)
+    resign(run, lambda doc: doc["play"]["areas"][1].update(multipliers_on_losers=on_losers is not True),
+           signer)
+    step = verify_run(check).step(Step.FIGURES)
+    assert step.status == "fail"
+    said = f"area x: multipliers_on_losers {on_losers is not True}, spec {on_losers is True}"
+    assert said + (" (left out)" if on_losers is None else "") in " ".join(step.reasons), step.reasons

@@ -1,0 +1,91 @@
+"""The books ledger on a split order made as cuts (tests/support/split_run.py; docs/back-office.md,
+section 8): every cut's pack list names all 240 books of the order (docs/validation.md, section 4), but a
+cut holds only its own pools' 120. A move of another cut's book under this cut was recorded (`book
+007-0000193: printed -> activated`), and `status` counted the order's 240 books as the cut's; now a
+book of another cut is refused in one line, nothing recorded, and the counts are the cut's own."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from poolgen.backoffice.books import BooksLedger
+from tests.support.cli import invoke, one_line
+from tests.support.split_run import SplitRun, cut, split_run, ticket_rows
+
+
+@pytest.fixture(scope="module")
+def order(tmp_path_factory) -> dict:
+    root = tmp_path_factory.mktemp("split-books")
+    whole = split_run(root)
+    return {"whole": whole, "a": cut(whole, ["p1", "p2", "p3"], "cut-a"),
+            "b": cut(whole, ["p4", "p5", "p6"], "cut-b")}
+
+
+def _books(run: SplitRun) -> list[str]:
+    """The cut's own books, GGG-BBBBBBB, ascending."""
+    return sorted({f"{b[:3]}-{b[3:10]}" for b in ticket_rows(run)["barcode"].to_list()})
+
+
+def _books_cmd(run: SplitRun, *args: object):
+    return invoke("books", *args[:1], run.folder, *args[1:], "--public-key", run.public)
+
+
+def test_a_move_of_a_book_of_another_cut_is_refused_and_nothing_is_recorded(order, tmp_path):
+    ledger = tmp_path / "books.sqlite"
+    a, b = _books(order["a"]), _books(order["b"])
+    assert len(a) == len(b) == 120 and not set(a) & set(b)
+    theirs = b[0]
+    for command in ("activate", "return", "stolen"):
+        refused = _books_cmd(order["a"], command, a[0], theirs, "--ledger", ledger)
+        one_line(refused, "poolgen", f"book '{theirs}': a book of another run of the order, not of run cut-a "
+                                     "(its pools p1, p2, p3 do not hold it); name it under the run that "
+                                     "holds it")
+    bare = _books_cmd(order["a"], "activate", str(int(theirs[4:])), "--ledger", ledger)
+    one_line(bare, "poolgen", f"book '{int(theirs[4:])}': a book of another run of the order, not of run "
+                              "cut-a")
+    assert not ledger.exists()  # refused before the ledger was opened
+    mine = _books_cmd(order["b"], "activate", theirs, "--ledger", ledger)
+    assert mine.exit_code == 0 and mine.stdout == f"book {theirs}: printed -> activated (move no. 1)\n"
+    whole = _books_cmd(order["whole"], "settle", theirs, "--ledger", ledger)  # every pool: every book
+    assert whole.exit_code == 0 and whole.stdout == f"book {theirs}: activated -> settled (move no. 2)\n"
+    books = BooksLedger(ledger, create=False)
+    try:
+        assert [(r[0], r[2], r[3]) for r in books.rows()] == [(1, "cut-b", theirs), (2, "split", theirs)]
+    finally:
+        books.close()
+
+
+def test_status_of_a_cut_counts_its_own_books_and_refuses_another_cuts(order, tmp_path):
+    ledger = tmp_path / "books.sqlite"
+    a, b = _books(order["a"]), _books(order["b"])
+    assert _books_cmd(order["a"], "activate", a[0], a[1], "--ledger", ledger).exit_code == 0
+    assert _books_cmd(order["b"], "stolen", b[0], "--ledger", ledger).exit_code == 0
+    text = _books_cmd(order["a"], "status", "--ledger", ledger)
+    assert text.exit_code == 0, text.output
+    assert text.stdout.splitlines()[0] == ("run cut-a: 120 books (its pools'; the pack list names the order's"
+                                           " 240): 118 printed, 2 activated, 0 settled, 0 returned, 0 stolen")
+    states = json.loads(_books_cmd(order["b"], "status", "--ledger", ledger, "--json").stdout)["states"]
+    assert states == {"printed": 119, "activated": 0, "settled": 0, "returned": 0, "stolen": 1}
+    states = json.loads(_books_cmd(order["whole"], "status", "--ledger", ledger, "--json").stdout)["states"]
+    assert states == {"printed": 237, "activated": 2, "settled": 0, "returned": 0, "stolen": 1}
+    whole = _books_cmd(order["whole"], "status", "--ledger", ledger)
+    assert whole.stdout.splitlines()[0].startswith("run split: 240 books: 237 printed")
+    named = _books_cmd(order["a"], "status", a[0], b[0], "--ledger", ledger)
+    one_line(named, "poolgen", f"book '{b[0]}': a book of another run of the order, not of run cut-a")
+
+
+def test_a_cut_without_its_pool_files_cannot_name_its_books(order, tmp_path):
+    """A cut's books are read from its pool files (the pack list names the order's): one missing is
+    refused in one line, nothing recorded."""
+    copy = tmp_path / "cut-a"
+    shutil.copytree(order["a"].folder, copy)
+    (copy / "pool-p2.parquet").unlink()
+    moved = SplitRun(order["a"].spec, copy, order["a"].public, order["a"].low, order["a"].high,
+                     order["a"].private)
+    refused = _books_cmd(moved, "activate", _books(order["a"])[0], "--ledger", tmp_path / "books.sqlite")
+    one_line(refused, "poolgen", "pool p2: pool file pool-p2.parquet is missing (a run of some pools of a "
+                                 "split order knows its books from its pool files)")
+    assert not (tmp_path / "books.sqlite").exists()
