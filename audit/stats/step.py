@@ -9,6 +9,8 @@ audit/stats/tests.py):
     an expected distribution given as an input (today a uniform shuffle's): winners per book
     (histogram, dispersion), winners by tenth of the ticket number within the book, prize value per
     book (Kruskal-Wallis), and runs of winners and losers: audit/stats/books.py;
+  - what every book holds (winners, each prize level, prize value) by tenth of the printed book numbers'
+    order (printed games): audit/stats/book_order.py;
   - the top prizes gathered: close together in print (serial) order or by printed book number, on few
     ticket numbers or residues of the serial mod 1,000, one last digit of the serial: audit/stats/
     gathered.py;
@@ -45,6 +47,7 @@ import polars as pl
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import read_pool
 from audit.read.specs.packs import PackRules
+from audit.stats.book_order import book_order_findings
 from audit.stats.books import BookNull, block_findings
 from audit.stats.combined import combined_findings
 from audit.stats.gathered import gathered_findings
@@ -167,6 +170,7 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     found, skipped = found + more, skipped + why
     if kind == "printed" and per_book and "book" in table.columns:  # the top prizes' printed book numbers
         found += printed_number_findings(prize, table["book"].to_numpy(), per_book)
+        found += book_order_findings(prize, table["book"].to_numpy(), per_book)  # every book, by its number
     plain = (packs is None or not packs.composition) and book_null is None  # a uniform shuffle's positions
     found += gathered_findings(prize, per_book=per_book if kind == "printed" else None,
                                book=table["book"].to_numpy() if kind == "printed" and "book" in table.columns
