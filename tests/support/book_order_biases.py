@@ -45,3 +45,22 @@ def level_in_number_range(table: pl.DataFrame, per_book: int, amount: int, share
     chosen = np.argsort(-held, kind="stable")[:k]
     first = int(books * start)
     return _moved(table, per_book, chosen, np.arange(first, first + k))
+
+
+def level_into_carton(table: pl.DataFrame, per_book: int, amount: int, moved: int, first: int,
+                      books: int) -> pl.DataFrame:
+    """`moved` tickets of `amount` cents from outside books first..first + books - 1 of print order (one
+    carton) moved in, each swapped with a lower winner there, both spread evenly (over the pool, over the
+    carton), so every book keeps its winners: a carton of richer books for one retailer."""
+    prize = table["prize_cents"].to_numpy()
+    order = np.arange(table.height)
+    lo, hi = first * per_book, (first + books) * per_book
+    rows = np.flatnonzero(prize == amount)
+    outside = rows[(rows < lo) | (rows >= hi)]
+    outside = outside[np.linspace(0, len(outside) - 1, moved).astype(np.int64)]  # spread over the pool
+    lower = np.flatnonzero((prize > 0) & (prize < amount))
+    inside = lower[(lower >= lo) & (lower < hi)]
+    inside = inside[np.linspace(0, len(inside) - 1, moved).astype(np.int64)]  # spread over the carton
+    for a, q in zip(outside, inside, strict=False):
+        order[a], order[q] = order[q], order[a]
+    return table[order]
