@@ -10,6 +10,7 @@ import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from typer.testing import CliRunner
 
@@ -320,3 +321,21 @@ def test_poolgen_refuses_an_abort_reason_with_a_control_character(tmp_path):
                     "--reason", "late\x1b[2K", "--yes", now=BEFORE)
     refused(result, "ceremony c1: an abort's reason is 1 to 1024 bytes of printable text on one line, not "
                     "blank")
+
+
+@pytest.mark.parametrize("at", [CLOSE, "2023-08-23T15:30:00Z", "2023-08-23T16:00:01Z"],
+                         ids=["at-the-close", "after-the-close", "after-the-round"])
+def test_a_reveal_signed_at_or_after_the_close_with_the_partys_own_key_is_refused_in_step_7(sealed_run, at):
+    # The lottery reveals late, when the round could be known, and signs its own time honestly: its key
+    # signs the reveal, which matches its commitment, so only the time shows it (docs/ceremony.md, step 7:
+    # "every reveal ... was signed before reveals closed")
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    doc = json.loads(sealed_run.file.read_bytes())
+    lottery = load_private_key(Path(key(sealed_run.file, "lottery")))
+    r = doc["reveals"][1]
+    closed = tx.commitments_hash(doc["transcript_sha256"], [(c["name"], c["commitment"])
+                                                            for c in doc["commitments"]])
+    r["revealed_at"] = at
+    r["signature"] = lottery.sign(tx.reveal_message(closed, "lottery", bytes.fromhex(r["value"]), at)).hex()
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", f"party 'lottery' revealed at {at}, after reveals closed at {CLOSE}")

@@ -18,7 +18,7 @@ from poolgen.run.signing import load_private_key, new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.ceremony_file import load, save
 from tests.support import spec_path
-from tests.support.ceremony import AFTER, PARTIES, invoke, key, refused, revealed, seal
+from tests.support.ceremony import AFTER, CLOSE, PARTIES, invoke, key, refused, revealed, seal
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
@@ -155,3 +155,18 @@ def test_a_key_written_in_capitals_is_refused_though_it_hashes_as_before(tmp_pat
     assert tx.transcript_hash(doc["transcript"]) == doc["transcript_sha256"]
     refused(invoke("ceremony", "status", file),
             f"{file}: transcript.parties[1]: missing or of the wrong type")
+
+
+def test_seal_refuses_a_reveal_signed_at_the_close_with_the_partys_own_key(tmp_path):
+    # `reveal` refuses once reveals have closed; a party's own code can still write a reveal signed with its
+    # key and its own late time into the shared file. Seal holds every reveal to the close again.
+    file = revealed(tmp_path)
+    doc = json.loads(file.read_bytes())
+    auditor = load_private_key(Path(key(file, "auditor")))
+    r = doc["reveals"][2]
+    r["revealed_at"] = CLOSE
+    r["signature"] = auditor.sign(tx.reveal_message(load(file).closed(), "auditor", bytes.fromhex(r["value"]),
+                                                    CLOSE)).hex()
+    file.write_text(json.dumps(doc))
+    refused(seal(file), f"ceremony c1: party 'auditor' revealed at {CLOSE}, after reveals closed at {CLOSE}")
+    assert json.loads(file.read_bytes())["seed_commitment"] is None  # nothing sealed
