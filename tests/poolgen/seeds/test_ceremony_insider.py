@@ -18,7 +18,7 @@ from poolgen.run.signing import load_private_key, new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.ceremony_file import load, save
 from tests.support import spec_path
-from tests.support.ceremony import AFTER, CLOSE, PARTIES, invoke, key, refused, revealed, seal
+from tests.support.ceremony import AFTER, CLOSE, PARTIES, invoke, key, new_args, refused, revealed, seal
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
@@ -170,3 +170,29 @@ def test_seal_refuses_a_reveal_signed_at_the_close_with_the_partys_own_key(tmp_p
     file.write_text(json.dumps(doc))
     refused(seal(file), f"ceremony c1: party 'auditor' revealed at {CLOSE}, after reveals closed at {CLOSE}")
     assert json.loads(file.read_bytes())["seed_commitment"] is None  # nothing sealed
+
+
+def test_a_contribution_of_an_aborted_ceremony_is_not_reused_in_the_next(tmp_path):
+    # Ceremony c1 is aborted after the vendor revealed (its value is now in the parties' copies of the file).
+    # In the restart c2 the vendor cannot commit that value again from its file (a contribution file is
+    # never overwritten, and names its ceremony), nor reveal c1's file: the others could know it.
+    file = _new(tmp_path)
+    for p in PARTIES:
+        _commit(file, p)
+    assert _reveal(file, "vendor").exit_code == 0
+    old = tmp_path / "vendor.contribution"
+    again = tmp_path / "c2"
+    again.mkdir()
+    for p in PARTIES:
+        (again / f"{p}-keys").symlink_to(tmp_path / f"{p}-keys")
+    second = again / "c2.ceremony"
+    args = new_args(again, second)
+    args[args.index("--id") + 1] = "c2"
+    assert invoke(*args).exit_code == 0
+    vendor = ["--key", key(file, "vendor"), "--contribution", str(old), "--yes"]
+    result = invoke("ceremony", "commit", str(second), *vendor)
+    refused(result, f"{old}: contribution file already exists; not overwriting it")
+    for p in PARTIES:
+        _commit(second, p)
+    result = invoke("ceremony", "reveal", str(second), *vendor)
+    refused(result, f"{old}: is a contribution to ceremony 'c1', not to this ceremony 'c2'")
