@@ -339,3 +339,17 @@ def test_a_reveal_signed_at_or_after_the_close_with_the_partys_own_key_is_refuse
     r["signature"] = lottery.sign(tx.reveal_message(closed, "lottery", bytes.fromhex(r["value"]), at)).hex()
     assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
         "fail", f"party 'lottery' revealed at {at}, after reveals closed at {CLOSE}")
+
+
+def test_a_beacon_round_changed_in_the_manifest_after_the_seal_is_refused_in_step_5(sealed_run):
+    # The operator, every reveal in hand, prefers the seed of a later round: it writes round 10024141 (real,
+    # published 2024) into the sealed run's transcript, hashes it again, puts that round in and re-signs the
+    # manifest. The round verifies, but every commitment signed the transcript as it was before any reveal.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    entry = manifest.doc["ceremony"]
+    later = rounds()[10024141]
+    entry["transcript"]["beacon"]["round"] = later["round"]
+    entry["transcript_sha256"] = tx.transcript_hash(entry["transcript"])
+    entry["round"] = dict(later)
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", "party 'vendor': the commitment's signature is not by its listed key")
