@@ -13,12 +13,15 @@ import itertools
 import numpy as np
 import pytest
 
+from audit.checklist import Step
 from audit.stats.step import holm, pool_alpha
 from audit.stats.windows import most_in_window, window_findings
+from audit.verify import VerifyRequest, verify_run
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import spec_path
 from tests.support.book_order_biases import level_in_number_range, level_into_carton
+from tests.support.reseal import reseal_insider_pool, signed_first_pool
 from tests.support.stats import judge, small_spec
 
 SEED = hashlib.sha256(b"poolgen/tests/insider-windows").digest()
@@ -113,3 +116,19 @@ def test_no_window_test_under_pack_parameters_or_on_too_few_units():
         "prize level $1 (421 tickets): most in consecutive books of print order",
         "prize level $1 (421 tickets): most in consecutive books by printed book number"]
     assert window_findings(prize[:600], per_book=30, book=book[:600], order=True) == []  # 20 books: W = 5 > 4
+
+
+def test_a_re_signed_run_with_a_carton_of_richer_books_fails_step_8_alone(tmp_path):
+    """A small Happy Holidays run: 25 of its 235 $2 tickets moved into books 40 to 44 of print order (each
+    swapped with a lower winner there): step 8 refuses it by the most in consecutive books, and no other
+    step sees it."""
+    spec = small_spec(tmp_path)
+    run, public, signer = signed_first_pool(spec, SEED, tmp_path)
+    assert verify_run(VerifyRequest(run=run, public_key=public)).failed == []
+    reseal_insider_pool(run, spec, spec.pools[0].id, SEED, signer,
+                        lambda table: level_into_carton(table, 30, 200, 25, 40, 5))
+    report = verify_run(VerifyRequest(run=run, public_key=public))
+    assert report.failed == [Step.STATISTICS]
+    reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
+    assert [r.split(" (exact")[0] for r in reasons] == [
+        "pool p1: prize level $2 (235 tickets): most in consecutive books of print order"]
