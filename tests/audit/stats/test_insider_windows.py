@@ -132,3 +132,25 @@ def test_a_re_signed_run_with_a_carton_of_richer_books_fails_step_8_alone(tmp_pa
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
     assert [r.split(" (exact")[0] for r in reasons] == [
         "pool p1: prize level $2 (235 tickets): most in consecutive books of print order"]
+
+
+def test_the_most_in_a_window_is_the_formula_of_the_contract():
+    """docs/statistics.md 1g from its text, with scipy: x_W the most of the level in W consecutive units,
+    p_W = (U - W + 1) P(X_W >= x_W), X_W hypergeometric (N, c, W m), p = min(1, k min_W p_W)."""
+    from scipy.stats import hypergeom
+
+    rng = np.random.default_rng(8)  # a test pool's layout, not a pool's draw
+    counts = rng.multinomial(300, np.full(120, 1 / 120))  # 300 tickets of a level over 120 books of 40
+    counts[50:55] += 4
+    f = most_in_window("x", counts, 40, "books")
+    assert f is not None
+    ps = {}
+    for w in (5, 20):  # 80 > 120 / 5: not made
+        sums = [int(counts[i:i + w].sum()) for i in range(120 - w + 1)]
+        x = max(sums)
+        ps[w] = (120 - w + 1) * float(hypergeom.sf(x - 1, 120 * 40, int(counts.sum()), w * 40))
+    assert f.p == pytest.approx(min(1.0, 2 * min(ps.values())), rel=1e-9)
+    w = min(ps, key=ps.get)
+    i = max(range(120 - w + 1), key=lambda i: (int(counts[i:i + w].sum()), -i))
+    x, c = int(counts[i:i + w].sum()), int(counts.sum())
+    assert f.figures == f"{x} of {c} in books {i + 1}..{i + w} of 120 ({c * w / 120:.1f} expected in {w})"
