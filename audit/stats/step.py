@@ -9,9 +9,13 @@ audit/stats/tests.py):
     an expected distribution given as an input (today a uniform shuffle's): winners per book
     (histogram, dispersion), winners by tenth of the ticket number within the book, prize value per
     book (Kruskal-Wallis), and runs of winners and losers: audit/stats/books.py;
+  - what every book holds (winners, each prize level, prize value) by tenth of the printed book numbers'
+    order (printed games): audit/stats/book_order.py;
   - the top prizes gathered: close together in print (serial) order or by printed book number, on few
     ticket numbers or residues of the serial mod 1,000, one last digit of the serial: audit/stats/
     gathered.py;
+  - each level below the top groups crowded into a few consecutive books (a carton; a range of book
+    numbers; an eInstant's first blocks): audit/stats/windows.py;
   - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
     layouts.py, styles/), including a classifier whose held-out AUC must be indistinguishable
     from 0.5.
@@ -45,6 +49,7 @@ import polars as pl
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import read_pool
 from audit.read.specs.packs import PackRules
+from audit.stats.book_order import book_order_findings
 from audit.stats.books import BookNull, block_findings
 from audit.stats.combined import combined_findings
 from audit.stats.gathered import gathered_findings
@@ -54,6 +59,7 @@ from audit.stats.packs import exact_case, pack_block_findings
 from audit.stats.positions import position_findings
 from audit.stats.tests import Finding
 from audit.stats.top import TopLevels, top_findings, top_levels
+from audit.stats.windows import window_findings
 
 __all__ = ["ALPHA", "ALPHA_COMBINED", "ALPHA_RUN", "Judged", "PoolStatistics", "RunStatistics",
            "check_statistics", "columns_needed", "combined_statistics", "fmt_p", "holm", "pool_alpha",
@@ -167,10 +173,12 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     found, skipped = found + more, skipped + why
     if kind == "printed" and per_book and "book" in table.columns:  # the top prizes' printed book numbers
         found += printed_number_findings(prize, table["book"].to_numpy(), per_book)
+        found += book_order_findings(prize, table["book"].to_numpy(), per_book)  # every book, by its number
     plain = (packs is None or not packs.composition) and book_null is None  # a uniform shuffle's positions
-    found += gathered_findings(prize, per_book=per_book if kind == "printed" else None,
-                               book=table["book"].to_numpy() if kind == "printed" and "book" in table.columns
-                               else None, order=plain)
+    book = table["book"].to_numpy() if kind == "printed" and "book" in table.columns else None
+    printed = per_book if kind == "printed" else None
+    found += gathered_findings(prize, per_book=printed, book=book, order=plain)
+    found += window_findings(prize, per_book=printed, book=book, order=plain)  # a carton, a range of numbers
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)

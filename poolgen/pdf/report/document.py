@@ -207,6 +207,9 @@ def _title_page(run: RunFolder, v: Verification, internal: bool) -> list[Flowabl
 STATUS_COLOR = {"pass": GOOD, "fail": BAD, "skip": SKIP}
 
 
+CHECK_LINES = 12  # a step's lines a row of the checklist: a row fits a page though each line wraps thrice
+
+
 def _verification(v: Verification) -> list[Flowable]:
     out: list[Flowable] = [para("Verification", H1)]
     if not v.ran:
@@ -220,10 +223,13 @@ def _verification(v: Verification) -> list[Flowable]:
     rows: list[list[Cell]] = [["step", "check", "result", "what was checked / why not"]]
     for s in v.steps:
         hexcol = STATUS_COLOR.get(s.status, INK).hexval()
-        lines = "<br/>".join(escape(x) for x in s.lines) or "-"
-        rows.append([str(s.number), para(escape(s.title), CELL),
-                     para(f"<font color='{hexcol}'><b>{s.status.upper()}</b></font>", CELL),
-                     para(lines, CELL)])
+        # a cell never splits over pages: a step's lines go CHECK_LINES to a row, so a step 8 failing many
+        # tests (its reasons) continues over rows the table can break between
+        chunks = [s.lines[i:i + CHECK_LINES] for i in range(0, len(s.lines), CHECK_LINES)] or [("-",)]
+        for i, chunk in enumerate(chunks):
+            rows.append([str(s.number) if i == 0 else "", para(escape(s.title) if i == 0 else "", CELL),
+                         para(f"<font color='{hexcol}'><b>{s.status.upper()}</b></font>" if i == 0 else "",
+                              CELL), para("<br/>".join(escape(x) for x in chunk), CELL)])
     t = grid(rows, [0.45 * inch, 1.1 * inch, 0.6 * inch, 4.65 * inch], right_from=99)
     out.append(t)
     return out

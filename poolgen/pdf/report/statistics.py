@@ -34,9 +34,10 @@ POSITION = re.compile(r"\bposition\b")
 # (and the run's tests of the top prizes' ticket numbers, "smallest ticket number within its book"; an
 # eInstant's by serial, its position plus one: "by serial: one last digit" names the top prize's last digit;
 # and 1e's "close together": with two top prizes, "1 of 1 gaps at most g apart" says that once one is
-# claimed, the other lies within g of it)
+# claimed, the other lies within g of it; 1g's "most in consecutive", whose figures name the books or
+# blocks a level crowds in; 1f's, per book by printed book number in tenths, rank the numbers)
 NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book"
-                     r"|by serial\b|close together")
+                     r"|by serial\b|close together|most in consecutive")
 WITHHELD = "withheld: it names a position (internal edition)"
 
 

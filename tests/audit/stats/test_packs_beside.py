@@ -34,7 +34,8 @@ from tests.support.stats import Entry
 # docs/statistics.md 1c's tests, not the pack tests
 SECTION_1C = ("printed book number: smallest", "printed book number: largest", "one last digit",
               "first or last ticket", "in fewest books",
-              "printed book number: close together")  # and 1e's, made under pack parameters too
+              "printed book number: close together",  # and 1e's, made under pack parameters too
+              "by printed book number, in tenths")  # and 1f's
 
 TIERS = (Tier("lose", 0, 10), Tier("a", 500, 3), Tier("b", 2000, 2), Tier("c", 10000, 1), Tier("d", 10000, 1))
 SETS = [frozenset(s) for n in (1, 2, 3) for s in itertools.combinations("abc", n)]

@@ -46,7 +46,8 @@ from tests.support.stats import Entry
 # docs/statistics.md 1c's tests, not the pack tests
 SECTION_1C = ("printed book number: smallest", "printed book number: largest", "one last digit",
               "first or last ticket", "in fewest books",
-              "printed book number: close together")  # and 1e's, made under pack parameters too
+              "printed book number: close together",  # and 1e's, made under pack parameters too
+              "by printed book number, in tenths")  # and 1f's
 
 TIERS = (Tier("lose", 0, 10), Tier("5", 500, 3), Tier("20", 2000, 2), Tier("100", 10000, 1),
          Tier("b", 10000, 1))

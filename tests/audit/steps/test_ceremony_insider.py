@@ -10,6 +10,7 @@ import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from typer.testing import CliRunner
 
@@ -320,3 +321,35 @@ def test_poolgen_refuses_an_abort_reason_with_a_control_character(tmp_path):
                     "--reason", "late\x1b[2K", "--yes", now=BEFORE)
     refused(result, "ceremony c1: an abort's reason is 1 to 1024 bytes of printable text on one line, not "
                     "blank")
+
+
+@pytest.mark.parametrize("at", [CLOSE, "2023-08-23T15:30:00Z", "2023-08-23T16:00:01Z"],
+                         ids=["at-the-close", "after-the-close", "after-the-round"])
+def test_a_reveal_signed_at_or_after_the_close_with_the_partys_own_key_is_refused_in_step_7(sealed_run, at):
+    # The lottery reveals late, when the round could be known, and signs its own time honestly: its key
+    # signs the reveal, which matches its commitment, so only the time shows it (docs/ceremony.md, step 7:
+    # "every reveal ... was signed before reveals closed")
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    doc = json.loads(sealed_run.file.read_bytes())
+    lottery = load_private_key(Path(key(sealed_run.file, "lottery")))
+    r = doc["reveals"][1]
+    closed = tx.commitments_hash(doc["transcript_sha256"], [(c["name"], c["commitment"])
+                                                            for c in doc["commitments"]])
+    r["revealed_at"] = at
+    r["signature"] = lottery.sign(tx.reveal_message(closed, "lottery", bytes.fromhex(r["value"]), at)).hex()
+    assert attempt(Step.REPRODUCTION, ceremony_seed, manifest, doc, None) == (
+        "fail", f"party 'lottery' revealed at {at}, after reveals closed at {CLOSE}")
+
+
+def test_a_beacon_round_changed_in_the_manifest_after_the_seal_is_refused_in_step_5(sealed_run):
+    # The operator, every reveal in hand, prefers the seed of a later round: it writes round 10024141 (real,
+    # published 2024) into the sealed run's transcript, hashes it again, puts that round in and re-signs the
+    # manifest. The round verifies, but every commitment signed the transcript as it was before any reveal.
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    entry = manifest.doc["ceremony"]
+    later = rounds()[10024141]
+    entry["transcript"]["beacon"]["round"] = later["round"]
+    entry["transcript_sha256"] = tx.transcript_hash(entry["transcript"])
+    entry["round"] = dict(later)
+    assert attempt(Step.FIGURES, check_bound, manifest, None, None) == (
+        "fail", "party 'vendor': the commitment's signature is not by its listed key")

@@ -16,8 +16,10 @@ import pypdfium2
 import pytest
 
 from audit.checklist import Step, StepResult
+from audit.stats.book_order import book_order_findings
 from audit.stats.gathered import gathered_findings
 from audit.stats.step import fmt_p
+from audit.stats.windows import window_findings
 from poolgen.pdf.report.statistics import checklist_lines, withheld
 from tests.support import SEED_A, small_wild_side
 from tests.support.cli import invoke
@@ -161,4 +163,23 @@ def test_the_tests_of_top_prizes_gathered_are_withheld_by_their_names():
     found += gathered_findings(shares, per_book=None, book=None, order=True)
     assert any("close together" in f.name for f in found) and any("serial mod" in f.name for f in found)
     assert any("one last digit" in f.name for f in found)
+    assert [f.name for f in found if not withheld(f.name, f.figures)] == []
+
+
+def test_the_tests_of_a_level_in_consecutive_books_or_blocks_are_withheld_by_their_names():
+    """docs/statistics.md 1f's and 1g's tests by printed book number, and 1g's in print or serial order,
+    name (or rank) the books or blocks where a level crowds: each is withheld from the public edition
+    whatever its figures' words (names as audit/stats/book_order.py and windows.py make them)."""
+    printed = np.zeros(6_000, dtype=np.int64)
+    printed[::20] = 500
+    printed[::7] = 100
+    book = np.repeat(np.arange(200)[::-1], 30)
+    found = window_findings(printed, per_book=30, book=book, order=True)
+    found += book_order_findings(printed, book, 30)
+    shares = np.zeros(100_000, dtype=np.int64)  # 100 blocks of 1,000
+    shares[::9] = 200
+    shares[::40] = 100_000
+    found += window_findings(shares, per_book=None, book=None, order=True)
+    assert len([f for f in found if "most in consecutive" in f.name]) == 3
+    assert any("serial order" in f.name for f in found) and len(found) == 3 + 4
     assert [f.name for f in found if not withheld(f.name, f.figures)] == []

@@ -18,7 +18,7 @@ from poolgen.run.signing import load_private_key, new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.ceremony_file import load, save
 from tests.support import spec_path
-from tests.support.ceremony import AFTER, PARTIES, invoke, key, refused, revealed, seal
+from tests.support.ceremony import AFTER, CLOSE, PARTIES, invoke, key, new_args, refused, revealed, seal
 from tests.support.ceremony import commit as _commit
 from tests.support.ceremony import new as _new
 from tests.support.ceremony import reveal as _reveal
@@ -155,3 +155,44 @@ def test_a_key_written_in_capitals_is_refused_though_it_hashes_as_before(tmp_pat
     assert tx.transcript_hash(doc["transcript"]) == doc["transcript_sha256"]
     refused(invoke("ceremony", "status", file),
             f"{file}: transcript.parties[1]: missing or of the wrong type")
+
+
+def test_seal_refuses_a_reveal_signed_at_the_close_with_the_partys_own_key(tmp_path):
+    # `reveal` refuses once reveals have closed; a party's own code can still write a reveal signed with its
+    # key and its own late time into the shared file. Seal holds every reveal to the close again.
+    file = revealed(tmp_path)
+    doc = json.loads(file.read_bytes())
+    auditor = load_private_key(Path(key(file, "auditor")))
+    r = doc["reveals"][2]
+    r["revealed_at"] = CLOSE
+    r["signature"] = auditor.sign(tx.reveal_message(load(file).closed(), "auditor", bytes.fromhex(r["value"]),
+                                                    CLOSE)).hex()
+    file.write_text(json.dumps(doc))
+    refused(seal(file), f"ceremony c1: party 'auditor' revealed at {CLOSE}, after reveals closed at {CLOSE}")
+    assert json.loads(file.read_bytes())["seed_commitment"] is None  # nothing sealed
+
+
+def test_a_contribution_of_an_aborted_ceremony_is_not_reused_in_the_next(tmp_path):
+    # Ceremony c1 is aborted after the vendor revealed (its value is now in the parties' copies of the file).
+    # In the restart c2 the vendor cannot commit that value again from its file (a contribution file is
+    # never overwritten, and names its ceremony), nor reveal c1's file: the others could know it.
+    file = _new(tmp_path)
+    for p in PARTIES:
+        _commit(file, p)
+    assert _reveal(file, "vendor").exit_code == 0
+    old = tmp_path / "vendor.contribution"
+    again = tmp_path / "c2"
+    again.mkdir()
+    for p in PARTIES:
+        (again / f"{p}-keys").symlink_to(tmp_path / f"{p}-keys")
+    second = again / "c2.ceremony"
+    args = new_args(again, second)
+    args[args.index("--id") + 1] = "c2"
+    assert invoke(*args).exit_code == 0
+    vendor = ["--key", key(file, "vendor"), "--contribution", str(old), "--yes"]
+    result = invoke("ceremony", "commit", str(second), *vendor)
+    refused(result, f"{old}: contribution file already exists; not overwriting it")
+    for p in PARTIES:
+        _commit(second, p)
+    result = invoke("ceremony", "reveal", str(second), *vendor)
+    refused(result, f"{old}: is a contribution to ceremony 'c1', not to this ceremony 'c2'")

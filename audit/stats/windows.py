@@ -1,0 +1,96 @@
+"""Step 8's tests of a prize level crowded into a few consecutive books (docs/statistics.md 1g): one
+carton of print order, one range of printed book numbers, the first blocks of an eInstant's serials.
+
+A retailer receives books a carton at a time (`poolgen imaging sequence`: consecutive packs of print
+order) or a range of book numbers; an eInstant's first hours sell its first blocks of serials. 1e's
+"close together" tests see the top groups there; a level below them (Happy Holidays' 500 $20s, 40 of
+them moved into the 20 books of one carton, $800 to one retailer, each swapped with a lower winner of
+the book it joins so every book keeps its winners) moved too little of the pool for the tests by tenth
+of the pool and passed. So, for every prize amount below the top groups (audit/stats/positions.py
+`top_group`) held by LEVEL_MIN tickets or more, c of them in a pool of N in U units of m tickets (books;
+an eInstant's blocks of BLOCK shares), and each width W in WIDTHS with W <= U / 5:
+
+  x_W = the most of the level's tickets in W consecutive units (U - W + 1 windows);
+  p_W = min(1, (U - W + 1) P(X_W >= x_W)), X_W hypergeometric (N tickets, c of them the level's,
+        W m drawn): under a uniform shuffle every window's W m positions hold a uniform W m-subset
+        of the pool's tickets, so each window's count is X_W exactly, and the union bound over the
+        windows makes p_W conservative;
+  p = min(1, k min_W p_W) over the k widths made (the union bound again).
+
+Made in print order (an eInstant's serial order) when the pool is a uniform shuffle (no pack parameters,
+the uniform BookNull), and, for a printed game, in the order of the printed book numbers: the books taken
+by the rank of their numbers are a uniform permutation of the books whatever they hold, so under a
+uniform shuffle a window of W books by number holds a uniform W m-subset of the tickets too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audit.stats.laws import hypergeom_pmf
+from audit.stats.positions import cents, top_group
+from audit.stats.tests import Finding, distinct_values
+
+__all__ = ["BLOCK", "LEVEL_MIN", "WIDTHS", "most_in_window", "window_findings"]
+
+WIDTHS = (5, 20, 80)  # consecutive units (books, blocks): about a carton (20 books) and its neighbours
+LEVEL_MIN = 20  # a level below the top groups is tested from this many tickets
+BLOCK = 1000  # an eInstant's unit: a block of 1,000 shares, as its per-block tests'
+
+
+def most_in_window(name: str, counts: np.ndarray, per_unit: int, unit: str,
+                   ranked: bool = False) -> Finding | None:
+    """The level's per-unit `counts` (in the order tested): its most in W consecutive units against the
+    hypergeometric law of one window, union bounds over the windows and the widths (module docstring).
+    `ranked`: the units are in the order of their printed numbers, which the figures give as ranks."""
+    units, c = len(counts), int(counts.sum())
+    n = units * per_unit
+    widths = [w for w in WIDTHS if 5 * w <= units]
+    if not widths or c == 0:
+        return None
+    sums = np.concatenate(([0], np.cumsum(counts)))
+    best: tuple[float, int, int, int] | None = None
+    for w in widths:
+        window = sums[w:] - sums[:-w]
+        i = int(np.argmax(window))
+        x = int(window[i])
+        p = min(1.0, (units - w + 1) * float(hypergeom_pmf(n, c, w * per_unit)[x:].sum()))
+        if best is None or p < best[0]:
+            best = (p, w, i, x)
+    assert best is not None
+    p, w, i, x = best
+    return Finding(name, f"exact, conservative: {len(widths)} min_W (U - W + 1) P(X_W >= x_W), X_W "
+                   f"hypergeometric (N, c, W m), W in {', '.join(map(str, widths))} {unit}",
+                   f"{x:,} of {c:,} in {unit} {'ranked ' if ranked else ''}{i + 1:,}..{i + w:,} of {units:,} "
+                   f"({c * w / units:,.1f} expected in {w})", min(1.0, len(widths) * p))
+
+
+def window_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray | None,
+                    order: bool) -> list[Finding]:
+    """Every level below the top groups of LEVEL_MIN tickets or more: its most in W consecutive books of
+    print order (blocks of serials) when `order` (a uniform shuffle), and of the printed book numbers'
+    order (`book`, the pool's book column in print order) likewise."""
+    m = per_book or BLOCK
+    n = len(prize)
+    win = prize > 0
+    if not order or not win.any() or n % m:
+        return []
+    units = n // m
+    amounts, _, counts = distinct_values(prize[win])
+    group = top_group([(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)])
+    by_number = None
+    if per_book and book is not None:
+        by_number = np.argsort(book[::per_book].astype(np.int64), kind="stable")
+    unit = "books" if per_book else "blocks"
+    found: list[Finding | None] = []
+    for amount, count in sorted(zip(amounts.tolist(), counts.tolist(), strict=True), reverse=True):
+        if int(amount) in group or count < LEVEL_MIN:
+            continue
+        held = (prize == amount).reshape(units, m).sum(axis=1)
+        level = f"prize level {cents(int(amount))} ({int(count):,} tickets)"
+        where = "books of print order" if per_book else f"blocks of {BLOCK:,} shares (serial order)"
+        found.append(most_in_window(f"{level}: most in consecutive {where}", held, m, unit))
+        if by_number is not None:
+            found.append(most_in_window(f"{level}: most in consecutive books by printed book number",
+                                        held[by_number], m, "books", ranked=True))
+    return [f for f in found if f is not None]
