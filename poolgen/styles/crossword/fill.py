@@ -12,6 +12,7 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.rng import Stream, derive_stream, integers, row_permutations
+from poolgen.styles.crossword import bonus as bonus_word
 from poolgen.styles.crossword.grids import Grid
 from poolgen.styles.crossword.words import Lexicon
 
@@ -119,33 +120,47 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
 
 
 def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndarray, shown: int,
-                stream: Stream, tier: str) -> tuple[np.ndarray, np.ndarray]:
-    """(words (m, S), letters (m, shown)) of m tickets completing lo..hi words each."""
+                stream: Stream, tier: str,
+                bonus: tuple[int, bool] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(words (m, S), letters (m, shown), bonus word ids (m,)) of m tickets completing lo..hi words
+    each; with `bonus` (its length, whether completed) a bonus word is drawn after YOUR LETTERS, and a
+    ticket whose letters no bonus word fits is drawn again (section 9); without, the ids are 0."""
     m = lo.size
     words = np.zeros((m, sum(len(g.slots) for g in grids)), dtype=np.int64)
     letters = np.zeros((m, shown), dtype=np.int64)
+    extra = np.zeros(m, dtype=np.int64)
     todo = np.arange(m)
     for _ in range(TRIES):
         if not todo.size:
-            return words, letters
+            return words, letters, extra
         drawn = fill_grids(lex, grids, todo.size, stream)
         ok, chosen = _letters(lex.masks[drawn], lo[todo], hi[todo], lex.alphabet, shown, stream)
+        if bonus is not None and ok.any():
+            fits, word = bonus_word.draw(lex, bonus[0], chosen[ok], bonus[1], stream)
+            extra[todo[np.flatnonzero(ok)[fits]]] = word[fits]
+            ok[np.flatnonzero(ok)[~fits]] = False
         words[todo[ok]] = drawn[ok]
         letters[todo[ok]] = chosen[ok]
         todo = todo[~ok]
     raise RunError(f"tier {tier!r}: no grids of {TRIES:,} draws could complete its number of words")
 
 
-def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int, hi: int, shown: int) -> bool:
+def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int, hi: int, shown: int,
+             bonus: tuple[int, bool] | None = None) -> bool:
     """Whether some of PROBE[0] grid draws, each with PROBE[1] draws of YOUR LETTERS, completes lo..hi
-    words (section 7: what `check` asks before a spec is accepted). The draws come from a fixed
-    stream: the probe decides no layout."""
+    words (section 7: what `check` asks before a spec is accepted) and, with `bonus` (its length,
+    whether completed), leaves a listed bonus word of that length completed (or not: section 9). The
+    draws come from a fixed stream: the probe decides no layout."""
     stream = derive_stream(bytes(32), "crossword", "check")
     masks = lex.masks[fill_grids(lex, grids, PROBE[0], stream)]
+    bonus_masks = lex.masks[bonus_word.candidates(lex, bonus[0])] if bonus else None
     for _ in range(PROBE[1]):
         perm = row_permutations(stream, PROBE[0], lex.alphabet)
         left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
         done = ((masks & left_out[:, None]) == 0).sum(axis=1)
-        if ((done >= lo) & (done <= hi)).any():
+        good = (done >= lo) & (done <= hi)
+        if bonus is not None and bonus_masks is not None and good.any():
+            good[good] = bonus_word.qualify(bonus_masks, left_out[good], bonus[1]).any(axis=1)
+        if good.any():
             return True
     return False
