@@ -61,12 +61,13 @@ def test_a_bonus_word_is_drawn_the_same_way_for_winners_and_losers(full_pool):
     """Section 9: the bonus word is drawn with the grids whatever the tier; only redraws (a word no
     letter set fits) tell tiers apart. The mean number of distinct letters of the bonus words of the
     tickets that pay it and of those that do not differ by less than 0.1 (a word of fewer distinct
-    letters is completed more often: drawn after YOUR LETTERS, the winners' would hold about 0.3 fewer)."""
+    letters is completed more often: drawn after YOUR LETTERS, among the words they complete or not, the
+    winners' would hold about 0.15 fewer: 4.51 against 4.67 for 20 letters of 26)."""
     spec, pool, tiers, cols = full_pool
     word = np.stack([cols[f"puzzle_bonus_{k}"] for k in range(5)], axis=1).astype(np.int64)
     distinct = np.array([len(set(r)) for r in word.tolist()])
     pays = np.array([any(w.how == "bonus" for w in spec.play.wins[t.id]) for t in pool.tiers])[tiers]
-    assert abs(distinct[pays].mean() - distinct[~pays].mean()) < 0.1
+    assert abs(distinct[pays].mean() - distinct[~pays].mean()) < 0.05
 
 
 def _doc(bonus: object = None, letters: int = 20, wins: list | None = None) -> dict:
