@@ -4,7 +4,9 @@ A grid's words are its maximal runs of two or more letter cells across and down;
 when YOUR LETTERS hold all its letters; the number completed across all grids wins the legend's prize
 for that number. A row is illegal (section 5, rules 1 to 4, in this order) when a code is out of
 range, YOUR LETTERS repeat a letter, a grid word is not in the entry's word list, or the number of
-completed words is one the legend does not price (at or above its smallest number)."""
+completed words is one the legend does not price (at or above its smallest number). An area with a
+BONUS WORD (section 9) shows its letters too: completed when YOUR LETTERS hold them all, it wins its
+own prize besides (a second place to win, `how` "bonus"); rule 5 refuses one not a listed word."""
 
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ def _unreadable(aid: object, what: str) -> ValueError:
     return ValueError(f"manifest play entry: area {aid!r}: {what}")
 
 
-Entry = tuple[list[str], int, list[list[str]], list[Any], list[tuple[int, int]], list[str]]
+Entry = tuple[list[str], int, list[list[str]], list[Any], list[tuple[int, int]], list[str],
+              tuple[int, int] | None]
 
 
 def _read(area: dict[str, Any]) -> Entry:
@@ -58,7 +61,20 @@ def _read(area: dict[str, Any]) -> Entry:
     if not (isinstance(words, list)
             and all(isinstance(w, str) and 2 <= len(w) <= MAX_WORD and set(w) <= letters_set for w in words)):
         raise _unreadable(aid, f"words are not words of 2 to {MAX_WORD} letters of the alphabet")
-    return alphabet, letters, grids, prizes, table, words
+    return alphabet, letters, grids, prizes, table, words, _bonus(aid, area, codes)
+
+
+def _bonus(aid: object, area: dict[str, Any], codes: list[Any]) -> tuple[int, int] | None:
+    """The entry's `bonus` (section 9) as (its length, its prize's index in `prizes`), or None."""
+    if "bonus" not in area:
+        return None
+    bonus = area["bonus"]
+    length = bonus.get("length") if isinstance(bonus, dict) else None
+    prize = bonus.get("prize") if isinstance(bonus, dict) else None
+    if not isinstance(bonus, dict) or set(bonus) != {"length", "prize"} or type(length) is not int \
+            or not 2 <= length <= MAX_WORD or prize not in codes:
+        raise _unreadable(aid, f"bonus is not {{length: 2 to {MAX_WORD}, prize: one of its prizes}}")
+    return length, codes.index(prize)
 
 
 def _words_of(grid: list[str]) -> list[list[int]]:
@@ -93,16 +109,18 @@ def _words_of(grid: list[str]) -> list[list[int]]:
 
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
-    alphabet, n_letters, grids, prizes, legend, words = _read(area)
+    alphabet, n_letters, grids, prizes, legend, words, bonus = _read(area)
     a = len(alphabet)
     n = table.height
     cells_per = [sum(r.count(".") for r in g) for g in grids]
     letter_cols = [f"{aid}_letter_{j}" for j in range(n_letters)]
     cell_cols = [f"{aid}_cell_{j}" for j in range(sum(cells_per))]
+    bonus_cols = [f"{aid}_bonus_{j}" for j in range(bonus[0] if bonus else 0)]
     shown = int_columns(table, letter_cols).astype(np.int64)
     cells = int_columns(table, cell_cols).astype(np.int64)
-    names = letter_cols + cell_cols
-    both = np.concatenate([shown, cells], axis=1)
+    extra = int_columns(table, bonus_cols).astype(np.int64) if bonus else np.zeros((n, 0), dtype=np.int64)
+    names = letter_cols + cell_cols + bonus_cols
+    both = np.concatenate([shown, cells, extra], axis=1)
     bad = (both < 0) | (both >= a)
     reasons.add(bad.any(axis=1), lambda r: f"{aid}: a code out of range in "
                                            f"{', '.join(names[j] for j in np.flatnonzero(bad[r]))}")
@@ -161,6 +179,22 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
             prize_of[w] = p
     prize = prize_of[completed]
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
-    return [Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
-                 by=np.ones(n, dtype=np.int64), prize=np.maximum(prize, 0),
-                 cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0))]
+    slots = [Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
+                  by=np.ones(n, dtype=np.int64), prize=np.maximum(prize, 0),
+                  cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0))]
+    if bonus is None:
+        return slots
+    in_range = (extra >= 0) & (extra < a)
+    weight = base ** np.arange(bonus[0], dtype=np.int64)
+    packed = ((np.clip(extra, 0, a - 1) + 1) * weight).sum(axis=1)
+    unlisted_bonus = ~(in_range.all(axis=1) & np.isin(packed, listed))
+    reasons.add(unlisted_bonus, lambda r: f"{aid}: the bonus word "
+                                          f"{''.join(alphabet[v] if 0 <= v < a else '?' for v in extra[r])} "
+                                          "is not a listed word")
+    spelt = np.asarray(in_range.all(axis=1))
+    for k in range(bonus[0]):
+        spelt &= (have & np.left_shift(np.int64(1), np.clip(extra[:, k], 0, 62))) != 0
+    slots.append(Slot(won=spelt, how=np.full(n, HOWS.index("bonus"), dtype=np.int64),
+                      by=np.ones(n, dtype=np.int64), prize=np.full(n, bonus[1], dtype=np.int64),
+                      cents=np.where(spelt, cents[bonus[1]], 0)))
+    return slots

@@ -29,7 +29,8 @@ import polars as pl
 __all__ = ["BIG", "HOWS", "AreaEngine", "Evaluation", "PlayFromSpec", "Reasons", "Slot",
            "TicketEngine", "Wording", "int_columns", "might_wrap", "read_column", "show", "READ"]
 
-HOWS = ("match", "automatic", "multiplier", "reveal", "ticket", "all")  # how a slot wins (Slot.how: index)
+HOWS = ("match", "automatic", "multiplier", "reveal", "ticket", "all",  # how a slot wins (Slot.how: index)
+        "bonus")
 
 
 @dataclass

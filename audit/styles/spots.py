@@ -21,7 +21,7 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "bingo": (("_call_", ("numbers",)), ("_card#_", ("numbers",))),  # card k's: `_card<k>_`, k < cards
     "bonus_reveal": (("_spot_", ("pictures", "prizes")),),
     "cards": (("_yours_", ("cards",)), ("_dealer_", ("cards",)), ("_prize_", ("prizes",))),
-    "crossword": (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",))),
+    "crossword": (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",)), ("_bonus_", ("alphabet",))),
     "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
                          ("_prize_", ("prizes",))),
     "lines": (("_cell_", ("pictures",)),),

@@ -3,8 +3,10 @@ every ticket paying its tier; and a broken variant of it is refused with one lin
 
 Specs are drawn at random: one or two grids of a spine word across with words hanging down from it
 (3 to 6 letters each), YOUR LETTERS of 5 to 24 of the 26 letters, a legend of one to three numbers of
-completed words, an optional BONUS area (bonus_reveal), on pools of a few hundred tickets. A legend
-the loader's probe cannot lay out (docs/styles/crossword.md section 2) is a refusal, not a case."""
+completed words, an optional BONUS WORD of 3 to 6 letters (section 9) with tiers of it alone and with
+the legend's first prize, an optional BONUS area (bonus_reveal), on pools of a few hundred tickets. A
+legend or bonus word the loader's probe cannot lay out (docs/styles/crossword.md sections 2 and 9) is a
+refusal, not a case."""
 
 from __future__ import annotations
 
@@ -47,6 +49,14 @@ def games(draw) -> dict:
     tickets = per_book * 2 * draw(st.integers(4, 12))
     tiers = [{"id": f"w{i}", "count": draw(st.integers(0, tickets // 8)),
               "wins": [{"area": "cw", "prize": f"L{i}", "how": "match"}]} for i in range(len(counts))]
+    if draw(st.booleans()):  # a BONUS WORD: its prize alone, and with the legend's first
+        area["bonus"] = {"length": draw(st.integers(3, 6)), "prize": "BW"}
+        symbols.append({"group": "legend", "code": "BW", "symbol": "$9", "value": "9.00"})
+        tiers.append({"id": "bw", "count": draw(st.integers(0, tickets // 8)),
+                      "wins": [{"area": "cw", "prize": "BW", "how": "bonus"}]})
+        tiers.append({"id": "w0bw", "count": draw(st.integers(0, tickets // 8)),
+                      "wins": [{"area": "cw", "prize": "L0", "how": "match"},
+                               {"area": "cw", "prize": "BW", "how": "bonus"}]})
     if draw(st.booleans()):
         areas.append({"id": "bonus", "style": "bonus_reveal", "spots": 2, "prizes": "bp", "pictures": "pic"})
         symbols += [{"group": "bp", "code": "B5", "symbol": "$5", "value": "5.00"},

@@ -78,14 +78,16 @@ def _listed(words: list[str]) -> frozenset[str]:
     return _LISTED[0][1]
 
 
-def crossword_row(area: dict, letters: list[int | None],
-                  cells: list[int | None]) -> tuple[list[Win], list[str]]:
-    """One crossword area of one row (crossword.md section 5)."""
+def crossword_row(area: dict, letters: list[int | None], cells: list[int | None],
+                  bonus: list[int | None] | None = None) -> tuple[list[Win], list[str]]:
+    """One crossword area of one row (crossword.md sections 5 and 9)."""
+    bonus = bonus or []
     aid, alphabet, legend = area["id"], area["alphabet"], area["legend"]
     a = len(alphabet)
     reasons = []
     out = [f"{aid}_letter_{j}" for j, v in enumerate(letters) if not _inside(v, a)]
     out += [f"{aid}_cell_{k}" for k, v in enumerate(cells) if not _inside(v, a)]
+    out += [f"{aid}_bonus_{k}" for k, v in enumerate(bonus) if not _inside(v, a)]
     if out:
         reasons.append(f"{aid}: a code out of range in {', '.join(out)}")
     shown = [v for v in letters if _inside(v, a)]
@@ -106,6 +108,12 @@ def crossword_row(area: dict, letters: list[int | None],
     if completed >= min(prizes) and completed not in prizes:
         reasons.append(f"{aid}: {completed} completed words: the legend has no prize for {completed}")
     wins = [(aid, "match", 1, prizes[completed])] if completed in prizes else []
+    if "bonus" in area:
+        word = "".join(alphabet[v] if _inside(v, a) else "?" for v in bonus)
+        if word not in listed:
+            reasons.append(f"{aid}: the bonus word {word} is not a listed word")
+        if all(_inside(v, a) and v in held for v in bonus):
+            wins.append((aid, "bonus", 1, area["bonus"]["prize"]))
     return wins, reasons
 
 
@@ -153,8 +161,9 @@ def _columns(area: dict) -> list[list[str]]:
     aid = area["id"]
     if area["style"] == "crossword":
         cells = sum(line.count(".") for grid in area["grids"] for line in grid)
+        bonus = [[f"{aid}_bonus_{k}" for k in range(area["bonus"]["length"])]] if "bonus" in area else []
         return [[f"{aid}_letter_{j}" for j in range(area["letters"])],
-                [f"{aid}_cell_{k}" for k in range(cells)]]
+                [f"{aid}_cell_{k}" for k in range(cells)], *bonus]
     if area["style"] == "lines":
         return [[f"{aid}_cell_{k}" for k in range(area["rows"] * area["cols"])]]
     if area["style"] == "add_up":

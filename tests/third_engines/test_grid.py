@@ -24,7 +24,8 @@ from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import against_audit, grid
 
 Row = dict
-GAMES = {"crossword": ("super_red_hot_crossword", 1200), "lines": ("tic_tac_cash", 1200),
+GAMES = {"crossword": ("super_red_hot_crossword", 1200), "bonus_word": ("hundred_thousand_crossword", 1200),
+         "lines": ("tic_tac_cash", 1200),
          "add_up": ("lucky_21", 1500), "add_up_exactly": ("lucky_21", 1500), "mixed": ("", 2000)}
 
 
@@ -139,6 +140,16 @@ def _unheld(area: dict, r: Row) -> int:
     return next(v for v in range(26) if v not in letters)
 
 
+def _bonus_word(area: dict, r: Row, completed: bool) -> dict:
+    """The bonus word (crossword.md section 9) changed to the first listed word of its length that YOUR
+    LETTERS complete (or leave incomplete)."""
+    letters, _ = _puzzle(area, r)
+    held = {area["alphabet"][v] for v in letters}
+    n = area["bonus"]["length"]
+    word = next(w for w in area["words"] if len(w) == n and (set(w) <= held) == completed)
+    return {f"{area['id']}_bonus_{k}": area["alphabet"].index(ch) for k, ch in enumerate(word)}
+
+
 def _x(r: Row, cells: tuple[int, ...], code: int) -> dict:
     return {f"ttt_cell_{k}": code for k in cells}
 
@@ -172,6 +183,15 @@ CASES: list[Case] = [
     ("crossword", "w4", lambda a, r: {"tier": "w5", "prize_cents": 1000}, "4 words stored as 5"),
     ("crossword", "w4", lambda a, r: {"bonus_spot_0": 3}, "a 4-word winner shows BONUS $10 too"),
     ("crossword", "w4b10", lambda a, r: {"prize_cents": 500}, "4 words + BONUS $10 storing $5"),
+    ("bonus_word", "lose", lambda a, r: _bonus_word(a["puzzle"], r, True), "a loser's bonus word completed"),
+    ("bonus_word", "w4", lambda a, r: _bonus_word(a["puzzle"], r, True),
+     "a 4-word winner's bonus word completed: a win its tier does not list"),
+    ("bonus_word", "b", lambda a, r: _bonus_word(a["puzzle"], r, False), "a bonus winner's word incomplete"),
+    ("bonus_word", "w4b", lambda a, r: {"puzzle_bonus_2": 26}, "a bonus letter code 26: out of range"),
+    ("bonus_word", "b", lambda a, r: {f"puzzle_bonus_{k}": 16 for k in range(5)},
+     "the bonus word QQQQQ: unlisted, and still paid if YOUR LETTERS hold Q"),
+    ("bonus_word", "w4b", lambda a, r: {"tier": "w4", "prize_cents": 1000},
+     "4 words + BONUS stored as 4 words"),
     ("lines", "lose", lambda a, r: _x(r, (0, 1, 2), 0), "a loser shows X X X across the top"),
     ("lines", "l1", lambda a, r: _x(r, tuple(range(9)), 0), "nine X: 8 lines, no legend prize"),
     ("lines", "l2", lambda a, r: _x(r, (0, 4, 8), 1), "O down the diagonal"),
@@ -215,8 +235,8 @@ def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(runs, tmp_path, s
 
 
 FIXED = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
-OUT = {"crossword": (26, 27, 255), "lines": (3, 4, 255), "add_up": (5, 11, 12, 255),
-       "add_up_exactly": (5, 11, 12, 255), "mixed": (4, 2, 3, 14, 255)}
+OUT = {"crossword": (26, 27, 255), "bonus_word": (26, 27, 255), "lines": (3, 4, 255),
+       "add_up": (5, 11, 12, 255), "add_up_exactly": (5, 11, 12, 255), "mixed": (4, 2, 3, 14, 255)}
 
 
 @pytest.mark.parametrize("style", list(GAMES))

@@ -12,6 +12,7 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.rng import Stream, derive_stream, integers, row_permutations
+from poolgen.styles.crossword import bonus as bonus_word
 from poolgen.styles.crossword.grids import Grid
 from poolgen.styles.crossword.words import Lexicon
 
@@ -88,9 +89,10 @@ def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray
 
 
 def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
-             stream: Stream) -> tuple[np.ndarray, np.ndarray]:
+             stream: Stream, bonus: tuple[np.ndarray, bool] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(ok, letters): per row, YOUR LETTERS in the order shown, uniform among the sets completing
-    lo..hi words (section 7, step 2); ok False where no set does."""
+    lo..hi words (section 7, step 2) and, with `bonus` (each row's bonus word as a letter mask, whether
+    completed), completing the row's bonus word or not (section 9); ok False where no set does."""
     m = masks.shape[0]
     out = np.zeros((m, shown), dtype=np.int64)
     ok = np.zeros(m, dtype=bool)
@@ -102,13 +104,18 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
         left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
         done = ((masks[todo] & left_out[:, None]) == 0).sum(axis=1)
         good = (done >= lo[todo]) & (done <= hi[todo])
+        if bonus is not None:
+            good &= ((bonus[0][todo] & left_out) == 0) == bonus[1]
         out[todo[good]] = perm[good, :shown]
         ok[todo[good]] = True
         todo = todo[~good]
     sets = letter_sets(alphabet, shown) if todo.size else np.zeros(0, dtype=np.int64)
     for r in todo.tolist():
         done = _words_done(masks[r], alphabet, shown)
-        valid = np.flatnonzero((done >= lo[r]) & (done <= hi[r]))
+        fits = (done >= lo[r]) & (done <= hi[r])
+        if bonus is not None:
+            fits &= ((sets & bonus[0][r]) == 0) == bonus[1]
+        valid = np.flatnonzero(fits)
         if not valid.size:
             continue
         chosen = int(sets[valid[int(integers(stream, valid.size, size=1)[0])]])
@@ -119,33 +126,46 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
 
 
 def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndarray, shown: int,
-                stream: Stream, tier: str) -> tuple[np.ndarray, np.ndarray]:
-    """(words (m, S), letters (m, shown)) of m tickets completing lo..hi words each."""
+                stream: Stream, tier: str,
+                bonus: tuple[int, bool] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(words (m, S), letters (m, shown), bonus word ids (m,)) of m tickets completing lo..hi words
+    each; with `bonus` (its length, whether completed) each ticket's bonus word is drawn with its grids
+    and YOUR LETTERS complete it or not as well (section 9); without, the ids are 0."""
     m = lo.size
     words = np.zeros((m, sum(len(g.slots) for g in grids)), dtype=np.int64)
     letters = np.zeros((m, shown), dtype=np.int64)
+    extra = np.zeros(m, dtype=np.int64)
     todo = np.arange(m)
     for _ in range(TRIES):
         if not todo.size:
-            return words, letters
+            return words, letters, extra
         drawn = fill_grids(lex, grids, todo.size, stream)
-        ok, chosen = _letters(lex.masks[drawn], lo[todo], hi[todo], lex.alphabet, shown, stream)
+        word = bonus_word.pick(lex, bonus[0], todo.size, stream) if bonus else np.zeros(todo.size, np.int64)
+        ok, chosen = _letters(lex.masks[drawn], lo[todo], hi[todo], lex.alphabet, shown, stream,
+                              (lex.masks[word], bonus[1]) if bonus else None)
+        extra[todo[ok]] = word[ok]
         words[todo[ok]] = drawn[ok]
         letters[todo[ok]] = chosen[ok]
         todo = todo[~ok]
     raise RunError(f"tier {tier!r}: no grids of {TRIES:,} draws could complete its number of words")
 
 
-def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int, hi: int, shown: int) -> bool:
+def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int, hi: int, shown: int,
+             bonus: tuple[int, bool] | None = None) -> bool:
     """Whether some of PROBE[0] grid draws, each with PROBE[1] draws of YOUR LETTERS, completes lo..hi
-    words (section 7: what `check` asks before a spec is accepted). The draws come from a fixed
-    stream: the probe decides no layout."""
+    words (section 7: what `check` asks before a spec is accepted) and, with `bonus` (its length,
+    whether completed), completes the bonus word drawn with the grids, or not (section 9). The draws
+    come from a fixed stream: the probe decides no layout."""
     stream = derive_stream(bytes(32), "crossword", "check")
     masks = lex.masks[fill_grids(lex, grids, PROBE[0], stream)]
+    word = lex.masks[bonus_word.pick(lex, bonus[0], PROBE[0], stream)] if bonus else None
     for _ in range(PROBE[1]):
         perm = row_permutations(stream, PROBE[0], lex.alphabet)
         left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
         done = ((masks & left_out[:, None]) == 0).sum(axis=1)
-        if ((done >= lo) & (done <= hi)).any():
+        good = (done >= lo) & (done <= hi)
+        if bonus is not None and word is not None:
+            good &= ((word & left_out) == 0) == bonus[1]
+        if good.any():
             return True
     return False

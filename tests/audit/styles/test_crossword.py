@@ -109,3 +109,54 @@ def test_entries_it_cannot_read_stop_the_step(change, words):
     with pytest.raises(ValueError) as caught:
         evaluate(table([C, A, B, E]), {"id": "p1"}, play)
     assert str(caught.value).startswith("manifest play entry: area 'cw': ") and words in str(caught.value)
+
+
+# Section 9: a BONUS WORD of 3 letters winning prize '5' besides the legend's
+BONUS_AREA = AREA | {"bonus": {"length": 3, "prize": "5"}}
+BONUS_PLAY = {"max_wins": 2, "areas": [BONUS_AREA],
+              "tiers": [{"id": "lose", "wins": []}, {"id": "w1", "wins": [win("cw", "1", 100)]},
+                        {"id": "b", "wins": [win("cw", "5", 500, how="bonus")]},
+                        {"id": "w1b", "wins": [win("cw", "1", 100), win("cw", "5", 500, how="bonus")]}]}
+
+
+def bonus_table(letters: list[int], word: list[int], tier: str) -> pl.DataFrame:
+    return table(letters, tier=tier).with_columns(
+        *(pl.lit(v, dtype=pl.UInt8).alias(f"cw_bonus_{k}") for k, v in enumerate(word)))
+
+
+def judge_bonus(letters: list[int], word: list[int], tier: str) -> tuple[int, list[str]]:
+    result = evaluate(bonus_table(letters, word, tier), {"id": "p1"}, BONUS_PLAY)
+    return int(result.prize_cents[0]), [why for _, why in result.illegal]
+
+
+def test_a_completed_bonus_word_pays_its_prize_besides_the_legends():
+    # C A B E: CAB completed (one word, $1) and the bonus word ACE completed ($5)
+    assert judge_bonus([C, A, B, E], [A, C, E], "w1b") == (600, [])
+
+
+def test_a_bonus_word_left_incomplete_pays_nothing_more():
+    # C A B E: BED needs D
+    assert judge_bonus([C, A, B, E], [B, E, D], "w1") == (100, [])
+
+
+def test_a_bonus_word_completed_on_a_tier_that_does_not_list_it_is_refused():
+    assert judge_bonus([C, A, B, E], [A, C, E], "w1") == (
+        600, ["its wins are not its tier 'w1''s (2 win(s) paying 600 cents)"])
+
+
+def test_a_bonus_word_not_listed_or_out_of_range_is_named():
+    assert judge_bonus([C, A, B, E], [E, E, E], "w1b") == (
+        600, ["cw: the bonus word EEE is not a listed word"])
+    assert judge_bonus([C, A, B, E], [A, 9, E], "w1") == (
+        100, ["cw: a code out of range in cw_bonus_1; cw: the bonus word A?E is not a listed word"])
+
+
+@pytest.mark.parametrize("bonus", [{"length": 3, "prize": "9"}, {"length": 1, "prize": "5"},
+                                   {"length": 3}, {"length": 3, "prize": "5", "by": 2}, [3, "5"]])
+def test_a_bonus_entry_it_cannot_read_stops_the_step(bonus):
+    play = copy.deepcopy(BONUS_PLAY)
+    play["areas"][0]["bonus"] = bonus
+    with pytest.raises(ValueError) as caught:
+        evaluate(bonus_table([C, A, B, E], [A, C, E], "w1b"), {"id": "p1"}, play)
+    assert str(caught.value) == ("manifest play entry: area 'cw': bonus is not {length: 2 to 12, prize: one "
+                                 "of its prizes}")
