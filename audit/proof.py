@@ -1,4 +1,5 @@
-"""Checking a ticket proof (`poolgen merkle-proof RUN TICKET --json`): one ticket belongs to a signed pool.
+"""Checking a ticket proof (`poolgen merkle-proof RUN TICKET VIRN --json`; a share's: `RUN SHARE --json`):
+one ticket belongs to a signed pool.
 
 The proof holds the ticket's full row and its Merkle audit path; the checker trusts only the public
 key: the manifest must carry a valid signature, the pool's signed root must be the proof's, and the
