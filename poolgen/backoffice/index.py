@@ -6,7 +6,8 @@ It lives outside the run folder (default: $XDG_CACHE_HOME/poolgen/desk/, else ~/
 is created 0600 under a temporary name and renamed into place, is named for the run, the tier and the
 validation file's SHA-256, and records that SHA-256: one whose recorded hash or key check is not the
 manifest's is refused. The folder is a cache: an index is touched each time it is opened, and a build
-removes the indexes opened least recently beyond the newest KEEP_INDEXES (rebuilt if needed). Its
+removes the indexes opened least recently beyond the newest KEEP_INDEXES ($POOLGEN_DESK_INDEXES sets
+it; rebuilt if needed), and an index another desk removes just as this one opens it is built again. Its
 records keep their tags: a row changed in the index fails its tag exactly as a changed record in the
 file does, so an index can lose a claim but never pay a forged one.
 """
@@ -35,6 +36,8 @@ INDEX = owned.Kind("desk index", 1, (
 
 
 KEEP_INDEXES = 64  # a folder's indexes kept after a build: 32 runs' two tiers (docs/back-office.md, 2)
+KEEP_ENV = "POOLGEN_DESK_INDEXES"  # sets it (kept_indexes)
+MAX_KEEP = 1_000_000
 _NAMED = re.compile(r"[!-~]+\.(low|high)\.[0-9a-f]{16}\.sqlite", re.ASCII)  # RUN_ID.TIER.SHA256[0:16].sqlite
 
 
@@ -77,12 +80,28 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
     sha = str(entry["sha256"])
     path = folder / f"{run.run_id}.{tier}.{sha[:16]}.sqlite"
     check_key(run, tier, key)  # a wrong key is named as one, not as an index to rebuild
-    cleared = []
-    built = not os.path.lexists(path)  # os.path: a name too long to look up is refused when made
-    if built:
-        cleared = _clear(folder, path.name)
-        _build(run, tier, key, folder, path)
-    db = owned.connect(path, INDEX, create=False)
+    keep = kept_indexes()
+    cleared: list[str] = []
+    built = False
+    for _ in range(8):
+        fresh = not os.path.lexists(path)  # os.path: a name too long to look up is refused when made
+        if fresh:
+            cleared += _clear(folder, path.name)
+            _build(run, tier, key, folder, path)
+        built = built or fresh
+        seen = _inode(path)
+        pause_point("index-opening")  # a test removes the index here, as another desk's pruning may
+        try:
+            db = owned.connect(path, INDEX, create=False)
+            break
+        except BackOfficeError:
+            if seen is not None and _inode(path) == seen:
+                raise
+            # removed (or replaced) between the check and the open, by another desk's pruning: build it
+            # again, or open the one another desk built meanwhile; never an error for the clerk
+    else:
+        raise BackOfficeError(f"{path}: removed by other desks each time it was built; raise "
+                              f"{KEEP_ENV} (now {keep}) so that the folder keeps more indexes")
     try:
         meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
     except owned.FAILURES as exc:
@@ -96,8 +115,27 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
     with contextlib.suppress(OSError):  # opened now: the last index a build's pruning removes
         os.utime(path)
     index = Index(db, path, key, run.run_id, tier)
-    index.cleared = cleared + (_prune(folder, path.name) if built else [])
+    index.cleared = cleared + (_prune(folder, path.name, keep) if built else [])
     return index
+
+
+def kept_indexes() -> int:
+    """The indexes a folder keeps after a build, its own counted: $POOLGEN_DESK_INDEXES (a whole number,
+    1 to 1,000,000), else (unset or empty) KEEP_INDEXES."""
+    told = os.environ.get(KEEP_ENV)
+    if not told:  # unset or empty, as for XDG_CACHE_HOME
+        return KEEP_INDEXES
+    if not (told.isascii() and told.isdigit() and 1 <= int(told) <= MAX_KEEP):
+        raise BackOfficeError(f"{KEEP_ENV}: {ascii(told[:40])} is not a whole number of indexes to keep, 1 "
+                              f"to {MAX_KEEP:,}")
+    return int(told)
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return os.lstat(path).st_ino
+    except OSError:
+        return None
 
 
 def _prune(folder: Path, mine: str, keep: int = KEEP_INDEXES) -> list[str]:
