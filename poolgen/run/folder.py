@@ -10,6 +10,8 @@ any failure of polars into one `RunError` naming the run and the pool.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import os
 from collections.abc import Callable, Iterable
@@ -22,7 +24,7 @@ import polars as pl
 from audit.errors import UnusableInput
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import Manifest, ManifestError, PoolEntry
-from audit.read.runfiles import IMAGING_COLUMNS, POOL_COLUMNS, check_run_parquet, run_file
+from audit.read.runfiles import IMAGING_COLUMNS, POOL_COLUMNS, check_run_parquet, read_run_bytes, run_file
 from poolgen.errors import RunError
 from poolgen.game.model import Game
 from poolgen.loader import default_spec_dir, load_spec
@@ -121,15 +123,32 @@ class RunFolder:
             raise self._unreadable(pool_id, exc) from None
 
     def virn(self, pool_id: str, barcode: str) -> str | None:
-        """The validation number the pool's imaging file gives the ticket of `barcode`, or None."""
-        name = next((f.get("name") for f in self.manifest.get("deliverables", [])
-                     if f.get("role") == "imaging" and f.get("pool") == pool_id), None)
+        """The validation number the pool's imaging file gives the ticket of `barcode`, or None; the file
+        read only if it is the one the manifest lists, byte for byte (its size, then its SHA-256, as the
+        desk vouches files: docs/back-office.md, section 2)."""
+        entry = next((f for f in self.manifest.get("deliverables", [])
+                      if isinstance(f, dict) and f.get("role") == "imaging" and f.get("pool") == pool_id), {})
+        name = entry.get("name")
         if not isinstance(name, str) or not os.path.lexists(self.path / name):
             raise RunError(f"{self.name}: pool {pool_id}: no imaging file to check a validation number "
                            "against")
+        sha, size = entry.get("sha256"), entry.get("bytes")
+        if not isinstance(sha, str) or type(size) is not int:
+            raise RunError(f"{self.name}: pool {pool_id}: the manifest lists its imaging file ({name}) "
+                           "without its size and SHA-256; no validation number is checked against it")
+        path = self.path / name
         try:
-            path = check_run_parquet(self.path, name, "imaging", IMAGING_COLUMNS)
-            found = pl.scan_parquet(path).filter(pl.col("barcode") == barcode).select("virn").collect()
+            check_run_parquet(self.path, name, "imaging", IMAGING_COLUMNS)
+            held = os.stat(path).st_size
+            if held != size:
+                raise RunError(f"{path}: {held:,} bytes, not the {size:,} the manifest lists; refusing to "
+                               "check a validation number against it")
+            data = read_run_bytes(self.path, name, "imaging", size)
+            if len(data) != size or hashlib.sha256(data).hexdigest() != sha:
+                raise RunError(f"{path}: its SHA-256 is not the one the manifest lists; the file was "
+                               "changed, refusing to check a validation number against it")
+            found = pl.read_parquet(io.BytesIO(data), columns=["barcode", "virn"]) \
+                .filter(pl.col("barcode") == barcode).select("virn")
         except (UnusableInput, pl.exceptions.PolarsError, OSError, ValueError) as exc:
             text = " ".join(str(exc).split()) or type(exc).__name__
             raise RunError(f"{self.name}: cannot read pool {pool_id}'s imaging file ({name}): {text}") \

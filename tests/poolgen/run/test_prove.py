@@ -18,6 +18,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.prove import prove_ticket
 from tests.support import SEED_A, spec_path
+from tests.support.cli import invoke
 from tests.support.virns import virn_of
 
 
@@ -114,3 +115,36 @@ def test_prove_ticket_of_a_printed_ticket_needs_its_validation_number(small_run)
             prove_ticket(small_run, "465-0000000-034", wrong)
         assert str(info.value) == "465-0000000-034: wrong validation number; no proof given"
     assert prove_ticket(small_run, "465-0000000-034", virn)["position"] == 34
+
+
+def test_a_virn_is_checked_only_against_the_imaging_file_the_manifest_lists(small_run, tmp_path):
+    """merkle-proof trusted the pool's imaging file as it found it: one re-written with a VIRN of its
+    writer's choosing handed the ticket's proof (its outcome) to whoever gave that VIRN. Now the file is
+    read only if its size and SHA-256 are the manifest's (as the desk vouches files), else one line,
+    exit 2, no proof."""
+    run = tmp_path / "r"
+    shutil.copytree(small_run, run)
+    imaging = run / "imaging-p1.parquet"
+    table = pl.read_parquet(imaging)
+    chosen = "0" * len(virn_of(run, "465-0000000-034"))
+    entry = next(f for f in json.loads((run / "manifest.json").read_bytes())["deliverables"]
+                 if f["name"] == imaging.name)
+    table.with_columns(pl.when(pl.col("barcode").str.starts_with("4650000000034")).then(pl.lit(chosen))
+                       .otherwise(pl.col("virn")).alias("virn")).write_parquet(imaging)
+    assert virn_of(run, "465-0000000-034") == chosen
+    size = imaging.stat().st_size
+    assert size != entry["bytes"]
+    result = invoke("merkle-proof", run, "465-0000000-034", chosen, "--json")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", (
+        f"poolgen: error: {imaging}: {size:,} bytes, not the {entry['bytes']:,} the manifest lists; refusing "
+        "to check a validation number against it\n"))
+    shutil.copy(small_run / imaging.name, imaging)  # the file generated, the manifest's hash changed
+    doc = json.loads((run / "manifest.json").read_bytes())
+    for f in doc["deliverables"]:
+        if f["name"] == imaging.name:
+            f["sha256"] = "0" * 64
+    (run / "manifest.json").write_bytes(json.dumps(doc).encode())
+    with pytest.raises(RunError) as info:
+        prove_ticket(run, "465-0000000-034", virn_of(run, "465-0000000-034"))
+    assert str(info.value) == (f"{imaging}: its SHA-256 is not the one the manifest lists; the file was "
+                               "changed, refusing to check a validation number against it")
