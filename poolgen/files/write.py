@@ -243,15 +243,8 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None, 
     ensure_folder(parent)
     ensure_new(final)
     _say_cleared(final)  # what killed writes of `final` left: said, never reused
-    tmp = parent / f".{final.name}.partial-{secrets.token_hex(4)}"
+    tmp, held = _new_staging(final)
     try:
-        tmp.mkdir(mode=0o700)
-        os.chmod(tmp, 0o700)
-        held = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError as exc:
-        raise OutputError(f"{parent}: cannot write: {exc.strerror or exc}") from None
-    try:
-        lock(held)
         pause_point("staged")
         yield tmp
         fsync_folder(tmp)
@@ -274,6 +267,35 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None, 
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
         os.close(held)
+
+
+def _new_staging(final: Path) -> tuple[Path, int]:
+    """A new staging folder `.NAME.partial-XXXXXXXX` beside `final`, 0700, open and locked as in use. As
+    for a temporary file (`new_temporary`): another write of `final` clearing what killed writes left may
+    take it before it is locked (it looks abandoned then); it is then no longer at its name (or still
+    held by that clearing, which removes it), and another is made under a new name."""
+    for _ in range(8):
+        tmp = final.parent / f".{final.name}.partial-{secrets.token_hex(4)}"
+        try:
+            tmp.mkdir(mode=0o700)
+            held = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileNotFoundError:  # taken between the two
+            continue
+        except OSError as exc:
+            raise OutputError(f"{final.parent}: cannot write: {exc.strerror or exc}") from None
+        try:
+            pause_point("staging-made")  # a test clears here, as another write of `final` may
+            if lock(held) and os.fstat(held).st_ino == os.lstat(tmp).st_ino:
+                os.fchmod(held, 0o700)  # whatever the umask
+                return tmp, held
+        except FileNotFoundError:
+            pass
+        except BaseException:
+            os.close(held)
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        os.close(held)
+    raise OutputError(f"{final}: cannot keep a staging folder: other writes of it remove them")
 
 
 def create_secret_file(path: Path) -> BinaryIO:
