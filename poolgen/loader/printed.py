@@ -120,6 +120,13 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     if play_model.spots() > MAX_TICKET_SPOTS:
         raise r.fail("areas", f"{play_model.spots():,} spots on a ticket; at most {MAX_TICKET_SPOTS:,}")
     printed, pools = _pools(r, sales, price, tiers, play_model.spots(), virn_digits, high_tier_cents)
+    losers = printed.order_tickets - sum(t.count for t in tiers) if printed.split else \
+        sum(p.tiers[0].count for p in pools)  # a split's counts are the order's (drawn per pool)
+    for i, area in enumerate(areas):  # a field of losers alone (ticket_multiplier's): nothing uses it
+        field = getattr(area.module, "losers_field", lambda _: None)(area.params)
+        if field and not losers:
+            raise r.fail(f"areas[{i}].{field}", "not used: no pool holds a losing ticket (every ticket wins "
+                                                "a tier)")
     packs = doc.get("packs")  # not a table: read_packs names it ("packs: must be a table")
     if printed.split is not None and isinstance(packs, dict) and set(packs) - {"neighbours"}:
         raise r.fail("packs", "not with printed.split: a pack parameter is proven for a pool's counts, "

@@ -109,6 +109,12 @@ def lay_out_losers(area_id: str, params: Params, rows: np.ndarray, stream: Strea
     return {name: np.ascontiguousarray(spots[:, j]) for j, name in enumerate(names)}
 
 
+def losers_field(params: Params) -> str | None:
+    """The spec field shown on losing tickets alone, if set (poolgen/loader/printed.py refuses it when no
+    pool holds a losing ticket: a field nothing uses)."""
+    return "multipliers_on_losers" if params.on_losers else None
+
+
 def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
     """Nothing to note for `poolgen check`: every promise of the contract holds for any counts."""
     return None

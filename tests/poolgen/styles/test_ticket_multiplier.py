@@ -197,3 +197,18 @@ def test_multipliers_on_losers_false_lays_out_the_pool_without_the_field(tmp_pat
     assert cols["absent"].keys() == cols["false"].keys()
     for c in cols["absent"]:
         np.testing.assert_array_equal(cols["absent"][c], cols["false"][c])
+
+
+def test_multipliers_on_losers_on_a_game_without_a_losing_ticket_is_refused(tmp_path):
+    """`multipliers_on_losers = true` on a game whose pools hold no losing ticket drew nothing and was
+    accepted: a field nothing uses is an error (docs/styles/ticket_multiplier.md, section 2)."""
+    every = _doc(multipliers_on_losers=True)
+    every["tiers"][0]["count"] = 100  # the whole pool of 100 wins
+    (tmp_path / "g.toml").write_text(dumps(every))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
+             "g.toml: areas[1].multipliers_on_losers: not used: no pool holds a losing ticket (every ticket "
+             "wins a tier)")
+    for doc in (_doc(multipliers_on_losers=False) | {"tiers": every["tiers"]},  # without it: as before
+                _doc(multipliers_on_losers=True) | {"tiers": [every["tiers"][0] | {"count": 99}]}):
+        (tmp_path / "g.toml").write_text(dumps(doc))
+        assert load_spec(tmp_path / "g.toml").pools[0].tiers[0].count == 100 - doc["tiers"][0]["count"]
