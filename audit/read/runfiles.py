@@ -204,15 +204,20 @@ def run_tickets(manifest: Manifest) -> int:
     return sum(p.tickets for p in manifest.pools)
 
 
-def pack_list_tickets(manifest: Manifest) -> int:
-    """The tickets a run's pack list may name: its pools', or a split order's whole order (its pack
-    list lists every book of the order whatever pools the run holds, docs/validation.md section 4),
-    `print.split.order_tickets` when that is a whole number above them (step 5 judges its form)."""
+def split_order_tickets(manifest: Manifest) -> int:
+    """`print.split.order_tickets` when that is a whole number above 0 (not a boolean), else 0: the
+    order whose every book a split run's pack list names (step 5 judges its form)."""
     split = (manifest.doc.get("print") or {}).get("split") if isinstance(manifest.doc.get("print"), dict) \
         else None
     whole = split.get("order_tickets") if isinstance(split, dict) else 0
-    whole = whole if isinstance(whole, int) and not isinstance(whole, bool) and whole > 0 else 0
-    return max(run_tickets(manifest), whole)
+    return whole if isinstance(whole, int) and not isinstance(whole, bool) and whole > 0 else 0
+
+
+def pack_list_tickets(manifest: Manifest) -> int:
+    """The tickets a run's pack list may name: its pools', or a split order's whole order (its pack
+    list lists every book of the order whatever pools the run holds, docs/validation.md section 4),
+    `split_order_tickets` when above them."""
+    return max(run_tickets(manifest), split_order_tickets(manifest))
 
 
 def check_run_folder(folder: Path, manifest: Manifest) -> None:

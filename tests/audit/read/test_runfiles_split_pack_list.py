@@ -20,9 +20,10 @@ from audit.read import runfiles
 from audit.read.manifest import Manifest
 from audit.verify import VerifyRequest, verify_run
 from poolgen.deliverables.validation import new_validation_key
-from poolgen.run.signing import new_key_pair
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support.reseal import resign
 from tests.support.spec_docs import kn_doc, write
-from tests.support.split_run import SplitRun, cut
+from tests.support.split_run import SplitRun, cut, split_run
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +81,25 @@ def test_a_pack_list_beyond_the_orders_bound_is_still_refused(one_pool, tmp_path
     with pytest.raises(UnusableInput, match=refusal):
         runfiles.check_run_folder(run, manifest_of(run))
     assert json.loads((run / "manifest.json").read_bytes())["print"]["split"]["order_tickets"] == 12_000
+
+
+def test_a_print_split_order_tickets_of_true_is_no_order_to_step_9_either(tmp_path):
+    """`print.split.order_tickets = true` is no whole number: the boundary (pack_list_tickets) read it as
+    no order, while step 9 read it as an order of 1 ticket and held the pack list to its books (none),
+    failing a pack list that names every book of the run. Both now refuse a boolean: step 9 checks the
+    list against the run's own books, and step 5 fails the field's form."""
+    made = split_run(tmp_path)
+    signer = Signer.from_file(made.private)
+    resign(made.folder, lambda doc: doc["print"]["split"].update(order_tickets=True), signer)
+    manifest = manifest_of(made.folder)
+    assert (runfiles.split_order_tickets(manifest), runfiles.pack_list_tickets(manifest)) == (0, 12_000)
+    request = VerifyRequest(run=made.folder, public_key=made.public, validation_key=made.low,
+                            high_validation_key=made.high)
+    steps = {s["step"]: s for s in verify_run(request).to_json()["steps"]}
+    books = len((made.folder / "packs.csv").read_text().splitlines()) - 1
+    assert f"packs.csv: {books:,} books, sorted, each with its ticket range; no outcome, no pool" \
+        in steps[9]["details"], steps[9]
+    assert steps[9]["status"] == "pass", steps[9]
+    assert steps[5]["status"] == "fail" and (
+        "print.split.order_tickets: must be a whole number, whole pools of pool_tickets and a rest, at most "
+        "64 pools (docs/manifest.md)") in steps[5]["reasons"], steps[5]
