@@ -57,7 +57,8 @@ def validate_cmd(
         help="The run's public key: the manifest's signature is verified first (required).")] = None,
     index_dir: Annotated[Path | None, typer.Option(
         "--index-dir", metavar="DIR",
-        help="Where the run's desk index is kept (default ~/.cache/poolgen/desk).")] = None,
+        help="Where the run's desk index is kept (default ~/.cache/poolgen/desk; it keeps the 64 opened "
+             "most recently, or $POOLGEN_DESK_INDEXES).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Answer in JSON (one object per line).")] = False,
     allow_readable_secret: Annotated[bool, typer.Option(
         READABLE_SECRET_FLAG, help="Use a validation key even if its group or others may read it (refused "
