@@ -6,7 +6,8 @@ for that number. A row is illegal (section 5, rules 1 to 4, in this order) when 
 range, YOUR LETTERS repeat a letter, a grid word is not in the entry's word list, or the number of
 completed words is one the legend does not price (at or above its smallest number). An area with a
 BONUS WORD (section 9) shows its letters too: completed when YOUR LETTERS hold them all, it wins its
-own prize besides (a second place to win, `how` "bonus"); rule 5 refuses one not a listed word."""
+own prize besides (a second place to win, `how` "bonus"); rule 5 refuses one not a listed word. An
+area with `legends` (section 10) counts each grid's words for its own legend: one place to win a grid."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ def _unreadable(aid: object, what: str) -> ValueError:
     return ValueError(f"manifest play entry: area {aid!r}: {what}")
 
 
-Entry = tuple[list[str], int, list[list[str]], list[Any], list[tuple[int, int]], list[str],
-              tuple[int, int] | None]
+Entry = tuple[list[str], int, list[list[str]], list[Any], list[list[tuple[int, int]]], list[str],
+              tuple[int, int] | None]  # the legends: one over all the grids, or one a grid (`legends`)
 
 
 def _read(area: dict[str, Any]) -> Entry:
@@ -48,6 +49,25 @@ def _read(area: dict[str, Any]) -> Entry:
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)):
         raise _unreadable(aid, "prizes unreadable")
     codes = [p.get("code") for p in prizes]
+    if "legends" in area:
+        many = area["legends"]
+        if "legend" in area or not isinstance(many, list) or len(many) != len(grids):
+            raise _unreadable(aid, "legends is not one legend a grid (and no legend)")
+        tables = [_legend(aid, one, codes) for one in many]
+        used = [p for table in tables for _, p in table]
+        if len(set(used)) != len(used):
+            raise _unreadable(aid, "a prize is in two legends")
+    else:
+        tables = [_legend(aid, legend, codes)]
+    letters_set = set(alphabet)
+    if not (isinstance(words, list)
+            and all(isinstance(w, str) and 2 <= len(w) <= MAX_WORD and set(w) <= letters_set for w in words)):
+        raise _unreadable(aid, f"words are not words of 2 to {MAX_WORD} letters of the alphabet")
+    return alphabet, letters, grids, prizes, tables, words, _bonus(aid, area, codes)
+
+
+def _legend(aid: object, legend: object, codes: list[Any]) -> list[tuple[int, int]]:
+    """A legend as (number of words, its prize's index in `prizes`), in its order."""
     table: list[tuple[int, int]] = []
     if not isinstance(legend, list) or not legend:
         raise _unreadable(aid, "legend is not a list")
@@ -57,11 +77,7 @@ def _read(area: dict[str, Any]) -> Entry:
         if type(n) is not int or n < 1 or (table and n <= table[-1][0]) or prize not in codes:
             raise _unreadable(aid, "legend's numbers not increasing, or a prize not one of its prizes")
         table.append((n, codes.index(prize)))
-    letters_set = set(alphabet)
-    if not (isinstance(words, list)
-            and all(isinstance(w, str) and 2 <= len(w) <= MAX_WORD and set(w) <= letters_set for w in words)):
-        raise _unreadable(aid, f"words are not words of 2 to {MAX_WORD} letters of the alphabet")
-    return alphabet, letters, grids, prizes, table, words, _bonus(aid, area, codes)
+    return table
 
 
 def _bonus(aid: object, area: dict[str, Any], codes: list[Any]) -> tuple[int, int] | None:
@@ -109,7 +125,7 @@ def _words_of(grid: list[str]) -> list[list[int]]:
 
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
-    alphabet, n_letters, grids, prizes, legend, words, bonus = _read(area)
+    alphabet, n_letters, grids, prizes, legends, words, bonus = _read(area)
     a = len(alphabet)
     n = table.height
     cells_per = [sum(r.count(".") for r in g) for g in grids]
@@ -138,7 +154,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     digit = {ch: i + 1 for i, ch in enumerate(alphabet)}
     listed = np.unique(np.array([sum(digit[ch] * base ** i for i, ch in enumerate(w))
                                  for w in words], dtype=np.int64))
-    completed = np.zeros(n, dtype=np.int64)
+    completed = np.zeros((n, len(grids)), dtype=np.int64)  # by grid
     unlisted: list[tuple[np.ndarray, int, list[int]]] = []
     offset = 0
     for g, grid in enumerate(grids):
@@ -149,7 +165,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
             for k in range(len(run)):
                 bit = np.left_shift(np.int64(1), np.clip(codes[:, k], 0, 62))
                 done &= in_range[:, k] & ((have & bit) != 0)
-            completed += done
+            completed[:, g] += done
             if len(run) > MAX_WORD:
                 is_listed = np.zeros(n, dtype=bool)
             else:
@@ -168,20 +184,30 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
         return f"{aid}: " + ", ".join(found)
 
     reasons.add(np.logical_or.reduce([m for m, _, _ in unlisted]), _unlisted)
-    counts = np.array([w for w, _ in legend], dtype=np.int64)
-    priced = np.isin(completed, counts)
-    reasons.add(~priced & (completed >= counts[0]),
-                lambda r: f"{aid}: {int(completed[r])} completed words: the legend has no prize for "
-                          f"{int(completed[r])}")
-    prize_of = np.full(int(completed.max(initial=0)) + 1, -1, dtype=np.int64)
-    for w, p in legend:
-        if w < prize_of.size:
-            prize_of[w] = p
-    prize = prize_of[completed]
+    per_grid = "legends" in area
+    counted = [completed[:, g] for g in range(len(grids))] if per_grid else [completed.sum(axis=1)]
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
-    slots = [Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
-                  by=np.ones(n, dtype=np.int64), prize=np.maximum(prize, 0),
-                  cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0))]
+    slots, unpriced = [], []
+    for legend, words_done in zip(legends, counted, strict=True):
+        counts = np.array([w for w, _ in legend], dtype=np.int64)
+        unpriced.append(~np.isin(words_done, counts) & (words_done >= counts[0]))
+        prize_of = np.full(int(words_done.max(initial=0)) + 1, -1, dtype=np.int64)
+        for w, p in legend:
+            if w < prize_of.size:
+                prize_of[w] = p
+        prize = prize_of[words_done]
+        slots.append(Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
+                          by=np.ones(n, dtype=np.int64), prize=np.maximum(prize, 0),
+                          cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0)))
+
+    def _unpriced(r: int) -> str:
+        said = [f"{int(counted[g][r])} completed words: the legend has no prize for {int(counted[g][r])}"
+                if not per_grid else
+                f"grid {g + 1}: {int(counted[g][r])} completed words: its legend has no prize for "
+                f"{int(counted[g][r])}" for g in range(len(counted)) if unpriced[g][r]]
+        return f"{aid}: " + ", ".join(said)
+
+    reasons.add(np.logical_or.reduce(unpriced), _unpriced)
     if bonus is None:
         return slots
     in_range = (extra >= 0) & (extra < a)

@@ -6,7 +6,7 @@ Specs are drawn at random: one or two grids of a spine word across with words ha
 completed words, an optional BONUS WORD of 3 to 6 letters (section 9) with tiers of it alone and with
 the legend's first prize, an optional BONUS area (bonus_reveal), on pools of a few hundred tickets. A
 legend or bonus word the loader's probe cannot lay out (docs/styles/crossword.md sections 2 and 9) is a
-refusal, not a case."""
+refusal, not a case. Likewise two grids each paid by its own legend (section 10)."""
 
 from __future__ import annotations
 
@@ -81,6 +81,42 @@ def test_every_accepted_crossword_spec_generates_a_pool_audit_verifies(tmp_path_
     folder = tmp_path_factory.mktemp("cw")
     # only the probe may refuse a drawn spec: a legend it cannot lay out
     generates_and_verifies(folder, doc, lambda m: "draws of the grids and" in m)
+
+
+@st.composite
+def per_grid_games(draw) -> dict:
+    """Two grids, each paid by its own legend of one or two numbers (crossword.md section 10): a tier of
+    each legend's prizes, one of both grids' first prizes, and maybe a BONUS WORD with grid 2's first."""
+    grids = [draw(comb()), draw(comb())]
+    legends, symbols, tiers = [], list(LETTERS), []
+    tickets = 50 * draw(st.integers(4, 8))
+    for g, rows in enumerate(grids):
+        total = 1 + sum(1 for j in range(len(rows[0])) if sum(r[j] == "." for r in rows) >= 3)
+        counts = sorted(draw(st.lists(st.integers(1, total), min_size=1, max_size=2, unique=True)))
+        legends.append([{"words": n, "prize": f"G{g}L{i}"} for i, n in enumerate(counts)])
+        symbols += [{"group": "legend", "code": f"G{g}L{i}", "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
+                    for i in range(len(counts))]
+        tiers += [{"id": f"g{g}w{i}", "count": draw(st.integers(0, tickets // 8)),
+                   "wins": [{"area": "cw", "prize": f"G{g}L{i}", "how": "match"}]}
+                  for i in range(len(counts))]
+    tiers.append({"id": "both", "count": draw(st.integers(0, tickets // 8)),
+                  "wins": [{"area": "cw", "prize": f"G{g}L0", "how": "match"} for g in range(2)]})
+    area = {"id": "cw", "style": "crossword", "letters": draw(st.sampled_from([5, 7, 19, 20, 22, 24])),
+            "alphabet": "abc", "prizes": "legend", "grids": grids, "legends": legends}
+    if draw(st.booleans()):
+        area["bonus"] = {"length": draw(st.integers(3, 6)), "prize": "BW"}
+        symbols.append({"group": "legend", "code": "BW", "symbol": "$9", "value": "9.00"})
+        tiers.append({"id": "g1bw", "count": draw(st.integers(0, tickets // 8)),
+                      "wins": [{"area": "cw", "prize": "G1L0", "how": "match"},
+                               {"area": "cw", "prize": "BW", "how": "bonus"}]})
+    return base_doc([area], symbols, tiers, max_wins=3, pool_tickets=tickets, per_book=25)
+
+
+@settings(SETTINGS, max_examples=6)
+@given(doc=per_grid_games())
+def test_every_accepted_crossword_spec_of_a_legend_a_grid_generates_a_pool_audit_verifies(tmp_path_factory,
+                                                                                          doc):
+    generates_and_verifies(tmp_path_factory.mktemp("cwg"), doc, lambda m: "draws of the grids and" in m)
 
 
 BREAK = [

@@ -110,3 +110,29 @@ def replaced(spec: Path, folder: Path, old: str, new: str) -> Path:
     path = folder / spec.name
     path.write_text(text.replace(old, new, 1))
     return path
+
+
+def crossword_legends_doc(tickets: int = 1200) -> dict:
+    """A crossword of two grids, each paid by its own legend (docs/styles/crossword.md section 10), and a
+    BONUS WORD: 9 YOUR LETTERS of 14; grid 1 (4 words) pays 2, 3, 4 words $1, $2, $5, grid 2 (3 words)
+    pays 2 and 3 words its own $1 and $3 (codes M1, M3); tiers winning in one grid, in both, with the
+    bonus word, up to 3 wins a ticket."""
+    letters = [{"group": "abc", "code": c, "symbol": c} for c in "ABCDEHILNORSTU"]
+    money = [{"group": "wz", "code": c, "symbol": f"${v}", "value": v} for c, v in (
+        ("1", "1.00"), ("2", "2.00"), ("5", "5.00"), ("M1", "1.00"), ("M3", "3.00"), ("B", "2.00"))]
+    area = {"id": "cw", "style": "crossword", "letters": 9, "alphabet": "abc", "prizes": "wz",
+            "grids": [["....#", ".#.##", ".#..."], ["...", ".#.", ".#."]],
+            "legends": [[{"words": 2, "prize": "1"}, {"words": 3, "prize": "2"}, {"words": 4, "prize": "5"}],
+                        [{"words": 2, "prize": "M1"}, {"words": 3, "prize": "M3"}]],
+            "bonus": {"length": 4, "prize": "B"}}
+
+    def w(prize: str, how: str = "match") -> dict:
+        return {"area": "cw", "prize": prize, "how": how}
+
+    tiers = [{"id": "g1", "count": tickets // 8, "wins": [w("1")]},
+             {"id": "g2", "count": tickets // 8, "wins": [w("M1")]},
+             {"id": "both", "count": tickets // 20, "wins": [w("2"), w("M1")]},
+             {"id": "top", "count": 5, "wins": [w("5"), w("M3")]},
+             {"id": "b", "count": tickets // 20, "wins": [w("B", "bonus")]},
+             {"id": "g2b", "count": tickets // 40, "wins": [w("M1"), w("B", "bonus")]}]
+    return base_doc([area], letters + money, tiers, pool_tickets=tickets, per_book=50, max_wins=3)

@@ -82,7 +82,7 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
                   bonus: list[int | None] | None = None) -> tuple[list[Win], list[str]]:
     """One crossword area of one row (crossword.md sections 5 and 9)."""
     bonus = bonus or []
-    aid, alphabet, legend = area["id"], area["alphabet"], area["legend"]
+    aid, alphabet = area["id"], area["alphabet"]
     a = len(alphabet)
     reasons = []
     out = [f"{aid}_letter_{j}" for j, v in enumerate(letters) if not _inside(v, a)]
@@ -95,19 +95,29 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
         reasons.append(f"{aid}: YOUR LETTERS show a letter twice")
     held = set(shown)
     listed = _listed(area["words"])
-    bad, completed = [], 0
+    bad, completed = [], [0] * len(area["grids"])  # completed words by grid
     for g, word in _word_cells(tuple(tuple(grid) for grid in area["grids"])):
         codes = [cells[k] for k in word]
         text = "".join(alphabet[v] if _inside(v, a) else "?" for v in codes)
         if text not in listed:
             bad.append(f"grid {g + 1} holds {text}, not a listed word")
-        completed += all(_inside(v, a) and v in held for v in codes)
+        completed[g] += all(_inside(v, a) and v in held for v in codes)
     if bad:
         reasons.append(f"{aid}: {', '.join(bad)}")
-    prizes = {e["words"]: e["prize"] for e in legend}
-    if completed >= min(prizes) and completed not in prizes:
-        reasons.append(f"{aid}: {completed} completed words: the legend has no prize for {completed}")
-    wins = [(aid, "match", 1, prizes[completed])] if completed in prizes else []
+    # one legend over all the grids, or one a grid (crossword.md section 10)
+    per_grid = "legends" in area
+    counted = list(zip(area["legends"], completed, strict=True)) if per_grid else \
+        [(area["legend"], sum(completed))]
+    unpriced, wins = [], []
+    for g, (legend, done) in enumerate(counted):
+        prizes = {e["words"]: e["prize"] for e in legend}
+        if done >= min(prizes) and done not in prizes:
+            unpriced.append(f"grid {g + 1}: {done} completed words: its legend has no prize for {done}"
+                            if per_grid else f"{done} completed words: the legend has no prize for {done}")
+        if done in prizes:
+            wins.append((aid, "match", 1, prizes[done]))
+    if unpriced:
+        reasons.append(f"{aid}: {', '.join(unpriced)}")
     if "bonus" in area:
         word = "".join(alphabet[v] if _inside(v, a) else "?" for v in bonus)
         if word not in listed:

@@ -1,9 +1,10 @@
 """The third engine for crossword, lines and add_up plays (tests/third_engines/grid.py, written from
 docs/styles/crossword.md, lines.md, add_up.md and play.md alone) against audit's step 4 on small runs of
 the three examples (Super Red Hot Crossword, Tic Tac Cash, Lucky 21, and Lucky 21 winning on 21
-exactly) and a designed game of all three styles on one ticket (a 4 x 4 grid with a line of any cells,
-legends with gaps): every generated row is legal and pays its stored prize by both; every tampered row
-is refused by both, with audit's very reasons and amount."""
+exactly), a designed crossword of a legend a grid and a bonus word, and a designed game of all three
+styles on one ticket (a 4 x 4 grid with a line of any cells, legends with gaps): every generated row is
+legal and pays its stored prize by both; every tampered row is refused by both, with audit's very
+reasons and amount."""
 
 from __future__ import annotations
 
@@ -20,13 +21,14 @@ from audit.styles.play import evaluate
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, small_example
-from tests.support.spec_docs import base_doc, dumps
+from tests.support.spec_docs import base_doc, crossword_legends_doc, dumps
 from tests.third_engines import against_audit, grid
 
 Row = dict
 GAMES = {"crossword": ("super_red_hot_crossword", 1200), "bonus_word": ("hundred_thousand_crossword", 1200),
          "lines": ("tic_tac_cash", 1200),
-         "add_up": ("lucky_21", 1500), "add_up_exactly": ("lucky_21", 1500), "mixed": ("", 2000)}
+         "add_up": ("lucky_21", 1500), "add_up_exactly": ("lucky_21", 1500), "mixed": ("", 2000),
+         "legends": ("", 1200)}
 
 
 def _mixed() -> dict:
@@ -68,9 +70,11 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("grid3")
     (root / "mixed").mkdir()
     (root / "mixed" / "g.toml").write_text(dumps(_mixed()))
-    made = {"mixed": generate(GenerateRequest(load_spec(root / "mixed" / "g.toml"), SEED_A,
-                                              now=datetime(2026, 1, 2, tzinfo=UTC), out=root / "mixed",
-                                              run_id="r")).folder}
+    (root / "legends").mkdir()  # a crossword of a legend a grid (crossword.md section 10)
+    (root / "legends" / "g.toml").write_text(dumps(crossword_legends_doc()))
+    made = {name: generate(GenerateRequest(load_spec(root / name / "g.toml"), SEED_A,
+                                           now=datetime(2026, 1, 2, tzinfo=UTC), out=root / name,
+                                           run_id="r")).folder for name in ("mixed", "legends")}
     for style, (name, tickets) in GAMES.items():
         if not name:
             continue
@@ -236,7 +240,8 @@ def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(runs, tmp_path, s
 
 FIXED = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 OUT = {"crossword": (26, 27, 255), "bonus_word": (26, 27, 255), "lines": (3, 4, 255),
-       "add_up": (5, 11, 12, 255), "add_up_exactly": (5, 11, 12, 255), "mixed": (4, 2, 3, 14, 255)}
+       "add_up": (5, 11, 12, 255), "add_up_exactly": (5, 11, 12, 255), "mixed": (4, 2, 3, 14, 255),
+       "legends": (14, 15, 255)}
 
 
 @pytest.mark.parametrize("style", list(GAMES))

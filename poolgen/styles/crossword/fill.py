@@ -88,11 +88,21 @@ def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray
     return done
 
 
+Spans = tuple[tuple[int, int], ...]  # the words counted together: (first, end) slot ranges, one a legend
+
+
+def _counts(done: np.ndarray, spans: Spans) -> np.ndarray:
+    """(m, len(spans)) completed words a span, from (m, S) completed flags."""
+    return np.stack([done[:, a:b].sum(axis=1) for a, b in spans], axis=1)
+
+
 def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
-             stream: Stream, bonus: tuple[np.ndarray, bool] | None = None) -> tuple[np.ndarray, np.ndarray]:
+             stream: Stream, bonus: tuple[np.ndarray, bool] | None,
+             spans: Spans) -> tuple[np.ndarray, np.ndarray]:
     """(ok, letters): per row, YOUR LETTERS in the order shown, uniform among the sets completing
-    lo..hi words (section 7, step 2) and, with `bonus` (each row's bonus word as a letter mask, whether
-    completed), completing the row's bonus word or not (section 9); ok False where no set does."""
+    lo..hi words in every span (lo, hi: (m, spans); section 7, step 2; section 10) and, with `bonus`
+    (each row's bonus word as a letter mask, whether completed), completing the row's bonus word or not
+    (section 9); ok False where no set does."""
     m = masks.shape[0]
     out = np.zeros((m, shown), dtype=np.int64)
     ok = np.zeros(m, dtype=bool)
@@ -102,8 +112,8 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
             break
         perm = row_permutations(stream, todo.size, alphabet)
         left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
-        done = ((masks[todo] & left_out[:, None]) == 0).sum(axis=1)
-        good = (done >= lo[todo]) & (done <= hi[todo])
+        done = _counts((masks[todo] & left_out[:, None]) == 0, spans)
+        good = ((done >= lo[todo]) & (done <= hi[todo])).all(axis=1)
         if bonus is not None:
             good &= ((bonus[0][todo] & left_out) == 0) == bonus[1]
         out[todo[good]] = perm[good, :shown]
@@ -111,8 +121,10 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
         todo = todo[~good]
     sets = letter_sets(alphabet, shown) if todo.size else np.zeros(0, dtype=np.int64)
     for r in todo.tolist():
-        done = _words_done(masks[r], alphabet, shown)
-        fits = (done >= lo[r]) & (done <= hi[r])
+        fits = np.ones(sets.size, dtype=bool)
+        for k, (a, b) in enumerate(spans):
+            done = _words_done(masks[r][a:b], alphabet, shown)
+            fits &= (done >= lo[r, k]) & (done <= hi[r, k])
         if bonus is not None:
             fits &= ((sets & bonus[0][r]) == 0) == bonus[1]
         valid = np.flatnonzero(fits)
@@ -126,13 +138,15 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
 
 
 def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndarray, shown: int,
-                stream: Stream, tier: str,
-                bonus: tuple[int, bool] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                stream: Stream, tier: str, bonus: tuple[int, bool] | None = None,
+                spans: Spans | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(words (m, S), letters (m, shown), bonus word ids (m,)) of m tickets completing lo..hi words
-    each; with `bonus` (its length, whether completed) each ticket's bonus word is drawn with its grids
+    each (lo, hi: (m, spans); `spans` the slot ranges each counted alone, all the words by default);
+    with `bonus` (its length, whether completed) each ticket's bonus word is drawn with its grids
     and YOUR LETTERS complete it or not as well (section 9); without, the ids are 0."""
-    m = lo.size
+    m = lo.shape[0]
     words = np.zeros((m, sum(len(g.slots) for g in grids)), dtype=np.int64)
+    spans = spans or ((0, words.shape[1]),)
     letters = np.zeros((m, shown), dtype=np.int64)
     extra = np.zeros(m, dtype=np.int64)
     todo = np.arange(m)
@@ -142,7 +156,7 @@ def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndar
         drawn = fill_grids(lex, grids, todo.size, stream)
         word = bonus_word.pick(lex, bonus[0], todo.size, stream) if bonus else np.zeros(todo.size, np.int64)
         ok, chosen = _letters(lex.masks[drawn], lo[todo], hi[todo], lex.alphabet, shown, stream,
-                              (lex.masks[word], bonus[1]) if bonus else None)
+                              (lex.masks[word], bonus[1]) if bonus else None, spans)
         extra[todo[ok]] = word[ok]
         words[todo[ok]] = drawn[ok]
         letters[todo[ok]] = chosen[ok]
@@ -150,20 +164,23 @@ def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndar
     raise RunError(f"tier {tier!r}: no grids of {TRIES:,} draws could complete its number of words")
 
 
-def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int, hi: int, shown: int,
-             bonus: tuple[int, bool] | None = None) -> bool:
+def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int | Sequence[int], hi: int | Sequence[int],
+             shown: int, bonus: tuple[int, bool] | None = None, spans: Spans | None = None) -> bool:
     """Whether some of PROBE[0] grid draws, each with PROBE[1] draws of YOUR LETTERS, completes lo..hi
-    words (section 7: what `check` asks before a spec is accepted) and, with `bonus` (its length,
+    words (section 7: what `check` asks before a spec is accepted; with `spans`, lo[k]..hi[k] in each
+    span k at once, section 10) and, with `bonus` (its length,
     whether completed), completes the bonus word drawn with the grids, or not (section 9). The draws
     come from a fixed stream: the probe decides no layout."""
     stream = derive_stream(bytes(32), "crossword", "check")
     masks = lex.masks[fill_grids(lex, grids, PROBE[0], stream)]
+    spans = spans or ((0, masks.shape[1]),)
+    low, high = np.atleast_1d(np.asarray(lo)), np.atleast_1d(np.asarray(hi))
     word = lex.masks[bonus_word.pick(lex, bonus[0], PROBE[0], stream)] if bonus else None
     for _ in range(PROBE[1]):
         perm = row_permutations(stream, PROBE[0], lex.alphabet)
         left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)
-        done = ((masks & left_out[:, None]) == 0).sum(axis=1)
-        good = (done >= lo) & (done <= hi)
+        done = _counts((masks & left_out[:, None]) == 0, spans)
+        good = ((done >= low) & (done <= high)).all(axis=1)
         if bonus is not None and word is not None:
             good &= ((word & left_out) == 0) == bonus[1]
         if good.any():

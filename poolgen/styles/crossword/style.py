@@ -18,9 +18,11 @@ from poolgen.rng import Stream
 from poolgen.styles.crossword import fill
 from poolgen.styles.crossword.bonus import Bonus
 from poolgen.styles.crossword.grids import Grid, read_grid
+from poolgen.styles.crossword.legends import Legend, read_legends, targets
 from poolgen.styles.crossword.words import Lexicon, lexicon
 
-FIELDS: frozenset[str] = frozenset({"letters", "alphabet", "grids", "colours", "prizes", "legend", "bonus"})
+FIELDS: frozenset[str] = frozenset({"letters", "alphabet", "grids", "colours", "prizes", "legend", "legends",
+                                    "bonus"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",)),
                                                   ("_bonus_", ("alphabet",)))
 COLOURS = {"black": "#212529", "red": "#C92A2A", "blue": "#1864AB", "green": "#2B8A3E",
@@ -35,16 +37,30 @@ class Params:
     grids: tuple[Grid, ...]
     colours: tuple[str, ...]
     prizes: tuple[Symbol, ...]
-    legend: tuple[tuple[int, Symbol], ...]  # (completed words, prize), by number of words
+    legends: tuple[Legend, ...]  # one over all the grids, or one a grid (per_grid; section 10)
     bonus: Bonus | None = None  # the BONUS WORD (section 9), if the area has one
+    per_grid: bool = False  # `legends`: each grid's words count for its own legend alone
 
     @property
     def lexicon(self) -> Lexicon:
         return lexicon("".join(s.code for s in self.alphabet))
 
     @property
+    def legend(self) -> Legend:
+        """The first legend: the only one unless per_grid."""
+        return self.legends[0]
+
+    @property
     def words(self) -> int:
         return sum(len(g.slots) for g in self.grids)
+
+    @property
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """The words each legend counts: (first, end) slot ranges, one a legend (fill.lay_tickets)."""
+        if not self.per_grid:
+            return ((0, self.words),)
+        ends = np.cumsum([0] + [len(g.slots) for g in self.grids]).tolist()
+        return tuple((int(a), int(b)) for a, b in zip(ends[:-1], ends[1:], strict=True))
 
 
 def _alphabet(ctx: AreaReading, table: Mapping[str, Any], where: str) -> tuple[Symbol, ...]:
@@ -53,33 +69,6 @@ def _alphabet(ctx: AreaReading, table: Mapping[str, Any], where: str) -> tuple[S
     if any(len(c) != 1 or not "A" <= c <= "Z" for c in codes):
         raise ctx.r.fail(f"{where}.alphabet", "the letters' codes are the capital letters A to Z")
     return alphabet
-
-
-def _legend(ctx: AreaReading, table: Mapping[str, Any], where: str,
-            prizes: tuple[Symbol, ...]) -> tuple[tuple[int, Symbol], ...]:
-    r = ctx.r
-    raw = r.get(table, "legend", where, list)
-    if not raw:
-        raise r.fail(f"{where}.legend", "list the prize of each number of completed words")
-    out: list[tuple[int, Symbol]] = []
-    for i, item in enumerate(raw):
-        at = f"{where}.legend[{i}]"
-        if not isinstance(item, dict):
-            raise r.fail(at, "must be a table { words, prize }")
-        for key in item:
-            if key not in ("words", "prize"):
-                raise r.fail(f"{at}.{key}", "unknown field")
-        words = ctx.whole(item, "words", at, 1)
-        code = r.get(item, "prize", at, str)
-        prize = next((s for s in prizes if s.code == code), None)
-        if prize is None:
-            raise r.fail(f"{at}.prize", f"{code!r} is not one of the area's prize symbols")
-        if out and words <= out[-1][0]:
-            raise r.fail(f"{at}.words", "the legend lists numbers of words in increasing order")
-        if any(p.code == code for _, p in out):
-            raise r.fail(f"{at}.prize", f"prize {code!r} is already the legend's for another number")
-        out.append((words, prize))
-    return tuple(out)
 
 
 def _bonus(ctx: AreaReading, table: Mapping[str, Any], where: str, lengths: frozenset[int],
@@ -125,13 +114,21 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if colours and (len(colours) != len(grids) or any(c not in COLOURS for c in colours)):
         raise r.fail(f"{where}.colours", f"one colour per grid, each one of {', '.join(COLOURS)}")
     prizes = ctx.group(table, "prizes", where, "prizes")
-    p = Params(letters, alphabet, tuple(grids), colours, prizes, _legend(ctx, table, where, prizes),
-               _bonus(ctx, table, where, lex.lengths, prizes))
-    if p.legend[-1][0] > p.words:
+    legends, per_grid = read_legends(ctx, table, where, prizes, len(grids))
+    p = Params(letters, alphabet, tuple(grids), colours, prizes, legends,
+               _bonus(ctx, table, where, lex.lengths, prizes), per_grid)
+    if not per_grid and p.legend[-1][0] > p.words:
         raise r.fail(f"{where}.legend", f"{p.legend[-1][0]} completed words; the grids hold {p.words}")
+    for g, legend in enumerate(legends if per_grid else ()):
+        if legend[-1][0] > len(p.grids[g].slots):
+            raise r.fail(f"{where}.legends[{g}]", f"{legend[-1][0]} completed words; grid {g + 1} holds "
+                                                  f"{len(p.grids[g].slots)}")
     if comb(len(alphabet), letters) > MAX_LETTER_SETS:
         raise r.fail(f"{where}.letters", f"more than {MAX_LETTER_SETS:,} sets of {letters} letters of "
                                          f"{len(alphabet)} to draw from")
+    if per_grid:
+        _probe_grids(p, where, ctx)
+        return p
     targets = [(0, p.legend[0][0] - 1, "a ticket without the legend's prize")] + \
         [(n, n, f"{n} completed words") for n, _ in p.legend]
     for lo, hi, what in targets:
@@ -142,13 +139,30 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     return p
 
 
-def _unfit(p: Params, what: str, lo: int, hi: int, completed: bool | None = None) -> str:
-    """Why the probe refuses a target (sections 2 and 9)."""
+def _probe_grids(p: Params, where: str, ctx: AreaReading) -> None:
+    """Section 10's probe: each grid's every number and 0 .. w1 - 1 alone, then no win anywhere."""
+    for g, (legend, span) in enumerate(zip(p.legends, p.spans, strict=True)):
+        for lo, hi, what in [(0, legend[0][0] - 1, "a ticket without its legend's prize")] + \
+                [(n, n, f"{n} completed words") for n, _ in legend]:
+            if not fill.feasible(p.lexicon, p.grids, lo, hi, p.letters, None, (span,)):
+                raise ctx.r.fail(f"{where}.legends[{g}]", _unfit(p, f"grid {g + 1}: {what}", lo, hi))
+    low, high = targets(p.legends, ())
+    bonus = (p.bonus.length, False) if p.bonus else None
+    if not fill.feasible(p.lexicon, p.grids, low, high, p.letters, bonus, p.spans):
+        raise ctx.r.fail(f"{where}.{'bonus' if p.bonus else 'legends'}",
+                         _unfit(p, "a ticket of no win", low, high, False if p.bonus else None))
+
+
+def _unfit(p: Params, what: str, lo: int | list[int], hi: int | list[int],
+           completed: bool | None = None) -> str:
+    """Why the probe refuses a target (sections 2, 9 and 10: a range a grid, `1..2 and 0..3 words`)."""
     tries = fill.PROBE[0] * fill.PROBE[1]
     bonus = "" if completed is None else \
         f" and {'completes' if completed else 'leaves incomplete'} a bonus word"
+    ranges = " and ".join(f"{a}..{b}" for a, b in zip(lo, hi, strict=True)) \
+        if isinstance(lo, list) and isinstance(hi, list) else f"{lo}..{hi}"
     return (f"{what}: none of {tries:,} draws of the grids and {p.letters} YOUR LETTERS completes "
-            f"{lo}..{hi} words{bonus}")
+            f"{ranges} words{bonus}")
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
@@ -159,7 +173,7 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
             raise WinError("by", "the bonus word's prize wins as listed: no `by`")
         return params.bonus.prize, 1
     prize = next((s for s in params.prizes if s.code == code), None)
-    if prize is None or not any(s.code == code for _, s in params.legend):
+    if prize is None or not any(s.code == code for legend in params.legends for _, s in legend):
         raise WinError("prize", f"prize {code!r} is not one the legend lists")
     if how != "match":
         raise WinError("how", f"how = {how!r}: a crossword win is \"match\" (the legend's prize for its "
@@ -171,17 +185,23 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
-    if sum(w.how == "match" for w in wins) > 1:
-        return "a ticket wins one legend prize (only the highest)"
+    for g, legend in enumerate(params.legends):
+        if sum(w.how == "match" and any(s.code == w.prize.code for _, s in legend) for w in wins) > 1:
+            return "a ticket wins one legend prize " + \
+                (f"in grid {g + 1} (only the highest)" if params.per_grid else "(only the highest)")
     if sum(w.how == "bonus" for w in wins) > 1:
         return "a ticket wins its bonus word's prize once"
-    if params.bonus is None:
+    if params.bonus is None and not params.per_grid:
         return None
-    lo, hi = _targets(params, wins)
+    lo, hi = targets(params.legends, wins)
     completed = any(w.how == "bonus" for w in wins)
-    if not fill.feasible(params.lexicon, params.grids, lo, hi, params.letters,
-                         (params.bonus.length, completed)):
-        return _unfit(params, "this tier", lo, hi, completed)
+    bonus = (params.bonus.length, completed) if params.bonus else None
+    if not params.per_grid:
+        if not fill.feasible(params.lexicon, params.grids, lo[0], hi[0], params.letters, bonus):
+            return _unfit(params, "this tier", lo[0], hi[0], completed)
+        return None
+    if not fill.feasible(params.lexicon, params.grids, lo, hi, params.letters, bonus, params.spans):
+        return _unfit(params, "this tier", lo, hi, completed if params.bonus else None)
     return None
 
 
@@ -190,8 +210,14 @@ def entry(params: Params) -> dict[str, Any]:
         if params.bonus else {}
     return {"letters": params.letters, "alphabet": [s.code for s in params.alphabet],
             "grids": [list(g.rows) for g in params.grids], "prizes": prize_entry(params.prizes),
-            "legend": [{"words": n, "prize": s.code} for n, s in params.legend],
+            **_legend_entry(params),
             "words": list(params.lexicon.words), **bonus}
+
+
+def _legend_entry(params: Params) -> dict[str, Any]:
+    """`legend` (one) or `legends` (one a grid), as the spec lists them (sections 3 and 10)."""
+    written = [[{"words": n, "prize": s.code} for n, s in legend] for legend in params.legends]
+    return {"legends": written} if params.per_grid else {"legend": written[0]}
 
 
 def columns(area_id: str, params: Params) -> list[str]:
@@ -199,15 +225,6 @@ def columns(area_id: str, params: Params) -> list[str]:
     return ([f"{area_id}_letter_{j}" for j in range(params.letters)]
             + [f"{area_id}_cell_{j}" for j in range(cells)]
             + [f"{area_id}_bonus_{j}" for j in range(params.bonus.length if params.bonus else 0)])
-
-
-def _targets(params: Params, wins: tuple[Win, ...]) -> tuple[int, int]:
-    """(fewest, most) completed words of a ticket with these wins in the area (section 7)."""
-    match = [w for w in wins if w.how == "match"]
-    if match:
-        n = next(n for n, s in params.legend if s.code == match[0].prize.code)
-        return n, n
-    return 0, params.legend[0][0] - 1
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
@@ -220,13 +237,14 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     for rows, wins in groups:
         if not rows.size:
             continue
-        lo, hi = _targets(params, wins)
+        lo, hi = targets(params.legends, wins)
         tier = wins[0].prize.code if wins else "no win here"
         if params.bonus and wins:
             tier = " + ".join(f"{w.how} {w.prize.code}" for w in wins)
         bonus = (params.bonus.length, any(w.how == "bonus" for w in wins)) if params.bonus else None
-        words, shown, word = fill.lay_tickets(lex, params.grids, np.full(rows.size, lo),
-                                              np.full(rows.size, hi), params.letters, stream, tier, bonus)
+        words, shown, word = fill.lay_tickets(lex, params.grids, np.tile(lo, (rows.size, 1)),
+                                              np.tile(hi, (rows.size, 1)), params.letters, stream, tier,
+                                              bonus, params.spans)
         letters[rows] = shown
         if params.bonus:
             extra[rows] = lex.letters[word, :params.bonus.length]
@@ -281,7 +299,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
                 cells.append((f"{area_id}_cell_{base + k}", s.symbol if s else "?", "", None, None))
         base += len(grid.cells)
         sections.append((f"CROSSWORD {g + 1}", cells))
-    legend: list[Cell] = [("", f"{n} WORDS", p.symbol, None, None) for n, p in params.legend]
+    legend: list[Cell] = [("", f"PUZZLE {g + 1}: {n} WORDS" if params.per_grid else f"{n} WORDS", p.symbol,
+                            None, None) for g, one in enumerate(params.legends) for n, p in one]
     if params.bonus:
         word: list[Cell] = []
         for j in range(params.bonus.length):
@@ -306,23 +325,25 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     have = {int(row[f"{area_id}_letter_{j}"]) for j in range(params.letters)}
     lines: list[str] = []
     winning: set[str] = set()
-    found: list[str] = []
+    found: list[list[str]] = [[] for _ in params.legends]  # completed words, by legend
+    cells: list[set[str]] = [set() for _ in params.legends]
     base = 0
     for g, letters in enumerate(_grid_letters(params, area_id, row)):
+        k = g if params.per_grid else 0
         for s in params.grids[g].slots:
             codes = [letters[c] for c in s.cells]
             if all(c in have for c in codes):
-                found.append("".join(t.symbol if (t := _text(params, c)) else "?" for c in codes))
-                winning |= {f"{area_id}_cell_{base + c}" for c in s.cells}
+                found[k].append("".join(t.symbol if (t := _text(params, c)) else "?" for c in codes))
+                cells[k] |= {f"{area_id}_cell_{base + c}" for c in s.cells}
         base += len(params.grids[g].cells)
-    prize = next((s for n, s in params.legend if n == len(found)), None)
-    if found:
-        lines.append(f"{area_id}: {len(found)} completed word(s): {', '.join(found)}"
-                     + (f": wins {fmt_cents(prize.cents or 0)}." if prize else ": no prize."))
-    if prize is None:
-        winning = set()
-    else:
-        winning |= {f"{area_id}_letter_{j}" for j in range(params.letters)}
+    for k, legend in enumerate(params.legends):
+        prize = next((s for n, s in legend if n == len(found[k])), None)
+        where = f" grid {k + 1}:" if params.per_grid else ""
+        if found[k]:
+            lines.append(f"{area_id}:{where} {len(found[k])} completed word(s): {', '.join(found[k])}"
+                         + (f": wins {fmt_cents(prize.cents or 0)}." if prize else ": no prize."))
+        if prize is not None:
+            winning |= cells[k] | {f"{area_id}_letter_{j}" for j in range(params.letters)}
     if params.bonus:
         codes = [int(row[f"{area_id}_bonus_{j}"]) for j in range(params.bonus.length)]
         if all(c in have for c in codes):
