@@ -8,7 +8,8 @@ them moved into the 20 books of one carton, $800 to one retailer, each swapped w
 the book it joins so every book keeps its winners) moved too little of the pool for the tests by tenth
 of the pool and passed. So, for every prize amount below the top groups (audit/stats/positions.py
 `top_group`) held by LEVEL_MIN tickets or more, c of them in a pool of N in U units of m tickets (books;
-an eInstant's blocks of BLOCK shares), and each width W in WIDTHS with W <= U / 5:
+an eInstant's full blocks of BLOCK shares: a last block short of BLOCK is in N and c, in no window), and
+each width W in WIDTHS with W <= U / 5:
 
   x_W = the most of the level's tickets in W consecutive units (U - W + 1 windows);
   p_W = min(1, (U - W + 1) P(X_W >= x_W)), X_W hypergeometric (N tickets, c of them the level's,
@@ -39,12 +40,14 @@ BLOCK = 1000  # an eInstant's unit: a block of 1,000 shares, as its per-block te
 
 
 def most_in_window(name: str, counts: np.ndarray, per_unit: int, unit: str,
-                   ranked: bool = False) -> Finding | None:
+                   ranked: bool = False, pool: tuple[int, int] | None = None) -> Finding | None:
     """The level's per-unit `counts` (in the order tested): its most in W consecutive units against the
     hypergeometric law of one window, union bounds over the windows and the widths (module docstring).
-    `ranked`: the units are in the order of their printed numbers, which the figures give as ranks."""
-    units, c = len(counts), int(counts.sum())
-    n = units * per_unit
+    `ranked`: the units are in the order of their printed numbers, which the figures give as ranks.
+    `pool`: (N, c) of the whole pool when the units leave some of it out (an eInstant's last block short
+    of BLOCK shares); default: the units are the pool."""
+    units = len(counts)
+    n, c = pool if pool is not None else (units * per_unit, int(counts.sum()))
     widths = [w for w in WIDTHS if 5 * w <= units]
     if not widths or c == 0:
         return None
@@ -62,18 +65,19 @@ def most_in_window(name: str, counts: np.ndarray, per_unit: int, unit: str,
     return Finding(name, f"exact, conservative: {len(widths)} min_W (U - W + 1) P(X_W >= x_W), X_W "
                    f"hypergeometric (N, c, W m), W in {', '.join(map(str, widths))} {unit}",
                    f"{x:,} of {c:,} in {unit} {'ranked ' if ranked else ''}{i + 1:,}..{i + w:,} of {units:,} "
-                   f"({c * w / units:,.1f} expected in {w})", min(1.0, len(widths) * p))
+                   f"({c * w * per_unit / n:,.1f} expected in {w})", min(1.0, len(widths) * p))
 
 
 def window_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray | None,
                     order: bool) -> list[Finding]:
     """Every level below the top groups of LEVEL_MIN tickets or more: its most in W consecutive books of
     print order (blocks of serials) when `order` (a uniform shuffle), and of the printed book numbers'
-    order (`book`, the pool's book column in print order) likewise."""
+    order (`book`, the pool's book column in print order) likewise. An eInstant's blocks are its full
+    ones: a last block short of BLOCK shares is in the pool's N and c, in no window."""
     m = per_book or BLOCK
     n = len(prize)
     win = prize > 0
-    if not order or not win.any() or n % m:
+    if not order or not win.any() or (per_book and n % m):
         return []
     units = n // m
     amounts, _, counts = distinct_values(prize[win])
@@ -86,11 +90,12 @@ def window_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray
     for amount, count in sorted(zip(amounts.tolist(), counts.tolist(), strict=True), reverse=True):
         if int(amount) in group or count < LEVEL_MIN:
             continue
-        held = (prize == amount).reshape(units, m).sum(axis=1)
+        held = (prize[:units * m] == amount).reshape(units, m).sum(axis=1)
+        pool = (n, int(count))
         level = f"prize level {cents(int(amount))} ({int(count):,} tickets)"
         where = "books of print order" if per_book else f"blocks of {BLOCK:,} shares (serial order)"
-        found.append(most_in_window(f"{level}: most in consecutive {where}", held, m, unit))
+        found.append(most_in_window(f"{level}: most in consecutive {where}", held, m, unit, pool=pool))
         if by_number is not None:
             found.append(most_in_window(f"{level}: most in consecutive books by printed book number",
-                                        held[by_number], m, "books", ranked=True))
+                                        held[by_number], m, "books", ranked=True, pool=pool))
     return [f for f in found if f is not None]

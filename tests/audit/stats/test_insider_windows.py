@@ -154,3 +154,25 @@ def test_the_most_in_a_window_is_the_formula_of_the_contract():
     i = max(range(120 - w + 1), key=lambda i: (int(counts[i:i + w].sum()), -i))
     x, c = int(counts[i:i + w].sum()), int(counts.sum())
     assert f.figures == f"{x} of {c} in books {i + 1}..{i + w} of 120 ({c * w / 120:.1f} expected in {w})"
+
+
+def test_an_einstant_pool_whose_last_block_is_short_is_tested_in_its_full_blocks():
+    """An eInstant pool of 100,500 shares (100 full blocks of 1,000 and 500 more) with 300 $5 shares below
+    its 50 $100s, 100 of the $5s in its first 5 blocks (its first hours): the windows were not made at all
+    (the pool is no whole number of blocks); now its 100 full blocks are, each window hypergeometric in the
+    whole pool (N = 100,500, c = 300; the short block's 500 shares in no window)."""
+    from scipy.stats import hypergeom
+
+    rng = np.random.default_rng(9)  # a test pool's layout, not a pool's draw
+    prize = np.zeros(100_500, dtype=np.int64)
+    prize[np.arange(50) * 2_000 + 1_999] = 10_000  # the top group: 50 $100 shares
+    first, rest = np.flatnonzero(prize[:5_000] == 0), 5_000 + np.flatnonzero(prize[5_000:] == 0)
+    prize[rng.choice(first, 100, replace=False)] = 500
+    prize[rng.choice(rest, 200, replace=False)] = 500
+    found = window_findings(prize, per_book=None, book=None, order=True)
+    assert [f.name for f in found] == [
+        "prize level $5 (300 tickets): most in consecutive blocks of 1,000 shares (serial order)"]
+    f = found[0]
+    assert f.figures == "100 of 300 in blocks 1..5 of 100 (14.9 expected in 5)"
+    assert f.p == pytest.approx(2 * 96 * float(hypergeom.sf(99, 100_500, 300, 5_000)), rel=1e-9)
+    assert f.p < 1e-30

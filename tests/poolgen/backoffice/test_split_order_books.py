@@ -89,3 +89,29 @@ def test_a_cut_without_its_pool_files_cannot_name_its_books(order, tmp_path):
     one_line(refused, "poolgen", "pool p2: pool file pool-p2.parquet is missing (a run of some pools of a "
                                  "split order knows its books from its pool files)")
     assert not (tmp_path / "books.sqlite").exists()
+
+
+def test_a_cuts_book_named_twice_in_two_spellings_is_refused_and_nothing_is_recorded(order, tmp_path):
+    """Its GGG-BBBBBBB name and its bare number are one book of the cut: named twice, nothing recorded."""
+    ledger = tmp_path / "books.sqlite"
+    mine = _books(order["a"])[0]
+    twice = _books_cmd(order["a"], "activate", mine, str(int(mine[4:])), "--ledger", ledger)
+    one_line(twice, "poolgen", f"book {mine}: named twice; name each book once")
+    books = BooksLedger(ledger, create=False)
+    try:
+        assert books.rows() == []
+    finally:
+        books.close()
+
+
+def test_a_cut_naming_every_pool_of_the_order_answers_for_every_book(order, tmp_path):
+    """A cut of all six pools holds the order's tickets: every book of the pack list is its own (as the
+    order's run's), another cut's included, and status counts the 240 without a word of the order's."""
+    every = cut(order["whole"], ["p1", "p2", "p3", "p4", "p5", "p6"], "cut-all")
+    ledger = tmp_path / "books.sqlite"
+    theirs = _books(order["b"])[0]
+    moved = _books_cmd(every, "activate", theirs, "--ledger", ledger)
+    assert moved.exit_code == 0 and moved.stdout == f"book {theirs}: printed -> activated (move no. 1)\n"
+    text = _books_cmd(every, "status", "--ledger", ledger)
+    assert text.stdout.splitlines()[0] == ("run cut-all: 240 books: 239 printed, 1 activated, 0 settled, "
+                                           "0 returned, 0 stolen")

@@ -70,6 +70,23 @@ def test_a_bonus_word_is_drawn_the_same_way_for_winners_and_losers(full_pool):
     assert abs(distinct[pays].mean() - distinct[~pays].mean()) < 0.05
 
 
+def test_each_letter_shows_in_winners_and_losers_bonus_words_alike(full_pool):
+    """Section 9, letter by letter: the share of bonus words holding each letter differs between the
+    10,300 tickets that pay it and the others by at most 2 points (1.0 here, U; one standard error is
+    about 0.5). Drawn after YOUR LETTERS, among the words they complete or not, the winners' would avoid
+    the letters a grid target leaves out: E in 37% of the winners' words against 47% of the losers', A
+    35% against 44%, S 39% against 47% (a mean of distinct letters hides most of it: 0.2)."""
+    spec, pool, tiers, cols = full_pool
+    word = np.stack([cols[f"puzzle_bonus_{k}"] for k in range(5)], axis=1).astype(np.int64)
+    holds = np.zeros((word.shape[0], len(ALPHABET)), dtype=bool)
+    for k in range(5):
+        holds[np.arange(word.shape[0]), word[:, k]] = True
+    pays = np.array([any(w.how == "bonus" for w in spec.play.wins[t.id]) for t in pool.tiers])[tiers]
+    gap = np.abs(holds[pays].mean(axis=0) - holds[~pays].mean(axis=0))
+    wide = {ALPHABET[c]: round(float(gap[c]), 3) for c in np.flatnonzero(gap >= 0.02)}
+    assert float(gap.max()) < 0.02, wide
+
+
 def _doc(bonus: object = None, letters: int = 20, wins: list | None = None) -> dict:
     symbols = [{"group": "abc", "code": ch, "symbol": ch} for ch in ALPHABET]
     symbols += [{"group": "legend", "code": c, "symbol": f"${c}", "value": f"{c}.00"}
