@@ -19,7 +19,7 @@ from poolgen.rng import derive_stream
 from poolgen.run.build import build_pool, shuffled_tiers
 from poolgen.run.generate import GenerateRequest, generate, self_check
 from poolgen.run.provenance import code_entry
-from tests.support import SEED_A, SEED_B, small_happy_holidays, spec_path
+from tests.support import SEED_A, SEED_B, small_einstant, small_happy_holidays, small_wild_side, spec_path
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -32,11 +32,9 @@ def _run(tmp_path, rules, pool_ids, seed, name="run", workers=1):
 
 @pytest.mark.parametrize(("rules", "pool_id"), [("hand_to_hand_tactics", "d5.00"),
                                                 ("wild_side", "p3"), ("happy_holidays", "p6")])
-def test_full_pool_is_reproducible_and_exact(tmp_path, rules, pool_id):
+def test_full_pool_is_exact_and_the_seed_s_order(tmp_path, rules, pool_id):
     a = _run(tmp_path, rules, [pool_id], SEED_A, "a")
-    b = _run(tmp_path, rules, [pool_id], SEED_A, "b")
     name = f"pool-{pool_id}.parquet"
-    assert (a.folder / name).read_bytes() == (b.folder / name).read_bytes()
     spec = load_spec(spec_path(rules))
     pool = spec.pool(pool_id)
     table = pl.read_parquet(a.folder / name)
@@ -54,6 +52,23 @@ def test_full_pool_is_reproducible_and_exact(tmp_path, rules, pool_id):
     assert table["tier"].to_list() != ids[shuffled_tiers(spec, pool, SEED_B)].tolist()
     assert a.manifest["pools"][0]["tiers"] == [
         {"id": t.id, "prize_cents": t.prize_cents, "count": t.count} for t in pool.tiers]
+
+
+@pytest.mark.parametrize(("rules", "pool_id"), [("hand_to_hand_tactics", "d5.00"),
+                                                ("wild_side", "p3"), ("happy_holidays", "p6")])
+def test_a_pool_generated_twice_from_one_seed_is_the_same_file(tmp_path, rules, pool_id):
+    """Byte-identical files from the same seed, on each game cut small (the same code as a full pool;
+    a full pool's rows are pinned by tests/vectors/pools.txt, test_build_vectors.py, and Happy
+    Holidays' full p1 and p2 are generated twice in test_workers_do_not_change_the_files)."""
+    spec = {"hand_to_hand_tactics": lambda: small_einstant(tmp_path, rules, 20_000),
+            "wild_side": lambda: small_wild_side(tmp_path),
+            "happy_holidays": lambda: small_happy_holidays(tmp_path, 18_000)}[rules]()
+    a, b = (generate(GenerateRequest(load_spec(spec), SEED_A, now=NOW, out=tmp_path, run_id=name,
+                                     pool_ids=[pool_id])) for name in ("a", "b"))
+    name = f"pool-{pool_id}.parquet"
+    assert pl.read_parquet(a.folder / name).height in (20_000, 3_000)
+    assert (a.folder / name).read_bytes() == (b.folder / name).read_bytes()
+    assert a.manifest["pools"] == b.manifest["pools"]
 
 
 def test_printed_ticket_identity(tmp_path):
