@@ -36,7 +36,7 @@ from poolgen.run.build import identity_columns
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, small_einstant, spec_path
+from tests.support import SEED_A, small_einstant, small_wild_side, spec_path
 from tests.support.pdf import pages
 
 
@@ -200,6 +200,10 @@ def p_of(reasons: str, test: str) -> float:
 
 # ---- honest pools --------------------------------------------------------------------------------
 
+RUN_TESTS = {"happy_holidays": 4, "wild_side": 16, "hand_to_hand_tactics": 12,  # of the top tiers
+             "primetime_payout": 18}
+
+
 @pytest.mark.parametrize("rules", list(POOLS))
 def test_an_honest_full_pool_passes_step_8(base, rules):
     code, report = verify(base, honest(base, rules))
@@ -216,7 +220,7 @@ def test_an_honest_full_pool_passes_step_8(base, rules):
     assert re.fullmatch(r"run: \d+ tests of the top tiers, pools combined, 0 significant at family-wise "
                         r"0.6% for the run's top tiers, weighted Holm \(smallest p = [0-9.e+-]+\)",
                         run[0]), run[0]
-    assert int(run[0].split()[1]) == len(run) - 1 >= 4
+    assert int(run[0].split()[1]) == len(run) - 1 == RUN_TESTS[rules]
     assert int(details[0].split(": ")[1].split()[0]) == len(tests)
     assert all(re.search(r", p = [0-9.e+-]+$", d) for d in tests)
     kinds = ("winner positions by tenth of the pool (chi-square test of independence, 2 x 10): X2 = ",
@@ -387,15 +391,28 @@ def test_a_leaky_first_reveal_of_a_duel_fails_its_style_tests(base, tmp_path):
 
 def test_step_8_in_the_verify_workers_says_what_it_says_serially(base):
     """Each pool's part of step 8 runs in the verify worker that read the pool (issue 28); the lines
-    are the serial check_statistics' exactly, run-level tests included."""
+    are the serial check_statistics' exactly, run-level tests included. A run of two pools (Wild Side
+    cut to pools of 3,000): verify takes a worker process for a second pool only (a one-pool run is
+    checked in this process, whatever --workers says)."""
     from audit.read.manifest import Manifest
     from audit.stats.step import check_statistics
     from audit.verify import VerifyRequest, verify_run
 
-    run = honest(base, "wild_side")
-    serial = [f"{where}: {line}" for status, line, where in check_statistics(
-        run, Manifest.parse((run / "manifest.json").read_bytes())) if status == "pass"]
+    folder = base["tmp"] / "two-pools"
+    folder.mkdir()
+    signer = base["signer"]
+    run = generate(GenerateRequest(load_spec(small_wild_side(folder)), SEED_A,
+                                   now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r",
+                                   pool_ids=["p1", "p2"], signature=signer.manifest_entry()),
+                   finish=signer.sign_run).folder
+    manifest = Manifest.parse((run / "manifest.json").read_bytes())
+    assert [p.id for p in manifest.pools] == ["p1", "p2"]
+    serial = [f"{where}: {line}" for status, line, where in check_statistics(run, manifest)
+              if status == "pass"]
     report = verify_run(VerifyRequest(run=run, public_key=base["keys"].public, workers=2))
     step = next(s for s in report.steps if s.title == "statistics")
     assert step.status == "pass" and step.details == serial
-    assert sum(line.startswith("run: ") for line in serial) == 1 + 16  # 4 groups x 4 tests, and the summary
+    # each pool's (121 tests, its summary, 5 not tested) and the run's: 24 tests of the top tiers
+    # pooled, 121 made in both pools combined (Fisher: a run of two or more pools only), their summaries
+    assert [sum(line.startswith(f"pool {p}: ") for line in serial) for p in ("p1", "p2")] == [127, 127]
+    assert sum(line.startswith("run: ") for line in serial) == 24 + 121 + 2
