@@ -92,7 +92,8 @@ POOLS = {"happy_holidays": "p1", "wild_side": "p1", "hand_to_hand_tactics": "d1.
 def base(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("stats")
     keys = new_key_pair(tmp / "keys")
-    return {"tmp": tmp, "keys": keys, "signer": Signer.from_file(keys.private), "runs": {}}
+    return {"tmp": tmp, "keys": keys, "signer": Signer.from_file(keys.private), "runs": {},
+            "reports": {}}
 
 
 # The eInstants' biased cases: their pools cut to 200,000 shares (small_einstant: every count a fifth).
@@ -135,6 +136,13 @@ def verify(base, run: Path) -> tuple[int, dict]:
     result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public), "--json"])
     assert result.exit_code in (0, 1), result.output
     return result.exit_code, json.loads(result.stdout)
+
+
+def honest_report(base, rules: str) -> tuple[int, dict]:
+    """verify --json of the game's honest run (`honest`), made on first use: the tests read it."""
+    if rules not in base["reports"]:
+        base["reports"][rules] = verify(base, honest(base, rules))
+    return base["reports"][rules]
 
 
 def step8(report: dict) -> dict:
@@ -206,7 +214,7 @@ RUN_TESTS = {"happy_holidays": 4, "wild_side": 16, "hand_to_hand_tactics": 12,  
 
 @pytest.mark.parametrize("rules", list(POOLS))
 def test_an_honest_full_pool_passes_step_8(base, rules):
-    code, report = verify(base, honest(base, rules))
+    code, report = honest_report(base, rules)
     assert code == 0 and report["failed_steps"] == []
     step = step8(report)
     assert step["status"] == "pass" and step["reasons"] == []
@@ -341,7 +349,8 @@ def test_the_report_shows_step_8s_figures_on_a_page_of_its_own(base, tmp_path, b
     if biased:
         rewrite(base, run, "happy_holidays", lambda t: t.sort("prize_cents", descending=True,
                                                                maintain_order=True))
-    _, report = verify(base, run)
+    # the honest copy's verify is the honest run's (the same files)
+    _, report = verify(base, run) if biased else honest_report(base, "happy_holidays")
     step = step8(report)
     out = tmp_path / "report.pdf"
     # The page is the report's own computation with or without the key; the biased run's report runs
