@@ -24,10 +24,11 @@ def spec_path(rules: str) -> Path:
     return SPECS / f"{rules}.toml"
 
 
-def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
+def small_happy_holidays(folder: Path, order_tickets: int, text: str | None = None) -> Path:
     """Happy Holidays cut to pools of 3,000 tickets (counts per pool, 1/600 of the order's), an order of
-    `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds."""
-    return _cut(folder, "happy_holidays", (1800000, order_tickets), (300000, 3000), 600, least=0)
+    `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds.
+    `text`: a changed specs/happy_holidays.toml's, cut the same way."""
+    return _cut(folder, "happy_holidays", (1800000, order_tickets), (300000, 3000), 600, least=0, text=text)
 
 
 def small_wild_side(folder: Path, text: str | None = None) -> Path:
