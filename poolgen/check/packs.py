@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
 from poolgen.check.figures import GameCheck
 from poolgen.errors import SpecError
-from poolgen.game.model import Game, Pool
+from poolgen.game.model import Game, Pool, Published, TierFigures
 from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
@@ -84,27 +85,21 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
     (pools alike but for their id once: a denomination's areas and prizes change its layouts)."""
     table = "blocks" if game.packs.einstant else "packs"
     probed: set[Pool] = set()
+    bare = _as_laid_out(game)
     for pool in game.pools:
         alike = replace(pool, id="", first_book=None)  # a printed order's pools differ in it alone
         if alike in probed:
             continue
         probed.add(alike)
         named = f" of pool {pool.id}" if len(game.pools) > 1 else ""
-        stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
         # the most of each tier a pool may hold: a split's ceiling game holds the fewest losers
         most = [most_losers(game, pool)] + [t.count for t in pool.tiers[1:]]
         # a tier with at most one ticket a pool has no neighbour of its own tier
-        probe = np.array([i for i, c in enumerate(most) if c >= 2], dtype=np.int16)
-        if probe.size == 0:
+        probe = [i for i, c in enumerate(most) if c >= 2]
+        if not probe:
             continue
-        layout = game.play.lay_out(game, pool, np.repeat(probe, 2 * PROBE_PAIRS), stream,
-                                   [t.count for t in pool.tiers])  # drawn as in the pool (its mix)
-        same = np.ones(probe.size * PROBE_PAIRS, dtype=bool)
-        for values in layout.values():
-            same &= values[0::2] == values[1::2]
-        for i, matches in zip(probe.tolist(), same.reshape(probe.size, PROBE_PAIRS).sum(axis=1).tolist(),
-                              strict=True):
-            tier, k = pool.tiers[i], int(matches)
+        for i, k in zip(probe, _matches(bare, pool, probe), strict=True):
+            tier = pool.tiers[i]
             if not game.packs.einstant:
                 cut = per_book or pool.tickets  # a printed game always has packs
                 where = f"a pack of {cut}"
@@ -118,6 +113,39 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
                                 f"{PROBE_PAIRS} pairs of its layouts drawn at random are identical, too many "
                                 f"to keep the neighbours of {where} apart; write neighbours = \"off\" in "
                                 f"[{table}] (or give the tier more varied layouts)")
+
+
+# The probes check drew last, by the game as laid out, the pool and its tiers probed: a game checked again
+# with other published figures (or from another folder) is not laid out again. Its key is everything the
+# probe reads: the lay-out is drawn from the key's own game, so a probe is a function of its key.
+_PROBED: list[tuple[tuple[Game, Pool, tuple[int, ...]], tuple[int, ...]]] = []
+_PROBES_KEPT = 32
+
+
+def _as_laid_out(game: Game) -> Game:
+    """The game as the probe lays it out: without the published figures (check's reconciliation, which
+    no play reads) and with its file's name alone (what a play's messages name), no hash."""
+    return replace(game, path=Path(game.path.name), sha256="", published=Published(),
+                   tiers=tuple(replace(t, published=TierFigures()) for t in game.tiers))
+
+
+def _matches(game: Game, pool: Pool, probe: list[int]) -> tuple[int, ...]:
+    """Of PROBE_PAIRS pairs of each probed tier's layouts (drawn as in the pool: its mix), how many are
+    identical, from the pool's fixed public check stream."""
+    key = (game, pool, tuple(probe))
+    for seen, matches in _PROBED:
+        if seen == key:
+            return matches
+    stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check-layouts"))
+    tiers = np.repeat(np.array(probe, dtype=np.int16), 2 * PROBE_PAIRS)
+    layout = game.play.lay_out(game, pool, tiers, stream, [t.count for t in pool.tiers])
+    same = np.ones(len(probe) * PROBE_PAIRS, dtype=bool)
+    for values in layout.values():
+        same &= values[0::2] == values[1::2]
+    matches = tuple(int(k) for k in same.reshape(len(probe), PROBE_PAIRS).sum(axis=1).tolist())
+    _PROBED.insert(0, (key, matches))
+    del _PROBED[_PROBES_KEPT:]
+    return matches
 
 
 def _hypergeom_pmf(total: int, held: int, drawn: int) -> np.ndarray:

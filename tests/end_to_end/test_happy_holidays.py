@@ -2,7 +2,7 @@
 runs it: check (every published figure reconciles, as before the game became a spec of the style),
 generate a full signed pool, verify every step with the spec and the seed, prove a ticket and check
 the proof with audit alone, draw the proof PDF and write the report. And the same for the probe
-variants of issue 13: sold at $2, and with nine spots."""
+variants of issue 13, sold at $2 and with nine spots, on the game cut to pools of 3,000."""
 
 from __future__ import annotations
 
@@ -14,13 +14,15 @@ import pytest
 from pypdf import PdfReader
 
 from audit.cli import app as audit_app
-from tests.support import SEED_A, spec_path
+from tests.support import SEED_A, small_happy_holidays, spec_path
 from tests.support.cli import invoke
 from tests.support.virns import virn_of
 
-# variant -> (edit of the spec, spots, winners of p1)
-VARIANTS = {"hh": (None, 6, 87_900), "hh_2": (('price = "1.00"', 'price = "2.00"'), 6, 87_900),
-            "hh_9": (("spots = 6\n", "spots = 9\n"), 9, 87_900)}
+# variant -> (edit of the spec, spots, winners of p1). The probes generate and verify on the game cut
+# to pools of 3,000 (small_happy_holidays: counts per pool); the game as it is runs at full size.
+VARIANTS = {"hh": (None, 6, 87_900), "hh_2": (('price = "1.00"', 'price = "2.00"'), 6, 878),
+            "hh_9": (("spots = 6\n", "spots = 9\n"), 9, 878)}
+TICKETS = {"hh": 300_000, "hh_2": 3_000, "hh_9": 3_000}
 
 
 @pytest.fixture(scope="module")
@@ -38,6 +40,9 @@ def base(tmp_path_factory) -> dict:
         specs[name] = root / name / "happy_holidays.toml"
         specs[name].parent.mkdir()
         specs[name].write_text(text)
+        if edit:
+            (root / name / "cut").mkdir()
+            specs[name] = small_happy_holidays(root / name / "cut", 18_000, text)
         made = invoke("generate", specs[name], "--out", root / "runs", "--seed-file", root / "run.seed",
                       "--pool", "p1", "--run-id", name, "--workers", "1",
                       "--key", root / "keys" / "signing-key.pem")
@@ -83,7 +88,7 @@ def test_verify_every_step_with_signature_spec_and_seed(base, name):
     report = json.loads(result.stdout)
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9
     assert report["steps"][3]["details"] == [
-        f"pool p1: 300,000 layouts evaluated by audit.styles (match_n): each pays its stored prize "
+        f"pool p1: {TICKETS[name]:,} layouts evaluated by audit.styles (match_n): each pays its stored prize "
         f"({winners:,} winners), none illegal",
         f"pool p1: no two consecutive tickets of a pack show identical play data ({spots} layout columns "
         "compared)"]

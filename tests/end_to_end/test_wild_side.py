@@ -2,7 +2,8 @@
 (signed), verify every step with the spec and the seed, prove a ticket and check the proof with audit
 alone, draw the proof PDF (faces from the spec's areas and symbols, with captions) and write the
 report. And the probes of issue 13: a new tier and a changed way to win are one [[tiers]] row each,
-and generate and verify; what a style cannot lay out is refused by check with one line."""
+check reconciles them, and they generate and verify (on the game cut to pools of 3,000); what a
+style cannot lay out is refused by check with one line."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from pypdf import PdfReader
 
 from audit.cli import app as audit_app
-from tests.support import ROOT, SEED_A
+from tests.support import ROOT, SEED_A, small_wild_side
 from tests.support.cli import invoke
 from tests.support.virns import virn_of
 
@@ -37,7 +38,14 @@ CHANGED = T21.replace('wins = [ { area = "numbers", prize = "50", how = "match" 
 SPECS = {"wild_side": TEXT,
          "new_tier": TEXT.replace("\n# Symbols of (b)", NEW_TIER + "\n# Symbols of (b)"),
          "changed_wins": TEXT.replace(T21, CHANGED)}
-WINNERS = {"wild_side": 49_212, "new_tier": 49_222, "changed_wins": 49_212}  # pool p1
+# The probes generate and verify on Wild Side cut to pools of 3,000 (small_wild_side: counts per pool),
+# the probe tier with as many tickets as in a full pool (10 of t35, 30 of t21); the game as it is runs
+# at full size.
+PROBES = {"new_tier": TEXT.replace("\n# Symbols of (b)", NEW_TIER.replace("count = 50\n", "count = 2500\n")
+                                   + "\n# Symbols of (b)"),
+          "changed_wins": TEXT.replace(T21, CHANGED.replace("count = 150\n", "count = 7500\n"))}
+WINNERS = {"wild_side": 49_212, "new_tier": 998, "changed_wins": 1_017}  # pool p1
+TICKETS = {"wild_side": 150_000, "new_tier": 3_000, "changed_wins": 3_000}
 
 
 @pytest.fixture(scope="module")
@@ -47,17 +55,22 @@ def base(tmp_path_factory) -> dict:
     (root / "run.seed").write_text(SEED_A.hex() + "\n")
     (root / "run.seed").chmod(0o600)
     assert invoke("keys", "new", root / "keys").exit_code == 0
-    runs, specs = {}, {}
+    runs, specs, checked = {}, {}, {}
     for name, text in SPECS.items():
-        specs[name] = root / name / "wild_side.toml"
-        specs[name].parent.mkdir()
-        specs[name].write_text(text)
+        checked[name] = root / name / "wild_side.toml"
+        checked[name].parent.mkdir()
+        checked[name].write_text(text)
+        specs[name] = checked[name]
+        if name in PROBES:
+            (root / name / "cut").mkdir()
+            specs[name] = small_wild_side(root / name / "cut", PROBES[name])
         made = invoke("generate", specs[name], "--out", root / "runs", "--seed-file", root / "run.seed",
                       "--pool", "p1", "--run-id", name, "--workers", "1",
                       "--key", root / "keys" / "signing-key.pem")
         assert made.exit_code == 0, made.output
         runs[name] = root / "runs" / name
-    return {"root": root, "runs": runs, "specs": specs, "public": root / "keys" / "signing-key.pub.pem"}
+    return {"root": root, "runs": runs, "specs": specs, "checked": checked,
+            "public": root / "keys" / "signing-key.pub.pem"}
 
 
 def test_check_reconciles_every_published_figure():
@@ -73,7 +86,7 @@ def test_check_reconciles_every_published_figure():
 def test_a_new_tier_checks_and_reports_the_totals_it_changes(base):
     """The new row lays out (no structure problem); the regulation's totals now differ, and check says
     by how much, figure by figure."""
-    result = invoke("check", base["specs"]["new_tier"], "--json")
+    result = invoke("check", base["checked"]["new_tier"], "--json")
     assert result.exit_code == 1
     game = json.loads(result.stdout)["games"][0]
     assert game["problems"] == [
@@ -86,7 +99,7 @@ def test_a_new_tier_checks_and_reports_the_totals_it_changes(base):
 
 
 def test_a_changed_way_to_win_checks_clean(base):
-    result = invoke("check", base["specs"]["changed_wins"], "--json")
+    result = invoke("check", base["checked"]["changed_wins"], "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["games"][0]["problems"] == []
 
@@ -99,8 +112,8 @@ def test_verify_every_step_with_signature_spec_and_seed(base, name):
     report = json.loads(result.stdout)
     assert [s["status"] for s in report["steps"]] == ["pass"] * 9
     assert report["steps"][3]["details"] == [
-        f"pool p1: 150,000 layouts evaluated by audit.styles (bonus_reveal, key_number_match): each pays "
-        f"its stored prize ({WINNERS[name]:,} winners), none illegal",
+        f"pool p1: {TICKETS[name]:,} layouts evaluated by audit.styles (bonus_reveal, key_number_match): "
+        f"each pays its stored prize ({WINNERS[name]:,} winners), none illegal",
         "pool p1: no two consecutive tickets of a pack show identical play data (56 layout columns compared)"]
     stats = " ".join(report["steps"][7]["details"])
     for feature in ("numbers_win_0 (a WINNING NUMBER)", "smallest WINNING NUMBER of numbers",

@@ -24,24 +24,26 @@ def spec_path(rules: str) -> Path:
     return SPECS / f"{rules}.toml"
 
 
-def small_happy_holidays(folder: Path, order_tickets: int) -> Path:
+def small_happy_holidays(folder: Path, order_tickets: int, text: str | None = None) -> Path:
     """Happy Holidays cut to pools of 3,000 tickets (counts per pool, 1/600 of the order's), an order of
-    `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds."""
-    return _cut(folder, "happy_holidays", (1800000, order_tickets), (300000, 3000), 600, least=0)
+    `order_tickets`, written as folder/happy_holidays.toml: a real printed game whose run takes seconds.
+    `text`: a changed specs/happy_holidays.toml's, cut the same way."""
+    return _cut(folder, "happy_holidays", (1800000, order_tickets), (300000, 3000), 600, least=0, text=text)
 
 
-def small_wild_side(folder: Path) -> Path:
+def small_wild_side(folder: Path, text: str | None = None) -> Path:
     """Wild Side cut to five pools of 3,000 tickets (50 books of 60; counts per pool, 1/250 of the order's,
     at least 1), written as folder/wild_side.toml: the real game's manifest, field for field, in a run
-    that takes a second."""
-    return _cut(folder, "wild_side", (750000, 15000), (150000, 3000), 250, least=1)
+    that takes a second. `text`: a changed specs/wild_side.toml's, cut the same way."""
+    return _cut(folder, "wild_side", (750000, 15000), (150000, 3000), 250, least=1, text=text)
 
 
 def _cut(folder: Path, rules: str, order: tuple[int, int], pool: tuple[int, int], divisor: int,
-         least: int) -> Path:
-    """specs/<rules>.toml (a printed game, counts per order) with its order and pool sizes replaced
-    (from, to), counts per pool, every tier's count divided by `divisor` (at least `least`)."""
-    text = spec_path(rules).read_text()
+         least: int, text: str | None = None) -> Path:
+    """specs/<rules>.toml (a printed game, counts per order; or `text`, a changed copy of it) with its
+    order and pool sizes replaced (from, to), counts per pool, every tier's count divided by `divisor`
+    (at least `least`)."""
+    text = spec_path(rules).read_text() if text is None else text
     for was, now in ((f"order_tickets = {order[0]}", f"order_tickets = {order[1]}"),
                      (f"pool_tickets = {pool[0]}", f"pool_tickets = {pool[1]}"),
                      ('counts_per = "order"', 'counts_per = "pool"')):

@@ -183,3 +183,29 @@ def test_two_losing_layouts_in_packs_of_ten_are_refused_though_a_pair_of_them_ma
         "g.toml: packs.neighbours: tier lose: 98 of 256 pairs of its layouts drawn at random are identical, "
         "too many to keep the neighbours of a pack of 10 apart; write neighbours = \"off\" in [packs] (or "
         "give the tier more varied layouts)")
+
+
+def test_a_probe_is_drawn_again_for_a_changed_layout_and_not_for_changed_published_figures(tmp_path):
+    """check keeps its last probes (poolgen/check/packs.py `_matches`), keyed on the game as laid out:
+    the same game from another folder, or with other published figures, is not laid out again; a game
+    whose count or play changes is, and is refused as a fresh check refuses it."""
+    game = load_spec(spec_path("wild_side"))
+    counted = CountedLayouts(game.play)
+    check_layouts_vary(replace(game, play=counted), 60)
+    tier = game.tiers[0]
+    figures = replace(tier.published, cost="$1.00", odds="1 in 2")
+    other = replace(game, path=tmp_path / game.path.name, sha256="0" * 64, play=counted,
+                    tiers=(replace(tier, published=figures), *game.tiers[1:]),
+                    published=replace(game.published, odds="1 in 3.00"))
+    check_layouts_vary(other, 60)
+    assert counted.pools == ["p1"]  # the second check's probe was the first's
+    pools = tuple(replace(p, tiers=(replace(p.tiers[0], count=p.tiers[0].count - 1), *p.tiers[1:]))
+                  for p in game.pools)
+    check_layouts_vary(replace(game, play=counted, pools=pools), 60)
+    assert counted.pools == ["p1", "p1"]  # a count changes the pool's mix: laid out again
+    with pytest.raises(SpecError) as info:
+        check_layouts_vary(replace(game, play=ThreeLayouts), 60)  # another play: laid out, and refused
+    assert str(info.value) == (
+        "wild_side.toml: packs.neighbours: tier lose of pool p1: 100 of 256 pairs of its layouts drawn at "
+        "random are identical, too many to keep the neighbours of a pack of 60 apart; write neighbours = "
+        "\"off\" in [packs] (or give the tier more varied layouts)")

@@ -19,7 +19,7 @@ from poolgen.rng import derive_stream
 from poolgen.run.build import build_pool, shuffled_tiers
 from poolgen.run.generate import GenerateRequest, generate, self_check
 from poolgen.run.provenance import code_entry
-from tests.support import SEED_A, SEED_B, small_happy_holidays, spec_path
+from tests.support import SEED_A, SEED_B, small_einstant, small_happy_holidays, small_wild_side, spec_path
 
 NOW = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -30,13 +30,24 @@ def _run(tmp_path, rules, pool_ids, seed, name="run", workers=1):
                                     workers=workers))
 
 
+@pytest.fixture(scope="module")
+def full(tmp_path_factory):
+    """full(rules, pool id): that full pool generated from SEED_A, once for the module's tests (they read
+    it, change nothing)."""
+    made: dict = {}
+
+    def run(rules: str, pool_id: str):
+        if (rules, pool_id) not in made:
+            made[rules, pool_id] = _run(tmp_path_factory.mktemp("full"), rules, [pool_id], SEED_A, "a")
+        return made[rules, pool_id]
+    return run
+
+
 @pytest.mark.parametrize(("rules", "pool_id"), [("hand_to_hand_tactics", "d5.00"),
                                                 ("wild_side", "p3"), ("happy_holidays", "p6")])
-def test_full_pool_is_reproducible_and_exact(tmp_path, rules, pool_id):
-    a = _run(tmp_path, rules, [pool_id], SEED_A, "a")
-    b = _run(tmp_path, rules, [pool_id], SEED_A, "b")
+def test_full_pool_is_exact_and_the_seed_s_order(full, rules, pool_id):
+    a = full(rules, pool_id)
     name = f"pool-{pool_id}.parquet"
-    assert (a.folder / name).read_bytes() == (b.folder / name).read_bytes()
     spec = load_spec(spec_path(rules))
     pool = spec.pool(pool_id)
     table = pl.read_parquet(a.folder / name)
@@ -56,11 +67,28 @@ def test_full_pool_is_reproducible_and_exact(tmp_path, rules, pool_id):
         {"id": t.id, "prize_cents": t.prize_cents, "count": t.count} for t in pool.tiers]
 
 
-def test_printed_ticket_identity(tmp_path):
-    run = _run(tmp_path, "wild_side", ["p2"], SEED_A)
-    t = pl.read_parquet(run.folder / "pool-p2.parquet", columns=["book", "ticket_no", "ticket"])
-    books = t["book"][::60]  # book slots 2500..4999, numbered by the order's secret permutation
-    assert books.n_unique() == 2500 and books.max() < 12500 and books.to_list() != list(range(2500, 5000))
+@pytest.mark.parametrize(("rules", "pool_id"), [("hand_to_hand_tactics", "d5.00"),
+                                                ("wild_side", "p3"), ("happy_holidays", "p6")])
+def test_a_pool_generated_twice_from_one_seed_is_the_same_file(tmp_path, rules, pool_id):
+    """Byte-identical files from the same seed, on each game cut small (the same code as a full pool;
+    a full pool's rows are pinned by tests/vectors/pools.txt, test_build_vectors.py, and Happy
+    Holidays' full p1 and p2 are generated twice in test_workers_do_not_change_the_files)."""
+    spec = {"hand_to_hand_tactics": lambda: small_einstant(tmp_path, rules, 20_000),
+            "wild_side": lambda: small_wild_side(tmp_path),
+            "happy_holidays": lambda: small_happy_holidays(tmp_path, 18_000)}[rules]()
+    a, b = (generate(GenerateRequest(load_spec(spec), SEED_A, now=NOW, out=tmp_path, run_id=name,
+                                     pool_ids=[pool_id])) for name in ("a", "b"))
+    name = f"pool-{pool_id}.parquet"
+    assert pl.read_parquet(a.folder / name).height in (20_000, 3_000)
+    assert (a.folder / name).read_bytes() == (b.folder / name).read_bytes()
+    assert a.manifest["pools"] == b.manifest["pools"]
+
+
+def test_printed_ticket_identity(full):
+    run = full("wild_side", "p3")
+    t = pl.read_parquet(run.folder / "pool-p3.parquet", columns=["book", "ticket_no", "ticket"])
+    books = t["book"][::60]  # book slots 5000..7499, numbered by the order's secret permutation
+    assert books.n_unique() == 2500 and books.max() < 12500 and books.to_list() != list(range(5000, 7500))
     assert t["ticket_no"].min() == 0 and t["ticket_no"].max() == 59
     assert t["ticket"][0] == f"358-{books[0]:07d}-000" and t["ticket"][-1] == f"358-{books[-1]:07d}-059"
     assert t.group_by("book").len()["len"].unique().to_list() == [60]
