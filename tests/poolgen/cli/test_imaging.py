@@ -6,6 +6,8 @@ options and folders refused in one line."""
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 from pathlib import Path
 
 import polars as pl
@@ -90,3 +92,46 @@ def test_bad_counts_are_refused_in_one_line(orders, tmp_path, option, value, mes
 def test_an_existing_folder_is_refused_in_one_line(orders, tmp_path):
     one_line(invoke("imaging", "sequence", orders[0], "--out", tmp_path), "poolgen",
              f"{tmp_path}: already exists; give a new folder")
+
+
+def _damage(pool: Path, how: str) -> None:
+    if how == "cut short":
+        pool.write_bytes(pool.read_bytes()[:1000])
+        return
+    if how == "a row short":
+        pl.read_parquet(pool).head(2999).write_parquet(pool)
+        return
+    pool.unlink()
+    if how == "a folder":
+        pool.mkdir()
+    elif how == "a link to nothing":
+        pool.symlink_to(pool.with_name("gone"))
+    elif how == "a pipe":
+        os.mkfifo(pool)
+    elif how == "garbage":
+        pool.write_bytes(bytes(range(256)) * 16)
+
+
+@pytest.mark.parametrize(("how", "message"), [
+    ("garbage", "not a usable pool file: does not start with PAR1: not a Parquet file"),
+    ("cut short", "not a usable pool file: does not end with PAR1: not a Parquet file (or cut short)"),
+    ("a folder", "is a folder, not a pool file"),
+    ("a link to nothing", "a symbolic link in a loop or to nothing; not a pool file"),
+    ("a pipe", "is not a regular file (a pipe, device or socket); not a pool file"),
+    ("a row short", None),
+])
+def test_a_damaged_pool_file_is_one_line_and_writes_nothing(orders, tmp_path, how, message):
+    """The pool files' book column is read through the run folder's boundary: until 2026-12-04 polars
+    read it directly, so a damaged file was a 112-line traceback (exit 1) and a pipe a hang that SIGTERM
+    could not end."""
+    run = tmp_path / "run"
+    shutil.copytree(orders[0], run)
+    pool = run / "pool-p1.parquet"
+    _damage(pool, how)
+    result = invoke("imaging", "sequence", run, "--out", tmp_path / "ship")
+    if message is None:
+        one_line(result, "poolgen", "pool-p1.parquet: column 'book' holds 2,999 book numbers; the manifest "
+                                    "lists 3,000 tickets")
+    else:
+        one_line(result, "poolgen", f"{run}: cannot read pool p1 (pool-p1.parquet): {pool}: {message}")
+    assert not (tmp_path / "ship").exists()
