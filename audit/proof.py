@@ -92,6 +92,8 @@ def check_proof(proof: object, manifest_path: Path, key: Ed25519PublicKey,
     try:
         signature = read_bounded(sig_path, "signature", MAX_SIGNATURE_BYTES)
     except UnusableInput:
+        if signature_path is not None:  # named by --signature: a file that cannot be read is unusable input
+            raise
         raise InvalidProof(f"{sig_path}: no signature beside the manifest; an unsigned manifest proves "
                            "nothing") from None
     problem = signature_problem(data, signature, key)
