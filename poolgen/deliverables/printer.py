@@ -37,6 +37,8 @@ from typing import Any, BinaryIO
 
 import polars as pl
 
+from audit.errors import UnusableInput
+from audit.read.runfiles import IMAGING_COLUMNS, check_run_parquet
 from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, PoolgenError, RunError
@@ -66,9 +68,12 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.L
     art = art_maps(manifest)
     out = []
     for entry in print_order(manifest):
-        path = run / entry["name"]
-        if not path.is_file():
+        if not os.path.lexists(run / entry["name"]):
             raise RunError(f"{run}: {entry['name']} is missing")
+        try:  # audit's boundary: a bounded regular file of the folder (never a pipe), its footer and types
+            path = check_run_parquet(run, entry["name"], "imaging", IMAGING_COLUMNS)
+        except UnusableInput as exc:
+            raise RunError(str(exc)) from None
         pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
         start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
         table = pl.scan_parquet(path)

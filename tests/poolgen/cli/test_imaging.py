@@ -1,7 +1,8 @@
 """`poolgen imaging sequence` (poolgen/cli/imaging.py): pallets and the ship file on a small printed order,
 exact counts; the five files are the same bytes for two runs of other seeds whose books a book key
 numbers (print-sequence.csv depends on nothing else: so none of them says anything of outcomes); bad
-options and folders refused in one line."""
+options and folders refused in one line; a damaged pool file (`sequence`) or imaging file (`export`)
+refused in one line, nothing written."""
 
 from __future__ import annotations
 
@@ -135,3 +136,25 @@ def test_a_damaged_pool_file_is_one_line_and_writes_nothing(orders, tmp_path, ho
     else:
         one_line(result, "poolgen", f"{run}: cannot read pool p1 (pool-p1.parquet): {pool}: {message}")
     assert not (tmp_path / "ship").exists()
+
+
+@pytest.mark.parametrize(("how", "message"), [
+    ("garbage", "not a usable imaging file: does not start with PAR1: not a Parquet file"),
+    ("cut short", "not a usable imaging file: does not end with PAR1: not a Parquet file (or cut short)"),
+    ("a folder", "is a folder, not an imaging file"),
+    ("a link to nothing", "a symbolic link in a loop or to nothing; not an imaging file"),
+    ("a pipe", "is not a regular file (a pipe, device or socket); not an imaging file"),
+])
+@pytest.mark.parametrize("form", ["csv", "fixed"])
+def test_a_damaged_imaging_file_is_one_line_for_export_and_writes_nothing(orders, tmp_path, how, message,
+                                                                       form):
+    """`imaging export` reads each imaging file through the run folder's boundary: until 2026-12-04 a
+    damaged one was a traceback (polars' ComputeError, exit 1) and a folder or pipe 'is missing'."""
+    run = tmp_path / "run"
+    shutil.copytree(orders[0], run)
+    imaging = run / "imaging-p1.parquet"
+    _damage(imaging, how)
+    spec = ["--spec", small_happy_holidays(tmp_path, 6000)] if form == "fixed" else []
+    result = invoke("imaging", "export", run, "--format", form, *spec, "--out", tmp_path / "out.txt")
+    one_line(result, "poolgen", f"{imaging}: {message}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["happy_holidays.toml", "run"] if spec else ["run"]
