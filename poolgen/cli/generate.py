@@ -153,10 +153,7 @@ def generate_cmd(
     ids = pool or [p.id for p in game.pools]
     for pid in ids:
         game.pool(pid)
-    ensure_folder(out)
-    for line in sweep(out):  # what killed runs left here: reported, never reused
-        say(line)
-    ensure_new(out / run_id)
+    ensure_new(out / run_id)  # looked at, nothing made: every input is read before OUT is created
     keys = validation_keys(game, validation_key, high_validation_key, allow_readable_secret)
     books = _book_key(game, book_key, keys, allow_readable_secret)
     if ceremony is not None and sealed is not None:
@@ -173,6 +170,10 @@ def generate_cmd(
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
     threshold = parse_threshold(high_tier_prize)
     n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
+    ensure_folder(out)  # every input is read: a refused one leaves no new folder behind
+    for line in sweep(out):  # what killed runs left here: reported, never reused
+        say(line)
+    ensure_new(out / run_id)
     fresh = seed_file is None
     held, placed = None, []  # placed: the run folder is in place (set with its rename)
 

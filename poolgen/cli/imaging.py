@@ -160,7 +160,10 @@ def sequence_cmd(
         raise RunError(f"{run}: not a printed run; an eInstant has no packs")
     if present(out):
         raise RunError(f"{out}: already exists; give a new folder")
-    sequence, cartons = print_sequence(folder.path, folder.manifest, packs_per_carton)
+    for pool in folder.pools:
+        folder.require(pool["id"], ["book"])
+    sequence, cartons = print_sequence(lambda pid: folder.read(pid, ["book"])["book"], folder.manifest,
+                                       packs_per_carton)
     files = shipment(sequence, cartons, packs_per_carton, cartons_per_pallet)
     with staged_folder(out, mode=0o755) as staged:  # whole (SHA256SUMS too) or absent; no outcome: 0755
         for name in SHIP_FILES:

@@ -64,6 +64,12 @@ def ask_passphrase(confirm: bool = False) -> bytes:
         except typer.Abort:
             raise SigningKeyError(f"no passphrase given (set {PASSPHRASE_ENV} or type it at the "
                                   "prompt)") from None
+        except UnicodeDecodeError:
+            raise SigningKeyError("the passphrase typed is not UTF-8 text") from None
     if not value:
         raise SigningKeyError("the passphrase is empty")
-    return value.encode("utf-8")
+    try:  # an environment variable of bytes that are not UTF-8 arrives with surrogates (PEP 383)
+        return value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise SigningKeyError(f"{PASSPHRASE_ENV}: the passphrase is not UTF-8 text (a key's passphrase is "
+                              "text, the same typed at a prompt)") from None

@@ -36,6 +36,8 @@ from typing import Any, BinaryIO
 
 import polars as pl
 
+from audit.errors import UnusableInput
+from audit.read.runfiles import IMAGING_COLUMNS, check_run_parquet
 from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, PoolgenError, RunError
@@ -66,9 +68,12 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.L
     art = art_maps(manifest)
     out = []
     for entry in print_order(manifest):
-        path = run / entry["name"]
-        if not path.is_file():
+        if not os.path.lexists(run / entry["name"]):
             raise RunError(f"{run}: {entry['name']} is missing")
+        try:  # audit's boundary: a bounded regular file of the folder (never a pipe), its footer and types
+            path = check_run_parquet(run, entry["name"], "imaging", IMAGING_COLUMNS)
+        except UnusableInput as exc:
+            raise RunError(str(exc)) from None
         pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
         start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
         table = pl.scan_parquet(path)
@@ -214,15 +219,21 @@ def arrival(path: Path, manifest: Mapping[str, Any]) -> dict[str, Any]:
     raise RunError(f"{path}: no file of the manifest has its SHA-256 {digest} ({size:,} bytes)")
 
 
-def print_sequence(run: Path, manifest: Mapping[str, Any], packs_per_carton: int) -> tuple[bytes, bytes]:
+def print_sequence(book_column: Callable[[str], pl.Series], manifest: Mapping[str, Any],
+                   packs_per_carton: int) -> tuple[bytes, bytes]:
     """(print-sequence.csv, cartons.csv) of a printed run: where each pack (book) is in print order
-    and which carton it goes into; no outcome, no pool id (docs/validation.md, section 4)."""
+    and which carton it goes into; no outcome, no pool id (docs/validation.md, section 4).
+    `book_column(POOL)` is the `book` column of that pool's file, read through the run folder's
+    boundary (a bounded regular file: never a pipe that would block, never a traceback)."""
     game = manifest["game"]["number"]
     pools = sorted(manifest["pools"], key=lambda p: p.get("first_book") or 0)
     books: list[int] = []
     slots: list[int] = []
     for p in pools:
-        column = pl.read_parquet(run / p["file"]["name"], columns=["book"])["book"]
+        column = book_column(p["id"])
+        if column.len() != p["tickets"] or column.null_count():
+            raise RunError(f"{p['file']['name']}: column 'book' holds {column.len() - column.null_count():,} "
+                           f"book numbers; the manifest lists {p['tickets']:,} tickets")
         books += column.gather_every(int(p["tickets"] // p["books"])).to_list()
         slots += range((p.get("first_book") or 0) + 1, (p.get("first_book") or 0) + p["books"] + 1)
     per_book = int(pools[0]["tickets"] // pools[0]["books"])

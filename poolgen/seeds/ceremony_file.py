@@ -163,6 +163,12 @@ def load(path: Path) -> Ceremony:
                           or not isinstance(r["round"], int) or not _hex(r["signature"], 96)
                           or not _hex(r["randomness"], 64)):
         raise _bad(path, "round")
+    if r is not None and (isinstance(r["round"], bool) or r["round"] != t["beacon"]["round"]):
+        raise CeremonyError(f"{path}: round: not the round the transcript names "
+                            f"({t['beacon']['round']}); a ceremony is sealed only with its own round")
+    if (r is None) != (doc["seed_commitment"] is None):
+        raise CeremonyError(f"{path}: round and seed_commitment: a sealed ceremony has both, an open one "
+                            "neither")
     for key in ("seed_commitment", "run"):
         good = _hex(doc[key], 64) if key == "seed_commitment" else _text(doc[key], ID)
         if doc[key] is not None and not good:

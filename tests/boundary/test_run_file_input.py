@@ -4,6 +4,7 @@ tests/boundary/conftest.py's `run`."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 
@@ -85,6 +86,27 @@ def test_the_honest_claim_still_checks(run):
                                             "--public-key", str(run / "keys" / "signing-key.pub.pem")])
     ticket = (run / "ticket").read_text()
     assert result.exit_code == 0 and result.stdout.startswith(f"valid proof: ticket {ticket}")
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ("a folder", "is a folder, not a signature file"),
+    ("missing", "signature file not found"),
+    ("a pipe", "is not a regular file (a pipe, device or socket); give a signature file"),
+])
+def test_a_signature_given_that_cannot_be_read_is_unusable_input(run, tmp_path, given, message):
+    """`--signature FILE` names the file: one that cannot be read is unusable input (exit 2, its own
+    reason), not an invalid proof said as 'no signature beside the manifest' (exit 1) as until 2026-12-04.
+    Without --signature, no manifest.sig beside the manifest is unusable input too (docs/merkle.md 4)."""
+    signature = tmp_path / "manifest.sig"
+    if given == "a folder":
+        signature.mkdir()
+    elif given == "a pipe":
+        os.mkfifo(signature)
+    result = CliRunner().invoke(audit_app, ["check-proof", str(run / "claim.json"),
+                                            str(run / "runs" / "r" / "manifest.json"),
+                                            "--public-key", str(run / "keys" / "signing-key.pub.pem"),
+                                            "--signature", str(signature)])
+    _one_line(result, "audit", f"{signature}: {message}")
 
 
 _NAMED = {"verify-run": ["verify", "RUN\nx", "--public-key", "KEY"],

@@ -46,7 +46,7 @@ def test_bad_seed_file(tmp_path, content, message):
     result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file", str(seed))
     assert result.exit_code == 2
     assert result.stderr.strip() == f"poolgen: error: {seed}: {message}"
-    assert not out.exists() or not any(out.iterdir())
+    assert not out.exists()
 
 
 def test_missing_seed_file(tmp_path):
@@ -54,6 +54,33 @@ def test_missing_seed_file(tmp_path):
                     "--seed-file", str(tmp_path / "nope.seed"))
     assert result.exit_code == 2
     assert result.stderr.strip() == f"poolgen: error: {tmp_path / 'nope.seed'}: seed file not found"
+
+
+@pytest.mark.parametrize(("option", "content", "message"), [
+    ("--key", b"not a key\n", "not a PEM private key"),
+    ("--seed-file", None, "seed file not found"),
+    ("--book-key", b"\x00" * 64, "a validation key file holds 64 hex digits"),
+    ("--high-tier-prize", None, None),
+], ids=["key", "seed-file", "book-key", "high-tier-prize"])
+def test_a_refused_input_leaves_no_output_folder(tmp_path, option, content, message):
+    """Every input is read before --out is made: a refused key, seed or threshold leaves no empty
+    OUT/parents behind (until 2026-12-04 OUT was created first, then the key refused)."""
+    given = tmp_path / "given"
+    if content is not None:
+        given.write_bytes(content)
+        given.chmod(0o600)
+    value = "ten dollars" if option == "--high-tier-prize" else str(given)
+    out = tmp_path / "new" / "out"
+    args = ["generate", str(spec_path("happy_holidays")), "--out", str(out), "--pool", "p1", "--workers", "1",
+            option, value]
+    if option != "--seed-file":
+        args += ["--seed-file", str(_seed_file(tmp_path))]
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("poolgen: error: ")
+    if message is not None:
+        assert result.stderr.strip() == f"poolgen: error: {given}: {message}"
+    assert not (tmp_path / "new").exists()
 
 
 def test_unknown_pool_id(tmp_path):
@@ -72,7 +99,7 @@ def test_unwritable_output_folder(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(blocker / "runs"),
-                    "--seed-file", str(seed), "--pool", "p1")
+                    "--seed-file", str(seed), "--pool", "p1", "--unsigned")
     assert result.exit_code == 2
     message = f"poolgen: error: {blocker / 'runs'}: cannot create output folder"
     assert result.stderr.strip().startswith(message)

@@ -1,11 +1,14 @@
 """`poolgen imaging sequence` (poolgen/cli/imaging.py): pallets and the ship file on a small printed order,
 exact counts; the five files are the same bytes for two runs of other seeds whose books a book key
 numbers (print-sequence.csv depends on nothing else: so none of them says anything of outcomes); bad
-options and folders refused in one line."""
+options and folders refused in one line; a damaged pool file (`sequence`) or imaging file (`export`)
+refused in one line, nothing written."""
 
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 from pathlib import Path
 
 import polars as pl
@@ -90,3 +93,68 @@ def test_bad_counts_are_refused_in_one_line(orders, tmp_path, option, value, mes
 def test_an_existing_folder_is_refused_in_one_line(orders, tmp_path):
     one_line(invoke("imaging", "sequence", orders[0], "--out", tmp_path), "poolgen",
              f"{tmp_path}: already exists; give a new folder")
+
+
+def _damage(pool: Path, how: str) -> None:
+    if how == "cut short":
+        pool.write_bytes(pool.read_bytes()[:1000])
+        return
+    if how == "a row short":
+        pl.read_parquet(pool).head(2999).write_parquet(pool)
+        return
+    pool.unlink()
+    if how == "a folder":
+        pool.mkdir()
+    elif how == "a link to nothing":
+        pool.symlink_to(pool.with_name("gone"))
+    elif how == "a pipe":
+        os.mkfifo(pool)
+    elif how == "garbage":
+        pool.write_bytes(bytes(range(256)) * 16)
+
+
+@pytest.mark.parametrize(("how", "message"), [
+    ("garbage", "not a usable pool file: does not start with PAR1: not a Parquet file"),
+    ("cut short", "not a usable pool file: does not end with PAR1: not a Parquet file (or cut short)"),
+    ("a folder", "is a folder, not a pool file"),
+    ("a link to nothing", "a symbolic link in a loop or to nothing; not a pool file"),
+    ("a pipe", "is not a regular file (a pipe, device or socket); not a pool file"),
+    ("a row short", None),
+])
+def test_a_damaged_pool_file_is_one_line_and_writes_nothing(orders, tmp_path, how, message):
+    """The pool files' book column is read through the run folder's boundary: until 2026-12-04 polars
+    read it directly, so a damaged file was a 112-line traceback (exit 1) and a pipe a hang that SIGTERM
+    could not end."""
+    run = tmp_path / "run"
+    shutil.copytree(orders[0], run)
+    pool = run / "pool-p1.parquet"
+    _damage(pool, how)
+    result = invoke("imaging", "sequence", run, "--out", tmp_path / "ship")
+    if message is None:
+        one_line(result, "poolgen", "pool-p1.parquet: column 'book' holds 2,999 book numbers; the manifest "
+                                    "lists 3,000 tickets")
+    else:
+        one_line(result, "poolgen", f"{run}: cannot read pool p1 (pool-p1.parquet): {pool}: {message}")
+    assert not (tmp_path / "ship").exists()
+
+
+@pytest.mark.parametrize(("how", "message"), [
+    ("garbage", "not a usable imaging file: does not start with PAR1: not a Parquet file"),
+    ("cut short", "not a usable imaging file: does not end with PAR1: not a Parquet file (or cut short)"),
+    ("a folder", "is a folder, not an imaging file"),
+    ("a link to nothing", "a symbolic link in a loop or to nothing; not an imaging file"),
+    ("a pipe", "is not a regular file (a pipe, device or socket); not an imaging file"),
+])
+@pytest.mark.parametrize("form", ["csv", "fixed"])
+def test_a_damaged_imaging_file_is_one_line_for_export_and_writes_nothing(orders, tmp_path, how, message,
+                                                                       form):
+    """`imaging export` reads each imaging file through the run folder's boundary: until 2026-12-04 a
+    damaged one was a traceback (polars' ComputeError, exit 1) and a folder or pipe 'is missing'."""
+    run = tmp_path / "run"
+    shutil.copytree(orders[0], run)
+    imaging = run / "imaging-p1.parquet"
+    _damage(imaging, how)
+    spec = ["--spec", small_happy_holidays(tmp_path, 6000)] if form == "fixed" else []
+    result = invoke("imaging", "export", run, "--format", form, *spec, "--out", tmp_path / "out.txt")
+    one_line(result, "poolgen", f"{imaging}: {message}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["happy_holidays.toml", "run"] if spec else ["run"]

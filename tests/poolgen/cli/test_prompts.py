@@ -87,3 +87,25 @@ def test_a_passphrase_is_never_read_from_a_pipe(tmp_path, stdin):
                        "r", "--seed-file", seed, "--key", keys.private, "--workers", "1"], stdin),
              f"no passphrase given ({NOT_A_TERMINAL}; set POOLGEN_KEY_PASSPHRASE)")
     assert not (tmp_path / "o" / "r").exists()
+
+
+@pytest.mark.parametrize("command", ["keys new", "generate"])
+def test_a_passphrase_variable_of_bytes_that_are_not_utf8_is_one_line(tmp_path, command):
+    """POOLGEN_KEY_PASSPHRASE=$'\\xff\\xfe' reaches Python as surrogates: until 2026-12-04 encoding them was
+    a UnicodeEncodeError traceback (exit 1) for every command that takes a passphrase."""
+    out = tmp_path / "made"
+    if command == "keys new":
+        args: list[object] = ["keys", "new", out, "--passphrase"]
+    else:
+        new_key_pair(tmp_path / "keys", b"secret")
+        seed = tmp_path / "s.seed"
+        seed.write_text(SEED_A.hex() + "\n")
+        seed.chmod(0o600)
+        args = ["generate", small_happy_holidays(tmp_path, 3000), "--key",
+                tmp_path / "keys" / "signing-key.pem", "--seed-file", seed, "--out", out, "--workers", "1"]
+    environment = {**os.environb, b"PYTHONPATH": str(ROOT).encode(), b"POOLGEN_KEY_PASSPHRASE": b"\xff\xfe"}
+    done = subprocess.run([sys.executable, "-m", "poolgen", *map(str, args)], cwd=ROOT, env=environment,
+                          stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    _refused(done, "POOLGEN_KEY_PASSPHRASE: the passphrase is not UTF-8 text (a key's passphrase is text, "
+                   "the same typed at a prompt)")
+    assert not out.exists()

@@ -333,6 +333,38 @@ def test_a_hostile_ceremony_file_is_one_line_exit_2(tmp_path, content):
             f"poolgen: error: {bad}: not a ceremony file (format is not 'poolgen-ceremony/2')\n"
 
 
+_ROUND_EDITS = {  # name: (edit of a sealed ceremony file's document, what the one line says)
+    "a negative round": (lambda d: d["round"].update(round=-1), "round: not the round the transcript names"),
+    "round true": (lambda d: d["round"].update(round=True), "round: not the round the transcript names"),
+    "another real round": (lambda d: d.update(round=rounds()[10024141]),
+                           "round: not the round the transcript names"),
+    "a round, no seed commitment": (lambda d: d.update(seed_commitment=None),
+                                    "round and seed_commitment: a sealed ceremony has both"),
+    "a seed commitment, no round": (lambda d: d.update(round=None),
+                                    "round and seed_commitment: a sealed ceremony has both"),
+}
+
+
+@pytest.mark.parametrize("case", list(_ROUND_EDITS))
+def test_a_sealed_files_round_that_is_not_its_own_is_refused_when_loaded(tmp_path, case):
+    """The round record must be the transcript's round, and a file sealed has both its round and its seed
+    commitment: until 2026-12-04 `status` showed such a file and `publish` put round -1 in the public
+    bundle; only `generate` refused it."""
+    file = _revealed(tmp_path)
+    assert seal(file).exit_code == 0
+    doc = json.loads(file.read_bytes())
+    edit, message = _ROUND_EDITS[case]
+    edit(doc)
+    file.write_text(json.dumps(doc))
+    for args in (("ceremony", "status", str(file)), ("ceremony", "publish", str(file), "--out",
+                                                      str(tmp_path / "public.json"))):
+        result = invoke(*args)
+        assert (result.exit_code, result.stdout) == (2, ""), result.output
+        assert result.stderr.startswith(f"poolgen: error: {file}: {message}")
+        assert result.stderr.count("\n") == 1
+    assert not (tmp_path / "public.json").exists()
+
+
 def test_an_edited_transcript_is_refused(tmp_path):
     file = _new(tmp_path)
     doc = json.loads(file.read_bytes())
