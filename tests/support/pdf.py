@@ -85,3 +85,12 @@ def overlapping_glyphs(pdf: Path | bytes, page: int, slack: float = 0.5, largest
             if abs(k1 - k2) > 1 and min(r1, r2) - max(l1, l2) > slack and min(t1, t2) - max(b1, b2) > slack:
                 hits.append(f"{a} over {b} at ({l1:.0f}, {b1:.0f})")
     return hits
+
+
+def type_sizes(pdf: Path | bytes, page: int, text: str) -> list[float]:
+    """The font sizes the first occurrence of `text` (spaces aside) on the page is drawn at, one a
+    character ([] if the page does not show it)."""
+    drawn = glyphs(pdf, page)
+    chars = "".join(g[1] for g in drawn)
+    at = chars.find(text.replace(" ", ""))
+    return [] if at < 0 else [round(g[6], 1) for g in drawn[at:at + len(text.replace(" ", ""))]]
