@@ -43,7 +43,22 @@ def test_bingo_card_titles_and_a_legend_under_wide_calls_are_drawn_at_a_readable
     out = tmp_path / "proof.pdf"
     assert invoke("proof", tmp_path / "pb", "--spec", spec, "--out", out).exit_code == 0
     for page in range(2, 10):  # the 8 specimens, after the cover and the index
-        for words in ("B I N G O CARD 1 (area bingo)", "B I N G O CARD 2 (area bingo)", "POSTAGE STAMP"):
+        for words in ("B I N G O CARD 1 (area bingo", "B I N G O CARD 2 (area bingo", "POSTAGE STAMP"):
             sizes = type_sizes(out, page, words)
             assert len(sizes) == len(words.replace(" ", "")) and min(sizes) >= 7, (words, sizes)
         assert overlapping_glyphs(out, page) == []
+
+
+def test_a_short_statement_leaves_its_room_to_the_ticket_face(runs, tmp_path):
+    # the statement's box was 98 points whatever it said: under it Wild Side's spot prizes were 5.3 points
+    out = tmp_path / "proof.pdf"
+    assert invoke("proof", runs("wild_side"), "--out", out).exit_code == 0
+    texts = pages(out)
+    page = next(i for i, t in enumerate(texts) if "Pool p1, tier t34: a specimen" in t)
+    # the spot is the specimen's (from the manifest, whose creation time differs run to run)
+    assert re.search(r" SPECIMEN THIS LAYOUT PAYS \$25,000\.00 Specimen of tier t34, prize \$25,000\.00 "
+                     r"- agrees numbers, spot \d+: YOUR NUMBER \d\d matches a WINNING NUMBER: wins \$25000 "
+                     r"\(25-THOU\) = \$25,000\.00\. Winning spots are outlined in green \(a proof mark, not "
+                     r"printed on the ticket\)\.$", texts[page])
+    assert type_sizes(out, page, "$25000 25-THOU") == [7.2] * 6 + [6.0] * 7  # the spot's prize, its caption
+    assert overlapping_glyphs(out, page) == []
