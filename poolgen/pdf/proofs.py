@@ -112,6 +112,18 @@ def _statement(c: Canvas, t: _Ticket, x: float, y: float, w: float, h: float) ->
              "printed on the ticket).", "Helvetica-Oblique", 7.5, GREY)
 
 
+STATEMENT_H = 98.0  # the statement's box at its tallest (then in two columns, cut short with a count)
+
+
+def _statement_height(t: _Ticket, w: float) -> float:
+    """The statement's box just tall enough for its lines in one column and the note on winning spots,
+    at most STATEMENT_H: what it does not take goes to the ticket face, whose spots it enlarges (Wild
+    Side's prize amounts were 5.3 points under a box of 98 showing two lines)."""
+    parts = sum(len(simpleSplit(line, "Helvetica", 8.5, w - 24)) for line in t.ev.lines)
+    rows = parts + (1 if t.ev.winning else 0)
+    return min(STATEMENT_H, max(64.0, 41 + (rows - 1) * 10.5 + 6))
+
+
 def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, count: int,
                  page: int, pages: int) -> None:
     row, pool = t.row, t.pool
@@ -132,16 +144,17 @@ def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, coun
     _header(c, run, title, page, pages, t.specimen)
     left(c, MARGIN, H - MARGIN - 22, f"Proof {n} of {count}.  {sub}", "Helvetica", 9.5, INK,
           width=W - 2 * MARGIN)
+    statement_h = _statement_height(t, W - 2 * MARGIN)
     face_top = H - MARGIN - 32
-    face_bottom = 36 + 104 + (BARCODE_STRIP if printed else 6)
+    face_bottom = 36 + statement_h + 6 + (BARCODE_STRIP if printed else 6)
     face_of(game).draw(c, game, pool, row, t.ev, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
     if printed:
         assert game.number is not None  # a printed game's number is required (poolgen/loader)
         number = row.get("barcode") or barcode(game.number, row["book"], row["ticket_no"])
-        draw_barcode(c, number, MARGIN, 36 + 104 + 4)
+        draw_barcode(c, number, MARGIN, 36 + statement_h + 6 + 4)
     if t.specimen:
         _watermark(c, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
-    _statement(c, t, MARGIN, 36, W - 2 * MARGIN, 98)
+    _statement(c, t, MARGIN, 36, W - 2 * MARGIN, statement_h)
 
 
 def _watermark(c: Canvas, x: float, y: float, w: float, h: float) -> None:

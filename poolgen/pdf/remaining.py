@@ -1,5 +1,6 @@
 """One PDF page of a back-office table (prizes remaining, the closing report): a title, a few lines
-of context and the table, as a lottery would post it (docs/back-office.md, section 6)."""
+of context and the table, as a lottery would post it (docs/back-office.md, section 6); a table too
+long for a page goes on under its header row, every page footed with the title and its number."""
 
 from __future__ import annotations
 
@@ -8,18 +9,34 @@ import io
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
 from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.units import inch
+from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from poolgen.pdf.report.text import escape
 
 
+class _FootedDoc(SimpleDocTemplate):
+    """Every page footed, once its table rows are drawn, with the title and the page's number: a
+    second page of a long table says which report it is."""
+
+    def afterPage(self) -> None:
+        canvas: Canvas = self.canv
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.setFillColor(colors.HexColor("#868E96"))
+        canvas.drawString(self.leftMargin, 0.5 * inch, str(self.title))
+        canvas.drawRightString(letter[0] - self.rightMargin, 0.5 * inch, f"page {self.page}")
+        canvas.restoreState()
+
+
 def table_page(title: str, lines: list[str], header: list[str], rows: list[list[str]]) -> bytes:
-    """The PDF of `title`, `lines`, then the table (numbers right-aligned), on one letter page; the
+    """The PDF of `title`, `lines`, then the table (numbers right-aligned), on letter pages; the
     command writes it (cli/common.py `write_output`: 0600, never over a file without --force). The
     title and lines are text (a game's name, a run id), escaped: a Paragraph reads markup."""
     styles = getSampleStyleSheet()
     buf = io.BytesIO()
-    doc = SimpleDocTemplate(buf, pagesize=letter, title=title, author="poolgen", invariant=1)
+    doc = _FootedDoc(buf, pagesize=letter, title=title, author="poolgen", invariant=1)
     table = Table([header, *rows], repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, 0), "Helvetica-Bold"),
@@ -29,5 +46,6 @@ def table_page(title: str, lines: list[str], header: list[str], rows: list[list[
     ]))
     story = [Paragraph(escape(title), styles["Title"]),
              *[Paragraph(escape(t), styles["Normal"]) for t in lines], Spacer(1, 12), table]
+
     doc.build(story)
     return buf.getvalue()

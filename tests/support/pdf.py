@@ -53,3 +53,44 @@ class Runs:
 def manifest(run: Path) -> dict:
     """The run's manifest.json, as JSON."""
     return json.loads((run / "manifest.json").read_bytes())
+
+
+def glyphs(pdf: Path | bytes, page: int) -> list[tuple[int, str, float, float, float, float, float]]:
+    """The page's drawn characters (pdfium): (index in the text, char, left, bottom, right, top, font
+    size), spaces left out; the boxes are the glyphs' own, so two only meet where one is drawn over
+    the other (or an italic pair kerns)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_raw
+
+    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else pdf.read_bytes())
+    text = doc[page].get_textpage()
+    out = []
+    for k in range(text.count_chars()):
+        char = text.get_text_range(k, 1)
+        if char.strip():
+            out.append((k, char, *text.get_charbox(k), pdfium_raw.FPDFText_GetFontSize(text.raw, k)))
+    return out
+
+
+def overlapping_glyphs(pdf: Path | bytes, page: int, slack: float = 0.5, largest: float = 40) -> list[str]:
+    """Pairs of characters of the page drawn over each other (their boxes share more than `slack`
+    points each way; neighbours in one string, as an italic 'Wi', and type above `largest` points,
+    a SPECIMEN watermark, left out), as 'A over B' strings."""
+    boxes = sorted((g for g in glyphs(pdf, page) if g[6] <= largest), key=lambda g: g[2])
+    hits = []
+    for i, (k1, a, l1, b1, r1, t1, _) in enumerate(boxes):
+        for k2, b, l2, b2, r2, t2, _ in boxes[i + 1:]:
+            if l2 > r1 - slack:
+                break
+            if abs(k1 - k2) > 1 and min(r1, r2) - max(l1, l2) > slack and min(t1, t2) - max(b1, b2) > slack:
+                hits.append(f"{a} over {b} at ({l1:.0f}, {b1:.0f})")
+    return hits
+
+
+def type_sizes(pdf: Path | bytes, page: int, text: str) -> list[float]:
+    """The font sizes the first occurrence of `text` (spaces aside) on the page is drawn at, one a
+    character ([] if the page does not show it)."""
+    drawn = glyphs(pdf, page)
+    chars = "".join(g[1] for g in drawn)
+    at = chars.find(text.replace(" ", ""))
+    return [] if at < 0 else [round(g[6], 1) for g in drawn[at:at + len(text.replace(" ", ""))]]

@@ -9,6 +9,7 @@ from typing import Any
 
 import polars as pl
 from reportlab.lib.colors import HexColor, white
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from audit.styles.play import evaluate as evaluate_areas
@@ -65,6 +66,16 @@ def _rows(cells: list[Cell], per_row: int | None = None) -> tuple[int, int]:
     return rows, max(1, -(-len(cells) // rows))
 
 
+def _spot_width(cells: list[Cell], per_row: int, w: float) -> float:
+    """A spot's width in a face w wide: the row's share, `per_row` spots a row; but a section of fewer
+    spots than that (a bingo legend of 6 under calls drawn 15 a row) spreads over the row when a
+    spot's words would not fit at 7 points ("POSTAGE STAMP" was drawn at 4)."""
+    cw = min(110.0, (w - 28) / per_row - 8)
+    if len(cells) < per_row and any(stringWidth(text, "Helvetica-Bold", 7) > cw - 8 for _, text, *_ in cells):
+        cw = min(110.0, (w - 28) / len(cells) - 8)
+    return cw
+
+
 def _shapes(area: Area, k: int) -> tuple[int, int, str] | None:
     """Section k's grid shape (rows, columns, colour) where the style draws it as a grid."""
     shapes = getattr(area.module, "shapes", None)  # only grid styles have one (crossword)
@@ -95,11 +106,11 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
         else:
             blocks.append([sec])
     total_rows = sum(_rows(b[0][2], b[0][0].per_row)[0] for b in blocks if b[0][3] is None)
-    grids = [[(f"{t}  (area {a.id}, {a.style})", cells, shape) for a, t, cells, shape in b]
+    grids = [[(t, [f"(area {a.id}, {a.style})", f"(area {a.id})"], cells, shape) for a, t, cells, shape in b]
              for b in blocks if b[0][3] is not None]
-    grid_rows = sum(max(g[2][0] for g in run) for run in grids)
+    grid_rows = sum(max(g[3][0] for g in run) for run in grids)
     avail = h - 64 - title_h * len(blocks)
-    side = grid_side(avail, grid_rows, total_rows, w, max([sum(g[2][1] + 1 for g in run) for run in grids]
+    side = grid_side(avail, grid_rows, total_rows, w, max([sum(g[3][1] + 1 for g in run) for run in grids]
                                                           or [1]))
     lane = min(110.0, (avail - grid_rows * side) / max(1, total_rows))
     top = y + h - 48
@@ -111,7 +122,7 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
         left(c, x + 14, top - 10, f"{title}  (area {area.id}, {area.style})", "Helvetica-Bold", 9, ACCENT)
         top -= title_h
         n_rows, per_row = _rows(cells, area.per_row)
-        cw = min(110.0, (w - 28) / per_row - 8)
+        cw = _spot_width(cells, per_row, w)
         ch = lane - 8
         for k, (column, text, caption, prize, prize_caption) in enumerate(cells):
             r_, col = divmod(k, per_row)

@@ -6,12 +6,13 @@ sections' shapes (`shapes`) and draws consecutive grids of one height side by si
 from __future__ import annotations
 
 from reportlab.lib.colors import HexColor
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.game.play import Cell
 from poolgen.pdf.draw import INK, centred, left, spot_frame
 
-__all__ = ["draw_grid", "draw_grids", "grid_side"]
+__all__ = ["draw_grid", "draw_grids", "grid_side", "grid_title"]
 
 
 def grid_side(avail: float, grid_rows: int, other_rows: int, w: float, widest: int) -> float:
@@ -35,14 +36,27 @@ def draw_grid(c: Canvas, x: float, top: float, side: float, cells: list[Cell],
     return rows * side
 
 
+def grid_title(title: str, notes: list[str], width: float) -> str:
+    """The title with the longest of `notes` (most to least said) that fits `width` at 7 points or
+    more, else the title alone: a 5-cell bingo card is too narrow for "B I N G O  CARD 1  (area
+    bingo, bingo)", which fitted whole was 5.7 points."""
+    for note in notes:
+        text = f"{title}  {note}"
+        if stringWidth(text, "Helvetica-Bold", 7) <= width:
+            return text
+    return title
+
+
 def draw_grids(c: Canvas, x: float, top: float, side: float,
-               grids: list[tuple[str, list[Cell], tuple[int, int, str]]], winning: frozenset[str],
-               title_h: float) -> float:
-    """Grids side by side, each under its title (in its colour); return the height used."""
+               grids: list[tuple[str, list[str], list[Cell], tuple[int, int, str]]],
+               winning: frozenset[str], title_h: float) -> float:
+    """Grids side by side, each under its title (in its colour; over its width and the gap to the
+    next, with what of its notes fits); return the height used."""
     used = 0.0
-    for title, cells, shape in grids:
+    for title, notes, cells, shape in grids:
         colour = HexColor(shape[2]) if shape[2] else INK
-        left(c, x, top - 10, title, "Helvetica-Bold", 9, colour, width=shape[1] * side)
+        width = (shape[1] + 1) * side - 6
+        left(c, x, top - 10, grid_title(title, notes, width), "Helvetica-Bold", 9, colour, width=width)
         used = max(used, draw_grid(c, x, top - title_h, side, cells, shape, winning))
         x += (shape[1] + 1) * side
     return title_h + used

@@ -16,7 +16,7 @@ from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from poolgen.errors import RunError
 from poolgen.money import fmt_cents
-from poolgen.pdf.report.text import H1, SMALL, Cell, escape, grid, odds_text, para, percent
+from poolgen.pdf.report.text import CELL, H1, SMALL, Cell, escape, grid, odds_text, para, percent
 from poolgen.run.folder import RunFolder
 
 BLOCK = 10_000  # eInstant shares per block in the distribution charts
@@ -82,15 +82,17 @@ def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
     cost = p["prize_cost_cents"]
     for t in p["tiers"]:
         tier_cost = t["count"] * t["prize_cents"]
-        rows.append([labels.get(t["id"], t["id"]), fmt_cents(t["prize_cents"]), f"{t['count']:,}",
+        # a paragraph: a long tier name (Wild Side's "$5 (5X) + $5 (5X) + ...") wraps in its column
+        rows.append([para(escape(labels.get(t["id"], t["id"])), CELL), fmt_cents(t["prize_cents"]),
+                     f"{t['count']:,}",
                      odds_text(tickets, t["count"]), fmt_cents(tier_cost),
                      percent(tier_cost, cost) if t["prize_cents"] else "-"])
     rows.append(["winners", "", f"{p['winners']:,}", odds_text(tickets, p["winners"]),
                  fmt_cents(cost), ""])
     rows.append(["all tickets", "", f"{tickets:,}", "", f"sales {fmt_cents(tickets * price)}",
                  f"payout {percent(cost, tickets * price)}"])
-    out.append(grid(rows, [1.1 * inch, 1.05 * inch, 0.95 * inch, 1.05 * inch, 1.45 * inch,
-                            1.1 * inch], total_rows=2))
+    out.append(grid(rows, [2.0 * inch, 0.95 * inch, 0.75 * inch, 0.85 * inch, 1.2 * inch,
+                            1.0 * inch], total_rows=2))
     out.append(Spacer(1, 6))
     if d is None:
         out.append(para(f"<font color='#C92A2A'><b>The pool file cannot be read</b></font> "
