@@ -133,6 +133,9 @@ def first_unsorted(rows: np.ndarray) -> int | None:
     words = np.ascontiguousarray(rows).view(">u8")
     if len(words) < 2:
         return None
+    first = words[:, 0].astype(np.uint64)  # rows whose first 8 bytes rise are sorted with none twice
+    if (first[1:] > first[:-1]).all():
+        return None
     differ = words[1:] != words[:-1]
     at = np.argmax(differ, axis=1)  # the first word two neighbours differ in (0 when they are equal)
     rising = differ.any(axis=1) & (np.take_along_axis(words[1:], at[:, None], 1)
