@@ -186,11 +186,11 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
 
 def _codes_shown(stored: pl.Series, shown: pl.Series, codes: list[str | None]) -> str:
     """"" if every spot shows the code its stored value indexes in the play entry's symbol lists (the
-    symbol step 4 evaluated), else how many do not and the first."""
+    symbol step 4 evaluated), else how many do not and the first (compared by polars: no Python string)."""
     values = stored.cast(pl.Int64).to_numpy()
-    alphabet = np.array([*codes, None], dtype=object)
-    want = alphabet[np.where((values >= 0) & (values < len(codes)), values, len(codes))]
-    off = np.flatnonzero(want != shown.cast(pl.String).to_numpy())
+    at = np.arange(len(codes) + 1)[np.where((values >= 0) & (values < len(codes)), values, len(codes))]
+    want = pl.Series([*codes, None], dtype=pl.String).gather(at)  # a code, or null where none is shown
+    off = np.flatnonzero(want.ne_missing(shown.cast(pl.String)).to_numpy())
     if not off.size:
         return ""
     p = int(off[0])

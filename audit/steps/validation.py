@@ -78,9 +78,18 @@ def _big_endian(values: np.ndarray, width: int) -> np.ndarray:
     return rows[:, 8 - width:]
 
 
-def _sorted(rows: np.ndarray) -> np.ndarray:
-    """Rows (n x w bytes) as numpy S<w> values, sorted by their bytes."""
-    return np.sort(np.ascontiguousarray(rows).view(f"S{rows.shape[1]}").ravel())
+def sorted_rows(rows: np.ndarray) -> np.ndarray:
+    """Rows (n x w bytes) as numpy S<w> values, sorted by their bytes: by their first 8 bytes read as one
+    big-endian integer (an argsort of integers, about half the CPU of sorting byte strings), by all
+    their bytes only if two rows share those 8."""
+    rows = np.ascontiguousarray(rows)
+    if rows.shape[1] >= 8 and len(rows) > 1:
+        first = np.ascontiguousarray(rows[:, :8]).view(">u8").ravel().astype(np.uint64)
+        order = np.argsort(first)
+        ahead = first[order]
+        if (ahead[1:] != ahead[:-1]).all():
+            return np.ascontiguousarray(rows[order]).view(f"S{rows.shape[1]}").ravel()
+    return np.sort(rows.view(f"S{rows.shape[1]}").ravel())
 
 
 def expected(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -98,7 +107,7 @@ def expected(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tup
     recs = np.concatenate([d, ct, _aes(keys["tag"], chained)[:, :8]], axis=1)
     block = np.zeros((n, 16), dtype=np.uint8)
     block[:, 8:] = _big_endian(tickets.barcodes, 8)
-    return _sorted(recs), _sorted(_aes(keys["known"], block))
+    return sorted_rows(recs), sorted_rows(_aes(keys["known"], block))
 
 
 # section 3: the header holds these fields and nothing else
@@ -123,6 +132,9 @@ def first_unsorted(rows: np.ndarray) -> int | None:
     bytes, or None when the rows are sorted with none twice."""
     words = np.ascontiguousarray(rows).view(">u8")
     if len(words) < 2:
+        return None
+    first = words[:, 0].astype(np.uint64)  # rows whose first 8 bytes rise are sorted with none twice
+    if (first[1:] > first[:-1]).all():
         return None
     differ = words[1:] != words[:-1]
     at = np.argmax(differ, axis=1)  # the first word two neighbours differ in (0 when they are equal)
@@ -214,7 +226,8 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
     if missing:  # none missing but not the same: out of order or twice, which header_problems says
         problems.append(f"{missing:,} ticket(s) without their record (missing or changed records)")
     shown = body[32 * n:].view("S16") if len(body) == 48 * n else None
-    if shown is None or not np.array_equal(np.sort(shown), known):
+    # a file as written holds them sorted: compared as they are first, sorted only if they differ
+    if shown is None or not (np.array_equal(shown, known) or np.array_equal(np.sort(shown), known)):
         problems.append("the known-ticket values are not every ticket's")
     if problems:
         raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: " + "; ".join(problems))

@@ -27,6 +27,7 @@ from poolgen.game.model import Game, Pool
 from poolgen.game.play import AreaPlay
 
 Alphabet = dict[int, tuple[str, str, str]]  # stored value -> (spec code, text, caption)
+SUFFIXES = ("", "_text", "_caption")  # a spot's three columns: its code, text and caption
 
 
 def spot_alphabets(game: Game, layout_columns: list[str]) -> dict[str, Alphabet] | None:
@@ -76,7 +77,7 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.nd
 
     `numbers`: the tickets' barcode and validation numbers (`identity_numbers`). A spot's code, text
     and caption are gathered from its alphabet's three short string columns by the stored value (one
-    polars gather per column, no Python object per ticket)."""
+    polars gather of the three per spot, no Python object per ticket)."""
     alphabets = spot_alphabets(game, layout_columns)
     if alphabets is None:
         return None
@@ -95,9 +96,10 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.nd
         if values.size and (values.min() < 0 or values.max() >= top or any(
                 int(v) not in alphabet for v in np.flatnonzero(np.bincount(values.astype(np.intp))))):
             raise RunError(f"pool {pool.id}: column {c} holds a code its contract does not map")
-        for k, suffix in enumerate(("", "_text", "_caption")):
-            part = pl.Series(c + suffix, [alphabet.get(v, ("?", "?", "?"))[k] for v in range(top)],
-                             dtype=pl.String)
-            columns.append(part.gather(df[c]))
+        symbols = [alphabet.get(v, ("?", "?", "?")) for v in range(top)]
+        shown = pl.DataFrame({c + suffix: [s[k] for s in symbols] for k, suffix in enumerate(SUFFIXES)},
+                             schema=dict.fromkeys((c + suffix for suffix in SUFFIXES), pl.String))
+        at = df[c] if df[c].dtype.is_integer() else df[c].cast(pl.Int64)  # rows, never a boolean mask
+        columns += shown[at].get_columns()  # one gather of the three columns (not one a column)
     table = pl.DataFrame(columns)
     return table if rows is None else table.rechunk()  # a row group: one chunk, written as one

@@ -143,9 +143,20 @@ def knowns(keys: dict[str, bytes], barcodes: np.ndarray) -> np.ndarray:
 
 def sorted_rows(rows: np.ndarray, runs: bool = False) -> np.ndarray:
     """Fixed-width byte rows sorted by their bytes (numpy's S-dtype order is byte order); `runs`: rows
-    that are sorted runs one after another (numpy's stable sort, a timsort, merges them)."""
+    that are sorted runs one after another (numpy's stable sort, a timsort, merges them).
+
+    Rows in no order (AES outputs) are ordered by their first 8 bytes read as one big-endian integer:
+    an argsort of integers, about half the CPU of sorting byte strings (issue 28); only if two rows
+    share those 8 bytes are all their bytes sorted. Either way the same rows in the same order."""
     width = rows.shape[1]
-    values = np.ascontiguousarray(rows).view(f"S{width}").ravel()
+    rows = np.ascontiguousarray(rows)
+    if not runs and width >= 8 and len(rows) > 1:
+        first = np.ascontiguousarray(rows[:, :8]).view(">u8").ravel().astype(np.uint64)
+        order = np.argsort(first)
+        ahead = first[order]
+        if (ahead[1:] != ahead[:-1]).all():
+            return rows[order]
+    values = rows.view(f"S{width}").ravel()
     return np.sort(values, kind="stable" if runs else "quicksort").view(np.uint8).reshape(-1, width)
 
 
