@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.cli.common import reports_errors, say
+from poolgen.cli.common import echo, reports_errors, say
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
     from poolgen.backoffice.vouched import Run
@@ -63,7 +63,7 @@ def _move(command: str, run: Path, books: list[str], ledger: Path, public_key: P
                                "head": book.head}, sort_keys=True))
     else:
         for m in moves:
-            typer.echo(f"book {m.book}: {m.was} -> {m.state} (move no. {m.move_no})")
+            echo(f"book {m.book}: {m.was} -> {m.state} (move no. {m.move_no})")
         say(f"ledger {ledger}: head {book.head}")  # the anchor kept (section 8, section 4's duty)
 
 
@@ -144,15 +144,15 @@ def status_cmd(
         typer.echo(json.dumps(out, sort_keys=True))
     else:
         for b in out.get("books", []):  # values of rows, which a hand edit may have made anything: plain()
-            typer.echo(f"book {b['book']}: {plain(b['state'])}" + (
+            echo(f"book {b['book']}: {plain(b['state'])}" + (
                 "" if b["move_no"] is None else f" (move no. {b['move_no']} at {plain(b['at'])}, clerk "
                 f"{plain(b['clerk'])}" + (f", ref {plain(b['ref'])}" if b["ref"] else "") + ")"))
         if "states" in out:
             order = f" (its pools'; the pack list names the order's {len(listed):,})" \
                 if len(listed) != len(known) else ""
-            typer.echo(f"run {vouched.run_id}: {len(known):,} books{order}: " + ", ".join(
+            echo(f"run {vouched.run_id}: {len(known):,} books{order}: " + ", ".join(
                 f"{n:,} {s}" for s, n in out["states"].items()))
         for problem in found:
-            typer.echo(f"problem: {problem}")
-        typer.echo(f"ledger {ledger}: head {now}")
+            echo(f"problem: {problem}")
+        echo(f"ledger {ledger}: head {now}")
     raise typer.Exit(0 if not found else 1)

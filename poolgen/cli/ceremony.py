@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from poolgen.cli.common import Json, reports_errors, say
+from poolgen.cli.common import Json, echo, reports_errors, say
 from poolgen.cli.prompts import ask, ask_passphrase, confirm
 from poolgen.files.read import PASSPHRASE_ENV
 from poolgen.interrupts import deferred
@@ -79,7 +79,7 @@ def _said(as_json: bool, lines: list[str], doc: dict[str, object]) -> None:
     if as_json:
         typer.echo(json.dumps(doc, indent=2, default=str))  # as `status`: the transcript's times
     for line in [] if as_json else lines:
-        typer.echo(line)
+        echo(line)
 
 
 def _passphrase(key: Path, yes: bool) -> bytes:
@@ -380,18 +380,18 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
                                "aborted": c.abort}, indent=2, default=str))
         return
     t = c.transcript
-    typer.echo(f"ceremony {c.id}: transcript SHA-256 {c.transcript_sha256}")
-    typer.echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
+    echo(f"ceremony {c.id}: transcript SHA-256 {c.transcript_sha256}")
+    echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
                f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..."
                + (f", book key check {t['book_key_check']}" if "book_key_check" in t else ""))
     for f in t.get("follows", []):  # what each party checks was published and sold before it commits
-        typer.echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
+        echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
                    f"{f['transcript_sha256']}")
     due = utc_text(c.chain.round_time(c.round_number))
-    typer.echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
+    echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
                f"{utc_text(c.reveals_close)}")
     for name, cm, rv in zip(c.names, c.commitments, c.reveals, strict=True):
-        typer.echo(f"  {name}: {'commitment ' + cm['commitment'] if cm else 'not committed'}; "
+        echo(f"  {name}: {'commitment ' + cm['commitment'] if cm else 'not committed'}; "
                    f"{'revealed at ' + rv['revealed_at'] if rv else 'not revealed'}")
-    typer.echo(f"seed commitment: {c.sealed or 'not sealed'}; run: {c.run or 'none yet'}"
+    echo(f"seed commitment: {c.sealed or 'not sealed'}; run: {c.run or 'none yet'}"
                + (f"; aborted by {c.abort['name']}: {c.abort['reason']}" if c.abort else ""))

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.cli.common import Force, refuse_output, reports_errors, write_output
+from poolgen.cli.common import Force, echo, refuse_output, reports_errors, write_output
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.money import fmt_cents
 
@@ -80,7 +80,7 @@ def _rows(levels: list[Level]) -> tuple[list[str], list[list[str]]]:
 def print_table(header: list[str], rows: list[list[str]]) -> None:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for r in [header, *rows]:
-        typer.echo("  ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:],
+        echo("  ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:],
                                                                                    strict=True)]))
 
 
@@ -102,7 +102,7 @@ def report_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_
                                "levels": [lv.to_json() for lv in levels], "totals": totals(levels)},
                               indent=2))
     else:
-        typer.echo(f"{title}: prizes remaining at {when} ({order.named})")
+        echo(f"{title}: prizes remaining at {when} ({order.named})")
         print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
@@ -154,10 +154,10 @@ def reconcile_cmd(
         typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None}, indent=2))
     else:
         for problem in rec.problems:
-            typer.echo(f"problem: {problem}")
+            echo(f"problem: {problem}")
         for path, now in rec.heads.items():
-            typer.echo(f"ledger {path}: head {now}")
-        typer.echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents)}: "
+            echo(f"ledger {path}: head {now}")
+        echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents)}: "
                    + (f"they reconcile with the validation files and the manifest{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledgers do not reconcile"))
     raise typer.Exit(0 if rec.ok else 1)
@@ -238,8 +238,8 @@ def show_closing(order: Order, report: dict[str, Any], as_json: bool, pdf: Path 
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
-        typer.echo(f"{game_title(order.first)}: closing report ({order.named})")
-        typer.echo(lines[0])
+        echo(f"{game_title(order.first)}: closing report ({order.named})")
+        echo(lines[0])
         print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only

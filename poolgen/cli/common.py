@@ -36,8 +36,16 @@ def all_specs() -> list[Path]:
 
 
 def say(message: str) -> None:
-    """One line of information on stderr (stdout stays for results), never wrapped."""
-    err_console.print(message, markup=False, soft_wrap=True)
+    """One line of information on stderr (stdout stays for results), never wrapped; a control character
+    (a newline or ESC in a path the line names) escaped, as in `fail`: a name never adds a line or reaches
+    the terminal as an escape sequence."""
+    err_console.print(printable(message), markup=False, soft_wrap=True)
+
+
+def echo(line: str) -> None:
+    """One line of a result on stdout, escaped as `say`'s (a JSON document goes out as typer.echo: JSON
+    escapes every control character itself)."""
+    typer.echo(printable(line))
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from poolgen.cli.check import check
-from poolgen.cli.common import Json, all_specs, reports_errors, say
+from poolgen.cli.common import Json, all_specs, echo, reports_errors, say
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
 from poolgen.cli.report import report_of_verdict
@@ -126,16 +126,16 @@ def demo_cmd(
                                "proof": str(folder / "proof.pdf"), "report": str(folder / "report.pdf"),
                                "ok": True, "stopped_at": None, "exit_code": 0}, indent=2))
         return
-    typer.echo(f"demo done in {folder}:")
-    typer.echo(f"  run folder   {run}  (manifest.json, manifest.sig, pool files)")
-    typer.echo(f"  seed         {seed_file}  (secret, mode 0600)")
-    typer.echo(f"  keys         {keys.private} (secret, mode 0600), {keys.public}")
-    typer.echo(f"  proof        {folder / 'proof.pdf'}")
-    typer.echo(f"  report       {folder / 'report.pdf'}")
+    echo(f"demo done in {folder}:")
+    echo(f"  run folder   {run}  (manifest.json, manifest.sig, pool files)")
+    echo(f"  seed         {seed_file}  (secret, mode 0600)")
+    echo(f"  keys         {keys.private} (secret, mode 0600), {keys.public}")
+    echo(f"  proof        {folder / 'proof.pdf'}")
+    echo(f"  report       {folder / 'report.pdf'}")
     typer.echo("")
-    typer.echo(f"verdict: VERIFIED: the run's signature, files, {game.name}'s rules and published figures, "
+    echo(f"verdict: VERIFIED: the run's signature, files, {game.name}'s rules and published figures, "
                f"Merkle roots and statistics all check, and the pool regenerates from its seed byte for byte")
-    typer.echo("next: read proof.pdf (specimens of every tier: no ticket of the pool) and report.pdf; "
+    echo("next: read proof.pdf (specimens of every tier: no ticket of the pool) and report.pdf; "
                "then, for a real run, make your own seed and key (`poolgen seed new`, `poolgen keys new`, "
                "kept out of the repository), `poolgen generate specs/GAME.toml --seed-file ... --key ...`, "
                "and `poolgen publish` before sale (README, \"Using it\"; docs/publish-and-reveal.md)")
@@ -149,7 +149,8 @@ def _steps(game: Game, pool_id: str, folder: Path, run: Path, run_id: str, seed_
     _step("poolgen check", check, specs=None, as_json=False)
     say("== poolgen keys new (a throwaway key for this demo)")
     keys = new_key_pair(folder / "keys")
-    typer.echo(f"public key fingerprint: {keys.fingerprint}\n")
+    echo(f"public key fingerprint: {keys.fingerprint}")
+    typer.echo("")
     _step(f"poolgen generate {game.path.name} --pool {pool_id}", generate_cmd, spec_file=game.path,
           out=folder, pool=[pool_id], seed_file=seed_file, entropy=None, workers=0, run_id=run_id,
           as_json=False, key=keys.private, unsigned=False, allow_readable_secret=allow_readable)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from poolgen.cli.common import err_console, reports_errors, say
+from poolgen.cli.common import echo, err_console, reports_errors, say
 from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seed import Entropy
 from poolgen.deliverables.roles import who_gets_what
@@ -220,7 +220,7 @@ def _report(result: RunResult, fresh_seed_file: Path | None, as_json: bool, sign
         typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
     else:
         t = result.manifest["totals"]
-        typer.echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
+        echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "
                    f"{t['winners']:,} winners, payout {t['payout_pct']}%")
     say(f"signed by key {signer.fingerprint} (manifest.sig)" if signer else "unsigned run (--unsigned)")
     for line in who_gets_what({f["role"] for f in result.manifest.get("deliverables", [])},

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import Force, Json, reports_errors, say, write_output
+from poolgen.cli.common import Force, Json, echo, reports_errors, say, write_output
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.files.write import present, staged_folder
@@ -85,7 +85,7 @@ def _exported(as_json: bool, text: str, out: Path, facts: dict[str, object]) -> 
         typer.echo(json.dumps({"imaging": str(out), "mode": "0600", "sha256": _sha256(out), **facts,
                                "outcomes": True}, indent=2))
     else:
-        typer.echo(text)
+        echo(text)
 
 
 @app.command("check")
@@ -129,7 +129,7 @@ def check_cmd(
     else:
         say(f"manifest {manifest}: {signed}")
         for r in results:
-            typer.echo(f"{r['file']}: is {r['is']} of run {doc.get('run_id')} ({r['role']}, {r['bytes']:,} "
+            echo(f"{r['file']}: is {r['is']} of run {doc.get('run_id')} ({r['role']}, {r['bytes']:,} "
                        f"bytes, SHA-256 {r['sha256']})" if r["ok"] else f"NOT a file of the run: {r['why']}")
     if not all(r["ok"] for r in results):
         raise typer.Exit(1)
@@ -175,7 +175,7 @@ def sequence_cmd(
                                "files": [{"name": n, "sha256": hashlib.sha256(files[n]).hexdigest()}
                                          for n in SHIP_FILES], "outcomes": False}, indent=2))
         return
-    typer.echo(f"sequence {out}: {packs:,} pack{'s' * (packs != 1)} in print order, {boxes:,} "
+    echo(f"sequence {out}: {packs:,} pack{'s' * (packs != 1)} in print order, {boxes:,} "
                f"carton{'s' * (boxes != 1)} of up to {packs_per_carton}, {pallets:,} "
                f"pallet{'s' * (pallets != 1)} of up to {cartons_per_pallet} cartons "
                f"({', '.join(SHIP_FILES)}: no outcome, no pool)")

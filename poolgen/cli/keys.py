@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import err_console, reports_errors, say
+from poolgen.cli.common import echo, reports_errors, say
 from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seal import recipient_new
 from poolgen.files.leftovers import sweep
@@ -35,12 +35,11 @@ def new_validation(
     from poolgen.deliverables.validation import new_validation_key  # lazy: start-up time (numpy)
 
     check = new_validation_key(file)
-    err_console.print(f"wrote validation key {file} (mode 0600); keep it secret", markup=False,
-                      soft_wrap=True)
+    say(f"wrote validation key {file} (mode 0600); keep it secret")
     if as_json:
         typer.echo(json.dumps({"key_file": str(file), "check_value": check}, indent=2))
     else:
-        typer.echo(f"validation key check value: {check}")
+        echo(f"validation key check value: {check}")
 
 
 app.command("recipient")(recipient_new)
@@ -65,10 +64,9 @@ def new(
         say(line)
     files = new_key_pair(folder, secret)
     state = "encrypted with a passphrase" if files.encrypted else "not encrypted"
-    err_console.print(f"wrote private key {files.private} (mode 0600, {state}) and public key "
-                      f"{files.public}", markup=False, soft_wrap=True)
+    say(f"wrote private key {files.private} (mode 0600, {state}) and public key {files.public}")
     if as_json:
         typer.echo(json.dumps({"private_key": str(files.private), "public_key": str(files.public),
                                "encrypted": files.encrypted, "fingerprint": files.fingerprint}, indent=2))
     else:
-        typer.echo(f"public key fingerprint: {files.fingerprint}")
+        echo(f"public key fingerprint: {files.fingerprint}")

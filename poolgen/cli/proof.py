@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import Force, Json, reports_errors, write_output
+from poolgen.cli.common import Force, Json, echo, reports_errors, write_output
 
 
 @reports_errors
@@ -83,7 +83,7 @@ def _said(as_json: bool, text: str, out: Path, pdf: bytes, kind: str, count: int
     """The line, or with --json the PDF written, its hash and what it shows (`outcomes`: tickets of the
     pool, for those trusted with them)."""
     if not as_json:
-        typer.echo(text)
+        echo(text)
         return
     typer.echo(json.dumps({"proof": str(out), "mode": "0600", "bytes": len(pdf),
                            "sha256": hashlib.sha256(pdf).hexdigest(), "drawn": kind, "count": count,

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.cli.common import reports_errors
+from poolgen.cli.common import echo, reports_errors
 
 
 @reports_errors
@@ -39,7 +39,6 @@ def prove(
     if as_json:
         typer.echo(json.dumps(proof, indent=2))
         return
-    echo = typer.echo
     echo(f"ticket {proof['ticket']}: pool {proof['pool']}, position {proof['position']:,} of "
          f"{proof['tickets']:,}, run {proof['run_id']}")
     for name, value in proof["row"].items():

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import reports_errors, say
+from poolgen.cli.common import echo, reports_errors, say
 
 
 @reports_errors
@@ -31,4 +31,4 @@ def publish_cmd(
     if as_json:
         typer.echo(json.dumps({"bundle": str(out), "files": names}, indent=2))
     else:
-        typer.echo(f"bundle {out}: publish it before sale; nothing in it tells an outcome")
+        echo(f"bundle {out}: publish it before sale; nothing in it tells an outcome")

@@ -11,7 +11,7 @@ import typer
 
 from audit.cli import Bundles, CeremonyFile, EarlierManifests, PartyKeys, Reveal, SeedFile, progress_bar
 from audit.read.limits import READABLE_SECRET_FLAG
-from poolgen.cli.common import Force, Json, reports_errors, write_output
+from poolgen.cli.common import Force, Json, echo, reports_errors, write_output
 from poolgen.errors import RunError
 from poolgen.files.write import present
 
@@ -124,7 +124,7 @@ def _written(out: Path, pdf: bytes, pools: int, verification: Verification, inte
                                "edition": "internal" if internal else "public", "outcomes": internal,
                                "verified": verification.ok if verification.ran else None}, indent=2))
     else:
-        typer.echo(f"report {out}: {pools} pool(s), {status}, {edition} (mode 0600)")
+        echo(f"report {out}: {pools} pool(s), {status}, {edition} (mode 0600)")
     if verification.ran and not verification.ok:
         raise typer.Exit(1)
 

@@ -13,7 +13,7 @@ import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.cli.claims import MoreRuns, Runs, game_title, print_table, show_closing, totals
-from poolgen.cli.common import Force, refuse_output, reports_errors, say, write_output
+from poolgen.cli.common import Force, echo, refuse_output, reports_errors, say, write_output
 from poolgen.money import fmt_cents
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
@@ -54,7 +54,10 @@ def _share(text: str) -> tuple[str, int]:
 
 
 def _answer(as_json: bool, text: str, data: dict[str, Any], code: int) -> NoReturn:
-    typer.echo(json.dumps({**data, "text": text}, sort_keys=True) if as_json else text)
+    if as_json:
+        typer.echo(json.dumps({**data, "text": text}, sort_keys=True))
+    else:
+        echo(text)
     raise typer.Exit(code)
 
 
@@ -205,7 +208,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
                                "levels": [lv.to_json() for lv in levels], "totals": totals(levels)},
                               indent=2))
     else:
-        typer.echo(f"{title}: prizes remaining in unsold shares ({order.named}); sales {fmt_cents(sales)}")
+        echo(f"{title}: prizes remaining in unsold shares ({order.named}); sales {fmt_cents(sales)}")
         print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
@@ -240,10 +243,10 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
         typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None}, indent=2))
     else:
         for problem in rec.problems:
-            typer.echo(f"problem: {problem}")
+            echo(f"problem: {problem}")
         for path, now in rec.heads.items():
-            typer.echo(f"ledger {path}: head {now}")
-        typer.echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
+            echo(f"ledger {path}: head {now}")
+        echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
                    + (f"the ledger reconciles with the run{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))
     raise typer.Exit(0 if rec.ok else 1)

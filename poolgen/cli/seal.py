@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import reports_errors, say
+from poolgen.cli.common import echo, reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
 from poolgen.files.write import present, staged_folder, write_secret
 from poolgen.limits import MAX_SEALED_BYTES
@@ -65,7 +65,7 @@ def seal_cmd(
         typer.echo(json.dumps({"recipient_key": str(to), "recipient_fingerprint": fp, "sealed": done},
                               indent=2))
     else:
-        typer.echo(f"sealed {len(done)} file(s) to recipient {fp} ({to}): check this fingerprint with the "
+        echo(f"sealed {len(done)} file(s) to recipient {fp} ({to}): check this fingerprint with the "
                    f"recipient before sending")
 
 
@@ -131,4 +131,4 @@ def recipient_new(
         typer.echo(json.dumps({"private_key": str(private), "public_key": str(public), "fingerprint": fp},
                               indent=2))
     else:
-        typer.echo(f"recipient key fingerprint: {fp}")
+        echo(f"recipient key fingerprint: {fp}")

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import reports_errors, say
+from poolgen.cli.common import echo, reports_errors, say
 from poolgen.files.leftovers import sweep
 from poolgen.seeds.seed import commitment, fresh_seed, parse_entropy, write_seed_file
 
@@ -42,4 +42,4 @@ def new(
         typer.echo(json.dumps({"seed_file": str(file), "mode": "0600", "commitment": commitment(seed)},
                               indent=2))
     else:
-        typer.echo(f"seed commitment: {commitment(seed)}")
+        echo(f"seed commitment: {commitment(seed)}")

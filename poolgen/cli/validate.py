@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.cli.common import reports_errors, say
+from poolgen.cli.common import echo, reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG, read_input
 
 if TYPE_CHECKING:  # types only: the command imports their modules when it runs (start-up time)
@@ -117,7 +117,10 @@ def _once(claims: list[tuple[Ticket, str]], batch: Path) -> None:
 
 
 def _show(answer: Answer, as_json: bool) -> None:
-    typer.echo(json.dumps(answer.to_json(), sort_keys=True) if as_json else answer.text)
+    if as_json:
+        typer.echo(json.dumps(answer.to_json(), sort_keys=True))
+    else:
+        echo(answer.text)
 
 
 def _claims(ticket: str | None, virn: str | None, batch: Path | None) -> list[tuple[Ticket, str]]:

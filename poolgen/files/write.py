@@ -17,6 +17,7 @@ from typing import Any, BinaryIO
 
 from poolgen.errors import OutputError
 from poolgen.files.leftovers import clear_temporaries, lock
+from poolgen.files.read import printable
 from poolgen.interrupts import deferred, kept, pause_point
 
 
@@ -33,7 +34,7 @@ def _say_cleared(target: Path) -> None:
     """Clear what killed writes of `target` left, one line on stderr each (a closed stderr hides them)."""
     for line in clear_temporaries(target):
         with suppress(OSError, ValueError):
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)  # a name never adds a line (poolgen.cli.common.say)
 
 
 def new_temporary(path: Path, mode: int) -> tuple[Path, int]:
