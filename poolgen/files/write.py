@@ -61,9 +61,11 @@ def new_temporary(path: Path, mode: int) -> tuple[Path, int]:
 
 
 def present(path: Path) -> bool:
-    """`path.exists()`, with a name the system refuses to look up (too long, say) said in one line."""
+    """Whether something is at `path`, a symbolic link included even if dangling (what a write there
+    would replace: an output is never put over an existing name unless given --force, docs/back-office.md
+    section 6), with a name the system refuses to look up (too long, say) said in one line."""
     try:
-        return Path(path).exists()
+        return Path(path).exists() or Path(path).is_symlink()
     except OSError as exc:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 

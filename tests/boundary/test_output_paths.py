@@ -5,12 +5,14 @@ never made cannot be unlinked)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from audit.cli import app as audit_app
+from tests.support import ceremony
 from tests.support.cli import invoke, one_line
 
 LONG = "a" * 300  # NAME_MAX is 255 bytes
@@ -107,3 +109,32 @@ def test_nothing_is_written_inside_a_run_folder(run, printed_run, tmp_path, comm
     result = invoke(*_inside(run, printed_run, r)[command])
     one_line(result, "poolgen", "inside the run folder")
     assert {p.name: p.read_bytes() for p in r.iterdir()} == before
+
+
+def _writers(run, tmp: Path, where: Path) -> dict[str, list[object]]:
+    r, spec = run / "runs" / "r", run / "happy_holidays.toml"
+    return {
+        "report": ["report", r, "--out", where],
+        "proof": ["proof", r, "--spec", spec, "--out", where],
+        "publish": ["publish", r, "--out", where, "--public-key", run / "keys" / "signing-key.pub.pem"],
+        "ceremony publish": ["ceremony", "publish", tmp / "c1.ceremony", "--out", where],
+        "imaging export": ["imaging", "export", r, "--out", where],
+        "rng bytes": ["rng", "bytes", "--seed-file", run / "s.seed", "--label", "poolgen/v1/x/p1/order",
+                      "--count", "8", "--out", where],
+    }
+
+
+@pytest.mark.parametrize("command", list(_writers(Path("run"), Path("t"), Path("x"))))
+def test_a_dangling_symbolic_link_is_an_existing_file_to_every_writer(run, tmp_path, command):
+    """A symbolic link to a missing file at the output path is refused as an existing file is (without
+    --force, docs/back-office.md section 6): `report` and `ceremony publish` replaced it, while `proof`
+    and `publish` refused it; nothing is written at the link nor at its target."""
+    if command == "ceremony publish":
+        file = ceremony.new(tmp_path)
+        for party in ceremony.PARTIES:
+            ceremony.commit(file, party)
+    where, target = tmp_path / "out", tmp_path / "missing" / "target"
+    where.symlink_to(target)
+    result = invoke(*_writers(run, tmp_path, where)[command])
+    one_line(result, "poolgen", f"{where}: already exists")
+    assert where.is_symlink() and os.readlink(where) == str(target) and not target.parent.exists()

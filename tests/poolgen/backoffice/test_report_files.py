@@ -90,3 +90,26 @@ def test_a_report_pages_title_is_the_games_name_as_written(name):
                      [["$1.00", "3"]])
     text = pages(pdf)[0]
     assert text.startswith(f"{name} (7): prizes remaining Run r&d <1>; {name}. Prize Total $1.00 3"), text
+
+
+@pytest.mark.parametrize("command", ["claims report", "claims close", "sales report"])
+def test_a_report_pdf_never_replaces_a_dangling_symbolic_link_without_force(office, einstant, ledger,
+                                                                           tmp_path, command):
+    """A symbolic link to a missing file at --pdf is an existing name (section 6: never over an existing
+    file unless given --force): it was replaced without a word; --force replaces the link itself, never
+    writing through it."""
+    if command == "sales report":
+        sales = tmp_path / "sales.sqlite"
+        assert invoke("sales", "sell", einstant["folder"], "--public-key", einstant["public"], "--ledger",
+                      sales, "--pool", "d1.00", "--channel", "web", "--player", "p1").exit_code == 0
+        args = ["sales", "report", einstant["folder"], "--ledger", sales]
+    else:
+        args = [*command.split(), office["folder"], "--ledger", ledger]
+    out, target = tmp_path / "page.pdf", tmp_path / "elsewhere.pdf"
+    out.symlink_to(target)
+    result = invoke(*args, "--pdf", out)
+    one_line(result, "poolgen", f"{out}: already exists; not overwriting it (--force replaces it)")
+    assert out.is_symlink() and not target.exists() and result.stdout == ""
+    forced = invoke(*args, "--pdf", out, "--force")
+    assert forced.exit_code == 0, forced.output
+    assert not out.is_symlink() and out.read_bytes().startswith(b"%PDF-") and not target.exists()
