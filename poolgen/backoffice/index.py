@@ -226,7 +226,7 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
         raise BackOfficeError(f"{folder}: cannot make the index folder: {exc.strerror}") from None
     tmp, held = _made(folder, path.name)  # locked until the rename: a build's _clear leaves it alone
     try:
-        db = owned.connect(tmp, INDEX, create=True)
+        db = owned.connect(tmp, INDEX, create=True, made=True)
         pause_point("index-building")  # a test clears the folder here too
         try:
             with owned.transaction(db, tmp, INDEX):

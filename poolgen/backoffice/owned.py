@@ -7,9 +7,10 @@ a regular file (a folder, a FIFO: never opened, so never waited on), a missing f
 not an SQLite database (random bytes, text), and a database whose schema is not exactly this kind's:
 its `application_id` and `user_version` are the kind's stamp, and its `sqlite_master` rows (tables,
 indexes, and so no trigger, view, missing primary key or ON CONFLICT clause) are compared with the
-ones the kind's own CREATE statements make, text for text. A new file is created 0600 (O_EXCL,
-O_NOFOLLOW) whatever the umask, in WAL mode. A lock held by another process is waited on for
-BUSY_MS at most, then refused in one line.
+ones the kind's own CREATE statements make, text for text; and an empty file (a ledger emptied,
+another program's file). A new file is made 0600 whatever the umask and stamped under a temporary
+name, then renamed to its own (never over a file), and put in WAL mode. A lock held by another process
+is waited on for BUSY_MS at most, then refused in one line.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from poolgen.backoffice.errors import BackOfficeError
+from poolgen.files.write import discard, fsync_folder, new_temporary, rename_new
 from poolgen.interrupts import deferred, kept
 
 BUSY_MS = 3000
@@ -103,23 +105,16 @@ def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
     return BackOfficeError(f"{path}: cannot use the {kind.name}: {text}")
 
 
-def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
+def connect(path: Path, kind: Kind, *, create: bool, made: bool = False) -> sqlite3.Connection:
     """An open connection (autocommit; transactions begun explicitly) to an owned file of `kind`,
-    created if `create` and absent; every refusal a BackOfficeError."""
+    created if `create` and absent; every refusal a BackOfficeError. `made`: the caller has just made
+    the (empty) file itself, to be stamped (a desk index's temporary file)."""
     path = Path(path)
     exists = _check_place(path, kind)
     if not exists:
         if not create:
             raise BackOfficeError(f"{path}: no such {kind.name}")
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        except FileExistsError:  # another process created it first: open that one
-            pass
-        except OSError as exc:
-            raise BackOfficeError(f"{path}: cannot create the {kind.name}: {exc.strerror}") from None
-        else:
-            os.fchmod(fd, 0o600)  # whatever the umask
-            os.close(fd)
+        _make(path, kind)
         _check_place(path, kind)
     try:
         db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=rw", uri=True, isolation_level=None,
@@ -128,7 +123,7 @@ def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
         raise _fail(path, kind, exc) from None
     try:
         db.execute(f"PRAGMA busy_timeout = {_STEP_MS}")
-        _stamp_or_check(db, path, kind, create)
+        _stamp_or_check(db, path, kind, create, made)
         db.execute("PRAGMA foreign_keys = ON")
     except FAILURES as exc:
         db.close()
@@ -139,10 +134,53 @@ def connect(path: Path, kind: Kind, *, create: bool) -> sqlite3.Connection:
     return db
 
 
-def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool) -> None:
-    """An empty database (just created, here or by a concurrent process) gets the kind's schema and
-    stamp in one transaction, if `create`: a command that only reads refuses it (a file emptied is not
-    a ledger with nothing in it); any other must be exactly the kind's."""
+def _make(path: Path, kind: Kind) -> None:
+    """A new owned file at `path`, stamped before it has its name: a temporary file beside it (0600 and
+    locked; what killed makings left is cleared, poolgen.files.write.new_temporary) gets the kind's schema
+    and stamp, then takes the name unless a concurrent process's file took it first (that one is opened).
+    So no process ever finds an empty file of the tool's making at an owned file's name."""
+    try:
+        tmp, held = new_temporary(path, 0o600)
+    except OSError as exc:
+        raise BackOfficeError(f"{path}: cannot create the {kind.name}: {exc.strerror or exc}") from None
+    renamed = False
+    try:
+        db = sqlite3.connect(f"file:{os.path.abspath(tmp)}?mode=rw", uri=True, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode = MEMORY")  # no journal file beside it: it is discarded if cut
+            db.execute("BEGIN")
+            _stamp(db, kind)
+            db.execute("COMMIT")
+        finally:
+            db.close()
+        try:
+            rename_new(tmp, path)
+            renamed = True
+        except FileExistsError:  # a concurrent process made it first
+            renamed = False
+        fsync_folder(path.parent)
+    except FAILURES as exc:
+        raise _fail(path, kind, exc) from None
+    except OSError as exc:
+        raise BackOfficeError(f"{path}: cannot create the {kind.name}: {exc.strerror or exc}") from None
+    finally:
+        os.close(held)
+        if not renamed:
+            discard(tmp)
+
+
+def _stamp(db: sqlite3.Connection, kind: Kind) -> None:
+    for sql in kind.schema:
+        db.execute(sql)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute(f"PRAGMA user_version = {kind.version}")
+
+
+def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool, made: bool) -> None:
+    """An empty database the caller `made` itself gets the kind's schema and stamp in one transaction;
+    any other empty file is refused (the tool names a new file only once stamped, `_make`: an empty one
+    is a ledger truncated, or another program's file; a file emptied is not a ledger with nothing in it);
+    any other must be exactly the kind's."""
     want = kind.master()
     begin(db, path, kind)
     try:
@@ -154,10 +192,10 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
                 raise BackOfficeError(f"{path}: an empty file, not a {kind.name} (only a command that "
                                       "records makes a new one)")
             _private(path, kind)
-            for sql in kind.schema:
-                db.execute(sql)
-            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version = {kind.version}")
+            if not made:
+                raise BackOfficeError(f"{path}: an empty file, not a {kind.name} (one emptied, or another "
+                                      "program's file); a new one is made only at a name where no file is")
+            _stamp(db, kind)
         elif app != APPLICATION_ID or version != kind.version:
             raise BackOfficeError(f"{path}: not a poolgen {kind.name} of version {kind.version} "
                                   f"(application id {app:#x}, version {version})")

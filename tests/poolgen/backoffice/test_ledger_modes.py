@@ -89,3 +89,32 @@ def test_a_ledgers_log_files_are_0600_under_umask_000(office, tmp_path):
         mark.unlink(missing_ok=True)
         proc.communicate(timeout=60)
     assert proc.returncode == 0
+
+
+def test_an_empty_file_is_never_made_a_new_ledger(office, einstant, tmp_path):
+    """An empty file already at the name (a ledger emptied, another program's file) was stamped a new,
+    empty ledger by the commands that record: a claims ledger truncated to nothing forgot its payments and
+    paid their tickets again. The tool names a new owned file only once stamped, so an empty one is
+    never its own (docs/back-office.md section 4); at a name where no file is, it makes one."""
+    book = office["rows"]["ticket"][0][:11]  # GGG-BBBBBBB
+    made = {  # the file: the command that records into it, and the kind of ledger
+        "claims.sqlite": (lambda p: _claim(office, p), "claims ledger"),
+        "sales.sqlite": (lambda p: invoke("sales", "sell", einstant["folder"], "--public-key",
+                                          einstant["public"], "--ledger", p, "--pool", "d1.00", "--channel",
+                                          "web", "--player", "p1"), "sales ledger"),
+        "books.sqlite": (lambda p: invoke("books", "activate", office["folder"], book, "--ledger", p,
+                                          "--public-key", office["public"]), "books ledger"),
+    }
+    for name, (record, kind) in made.items():
+        path = tmp_path / name
+        path.touch(mode=0o600)
+        one_line(record(path), "poolgen", f"{path}: an empty file, not a {kind} (one emptied, or another "
+                                          "program's file); a new one is made only at a name where no file "
+                                          "is")
+        assert path.read_bytes() == b""
+        path.unlink()
+        result = record(path)
+        assert result.exit_code == 0, result.output
+        assert path.stat().st_mode & 0o777 == 0o600
+    assert _attempts(tmp_path / "claims.sqlite") == 1
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
