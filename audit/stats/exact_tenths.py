@@ -62,7 +62,7 @@ def holding_by_tenth(name: str, held: np.ndarray) -> Finding | None:
     tail of its multivariate hypergeometric null (`tenths_tail`) for the chi-square's."""
     y = (held > 0).astype(np.int64)
     books, k = len(y), int(y.sum())
-    parts = min(PARTS, k // 10, books)
+    parts = min(PARTS, int(held.sum()) // 10, books)  # as the chi-square's: the level's tickets // 10
     if parts < 2 or k == books:
         return None
     sizes = np.bincount(np.arange(books) * parts // books, minlength=parts)

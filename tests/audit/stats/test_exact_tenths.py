@@ -6,6 +6,7 @@ rounding of it; the p-values it gives hold their level over every placement."""
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 import numpy as np
 import pytest
@@ -59,10 +60,11 @@ def test_a_sparse_levels_exact_tail_is_heavier_than_the_chi_squares_where_that_r
     assert 1.6e-5 < tail < 1.8e-5
 
 
-def test_a_level_held_by_every_book_or_too_few_is_not_tested():
+def test_a_level_held_by_every_book_or_of_fewer_than_20_tickets_is_not_tested():
     assert holding_by_tenth("level", np.ones(50, dtype=np.int64)) is None
     assert holding_by_tenth("level", np.r_[np.ones(19, dtype=np.int64), np.zeros(81, dtype=np.int64)]) is None
-    f = holding_by_tenth("level", np.r_[np.full(20, 2), np.zeros(80, dtype=np.int64)])
-    assert f is not None and f.figures == "X2 = 24.75, df = 1, 20 books"
+    f = holding_by_tenth("level", np.r_[np.full(10, 2), np.zeros(90, dtype=np.int64)])  # 20 tickets
+    assert f is not None and f.figures == "X2 = 11.00, df = 1, 10 books"
     assert f.method == ("permutation chi-square of the books holding it per part, 2 parts of the packs, "
                         "exact tail")
+    assert f.p == pytest.approx(2 * comb(50, 10) / comb(100, 10), rel=1e-6)  # all 10 in one part of 50
