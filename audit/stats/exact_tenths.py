@@ -7,8 +7,6 @@ never below the exact tail."""
 
 from __future__ import annotations
 
-from math import lgamma
-
 import numpy as np
 
 from audit.stats.pack_laws import PARTS
@@ -30,7 +28,8 @@ def tenths_tail(sizes: np.ndarray, k: int, x2: float, term: np.ndarray) -> float
     dist = np.zeros((k + 1, GRID))  # [books holding so far, rounded X2 so far (below x2)]
     dist[0, 0], over = 1.0, 0.0  # over: the chance X2' already reached x2, whatever the later parts hold
     placed, total = 0, int(sizes.sum())
-    lf = np.array([lgamma(i + 1.0) for i in range(total + 1)])  # log i!
+    from scipy import special  # here, not with the module: start-up time (audit/stats/laws.py)
+    lf = special.gammaln(np.arange(total + 1) + 1.0)  # log i!
     j = np.arange(k + 1)
     for g, n in enumerate(sizes.tolist()):
         left = total - placed  # books not yet placed, k - j of them holding
