@@ -12,13 +12,14 @@ ships to one retailer; the books with the fewest winners numbered last, so the e
 passed every test. Given the books' contents their order by number is a uniform permutation, which is the
 permutation null of the chain's tenth-of-packs tests (audit/stats/pack_laws.py `by_tenth_of_packs`, the
 permutation chi-square; `kruskal` across the tenths), so their null holds here exactly without any
-assumption on the contents (their p-values are that null's chi-square approximation, not exact: a sparse
-level's tail runs up to about 1.6 times nominal at 1e-5, docs/statistics.md 1f):
+assumption on the contents. A level of at most EXACT_MAX tickets is tested by the books holding it, with
+that null's exact tail (audit/stats/exact_tenths.py): the chi-square's runs up to 1.8 times nominal at 1e-5
+for such sparse levels (docs/statistics.md 1f):
 
   - winners per book by printed book number, in tenths: x_b = the winners of book b;
   - prize level $A (n tickets) per book by printed book number, in tenths: x_b = book b's tickets paying
     $A, for every amount paid (highest first; a level whose per-book counts equal the winners' is not
-    tested twice);
+    tested twice); a level of at most EXACT_MAX tickets: x_b = 1 where book b holds one, exact tail;
   - prize value per book by printed book number, in tenths: Kruskal-Wallis of the books' values across the
     ten parts, two-sided where resolved (as the chain's prize value per book by tenth of the books).
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from audit.stats.exact_tenths import EXACT_MAX, holding_by_tenth
 from audit.stats.pack_laws import PARTS, by_tenth_of_packs, kruskal
 from audit.stats.positions import cents
 from audit.stats.tests import Finding
@@ -55,7 +57,8 @@ def book_order_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> l
             continue
         tested.add(held.tobytes())
         level = f"prize level {cents(int(amount))} ({int(count):,} tickets)"
-        found.append(by_tenth_of_packs(f"{level} {BY_NUMBER}", held))
+        found.append(holding_by_tenth(f"{level} {BY_NUMBER}", held) if count <= EXACT_MAX
+                     else by_tenth_of_packs(f"{level} {BY_NUMBER}", held))
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value {BY_NUMBER}", amounts.sum(axis=1),
                          np.arange(books) * parts // books))

@@ -43,6 +43,7 @@ from audit.read.manifest import Tier
 from audit.read.specs.packs import PackRules
 from audit.stats.beside import Beside, beside_case, beside_findings
 from audit.stats.caps import caps_broken, caps_law_findings
+from audit.stats.exact_tenths import EXACT_MAX, holding_by_tenth
 from audit.stats.order import prizes_by_place
 from audit.stats.pack_laws import (
     PARTS,
@@ -197,7 +198,9 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
         if per_pack.tobytes() in tested:  # a cap's or spacing rule's tickets are exactly this level
             continue
         level = f"prize level {money(int(amount))} ({int(count):,} tickets)"
-        found.append(by_tenth_of_packs(f"{level} per {unit} by tenth of the {unit}s", per_pack))
+        name = f"{level} per {unit} by tenth of the {unit}s"  # a sparse level: its exact tail (1f)
+        found.append(holding_by_tenth(name, per_pack) if count <= EXACT_MAX
+                     else by_tenth_of_packs(name, per_pack))
     parts = min(PARTS, books)
     found.append(kruskal(f"prize value per {unit} by tenth of the {unit}s: {books:,} {unit}s",
                          amounts.sum(axis=1), np.arange(books) * parts // books))

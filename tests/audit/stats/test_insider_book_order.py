@@ -75,7 +75,10 @@ def test_the_tests_by_number_are_the_formulas_of_the_contract(small):
     found = {f.name: f for f in book_order_findings(prize, book, 30)}
     assert list(found) == [WINNERS, f"prize level $5 (41 tickets) {BY_NUMBER}", TWOS,
                            f"prize level $1 (594 tickets) {BY_NUMBER}", f"prize value {BY_NUMBER}"]
-    # the $100s and $20s (5 tickets each): too few for two parts of 10, not made
+    # the $100s and $20s (5 tickets each): too few for two parts of 10, not made; the $5s (at most 200
+    # tickets): the books holding them, with the exact tail (test_exact_tenths.py)
+    assert found[f"prize level $5 (41 tickets) {BY_NUMBER}"].method == (
+        "permutation chi-square of the books holding it per part, 4 parts of the packs, exact tail")
     per_book = prize.reshape(100, 30)[::-1]  # in the order of the numbers
     tenth = np.arange(100) // 10
     for name, x in ((WINNERS, (per_book > 0).sum(axis=1)), (TWOS, (per_book == 200).sum(axis=1))):

@@ -232,6 +232,10 @@ def test_under_the_chain_the_spread_over_the_packs_and_the_order_within_each_are
                      "prizes of the other winners at the first and last places of their books",
                      "runs of winners and losers within each book, the spaced tickets left out"]
     assert any("drawn by the chain of docs/randomness.md 5.3" in why for why in s.not_tested)
+    methods = {j.finding.name: j.finding.method for j in s.judged}  # at most 200 tickets: the exact tail
+    assert methods["prize level $5.00 (41 tickets) per book by tenth of the books"].endswith("exact tail")
+    assert methods["prize level $2.00 (235 tickets) per book by tenth of the books"].startswith(
+        "permutation chi-square of the held count per part")
     # the $5, $20 and $100 tiers: fewer than 20 pairs with a choice (6 tests); by tenth of the books, the
     # capped $100s and the $20 prize level (5 tickets each; the $100 level is the capped tickets: once)
     assert "8 of the book tests: too few tickets to bin or rank" in s.not_tested

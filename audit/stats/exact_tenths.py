@@ -1,0 +1,75 @@
+"""The exact upper tail of the tenth-of-packs permutation chi-square (audit/stats/pack_laws.py
+`by_tenth_of_packs`) for a 0/1 count per book, as docs/statistics.md 1f states it: the k books holding
+the level fall in the G parts as a multivariate hypergeometric draw (n_g books of part g, k of B), so
+P(X2 >= x2) is a sum over the parts' counts, taken part by part. Each part's term of X2 is rounded up to
+a grid of x2 / GRID (never down), so the sum is P(X2' >= x2) for an X2' >= X2: exact to that rounding,
+never below the exact tail."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from audit.stats.pack_laws import PARTS
+from audit.stats.tests import Finding
+
+__all__ = ["EXACT_MAX", "GRID", "holding_by_tenth", "tenths_tail"]
+
+GRID = 1000  # steps of the observed X2
+EXACT_MAX = 200  # a level of at most this many tickets: its books holding it, exact tail (docs 1f)
+
+
+def tenths_tail(sizes: np.ndarray, k: int, x2: float, term: np.ndarray) -> float:
+    """P(X2 >= x2) when k of the B = sum(sizes) books hold the level, uniformly; term[g, s] is part g's
+    term of X2 when it holds s of them (s = 0..k)."""
+    if x2 <= 0:
+        return 1.0
+    step = x2 / GRID
+    bins = np.ceil(term / step * (1 + 1e-9)).astype(np.int64)  # rounded up: X2' >= X2
+    dist = np.zeros((k + 1, GRID))  # [books holding so far, rounded X2 so far (below x2)]
+    dist[0, 0], over = 1.0, 0.0  # over: the chance X2' already reached x2, whatever the later parts hold
+    placed, total = 0, int(sizes.sum())
+    from scipy import special  # here, not with the module: start-up time (audit/stats/laws.py)
+    lf = special.gammaln(np.arange(total + 1) + 1.0)  # log i!
+    j = np.arange(k + 1)
+    for g, n in enumerate(sizes.tolist()):
+        left = total - placed  # books not yet placed, k - j of them holding
+        lo, hi = max(0, k - left), min(k, placed)  # the counts so far that can occur
+        new, kept, d = np.zeros_like(dist), np.zeros(k + 1), dist[lo: hi + 1]
+        for s in np.flatnonzero(bins[g, : min(n, k) + 1] < GRID).tolist():
+            jj = j[lo: hi + 1]
+            ok = (s <= k - jj) & (n - s <= left - (k - jj))
+            if not ok.any():
+                continue
+            lw = np.full(hi + 1 - lo, -np.inf)
+            a, b = k - jj[ok], left - (k - jj[ok])  # holding and not holding among the books left
+            lw[ok] = (lf[a] - lf[s] - lf[a - s] + lf[b] - lf[n - s] - lf[b - n + s]
+                      - lf[left] + lf[n] + lf[left - n])
+            w = np.exp(lw)
+            kept[lo: hi + 1] += w
+            r, rows = int(bins[g, s]), min(hi + 1, k + 1 - s) - lo  # rows whose j + s <= k
+            if rows <= 0:
+                continue
+            new[lo + s: lo + s + rows, r:] += d[:rows, : GRID - r] * w[:rows, None]
+            over += float((d[:rows, GRID - r:].sum(axis=1) * w[:rows]).sum())
+        over += float((d.sum(axis=1) * np.clip(1.0 - kept[lo: hi + 1], 0.0, 1.0)).sum())  # beyond x2
+        dist, placed = new, placed + n
+    return float(min(1.0, over))
+
+
+def holding_by_tenth(name: str, held: np.ndarray) -> Finding | None:
+    """The tenth-of-packs permutation chi-square of y_b = 1 where book b holds the level, with the exact
+    tail of its multivariate hypergeometric null (`tenths_tail`) for the chi-square's."""
+    y = (held > 0).astype(np.int64)
+    books, k = len(y), int(y.sum())
+    parts = min(PARTS, int(held.sum()) // 10, books)  # as the chi-square's: the level's tickets // 10
+    if parts < 2 or k == books:
+        return None
+    sizes = np.bincount(np.arange(books) * parts // books, minlength=parts)
+    mean, var = k / books, k / books * (1 - k / books)
+    s = np.bincount(np.arange(books) * parts // books, weights=y.astype(np.float64), minlength=parts)
+    term = (books - 1) / books * (np.arange(k + 1)[None, :] - sizes[:, None] * mean) ** 2 / (sizes[:, None]
+                                                                                           * var)
+    x2 = (books - 1) / books * float(((s - sizes * mean) ** 2 / (sizes * var)).sum())
+    return Finding(name, f"permutation chi-square of the books holding it per part, {parts} parts of the "
+                   "packs, exact tail", f"X2 = {x2:.2f}, df = {parts - 1}, {k} books",
+                   tenths_tail(sizes, k, x2, term))
