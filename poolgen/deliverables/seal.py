@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
-from poolgen.errors import OutputError, PoolgenError
+from poolgen.errors import PoolgenError
 from poolgen.files.read import printable, read_input, read_secret
 from poolgen.limits import MAX_KEY_FILE_BYTES
 
@@ -32,29 +32,15 @@ class SealError(PoolgenError):
 def new_recipient_key(folder: Path) -> tuple[Path, Path]:
     """recipient-key.pem (private, 0600) and recipient-key.pub.pem in `folder`: the pair or nothing,
     neither written over (as `keys new`, poolgen.run.signing.new_key_pair)."""
-    from poolgen.files.write import present, write_atomic, write_secret  # noqa: PLC0415
-    from poolgen.interrupts import Interrupted, deferred  # noqa: PLC0415
+    from poolgen.files.write import write_key_pair  # noqa: PLC0415
 
     key = X25519PrivateKey.generate()
     private, public = Path(folder) / "recipient-key.pem", Path(folder) / "recipient-key.pub.pem"
-    if present(public):  # write_secret refuses an existing private key; write_atomic would replace this
-        raise OutputError(f"{public}: recipient public key already exists; not overwriting it")
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption())
-    try:
-        with deferred():  # Ctrl-C or SIGTERM waits until the pair is written, or removed again
-            write_secret(private, pem, what="recipient private key")
-            try:
-                write_atomic(public, key.public_key().public_bytes(
-                    serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo))
-            except BaseException:  # a pair or nothing: this private key is new, unused and ours to remove
-                private.unlink(missing_ok=True)
-                raise
-    except Interrupted as exc:
-        if private.exists() and public.exists():
-            raise Interrupted(exc.signum, f"the key pair {private}, {public} was complete and "
-                                          "is kept") from None
-        raise
+    write_key_pair(private, key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                              serialization.NoEncryption()),
+                   public, key.public_key().public_bytes(serialization.Encoding.PEM,
+                                                         serialization.PublicFormat.SubjectPublicKeyInfo),
+                   kind="recipient")
     return private, public
 
 

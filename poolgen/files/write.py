@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 from poolgen.errors import OutputError
 from poolgen.files.leftovers import clear_temporaries, lock
 from poolgen.files.read import printable
-from poolgen.interrupts import deferred, kept, pause_point
+from poolgen.interrupts import Interrupted, deferred, kept, pause_point
 
 
 def fsync_folder(folder: Path) -> None:
@@ -177,6 +177,31 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
             fd = None
     return fd
 
+
+
+def write_key_pair(private: Path, private_pem: bytes, public: Path, public_pem: bytes,
+                   kind: str = "") -> None:
+    """A private key (0600, `write_secret`) and its public key beside it: the pair or nothing, neither
+    written over. Ctrl-C or SIGTERM waits until the pair is written, or the new private key removed
+    again; an interrupt once both are in place says they are kept. `kind` names them in messages
+    ("recipient": "recipient public key already exists")."""
+    if present(public):  # write_secret refuses an existing private key; write_atomic would replace this
+        named = f"{kind} public key".strip()
+        raise OutputError(f"{public}: {named} already exists; not overwriting it")
+    try:
+        with deferred():
+            write_secret(private, private_pem, what=f"{kind} private key".strip())
+            pause_point("private-key-written")
+            try:
+                write_atomic(public, public_pem)
+            except BaseException:  # a pair or nothing: this private key is new, unused and ours to remove
+                private.unlink(missing_ok=True)
+                raise
+    except Interrupted as exc:
+        if private.exists() and public.exists():
+            raise Interrupted(exc.signum, f"the key pair {private}, {public} was complete and is kept") \
+                from None
+        raise
 
 FOLDER_MODE = 0o700  # a finished run folder: it holds every outcome (pool, imaging, validation files)
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")

@@ -23,8 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from poolgen.errors import OutputError, SigningKeyError
 from poolgen.files.read import PASSPHRASE_ENV, read_input, read_with_mode, refuse_readable
-from poolgen.files.write import make_folders, present, refuse_run_folder, write_atomic, write_secret
-from poolgen.interrupts import Interrupted, deferred, pause_point
+from poolgen.files.write import make_folders, present, refuse_run_folder, write_atomic, write_key_pair
 from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.run.manifest import MANIFEST, SIGNATURE
 
@@ -70,21 +69,8 @@ def new_key_pair(folder: Path, passphrase: bytes | None = None) -> KeyPairFiles:
                   else serialization.NoEncryption())
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
     public = key.public_key()
-    try:
-        with deferred():  # Ctrl-C or SIGTERM waits until the pair is written, or removed again
-            write_secret(private_path, pem, what="private key")
-            pause_point("private-key-written")
-            try:
-                write_atomic(public_path, public.public_bytes(serialization.Encoding.PEM,
-                                                              serialization.PublicFormat.SubjectPublicKeyInfo))
-            except BaseException:  # a pair or nothing: this private key is new, unused and ours to remove
-                private_path.unlink(missing_ok=True)
-                raise
-    except Interrupted as exc:
-        if private_path.exists() and public_path.exists():
-            raise Interrupted(exc.signum, f"the key pair {private_path}, {public_path} was complete and "
-                                          "is kept") from None
-        raise
+    spki = serialization.PublicFormat.SubjectPublicKeyInfo
+    write_key_pair(private_path, pem, public_path, public.public_bytes(serialization.Encoding.PEM, spki))
     return KeyPairFiles(private_path, public_path, fingerprint(public), passphrase is not None)
 
 
