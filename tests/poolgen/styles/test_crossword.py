@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from poolgen.loader import load_spec
-from poolgen.rng import derive_stream, permutation
+from poolgen.rng import derive_stream
 from poolgen.styles.crossword.fill import _words_done, letter_sets
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
+from tests.support.laid_out import laid_out_first_pool
 from tests.support.spec_docs import dumps
 
 EXAMPLE = "specs/examples/super_red_hot_crossword.toml"
@@ -51,12 +51,7 @@ def runs(rows: list[str]) -> list[list[int]]:
 
 @pytest.fixture(scope="module")
 def full_pool():
-    spec = load_spec(EXAMPLE)
-    pool = spec.pools[0]
-    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
-    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
-    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
-    return spec, pool, tiers, cols
+    return laid_out_first_pool(EXAMPLE)
 
 
 def test_the_full_pool_completes_exactly_each_tiers_words(full_pool):

@@ -17,8 +17,8 @@ import pytest
 
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
-from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
+from tests.support.laid_out import laid_out_first_pool
 from tests.support.spec_docs import dumps
 
 EXAMPLE = "specs/examples/hundred_thousand_crossword.toml"
@@ -28,12 +28,7 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 @pytest.fixture(scope="module")
 def full_pool():
-    spec = load_spec(EXAMPLE)
-    pool = spec.pools[0]
-    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
-    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
-    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
-    return spec, pool, tiers, cols
+    return laid_out_first_pool(EXAMPLE)
 
 
 def test_every_ticket_completes_its_bonus_word_exactly_when_its_tier_pays_it(full_pool):

@@ -11,10 +11,8 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from poolgen.loader import load_spec
-from poolgen.rng import derive_stream, permutation
-from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
+from tests.support.laid_out import laid_out_first_pool
 from tests.support.spec_docs import base_doc, dumps
 
 EXAMPLE = "specs/examples/lucky_pairs.toml"
@@ -23,12 +21,7 @@ CENTS = [100, 200, 500, 1000, 5000, 50000]  # the example's prizes in code order
 
 @pytest.fixture(scope="module")
 def full_pool():
-    spec = load_spec(EXAMPLE)
-    pool = spec.pools[0]
-    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
-    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
-    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
-    return spec, pool, tiers, cols
+    return laid_out_first_pool(EXAMPLE)
 
 
 def test_every_ticket_wins_exactly_its_tiers_games(full_pool):

@@ -16,6 +16,7 @@ from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
+from tests.support.laid_out import laid_out_first_pool
 from tests.support.spec_docs import base_doc, dumps
 
 EXAMPLE = "specs/examples/double_bag.toml"
@@ -24,12 +25,7 @@ DBL = 4  # the moneybag's code: after the four pictures (section 4)
 
 @pytest.fixture(scope="module")
 def full_pool():
-    spec = load_spec(EXAMPLE)
-    pool = spec.pools[0]
-    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
-    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
-    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
-    return spec, pool, tiers, cols
+    return laid_out_first_pool(EXAMPLE)
 
 
 def test_the_moneybag_shows_exactly_on_the_tiers_it_multiplies(full_pool):
