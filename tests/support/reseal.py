@@ -97,6 +97,23 @@ def signed_small_run(root: Path, tickets: int = 3000, validation_keys: bool = Fa
     return {"root": root, "run": run, "public": files.public, "signer": signer, "spec": spec}
 
 
+
+def with_seed_file(made: dict[str, Any]) -> dict[str, Any]:
+    """`made` (signed_small_run's) with its seed in a file of mode 0600, "seed", for audit's step 7."""
+    seed = made["root"] / "run.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    return made | {"seed": seed}
+
+
+def audit_alone(made: dict[str, Any], run: Path) -> Any:
+    """audit's verify of `run` (made's, edited or not) with its spec, seed file and both validation keys."""
+    from audit.verify import VerifyRequest, verify_run  # noqa: PLC0415 (tests of poolgen alone need no audit)
+
+    return verify_run(VerifyRequest(run=run, public_key=made["public"], spec=made["spec"],
+                                    seed_file=made["seed"], validation_key=made["root"] / "low.key",
+                                    high_validation_key=made["root"] / "high.key"))
+
 def rebuild_validation(run: Path, keys: Path, free_tiers: list[str] | None = None) -> None:
     """Write both validation files of a printed run again with the real keys (`keys`/low.key, high.key)
     from its pool and imaging files, as the manifest now states them (`free_tiers`: the free-ticket

@@ -23,22 +23,12 @@ from poolgen.deliverables.identity import barcodes, book_numbers, virn_values
 from poolgen.files.read import file_entry
 from poolgen.run.merkle import root as merkle_root
 from tests.support import SEED_A
-from tests.support.reseal import rebuild_validation, resign, signed_small_run
+from tests.support.reseal import audit_alone, rebuild_validation, resign, signed_small_run, with_seed_file
 
 
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory) -> dict:
-    made = signed_small_run(tmp_path_factory.mktemp("virns"), 6000, validation_keys=True)
-    seed = made["root"] / "run.seed"
-    seed.write_text(SEED_A.hex() + "\n")
-    seed.chmod(0o600)
-    return made | {"seed": seed}
-
-
-def _audit_alone(signed, run: Path):
-    return verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
-                                    seed_file=signed["seed"], validation_key=signed["root"] / "low.key",
-                                    high_validation_key=signed["root"] / "high.key"))
+    return with_seed_file(signed_small_run(tmp_path_factory.mktemp("virns"), 6000, validation_keys=True))
 
 
 @pytest.mark.parametrize("slots", [1, 2, 20, 6000])
@@ -56,7 +46,7 @@ def test_audits_validation_numbers_are_poolgens(digits):
 
 
 def test_audit_alone_rederives_every_validation_number_of_an_honest_run(signed):
-    report = _audit_alone(signed, signed["run"])
+    report = audit_alone(signed, signed["run"])
     assert report.failed == [], report.to_json()
     assert report.step(Step.REPRODUCTION).details[0] == (
         "seed matches the commitment; the salts and tier order of 2 pool(s), 6,000 validation numbers and 20 "
@@ -76,7 +66,7 @@ def test_audit_alone_without_the_spec_says_it_did_not_rederive_book_numbers(sign
         "re-derived from the seed; book numbers not re-derived: give --spec (the order's book slots are the "
         "spec's)")
 
-def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+def test_validation_numbers_chosen_by_an_insider_fail_step_7_ofaudit_alone(signed, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(signed["run"], run)
     for pool in ("p1", "p2"):
@@ -85,7 +75,7 @@ def test_validation_numbers_chosen_by_an_insider_fail_step_7_of_audit_alone(sign
         table.with_columns(pl.col("barcode").str.slice(3, 12).alias("virn")).write_parquet(path)
     rebuild_validation(run, signed["root"])
     resign(run, lambda doc: None, signed["signer"])
-    report = _audit_alone(signed, run)
+    report = audit_alone(signed, run)
     assert report.failed == [Step.REPRODUCTION], report.to_json()
     assert report.step(Step.REPRODUCTION).reasons == [
         "seed matches the commitment; imaging-p1.parquet: 3,000 validation number(s) not the seed's, first "
@@ -101,7 +91,7 @@ def test_an_imaging_file_a_row_short_fails_step_7_naming_the_count_not_every_num
     path = run / "imaging-p1.parquet"
     pl.read_parquet(path).head(2999).write_parquet(path)
     resign(run, lambda doc: None, signed["signer"])
-    report = _audit_alone(signed, run)
+    report = audit_alone(signed, run)
     assert report.step(Step.REPRODUCTION).reasons == [
         "seed matches the commitment; imaging-p1.parquet: 2,999 validation numbers for the pool's 3,000 "
         "tickets (docs/validation.md, section 2: each from the pool's virn stream)"]
@@ -139,14 +129,14 @@ def _swap_first_books(signed, run: Path, claim_book_key: bool = False) -> None:
     resign(run, lambda doc: None, signed["signer"])
 
 
-def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+def test_book_numbers_swapped_by_an_insider_fail_step_7_ofaudit_alone(signed, tmp_path):
     run = tmp_path / "run"
     _swap_first_books(signed, run)
     without = verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
                                        validation_key=signed["root"] / "low.key",
                                        high_validation_key=signed["root"] / "high.key"))
     assert without.failed == [], without.to_json()
-    report = _audit_alone(signed, run)
+    report = audit_alone(signed, run)
     assert report.failed == [Step.REPRODUCTION], report.to_json()
     assert report.step(Step.REPRODUCTION).reasons == [
         "seed matches the commitment; pool-p1.parquet: book number(s) not the seed's, first at position 0; "
@@ -154,14 +144,14 @@ def test_book_numbers_swapped_by_an_insider_fail_step_7_of_audit_alone(signed, t
         "the order's books stream)"]
 
 
-def test_books_swapped_under_a_book_key_an_insider_claims_fail_step_7_of_audit_alone(signed, tmp_path):
+def test_books_swapped_under_a_book_key_an_insider_claims_fail_step_7_ofaudit_alone(signed, tmp_path):
     """The same swap with `print.book_key_check` added (and `book_slots`, the keyed `book_numbers` text,
     the books stream dropped): step 7 skipped its book numbers for such a manifest and the run passed
     every step of audit alone, seed and spec given. A book key's numbers are checked only against the
     key, so without it step 7 says why it cannot pass rather than passing."""
     run = tmp_path / "run"
     _swap_first_books(signed, run, claim_book_key=True)
-    report = _audit_alone(signed, run)
+    report = audit_alone(signed, run)
     assert report.failed == [Step.REPRODUCTION], report.to_json()
     assert report.step(Step.REPRODUCTION).reasons == [
         "seed matches the commitment; 6,000 validation numbers re-derived from the seed; book numbers not "

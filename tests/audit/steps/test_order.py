@@ -19,30 +19,19 @@ import pytest
 from audit.checklist import Step
 from audit.read.manifest import Manifest
 from audit.steps.order import check_order_and_salts
-from audit.verify import VerifyRequest, verify_run
 from poolgen.files.read import file_entry
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from tests.support import SEED_A, small_einstant
-from tests.support.reseal import rebuild_validation, resign, signed_small_run
+from tests.support.reseal import audit_alone, rebuild_validation, resign, signed_small_run, with_seed_file
 
 IDENTITY = ("position", "ticket", "book", "ticket_no", "serial")
 
 
 @pytest.fixture(scope="module")
 def signed(tmp_path_factory) -> dict:
-    made = signed_small_run(tmp_path_factory.mktemp("order"), 6000, validation_keys=True)
-    seed = made["root"] / "run.seed"
-    seed.write_text(SEED_A.hex() + "\n")
-    seed.chmod(0o600)
-    return made | {"seed": seed}
-
-
-def _audit_alone(signed, run: Path):
-    return verify_run(VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"],
-                                    seed_file=signed["seed"], validation_key=signed["root"] / "low.key",
-                                    high_validation_key=signed["root"] / "high.key"))
+    return with_seed_file(signed_small_run(tmp_path_factory.mktemp("order"), 6000, validation_keys=True))
 
 
 def _swap(table: pl.DataFrame, i: int, j: int, columns: list[str]) -> pl.DataFrame:
@@ -78,16 +67,16 @@ def _insider(signed, run: Path, columns) -> tuple[int, int]:
 
 
 def test_audit_alone_rederives_the_salts_and_tier_order_of_an_honest_run(signed):
-    report = _audit_alone(signed, signed["run"])
+    report = audit_alone(signed, signed["run"])
     assert report.failed == [], report.to_json()
     assert report.step(Step.REPRODUCTION).details[0] == (
         "seed matches the commitment; the salts and tier order of 2 pool(s), 6,000 validation numbers and 20 "
         "book numbers re-derived from the seed")
 
 
-def test_a_winner_moved_to_another_book_with_its_salt_fails_step_7_of_audit_alone(signed, tmp_path):
+def test_a_winner_moved_to_another_book_with_its_salt_fails_step_7_ofaudit_alone(signed, tmp_path):
     i, j = _insider(signed, tmp_path / "run", lambda layout: ["tier", "prize_cents", "salt", *layout])
-    report = _audit_alone(signed, tmp_path / "run")
+    report = audit_alone(signed, tmp_path / "run")
     assert report.failed == [Step.REPRODUCTION], report.to_json()
     first = min(i, j)
     assert report.step(Step.REPRODUCTION).reasons == [
@@ -96,9 +85,9 @@ def test_a_winner_moved_to_another_book_with_its_salt_fails_step_7_of_audit_alon
         "(docs/randomness.md, section 4: the pool's salt and order streams)"]
 
 
-def test_a_winner_moved_to_another_book_keeping_the_salts_fails_step_7_of_audit_alone(signed, tmp_path):
+def test_a_winner_moved_to_another_book_keeping_the_salts_fails_step_7_ofaudit_alone(signed, tmp_path):
     i, j = _insider(signed, tmp_path / "run", lambda layout: ["tier", "prize_cents", *layout])
-    report = _audit_alone(signed, tmp_path / "run")
+    report = audit_alone(signed, tmp_path / "run")
     assert report.failed == [Step.REPRODUCTION], report.to_json()
     first = min(i, j)  # positions only: the tier at a position is an outcome, never quoted
     assert report.step(Step.REPRODUCTION).reasons == [
@@ -106,7 +95,7 @@ def test_a_winner_moved_to_another_book_keeping_the_salts_fails_step_7_of_audit_
         f"position {first:,} (docs/randomness.md, section 4: the pool's salt and order streams)"]
 
 
-def test_salts_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path):
+def test_salts_chosen_by_an_insider_fail_step_7_ofaudit_alone(signed, tmp_path):
     """Salts an outsider can guess (zeros and the position) let a proof's neighbouring leaves be
     inverted (docs/merkle.md); they are well formed and distinct, so step 3 passes them."""
     run = tmp_path / "run"
@@ -121,7 +110,7 @@ def test_salts_chosen_by_an_insider_fail_step_7_of_audit_alone(signed, tmp_path)
         doc["pools"][1]["merkle"]["root"] = merkle_root(table).hex()
 
     resign(run, restate, signed["signer"])
-    report = _audit_alone(signed, run)
+    report = audit_alone(signed, run)
     assert report.failed == [Step.REPRODUCTION], report.to_json()
     assert report.step(Step.REPRODUCTION).reasons == [
         "seed matches the commitment; pool-p2.parquet: 3,000 salt(s) not the seed's, first at position 0 "
