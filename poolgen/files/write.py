@@ -178,7 +178,6 @@ def write_secret(path: Path, data: bytes, what: str, keep_locked: bool = False) 
     return fd
 
 
-
 def write_key_pair(private: Path, private_pem: bytes, public: Path, public_pem: bytes,
                    kind: str = "") -> None:
     """A private key (0600, `write_secret`) and its public key beside it: the pair or nothing, neither
