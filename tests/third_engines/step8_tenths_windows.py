@@ -174,7 +174,7 @@ def tenths_findings(prize: np.ndarray, per_book: int, book: np.ndarray) -> list[
     kw = kruskal_tenths(grid.sum(axis=1), min(10, b))
     if kw is not None:
         out.append(Found("prize value per book by printed book number, in tenths",
-                         f"H = {kw[0]:.2f}, df = {min(10, b) - 1}", kw[1]))
+                         f"H = {kw[0]:.1f}, df = {min(10, b) - 1}", kw[1]))
     return out
 
 
@@ -209,12 +209,12 @@ def most_in_window(counts: np.ndarray, c: int, per_unit: int, total: int,
         window = sums[w:] - sums[:-w]
         i = int(np.argmax(window))  # the first window holding the most
         x = int(window[i])
-        pw = (u - w + 1) * hypergeom_sf(x, total, c, w * per_unit)
-        if best is None or pw < best[0]:
+        pw = min(1.0, (u - w + 1) * hypergeom_sf(x, total, c, w * per_unit))
+        if best is None or pw < best[0]:  # a tie keeps the narrower width
             best = (pw, w, i, x)
     assert best is not None
     pw, w, i, x = best
-    figures = (f"{x:,} of {c:,} in {unit} {i + 1}..{i + w} of {u:,} "
+    figures = (f"{x:,} of {c:,} in {unit} {i + 1:,}..{i + w:,} of {u:,} "
                f"({c * w * per_unit / total:,.1f} expected in {w})")
     return figures, min(1.0, len(widths) * pw)
 
