@@ -124,3 +124,25 @@ def test_an_einstant_pool_of_30_full_blocks_and_a_short_one_gets_the_same_window
     level = "prize level $4 (612 tickets): most in consecutive blocks of 1,000 shares (serial order)"
     figures, p = found[level]
     assert figures.endswith("in blocks 1..5 of 30 (100.3 expected in 5)") and p < 1e-4
+
+
+def test_books_of_two_values_take_the_value_tests_two_sided_tail_alike():
+    """Books that each pay $5 or nothing, 30% to 70% of them $5, 90 to 300 books: the prize value's
+    Kruskal-Wallis resolves its lower tail (1b's rule for kruskal), which no pool above reaches; the
+    engine's two-sided p and figures are audit's."""
+    from audit.stats.book_order import book_order_findings
+
+    rng = np.random.default_rng(20261204)  # test layouts, not a pool's draw
+    two_sided = 0
+    for _ in range(30):
+        books, per_book = int(rng.integers(90, 300)), int(rng.integers(1, 6))
+        prize = np.zeros(books * per_book, dtype=np.int64)
+        prize[rng.choice(books, int(books * rng.uniform(0.3, 0.7)), replace=False) * per_book] = 500
+        book = np.repeat(rng.permutation(books), per_book)
+        audit = {f.name: f for f in book_order_findings(prize, book, per_book)}
+        engine = {f.name: f for f in tenths_findings(prize, per_book, book)}
+        assert set(engine) == set(audit)
+        for name, f in engine.items():
+            assert (f.figures, f.p) == (audit[name].figures, pytest.approx(audit[name].p, rel=1e-9)), name
+        two_sided += "two-sided" in audit["prize value per book by printed book number, in tenths"].method
+    assert two_sided >= 10
