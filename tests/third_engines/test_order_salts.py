@@ -2,10 +2,12 @@
 and docs/pool-files.md alone, split.py's own HKDF-SHA256 and ChaCha20) against real generated pools:
 every ticket's `salt` and `tier` is the engine's, from the seed, the rules id, the pool id and the pool
 entry's tiers in the manifest's order. A printed game (Wild Side cut small), one with a FREE ticket tier
-(Happy Holidays cut small), an eInstant (Hand to Hand Tactics cut to 10,000 shares), a split order's
-partial last pool (Red Hot and Wild 7's pools cut to 4 x 5,000 + 300), the neighbour rule re-laying an
-eInstant's layouts (the order and salts unchanged), and a pack parameter that draws the order
-otherwise (section 5: the salts still the engine's, the order not)."""
+(Happy Holidays cut small), eInstants (Hand to Hand Tactics cut to 10,000 shares; Primetime Payout's
+four-area pool cut to 5,000), a split order's partial last pool (Red Hot and Wild 7's pools cut to
+4 x 5,000 + 300), the neighbour rule re-laying an eInstant's layouts (the order and salts unchanged),
+and a pack parameter that draws the order otherwise (section 5: the salts still the engine's, the
+order not). Whether the order is section 4's, the engine and audit's step 7 (audit/steps/order.py)
+decide alike."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from audit.read.manifest import Manifest
+from audit.steps.order import order_parameters
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import ROOT, SEED_A, small_einstant, small_happy_holidays, small_wild_side
@@ -61,6 +65,7 @@ SPECS = {  # run id: (spec writer, pools)
     "wild_side": (small_wild_side, None),
     "happy_holidays": (lambda f: small_happy_holidays(f, 3000), None),
     "hand_to_hand": (lambda f: small_einstant(f, "hand_to_hand_tactics", 10000), ["d1.00", "d30.00"]),
+    "primetime": (lambda f: small_einstant(f, "primetime_payout", 5000), ["d7.50x4"]),
     "red_hot_split": (_red_hot_cut, None),
     "neighbours_off": (_neighbours_off, ["d1.00"]),
     "min_winners": (_min_winners, None),
@@ -84,6 +89,11 @@ def _pools(run: Path) -> tuple[dict, list[tuple[dict, pl.DataFrame]]]:
     return manifest, [(p, pl.read_parquet(run / p["file"]["name"])) for p in manifest["pools"]]
 
 
+def _audits(run: Path) -> Manifest:
+    """The manifest as audit reads it (the test's, not the engine's: the engine imports neither)."""
+    return Manifest.parse((run / "manifest.json").read_bytes())
+
+
 def _engine(manifest: dict, pool: dict) -> tuple[list[str], list[str]]:
     rules = manifest["game"]["rules"]
     tiers = [(t["id"], t["count"]) for t in pool["tiers"]]
@@ -95,6 +105,7 @@ SECTION_4 = {  # run id: its pools' ids and tickets
     "wild_side": {f"p{k}": 3000 for k in range(1, 6)},
     "happy_holidays": {"p1": 3000},
     "hand_to_hand": {"d1.00": 10000, "d30.00": 10000},
+    "primetime": {"d7.50x4": 5000},
     "red_hot_split": {"p1": 5000, "p2": 5000, "p3": 5000, "p4": 5000, "p5": 300},
     "neighbours_off": {"d1.00": 10000},
 }
@@ -103,7 +114,7 @@ SECTION_4 = {  # run id: its pools' ids and tickets
 @pytest.mark.parametrize("name", sorted(SECTION_4))
 def test_every_tickets_salt_and_tier_is_the_third_engines(runs, name):
     manifest, pools = _pools(runs[name])
-    assert order_salts.order_rules(manifest) == []
+    assert order_salts.order_rules(manifest) == order_parameters(_audits(runs[name])) == []
     assert {p["id"]: p["tickets"] for p, _ in pools} == SECTION_4[name]
     for pool, table in pools:
         assert table["position"].to_list() == list(range(pool["tickets"]))
@@ -146,6 +157,7 @@ def test_the_neighbour_rule_relays_layouts_and_leaves_the_order_and_salts(runs):
 def test_a_pack_parameter_draws_the_order_otherwise_and_leaves_the_salts(runs):
     manifest, [(pool, table)] = _pools(runs["min_winners"])
     assert order_salts.order_rules(manifest) == ["min_winners"]
+    assert order_parameters(_audits(runs["min_winners"])) == ["print.packs.min_winners"]
     salts, tiers = _engine(manifest, pool)
     assert table["salt"].to_list() == salts
     assert sum(a != b for a, b in zip(table["tier"].to_list(), tiers, strict=True)) == 487
