@@ -307,7 +307,9 @@ def print_report(report: Report) -> None:
     echo(f"audit of run {report.run}{key}")
     for s in report.steps:
         label = {"pass": "pass", "fail": "FAIL", "skip": "skip"}[s.status]
-        lines = s.details if s.status == "pass" else s.reasons
+        # a skipped step may have checked some things first (step 7 of audit alone: the salts, tier
+        # order and validation numbers from the seed): said under the reason it stopped, as in the PDF
+        lines = {"pass": s.details, "skip": s.reasons + s.details}.get(s.status, s.reasons)
         echo(f"  {s.step} {s.title:<13} {label}  {lines[0] if lines else ''}")
         for line in lines[1:]:
             echo(f"  {'':<15} {'':4}  {line}")

@@ -157,6 +157,23 @@ def test_text_report_and_python_m_audit(base, run):
     assert out.stdout.splitlines()[:3] == result.stdout.splitlines()[:3]
 
 
+
+def test_text_report_says_what_step_7_of_audit_alone_rederived(base, run):
+    """Step 7 of `python -m audit verify --seed-file` is a skip (no generator to regenerate the pools), yet
+    it re-derived the salts, the tier order and the validation numbers, and says what it did not: the
+    text report says so under the skip, as the JSON report and the PDF's checklist do."""
+    result = CliRunner().invoke(audit_app, ["verify", str(run), "--public-key", str(base["keys"].public),
+                                            "--seed-file", str(base["tmp"] / "right.seed")])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  7 reproduction  skip  "))
+    assert lines[at:at + 2] == [
+        "  7 reproduction  skip  seed matches the commitment; pools not regenerated: this verifier has no "
+        "generator (`poolgen verify --seed-file` regenerates them)",
+        f"  {'':<15} {'':4}  seed matches the commitment; the salts and tier order of 1 pool(s) and 3,000 "
+        "validation numbers re-derived from the seed; book numbers not re-derived: give --spec (the order's "
+        "book slots are the spec's)"]
+
 # ---- the tamper matrix -----------------------------------------------------------------------------
 
 def test_flipped_byte_in_a_pool_file(base, run):

@@ -4,7 +4,7 @@ box that doubles it: the engine finds every generated row legal and paying its s
 a tampered row it refuses exactly what audit refuses, with audit's very reasons (so the contracts'
 wording, separators, and what an illegal row still wins, are exact). The third engines (engine.py,
 printed.py, einstant.py, pairs.py, cards.py, grid.py, win_all.py, split.py, packs.py, packs_draws.py,
-chain.py)
+chain.py, order_salts.py)
 import neither poolgen nor audit."""
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from tests.third_engines import (
     einstant,
     engine,
     grid,
+    order_salts,
     packs,
     packs_draws,
     pairs,
@@ -87,8 +88,9 @@ def run(tmp_path_factory) -> Path:
     (packs, {"__future__", "dataclasses", "math", "tests"}),  # tests: packs_draws.py, split.py's stream
     (packs_draws, {"__future__", "bisect", "collections", "math", "tests"}),  # tests: split.py's stream
     (chain, {"__future__", "dataclasses", "tests"}),  # tests: packs.py's 5.2 start, split.py's stream
+    (order_salts, {"__future__", "tests"}),  # tests: split.py's stream
 ], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split",
-        "packs", "packs_draws", "chain"])
+        "packs", "packs_draws", "chain", "order_salts"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

@@ -17,6 +17,7 @@ import polars as pl
 import pytest
 
 from audit.checklist import Step
+from audit.cli import app as audit_app
 from audit.read.manifest import Manifest
 from audit.steps.order import check_order_and_salts
 from poolgen.files.read import file_entry
@@ -24,6 +25,7 @@ from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.merkle import root as merkle_root
 from tests.support import SEED_A, small_einstant
+from tests.support.cli import invoke, one_line
 from tests.support.reseal import audit_alone, rebuild_validation, resign, signed_small_run, with_seed_file
 
 IDENTITY = ("position", "ticket", "book", "ticket_no", "serial")
@@ -159,3 +161,22 @@ def test_block_entries_that_draw_no_order_do_not_turn_the_order_check_off(einsta
     run, manifest = einstant
     other = Manifest.parse(json.dumps(json.loads(manifest.data) | {"blocks": blocks}).encode())
     assert check_order_and_salts(run, other, SEED_A) == ("the salts and tier order of 1 pool(s)", "")
+
+
+@pytest.mark.parametrize(("packs", "message"), [
+    ({"neighbours": "within packs", "caps": []},
+     "manifest.json: print.packs.caps: must be a non-empty list of tables"),
+    ({"neighbours": "within packs", "spacing": []},
+     "manifest.json: print.packs.spacing: must be a non-empty list of tables"),
+    ({"neighbours": "within packs", "min_winners": None},
+     "manifest.json: print.packs.min_winners: must be a whole number, not None"),
+], ids=["empty caps", "empty spacing", "null min_winners"])
+def test_a_print_packs_naming_no_rule_is_refused_before_step_7_in_one_line(signed, tmp_path, packs, message):
+    """docs/randomness.md 4: every key of `print.packs` beside `neighbours` is a rule drawing the order,
+    because audit refuses, before any step, the entries that would name none: a third engine needs no
+    other reading of them."""
+    run = tmp_path / "run"
+    shutil.copytree(signed["run"], run)
+    resign(run, lambda doc: doc["print"].update(packs=packs), signed["signer"])
+    one_line(invoke("verify", run, "--public-key", signed["public"], "--seed-file", signed["seed"],
+                    application=audit_app), "audit", message)
