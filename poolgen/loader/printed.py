@@ -77,7 +77,9 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     if not 0 <= number <= MAX_GAME_NUMBER:  # the ticket id's and barcode's first three digits
         raise r.fail("game.number", f"must be 0..{MAX_GAME_NUMBER} (three digits of every ticket id), "
                                     f"not {number}")
-    prize_table = r.get(game, "prize_table", "game", str)
+    # "regulation" when left out (docs/new-game.md, section 1)
+    prize_table = r.get(game, "prize_table", "game", str, required=False)
+    prize_table = "regulation" if prize_table is None else prize_table
     if prize_table not in PRIZE_TABLES:
         raise r.fail("game.prize_table", f"must be one of {', '.join(PRIZE_TABLES)}, not {prize_table!r}")
     sales = r.table(doc, "printed", "printed", _PRINTED)

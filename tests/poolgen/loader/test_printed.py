@@ -182,3 +182,16 @@ def test_a_bad_format_2_spec_exits_2_with_one_line(tmp_path, command):
     assert result.stderr.strip().splitlines() == [
         f"poolgen: error: g.toml: areas[0].style: unknown style 'lottery' (known: {KNOWN})"]
     assert not (tmp_path / "runs").exists()
+
+
+def test_a_spec_without_prize_table_is_a_regulation_table_as_new_game_md_says(tmp_path):
+    """docs/new-game.md, section 1: `prize_table` is "regulation" when the field is left out (a held-out
+    writer's Wisconsin spec without it was refused with `game.prize_table: missing field`)."""
+    doc = kn_doc()
+    _edit("game.prize_table", DELETE)(doc)
+    assert load_spec(write(tmp_path, doc)).published.prize_table == "regulation"
+    _edit("game.prize_table", "Designed")(doc)
+    with pytest.raises(SpecError) as e:
+        load_spec(write(tmp_path, doc))
+    assert str(e.value) == ("g.toml: game.prize_table: must be one of regulation, designed, partly designed, "
+                            "not 'Designed'")
