@@ -65,3 +65,10 @@ def round_down(value: Fraction, places: int = 2) -> Decimal:
     odds: 240,000 / 22,000 = 10.909... printed 10.90); exact: the Fraction's floor, not a float's."""
     scale = 10 ** places
     return Decimal(value.numerator * scale // value.denominator).scaleb(-places)
+
+
+def round_up(value: Fraction, places: int = 2) -> Decimal:
+    """A positive fraction rounded up to `places` decimals, as a table that rounds up prints it
+    (Wisconsin's game 767: 1,050 / 200 = 5.25 printed "1:6"); exact: the Fraction's ceiling."""
+    scale = 10 ** places
+    return Decimal(-(-value.numerator * scale // value.denominator)).scaleb(-places)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from poolgen.game.model import Game, Pool, PoolTier
-from poolgen.money import fmt_cents, parse_decimal, parse_printed, round_down, round_half_up
+from poolgen.money import fmt_cents, parse_decimal, parse_printed, round_down, round_half_up, round_up
 
 __all__ = ["GameCheck", "PoolFigures", "figures", "odds_match", "places_of", "printed_cents"]
 
@@ -134,10 +134,10 @@ def printed_cents(text: str, result: GameCheck, where: str) -> int:
 
 def odds_match(printed: str, exact: Fraction, rounding: str = "half up") -> tuple[bool, Decimal]:
     """Whether printed odds are the exact odds rounded as printed (half up, or `rounding` "down":
-    truncated), and that rounding."""
+    truncated, or "up": rounded up), and that rounding."""
     value = parse_decimal(printed)
-    shown = round_half_up(exact, places_of(value)) if rounding == "half up" else \
-        round_down(exact, places_of(value))
+    rounds = {"half up": round_half_up, "down": round_down, "up": round_up}
+    shown = rounds[rounding](exact, places_of(value))
     return shown == value, shown
 
 

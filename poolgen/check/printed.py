@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from poolgen.check.figures import GameCheck, PoolFigures, figures, odds_match, places_of, printed_cents
 from poolgen.game.model import FixedPrize, Game, PoolTier, Printed, Published
-from poolgen.money import fmt_cents, parse_decimal, round_down
+from poolgen.money import fmt_cents, parse_decimal, round_down, round_up
 
 __all__ = ["check_printed", "split_note"]
 
@@ -80,12 +80,19 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
 
 
 def _truncated(printed: str, count: int, order: PoolFigures, pub: Published) -> str:
-    """A hint, when a row's printed odds are its exact odds truncated and the spec rounds them half up."""
+    """A hint, when a row's printed odds are its exact odds truncated, or rounded up, and the spec rounds
+    them half up."""
     if pub.row_odds_rounding != "half up":
         return ""
-    cut = round_down(Fraction(order.tickets, count), places_of(parse_decimal(printed)))
-    return (f" (truncated {cut}: a table that truncates its rows' odds says row_odds_rounding = \"down\" in "
-            f"[published])") if cut == parse_decimal(printed) else ""
+    value = parse_decimal(printed)
+    exact = Fraction(order.tickets, count)
+    cut = round_down(exact, places_of(value))
+    if cut == value:
+        return (f" (truncated {cut}: a table that truncates its rows' odds says row_odds_rounding = \"down\" "
+                f"in [published])")
+    up = round_up(exact, places_of(value))
+    return (f" (rounded up {up}: a table that rounds its rows' odds up says row_odds_rounding = \"up\" in "
+            f"[published])") if up == value else ""
 
 
 def split_note(game: Game, sales: Printed) -> str:

@@ -213,8 +213,8 @@ class Published:
     losers_odds: str | None = None
     other_costs: tuple[OtherCost, ...] = ()
     free_ticket_cost: Literal["zero", "price"] | None = None  # how the table prices free tickets
-    # how the table rounds its rows' "1 in" (tiers' published_odds): half up, or truncated ("down")
-    row_odds_rounding: Literal["half up", "down"] = "half up"
+    # how the table rounds its rows' "1 in" (tiers' published_odds): half up, truncated ("down") or up
+    row_odds_rounding: Literal["half up", "down", "up"] = "half up"
 
 
 class CheckResult(Protocol):

@@ -49,8 +49,8 @@ _PLAY = {"max_wins"}
 _PUBLISHED = {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost",
               "row_odds_rounding"}
 # [published] row_odds_rounding as written -> as `Published` holds it (absent: half up)
-_ROW_ODDS_ROUNDINGS: dict[str | None, Literal["half up", "down"]] = {None: "half up", "half up": "half up",
-                                                                   "down": "down"}
+_ROW_ODDS_ROUNDINGS: dict[str | None, Literal["half up", "down", "up"]] = {
+    None: "half up", "half up": "half up", "down": "down", "up": "up"}
 _SYMBOL = {"group", "code", "symbol", "caption", "value", "free", "how", "by", "art"}
 # An art reference: a file name in the printer's art library, 1 to 128 printable ASCII characters
 # without a directory (no / \ :), not starting with a dot or a space, no "..", not ending in a space.
@@ -102,7 +102,8 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         raise r.fail("published.free_ticket_cost", f"must be \"zero\" or \"price\", not {free_cost!r}")
     row_odds = r.get(published, "row_odds_rounding", "published", str, required=False)
     if row_odds not in _ROW_ODDS_ROUNDINGS:
-        raise r.fail("published.row_odds_rounding", f"must be \"half up\" or \"down\", not {row_odds!r}")
+        raise r.fail("published.row_odds_rounding",
+                     f"must be \"half up\", \"down\" or \"up\", not {row_odds!r}")
 
     groups, symbols = _symbols(r, doc, price)
     ctx = AreaContext(r, groups)

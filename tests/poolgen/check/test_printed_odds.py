@@ -32,7 +32,12 @@ def test_every_row_s_printed_odds_reconcile():
 
 def test_a_row_whose_printed_odds_disagree_is_a_problem(tmp_path):
     result = check_spec(load_spec(_edited(tmp_path, 'published_odds = "25.04"', 'published_odds = "25.05"')))
+    # 25.05 is also 1,010,300 / 40,345 = 25.0415... rounded up: the problem says so
     assert result.problems == ["Red Hot and Wild 7's: (j): row 2 ($5 w/RED 7) odds: published 1 in 25.05, "
+                               "computed 1 in 25.04 (rounded up 25.05: a table that rounds its rows' odds up "
+                               "says row_odds_rounding = \"up\" in [published])"]
+    result = check_spec(load_spec(_edited(tmp_path, 'published_odds = "25.04"', 'published_odds = "25.06"')))
+    assert result.problems == ["Red Hot and Wild 7's: (j): row 2 ($5 w/RED 7) odds: published 1 in 25.06, "
                                "computed 1 in 25.04"]
 
 
@@ -103,8 +108,44 @@ def test_row_odds_rounding_half_up_written_out_changes_nothing(tmp_path):
     assert result.stated and result.problems == []
 
 
+
+# Wisconsin rounds its rows' odds up (break-open game 767, "Deal 'Em": 1,050 / 200 = 5.25 printed "1:6",
+# 1,050 / 20 = 52.5 printed "1:53"): `row_odds_rounding = "up"`. Row 1 of Red Hot and Wild 7's,
+# 1,010,300 / 121,234 = 8.3335...: 8.33 rounded half up or truncated, 8.34 rounded up.
+
+def test_a_row_odds_rounded_up_under_the_default_rounding_is_a_problem_that_names_the_field(tmp_path):
+    result = check_spec(load_spec(_edited(tmp_path, 'published_odds = "8.33"', 'published_odds = "8.34"')))
+    assert result.problems == ["Red Hot and Wild 7's: (j): row 1 ($5) odds: published 1 in 8.34, computed "
+                               "1 in 8.33 (rounded up 8.34: a table that rounds its rows' odds up says "
+                               "row_odds_rounding = \"up\" in [published])"]
+
+
+def test_row_odds_rounding_up_reconciles_a_row_rounded_up_and_reports_the_rounded_up_figure(tmp_path):
+    path = _edited(tmp_path, 'published_odds = "8.33"', 'published_odds = "8.34"')
+    path.write_text(path.read_text().replace("[published]", "[published]\nrow_odds_rounding = \"up\"", 1))
+    spec = load_spec(path)
+    assert spec.published.row_odds_rounding == "up"
+    problems = check_spec(spec).problems
+    assert not any("row 1 ($5)" in p for p in problems)
+    # row 3, 1,010,300 / 30,333 = 33.3066...: printed 33.31, which rounding up also gives; row 2,
+    # 1,010,300 / 40,345 = 25.0415...: printed 25.04, rounded up 25.05
+    assert not any("row 3 ($10)" in p for p in problems)
+    assert "Red Hot and Wild 7's: (j): row 2 ($5 w/RED 7) odds: published 1 in 25.04, computed 1 in 25.05" \
+        in problems
+
+
+def test_rounding_up_is_exact_at_whole_and_tied_odds():
+    from fractions import Fraction
+
+    from poolgen.money import round_up
+    assert [str(round_up(Fraction(1050, n), 0)) for n in (200, 20, 2, 1)] == ["6", "53", "525", "1050"]
+    assert str(round_up(Fraction(1050, 200), 2)) == "5.25"  # exact: nothing to round
+    assert str(round_up(Fraction(1, 3), 2)) == "0.34"
+
+
 @pytest.mark.parametrize(("value", "message"), [
-    ('"up"', "published.row_odds_rounding: must be \"half up\" or \"down\", not 'up'"),
+    ('"nearest"', "published.row_odds_rounding: must be \"half up\", \"down\" or \"up\", not 'nearest'"),
+    ('"ceiling"', "published.row_odds_rounding: must be \"half up\", \"down\" or \"up\", not 'ceiling'"),
     ("1", "published.row_odds_rounding: must be a string, not 1"),
 ])
 def test_a_row_odds_rounding_of_another_value_is_refused(tmp_path, value, message):
