@@ -30,7 +30,8 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "red_hot_wild_7s": (246_247, 343_251_500),  # a key symbol game (winning = 0)
            "red_hot_wild_7s_pools": (246_247, 343_251_500),  # its whole order, counts split over 5 pools
            "granite_state_money_puzzle": (1_078_850, 778_670_500),  # its whole order of 4,129,500, split
-           "ten_x_the_money": (64_554, 151_250_000)}  # Nebraska's rows' odds truncated (row_odds_rounding)
+           "ten_x_the_money": (64_554, 151_250_000),  # Nebraska's rows' odds truncated (row_odds_rounding)
+           "deal_em": (226, 33_500)}  # Wisconsin's rows' odds rounded up (row_odds_rounding = "up")
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -44,13 +45,16 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "granite_state_money_puzzle": ({"order_tickets": 20_000, "pool_tickets": 10_000}, 200, "p2", 10_000),
         "big_cash_riches": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 30, "p1", 20_000),
         "bank_roll": ({"order_tickets": 15_000, "pool_tickets": 15_000}, 20, "p1", 15_000),  # 7 or 11
-        "ten_x_the_money": ({"order_tickets": 24_000, "pool_tickets": 24_000}, 10, "p1", 24_000)}
+        "ten_x_the_money": ({"order_tickets": 24_000, "pool_tickets": 24_000}, 10, "p1", 24_000),
+        "deal_em": ({"order_tickets": 1_050, "pool_tickets": 1_050}, 1, "p1", 1_050)}  # whole: one box
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
 UNPUBLISHED = {"big_cash_riches", "bank_roll"}
 # examples whose [published] states one figure (Nebraska prints its overall odds, no total of winners)
 ONE_FIGURE = {"ten_x_the_money"}
+# examples whose table prints its rows' odds and no total (Wisconsin's procedures): nothing to drop
+ROWS_ONLY = {"deal_em"}
 
 
 def cut(name: str, folder: Path) -> Path:
@@ -68,7 +72,7 @@ def cut(name: str, folder: Path) -> Path:
                   text, flags=re.M)
     dropped = "winners|total_cost|odds" if "\nformat = 2\n" in text else "losers|losers_odds"
     text, n = re.subn(rf"^({dropped}) = .*\n", "", text, flags=re.M)
-    assert n >= (1 if name in ONE_FIGURE else 2) or name in UNPUBLISHED, name
+    assert n >= (1 if name in ONE_FIGURE else 2) or name in UNPUBLISHED | ROWS_ONLY, name
     path = folder / f"{name}.toml"
     path.write_text(text)
     return path
