@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from audit.read.specs.money import money as audit_money
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
-from poolgen.money import fmt_cents, parse_decimal, parse_printed, round_half_up
+from poolgen.money import fmt_cents, parse_decimal, parse_printed, round_half_up, round_up
 from tests.support import SPECS
 from tests.support.money import NOT_EXACT_IN_BINARY
 
@@ -149,3 +149,12 @@ def test_spec_money_not_exact_in_binary_loads_exactly(tmp_path):
 def test_odds_are_rounded_half_up_not_floored(value, places, shown):
     got = round_half_up(value, places)
     assert type(got) is Decimal and str(got) == shown
+
+
+def test_rounding_up_is_the_exact_ceiling_of_the_fraction():
+    """Wisconsin's rows' odds (row_odds_rounding = "up"): 1,050 / 200 = 5.25 printed 6, 1,050 / 20 = 52.5
+    printed 53; an exact figure is not moved, and the ceiling is the Fraction's, not a float's."""
+    assert [str(round_up(Fraction(1050, n), 0)) for n in (200, 20, 2, 1)] == ["6", "53", "525", "1050"]
+    assert str(round_up(Fraction(1050, 200), 2)) == "5.25"
+    assert str(round_up(Fraction(1, 3), 2)) == "0.34"
+    assert str(round_up(Fraction(10**30 + 1, 10**30), 2)) == "1.01"  # a float would say 1.00

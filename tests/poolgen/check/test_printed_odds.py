@@ -134,15 +134,6 @@ def test_row_odds_rounding_up_reconciles_a_row_rounded_up_and_reports_the_rounde
         in problems
 
 
-def test_rounding_up_is_exact_at_whole_and_tied_odds():
-    from fractions import Fraction
-
-    from poolgen.money import round_up
-    assert [str(round_up(Fraction(1050, n), 0)) for n in (200, 20, 2, 1)] == ["6", "53", "525", "1050"]
-    assert str(round_up(Fraction(1050, 200), 2)) == "5.25"  # exact: nothing to round
-    assert str(round_up(Fraction(1, 3), 2)) == "0.34"
-
-
 @pytest.mark.parametrize(("value", "message"), [
     ('"nearest"', "published.row_odds_rounding: must be \"half up\", \"down\" or \"up\", not 'nearest'"),
     ('"ceiling"', "published.row_odds_rounding: must be \"half up\", \"down\" or \"up\", not 'ceiling'"),
