@@ -16,6 +16,8 @@ from poolgen.money import fmt_cents, parse_decimal, parse_printed
 
 __all__ = ["check_einstant"]
 
+_NONE = "none: no share of a pool wins the tier"
+
 
 def check_einstant(game: Game, sales: EInstant, result: GameCheck) -> None:
     result.pools += [figures(p) for p in game.pools]
@@ -25,14 +27,19 @@ def check_einstant(game: Game, sales: EInstant, result: GameCheck) -> None:
     for t in game.tiers:
         d = t.published
         row = f"multiplier {t.times:f}"
-        ok, shown = odds_match(d.odds, Fraction(size, t.count)) if t.count and d.odds else (True, None)
-        if not ok:
-            result.problem("(j)", f"{row} odds", f"1 in {d.odds}", f"1 in {shown}")
+        if d.odds and not t.count:  # printed odds of a tier no share wins: never "1 in" anything
+            result.problem("(j)", f"{row} odds", f"1 in {d.odds}", _NONE)
+        elif d.odds:
+            ok, shown = odds_match(d.odds, Fraction(size, t.count))
+            if not ok:
+                result.problem("(j)", f"{row} odds", f"1 in {d.odds}", f"1 in {shown}")
         if d.count is not None:
             i_count = int(parse_decimal(d.count))
             if i_count != t.count:
                 result.problem("(i)", f"{row} number of prizes", d.count, f"{t.count} in (j)")
-        if d.count_odds is not None and t.count:
+        if d.count_odds is not None and not t.count:
+            result.problem("(i)", f"{row} odds", f"1 in {d.count_odds}", _NONE)
+        elif d.count_odds is not None:
             ok, shown = odds_match(d.count_odds, Fraction(size, t.count))
             if not ok:
                 result.problem("(i)", f"{row} odds", f"1 in {d.count_odds}", f"1 in {shown}")

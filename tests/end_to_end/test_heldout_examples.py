@@ -27,6 +27,7 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "two_million_blitz": (633_763, 2_675_500_000),
            "elemental_duel": (68_875, 17_200_000),  # an eInstant: the first pool's ($1.00)
            "lucky_reels_areas": (32_135, 7_400_000),
+           "lizard_spock_showdown": (36_721, 1_427_500),  # sudden death, five symbols: the $0.25 pool's
            "red_hot_wild_7s": (246_247, 343_251_500),  # a key symbol game (winning = 0)
            "red_hot_wild_7s_pools": (246_247, 343_251_500),  # its whole order, counts split over 5 pools
            "granite_state_money_puzzle": (1_078_850, 778_670_500),  # its whole order of 4,129,500, split
@@ -40,6 +41,7 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "pairs_payday_packs": ({"order_tickets": 11_000, "pool_tickets": 2_000}, 100, "p6", 1_000),
         "elemental_duel": ({"order_shares": 16_000, "pool_shares": 4_000}, 50, "d1.00", 4_000),
         "lucky_reels_areas": ({"order_shares": 24_000, "pool_shares": 4_000}, 25, "d1.00x2", 4_000),
+        "lizard_spock_showdown": ({"order_shares": 16_000, "pool_shares": 4_000}, 25, "d0.25", 4_000),
         "red_hot_wild_7s": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 50, "p1", 20_000),
         "red_hot_wild_7s_pools": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 50, "p5", 300),
         "granite_state_money_puzzle": ({"order_tickets": 20_000, "pool_tickets": 10_000}, 200, "p2", 10_000),
@@ -94,7 +96,8 @@ def test_each_heldout_example_reconciles_every_figure_it_publishes():
     assert set(games) == {f"{name}.toml" for name in FIGURES}
     for name, (winners, cost) in FIGURES.items():
         game = games[f"{name}.toml"]
-        figures = game["pools"][0] if name in ("elemental_duel", "lucky_reels_areas") else game["order"]
+        first_pool = name in ("elemental_duel", "lucky_reels_areas", "lizard_spock_showdown")
+        figures = game["pools"][0] if first_pool else game["order"]
         assert (figures["winners"], figures["prize_cost_cents"]) == (winners, cost), name
         assert game["problems"] == [], name
 

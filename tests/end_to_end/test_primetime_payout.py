@@ -172,6 +172,10 @@ def test_fewer_areas_and_another_bonus_grid_check_generate_and_verify(base, tmp_
      "game must win the same numbers of prizes"),
     ([('wild = "COIN"', 'wild = "WILD"')],
      "variant.toml: layout.wild: must be the code of one of the [[symbols]], not 'WILD'"),
+    # a match game without a bonus: named as missing, not as "not None"
+    ([('bonus_key = "GFOOT"', "# no key")],
+     "variant.toml: layout.bonus_key: missing field: the spec code of one of the [[symbols]] (an "
+     "area_match game has a bonus key and 1 to 8 bonus games)"),
     ([("max_decompositions = 50000", "max_decompositions = 50000\nfield_goal_grid = [1, 2]")],
      "variant.toml: layout.field_goal_grid: unknown field"),
 ])

@@ -96,6 +96,11 @@ def _code(tables: TicketTables, codes: dict[str, int], field: str) -> int:
 
 
 def _symbol_code(tables: TicketTables, codes: dict[str, int], field: str, value: object) -> int:
+    if value is None:
+        why = {"layout.wild": " (an area_match game has a wild)",
+               "layout.bonus_key": f" (an area_match game has a bonus key and 1 to {MAX_GAMES} bonus games)"}
+        what = "missing field: the spec code of one of the [[symbols]]"
+        raise _fail(tables, field, what + why.get(field, ""))
     if not isinstance(value, str) or value not in codes:
         raise _fail(tables, field, f"must be the code of one of the [[symbols]], not {value!r}")
     return codes[value]

@@ -114,6 +114,22 @@ def test_einstant_odds_mismatch_is_reported(tmp_path):
         "Hand to Hand Tactics: (j): multiplier 1 odds: published 1 in 4.99, computed 1 in 4.98"]
 
 
+def test_einstant_odds_of_a_tier_no_share_wins_are_a_problem(tmp_path):
+    # a transcription slip (count = 0) left the row's printed "1 in" unchecked, and check reconciled it
+    text = (SPECS / "hand_to_hand_tactics.toml").read_text()
+    row = 'multiplier = "5000"\ncount = 1\n'
+    assert text.count(row) == 1
+    path = tmp_path / "hth.toml"
+    path.write_text(text.replace(row, 'multiplier = "5000"\ncount = 0\n'))
+    problems = check_spec(load_spec(path)).problems
+    assert [p for p in problems if "multiplier 5000" in p] == [
+        "Hand to Hand Tactics: (j): multiplier 5000 odds: published 1 in 1,000,000.00, "
+        "computed none: no share of a pool wins the tier",
+        "Hand to Hand Tactics: (i): multiplier 5000 number of prizes: published 1, computed 0 in (j)",
+        "Hand to Hand Tactics: (i): multiplier 5000 odds: published 1 in 1,000,000.00, "
+        "computed none: no share of a pool wins the tier"]
+
+
 @pytest.mark.parametrize(("spec", "order", "made"), [
     ("hand_to_hand_tactics", 6_000_000, "6 x 1,000,000"),
     ("primetime_payout", 16_000_000, "16 x 1,000,000")])
