@@ -149,3 +149,12 @@ def test_spec_money_not_exact_in_binary_loads_exactly(tmp_path):
 def test_odds_are_rounded_half_up_not_floored(value, places, shown):
     got = round_half_up(value, places)
     assert type(got) is Decimal and str(got) == shown
+
+
+@pytest.mark.parametrize("text", ["4e1", "4E+1", "4_0", "+40", "40.", ".5", " 40", "40 ", "1090e-2"])
+def test_parse_decimal_refuses_spellings_no_table_prints_that_decimal_reads(text):
+    """A printed row's "1 in" (`published_odds`) or count is digits, commas and a point: Decimal reads
+    '4e1', '4_0' and '+40' as 40, so a typo or an exponent would have passed for a table's 1 in 40."""
+    with pytest.raises(ValueError) as info:
+        parse_decimal(text)
+    assert str(info.value) == f"{text!r} is not a number"
