@@ -13,10 +13,12 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
-from poolgen.limits import bounded_decimal
+from poolgen.limits import MAX_NUMBER_CHARS, bounded_decimal
 
 # As printed in a regulation: optional $, digits grouped by commas in threes, optional cents.
 _PRINTED = re.compile(r"^\$?(\d{1,3}(,\d{3})*|\d+)(\.\d{2})?$")
+# A printed count or odds (parse_decimal): digits and commas, optionally a point and digits.
+_NUMBER = re.compile(r"-?[0-9][0-9,]*(\.[0-9]+)?", re.ASCII)
 
 
 def parse_printed(text: str) -> tuple[int, bool]:
@@ -41,7 +43,11 @@ def parse_printed(text: str) -> tuple[int, bool]:
 
 
 def parse_decimal(text: str) -> Decimal:
-    """A printed number such as '1,000,000.00' or '4.5' as an exact Decimal."""
+    """A printed number such as '1,000,000.00' or '4.5' as an exact Decimal: digits (commas among
+    them), optionally a point and more digits; not Python's other spellings ('4e1', '4_0', '+40', '40.',
+    ' 40'), which no table prints and Decimal would read as 40."""
+    if len(text) <= MAX_NUMBER_CHARS and not _NUMBER.fullmatch(text):  # longer: bounded_decimal says so
+        raise ValueError(f"{text!r} is not a number")
     return bounded_decimal(text.replace(",", ""), shown=text)
 
 

@@ -82,7 +82,8 @@ def book_of_barcode(barcode: str) -> str:
 def run_books(run: Run) -> dict[str, int]:
     """The run's books (`GGG-BBBBBBB` -> tickets), from its pack list read only as the manifest's `packs`
     entry vouches for it (a regular file of the run folder, its size and SHA-256 the listed ones)."""
-    entries = [f for f in run.folder.manifest.get("deliverables", []) if isinstance(f, dict)
+    files = run.folder.manifest.get("deliverables")  # an unsigned manifest (status) may hold anything here
+    entries = [f for f in (files if isinstance(files, list) else []) if isinstance(f, dict)
                and f.get("role") == "packs"]
     if len(entries) != 1 or not isinstance(entries[0].get("name"), str) \
             or not isinstance(entries[0].get("bytes"), int) or not isinstance(entries[0].get("sha256"), str):
@@ -122,10 +123,18 @@ def own_books(run: Run, listed: dict[str, int]) -> dict[str, int]:
     every book of the order whatever pools the run holds (docs/validation.md, section 4), so a run of
     some of its pools (a cut) holds only some of them: those its pool files name (each file checked
     against the manifest's SHA-256 first). Any other run's pack list names its own books."""
-    split = run.folder.manifest.get("print", {}).get("split")
-    tickets = sum(p.tickets for p in run.folder.parsed.pools)
-    if not isinstance(split, dict) or not isinstance(split.get("order_tickets"), int) \
-            or tickets >= split["order_tickets"]:
+    printed = run.folder.manifest.get("print", {})  # an unsigned manifest (status) may hold anything here
+    if not isinstance(printed, dict):
+        raise BackOfficeError(f"{run.path}: the manifest's print entry is not an object; its books are "
+                              "unknown")
+    split = printed.get("split")
+    if split is None:
+        return listed
+    order = split.get("order_tickets") if isinstance(split, dict) else None
+    if not isinstance(order, int) or isinstance(order, bool) or order < 1:  # a cut read as the whole order
+        raise BackOfficeError(f"{run.path}: the manifest's print.split is not an order's split "
+                              "{order_tickets, ...}; its books are unknown")
+    if sum(p.tickets for p in run.folder.parsed.pools) >= order:
         return listed
     numbers: set[int] = set()
     for entry in run.folder.parsed.pools:

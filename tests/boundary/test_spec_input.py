@@ -36,7 +36,7 @@ SPECS = {  # name: (spec text, the error's field and reason)
     "40-digit prize": (lambda: _sub("wild_side", r'^prize = "[^"]*"', 'prize = "' + "9" * 40 + '"'),
                        "tiers[0].prize: '" + "9" * 40 + "' is out of range"),
     "tiny odds": (lambda: _sub("wild_side", r'^odds = "[^"]*"', 'odds = "1E-999999999"'),
-                  "published.odds: '1E-999999999' is out of range"),
+                  "published.odds: '1E-999999999' is not a number"),  # no exponent: parse_decimal
     "legend exponent": (lambda: _sub("hand_to_hand_tactics", r'^legend = \["0.5"',
                                      'legend = ["1E+999999999"'),
                         "play.legend: '1E+999999999' is out of range"),

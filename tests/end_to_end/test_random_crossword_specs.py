@@ -10,11 +10,14 @@ refusal, not a case. Likewise two grids each paid by its own legend (section 10)
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.support.random_specs import generates_and_verifies, refused_in_one_line
-from tests.support.spec_docs import base_doc
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
+from tests.support.random_specs import generates_and_verifies, load_drawn, refused_in_one_line
+from tests.support.spec_docs import base_doc, write
 
 LETTERS = [{"group": "abc", "code": ch, "symbol": ch} for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"]
 
@@ -138,3 +141,37 @@ BREAK = [
 def test_every_broken_crossword_variant_is_refused_with_one_line(tmp_path_factory, doc, broken):
     BREAK[broken](doc)
     refused_in_one_line(tmp_path_factory.mktemp("bad"), doc, broken)
+
+
+
+def _legends(d: dict, legends: list) -> None:
+    d["areas"][0].pop("legend", None)
+    d["areas"][0]["legends"] = legends
+
+
+BREAK_BONUS_AND_LEGENDS = [  # sections 9 and 10's fields, each refused naming it: (edit, field)
+    (lambda d: d["areas"][0].__setitem__("bonus", {"length": 7, "prize": "L0"}), "areas[0].bonus.length"),
+    (lambda d: d["areas"][0].__setitem__("bonus", {"length": 4, "prize": "A"}), "areas[0].bonus.prize"),
+    (lambda d: d["areas"][0].__setitem__("bonus", {"length": 4}), "areas[0].bonus.prize"),
+    (lambda d: d["areas"][0].__setitem__("bonus", 5), "areas[0].bonus"),
+    (lambda d: d["tiers"][0]["wins"].append({"area": "cw", "prize": "L0", "how": "bonus"}), "tiers[0].wins"),
+    (lambda d: _legends(d, [d["areas"][0]["legend"]] * 3), "areas[0].legends"),  # never 3 grids
+    (lambda d: d["areas"][0].__setitem__("legends", [d["areas"][0]["legend"]] * len(d["areas"][0]["grids"])),
+     "areas[0].legends"),  # and legend
+    (lambda d: _legends(d, [[{"words": 99, "prize": f"L{g}"}] for g in range(len(d["areas"][0]["grids"]))]),
+     "areas[0].legends[0]"),  # more words than grid 1 holds
+]
+
+
+@settings(SETTINGS, max_examples=2)
+@given(doc=games())
+@pytest.mark.parametrize("broken", range(len(BREAK_BONUS_AND_LEGENDS)))
+def test_every_broken_bonus_word_or_legends_variant_is_refused_naming_its_field(tmp_path_factory, doc,
+                                                                                broken):
+    folder = tmp_path_factory.mktemp("bad")
+    load_drawn(write(folder, doc), lambda m: "draws of the grids and" in m)  # the drawn spec, unbroken, loads
+    edit, field = BREAK_BONUS_AND_LEGENDS[broken]
+    edit(doc)
+    with pytest.raises(SpecError) as err:
+        load_spec(write(folder, doc))
+    assert str(err.value).startswith(f"g.toml: {field}") and "\n" not in str(err.value), str(err.value)

@@ -68,6 +68,9 @@ BREAK = [
     lambda d: d["tiers"][0]["wins"].append({"area": "x", "prize": next(
         s["code"] for s in d["symbols"] if s["group"] == "mul"), "how": "multiplier", "by": 2}),
     lambda d: d["areas"][1].__setitem__("multipliers_on_losers", "yes"),
+    lambda d: (d["areas"][1].__setitem__("multipliers_on_losers", True),  # a pool of no losing ticket
+               d["tiers"][0].__setitem__("count", d["tiers"][0]["count"] + d["printed"]["pool_tickets"]
+                                         - sum(t["count"] for t in d["tiers"]))),
 ]
 
 

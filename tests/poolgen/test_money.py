@@ -158,3 +158,12 @@ def test_rounding_up_is_the_exact_ceiling_of_the_fraction():
     assert str(round_up(Fraction(1050, 200), 2)) == "5.25"
     assert str(round_up(Fraction(1, 3), 2)) == "0.34"
     assert str(round_up(Fraction(10**30 + 1, 10**30), 2)) == "1.01"  # a float would say 1.00
+
+
+@pytest.mark.parametrize("text", ["4e1", "4E+1", "4_0", "+40", "40.", ".5", " 40", "40 ", "1090e-2"])
+def test_parse_decimal_refuses_spellings_no_table_prints_that_decimal_reads(text):
+    """A printed row's "1 in" (`published_odds`) or count is digits, commas and a point: Decimal reads
+    '4e1', '4_0' and '+40' as 40, so a typo or an exponent would have passed for a table's 1 in 40."""
+    with pytest.raises(ValueError) as info:
+        parse_decimal(text)
+    assert str(info.value) == f"{text!r} is not a number"

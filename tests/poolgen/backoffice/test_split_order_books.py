@@ -115,3 +115,29 @@ def test_a_cut_naming_every_pool_of_the_order_answers_for_every_book(order, tmp_
     text = _books_cmd(every, "status", "--ledger", ledger)
     assert text.stdout.splitlines()[0] == ("run cut-all: 240 books: 239 printed, 1 activated, 0 settled, "
                                            "0 returned, 0 stolen")
+
+
+UNKNOWN = "its books are unknown"
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda m: m.__setitem__("deliverables", 5), f"the manifest lists no usable pack list; {UNKNOWN}"),
+    (lambda m: m.__setitem__("deliverables", None), f"the manifest lists no usable pack list; {UNKNOWN}"),
+    (lambda m: m.__setitem__("print", []), f"the manifest's print entry is not an object; {UNKNOWN}"),
+    (lambda m: m["print"].__setitem__("split", []),
+     f"the manifest's print.split is not an order's split {{order_tickets, ...}}; {UNKNOWN}"),
+    (lambda m: m["print"]["split"].__setitem__("order_tickets", True),
+     f"the manifest's print.split is not an order's split {{order_tickets, ...}}; {UNKNOWN}"),
+])
+def test_status_of_an_unsigned_cut_whose_manifest_garbles_its_books_is_refused_in_one_line(
+        order, tmp_path, edit, message):
+    """`status` reads a run without --public-key, whose manifest may say anything: a pack list entry that
+    is no list, or a `print` (or its split) of another type, is refused in one line, not a traceback, and
+    a cut is never read as the whole order for it (its books counted as the order's 240)."""
+    copy = tmp_path / "cut-a"
+    shutil.copytree(order["a"].folder, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    edit(manifest)
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    refused = invoke("books", "status", copy, "--ledger", tmp_path / "books.sqlite")
+    one_line(refused, "poolgen", f"{copy}: {message}")

@@ -57,6 +57,15 @@ def test_printed_odds_that_are_not_a_number_are_refused(tmp_path):
     assert str(err.value) == "red_hot_wild_7s.toml: tiers[0].published_odds: 'eight' is not a number"
 
 
+@pytest.mark.parametrize("odds", ["8.33e0", "833e-2", "8_33", "+8.33", " 8.33"])
+def test_printed_odds_in_a_spelling_no_table_prints_are_refused_not_read_as_decimal_reads_them(tmp_path,
+                                                                                            odds):
+    """'833e-2' is 8.33 to Decimal: read so, a row's "1 in" written as no table prints it passed check."""
+    with pytest.raises(SpecError) as err:
+        load_spec(_edited(tmp_path, 'published_odds = "8.33"', f'published_odds = "{odds}"'))
+    assert str(err.value) == f"red_hot_wild_7s.toml: tiers[0].published_odds: {odds!r} is not a number"
+
+
 def test_printed_odds_of_a_row_with_no_ticket_are_a_problem_not_skipped(tmp_path):
     result = check_spec(load_spec(_edited(tmp_path, "count = 40345\n", "count = 0\n")))
     assert "Red Hot and Wild 7's: (j): row 2 ($5 w/RED 7) odds: published 1 in 25.04, computed none: no " \
