@@ -353,3 +353,9 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             winning |= {f"{area_id}_bonus_{j}" for j in range(params.bonus.length)}
             winning |= {f"{area_id}_letter_{j}" for j in range(params.letters)}
     return lines, winning
+
+
+def unpaid_field(params: Params, wins: Sequence[Win]) -> str | None:
+    """`bonus` when the area has a bonus word no tier's win lists (poolgen/loader/printed.py refuses it:
+    every ticket would print a bonus word that never wins; contract, section 9)."""
+    return "bonus" if params.bonus is not None and not any(w.how == "bonus" for w in wins) else None

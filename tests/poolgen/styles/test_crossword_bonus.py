@@ -142,6 +142,12 @@ def test_a_tier_whose_bonus_word_no_draw_completes_is_refused(tmp_path):
              "LETTERS completes 1..1 words and completes a bonus word")
 
 
+def test_a_bonus_word_no_tier_wins_is_refused(tmp_path):
+    """Every ticket would print a bonus word and its prize that never win: a field nothing uses."""
+    _refused(tmp_path, _doc({"length": 5, "prize": "5"}, wins=[{"area": "cw", "prize": "1", "how": "match"}]),
+             "areas[0].bonus: not used: no tier wins it (every ticket would print it, and it could never "
+             "win)")
+
 
 # sha256 over every layout column (name, then its bytes) of 6,000 rows of each example's first pool,
 # as poolgen laid them out at commit 30bcd96, before the bonus word: a spec without one draws as before
