@@ -67,14 +67,14 @@ def round_half_up(value: Fraction, places: int = 2) -> Decimal:
 
 
 def round_down(value: Fraction, places: int = 2) -> Decimal:
-    """A fraction truncated to `places` decimals, as a table that truncates prints it (Nebraska's rows'
-    odds: 240,000 / 22,000 = 10.909... printed 10.90); exact: the Fraction's floor, not a float's."""
+    """A fraction truncated to `places` decimals, as a table that truncates prints it (240,000 / 22,000
+    = 10.909... printed 10.90: `row_odds_rounding = "down"`); exact: the Fraction's floor, not a float's."""
     scale = 10 ** places
     return Decimal(value.numerator * scale // value.denominator).scaleb(-places)
 
 
 def round_up(value: Fraction, places: int = 2) -> Decimal:
     """A positive fraction rounded up to `places` decimals, as a table that rounds up prints it
-    (Wisconsin's game 767: 1,050 / 200 = 5.25 printed "1:6"); exact: the Fraction's ceiling."""
+    (1,050 / 200 = 5.25 printed "1:6": `row_odds_rounding = "up"`); exact: the Fraction's ceiling."""
     scale = 10 ** places
     return Decimal(-(-value.numerator * scale // value.denominator)).scaleb(-places)

@@ -3,7 +3,7 @@ carton of print order, one range of printed book numbers, the first blocks of an
 
 A retailer receives books a carton at a time (`poolgen imaging sequence`: consecutive packs of print
 order) or a range of book numbers; an eInstant's first hours sell its first blocks of serials. 1e's
-"close together" tests see the top groups there; a level below them (Happy Holidays' 500 $20s, 40 of
+"close together" tests see the top groups there; a level below them (500 $20s in books of 300, 40 of
 them moved into the 20 books of one carton, $800 to one retailer, each swapped with a lower winner of
 the book it joins so every book keeps its winners) moved too little of the pool for the tests by tenth
 of the pool and passed. So, for every prize amount below the top groups (audit/stats/positions.py

@@ -82,7 +82,7 @@ def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
     cost = p["prize_cost_cents"]
     for t in p["tiers"]:
         tier_cost = t["count"] * t["prize_cents"]
-        # a paragraph: a long tier name (Wild Side's "$5 (5X) + $5 (5X) + ...") wraps in its column
+        # a paragraph: a long tier name (a row of many wins, "$5 (5X) + $5 (5X) + ...") wraps in its column
         rows.append([para(escape(labels.get(t["id"], t["id"])), CELL), fmt_cents(t["prize_cents"]),
                      f"{t['count']:,}",
                      odds_text(tickets, t["count"]), fmt_cents(tier_cost),
