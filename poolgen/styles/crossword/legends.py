@@ -10,9 +10,26 @@ from typing import Any
 from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Win
 
-__all__ = ["Legend", "read_legends", "targets"]
+__all__ = ["Legend", "read_entry", "read_legends", "targets"]
 
 Legend = tuple[tuple[int, Symbol], ...]  # (completed words, prize), by number of words
+
+
+def read_entry(ctx: AreaReading, item: Any, where: str, keys: tuple[str, str],
+               prizes: tuple[Symbol, ...]) -> Symbol:
+    """A table `{ <keys[0]>, prize }` (a legend line, the bonus word) checked for its keys, and its prize
+    symbol, one of the area's `prizes`; every refusal one line naming the field."""
+    r = ctx.r
+    if not isinstance(item, dict):
+        raise r.fail(where, f"must be a table {{ {', '.join(keys)} }}")
+    for key in item:
+        if key not in keys:
+            raise r.fail(f"{where}.{key}", "unknown field")
+    code = r.get(item, "prize", where, str)
+    prize = next((s for s in prizes if s.code == code), None)
+    if prize is None:
+        raise r.fail(f"{where}.prize", f"{code!r} is not one of the area's prize symbols")
+    return prize
 
 
 def _legend(ctx: AreaReading, raw: Any, at: str, prizes: tuple[Symbol, ...]) -> Legend:
@@ -22,16 +39,9 @@ def _legend(ctx: AreaReading, raw: Any, at: str, prizes: tuple[Symbol, ...]) -> 
     out: list[tuple[int, Symbol]] = []
     for i, item in enumerate(raw):
         where = f"{at}[{i}]"
-        if not isinstance(item, dict):
-            raise r.fail(where, "must be a table { words, prize }")
-        for key in item:
-            if key not in ("words", "prize"):
-                raise r.fail(f"{where}.{key}", "unknown field")
+        prize = read_entry(ctx, item, where, ("words", "prize"), prizes)
         words = ctx.whole(item, "words", where, 1)
-        code = r.get(item, "prize", where, str)
-        prize = next((s for s in prizes if s.code == code), None)
-        if prize is None:
-            raise r.fail(f"{where}.prize", f"{code!r} is not one of the area's prize symbols")
+        code = prize.code
         if out and words <= out[-1][0]:
             raise r.fail(f"{where}.words", "the legend lists numbers of words in increasing order")
         if any(p.code == code for _, p in out):

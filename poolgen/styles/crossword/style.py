@@ -18,7 +18,7 @@ from poolgen.rng import Stream
 from poolgen.styles.crossword import fill
 from poolgen.styles.crossword.bonus import Bonus
 from poolgen.styles.crossword.grids import Grid, read_grid
-from poolgen.styles.crossword.legends import Legend, read_legends, targets
+from poolgen.styles.crossword.legends import Legend, read_entry, read_legends, targets
 from poolgen.styles.crossword.words import Lexicon, lexicon
 
 FIELDS: frozenset[str] = frozenset({"letters", "alphabet", "grids", "colours", "prizes", "legend", "legends",
@@ -80,18 +80,11 @@ def _bonus(ctx: AreaReading, table: Mapping[str, Any], where: str, lengths: froz
     raw, at = table["bonus"], f"{where}.bonus"
     if not isinstance(raw, dict):
         raise r.fail(at, "must be a table { length, prize }")
-    for key in raw:
-        if key not in ("length", "prize"):
-            raise r.fail(f"{at}.{key}", "unknown field")
     length = ctx.whole(raw, "length", at, 1)
     if length not in lengths:
         raise r.fail(f"{at}.length", f"no listed word of {length} letters is spelt in the alphabet "
                                      f"(lengths {', '.join(str(n) for n in sorted(lengths))})")
-    code = r.get(raw, "prize", at, str)
-    prize = next((s for s in prizes if s.code == code), None)
-    if prize is None:
-        raise r.fail(f"{at}.prize", f"{code!r} is not one of the area's prize symbols")
-    return Bonus(length, prize)
+    return Bonus(length, read_entry(ctx, raw, at, ("length", "prize"), prizes))
 
 
 def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
