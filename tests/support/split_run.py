@@ -31,10 +31,13 @@ class SplitRun:
     private: Path  # the signing key
 
 
-def split_run(root: Path) -> SplitRun:
-    """The split order's run in `root` (its spec, keys and run folder)."""
+def split_run(root: Path, printed: dict | None = None, pools: list[str] | None = None,
+              run_id: str = "split") -> SplitRun:
+    """The split order's run in `root` (its spec, keys and run folder); `printed` changes the spec's
+    [printed] table further (books of 2 tickets: first_ticket 0, last_ticket 1), `pools` makes the run a
+    cut of those pools alone."""
     doc = kn_doc()
-    doc["printed"] |= {"order_tickets": 12_000, "counts_per": "order", "split": "even"}
+    doc["printed"] |= {"order_tickets": 12_000, "counts_per": "order", "split": "even"} | (printed or {})
     doc["tiers"][3]["count"] = 4
     spec = write(root, doc)
     for tier in ("low", "high"):
@@ -42,7 +45,7 @@ def split_run(root: Path) -> SplitRun:
     pair = new_key_pair(root / "keys", None)
     made = SplitRun(spec, root / "runs" / "split", pair.public, root / "low.key", root / "high.key",
                     pair.private)
-    return cut(made, None, "split")
+    return cut(made, pools, run_id)
 
 
 def cut(made: SplitRun, pools: list[str] | None, run_id: str) -> SplitRun:

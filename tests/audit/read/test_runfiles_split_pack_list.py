@@ -19,27 +19,15 @@ from audit.errors import UnusableInput
 from audit.read import runfiles
 from audit.read.manifest import Manifest
 from audit.verify import VerifyRequest, verify_run
-from poolgen.deliverables.validation import new_validation_key
-from poolgen.run.signing import Signer, new_key_pair
+from poolgen.run.signing import Signer
 from tests.support.reseal import resign
-from tests.support.spec_docs import kn_doc, write
-from tests.support.split_run import SplitRun, cut, split_run
+from tests.support.split_run import SplitRun, split_run
 
 
 @pytest.fixture(scope="module")
 def one_pool(tmp_path_factory) -> SplitRun:
-    root = tmp_path_factory.mktemp("split_pack_list")
-    doc = kn_doc()
-    doc["printed"] |= {"order_tickets": 12_000, "counts_per": "order", "split": "even",
-                       "first_ticket": 0, "last_ticket": 1}
-    doc["tiers"][3]["count"] = 4
-    spec = write(root, doc)
-    for tier in ("low", "high"):
-        new_validation_key(root / f"{tier}.key")
-    pair = new_key_pair(root / "keys", None)
-    made = SplitRun(spec, root / "runs" / "split", pair.public, root / "low.key", root / "high.key",
-                    pair.private)
-    return cut(made, ["p2"], "one-pool")
+    return split_run(tmp_path_factory.mktemp("split_pack_list"), {"first_ticket": 0, "last_ticket": 1},
+                     ["p2"], "one-pool")
 
 
 def manifest_of(run: Path) -> Manifest:
