@@ -23,7 +23,7 @@ from poolgen.errors import RunError
 from poolgen.pdf.report import text as r
 from poolgen.run.folder import RunFolder
 
-__all__ = ["checklist_lines", "statistics_page"]
+__all__ = ["checklist_lines", "placeless", "statistics_page"]
 
 SUMMARY = re.compile(r"^(pool \S+|run): \d+ tests")  # each pool's summary, and the run-level tests'
 SMALLEST = re.compile(r" \(smallest p = [^)]*\)")
@@ -39,6 +39,12 @@ POSITION = re.compile(r"\bposition\b")
 NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book"
                      r"|by serial\b|close together|most in consecutive")
 WITHHELD = "withheld: it names a position (internal edition)"
+# what names a place in a reason of steps 1 to 7 and 9: a ticket id (GGG-BBBBBBB-TTT) or a share's
+# (POOL-NNNNNNN), or a book, slot, pack, block, position, row, serial, ticket or share followed by its
+# number ("book 23 holds 2" of a capped tier, "(row 1634) pays 0 cents, stores 10000")
+PLACE = re.compile(r"\b\d{3}-\d{7}-\d{3}\b|-\d{7}\b"
+                   r"|\b(?:books?|slots?|packs?|blocks?|positions?|rows?|serials?|tickets?|shares?)\s+\d")
+WHERE = "where: withheld (internal edition)"
 
 
 def withheld(name: str, figures: str) -> bool:
@@ -52,16 +58,31 @@ def withheld(name: str, figures: str) -> bool:
 def checklist_lines(step: StepResult, internal: bool = True) -> tuple[str, ...]:
     """What the report's checklist shows of a verify step: everything, except for step 8 only its
     failures and each pool's summary line (every test is on the pool's statistics page). The public
-    edition shows a failed test that `withheld` holds back by its name alone, and no summary's smallest
-    p-value (it may be a withheld test's)."""
+    edition shows a failed test that `withheld` holds back by its name alone, no summary's smallest
+    p-value (it may be a withheld test's), and the other steps' lines `placeless` (docs/proofs.md)."""
     if step.title != "statistics":
-        return tuple(step.reasons) + tuple(step.details)
+        lines = (*step.reasons, *step.details)
+        return lines if internal else tuple(placeless(line) for line in lines)
     reasons = tuple(step.reasons) if internal else tuple(_public_reason(step, line) for line in step.reasons)
     summaries = [d if internal else SMALLEST.sub("", d) for d in step.details
                  if SUMMARY.match(d) or ": " not in d]
     if not summaries:
         return reasons
     return (*reasons, *summaries, "every test with its figures: each pool's statistics page")
+
+
+def placeless(line: str) -> str:
+    """A checklist line as the public edition shows it: each of its "; "-separated findings that names
+    a place (PLACE) cut at the last ": " or ", " before it, what follows withheld."""
+    parts = []
+    for part in line.split("; "):
+        found = PLACE.search(part)
+        if found:
+            head = part[:found.start()]
+            cut = max(head.rfind(": "), head.rfind(", "))
+            part = (head[:cut + 2] if cut >= 0 else "") + WHERE
+        parts.append(part)
+    return "; ".join(parts)
 
 
 def _public_reason(step: StepResult, line: str) -> str:
