@@ -34,7 +34,8 @@ SEED_BYTES = 32
 Regenerate = Callable[[Path, list[str], bytes, Path, "bytes | None", bool], dict[str, Any]]
 """regenerate(spec_path, pool_ids, seed, folder, book_key, without_neighbours) writes each pool's file into
 `folder` and returns {"generator": "<name version>", "versions": {<as the manifest's "tool">}, "pools":
-{id: <the pool's manifest entry>}}. `without_neighbours`: the run is an eInstant's whose manifest has no
+{id: <the pool's manifest entry>}} and, from a generator that gives it, "play": <the manifest's play
+entry it writes>. `without_neighbours`: the run is an eInstant's whose manifest has no
 `blocks`, made before eInstants had the neighbour rule by default (2026-12-02): regenerate it without
 the rule, as it was made (docs/manifest.md, `blocks`)."""
 
@@ -105,6 +106,24 @@ def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectat
     return "; ".join([said, *remarks])
 
 
+def play_difference(stated: object, made: dict[str, Any]) -> str:
+    """Where a manifest's `play` entry differs from the regenerating generator's: each area by id with
+    the keys that differ, then the entry's other keys."""
+    said = stated if isinstance(stated, dict) else {}
+    areas = {a.get("id"): a for a in said.get("areas", []) if isinstance(a, dict)} \
+        if isinstance(said.get("areas"), list) else {}
+    out = []
+    for area in made.get("areas", []):
+        got = areas.get(area["id"], {})
+        keys = sorted(k for k in area.keys() | got.keys() if area.get(k) != got.get(k))
+        if keys:
+            out.append(f"area {area['id']}: {', '.join(keys)}")
+    out += [k for k in sorted(made.keys() | said.keys()) if k != "areas" and made.get(k) != said.get(k)]
+    if len(areas) != len(made.get("areas", [])):
+        out.append("areas")
+    return "; ".join(out) or "areas"
+
+
 def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path: Path,
                        regenerate: Regenerate, book_key: bytes | None = None) -> str:
     """(7) seed against commitment, a split order's counts drawn with audit's own DRBG (regeneration
@@ -138,6 +157,9 @@ def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path:
             elif entry != pool.raw:
                 diff = sorted(k for k in entry.keys() | pool.raw.keys() if entry.get(k) != pool.raw.get(k))
                 problems.append(f"pool {pool.id}: regenerated figures differ in {', '.join(diff)}")
+        if "play" in made_by and made_by["play"] != manifest.doc.get("play"):
+            problems.append("the manifest's play entry is not the one the generator writes from the spec: "
+                            + play_difference(manifest.doc.get("play"), made_by["play"]))
         imaging = [f for f in manifest.doc.get("deliverables", []) if f.get("role") == "imaging"]
         for f in imaging:  # barcodes and VIRNs follow from the seed too (docs/validation.md)
             made = Path(tmp) / f["name"]
