@@ -74,6 +74,7 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.L
             path = check_run_parquet(run, entry["name"], "imaging", IMAGING_COLUMNS)
         except UnusableInput as exc:
             raise RunError(str(exc)) from None
+        listed(path, entry)
         pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
         start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
         table = pl.scan_parquet(path)
@@ -81,6 +82,22 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.L
             (pl.int_range(0, pl.len(), dtype=pl.Int64) + start + 1).cast(pl.String).alias("sequence"),
             *with_art(table.collect_schema().names(), art))))
     return out
+
+
+def listed(path: Path, entry: Mapping[str, Any]) -> None:
+    """An imaging file is exported only if it is, byte for byte, the one the manifest lists (its size and
+    SHA-256): a CSV or a record file cannot be checked on arrival as an imaging file is, so a file
+    changed after signing would reach the press unseen."""
+    h = hashlib.sha256()
+    size = 0
+    with open_input(path, "imaging file", RunError) as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+    if size != entry.get("bytes") or h.hexdigest() != entry.get("sha256"):
+        raise RunError(f"{path}: not the imaging file the manifest lists ({size:,} bytes with SHA-256 "
+                       f"{h.hexdigest()[:16]}..., the manifest says {entry.get('bytes')!r} bytes, "
+                       f"{str(entry.get('sha256'))[:16]}...); refusing to export it for the press")
 
 
 def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -> int:

@@ -7,6 +7,7 @@ showing the recipient's fingerprint, and `unseal --manifest` checks what it open
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import polars as pl
@@ -130,3 +131,24 @@ def test_print_sequence_and_cartons_say_where_each_pack_is_and_nothing_of_outcom
     assert cartons.row(6) == ("7", "19", "20", "2", "600", " ".join(seq["book"].to_list()[18:]))
     text = (out / "print-sequence.csv").read_text() + (out / "cartons.csv").read_text()
     assert "p1" not in text and "p2" not in text and "prize" not in text and "tier" not in text
+
+
+@pytest.mark.parametrize("fmt", ["csv", "fixed"])
+def test_an_imaging_file_changed_after_signing_is_not_exported_for_the_press(order, tmp_path, fmt):
+    """A loser's first spot reprinted as $100.00 in the imaging file after the run was signed (the
+    manifest not even re-signed: nobody's key is needed): the press would print it, and a CSV or record
+    file cannot be checked on arrival against the manifest as an imaging file can. The export reads an
+    imaging file only if it is the one the manifest lists, byte for byte, and writes nothing otherwise."""
+    run = tmp_path / "run"
+    shutil.copytree(order, run)
+    path = run / "imaging-p2.parquet"
+    table = pl.read_parquet(path)
+    text = table["play_spot_0_text"].to_list()
+    text[0] = "$100.00"
+    table.with_columns(pl.Series("play_spot_0_text", text)).write_parquet(path)
+    path.chmod(0o600)
+    out = tmp_path / "imaging.out"
+    extra = ["--spec", order.parent.parent / "happy_holidays.toml"] if fmt == "fixed" else []
+    one_line(invoke("imaging", "export", run, "--out", out, "--format", fmt, *extra), "poolgen",
+             f"{path}: not the imaging file the manifest lists (")
+    assert not out.exists() and not (tmp_path / "imaging.layout.csv").exists()
