@@ -52,6 +52,7 @@ TICKET_ENGINES: dict[str, TicketEngine] = {
 }
 PLAY_FROM_SPEC: dict[str, PlayFromSpec] = {
     "area_match": area_match.play_from_spec,
+    "prize_legend_duel": prize_legend_duel.play_from_spec,
 }
 
 

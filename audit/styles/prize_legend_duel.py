@@ -21,7 +21,7 @@ import polars as pl
 
 from audit.styles.interface import Evaluation, Reasons, might_wrap, read_column
 
-__all__ = ["Duel", "evaluate", "layout_columns", "read_play"]
+__all__ = ["Duel", "evaluate", "layout_columns", "play_from_spec", "read_play"]
 
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
 NAMES = {UNPLAYED: "UNPLAYED", LOSE: "LOSE", TIE: "TIE", WIN: "WIN", MULTIPLIER: "MULTIPLIER"}
@@ -37,6 +37,22 @@ class Duel:
                  loser_max_multipliers: int) -> None:
         self.spots, self.losses, self.legend = spots, losses, legend
         self.loser_max_multipliers = loser_max_multipliers
+
+
+def play_from_spec(doc: dict[str, Any]) -> dict[str, Any]:
+    """The play entry section 2 derives from a spec (its TOML as read): every `[play]` field, the play
+    and multiplier symbols with their `[[symbols]]` text; step 5 holds the manifest's to it (a
+    `loser_max_multipliers` above the spec's would pass losers the game's rules forbid)."""
+    play = doc["play"]
+    text = {s["code"]: s["symbol"] for s in doc["symbols"] if s.get("group") == "play"}
+    multiplier = play["multiplier_symbol"]
+    return {"style": "prize_legend_duel", "spots": play["spots"], "losses": play["losses"],
+            "play_symbols": [{"code": c, "symbol": text[c], "beats": list(play["beats"][c])}
+                             for c in play["play_symbols"]],
+            "multiplier_symbol": {"code": multiplier, "symbol": text[multiplier]},
+            "legend": list(play["legend"]), "max_decompositions": play["max_decompositions"],
+            "first_spot_loss": play["first_spot_loss"],
+            "loser_max_multipliers": play["loser_max_multipliers"]}
 
 
 def _bad(what: str) -> ValueError:
