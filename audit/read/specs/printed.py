@@ -221,10 +221,17 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "yours_beats_theirs": "pairs numbers prizes ties",
 }.items()}
 SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
-# A spec field an entry leaves out at its default (the style's contract, section 3), by style: a spec
-# that writes the default out states what the absent key means.
-LEFT_OUT: dict[str, dict[str, object]] = {"key_number_match": {"distinct_numbers": False},
-                                          "ticket_multiplier": {"multipliers_on_losers": False}}
+# A spec field an area may leave out, by style, with what the entry then holds (the style's contract,
+# section 3): its default, written or left out by the entry, or None, left out of the entry too. A spec
+# that writes the default out states what the absent key means; an entry stating anything else for a key
+# the spec leaves out states another rule than the spec's (a multiplier allowed on losers, a special
+# symbol or multiplier the game has not, decoy weights): step 4 would apply it.
+LEFT_OUT: dict[str, dict[str, object]] = {
+    "key_number_match": {"distinct_numbers": False, "match_by": 1, "specials": [], "decoy_weights": None,
+                         "winning_from": None},
+    "match_n": {"multipliers": []},
+    "ticket_multiplier": {"multipliers_on_losers": False},
+}
 
 
 @dataclass(frozen=True)
@@ -285,7 +292,7 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
         if key in ("labels", "colours", "per_row"):
             continue  # titles of sections, colours of grids, spots a row: drawn on the proofs, never paid on
         if key not in run_area and key in LEFT_OUT.get(str(run_area.get("style")), {}) and \
-                LEFT_OUT[str(run_area.get("style"))][key] is value:
+                _same(LEFT_OUT[str(run_area.get("style"))][key], value):
             continue  # the spec writes out the default the entry leaves out
         got = run_area.get(key)
         if isinstance(value, list) and all(isinstance(s, dict) and "code" in s for s in value):
@@ -303,8 +310,15 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
         elif got != value:
             out.append(f"area {spec_area['id']}: {key} {got!r}, spec {value!r}")
     for key, default in LEFT_OUT.get(str(run_area.get("style")), {}).items():
-        if key not in spec_area and key in run_area and run_area[key] is not default:
-            # an entry stating a default's key the spec leaves out states another rule than the spec's
+        stated = key not in spec_area and key in run_area
+        if stated and (default is None or not _same(run_area[key], default)):
+            # an entry stating a key the spec leaves out otherwise states another rule than the spec's
             # (a multiplier allowed on losers: docs/styles/ticket_multiplier.md, section 3)
-            out.append(f"area {spec_area['id']}: {key} {run_area[key]!r}, spec {default!r} (left out)")
+            said = "none" if default is None else repr(default)
+            out.append(f"area {spec_area['id']}: {key} {run_area[key]!r}, spec {said} (left out)")
     return out
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal and of one type (a manifest's 1 is not the default false, nor 0 the default 1's bool)."""
+    return type(a) is type(b) and a == b
