@@ -58,7 +58,7 @@ from audit.read.runfiles import check_run_folder, read_pool, run_file
 from audit.read.specs import read_spec
 from audit.read.specs.packs import DEFAULT_RULES, PackRules, for_pool, manifest_packs, read_blocks, read_packs
 from audit.stats.step import Lines, PoolStatistics, one_pool, statistics_lines
-from audit.steps.books import check_book_key, check_book_numbers
+from audit.steps.books import check_book_key, check_book_numbers, spec_slots
 from audit.steps.ceremony import ceremony_seed, check_bound, read_ceremony, seed_file_for_ceremony
 from audit.steps.ceremony_bundles import check_bundles, read_published
 from audit.steps.deliverables import (
@@ -340,7 +340,7 @@ def verify_run(request: VerifyRequest) -> Report:
     step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_run_identities, manifest))
     if manifest.kind == "printed":
         step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_numbers, folder, manifest.pools,
-                                             manifest.tickets_per_book))
+                                             manifest.tickets_per_book, spec_slots(spec, manifest)))
         printed = manifest.doc.get("print", {})
         if "book_key_check" in printed:  # books numbered under a key held apart from the seed
             step[Step.COMPLETENESS].add(*attempt(Step.COMPLETENESS, check_book_key, folder, manifest.pools,

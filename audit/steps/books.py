@@ -5,7 +5,8 @@ without the seed (step 7 proves them), but their shape can.
 - within a pool: every book's tickets are contiguous rows with ticket numbers 0 .. per_book-1 in
   order (ticket_no = position mod per_book, checked with the other identities), all rows of a book
   carry the number of its first row, and no two books of the pool share a number;
-- across the run: no book number is in two pools, so no ticket id is either.
+- across the run: no book number is in two pools, so no ticket id is either;
+- with the spec of the run, which gives the order's book slots S: every number is one of 0 .. S-1.
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import VerificationError
-from audit.read.manifest import PoolEntry
+from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import read_pool
+from audit.read.specs import SpecExpectation
+from audit.read.specs.printed import PrintedPools
 
 MAX_BOOK = 10**7  # seven digits in the ticket id and the barcode
 
@@ -55,8 +58,19 @@ def book_problems(book: pl.Series, per_book: int) -> list[str]:
     return problems
 
 
-def check_book_numbers(folder: Path, pools: Sequence[PoolEntry], per_book: int) -> str:
-    """No book number in two pools of the run (pools whose file cannot be read are steps 2 and 3's)."""
+def spec_slots(spec: SpecExpectation | None, manifest: Manifest) -> int | None:
+    """The order's book slots S the spec of the run gives (its pools' largest first_book + books: a run
+    may hold some of the order's pools), or None without it (another spec is step 5's)."""
+    if spec is None or spec.sha256 != manifest.doc.get("spec", {}).get("sha256"):
+        return None
+    pools = [c for c in spec.claims if isinstance(c, PrintedPools)]
+    return max(p["first_book"] + p["books"] for p in pools[0].pools) if pools and pools[0].pools else None
+
+
+def check_book_numbers(folder: Path, pools: Sequence[PoolEntry], per_book: int,
+                       slots: int | None = None) -> str:
+    """No book number in two pools of the run (pools whose file cannot be read are steps 2 and 3's) and,
+    given the order's book slots S (`spec_slots`), none outside 0 .. S-1."""
     seen: dict[int, str] = {}
     clashes = []
     read = 0
@@ -75,7 +89,13 @@ def check_book_numbers(folder: Path, pools: Sequence[PoolEntry], per_book: int) 
         raise VerificationError(Step.COMPLETENESS,
                                 f"{len(clashes):,} book number(s) in two pools, so their ticket ids "
                                 f"repeat: {'; '.join(clashes[:3])}")
-    return f"{len(seen):,} book numbers of {read} pool file(s) are distinct across the run"
+    outside = [b for b in seen if slots is not None and not 0 <= b < slots]
+    if outside and slots is not None:
+        raise VerificationError(Step.COMPLETENESS, f"{len(outside):,} book number(s) not one of the order's "
+                                f"{slots:,} book slots 0..{slots - 1:,} the spec gives (docs/validation.md, "
+                                "section 2: the numbers are a permutation of them)")
+    within = f", each one of the order's {slots:,} book slots" if slots is not None else ""
+    return f"{len(seen):,} book numbers of {read} pool file(s) are distinct across the run{within}"
 
 
 BOOK_KEY_LABEL = b"poolgen/books/v1"

@@ -1,0 +1,58 @@
+"""Step 3's book numbers (audit/steps/books.py) against an insider who renumbers a book: with the spec,
+which gives the order's book slots S (docs/validation.md, section 2), every printed book number is one
+of 0 .. S-1 even without the seed; without it, a number past the order's last slot passes (a run may
+hold only some of the order's pools), as two books trading numbers passes without the seed. A Happy
+Holidays order of 10 books of 300 (tests/support/reseal.py `signed_small_run`), book slot 0 printed
+as book 12, its ids, barcodes, pack list and validation files restated and the run signed again."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from audit.checklist import Step
+from audit.verify import VerifyRequest, verify_run
+from tests.support.reseal import rebuild_validation, reseal_pool, resign, signed_small_run, with_seed_file
+
+
+def _barcode(book: int, ticket: int) -> str:
+    n = int(f"465{book:07d}{ticket:03d}")
+    return f"465{book:07d}{ticket:03d}{98 - (n * 100) % 97:02d}"
+
+
+def _renumbered(made: dict, old: int, new: int) -> None:
+    run = made["run"]
+    pool = pl.read_parquet(run / "pool-p1.parquet")
+    book = pl.when(pl.col("book") == old).then(new).otherwise(pl.col("book")).cast(pl.UInt32).alias("book")
+    ticket = pl.format("465-{}-{}", pl.col("book").cast(pl.String).str.zfill(7),
+                       pl.col("ticket_no").cast(pl.String).str.zfill(3))
+    reseal_pool(run, "pool-p1.parquet", pool.with_columns(book).with_columns(ticket.alias("ticket")),
+                made["signer"])
+    imaging = pl.read_parquet(run / "imaging-p1.parquet").with_columns(book)
+    pairs = zip(imaging["book"], imaging["ticket_no"], strict=True)
+    imaging = imaging.with_columns(pl.Series("barcode", [_barcode(b, t) for b, t in pairs]))
+    imaging.write_parquet(run / "imaging-p1.parquet")
+    (run / "imaging-p1.parquet").chmod(0o600)
+    rows = (run / "packs.csv").read_text().splitlines()
+    body = sorted((r if r.split(",")[1] != str(old) else r.replace(f"465,{old},", f"465,{new},", 1)
+                   for r in rows[1:]), key=lambda r: int(r.split(",")[1]))
+    (run / "packs.csv").write_text("\n".join([rows[0], *body]) + "\n")
+    rebuild_validation(run, made["root"])
+    resign(run, lambda doc: None, made["signer"])
+
+
+def test_a_book_renumbered_past_the_orders_slots_fails_step_3_with_the_spec(tmp_path):
+    made = with_seed_file(signed_small_run(tmp_path, 3000, validation_keys=True))
+    keys = {"validation_key": tmp_path / "low.key", "high_validation_key": tmp_path / "high.key"}
+    honest = verify_run(VerifyRequest(run=made["run"], public_key=made["public"], spec=made["spec"], **keys))
+    assert honest.failed == []
+    assert "10 book numbers of 1 pool file(s) are distinct across the run, each one of the order's 10 book " \
+           "slots" in honest.step(Step.COMPLETENESS).details
+    first = int(pl.read_parquet(made["run"] / "pool-p1.parquet", columns=["book"])["book"][0])
+    _renumbered(made, first, 12)
+    bare = verify_run(VerifyRequest(run=made["run"], public_key=made["public"], **keys))
+    assert bare.failed == []  # without the spec no step knows the order's slots
+    given = verify_run(VerifyRequest(run=made["run"], public_key=made["public"], spec=made["spec"], **keys))
+    assert given.failed == [Step.COMPLETENESS]
+    assert given.step(Step.COMPLETENESS).reasons == [
+        "1 book number(s) not one of the order's 10 book slots 0..9 the spec gives (docs/validation.md, "
+        "section 2: the numbers are a permutation of them)"]
