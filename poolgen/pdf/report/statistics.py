@@ -59,10 +59,10 @@ def checklist_lines(step: StepResult, internal: bool = True) -> tuple[str, ...]:
     """What the report's checklist shows of a verify step: everything, except for step 8 only its
     failures and each pool's summary line (every test is on the pool's statistics page). The public
     edition shows a failed test that `withheld` holds back by its name alone, no summary's smallest
-    p-value (it may be a withheld test's), and the other steps' lines `placeless` (docs/proofs.md)."""
-    if step.title != "statistics":
-        lines = (*step.reasons, *step.details)
-        return lines if internal else tuple(placeless(line) for line in lines)
+    p-value (it may be a withheld test's), and the other steps' reasons `placeless` (docs/proofs.md)."""
+    if step.title != "statistics":  # what passed says what was checked, over ranges the manifest states
+        reasons = tuple(step.reasons) if internal else tuple(placeless(line) for line in step.reasons)
+        return reasons + tuple(step.details)
     reasons = tuple(step.reasons) if internal else tuple(_public_reason(step, line) for line in step.reasons)
     summaries = [d if internal else SMALLEST.sub("", d) for d in step.details
                  if SUMMARY.match(d) or ": " not in d]

@@ -53,6 +53,16 @@ def test_a_failed_steps_reason_keeps_what_failed_and_withholds_where(step, title
     assert checklist_lines(result, internal=True) == (reason,)
 
 
+def test_what_a_passed_step_checked_is_shown_whole_in_both_editions():
+    """A pass line says what was checked over ranges the manifest states (positions 0..N-1, book slots),
+    never where a prize is: both editions show it as `verify` words it."""
+    result = StepResult(Step.COMPLETENESS, "completeness")
+    line = ("pool p1: 3,000 tickets at positions 0..2,999; every ticket id is the one its book and ticket "
+            "number give (10 books (slots 0..9) x tickets 0..299, each once)")
+    result.add("pass", line)
+    assert checklist_lines(result, internal=False) == checklist_lines(result, internal=True) == (line,)
+
+
 def _text(pdf) -> str:
     doc = pypdfium2.PdfDocument(pdf)
     return " ".join(" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(len(doc)))
