@@ -307,14 +307,22 @@ _NODE_STATE = hashlib.sha256(NODE)
 
 def _parents(level: np.ndarray) -> np.ndarray:
     """The next level up: every full group of 16 hashed, a last short group hashed if it has two or
-    more hashes and moved up unchanged if it has one."""
+    more hashes and moved up unchanged if it has one. A group is a slice of the level's buffer."""
     full, rest = divmod(len(level), ARITY)
-    up = [_hash_rows(_NODE_STATE, level[:full * ARITY].reshape(full, ARITY * 32))]
+    group = ARITY * 32
+    hashes = np.ascontiguousarray(level).reshape(-1).data  # the level's bytes, not copied
+    copy = _NODE_STATE.copy
+    up: list[bytes] = []
+    append = up.append
+    for at in range(0, full * group, group):
+        h = copy()
+        h.update(hashes[at:at + group])
+        append(h.digest())
     if rest == 1:
-        up.append(level[-1:])
+        append(level[-1].tobytes())
     elif rest:
-        up.append(_hash_rows(_NODE_STATE, level[full * ARITY:].reshape(1, rest * 32)))
-    return np.concatenate(up)
+        append(hashlib.sha256(NODE + level[full * ARITY:].tobytes()).digest())
+    return np.frombuffer(b"".join(up), dtype=np.uint8).reshape(len(up), 32)
 
 
 @dataclass(frozen=True)
