@@ -6,10 +6,13 @@ CPU's cache while its rows are hashed) into one uint8 matrix with numpy: a run o
 gathered in a scratch array and written as big-endian int64 by one transposed copy; a string is
 u32be(length) || bytes, its field padded with zeros to the longest value of the block (a column whose
 values all have one length is copied in as a matrix). If every string column has a single length in
-the block, the matrix rows are the encodings. Otherwise the block's rows are sorted by layout (the
-lengths of the varying strings, a handful of layouts for a column such as `tier`) and each layout's
-rows, without their padding, are hashed together; a block with many layouts is packed into one
-buffer and hashed slice by slice.
+the block, the matrix rows are the encodings. If every varying string's values end in a byte other
+than 0x00 (a column such as `tier`), each row is cut just after each varying field and the pieces,
+read as numpy's fixed-width bytes (which drop trailing zeros: the field's padding), continue one
+state in table order. Otherwise the block's rows are sorted by layout (the lengths of the varying
+strings) and each layout's rows, without their padding, are hashed together; a block with many
+layouts is packed into one buffer and hashed slice by slice. The per-row chain (copy, update,
+digest) is a plain loop: one state at a time, freed before the next is made, stays in cache.
 """
 
 from __future__ import annotations
@@ -169,6 +172,37 @@ def _digests(start: hashlib._Hash, rows: Iterable[bytes | memoryview]) -> bytes:
     return b"".join(out)
 
 
+def _split_digests(start: hashlib._Hash, matrix: np.ndarray, padded: list[Padded]) -> np.ndarray | None:
+    """(m, 32) leaf hashes of a block whose varying string fields all have values ending in a byte other
+    than 0x00 (an empty value ends in its length's 0x00), else None.
+
+    Each row is cut just after each varying field, and each piece ending in such a field is read as
+    numpy's fixed-width bytes (`S`), which drop the piece's trailing zeros: the field's padding alone.
+    A row's pieces continue one state, in order; no rows are moved."""
+    m, width = matrix.shape
+    rows = np.arange(m)
+    pieces: list[list[bytes]] = []
+    begin = 0
+    for at, top, lens in padded:
+        if not lens.all() or not matrix[rows, at + lens - 1].all():
+            return None
+        pieces.append(matrix[:, begin:at + top].view(f"S{at + top - begin}")[:, 0].tolist())
+        begin = at + top
+    if begin < width:
+        pieces.append(matrix[:, begin:].view(f"V{width - begin}")[:, 0].tolist())
+    if len(pieces) == 1:
+        return np.frombuffer(_digests(start, pieces[0]), np.uint8).reshape(m, 32)
+    copy = start.copy
+    out: list[bytes] = []
+    append = out.append
+    for row in zip(*pieces, strict=True):
+        h = copy()
+        for piece in row:
+            h.update(piece)
+        append(h.digest())
+    return np.frombuffer(b"".join(out), np.uint8).reshape(m, 32)
+
+
 def _row_bytes(matrix: np.ndarray) -> list[bytes]:
     """The rows of an (m, w) uint8 matrix whose rows are contiguous, as bytes objects."""
     m, w = matrix.shape
@@ -204,6 +238,9 @@ def _block_leaves(cols: list[Column], start: hashlib._Hash, lo: int, hi: int) ->
     m, width = matrix.shape
     if not padded:
         return np.frombuffer(_digests(start, _row_bytes(matrix)), np.uint8).reshape(m, 32)
+    split = _split_digests(start, matrix, padded)
+    if split is not None:
+        return split
     layout = np.zeros(m, np.int64)  # the varying fields' lengths, as one mixed-radix number
     radix = 1
     for _, top, lens in padded:

@@ -10,22 +10,23 @@
   hashes; level by level, groups of 16 consecutive hashes, a group of one moves up unchanged.
 
 Speed: each SHA-256 call costs about a microsecond in CPython whatever its length, so the work is
-one call per row plus one per 16 hashes above, and everything else is numpy. A table's header is
-the same for every row, so leaves continue a state that has absorbed 0x00 || header. Rows whose
-strings have the same byte lengths share one fixed-width layout and are laid out as one matrix,
-whose rows are hashed by C-level `map`s (copy the state, update, digest), without a Python loop.
-When the only column whose lengths vary is the last (a pool's `tier`), rows are not grouped: each
-chunk of rows is laid out in table order with that column at its longest and zero-padded, and
-numpy's fixed-width bytes drop each row's padding as it is handed to the hash (_varying_tail).
+one call chain per row (copy the state that absorbed 0x00 || header, update, digest) plus one per 16
+hashes above, and everything else is numpy. The chain is a plain loop, one state at a time: a state
+freed at once is the next one's memory, still in cache (2,048 states copied, then updated, then
+digested by C-level `map`s were 10 % slower). A string's bytes come out of polars as one buffer.
+When every string column whose byte lengths vary has values that end in a byte other than 0x00 (a
+pool's `tier`), rows are not grouped by length (_segments): the row is cut after
+each such column into segments, each laid out a chunk of rows at a time, in table order, into a
+reused buffer (the varying column at its longest, zero-padded; integers byte-swapped as they are
+written through a strided view), and numpy's fixed-width bytes (`S`) drop each row's padding as the
+segment is handed to the hash. Other tables are grouped by their strings' lengths (_groups).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -38,7 +39,6 @@ ALGORITHM = "poolgen-merkle/v2"
 LEAF, NODE = b"\x00", b"\x01"
 ARITY = 16
 _INT64_MAX = (1 << 63) - 1
-_HASH = type(hashlib.sha256())
 
 __all__ = ["ALGORITHM", "ARITY", "MerkleError", "Tree", "leaf_hashes", "path_for", "root",
            "row_message"]
@@ -97,17 +97,12 @@ class _Text:
         n = len(s)
         lengths = s.str.len_bytes().to_numpy().astype(np.int64)
         longest = int(lengths.max()) if n else 0
-        if n and int(lengths.min()) < longest and (s.str.len_chars().to_numpy() == lengths).all():
-            # ASCII of varying lengths: padded with NULs by polars, then one fixed-width block
-            s = s.str.pad_end(longest, "\x00")
-        flat = np.frombuffer(s.str.join("").item().encode("utf-8"), dtype=np.uint8) if n else \
+        flat = np.frombuffer(s.str.join("").cast(pl.Binary).item(), dtype=np.uint8) if n else \
             np.zeros(0, np.uint8)
         if len(flat) == n * longest:
             return cls(lengths, flat.reshape(n, longest))
-        padded = np.zeros((n, longest), dtype=np.uint8)
-        starts = np.cumsum(lengths) - lengths
-        rows = np.repeat(np.arange(n), lengths)
-        padded[rows, np.arange(len(flat)) - starts[rows]] = flat
+        padded = np.zeros((n, longest), dtype=np.uint8)  # row-major: each row's bytes, then its zeros
+        padded[np.arange(longest) < lengths[:, None]] = flat
         return cls(lengths, padded)
 
 
@@ -202,49 +197,88 @@ def _groups(cols: list[tuple[str, str, np.ndarray | _Text]], n: int) \
     return groups
 
 
-def _hash_rows(state: HASH, block: np.ndarray, strip: bool = False) -> np.ndarray:
-    """SHA-256 of (what `state` absorbed) || row, for every row of a (m, w) uint8 matrix, as (m, 32);
-    with `strip`, of every row without its trailing 0x00 bytes (numpy's fixed-width bytes drop them)."""
+def _digests(state: HASH, rows: list[bytes], *more: list[bytes]) -> np.ndarray:
+    """(m, 32): SHA-256 of (what `state` absorbed) || rows[i] || (each of `more`)[i], for every i."""
+    copy = state.copy
+    out: list[bytes] = []
+    append = out.append
+    if not more:
+        for row in rows:
+            h = copy()
+            h.update(row)
+            append(h.digest())
+    else:
+        for parts in zip(rows, *more, strict=True):
+            h = copy()
+            for part in parts:
+                h.update(part)
+            append(h.digest())
+    return np.frombuffer(b"".join(out), dtype=np.uint8).reshape(len(out), 32)
+
+
+def _hash_rows(state: HASH, block: np.ndarray) -> np.ndarray:
+    """SHA-256 of (what `state` absorbed) || row, for every row of a (m, w) uint8 matrix, as (m, 32)."""
     m, w = block.shape
     if w == 0:
         return np.frombuffer(state.digest() * m, dtype=np.uint8).reshape(m, 32)
-    rows = np.ascontiguousarray(block).view(f"{'S' if strip else 'V'}{w}").ravel().tolist()
-    states = list(map(_HASH.copy, repeat(state, m)))
-    deque(map(_HASH.update, states, rows), maxlen=0)
-    return np.frombuffer(b"".join(map(_HASH.digest, states)), dtype=np.uint8).reshape(m, 32)
+    return _digests(state, np.ascontiguousarray(block).view(f"V{w}").ravel().tolist())
 
 
-def _varying_tail(cols: list[tuple[str, str, np.ndarray | _Text]], n: int) -> _Text | None:
-    """The last column's text, if it is the only column whose byte lengths vary and each of its
-    values ends in a byte other than 0x00 (an empty value ends in its length's 0x00).
+@dataclass(frozen=True)
+class _Segment:
+    """Consecutive columns of the encoding order (integers, booleans, strings), at most the last of
+    them a string whose byte lengths vary (then `strip`: its values end in a byte other than 0x00),
+    laid out `chunk` rows at a time into `buffer`; `writes`: (offset, tag, values) per column."""
 
-    Then every row's M is the rows' common layout, that column's slot at its longest value (left-
-    aligned, zero-padded), written in table order and with its trailing zero bytes removed: one
-    block per chunk of rows, no grouping of rows by length."""
-    if n == 0:
-        return None
-    texts = [(k, values) for k, (_, _, values) in enumerate(cols) if isinstance(values, _Text)]
-    varying = [(k, text) for k, text in texts if not (text.lengths == text.lengths[0]).all()]
-    if len(varying) != 1 or varying[0][0] != len(cols) - 1:
-        return None
-    text = varying[0][1]
-    if not text.lengths.all() or not text.padded[np.arange(n), text.lengths - 1].all():
-        return None
-    return text
+    buffer: np.ndarray
+    writes: tuple[tuple[int, str, np.ndarray | _Text], ...]
+    strip: bool
+
+    def rows(self, lo: int, hi: int) -> list[bytes]:
+        """The segment's bytes of rows lo..hi, each row's trailing padding dropped if `strip`."""
+        block = self.buffer[:hi - lo]
+        last = len(self.writes) - 1
+        for j, (at, tag, values) in enumerate(self.writes):
+            if isinstance(values, _Text):
+                width = values.padded.shape[1]
+                if self.strip and j == last:  # the varying column: its length is the row's own
+                    block[:, at - 4:at].view(">u4")[:, 0] = values.lengths[lo:hi]
+                if width:
+                    block[:, at:at + width] = values.padded[lo:hi]
+            elif tag == "i":  # widened to big-endian int64 as it is written
+                block[:, at:at + 8].view(">i8")[:, 0] = values[lo:hi]
+            else:
+                block[:, at] = values[lo:hi]
+        rows: list[bytes] = block.view(f"{'S' if self.strip else 'V'}{block.shape[1]}").ravel().tolist()
+        return rows  # every segment has a byte: a column is 1 (boolean), 4 (string) or 8 bytes at least
 
 
-def _leaves_in_order(cols: list[tuple[str, str, np.ndarray | _Text]], n: int, start_state: HASH,
-                     tail: _Text, chunk: int) -> np.ndarray:
-    """Leaves of a table whose only varying column is `tail`, the last (_varying_tail)."""
-    widths = {name: int(values.lengths.max()) for name, _, values in cols if isinstance(values, _Text)}
-    leaves = np.empty((n, 32), dtype=np.uint8)
-    for lo in range(0, n, chunk):
-        hi = min(lo + chunk, n)
-        block = _block(cols, slice(lo, hi), hi - lo, widths)
-        at = block.shape[1] - widths[cols[-1][0]] - 4  # the tail's length: the row's own
-        block[:, at:at + 4] = tail.lengths[lo:hi].astype(">u4").view(np.uint8).reshape(hi - lo, 4)
-        leaves[lo:hi] = _hash_rows(start_state, block, strip=True)
-    return leaves
+def _segments(cols: list[tuple[str, str, np.ndarray | _Text]], n: int, chunk: int) -> list[_Segment] | None:
+    """The row cut after each string column whose byte lengths vary, if every such column's values end
+    in a byte other than 0x00 (an empty value ends in its length's 0x00), else None."""
+    segments: list[_Segment] = []
+    writes: list[tuple[int, str, np.ndarray | _Text]] = []
+    prefixes: list[tuple[int, bytes]] = []  # the fixed-length strings' u32be(length): written once
+    width = 0
+    for k, (_, tag, values) in enumerate(cols):
+        varies = False
+        if isinstance(values, _Text):
+            lengths = values.lengths
+            varies = n > 0 and bool((lengths != lengths[0]).any())
+            if varies and not (lengths.all() and values.padded[np.arange(n), lengths - 1].all()):
+                return None
+            if not varies:
+                prefixes.append((width, (int(lengths[0]) if n else 0).to_bytes(4, "big")))
+            width += 4
+        writes.append((width, tag, values))
+        width += values.padded.shape[1] if isinstance(values, _Text) else 8 if tag == "i" else 1
+        if varies or k == len(cols) - 1:
+            buffer = np.empty((min(chunk, n), width), dtype=np.uint8)
+            for at, raw in prefixes:
+                buffer[:, at:at + 4] = np.frombuffer(raw, dtype=np.uint8)
+            segments.append(_Segment(buffer, tuple(writes), varies))
+            writes, prefixes, width = [], [], 0
+    return segments or None  # no columns: the empty message (_groups)
 
 
 def leaf_hashes(df: pl.DataFrame, chunk: int = 2048) -> np.ndarray:
@@ -252,10 +286,13 @@ def leaf_hashes(df: pl.DataFrame, chunk: int = 2048) -> np.ndarray:
     cols = _columns(df)
     start_state = hashlib.sha256(LEAF + _header([(name, tag) for name, tag, _ in cols]))
     n = df.height
-    tail = _varying_tail(cols, n)
-    if tail is not None:
-        return _leaves_in_order(cols, n, start_state, tail, chunk)
     leaves = np.empty((n, 32), dtype=np.uint8)
+    segments = _segments(cols, n, chunk)
+    if segments is not None:
+        for lo in range(0, n, chunk):
+            hi = min(lo + chunk, n)
+            leaves[lo:hi] = _digests(start_state, *(segment.rows(lo, hi) for segment in segments))
+        return leaves
     for widths, rows in _groups(cols, n):
         count = n if isinstance(rows, slice) else len(rows)
         for lo in range(0, count, chunk):
@@ -270,14 +307,22 @@ _NODE_STATE = hashlib.sha256(NODE)
 
 def _parents(level: np.ndarray) -> np.ndarray:
     """The next level up: every full group of 16 hashed, a last short group hashed if it has two or
-    more hashes and moved up unchanged if it has one."""
+    more hashes and moved up unchanged if it has one. A group is a slice of the level's buffer."""
     full, rest = divmod(len(level), ARITY)
-    up = [_hash_rows(_NODE_STATE, level[:full * ARITY].reshape(full, ARITY * 32))]
+    group = ARITY * 32
+    hashes = np.ascontiguousarray(level).reshape(-1).data  # the level's bytes, not copied
+    copy = _NODE_STATE.copy
+    up: list[bytes] = []
+    append = up.append
+    for at in range(0, full * group, group):
+        h = copy()
+        h.update(hashes[at:at + group])
+        append(h.digest())
     if rest == 1:
-        up.append(level[-1:])
+        append(level[-1].tobytes())
     elif rest:
-        up.append(_hash_rows(_NODE_STATE, level[full * ARITY:].reshape(1, rest * 32)))
-    return np.concatenate(up)
+        append(hashlib.sha256(NODE + level[full * ARITY:].tobytes()).digest())
+    return np.frombuffer(b"".join(up), dtype=np.uint8).reshape(len(up), 32)
 
 
 @dataclass(frozen=True)
