@@ -26,7 +26,8 @@ import numpy as np
 from audit.stats.laws import chi2_cdf, chi2_lower_quantile, chi2_sf, hypergeom_pmf
 from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values, histogram_against, runs, table_test
 
-__all__ = ["BLOCK", "BookNull", "block_findings", "lower_tail_resolved", "uniform_null"]
+__all__ = ["BLOCK", "PERIODS", "BookNull", "block_findings", "lower_tail_resolved", "top_coded_classes",
+           "uniform_null"]
 
 BLOCK = 1_000  # eInstant shares per block in the per-block tests
 PERIODS = range(2, 11)  # an eInstant's serials are classed mod each of these in the amounts-by-serial tests
@@ -114,7 +115,7 @@ def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int, null: BookNul
                    f"H = {h:.1f}, df = {df}", float(min(1.0, p)))
 
 
-def _top_coded_classes(counts: np.ndarray, least: int) -> np.ndarray:
+def top_coded_classes(counts: np.ndarray, least: int) -> np.ndarray:
     """pack_laws.top_coded on the counts of the amounts (ascending) instead of the tickets: each amount's
     class, 0 = the lowest. From the highest down, an amount joins the next lower while the class it is
     in holds fewer than `least`; then a lowest class of fewer joins the next higher."""
@@ -143,7 +144,7 @@ def _amounts_by_number(amounts: tuple[np.ndarray, np.ndarray], blocks: int, size
     least = math.ceil(MIN_EXPECTED * size)
     inverse = amounts[0][: blocks * size]
     counts = amounts[1] - np.bincount(amounts[0][blocks * size:], minlength=len(amounts[1]))
-    cls = _top_coded_classes(counts, least)
+    cls = top_coded_classes(counts, least)
     kinds = int(cls.max()) + 1
     if kinds < 2 or size < 2:
         return None

@@ -16,6 +16,8 @@ audit/stats/tests.py):
     gathered.py;
   - each level below the top groups crowded into a few consecutive books (a carton; a range of book
     numbers; an eInstant's first blocks): audit/stats/windows.py;
+  - the prize amounts by printed book number mod k, by ticket number minus book number mod 10 and by the
+    barcode's check digits (printed, uniform shuffle): audit/stats/residues.py;
   - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
     layouts.py, styles/), including a classifier whose held-out AUC must be indistinguishable
     from 0.5.
@@ -57,6 +59,7 @@ from audit.stats.layouts import layout_columns, layout_findings
 from audit.stats.numbers import printed_number_findings
 from audit.stats.packs import exact_case, pack_block_findings
 from audit.stats.positions import position_findings
+from audit.stats.residues import residue_findings
 from audit.stats.tests import Finding
 from audit.stats.top import TopLevels, top_findings, top_levels
 from audit.stats.windows import window_findings
@@ -179,6 +182,8 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     printed = per_book if kind == "printed" else None
     found += gathered_findings(prize, per_book=printed, book=book, order=plain)
     found += window_findings(prize, per_book=printed, book=book, order=plain)  # a carton, a range of numbers
+    if plain and printed and book is not None:  # even books, a book's digit, check digits
+        found += residue_findings(prize, book, printed)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)

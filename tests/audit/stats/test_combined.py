@@ -32,6 +32,11 @@ from tests.support.stats import small_spec
 SPOT_3 = "play_spot_3 (one scratched spot) against win/lose"
 
 
+def plain(judged) -> int:
+    """The tests of `judged` but 1h's by the barcode's check digits."""
+    return sum("barcode check digits" not in j.finding.name for j in judged)
+
+
 def found(name: str, p: float) -> Finding:
     return Finding(name, "m", "f", p)
 
@@ -81,15 +86,18 @@ def test_on_honest_runs_the_combined_p_values_are_uniform_or_conservative(tmp_pa
     valid, partly conservative p-values: conservative) are at most 0.05 in at most 7% of cases, at most
     0.01 in at most 2%, with a mean of at least 0.45."""
     spec = small_spec(tmp_path)
-    ps, names = [], set()
+    ps, names, made = [], set(), 0
     for i in range(30):
         stats, combined = judged_order(spec, f"honest-{i}", 6)
         assert not combined.failed, [(j.finding.name, j.finding.p) for j in combined.failed]
-        assert len(combined.judged) == len(stats[0].judged)  # every pool made the same tests
+        # every pool made the same tests, each combined (but 1h's check digits: not made where its top-coding
+        # leaves one class, and its classes may differ from pool to pool)
+        assert len({plain(s.judged) for s in stats}) == 1 and plain(combined.judged) == plain(stats[0].judged)
         ps += [j.finding.p for j in combined.judged]
         names |= {j.finding.name for j in combined.judged}
+        made += len(combined.judged)
     p = np.array(ps)
-    assert len(p) == 30 * len(stats[0].judged)
+    assert len(p) == made
     assert np.mean(p <= 0.05) <= 0.07 and np.mean(p <= 0.01) <= 0.02 and p.mean() >= 0.45, \
         (np.mean(p <= 0.05), np.mean(p <= 0.01), p.mean())
     assert f"{SPOT_3}: 6 pools combined" in names

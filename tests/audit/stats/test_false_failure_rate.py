@@ -51,7 +51,10 @@ def test_every_kind_of_test_ran_on_the_small_pools(results):
         assert any(n.startswith(kind) for n in names), kind
     assert any(n.startswith("top prizes") for n in names)
     assert any(n.startswith("top 3 prize amounts of each pool") for n in names)
-    assert all(len(s.judged) == len(results[0][0].judged) for s, _ in results)
+    # every pool makes the same tests but 1h's by the barcode's check digits, not made where its top-coding
+    # (to 5 N / the smallest of 97 residues) leaves one class
+    made = [sum("barcode check digits" not in j.finding.name for j in s.judged) for s, _ in results]
+    assert len(set(made)) == 1
 
 
 def test_each_tests_p_values_are_not_too_small_too_often(results):

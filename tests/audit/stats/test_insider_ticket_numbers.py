@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import chi2
 
 from audit.checklist import Step
-from audit.stats.books import _top_coded_classes, block_findings
+from audit.stats.books import block_findings, top_coded_classes
 from audit.stats.pack_laws import top_coded
 from audit.stats.tests import distinct_values
 from audit.verify import VerifyRequest, verify_run
@@ -152,4 +152,4 @@ def test_the_classes_are_pack_laws_top_coding_of_the_amounts():
         least = int(rng.integers(1, 120))
         _, reference = np.unique(top_coded(amounts, least), return_inverse=True)
         _, inverse, counts = distinct_values(amounts)
-        assert _top_coded_classes(counts, least)[inverse].tolist() == reference.tolist()
+        assert top_coded_classes(counts, least)[inverse].tolist() == reference.tolist()

@@ -59,16 +59,16 @@ def test_signed_run_report_with_every_verification_step(runs, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stdout == f"report {out}: 1 pool(s), verification passes, public edition (mode 0600)\n"
     texts = pages(out)
-    assert len(texts) == 7  # title; verification and cross-check; prize table; charts; statistics (3 pages)
+    assert len(texts) == 8  # title; verification and cross-check; prize table; charts; statistics (4 pages)
     assert runs.fingerprint in texts[0]
     assert "Every step asked for passes" in texts[1]
     for n, title in enumerate(("signature", "files", "completeness", "layouts", "figures",
                                "merkle roots"), start=1):
         assert f"{n} {title} PASS" in texts[1]
     assert "7 reproduction SKIP" in texts[1]
-    assert "8 statistics PASS pool p1: 46 tests, none significant" in texts[1]
+    assert "8 statistics PASS pool p1: 57 tests, none significant" in texts[1]
     assert "run: 4 tests of the top tiers, pools combined, 0 significant" in texts[1]
-    assert "PASS: no test significant (46 tests)" in texts[4]
+    assert "PASS: no test significant (57 tests)" in texts[4]
     assert "Every published figure of K.A.R. 111-4-3836 reconciles" in texts[1]
     assert "the spec the run was made from" in texts[1]
 
