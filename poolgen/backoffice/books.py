@@ -227,7 +227,10 @@ class BooksLedger:
     def move(self, run: Run, command: str, books: list[str], clerk: str, ref: str,
              now: datetime | None = None) -> list[Move]:
         """Move every book named by `command` (one of MOVES), all in one transaction or none: a book named
-        twice, or one whose state the command does not move from, refuses the whole command."""
+        twice, one that is not the run's own (`parse_book`: in its pack list and, a cut of a split order,
+        in its own pools), or one whose state the command does not move from, refuses the whole command.
+        The command line checks the books the same way before it opens the ledger; a script calling this
+        is held to it here."""
         run = signed(run, "the books ledger records")
         if command not in MOVES:
             raise BackOfficeError(f"{shown(command)}: not a move of the books ledger ({', '.join(MOVES)})")
@@ -239,6 +242,10 @@ class BooksLedger:
             if book in seen:
                 raise BackOfficeError(f"book {book}: named twice; name each book once")
             seen.add(book)
+        known = run_books(run)
+        own = own_books(run, known)
+        for book in books:
+            parse_book(book, run, known, own)
         at = now_text(now)
         out: list[Move] = []
         with owned.recorded(self.db, self.path, BOOKS) as note:

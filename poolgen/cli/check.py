@@ -29,7 +29,7 @@ def check(
     them against every figure the regulation publishes.
 
     Exit 0: every figure reconciles. 1: a published figure disagrees (one line each).
-    2: a spec cannot be read or is invalid.
+    2: a spec cannot be read, is invalid, or holds a tier its play cannot lay out.
     """
     from poolgen.check.game import check_spec  # lazy: start-up time of every command (docs/scaling.md)
     from poolgen.loader import load_spec  # lazy: numpy, as above

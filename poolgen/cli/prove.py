@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.cli.common import echo, reports_errors
+from poolgen.cli.common import echo, reports_errors, say
 
 
 @reports_errors
@@ -23,9 +23,21 @@ def prove(
                              "holder); none for an eInstant share.", show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the proof as JSON, for "
                                                          "`python -m audit check-proof`.")] = False,
+    public_key: Annotated[Path | None, typer.Option(
+        "--public-key", exists=True, dir_okay=False, metavar="FILE",
+        help="The signer's public key: the manifest's signature is checked with it before anything is "
+             "proved (no proof from a run it does not verify). Without it the root is the run folder's "
+             "word alone.")] = None,
 ) -> None:
-    """Print TICKET's row with its Merkle path up to its pool's root in the signed manifest; a printed
-    ticket's only against its VIRN (docs/publish-and-reveal.md)."""
+    """Print TICKET's row with its Merkle path up to its pool's root in the run's manifest; a printed
+    ticket's only against its VIRN (docs/publish-and-reveal.md).
+
+    With --public-key the manifest's signature is checked first, so the proof shows TICKET in a pool the
+    signer committed to. Without it nothing is checked but the folder's own consistency: the proof shows
+    TICKET in the pool whose root this folder's manifest states, which only a check of that manifest's
+    signature (--public-key, or `python -m audit check-proof` against the published bundle) ties to the
+    signer. A line on stderr says which was done.
+    """
     from poolgen.backoffice.tickets import parse_ticket, parse_virn  # lazy: start-up time (docs/scaling.md)
     from poolgen.run.merkle import ARITY  # lazy: polars and numpy, as above
     from poolgen.run.prove import prove_ticket  # lazy: as above
@@ -35,7 +47,12 @@ def prove(
         if not named.check_digits_hold:
             raise BackOfficeError(f"{ticket}: not a barcode number (its check digits fail)")
         ticket = named.ticket_id
-    proof = prove_ticket(run, ticket, None if virn is None else parse_virn(virn))
+    proof = prove_ticket(run, ticket, None if virn is None else parse_virn(virn), public_key)
+    if public_key is not None:
+        say(f"manifest signature checked with {public_key}: the root below is the signer's")
+    else:
+        say("manifest signature not checked (no --public-key): the root below is this run folder's word "
+            "alone; check it with --public-key, or the proof with `python -m audit check-proof`")
     if as_json:
         typer.echo(json.dumps(proof, indent=2))
         return

@@ -130,12 +130,11 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         if field and not losers:
             raise r.fail(f"areas[{i}].{field}", "not used: no pool holds a losing ticket (every ticket wins "
                                                 "a tier)")
-    for i, area in enumerate(areas):  # a field no tier's win reads (crossword's bonus word): nothing uses it
+    for i, area in enumerate(areas):  # a prize or multiplier no tier's win reads: nothing uses it
         listed = [w for tier_wins in wins.values() for w in tier_wins if w.area == area.id]
-        field = getattr(area.module, "unpaid_field", lambda *_: None)(area.params, listed)
-        if field:
-            raise r.fail(f"areas[{i}].{field}", "not used: no tier wins it (every ticket would print it, and "
-                                                "it could never win)")
+        unpaid = getattr(area.module, "unpaid_field", lambda *_: None)(area.params, listed)
+        if unpaid:
+            raise r.fail(f"areas[{i}].{unpaid[0]}", f"not used: {unpaid[1]}")
     packs = doc.get("packs")  # not a table: read_packs names it ("packs: must be a table")
     if printed.split is not None and isinstance(packs, dict) and set(packs) - {"neighbours"}:
         raise r.fail("packs", "not with printed.split: a pack parameter is proven for a pool's counts, "

@@ -1,6 +1,9 @@
-"""Drawing helpers of the proof pages: colours, text fitted to a width, boxes, spots and panels."""
+"""Drawing helpers of the PDFs: colours, text fitted to a width, boxes, spots and panels, and pages
+numbered "page N of M"."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor, white
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -72,3 +75,31 @@ def panel(c: Canvas, x: float, y: float, w: float, h: float, title: str, color: 
     if note:
         tw = stringWidth(title, "Helvetica-Bold", 9)
         left(c, x + 14 + tw, y + h - 11, note, "Helvetica", 7.5, white, width=w - tw - 24)
+
+
+def numbered_pages(x: float, y: float, font: str, size: float, colour: Color) -> type[Canvas]:
+    """A canvas class (for `doc.build(..., canvasmaker=...)`) that foots every page, right-aligned at
+    (x, y), with "page N of M": each finished page is held until the document is saved, when M is
+    known, then numbered and written (reportlab's two-pass "NumberedCanvas" pattern)."""
+
+    class Numbered(Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._held: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+            self._held.append(dict(self.__dict__))
+            self._startPage()  # type: ignore[attr-defined]  # a new page, the held one not yet written
+
+        def save(self) -> None:
+            for state in self._held:
+                self.__dict__.update(state)
+                self.saveState()
+                self.setFont(font, size)
+                self.setFillColor(colour)
+                self.drawRightString(x, y, f"page {self.getPageNumber()} of {len(self._held)}")
+                self.restoreState()
+                Canvas.showPage(self)
+            Canvas.save(self)
+
+    return Numbered

@@ -1,6 +1,6 @@
 """One PDF page of a back-office table (prizes remaining, the closing report): a title, a few lines
 of context and the table, as a lottery would post it (docs/back-office.md, section 6); a table too
-long for a page goes on under its header row, every page footed with the title and its number."""
+long for a page goes on under its header row, every page footed with the title and "page N of M"."""
 
 from __future__ import annotations
 
@@ -13,20 +13,21 @@ from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from poolgen.pdf.draw import numbered_pages
 from poolgen.pdf.report.text import escape
 
 
 class _FootedDoc(SimpleDocTemplate):
-    """Every page footed, once its table rows are drawn, with the title and the page's number: a
-    second page of a long table says which report it is."""
+    """Every page footed, once its table rows are drawn, with the title and "page N of M" (the
+    canvas, `numbered_pages`): a second page of a long table says which report it is, and that none is
+    missing."""
 
     def afterPage(self) -> None:
         canvas: Canvas = self.canv
         canvas.saveState()
         canvas.setFont("Helvetica", 8)
         canvas.setFillColor(colors.HexColor("#868E96"))
-        canvas.drawString(self.leftMargin, 0.5 * inch, str(self.title))
-        canvas.drawRightString(letter[0] - self.rightMargin, 0.5 * inch, f"page {self.page}")
+        canvas.drawString(self.leftMargin, 0.5 * inch, str(self.title))  # "page N of M": _NUMBERED
         canvas.restoreState()
 
 
@@ -47,5 +48,6 @@ def table_page(title: str, lines: list[str], header: list[str], rows: list[list[
     story = [Paragraph(escape(title), styles["Title"]),
              *[Paragraph(escape(t), styles["Normal"]) for t in lines], Spacer(1, 12), table]
 
-    doc.build(story)
+    doc.build(story, canvasmaker=numbered_pages(letter[0] - doc.rightMargin, 0.5 * inch, "Helvetica", 8,
+                                                 colors.HexColor("#868E96")))
     return buf.getvalue()

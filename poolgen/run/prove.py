@@ -14,6 +14,7 @@ from poolgen.deliverables.identity import check_digits
 from poolgen.errors import RunError
 from poolgen.run.folder import open_run
 from poolgen.run.merkle import ALGORITHM, MerkleError, Tree
+from poolgen.run.publish import signer
 
 PROOF_FORMAT = "poolgen-proof/2"
 
@@ -22,15 +23,21 @@ HOLDER = ("a printed ticket's proof is its outcome, given only to whoever shows 
           "(VIRN), which only its holder can read: give it after TICKET (docs/publish-and-reveal.md)")
 
 
-def prove_ticket(run: Path, ticket: str, virn: str | None = None) -> dict[str, Any]:
+def prove_ticket(run: Path, ticket: str, virn: str | None = None,
+                 public_key: Path | None = None) -> dict[str, Any]:
     """A proof that `ticket` belongs to its pool in run folder `run`: its full row, its audit path
     and the pool's root, as `python -m audit check-proof` reads it (docs/merkle.md, section 4).
     A printed ticket's only against its validation number `virn`, checked against the imaging file of
     its pool (its id and barcode number are on its outside); an eInstant share's by its id alone.
 
     The run is opened as the PDFs open it (`poolgen.run.folder.open_run`: a validated manifest, every
-    read of a pool file a RunError on failure)."""
+    read of a pool file a RunError on failure). With `public_key` the manifest's signature is checked
+    first (the root proved against is then the signer's); without, the root is the folder's word alone."""
     folder = open_run(run)
+    if public_key is not None:
+        if folder.manifest["signature"].get("signed") is not True:
+            raise RunError(f"{run}: the run is unsigned: its roots are no signer's; no proof given")
+        signer(Path(run), folder.manifest_bytes, folder.manifest, public_key, "no proof given")
     printed = folder.kind == "printed"
     if printed and virn is None:
         raise RunError(f"{ticket}: {HOLDER}")

@@ -158,6 +158,19 @@ def _summary(doc: dict[str, Any], key_fp: str | None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def signer(run: Path, data: bytes, doc: dict[str, Any], public_key: Path, refusal: str) -> tuple[str, bytes]:
+    """The fingerprint of `public_key` and the signature, once the signature of run folder `run` (its
+    manifest `data`, parsed `doc`) verifies with the key and the manifest names it; else a RunError
+    ending in `refusal`."""
+    key = load_public_key(public_key)
+    signature = _checked(lambda: read_run_bytes(run, SIGNATURE, "signature", MAX_SIGNATURE_BYTES))
+    problem = signature_problem(data, signature, key)
+    key_fp = fingerprint(key)
+    if problem or key_fp != doc["signature"].get("key_fingerprint"):
+        raise RunError(f"{run / SIGNATURE}: {problem or 'the manifest names another signer key'}; {refusal}")
+    return key_fp, signature
+
+
 def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
     """Write the bundle of the run folder `run` into the new folder `out`; the names written.
 
@@ -174,14 +187,8 @@ def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
     unknown = unreviewed_fields(doc)
     if unknown:
         raise RunError(f"{run / MANIFEST}: field {unknown[0]} is not known to be public; not publishing")
-    key = load_public_key(public_key)
+    key_fp, signature = signer(run, data, doc, public_key, "not publishing")
     key_pem = read_input(public_key, "public key", RunError)
-    signature = _checked(lambda: read_run_bytes(run, SIGNATURE, "signature", MAX_SIGNATURE_BYTES))
-    problem = signature_problem(data, signature, key)
-    key_fp = fingerprint(key)
-    if problem or key_fp != doc["signature"].get("key_fingerprint"):
-        raise RunError(f"{run / SIGNATURE}: {problem or 'the manifest names another signer key'}; "
-                       "not publishing")
     for pool in folder.parsed.pools:
         if not os.path.lexists(run / pool.file) or \
                 _checked(lambda: hash_run_file(run, pool.file, "pool"))[1] != pool.file_sha256:  # noqa: B023

@@ -372,3 +372,13 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
 def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
     """Nothing to note for `poolgen check`: every promise of the contract holds for any counts."""
     return None
+
+
+def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first multiplier symbol no tier's win uses, and why (poolgen/loader/printed.py refuses it: a
+    multiplier the game prints that never pays; contract, section 2)."""
+    for s in (s for s in params.specials if s.how == "multiplier"):
+        if not any(w.how == "multiplier" and w.by == s.by for w in wins):
+            return "specials", f"no tier wins with its multiplier {s.code!r} (the game would print a " \
+                              "multiplier that never pays)"
+    return None

@@ -211,3 +211,14 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         return [], set()
     return ([f"{area_id}: {len(done)} complete line(s) of {_text(params.pictures[params.symbol])}: the "
              f"legend's prize, {fmt_cents(prize.cents or 0)}."], {names[c] for line in done for c in line})
+
+
+def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first legend line no tier's win lists, and why (poolgen/loader/printed.py refuses it: every
+    ticket would print a legend prize that never wins; contract, section 2)."""
+    paid = {w.prize.code for w in wins}
+    for i, (_, prize) in enumerate(params.legend):
+        if prize.code not in paid:
+            return f"legend[{i}].prize", f"no tier wins {prize.code!r} (every ticket would print it in the " \
+                                           "legend, and it could never win)"
+    return None

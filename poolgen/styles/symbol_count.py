@@ -184,3 +184,14 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     key = _text(params.pictures[params.symbol])
     return [f"{area_id}: {len(hits)} x {key}: the legend's prize for {len(hits)}, "
             f"{fmt_cents(prize.cents or 0)}."], set(hits)
+
+
+def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first legend line no tier's win lists, and why (poolgen/loader/printed.py refuses it: every
+    ticket would print a legend prize that never wins; contract, section 2)."""
+    paid = {w.prize.code for w in wins}
+    for i, (_, prize) in enumerate(params.legend):
+        if prize.code not in paid:
+            return f"legend[{i}].prize", f"no tier wins {prize.code!r} (every ticket would print it in the " \
+                                           "legend, and it could never win)"
+    return None

@@ -28,7 +28,7 @@ from poolgen.rng import derive_stream
 from poolgen.styles import TICKET_STYLES
 from poolgen.styles.prize_legend_duel.style import decompositions
 from tests.support import ROOT, SEED_A, small_einstant
-from tests.support.cli import invoke
+from tests.support.cli import invoke, one_line
 
 SPEC = ROOT / "specs" / "hand_to_hand_tactics.toml"
 TEXT = SPEC.read_text(encoding="utf-8")
@@ -213,18 +213,18 @@ def test_proof_and_report(base, game, tmp_path):
 
 # ---- what the style cannot lay out, and bad parameters ----------------------------------------
 
-def test_a_legend_that_cannot_make_a_tier_is_a_problem_naming_the_field(tmp_path):
+def test_a_legend_that_cannot_make_a_tier_is_refused_by_check_and_generate_alike(tmp_path):
+    """check exited 1 (a figure that disagrees) where generate exited 2: a spec that cannot be laid out
+    is bad input, one line naming the field from both."""
     path = variant(tmp_path, (LEGEND, 'legend = ["2", "5"]'))
-    result = invoke("check", path, "--json")
-    assert result.exit_code == 1
-    problems = json.loads(result.stdout)["games"][0]["problems"]
     # (1 + m) x (sums of 2s and 5s) within 12 spots reaches every multiplier but 5000, 500, 400, 300, 3, 1
-    assert [p.split(": ")[2] for p in problems] == \
-        [f"multiplier {m} layout" for m in (5000, 500, 400, 300, 3, 1)]
-    assert problems[0] == ("Hand to Hand Tactics: (i): multiplier 5000 layout: published a prize of "
-                           "the game, "
-                           "computed play.legend: no (1 + m) x sum of legend values [2, 5] equals it within "
-                           "12 non-loss spots")
+    line = ("duel_variant.toml: play.legend: 6 tier(s) cannot be laid out: no (1 + m) x sum of "
+            "legend values [2, 5] within 12 non-loss spots equals the multiplier of m5000 (5000), m500 "
+            "(500), m400 (400), m300 (300), m3 (3), m1 (1)")
+    one_line(invoke("check", path, "--json"), "poolgen", line)
+    one_line(invoke("generate", path, "--pool", "d1.00", "--unsigned", "--out", tmp_path / "out"), "poolgen",
+             line)
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
 @pytest.mark.parametrize(("changes", "message"), [

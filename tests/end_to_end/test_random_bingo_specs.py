@@ -45,6 +45,8 @@ def games(draw) -> dict:
     tickets = per_book * 2 * draw(st.integers(2, 4))
     ways = draw(st.lists(st.lists(st.integers(0, len(shapes) - 1), min_size=1, max_size=cards)
                          .map(lambda w: tuple(sorted(w))), min_size=1, max_size=3, unique=True))
+    ways += [(i,) for i in range(len(shapes)) if not any(i in w for w in ways)]  # a pattern no tier wins:
+    # refused (a field nothing uses), so every pattern is some tier's
     tiers = [{"id": f"t{t}", "count": draw(st.integers(0, tickets // 8)),
               "wins": [{"area": "bg", "prize": f"Z{i}", "how": "match"} for i in won]}
              for t, won in enumerate(ways)]

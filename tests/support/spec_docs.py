@@ -136,3 +136,33 @@ def crossword_legends_doc(tickets: int = 1200) -> dict:
              {"id": "b", "count": tickets // 20, "wins": [w("B", "bonus")]},
              {"id": "g2b", "count": tickets // 40, "wins": [w("M1"), w("B", "bonus")]}]
     return base_doc([area], letters + money, tiers, pool_tickets=tickets, per_book=50, max_wins=3)
+
+
+def drop_unpaid_multipliers(doc: dict) -> dict:
+    """`doc` less every multiplier symbol no tier's win uses (a match_n or key_number_match area's by,
+    a ticket_multiplier box's code), as a spec author must (the loader refuses one: a field nothing
+    uses); an area field left naming no symbol is dropped, and a ticket_multiplier box left without
+    multipliers with its groups."""
+    wins = [w for t in doc["tiers"] for w in t["wins"]]
+    drop: list[dict] = []
+    for area in list(doc["areas"]):
+        field = {"match_n": "multipliers", "key_number_match": "specials",
+                 "ticket_multiplier": "multipliers"}.get(area["style"])
+        if field not in area:
+            continue
+        mine = [w for w in wins if w["area"] == area["id"]]
+        for s in doc["symbols"]:
+            if s["group"] != area[field] or s.get("how", "multiplier") != "multiplier":
+                continue
+            if not any(w["prize"] == s["code"] if area["style"] == "ticket_multiplier"
+                       else w["how"] == "multiplier" and w.get("by") == s["by"] for w in mine):
+                drop.append(s)
+        left = [s for s in doc["symbols"] if s["group"] == area[field] and s not in drop]
+        if not left and (area["style"] == "ticket_multiplier" or area.get("winning", 1) == 0):
+            doc["areas"].remove(area)  # a box, or a key symbol area, left nothing to win by
+            used = {v for a in doc["areas"] for k, v in a.items() if k != "id" and isinstance(v, str)}
+            drop += [s for s in doc["symbols"] if s["group"] in set(area.values()) - used]
+        elif not left:
+            del area[field]
+    doc["symbols"] = [s for s in doc["symbols"] if s not in drop]
+    return doc

@@ -42,6 +42,7 @@ from poolgen.check.printed import split_note
 from poolgen.errors import RunError
 from poolgen.game.model import Game, PoolTier, PriceMultiple, Printed
 from poolgen.money import fmt_cents
+from poolgen.pdf.draw import numbered_pages
 from poolgen.pdf.report.charts import charts
 from poolgen.pdf.report.pools import BLOCK, pool_data, prize_table
 from poolgen.pdf.report.statistics import checklist_lines, statistics_page
@@ -307,7 +308,6 @@ def _footer(run: RunFolder) -> Callable[[Canvas, BaseDocTemplate], None]:
         canvas.setFillColor(GREY)
         canvas.drawString(doc.leftMargin, 0.45 * inch,
                           f"{label}  (manifest SHA-256 {digest}...)")
-        canvas.drawRightString(letter[0] - doc.rightMargin, 0.45 * inch, f"page {doc.page}")
         canvas.restoreState()
 
     return draw
@@ -354,5 +354,6 @@ def build_report(run: RunFolder, verification: Verification, game: Game | None =
                f"run {run.manifest.get('run_id', run.path.name)}"),
         author="poolgen", subject="audit report", creator="poolgen report")
     footer = _footer(run)
-    doc.build(story, onFirstPage=footer, onLaterPages=footer)
+    numbered = numbered_pages(letter[0] - doc.rightMargin, 0.45 * inch, "Helvetica", 7.5, GREY)
+    doc.build(story, onFirstPage=footer, onLaterPages=footer, canvasmaker=numbered)  # "page N of M"
     return buf.getvalue()

@@ -45,7 +45,7 @@ from poolgen.styles.area_match.decompositions import (
 from poolgen.styles.area_match.params import Params, document, read
 from poolgen.styles.area_match.tables import ANY, N_MODES, NO_BONUS_SYMBOL, NO_GAME, NO_KEY, Draws, draws
 
-__all__ = ["check", "document", "lay_out", "read"]
+__all__ = ["check", "document", "lay_out", "read", "unlaid"]
 
 _R = TypeVar("_R")
 
@@ -164,8 +164,7 @@ def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
             continue
         table = _bounded(game, pool, game.tiers[t - 1].times, decomposition_codes, params)
         if not len(table):
-            raise SpecError(f"{game.path.name}: tiers[{t - 1}]: pool {pool.id}: the prize cannot "
-                            f"be made of play-area wins with layout.amount_multipliers")
+            raise unlaid(game, pool, t - 1)
         code[rows] = table[integers(stream, len(table), size=rows.size)]
     if k > 1 and winners.size:
         perm = row_permutations(stream, winners.size, k)
@@ -255,8 +254,15 @@ def _bounded(game: Game, pool: Pool, multiplier: Decimal,
                         f"{exc}; use fewer play areas or amount multipliers") from None
 
 
+def unlaid(game: Game, pool: Pool, i: int) -> SpecError:
+    """The one line `check` and `generate` refuse tiers[i] with in a pool it has no layout in."""
+    return SpecError(f"{game.path.name}: tiers[{i}]: pool {pool.id}: the prize cannot be made of play-area "
+                     "wins with layout.amount_multipliers")
+
+
 def check(params: Params, game: Game, result: CheckResult) -> None:
-    """Prove every tier of every pool can be laid out: it has at least one decomposition."""
+    """Prove every tier of every pool can be laid out: it has at least one decomposition (else the
+    SpecError `generate` gives, `unlaid`)."""
     fewest: tuple[int, str] | None = None
     most: tuple[int, str] | None = None
     thinned = 0
@@ -264,10 +270,8 @@ def check(params: Params, game: Game, result: CheckResult) -> None:
         for t in game.tiers:
             rows, total = _bounded(game, pool, t.times, decompositions, params)
             where = f"{pool.id} multiplier {t.times:f}"
-            if total == 0:
-                result.problem("(j)", where, f"prize {pool.tiers[t.index].prize_cents} cents",
-                               "no layout: it cannot be made of play-area wins")
-                continue
+            if total == 0:  # bad input, as `generate` says it: exit 2 from both
+                raise unlaid(game, pool, t.index - 1)
             if total > params.cap:
                 thinned += 1
             if fewest is None or total < fewest[0]:

@@ -344,3 +344,14 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             if marked[0, list(alt)].all():
                 winning |= {f"{area_id}_card{k}_{c}" for c in alt}
     return lines, winning
+
+
+def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first pattern no tier's win lists, and why (poolgen/loader/printed.py refuses it: every ticket
+    would print a pattern's prize that never wins; contract, section 2)."""
+    paid = {w.prize.code for w in wins}
+    for i, pattern in enumerate(params.patterns):
+        if pattern.prize.code not in paid:
+            return f"patterns[{i}].prize", f"no tier wins {pattern.prize.code!r} (every ticket would print " \
+                                           "it in the legend, and it could never win)"
+    return None

@@ -348,7 +348,16 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     return lines, winning
 
 
-def unpaid_field(params: Params, wins: Sequence[Win]) -> str | None:
-    """`bonus` when the area has a bonus word no tier's win lists (poolgen/loader/printed.py refuses it:
-    every ticket would print a bonus word that never wins; contract, section 9)."""
-    return "bonus" if params.bonus is not None and not any(w.how == "bonus" for w in wins) else None
+def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first legend line or bonus word no tier's win lists, and why (poolgen/loader/printed.py
+    refuses it: every ticket would print a prize that never wins; contract, sections 2 and 9)."""
+    paid = {w.prize.code for w in wins if w.how == "match"}
+    for g, legend in enumerate(params.legends):
+        for i, (_, prize) in enumerate(legend):
+            if prize.code not in paid:
+                return (f"legends[{g}][{i}].prize" if params.per_grid else f"legend[{i}].prize",
+                        f"no tier wins {prize.code!r} (every ticket would print it in the legend, and it "
+                        "could never win)")
+    if params.bonus is not None and not any(w.how == "bonus" for w in wins):
+        return "bonus", "no tier wins it (every ticket would print it, and it could never win)"
+    return None

@@ -205,3 +205,13 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         lines.append(f"{area_id}: {why} in spots {', '.join(str(j + 1) for j in sorted(spots))}: wins "
                      f"{fmt_cents(by * (s.cents or 0))}.")  # a prize symbol has cents (as `Win.cents`)
     return lines, winning
+
+
+def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first multiplier symbol no tier's win uses, and why (poolgen/loader/printed.py refuses it: a
+    multiplier the game prints that never pays; contract, section 2)."""
+    for s in params.multipliers:
+        if not any(w.how == "multiplier" and w.by == s.by for w in wins):
+            return "multipliers", f"no tier wins with its multiplier {s.code!r} (the game would print a " \
+                              "multiplier that never pays)"
+    return None

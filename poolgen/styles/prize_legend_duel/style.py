@@ -19,11 +19,10 @@ import numpy as np
 
 from poolgen.errors import SpecError
 from poolgen.game.model import CheckResult, Game, Pool
-from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.prize_legend_duel.params import Params, document, read
 
-__all__ = ["Decompositions", "check", "decompositions", "document", "lay_out", "read"]
+__all__ = ["Decompositions", "check", "decompositions", "document", "lay_out", "read", "unlaid"]
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
 
 
@@ -109,19 +108,29 @@ def _fmt(value: Fraction) -> str:
 
 
 def check(params: Params, game: Game, result: CheckResult) -> None:
-    """`poolgen check`: prove every tier of every pool can be laid out within the spots and losses."""
+    """`poolgen check`: prove every tier of every pool can be laid out within the spots and losses; a
+    tier that cannot is bad input (`unlaid`, the line `generate` gives: exit 2 from both)."""
     kept: list[int] = []
     for t in game.tiers:
         dec = decompositions(Fraction(t.times), params.legend, params.max_decompositions, params.non_loss)
         if not dec.total:
-            legend = ", ".join(_fmt(v) for v in params.legend)
-            result.problem("(i)", f"multiplier {t.times:f} layout", "a prize of the game",
-                           f"play.legend: no (1 + m) x sum of legend values [{legend}] equals it within "
-                           f"{params.non_loss} non-loss spots")
+            raise unlaid(params, game)
         kept.append(len(dec.multipliers))
     if kept:
         result.notes.append(f"{game.id}: every tier has {min(kept)}..{max(kept)} "
                             f"decompositions (at most {params.max_decompositions} kept per tier)")
+
+
+def unlaid(params: Params, game: Game) -> SpecError:
+    """The one line `check` and `generate` refuse a game with, naming every tier the legend cannot make
+    (decompositions depend on the tier's multiplier alone: the same tiers in every pool)."""
+    legend = ", ".join(_fmt(v) for v in params.legend)
+    out = [t for t in game.tiers
+           if not decompositions(Fraction(t.times), params.legend, params.max_decompositions,
+                                 params.non_loss).total]
+    return SpecError(f"{game.path.name}: play.legend: {len(out)} tier(s) cannot be laid out: no (1 + m) x "
+                     f"sum of legend values [{legend}] within {params.non_loss} non-loss spots equals the "
+                     f"multiplier of {', '.join(f'{t.id} ({t.times:f})' for t in out)}")
 
 
 @lru_cache(maxsize=512)
@@ -218,9 +227,7 @@ def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
             continue
         kept = first_row[t + 1] - first_row[t]
         if not kept:
-            tier = pool.tiers[t]
-            raise SpecError(f"{game.path.name}: play.legend: tier {tier.id} "
-                            f"({fmt_cents(tier.prize_cents)}) cannot be laid out")
+            raise unlaid(params, game)
         row[rows] = first_row[t] + integers(stream, kept, size=rows.size)
     k, m = table_k[row], table_m[row]
 

@@ -64,7 +64,9 @@ def test_match_n_rows(tmp_path):
             "multipliers": "mult"}
     tiers = [{"id": "2", "count": 10, "wins": [{"area": "play", "prize": "2", "how": "match"}]},
              {"id": "5x1", "count": 10,
-              "wins": [{"area": "play", "prize": "1", "how": "multiplier", "by": 5}]}]
+              "wins": [{"area": "play", "prize": "1", "how": "multiplier", "by": 5}]},
+             {"id": "2x2", "count": 10,  # a tier of the 2X: a multiplier no tier wins is refused
+              "wins": [{"area": "play", "prize": "2", "how": "multiplier", "by": 2}]}]
     # codes: $1 0, $2 1, $5 2, $10 3, 2X 4, 5X 5
     doc = play(tmp_path, base_doc([area], prizes + mults, tiers))
 

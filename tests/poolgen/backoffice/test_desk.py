@@ -175,8 +175,8 @@ def test_prove_takes_the_barcode_or_the_printed_id(office):
     b, v, t, _, _ = ticket(office, pl.col("tier") == "5")
     by_id = invoke("prove", office["folder"], t, v, "--json")
     by_barcode = invoke("merkle-proof", office["folder"], b, v, "--json")
-    assert by_id.exit_code == 0 and by_barcode.output == by_id.output
-    assert json.loads(by_id.output)["ticket"] == t
+    assert by_id.exit_code == 0 and by_barcode.stdout == by_id.stdout  # stderr: the signature not checked
+    assert json.loads(by_id.stdout)["ticket"] == t
     bad = b[:-1] + str((int(b[-1]) + 1) % 10)
     refused = invoke("prove", office["folder"], bad, v)
     assert refused.exit_code == 2

@@ -12,6 +12,8 @@ import shutil
 import pytest
 
 from poolgen.backoffice.books import BooksLedger
+from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.vouched import open_signed
 from tests.support.cli import invoke, one_line
 from tests.support.split_run import SplitRun, cut, split_run, ticket_rows
 
@@ -141,3 +143,24 @@ def test_status_of_an_unsigned_cut_whose_manifest_garbles_its_books_is_refused_i
     (copy / "manifest.json").write_text(json.dumps(manifest))
     refused = invoke("books", "status", copy, "--ledger", tmp_path / "books.sqlite")
     one_line(refused, "poolgen", f"{copy}: {message}")
+
+
+def test_a_script_moving_a_book_of_another_cut_is_refused_as_the_command_is(order, tmp_path):
+    """`BooksLedger.move` called from a script (not the command line, which checked the books itself)
+    recorded another cut's book under this cut: the ledger now checks the cut, one message for both."""
+    a, b = _books(order["a"]), _books(order["b"])
+    vouched = open_signed(order["a"].folder, order["a"].public, "books activate")
+    books = BooksLedger(tmp_path / "books.sqlite")
+    try:
+        with pytest.raises(BackOfficeError) as info:
+            books.move(vouched, "activate", [a[0], b[0]], "clerk1", "")
+        assert str(info.value) == (f"book '{b[0]}': a book of another run of the order, not of run cut-a "
+                                   "(its pools p1, p2, p3 do not hold it); name it under the run that "
+                                   "holds it")
+        with pytest.raises(BackOfficeError) as info:
+            books.move(vouched, "activate", ["007-9999999"], "clerk1", "")
+        assert str(info.value) == "book '007-9999999': not a book of run cut-a (not in its pack list)"
+        assert books.rows() == []  # nothing recorded
+        assert [m.book for m in books.move(vouched, "activate", [a[0]], "clerk1", "")] == [a[0]]
+    finally:
+        books.close()

@@ -51,6 +51,17 @@ def test_report_tables_every_tier_with_its_count(runs, rules, tmp_path):
     assert "Top prizes: " in charts and "Positions of the top prizes" not in charts
 
 
+def test_every_page_of_the_report_is_footed_page_n_of_m(runs, tmp_path):
+    """The footer said "page N" alone: a reader of a page could not tell how many there are, nor notice
+    the last one missing. Now "page N of M" on every page, after the run's label."""
+    out = tmp_path / "report.pdf"
+    assert invoke("report", runs("happy_holidays"), "--out", out).exit_code == 0
+    texts = pages(out)
+    assert len(texts) == 7
+    for n, text in enumerate(texts, start=1):
+        assert text.startswith("Audit report of run ") and text.endswith(f" page {n} of 7"), text[-60:]
+
+
 def test_signed_run_report_with_every_verification_step(runs, tmp_path):
     run = runs("happy_holidays")
     out = tmp_path / "r.pdf"

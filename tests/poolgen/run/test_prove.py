@@ -17,8 +17,9 @@ from poolgen.errors import RunError
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.prove import prove_ticket
+from poolgen.run.signing import Signer, fingerprint, load_public_key, new_key_pair
 from tests.support import SEED_A, spec_path
-from tests.support.cli import invoke
+from tests.support.cli import invoke, one_line
 from tests.support.virns import virn_of
 
 
@@ -148,3 +149,75 @@ def test_a_virn_is_checked_only_against_the_imaging_file_the_manifest_lists(smal
         prove_ticket(run, "465-0000000-034", virn_of(run, "465-0000000-034"))
     assert str(info.value) == (f"{imaging}: its SHA-256 is not the one the manifest lists; the file was "
                                "changed, refusing to check a validation number against it")
+
+
+@pytest.fixture(scope="module")
+def signed(tmp_path_factory):
+    """The small run's pool, signed, and its key pair; and another key pair."""
+    tmp = tmp_path_factory.mktemp("signed")
+    keys, other = new_key_pair(tmp / "keys"), new_key_pair(tmp / "other")
+    signer = Signer.from_file(keys.private)
+    spec = load_spec(spec_path("happy_holidays"))
+    pool = spec.pool("p1")
+    counts = [30, 4, 3, 2, 1, 0, 1]
+    small = replace(pool, tiers=tuple(replace(t, count=c) for t, c in zip(pool.tiers, counts, strict=False)),
+                    tickets=sum(counts), books=1)
+    run = generate(GenerateRequest(replace(spec, pools=(small,)), SEED_A,
+                                   now=datetime(2026, 1, 2, tzinfo=UTC), out=tmp / "runs", run_id="r",
+                                   signature=signer.manifest_entry()), finish=signer.sign_run)
+    return run.folder, keys.public, other.public
+
+
+TICKET = "465-0000000-034"
+
+
+def _fails(key) -> str:
+    return f"the signature does not verify with the given public key ({fingerprint(load_public_key(key))})"
+
+
+def test_a_proof_is_given_against_a_manifest_whose_signature_the_key_verifies(signed):
+    run, public, _ = signed
+    virn = virn_of(run, TICKET)
+    assert prove_ticket(run, TICKET, virn, public) == prove_ticket(run, TICKET, virn)
+
+
+def test_with_the_public_key_no_proof_is_given_against_an_edited_manifest(signed, tmp_path):
+    """merkle-proof proved against whatever root the folder's manifest.json held: an edited manifest (its
+    run id, here; its roots stay the pool file's) was proved against as if signed. With the key, the
+    signature is checked first."""
+    run, public, _ = signed
+    copy = tmp_path / "run"
+    shutil.copytree(run, copy)
+    manifest = copy / "manifest.json"
+    manifest.write_bytes(manifest.read_bytes().replace(b'"run_id":"r"', b'"run_id":"x"', 1))
+    virn = virn_of(copy, TICKET)
+    assert prove_ticket(copy, TICKET, virn)["run_id"] == "x"  # without the key: the folder's word alone
+    with pytest.raises(RunError) as info:
+        prove_ticket(copy, TICKET, virn, public)
+    assert str(info.value) == f"{copy / 'manifest.sig'}: {_fails(public)}; no proof given"
+
+
+def test_with_another_key_or_an_unsigned_run_no_proof_is_given(signed, small_run):
+    run, public, other = signed
+    with pytest.raises(RunError) as info:
+        prove_ticket(run, TICKET, virn_of(run, TICKET), other)
+    assert str(info.value) == f"{run / 'manifest.sig'}: {_fails(other)}; no proof given"
+    with pytest.raises(RunError) as info:
+        prove_ticket(small_run, TICKET, virn_of(small_run, TICKET), public)
+    assert str(info.value) == f"{small_run}: the run is unsigned: its roots are no signer's; no proof given"
+
+
+def test_merkle_proof_says_whether_it_checked_the_signature(signed):
+    run, public, other = signed
+    virn = virn_of(run, TICKET)
+    checked = invoke("merkle-proof", run, TICKET, virn, "--public-key", public, "--json")
+    assert checked.exit_code == 0, checked.output
+    assert checked.stderr == f"manifest signature checked with {public}: the root below is the signer's\n"
+    assert json.loads(checked.stdout) == prove_ticket(run, TICKET, virn)
+    unchecked = invoke("merkle-proof", run, TICKET, virn)
+    assert unchecked.exit_code == 0, unchecked.output
+    assert unchecked.stderr == ("manifest signature not checked (no --public-key): the root below is this "
+                                "run folder's word alone; check it with --public-key, or the proof with "
+                                "`python -m audit check-proof`\n")
+    one_line(invoke("merkle-proof", run, TICKET, virn, "--public-key", other), "poolgen",
+             f"{run / 'manifest.sig'}: {_fails(other)}; no proof given")

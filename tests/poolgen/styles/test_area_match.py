@@ -312,17 +312,19 @@ def edited_spec(tmp_path: Path, old: str, new: str):
     return load_spec(path)
 
 
-def test_check_structure_finds_an_unreachable_tier(spec, tmp_path):
+def test_an_unreachable_tier_is_refused_by_check_as_by_generate(spec, tmp_path):
+    """check listed it as a figure that disagrees (exit 1) while generate refused it (exit 2): a spec
+    that cannot be laid out is bad input, the same one line from both."""
     # 1004 = 2 x 502 = 4 x 251: without 1004 among the amounts one area cannot win it
     bad = edited_spec(tmp_path, '"1000", "1004",', '"1000",')
-    result = GameCheck(bad)
-    bad.play.check(bad, result)
-    assert [p for p in result.problems if "x1 multiplier 1004" in p] and all(
-        "multiplier 1004" in p for p in result.problems)
-    assert len(result.problems) == 4  # d1.00x1, d2.00x1, d5.00x1, d7.50x1
-    with pytest.raises(SpecError, match="tiers\\[2\\]: pool d1.00x1: the prize cannot be made"):
-        pool = bad.pool("d1.00x1")
-        bad.play.lay_out(bad, pool, np.array([3], dtype=np.int16), derive_stream(SEED, "x"))
+    line = ("primetime_payout.toml: tiers[2]: pool d1.00x1: the prize cannot be made of play-area wins with "
+            "layout.amount_multipliers")
+    with pytest.raises(SpecError) as err:
+        bad.play.check(bad, GameCheck(bad))
+    assert str(err.value) == line  # the first pool it fails in: d1.00x1 (also d2.00x1, d5.00x1, d7.50x1)
+    with pytest.raises(SpecError) as err:
+        bad.play.lay_out(bad, bad.pool("d1.00x1"), np.array([3], dtype=np.int16), derive_stream(SEED, "x"))
+    assert str(err.value) == line
 
 
 @pytest.mark.parametrize(("old", "new", "message"), [
@@ -532,14 +534,15 @@ def test_a_variant_check_accepts_lays_out_what_audit_pays(tmp_path, variant):
         assert "\n" not in str(exc) and str(exc).startswith("variant.toml: ")
         event("refused when loaded")
         return
-    result = check_spec(spec)
-    style_problems = [p for p in result.problems if "style cannot lay it out" in p or "no layout" in p]
-    if style_problems:  # refused: one line each; generate refuses the pool it names (any, for the style's)
-        assert all("\n" not in p for p in style_problems)
-        named = re.search(r"(d\d+\.\d\dx\d) multiplier", style_problems[0])
-        pool = spec.pool(named.group(1)) if named else spec.pools[pool_index]
-        with pytest.raises(SpecError):
+    try:
+        result = check_spec(spec)
+    except SpecError as exc:  # a tier no layout makes: one line; generate refuses the pool it names alike
+        named = re.search(r": pool (d\d+\.\d\dx\d): ", str(exc))
+        assert "\n" not in str(exc) and named, str(exc)
+        pool = spec.pool(named.group(1))
+        with pytest.raises(SpecError) as err:
             lay(spec, pool, small_tiers(pool, each=1, losers=20))
+        assert str(err.value) == str(exc)
         event("refused by check")
         return
     assert result.problems == []

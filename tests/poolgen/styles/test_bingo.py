@@ -224,3 +224,16 @@ def test_a_custom_pattern_of_several_sets_is_drawn_uniformly(tmp_path):
     corrected = chi2_contingency(np.array([_which_sets(marked, accepted), reference])[:, used])
     uncorrected = chi2_contingency(np.array([_which_sets(marked, ok), reference])[:, used])
     assert corrected.pvalue > 1e-4 and uncorrected.pvalue < 1e-12
+
+
+def test_a_pattern_no_tier_wins_is_refused(tmp_path):
+    """A pattern whose prize no tier wins was accepted: every ticket would print a prize that never wins,
+    a field nothing uses (docs/styles/bingo.md, section 2)."""
+    doc = _doc()  # its one tier wins the line's $1 alone
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
+             "g.toml: areas[0].patterns[1].prize: not used: no tier wins '2' (every ticket would print it in "
+             "the legend, and it could never win)")
+    doc["tiers"].append({"id": "u", "count": 5, "wins": [{"area": "bg", "prize": "2", "how": "match"}]})
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    assert [w.prize.code for w in load_spec(tmp_path / "g.toml").play.wins["u"]] == ["2"]

@@ -15,6 +15,7 @@ import pytest
 
 from tests.support.cli import invoke, one_line
 from tests.support.laid_out import laid_out_first_pool, layout_digest
+from tests.support.random_specs import generates_and_verifies
 from tests.support.spec_docs import dumps
 
 EXAMPLE = "specs/examples/hundred_thousand_crossword.toml"
@@ -160,3 +161,27 @@ def test_a_crossword_without_a_bonus_word_lays_out_byte_for_byte_as_before(name)
     digest, columns = layout_digest(f"specs/examples/{name}.toml")
     assert not any(re.search(r"_bonus_\d+$", c) for c in columns)  # no bonus word columns
     assert digest == BEFORE[name]
+
+
+def test_a_legend_prize_no_tier_wins_is_refused(tmp_path):
+    """The one legend's line no tier wins, beside a bonus word a tier wins: every ticket would print a
+    prize that never wins (contract, section 2)."""
+    _refused(tmp_path, _doc({"length": 5, "prize": "5"}, letters=5,
+                            wins=[{"area": "cw", "prize": "5", "how": "bonus"}]),
+             "areas[0].legend[0].prize: not used: no tier wins '1' (every ticket would print it in the "
+             "legend, and it could never win)")
+
+
+def test_a_bonus_prize_that_is_also_a_legend_prize_is_read_one_way(tmp_path):
+    """The bonus word's prize may be the symbol a legend line shows (two boxes print "$1"): a win's `how`
+    says which box pays (contract, section 9), so a ticket of either win or both is read one way. Every
+    row of a pool of the three tiers, generated and verified, pays exactly its tier."""
+    def win(how: str) -> dict:
+        return {"area": "cw", "prize": "1", "how": how}
+
+    doc = _doc({"length": 5, "prize": "1"})
+    doc["tiers"] = [{"id": "legend", "count": 50, "wins": [win("match")]},
+                    {"id": "bonus", "count": 50, "wins": [win("bonus")]},
+                    {"id": "both", "count": 50, "wins": [win("match"), win("bonus")]}]
+    doc["symbols"] = [s for s in doc["symbols"] if s["code"] not in ("2", "5")]
+    generates_and_verifies(tmp_path, doc)

@@ -146,3 +146,12 @@ def test_the_bonus_word_example_of_one_legend_lays_out_byte_for_byte_as_before()
     example's first pool, as poolgen laid them out at commit 4bc70f7, before legends a grid."""
     assert layout_digest("specs/examples/hundred_thousand_crossword.toml")[0] == \
         "cb2eb97dc976c66655f7f1468bf0b0e6c674c92164c582963831acf5a9713bfb"
+
+
+def test_a_legend_prize_no_tier_wins_is_refused(tmp_path):
+    """A legend line no tier wins was accepted (only the bonus word's was refused): every ticket would
+    print a prize that never wins, a field nothing uses (contract, sections 2 and 10)."""
+    doc = _with()
+    doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "top"]  # the one tier of grid 1's $5
+    _refused(tmp_path, doc, "areas[0].legends[0][2].prize: not used: no tier wins '5' (every ticket would "
+                            "print it in the legend, and it could never win)")

@@ -21,6 +21,7 @@ from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
 from tests.support import SPECS
+from tests.support.spec_docs import kn_doc, write
 
 SEED = bytes(range(32))
 NOT_A_NUMBER = 255  # what a number code outside the 46 reads as
@@ -400,3 +401,15 @@ def test_ws_wild_free_tier_refused(tmp_path):
         load_spec(path)
     assert str(err.value) == ("wild_side.toml: tiers[4].wins[0]: area 'wild' (key_number_match): a free "
                               "ticket cannot be multiplied (the area's matches pay 5 times)")
+
+
+def test_a_multiplier_symbol_no_tier_wins_is_refused(tmp_path):
+    """A 2X special no tier wins with was accepted: a multiplier the game prints that never pays is a
+    field nothing uses (docs/styles/key_number_match.md, section 2)."""
+    doc = kn_doc()
+    doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "2"]  # the one tier of the 2X
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == ("g.toml: areas[0].specials: not used: no tier wins with its multiplier '2X' "
+                              "(the game would print a multiplier that never pays)")
+    assert load_spec(write(tmp_path, kn_doc())).play.wins["2"][0].by == 2

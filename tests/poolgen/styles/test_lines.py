@@ -64,3 +64,16 @@ def _doc(**area: object) -> dict:
 def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
     (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+def test_a_legend_prize_no_tier_wins_is_refused(tmp_path):
+    """A legend line no tier wins was accepted: every ticket would print a prize that never wins, a field
+    nothing uses (docs/styles/lines.md, section 2)."""
+    doc = _doc()  # its one tier wins the legend's $1 alone
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
+             "g.toml: areas[0].legend[1].prize: not used: no tier wins '2' (every ticket would print it in "
+             "the legend, and it could never win)")
+    doc["tiers"].append({"id": "u", "count": 5, "wins": [{"area": "ln", "prize": "2", "how": "match"}]})
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    assert [w.prize.code for w in load_spec(tmp_path / "g.toml").play.wins["u"]] == ["2"]

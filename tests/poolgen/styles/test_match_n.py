@@ -296,6 +296,16 @@ def test_wins_an_area_cannot_lay_out_are_refused(tmp_path, wins, spots, message)
     assert str(err.value) == f"g.toml: tiers[0].wins: area 'bonus' (match_n): {message}"
 
 
+def test_a_multiplier_no_tier_wins_is_refused(tmp_path):
+    """An area whose 5X no tier wins was accepted: a multiplier the game prints that never pays is a
+    field nothing uses (docs/styles/match_n.md, section 2)."""
+    with pytest.raises(SpecError) as err:
+        _game(tmp_path, [t for t in MULTI if t["id"] != "m+x5"])
+    assert str(err.value) == ("g.toml: areas[0].multipliers: not used: no tier wins with its multiplier '5X' "
+                              "(the game would print a multiplier that never pays)")
+    assert _game(tmp_path, MULTI).play.areas[0].params.multipliers  # with a tier of it: accepted
+
+
 def test_check_notes_when_losers_cannot_match_the_winners(tmp_path):
     """Nearly every ticket wins three $1: losers (at most two of each) cannot show $1 as often."""
     spec = _game(tmp_path, [{"id": "t", "count": 19_000, "wins": [_win("1")]}], spots=6, mults=False)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
+from poolgen.loader import load_spec
 from tests.support.cli import invoke, one_line
 from tests.support.laid_out import laid_out_first_pool
 from tests.support.spec_docs import base_doc, dumps
@@ -99,3 +100,16 @@ def test_decoys_just_loose_enough_are_accepted(tmp_path):
     doc = _doc(n_pictures=9, spots=8, most_alike=1, legend=[{"count": 1, "prize": "1"}])
     (tmp_path / "g.toml").write_text(dumps(doc))
     assert invoke("check", tmp_path / "g.toml").exit_code == 0
+
+
+def test_a_legend_prize_no_tier_wins_is_refused(tmp_path):
+    """A legend line no tier wins was accepted: every ticket would print a prize that never wins, a field
+    nothing uses (docs/styles/symbol_count.md, section 2)."""
+    doc = _doc()  # its one tier wins the legend's $1 alone
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
+             "g.toml: areas[0].legend[1].prize: not used: no tier wins '2' (every ticket would print it in "
+             "the legend, and it could never win)")
+    doc["tiers"].append({"id": "u", "count": 5, "wins": [{"area": "sc", "prize": "2", "how": "match"}]})
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    assert [w.prize.code for w in load_spec(tmp_path / "g.toml").play.wins["u"]] == ["2"]

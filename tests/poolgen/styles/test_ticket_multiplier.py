@@ -69,7 +69,9 @@ def _doc(**area: object) -> dict:
     box = {"id": "x", "style": "ticket_multiplier", "spots": 2, "multipliers": "mul",
            "pictures": "dec"} | area
     tiers = [{"id": "t", "count": 10, "wins": [{"area": "b", "prize": "1", "how": "reveal"},
-                                               {"area": "x", "prize": "2X", "how": "ticket"}]}]
+                                               {"area": "x", "prize": "2X", "how": "ticket"}]},
+             {"id": "d", "count": 10, "wins": [{"area": "b", "prize": "5", "how": "reveal"},
+                                               {"area": "x", "prize": "DBL", "how": "ticket"}]}]
     return base_doc([reveal, box], pictures + prizes + mults + decoys, tiers, pool_tickets=100)
 
 
@@ -141,6 +143,17 @@ def test_wins_that_would_show_an_unpaid_multiplier_are_refused(tmp_path, wins, m
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: tiers[0].{message}")
 
 
+def test_a_multiplier_no_tier_wins_is_refused(tmp_path):
+    """A box whose DBL no tier wins was accepted: a multiplier the game prints that never pays is a
+    field nothing uses (docs/styles/ticket_multiplier.md, section 2)."""
+    doc = _doc(multipliers_on_losers=True)  # shown on losers, still never paid
+    del doc["tiers"][1]
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
+             "g.toml: areas[1].multipliers: not used: no tier wins with its multiplier 'DBL' (the game would "
+             "print a multiplier that never pays)")
+
+
 def test_the_multiplier_is_not_a_win_against_max_wins(tmp_path):
     doc = _doc()  # max_wins 1: one reveal and the multiplier
     (tmp_path / "g.toml").write_text(dumps(doc))
@@ -199,12 +212,14 @@ def test_multipliers_on_losers_on_a_game_without_a_losing_ticket_is_refused(tmp_
     """`multipliers_on_losers = true` on a game whose pools hold no losing ticket drew nothing and was
     accepted: a field nothing uses is an error (docs/styles/ticket_multiplier.md, section 2)."""
     every = _doc(multipliers_on_losers=True)
-    every["tiers"][0]["count"] = 100  # the whole pool of 100 wins
+    every["tiers"][0]["count"] = 90  # the whole pool of 100 wins
     (tmp_path / "g.toml").write_text(dumps(every))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
              "g.toml: areas[1].multipliers_on_losers: not used: no pool holds a losing ticket (every ticket "
              "wins a tier)")
     for doc in (_doc(multipliers_on_losers=False) | {"tiers": every["tiers"]},  # without it: as before
-                _doc(multipliers_on_losers=True) | {"tiers": [every["tiers"][0] | {"count": 99}]}):
+                _doc(multipliers_on_losers=True) | {"tiers": [every["tiers"][0] | {"count": 89},
+                                                              every["tiers"][1]]}):
         (tmp_path / "g.toml").write_text(dumps(doc))
-        assert load_spec(tmp_path / "g.toml").pools[0].tiers[0].count == 100 - doc["tiers"][0]["count"]
+        assert load_spec(tmp_path / "g.toml").pools[0].tiers[0].count == 100 - sum(
+            t["count"] for t in doc["tiers"])
