@@ -336,6 +336,29 @@ def create_secret_file(path: Path) -> BinaryIO:
         raise
 
 
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")  # how polars (Rust's std::io::Error) names the system's error
+
+
+@contextmanager
+def secret_output(path: Path, what: str) -> Iterator[BinaryIO]:
+    """`create_secret_file(path)` for the block to write, then flushed and fsync'd; a failed write (a full
+    disk, a file size limit) is one OutputError naming the file and `what` it is. polars' writers pass
+    the system's error on as a polars error whose text ends "(os error N)", not an OSError: that is one
+    too (any other polars error is left as it is; this module does not import polars)."""
+    try:
+        with create_secret_file(path) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
+    except Exception as exc:
+        code = _OS_ERROR.search(str(exc)) if type(exc).__module__.startswith("polars") else None
+        if code is None:
+            raise
+        raise OutputError(f"{path}: cannot write {what}: {os.strerror(int(code.group(1)))}") from None
+
+
 def write_secret_bytes(path: Path, data: bytes) -> None:
     """Write a new outcome-holding file (mode 0600) and make it durable."""
     with create_secret_file(path) as f:
