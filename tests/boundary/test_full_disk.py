@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.virns import virn_of
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux file size limits")
 
 
@@ -52,3 +54,39 @@ def test_generate_on_a_full_disk_is_one_line_and_leaves_no_run(printed_run, tmp_
                            capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
     assert sorted(p.name for p in out.iterdir()) == ["r"]
+
+
+def _into_a_full_file(program: str, argv: list[object], out: Path) -> subprocess.CompletedProcess:
+    """`python -m PROGRAM ARGV > out`, `out` allowed 100 bytes (standard error is a pipe, unlimited)."""
+    def limit_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+
+    with open(out, "wb") as f:
+        return subprocess.run([sys.executable, "-m", program, *map(str, argv)], stdout=f,
+                              stderr=subprocess.PIPE, text=True, preexec_fn=limit_files, timeout=300)
+
+
+def _stdout_commands(run: Path, ticket: str, virn: str = "") -> dict[str, tuple[str, list[object]]]:
+    r, key = run / "runs" / "r", run / "keys" / "signing-key.pub.pem"
+    return {
+        "merkle-proof --json": ("poolgen", ["merkle-proof", r, ticket, virn, "--json"]),
+        "verify --json": ("poolgen", ["verify", r, "--public-key", key, "--json"]),
+        "rng bytes": ("poolgen", ["rng", "bytes", "--seed-file", run / "s.seed", "--label",
+                                  "poolgen/v1/x/p1/order", "--count", "1000"]),  # straight to descriptor 1
+        "--help": ("poolgen", ["--help"]),
+        "audit verify": ("audit", ["verify", r, "--public-key", key]),
+    }
+
+
+@pytest.mark.parametrize("command", list(_stdout_commands(Path("run"), "TICKET")))
+def test_standard_output_into_a_full_disk_is_one_line(run, tmp_path, command):
+    """`merkle-proof ... --json > claim.json` on a full disk: the proof did not fit, and the command said
+    so as a traceback, then "Exception ignored" as Python's shutdown flushed again, exit 120 (so did
+    `verify --json`, `audit verify`, `--help`; `rng bytes`, written to the descriptor, exit 1). Now one line
+    naming standard output, exit 2 (what the shell's file holds is the shell's, cut short)."""
+    ticket = (run / "ticket").read_text()
+    program, argv = _stdout_commands(run, ticket, virn_of(run / "runs" / "r", ticket))[command]
+    done = _into_a_full_file(program, argv, tmp_path / "out")
+    said = f"{program}: error: standard output: cannot write: File too large\n"
+    assert (done.returncode, done.stderr) == (2, said)
+    assert len((tmp_path / "out").read_bytes()) <= 100
