@@ -281,9 +281,10 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None, 
             try:
                 rename_new(tmp, final)
             except FileExistsError:
-                raise OutputError(f"{final}: appeared while the run was written; not replacing it") from None
+                raise OutputError(f"{final}: appeared while this folder was being written; not replacing "
+                                  "it") from None
             except OSError as exc:
-                raise OutputError(f"{final}: cannot move the finished run into place: "
+                raise OutputError(f"{final}: cannot move the finished folder into place: "
                                   f"{exc.strerror or exc}") from None
             kept(final)
             pause_point("renamed")
