@@ -27,7 +27,13 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.errors import InvalidProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
-from audit.pipes import quiet_on_closed_stdout, rich_raises_broken_pipes, whole_writes
+from audit.pipes import (
+    StandardOutputError,
+    quiet_on_closed_stdout,
+    rich_raises_broken_pipes,
+    stdout_lost,
+    whole_writes,
+)
 from audit.provenance import code_hash
 from audit.read.codehash import ALGORITHMS
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
@@ -113,12 +119,23 @@ class Commands(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
     def make_context(self, *args: Any, **kwargs: Any) -> Any:  # --help and --version print here
-        with quiet_on_closed_stdout():
+        with self._output():
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: Any) -> Any:  # a command's output, and a sub-command's --help
-        with quiet_on_closed_stdout():
+        with self._output():
             return super().invoke(ctx)
+
+    @contextmanager
+    def _output(self) -> Iterator[None]:
+        """Standard output's reader gone: a quiet exit 141; standard output a file on a full disk: one
+        line, exit 2 (a poolgen command says it itself, with its exit code)."""
+        with quiet_on_closed_stdout():
+            try:
+                yield
+            except StandardOutputError as exc:
+                typer.echo(f"{self.prefix}: error: {stdout_lost(exc)}", err=True)
+                raise typer.Exit(2) from None
 
 
 def commands_named(prefix: str) -> type[Commands]:

@@ -18,6 +18,7 @@ import select
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -52,6 +53,35 @@ def closed_stdout() -> bool:
     return True
 
 
+class StandardOutputError(OSError):
+    """A write to standard output failed other than by its reader going: a file on a full disk, or past a
+    file size limit (`poolgen merkle-proof ... --json > claim.json`). It was a traceback, and then an
+    "Exception ignored" as Python's shutdown flushed again, exit 120; each program says it in one line."""
+
+
+class _StandardOutput(io.FileIO):
+    """Descriptor 1 under the text layer, whose failed writes say they are standard output's."""
+
+    def write(self, b: Any, /) -> int:
+        try:
+            return super().write(b)
+        except (BrokenPipeError, BlockingIOError):  # a reader gone; a full non-blocking pipe
+            raise
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror) from None
+
+
+def stdout_lost(exc: OSError) -> str:
+    """After a StandardOutputError: the one line's text (without the program's prefix); fd 1 now points at
+    /dev/null, so that no last flush raises again (what it held is lost either way)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+    finally:
+        os.close(null)
+    return f"standard output: cannot write: {exc.strerror or exc}"
+
+
 def flushed(code: int | str | None) -> int | str | None:
     """`code`, or CLOSED_STDOUT if what is still buffered for standard output finds its reader gone
     (the last step before `finish`, which would let that pass)."""
@@ -68,12 +98,19 @@ def whole_writes() -> None:
     """An unbuffered standard output (`python -u`, PYTHONUNBUFFERED) is a raw file under the text layer,
     which takes what one write(2) took and drops the rest: into a pipe whose reader has gone, 64 KiB of
     a document went and the command still exited 0. Put a buffered writer between them, which writes all
-    or raises (each echo flushes it, as unbuffered output would be)."""
+    or raises (each echo flushes it, as unbuffered output would be). Buffered or not, descriptor 1 is then
+    written through `_StandardOutput`, whose failures are told apart (StandardOutputError)."""
     out = sys.stdout
-    if isinstance(out, io.TextIOWrapper) and isinstance(out.buffer, io.FileIO):
-        _kept_open.append(out)  # collected, it would close fd 1 under the new one
-        sys.stdout = io.TextIOWrapper(io.BufferedWriter(out.buffer), encoding=out.encoding, errors=out.errors,
-                                      line_buffering=out.line_buffering, write_through=True)
+    if not isinstance(out, io.TextIOWrapper):
+        return
+    raw = out.buffer if isinstance(out.buffer, io.FileIO) else getattr(out.buffer, "raw", None)
+    if type(raw) is not io.FileIO or raw.fileno() != 1:  # a test runner's, or already ours
+        return
+    out.flush()
+    _kept_open.append(out)  # collected, it would close fd 1 under the new one
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_StandardOutput(1, "w", closefd=False)),
+                                  encoding=out.encoding, errors=out.errors, line_buffering=out.line_buffering,
+                                  write_through=out.buffer is raw)
 
 
 _kept_open: list[io.TextIOWrapper] = []

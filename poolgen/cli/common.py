@@ -13,7 +13,7 @@ from typing import Annotated, ParamSpec, TypeVar
 import typer
 from rich.console import Console
 
-from audit.pipes import CLOSED_STDOUT, closed_stdout
+from audit.pipes import CLOSED_STDOUT, StandardOutputError, closed_stdout, stdout_lost
 from poolgen.errors import OutputError, PoolgenError
 from poolgen.files.read import printable
 from poolgen.files.write import present, refuse_run_folder, write_atomic
@@ -95,6 +95,8 @@ def _one_line_errors(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
             raise typer.Exit(CLOSED_STDOUT) from None
         sys.stderr.close()
         raise typer.Exit(1) from None
+    except StandardOutputError as exc:  # standard output into a file on a full disk: one line, exit 2
+        raise fail(stdout_lost(exc)) from None
 
 
 

@@ -20,7 +20,7 @@ from poolgen.deliverables.roles import who_gets_what
 from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
 from poolgen.files.leftovers import pending_seed_name, sweep
 from poolgen.files.read import READABLE_SECRET_FLAG
-from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder
+from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder, present
 from poolgen.game.model import Game, Printed
 from poolgen.interrupts import Interrupted, kept, pause_point
 from poolgen.limits import available_memory, pool_memory, workers_that_fit
@@ -192,7 +192,13 @@ def generate_cmd(
             raise SeedError(f"{seed_file}: seed file already exists; not overwriting it (give --run-id)")
         # The seed is on disk (fsynced, 0600) before the run exists, under a provisional name that it
         # leaves for RUN_ID.seed together with the run folder's rename (`committed`).
-        held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
+        try:
+            held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
+        except OutputError:
+            if not present(out / pending_seed_name(run_id)):  # what a killed run left is swept by now
+                raise
+            raise OutputError(f"{out / run_id}: another generate of this run is under way (its fresh seed "
+                              "is not yet named); give another --run-id") from None
     try:
         request = GenerateRequest(game, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
                                   workers=n_workers, signature=signer.manifest_entry() if signer else None,

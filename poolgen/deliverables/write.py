@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +38,7 @@ from poolgen.deliverables.validation import (
 )
 from poolgen.errors import RunError
 from poolgen.files.read import file_entry
-from poolgen.files.write import create_secret_file, write_atomic
+from poolgen.files.write import secret_output, write_atomic
 from poolgen.game.model import FixedPrize, Game, Pool, Printed
 from poolgen.game.packs import manifest_packs
 from poolgen.rng.drbg import label_text
@@ -93,7 +92,7 @@ def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder:
     table = imaging_table(game, pool, df, numbers, digits, layout, (0, SLICE_ROWS) if sliced else None)
     if table is None:
         return None
-    with create_secret_file(folder / imaging_name(pool.id)) as f:
+    with secret_output(folder / imaging_name(pool.id), "the imaging file") as f:
         if not sliced:
             table.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
         else:
@@ -110,8 +109,6 @@ def write_imaging(game: Game, pool: Pool, df: pl.DataFrame, seed: bytes, folder:
 
             register_io_source(slices, schema=first_slice[0].schema).sink_parquet(
                 f, compression="zstd", compression_level=1, statistics=False)
-        f.flush()
-        os.fsync(f.fileno())
     parts = PoolParts(np.unique(df["book"].to_numpy()))
     if validation is not None:
         blocks = ticket_blocks(numbers[0], numbers[1], digits)
@@ -171,11 +168,9 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
 
 def _write_secret_pieces(path: Path, *pieces: bytes | np.ndarray) -> None:
     """A new outcome-holding file (mode 0600) of several pieces, written without joining them."""
-    with create_secret_file(path) as f:
+    with secret_output(path, "the validation file") as f:
         for piece in pieces:
             f.write(np.ascontiguousarray(piece).data if isinstance(piece, np.ndarray) else piece)
-        f.flush()
-        os.fsync(f.fileno())
 
 
 def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[bytes, bytes] | None,

@@ -281,9 +281,10 @@ def staged_folder(final: Path, committed: Callable[[Path], None] | None = None, 
             try:
                 rename_new(tmp, final)
             except FileExistsError:
-                raise OutputError(f"{final}: appeared while the run was written; not replacing it") from None
+                raise OutputError(f"{final}: appeared while this folder was being written; not replacing "
+                                  "it") from None
             except OSError as exc:
-                raise OutputError(f"{final}: cannot move the finished run into place: "
+                raise OutputError(f"{final}: cannot move the finished folder into place: "
                                   f"{exc.strerror or exc}") from None
             kept(final)
             pause_point("renamed")
@@ -334,6 +335,29 @@ def create_secret_file(path: Path) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")  # how polars (Rust's std::io::Error) names the system's error
+
+
+@contextmanager
+def secret_output(path: Path, what: str) -> Iterator[BinaryIO]:
+    """`create_secret_file(path)` for the block to write, then flushed and fsync'd; a failed write (a full
+    disk, a file size limit) is one OutputError naming the file and `what` it is. polars' writers pass
+    the system's error on as a polars error whose text ends "(os error N)", not an OSError: that is one
+    too (any other polars error is left as it is; this module does not import polars)."""
+    try:
+        with create_secret_file(path) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write {what}: {exc.strerror or exc}") from None
+    except Exception as exc:
+        code = _OS_ERROR.search(str(exc)) if type(exc).__module__.startswith("polars") else None
+        if code is None:
+            raise
+        raise OutputError(f"{path}: cannot write {what}: {os.strerror(int(code.group(1)))}") from None
 
 
 def write_secret_bytes(path: Path, data: bytes) -> None:

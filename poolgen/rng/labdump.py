@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 import numpy as np
 
+from audit.pipes import StandardOutputError
 from poolgen.errors import OutputError, PoolgenError
 from poolgen.files.write import discard, fsync_folder, new_temporary, present
 from poolgen.interrupts import kept
@@ -189,7 +190,12 @@ def write_dump(out: Path | None, chunks: Iterator[bytes]) -> int:
         except (OSError, ValueError):  # io.UnsupportedOperation: a stdout held in memory (a test runner's)
             return _copy(chunks, sys.stdout.buffer)
         sys.stdout.flush()  # anything already written goes first, then the dump through the descriptor
-        return copy_to_fd(chunks, fd)
+        try:
+            return copy_to_fd(chunks, fd)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # into a file on a full disk: said in one line (audit/pipes.py)
+            raise StandardOutputError(exc.errno, exc.strerror) from None
     with _new_secret_file(Path(out)) as f:
         return _copy(chunks, f)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing as mp
-import os
 import queue
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
@@ -36,9 +35,9 @@ from poolgen.deliverables.write import (
     write_imaging,
     write_run_files,
 )
-from poolgen.errors import OutputError, RunError, SpecError
+from poolgen.errors import RunError, SpecError
 from poolgen.files.read import file_entry
-from poolgen.files.write import canonical_bytes, create_secret_file, staged_folder, write_atomic
+from poolgen.files.write import canonical_bytes, secret_output, staged_folder, write_atomic
 from poolgen.game.model import Game, Pool, Printed
 from poolgen.interrupts import deferred, pause_point, starting_workers, worker_init
 from poolgen.loader import load_spec
@@ -140,13 +139,8 @@ def _write_pool_file(df: pl.DataFrame, path: Path) -> dict[str, Any]:
     zstd at level 1 without column statistics: on a 1,000,000-share eInstant pool of 4 play areas this takes
     about half the CPU time of level 3 with statistics, and the file is no larger (the salts, which
     no level compresses, are half of it). Nothing here reads statistics."""
-    try:
-        with create_secret_file(path) as f:  # it holds every outcome: mode 0600 (docs/validation.md)
-            df.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
-            f.flush()
-            os.fsync(f.fileno())
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write the pool file: {exc.strerror or exc}") from None
+    with secret_output(path, "the pool file") as f:  # it holds every outcome: mode 0600 (docs/validation.md)
+        df.write_parquet(f, compression="zstd", compression_level=1, statistics=False)
     return file_entry(path)
 
 

@@ -87,6 +87,9 @@ class Ceremony:
     sealed: str | None = None
     run: str | None = None
     abort: dict[str, Any] | None = None
+    # the file it was loaded from (resolved) and its SHA-256: saved there, it never replaces another
+    # step's save (ceremony_file.py)
+    loaded: tuple[str, str] | None = field(default=None, compare=False, repr=False)
 
     # ---- what the transcript says --------------------------------------------------------------
 

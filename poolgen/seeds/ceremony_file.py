@@ -7,9 +7,12 @@ transcript still hashes to `transcript_sha256`, and every signature in it.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +53,51 @@ def create_file(path: Path, ceremony: Ceremony) -> None:
 
 
 def save(path: Path, ceremony: Ceremony) -> None:
-    """Replace the ceremony file (temporary file, rename; mode 0600: it holds reveals)."""
-    write_atomic(path, canonical_bytes(ceremony.to_json()), mode=0o600)
-    os.chmod(path, 0o600)
+    """Replace the ceremony file (temporary file, rename; mode 0600: it holds reveals), unless it changed
+    since `ceremony` was loaded from it: two parties' steps at once each read the file, then wrote it back
+    whole, and the first one's commitment or reveal was lost though it had said it was recorded. Under
+    the file's lock (flock(2), each writer's for the moment of its check and rename), the file must still
+    hold the bytes loaded; the step that finds it changed saves nothing and is run again."""
+    data = canonical_bytes(ceremony.to_json())
+    if ceremony.loaded is None or ceremony.loaded[0] != str(Path(path).resolve()):  # a new file, a copy
+        write_atomic(path, data, mode=0o600)
+        os.chmod(path, 0o600)
+        return
+    with _locked(path) as current:
+        if hashlib.sha256(current).hexdigest() != ceremony.loaded[1]:
+            raise CeremonyError(f"{path}: changed since this command read it (another party's step "
+                                "meanwhile?); nothing was saved: run the command again")
+        write_atomic(path, data, mode=0o600)
+        os.chmod(path, 0o600)
+    ceremony.loaded = (ceremony.loaded[0], hashlib.sha256(data).hexdigest())
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[bytes]:
+    """Hold the exclusive lock of the file now at `path` and yield its bytes. A writer renames a new file
+    into place: a lock taken on the file it replaced is let go and taken again on the new one."""
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:
+            raise CeremonyError(f"{path}: cannot read the ceremony file again to save it: "
+                                f"{exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)  # a save holds it for a moment; a killed one lets it go
+            if os.fstat(fd).st_ino == os.lstat(path).st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        except BaseException:  # Ctrl-C while it waits
+            os.close(fd)
+            raise
+        os.close(fd)
+    try:
+        with os.fdopen(os.dup(fd), "rb") as f:
+            current = f.read(MAX_MANIFEST_BYTES + 1)
+        yield current
+    finally:
+        os.close(fd)
 
 
 def saved(path: Path, ceremony: Ceremony) -> bool:
@@ -149,7 +194,8 @@ def _entries(path: Path, doc: dict[str, Any], key: str, names: list[str],
 
 def load(path: Path) -> Ceremony:
     """A ceremony file, checked: shape, transcript hash, every signature."""
-    doc = _json(path, "ceremony")
+    data = read_input(path, "ceremony", CeremonyError)
+    doc = _parsed(data)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CeremonyError(f"{path}: not a ceremony file (format is not {FORMAT!r})")
     if set(doc) != _KEYS:
@@ -188,6 +234,7 @@ def load(path: Path) -> Ceremony:
     ceremony = Ceremony(t, doc["transcript_sha256"], commitments, reveals, r, doc["seed_commitment"],
                         doc["run"], abort)
     ceremony.check_signatures()
+    ceremony.loaded = (str(Path(path).resolve()), hashlib.sha256(data).hexdigest())
     return ceremony
 
 

@@ -35,9 +35,10 @@ def test_rename_new_never_replaces_anything(tmp_path, taken):
     assert (tmp_path / "a").is_dir()  # plain rename(2) would have replaced the empty folder
 
 
-def test_a_folder_that_appears_during_the_run_is_left_alone(tmp_path):
+def test_a_folder_that_appears_while_it_is_written_is_left_alone(tmp_path):
+    """The message names no run: a publish bundle, a ship or sealed folder is staged the same way."""
     final = tmp_path / "run"
-    appeared = r"run: appeared while the run was written; not replacing it"
+    appeared = r"run: appeared while this folder was being written; not replacing it"
     with pytest.raises(OutputError, match=appeared), staged_folder(final) as folder:
         (folder / "pool.parquet").write_bytes(b"data")
         final.mkdir()  # someone else takes the name, empty, before the run is renamed into place
