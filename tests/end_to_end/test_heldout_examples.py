@@ -32,7 +32,12 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "red_hot_wild_7s_pools": (246_247, 343_251_500),  # its whole order, counts split over 5 pools
            "granite_state_money_puzzle": (1_078_850, 778_670_500),  # its whole order of 4,129,500, split
            "ten_x_the_money": (64_554, 151_250_000),  # Nebraska's rows' odds truncated (row_odds_rounding)
-           "deal_em": (226, 33_500)}  # Wisconsin's rows' odds rounded up (row_odds_rounding = "up")
+           "deal_em": (226, 33_500),  # Wisconsin's rows' odds rounded up (row_odds_rounding = "up")
+           "bazinga_bingo": (635_723, 483_638_900),  # Minnesota's 2,441,100 split in 9 pools (4 bingo cards)
+           "winter_fortune": (780_009, 994_720_000),  # five games on one ticket, 2,930,700 split in 30 pools
+           "cashtastic_crossword": (500_613, 2_005_734_000),  # 18 YOUR LETTERS, a legend a puzzle, a BONUS
+           "wheel_of_fortune": (651_732, 824_399_000),  # a key number match and three one-word grids
+           "true_north": (615_320, 787_236_500)}  # a key symbol game with a 5X symbol and a BONUS box
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -48,7 +53,13 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "big_cash_riches": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 30, "p1", 20_000),
         "bank_roll": ({"order_tickets": 15_000, "pool_tickets": 15_000}, 20, "p1", 15_000),  # 7 or 11
         "ten_x_the_money": ({"order_tickets": 24_000, "pool_tickets": 24_000}, 10, "p1", 24_000),
-        "deal_em": ({"order_tickets": 1_050, "pool_tickets": 1_050}, 1, "p1", 1_050)}  # whole: one box
+        "deal_em": ({"order_tickets": 1_050, "pool_tickets": 1_050}, 1, "p1", 1_050),  # whole: one box
+        # Minnesota's orders cut to four pools of 5,000 and a last of 300 (their counts split evenly)
+        "bazinga_bingo": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 120, "p5", 300),
+        "winter_fortune": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 144, "p5", 300),
+        "cashtastic_crossword": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 72, "p5", 300),
+        "wheel_of_fortune": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 120, "p5", 300),
+        "true_north": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 114, "p5", 300)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures

@@ -27,7 +27,7 @@ SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_letter_", ("alphabet",)), (
                                                   ("_bonus_", ("alphabet",)))
 COLOURS = {"black": "#212529", "red": "#C92A2A", "blue": "#1864AB", "green": "#2B8A3E",
            "purple": "#6741D9", "orange": "#D9480F", "gold": "#B08900"}
-MAX_LETTER_SETS = 1_000_000  # the letter sets a ticket's YOUR LETTERS may be drawn from (section 7)
+MAX_LETTER_SETS = 2_000_000  # the letter sets YOUR LETTERS are drawn from (section 7): 18 of 26 is 1,562,275
 
 
 @dataclass(frozen=True)

@@ -134,12 +134,27 @@ def _doc(**area: object) -> dict:
     ({"letters": 4, "legend": [{"words": 4, "prize": "1"}]},
      "areas[0].legend: 4 completed words: none of 16,384 draws"),
     ({"letters": 27}, "areas[0].letters: must be at most 26, got 27"),
-    ({"letters": 13}, "areas[0].letters: more than 1,000,000 sets of 13 letters of 26"),
+    ({"letters": 13}, "areas[0].letters: more than 2,000,000 sets of 13 letters of 26"),
 ])
 def test_grids_and_legends_it_cannot_lay_out_are_refused(tmp_path, change, message):
     doc = _doc(**change)
     (tmp_path / "g.toml").write_text(dumps(doc))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+@pytest.mark.parametrize("letters", [8, 18])
+def test_eighteen_your_letters_of_26_are_read_and_laid_out(tmp_path, letters):
+    """18 YOUR LETTERS (Minnesota's Cashtastic Crossword, specs/examples/cashtastic_crossword.toml) are
+    C(26, 18) = 1,562,275 sets, as are 8: within the bound, so `check` accepts the area and its pool is
+    laid out, every ticket showing that many distinct letters."""
+    doc = _doc(letters=letters, legend=[{"words": 1, "prize": "1"}])
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    result = invoke("check", tmp_path / "g.toml")
+    assert result.exit_code == 0, result.output
+    _, pool, _, cols = laid_out_first_pool(str(tmp_path / "g.toml"))
+    shown = np.stack([cols[f"cw_letter_{j}"] for j in range(letters)], axis=1)
+    assert shown.shape == (pool.tickets, letters)
+    assert all(len(set(row)) == letters for row in shown.tolist())
 
 
 @pytest.mark.parametrize(("win", "field", "message"), [
