@@ -13,6 +13,7 @@ outside the ledger (schema version 2; version 1 had none, and rows removed from 
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,7 +171,16 @@ class ClaimsLedger:
                 "(SELECT MIN(run_id) FROM paid WHERE run_id > runs.id) FROM runs WHERE runs.id IS NOT NULL) "
                 f"SELECT {_PAID} FROM paid WHERE run_id IN (SELECT id FROM runs WHERE id IS NOT NULL) "
                 "AND barcode = ? ORDER BY claim_no LIMIT 1", (barcode,)).fetchone()
-        return None if row is None else _payment(row)
+        if row is None:
+            return None
+        first = _payment(row)
+        # when, where and by whom as its attempt row says (the chain covers it, not the payment's copy)
+        said = db.execute("SELECT at, desk, clerk FROM attempts WHERE claim_no = ? AND outcome = 'paid'",
+                          (first.claim_no,)).fetchone()
+        if said is None:
+            return first
+        at, desk, clerk = owned.typed(said, "at, desk, clerk", "ttt")
+        return dataclasses.replace(first, at=at, desk=desk, clerk=clerk)
 
     @owned.guarded(CLAIMS)
     def payments(self, run_id: str | None = None) -> list[Payment]:

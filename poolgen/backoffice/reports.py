@@ -181,7 +181,8 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
     books = read_ledgers(ledgers)
     payments = [(path, p) for path, _, every in books for p in every if p.run_id == run.run_id]
     for path, attempts, every in books:
-        rec.problems += _differ(path, run, attempts, every) + _gaps(path, attempts)
+        rec.problems += _differ(path, run, attempts, every) + _unbound(path, attempts, every)
+        rec.problems += _gaps(path, attempts)
         rec.problems += _moved(path, run, every, files, keys)
         rec.heads[str(path)], broken = chain_problems(path, attempts, every, (heads or {}).get(path))
         rec.problems += broken
@@ -226,6 +227,7 @@ def ledger_problems(what: Run | Order, books: list[tuple[Path, Attempts, list[Pa
     out = []
     for path, attempts, every in books:
         out += [x for run in runs_of(what) for x in _differ(path, run, attempts, every)]
+        out += _unbound(path, attempts, every)
         out += _gaps(path, attempts)
         out += chain_problems(path, attempts, every, None)[1]
     return out
@@ -256,6 +258,29 @@ def _differ(path: Path, run: Run, attempts: Attempts, every: list[Payment]) -> l
         return []
     return [f"{path}: its payments and its attempts marked paid differ ({len(mine):,} payments, "
             f"{len(paid_attempts):,} such attempts)"]
+
+
+# a payment row's fields that copy its attempt's (attempt row index): the chain covers the attempt's only
+_COPIED = (("run_id", 2), ("barcode", 3), ("at", 1), ("desk", 4), ("clerk", 5))
+
+
+def _unbound(path: Path, attempts: Attempts, every: list[Payment]) -> list[str]:
+    """Each payment row (of any run) whose run id, barcode, time, desk or clerk is not its paid attempt's.
+    The chain covers the attempt's fields and only the payment's own (virn, tier, prize, free), so a
+    copy edited by hand broke nothing: a payment backdated to before its book was stolen reconciled with
+    --books, and a second claim was told another desk and clerk paid it (docs/back-office.md, section 4)."""
+    paid = {a[0]: a for a in attempts if a[6] == "paid"}
+    out = []
+    for p in every:
+        a = paid.get(p.claim_no)
+        if a is None:
+            continue  # no paid attempt: _differ names it
+        fields = [name for name, i in _COPIED if getattr(p, name) != a[i]]
+        if fields:
+            verb = "is" if len(fields) == 1 else "are"
+            out.append(f"{path}: claim no. {p.claim_no} ({p.barcode}): its payment row's {', '.join(fields)} "
+                       f"{verb} not its attempt's (the payment row edited by hand)")
+    return out
 
 
 def _gaps(path: Path, attempts: Attempts) -> list[str]:

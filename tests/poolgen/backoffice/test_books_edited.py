@@ -108,3 +108,35 @@ def test_a_theft_rewritten_as_an_activation_while_a_desk_is_open_is_refused_at_i
     with pytest.raises(BackOfficeError, match=said):
         desk.claim(parse_ticket(sb), sv)
     desk.close()
+
+
+def test_a_payment_backdated_by_hand_to_before_its_book_was_stolen_is_named(office, tmp_path):
+    """A desk without --books pays a ticket of a stolen book; an insider then sets the payment row's time
+    back to when its book was active (and its desk and clerk to another's). The chain covers the attempt's
+    time, desk and clerk, not the payment row's copies of them, and `claims reconcile --books` judged the
+    payment by the copy: it passed. Each payment row must be its attempt's, field for field."""
+    books, claims = tmp_path / "books.sqlite", tmp_path / "claims.sqlite"
+    (sb, sv, st, _, _), = winners(office, 1)
+    for command in ("activate", "stolen"):
+        assert books_cmd(office, command, books, st[:11]).exit_code == 0
+    assert claim(office, sb, sv, "--ledger", claims).exit_code == 0  # no --books: paid
+    db = sqlite3.connect(books)
+    (active,) = db.execute("SELECT at FROM moves WHERE move_no = 1").fetchone()
+    db.close()
+    db = sqlite3.connect(claims)
+    db.execute("UPDATE paid SET at = ?, desk = 'desk9', clerk = 'bob' WHERE claim_no = 1", (active,))
+    db.commit()
+    db.close()
+    keys = ("--validation-key", office["root"] / "low.key", "--public-key", office["public"])
+    rec = invoke("claims", "reconcile", office["folder"], "--ledger", claims, *keys, "--books", books)
+    problems = [line for line in rec.stdout.splitlines() if line.startswith("problem: ")]
+    assert (rec.exit_code, problems) == (1, [
+        f"problem: {claims}: claim no. 1 ({sb}): its payment row's at, desk, clerk are not its attempt's "
+        "(the payment row edited by hand)"]), rec.output
+    for command in ("report", "close"):
+        one_line(invoke("claims", command, office["folder"], "--ledger", claims, "--books", books), "poolgen",
+                 f"{claims}: claim no. 1 ({sb}): its payment row's at, desk, clerk are not its attempt's "
+                 "(the payment row edited by hand); the ledgers do not reconcile")
+    again = claim(office, sb, sv, "--ledger", claims)
+    assert again.exit_code == 1 and "already paid: claim no. 1 at " in again.stdout
+    assert "desk desk, clerk clerk; refusing a second claim" in again.stdout  # the attempt's, not the edit's
