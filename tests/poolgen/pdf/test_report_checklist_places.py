@@ -94,3 +94,20 @@ def test_the_public_report_of_a_run_whose_top_prize_was_moved_does_not_say_where
     assert [i for i in ids if i in texts["public"]] == []
     assert re.search(r"\(row \d+\)", texts["public"]) is None
     assert all(i in texts["internal"] for i in ids)
+
+
+@pytest.mark.parametrize(("reason", "public"), [
+    # no ": " or ", " before the place: the whole finding is withheld, the pool's prefix kept
+    ("pool p1: book slot 3 is printed as book 7, the book key gives 9", f"pool p1: {WHERE}"),
+    ("book slot 3 is printed as book 7", WHERE),
+    # a share id: a hyphen and 7 digits ending a word; each "; "-separated finding on its own
+    ("pool d1.00: shares repeat: d1.00-0000017; tier '5' has 3",
+     f"pool d1.00: shares repeat: {WHERE}; tier '5' has 3"),
+    # not a place: a number before the word, a word run into another, 7 digits followed by a digit or letter
+    ("pool p1: 3 rows, the manifest says 3,000 tickets", "pool p1: 3 rows, the manifest says 3,000 tickets"),
+    ("print.tickets_per_book 300, spec 250", "print.tickets_per_book 300, spec 250"),
+    ("code -12345678 and -1234567x", "code -12345678 and -1234567x"),
+])
+def test_a_finding_is_cut_at_the_last_separator_before_its_first_place_as_docs_proofs_says(reason, public):
+    """docs/proofs.md, "The report's editions", states the rule whole, for an auditor to re-implement."""
+    assert checklist_lines(_step(Step.COMPLETENESS, "completeness", reason), internal=False) == (public,)
