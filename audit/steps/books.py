@@ -49,12 +49,13 @@ def book_problems(book: pl.Series, per_book: int) -> list[str]:
                         f"{int(leaders[r // per_book])}")
     out = np.flatnonzero((leaders < 0) | (leaders >= MAX_BOOK))
     if out.size:
-        problems.append(f"{out.size:,} book number(s) outside 0..{MAX_BOOK - 1:,}, first "
-                        f"{int(leaders[out[0]])}")
+        problems.append(f"{out.size:,} book number(s) outside 0..{MAX_BOOK - 1:,}, e.g. book "
+                        f"{int(leaders[out[0]])}")  # "book N": the public report withholds it
     uniq, counts = np.unique(leaders, return_counts=True)
     if (counts > 1).any():
-        twice = ", ".join(str(int(b)) for b in uniq[counts > 1][:3])
-        problems.append(f"{int((counts > 1).sum()):,} book number(s) used by two books of the pool: {twice}")
+        shared = uniq[counts > 1]
+        twice = ("book " if shared.size == 1 else "books ") + ", ".join(str(int(b)) for b in shared[:3])
+        problems.append(f"{shared.size:,} book number(s) used by two books of the pool: {twice}")
     return problems
 
 

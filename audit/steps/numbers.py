@@ -34,7 +34,7 @@ from audit.errors import VerificationError
 from audit.read.manifest import Manifest
 from audit.read.runfiles import imaging_file, read_columns, read_pool
 from audit.read.specs import SpecExpectation
-from audit.read.specs.printed import PrintedPools
+from audit.steps.books import spec_slots
 
 __all__ = ["Stream", "check_books", "check_virns", "integers", "permutation"]
 
@@ -93,14 +93,12 @@ def check_books(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpecta
                                     f"are under a book key (check value {printed['book_key_check']}), which "
                                     "the seed does not give: give --book-key (docs/validation.md, section 2)")
         return "book numbers: the book key's, checked against it in step 3"
-    ours = spec is not None and spec.sha256 == manifest.doc.get("spec", {}).get("sha256")  # else step 5 fails
-    pools = [c for c in (spec.claims if spec is not None and ours else ()) if isinstance(c, PrintedPools)]
     per_book = manifest.tickets_per_book
     if manifest.kind != "printed" or not per_book:
         return ""  # an eInstant: no books
-    if not pools:  # said, never passed silently: the order's book slots are the spec's
+    slots = spec_slots(spec, manifest)  # None without the run's spec (another spec is step 5's)
+    if slots is None:  # said, never passed silently: the order's book slots are the spec's
         return "book numbers not re-derived: give --spec (the order's book slots are the spec's)"
-    slots = max(p["first_book"] + p["books"] for p in pools[0].pools)
     numbers = permutation(seed, ("poolgen/v1", manifest.doc["game"]["rules"], "order", "books"), slots)
     wrong, n = [], 0
     for pool in manifest.pools:

@@ -222,16 +222,32 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
 }.items()}
 SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
 # A spec field an area may leave out, by style, with what the entry then holds (the style's contract,
-# section 3): its default, written or left out by the entry, or None, left out of the entry too. A spec
-# that writes the default out states what the absent key means; an entry stating anything else for a key
-# the spec leaves out states another rule than the spec's (a multiplier allowed on losers, a special
-# symbol or multiplier the game has not, decoy weights): step 4 would apply it.
+# section 3): its default, written or left out by the entry, or None, left out of the entry too, or a
+# function of the spec's area giving the default the generator resolves and writes. A spec that writes the
+# default out states what the absent key means; an entry stating anything else for a key the spec leaves
+# out states another rule than the spec's (a multiplier allowed on losers, a special symbol or multiplier
+# the game has not, decoy weights, more alike pictures than read as no match): step 4 would apply it.
 LEFT_OUT: dict[str, dict[str, object]] = {
+    "bonus_reveal": {"most_alike": lambda area: max(1, area["spots"] - 1)},
     "key_number_match": {"distinct_numbers": False, "match_by": 1, "specials": [], "decoy_weights": None,
                          "winning_from": None},
     "match_n": {"multipliers": []},
+    "symbol_count": {"most_alike": lambda area: max(1, area["legend"][0]["count"] - 1)},
     "ticket_multiplier": {"multipliers_on_losers": False},
 }
+
+
+def _left_out(spec_area: dict[str, Any], style: object) -> dict[str, object]:
+    """LEFT_OUT's defaults of the style for this spec area (None for one its area cannot give)."""
+    out = {}
+    for key, default in LEFT_OUT.get(str(style), {}).items():
+        if callable(default):
+            try:
+                default = default(spec_area)
+            except (KeyError, IndexError, TypeError):  # a spec area without it: step 5 says what differs
+                default = None
+        out[key] = default
+    return out
 
 
 @dataclass(frozen=True)
@@ -286,13 +302,13 @@ def _unstated_keys(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
 
 def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[str]:
     out = []
+    left_out = _left_out(spec_area, run_area.get("style"))
     for key, value in spec_area.items():
         if key in ("spots",) and run_area.get("style") == "key_number_match":
             continue  # the printed spots, W + 2Y: not part of the manifest's entry
         if key in ("labels", "colours", "per_row"):
             continue  # titles of sections, colours of grids, spots a row: drawn on the proofs, never paid on
-        if key not in run_area and key in LEFT_OUT.get(str(run_area.get("style")), {}) and \
-                _same(LEFT_OUT[str(run_area.get("style"))][key], value):
+        if key not in run_area and key in left_out and _same(left_out[key], value):
             continue  # the spec writes out the default the entry leaves out
         got = run_area.get(key)
         if isinstance(value, list) and all(isinstance(s, dict) and "code" in s for s in value):
@@ -309,7 +325,7 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
                                    f"spec {s[k]!r}")
         elif got != value:
             out.append(f"area {spec_area['id']}: {key} {got!r}, spec {value!r}")
-    for key, default in LEFT_OUT.get(str(run_area.get("style")), {}).items():
+    for key, default in left_out.items():
         stated = key not in spec_area and key in run_area
         if stated and (default is None or not _same(run_area[key], default)):
             # an entry stating a key the spec leaves out otherwise states another rule than the spec's

@@ -13,6 +13,7 @@ import pypdfium2
 import pytest
 
 from audit.checklist import Step, StepResult
+from audit.steps.books import book_problems
 from poolgen.pdf.report.statistics import checklist_lines
 from tests.support.cli import invoke
 from tests.support.reseal import reseal_pool, signed_small_run
@@ -94,3 +95,32 @@ def test_the_public_report_of_a_run_whose_top_prize_was_moved_does_not_say_where
     assert [i for i in ids if i in texts["public"]] == []
     assert re.search(r"\(row \d+\)", texts["public"]) is None
     assert all(i in texts["internal"] for i in ids)
+
+
+@pytest.mark.parametrize(("reason", "public"), [
+    # no ": " or ", " before the place: the whole finding is withheld, the pool's prefix kept
+    ("pool p1: book slot 3 is printed as book 7, the book key gives 9", f"pool p1: {WHERE}"),
+    ("book slot 3 is printed as book 7", WHERE),
+    # a share id: a hyphen and 7 digits ending a word; each "; "-separated finding on its own
+    ("pool d1.00: shares repeat: d1.00-0000017; tier '5' has 3",
+     f"pool d1.00: shares repeat: {WHERE}; tier '5' has 3"),
+    # not a place: a number before the word, a word run into another, 7 digits followed by a digit or letter
+    ("pool p1: 3 rows, the manifest says 3,000 tickets", "pool p1: 3 rows, the manifest says 3,000 tickets"),
+    ("print.tickets_per_book 300, spec 250", "print.tickets_per_book 300, spec 250"),
+    ("code -12345678 and -1234567x", "code -12345678 and -1234567x"),
+])
+def test_a_finding_is_cut_at_the_last_separator_before_its_first_place_as_docs_proofs_says(reason, public):
+    """docs/proofs.md, "The report's editions", states the rule whole, for an auditor to re-implement."""
+    assert checklist_lines(_step(Step.COMPLETENESS, "completeness", reason), internal=False) == (public,)
+
+
+def test_step_3s_findings_on_a_pools_book_numbers_name_no_book_in_the_public_edition():
+    """audit/steps/books.py's findings as step 3 joins them: a row carrying another book's number, a
+    number past seven digits and a number two books share each name the book; the public edition keeps
+    what failed and withholds which book (each a place by the rule of docs/proofs.md)."""
+    book = pl.Series([3] * 3 + [3] * 3 + [12_000_000] * 3 + [5, 5, 6], dtype=pl.Int64)
+    reason = "pool p1: " + "; ".join(book_problems(book, 3))
+    public = checklist_lines(_step(Step.COMPLETENESS, "completeness", reason), internal=False)
+    assert public == (f"pool p1: 1 row(s) carry another book number than their book's first ticket, {WHERE}; "
+                      f"1 book number(s) outside 0..9,999,999, {WHERE}; "
+                      f"1 book number(s) used by two books of the pool: {WHERE}",)
