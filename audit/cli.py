@@ -25,7 +25,7 @@ from rich.progress import Progress as Bars
 from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer's own click
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from audit.errors import InvalidProof, UnusableInput
+from audit.errors import InvalidProof, MalformedProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
 from audit.pipes import quiet_on_closed_stdout, rich_raises_broken_pipes, whole_writes
 from audit.provenance import code_hash
@@ -349,6 +349,9 @@ def check_proof_cmd(
             data = read_bounded(proof_file, "proof", MAX_PROOF_BYTES)
         proof = parse_json(data, str(proof_file), "proof", floats=True)
         message = check_proof(proof, manifest, load_public_key(public_key), signature)
+    except MalformedProof as exc:
+        where = "standard input" if str(proof_file) == "-" else str(proof_file)
+        raise _unusable(f"{where}: not a usable proof: {exc}") from None
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     except InvalidProof as exc:
