@@ -340,18 +340,16 @@ def check_proof_cmd(
     from audit.proof import check_proof  # polars, numpy (the Merkle table)
     from audit.read.manifest import load_public_key  # cryptography
 
+    name = "standard input" if str(proof_file) == "-" else str(proof_file)
     try:
-        if str(proof_file) == "-":
-            data = sys.stdin.buffer.read(MAX_PROOF_BYTES + 1)
-            if len(data) > MAX_PROOF_BYTES:
-                raise UnusableInput(f"standard input: larger than {MAX_PROOF_BYTES:,} bytes; not a proof")
-        else:
-            data = read_bounded(proof_file, "proof", MAX_PROOF_BYTES)
-        proof = parse_json(data, str(proof_file), "proof", floats=True)
+        data = sys.stdin.buffer.read(MAX_PROOF_BYTES + 1) if str(proof_file) == "-" else \
+            read_bounded(proof_file, "proof", MAX_PROOF_BYTES)
+        if len(data) > MAX_PROOF_BYTES:  # standard input's (a larger file is refused unread)
+            raise UnusableInput(f"standard input: larger than {MAX_PROOF_BYTES:,} bytes; not a proof")
+        proof = parse_json(data, name, "proof", floats=True)
         message = check_proof(proof, manifest, load_public_key(public_key), signature)
     except MalformedProof as exc:
-        where = "standard input" if str(proof_file) == "-" else str(proof_file)
-        raise _unusable(f"{where}: not a usable proof: {exc}") from None
+        raise _unusable(f"{name}: not a usable proof: {exc}") from None
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     except InvalidProof as exc:
