@@ -1,8 +1,9 @@
-"""The shape of a published ceremony bundle (`poolgen ceremony publish`; docs/ceremony.md, "Files": the
-ceremony file without `reveals`): every field the format lists, of its type, and no other.
+"""The shape of a ceremony file (`verify --ceremony`) and of a published ceremony bundle (`poolgen ceremony
+publish`: the file without `reveals`), docs/ceremony.md, "Files": every field the format lists, of its
+type, and no other.
 
-A bundle that breaks it is not a bundle: unusable input (exit 2, one line naming the file and the
-field), never a step that fails; what a well-formed bundle says is step 5's to judge.
+A file that breaks it is not a ceremony file or bundle: unusable input (exit 2, one line naming the file
+and the field), never a step that fails; what a well-formed one says is step 5's and 7's to judge.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["bundle_problem"]
+__all__ = ["bundle_problem", "ceremony_problem"]
 
 _HEX = {n: re.compile(f"[0-9a-f]{{{n}}}") for n in (16, 64, 128)}
 _MAX_ROUND = 2**63 - 1  # a drand round number, as u64(round) hashes it (docs/ceremony.md)
@@ -78,6 +79,11 @@ def _value(value: object, kind: str, at: str) -> str | None:  # noqa: PLR0911 (o
                        f"{at}.")
     if kind == "commitments":
         return _list(value, "commitment?", at)
+    if kind == "reveals":
+        return _list(value, "reveal?", at)
+    if kind == "reveal":
+        return _object(value, {"name": "text", "value": "hex64", "revealed_at": "text",
+                               "signature": "hex128"}, f"{at}.")
     if kind == "commitment":
         return _object(value, {"name": "text", "commitment": "hex64", "signature": "hex128"}, f"{at}.")
     if kind == "round":
@@ -98,9 +104,21 @@ def _value(value: object, kind: str, at: str) -> str | None:  # noqa: PLR0911 (o
 def bundle_problem(doc: dict[str, Any]) -> str | None:
     """The first field of a bundle (a JSON object of format poolgen-ceremony/2) that the format does not
     allow, as `FIELD is ...`; None if every field is there, of its type, and no other is."""
-    problem = _keys(doc, set(_BUNDLE), set(), "") or next(
-        (p for k, kind in _BUNDLE.items() if (p := _value(doc[k], kind, k))), None)
-    if problem is None and len(doc["commitments"]) != len(doc["transcript"]["parties"]):
-        return (f"commitments has {len(doc['commitments'])} entries, not one per party "
-                f"({len(doc['transcript']['parties'])})")
-    return problem
+    return _problem(doc, _BUNDLE, "the bundle")
+
+
+def ceremony_problem(doc: dict[str, Any]) -> str | None:
+    """The same of a ceremony file, which holds `reveals` too."""
+    return _problem(doc, _BUNDLE | {"reveals": "reveals"}, "the ceremony file")
+
+
+def _problem(doc: dict[str, Any], fields: dict[str, str], what: str) -> str | None:
+    problem = _keys(doc, set(fields), set(), "") or next(
+        (p for k, kind in fields.items() if (p := _value(doc[k], kind, k))), None)
+    if problem is not None:
+        return problem.replace("the bundle holds", f"{what} holds", 1)
+    parties = len(doc["transcript"]["parties"])
+    for key in ("commitments", "reveals"):
+        if key in fields and len(doc[key]) != parties:
+            return f"{key} has {len(doc[key])} entries, not one per party ({parties})"
+    return None

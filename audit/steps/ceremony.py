@@ -38,6 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.read.beacon import QUICKNET_HASH, round_time, verifies
+from audit.read.ceremony import ceremony_problem
 from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
@@ -81,6 +82,9 @@ def read_ceremony(path: Path) -> dict[str, Any]:
             raise UnusableInput(f"{path}: {key}: one per party, every party's (the ceremony is not complete)")
     if not isinstance(doc.get("round"), dict):
         raise UnusableInput(f"{path}: round: missing (the ceremony is not sealed)")
+    problem = ceremony_problem(doc)
+    if problem is not None:
+        raise UnusableInput(f"{path}: not a ceremony file: {problem}")
     return doc
 
 

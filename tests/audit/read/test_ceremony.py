@@ -1,6 +1,8 @@
-"""audit/read/ceremony.py: a published ceremony bundle whose fields are not the format's (docs/ceremony.md,
-"Files", less `reveals`) is unusable input, one line naming the file and the field (exit 2); it was
-read as a bundle, and step 5 failed on it (exit 1) or said its transcript did not hash."""
+"""audit/read/ceremony.py: a published ceremony bundle, or a ceremony file (`verify --ceremony`), whose
+fields are not the format's (docs/ceremony.md, "Files"; a bundle without `reveals`) is unusable input,
+one line naming the file and the field (exit 2). A bundle was read, and step 5 failed on it (exit 1) or
+said its transcript did not hash; a ceremony file's reveal of the wrong type made step 7 fail with
+"could not be checked: TypeError ..." (exit 1)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from typer.testing import CliRunner
 
 from audit.cli import app as audit_app
 from audit.errors import UnusableInput
+from audit.steps.ceremony import read_ceremony
 from audit.steps.ceremony_bundles import read_bundle
 from poolgen.run.signing import new_key_pair
-from tests.support.ceremony import PARTIES, commit, new, ok
+from tests.support.ceremony import PARTIES, commit, new, ok, revealed, seal
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +108,45 @@ def test_verify_given_a_bundle_of_the_wrong_shape_exits_2_in_one_line(bundle, tm
     assert (result.exit_code, result.stdout) == (2, ""), result.output
     assert result.stderr == (f"audit: error: {path}: not a ceremony bundle: transcript.beacon.round is not "
                              "a round number from 1 to 2^63 - 1: '1000'\n")
+
+
+@pytest.fixture(scope="module")
+def sealed(tmp_path_factory) -> dict:
+    """A real sealed ceremony file: c1 revealed by every party, sealed with round 1000."""
+    file = revealed(tmp_path_factory.mktemp("sealed"))
+    assert seal(file).exit_code == 0
+    return json.loads(file.read_bytes())
+
+
+CEREMONY_BROKEN = [
+    ("a reveal's value a number", lambda d: d["reveals"][0].update(value=5),
+     "reveals[0].value is not 64 lower-case hex digits: 5"),
+    ("a reveal without its signature", lambda d: d["reveals"][1].pop("signature"),
+     "reveals[1].signature is missing"),
+    ("a reveal's field the format lacks", lambda d: d["reveals"][1].update(note=1),
+     "reveals[1] holds a field the format does not have: 'note'"),
+    ("the round's number text", lambda d: d["round"].update(round="1000"),
+     "round.round is not a round number from 1 to 2^63 - 1: '1000'"),
+    ("a field the format lacks", lambda d: d.update(note="x"),
+     "the ceremony file holds a field the format does not have: 'note'"),
+    ("a party's name a number", lambda d: d["transcript"]["parties"][0].update(name=7),
+     "transcript.parties[0].name is not text: 7"),
+]
+
+
+@pytest.mark.parametrize(("edit", "why"), [(e, w) for _, e, w in CEREMONY_BROKEN],
+                         ids=[n for n, _, _ in CEREMONY_BROKEN])
+def test_a_ceremony_file_of_the_wrong_shape_is_unusable_input_naming_the_field(sealed, tmp_path, edit, why):
+    doc = json.loads(json.dumps(sealed))
+    edit(doc)
+    path = tmp_path / "c.ceremony"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(UnusableInput) as raised:
+        read_ceremony(path)
+    assert str(raised.value) == f"{path}: not a ceremony file: {why}"
+
+
+def test_the_sealed_ceremony_file_is_read(sealed, tmp_path):
+    path = tmp_path / "c.ceremony"
+    path.write_text(json.dumps(sealed))
+    assert read_ceremony(path) == sealed
