@@ -74,6 +74,7 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.L
             path = check_run_parquet(run, entry["name"], "imaging", IMAGING_COLUMNS)
         except UnusableInput as exc:
             raise RunError(str(exc)) from None
+        listed(path, entry)
         pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
         start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
         table = pl.scan_parquet(path)
@@ -81,6 +82,22 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.L
             (pl.int_range(0, pl.len(), dtype=pl.Int64) + start + 1).cast(pl.String).alias("sequence"),
             *with_art(table.collect_schema().names(), art))))
     return out
+
+
+def listed(path: Path, entry: Mapping[str, Any]) -> None:
+    """RunError unless the file at `path` has the size and SHA-256 of its manifest entry: an imaging file
+    swapped for another file of the run (its pool file: every ticket's tier, prize and salt), or changed,
+    is never exported to the printer."""
+    size, want = path.stat().st_size, entry.get("bytes")
+    if size != want:
+        shown = f"{want:,}" if isinstance(want, int) else repr(want)
+        raise RunError(f"{path}: {size:,} bytes, not the {shown} the manifest lists for {entry['name']}; not "
+                       "exporting it")
+    with path.open("rb") as f:
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
+    if digest != entry.get("sha256"):
+        raise RunError(f"{path}: its SHA-256 is not the one the manifest lists for {entry['name']} (a "
+                       "changed or swapped file); not exporting it")
 
 
 def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -> int:
