@@ -177,7 +177,7 @@ def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
     pairs = []
     for item in items:
         name, sep, file = item.partition("=")
-        if not sep or not name.strip():
+        if not sep or not name.strip() or not file.strip():
             raise UnusableInput(f"--party-key {item!r}: write NAME=FILE")  # said in the program's name
         pairs.append((name.strip(), Path(file.strip())))
     return tuple(pairs)

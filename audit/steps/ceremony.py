@@ -169,7 +169,10 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
                 party_keys: dict[str, Ed25519PublicKey] | None = None) -> str:
     """(5) the run is the one the manifest's ceremony transcript binds: spec, code, game, pools, run id;
     every commitment in the manifest is signed by its party's listed key (the auditor's, if given)."""
-    entry = manifest.doc["ceremony"]
+    entry = manifest.doc.get("ceremony")
+    if entry is None:  # the auditor named the parties (--party-key) of a ceremony the run does not record
+        raise VerificationError(Step.FIGURES, "the auditor expects a ceremony's parties (--party-key), but "
+                                "the manifest records no ceremony: the run's seed was chosen by no ceremony")
     if not isinstance(entry, dict) or entry.get("format") != FORMAT:
         raise VerificationError(Step.FIGURES, f"the manifest's ceremony is not {FORMAT!r}")
     t = entry.get("transcript")
