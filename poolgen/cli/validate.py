@@ -141,7 +141,9 @@ def _claims(ticket: str | None, virn: str | None, batch: Path | None) -> list[tu
         raise BackOfficeError(f"{batch}: more than {MAX_BATCH_CLAIMS:,} claims; give them in batches of at "
                               "most that many")
     if not rows or rows[0] != ["ticket", "virn"]:
-        raise BackOfficeError(f"{batch}: its first line must be the header ticket,virn")
+        bom = " (it begins with a byte-order mark: save it as UTF-8 without one)" \
+            if data.startswith(b"\xef\xbb\xbf") else ""
+        raise BackOfficeError(f"{batch}: its first line must be the header ticket,virn{bom}")
     out = []
     for n, row in enumerate(rows[1:], start=2):
         if len(row) != 2:

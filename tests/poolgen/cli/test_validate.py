@@ -37,3 +37,13 @@ def test_a_batch_of_exactly_the_bound_passes_the_count_and_goes_on_to_the_run(tm
     result = invoke("validate", tmp_path / "no-run", "--public-key", tmp_path / "no.pem", "--batch", batch,
                     "--ledger", tmp_path / "l.sqlite")
     assert result.exit_code == 2 and "claims" not in result.stderr, result.stderr
+
+
+def test_a_batch_behind_a_byte_order_mark_says_so(tmp_path):
+    """A spreadsheet's "CSV UTF-8" begins with a byte-order mark: its header looked right and was refused
+    as `its first line must be the header ticket,virn`."""
+    batch = tmp_path / "claims.csv"
+    batch.write_bytes(b"\xef\xbb\xbfticket,virn\n" + CLAIM.encode())
+    result = invoke("validate", tmp_path / "no-run", "--public-key", tmp_path / "no.pem", "--batch", batch)
+    one_line(result, "poolgen", f"{batch}: its first line must be the header ticket,virn (it begins with a "
+                                "byte-order mark: save it as UTF-8 without one)")
