@@ -25,7 +25,7 @@ from rich.progress import Progress as Bars
 from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer's own click
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
-from audit.errors import InvalidProof, UnusableInput
+from audit.errors import InvalidProof, MalformedProof, UnusableInput
 from audit.interrupts import ended, install, pause_point, restore
 from audit.pipes import (
     StandardOutputError,
@@ -194,7 +194,7 @@ def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
     pairs = []
     for item in items:
         name, sep, file = item.partition("=")
-        if not sep or not name.strip():
+        if not sep or not name.strip() or not file.strip():
             raise UnusableInput(f"--party-key {item!r}: write NAME=FILE")  # said in the program's name
         pairs.append((name.strip(), Path(file.strip())))
     return tuple(pairs)
@@ -357,15 +357,16 @@ def check_proof_cmd(
     from audit.proof import check_proof  # polars, numpy (the Merkle table)
     from audit.read.manifest import load_public_key  # cryptography
 
+    name = "standard input" if str(proof_file) == "-" else str(proof_file)
     try:
-        if str(proof_file) == "-":
-            data = sys.stdin.buffer.read(MAX_PROOF_BYTES + 1)
-            if len(data) > MAX_PROOF_BYTES:
-                raise UnusableInput(f"standard input: larger than {MAX_PROOF_BYTES:,} bytes; not a proof")
-        else:
-            data = read_bounded(proof_file, "proof", MAX_PROOF_BYTES)
-        proof = parse_json(data, str(proof_file), "proof", floats=True)
+        data = sys.stdin.buffer.read(MAX_PROOF_BYTES + 1) if str(proof_file) == "-" else \
+            read_bounded(proof_file, "proof", MAX_PROOF_BYTES)
+        if len(data) > MAX_PROOF_BYTES:  # standard input's (a larger file is refused unread)
+            raise UnusableInput(f"standard input: larger than {MAX_PROOF_BYTES:,} bytes; not a proof")
+        proof = parse_json(data, name, "proof", floats=True)
         message = check_proof(proof, manifest, load_public_key(public_key), signature)
+    except MalformedProof as exc:
+        raise _unusable(f"{name}: not a usable proof: {exc}") from None
     except UnusableInput as exc:
         raise _unusable(str(exc)) from None
     except InvalidProof as exc:

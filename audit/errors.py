@@ -18,6 +18,11 @@ class UnusableInput(Exception):
     """The run folder, manifest, key, spec or seed file cannot be used: nothing can be checked (exit 2)."""
 
 
+class MalformedProof(UnusableInput):
+    """A ticket proof document that is not a proof (a field missing, of the wrong type, a hash not in hex,
+    a row value with no encoding): nothing can be checked (exit 2, one line naming the file)."""
+
+
 class InvalidProof(Exception):
     """A ticket proof does not show that the ticket belongs to the signed pool (the message says why)."""
 

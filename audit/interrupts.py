@@ -189,9 +189,16 @@ def pause_point(moment: str) -> None:
     spec = os.environ.get("POOLGEN_TEST_PAUSE")
     if not spec:
         return
-    name, seconds, mark = spec.split(":", 2)
-    if name == moment:
-        Path(mark).touch()
-        end = time.monotonic() + float(seconds)
-        while Path(mark).exists() and time.monotonic() < end:
-            time.sleep(0.05)
+    parts = spec.split(":", 2)  # a value not of that form, SECONDS not 0 to 3600 or a MARKFILE that cannot
+    if len(parts) != 3 or parts[0] != moment:  # be made pauses nowhere: a test hook never stops a real run
+        return
+    try:
+        seconds = float(parts[1])
+        if not 0 <= seconds <= 3600:  # NaN too
+            return
+        Path(parts[2]).touch()
+    except (ValueError, OSError):
+        return
+    end = time.monotonic() + seconds
+    while Path(parts[2]).exists() and time.monotonic() < end:
+        time.sleep(0.05)

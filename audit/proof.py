@@ -14,12 +14,13 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.errors import InvalidProof, UnusableInput
-from audit.merkle import ALGORITHM, MerkleError, leaf_of_row, root_from_path
+from audit.errors import InvalidProof, MalformedProof, UnusableInput
+from audit.merkle import ALGORITHM, MerkleError, encode_value, leaf_of_row, root_from_path
 from audit.read.limits import MAX_SIGNATURE_BYTES, read_bounded, read_manifest_bytes
 from audit.read.manifest import SIGNATURE, Manifest, ManifestError, fingerprint, signature_problem
 
 PROOF_FORMAT = "poolgen-proof/2"
+_HEX = frozenset("0123456789abcdef")
 FIELDS = {"format", "run_id", "manifest_sha256", "pool", "tickets", "position", "ticket", "row", "leaf",
           "path", "merkle"}  # docs/merkle.md, section 4: a field besides these is refused, never ignored
 
@@ -37,57 +38,78 @@ def _field(doc: dict[str, Any], key: str, kinds: type | tuple[type, ...], what: 
     if value is None and optional:
         return None
     if key not in doc:
-        raise InvalidProof(f"{where} {key!r} is missing")
+        raise MalformedProof(f"{where} {key!r} is missing")
     if isinstance(value, bool) and bool not in (kinds if isinstance(kinds, tuple) else (kinds,)) \
             or not isinstance(value, kinds):
-        raise InvalidProof(f"{where} {key!r} is not {what}: {_show(value)}")
+        raise MalformedProof(f"{where} {key!r} is not {what}: {_show(value)}")
     return value
 
 
-def _check_shape(proof: object) -> dict[str, Any]:
-    """The proof, once every field the checker reads has the type docs/merkle.md (section 4) gives it."""
+def _hex(value: object, where: str) -> None:
+    """`value` (None or text, as _field left it) a hash in 64 lower-case hex digits (docs/merkle.md, 4)."""
+    if value is not None and (not isinstance(value, str) or len(value) != 64 or not _HEX.issuperset(value)):
+        raise MalformedProof(f"{where} is not a hash in 64 lower-case hex digits: {str(value)[:70]!r}")
+
+
+def check_shape(proof: object) -> dict[str, Any]:
+    """The proof, once every field the checker reads has the type docs/merkle.md (section 4) gives it;
+    MalformedProof (unusable input, exit 2) if one has not: a document no proof checker can use."""
     if not isinstance(proof, dict) or proof.get("format") != PROOF_FORMAT:
-        raise InvalidProof(f"not a {PROOF_FORMAT} document")
+        raise MalformedProof(f"not a {PROOF_FORMAT} document")
     extra = sorted(set(proof) - FIELDS)
     if extra:
-        raise InvalidProof(f"the proof holds a field no checker reads: {_show(extra)}")
+        raise MalformedProof(f"the proof holds a field no checker reads: {_show(extra)}")
     _field(proof, "run_id", str, "text", optional=True)
-    _field(proof, "manifest_sha256", str, "text", optional=True)
+    _hex(_field(proof, "manifest_sha256", str, "text", optional=True), "the proof's 'manifest_sha256'")
     _field(proof, "pool", str, "a pool id (text)")
-    _field(proof, "tickets", int, "an integer", optional=True)
-    _field(proof, "position", int, "an integer")
+    tickets = _field(proof, "tickets", int, "an integer", optional=True)
+    if isinstance(tickets, int) and tickets < 1:  # _field checked: None or an int
+        raise MalformedProof(f"the proof's 'tickets' is not a number of tickets: {_show(tickets)}")
+    position = _field(proof, "position", int, "an integer")
+    if isinstance(position, int) and position < 0:  # _field checked: an int
+        raise MalformedProof(f"the proof's 'position' is not a position (0 or more): {_show(position)}")
     _field(proof, "ticket", str, "a ticket id (text)")
-    _field(proof, "row", dict, "an object of columns")
-    _field(proof, "leaf", str, "hexadecimal text", optional=True)
+    row = _field(proof, "row", dict, "an object of columns")
+    assert isinstance(row, dict)  # _field checked it
+    for column, value in row.items():
+        try:
+            encode_value(column, value)
+        except MerkleError as exc:
+            raise MalformedProof(f"the proof's row: {exc}") from None
+    _hex(_field(proof, "leaf", str, "hexadecimal text", optional=True), "the proof's 'leaf'")
     path = _field(proof, "path", list, "a list of steps")
     assert isinstance(path, list)  # _field checked it
     for i, step in enumerate(path):
         where = f"the proof's path step {i}:"
         if not isinstance(step, dict):
-            raise InvalidProof(f"{where} {_show(step)} is not an object")
+            raise MalformedProof(f"{where} {_show(step)} is not an object")
         if set(step) != {"left", "right"}:
-            raise InvalidProof(f"{where} the keys are {_show(sorted(step, key=str))}, not exactly 'left' "
-                               "and 'right'")
+            raise MalformedProof(f"{where} the keys are {_show(sorted(step, key=str))}, not exactly 'left' "
+                                 "and 'right'")
         for side in ("left", "right"):
             hashes = _field(step, side, list, "a list of hashes", where)
             assert isinstance(hashes, list)  # _field checked it
             for k, value in enumerate(hashes):
                 if not isinstance(value, str):
-                    raise InvalidProof(f"{where} {side}[{k}] is not hexadecimal text: {_show(value)}")
+                    raise MalformedProof(f"{where} {side}[{k}] is not hexadecimal text: {_show(value)}")
+                _hex(value, f"{where} {side}[{k}]")
     merkle = _field(proof, "merkle", dict, "an object", optional=True)
     if isinstance(merkle, dict):  # _field checked that it is one, if given
         if set(merkle) - {"algorithm", "root"}:
-            raise InvalidProof(f"the proof's merkle holds a field no checker reads: "
-                               f"{_show(sorted(set(merkle) - {'algorithm', 'root'}))}")
+            raise MalformedProof(f"the proof's merkle holds a field no checker reads: "
+                                 f"{_show(sorted(set(merkle) - {'algorithm', 'root'}))}")
         _field(merkle, "algorithm", str, "text", "the proof's merkle", optional=True)
-        _field(merkle, "root", str, "hexadecimal text", "the proof's merkle", optional=True)
+        _hex(_field(merkle, "root", str, "hexadecimal text", "the proof's merkle", optional=True),
+             "the proof's merkle 'root'")
     return proof
 
 
 def check_proof(proof: object, manifest_path: Path, key: Ed25519PublicKey,
                 signature_path: Path | None = None) -> str:
     """Raise InvalidProof unless `proof` shows its ticket in the pool of the signed manifest; UnusableInput
-    if the manifest or its signature file cannot be read (not found, not a regular file, too large)."""
+    if the manifest or its signature file cannot be read (not found, not a regular file, too large), and
+    MalformedProof (an UnusableInput) if `proof` is not a proof document (check_shape), before the rest."""
+    proof = check_shape(proof)
     manifest_path = Path(manifest_path)
     data = read_manifest_bytes(manifest_path)
     sig_path = signature_path or manifest_path.with_name(SIGNATURE)
@@ -103,7 +125,6 @@ def check_proof(proof: object, manifest_path: Path, key: Ed25519PublicKey,
         manifest = Manifest.parse(data)
     except ManifestError as exc:
         raise InvalidProof(f"the manifest is not valid: {exc}") from None
-    proof = _check_shape(proof)
     stated = proof.get("manifest_sha256")
     if stated is not None and stated != hashlib.sha256(data).hexdigest():
         raise InvalidProof("the proof was made against another manifest (manifest_sha256 differs)")

@@ -361,7 +361,7 @@ def verify_run(request: VerifyRequest) -> Report:
             step[Step.FIGURES].add(*attempt(Step.FIGURES, check_recorded_packs, recorded, packs, paying))
     elif "ceremony" not in manifest.doc:
         step[Step.FIGURES].add("pass", "no --spec given: checked against the manifest only")
-    if "ceremony" in manifest.doc:  # the spec the parties bound before anyone committed
+    if "ceremony" in manifest.doc or party_keys:  # the spec the parties bound before anyone committed
         given = hashlib.sha256(Path(r.spec).read_bytes()).hexdigest() if r.spec is not None else None
         step[Step.FIGURES].add(*attempt(Step.FIGURES, check_bound, manifest, given, party_keys))
     if bundles or "ceremony" in manifest.doc:  # with none given, says what is not looked for

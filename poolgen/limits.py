@@ -19,6 +19,8 @@ MAX_KEY_FILE_BYTES = 1 << 16  # a PEM Ed25519 key is under 300 bytes
 MAX_MANIFEST_BYTES = 1 << 24  # a 24-pool manifest is about 60 KB
 MAX_PROOF_BYTES = 1 << 20  # a proof is a few KB
 MAX_SEALED_BYTES = 1 << 31  # a deliverable sealed or opened whole (a run's largest file is under 1 GiB)
+MAX_BATCH_BYTES = 64 << 20  # `validate --batch`: a CSV of claims (a claim's line is about 30 bytes) ...
+MAX_BATCH_CLAIMS = 1_000_000  # ... of at most this many claims: each is held (~470 bytes) until all are read
 
 # Structure of a parsed document (TOML or JSON).
 MAX_NESTING = 32  # brackets and braces inside one another (a spec uses 3, a manifest 5)

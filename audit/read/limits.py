@@ -215,3 +215,22 @@ def read_manifest_bytes(path: Path) -> bytes:
     except ValueError:
         pass  # not JSON: the checklist says so
     return data
+
+
+_PEM = re.compile(rb"-----BEGIN ([A-Z0-9 ]{1,64})-----\r?\n[A-Za-z0-9+/=\r\n]{1,65536}"
+                  rb"-----END \1-----[ \t\r\n]*")
+
+
+def pem_problem(data: bytes) -> str | None:
+    """Why a key file holding a PEM block is not one PEM block and nothing else (a byte-order mark or text
+    before it, text after it), or None: cryptography's loader skips whatever surrounds the block, so a
+    file could carry text a reader takes for part of the key. A file with no block is left to it."""
+    if b"-----BEGIN " not in data or _PEM.fullmatch(data):
+        return None
+    if data.startswith(b"\xef\xbb\xbf"):
+        return "a byte-order mark before -----BEGIN (the file must be one PEM block and nothing else)"
+    if not data.startswith(b"-----BEGIN "):
+        return "text before -----BEGIN (the file must be one PEM block and nothing else)"
+    if _PEM.match(data):
+        return "text after -----END (the file must be one PEM block and nothing else)"
+    return "not one PEM block (-----BEGIN, base64 lines, the same -----END, nothing else)"

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.errors import UnusableInput
-from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS, read_input
+from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS, pem_problem, read_input
 
 FORMAT = "poolgen-manifest/1"
 MANIFEST = "manifest.json"
@@ -43,6 +43,8 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
     data = read_input(path, "public key")
     if b"PRIVATE KEY" in data:
         raise UnusableInput(f"{path}: is a private key; give the public key") from None
+    if (problem := pem_problem(data)) is not None:
+        raise UnusableInput(f"{path}: not a PEM public key: {problem}")
     try:
         key = serialization.load_pem_public_key(data)
     except (ValueError, UnsupportedAlgorithm):

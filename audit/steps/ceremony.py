@@ -38,6 +38,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
 from audit.read.beacon import QUICKNET_HASH, round_time, verifies
+from audit.read.ceremony import ceremony_problem
 from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
 
@@ -81,6 +82,9 @@ def read_ceremony(path: Path) -> dict[str, Any]:
             raise UnusableInput(f"{path}: {key}: one per party, every party's (the ceremony is not complete)")
     if not isinstance(doc.get("round"), dict):
         raise UnusableInput(f"{path}: round: missing (the ceremony is not sealed)")
+    problem = ceremony_problem(doc)
+    if problem is not None:
+        raise UnusableInput(f"{path}: not a ceremony file: {problem}")
     return doc
 
 
@@ -165,7 +169,10 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
                 party_keys: dict[str, Ed25519PublicKey] | None = None) -> str:
     """(5) the run is the one the manifest's ceremony transcript binds: spec, code, game, pools, run id;
     every commitment in the manifest is signed by its party's listed key (the auditor's, if given)."""
-    entry = manifest.doc["ceremony"]
+    entry = manifest.doc.get("ceremony")
+    if entry is None:  # the auditor named the parties (--party-key) of a ceremony the run does not record
+        raise VerificationError(Step.FIGURES, "the auditor expects a ceremony's parties (--party-key), but "
+                                "the manifest records no ceremony: the run's seed was chosen by no ceremony")
     if not isinstance(entry, dict) or entry.get("format") != FORMAT:
         raise VerificationError(Step.FIGURES, f"the manifest's ceremony is not {FORMAT!r}")
     t = entry.get("transcript")

@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
+from audit.read.ceremony import bundle_problem
 from audit.read.limits import (
     MAX_SIGNATURE_BYTES,
     parse_json,
@@ -52,6 +53,9 @@ def read_bundle(path: Path) -> dict[str, Any]:
             or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
         raise UnusableInput(f"{path}: not a ceremony bundle (format {FORMAT!r}, a transcript and "
                             "commitments)")
+    problem = bundle_problem(doc)
+    if problem is not None:
+        raise UnusableInput(f"{path}: not a ceremony bundle: {problem}")
     return doc
 
 

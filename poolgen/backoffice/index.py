@@ -42,7 +42,12 @@ _NAMED = re.compile(r"[!-~]+\.(low|high)\.[0-9a-f]{16}\.sqlite", re.ASCII)  # RU
 
 
 def default_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """$XDG_CACHE_HOME/poolgen/desk, else ~/.cache/poolgen/desk: a relative XDG_CACHE_HOME is ignored, as
+    the XDG base directory specification says (it made an index folder under whatever folder the desk
+    was started in)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "poolgen" / "desk"
 
 

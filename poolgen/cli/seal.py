@@ -6,7 +6,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -41,8 +41,13 @@ def seal_cmd(
         raise SealError(f"{to}: cannot read the recipient's public key: {exc}") from None
     fp = recipient_fingerprint(recipient)
 
-    def seal_one(source: Path, target: Path, shown: Path) -> dict[str, str]:
+    def seal_one(source: Path, target: Path, shown: Path,
+                 entry: dict[str, Any] | None = None) -> dict[str, str]:
         data = read_input(source, "deliverable", SealError, MAX_SEALED_BYTES)
+        if entry is not None and (len(data), hashlib.sha256(data).hexdigest()) != (entry.get("bytes"),
+                                                                                   entry.get("sha256")):
+            raise SealError(f"{printable(source)}: not the file the manifest lists as {entry['name']} (its "
+                            "size or SHA-256 differs: a changed or swapped file); nothing sealed")
         try:
             sealed = seal(data, source.name, recipient)
         except SealError as exc:
@@ -55,8 +60,8 @@ def seal_cmd(
         if present(out):
             raise SealError(f"{out}: already exists; give a new folder for the sealed files")
         with staged_folder(out) as staged:  # the folder appears with every sealed file or not at all
-            names = [e["name"] for e in print_order(run.manifest)]
-            done = [seal_one(run.path / n, staged / f"{n}.sealed", out / f"{n}.sealed") for n in names]
+            done = [seal_one(run.path / e["name"], staged / f"{e['name']}.sealed",
+                             out / f"{e['name']}.sealed", e) for e in print_order(run.manifest)]
     else:
         done = [seal_one(file, out, out)]
     for d in done:

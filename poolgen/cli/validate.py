@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from itertools import islice
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,12 +20,11 @@ import typer
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.cli.common import echo, reports_errors, say
 from poolgen.files.read import READABLE_SECRET_FLAG, read_input
+from poolgen.limits import MAX_BATCH_BYTES, MAX_BATCH_CLAIMS
 
 if TYPE_CHECKING:  # types only: the command imports their modules when it runs (start-up time)
     from poolgen.backoffice.desk import Answer
     from poolgen.backoffice.tickets import Ticket
-
-MAX_BATCH_BYTES = 64 << 20
 
 
 @reports_errors
@@ -134,11 +134,16 @@ def _claims(ticket: str | None, virn: str | None, batch: Path | None) -> list[tu
         raise BackOfficeError("give TICKET and VIRN, or --batch CLAIMS.csv, not both")
     data = read_input(batch, "claims", BackOfficeError, limit=MAX_BATCH_BYTES)
     try:
-        rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+        rows = list(islice(csv.reader(io.StringIO(data.decode("utf-8"), newline="")), MAX_BATCH_CLAIMS + 2))
     except (UnicodeDecodeError, csv.Error) as exc:
         raise BackOfficeError(f"{batch}: not a CSV file of claims: {exc}") from None
+    if len(rows) > MAX_BATCH_CLAIMS + 1:  # the header and the claims
+        raise BackOfficeError(f"{batch}: more than {MAX_BATCH_CLAIMS:,} claims; give them in batches of at "
+                              "most that many")
     if not rows or rows[0] != ["ticket", "virn"]:
-        raise BackOfficeError(f"{batch}: its first line must be the header ticket,virn")
+        bom = " (it begins with a byte-order mark: save it as UTF-8 without one)" \
+            if data.startswith(b"\xef\xbb\xbf") else ""
+        raise BackOfficeError(f"{batch}: its first line must be the header ticket,virn{bom}")
     out = []
     for n, row in enumerate(rows[1:], start=2):
         if len(row) != 2:

@@ -85,19 +85,19 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.L
 
 
 def listed(path: Path, entry: Mapping[str, Any]) -> None:
-    """An imaging file is exported only if it is, byte for byte, the one the manifest lists (its size and
-    SHA-256): a CSV or a record file cannot be checked on arrival as an imaging file is, so a file
-    changed after signing would reach the press unseen."""
-    h = hashlib.sha256()
-    size = 0
-    with open_input(path, "imaging file", RunError) as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-            size += len(chunk)
-    if size != entry.get("bytes") or h.hexdigest() != entry.get("sha256"):
-        raise RunError(f"{path}: not the imaging file the manifest lists ({size:,} bytes with SHA-256 "
-                       f"{h.hexdigest()[:16]}..., the manifest says {entry.get('bytes')!r} bytes, "
-                       f"{str(entry.get('sha256'))[:16]}...); refusing to export it for the press")
+    """RunError unless the file at `path` has the size and SHA-256 of its manifest entry: an imaging file
+    swapped for another file of the run (its pool file: every ticket's tier, prize and salt), or changed,
+    is never exported to the printer."""
+    size, want = path.stat().st_size, entry.get("bytes")
+    if size != want:
+        shown = f"{want:,}" if isinstance(want, int) else repr(want)
+        raise RunError(f"{path}: {size:,} bytes, not the {shown} the manifest lists for {entry['name']}; not "
+                       "exporting it")
+    with path.open("rb") as f:
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
+    if digest != entry.get("sha256"):
+        raise RunError(f"{path}: its SHA-256 is not the one the manifest lists for {entry['name']} (a "
+                       "changed or swapped file); not exporting it")
 
 
 def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -> int:

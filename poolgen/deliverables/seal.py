@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
 from poolgen.errors import PoolgenError
-from poolgen.files.read import printable, read_input, read_secret
+from poolgen.files.read import pem_problem, printable, read_input, read_secret
 from poolgen.limits import MAX_KEY_FILE_BYTES
 
 SUITE = Suite(KEM.X25519, KDF.HKDF_SHA256, AEAD.AES_256_GCM)
@@ -90,8 +90,11 @@ def recipient_fingerprint(key: X25519PublicKey) -> str:
 
 
 def load_public(path: Path) -> X25519PublicKey:
+    data = read_input(Path(path), "public key", SealError)
+    if (problem := pem_problem(data)) is not None:
+        raise SealError(f"{printable(path)}: not a PEM public key: {problem}")
     try:
-        key = serialization.load_pem_public_key(read_input(Path(path), "public key", SealError))
+        key = serialization.load_pem_public_key(data)
     except (ValueError, UnsupportedAlgorithm):
         raise SealError(f"{printable(path)}: not a PEM public key") from None
     if not isinstance(key, X25519PublicKey):
@@ -103,6 +106,8 @@ def load_private(path: Path, allow_readable: bool = False) -> X25519PrivateKey:
     """The recipient's private key (a secret: refused if others may read it, as every key is, unless
     `allow_readable`)."""
     data = read_secret(Path(path), "private key", SealError, MAX_KEY_FILE_BYTES, allow_readable)
+    if (problem := pem_problem(data)) is not None:
+        raise SealError(f"{printable(path)}: not a PEM private key: {problem}")
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except TypeError:

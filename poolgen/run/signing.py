@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from poolgen.errors import OutputError, SigningKeyError
-from poolgen.files.read import PASSPHRASE_ENV, read_input, read_with_mode, refuse_readable
+from poolgen.files.read import PASSPHRASE_ENV, pem_problem, read_input, read_with_mode, refuse_readable
 from poolgen.files.write import make_folders, present, refuse_run_folder, write_atomic, write_key_pair
 from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.run.manifest import MANIFEST, SIGNATURE
@@ -83,6 +83,8 @@ def load_private_key(path: Path, passphrase: Callable[[], bytes] | None = None,
         raise SigningKeyError(f"{path}: is a public key; signing needs the private key "
                               f"({PRIVATE_FILE})")
     refuse_readable(path, "private key", mode, SigningKeyError, allow_readable)
+    if (problem := pem_problem(data)) is not None:
+        raise SigningKeyError(f"{path}: not a PEM private key: {problem}")
     encrypted = b"-----BEGIN ENCRYPTED PRIVATE KEY-----" in data
     password = None
     if encrypted:
@@ -108,6 +110,8 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
     data = read_input(path, "public key", SigningKeyError)
     if b"PRIVATE KEY-----" in data:
         raise SigningKeyError(f"{path}: is a private key; give the public key ({PUBLIC_FILE})")
+    if (problem := pem_problem(data)) is not None:
+        raise SigningKeyError(f"{path}: not a PEM public key: {problem}")
     try:
         key = serialization.load_pem_public_key(data)
     except (ValueError, UnsupportedAlgorithm):

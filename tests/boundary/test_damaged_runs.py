@@ -1,7 +1,8 @@
 """Damaged runs and bad input never end in a traceback: `poolgen prove`, `proof` and `report` print one
 line `poolgen: error: ...` and exit 2; the auditor's `verify --spec` exits 2 on a spec it cannot use
-(one line `audit: error: ...`); `check-proof` says `INVALID proof: <reason>` and exits 1 on a proof
-whose fields have the wrong types.
+(one line `audit: error: ...`); `check-proof` refuses a proof whose fields have the wrong types as
+unusable input (exit 2, one line naming the file) and says `INVALID proof: <reason>` (exit 1) of a
+well-formed proof that does not lead to the signed root.
 
 One signed Happy Holidays run (pool p1) is generated once for the module; every case damages a copy.
 """
@@ -248,12 +249,14 @@ def test_audit_verify_with_an_unusable_spec(base, tmp_path, rules, old, new, why
 
 
 # ---- finding 6: check-proof validates every field's type -----------------------------------------
+# A proof whose fields have the wrong types is not a proof: unusable input (exit 2, one line naming the
+# file); a well-formed proof that does not show its ticket in the signed pool is INVALID (exit 1).
 
 def _set(key: str, value):
     return lambda p: p.__setitem__(key, value)
 
 
-PROOF_DAMAGE = [
+MALFORMED_PROOFS = [
     ("merkle a string", _set("merkle", "119c"), "the proof's 'merkle' is not an object: '119c'"),
     ("pool a list", _set("pool", ["p1"]), "the proof's 'pool' is not a pool id (text): ['p1']"),
     ("pool missing", lambda p: p.pop("pool"), "the proof's 'pool' is missing"),
@@ -272,17 +275,28 @@ PROOF_DAMAGE = [
     ("path hash a number", lambda p: p["path"][1]["left"].__setitem__(0, 7),
      "the proof's path step 1: left[0] is not hexadecimal text: 7"),
     ("path hash upper case", lambda p: p["path"][0]["left"].__setitem__(1, p["path"][0]["left"][1].upper()),
-     "path step 0, left 1 is not a hash in 64 lower-case hex digits: "
+     "the proof's path step 0: left[1] is not a hash in 64 lower-case hex digits: "
      "'D6D1D2D6FC5F1DDDABC7405AAAF6CB93B4385950820228636EF52215D0AE7DFB'"),
-    ("path hash moved to the other side", lambda p: p["path"][0]["right"].append(p["path"][0]["left"].pop()),
-     "path step 0 has 1 left and 14 right hashes; position 1234 in a tree of 300000 leaves needs 2 and 13"),
-    ("path one level short", lambda p: p["path"].pop(),
-     "the path has 4 steps; position 1234 in a tree of 300000 leaves has 5"),
     ("merkle root a number", lambda p: p["merkle"].__setitem__("root", 1),
      "the proof's merkle 'root' is not hexadecimal text: 1"),
     ("leaf a list", _set("leaf", []), "the proof's 'leaf' is not hexadecimal text: []"),
     ("manifest_sha256 a number", _set("manifest_sha256", 0), "the proof's 'manifest_sha256' is not text: 0"),
     ("tickets text", _set("tickets", "300000"), "the proof's 'tickets' is not an integer: '300000'"),
+    ("a row value a float", lambda p: p["row"].__setitem__("prize_cents", 1.5),
+     "the proof's row: column 'prize_cents': 1.5 has no encoding (only integers, strings, booleans)"),
+    ("a field nothing reads", _set("note\n\x1b", "paid"), "the proof holds a field no checker reads: "
+                                                           "['note\\n\\x1b']"),
+    ("a merkle field nothing reads", lambda p: p["merkle"].__setitem__("tree", 1),
+     "the proof's merkle holds a field no checker reads: ['tree']"),
+    ("not a proof", lambda p: p.clear(), "not a poolgen-proof/2 document"),
+    ("a v1 proof", _set("format", "poolgen-proof/1"), "not a poolgen-proof/2 document"),
+]
+
+INVALID_PROOFS = [
+    ("path hash moved to the other side", lambda p: p["path"][0]["right"].append(p["path"][0]["left"].pop()),
+     "path step 0 has 1 left and 14 right hashes; position 1234 in a tree of 300000 leaves needs 2 and 13"),
+    ("path one level short", lambda p: p["path"].pop(),
+     "the path has 4 steps; position 1234 in a tree of 300000 leaves has 5"),
     ("tickets wrong", _set("tickets", 5), "the proof says the pool has 5 tickets; it has 300000"),
     ("run_id of another run", _set("run_id", "r2"), "the proof's run_id 'r2' is not the manifest's 'r'"),
     ("salt upper case", lambda p: p["row"].__setitem__("salt", p["row"]["salt"].upper()),
@@ -293,37 +307,43 @@ PROOF_DAMAGE = [
      "'play_spot_4', 'play_spot_5', 'position', 'prize_cents', 'ticket', 'ticket_no', 'tier'] are not "
      "the pool's ['book', 'play_spot_0', 'play_spot_1', 'play_spot_2', 'play_spot_3', 'play_spot_4', "
      "'play_spot_5', 'position', 'prize_cents', 'salt', 'ticket', 'ticket_no', 'tier']"),
-    ("a row value a float", lambda p: p["row"].__setitem__("prize_cents", 1.5),
-     "column 'prize_cents': 1.5 has no encoding (only integers, strings, booleans)"),
-    ("a field nothing reads", _set("note\n\x1b", "paid"), "the proof holds a field no checker reads: "
-                                                           "['note\\n\\x1b']"),
-    ("a merkle field nothing reads", lambda p: p["merkle"].__setitem__("tree", 1),
-     "the proof's merkle holds a field no checker reads: ['tree']"),
-    ("not a proof", lambda p: p.clear(), "not a poolgen-proof/2 document"),
-    ("a v1 proof", _set("format", "poolgen-proof/1"), "not a poolgen-proof/2 document"),
 ]
 
 
-@pytest.mark.parametrize(("edit", "why"), [(e, w) for _, e, w in PROOF_DAMAGE],
-                         ids=[name for name, _, _ in PROOF_DAMAGE])
-def test_check_proof_with_a_field_of_the_wrong_type(base, tmp_path, edit, why):
+def _check(base, tmp_path, edit):
     proof = json.loads(json.dumps(base["proof"]))
     edit(proof)
     path = tmp_path / "proof.json"
     path.write_text(json.dumps(proof))
     result = CliRunner().invoke(audit_app, ["check-proof", str(path), str(base["run"] / "manifest.json"),
                                             "--public-key", str(base["public"])])
-    assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return path, result
+
+
+@pytest.mark.parametrize(("edit", "why"), [(e, w) for _, e, w in MALFORMED_PROOFS],
+                         ids=[name for name, _, _ in MALFORMED_PROOFS])
+def test_check_proof_with_a_field_of_the_wrong_type_is_unusable_input(base, tmp_path, edit, why):
+    path, result = _check(base, tmp_path, edit)
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr == f"audit: error: {path}: not a usable proof: {why}\n"
+
+
+@pytest.mark.parametrize(("edit", "why"), [(e, w) for _, e, w in INVALID_PROOFS],
+                         ids=[name for name, _, _ in INVALID_PROOFS])
+def test_check_proof_of_a_well_formed_proof_the_pool_does_not_hold_is_invalid(base, tmp_path, edit, why):
+    _, result = _check(base, tmp_path, edit)
+    assert result.exit_code == 1, result.output
     assert result.stdout == f"INVALID proof: {why}\n"
 
 
-def test_check_proof_of_a_json_list(base, tmp_path):
+def test_check_proof_of_a_json_list_is_unusable_input(base, tmp_path):
     path = tmp_path / "proof.json"
     path.write_text("[1, 2]")
     result = CliRunner().invoke(audit_app, ["check-proof", str(path), str(base["run"] / "manifest.json"),
                                             "--public-key", str(base["public"])])
-    assert result.exit_code == 1 and result.stdout == "INVALID proof: not a poolgen-proof/2 document\n"
+    assert result.exit_code == 2
+    assert result.stderr == f"audit: error: {path}: not a usable proof: not a poolgen-proof/2 document\n"
 
 
 def test_the_untouched_proof_is_valid(base, tmp_path):

@@ -25,6 +25,9 @@ def read_spec(path: Path) -> SpecExpectation:
     """What the spec at `path` says a run holds; UnusableInput naming the file and what is wrong."""
     raw = read_input(path, "spec", MAX_SPEC_BYTES)
     name, digest = Path(path).name, hashlib.sha256(raw).hexdigest()
+    if raw.startswith(b"\xef\xbb\xbf"):  # TOML has none; tomllib says "Invalid statement (at line 1...)"
+        raise UnusableInput(f"{path}: not a TOML spec: it starts with a byte-order mark; save it as UTF-8 "
+                            "without one")
     try:
         text = raw.decode("utf-8")
         bound_toml(text)

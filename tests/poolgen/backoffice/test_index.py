@@ -260,3 +260,18 @@ def test_the_default_index_folder_keeps_the_indexes_opened_most_recently(office,
     [built] = [p.name for p in folder.glob("hh.high.*.sqlite")]
     assert sorted(p.name for p in folder.iterdir()) == sorted(
         [low.name, built, "notes.txt", *(f.name for f in fakes[2:])])
+
+
+def test_a_relative_xdg_cache_home_is_ignored_for_the_home_cache(office, tmp_path, monkeypatch):
+    """The XDG base directory specification: a relative path in XDG_CACHE_HOME is invalid and ignored. It
+    was used as given, so a desk started in a run's or a shared folder built its index there."""
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    result = invoke("validate", office["folder"], b, v, "--public-key", office["public"], "--validation-key",
+                    office["root"] / "low.key")
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "relative").exists()
+    assert [p.name.split(".")[1] for p in (tmp_path / "home" / ".cache" / "poolgen" / "desk").iterdir()] == [
+        "low"]

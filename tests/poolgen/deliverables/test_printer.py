@@ -149,6 +149,52 @@ def test_an_imaging_file_changed_after_signing_is_not_exported_for_the_press(ord
     path.chmod(0o600)
     out = tmp_path / "imaging.out"
     extra = ["--spec", order.parent.parent / "happy_holidays.toml"] if fmt == "fixed" else []
-    one_line(invoke("imaging", "export", run, "--out", out, "--format", fmt, *extra), "poolgen",
-             f"{path}: not the imaging file the manifest lists (")
+    result = invoke("imaging", "export", run, "--out", out, "--format", fmt, *extra)
+    one_line(result, "poolgen", f"{path}: ")
+    assert result.stderr.endswith("; not exporting it\n")
     assert not out.exists() and not (tmp_path / "imaging.layout.csv").exists()
+
+
+def _swapped(order: Path, tmp_path: Path) -> Path:
+    """A copy of the order's run with pool p1's pool and imaging files swapped by name."""
+    run = tmp_path / "hh"
+    shutil.copytree(order, run)
+    (run / "pool-p1.parquet").rename(run / "t")
+    (run / "imaging-p1.parquet").rename(run / "pool-p1.parquet")
+    (run / "t").rename(run / "imaging-p1.parquet")
+    return run
+
+
+@pytest.mark.parametrize("form", ["csv", "fixed"])
+def test_an_imaging_file_swapped_with_its_pool_file_is_never_exported(order, tmp_path, form):
+    """The export read whatever file had the imaging file's name: a pool file in its place was written to
+    the printer's CSV, every ticket's tier, prize and salt with it (exit 0). It now exports only the
+    file the manifest lists, by its size and SHA-256."""
+    run = _swapped(order, tmp_path)
+    listed = next(f for f in json.loads((run / "manifest.json").read_bytes())["deliverables"]
+                  if f["name"] == "imaging-p1.parquet")
+    size = (run / "imaging-p1.parquet").stat().st_size
+    spec = ["--spec", order.parent.parent / "happy_holidays.toml"] if form == "fixed" else []
+    result = invoke("imaging", "export", run, "--out", tmp_path / "out", "--format", form, *spec)
+    one_line(result, "poolgen", f"{run / 'imaging-p1.parquet'}: {size:,} bytes, not the {listed['bytes']:,} "
+                                "the manifest lists for imaging-p1.parquet; not exporting it")
+    assert list(tmp_path.glob("out*")) == []
+
+
+def test_an_imaging_file_changed_in_place_is_never_exported(order, tmp_path):
+    run = tmp_path / "hh"
+    shutil.copytree(order, run)
+    table = pl.read_parquet(run / "imaging-p2.parquet")
+    table = table.with_columns(pl.col("virn").reverse())  # same types: VIRNs moved
+    table.write_parquet(run / "imaging-p2.parquet")
+    doc = json.loads((run / "manifest.json").read_bytes())  # the size restated (export checks no signature)
+    for f in doc["deliverables"]:
+        if f["name"] == "imaging-p2.parquet":
+            f["bytes"] = (run / "imaging-p2.parquet").stat().st_size
+    (run / "manifest.json").write_text(json.dumps(doc))
+    result = invoke("imaging", "export", run, "--out", tmp_path / "out.csv")
+    assert result.exit_code == 2
+    assert result.stderr == (f"poolgen: error: {run / 'imaging-p2.parquet'}: its SHA-256 is not the one the "
+                             "manifest lists for imaging-p2.parquet (a changed or swapped file); not "
+                             "exporting it\n")
+    assert not (tmp_path / "out.csv").exists()

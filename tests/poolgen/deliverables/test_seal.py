@@ -70,3 +70,24 @@ def test_keys_recipient_never_replaces_a_public_key_left_in_its_folder(tmp_path)
            "overwriting it\n")
     assert sorted(p.name for p in folder.iterdir()) == ["recipient-key.pub.pem"]
     assert (folder / "recipient-key.pub.pem").read_bytes() == b"the key senders hold"
+
+
+def test_sealing_a_run_whose_imaging_file_was_swapped_for_its_pool_file_seals_nothing(run, tmp_path):
+    """`seal RUN` sealed whatever file had the imaging file's name: a pool file in its place (every
+    ticket's tier, prize and salt) went to the printer, caught only by its `unseal --manifest`. It now
+    seals only the files the manifest lists, by size and SHA-256, or none."""
+    import shutil  # noqa: PLC0415
+
+    copy = tmp_path / "ws"
+    shutil.copytree(run["folder"], copy)
+    (copy / "pool-p1.parquet").rename(copy / "t")
+    (copy / "imaging-p1.parquet").rename(copy / "pool-p1.parquet")
+    (copy / "t").rename(copy / "imaging-p1.parquet")
+    assert invoke("keys", "recipient", tmp_path / "printer").exit_code == 0
+    result = invoke("seal", copy, "--to", tmp_path / "printer" / "recipient-key.pub.pem", "--out",
+                    tmp_path / "sealed")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"poolgen: error: {copy / 'imaging-p1.parquet'}: not the file the manifest "
+                             "lists as imaging-p1.parquet (its size or SHA-256 differs: a changed or swapped "
+                             "file); nothing sealed\n")
+    assert not (tmp_path / "sealed").exists() and list(tmp_path.glob(".sealed*")) == []

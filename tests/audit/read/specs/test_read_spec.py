@@ -1,0 +1,21 @@
+"""audit/read/specs/__init__.py's read_spec: a spec behind a UTF-8 byte-order mark (TOML has none) is refused
+saying so, as poolgen's loader does; audit said `not a TOML spec: Invalid statement (at line 1, column 1)`
+of a file whose first line looks right."""
+
+from __future__ import annotations
+
+import pytest
+
+from audit.errors import UnusableInput
+from audit.read.specs import read_spec
+from tests.support import spec_path
+
+
+def test_a_spec_behind_a_byte_order_mark_is_refused_saying_so(tmp_path):
+    path = tmp_path / "happy_holidays.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + spec_path("happy_holidays").read_bytes())
+    with pytest.raises(UnusableInput) as raised:
+        read_spec(path)
+    assert str(raised.value) == (f"{path}: not a TOML spec: it starts with a byte-order mark; save it as "
+                                 "UTF-8 without one")
+    assert read_spec(spec_path("happy_holidays")) is not None
