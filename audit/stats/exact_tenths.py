@@ -24,7 +24,9 @@ def tenths_tail(sizes: np.ndarray, k: int, x2: float, term: np.ndarray) -> float
     if x2 <= 0:
         return 1.0
     step = x2 / GRID
-    bins = np.ceil(term / step * (1 + 1e-9)).astype(np.int64)  # rounded up: X2' >= X2
+    # rounded up: X2' >= X2; a term of GRID steps or more reaches x2 alone, so it is capped there (a tiny
+    # x2 would give steps beyond int64)
+    bins = np.ceil(np.minimum(term / step * (1 + 1e-9), GRID)).astype(np.int64)
     dist = np.zeros((k + 1, GRID))  # [books holding so far, rounded X2 so far (below x2)]
     dist[0, 0], over = 1.0, 0.0  # over: the chance X2' already reached x2, whatever the later parts hold
     placed, total = 0, int(sizes.sum())
@@ -64,12 +66,14 @@ def holding_by_tenth(name: str, held: np.ndarray) -> Finding | None:
     parts = min(PARTS, int(held.sum()) // 10, books)  # as the chi-square's: the level's tickets // 10
     if parts < 2 or k == books:
         return None
-    sizes = np.bincount(np.arange(books) * parts // books, minlength=parts)
-    mean, var = k / books, k / books * (1 - k / books)
-    s = np.bincount(np.arange(books) * parts // books, weights=y.astype(np.float64), minlength=parts)
-    term = (books - 1) / books * (np.arange(k + 1)[None, :] - sizes[:, None] * mean) ** 2 / (sizes[:, None]
-                                                                                           * var)
-    x2 = (books - 1) / books * float(((s - sizes * mean) ** 2 / (sizes * var)).sum())
+    part = np.arange(books) * parts // books
+    sizes = np.bincount(part, minlength=parts)
+    s = np.bincount(part, weights=y, minlength=parts).astype(np.int64)
+    # t_g(s) = (B - 1) / B (s - n_g k / B)^2 / (n_g var) = (B - 1) / B (s B - n_g k)^2 / (n_g k (B - k)):
+    # the deviation an exact integer, so X2 is 0 exactly when every part holds its share (docs 1f)
+    dev = (np.arange(k + 1)[None, :] * books - sizes[:, None] * k).astype(np.float64)
+    term = (books - 1) / books * dev ** 2 / (sizes[:, None] * k * (books - k)).astype(np.float64)
+    x2 = float(term[np.arange(parts), s].sum())
     return Finding(name, f"permutation chi-square of the books holding it per part, {parts} parts of the "
                    "packs, exact tail", f"X2 = {x2:.2f}, df = {parts - 1}, {k} books",
                    tenths_tail(sizes, k, x2, term))

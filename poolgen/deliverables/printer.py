@@ -31,13 +31,14 @@ import hashlib
 import io
 import os
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import polars as pl
 
 from audit.errors import UnusableInput
-from audit.read.runfiles import IMAGING_COLUMNS, check_run_parquet
+from audit.read.runfiles import IMAGING_COLUMNS, MAX_RUN_FILE_BYTES, check_run_parquet, read_run_bytes
 from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, PoolgenError, RunError
@@ -62,40 +63,56 @@ def print_order(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sorted(imaging, key=lambda f: first.get(f["pool"], 0))
 
 
-def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, pl.LazyFrame]]:
-    """Each imaging file of the run in print sequence, as the export's text columns: `sequence` (the
-    ticket's place in the order's print run), then the file's columns with the art columns."""
+def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, Callable[[], pl.DataFrame]]]:
+    """Each imaging file of the run in print sequence, and a loader of its export's text columns:
+    `sequence` (the ticket's place in the order's print run), then the file's columns with the art
+    columns. Every file is refused at once if missing or not Parquet within audit's bounds; its loader
+    reads its bytes once, holds them to the manifest (`listed`) and exports from those very bytes, so a
+    file swapped or rewritten after it was hashed never reaches the press."""
     art = art_maps(manifest)
-    out = []
+    out: list[tuple[str, Callable[[], pl.DataFrame]]] = []
     for entry in print_order(manifest):
         if not os.path.lexists(run / entry["name"]):
             raise RunError(f"{run}: {entry['name']} is missing")
         try:  # audit's boundary: a bounded regular file of the folder (never a pipe), its footer and types
-            path = check_run_parquet(run, entry["name"], "imaging", IMAGING_COLUMNS)
+            check_run_parquet(run, entry["name"], "imaging", IMAGING_COLUMNS)
         except UnusableInput as exc:
             raise RunError(str(exc)) from None
-        listed(path, entry)
         pool = next(p for p in manifest["pools"] if p["id"] == entry["pool"])
         start = (pool.get("first_book") or 0) * (pool["tickets"] // pool["books"])  # in the order
-        table = pl.scan_parquet(path)
-        out.append((entry["name"], table.select(
-            (pl.int_range(0, pl.len(), dtype=pl.Int64) + start + 1).cast(pl.String).alias("sequence"),
-            *with_art(table.collect_schema().names(), art))))
+        out.append((entry["name"], partial(_exported_table, run, entry, start, art)))
     return out
 
 
-def listed(path: Path, entry: Mapping[str, Any]) -> None:
-    """RunError unless the file at `path` has the size and SHA-256 of its manifest entry: an imaging file
-    swapped for another file of the run (its pool file: every ticket's tier, prize and salt), or changed,
-    is never exported to the printer."""
-    size, want = path.stat().st_size, entry.get("bytes")
+def _exported_table(run: Path, entry: Mapping[str, Any], start: int,
+                    art: Mapping[str, Mapping[str, str]]) -> pl.DataFrame:
+    """An imaging file's export (`print_tables`) from its bytes, read once and checked by `listed`."""
+    path = run / entry["name"]
+    try:
+        data = read_run_bytes(run, entry["name"], "imaging", MAX_RUN_FILE_BYTES)
+    except UnusableInput as exc:
+        raise RunError(str(exc)) from None
+    listed(path, data, entry)
+    pause_point(f"imaging-hashed-{entry['pool']}")  # the interrupt and swap tests' moment
+    try:
+        table = pl.read_parquet(io.BytesIO(data))
+    except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
+        raise RunError(f"{path}: not a usable imaging file: {' '.join(str(exc).split())[:200]}") from None
+    return table.select((pl.int_range(0, pl.len(), dtype=pl.Int64) + start + 1).cast(pl.String)
+                        .alias("sequence"), *with_art(table.columns, art))
+
+
+def listed(path: Path, data: bytes, entry: Mapping[str, Any]) -> None:
+    """RunError unless `data`, the file's bytes as read for the export, have the size and SHA-256 of its
+    manifest entry: an imaging file swapped for another file of the run (its pool file: every ticket's
+    tier, prize and salt), or changed, is never exported to the printer (a CSV or a record file cannot be
+    checked on arrival as an imaging file is)."""
+    size, want = len(data), entry.get("bytes")
     if size != want:
         shown = f"{want:,}" if isinstance(want, int) else repr(want)
         raise RunError(f"{path}: {size:,} bytes, not the {shown} the manifest lists for {entry['name']}; not "
                        "exporting it")
-    with path.open("rb") as f:
-        digest = hashlib.file_digest(f, "sha256").hexdigest()
-    if digest != entry.get("sha256"):
+    if hashlib.sha256(data).hexdigest() != entry.get("sha256"):
         raise RunError(f"{path}: its SHA-256 is not the one the manifest lists for {entry['name']} (a "
                        "changed or swapped file); not exporting it")
 
@@ -106,8 +123,8 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -
 
     def write(f: BinaryIO) -> int:
         rows = 0
-        for _, table in tables:
-            data = table.collect()
+        for _, load in tables:
+            data = load()
             data.write_csv(f, include_header=rows == 0)
             rows += data.height
         return rows
@@ -120,13 +137,14 @@ def export_fixed(run: Path, manifest: Mapping[str, Any], game: Game, out: Path,
     """Write every imaging file of the run as fixed-width records in print sequence, and the layout
     beside it (`layout_path`); returns the rows written, the layout file and the record length."""
     tables = print_tables(run, manifest)
-    fields = fixed_layout(game, tables[0][1].collect_schema().names(), art_maps(manifest))
+    first: list[pl.DataFrame] = [tables[0][1]()]  # its columns fix the layout; written first, then let go
+    fields = fixed_layout(game, first[0].columns, art_maps(manifest))
     layout = layout_csv(fields)
 
     def write(f: BinaryIO) -> int:
         rows = 0
-        for name, table in tables:
-            data = records(table.collect(), fields, f"{run / name}")
+        for name, load in tables:
+            data = records(first.pop() if first else load(), fields, f"{run / name}")
             data.write_csv(f, include_header=False, quote_style="never")
             rows += data.height
         return rows

@@ -375,10 +375,20 @@ def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> st
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
-    """The first multiplier symbol no tier's win uses, and why (poolgen/loader/printed.py refuses it: a
-    multiplier the game prints that never pays; contract, section 2)."""
-    for s in (s for s in params.specials if s.how == "multiplier"):
-        if not any(w.how == "multiplier" and w.by == s.by for w in wins):
+    """The first special symbol no tier's win shows, and why (poolgen/loader/printed.py refuses it: a
+    special symbol is shown only by a win of it, section 6, and a win shows the area's first symbol of
+    its kind, `_special`; contract, section 2)."""
+    shown = {_special(params, w) - len(params.numbers) for w in wins if w.how != "match"}
+    for s in (s for k, s in enumerate(params.specials) if k not in shown):
+        first = next(f for f in params.specials if f.how == s.how and (s.how != "multiplier" or f.by == s.by))
+        if first is not s:
+            kind = f"multiplier symbol by {s.by}" if s.how == "multiplier" else f"{s.how} symbol"
+            return "specials", f"a win shows the area's first {kind}, {first.code!r}: {s.code!r} is never " \
+                               "shown"
+        if s.how == "multiplier":
             return "specials", f"no tier wins with its multiplier {s.code!r} (the game would print a " \
-                              "multiplier that never pays)"
+                               "multiplier that never pays)"
+        kind = "win-all" if s.how == "all" else "automatic"
+        return "specials", f"no tier wins with its {kind} symbol {s.code!r} (the game would print a symbol " \
+                           "that never pays)"
     return None

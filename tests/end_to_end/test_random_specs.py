@@ -23,7 +23,7 @@ from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A
-from tests.support.spec_docs import base_doc, drop_unpaid_multipliers, dumps
+from tests.support.spec_docs import base_doc, drop_unpaid_specials, dumps
 
 VALUES = st.integers(1, 500).map(lambda c: f"{c * 5 // 100}.{c * 5 % 100:02d}")
 
@@ -171,7 +171,7 @@ def games(draw, win_all: bool = False) -> dict:
     tiers = [{"id": f"t{i}", "count": 2 * draw(st.integers(0, tickets // (4 * max(1, len(chosen))))),
               "wins": unique[k]} for i, k in enumerate(chosen)]
     max_wins = max([len(t["wins"]) for t in tiers] + [1]) + draw(st.integers(0, 2))
-    doc = drop_unpaid_multipliers(base_doc(areas, symbols, tiers, max_wins=max_wins, pool_tickets=tickets,
+    doc = drop_unpaid_specials(base_doc(areas, symbols, tiers, max_wins=max_wins, pool_tickets=tickets,
                                            per_book=per_book))
     if half:
         doc["printed"] |= {"order_tickets": tickets + tickets // 2, "last_pool": "partial"}

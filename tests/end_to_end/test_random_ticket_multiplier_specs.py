@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.support.random_specs import generates_and_verifies, refused_in_one_line
-from tests.support.spec_docs import base_doc, drop_unpaid_multipliers
+from tests.support.spec_docs import base_doc, drop_unpaid_specials
 
 
 @st.composite
@@ -41,7 +41,7 @@ def games(draw) -> dict:
               "wins": [{"area": "b", "prize": c, "how": "reveal"} for c in way]
               + ([{"area": "x", "prize": m, "how": "ticket"}] if m else [])}
              for i, (way, m) in enumerate(ways)]
-    return drop_unpaid_multipliers(base_doc([reveal, box], amounts + pictures + mults + decoys, tiers,
+    return drop_unpaid_specials(base_doc([reveal, box], amounts + pictures + mults + decoys, tiers,
                                             max_wins=2, pool_tickets=tickets, per_book=per_book))
 
 

@@ -138,11 +138,11 @@ def crossword_legends_doc(tickets: int = 1200) -> dict:
     return base_doc([area], letters + money, tiers, pool_tickets=tickets, per_book=50, max_wins=3)
 
 
-def drop_unpaid_multipliers(doc: dict) -> dict:
-    """`doc` less every multiplier symbol no tier's win uses (a match_n or key_number_match area's by,
-    a ticket_multiplier box's code), as a spec author must (the loader refuses one: a field nothing
-    uses); an area field left naming no symbol is dropped, and a ticket_multiplier box left without
-    multipliers with its groups."""
+def drop_unpaid_specials(doc: dict) -> dict:
+    """`doc` less every multiplier or special symbol no tier's win uses (a match_n area's by, a
+    key_number_match area's special of its how (and by), a ticket_multiplier box's code), as a spec
+    author must (the loader refuses one: a field nothing uses); an area field left naming no symbol is
+    dropped, and a ticket_multiplier box or key symbol area left without any with its groups."""
     wins = [w for t in doc["tiers"] for w in t["wins"]]
     drop: list[dict] = []
     for area in list(doc["areas"]):
@@ -152,10 +152,11 @@ def drop_unpaid_multipliers(doc: dict) -> dict:
             continue
         mine = [w for w in wins if w["area"] == area["id"]]
         for s in doc["symbols"]:
-            if s["group"] != area[field] or s.get("how", "multiplier") != "multiplier":
+            if s["group"] != area[field]:
                 continue
+            how = s.get("how", "multiplier")
             if not any(w["prize"] == s["code"] if area["style"] == "ticket_multiplier"
-                       else w["how"] == "multiplier" and w.get("by") == s["by"] for w in mine):
+                       else w["how"] == how and w.get("by") == s.get("by") for w in mine):
                 drop.append(s)
         left = [s for s in doc["symbols"] if s["group"] == area[field] and s not in drop]
         if not left and (area["style"] == "ticket_multiplier" or area.get("winning", 1) == 0):

@@ -69,12 +69,16 @@ def tenths_x2(x: np.ndarray, g: int) -> float:
 def exact_tail(held: np.ndarray, g: int) -> float:
     """1f's exact tail of a sparse level: held[j] = 1 where the book of rank j holds it."""
     b, k = len(held), int(held.sum())
-    x = tenths_x2(held, g)
+    n = np.bincount(parts_of(b, g), minlength=g)
+
+    def t(ng: int, s: int) -> float:  # (s - ng k / b)^2 / (ng var), its deviation in exact integers
+        return (b - 1) / b * (s * b - ng * k) ** 2 / (ng * k * (b - k))
+
+    x = sum(t(ng, int(sg)) for ng, sg in zip(n.tolist(), np.bincount(parts_of(b, g), weights=held,
+                                                                       minlength=g).tolist(), strict=True))
     if x <= 0:
         return 1.0
     d = x / STEPS
-    mean, var = k / b, (k / b) * (1 - k / b)
-    n = np.bincount(parts_of(b, g), minlength=g)
     table = {0: np.zeros(STEPS)}
     table[0][0] = 1.0
     p = 0.0
@@ -87,8 +91,7 @@ def exact_tail(held: np.ndarray, g: int) -> float:
                 prob = math.comb(k - j, s) * math.comb(b - placed - k + j, ng - s) / total
                 if prob == 0.0:
                     continue
-                t = (b - 1) / b * (s - ng * mean) ** 2 / (ng * var)
-                r = math.ceil(t / d * (1 + 1e-9))
+                r = math.ceil(t(ng, s) / d * (1 + 1e-9))
                 moved = row * prob
                 if r >= STEPS:
                     p += float(moved.sum())

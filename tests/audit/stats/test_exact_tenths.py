@@ -68,3 +68,24 @@ def test_a_level_held_by_every_book_or_of_fewer_than_20_tickets_is_not_tested():
     assert f.method == ("permutation chi-square of the books holding it per part, 2 parts of the packs, "
                         "exact tail")
     assert f.p == pytest.approx(2 * comb(50, 10) / comb(100, 10), rel=1e-6)  # all 10 in one part of 50
+
+
+@pytest.mark.filterwarnings("error")
+def test_a_level_held_in_each_parts_exact_share_has_x2_zero_and_p_one():
+    """26 of 46 books, 13 in each half: every part holds exactly its share, X2 = 0. In floats (s - n_g
+    k / B) left 1.1e-30, whose grid step made every term overflow the int64 cast ("invalid value
+    encountered in cast") and p come out of garbage bins; the deviations are exact integers now."""
+    held = np.zeros(46, dtype=np.int64)
+    held[np.arange(26) * 46 // 26] = 1
+    f = holding_by_tenth("level", held)
+    assert f is not None and (f.figures, f.p) == ("X2 = 0.00, df = 1, 26 books", 1.0)
+
+
+@pytest.mark.filterwarnings("error")
+def test_the_tail_at_an_x2_far_below_every_term_counts_every_nonzero_placement():
+    """3 of 9 books, 3 parts of 3: at x2 = 1e-30 a term's steps (term / (x2 / 1000)) are far beyond
+    int64; any term reaching x2 reaches it, so the steps are capped at the grid before the cast, and
+    the tail is P(X2 > 0): every placement but the 27 of one book a part, of 84."""
+    sizes = np.array([3, 3, 3])
+    term = _x2(sizes, (0, 1, 2))[1]
+    assert tenths_tail(sizes, 3, 1e-30, term) == pytest.approx(57 / 84, abs=1e-12)

@@ -7,12 +7,17 @@ showing the recipient's fingerprint, and `unseal --manifest` checks what it open
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import polars as pl
 import pytest
 
+from poolgen.interrupts import PAUSE_ENV
 from tests.support import SEED_A, small_happy_holidays
 from tests.support.cli import invoke, one_line
 from tests.support.fixed_width import parse
@@ -198,3 +203,36 @@ def test_an_imaging_file_changed_in_place_is_never_exported(order, tmp_path):
                              "manifest lists for imaging-p2.parquet (a changed or swapped file); not "
                              "exporting it\n")
     assert not (tmp_path / "out.csv").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "fixed"])
+def test_an_imaging_file_swapped_after_it_is_hashed_is_not_what_is_exported(order, tmp_path, fmt):
+    """The export hashed each imaging file, then polars read it again by its name: a file swapped in
+    between (a ticket's first spot reprinted as another prize) reached the press unchecked. The export now
+    reads a file's bytes once, hashes those bytes and exports from them: the swap, made while the
+    process waits just after imaging-p1's hash (POOLGEN_TEST_PAUSE), changes nothing it writes."""
+    run = tmp_path / "run"
+    shutil.copytree(order, run)
+    path = run / "imaging-p1.parquet"
+    original = pl.read_parquet(path)
+    text = original["play_spot_0_text"].to_list()
+    text[0] = next(t for t in text if t != text[0])  # another of the game's prizes: fits a record's field
+    swapped = tmp_path / "swapped.parquet"
+    original.with_columns(pl.Series("play_spot_0_text", text)).write_parquet(swapped)
+    out, mark = tmp_path / f"imaging.{fmt}", tmp_path / "mark"
+    extra = ["--spec", str(order.parent.parent / "happy_holidays.toml")] if fmt == "fixed" else []
+    argv = ["imaging", "export", str(run), "--out", str(out), "--format", fmt, *extra]
+    pause = {PAUSE_ENV: f"imaging-hashed-p1:60:{mark}"}
+    proc = subprocess.Popen([sys.executable, "-m", "poolgen", *argv], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, **pause})
+    while not mark.exists():
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    os.replace(swapped, path)
+    mark.unlink()
+    stdout, stderr = proc.communicate(timeout=120)
+    assert (proc.returncode, stderr) == (0, b""), stdout
+    assert pl.read_parquet(path)["play_spot_0_text"][0] == text[0] != original["play_spot_0_text"][0]
+    reference = tmp_path / f"reference.{fmt}"  # the untouched run's export
+    assert invoke("imaging", "export", order, "--out", reference, "--format", fmt, *extra).exit_code == 0
+    assert out.read_bytes() == reference.read_bytes()

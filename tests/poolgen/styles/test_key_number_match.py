@@ -413,3 +413,36 @@ def test_a_multiplier_symbol_no_tier_wins_is_refused(tmp_path):
     assert str(err.value) == ("g.toml: areas[0].specials: not used: no tier wins with its multiplier '2X' "
                               "(the game would print a multiplier that never pays)")
     assert load_spec(write(tmp_path, kn_doc())).play.wins["2"][0].by == 2
+
+
+@pytest.mark.parametrize("special, message", [
+    ({"group": "special", "code": "ALL", "symbol": "win all", "how": "all"},
+     "no tier wins with its win-all symbol 'ALL' (the game would print a symbol that never pays)"),
+    ({"group": "special", "code": "STAR", "symbol": "star", "how": "automatic"},
+     "a win shows the area's first automatic symbol, 'BAG': 'STAR' is never shown"),
+    ({"group": "special", "code": "TWO", "symbol": "2X", "how": "multiplier", "by": 2},
+     "a win shows the area's first multiplier symbol by 2, '2X': 'TWO' is never shown")],
+    ids=["win-all", "second automatic", "second multiplier by 2"])
+def test_a_special_symbol_no_win_shows_is_refused(tmp_path, special, message):
+    """An automatic or win-all symbol no tier wins with, or a second symbol of the same kind (a win
+    shows the first), was accepted: a special symbol no ticket shows is a field nothing uses
+    (docs/styles/key_number_match.md, section 2)."""
+    doc = kn_doc()
+    doc["symbols"].append(special)
+    if special["how"] == "all":  # a win-all area has cash prizes only (no FREE tier)
+        doc["symbols"] = [s for s in doc["symbols"] if s["code"] != "FREE"]
+        doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "free"]
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == f"g.toml: areas[0].specials: not used: {message}"
+
+
+def test_an_automatic_symbol_no_tier_wins_is_refused(tmp_path):
+    """The moneybag's one tier removed: no ticket would show it (contract, section 6), so it is a
+    field nothing uses, refused naming the area's `specials`."""
+    doc = kn_doc()
+    doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "6"]
+    with pytest.raises(SpecError) as err:
+        load_spec(write(tmp_path, doc))
+    assert str(err.value) == ("g.toml: areas[0].specials: not used: no tier wins with its automatic symbol "
+                              "'BAG' (the game would print a symbol that never pays)")
