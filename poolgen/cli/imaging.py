@@ -53,6 +53,7 @@ def export_cmd(
     --format fixed, the same fields as fixed-width ASCII records, one a ticket, each padded to the width
     its layout file (NAME.layout.csv beside FILE) states. It holds outcomes: for the printer only,
     sealed to its key (`poolgen seal`)."""
+    from audit.cli import progress_bar  # lazy: start-up time
     from poolgen.deliverables.printer import export_csv, export_fixed  # lazy: start-up time
     from poolgen.run.folder import open_run, spec_for  # lazy: start-up time
 
@@ -60,12 +61,14 @@ def export_cmd(
     if form is Format.csv:
         if spec is not None:
             raise RunError("--spec: only --format fixed reads a spec; the CSV needs none")
-        rows = export_csv(folder.path, folder.manifest, out, force)
+        with progress_bar() as bar:  # on a terminal only
+            rows = export_csv(folder.path, folder.manifest, out, force, progress=bar)
         _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the "
                            f"printer only)", out, {"format": "csv", "tickets": rows})
         return
     game = spec_for(folder, spec, must_match=True)
-    rows, layout, length = export_fixed(folder.path, folder.manifest, game, out, force)
+    with progress_bar() as bar:
+        rows, layout, length = export_fixed(folder.path, folder.manifest, game, out, force, progress=bar)
     _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence, fixed-width records of "
                        f"{length:,} characters and LF, layout {layout} (mode 0600: outcomes, the printer "
                        f"only)",
