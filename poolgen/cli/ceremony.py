@@ -267,6 +267,10 @@ def publish_cmd(
                     f"{ceremony.transcript_sha256}"],
           {"bundle": str(out), "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
            "sha256": hashlib.sha256(out.read_bytes()).hexdigest()})
+    if (waiting := ceremony.waiting_to_commit()) and ceremony.abort is None:
+        say(f"ceremony {ceremony.id}: this bundle shows no commitment of {', '.join(waiting)} (not committed "
+            f"yet); publish one to a new file once every commitment is in: verify's step 5 needs it "
+            f"(docs/ceremony.md)")
 
 
 @app.command("reveal")
