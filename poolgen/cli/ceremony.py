@@ -43,7 +43,8 @@ NOW_ENV = "POOLGEN_TEST_NOW"
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
                   help="A seed ceremony: the game bound first, every party signs its commitment and its "
                        "reveal, a drand round named in advance closes it. Steps: new, commit (each party), "
-                       "publish, reveal (each party), seal; then generate --ceremony.")
+                       "publish, reveal (each party), seal; then generate --ceremony. Any party may abort "
+                       "until every party has revealed; status shows where it stands.")
 
 File = Annotated[Path, typer.Argument(metavar="CEREMONY", help="The ceremony file (mode 0600).")]
 PartyName = Annotated[str | None, typer.Option(

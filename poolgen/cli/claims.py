@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command
     from poolgen.backoffice.reports import Level
     from poolgen.backoffice.vouched import Run
 
-app = typer.Typer(help="Reports from claims ledgers: prizes remaining, reconciliation, closing.",
+app = typer.Typer(help="Reports from claims ledgers: report (prizes remaining), reconcile, close.",
                   no_args_is_help=True, add_completion=False)
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The run folder.")]

@@ -21,7 +21,8 @@ from poolgen.files.write import present, staged_folder
 MAX_PER = 100_000  # packs a carton, cartons a pallet: far above any real one, a typo's bound
 
 app = typer.Typer(no_args_is_help=True, help="Imaging files for the printer: export them as CSV or "
-                                              "fixed-width records in print sequence; check one on arrival "
+                                              "fixed-width records in print sequence; sequence: packs, "
+                                              "cartons and pallets in print order; check one on arrival "
                                               "against the manifest.")
 
 

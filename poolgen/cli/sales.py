@@ -19,8 +19,8 @@ from poolgen.money import fmt_cents
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
     from poolgen.backoffice.sales import Refused, SalesLedger
 
-app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report.", no_args_is_help=True,
-                  add_completion=False)
+app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report, reconcile.",
+                  no_args_is_help=True, add_completion=False)
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The eInstant run folder.")]
 Ledger = Annotated[Path, typer.Option("--ledger", metavar="FILE.sqlite", help="The sales ledger.")]
