@@ -18,13 +18,13 @@ def test_a_bundle_published_before_every_commitment_is_in_says_which_are_missing
     ok(*new_args(tmp_path, file))
     early = ok("ceremony", "publish", str(file), "--out", str(tmp_path / "early.json"))
     assert early.stderr.splitlines() == [
-        "ceremony c1: this bundle shows no commitment of vendor, lottery, auditor (not committed yet); "
-        "publish one to a new file once every commitment is in: verify's step 5 needs it (docs/ceremony.md)"]
+        "ceremony c1: this bundle lacks the commitments of vendor, lottery, auditor; publish one to a new "
+        "file once they are all in: verify's step 5 needs it (docs/ceremony.md)"]
     _commit(file, "vendor")
     partial = ok("ceremony", "publish", str(file), "--out", str(tmp_path / "partial.json"))
     assert partial.stderr.splitlines() == [
-        "ceremony c1: this bundle shows no commitment of lottery, auditor (not committed yet); "
-        "publish one to a new file once every commitment is in: verify's step 5 needs it (docs/ceremony.md)"]
+        "ceremony c1: this bundle lacks the commitments of lottery, auditor; publish one to a new file once "
+        "they are all in: verify's step 5 needs it (docs/ceremony.md)"]
     for party in PARTIES[1:]:
         _commit(file, party)
     full = ok("ceremony", "publish", str(file), "--out", str(tmp_path / "full.json"))
