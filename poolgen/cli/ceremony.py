@@ -42,8 +42,8 @@ NOW_ENV = "POOLGEN_TEST_NOW"
 
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
                   help="A seed ceremony: the game bound first, every party signs its commitment and its "
-                       "reveal, a drand round named in advance closes it. Steps: new, commit (each party), "
-                       "publish, reveal (each party), seal; then generate --ceremony.")
+                       "reveal, a drand round named in advance closes it. Steps: new, commit, publish, "
+                       "reveal (each party), seal; then generate --ceremony. Also abort, status.")
 
 File = Annotated[Path, typer.Argument(metavar="CEREMONY", help="The ceremony file (mode 0600).")]
 PartyName = Annotated[str | None, typer.Option(
@@ -267,6 +267,9 @@ def publish_cmd(
                     f"{ceremony.transcript_sha256}"],
           {"bundle": str(out), "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
            "sha256": hashlib.sha256(out.read_bytes()).hexdigest()})
+    if (waiting := ceremony.waiting_to_commit()) and ceremony.abort is None:
+        say(f"ceremony {ceremony.id}: this bundle lacks the commitments of {', '.join(waiting)}; "
+            "publish one to a new file once they are all in: verify's step 5 needs it (docs/ceremony.md)")
 
 
 @app.command("reveal")

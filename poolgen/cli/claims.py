@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.cli.common import Force, echo, refuse_output, reports_errors, write_output
+from poolgen.cli.common import Force, echo, refuse_output, reports_errors, say, write_output
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.money import fmt_cents
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command
     from poolgen.backoffice.reports import Level
     from poolgen.backoffice.vouched import Run
 
-app = typer.Typer(help="Reports from claims ledgers: prizes remaining, reconciliation, closing.",
+app = typer.Typer(help="Reports from claims ledgers: report (prizes remaining), reconcile, close.",
                   no_args_is_help=True, add_completion=False)
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The run folder.")]
@@ -108,7 +108,7 @@ def report_cmd(ledger: Ledgers, run: Runs = None, more: MoreRuns = None, public_
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
         page = table_page(f"{title}: prizes remaining", [f"As of {when}; {order.named}."], header, rows)
-        write_output(pdf, page, force, "PDF")
+        write_pdf(pdf, page, force)
 
 
 @app.command("reconcile")
@@ -245,6 +245,12 @@ def show_closing(order: Order, report: dict[str, Any], as_json: bool, pdf: Path 
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
         named = order.named
-        write_output(pdf, table_page(f"{game_title(order.first)}: closing report",
-                                     [f"{named[0].upper()}{named[1:]}.", *lines],
-                                     header, rows), force, "PDF")
+        write_pdf(pdf, table_page(f"{game_title(order.first)}: closing report",
+                                  [f"{named[0].upper()}{named[1:]}.", *lines], header, rows), force)
+
+
+def write_pdf(pdf: Path, page: bytes, force: bool) -> None:
+    """A report's `--pdf` page, written as every output file is, and named on stderr (stdout is the
+    report, text or JSON)."""
+    write_output(pdf, page, force, "PDF")
+    say(f"wrote PDF {pdf} (mode 0600)")

@@ -21,7 +21,8 @@ from poolgen.files.write import present, staged_folder
 MAX_PER = 100_000  # packs a carton, cartons a pallet: far above any real one, a typo's bound
 
 app = typer.Typer(no_args_is_help=True, help="Imaging files for the printer: export them as CSV or "
-                                              "fixed-width records in print sequence; check one on arrival "
+                                              "fixed-width records in print sequence; sequence: packs, "
+                                              "cartons and pallets in print order; check one on arrival "
                                               "against the manifest.")
 
 
@@ -53,6 +54,7 @@ def export_cmd(
     --format fixed, the same fields as fixed-width ASCII records, one a ticket, each padded to the width
     its layout file (NAME.layout.csv beside FILE) states. It holds outcomes: for the printer only,
     sealed to its key (`poolgen seal`)."""
+    from audit.cli import progress_bar  # lazy: start-up time
     from poolgen.deliverables.printer import export_csv, export_fixed  # lazy: start-up time
     from poolgen.run.folder import open_run, spec_for  # lazy: start-up time
 
@@ -60,12 +62,14 @@ def export_cmd(
     if form is Format.csv:
         if spec is not None:
             raise RunError("--spec: only --format fixed reads a spec; the CSV needs none")
-        rows = export_csv(folder.path, folder.manifest, out, force)
+        with progress_bar() as bar:  # on a terminal only
+            rows = export_csv(folder.path, folder.manifest, out, force, progress=bar)
         _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the "
                            f"printer only)", out, {"format": "csv", "tickets": rows})
         return
     game = spec_for(folder, spec, must_match=True)
-    rows, layout, length = export_fixed(folder.path, folder.manifest, game, out, force)
+    with progress_bar() as bar:
+        rows, layout, length = export_fixed(folder.path, folder.manifest, game, out, force, progress=bar)
     _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence, fixed-width records of "
                        f"{length:,} characters and LF, layout {layout} (mode 0600: outcomes, the printer "
                        f"only)",

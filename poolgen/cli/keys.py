@@ -15,11 +15,12 @@ from poolgen.files.leftovers import sweep
 from poolgen.files.read import PASSPHRASE_ENV
 
 app = typer.Typer(rich_markup_mode="markdown",
-                  help="Create the Ed25519 key pairs that sign runs, and validation keys.",
+                  help="new: the Ed25519 key pair that signs runs; validation: the keys of validation files; "
+                       "recipient: a printer's X25519 key pair, to seal imaging files to.",
                   no_args_is_help=True)
 
 
-validation = typer.Typer(help="Create validation keys (they open a run's validation files).",
+validation = typer.Typer(help="new: create a validation key (it opens a run's validation files).",
                          no_args_is_help=True)
 app.add_typer(validation, name="validation")
 

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 import typer
 
 from poolgen.backoffice.errors import BackOfficeError, shown
-from poolgen.cli.claims import MoreRuns, Runs, game_title, print_table, show_closing, totals
-from poolgen.cli.common import Force, echo, refuse_output, reports_errors, say, write_output
+from poolgen.cli.claims import MoreRuns, Runs, game_title, print_table, show_closing, totals, write_pdf
+from poolgen.cli.common import Force, echo, refuse_output, reports_errors, say
 from poolgen.money import fmt_cents
 
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
     from poolgen.backoffice.sales import Refused, SalesLedger
 
-app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report.", no_args_is_help=True,
-                  add_completion=False)
+app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report, reconcile.",
+                  no_args_is_help=True, add_completion=False)
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The eInstant run folder.")]
 Ledger = Annotated[Path, typer.Option("--ledger", metavar="FILE.sqlite", help="The sales ledger.")]
@@ -214,8 +214,8 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
 
         named = order.named
-        write_output(pdf, table_page(f"{title}: prizes remaining", [f"{named[0].upper()}{named[1:]}."],
-                                     header, rows), force, "PDF")
+        write_pdf(pdf, table_page(f"{title}: prizes remaining", [f"{named[0].upper()}{named[1:]}."],
+                                  header, rows), force)
 
 
 @app.command("reconcile")

@@ -13,7 +13,7 @@ from poolgen.files.leftovers import sweep
 from poolgen.seeds.seed import commitment, fresh_seed, parse_entropy, write_seed_file
 
 app = typer.Typer(rich_markup_mode="markdown",
-                  help="Create run seeds (secret: files are mode 0600, contents never printed).",
+                  help="new: create a run seed (secret: files are mode 0600, contents never printed).",
                   no_args_is_help=True)
 
 Entropy = Annotated[

@@ -117,36 +117,58 @@ def listed(path: Path, data: bytes, entry: Mapping[str, Any]) -> None:
                        "changed or swapped file); not exporting it")
 
 
-def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool) -> int:
-    """Write every imaging file of the run as one CSV in print sequence; returns the rows written."""
+# Told how far an export is: (tickets written, tickets of the run's imaging files, what was done last).
+Progress = Callable[[int, int, str], None]
+
+
+def _quiet(done: int, total: int, what: str) -> None:
+    """No one watching."""
+
+
+def _started(manifest: Mapping[str, Any], tables: list[tuple[str, Callable[[], pl.DataFrame]]],
+             progress: Progress) -> int:
+    """Tell the export's start; returns its total of tickets (the manifest's, pool by pool)."""
+    tickets = {p["id"]: int(p["tickets"]) for p in manifest["pools"]}
+    total = sum(tickets[entry["pool"]] for entry in print_order(manifest))
+    progress(0, total, f"writing {len(tables)} imaging file(s)")
+    return total
+
+
+def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool,
+               progress: Progress = _quiet) -> int:
+    """Write every imaging file of the run as one CSV in print sequence; returns the rows written.
+    `progress` is told each imaging file written."""
     tables = print_tables(run, manifest)
 
     def write(f: BinaryIO) -> int:
-        rows = 0
-        for _, load in tables:
+        rows, total = 0, _started(manifest, tables, progress)
+        for name, load in tables:
             data = load()
             data.write_csv(f, include_header=rows == 0)
             rows += data.height
+            progress(rows, total, f"{name} written")
         return rows
 
     return write_new([(out, write)], force)[0]
 
 
 def export_fixed(run: Path, manifest: Mapping[str, Any], game: Game, out: Path,
-                 force: bool) -> tuple[int, Path, int]:
+                 force: bool, progress: Progress = _quiet) -> tuple[int, Path, int]:
     """Write every imaging file of the run as fixed-width records in print sequence, and the layout
-    beside it (`layout_path`); returns the rows written, the layout file and the record length."""
+    beside it (`layout_path`); returns the rows written, the layout file and the record length.
+    `progress` is told each imaging file written."""
     tables = print_tables(run, manifest)
     first: list[pl.DataFrame] = [tables[0][1]()]  # its columns fix the layout; written first, then let go
     fields = fixed_layout(game, first[0].columns, art_maps(manifest))
     layout = layout_csv(fields)
 
     def write(f: BinaryIO) -> int:
-        rows = 0
+        rows, total = 0, _started(manifest, tables, progress)
         for name, load in tables:
             data = records(first.pop() if first else load(), fields, f"{run / name}")
             data.write_csv(f, include_header=False, quote_style="never")
             rows += data.height
+            progress(rows, total, f"{name} written")
         return rows
 
     def write_layout(f: BinaryIO) -> int:

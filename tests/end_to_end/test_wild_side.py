@@ -155,7 +155,7 @@ def test_prove_and_check_proof_with_audit_alone(base, tmp_path):
     checked = invoke("check-proof", tmp_path / "claim.json", base["runs"]["wild_side"] / "manifest.json",
                      "--public-key", base["public"], application=audit_app)
     assert checked.exit_code == 0, checked.output
-    assert f"valid proof: ticket {ticket}" in checked.stdout and "prize_cents 50000" in checked.stdout
+    assert f"valid proof: ticket {ticket}" in checked.stdout and "prize $500.00" in checked.stdout
 
 
 def test_proof_faces_and_report(base, tmp_path):

@@ -4,6 +4,7 @@ mode 0600 whatever the umask, never over an existing file without `--force`, nev
 
 from __future__ import annotations
 
+import json
 import os
 
 import polars as pl
@@ -113,3 +114,30 @@ def test_a_report_pdf_never_replaces_a_dangling_symbolic_link_without_force(offi
     forced = invoke(*args, "--pdf", out, "--force")
     assert forced.exit_code == 0, forced.output
     assert not out.is_symlink() and out.read_bytes().startswith(b"%PDF-") and not target.exists()
+
+
+@pytest.mark.parametrize("command", ["claims report", "claims close", "sales report"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_report_pdf_written_is_named_on_stderr_and_stdout_stays_the_report(office, einstant, ledger,
+                                                                            tmp_path, command, as_json):
+    """`--pdf OUT` wrote the page without a word (every other command names what it wrote): one line on
+    stderr names it; stdout is the same report as without --pdf (with --json, still one JSON document)."""
+    if command == "sales report":
+        sales = tmp_path / "sales.sqlite"
+        assert invoke("sales", "sell", einstant["folder"], "--public-key", einstant["public"], "--ledger",
+                      sales, "--pool", "d1.00", "--channel", "web", "--player", "p1").exit_code == 0
+        args = ["sales", "report", einstant["folder"], "--ledger", sales]
+    else:
+        args = [*command.split(), office["folder"], "--ledger", ledger]
+    args += ["--json"] if as_json else []
+    out = tmp_path / "page.pdf"
+    result = invoke(*args, "--pdf", out)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1:] == [f"wrote PDF {out} (mode 0600)"]
+    assert out.read_bytes().startswith(b"%PDF-")
+    without = invoke(*args)
+    assert "wrote PDF" not in without.stderr
+    if as_json:
+        assert json.loads(result.stdout).keys() == json.loads(without.stdout).keys()
+    else:
+        assert result.stdout.splitlines()[1:] == without.stdout.splitlines()[1:]  # line 0 holds the time

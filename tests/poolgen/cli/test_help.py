@@ -95,3 +95,18 @@ def test_a_prompt_without_a_terminal_names_yes(tmp_path):
         "poolgen: error: not confirmed; nothing was changed (standard input is not a terminal, so nothing "
         "is asked; give --yes to confirm)\n")
     assert not (tmp_path / "a.c").exists()
+
+
+GROUPS = [p for p in POOLGEN if p and hasattr(typer.main.get_command(app).commands[p[0]], "commands")
+          and (len(p) == 1 or p == ("keys", "validation"))]
+
+
+@pytest.mark.parametrize("path", GROUPS, ids=" ".join)
+def test_a_groups_help_names_every_command_it_holds(path):
+    """`poolgen sales --help` said "sell, void, close, claim, report" and not reconcile, `imaging` not
+    sequence, `keys` not recipient: a newcomer reading a group's summary missed a command it holds."""
+    group = typer.main.get_command(app)
+    for word in path:
+        group = group.commands[word]
+    held = sorted(name for name, sub in group.commands.items() if not sub.hidden)
+    assert held and [n for n in held if not re.search(rf"\b{re.escape(n)}\b", group.help or "")] == []
