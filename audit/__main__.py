@@ -1,4 +1,4 @@
-"""`python -m audit`: the auditor's command line (audit/cli.py)."""
+"""`python -m audit`: the auditor's command line (audit/cli/)."""
 
 import sys
 

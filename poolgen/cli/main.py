@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 import poolgen
-from audit.cli import HELP_OPTIONS, commands_named
+from audit.cli.commands import HELP_OPTIONS, commands_named
 from poolgen.cli import books, ceremony, claims, imaging, keys, rng, sales, seed
 from poolgen.cli.check import check
 from poolgen.cli.demo import demo_cmd
