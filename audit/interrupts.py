@@ -17,15 +17,19 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Generic, NoReturn, TypeVar
 
 if TYPE_CHECKING:  # not loaded before `exit_at_once` is in force: it takes a while (multiprocessing)
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+K = TypeVar("K")
+R = TypeVar("R")
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -202,3 +206,82 @@ def pause_point(moment: str) -> None:
     end = time.monotonic() + seconds
     while Path(parts[2]).exists() and time.monotonic() < end:
         time.sleep(0.05)
+
+class Shared(Generic[K, R]):
+    """Jobs shared by this process and worker processes, from one list (`order`, the largest first).
+
+    `start(slots)` hands each of `slots` workers a job (`submit(job)`: a future) and starts a thread
+    that hands a worker its next job the moment it finishes one, so that no worker waits while this
+    process is busy with a job of its own; this process takes the next job whenever it is free
+    (`take`), and collects the workers' (`finished`). Both take from the front: the last jobs are the
+    smallest, and the one process still busy at the end is busy for the shortest time. A worker's
+    failure stops the handing out; it is raised by `Future.result` where the caller collects it.
+    poolgen's `generate` shares its pools the same way (poolgen may use audit)."""
+
+    def __init__(self, order: Iterable[K], submit: Callable[[K], Future[R]]) -> None:
+        self._todo = deque(order)
+        self._submit = submit
+        self._lock = threading.Lock()
+        self._running: dict[Future[R], K] = {}  # handed out, not yet collected by `finished`
+        self._out: set[Future[R]] = set()  # handed out, not yet finished (the handing thread's)
+        self._stopped = threading.Event()
+        self._failed: BaseException | None = None
+
+    def start(self, slots: int) -> None:
+        """Hand out the first jobs (in `starting_workers`: this starts the workers) and the thread."""
+        for _ in range(slots):
+            self._hand()
+        # started with the signals blocked, if they are: the main thread gets them, as it should
+        threading.Thread(target=self._handing, name="shared-jobs", daemon=True).start()
+
+    def _hand(self) -> None:
+        with self._lock:
+            if self._todo and not self._stopped.is_set():
+                job = self._todo.popleft()
+                future = self._submit(job)
+                self._running[future] = job
+                self._out.add(future)
+
+    def _handing(self) -> None:
+        from concurrent.futures import FIRST_COMPLETED, wait  # lazy: see TYPE_CHECKING above
+
+        try:
+            while self._out and not self._stopped.is_set():
+                done, _ = wait(list(self._out), timeout=0.2, return_when=FIRST_COMPLETED)
+                for future in done:
+                    self._out.discard(future)
+                    if future.cancelled() or future.exception() is not None:
+                        self._stopped.set()  # the caller raises it as it collects the future
+                    self._hand()
+        except BaseException as exc:  # a submit refused (the pool broken): raised by `finished`
+            self._failed = exc
+            self._stopped.set()
+
+    def take(self) -> K | None:
+        """The next job for this process, or None once every job is handed out (or one failed)."""
+        with self._lock:
+            return self._todo.popleft() if self._todo and not self._stopped.is_set() else None
+
+    def busy(self) -> bool:
+        """Some job handed out has not been collected yet."""
+        with self._lock:
+            return bool(self._running)
+
+    def finished(self, timeout: float = 0) -> list[tuple[K, Future[R]]]:
+        """The workers' jobs finished since the last call, waiting up to `timeout` for one."""
+        from concurrent.futures import FIRST_COMPLETED, wait  # lazy: see TYPE_CHECKING above
+
+        if self._failed is not None:
+            raise self._failed
+        with self._lock:
+            running = list(self._running)
+        if timeout and running:
+            wait(running, timeout=timeout, return_when=FIRST_COMPLETED)
+        with self._lock:
+            return [(self._running.pop(f), f) for f in running if f.done()]
+
+    def stop(self) -> None:
+        """Hand out nothing more (an error or an interrupt: then kill the workers); the thread ends
+        within 0.2 s."""
+        with self._lock:  # a job being handed out is out once this returns
+            self._stopped.set()

@@ -42,8 +42,9 @@ import hashlib
 import multiprocessing as mp
 import os
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -51,7 +52,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Outcome, Report, Step, StepResult
 from audit.errors import UnusableInput, VerificationError
-from audit.interrupts import deferred, starting_workers, stop, worker_init
+from audit.interrupts import Shared, deferred, starting_workers, stop, worker_init
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.runfiles import check_run_folder, read_pool, run_file
@@ -122,9 +123,8 @@ def attempt(step: Step, check: Callable[..., T], *args: Any) -> tuple[str, T | s
         return "fail", f"could not be checked: {type(exc).__name__}: {exc}"
 
 
-def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str,
-                  per_book: int | None, number: object = None,
-                  play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
+def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None,
+                  number: object = None, play: dict[str, Any] | None = None) -> dict[Step, Outcome]:
     """Steps 2 to 6 for one pool (reads the pool file once)."""
     return _pool_checks(folder, pool, rules, kind, per_book, number, play, None, None, None)[0]
 
@@ -175,6 +175,12 @@ def _pool_job(args: PoolJob) -> PoolResult:
 
 
 PoolResult = tuple[dict[Step, Outcome], "PoolStats", "PackLines", "ImagingOutcome | None"]
+
+
+def _submit(pool: ProcessPoolExecutor, jobs: list[PoolJob], i: int) -> Future[PoolResult]:
+    return pool.submit(_pool_job, jobs[i])
+
+
 Progress = Callable[[int, int, str], None]
 
 
@@ -183,52 +189,46 @@ def _pool_results(jobs: list[PoolJob], workers: int,
     """Steps 2 to 6 and 8 (and step 9's imaging check) of every pool, in `workers` processes if more
     than one (in the jobs' order); `tick(pool id)` as each is done, in the jobs' order.
 
-    This process is one of the `workers`: it checks pools too, the smallest first, while `workers - 1`
-    worker processes take the largest first (a worker process costs about a second of CPU to start:
-    numpy, polars, scipy.special and audit imported again; docs/scaling.md). The others are handed one
-    pool at a time, so that none waits behind a pool this process could have taken."""
+    This process is one of the `workers`: it checks pools too, while `workers - 1` worker processes
+    check others (each costs about half a second of CPU to start: numpy, polars and audit imported
+    again; docs/scaling.md): all take the largest file left, and a worker is handed its next pool the
+    moment it finishes one, by a thread of this process (audit.interrupts.Shared)."""
     if workers <= 1 or len(jobs) <= 1:
         out = []
         for j in jobs:
             out.append(_pool_job(j))
             tick(j[1].id)
         return out
-    context = mp.get_context("spawn")
-    # largest files first, so that no worker starts a big pool while the others are finishing
-    order = sorted(range(len(jobs)), key=lambda i: -jobs[i][1].file_bytes)
     slots = min(workers - 1, len(jobs) - 1)
-    pool = ProcessPoolExecutor(max_workers=slots, mp_context=context, initializer=worker_init)
+    pool = ProcessPoolExecutor(max_workers=slots, mp_context=mp.get_context("spawn"), initializer=worker_init)
+    shared: Shared[int, PoolResult] = Shared(sorted(range(len(jobs)), key=lambda i: -jobs[i][1].file_bytes),
+                                             partial(_submit, pool, jobs))
     results: dict[int, PoolResult] = {}
     told = 0
 
-    def collect(done: set[Future[PoolResult]], running: dict[Future[PoolResult], int]) -> None:
+    def collect(done: list[tuple[int, Future[PoolResult]]]) -> None:
         nonlocal told
-        for f in done:
-            results[running.pop(f)] = f.result()
+        for i, f in done:
+            results[i] = f.result()
         while told < len(jobs) and told in results:
             tick(jobs[told][1].id)
             told += 1
 
     try:
-        running: dict[Future[PoolResult], int] = {}
-        front, back = 0, len(order) - 1
-        while front <= back or running:
-            with starting_workers():  # a submit may start a worker process
-                while len(running) < slots and front <= back:
-                    running[pool.submit(_pool_job, jobs[order[front]])] = order[front]
-                    front += 1
-            if front <= back:  # a pool for this process: the smallest left
-                results[order[back]] = _pool_job(jobs[order[back]])
-                back -= 1
-                collect({f for f in running if f.done()}, running)
-            else:
-                collect(wait(running, return_when=FIRST_COMPLETED).done, running)
+        with starting_workers():  # starts the worker processes, and the thread that hands them pools
+            shared.start(slots)
+        while (i := shared.take()) is not None:  # this process's pools
+            results[i] = _pool_job(jobs[i])
+            collect(shared.finished())
+        while shared.busy():
+            collect(shared.finished(timeout=0.2))
     except BaseException:
+        shared.stop()
         stop(pool)  # an interrupt: no worker goes on reading
         raise
     with deferred():  # the pool's semaphores are released by finalizers: a signal inside one is lost
         pool.shutdown()
-        del pool, running
+        del pool, shared
         gc.collect()
     return [results[i] for i in range(len(jobs))]
 

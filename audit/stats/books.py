@@ -148,8 +148,8 @@ def _amounts_by_number(amounts: tuple[np.ndarray, np.ndarray], blocks: int, size
     kinds = int(cls.max()) + 1
     if kinds < 2 or size < 2:
         return None
-    number = np.tile(np.arange(size), blocks)
-    observed = np.bincount(number * kinds + cls[inverse], minlength=size * kinds).reshape(size, kinds)
+    cell = cls[inverse].reshape(blocks, size) + np.arange(0, size * kinds, kinds)  # number x kinds + class
+    observed = np.bincount(cell.reshape(-1), minlength=size * kinds).reshape(size, kinds)
     counts = np.bincount(cls, weights=counts, minlength=kinds)
     expected = counts[None, :] / size  # a class of c tickets expects c / size at each ticket number
     x2 = float(((observed - expected) ** 2 / expected).sum())

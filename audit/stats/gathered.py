@@ -91,6 +91,7 @@ def gathered_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarr
         rank = np.empty(len(numbers), dtype=np.int64)
         rank[np.argsort(numbers, kind="stable")] = np.arange(len(numbers))
     serial_digit = (np.arange(n) + 1) % 10 if order and not per_book else None  # once for every group
+    serial_among = np.bincount(serial_digit, minlength=10) if serial_digit is not None else None
     found: list[Finding | None] = []
     for k in range(1, len(group) + 1):
         rows = np.flatnonzero(np.isin(prize, group[:k]))
@@ -118,5 +119,6 @@ def gathered_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarr
             found.append(few_books(f"{name} by serial mod {PERIOD:,}: in fewest residues", used, t, PERIOD,
                                    n // PERIOD, "residues"))
         if serial_digit is not None:
-            found.append(one_digit(f"{name} by serial: one last digit", serial_digit, rows, "shares"))
+            found.append(one_digit(f"{name} by serial: one last digit", serial_digit, rows, "shares",
+                                   serial_among))
     return [f for f in found if f is not None]

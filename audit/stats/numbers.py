@@ -66,11 +66,13 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
     ordered = np.sort(numbers)
     digit = numbers % 10
     ticket_digit = np.arange(len(prize)) % per_book % 10  # the printed ticket number's last digit
+    ticket_among = np.bincount(ticket_digit, minlength=10)  # once for every group
     amounts, _, counts = distinct_values(prize[win])
     group = top_group([(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)])
     found: list[Finding | None] = []
     for k in range(1, len(group) + 1):
-        held = np.unique(np.flatnonzero(np.isin(prize, group[:k])) // per_book)
+        rows = np.flatnonzero(np.isin(prize, group[:k]))  # the group's tickets, in print order
+        held = np.unique(rows // per_book)
         ranks = rank[held]
         name = (f"books of the top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1
                 else "") + f"; {len(held):,} of {books:,} books) by printed book number")
@@ -84,10 +86,9 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
                             method=f.method.replace("C(N", "C(B"))
             found.append(f)
         found.append(one_digit(f"{name}: one last digit", digit, held, "books"))
-        rows = np.flatnonzero(np.isin(prize, group[:k]))
         name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1 else "")
                 + f"; {len(rows):,} tickets) by ticket number within the book: one last digit")
-        found.append(one_digit(name, ticket_digit, rows, "tickets"))
+        found.append(one_digit(name, ticket_digit, rows, "tickets", ticket_among))
         ends = name.replace(": one last digit", ": first or last ticket")
         found.append(_at_the_ends(ends, rows, len(prize), per_book))
         few = name.split(" by ticket number")[0] + ": in fewest books"
@@ -134,12 +135,14 @@ def few_books(name: str, k: int, t: int, books: int, per_book: int, unit: str = 
                    float(min(1.0, touched[: k + 1].sum())))
 
 
-def one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str) -> Finding | None:
+def one_digit(name: str, digit: np.ndarray, held: np.ndarray, unit: str,
+              among: np.ndarray | None = None) -> Finding | None:
     """The k `held` of the pool's `unit` (books or tickets) crowded into one last digit: for each digit d,
     x_d of them end in d and X_d is hypergeometric (all n, n_d of them ending in d, k drawn);
-    p = min(1, 10 min_d P(X_d >= x_d))."""
+    p = min(1, 10 min_d P(X_d >= x_d)). `among`: np.bincount(digit, minlength=10), if already counted."""
     books, k = len(digit), len(held)
-    within, among = np.bincount(digit[held], minlength=10), np.bincount(digit, minlength=10)
+    within = np.bincount(digit[held], minlength=10)
+    among = np.bincount(digit, minlength=10) if among is None else among
     best: tuple[float, int, int, int] | None = None
     for d in range(10):
         x = int(within[d])

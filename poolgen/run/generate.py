@@ -12,11 +12,12 @@ import gc
 import multiprocessing as mp
 import queue
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ import numpy as np
 import polars as pl
 
 import poolgen
+from audit.interrupts import Shared
 from audit.styles import AREA_ENGINES, TICKET_ENGINES
 from audit.styles.play import evaluate_play
 from poolgen.deliverables.write import (
@@ -278,10 +280,11 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
 def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers: int,
                  progress: Progress | None, job: ValidationJob | None,
                  book_key: bytes | None) -> list[tuple[dict[str, Any], PoolParts | None]]:
-    """The pools built `workers` at once: by this process, the smallest first, and by `workers - 1`
-    worker processes, the largest first, each handed one pool at a time (so that none waits behind a
-    pool this process could have taken). A worker process costs about half a second of CPU to start
-    (numpy, polars and poolgen imported again; docs/scaling.md): this process would only wait."""
+    """The pools built `workers` at once: by this process and by `workers - 1` worker processes, the
+    largest pool left first, each worker handed its next pool the moment it finishes one, by a thread
+    of this process (audit.interrupts.Shared), so that none waits while this process builds a pool.
+    A worker process costs about half a second of CPU to start (numpy, polars and poolgen imported
+    again; docs/scaling.md): this process would only wait."""
     ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
     q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
     slots = min(workers - 1, len(ids) - 1)
@@ -292,33 +295,27 @@ def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers:
             progress(pid, n)
         _drain(queue, progress)
 
+    # Largest pools first, so that no one starts a big pool while the others are finishing (results
+    # are collected by pool id, so the manifest keeps the order of `ids`).
+    shared: Shared[str, tuple[dict[str, Any], PoolParts | None]] = Shared(
+        sorted(ids, key=lambda pid: -_work(game.pool(pid))),
+        partial(_submit, pool, game, seed, folder, book_key, job))
     results: dict[str, tuple[dict[str, Any], PoolParts | None]] = {}
     try:
-        # Largest pools first, so that no worker starts a big pool while the others are finishing
-        # (results are collected by pool id, so the manifest keeps the order of `ids`).
-        by_work = sorted(ids, key=lambda pid: -_work(game.pool(pid)))
-        running: dict[Future[tuple[dict[str, Any], PoolParts | None]], str] = {}
-        front, back = 0, len(by_work) - 1
-        while front <= back or running:
-            with starting_workers():  # a submit may start a worker process
-                while len(running) < slots and front <= back:
-                    running[pool.submit(_worker, str(game.path), game.sha256, by_work[front], seed,
-                                        str(folder), book_key, job)] = by_work[front]
-                    front += 1
-            if front <= back:  # a pool for this process: the smallest left
-                results[by_work[back]] = make_pool_parts(game, by_work[back], seed, folder, here, job,
-                                                         book_key)
-                back -= 1
-                done = {f for f in running if f.done()}
-            else:
-                done, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
-                _drain(q, progress)
-            for f in done:
-                results[running.pop(f)] = f.result()
+        with starting_workers():  # starts the worker processes, and the thread that hands them pools
+            shared.start(slots)
+        while (pid := shared.take()) is not None:  # this process's pools
+            results[pid] = make_pool_parts(game, pid, seed, folder, here, job, book_key)
+            results.update((p, f.result()) for p, f in shared.finished())
+        while shared.busy():
+            results.update((p, f.result()) for p, f in shared.finished(timeout=0.2))
+            _drain(q, progress)
     except BrokenProcessPool:
+        shared.stop()
         _stop(pool)
         raise RunError("a worker process died (killed, or out of memory?); nothing was written") from None
     except BaseException:
+        shared.stop()
         _stop(pool)  # an error or an interrupt: no worker goes on writing into the staging folder
         raise
     # The pool's and the queue's semaphores are released by finalizers as they are collected: a signal
@@ -329,7 +326,7 @@ def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers:
         _drain(q, progress)
         q.close()
         q.join_thread()
-        del pool, q, running, here
+        del pool, q, shared, here
         gc.collect()
     return [results[pid] for pid in ids]
 
@@ -344,6 +341,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for p in processes:
         with suppress(OSError, ValueError, AssertionError):
             p.join(5)
+
+
+def _submit(pool: ProcessPoolExecutor, game: Game, seed: bytes, folder: Path, book_key: bytes | None,
+            job: ValidationJob | None, pid: str) -> Future[tuple[dict[str, Any], PoolParts | None]]:
+    return pool.submit(_worker, str(game.path), game.sha256, pid, seed, str(folder), book_key, job)
 
 
 def _work(pool: Pool) -> int:
