@@ -1,5 +1,5 @@
 """The ledgers' hash chains and heads (docs/back-office.md, section 4, "The chain and the head"; the
-sales ledger's payments, section 5).
+sales ledger's sales, voids and payments, section 5).
 
 Every attempt row holds `chain`, the hex SHA-256 of the previous row's chain and the row's own fields
 (a paid attempt's with its payment's), so the ledger's last row names everything before it. Its

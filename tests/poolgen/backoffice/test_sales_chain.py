@@ -10,7 +10,7 @@ import sqlite3
 
 from poolgen.backoffice.owned import APPLICATION_ID
 from tests.support.cli import invoke
-from tests.support.ledger_heads import rechain_sales, sales_heads, split_heads
+from tests.support.ledger_heads import link, rechain_sales, sales_heads, split_heads
 
 
 def _do(einstant, ledger, *args):
@@ -151,3 +151,29 @@ def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant
         f"poolgen: error: {ledger}: a sales ledger of version 3 (sales and voids in no chain): read, never "
         "written; record into a new ledger of version 4\n"))
     assert ledger.read_bytes() == before
+
+
+def test_the_docs_example_sale_chain_is_the_value_the_ledger_stores(einstant, tmp_path):
+    """docs/back-office.md section 5 gives a first sale's chain for an auditor to check: the rule computed
+    from the doc (hashlib alone) gives it, and the tool stores it for that sale."""
+    from datetime import UTC, datetime  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415  # only this test reads the doc
+
+    from poolgen.backoffice.sales import SalesLedger  # noqa: PLC0415  # the library, to fix the sale's time
+    from poolgen.backoffice.vouched import open_signed  # noqa: PLC0415
+
+    documented = "faff73b42b5e0417cd7cc75a86fdb66012b00a26c467b1b22d60dc6950d8d9e5"
+    doc = " ".join((Path(__file__).parents[3] / "docs" / "back-office.md").read_text().split())
+    assert f"and stores `{documented}`" in doc
+    assert link("00" * 32, [1, "eh", "d1.00", 1, "2026-12-02T00:00:00.000Z", "web", "p1"]) == documented
+    ledger = tmp_path / "sales.sqlite"
+    book = SalesLedger(ledger, open_signed(einstant["folder"], einstant["public"], "test"))
+    try:
+        book.sell("d1.00", "web", "p1", now=datetime(2026, 12, 2, tzinfo=UTC))
+    finally:
+        book.close()
+    db = sqlite3.connect(ledger)
+    try:
+        assert db.execute("SELECT chain FROM sales").fetchall() == [(documented,)]
+    finally:
+        db.close()
