@@ -238,8 +238,8 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
                            "Repeatable, one per chain.")]
                   = None) -> None:
     """Check the ledger against the run: shares sold in the pool's order, none after closing, every
-    payment its share's prize, the payments' chain extending --head. Exit 0: it reconciles; 1: a problem
-    (each named)."""
+    payment its share's prize, every void its void row, the sales', voids' and payments' chains whole and
+    extending each --head. Exit 0: it reconciles; 1: a problem (each named)."""
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.share_reports import reconcile_sales, unchained_note  # lazy: start-up time
 
