@@ -1,5 +1,5 @@
 """The ledgers' hash chains and heads (docs/back-office.md, section 4, "The chain and the head"; the
-sales ledger's payments, section 5).
+sales ledger's sales, voids and payments, section 5).
 
 Every attempt row holds `chain`, the hex SHA-256 of the previous row's chain and the row's own fields
 (a paid attempt's with its payment's), so the ledger's last row names everything before it. Its
@@ -69,15 +69,20 @@ def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, by
 
 _PAID = "a removed payment can be paid again"
 # what a row removed from the end of the books ledger undoes (docs/back-office.md, section 8)
-_REMOVED = {"move": "a stolen or returned book whose move was removed is claimable again"}
+# and of the sales ledger's sales and voids (section 5)
+_REMOVED = {"move": "a stolen or returned book whose move was removed is claimable again",
+            "sale": "a removed sale's share can be sold again, or claimed by anyone",
+            "void": "a voided share whose void was removed can be paid"}
 
 
 def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],
-             head: tuple[int, bytes] | None, what: str = "claim") -> tuple[str, list[str]]:
+             head: tuple[int, bytes] | None, what: str = "claim",
+             head_name: str = "head") -> tuple[str, list[str]]:
     """The ledger's head, recomputed from its rows (claim number, hashed fields, stored chain) in claim
     order, and what is wrong: the first row whose stored chain is not the recomputed one, and a recorded
     `head` the ledger no longer extends (its claim no. N missing, or not the row the head named); `what`
-    names the numbered rows ("claim" or "payment")."""
+    names the numbered rows ("claim", "payment", "move", "sale", "void"), `head_name` the head in a
+    refusal ("head"; the sales ledger's "sales head", "voids head")."""
     out: list[str] = []
     chain, last = GENESIS, 0
     chains: dict[int, bytes] = {0: GENESIS}
@@ -98,9 +103,9 @@ def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],
             count = f"{gone:,} row{'s' if gone > 1 else ''}"
             undone = _REMOVED.get(what, _PAID)
             out.append(f"{path}: {which} missing ({count} removed from its end): "
-                       f"the ledger no longer extends its head {head_text(n, want)}; {undone}")
+                       f"the ledger no longer extends its {head_name} {head_text(n, want)}; {undone}")
         elif chains.get(n) != want:
-            out.append(f"{path}: its {what} no. {n:,} is not the row its head {head_text(n, want)} named "
-                       f"(rows removed from its end and {what}s recorded since, or rows edited): the ledger "
-                       "no longer extends that head")
+            out.append(f"{path}: its {what} no. {n:,} is not the row its {head_name} {head_text(n, want)} "
+                       f"named (rows removed from its end and {what}s recorded since, or rows edited): "
+                       "the ledger no longer extends that head")
     return head_text(last, chain), out

@@ -45,6 +45,7 @@ class Kind:
     name: str
     version: int
     schema: tuple[str, ...]
+    older: tuple[Kind, ...] = ()  # earlier versions still read (never written: the caller refuses that)
 
     def master(self) -> list[tuple[str, str, str, str | None]]:
         db = sqlite3.connect(":memory:")
@@ -181,12 +182,13 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
     any other empty file is refused (the tool names a new file only once stamped, `_make`: an empty one
     is a ledger truncated, or another program's file; a file emptied is not a ledger with nothing in it);
     any other must be exactly the kind's."""
-    want = kind.master()
     begin(db, path, kind)
     try:
         got = _master(db)
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
+        match = next((k for k in (kind, *kind.older) if k.version == version), None)
+        want = (match or kind).master()
         if not got and app == 0 and version == 0:
             if not create:
                 raise BackOfficeError(f"{path}: an empty file, not a {kind.name} (only a command that "
@@ -196,8 +198,9 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
                 raise BackOfficeError(f"{path}: an empty file, not a {kind.name} (one emptied, or another "
                                       "program's file); a new one is made only at a name where no file is")
             _stamp(db, kind)
-        elif app != APPLICATION_ID or version != kind.version:
-            raise BackOfficeError(f"{path}: not a poolgen {kind.name} of version {kind.version} "
+        elif app != APPLICATION_ID or match is None:
+            read = "".join(f" or {k.version} (read only)" for k in kind.older)
+            raise BackOfficeError(f"{path}: not a poolgen {kind.name} of version {kind.version}{read} "
                                   f"(application id {app:#x}, version {version})")
         elif got != want:
             extra = sorted({f"{t} {n}" for t, n, _, _ in got} ^ {f"{t} {n}" for t, n, _, _ in want})

@@ -30,7 +30,7 @@ from poolgen.backoffice.vouched import Run, signed
 from poolgen.errors import RunError
 from poolgen.interrupts import pause_point
 
-SALES = owned.Kind("sales ledger", 3, (
+SALES_3 = owned.Kind("sales ledger", 3, (
     "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
     "price_cents INTEGER NOT NULL, next_serial INTEGER NOT NULL, closed_at TEXT, "
     "PRIMARY KEY (run_id, pool)) WITHOUT ROWID",
@@ -47,6 +47,25 @@ SALES = owned.Kind("sales ledger", 3, (
     "chain TEXT NOT NULL, "
     "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
 ))
+# version 4 (docs/back-office.md, section 5): every sale and every void chained too (chain.py), the void
+# its own row; version 3 is still read, never written (a hand edit of its sales and voids shows nowhere)
+_PAYMENTS = SALES_3.schema[2]
+SALES = owned.Kind("sales ledger", 4, (
+    SALES_3.schema[0],
+    "CREATE TABLE sales (run_id TEXT NOT NULL, pool TEXT NOT NULL, serial INTEGER NOT NULL, "
+    "sale_no INTEGER NOT NULL UNIQUE, at TEXT NOT NULL, channel TEXT NOT NULL, player TEXT NOT NULL, "
+    "voided_at TEXT, void_reason TEXT, claimed_at TEXT, prize_cents INTEGER, chain TEXT NOT NULL, "
+    "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
+    "WITHOUT ROWID",
+    "CREATE TABLE voids (void_no INTEGER PRIMARY KEY NOT NULL, run_id TEXT NOT NULL, pool TEXT NOT NULL, "
+    "serial INTEGER NOT NULL, at TEXT NOT NULL, reason TEXT NOT NULL, chain TEXT NOT NULL, "
+    "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
+    _PAYMENTS,
+), older=(SALES_3,))
+# the fields each row's chain covers, in order (section 5), and the column that numbers the rows
+CHAINED = {"sales": ("sale_no", "sale_no, run_id, pool, serial, at, channel, player"),
+           "voids": ("void_no", "void_no, run_id, pool, serial, at, reason"),
+           "payments": ("pay_no", "pay_no, run_id, pool, serial, at, prize_cents")}
 _SALE = "run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents"
 _SALE_KINDS = "ttiitttTTI"  # owned.typed: text, integers, and the nullable times and prize
 
@@ -98,7 +117,36 @@ class SalesLedger:
                                   "(`poolgen validate`)")
         self.path, self.run = Path(path), run
         self.db = owned.connect(self.path, SALES, create=create)
+        self.version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
         self.head = ""  # the payments' head after this process's last payment ("" before one)
+        self.heads: dict[str, str] = {}  # each chain's head after this process's last row of it
+
+    @property
+    def chained(self) -> bool:
+        """Whether its sales and voids are chained (version 4); version 3 is read, never written."""
+        return self.version == SALES.version
+
+    def _records(self) -> None:
+        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
+        if not self.chained:
+            raise BackOfficeError(f"{self.path}: a sales ledger of version {self.version} (sales and voids "
+                                  f"in no chain): read, never written; record into a new ledger of version "
+                                  f"{SALES.version}")
+
+    def _link(self, table: str, fields: tuple[str | int, ...]) -> str:
+        """The chain of `fields`, the next row of `table` (in the caller's write transaction), linked to the
+        last row's (docs/back-office.md, section 5); a stored chain edited to anything but 64 hex digits
+        links to the genesis value (the reconciliation names the break)."""
+        number = CHAINED[table][0]
+        last = self.db.execute(f"SELECT {number}, chain FROM {table} ORDER BY {number} DESC "
+                               "LIMIT 1").fetchone()
+        previous = GENESIS
+        if last is not None:
+            stored = owned.typed(last, f"{number}, chain", "it")[1]
+            previous = bytes.fromhex(stored) if re.fullmatch(r"[0-9a-f]{64}", stored) else GENESIS
+        chain = link(previous, fields)
+        self.heads[table] = head_text(int(fields[0]), chain)
+        return chain.hex()
 
     def close(self) -> None:
         self.db.close()
@@ -131,7 +179,7 @@ class SalesLedger:
     @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
         """Sell the pool's next share: one transaction."""
-        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
+        self._records()
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db
             shares, serial, closed = self._pool(pool)
@@ -141,9 +189,10 @@ class SalesLedger:
                 raise Refused(f"pool {pool}: sold out (all {shares:,} shares sold)")
             no = int(db.execute("SELECT COALESCE(MAX(sale_no), 0) + 1 FROM sales").fetchone()[0])
             sale = Sale(self.run.run_id, pool, serial, no, now_text(now), channel, player)
-            db.execute("INSERT INTO sales (run_id, pool, serial, sale_no, at, channel, player) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (sale.run_id, pool, serial, no, sale.at, channel, player))
+            chain = self._link("sales", (no, sale.run_id, pool, serial, sale.at, channel, player))
+            db.execute("INSERT INTO sales (run_id, pool, serial, sale_no, at, channel, player, chain) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (sale.run_id, pool, serial, no, sale.at, channel, player, chain))
             db.execute("UPDATE pools SET next_serial = ? WHERE run_id = ? AND pool = ?",
                        (serial + 1, self.run.run_id, pool))
             note.append(f"sale no. {no} (share {serial} of pool {pool}) in the ledger {self.path}")
@@ -157,28 +206,32 @@ class SalesLedger:
 
     @owned.guarded(SALES)
     def void(self, pool: str, serial: int, reason: str, now: datetime | None = None) -> Sale:
-        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
+        self._records()
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db
             sale = self.get(pool, serial)
             if sale is None:
                 raise Refused(f"pool {pool}: share {serial} was never sold")
-            if sale.voided_at is not None:
+            voided = sale.voided_at or self._voided(pool, serial)
+            if voided is not None:
                 raise Refused(f"pool {pool}: share {serial}: sale no. {sale.sale_no} already voided at "
-                              f"{sale.voided_at}")
+                              f"{voided}")
             if sale.claimed_at is not None:
                 raise Refused(f"pool {pool}: share {serial}: its prize was paid at {sale.claimed_at}; "
                               "not voiding it")
             at = now_text(now)
             db.execute("UPDATE sales SET voided_at = ?, void_reason = ? WHERE run_id = ? AND pool = ? "
                        "AND serial = ?", (at, reason, self.run.run_id, pool, serial))
+            no = int(db.execute("SELECT COALESCE(MAX(void_no), 0) + 1 FROM voids").fetchone()[0])
+            row = (no, self.run.run_id, pool, serial, at, reason)
+            db.execute("INSERT INTO voids VALUES (?, ?, ?, ?, ?, ?, ?)", (*row, self._link("voids", row)))
             note.append(f"the void of sale no. {sale.sale_no} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "voided_at": at})
 
     @owned.guarded(SALES)
     def close_pool(self, pool: str, now: datetime | None = None) -> tuple[str, int, int]:
         """Close the pool: (closed at, shares sold, shares never sold)."""
-        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
+        self._records()
         with owned.recorded(self.db, self.path, SALES) as note:
             shares, serial, closed = self._pool(pool)
             if closed is not None:
@@ -194,7 +247,7 @@ class SalesLedger:
               player: str | None = None) -> tuple[Sale, int]:
         """Pay a sold share's prize once: (the sale, its prize in cents); given `player`, only to the
         share's buyer (share ids are sequential: anyone can name a share that is not theirs)."""
-        signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
+        self._records()
         prize = share_prize(self.run, pool, serial)
         with owned.recorded(self.db, self.path, SALES) as note:
             db = self.db
@@ -204,8 +257,9 @@ class SalesLedger:
             # the buyer first: "already paid" or "voided" would tell a stranger the share's outcome
             if player is not None and player != sale.player:
                 raise Refused(f"pool {pool}: {sale.ticket}: sold to another player; not paying it")
-            if sale.voided_at is not None:
-                raise Refused(f"pool {pool}: share {serial}: its sale was voided at {sale.voided_at}")
+            voided = sale.voided_at or self._voided(pool, serial)  # a void cleared from `sales` by hand
+            if voided is not None:
+                raise Refused(f"pool {pool}: share {serial}: its sale was voided at {voided}")
             if sale.claimed_at is not None:
                 raise Refused(f"pool {pool}: share {serial}: already paid at {sale.claimed_at}")
             if prize == 0:
@@ -218,26 +272,48 @@ class SalesLedger:
             note.append(f"the payment of share {serial} of pool {pool} in the ledger {self.path}")
         return Sale(**{**sale.__dict__, "claimed_at": at, "prize_cents": prize}), prize
 
+    def _voided(self, pool: str, serial: int) -> str | None:
+        """When the share's void row (version 4) says it was voided, or None."""
+        if not self.chained:
+            return None
+        row = self.db.execute("SELECT at FROM voids WHERE run_id = ? AND pool = ? AND serial = ? ORDER BY "
+                              "void_no LIMIT 1", (self.run.run_id, pool, serial)).fetchone()
+        return None if row is None else str(row[0])
+
     def _pay(self, pool: str, serial: int, at: str, prize: int) -> None:
         """Insert the payment row (in the caller's write transaction) as the next payment number, its
         chain linked to the last row's (docs/back-office.md, section 5)."""
-        last = self.db.execute("SELECT pay_no, chain FROM payments ORDER BY pay_no DESC LIMIT 1").fetchone()
-        no, previous = 1, GENESIS
-        if last is not None:
-            n, stored = owned.typed(last, "pay_no, chain", "it")
-            no = n + 1
-            previous = bytes.fromhex(stored) if re.fullmatch(r"[0-9a-f]{64}", stored) else GENESIS
+        no = int(self.db.execute("SELECT COALESCE(MAX(pay_no), 0) + 1 FROM payments").fetchone()[0])
         row = (no, self.run.run_id, pool, serial, at, prize)
-        chain = link(previous, row)
-        self.db.execute("INSERT INTO payments VALUES (?, ?, ?, ?, ?, ?, ?)", (*row, chain.hex()))
-        self.head = head_text(no, chain)
+        self.db.execute("INSERT INTO payments VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (*row, self._link("payments", row)))
+        self.head = self.heads["payments"]
 
     @owned.guarded(SALES)
     def chain(self, head: tuple[int, bytes] | None) -> tuple[str, list[str]]:
         """The payments' head recomputed from their rows, and the chain's problems (chain.problems)."""
-        rows = self.db.execute("SELECT pay_no, run_id, pool, serial, at, prize_cents, chain FROM payments "
-                               "ORDER BY pay_no").fetchall()
-        return problems(self.path, ((r[0], r[:6], str(r[6])) for r in rows), head, "payment")
+        heads, out = self.chains({} if head is None else {"payments": head})
+        return heads["payments"], out
+
+    @owned.guarded(SALES)
+    def chains(self, heads: dict[str, tuple[int, bytes]]) -> tuple[dict[str, str], list[str]]:
+        """Each chain's head recomputed from its rows (sales, voids and payments; a ledger of version 3 its
+        payments' only; also kept in `heads`), and every chain's problems (chain.problems), given the heads
+        recorded before."""
+        out: dict[str, str] = {}
+        found: list[str] = []
+        for table, (number, cols) in CHAINED.items():
+            if table != "payments" and not self.chained:
+                continue
+            n = len(cols.split(", "))
+            rows = self.db.execute(f"SELECT {cols}, chain FROM {table} ORDER BY {number}").fetchall()
+            what = table[:-1]  # "sale", "void", "payment"
+            name = "head" if table == "payments" else f"{table} head"
+            out[table], broken = problems(self.path, ((r[0], r[:n], str(r[n])) for r in rows),
+                                          heads.get(table), what, name)
+            found += broken
+        self.heads.update(out)
+        return out, found
 
     @owned.guarded(SALES)
     def sales(self) -> list[Sale]:
@@ -250,6 +326,13 @@ class SalesLedger:
         cols = "pay_no, run_id, pool, serial, at, prize_cents"
         return [owned.typed(r, cols, "ittiti") for r in
                 self.db.execute(f"SELECT {cols} FROM payments ORDER BY pay_no")]
+
+    @owned.guarded(SALES)
+    def voids(self) -> list[tuple[int, str, str, int, str]]:
+        """Every void row (void_no, run_id, pool, serial, at) of every run, by number (none in version 3)."""
+        cols = "void_no, run_id, pool, serial, at"
+        return [] if not self.chained else [owned.typed(r, cols, "ittit") for r in
+                                            self.db.execute(f"SELECT {cols} FROM voids ORDER BY void_no")]
 
     @owned.guarded(SALES)
     def sold_under(self) -> dict[str, int]:

@@ -70,6 +70,34 @@ def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
     return out
 
 
+def _void_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
+    """Each voided sale against the void rows (version 4): one each, at the same time, none for a sale not
+    voided (a void cleared from the sale by hand), none of a share never sold."""
+    if not sales.chained:
+        return []
+    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str]]] = {}
+    for r in sales.voids():
+        if r[1] == run.run_id:
+            by_share.setdefault((r[2], r[3]), []).append(r)
+    out = []
+    for x in sold:
+        mine = by_share.pop((x.pool, x.serial), [])
+        if len(mine) > 1:
+            nos = ", ".join(str(r[0]) for r in mine)
+            out.append(f"{x.ticket}: voided {len(mine)} times (void nos. {nos})")
+        elif mine and x.voided_at is None:
+            out.append(f"{x.ticket}: void no. {mine[0][0]} is recorded, but its sale shows no void "
+                       "(cleared by hand)")
+        elif mine and mine[0][4] != x.voided_at:
+            out.append(f"{x.ticket}: its sale records a void at {x.voided_at}, its void no. {mine[0][0]} at "
+                       f"{mine[0][4]}")
+        elif not mine and x.voided_at is not None:
+            out.append(f"{x.ticket}: voided, but no void row records it (removed by hand)")
+    out += [f"{share_id(pool, serial)}: void no. {r[0][0]} of a share never sold"
+            for (pool, serial), r in sorted(by_share.items())]
+    return out
+
+
 def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
     """The paid sales of `pool` whose amount is not their share's prize in the vouched pool file, or
     whose sale was voided."""
@@ -88,12 +116,14 @@ def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
     return out
 
 
-def reconcile_sales(run: Run, sales: SalesLedger, head: tuple[int, bytes] | None = None) -> Reconciliation:
+def reconcile_sales(run: Run, sales: SalesLedger,
+                    heads: dict[str, tuple[int, bytes]] | None = None) -> Reconciliation:
     """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
     (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
     than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
-    sale not voided, and every claim is its one payment row; the payments' chain whole and extending
-    `head`, the head recorded before."""
+    sale not voided, every void its one void row and every claim its one payment row; each chain (sales,
+    voids, payments) whole and extending its head recorded before (`heads`: "sales", "voids",
+    "payments")."""
     rec = Reconciliation()
     pools = sales.pools()
     entries = {p.id: p for p in run.folder.parsed.pools}
@@ -126,10 +156,27 @@ def reconcile_sales(run: Run, sales: SalesLedger, head: tuple[int, bytes] | None
         rec.checked += len(paid)
         rec.paid_cents += sum(x.prize_cents or 0 for x in paid)
         rec.problems += _paid_amounts(run, pool, paid)
+    rec.problems += _void_rows(run, sales, every)
     rec.problems += _payment_rows(run, sales, every)
-    rec.heads[str(sales.path)], broken = sales.chain(head)
+    now, broken = sales.chains(heads or {})  # the sales' and voids' heads: sales.heads
+    rec.heads[str(sales.path)] = now["payments"]
     rec.problems += broken
     return rec
+
+
+def unchained_note(sales: SalesLedger) -> str:
+    """What a reader of a ledger of version 3 is told: its sales and voids are in no chain."""
+    return (f"note: {sales.path}: a sales ledger of version {sales.version}: its sales and voids carry no "
+            "chain (a hand edit of a sale or void is not shown); only its payments are chained")
+
+
+def chain_refusal(sales: SalesLedger) -> None:
+    """Refuse, in one line naming the ledger and the first row whose chain breaks, a ledger a report would
+    be drawn from (sales, voids, payments: a row edited by hand, such as a sale's player or time)."""
+    broken = sales.chains({})[1]
+    if broken:
+        raise BackOfficeError(f"{broken[0]}; the back office reports from no ledger whose chain breaks "
+                              "(`poolgen sales reconcile` names each problem)")
 
 
 def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[str, Any]:
@@ -144,8 +191,8 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
     for s in every:
         if s.claimed_at is not None:
             claimed.setdefault(s.pool, []).append(s)
-    problems = _payment_rows(run, sales, every) + [p for pool, paid in sorted(claimed.items())
-                                                   for p in _paid_amounts(run, pool, paid)]
+    problems = _void_rows(run, sales, every) + _payment_rows(run, sales, every) + [
+        p for pool, paid in sorted(claimed.items()) for p in _paid_amounts(run, pool, paid)]
     if problems:
         raise BackOfficeError(f"{problems[0]}; the ledger does not reconcile, so the figures would not add "
                               "up (`poolgen sales reconcile` names each problem)")

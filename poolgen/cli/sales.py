@@ -53,11 +53,14 @@ def _share(text: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
-def _answer(as_json: bool, text: str, data: dict[str, Any], code: int) -> NoReturn:
+def _answer(as_json: bool, text: str, data: dict[str, Any], code: int, after: str = "") -> NoReturn:
+    """The answer (JSON or text), then, in text, `after` on stderr (a head to keep)."""
     if as_json:
         typer.echo(json.dumps({**data, "text": text}, sort_keys=True))
     else:
         echo(text)
+        if after:
+            say(after)
     raise typer.Exit(code)
 
 
@@ -85,7 +88,8 @@ def sell_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt,
         book.close()
     _answer(as_json, f"sold {sale.ticket}: sale no. {sale.sale_no} at {sale.at} ({sale.channel}, "
                      f"{sale.player})",
-            {"outcome": "sold", **sale.to_json()}, 0)
+            {"outcome": "sold", **sale.to_json(), "head": book.heads["sales"]}, 0,
+            f"ledger {ledger}: sales head {book.heads['sales']}")  # the anchor kept (back-office.md, 5)
 
 
 @app.command("void")
@@ -107,7 +111,8 @@ def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
     finally:
         book.close()
     _answer(as_json, f"voided {sale.ticket}: sale no. {sale.sale_no} at {sale.voided_at}",
-            {"outcome": "voided", **sale.to_json()}, 0)
+            {"outcome": "voided", **sale.to_json(), "head": book.heads["voids"]}, 0,
+            f"ledger {ledger}: voids head {book.heads['voids']}")  # the anchor kept (back-office.md, 5)
 
 
 @app.command("close")
@@ -171,10 +176,12 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     from poolgen.backoffice.orders import open_order, prizes_add_up  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
     from poolgen.backoffice.share_reports import (  # lazy: start-up time
+        chain_refusal,
         einstant_levels,
         order_closing,
         sales_left_out,
         sold_cents,
+        unchained_note,
     )
 
     if pdf is not None:
@@ -189,12 +196,16 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
         left_out = sales_left_out(order, books[0])
         if left_out:
             raise BackOfficeError(left_out)
+        chain_refusal(books[0])  # one ledger, read under each run id: its chains once
+        unchained = None if books[0].chained else unchained_note(books[0])
         parts = [(book, einstant_levels(book.run, book)) for book in books]
         sales = sum(sold_cents(book) for book in books)
         report = order_closing(order, parts) if closing_report else {}
     finally:
         for book in books:
             book.close()
+    if unchained:
+        say(unchained)  # on stderr, JSON or not (a report's JSON also has `sales_chained`)
     if closing_report:
         show_closing(order, report, as_json, pdf, force)
         return
@@ -204,7 +215,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     header = ["Pool and prize", "Total prizes", "Sold", "Remaining"]
     title = game_title(order.first)
     if as_json:
-        typer.echo(json.dumps({**order.to_json(), "sales_cents": sales,
+        typer.echo(json.dumps({**order.to_json(), "sales_cents": sales, "sales_chained": unchained is None,
                                "levels": [lv.to_json() for lv in levels], "totals": totals(levels)},
                               indent=2))
     else:
@@ -221,31 +232,49 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
 @app.command("reconcile")
 @reports_errors
 def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False,
-                  head: Annotated[str | None, typer.Option(
-                      "--head", metavar="N:HEX",
-                      help="The payments' head recorded earlier: the ledger must extend it.")]
+                  head: Annotated[list[str] | None, typer.Option(
+                      "--head", metavar="[sales=|voids=|payments=]N:HEX",
+                      help="A head recorded earlier (bare: the payments'): the ledger must extend it. "
+                           "Repeatable, one per chain.")]
                   = None) -> None:
     """Check the ledger against the run: shares sold in the pool's order, none after closing, every
-    payment its share's prize, the payments' chain extending --head. Exit 0: it reconciles; 1: a problem
-    (each named)."""
+    payment its share's prize, every void its void row, the sales', voids' and payments' chains whole and
+    extending each --head. Exit 0: it reconciles; 1: a problem (each named)."""
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
-    from poolgen.backoffice.share_reports import reconcile_sales  # lazy: start-up time
+    from poolgen.backoffice.share_reports import reconcile_sales, unchained_note  # lazy: start-up time
 
-    recorded = None if head is None else parse_head(head, entry="payment")
+    recorded: dict[str, tuple[int, bytes]] = {}
+    for text in head or []:
+        table, sep, value = text.rpartition("=")
+        table = table if sep else "payments"
+        if table not in ("sales", "voids", "payments") or table in recorded:
+            raise BackOfficeError(f"--head {text!r}: " + ("a second head of the " + table if table in recorded
+                                  else "not sales=N:HEX, voids=N:HEX, payments=N:HEX or N:HEX"))
+        recorded[table] = parse_head(value, entry=table[:-1])
     book = _ledger(run, ledger, public_key)
     try:
+        if not book.chained and set(recorded) - {"payments"}:
+            raise BackOfficeError(f"--head: {ledger} is a sales ledger of version {book.version}; its sales "
+                                  "and voids carry no chain, so no head of theirs")
         rec = reconcile_sales(book.run, book, recorded)
+        unchained = None if book.chained else unchained_note(book)
+        chains = {t: h for t, h in book.heads.items() if t != "payments"}  # version 4: sales and voids
     finally:
         book.close()
     signed = ", its manifest's signature verified" if public_key is not None else \
         ", whose manifest's signature was NOT checked (give --public-key)"  # never read as checked
     if as_json:
-        typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None}, indent=2))
+        typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None,
+                               "sales_chained": unchained is None, "sales_heads": chains}, indent=2))
     else:
+        if unchained:
+            echo(unchained)
         for problem in rec.problems:
             echo(f"problem: {problem}")
         for path, now in rec.heads.items():
             echo(f"ledger {path}: head {now}")
+        for table, now in chains.items():
+            echo(f"ledger {ledger}: {table} head {now}")
         echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
                    + (f"the ledger reconciles with the run{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))

@@ -9,7 +9,8 @@ import re
 import sqlite3
 from pathlib import Path
 
-HEAD_LINE = re.compile(r"ledger (.+): head ((?:0|[1-9][0-9]*):[0-9a-f]{64})")
+# a sales ledger's (version 4) sales and voids heads: `ledger L: sales head N:HEX`, split as "L sales"
+HEAD_LINE = re.compile(r"ledger (.+?): ((?:sales|voids) )?head ((?:0|[1-9][0-9]*):[0-9a-f]{64})")
 
 
 def link(previous_hex: str, fields: list[object]) -> str:
@@ -50,7 +51,7 @@ def split_heads(output: str) -> tuple[str, dict[str, str]]:
     for line in output.splitlines(keepends=True):
         m = HEAD_LINE.fullmatch(line.rstrip("\n"))
         if m:
-            heads[m.group(1)] = m.group(2)
+            heads[m.group(1) + (f" {m.group(2).strip()}" if m.group(2) else "")] = m.group(3)
         else:
             rest.append(line)
     return "".join(rest), heads
@@ -68,3 +69,41 @@ def payments_head(path: Path) -> str:
     finally:
         db.close()
     return f"{last}:{chain}"
+
+
+# a sales ledger's chains (docs/back-office.md, section 5): table, the column numbering its rows, the fields
+SALES_CHAINS = (("sales", "sale_no", "sale_no, run_id, pool, serial, at, channel, player"),
+                ("voids", "void_no", "void_no, run_id, pool, serial, at, reason"),
+                ("payments", "pay_no", "pay_no, run_id, pool, serial, at, prize_cents"))
+
+
+def sales_heads(path: Path) -> dict[str, str]:
+    """A sales ledger's (version 4) heads `N:HEX`, recomputed per chain from docs/back-office.md section 5:
+    sales (sale_no, run_id, pool, serial, at, channel, player) in sale order, voids (void_no, run_id,
+    pool, serial, at, reason) in void order, and the payments (payments_head)."""
+    db = sqlite3.connect(path)
+    out = {}
+    try:
+        for table, number, cols in SALES_CHAINS[:2]:
+            chain, last = "00" * 32, 0
+            for row in db.execute(f"SELECT {cols} FROM {table} ORDER BY {number}"):
+                chain, last = link(chain, list(row)), row[0]
+            out[table] = f"{last}:{chain}"
+    finally:
+        db.close()
+    return {**out, "payments": payments_head(path)}
+
+
+def rechain_sales(path: Path) -> None:
+    """What anyone able to write a sales ledger (version 4) can do, its chains having no key: every sale's,
+    void's and payment's chain computed again from the doc and stored, so its own chains are whole."""
+    db = sqlite3.connect(path)
+    try:
+        for table, number, cols in SALES_CHAINS:
+            chain = "00" * 32
+            for row in db.execute(f"SELECT {cols} FROM {table} ORDER BY {number}").fetchall():
+                chain = link(chain, list(row))
+                db.execute(f"UPDATE {table} SET chain = ? WHERE {number} = ?", (chain, row[0]))
+        db.commit()
+    finally:
+        db.close()

@@ -165,7 +165,8 @@ def test_a_sales_ledger_of_schema_version_2_is_refused(einstant, tmp_path):
     ledger.chmod(0o600)
     result = invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--channel", "web", "--player",
                     "p1", "--public-key", einstant["public"], "--ledger", ledger)
-    one_line(result, "poolgen", f"{ledger}: not a poolgen sales ledger of version 3 (application id "
+    one_line(result, "poolgen", f"{ledger}: not a poolgen sales ledger of version 4 or 3 (read only) "
+                                f"(application id "
                                 f"{APPLICATION_ID:#x}, version 2)")
 
 

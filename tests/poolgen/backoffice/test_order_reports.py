@@ -321,8 +321,8 @@ def test_a_ledger_that_sold_a_pool_under_two_runs_of_the_order_does_not_reconcil
     with closing(sqlite3.connect(ledger)) as db, db:
         db.execute("INSERT INTO pools SELECT 'ea', pool, shares, price_cents, next_serial, closed_at "
                    "FROM pools")
-        db.execute("INSERT INTO sales (run_id, pool, serial, sale_no, at, channel, player) SELECT 'ea', "
-                   "pool, serial, 2, at, channel, 'p-ea' FROM sales")
+        db.execute("INSERT INTO sales (run_id, pool, serial, sale_no, at, channel, player, chain) SELECT "
+                   "'ea', pool, serial, 2, at, channel, 'p-ea', chain FROM sales")  # not re-chained
     for run, other in (("ew", "ea"), ("ea", "ew")):
         result = invoke("sales", "reconcile", shares[run], "--ledger", ledger)
         assert result.exit_code == 1, result.output

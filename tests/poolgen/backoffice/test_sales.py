@@ -11,7 +11,7 @@ import sys
 from poolgen.backoffice.sales import SalesLedger
 from poolgen.backoffice.vouched import open_signed, open_vouched
 from tests.support.cli import invoke
-from tests.support.ledger_heads import payments_head, split_heads
+from tests.support.ledger_heads import payments_head, sales_heads, split_heads
 
 SELLER = """
 import sys
@@ -118,7 +118,8 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
     assert (honest.exit_code, split_heads(honest.output)) == (
         0, (f"1 paid share(s), ${p // 100:,}.{p % 100:02d}: the ledger reconciles with the run, its "
             "manifest's signature verified\n",
-            {str(ledger): payments_head(ledger)}))
+            {str(ledger): payments_head(ledger), f"{ledger} sales": sales_heads(ledger)["sales"],
+             f"{ledger} voids": f"0:{'00' * 32}"}))
     db = sqlite3.connect(ledger)
     claimed = db.execute("SELECT claimed_at FROM sales WHERE serial = ?", (winner,)).fetchone()[0]
     db.execute("UPDATE sales SET prize_cents = 99999900 WHERE serial = ?", (winner,))
@@ -132,7 +133,9 @@ def test_the_sales_reconciliation_names_a_forged_payment_and_a_share_sold_out_of
         f"problem: d1.00-{winner:07d}: paid $999,999.00, but its prize is ${p // 100:,}.{p % 100:02d}",
         f"problem: d1.00-{winner:07d}: its sale records $999,999.00 paid at {claimed}, its payment no. 1 "
         f"${p // 100:,}.{p % 100:02d} at {claimed}",  # the payment row keeps what was paid
-        "1 paid share(s), $999,999.00: 3 problem(s); the ledger does not reconcile"]
+        f"problem: {ledger}: sale no. 2: its chain is not the one its rows give (a row edited, inserted or "
+        "removed by hand)",  # sales are chained (schema version 4): sale no. 1 renumbered
+        "1 paid share(s), $999,999.00: 4 problem(s); the ledger does not reconcile"]
 
 
 def test_a_sales_reconciliation_without_the_public_key_says_the_signature_was_not_checked(einstant, tmp_path):
