@@ -9,8 +9,9 @@ from collections import Counter
 
 import polars as pl
 
+from poolgen.backoffice import owned
 from poolgen.backoffice.book_reports import withdrawn
-from poolgen.backoffice.books import BooksLedger
+from poolgen.backoffice.books import BOOKS, PRINTED, BooksLedger, Move, now_text
 from poolgen.backoffice.vouched import open_signed
 
 
@@ -33,7 +34,8 @@ def test_withdrawn_reads_only_the_run_games_books_of_a_ledger_holding_two_games(
     ledger = BooksLedger(tmp_path / "books.sqlite")
     try:
         ledger.move(run, "stolen", [stolen], "ann", "R1")
-        ledger.move(run, "return", [other], "ann", "R2")  # the ledger's other game (its run not given)
+        with owned.recorded(ledger.db, ledger.path, BOOKS):  # the ledger's other game, as its own run records
+            ledger._insert("another-game", Move(0, now_text(None), other, PRINTED, "returned", "ann", "R2"))
     finally:
         ledger.close()
     rows = office["rows"].filter(pl.col("ticket").str.starts_with(stolen + "-") & (pl.col("prize_cents") > 0))
