@@ -60,7 +60,7 @@ def paid_out_of_play(books: Path, payments: list[tuple[Path, Payment]]) -> list[
     own (its checks without a head), and each payment made while its ticket's book was not activated or
     settled (its state after its last move at or before the payment's time), as a desk without --books
     pays it."""
-    ledger = BooksLedger(books, create=False)
+    ledger = BooksLedger(books, create=False, read_only=True)
     try:
         rows = ledger.rows()
     finally:

@@ -174,10 +174,11 @@ def _move(row: Sequence[Any]) -> Move:
 
 
 class BooksLedger:
-    def __init__(self, path: Path, *, create: bool = True) -> None:
-        """Open (with `create`, make if absent) a books ledger."""
+    def __init__(self, path: Path, *, create: bool = True, read_only: bool = False) -> None:
+        """Open (with `create`, make if absent) a books ledger; `read_only`: to read only, nothing
+        written (docs/back-office.md, section 4)."""
         self.path = Path(path)
-        self.db = owned.connect(self.path, BOOKS, create=create)
+        self.db = owned.connect(self.path, BOOKS, create=create, read_only=read_only)
         self.head = ""  # the ledger's head after this process's last move ("" before one)
 
     def close(self) -> None:
@@ -348,7 +349,7 @@ def open_for_desk(path: Path) -> BooksLedger:
 def open_checked(path: Path) -> BooksLedger:
     """A books ledger a report may use: one that passes every check that needs no head (else a
     BackOfficeError naming the first problem)."""
-    ledger = BooksLedger(path, create=False)
+    ledger = BooksLedger(path, create=False, read_only=True)
     try:
         _, found = check(ledger.path, ledger.rows(), None)
     except BaseException:

@@ -79,10 +79,11 @@ class Attempt:
 
 
 class ClaimsLedger:
-    def __init__(self, path: Path, *, create: bool = True) -> None:
-        """Open (with `create`, make if absent) a claims ledger."""
+    def __init__(self, path: Path, *, create: bool = True, read_only: bool = False) -> None:
+        """Open (with `create`, make if absent) a claims ledger; `read_only`: to read only, nothing
+        written (docs/back-office.md, section 4)."""
         self.path = Path(path)
-        self.db = owned.connect(self.path, CLAIMS, create=create)
+        self.db = owned.connect(self.path, CLAIMS, create=create, read_only=read_only)
         self.recorded = 0  # claims this process recorded
         self.head = ""  # the ledger's head after this process's last claim ("" before one)
 

@@ -97,7 +97,7 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
         seen = _inode(path)
         pause_point("index-opening")  # a test removes the index here, as another desk's pruning may
         try:
-            db = owned.connect(path, INDEX, create=False)
+            db = owned.connect(path, INDEX, create=False, read_only=True)  # never written again
             break
         except BackOfficeError:
             if seen is not None and _inode(path) == seen:
@@ -243,6 +243,7 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
                 db.executemany("INSERT INTO known VALUES (?)",
                                ((known_[i:i + 16],) for i in range(0, len(known_), 16)))
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.execute("PRAGMA journal_mode = DELETE")  # read only from now on: read with no -shm file
         finally:
             db.close()
         os.replace(tmp, path)

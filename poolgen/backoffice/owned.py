@@ -10,7 +10,9 @@ indexes, and so no trigger, view, missing primary key or ON CONFLICT clause) are
 ones the kind's own CREATE statements make, text for text; and an empty file (a ledger emptied,
 another program's file). A new file is made 0600 whatever the umask and stamped under a temporary
 name, then renamed to its own (never over a file), and put in WAL mode. A lock held by another process
-is waited on for BUSY_MS at most, then refused in one line.
+is waited on for BUSY_MS at most, then refused in one line. A command that only reads opens the file
+read-only (`read_only`: the same checks, nothing written, so read-only media and a full disk serve it),
+and a write the disk has no room for is one line saying so (docs/back-office.md, section 4).
 """
 
 from __future__ import annotations
@@ -96,6 +98,10 @@ def _check_place(path: Path, kind: Kind) -> bool:
 def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
     if isinstance(exc, UnicodeDecodeError):  # sqlite3 decoding a damaged schema, message or text value
         return BackOfficeError(f"{path}: a damaged {kind.name} (text that is not UTF-8); refusing it")
+    room = _no_room(path, exc)
+    if room is not None:
+        return BackOfficeError(f"{path}: cannot write the {kind.name} or the -wal and -shm files SQLite "
+                               f"keeps beside it: {room}; nothing more is recorded until there is room")
     text = str(exc)
     text = text if text.isascii() and text.isprintable() else ascii(text)  # SQLite quotes damaged text
     if "locked" in text or "busy" in text:
@@ -106,25 +112,27 @@ def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
     return BackOfficeError(f"{path}: cannot use the {kind.name}: {text}")
 
 
-def connect(path: Path, kind: Kind, *, create: bool, made: bool = False) -> sqlite3.Connection:
+def connect(path: Path, kind: Kind, *, create: bool, made: bool = False,
+            read_only: bool = False) -> sqlite3.Connection:
     """An open connection (autocommit; transactions begun explicitly) to an owned file of `kind`,
     created if `create` and absent; every refusal a BackOfficeError. `made`: the caller has just made
-    the (empty) file itself, to be stamped (a desk index's temporary file)."""
+    the (empty) file itself, to be stamped (a desk index's temporary file). `read_only`: opened for
+    reading only (`_uri`), every check made all the same, nothing written (no WAL switch, no write lock)."""
     path = Path(path)
     exists = _check_place(path, kind)
     if not exists:
-        if not create:
+        if not create or read_only:
             raise BackOfficeError(f"{path}: no such {kind.name}")
         _make(path, kind)
         _check_place(path, kind)
     try:
-        db = sqlite3.connect(f"file:{os.path.abspath(path)}?mode=rw", uri=True, isolation_level=None,
+        db = sqlite3.connect(_uri(path, read_only), uri=True, isolation_level=None,
                              timeout=_STEP_MS / 1000, check_same_thread=False)
     except FAILURES as exc:
         raise _fail(path, kind, exc) from None
     try:
         db.execute(f"PRAGMA busy_timeout = {_STEP_MS}")
-        _stamp_or_check(db, path, kind, create, made)
+        _stamp_or_check(db, path, kind, create and not read_only, made, read_only)
         db.execute("PRAGMA foreign_keys = ON")
     except FAILURES as exc:
         db.close()
@@ -133,6 +141,43 @@ def connect(path: Path, kind: Kind, *, create: bool, made: bool = False) -> sqli
         db.close()
         raise
     return db
+
+
+def _uri(path: Path, read_only: bool) -> str:
+    """`mode=ro` to read: SQLite opens the file read-only (a read-only file or folder, as an auditor
+    receives a ledger). A file in WAL mode in a folder no one may write, with no -wal file beside it,
+    also `immutable=1`: SQLite could make no -shm file there, and nothing can write the file (a writer
+    must make its -wal file in that folder), so nothing it reads can change under it."""
+    name = os.path.abspath(path)
+    if not read_only:
+        return f"file:{name}?mode=rw"
+    try:
+        with open(name, "rb") as f:
+            wal = f.read(20)[18:20] == b"\x02\x02"  # the header's read and write versions: 2 is WAL
+    except OSError:
+        wal = False  # the open below names the problem
+    fixed = wal and not os.access(os.path.dirname(name), os.W_OK) and not os.path.lexists(f"{name}-wal")
+    return f"file:{name}?mode=ro" + ("&immutable=1" if fixed else "")
+
+
+def _no_room(path: Path, exc: Exception) -> str | None:
+    """Why SQLite could not write the file or its -wal or -shm file, if for want of room: SQLITE_FULL
+    (the disk is full), or a write refused while the disk is full or a file size limit is set (a -shm
+    file SQLite cannot grow: an I/O error, not SQLITE_FULL); else None."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_FULL":
+        return "the disk is full"
+    if name not in ("SQLITE_IOERR_WRITE", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE"):
+        return None
+    with contextlib.suppress(OSError):
+        if os.statvfs(os.path.dirname(os.path.abspath(path))).f_bavail == 0:
+            return "the disk is full"
+    with contextlib.suppress(ImportError):
+        import resource  # Unix only
+
+        if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:
+            return "a file size limit (ulimit -f) stops it, as a full disk would"
+    return None
 
 
 def _make(path: Path, kind: Kind) -> None:
@@ -177,12 +222,16 @@ def _stamp(db: sqlite3.Connection, kind: Kind) -> None:
     db.execute(f"PRAGMA user_version = {kind.version}")
 
 
-def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool, made: bool) -> None:
+def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool, made: bool,
+                    read_only: bool = False) -> None:
     """An empty database the caller `made` itself gets the kind's schema and stamp in one transaction;
     any other empty file is refused (the tool names a new file only once stamped, `_make`: an empty one
     is a ledger truncated, or another program's file; a file emptied is not a ledger with nothing in it);
     any other must be exactly the kind's."""
-    begin(db, path, kind)
+    if read_only:
+        _retried(db, "BEGIN", path, kind)  # a read: no write lock
+    else:
+        begin(db, path, kind)
     try:
         got = _master(db)
         app = db.execute("PRAGMA application_id").fetchone()[0]
@@ -215,7 +264,7 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
         with contextlib.suppress(sqlite3.Error):
             db.execute("ROLLBACK")
         raise
-    if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+    if not read_only and db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         _retried(db, "PRAGMA journal_mode = WAL", path, kind)  # needs every other connection gone
 
 

@@ -83,7 +83,7 @@ def read_ledgers(ledgers: list[Path]) -> list[tuple[Path, Attempts, list[Payment
     out = []
     seen: dict[tuple[int, int], Path] = {}
     for path in ledgers:
-        book = ClaimsLedger(path, create=False)
+        book = ClaimsLedger(path, create=False, read_only=True)
         try:
             st = os.stat(path)
             if (st.st_dev, st.st_ino) in seen:

@@ -111,12 +111,12 @@ class SalesLedger:
     """A run's sales ledger. Its reports read any run (`open_vouched`); what it records (a sale, a void,
     a closing, a payment) it records only for a `SignedRun` (`open_signed`: signature verified)."""
 
-    def __init__(self, path: Path, run: Run, *, create: bool = True) -> None:
+    def __init__(self, path: Path, run: Run, *, create: bool = True, read_only: bool = False) -> None:
         if run.kind != "einstant":
             raise BackOfficeError(f"{run.path}: a printed run; its tickets are claimed at the desk "
                                   "(`poolgen validate`)")
         self.path, self.run = Path(path), run
-        self.db = owned.connect(self.path, SALES, create=create)
+        self.db = owned.connect(self.path, SALES, create=create, read_only=read_only)  # section 4
         self.version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
         self.head = ""  # the payments' head after this process's last payment ("" before one)
         self.heads: dict[str, str] = {}  # each chain's head after this process's last row of it

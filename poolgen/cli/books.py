@@ -123,7 +123,7 @@ def status_cmd(
     listed = ledger_of_books.run_books(vouched)
     known = ledger_of_books.own_books(vouched, listed)  # a cut of a split order: its pools' books only
     names = [ledger_of_books.parse_book(b, vouched, listed, known) for b in books or []]
-    book = ledger_of_books.BooksLedger(ledger, create=False)
+    book = ledger_of_books.BooksLedger(ledger, create=False, read_only=True)
     try:
         rows = book.rows()
     finally:

@@ -43,7 +43,7 @@ def _ledger(run: Path, ledger: Path, public_key: Path | None, *, create: bool = 
     from poolgen.backoffice.vouched import open_signed, open_vouched  # lazy: start-up time
 
     vouched = open_vouched(run, public_key) if records is None else open_signed(run, public_key, records)
-    return SalesLedger(ledger, vouched, create=create)
+    return SalesLedger(ledger, vouched, create=create, read_only=records is None)  # section 4
 
 
 def _share(text: str) -> tuple[str, int]:
@@ -192,7 +192,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     books = []
     try:
         for one in order.runs:
-            books.append(SalesLedger(ledger, one, create=False))
+            books.append(SalesLedger(ledger, one, create=False, read_only=True))
         left_out = sales_left_out(order, books[0])
         if left_out:
             raise BackOfficeError(left_out)
