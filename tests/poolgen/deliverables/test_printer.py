@@ -396,3 +396,11 @@ def test_a_key_for_one_sealed_file_or_an_unsigned_run_is_refused_in_one_line(ord
         assert result.stderr == (f"poolgen: error: {run}: the run is unsigned: no key vouches for its "
                                  f"manifest; {refusal}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hh", "printer"]
+
+
+@pytest.mark.parametrize("command", [["imaging", "export"], ["seal"]])
+def test_help_says_what_the_files_are_held_to_without_the_key(command):
+    shown = " ".join(invoke(*command, "--help").stdout.replace("│", " ").split())
+    assert "With --public-key the manifest's signature is checked first, so those are the signer's; " \
+           "without it, they are the run folder's word alone (whoever changes a file can change its " \
+           "entry)." in shown
