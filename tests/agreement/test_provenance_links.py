@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import audit
 from audit.cli import app as audit_app
 from audit.errors import UnusableInput
 from audit.provenance import code_hash
@@ -105,8 +106,9 @@ def test_audit_code_hash_refuses_a_link_in_one_line(tmp_path):
 
 
 def _poolgen(copy: Path, *args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`python -m poolgen ARGS` importing poolgen from the package tree `copy` (nothing else on the path)."""
-    env = {**os.environ, "PYTHONPATH": str(copy.parent), "PYTHONDONTWRITEBYTECODE": "1"}
+    """`python -m poolgen ARGS` importing poolgen from the package tree `copy`, and audit from this tree."""
+    path = os.pathsep.join([str(copy.parent), str(Path(audit.__file__).resolve().parent.parent)])
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONDONTWRITEBYTECODE": "1"}
     return subprocess.run([sys.executable, "-m", "poolgen", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=cwd, check=False, timeout=300)
 
