@@ -2,7 +2,8 @@
 
     digest = SHA-256("poolgen/code/v2" || for each regular file under the package folder (none
              inside a __pycache__ folder), sorted by the UTF-8 bytes of its relative POSIX path:
-             len(path) || path || len(data) || data), lengths 8-byte big-endian
+             len(path) || path || len(data) || data), lengths 8-byte big-endian; a symbolic link
+             anywhere there (outside __pycache__ folders) is refused: Python imports through one
 
 v1, the hash of runs made before v2, is the same over the *.py files only, with "poolgen/code/v1".
 `code_hash(folder)` over a reviewed copy of poolgen's package folder says whether a manifest's
@@ -25,11 +26,18 @@ def code_hash(folder: Path, version: int = 2) -> tuple[str, int]:
     folder = Path(folder)
     if not os.path.isfile(folder / "__init__.py"):  # os.path: a name too long is not one, no traceback
         raise UnusableInput(f"{folder}: not a package folder (no __init__.py)")
-    names = []
-    for path in folder.rglob("*" if version == 2 else "*.py"):
-        rel = path.relative_to(folder)
-        if path.is_file() and "__pycache__" not in rel.parts:
-            names.append(rel.as_posix().encode("utf-8"))
+    names, links = [], []
+    for top, dirs, files in os.walk(folder):  # a linked folder is never entered: it is refused below
+        here = Path(top)
+        links += [(here / n).relative_to(folder).as_posix().encode("utf-8") for n in dirs + files
+                  if os.path.islink(here / n)]
+        dirs[:] = [d for d in dirs if d != "__pycache__"]  # left out, and whatever is in them
+        names += [(here / n).relative_to(folder).as_posix().encode("utf-8") for n in files
+                  if n != "__pycache__" and (version == 2 or n.endswith(".py"))
+                  and os.path.isfile(here / n) and not os.path.islink(here / n)]
+    if links:  # Python imports through a link: code behind one could change under the same hash
+        raise UnusableInput(f"{folder / min(links).decode('utf-8')}: a symbolic link in the package folder; "
+                            "the code hash follows none (docs/provenance.md)")
     h = hashlib.sha256(f"poolgen/code/v{version}".encode())
     for name in sorted(names):
         data = (folder / name.decode("utf-8")).read_bytes()

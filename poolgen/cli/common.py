@@ -42,6 +42,17 @@ def say(message: str) -> None:
     err_console.print(printable(message), markup=False, soft_wrap=True)
 
 
+def say_vouched(public_key: Path | None, done: str) -> None:
+    """The line on stderr saying what the run's imaging files a command `done` (exported, sealed) were
+    held to: the list the signer signed (--public-key checked), or the run folder's word alone."""
+    if public_key is not None:
+        say(f"manifest signature checked with {public_key}: the imaging files {done} are the ones the signer "
+            "listed")
+    else:
+        say(f"manifest signature not checked (no --public-key): the imaging files {done} are the ones this "
+            "run folder's manifest lists, its word alone; check it with --public-key")
+
+
 def echo(line: str) -> None:
     """One line of a result on stdout, escaped as `say`'s (a JSON document goes out as typer.echo: JSON
     escapes every control character itself)."""

@@ -168,6 +168,7 @@ def generate_cmd(
             raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
         seed = read_seed_file(seed_file, allow_readable_secret)
     signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
+    code_entry()  # the code hash too: a package it refuses (a symbolic link in it) makes no run
     threshold = parse_threshold(high_tier_prize)
     n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
     ensure_folder(out)  # every input is read: a refused one leaves no new folder behind

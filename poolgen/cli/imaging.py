@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from poolgen.cli.common import Force, Json, echo, reports_errors, say, write_output
+from poolgen.cli.common import Force, Json, echo, reports_errors, say, say_vouched, write_output
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.files.write import present, staged_folder
@@ -45,6 +45,11 @@ def export_cmd(
         "--spec", exists=True, dir_okay=False, metavar="SPEC",
         help="With --format fixed: the run's spec (its symbol tables fix the widths). Default: "
              "specs/<the manifest's spec file>.")] = None,
+    public_key: Annotated[Path | None, typer.Option(
+        "--public-key", metavar="FILE",
+        help="The signer's public key: the manifest's signature is checked with it before any imaging file "
+             "is read. Without it the files are held only to the manifest in RUN: the run folder's word "
+             "alone.")] = None,
     force: Force = False,
     as_json: Json = False,
 ) -> None:
@@ -53,28 +58,38 @@ def export_cmd(
     `art`, each such spot's art file in a `<spot>_art` column (docs/validation.md, section 4). With
     --format fixed, the same fields as fixed-width ASCII records, one a ticket, each padded to the width
     its layout file (NAME.layout.csv beside FILE) states. It holds outcomes: for the printer only,
-    sealed to its key (`poolgen seal`)."""
+    sealed to its key (`poolgen seal`).
+
+    Each imaging file is exported only if its size and SHA-256 are the manifest's. With --public-key
+    the manifest's signature is checked first, so those are the signer's; without it, they are the run
+    folder's word alone (whoever changes a file can change its entry). A line on stderr says which."""
     from audit.cli import progress_bar  # lazy: start-up time
     from poolgen.deliverables.printer import export_csv, export_fixed  # lazy: start-up time
     from poolgen.run.folder import open_run, spec_for  # lazy: start-up time
+    from poolgen.run.publish import signed_by  # lazy: start-up time
 
     folder = open_run(run)
+    if public_key is not None:  # before any imaging file (or the spec) is read, or anything written
+        signed_by(folder, public_key, "not exporting")
+    checked = {"signature_checked": public_key is not None}
     if form is Format.csv:
         if spec is not None:
             raise RunError("--spec: only --format fixed reads a spec; the CSV needs none")
         with progress_bar() as bar:  # on a terminal only
             rows = export_csv(folder.path, folder.manifest, out, force, progress=bar)
+        say_vouched(public_key, "exported")
         _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence (mode 0600: outcomes, the "
-                           f"printer only)", out, {"format": "csv", "tickets": rows})
+                           f"printer only)", out, {"format": "csv", "tickets": rows, **checked})
         return
     game = spec_for(folder, spec, must_match=True)
     with progress_bar() as bar:
         rows, layout, length = export_fixed(folder.path, folder.manifest, game, out, force, progress=bar)
+    say_vouched(public_key, "exported")
     _exported(as_json, f"imaging {out}: {rows:,} tickets in print sequence, fixed-width records of "
                        f"{length:,} characters and LF, layout {layout} (mode 0600: outcomes, the printer "
                        f"only)",
               out, {"format": "fixed", "tickets": rows, "record_characters": length, "layout": str(layout),
-                    "layout_sha256": _sha256(Path(layout))})
+                    "layout_sha256": _sha256(Path(layout)), **checked})
 
 
 def _sha256(path: Path) -> str:

@@ -10,6 +10,7 @@ import poolgen
 from audit.cli.commands import HELP_OPTIONS, commands_named
 from poolgen.cli import books, ceremony, claims, imaging, keys, rng, sales, seed
 from poolgen.cli.check import check
+from poolgen.cli.common import fail
 from poolgen.cli.demo import demo_cmd
 from poolgen.cli.generate import generate_cmd
 from poolgen.cli.proof import proof_cmd
@@ -19,6 +20,7 @@ from poolgen.cli.report import report_cmd
 from poolgen.cli.seal import seal_cmd, unseal_cmd
 from poolgen.cli.validate import validate_cmd
 from poolgen.cli.verify import verify
+from poolgen.errors import PoolgenError
 from poolgen.run.provenance import LABEL, code_entry
 
 app = typer.Typer(rich_markup_mode="markdown",
@@ -54,7 +56,10 @@ app.command("unseal")(unseal_cmd)
 
 def _version(value: bool) -> None:
     if value:
-        code = code_entry()
+        try:
+            code = code_entry()
+        except PoolgenError as exc:  # a package the hash refuses (a symbolic link in it): one line
+            raise fail(str(exc)) from None
         typer.echo(f"poolgen {poolgen.__version__}")
         typer.echo(f"code SHA-256 {code['sha256']} ({code['files']} files, {LABEL.decode()}; "
                    "docs/provenance.md)")

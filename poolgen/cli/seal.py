@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from poolgen.cli.common import echo, reports_errors, say
+from poolgen.cli.common import echo, reports_errors, say, say_vouched
 from poolgen.files.read import READABLE_SECRET_FLAG, printable, read_input
 from poolgen.files.write import present, staged_folder, write_secret
 from poolgen.limits import MAX_SEALED_BYTES
@@ -27,14 +27,29 @@ def seal_cmd(
     to: Annotated[Path, typer.Option("--to", metavar="PUB.pem", help="The recipient's X25519 public key.")],
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The sealed file (new); for a run "
                                                                     "folder, a new folder.")],
+    public_key: Annotated[Path | None, typer.Option(
+        "--public-key", metavar="FILE",
+        help="For a run folder: the signer's public key, with which the manifest's signature is checked "
+             "before any imaging file is read. Without it the files are held only to the manifest in the "
+             "folder: the run folder's word alone.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was sealed as JSON.")] = False,
 ) -> None:
     """Encrypt FILE (or every imaging file of a run) to one recipient: only their private key opens it
-    (HPKE, RFC 9180). Read the recipient fingerprint it prints to the recipient by another channel."""
+    (HPKE, RFC 9180). Read the recipient fingerprint it prints to the recipient by another channel.
+
+    A run's imaging files are sealed only if their sizes and SHA-256 are the manifest's. With
+    --public-key the manifest's signature is checked first, so those are the signer's; without it, they
+    are the run folder's word alone (whoever changes a file can change its entry). A line on stderr
+    says which."""
     from poolgen.deliverables.printer import print_order  # lazy: start-up time
     from poolgen.deliverables.seal import SealError, load_public, recipient_fingerprint, seal  # lazy: idem
     from poolgen.run.folder import open_run  # lazy: start-up time
+    from poolgen.run.publish import signed_by  # lazy: start-up time
 
+    whole_run = os.path.isdir(file)
+    if public_key is not None and not whole_run:
+        raise SealError(f"--public-key: checks a run folder's manifest; {printable(file)} is one file: seal "
+                        "the run folder, or check the file with `poolgen imaging check`")
     try:
         recipient = load_public(to)
     except (ValueError, OSError) as exc:
@@ -55,8 +70,10 @@ def seal_cmd(
         write_secret(target, sealed, what="sealed file")  # complete under its name, or absent
         return {"file": str(source), "sealed": str(shown)}
 
-    if os.path.isdir(file):
+    if whole_run:
         run = open_run(file)
+        if public_key is not None:  # before any imaging file is read or anything written
+            signed_by(run, public_key, "nothing sealed")
         if present(out):
             raise SealError(f"{out}: already exists; give a new folder for the sealed files")
         with staged_folder(out) as staged:  # the folder appears with every sealed file or not at all
@@ -66,9 +83,11 @@ def seal_cmd(
         done = [seal_one(file, out, out)]
     for d in done:
         say(f"sealed {Path(d['file']).name} into {d['sealed']} (mode 0600)")
+    if whole_run:
+        say_vouched(public_key, "sealed")
     if as_json:
-        typer.echo(json.dumps({"recipient_key": str(to), "recipient_fingerprint": fp, "sealed": done},
-                              indent=2))
+        typer.echo(json.dumps({"recipient_key": str(to), "recipient_fingerprint": fp, "sealed": done,
+                               "signature_checked": public_key is not None}, indent=2))
     else:
         echo(f"sealed {len(done)} file(s) to recipient {fp} ({to}): check this fingerprint with the "
                    f"recipient before sending")

@@ -250,6 +250,7 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
         game.pool(pid)  # an unknown pool id fails before anything is written
     if len(set(ids)) != len(ids):
         raise SpecError(f"{game.path.name}: a pool id is named twice: {', '.join(ids)}")
+    code_entry()  # the manifest's code hash, before anything is written: a package it refuses makes no run
     with staged_folder(request.out / request.run_id, committed) as folder:
         job = None  # printed games with keys: each pool's worker makes its validation records
         if keys is not None and isinstance(game.sales, Printed):

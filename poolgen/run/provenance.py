@@ -5,6 +5,7 @@
              any other file there), by path relative to that folder in POSIX form, sorted by the UTF-8
              bytes of the path
     digest = SHA-256("poolgen/code/v2" || for each file: len(path) || path || len(data) || data)
+    links  = none: a symbolic link anywhere there (outside __pycache__ folders) is refused, no hash
 
 with each length an 8-byte big-endian count of bytes and `path` UTF-8 (docs/provenance.md). The same
 hash over a reviewed source tree (`python -m audit code-hash DIR/poolgen`, written again in
@@ -15,11 +16,13 @@ runs made before, hashed the *.py files only: the word list could change under t
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import poolgen
+from poolgen.errors import PoolgenError
 
 LABEL = b"poolgen/code/v2"
 ALGORITHM = ('SHA-256("poolgen/code/v2" || for each file but those in __pycache__ folders by sorted '
@@ -32,9 +35,19 @@ def package_folder() -> Path:
 
 def package_files(folder: Path) -> list[tuple[str, Path]]:
     """(relative POSIX path, file) of every regular file under `folder` outside __pycache__ folders,
-    sorted by the path's UTF-8 bytes."""
-    found = [(p.relative_to(folder).as_posix(), p) for p in folder.rglob("*")
-             if p.is_file() and "__pycache__" not in p.relative_to(folder).parts]
+    sorted by the path's UTF-8 bytes. A symbolic link anywhere there (to a file, a folder or nothing) is
+    a PoolgenError naming the first by path: Python imports through one, and the hash follows none."""
+    found, links = [], []
+    for top, dirs, files in os.walk(folder):  # never into a linked folder: it is refused below
+        here = Path(top)
+        links += [here / n for n in (*dirs, *files) if os.path.islink(here / n)]
+        dirs[:] = [d for d in dirs if d != "__pycache__"]  # caches: left out, links in them too
+        found += [(p.relative_to(folder).as_posix(), p) for n in files if n != "__pycache__"
+                  and (p := here / n).is_file() and not os.path.islink(p)]
+    if links:
+        first = min(links, key=lambda p: p.relative_to(folder).as_posix().encode("utf-8"))
+        raise PoolgenError(f"{first}: a symbolic link in the package folder; the code hash follows none "
+                           "(docs/provenance.md)")
     return sorted(found, key=lambda item: item[0].encode("utf-8"))
 
 

@@ -28,7 +28,7 @@ from audit.read.runfiles import hash_run_file, read_run_bytes
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.files.write import present, staged_folder, write_atomic
-from poolgen.run.folder import open_run
+from poolgen.run.folder import RunFolder, open_run
 from poolgen.run.manifest import MANIFEST, SIGNATURE
 from poolgen.run.signing import PUBLIC_FILE, fingerprint, load_public_key
 
@@ -169,6 +169,15 @@ def signer(run: Path, data: bytes, doc: dict[str, Any], public_key: Path, refusa
     if problem or key_fp != doc["signature"].get("key_fingerprint"):
         raise RunError(f"{run / SIGNATURE}: {problem or 'the manifest names another signer key'}; {refusal}")
     return key_fp, signature
+
+
+def signed_by(folder: RunFolder, public_key: Path, refusal: str) -> str:
+    """The signer key's fingerprint, once run folder `folder` is signed and its manifest's signature
+    verifies with `public_key`, the key the manifest names (`signer`); else a RunError ending in
+    `refusal`. The check of `imaging export --public-key` and `seal RUN --public-key`."""
+    if folder.manifest["signature"].get("signed") is not True:
+        raise RunError(f"{folder.path}: the run is unsigned: no key vouches for its manifest; {refusal}")
+    return signer(folder.path, folder.manifest_bytes, folder.manifest, public_key, refusal)[0]
 
 
 def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:

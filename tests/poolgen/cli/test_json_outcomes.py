@@ -76,7 +76,7 @@ def test_imaging_export_json_hashes_the_file_it_wrote(signed, tmp_path):
     out = tmp_path / "imaging.csv"
     code, doc = _json("imaging", "export", signed["run"], "--out", out)
     assert (code, doc) == (0, {"imaging": str(out), "mode": "0600", "sha256": _sha256(out), "format": "csv",
-                               "tickets": 3000, "outcomes": True})
+                               "tickets": 3000, "outcomes": True, "signature_checked": False})
     fixed = tmp_path / "imaging.txt"
     code, doc = _json("imaging", "export", signed["run"], "--out", fixed, "--format", "fixed", "--spec",
                       signed["spec"])
@@ -84,7 +84,8 @@ def test_imaging_export_json_hashes_the_file_it_wrote(signed, tmp_path):
     length = len(fixed.read_bytes().split(b"\n")[0])
     assert (code, doc) == (0, {"imaging": str(fixed), "mode": "0600", "sha256": _sha256(fixed),
                                "format": "fixed", "tickets": 3000, "record_characters": length,
-                               "layout": str(layout), "layout_sha256": _sha256(layout), "outcomes": True})
+                               "layout": str(layout), "layout_sha256": _sha256(layout), "outcomes": True,
+                               "signature_checked": False})
 
 
 def test_imaging_sequence_json_counts_and_hashes_every_file(signed, tmp_path):

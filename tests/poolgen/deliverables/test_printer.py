@@ -2,10 +2,13 @@
 of a run): the CSV export round-trips to the imaging files in print sequence across the order, and so
 do its fixed-width records (parsed by their layout file, test_printer_fixed.py); a file
 is checked on arrival against the manifest; a whole run's imaging files are sealed in one command
-showing the recipient's fingerprint, and `unseal --manifest` checks what it opened."""
+showing the recipient's fingerprint, and `unseal --manifest` checks what it opened; with --public-key,
+`imaging export` and `seal RUN` check the manifest's signature before any file is read or written, and
+without it say that they go by the run folder's word alone."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -20,9 +23,13 @@ import pytest
 from rich.console import Console
 
 from poolgen.interrupts import PAUSE_ENV
+from poolgen.run.signing import fingerprint, load_public_key
 from tests.support import SEED_A, small_happy_holidays
 from tests.support.cli import invoke, one_line
 from tests.support.fixed_width import parse
+
+UNCHECKED = ("manifest signature not checked (no --public-key): the imaging files {done} are the ones this "
+             "run folder's manifest lists, its word alone; check it with --public-key\n")
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +201,7 @@ def test_an_imaging_file_changed_in_place_is_never_exported(order, tmp_path):
     table = pl.read_parquet(run / "imaging-p2.parquet")
     table = table.with_columns(pl.col("virn").reverse())  # same types: VIRNs moved
     table.write_parquet(run / "imaging-p2.parquet")
-    doc = json.loads((run / "manifest.json").read_bytes())  # the size restated (export checks no signature)
+    doc = json.loads((run / "manifest.json").read_bytes())  # the size restated (no --public-key: unsigned)
     for f in doc["deliverables"]:
         if f["name"] == "imaging-p2.parquet":
             f["bytes"] = (run / "imaging-p2.parquet").stat().st_size
@@ -233,7 +240,7 @@ def test_an_imaging_file_swapped_after_it_is_hashed_is_not_what_is_exported(orde
     os.replace(swapped, path)
     mark.unlink()
     stdout, stderr = proc.communicate(timeout=120)
-    assert (proc.returncode, stderr) == (0, b""), stdout
+    assert (proc.returncode, stderr.decode()) == (0, UNCHECKED.format(done="exported")), stdout
     assert pl.read_parquet(path)["play_spot_0_text"][0] == text[0] != original["play_spot_0_text"][0]
     reference = tmp_path / f"reference.{fmt}"  # the untouched run's export
     assert invoke("imaging", "export", order, "--out", reference, "--format", fmt, *extra).exit_code == 0
@@ -269,4 +276,131 @@ def test_an_export_tells_its_progress_file_by_file_and_draws_it_on_a_terminal_on
     assert "imaging-p2.parquet written" in screen.getvalue() and "6000/6000" in screen.getvalue()
     spec = ["--spec", order.parent.parent / "happy_holidays.toml"] if form == "fixed" else []
     quiet = invoke("imaging", "export", order, "--format", form, *spec, "--out", tmp_path / f"again.{form}")
-    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert quiet.exit_code == 0 and quiet.stderr == UNCHECKED.format(done="exported")  # no bar drawn
+
+
+def _fails(key: Path) -> str:
+    return f"the signature does not verify with the given public key ({fingerprint(load_public_key(key))})"
+
+
+def _restated(order: Path, tmp_path: Path) -> Path:
+    """A copy of the order's run whose imaging-p2.parquet has its VIRNs moved and whose manifest states
+    the changed file's size and SHA-256: no key is needed for that, and the signature no longer holds."""
+    run = tmp_path / "hh"
+    shutil.copytree(order, run)
+    path = run / "imaging-p2.parquet"
+    pl.read_parquet(path).with_columns(pl.col("virn").reverse()).write_parquet(path)
+    path.chmod(0o600)
+    doc = json.loads((run / "manifest.json").read_bytes())
+    for f in doc["deliverables"]:
+        if f["name"] == "imaging-p2.parquet":
+            f["bytes"], f["sha256"] = path.stat().st_size, hashlib.sha256(path.read_bytes()).hexdigest()
+    (run / "manifest.json").write_text(json.dumps(doc))
+    return run
+
+
+@pytest.mark.parametrize("form", ["csv", "fixed"])
+def test_an_imaging_file_restated_in_the_manifest_is_exported_only_without_the_key(order, tmp_path, form):
+    """Size and SHA-256 are checked against manifest.json, which whoever changes an imaging file can
+    change too: with --public-key the export checks the manifest's signature first and refuses in one
+    line, writing nothing; without it, it exports what the folder's manifest lists and says so."""
+    run = _restated(order, tmp_path)
+    key = order.parent.parent / "keys" / "signing-key.pub.pem"
+    spec = ["--spec", order.parent.parent / "happy_holidays.toml"] if form == "fixed" else []
+    out = tmp_path / "imaging.out"
+    refused = invoke("imaging", "export", run, "--out", out, "--format", form, *spec, "--public-key", key)
+    assert refused.exit_code == 2
+    assert refused.stderr == f"poolgen: error: {run / 'manifest.sig'}: {_fails(key)}; not exporting\n"
+    assert list(tmp_path.glob("imaging*")) == []
+    unchecked = invoke("imaging", "export", run, "--out", out, "--format", form, *spec)
+    assert unchecked.exit_code == 0, unchecked.output
+    assert unchecked.stderr == UNCHECKED.format(done="exported")
+
+
+def test_an_export_with_the_signers_key_says_so(order, tmp_path):
+    key = order.parent.parent / "keys" / "signing-key.pub.pem"
+    out = tmp_path / "imaging.csv"
+    result = invoke("imaging", "export", order, "--out", out, "--public-key", key, "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (f"manifest signature checked with {key}: the imaging files exported are the "
+                             "ones the signer listed\n")
+    assert json.loads(result.stdout)["signature_checked"] is True
+    plain = invoke("imaging", "export", order, "--out", tmp_path / "plain.csv", "--json")
+    assert json.loads(plain.stdout)["signature_checked"] is False
+    assert (tmp_path / "plain.csv").read_bytes() == out.read_bytes()
+
+
+@pytest.mark.parametrize("command", ["export", "seal"])
+def test_the_signature_is_checked_before_any_imaging_file_is_read(order, tmp_path, command):
+    """Another signer's key against a run whose imaging file is a folder: the refusal is the signature's
+    (the imaging file, which a read would refuse as a folder, is never opened), and nothing is written."""
+    run = tmp_path / "hh"
+    shutil.copytree(order, run)
+    (run / "imaging-p1.parquet").unlink()
+    (run / "imaging-p1.parquet").mkdir()
+    assert invoke("keys", "new", tmp_path / "other").exit_code == 0
+    other = tmp_path / "other" / "signing-key.pub.pem"
+    if command == "export":
+        result = invoke("imaging", "export", run, "--out", tmp_path / "out.csv", "--public-key", other)
+        refusal = "not exporting"
+    else:
+        assert invoke("keys", "recipient", tmp_path / "printer").exit_code == 0
+        result = invoke("seal", run, "--to", tmp_path / "printer" / "recipient-key.pub.pem", "--out",
+                        tmp_path / "out.sealed", "--public-key", other)
+        refusal = "nothing sealed"
+    assert result.exit_code == 2
+    assert result.stderr == f"poolgen: error: {run / 'manifest.sig'}: {_fails(other)}; {refusal}\n"
+    assert list(tmp_path.glob("out*")) == []
+
+
+def test_sealing_a_run_checks_its_signature_with_the_key(order, tmp_path):
+    """`seal RUN` checks each imaging file against manifest.json; --public-key checks that manifest is
+    the signer's first: a restated one seals nothing. Without the key it seals and says what it went by."""
+    run = _restated(order, tmp_path)
+    key = order.parent.parent / "keys" / "signing-key.pub.pem"
+    assert invoke("keys", "recipient", tmp_path / "printer").exit_code == 0
+    to = tmp_path / "printer" / "recipient-key.pub.pem"
+    refused = invoke("seal", run, "--to", to, "--out", tmp_path / "sealed", "--public-key", key)
+    assert refused.exit_code == 2
+    assert refused.stderr == f"poolgen: error: {run / 'manifest.sig'}: {_fails(key)}; nothing sealed\n"
+    assert not (tmp_path / "sealed").exists()
+    checked = invoke("seal", order, "--to", to, "--out", tmp_path / "sealed", "--public-key", key, "--json")
+    assert checked.exit_code == 0, checked.output
+    assert checked.stderr.endswith(f"manifest signature checked with {key}: the imaging files sealed are the "
+                                   "ones the signer listed\n")
+    assert json.loads(checked.stdout)["signature_checked"] is True
+    unchecked = invoke("seal", run, "--to", to, "--out", tmp_path / "unchecked")
+    assert unchecked.exit_code == 0, unchecked.output
+    assert unchecked.stderr.endswith(UNCHECKED.format(done="sealed"))
+
+
+def test_a_key_for_one_sealed_file_or_an_unsigned_run_is_refused_in_one_line(order, tmp_path):
+    key = order.parent.parent / "keys" / "signing-key.pub.pem"
+    assert invoke("keys", "recipient", tmp_path / "printer").exit_code == 0
+    to = tmp_path / "printer" / "recipient-key.pub.pem"
+    one = order / "imaging-p1.parquet"
+    result = invoke("seal", one, "--to", to, "--out", tmp_path / "p1.sealed", "--public-key", key)
+    assert result.exit_code == 2
+    assert result.stderr == (f"poolgen: error: --public-key: checks a run folder's manifest; {one} is one "
+                             "file: seal the run folder, or check the file with `poolgen imaging check`\n")
+    run = tmp_path / "hh"
+    shutil.copytree(order, run)
+    (run / "manifest.sig").unlink()
+    doc = json.loads((run / "manifest.json").read_bytes())
+    doc["signature"] = {"signed": False}
+    (run / "manifest.json").write_text(json.dumps(doc))
+    for argv, refusal in [(["imaging", "export", run, "--out", tmp_path / "x.csv"], "not exporting"),
+                          (["seal", run, "--to", to, "--out", tmp_path / "x"], "nothing sealed")]:
+        result = invoke(*argv, "--public-key", key)
+        assert result.exit_code == 2
+        assert result.stderr == (f"poolgen: error: {run}: the run is unsigned: no key vouches for its "
+                                 f"manifest; {refusal}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hh", "printer"]
+
+
+@pytest.mark.parametrize("command", [["imaging", "export"], ["seal"]])
+def test_help_says_what_the_files_are_held_to_without_the_key(command):
+    shown = " ".join(invoke(*command, "--help").stdout.replace("│", " ").split())
+    assert "With --public-key the manifest's signature is checked first, so those are the signer's; " \
+           "without it, they are the run folder's word alone (whoever changes a file can change its " \
+           "entry)." in shown
