@@ -57,9 +57,9 @@ def test_every_page_of_the_report_is_footed_page_n_of_m(runs, tmp_path):
     out = tmp_path / "report.pdf"
     assert invoke("report", runs("happy_holidays"), "--out", out).exit_code == 0
     texts = pages(out)
-    assert len(texts) == 7
+    assert len(texts) == 8  # title; verification; prize table; charts; statistics (4 pages)
     for n, text in enumerate(texts, start=1):
-        assert text.startswith("Audit report of run ") and text.endswith(f" page {n} of 7"), text[-60:]
+        assert text.startswith("Audit report of run ") and text.endswith(f" page {n} of 8"), text[-60:]
 
 
 def test_signed_run_report_with_every_verification_step(runs, tmp_path):
