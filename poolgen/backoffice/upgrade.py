@@ -156,10 +156,16 @@ def _write(tmp: Path, pools: list[Row], sales: list[Row], paid: list[Row], done:
 
 def conversion(book: SalesLedger) -> str | None:
     """What a reader of a converted ledger is told (its rows up to the conversion chained then), or None."""
-    if not book.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'conversions'").fetchone():
-        return None
-    rows = book.db.execute("SELECT at, from_version, from_sha256, last_sale_no, last_void_no, last_pay_no "
-                           "FROM conversions").fetchall()
+    cols = "at, from_version, from_sha256, last_sale_no, last_void_no, last_pay_no"
+    try:
+        if not book.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'conversions'").fetchone():
+            return None
+        rows = [owned.typed(r, cols, "titiii") for r in book.db.execute(f"SELECT {cols} FROM conversions")]
+    except owned.FAILURES as exc:  # a value edited to another kind, a damaged page: one line
+        raise owned._fail(book.path, SALES, exc) from None
+    if not rows:
+        return (f"note: {book.path}: a ledger converted from version 3 whose conversions table holds no row "
+                "(its record removed by hand): which of its rows were chained at the conversion is unknown")
     return "; ".join(
         f"note: {book.path}: converted at {r[0]} from a sales ledger of version {r[1]} (SHA-256 {r[2]}): "
         f"sales 1 to {r[3]} and voids 1 to {r[4]} were chained at the conversion, not as they were written"

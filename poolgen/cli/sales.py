@@ -184,6 +184,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
         sold_cents,
         unchained_note,
     )
+    from poolgen.backoffice.upgrade import conversion  # lazy: start-up time
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
@@ -199,14 +200,16 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
             raise BackOfficeError(left_out)
         chain_refusal(books[0])  # one ledger, read under each run id: its chains once
         unchained = None if books[0].chained else unchained_note(books[0])
+        converted = conversion(books[0])  # a ledger converted from version 3 (section 5)
         parts = [(book, einstant_levels(book.run, book)) for book in books]
         sales = sum(sold_cents(book) for book in books)
         report = order_closing(order, parts) if closing_report else {}
     finally:
         for book in books:
             book.close()
-    if unchained:
-        say(unchained)  # on stderr, JSON or not (a report's JSON also has `sales_chained`)
+    for note in (unchained, converted):
+        if note:
+            say(note)  # on stderr, JSON or not (a report's JSON also has `sales_chained`)
     if closing_report:
         show_closing(order, report, as_json, pdf, force)
         return

@@ -98,6 +98,8 @@ def test_a_version_3_ledger_converted_is_continued_where_it_stood_and_reconciles
            "conversion, not as they were written", True)
     assert printed == {str(new): heads["payments"], f"{new} sales": heads["sales"],
                        f"{new} voids": heads["voids"]}
+    report = invoke("sales", "report", "--ledger", new, "--run", einstant["folder"])
+    assert (report.exit_code, report.stderr) == (0, rest.splitlines()[0] + "\n")
     assert old.read_bytes() == before
 
 
