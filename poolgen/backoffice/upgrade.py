@@ -82,7 +82,9 @@ def upgrade(old: Path, new: Path, book: SalesLedger, now: datetime | None = None
                               "it with the writer that made them (or sqlite3) to merge them, then convert")
     rec = reconcile_sales(book.run, book, {})
     if not rec.ok:
-        raise BackOfficeError(f"{rec.problems[0]}; not converting a ledger that does not reconcile "
+        first = rec.problems[0]  # each names the ledger, or the pool or share within it
+        first = first if first.startswith(f"{old}: ") else f"{old}: {first}"
+        raise BackOfficeError(f"{first}; not converting a ledger that does not reconcile "
                               f"({len(rec.problems):,} problem(s): `poolgen sales reconcile` names each)")
     try:
         pools, sales, paid = _read(old, book)

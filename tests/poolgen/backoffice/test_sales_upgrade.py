@@ -115,6 +115,21 @@ def test_a_version_3_ledger_whose_payments_chain_breaks_is_not_converted(einstan
     assert (old.read_bytes() == before, sorted(p.name for p in tmp_path.iterdir())) == (True, ["v3.sqlite"])
 
 
+def test_a_version_3_ledger_that_does_not_reconcile_otherwise_is_not_converted(einstant, tmp_path):
+    """A pool closed before a sale it holds: `sales reconcile` names it; the conversion would chain it."""
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
+    _v3(einstant, old)
+    db = sqlite3.connect(old)
+    db.execute("UPDATE pools SET closed_at = ?", (_T.format(0),))
+    db.commit()
+    db.close()
+    result = _upgrade(einstant, old, new)
+    assert (result.exit_code, result.stderr, new.exists()) == (2, (
+        f"poolgen: error: {old}: pool d1.00: a sale after the pool was closed at {_T.format(0)}; not "
+        "converting a ledger that does not reconcile (1 problem(s): `poolgen sales reconcile` names each)\n"),
+        False)
+
+
 def test_a_conversion_writes_over_no_file_and_converts_no_version_4_ledger(einstant, tmp_path):
     old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
     _v3(einstant, old)
@@ -152,3 +167,21 @@ def test_an_interrupted_conversion_leaves_no_new_ledger(einstant, tmp_path):
     assert (sorted(p.name for p in tmp_path.iterdir()), old.read_bytes() == before) == (["v3.sqlite"], True)
     assert tmp.startswith(".v4.sqlite.tmp-")
     mark.unlink(missing_ok=True)
+
+
+def test_a_version_3_ledger_with_changes_still_in_its_wal_file_is_not_converted(einstant, tmp_path):
+    """The SHA-256 the conversion records is of OLD's bytes: rows still in its -wal file are not in them."""
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
+    _v3(einstant, old)
+    writer = sqlite3.connect(old, isolation_level=None)  # a writer still open, its change not merged
+    try:
+        writer.execute("PRAGMA journal_mode = WAL")
+        writer.execute("PRAGMA wal_autocheckpoint = 0")
+        writer.execute("UPDATE sales SET channel = 'shop' WHERE sale_no = 1")
+        result = _upgrade(einstant, old, new)
+    finally:
+        writer.close()
+    assert (result.exit_code, result.stderr, new.exists()) == (2, (
+        f"poolgen: error: {old}: SQLite's v3.sqlite-wal file beside it holds changes not yet in it; open it "
+        "with the writer that made them (or sqlite3) to merge them, then convert\n"), False)
+    assert _upgrade(einstant, old, new).exit_code == 0  # merged as the writer closed
