@@ -239,9 +239,8 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
         got = _master(db)
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        same = [k for k in (kind, *kind.variants, *kind.older) if k.version == version]
-        match = next((k for k in same if k.master() == got), same[0] if same else None)
-        want = (match or kind).master()
+        same = [(k, k.master()) for k in (kind, *kind.variants, *kind.older) if k.version == version]
+        match, want = next(((k, m) for k, m in same if m == got), same[0] if same else (None, kind.master()))
         if not got and app == 0 and version == 0:
             if not create:
                 raise BackOfficeError(f"{path}: an empty file, not a {kind.name} (only a command that "

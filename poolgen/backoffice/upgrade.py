@@ -54,6 +54,15 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def _settled(old: Path) -> str:
+    """The SHA-256 of OLD's bytes, refused while SQLite's -wal file beside it holds changes not in them."""
+    wal = Path(f"{os.path.abspath(old)}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise BackOfficeError(f"{old}: SQLite's {wal.name} file beside it holds changes not yet in it; open "
+                              "it with the writer that made them (or sqlite3) to merge them, then convert")
+    return _sha256(old)
+
+
 def _read(old: Path, book: SalesLedger) -> tuple[list[Row], list[Row], list[Row]]:
     """The old ledger's pools, sales (by sale number) and payments (by payment number), each typed."""
     db = book.db
@@ -76,10 +85,7 @@ def upgrade(old: Path, new: Path, book: SalesLedger, now: datetime | None = None
     signed(book.run, "the sales ledger converts a ledger")
     if book.version != SALES_3.version:
         raise BackOfficeError(f"{old}: a sales ledger of version {book.version} already; nothing to convert")
-    wal = Path(f"{os.path.abspath(old)}-wal")
-    if wal.exists() and wal.stat().st_size > 0:
-        raise BackOfficeError(f"{old}: SQLite's {wal.name} file beside it holds changes not yet in it; open "
-                              "it with the writer that made them (or sqlite3) to merge them, then convert")
+    digest = _settled(old)
     rec = reconcile_sales(book.run, book, {})
     if not rec.ok:
         first = rec.problems[0]  # each names the ledger, or the pool or share within it
@@ -90,7 +96,9 @@ def upgrade(old: Path, new: Path, book: SalesLedger, now: datetime | None = None
         pools, sales, paid = _read(old, book)
     except owned.FAILURES as exc:
         raise owned._fail(old, SALES, exc) from None
-    digest = _sha256(old)
+    if _settled(old) != digest:
+        raise BackOfficeError(f"{old}: changed while it was being converted (another program writes it); "
+                              "nothing written: try again once it is left alone")
     if owned._check_place(new, SALES):
         raise BackOfficeError(f"{new}: a file is there; the conversion writes a new ledger, never over a "
                               "file")
