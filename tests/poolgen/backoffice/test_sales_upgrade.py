@@ -7,6 +7,7 @@ pool d1.00 of 2,000 shares)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import signal
 import sqlite3
@@ -139,7 +140,10 @@ def test_a_conversion_writes_over_no_file_and_converts_no_version_4_ledger(einst
         f"poolgen: error: {new}: a file is there; the conversion writes a new ledger, never over a file\n"),
         b"mine")
     new.unlink()
-    assert _upgrade(einstant, old, new).exit_code == 0
+    done = _upgrade(einstant, old, new, "--json")
+    data = json.loads(done.stdout)
+    assert (done.exit_code, data["outcome"], data["from_sha256"], data["heads"]) == (
+        0, "converted", hashlib.sha256(old.read_bytes()).hexdigest(), sales_heads(new))
     again = _upgrade(einstant, new, tmp_path / "v5.sqlite")
     assert (again.exit_code, again.stderr) == (2, (
         f"poolgen: error: {new}: a sales ledger of version 4 already; nothing to convert\n"))
