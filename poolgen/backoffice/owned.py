@@ -48,6 +48,9 @@ class Kind:
     version: int
     schema: tuple[str, ...]
     older: tuple[Kind, ...] = ()  # earlier versions still read (never written: the caller refuses that)
+    # the same version with more tables (a converted sales ledger's record of its conversion): read and
+    # written as the kind itself, matched by its schema
+    variants: tuple[Kind, ...] = ()
 
     def master(self) -> list[tuple[str, str, str, str | None]]:
         db = sqlite3.connect(":memory:")
@@ -236,8 +239,8 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
         got = _master(db)
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        match = next((k for k in (kind, *kind.older) if k.version == version), None)
-        want = (match or kind).master()
+        same = [(k, k.master()) for k in (kind, *kind.variants, *kind.older) if k.version == version]
+        match, want = next(((k, m) for k, m in same if m == got), same[0] if same else (None, kind.master()))
         if not got and app == 0 and version == 0:
             if not create:
                 raise BackOfficeError(f"{path}: an empty file, not a {kind.name} (only a command that "

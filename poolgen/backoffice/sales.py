@@ -50,7 +50,7 @@ SALES_3 = owned.Kind("sales ledger", 3, (
 # version 4 (docs/back-office.md, section 5): every sale and every void chained too (chain.py), the void
 # its own row; version 3 is still read, never written (a hand edit of its sales and voids shows nowhere)
 _PAYMENTS = SALES_3.schema[2]
-SALES = owned.Kind("sales ledger", 4, (
+_SCHEMA_4 = (
     SALES_3.schema[0],
     "CREATE TABLE sales (run_id TEXT NOT NULL, pool TEXT NOT NULL, serial INTEGER NOT NULL, "
     "sale_no INTEGER NOT NULL UNIQUE, at TEXT NOT NULL, channel TEXT NOT NULL, player TEXT NOT NULL, "
@@ -61,7 +61,12 @@ SALES = owned.Kind("sales ledger", 4, (
     "serial INTEGER NOT NULL, at TEXT NOT NULL, reason TEXT NOT NULL, chain TEXT NOT NULL, "
     "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
     _PAYMENTS,
-), older=(SALES_3,))
+)
+# a version 4 ledger converted from one of version 3 (upgrade.py; section 5): the conversion's one row
+CONVERTED = owned.Kind("sales ledger", 4, (*_SCHEMA_4, (
+    "CREATE TABLE conversions (at TEXT NOT NULL, from_version INTEGER NOT NULL, from_sha256 TEXT NOT NULL, "
+    "last_sale_no INTEGER NOT NULL, last_void_no INTEGER NOT NULL, last_pay_no INTEGER NOT NULL)")))
+SALES = owned.Kind("sales ledger", 4, _SCHEMA_4, older=(SALES_3,), variants=(CONVERTED,))
 # the fields each row's chain covers, in order (section 5), and the column that numbers the rows
 CHAINED = {"sales": ("sale_no", "sale_no, run_id, pool, serial, at, channel, player"),
            "voids": ("void_no", "void_no, run_id, pool, serial, at, reason"),

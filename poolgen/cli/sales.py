@@ -1,6 +1,6 @@
 """`poolgen sales`: the reference eInstant sales ledger (docs/back-office.md, section 5), for acceptance
 tests and small operators: sell a pool's next share, void a sale, close a pool, answer a share's claim,
-and report prizes remaining and the closing figures."""
+report prizes remaining and the closing figures, and convert a ledger of version 3 into version 4."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from poolgen.money import fmt_cents
 if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command runs (docs/scaling.md)
     from poolgen.backoffice.sales import Refused, SalesLedger
 
-app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report, reconcile.",
+app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report, reconcile; upgrade a "
+                       "ledger of version 3.",
                   no_args_is_help=True, add_completion=False)
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The eInstant run folder.")]
@@ -183,6 +184,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
         sold_cents,
         unchained_note,
     )
+    from poolgen.backoffice.upgrade import conversion  # lazy: start-up time
 
     if pdf is not None:
         refuse_output(pdf, force, "PDF")
@@ -198,14 +200,16 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
             raise BackOfficeError(left_out)
         chain_refusal(books[0])  # one ledger, read under each run id: its chains once
         unchained = None if books[0].chained else unchained_note(books[0])
+        converted = conversion(books[0])  # a ledger converted from version 3 (section 5)
         parts = [(book, einstant_levels(book.run, book)) for book in books]
         sales = sum(sold_cents(book) for book in books)
         report = order_closing(order, parts) if closing_report else {}
     finally:
         for book in books:
             book.close()
-    if unchained:
-        say(unchained)  # on stderr, JSON or not (a report's JSON also has `sales_chained`)
+    for note in (unchained, converted):
+        if note:
+            say(note)  # on stderr, JSON or not (a report's JSON also has `sales_chained`)
     if closing_report:
         show_closing(order, report, as_json, pdf, force)
         return
@@ -242,6 +246,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
     extending each --head. Exit 0: it reconciles; 1: a problem (each named)."""
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.share_reports import reconcile_sales, unchained_note  # lazy: start-up time
+    from poolgen.backoffice.upgrade import conversion  # lazy: start-up time
 
     recorded: dict[str, tuple[int, bytes]] = {}
     for text in head or []:
@@ -258,6 +263,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
                                   "and voids carry no chain, so no head of theirs")
         rec = reconcile_sales(book.run, book, recorded)
         unchained = None if book.chained else unchained_note(book)
+        converted = conversion(book)  # a ledger converted from version 3 (section 5)
         chains = {t: h for t, h in book.heads.items() if t != "payments"}  # version 4: sales and voids
     finally:
         book.close()
@@ -265,10 +271,12 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
         ", whose manifest's signature was NOT checked (give --public-key)"  # never read as checked
     if as_json:
         typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None,
-                               "sales_chained": unchained is None, "sales_heads": chains}, indent=2))
+                               "sales_chained": unchained is None, "sales_heads": chains,
+                               "converted": converted}, indent=2))
     else:
-        if unchained:
-            echo(unchained)
+        for note in (unchained, converted):
+            if note:
+                echo(note)
         for problem in rec.problems:
             echo(f"problem: {problem}")
         for path, now in rec.heads.items():
@@ -279,3 +287,35 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
                    + (f"the ledger reconciles with the run{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))
     raise typer.Exit(0 if rec.ok else 1)
+
+
+@app.command("upgrade")
+@reports_errors
+def upgrade_cmd(old: Annotated[Path, typer.Argument(metavar="OLD", help="The sales ledger of version 3.")],
+                new: Annotated[Path, typer.Argument(metavar="NEW", help="The new ledger (no file there).")],
+                run: Annotated[Path, typer.Option("--run", metavar="RUN", help="The eInstant run folder.")],
+                public_key: SignedBy = None, as_json: Json = False) -> None:
+    """Convert a sales ledger of version 3 that reconciles with the run into a NEW ledger of version 4:
+    the same rows, its sales and voids chained at the conversion, which it records; OLD is left as it is."""
+    from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
+    from poolgen.backoffice.upgrade import upgrade  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.vouched import open_signed  # lazy: start-up time
+
+    book = SalesLedger(old, open_signed(run, public_key, "sales upgrade"), create=False, read_only=True)
+    try:
+        done = upgrade(old, new, book)
+    finally:
+        book.close()
+    heads = {"payments": done.heads["payments"], "sales": done.heads["sales"], "voids": done.heads["voids"]}
+    text = (f"converted {old} (version 3, SHA-256 {done.sha256}) into {new} (version 4) at {done.at}: "
+            f"{done.sales:,} sale(s), {done.voids:,} void(s), {done.payments:,} payment(s); its sales and "
+            "voids were chained at the conversion, not as they were written")
+    if as_json:
+        typer.echo(json.dumps({"outcome": "converted", "from": str(old), "to": str(new), "from_sha256":
+                               done.sha256, "at": done.at, "sales": done.sales, "voids": done.voids,
+                               "payments": done.payments, "heads": heads, "text": text}, sort_keys=True))
+        return
+    echo(text)
+    echo(f"ledger {new}: head {heads['payments']}")
+    echo(f"ledger {new}: sales head {heads['sales']}")
+    echo(f"ledger {new}: voids head {heads['voids']}")
