@@ -75,7 +75,7 @@ def _void_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
     voided (a void cleared from the sale by hand), none of a share never sold."""
     if not sales.chained:
         return []
-    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str]]] = {}
+    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, str, str | None]]] = {}
     for r in sales.voids():
         if r[1] == run.run_id:
             by_share.setdefault((r[2], r[3]), []).append(r)
@@ -88,9 +88,9 @@ def _void_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
         elif mine and x.voided_at is None:
             out.append(f"{x.ticket}: void no. {mine[0][0]} is recorded, but its sale shows no void "
                        "(cleared by hand)")
-        elif mine and mine[0][4] != x.voided_at:
-            out.append(f"{x.ticket}: its sale records a void at {x.voided_at}, its void no. {mine[0][0]} at "
-                       f"{mine[0][4]}")
+        elif mine and (mine[0][4], mine[0][5]) != (x.voided_at, mine[0][6]):
+            out.append(f"{x.ticket}: its sale records a void at {x.voided_at} for {mine[0][6]}, its void no. "
+                       f"{mine[0][0]} at {mine[0][4]} for {mine[0][5]}")
         elif not mine and x.voided_at is not None:
             out.append(f"{x.ticket}: voided, but no void row records it (removed by hand)")
     out += [f"{share_id(pool, serial)}: void no. {r[0][0]} of a share never sold"

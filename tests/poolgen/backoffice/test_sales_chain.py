@@ -85,6 +85,22 @@ def test_a_void_row_removed_with_its_sale_cleared_is_refused_against_a_voids_hea
         f"extends its voids head {head}; a voided share whose void was removed can be paid"))
 
 
+def test_a_sales_void_reason_edited_by_hand_is_named_against_its_void_row(einstant, tmp_path):
+    """The doc: a sale's `void_reason` is a copy of its void row's `reason`, which reconcile compares with
+    it. Before: only the time was compared, and a reason edited by hand reconciled."""
+    ledger = tmp_path / "sales.sqlite"
+    _sell(einstant, ledger, 2)
+    _do(einstant, ledger, "void", "d1.00-0000002", "--reason", "R1")
+    _edit(ledger, "UPDATE sales SET void_reason = 'EDITED' WHERE sale_no = 2")
+    db = sqlite3.connect(ledger)
+    at = db.execute("SELECT at FROM voids").fetchone()[0]
+    db.close()
+    result = _reconcile(einstant, ledger)
+    assert (result.exit_code, split_heads(result.output)[0].splitlines()[0]) == (1, (
+        f"problem: d1.00-0000002: its sale records a void at {at} for EDITED, its void no. 1 at {at} "
+        "for R1"))
+
+
 def test_a_sales_player_changed_by_hand_breaks_its_chain(einstant, tmp_path):
     """Before: the share was paid to whoever claimed it with `--player` of the new reference."""
     ledger = tmp_path / "sales.sqlite"
