@@ -46,7 +46,7 @@ def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
     no gap (a claim cleared by hand and paid again is a share paid twice)."""
     rows = sales.payments()
     gaps = missing([r[0] for r in rows], "payment")
-    out = [f"{gaps} (rows removed by hand)"] if gaps else []
+    out = [f"{sales.path}: {gaps} (rows removed by hand)"] if gaps else []
     by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, int]]] = {}
     for r in rows:
         if r[1] == run.run_id:
@@ -72,14 +72,17 @@ def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
 
 def _void_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
     """Each voided sale against the void rows (version 4): one each, at the same time, none for a sale not
-    voided (a void cleared from the sale by hand), none of a share never sold."""
+    voided (a void cleared from the sale by hand), none of a share never sold, void numbers with no gap
+    (a void removed, its sale's cleared and the chain computed again)."""
     if not sales.chained:
         return []
     by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, str, str | None]]] = {}
-    for r in sales.voids():
+    rows = sales.voids()
+    for r in rows:
         if r[1] == run.run_id:
             by_share.setdefault((r[2], r[3]), []).append(r)
-    out = []
+    gaps = missing([r[0] for r in rows], "void")
+    out = [f"{sales.path}: {gaps} (rows removed by hand)"] if gaps else []
     for x in sold:
         mine = by_share.pop((x.pool, x.serial), [])
         if len(mine) > 1:

@@ -101,6 +101,22 @@ def test_a_sales_void_reason_edited_by_hand_is_named_against_its_void_row(einsta
         "for R1"))
 
 
+def test_a_void_removed_from_the_middle_and_rechained_leaves_a_gap_that_is_named(einstant, tmp_path):
+    """The doc: a gap in a chain's numbers is a problem of its own (as the payments'). Before: the first of
+    two voids removed, its sale's void cleared and the voids chained again reconciled, so its share could
+    be paid (its outcome may have been shown)."""
+    ledger = tmp_path / "sales.sqlite"
+    _sell(einstant, ledger, 3)
+    for share in ("d1.00-0000001", "d1.00-0000002"):
+        _do(einstant, ledger, "void", share, "--reason", "R1")
+    _edit(ledger, "UPDATE sales SET voided_at = NULL, void_reason = NULL WHERE sale_no = 1")
+    _edit(ledger, "DELETE FROM voids WHERE void_no = 1")
+    rechain_sales(ledger)
+    result = _reconcile(einstant, ledger)
+    assert (result.exit_code, split_heads(result.output)[0].splitlines()[0]) == (
+        1, f"problem: {ledger}: void number 1 is missing (rows removed by hand)")
+
+
 def test_a_sales_player_changed_by_hand_breaks_its_chain(einstant, tmp_path):
     """Before: the share was paid to whoever claimed it with `--player` of the new reference."""
     ledger = tmp_path / "sales.sqlite"
