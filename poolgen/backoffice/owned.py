@@ -264,7 +264,8 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
         with contextlib.suppress(sqlite3.Error):
             db.execute("ROLLBACK")
         raise
-    if not read_only and db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+    older = match is not None and match is not kind  # read, never written: its caller refuses to record
+    if not read_only and not older and db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         _retried(db, "PRAGMA journal_mode = WAL", path, kind)  # needs every other connection gone
 
 

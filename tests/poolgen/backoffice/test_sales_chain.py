@@ -185,6 +185,32 @@ def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant
     assert ledger.read_bytes() == before
 
 
+def test_a_ledger_of_version_3_in_rollback_mode_is_refused_by_every_recording_command_unwritten(
+        einstant, tmp_path):
+    """The doc: a command that records refuses a version 3 ledger before writing anything. Before: opening
+    it to record switched it to WAL mode (its header rewritten) before the refusal."""
+    from poolgen.backoffice.sales import SALES_3  # noqa: PLC0415  # only these tests build a version 3 ledger
+
+    ledger = tmp_path / "sales.sqlite"
+    db = sqlite3.connect(ledger)
+    for sql in SALES_3.schema:
+        db.execute(sql)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    ledger.chmod(0o600)
+    before = ledger.read_bytes()
+    for args in (("sell", "--pool", "d1.00", "--channel", "web", "--player", "p1"),
+                 ("close", "--pool", "d1.00"), ("void", "d1.00-0000001", "--reason", "R1"),
+                 ("claim", "d1.00-0000001")):
+        result = invoke("sales", args[0], einstant["folder"], *args[1:], "--public-key", einstant["public"],
+                        "--ledger", ledger)
+        assert (result.exit_code, result.stderr.endswith("record into a new ledger of version 4\n")) == (
+            2, True), result.output
+    assert ledger.read_bytes() == before
+
+
 def test_the_docs_example_sale_chain_is_the_value_the_ledger_stores(einstant, tmp_path):
     """docs/back-office.md section 5 gives a first sale's chain for an auditor to check: the rule computed
     from the doc (hashlib alone) gives it, and the tool stores it for that sale."""
