@@ -117,6 +117,26 @@ def test_a_void_removed_from_the_middle_and_rechained_leaves_a_gap_that_is_named
         1, f"problem: {ledger}: void number 1 is missing (rows removed by hand)")
 
 
+def test_void_rows_added_and_removed_by_hand_are_each_named(einstant, tmp_path):
+    """Every void row problem of section 5 on one ledger: a gap, a share voided twice, a void removed
+    with its sale still voided, a void of a share never sold, and the voids chain broken by them."""
+    ledger = tmp_path / "sales.sqlite"
+    _sell(einstant, ledger, 3)
+    for share in ("d1.00-0000001", "d1.00-0000002"):
+        _do(einstant, ledger, "void", share, "--reason", "R1")
+    _edit(ledger, "DELETE FROM voids WHERE void_no = 2")
+    _edit(ledger, "INSERT INTO voids VALUES (3, 'eh', 'd1.00', 1, '2026-12-03T00:00:00.000Z', 'R1', 'x')")
+    _edit(ledger, "INSERT INTO voids VALUES (4, 'eh', 'd1.00', 1999, '2026-12-03T00:00:00.000Z', 'R1', 'x')")
+    result = _reconcile(einstant, ledger)
+    assert (result.exit_code, split_heads(result.output)[0].splitlines()[:-1]) == (1, [
+        f"problem: {ledger}: void number 2 is missing (rows removed by hand)",
+        "problem: d1.00-0000001: voided 2 times (void nos. 1, 3)",
+        "problem: d1.00-0000002: voided, but no void row records it (removed by hand)",
+        "problem: d1.00-0001999: void no. 4 of a share never sold",
+        f"problem: {ledger}: void no. 3: its chain is not the one its rows give (a row edited, inserted or "
+        "removed by hand)"])
+
+
 def test_a_sales_player_changed_by_hand_breaks_its_chain(einstant, tmp_path):
     """Before: the share was paid to whoever claimed it with `--player` of the new reference."""
     ledger = tmp_path / "sales.sqlite"
