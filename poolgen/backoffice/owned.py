@@ -146,8 +146,9 @@ def connect(path: Path, kind: Kind, *, create: bool, made: bool = False,
 def _uri(path: Path, read_only: bool) -> str:
     """`mode=ro` to read: SQLite opens the file read-only (a read-only file or folder, as an auditor
     receives a ledger). A file in WAL mode in a folder no one may write, with no -wal file beside it,
-    also `immutable=1`: SQLite could make no -shm file there, and nothing can write the file (a writer
-    must make its -wal file in that folder), so nothing it reads can change under it."""
+    also `immutable=1`: SQLite could make no -shm file there, and nothing writing through this folder can
+    write the file (a writer must make its -wal file there); a read-only view of a folder a desk writes
+    into elsewhere is not told apart (docs/back-office.md, section 4: reconcile a copy)."""
     name = os.path.abspath(path)
     if not read_only:
         return f"file:{name}?mode=rw"
