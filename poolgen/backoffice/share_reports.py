@@ -197,9 +197,10 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
             claimed.setdefault(s.pool, []).append(s)
     problems = _void_rows(run, sales, every) + _payment_rows(run, sales, every) + [
         p for pool, paid in sorted(claimed.items()) for p in _paid_amounts(run, pool, paid)]
-    if problems:
-        raise BackOfficeError(f"{problems[0]}; the ledger does not reconcile, so the figures would not add "
-                              "up (`poolgen sales reconcile` names each problem)")
+    if problems:  # one line naming the ledger and the row
+        first = problems[0].removeprefix(f"{sales.path}: ")
+        raise BackOfficeError(f"{sales.path}: {first}; the ledger does not reconcile, so the figures would "
+                              "not add up (`poolgen sales reconcile` names each problem)")
     paid: Counter[tuple[str, int]] = Counter()
     voided: Counter[tuple[str, int]] = Counter()  # prizes in voided sales: never claimable, owed to no one
     prizes: dict[str, Any] = {}  # pool -> its prize_cents column, read once
@@ -211,9 +212,9 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
                 checked_pool_file(run, s.pool)
                 prizes[s.pool] = run.folder.read(s.pool, ["prize_cents"])["prize_cents"]
             if not 1 <= s.serial <= len(prizes[s.pool]):  # a row edited by hand: reconcile names it
-                raise BackOfficeError(f"{s.ticket}: a voided sale of serial {s.serial:,}, which pool "
-                                      f"{s.pool} does not have; the figures would not add up (`poolgen "
-                                      "sales reconcile` names each problem)")
+                raise BackOfficeError(f"{sales.path}: {s.ticket}: a voided sale of serial {s.serial:,}, "
+                                      f"which pool {s.pool} does not have; the figures would not add up "
+                                      "(`poolgen sales reconcile` names each problem)")
             cents = int(prizes[s.pool][s.serial - 1])
             if cents:
                 voided[(s.pool, cents)] += 1
