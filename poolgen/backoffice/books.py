@@ -236,6 +236,8 @@ class BooksLedger:
         if command not in MOVES:
             raise BackOfficeError(f"{shown(command)}: not a move of the books ledger ({', '.join(MOVES)})")
         froms, to = MOVES[command]
+        if not books:  # the command line needs one; a script may pass none
+            raise BackOfficeError(f"{command}: no book named; name each book to move once")
         seen: set[str] = set()
         for book in books:
             if not _BOOK.fullmatch(book):

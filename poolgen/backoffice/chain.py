@@ -37,13 +37,14 @@ def head_text(claim_no: int, chain: bytes) -> str:
     return f"{claim_no}:{chain.hex()}"
 
 
-def parse_head(text: str, what: str = "--head", entry: str = "claim") -> tuple[int, bytes]:
+def parse_head(text: str, what: str = "--head", entry: str = "claim", given: str = "") -> tuple[int, bytes]:
     """(number, chain) of a head `N:HEX` (64 lower-case hex digits); `entry` names the ledger's numbered
-    rows in a refusal: "claim" (claims), "payment" (eInstant sales), "move" (books)."""
+    rows in a refusal: "claim" (claims), "payment" (eInstant sales), "move" (books); `given`, the
+    argument as given where the head is part of it (`sales=N:HEX`)."""
     m = _HEAD.fullmatch(text)
     if not m:
-        raise BackOfficeError(f"{what} {text!r}: not a ledger head N:HEX (a {entry} number, a colon and 64 "
-                              "lower-case hex digits)")
+        raise BackOfficeError(f"{what} {(given or text)!r}: not a ledger head N:HEX (a {entry} number, a "
+                              "colon and 64 lower-case hex digits)")
     return int(m.group(1)), bytes.fromhex(m.group(2))
 
 

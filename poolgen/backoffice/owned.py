@@ -149,8 +149,9 @@ def connect(path: Path, kind: Kind, *, create: bool, made: bool = False,
 def _uri(path: Path, read_only: bool) -> str:
     """`mode=ro` to read: SQLite opens the file read-only (a read-only file or folder, as an auditor
     receives a ledger). A file in WAL mode in a folder no one may write, with no -wal file beside it,
-    also `immutable=1`: SQLite could make no -shm file there, and nothing can write the file (a writer
-    must make its -wal file in that folder), so nothing it reads can change under it."""
+    also `immutable=1`: SQLite could make no -shm file there, and nothing writing through this folder can
+    write the file (a writer must make its -wal file there); a read-only view of a folder a desk writes
+    into elsewhere is not told apart (docs/back-office.md, section 4: reconcile a copy)."""
     name = os.path.abspath(path)
     if not read_only:
         return f"file:{name}?mode=rw"
@@ -267,7 +268,8 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
         with contextlib.suppress(sqlite3.Error):
             db.execute("ROLLBACK")
         raise
-    if not read_only and db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+    older = match is not None and match is not kind  # read, never written: its caller refuses to record
+    if not read_only and not older and db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         _retried(db, "PRAGMA journal_mode = WAL", path, kind)  # needs every other connection gone
 
 

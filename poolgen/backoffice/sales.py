@@ -333,11 +333,13 @@ class SalesLedger:
                 self.db.execute(f"SELECT {cols} FROM payments ORDER BY pay_no")]
 
     @owned.guarded(SALES)
-    def voids(self) -> list[tuple[int, str, str, int, str]]:
-        """Every void row (void_no, run_id, pool, serial, at) of every run, by number (none in version 3)."""
-        cols = "void_no, run_id, pool, serial, at"
-        return [] if not self.chained else [owned.typed(r, cols, "ittit") for r in
-                                            self.db.execute(f"SELECT {cols} FROM voids ORDER BY void_no")]
+    def voids(self) -> list[tuple[int, str, str, int, str, str, str | None]]:
+        """Every void row (void_no, run_id, pool, serial, at, reason; its sale's void_reason, a copy of
+        the reason), every run's, by number (none in version 3)."""
+        cols = "void_no, run_id, pool, serial, at, reason, void_reason"
+        return [] if not self.chained else [owned.typed(r, cols, "ittittT") for r in self.db.execute(
+            "SELECT v.void_no, v.run_id, v.pool, v.serial, v.at, v.reason, s.void_reason FROM voids AS v "
+            "LEFT JOIN sales AS s USING (run_id, pool, serial) ORDER BY v.void_no")]
 
     @owned.guarded(SALES)
     def sold_under(self) -> dict[str, int]:

@@ -9,6 +9,7 @@ are the runs' own summed (`order_closing`)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from poolgen.backoffice.errors import BackOfficeError
@@ -44,56 +45,59 @@ def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
 def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
     """Each claimed sale against the payment rows: one each, none for a sale not claimed, numbers with
     no gap (a claim cleared by hand and paid again is a share paid twice)."""
-    rows = sales.payments()
-    gaps = missing([r[0] for r in rows], "payment")
-    out = [f"{gaps} (rows removed by hand)"] if gaps else []
-    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str, int]]] = {}
+
+    def differ(x: Sale, r: tuple[Any, ...]) -> str | None:
+        return None if (r[4], r[5]) == (x.claimed_at, x.prize_cents) else (
+            f"its sale records {fmt_cents(x.prize_cents or 0)} paid at {x.claimed_at}, its payment no. "
+            f"{r[0]} {fmt_cents(r[5])} at {r[4]}")
+
+    return _event_rows(run, sales, sold, sales.payments(), ("payment", "paid", "claim", "claimed"),
+                       lambda x: x.claimed_at, differ)
+
+
+def _void_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
+    """Each voided sale against the void rows (version 4): one each, at the same time and for the same
+    reason, none for a sale not voided (a void cleared from the sale by hand), none of a share never sold,
+    void numbers with no gap (a void removed, its sale's cleared and the chain computed again)."""
+
+    def differ(x: Sale, r: tuple[Any, ...]) -> str | None:
+        return None if (r[4], r[5]) == (x.voided_at, r[6]) else (
+            f"its sale records a void at {x.voided_at} for {r[6]}, its void no. {r[0]} at {r[4]} for {r[5]}")
+
+    return [] if not sales.chained else _event_rows(run, sales, sold, sales.voids(),
+                                                    ("void", "voided", "void", "voided"),
+                                                    lambda x: x.voided_at, differ)
+
+
+def _event_rows(run: Run, sales: SalesLedger, sold: list[Sale], rows: Sequence[tuple[Any, ...]],
+                words: tuple[str, str, str, str], marked: Callable[[Sale], str | None],
+                differ: Callable[[Sale, tuple[Any, ...]], str | None]) -> list[str]:
+    """Each sale of the run against the rows (number, run id, pool, serial, ...) recording an event of it
+    (a payment, a void), every run's: their numbers with no gap, one row for each sale `marked` with it
+    and none for another, that row as the sale records it (`differ`: what does not match), none of a
+    share never sold. `words`: the row ("payment"), done ("paid"), the sale's mark ("claim"), marked
+    ("claimed")."""
+    row, done, mark, marked_as = words
+    gaps = missing([r[0] for r in rows], row)
+    out = [f"{sales.path}: {gaps} (rows removed by hand)"] if gaps else []
+    by_share: dict[tuple[str, int], list[tuple[Any, ...]]] = {}
     for r in rows:
         if r[1] == run.run_id:
             by_share.setdefault((r[2], r[3]), []).append(r)
     for x in sold:
         mine = by_share.pop((x.pool, x.serial), [])
+        wrong = differ(x, mine[0]) if len(mine) == 1 and marked(x) is not None else None
         if len(mine) > 1:
             nos = ", ".join(str(r[0]) for r in mine)
-            out.append(f"{x.ticket}: paid {len(mine)} times (payment nos. {nos})")
-        elif mine and x.claimed_at is None:
-            out.append(f"{x.ticket}: payment no. {mine[0][0]} is recorded, but its sale shows no claim "
+            out.append(f"{x.ticket}: {done} {len(mine)} times ({row} nos. {nos})")
+        elif mine and marked(x) is None:
+            out.append(f"{x.ticket}: {row} no. {mine[0][0]} is recorded, but its sale shows no {mark} "
                        "(cleared by hand)")
-        elif mine and (mine[0][4], mine[0][5]) != (x.claimed_at, x.prize_cents):
-            no, at, cents = mine[0][0], mine[0][4], mine[0][5]
-            out.append(f"{x.ticket}: its sale records {fmt_cents(x.prize_cents or 0)} paid at "
-                       f"{x.claimed_at}, its payment no. {no} {fmt_cents(cents)} at {at}")
-        elif not mine and x.claimed_at is not None:
-            out.append(f"{x.ticket}: claimed, but no payment row records it (removed by hand)")
-    out += [f"{share_id(pool, serial)}: payment no. {r[0][0]} of a share never sold"
-            for (pool, serial), r in sorted(by_share.items())]
-    return out
-
-
-def _void_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
-    """Each voided sale against the void rows (version 4): one each, at the same time, none for a sale not
-    voided (a void cleared from the sale by hand), none of a share never sold."""
-    if not sales.chained:
-        return []
-    by_share: dict[tuple[str, int], list[tuple[int, str, str, int, str]]] = {}
-    for r in sales.voids():
-        if r[1] == run.run_id:
-            by_share.setdefault((r[2], r[3]), []).append(r)
-    out = []
-    for x in sold:
-        mine = by_share.pop((x.pool, x.serial), [])
-        if len(mine) > 1:
-            nos = ", ".join(str(r[0]) for r in mine)
-            out.append(f"{x.ticket}: voided {len(mine)} times (void nos. {nos})")
-        elif mine and x.voided_at is None:
-            out.append(f"{x.ticket}: void no. {mine[0][0]} is recorded, but its sale shows no void "
-                       "(cleared by hand)")
-        elif mine and mine[0][4] != x.voided_at:
-            out.append(f"{x.ticket}: its sale records a void at {x.voided_at}, its void no. {mine[0][0]} at "
-                       f"{mine[0][4]}")
-        elif not mine and x.voided_at is not None:
-            out.append(f"{x.ticket}: voided, but no void row records it (removed by hand)")
-    out += [f"{share_id(pool, serial)}: void no. {r[0][0]} of a share never sold"
+        elif wrong:
+            out.append(f"{x.ticket}: {wrong}")
+        elif not mine and marked(x) is not None:
+            out.append(f"{x.ticket}: {marked_as}, but no {row} row records it (removed by hand)")
+    out += [f"{share_id(pool, serial)}: {row} no. {r[0][0]} of a share never sold"
             for (pool, serial), r in sorted(by_share.items())]
     return out
 
@@ -193,9 +197,10 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
             claimed.setdefault(s.pool, []).append(s)
     problems = _void_rows(run, sales, every) + _payment_rows(run, sales, every) + [
         p for pool, paid in sorted(claimed.items()) for p in _paid_amounts(run, pool, paid)]
-    if problems:
-        raise BackOfficeError(f"{problems[0]}; the ledger does not reconcile, so the figures would not add "
-                              "up (`poolgen sales reconcile` names each problem)")
+    if problems:  # one line naming the ledger and the row
+        first = problems[0].removeprefix(f"{sales.path}: ")
+        raise BackOfficeError(f"{sales.path}: {first}; the ledger does not reconcile, so the figures would "
+                              "not add up (`poolgen sales reconcile` names each problem)")
     paid: Counter[tuple[str, int]] = Counter()
     voided: Counter[tuple[str, int]] = Counter()  # prizes in voided sales: never claimable, owed to no one
     prizes: dict[str, Any] = {}  # pool -> its prize_cents column, read once
@@ -207,9 +212,9 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
                 checked_pool_file(run, s.pool)
                 prizes[s.pool] = run.folder.read(s.pool, ["prize_cents"])["prize_cents"]
             if not 1 <= s.serial <= len(prizes[s.pool]):  # a row edited by hand: reconcile names it
-                raise BackOfficeError(f"{s.ticket}: a voided sale of serial {s.serial:,}, which pool "
-                                      f"{s.pool} does not have; the figures would not add up (`poolgen "
-                                      "sales reconcile` names each problem)")
+                raise BackOfficeError(f"{sales.path}: {s.ticket}: a voided sale of serial {s.serial:,}, "
+                                      f"which pool {s.pool} does not have; the figures would not add up "
+                                      "(`poolgen sales reconcile` names each problem)")
             cents = int(prizes[s.pool][s.serial - 1])
             if cents:
                 voided[(s.pool, cents)] += 1

@@ -255,7 +255,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
         if table not in ("sales", "voids", "payments") or table in recorded:
             raise BackOfficeError(f"--head {text!r}: " + ("a second head of the " + table if table in recorded
                                   else "not sales=N:HEX, voids=N:HEX, payments=N:HEX or N:HEX"))
-        recorded[table] = parse_head(value, entry=table[:-1])
+        recorded[table] = parse_head(value, entry=table[:-1], given=text)
     book = _ledger(run, ledger, public_key)
     try:
         if not book.chained and set(recorded) - {"payments"}:

@@ -125,7 +125,7 @@ def test_a_share_claim_killed_before_its_commit_leaves_neither_record(einstant, 
 
 def test_a_voided_sale_moved_past_the_pool_is_refused_by_the_closing_report(einstant, tmp_path):
     """The closing report reads a voided sale's prize by its serial: a serial edited past the pool was an
-    IndexError traceback; it is one line naming the sale (reconcile names the problem)."""
+    IndexError traceback; it is one line naming the ledger and the sale (reconcile names the problem)."""
     ledger = tmp_path / "sales.sqlite"
     assert _sell(einstant, ledger).exit_code == 0
     assert invoke("sales", "void", einstant["folder"],
@@ -136,8 +136,8 @@ def test_a_voided_sale_moved_past_the_pool_is_refused_by_the_closing_report(eins
     rechain_sales(ledger)  # the chains have no key: whole again, so the closing report reads the rows
     result = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--closing")
     assert (result.exit_code, result.output) == (2, (
-        "poolgen: error: d1.00-0009999: a voided sale of serial 9,999, which pool d1.00 does not have; the "
-        "figures would not add up (`poolgen sales reconcile` names each problem)\n"))
+        f"poolgen: error: {ledger}: d1.00-0009999: a voided sale of serial 9,999, which pool d1.00 does not "
+        "have; the figures would not add up (`poolgen sales reconcile` names each problem)\n"))
 
 
 def test_the_closing_report_never_hides_a_paid_share_or_pays_an_amount_it_does_not_show(einstant, tmp_path):
@@ -151,9 +151,9 @@ def test_the_closing_report_never_hides_a_paid_share_or_pays_an_amount_it_does_n
     _edit(ledger, "UPDATE sales SET claimed_at = NULL, prize_cents = NULL")
     cleared = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--closing")
     assert (cleared.exit_code, cleared.output) == (2, (
-        f"poolgen: error: {share}: payment no. 1 is recorded, but its sale shows no claim (cleared by hand); "
-        "the ledger does not reconcile, so the figures would not add up (`poolgen sales reconcile` names "
-        "each problem)\n"))
+        f"poolgen: error: {ledger}: {share}: payment no. 1 is recorded, but its sale shows no claim (cleared "
+        "by hand); the ledger does not reconcile, so the figures would not add up (`poolgen sales reconcile` "
+        "names each problem)\n"))
     ledger2 = tmp_path / "sales2.sqlite"
     share2, prize2 = _winner_sold_and_paid(einstant, ledger2)
     _edit(ledger2, "UPDATE sales SET prize_cents = 7777")
@@ -162,5 +162,5 @@ def test_the_closing_report_never_hides_a_paid_share_or_pays_an_amount_it_does_n
     moved = invoke("sales", "report", einstant["folder"], "--ledger", ledger2, "--closing", "--json")
     cash = f"${prize2 // 100:,}.{prize2 % 100:02d}"
     assert (moved.exit_code, moved.output) == (2, (
-        f"poolgen: error: {share2}: paid $77.77, but its prize is {cash}; the ledger does not reconcile, so "
-        "the figures would not add up (`poolgen sales reconcile` names each problem)\n"))
+        f"poolgen: error: {ledger2}: {share2}: paid $77.77, but its prize is {cash}; the ledger does not "
+        "reconcile, so the figures would not add up (`poolgen sales reconcile` names each problem)\n"))

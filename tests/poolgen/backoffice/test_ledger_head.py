@@ -105,6 +105,16 @@ def test_a_bad_head_names_the_ledgers_own_numbered_rows(tmp_path, command, entry
                                 "lower-case hex digits)")
 
 
+@pytest.mark.parametrize(("head", "entry"), [("sales=7:abc", "sale"), ("voids=07:" + "0" * 64, "void"),
+                                             ("payments=7:" + "A" * 64, "payment")])
+def test_a_bad_sales_ledger_head_of_a_named_chain_is_refused_as_given(tmp_path, head, entry):
+    """`--head sales=7:abc` was refused as `--head '7:abc'`: the chain it was given for left out."""
+    result = invoke("sales", "reconcile", tmp_path / "run", "--ledger", tmp_path / "ledger.sqlite", "--head",
+                    head)
+    one_line(result, "poolgen", f"--head {head!r}: not a ledger head N:HEX (a {entry} number, a colon and 64 "
+                                "lower-case hex digits)")
+
+
 def test_a_ledger_of_schema_version_1_is_refused(office, tmp_path):
     ledger = tmp_path / "claims.sqlite"
     db = sqlite3.connect(ledger)

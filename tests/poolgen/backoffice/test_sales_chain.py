@@ -85,6 +85,58 @@ def test_a_void_row_removed_with_its_sale_cleared_is_refused_against_a_voids_hea
         f"extends its voids head {head}; a voided share whose void was removed can be paid"))
 
 
+def test_a_sales_void_reason_edited_by_hand_is_named_against_its_void_row(einstant, tmp_path):
+    """The doc: a sale's `void_reason` is a copy of its void row's `reason`, which reconcile compares with
+    it. Before: only the time was compared, and a reason edited by hand reconciled."""
+    ledger = tmp_path / "sales.sqlite"
+    _sell(einstant, ledger, 2)
+    _do(einstant, ledger, "void", "d1.00-0000002", "--reason", "R1")
+    _edit(ledger, "UPDATE sales SET void_reason = 'EDITED' WHERE sale_no = 2")
+    db = sqlite3.connect(ledger)
+    at = db.execute("SELECT at FROM voids").fetchone()[0]
+    db.close()
+    result = _reconcile(einstant, ledger)
+    assert (result.exit_code, split_heads(result.output)[0].splitlines()[0]) == (1, (
+        f"problem: d1.00-0000002: its sale records a void at {at} for EDITED, its void no. 1 at {at} "
+        "for R1"))
+
+
+def test_a_void_removed_from_the_middle_and_rechained_leaves_a_gap_that_is_named(einstant, tmp_path):
+    """The doc: a gap in a chain's numbers is a problem of its own (as the payments'). Before: the first of
+    two voids removed, its sale's void cleared and the voids chained again reconciled, so its share could
+    be paid (its outcome may have been shown)."""
+    ledger = tmp_path / "sales.sqlite"
+    _sell(einstant, ledger, 3)
+    for share in ("d1.00-0000001", "d1.00-0000002"):
+        _do(einstant, ledger, "void", share, "--reason", "R1")
+    _edit(ledger, "UPDATE sales SET voided_at = NULL, void_reason = NULL WHERE sale_no = 1")
+    _edit(ledger, "DELETE FROM voids WHERE void_no = 1")
+    rechain_sales(ledger)
+    result = _reconcile(einstant, ledger)
+    assert (result.exit_code, split_heads(result.output)[0].splitlines()[0]) == (
+        1, f"problem: {ledger}: void number 1 is missing (rows removed by hand)")
+
+
+def test_void_rows_added_and_removed_by_hand_are_each_named(einstant, tmp_path):
+    """Every void row problem of section 5 on one ledger: a gap, a share voided twice, a void removed
+    with its sale still voided, a void of a share never sold, and the voids chain broken by them."""
+    ledger = tmp_path / "sales.sqlite"
+    _sell(einstant, ledger, 3)
+    for share in ("d1.00-0000001", "d1.00-0000002"):
+        _do(einstant, ledger, "void", share, "--reason", "R1")
+    _edit(ledger, "DELETE FROM voids WHERE void_no = 2")
+    _edit(ledger, "INSERT INTO voids VALUES (3, 'eh', 'd1.00', 1, '2026-12-03T00:00:00.000Z', 'R1', 'x')")
+    _edit(ledger, "INSERT INTO voids VALUES (4, 'eh', 'd1.00', 1999, '2026-12-03T00:00:00.000Z', 'R1', 'x')")
+    result = _reconcile(einstant, ledger)
+    assert (result.exit_code, split_heads(result.output)[0].splitlines()[:-1]) == (1, [
+        f"problem: {ledger}: void number 2 is missing (rows removed by hand)",
+        "problem: d1.00-0000001: voided 2 times (void nos. 1, 3)",
+        "problem: d1.00-0000002: voided, but no void row records it (removed by hand)",
+        "problem: d1.00-0001999: void no. 4 of a share never sold",
+        f"problem: {ledger}: void no. 3: its chain is not the one its rows give (a row edited, inserted or "
+        "removed by hand)"])
+
+
 def test_a_sales_player_changed_by_hand_breaks_its_chain(einstant, tmp_path):
     """Before: the share was paid to whoever claimed it with `--player` of the new reference."""
     ledger = tmp_path / "sales.sqlite"
@@ -150,6 +202,32 @@ def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant
     assert (sell.exit_code, sell.stderr) == (2, (
         f"poolgen: error: {ledger}: a sales ledger of version 3 (sales and voids in no chain): read, never "
         "written; record into a new ledger of version 4\n"))
+    assert ledger.read_bytes() == before
+
+
+def test_a_ledger_of_version_3_in_rollback_mode_is_refused_by_every_recording_command_unwritten(
+        einstant, tmp_path):
+    """The doc: a command that records refuses a version 3 ledger before writing anything. Before: opening
+    it to record switched it to WAL mode (its header rewritten) before the refusal."""
+    from poolgen.backoffice.sales import SALES_3  # noqa: PLC0415  # only these tests build a version 3 ledger
+
+    ledger = tmp_path / "sales.sqlite"
+    db = sqlite3.connect(ledger)
+    for sql in SALES_3.schema:
+        db.execute(sql)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    ledger.chmod(0o600)
+    before = ledger.read_bytes()
+    for args in (("sell", "--pool", "d1.00", "--channel", "web", "--player", "p1"),
+                 ("close", "--pool", "d1.00"), ("void", "d1.00-0000001", "--reason", "R1"),
+                 ("claim", "d1.00-0000001")):
+        result = invoke("sales", args[0], einstant["folder"], *args[1:], "--public-key", einstant["public"],
+                        "--ledger", ledger)
+        assert (result.exit_code, result.stderr.endswith("record into a new ledger of version 4\n")) == (
+            2, True), result.output
     assert ledger.read_bytes() == before
 
 

@@ -164,3 +164,17 @@ def test_a_script_moving_a_book_of_another_cut_is_refused_as_the_command_is(orde
         assert [m.book for m in books.move(vouched, "activate", [a[0]], "clerk1", "")] == [a[0]]
     finally:
         books.close()
+
+
+def test_a_script_moving_no_book_is_refused_in_one_line_nothing_recorded(order, tmp_path):
+    """`BooksLedger.move` with an empty list (the command line needs a book; a script may pass none) was an
+    IndexError from inside its transaction, not a refusal."""
+    vouched = open_signed(order["a"].folder, order["a"].public, "books activate")
+    books = BooksLedger(tmp_path / "books.sqlite")
+    try:
+        with pytest.raises(BackOfficeError) as info:
+            books.move(vouched, "activate", [], "clerk1", "")
+        assert str(info.value) == "activate: no book named; name each book to move once"
+        assert books.rows() == []
+    finally:
+        books.close()
