@@ -88,10 +88,22 @@ def _reachable(params: Params, p: int) -> bool:
 def best(params: Params, marked: np.ndarray) -> np.ndarray:
     """Per card (row of `marked`): the index of the highest pattern it completes, -1 for none."""
     highest = np.full(marked.shape[0], -1, dtype=np.int64)
+    held = marked.astype(np.int16)
     for p, pattern in enumerate(params.patterns):
-        done = np.logical_or.reduce([marked[:, list(alt)].all(axis=1) for alt in pattern.sets])
+        table, sizes = _set_table(pattern.sets)
+        done = ((held @ table) == sizes).any(axis=1)
         highest[done] = p
     return highest
+
+
+@cache
+def _set_table(sets: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """A pattern's cell sets as a (25, sets) 0/1 table and each set's size: a card completes set i
+    when its marked cells times column i is the set's size."""
+    table = np.zeros((25, len(sets)), dtype=np.int16)
+    for i, alt in enumerate(sets):
+        table[list(alt), i] = 1
+    return table, table.sum(axis=0)
 
 
 def _cells_of(c: int, free: bool) -> list[int]:
@@ -128,12 +140,15 @@ def _calls(stream: Stream, m: int, calls: int) -> np.ndarray:
 def forced_cards(stream: Stream, params: Params, called: np.ndarray,
                   p: int) -> tuple[np.ndarray, np.ndarray]:
     """Contract section 7, step 3: per row an alternative of pattern p uniformly, then a card uniform
-    among the cards whose alternative's cells are all called; (cards, accepted)."""
+    among the cards whose alternative's cells are all called; (cards, accepted). Per column, the
+    alternative's cells (top to bottom) take the column's first draw's called numbers in its order
+    (its uncalled ones after), the other cells the second draw's numbers not so taken, in its order."""
     m = called.shape[0]
     alts = params.patterns[p].sets
     pick = integers(stream, len(alts), size=m)
     card = np.zeros((m, 25), dtype=np.int64)
     ok = np.ones(m, dtype=bool)
+    rows = np.arange(m)[:, None]
     for c in range(5):
         cells = _cells_of(c, params.free)
         base = 15 * c + 1
@@ -142,40 +157,73 @@ def forced_cards(stream: Stream, params: Params, called: np.ndarray,
         by_call = np.take_along_axis(first, np.argsort(~np.take_along_axis(called, first, axis=1), axis=1,
                                                         kind="stable"), axis=1)
         have = called[:, base:base + 15].sum(axis=1)
-        for a, alt in enumerate(alts):
-            rows = np.flatnonzero(pick == a)
-            forced = [k for k in cells if k in alt]
-            rest = [k for k in cells if k not in alt]
-            s = len(forced)
-            ok[rows] &= have[rows] >= s
-            card[np.ix_(rows, np.array(forced, dtype=np.int64))] = by_call[rows, :s]
-            used = np.zeros((rows.size, 76), dtype=bool)
-            np.put_along_axis(used, by_call[rows, :s], True, axis=1)
-            sec = second[rows]
-            order = np.argsort(np.take_along_axis(used, sec, axis=1), axis=1, kind="stable")
-            picked = np.take_along_axis(sec, order, axis=1)[:, :len(rest)]
-            card[np.ix_(rows, np.array(rest, dtype=np.int64))] = picked
+        inside = _in_alt(alts, params.free, c)[pick]  # (m, cells): the cell is in the row's alternative
+        s = inside.sum(axis=1)
+        ok &= have >= s
+        # where each number stands in by_call: a number is taken when it stands before s
+        place = np.empty((m, 15), dtype=np.int64)
+        np.put_along_axis(place, by_call - base, np.arange(15)[None, :], axis=1)
+        taken = np.take_along_axis(place, second - base, axis=1) < s[:, None]
+        picked = np.take_along_axis(second, np.argsort(taken, axis=1, kind="stable"), axis=1)
+        rank_in = np.cumsum(inside, axis=1) - 1
+        rank_out = np.cumsum(~inside, axis=1) - 1
+        card[:, cells] = np.where(inside, by_call[rows, np.maximum(rank_in, 0)],
+                                  picked[rows, np.maximum(rank_out, 0)])
     return card, ok
 
 
 @cache
-def _column_counts(sets: tuple[tuple[int, ...], ...], free: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell set of a pattern, per column: (its cells needing a number, the column's numbered cells)."""
-    return tuple(tuple((sum(1 for k in _cells_of(c, free) if k in alt), len(_cells_of(c, free)))
-                       for c in range(5)) for alt in sets)
+def _in_alt(sets: tuple[tuple[int, ...], ...], free: bool, c: int) -> np.ndarray:
+    """(sets, column c's numbered cells): whether each of the column's cells is in each cell set."""
+    return np.array([[k in alt for k in _cells_of(c, free)] for alt in sets], dtype=bool).reshape(
+        len(sets), len(_cells_of(c, free)))
 
 
 @cache
-def _acceptance(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, ...],
-                done: tuple[int, ...]) -> Fraction:
-    """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called."""
+def _profiles(sets: tuple[tuple[int, ...], ...], free: bool) -> tuple[tuple[tuple[tuple[int, int], ...], ...],
+                                                                    tuple[int, ...]]:
+    """A pattern's distinct per-column profiles, per column (its cells needing a number, the column's
+    numbered cells), and each cell set's profile: sets of one profile are completed by as many cards."""
+    profiles: list[tuple[tuple[int, int], ...]] = []
+    of_set: list[int] = []
+    for alt in sets:
+        profile = tuple((sum(1 for k in _cells_of(c, free) if k in alt), len(_cells_of(c, free)))
+                        for c in range(5))
+        if profile not in profiles:
+            profiles.append(profile)
+        of_set.append(profiles.index(profile))
+    return tuple(profiles), tuple(of_set)
+
+
+@cache
+def _card_counts(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, ...]) -> tuple[int, ...]:
+    """Per profile (`_profiles`): N, the cards whose cell set of that profile is all called, when
+    column c holds have[c] called numbers."""
     counts = []
-    for per_column in _column_counts(sets, free):
+    for per_column in _profiles(sets, free)[0]:
         n = 1
         for a, (s, cells) in zip(have, per_column, strict=True):
             n *= perm(a, s) * perm(15 - s, cells - s)
         counts.append(n)
-    return Fraction(1, max(counts)) / sum(Fraction(1, counts[i]) for i in done)
+    return tuple(counts)
+
+
+@cache
+def _acceptance(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, ...],
+                held: tuple[int, ...]) -> Fraction:
+    """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called
+    (exact), held[j] the complete sets of profile j (`_profiles`: they share one N)."""
+    counts = _card_counts(sets, free, have)
+    return Fraction(1, max(counts)) / sum(Fraction(k, counts[j]) for j, k in enumerate(held) if k)
+
+
+@cache
+def _profile_table(sets: tuple[tuple[int, ...], ...], free: bool) -> np.ndarray:
+    """(sets, profiles) 0/1: each cell set's profile."""
+    of_set = _profiles(sets, free)[1]
+    table = np.zeros((len(sets), max(of_set) + 1), dtype=np.int16)
+    table[np.arange(len(sets)), of_set] = 1
+    return table
 
 
 def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np.ndarray, p: int,
@@ -186,11 +234,12 @@ def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np
     if len(alts) == 1:
         return ok
     out = ok.copy()
-    have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2)
-    complete = np.stack([marked[:, list(alt)].all(axis=1) for alt in alts], axis=1)
-    for row in np.flatnonzero(ok):
-        alpha = _acceptance(alts, params.free, tuple(int(a) for a in have[row]),
-                            tuple(int(i) for i in np.flatnonzero(complete[row])))
+    have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2).tolist()
+    table, sizes = _set_table(alts)
+    complete = ((marked.astype(np.int16) @ table) == sizes).astype(np.int16)
+    held = (complete @ _profile_table(alts, params.free)).tolist()
+    for row in np.flatnonzero(ok).tolist():
+        alpha = _acceptance(alts, params.free, tuple(have[row]), tuple(held[row]))
         if alpha < 1:
             out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
     return out
