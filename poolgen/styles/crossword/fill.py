@@ -50,18 +50,40 @@ def fill_grids(lex: Lexicon, grids: Sequence[Grid], m: int, stream: Stream) -> n
 
 @cache
 def letter_sets(alphabet: int, shown: int) -> np.ndarray:
-    """Every set of letters left out (alphabet - shown of them) as a bit mask, in lexicographic order."""
-    return np.array([sum(1 << c for c in combo) for combo in combinations(range(alphabet), alphabet - shown)],
-                    dtype=np.int64)
+    """Every set of letters left out (alphabet - shown of them) as a bit mask, in lexicographic order (of
+    each set's letters, least first: `itertools.combinations`)."""
+    blocks, order = _set_blocks(alphabet, shown)
+    sets: np.ndarray = _laid(blocks, alphabet)[order]
+    return sets
+
+
+def _laid(blocks: tuple[tuple[np.ndarray, np.ndarray], ...], alphabet: int) -> np.ndarray:
+    """The sets of `_set_blocks` as bit masks, block after block, row by row."""
+    if not blocks:
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate([(lo[:, None] | (hi[None, :] << (alphabet // 2))).ravel() for lo, hi in blocks])
 
 
 @cache
-def _set_halves(alphabet: int, shown: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each set of `letter_sets(alphabet, shown)` split in two: its letters below alphabet // 2 and the
-    rest (shifted down), each a bit mask, in the same order."""
-    sets = letter_sets(alphabet, shown)
-    low = alphabet // 2
-    return (sets & ((1 << low) - 1)).astype(np.intp), (sets >> low).astype(np.intp)
+def _set_blocks(alphabet: int, shown: int) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], np.ndarray]:
+    """The sets of letters left out as blocks: per number k of letters below alphabet // 2, every such k
+    letters (low masks) with every choice of the rest above (high masks, shifted down), row by row; and
+    where each set of lexicographic order stands in the blocks laid end to end. Of two sets, the first
+    in that order holds the least letter the two do not share: it has the greater mask read with its
+    bits reversed, so the order is the masks so read, descending."""
+    low, out = alphabet // 2, alphabet - shown
+
+    def masks(letters: range, k: int) -> np.ndarray:
+        return np.array([sum(1 << (c - letters.start) for c in combo) for combo in combinations(letters, k)],
+                        dtype=np.int64)
+
+    blocks = tuple((masks(range(low), k), masks(range(low, alphabet), out - k))
+                   for k in range(out + 1) if k <= low and out - k <= alphabet - low)
+    laid = _laid(blocks, alphabet)
+    mirrored = np.zeros(laid.size, dtype=np.int64)
+    for c in range(alphabet):
+        mirrored |= ((laid >> c) & 1) << (alphabet - 1 - c)
+    return blocks, np.argsort(-mirrored, kind="stable")
 
 
 def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray:
@@ -69,11 +91,12 @@ def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray
     complete: those with none of its letters; the same counts as testing every word against every set.
     Words 64 at a time as the bits of a number: for every subset of each half of the alphabet, the words
     holding one of its letters (built by doubling, 2^13 subsets a half for 26 letters); a set's words
-    missed are its two halves' ORed, one pass over the sets instead of one a word. (int32 counts: the
-    sets are many, 1,562,275 of 26 letters less 18 shown, and narrow arrays are the faster to pass.)"""
-    low_sets, high_sets = _set_halves(alphabet, shown)
+    missed are its two halves' ORed, one pass over the sets instead of one a word, the sets taken in
+    blocks of one lower half with every upper half (`_set_blocks`: no look-up a set), put in order once.
+    (int32 counts: the sets are many, 1,562,275 of 26 letters less 18 shown.)"""
+    blocks, order = _set_blocks(alphabet, shown)
     low = alphabet // 2
-    missed = np.zeros(low_sets.size, dtype=np.int32)
+    missed = np.zeros(order.size, dtype=np.int32)
     bit = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
     for start in range(0, len(word_masks), 64):
         chunk = np.asarray(word_masks[start:start + 64], dtype=np.int64)
@@ -85,11 +108,13 @@ def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray
             for word_bits in letters:  # subsets with letter i: those without it, ORed with its words
                 by_subset = np.concatenate((by_subset, by_subset | word_bits))
             halves.append(by_subset)
-        either = halves[0].take(low_sets)
-        np.bitwise_or(either, halves[1].take(high_sets), out=either)
-        missed += np.bitwise_count(either)
-    np.subtract(len(word_masks), missed, out=missed)
-    return missed
+        at = 0
+        for lo, hi in blocks:
+            size = lo.size * hi.size
+            missed[at:at + size] += np.bitwise_count(halves[0][lo][:, None] | halves[1][hi][None, :]).ravel()
+            at += size
+    done: np.ndarray = np.subtract(len(word_masks), missed, out=missed)[order]
+    return done
 
 
 Spans = tuple[tuple[int, int], ...]  # the words counted together: (first, end) slot ranges, one a legend
