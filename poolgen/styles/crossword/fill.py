@@ -86,17 +86,27 @@ def _set_blocks(alphabet: int, shown: int) -> tuple[tuple[tuple[np.ndarray, np.n
     return blocks, np.argsort(-mirrored, kind="stable")
 
 
+Spans = tuple[tuple[int, int], ...]  # the words counted together: (first, end) slot ranges, one a legend
+
+
 def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray:
     """For every set of letters left out (in `letter_sets` order), how many of a ticket's words it leaves
-    complete: those with none of its letters; the same counts as testing every word against every set.
-    Words 64 at a time as the bits of a number: for every subset of each half of the alphabet, the words
-    holding one of its letters (built by doubling, 2^13 subsets a half for 26 letters); a set's words
-    missed are its two halves' ORed, one pass over the sets instead of one a word, the sets taken in
-    blocks of one lower half with every upper half (`_set_blocks`: no look-up a set), put in order once.
-    (int32 counts: the sets are many, 1,562,275 of 26 letters less 18 shown.)"""
+    complete: those with none of its letters; the same counts as testing every word against every set."""
     blocks, order = _set_blocks(alphabet, shown)
+    done: np.ndarray = (len(word_masks) - _missed(word_masks, alphabet, blocks, order.size))[order]
+    return done
+
+
+def _missed(word_masks: np.ndarray, alphabet: int, blocks: tuple[tuple[np.ndarray, np.ndarray], ...],
+            total: int) -> np.ndarray:
+    """Per set of letters left out, in `_set_blocks`' order (block after block), how many of the words
+    hold one of its letters. Words 64 at a time as the bits of a number: for every subset of each half
+    of the alphabet, the words holding one of its letters (built by doubling, 2^13 subsets a half for 26
+    letters); a set's words missed are its two halves' ORed, one pass over the sets instead of one a
+    word, each block one lower half with every upper half (no look-up a set). int32 counts: the sets are
+    many, 1,562,275 of 26 letters less 18 shown."""
     low = alphabet // 2
-    missed = np.zeros(order.size, dtype=np.int32)
+    missed = np.zeros(total, dtype=np.int32)
     bit = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
     for start in range(0, len(word_masks), 64):
         chunk = np.asarray(word_masks[start:start + 64], dtype=np.int64)
@@ -113,11 +123,25 @@ def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray
             size = lo.size * hi.size
             missed[at:at + size] += np.bitwise_count(halves[0][lo][:, None] | halves[1][hi][None, :]).ravel()
             at += size
-    done: np.ndarray = np.subtract(len(word_masks), missed, out=missed)[order]
-    return done
+    return missed
 
 
-Spans = tuple[tuple[int, int], ...]  # the words counted together: (first, end) slot ranges, one a legend
+def _fitting(word_masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
+             bonus: tuple[int, bool] | None, spans: Spans) -> np.ndarray:
+    """The indices, in `letter_sets` order, of the sets of letters left out that complete lo[k]..hi[k]
+    of one ticket's words in each span k and, with `bonus` (its word's letter mask, whether completed),
+    complete the bonus word or not: tested in `_set_blocks`' order, put in order once."""
+    blocks, order = _set_blocks(alphabet, shown)
+    fits = np.ones(order.size, dtype=bool)
+    for k, (a, b) in enumerate(spans):
+        missed = _missed(word_masks[a:b], alphabet, blocks, order.size)
+        fits &= (missed >= (b - a) - hi[k]) & (missed <= (b - a) - lo[k])
+    if bonus is not None:
+        low = alphabet // 2
+        word_low, word_high = bonus[0] & ((1 << low) - 1), bonus[0] >> low
+        fits &= np.concatenate([(((lo_ & word_low) == 0)[:, None] & ((hi_ & word_high) == 0)[None, :]).ravel()
+                                for lo_, hi_ in blocks] or [np.zeros(0, dtype=bool)]) == bonus[1]
+    return np.flatnonzero(fits[order])
 
 
 def _counts(done: np.ndarray, spans: Spans) -> np.ndarray:
@@ -150,13 +174,8 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
         todo = todo[~good]
     sets = letter_sets(alphabet, shown) if todo.size else np.zeros(0, dtype=np.int64)
     for r in todo.tolist():
-        fits = np.ones(sets.size, dtype=bool)
-        for k, (a, b) in enumerate(spans):
-            done = _words_done(masks[r][a:b], alphabet, shown)
-            fits &= (done >= lo[r, k]) & (done <= hi[r, k])
-        if bonus is not None:
-            fits &= ((sets & bonus[0][r]) == 0) == bonus[1]
-        valid = np.flatnonzero(fits)
+        valid = _fitting(masks[r], lo[r], hi[r], alphabet, shown,
+                         (int(bonus[0][r]), bonus[1]) if bonus is not None else None, spans)
         if not valid.size:
             continue
         chosen = int(sets[valid[int(integers(stream, valid.size, size=1)[0])]])
