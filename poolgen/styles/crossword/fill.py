@@ -97,17 +97,12 @@ def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray
     return done
 
 
-def _missed(word_masks: np.ndarray, alphabet: int, blocks: tuple[tuple[np.ndarray, np.ndarray], ...],
-            total: int) -> np.ndarray:
-    """Per set of letters left out, in `_set_blocks`' order (block after block), how many of the words
-    hold one of its letters. Words 64 at a time as the bits of a number: for every subset of each half
-    of the alphabet, the words holding one of its letters (built by doubling, 2^13 subsets a half for 26
-    letters); a set's words missed are its two halves' ORed, one pass over the sets instead of one a
-    word, each block one lower half with every upper half (no look-up a set). int32 counts: the sets are
-    many, 1,562,275 of 26 letters less 18 shown."""
+def _halves(word_masks: np.ndarray, alphabet: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Words 64 at a time as the bits of a number: per chunk, for every subset of each half of the
+    alphabet, the words holding one of its letters (built by doubling, 2^13 subsets a half for 26)."""
     low = alphabet // 2
-    missed = np.zeros(total, dtype=np.int32)
     bit = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+    out = []
     for start in range(0, len(word_masks), 64):
         chunk = np.asarray(word_masks[start:start + 64], dtype=np.int64)
         holds = (chunk[None, :] >> np.arange(alphabet, dtype=np.int64)[:, None]) & 1  # (letter, word)
@@ -118,29 +113,53 @@ def _missed(word_masks: np.ndarray, alphabet: int, blocks: tuple[tuple[np.ndarra
             for word_bits in letters:  # subsets with letter i: those without it, ORed with its words
                 by_subset = np.concatenate((by_subset, by_subset | word_bits))
             halves.append(by_subset)
-        at = 0
-        for lo, hi in blocks:
-            size = lo.size * hi.size
-            missed[at:at + size] += np.bitwise_count(halves[0][lo][:, None] | halves[1][hi][None, :]).ravel()
-            at += size
-    return missed
+        out.append((halves[0], halves[1]))
+    return out
+
+
+def _block_missed(halves: list[tuple[np.ndarray, np.ndarray]], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per set of one block (`_set_blocks`: lower half lo[i] with upper half hi[j], row by row), how many
+    of the words hold one of its letters: its two halves' words ORed, one pass over the sets instead of
+    one a word."""
+    piece = np.zeros(lo.size * hi.size, dtype=np.uint8)
+    for k, (low_words, high_words) in enumerate(halves):
+        count = np.bitwise_count(low_words[lo][:, None] | high_words[hi][None, :]).ravel()
+        piece = count if k == 0 else piece.astype(np.int32) + count
+    return piece
+
+
+def _missed(word_masks: np.ndarray, alphabet: int, blocks: tuple[tuple[np.ndarray, np.ndarray], ...],
+            total: int) -> np.ndarray:
+    """Per set of letters left out, in `_set_blocks`' order (block after block), how many of the words
+    hold one of its letters (int32)."""
+    halves = _halves(word_masks, alphabet)
+    return np.concatenate([_block_missed(halves, lo, hi).astype(np.int32) for lo, hi in blocks]
+                          or [np.zeros(total, dtype=np.int32)])
 
 
 def _fitting(word_masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
              bonus: tuple[int, bool] | None, spans: Spans) -> np.ndarray:
     """The indices, in `letter_sets` order, of the sets of letters left out that complete lo[k]..hi[k]
     of one ticket's words in each span k and, with `bonus` (its word's letter mask, whether completed),
-    complete the bonus word or not: tested in `_set_blocks`' order, put in order once."""
+    complete the bonus word or not: tested block by block (`_set_blocks`), put in order once. (The sets
+    are many, 1,562,275 of 26 letters less 18 shown: a block at a time stays in the cache.)"""
     blocks, order = _set_blocks(alphabet, shown)
-    fits = np.ones(order.size, dtype=bool)
-    for k, (a, b) in enumerate(spans):
-        missed = _missed(word_masks[a:b], alphabet, blocks, order.size)
-        fits &= (missed >= (b - a) - hi[k]) & (missed <= (b - a) - lo[k])
-    if bonus is not None:
-        low = alphabet // 2
-        word_low, word_high = bonus[0] & ((1 << low) - 1), bonus[0] >> low
-        fits &= np.concatenate([(((lo_ & word_low) == 0)[:, None] & ((hi_ & word_high) == 0)[None, :]).ravel()
-                                for lo_, hi_ in blocks] or [np.zeros(0, dtype=bool)]) == bonus[1]
+    per_span = [(_halves(word_masks[a:b], alphabet), max(0, (b - a) - int(hi[k])), (b - a) - int(lo[k]))
+                for k, (a, b) in enumerate(spans)]
+    low = alphabet // 2
+    fits = np.zeros(order.size, dtype=bool)
+    at = 0
+    for lo_, hi_ in blocks:
+        size = lo_.size * hi_.size
+        block = np.ones(size, dtype=bool)
+        for halves, least, most in per_span:  # words missed: the span's words less those completed
+            missed = _block_missed(halves, lo_, hi_)
+            block &= (missed >= least) & (missed <= most) if most >= least else False
+        if bonus is not None:
+            block &= (((lo_ & (bonus[0] & ((1 << low) - 1))) == 0)[:, None]
+                      & ((hi_ & (bonus[0] >> low)) == 0)[None, :]).ravel() == bonus[1]
+        fits[at:at + size] = block
+        at += size
     return np.flatnonzero(fits[order])
 
 
