@@ -154,17 +154,16 @@ def forced_cards(stream: Stream, params: Params, called: np.ndarray,
         base = 15 * c + 1
         first = row_permutations(stream, m, 15) + base
         second = row_permutations(stream, m, 15) + base
-        by_call = np.take_along_axis(first, np.argsort(~np.take_along_axis(called, first, axis=1), axis=1,
-                                                        kind="stable"), axis=1)
+        by_call = first[rows, np.argsort(~called[rows, first], axis=1, kind="stable")]
         have = called[:, base:base + 15].sum(axis=1)
         inside = _in_alt(alts, params.free, c)[pick]  # (m, cells): the cell is in the row's alternative
         s = inside.sum(axis=1)
         ok &= have >= s
         # where each number stands in by_call: a number is taken when it stands before s
         place = np.empty((m, 15), dtype=np.int64)
-        np.put_along_axis(place, by_call - base, np.arange(15)[None, :], axis=1)
-        taken = np.take_along_axis(place, second - base, axis=1) < s[:, None]
-        picked = np.take_along_axis(second, np.argsort(taken, axis=1, kind="stable"), axis=1)
+        place[rows, by_call - base] = np.arange(15)[None, :]
+        taken = place[rows, second - base] < s[:, None]
+        picked = second[rows, np.argsort(taken, axis=1, kind="stable")]
         rank_in = np.cumsum(inside, axis=1) - 1
         rank_out = np.cumsum(~inside, axis=1) - 1
         card[:, cells] = np.where(inside, by_call[rows, np.maximum(rank_in, 0)],
