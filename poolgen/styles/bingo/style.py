@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
-from math import perm
 from typing import Any
 
 import numpy as np
@@ -19,6 +17,7 @@ from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, big_integers, derive_stream, integers, row_permutations
+from poolgen.styles.bingo.cells import CENTRE, acceptance, cells_of, profile_table, set_table
 from poolgen.styles.bingo.patterns import SHAPES, Pattern, read_patterns
 
 __all__ = ["FIELDS", "SHAPES", "SPOTS", "Params", "best", "check_wins", "columns", "entry", "explain", "face",
@@ -32,7 +31,6 @@ SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_call_", ("numbers",)),) + t
     (f"_card{k}_", ("numbers",)) for k in range(MAX_CARDS))
 TRIES = 10_000
 PROBE = 1024  # loser draws `check` makes: at least 8 must complete no pattern (section 2)
-CENTRE = 12
 
 
 @dataclass(frozen=True)
@@ -90,30 +88,16 @@ def best(params: Params, marked: np.ndarray) -> np.ndarray:
     highest = np.full(marked.shape[0], -1, dtype=np.int64)
     held = marked.astype(np.int16)
     for p, pattern in enumerate(params.patterns):
-        table, sizes = _set_table(pattern.sets)
+        table, sizes = set_table(pattern.sets)
         done = ((held @ table) == sizes).any(axis=1)
         highest[done] = p
     return highest
 
 
-@cache
-def _set_table(sets: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """A pattern's cell sets as a (25, sets) 0/1 table and each set's size: a card completes set i
-    when its marked cells times column i is the set's size."""
-    table = np.zeros((25, len(sets)), dtype=np.int16)
-    for i, alt in enumerate(sets):
-        table[list(alt), i] = 1
-    return table, table.sum(axis=0)
-
-
-def _cells_of(c: int, free: bool) -> list[int]:
-    return [r * 5 + c for r in range(5) if not (free and r * 5 + c == CENTRE)]
-
-
 def uniform_cards(stream: Stream, m: int, free: bool) -> np.ndarray:
     card = np.zeros((m, 25), dtype=np.int64)
     for c in range(5):
-        cells = _cells_of(c, free)
+        cells = cells_of(c, free)
         card[:, cells] = row_permutations(stream, m, 15)[:, :len(cells)] + 15 * c + 1
     return card
 
@@ -150,7 +134,7 @@ def forced_cards(stream: Stream, params: Params, called: np.ndarray,
     ok = np.ones(m, dtype=bool)
     rows = np.arange(m)[:, None]
     for c in range(5):
-        cells = _cells_of(c, params.free)
+        cells = cells_of(c, params.free)
         base = 15 * c + 1
         first = row_permutations(stream, m, 15) + base
         second = row_permutations(stream, m, 15) + base
@@ -174,55 +158,8 @@ def forced_cards(stream: Stream, params: Params, called: np.ndarray,
 @cache
 def _in_alt(sets: tuple[tuple[int, ...], ...], free: bool, c: int) -> np.ndarray:
     """(sets, column c's numbered cells): whether each of the column's cells is in each cell set."""
-    return np.array([[k in alt for k in _cells_of(c, free)] for alt in sets], dtype=bool).reshape(
-        len(sets), len(_cells_of(c, free)))
-
-
-@cache
-def _profiles(sets: tuple[tuple[int, ...], ...], free: bool) -> tuple[tuple[tuple[tuple[int, int], ...], ...],
-                                                                    tuple[int, ...]]:
-    """A pattern's distinct per-column profiles, per column (its cells needing a number, the column's
-    numbered cells), and each cell set's profile: sets of one profile are completed by as many cards."""
-    profiles: list[tuple[tuple[int, int], ...]] = []
-    of_set: list[int] = []
-    for alt in sets:
-        profile = tuple((sum(1 for k in _cells_of(c, free) if k in alt), len(_cells_of(c, free)))
-                        for c in range(5))
-        if profile not in profiles:
-            profiles.append(profile)
-        of_set.append(profiles.index(profile))
-    return tuple(profiles), tuple(of_set)
-
-
-@cache
-def _card_counts(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, ...]) -> tuple[int, ...]:
-    """Per profile (`_profiles`): N, the cards whose cell set of that profile is all called, when
-    column c holds have[c] called numbers."""
-    counts = []
-    for per_column in _profiles(sets, free)[0]:
-        n = 1
-        for a, (s, cells) in zip(have, per_column, strict=True):
-            n *= perm(a, s) * perm(15 - s, cells - s)
-        counts.append(n)
-    return tuple(counts)
-
-
-@cache
-def _acceptance(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, ...],
-                held: tuple[int, ...]) -> Fraction:
-    """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called
-    (exact), held[j] the complete sets of profile j (`_profiles`: they share one N)."""
-    counts = _card_counts(sets, free, have)
-    return Fraction(1, max(counts)) / sum(Fraction(k, counts[j]) for j, k in enumerate(held) if k)
-
-
-@cache
-def _profile_table(sets: tuple[tuple[int, ...], ...], free: bool) -> np.ndarray:
-    """(sets, profiles) 0/1: each cell set's profile."""
-    of_set = _profiles(sets, free)[1]
-    table = np.zeros((len(sets), max(of_set) + 1), dtype=np.int16)
-    table[np.arange(len(sets)), of_set] = 1
-    return table
+    return np.array([[k in alt for k in cells_of(c, free)] for alt in sets], dtype=bool).reshape(
+        len(sets), len(cells_of(c, free)))
 
 
 def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np.ndarray, p: int,
@@ -234,11 +171,11 @@ def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np
         return ok
     out = ok.copy()
     have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2).tolist()
-    table, sizes = _set_table(alts)
+    table, sizes = set_table(alts)
     complete = ((marked.astype(np.int16) @ table) == sizes).astype(np.int16)
-    held = (complete @ _profile_table(alts, params.free)).tolist()
+    held = (complete @ profile_table(alts, params.free)).tolist()
     for row in np.flatnonzero(ok).tolist():
-        alpha = _acceptance(alts, params.free, tuple(have[row]), tuple(held[row]))
+        alpha = acceptance(alts, params.free, tuple(have[row]), tuple(held[row]))
         if alpha < 1:
             out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
     return out
