@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
-from math import perm
 from typing import Any
 
 import numpy as np
@@ -19,6 +17,7 @@ from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, big_integers, derive_stream, integers, row_permutations
+from poolgen.styles.bingo.cells import CENTRE, acceptance, cells_of, profile_table, set_table
 from poolgen.styles.bingo.patterns import SHAPES, Pattern, read_patterns
 
 __all__ = ["FIELDS", "SHAPES", "SPOTS", "Params", "best", "check_wins", "columns", "entry", "explain", "face",
@@ -32,7 +31,6 @@ SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_call_", ("numbers",)),) + t
     (f"_card{k}_", ("numbers",)) for k in range(MAX_CARDS))
 TRIES = 10_000
 PROBE = 1024  # loser draws `check` makes: at least 8 must complete no pattern (section 2)
-CENTRE = 12
 
 
 @dataclass(frozen=True)
@@ -88,20 +86,18 @@ def _reachable(params: Params, p: int) -> bool:
 def best(params: Params, marked: np.ndarray) -> np.ndarray:
     """Per card (row of `marked`): the index of the highest pattern it completes, -1 for none."""
     highest = np.full(marked.shape[0], -1, dtype=np.int64)
+    held = marked.astype(np.int16)
     for p, pattern in enumerate(params.patterns):
-        done = np.logical_or.reduce([marked[:, list(alt)].all(axis=1) for alt in pattern.sets])
+        table, sizes = set_table(pattern.sets)
+        done = ((held @ table) == sizes).any(axis=1)
         highest[done] = p
     return highest
-
-
-def _cells_of(c: int, free: bool) -> list[int]:
-    return [r * 5 + c for r in range(5) if not (free and r * 5 + c == CENTRE)]
 
 
 def uniform_cards(stream: Stream, m: int, free: bool) -> np.ndarray:
     card = np.zeros((m, 25), dtype=np.int64)
     for c in range(5):
-        cells = _cells_of(c, free)
+        cells = cells_of(c, free)
         card[:, cells] = row_permutations(stream, m, 15)[:, :len(cells)] + 15 * c + 1
     return card
 
@@ -128,54 +124,42 @@ def _calls(stream: Stream, m: int, calls: int) -> np.ndarray:
 def forced_cards(stream: Stream, params: Params, called: np.ndarray,
                   p: int) -> tuple[np.ndarray, np.ndarray]:
     """Contract section 7, step 3: per row an alternative of pattern p uniformly, then a card uniform
-    among the cards whose alternative's cells are all called; (cards, accepted)."""
+    among the cards whose alternative's cells are all called; (cards, accepted). Per column, the
+    alternative's cells (top to bottom) take the column's first draw's called numbers in its order
+    (its uncalled ones after), the other cells the second draw's numbers not so taken, in its order."""
     m = called.shape[0]
     alts = params.patterns[p].sets
     pick = integers(stream, len(alts), size=m)
     card = np.zeros((m, 25), dtype=np.int64)
     ok = np.ones(m, dtype=bool)
+    rows = np.arange(m)[:, None]
     for c in range(5):
-        cells = _cells_of(c, params.free)
+        cells = cells_of(c, params.free)
         base = 15 * c + 1
         first = row_permutations(stream, m, 15) + base
         second = row_permutations(stream, m, 15) + base
-        by_call = np.take_along_axis(first, np.argsort(~np.take_along_axis(called, first, axis=1), axis=1,
-                                                        kind="stable"), axis=1)
+        by_call = first[rows, np.argsort(~called[rows, first], axis=1, kind="stable")]
         have = called[:, base:base + 15].sum(axis=1)
-        for a, alt in enumerate(alts):
-            rows = np.flatnonzero(pick == a)
-            forced = [k for k in cells if k in alt]
-            rest = [k for k in cells if k not in alt]
-            s = len(forced)
-            ok[rows] &= have[rows] >= s
-            card[np.ix_(rows, np.array(forced, dtype=np.int64))] = by_call[rows, :s]
-            used = np.zeros((rows.size, 76), dtype=bool)
-            np.put_along_axis(used, by_call[rows, :s], True, axis=1)
-            sec = second[rows]
-            order = np.argsort(np.take_along_axis(used, sec, axis=1), axis=1, kind="stable")
-            picked = np.take_along_axis(sec, order, axis=1)[:, :len(rest)]
-            card[np.ix_(rows, np.array(rest, dtype=np.int64))] = picked
+        inside = _in_alt(alts, params.free, c)[pick]  # (m, cells): the cell is in the row's alternative
+        s = inside.sum(axis=1)
+        ok &= have >= s
+        # where each number stands in by_call: a number is taken when it stands before s
+        place = np.empty((m, 15), dtype=np.int64)
+        place[rows, by_call - base] = np.arange(15)[None, :]
+        taken = place[rows, second - base] < s[:, None]
+        picked = second[rows, np.argsort(taken, axis=1, kind="stable")]
+        rank_in = np.cumsum(inside, axis=1) - 1
+        rank_out = np.cumsum(~inside, axis=1) - 1
+        card[:, cells] = np.where(inside, by_call[rows, np.maximum(rank_in, 0)],
+                                  picked[rows, np.maximum(rank_out, 0)])
     return card, ok
 
 
 @cache
-def _column_counts(sets: tuple[tuple[int, ...], ...], free: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell set of a pattern, per column: (its cells needing a number, the column's numbered cells)."""
-    return tuple(tuple((sum(1 for k in _cells_of(c, free) if k in alt), len(_cells_of(c, free)))
-                       for c in range(5)) for alt in sets)
-
-
-@cache
-def _acceptance(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, ...],
-                done: tuple[int, ...]) -> Fraction:
-    """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called."""
-    counts = []
-    for per_column in _column_counts(sets, free):
-        n = 1
-        for a, (s, cells) in zip(have, per_column, strict=True):
-            n *= perm(a, s) * perm(15 - s, cells - s)
-        counts.append(n)
-    return Fraction(1, max(counts)) / sum(Fraction(1, counts[i]) for i in done)
+def _in_alt(sets: tuple[tuple[int, ...], ...], free: bool, c: int) -> np.ndarray:
+    """(sets, column c's numbered cells): whether each of the column's cells is in each cell set."""
+    return np.array([[k in alt for k in cells_of(c, free)] for alt in sets], dtype=bool).reshape(
+        len(sets), len(cells_of(c, free)))
 
 
 def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np.ndarray, p: int,
@@ -186,11 +170,12 @@ def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np
     if len(alts) == 1:
         return ok
     out = ok.copy()
-    have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2)
-    complete = np.stack([marked[:, list(alt)].all(axis=1) for alt in alts], axis=1)
-    for row in np.flatnonzero(ok):
-        alpha = _acceptance(alts, params.free, tuple(int(a) for a in have[row]),
-                            tuple(int(i) for i in np.flatnonzero(complete[row])))
+    have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2).tolist()
+    table, sizes = set_table(alts)
+    complete = ((marked.astype(np.int16) @ table) == sizes).astype(np.int16)
+    held = (complete @ profile_table(alts, params.free)).tolist()
+    for row in np.flatnonzero(ok).tolist():
+        alpha = acceptance(alts, params.free, tuple(have[row]), tuple(held[row]))
         if alpha < 1:
             out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
     return out

@@ -50,30 +50,59 @@ def fill_grids(lex: Lexicon, grids: Sequence[Grid], m: int, stream: Stream) -> n
 
 @cache
 def letter_sets(alphabet: int, shown: int) -> np.ndarray:
-    """Every set of letters left out (alphabet - shown of them) as a bit mask, in lexicographic order."""
-    return np.array([sum(1 << c for c in combo) for combo in combinations(range(alphabet), alphabet - shown)],
-                    dtype=np.int64)
+    """Every set of letters left out (alphabet - shown of them) as a bit mask, in lexicographic order (of
+    each set's letters, least first: `itertools.combinations`)."""
+    blocks, order = _set_blocks(alphabet, shown)
+    sets: np.ndarray = _laid(blocks, alphabet)[order]
+    return sets
+
+
+def _laid(blocks: tuple[tuple[np.ndarray, np.ndarray], ...], alphabet: int) -> np.ndarray:
+    """The sets of `_set_blocks` as bit masks, block after block, row by row."""
+    if not blocks:
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate([(lo[:, None] | (hi[None, :] << (alphabet // 2))).ravel() for lo, hi in blocks])
 
 
 @cache
-def _set_halves(alphabet: int, shown: int) -> tuple[np.ndarray, np.ndarray]:
-    """Each set of `letter_sets(alphabet, shown)` split in two: its letters below alphabet // 2 and the
-    rest (shifted down), each a bit mask, in the same order."""
-    sets = letter_sets(alphabet, shown)
-    low = alphabet // 2
-    return sets & ((1 << low) - 1), sets >> low
+def _set_blocks(alphabet: int, shown: int) -> tuple[tuple[tuple[np.ndarray, np.ndarray], ...], np.ndarray]:
+    """The sets of letters left out as blocks: per number k of letters below alphabet // 2, every such k
+    letters (low masks) with every choice of the rest above (high masks, shifted down), row by row; and
+    where each set of lexicographic order stands in the blocks laid end to end. Of two sets, the first
+    in that order holds the least letter the two do not share: it has the greater mask read with its
+    bits reversed, so the order is the masks so read, descending."""
+    low, out = alphabet // 2, alphabet - shown
+
+    def masks(letters: range, k: int) -> np.ndarray:
+        return np.array([sum(1 << (c - letters.start) for c in combo) for combo in combinations(letters, k)],
+                        dtype=np.int64)
+
+    blocks = tuple((masks(range(low), k), masks(range(low, alphabet), out - k))
+                   for k in range(out + 1) if k <= low and out - k <= alphabet - low)
+    laid = _laid(blocks, alphabet)
+    mirrored = np.zeros(laid.size, dtype=np.int64)
+    for c in range(alphabet):
+        mirrored |= ((laid >> c) & 1) << (alphabet - 1 - c)
+    return blocks, np.argsort(-mirrored, kind="stable")
+
+
+Spans = tuple[tuple[int, int], ...]  # the words counted together: (first, end) slot ranges, one a legend
 
 
 def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray:
     """For every set of letters left out (in `letter_sets` order), how many of a ticket's words it leaves
-    complete: those with none of its letters; the same counts as testing every word against every set.
-    Words 64 at a time as the bits of a number: for every subset of each half of the alphabet, the words
-    holding one of its letters (built by doubling, 2^13 subsets a half for 26 letters); a set's words
-    missed are its two halves' ORed, one pass over the sets instead of one a word."""
-    low_sets, high_sets = _set_halves(alphabet, shown)
+    complete: those with none of its letters; the same counts as testing every word against every set."""
+    blocks, order = _set_blocks(alphabet, shown)
+    done: np.ndarray = (len(word_masks) - _missed(word_masks, alphabet, blocks, order.size))[order]
+    return done
+
+
+def _halves(word_masks: np.ndarray, alphabet: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Words 64 at a time as the bits of a number: per chunk, for every subset of each half of the
+    alphabet, the words holding one of its letters (built by doubling, 2^13 subsets a half for 26)."""
     low = alphabet // 2
-    done = np.full(low_sets.size, len(word_masks), dtype=np.int64)
     bit = np.left_shift(np.uint64(1), np.arange(64, dtype=np.uint64))
+    out = []
     for start in range(0, len(word_masks), 64):
         chunk = np.asarray(word_masks[start:start + 64], dtype=np.int64)
         holds = (chunk[None, :] >> np.arange(alphabet, dtype=np.int64)[:, None]) & 1  # (letter, word)
@@ -84,11 +113,54 @@ def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray
             for word_bits in letters:  # subsets with letter i: those without it, ORed with its words
                 by_subset = np.concatenate((by_subset, by_subset | word_bits))
             halves.append(by_subset)
-        done -= np.bitwise_count(halves[0][low_sets] | halves[1][high_sets]).astype(np.int64)
-    return done
+        out.append((halves[0], halves[1]))
+    return out
 
 
-Spans = tuple[tuple[int, int], ...]  # the words counted together: (first, end) slot ranges, one a legend
+def _block_missed(halves: list[tuple[np.ndarray, np.ndarray]], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per set of one block (`_set_blocks`: lower half lo[i] with upper half hi[j], row by row), how many
+    of the words hold one of its letters: its two halves' words ORed, one pass over the sets instead of
+    one a word."""
+    piece = np.zeros(lo.size * hi.size, dtype=np.uint8)
+    for k, (low_words, high_words) in enumerate(halves):
+        count = np.bitwise_count(low_words[lo][:, None] | high_words[hi][None, :]).ravel()
+        piece = count if k == 0 else piece.astype(np.int32) + count
+    return piece
+
+
+def _missed(word_masks: np.ndarray, alphabet: int, blocks: tuple[tuple[np.ndarray, np.ndarray], ...],
+            total: int) -> np.ndarray:
+    """Per set of letters left out, in `_set_blocks`' order (block after block), how many of the words
+    hold one of its letters (int32)."""
+    halves = _halves(word_masks, alphabet)
+    return np.concatenate([_block_missed(halves, lo, hi).astype(np.int32) for lo, hi in blocks]
+                          or [np.zeros(total, dtype=np.int32)])
+
+
+def _fitting(word_masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
+             bonus: tuple[int, bool] | None, spans: Spans) -> np.ndarray:
+    """The indices, in `letter_sets` order, of the sets of letters left out that complete lo[k]..hi[k]
+    of one ticket's words in each span k and, with `bonus` (its word's letter mask, whether completed),
+    complete the bonus word or not: tested block by block (`_set_blocks`), put in order once. (The sets
+    are many, 1,562,275 of 26 letters less 18 shown: a block at a time stays in the cache.)"""
+    blocks, order = _set_blocks(alphabet, shown)
+    per_span = [(_halves(word_masks[a:b], alphabet), max(0, (b - a) - int(hi[k])), (b - a) - int(lo[k]))
+                for k, (a, b) in enumerate(spans)]
+    low = alphabet // 2
+    fits = np.zeros(order.size, dtype=bool)
+    at = 0
+    for lo_, hi_ in blocks:
+        size = lo_.size * hi_.size
+        block = np.ones(size, dtype=bool)
+        for halves, least, most in per_span:  # words missed: the span's words less those completed
+            missed = _block_missed(halves, lo_, hi_)
+            block &= (missed >= least) & (missed <= most) if most >= least else False
+        if bonus is not None:
+            block &= (((lo_ & (bonus[0] & ((1 << low) - 1))) == 0)[:, None]
+                      & ((hi_ & (bonus[0] >> low)) == 0)[None, :]).ravel() == bonus[1]
+        fits[at:at + size] = block
+        at += size
+    return np.flatnonzero(fits[order])
 
 
 def _counts(done: np.ndarray, spans: Spans) -> np.ndarray:
@@ -121,13 +193,8 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
         todo = todo[~good]
     sets = letter_sets(alphabet, shown) if todo.size else np.zeros(0, dtype=np.int64)
     for r in todo.tolist():
-        fits = np.ones(sets.size, dtype=bool)
-        for k, (a, b) in enumerate(spans):
-            done = _words_done(masks[r][a:b], alphabet, shown)
-            fits &= (done >= lo[r, k]) & (done <= hi[r, k])
-        if bonus is not None:
-            fits &= ((sets & bonus[0][r]) == 0) == bonus[1]
-        valid = np.flatnonzero(fits)
+        valid = _fitting(masks[r], lo[r], hi[r], alphabet, shown,
+                         (int(bonus[0][r]), bonus[1]) if bonus is not None else None, spans)
         if not valid.size:
             continue
         chosen = int(sets[valid[int(integers(stream, valid.size, size=1)[0])]])

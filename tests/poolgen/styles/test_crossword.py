@@ -6,6 +6,7 @@ outside the list; the loader refuses, in one line, every grid and legend it cann
 from __future__ import annotations
 
 import dataclasses
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
@@ -196,3 +197,13 @@ def test_the_words_each_letter_set_completes_are_counted_as_word_by_word(case):
     for word in words:
         want += (sets & word) == 0
     assert _words_done(np.array(words, dtype=np.int64), alphabet, shown).tolist() == want.tolist()
+
+
+@pytest.mark.parametrize(("alphabet", "shown"), [(a, s) for a in range(1, 13) for s in range(a + 1)]
+                         + [(26, 20), (25, 19), (27, 21)])
+def test_the_letter_sets_are_in_the_lexicographic_order_of_itertools_combinations(alphabet, shown):
+    """A layout draws the k-th fitting set in this order (contract section 7), so the order built from
+    blocks of halves and reversed bits must be combinations(range(alphabet), alphabet - shown)'s,
+    set for set."""
+    want = [sum(1 << c for c in combo) for combo in combinations(range(alphabet), alphabet - shown)]
+    assert letter_sets(alphabet, shown).tolist() == want
