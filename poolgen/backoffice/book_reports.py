@@ -16,8 +16,7 @@ from poolgen.backoffice.claims import Payment
 from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.backoffice.orders import Order
 from poolgen.backoffice.reports import Withdrawn, runs_of
-from poolgen.backoffice.sales import checked_pool_file
-from poolgen.backoffice.vouched import Run
+from poolgen.backoffice.vouched import Run, checked_pool_file
 from poolgen.errors import RunError
 
 OUT = ("returned", "stolen")

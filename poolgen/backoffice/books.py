@@ -24,8 +24,8 @@ from poolgen.backoffice import owned
 from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.backoffice.reports import missing
-from poolgen.backoffice.sales import checked_pool_file, now_text
-from poolgen.backoffice.vouched import Run, signed
+from poolgen.backoffice.sales import now_text
+from poolgen.backoffice.vouched import Run, checked_pool_file, signed
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.interrupts import pause_point

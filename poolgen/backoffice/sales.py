@@ -14,10 +14,7 @@ row, the pool file checked against the manifest first.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
-import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +23,7 @@ from typing import Any
 from poolgen.backoffice import owned
 from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.vouched import Run, signed
+from poolgen.backoffice.vouched import Run, checked_pool_file, signed
 from poolgen.errors import RunError
 from poolgen.interrupts import pause_point
 
@@ -368,24 +365,6 @@ class SalesLedger:
                                (self.run.run_id,))
         return {r[0]: tuple(r[1:]) for r in (owned.typed(r, "pool, shares, next_serial, closed_at", "tiiT")
                                              for r in rows)}
-
-
-def checked_pool_file(run: Run, pool: str) -> Path:
-    """The pool's file, its SHA-256 the manifest's (else a BackOfficeError)."""
-    try:
-        entry = run.folder.entry(pool)
-        path = run.folder.pool_file(pool)
-    except RunError as exc:
-        raise BackOfficeError(str(exc)) from None
-    if not stat.S_ISREG(os.lstat(path).st_mode):
-        raise BackOfficeError(f"{path}: not a regular file (a link, pipe or device); refusing it")
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    if h.hexdigest() != entry.file_sha256:
-        raise BackOfficeError(f"{path}: its SHA-256 is not the manifest's; refusing it")
-    return path
 
 
 def share_prize(run: Run, pool: str, serial: int) -> int:

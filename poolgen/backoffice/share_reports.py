@@ -15,8 +15,8 @@ from typing import Any
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.orders import Order, prizes_add_up
 from poolgen.backoffice.reports import Level, Reconciliation, missing, payout_pct
-from poolgen.backoffice.sales import Sale, SalesLedger, checked_pool_file, share_id
-from poolgen.backoffice.vouched import Run
+from poolgen.backoffice.sales import Sale, SalesLedger, share_id
+from poolgen.backoffice.vouched import Run, checked_pool_file
 from poolgen.money import fmt_cents
 
 

@@ -218,3 +218,21 @@ def read_validation(run: Run, tier: str, key: bytes) -> tuple[ValidationFile, st
     if problem:
         raise BackOfficeError(f"{path}: {problem}; refusing it")
     return vf, digest
+
+
+def checked_pool_file(run: Run, pool: str) -> Path:
+    """The pool's file, its SHA-256 the manifest's (else a BackOfficeError)."""
+    try:
+        entry = run.folder.entry(pool)
+        path = run.folder.pool_file(pool)
+    except RunError as exc:
+        raise BackOfficeError(str(exc)) from None
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise BackOfficeError(f"{path}: not a regular file (a link, pipe or device); refusing it")
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    if h.hexdigest() != entry.file_sha256:
+        raise BackOfficeError(f"{path}: its SHA-256 is not the manifest's; refusing it")
+    return path
