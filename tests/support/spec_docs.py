@@ -162,7 +162,8 @@ def drop_unpaid_specials(doc: dict) -> dict:
         if not left and (area["style"] == "ticket_multiplier" or area.get("winning", 1) == 0):
             doc["areas"].remove(area)  # a box, or a key symbol area, left nothing to win by
             used = {v for a in doc["areas"] for k, v in a.items() if k != "id" and isinstance(v, str)}
-            drop += [s for s in doc["symbols"] if s["group"] in set(area.values()) - used]
+            groups = {v for v in area.values() if isinstance(v, str)} - used
+            drop += [s for s in doc["symbols"] if s["group"] in groups]
         elif not left:
             del area[field]
     doc["symbols"] = [s for s in doc["symbols"] if s not in drop]
