@@ -96,6 +96,18 @@ def prize_entry(symbols: Sequence[Symbol]) -> list[dict[str, Any]]:
     return [{"code": s.code, "cents": s.cents} for s in symbols]
 
 
+def unpaid_legend_line(legend: Sequence[tuple[Any, Symbol]], wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first line of a legend (count, prize) no tier's win lists, and why: a style's `unpaid_field`
+    for its legend (poolgen/loader/printed.py refuses it: every ticket would print a legend prize that
+    never wins; the style's contract, section 2)."""
+    paid = {w.prize.code for w in wins}
+    for i, (_, prize) in enumerate(legend):
+        if prize.code not in paid:
+            return f"legend[{i}].prize", f"no tier wins {prize.code!r} (every ticket would print it in the " \
+                                           "legend, and it could never win)"
+    return None
+
+
 def pool_prize_mix(prizes: Sequence[Symbol], groups: Groups, mix: Sequence[int]) -> np.ndarray:
     """The cumulative weight of each prize among the pool's wins in an area (`mix`: each tier's count
     in the pool, aligned with `groups`), uniform when the area has no win: how the styles whose games

@@ -13,7 +13,16 @@ import numpy as np
 
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
-from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
+from poolgen.game.play import (
+    AreaReading,
+    Cell,
+    Groups,
+    Section,
+    Win,
+    WinError,
+    prize_entry,
+    unpaid_legend_line,
+)
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, derive_stream, integers
 
@@ -214,11 +223,5 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
-    """The first legend line no tier's win lists, and why (poolgen/loader/printed.py refuses it: every
-    ticket would print a legend prize that never wins; contract, section 2)."""
-    paid = {w.prize.code for w in wins}
-    for i, (_, prize) in enumerate(params.legend):
-        if prize.code not in paid:
-            return f"legend[{i}].prize", f"no tier wins {prize.code!r} (every ticket would print it in the " \
-                                           "legend, and it could never win)"
-    return None
+    """The first legend line no tier's win lists, and why (contract, section 2)."""
+    return unpaid_legend_line(params.legend, wins)
