@@ -23,6 +23,7 @@ import os
 import sqlite3
 import stat
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,6 +147,12 @@ def connect(path: Path, kind: Kind, *, create: bool, made: bool = False,
     return db
 
 
+def file_uri(path: Path | str, query: str) -> str:
+    """SQLite's URI filename of `path` with `query`: the absolute path percent-encoded (RFC 3986, as
+    SQLite reads it), so a `?`, `#` or `%` in a folder's name is the path's, not the URI's."""
+    return f"file:{urllib.parse.quote(os.path.abspath(path))}?{query}"
+
+
 def _uri(path: Path, read_only: bool) -> str:
     """`mode=ro` to read: SQLite opens the file read-only (a read-only file or folder, as an auditor
     receives a ledger). A file in WAL mode in a folder no one may write, with no -wal file beside it,
@@ -154,14 +161,14 @@ def _uri(path: Path, read_only: bool) -> str:
     into elsewhere is not told apart (docs/back-office.md, section 4: reconcile a copy)."""
     name = os.path.abspath(path)
     if not read_only:
-        return f"file:{name}?mode=rw"
+        return file_uri(name, "mode=rw")
     try:
         with open(name, "rb") as f:
             wal = f.read(20)[18:20] == b"\x02\x02"  # the header's read and write versions: 2 is WAL
     except OSError:
         wal = False  # the open below names the problem
     fixed = wal and not os.access(os.path.dirname(name), os.W_OK) and not os.path.lexists(f"{name}-wal")
-    return f"file:{name}?mode=ro" + ("&immutable=1" if fixed else "")
+    return file_uri(name, "mode=ro" + ("&immutable=1" if fixed else ""))
 
 
 def _no_room(path: Path, exc: Exception) -> str | None:
@@ -195,7 +202,7 @@ def _make(path: Path, kind: Kind) -> None:
         raise BackOfficeError(f"{path}: cannot create the {kind.name}: {exc.strerror or exc}") from None
     renamed = False
     try:
-        db = sqlite3.connect(f"file:{os.path.abspath(tmp)}?mode=rw", uri=True, isolation_level=None)
+        db = sqlite3.connect(file_uri(tmp, "mode=rw"), uri=True, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode = MEMORY")  # no journal file beside it: it is discarded if cut
             db.execute("BEGIN")

@@ -138,7 +138,7 @@ def upgrade(old: Path, new: Path, book: SalesLedger, now: datetime | None = None
 def _write(tmp: Path, pools: list[Row], sales: list[Row], paid: list[Row], done: Upgraded,
            digest: str) -> int:
     """The new ledger's rows into the temporary file, in one transaction; the number of void rows."""
-    db = sqlite3.connect(f"file:{os.path.abspath(tmp)}?mode=rw", uri=True, isolation_level=None)
+    db = sqlite3.connect(owned.file_uri(tmp, "mode=rw"), uri=True, isolation_level=None)
     try:
         db.execute("PRAGMA journal_mode = MEMORY")  # no journal file beside it: it is discarded if cut
         db.execute("BEGIN")

@@ -118,3 +118,18 @@ def test_an_empty_file_is_never_made_a_new_ledger(office, einstant, tmp_path):
         assert path.stat().st_mode & 0o777 == 0o600
     assert _attempts(tmp_path / "claims.sqlite") == 1
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
+
+
+@pytest.mark.parametrize("folder", ["a#b", "c?mode=ro", "d%20e", "f g"])
+def test_a_ledger_in_a_folder_whose_name_a_uri_would_read_is_recorded_and_read(office, tmp_path, folder):
+    """The ledger is opened by an SQLite URI `file:PATH?mode=...`: a `#`, `?` or `%` in its path was read
+    as the URI's, so a claim in a folder named `a#b` could not be recorded (or went to another file). The
+    path is percent-encoded, as RFC 3986 and SQLite's URI filenames say."""
+    (tmp_path / folder).mkdir(mode=0o700)
+    ledger = tmp_path / folder / "claims.sqlite"
+    assert _claim(office, ledger, 20).exit_code == 0, _claim(office, ledger, 20).output
+    assert sorted(p.name for p in (tmp_path / folder).iterdir() if not p.name.endswith(("-wal", "-shm"))) == \
+        ["claims.sqlite"]
+    report = invoke("claims", "report", "--ledger", ledger, office["folder"],
+                    "--public-key", office["public"])
+    assert report.exit_code == 0, report.output
