@@ -98,6 +98,8 @@ def validate_cmd(
             "nothing paid or recorded (no --ledger)")
     elif batch is not None:
         say(f"{len(answers):,} claim(s) answered: {paid:,} paid, {len(answers) - paid:,} refused")
+    elif ledger is None and paid:  # a prize answered at a desk that records nothing: not paid
+        say("nothing paid or recorded (no --ledger)")
     if office.ledger is not None and office.ledger.head and not as_json:  # the anchor kept (section 4)
         say(f"ledger {ledger}: head {office.ledger.head}")  # (JSON: each answer's `head`)
     if batch is None:

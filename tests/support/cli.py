@@ -21,3 +21,6 @@ def one_line(result, prefix: str, message: str) -> None:
     assert len(lines) == 1 and lines[0].startswith(f"{prefix}: error: "), lines
     assert message in lines[0], (message, lines[0])
     assert "Traceback" not in result.output
+
+# what `validate` says on stderr after a prize it answered without --ledger (poolgen/cli/validate.py)
+UNRECORDED = "nothing paid or recorded (no --ledger)\n"

@@ -13,7 +13,7 @@ import time
 
 import polars as pl
 
-from tests.support.cli import invoke
+from tests.support.cli import UNRECORDED, invoke
 
 
 def ticket(office, where, nth=0) -> tuple[str, str, str, str, int]:
@@ -35,15 +35,17 @@ def test_each_class_of_claim_is_answered_as_specified(office):
     b, v, t, _, p = ticket(office, pl.col("tier") == "5")
     name = f"{b} ({t})"
     right = claim(office, b, v)
-    assert (right.exit_code, right.output) == (0, f"{name}: prize {cash(p)} (low tier)\n")
+    assert (right.exit_code, right.output) == (0, f"{name}: prize {cash(p)} (low tier)\n{UNRECORDED}")
     by_id = claim(office, t, v)
     assert (by_id.exit_code, by_id.output) == (0, right.output)  # the printed id names the same ticket
     fb, fv, ft, _, fp = ticket(office, pl.col("tier") == "free")
     free = claim(office, fb, fv)
     assert (free.exit_code, free.output) == (
-        0, f"{fb} ({ft}): a free ticket (worth {cash(fp)}): hand over a new ticket, not cash (low tier)\n")
+        0, f"{fb} ({ft}): a free ticket (worth {cash(fp)}): hand over a new ticket, not cash (low tier)\n"
+        f"{UNRECORDED}")
     one = ticket(office, pl.col("tier") == "1")  # a $1 cash prize, the same amount as the free ticket
-    assert claim(office, one[0], one[1]).output == f"{one[0]} ({one[2]}): prize $1.00 (low tier)\n"
+    said = claim(office, one[0], one[1]).output
+    assert said == f"{one[0]} ({one[2]}): prize $1.00 (low tier)\n{UNRECORDED}"
     lb, lv, lt, _, _ = ticket(office, pl.col("tier") == "lose")
     loser = claim(office, lb, lv)
     assert (loser.exit_code, loser.output) == (1, f"{lb} ({lt}): not a winner\n")
@@ -69,7 +71,7 @@ def test_a_winner_at_the_wrong_desk_is_sent_to_the_right_one_never_told_its_amou
                               "only the low-tier key)")
     assert answer["prize_cents"] is None and answer["prize"] is None and str(hp) not in low.output
     high = claim(office, hb, hv, low=False, high=True)
-    assert (high.exit_code, high.output) == (0, f"{hb} ({ht}): prize {cash(hp)} (high tier)\n")
+    assert (high.exit_code, high.output) == (0, f"{hb} ({ht}): prize {cash(hp)} (high tier)\n{UNRECORDED}")
     b, v, t, _, _ = ticket(office, pl.col("tier") == "2")
     centre = claim(office, b, v, low=False, high=True)
     assert (centre.exit_code, centre.output) == (
