@@ -187,7 +187,7 @@ def stop(pool: ProcessPoolExecutor) -> None:
 
 
 def pause_point(moment: str) -> None:
-    """poolgen/interrupts.py's test hook, copied (audit never imports poolgen): POOLGEN_TEST_PAUSE
+    """The interrupt tests' hook (poolgen's too: poolgen.interrupts takes it from here): POOLGEN_TEST_PAUSE
     "MOMENT:SECONDS:MARKFILE" makes the process wait at MOMENT, creating MARKFILE, until the test
     removes it or SECONDS pass."""
     spec = os.environ.get("POOLGEN_TEST_PAUSE")

@@ -19,13 +19,14 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, NoReturn
+
+from audit.interrupts import pause_point as pause_point  # the one test hook, shared (poolgen may use audit)
 
 Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None  # what signal.signal returns
 
@@ -217,25 +218,3 @@ def worker_init() -> None:
 
 
 PAUSE_ENV = "POOLGEN_TEST_PAUSE"  # "MOMENT:SECONDS:MARKFILE", for the interrupt tests only
-
-
-def pause_point(moment: str) -> None:
-    """A named moment of a run at which the interrupt tests make the process wait (and say so by
-    creating MARKFILE), so that a signal can be sent exactly then; the wait ends after SECONDS or when
-    the test removes MARKFILE. Does nothing unless POOLGEN_TEST_PAUSE names this moment."""
-    spec = os.environ.get(PAUSE_ENV)
-    if not spec:
-        return
-    parts = spec.split(":", 2)  # a value not of that form, SECONDS not 0 to 3600 or a MARKFILE that cannot
-    if len(parts) != 3 or parts[0] != moment:  # be made pauses nowhere: a test hook never stops a real run
-        return
-    try:
-        seconds = float(parts[1])
-        if not 0 <= seconds <= 3600:  # NaN too
-            return
-        Path(parts[2]).touch()
-    except (ValueError, OSError):
-        return
-    end = time.monotonic() + seconds
-    while Path(parts[2]).exists() and time.monotonic() < end:
-        time.sleep(0.05)

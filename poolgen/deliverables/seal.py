@@ -16,8 +16,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.hpke import AEAD, KDF, KEM, Suite
 
+from audit.read.limits import pem_problem
 from poolgen.errors import PoolgenError
-from poolgen.files.read import pem_problem, printable, read_input, read_secret
+from poolgen.files.read import printable, read_input, read_secret
 from poolgen.limits import MAX_KEY_FILE_BYTES
 
 SUITE = Suite(KEM.X25519, KDF.HKDF_SHA256, AEAD.AES_256_GCM)

@@ -113,25 +113,6 @@ JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
-_PEM = re.compile(rb"-----BEGIN ([A-Z0-9 ]{1,64})-----\r?\n[A-Za-z0-9+/=\r\n]{1,65536}"
-                  rb"-----END \1-----[ \t\r\n]*")
-
-
-def pem_problem(data: bytes) -> str | None:
-    """Why a key file holding a PEM block is not one PEM block and nothing else (a byte-order mark or text
-    before it, text after it), or None: cryptography's loaders skip whatever surrounds the block, so a
-    file could carry text a reader takes for part of the key. A file with no block is left to them."""
-    if b"-----BEGIN " not in data or _PEM.fullmatch(data):
-        return None
-    if data.startswith(b"\xef\xbb\xbf"):
-        return "a byte-order mark before -----BEGIN (the file must be one PEM block and nothing else)"
-    if not data.startswith(b"-----BEGIN "):
-        return "text before -----BEGIN (the file must be one PEM block and nothing else)"
-    if _PEM.match(data):
-        return "text after -----END (the file must be one PEM block and nothing else)"
-    return "not one PEM block (-----BEGIN, base64 lines, the same -----END, nothing else)"
-
-
 def distinct_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """`json.loads`'s object_pairs_hook for a document whose objects may not repeat a key (parsers differ
     on which of two wins, so such a document could mean one thing to a reader and another here): a

@@ -21,8 +21,9 @@ from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from audit.read.limits import pem_problem
 from poolgen.errors import OutputError, SigningKeyError
-from poolgen.files.read import PASSPHRASE_ENV, pem_problem, read_input, read_with_mode, refuse_readable
+from poolgen.files.read import PASSPHRASE_ENV, read_input, read_with_mode, refuse_readable
 from poolgen.files.write import make_folders, present, refuse_run_folder, write_atomic, write_key_pair
 from poolgen.limits import MAX_KEY_FILE_BYTES
 from poolgen.run.manifest import MANIFEST, SIGNATURE

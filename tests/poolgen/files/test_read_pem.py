@@ -1,15 +1,15 @@
-"""poolgen/files/read.py's pem_problem, at every key poolgen reads (signing keys, public keys, a
-recipient's keys): a key file is one PEM block and nothing else. cryptography's loaders skip whatever
-comes before or after the block, so a byte-order mark, or a line of text, before `-----BEGIN` was
-accepted; now refused in one line naming the file (exit 2)."""
+"""The one-PEM-block rule (audit/read/limits.py's pem_problem, which poolgen uses), at every key poolgen
+reads (signing keys, public keys, a recipient's keys): a key file is one PEM block and nothing else.
+cryptography's loaders skip whatever comes before or after the block, so a byte-order mark, or a line
+of text, before `-----BEGIN` was accepted; now refused in one line naming the file (exit 2)."""
 
 from __future__ import annotations
 
 import pytest
 
+from audit.read.limits import pem_problem  # the rule poolgen's key loaders apply
 from poolgen.deliverables.seal import SealError, load_private, load_public, new_recipient_key
 from poolgen.errors import SigningKeyError
-from poolgen.files.read import pem_problem
 from poolgen.run.signing import load_private_key, load_public_key, new_key_pair
 from tests.support import SEED_A, small_happy_holidays
 from tests.support.cli import invoke, one_line
