@@ -285,6 +285,10 @@ def _pools(r: Reader, sales: dict[str, Any], price: int, tiers: tuple[Tier, ...]
     if per not in ("order", "pool"):
         raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
     bound_sizes(r, "printed", size, order)  # the input boundary, as for every spec (poolgen/limits.py)
+    if first != 0:  # the press, the pack list and audit number a book's tickets 0 .. per_book - 1
+        raise r.fail("printed.first_ticket", f"{first}; every book's tickets are numbered from 000 "
+                     "(docs/pool-files.md: ticket_no is position % tickets per book), so a game whose "
+                     f"tickets start at {first:03d} cannot be printed as its regulation says")
     if last < first:
         raise r.fail("printed.last_ticket", "must not be below first_ticket")
     per_book = last - first + 1

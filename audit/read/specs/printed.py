@@ -89,6 +89,11 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
+    if sales["first_ticket"] != 0:  # docs/pool-files.md numbers a book's tickets 0 .. per_book - 1
+        first = sales["first_ticket"]
+        raise UnusableInput(f"printed.first_ticket: {first}; every book's tickets are numbered from 000 "
+                            "(docs/pool-files.md: ticket_no is position % tickets per book), so a game whose "
+                            f"tickets start at {first:03d} cannot be printed as its regulation says")
     per_book = sales["last_ticket"] - sales["first_ticket"] + 1
     order, size = sales["order_tickets"], sales["pool_tickets"]
     sizes = [size] * (order // size) + ([order % size] if order % size else [])

@@ -22,6 +22,12 @@ REFUSED = [
     ("game.number", 1000, "g.toml: game.number: must be 0..999 (three digits of every ticket id), not 1000"),
     ("printed.last_ticket", 1000,
      "g.toml: printed.last_ticket: books of 1,001 tickets; at most 1,000 (three digits of every ticket id)"),
+    # a book numbered 001 .. 050 (the regulation's (d)) was printed 000 .. 049, its pack list saying so:
+    # first_ticket gave only the book's size
+    ("printed.first_ticket", 1,
+     "g.toml: printed.first_ticket: 1; every book's tickets are numbered from 000 (docs/pool-files.md: "
+     "ticket_no is position % tickets per book), so a game whose tickets start at 001 cannot be printed "
+     "as its regulation says"),
     # a game id of 65+ characters passed check, then generate refused its default run id as --run-id;
     # a trailing newline passed the name pattern ($ matches before it); it is now refused earlier, as a
     # control character in any text of a spec
