@@ -70,10 +70,12 @@ def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, by
 
 _PAID = "a removed payment can be paid again"
 # what a row removed from the end of the books ledger undoes (docs/back-office.md, section 8)
-# and of the sales ledger's sales and voids (section 5)
+# and of the sales ledger's sales, voids, closings and conversions (section 5)
 _REMOVED = {"move": "a stolen or returned book whose move was removed is claimable again",
             "sale": "a removed sale's share can be sold again, or claimed by anyone",
-            "void": "a voided share whose void was removed can be paid"}
+            "void": "a voided share whose void was removed can be paid",
+            "closing": "a pool whose closing was removed sells again, and a sale after it passes",
+            "conversion": "a converted ledger whose conversion was removed reads as chained as written"}
 
 
 def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],

@@ -16,6 +16,7 @@ from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.orders import Order, prizes_add_up
 from poolgen.backoffice.reports import Level, Reconciliation, missing, payout_pct
 from poolgen.backoffice.sales import Sale, SalesLedger, share_id
+from poolgen.backoffice.sales_schema import UNCHAINED
 from poolgen.backoffice.vouched import Run, checked_pool_file
 from poolgen.money import fmt_cents
 
@@ -102,6 +103,38 @@ def _event_rows(run: Run, sales: SalesLedger, sold: list[Sale], rows: Sequence[t
     return out
 
 
+def _closings(run: Run, sales: SalesLedger, out: list[str]) -> dict[str, dict[int, str]]:
+    """Each pool's closing rows (version 5), every run's numbered with no gap, against its `pools` row:
+    one row for a pool its `pools` row says closed, at the same time, none for another (a closing cleared
+    by hand) and none of a pool never registered; problems appended to `out`. The run's pools' closing
+    rows by number (a sale later than any of them is after the pool's closing)."""
+    rows = sales.closings()
+    gaps = missing([r[0] for r in rows], "closing")
+    out += [f"{sales.path}: {gaps} (rows removed by hand)"] if gaps else []
+    mine: dict[str, dict[int, str]] = {}
+    for no, run_id, pool, at in rows:
+        if run_id == run.run_id:
+            mine.setdefault(pool, {})[no] = at
+    pools = sales.pools()
+    for pool, got in sorted(mine.items()):
+        closed = pools[pool][2] if pool in pools else None
+        nos = ", ".join(str(n) for n in got)
+        if pool not in pools:
+            out.append(f"pool {pool}: closing no. {nos} of a pool the ledger never registered")
+        elif len(got) > 1:
+            out.append(f"pool {pool}: closed {len(got)} times (closing nos. {nos})")
+        elif closed is None:
+            out.append(f"pool {pool}: closing no. {nos} is recorded, but its pools row shows no closing "
+                       "(cleared by hand)")
+        elif closed != got[int(nos)]:
+            out.append(f"pool {pool}: its pools row records a closing at {closed}, its closing no. {nos} at "
+                       f"{got[int(nos)]}")
+    if sales.closings_chained:
+        out += [f"pool {pool}: closed at {p[2]}, but no closing row records it (removed by hand)"
+                for pool, p in sorted(pools.items()) if p[2] is not None and pool not in mine]
+    return mine
+
+
 def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
     """The paid sales of `pool` whose amount is not their share's prize in the vouched pool file, or
     whose sale was voided."""
@@ -140,6 +173,7 @@ def reconcile_sales(run: Run, sales: SalesLedger,
                                 f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
         rec.problems += [f"pool {pool}: also sold in this ledger under run {other}, which holds the same "
                          "shares (each share sold twice)" for other in sales.also_under(pool)]
+    closings = _closings(run, sales, rec.problems)
     by_pool: dict[str, list[Sale]] = {}
     every = sales.sales()
     for sale in every:
@@ -154,8 +188,9 @@ def reconcile_sales(run: Run, sales: SalesLedger,
         if numbers != sorted(numbers):
             rec.problems.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of "
                                 "serial order)")
-        if closed is not None and any(x.at > closed for x in sold):
-            rec.problems.append(f"pool {pool}: a sale after the pool was closed at {closed}")
+        for at in sorted({*([closed] if closed else []), *closings.get(pool, {}).values()}):
+            if any(x.at > at for x in sold):
+                rec.problems.append(f"pool {pool}: a sale after the pool was closed at {at}")
         paid = [x for x in sold if x.claimed_at is not None]
         rec.checked += len(paid)
         rec.paid_cents += sum(x.prize_cents or 0 for x in paid)
@@ -168,10 +203,13 @@ def reconcile_sales(run: Run, sales: SalesLedger,
     return rec
 
 
-def unchained_note(sales: SalesLedger) -> str:
-    """What a reader of a ledger of version 3 is told: its sales and voids are in no chain."""
-    return (f"note: {sales.path}: a sales ledger of version {sales.version}: its sales and voids carry no "
-            "chain (a hand edit of a sale or void is not shown); only its payments are chained")
+def unchained_note(sales: SalesLedger) -> str | None:
+    """What a reader of a ledger of version 3 or 4 is told: what of it is in no chain; None for version 5."""
+    if sales.version not in UNCHAINED:
+        return None
+    only = "; only its payments are chained" if not sales.chained else ""
+    return (f"note: {sales.path}: a sales ledger of version {sales.version}: its {UNCHAINED[sales.version]} "
+            f"carry no chain (a hand edit of one is not shown){only}")
 
 
 def chain_refusal(sales: SalesLedger) -> None:
