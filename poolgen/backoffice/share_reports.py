@@ -24,6 +24,10 @@ from poolgen.money import fmt_cents
 def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
     """Per pool and prize: prizes in the pool (`total`) and prizes in shares sold (`paid`: no longer
     available to players); `remaining` the prizes among shares not yet sold."""
+    served = _served(run, sales, sales.sales())[0]
+    if served:  # the figures count shares sold from the pools rows: one edited by hand would move them
+        raise BackOfficeError(f"{sales.path}: {served[0]}; the ledger does not reconcile, so the figures "
+                              "would not add up (`poolgen sales reconcile` names each problem)")
     out = []
     pools = sales.pools()
     for entry in run.folder.parsed.pools:
@@ -153,51 +157,62 @@ def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
     return out
 
 
-def reconcile_sales(run: Run, sales: SalesLedger,
-                    heads: dict[str, tuple[int, bytes]] | None = None) -> Reconciliation:
-    """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
-    (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
-    than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
-    sale not voided, every void its one void row and every claim its one payment row; each chain (sales,
-    voids, payments) whole and extending its head recorded before (`heads`: "sales", "voids",
-    "payments")."""
-    rec = Reconciliation()
+def _served(run: Run, sales: SalesLedger, every: list[Sale]) -> tuple[list[str], dict[str, list[Sale]]]:
+    """The served sequence's problems, and the run's sales by pool (by serial): each `pools` row a pool of
+    the run with the manifest's shares and price, under no other run id; each closing its one row; per
+    pool registered or sold, the shares sold exactly serials 1 to `next_serial` - 1 (a pool with no sale
+    included: a `next_serial` raised by hand counts shares never sold as sold), sale numbers rising with
+    serials, no sale later than the pool's closing."""
+    out: list[str] = []
     pools = sales.pools()
     entries = {p.id: p for p in run.folder.parsed.pools}
     for pool, (shares, price) in sorted(sales.prices().items()):
         entry = entries.get(pool)
         if entry is None:
-            rec.problems.append(f"pool {pool}: not a pool of run {run.run_id}")
+            out.append(f"pool {pool}: not a pool of run {run.run_id}")
         elif (shares, price) != (entry.tickets, entry.price_cents):
-            rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
-                                f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
-        rec.problems += [f"pool {pool}: also sold in this ledger under run {other}, which holds the same "
-                         "shares (each share sold twice)" for other in sales.also_under(pool)]
-    closings = _closings(run, sales, rec.problems)
+            out.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; the run's "
+                       f"pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
+        out += [f"pool {pool}: also sold in this ledger under run {other}, which holds the same shares (each "
+                "share sold twice)" for other in sales.also_under(pool)]
+    closings = _closings(run, sales, out)
     by_pool: dict[str, list[Sale]] = {}
-    every = sales.sales()
     for sale in every:
         by_pool.setdefault(sale.pool, []).append(sale)
-    for pool, sold in sorted(by_pool.items()):
-        sold.sort(key=lambda x: x.serial)
+    for pool in sorted(set(by_pool) | set(pools)):
+        sold = sorted(by_pool.get(pool, []), key=lambda x: x.serial)
+        by_pool[pool] = sold
         shares, next_serial, closed = pools.get(pool, (0, 1, None))
         if [x.serial for x in sold] != list(range(1, next_serial)):
-            rec.problems.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} "
-                                "in the pool's order")
+            out.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} in the pool's "
+                       "order")
         numbers = [x.sale_no for x in sold]
         if numbers != sorted(numbers):
-            rec.problems.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of "
-                                "serial order)")
+            out.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of serial "
+                       "order)")
         for at in sorted({*([closed] if closed else []), *closings.get(pool, {}).values()}):
             if any(x.at > at for x in sold):
-                rec.problems.append(f"pool {pool}: a sale after the pool was closed at {at}")
+                out.append(f"pool {pool}: a sale after the pool was closed at {at}")
+    return out, by_pool
+
+
+def reconcile_sales(run: Run, sales: SalesLedger,
+                    heads: dict[str, tuple[int, bytes]] | None = None) -> Reconciliation:
+    """An eInstant sales ledger against the run: the served sequence (`_served`), every paid share's
+    amount its row's prize in the vouched pool file, on a sale not voided, every void its one void row and
+    every claim its one payment row; each chain whole and extending its head recorded before (`heads`:
+    "sales", "voids", "closings", "payments", "conversions")."""
+    rec = Reconciliation()
+    every = sales.sales()
+    rec.problems, by_pool = _served(run, sales, every)
+    for pool, sold in sorted(by_pool.items()):
         paid = [x for x in sold if x.claimed_at is not None]
         rec.checked += len(paid)
         rec.paid_cents += sum(x.prize_cents or 0 for x in paid)
         rec.problems += _paid_amounts(run, pool, paid)
     rec.problems += _void_rows(run, sales, every)
     rec.problems += _payment_rows(run, sales, every)
-    now, broken = sales.chains(heads or {})  # the sales' and voids' heads: sales.heads
+    now, broken = sales.chains(heads or {})  # the others' heads: sales.heads
     rec.heads[str(sales.path)] = now["payments"]
     rec.problems += broken
     return rec
