@@ -264,7 +264,9 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
         lacking = sorted(set(recorded) - set(CHAINS_OF[book.version]))
         if lacking:
             raise BackOfficeError(f"--head: {ledger} is a sales ledger of version {book.version}; its "
-                                  f"{' and '.join(lacking)} carry no chain, so no head of theirs")
+                                  f"{' and '.join(lacking)} carry no chain, so no head of theirs (a head "
+                                  "recorded for them was of a later version: a ledger turned back by hand, "
+                                  "its tables dropped and its version set back, reads as this one)")
         rec = reconcile_sales(book.run, book, recorded)
         unchained = unchained_note(book)
         converted = conversion(book)  # a ledger converted from version 3 (section 5)

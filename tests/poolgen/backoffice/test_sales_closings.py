@@ -213,3 +213,20 @@ def test_a_conversion_record_edited_or_removed_by_hand_is_named(einstant, tmp_pa
         f"{new}: conversions 1 to 2 are missing (2 rows removed from its end): the ledger no longer extends "
         f"its conversions head {head}; a converted ledger whose conversion was removed reads as chained as "
         "written"])
+
+
+def test_a_ledger_turned_back_to_version_4_by_hand_is_refused_against_its_closings_head(einstant, tmp_path):
+    """An insider turns a version 5 ledger back into one of version 4 (its closings and conversions tables
+    dropped, its version set back): it reads as version 4, with a note, its closings free to edit. Only
+    the heads recorded show it: a closings head given for it is refused."""
+    ledger = tmp_path / "sales.sqlite"
+    _closed(einstant, ledger)
+    head = sales_heads(ledger)["closings"]
+    _edit(ledger, "DROP TABLE closings", "DROP TABLE conversions", "PRAGMA user_version = 4",
+          f"UPDATE pools SET closed_at = '{_LATER}'")
+    result = invoke("sales", "reconcile", einstant["folder"], "--ledger", ledger, "--head",
+                    f"closings={head}")
+    assert (result.exit_code, result.stderr) == (2, (
+        f"poolgen: error: --head: {ledger} is a sales ledger of version 4; its closings carry no chain, so "
+        "no head of theirs (a head recorded for them was of a later version: a ledger turned back by hand, "
+        "its tables dropped and its version set back, reads as this one)\n"))
