@@ -205,7 +205,10 @@ def check_entry(manifest: dict, spec_sha256: str | None = None) -> dict:
         raise Refused(f"the run is not the one ceremony {t['id']} binds: {', '.join(differ)}")
     if spec_sha256 is not None and spec_sha256 != t["spec_sha256"]:
         raise Refused(f"the spec given hashes to {spec_sha256[:8]}... (bound: {t['spec_sha256'][:8]}...)")
-    for i, f in enumerate(t.get("follows", [])):
+    follows = t.get("follows")
+    if follows is not None and (not isinstance(follows, list) or not follows):
+        raise Refused(f"ceremony {t['id']}: follows is not a list of earlier orders")
+    for i, f in enumerate(follows or []):
         if f["run_id"] == t["run_id"]:
             raise Refused(f"ceremony {t['id']} follows run {f['run_id']}, its own run id")
         if not (HEX64.fullmatch(f["manifest_sha256"]) and HEX64.fullmatch(f["transcript_sha256"])):

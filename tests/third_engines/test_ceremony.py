@@ -96,6 +96,9 @@ def _entry_cases(manifest: dict) -> dict[str, dict]:
     case("a name twice", rehash(lambda t: t["parties"][1].update(name=t["parties"][0]["name"])))
     case("one key twice", rehash(lambda t: t["parties"][1].update(public_key=t["parties"][0]["public_key"])))
     case("a short key", rehash(lambda t: t["parties"][1].update(public_key="ab" * 31)))
+    case("follows nothing", rehash(lambda t: t.update(follows=[])))
+    case("follows itself", rehash(lambda t: t.update(follows=[{"run_id": "r", "manifest_sha256": "ab" * 32,
+                                                               "transcript_sha256": "cd" * 32}])))
     return out
 
 
@@ -104,7 +107,7 @@ def _entry_cases(manifest: dict) -> dict[str, dict]:
                                   "transcript rehashed",
                                   "round at the close", "key in upper case", "another chain",
                                   "close with an offset", "close on 30 February", "one party", "a name twice",
-                                  "one key twice", "a short key"])
+                                  "one key twice", "a short key", "follows nothing", "follows itself"])
 def test_step_5_on_the_manifests_entry_agrees_with_audit(sealed_run, name):
     tampered = _entry_cases(_manifest(sealed_run))[name]
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
@@ -215,3 +218,28 @@ def test_step_7_on_the_revealed_file_agrees_with_audit(sealed_run, name):
 
 def test_the_pinned_chain_is_the_documented_one():
     assert third.QUICKNET == QUICKNET
+
+
+def test_a_twin_ceremony_under_a_renamed_game_id_is_refused_when_the_auditor_gives_it(sealed_run, tmp_path):
+    # The insider's second seed for the same printed tickets: Wild Side's spec with only game.id changed
+    # passes `check` and binds pool p1 of "another game". Step 5 (and the third engine) refuse it, given:
+    # the auditor collects by the printed game, not by the game id (docs/ceremony.md, (2)).
+    twin_spec = tmp_path / "wild_side_b.toml"
+    text = (Path(__file__).resolve().parents[2] / "specs" / "wild_side.toml").read_text()
+    twin_spec.write_text(text.replace('id = "wild_side" ', 'id = "wild_side_b"', 1))
+    ok("check", str(twin_spec))
+    folder = tmp_path / "twin"
+    folder.mkdir()
+    args = new_args(folder, folder / "c1.ceremony")
+    args[args.index("--spec") + 1] = str(twin_spec)
+    ok(*args)
+    for p in PARTIES:
+        commit(folder / "c1.ceremony", p)
+    twin = _bundle(folder / "c1.ceremony", tmp_path / "twin.json")
+    assert twin[1]["transcript"]["game"] == "wild_side_b" and twin[1]["transcript"]["pools"] == ["p1"]
+    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    m = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    why = "bundle twin.json: ceremony c1 binds game wild_side_b, not this run's (wild_side)"
+    assert attempt(Step.FIGURES, check_bundles, m, [mine, twin]) == ("fail", why)
+    assert _third(third_bundles, _manifest(sealed_run), [("c1.json", mine[1]), ("twin.json", twin[1])]) == (
+        "fail", why)
