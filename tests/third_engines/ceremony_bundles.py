@@ -57,6 +57,11 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]]) -> str:
                 aborted = check_abort(t, doc["transcript_sha256"], abort)
             except Refused as refused:
                 raise Refused(f"bundle {name}: {refused}") from None
+            if any(doc[field] is not None for field in ("round", "seed_commitment", "run")):
+                number = (doc["round"] or {}).get("round")
+                raise Refused(f"bundle {name}: ceremony {cid} was aborted by {aborted} after its seed was "
+                              f"sealed (round {number}): poolgen aborts only while a reveal is missing, so "
+                              "this abort followed a look at the seed, one more to choose from")
             lines.append(f"{name}: ceremony {cid} for this run, aborted by {aborted} ({abort['reason']})")
             continue
         if t["run_id"] == run_id:

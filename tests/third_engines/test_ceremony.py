@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from audit.checklist import Step
 from audit.read.manifest import Manifest
 from audit.steps.ceremony import ceremony_seed, check_bound
 from audit.steps.ceremony_bundles import check_bundles, read_bundle
 from audit.verify import attempt
-from tests.support.ceremony import PARTIES, QUICKNET, commit, key, new_args, ok, rounds
+from tests.support.ceremony import PARTIES, QUICKNET, commit, key, new_args, ok, reveal, rounds, seal
 from tests.third_engines import ceremony as third
 from tests.third_engines.ceremony_bundles import check_bundles as third_bundles
 
@@ -243,3 +244,39 @@ def test_a_twin_ceremony_under_a_renamed_game_id_is_refused_when_the_auditor_giv
     assert attempt(Step.FIGURES, check_bundles, m, [mine, twin]) == ("fail", why)
     assert _third(third_bundles, _manifest(sealed_run), [("c1.json", mine[1]), ("twin.json", twin[1])]) == (
         "fail", why)
+
+
+def test_an_abort_signed_after_the_seed_was_sealed_is_refused(sealed_run, tmp_path):
+    # The insider's re-roll: ceremony c1 for run r ran to the end (every reveal, the round, seal), its
+    # seed was disliked, and a party signed an abort with its own code (`ceremony abort` refuses once
+    # every party has revealed); the run was then seeded by another ceremony. A bundle holding both the
+    # round (or the seed commitment, or the run) and an abort shows the abort followed the seed.
+    folder = tmp_path / "rolled"
+    folder.mkdir()
+    file = folder / "c1.ceremony"
+    ok(*new_args(folder, file))
+    for p in PARTIES:
+        commit(file, p)
+    for p in PARTIES:
+        assert reveal(file, p).exit_code == 0
+    assert seal(file).exit_code == 0
+    doc = json.loads(file.read_bytes())
+    lottery = load_pem_private_key(Path(key(file, "lottery")).read_bytes(), None)
+    reason = "a key was lost"
+    message = (b"poolgen/ceremony/abort/v2" + bytes.fromhex(doc["transcript_sha256"]) + third.lp(b"lottery")
+               + third.lp(reason.encode()))
+    doc["abort"] = {"name": "lottery", "reason": reason, "signature": lottery.sign(message).hex()}  # type: ignore
+    del doc["reveals"]
+    rolled = tmp_path / "rolled.json"
+    rolled.write_text(json.dumps(doc))
+    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    m = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    why = ("bundle rolled.json: ceremony c1 was aborted by lottery after its seed was sealed (round 1000): "
+           "poolgen aborts only while a reveal is missing, so this abort followed a look at the seed, one "
+           "more to choose from")
+    assert attempt(Step.FIGURES, check_bundles, m, [mine, (rolled, read_bundle(rolled))]) == ("fail", why)
+    assert _third(third_bundles, _manifest(sealed_run), [("c1.json", mine[1]), ("rolled.json", doc)]) == (
+        "fail", why)
+    doc["round"] = doc["seed_commitment"] = None  # a careful insider publishes it unsealed: not seen
+    bundles = [("c1.json", mine[1]), ("rolled.json", doc)]
+    assert _third(third_bundles, _manifest(sealed_run), bundles)[0] == "pass"
