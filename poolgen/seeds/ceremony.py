@@ -333,6 +333,9 @@ def check_rules(t: dict[str, Any]) -> None:
     c = chain(beacon["chain"], where)
     if not 1 <= beacon["round"] < 2**63:
         raise CeremonyError(f"{where}: beacon round {beacon['round']}: a positive integer")
+    if beacon["round"] > c.last_round():
+        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published after "
+                            "9999-12-31T23:59:59Z, the last time a ceremony can name")
     due, close = c.round_time(beacon["round"]), parse_time(beacon["reveals_close"], where)
     if due <= close:
         raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "

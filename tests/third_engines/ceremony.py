@@ -153,6 +153,9 @@ def check_rules(t: dict) -> None:
     if beacon["chain"] != QUICKNET:
         raise Refused(f"beacon chain {beacon['chain']} is not one this verifier knows (quicknet {QUICKNET})")
     close = beacon["reveals_close"]
+    if published_at(beacon["round"]) > 253402300799:  # 9999-12-31T23:59:59Z: no later time is written
+        raise Refused(f"round {beacon['round']} is published after 9999-12-31T23:59:59Z, the last time a "
+                      "ceremony can name")
     at = published_at(beacon["round"])
     closes = _seconds(close)
     if closes is None:
