@@ -141,6 +141,11 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
     if not close < due:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
         raise VerificationError(step, f"round {beacon['round']} is published at {due}, not after reveals "
                                 f"close ({close})")
+    gap = round_time(beacon["round"]) - int(datetime.strptime(close, TIME).replace(tzinfo=UTC).timestamp())
+    if gap < 600:  # a reveal arriving after the round but signed before the close is seen only if late
+        raise VerificationError(step, f"round {beacon['round']} is published at {due}, {gap} s after reveals "
+                                f"close ({close}), not the 600 s (10 minutes) a party needs to see a reveal "
+                                "arrive after the close")
     follows = t.get("follows", [{}])  # absent, or earlier orders named at `new` (never an empty list)
     if not isinstance(follows, list) or not follows:
         raise VerificationError(step, f"ceremony {t['id']}: follows is not a list of earlier orders")

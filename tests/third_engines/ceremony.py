@@ -162,6 +162,10 @@ def check_rules(t: dict) -> None:
         raise Refused(f"reveals_close '{close}' is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
     if at <= closes:
         raise Refused(f"round {beacon['round']} is published at {utc(at)}, not after reveals close ({close})")
+    if at - closes < 600:
+        raise Refused(f"round {beacon['round']} is published at {utc(at)}, {at - closes} s after reveals "
+                      f"close ({close}), not the 600 s (10 minutes) a party needs to see a reveal arrive "
+                      "after the close")
 
 
 def check_round(entry: dict, named: int) -> None:

@@ -97,6 +97,8 @@ def _entry_cases(manifest: dict) -> dict[str, dict]:
     case("a name twice", rehash(lambda t: t["parties"][1].update(name=t["parties"][0]["name"])))
     case("one key twice", rehash(lambda t: t["parties"][1].update(public_key=t["parties"][0]["public_key"])))
     case("a short key", rehash(lambda t: t["parties"][1].update(public_key="ab" * 31)))
+    case("round 564 s after the close",
+         rehash(lambda t: t["beacon"].update(reveals_close="2023-08-23T15:50:00Z")))
     case("a round after the year 9999", rehash(lambda t: t["beacon"].update(round=2**62)))
     case("the last round of 9999", rehash(lambda t: t["beacon"].update(round=83_903_165_811)))
     case("follows nothing", rehash(lambda t: t.update(follows=[])))
@@ -111,7 +113,8 @@ def _entry_cases(manifest: dict) -> dict[str, dict]:
                                   "round at the close", "key in upper case", "another chain",
                                   "close with an offset", "close on 30 February", "one party", "a name twice",
                                   "one key twice", "a short key", "follows nothing", "follows itself",
-                                  "a round after the year 9999", "the last round of 9999"])
+                                  "a round after the year 9999", "the last round of 9999",
+                                  "round 564 s after the close"])
 def test_step_5_on_the_manifests_entry_agrees_with_audit(sealed_run, name):
     tampered = _entry_cases(_manifest(sealed_run))[name]
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
