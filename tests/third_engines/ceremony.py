@@ -185,7 +185,7 @@ def check_round(entry: dict, named: int) -> None:
 def check_commitments(t: dict, transcript: str, commitments: list) -> None:
     for party, c in zip(t["parties"], commitments, strict=True):
         if c is None or c["name"] != party["name"]:
-            raise Refused(f"party '{party['name']}': no commitment")
+            raise Refused(f"commitments are not in the parties' order at '{party['name']}'")
         message = (b"poolgen/ceremony/commit/v2" + _x(transcript) + lp(c["name"].encode())
                    + _x(c["commitment"]))
         if not signed(party["public_key"], c["signature"], message):
@@ -223,7 +223,7 @@ def check_entry(manifest: dict, spec_sha256: str | None = None) -> dict:
                           "transcript's SHA-256 in 64 lower-case hex digits")
     check_commitments(t, entry["transcript_sha256"], entry["commitments"])
     if commitments_hash(entry["transcript_sha256"], entry["commitments"]) != entry["commitments_sha256"]:
-        raise Refused("the manifest's commitments do not hash to its commitments_sha256")
+        raise Refused("the commitments do not recompute to the manifest's commitments_sha256")
     check_round(entry["round"], t["beacon"]["round"])
     return entry
 
