@@ -168,12 +168,12 @@ def check_rules(t: dict) -> None:
                       "after the close")
 
 
-def check_round(entry: dict, named: int) -> None:
+def check_round(entry: dict, named: int, cid: str) -> None:
     """A manifest's (or sealed file's) round: the named one, its randomness the hash of its signature, and
     the BLS signature verifying against quicknet's key."""
     number = entry["round"]
     if number != named:
-        raise Refused(f"round {number}, the ceremony names round {named}")
+        raise Refused(f"the manifest's drand round is not the one ceremony {cid} named ({named})")
     if hashlib.sha256(_x(entry["signature"])).hexdigest() != entry["randomness"]:
         raise Refused(f"the manifest's drand round {number}: its randomness is not the SHA-256 of its "
                       "signature")
@@ -224,7 +224,7 @@ def check_entry(manifest: dict, spec_sha256: str | None = None) -> dict:
     check_commitments(t, entry["transcript_sha256"], entry["commitments"])
     if commitments_hash(entry["transcript_sha256"], entry["commitments"]) != entry["commitments_sha256"]:
         raise Refused("the commitments do not recompute to the manifest's commitments_sha256")
-    check_round(entry["round"], t["beacon"]["round"])
+    check_round(entry["round"], t["beacon"]["round"], t["id"])
     return entry
 
 

@@ -108,6 +108,7 @@ def _entry_cases(manifest: dict) -> dict[str, dict]:
                                                                     e["commitments"][0]["name"])
     case("commitment names swapped", swapped)
     case("commitments hash changed", lambda e: e.update(commitments_sha256="ef" * 32))
+    case("another round number", lambda e: e["round"].update(round=10024141))
     case("follows itself", rehash(lambda t: t.update(follows=[{"run_id": "r", "manifest_sha256": "ab" * 32,
                                                                "transcript_sha256": "cd" * 32}])))
     return out
@@ -121,7 +122,7 @@ def _entry_cases(manifest: dict) -> dict[str, dict]:
                                   "one key twice", "a short key", "follows nothing", "follows itself",
                                   "a round after the year 9999", "the last round of 9999",
                                   "round 564 s after the close", "commitment names swapped",
-                                  "commitments hash changed"])
+                                  "commitments hash changed", "another round number"])
 def test_step_5_on_the_manifests_entry_agrees_with_audit(sealed_run, name):
     tampered = _entry_cases(_manifest(sealed_run))[name]
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
