@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 
 from tests.third_engines.ceremony import Refused, check_abort, signed, transcript_hash
+from tests.third_engines.ceremony_shape import problem
 
 
 @dataclass(frozen=True)
@@ -54,18 +55,15 @@ def _earlier_order(name: str, t: dict, th: str, entry: dict, bound: str, earlier
     return (f"{name}: ceremony {t['id']} of run {t['run_id']}, the earlier order this run's ceremony follows "
             f"(its signed manifest {named[:16]}...)")
 
-FIELDS = {"format", "transcript", "transcript_sha256", "commitments", "round", "seed_commitment", "run",
-          "abort"}
-
-
 def check_shape(name: str, doc: object) -> dict:
-    """A bundle is the ceremony file less `reveals`: every field and no other."""
+    """A bundle is the ceremony file less `reveals`: every field, of its type, and no other."""
     if not isinstance(doc, dict) or doc.get("format") != "poolgen-ceremony/2" \
             or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
-        raise Refused(f"{name}: not a ceremony bundle")
-    if set(doc) != FIELDS:
-        field = sorted(set(doc) ^ FIELDS)[0]
-        raise Refused(f"{name}: not a ceremony bundle: {field} is ...")
+        raise Refused(f"{name}: not a ceremony bundle (format 'poolgen-ceremony/2', a transcript and "
+                      "commitments)")
+    found = problem(doc)
+    if found is not None:
+        raise Refused(f"{name}: not a ceremony bundle: {found}")
     return doc
 
 

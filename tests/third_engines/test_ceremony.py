@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from audit.checklist import Step
+from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.steps.ceremony import ceremony_seed, check_bound
 from audit.steps.ceremony_bundles import check_bundles, read_bundle
@@ -21,6 +22,7 @@ from audit.verify import attempt
 from tests.support.ceremony import PARTIES, QUICKNET, commit, key, new_args, ok, reveal, rounds, seal
 from tests.third_engines import ceremony as third
 from tests.third_engines.ceremony_bundles import check_bundles as third_bundles
+from tests.third_engines.ceremony_shape import problem
 
 
 def _third(check, *args) -> tuple[str, str]:
@@ -294,3 +296,43 @@ def test_an_abort_signed_after_the_seed_was_sealed_is_refused(sealed_run, tmp_pa
     doc["round"] = doc["seed_commitment"] = None  # a careful insider publishes it unsealed: not seen
     bundles = [("c1.json", mine[1]), ("rolled.json", doc)]
     assert _third(third_bundles, _manifest(sealed_run), bundles)[0] == "pass"
+
+
+def _malformed(bundle: dict) -> dict[str, dict]:
+    out = {}
+
+    def case(name, change):
+        d = copy.deepcopy(bundle)
+        change(d)
+        out[name] = d
+
+    case("abort missing", lambda d: d.pop("abort"))
+    case("two missing", lambda d: (d.pop("run"), d.pop("abort")))
+    case("an extra field", lambda d: d.update(reveals=[], zeta=1))
+    case("upper-case commitment", lambda d: d["commitments"][0].update(commitment="AB" * 32))
+    case("a short signature", lambda d: d["commitments"][1].update(signature="ab" * 63))
+    case("pools empty", lambda d: d["transcript"].update(pools=[]))
+    case("a party not an object", lambda d: d["transcript"]["parties"].__setitem__(0, "vendor"))
+    case("a party's extra field", lambda d: d["transcript"]["parties"][2].update(role="x"))
+    case("a key as a number", lambda d: d["transcript"]["parties"][1].update(public_key=12345))
+    case("round true", lambda d: d["transcript"]["beacon"].update(round=True))
+    case("round zero", lambda d: d.update(round={"round": 0, "signature": "x", "randomness": "y"}))
+    case("a long id", lambda d: d["transcript"].update(id=["x" * 60]))
+    case("follows empty", lambda d: d["transcript"].update(follows=[]))
+    case("book key short", lambda d: d["transcript"].update(book_key_check="abc"))
+    case("one commitment short", lambda d: d["commitments"].pop())
+    case("seed commitment upper", lambda d: d.update(seed_commitment="EF" * 32))
+    case("abort reason number", lambda d: d.update(abort={"name": "vendor", "reason": 7, "signature": "s"}))
+    case("an extra transcript field", lambda d: d["transcript"].update(note="x"))
+    return out
+
+
+def test_a_malformed_bundle_is_named_as_audit_names_it(sealed_run, tmp_path):
+    bundle = _bundle(sealed_run.file, tmp_path / "c1.json")[1]
+    assert problem(bundle) is None
+    for name, doc in _malformed(bundle).items():
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(doc))
+        with pytest.raises(UnusableInput) as info:
+            read_bundle(path)
+        assert str(info.value) == f"{path}: not a ceremony bundle: {problem(doc)}", name
