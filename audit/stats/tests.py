@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from audit.stats.laws import chi2_sf, hypergeom_pmf, mid_ranks, norm_sf
+from audit.stats.laws import chi2_sf, hypergeom_pmf, log_choose_ratio, mid_ranks, norm_sf
 
 # scipy is imported in the functions that use it: at module level it costs every command (check,
 # generate, ...) 0.8 s at start, and only step 8 needs it.
@@ -183,7 +183,6 @@ def extreme_position(name: str, positions: np.ndarray, tickets: int, *, smallest
     """Exact test of the smallest (or largest) position of t tickets under a uniform shuffle:
     P(min >= x) = C(N - x, t) / C(N, t), P(max <= y) = C(y + 1, t) / C(N, t). One-sided: small p
     means the group was kept away from the start (or the end) of the pool."""
-    from scipy import special
     t = len(positions)
     if t == 0:
         return None
@@ -196,8 +195,7 @@ def extreme_position(name: str, positions: np.ndarray, tickets: int, *, smallest
         room = y + 1  # P(max <= y) = C(y + 1, t) / C(N, t)
         before = 100 * (tickets - 1 - y) / tickets
         where = f"largest of {t:,} at position {y:,} ({before:.1f}% before the end)"
-    log_p = (special.gammaln(room + 1) - special.gammaln(room - t + 1)
-             - special.gammaln(tickets + 1) + special.gammaln(tickets - t + 1))
+    log_p = log_choose_ratio(room, t, tickets)
     return Finding(name, "exact: P(min >= x) = C(N-x, t)/C(N, t)" if smallest else
                    "exact: P(max <= y) = C(y+1, t)/C(N, t)", where, _p(math.exp(log_p)))
 

@@ -118,3 +118,18 @@ def test_split_is_a_deterministic_half():
     a, b = split_mask(100_000, 7), split_mask(100_000, 7)
     assert (a == b).all() and abs(int(a.sum()) - 50_000) < 600
     assert (a != split_mask(100_000, 8)).any()
+
+
+@pytest.mark.parametrize("tickets", [300_000, 1_000_000])
+def test_the_extreme_positions_p_is_exact_to_1e_12_on_a_full_size_pool(tickets):
+    """docs/statistics.md section 1 calls P(min >= x) = C(N - x, t) / C(N, t) exact: a third engine summing
+    integers must find it to 1e-9. Differences of lgamma near N! lost that (1.5e-9 on a pool of 300,000)."""
+    positions = np.array([97_431, 180_002, 201_777, 250_000, 299_998])
+    x, y, t = int(positions.min()), int(positions.max()), len(positions)
+    low = extreme_position("low", positions, tickets, smallest=True)
+    high = extreme_position("high", positions, tickets, smallest=False)
+    assert low is not None and high is not None
+    exact_low = Fraction(math.comb(tickets - x, t), math.comb(tickets, t))
+    exact_high = Fraction(math.comb(y + 1, t), math.comb(tickets, t))
+    assert low.p == pytest.approx(float(exact_low), rel=1e-12)
+    assert high.p == pytest.approx(float(exact_high), rel=1e-12)
