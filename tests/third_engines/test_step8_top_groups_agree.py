@@ -1,0 +1,120 @@
+"""The third engine for step 8's 1a, 1c and 1e (tests/third_engines/step8_top_groups.py, written from
+docs/statistics.md alone) held against audit's findings on pools built in memory and judged as one-pool
+runs: every test of the three families made by one is made by the other, in the same order, under the
+same name, with the same figures word for word, and p-values equal to a relative 1e-9 (the engine sums
+exact integers; audit's 1a sums logs of factorials, 1c's chain runs in floating point). The pools: small
+Happy Holidays (books of 30) honest and with each insider of tests/support/book_number_biases.py and
+cluster_biases.py, a small Wild Side (books of 60, a single top prize), Hand to Hand Tactics eInstants of
+30,500 shares (no residues mod 1,000) and 30,000 (with them) honest and with the top shares moved to
+every 1,000th serial, and a full Happy Holidays p1 (its 450 $100s: the per ticket number test)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+from poolgen.loader import load_spec
+from poolgen.run.build import build_pool
+from tests.support import small_einstant, small_wild_side, spec_path
+from tests.support.book_number_biases import (
+    top_books_ending_in,
+    top_books_numbered_low,
+    top_prizes_at_book_ends,
+    top_prizes_at_ticket_digit,
+)
+from tests.support.cluster_biases import prizes_gathered
+from tests.support.stats import judge, small_spec
+from tests.third_engines.step8_top_groups import gathered_findings, printed_number_findings, run_level
+
+SEED = hashlib.sha256(b"poolgen/tests/third-engine/step8-top-groups").digest()
+OURS = re.compile(r"^top prize of each pool|^top \d+ prize amounts of each pool|^books of the top prizes"
+                  r"|^top prizes \(.*\)(?: by |: close together|: in fewest)"
+                  r"|^prize level .*: in fewest books$")
+
+
+def _agree(spec: Any, pool: Any, table: pl.DataFrame) -> dict[str, tuple[str, float]]:
+    """The engine's 1a, 1c and 1e findings equal audit's; returns them by name."""
+    s, run = judge(spec, pool, table, SEED)
+    audit = [j.finding for j in (*s.judged, *run.judged) if OURS.search(j.finding.name)]
+    prize = table["prize_cents"].to_numpy()
+    per_book = spec.tickets_per_book
+    book = table["book"].to_numpy() if per_book else None
+    found = printed_number_findings(prize, per_book, book) if per_book and book is not None else []
+    found += gathered_findings(prize, per_book, book) + run_level([(pool.id, prize)], per_book)
+    assert [f.name for f in found] == [a.name for a in audit]
+    for f, a in zip(found, audit, strict=True):
+        assert f.figures == a.figures, (f.name, f.figures, a.figures)
+        assert f.p == pytest.approx(a.p, rel=1e-9, abs=1e-300), (f.name, f.p, a.p)
+    return {f.name: (f.figures, f.p) for f in found}
+
+
+@pytest.fixture(scope="module")
+def happy(tmp_path_factory):
+    spec = small_spec(tmp_path_factory.mktemp("hh"))
+    pool = spec.pools[0]
+    return spec, pool, build_pool(spec, pool, SEED)
+
+
+def _einstant(tmp: Any, shares: int) -> tuple[Any, Any, pl.DataFrame]:
+    spec = load_spec(small_einstant(tmp, "hand_to_hand_tactics", shares))
+    pool = spec.pools[0]
+    return spec, pool, build_pool(spec, pool, SEED)
+
+
+def test_an_honest_small_happy_holidays_pool_gets_the_same_top_group_findings(happy):
+    found = _agree(*happy)
+    assert len(found) == 38 and min(p for _, p in found.values()) > 1e-3
+
+
+@pytest.mark.parametrize("bias", ["numbered low", "numbers ending in 7", "ticket numbers ending in 7",
+                                  "first or last ticket", "three to a book"])
+def test_a_placement_planted_in_a_small_happy_holidays_pool_gets_the_same_top_group_findings(happy, bias):
+    spec, pool, table = happy
+    biased = {"numbered low": lambda: top_books_numbered_low(table, 30, 2000),
+              "numbers ending in 7": lambda: top_books_ending_in(table, 30, 2000, 7),
+              "ticket numbers ending in 7": lambda: top_prizes_at_ticket_digit(table, 30, 500, 7),
+              "first or last ticket": lambda: top_prizes_at_book_ends(table, 30, 500),
+              "three to a book": lambda: prizes_gathered(table, 30, 500, 3, np.random.default_rng(9))}[bias]()
+    found = _agree(spec, pool, biased)
+    assert min(p for _, p in found.values()) < 1e-6
+
+
+def test_a_small_wild_side_pool_with_one_top_prize_gets_the_same_top_group_findings(tmp_path):
+    spec = load_spec(small_wild_side(tmp_path))
+    pool = spec.pools[0]
+    found = _agree(spec, pool, build_pool(spec, pool, SEED))
+    assert "top prizes ($25,000; 1 tickets): in fewest books" not in found  # t >= 2 only
+    assert not any(n.startswith("top prizes ($25,000; 1 tickets) by ticket number within the book: in fewest")
+                   for n in found)
+
+
+def test_an_einstant_with_a_short_last_block_gets_the_same_top_group_findings(tmp_path):
+    found = _agree(*_einstant(tmp_path, 30_500))
+    assert not any("serial mod 1,000" in n for n in found)  # 30,500 shares: no residues test
+
+
+def test_an_einstant_of_whole_thousands_gets_the_same_residues_honest_and_planted(tmp_path):
+    spec, pool, table = _einstant(tmp_path, 30_000)
+    honest = _agree(spec, pool, table)
+    assert sum("serial mod 1,000: in fewest residues" in n for n in honest) >= 10
+    prize = table["prize_cents"].to_numpy()
+    top = np.argsort(-prize, kind="stable")[:9]  # the nine highest shares to serials 1,000, 2,000, ...
+    order = np.arange(len(prize))
+    for i, row in enumerate(top.tolist()):
+        q = int(np.flatnonzero(order == row)[0])
+        target = 999 + 1000 * i
+        order[q], order[target] = order[target], order[q]
+    planted = _agree(spec, pool, table[order])
+    assert min(p for n, (_, p) in planted.items() if "in fewest residues" in n) < 1e-15
+
+
+def test_a_full_happy_holidays_pool_gets_the_same_per_ticket_number_test():
+    spec = load_spec(spec_path("happy_holidays"))
+    pool = spec.pools[0]
+    found = _agree(spec, pool, build_pool(spec, pool, SEED))
+    assert sum(n.endswith("by ticket number within the book: per ticket number") for n in found) == 1
