@@ -184,8 +184,9 @@ def block_findings(prize: np.ndarray, per_book: int | None) -> list[Found]:
     units = "books" if per_book else "blocks"
     counts = (v > 0).reshape(blocks, m).sum(axis=1)
     out: list[Found] = []
-    x2, df, _ = histogram(counts, m, good, total)
-    out.append(Found(f"winners per {unit}: histogram of {blocks:,} {units}", x2, float(chi2.sf(x2, df))))
+    x2, df, bins = histogram(counts, m, good, total)
+    if bins >= 2:
+        out.append(Found(f"winners per {unit}: histogram of {blocks:,} {units}", x2, float(chi2.sf(x2, df))))
     mean, var = hypergeom_moments(m, good, total)
     resolved = lower_tail_resolved(blocks, var)
     d = float(((counts - mean) ** 2).sum() / var * (blocks - 1) / blocks)
