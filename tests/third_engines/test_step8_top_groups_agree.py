@@ -18,6 +18,8 @@ import numpy as np
 import polars as pl
 import pytest
 
+from audit.stats.step import run_statistics
+from audit.stats.top import top_levels
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import small_einstant, small_wild_side, spec_path
@@ -118,3 +120,23 @@ def test_a_full_happy_holidays_pool_gets_the_same_per_ticket_number_test():
     pool = spec.pools[0]
     found = _agree(spec, pool, build_pool(spec, pool, SEED))
     assert sum(n.endswith("by ticket number within the book: per ticket number") for n in found) == 1
+
+
+def test_a_run_of_three_pools_of_different_sizes_gets_the_same_run_level_findings(happy):
+    """1a over pools of 3,000, 2,400 and 3,000 tickets (books of 30), the third with its $5 and up kept out of
+    the first fifth of print order: ceil(u N_p) and floor(v N_p) across sizes, the product over pools."""
+    spec, pool, table = happy
+    other = build_pool(spec, pool, hashlib.sha256(b"another pool").digest())
+    prize = table["prize_cents"].to_numpy()
+    late = np.flatnonzero(prize == 0)[-400:]
+    early = np.flatnonzero((prize >= 500) & (np.arange(len(prize)) < 600))
+    order = np.arange(len(prize))
+    order[early], order[late[: len(early)]] = late[: len(early)], early
+    pools = [("p1", other["prize_cents"].to_numpy()), ("p2", prize[:2400]), ("p3", prize[order])]
+    run = run_statistics([top_levels(p, pid, 30) for pid, p in pools], 3)
+    found = run_level(pools, 30)
+    assert [f.name for f in found] == [j.finding.name for j in run.judged]
+    for f, j in zip(found, run.judged, strict=True):
+        assert f.figures == j.finding.figures, (f.name, f.figures, j.finding.figures)
+        assert f.p == pytest.approx(j.finding.p, rel=1e-9, abs=1e-300), (f.name, f.p, j.finding.p)
+    assert any(" over 3 pools; earliest at " in f.figures for f in found)
