@@ -234,7 +234,9 @@ def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray
         row = lookup[key]
         digits = (present[:, None] // width ** np.arange(index.shape[1], dtype=np.int64)) % width
         return digits, width, row  # each pattern's columns, decoded from its key
-    return index, width, np.arange(n)
+    # each row's columns in ascending order: rows holding the same set (in any column order) sum their
+    # coefficients in the same order, so their scores are equal and tie in the AUC
+    return np.sort(index, axis=1), width, np.arange(n)
 
 
 def _fit(index: np.ndarray, width: int, trials: np.ndarray, wins: np.ndarray) -> np.ndarray:

@@ -133,3 +133,21 @@ def test_the_extreme_positions_p_is_exact_to_1e_12_on_a_full_size_pool(tickets):
     exact_high = Fraction(math.comb(y + 1, t), math.comb(tickets, t))
     assert low.p == pytest.approx(float(exact_low), rel=1e-12)
     assert high.p == pytest.approx(float(exact_high), rel=1e-12)
+
+
+def test_the_classifier_scores_a_set_the_same_whatever_order_its_columns_hold_it():
+    """docs/statistics.md section 2: a set (a key number match area's WINNING NUMBERS) is multi-hot, so two
+    rows holding the same numbers have the same features, the same score, and are tied in the AUC. Summing
+    each row's coefficients in its columns' order broke such ties by rounding (a Double Take pool's p moved
+    by 4e-9, which a third engine scoring the design matrix saw): reordering every row's set changes
+    nothing."""
+    rng = np.random.default_rng(5)
+    n = 6000
+    sets = np.stack([rng.choice(30, 3, replace=False) for _ in range(n)])
+    spot = rng.integers(0, 5, n)
+    label = rng.random(n) < 0.25 + 0.01 * (sets.min(axis=1) % 3)
+    shuffled = np.stack([rng.permutation(row) for row in sets])
+    plain = auc_classifier("a", label, [[sets[:, i] for i in range(3)], [spot]], key=77)
+    moved = auc_classifier("a", label, [[shuffled[:, i] for i in range(3)], [spot]], key=77)
+    assert plain is not None and moved is not None
+    assert (moved.figures, moved.p) == (plain.figures, plain.p)
