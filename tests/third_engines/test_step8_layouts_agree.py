@@ -1,0 +1,93 @@
+"""The third engine for step 8's section 2 (tests/third_engines/step8_layouts.py, written from
+docs/statistics.md and docs/styles/match_n.md alone) held against audit's layout findings on pools built
+in memory and judged as one-pool runs: every spot's chi-square (rare values pooled), the held-out
+classifier (the split's hash, the ridge fit, the AUC's normal approximation) under the same names, the
+statistic each reports first equal to its printed digits, p-values to a relative 1e-9. The pools: small
+Happy Holidays (match_n) honest and with a leak planted in spot 3 of its losers, a small Wild Side
+(WINNING NUMBERS, a multi-hot set of 46) and a small Double Take (a set and a spot in one classifier)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+
+from poolgen.loader import load_spec
+from poolgen.run.build import build_pool
+from tests.support import small_example, small_wild_side
+from tests.support.stats import Entry, judge, on_losers, small_spec
+from tests.third_engines.step8_layouts import Found, classifier, match_n_findings, winning_numbers_findings
+
+SEED = hashlib.sha256(b"poolgen/tests/third-engine/step8-layouts").digest()
+STATISTIC = re.compile(r"(?:X2|z) = (-?[\d.]+)")
+
+
+def _agree(spec: Any, pool: Any, table: pl.DataFrame, found: list[Found]) -> dict[str, float]:
+    """Each of the engine's findings is audit's of that name (statistic to its digits, p to 1e-9)."""
+    s, _ = judge(spec, pool, table, SEED)
+    audit = {j.finding.name: j.finding for j in s.judged}
+    for f in found:
+        a = audit[f.name]
+        shown = STATISTIC.findall(a.figures)[-1]
+        places = len(shown.split(".")[1])
+        assert abs(f.stat - float(shown)) <= 0.5 * 10 ** -places + 1e-9, (f.name, f.stat, a.figures)
+        assert f.p == pytest.approx(a.p, rel=1e-9, abs=1e-300), (f.name, f.p, a.p)
+    return {f.name: f.p for f in found}
+
+
+def _columns(table: pl.DataFrame) -> dict[str, np.ndarray]:
+    return {c: table[c].to_numpy().astype(np.int64) for c in table.columns if "_" in c}
+
+
+@pytest.fixture(scope="module")
+def happy(tmp_path_factory):
+    spec = small_spec(tmp_path_factory.mktemp("hh"))
+    pool = spec.pools[0]
+    return spec, pool, build_pool(spec, pool, SEED)
+
+
+def _happy_findings(spec: Any, pool: Any, table: pl.DataFrame) -> dict[str, float]:
+    win = table["prize_cents"].to_numpy() > 0
+    found = match_n_findings("play", 6, _columns(table), win, Entry(pool, SEED).file_sha256, 6)
+    return _agree(spec, pool, table, found)
+
+
+def test_an_honest_small_happy_holidays_pool_gets_the_same_layout_findings(happy):
+    found = _happy_findings(*happy)
+    assert len(found) == 7 and "win/lose predicted from play_spot_0" in found
+
+
+def test_a_leak_in_spot_3_of_a_small_happy_holidays_pool_gets_the_same_layout_findings(happy):
+    spec, pool, table = happy
+    area = spec.play.document()["areas"][0]
+    prize = table["prize_cents"].to_numpy()
+    highest = np.full(table.height, 5, dtype=np.int64)  # code 5: the $100 symbol, shown in spot 3 of losers
+    spot_3 = np.where(prize == 0, highest, table["play_spot_3"].to_numpy())
+    leaked = on_losers(table, area, {"play_spot_3": spot_3})
+    found = _happy_findings(spec, pool, leaked)
+    assert found["play_spot_3 (one scratched spot) against win/lose"] < 1e-10
+
+
+def test_a_small_wild_side_pool_gets_the_same_winning_numbers_findings(tmp_path):
+    spec = load_spec(small_wild_side(tmp_path))
+    pool = spec.pools[0]
+    table = build_pool(spec, pool, SEED)
+    win = table["prize_cents"].to_numpy() > 0
+    found = winning_numbers_findings("numbers", 5, _columns(table), win, Entry(pool, SEED).file_sha256)
+    assert len(_agree(spec, pool, table, found)) == 7
+
+
+def test_a_classifier_on_a_set_and_a_spot_gets_the_same_auc(tmp_path):
+    spec = load_spec(small_example(tmp_path, "double_take", 6000))
+    pool = spec.pools[0]
+    table = build_pool(spec, pool, SEED)
+    columns, win = _columns(table), table["prize_cents"].to_numpy() > 0
+    held = classifier([[columns[f"play_win_{i}"] for i in range(3)], [columns["bonus_spot_0"]]], win,
+                      Entry(pool, SEED).file_sha256)
+    assert held is not None
+    name = "win/lose predicted from the set of WINNING NUMBERS of area play and bonus_spot_0"
+    _agree(spec, pool, table, [Found(name, *held)])
