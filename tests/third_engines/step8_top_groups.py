@@ -90,6 +90,11 @@ def within(groups: list[tuple[str, int, np.ndarray]], rooms: list[int]) -> float
                            for (_, n, w), r in zip(groups, rooms, strict=True)))
 
 
+def percent(x: Fraction) -> float:
+    """100 x as the double nearest it (then printed to two decimals)."""
+    return 100 * x.numerator / x.denominator
+
+
 def plural(count: int, word: str) -> str:
     return f"{count:,} {word}{'s' if count != 1 else ''}"
 
@@ -109,11 +114,11 @@ def run_level(pools: list[tuple[str, np.ndarray]], per_book: int | None) -> list
         u, upid = min((Fraction(int(w.min()), n), pid) for pid, n, w in groups)
         pu = within(groups, [n - math.ceil(u * n) for _, n, _ in groups])
         out.append(Found(f"{stem}: smallest position in its pool, pools combined",
-                         f"{head}; earliest at {float(u) * 100:.2f}% of pool {upid}", pu))
+                         f"{head}; earliest at {percent(u):.2f}% of pool {upid}", pu))
         v, vpid = max((Fraction(int(w.max()) + 1, n), pid) for pid, n, w in groups)
         pv = within(groups, [math.floor(v * n) for _, n, _ in groups])
         out.append(Found(f"{stem}: largest position in its pool, pools combined",
-                         f"{head}; latest at {float(v) * 100:.2f}% of pool {vpid}", pv))
+                         f"{head}; latest at {percent(v):.2f}% of pool {vpid}", pv))
         if per_book:
             b = per_book
             x = min(int((w % b).min()) for _, _, w in groups)

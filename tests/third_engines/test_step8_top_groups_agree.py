@@ -100,6 +100,17 @@ def test_an_einstant_with_a_short_last_block_gets_the_same_top_group_findings(tm
     assert not any("serial mod 1,000" in n for n in found)  # 30,500 shares: no residues test
 
 
+def test_an_einstant_with_its_top_prizes_sorted_to_the_end_gets_the_same_top_group_findings(tmp_path):
+    """Every share in ascending prize order: p-values far below 1e-100, and the earliest of the top three
+    at 11,997 of 12,000 shares, 99.975%, printed 99.97 (the double nearest 100 x / N, 99.97499..., to two
+    decimals; from the double nearest x / N, times 100, 99.98)."""
+    spec, pool, table = _einstant(tmp_path, 12_000)
+    found = _agree(spec, pool, table[np.argsort(table["prize_cents"].to_numpy(), kind="stable")])
+    assert found["top 3 prize amounts of each pool ($5,000 to $400): smallest position in its pool, pools "
+                 "combined"][0] == "3 tickets over 1 pool; earliest at 99.97% of pool d1.00"
+    assert min(p for _, p in found.values()) < 1e-100
+
+
 def test_an_einstant_of_whole_thousands_gets_the_same_residues_honest_and_planted(tmp_path):
     spec, pool, table = _einstant(tmp_path, 30_000)
     honest = _agree(spec, pool, table)
