@@ -1,6 +1,7 @@
-"""A third engine for step 8's section 2 on a match_n area (the layout no-information tests: each spot's
-prize symbol against win/lose, and the held-out classifier on spot 0), written from docs/statistics.md
-sections 1 and 2 and docs/styles/match_n.md section 8 alone: it imports neither poolgen nor audit. numpy
+"""A third engine for step 8's section 2 (the layout no-information tests) on a match_n area (each spot's
+prize symbol against win/lose, the held-out classifier on spot 0), a key_number_match area's WINNING
+NUMBERS and a prize_legend_duel eInstant's first reveal, written from docs/statistics.md sections 1 and 2,
+docs/styles/match_n.md and prize_legend_duel.md section 8 alone: it imports neither poolgen nor audit. numpy
 for the fit; scipy only for the chi-square and normal tails."""
 
 from __future__ import annotations
@@ -163,4 +164,20 @@ def winning_numbers_findings(area: str, count: int, columns: dict[str, np.ndarra
     held = classifier([cols], win, file_sha256)
     if held is not None:
         out.append(Found(f"win/lose predicted from the set of WINNING NUMBERS of area {area}", *held))
+    return out
+
+
+def first_reveal_findings(spot_0: np.ndarray, win: np.ndarray, first_spot_loss: str,
+                          file_sha256: str) -> list[Found]:
+    """prize_legend_duel (its contract's section 8): whether spot 0 is a loss (code 1) against win/lose,
+    and the classifier on it."""
+    loss = (spot_0 == 1).astype(np.int64)
+    out = []
+    found = chi_square(loss, win)
+    if found:
+        out.append(Found(f"first reveal (spot_0) a loss (drawn {first_spot_loss} for every share), against "
+                         "win/lose", found[0], found[2]))
+    held = classifier([[loss]], win, file_sha256)
+    if held is not None:
+        out.append(Found("win/lose predicted from whether spot_0 is a loss", *held))
     return out

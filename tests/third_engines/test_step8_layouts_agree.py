@@ -1,10 +1,11 @@
 """The third engine for step 8's section 2 (tests/third_engines/step8_layouts.py, written from
-docs/statistics.md and docs/styles/match_n.md alone) held against audit's layout findings on pools built
-in memory and judged as one-pool runs: every spot's chi-square (rare values pooled), the held-out
-classifier (the split's hash, the ridge fit, the AUC's normal approximation) under the same names, the
-statistic each reports first equal to its printed digits, p-values to a relative 1e-9. The pools: small
-Happy Holidays (match_n) honest and with a leak planted in spot 3 of its losers, a small Wild Side
-(WINNING NUMBERS, a multi-hot set of 46) and a small Double Take (a set and a spot in one classifier)."""
+docs/statistics.md, docs/styles/match_n.md and prize_legend_duel.md alone) held against audit's layout
+findings on pools built in memory and judged as one-pool runs: every spot's chi-square (rare values
+pooled), the held-out classifier (the split's hash, the ridge fit, the AUC's normal approximation) under
+the same names, the statistic each reports first equal to its printed digits, p-values to a relative 1e-9.
+The pools: small Happy Holidays (match_n) honest and with a leak planted in spot 3 of its losers, a small
+Wild Side (WINNING NUMBERS, a multi-hot set of 46), a small Double Take (a set and a spot in one
+classifier) and a Hand to Hand Tactics eInstant (prize_legend_duel: whether the first reveal is a loss)."""
 
 from __future__ import annotations
 
@@ -18,9 +19,15 @@ import pytest
 
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
-from tests.support import small_example, small_wild_side
+from tests.support import small_einstant, small_example, small_wild_side
 from tests.support.stats import Entry, judge, on_losers, small_spec
-from tests.third_engines.step8_layouts import Found, classifier, match_n_findings, winning_numbers_findings
+from tests.third_engines.step8_layouts import (
+    Found,
+    classifier,
+    first_reveal_findings,
+    match_n_findings,
+    winning_numbers_findings,
+)
 
 SEED = hashlib.sha256(b"poolgen/tests/third-engine/step8-layouts").digest()
 STATISTIC = re.compile(r"(?:X2|z) = (-?[\d.]+)")
@@ -91,3 +98,13 @@ def test_a_classifier_on_a_set_and_a_spot_gets_the_same_auc(tmp_path):
     assert held is not None
     name = "win/lose predicted from the set of WINNING NUMBERS of area play and bonus_spot_0"
     _agree(spec, pool, table, [Found(name, *held)])
+
+
+def test_an_einstant_gets_the_same_first_reveal_findings(tmp_path):
+    spec = load_spec(small_einstant(tmp_path, "hand_to_hand_tactics", 30_500))
+    pool = spec.pools[0]
+    table = build_pool(spec, pool, SEED)
+    win = table["prize_cents"].to_numpy() > 0
+    first = str(spec.play.document()["first_spot_loss"])
+    found = first_reveal_findings(table["spot_0"].to_numpy(), win, first, Entry(pool, SEED).file_sha256)
+    assert len(_agree(spec, pool, table, found)) == 2
