@@ -142,7 +142,7 @@ def ranks(book: np.ndarray, per_book: int) -> tuple[np.ndarray, np.ndarray]:
 
 def fewest_found(name: str, t: int, k: int, classes: int, per_class: int, unit: str) -> Found:
     p, e = fewest_p(t, k, classes, per_class)
-    return Found(name, f"{t:,} tickets in {k:,} {unit} ({e:.1f} expected of the pool's {classes:,})", p)
+    return Found(name, f"{t:,} tickets in {k:,} {unit} ({e:,.1f} expected of the pool's {classes:,})", p)
 
 
 def digit_found(name: str, digits: np.ndarray, pool_digits: np.ndarray, unit: str) -> Found:
@@ -154,7 +154,7 @@ def digit_found(name: str, digits: np.ndarray, pool_digits: np.ndarray, unit: st
 def gaps_found(name: str, places: list[int], n: int, unit: str) -> Found:
     p, c, g, e = gaps_p(places, n)
     return Found(name, f"{c:,} of the {len(places) - 1:,} gaps between consecutive {unit} at most {g:,} "
-                 f"apart ({e:.1f} expected)", p)
+                 f"apart ({e:,.1f} expected)", p)
 
 
 def printed_number_findings(prize: np.ndarray, per_book: int, book: np.ndarray) -> list[Found]:
@@ -176,9 +176,9 @@ def printed_number_findings(prize: np.ndarray, per_book: int, book: np.ndarray) 
         lo, hi = int(r.min()), int(r.max())
         of = f"of the pool's {books:,} book numbers"
         out.append(Found(f"{stem}: smallest", f"smallest of {k:,} is book {int(numbers[held[np.argmin(r)]])} "
-                         f"(rank {lo} {of})", ratio(math.comb(books - lo, k), math.comb(books, k))))
+                         f"(rank {lo:,} {of})", ratio(math.comb(books - lo, k), math.comb(books, k))))
         out.append(Found(f"{stem}: largest", f"largest of {k:,} is book {int(numbers[held[np.argmax(r)]])} "
-                         f"(rank {hi} {of})", ratio(math.comb(hi + 1, k), math.comb(books, k))))
+                         f"(rank {hi:,} {of})", ratio(math.comb(hi + 1, k), math.comb(books, k))))
         out.append(digit_found(f"{stem}: one last digit", numbers[held] % 10, numbers % 10, "books"))
         tstem = f"top prizes ({label}; {t:,} tickets)"
         out.append(digit_found(f"{tstem} by ticket number within the book: one last digit",
@@ -191,7 +191,7 @@ def printed_number_findings(prize: np.ndarray, per_book: int, book: np.ndarray) 
                              f"{n:,} tickets are)", hyper_sf(x, n, ends, t)))
         if t >= 2 and b >= 2:
             out.append(fewest_found(f"{tstem}: in fewest books", t, k, books, b, "books"))
-    for a in sorted({int(v) for v in prize[prize > 0].tolist()} - set(top), reverse=True):
+    for a in sorted({int(v) for v in prize[prize > 0].tolist()} - set(top)):  # lowest first
         where = np.flatnonzero(prize == a)
         t = len(where)
         if 20 <= t <= books and b >= 2:

@@ -22,6 +22,7 @@ from audit.stats.step import run_statistics
 from audit.stats.top import top_levels
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
+from tests.support import _cut as cut_spec
 from tests.support import small_einstant, small_wild_side, spec_path
 from tests.support.book_number_biases import (
     top_books_ending_in,
@@ -151,3 +152,16 @@ def test_a_run_of_three_pools_of_different_sizes_gets_the_same_run_level_finding
         assert f.figures == j.finding.figures, (f.name, f.figures, j.finding.figures)
         assert f.p == pytest.approx(j.finding.p, rel=1e-9, abs=1e-300), (f.name, f.p, j.finding.p)
     assert any(" over 3 pools; earliest at " in f.figures for f in found)
+
+
+def test_a_pool_of_1_200_books_gets_the_same_ranks_and_levels_in_fewest_books(tmp_path):
+    """Happy Holidays cut to pools of 36,000 in books of 30: ranks past 999 (printed with commas) and the
+    levels below the top group held in fewest books ($20 and $5, at most B tickets each)."""
+    text = spec_path("happy_holidays").read_text().replace("last_ticket = 299", "last_ticket = 29")
+    spec = load_spec(cut_spec(tmp_path, "happy_holidays", (1800000, 216000), (300000, 36000), 50, least=0,
+                              text=text))
+    pool = spec.pools[0]
+    found = _agree(spec, pool, build_pool(spec, pool, SEED))
+    assert [n for n in found if n.startswith("prize level")] == [
+        "prize level $5 (492 tickets): in fewest books", "prize level $20 (60 tickets): in fewest books"]
+    assert any(", 1," in figures for figures, _ in found.values())  # "(rank 1,181 of the pool's ..."
