@@ -164,4 +164,4 @@ def test_a_pool_of_1_200_books_gets_the_same_ranks_and_levels_in_fewest_books(tm
     found = _agree(spec, pool, build_pool(spec, pool, SEED))
     assert [n for n in found if n.startswith("prize level")] == [
         "prize level $5 (492 tickets): in fewest books", "prize level $20 (60 tickets): in fewest books"]
-    assert any(", 1," in figures for figures, _ in found.values())  # "(rank 1,181 of the pool's ..."
+    assert any(re.search(r"\(rank 1,\d{3} of the pool's 1,200 book numbers\)", f) for f, _ in found.values())
