@@ -192,9 +192,8 @@ def block_findings(prize: np.ndarray, per_book: int | None) -> list[Found]:
     d = float(((counts - mean) ** 2).sum() / var * (blocks - 1) / blocks)
     out.append(Found(f"winners per {unit}: dispersion", d, chi2_p(d, blocks - 1, resolved)))
     h = kruskal(v, np.arange(total) // m, blocks)
-    even = bool((counts == counts[0]).all())
-    out.append(Found(f"prize value per {unit}: {blocks:,} {units}", h,
-                     chi2_p(h, blocks - 1, resolved and not even)))
+    two_sided = resolved and var > 0  # the null's variance: equal books observed are the lower tail's case
+    out.append(Found(f"prize value per {unit}: {blocks:,} {units}", h, chi2_p(h, blocks - 1, two_sided)))
     return out
 
 
