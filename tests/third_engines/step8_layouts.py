@@ -181,3 +181,15 @@ def first_reveal_findings(spot_0: np.ndarray, win: np.ndarray, first_spot_loss: 
     if held is not None:
         out.append(Found("win/lose predicted from whether spot_0 is a loss", *held))
     return out
+
+
+def column_findings(columns: dict[str, np.ndarray], names: list[str], what: str,
+                    win: np.ndarray) -> list[Found]:
+    """A key_number_match area's YOUR NUMBERS or prize symbols: each column, on every ticket, against
+    win/lose, named `<column> (WHAT) against win/lose`."""
+    out = []
+    for name in names:
+        found = chi_square(columns[name], win)
+        if found:
+            out.append(Found(f"{name} ({what}) against win/lose", found[0], found[2]))
+    return out

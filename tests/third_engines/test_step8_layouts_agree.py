@@ -24,6 +24,7 @@ from tests.support.stats import Entry, judge, on_losers, small_spec
 from tests.third_engines.step8_layouts import (
     Found,
     classifier,
+    column_findings,
     first_reveal_findings,
     match_n_findings,
     winning_numbers_findings,
@@ -84,8 +85,12 @@ def test_a_small_wild_side_pool_gets_the_same_winning_numbers_findings(tmp_path)
     pool = spec.pools[0]
     table = build_pool(spec, pool, SEED)
     win = table["prize_cents"].to_numpy() > 0
-    found = winning_numbers_findings("numbers", 5, _columns(table), win, Entry(pool, SEED).file_sha256)
-    assert len(_agree(spec, pool, table, found)) == 7
+    columns = _columns(table)
+    found = winning_numbers_findings("numbers", 5, columns, win, Entry(pool, SEED).file_sha256)
+    for area in ("numbers", "wild"):  # 12 YOUR NUMBERS and their 12 prize symbols each
+        found += column_findings(columns, [f"{area}_your_{i}" for i in range(12)], "a YOUR NUMBER", win)
+        found += column_findings(columns, [f"{area}_prize_{i}" for i in range(12)], "a prize symbol", win)
+    assert len(_agree(spec, pool, table, found)) == 7 + 48
 
 
 def test_a_classifier_on_a_set_and_a_spot_gets_the_same_auc(tmp_path):
