@@ -29,7 +29,7 @@ from tests.support.ticket_number_biases import (
     winners_to_serials,
 )
 from tests.third_engines.step8_per_pool import block_findings as engine_blocks
-from tests.third_engines.step8_per_pool import per_pool_findings
+from tests.third_engines.step8_per_pool import per_pool_findings, ticket_number_findings
 
 SEED = hashlib.sha256(b"poolgen/tests/third-engine/step8-per-pool").digest()
 OURS = re.compile("|".join([
@@ -139,3 +139,15 @@ def test_books_evened_out_keep_the_two_sided_prize_value_test():
     for name in ("winners per book of 30: histogram of 60 books", "prize value per book of 30: 60 books"):
         assert found[name] == pytest.approx(audit[name], rel=1e-9), name
     assert found["prize value per book of 30: 60 books"] < 1e-20
+
+
+@pytest.mark.parametrize("per_book", [4, 5, 12])
+def test_books_of_fewer_than_ten_tickets_leave_their_empty_tenths_out(per_book):
+    """Books of 4 or 5 tickets: the tenths of the ticket number hold 4 or 5 of them, the others none and
+    left out (df B - 1, as in audit); books of 12 keep all ten."""
+    prize = np.random.default_rng(per_book).choice([0, 0, 0, 100, 200, 500], 600)
+    audit = {f.name: f.p for f in block_findings(prize, "printed", per_book)[0]}
+    found = {f.name: f.p for f in ticket_number_findings(prize, per_book)}
+    assert set(found) < set(audit) and len(found) == 2
+    for name, p in found.items():
+        assert p == pytest.approx(audit[name], rel=1e-9), name
