@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import chi2, norm
 
+from tests.third_engines.step8_per_pool import pool_rare
+
 MASK = (1 << 64) - 1
 
 
@@ -23,32 +25,19 @@ class Found:
     p: float
 
 
-def pooled_table(feature: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, int]:
-    """The 2 x K table of win/lose by the feature's values (those that occur). A value whose column
-    expects fewer than 5 in a row (its count below 5 N / min(winners, losers)) is rare: the rare values
-    are pooled into one column, and that column, if its count is still below the bound, joins the
-    least common other value's (the first in value order on a tie). Returns (table, values pooled)."""
+def pooled_table(feature: np.ndarray, win: np.ndarray) -> np.ndarray:
+    """The 2 x K table of win/lose by the feature's values (those that occur, in code order), rare values
+    pooled (step8_per_pool.pool_rare: section 2's rule)."""
     values = np.unique(feature)
     table = np.stack([[int(((feature == v) & win).sum()) for v in values],
                       [int(((feature == v) & ~win).sum()) for v in values]])
-    total = table.sum(axis=0)
-    n, yes = int(total.sum()), int(table[0].sum())
-    bound = 5 * n / min(yes, n - yes)
-    rare = total < bound
-    if not rare.any():
-        return table, 0
-    pool = table[:, rare].sum(axis=1)
-    kept = [table[:, c] for c in np.flatnonzero(~rare)]
-    if pool.sum() < bound and kept:
-        least = int(np.argmin([int(c.sum()) for c in kept]))
-        kept[least] = kept[least] + pool
-    else:
-        kept.append(pool)
-    return np.stack(kept, axis=1), int(rare.sum())
+    if table[0].sum() == 0 or table[1].sum() == 0:
+        return table[:, :1]
+    return pool_rare(table)
 
 
 def chi_square(feature: np.ndarray, win: np.ndarray) -> tuple[float, int, float] | None:
-    table, _ = pooled_table(feature, win)
+    table = pooled_table(feature, win)
     if table.shape[1] < 2 or table[0].sum() == 0 or table[1].sum() == 0:
         return None
     t = table.astype(np.float64)

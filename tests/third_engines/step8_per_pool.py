@@ -53,9 +53,36 @@ def pearson(table: np.ndarray) -> tuple[float, int]:
     return float(((t - e) ** 2 / e).sum()), (t.shape[0] - 1) * (t.shape[1] - 1)
 
 
-def win_by(part: np.ndarray, win: np.ndarray, k: int) -> tuple[float, float]:
+def pool_rare(table: np.ndarray) -> np.ndarray:
+    """A 2 x K table (rows yes / no, columns the categories that hold tickets, in code order) with its rare
+    columns pooled: a column holding fewer than 5 n / min(yes, no) tickets is rare; the rare ones become
+    one column, which, if it still holds fewer, joins the least full other column (the first on a tie)."""
+    total = table.sum(axis=0)
+    bound = 5 * int(total.sum()) / min(int(table[0].sum()), int(table[1].sum()))
+    rare = total < bound
+    if not rare.any():
+        return table
+    pool = table[:, rare].sum(axis=1)
+    kept = [table[:, c] for c in np.flatnonzero(~rare)]
+    if pool.sum() < bound and kept:
+        least = int(np.argmin([int(c.sum()) for c in kept]))
+        kept[least] = kept[least] + pool
+    else:
+        kept.append(pool)
+    return np.stack(kept, axis=1)
+
+
+def win_by(part: np.ndarray, win: np.ndarray, k: int) -> tuple[float, float] | None:
+    """Pearson's chi-square of win/lose by part, rare parts pooled (section 2's rule, which every 2 x K
+    table of step 8 takes). None when every ticket wins or none does, or fewer than two columns remain."""
     table = np.stack([np.bincount(part[win], minlength=k), np.bincount(part[~win], minlength=k)])
-    x2, df = pearson(table[:, table.sum(axis=0) > 0])  # a part holding no ticket is left out
+    table = table[:, table.sum(axis=0) > 0]  # a part holding no ticket is left out
+    if table[0].sum() == 0 or table[1].sum() == 0:
+        return None
+    table = pool_rare(table)
+    if table.shape[1] < 2:
+        return None
+    x2, df = pearson(table)
     return x2, float(chi2.sf(x2, df))
 
 
@@ -100,7 +127,7 @@ def histogram(counts: np.ndarray, m: int, good: int, total: int) -> tuple[float,
     for x in range(m + 1):
         e += expected[x]
         o += int(observed[x])
-        if e >= 5:
+        if e >= 5 * (1 - 1e-12):  # 5 within rounding
             bins.append((e, o))
             e, o = 0.0, 0
     if e > 0 or o > 0:
@@ -143,17 +170,19 @@ def per_pool_findings(prize: np.ndarray, tiers: list[tuple[str, int]], per_book:
     win = prize > 0
     pos = np.arange(n)
     out: list[Found] = []
-    x2, p = win_by(pos * 10 // n, win, 10)
-    out.append(Found("winner positions by tenth of the pool", x2, p))
+    tenths = win_by(pos * 10 // n, win, 10)
+    if tenths:
+        out.append(Found("winner positions by tenth of the pool", *tenths))
     for a in sorted({int(v) for v in prize[win].tolist()}, reverse=True):
         c = int((prize == a).sum())
         if c < 20:
             continue
         k = min(10, c // 10)
         ids = ", ".join(i for i, amount in tiers if amount == a)
-        x2, p = win_by(pos * k // n, prize == a, k)
-        out.append(Found(f"positions of prize level {dollars(a)} (tier {ids}; {c:,} tickets), {k} equal "
-                         "parts of the pool", x2, p))
+        level = win_by(pos * k // n, prize == a, k)
+        if level:
+            out.append(Found(f"positions of prize level {dollars(a)} (tier {ids}; {c:,} tickets), {k} equal "
+                             "parts of the pool", *level))
     group = top_group(prize)
     if group:
         where = np.flatnonzero(np.isin(prize, group))
@@ -188,22 +217,26 @@ def block_findings(prize: np.ndarray, per_book: int | None) -> list[Found]:
     if bins >= 2:
         out.append(Found(f"winners per {unit}: histogram of {blocks:,} {units}", x2, float(chi2.sf(x2, df))))
     mean, var = hypergeom_moments(m, good, total)
-    resolved = lower_tail_resolved(blocks, var)
-    d = float(((counts - mean) ** 2).sum() / var * (blocks - 1) / blocks)
-    out.append(Found(f"winners per {unit}: dispersion", d, chi2_p(d, blocks - 1, resolved)))
-    h = kruskal(v, np.arange(total) // m, blocks)
-    two_sided = resolved and var > 0  # the null's variance: equal books observed are the lower tail's case
-    out.append(Found(f"prize value per {unit}: {blocks:,} {units}", h, chi2_p(h, blocks - 1, two_sided)))
+    resolved = var > 0 and lower_tail_resolved(blocks, var)  # the null's variance, not the books observed
+    if var > 0:  # no winner, or every ticket one, or books of one ticket: nothing varies
+        d = float(((counts - mean) ** 2).sum() / var * (blocks - 1) / blocks)
+        out.append(Found(f"winners per {unit}: dispersion", d, chi2_p(d, blocks - 1, resolved)))
+    if len(np.unique(v)) >= 2:  # one amount: no ranks to compare
+        h = kruskal(v, np.arange(total) // m, blocks)
+        out.append(Found(f"prize value per {unit}: {blocks:,} {units}", h, chi2_p(h, blocks - 1, resolved)))
     return out
 
 
 def ticket_number_findings(prize: np.ndarray, per_book: int) -> list[Found]:
     b = per_book
     whole = len(prize) // b * b
+    if whole < 2 * b or b < 2:  # two whole books or more, two ticket numbers or more
+        return []
     v = prize[:whole]
     ticket_no = np.arange(whole) % b
-    x2, p = win_by(ticket_no * 10 // b, v > 0, 10)
-    out = [Found(f"winners by tenth of the ticket number within the book (0..{b - 1})", x2, p)]
+    tenths = win_by(ticket_no * 10 // b, v > 0, 10)
+    name = f"winners by tenth of the ticket number within the book (0..{b - 1})"
+    out = [Found(name, *tenths)] if tenths else []
     amounts = amount_table("prize amounts by ticket number within the book", ticket_no, v, b,
                            "ticket numbers")
     return out + ([amounts] if amounts else [])
@@ -227,7 +260,8 @@ def top_coded(prize: np.ndarray, least: int) -> np.ndarray:
     if current:
         closed.append(current)
     if len(closed) > 1 and sum(int(counts[i]) for i in closed[-1]) < least:
-        closed[-2] += closed.pop()
+        lowest = closed.pop()  # popped first: `closed[-2] += closed.pop()` indexes the shortened list
+        closed[-1] += lowest
     for rank, members in enumerate(reversed(closed)):
         cls[members] = rank
     return cls[np.searchsorted(amounts, prize)]

@@ -223,7 +223,7 @@ def gathered_findings(prize: np.ndarray, per_book: int | None, book: np.ndarray 
                         "book number: close together")
                 out.append(gaps_found(name, held.tolist(), books, "book numbers"))
             ticket_no = where % b
-            if 2 <= t <= b:
+            if 2 <= t <= b and books >= 2:  # a ticket number of one book is one place: K = t
                 out.append(fewest_found(f"{stem} by ticket number within the book: in fewest ticket numbers",
                                         t, len(np.unique(ticket_no)), b, books, "ticket numbers"))
             elif t > b and t >= 250:
@@ -234,7 +234,7 @@ def gathered_findings(prize: np.ndarray, per_book: int | None, book: np.ndarray 
                                  f"X2 = {x2:.2f}, df = {b - 1}; at most {int(x.max())} on one ticket number "
                                  f"({e:.2f} expected)", float(chi2.sf(x2, b - 1))))
         else:
-            if n % 1000 == 0 and 2 <= t <= 1000:
+            if n % 1000 == 0 and n >= 2000 and 2 <= t <= 1000:
                 out.append(fewest_found(f"{stem} by serial mod 1,000: in fewest residues", t,
                                         len(np.unique(where % 1000)), 1000, n // 1000, "residues"))
             serial = np.arange(1, n + 1)
