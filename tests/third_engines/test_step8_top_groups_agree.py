@@ -18,8 +18,10 @@ import numpy as np
 import polars as pl
 import pytest
 
+from audit.stats.gathered import gathered_findings as audit_gathered
+from audit.stats.numbers import printed_number_findings as audit_numbers
 from audit.stats.step import run_statistics
-from audit.stats.top import top_levels
+from audit.stats.top import top_findings, top_levels
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import _cut as cut_spec
@@ -165,3 +167,30 @@ def test_a_pool_of_1_200_books_gets_the_same_ranks_and_levels_in_fewest_books(tm
     assert [n for n in found if n.startswith("prize level")] == [
         "prize level $5 (492 tickets): in fewest books", "prize level $20 (60 tickets): in fewest books"]
     assert any(re.search(r"\(rank 1,\d{3} of the pool's 1,200 book numbers\)", f) for f, _ in found.values())
+
+
+def test_random_pools_get_the_same_top_group_findings():
+    """100 random pools (books of 1 to 60 or eInstants; no winner, a few, or all; one book or many): the
+    engine's 1a, 1c and 1e are audit's, figures word for word, p to 1e-9."""
+    rng = np.random.default_rng(2027)
+    for _ in range(100):
+        per = int(rng.choice([1, 2, 3, 5, 10, 30, 60])) if rng.random() < 0.6 else None
+        books = int(rng.integers(1, 40))
+        n = per * books if per else int(rng.integers(5, 3000))
+        prize = np.zeros(n, dtype=np.int64)
+        winners = int(rng.integers(0, n + 1)) if rng.random() < 0.3 else int(rng.integers(0, n // 3 + 1))
+        amounts = rng.choice([100, 200, 500, 1000, 5000, 100000], size=int(rng.integers(1, 6)), replace=False)
+        prize[rng.choice(n, winners, replace=False)] = rng.choice(amounts, winners)
+        book = np.repeat(rng.permutation(books) * 3 + 7, per) if per else None
+        audit = [f for f, _ in top_findings([top_levels(prize, "p1", per)])]
+        audit += audit_gathered(prize, per_book=per, book=book, order=True)
+        found = run_level([("p1", prize)], per) if winners else []
+        found += gathered_findings(prize, per, book)
+        if per and book is not None:
+            audit += audit_numbers(prize, book, per)
+            found += printed_number_findings(prize, per, book)
+        assert sorted(f.name for f in found) == sorted(a.name for a in audit), (per, n, winners)
+        by_name = {a.name: a for a in audit}
+        for f in found:
+            assert f.figures == by_name[f.name].figures, (f.name, f.figures, by_name[f.name].figures)
+            assert f.p == pytest.approx(by_name[f.name].p, rel=1e-9, abs=1e-300), (f.name, f.p)
