@@ -107,15 +107,16 @@ def run_level(pools: list[tuple[str, np.ndarray]], per_book: int | None) -> list
         groups = [(pid, len(prize), np.flatnonzero(np.isin(prize, top[:k])))
                   for (pid, prize), top in zip(pools, tops, strict=True)]
         amounts = sorted({a for top in tops for a in top[:k]}, reverse=True)
-        stem = (f"top prize of each pool ({dollars(amounts[0])})" if k == 1
+        stem = (f"top prize of each pool ({amounts_label(amounts)})" if k == 1
                 else f"top {k} prize amounts of each pool ({amounts_label(amounts)})")
         t_all = sum(len(w) for _, _, w in groups)
         head = f"{plural(t_all, 'ticket')} over {plural(len(pools), 'pool')}"
-        u, upid = min((Fraction(int(w.min()), n), pid) for pid, n, w in groups)
+        # the extreme's pool: the first in the run's order among those at it
+        u, upid = min(((Fraction(int(w.min()), n), pid) for pid, n, w in groups), key=lambda x: x[0])
         pu = within(groups, [n - math.ceil(u * n) for _, n, _ in groups])
         out.append(Found(f"{stem}: smallest position in its pool, pools combined",
                          f"{head}; earliest at {percent(u):.2f}% of pool {upid}", pu))
-        v, vpid = max((Fraction(int(w.max()) + 1, n), pid) for pid, n, w in groups)
+        v, vpid = max(((Fraction(int(w.max()) + 1, n), pid) for pid, n, w in groups), key=lambda x: x[0])
         pv = within(groups, [math.floor(v * n) for _, n, _ in groups])
         out.append(Found(f"{stem}: largest position in its pool, pools combined",
                          f"{head}; latest at {percent(v):.2f}% of pool {vpid}", pv))
@@ -123,8 +124,10 @@ def run_level(pools: list[tuple[str, np.ndarray]], per_book: int | None) -> list
             b = per_book
             x = min(int((w % b).min()) for _, _, w in groups)
             y = max(int((w % b).max()) for _, _, w in groups)
-            px = within(groups, [(b - x) * (n // b) for _, n, _ in groups])
-            py = within(groups, [(y + 1) * (n // b) for _, n, _ in groups])
+            # the positions whose ticket number (position mod B) is at least x, at most y: a short last
+            # book holds its first n mod B numbers
+            px = within(groups, [int((np.arange(n) % b >= x).sum()) for _, n, _ in groups])
+            py = within(groups, [int((np.arange(n) % b <= y).sum()) for _, n, _ in groups])
             out.append(Found(f"{stem}: smallest ticket number within its book, pools combined",
                              f"{head}; smallest ticket number {x} of 0..{b - 1}", px))
             out.append(Found(f"{stem}: largest ticket number within its book, pools combined",

@@ -194,3 +194,27 @@ def test_random_pools_get_the_same_top_group_findings():
         for f in found:
             assert f.figures == by_name[f.name].figures, (f.name, f.figures, by_name[f.name].figures)
             assert f.p == pytest.approx(by_name[f.name].p, rel=1e-9, abs=1e-300), (f.name, f.p)
+
+
+def test_random_runs_of_one_to_four_pools_get_the_same_run_level_findings():
+    """60 random runs (pools of different sizes, short last books, different top amounts, extremes tied
+    between pools): 1a's names (the amounts over every pool), figures (the first pool at the extreme) and
+    p to 1e-9."""
+    rng = np.random.default_rng(2028)
+    for _ in range(60):
+        per = int(rng.choice([2, 3, 10, 30])) if rng.random() < 0.6 else None
+        pools = []
+        for p in range(int(rng.integers(1, 5))):
+            short = int(rng.integers(0, per)) if per else 0  # a short last book
+            n = per * int(rng.integers(1, 50)) + short if per else int(rng.integers(5, 3000))
+            prize = np.zeros(n, dtype=np.int64)
+            winners = min(n, int(rng.integers(1, n // 2 + 2)))
+            amounts = rng.choice([100, 200, 500, 1000, 5000, 100000], int(rng.integers(1, 6)), replace=False)
+            prize[rng.choice(n, winners, replace=False)] = rng.choice(amounts, winners)
+            pools.append((f"p{p}", prize))
+        audit = [f for f, _ in top_findings([top_levels(prize, pid, per) for pid, prize in pools])]
+        found = run_level(pools, per)
+        assert [f.name for f in found] == [a.name for a in audit]
+        for f, a in zip(found, audit, strict=True):
+            assert f.figures == a.figures, (f.name, f.figures, a.figures)
+            assert f.p == pytest.approx(a.p, rel=1e-9, abs=1e-300), (f.name, f.p, a.p)
