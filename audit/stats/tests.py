@@ -29,6 +29,7 @@ MIN_RUNS_SIDE = 20  # fewest winners (and losers) for the runs test's normal app
 MIN_AUC_SIDE = 50  # fewest winners (and losers) in each half for the classifier test
 RIDGE = 1.0  # penalty of the logistic regression (keeps one-hot columns with an intercept solvable)
 NEWTON_STEPS = 12
+SCORE_DECIMALS = 9  # held-out scores rounded so that scores equal in exact arithmetic tie in the AUC
 
 
 @dataclass(frozen=True)
@@ -275,7 +276,7 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
         if min(n1, n0, int(label[train].sum()), int((~label[train]).sum())) < MIN_AUC_SIDE:
             return None
         beta = _fit(index[train], width, np.ones(int(train.sum())), label[train].astype(np.float64))
-        score = beta[index].sum(axis=1)[row[test]]
+        score = np.round(beta[index].sum(axis=1), SCORE_DECIMALS)[row[test]]
         ranks = mid_ranks(score)
         u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
         _, ties = np.unique(score, return_counts=True)
@@ -287,7 +288,8 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
         if min(n1, n0, int(wins.sum()), int(cells[:, 2].sum())) < MIN_AUC_SIDE:
             return None
         beta = _fit(index, width, trials.astype(np.float64), wins.astype(np.float64))
-        _, which = np.unique(beta[index].sum(axis=1), return_inverse=True)  # patterns by score
+        scores = np.round(beta[index].sum(axis=1), SCORE_DECIMALS)
+        _, which = np.unique(scores, return_inverse=True)  # patterns by score
         ties = np.bincount(which, weights=shown, minlength=int(which.max()) + 1)
         wins_at = np.bincount(which, weights=hits, minlength=len(ties))
         mid = np.cumsum(ties) - (ties - 1) / 2.0  # the held-out rows' mid-ranks, score by score
