@@ -90,7 +90,7 @@ def auc_test(score: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     u = float(ranks[y].sum()) - n1 * (n1 + 1) / 2
     c = counts.astype(np.float64)
     var = n1 * n0 / 12 * ((n + 1) - float((c ** 3 - c).sum()) / (n * (n - 1)))
-    z = (u - n1 * n0 / 2) / math.sqrt(var)
+    z = (u - n1 * n0 / 2) / math.sqrt(var) if var > 0 else 0.0  # every score tied: no evidence
     return u / (n1 * n0), z, float(2 * norm.sf(abs(z)))
 
 
@@ -115,7 +115,7 @@ def classifier(blocks: list[list[np.ndarray]], win: np.ndarray,
             return None
     x = design(blocks)
     beta = fit(x[train], win[train].astype(float))
-    _, z, p = auc_test(x[~train] @ beta, win[~train])
+    _, z, p = auc_test(np.round(x[~train] @ beta, 9), win[~train])  # scores to 9 decimals: exact ties tie
     return z, p
 
 
