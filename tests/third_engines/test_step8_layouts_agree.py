@@ -17,12 +17,14 @@ import numpy as np
 import polars as pl
 import pytest
 
+from audit.stats.tests import auc_classifier, independence
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import small_einstant, small_example, small_wild_side
 from tests.support.stats import Entry, judge, on_losers, small_spec
 from tests.third_engines.step8_layouts import (
     Found,
+    chi_square,
     classifier,
     column_findings,
     first_reveal_findings,
@@ -113,3 +115,27 @@ def test_an_einstant_gets_the_same_first_reveal_findings(tmp_path):
     first = str(spec.play.document()["first_spot_loss"])
     found = first_reveal_findings(table["spot_0"].to_numpy(), win, first, Entry(pool, SEED).file_sha256)
     assert len(_agree(spec, pool, table, found)) == 2
+
+
+def test_random_features_get_the_same_chi_squares_and_classifiers():
+    """40 random features (1 to 40 values, skewed or even, 1% to all winners) against audit's functions:
+    the pooled chi-square and the classifier on one column (grouped fit), a set of three (per-row fit)
+    and a column with another, p to 1e-9."""
+    rng = np.random.default_rng(2029)
+    for trial in range(40):
+        n, k = int(rng.integers(10, 3000)), int(rng.integers(1, 40))
+        feature = rng.choice(k, n, p=rng.dirichlet(np.ones(k) * rng.choice([0.2, 1, 5]))).astype(np.int64)
+        win = rng.random(n) < rng.choice([0.01, 0.1, 0.35, 0.9, 1.0])
+        audit = independence("x", win, feature)
+        found = chi_square(feature, win)
+        assert (audit is None) == (found is None)
+        assert audit is None or found is None or found[2] == pytest.approx(audit.p, rel=1e-9)
+        sha = hashlib.sha256(bytes([trial])).hexdigest()
+        digest = hashlib.sha256(b"poolgen/audit/stats-split/v1\x00" + sha.encode()).digest()
+        key = int.from_bytes(digest[:8], "big")  # the split's key, as audit's caller derives it
+        sets = np.stack([rng.choice(12, 3, replace=False) for _ in range(n)])
+        other = rng.integers(0, 3, n)
+        for blocks in ([[feature]], [[sets[:, 0], sets[:, 1], sets[:, 2]]], [[feature], [other]]):
+            held, ours = auc_classifier("c", win, blocks, key), classifier(blocks, win, sha)
+            assert (held is None) == (ours is None)
+            assert held is None or ours is None or ours[1] == pytest.approx(held.p, rel=1e-9)
