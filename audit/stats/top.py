@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from audit.stats.laws import log_choose_ratio
 from audit.stats.tests import Finding, distinct_values
 
 __all__ = ["START_WEIGHT", "TOP_MIN", "TopLevels", "top_findings", "top_levels"]
@@ -59,15 +60,9 @@ def top_levels(prize: np.ndarray, pool: str, per_book: int | None) -> TopLevels:
     return TopLevels(pool, len(prize), per_book, tuple(levels))
 
 
-def _log_choose(n: int, k: int) -> float:
-    if k < 0 or n < k:
-        return -math.inf
-    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-
-
 def _p(terms: list[tuple[int, int, int]]) -> float:
     """prod of C(room, t) / C(N, t) over (room, t, N)."""
-    log_p = sum(_log_choose(room, t) - _log_choose(n, t) for room, t, n in terms)
+    log_p = sum(log_choose_ratio(room, t, n) for room, t, n in terms)
     return float(min(1.0, math.exp(log_p)))
 
 
