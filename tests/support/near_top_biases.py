@@ -3,13 +3,19 @@
 a retailer who sees it claimed buys the rest of the book, a clerk selling the book in order sells the
 next ticket to a friend. Each move keeps every book's winners: a ticket of the level moved from a book
 holding no top prize takes the place of a lower winner, which goes where the level's ticket was; a
-ticket moved within its own book only changes places there. The ticket ids that follow from the new order
-are the caller's to recompute."""
+ticket moved within its own book only changes places there. The identity columns (book and ticket numbers,
+barcodes) stay in print order: only what each place holds is the insider's."""
 
 from __future__ import annotations
 
 import numpy as np
 import polars as pl
+
+IDENTITY = ("position", "ticket", "book", "ticket_no", "serial", "barcode")
+
+
+def _reordered(table: pl.DataFrame, order: np.ndarray) -> pl.DataFrame:
+    return table[order].with_columns(table[c] for c in IDENTITY if c in table.columns)
 
 
 def _top(prize: np.ndarray, per_book: int, at_least: int) -> tuple[np.ndarray, np.ndarray]:
@@ -40,7 +46,7 @@ def level_into_top_books(table: pl.DataFrame, per_book: int, at_least: int, amou
         if done == before:
             break
     assert done == moved, f"only {done} of {moved} moved"
-    return table[order]
+    return _reordered(table, order)
 
 
 def level_beside_top(table: pl.DataFrame, per_book: int, at_least: int, amount: int, moved: int,
@@ -75,7 +81,7 @@ def level_beside_top(table: pl.DataFrame, per_book: int, at_least: int, amount: 
             done += 1
             break
     assert done == moved, f"only {done} of {moved} moved"
-    return table[order]
+    return _reordered(table, order)
 
 
 def _beside(top: np.ndarray, q: int, per_book: int) -> bool:
