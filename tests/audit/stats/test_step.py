@@ -421,7 +421,8 @@ def test_step_8_in_the_verify_workers_says_what_it_says_serially(base):
     report = verify_run(VerifyRequest(run=run, public_key=base["keys"].public, workers=2))
     step = next(s for s in report.steps if s.title == "statistics")
     assert step.status == "pass" and step.details == serial
-    # each pool's (150 tests, its summary, 5 not tested) and the run's: 24 tests of the top tiers
-    # pooled, 150 made in both pools combined (Fisher: a run of two or more pools only), their summaries
+    # each pool's (150 tests, its summary, 5 not tested) and the run's: 30 tests of the top tiers
+    # pooled (six groups: four each, and the same book of print order in the most pools), 150 made in both
+    # pools combined (Fisher: a run of two or more pools only), their summaries
     assert [sum(line.startswith(f"pool {p}: ") for line in serial) for p in ("p1", "p2")] == [156, 156]
-    assert sum(line.startswith("run: ") for line in serial) == 24 + 150 + 2
+    assert sum(line.startswith("run: ") for line in serial) == 30 + 150 + 2

@@ -19,6 +19,7 @@ from audit.checklist import Step, StepResult
 from audit.stats.book_order import book_order_findings
 from audit.stats.gathered import gathered_findings
 from audit.stats.near_top import near_top_findings
+from audit.stats.slots import same_book_finding
 from audit.stats.step import fmt_p
 from audit.stats.windows import window_findings
 from poolgen.pdf.report.statistics import checklist_lines, withheld
@@ -199,3 +200,12 @@ def test_the_tests_of_a_level_with_the_top_prizes_are_withheld_by_their_names():
     assert [f.name.split(": ")[1] for f in found] == ["in the books of the top prizes ($100)",
                                                       "beside a top prize ($100) in its book"] * 2
     assert [f.name for f in found if not withheld(f.name, f.figures)] == []
+
+
+def test_the_run_level_test_of_the_same_book_in_every_pool_is_withheld_by_its_name():
+    """docs/statistics.md 1a's same book of print order in the most pools: its figures name the book
+    (audit/stats/slots.py), so it is withheld whatever its words."""
+    pools = [(100, 10, np.array([5])), (100, 10, np.array([7]))]
+    f = same_book_finding("top prize of each pool ($100)", pools)
+    assert f is not None and "book 1 of print order" in f.figures
+    assert withheld(f.name, f.figures)
