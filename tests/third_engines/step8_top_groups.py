@@ -132,7 +132,43 @@ def run_level(pools: list[tuple[str, np.ndarray]], per_book: int | None) -> list
                              f"{head}; smallest ticket number {x} of 0..{b - 1}", px))
             out.append(Found(f"{stem}: largest ticket number within its book, pools combined",
                              f"{head}; largest ticket number {y} of 0..{b - 1}", py))
+            same = same_book(stem, [(n, w) for _, n, w in groups], b)
+            if same is not None:
+                out.append(same)
     return out
+
+
+def at_least(q: list[Fraction], x: int) -> Fraction:
+    """P(a sum of independent Bernoulli(q_i) >= x), exactly: the Poisson binomial's recursion."""
+    law = [Fraction(1)]
+    for qi in q:
+        law = [(law[j] if j < len(law) else 0) * (1 - qi) + (law[j - 1] * qi if j else 0)
+               for j in range(len(law) + 1)]
+    return sum(law[x:], Fraction(0))
+
+
+def same_book(stem: str, groups: list[tuple[int, np.ndarray]], m: int) -> Found | None:
+    """1a's *The same book in every pool*: over the pools holding the group (two or more, each of whole
+    books of m tickets), c_s the pools whose book s of print order holds it, x = max c_s, and
+    p = min(1, sum over s of P(C_s >= x)), C_s Poisson binomial of K_p / B_p over the pools with B_p > s."""
+    held = [(n, w) for n, w in groups if len(w)]
+    if len(held) < 2 or any(n % m for n, _ in held):
+        return None
+    books = [(n // m, {int(b) for b in np.unique(w // m)}) for n, w in held]
+    reach = max(b for b, _ in books)
+    c = [sum(s in which for _, which in books) for s in range(reach)]
+    x = max(c)
+    s_star = c.index(x)
+    tails: dict[tuple[Fraction, ...], Fraction] = {}  # the same pools reach every book of a stretch
+    p = Fraction(0)
+    for s in range(reach):
+        q = tuple(Fraction(len(which), b) for b, which in books if b > s)
+        if q not in tails:
+            tails[q] = at_least(list(q), x)
+        p += tails[q]
+    return Found(f"{stem}: the same book of print order in the most pools, pools combined",
+                 f"{len(held)} pools hold it; book {s_star + 1:,} of print order holds it in {x} of them",
+                 float(min(Fraction(1), p)))
 
 
 def ranks(book: np.ndarray, per_book: int) -> tuple[np.ndarray, np.ndarray]:
