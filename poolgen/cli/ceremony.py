@@ -255,8 +255,7 @@ def commit(
 def publish_cmd(
     file: File,
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The public bundle (a new file).")],
-    as_json: Json = False,
-    force: Force = False,
+    as_json: Json = False, force: Force = False,
 ) -> None:
     """Write the pre-sale bundle: transcript, signed commitments, round and abort, never a reveal.
     Publish it before the reveals: a ceremony abandoned after it is on the record."""
