@@ -301,6 +301,23 @@ def test_a_tier_the_legend_cannot_make_is_refused_by_check_and_generate_in_one_l
     assert str(err.value) == line
 
 
+def test_a_legend_value_no_tier_wins_is_refused_by_check_and_generate_as_not_used(tmp_path):
+    """A legend value above every prize (7000 x the denomination, the top prize 5000 x) is in no tier's
+    decompositions: no share ever reveals it, a field nothing uses, and both check and generate took it.
+    Both refuse it now, in one line naming it (docs/styles/prize_legend_duel.md, section 7)."""
+    spec = load_spec(_variant(tmp_path, LEGEND, LEGEND.replace('"1000"]', '"1000", "7000"]')))
+    line = ("hand_to_hand_tactics.toml: play.legend[14]: not used: no kept decomposition of any tier wins "
+            "7000 (a prize symbol no share would ever reveal)")
+    with pytest.raises(SpecError) as err:
+        check_spec(spec)
+    assert str(err.value) == line
+    with pytest.raises(SpecError) as err:
+        spec.play.lay_out(spec, spec.pool("d1.00"), np.array([0, 40]), derive_stream(SEED, "x"))
+    assert str(err.value) == line
+    smaller = load_spec(_variant(tmp_path, LEGEND, LEGEND.replace('"1000"]', '"1000", "0.25"]')))
+    check_spec(smaller)  # a small value some tier's kept decompositions use: accepted
+
+
 def test_check_finds_exactly_the_tiers_out_of_reach(tmp_path):
     # Only 1x symbols: a prize T fits iff T = (1 + m) x k with k >= 1 wins, k + m <= 12.
     spec = load_spec(_variant(tmp_path, LEGEND, 'legend = ["1"]'))
