@@ -93,10 +93,10 @@ def parse_threshold(value: str | None) -> int | None:
         return None
     try:
         cents, _ = parse_printed(value)
-    except Exception:
-        cents = 0
+    except ValueError as exc:  # not an amount, or fractions of a cent: said (a broad except hid why)
+        raise ValidationError(f"--high-tier-prize {value!r}: {exc}; give an amount such as 600.00") from None
     if cents <= 0:
-        raise ValidationError(f"--high-tier-prize {value!r}: give an amount such as 600.00")
+        raise ValidationError(f"--high-tier-prize {value!r}: give an amount above 0, such as 600.00")
     return cents
 
 

@@ -83,6 +83,19 @@ def test_a_refused_input_leaves_no_output_folder(tmp_path, option, content, mess
     assert not (tmp_path / "new").exists()
 
 
+@pytest.mark.parametrize(("value", "why"), [
+    ("ten dollars", "'ten dollars' is not an amount; give an amount such as 600.00"),
+    ("600.005", "'600.005' has fractions of a cent; give an amount such as 600.00"),
+    ("0", "give an amount above 0, such as 600.00"),
+])
+def test_a_high_tier_prize_that_is_no_amount_says_why(tmp_path, value, why):
+    """A bare `except Exception` turned every refusal into "give an amount such as 600.00", hiding that
+    600.005 has fractions of a cent; the line now says what is wrong with the value."""
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(tmp_path / "out"), "--pool",
+                    "p1", "--seed-file", str(_seed_file(tmp_path)), "--unsigned", "--high-tier-prize", value)
+    assert (result.exit_code, result.stderr) == (2, f"poolgen: error: --high-tier-prize {value!r}: {why}\n")
+
+
 def test_unknown_pool_id(tmp_path):
     seed = _seed_file(tmp_path)
     out = tmp_path / "out"
