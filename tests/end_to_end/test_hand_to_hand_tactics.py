@@ -271,7 +271,7 @@ def test_a_variant_the_style_cannot_take_is_refused_in_one_line(tmp_path, change
     path = variant(tmp_path, *changes)
     result = invoke("check", path)
     assert result.exit_code == 2
-    assert result.output == f"poolgen: error: duel_variant.toml: {message}\n"
+    assert result.output == f"poolgen: error: {path}: {message}\n"
 
 
 def test_the_ticket_wide_styles_are_the_registered_ones():
@@ -282,7 +282,7 @@ def test_the_ticket_wide_styles_are_the_registered_ones():
 
 
 def test_the_spec_is_checked_when_it_loads(tmp_path):
-    with pytest.raises(SpecError, match=r"^duel_variant\.toml: play\.legend: missing field$"):
+    with pytest.raises(SpecError, match=r"/duel_variant\.toml: play\.legend: missing field$"):
         load_spec(variant(tmp_path, (LEGEND + "\n", "")))
 
 

@@ -132,7 +132,7 @@ def unlaid(params: Params, game: Game) -> SpecError:
     out = [t for t in game.tiers
            if not decompositions(Fraction(t.times), params.legend, params.max_decompositions,
                                  params.non_loss).total]
-    return SpecError(f"{game.path.name}: play.legend: {len(out)} tier(s) cannot be laid out: no (1 + m) x "
+    return SpecError(f"{game.file}: play.legend: {len(out)} tier(s) cannot be laid out: no (1 + m) x "
                      f"sum of legend values [{legend}] within {params.non_loss} non-loss spots equals the "
                      f"multiplier of {', '.join(f'{t.id} ({t.times:f})' for t in out)}")
 
@@ -142,7 +142,7 @@ def refuse_unshown(params: Params, game: Game, shown: set[Fraction]) -> None:
     reveal it (contract, section 7). `check` and `generate` refuse it, in the same line, exit 2."""
     for j, v in enumerate(params.legend):
         if v not in shown:
-            raise SpecError(f"{game.path.name}: play.legend[{j}]: not used: no kept decomposition of any "
+            raise SpecError(f"{game.file}: play.legend[{j}]: not used: no kept decomposition of any "
                             f"tier wins {_fmt(v)} (a prize symbol no share would ever reveal)")
 
 

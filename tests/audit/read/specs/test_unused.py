@@ -89,7 +89,7 @@ def test_a_field_no_win_uses_is_refused_by_audits_spec_reader_as_by_the_loader(t
     spec.write_text(dumps(doc))
     with pytest.raises(SpecError) as loader_said:
         load_spec(spec)
-    assert str(loader_said.value) == f"g.toml: {line}"
+    assert str(loader_said.value) == f"{spec}: {line}"
     with pytest.raises(UnusableInput) as audit_said:
         read_spec(spec)
     assert str(audit_said.value) == f"{spec}: {line}"
