@@ -1,8 +1,8 @@
 """audit/read/specs/unused.py: a spec's legend line, bingo pattern, multiplier or special symbol that no
-tier's win shows is a field nothing uses. poolgen's loader refused such a spec, naming the field; audit's
-reader took it, so `verify --spec` held a run to a spec `check` refuses, in silence. Both refuse it now,
-naming the same field in the same words. Each case is an example spec with one such line or symbol
-added."""
+tier's win shows (or a crossword's BONUS WORD no tier wins) is a field nothing uses. poolgen's loader
+refused such a spec, naming the field; audit's reader took it, so `verify --spec` held a run to a spec
+`check` refuses, in silence. Both refuse it now, naming the same field in the same words. Each case is an
+example spec with one such line or symbol added."""
 
 from __future__ import annotations
 
@@ -42,6 +42,14 @@ def _first_grid_line(doc: dict) -> None:
     area["legends"][0].insert(0, {"words": 2, "prize": "X"})
 
 
+def _bonus_word(doc: dict) -> None:
+    """A BONUS WORD (and its section's title) paying a new prize symbol X that no tier wins."""
+    area = _area(doc, "crossword")
+    doc["symbols"].append({"group": area["prizes"], "code": "X", "symbol": "X", "value": "90000.00"})
+    area["bonus"] = {"length": 5, "prize": "X"}
+    area["labels"].insert(-1, "BONUS WORD")
+
+
 def _symbol(style: str, group: str, symbol: dict):
     def change(doc: dict) -> None:
         doc["symbols"].append({"group": _area(doc, style)[group]} | symbol)
@@ -66,6 +74,8 @@ CASES = {
     "a crossword grid's legend line": (
         "cashtastic_crossword", _first_grid_line,
         f"areas[0].legends[0][0].prize: not used: no tier wins 'X' {NEVER_WINS}"),
+    "a crossword bonus word": ("cashtastic_crossword", _bonus_word, "areas[0].bonus: not used: no tier wins "
+                               "it (every ticket would print it, and it could never win)"),
     "a bingo pattern": ("pattern_bingo", _prize_line("bingo", "patterns", {"shape": "full"}),
                         f"areas[0].patterns[6].prize: not used: no tier wins 'X' {NEVER_WINS}"),
     "a ticket multiplier": ("diamond_life", _symbol("ticket_multiplier", "multipliers", {
