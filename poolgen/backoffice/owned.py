@@ -18,6 +18,7 @@ and a write the disk has no room for is one line saying so (docs/back-office.md,
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import sqlite3
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from poolgen.backoffice.errors import BackOfficeError
+from poolgen.files.room import NO_ROOM, probe
 from poolgen.files.write import discard, fsync_folder, new_temporary, rename_new
 from poolgen.interrupts import deferred, kept, pause_point
 
@@ -173,21 +175,27 @@ def _uri(path: Path, read_only: bool) -> str:
 
 def _no_room(path: Path, exc: Exception) -> str | None:
     """Why SQLite could not write the file or its -wal or -shm file, if for want of room: SQLITE_FULL
-    (the disk is full), or a write refused while the disk is full or a file size limit is set (a -shm
-    file SQLite cannot grow: an I/O error, not SQLITE_FULL); else None."""
+    (the disk is full), or a write refused as SQLite says only "disk I/O error" (a -shm file it cannot
+    grow; a disk quota exceeded, EDQUOT, which SQLite does not tell from any other failed write): then
+    the system is asked by a write beside the file (poolgen.files.room.probe), naming a full disk, a
+    quota or a file size limit as precisely; else None."""
     name = getattr(exc, "sqlite_errorname", "")
     if name == "SQLITE_FULL":
-        return "the disk is full"
+        return NO_ROOM[errno.ENOSPC]
     if name not in ("SQLITE_IOERR_WRITE", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE"):
         return None
+    folder = os.path.dirname(os.path.abspath(path))
     with contextlib.suppress(OSError):
-        if os.statvfs(os.path.dirname(os.path.abspath(path))).f_bavail == 0:
-            return "the disk is full"
-    with contextlib.suppress(ImportError):
+        if os.statvfs(folder).f_bavail == 0:
+            return NO_ROOM[errno.ENOSPC]
+    said = probe(Path(folder))
+    if said is not None:
+        return said
+    with contextlib.suppress(ImportError):  # a limit the probe's write stayed under, the ledger's did not
         import resource  # Unix only
 
         if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:
-            return "a file size limit (ulimit -f) stops it, as a full disk would"
+            return NO_ROOM[errno.EFBIG]
     return None
 
 

@@ -21,6 +21,7 @@ from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money
+from audit.read.specs.unused import refuse_unpaid
 
 __all__ = ["PrintedPools", "StatedPlay", "read_printed"]
 
@@ -33,6 +34,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     groups: dict[str, list[dict[str, Any]]] = {}
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
+
+    refuse_unpaid(doc, groups)  # a legend line, pattern or symbol no win shows, as poolgen refuses it
 
     def cents(s: dict[str, Any]) -> int:
         return price if s.get("free") else money(s["value"], f"symbols {s['code']}")

@@ -93,7 +93,7 @@ def test_a_free_ticket_among_a_win_all_areas_prizes_is_refused_by_audits_spec_re
     assert str(audit_said.value) == f"{spec}: {line}"
     with pytest.raises(SpecError) as loader_said:
         load_spec(spec)
-    assert str(loader_said.value) == f"m.toml: {line}"
+    assert str(loader_said.value) == f"{spec}: {line}"
 
 
 def test_a_book_numbered_from_001_is_refused_by_audits_spec_reader_as_by_the_loader(tmp_path):
