@@ -111,7 +111,7 @@ def test_a_book_numbered_from_001_is_refused_by_audits_spec_reader_as_by_the_loa
     assert str(audit_said.value) == f"{spec}: {line}"
     with pytest.raises(SpecError) as loader_said:
         load_spec(spec)
-    assert str(loader_said.value) == f"g.toml: {line}"
+    assert str(loader_said.value) == f"{spec}: {line}"
 
 
 def _box_doc(on_losers: object) -> dict:
