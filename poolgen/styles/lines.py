@@ -1,6 +1,7 @@
 """Lines (contract: docs/styles/lines.md): "three in a line" on an R x C grid of pictures. A line the
 spec lists is complete when every cell of it shows the area's symbol; the number of complete lines
-wins the legend's prize for that number, only that one."""
+wins the legend's prize for that number, only that one, or (`line_prizes`) each complete line wins
+the prize printed for it."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ from poolgen.game.play import (
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, derive_stream, integers
 
-FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend"})
+FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend",
+                                    "line_prizes"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)),)
 MAX_CELLS = 16  # the symbol's 2^(R x C) placements are enumerated (section 7)
 TRIES = 100_000
@@ -41,7 +43,8 @@ class Params:
     symbol: int
     lines: tuple[tuple[int, ...], ...]
     prizes: tuple[Symbol, ...]
-    legend: tuple[tuple[int, Symbol], ...]  # (complete lines, prize), increasing
+    legend: tuple[tuple[int, Symbol], ...]  # (complete lines, prize), increasing; () with line_prizes
+    line_prizes: tuple[Symbol, ...] = ()  # the prize printed for each line, in the lines' order; or ()
 
 
 @cache
@@ -54,6 +57,41 @@ def placements(cells: int, lines: tuple[tuple[int, ...], ...]) -> tuple[np.ndarr
         mask = sum(1 << c for c in line)
         complete += (sets & mask) == mask
     return sets, complete
+
+
+@cache
+def paid_lines(cells: int, lines: tuple[tuple[int, ...], ...], prize_of: tuple[int, ...]) -> np.ndarray:
+    """Per set of cells (placements' order), how many complete lines print each prize: (sets, prizes)
+    counts, prize_of[i] the index of line i's prize among the distinct ones (section 7, line_prizes)."""
+    sets = np.arange(1 << cells, dtype=np.int64)
+    out = np.zeros((sets.size, max(prize_of) + 1), dtype=np.int64)
+    for line, p in zip(lines, prize_of, strict=True):
+        mask = sum(1 << c for c in line)
+        out[:, p] += (sets & mask) == mask
+    return out
+
+
+def _distinct(params: Params) -> tuple[list[str], tuple[int, ...]]:
+    """The distinct codes of line_prizes (first seen first) and each line's index among them."""
+    codes = list(dict.fromkeys(s.code for s in params.line_prizes))
+    return codes, tuple(codes.index(s.code) for s in params.line_prizes)
+
+
+def valid_sets(params: Params, wins: Sequence[Win]) -> np.ndarray:
+    """The sets of cells (bit masks, increasing) that complete exactly what `wins` (a tier's wins in the
+    area, none for a loser) pay: section 7, step 1."""
+    cells = params.rows * params.cols
+    sets, complete = placements(cells, params.lines)
+    if not params.line_prizes:
+        target = next(c for c, s in params.legend if s.code == wins[0].prize.code) if wins else 0
+        out: np.ndarray = sets[complete == target]
+        return out
+    codes, prize_of = _distinct(params)
+    want = np.zeros(len(codes), dtype=np.int64)
+    for w in wins:
+        want[codes.index(w.prize.code)] += 1
+    chosen: np.ndarray = sets[(paid_lines(cells, params.lines, prize_of) == want).all(axis=1)]
+    return chosen
 
 
 def _lines(ctx: AreaReading, table: Mapping[str, Any], where: str, cells: int) -> tuple[tuple[int, ...], ...]:
@@ -87,6 +125,20 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
         raise r.fail(f"{where}.pictures", "the symbol and at least 2 decoy pictures")
     lines = _lines(ctx, table, where, rows * cols)
     prizes = ctx.group(table, "prizes", where, "prizes")
+    if ("legend" in table) == ("line_prizes" in table):
+        raise r.fail(f"{where}.legend", "a lines area pays by `legend` (a prize per number of complete "
+                                        "lines) or by `line_prizes` (a prize per line): one of them")
+    legend = _legend(ctx, table, where, prizes, lines, rows * cols) if "legend" in table else ()
+    line_prizes = _line_prizes(ctx, table, where, prizes, lines) if "line_prizes" in table else ()
+    if _decoys_fit(len(pictures) - 1, rows * cols, lines) < 4:
+        raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {len(pictures) - 1} decoys keep "
+                                       "every line from showing one decoy alone")
+    return Params(rows, cols, pictures, symbol, lines, prizes, legend, line_prizes)
+
+
+def _legend(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tuple[Symbol, ...],
+            lines: tuple[tuple[int, ...], ...], cells: int) -> tuple[tuple[int, Symbol], ...]:
+    r = ctx.r
     legend: list[tuple[int, Symbol]] = []
     for i, item in enumerate(r.get(table, "legend", where, list)):
         at = f"{where}.legend[{i}]"
@@ -101,14 +153,28 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
         legend.append((n, prize))
     if not legend:
         raise r.fail(f"{where}.legend", "list the prize of each number of complete lines")
-    _, complete = placements(rows * cols, lines)
+    _, complete = placements(cells, lines)
     for n, _ in legend:
         if not (complete == n).any():
             raise r.fail(f"{where}.legend", f"no placement of the symbol completes exactly {n} lines")
-    if _decoys_fit(len(pictures) - 1, rows * cols, lines) < 4:
-        raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {len(pictures) - 1} decoys keep "
-                                       "every line from showing one decoy alone")
-    return Params(rows, cols, pictures, symbol, lines, prizes, tuple(legend))
+    return tuple(legend)
+
+
+def _line_prizes(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tuple[Symbol, ...],
+                 lines: tuple[tuple[int, ...], ...]) -> tuple[Symbol, ...]:
+    r = ctx.r
+    raw = r.get(table, "line_prizes", where, list)
+    out: list[Symbol] = []
+    for i, code in enumerate(raw):
+        prize = next((s for s in prizes if s.code == code), None)
+        if prize is None:
+            raise r.fail(f"{where}.line_prizes[{i}]", f"{str(code)[:80]!r} is not one of the area's prize "
+                                                      "symbols")
+        out.append(prize)
+    if len(out) != len(lines):
+        raise r.fail(f"{where}.line_prizes", f"{len(out)} prize(s) for {len(lines)} lines: one a line, in "
+                                             "the order of `lines`")
+    return tuple(out)
 
 
 def _decoy_lines(draw: np.ndarray, lines: tuple[tuple[int, ...], ...], symbol: int) -> np.ndarray:
@@ -128,25 +194,33 @@ def _decoys_fit(decoys: int, cells: int, lines: tuple[tuple[int, ...], ...]) -> 
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
-    prize = next((s for _, s in params.legend if s.code == code), None)
+    shown = params.line_prizes or tuple(s for _, s in params.legend)
+    prize = next((s for s in shown if s.code == code), None)
     if prize is None:
-        raise WinError("prize", f"prize {code!r} is not one the legend lists")
+        where = "lines print" if params.line_prizes else "legend lists"
+        raise WinError("prize", f"prize {code!r} is not one the {where}")
     if how != "match":
-        raise WinError("how", f"how = {how!r}: a lines win is \"match\" (the legend's prize for its lines)")
+        raise WinError("how", f"how = {how!r}: a lines win is \"match\" (the prize of its lines)")
     if by is not None:
         raise WinError("by", "the legend's prize wins as listed: no `by`")
     return prize, 1
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
-    return "a ticket wins one legend prize (only the highest)" if len(wins) > 1 else None
+    if not params.line_prizes:
+        return "a ticket wins one legend prize (only the highest)" if len(wins) > 1 else None
+    if not valid_sets(params, wins).size:
+        paid = " + ".join(sorted((w.prize.code for w in wins), key=str))
+        return f"no placement of the symbol completes exactly lines printing {paid}"
+    return None
 
 
 def entry(params: Params) -> dict[str, Any]:
+    pays: dict[str, Any] = ({"line_prizes": [s.code for s in params.line_prizes]} if params.line_prizes
+                            else {"legend": [{"lines": n, "prize": s.code} for n, s in params.legend]})
     return {"rows": params.rows, "cols": params.cols, "pictures": [s.code for s in params.pictures],
             "symbol": params.pictures[params.symbol].code, "lines": [list(x) for x in params.lines],
-            "prizes": prize_entry(params.prizes),
-            "legend": [{"lines": n, "prize": s.code} for n, s in params.legend]}
+            "prizes": prize_entry(params.prizes)} | pays
 
 
 def columns(area_id: str, params: Params) -> list[str]:
@@ -157,15 +231,13 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 7: per tier, the symbol's cells, then the decoys."""
     cells = params.rows * params.cols
-    sets, complete = placements(cells, params.lines)
     decoys = np.array([i for i in range(len(params.pictures)) if i != params.symbol], dtype=np.int64)
     out = np.zeros((n, cells), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
         if not k:
             continue
-        target = next(c for c, s in params.legend if s.code == wins[0].prize.code) if wins else 0
-        valid = sets[complete == target]
+        valid = valid_sets(params, wins)
         chosen = valid[integers(stream, valid.size, size=k)]
         is_symbol = ((chosen[:, None] >> np.arange(cells)) & 1).astype(bool)
         shown = np.zeros((k, cells), dtype=np.int64)
@@ -203,7 +275,9 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     key = _text(params.pictures[params.symbol])
     legend: list[Cell] = [("", f"{n} LINE{'S' if n > 1 else ''} OF {key.upper()}", p.symbol, None, None)
                           for n, p in params.legend]
-    return [(f"{key.upper()} IN A LINE", cells), ("PRIZE LEGEND", legend)]
+    legend += [("", f"LINE {i + 1}", p.symbol, None, None) for i, p in enumerate(params.line_prizes)]
+    return [(f"{key.upper()} IN A LINE", cells), ("LINE PRIZES" if params.line_prizes else "PRIZE LEGEND",
+                                                   legend)]
 
 
 def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
@@ -215,6 +289,12 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     """Why the area pays what it pays (contract section 5), and the cells of the complete lines."""
     names = columns(area_id, params)
     done = [line for line in params.lines if all(int(row[names[c]]) == params.symbol for c in line)]
+    if params.line_prizes:
+        key = _text(params.pictures[params.symbol])
+        paid = [(i, p) for i, (line, p) in enumerate(zip(params.lines, params.line_prizes, strict=True))
+                if line in done]
+        return ([f"{area_id}: line {i + 1} complete ({key}): its prize, {fmt_cents(p.cents or 0)}."
+                 for i, p in paid], {names[c] for line in done for c in line})
     prize = next((p for n, p in params.legend if n == len(done)), None)
     if prize is None:
         return [], set()
@@ -223,5 +303,10 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
-    """The first legend line no tier's win lists, and why (contract, section 2)."""
+    """The first legend line (or line's prize) no tier's win lists, and why (contract, section 2)."""
+    paid = {w.prize.code for w in wins}
+    for i, p in enumerate(params.line_prizes):
+        if p.code not in paid:
+            return f"line_prizes[{i}]", f"no tier wins {p.code!r} (every ticket would print it for line " \
+                                        f"{i + 1}, and it could never win)"
     return unpaid_legend_line(params.legend, wins)
