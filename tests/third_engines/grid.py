@@ -143,7 +143,10 @@ def lines_row(area: dict, cells: list[int | None]) -> tuple[list[Win], list[str]
                 alone.append(f"{aid}: line {i + 1} shows {pictures[v]} alone")
     if alone:
         reasons.append(", ".join(alone))
-    complete = sum(all(cells[k] == symbol for k in line) for line in area["lines"])
+    done = [all(cells[k] == symbol for k in line) for line in area["lines"]]
+    if "line_prizes" in area:  # each complete line wins the prize printed for it (section 5)
+        return [(aid, "match", 1, p) for d, p in zip(done, area["line_prizes"], strict=True) if d], reasons
+    complete = sum(done)
     prizes = {e["lines"]: e["prize"] for e in area["legend"]}
     if complete >= min(prizes) and complete not in prizes:
         reasons.append(f"{aid}: {complete} complete lines: the legend has no prize for {complete}")

@@ -1,10 +1,10 @@
 """The third engine for crossword, lines and add_up plays (tests/third_engines/grid.py, written from
 docs/styles/crossword.md, lines.md, add_up.md and play.md alone) against audit's step 4 on small runs of
-the three examples (Super Red Hot Crossword, Tic Tac Cash, Lucky 21, and Lucky 21 winning on 21
-exactly), a designed crossword of a legend a grid and a bonus word, and a designed game of all three
-styles on one ticket (a 4 x 4 grid with a line of any cells, legends with gaps): every generated row is
-legal and pays its stored prize by both; every tampered row is refused by both, with audit's very
-reasons and amount."""
+the examples (Super Red Hot Crossword, Tic Tac Cash, Cool 7's: a prize per line, Lucky 21, and Lucky 21
+winning on 21 exactly), a designed crossword of a legend a grid and a bonus word, and a designed game of
+all three styles on one ticket (a 4 x 4 grid with a line of any cells, legends with gaps): every
+generated row is legal and pays its stored prize by both; every tampered row is refused by both, with
+audit's very reasons and amount."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from tests.third_engines import against_audit, grid
 
 Row = dict
 GAMES = {"crossword": ("super_red_hot_crossword", 1200), "bonus_word": ("hundred_thousand_crossword", 1200),
-         "lines": ("tic_tac_cash", 1200),
+         "lines": ("tic_tac_cash", 1200), "line_prizes": ("cool_sevens", 1200),
          "add_up": ("lucky_21", 1500), "add_up_exactly": ("lucky_21", 1500), "mixed": ("", 2000),
          "legends": ("", 1200)}
 
@@ -158,6 +158,10 @@ def _x(r: Row, cells: tuple[int, ...], code: int) -> dict:
     return {f"ttt_cell_{k}": code for k in cells}
 
 
+def _g(cells: tuple[int, ...], code: int) -> dict:
+    return {f"grid_cell_{k}": code for k in cells}
+
+
 def _winning_games(r: Row) -> list[int]:
     return [g for g in range(5) if sum(r[f"add_spot_{3 * g + j}"] + 1 for j in range(3)) >= 21]
 
@@ -206,6 +210,14 @@ CASES: list[Case] = [
      "O O O across the top beside a null: rule 2 still holds"),
     ("lines", "l3", lambda a, r: {"tier": "l2"}, "3 lines stored as 2"),
     ("lines", "l1", lambda a, r: {"prize_cents": 1000}, "a stored prize not paid"),
+    ("line_prizes", "lose", lambda a, r: _g((0, 1, 2), 0), "a loser shows 7 7 7 in the $1 top row"),
+    ("line_prizes", "top_row", lambda a, r: _g((0, 1, 2, 4, 8), 0),
+     "the $1 top row and the $777 diagonal: a win its tier does not list"),
+    ("line_prizes", "top_row_left_column", lambda a, r: _g((0,), 1), "$1 + $2 lose their shared corner"),
+    ("line_prizes", "right_column", lambda a, r: _g((2, 5, 8), 4), "the $7 column shows 4 4 4"),
+    ("line_prizes", "middle_column", lambda a, r: {"tier": "top_row", "prize_cents": 100},
+     "the $3 column stored as the $1 row"),
+    ("line_prizes", "top_row_left_column", lambda a, r: {"prize_cents": 200}, "$1 + $2 storing $2"),
     ("add_up", "lose", lambda a, r: {f"add_spot_{j}": 10 for j in range(3)}, "a loser's game 1 adds to 33"),
     ("add_up", "p2", lambda a, r: {f"add_prize_{_winning_games(r)[0]}": 1}, "the $2 game shows $4"),
     ("add_up", "p2", lambda a, r: {f"add_spot_{3 * _winning_games(r)[0] + j}": 0 for j in range(3)},
@@ -240,6 +252,7 @@ def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(runs, tmp_path, s
 
 FIXED = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 OUT = {"crossword": (26, 27, 255), "bonus_word": (26, 27, 255), "lines": (3, 4, 255),
+       "line_prizes": (9, 10, 255),
        "add_up": (5, 11, 12, 255), "add_up_exactly": (5, 11, 12, 255), "mixed": (4, 2, 3, 14, 255),
        "legends": (14, 15, 255)}
 
