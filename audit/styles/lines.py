@@ -34,7 +34,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
             and symbol in pictures and isinstance(prizes, list) and prizes
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)
             and isinstance(lines, list) and lines
-            and (isinstance(legend, list) and legend or isinstance(per_line, list) and per_line)):
+            and (isinstance(legend, list) and legend or isinstance(per_line, list) and per_line
+                 or per_line == "shown")):
         raise _unreadable(aid)
     cells = rows * cols
     for line in lines:
@@ -42,7 +43,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
                 and all(type(c) is int and 0 <= c < cells for c in line)):
             raise _unreadable(aid)
     codes = [p.get("code") for p in prizes]
-    if per_line is not None and (len(per_line) != len(lines) or any(p not in codes for p in per_line)):
+    if isinstance(per_line, list) and (len(per_line) != len(lines) or any(p not in codes for p in per_line)):
         raise _unreadable(aid)
     table_: list[tuple[int, int]] = []
     for item in legend or []:
@@ -71,8 +72,16 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
         f"{aid}: line {i + 1} shows {pictures[grid[r, lines[i][0]]]} alone"
         for i in np.flatnonzero(decoy_line[r])))
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
+    how, by = np.full(n, HOWS.index("match"), dtype=np.int64), np.ones(n, dtype=np.int64)
+    if per_line == "shown":  # rule 4, then a slot a line: a complete line wins the prize its spot shows
+        spots = int_columns(table, [f"{aid}_prize_{i}" for i in range(len(lines))]).astype(np.int64)
+        inside = (spots >= 0) & (spots < len(prizes))
+        reasons.add(~inside.all(axis=1), lambda r: f"{aid}: a prize spot code out of range "
+                                                   f"({', '.join(show(v) for v in spots[r])})")
+        at, won = np.clip(spots, 0, len(prizes) - 1), done & inside
+        return [Slot(won=won[:, i], how=how, by=by, prize=at[:, i],
+                     cents=np.where(won[:, i], cents[at[:, i]], 0)) for i in range(len(lines))]
     if per_line is not None:  # a slot a line: a complete line wins the prize printed for it
-        how, by = np.full(n, HOWS.index("match"), dtype=np.int64), np.ones(n, dtype=np.int64)
         return [Slot(won=done[:, i], how=how, by=by, prize=np.full(n, codes.index(p), dtype=np.int64),
                      cents=np.where(done[:, i], cents[codes.index(p)], 0)) for i, p in enumerate(per_line)]
     counts = np.array([c for c, _ in table_], dtype=np.int64)

@@ -149,3 +149,42 @@ def test_a_prize_per_line_it_cannot_lay_out_is_refused(tmp_path, tiers, change, 
         doc["areas"][0]["legend"] = change["legend"]
     (tmp_path / "g.toml").write_text(dumps(doc))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+# A prize spot a line (line_prizes = "shown", lines.md section 7 steps 3 and 4).
+SHOWN_TIERS = [{"id": "a", "count": 300, "wins": _w("1")}, {"id": "b", "count": 100, "wins": _w("2", "9")},
+               {"id": "c", "count": 50, "wins": _w("3", "3", "9")}]
+
+
+def test_a_prize_spot_a_line_shows_the_tiers_prizes_on_exactly_its_complete_lines(tmp_path):
+    (tmp_path / "g.toml").write_text(dumps(_line_doc(SHOWN_TIERS, line_prizes="shown")))
+    spec = load_spec(tmp_path / "g.toml")
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
+    grid = np.stack([cols[f"ln_cell_{k}"] for k in range(9)], axis=1).astype(np.int64)
+    spots = np.stack([cols[f"ln_prize_{i}"] for i in range(8)], axis=1).astype(np.int64)
+    codes = ["1", "2", "3", "9"]  # the area's prizes, in group order
+    done = np.stack([(grid[:, line] == X).all(axis=1) for line in LINES], axis=1)
+    paid = [sorted(codes[spots[r, i]] for i in np.flatnonzero(done[r])) for r in range(len(tiers))]
+    want = [sorted(w.prize.code for w in spec.play.wins[pool.tiers[t].id]) for t in tiers]
+    assert paid == want
+    # a spot of an incomplete line: the pool's mix of wins (1: 300, 2: 100, 3: 100, 9: 150 of 650)
+    shown = np.bincount(spots[~done], minlength=4)
+    assert shown.sum() == 8 * len(tiers) - 300 - 2 * 100 - 3 * 50
+    assert (np.abs(shown / shown.sum() - np.array([300, 100, 100, 150]) / 650) < 0.03).all(), shown
+
+
+@pytest.mark.parametrize(("tiers", "change", "message"), [
+    (SHOWN_TIERS, {"line_prizes": "drawn"},
+     "areas[0].line_prizes: a list of the prize printed for each line, or \"shown\" (a prize spot a line)"),
+    ([{"id": "x", "count": 5, "wins": _w("1", "2")}],
+     {"line_prizes": "shown", "lines": [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]},
+     "tiers[0].wins: area 'ln' (lines): no placement of the symbol completes exactly 2 lines"),
+])
+def test_a_prize_spot_a_line_it_cannot_lay_out_is_refused(tmp_path, tiers, change, message):
+    doc = _line_doc(tiers, **change)
+    doc["areas"][0].update(change)
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
