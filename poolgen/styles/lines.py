@@ -359,6 +359,9 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
     """The first legend line (or line's prize) no tier's win lists, and why (contract, section 2)."""
     paid = {w.prize.code for w in wins}
+    unshown = next((p for p in params.prizes if p.code not in paid), None) if params.shown else None
+    if unshown is not None:
+        return "prizes", f"no tier wins {unshown.code!r} (no line's prize spot would ever show it)"
     for i, p in enumerate(params.line_prizes):
         if p.code not in paid:
             return f"line_prizes[{i}]", f"no tier wins {p.code!r} (every ticket would print it for line " \

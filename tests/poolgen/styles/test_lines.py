@@ -182,6 +182,8 @@ def test_a_prize_spot_a_line_shows_the_tiers_prizes_on_exactly_its_complete_line
     ([{"id": "x", "count": 5, "wins": _w("1", "2")}],
      {"line_prizes": "shown", "lines": [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]},
      "tiers[0].wins: area 'ln' (lines): no placement of the symbol completes exactly 2 lines"),
+    (SHOWN_TIERS[:2], {"line_prizes": "shown"},
+     "areas[0].prizes: not used: no tier wins '3' (no line's prize spot would ever show it)"),
 ])
 def test_a_prize_spot_a_line_it_cannot_lay_out_is_refused(tmp_path, tiers, change, message):
     doc = _line_doc(tiers, **change)
