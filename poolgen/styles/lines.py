@@ -31,6 +31,7 @@ from poolgen.rng import Stream, derive_stream, integers, row_permutations
 FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend",
                                     "line_prizes"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)), ("_prize_", ("prizes",)))
+OPTIONAL_SPOTS = ("_prize_",)  # only with line_prizes = "shown" (poolgen/game/spots.py)
 MAX_CELLS = 16  # the symbol's 2^(R x C) placements are enumerated (section 7)
 TRIES = 100_000
 PROBE = 4096  # decoy draws `check` makes: at least 4 must make no line of one decoy (section 2)
