@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from poolgen.game.model import Game, Pool, PoolTier, Printed, Symbol, Tier
 from poolgen.game.play import Area, AreaPlay
+from poolgen.game.spots import area_spots
 from poolgen.limits import (
     MAX_BOOK_TICKETS,
     MAX_GAME_NUMBER,
@@ -239,7 +240,7 @@ def _art_shown(r: Reader, areas: list[Area], symbols: list[Symbol]) -> None:
     one code when one of them has art (the export finds a spot's art by its code)."""
     shown: set[str] = set()
     for area in areas:
-        for suffix, lists in area.module.SPOTS:
+        for suffix, lists in area_spots(area):
             alphabet = [s for name in lists for s in getattr(area.params, name)]
             shown |= {s.group for s in alphabet}
             codes = [s.code for s in alphabet]

@@ -66,11 +66,12 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # Texas's order cut to three pools of 100 packs of 75 (its counts split evenly)
         "texas_numbers_game": ({"order_tickets": 22_500, "pool_tickets": 7_500}, 326, "p3", 7_500),
         "iowa_full_of_300s": ({"order_tickets": 8_700, "pool_tickets": 8_700}, 100, "p1", 8_700),  # cards
-        "nc_double_diamond_cashword": ({"order_tickets": 20_160, "pool_tickets": 5_040}, 239, "p4", 5_040)}
+        "nc_double_diamond_cashword": ({"order_tickets": 20_160, "pool_tickets": 5_040}, 239, "p4", 5_040),
+        "cool_sevens": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000)}  # line_prizes
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
-UNPUBLISHED = {"big_cash_riches", "bank_roll"}
+UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens"}
 # examples whose [published] states one figure (Nebraska prints its overall odds, no total of winners)
 ONE_FIGURE = {"ten_x_the_money"}
 # examples whose table prints its rows' odds and no total (Wisconsin's procedures): nothing to drop
