@@ -126,7 +126,8 @@ def check_book_key(folder: Path, pools: Sequence[PoolEntry], per_book: int, prin
         raise VerificationError(Step.COMPLETENESS, f"the book key given is not the run's (key check "
                                 f"{printed.get('book_key_check')})")
     for pool in pools:
-        book = pl.read_parquet(Path(folder) / pool.file, columns=["book"])["book"].cast(pl.Int64).to_numpy()
+        column = pl.read_parquet(Path(folder) / pool.file, columns=["book"], glob=False)["book"]
+        book = column.cast(pl.Int64).to_numpy()
         leaders = book[::per_book]
         if leaders.size and (leaders.min() < 0 or leaders.max() >= slots):
             raise VerificationError(Step.COMPLETENESS, f"pool {pool.id}: a book number outside the order's "

@@ -88,7 +88,7 @@ class RunFolder:
         """`query` applied to a scan of the pool file, collected; any failure is a RunError."""
         path = self.pool_file(pool_id)
         try:
-            return query(pl.scan_parquet(path)).collect()
+            return query(pl.scan_parquet(path, glob=False)).collect()
         except (pl.exceptions.PolarsError, OSError, ValueError, TypeError) as exc:
             raise self._unreadable(pool_id, exc) from None
 
@@ -96,7 +96,7 @@ class RunFolder:
         """The pool file's columns and their types (read from its footer alone)."""
         path = self.pool_file(pool_id)
         try:
-            return dict(pl.read_parquet_schema(path))
+            return dict(pl.scan_parquet(path, glob=False).collect_schema())
         except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
             raise self._unreadable(pool_id, exc) from None
 
@@ -118,7 +118,7 @@ class RunFolder:
         """Some columns (default: all) of a whole pool, in pool order."""
         path = self.pool_file(pool_id)
         try:
-            return pl.read_parquet(path, columns=columns)
+            return pl.read_parquet(path, columns=columns, glob=False)
         except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
             raise self._unreadable(pool_id, exc) from None
 
