@@ -1,11 +1,14 @@
 """Every command and sub-command of both programs, walked from their typer apps (a command added later
-must join COMMANDS, test_every_command_is_swept), each of its parameters and options given in turn a
+must join WORDS, test_every_command_is_swept), each of its parameters and options given in turn a
 hostile value, the others valid: no traceback, an exit code the command documents, and, where the value
-is refused, one line `PREFIX: error: ...` (exit 2). A path refused is named in its line (the value, or
-for an empty one the option). In this process (typer's CliRunner, the commands' own code path; the
-programs' start, closed streams and pipes are test_closed_streams.py's and test_closed_stdout.py's),
-in a folder of its own: a value taken as a relative name writes nowhere else. The first sweep, over
-25 values (docs: this file's commit), found the glob characters of test_glob_characters_in_paths.py."""
+is refused, one line `PREFIX: error: ...` (exit 2); a path refused is named in it (the path, its file
+name, or the option). In this process (typer's CliRunner, the commands' own code path; the programs'
+start, closed streams and pipes are test_closed_streams.py's and test_closed_stdout.py's), each case
+in a folder of its own: a value taken as a relative name writes nowhere else. A wider sweep of the same
+shape (25 values: whitespace, 5,000 characters, unicode and control characters, numbers negative, zero,
+huge and fractional, a dangling link, /dev/null, /dev/full, a key, a manifest, a PDF, an empty file, a
+truncated SQLite ledger, a Parquet file of other columns) found the glob characters of
+test_glob_characters_in_paths.py, and the empty path below."""
 
 from __future__ import annotations
 
