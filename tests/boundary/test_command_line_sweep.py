@@ -7,8 +7,8 @@ start, closed streams and pipes are test_closed_streams.py's and test_closed_std
 in a folder of its own: a value taken as a relative name writes nowhere else. A wider sweep of the same
 shape (25 values: whitespace, 5,000 characters, unicode and control characters, numbers negative, zero,
 huge and fractional, a dangling link, /dev/null, /dev/full, a key, a manifest, a PDF, an empty file, a
-truncated SQLite ledger, a Parquet file of other columns) found the glob characters of
-test_glob_characters_in_paths.py, and the empty path below."""
+truncated SQLite ledger, a Parquet file of other columns; then `-`, `--`, `~`, `.`, `..`, `=`, `%s%n`)
+found the characters of test_path_characters.py, and the empty path below."""
 
 from __future__ import annotations
 

@@ -1,11 +1,15 @@
-"""A run folder whose path holds the characters a glob pattern uses (`[`, `]`, `*`, `?`: a folder named
-`Q[4]` or `draft?`) is read as named. polars expands a path given to read_parquet, scan_parquet or
-read_parquet_schema as a glob unless told `glob=False`: such a run could not be read, and `verify`
-answered a valid run NOT verified (steps 3 to 9, "invalid glob pattern given", or no file matched)."""
+"""A run folder whose path holds characters polars reads as more than a name is read as named: the
+characters a glob pattern uses (`[`, `]`, `*`, `?`: a folder named `Q[4]` or `draft?`), and a leading
+`~`, which polars takes for the home folder (a folder literally named `~`, made with a quoted name).
+polars expands a path given to read_parquet, scan_parquet or read_parquet_schema as a glob unless told
+`glob=False`, and `~/r` as /root/r: such a run could not be read, and `verify` answered a valid run NOT
+verified (steps 3 to 9, "invalid glob pattern given", no file matched, or no such file under /root).
+The paths are given relative to the current folder, as a shell user types them."""
 
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -14,13 +18,15 @@ from tests.support.cli import invoke
 from tests.support.virns import virn_of
 
 
-@pytest.fixture(params=["Q[4]", "draft?", "all*", "a[b"])
-def odd_run(run, tmp_path, request):
-    """The boundary's small signed run, copied into a folder named with glob characters."""
+@pytest.fixture(params=["Q[4]", "draft?", "all*", "a[b", "~"])
+def odd_run(run, tmp_path, request, monkeypatch):
+    """The boundary's small signed run, copied into a folder so named; its path relative to the current
+    folder (`~/r`: an absolute path never starts with `~`)."""
     where = tmp_path / request.param / "r"
     shutil.copytree(run / "runs" / "r", where)
     where.parent.chmod(0o700)
-    return where
+    monkeypatch.chdir(tmp_path)
+    return Path(request.param) / "r"
 
 
 def test_audit_verifies_a_run_in_a_folder_named_with_glob_characters(run, odd_run):
