@@ -29,21 +29,21 @@ def odd_run(run, tmp_path, request, monkeypatch):
     return Path(request.param) / "r"
 
 
-def test_audit_verifies_a_run_in_a_folder_named_with_glob_characters(run, odd_run):
+def test_audit_verifies_a_run_in_a_folder_named_with_glob_characters_or_tilde(run, odd_run):
     result = invoke("verify", odd_run, "--public-key", run / "keys" / "signing-key.pub.pem", "--workers", "1",
                     application=audit_app)
     assert result.exit_code == 0, result.output
     assert "FAIL" not in result.stdout and "pool-p1.parquet cannot be read" not in result.stdout
 
 
-def test_poolgen_verify_regenerates_a_run_in_a_folder_named_with_glob_characters(run, odd_run):
+def test_poolgen_verify_regenerates_a_run_in_a_folder_named_with_glob_characters_or_tilde(run, odd_run):
     result = invoke("verify", odd_run, "--public-key", run / "keys" / "signing-key.pub.pem", "--workers", "1",
                     "--seed-file", run / "s.seed", "--spec", run / "happy_holidays.toml")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == "verified: every step passes"
 
 
-def test_a_ticket_of_a_run_in_a_folder_named_with_glob_characters_is_proved(run, odd_run):
+def test_a_ticket_of_a_run_in_a_folder_named_with_glob_characters_or_tilde_is_proved(run, odd_run):
     ticket = (run / "ticket").read_text()
     result = invoke("merkle-proof", odd_run, ticket, virn_of(odd_run, ticket), "--json")
     assert result.exit_code == 0, result.output
