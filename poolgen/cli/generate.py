@@ -17,7 +17,7 @@ from poolgen.cli.common import echo, err_console, reports_errors, say
 from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seed import Entropy
 from poolgen.deliverables.roles import who_gets_what
-from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
+from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError, SpecError
 from poolgen.files.leftovers import pending_seed_name, sweep
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder, present
@@ -153,6 +153,8 @@ def generate_cmd(
     ids = pool or [p.id for p in game.pools]
     for pid in ids:
         game.pool(pid)
+    if len(set(ids)) != len(ids):  # as generate() says it, but before OUT is made
+        raise SpecError(f"{game.path.name}: a pool id is named twice: {', '.join(ids)}")
     ensure_new(out / run_id)  # looked at, nothing made: every input is read before OUT is created
     keys = validation_keys(game, validation_key, high_validation_key, allow_readable_secret)
     books = _book_key(game, book_key, keys, allow_readable_secret)

@@ -107,6 +107,16 @@ def test_unknown_pool_id(tmp_path):
     assert not out.exists()
 
 
+def test_a_pool_named_twice_leaves_no_output_folder(tmp_path):
+    """Refused as every input is, before OUT is made (until 2026-12-04 an empty OUT was left behind)."""
+    out = tmp_path / "new" / "out"
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file",
+                    str(_seed_file(tmp_path)), "--pool", "p1", "--pool", "p1")
+    assert (result.exit_code, result.stderr) == (2, "poolgen: error: happy_holidays.toml: a pool id is named "
+                                                    "twice: p1, p1\n")
+    assert not (tmp_path / "new").exists()
+
+
 def test_unwritable_output_folder(tmp_path):
     seed = _seed_file(tmp_path)
     blocker = tmp_path / "file"
