@@ -120,8 +120,8 @@ def new(
         "--party", metavar="NAME=PUBLIC_KEY", help="A secret party and its Ed25519 public key (PEM); "
         "at least two, in the order their reveals enter the seed.")],
     beacon_round: Annotated[int, typer.Option(
-        "--beacon-round", help="The drand quicknet round that closes the ceremony: due after reveals "
-                               "close.")],
+        "--beacon-round", help="The drand quicknet round that closes the ceremony: due 600 s (10 "
+                               "minutes) or more after reveals close.")],
     reveals_close: Annotated[str, typer.Option(
         "--reveals-close", metavar="TIME", help="When reveals close, UTC: YYYY-MM-DDTHH:MM:SSZ.")],
     pool: Annotated[list[str] | None, typer.Option(
