@@ -42,7 +42,7 @@ def fisher(ps: Sequence[float]) -> tuple[float, float]:
     """(X, p): X = -2 sum ln p_i, p = P(chi2 with 2 len(ps) df >= X); a p_i of 0 gives (inf, 0)."""
     if min(ps) <= 0.0:
         return math.inf, 0.0
-    x = -2.0 * math.fsum(math.log(p) for p in ps)
+    x = max(0.0, -2.0 * math.fsum(math.log(p) for p in ps))  # every p 1: 0, not -0.0 (printed "-0.00")
     return x, float(min(1.0, max(0.0, chi2_sf(x, 2 * len(ps)))))
 
 

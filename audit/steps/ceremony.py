@@ -112,7 +112,8 @@ def transcript_hash(t: dict[str, Any]) -> str:
 def transcript_rules(t: dict[str, Any], step: Step) -> None:
     """What `ceremony new` promises of a transcript, held again (an operator can write and sign one by
     hand): 2 to 16 secret parties, each named once with its own key; quicknet; reveals closing, as a
-    UTC time YYYY-MM-DDTHH:MM:SSZ, before the named round is published."""
+    UTC time YYYY-MM-DDTHH:MM:SSZ, 600 s or more before the named round is published, which is dated by
+    9999-12-31T23:59:59Z."""
     parties, beacon = t["parties"], t["beacon"]
     if not 2 <= len(parties) <= 16:
         raise VerificationError(step, f"ceremony {t['id']} lists {len(parties)} secret part"

@@ -50,10 +50,9 @@ class Kind:
     name: str
     version: int
     schema: tuple[str, ...]
-    older: tuple[Kind, ...] = ()  # earlier versions still read (never written: the caller refuses that)
-    # the same version with more tables (a converted sales ledger's record of its conversion): read and
-    # written as the kind itself, matched by its schema
-    variants: tuple[Kind, ...] = ()
+    # earlier versions still read (never written: the caller refuses that), matched by version and schema
+    # (one version may come in more than one schema: a converted sales ledger of version 4)
+    older: tuple[Kind, ...] = ()
 
     def master(self) -> list[tuple[str, str, str, str | None]]:
         db = sqlite3.connect(":memory:")
@@ -265,7 +264,7 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
         got = _master(db)
         app = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
-        same = [(k, k.master()) for k in (kind, *kind.variants, *kind.older) if k.version == version]
+        same = [(k, k.master()) for k in (kind, *kind.older) if k.version == version]
         match, want = next(((k, m) for k, m in same if m == got), same[0] if same else (None, kind.master()))
         if not got and app == 0 and version == 0:
             if not create:

@@ -23,7 +23,7 @@ from typing import Any
 from poolgen.backoffice import owned
 from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.sales_schema import CHAINED, CHAINS_OF, SALES, UNCHAINED
+from poolgen.backoffice.sales_schema import CHAINED, CHAINS_OF, ROW, SALES, UNCHAINED
 from poolgen.backoffice.vouched import Run, checked_pool_file, signed
 from poolgen.errors import RunError
 from poolgen.interrupts import pause_point
@@ -287,7 +287,7 @@ class SalesLedger:
             number, cols = CHAINED[table]
             n = len(cols.split(", "))
             rows = self.db.execute(f"SELECT {cols}, chain FROM {table} ORDER BY {number}").fetchall()
-            what = {"closings": "closing"}.get(table, table[:-1])  # "sale", "void", "payment", "conversion"
+            what = ROW[table]  # "sale", "void", "closing", "payment", "conversion"
             name = "head" if table == "payments" else f"{table} head"
             out[table], broken = problems(self.path, ((r[0], r[:n], str(r[n])) for r in rows),
                                           heads.get(table), what, name)

@@ -66,6 +66,8 @@ CHAINED = {"sales": ("sale_no", "sale_no, run_id, pool, serial, at, channel, pla
            "payments": ("pay_no", "pay_no, run_id, pool, serial, at, prize_cents"),
            "conversions": ("conv_no", "conv_no, at, from_version, from_sha256, last_sale_no, last_void_no, "
                                       "last_close_no, last_pay_no")}
+# what one row of each chained table is called in messages ("closing no. 3", "--head closings=N:HEX ...")
+ROW = {table: {"closings": "closing"}.get(table, table[:-1]) for table in CHAINED}
 # the chains each version holds
 CHAINS_OF = {3: ("payments",), 4: ("sales", "voids", "payments"), 5: tuple(CHAINED)}
 # what the chains a version lacks leave unseen, in its refusal to be written

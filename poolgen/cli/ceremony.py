@@ -120,8 +120,8 @@ def new(
         "--party", metavar="NAME=PUBLIC_KEY", help="A secret party and its Ed25519 public key (PEM); "
         "at least two, in the order their reveals enter the seed.")],
     beacon_round: Annotated[int, typer.Option(
-        "--beacon-round", help="The drand quicknet round that closes the ceremony: due after reveals "
-                               "close.")],
+        "--beacon-round", help="The drand quicknet round that closes the ceremony: due 600 s (10 "
+                               "minutes) or more after reveals close.")],
     reveals_close: Annotated[str, typer.Option(
         "--reveals-close", metavar="TIME", help="When reveals close, UTC: YYYY-MM-DDTHH:MM:SSZ.")],
     pool: Annotated[list[str] | None, typer.Option(
@@ -261,7 +261,7 @@ def publish_cmd(
     Publish it before the reveals: a ceremony abandoned after it is on the record."""
     from poolgen.seeds.ceremony_file import load, publish  # lazy: start-up time (docs/scaling.md)
 
-    ceremony = load(file)
+    ceremony = load(file, ending=True)  # no step toward a seed: an abort must reach the record
     publish(out, ceremony, file, force)
     _said(as_json, [f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 "
                     f"{ceremony.transcript_sha256}"],
@@ -352,7 +352,7 @@ def abort(
     the bundle."""
     from poolgen.seeds.ceremony_file import load, save  # lazy: start-up time (docs/scaling.md)
 
-    ceremony = load(file)
+    ceremony = load(file, ending=True)  # a ceremony begun before the 600 s rule is still aborted
     name, private = _party(ceremony, party, key, allow_readable_secret, yes)
     ceremony.abort_by(name, private, reason)
     _confirm(f"Abort ceremony {ceremony.id}? It cannot be resumed.", yes)

@@ -247,7 +247,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
     payment its share's prize, every void and closing its row, every chain whole and extending each
     --head. Exit 0: it reconciles; 1: a problem (each named)."""
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
-    from poolgen.backoffice.sales_schema import CHAINED, CHAINS_OF  # lazy: start-up time
+    from poolgen.backoffice.sales_schema import CHAINED, CHAINS_OF, ROW  # lazy: start-up time
     from poolgen.backoffice.share_reports import reconcile_sales, unchained_note  # lazy: start-up time
     from poolgen.backoffice.upgrade import conversion  # lazy: start-up time
 
@@ -258,7 +258,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
         if table not in CHAINED or table in recorded:
             raise BackOfficeError(f"--head {text!r}: " + ("a second head of the " + table if table in recorded
                                   else f"not {'=N:HEX, '.join(CHAINED)}=N:HEX or N:HEX"))
-        recorded[table] = parse_head(value, entry={"closings": "closing"}.get(table, table[:-1]), given=text)
+        recorded[table] = parse_head(value, entry=ROW[table], given=text)
     book = _ledger(run, ledger, public_key)
     try:
         lacking = sorted(set(recorded) - set(CHAINS_OF[book.version]))

@@ -1,8 +1,8 @@
 """A bound, signed commit-reveal seed ceremony closed by a public beacon round (docs/ceremony.md).
 
 `new` binds what the seed is for (spec and code SHA-256, game, pools, run id, earlier orders a reorder
-follows), the parties' Ed25519 public keys and a drand round due after reveals close; that transcript's
-hash is in every commitment.
+follows), the parties' Ed25519 public keys and a drand round due 600 s or more after reveals close;
+that transcript's hash is in every commitment.
 Each party commits and reveals under its own key; the seed is derived from the closed commitments,
 every reveal and the round's randomness, so before the round nobody, not even the last party to
 reveal, can compute it. The ceremony file (one canonical JSON document, mode 0600) is rewritten whole
@@ -310,10 +310,11 @@ class Ceremony:
         return doc
 
 
-def check_rules(t: dict[str, Any]) -> None:
+def check_rules(t: dict[str, Any], *, gap: bool = True) -> None:
     """What every transcript keeps, checked at `new` and again whenever a ceremony file is loaded (an
     operator can write one by hand and hash it): names and keys, 2 to 16 parties, each named once
-    with its own key, a pinned chain, and a round published after reveals close."""
+    with its own key, a pinned chain, and a round published 600 s or more after reveals close. `gap`
+    False: the round only after the close, as before the 600 s rule (for abort and publish)."""
     where = f"ceremony {t['id']}"
     names = [p["name"] for p in t["parties"]]
     for name in names:
@@ -341,10 +342,10 @@ def check_rules(t: dict[str, Any]) -> None:
     if due <= close:
         raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
                             f"not after reveals close ({utc_text(close)})")
-    gap = int((due - close).total_seconds())
-    if gap < MIN_GAP:  # a reveal arriving after the round but signed before the close must be seen late
+    seconds = int((due - close).total_seconds())
+    if gap and seconds < MIN_GAP:  # a reveal arriving after the round, signed before the close, must be seen
         raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
-                            f"{gap} s after reveals close ({utc_text(close)}), not the {MIN_GAP} s "
+                            f"{seconds} s after reveals close ({utc_text(close)}), not the {MIN_GAP} s "
                             "(10 minutes) a party needs to see a reveal arrive after the close")
     follows = t.get("follows", [{}])  # absent, or 1 or more: `new` writes no empty list
     if not follows:

@@ -199,8 +199,10 @@ def _entries(path: Path, doc: dict[str, Any], key: str, names: list[str],
     return entries
 
 
-def load(path: Path) -> Ceremony:
-    """A ceremony file, checked: shape, transcript hash, every signature."""
+def load(path: Path, *, ending: bool = False) -> Ceremony:
+    """A ceremony file, checked: shape, transcript hash, every signature. `ending`: for abort and publish,
+    which take no step toward a seed: a round due less than 600 s after reveals close is let through (a
+    ceremony begun before that rule can still be aborted and its abort published, docs/ceremony.md)."""
     data = read_input(path, "ceremony", CeremonyError)
     doc = _parsed(data)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
@@ -237,7 +239,7 @@ def load(path: Path) -> Ceremony:
     if now != doc["transcript_sha256"]:
         raise CeremonyError(f"ceremony {t['id']}: the transcript was changed after the ceremony began "
                             f"(it hashes to {now[:16]}..., {doc['transcript_sha256'][:16]}... at new)")
-    check_rules(t)  # a transcript hashed by hand is held to what `new` promises
+    check_rules(t, gap=not ending)  # a transcript hashed by hand is held to what `new` promises
     ceremony = Ceremony(t, doc["transcript_sha256"], commitments, reveals, r, doc["seed_commitment"],
                         doc["run"], abort)
     ceremony.check_signatures()

@@ -12,7 +12,8 @@ from fractions import Fraction
 import numpy as np
 from scipy.stats import chi2
 
-from tests.third_engines.step8_per_pool import TOP_TICKETS, amounts_label, dollars
+from tests.third_engines.step8_per_pool import amounts_label, dollars
+from tests.third_engines.step8_per_pool import top_group as top_amounts  # the top amounts, highest first
 
 
 @dataclass(frozen=True)
@@ -20,18 +21,6 @@ class Found:
     name: str
     figures: str
     p: float
-
-
-def top_amounts(prize: np.ndarray) -> list[int]:
-    """The pool's amounts, highest first, until they hold at least 50 tickets (or every winner)."""
-    amounts, counts = np.unique(prize[prize > 0], return_counts=True)
-    out, held = [], 0
-    for a, c in sorted(zip(amounts.tolist(), counts.tolist(), strict=True), reverse=True):
-        out.append(a)
-        held += c
-        if held >= TOP_TICKETS:
-            break
-    return out
 
 
 def ratio(num: int, den: int) -> float:

@@ -2,7 +2,7 @@
 docs/statistics.md alone) held against audit's findings on pools built in memory and judged as one-pool
 runs: every test of the three families made by one is made by the other, in the same order, under the
 same name, with the same figures word for word, and p-values equal to a relative 1e-9 (the engine sums
-exact integers; audit's 1a sums logs of factorials, 1c's chain runs in floating point). The pools: small
+exact integers; audit's 1a sums log1p terms, 1c's chain runs in floating point). The pools: small
 Happy Holidays (books of 30) honest and with each insider of tests/support/book_number_biases.py and
 cluster_biases.py, a small Wild Side (books of 60, a single top prize), Hand to Hand Tactics eInstants of
 30,500 shares (no residues mod 1,000) and 30,000 (with them) honest and with the top shares moved to

@@ -54,6 +54,14 @@ def test_fisher_is_minus_twice_the_sum_of_log_p_against_chi_square_with_2k_df():
     assert three.p == pytest.approx(math.exp(-h) * (1 + h + h * h / 2), rel=1e-12)
 
 
+def test_pools_all_at_p_1_combine_to_x_0_not_minus_0():
+    """ln 1 = 0 in every pool: X = -2 x 0 is -0.0 in floating point, printed "-0.00" (seen since the exact
+    position tests give p = 1 exactly when the group may fall anywhere); X is 0."""
+    (both,) = combined_findings([[found("a", 1.0)], [found("a", 1.0)]])
+    assert both.figures == "-2 sum ln p = 0.00, df = 4, smallest pool p = 1"
+    assert both.p == 1.0
+
+
 def test_only_a_test_made_once_in_each_of_two_or_more_pools_is_combined():
     pools = [[found("both", 0.3), found("one", 0.01), found("twice", 0.5), found("twice", 0.5)],
              [found("both", 0.4), found("twice", 0.5), found("last", 0.2)],

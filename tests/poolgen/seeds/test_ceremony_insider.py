@@ -224,3 +224,27 @@ def test_the_round_is_due_ten_minutes_after_reveals_close_or_more(tmp_path, clos
         refused(result, f"ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, {gap} s after "
                         f"reveals close ({close}), not the 600 s (10 minutes) a party needs to see a reveal "
                         "arrive after the close")
+
+
+def test_a_ceremony_begun_before_the_ten_minute_rule_can_still_be_aborted_and_its_abort_published(tmp_path):
+    # A ceremony made by the poolgen before the rule (round 1000 due 24 s after reveals close), one party
+    # committed: no step toward a seed takes it now, but its parties must still be able to abort it and
+    # publish the abort, or audit's step 5 takes its bundle for a ceremony of the run's pools that was not
+    # aborted (one more seed to choose from) and refuses the run of the ceremony that replaces it.
+    file = Path(_rehashed(tmp_path, lambda t: t["beacon"].update(reveals_close="2023-08-23T15:59:00Z")))
+    message = ("ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, 24 s after reveals "
+               "close (2023-08-23T15:59:00Z), not the 600 s (10 minutes) a party needs to see a reveal "
+               "arrive after the close")
+    refused(invoke("ceremony", "commit", str(file), "--party", "vendor", "--key", key(file, "vendor"),
+                   "--contribution", str(tmp_path / "vendor.contribution"), "--yes"), message)
+    result = invoke("ceremony", "abort", str(file), "--party", "auditor", "--key", key(file, "auditor"),
+                    "--reason", "begun before the ten-minute rule", "--yes", now=AFTER)
+    assert result.exit_code == 0, result.output
+    assert load(file, ending=True).abort["name"] == "auditor"
+    bundle = tmp_path / "c1.bundle.json"
+    result = invoke("ceremony", "publish", str(file), "--out", str(bundle), now=AFTER)
+    assert result.exit_code == 0, result.output
+    public = json.loads(bundle.read_bytes())
+    assert public["abort"] == {"name": "auditor", "reason": "begun before the ten-minute rule",
+                               "signature": public["abort"]["signature"]}
+    refused(invoke("ceremony", "status", str(file)), message)
