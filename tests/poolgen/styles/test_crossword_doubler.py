@@ -6,8 +6,6 @@ tier it cannot read or lay out; the pool generates and verifies."""
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 import pytest
 
@@ -16,28 +14,9 @@ from poolgen.rng import derive_stream, permutation
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
 from tests.support.random_specs import generates_and_verifies
-from tests.support.spec_docs import crossword_legends_doc, dumps
+from tests.support.spec_docs import crossword_doubler_doc, crossword_legends_doc, dumps
 
 from .test_crossword import runs
-
-
-def doubler_doc(tickets: int = 1200) -> dict:
-    """crossword_legends_doc with `doubler = { by = 2 }` and tiers of each grid's prize doubled and not:
-    g1 (grid 1's $1), g1x2 (grid 1's $1 doubled), g2x2 (grid 2's $1 doubled), bothx2 (grid 1's $2
-    doubled, grid 2's $1 not), top's both prizes doubled (every word of a grid completed holds its doubler
-    cell, whatever cell it is), and the rest as there."""
-    doc = copy.deepcopy(crossword_legends_doc(tickets))
-    doc["areas"][0]["doubler"] = {"by": 2}
-    top = next(t for t in doc["tiers"] if t["id"] == "top")
-    top["wins"] = [{**w, "by": 2} for w in top["wins"]]
-
-    def w(prize: str, by: int | None = None) -> dict:
-        return {"area": "cw", "prize": prize, "how": "match", **({"by": by} if by else {})}
-
-    doc["tiers"] += [{"id": "g1x2", "count": tickets // 10, "wins": [w("1", 2)]},
-                     {"id": "g2x2", "count": tickets // 10, "wins": [w("M1", 2)]},
-                     {"id": "bothx2", "count": tickets // 20, "wins": [w("2", 2), w("M1")]}]
-    return doc
 
 
 def _doubled(tmp_path, doc: dict) -> list[tuple[str, int, int, bool]]:
@@ -68,7 +47,7 @@ def _doubled(tmp_path, doc: dict) -> list[tuple[str, int, int, bool]]:
 
 
 def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is_doubled(tmp_path):
-    doc = doubler_doc()
+    doc = crossword_doubler_doc()
     by_tier = {t["id"]: t["wins"] for t in doc["tiers"]} | {"lose": []}
     legends = doc["areas"][0]["legends"]
     seen = set()
@@ -87,7 +66,7 @@ def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is
 
 
 def test_doubled_tiers_generate_and_verify(tmp_path):
-    generates_and_verifies(tmp_path, doubler_doc(600))
+    generates_and_verifies(tmp_path, crossword_doubler_doc(600))
 
 
 def _refused(tmp_path, doc: dict, message: str) -> None:
@@ -96,7 +75,7 @@ def _refused(tmp_path, doc: dict, message: str) -> None:
 
 
 def _with(doubler: object, tiers: list | None = None) -> dict:
-    doc = doubler_doc()
+    doc = crossword_doubler_doc()
     doc["areas"][0]["doubler"] = doubler
     if tiers is not None:
         doc["tiers"] = tiers
@@ -121,7 +100,7 @@ def test_doubler_fields_it_cannot_read_are_refused(tmp_path, doubler, message):
 
 
 def test_a_by_other_than_the_doublers_is_refused(tmp_path):
-    doc = doubler_doc()
+    doc = crossword_doubler_doc()
     doc["tiers"][0]["wins"][0]["by"] = 3
     _refused(tmp_path, doc, "tiers[0].wins[0].by: area 'cw' (crossword): by = 3: a doubled legend prize is "
                             "by = 2 (the area's doubler), an undoubled one has no `by`")
@@ -147,7 +126,7 @@ def test_a_by_in_a_crossword_without_a_doubler_is_refused(tmp_path):
 
 def test_an_undoubled_win_of_every_word_of_a_grid_is_refused(tmp_path):
     # grid 2's 3 words all completed: some completed word holds its doubler cell, whatever cell it is
-    doc = doubler_doc()
+    doc = crossword_doubler_doc()
     doc["tiers"] += [{"id": "t", "count": 5, "wins": [{"area": "cw", "prize": "M3", "how": "match"}]}]
     _refused(tmp_path, doc, f"tiers[{len(doc['tiers']) - 1}].wins: area 'cw' (crossword): this tier: none "
                             "of 16,384 draws of the grids and 9 YOUR LETTERS completes 0..1 and 3..3 words "
