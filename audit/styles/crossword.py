@@ -83,15 +83,17 @@ def _legend(aid: object, legend: object, codes: list[Any]) -> list[tuple[int, in
     return table
 
 
-def _doubler(area: dict[str, Any]) -> int | None:
-    """The entry's `doubler` (section 11) as its k, or None."""
+def _doubler(area: dict[str, Any]) -> tuple[int, bool] | None:
+    """The entry's `doubler` (section 11) as (its k, whether its cells are free spaces), or None."""
     if "doubler" not in area:
         return None
     raw = area["doubler"]
     by = raw.get("by") if isinstance(raw, dict) else None
-    if not isinstance(raw, dict) or set(raw) != {"by"} or type(by) is not int or not 2 <= by <= MAX_BY:
-        raise _unreadable(area["id"], f"doubler is not {{by: 2 to {MAX_BY}}}")
-    return by
+    free = raw.get("free", False) if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or not {"by"} <= set(raw) <= {"by", "free"} or type(by) is not int \
+            or not 2 <= by <= MAX_BY or not isinstance(free, bool):
+        raise _unreadable(area["id"], f"doubler is not {{by: 2 to {MAX_BY}, free: true or false (optional)}}")
+    return by, free
 
 
 def _bonus(aid: object, area: dict[str, Any], codes: list[Any]) -> tuple[int, int] | None:
@@ -183,7 +185,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
             done = np.ones(n, dtype=bool)
             for k in range(len(run)):
                 bit = np.left_shift(np.int64(1), np.clip(codes[:, k], 0, 62))
-                done &= in_range[:, k] & ((have & bit) != 0)
+                free = (marked[:, g] == run[k]) if doubler and doubler[1] else False  # always matched
+                done &= (in_range[:, k] & ((have & bit) != 0)) | free
             completed[:, g] += done
             if doubler:
                 hit[:, g] |= done & np.isin(marked[:, g], run)
@@ -219,7 +222,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
                 prize_of[w] = p
         prize = prize_of[words_done]
         slots.append(Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
-                          by=np.where(twice & (prize >= 0), doubler or 1, 1).astype(np.int64),
+                          by=np.where(twice & (prize >= 0), doubler[0] if doubler else 1, 1).astype(np.int64),
                           prize=np.maximum(prize, 0),
                           cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0)))
 

@@ -139,13 +139,13 @@ def crossword_legends_doc(tickets: int = 1200) -> dict:
     return base_doc([area], letters + money, tiers, pool_tickets=tickets, per_book=50, max_wins=3)
 
 
-def crossword_doubler_doc(tickets: int = 1200) -> dict:
+def crossword_doubler_doc(tickets: int = 1200, free: bool | None = None) -> dict:
     """`crossword_legends_doc` with `doubler = { by = 2 }` and tiers of each grid's prize doubled and not:
     g1 (grid 1's $1), g1x2 (grid 1's $1 doubled), g2x2 (grid 2's $1 doubled), bothx2 (grid 1's $2
     doubled, grid 2's $1 not), top's both prizes doubled (every word of a grid completed holds its doubler
-    cell, whatever cell it is), and the rest as there."""
+    cell, whatever cell it is), and the rest as there; with `free`, the doubler's `free` as given."""
     doc = copy.deepcopy(crossword_legends_doc(tickets))
-    doc["areas"][0]["doubler"] = {"by": 2}
+    doc["areas"][0]["doubler"] = {"by": 2, **({} if free is None else {"free": free})}
     top = next(t for t in doc["tiers"] if t["id"] == "top")
     top["wins"] = [{**w, "by": 2} for w in top["wins"]]
 

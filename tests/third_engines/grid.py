@@ -109,7 +109,8 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
         text = "".join(alphabet[v] if _inside(v, a) else "?" for v in codes)
         if text not in listed:
             bad.append(f"grid {g + 1} holds {text}, not a listed word")
-        done = all(_inside(v, a) and v in held for v in codes)
+        free = (area.get("doubler") or {}).get("free") is True  # a free doubler cell is always matched
+        done = all((_inside(cells[k], a) and cells[k] in held) or (free and k == marked[g]) for k in word)
         completed[g] += done
         hit[g] |= done and bool(marked) and marked[g] in word
     if bad:

@@ -1,8 +1,9 @@
 """The third engine (tests/third_engines/grid.py, extended from docs/styles/crossword.md section 11
-alone) against audit's step 4 on a run of a designed crossword with a DOUBLER cell a grid
-(tests/support/spec_docs.py, `crossword_doubler_doc`): every generated row is legal and pays its stored
-prize by both; rows with a doubler cell moved into or out of a completed word, or out of range, are
-refused by both with audit's very reasons and amount; rows tampered at random are judged alike."""
+alone) against audit's step 4 on runs of a designed crossword with a DOUBLER cell a grid
+(tests/support/spec_docs.py, `crossword_doubler_doc`), its cells marked letters or free spaces: every
+generated row is legal and pays its stored prize by both; rows with a marked cell moved into or out of a
+completed word, or out of range, are refused by both with audit's very reasons and amount; rows
+tampered at random are judged alike."""
 
 from __future__ import annotations
 
@@ -24,12 +25,22 @@ from tests.third_engines import against_audit, grid
 FIXED = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("doubler3")
-    (root / "g.toml").write_text(dumps(crossword_doubler_doc()))
+def _run(root: Path, free: bool | None) -> Path:
+    (root / "g.toml").write_text(dumps(crossword_doubler_doc(free=free)))
     return generate(GenerateRequest(load_spec(root / "g.toml"), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
                                     out=root, run_id="r")).folder
+
+
+@pytest.fixture(scope="module")
+def marked(tmp_path_factory) -> Path:
+    """A run whose doubler cells are marked letters (moving one into or out of a completed word is a
+    change of its win)."""
+    return _run(tmp_path_factory.mktemp("doubler3"), None)
+
+
+@pytest.fixture(scope="module", params=[None, True], ids=["marked letters", "free spaces"])
+def run(tmp_path_factory, request, marked) -> Path:
+    return marked if request.param is None else _run(tmp_path_factory.mktemp("doubler3free"), True)
 
 
 def _grid_words(area: dict, g: int) -> list[list[int]]:
@@ -59,10 +70,10 @@ CASES = [("g1", lambda a, r: _moved(a, r, 0, True), "a $1 winner's doubler cell 
 
 
 @pytest.mark.parametrize(("tier", "values", "what"), CASES, ids=[c[2] for c in CASES])
-def test_a_tampered_doubler_row_is_refused_exactly_as_audit_refuses_it(run, tmp_path, tier, values, what):
-    area = against_audit.play(run)["areas"][0]
-    row = pl.read_parquet(run / "pool-p1.parquet").filter(pl.col("tier") == tier).row(0, named=True)
-    against_audit.agrees(grid.judge, run, tmp_path / "r", tier, values(area, row))
+def test_a_tampered_doubler_row_is_refused_exactly_as_audit_refuses_it(marked, tmp_path, tier, values, what):
+    area = against_audit.play(marked)["areas"][0]
+    row = pl.read_parquet(marked / "pool-p1.parquet").filter(pl.col("tier") == tier).row(0, named=True)
+    against_audit.agrees(grid.judge, marked, tmp_path / "r", tier, values(area, row))
 
 
 def test_every_generated_row_is_legal_and_pays_its_prize_and_random_tampers_are_judged_alike(run):

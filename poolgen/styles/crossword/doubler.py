@@ -20,8 +20,10 @@ from poolgen.game.play import AreaReading, Win
 from poolgen.rng import Stream, integers
 from poolgen.styles.crossword.grids import Grid
 from poolgen.styles.crossword.legends import Legend
+from poolgen.styles.crossword.words import Lexicon
 
-__all__ = ["MAX_CELLS", "Doubler", "extend", "hits", "pick", "read", "through", "word_masks"]
+__all__ = ["MAX_CELLS", "Doubler", "extend", "free_masks", "hits", "pick", "places", "read", "through",
+           "word_masks"]
 
 MAX_CELLS = 256  # a grid's doubler cell is a uint8 column: its index among the grid's letter cells
 
@@ -31,6 +33,7 @@ Spans = tuple[tuple[int, int], ...]
 @dataclass(frozen=True)
 class Doubler:
     by: int  # a doubled legend prize pays `by` times
+    free: bool | None = None  # a FREE space (True: no letter printed, always matched); None: not written
 
 
 def read(ctx: AreaReading, table: Mapping[str, Any], where: str, grids: Sequence[Grid]) -> Doubler | None:
@@ -39,17 +42,45 @@ def read(ctx: AreaReading, table: Mapping[str, Any], where: str, grids: Sequence
         return None
     raw, at = table["doubler"], f"{where}.doubler"
     if not isinstance(raw, dict):
-        raise ctx.r.fail(at, "must be a table { by }")
+        raise ctx.r.fail(at, "must be a table { by, free }")
     for key in raw:
-        if key != "by":
+        if key not in ("by", "free"):
             raise ctx.r.fail(f"{at}.{key}", "unknown field")
     by = ctx.whole(raw, "by", at, 2, high=10)
+    free = raw.get("free")
+    if "free" in raw and not isinstance(free, bool):
+        raise ctx.r.fail(f"{at}.free", "true (the cell is a free space) or false (a marked letter)")
     for g, grid in enumerate(grids):
         if len(grid.cells) > MAX_CELLS:
             raise ctx.r.fail(f"{where}.grids[{g}]", f"{len(grid.cells)} letter cells: a grid with a doubler "
                                                      f"holds at most {MAX_CELLS}")
-    return Doubler(by)
+    return Doubler(by, free)
 
+
+
+@cache
+def places(grid: Grid) -> np.ndarray:
+    """(C, 2): per letter cell, its place in each of the words `through` gives."""
+    held = through(grid)
+    return np.array([[grid.slots[s].cells.index(c) for s in held[c]] for c in range(len(grid.cells))],
+                    dtype=np.int64).reshape(-1, 2)
+
+
+def free_masks(lex: Lexicon, grids: Sequence[Grid], drawn: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """(m, S) the words' letter masks when each row's doubler cells are FREE spaces (section 11): a word
+    holding one needs every letter but the one at that cell (unless another of its cells holds it)."""
+    masks: np.ndarray = lex.masks[drawn].copy()
+    rows, base = np.arange(drawn.shape[0]), 0
+    for g, grid in enumerate(grids):
+        held, at = through(grid)[cells[:, g]], places(grid)[cells[:, g]]
+        for k in (0, 1):
+            slot = base + held[:, k]
+            letters = lex.letters[drawn[rows, slot]].copy()
+            letters[rows, at[:, k]] = -1
+            masks[rows, slot] = np.bitwise_or.reduce(np.where(letters >= 0, np.left_shift(1, np.maximum(
+                letters, 0)), 0), axis=1)
+        base += len(grid.slots)
+    return masks
 
 
 @cache

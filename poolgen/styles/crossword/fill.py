@@ -207,14 +207,15 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
 
 def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndarray, shown: int,
                 stream: Stream, tier: str, bonus: tuple[int, bool] | None = None,
-                spans: Spans | None = None, hits: Sequence[bool | None] | None = None
+                spans: Spans | None = None, hits: Sequence[bool | None] | None = None, free: bool = False
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(words (m, S), letters (m, shown), bonus word ids (m,), doubler cells (m, G)) of m tickets
     completing lo..hi words each (lo, hi: (m, spans); `spans` the slot ranges each counted alone, all
     the words by default); with `bonus` (its length, whether completed) each ticket's bonus word is drawn
     with its grids and YOUR LETTERS complete it or not as well (section 9); without, the ids are 0. With
     `hits` (one a span: doubled, undoubled, either) each grid's doubler cell is drawn after them and YOUR
-    LETTERS meet each span's doubler state (section 11); without, the cells are (m, 0)."""
+    LETTERS meet each span's doubler state (section 11), the cells FREE spaces with `free`; without, the
+    cells are (m, 0)."""
     m = lo.shape[0]
     words = np.zeros((m, sum(len(g.slots) for g in grids)), dtype=np.int64)
     spans = spans or ((0, words.shape[1]),)
@@ -230,6 +231,7 @@ def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndar
         masks, low, high, counted = lex.masks[drawn], lo[todo], hi[todo], spans
         if hits is not None:
             cells = doubler.pick(grids, todo.size, stream)
+            masks = doubler.free_masks(lex, grids, drawn, cells) if free else masks
             masks = np.concatenate([masks, doubler.word_masks(grids, masks, cells)], axis=1)
             counted, low, high = doubler.extend(grids, spans, low, high, hits)
             marked[todo] = cells
@@ -244,7 +246,7 @@ def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndar
 
 def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int | Sequence[int], hi: int | Sequence[int],
              shown: int, bonus: tuple[int, bool] | None = None, spans: Spans | None = None,
-             hits: Sequence[bool | None] | None = None) -> bool:
+             hits: Sequence[bool | None] | None = None, free: bool = False) -> bool:
     """Whether some of PROBE[0] grid draws, each with PROBE[1] draws of YOUR LETTERS, completes lo..hi
     words (section 7: what `check` asks before a spec is accepted; with `spans`, lo[k]..hi[k] in each
     span k at once, section 10) and, with `bonus` (its length,
@@ -252,12 +254,14 @@ def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int | Sequence[int], hi: i
     meets each span's doubler state too (section 11). The draws come from a fixed stream: the probe
     decides no layout."""
     stream = derive_stream(bytes(32), "crossword", "check")
-    masks = lex.masks[fill_grids(lex, grids, PROBE[0], stream)]
+    drawn = fill_grids(lex, grids, PROBE[0], stream)
+    masks = lex.masks[drawn]
     spans = spans or ((0, masks.shape[1]),)
     low, high = np.atleast_1d(np.asarray(lo)), np.atleast_1d(np.asarray(hi))
     word = lex.masks[bonus_word.pick(lex, bonus[0], PROBE[0], stream)] if bonus else None
     if hits is not None:
         cells = doubler.pick(grids, PROBE[0], stream)
+        masks = doubler.free_masks(lex, grids, drawn, cells) if free else masks
         masks = np.concatenate([masks, doubler.word_masks(grids, masks, cells)], axis=1)
         spans, wide_lo, wide_hi = doubler.extend(grids, spans, np.tile(low, (1, 1)), np.tile(high, (1, 1)),
                                                  hits)

@@ -19,11 +19,12 @@ def probe_grids(p: Any, where: str, ctx: AreaReading) -> None:
     for g, (legend, span) in enumerate(zip(p.legends, p.spans, strict=True)):
         for lo, hi, what in [(0, legend[0][0] - 1, "a ticket without its legend's prize")] + \
                 [(n, n, f"{n} completed words") for n, _ in legend]:
-            if not fill.feasible(p.lexicon, p.grids, lo, hi, p.letters, None, (span,)):
+            if not fill.feasible(p.lexicon, p.grids, lo, hi, p.letters, None, (span,), p.anyhow(1), p.free):
                 raise ctx.r.fail(f"{where}.legends[{g}]", unfit(p, f"grid {g + 1}: {what}", lo, hi))
     low, high = targets(p.legends, ())
     bonus = (p.bonus.length, False) if p.bonus else None
-    if not fill.feasible(p.lexicon, p.grids, low, high, p.letters, bonus, p.spans):
+    if not fill.feasible(p.lexicon, p.grids, low, high, p.letters, bonus, p.spans, p.anyhow(len(p.spans)),
+                         p.free):
         raise ctx.r.fail(f"{where}.{'bonus' if p.bonus else 'legends'}",
                          unfit(p, "a ticket of no win", low, high, False if p.bonus else None))
 

@@ -56,6 +56,14 @@ class Params:
         """Per legend, the tier's doubler state (section 11), or None in an area without a doubler."""
         return doubling.hits(self.legends, wins, self.doubler.by) if self.doubler else None
 
+    def anyhow(self, spans: int) -> list[None] | None:
+        """`hits` asking nothing of `spans` legends, in an area with a doubler (its cells still drawn)."""
+        return [None] * spans if self.doubler else None
+
+    @property
+    def free(self) -> bool:
+        return bool(self.doubler and self.doubler.free)
+
     @property
     def lexicon(self) -> Lexicon:
         return lexicon("".join(s.code for s in self.alphabet))
@@ -141,9 +149,10 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     targets = [(0, p.legend[0][0] - 1, "a ticket without the legend's prize")] + \
         [(n, n, f"{n} completed words") for n, _ in p.legend]
     for lo, hi, what in targets:
-        if not fill.feasible(lex, p.grids, lo, hi, letters):
+        if not fill.feasible(lex, p.grids, lo, hi, letters, None, None, p.anyhow(1), p.free):
             raise r.fail(f"{where}.legend", unfit(p, what, lo, hi))
-    if p.bonus and not fill.feasible(lex, p.grids, *targets[0][:2], letters, (p.bonus.length, False)):
+    if p.bonus and not fill.feasible(lex, p.grids, *targets[0][:2], letters, (p.bonus.length, False), None,
+                                     p.anyhow(1), p.free):
         raise r.fail(f"{where}.bonus", unfit(p, targets[0][2], *targets[0][:2], False))
     return p
 
@@ -187,10 +196,12 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
     bonus = (params.bonus.length, completed) if params.bonus else None
     hits = params.hits(wins)
     if not params.per_grid:
-        if not fill.feasible(params.lexicon, params.grids, lo[0], hi[0], params.letters, bonus, None, hits):
+        if not fill.feasible(params.lexicon, params.grids, lo[0], hi[0], params.letters, bonus, None, hits,
+                             params.free):
             return unfit(params, "this tier", lo[0], hi[0], completed if params.bonus else None, hits)
         return None
-    if not fill.feasible(params.lexicon, params.grids, lo, hi, params.letters, bonus, params.spans, hits):
+    if not fill.feasible(params.lexicon, params.grids, lo, hi, params.letters, bonus, params.spans, hits,
+                         params.free):
         return unfit(params, "this tier", lo, hi, completed if params.bonus else None, hits)
     return None
 
@@ -202,7 +213,8 @@ def entry(params: Params) -> dict[str, Any]:
             "grids": [list(g.rows) for g in params.grids], "prizes": prize_entry(params.prizes),
             **_legend_entry(params),
             "words": list(params.lexicon.words), **bonus,
-            **({"doubler": {"by": params.doubler.by}} if params.doubler else {})}
+            **({"doubler": {"by": params.doubler.by, **({} if params.doubler.free is None else {
+                "free": params.doubler.free})}} if params.doubler else {})}
 
 
 def _legend_entry(params: Params) -> dict[str, Any]:
@@ -237,7 +249,8 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         bonus = (params.bonus.length, any(w.how == "bonus" for w in wins)) if params.bonus else None
         words, shown, word, marked = fill.lay_tickets(lex, params.grids, np.tile(lo, (rows.size, 1)),
                                                       np.tile(hi, (rows.size, 1)), params.letters, stream,
-                                                      tier, bonus, params.spans, params.hits(wins))
+                                                      tier, bonus, params.spans, params.hits(wins),
+                                                      params.free)
         letters[rows] = shown
         doubled[rows] = marked
         if params.bonus:
@@ -292,7 +305,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
                 s = _text(params, int(row[f"{area_id}_cell_{base + k}"]))
                 marked = params.doubler and k == row[f"{area_id}_doubler_{g}"]
                 mark = f"x{params.doubler.by}" if params.doubler and marked else ""
-                cells.append((f"{area_id}_cell_{base + k}", s.symbol if s else "?", mark, None, None))
+                text = mark if mark and params.free else s.symbol if s else "?"  # a free space: its mark
+                cells.append((f"{area_id}_cell_{base + k}", text, "" if params.free else mark, None, None))
         base += len(grid.cells)
         sections.append((f"CROSSWORD {g + 1}", cells))
     legend: list[Cell] = [("", f"PUZZLE {g + 1}: {n} WORDS" if params.per_grid else f"{n} WORDS", p.symbol,
@@ -329,11 +343,12 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     base = 0
     for g, letters in enumerate(_grid_letters(params, area_id, row)):
         k = g if params.per_grid else 0
+        free = int(row[f"{area_id}_doubler_{g}"]) if params.doubler else -1
         if params.doubler:
-            marks.add(f"{area_id}_cell_{base + int(row[f'{area_id}_doubler_{g}'])}")
+            marks.add(f"{area_id}_cell_{base + free}")
         for s in params.grids[g].slots:
             codes = [letters[c] for c in s.cells]
-            if all(c in have for c in codes):
+            if all(letters[c] in have or (params.free and c == free) for c in s.cells):
                 found[k].append("".join(t.symbol if (t := _text(params, c)) else "?" for c in codes))
                 cells[k] |= {f"{area_id}_cell_{base + c}" for c in s.cells}
         base += len(params.grids[g].cells)

@@ -25,7 +25,9 @@ PLAY = {"max_wins": 2, "areas": [AREA],
         "tiers": [{"id": "lose", "wins": []}, {"id": "g1", "wins": [win("cw", "1", 100)]},
                   {"id": "g1x2", "wins": [win("cw", "1", 100, by=2)]},
                   {"id": "both", "wins": [win("cw", "1", 100), win("cw", "2", 200)]},
-                  {"id": "x2both", "wins": [win("cw", "1", 100, by=2), win("cw", "2", 200)]}]}
+                  {"id": "x2both", "wins": [win("cw", "1", 100, by=2), win("cw", "2", 200)]},
+                  {"id": "x2top", "wins": [win("cw", "5", 500, by=2), win("cw", "2", 200)]}]}
+FREE = copy.deepcopy(AREA) | {"doubler": {"by": 2, "free": True}}
 
 
 def judge(letters: list[int], marks: list[object], tier: str, area: dict = AREA):
@@ -66,8 +68,20 @@ def test_a_doubler_column_out_of_range_is_rule_1():
     assert judge([C, A, B, E], [None, 6], "both") == (300, ["cw: a code out of range in cw_doubler_0"])
 
 
-@pytest.mark.parametrize("doubler", [2, {"by": 1}, {"by": 11}, {"by": 2, "cell": 0}, {"by": "2"}, {}])
+@pytest.mark.parametrize("doubler", [2, {"by": 1}, {"by": 11}, {"by": 2, "cell": 0}, {"by": "2"}, {},
+                                     {"by": 2, "free": 1}, {"free": True}])
 def test_doubler_entries_it_cannot_read_stop_the_step(doubler):
     with pytest.raises(ValueError) as caught:
         judge([C, A, B, E], [2, 6], "g1x2", area=copy.deepcopy(AREA) | {"doubler": doubler})
-    assert str(caught.value) == "manifest play entry: area 'cw': doubler is not {by: 2 to 10}"
+    assert str(caught.value) == \
+        "manifest play entry: area 'cw': doubler is not {by: 2 to 10, free: true or false (optional)}"
+
+
+def test_a_free_doubler_cell_is_matched_whatever_your_letters_and_still_doubles():
+    # A B C E (no D): grid 1's free cell 4 (the D of CAD and DEB) completes both: 3 words, '5' doubled;
+    # grid 2's free cell 6 (DEB's B) leaves DEB short of its D: CAB alone, '2'
+    assert judge([A, B, C, E], [4, 6], "x2top", area=FREE) == (1200, [])
+    # the same row with marked letters (not free): CAB alone in each grid, grid 1's mark in no such word
+    assert judge([A, B, C, E], [4, 6], "both") == (300, [])
+    marked = copy.deepcopy(AREA) | {"doubler": {"by": 2, "free": False}}
+    assert judge([A, B, C, E], [4, 6], "both", area=marked) == (300, [])

@@ -40,14 +40,16 @@ def _doubled(tmp_path, doc: dict) -> list[tuple[str, int, int, bool]]:
             grid = cells[i, base_cell:base_cell + sizes[g]]
             mark = int(cols[f"cw_doubler_{g}"][i])
             assert 0 <= mark < sizes[g]
-            done = [w for w in runs(rows) if all(grid[k] in held for k in w)]
+            free = doc["areas"][0]["doubler"].get("free", False)  # a free cell: matched whatever is held
+            done = [w for w in runs(rows) if all(grid[k] in held or (free and k == mark) for k in w)]
             out.append((pool.tiers[tiers[i]].id, g, len(done), any(mark in w for w in done)))
             base_cell += sizes[g]
     return out
 
 
-def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is_doubled(tmp_path):
-    doc = crossword_doubler_doc()
+@pytest.mark.parametrize("free", [None, True])
+def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is_doubled(tmp_path, free):
+    doc = crossword_doubler_doc(free=free)
     by_tier = {t["id"]: t["wins"] for t in doc["tiers"]} | {"lose": []}
     legends = doc["areas"][0]["legends"]
     seen = set()
@@ -65,8 +67,9 @@ def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is
     assert seen == {("none", True), ("none", False), ("won", True), ("won", False)}
 
 
-def test_doubled_tiers_generate_and_verify(tmp_path):
-    generates_and_verifies(tmp_path, crossword_doubler_doc(600))
+@pytest.mark.parametrize("free", [None, True])
+def test_doubled_tiers_generate_and_verify(tmp_path, free):
+    generates_and_verifies(tmp_path, crossword_doubler_doc(600, free))
 
 
 def _refused(tmp_path, doc: dict, message: str) -> None:
@@ -89,7 +92,9 @@ def _win(prize: str, by: int | None) -> list:
 
 
 @pytest.mark.parametrize(("doubler", "message"), [
-    (2, "areas[0].doubler: must be a table { by }"),
+    (2, "areas[0].doubler: must be a table { by, free }"),
+    ({"by": 2, "free": "yes"},
+     "areas[0].doubler.free: true (the cell is a free space) or false (a marked letter)"),
     ({"by": 2, "cell": 3}, "areas[0].doubler.cell: unknown field"),
     ({}, "areas[0].doubler.by: missing field"),
     ({"by": 1}, "areas[0].doubler.by: must be at least 2"),
