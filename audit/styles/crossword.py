@@ -83,17 +83,22 @@ def _legend(aid: object, legend: object, codes: list[Any]) -> list[tuple[int, in
     return table
 
 
-def _doubler(area: dict[str, Any]) -> tuple[int, bool] | None:
-    """The entry's `doubler` (section 11) as (its k, whether its cells are free spaces), or None."""
+def _doubler(area: dict[str, Any], grids: int) -> tuple[list[int], bool] | None:
+    """The entry's `doubler` (section 11) as (its k for each legend, whether its cells are free spaces),
+    or None: `by` one k, or with `legends` a list of one k a grid."""
     if "doubler" not in area:
         return None
     raw = area["doubler"]
     by = raw.get("by") if isinstance(raw, dict) else None
     free = raw.get("free", False) if isinstance(raw, dict) else None
-    if not isinstance(raw, dict) or not {"by"} <= set(raw) <= {"by", "free"} or type(by) is not int \
-            or not 2 <= by <= MAX_BY or not isinstance(free, bool):
-        raise _unreadable(area["id"], f"doubler is not {{by: 2 to {MAX_BY}, free: true or false (optional)}}")
-    return by, free
+    per_grid = "legends" in area
+    ks: list[Any] = by if isinstance(by, list) and per_grid and len(by) == grids else \
+        [by] * (grids if per_grid else 1)
+    if not isinstance(raw, dict) or not {"by"} <= set(raw) <= {"by", "free"} or not isinstance(free, bool) \
+            or any(type(k) is not int or not 2 <= k <= MAX_BY for k in ks):
+        raise _unreadable(area["id"], f"doubler is not {{by: 2 to {MAX_BY} (or with legends one a grid), "
+                                      "free: true or false (optional)}")
+    return ks, free
 
 
 def _bonus(aid: object, area: dict[str, Any], codes: list[Any]) -> tuple[int, int] | None:
@@ -142,7 +147,7 @@ def _words_of(grid: list[str]) -> list[list[int]]:
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     alphabet, n_letters, grids, prizes, legends, words, bonus = _read(area)
-    doubler = _doubler(area)
+    doubler = _doubler(area, len(grids))
     a = len(alphabet)
     n = table.height
     cells_per = [sum(r.count(".") for r in g) for g in grids]
@@ -213,7 +218,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     doubled: list[np.ndarray] = [hit[:, g] for g in range(len(grids))] if per_grid else [np.any(hit, axis=1)]
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
     slots, unpriced = [], []
-    for legend, words_done, twice in zip(legends, counted, doubled, strict=True):
+    ks = doubler[0] if doubler else [1] * len(legends)
+    for legend, words_done, twice, k in zip(legends, counted, doubled, ks, strict=True):
         counts = np.array([w for w, _ in legend], dtype=np.int64)
         unpriced.append(~np.isin(words_done, counts) & (words_done >= counts[0]))
         prize_of = np.full(int(words_done.max(initial=0)) + 1, -1, dtype=np.int64)
@@ -222,7 +228,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
                 prize_of[w] = p
         prize = prize_of[words_done]
         slots.append(Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
-                          by=np.where(twice & (prize >= 0), doubler[0] if doubler else 1, 1).astype(np.int64),
+                          by=np.where(twice & (prize >= 0), k, 1).astype(np.int64),
                           prize=np.maximum(prize, 0),
                           cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0)))
 

@@ -119,7 +119,8 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
     per_grid = "legends" in area
     counted = list(zip(area["legends"], completed, hit, strict=True)) if per_grid else \
         [(area["legend"], sum(completed), any(hit))]
-    by = area["doubler"]["by"] if "doubler" in area else 1
+    by = area["doubler"]["by"] if "doubler" in area else 1  # one k, or one a grid (with `legends`)
+    ks = by if isinstance(by, list) else [by] * len(counted)
     unpriced, wins = [], []
     for g, (legend, done, doubled) in enumerate(counted):
         prizes = {e["words"]: e["prize"] for e in legend}
@@ -127,7 +128,7 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
             unpriced.append(f"grid {g + 1}: {done} completed words: its legend has no prize for {done}"
                             if per_grid else f"{done} completed words: the legend has no prize for {done}")
         if done in prizes:
-            wins.append((aid, "match", by if doubled else 1, prizes[done]))
+            wins.append((aid, "match", ks[g] if doubled else 1, prizes[done]))
     if unpriced:
         reasons.append(f"{aid}: {', '.join(unpriced)}")
     if "bonus" in area:

@@ -1,9 +1,9 @@
 """The third engine (tests/third_engines/grid.py, extended from docs/styles/crossword.md section 11
 alone) against audit's step 4 on runs of a designed crossword with a DOUBLER cell a grid
-(tests/support/spec_docs.py, `crossword_doubler_doc`), its cells marked letters or free spaces: every
-generated row is legal and pays its stored prize by both; rows with a marked cell moved into or out of a
-completed word, or out of range, are refused by both with audit's very reasons and amount; rows
-tampered at random are judged alike."""
+(tests/support/spec_docs.py, `crossword_doubler_doc`), its cells marked letters or free spaces (one k a
+grid): every generated row is legal and pays its stored prize by both; rows with a marked cell moved into
+or out of a completed word, or out of range, are refused by both with audit's very reasons and amount;
+rows tampered at random are judged alike."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ FIXED = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt
 
 
 def _run(root: Path, free: bool | None) -> Path:
-    (root / "g.toml").write_text(dumps(crossword_doubler_doc(free=free)))
+    """A run of the doc: marked letters doubling, or free spaces doubling in grid 1 and tripling in 2."""
+    (root / "g.toml").write_text(dumps(crossword_doubler_doc(free=free, by=[2, 3] if free else 2)))
     return generate(GenerateRequest(load_spec(root / "g.toml"), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
                                     out=root, run_id="r")).folder
 
@@ -38,7 +39,7 @@ def marked(tmp_path_factory) -> Path:
     return _run(tmp_path_factory.mktemp("doubler3"), None)
 
 
-@pytest.fixture(scope="module", params=[None, True], ids=["marked letters", "free spaces"])
+@pytest.fixture(scope="module", params=[None, True], ids=["marked letters", "free spaces x2 x3"])
 def run(tmp_path_factory, request, marked) -> Path:
     return marked if request.param is None else _run(tmp_path_factory.mktemp("doubler3free"), True)
 

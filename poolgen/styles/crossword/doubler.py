@@ -32,12 +32,17 @@ Spans = tuple[tuple[int, int], ...]
 
 @dataclass(frozen=True)
 class Doubler:
-    by: int  # a doubled legend prize pays `by` times
+    by: tuple[int, ...]  # per legend: a doubled prize of it pays by[i] times
     free: bool | None = None  # a FREE space (True: no letter printed, always matched); None: not written
+    listed: bool = False  # `by` written as a list, one k a grid (with `legends`)
+
+    def written(self) -> int | list[int]:
+        return list(self.by) if self.listed else self.by[0]
 
 
-def read(ctx: AreaReading, table: Mapping[str, Any], where: str, grids: Sequence[Grid]) -> Doubler | None:
-    """`doubler = { by }` (section 11), or None."""
+def read(ctx: AreaReading, table: Mapping[str, Any], where: str, grids: Sequence[Grid],
+         per_grid: bool) -> Doubler | None:
+    """`doubler = { by, free }` (section 11), or None: `by` one k, or with `legends` a list, one k a grid."""
     if "doubler" not in table:
         return None
     raw, at = table["doubler"], f"{where}.doubler"
@@ -46,7 +51,14 @@ def read(ctx: AreaReading, table: Mapping[str, Any], where: str, grids: Sequence
     for key in raw:
         if key not in ("by", "free"):
             raise ctx.r.fail(f"{at}.{key}", "unknown field")
-    by = ctx.whole(raw, "by", at, 2, high=10)
+    listed = isinstance(raw.get("by"), list)
+    if listed:
+        by = raw["by"]
+        if not per_grid or len(by) != len(grids) or any(type(k) is not int or not 2 <= k <= 10 for k in by):
+            raise ctx.r.fail(f"{at}.by", f"one k a grid, each a whole number 2 to 10 ({len(grids)} of them), "
+                                         "with a legend a grid (`legends`)")
+    else:
+        by = [ctx.whole(raw, "by", at, 2, high=10)] * (len(grids) if per_grid else 1)
     free = raw.get("free")
     if "free" in raw and not isinstance(free, bool):
         raise ctx.r.fail(f"{at}.free", "true (the cell is a free space) or false (a marked letter)")
@@ -54,7 +66,7 @@ def read(ctx: AreaReading, table: Mapping[str, Any], where: str, grids: Sequence
         if len(grid.cells) > MAX_CELLS:
             raise ctx.r.fail(f"{where}.grids[{g}]", f"{len(grid.cells)} letter cells: a grid with a doubler "
                                                      f"holds at most {MAX_CELLS}")
-    return Doubler(by, free)
+    return Doubler(tuple(by), free, listed)
 
 
 
@@ -111,14 +123,14 @@ def word_masks(grids: Sequence[Grid], masks: np.ndarray, cells: np.ndarray) -> n
     return np.concatenate(parts, axis=1)
 
 
-def hits(legends: Sequence[Legend], wins: Sequence[Win], by: int) -> list[bool | None]:
+def hits(legends: Sequence[Legend], wins: Sequence[Win], by: Sequence[int]) -> list[bool | None]:
     """Per legend: True when the tier's win of it is doubled, False when undoubled, None when the tier
     has no win of that legend."""
     out: list[bool | None] = []
-    for legend in legends:
+    for legend, k in zip(legends, by, strict=True):
         win = next((w for w in wins if w.how == "match" and any(s.code == w.prize.code for _, s in legend)),
                    None)
-        out.append(None if win is None else win.by == by)
+        out.append(None if win is None else win.by == k)
     return out
 
 

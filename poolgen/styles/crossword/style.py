@@ -133,7 +133,7 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     legends, per_grid = read_legends(ctx, table, where, prizes, len(grids))
     p = Params(letters, alphabet, tuple(grids), colours, prizes, legends,
                _bonus(ctx, table, where, lex.lengths, prizes), per_grid,
-               doubling.read(ctx, table, where, grids))
+               doubling.read(ctx, table, where, grids, per_grid))
     if not per_grid and p.legend[-1][0] > p.words:
         raise r.fail(f"{where}.legend", f"{p.legend[-1][0]} completed words; the grids hold {p.words}")
     for g, legend in enumerate(legends if per_grid else ()):
@@ -171,14 +171,16 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
         raise WinError("how", f"how = {how!r}: a crossword win is \"match\" (the legend's prize for its "
                               "number of completed words)" + (" or \"bonus\" (its bonus word's prize)"
                                                                 if params.bonus else ""))
+    k = next((params.doubler.by[i] for i, legend in enumerate(params.legends)
+              if any(s.code == code for _, s in legend)), 1) if params.doubler else 1
     if params.doubler is not None and by is not None and by != 1:
-        if by != params.doubler.by:
-            raise WinError("by", f"by = {by}: a doubled legend prize is by = {params.doubler.by} (the area's "
-                                 "doubler), an undoubled one has no `by`")
+        if by != k:
+            raise WinError("by", f"by = {by}: a doubled legend prize is by = {k} (the area's doubler), an "
+                                 "undoubled one has no `by`")
         return prize, by
     if by is not None:
         raise WinError("by", "the legend's prize wins as listed: no `by`" +
-                       (f" (or by = {params.doubler.by}, doubled)" if params.doubler else ""))
+                       (f" (or by = {k}, doubled)" if params.doubler else ""))
     return prize, 1
 
 
@@ -213,7 +215,7 @@ def entry(params: Params) -> dict[str, Any]:
             "grids": [list(g.rows) for g in params.grids], "prizes": prize_entry(params.prizes),
             **_legend_entry(params),
             "words": list(params.lexicon.words), **bonus,
-            **({"doubler": {"by": params.doubler.by, **({} if params.doubler.free is None else {
+            **({"doubler": {"by": params.doubler.written(), **({} if params.doubler.free is None else {
                 "free": params.doubler.free})}} if params.doubler else {})}
 
 
@@ -304,7 +306,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
                     continue
                 s = _text(params, int(row[f"{area_id}_cell_{base + k}"]))
                 marked = params.doubler and k == row[f"{area_id}_doubler_{g}"]
-                mark = f"x{params.doubler.by}" if params.doubler and marked else ""
+                mark = f"x{params.doubler.by[g if params.per_grid else 0]}" \
+                    if params.doubler and marked else ""
                 text = mark if mark and params.free else s.symbol if s else "?"  # a free space: its mark
                 cells.append((f"{area_id}_cell_{base + k}", text, "" if params.free else mark, None, None))
         base += len(grid.cells)
@@ -318,8 +321,9 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
             word.append((f"{area_id}_bonus_{j}", s.symbol if s else "?", "", None, None))
         sections.append(("BONUS WORD", word))
         legend.append(("", "BONUS WORD", params.bonus.prize.symbol, None, None))
-    if params.doubler:
-        legend.append(("", "DOUBLER", f"x{params.doubler.by}", None, None))
+    if (d := params.doubler) is not None:
+        legend += [("", f"PUZZLE {g + 1}: DOUBLER" if d.listed else "DOUBLER", f"x{k}", None, None)
+                   for g, k in enumerate(d.by if d.listed else d.by[:1])]
     return [*sections, ("PRIZE LEGEND", legend)]
 
 
@@ -355,7 +359,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     for k, legend in enumerate(params.legends):
         prize = next((s for n, s in legend if n == len(found[k])), None)
         where = f" grid {k + 1}:" if params.per_grid else ""
-        by = params.doubler.by if params.doubler and cells[k] & marks else 1
+        by = params.doubler.by[k] if params.doubler and cells[k] & marks else 1
         if found[k]:
             lines.append(f"{area_id}:{where} {len(found[k])} completed word(s): {', '.join(found[k])}"
                          + (f": wins {fmt_cents(prize.cents or 0)}"
@@ -386,6 +390,6 @@ def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
                         "could never win)")
     if params.bonus is not None and not any(w.how == "bonus" for w in wins):
         return "bonus", "no tier wins it (every ticket would print it, and it could never win)"
-    if params.doubler is not None and not any(w.how == "match" and w.by == params.doubler.by for w in wins):
+    if params.doubler is not None and not any(w.how == "match" and w.by > 1 for w in wins):
         return "doubler", "no tier wins a doubled prize (every ticket would print it, and it could never win)"
     return None

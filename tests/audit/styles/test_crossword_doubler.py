@@ -26,7 +26,8 @@ PLAY = {"max_wins": 2, "areas": [AREA],
                   {"id": "g1x2", "wins": [win("cw", "1", 100, by=2)]},
                   {"id": "both", "wins": [win("cw", "1", 100), win("cw", "2", 200)]},
                   {"id": "x2both", "wins": [win("cw", "1", 100, by=2), win("cw", "2", 200)]},
-                  {"id": "x2top", "wins": [win("cw", "5", 500, by=2), win("cw", "2", 200)]}]}
+                  {"id": "x2top", "wins": [win("cw", "5", 500, by=2), win("cw", "2", 200)]},
+                  {"id": "x2x3", "wins": [win("cw", "1", 100, by=2), win("cw", "2", 200, by=3)]}]}
 FREE = copy.deepcopy(AREA) | {"doubler": {"by": 2, "free": True}}
 
 
@@ -69,12 +70,14 @@ def test_a_doubler_column_out_of_range_is_rule_1():
 
 
 @pytest.mark.parametrize("doubler", [2, {"by": 1}, {"by": 11}, {"by": 2, "cell": 0}, {"by": "2"}, {},
-                                     {"by": 2, "free": 1}, {"free": True}])
+                                     {"by": 2, "free": 1}, {"free": True}, {"by": [2]}, {"by": [2, 11]},
+                                     {"by": [2, 3, 4]}])
 def test_doubler_entries_it_cannot_read_stop_the_step(doubler):
     with pytest.raises(ValueError) as caught:
         judge([C, A, B, E], [2, 6], "g1x2", area=copy.deepcopy(AREA) | {"doubler": doubler})
     assert str(caught.value) == \
-        "manifest play entry: area 'cw': doubler is not {by: 2 to 10, free: true or false (optional)}"
+        "manifest play entry: area 'cw': doubler is not {by: 2 to 10 (or with legends one a grid), " \
+        "free: true or false (optional)}"
 
 
 def test_a_free_doubler_cell_is_matched_whatever_your_letters_and_still_doubles():
@@ -85,3 +88,11 @@ def test_a_free_doubler_cell_is_matched_whatever_your_letters_and_still_doubles(
     assert judge([A, B, C, E], [4, 6], "both") == (300, [])
     marked = copy.deepcopy(AREA) | {"doubler": {"by": 2, "free": False}}
     assert judge([A, B, C, E], [4, 6], "both", area=marked) == (300, [])
+
+
+def test_a_doubler_of_one_k_a_grid_pays_each_grids_prize_by_its_own_k():
+    # C A B E: CAB in each grid, each grid's doubler in it: grid 1's $1 x 2, grid 2's $2 x 3
+    twice_thrice = copy.deepcopy(AREA) | {"doubler": {"by": [2, 3]}}
+    assert judge([C, A, B, E], [2, 1], "x2x3", area=twice_thrice) == (800, [])
+    assert judge([C, A, B, E], [2, 1], "x2x3") == (
+        600, ["its wins are not its tier 'x2x3''s (2 win(s) paying 600 cents)"])

@@ -47,9 +47,9 @@ def _doubled(tmp_path, doc: dict) -> list[tuple[str, int, int, bool]]:
     return out
 
 
-@pytest.mark.parametrize("free", [None, True])
-def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is_doubled(tmp_path, free):
-    doc = crossword_doubler_doc(free=free)
+@pytest.mark.parametrize(("free", "by"), [(None, 2), (True, [2, 3])])
+def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is_doubled(tmp_path, free, by):
+    doc = crossword_doubler_doc(free=free, by=by)
     by_tier = {t["id"]: t["wins"] for t in doc["tiers"]} | {"lose": []}
     legends = doc["areas"][0]["legends"]
     seen = set()
@@ -67,9 +67,9 @@ def test_a_completed_word_holds_the_doubler_cell_exactly_when_the_tiers_prize_is
     assert seen == {("none", True), ("none", False), ("won", True), ("won", False)}
 
 
-@pytest.mark.parametrize("free", [None, True])
-def test_doubled_tiers_generate_and_verify(tmp_path, free):
-    generates_and_verifies(tmp_path, crossword_doubler_doc(600, free))
+@pytest.mark.parametrize(("free", "by"), [(None, 2), (True, [2, 3])])
+def test_doubled_tiers_generate_and_verify(tmp_path, free, by):
+    generates_and_verifies(tmp_path, crossword_doubler_doc(600, free, by))
 
 
 def _refused(tmp_path, doc: dict, message: str) -> None:
@@ -96,12 +96,23 @@ def _win(prize: str, by: int | None) -> list:
     ({"by": 2, "free": "yes"},
      "areas[0].doubler.free: true (the cell is a free space) or false (a marked letter)"),
     ({"by": 2, "cell": 3}, "areas[0].doubler.cell: unknown field"),
+    ({"by": [2, 11]}, "areas[0].doubler.by: one k a grid, each a whole number 2 to 10 (2 of them), with a "
+                      "legend a grid (`legends`)"),
+    ({"by": [2]}, "areas[0].doubler.by: one k a grid, each a whole number 2 to 10 (2 of them), with a "
+                  "legend a grid (`legends`)"),
     ({}, "areas[0].doubler.by: missing field"),
     ({"by": 1}, "areas[0].doubler.by: must be at least 2"),
     ({"by": 11}, "areas[0].doubler.by: must be at most 10"),
 ])
 def test_doubler_fields_it_cannot_read_are_refused(tmp_path, doubler, message):
     _refused(tmp_path, _with(doubler), message)
+
+
+def test_a_by_other_than_its_grids_k_is_refused(tmp_path):
+    doc = crossword_doubler_doc(by=[2, 3])
+    doc["tiers"][1]["wins"][0]["by"] = 2  # g2: grid 2's $1, whose k is 3
+    _refused(tmp_path, doc, "tiers[1].wins[0].by: area 'cw' (crossword): by = 2: a doubled legend prize is "
+                            "by = 3 (the area's doubler), an undoubled one has no `by`")
 
 
 def test_a_by_other_than_the_doublers_is_refused(tmp_path):
