@@ -2,15 +2,18 @@
 11), entry and tables written by hand: two copies of the grid CAB / A / DEB (cells 0 1 2 / 3 / 4 5 6;
 words CAB, DEB across, CAD down), grid 1 paying 1 and 3 words '1' and '5', grid 2 paying 1 word '2',
 doubler by 2; a legend's win is by 2 exactly when a completed word of its grid holds that grid's doubler
-cell, a doubler column out of range is rule 1's, and doubler entries it cannot read stop the step."""
+cell, a doubler column out of range is rule 1's, doubler entries it cannot read stop the step, and step 8
+lists the doubler cells as not tested."""
 
 from __future__ import annotations
 
 import copy
 
+import numpy as np
 import polars as pl
 import pytest
 
+from audit.stats.styles import pictures
 from audit.styles.play import evaluate
 from tests.support.play_entries import win
 
@@ -96,3 +99,12 @@ def test_a_doubler_of_one_k_a_grid_pays_each_grids_prize_by_its_own_k():
     assert judge([C, A, B, E], [2, 1], "x2x3", area=twice_thrice) == (800, [])
     assert judge([C, A, B, E], [2, 1], "x2x3") == (
         600, ["its wins are not its tier 'x2x3''s (2 win(s) paying 600 cents)"])
+
+
+def test_step_8_lists_the_doubler_cells_as_not_tested():
+    letters = {f"cw_letter_{j}": np.array([j, 3 - j], dtype=np.uint8) for j in range(4)}
+    _, _, listed = pictures.crossword(AREA, PLAY, {}, letters.__getitem__)
+    assert listed == [
+        "layout: cw: the grids, alike only between tiers whose targets every drawn grid admits, which one "
+        "row does not tell; YOUR LETTERS as a set, which decide the prize (crossword.md section 8); the "
+        "doubler cells, drawn with the grids (section 11)"]
