@@ -7,7 +7,9 @@ range, YOUR LETTERS repeat a letter, a grid word is not in the entry's word list
 completed words is one the legend does not price (at or above its smallest number). An area with a
 BONUS WORD (section 9) shows its letters too: completed when YOUR LETTERS hold them all, it wins its
 own prize besides (a second place to win, `how` "bonus"); rule 5 refuses one not a listed word. An
-area with `legends` (section 10) counts each grid's words for its own legend: one place to win a grid."""
+area with `legends` (section 10) counts each grid's words for its own legend: one place to win a grid.
+An area with a `doubler` (section 11) marks one letter cell a grid: a legend's win with a completed word
+of its grids holding its grid's marked cell is `by` the doubler's k."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ def _unreadable(aid: object, what: str) -> ValueError:
 
 Entry = tuple[list[str], int, list[list[str]], list[Any], list[list[tuple[int, int]]], list[str],
               tuple[int, int] | None]  # the legends: one over all the grids, or one a grid (`legends`)
+MAX_BY = 10  # a doubler's k: 2 .. MAX_BY (section 11)
 
 
 def _read(area: dict[str, Any]) -> Entry:
@@ -80,6 +83,24 @@ def _legend(aid: object, legend: object, codes: list[Any]) -> list[tuple[int, in
     return table
 
 
+def _doubler(area: dict[str, Any], grids: int) -> tuple[list[int], bool] | None:
+    """The entry's `doubler` (section 11) as (its k for each legend, whether its cells are free spaces),
+    or None: `by` one k, or with `legends` a list of one k a grid."""
+    if "doubler" not in area:
+        return None
+    raw = area["doubler"]
+    by = raw.get("by") if isinstance(raw, dict) else None
+    free = raw.get("free", False) if isinstance(raw, dict) else None
+    per_grid = "legends" in area
+    ks: list[Any] = by if isinstance(by, list) and per_grid and len(by) == grids else \
+        [by] * (grids if per_grid else 1)
+    if not isinstance(raw, dict) or not {"by"} <= set(raw) <= {"by", "free"} or not isinstance(free, bool) \
+            or any(type(k) is not int or not 2 <= k <= MAX_BY for k in ks):
+        raise _unreadable(area["id"], f"doubler is not {{by: 2 to {MAX_BY} (or with legends one a grid), "
+                                      "free: true or false (optional)}")
+    return ks, free
+
+
 def _bonus(aid: object, area: dict[str, Any], codes: list[Any]) -> tuple[int, int] | None:
     """The entry's `bonus` (section 9) as (its length, its prize's index in `prizes`), or None."""
     if "bonus" not in area:
@@ -126,6 +147,7 @@ def _words_of(grid: list[str]) -> list[list[int]]:
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     alphabet, n_letters, grids, prizes, legends, words, bonus = _read(area)
+    doubler = _doubler(area, len(grids))
     a = len(alphabet)
     n = table.height
     cells_per = [sum(r.count(".") for r in g) for g in grids]
@@ -135,9 +157,12 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     shown = int_columns(table, letter_cols).astype(np.int64)
     cells = int_columns(table, cell_cols).astype(np.int64)
     extra = int_columns(table, bonus_cols).astype(np.int64) if bonus else np.zeros((n, 0), dtype=np.int64)
-    names = letter_cols + cell_cols + bonus_cols
+    marked_cols = [f"{aid}_doubler_{g}" for g in range(len(grids) if doubler else 0)]
+    marked = int_columns(table, marked_cols).astype(np.int64) if doubler else np.zeros((n, 0), np.int64)
+    names = letter_cols + cell_cols + bonus_cols + marked_cols
     both = np.concatenate([shown, cells, extra], axis=1)
-    bad = (both < 0) | (both >= a)
+    sizes = np.array(cells_per[:marked.shape[1]], dtype=np.int64)  # a doubler column's range: its grid's
+    bad = np.concatenate([(both < 0) | (both >= a), (marked < 0) | (marked >= sizes)], axis=1)
     reasons.add(bad.any(axis=1), lambda r: f"{aid}: a code out of range in "
                                            f"{', '.join(names[j] for j in np.flatnonzero(bad[r]))}")
     ok_shown = np.where((shown >= 0) & (shown < a), shown, a)  # a: no letter
@@ -155,6 +180,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     listed = np.unique(np.array([sum(digit[ch] * base ** i for i, ch in enumerate(w))
                                  for w in words], dtype=np.int64))
     completed = np.zeros((n, len(grids)), dtype=np.int64)  # by grid
+    hit = np.zeros((n, len(grids)), dtype=bool)  # by grid: a completed word holds its doubler cell
     unlisted: list[tuple[np.ndarray, int, list[int]]] = []
     offset = 0
     for g, grid in enumerate(grids):
@@ -164,8 +190,11 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
             done = np.ones(n, dtype=bool)
             for k in range(len(run)):
                 bit = np.left_shift(np.int64(1), np.clip(codes[:, k], 0, 62))
-                done &= in_range[:, k] & ((have & bit) != 0)
+                free = (marked[:, g] == run[k]) if doubler and doubler[1] else False  # always matched
+                done &= (in_range[:, k] & ((have & bit) != 0)) | free
             completed[:, g] += done
+            if doubler:
+                hit[:, g] |= done & np.isin(marked[:, g], run)
             if len(run) > MAX_WORD:
                 is_listed = np.zeros(n, dtype=bool)
             else:
@@ -186,9 +215,11 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     reasons.add(np.logical_or.reduce([m for m, _, _ in unlisted]), _unlisted)
     per_grid = "legends" in area
     counted = [completed[:, g] for g in range(len(grids))] if per_grid else [completed.sum(axis=1)]
+    doubled: list[np.ndarray] = [hit[:, g] for g in range(len(grids))] if per_grid else [np.any(hit, axis=1)]
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
     slots, unpriced = [], []
-    for legend, words_done in zip(legends, counted, strict=True):
+    ks = doubler[0] if doubler else [1] * len(legends)
+    for legend, words_done, twice, k in zip(legends, counted, doubled, ks, strict=True):
         counts = np.array([w for w, _ in legend], dtype=np.int64)
         unpriced.append(~np.isin(words_done, counts) & (words_done >= counts[0]))
         prize_of = np.full(int(words_done.max(initial=0)) + 1, -1, dtype=np.int64)
@@ -197,7 +228,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
                 prize_of[w] = p
         prize = prize_of[words_done]
         slots.append(Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
-                          by=np.ones(n, dtype=np.int64), prize=np.maximum(prize, 0),
+                          by=np.where(twice & (prize >= 0), k, 1).astype(np.int64),
+                          prize=np.maximum(prize, 0),
                           cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0)))
 
     def _unpriced(r: int) -> str:

@@ -2,7 +2,9 @@
 from the manifest's `play` entry alone: a layout column `<area id><suffix><n>` stores an index into
 the area's symbol lists named below, in that order (`match_n`'s `_spot_` columns index its `prizes`
 then its `multipliers`); a `cards` area's `cards` are the 52 cards of docs/styles/cards.md, section 4;
-a `bingo` area's card k (k < its `cards`) has the columns `<id>_card<k>_<n>`.
+a `bingo` area's card k (k < its `cards`) has the columns `<id>_card<k>_<n>`; a `crossword` area's
+`_doubler_` columns index `cells`, the numbers 0 .. C - 1 of a grid's letter cells (C the most letter
+cells of its grids; docs/styles/crossword.md, section 11), each shown as its number, no caption.
 
 Step 9 holds every imaging file's code columns to it: the code the press prints on a spot must be the
 one the rules engines evaluated (step 4), so that no ticket shows a win its prize is not.
@@ -14,14 +16,15 @@ from typing import Any
 
 from audit.styles.cards import deck_codes
 
-__all__ = ["SPOTS", "spot_codes", "spot_lists"]
+__all__ = ["SPOTS", "cell_numbers", "spot_codes", "spot_lists"]
 
 SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "add_up": (("_spot_", ("numbers",)), ("_prize_", ("prizes",))),
     "bingo": (("_call_", ("numbers",)), ("_card#_", ("numbers",))),  # card k's: `_card<k>_`, k < cards
     "bonus_reveal": (("_spot_", ("pictures", "prizes")),),
     "cards": (("_yours_", ("cards",)), ("_dealer_", ("cards",)), ("_prize_", ("prizes",))),
-    "crossword": (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",)), ("_bonus_", ("alphabet",))),
+    "crossword": (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",)), ("_bonus_", ("alphabet",)),
+                  ("_doubler_", ("cells",))),
     "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
                          ("_prize_", ("prizes",))),
     "lines": (("_cell_", ("pictures",)), ("_prize_", ("prizes",))),
@@ -32,6 +35,13 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
     "yours_beats_theirs": (("_yours_", ("numbers",)), ("_theirs_", ("numbers",)), ("_prize_", ("prizes",))),
 }
+
+
+def cell_numbers(grids: object) -> list[str]:
+    """A crossword doubler column's codes: "0" .. "C-1", C the most letter cells of the area's grids."""
+    sizes = [sum(r.count(".") for r in g if isinstance(r, str)) for g in grids if isinstance(g, list)] \
+        if isinstance(grids, list) else []
+    return [str(i) for i in range(max(sizes, default=0))]
 
 
 def _code(item: object) -> str | None:
@@ -51,7 +61,8 @@ def _rules(play: object) -> list[tuple[str, str, tuple[str, ...], list[str | Non
         for suffix, lists in SPOTS.get(str(area.get("style")), ()):
             codes: list[str | None] = []
             for name in lists:
-                items: Any = deck_codes() if name == "cards" else area.get(name)
+                items: Any = deck_codes() if name == "cards" else \
+                    cell_numbers(area.get("grids")) if name == "cells" else area.get(name)
                 codes += [_code(i) for i in (items if isinstance(items, list) else [])]
             cards = area.get("cards")
             for k in range(cards if isinstance(cards, int) and "#" in suffix else 1):

@@ -6,7 +6,8 @@ Specs are drawn at random: one or two grids of a spine word across with words ha
 completed words, an optional BONUS WORD of 3 to 6 letters (section 9) with tiers of it alone and with
 the legend's first prize, an optional BONUS area (bonus_reveal), on pools of a few hundred tickets. A
 legend or bonus word the loader's probe cannot lay out (docs/styles/crossword.md sections 2 and 9) is a
-refusal, not a case. Likewise two grids each paid by its own legend (section 10)."""
+refusal, not a case. Likewise two grids each paid by its own legend (section 10), maybe with a DOUBLER
+cell a grid (section 11: one k or one a grid, marked letters or free spaces)."""
 
 from __future__ import annotations
 
@@ -112,6 +113,13 @@ def per_grid_games(draw) -> dict:
         tiers.append({"id": "g1bw", "count": draw(st.integers(0, tickets // 8)),
                       "wins": [{"area": "cw", "prize": "G1L0", "how": "match"},
                                {"area": "cw", "prize": "BW", "how": "bonus"}]})
+    if draw(st.booleans()):  # a DOUBLER cell a grid (section 11), every legend prize won doubled (an
+        # undoubled win of every word of a grid could not be laid out: its doubler cell is in one of them)
+        by = draw(st.sampled_from([2, 3, [2, 3]]))
+        area["doubler"] = {"by": by, **({"free": True} if draw(st.booleans()) else {})}
+        ks = by if isinstance(by, list) else [by, by]
+        for t in tiers:
+            t["wins"] = [w | {"by": ks[int(w["prize"][1])]} if w["how"] == "match" else w for w in t["wins"]]
     return base_doc([area], symbols, tiers, max_wins=3, pool_tickets=tickets, per_book=25)
 
 
@@ -149,7 +157,7 @@ def _legends(d: dict, legends: list) -> None:
     d["areas"][0]["legends"] = legends
 
 
-BREAK_BONUS_AND_LEGENDS = [  # sections 9 and 10's fields, each refused naming it: (edit, field)
+BREAK_BONUS_AND_LEGENDS = [  # sections 9, 10 and 11's fields, each refused naming it: (edit, field)
     (lambda d: d["areas"][0].__setitem__("bonus", {"length": 7, "prize": "L0"}), "areas[0].bonus.length"),
     (lambda d: d["areas"][0].__setitem__("bonus", {"length": 4, "prize": "A"}), "areas[0].bonus.prize"),
     (lambda d: d["areas"][0].__setitem__("bonus", {"length": 4}), "areas[0].bonus.prize"),
@@ -160,6 +168,9 @@ BREAK_BONUS_AND_LEGENDS = [  # sections 9 and 10's fields, each refused naming i
      "areas[0].legends"),  # and legend
     (lambda d: _legends(d, [[{"words": 99, "prize": f"L{g}"}] for g in range(len(d["areas"][0]["grids"]))]),
      "areas[0].legends[0]"),  # more words than grid 1 holds
+    (lambda d: d["areas"][0].__setitem__("doubler", {"by": 1}), "areas[0].doubler.by"),  # section 11
+    (lambda d: d["areas"][0].__setitem__("doubler", {"by": [2, 3]}), "areas[0].doubler.by"),  # one legend
+    (lambda d: d["areas"][0].__setitem__("doubler", {"by": 2, "free": "no"}), "areas[0].doubler.free"),
 ]
 
 

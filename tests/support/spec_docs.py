@@ -4,6 +4,7 @@ key_number_match game to start from (`kn_doc`), and one-field edits of a documen
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -136,6 +137,27 @@ def crossword_legends_doc(tickets: int = 1200) -> dict:
              {"id": "b", "count": tickets // 20, "wins": [w("B", "bonus")]},
              {"id": "g2b", "count": tickets // 40, "wins": [w("M1"), w("B", "bonus")]}]
     return base_doc([area], letters + money, tiers, pool_tickets=tickets, per_book=50, max_wins=3)
+
+
+def crossword_doubler_doc(tickets: int = 1200, free: bool | None = None, by: int | list[int] = 2) -> dict:
+    """`crossword_legends_doc` with `doubler = { by = 2 }` and tiers of each grid's prize doubled and not:
+    g1 (grid 1's $1), g1x2 (grid 1's $1 doubled), g2x2 (grid 2's $1 doubled), bothx2 (grid 1's $2
+    doubled, grid 2's $1 not), top's both prizes doubled (every word of a grid completed holds its doubler
+    cell, whatever cell it is), and the rest as there; with `free`, the doubler's `free` as given; with
+    `by` a list, one k a grid (a doubled win of grid g is by = by[g])."""
+    doc = copy.deepcopy(crossword_legends_doc(tickets))
+    doc["areas"][0]["doubler"] = {"by": by, **({} if free is None else {"free": free})}
+    k1, k2 = by if isinstance(by, list) else (by, by)
+    top = next(t for t in doc["tiers"] if t["id"] == "top")
+    top["wins"] = [{**w, "by": k1 if w["prize"] == "5" else k2} for w in top["wins"]]
+
+    def w(prize: str, by: int | None = None) -> dict:
+        return {"area": "cw", "prize": prize, "how": "match", **({"by": by} if by else {})}
+
+    doc["tiers"] += [{"id": "g1x2", "count": tickets // 10, "wins": [w("1", k1)]},
+                     {"id": "g2x2", "count": tickets // 10, "wins": [w("M1", k2)]},
+                     {"id": "bothx2", "count": tickets // 20, "wins": [w("2", k1), w("M1")]}]
+    return doc
 
 
 def drop_unpaid_specials(doc: dict) -> dict:

@@ -1,6 +1,6 @@
-"""A third engine for plays of `crossword`, `lines` and `add_up` areas (and the `bonus_reveal` area
-beside a crossword, through printed.py's), from docs/styles/crossword.md, lines.md, add_up.md and
-docs/styles/play.md alone.
+"""A third engine for plays of `crossword` (its doubler cells too), `lines` and `add_up` areas (and the
+`bonus_reveal` area beside a crossword, through printed.py's), from docs/styles/crossword.md, lines.md,
+add_up.md and docs/styles/play.md alone.
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it): given a
 manifest's `play` entry and a pool table, it gives every row's wins and the reasons an illegal row is
@@ -79,15 +79,22 @@ def _listed(words: list[str]) -> frozenset[str]:
 
 
 def crossword_row(area: dict, letters: list[int | None], cells: list[int | None],
-                  bonus: list[int | None] | None = None) -> tuple[list[Win], list[str]]:
-    """One crossword area of one row (crossword.md sections 5 and 9)."""
-    bonus = bonus or []
+                  *rest: list[int | None]) -> tuple[list[Win], list[str]]:
+    """One crossword area of one row (crossword.md sections 5, 9, 10 and 11); `rest`: the bonus word's
+    letters (an area with one), then the doubler cells (an area with a doubler)."""
+    bonus = rest[0] if "bonus" in area else []
+    marks = rest[-1] if "doubler" in area else []
     aid, alphabet = area["id"], area["alphabet"]
     a = len(alphabet)
+    sizes = [sum(line.count(".") for line in grid) for grid in area["grids"]]
+    starts = [sum(sizes[:g]) for g in range(len(sizes))]
     reasons = []
     out = [f"{aid}_letter_{j}" for j, v in enumerate(letters) if not _inside(v, a)]
     out += [f"{aid}_cell_{k}" for k, v in enumerate(cells) if not _inside(v, a)]
     out += [f"{aid}_bonus_{k}" for k, v in enumerate(bonus) if not _inside(v, a)]
+    out += [f"{aid}_doubler_{g}" for g, v in enumerate(marks) if not _inside(v, sizes[g])]
+    # each grid's doubler cell among all the grids' letter cells (None: out of range, in no word)
+    marked = [starts[g] + v if v is not None and _inside(v, sizes[g]) else None for g, v in enumerate(marks)]
     if out:
         reasons.append(f"{aid}: a code out of range in {', '.join(out)}")
     shown = [v for v in letters if _inside(v, a)]
@@ -96,26 +103,32 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
     held = set(shown)
     listed = _listed(area["words"])
     bad, completed = [], [0] * len(area["grids"])  # completed words by grid
+    hit = [False] * len(area["grids"])  # by grid: a completed word holds its doubler cell (section 11)
     for g, word in _word_cells(tuple(tuple(grid) for grid in area["grids"])):
         codes = [cells[k] for k in word]
         text = "".join(alphabet[v] if _inside(v, a) else "?" for v in codes)
         if text not in listed:
             bad.append(f"grid {g + 1} holds {text}, not a listed word")
-        completed[g] += all(_inside(v, a) and v in held for v in codes)
+        free = (area.get("doubler") or {}).get("free") is True  # a free doubler cell is always matched
+        done = all((_inside(cells[k], a) and cells[k] in held) or (free and k == marked[g]) for k in word)
+        completed[g] += done
+        hit[g] |= done and bool(marked) and marked[g] in word
     if bad:
         reasons.append(f"{aid}: {', '.join(bad)}")
     # one legend over all the grids, or one a grid (crossword.md section 10)
     per_grid = "legends" in area
-    counted = list(zip(area["legends"], completed, strict=True)) if per_grid else \
-        [(area["legend"], sum(completed))]
+    counted = list(zip(area["legends"], completed, hit, strict=True)) if per_grid else \
+        [(area["legend"], sum(completed), any(hit))]
+    by = area["doubler"]["by"] if "doubler" in area else 1  # one k, or one a grid (with `legends`)
+    ks = by if isinstance(by, list) else [by] * len(counted)
     unpriced, wins = [], []
-    for g, (legend, done) in enumerate(counted):
+    for g, (legend, done, doubled) in enumerate(counted):
         prizes = {e["words"]: e["prize"] for e in legend}
         if done >= min(prizes) and done not in prizes:
             unpriced.append(f"grid {g + 1}: {done} completed words: its legend has no prize for {done}"
                             if per_grid else f"{done} completed words: the legend has no prize for {done}")
         if done in prizes:
-            wins.append((aid, "match", 1, prizes[done]))
+            wins.append((aid, "match", ks[g] if doubled else 1, prizes[done]))
     if unpriced:
         reasons.append(f"{aid}: {', '.join(unpriced)}")
     if "bonus" in area:
@@ -182,8 +195,9 @@ def _columns(area: dict) -> list[list[str]]:
     if area["style"] == "crossword":
         cells = sum(line.count(".") for grid in area["grids"] for line in grid)
         bonus = [[f"{aid}_bonus_{k}" for k in range(area["bonus"]["length"])]] if "bonus" in area else []
+        marks = [[f"{aid}_doubler_{g}" for g in range(len(area["grids"]))]] if "doubler" in area else []
         return [[f"{aid}_letter_{j}" for j in range(area["letters"])],
-                [f"{aid}_cell_{k}" for k in range(cells)], *bonus]
+                [f"{aid}_cell_{k}" for k in range(cells)], *bonus, *marks]
     if area["style"] == "lines":
         shown = area.get("line_prizes") == "shown"
         spots = [[f"{aid}_prize_{i}" for i in range(len(area["lines"]))]] if shown else []

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from audit.read.manifest import Manifest
 from audit.styles.cards import deck_symbols
+from audit.styles.spots import cell_numbers
 
 __all__ = ["Claim", "SpecExpectation"]
 
@@ -39,13 +40,17 @@ class SpecExpectation:
 
     def symbols(self) -> set[tuple[str, str, str]]:
         """(code, symbol, caption) of every symbol the spec lists (step 9 holds imaging files to them),
-        and the 52 cards of the deck a `cards` area always shows (docs/styles/cards.md, section 4)."""
+        the 52 cards of the deck a `cards` area always shows (docs/styles/cards.md, section 4) and a
+        crossword doubler's cell numbers."""
         listed = {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
                   for s in self.doc.get("symbols", [])}
         areas = self.doc.get("areas", [])
         cards = isinstance(areas, list) and any(isinstance(a, dict) and a.get("style") == "cards"
                                                 for a in areas)
-        return listed | deck_symbols() if cards else listed
+        cells = {(c, c, "") for a in (areas if isinstance(areas, list) else [])
+                 if isinstance(a, dict) and a.get("style") == "crossword" and "doubler" in a
+                 for c in cell_numbers(a.get("grids"))}  # its doubler columns (docs/styles/crossword.md 11)
+        return (listed | deck_symbols() if cards else listed) | cells
 
     def list_symbols(self, area: str, lists: tuple[str, ...]) -> set[tuple[str, str, str]] | None:
         """(code, symbol, caption) of the symbols of the groups the spec's area `area` names as its
@@ -58,6 +63,9 @@ class SpecExpectation:
         for name in lists:
             if name == "cards":
                 out |= deck_symbols()
+                continue
+            if name == "cells":  # a crossword's doubler cells: numbers (docs/styles/crossword.md 11)
+                out |= {(c, c, "") for c in cell_numbers(found[0].get("grids") if found else None)}
                 continue
             if found and name not in found[0]:  # a list the area leaves out (no specials): nothing to show
                 continue

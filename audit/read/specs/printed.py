@@ -217,7 +217,7 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "bingo": "numbers cards free calls patterns prizes",
     "bonus_reveal": "spots prizes pictures most_alike",
     "cards": "games deck ranking prizes ties",
-    "crossword": "letters alphabet grids prizes legend legends words bonus",
+    "crossword": "letters alphabet grids prizes legend legends words bonus doubler",
     "key_number_match": "winning yours numbers prizes specials match_by winning_from distinct_numbers "
                         "decoy_weights",
     "lines": "rows cols pictures symbol lines prizes legend line_prizes",

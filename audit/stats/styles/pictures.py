@@ -112,6 +112,7 @@ def crossword(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int]
     rank = np.argsort(np.argsort(shown, axis=1, kind="stable"), axis=1, kind="stable")
     tests: Tests = [(f"{aid}_letter_{j} (its place in alphabet order among YOUR LETTERS) against win/lose",
                      rank[:, j]) for j in range(n)]
+    doubler = "; the doubler cells, drawn with the grids (section 11)" if "doubler" in area else ""
     return tests, [], [f"layout: {aid}: the grids, alike only between tiers whose targets every drawn grid "
                        "admits, which one row does not tell; YOUR LETTERS as a set, which decide the prize "
-                       "(crossword.md section 8)"]
+                       f"(crossword.md section 8){doubler}"]

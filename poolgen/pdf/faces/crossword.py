@@ -26,13 +26,16 @@ def draw_grid(c: Canvas, x: float, top: float, side: float, cells: list[Cell],
     """Draw the grid's cells (row by row) from (x, top) down; return the height used."""
     rows, cols, colour = shape
     ink = HexColor(colour) if colour else INK
-    for k, (column, text, _caption, _prize, _prize_caption) in enumerate(cells):
+    for k, (column, text, caption, _prize, _prize_caption) in enumerate(cells):
         if not column:
             continue
         r, col = divmod(k, cols)
         sx, sy = x + col * side, top - (r + 1) * side
         spot_frame(c, sx + 1, sy + 1, side - 2, side - 2, column in winning)
         centred(c, sx + side / 2, sy + side * 0.28, text, "Helvetica-Bold", side * 0.55, ink, width=side - 6)
+        if caption:  # a marked cell (a crossword's doubler, crossword.md section 11): its mark below
+            centred(c, sx + side / 2, sy + side * 0.1, caption, "Helvetica-Bold", side * 0.2, ink,
+                    width=side - 6)
     return rows * side
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from poolgen.errors import RunError
 from poolgen.rng import Stream, derive_stream, integers, row_permutations
 from poolgen.styles.crossword import bonus as bonus_word
+from poolgen.styles.crossword import doubler
 from poolgen.styles.crossword.grids import Grid
 from poolgen.styles.crossword.words import Lexicon
 
@@ -206,24 +207,36 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
 
 def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndarray, shown: int,
                 stream: Stream, tier: str, bonus: tuple[int, bool] | None = None,
-                spans: Spans | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(words (m, S), letters (m, shown), bonus word ids (m,)) of m tickets completing lo..hi words
-    each (lo, hi: (m, spans); `spans` the slot ranges each counted alone, all the words by default);
-    with `bonus` (its length, whether completed) each ticket's bonus word is drawn with its grids
-    and YOUR LETTERS complete it or not as well (section 9); without, the ids are 0."""
+                spans: Spans | None = None, hits: Sequence[bool | None] | None = None, free: bool = False
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(words (m, S), letters (m, shown), bonus word ids (m,), doubler cells (m, G)) of m tickets
+    completing lo..hi words each (lo, hi: (m, spans); `spans` the slot ranges each counted alone, all
+    the words by default); with `bonus` (its length, whether completed) each ticket's bonus word is drawn
+    with its grids and YOUR LETTERS complete it or not as well (section 9); without, the ids are 0. With
+    `hits` (one a span: doubled, undoubled, either) each grid's doubler cell is drawn after them and YOUR
+    LETTERS meet each span's doubler state (section 11), the cells FREE spaces with `free`; without, the
+    cells are (m, 0)."""
     m = lo.shape[0]
     words = np.zeros((m, sum(len(g.slots) for g in grids)), dtype=np.int64)
     spans = spans or ((0, words.shape[1]),)
     letters = np.zeros((m, shown), dtype=np.int64)
     extra = np.zeros(m, dtype=np.int64)
+    marked = np.zeros((m, len(grids) if hits is not None else 0), dtype=np.int64)
     todo = np.arange(m)
     for _ in range(TRIES):
         if not todo.size:
-            return words, letters, extra
+            return words, letters, extra, marked
         drawn = fill_grids(lex, grids, todo.size, stream)
         word = bonus_word.pick(lex, bonus[0], todo.size, stream) if bonus else np.zeros(todo.size, np.int64)
-        ok, chosen = _letters(lex.masks[drawn], lo[todo], hi[todo], lex.alphabet, shown, stream,
-                              (lex.masks[word], bonus[1]) if bonus else None, spans)
+        masks, low, high, counted = lex.masks[drawn], lo[todo], hi[todo], spans
+        if hits is not None:
+            cells = doubler.pick(grids, todo.size, stream)
+            masks = doubler.free_masks(lex, grids, drawn, cells) if free else masks
+            masks = np.concatenate([masks, doubler.word_masks(grids, masks, cells)], axis=1)
+            counted, low, high = doubler.extend(grids, spans, low, high, hits)
+            marked[todo] = cells
+        ok, chosen = _letters(masks, low, high, lex.alphabet, shown, stream,
+                              (lex.masks[word], bonus[1]) if bonus else None, counted)
         extra[todo[ok]] = word[ok]
         words[todo[ok]] = drawn[ok]
         letters[todo[ok]] = chosen[ok]
@@ -232,17 +245,27 @@ def lay_tickets(lex: Lexicon, grids: Sequence[Grid], lo: np.ndarray, hi: np.ndar
 
 
 def feasible(lex: Lexicon, grids: Sequence[Grid], lo: int | Sequence[int], hi: int | Sequence[int],
-             shown: int, bonus: tuple[int, bool] | None = None, spans: Spans | None = None) -> bool:
+             shown: int, bonus: tuple[int, bool] | None = None, spans: Spans | None = None,
+             hits: Sequence[bool | None] | None = None, free: bool = False) -> bool:
     """Whether some of PROBE[0] grid draws, each with PROBE[1] draws of YOUR LETTERS, completes lo..hi
     words (section 7: what `check` asks before a spec is accepted; with `spans`, lo[k]..hi[k] in each
     span k at once, section 10) and, with `bonus` (its length,
-    whether completed), completes the bonus word drawn with the grids, or not (section 9). The draws
-    come from a fixed stream: the probe decides no layout."""
+    whether completed), completes the bonus word drawn with the grids, or not (section 9); with `hits`,
+    meets each span's doubler state too (section 11). The draws come from a fixed stream: the probe
+    decides no layout."""
     stream = derive_stream(bytes(32), "crossword", "check")
-    masks = lex.masks[fill_grids(lex, grids, PROBE[0], stream)]
+    drawn = fill_grids(lex, grids, PROBE[0], stream)
+    masks = lex.masks[drawn]
     spans = spans or ((0, masks.shape[1]),)
     low, high = np.atleast_1d(np.asarray(lo)), np.atleast_1d(np.asarray(hi))
     word = lex.masks[bonus_word.pick(lex, bonus[0], PROBE[0], stream)] if bonus else None
+    if hits is not None:
+        cells = doubler.pick(grids, PROBE[0], stream)
+        masks = doubler.free_masks(lex, grids, drawn, cells) if free else masks
+        masks = np.concatenate([masks, doubler.word_masks(grids, masks, cells)], axis=1)
+        spans, wide_lo, wide_hi = doubler.extend(grids, spans, np.tile(low, (1, 1)), np.tile(high, (1, 1)),
+                                                 hits)
+        low, high = wide_lo[0], wide_hi[0]
     for _ in range(PROBE[1]):
         perm = row_permutations(stream, PROBE[0], lex.alphabet)
         left_out = np.bitwise_or.reduce(np.left_shift(1, perm[:, shown:]), axis=1)

@@ -15,16 +15,20 @@ from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream
+from poolgen.styles.crossword import doubler as doubling
 from poolgen.styles.crossword import fill
 from poolgen.styles.crossword.bonus import Bonus
+from poolgen.styles.crossword.doubler import Doubler
 from poolgen.styles.crossword.grids import Grid, read_grid
 from poolgen.styles.crossword.legends import Legend, read_entry, read_legends, targets
+from poolgen.styles.crossword.probe import probe_grids, unfit
 from poolgen.styles.crossword.words import Lexicon, lexicon
 
 FIELDS: frozenset[str] = frozenset({"letters", "alphabet", "grids", "colours", "prizes", "legend", "legends",
-                                    "bonus"})
+                                    "bonus", "doubler"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",)),
-                                                  ("_bonus_", ("alphabet",)))
+                                                  ("_bonus_", ("alphabet",)),
+                                                  ("_doubler_", ("cell_numbers",)))
 COLOURS = {"black": "#212529", "red": "#C92A2A", "blue": "#1864AB", "green": "#2B8A3E",
            "purple": "#6741D9", "orange": "#D9480F", "gold": "#B08900"}
 MAX_LETTER_SETS = 2_000_000  # the letter sets YOUR LETTERS are drawn from (section 7): 18 of 26 is 1,562,275
@@ -40,6 +44,25 @@ class Params:
     legends: tuple[Legend, ...]  # one over all the grids, or one a grid (per_grid; section 10)
     bonus: Bonus | None = None  # the BONUS WORD (section 9), if the area has one
     per_grid: bool = False  # `legends`: each grid's words count for its own legend alone
+    doubler: Doubler | None = None  # a DOUBLER cell a grid (section 11), if the area has one
+
+    @property
+    def cell_numbers(self) -> tuple[Symbol, ...]:
+        """What a `_doubler_` column shows (imaging): a letter cell's index in its grid, as its number."""
+        return tuple(Symbol(i, "cell", str(i), str(i), "")
+                     for i in range(max(len(g.cells) for g in self.grids)))
+
+    def hits(self, wins: Sequence[Win]) -> list[bool | None] | None:
+        """Per legend, the tier's doubler state (section 11), or None in an area without a doubler."""
+        return doubling.hits(self.legends, wins, self.doubler.by) if self.doubler else None
+
+    def anyhow(self, spans: int) -> list[None] | None:
+        """`hits` asking nothing of `spans` legends, in an area with a doubler (its cells still drawn)."""
+        return [None] * spans if self.doubler else None
+
+    @property
+    def free(self) -> bool:
+        return bool(self.doubler and self.doubler.free)
 
     @property
     def lexicon(self) -> Lexicon:
@@ -109,7 +132,8 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     prizes = ctx.group(table, "prizes", where, "prizes")
     legends, per_grid = read_legends(ctx, table, where, prizes, len(grids))
     p = Params(letters, alphabet, tuple(grids), colours, prizes, legends,
-               _bonus(ctx, table, where, lex.lengths, prizes), per_grid)
+               _bonus(ctx, table, where, lex.lengths, prizes), per_grid,
+               doubling.read(ctx, table, where, grids, per_grid))
     if not per_grid and p.legend[-1][0] > p.words:
         raise r.fail(f"{where}.legend", f"{p.legend[-1][0]} completed words; the grids hold {p.words}")
     for g, legend in enumerate(legends if per_grid else ()):
@@ -120,42 +144,17 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
         raise r.fail(f"{where}.letters", f"more than {MAX_LETTER_SETS:,} sets of {letters} letters of "
                                          f"{len(alphabet)} to draw from")
     if per_grid:
-        _probe_grids(p, where, ctx)
+        probe_grids(p, where, ctx)
         return p
     targets = [(0, p.legend[0][0] - 1, "a ticket without the legend's prize")] + \
         [(n, n, f"{n} completed words") for n, _ in p.legend]
     for lo, hi, what in targets:
-        if not fill.feasible(lex, p.grids, lo, hi, letters):
-            raise r.fail(f"{where}.legend", _unfit(p, what, lo, hi))
-    if p.bonus and not fill.feasible(lex, p.grids, *targets[0][:2], letters, (p.bonus.length, False)):
-        raise r.fail(f"{where}.bonus", _unfit(p, targets[0][2], *targets[0][:2], False))
+        if not fill.feasible(lex, p.grids, lo, hi, letters, None, None, p.anyhow(1), p.free):
+            raise r.fail(f"{where}.legend", unfit(p, what, lo, hi))
+    if p.bonus and not fill.feasible(lex, p.grids, *targets[0][:2], letters, (p.bonus.length, False), None,
+                                     p.anyhow(1), p.free):
+        raise r.fail(f"{where}.bonus", unfit(p, targets[0][2], *targets[0][:2], False))
     return p
-
-
-def _probe_grids(p: Params, where: str, ctx: AreaReading) -> None:
-    """Section 10's probe: each grid's every number and 0 .. w1 - 1 alone, then no win anywhere."""
-    for g, (legend, span) in enumerate(zip(p.legends, p.spans, strict=True)):
-        for lo, hi, what in [(0, legend[0][0] - 1, "a ticket without its legend's prize")] + \
-                [(n, n, f"{n} completed words") for n, _ in legend]:
-            if not fill.feasible(p.lexicon, p.grids, lo, hi, p.letters, None, (span,)):
-                raise ctx.r.fail(f"{where}.legends[{g}]", _unfit(p, f"grid {g + 1}: {what}", lo, hi))
-    low, high = targets(p.legends, ())
-    bonus = (p.bonus.length, False) if p.bonus else None
-    if not fill.feasible(p.lexicon, p.grids, low, high, p.letters, bonus, p.spans):
-        raise ctx.r.fail(f"{where}.{'bonus' if p.bonus else 'legends'}",
-                         _unfit(p, "a ticket of no win", low, high, False if p.bonus else None))
-
-
-def _unfit(p: Params, what: str, lo: int | list[int], hi: int | list[int],
-           completed: bool | None = None) -> str:
-    """Why the probe refuses a target (sections 2, 9 and 10: a range a grid, `1..2 and 0..3 words`)."""
-    tries = fill.PROBE[0] * fill.PROBE[1]
-    bonus = "" if completed is None else \
-        f" and {'completes' if completed else 'leaves incomplete'} a bonus word"
-    ranges = " and ".join(f"{a}..{b}" for a, b in zip(lo, hi, strict=True)) \
-        if isinstance(lo, list) and isinstance(hi, list) else f"{lo}..{hi}"
-    return (f"{what}: none of {tries:,} draws of the grids and {p.letters} YOUR LETTERS completes "
-            f"{ranges} words{bonus}")
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
@@ -172,8 +171,16 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
         raise WinError("how", f"how = {how!r}: a crossword win is \"match\" (the legend's prize for its "
                               "number of completed words)" + (" or \"bonus\" (its bonus word's prize)"
                                                                 if params.bonus else ""))
+    k = next((params.doubler.by[i] for i, legend in enumerate(params.legends)
+              if any(s.code == code for _, s in legend)), 1) if params.doubler else 1
+    if params.doubler is not None and by is not None and by != 1:
+        if by != k:
+            raise WinError("by", f"by = {by}: a doubled legend prize is by = {k} (the area's doubler), an "
+                                 "undoubled one has no `by`")
+        return prize, by
     if by is not None:
-        raise WinError("by", "the legend's prize wins as listed: no `by`")
+        raise WinError("by", "the legend's prize wins as listed: no `by`" +
+                       (f" (or by = {k}, doubled)" if params.doubler else ""))
     return prize, 1
 
 
@@ -184,17 +191,20 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
                 (f"in grid {g + 1} (only the highest)" if params.per_grid else "(only the highest)")
     if sum(w.how == "bonus" for w in wins) > 1:
         return "a ticket wins its bonus word's prize once"
-    if params.bonus is None and not params.per_grid:
+    if params.bonus is None and not params.per_grid and params.doubler is None:
         return None
     lo, hi = targets(params.legends, wins)
     completed = any(w.how == "bonus" for w in wins)
     bonus = (params.bonus.length, completed) if params.bonus else None
+    hits = params.hits(wins)
     if not params.per_grid:
-        if not fill.feasible(params.lexicon, params.grids, lo[0], hi[0], params.letters, bonus):
-            return _unfit(params, "this tier", lo[0], hi[0], completed)
+        if not fill.feasible(params.lexicon, params.grids, lo[0], hi[0], params.letters, bonus, None, hits,
+                             params.free):
+            return unfit(params, "this tier", lo[0], hi[0], completed if params.bonus else None, hits)
         return None
-    if not fill.feasible(params.lexicon, params.grids, lo, hi, params.letters, bonus, params.spans):
-        return _unfit(params, "this tier", lo, hi, completed if params.bonus else None)
+    if not fill.feasible(params.lexicon, params.grids, lo, hi, params.letters, bonus, params.spans, hits,
+                         params.free):
+        return unfit(params, "this tier", lo, hi, completed if params.bonus else None, hits)
     return None
 
 
@@ -204,7 +214,9 @@ def entry(params: Params) -> dict[str, Any]:
     return {"letters": params.letters, "alphabet": [s.code for s in params.alphabet],
             "grids": [list(g.rows) for g in params.grids], "prizes": prize_entry(params.prizes),
             **_legend_entry(params),
-            "words": list(params.lexicon.words), **bonus}
+            "words": list(params.lexicon.words), **bonus,
+            **({"doubler": {"by": params.doubler.written(), **({} if params.doubler.free is None else {
+                "free": params.doubler.free})}} if params.doubler else {})}
 
 
 def _legend_entry(params: Params) -> dict[str, Any]:
@@ -217,7 +229,8 @@ def columns(area_id: str, params: Params) -> list[str]:
     cells = sum(len(g.cells) for g in params.grids)
     return ([f"{area_id}_letter_{j}" for j in range(params.letters)]
             + [f"{area_id}_cell_{j}" for j in range(cells)]
-            + [f"{area_id}_bonus_{j}" for j in range(params.bonus.length if params.bonus else 0)])
+            + [f"{area_id}_bonus_{j}" for j in range(params.bonus.length if params.bonus else 0)]
+            + [f"{area_id}_doubler_{g}" for g in range(len(params.grids) if params.doubler else 0)])
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
@@ -227,6 +240,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     letters = np.zeros((n, params.letters), dtype=np.int64)
     cells = np.zeros((n, sum(len(g.cells) for g in params.grids)), dtype=np.int64)
     extra = np.zeros((n, params.bonus.length if params.bonus else 0), dtype=np.int64)
+    doubled = np.zeros((n, len(params.grids) if params.doubler else 0), dtype=np.int64)
     for rows, wins in groups:
         if not rows.size:
             continue
@@ -235,10 +249,12 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         if params.bonus and wins:
             tier = " + ".join(f"{w.how} {w.prize.code}" for w in wins)
         bonus = (params.bonus.length, any(w.how == "bonus" for w in wins)) if params.bonus else None
-        words, shown, word = fill.lay_tickets(lex, params.grids, np.tile(lo, (rows.size, 1)),
-                                              np.tile(hi, (rows.size, 1)), params.letters, stream, tier,
-                                              bonus, params.spans)
+        words, shown, word, marked = fill.lay_tickets(lex, params.grids, np.tile(lo, (rows.size, 1)),
+                                                      np.tile(hi, (rows.size, 1)), params.letters, stream,
+                                                      tier, bonus, params.spans, params.hits(wins),
+                                                      params.free)
         letters[rows] = shown
+        doubled[rows] = marked
         if params.bonus:
             extra[rows] = lex.letters[word, :params.bonus.length]
         slot, base = 0, 0
@@ -248,7 +264,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
                     cells[rows, base + c] = lex.letters[words[:, slot], pos]
                 slot += 1
             base += len(g.cells)
-    out = np.concatenate([letters, cells, extra], axis=1).astype(np.uint8)
+    out = np.concatenate([letters, cells, extra, doubled], axis=1).astype(np.uint8)
     return {name: np.ascontiguousarray(out[:, j]) for j, name in enumerate(columns(area_id, params))}
 
 
@@ -289,7 +305,11 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
                     cells.append(("", "", "", None, None))
                     continue
                 s = _text(params, int(row[f"{area_id}_cell_{base + k}"]))
-                cells.append((f"{area_id}_cell_{base + k}", s.symbol if s else "?", "", None, None))
+                marked = params.doubler and k == row[f"{area_id}_doubler_{g}"]
+                mark = f"x{params.doubler.by[g if params.per_grid else 0]}" \
+                    if params.doubler and marked else ""
+                text = mark if mark and params.free else s.symbol if s else "?"  # a free space: its mark
+                cells.append((f"{area_id}_cell_{base + k}", text, "" if params.free else mark, None, None))
         base += len(grid.cells)
         sections.append((f"CROSSWORD {g + 1}", cells))
     legend: list[Cell] = [("", f"PUZZLE {g + 1}: {n} WORDS" if params.per_grid else f"{n} WORDS", p.symbol,
@@ -301,6 +321,9 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
             word.append((f"{area_id}_bonus_{j}", s.symbol if s else "?", "", None, None))
         sections.append(("BONUS WORD", word))
         legend.append(("", "BONUS WORD", params.bonus.prize.symbol, None, None))
+    if (d := params.doubler) is not None:
+        legend += [("", f"PUZZLE {g + 1}: DOUBLER" if d.listed else "DOUBLER", f"x{k}", None, None)
+                   for g, k in enumerate(d.by if d.listed else d.by[:1])]
     return [*sections, ("PRIZE LEGEND", legend)]
 
 
@@ -320,21 +343,28 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     winning: set[str] = set()
     found: list[list[str]] = [[] for _ in params.legends]  # completed words, by legend
     cells: list[set[str]] = [set() for _ in params.legends]
+    marks: set[str] = set()  # the doubler cells (section 11)
     base = 0
     for g, letters in enumerate(_grid_letters(params, area_id, row)):
         k = g if params.per_grid else 0
+        free = int(row[f"{area_id}_doubler_{g}"]) if params.doubler else -1
+        if params.doubler:
+            marks.add(f"{area_id}_cell_{base + free}")
         for s in params.grids[g].slots:
             codes = [letters[c] for c in s.cells]
-            if all(c in have for c in codes):
+            if all(letters[c] in have or (params.free and c == free) for c in s.cells):
                 found[k].append("".join(t.symbol if (t := _text(params, c)) else "?" for c in codes))
                 cells[k] |= {f"{area_id}_cell_{base + c}" for c in s.cells}
         base += len(params.grids[g].cells)
     for k, legend in enumerate(params.legends):
         prize = next((s for n, s in legend if n == len(found[k])), None)
         where = f" grid {k + 1}:" if params.per_grid else ""
+        by = params.doubler.by[k] if params.doubler and cells[k] & marks else 1
         if found[k]:
             lines.append(f"{area_id}:{where} {len(found[k])} completed word(s): {', '.join(found[k])}"
-                         + (f": wins {fmt_cents(prize.cents or 0)}." if prize else ": no prize."))
+                         + (f": wins {fmt_cents(prize.cents or 0)}"
+                            + (f" x{by} (a doubler cell)" if by > 1 else "") + "."
+                            if prize else ": no prize."))
         if prize is not None:
             winning |= cells[k] | {f"{area_id}_letter_{j}" for j in range(params.letters)}
     if params.bonus:
@@ -360,4 +390,6 @@ def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
                         "could never win)")
     if params.bonus is not None and not any(w.how == "bonus" for w in wins):
         return "bonus", "no tier wins it (every ticket would print it, and it could never win)"
+    if params.doubler is not None and not any(w.how == "match" and w.by > 1 for w in wins):
+        return "doubler", "no tier wins a doubled prize (every ticket would print it, and it could never win)"
     return None
