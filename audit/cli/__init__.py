@@ -98,10 +98,10 @@ def _early_workers(count: int) -> Early | None:
     """The worker processes verify's steps 2 to 6 and 8 use (one fewer than `count`: this process
     checks pools too), started before anything else, so that their imports (audit.verify, scipy.special
     for step 8) overlap this command's own and its reading of the manifest (docs/scaling.md, issue 28).
-    audit/verify.py `_pool_results` takes them if the run has pools enough, else ends them."""
-    if count < 2:
-        return None
-    return Early(count - 1, "audit.interrupts:worker_init", ("audit.verify", "scipy.special"))
+    audit/verify.py `_pool_results` takes them if the run has pools enough, else ends them. No more
+    than the cores less one are started before the run's pools are known (a run has at most 64)."""
+    slots = min(count, os.cpu_count() or 1) - 1
+    return Early(slots, "audit.interrupts:worker_init", ("audit.verify", "scipy.special")) if slots else None
 
 
 @contextmanager

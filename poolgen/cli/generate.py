@@ -264,11 +264,11 @@ def _workers_for_memory(game: Game, ids: list[str], workers: int) -> int:
 def _early_workers(workers: int, pools: list[str] | None) -> Early | None:
     """The worker processes a parallel run uses, started before anything else (docs/scaling.md, issue
     28): one fewer than the pools built at once (this process builds pools too), and no more than the
-    pools named less one. The run takes them if it can use as many (the spec and the memory decide),
-    else ends them and starts its own."""
+    pools named, or the cores, less one. The run takes them if it can use as many (the spec and the
+    memory decide), else ends them and starts its own."""
     import multiprocessing as mp
 
-    slots = (workers or os.cpu_count() or 1) - 1
+    slots = min(workers or os.cpu_count() or 1, os.cpu_count() or 1) - 1
     if pools:
         slots = min(slots, len(pools) - 1)
     if slots < 1:
