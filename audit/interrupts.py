@@ -208,6 +208,7 @@ def pause_point(moment: str) -> None:
     while Path(parts[2]).exists() and time.monotonic() < end:
         time.sleep(0.05)
 
+
 def prepared(start: str, modules: tuple[str, ...], *args: object) -> None:
     """An early worker's initializer (`Early`), named rather than given, so that the command starting
     the worker need not import it first: `modules` imported, then `start` ("module:function") called
