@@ -10,8 +10,13 @@ except KeyboardInterrupt:
 
 exit_at_once()  # loading, and a command's imports (numpy, polars): a Ctrl-C then is one line too
 pause_point("loading")
+from audit.pipes import STDOUT_CLOSED, closed_standard_streams, flushed  # noqa: E402 - after the above
+
+if closed_standard_streams():  # before the app opens anything (audit/pipes.py)
+    if sys.stderr is not None:
+        print(f"audit: error: {STDOUT_CLOSED}", file=sys.stderr)
+    finish(2)
 from audit.cli import app  # noqa: E402 - after the signal handling above
-from audit.pipes import flushed  # noqa: E402 - after the signal handling above
 
 try:
     app(prog_name="python -m audit")

@@ -82,6 +82,30 @@ def stdout_lost(exc: OSError) -> str:
     return f"standard output: cannot write: {exc.strerror or exc}"
 
 
+def closed_standard_streams() -> bool:
+    """Descriptors 0, 1 and 2 the program was started without (`<&-`, `>&-`, `2>&-`: Python then has no
+    sys.stdin, sys.stdout or sys.stderr), each pointed at /dev/null before anything is opened: a file the
+    program opens would take the lowest free number, and a write to "standard error" (a worker's, a
+    library's) would land in a run file or a ledger, as OpenSSH's sanitise_stdfd guards. Whether standard
+    output was closed: the caller then refuses in one line (a command's results would be lost unseen, and
+    every command wrote them to a None sys.stdout, a traceback)."""
+    closed = []
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.append(fd)
+    for fd in closed:
+        null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    return 1 in closed
+
+
+STDOUT_CLOSED = "standard output is closed (>&-); nothing was done: send it to a file, a pipe or /dev/null"
+
+
 def flushed(code: int | str | None) -> int | str | None:
     """`code`, or CLOSED_STDOUT if what is still buffered for standard output finds its reader gone
     (the last step before `finish`, which would let that pass)."""

@@ -49,8 +49,10 @@ _kept: list[str] = []  # what the running command has put under a final name, co
 
 def kept(what: str | Path) -> None:
     """`what` (a file or folder) is now complete under its final name: an interrupt of this command from
-    now on says it was kept, not that nothing was left (fsutil calls this as it renames)."""
-    _kept.append(str(what))
+    now on says it was kept, not that nothing was left (fsutil calls this as it renames). Not if it is inside
+    a folder still being staged (`.NAME.partial-*`, as a demo's run is): it goes with that folder."""
+    if not any(part.startswith(".") and ".partial-" in part for part in Path(what).parts[:-1]):
+        _kept.append(str(what))
     pause_point("kept")
 
 

@@ -247,6 +247,19 @@ def print_report(report: Report) -> None:
         echo(f"NOT verified: step(s) {', '.join(str(n) for n in report.failed)} did not pass")
 
 
+def _standard_input() -> bytes:
+    """A proof given as `-`: standard input's bytes, at most one more than a proof may hold. Standard input
+    closed (`<&-`: Python has no sys.stdin) or unreadable is one line, as a proof file's would be."""
+    if sys.stdin is None:
+        raise UnusableInput("standard input: closed; no proof to read (give the proof's file, or `-` with "
+                            "the proof on standard input)")
+    try:
+        return sys.stdin.buffer.read(MAX_PROOF_BYTES + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a closed file object
+        why = getattr(exc, "strerror", None) or exc
+        raise UnusableInput(f"standard input: cannot be read ({why})") from None
+
+
 def check_proof_cmd(
     proof_file: Annotated[Path, typer.Argument(
         metavar="PROOF", help="A proof from `poolgen merkle-proof ... --json` (- for standard input).")],
@@ -267,7 +280,7 @@ def check_proof_cmd(
 
     name = "standard input" if str(proof_file) == "-" else str(proof_file)
     try:
-        data = sys.stdin.buffer.read(MAX_PROOF_BYTES + 1) if str(proof_file) == "-" else \
+        data = _standard_input() if str(proof_file) == "-" else \
             read_bounded(proof_file, "proof", MAX_PROOF_BYTES)
         if len(data) > MAX_PROOF_BYTES:  # standard input's (a larger file is refused unread)
             raise UnusableInput(f"standard input: larger than {MAX_PROOF_BYTES:,} bytes; not a proof")

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from typer._click.exceptions import ClickException, NoArgsIsHelpError  # typer's own click
+from typer._click.exceptions import BadParameter, ClickException, NoArgsIsHelpError  # typer's own click
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.pipes import (
@@ -38,10 +38,28 @@ def _metavar(p: TyperOption) -> str:
     return {int: "N", float: "X", Path: "PATH"}.get(inner, "TEXT")
 
 
+def _refuse_empty_paths(p: Any) -> None:
+    """A file or folder given as "" is refused, naming its option: typer reads it as Path(""), which is
+    ".", and `poolgen keys new "$DIR"` with DIR unset wrote the keys into the current folder (a seed, a
+    run, a ledger the same). A name of spaces is a name; only the empty one is refused."""
+    if "Path" not in str(getattr(p, "type_descriptor", None) and p.type_descriptor.annotation):
+        return
+    process = p.process_value
+
+    def process_value(ctx: Any, value: Any) -> Any:
+        given = value if isinstance(value, list | tuple) else [value]
+        if any(isinstance(v, str) and v == "" for v in given):
+            raise BadParameter("an empty name is no file or folder", ctx=ctx, param=p)
+        return process(ctx, value)
+
+    p.process_value = process_value
+
+
 def tidy_help(command: Any) -> None:
-    """Help as people expect it (git, gh, uv), for every command under `command`, added by anyone:
-    a flag shows no `<bool>`, an option its metavar (N, PATH, TEXT unless it names its own) and never a
-    type name, a number's range in words, an argument NAME (required) or [NAME] in the usage line."""
+    """Help as people expect it (git, gh, uv), for every command under `command`, added by anyone (and
+    an empty path refused, `_refuse_empty_paths`): a flag shows no `<bool>`, an option its metavar (N,
+    PATH, TEXT unless it names its own) and never a type name, a number's range in words, an argument
+    NAME (required) or [NAME] in the usage line."""
     if getattr(command, "_tidied", False):
         return
     command._tidied = True
@@ -49,6 +67,7 @@ def tidy_help(command: Any) -> None:
     ctx = typer.Context(command, help_option_names=HELP_OPTIONS["help_option_names"])
     helper = command.get_help_option(ctx)
     for p in [*params, *([helper] if helper is not None else [])]:
+        _refuse_empty_paths(p)
         if isinstance(p, TyperArgument):
             name = p.metavar or p.name.upper()
             p.metavar = name

@@ -22,6 +22,9 @@ GENESIS, PERIOD = 1692803367, 3
 DST = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
 
 
+LAST_TIME = 253402300799  # 9999-12-31T23:59:59Z, the last time a ceremony's rounds can be dated
+
+
 def round_time(round_number: int) -> int:
     """Unix time at which quicknet publishes round `round_number`."""
     return GENESIS + PERIOD * (round_number - 1)

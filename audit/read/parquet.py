@@ -20,6 +20,14 @@ from __future__ import annotations
 import os
 from typing import Any
 
+
+def literal(path: str | os.PathLike[str]) -> str:
+    """`path` as polars must be given it to read that file and no other: absolute, since polars takes a
+    leading `~` for the home folder (a run in a folder named `~` was read from /root/...); every caller
+    passes glob=False too (to polars `[`, `*` and `?` are glob characters)."""
+    return os.path.abspath(path)
+
+
 MAGIC = b"PAR1"
 MAX_FOOTER_BYTES = 1 << 24  # a 1,000,000-row pool file's footer is a few KB
 MAX_ROWS = 10_000_000  # a pool's tickets (poolgen's MAX_POOL_TICKETS)

@@ -23,7 +23,7 @@ import polars as pl
 from audit.errors import UnusableInput
 from audit.read.limits import MAX_MANIFEST_BYTES, MAX_SIGNATURE_BYTES
 from audit.read.manifest import MANIFEST, SIGNATURE, Manifest
-from audit.read.parquet import NotParquet, check_footer, check_pages, read_footer
+from audit.read.parquet import NotParquet, check_footer, check_pages, literal, read_footer
 
 MAX_RUN_FILE_BYTES = 1 << 32  # a pool or imaging file (a 1,000,000-share pool file is under 100 MB)
 VALIDATION_HEADER_BYTES = 4096  # a validation file's header line; then 48 bytes a ticket
@@ -151,7 +151,7 @@ def check_run_parquet(folder: Path, name: str, what: str, documented: dict[str, 
     finally:
         os.close(fd)
     try:
-        schema = pl.read_parquet_schema(path)
+        schema = pl.scan_parquet(literal(path), glob=False).collect_schema()
     except (pl.exceptions.PolarsError, OSError, ValueError) as exc:
         if damaged_ok:
             return path
@@ -170,7 +170,8 @@ def read_run_parquet(folder: Path, name: str, what: str, documented: dict[str, A
     """Some columns (default: all) of a Parquet run file that `check_run_parquet` accepts, each in one
     contiguous chunk: polars reads a file of several row groups as several chunks, and every step
     that takes a column as a numpy array (steps 4, 6, 8) would copy it again (docs/scaling.md)."""
-    return pl.read_parquet(check_run_parquet(folder, name, what, documented), columns=columns).rechunk()
+    return pl.read_parquet(literal(check_run_parquet(folder, name, what, documented)), columns=columns,
+                           glob=False).rechunk()
 
 
 def read_pool(folder: Path, name: str, columns: list[str] | None = None) -> pl.DataFrame:
@@ -183,12 +184,12 @@ def imaging_file(folder: Path, name: str) -> tuple[Path, list[str]]:
     (no row read): read it a few columns at a time with `read_columns`, never whole (a 1,010,300-ticket
     file of 30 spots holds 90 text columns, about 2.9 GB decoded; issue 28)."""
     path = check_run_parquet(folder, name, "imaging", IMAGING_COLUMNS)
-    return path, pl.read_parquet(path, n_rows=0).columns
+    return path, pl.read_parquet(literal(path), n_rows=0, glob=False).columns
 
 
 def read_columns(path: Path, columns: list[str]) -> pl.DataFrame:
     """Some columns of a Parquet run file `check_run_parquet` accepted, each in one contiguous chunk."""
-    return pl.read_parquet(path, columns=columns).rechunk()
+    return pl.read_parquet(literal(path), columns=columns, glob=False).rechunk()
 
 
 def deliverable_limit(role: object, tickets: int) -> int:

@@ -54,7 +54,7 @@ def close_together(name: str, places: np.ndarray, n: int, unit: str) -> Finding 
     total = math.comb(n, t)
     tail = total + sum((-1) ** (r + m) * math.comb(r - 1, m) * math.comb(t - 1, r)
                        * math.comb(max(0, n - r * g), t) for r in range(m + 1, t))
-    expected = (t - 1) * (1 - math.comb(n - g, t) / total)
+    expected = float((t - 1) * (1 - Fraction(math.comb(n - g, t), total)))  # exact, then rounded once
     return Finding(name, "exact: P(C >= c), C the gaps of t uniform places at most g = n / (10 t) apart",
                    f"{c:,} of the {t - 1:,} gaps between consecutive {unit} at most {g:,} apart "
                    f"({expected:,.1f} expected)", float(min(1.0, max(0.0, float(Fraction(tail, total))))))

@@ -16,6 +16,8 @@ audit/stats/tests.py):
     gathered.py;
   - each level below the top groups crowded into a few consecutive books (a carton; a range of book
     numbers; an eInstant's first blocks): audit/stats/windows.py;
+  - each level below the top groups in the books holding a top prize, or beside one (printed, uniform
+    shuffle): audit/stats/near_top.py;
   - the prize amounts by printed book number mod k, by ticket number minus book number mod 10 and by the
     barcode's check digits (printed, uniform shuffle): audit/stats/residues.py;
   - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
@@ -56,6 +58,7 @@ from audit.stats.books import BookNull, block_findings
 from audit.stats.combined import combined_findings
 from audit.stats.gathered import gathered_findings
 from audit.stats.layouts import layout_columns, layout_findings
+from audit.stats.near_top import near_top_findings
 from audit.stats.numbers import printed_number_findings
 from audit.stats.packs import exact_case, pack_block_findings
 from audit.stats.positions import position_findings
@@ -182,6 +185,7 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     printed = per_book if kind == "printed" else None
     found += gathered_findings(prize, per_book=printed, book=book, order=plain)
     found += window_findings(prize, per_book=printed, book=book, order=plain)  # a carton, a range of numbers
+    found += near_top_findings(prize, printed, plain)  # a level in the top prizes' books, or beside one
     if plain and printed and book is not None:  # even books, a book's digit, check digits
         found += residue_findings(prize, book, printed)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from audit.stats.laws import chi2_sf, hypergeom_pmf, mid_ranks, norm_sf
+from audit.stats.laws import chi2_sf, hypergeom_pmf, log_choose_ratio, mid_ranks, norm_sf
 
 # scipy is imported in the functions that use it: at module level it costs every command (check,
 # generate, ...) 0.8 s at start, and only step 8 needs it.
@@ -29,6 +29,7 @@ MIN_RUNS_SIDE = 20  # fewest winners (and losers) for the runs test's normal app
 MIN_AUC_SIDE = 50  # fewest winners (and losers) in each half for the classifier test
 RIDGE = 1.0  # penalty of the logistic regression (keeps one-hot columns with an intercept solvable)
 NEWTON_STEPS = 12
+SCORE_DECIMALS = 9  # held-out scores rounded so that scores equal in exact arithmetic tie in the AUC
 
 
 @dataclass(frozen=True)
@@ -146,7 +147,7 @@ def histogram_against(name: str, per_block: np.ndarray, expected: np.ndarray) ->
     edges, acc = [], 0.0
     for k in range(size + 1):  # bins of consecutive counts, each expecting at least MIN_EXPECTED
         acc += expected[k]
-        if acc >= MIN_EXPECTED:
+        if acc >= MIN_EXPECTED * (1 - 1e-12):  # exactly 5 closes a bin, whatever the pmf's rounding
             edges.append(k + 1)
             acc = 0.0
     if not edges:
@@ -183,7 +184,6 @@ def extreme_position(name: str, positions: np.ndarray, tickets: int, *, smallest
     """Exact test of the smallest (or largest) position of t tickets under a uniform shuffle:
     P(min >= x) = C(N - x, t) / C(N, t), P(max <= y) = C(y + 1, t) / C(N, t). One-sided: small p
     means the group was kept away from the start (or the end) of the pool."""
-    from scipy import special
     t = len(positions)
     if t == 0:
         return None
@@ -196,8 +196,7 @@ def extreme_position(name: str, positions: np.ndarray, tickets: int, *, smallest
         room = y + 1  # P(max <= y) = C(y + 1, t) / C(N, t)
         before = 100 * (tickets - 1 - y) / tickets
         where = f"largest of {t:,} at position {y:,} ({before:.1f}% before the end)"
-    log_p = (special.gammaln(room + 1) - special.gammaln(room - t + 1)
-             - special.gammaln(tickets + 1) + special.gammaln(tickets - t + 1))
+    log_p = log_choose_ratio(room, t, tickets)
     return Finding(name, "exact: P(min >= x) = C(N-x, t)/C(N, t)" if smallest else
                    "exact: P(max <= y) = C(y+1, t)/C(N, t)", where, _p(math.exp(log_p)))
 
@@ -236,7 +235,9 @@ def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray
         row = lookup[key]
         digits = (present[:, None] // width ** np.arange(index.shape[1], dtype=np.int64)) % width
         return digits, width, row  # each pattern's columns, decoded from its key
-    return index, width, np.arange(n)
+    # each row's columns in ascending order: rows holding the same set (in any column order) sum their
+    # coefficients in the same order, so their scores are equal and tie in the AUC
+    return np.sort(index, axis=1), width, np.arange(n)
 
 
 def _fit(index: np.ndarray, width: int, trials: np.ndarray, wins: np.ndarray) -> np.ndarray:
@@ -275,7 +276,7 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
         if min(n1, n0, int(label[train].sum()), int((~label[train]).sum())) < MIN_AUC_SIDE:
             return None
         beta = _fit(index[train], width, np.ones(int(train.sum())), label[train].astype(np.float64))
-        score = beta[index].sum(axis=1)[row[test]]
+        score = np.round(beta[index].sum(axis=1), SCORE_DECIMALS)[row[test]]
         ranks = mid_ranks(score)
         u = float(ranks[y_test].sum()) - n1 * (n1 + 1) / 2
         _, ties = np.unique(score, return_counts=True)
@@ -287,7 +288,8 @@ def auc_classifier(name: str, label: np.ndarray, blocks: list[list[np.ndarray]],
         if min(n1, n0, int(wins.sum()), int(cells[:, 2].sum())) < MIN_AUC_SIDE:
             return None
         beta = _fit(index, width, trials.astype(np.float64), wins.astype(np.float64))
-        _, which = np.unique(beta[index].sum(axis=1), return_inverse=True)  # patterns by score
+        scores = np.round(beta[index].sum(axis=1), SCORE_DECIMALS)
+        _, which = np.unique(scores, return_inverse=True)  # patterns by score
         ties = np.bincount(which, weights=shown, minlength=int(which.max()) + 1)
         wins_at = np.bincount(which, weights=hits, minlength=len(ties))
         mid = np.cumsum(ties) - (ties - 1) / 2.0  # the held-out rows' mid-ranks, score by score

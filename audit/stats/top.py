@@ -13,7 +13,9 @@ N_p) are a uniform t_p-subset of its positions, so for each group:
   - end: v = the largest (position + 1) / N_p; P(V <= v) = prod_p C(floor(v N_p), t_p) / C(N_p, t_p);
   - printed games, ticket number within the book (position mod B, B tickets a book):
     book start: P(min >= x) = prod_p C(M_p(>= x), t_p) / C(N_p, t_p), M_p(>= x) the positions of
-    pool p whose ticket number is at least x; book end: P(max <= y) likewise.
+    pool p whose ticket number is at least x; book end: P(max <= y) likewise;
+  - printed runs of two or more pools: the book of print order holding the group in the most pools
+    (audit/stats/slots.py).
 
 All exact (one-sided; small p: the group was kept away from that place). They are judged together by a
 weighted Holm step-down at ALPHA_RUN, the start tests weighted START_WEIGHT to the others' 1 (the 2016
@@ -27,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from audit.stats.laws import log_choose_ratio
+from audit.stats.slots import same_book_finding
 from audit.stats.tests import Finding, distinct_values
 
 __all__ = ["START_WEIGHT", "TOP_MIN", "TopLevels", "top_findings", "top_levels"]
@@ -59,15 +63,9 @@ def top_levels(prize: np.ndarray, pool: str, per_book: int | None) -> TopLevels:
     return TopLevels(pool, len(prize), per_book, tuple(levels))
 
 
-def _log_choose(n: int, k: int) -> float:
-    if k < 0 or n < k:
-        return -math.inf
-    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
-
-
 def _p(terms: list[tuple[int, int, int]]) -> float:
     """prod of C(room, t) / C(N, t) over (room, t, N)."""
-    log_p = sum(_log_choose(room, t) - _log_choose(n, t) for room, t, n in terms)
+    log_p = sum(log_choose_ratio(room, t, n) for room, t, n in terms)
     return float(min(1.0, math.exp(log_p)))
 
 
@@ -139,4 +137,7 @@ def top_findings(pools: list[TopLevels]) -> list[tuple[Finding, float]]:
         label = (f"top prize of each pool ({shown})" if k == 1
                  else f"top {k} prize amounts of each pool ({shown})")
         out += _group_findings(label, groups)
+        same = same_book_finding(label, [(p.tickets, p.per_book, pos) for p, pos in groups])
+        if same is not None:  # printed runs of two or more pools: the same carton of every pool
+            out.append((same, 1.0))
     return out

@@ -22,6 +22,7 @@ import polars as pl
 from audit.checklist import Step
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest, PoolEntry
+from audit.read.parquet import literal
 from audit.read.runfiles import read_pool
 from audit.read.specs import SpecExpectation
 from audit.read.specs.printed import PrintedPools
@@ -126,7 +127,8 @@ def check_book_key(folder: Path, pools: Sequence[PoolEntry], per_book: int, prin
         raise VerificationError(Step.COMPLETENESS, f"the book key given is not the run's (key check "
                                 f"{printed.get('book_key_check')})")
     for pool in pools:
-        book = pl.read_parquet(Path(folder) / pool.file, columns=["book"])["book"].cast(pl.Int64).to_numpy()
+        column = pl.read_parquet(literal(Path(folder) / pool.file), columns=["book"], glob=False)["book"]
+        book = column.cast(pl.Int64).to_numpy()
         leaders = book[::per_book]
         if leaders.size and (leaders.min() < 0 or leaders.max() >= slots):
             raise VerificationError(Step.COMPLETENESS, f"pool {pool.id}: a book number outside the order's "

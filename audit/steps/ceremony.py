@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
-from audit.read.beacon import QUICKNET_HASH, round_time, verifies
+from audit.read.beacon import LAST_TIME, QUICKNET_HASH, round_time, verifies
 from audit.read.ceremony import ceremony_problem
 from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
@@ -134,10 +134,18 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
     close = beacon["reveals_close"]
     if not _utc(close):
         raise VerificationError(step, f"reveals_close {close!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
+    if round_time(beacon["round"]) > LAST_TIME:  # a datetime ends there: no later time is written
+        raise VerificationError(step, f"round {beacon['round']} is published after 9999-12-31T23:59:59Z, "
+                                "the last time a ceremony can name")
     due = datetime.fromtimestamp(round_time(beacon["round"]), UTC).strftime(TIME)
     if not close < due:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
         raise VerificationError(step, f"round {beacon['round']} is published at {due}, not after reveals "
                                 f"close ({close})")
+    gap = round_time(beacon["round"]) - int(datetime.strptime(close, TIME).replace(tzinfo=UTC).timestamp())
+    if gap < 600:  # a reveal arriving after the round but signed before the close is seen only if late
+        raise VerificationError(step, f"round {beacon['round']} is published at {due}, {gap} s after reveals "
+                                f"close ({close}), not the 600 s (10 minutes) a party needs to see a reveal "
+                                "arrive after the close")
     follows = t.get("follows", [{}])  # absent, or earlier orders named at `new` (never an empty list)
     if not isinstance(follows, list) or not follows:
         raise VerificationError(step, f"ceremony {t['id']}: follows is not a list of earlier orders")

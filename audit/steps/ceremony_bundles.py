@@ -173,8 +173,17 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound "
                                     f"{bound} and was not aborted: its seed was one more to choose from")
         name, reason = abort["name"], str(abort.get("reason"))
-        signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
-               + bytes.fromhex(th) + lp(name.encode()) + lp(reason.encode()), Step.FIGURES)
+        try:  # which bundle: an auditor gives several
+            signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
+                   + bytes.fromhex(th) + lp(name.encode()) + lp(reason.encode()), Step.FIGURES)
+        except VerificationError as error:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: {error.reason}") from None
+        if any(doc.get(field) is not None for field in ("round", "seed_commitment", "run")):
+            number = doc["round"].get("round") if isinstance(doc.get("round"), dict) else None
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} was aborted by "
+                                    f"{shown(name)} after its seed was sealed (round {number}): poolgen "
+                                    "aborts only while a reveal is missing, so this abort followed a look at "
+                                    "the seed, one more to choose from")
         told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {shown(name)} "
                     f"({shown(reason)})")
     if not own:

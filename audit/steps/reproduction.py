@@ -106,6 +106,16 @@ def check_seed(folder: Path, manifest: Manifest, seed: bytes, spec: SpecExpectat
     return "; ".join([said, *remarks])
 
 
+def exactly(a: object, b: object) -> bool:
+    """Equal and of one JSON type at every level: a manifest's `true` is not the generator's 1 (Python's
+    True == 1 would let a re-signed entry change one into the other), a list and a tuple are one array."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(exactly(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(exactly(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and a == b
+
+
 def play_difference(stated: object, made: dict[str, Any]) -> str:
     """Where a manifest's `play` entry differs from the regenerating generator's: each area by id with
     the keys that differ, then the entry's other keys."""
@@ -115,10 +125,11 @@ def play_difference(stated: object, made: dict[str, Any]) -> str:
     out = []
     for area in made.get("areas", []):
         got = areas.get(area["id"], {})
-        keys = sorted(k for k in area.keys() | got.keys() if area.get(k) != got.get(k))
+        keys = sorted(k for k in area.keys() | got.keys() if not exactly(area.get(k), got.get(k)))
         if keys:
             out.append(f"area {area['id']}: {', '.join(keys)}")
-    out += [k for k in sorted(made.keys() | said.keys()) if k != "areas" and made.get(k) != said.get(k)]
+    out += [k for k in sorted(made.keys() | said.keys())
+            if k != "areas" and not exactly(made.get(k), said.get(k))]
     if len(areas) != len(made.get("areas", [])):
         out.append("areas")
     return "; ".join(out) or "areas"
@@ -154,10 +165,11 @@ def check_reproduction(folder: Path, manifest: Manifest, seed: bytes, spec_path:
             elif not on_disk.is_file() or hash_run_file(folder, pool.file, "pool")[1] != digest:
                 problems.append(f"pool {pool.id}: {pool.file} in the run folder differs from the "
                                 "regenerated file")
-            elif entry != pool.raw:
-                diff = sorted(k for k in entry.keys() | pool.raw.keys() if entry.get(k) != pool.raw.get(k))
+            elif not exactly(entry, pool.raw):
+                diff = sorted(k for k in entry.keys() | pool.raw.keys()
+                              if not exactly(entry.get(k), pool.raw.get(k)))
                 problems.append(f"pool {pool.id}: regenerated figures differ in {', '.join(diff)}")
-        if "play" in made_by and made_by["play"] != manifest.doc.get("play"):
+        if "play" in made_by and not exactly(made_by["play"], manifest.doc.get("play")):
             problems.append("the manifest's play entry is not the one the generator writes from the spec: "
                             + play_difference(manifest.doc.get("play"), made_by["play"]))
         imaging = [f for f in manifest.doc.get("deliverables", []) if f.get("role") == "imaging"]

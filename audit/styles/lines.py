@@ -1,9 +1,10 @@
 """Lines ("three in a line"), evaluated from docs/styles/lines.md (sections 3 to 6) alone.
 
 A listed line is complete when all its cells show the symbol; the number of complete lines wins the
-legend's prize for it. A row is illegal (section 5, rules 1 to 3, in this order) when a cell code is
-out of range, a line shows one decoy picture in every cell, or the number of complete lines is at
-least the legend's smallest and not listed."""
+legend's prize for it, or (`line_prizes`) each complete line wins the prize printed for it. A row is
+illegal (section 5, rules 1 to 3, in this order) when a cell code is out of range, a line shows one
+decoy picture in every cell, or the number of complete lines is at least the legend's smallest and not
+listed (a legend's only)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ from audit.styles.interface import HOWS, Reasons, Slot, int_columns, show
 
 
 def _unreadable(aid: object) -> ValueError:
-    return ValueError(f"manifest play entry: area {aid!r}: rows, cols, pictures, symbol, lines, prizes or "
-                      "legend unreadable")
+    return ValueError(f"manifest play entry: area {aid!r}: rows, cols, pictures, symbol, lines, prizes, "
+                      "legend or line_prizes unreadable")
 
 
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
@@ -25,11 +26,16 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     rows, cols = area.get("rows"), area.get("cols")
     pictures, symbol = area.get("pictures"), area.get("symbol")
     lines, prizes, legend = area.get("lines"), area.get("prizes"), area.get("legend")
+    per_line = area.get("line_prizes")
+    if ("legend" in area) == ("line_prizes" in area):
+        raise _unreadable(aid)
     if not (type(rows) is int and type(cols) is int and rows >= 1 and cols >= 1 and rows * cols <= 16
             and isinstance(pictures, list) and len(set(map(str, pictures))) == len(pictures)
             and symbol in pictures and isinstance(prizes, list) and prizes
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)
-            and isinstance(lines, list) and lines and isinstance(legend, list) and legend):
+            and isinstance(lines, list) and lines
+            and (isinstance(legend, list) and legend or isinstance(per_line, list) and per_line
+                 or per_line == "shown")):
         raise _unreadable(aid)
     cells = rows * cols
     for line in lines:
@@ -37,8 +43,10 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
                 and all(type(c) is int and 0 <= c < cells for c in line)):
             raise _unreadable(aid)
     codes = [p.get("code") for p in prizes]
+    if isinstance(per_line, list) and (len(per_line) != len(lines) or any(p not in codes for p in per_line)):
+        raise _unreadable(aid)
     table_: list[tuple[int, int]] = []
-    for item in legend:
+    for item in legend or []:
         n = item.get("lines") if isinstance(item, dict) else None
         p = item.get("prize") if isinstance(item, dict) else None
         increasing = not table_ or type(n) is int and n > table_[-1][0]
@@ -51,16 +59,31 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     bad = ((grid < 0) | (grid >= len(pictures))).any(axis=1)
     reasons.add(bad, lambda r: f"{aid}: a cell code out of range ({', '.join(show(v) for v in grid[r])})")
     complete = np.zeros(n, dtype=np.int64)
+    done = np.zeros((n, len(lines)), dtype=bool)
     decoy_line = np.zeros((n, len(lines)), dtype=bool)
     for i, line in enumerate(lines):
         part = grid[:, line]
-        complete += (part == key).all(axis=1)
+        done[:, i] = (part == key).all(axis=1)
+        complete += done[:, i]
         # a line of one decoy is one whatever the row's other cells show (rule 2 holds beside rule 1)
         shown = (part[:, 0] >= 0) & (part[:, 0] < len(pictures))
         decoy_line[:, i] = (part == part[:, :1]).all(axis=1) & (part[:, 0] != key) & shown
     reasons.add(decoy_line.any(axis=1), lambda r: ", ".join(
         f"{aid}: line {i + 1} shows {pictures[grid[r, lines[i][0]]]} alone"
         for i in np.flatnonzero(decoy_line[r])))
+    cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
+    how, by = np.full(n, HOWS.index("match"), dtype=np.int64), np.ones(n, dtype=np.int64)
+    if per_line == "shown":  # rule 4, then a slot a line: a complete line wins the prize its spot shows
+        spots = int_columns(table, [f"{aid}_prize_{i}" for i in range(len(lines))]).astype(np.int64)
+        inside = (spots >= 0) & (spots < len(prizes))
+        reasons.add(~inside.all(axis=1), lambda r: f"{aid}: a prize spot code out of range "
+                                                   f"({', '.join(show(v) for v in spots[r])})")
+        at, won = np.clip(spots, 0, len(prizes) - 1), done & inside
+        return [Slot(won=won[:, i], how=how, by=by, prize=at[:, i],
+                     cents=np.where(won[:, i], cents[at[:, i]], 0)) for i in range(len(lines))]
+    if per_line is not None:  # a slot a line: a complete line wins the prize printed for it
+        return [Slot(won=done[:, i], how=how, by=by, prize=np.full(n, codes.index(p), dtype=np.int64),
+                     cents=np.where(done[:, i], cents[codes.index(p)], 0)) for i, p in enumerate(per_line)]
     counts = np.array([c for c, _ in table_], dtype=np.int64)
     reasons.add(~np.isin(complete, counts) & (complete >= counts[0]),
                 lambda r: f"{aid}: {int(complete[r])} complete lines: the legend has no prize for "
@@ -69,7 +92,6 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     for c, p_ in table_:
         prize_of[c] = p_
     prize = prize_of[complete]
-    cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
     return [Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
                  by=np.ones(n, dtype=np.int64), prize=np.maximum(prize, 0),
                  cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0))]

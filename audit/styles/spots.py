@@ -24,7 +24,7 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "crossword": (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",)), ("_bonus_", ("alphabet",))),
     "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
                          ("_prize_", ("prizes",))),
-    "lines": (("_cell_", ("pictures",)),),
+    "lines": (("_cell_", ("pictures",)), ("_prize_", ("prizes",))),
     "match_n": (("_spot_", ("prizes", "multipliers")),),
     "maze": (("_cell_", ("arrows",)),),
     "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),

@@ -11,6 +11,7 @@ ledger whose own chain still holds, and only a head recorded before shows them m
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -48,9 +49,22 @@ def parse_head(text: str, what: str = "--head", entry: str = "claim", given: str
     return int(m.group(1)), bytes.fromhex(m.group(2))
 
 
+def _file(path: Path) -> tuple[int, int] | None:
+    """The file `path` reaches (device and inode, links followed), or None if it reaches none."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):  # missing, a name too long, a NUL: the ledger's own open names it
+        return None
+    return st.st_dev, st.st_ino
+
+
 def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, bytes]]:
-    """Each `--head` given: `N:HEX` when one ledger is given, else `LEDGER=N:HEX` naming one of them."""
+    """Each `--head` given: `N:HEX` when one ledger is given, else `LEDGER=N:HEX` naming one of them, by
+    the file it reaches, not the path as typed (docs/back-office.md, section 4): `claims.sqlite`,
+    `./claims.sqlite`, its absolute path, a path through a linked folder, a symbolic link or a hard link
+    to it all name the ledger given as any of them; keyed by the ledger's path as given."""
     out: dict[Path, tuple[int, bytes]] = {}
+    files = {p: _file(p) for p in ledgers}
     for text in heads:
         name, sep, head = text.rpartition("=")
         if not sep:
@@ -59,9 +73,12 @@ def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, by
                                       "given")
             path = ledgers[0]
         else:
-            path = next((p for p in ledgers if p == Path(name)), Path(name))
-            if path not in ledgers:
+            named = _file(Path(name))
+            found = next((p for p in ledgers if p == Path(name) or (named is not None and files[p] == named)),
+                         None)
+            if found is None:
                 raise BackOfficeError(f"--head {text!r}: {name} is not one of the --ledger files given")
+            path = found
         if path in out:
             raise BackOfficeError(f"--head {text!r}: a second head for {path}")
         out[path] = parse_head(head, "--head")
@@ -70,10 +87,12 @@ def heads_for(ledgers: list[Path], heads: list[str]) -> dict[Path, tuple[int, by
 
 _PAID = "a removed payment can be paid again"
 # what a row removed from the end of the books ledger undoes (docs/back-office.md, section 8)
-# and of the sales ledger's sales and voids (section 5)
+# and of the sales ledger's sales, voids, closings and conversions (section 5)
 _REMOVED = {"move": "a stolen or returned book whose move was removed is claimable again",
             "sale": "a removed sale's share can be sold again, or claimed by anyone",
-            "void": "a voided share whose void was removed can be paid"}
+            "void": "a voided share whose void was removed can be paid",
+            "closing": "a pool whose closing was removed sells again, and a sale after it passes",
+            "conversion": "a converted ledger whose conversion was removed reads as chained as written"}
 
 
 def problems(path: Path, rows: Iterable[tuple[int, Sequence[str | int], str]],

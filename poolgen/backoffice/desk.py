@@ -21,7 +21,7 @@ from poolgen.backoffice.books import PRINTED, BooksLedger, book_of_barcode, open
 from poolgen.backoffice.claims import Attempt, ClaimsLedger
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.index import Index, open_index
-from poolgen.backoffice.tickets import Ticket
+from poolgen.backoffice.tickets import Ticket, default_clerk, default_desk
 from poolgen.backoffice.vouched import SignedRun, signed
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
 from poolgen.money import fmt_cents
@@ -71,7 +71,7 @@ class Desk:
     (without one, a ticket's book is not checked: docs/back-office.md, section 8)."""
 
     def __init__(self, run: SignedRun, keys: dict[str, bytes], *, index_dir: Path | None = None,
-                 ledger: Path | None = None, desk: str = "desk", clerk: str = "clerk",
+                 ledger: Path | None = None, desk: str | None = None, clerk: str | None = None,
                  books: Path | None = None) -> None:
         run = signed(run, "the desk answers and pays")  # a script's Run of an unverified manifest: refused
         if run.kind != "printed":
@@ -79,7 +79,9 @@ class Desk:
                                   "answered by the sales ledger (`poolgen sales claim`)")
         if not keys:
             raise BackOfficeError("give --validation-key and/or --high-validation-key")
-        self.run, self.desk, self.clerk = run, desk, clerk
+        self.run = run
+        self.desk = default_desk() if desk is None else desk  # never "desk desk, clerk clerk"
+        self.clerk = default_clerk() if clerk is None else clerk
         self.indexes: dict[str, Index] = {t: open_index(run, t, k, index_dir)
                                           for t, k in sorted(keys.items())}
         self.cleared = [line for ix in self.indexes.values() for line in ix.cleared]

@@ -18,6 +18,7 @@ and a write the disk has no room for is one line saying so (docs/back-office.md,
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import os
 import sqlite3
@@ -30,8 +31,9 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from poolgen.backoffice.errors import BackOfficeError
+from poolgen.files.room import NO_ROOM, probe
 from poolgen.files.write import discard, fsync_folder, new_temporary, rename_new
-from poolgen.interrupts import deferred, kept
+from poolgen.interrupts import deferred, kept, pause_point
 
 BUSY_MS = 3000
 # what SQLite may raise on a damaged file: its errors, and a UnicodeDecodeError where the module decodes
@@ -77,7 +79,7 @@ def in_run_folder(path: Path) -> Path | None:
     return None
 
 
-def _check_place(path: Path, kind: Kind) -> bool:
+def check_place(path: Path, kind: Kind) -> bool:
     """Refuse a place no owned file may be; True if a file is already there."""
     run = in_run_folder(path)
     if run is not None:
@@ -99,7 +101,7 @@ def _check_place(path: Path, kind: Kind) -> bool:
     return True
 
 
-def _fail(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
+def failure(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
     if isinstance(exc, UnicodeDecodeError):  # sqlite3 decoding a damaged schema, message or text value
         return BackOfficeError(f"{path}: a damaged {kind.name} (text that is not UTF-8); refusing it")
     room = _no_room(path, exc)
@@ -123,24 +125,24 @@ def connect(path: Path, kind: Kind, *, create: bool, made: bool = False,
     the (empty) file itself, to be stamped (a desk index's temporary file). `read_only`: opened for
     reading only (`_uri`), every check made all the same, nothing written (no WAL switch, no write lock)."""
     path = Path(path)
-    exists = _check_place(path, kind)
+    exists = check_place(path, kind)
     if not exists:
         if not create or read_only:
             raise BackOfficeError(f"{path}: no such {kind.name}")
-        _make(path, kind)
-        _check_place(path, kind)
+        make(path, kind)
+        check_place(path, kind)
     try:
         db = sqlite3.connect(_uri(path, read_only), uri=True, isolation_level=None,
                              timeout=_STEP_MS / 1000, check_same_thread=False)
     except FAILURES as exc:
-        raise _fail(path, kind, exc) from None
+        raise failure(path, kind, exc) from None
     try:
         db.execute(f"PRAGMA busy_timeout = {_STEP_MS}")
         _stamp_or_check(db, path, kind, create and not read_only, made, read_only)
         db.execute("PRAGMA foreign_keys = ON")
     except FAILURES as exc:
         db.close()
-        raise _fail(path, kind, exc) from None
+        raise failure(path, kind, exc) from None
     except BaseException:
         db.close()
         raise
@@ -173,29 +175,39 @@ def _uri(path: Path, read_only: bool) -> str:
 
 def _no_room(path: Path, exc: Exception) -> str | None:
     """Why SQLite could not write the file or its -wal or -shm file, if for want of room: SQLITE_FULL
-    (the disk is full), or a write refused while the disk is full or a file size limit is set (a -shm
-    file SQLite cannot grow: an I/O error, not SQLITE_FULL); else None."""
+    (the disk is full), or a write refused as SQLite says only "disk I/O error" (a -shm file it cannot
+    grow; a disk quota exceeded, EDQUOT, which SQLite does not tell from any other failed write): then
+    the system is asked by a write beside the file (poolgen.files.room.probe), naming a full disk, a
+    quota or a file size limit as precisely; else None."""
     name = getattr(exc, "sqlite_errorname", "")
     if name == "SQLITE_FULL":
-        return "the disk is full"
+        return NO_ROOM[errno.ENOSPC]
     if name not in ("SQLITE_IOERR_WRITE", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE"):
         return None
+    folder = os.path.dirname(os.path.abspath(path))
     with contextlib.suppress(OSError):
-        if os.statvfs(os.path.dirname(os.path.abspath(path))).f_bavail == 0:
-            return "the disk is full"
-    with contextlib.suppress(ImportError):
+        if os.statvfs(folder).f_bavail == 0:
+            return NO_ROOM[errno.ENOSPC]
+    said = probe(Path(folder))
+    if said is not None:
+        return said
+    with contextlib.suppress(ImportError):  # a limit the probe's write stayed under, the ledger's did not
         import resource  # Unix only
 
         if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:
-            return "a file size limit (ulimit -f) stops it, as a full disk would"
+            return NO_ROOM[errno.EFBIG]
     return None
 
 
-def _make(path: Path, kind: Kind) -> None:
-    """A new owned file at `path`, stamped before it has its name: a temporary file beside it (0600 and
-    locked; what killed makings left is cleared, poolgen.files.write.new_temporary) gets the kind's schema
-    and stamp, then takes the name unless a concurrent process's file took it first (that one is opened).
-    So no process ever finds an empty file of the tool's making at an owned file's name."""
+def make(path: Path, kind: Kind, fill: Callable[[sqlite3.Connection], None] | None = None, *,
+         pause: str = "", keep: bool = False) -> bool:
+    """A new owned file at `path`, stamped (and given `fill`'s rows, in the same transaction) before it
+    has its name: a temporary file beside it (0600 and locked; what killed makings left is cleared,
+    poolgen.files.write.new_temporary) gets the kind's schema, stamp and rows, then takes the name unless
+    a file took it first: True if it took the name, False if one was there (a concurrent process's new
+    ledger, opened instead; a converted ledger refuses it). So no process ever finds an empty or half-filled
+    file of the tool's making at an owned file's name, and an interrupt at any moment leaves the name as
+    it was. `pause`: the interrupt tests' pause point before the rename; `keep`: once renamed, `kept`."""
     try:
         tmp, held = new_temporary(path, 0o600)
     except OSError as exc:
@@ -207,23 +219,29 @@ def _make(path: Path, kind: Kind) -> None:
             db.execute("PRAGMA journal_mode = MEMORY")  # no journal file beside it: it is discarded if cut
             db.execute("BEGIN")
             _stamp(db, kind)
+            if fill is not None:
+                fill(db)
             db.execute("COMMIT")
         finally:
             db.close()
-        try:
-            rename_new(tmp, path)
-            renamed = True
-        except FileExistsError:  # a concurrent process made it first
-            renamed = False
-        fsync_folder(path.parent)
+        if pause:
+            pause_point(pause)  # the interrupt tests stop the process here, before the rename
+        with deferred():
+            with contextlib.suppress(FileExistsError):  # a file took the name first
+                rename_new(tmp, path)
+                renamed = True
+            fsync_folder(Path(os.path.abspath(path)).parent)
+            if renamed and keep:
+                kept(path)
     except FAILURES as exc:
-        raise _fail(path, kind, exc) from None
+        raise failure(path, kind, exc) from None
     except OSError as exc:
         raise BackOfficeError(f"{path}: cannot create the {kind.name}: {exc.strerror or exc}") from None
     finally:
         os.close(held)
         if not renamed:
             discard(tmp)
+    return renamed
 
 
 def _stamp(db: sqlite3.Connection, kind: Kind) -> None:
@@ -236,7 +254,7 @@ def _stamp(db: sqlite3.Connection, kind: Kind) -> None:
 def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool, made: bool,
                     read_only: bool = False) -> None:
     """An empty database the caller `made` itself gets the kind's schema and stamp in one transaction;
-    any other empty file is refused (the tool names a new file only once stamped, `_make`: an empty one
+    any other empty file is refused (the tool names a new file only once stamped, `make`: an empty one
     is a ledger truncated, or another program's file; a file emptied is not a ledger with nothing in it);
     any other must be exactly the kind's."""
     if read_only:
@@ -259,7 +277,7 @@ def _stamp_or_check(db: sqlite3.Connection, path: Path, kind: Kind, create: bool
                                       "program's file); a new one is made only at a name where no file is")
             _stamp(db, kind)
         elif app != APPLICATION_ID or match is None:
-            read = "".join(f" or {k.version} (read only)" for k in kind.older)
+            read = "".join(f" or {v} (read only)" for v in dict.fromkeys(k.version for k in kind.older))
             raise BackOfficeError(f"{path}: not a poolgen {kind.name} of version {kind.version}{read} "
                                   f"(application id {app:#x}, version {version})")
         elif got != want:
@@ -319,7 +337,7 @@ def guarded(kind: Kind) -> Callable[[F], F]:
                 return fn(self, *args, **kwargs)
             except FAILURES as exc:
                 rollback(self.db)
-                raise _fail(self.path, kind, exc) from None
+                raise failure(self.path, kind, exc) from None
 
         return cast(F, inner)
 
@@ -342,9 +360,9 @@ def _retried(db: sqlite3.Connection, sql: str, path: Path, kind: Kind) -> None:
             return
         except sqlite3.OperationalError as exc:
             if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
-                raise _fail(path, kind, exc) from None
+                raise failure(path, kind, exc) from None
         except FAILURES as exc:
-            raise _fail(path, kind, exc) from None
+            raise failure(path, kind, exc) from None
         time.sleep(0.001 + 0.004 * int.from_bytes(os.urandom(1), "big") / 255)
 
 
@@ -353,7 +371,7 @@ def commit(db: sqlite3.Connection, path: Path, kind: Kind) -> None:
         db.execute("COMMIT")
     except FAILURES as exc:
         rollback(db)
-        raise _fail(path, kind, exc) from None
+        raise failure(path, kind, exc) from None
 
 
 def rollback(db: sqlite3.Connection) -> None:

@@ -23,51 +23,11 @@ from typing import Any
 from poolgen.backoffice import owned
 from poolgen.backoffice.chain import GENESIS, head_text, link, problems
 from poolgen.backoffice.errors import BackOfficeError
+from poolgen.backoffice.sales_schema import CHAINED, CHAINS_OF, SALES, UNCHAINED
 from poolgen.backoffice.vouched import Run, checked_pool_file, signed
 from poolgen.errors import RunError
 from poolgen.interrupts import pause_point
 
-SALES_3 = owned.Kind("sales ledger", 3, (
-    "CREATE TABLE pools (run_id TEXT NOT NULL, pool TEXT NOT NULL, shares INTEGER NOT NULL, "
-    "price_cents INTEGER NOT NULL, next_serial INTEGER NOT NULL, closed_at TEXT, "
-    "PRIMARY KEY (run_id, pool)) WITHOUT ROWID",
-    "CREATE TABLE sales (run_id TEXT NOT NULL, pool TEXT NOT NULL, serial INTEGER NOT NULL, "
-    "sale_no INTEGER NOT NULL UNIQUE, at TEXT NOT NULL, channel TEXT NOT NULL, player TEXT NOT NULL, "
-    "voided_at TEXT, void_reason TEXT, claimed_at TEXT, prize_cents INTEGER, "
-    "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
-    "WITHOUT ROWID",
-    # every payment, numbered: a claim cleared by hand from `sales` and paid again shows as a share paid
-    # twice, a row removed as a missing payment number (version 1 had no record but the sale's row), the
-    # last rows removed against a head recorded before (version 2 had no chain)
-    "CREATE TABLE payments (pay_no INTEGER PRIMARY KEY NOT NULL, run_id TEXT NOT NULL, pool TEXT NOT NULL, "
-    "serial INTEGER NOT NULL, at TEXT NOT NULL, prize_cents INTEGER NOT NULL CHECK (prize_cents > 0), "
-    "chain TEXT NOT NULL, "
-    "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
-))
-# version 4 (docs/back-office.md, section 5): every sale and every void chained too (chain.py), the void
-# its own row; version 3 is still read, never written (a hand edit of its sales and voids shows nowhere)
-_PAYMENTS = SALES_3.schema[2]
-_SCHEMA_4 = (
-    SALES_3.schema[0],
-    "CREATE TABLE sales (run_id TEXT NOT NULL, pool TEXT NOT NULL, serial INTEGER NOT NULL, "
-    "sale_no INTEGER NOT NULL UNIQUE, at TEXT NOT NULL, channel TEXT NOT NULL, player TEXT NOT NULL, "
-    "voided_at TEXT, void_reason TEXT, claimed_at TEXT, prize_cents INTEGER, chain TEXT NOT NULL, "
-    "PRIMARY KEY (run_id, pool, serial), FOREIGN KEY (run_id, pool) REFERENCES pools (run_id, pool)) "
-    "WITHOUT ROWID",
-    "CREATE TABLE voids (void_no INTEGER PRIMARY KEY NOT NULL, run_id TEXT NOT NULL, pool TEXT NOT NULL, "
-    "serial INTEGER NOT NULL, at TEXT NOT NULL, reason TEXT NOT NULL, chain TEXT NOT NULL, "
-    "FOREIGN KEY (run_id, pool, serial) REFERENCES sales (run_id, pool, serial))",
-    _PAYMENTS,
-)
-# a version 4 ledger converted from one of version 3 (upgrade.py; section 5): the conversion's one row
-CONVERTED = owned.Kind("sales ledger", 4, (*_SCHEMA_4, (
-    "CREATE TABLE conversions (at TEXT NOT NULL, from_version INTEGER NOT NULL, from_sha256 TEXT NOT NULL, "
-    "last_sale_no INTEGER NOT NULL, last_void_no INTEGER NOT NULL, last_pay_no INTEGER NOT NULL)")))
-SALES = owned.Kind("sales ledger", 4, _SCHEMA_4, older=(SALES_3,), variants=(CONVERTED,))
-# the fields each row's chain covers, in order (section 5), and the column that numbers the rows
-CHAINED = {"sales": ("sale_no", "sale_no, run_id, pool, serial, at, channel, player"),
-           "voids": ("void_no", "void_no, run_id, pool, serial, at, reason"),
-           "payments": ("pay_no", "pay_no, run_id, pool, serial, at, prize_cents")}
 _SALE = "run_id, pool, serial, sale_no, at, channel, player, voided_at, claimed_at, prize_cents"
 _SALE_KINDS = "ttiitttTTI"  # owned.typed: text, integers, and the nullable times and prize
 
@@ -125,15 +85,21 @@ class SalesLedger:
 
     @property
     def chained(self) -> bool:
-        """Whether its sales and voids are chained (version 4); version 3 is read, never written."""
-        return self.version == SALES.version
+        """Whether its sales and voids are chained (version 4 or 5); version 3 is read, never written."""
+        return "sales" in CHAINS_OF[self.version]
+
+    @property
+    def closings_chained(self) -> bool:
+        """Whether its pools' closings are chained rows (version 5); version 4 is read, never written."""
+        return "closings" in CHAINS_OF[self.version]
 
     def _records(self) -> None:
         signed(self.run, RECORDS)  # reads any run; records only from a verified one (vouched.py)
-        if not self.chained:
-            raise BackOfficeError(f"{self.path}: a sales ledger of version {self.version} (sales and voids "
-                                  f"in no chain): read, never written; record into a new ledger of version "
-                                  f"{SALES.version}")
+        if self.version != SALES.version:
+            raise BackOfficeError(f"{self.path}: a sales ledger of version {self.version} "
+                                  f"({UNCHAINED[self.version]} in no chain): read, never written; convert "
+                                  f"it into a new ledger of version {SALES.version} (`poolgen sales "
+                                  "upgrade`)")
 
     def _link(self, table: str, fields: tuple[str | int, ...]) -> str:
         """The chain of `fields`, the next row of `table` (in the caller's write transaction), linked to the
@@ -176,7 +142,7 @@ class SalesLedger:
                             (self.run.run_id, pool, entry.tickets, entry.price_cents))
             return entry.tickets, 1, None
         _, next_serial, closed_at = owned.typed(row, "shares, next_serial, closed_at", "iiT")
-        return entry.tickets, next_serial, closed_at
+        return entry.tickets, next_serial, closed_at or self._closed(pool)
 
     @owned.guarded(SALES)
     def sell(self, pool: str, channel: str, player: str, now: datetime | None = None) -> Sale:
@@ -241,6 +207,10 @@ class SalesLedger:
             at = now_text(now)
             self.db.execute("UPDATE pools SET closed_at = ? WHERE run_id = ? AND pool = ?",
                             (at, self.run.run_id, pool))
+            no = int(self.db.execute("SELECT COALESCE(MAX(close_no), 0) + 1 FROM closings").fetchone()[0])
+            row = (no, self.run.run_id, pool, at)
+            self.db.execute("INSERT INTO closings VALUES (?, ?, ?, ?, ?)",
+                            (*row, self._link("closings", row)))
             note.append(f"the closing of pool {pool} in the ledger {self.path}")
         return at, serial - 1, shares - serial + 1
 
@@ -282,6 +252,15 @@ class SalesLedger:
                               "void_no LIMIT 1", (self.run.run_id, pool, serial)).fetchone()
         return None if row is None else str(row[0])
 
+    def _closed(self, pool: str) -> str | None:
+        """When the pool's closing row (version 5) says it was closed, or None: a closing cleared from
+        `pools` by hand still closes it."""
+        if not self.closings_chained:
+            return None
+        row = self.db.execute("SELECT at FROM closings WHERE run_id = ? AND pool = ? ORDER BY close_no "
+                              "LIMIT 1", (self.run.run_id, pool)).fetchone()
+        return None if row is None else str(row[0])
+
     def _pay(self, pool: str, serial: int, at: str, prize: int) -> None:
         """Insert the payment row (in the caller's write transaction) as the next payment number, its
         chain linked to the last row's (docs/back-office.md, section 5)."""
@@ -299,17 +278,16 @@ class SalesLedger:
 
     @owned.guarded(SALES)
     def chains(self, heads: dict[str, tuple[int, bytes]]) -> tuple[dict[str, str], list[str]]:
-        """Each chain's head recomputed from its rows (sales, voids and payments; a ledger of version 3 its
-        payments' only; also kept in `heads`), and every chain's problems (chain.problems), given the heads
-        recorded before."""
+        """Each chain's head recomputed from its rows (sales, voids, closings, payments and conversions; a
+        ledger of version 4 its sales', voids' and payments', of version 3 its payments' only; also kept in
+        `heads`), and every chain's problems (chain.problems), given the heads recorded before."""
         out: dict[str, str] = {}
         found: list[str] = []
-        for table, (number, cols) in CHAINED.items():
-            if table != "payments" and not self.chained:
-                continue
+        for table in CHAINS_OF[self.version]:
+            number, cols = CHAINED[table]
             n = len(cols.split(", "))
             rows = self.db.execute(f"SELECT {cols}, chain FROM {table} ORDER BY {number}").fetchall()
-            what = table[:-1]  # "sale", "void", "payment"
+            what = {"closings": "closing"}.get(table, table[:-1])  # "sale", "void", "payment", "conversion"
             name = "head" if table == "payments" else f"{table} head"
             out[table], broken = problems(self.path, ((r[0], r[:n], str(r[n])) for r in rows),
                                           heads.get(table), what, name)
@@ -337,6 +315,13 @@ class SalesLedger:
         return [] if not self.chained else [owned.typed(r, cols, "ittittT") for r in self.db.execute(
             "SELECT v.void_no, v.run_id, v.pool, v.serial, v.at, v.reason, s.void_reason FROM voids AS v "
             "LEFT JOIN sales AS s USING (run_id, pool, serial) ORDER BY v.void_no")]
+
+    @owned.guarded(SALES)
+    def closings(self) -> list[tuple[int, str, str, str]]:
+        """Every closing row (close_no, run_id, pool, at), every run's, by number (none before version 5)."""
+        cols = "close_no, run_id, pool, at"
+        return [] if not self.closings_chained else [owned.typed(r, cols, "ittt") for r in self.db.execute(
+            f"SELECT {cols} FROM closings ORDER BY close_no")]
 
     @owned.guarded(SALES)
     def sold_under(self) -> dict[str, int]:

@@ -16,6 +16,7 @@ from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.orders import Order, prizes_add_up
 from poolgen.backoffice.reports import Level, Reconciliation, missing, payout_pct
 from poolgen.backoffice.sales import Sale, SalesLedger, share_id
+from poolgen.backoffice.sales_schema import UNCHAINED
 from poolgen.backoffice.vouched import Run, checked_pool_file
 from poolgen.money import fmt_cents
 
@@ -23,6 +24,10 @@ from poolgen.money import fmt_cents
 def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
     """Per pool and prize: prizes in the pool (`total`) and prizes in shares sold (`paid`: no longer
     available to players); `remaining` the prizes among shares not yet sold."""
+    served = _served(run, sales, sales.sales())[0]
+    if served:  # the figures count shares sold from the pools rows: one edited by hand would move them
+        raise BackOfficeError(f"{sales.path}: {served[0]}; the ledger does not reconcile, so the figures "
+                              "would not add up (`poolgen sales reconcile` names each problem)")
     out = []
     pools = sales.pools()
     for entry in run.folder.parsed.pools:
@@ -102,6 +107,38 @@ def _event_rows(run: Run, sales: SalesLedger, sold: list[Sale], rows: Sequence[t
     return out
 
 
+def _closings(run: Run, sales: SalesLedger, out: list[str]) -> dict[str, dict[int, str]]:
+    """Each pool's closing rows (version 5), every run's numbered with no gap, against its `pools` row:
+    one row for a pool its `pools` row says closed, at the same time, none for another (a closing cleared
+    by hand) and none of a pool never registered; problems appended to `out`. The run's pools' closing
+    rows by number (a sale later than any of them is after the pool's closing)."""
+    rows = sales.closings()
+    gaps = missing([r[0] for r in rows], "closing")
+    out += [f"{sales.path}: {gaps} (rows removed by hand)"] if gaps else []
+    mine: dict[str, dict[int, str]] = {}
+    for no, run_id, pool, at in rows:
+        if run_id == run.run_id:
+            mine.setdefault(pool, {})[no] = at
+    pools = sales.pools()
+    for pool, got in sorted(mine.items()):
+        closed = pools[pool][2] if pool in pools else None
+        nos = ", ".join(str(n) for n in got)
+        if pool not in pools:
+            out.append(f"pool {pool}: closing no. {nos} of a pool the ledger never registered")
+        elif len(got) > 1:
+            out.append(f"pool {pool}: closed {len(got)} times (closing nos. {nos})")
+        elif closed is None:
+            out.append(f"pool {pool}: closing no. {nos} is recorded, but its pools row shows no closing "
+                       "(cleared by hand)")
+        elif closed != got[int(nos)]:
+            out.append(f"pool {pool}: its pools row records a closing at {closed}, its closing no. {nos} at "
+                       f"{got[int(nos)]}")
+    if sales.closings_chained:
+        out += [f"pool {pool}: closed at {p[2]}, but no closing row records it (removed by hand)"
+                for pool, p in sorted(pools.items()) if p[2] is not None and pool not in mine]
+    return mine
+
+
 def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
     """The paid sales of `pool` whose amount is not their share's prize in the vouched pool file, or
     whose sale was voided."""
@@ -120,58 +157,74 @@ def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
     return out
 
 
-def reconcile_sales(run: Run, sales: SalesLedger,
-                    heads: dict[str, tuple[int, bytes]] | None = None) -> Reconciliation:
-    """An eInstant sales ledger against the run: per pool, the shares sold are exactly serials 1 .. n
-    (the served sequence is the pool file's order), sale numbers rise with serials, no sale is later
-    than the pool's closing, every paid share's amount is its row's prize in the vouched pool file, on a
-    sale not voided, every void its one void row and every claim its one payment row; each chain (sales,
-    voids, payments) whole and extending its head recorded before (`heads`: "sales", "voids",
-    "payments")."""
-    rec = Reconciliation()
+def _served(run: Run, sales: SalesLedger, every: list[Sale]) -> tuple[list[str], dict[str, list[Sale]]]:
+    """The served sequence's problems, and the run's sales by pool (by serial): each `pools` row a pool of
+    the run with the manifest's shares and price, under no other run id; each closing its one row; per
+    pool registered or sold, the shares sold exactly serials 1 to `next_serial` - 1 (a pool with no sale
+    included: a `next_serial` raised by hand counts shares never sold as sold), sale numbers rising with
+    serials, no sale later than the pool's closing."""
+    out: list[str] = []
     pools = sales.pools()
     entries = {p.id: p for p in run.folder.parsed.pools}
     for pool, (shares, price) in sorted(sales.prices().items()):
         entry = entries.get(pool)
         if entry is None:
-            rec.problems.append(f"pool {pool}: not a pool of run {run.run_id}")
+            out.append(f"pool {pool}: not a pool of run {run.run_id}")
         elif (shares, price) != (entry.tickets, entry.price_cents):
-            rec.problems.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; "
-                                f"the run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
-        rec.problems += [f"pool {pool}: also sold in this ledger under run {other}, which holds the same "
-                         "shares (each share sold twice)" for other in sales.also_under(pool)]
+            out.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; the run's "
+                       f"pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
+        out += [f"pool {pool}: also sold in this ledger under run {other}, which holds the same shares (each "
+                "share sold twice)" for other in sales.also_under(pool)]
+    closings = _closings(run, sales, out)
     by_pool: dict[str, list[Sale]] = {}
-    every = sales.sales()
     for sale in every:
         by_pool.setdefault(sale.pool, []).append(sale)
-    for pool, sold in sorted(by_pool.items()):
-        sold.sort(key=lambda x: x.serial)
+    for pool in sorted(set(by_pool) | set(pools)):
+        sold = sorted(by_pool.get(pool, []), key=lambda x: x.serial)
+        by_pool[pool] = sold
         shares, next_serial, closed = pools.get(pool, (0, 1, None))
         if [x.serial for x in sold] != list(range(1, next_serial)):
-            rec.problems.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} "
-                                "in the pool's order")
+            out.append(f"pool {pool}: the shares sold are not serials 1 to {next_serial - 1:,} in the pool's "
+                       "order")
         numbers = [x.sale_no for x in sold]
         if numbers != sorted(numbers):
-            rec.problems.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of "
-                                "serial order)")
-        if closed is not None and any(x.at > closed for x in sold):
-            rec.problems.append(f"pool {pool}: a sale after the pool was closed at {closed}")
+            out.append(f"pool {pool}: sale numbers do not rise with serials (a share sold out of serial "
+                       "order)")
+        for at in sorted({*([closed] if closed else []), *closings.get(pool, {}).values()}):
+            if any(x.at > at for x in sold):
+                out.append(f"pool {pool}: a sale after the pool was closed at {at}")
+    return out, by_pool
+
+
+def reconcile_sales(run: Run, sales: SalesLedger,
+                    heads: dict[str, tuple[int, bytes]] | None = None) -> Reconciliation:
+    """An eInstant sales ledger against the run: the served sequence (`_served`), every paid share's
+    amount its row's prize in the vouched pool file, on a sale not voided, every void its one void row and
+    every claim its one payment row; each chain whole and extending its head recorded before (`heads`:
+    "sales", "voids", "closings", "payments", "conversions")."""
+    rec = Reconciliation()
+    every = sales.sales()
+    rec.problems, by_pool = _served(run, sales, every)
+    for pool, sold in sorted(by_pool.items()):
         paid = [x for x in sold if x.claimed_at is not None]
         rec.checked += len(paid)
         rec.paid_cents += sum(x.prize_cents or 0 for x in paid)
         rec.problems += _paid_amounts(run, pool, paid)
     rec.problems += _void_rows(run, sales, every)
     rec.problems += _payment_rows(run, sales, every)
-    now, broken = sales.chains(heads or {})  # the sales' and voids' heads: sales.heads
+    now, broken = sales.chains(heads or {})  # the others' heads: sales.heads
     rec.heads[str(sales.path)] = now["payments"]
     rec.problems += broken
     return rec
 
 
-def unchained_note(sales: SalesLedger) -> str:
-    """What a reader of a ledger of version 3 is told: its sales and voids are in no chain."""
-    return (f"note: {sales.path}: a sales ledger of version {sales.version}: its sales and voids carry no "
-            "chain (a hand edit of a sale or void is not shown); only its payments are chained")
+def unchained_note(sales: SalesLedger) -> str | None:
+    """What a reader of a ledger of version 3 or 4 is told: what of it is in no chain; None for version 5."""
+    if sales.version not in UNCHAINED:
+        return None
+    only = "; only its payments are chained" if not sales.chained else ""
+    return (f"note: {sales.path}: a sales ledger of version {sales.version}: its {UNCHAINED[sales.version]} "
+            f"carry no chain (a hand edit of one is not shown){only}")
 
 
 def chain_refusal(sales: SalesLedger) -> None:

@@ -5,7 +5,9 @@ other Unicode digit, a sign, a space or a newline is refused in one line (exit 2
 
 from __future__ import annotations
 
+import getpass
 import re
+import socket
 from dataclasses import dataclass
 
 from poolgen.backoffice.errors import BackOfficeError, shown
@@ -60,3 +62,28 @@ def parse_id(text: str, what: str) -> str:
         raise BackOfficeError(f"{what} {shown(text)}: not an id (1 to 64 printable ASCII characters, "
                               "no spaces)")
     return text
+
+
+UNKNOWN = "unknown"  # a default the system cannot give as an id: "desk unknown, clerk unknown"
+
+
+def _as_id(text: str) -> str:
+    return text if re.fullmatch(r"[!-~]{1,64}", text, re.ASCII) else UNKNOWN
+
+
+def default_desk() -> str:
+    """A desk not named (--desk): this computer's host name, as the ledger records and the desk says it
+    ("paid ... at desk lotto-3, clerk ann"); `unknown` if that is not an id (docs/back-office.md)."""
+    try:
+        return _as_id(socket.gethostname())
+    except OSError:
+        return UNKNOWN
+
+
+def default_clerk() -> str:
+    """A clerk not named (--clerk): the login name of the user running the command; `unknown` if there is
+    none or it is not an id."""
+    try:
+        return _as_id(getpass.getuser())
+    except (OSError, KeyError):  # no LOGNAME, USER, LNAME, USERNAME, and no password entry
+        return UNKNOWN

@@ -27,6 +27,7 @@ class PoolFigures:
     price_cents: int
     tickets: int
     tiers: tuple[PoolTier, ...]
+    may_hold: tuple[PoolTier, ...] | None = None  # a split pool: the order's tiers, each a share above 0
 
     @property
     def winners(self) -> int:
@@ -54,7 +55,10 @@ class PoolFigures:
 
     @property
     def top_prize_cents(self) -> int:
-        return max(t.prize_cents for t in self.tiers)
+        """The largest prize a ticket of the pool can win: a tier of no ticket (count 0) is none. A split
+        pool's rows are its shares rounded down, and it may hold one more of any tier of the order
+        (`may_hold`): its top prize is the order's."""
+        return max((t.prize_cents for t in self.may_hold or self.tiers if t.count), default=0)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -109,7 +109,7 @@ def check_layouts_vary(game: Game, per_book: int | None) -> None:
                 run = min(longest_run(most[i], pool.tickets), cut)
                 where = f"a run of {run} shares of the tier (the longest a pool is expected to hold)"
             if gives_up(most[i], pool.tickets, cut, (k + 1) / PROBE_PAIRS) > GIVES_UP:
-                raise SpecError(f"{game.path.name}: {table}.neighbours: tier {tier.id}{named}: {k} of "
+                raise SpecError(f"{game.file}: {table}.neighbours: tier {tier.id}{named}: {k} of "
                                 f"{PROBE_PAIRS} pairs of its layouts drawn at random are identical, too many "
                                 f"to keep the neighbours of {where} apart; write neighbours = \"off\" in "
                                 f"[{table}] (or give the tier more varied layouts)")

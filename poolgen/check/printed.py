@@ -9,6 +9,7 @@ does), so the published costs and totals are compared without them.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from poolgen.check.figures import GameCheck, PoolFigures, figures, odds_match, places_of, printed_cents
@@ -30,6 +31,8 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
                         tuple(PoolTier(t.id, t.prize_cents, c)
                               for t, c in zip(first.tiers, counts, strict=True)))
     result.order = order
+    if sales.split is not None:  # a pool may hold one more of any tier than its share rounded down
+        result.pools = [replace(p, may_hold=order.tiers) for p in result.pools]
     pub = game.published
     if pub.prize_table != "regulation":
         result.notes.append(f"{game.name}: the prize table is {pub.prize_table}, not the "

@@ -20,7 +20,12 @@ def run() -> None:
     if sys.argv[1:2] == ["generate"]:  # poolgen/memory.py says why only here
         keep_freed_memory()
     pause_point("loading")
-    from audit.pipes import flushed  # as the app: loaded once a Ctrl-C is one line
+    from audit.pipes import STDOUT_CLOSED, closed_standard_streams, flushed  # as the app: see below
+
+    if closed_standard_streams():  # before the app opens anything (audit/pipes.py)
+        if sys.stderr is not None:
+            print(f"poolgen: error: {STDOUT_CLOSED}", file=sys.stderr)
+        finish(2)
     from poolgen.cli.main import app  # loaded once a Ctrl-C is one line (exit_at_once)
 
     try:

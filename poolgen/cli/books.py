@@ -27,7 +27,9 @@ Ledger = Annotated[Path, typer.Option("--ledger", metavar="BOOKS.sqlite", help="
 SignedBy = Annotated[Path | None, typer.Option(
     "--public-key", metavar="FILE",
     help="The run's public key: the manifest's signature is verified first (required).")]
-Clerk = Annotated[str, typer.Option("--clerk", metavar="ID", help="Who records the move.")]
+Clerk = Annotated[str | None, typer.Option(
+    "--clerk", metavar="ID", show_default=False,
+    help="Who records the move (default: the login name running the command).")]
 Ref = Annotated[str | None, typer.Option(
     "--ref", metavar="ID", help="A reference: the retailer, a police report.", show_default=False)]
 Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
@@ -39,14 +41,14 @@ def _printed(run: Run) -> Run:
     return run
 
 
-def _move(command: str, run: Path, books: list[str], ledger: Path, public_key: Path | None, clerk: str,
+def _move(command: str, run: Path, books: list[str], ledger: Path, public_key: Path | None, clerk: str | None,
           ref: str | None, as_json: bool) -> None:
     # here, not at module level: polars and numpy would load with every poolgen command (start-up time)
     from poolgen.backoffice.books import BooksLedger, own_books, parse_book, run_books  # lazy: start-up time
-    from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
+    from poolgen.backoffice.tickets import default_clerk, parse_id  # lazy: start-up time
     from poolgen.backoffice.vouched import open_signed  # lazy: start-up time
 
-    clerk = parse_id(clerk, "--clerk")
+    clerk = default_clerk() if clerk is None else parse_id(clerk, "--clerk")
     ref = "" if ref is None else parse_id(ref, "--ref")
     vouched = _printed(open_signed(run, public_key, f"books {command}"))
     known = run_books(vouched)
@@ -70,7 +72,7 @@ def _move(command: str, run: Path, books: list[str], ledger: Path, public_key: P
 @app.command("activate")
 @reports_errors
 def activate_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: SignedBy = None,
-                 clerk: Clerk = "clerk", ref: Ref = None, as_json: Json = False) -> None:
+                 clerk: Clerk = None, ref: Ref = None, as_json: Json = False) -> None:
     """Activate printed books (delivered to a retailer, on sale): their tickets become claimable."""
     _move("activate", run, books, ledger, public_key, clerk, ref, as_json)
 
@@ -78,7 +80,7 @@ def activate_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: Signe
 @app.command("settle")
 @reports_errors
 def settle_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: SignedBy = None,
-               clerk: Clerk = "clerk", ref: Ref = None, as_json: Json = False) -> None:
+               clerk: Clerk = None, ref: Ref = None, as_json: Json = False) -> None:
     """Settle activated books (sold and paid for): still claimable."""
     _move("settle", run, books, ledger, public_key, clerk, ref, as_json)
 
@@ -86,7 +88,7 @@ def settle_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: SignedB
 @app.command("return")
 @reports_errors
 def return_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: SignedBy = None,
-               clerk: Clerk = "clerk", ref: Ref = None, as_json: Json = False) -> None:
+               clerk: Clerk = None, ref: Ref = None, as_json: Json = False) -> None:
     """Return printed or activated books unsold: their tickets are no longer claimable."""
     _move("return", run, books, ledger, public_key, clerk, ref, as_json)
 
@@ -94,7 +96,7 @@ def return_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: SignedB
 @app.command("stolen")
 @reports_errors
 def stolen_cmd(run: RunArg, books: BookArgs, ledger: Ledger, public_key: SignedBy = None,
-               clerk: Clerk = "clerk", ref: Ref = None, as_json: Json = False) -> None:
+               clerk: Clerk = None, ref: Ref = None, as_json: Json = False) -> None:
     """Report books stolen: their tickets are refused at the desk, for good."""
     _move("stolen", run, books, ledger, public_key, clerk, ref, as_json)
 

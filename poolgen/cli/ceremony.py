@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from poolgen.cli.common import Json, echo, reports_errors, say
+from poolgen.cli.common import Force, Json, echo, reports_errors, say
 from poolgen.cli.prompts import ask, ask_passphrase, confirm
 from poolgen.files.read import PASSPHRASE_ENV
 from poolgen.interrupts import deferred
@@ -255,14 +255,14 @@ def commit(
 def publish_cmd(
     file: File,
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The public bundle (a new file).")],
-    as_json: Json = False,
+    as_json: Json = False, force: Force = False,
 ) -> None:
     """Write the pre-sale bundle: transcript, signed commitments, round and abort, never a reveal.
     Publish it before the reveals: a ceremony abandoned after it is on the record."""
     from poolgen.seeds.ceremony_file import load, publish  # lazy: start-up time (docs/scaling.md)
 
     ceremony = load(file)
-    publish(out, ceremony)
+    publish(out, ceremony, file, force)
     _said(as_json, [f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 "
                     f"{ceremony.transcript_sha256}"],
           {"bundle": str(out), "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,

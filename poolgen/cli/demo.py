@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Callable
 from contextlib import nullcontext, redirect_stdout
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -28,8 +29,9 @@ from poolgen.cli.report import report_of_verdict
 from poolgen.cli.verify import verify_keeping
 from poolgen.errors import OutputError
 from poolgen.files.read import READABLE_SECRET_FLAG
-from poolgen.files.write import check_run_id, ensure_folder
+from poolgen.files.write import FOLDER_MODE, check_run_id, ensure_folder, staged_folder
 from poolgen.game.model import Game
+from poolgen.interrupts import Interrupted
 from poolgen.seeds.seed import read_seed_file
 
 if TYPE_CHECKING:  # types only: audit.verify's imports cost every command's start-up (docs/scaling.md)
@@ -56,10 +58,9 @@ def _step(title: str, fn: Callable[..., object], /, **kwargs: Any) -> None:
     try:
         fn(**kwargs)
     except typer.Exit as done:
-        if done.exit_code >= 128:  # interrupted: the command said so in its one line
-            raise
-        if done.exit_code:
+        if done.exit_code == 1:  # a verdict; an error (exit 2), an interrupt: the command's line alone
             say(f"demo stopped: `{title}` exited {done.exit_code}")
+        if done.exit_code:
             raise
     typer.echo("")
 
@@ -110,15 +111,29 @@ def demo_cmd(
     run = folder / run_id
 
     where = {"demo": str(folder), "run": str(run)}
+    stopped: typer.Exit | None = None
     try:
-        with redirect_stdout(sys.stderr) if as_json else nullcontext():  # --json: stdout holds it alone
-            keys = _steps(game, pool_id, folder, run, run_id, seed_file, allow_readable_secret)
-    except typer.Exit as stopped:
-        if as_json and stopped.exit_code < 128:  # interrupted: the one line says it all
+        with staged_folder(folder, mode=FOLDER_MODE) as staging:  # whole, or nothing under its name
+            say(f"demo: writing into {staging}, renamed {folder} once every step has run")
+            try:
+                with redirect_stdout(sys.stderr) if as_json else nullcontext():  # --json: stdout holds it
+                    keys = _steps(game, pool_id, staging, staging / run_id, run_id, seed_file,
+                                  allow_readable_secret)
+            except typer.Exit as exit_:
+                if exit_.exit_code != 1:  # an error (a full disk: exit 2) or an interrupt: nothing is kept
+                    raise
+                stopped = exit_  # a verdict (a figure disagrees, a step fails): the folder is kept to read
+    except Interrupted as exc:  # the demo's own writes (its staging, its rename): nothing under a final name
+        raise Interrupted(exc.signum, f"nothing was kept: the demo folder {folder} was not finished") \
+            from None
+    if stopped is not None:
+        if as_json:
             seed = folder / f"{run_id}.seed" if seed_file is None else seed_file
             typer.echo(json.dumps({**where, "seed_file": str(seed) if seed.exists() else None, "ok": False,
                                    "stopped_at": _stopped[-1], "exit_code": stopped.exit_code}, indent=2))
-        raise
+        raise stopped
+    keys = replace(keys, private=folder / "keys" / keys.private.name,
+                   public=folder / "keys" / keys.public.name)
     seed_file = folder / f"{run_id}.seed" if seed_file is None else seed_file
     if as_json:
         typer.echo(json.dumps({**where, "seed_file": str(seed_file), "private_key": str(keys.private),

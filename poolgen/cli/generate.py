@@ -18,7 +18,7 @@ from poolgen.cli.common import echo, err_console, reports_errors, say
 from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seed import Entropy
 from poolgen.deliverables.roles import who_gets_what
-from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError
+from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError, SpecError
 from poolgen.files.leftovers import pending_seed_name, sweep
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder, present
@@ -63,7 +63,7 @@ def validation_keys(game: Game, low: Path | None, high: Path | None,
     if low is None or high is None:
         raise ValidationError("give both --validation-key and --high-validation-key, or neither")
     if not isinstance(game.sales, Printed):
-        raise ValidationError(f"{game.path.name}: validation files are for printed games; an eInstant's "
+        raise ValidationError(f"{game.file}: validation files are for printed games; an eInstant's "
                               "pool file is its serving order")
     keys = (read_validation_key(low, allow_readable), read_validation_key(high, allow_readable))
     if keys[0] == keys[1]:
@@ -79,7 +79,7 @@ def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None,
     if path is None:
         return None
     if not isinstance(game.sales, Printed):
-        raise ValidationError(f"{game.path.name}: a book key numbers a printed order's books; an eInstant "
+        raise ValidationError(f"{game.file}: a book key numbers a printed order's books; an eInstant "
                               "has none")
     key = read_validation_key(path, allow_readable)
     if keys is not None and key in keys:
@@ -94,10 +94,10 @@ def parse_threshold(value: str | None) -> int | None:
         return None
     try:
         cents, _ = parse_printed(value)
-    except Exception:
-        cents = 0
+    except ValueError as exc:  # not an amount, or fractions of a cent: said (a broad except hid why)
+        raise ValidationError(f"--high-tier-prize {value!r}: {exc}; give an amount such as 600.00") from None
     if cents <= 0:
-        raise ValidationError(f"--high-tier-prize {value!r}: give an amount such as 600.00")
+        raise ValidationError(f"--high-tier-prize {value!r}: give an amount above 0, such as 600.00")
     return cents
 
 
@@ -157,6 +157,8 @@ def generate_cmd(
         ids = pool or [p.id for p in game.pools]
         for pid in ids:
             game.pool(pid)
+        if len(set(ids)) != len(ids):  # as generate() says it, but before OUT is made
+            raise SpecError(f"{game.file}: a pool id is named twice: {', '.join(ids)}")
         ensure_new(out / run_id)  # looked at, nothing made: every input is read before OUT is created
         keys = validation_keys(game, validation_key, high_validation_key, allow_readable_secret)
         books = _book_key(game, book_key, keys, allow_readable_secret)
@@ -252,7 +254,7 @@ def _workers_for_memory(game: Game, ids: list[str], workers: int) -> int:
     fit = workers_that_fit(needs, workers, available)
     if fit == 0:
         assert available is not None  # with the memory unknown, every worker fits
-        raise RunError(f"{game.path.name}: pool {ids[needs.index(max(needs))]} needs about "
+        raise RunError(f"{game.file}: pool {ids[needs.index(max(needs))]} needs about "
                        f"{max(needs) / 2**30:.1f} GiB of memory to build; {available / 2**30:.1f} GiB is "
                        "available")
     if fit < min(workers, len(ids)) and available is not None:

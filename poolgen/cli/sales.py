@@ -1,6 +1,6 @@
 """`poolgen sales`: the reference eInstant sales ledger (docs/back-office.md, section 5), for acceptance
 tests and small operators: sell a pool's next share, void a sale, close a pool, answer a share's claim,
-report prizes remaining and the closing figures, and convert a ledger of version 3 into version 4."""
+report prizes remaining and the closing figures, and convert a ledger of version 3 or 4 into version 5."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # types only; the modules (polars, numpy) load when a command
     from poolgen.backoffice.sales import Refused, SalesLedger
 
 app = typer.Typer(help="The eInstant sales ledger: sell, void, close, claim, report, reconcile; upgrade a "
-                       "ledger of version 3.",
+                       "ledger of version 3 or 4.",
                   no_args_is_help=True, add_completion=False)
 
 RunArg = Annotated[Path, typer.Argument(metavar="RUN", help="The eInstant run folder.")]
@@ -131,7 +131,9 @@ def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: SignedBy =
     finally:
         book.close()
     _answer(as_json, f"closed pool {pool} at {at}: {sold:,} share(s) sold, {unsold:,} never sold",
-            {"outcome": "closed", "pool": pool, "at": at, "sold": sold, "unsold": unsold}, 0)
+            {"outcome": "closed", "pool": pool, "at": at, "sold": sold, "unsold": unsold,
+             "head": book.heads["closings"]}, 0,
+            f"ledger {ledger}: closings head {book.heads['closings']}")  # the anchor kept (back-office.md, 5)
 
 
 @app.command("claim")
@@ -199,7 +201,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
         if left_out:
             raise BackOfficeError(left_out)
         chain_refusal(books[0])  # one ledger, read under each run id: its chains once
-        unchained = None if books[0].chained else unchained_note(books[0])
+        unchained = unchained_note(books[0])
         converted = conversion(books[0])  # a ledger converted from version 3 (section 5)
         parts = [(book, einstant_levels(book.run, book)) for book in books]
         sales = sum(sold_cents(book) for book in books)
@@ -219,7 +221,7 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     header = ["Pool and prize", "Total prizes", "Sold", "Remaining"]
     title = game_title(order.first)
     if as_json:
-        typer.echo(json.dumps({**order.to_json(), "sales_cents": sales, "sales_chained": unchained is None,
+        typer.echo(json.dumps({**order.to_json(), "sales_cents": sales, "sales_chained": books[0].chained,
                                "levels": [lv.to_json() for lv in levels], "totals": totals(levels)},
                               indent=2))
     else:
@@ -237,14 +239,15 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
 @reports_errors
 def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_json: Json = False,
                   head: Annotated[list[str] | None, typer.Option(
-                      "--head", metavar="[sales=|voids=|payments=]N:HEX",
+                      "--head", metavar="[sales=|voids=|closings=|payments=|conversions=]N:HEX",
                       help="A head recorded earlier (bare: the payments'): the ledger must extend it. "
                            "Repeatable, one per chain.")]
                   = None) -> None:
     """Check the ledger against the run: shares sold in the pool's order, none after closing, every
-    payment its share's prize, every void its void row, the sales', voids' and payments' chains whole and
-    extending each --head. Exit 0: it reconciles; 1: a problem (each named)."""
+    payment its share's prize, every void and closing its row, every chain whole and extending each
+    --head. Exit 0: it reconciles; 1: a problem (each named)."""
     from poolgen.backoffice.chain import parse_head  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.sales_schema import CHAINED, CHAINS_OF  # lazy: start-up time
     from poolgen.backoffice.share_reports import reconcile_sales, unchained_note  # lazy: start-up time
     from poolgen.backoffice.upgrade import conversion  # lazy: start-up time
 
@@ -252,26 +255,29 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
     for text in head or []:
         table, sep, value = text.rpartition("=")
         table = table if sep else "payments"
-        if table not in ("sales", "voids", "payments") or table in recorded:
+        if table not in CHAINED or table in recorded:
             raise BackOfficeError(f"--head {text!r}: " + ("a second head of the " + table if table in recorded
-                                  else "not sales=N:HEX, voids=N:HEX, payments=N:HEX or N:HEX"))
-        recorded[table] = parse_head(value, entry=table[:-1], given=text)
+                                  else f"not {'=N:HEX, '.join(CHAINED)}=N:HEX or N:HEX"))
+        recorded[table] = parse_head(value, entry={"closings": "closing"}.get(table, table[:-1]), given=text)
     book = _ledger(run, ledger, public_key)
     try:
-        if not book.chained and set(recorded) - {"payments"}:
-            raise BackOfficeError(f"--head: {ledger} is a sales ledger of version {book.version}; its sales "
-                                  "and voids carry no chain, so no head of theirs")
+        lacking = sorted(set(recorded) - set(CHAINS_OF[book.version]))
+        if lacking:
+            raise BackOfficeError(f"--head: {ledger} is a sales ledger of version {book.version}; its "
+                                  f"{' and '.join(lacking)} carry no chain, so no head of theirs (a head "
+                                  "recorded for them was of a later version: a ledger turned back by hand, "
+                                  "its tables dropped and its version set back, reads as this one)")
         rec = reconcile_sales(book.run, book, recorded)
-        unchained = None if book.chained else unchained_note(book)
+        unchained = unchained_note(book)
         converted = conversion(book)  # a ledger converted from version 3 (section 5)
-        chains = {t: h for t, h in book.heads.items() if t != "payments"}  # version 4: sales and voids
+        chains = {t: h for t, h in book.heads.items() if t != "payments"}  # the others (version 4 or 5)
     finally:
         book.close()
     signed = ", its manifest's signature verified" if public_key is not None else \
         ", whose manifest's signature was NOT checked (give --public-key)"  # never read as checked
     if as_json:
         typer.echo(json.dumps({**rec.to_json(), "signature_checked": public_key is not None,
-                               "sales_chained": unchained is None, "sales_heads": chains,
+                               "sales_chained": book.chained, "sales_heads": chains,
                                "converted": converted}, indent=2))
     else:
         for note in (unchained, converted):
@@ -291,14 +297,16 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
 
 @app.command("upgrade")
 @reports_errors
-def upgrade_cmd(old: Annotated[Path, typer.Argument(metavar="OLD", help="The sales ledger of version 3.")],
+def upgrade_cmd(old: Annotated[Path, typer.Argument(metavar="OLD",
+                                                    help="The sales ledger of version 3 or 4.")],
                 new: Annotated[Path, typer.Argument(metavar="NEW", help="The new ledger (no file there).")],
                 run: Annotated[Path, typer.Option("--run", metavar="RUN", help="The eInstant run folder.")],
                 public_key: SignedBy = None, as_json: Json = False) -> None:
-    """Convert a sales ledger of version 3 that reconciles with the run into a NEW ledger of version 4:
-    the same rows, its sales and voids chained at the conversion, which it records; OLD is left as it is."""
+    """Convert a sales ledger of version 3 or 4 that reconciles with the run into a NEW ledger of version
+    5: the same rows, what it did not chain chained at the conversion, which it records; OLD is left as it
+    is."""
     from poolgen.backoffice.sales import SalesLedger  # lazy: start-up time
-    from poolgen.backoffice.upgrade import upgrade  # lazy: start-up time (docs/scaling.md)
+    from poolgen.backoffice.upgrade import chained_then, upgrade  # lazy: start-up time (docs/scaling.md)
     from poolgen.backoffice.vouched import open_signed  # lazy: start-up time
 
     book = SalesLedger(old, open_signed(run, public_key, "sales upgrade"), create=False, read_only=True)
@@ -306,16 +314,19 @@ def upgrade_cmd(old: Annotated[Path, typer.Argument(metavar="OLD", help="The sal
         done = upgrade(old, new, book)
     finally:
         book.close()
-    heads = {"payments": done.heads["payments"], "sales": done.heads["sales"], "voids": done.heads["voids"]}
-    text = (f"converted {old} (version 3, SHA-256 {done.sha256}) into {new} (version 4) at {done.at}: "
-            f"{done.sales:,} sale(s), {done.voids:,} void(s), {done.payments:,} payment(s); its sales and "
-            "voids were chained at the conversion, not as they were written")
+    heads = done.heads
+    chained = chained_then(done.version, done.sales, done.voids, done.closings)
+    text = (f"converted {old} (version {done.version}, SHA-256 {done.sha256}) into {new} (version 5) at "
+            f"{done.at}: {done.sales:,} sale(s), {done.voids:,} void(s), {done.closings:,} closing(s), "
+            f"{done.payments:,} payment(s); {chained}")
     if as_json:
         typer.echo(json.dumps({"outcome": "converted", "from": str(old), "to": str(new), "from_sha256":
-                               done.sha256, "at": done.at, "sales": done.sales, "voids": done.voids,
-                               "payments": done.payments, "heads": heads, "text": text}, sort_keys=True))
+                               done.sha256, "from_version": done.version, "at": done.at, "sales": done.sales,
+                               "voids": done.voids, "closings": done.closings, "payments": done.payments,
+                               "heads": heads, "text": text}, sort_keys=True))
         return
     echo(text)
     echo(f"ledger {new}: head {heads['payments']}")
-    echo(f"ledger {new}: sales head {heads['sales']}")
-    echo(f"ledger {new}: voids head {heads['voids']}")
+    for table, now in heads.items():
+        if table != "payments":
+            echo(f"ledger {new}: {table} head {now}")

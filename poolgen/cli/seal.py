@@ -78,7 +78,7 @@ def seal_cmd(
             raise SealError(f"{out}: already exists; give a new folder for the sealed files")
         with staged_folder(out) as staged:  # the folder appears with every sealed file or not at all
             done = [seal_one(run.path / e["name"], staged / f"{e['name']}.sealed",
-                             out / f"{e['name']}.sealed", e) for e in print_order(run.manifest)]
+                             out / f"{e['name']}.sealed", e) for e in print_order(run.manifest, run.path)]
     else:
         done = [seal_one(file, out, out)]
     for d in done:

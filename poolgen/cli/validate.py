@@ -50,8 +50,12 @@ def validate_cmd(
              "states are not checked).")] = None,
     batch: Annotated[Path | None, typer.Option(
         "--batch", metavar="CLAIMS.csv", help="Answer every claim of a CSV (columns ticket,virn).")] = None,
-    desk: Annotated[str, typer.Option("--desk", metavar="ID", help="This desk's id (ledger).")] = "desk",
-    clerk: Annotated[str, typer.Option("--clerk", metavar="ID", help="The clerk's id (ledger).")] = "clerk",
+    desk: Annotated[str | None, typer.Option(
+        "--desk", metavar="ID", show_default=False,
+        help="This desk's id, in the ledger (default: this computer's host name).")] = None,
+    clerk: Annotated[str | None, typer.Option(
+        "--clerk", metavar="ID", show_default=False,
+        help="The clerk's id, in the ledger (default: the login name running the command).")] = None,
     public_key: Annotated[Path | None, typer.Option(
         "--public-key", metavar="FILE",
         help="The run's public key: the manifest's signature is verified first (required).")] = None,
@@ -70,14 +74,15 @@ def validate_cmd(
     0 once every claim is answered."""
     # here, not at module level: polars, numpy and cryptography would load with every poolgen command
     from poolgen.backoffice.desk import Desk  # lazy: start-up time (docs/scaling.md)
-    from poolgen.backoffice.tickets import parse_id  # lazy: start-up time
+    from poolgen.backoffice.tickets import default_clerk, default_desk, parse_id  # lazy: start-up time
     from poolgen.backoffice.vouched import open_signed  # lazy: start-up time
     from poolgen.deliverables.validation import read_validation_key  # lazy: start-up time
 
     claims = _claims(ticket, virn, batch)
     if batch is not None and ledger is None:
         _once(claims, batch)
-    desk, clerk = parse_id(desk, "--desk"), parse_id(clerk, "--clerk")
+    desk = default_desk() if desk is None else parse_id(desk, "--desk")
+    clerk = default_clerk() if clerk is None else parse_id(clerk, "--clerk")
     keys = {t: read_validation_key(k, allow_readable_secret)
             for t, k in (("low", validation_key), ("high", high_validation_key)) if k is not None}
     vouched = open_signed(run, public_key, "validate")

@@ -51,7 +51,7 @@ def fixed_layout(game: Game, columns: list[str], art: Mapping[str, Mapping[str, 
     of `game`: from the game's order and symbol tables and the manifest's art, never from the tickets."""
     sales = game.sales
     if not isinstance(sales, Printed):
-        raise RunError(f"{game.path.name}: not a printed game; an eInstant has no imaging file")
+        raise RunError(f"{game.file}: not a printed game; an eInstant has no imaging file")
     books = sum(p.books or 0 for p in game.pools)
     known = {"sequence": (NUMBER, len(str(sales.order_tickets))), "barcode": (DIGITS, BARCODE_DIGITS),
              "virn": (DIGITS, sales.virn_digits), "book": (NUMBER, len(str(books - 1))),
@@ -59,7 +59,7 @@ def fixed_layout(game: Game, columns: list[str], art: Mapping[str, Mapping[str, 
     spots = [c for c in columns if c not in known and not c.endswith(("_text", "_caption", "_art"))]
     alphabets = spot_alphabets(game, spots)
     if alphabets is None:
-        raise RunError(f"{game.path.name}: the imaging columns are not this spec's spots")
+        raise RunError(f"{game.file}: the imaging columns are not this spec's spots")
     values: dict[str, list[str]] = {}
     for spot, alphabet in alphabets.items():
         for k, suffix in enumerate(("", "_text", "_caption")):
@@ -74,7 +74,7 @@ def fixed_layout(game: Game, columns: list[str], art: Mapping[str, Mapping[str, 
         elif name in values:
             kind, width = TEXT, max([1, *(len(_ascii(game, name, v)) for v in values[name])])
         else:
-            raise RunError(f"{game.path.name}: imaging column {name} is not one of this spec's spots")
+            raise RunError(f"{game.file}: imaging column {name} is not one of this spec's spots")
         fields.append(Field(name, start, width, kind))
         start += width
     return fields
@@ -82,10 +82,10 @@ def fixed_layout(game: Game, columns: list[str], art: Mapping[str, Mapping[str, 
 
 def _ascii(game: Game, name: str, value: str) -> str:
     if not all(" " <= ch <= "~" for ch in value):
-        raise RunError(f"{game.path.name}: {name}: {value!r} is not printable ASCII; fixed-width records "
+        raise RunError(f"{game.file}: {name}: {value!r} is not printable ASCII; fixed-width records "
                        f"are ASCII only (--format csv writes UTF-8)")
     if value.endswith(" "):
-        raise RunError(f"{game.path.name}: {name}: {value!r} ends in a space, which a fixed-width "
+        raise RunError(f"{game.file}: {name}: {value!r} ends in a space, which a fixed-width "
                        f"field's padding would swallow (--format csv keeps it)")
     return value
 

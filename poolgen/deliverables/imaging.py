@@ -25,6 +25,7 @@ from poolgen.deliverables.identity import BARCODE_DIGITS, barcode_numbers, virn_
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Pool
 from poolgen.game.play import AreaPlay
+from poolgen.game.spots import area_spots
 
 Alphabet = dict[int, tuple[str, str, str]]  # stored value -> (spec code, text, caption)
 SUFFIXES = ("", "_text", "_caption")  # a spot's three columns: its code, text and caption
@@ -34,7 +35,7 @@ def spot_alphabets(game: Game, layout_columns: list[str]) -> dict[str, Alphabet]
     """Each layout column's alphabet, or None if a column is not covered."""
     rules: list[tuple[str, Alphabet]] = []
     for area in game.play.areas if isinstance(game.play, AreaPlay) else ():
-        for suffix, lists in area.module.SPOTS:  # the style's own rule (its contract, section 4)
+        for suffix, lists in area_spots(area):  # the style's own rule (its contract, section 4)
             symbols = [s for name in lists for s in getattr(area.params, name)]
             alphabet = {i: (s.code, s.symbol, s.caption) for i, s in enumerate(symbols)}
             rules.append((area.id + suffix, alphabet))
@@ -53,7 +54,7 @@ def art_spots(game: Game) -> list[dict[str, Any]]:
     spot's art is that of the code it shows (the loader refuses two symbols of one code on a spot)."""
     out = []
     for area in game.play.areas if isinstance(game.play, AreaPlay) else ():
-        for suffix, lists in area.module.SPOTS:
+        for suffix, lists in area_spots(area):
             symbols = [{"code": s.code, "art": s.art} for name in lists for s in getattr(area.params, name)
                        if s.art is not None]
             if symbols:

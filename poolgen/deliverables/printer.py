@@ -54,12 +54,13 @@ __all__ = ["SHIP_FILES", "arrival", "art_maps", "export_csv", "export_fixed", "l
 SHIP_FILES = ("print-sequence.csv", "cartons.csv", "pallets.csv", "shipment.csv", "SHA256SUMS")
 
 
-def print_order(manifest: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The run's imaging deliverables, in print sequence (their pools by `first_book`)."""
+def print_order(manifest: Mapping[str, Any], run: Path) -> list[dict[str, Any]]:
+    """The imaging deliverables of the run at `run` (named in a refusal), in print sequence (their pools by
+    `first_book`)."""
     first = {p["id"]: p.get("first_book") or 0 for p in manifest["pools"]}
     imaging = [f for f in manifest.get("deliverables", []) if f.get("role") == "imaging"]
     if not imaging:
-        raise RunError("the run has no imaging file (an eInstant, or a layout with no imaging rule)")
+        raise RunError(f"{run}: the run has no imaging file (an eInstant, or a layout with no imaging rule)")
     return sorted(imaging, key=lambda f: first.get(f["pool"], 0))
 
 
@@ -69,9 +70,9 @@ def print_tables(run: Path, manifest: Mapping[str, Any]) -> list[tuple[str, Call
     columns. Every file is refused at once if missing or not Parquet within audit's bounds; its loader
     reads its bytes once, holds them to the manifest (`listed`) and exports from those very bytes, so a
     file swapped or rewritten after it was hashed never reaches the press."""
-    art = art_maps(manifest)
+    art = art_maps(manifest, run)
     out: list[tuple[str, Callable[[], pl.DataFrame]]] = []
-    for entry in print_order(manifest):
+    for entry in print_order(manifest, run):
         if not os.path.lexists(run / entry["name"]):
             raise RunError(f"{run}: {entry['name']} is missing")
         try:  # audit's boundary: a bounded regular file of the folder (never a pipe), its footer and types
@@ -125,11 +126,11 @@ def _quiet(done: int, total: int, what: str) -> None:
     """No one watching."""
 
 
-def _started(manifest: Mapping[str, Any], tables: list[tuple[str, Callable[[], pl.DataFrame]]],
+def _started(run: Path, manifest: Mapping[str, Any], tables: list[tuple[str, Callable[[], pl.DataFrame]]],
              progress: Progress) -> int:
     """Tell the export's start; returns its total of tickets (the manifest's, pool by pool)."""
     tickets = {p["id"]: int(p["tickets"]) for p in manifest["pools"]}
-    total = sum(tickets[entry["pool"]] for entry in print_order(manifest))
+    total = sum(tickets[entry["pool"]] for entry in print_order(manifest, run))
     progress(0, total, f"writing {len(tables)} imaging file(s)")
     return total
 
@@ -141,7 +142,7 @@ def export_csv(run: Path, manifest: Mapping[str, Any], out: Path, force: bool,
     tables = print_tables(run, manifest)
 
     def write(f: BinaryIO) -> int:
-        rows, total = 0, _started(manifest, tables, progress)
+        rows, total = 0, _started(run, manifest, tables, progress)
         for name, load in tables:
             data = load()
             data.write_csv(f, include_header=rows == 0)
@@ -159,11 +160,11 @@ def export_fixed(run: Path, manifest: Mapping[str, Any], game: Game, out: Path,
     `progress` is told each imaging file written."""
     tables = print_tables(run, manifest)
     first: list[pl.DataFrame] = [tables[0][1]()]  # its columns fix the layout; written first, then let go
-    fields = fixed_layout(game, first[0].columns, art_maps(manifest))
+    fields = fixed_layout(game, first[0].columns, art_maps(manifest, run))
     layout = layout_csv(fields)
 
     def write(f: BinaryIO) -> int:
-        rows, total = 0, _started(manifest, tables, progress)
+        rows, total = 0, _started(run, manifest, tables, progress)
         for name, load in tables:
             data = records(first.pop() if first else load(), fields, f"{run / name}")
             data.write_csv(f, include_header=False, quote_style="never")
@@ -230,14 +231,15 @@ def write_new(files: list[tuple[Path, Callable[[BinaryIO], int]]], force: bool) 
     return done
 
 
-def art_maps(manifest: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-    """The manifest's `print.art` as spot prefix -> {code: art file} (RunError if it is not one)."""
+def art_maps(manifest: Mapping[str, Any], run: Path) -> dict[str, dict[str, str]]:
+    """The manifest's `print.art` as spot prefix -> {code: art file} (RunError naming the run at `run` if it
+    is not one)."""
     try:
         entries = manifest.get("print", {}).get("art", [])
         return {str(e["spots"]): {str(s["code"]): str(s["art"]) for s in e["symbols"]} for e in entries}
     except (AttributeError, KeyError, TypeError):
-        raise RunError("the manifest's print.art is not a list of spots with their symbols' code and "
-                       "art") from None
+        raise RunError(f"{run}: the manifest's print.art is not a list of spots with their symbols' code "
+                       "and art") from None
 
 
 def with_art(columns: list[str], art: Mapping[str, Mapping[str, str]]) -> list[pl.Expr]:

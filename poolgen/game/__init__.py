@@ -1,2 +1,3 @@
 """The game model every part of poolgen reads (`model`), and the two kinds of play with the style
-interfaces they delegate to (`play`). Spec files become games in poolgen/loader/."""
+interfaces they delegate to (`play`), and which spots of its style an area has (`spots`). Spec files
+become games in poolgen/loader/."""

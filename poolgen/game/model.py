@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from poolgen.errors import SpecError
+from poolgen.files.read import display
 from poolgen.game.packs import Packs
 
 if TYPE_CHECKING:  # types only: numpy and the DRBG are not needed to read a game
@@ -296,9 +297,15 @@ class Game:
                 return s
         raise KeyError(code)
 
+    @property
+    def file(self) -> str:
+        """The spec file as the user named it (relative or absolute), as every line about it says it: two
+        folders' wild_side.toml are told apart."""
+        return display(self.path)
+
     def pool(self, pool_id: str) -> Pool:
         for p in self.pools:
             if p.id == pool_id:
                 return p
         known = ", ".join(p.id for p in self.pools)
-        raise SpecError(f"{self.path.name}: no pool {pool_id!r} (pools: {known})")
+        raise SpecError(f"{self.file}: no pool {pool_id!r} (pools: {known})")

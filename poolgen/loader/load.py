@@ -43,7 +43,7 @@ def load_spec(path: Path | str) -> Game:
     raw_bytes = read_input(path, "spec", SpecError, MAX_SPEC_BYTES)
     if display(path.name) != path.name:
         raise SpecError(f"{display(path)}: the file name is not UTF-8 text; rename the spec file")
-    doc = parse_toml(raw_bytes, path.name, SpecError)
+    doc = parse_toml(raw_bytes, r.file, SpecError)
     bound_values(r, doc)
     fmt = doc.get("format")  # read before any field a form reads
     if fmt is None or isinstance(fmt, bool) or not isinstance(fmt, int) or fmt not in FORMS:

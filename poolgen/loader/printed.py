@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from poolgen.game.model import Game, Pool, PoolTier, Printed, Symbol, Tier
 from poolgen.game.play import Area, AreaPlay
+from poolgen.game.spots import area_spots
 from poolgen.limits import (
     MAX_BOOK_TICKETS,
     MAX_GAME_NUMBER,
@@ -239,7 +240,7 @@ def _art_shown(r: Reader, areas: list[Area], symbols: list[Symbol]) -> None:
     one code when one of them has art (the export finds a spot's art by its code)."""
     shown: set[str] = set()
     for area in areas:
-        for suffix, lists in area.module.SPOTS:
+        for suffix, lists in area_spots(area):
             alphabet = [s for name in lists for s in getattr(area.params, name)]
             shown |= {s.group for s in alphabet}
             codes = [s.code for s in alphabet]
@@ -285,6 +286,10 @@ def _pools(r: Reader, sales: dict[str, Any], price: int, tiers: tuple[Tier, ...]
     if per not in ("order", "pool"):
         raise r.fail("printed.counts_per", f"must be \"order\" or \"pool\", not {per!r}")
     bound_sizes(r, "printed", size, order)  # the input boundary, as for every spec (poolgen/limits.py)
+    if first != 0:  # the press, the pack list and audit number a book's tickets 0 .. per_book - 1
+        raise r.fail("printed.first_ticket", f"{first}; every book's tickets are numbered from 000 "
+                     "(docs/pool-files.md: ticket_no is position % tickets per book), so a game whose "
+                     f"tickets start at {first:03d} cannot be printed as its regulation says")
     if last < first:
         raise r.fail("printed.last_ticket", "must not be below first_ticket")
     per_book = last - first + 1

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar, overload
 
 from poolgen.errors import SpecError
+from poolgen.files.read import display
 from poolgen.limits import bounded_decimal
 from poolgen.loader.bounds import bound_money
 from poolgen.money import parse_printed
@@ -22,7 +23,7 @@ class Reader:
     `poolgen.game.play.FieldReader` an area style reads with). Tables are the parsed TOML's."""
 
     def __init__(self, path: Path) -> None:
-        self.file = path.name
+        self.file = display(path)  # as the user typed it: two folders' wild_side.toml are told apart
 
     def fail(self, where: str, why: str) -> SpecError:
         return SpecError(f"{self.file}: {where}: {why}")

@@ -51,7 +51,7 @@ def specimen_rows(manifest_bytes: bytes, game: Game, pool_ids: list[str]) -> lis
     n = 0
     for pid in pool_ids:
         if pid not in pools:
-            raise RunError(f"{game.path.name}: no pool {pid!r} in the spec")
+            raise RunError(f"{game.file}: no pool {pid!r} in the spec")
         pool = pools[pid]
         kept = [i for i, t in enumerate(pool.tiers) if t.count > 0]
         stream = derive_stream(seed, SPECIMEN_LABEL, game.id, pid)

@@ -157,12 +157,12 @@ def self_check(game: Game, pool: Pool, df: pl.DataFrame) -> None:
              "denomination_cents": pool.denomination_cents, "play_areas": pool.play_areas}
     missing = [s for s in game.play.styles if s not in AREA_ENGINES and s not in TICKET_ENGINES]
     if missing:
-        raise RunError(f"{game.path.name}: no audit rules engine for {', '.join(map(repr, missing))}; "
+        raise RunError(f"{game.file}: no audit rules engine for {', '.join(map(repr, missing))}; "
                        "refusing to write layouts nobody can check")
     try:
         result = evaluate_play(df, entry, game.play.document())
     except ValueError as exc:  # a play entry audit cannot read: check should have refused the spec
-        raise RunError(f"{game.path.name}: pool {pool.id}: audit's engine refuses the run ({exc}); "
+        raise RunError(f"{game.file}: pool {pool.id}: audit's engine refuses the run ({exc}); "
                        "nothing was written") from None
     stored = df.get_column("prize_cents").to_numpy()
     wrong = np.flatnonzero(result.prize_cents != stored)
@@ -170,7 +170,7 @@ def self_check(game: Game, pool: Pool, df: pl.DataFrame) -> None:
         first = (f"position {int(wrong[0])} pays {int(result.prize_cents[wrong[0]])} cents, "
                  f"stores {int(stored[wrong[0]])}") if len(wrong) else \
             f"position {result.illegal[0][0]}: {result.illegal[0][1]}"
-        raise RunError(f"{game.path.name}: pool {pool.id}: {len(wrong)} layout(s) pay another prize "
+        raise RunError(f"{game.file}: pool {pool.id}: {len(wrong)} layout(s) pay another prize "
                        f"and {len(result.illegal)} break the rules (first: {first}); nothing was written")
 
 
@@ -190,7 +190,7 @@ def _worker(spec_path: str, sha256: str, pool_id: str, seed: bytes, folder: str,
             validation: ValidationJob | None) -> tuple[dict[str, Any], PoolParts | None]:
     game = load_spec(spec_path)
     if game.sha256 != sha256:  # the manifest records the spec the run started with
-        raise SpecError(f"{game.path.name}: changed on disk while the run was being generated")
+        raise SpecError(f"{game.file}: changed on disk while the run was being generated")
     q = _progress_queue
     done = make_pool_parts(game, pool_id, seed, Path(folder), lambda p, n: q.put((p, n)) if q else None,
                            validation, book_key)
@@ -252,7 +252,7 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
     for pid in ids:
         game.pool(pid)  # an unknown pool id fails before anything is written
     if len(set(ids)) != len(ids):
-        raise SpecError(f"{game.path.name}: a pool id is named twice: {', '.join(ids)}")
+        raise SpecError(f"{game.file}: a pool id is named twice: {', '.join(ids)}")
     code_entry()  # the manifest's code hash, before anything is written: a package it refuses makes no run
     with staged_folder(request.out / request.run_id, committed) as folder:
         job = None  # printed games with keys: each pool's worker makes its validation records

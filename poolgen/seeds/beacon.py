@@ -32,8 +32,14 @@ class Chain:
     period: int
 
     def round_time(self, round_number: int) -> datetime:
-        """When round `round_number` is published (UTC)."""
+        """When round `round_number` is published (UTC); at most `last_round()`."""
         return datetime.fromtimestamp(self.genesis + self.period * (round_number - 1), UTC)
+
+    def last_round(self) -> int:
+        """The last round published by 9999-12-31T23:59:59Z: a later one has no UTC time to write (a
+        datetime ends there), so no ceremony names it."""
+        last = int(datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp())
+        return (last - self.genesis) // self.period + 1
 
 
 QUICKNET = Chain("quicknet", "52db9ba70e0cc0f6eaf7803dd07447a1f5477735fd3f661792ba94600c84e971",

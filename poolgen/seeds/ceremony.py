@@ -31,6 +31,7 @@ FORMAT = "poolgen-ceremony/2"
 ALGORITHM = "poolgen/ceremony/v2 (docs/ceremony.md)"
 VALUE_BYTES = 32
 MIN_SECRET, MAX_PARTIES = 2, 16
+MIN_GAP = 600  # seconds from reveals closing to the round: a late reveal is seen (docs/ceremony.md)
 MAX_TEXT = 1024  # bytes of an abort's reason
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
@@ -333,10 +334,18 @@ def check_rules(t: dict[str, Any]) -> None:
     c = chain(beacon["chain"], where)
     if not 1 <= beacon["round"] < 2**63:
         raise CeremonyError(f"{where}: beacon round {beacon['round']}: a positive integer")
+    if beacon["round"] > c.last_round():
+        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published after "
+                            "9999-12-31T23:59:59Z, the last time a ceremony can name")
     due, close = c.round_time(beacon["round"]), parse_time(beacon["reveals_close"], where)
     if due <= close:
         raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
                             f"not after reveals close ({utc_text(close)})")
+    gap = int((due - close).total_seconds())
+    if gap < MIN_GAP:  # a reveal arriving after the round but signed before the close must be seen late
+        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
+                            f"{gap} s after reveals close ({utc_text(close)}), not the {MIN_GAP} s "
+                            "(10 minutes) a party needs to see a reveal arrive after the close")
     follows = t.get("follows", [{}])  # absent, or 1 or more: `new` writes no empty list
     if not follows:
         raise CeremonyError(f"{where}: follows no earlier order; leave `follows` out")

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -109,11 +109,18 @@ def saved(path: Path, ceremony: Ceremony) -> bool:
         return True
 
 
-def publish(path: Path, ceremony: Ceremony) -> None:
-    """Write the pre-sale bundle (no reveal) as a new public file."""
+def publish(path: Path, ceremony: Ceremony, source: Path, force: bool = False) -> None:
+    """Write the pre-sale bundle (no reveal) as a new public file; with `force`, over an existing file
+    (never a folder, nor the ceremony file `source` it is made from)."""
     _refuse_run_folder(path, "ceremony bundle")
     if present(path):
-        raise CeremonyError(f"{path}: already exists; not overwriting it")
+        if not force:
+            raise CeremonyError(f"{path}: already exists; not overwriting it (--force replaces it)")
+        if os.path.isdir(path):
+            raise CeremonyError(f"{path}: is a folder; give the bundle's file name")
+        with suppress(OSError):
+            if os.path.samefile(path, source):
+                raise CeremonyError(f"{path}: is the ceremony file itself; give the bundle another name")
     write_atomic(path, canonical_bytes(ceremony.public_json()) + b"\n", mode=0o644)
 
 

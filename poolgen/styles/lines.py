@@ -1,6 +1,7 @@
 """Lines (contract: docs/styles/lines.md): "three in a line" on an R x C grid of pictures. A line the
 spec lists is complete when every cell of it shows the area's symbol; the number of complete lines
-wins the legend's prize for that number, only that one."""
+wins the legend's prize for that number, only that one, or (`line_prizes`) each complete line wins
+the prize printed for it."""
 
 from __future__ import annotations
 
@@ -20,14 +21,17 @@ from poolgen.game.play import (
     Section,
     Win,
     WinError,
+    pool_prize_mix,
     prize_entry,
     unpaid_legend_line,
 )
 from poolgen.money import fmt_cents
-from poolgen.rng import Stream, derive_stream, integers
+from poolgen.rng import Stream, derive_stream, integers, row_permutations
 
-FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend"})
-SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)),)
+FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend",
+                                    "line_prizes"})
+SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)), ("_prize_", ("prizes",)))
+OPTIONAL_SPOTS = ("_prize_",)  # only with line_prizes = "shown" (poolgen/game/spots.py)
 MAX_CELLS = 16  # the symbol's 2^(R x C) placements are enumerated (section 7)
 TRIES = 100_000
 PROBE = 4096  # decoy draws `check` makes: at least 4 must make no line of one decoy (section 2)
@@ -41,7 +45,9 @@ class Params:
     symbol: int
     lines: tuple[tuple[int, ...], ...]
     prizes: tuple[Symbol, ...]
-    legend: tuple[tuple[int, Symbol], ...]  # (complete lines, prize), increasing
+    legend: tuple[tuple[int, Symbol], ...]  # (complete lines, prize), increasing; () with line_prizes
+    line_prizes: tuple[Symbol, ...] = ()  # the prize printed for each line, in the lines' order; or ()
+    shown: bool = False  # line_prizes = "shown": each line's prize spot shows a prize of `prizes`
 
 
 @cache
@@ -54,6 +60,42 @@ def placements(cells: int, lines: tuple[tuple[int, ...], ...]) -> tuple[np.ndarr
         mask = sum(1 << c for c in line)
         complete += (sets & mask) == mask
     return sets, complete
+
+
+@cache
+def paid_lines(cells: int, lines: tuple[tuple[int, ...], ...], prize_of: tuple[int, ...]) -> np.ndarray:
+    """Per set of cells (placements' order), how many complete lines print each prize: (sets, prizes)
+    counts, prize_of[i] the index of line i's prize among the distinct ones (section 7, line_prizes)."""
+    sets = np.arange(1 << cells, dtype=np.int64)
+    out = np.zeros((sets.size, max(prize_of) + 1), dtype=np.int64)
+    for line, p in zip(lines, prize_of, strict=True):
+        mask = sum(1 << c for c in line)
+        out[:, p] += (sets & mask) == mask
+    return out
+
+
+def _distinct(params: Params) -> tuple[list[str], tuple[int, ...]]:
+    """The distinct codes of line_prizes (first seen first) and each line's index among them."""
+    codes = list(dict.fromkeys(s.code for s in params.line_prizes))
+    return codes, tuple(codes.index(s.code) for s in params.line_prizes)
+
+
+def valid_sets(params: Params, wins: Sequence[Win]) -> np.ndarray:
+    """The sets of cells (bit masks, increasing) that complete exactly what `wins` (a tier's wins in the
+    area, none for a loser) pay: section 7, step 1."""
+    cells = params.rows * params.cols
+    sets, complete = placements(cells, params.lines)
+    if not params.line_prizes:
+        target = len(wins) if params.shown else \
+            next(c for c, s in params.legend if s.code == wins[0].prize.code) if wins else 0
+        out: np.ndarray = sets[complete == target]
+        return out
+    codes, prize_of = _distinct(params)
+    want = np.zeros(len(codes), dtype=np.int64)
+    for w in wins:
+        want[codes.index(w.prize.code)] += 1
+    chosen: np.ndarray = sets[(paid_lines(cells, params.lines, prize_of) == want).all(axis=1)]
+    return chosen
 
 
 def _lines(ctx: AreaReading, table: Mapping[str, Any], where: str, cells: int) -> tuple[tuple[int, ...], ...]:
@@ -87,6 +129,22 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
         raise r.fail(f"{where}.pictures", "the symbol and at least 2 decoy pictures")
     lines = _lines(ctx, table, where, rows * cols)
     prizes = ctx.group(table, "prizes", where, "prizes")
+    if ("legend" in table) == ("line_prizes" in table):
+        raise r.fail(f"{where}.legend", "a lines area pays by `legend` (a prize per number of complete "
+                                        "lines) or by `line_prizes` (a prize per line): one of them")
+    legend = _legend(ctx, table, where, prizes, lines, rows * cols) if "legend" in table else ()
+    shown = table.get("line_prizes") == "shown"
+    line_prizes = _line_prizes(ctx, table, where, prizes, lines) if "line_prizes" in table and not shown \
+        else ()
+    if _decoys_fit(len(pictures) - 1, rows * cols, lines) < 4:
+        raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {len(pictures) - 1} decoys keep "
+                                       "every line from showing one decoy alone")
+    return Params(rows, cols, pictures, symbol, lines, prizes, legend, line_prizes, shown)
+
+
+def _legend(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tuple[Symbol, ...],
+            lines: tuple[tuple[int, ...], ...], cells: int) -> tuple[tuple[int, Symbol], ...]:
+    r = ctx.r
     legend: list[tuple[int, Symbol]] = []
     for i, item in enumerate(r.get(table, "legend", where, list)):
         at = f"{where}.legend[{i}]"
@@ -101,14 +159,31 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
         legend.append((n, prize))
     if not legend:
         raise r.fail(f"{where}.legend", "list the prize of each number of complete lines")
-    _, complete = placements(rows * cols, lines)
+    _, complete = placements(cells, lines)
     for n, _ in legend:
         if not (complete == n).any():
             raise r.fail(f"{where}.legend", f"no placement of the symbol completes exactly {n} lines")
-    if _decoys_fit(len(pictures) - 1, rows * cols, lines) < 4:
-        raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {len(pictures) - 1} decoys keep "
-                                       "every line from showing one decoy alone")
-    return Params(rows, cols, pictures, symbol, lines, prizes, tuple(legend))
+    return tuple(legend)
+
+
+def _line_prizes(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tuple[Symbol, ...],
+                 lines: tuple[tuple[int, ...], ...]) -> tuple[Symbol, ...]:
+    r = ctx.r
+    raw = table["line_prizes"]
+    if not isinstance(raw, list):
+        raise r.fail(f"{where}.line_prizes", "a list of the prize printed for each line, or \"shown\" (a "
+                                             "prize spot a line)")
+    out: list[Symbol] = []
+    for i, code in enumerate(raw):
+        prize = next((s for s in prizes if s.code == code), None)
+        if prize is None:
+            raise r.fail(f"{where}.line_prizes[{i}]", f"{str(code)[:80]!r} is not one of the area's prize "
+                                                      "symbols")
+        out.append(prize)
+    if len(out) != len(lines):
+        raise r.fail(f"{where}.line_prizes", f"{len(out)} prize(s) for {len(lines)} lines: one a line, in "
+                                             "the order of `lines`")
+    return tuple(out)
 
 
 def _decoy_lines(draw: np.ndarray, lines: tuple[tuple[int, ...], ...], symbol: int) -> np.ndarray:
@@ -128,44 +203,58 @@ def _decoys_fit(decoys: int, cells: int, lines: tuple[tuple[int, ...], ...]) -> 
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
-    prize = next((s for _, s in params.legend if s.code == code), None)
+    listed = params.prizes if params.shown else params.line_prizes or tuple(s for _, s in params.legend)
+    prize = next((s for s in listed if s.code == code), None)
     if prize is None:
-        raise WinError("prize", f"prize {code!r} is not one the legend lists")
+        where = "area's prizes hold" if params.shown else "lines print" if params.line_prizes else \
+            "legend lists"
+        raise WinError("prize", f"prize {code!r} is not one the {where}")
     if how != "match":
-        raise WinError("how", f"how = {how!r}: a lines win is \"match\" (the legend's prize for its lines)")
+        raise WinError("how", f"how = {how!r}: a lines win is \"match\" (the prize of its lines)")
     if by is not None:
         raise WinError("by", "the legend's prize wins as listed: no `by`")
     return prize, 1
 
 
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
-    return "a ticket wins one legend prize (only the highest)" if len(wins) > 1 else None
+    if not params.line_prizes and not params.shown:
+        return "a ticket wins one legend prize (only the highest)" if len(wins) > 1 else None
+    if params.shown and not valid_sets(params, wins).size:
+        return f"no placement of the symbol completes exactly {len(wins)} lines"
+    if not valid_sets(params, wins).size:
+        paid = " + ".join(sorted((w.prize.code for w in wins), key=str))
+        return f"no placement of the symbol completes exactly lines printing {paid}"
+    return None
 
 
 def entry(params: Params) -> dict[str, Any]:
+    pays: dict[str, Any] = ({"line_prizes": "shown"} if params.shown
+                            else {"line_prizes": [s.code for s in params.line_prizes]} if params.line_prizes
+                            else {"legend": [{"lines": n, "prize": s.code} for n, s in params.legend]})
     return {"rows": params.rows, "cols": params.cols, "pictures": [s.code for s in params.pictures],
             "symbol": params.pictures[params.symbol].code, "lines": [list(x) for x in params.lines],
-            "prizes": prize_entry(params.prizes),
-            "legend": [{"lines": n, "prize": s.code} for n, s in params.legend]}
+            "prizes": prize_entry(params.prizes)} | pays
 
 
 def columns(area_id: str, params: Params) -> list[str]:
-    return [f"{area_id}_cell_{k}" for k in range(params.rows * params.cols)]
+    spots = [f"{area_id}_prize_{i}" for i in range(len(params.lines))] if params.shown else []
+    return [f"{area_id}_cell_{k}" for k in range(params.rows * params.cols)] + spots
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
-    """Contract section 7: per tier, the symbol's cells, then the decoys."""
+    """Contract section 7: per tier, the symbol's cells, then the decoys (then, line_prizes = "shown",
+    every line's prize spot)."""
     cells = params.rows * params.cols
-    sets, complete = placements(cells, params.lines)
+    spots = np.zeros((n, len(params.lines)), dtype=np.int64)
+    cumulative = pool_prize_mix(params.prizes, groups, mix)
     decoys = np.array([i for i in range(len(params.pictures)) if i != params.symbol], dtype=np.int64)
     out = np.zeros((n, cells), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
         if not k:
             continue
-        target = next(c for c, s in params.legend if s.code == wins[0].prize.code) if wins else 0
-        valid = sets[complete == target]
+        valid = valid_sets(params, wins)
         chosen = valid[integers(stream, valid.size, size=k)]
         is_symbol = ((chosen[:, None] >> np.arange(cells)) & 1).astype(bool)
         shown = np.zeros((k, cells), dtype=np.int64)
@@ -181,8 +270,29 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         if todo.size:
             raise RunError(f"area {area_id!r}: decoys not laid out in {TRIES:,} rounds")
         out[rows] = shown
-    out8 = out.astype(np.uint8)
+        if params.shown:
+            spots[rows] = _prize_spots(params, wins, is_symbol, cumulative, stream)
+    out8 = np.concatenate([out, spots], axis=1).astype(np.uint8) if params.shown else out.astype(np.uint8)
     return {name: np.ascontiguousarray(out8[:, j]) for j, name in enumerate(columns(area_id, params))}
+
+
+def _prize_spots(params: Params, wins: Sequence[Win], is_symbol: np.ndarray, cumulative: np.ndarray,
+                 stream: Stream) -> np.ndarray:
+    """Section 7, steps 3 and 4: every line's spot a prize of the pool's mix, then the complete lines (in
+    line order) the tier's wins in the order of row_permutations."""
+    k, count = is_symbol.shape[0], len(params.lines)
+    drawn = integers(stream, int(cumulative[-1]), size=k * count).reshape(k, count)
+    spots = np.searchsorted(cumulative, drawn, side="right")
+    if wins:
+        index = {s.code: i for i, s in enumerate(params.prizes)}
+        paid = np.array([index[w.prize.code] for w in wins], dtype=np.int64)
+        order = row_permutations(stream, k, len(wins))
+        done = np.stack([is_symbol[:, list(line)].all(axis=1) for line in params.lines], axis=1)
+        which = np.cumsum(done, axis=1) - 1  # a complete line's place among the row's complete lines
+        fill = paid[order[np.arange(k)[:, None], np.clip(which, 0, len(wins) - 1)]]
+        spots = np.where(done, fill, spots)
+    out: np.ndarray = spots
+    return out
 
 
 def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> str | None:
@@ -203,7 +313,25 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     key = _text(params.pictures[params.symbol])
     legend: list[Cell] = [("", f"{n} LINE{'S' if n > 1 else ''} OF {key.upper()}", p.symbol, None, None)
                           for n, p in params.legend]
-    return [(f"{key.upper()} IN A LINE", cells), ("PRIZE LEGEND", legend)]
+    legend += [("", f"LINE {i + 1}", p.symbol, None, None) for i, p in enumerate(params.line_prizes)]
+    if params.shown:
+        legend += [(f"{area_id}_prize_{i}", f"LINE {i + 1}", _prize_text(params, row[f"{area_id}_prize_{i}"]),
+                    None, None) for i in range(len(params.lines))]
+    title = "LINE PRIZES" if params.line_prizes or params.shown else "PRIZE LEGEND"
+    return [(f"{key.upper()} IN A LINE", cells), (title, legend)]
+
+
+def _prize_text(params: Params, code: Any) -> str:
+    c = int(code)
+    return params.prizes[c].symbol if 0 <= c < len(params.prizes) else "?"
+
+
+def _line_prize(params: Params, area_id: str, row: Mapping[str, Any], i: int) -> Symbol | None:
+    """The prize line i pays: the one printed for it, or the one its spot shows (None: out of range)."""
+    if not params.shown:
+        return params.line_prizes[i]
+    c = int(row[f"{area_id}_prize_{i}"])
+    return params.prizes[c] if 0 <= c < len(params.prizes) else None
 
 
 def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
@@ -215,6 +343,13 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
     """Why the area pays what it pays (contract section 5), and the cells of the complete lines."""
     names = columns(area_id, params)
     done = [line for line in params.lines if all(int(row[names[c]]) == params.symbol for c in line)]
+    if params.line_prizes or params.shown:
+        key = _text(params.pictures[params.symbol])
+        paid = [(i, _line_prize(params, area_id, row, i)) for i, line in enumerate(params.lines)
+                if line in done]
+        spots = {f"{area_id}_prize_{i}" for i, _ in paid} if params.shown else set()
+        return ([f"{area_id}: line {i + 1} complete ({key}): its prize, {fmt_cents(p.cents or 0)}."
+                 for i, p in paid if p is not None], {names[c] for line in done for c in line} | spots)
     prize = next((p for n, p in params.legend if n == len(done)), None)
     if prize is None:
         return [], set()
@@ -223,5 +358,13 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
-    """The first legend line no tier's win lists, and why (contract, section 2)."""
+    """The first legend line (or line's prize) no tier's win lists, and why (contract, section 2)."""
+    paid = {w.prize.code for w in wins}
+    unshown = next((p for p in params.prizes if p.code not in paid), None) if params.shown else None
+    if unshown is not None:
+        return "prizes", f"no tier wins {unshown.code!r} (no line's prize spot would ever show it)"
+    for i, p in enumerate(params.line_prizes):
+        if p.code not in paid:
+            return f"line_prizes[{i}]", f"no tier wins {p.code!r} (every ticket would print it for line " \
+                                        f"{i + 1}, and it could never win)"
     return unpaid_legend_line(params.legend, wins)

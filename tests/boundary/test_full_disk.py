@@ -56,6 +56,22 @@ def test_generate_on_a_full_disk_is_one_line_and_leaves_no_run(printed_run, tmp_
     assert sorted(p.name for p in out.iterdir()) == ["r"]
 
 
+def test_demo_on_a_full_disk_is_one_line_and_leaves_no_demo_folder(printed_run, tmp_path):
+    """`demo` made its folder first, then a key pair, then ran generate into it: a full disk left that
+    folder holding the key pair (and said two lines, the second "demo stopped: ... exited 2"). Now the demo
+    is written in a staging folder renamed at the end: one line, exit 2, nothing left in --out."""
+    out = tmp_path / "outputs"
+    done = _limited(["demo", "--out", out, "--spec", printed_run / "happy_holidays.toml", "--pool", "p1",
+                     "--seed-file", printed_run / "s.seed"], 20_000)
+    assert done.returncode == 2, done.stderr
+    said = [line for line in done.stderr.splitlines() if "error" in line or "stopped" in line]
+    assert len(said) == 1 and re.fullmatch(
+        rf"poolgen: error: {re.escape(str(out))}/\.demo-[0-9TZ]{{16}}\.partial-[0-9a-f]{{8}}/"
+        rf"\.happy_holidays-p1\.partial-[0-9a-f]{{8}}/pool-p1\.parquet: cannot write the pool file: File too "
+        "large", said[0]), said
+    assert list(out.iterdir()) == []
+
+
 def _into_a_full_file(program: str, argv: list[object], out: Path) -> subprocess.CompletedProcess:
     """`python -m PROGRAM ARGV > out`, `out` allowed 100 bytes (standard error is a pipe, unlimited)."""
     def limit_files() -> None:

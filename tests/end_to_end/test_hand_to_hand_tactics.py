@@ -271,7 +271,7 @@ def test_a_variant_the_style_cannot_take_is_refused_in_one_line(tmp_path, change
     path = variant(tmp_path, *changes)
     result = invoke("check", path)
     assert result.exit_code == 2
-    assert result.output == f"poolgen: error: duel_variant.toml: {message}\n"
+    assert result.output == f"poolgen: error: {path}: {message}\n"
 
 
 def test_the_ticket_wide_styles_are_the_registered_ones():
@@ -282,7 +282,7 @@ def test_the_ticket_wide_styles_are_the_registered_ones():
 
 
 def test_the_spec_is_checked_when_it_loads(tmp_path):
-    with pytest.raises(SpecError, match=r"^duel_variant\.toml: play\.legend: missing field$"):
+    with pytest.raises(SpecError, match=r"/duel_variant\.toml: play\.legend: missing field$"):
         load_spec(variant(tmp_path, (LEGEND + "\n", "")))
 
 
@@ -315,7 +315,16 @@ def test_any_duel_check_accepts_lays_out_shares_audit_pays_exactly(data):
     fits = [i for i, t in enumerate(pool.tiers) if i == 0 or decompositions(
         Fraction(t.prize_cents, 100), prm.legend, prm.max_decompositions, prm.non_loss).total]
     tiers = np.repeat(np.array(fits, dtype=np.int64), 3)
-    columns = style.lay_out(prm, spec, pool, tiers, derive_stream(SEED_A, "duel-property", str(spots)))
+    stream = derive_stream(SEED_A, "duel-property", str(spots))
+    shown = {v for t in pool.tiers[1:] for d in decompositions(Fraction(t.prize_cents, 100), prm.legend,
+                                                                 prm.max_decompositions, prm.non_loss).amounts
+             for v in d}
+    unshown = [j for j, v in enumerate(prm.legend) if v not in shown]
+    if unshown:  # a legend value no share would reveal: a field nothing uses, refused (contract, section 7)
+        with pytest.raises(SpecError, match=rf"play\.legend\[{unshown[0]}\]: not used: "):
+            style.lay_out(prm, spec, pool, tiers, stream)
+        return
+    columns = style.lay_out(prm, spec, pool, tiers, stream)
     assert list(columns) == [f"{c}_{i}" for c in ("spot", "amt") for i in range(spots)]
     prizes = np.array([pool.tiers[t].prize_cents for t in tiers], dtype=np.int64)
     table = pl.DataFrame({"tier": [pool.tiers[t].id for t in tiers], "prize_cents": prizes,

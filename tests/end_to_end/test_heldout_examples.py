@@ -37,7 +37,10 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "winter_fortune": (780_009, 994_720_000),  # five games on one ticket, 2,930,700 split in 30 pools
            "cashtastic_crossword": (500_613, 2_005_734_000),  # 18 YOUR LETTERS, a legend a puzzle, a BONUS
            "wheel_of_fortune": (651_732, 824_399_000),  # a key number match and three one-word grids
-           "true_north": (615_320, 787_236_500)}  # a key symbol game with a 5X symbol and a BONUS box
+           "true_north": (615_320, 787_236_500),  # a key symbol game with a 5X symbol and a BONUS box
+           "texas_numbers_game": (1_878_776, 2_493_708_000),  # 7,333,050 in 38 pools of packs of 75
+           "iowa_full_of_300s": (242_932, 160_933_500),  # Iowa's whole order of 867,100 in one pool
+           "nc_double_diamond_cashword": (1_351_894, 3_500_274_000)}  # odds printed whole and to 2 places
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -59,11 +62,16 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "winter_fortune": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 144, "p5", 300),
         "cashtastic_crossword": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 72, "p5", 300),
         "wheel_of_fortune": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 120, "p5", 300),
-        "true_north": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 114, "p5", 300)}
+        "true_north": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 114, "p5", 300),
+        # Texas's order cut to three pools of 100 packs of 75 (its counts split evenly)
+        "texas_numbers_game": ({"order_tickets": 22_500, "pool_tickets": 7_500}, 326, "p3", 7_500),
+        "iowa_full_of_300s": ({"order_tickets": 8_700, "pool_tickets": 8_700}, 100, "p1", 8_700),  # cards
+        "nc_double_diamond_cashword": ({"order_tickets": 20_160, "pool_tickets": 5_040}, 239, "p4", 5_040),
+        "cool_sevens": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000)}  # line_prizes
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
-UNPUBLISHED = {"big_cash_riches", "bank_roll"}
+UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens"}
 # examples whose [published] states one figure (Nebraska prints its overall odds, no total of winners)
 ONE_FIGURE = {"ten_x_the_money"}
 # examples whose table prints its rows' odds and no total (Wisconsin's procedures): nothing to drop

@@ -174,4 +174,5 @@ def test_every_broken_bonus_word_or_legends_variant_is_refused_naming_its_field(
     edit(doc)
     with pytest.raises(SpecError) as err:
         load_spec(write(folder, doc))
-    assert str(err.value).startswith(f"g.toml: {field}") and "\n" not in str(err.value), str(err.value)
+    said = str(err.value)
+    assert said.startswith(f"{folder}/g.toml: {field}") and "\n" not in said, said

@@ -67,3 +67,34 @@ BREAK = [
 def test_every_broken_lines_variant_is_refused_with_one_line(tmp_path_factory, doc, broken):
     BREAK[broken](doc)
     refused_in_one_line(tmp_path_factory.mktemp("bad"), doc, broken)
+
+
+@st.composite
+def per_line_games(draw) -> dict:
+    """A random lines spec paying a prize per line: printed (`line_prizes`, a list) or shown on each
+    ticket (`"shown"`), tiers of one or two wins (docs/styles/lines.md sections 2 and 7)."""
+    doc = draw(games())
+    area = doc["areas"][0]
+    del area["legend"]
+    codes = [f"Z{i}" for i in range(3)]
+    doc["symbols"] = [s for s in doc["symbols"] if s["group"] != "pz"] + [
+        {"group": "pz", "code": c, "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
+        for i, c in enumerate(codes)]
+    area["line_prizes"] = draw(st.one_of(st.just("shown"), st.lists(
+        st.sampled_from(codes), min_size=len(area["lines"]), max_size=len(area["lines"]))))
+    tickets = doc["printed"]["pool_tickets"]
+    wins = st.lists(st.sampled_from(codes), min_size=1, max_size=2).map(sorted)
+    doc["tiers"] = [{"id": f"t{i}", "count": draw(st.integers(1, tickets // 12)),
+                     "wins": [{"area": "ln", "prize": c, "how": "match"} for c in w]}
+                    for i, w in enumerate(draw(st.lists(wins, min_size=1, max_size=4, unique_by=tuple)))]
+    doc["play"]["max_wins"] = 2
+    return doc
+
+
+@SETTINGS
+@given(doc=per_line_games())
+def test_every_accepted_prize_per_line_spec_generates_a_pool_audit_verifies(tmp_path_factory, doc):
+    folder = tmp_path_factory.mktemp("pl")
+    # a tier no placement makes, decoys too few, a prize no tier wins or a win of a prize no line prints
+    generates_and_verifies(folder, doc, lambda m: any(w in m for w in (
+        "no placement of the symbol", "probe", "draws of", "not used", "not one the lines print")))

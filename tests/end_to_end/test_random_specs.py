@@ -253,6 +253,6 @@ def test_every_broken_variant_is_refused_with_one_line(tmp_path_factory, doc, br
         load_spec(path)
     except SpecError as exc:
         message = str(exc)
-        assert message.startswith("g.toml: ") and "\n" not in message
+        assert message.startswith(f"{path}: ") and "\n" not in message
     else:
         raise AssertionError(f"variant {broken} was accepted")

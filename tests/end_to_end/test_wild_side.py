@@ -193,7 +193,7 @@ def _refused(tmp_path: Path, old: str, new: str, message: str) -> None:
     path.write_text(TEXT.replace(old, new, 1))
     result = invoke("check", path)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.strip().splitlines() == [f"poolgen: error: wild_side.toml: {message}"]
+    assert result.stderr.strip().splitlines() == [f"poolgen: error: {path}: {message}"]
 
 
 T30_BONUS = 'prize = "WIN50", how = "reveal" } ]\n\n[[tiers]]\nid = "t31"'

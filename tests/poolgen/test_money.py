@@ -129,7 +129,7 @@ def test_spec_money_with_odd_grouping_is_refused(tmp_path):
     path.write_text(text.replace('price = "1.00"', 'price = "$1,2500.00"', 1))
     with pytest.raises(SpecError) as info:
         load_spec(path)
-    assert str(info.value) == "hh.toml: printed.price: '$1,2500.00' is not a well-formed amount"
+    assert str(info.value) == f"{path}: printed.price: '$1,2500.00' is not a well-formed amount"
 
 
 def test_spec_money_not_exact_in_binary_loads_exactly(tmp_path):

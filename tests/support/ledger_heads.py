@@ -9,8 +9,9 @@ import re
 import sqlite3
 from pathlib import Path
 
-# a sales ledger's (version 4) sales and voids heads: `ledger L: sales head N:HEX`, split as "L sales"
-HEAD_LINE = re.compile(r"ledger (.+?): ((?:sales|voids) )?head ((?:0|[1-9][0-9]*):[0-9a-f]{64})")
+# a sales ledger's (version 5) other heads: `ledger L: sales head N:HEX`, split as "L sales"
+HEAD_LINE = re.compile(r"ledger (.+?): ((?:sales|voids|closings|conversions) )?head "
+                       r"((?:0|[1-9][0-9]*):[0-9a-f]{64})")
 
 
 def link(previous_hex: str, fields: list[object]) -> str:
@@ -74,17 +75,23 @@ def payments_head(path: Path) -> str:
 # a sales ledger's chains (docs/back-office.md, section 5): table, the column numbering its rows, the fields
 SALES_CHAINS = (("sales", "sale_no", "sale_no, run_id, pool, serial, at, channel, player"),
                 ("voids", "void_no", "void_no, run_id, pool, serial, at, reason"),
+                ("closings", "close_no", "close_no, run_id, pool, at"),
+                ("conversions", "conv_no", "conv_no, at, from_version, from_sha256, last_sale_no, "
+                                           "last_void_no, last_close_no, last_pay_no"),
                 ("payments", "pay_no", "pay_no, run_id, pool, serial, at, prize_cents"))
 
 
 def sales_heads(path: Path) -> dict[str, str]:
-    """A sales ledger's (version 4) heads `N:HEX`, recomputed per chain from docs/back-office.md section 5:
+    """A sales ledger's (version 5) heads `N:HEX`, recomputed per chain from docs/back-office.md section 5:
     sales (sale_no, run_id, pool, serial, at, channel, player) in sale order, voids (void_no, run_id,
-    pool, serial, at, reason) in void order, and the payments (payments_head)."""
+    pool, serial, at, reason) in void order, closings (close_no, run_id, pool, at), conversions (conv_no,
+    at, from_version, from_sha256, last_sale_no, last_void_no, last_close_no, last_pay_no), and the
+    payments (payments_head)."""
     db = sqlite3.connect(path)
     out = {}
     try:
-        for table, number, cols in SALES_CHAINS[:2]:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for table, number, cols in (c for c in SALES_CHAINS[:4] if c[0] in tables):  # version 4: 2 of them
             chain, last = "00" * 32, 0
             for row in db.execute(f"SELECT {cols} FROM {table} ORDER BY {number}"):
                 chain, last = link(chain, list(row)), row[0]
@@ -95,8 +102,9 @@ def sales_heads(path: Path) -> dict[str, str]:
 
 
 def rechain_sales(path: Path) -> None:
-    """What anyone able to write a sales ledger (version 4) can do, its chains having no key: every sale's,
-    void's and payment's chain computed again from the doc and stored, so its own chains are whole."""
+    """What anyone able to write a sales ledger (version 5) can do, its chains having no key: every sale's,
+    void's, closing's, conversion's and payment's chain computed again from the doc and stored, so its own
+    chains are whole."""
     db = sqlite3.connect(path)
     try:
         for table, number, cols in SALES_CHAINS:
@@ -107,3 +115,11 @@ def rechain_sales(path: Path) -> None:
         db.commit()
     finally:
         db.close()
+
+
+def printed_heads(path: Path) -> dict[str, str]:
+    """The heads `sales reconcile` prints for a sales ledger (version 5), as `split_heads` splits them:
+    the payments' under the ledger's name, the others under `L sales`, `L voids`, `L closings` and
+    `L conversions`, each recomputed from the doc (sales_heads)."""
+    heads = sales_heads(path)
+    return {str(path): heads.pop("payments"), **{f"{path} {table}": h for table, h in heads.items()}}

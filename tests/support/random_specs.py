@@ -70,6 +70,6 @@ def refused_in_one_line(folder: Path, doc: dict, variant: int) -> None:
         load_spec(path)
     except SpecError as exc:
         message = str(exc)
-        assert message.startswith("g.toml: ") and "\n" not in message
+        assert message.startswith(f"{path}: ") and "\n" not in message
     else:
         raise AssertionError(f"variant {variant} was accepted")

@@ -12,7 +12,7 @@ def virn_of(run: Path, ticket: str) -> str:
     """The VIRN of printed ticket `ticket` (GGG-BBBBBBB-TTT) in run folder `run`."""
     game, book, number = ticket.split("-")
     for path in sorted(Path(run).glob("imaging-*.parquet")):
-        found = pl.scan_parquet(path).filter(
+        found = pl.scan_parquet(path.absolute(), glob=False).filter(  # polars: ~ is home, [ a glob
             pl.col("barcode").str.starts_with(game + book + number)).select("virn").collect()
         if found.height:
             return str(found.item(0, 0))

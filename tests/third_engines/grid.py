@@ -127,7 +127,8 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
     return wins, reasons
 
 
-def lines_row(area: dict, cells: list[int | None]) -> tuple[list[Win], list[str]]:
+def lines_row(area: dict, cells: list[int | None], spots: list[int | None] | None = None
+              ) -> tuple[list[Win], list[str]]:
     """One lines area of one row (lines.md section 5)."""
     aid, pictures = area["id"], area["pictures"]
     symbol = pictures.index(area["symbol"])
@@ -143,7 +144,16 @@ def lines_row(area: dict, cells: list[int | None]) -> tuple[list[Win], list[str]
                 alone.append(f"{aid}: line {i + 1} shows {pictures[v]} alone")
     if alone:
         reasons.append(", ".join(alone))
-    complete = sum(all(cells[k] == symbol for k in line) for line in area["lines"])
+    done = [all(cells[k] == symbol for k in line) for line in area["lines"]]
+    if spots is not None:  # a prize spot a line (rule 4): a complete line wins the prize its spot shows
+        prizes = area["prizes"]
+        if not all(_inside(v, len(prizes)) for v in spots):
+            reasons.append(f"{aid}: a prize spot code out of range ({', '.join(_shown(v) for v in spots)})")
+        return [(aid, "match", 1, prizes[v]["code"]) for d, v in zip(done, spots, strict=True)
+                if d and _inside(v, len(prizes))], reasons
+    if "line_prizes" in area:  # each complete line wins the prize printed for it (section 5)
+        return [(aid, "match", 1, p) for d, p in zip(done, area["line_prizes"], strict=True) if d], reasons
+    complete = sum(done)
     prizes = {e["lines"]: e["prize"] for e in area["legend"]}
     if complete >= min(prizes) and complete not in prizes:
         reasons.append(f"{aid}: {complete} complete lines: the legend has no prize for {complete}")
@@ -175,7 +185,9 @@ def _columns(area: dict) -> list[list[str]]:
         return [[f"{aid}_letter_{j}" for j in range(area["letters"])],
                 [f"{aid}_cell_{k}" for k in range(cells)], *bonus]
     if area["style"] == "lines":
-        return [[f"{aid}_cell_{k}" for k in range(area["rows"] * area["cols"])]]
+        shown = area.get("line_prizes") == "shown"
+        spots = [[f"{aid}_prize_{i}" for i in range(len(area["lines"]))]] if shown else []
+        return [[f"{aid}_cell_{k}" for k in range(area["rows"] * area["cols"])], *spots]
     if area["style"] == "add_up":
         return [[f"{aid}_spot_{k}" for k in range(area["games"] * area["spots"])],
                 [f"{aid}_prize_{g}" for g in range(area["games"])]]

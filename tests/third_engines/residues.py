@@ -35,7 +35,8 @@ def classes(counts: list[int], least: int) -> list[int]:
     if current:
         groups.append(current)  # the lowest class, whatever it holds
     if len(groups) > 1 and sum(counts[i] for i in groups[-1]) < least:
-        groups[-2] += groups.pop()
+        lowest = groups.pop()  # popped first: `groups[-2] += groups.pop()` indexes the shortened list
+        groups[-1] += lowest
     out = [0] * len(counts)
     for rank, group in enumerate(reversed(groups)):
         for i in group:

@@ -31,8 +31,10 @@ from tests.third_engines import (
     packs,
     packs_draws,
     pairs,
+    print_run,
     printed,
     split,
+    validation_desk,
     win_all,
     win_all_layout,
 )
@@ -89,8 +91,11 @@ def run(tmp_path_factory) -> Path:
     (packs_draws, {"__future__", "bisect", "collections", "math", "tests"}),  # tests: split.py's stream
     (chain, {"__future__", "dataclasses", "tests"}),  # tests: packs.py's 5.2 start, split.py's stream
     (order_salts, {"__future__", "tests"}),  # tests: split.py's stream
+    # tests: split.py's stream, validation_desk.py's barcode
+    (print_run, {"__future__", "hashlib", "hmac", "pathlib", "polars", "re", "tests"}),
+    (validation_desk, {"__future__", "cryptography", "dataclasses", "hashlib", "hmac", "json", "numpy"}),
 ], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split",
-        "packs", "packs_draws", "chain", "order_salts"])
+        "packs", "packs_draws", "chain", "order_salts", "print_run", "validation_desk"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

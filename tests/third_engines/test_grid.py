@@ -1,10 +1,10 @@
 """The third engine for crossword, lines and add_up plays (tests/third_engines/grid.py, written from
 docs/styles/crossword.md, lines.md, add_up.md and play.md alone) against audit's step 4 on small runs of
-the three examples (Super Red Hot Crossword, Tic Tac Cash, Lucky 21, and Lucky 21 winning on 21
-exactly), a designed crossword of a legend a grid and a bonus word, and a designed game of all three
-styles on one ticket (a 4 x 4 grid with a line of any cells, legends with gaps): every generated row is
-legal and pays its stored prize by both; every tampered row is refused by both, with audit's very
-reasons and amount."""
+the examples (Super Red Hot Crossword, Tic Tac Cash, Cool 7's: a prize per line, Lucky 21, and Lucky 21
+winning on 21 exactly), a designed crossword of a legend a grid and a bonus word, and a designed game of
+all three styles on one ticket (a 4 x 4 grid with a line of any cells, legends with gaps): every
+generated row is legal and pays its stored prize by both; every tampered row is refused by both, with
+audit's very reasons and amount."""
 
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ from tests.third_engines import against_audit, grid
 
 Row = dict
 GAMES = {"crossword": ("super_red_hot_crossword", 1200), "bonus_word": ("hundred_thousand_crossword", 1200),
-         "lines": ("tic_tac_cash", 1200),
+         "lines": ("tic_tac_cash", 1200), "line_prizes": ("cool_sevens", 1200),
          "add_up": ("lucky_21", 1500), "add_up_exactly": ("lucky_21", 1500), "mixed": ("", 2000),
-         "legends": ("", 1200)}
+         "legends": ("", 1200), "shown": ("", 1200)}
 
 
 def _mixed() -> dict:
@@ -65,6 +65,26 @@ def _mixed() -> dict:
                     max_wins=3)
 
 
+def _shown() -> dict:
+    """A lines area of a prize spot a line (`line_prizes = "shown"`): a 3 x 3 grid, its 8 lines, prizes
+    $1, $2, $5 and $20, up to 2 wins a ticket."""
+    pics = [{"group": "pic", "code": c, "symbol": c} for c in ("X", "O", "STAR", "MOON")]
+    money = [{"group": "pz", "code": c, "symbol": f"${v}", "value": f"{v}.00"} for c, v in (
+        ("A", 1), ("B", 2), ("C", 5), ("D", 20))]
+    lines = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]
+    area = {"id": "arrow", "style": "lines", "rows": 3, "cols": 3, "pictures": "pic", "symbol": "X",
+            "lines": lines, "prizes": "pz", "line_prizes": "shown"}
+
+    def w(*codes: str) -> list[dict]:
+        return [{"area": "arrow", "prize": c, "how": "match"} for c in codes]
+
+    tiers = [{"id": "p1", "count": 200, "wins": w("A")}, {"id": "p2", "count": 100, "wins": w("B")},
+             {"id": "p1p2", "count": 40, "wins": w("A", "B")},
+             {"id": "p2x2", "count": 20, "wins": w("B", "B")},
+             {"id": "p5", "count": 30, "wins": w("C")}, {"id": "p20p5", "count": 3, "wins": w("D", "C")}]
+    return base_doc([area], pics + money, tiers, pool_tickets=1200, per_book=50, max_wins=2)
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("grid3")
@@ -72,9 +92,11 @@ def runs(tmp_path_factory) -> dict[str, Path]:
     (root / "mixed" / "g.toml").write_text(dumps(_mixed()))
     (root / "legends").mkdir()  # a crossword of a legend a grid (crossword.md section 10)
     (root / "legends" / "g.toml").write_text(dumps(crossword_legends_doc()))
+    (root / "shown").mkdir()  # a prize spot a line (lines.md, line_prizes = "shown")
+    (root / "shown" / "g.toml").write_text(dumps(_shown()))
     made = {name: generate(GenerateRequest(load_spec(root / name / "g.toml"), SEED_A,
                                            now=datetime(2026, 1, 2, tzinfo=UTC), out=root / name,
-                                           run_id="r")).folder for name in ("mixed", "legends")}
+                                           run_id="r")).folder for name in ("mixed", "legends", "shown")}
     for style, (name, tickets) in GAMES.items():
         if not name:
             continue
@@ -158,6 +180,10 @@ def _x(r: Row, cells: tuple[int, ...], code: int) -> dict:
     return {f"ttt_cell_{k}": code for k in cells}
 
 
+def _g(cells: tuple[int, ...], code: int) -> dict:
+    return {f"grid_cell_{k}": code for k in cells}
+
+
 def _winning_games(r: Row) -> list[int]:
     return [g for g in range(5) if sum(r[f"add_spot_{3 * g + j}"] + 1 for j in range(3)) >= 21]
 
@@ -206,6 +232,19 @@ CASES: list[Case] = [
      "O O O across the top beside a null: rule 2 still holds"),
     ("lines", "l3", lambda a, r: {"tier": "l2"}, "3 lines stored as 2"),
     ("lines", "l1", lambda a, r: {"prize_cents": 1000}, "a stored prize not paid"),
+    ("line_prizes", "lose", lambda a, r: _g((0, 1, 2), 0), "a loser shows 7 7 7 in the $1 top row"),
+    ("line_prizes", "top_row", lambda a, r: _g((0, 1, 2, 4, 8), 0),
+     "the $1 top row and the $777 diagonal: a win its tier does not list"),
+    ("line_prizes", "top_row_left_column", lambda a, r: _g((0,), 1), "$1 + $2 lose their shared corner"),
+    ("line_prizes", "right_column", lambda a, r: _g((2, 5, 8), 4), "the $7 column shows 4 4 4"),
+    ("line_prizes", "middle_column", lambda a, r: {"tier": "top_row", "prize_cents": 100},
+     "the $3 column stored as the $1 row"),
+    ("line_prizes", "top_row_left_column", lambda a, r: {"prize_cents": 200}, "$1 + $2 storing $2"),
+    ("shown", "lose", lambda a, r: {f"arrow_cell_{k}": 0 for k in (0, 1, 2)}, "a loser's top row all X"),
+    ("shown", "p1", lambda a, r: {f"arrow_prize_{i}": 3 for i in range(8)}, "the $1 line's spot shows $20"),
+    ("shown", "p1", lambda a, r: {f"arrow_prize_{i}": 4 for i in range(8)}, "every spot 4: out of range"),
+    ("shown", "p1p2", lambda a, r: {"arrow_prize_7": None, "arrow_cell_4": 5}, "a null spot and a cell 5"),
+    ("shown", "p2x2", lambda a, r: {"tier": "p1p2", "prize_cents": 300}, "$2 x 2 stored as $1 + $2"),
     ("add_up", "lose", lambda a, r: {f"add_spot_{j}": 10 for j in range(3)}, "a loser's game 1 adds to 33"),
     ("add_up", "p2", lambda a, r: {f"add_prize_{_winning_games(r)[0]}": 1}, "the $2 game shows $4"),
     ("add_up", "p2", lambda a, r: {f"add_spot_{3 * _winning_games(r)[0] + j}": 0 for j in range(3)},
@@ -240,8 +279,9 @@ def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(runs, tmp_path, s
 
 FIXED = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 OUT = {"crossword": (26, 27, 255), "bonus_word": (26, 27, 255), "lines": (3, 4, 255),
+       "line_prizes": (9, 10, 255),
        "add_up": (5, 11, 12, 255), "add_up_exactly": (5, 11, 12, 255), "mixed": (4, 2, 3, 14, 255),
-       "legends": (14, 15, 255)}
+       "legends": (14, 15, 255), "shown": (4, 5, 255)}
 
 
 @pytest.mark.parametrize("style", list(GAMES))

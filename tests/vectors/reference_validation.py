@@ -77,23 +77,26 @@ def key_check(key: bytes) -> str:
 
 KEY = hashlib.sha256(b"poolgen validation vector key").digest()
 RUN, THRESHOLD = "vector-run", 60000
-# One run's tickets, each written into both tiers' files: (barcode, VIRN, prize in cents, free ticket)
+# One run's tickets, each written into both tiers' files: (barcode, VIRN, prize in cents, free ticket).
+# Every barcode is a barcode number (docs/validation.md section 2: 1 mod 97), so a desk built from
+# docs/back-office.md takes each claim to its record rather than refusing it as "not a barcode number".
 TICKETS = [
-    ("465000000000040", "000000000000", 0, False),
-    ("465000000000137", "123456789012", 100, True),
-    ("465000000000234", "999999999999", 100, False),
-    ("465000000000331", "000000000001", 59999, False),
-    ("465000000000428", "314159265358", 60000, False),
-    ("358123456700133", "271828182845", 2500000, False),
+    ("465000000000031", "000000000000", 0, False),
+    ("465000000000128", "123456789012", 100, True),
+    ("465000000000225", "999999999999", 100, False),
+    ("465000000000322", "000000000001", 59999, False),
+    ("465000000000419", "314159265358", 60000, False),
+    ("358123456700188", "271828182845", 2500000, False),
 ]
-# Edge cases: other keys and run ids, VIRNs of 12, 18 and 9 digits, a prize above 2^32:
+# Edge cases: other keys and run ids, a barcode number with leading zeros (game 000, book 0, ticket 0),
+# the largest book and ticket, VIRNs of 12, 18 and 9 digits, a prize above 2^32:
 # (key hex, run id, tier, threshold, barcode, VIRN, prize in cents, free ticket)
 EDGES = [
-    ("00" * 32, "run", "low", 60000, "465000000000000", "000000000000", 0, False),
+    ("00" * 32, "run", "low", 60000, "000000000000098", "000000000000", 0, False),
     (bytes(range(32)).hex(), "wild_side", "low", 60000, "358000130700077", "025088224128", 100, True),
-    (bytes(range(1, 33)).hex(), "2026-12-01T00:00:00Z-ws", "high", 60000, "358999999999902",
+    (bytes(range(1, 33)).hex(), "2026-12-01T00:00:00Z-ws", "high", 60000, "358999999999996",
      "999999999999999999", 60000, False),
-    ("ff" * 32, "hh", "high", 60000, "465123456729955", "123456789", 2**40 + 7, False),
+    ("ff" * 32, "hh", "high", 60000, "465123456729952", "123456789", 2**40 + 7, False),
 ]
 
 

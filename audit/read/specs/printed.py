@@ -21,6 +21,7 @@ from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money
+from audit.read.specs.unused import refuse_unpaid
 
 __all__ = ["PrintedPools", "StatedPlay", "read_printed"]
 
@@ -33,6 +34,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     groups: dict[str, list[dict[str, Any]]] = {}
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
+
+    refuse_unpaid(doc, groups)  # a legend line, pattern or symbol no win shows, as poolgen refuses it
 
     def cents(s: dict[str, Any]) -> int:
         return price if s.get("free") else money(s["value"], f"symbols {s['code']}")
@@ -89,6 +92,11 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
+    if sales["first_ticket"] != 0:  # docs/pool-files.md numbers a book's tickets 0 .. per_book - 1
+        first = sales["first_ticket"]
+        raise UnusableInput(f"printed.first_ticket: {first}; every book's tickets are numbered from 000 "
+                            "(docs/pool-files.md: ticket_no is position % tickets per book), so a game whose "
+                            f"tickets start at {first:03d} cannot be printed as its regulation says")
     per_book = sales["last_ticket"] - sales["first_ticket"] + 1
     order, size = sales["order_tickets"], sales["pool_tickets"]
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
@@ -212,7 +220,7 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "crossword": "letters alphabet grids prizes legend legends words bonus",
     "key_number_match": "winning yours numbers prizes specials match_by winning_from distinct_numbers "
                         "decoy_weights",
-    "lines": "rows cols pictures symbol lines prizes legend",
+    "lines": "rows cols pictures symbol lines prizes legend line_prizes",
     "match_n": "spots match prizes multipliers",
     "maze": "rows cols arrows starts exits prizes",
     "prize_box": "games spots match pictures prizes",

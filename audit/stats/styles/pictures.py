@@ -47,7 +47,9 @@ def symbol_count(area: dict[str, Any], play: dict[str, Any], counts: dict[str, i
 
 
 def lines_columns(area: dict[str, Any]) -> list[str]:
-    return [f"{area['id']}_cell_{k}" for k in range(area["rows"] * area["cols"])]
+    shown = area.get("line_prizes") == "shown"
+    spots = [f"{area['id']}_prize_{i}" for i in range(len(area["lines"]))] if shown else []
+    return [f"{area['id']}_cell_{k}" for k in range(area["rows"] * area["cols"])] + spots
 
 
 def lines(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
@@ -56,6 +58,13 @@ def lines(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], ge
     tests: Tests = [(f"{aid}_cell_{k} (a decoy) on tickets whose cell {k} shows a decoy, against win/lose",
                      _decoys(get(f"{aid}_cell_{k}"), symbol))
                     for k in range(area["rows"] * area["cols"])]
+    if area.get("line_prizes") == "shown":  # a line's prize spot where the line is not complete
+        cells = np.stack([get(f"{aid}_cell_{k}").astype(np.int64)
+                          for k in range(area["rows"] * area["cols"])])
+        for i, line in enumerate(area["lines"]):
+            done = (cells[line] == symbol).all(axis=0)
+            tests.append((f"{aid}_prize_{i} (a prize spot) on tickets whose line {i + 1} is not complete, "
+                          "against win/lose", np.where(done, -1, get(f"{aid}_prize_{i}").astype(np.int64))))
     return tests, [], [f"layout: {aid}: where {area['symbol']} shows: the lines it completes are the win, "
                        "its cells uniform only given their number (lines.md section 8)"]
 

@@ -54,4 +54,4 @@ def refusal(game: Game, pool: Pool, exc: NoArrangement) -> SpecError:
     table = "blocks" if game.packs.einstant else "packs"
     floor = "min_prize_times" if game.packs.block is not None else "min_prize_value"
     fields = ", ".join(f"{table}.{floor if name == 'min_prize_value' else name}" for name in exc.short)
-    return SpecError(f"{game.path.name}: {fields}: pool {pool.id}: {exc}")
+    return SpecError(f"{game.file}: {fields}: pool {pool.id}: {exc}")

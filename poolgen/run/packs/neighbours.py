@@ -93,7 +93,7 @@ def separate_neighbours(game: Game, pool: Pool, tiers: np.ndarray, layout: dict[
         runs = [run for run, h in zip(runs, held.tolist(), strict=True) if h]
     tier_ids = sorted({pool.tiers[int(tiers[r[0]])].id for r in runs})
     table = "blocks" if game.packs.einstant else "packs"  # check makes this about one pool in a million
-    raise SpecError(f"{game.path.name}: {table}.neighbours: pool {pool.id}: identical neighbours remain "
+    raise SpecError(f"{game.file}: {table}.neighbours: pool {pool.id}: identical neighbours remain "
                     f"after {MAX_ROUNDS:,} rounds in runs of tier(s) {', '.join(tier_ids)}: too few "
                     f"layouts for the neighbour rule; write neighbours = \"off\" in [{table}] (or give the "
                     "tiers more varied layouts)")

@@ -51,7 +51,7 @@ _R = TypeVar("_R")
 
 
 def _fail(game: Game, field: str, why: str) -> SpecError:
-    return SpecError(f"{game.path.name}: layout.{field}: {why}")
+    return SpecError(f"{game.file}: layout.{field}: {why}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,7 +141,7 @@ def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
     is losing."""
     k, denom = pool.play_areas, pool.denomination_cents
     if k is None or denom is None:
-        raise SpecError(f"{game.path.name}: pool {pool.id}: not an eInstant pool")
+        raise SpecError(f"{game.file}: pool {pool.id}: not an eInstant pool")
     # every amount multiplier x denom is whole cents: params.read proved it when the spec loaded
     tiers = np.asarray(tiers)
     n = len(tiers)
@@ -250,13 +250,13 @@ def _bounded(game: Game, pool: Pool, multiplier: Decimal,
     try:
         return enumerate_(p, multiplier, pool.play_areas or 1)
     except TooManyDecompositions as exc:
-        raise SpecError(f"{game.path.name}: einstant.play_areas: pool {pool.id}, multiplier {multiplier:f}: "
+        raise SpecError(f"{game.file}: einstant.play_areas: pool {pool.id}, multiplier {multiplier:f}: "
                         f"{exc}; use fewer play areas or amount multipliers") from None
 
 
 def unlaid(game: Game, pool: Pool, i: int) -> SpecError:
     """The one line `check` and `generate` refuse tiers[i] with in a pool it has no layout in."""
-    return SpecError(f"{game.path.name}: tiers[{i}]: pool {pool.id}: the prize cannot be made of play-area "
+    return SpecError(f"{game.file}: tiers[{i}]: pool {pool.id}: the prize cannot be made of play-area "
                      "wins with layout.amount_multipliers")
 
 

@@ -22,7 +22,8 @@ from poolgen.game.model import CheckResult, Game, Pool
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.prize_legend_duel.params import Params, document, read
 
-__all__ = ["Decompositions", "check", "decompositions", "document", "lay_out", "read", "unlaid"]
+__all__ = ["Decompositions", "check", "decompositions", "document", "lay_out", "read", "refuse_unshown",
+           "unlaid"]
 UNPLAYED, LOSE, TIE, WIN, MULTIPLIER = 0, 1, 2, 3, 4
 
 
@@ -111,11 +112,14 @@ def check(params: Params, game: Game, result: CheckResult) -> None:
     """`poolgen check`: prove every tier of every pool can be laid out within the spots and losses; a
     tier that cannot is bad input (`unlaid`, the line `generate` gives: exit 2 from both)."""
     kept: list[int] = []
+    shown: set[Fraction] = set()
     for t in game.tiers:
         dec = decompositions(Fraction(t.times), params.legend, params.max_decompositions, params.non_loss)
         if not dec.total:
             raise unlaid(params, game)
         kept.append(len(dec.multipliers))
+        shown.update(v for amounts in dec.amounts for v in amounts)
+    refuse_unshown(params, game, shown)
     if kept:
         result.notes.append(f"{game.id}: every tier has {min(kept)}..{max(kept)} "
                             f"decompositions (at most {params.max_decompositions} kept per tier)")
@@ -128,9 +132,18 @@ def unlaid(params: Params, game: Game) -> SpecError:
     out = [t for t in game.tiers
            if not decompositions(Fraction(t.times), params.legend, params.max_decompositions,
                                  params.non_loss).total]
-    return SpecError(f"{game.path.name}: play.legend: {len(out)} tier(s) cannot be laid out: no (1 + m) x "
+    return SpecError(f"{game.file}: play.legend: {len(out)} tier(s) cannot be laid out: no (1 + m) x "
                      f"sum of legend values [{legend}] within {params.non_loss} non-loss spots equals the "
                      f"multiplier of {', '.join(f'{t.id} ({t.times:f})' for t in out)}")
+
+
+def refuse_unshown(params: Params, game: Game, shown: set[Fraction]) -> None:
+    """A legend value no tier's kept decomposition wins is a field nothing uses: no share would ever
+    reveal it (contract, section 7). `check` and `generate` refuse it, in the same line, exit 2."""
+    for j, v in enumerate(params.legend):
+        if v not in shown:
+            raise SpecError(f"{game.file}: play.legend[{j}]: not used: no kept decomposition of any "
+                            f"tier wins {_fmt(v)} (a prize symbol no share would ever reveal)")
 
 
 @lru_cache(maxsize=512)
@@ -212,6 +225,7 @@ def lay_out(params: Params, game: Game, pool: Pool, tiers: np.ndarray,
     n = tiers.size
     price = pool.price_cents  # every legend value x price is whole cents: params.read proved it
     table_k, table_m, table_cents, first_row = _decomposition_table(pool, params, price)
+    refuse_unshown(params, game, {Fraction(int(c), price) for c in np.unique(table_cents) if c})
 
     # 1. Whether spot 0 is a loss: one draw per share, the same law for winners and losers.
     f = integers(stream, params.first_spot_loss.denominator, size=n) < params.first_spot_loss.numerator

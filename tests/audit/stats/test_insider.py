@@ -177,3 +177,30 @@ def test_the_book_tests_take_their_expected_distribution_as_an_input():
     null = uniform_null(3000, 880, 30)
     assert null.winners_pmf.sum() == pytest.approx(1.0) and len(null.ticket_share) == 30
     assert float((np.arange(31) * null.winners_pmf).sum()) == pytest.approx(8.8)
+
+
+def test_the_run_level_p_values_are_exact_to_1e_12_on_full_size_pools():
+    """The run-level formulas (docs/statistics.md 1a: exact) on two pools of 300,000 and 1,000,000 tickets
+    in books of 250: each p equals the product of the exact ratios of binomials to 1e-12 (differences of
+    lgamma near N! lost 1.5e-9, which a third engine summing integers saw)."""
+    pools = [("p1", 300_000, np.array([97_431, 180_002, 201_777, 250_000, 299_998])),
+             ("p2", 1_000_000, np.array([412_345, 512_346, 700_000, 812_301, 999_001, 999_299]))]
+    tops = [TopLevels(p, n, 250, ((10000, pos),)) for p, n, pos in pools]
+    found = {f.name.split(": ")[1]: f.p for f, _ in top_findings(tops)}
+    u = min(Fraction(int(pos.min()), n) for _, n, pos in pools)
+    v = max(Fraction(int(pos.max()) + 1, n) for _, n, pos in pools)
+    x = min(int((pos % 250).min()) for _, _, pos in pools)
+    y = max(int((pos % 250).max()) for _, _, pos in pools)
+
+    def product(room) -> float:
+        return float(math.prod(Fraction(math.comb(room(n), len(pos)), math.comb(n, len(pos)))
+                               for _, n, pos in pools))
+
+    assert found["smallest position in its pool, pools combined"] == pytest.approx(
+        product(lambda n: n - math.ceil(u * n)), rel=1e-12)
+    assert found["largest position in its pool, pools combined"] == pytest.approx(
+        product(lambda n: math.floor(v * n)), rel=1e-12)
+    assert found["smallest ticket number within its book, pools combined"] == pytest.approx(
+        product(lambda n: n // 250 * (250 - x)), rel=1e-12)
+    assert found["largest ticket number within its book, pools combined"] == pytest.approx(
+        product(lambda n: n // 250 * (y + 1)), rel=1e-12)

@@ -166,3 +166,11 @@ def test_the_per_ticket_number_test_is_made_only_where_its_tail_is_the_chi_squar
         prize[:tickets] = 100
         names = [f.name for f in gathered_findings(prize, per_book=per_book, book=None, order=True)]
         assert any(n.endswith(": per ticket number") for n in names) == made, (tickets, per_book)
+
+
+def test_the_expected_close_gaps_are_printed_from_their_exact_value():
+    """E = (t - 1)(1 - C(n - g, t) / C(n, t)) is 3.75 exactly for 10 places among 24 (g = 1): printed 3.8, as
+    a third engine computing it exactly prints it, not 3.7 from the quotient's rounding (3.7499999...)."""
+    found = close_together("x", np.array([0, 1, 2, 3, 4, 10, 12, 14, 20, 23]), 24, "book numbers")
+    assert found is not None
+    assert found.figures == "4 of the 9 gaps between consecutive book numbers at most 1 apart (3.8 expected)"

@@ -118,3 +118,60 @@ def test_split_is_a_deterministic_half():
     a, b = split_mask(100_000, 7), split_mask(100_000, 7)
     assert (a == b).all() and abs(int(a.sum()) - 50_000) < 600
     assert (a != split_mask(100_000, 8)).any()
+
+
+@pytest.mark.parametrize("tickets", [300_000, 1_000_000])
+def test_the_extreme_positions_p_is_exact_to_1e_12_on_a_full_size_pool(tickets):
+    """docs/statistics.md section 1 calls P(min >= x) = C(N - x, t) / C(N, t) exact: a third engine summing
+    integers must find it to 1e-9. Differences of lgamma near N! lost that (1.5e-9 on a pool of 300,000)."""
+    positions = np.array([97_431, 180_002, 201_777, 250_000, 299_998])
+    x, y, t = int(positions.min()), int(positions.max()), len(positions)
+    low = extreme_position("low", positions, tickets, smallest=True)
+    high = extreme_position("high", positions, tickets, smallest=False)
+    assert low is not None and high is not None
+    exact_low = Fraction(math.comb(tickets - x, t), math.comb(tickets, t))
+    exact_high = Fraction(math.comb(y + 1, t), math.comb(tickets, t))
+    assert low.p == pytest.approx(float(exact_low), rel=1e-12)
+    assert high.p == pytest.approx(float(exact_high), rel=1e-12)
+
+
+def test_the_classifier_scores_a_set_the_same_whatever_order_its_columns_hold_it():
+    """docs/statistics.md section 2: a set (a key number match area's WINNING NUMBERS) is multi-hot, so two
+    rows holding the same numbers have the same features, the same score, and are tied in the AUC. Summing
+    each row's coefficients in its columns' order broke such ties by rounding (a Double Take pool's p moved
+    by 4e-9, which a third engine scoring the design matrix saw): reordering every row's set changes
+    nothing."""
+    rng = np.random.default_rng(5)
+    n = 6000
+    sets = np.stack([rng.choice(30, 3, replace=False) for _ in range(n)])
+    spot = rng.integers(0, 5, n)
+    label = rng.random(n) < 0.25 + 0.01 * (sets.min(axis=1) % 3)
+    shuffled = np.stack([rng.permutation(row) for row in sets])
+    plain = auc_classifier("a", label, [[sets[:, i] for i in range(3)], [spot]], key=77)
+    moved = auc_classifier("a", label, [[shuffled[:, i] for i in range(3)], [spot]], key=77)
+    assert plain is not None and moved is not None
+    assert (moved.figures, moved.p) == (plain.figures, plain.p)
+
+
+def test_the_classifier_ties_categories_whose_training_rows_are_alike():
+    """Two categories with the same training rows (counts and wins) get the same coefficient in exact
+    arithmetic, so their held-out rows tie (docs/statistics.md section 2: scores rounded to 9 decimals).
+    Rounding noise in the fit broke the tie either way: swapping the two labels moved the AUC (11 of these
+    40 cases), and a third engine's fit broke it otherwise. Now the swap changes nothing."""
+    n, key = 3000, 4242
+    train = split_mask(n, key)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        feat = rng.integers(0, int(rng.integers(4, 30)), n)
+        win = rng.random(n) < 0.3
+        rows = np.flatnonzero(train)
+        ones, twos = rows[feat[rows] == 1], rows[feat[rows] == 2]
+        m = min(len(ones), len(twos))
+        feat[twos[m:]] = 0
+        feat[ones[m:]] = 0
+        win[twos[:m]] = win[ones[:m]]  # categories 1 and 2 alike in training
+        swapped = np.where(feat == 1, 2, np.where(feat == 2, 1, feat))
+        plain = auc_classifier("a", win, [[feat]], key)
+        moved = auc_classifier("a", win, [[swapped]], key)
+        assert plain is not None and moved is not None
+        assert (moved.figures, moved.p) == (plain.figures, plain.p)

@@ -70,3 +70,68 @@ def test_entries_it_cannot_read_stop_the_step(change):
     with pytest.raises(ValueError) as caught:
         judge([X, OH, S, OH, X, S, S, OH, OH], "lose", play)
     assert str(caught.value).startswith("manifest play entry: area 'ln': ")
+
+
+# A prize per line (lines.md sections 3 and 5): each complete line wins the prize printed for it.
+PER_LINE = {k: v for k, v in AREA.items() if k != "legend"} | {"line_prizes": ["2", "2", "9", "9"]}
+PER_LINE_PLAY = {"max_wins": 3, "areas": [PER_LINE],
+                 "tiers": [{"id": "lose", "wins": []}, {"id": "2", "wins": [win("ln", "2", 200)]},
+                           {"id": "2+2", "wins": [win("ln", "2", 200), win("ln", "2", 200)]},
+                           {"id": "2+9", "wins": [win("ln", "2", 200), win("ln", "9", 900)]},
+                           {"id": "2+2+9", "wins": [win("ln", "2", 200), win("ln", "2", 200),
+                                                    win("ln", "9", 900)]}]}
+
+
+@pytest.mark.parametrize(("cells", "tier", "cents"), [
+    ([X, OH, S, OH, X, S, S, OH, OH], "lose", 0), ([S, OH, S, X, X, X, S, OH, OH], "2", 200),
+    ([X, X, X, OH, S, OH, X, X, X], "2+9", 1100), ([X, X, X, X, X, X, S, OH, X], "2+2+9", 1300)])
+def test_each_complete_line_wins_the_prize_printed_for_it(cells, tier, cents):
+    assert judge(cells, tier, PER_LINE_PLAY) == (cents, [])
+
+
+def test_a_line_prize_the_tier_does_not_win_is_illegal():
+    cents, why = judge([X, X, X, OH, S, OH, X, X, X], "2", PER_LINE_PLAY)
+    assert (cents, why) == (1100, ["its wins are not its tier '2''s (2 win(s) paying 1100 cents)"])
+
+
+def test_a_prize_per_line_has_no_legend_rule():
+    """Two complete lines are no illegal count: every number of lines pays its lines' prizes."""
+    assert judge([X, X, X, X, X, X, S, OH, OH], "2+2", PER_LINE_PLAY) == (400, [])
+
+
+@pytest.mark.parametrize("change", [{"line_prizes": ["2", "2", "9"]}, {"line_prizes": ["2", "2", "9", "7"]},
+                                    {"line_prizes": []}, {"legend": [{"lines": 1, "prize": "2"}]}])
+def test_per_line_entries_it_cannot_read_stop_the_step(change):
+    play = copy.deepcopy(PER_LINE_PLAY)
+    play["areas"][0] = PER_LINE | change
+    with pytest.raises(ValueError, match="manifest play entry: area 'ln': rows, cols, pictures, symbol, "
+                                         "lines, prizes, legend or line_prizes unreadable"):
+        judge([X, OH, S, OH, X, S, S, OH, OH], "lose", play)
+
+
+# A prize spot a line (line_prizes = "shown", lines.md sections 4 and 5, rule 4).
+SHOWN = {k: v for k, v in AREA.items() if k != "legend"} | {"line_prizes": "shown"}
+SHOWN_PLAY = PER_LINE_PLAY | {"areas": [SHOWN]}
+
+
+def judge_shown(cells: list[int], spots: list[int], tier: str) -> tuple[int, list[str]]:
+    row = ({"tier": [tier]} | {f"ln_cell_{k}": [v] for k, v in enumerate(cells)}
+           | {f"ln_prize_{i}": [v] for i, v in enumerate(spots)})
+    result = evaluate(pl.DataFrame(row).with_columns(pl.exclude("tier").cast(pl.UInt8)), {"id": "p1"},
+                      SHOWN_PLAY)
+    return int(result.prize_cents[0]), [why for _, why in result.illegal]
+
+
+@pytest.mark.parametrize(("cells", "spots", "tier", "cents"), [
+    ([X, OH, S, OH, X, S, S, OH, OH], [1, 1, 1, 1], "lose", 0),
+    ([S, OH, S, X, X, X, S, OH, OH], [1, 0, 1, 1], "2", 200),
+    ([X, X, X, OH, S, OH, X, X, X], [1, 0, 0, 0], "2+9", 1100),
+    ([X, X, X, X, X, X, S, OH, X], [0, 1, 1, 0], "2+2+9", 1300)])
+def test_each_complete_line_wins_the_prize_its_spot_shows(cells, spots, tier, cents):
+    assert judge_shown(cells, spots, tier) == (cents, [])
+
+
+def test_a_prize_spot_out_of_range():
+    assert judge_shown([S, OH, S, X, X, X, S, OH, OH], [1, 2, 1, 255], "2") == (
+        0, ["ln: a prize spot code out of range (1, 2, 1, 255); its wins are not its tier '2''s (0 win(s) "
+            "paying 0 cents)"])

@@ -10,7 +10,7 @@ import pytest
 
 from poolgen.backoffice.desk import Desk
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.tickets import parse_ticket
+from poolgen.backoffice.tickets import default_clerk, default_desk, parse_ticket
 from poolgen.backoffice.vouched import open_signed
 from poolgen.deliverables.validation import read_validation_key
 from tests.poolgen.backoffice.test_books import books_cmd, claim, winners
@@ -139,4 +139,5 @@ def test_a_payment_backdated_by_hand_to_before_its_book_was_stolen_is_named(offi
                  "(the payment row edited by hand); the ledgers do not reconcile")
     again = claim(office, sb, sv, "--ledger", claims)
     assert again.exit_code == 1 and "already paid: claim no. 1 at " in again.stdout
-    assert "desk desk, clerk clerk; refusing a second claim" in again.stdout  # the attempt's, not the edit's
+    # the attempt's desk and clerk, not the edit's
+    assert f"desk {default_desk()}, clerk {default_clerk()}; refusing a second claim" in again.stdout

@@ -13,6 +13,7 @@ import time
 
 import polars as pl
 
+from poolgen.backoffice.tickets import default_desk
 from tests.support.cli import UNRECORDED, invoke
 
 
@@ -81,6 +82,29 @@ def test_a_winner_at_the_wrong_desk_is_sent_to_the_right_one_never_told_its_amou
     assert both.output == high.output
 
 
+def test_a_desk_and_clerk_not_named_are_the_host_and_login_names_not_desk_desk_clerk_clerk(
+        office, tmp_path, monkeypatch):
+    """Unnamed, they were recorded as "desk" and "clerk", and a second claim was told "paid ... desk desk,
+    clerk clerk". Now the ledger records this computer's host name and the login name running the
+    command (docs/back-office.md section 3), and `unknown` for one that is not an id."""
+    b, v, t, _, _ = ticket(office, pl.col("tier") == "20")
+    ledger = tmp_path / "claims.sqlite"
+    monkeypatch.setattr("socket.gethostname", lambda: "lotto-3")
+    monkeypatch.setenv("LOGNAME", "ann")
+    assert claim(office, t, v, "--ledger", ledger, high=True).exit_code == 0
+    again = claim(office, b, v, "--ledger", ledger, high=True)
+    assert again.stdout.endswith(", desk lotto-3, clerk ann; refusing a second claim (claim no. 2, "
+                                 "recorded)\n"), again.stdout
+    monkeypatch.setattr("socket.gethostname", lambda: "front desk")  # a space: not an id
+    monkeypatch.setenv("LOGNAME", "")
+    monkeypatch.setenv("USER", "x" * 65)  # too long
+    other = tmp_path / "other.sqlite"
+    assert claim(office, t, v, "--ledger", other, high=True).exit_code == 0
+    again = claim(office, b, v, "--ledger", other, high=True)
+    assert again.stdout.endswith(", desk unknown, clerk unknown; refusing a second claim (claim no. 2, "
+                                 "recorded)\n"), again.stdout
+
+
 def test_a_second_claim_is_told_when_and_where_the_first_was_paid(office, tmp_path):
     b, v, t, _, p = ticket(office, pl.col("tier") == "20")
     ledger = tmp_path / "claims.sqlite"
@@ -101,7 +125,7 @@ def test_a_second_claim_is_told_when_and_where_the_first_was_paid(office, tmp_pa
     try:
         outcomes = [(a[0], a[3], a[4], a[6]) for a in book.attempts()]
         assert outcomes == [(1, b, "centre-1", "paid"), (2, b, "centre-2", "already paid"),
-                            (3, b, "desk", "wrong validation number")]
+                            (3, b, default_desk(), "wrong validation number")]
         paid = [(x.barcode, x.prize_cents, x.tier, x.free) for x in book.payments()]
         assert paid == [(b, p, "high", False)]
     finally:

@@ -9,6 +9,7 @@ import sqlite3
 
 import polars as pl
 
+from poolgen.backoffice.tickets import default_clerk, default_desk
 from tests.support.cli import invoke
 from tests.support.ledger_heads import chained_row, ledger_head, split_heads
 
@@ -79,8 +80,8 @@ def test_a_payment_moved_to_another_run_id_is_not_paid_again_and_is_named(office
     again = invoke("validate", office["folder"], "--public-key", office["public"], b, v, "--validation-key",
                    office["root"] / "low.key", "--index-dir", office["index"], "--ledger", ledger)
     assert again.exit_code == 1, again.output
-    assert again.stdout.endswith(", desk desk, clerk clerk, under run hh-old; refusing a second claim (claim "
-                                 "no. 2, recorded)\n"), again.stdout
+    assert again.stdout.endswith(f", desk {default_desk()}, clerk {default_clerk()}, under run hh-old; "
+                                 "refusing a second claim (claim no. 2, recorded)\n"), again.stdout
     result = _reconcile(office, ledger)
     assert (result.exit_code, split_heads(result.output)[0]) == (1, (
         f"problem: {ledger}: claim no. 1 ({first}): recorded under run hh-old, but it is a ticket of run hh\n"

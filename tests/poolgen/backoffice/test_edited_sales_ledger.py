@@ -125,7 +125,8 @@ def test_a_share_claim_killed_before_its_commit_leaves_neither_record(einstant, 
 
 def test_a_voided_sale_moved_past_the_pool_is_refused_by_the_closing_report(einstant, tmp_path):
     """The closing report reads a voided sale's prize by its serial: a serial edited past the pool was an
-    IndexError traceback; it is one line naming the ledger and the sale (reconcile names the problem)."""
+    IndexError traceback; it is one line naming the ledger and the first problem (the served sequence's,
+    checked first: the shares sold are no longer serials 1 to n; reconcile names every problem)."""
     ledger = tmp_path / "sales.sqlite"
     assert _sell(einstant, ledger).exit_code == 0
     assert invoke("sales", "void", einstant["folder"],
@@ -136,8 +137,9 @@ def test_a_voided_sale_moved_past_the_pool_is_refused_by_the_closing_report(eins
     rechain_sales(ledger)  # the chains have no key: whole again, so the closing report reads the rows
     result = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--closing")
     assert (result.exit_code, result.output) == (2, (
-        f"poolgen: error: {ledger}: d1.00-0009999: a voided sale of serial 9,999, which pool d1.00 does not "
-        "have; the figures would not add up (`poolgen sales reconcile` names each problem)\n"))
+        f"poolgen: error: {ledger}: pool d1.00: the shares sold are not serials 1 to 1 in the pool's order; "
+        "the ledger does not reconcile, so the figures would not add up (`poolgen sales reconcile` names "
+        "each problem)\n"))
 
 
 def test_the_closing_report_never_hides_a_paid_share_or_pays_an_amount_it_does_not_show(einstant, tmp_path):

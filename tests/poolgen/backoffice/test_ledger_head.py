@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -162,7 +163,7 @@ def test_a_sales_payment_removed_from_the_end_is_named_against_the_recorded_head
 
 
 def test_a_sales_ledger_of_schema_version_2_is_refused(einstant, tmp_path):
-    from poolgen.backoffice.sales import SALES  # noqa: PLC0415  # only this test builds a sales ledger
+    from poolgen.backoffice.sales_schema import SALES  # noqa: PLC0415  # only this test builds a sales ledger
 
     ledger = tmp_path / "sales.sqlite"
     db = sqlite3.connect(ledger)
@@ -175,7 +176,8 @@ def test_a_sales_ledger_of_schema_version_2_is_refused(einstant, tmp_path):
     ledger.chmod(0o600)
     result = invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--channel", "web", "--player",
                     "p1", "--public-key", einstant["public"], "--ledger", ledger)
-    one_line(result, "poolgen", f"{ledger}: not a poolgen sales ledger of version 4 or 3 (read only) "
+    one_line(result, "poolgen", f"{ledger}: not a poolgen sales ledger of version 5 or 4 (read only) or 3 "
+                                f"(read only) "
                                 f"(application id "
                                 f"{APPLICATION_ID:#x}, version 2)")
 
@@ -218,3 +220,30 @@ def test_a_rewritten_and_rechained_ledger_is_caught_only_by_a_head_recorded_afte
         f"problem: {ledger}: its claim no. 3 is not the row its head {after_3} named (rows removed from its "
         "end and claims recorded since, or rows edited): the ledger no longer extends that head\n"
         "3 payment(s), $15.00: 1 problem(s); the ledgers do not reconcile\n"))
+
+
+def test_a_head_names_its_ledger_by_the_file_not_by_the_path_as_typed(office, tmp_path, monkeypatch):
+    """The doc (section 4): `--head LEDGER=N:HEX` names the ledger file itself, whatever path reaches it.
+    Before: a head typed `claims.sqlite` for a ledger given as `./sub/../claims.sqlite`, by its absolute
+    path, through a symbolic link or a linked folder was refused as no ledger given (exit 2), so a head
+    kept in one form could not be checked against a ledger named in another."""
+    ledger, other = tmp_path / "claims.sqlite", tmp_path / "other.sqlite"
+    for nth in (65, 66):
+        _pay(office, ledger, nth)
+    _pay(office, other, 67)
+    head = ledger_head(ledger)
+    _cut(ledger, 2)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.sqlite").symlink_to(ledger)
+    (tmp_path / "folder").symlink_to(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    want = (f"claim no. 2 is missing (1 row removed from its end): the ledger no longer extends its head "
+            f"{head}; a removed payment can be paid again")
+    for given, named in ((ledger, "claims.sqlite"), ("claims.sqlite", ledger), ("./sub/../claims.sqlite",
+                         "claims.sqlite"), (ledger, "link.sqlite"), ("folder/claims.sqlite", ledger)):
+        result = _reconcile(office, given, "--ledger", other, "--head", f"{named}={head}")
+        problems = [x for x in result.output.splitlines() if x.startswith("problem: ")]
+        assert (result.exit_code, problems) == (1, [f"problem: {Path(given)}: {want}"]), (given, named)
+    twice = _reconcile(office, ledger, "--ledger", other, "--head", f"{ledger}={head}", "--head",
+                       f"link.sqlite={head}")
+    one_line(twice, "poolgen", f"--head 'link.sqlite={head}': a second head for {ledger}")

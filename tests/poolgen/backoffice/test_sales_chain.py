@@ -10,7 +10,7 @@ import sqlite3
 
 from poolgen.backoffice.owned import APPLICATION_ID
 from tests.support.cli import invoke
-from tests.support.ledger_heads import link, rechain_sales, sales_heads, split_heads
+from tests.support.ledger_heads import link, printed_heads, rechain_sales, sales_heads, split_heads
 
 
 def _do(einstant, ledger, *args):
@@ -46,12 +46,11 @@ def test_an_honest_ledger_of_sales_voids_and_a_payment_reconciles_with_its_heads
     _do(einstant, ledger, "void", f"d1.00-{winner + 1:07d}", "--reason", "R1")
     _do(einstant, ledger, "claim", f"d1.00-{winner:07d}")
     heads = sales_heads(ledger)
-    assert [h.split(":")[0] for h in heads.values()] == [str(winner + 2), "1", "1"]
+    assert [h.split(":")[0] for h in heads.values()] == [str(winner + 2), "1", "0", "0", "1"]
     result = _reconcile(einstant, ledger, *(x for k, h in heads.items() for x in ("--head", f"{k}={h}")))
     rest, printed = split_heads(result.output)
     assert (result.exit_code, rest.splitlines()[-1].startswith("1 paid share(s), ")) == (0, True)
-    assert printed == {str(ledger): heads["payments"], f"{ledger} sales": heads["sales"],
-                       f"{ledger} voids": heads["voids"]}
+    assert printed == printed_heads(ledger)
 
 
 def test_a_void_cleared_by_hand_is_neither_paid_nor_reconciled(einstant, tmp_path):
@@ -173,7 +172,7 @@ def test_a_sales_time_moved_before_the_closing_breaks_its_chain_even_rechained_a
 
 
 def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant, tmp_path):
-    from poolgen.backoffice.sales import SALES_3  # noqa: PLC0415  # only this test builds a version 3 ledger
+    from poolgen.backoffice.sales_schema import SALES_3  # noqa: PLC0415  # only this test builds a version 3 ledger
 
     ledger = tmp_path / "sales.sqlite"
     db = sqlite3.connect(ledger)
@@ -192,16 +191,16 @@ def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant
     result = _reconcile(einstant, ledger)
     rest, heads = split_heads(result.output)
     assert (result.exit_code, rest.splitlines()) == (0, [
-        f"note: {ledger}: a sales ledger of version 3: its sales and voids carry no chain (a hand edit of "
-        "a sale or void is not shown); only its payments are chained",
+        f"note: {ledger}: a sales ledger of version 3: its sales, voids and closings carry no chain (a hand "
+        "edit of one is not shown); only its payments are chained",
         "0 paid share(s), $0.00: the ledger reconciles with the run, whose manifest's signature was NOT "
         "checked (give --public-key)"])
     assert heads == {str(ledger): f"0:{'00' * 32}"}
     sell = invoke("sales", "sell", einstant["folder"], "--pool", "d1.00", "--channel", "web", "--player",
                   "p1", "--public-key", einstant["public"], "--ledger", ledger)
     assert (sell.exit_code, sell.stderr) == (2, (
-        f"poolgen: error: {ledger}: a sales ledger of version 3 (sales and voids in no chain): read, never "
-        "written; record into a new ledger of version 4\n"))
+        f"poolgen: error: {ledger}: a sales ledger of version 3 (sales, voids and closings in no chain): "
+        "read, never written; convert it into a new ledger of version 5 (`poolgen sales upgrade`)\n"))
     assert ledger.read_bytes() == before
 
 
@@ -209,7 +208,7 @@ def test_a_ledger_of_version_3_in_rollback_mode_is_refused_by_every_recording_co
         einstant, tmp_path):
     """The doc: a command that records refuses a version 3 ledger before writing anything. Before: opening
     it to record switched it to WAL mode (its header rewritten) before the refusal."""
-    from poolgen.backoffice.sales import SALES_3  # noqa: PLC0415  # only these tests build a version 3 ledger
+    from poolgen.backoffice.sales_schema import SALES_3  # noqa: PLC0415  # only these tests build a version 3 ledger
 
     ledger = tmp_path / "sales.sqlite"
     db = sqlite3.connect(ledger)
@@ -226,8 +225,8 @@ def test_a_ledger_of_version_3_in_rollback_mode_is_refused_by_every_recording_co
                  ("claim", "d1.00-0000001")):
         result = invoke("sales", args[0], einstant["folder"], *args[1:], "--public-key", einstant["public"],
                         "--ledger", ledger)
-        assert (result.exit_code, result.stderr.endswith("record into a new ledger of version 4\n")) == (
-            2, True), result.output
+        refused = result.stderr.endswith("ledger of version 5 (`poolgen sales upgrade`)\n")
+        assert (result.exit_code, refused) == (2, True), result.output
     assert ledger.read_bytes() == before
 
 

@@ -1,5 +1,5 @@
 """`poolgen sales upgrade` (docs/back-office.md, section 5): a sales ledger of version 3 converted into a
-NEW ledger of version 4 that continues its pools (before, a new ledger restarted at share 1 and sold
+NEW ledger of version 5 that continues its pools (before, a new ledger restarted at share 1 and sold
 shares already sold). Real SQLite files built as version 3 wrote them; the chains recomputed from the doc
 with hashlib alone (tests/support/ledger_heads.py). The run is the conftest's `einstant` (run `eh`, one
 pool d1.00 of 2,000 shares)."""
@@ -17,7 +17,7 @@ import time
 
 from poolgen.backoffice.owned import APPLICATION_ID
 from tests.support.cli import invoke
-from tests.support.ledger_heads import link, sales_heads, split_heads
+from tests.support.ledger_heads import link, printed_heads, sales_heads, split_heads
 
 _T = "2026-12-02T00:00:{:02d}.000Z"
 
@@ -25,7 +25,7 @@ _T = "2026-12-02T00:00:{:02d}.000Z"
 def _v3(einstant, ledger, *, broken=False):
     """A version 3 ledger: shares 1 to w2 + 1 sold (w1, w2 the first two winners), w2 + 1 voided, w1
     paid; (w1, w2). `broken`: the payment's chain not the one its row gives."""
-    from poolgen.backoffice.sales import SALES_3  # noqa: PLC0415  # only these tests build version 3 ledgers
+    from poolgen.backoffice.sales_schema import SALES_3  # noqa: PLC0415  # only these tests build version 3 ledgers
 
     w1, w2 = [i for i, p in enumerate(einstant["prizes"], start=1) if p > 0][:2]
     db = sqlite3.connect(ledger)
@@ -61,27 +61,27 @@ def _do(einstant, ledger, *args):
 
 
 def test_a_version_3_ledger_converted_is_continued_where_it_stood_and_reconciles(einstant, tmp_path):
-    old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
     w1, w2 = _v3(einstant, old)
     before = old.read_bytes()
     result = _upgrade(einstant, old, new)
     assert result.exit_code == 0, result.output
     rest, printed = split_heads(result.output)
     heads = sales_heads(new)  # recomputed from the doc
-    assert printed == {str(new): heads["payments"], f"{new} sales": heads["sales"],
-                       f"{new} voids": heads["voids"]}
+    assert printed == printed_heads(new)
     payment = [1, "eh", "d1.00", w1, _T.format(59), einstant["prizes"][w1 - 1]]
     assert heads["payments"] == f"1:{link('00' * 32, payment)}"  # the old ledger's payments chain, kept
-    assert [h.split(":")[0] for h in heads.values()] == [str(w2 + 1), "1", "1"]
+    assert [h.split(":")[0] for h in heads.values()] == [str(w2 + 1), "1", "0", "1", "1"]
     at = rest.split(" at ", 1)[1].split(": ", 1)[0]
     assert rest == (f"converted {old} (version 3, SHA-256 {hashlib.sha256(before).hexdigest()}) into {new} "
-                    f"(version 4) at {at}: {w2 + 1:,} sale(s), 1 void(s), 1 payment(s); its sales and voids "
-                    "were chained at the conversion, not as they were written\n")
+                    f"(version 5) at {at}: {w2 + 1:,} sale(s), 1 void(s), 0 closing(s), 1 payment(s); "
+                    f"sales 1 to {w2 + 1} and voids 1 to 1 were chained at the conversion, not as they were "
+                    "written\n")
     assert old.read_bytes() == before
     assert os.stat(new).st_mode & 0o777 == 0o600
     db = sqlite3.connect(new)
-    assert db.execute("SELECT * FROM conversions").fetchall() == [
-        (at, 3, hashlib.sha256(before).hexdigest(), w2 + 1, 1, 1)]
+    record = [1, at, 3, hashlib.sha256(before).hexdigest(), w2 + 1, 1, 0, 1]
+    assert db.execute("SELECT * FROM conversions").fetchall() == [(*record, link("00" * 32, record))]
     assert db.execute("SELECT void_no, serial, at, reason FROM voids").fetchall() == [
         (1, w2 + 1, _T.format(58), "R1")]
     db.close()
@@ -97,15 +97,14 @@ def test_a_version_3_ledger_converted_is_continued_where_it_stood_and_reconciles
         0, f"note: {new}: converted at {at} from a sales ledger of version 3 (SHA-256 "
            f"{hashlib.sha256(before).hexdigest()}): sales 1 to {w2 + 1} and voids 1 to 1 were chained at the "
            "conversion, not as they were written", True)
-    assert printed == {str(new): heads["payments"], f"{new} sales": heads["sales"],
-                       f"{new} voids": heads["voids"]}
+    assert printed == printed_heads(new)
     report = invoke("sales", "report", "--ledger", new, "--run", einstant["folder"])
     assert (report.exit_code, report.stderr) == (0, rest.splitlines()[0] + "\n")
     assert old.read_bytes() == before
 
 
 def test_a_version_3_ledger_whose_payments_chain_breaks_is_not_converted(einstant, tmp_path):
-    old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
     _v3(einstant, old, broken=True)
     before = old.read_bytes()
     result = _upgrade(einstant, old, new)
@@ -118,7 +117,7 @@ def test_a_version_3_ledger_whose_payments_chain_breaks_is_not_converted(einstan
 
 def test_a_version_3_ledger_that_does_not_reconcile_otherwise_is_not_converted(einstant, tmp_path):
     """A pool closed before a sale it holds: `sales reconcile` names it; the conversion would chain it."""
-    old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
     _v3(einstant, old)
     db = sqlite3.connect(old)
     db.execute("UPDATE pools SET closed_at = ?", (_T.format(0),))
@@ -131,8 +130,8 @@ def test_a_version_3_ledger_that_does_not_reconcile_otherwise_is_not_converted(e
         False)
 
 
-def test_a_conversion_writes_over_no_file_and_converts_no_version_4_ledger(einstant, tmp_path):
-    old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
+def test_a_conversion_writes_over_no_file_and_converts_no_version_5_ledger(einstant, tmp_path):
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
     _v3(einstant, old)
     new.write_bytes(b"mine")
     result = _upgrade(einstant, old, new)
@@ -144,13 +143,13 @@ def test_a_conversion_writes_over_no_file_and_converts_no_version_4_ledger(einst
     data = json.loads(done.stdout)
     assert (done.exit_code, data["outcome"], data["from_sha256"], data["heads"]) == (
         0, "converted", hashlib.sha256(old.read_bytes()).hexdigest(), sales_heads(new))
-    again = _upgrade(einstant, new, tmp_path / "v5.sqlite")
+    again = _upgrade(einstant, new, tmp_path / "v6.sqlite")
     assert (again.exit_code, again.stderr) == (2, (
-        f"poolgen: error: {new}: a sales ledger of version 4 already; nothing to convert\n"))
+        f"poolgen: error: {new}: a sales ledger of version 5 already; nothing to convert\n"))
 
 
 def test_an_interrupted_conversion_leaves_no_new_ledger(einstant, tmp_path):
-    old, new, mark = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite", tmp_path.parent / f"{tmp_path.name}.mark"
+    old, new, mark = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite", tmp_path.parent / f"{tmp_path.name}.mark"
     _v3(einstant, old)
     before = old.read_bytes()
     proc = subprocess.Popen(
@@ -169,13 +168,13 @@ def test_an_interrupted_conversion_leaves_no_new_ledger(einstant, tmp_path):
     assert err.splitlines()[-1] == ("poolgen: error: interrupted by SIGINT; nothing was left under a final "
                                     "name")
     assert (sorted(p.name for p in tmp_path.iterdir()), old.read_bytes() == before) == (["v3.sqlite"], True)
-    assert tmp.startswith(".v4.sqlite.tmp-")
+    assert tmp.startswith(".v5.sqlite.tmp-")
     mark.unlink(missing_ok=True)
 
 
 def test_a_version_3_ledger_with_changes_still_in_its_wal_file_is_not_converted(einstant, tmp_path):
     """The SHA-256 the conversion records is of OLD's bytes: rows still in its -wal file are not in them."""
-    old, new = tmp_path / "v3.sqlite", tmp_path / "v4.sqlite"
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
     _v3(einstant, old)
     writer = sqlite3.connect(old, isolation_level=None)  # a writer still open, its change not merged
     try:

@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from poolgen.backoffice.claims import ClaimsLedger
+from poolgen.backoffice.tickets import default_clerk, default_desk
 from tests.support.cli import invoke
 from tests.support.split_run import SplitRun, cut, split_run, ticket_rows
 
@@ -46,10 +47,12 @@ def test_a_ticket_paid_under_one_run_of_the_order_is_not_paid_again_under_anothe
     assert again.exit_code == 1, again.output
     answer = json.loads(again.stdout)
     assert (answer["outcome"], answer["pays"], answer["claim_no"]) == ("already paid", False, 2)
-    assert answer["first"] == {"claim_no": 1, "at": answer["first"]["at"], "desk": "desk", "clerk": "clerk",
+    assert answer["first"] == {"claim_no": 1, "at": answer["first"]["at"], "desk": default_desk(),
+                               "clerk": default_clerk(),
                                "run_id": "split"}
-    assert answer["text"].endswith(f"already paid: claim no. 1 at {answer['first']['at']}, desk desk, clerk "
-                                   "clerk, under run split; refusing a second claim (claim no. 2, recorded)")
+    assert answer["text"].endswith(f"already paid: claim no. 1 at {answer['first']['at']}, desk "
+                                   f"{default_desk()}, clerk {default_clerk()}, under run split; refusing a "
+                                   "second claim (claim no. 2, recorded)")
     other = _claim(order, order["b"], ledger, b, v)  # not a ticket of cut b (p4 to p6)
     assert other.exit_code == 1 and "unknown ticket (not in run cut-b)" in other.stdout, other.output
     rec = invoke("claims", "reconcile", order["whole"].folder, "--ledger", ledger, "--validation-key",

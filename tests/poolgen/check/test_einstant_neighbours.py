@@ -58,7 +58,8 @@ def test_tiers_with_too_few_layouts_are_refused_naming_blocks_neighbours(tmp_pat
     with pytest.raises(SpecError) as info:
         check_layouts_vary(replace(game, play=ThreeLayouts), game.packs.block)
     said = str(info.value)
-    assert said.startswith("hand_to_hand_blocks.toml: blocks.neighbours: tier lose: ") and "\n" not in said
+    assert said.startswith(f"{tmp_path}/hand_to_hand_blocks.toml: blocks.neighbours: tier lose: ")
+    assert "\n" not in said
     assert said.endswith(f"too many to keep the neighbours of a run of {run} shares of the tier (the "
                          "longest a pool is expected to hold) apart; write neighbours = \"off\" in [blocks] "
                          "(or give the tier more varied layouts)")
@@ -104,5 +105,5 @@ def test_every_pool_is_probed_and_a_later_pool_s_few_layouts_are_refused_naming_
     with pytest.raises(SpecError) as info:
         check_layouts_vary(replace(game, play=FewInTheLast), game.packs.block)
     said = str(info.value)
-    assert said.startswith(f"primetime_payout.toml: blocks.neighbours: tier lose of pool {last}: ") and \
+    assert said.startswith(f"{game.file}: blocks.neighbours: tier lose of pool {last}: ") and \
         "\n" not in said

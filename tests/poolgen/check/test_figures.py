@@ -11,6 +11,8 @@ from poolgen.check.game import check_spec
 from poolgen.cli.main import app
 from poolgen.loader import load_spec
 from tests.support import ASSETS, SPECS
+from tests.support.cli import invoke
+from tests.support.spec_docs import kn_doc, write
 
 
 def _check_json(*args: str) -> tuple[int, dict]:
@@ -195,3 +197,14 @@ def test_check_says_reconciled_when_a_figure_is_published(tmp_path):
     path.write_text(path.read_text().replace("[play]", "[published]\nwinners = 529980\n\n[play]", 1))
     result = check_spec(load_spec(path))
     assert result.stated and result.notes == [] and result.problems == []
+
+
+def test_a_pools_top_prize_is_one_a_ticket_of_it_can_win(tmp_path):
+    """A tier of no ticket (count = 0, which the loader accepts) is no prize of the pool: check's table and
+    its --json gave its amount as every pool's top prize, a prize no ticket of the pool pays."""
+    doc = kn_doc()
+    doc["tiers"][3]["count"] = 0  # the $6 row, the game's largest prize
+    result = invoke("check", write(tmp_path, doc), "--json")
+    assert result.exit_code == 0, result.output
+    game = json.loads(result.stdout)["games"][0]
+    assert [p["top_prize_cents"] for p in [*game["pools"], game["order"]]] == [200] * (len(game["pools"]) + 1)

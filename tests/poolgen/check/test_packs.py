@@ -61,8 +61,9 @@ def test_check_says_what_each_parameter_does_and_proves_them_possible():
 def test_an_infeasible_variant_is_refused_naming_the_parameter(tmp_path):
     spec = packs_variant(tmp_path, divisor=1, packs='min_winners = 80\nmin_prize_value = "185.00"')
     result = CliRunner().invoke(app, ["check", str(spec)])
-    one_line(result, "poolgen", "happy_holidays_packs.toml: packs.min_prize_value: pool p1 (1,000 packs "
-                                "of 300) pays $181,850.00 in all, less than $185.00 x 1,000 = $185,000.00")
+    one_line(result, "poolgen", f"{tmp_path}/happy_holidays_packs.toml: packs.min_prize_value: pool p1 "
+                                "(1,000 packs of 300) pays $181,850.00 in all, less than $185.00 x 1,000 = "
+                                "$185,000.00")
 
 
 class ThreeLayouts:
@@ -78,7 +79,7 @@ def test_tiers_with_too_few_layouts_for_the_neighbour_rule_are_refused_naming_it
     check_layouts_vary(game, 300)  # the real layouts vary enough
     with pytest.raises(SpecError) as info:
         check_layouts_vary(replace(game, play=ThreeLayouts), 300)
-    assert str(info.value).startswith("happy_holidays_packs.toml: packs.neighbours: tier lose: ")
+    assert str(info.value).startswith(f"{tmp_path}/happy_holidays_packs.toml: packs.neighbours: tier lose: ")
     assert str(info.value).endswith("too many to keep the neighbours of a pack of 300 apart; write "
                                     "neighbours = \"off\" in [packs] (or give the tier more varied layouts)")
 
@@ -180,7 +181,7 @@ def test_two_losing_layouts_in_packs_of_ten_are_refused_though_a_pair_of_them_ma
     with pytest.raises(SpecError) as info:
         check_layouts_vary(load_spec(path), 10)
     assert str(info.value) == (
-        "g.toml: packs.neighbours: tier lose: 98 of 256 pairs of its layouts drawn at random are identical, "
+        f"{path}: packs.neighbours: tier lose: 98 of 256 pairs of its layouts drawn at random are identical, "
         "too many to keep the neighbours of a pack of 10 apart; write neighbours = \"off\" in [packs] (or "
         "give the tier more varied layouts)")
 
@@ -206,6 +207,6 @@ def test_a_probe_is_drawn_again_for_a_changed_layout_and_not_for_changed_publish
     with pytest.raises(SpecError) as info:
         check_layouts_vary(replace(game, play=ThreeLayouts), 60)  # another play: laid out, and refused
     assert str(info.value) == (
-        "wild_side.toml: packs.neighbours: tier lose of pool p1: 100 of 256 pairs of its layouts drawn at "
+        f"{game.file}: packs.neighbours: tier lose of pool p1: 100 of 256 pairs of its layouts drawn at "
         "random are identical, too many to keep the neighbours of a pack of 60 apart; write neighbours = "
         "\"off\" in [packs] (or give the tier more varied layouts)")

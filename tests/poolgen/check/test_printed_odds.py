@@ -54,7 +54,8 @@ def test_printed_odds_are_counted_over_the_whole_order(tmp_path):
 def test_printed_odds_that_are_not_a_number_are_refused(tmp_path):
     with pytest.raises(SpecError) as err:
         load_spec(_edited(tmp_path, 'published_odds = "8.33"', 'published_odds = "eight"'))
-    assert str(err.value) == "red_hot_wild_7s.toml: tiers[0].published_odds: 'eight' is not a number"
+    assert str(err.value) == (f"{tmp_path}/red_hot_wild_7s.toml: tiers[0].published_odds: 'eight' is not a "
+                              "number")
 
 
 @pytest.mark.parametrize("odds", ["8.33e0", "833e-2", "8_33", "+8.33", " 8.33"])
@@ -63,7 +64,8 @@ def test_printed_odds_in_a_spelling_no_table_prints_are_refused_not_read_as_deci
     """'833e-2' is 8.33 to Decimal: read so, a row's "1 in" written as no table prints it passed check."""
     with pytest.raises(SpecError) as err:
         load_spec(_edited(tmp_path, 'published_odds = "8.33"', f'published_odds = "{odds}"'))
-    assert str(err.value) == f"red_hot_wild_7s.toml: tiers[0].published_odds: {odds!r} is not a number"
+    assert str(err.value) == (f"{tmp_path}/red_hot_wild_7s.toml: tiers[0].published_odds: {odds!r} is not a "
+                              "number")
 
 
 def test_printed_odds_of_a_row_with_no_ticket_are_a_problem_not_skipped(tmp_path):
@@ -151,7 +153,7 @@ def test_row_odds_rounding_up_reconciles_a_row_rounded_up_and_reports_the_rounde
 def test_a_row_odds_rounding_of_another_value_is_refused(tmp_path, value, message):
     with pytest.raises(SpecError) as err:
         load_spec(_edited(tmp_path, "[published]", f"[published]\nrow_odds_rounding = {value}"))
-    assert str(err.value) == f"red_hot_wild_7s.toml: {message}"
+    assert str(err.value) == f"{tmp_path}/red_hot_wild_7s.toml: {message}"
 
 
 def test_a_row_odds_rounding_with_no_row_odds_to_round_is_refused_as_not_used(tmp_path):
@@ -160,5 +162,6 @@ def test_a_row_odds_rounding_with_no_row_odds_to_round_is_refused_as_not_used(tm
                               if not line.startswith("published_odds")) + "\n")
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("red_hot_wild_7s.toml: published.row_odds_rounding: not used: no tier states "
+    assert str(err.value) == (f"{tmp_path}/red_hot_wild_7s.toml: published.row_odds_rounding: not used: no "
+                              "tier states "
                               "published_odds")

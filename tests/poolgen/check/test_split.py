@@ -50,3 +50,16 @@ def test_the_neighbour_rule_is_checked_with_the_most_losers_a_split_pool_may_hol
     one_line(result, "poolgen", "g.toml: packs.neighbours: tier lose of pool p1: 256 of 256 pairs of its "
                                 "layouts drawn at random are identical, too many to keep the neighbours of a "
                                 "pack of 10 apart")
+
+
+def test_a_split_pools_top_prize_is_the_orders_though_its_share_rounds_down_to_none(tmp_path):
+    """Every pool of a split order may hold one of its 4 top prizes (each pool's share is 2/3, shown
+    rounded down to 0): its top prize is the order's, not the largest of its rounded-down rows."""
+    doc = kn_doc()
+    doc["printed"] |= {"order_tickets": 12_000, "counts_per": "order", "split": "even"}
+    doc["tiers"][3]["count"] = 4
+    result = invoke("check", write(tmp_path, doc), "--json")
+    assert result.exit_code == 0, result.output
+    game = json.loads(result.stdout)["games"][0]
+    assert [p["top_prize_cents"] for p in game["pools"]] == [600] * 6
+    assert game["order"]["top_prize_cents"] == 600

@@ -5,7 +5,7 @@ every commitment is in, or after an abort (a bundle that must show it whatever w
 
 from __future__ import annotations
 
-from tests.support.ceremony import PARTIES, key, new_args, ok
+from tests.support.ceremony import PARTIES, invoke, key, new_args, ok
 
 
 def _commit(file, party: str) -> None:
@@ -39,3 +39,39 @@ def test_an_aborted_ceremonys_bundle_says_nothing_of_missing_commitments(tmp_pat
        "the lottery's key was lost", "--yes")
     aborted = ok("ceremony", "publish", str(file), "--out", str(tmp_path / "aborted.json"))
     assert aborted.stderr == ""
+
+
+def test_publish_over_an_existing_bundle_needs_force_as_every_writing_command(tmp_path):
+    """`ceremony publish` refused an existing --out with no way round it, where `proof`, `report`,
+    `imaging export` and the claims reports take --force: the early bundle could not be replaced by the
+    full one under its name. Now it says "(--force replaces it)", and --force does, whole (a rename)."""
+    file = tmp_path / "c1.ceremony"
+    ok(*new_args(tmp_path, file))
+    bundle = tmp_path / "c1.public.json"
+    ok("ceremony", "publish", str(file), "--out", str(bundle))
+    early = bundle.read_bytes()
+    for party in PARTIES:
+        _commit(file, party)
+    refused = invoke("ceremony", "publish", str(file), "--out", str(bundle))
+    assert (refused.exit_code, refused.stderr) == (
+        2, f"poolgen: error: {bundle}: already exists; not overwriting it (--force replaces it)\n")
+    assert bundle.read_bytes() == early
+    full = ok("ceremony", "publish", str(file), "--out", str(bundle), "--force")
+    assert full.stderr == "" and full.stdout.startswith(f"wrote {bundle}: ceremony c1")
+    assert bundle.read_bytes() != early and b'"commitments"' in bundle.read_bytes()
+    assert oct(bundle.stat().st_mode & 0o777) == "0o644"
+
+
+def test_force_never_publishes_over_the_ceremony_file_nor_a_folder(tmp_path):
+    file = tmp_path / "c1.ceremony"
+    ok(*new_args(tmp_path, file))
+    kept = file.read_bytes()
+    over = invoke("ceremony", "publish", str(file), "--out", str(file), "--force")
+    assert (over.exit_code, over.stderr) == (
+        2, f"poolgen: error: {file}: is the ceremony file itself; give the bundle another name\n")
+    assert file.read_bytes() == kept
+    folder = tmp_path / "bundle"
+    folder.mkdir()
+    into = invoke("ceremony", "publish", str(file), "--out", str(folder), "--force")
+    assert (into.exit_code, into.stderr) == (
+        2, f"poolgen: error: {folder}: is a folder; give the bundle's file name\n")

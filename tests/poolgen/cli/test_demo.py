@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import stat
 import subprocess
 import sys
@@ -50,7 +51,10 @@ def test_demo_generates_signs_verifies_and_draws_one_pool(tmp_path):
     assert seed_hex not in done.stdout + done.stderr
     assert "verified: every step passes" in done.stdout
     assert "7 reproduction  pass" in done.stdout
-    assert f"report {folder / 'report.pdf'}: 1 pool(s), verification passes" in done.stdout
+    staged = re.search(rf"demo: writing into ({re.escape(str(out))}/\.{folder.name}\.partial-[0-9a-f]{{8}}), "
+                       rf"renamed {re.escape(str(folder))} once every step has run\n", done.stderr)
+    assert staged, done.stderr  # written in a staging folder, renamed whole at the end (docs: README)
+    assert f"report {staged[1]}/report.pdf: 1 pool(s), verification passes" in done.stdout
     assert len(PdfReader(folder / "proof.pdf").pages) > 2
     report_text = "".join(p.extract_text() for p in PdfReader(folder / "report.pdf").pages)
     assert "Every step passes." in report_text and "VERIFIED" in report_text  # the seed given: step 7 too
@@ -104,7 +108,8 @@ def test_the_demo_reports_the_verdict_its_verify_step_reached_without_verifying_
     done = invoke("demo", "--out", out, "--spec", spec, "--pool", "p1", "--seed-file", given)
     assert done.exit_code == 0, done.output
     (folder,) = out.iterdir()
-    assert runs == [folder / "happy_holidays-p1"]
-    assert f"report {folder / 'report.pdf'}: 1 pool(s), verification passes, public edition" in done.stdout
+    (staged,) = {r.parent for r in runs}
+    assert runs == [staged / "happy_holidays-p1"] and staged.name.startswith(f".{folder.name}.partial-")
+    assert f"report {staged / 'report.pdf'}: 1 pool(s), verification passes, public edition" in done.stdout
     text = "".join(p.extract_text() for p in PdfReader(folder / "report.pdf").pages)
     assert "Every step passes." in text and "VERIFIED" in text and "reproduction" in text

@@ -83,15 +83,38 @@ def test_a_refused_input_leaves_no_output_folder(tmp_path, option, content, mess
     assert not (tmp_path / "new").exists()
 
 
+@pytest.mark.parametrize(("value", "why"), [
+    ("ten dollars", "'ten dollars' is not an amount; give an amount such as 600.00"),
+    ("600.005", "'600.005' has fractions of a cent; give an amount such as 600.00"),
+    ("0", "give an amount above 0, such as 600.00"),
+])
+def test_a_high_tier_prize_that_is_no_amount_says_why(tmp_path, value, why):
+    """A bare `except Exception` turned every refusal into "give an amount such as 600.00", hiding that
+    600.005 has fractions of a cent; the line now says what is wrong with the value."""
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(tmp_path / "out"), "--pool",
+                    "p1", "--seed-file", str(_seed_file(tmp_path)), "--unsigned", "--high-tier-prize", value)
+    assert (result.exit_code, result.stderr) == (2, f"poolgen: error: --high-tier-prize {value!r}: {why}\n")
+
+
 def test_unknown_pool_id(tmp_path):
     seed = _seed_file(tmp_path)
     out = tmp_path / "out"
     result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file", str(seed),
                     "--pool", "p9")
     assert result.exit_code == 2
-    assert result.stderr.strip() == ("poolgen: error: happy_holidays.toml: no pool 'p9' "
+    assert result.stderr.strip() == (f"poolgen: error: {spec_path('happy_holidays')}: no pool 'p9' "
                                      "(pools: p1, p2, p3, p4, p5, p6)")
     assert not out.exists()
+
+
+def test_a_pool_named_twice_leaves_no_output_folder(tmp_path):
+    """Refused as every input is, before OUT is made (until 2026-12-04 an empty OUT was left behind)."""
+    out = tmp_path / "new" / "out"
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file",
+                    str(_seed_file(tmp_path)), "--pool", "p1", "--pool", "p1")
+    assert (result.exit_code, result.stderr) == (2, "poolgen: error: happy_holidays.toml: a pool id is named "
+                                                    "twice: p1, p1\n")
+    assert not (tmp_path / "new").exists()
 
 
 def test_unwritable_output_folder(tmp_path):
@@ -168,7 +191,8 @@ def test_a_tier_whose_wins_do_not_add_up_is_refused_before_anything_is_made(tmp_
     result = invoke(command, str(ASSETS / "spec_wins_exceed_prize.toml"), *extra)
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == [
-        "poolgen: error: spec_wins_exceed_prize.toml: tiers[1].prize: 500 cents, but its wins add up to "
+        f"poolgen: error: {ASSETS / 'spec_wins_exceed_prize.toml'}: tiers[1].prize: 500 cents, but its "
+        "wins add up to "
         "1000 cents"]
     assert not out.exists()
 
@@ -197,7 +221,8 @@ def test_generate_refuses_layouts_that_do_not_pay_their_prize(tmp_path, monkeypa
                     "--workers", "1")
     assert result.exit_code == 2
     line = result.stderr.strip().splitlines()[-1]
-    assert line.startswith("poolgen: error: wild_side.toml: pool p1: 100788 layout(s) pay another prize and "
+    assert line.startswith(f"poolgen: error: {spec_path('wild_side')}: pool p1: 100788 layout(s) pay another "
+                           "prize and "
                            "100788 break the rules (first: position ")
     assert line.endswith("nothing was written")
     assert not (out / "r").exists() and list(out.glob(".r.partial-*")) == []

@@ -24,7 +24,7 @@ from rich.console import Console
 
 from poolgen.interrupts import PAUSE_ENV
 from poolgen.run.signing import fingerprint, load_public_key
-from tests.support import SEED_A, small_happy_holidays
+from tests.support import SEED_A, small_einstant, small_happy_holidays
 from tests.support.cli import invoke, one_line
 from tests.support.fixed_width import parse
 
@@ -404,3 +404,24 @@ def test_help_says_what_the_files_are_held_to_without_the_key(command):
     assert "With --public-key the manifest's signature is checked first, so those are the signer's; " \
            "without it, they are the run folder's word alone (whoever changes a file can change its " \
            "entry)." in shown
+
+
+def test_an_einstant_run_has_no_imaging_file_and_the_line_names_the_run(tmp_path):
+    """`imaging export` and `seal` of an eInstant run said "the run has no imaging file" naming no run (as
+    `imaging sequence` names it): an operator exporting several could not tell which. It is named now."""
+    spec = small_einstant(tmp_path, "hand_to_hand_tactics", 1000)
+    seed = tmp_path / "s.seed"
+    seed.write_text(SEED_A.hex() + "\n")
+    seed.chmod(0o600)
+    made = invoke("generate", spec, "--out", tmp_path / "runs", "--run-id", "e", "--pool", "d1.00",
+                  "--seed-file", seed, "--unsigned", "--workers", "1")
+    assert made.exit_code == 0, made.output
+    run = tmp_path / "runs" / "e"
+    assert invoke("keys", "recipient", tmp_path / "printer").exit_code == 0
+    said = f"{run}: the run has no imaging file (an eInstant, or a layout with no imaging rule)"
+    printer = tmp_path / "printer" / "recipient-key.pub.pem"
+    for argv in (["imaging", "export", run, "--out", tmp_path / "x.csv"],
+                 ["seal", run, "--to", printer, "--out", tmp_path / "sealed"]):
+        one_line(invoke(*argv), "poolgen", said)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hand_to_hand_tactics.toml", "printer", "runs",
+                                                          "s.seed"]

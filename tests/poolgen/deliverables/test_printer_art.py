@@ -77,7 +77,7 @@ def test_a_spot_of_pictures_with_art_and_prizes_without_leaves_the_prizes_art_em
                           "b_prize_0_caption": ["FIVE$"] * 3})
     art = art_maps({"print": {"art": [{"spots": "b_spot_",
                                        "symbols": [{"code": "BELL", "art": "bell.eps"},
-                                                   {"code": "STAR", "art": "star.eps"}]}]}})
+                                                   {"code": "STAR", "art": "star.eps"}]}]}}, Path("r"))
     out = table.select(with_art(table.columns, art))
     assert out.columns == ["barcode", "b_spot_0", "b_spot_0_text", "b_spot_0_caption", "b_spot_0_art",
                            "b_spot_10", "b_spot_10_text", "b_spot_10_caption", "b_spot_10_art",
@@ -99,7 +99,8 @@ def test_verify_refuses_the_run_against_a_spec_of_other_art(run, tmp_path):
 
 
 @pytest.mark.parametrize("art", [[{"spots": "b_spot_"}], {"b_spot_": "x"}, [{"spots": "s", "symbols": [1]}]])
-def test_a_malformed_print_art_is_a_run_error(art):
-    with pytest.raises(RunError, match="^the manifest's print.art is not a list of spots with their symbols' "
-                                       "code and art$"):
-        art_maps({"print": {"art": art}})
+def test_a_malformed_print_art_is_a_run_error_naming_the_run(art):
+    with pytest.raises(RunError) as said:
+        art_maps({"print": {"art": art}}, Path("runs/r"))
+    assert str(said.value) == ("runs/r: the manifest's print.art is not a list of spots with their symbols' "
+                               "code and art")

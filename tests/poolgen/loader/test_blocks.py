@@ -99,7 +99,8 @@ def test_an_empty_blocks_table_is_refused_as_saying_nothing(tmp_path):
     path.write_text(path.read_text() + "\n[blocks]\n")
     with pytest.raises(SpecError) as caught:
         load_spec(path)
-    assert str(caught.value) == ("hand_to_hand_blocks.toml: blocks: an empty table says nothing (the "
+    assert str(caught.value) == (f"{tmp_path}/hand_to_hand_blocks.toml: blocks: an empty table says "
+                                 "nothing (the "
                                  "neighbour rule over consecutive serials holds without it); give a "
                                  "parameter or leave it out")
 
@@ -109,5 +110,5 @@ def test_each_refusal_is_one_line_naming_the_field(tmp_path, table, message):
     with pytest.raises(SpecError) as caught:
         load_spec(blocks_variant(tmp_path, blocks=table))
     said = str(caught.value)
-    assert said.startswith("hand_to_hand_blocks.toml: ") and "\n" not in said
+    assert said.startswith(f"{tmp_path}/hand_to_hand_blocks.toml: ") and "\n" not in said
     assert message in said

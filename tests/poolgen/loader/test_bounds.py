@@ -22,6 +22,12 @@ REFUSED = [
     ("game.number", 1000, "g.toml: game.number: must be 0..999 (three digits of every ticket id), not 1000"),
     ("printed.last_ticket", 1000,
      "g.toml: printed.last_ticket: books of 1,001 tickets; at most 1,000 (three digits of every ticket id)"),
+    # a book numbered 001 .. 050 (the regulation's (d)) was printed 000 .. 049, its pack list saying so:
+    # first_ticket gave only the book's size
+    ("printed.first_ticket", 1,
+     "g.toml: printed.first_ticket: 1; every book's tickets are numbered from 000 (docs/pool-files.md: "
+     "ticket_no is position % tickets per book), so a game whose tickets start at 001 cannot be printed "
+     "as its regulation says"),
     # a game id of 65+ characters passed check, then generate refused its default run id as --run-id;
     # a trailing newline passed the name pattern ($ matches before it); it is now refused earlier, as a
     # control character in any text of a spec
@@ -60,7 +66,7 @@ def test_refused_with_one_line(tmp_path, path, value, message):
     _edit(path, value)(doc)
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == message
+    assert str(err.value) == f"{tmp_path}/{message}"  # the spec as given: tmp_path/g.toml
 
 
 def test_an_order_of_more_books_than_ticket_ids_number_is_refused(tmp_path):
@@ -68,8 +74,8 @@ def test_an_order_of_more_books_than_ticket_ids_number_is_refused(tmp_path):
     doc["printed"] |= {"last_ticket": 0, "pool_tickets": 2_000_000, "order_tickets": 20_000_000}
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: printed.order_tickets: 20,000,000 books of 1; at most 10,000,000 "
-                              "(seven digits of every ticket id)")
+    assert str(err.value) == (f"{tmp_path}/g.toml: printed.order_tickets: 20,000,000 books of 1; at most "
+                              "10,000,000 (seven digits of every ticket id)")
 
 
 def test_the_edges_of_a_ticket_id_are_accepted(tmp_path):
@@ -92,7 +98,7 @@ def test_check_of_an_order_of_no_tickets_exits_2_with_one_line(tmp_path):
     result = CliRunner().invoke(app, ["check", str(write(tmp_path, doc))])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == [
-        "poolgen: error: g.toml: printed.order_tickets: an order holds at least one ticket"]
+        f"poolgen: error: {tmp_path}/g.toml: printed.order_tickets: an order holds at least one ticket"]
 
 
 def test_a_spec_above_64_kib_verifies_with_its_spec(tmp_path):
@@ -129,7 +135,8 @@ def test_area_match_with_more_decompositions_than_memory_is_refused(tmp_path):
     path.write_text(text.replace("play_areas = [1, 2, 3, 4]", "play_areas = [5]"))
     with pytest.raises(SpecError) as err:
         check_spec(load_spec(path))
-    assert str(err.value) == ("pp.toml: einstant.play_areas: pool d1.00, multiplier 5000: more than "
+    assert str(err.value) == (f"{tmp_path}/pp.toml: einstant.play_areas: pool d1.00, multiplier 5000: more "
+                              "than "
                               "5,000,000 partial decompositions of 5 area values to enumerate; use fewer "
                               "play areas or amount multipliers")
 
@@ -141,19 +148,20 @@ def test_a_ticket_of_too_many_spots_is_refused_before_anything_is_sized_by_them(
     doc["areas"][0] |= {"yours": 1_000_000, "spots": 2_000_002}
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == "g.toml: areas[0].spots: 2,000,002 spots; a ticket has at most 1,024"
+    assert str(err.value) == f"{tmp_path}/g.toml: areas[0].spots: 2,000,002 spots; a ticket has at most 1,024"
     doc = kn_doc()
     doc["areas"][0] |= {"yours": 500, "spots": 1002}
     doc["areas"].append({"id": "wild", "style": "key_number_match", "spots": 200, "winning_from": "play",
                          "yours": 100, "numbers": "number", "prizes": "prize"})
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == "g.toml: areas: 1,202 spots on a ticket; at most 1,024"
+    assert str(err.value) == f"{tmp_path}/g.toml: areas: 1,202 spots on a ticket; at most 1,024"
     doc["areas"].pop()
     doc["printed"] |= {"pool_tickets": 100_000, "order_tickets": 100_000}
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: printed: pool p1 would need about 10.9 GiB of memory to build; at "
+    assert str(err.value) == (f"{tmp_path}/g.toml: printed: pool p1 would need about 10.9 GiB of memory to "
+                              "build; at "
                               "most 8 GiB")
     doc["printed"] |= {"pool_tickets": 2000, "order_tickets": 2000}
     assert load_spec(write(tmp_path, doc)).play.spots() == 1002
@@ -164,7 +172,7 @@ def test_a_float_format_is_refused(tmp_path):
     path.write_text(path.read_text().replace("format = 2\n", "format = 2.0\n"))
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == "g.toml: format: must be 1 or 2 (a game of play areas), not 2.0"
+    assert str(err.value) == f"{tmp_path}/g.toml: format: must be 1 or 2 (a game of play areas), not 2.0"
 
 
 def test_first_spot_loss_is_written_in_ascii_digits(tmp_path):
@@ -175,7 +183,8 @@ def test_first_spot_loss_is_written_in_ascii_digits(tmp_path):
     path.write_text(text.replace('first_spot_loss = "1/4"', 'first_spot_loss = "\u0661/\u0664"'))
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("hh.toml: play.first_spot_loss: must be a fraction string such as \"1/4\", "
+    assert str(err.value) == (f"{tmp_path}/hh.toml: play.first_spot_loss: must be a fraction string such "
+                              "as \"1/4\", "
                               "not '\u0661/\u0664'")
 
 
@@ -217,7 +226,8 @@ def test_an_amount_multiplier_beyond_the_money_bound_is_refused(tmp_path):
     path.write_text(text.replace('"2500", "5000"]', '"2500", "5000", "200000000"]'))
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("pp.toml: layout.amount_multipliers[58]: 200000000 x $7.50 is more than "
+    assert str(err.value) == (f"{tmp_path}/pp.toml: layout.amount_multipliers[58]: 200000000 x $7.50 is "
+                              "more than "
                               "$1,000,000,000.00")
 
 
@@ -226,5 +236,6 @@ def test_a_spec_saved_with_a_byte_order_mark_is_told_so(tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("g.toml: not valid TOML: it starts with a byte-order mark; save it as UTF-8 "
+    assert str(err.value) == (f"{tmp_path}/g.toml: not valid TOML: it starts with a byte-order mark; save "
+                              "it as UTF-8 "
                               "without one")

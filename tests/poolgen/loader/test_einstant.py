@@ -34,7 +34,7 @@ def test_only_a_registered_ticket_wide_style_is_an_einstant_style(tmp_path, styl
     path.write_text(SPEC.read_text().replace('style = "area_match"', f'style = "{style}"', 1))
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == (f"p.toml: game.style: unknown eInstant style {style!r} "
+    assert str(err.value) == (f"{tmp_path}/p.toml: game.style: unknown eInstant style {style!r} "
                               "(known: area_match, prize_legend_duel)")
 
 
@@ -59,7 +59,7 @@ def test_a_bad_game_table_is_refused_naming_the_field(tmp_path, old, new, messag
     path.write_text(text.replace(old, new, 1))
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value).startswith("p.toml: ") and message in str(err.value)
+    assert str(err.value).startswith(f"{tmp_path}/p.toml: ") and message in str(err.value)
     assert "\n" not in str(err.value)
 
 
@@ -71,7 +71,7 @@ def test_a_format_1_game_with_rules_of_its_own_is_refused_with_the_way_forward(t
     with pytest.raises(SpecError) as err:
         load_spec(path)
     assert str(err.value) == (
-        "old.toml: game.rules: 'happy_holidays': no game has rules of its own; write a printed game as "
+        f"{path}: game.rules: 'happy_holidays': no game has rules of its own; write a printed game as "
         "a format = 2 spec of play styles, an eInstant with game.id and game.style (docs/new-game.md)")
 
 
@@ -81,8 +81,8 @@ def test_an_einstant_spec_with_a_printed_table_is_refused(tmp_path):
     path.write_text(SPEC.read_text() + '\n[printed]\nprice = "1.00"\n')
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("p.toml: printed: not used: an eInstant sells shares ([einstant]); a printed "
-                              "game is a format = 2 spec")
+    assert str(err.value) == (f"{tmp_path}/p.toml: printed: not used: an eInstant sells shares ([einstant]); "
+                              "a printed game is a format = 2 spec")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -109,7 +109,8 @@ def test_a_blank_symbol_code_is_refused(tmp_path):
     path.write_text(text.replace(old, 'code = " "', 1))
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("p.toml: symbols[0].code: must not be blank: the play and the manifest name "
+    assert str(err.value) == (f"{tmp_path}/p.toml: symbols[0].code: must not be blank: the play and the "
+                              "manifest name "
                               "the symbol by its code")
 
 
@@ -125,7 +126,7 @@ def test_an_einstant_published_figure_check_never_reconciles_is_refused(tmp_path
     path.write_text(text.replace("[published]", "[published]\n" + field, 1))
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == f"p.toml: published.{field.split(' ')[0]}: unknown field"
+    assert str(err.value) == f"{tmp_path}/p.toml: published.{field.split(' ')[0]}: unknown field"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -165,6 +166,7 @@ def test_an_amount_not_whole_cents_at_a_denomination_is_refused_alike_by_check_a
     path = make(tmp_path)
     with pytest.raises(SpecError) as err:
         load_spec(path)
+    line = f"{tmp_path}/{line}"  # the spec as given: tmp_path/odd.toml
     assert str(err.value) == line
     one_line(invoke("check", path), "poolgen", line)
     one_line(invoke("check", path, "--json"), "poolgen", line)

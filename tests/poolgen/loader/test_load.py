@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -43,7 +45,7 @@ BAD = {
 def test_bad_spec_is_one_clear_error(name):
     with pytest.raises(SpecError) as info:
         load_spec(ASSETS / f"{name}.toml")
-    assert str(info.value).startswith(BAD[name])
+    assert str(info.value).startswith(f"{ASSETS / BAD[name]}")
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
@@ -52,8 +54,32 @@ def test_bad_spec_exits_2_with_one_line_and_no_traceback(name):
     assert result.exit_code == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(f"poolgen: error: {BAD[name]}")
+    assert len(lines) == 1 and lines[0].startswith(f"poolgen: error: {ASSETS / BAD[name]}")
     assert "Traceback" not in result.output
+
+
+def test_a_spec_is_named_as_the_user_typed_it_so_two_folders_specs_are_told_apart(tmp_path, monkeypatch):
+    """Spec errors named the spec by its base name: `a/wild_side.toml` and `b/wild_side.toml` both said
+    "wild_side.toml: ...". poolgen (check, the loader's every line) and audit (its spec reader) now name
+    it as typed, relative or absolute."""
+    from audit.errors import UnusableInput  # noqa: PLC0415  # audit's side of the same spec
+    from audit.read.specs import read_spec  # noqa: PLC0415
+
+    text = (SPECS / "wild_side.toml").read_text().replace("[game]\n", "[game]\ncolour = [1\n", 1)
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "wild_side.toml").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    for typed in ("a/wild_side.toml", "b/wild_side.toml", str(tmp_path / "b" / "wild_side.toml")):
+        result = CliRunner().invoke(app, ["check", typed])
+        said = f"{typed}: not valid TOML: "
+        assert result.exit_code == 2 and result.stderr.startswith(f"poolgen: error: {said}"), result.stderr
+        with pytest.raises(SpecError) as loaded:
+            load_spec(typed)
+        assert str(loaded.value).startswith(said)
+    with pytest.raises(UnusableInput) as audit_said:
+        read_spec(Path("a/wild_side.toml"))
+    assert str(audit_said.value).startswith("a/wild_side.toml: not a TOML spec: ")
 
 
 def test_missing_spec_file():
@@ -71,7 +97,7 @@ def test_duplicate_play_is_a_duplicate_tier(tmp_path):
                                          'area = "numbers", prize = "10", how = "match"'))
     path = tmp_path / "ws.toml"
     path.write_text(text)
-    message = r"ws.toml: tiers\[3\]: duplicate tier: won the same way as tiers\[2\]"
+    message = r"/ws.toml: tiers\[3\]: duplicate tier: won the same way as tiers\[2\]"
     with pytest.raises(SpecError, match=message):
         load_spec(path)
 
@@ -112,4 +138,4 @@ def test_blank_tier_id_or_symbol_code_is_refused(tmp_path, old, new, message):
     path.write_text(text.replace(old, new))
     with pytest.raises(SpecError) as info:
         load_spec(path)
-    assert str(info.value) == f"hit.toml: {message}"
+    assert str(info.value) == f"{path}: {message}"

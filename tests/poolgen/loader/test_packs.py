@@ -81,5 +81,5 @@ def test_a_refusal_is_one_line_naming_the_file_and_field(tmp_path, packs, messag
     with pytest.raises(SpecError) as info:
         load_spec(packs_variant(tmp_path, packs=packs))
     text = str(info.value)
-    assert text.startswith(f"happy_holidays_packs.toml: {message}"), text
+    assert text.startswith(f"{tmp_path}/happy_holidays_packs.toml: {message}"), text
     assert "\n" not in text

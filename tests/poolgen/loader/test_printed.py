@@ -94,7 +94,7 @@ def test_refused_with_one_line(tmp_path, path, value, message):
     _edit(path, value)(doc)
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == message
+    assert str(err.value) == f"{tmp_path}/{message}"  # the spec as given: tmp_path/g.toml
 
 
 def test_a_win_all_symbol_with_by_is_refused_as_one(tmp_path):
@@ -106,7 +106,8 @@ def test_a_win_all_symbol_with_by_is_refused_as_one(tmp_path):
     doc["symbols"][-1]["how"] = "all"  # the 2X, by = 2
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: symbols[9].by: a multiplier symbol has `by`, an automatic or win-all "
+    assert str(err.value) == (f"{tmp_path}/g.toml: symbols[9].by: a multiplier symbol has `by`, an "
+                              "automatic or win-all "
                               "one has not")
 
 
@@ -114,8 +115,9 @@ def test_an_unused_symbol_group_is_refused(tmp_path):
     doc = kn_doc()
     doc["areas"][0].pop("specials")
     doc["tiers"] = doc["tiers"][:2]
-    with pytest.raises(SpecError, match=r"^g.toml: symbols\[9\].group: group 'special' is used by no area$"):
+    with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
+    assert str(err.value) == f"{tmp_path}/g.toml: symbols[9].group: group 'special' is used by no area"
 
 
 def test_partial_last_pool_only_where_the_counts_scale_exactly(tmp_path):
@@ -127,7 +129,8 @@ def test_partial_last_pool_only_where_the_counts_scale_exactly(tmp_path):
     doc["tiers"][3]["count"] = 11
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: tiers[3].count: 11 winners per pool do not scale exactly to a "
+    assert str(err.value) == (f"{tmp_path}/g.toml: tiers[3].count: 11 winners per pool do not scale "
+                              "exactly to a "
                               "pool of 1000")
 
 
@@ -142,12 +145,14 @@ def test_match_n_limits(tmp_path):
     doc["areas"][0]["spots"] = 7
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: areas[0].prizes: 3 prize symbols, each at most 2 times, cannot fill a "
+    assert str(err.value) == (f"{tmp_path}/g.toml: areas[0].prizes: 3 prize symbols, each at most 2 times, "
+                              "cannot fill a "
                               "losing ticket's 7 spots")
     doc["areas"][0]["spots"] = 6
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: tiers[0].wins: area 'play' (match_n): the other 2 amounts, each at "
+    assert str(err.value) == (f"{tmp_path}/g.toml: tiers[0].wins: area 'play' (match_n): the other 2 "
+                              "amounts, each at "
                               "most 1 times, cannot fill the 3 other spots without a second win")
 
 
@@ -164,7 +169,8 @@ def test_an_area_matching_another_areas_winning_numbers(tmp_path):
     doc["areas"][1]["winning_from"] = "nowhere"
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: areas[1].winning_from: 'nowhere' is not an earlier key_number_match "
+    assert str(err.value) == (f"{tmp_path}/g.toml: areas[1].winning_from: 'nowhere' is not an earlier "
+                              "key_number_match "
                               "area with winning numbers of its own")
 
 
@@ -180,7 +186,7 @@ def test_a_bad_format_2_spec_exits_2_with_one_line(tmp_path, command):
     result = CliRunner().invoke(app, [command, str(write(tmp_path, doc)), *extra])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.strip().splitlines() == [
-        f"poolgen: error: g.toml: areas[0].style: unknown style 'lottery' (known: {KNOWN})"]
+        f"poolgen: error: {tmp_path}/g.toml: areas[0].style: unknown style 'lottery' (known: {KNOWN})"]
     assert not (tmp_path / "runs").exists()
 
 
@@ -193,5 +199,6 @@ def test_a_spec_without_prize_table_is_a_regulation_table_as_new_game_md_says(tm
     _edit("game.prize_table", "Designed")(doc)
     with pytest.raises(SpecError) as e:
         load_spec(write(tmp_path, doc))
-    assert str(e.value) == ("g.toml: game.prize_table: must be one of regulation, designed, partly designed, "
+    assert str(e.value) == (f"{tmp_path}/g.toml: game.prize_table: must be one of regulation, designed, "
+                            "partly designed, "
                             "not 'Designed'")

@@ -40,8 +40,9 @@ def test_without_split_a_count_that_does_not_scale_is_refused_as_before(tmp_path
     del doc["printed"]["split"]
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: tiers[0].count: 100 winners per order do not scale exactly to a pool "
-                              "of 2000 (printed.split = \"even\" spreads it)")
+    assert str(err.value) == (f"{tmp_path}/g.toml: tiers[0].count: 100 winners per order do not scale "
+                              "exactly "
+                              "to a pool of 2000 (printed.split = \"even\" spreads it)")
 
 
 def _refusal(tmp_path, change) -> str:
@@ -54,17 +55,18 @@ def _refusal(tmp_path, change) -> str:
 
 def test_a_split_is_refused_in_one_line_naming_the_field(tmp_path):
     assert _refusal(tmp_path, lambda d: d["printed"].update(split="odd")) == \
-        "g.toml: printed.split: must be \"even\", not 'odd'"
+        f"{tmp_path}/g.toml: printed.split: must be \"even\", not 'odd'"
     assert _refusal(tmp_path, lambda d: d["printed"].update(counts_per="pool")) == \
-        "g.toml: printed.split: needs counts_per = \"order\": the pools' counts add up to the order's"
+        f"{tmp_path}/g.toml: printed.split: needs counts_per = \"order\": the pools' counts add up to the " \
+        "order's"
 
     def whole(doc: dict) -> None:
         for tier, count in zip(doc["tiers"], (600, 600, 300, 60), strict=True):
             tier["count"] = count
     assert _refusal(tmp_path, whole) == \
-        "g.toml: printed.split: not used: every tier's count scales exactly to every pool"
+        f"{tmp_path}/g.toml: printed.split: not used: every tier's count scales exactly to every pool"
     assert _refusal(tmp_path, lambda d: d.update(packs={"min_winners": 1})).startswith(
-        "g.toml: packs: not with printed.split: a pack parameter is proven for a pool's counts")
+        f"{tmp_path}/g.toml: packs: not with printed.split: a pack parameter is proven for a pool's counts")
 
 
 def test_a_split_that_could_leave_a_pool_without_losers_is_refused(tmp_path):
@@ -72,11 +74,11 @@ def test_a_split_that_could_leave_a_pool_without_losers_is_refused(tmp_path):
     def crowded(doc: dict) -> None:
         for tier, count in zip(doc["tiers"], (11_984, 6, 3, 4), strict=True):
             tier["count"] = count
-    assert _refusal(tmp_path, crowded) == ("g.toml: printed.split: 2001 winners per pool exceed the pool of "
-                                           "2000 tickets when every share rounds up")
+    assert _refusal(tmp_path, crowded) == (f"{tmp_path}/g.toml: printed.split: 2001 winners per pool exceed "
+                                           "the pool of 2000 tickets when every share rounds up")
 
 
 @pytest.mark.parametrize("packs", [5, [["min_winners"]]])
 def test_a_split_beside_packs_that_are_no_table_is_refused_in_one_line(tmp_path, packs):
     """`packs = 5` beside a split was a TypeError traceback (set(5)), not the one line without a split."""
-    assert _refusal(tmp_path, lambda d: d.update(packs=packs)) == "g.toml: packs: must be a table"
+    assert _refusal(tmp_path, lambda d: d.update(packs=packs)) == f"{tmp_path}/g.toml: packs: must be a table"

@@ -77,9 +77,9 @@ def test_signed_run_report_with_every_verification_step(runs, tmp_path):
                                "merkle roots"), start=1):
         assert f"{n} {title} PASS" in texts[1]
     assert "7 reproduction SKIP" in texts[1]
-    assert "8 statistics PASS pool p1: 57 tests, none significant" in texts[1]
+    assert "8 statistics PASS pool p1: 65 tests, none significant" in texts[1]
     assert "run: 4 tests of the top tiers, pools combined, 0 significant" in texts[1]
-    assert "PASS: no test significant (57 tests)" in texts[4]
+    assert "PASS: no test significant (65 tests)" in texts[4]
     assert "Every published figure of K.A.R. 111-4-3836 reconciles" in texts[1]
     assert "the spec the run was made from" in texts[1]
 

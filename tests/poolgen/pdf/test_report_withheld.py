@@ -18,6 +18,8 @@ import pytest
 from audit.checklist import Step, StepResult
 from audit.stats.book_order import book_order_findings
 from audit.stats.gathered import gathered_findings
+from audit.stats.near_top import near_top_findings
+from audit.stats.slots import same_book_finding
 from audit.stats.step import fmt_p
 from audit.stats.windows import window_findings
 from poolgen.pdf.report.statistics import checklist_lines, withheld
@@ -183,3 +185,27 @@ def test_the_tests_of_a_level_in_consecutive_books_or_blocks_are_withheld_by_the
     assert len([f for f in found if "most in consecutive" in f.name]) == 3
     assert any("serial order" in f.name for f in found) and len(found) == 3 + 4
     assert [f.name for f in found if not withheld(f.name, f.figures)] == []
+
+
+def test_the_tests_of_a_level_with_the_top_prizes_are_withheld_by_their_names():
+    """docs/statistics.md 1i's tests, a level in the books holding a top prize or beside one: a failing one
+    tells a buyer to take the rest of a claimed top prize's book, or the ticket next to it, so each is
+    withheld from the public edition whatever its figures' words (names as audit/stats/near_top.py makes
+    them)."""
+    printed = np.zeros(6_000, dtype=np.int64)
+    printed[::20] = 500
+    printed[::7] = 100
+    printed[::100] = 10_000
+    found = near_top_findings(printed, 30, True)
+    assert [f.name.split(": ")[1] for f in found] == ["in the books of the top prizes ($100)",
+                                                      "beside a top prize ($100) in its book"] * 2
+    assert [f.name for f in found if not withheld(f.name, f.figures)] == []
+
+
+def test_the_run_level_test_of_the_same_book_in_every_pool_is_withheld_by_its_name():
+    """docs/statistics.md 1a's same book of print order in the most pools: its figures name the book
+    (audit/stats/slots.py), so it is withheld whatever its words."""
+    pools = [(100, 10, np.array([5])), (100, 10, np.array([7]))]
+    f = same_book_finding("top prize of each pool ($100)", pools)
+    assert f is not None and "book 1 of print order" in f.figures
+    assert withheld(f.name, f.figures)

@@ -181,7 +181,7 @@ def test_self_check_refuses_a_style_audit_has_no_engine_for():
     spec = load_spec(spec_path("primetime_payout"))
     with pytest.raises(RunError) as info:
         self_check(replace(spec, play=_NoEngine()), spec.pools[0], pl.DataFrame())
-    assert str(info.value) == ("primetime_payout.toml: no audit rules engine for 'no_such_style'; "
+    assert str(info.value) == (f"{spec.file}: no audit rules engine for 'no_such_style'; "
                                "refusing to write layouts nobody can check")
 
 
@@ -201,8 +201,8 @@ def test_self_check_refuses_a_play_entry_audit_cannot_read_in_one_line():
     with pytest.raises(RunError) as info:
         self_check(replace(spec, play=_Unreadable()), spec.pools[0], pl.DataFrame({"tier": ["lose"]}))
     assert str(info.value) == (
-        "happy_holidays.toml: pool p1: audit's engine refuses the run (manifest play entry: area 'play': "
-        "spots, match, prizes or multipliers unreadable); nothing was written")
+        f"{spec.file}: pool p1: audit's engine refuses the run (manifest play entry: area 'play': spots, "
+        "match, prizes or multipliers unreadable); nothing was written")
 
 
 def test_validation_files_merged_from_the_workers_are_the_order_in_one_piece(tmp_path):

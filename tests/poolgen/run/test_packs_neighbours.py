@@ -137,6 +137,7 @@ def test_a_run_that_never_separates_is_refused_in_one_line_naming_packs_neighbou
         separate_neighbours(game, POOL, np.zeros(8, dtype=np.int16), {"spot": np.zeros(8, dtype=np.uint8)},
                             derive_stream(SEED_A, "poolgen/test", "never"))
     assert str(info.value) == (
-        "happy_holidays.toml: packs.neighbours: pool p1: identical neighbours remain after 1,000 rounds in "
+        f"{game.file}: packs.neighbours: pool p1: identical neighbours remain after "
+        "1,000 rounds in "
         "runs of tier(s) lose: too few layouts for the neighbour rule; write neighbours = \"off\" in [packs] "
         "(or give the tiers more varied layouts)")

@@ -5,11 +5,12 @@ identity point and a point outside G1 do not; a round's time is the chain's gene
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 
 import pytest
 
 from poolgen.seeds.beacon import QUICKNET, BeaconError, chain, parse_round, signature_verifies
-from tests.support.ceremony import rounds
+from tests.support.ceremony import invoke, new_args, refused, rounds
 
 IDENTITY = "c0" + "00" * 47  # the compressed point at infinity
 NOT_IN_G1 = "80" + "00" * 46 + "04"  # x = 4: on the curve, outside the prime-order group
@@ -55,3 +56,16 @@ def test_a_round_signature_has_one_encoding(flag):
     r = rounds()[1000]
     other = (int(r["signature"], 16) ^ (1 << flag)).to_bytes(48, "big")
     assert not signature_verifies(QUICKNET, 1000, other)
+
+
+@pytest.mark.parametrize("number", [2**63 - 1, 2**62, 83_903_165_812])
+def test_a_round_due_after_the_year_9999_is_one_line_exit_2(tmp_path, number):
+    # A round no UTC time YYYY-MM-DDTHH:MM:SSZ can date (83,903,165,812 is the first after
+    # 9999-12-31T23:59:59Z): `ceremony new` crashed with a traceback (OverflowError, or ValueError past
+    # the year 9999) instead of refusing the option in one line.
+    args = new_args(tmp_path, tmp_path / "far.ceremony")
+    args[args.index("--beacon-round") + 1] = str(number)
+    refused(invoke(*args), f"ceremony c1: beacon round {number} is published after 9999-12-31T23:59:59Z, "
+                           "the last time a ceremony can name")
+    assert not (tmp_path / "far.ceremony").exists()
+    assert QUICKNET.round_time(83_903_165_811) == datetime(9999, 12, 31, 23, 59, 57, tzinfo=UTC)

@@ -5,6 +5,7 @@ ceremony whose other commitments were changed. Each is refused, naming why."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -47,12 +48,19 @@ def _one_name(t):
     t["parties"][2]["name"] = "vendor"
 
 
+def _tight_close(t):
+    t["beacon"]["reveals_close"] = "2023-08-23T15:50:00Z"  # 564 s before round 1000
+
+
 @pytest.mark.parametrize(("change", "message"), [
     (_same_key, "ceremony c1: parties 'vendor' and 'lottery' have the same key; each party has its own"),
     (_late_close, "ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, not after reveals "
                   "close (2023-08-23T16:30:00Z)"),
     (_one_name, "ceremony c1: party 'vendor' is named twice"),
-], ids=["one-key", "round-before-close", "one-name"])
+    (_tight_close, "ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, 564 s after reveals "
+                   "close (2023-08-23T15:50:00Z), not the 600 s (10 minutes) a party needs to see a reveal "
+                   "arrive after the close"),
+], ids=["one-key", "round-before-close", "one-name", "round-just-after-close"])
 def test_a_transcript_hashed_again_by_hand_is_held_to_what_new_promises(tmp_path, change, message):
     refused(invoke("ceremony", "status", _rehashed(tmp_path, change)), message)
 
@@ -196,3 +204,23 @@ def test_a_contribution_of_an_aborted_ceremony_is_not_reused_in_the_next(tmp_pat
         _commit(second, p)
     result = invoke("ceremony", "reveal", str(second), *vendor)
     refused(result, f"{old}: is a contribution to ceremony 'c1', not to this ceremony 'c2'")
+
+
+@pytest.mark.parametrize(("close", "accepted"), [("2023-08-23T15:50:00Z", False),
+                                                 ("2023-08-23T15:49:25Z", False),
+                                                 ("2023-08-23T15:49:24Z", True)])
+def test_the_round_is_due_ten_minutes_after_reveals_close_or_more(tmp_path, close, accepted):
+    # The last to reveal (the operator, holding the file) waits for the round, then reveals or not with
+    # revealed_at signed before the close by its own clock: one bit, stopped only by the others' abort at
+    # the close. With the round due seconds after the close, a reveal arriving just after the round looks
+    # on time to parties whose clocks and file copies lag by seconds; ten minutes late, it is seen.
+    args = new_args(tmp_path, tmp_path / "t.ceremony")
+    args[args.index("--reveals-close") + 1] = close
+    result = invoke(*args)
+    if accepted:
+        assert result.exit_code == 0, result.output
+    else:
+        gap = 1692803367 + 3 * 999 - int(datetime.fromisoformat(close.replace("Z", "+00:00")).timestamp())
+        refused(result, f"ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, {gap} s after "
+                        f"reveals close ({close}), not the 600 s (10 minutes) a party needs to see a reveal "
+                        "arrive after the close")

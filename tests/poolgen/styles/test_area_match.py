@@ -317,7 +317,8 @@ def test_an_unreachable_tier_is_refused_by_check_as_by_generate(spec, tmp_path):
     that cannot be laid out is bad input, the same one line from both."""
     # 1004 = 2 x 502 = 4 x 251: without 1004 among the amounts one area cannot win it
     bad = edited_spec(tmp_path, '"1000", "1004",', '"1000",')
-    line = ("primetime_payout.toml: tiers[2]: pool d1.00x1: the prize cannot be made of play-area wins with "
+    line = (f"{tmp_path}/primetime_payout.toml: tiers[2]: pool d1.00x1: the prize cannot be made of "
+            "play-area wins with "
             "layout.amount_multipliers")
     with pytest.raises(SpecError) as err:
         bad.play.check(bad, GameCheck(bad))
@@ -531,7 +532,7 @@ def test_a_variant_check_accepts_lays_out_what_audit_pays(tmp_path, variant):
     try:
         spec = load_spec(path)
     except SpecError as exc:  # a parameter the style cannot take: refused in one line when it loads
-        assert "\n" not in str(exc) and str(exc).startswith("variant.toml: ")
+        assert "\n" not in str(exc) and str(exc).startswith(f"{tmp_path}/variant.toml: ")
         event("refused when loaded")
         return
     try:

@@ -390,7 +390,8 @@ def test_ws_bad_decoy_weights(tmp_path):
     path = _edited(tmp_path, '"1000" = 3, "25000" = 1 }', '"1000" = 3, "25000" = 0 }')
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("wild_side.toml: areas[0].decoy_weights.25000: must be a whole number 1 .. "
+    assert str(err.value) == (f"{tmp_path}/wild_side.toml: areas[0].decoy_weights.25000: must be a whole "
+                              "number 1 .. "
                               "1000000 (every prize symbol is shown), not 0")
 
 
@@ -399,7 +400,8 @@ def test_ws_wild_free_tier_refused(tmp_path):
                    'wins = [ { area = "wild", prize = "FREE", how = "match", by = 5 } ]')
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("wild_side.toml: tiers[4].wins[0]: area 'wild' (key_number_match): a free "
+    assert str(err.value) == (f"{tmp_path}/wild_side.toml: tiers[4].wins[0]: area 'wild' "
+                              "(key_number_match): a free "
                               "ticket cannot be multiplied (the area's matches pay 5 times)")
 
 
@@ -410,7 +412,8 @@ def test_a_multiplier_symbol_no_tier_wins_is_refused(tmp_path):
     doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "2"]  # the one tier of the 2X
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: areas[0].specials: not used: no tier wins with its multiplier '2X' "
+    assert str(err.value) == (f"{tmp_path}/g.toml: areas[0].specials: not used: no tier wins with its "
+                              "multiplier '2X' "
                               "(the game would print a multiplier that never pays)")
     assert load_spec(write(tmp_path, kn_doc())).play.wins["2"][0].by == 2
 
@@ -434,7 +437,7 @@ def test_a_special_symbol_no_win_shows_is_refused(tmp_path, special, message):
         doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "free"]
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == f"g.toml: areas[0].specials: not used: {message}"
+    assert str(err.value) == f"{tmp_path}/g.toml: areas[0].specials: not used: {message}"
 
 
 def test_an_automatic_symbol_no_tier_wins_is_refused(tmp_path):
@@ -444,5 +447,6 @@ def test_an_automatic_symbol_no_tier_wins_is_refused(tmp_path):
     doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "6"]
     with pytest.raises(SpecError) as err:
         load_spec(write(tmp_path, doc))
-    assert str(err.value) == ("g.toml: areas[0].specials: not used: no tier wins with its automatic symbol "
+    assert str(err.value) == (f"{tmp_path}/g.toml: areas[0].specials: not used: no tier wins with its "
+                              "automatic symbol "
                               "'BAG' (the game would print a symbol that never pays)")

@@ -55,7 +55,8 @@ def _refusal(tmp_path, old: str, new: str) -> str:
 def test_check_refuses_a_win_all_sum_no_ten_prizes_make(tmp_path):
     # ten prizes of $2, $4, $5, ... add up to $21 only with one $5 and nine others making $16: below 9 x $2
     assert _refusal(tmp_path, 'prize = "30.00", how = "all"', 'prize = "21.00", how = "all"') == (
-        "money_bag_match.toml: tiers[7].wins[0].prize: area 'play' (key_number_match): $21.00 cannot be made "
+        f"{tmp_path}/money_bag_match.toml: tiers[7].wins[0].prize: area 'play' (key_number_match): $21.00 "
+        "cannot be made "
         "from 10 of the area's prize symbols ($2.00, $4.00, $5.00, $10.00, $20.00, $50.00, $100.00, "
         "$1,000.00)")
 
@@ -69,19 +70,22 @@ def test_check_refuses_a_second_win_beside_a_win_all_win_in_its_area(tmp_path):
     assert _refusal(tmp_path, 'wins = [ { area = "play", prize = "50.00", how = "all" } ]',
                     'wins = [ { area = "play", prize = "50.00", how = "all" },\n'
                     '         { area = "play", prize = "2", how = "match" } ]') == (
-        "money_bag_match.toml: tiers[8].wins: area 'play' (key_number_match): a win-all symbol wins every "
+        f"{tmp_path}/money_bag_match.toml: tiers[8].wins: area 'play' (key_number_match): a win-all symbol "
+        "wins every "
         "prize of the area, each once: the tier lists no other win in it")
 
 
 def test_check_refuses_a_win_all_win_with_a_by(tmp_path):
     assert _refusal(tmp_path, 'prize = "50.00", how = "all" }', 'prize = "50.00", how = "all", by = 2 }') \
-        == ("money_bag_match.toml: tiers[8].wins[0].by: area 'play' (key_number_match): a win-all win has "
+        == (f"{tmp_path}/money_bag_match.toml: tiers[8].wins[0].by: area 'play' (key_number_match): a "
+            "win-all win has "
             "no `by`")
 
 
 def test_check_refuses_a_free_ticket_among_a_win_all_areas_prizes(tmp_path):
     assert _refusal(tmp_path, 'caption = "TWO$"\nvalue = "2.00"', 'caption = "TWO$"\nfree = true') == (
-        "money_bag_match.toml: areas[0].prizes: a free ticket cannot be part of a win-all symbol's sum: an "
+        f"{tmp_path}/money_bag_match.toml: areas[0].prizes: a free ticket cannot be part of a win-all "
+        "symbol's sum: an "
         "area with one has cash prize symbols only")
 
 
@@ -89,8 +93,8 @@ def test_check_refuses_two_win_all_symbols_in_an_area(tmp_path):
     second = ('how = "all"                     # wins all 10 prizes shown, each once\n\n[[symbols]]\n'
               'group = "special"\ncode = "BAG2"\nsymbol = "bag"\ncaption = "WINALL"\nhow = "all"\n')
     assert _refusal(tmp_path, 'how = "all"                     # wins all 10 prizes shown, each once\n',
-                    second) == ("money_bag_match.toml: areas[0].specials: 2 win-all symbols (BAG, BAG2): "
-                                "an area has at most one")
+                    second) == (f"{tmp_path}/money_bag_match.toml: areas[0].specials: 2 win-all symbols "
+                                "(BAG, BAG2): an area has at most one")
 
 
 def test_two_win_all_tiers_of_other_sums_are_not_duplicates(game):

@@ -78,31 +78,36 @@ def test_a_pinned_sum_more_sets_make_than_the_search_lists_is_read_by_its_pin(ga
 
 def test_check_refuses_pinned_prizes_that_do_not_fill_the_areas_15_spots(tmp_path):
     assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 12, "10" = 4 }') == (
-        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): 16 prizes shown, "
+        f"{tmp_path}/red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): 16 "
+        "prizes shown, "
         "but the win-all symbol wins the area's 15: its spots hold one prize each")
 
 
 def test_check_refuses_pinned_prizes_that_do_not_add_up_to_the_win(tmp_path):
     assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 10, "20" = 5 }') == (
-        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): the prizes shown "
+        f"{tmp_path}/red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): the "
+        "prizes shown "
         "add up to $150.00, but the win pays $100.00")
 
 
 def test_check_refuses_a_pinned_prize_the_area_does_not_have_or_a_count_below_one(tmp_path):
     assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 10, "15" = 5 }') == (
-        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): '15' is not one of "
+        f"{tmp_path}/red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): '15' "
+        "is not one of "
         "the area's prize symbols (5, 10, 20, 25, 40, 50, 100, 200, 500, 1000, 77777)")
     assert _refusal(tmp_path, 'prize = "100.00", shows = { "5" = 10, "10" = 5, "20" = 0 }') == (
-        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): '20': 0 is not a "
+        f"{tmp_path}/red_hot_wild_7s.toml: tiers[13].wins[0].shows: area 'play' (key_number_match): '20': "
+        "0 is not a "
         "whole number of spots 1 .. 15")
     assert _refusal(tmp_path, 'prize = "100.00", shows = [ "5", "10" ]') == (
-        "red_hot_wild_7s.toml: tiers[13].wins[0].shows: must be a table, not ['5', '10']")
+        f"{tmp_path}/red_hot_wild_7s.toml: tiers[13].wins[0].shows: must be a table, not ['5', '10']")
 
 
 def test_check_refuses_shows_on_a_win_that_is_not_a_win_all_win(tmp_path):
     assert _refusal(tmp_path, 'prize = "5", how = "automatic", shows = { "5" = 15 } }',
                     old='prize = "5", how = "automatic" }') == (
-        "red_hot_wild_7s.toml: tiers[0].wins[0].shows: only a win-all win (how = \"all\") pins the prizes "
+        f"{tmp_path}/red_hot_wild_7s.toml: tiers[0].wins[0].shows: only a win-all win (how = \"all\") pins "
+        "the prizes "
         "its area shows")
 
 

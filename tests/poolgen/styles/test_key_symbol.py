@@ -36,7 +36,8 @@ def test_no_winning_numbers_and_no_special_symbols_is_refused(tmp_path):
     path = _edited(tmp_path, 'specials = "seven"\n', "")
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("red_hot_wild_7s.toml: areas[0].winning: 0 winning numbers (a key symbol "
+    assert str(err.value) == (f"{tmp_path}/red_hot_wild_7s.toml: areas[0].winning: 0 winning numbers (a "
+                              "key symbol "
                               "game) leave only special symbols to win: give the area `specials`")
 
 
@@ -45,7 +46,8 @@ def test_a_match_win_in_an_area_of_no_winning_numbers_is_refused(tmp_path):
                    'wins = [ { area = "play", prize = "5", how = "match" } ]')
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("red_hot_wild_7s.toml: tiers[0].wins[0].how: area 'play' (key_number_match): "
+    assert str(err.value) == (f"{tmp_path}/red_hot_wild_7s.toml: tiers[0].wins[0].how: area 'play' "
+                              "(key_number_match): "
                               "the "
                               "area has no WINNING NUMBERS to match (winning = 0): only its special symbols "
                               "win")
@@ -57,5 +59,6 @@ def test_an_area_cannot_match_the_winning_numbers_of_an_area_that_has_none(tmp_p
     path = _edited(tmp_path, "per_row = 5\n", "per_row = 5\n" + wild)
     with pytest.raises(SpecError) as err:
         load_spec(path)
-    assert str(err.value) == ("red_hot_wild_7s.toml: areas[1].winning_from: 'play' is not an earlier "
+    assert str(err.value) == (f"{tmp_path}/red_hot_wild_7s.toml: areas[1].winning_from: 'play' is not an "
+                              "earlier "
                               "key_number_match area with winning numbers of its own")

@@ -77,3 +77,116 @@ def test_a_legend_prize_no_tier_wins_is_refused(tmp_path):
     doc["tiers"].append({"id": "u", "count": 5, "wins": [{"area": "ln", "prize": "2", "how": "match"}]})
     (tmp_path / "g.toml").write_text(dumps(doc))
     assert [w.prize.code for w in load_spec(tmp_path / "g.toml").play.wins["u"]] == ["2"]
+
+
+# A prize per line (lines.md sections 2 and 7): a 3 x 3 grid of 8 lines, each printing its own prize,
+# two lines printing $1 (a tier of one $1 may complete either).
+LINE_PRIZES = ["1", "1", "2", "3", "3", "3", "9", "9"]
+W = {"1": 100, "2": 200, "3": 300, "9": 900}
+
+
+def _line_doc(tiers: list[dict], **area: object) -> dict:
+    doc = _doc(**area)
+    doc["areas"][0].pop("legend", None)
+    doc["areas"][0]["lines"] = LINES
+    doc["areas"][0].setdefault("line_prizes", LINE_PRIZES)
+    doc["symbols"] = [s for s in doc["symbols"] if s["group"] != "pz"] + [
+        {"group": "pz", "code": c, "symbol": f"${c}", "value": f"{c}.00"} for c in ("1", "2", "3", "9")]
+    doc["tiers"] = tiers
+    doc["play"]["max_wins"] = 3
+    doc["printed"]["order_tickets"] = doc["printed"]["pool_tickets"] = 2000
+    return doc
+
+
+def _w(*codes: str) -> list[dict]:
+    return [{"area": "ln", "prize": c, "how": "match"} for c in codes]
+
+
+PER_LINE_TIERS = [{"id": "a", "count": 300, "wins": _w("1")}, {"id": "b", "count": 200, "wins": _w("2")},
+                  {"id": "c", "count": 100, "wins": _w("3", "3")},
+                  {"id": "d", "count": 50, "wins": _w("1", "9")},
+                  {"id": "e", "count": 50, "wins": _w("9")}]
+
+
+def test_a_prize_per_line_completes_exactly_the_lines_printing_the_tiers_prizes(tmp_path):
+    (tmp_path / "g.toml").write_text(dumps(_line_doc(PER_LINE_TIERS)))
+    spec = load_spec(tmp_path / "g.toml")
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
+    grid = np.stack([cols[f"ln_cell_{k}"] for k in range(9)], axis=1).astype(np.int64)
+    done = np.stack([(grid[:, line] == X).all(axis=1) for line in LINES], axis=1)
+    paid = [sorted(LINE_PRIZES[i] for i in np.flatnonzero(row)) for row in done]
+    want = [sorted(w.prize.code for w in spec.play.wins[pool.tiers[t].id]) for t in tiers]
+    assert paid == want
+    assert sum(c[0] == 1 for c in done[[p == ["1"] for p in paid]].tolist()) not in (0, 300)  # either $1 line
+
+
+@pytest.mark.parametrize(("tiers", "change", "message"), [
+    (PER_LINE_TIERS, {"line_prizes": ["1", "2"]},
+     "areas[0].line_prizes: 2 prize(s) for 8 lines: one a line, in the order of `lines`"),
+    (PER_LINE_TIERS, {"line_prizes": ["1", "1", "2", "3", "3", "3", "9", "7"]},
+     "areas[0].line_prizes[7]: '7' is not one of the area's prize symbols"),
+    (PER_LINE_TIERS, {"legend": [{"lines": 1, "prize": "1"}]},
+     "areas[0].legend: a lines area pays by `legend` (a prize per number of complete lines) or by "
+     "`line_prizes` (a prize per line): one of them"),
+    ([{"id": "x", "count": 5, "wins": _w("2", "2")}] + PER_LINE_TIERS, {},
+     "tiers[0].wins: area 'ln' (lines): no placement of the symbol completes exactly lines printing 2 + 2"),
+    # three $3 lines (columns) complete; with them the rows do too, so 3 x $3 alone is no placement
+    ([{"id": "x", "count": 5, "wins": _w("3", "3", "3")}] + PER_LINE_TIERS, {},
+     "tiers[0].wins: area 'ln' (lines): no placement of the symbol completes exactly lines printing "
+     "3 + 3 + 3"),
+    (PER_LINE_TIERS[:3], {},
+     "areas[0].line_prizes[6]: not used: no tier wins '9' (every ticket would print it for line 7, and it "
+     "could never win)"),
+    ([{"id": "x", "count": 5, "wins": _w("5")}], {},
+     "tiers[0].wins[0].prize: area 'ln' (lines): prize '5' is not one the lines print"),
+])
+def test_a_prize_per_line_it_cannot_lay_out_is_refused(tmp_path, tiers, change, message):
+    doc = _line_doc(tiers, **change)
+    if "legend" in change:
+        doc["areas"][0]["legend"] = change["legend"]
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+# A prize spot a line (line_prizes = "shown", lines.md section 7 steps 3 and 4).
+SHOWN_TIERS = [{"id": "a", "count": 300, "wins": _w("1")}, {"id": "b", "count": 100, "wins": _w("2", "9")},
+               {"id": "c", "count": 50, "wins": _w("3", "3", "9")}]
+
+
+def test_a_prize_spot_a_line_shows_the_tiers_prizes_on_exactly_its_complete_lines(tmp_path):
+    (tmp_path / "g.toml").write_text(dumps(_line_doc(SHOWN_TIERS, line_prizes="shown")))
+    spec = load_spec(tmp_path / "g.toml")
+    pool = spec.pools[0]
+    base = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    tiers = base[permutation(derive_stream(SEED_A, "test", "order"), base.size)]
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
+    grid = np.stack([cols[f"ln_cell_{k}"] for k in range(9)], axis=1).astype(np.int64)
+    spots = np.stack([cols[f"ln_prize_{i}"] for i in range(8)], axis=1).astype(np.int64)
+    codes = ["1", "2", "3", "9"]  # the area's prizes, in group order
+    done = np.stack([(grid[:, line] == X).all(axis=1) for line in LINES], axis=1)
+    paid = [sorted(codes[spots[r, i]] for i in np.flatnonzero(done[r])) for r in range(len(tiers))]
+    want = [sorted(w.prize.code for w in spec.play.wins[pool.tiers[t].id]) for t in tiers]
+    assert paid == want
+    # a spot of an incomplete line: the pool's mix of wins (1: 300, 2: 100, 3: 100, 9: 150 of 650)
+    shown = np.bincount(spots[~done], minlength=4)
+    assert shown.sum() == 8 * len(tiers) - 300 - 2 * 100 - 3 * 50
+    assert (np.abs(shown / shown.sum() - np.array([300, 100, 100, 150]) / 650) < 0.03).all(), shown
+
+
+@pytest.mark.parametrize(("tiers", "change", "message"), [
+    (SHOWN_TIERS, {"line_prizes": "drawn"},
+     "areas[0].line_prizes: a list of the prize printed for each line, or \"shown\" (a prize spot a line)"),
+    ([{"id": "x", "count": 5, "wins": _w("1", "2")}],
+     {"line_prizes": "shown", "lines": [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]]},
+     "tiers[0].wins: area 'ln' (lines): no placement of the symbol completes exactly 2 lines"),
+    (SHOWN_TIERS[:2], {"line_prizes": "shown"},
+     "areas[0].prizes: not used: no tier wins '3' (no line's prize spot would ever show it)"),
+])
+def test_a_prize_spot_a_line_it_cannot_lay_out_is_refused(tmp_path, tiers, change, message):
+    doc = _line_doc(tiers, **change)
+    doc["areas"][0].update(change)
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")

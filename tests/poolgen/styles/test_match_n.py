@@ -205,7 +205,8 @@ def test_nine_spots_are_honoured(tmp_path):
 def test_more_spots_than_the_amounts_can_fill_are_refused(tmp_path):
     with pytest.raises(SpecError) as err:
         _variant(tmp_path, "spots = 6\n", "spots = 13\n")
-    assert str(err.value) == ("happy_holidays.toml: areas[0].prizes: 6 prize symbols, each at most 2 times, "
+    assert str(err.value) == (f"{tmp_path}/happy_holidays.toml: areas[0].prizes: 6 prize symbols, each at "
+                              "most 2 times, "
                               "cannot fill a losing ticket's 13 spots")
     # twelve is the most: a loser shows each of the 6 amounts twice, a winner its triple and 9 of
     # the other 5 amounts' 10
@@ -293,7 +294,7 @@ def test_an_area_wins_up_to_three_times(tmp_path):
 def test_wins_an_area_cannot_lay_out_are_refused(tmp_path, wins, spots, message):
     with pytest.raises(SpecError) as err:
         _game(tmp_path, [{"id": "t", "count": 10, "wins": wins}], spots=spots, max_wins=4)
-    assert str(err.value) == f"g.toml: tiers[0].wins: area 'bonus' (match_n): {message}"
+    assert str(err.value) == f"{tmp_path}/g.toml: tiers[0].wins: area 'bonus' (match_n): {message}"
 
 
 def test_a_multiplier_no_tier_wins_is_refused(tmp_path):
@@ -301,7 +302,8 @@ def test_a_multiplier_no_tier_wins_is_refused(tmp_path):
     field nothing uses (docs/styles/match_n.md, section 2)."""
     with pytest.raises(SpecError) as err:
         _game(tmp_path, [t for t in MULTI if t["id"] != "m+x5"])
-    assert str(err.value) == ("g.toml: areas[0].multipliers: not used: no tier wins with its multiplier '5X' "
+    assert str(err.value) == (f"{tmp_path}/g.toml: areas[0].multipliers: not used: no tier wins with its "
+                              "multiplier '5X' "
                               "(the game would print a multiplier that never pays)")
     assert _game(tmp_path, MULTI).play.areas[0].params.multipliers  # with a tier of it: accepted
 

@@ -290,7 +290,8 @@ def test_a_tier_the_legend_cannot_make_is_refused_by_check_and_generate_in_one_l
     (exit 2): a spec that cannot be laid out is bad input, the same line from both."""
     # With only 2x and 5x symbols the 1x and 3x prizes (and 300, 400, 500, 5000) cannot be made at all.
     spec = load_spec(_variant(tmp_path, LEGEND, 'legend = ["2", "5"]'))
-    line = ("hand_to_hand_tactics.toml: play.legend: 6 tier(s) cannot be laid out: no (1 + m) x sum of "
+    line = (f"{tmp_path}/hand_to_hand_tactics.toml: play.legend: 6 tier(s) cannot be laid out: no (1 + m) "
+            "x sum of "
             "legend values [2, 5] within 12 non-loss spots equals the multiplier of m5000 (5000), m500 "
             "(500), m400 (400), m300 (300), m3 (3), m1 (1)")
     with pytest.raises(SpecError) as err:
@@ -299,6 +300,24 @@ def test_a_tier_the_legend_cannot_make_is_refused_by_check_and_generate_in_one_l
     with pytest.raises(SpecError) as err:
         spec.play.lay_out(spec, spec.pool("d1.00"), np.array([0, 40]), derive_stream(SEED, "x"))
     assert str(err.value) == line
+
+
+def test_a_legend_value_no_tier_wins_is_refused_by_check_and_generate_as_not_used(tmp_path):
+    """A legend value above every prize (7000 x the denomination, the top prize 5000 x) is in no tier's
+    decompositions: no share ever reveals it, a field nothing uses, and both check and generate took it.
+    Both refuse it now, in one line naming it (docs/styles/prize_legend_duel.md, section 7)."""
+    spec = load_spec(_variant(tmp_path, LEGEND, LEGEND.replace('"1000"]', '"1000", "7000"]')))
+    line = (f"{tmp_path}/hand_to_hand_tactics.toml: play.legend[14]: not used: no kept decomposition of "
+            "any tier wins "
+            "7000 (a prize symbol no share would ever reveal)")
+    with pytest.raises(SpecError) as err:
+        check_spec(spec)
+    assert str(err.value) == line
+    with pytest.raises(SpecError) as err:
+        spec.play.lay_out(spec, spec.pool("d1.00"), np.array([0, 40]), derive_stream(SEED, "x"))
+    assert str(err.value) == line
+    smaller = load_spec(_variant(tmp_path, LEGEND, LEGEND.replace('"1000"]', '"1000", "0.25"]')))
+    check_spec(smaller)  # a small value some tier's kept decompositions use: accepted
 
 
 def test_check_finds_exactly_the_tiers_out_of_reach(tmp_path):
@@ -313,14 +332,14 @@ def test_check_finds_exactly_the_tiers_out_of_reach(tmp_path):
 
 
 @pytest.mark.parametrize("old, new, match", [
-    (LEGEND, 'legend = [0.5, 1]', r"^hand_to_hand_tactics\.toml: play\.legend: values are decimal strings"),
+    (LEGEND, 'legend = [0.5, 1]', r"/hand_to_hand_tactics\.toml: play\.legend: values are decimal strings"),
     (LEGEND, 'legend = [" 0.5", "1"]', r"play\.legend: ' 0\.5' is not a plain decimal such as \"0\.5\""),
-    (LEGEND, 'legend = ["1", "1"]', r"^hand_to_hand_tactics\.toml: play\.legend: a value appears twice$"),
+    (LEGEND, 'legend = ["1", "1"]', r"/hand_to_hand_tactics\.toml: play\.legend: a value appears twice$"),
     (LEGEND, 'legend = ["1", "0.125"]',  # 0.125 x $1.00 and x $5.00 are not whole cents; x $2.00 is
-     r"^hand_to_hand_tactics\.toml: play\.legend\[1\]: 0\.125 x \$1\.00 is not whole cents \(a prize symbol "
+     r"/hand_to_hand_tactics\.toml: play\.legend\[1\]: 0\.125 x \$1\.00 is not whole cents \(a prize symbol "
      r"a share may show\)$"),
     (LEGEND, 'legend = ["-1"]',
-     r"^hand_to_hand_tactics\.toml: play\.legend: '-1' is not a positive number$"),
+     r"/hand_to_hand_tactics\.toml: play\.legend: '-1' is not a positive number$"),
     ('first_spot_loss = "1/4"', 'first_spot_loss = 0.25', r"play\.first_spot_loss: must be a fraction"),
     ('first_spot_loss = "1/4"', 'first_spot_loss = "5/4"',
      r"play\.first_spot_loss: '5/4' is not a probability"),

@@ -93,7 +93,25 @@ def test_a_free_ticket_among_a_win_all_areas_prizes_is_refused_by_audits_spec_re
     assert str(audit_said.value) == f"{spec}: {line}"
     with pytest.raises(SpecError) as loader_said:
         load_spec(spec)
-    assert str(loader_said.value) == f"m.toml: {line}"
+    assert str(loader_said.value) == f"{spec}: {line}"
+
+
+def test_a_book_numbered_from_001_is_refused_by_audits_spec_reader_as_by_the_loader(tmp_path):
+    """A regulation's (d) "ticket numbers start with 001 and end with 050" transcribed as first_ticket 1
+    was accepted and printed 000 .. 049 (docs/pool-files.md numbers a book's tickets from 0): both readers
+    refuse it, in the same words."""
+    doc = kn_doc()
+    doc["printed"] |= {"first_ticket": 1, "last_ticket": 50}
+    spec = write(tmp_path, doc)
+    line = ("printed.first_ticket: 1; every book's tickets are numbered from 000 (docs/pool-files.md: "
+            "ticket_no is position % tickets per book), so a game whose tickets start at 001 cannot be "
+            "printed as its regulation says")
+    with pytest.raises(UnusableInput) as audit_said:
+        read_spec(spec)
+    assert str(audit_said.value) == f"{spec}: {line}"
+    with pytest.raises(SpecError) as loader_said:
+        load_spec(spec)
+    assert str(loader_said.value) == f"{spec}: {line}"
 
 
 def _box_doc(on_losers: object) -> dict:

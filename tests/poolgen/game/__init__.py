@@ -1,0 +1,1 @@
+"""poolgen/game: what the game model says of its areas (their spots)."""
