@@ -12,6 +12,7 @@ ended) `exit_at_once` is in force: one line, then exit 128 + the signal at once.
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import signal
 import sys
@@ -206,6 +207,73 @@ def pause_point(moment: str) -> None:
     end = time.monotonic() + seconds
     while Path(parts[2]).exists() and time.monotonic() < end:
         time.sleep(0.05)
+
+
+def prepared(start: str, modules: tuple[str, ...], *args: object) -> None:
+    """An early worker's initializer (`Early`), named rather than given, so that the command starting
+    the worker need not import it first: `modules` imported, then `start` ("module:function") called
+    with `args`, signals still blocked (`starting_workers`), as an initializer given itself runs. The
+    interrupt tests' moment "worker-start" is between the two: imported, not yet ignoring signals."""
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    module, function = start.split(":")
+    begin = getattr(importlib.import_module(module), function)
+    pause_point("worker-start")
+    begin(*args)
+
+
+def ready() -> None:
+    """An early worker's first job: nothing (submitting it starts the worker at once)."""
+
+
+class Early:
+    """`slots` worker processes started as a command starts, before it has read its inputs or knows it
+    will use them: their start-up (numpy, polars and the project imported again, about half a second
+    of CPU each; docs/scaling.md) overlaps the command's own. `take(slots)` hands the pool over to the
+    code that shares out the work (which then ends it as it ends a pool it started), if it has that
+    many workers, else ends it; `close()`, on every way out of the command, ends a pool not taken: its
+    workers killed and waited for, as on an interrupt, so a refusal (exit 2), an error or an interrupt
+    leaves no process behind. `args`: the initializer's (poolgen's progress queue)."""
+
+    def __init__(self, slots: int, start: str, modules: tuple[str, ...] = (), args: tuple[object, ...] = ()) \
+            -> None:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor  # lazy: see TYPE_CHECKING above
+        from functools import partial
+
+        self.slots, self.args = slots, args
+        self._pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
+            max_workers=slots, mp_context=mp.get_context("spawn"),
+            initializer=partial(prepared, start, modules, *args))
+        try:
+            with starting_workers():  # one job per worker: each submit finds none idle and starts one
+                for _ in range(slots):
+                    self._pool.submit(ready)
+        except BaseException:  # a signal while they started: raised once they had (`deferred`)
+            self.close()
+            raise
+
+    def take(self, slots: int) -> ProcessPoolExecutor | None:
+        """The pool, if it has `slots` workers (the caller ends it from now on); else None, the pool
+        ended. Once only: a second call, or one after `close`, returns None."""
+        if self._pool is not None and slots == self.slots:
+            pool, self._pool = self._pool, None
+            return pool
+        self.close()
+        return None
+
+    def close(self) -> None:
+        """End the pool if it was not taken (kill its workers and wait for them); else nothing."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        with deferred():  # the pool's semaphores are released by finalizers: a signal inside one is lost
+            stop(pool)
+            del pool
+            gc.collect()
+
 
 class Shared(Generic[K, R]):
     """Jobs shared by this process and worker processes, from one list (`order`, the largest first).

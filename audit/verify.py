@@ -2,37 +2,36 @@
 
     (1) the Ed25519 signature over manifest.json's exact bytes, with the given public key;
     (2) every listed file exists with the stated size and SHA-256; no unlisted file is present;
-    (3) every pool is complete: positions 0..N-1 in order, every ticket identity the one its
-        position gives (docs/pool-files.md; printed: its book and ticket number, each book's tickets
-        contiguous and numbered 0..per_book-1, audit/steps/books.py), no ticket id in two pools (printed:
-        no book number in two),
-        every Merkle salt 32 hex digits and a sample of them distinct (that they are random bits
-        from the seed only step 7 can prove);
-    (4) every ticket's layout evaluates, with audit.styles from the manifest's `play` entry (a run
-        without one is refused), to the prize stored with it; printed runs: no two consecutive
-        tickets of a pack with identical play data (audit/steps/packs.py);
-    (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with
-        a spec, the spec; the spec's SHA-256 must be the manifest's; printed runs: every pack meets
-        the pack parameters the manifest records, `print.packs`, and with a spec its `[packs]`, which
-        the manifest's must equal; audit/steps/packs.py);
+    (3) every pool is complete: positions 0..N-1 in order, every ticket identity the one its position
+        gives (docs/pool-files.md; printed: its book and ticket number, each book's tickets contiguous
+        and numbered 0..per_book-1, audit/steps/books.py), no ticket id in two pools (printed: no book
+        number in two), every Merkle salt 32 hex digits and a sample of them distinct (that they are
+        random bits from the seed only step 7 can prove);
+    (4) every ticket's layout evaluates, with audit.styles from the manifest's `play` entry (a run without
+        one is refused), to the prize stored with it; printed runs: no two consecutive tickets of a pack
+        with identical play data (audit/steps/packs.py);
+    (5) recounted tier counts, winners, prize cost, odds and payout equal the manifest (and, with a spec,
+        the spec; the spec's SHA-256 must be the manifest's; printed runs: every pack meets the pack
+        parameters the manifest records, `print.packs`, and with a spec its `[packs]`, which the
+        manifest's must equal; audit/steps/packs.py);
     (6) every pool's Merkle root recomputes;
-    (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool
-        file byte for byte (audit/steps/reproduction.py; the generator is passed in, never imported); with a
+    (7) with a seed file: the seed matches the commitment, and regenerating reproduces every pool file
+        byte for byte (audit/steps/reproduction.py; the generator is passed in, never imported); with a
         ceremony file instead, the seed is first derived from its reveals and the drand round, each
-        signature and the round checked against the manifest's ceremony (audit/steps/ceremony.py);
-        a run made under a ceremony is held in step 5 to the spec, code, game, pools and run id its
-        transcript bound;
-    (8) every pool's statistics pass at 99% confidence for the run: positions, winners and prize
-        value per book or block, runs, the layout no-information tests of the game's contract, and
-        the top tiers of the run's pools combined by exact tests (audit/stats/; each pool's part is
-        computed where its steps 2 to 6 are, the run-level tests from them);
+        signature and the round checked against the manifest's ceremony (audit/steps/ceremony.py); a run
+        made under a ceremony is held in step 5 to the spec, code, game, pools and run id its transcript
+        bound;
+    (8) every pool's statistics pass at 99% confidence for the run: positions, winners and prize value per
+        book or block, runs, the layout no-information tests of the game's contract, and the top tiers of
+        the run's pools combined by exact tests (audit/stats/; each pool's part is computed where its
+        steps 2 to 6 are, the run-level tests from them);
     (9) printed runs: imaging files, pack list and, given the validation keys, the validation files
         re-derived ticket by ticket (audit/steps/deliverables.py, docs/validation.md).
 
 The steps are audit.checklist.Step; each is a function that returns what it checked or raises
-VerificationError(step, reason). `verify_run(VerifyRequest(...))` runs them all: a failure never
-stops the others; a step that cannot run without an earlier one is reported "skip" with the step it
-needs. Steps 2 to 6 and each pool's part of step 8 run per pool, optionally in several processes.
+VerificationError(step, reason). `verify_run(VerifyRequest(...))` runs them all: a failure never stops the
+others; a step that cannot run without an earlier one is reported "skip" with the step it needs. Steps 2
+to 6 and each pool's part of step 8 run per pool, optionally in several processes.
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Outcome, Report, Step, StepResult
 from audit.errors import UnusableInput, VerificationError
-from audit.interrupts import Shared, deferred, starting_workers, stop, worker_init
+from audit.interrupts import Early, Shared, deferred, starting_workers, stop, worker_init
 from audit.read.limits import read_manifest_bytes
 from audit.read.manifest import MANIFEST, Manifest, ManifestError, PoolEntry, fingerprint, load_public_key
 from audit.read.runfiles import check_run_folder, read_pool, run_file
@@ -109,6 +108,7 @@ class VerifyRequest:
     book_key: Path | None = None
     reveal: bool = False  # a reveal once claims close: pool files only (docs/publish-and-reveal.md)
     progress: Progress | None = None  # told (done, total, what) as the checklist goes (a progress bar)
+    early: Early | None = None  # worker processes the command started as it started (_pool_results)
 
 
 # ---- the runner ---------------------------------------------------------------------------------
@@ -131,11 +131,11 @@ def pool_outcomes(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book
 
 PoolStats = PoolStatistics | Lines | None
 PackLines = list[tuple[Step, str, str]]
+Progress = Callable[[int, int, str], None]
 
 
 def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book: int | None, number: object,
-                 play: dict[str, Any] | None,
-                 manifest: Manifest | None, packs: PackRules | None,
+                 play: dict[str, Any] | None, manifest: Manifest | None, packs: PackRules | None,
                  whose: str | None, imaging: ImagingJob | None = None) -> PoolResult:
     """Steps 2 to 6 for one pool and, given the manifest, its part of step 8 (audit.stats.step.one_pool),
     given pack rules, its pack checks (audit.steps.packs), and given `imaging`, step 9's check of its
@@ -181,26 +181,26 @@ def _submit(pool: ProcessPoolExecutor, jobs: list[PoolJob], i: int) -> Future[Po
     return pool.submit(_pool_job, jobs[i])
 
 
-Progress = Callable[[int, int, str], None]
+def _pool_results(jobs: list[PoolJob], workers: int, tick: Callable[[str], None] = lambda pool: None,
+                  early: Early | None = None) -> list[PoolResult]:
+    """Steps 2 to 6 and 8 (and step 9's imaging check) of every pool, in `workers` processes if more than
+    one (in the jobs' order); `tick(pool id)` as each is done, in the jobs' order.
 
-
-def _pool_results(jobs: list[PoolJob], workers: int,
-                  tick: Callable[[str], None] = lambda pool: None) -> list[PoolResult]:
-    """Steps 2 to 6 and 8 (and step 9's imaging check) of every pool, in `workers` processes if more
-    than one (in the jobs' order); `tick(pool id)` as each is done, in the jobs' order.
-
-    This process is one of the `workers`: it checks pools too, while `workers - 1` worker processes
-    check others (each costs about half a second of CPU to start: numpy, polars and audit imported
-    again; docs/scaling.md): all take the largest file left, and a worker is handed its next pool the
-    moment it finishes one, by a thread of this process (audit.interrupts.Shared)."""
-    if workers <= 1 or len(jobs) <= 1:
+    This process is one of the `workers`: it checks pools too, while `workers - 1` worker processes check
+    others (each costs about half a second of CPU to start: numpy, polars and audit imported again;
+    docs/scaling.md; those started `early` are used if they are as many, else ended): all take the largest
+    file left, and a worker is handed its next pool the moment it finishes one, by a thread of this process
+    (audit.interrupts.Shared)."""
+    slots = min(workers - 1, len(jobs) - 1)
+    taken = early.take(slots) if early is not None else None  # else ended (none needed: none waits idle)
+    if slots < 1:
         out = []
         for j in jobs:
             out.append(_pool_job(j))
             tick(j[1].id)
         return out
-    slots = min(workers - 1, len(jobs) - 1)
-    pool = ProcessPoolExecutor(max_workers=slots, mp_context=mp.get_context("spawn"), initializer=worker_init)
+    pool = taken or ProcessPoolExecutor(max_workers=slots, mp_context=mp.get_context("spawn"),
+                                        initializer=worker_init)
     shared: Shared[int, PoolResult] = Shared(sorted(range(len(jobs)), key=lambda i: -jobs[i][1].file_bytes),
                                              partial(_submit, pool, jobs))
     results: dict[int, PoolResult] = {}
@@ -271,7 +271,6 @@ def verify_run(request: VerifyRequest) -> Report:
         if r.spec is None and r.regenerate is not None:  # the commitment alone needs no spec
             raise UnusableInput("--seed-file needs --spec: regenerating the pools needs the game's spec")
         seed = read_seed(r.seed_file, r.allow_readable_secret)
-
     book_key = read_key(r.book_key, r.allow_readable_secret) if r.book_key is not None else None
     keys = {t: read_key(k, r.allow_readable_secret) if k else None
             for t, k in (("low", r.validation_key), ("high", r.high_validation_key))}
@@ -326,7 +325,8 @@ def verify_run(request: VerifyRequest) -> Report:
 
     tell(0, f"steps 2-6 and 8: {n} pool file(s)")
     ticks = iter(range(1, n + 1))
-    pools = _pool_results(jobs, r.workers, lambda p: tell(next(ticks), f"steps 2-6 and 8: pool {p} checked"))
+    pools = _pool_results(jobs, r.workers, lambda p: tell(next(ticks), f"steps 2-6 and 8: pool {p} checked"),
+                          r.early)
     stats: list[tuple[PoolEntry, PoolStatistics | Lines]] = []
     pack_lines: list[tuple[Step, str, str, str]] = []
     imaged: dict[str, ImagingOutcome] = {}

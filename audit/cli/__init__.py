@@ -25,7 +25,7 @@ from rich.progress import Progress as Bars
 
 from audit.cli.commands import HELP_OPTIONS, Commands
 from audit.errors import InvalidProof, MalformedProof, UnusableInput
-from audit.interrupts import ended, install, pause_point, restore
+from audit.interrupts import Early, deferred, ended, install, pause_point, restore
 from audit.provenance import code_hash
 from audit.read.codehash import ALGORITHMS
 from audit.read.limits import MAX_PROOF_BYTES, READABLE_SECRET_FLAG, parse_json, read_bounded
@@ -92,6 +92,16 @@ def _pairs(items: list[str] | None) -> tuple[tuple[str, Path], ...] | None:
 
 
 MAX_WORKERS = 256  # processes checking pools at once (a run has at most 64 pools)
+
+
+def _early_workers(count: int) -> Early | None:
+    """The worker processes verify's steps 2 to 6 and 8 use (one fewer than `count`: this process
+    checks pools too), started before anything else, so that their imports (audit.verify, scipy.special
+    for step 8) overlap this command's own and its reading of the manifest (docs/scaling.md, issue 28).
+    audit/verify.py `_pool_results` takes them if the run has pools enough, else ends them. No more
+    than the cores less one are started before the run's pools are known (a run has at most 64)."""
+    slots = min(count, os.cpu_count() or 1) - 1
+    return Early(slots, "audit.interrupts:worker_init", ("audit.verify", "scipy.special")) if slots else None
 
 
 @contextmanager
@@ -166,22 +176,29 @@ def verify_command(regenerate: Regenerate | None = None, kept: Callable[[], str]
         previous = install()  # Ctrl-C and SIGTERM: one line and 128 + the signal (audit/interrupts.py)
         try:
             pause_point("verify-started")
-            from audit.verify import VerifyRequest, verify_run  # here: start-up time (docs/scaling.md)
             workers = str(workers)  # (poolgen demo passes the number itself)
             if not re.fullmatch(r"[0-9]{1,3}", workers) or int(workers) > MAX_WORKERS:
                 raise UnusableInput(f"--workers {workers[:20]!r}: give a whole number from 0 to "
                                     f"{MAX_WORKERS}")
-            with progress_bar() as bar:
-                request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
-                                        ceremony=ceremony, party_keys=_pairs(party_key),
-                                        ceremony_bundles=tuple(ceremony_bundle or ()),
-                                        earlier_manifests=tuple(earlier_manifest or ()),
-                                        workers=int(workers) or os.cpu_count() or 1,
-                                        regenerate=regenerate, allow_readable_secret=allow_readable_secret,
-                                        validation_key=validation_key,
-                                        high_validation_key=high_validation_key, book_key=book_key,
-                                        reveal=reveal, progress=bar)
-                report = verify_run(request)
+            count = int(workers) or os.cpu_count() or 1
+            early = _early_workers(count)  # first: their imports overlap this command's own
+            try:
+                with deferred():  # a signal while modules load: raised once they have, never lost there
+                    from audit.verify import VerifyRequest, verify_run  # here: start-up time (scaling.md)
+                with progress_bar() as bar:
+                    request = VerifyRequest(run=run, public_key=public_key, spec=spec, seed_file=seed_file,
+                                            ceremony=ceremony, party_keys=_pairs(party_key),
+                                            ceremony_bundles=tuple(ceremony_bundle or ()),
+                                            earlier_manifests=tuple(earlier_manifest or ()), workers=count,
+                                            regenerate=regenerate,
+                                            allow_readable_secret=allow_readable_secret,
+                                            validation_key=validation_key,
+                                            high_validation_key=high_validation_key, book_key=book_key,
+                                            reveal=reveal, progress=bar, early=early)
+                    report = verify_run(request)
+            finally:
+                if early is not None:  # not taken (a refusal, an error, an interrupt): killed, before the
+                    early.close()  # one line is said (a signal meanwhile is said instead: handled below)
             if as_json:
                 typer.echo(json.dumps(report.to_json(), indent=2))
             else:

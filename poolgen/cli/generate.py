@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from audit.interrupts import Early
 from poolgen.cli.common import echo, err_console, reports_errors, say
 from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seed import Entropy
@@ -22,7 +23,7 @@ from poolgen.files.leftovers import pending_seed_name, sweep
 from poolgen.files.read import READABLE_SECRET_FLAG
 from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder, present
 from poolgen.game.model import Game, Printed
-from poolgen.interrupts import Interrupted, kept, pause_point
+from poolgen.interrupts import Interrupted, deferred, kept, pause_point
 from poolgen.limits import available_memory, pool_memory, workers_that_fit
 from poolgen.money import parse_printed
 from poolgen.run.provenance import code_entry
@@ -136,90 +137,98 @@ def generate_cmd(
 ) -> None:
     """Build pools with exact tier counts in a cryptographically shuffled order, each ticket laid
     out, one Parquet file per pool plus manifest.json, written atomically into OUT/RUN_ID."""
-    from poolgen.deliverables.validation import key_check  # lazy: start-up time
-    from poolgen.loader import load_spec  # lazy: start-up time
-    from poolgen.run.generate import GenerateRequest  # lazy: start-up time
-    from poolgen.seeds.ceremony import Binding  # lazy: start-up time
-    from poolgen.seeds.ceremony_file import load as load_ceremony  # lazy: start-up time
-    from poolgen.seeds.ceremony_file import save as save_ceremony  # lazy: start-up time
-
-    game = load_spec(spec_file)
-    now = datetime.now(UTC).replace(microsecond=0)
-    sealed = load_ceremony(ceremony) if ceremony is not None else None
-    if sealed is not None and run_id is None:
-        run_id = sealed.transcript["run_id"]  # the run the ceremony binds
-    run_id = run_id or f"{game.id}-{now:%Y%m%dT%H%M%SZ}"
-    check_run_id(run_id)
-    ids = pool or [p.id for p in game.pools]
-    for pid in ids:
-        game.pool(pid)
-    if len(set(ids)) != len(ids):  # as generate() says it, but before OUT is made
-        raise SpecError(f"{game.path.name}: a pool id is named twice: {', '.join(ids)}")
-    ensure_new(out / run_id)  # looked at, nothing made: every input is read before OUT is created
-    keys = validation_keys(game, validation_key, high_validation_key, allow_readable_secret)
-    books = _book_key(game, book_key, keys, allow_readable_secret)
-    if ceremony is not None and sealed is not None:
-        if seed_file is not None or entropy:
-            raise SeedError("--ceremony gives the seed; it cannot be combined with --seed-file or --entropy")
-        seed = sealed.sealed_seed()
-        sealed.check_binding(Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id,
-                                     key_check(books) if books is not None else None))
-        seed_file = ceremony  # the seed's source: no new seed file
-    elif seed_file is not None:
-        if entropy:
-            raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
-        seed = read_seed_file(seed_file, allow_readable_secret)
-    signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
-    code_entry()  # the code hash too: a package it refuses (a symbolic link in it) makes no run
-    threshold = parse_threshold(high_tier_prize)
-    n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
-    ensure_folder(out)  # every input is read: a refused one leaves no new folder behind
-    for line in sweep(out):  # what killed runs left here: reported, never reused
-        say(line)
-    ensure_new(out / run_id)
-    fresh = seed_file is None
-    held, placed = None, []  # placed: the run folder is in place (set with its rename)
-
-    def committed(run: Path) -> None:
-        placed.append(run)
-        if fresh:
-            _name_seed(out, run_id)
-        if ceremony is not None and sealed is not None:  # the ceremony has seeded its one run
-            sealed.run = run_id
-            save_ceremony(ceremony, sealed)
-
-    if fresh:
-        seed = fresh_seed(parse_entropy(entropy or []))
-        seed_file = out / f"{run_id}.seed"
-        if seed_file.exists():
-            raise SeedError(f"{seed_file}: seed file already exists; not overwriting it (give --run-id)")
-        # The seed is on disk (fsynced, 0600) before the run exists, under a provisional name that it
-        # leaves for RUN_ID.seed together with the run folder's rename (`committed`).
-        try:
-            held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
-        except OutputError:
-            if not present(out / pending_seed_name(run_id)):  # what a killed run left is swept by now
-                raise
-            raise OutputError(f"{out / run_id}: another generate of this run is under way (its fresh seed "
-                              "is not yet named); give another --run-id") from None
+    early = _early_workers(workers, pool)  # first: their imports overlap this command's own
     try:
-        request = GenerateRequest(game, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
-                                  workers=n_workers, signature=signer.manifest_entry() if signer else None,
-                                  ceremony=sealed.manifest_entry() if sealed else None,
-                                  validation_keys=keys, high_tier_cents=threshold, book_key=books)
-        result = _build(request, signer, committed)
-        pause_point("committed")
-        _report(result, seed_file if fresh else None, as_json, signer)
-    except KeyboardInterrupt as exc:
-        if placed:  # interrupted once the run was in place: it and its seed are kept
-            raise Interrupted(getattr(exc, "signum", signal.SIGINT), f"run {out / run_id} was complete "
-                              "and is kept" + (f", with its seed {seed_file}" if fresh else "")) from None
-        raise
+        with deferred():  # a signal while modules load is raised once they have: never lost in an import
+            from poolgen.deliverables.validation import key_check  # lazy: start-up time
+            from poolgen.loader import load_spec  # lazy: start-up time
+            from poolgen.run.generate import GenerateRequest  # lazy: start-up time
+            from poolgen.seeds.ceremony import Binding  # lazy: start-up time
+            from poolgen.seeds.ceremony_file import load as load_ceremony  # lazy: start-up time
+            from poolgen.seeds.ceremony_file import save as save_ceremony  # lazy: start-up time
+
+        game = load_spec(spec_file)
+        now = datetime.now(UTC).replace(microsecond=0)
+        sealed = load_ceremony(ceremony) if ceremony is not None else None
+        if sealed is not None and run_id is None:
+            run_id = sealed.transcript["run_id"]  # the run the ceremony binds
+        run_id = run_id or f"{game.id}-{now:%Y%m%dT%H%M%SZ}"
+        check_run_id(run_id)
+        ids = pool or [p.id for p in game.pools]
+        for pid in ids:
+            game.pool(pid)
+        if len(set(ids)) != len(ids):  # as generate() says it, but before OUT is made
+            raise SpecError(f"{game.file}: a pool id is named twice: {', '.join(ids)}")
+        ensure_new(out / run_id)  # looked at, nothing made: every input is read before OUT is created
+        keys = validation_keys(game, validation_key, high_validation_key, allow_readable_secret)
+        books = _book_key(game, book_key, keys, allow_readable_secret)
+        if ceremony is not None and sealed is not None:
+            if seed_file is not None or entropy:
+                raise SeedError("--ceremony gives the seed; it cannot be combined with --seed-file or "
+                                "--entropy")
+            seed = sealed.sealed_seed()
+            sealed.check_binding(Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id,
+                                         key_check(books) if books is not None else None))
+            seed_file = ceremony  # the seed's source: no new seed file
+        elif seed_file is not None:
+            if entropy:
+                raise SeedError("--entropy makes a new seed; it cannot be combined with --seed-file")
+            seed = read_seed_file(seed_file, allow_readable_secret)
+        signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
+        code_entry()  # the code hash too: a package it refuses (a symbolic link in it) makes no run
+        threshold = parse_threshold(high_tier_prize)
+        n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
+        ensure_folder(out)  # every input is read: a refused one leaves no new folder behind
+        for line in sweep(out):  # what killed runs left here: reported, never reused
+            say(line)
+        ensure_new(out / run_id)
+        fresh = seed_file is None
+        held, placed = None, []  # placed: the run folder is in place (set with its rename)
+
+        def committed(run: Path) -> None:
+            placed.append(run)
+            if fresh:
+                _name_seed(out, run_id)
+            if ceremony is not None and sealed is not None:  # the ceremony has seeded its one run
+                sealed.run = run_id
+                save_ceremony(ceremony, sealed)
+
+        if fresh:
+            seed = fresh_seed(parse_entropy(entropy or []))
+            seed_file = out / f"{run_id}.seed"
+            if seed_file.exists():
+                raise SeedError(f"{seed_file}: seed file already exists; not overwriting it (give --run-id)")
+            # The seed is on disk (fsynced, 0600) before the run exists, under a provisional name that it
+            # leaves for RUN_ID.seed together with the run folder's rename (`committed`).
+            try:
+                held = write_seed_file(out / pending_seed_name(run_id), seed, keep_locked=True)
+            except OutputError:
+                if not present(out / pending_seed_name(run_id)):  # what a killed run left is swept by now
+                    raise
+                raise OutputError(f"{out / run_id}: another generate of this run is under way (its fresh "
+                                  "seed is not yet named); give another --run-id") from None
+        try:
+            request = GenerateRequest(game, seed, now=now, out=out, run_id=run_id, pool_ids=ids,
+                                      workers=n_workers,
+                                      signature=signer.manifest_entry() if signer else None,
+                                      ceremony=sealed.manifest_entry() if sealed else None,
+                                      validation_keys=keys, high_tier_cents=threshold, book_key=books)
+            result = _build(request, signer, committed, early)
+            pause_point("committed")
+            _report(result, seed_file if fresh else None, as_json, signer)
+        except KeyboardInterrupt as exc:
+            if placed:  # interrupted once the run was in place: it and its seed are kept
+                raise Interrupted(getattr(exc, "signum", signal.SIGINT), f"run {out / run_id} was complete "
+                                  "and is kept" + (f", with its seed {seed_file}" if fresh else "")) from None
+            raise
+        finally:
+            if held is not None:
+                if not placed:  # no run was made from this seed: leave nothing behind
+                    (out / pending_seed_name(run_id)).unlink(missing_ok=True)
+                os.close(held)
     finally:
-        if held is not None:
-            if not placed:  # no run was made from this seed: leave nothing behind
-                (out / pending_seed_name(run_id)).unlink(missing_ok=True)
-            os.close(held)
+        if early is not None:  # not taken by the run (a refusal, an error, an interrupt): killed
+            early.close()
 
 
 def _report(result: RunResult, fresh_seed_file: Path | None, as_json: bool, signer: Signer | None) -> None:
@@ -254,6 +263,22 @@ def _workers_for_memory(game: Game, ids: list[str], workers: int) -> int:
     return fit
 
 
+def _early_workers(workers: int, pools: list[str] | None) -> Early | None:
+    """The worker processes a parallel run uses, started before anything else (docs/scaling.md, issue
+    28): one fewer than the pools built at once (this process builds pools too), and no more than the
+    pools named, or the cores, less one. The run takes them if it can use as many (the spec and the
+    memory decide), else ends them and starts its own."""
+    import multiprocessing as mp
+
+    slots = min(workers or os.cpu_count() or 1, os.cpu_count() or 1) - 1
+    if pools:
+        slots = min(slots, len(pools) - 1)
+    if slots < 1:
+        return None
+    progress = mp.get_context("spawn").Queue()  # each worker's progress, as poolgen/run/generate.py's own
+    return Early(slots, "poolgen.run.generate:worker_start", args=(progress,))
+
+
 def _name_seed(out: Path, run_id: str) -> None:
     """The run folder is in place: its fresh seed takes its final name (never removed after)."""
     pending, final = out / pending_seed_name(run_id), out / f"{run_id}.seed"
@@ -267,8 +292,8 @@ def _name_seed(out: Path, run_id: str) -> None:
                           f"{pending}") from None
 
 
-def _build(request: GenerateRequest, signer: Signer | None,
-           committed: Callable[[Path], None]) -> RunResult:
+def _build(request: GenerateRequest, signer: Signer | None, committed: Callable[[Path], None],
+           early: Early | None = None) -> RunResult:
     """Generate with a progress bar per pool and one for the whole run."""
     from poolgen.run.generate import STEPS, generate  # lazy: start-up time
 
@@ -287,7 +312,7 @@ def _build(request: GenerateRequest, signer: Signer | None,
 
         try:
             return generate(request, progress=progress, finish=signer.sign_run if signer else None,
-                            committed=committed)
+                            committed=committed, early=early)
         except BaseException:
             bars.live.transient = True  # a failed run leaves only its one-line error on stderr
             raise

@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import polars as pl
 
 import poolgen
-from audit.interrupts import Shared
+from audit.interrupts import Early, Shared, prepared
 from audit.styles import AREA_ENGINES, TICKET_ENGINES
 from audit.styles.play import evaluate_play
 from poolgen.deliverables.write import (
@@ -177,9 +177,10 @@ def self_check(game: Game, pool: Pool, df: pl.DataFrame) -> None:
 _progress_queue = None  # in a worker: where its progress goes (given once, when the worker starts)
 
 
-def _worker_start(q: mp.Queue[tuple[str, int]]) -> None:
+def worker_start(q: mp.Queue[tuple[str, int]]) -> None:
+    """A worker's initializer, by name through audit.interrupts.prepared (which pauses the interrupt
+    tests at "worker-start" first: a worker still starting, SIGINT and SIGTERM blocked)."""
     global _progress_queue
-    pause_point("worker-start")  # a worker still starting: SIGINT and SIGTERM are blocked here
     worker_init()
     _progress_queue = q
 
@@ -235,13 +236,15 @@ def manifest_document(game: Game, seed: bytes, now: datetime, run_id: str, pools
 
 def generate(request: GenerateRequest, *, progress: Progress | None = None,
              finish: Callable[[Path, dict[str, Any]], None] | None = None,
-             committed: Callable[[Path], None] | None = None) -> RunResult:
+             committed: Callable[[Path], None] | None = None, early: Early | None = None) -> RunResult:
     """Build the requested pools into a new run folder `out/run_id`, written atomically.
 
     `finish(folder, manifest)` runs inside the staged folder after the manifest is written (the CLI
     signs there), so a run is either complete, signature included, or absent. `committed(folder)`
     runs just after the run folder is renamed into place, before an interrupt is let through (the
-    CLI names the run's fresh seed there). `progress(pool id, steps done)` follows each pool.
+    CLI names the run's fresh seed there). `progress(pool id, steps done)` follows each pool. `early`:
+    worker processes the CLI started as it started (`worker_start`), used if they are as many as
+    the run can use, else ended (the caller ends them on every way out, `Early.close`).
     """
     seed, keys, threshold = request.seed, request.validation_keys, request.high_tier_cents
     game = split_game(request.game, seed)
@@ -257,9 +260,12 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
             job = ValidationJob(keys, request.run_id, threshold or game.sales.high_tier_cents,
                                 tuple(free_ticket_tiers(game)))
         if request.workers <= 1 or len(ids) == 1:
+            if early is not None:
+                early.close()  # no worker needed: none waits idle while this process builds
             done = [make_pool_parts(game, pid, seed, folder, progress, job, request.book_key) for pid in ids]
         else:
-            done = _in_parallel(game, ids, seed, folder, request.workers, progress, job, request.book_key)
+            done = _in_parallel(game, ids, seed, folder, request.workers, progress, job, request.book_key,
+                                early)
         entries = [entry for entry, _ in done]
         parts = {pid: pool_parts for pid, (_, pool_parts) in zip(ids, done, strict=True)}
         write_run_files(game, folder, request.run_id, ids, parts, keys, threshold)
@@ -280,16 +286,23 @@ def generate(request: GenerateRequest, *, progress: Progress | None = None,
 
 def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers: int,
                  progress: Progress | None, job: ValidationJob | None,
-                 book_key: bytes | None) -> list[tuple[dict[str, Any], PoolParts | None]]:
+                 book_key: bytes | None,
+                 early: Early | None = None) -> list[tuple[dict[str, Any], PoolParts | None]]:
     """The pools built `workers` at once: by this process and by `workers - 1` worker processes, the
     largest pool left first, each worker handed its next pool the moment it finishes one, by a thread
     of this process (audit.interrupts.Shared), so that none waits while this process builds a pool.
     A worker process costs about half a second of CPU to start (numpy, polars and poolgen imported
-    again; docs/scaling.md): this process would only wait."""
-    ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
-    q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
+    again; docs/scaling.md): this process would only wait. Workers started `early` (by the CLI, as it
+    started) are used if they are as many as needed, with the progress queue they were given."""
     slots = min(workers - 1, len(ids) - 1)
-    pool = ProcessPoolExecutor(max_workers=slots, mp_context=ctx, initializer=_worker_start, initargs=(q,))
+    pool = early.take(slots) if early is not None else None
+    if early is not None and pool is not None:
+        q = cast("mp.Queue[tuple[str, int]]", early.args[0])
+    else:
+        ctx = mp.get_context("spawn")  # no inherited state: a worker sees only its arguments
+        q = ctx.Queue()  # given to each worker as it starts: no manager process to outlive us
+        pool = ProcessPoolExecutor(max_workers=slots, mp_context=ctx,
+                                   initializer=partial(prepared, "poolgen.run.generate:worker_start", (), q))
 
     def here(pid: str, n: int, queue: mp.Queue[tuple[str, int]] = q) -> None:
         if progress:  # this process's pools: told at once, and the workers' news so far

@@ -138,7 +138,10 @@ def test_sigint_and_sigterm_at_every_moment(tiny, tmp_path, moment, sig, placed)
         assert stat.S_IMODE((out / "r.seed").stat().st_mode) == 0o600
     else:
         assert lines[0].endswith("nothing was left under a final name")
-    assert sorted(p.name for p in out.iterdir()) == (["r", "r.seed"] if placed else [])
+    # the workers start as the command starts (audit.interrupts.Early): at "worker-start" the command may
+    # not have made OUT yet
+    left = sorted(p.name for p in out.iterdir()) if moment != "worker-start" or out.exists() else []
+    assert left == (["r", "r.seed"] if placed else [])
 
 
 KILLED = [("staged", False), ("pool-written", False), ("renamed", True)]
@@ -277,3 +280,45 @@ def test_verify_interrupted_while_its_workers_start_says_one_line(tiny_run, sig)
     assert (proc.returncode, stderr.decode(), stdout) == (
         128 + sig, f"audit: error: interrupted by {sig.name}; nothing was verified\n", b"")
     assert _gone(workers) == set()
+
+
+def _session(sid: int, timeout: float = 15) -> set[int]:
+    """The processes of session `sid` (a command started with start_new_session: its pid) still alive
+    after waiting up to `timeout` seconds for them to end."""
+    deadline = time.monotonic() + timeout
+    while True:
+        alive = set()
+        for entry in os.listdir("/proc"):
+            with suppress(OSError, ValueError):
+                line = Path(f"/proc/{entry}/stat").read_text() if entry.isdigit() else ""
+                fields = line[line.rindex(")") + 2:].split()
+                if fields[0] != "Z" and int(fields[3]) == sid:
+                    alive.add(int(entry))
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("program", ["poolgen generate", "audit verify"])
+def test_a_refusal_while_the_workers_start_exits_2_with_one_line_and_leaves_no_process(
+        tiny, tiny_run, tmp_path, program):
+    """The workers start as the command starts (audit.interrupts.Early), before it reads its inputs: an
+    input refused while they are still starting (each held at "worker-start", before it ignores signals,
+    for longer than the test waits) ends them and the command exits 2 with its one line, without waiting
+    for them, and leaves no process and no folder."""
+    missing = tmp_path / "missing"
+    if program == "poolgen generate":
+        args = ["-m", "poolgen", "generate", str(tiny), "--out", str(tmp_path / "out"), "--run-id", "r",
+                "--workers", "2", "--unsigned", "--seed-file", str(missing)]
+        said = f"poolgen: error: {missing}: seed file not found\n"
+    else:
+        args = ["-m", "audit", "verify", str(tiny_run / "out" / "r"), "--public-key", str(missing),
+                "--workers", "2"]
+        said = f"audit: error: {missing}: public key file not found\n"
+    env = {**os.environ, PAUSE_ENV: f"worker-start:600:{tmp_path / 'mark'}", "COLUMNS": "200"}
+    proc = subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            start_new_session=True)
+    stdout, stderr = proc.communicate(timeout=120)  # the workers' pause is 600 s: ended, not waited for
+    assert (proc.returncode, stderr.decode(), stdout) == (2, said, b"")
+    assert _session(proc.pid) == set()
+    assert [p.name for p in tmp_path.iterdir() if p.name != "mark"] == []  # no OUT made

@@ -112,8 +112,8 @@ def test_a_pool_named_twice_leaves_no_output_folder(tmp_path):
     out = tmp_path / "new" / "out"
     result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--seed-file",
                     str(_seed_file(tmp_path)), "--pool", "p1", "--pool", "p1")
-    assert (result.exit_code, result.stderr) == (2, "poolgen: error: happy_holidays.toml: a pool id is named "
-                                                    "twice: p1, p1\n")
+    said = f"poolgen: error: {spec_path('happy_holidays')}: a pool id is named twice: p1, p1\n"
+    assert (result.exit_code, result.stderr) == (2, said)
     assert not (tmp_path / "new").exists()
 
 
