@@ -7,15 +7,37 @@ never below the exact tail."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from audit.stats.pack_laws import PARTS
 from audit.stats.tests import Finding
 
-__all__ = ["EXACT_MAX", "GRID", "holding_by_tenth", "tenths_tail"]
+__all__ = ["EXACT_MAX", "GRID", "holding_by_tenth", "part_law", "tenths_tail"]
 
 GRID = 1000  # steps of the observed X2
 EXACT_MAX = 200  # a level of at most this many tickets: its books holding it, exact tail (docs 1f)
+
+
+def part_law(left: int, n: int, k: int) -> np.ndarray:
+    """law[h, s] = C(h, s) C(left - h, n - s) / C(left, n): the chance that s of a part's n books hold the
+    level when h of the `left` books not yet placed hold it (h = 0..k, s = 0..min(n, k)), each from exact
+    integers rounded once (differences of log-factorials near ln(1000!) lost about 1e-12 of it)."""
+    law = np.zeros((k + 1, min(n, k) + 1))
+    whole = math.comb(left, n)
+    for h in range(min(k, left) + 1):
+        s0, s1 = max(0, n - (left - h)), min(h, n)
+        if s0 > s1:
+            continue
+        a, b = math.comb(h, s0), math.comb(left - h, n - s0)  # C(h, s), C(left - h, n - s), s from s0 up
+        row = law[h]
+        for s in range(s0, s1 + 1):
+            row[s] = a * b / whole
+            if s < s1:
+                a = a * (h - s) // (s + 1)
+                b = b * (n - s) // (left - h - n + s + 1)
+    return law
 
 
 def tenths_tail(sizes: np.ndarray, k: int, x2: float, term: np.ndarray) -> float:
@@ -30,30 +52,26 @@ def tenths_tail(sizes: np.ndarray, k: int, x2: float, term: np.ndarray) -> float
     dist = np.zeros((k + 1, GRID))  # [books holding so far, rounded X2 so far (below x2)]
     dist[0, 0], over = 1.0, 0.0  # over: the chance X2' already reached x2, whatever the later parts hold
     placed, total = 0, int(sizes.sum())
-    from scipy import special  # here, not with the module: start-up time (audit/stats/laws.py)
-    lf = special.gammaln(np.arange(total + 1) + 1.0)  # log i!
     j = np.arange(k + 1)
     for g, n in enumerate(sizes.tolist()):
         left = total - placed  # books not yet placed, k - j of them holding
         lo, hi = max(0, k - left), min(k, placed)  # the counts so far that can occur
-        new, kept, d = np.zeros_like(dist), np.zeros(k + 1), dist[lo: hi + 1]
-        for s in np.flatnonzero(bins[g, : min(n, k) + 1] < GRID).tolist():
-            jj = j[lo: hi + 1]
-            ok = (s <= k - jj) & (n - s <= left - (k - jj))
-            if not ok.any():
+        new, d = np.zeros_like(dist), dist[lo: hi + 1]
+        law = part_law(left, n, k)
+        reach = d.sum(axis=1)  # each count so far: its chance of not having reached x2 yet
+        for s in range(min(n, k) + 1):
+            w = law[k - j[lo: hi + 1], s]  # 0 where s books of the part cannot hold it
+            if not w.any():
                 continue
-            lw = np.full(hi + 1 - lo, -np.inf)
-            a, b = k - jj[ok], left - (k - jj[ok])  # holding and not holding among the books left
-            lw[ok] = (lf[a] - lf[s] - lf[a - s] + lf[b] - lf[n - s] - lf[b - n + s]
-                      - lf[left] + lf[n] + lf[left - n])
-            w = np.exp(lw)
-            kept[lo: hi + 1] += w
-            r, rows = int(bins[g, s]), min(hi + 1, k + 1 - s) - lo  # rows whose j + s <= k
+            r = int(bins[g, s])
+            if r >= GRID:  # this part alone reaches x2: summed here, never as 1 minus the rest
+                over += float((reach * w).sum())
+                continue
+            rows = min(hi + 1, k + 1 - s) - lo  # rows whose j + s <= k
             if rows <= 0:
                 continue
             new[lo + s: lo + s + rows, r:] += d[:rows, : GRID - r] * w[:rows, None]
             over += float((d[:rows, GRID - r:].sum(axis=1) * w[:rows]).sum())
-        over += float((d.sum(axis=1) * np.clip(1.0 - kept[lo: hi + 1], 0.0, 1.0)).sum())  # beyond x2
         dist, placed = new, placed + n
     return float(min(1.0, over))
 

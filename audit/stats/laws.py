@@ -59,17 +59,22 @@ def hypergeom_pmf(population: int, successes: int, draws: int) -> np.ndarray:
     succeed, without replacement, as float64 (0 outside the support).
 
     From p(k + 1) / p(k) = (successes - k)(draws - k) / ((k + 1)(population - successes - draws + k + 1))
-    on the support, the logarithms summed from its first count and the result normalised to sum 1;
-    probabilities below float64's range are 0."""
+    on the support, the logarithm of each ratio summed outward from the mode (the law is log-concave: it
+    rises while the ratio exceeds 1), so the largest probabilities carry the least rounding, and the
+    result normalised to sum 1; probabilities below float64's range are 0. Summed from the support's
+    first count instead, 1,000 draws were within 2e-14 of the exact law but 110,000 (docs/statistics.md
+    1i's books of the top prizes at 300,000 tickets) 5e-11 off, 1.9e-12 of a p-value."""
     if not 0 <= successes <= population or not 0 <= draws <= population:
         raise ValueError(f"no hypergeometric law for {successes} of {population}, {draws} drawn")
     pmf = np.zeros(draws + 1, dtype=np.float64)
     lo, hi = max(0, draws - (population - successes)), min(successes, draws)
     k = np.arange(lo, hi, dtype=np.float64)
-    steps = (np.log((successes - k) * (draws - k))
-             - np.log((k + 1) * (population - successes - draws + k + 1)))
-    log_p = np.concatenate(([0.0], np.cumsum(steps)))
-    p = np.exp(log_p - log_p.max())
+    steps = np.log((successes - k) * (draws - k) / ((k + 1) * (population - successes - draws + k + 1)))
+    mode = int(np.count_nonzero(steps > 0))  # lo + mode is the most likely count
+    log_p = np.zeros(hi - lo + 1)
+    log_p[mode + 1:] = np.cumsum(steps[mode:])
+    log_p[:mode] = -np.cumsum(steps[:mode][::-1])[::-1]
+    p = np.exp(log_p)
     pmf[lo:hi + 1] = p / p.sum()
     return pmf
 

@@ -5,6 +5,7 @@ rounding of it; the p-values it gives hold their level over every placement."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import combinations
 from math import comb
 
@@ -89,3 +90,34 @@ def test_the_tail_at_an_x2_far_below_every_term_counts_every_nonzero_placement()
     sizes = np.array([3, 3, 3])
     term = _x2(sizes, (0, 1, 2))[1]
     assert tenths_tail(sizes, 3, 1e-30, term) == pytest.approx(57 / 84, abs=1e-12)
+
+
+def _books_holding(books: int, held: list[int]) -> np.ndarray:
+    y = np.zeros(books, dtype=np.int64)
+    y[held] = 1
+    return y
+
+
+def test_a_full_pools_tail_matches_exact_fractions_to_1e_12_at_two_parts():
+    """1,000 books (a full Happy Holidays pool), 20 holding a level of 20 tickets: two parts of 500. 15 in
+    the first part: X2 reaches the observed only at 15 or more, or 5 or fewer, in the first part (4 away
+    from the mean gives 16/25 of it, far below the grid's rounding); all 20 there: only 20 or 0. The
+    tail is then those hypergeometric chances in exact fractions. Differences of log-factorials near
+    ln(1000!) lose about 1e-12 of each weight, and a tail taken as 1 minus the weights below x2 lost
+    1e-12 absolute: 1.8e-6 was off by 5e-7, relative."""
+    whole = comb(1000, 20)
+    for first, tail in ((15, [s for s in range(21) if abs(s - 10) >= 5]), (20, [0, 20])):
+        exact = Fraction(sum(comb(500, s) * comb(500, 20 - s) for s in tail), whole)
+        held = list(range(first)) + list(range(500, 520 - first))
+        found = holding_by_tenth("x", _books_holding(1000, held))
+        assert found is not None and found.figures.endswith("df = 1, 20 books")
+        assert found.p == pytest.approx(float(exact), rel=1e-12, abs=0), (found.p, float(exact))
+
+
+def test_a_full_pools_tail_far_below_1e_12_is_the_exact_fraction():
+    """1,000 books in 10 parts of 100, the 100 books holding a level of 100 tickets all in the first part:
+    only the 10 placements of all 100 in one part reach that X2 (99 and 1 give 0.98 of it), so p = 10 /
+    C(1000, 100), about 1e-138; the tail taken as 1 minus the rest said about 1e-12."""
+    found = holding_by_tenth("x", _books_holding(1000, list(range(100))))
+    assert found is not None and found.figures.endswith("df = 9, 100 books")
+    assert found.p == pytest.approx(float(Fraction(10, comb(1000, 100))), rel=1e-12, abs=0)
