@@ -109,11 +109,17 @@ def transcript_hash(t: dict[str, Any]) -> str:
     return hashlib.sha256(b"poolgen/ceremony/transcript/v3" + data).hexdigest()
 
 
+# The 600 s rule came in on 2026-12-05 (docs/ceremony.md): a ceremony whose reveals closed before then was
+# made under the rule before it (the round only after the close) and is held to that, so a run verified
+# before keeps its verdict (text order is time order for YYYY-MM-DDTHH:MM:SSZ).
+GAP_SINCE = "2026-12-05T00:00:00Z"
+
+
 def transcript_rules(t: dict[str, Any], step: Step) -> None:
     """What `ceremony new` promises of a transcript, held again (an operator can write and sign one by
     hand): 2 to 16 secret parties, each named once with its own key; quicknet; reveals closing, as a
-    UTC time YYYY-MM-DDTHH:MM:SSZ, 600 s or more before the named round is published, which is dated by
-    9999-12-31T23:59:59Z."""
+    UTC time YYYY-MM-DDTHH:MM:SSZ, 600 s or more before the named round is published (only after it,
+    if reveals closed before GAP_SINCE), which is dated by 9999-12-31T23:59:59Z."""
     parties, beacon = t["parties"], t["beacon"]
     if not 2 <= len(parties) <= 16:
         raise VerificationError(step, f"ceremony {t['id']} lists {len(parties)} secret part"
@@ -143,7 +149,7 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
         raise VerificationError(step, f"round {beacon['round']} is published at {due}, not after reveals "
                                 f"close ({close})")
     gap = round_time(beacon["round"]) - int(datetime.strptime(close, TIME).replace(tzinfo=UTC).timestamp())
-    if gap < 600:  # a reveal arriving after the round but signed before the close is seen only if late
+    if gap < 600 and close >= GAP_SINCE:  # a late reveal signed before the close is seen only if late
         raise VerificationError(step, f"round {beacon['round']} is published at {due}, {gap} s after reveals "
                                 f"close ({close}), not the 600 s (10 minutes) a party needs to see a reveal "
                                 "arrive after the close")
