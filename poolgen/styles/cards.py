@@ -161,6 +161,18 @@ def game_wins(yours: np.ndarray, dealer: np.ndarray, ties_win: bool) -> np.ndarr
     return np.asarray((a > b) | ((a == b) & ties_win), dtype=bool)
 
 
+def _all_games_as_wanted(dealt: np.ndarray, want: np.ndarray, ties_win: bool) -> np.ndarray:
+    """(game_wins(dealt's hands) == want).all(axis=1), game by game: a deal is scored no further once
+    one of its games is not as wanted (about half the deals at each game)."""
+    alive = np.arange(dealt.shape[0])
+    for g in range(dealt.shape[1]):
+        hands = dealt[alive, g]
+        alive = alive[game_wins(hands[:, 0], hands[:, 1], ties_win) == want[alive, g]]
+    ok = np.zeros(dealt.shape[0], dtype=bool)
+    ok[alive] = True
+    return ok
+
+
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 8, per tier in pool order, vectorised over its rows."""
@@ -182,7 +194,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         pending = np.arange(k)
         while pending.size:
             dealt = row_permutations(stream, pending.size, DECK)[:, :2 * HAND * g_].reshape(-1, g_, 2, HAND)
-            ok = (game_wins(dealt[:, :, 0], dealt[:, :, 1], params.ties_win) == want[pending]).all(axis=1)
+            ok = _all_games_as_wanted(dealt, want[pending], params.ties_win)
             hands[pending[ok]] = dealt[ok]
             pending = pending[~ok]
         for i, w in enumerate(wins):
