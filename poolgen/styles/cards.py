@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -114,14 +115,62 @@ def hand_scores(cards: np.ndarray) -> np.ndarray:
     return np.asarray(category.astype(np.int64) * 13 ** 5 + tiebreak, dtype=np.int64)
 
 
+# The same scores by table (what lay_out's many draws use): a hand's ranks as a product of primes (one
+# product per multiset of ranks), looked up among the 6,175 multisets' products, each with its score
+# computed by hand_scores above, once (and a second score for five distinct ranks of one suit).
+_PRIMES = np.array([2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41], dtype=np.int64)
+_TABLES: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sorted products, the score of each multiset's hand not of one suit, of one suit), made once."""
+    if not _TABLES:
+        multisets = [m for m in combinations_with_replacement(range(13), HAND) if len(set(m)) > 1]
+        ranks = np.array(multisets, dtype=np.int64)
+        suits = np.arange(HAND) % 4  # suits 0,1,2,3,0: equal ranks never share a suit, never one suit
+        products = _PRIMES[ranks].prod(axis=1)
+        order = np.argsort(products)
+        plain, suited = hand_scores(ranks * 4 + suits), hand_scores(ranks * 4)
+        _TABLES.append((products[order], plain[order], suited[order]))
+    return _TABLES[0]
+
+
+def table_scores(cards: np.ndarray) -> np.ndarray:
+    """hand_scores(cards), the same int64 scores, by table lookup: a (..., 5) array of card codes."""
+    products, plain, suited = _tables()
+    cards = np.asarray(cards)
+    rank = cards >> 2
+    p = _PRIMES[rank[..., 0]]
+    for i in range(1, HAND):
+        p = p * _PRIMES[rank[..., i]]
+    suit = cards & 3
+    flush = suit[..., 0] == suit[..., 1]
+    for i in range(2, HAND):
+        flush &= suit[..., 0] == suit[..., i]
+    at = np.searchsorted(products, p)
+    return np.asarray(np.where(flush, suited[at], plain[at]), dtype=np.int64)
+
+
 def category_of(score: int) -> str:
     return CATEGORIES[score // 13 ** 5]
 
 
 def game_wins(yours: np.ndarray, dealer: np.ndarray, ties_win: bool) -> np.ndarray:
     """(rows, G) whether each game wins, from (rows, G, 5) hands."""
-    a, b = hand_scores(yours), hand_scores(dealer)
+    a, b = table_scores(yours), table_scores(dealer)
     return np.asarray((a > b) | ((a == b) & ties_win), dtype=bool)
+
+
+def _all_games_as_wanted(dealt: np.ndarray, want: np.ndarray, ties_win: bool) -> np.ndarray:
+    """(game_wins(dealt's hands) == want).all(axis=1), game by game: a deal is scored no further once
+    one of its games is not as wanted (about half the deals at each game)."""
+    alive = np.arange(dealt.shape[0])
+    for g in range(dealt.shape[1]):
+        hands = dealt[alive, g]
+        alive = alive[game_wins(hands[:, 0], hands[:, 1], ties_win) == want[alive, g]]
+    ok = np.zeros(dealt.shape[0], dtype=bool)
+    ok[alive] = True
+    return ok
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
@@ -145,7 +194,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         pending = np.arange(k)
         while pending.size:
             dealt = row_permutations(stream, pending.size, DECK)[:, :2 * HAND * g_].reshape(-1, g_, 2, HAND)
-            ok = (game_wins(dealt[:, :, 0], dealt[:, :, 1], params.ties_win) == want[pending]).all(axis=1)
+            ok = _all_games_as_wanted(dealt, want[pending], params.ties_win)
             hands[pending[ok]] = dealt[ok]
             pending = pending[~ok]
         for i, w in enumerate(wins):

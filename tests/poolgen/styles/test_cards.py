@@ -6,13 +6,15 @@ one line, what it cannot lay out."""
 
 from __future__ import annotations
 
+from itertools import chain, combinations
+
 import numpy as np
 import pytest
 
 from audit.styles.cards import beats, strength
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
-from poolgen.styles.cards import card_text, hand_scores
+from poolgen.styles.cards import card_text, hand_scores, table_scores
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
 from tests.support.poker_hands import CATEGORIES, COMPARISONS, hand
@@ -32,6 +34,14 @@ def test_hands_compare_as_the_vectors_say(a, relation, b):
     x, y = (int(s) for s in hand_scores(np.array([hand(a), hand(b)])))
     assert {">": x > y, "<": x < y, "=": x == y}[relation]
     assert (y < x, y > x, y == x) == (relation == ">", relation == "<", relation == "=")
+
+
+def test_table_scores_equal_hand_scores_on_every_five_card_hand():
+    hands = np.fromiter(chain.from_iterable(combinations(range(52), 5)), dtype=np.int64).reshape(-1, 5)
+    assert hands.shape == (2598960, 5)
+    np.testing.assert_array_equal(table_scores(hands), hand_scores(hands))
+    np.testing.assert_array_equal(table_scores(hands[:7, ::-1].reshape(7, 1, 5)),
+                                  hand_scores(hands[:7, ::-1]).reshape(7, 1))  # any order, any leading shape
 
 
 def test_cards_print_as_rank_then_suit():
