@@ -106,7 +106,7 @@ def _id_and_style(r: Reader, game: dict[str, Any], kind: str) -> tuple[str, str]
 def _symbols(r: Reader, doc: dict[str, Any]) -> tuple[Symbol, ...]:
     raw = doc.get("symbols")
     if not isinstance(raw, list) or not raw:
-        raise r.fail("symbols", "missing: a spec declares its symbols as [[symbols]]")
+        raise r.no_symbols(doc)
     out: list[Symbol] = []
     seen: set[str] = set()
     for i, s in enumerate(raw):

@@ -172,7 +172,7 @@ def _print_settings(r: Reader, sales: dict[str, Any]) -> tuple[int, int]:
 def _symbols(r: Reader, doc: dict[str, Any], price: int) -> tuple[dict[str, list[Symbol]], list[Symbol]]:
     raw = doc.get("symbols")
     if not isinstance(raw, list) or not raw:
-        raise r.fail("symbols", "missing: a spec declares its symbols as [[symbols]]")
+        raise r.no_symbols(doc)
     groups: dict[str, list[Symbol]] = {}
     out = []
     for i, s in enumerate(raw):

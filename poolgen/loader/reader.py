@@ -35,6 +35,21 @@ class Reader:
         self.known(value, where, allowed)
         return value
 
+    def no_symbols(self, doc: Mapping[str, Any]) -> SpecError:
+        """The spec has no `symbols` list; named where a `symbols = [...]` written below a table's header
+        went (TOML reads it as that table's key)."""
+        why = "missing: a spec declares its symbols as [[symbols]]"
+        for key, value in doc.items():
+            tables = [(key, value)] if isinstance(value, dict) else \
+                [(f"{key}[{i}]", t) for i, t in enumerate(value) if isinstance(t, dict)] \
+                if isinstance(value, list) else []
+            holder = next((where for where, t in tables if "symbols" in t), None)
+            if holder is not None:
+                return self.fail("symbols", f"{why} ({holder} holds a 'symbols' key: TOML reads a key "
+                                            "written below a table's header as that table's; write it above "
+                                            "the first table)")
+        return self.fail("symbols", why)
+
     def known(self, table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
         for k in table:
             if k not in allowed:

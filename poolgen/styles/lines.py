@@ -306,7 +306,7 @@ def _text(s: Symbol | None) -> str:
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     """The grid (drawn rows x columns), then the printed legend."""
     cells: list[Cell] = []
-    for name in columns(area_id, params):
+    for name in columns(area_id, params)[:params.rows * params.cols]:  # the grid's; the spots are drawn below
         code = int(row[name])
         cells.append((name, _text(params.pictures[code] if 0 <= code < len(params.pictures) else None), "",
                       None, None))

@@ -40,7 +40,9 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "true_north": (615_320, 787_236_500),  # a key symbol game with a 5X symbol and a BONUS box
            "texas_numbers_game": (1_878_776, 2_493_708_000),  # 7,333,050 in 38 pools of packs of 75
            "iowa_full_of_300s": (242_932, 160_933_500),  # Iowa's whole order of 867,100 in one pool
-           "nc_double_diamond_cashword": (1_351_894, 3_500_274_000)}  # odds printed whole and to 2 places
+           "nc_double_diamond_cashword": (1_351_894, 3_500_274_000),  # odds printed whole and to 2 places
+           "fl_loteria": (13_402_291, 8_389_890_600),  # prize shown for each line, 60,328,650 in 41 pools
+           "ar_10x_extra_crossword": (702_703, 492_611_500)}  # a free-space MONEYBAG paying 10 times
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -67,7 +69,10 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "texas_numbers_game": ({"order_tickets": 22_500, "pool_tickets": 7_500}, 326, "p3", 7_500),
         "iowa_full_of_300s": ({"order_tickets": 8_700, "pool_tickets": 8_700}, 100, "p1", 8_700),  # cards
         "nc_double_diamond_cashword": ({"order_tickets": 20_160, "pool_tickets": 5_040}, 239, "p4", 5_040),
-        "cool_sevens": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000)}  # line_prizes
+        "cool_sevens": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),  # line_prizes
+        # Florida's order cut to four pools of 30 books of 150 and a last of 2 books (line_prizes "shown")
+        "fl_loteria": ({"order_tickets": 18_300, "pool_tickets": 4_500}, 3_300, "p5", 300),
+        "ar_10x_extra_crossword": ({"order_tickets": 20_000, "pool_tickets": 5_000}, 122, "p4", 5_000)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures

@@ -3,10 +3,11 @@ poolgen's loader refuses them, naming the same field in the same words (each sty
 docs/styles/<style>.md). A spec `check` refuses must not pass `verify --spec` in silence.
 
 Written from the contracts: a legend line (`symbol_count`, `lines`, `crossword`'s `legend` or `legends`)
-or a bingo pattern whose prize no win of the area lists; a crossword's `bonus` no `how = "bonus"` win
-wins; a multiplier symbol no win uses (`ticket_multiplier`: a win of its code; `match_n`: a
-`how = "multiplier"` win of its `by`); a `key_number_match` special symbol no win shows (a win shows the
-area's first special of its `how`, and for a multiplier of its `by`)."""
+or a bingo pattern whose prize no win of the area lists; a `lines` area's printed line prize
+(`line_prizes`) no win lists, or with `line_prizes = "shown"` a prize of `prizes` no win lists; a
+crossword's `bonus` no `how = "bonus"` win wins; a multiplier symbol no win uses (`ticket_multiplier`: a
+win of its code; `match_n`: a `how = "multiplier"` win of its `by`); a `key_number_match` special symbol
+no win shows (a win shows the area's first special of its `how`, and for a multiplier of its `by`)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,27 @@ def _unpaid_line(lines: list[Any], at: str, paid: set[str]) -> tuple[str, str] |
         if line["prize"] not in paid:
             return f"{at}[{i}].prize", f"no tier wins {line['prize']!r} {_NEVER_WINS}"
     return None
+
+
+def _lines(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]], paid: set[str]) \
+        -> tuple[str, str] | None:
+    """A lines area (docs/styles/lines.md, section 2) pays by its `legend`, by a prize printed for each
+    line (`line_prizes`, a list), or by a prize spot a line (`line_prizes = "shown"`)."""
+    line_prizes = area.get("line_prizes")
+    if line_prizes == "shown":
+        code = next((s["code"] for s in groups[area["prizes"]] if s["code"] not in paid), None)
+        return None if code is None else \
+            ("prizes", f"no tier wins {code!r} (no line's prize spot would ever show it)")
+    if line_prizes is not None:
+        if not isinstance(line_prizes, list):
+            raise UnusableInput('line_prizes: a list of the prize printed for each line, or "shown" (a prize '
+                                'spot a line)')
+        for i, code in enumerate(line_prizes):
+            if code not in paid:
+                return f"line_prizes[{i}]", f"no tier wins {code!r} (every ticket would print it for line " \
+                                            f"{i + 1}, and it could never win)"
+        return None
+    return _unpaid_line(area["legend"], "legend", paid)
 
 
 def _never_pays(kind: str, code: str) -> str:
@@ -56,7 +78,9 @@ def unpaid_field(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]],
     """The first field of `area` (a spec's area table) no win of `wins` (the area's, every tier's) uses,
     and why; None if every one is used."""
     style, paid = area.get("style"), {w["prize"] for w in wins}
-    if style in ("symbol_count", "lines"):
+    if style == "lines":
+        return _lines(area, groups, paid)
+    if style == "symbol_count":
         return _unpaid_line(area["legend"], "legend", paid)
     if style == "bingo":
         return _unpaid_line(area["patterns"], "patterns", paid)
@@ -89,6 +113,9 @@ def refuse_unpaid(doc: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) 
     tier's win uses."""
     for i, area in enumerate(doc["areas"]):
         wins = [w for t in doc["tiers"] for w in t["wins"] if w["area"] == area["id"]]
-        said = unpaid_field(area, groups, wins)
+        try:
+            said = unpaid_field(area, groups, wins)
+        except UnusableInput as exc:  # a field of the area's, not of the spec's top level
+            raise UnusableInput(f"areas[{i}].{exc}") from None
         if said is not None:
             raise UnusableInput(f"areas[{i}].{said[0]}: not used: {said[1]}")

@@ -10,6 +10,7 @@ import pytest
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.styles import AREA_STYLES
+from tests.support import SPECS
 from tests.support.spec_docs import DELETE, base_doc, kn_doc, write
 from tests.support.spec_docs import edit as _edit
 
@@ -202,3 +203,19 @@ def test_a_spec_without_prize_table_is_a_regulation_table_as_new_game_md_says(tm
     assert str(e.value) == (f"{tmp_path}/g.toml: game.prize_table: must be one of regulation, designed, "
                             "partly designed, "
                             "not 'Designed'")
+
+
+def test_symbols_written_below_a_table_header_are_named_where_toml_put_them(tmp_path):
+    """`symbols = [...]` written after `[[areas]]` is, in TOML, the area's key: the spec has no symbols,
+    and the refusal says which table holds them (a held-out spec, fl_loteria, was told only 'missing')."""
+    text = (SPECS / "examples" / "fl_loteria.toml").read_text()
+    start = text.index("symbols = [\n")
+    block = text[start:text.index("]\n", start) + 2]
+    spec = tmp_path / "g.toml"
+    spec.write_text(text.replace(block, "") + "\n" + block)  # last in the file: the last tier's key
+    with pytest.raises(SpecError) as said:
+        load_spec(spec)
+    assert str(said.value) == (
+        f"{spec}: symbols: missing: a spec declares its symbols as [[symbols]] (tiers[20] holds a "
+        "'symbols' key: TOML reads a key written below a table's header as that table's; write it above "
+        "the first table)")

@@ -190,3 +190,15 @@ def test_a_prize_spot_a_line_it_cannot_lay_out_is_refused(tmp_path, tiers, chang
     doc["areas"][0].update(change)
     (tmp_path / "g.toml").write_text(dumps(doc))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+def test_a_prize_spot_a_line_is_drawn_with_the_line_prizes_not_as_a_grid_cell(tmp_path):
+    """The proofs' grid is the R x C cells alone: the spots' codes (prize indexes) were drawn as pictures
+    after the cells (a held-out proof of fl_loteria showed 26 pictures on its 4 x 4 board, one a '?')."""
+    (tmp_path / "g.toml").write_text(dumps(_line_doc(SHOWN_TIERS, line_prizes="shown")))
+    area = load_spec(tmp_path / "g.toml").play.areas[0]
+    row = {f"ln_cell_{k}": 0 for k in range(9)} | {f"ln_prize_{i}": 3 for i in range(8)}
+    (grid_title, cells), (prize_title, prizes) = area.module.face(area.id, area.params, row)
+    assert [c[0] for c in cells] == [f"ln_cell_{k}" for k in range(9)]
+    assert prize_title == "LINE PRIZES"
+    assert [(c[0], c[1]) for c in prizes] == [(f"ln_prize_{i}", f"LINE {i + 1}") for i in range(8)]

@@ -50,6 +50,14 @@ def _bonus_word(doc: dict) -> None:
     area["labels"].insert(-1, "BONUS WORD")
 
 
+def _ninth_line(doc: dict) -> None:
+    """A ninth line of Cool 7's grid (cells 0, 4, 7) printing a new prize symbol X that no tier wins."""
+    area = _area(doc, "lines")
+    doc["symbols"].append({"group": area["prizes"], "code": "X", "symbol": "X", "value": "900.00"})
+    area["lines"].append([0, 4, 7])
+    area["line_prizes"].append("X")
+
+
 def _symbol(style: str, group: str, symbol: dict):
     def change(doc: dict) -> None:
         doc["symbols"].append({"group": _area(doc, style)[group]} | symbol)
@@ -68,6 +76,11 @@ CASES = {
                                    f"areas[0].legend[4].prize: not used: no tier wins 'X' {NEVER_WINS}"),
     "a lines legend line": ("tic_tac_cash", _prize_line("lines", "legend", {"lines": 4}),
                             f"areas[0].legend[3].prize: not used: no tier wins 'X' {NEVER_WINS}"),
+    "a line's printed prize": ("cool_sevens", _ninth_line, "areas[0].line_prizes[8]: not used: no tier wins "
+                               "'X' (every ticket would print it for line 9, and it could never win)"),
+    "a prize no line's spot shows": ("fl_loteria", _symbol("lines", "prizes", {
+        "code": "X", "symbol": "X", "value": "60000.00"}), "areas[0].prizes: not used: no tier wins 'X' (no "
+        "line's prize spot would ever show it)"),
     "a crossword legend line": ("hundred_thousand_crossword",
                                 _prize_line("crossword", "legend", {"words": 14}),
                                 f"areas[0].legend[10].prize: not used: no tier wins 'X' {NEVER_WINS}"),
@@ -97,6 +110,21 @@ def test_a_field_no_win_uses_is_refused_by_audits_spec_reader_as_by_the_loader(t
     change(doc)
     spec = tmp_path / "g.toml"
     spec.write_text(dumps(doc))
+    with pytest.raises(SpecError) as loader_said:
+        load_spec(spec)
+    assert str(loader_said.value) == f"{spec}: {line}"
+    with pytest.raises(UnusableInput) as audit_said:
+        read_spec(spec)
+    assert str(audit_said.value) == f"{spec}: {line}"
+
+
+def test_line_prizes_neither_a_list_nor_shown_is_refused_by_audits_reader_as_by_the_loader(tmp_path):
+    """A string other than "shown" is no list of codes: not read letter by letter as line prizes."""
+    doc = tomllib.loads((ROOT / "specs" / "examples" / "fl_loteria.toml").read_text())
+    _area(doc, "lines")["line_prizes"] = "foo"
+    spec = tmp_path / "g.toml"
+    spec.write_text(dumps(doc))
+    line = 'areas[0].line_prizes: a list of the prize printed for each line, or "shown" (a prize spot a line)'
     with pytest.raises(SpecError) as loader_said:
         load_spec(spec)
     assert str(loader_said.value) == f"{spec}: {line}"
