@@ -18,7 +18,6 @@ and a write the disk has no room for is one line saying so (docs/back-office.md,
 from __future__ import annotations
 
 import contextlib
-import errno
 import functools
 import os
 import sqlite3
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.files.room import NO_ROOM, probe
+from poolgen.files.room import sqlite_no_room
 from poolgen.files.write import discard, fsync_folder, new_temporary, rename_new
 from poolgen.interrupts import deferred, kept, pause_point
 
@@ -103,7 +102,7 @@ def check_place(path: Path, kind: Kind) -> bool:
 def failure(path: Path, kind: Kind, exc: Exception) -> BackOfficeError:
     if isinstance(exc, UnicodeDecodeError):  # sqlite3 decoding a damaged schema, message or text value
         return BackOfficeError(f"{path}: a damaged {kind.name} (text that is not UTF-8); refusing it")
-    room = _no_room(path, exc)
+    room = sqlite_no_room(path, exc)
     if room is not None:
         return BackOfficeError(f"{path}: cannot write the {kind.name} or the -wal and -shm files SQLite "
                                f"keeps beside it: {room}; nothing more is recorded until there is room")
@@ -170,32 +169,6 @@ def _uri(path: Path, read_only: bool) -> str:
         wal = False  # the open below names the problem
     fixed = wal and not os.access(os.path.dirname(name), os.W_OK) and not os.path.lexists(f"{name}-wal")
     return file_uri(name, "mode=ro" + ("&immutable=1" if fixed else ""))
-
-
-def _no_room(path: Path, exc: Exception) -> str | None:
-    """Why SQLite could not write the file or its -wal or -shm file, if for want of room: SQLITE_FULL
-    (the disk is full), or a write refused as SQLite says only "disk I/O error" (a -shm file it cannot
-    grow; a disk quota exceeded, EDQUOT, which SQLite does not tell from any other failed write): then
-    the system is asked by a write beside the file (poolgen.files.room.probe), naming a full disk, a
-    quota or a file size limit as precisely; else None."""
-    name = getattr(exc, "sqlite_errorname", "")
-    if name == "SQLITE_FULL":
-        return NO_ROOM[errno.ENOSPC]
-    if name not in ("SQLITE_IOERR_WRITE", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE"):
-        return None
-    folder = os.path.dirname(os.path.abspath(path))
-    with contextlib.suppress(OSError):
-        if os.statvfs(folder).f_bavail == 0:
-            return NO_ROOM[errno.ENOSPC]
-    said = probe(Path(folder))
-    if said is not None:
-        return said
-    with contextlib.suppress(ImportError):  # a limit the probe's write stayed under, the ledger's did not
-        import resource  # Unix only
-
-        if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:
-            return NO_ROOM[errno.EFBIG]
-    return None
 
 
 def make(path: Path, kind: Kind, fill: Callable[[sqlite3.Connection], None] | None = None, *,

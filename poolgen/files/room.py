@@ -46,3 +46,29 @@ def probe(folder: Path) -> str | None:
         with contextlib.suppress(OSError):
             os.unlink(name)
     return None
+
+
+def sqlite_no_room(path: Path, exc: Exception) -> str | None:
+    """Why SQLite could not write the file or its -wal or -shm file, if for want of room: SQLITE_FULL
+    (the disk is full), or a write refused as SQLite says only "disk I/O error" (a -shm file it cannot
+    grow; a disk quota exceeded, EDQUOT, which SQLite does not tell from any other failed write): then
+    the system is asked by a write beside the file (`probe`), naming a full disk, a quota or a file size
+    limit as precisely; else None. (poolgen/backoffice/owned.py's ledgers.)"""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_FULL":
+        return NO_ROOM[errno.ENOSPC]
+    if name not in ("SQLITE_IOERR_WRITE", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE"):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    with contextlib.suppress(OSError):
+        if os.statvfs(folder).f_bavail == 0:
+            return NO_ROOM[errno.ENOSPC]
+    said = probe(Path(folder))
+    if said is not None:
+        return said
+    with contextlib.suppress(ImportError):  # a limit the probe's write stayed under, the ledger's did not
+        import resource  # Unix only
+
+        if resource.getrlimit(resource.RLIMIT_FSIZE)[0] != resource.RLIM_INFINITY:
+            return NO_ROOM[errno.EFBIG]
+    return None
