@@ -14,7 +14,6 @@ import queue
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -25,7 +24,7 @@ import numpy as np
 import polars as pl
 
 import poolgen
-from audit.interrupts import Early, Shared, prepared
+from audit.interrupts import Early, Shared, prepared, stop
 from audit.styles import AREA_ENGINES, TICKET_ENGINES
 from audit.styles.play import evaluate_play
 from poolgen.deliverables.write import (
@@ -326,11 +325,11 @@ def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers:
             _drain(q, progress)
     except BrokenProcessPool:
         shared.stop()
-        _stop(pool)
+        stop(pool)
         raise RunError("a worker process died (killed, or out of memory?); nothing was written") from None
     except BaseException:
         shared.stop()
-        _stop(pool)  # an error or an interrupt: no worker goes on writing into the staging folder
+        stop(pool)  # an error or an interrupt: no worker goes on writing into the staging folder
         raise
     # The pool's and the queue's semaphores are released by finalizers as they are collected: a signal
     # raised inside one is swallowed ("Exception ignored") and the interrupt lost. Collect them now,
@@ -343,18 +342,6 @@ def _in_parallel(game: Game, ids: list[str], seed: bytes, folder: Path, workers:
         del pool, q, shared, here
         gc.collect()
     return [results[pid] for pid in ids]
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Kill the workers now (they ignore SIGINT and SIGTERM) and wait until they are gone."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for p in processes:
-        with suppress(OSError, ValueError):
-            p.kill()
-    pool.shutdown(wait=False, cancel_futures=True)
-    for p in processes:
-        with suppress(OSError, ValueError, AssertionError):
-            p.join(5)
 
 
 def _submit(pool: ProcessPoolExecutor, game: Game, seed: bytes, folder: Path, book_key: bytes | None,
