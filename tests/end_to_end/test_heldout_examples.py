@@ -34,7 +34,7 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "ten_x_the_money": (64_554, 151_250_000),  # Nebraska's rows' odds truncated (row_odds_rounding)
            "deal_em": (226, 33_500),  # Wisconsin's rows' odds rounded up (row_odds_rounding = "up")
            "bazinga_bingo": (635_723, 483_638_900),  # Minnesota's 2,441,100 split in 9 pools (4 bingo cards)
-           "bingo_bucks": (1_267_729, 1_018_369_800),  # Missouri's 5,004,000 split in 20 pools (6 bingo cards)
+           "bingo_bucks": (1_267_729, 1_018_369_800),  # Missouri: 5,004,000 split in 20 pools, 6 bingo cards
            "winter_fortune": (780_009, 994_720_000),  # five games on one ticket, 2,930,700 split in 30 pools
            "cashtastic_crossword": (500_613, 2_005_734_000),  # 18 YOUR LETTERS, a legend a puzzle, a BONUS
            "wheel_of_fortune": (651_732, 824_399_000),  # a key number match and three one-word grids
