@@ -71,7 +71,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     aid = area["id"]
     cards, free, calls = area.get("cards"), area.get("free"), area.get("calls")
     patterns, prizes, numbers = area.get("patterns"), area.get("prizes"), area.get("numbers")
-    if not (type(cards) is int and 1 <= cards <= 4 and type(free) is bool and type(calls) is int
+    if not (type(cards) is int and 1 <= cards <= 8 and type(free) is bool and type(calls) is int
             and 1 <= calls <= 74 and isinstance(prizes, list) and prizes
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)
             and isinstance(patterns, list) and patterns and isinstance(numbers, list)

@@ -34,6 +34,7 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "ten_x_the_money": (64_554, 151_250_000),  # Nebraska's rows' odds truncated (row_odds_rounding)
            "deal_em": (226, 33_500),  # Wisconsin's rows' odds rounded up (row_odds_rounding = "up")
            "bazinga_bingo": (635_723, 483_638_900),  # Minnesota's 2,441,100 split in 9 pools (4 bingo cards)
+           "bingo_bucks": (1_267_729, 1_018_369_800),  # Missouri: 5,004,000 split in 20 pools, 6 bingo cards
            "winter_fortune": (780_009, 994_720_000),  # five games on one ticket, 2,930,700 split in 30 pools
            "cashtastic_crossword": (500_613, 2_005_734_000),  # 18 YOUR LETTERS, a legend a puzzle, a BONUS
            "wheel_of_fortune": (651_732, 824_399_000),  # a key number match and three one-word grids
@@ -61,6 +62,8 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "deal_em": ({"order_tickets": 1_050, "pool_tickets": 1_050}, 1, "p1", 1_050),  # whole: one box
         # Minnesota's orders cut to four pools of 5,000 and a last of 300 (their counts split evenly)
         "bazinga_bingo": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 120, "p5", 300),
+        # Missouri's order cut to two pools of 7,500 (books of 150): six bingo cards a ticket
+        "bingo_bucks": ({"order_tickets": 15_000, "pool_tickets": 7_500}, 250, "p1", 7_500),
         "winter_fortune": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 144, "p5", 300),
         "cashtastic_crossword": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 72, "p5", 300),
         "wheel_of_fortune": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 120, "p5", 300),
@@ -77,8 +80,9 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
 UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens"}
-# examples whose [published] states one figure (Nebraska prints its overall odds, no total of winners)
-ONE_FIGURE = {"ten_x_the_money"}
+# examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
+# of winners)
+ONE_FIGURE = {"ten_x_the_money", "bingo_bucks"}
 # examples whose table prints its rows' odds and no total (Wisconsin's procedures): nothing to drop
 ROWS_ONLY = {"deal_em"}
 

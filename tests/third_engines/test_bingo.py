@@ -1,6 +1,7 @@
 """The third engine's bingo (tests/third_engines/engine.py, from docs/styles/bingo.md and play.md
-alone) against audit's step 4 on Pattern Bingo (catalogue shapes and custom patterns) cut to 3,000
-tickets: every generated row legal and paying its prize; a tampered row refused with audit's reasons."""
+alone) against audit's step 4 on Pattern Bingo (catalogue shapes and custom patterns) and on Bingo
+Bucks (six cards a ticket) cut to 3,000 tickets: every generated row legal and paying its prize; a
+tampered row refused with audit's reasons."""
 
 from __future__ import annotations
 
@@ -17,18 +18,36 @@ from tests.support import ROOT, SEED_A
 from tests.third_engines import against_audit, engine
 
 EXAMPLE = ROOT / "specs" / "examples" / "pattern_bingo.toml"
+SIX = ROOT / "specs" / "examples" / "bingo_bucks.toml"
+
+
+def _cut(folder: Path, spec: Path, sizes: tuple[str, str], k: int) -> Path:
+    """The example with 3,000 tickets and every count divided by k (at least 1; its published odds, the
+    real order's, and its split dropped), generated."""
+    text = spec.read_text()
+    for size in sizes:
+        text, n = re.subn(rf"^{size} = \d+$", f"{size} = 3000", text, flags=re.M)
+        assert n == 1
+    text = re.sub(r"^count = (\d+)$", lambda m: f"count = {max(1, int(m[1]) // k)}", text, flags=re.M)
+    text = re.sub(r"^(odds|split) = .*\n", "", text, flags=re.M)  # one pool: nothing to split
+    made = generate(GenerateRequest(load_spec(_written(folder / "g.toml", text)), SEED_A,
+                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r"))
+    return made.folder
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> Path:
-    folder = tmp_path_factory.mktemp("bingo3")
-    text = EXAMPLE.read_text().replace("order_tickets = 60000", "order_tickets = 3000").replace(
-        "pool_tickets = 60000", "pool_tickets = 3000")
-    text = re.sub(r"^count = (\d+)$", lambda m: f"count = {max(1, int(m[1]) // 20)}", text, flags=re.M)
-    (folder / "g.toml").write_text(text)
-    made = generate(GenerateRequest(load_spec(folder / "g.toml"), SEED_A,
-                                    now=datetime(2026, 1, 2, tzinfo=UTC), out=folder, run_id="r"))
-    return made.folder
+    return _cut(tmp_path_factory.mktemp("bingo3"), EXAMPLE, ("order_tickets", "pool_tickets"), 20)
+
+
+@pytest.fixture(scope="module")
+def six(tmp_path_factory) -> Path:
+    return _cut(tmp_path_factory.mktemp("bingo6"), SIX, ("order_tickets", "pool_tickets"), 1000)
 
 
 def test_every_generated_row_is_legal_and_pays_its_prize(run):
@@ -67,3 +86,31 @@ CASES = [  # (tier, the row's new values from the run, what the contract makes o
 @pytest.mark.parametrize(("tier", "values", "what"), CASES, ids=[c[2] for c in CASES])
 def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(run, tmp_path, tier, values, what):
     against_audit.agrees(engine.judge, run, tmp_path / "r", tier, values(run))
+
+
+def test_every_row_of_six_cards_is_legal_and_pays_its_prize(six):
+    table = pl.read_parquet(six / "pool-p1.parquet")
+    assert table.height == 3000 and "bingo_card5_24" in table.columns
+    assert engine.judge(against_audit.play(six), table) == {}
+    assert against_audit.layouts(six)[0] == "pass"
+
+
+def _sixth_card_line(run: Path) -> dict:
+    """The first loser's caller's numbers made to cover card 6's top row (the rest kept, in order)."""
+    r = _row(run, "lose")
+    top = [r[f"bingo_card5_{c}"] for c in range(5)]
+    calls = [r[f"bingo_call_{i}"] for i in range(24)]
+    new = (top + [c for c in calls if c not in top])[:24]
+    return {f"bingo_call_{i}": v for i, v in enumerate(new)}
+
+
+SIX_CASES = [
+    ("lose", _sixth_card_line, "a loser's sixth card completes a line"),
+    ("lose", lambda run: {"bingo_card5_12": 40}, "a number in the sixth card's FREE centre: rule 2"),
+    ("w3", lambda run: {"bingo_card5_0": _row(run, "w3")["bingo_card5_1"]}, "a number twice on card 6"),
+]
+
+
+@pytest.mark.parametrize(("tier", "values", "what"), SIX_CASES, ids=[c[2] for c in SIX_CASES])
+def test_a_tampered_sixth_card_is_refused_exactly_as_audit_refuses_it(six, tmp_path, tier, values, what):
+    against_audit.agrees(engine.judge, six, tmp_path / "r", tier, values(six))

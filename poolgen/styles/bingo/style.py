@@ -20,15 +20,18 @@ from poolgen.rng import Stream, big_integers, derive_stream, integers, row_permu
 from poolgen.styles.bingo.cells import CENTRE, acceptance, cells_of, profile_table, set_table
 from poolgen.styles.bingo.patterns import SHAPES, Pattern, read_patterns
 
-__all__ = ["FIELDS", "SHAPES", "SPOTS", "Params", "best", "check_wins", "columns", "entry", "explain", "face",
-           "forced_cards", "lay_out", "layout_note", "marks", "read_area", "read_win", "shapes",
-           "uniform_cards", "weight_accept"]
+__all__ = ["FIELDS", "OPTIONAL_SPOTS", "SHAPES", "SPOTS", "Params", "best", "check_wins", "columns", "entry",
+           "explain", "face", "forced_cards", "lay_out", "layout_note", "marks", "read_area", "read_win",
+           "shapes", "uniform_cards", "weight_accept"]
 
 FIELDS: frozenset[str] = frozenset({"cards", "free", "calls", "patterns", "prizes", "numbers"})
-MAX_CARDS = 4
+MAX_CARDS = 8  # section 2: six-card games are sold (Missouri's Bingo Bucks); a ticket's 8 x 25 cells fit
 # every column holds an index into `numbers` (0..74: the numbers 1..75; 75: the FREE centre; section 4)
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_call_", ("numbers",)),) + tuple(
     (f"_card{k}_", ("numbers",)) for k in range(MAX_CARDS))
+# cards 5..8 count only where the area has them (poolgen/game/spots.py): an area of at most 4 cards keeps
+# the spot rules, and so the imaging art entries, it had when 4 was the most
+OPTIONAL_SPOTS = tuple(f"_card{k}_" for k in range(4, MAX_CARDS))
 TRIES = 10_000
 PROBE = 1024  # loser draws `check` makes: at least 8 must complete no pattern (section 2)
 
@@ -65,8 +68,8 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
             raise r.fail(f"{where}.patterns[{i}]", f"no card with {calls} calls completes "
                                                    f"{pattern.name!r} as its highest pattern")
     if _losers_fit(params) < 8:
-        raise r.fail(f"{where}.calls", f"fewer than 8 of {PROBE:,} cards complete no pattern with {calls} "
-                                       "calls")
+        raise r.fail(f"{where}.calls", f"fewer than 8 of {PROBE:,} draws of the calls and {cards} card(s) "
+                                       f"complete no pattern on any card with {calls} calls")
     return params
 
 
@@ -108,10 +111,14 @@ def marks(card: np.ndarray, called: np.ndarray) -> np.ndarray:
 
 
 def _losers_fit(params: Params) -> int:
+    """Section 2's probe: of PROBE draws of the calls and `cards` uniform cards (card by card), how many
+    complete no pattern on any card (a losing ticket's round is kept as often)."""
     stream = derive_stream(bytes(32), "bingo", "check")
     called = _calls(stream, PROBE, params.calls)
-    card = uniform_cards(stream, PROBE, params.free)
-    return int((best(params, marks(card, called)) < 0).sum())
+    lose = np.ones(PROBE, dtype=bool)
+    for _ in range(params.cards):
+        lose &= best(params, marks(uniform_cards(stream, PROBE, params.free), called)) < 0
+    return int(lose.sum())
 
 
 def _calls(stream: Stream, m: int, calls: int) -> np.ndarray:

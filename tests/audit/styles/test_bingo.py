@@ -80,7 +80,7 @@ def test_a_card_that_is_not_a_bingo_card():
         f"bg: card 2 is not a bingo card ({', '.join(map(str, centre))})"]
 
 
-@pytest.mark.parametrize("change", [{"cards": 5}, {"cards": 0}, {"calls": 75}, {"free": 1},
+@pytest.mark.parametrize("change", [{"cards": 9}, {"cards": 0}, {"calls": 75}, {"free": 1},
                                     {"numbers": [str(v) for v in range(1, 76)]},
                                     {"patterns": []}, {"patterns": [{"shape": "star", "prize": "2"}]},
                                     {"patterns": [{"shape": "line", "prize": "7"}]},
@@ -92,6 +92,19 @@ def test_entries_it_cannot_read_stop_the_step(change):
     with pytest.raises(ValueError) as caught:
         judge([11, 26, 39, 56, 71], [codes(CARD), OTHER], "lose", play)
     assert str(caught.value).startswith("manifest play entry: area 'bg': ")
+
+
+def test_six_cards_each_win_and_the_sixth_is_named_in_its_reason():
+    """Section 2's 1..8 cards: a six-card entry is read; cards 1 and 6 each win a line (two cards may
+    show the same numbers), and a sixth card that is not a bingo card is named as card 6."""
+    play = copy.deepcopy(PLAY)
+    play["areas"][0] = AREA | {"cards": 6}
+    calls = [1, 16, 31, 46, 61]  # the top row of CARD
+    assert judge(calls, [codes(CARD)] + [OTHER] * 4 + [codes(CARD)], "ll", play) == (400, [])
+    centre = list(OTHER)
+    centre[12] = 33
+    assert judge(calls, [codes(CARD)] + [OTHER] * 4 + [centre], "l", play) == (
+        200, [f"bg: card 6 is not a bingo card ({', '.join(map(str, centre))})"])
 
 
 # A custom T (the top row and the centre column) over the catalogue's postage stamp (section 1).

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
+from poolgen.deliverables.imaging import spot_alphabets
+from poolgen.game.spots import area_spots
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation, row_permutations
 from poolgen.styles.bingo import style as bingo
@@ -80,7 +82,7 @@ def _doc(**area: object) -> dict:
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ({"cards": 5}, "areas[0].cards: must be at most 4, got 5"),
+    ({"cards": 9}, "areas[0].cards: must be at most 8, got 9"),
     ({"calls": 75}, "areas[0].calls: must be at most 74, got 75"),
     ({"free": False}, "areas[0].numbers: the symbols of the numbers 1 to 75"),
     ({"patterns": [{"shape": "star", "prize": "1"}]}, "areas[0].patterns[0].shape: 'star': one of line"),
@@ -90,7 +92,12 @@ def _doc(**area: object) -> dict:
      "areas[0].patterns[0]: no card with 30 calls completes 'x' as its highest pattern"),
     ({"calls": 6, "patterns": [{"shape": "full", "prize": "1"}]},
      "areas[0].patterns[0]: no card with 6 calls completes 'full' as its highest pattern"),
-    ({"calls": 70}, "areas[0].calls: fewer than 8 of 1,024 cards complete no pattern with 70 calls"),
+    ({"calls": 70}, "areas[0].calls: fewer than 8 of 1,024 draws of the calls and 1 card(s) complete no "
+                    "pattern on any card with 70 calls"),
+    # a losing ticket's cards must all lose in one round: 45 calls leave one card losing often enough
+    # (test_one_card_of_45_calls_still_checks), never all eight
+    ({"cards": 8, "calls": 45}, "areas[0].calls: fewer than 8 of 1,024 draws of the calls and 8 card(s) "
+                                "complete no pattern on any card with 45 calls"),
     ({"patterns": []}, "areas[0].patterns: list the patterns that win"),
     # custom patterns (section 2): their cells, names and sameness
     ({"patterns": [{"name": "T", "cells": [[0, 25]], "prize": "1"}]},
@@ -125,11 +132,53 @@ def _doc(**area: object) -> dict:
                    {"shape": "line", "prize": "2"}]},
      "areas[0].patterns[0]: no card with 30 calls completes 'TOP' as its highest pattern"),
     ({"free": True, "patterns": [{"name": "DOT", "cells": [[12]], "prize": "1"}]},
-     "areas[0].calls: fewer than 8 of 1,024 cards complete no pattern with 30 calls"),
+     "areas[0].calls: fewer than 8 of 1,024 draws of the calls and 1 card(s) complete no pattern on any "
+     "card with 30 calls"),
 ])
 def test_areas_it_cannot_lay_out_are_refused(tmp_path, change, message):
     (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+
+
+def test_one_card_of_45_calls_still_checks(tmp_path):
+    """The eight-card refusal above is the cards', not the calls': one card of 45 calls checks."""
+    doc = _doc(cards=1, calls=45)
+    doc["tiers"].append({"id": "x", "count": 5, "wins": [{"area": "bg", "prize": "2", "how": "match"}]})
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    assert load_spec(tmp_path / "g.toml").play.areas[0].params.calls == 45
+
+
+def test_eight_cards_lay_out_and_their_spots_have_the_numbers_as_four_cards_had(tmp_path):
+    """Cards 5 to 8 (section 2) have their columns, each an index into `numbers` (section 4); an area of
+    at most four cards keeps the four spot rules it had (the imaging art entries list them)."""
+    doc = _doc(cards=8, calls=20)
+    doc["play"]["max_wins"] = 8
+    doc["tiers"].append({"id": "e", "count": 5, "wins": [{"area": "bg", "prize": "1", "how": "match"}] * 3
+                         + [{"area": "bg", "prize": "2", "how": "match"}]})
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    spec = load_spec(tmp_path / "g.toml")
+    area = spec.play.areas[0]
+    assert [suffix for suffix, _ in area_spots(area)] == ["_call_"] + [f"_card{k}_" for k in range(8)]
+    pool = spec.pools[0]
+    tiers = np.repeat(np.arange(len(pool.tiers)), [t.count for t in pool.tiers])
+    cols = spec.play.lay_out(spec, pool, tiers, derive_stream(SEED_A, "test", "layout"))
+    assert len(cols) == 20 + 8 * 25 and "bg_card7_24" in cols
+    alphabets = spot_alphabets(spec, list(cols))
+    assert alphabets is not None and alphabets["bg_card7_0"][75] == ("FREE", "FREE", "")
+    called = np.zeros((tiers.size, 77), dtype=bool)
+    np.put_along_axis(called, np.stack([cols[f"bg_call_{i}"] for i in range(20)], axis=1) + 1, True, axis=1)
+    won = np.zeros((tiers.size, 2), dtype=np.int64)
+    for k in range(8):
+        card = np.stack([cols[f"bg_card{k}_{c}"] for c in range(25)], axis=1).astype(np.int64)
+        marked = np.take_along_axis(called, np.where(card == 75, 76, card + 1), axis=1)
+        marked[:, 12] = True
+        x = marked[:, DIAG[0] + DIAG[1]].all(axis=1)
+        line = np.logical_or.reduce([marked[:, s].all(axis=1) for s in SHAPES[0]])
+        won[:, 0] += line & ~x
+        won[:, 1] += x
+    np.testing.assert_array_equal(won, np.array([[0, 0], [1, 0], [3, 1]])[tiers])
+    two = load_spec(EXAMPLE).play.areas[0]
+    assert [suffix for suffix, _ in area_spots(two)] == ["_call_"] + [f"_card{k}_" for k in range(4)]
 
 
 def test_the_manifest_entry_of_catalogue_shapes_is_as_before_and_lists_a_custom_patterns_cells():
