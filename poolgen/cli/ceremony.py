@@ -144,8 +144,7 @@ def new(
     ] = None,
     as_json: Json = False,
 ) -> None:
-    """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys and name the beacon
-    round."""
+    """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys, name the round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
     from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
     from poolgen.seeds.ceremony import Binding, CeremonyError, new_ceremony, parse_time, utc_text  # lazy
@@ -168,9 +167,7 @@ def new(
         parties.append((name.strip(), load_public_key(Path(key.strip()))))
     if book_key_check is not None and not re.fullmatch(r"[0-9a-f]{16}", book_key_check):
         raise CeremonyError(f"--book-key-check {book_key_check[:20]!r}: 16 lower-case hex digits")
-    if run_id is not None:  # "" is given, and refused: an unset shell variable is no run id
-        check_run_id(run_id)
-    run = ceremony_id if run_id is None else run_id
+    run = ceremony_id if run_id is None else check_run_id(run_id)  # "" refused: an unset shell variable
     earlier: tuple[dict[str, str], ...] = ()
     signed_by = ""
     if follows:
