@@ -15,6 +15,7 @@ from pathlib import Path
 from audit.errors import UnusableInput
 from audit.read.limits import MAX_SPEC_BYTES, bound_toml, printable_text, read_input
 from audit.read.specs.einstant import read_einstant
+from audit.read.specs.known import refuse_unknown
 from audit.read.specs.model import Claim, SpecExpectation
 from audit.read.specs.printed import read_printed
 
@@ -33,6 +34,7 @@ def read_spec(path: Path) -> SpecExpectation:
         bound_toml(text)
         doc = tomllib.loads(text)
         printable_text(doc)
+        refuse_unknown(doc)  # a field nothing uses, named as poolgen's loader names it
         if doc.get("format") == 2:  # a game of play styles
             return read_printed(doc, name, digest)
         return read_einstant(doc, name, digest)
