@@ -54,6 +54,12 @@ AREA_FIELDS: dict[str, set[str]] = {
     "maze": {"rows", "cols", "arrows", "starts", "exits", "prizes"},
     "ticket_multiplier": {"spots", "multipliers", "pictures", "multipliers_on_losers"},
 }
+# an area field naming a symbol group -> the role the group takes; the fields each role reads besides group,
+# code, symbol, caption and art (docs/new-game.md)
+GROUP_ROLES = {"numbers": "numbers", "prizes": "prizes", "specials": "specials", "multipliers": "multipliers",
+               "pictures": "pictures", "arrows": "pictures", "alphabet": "letters"}
+ROLE_FIELDS: dict[str, set[str]] = {"numbers": set(), "prizes": {"value", "free"}, "specials": {"how", "by"},
+                                    "multipliers": {"by"}, "pictures": set(), "letters": set()}
 DUEL_FIELDS = ("spots", "losses", "play_symbols", "beats", "multiplier_symbol", "legend",
                "max_decompositions", "first_spot_loss", "loser_max_multipliers")
 MATCH_LAYOUT = ("wild", "bonus_key", "match_pays", "bonus_games", "amount_multipliers", "max_decompositions")
@@ -111,6 +117,23 @@ def _area(a: dict[str, Any], where: str) -> None:
         _known(a.get("doubler"), f"{where}.doubler", {"by", "free"})
 
 
+def _roles(doc: dict[str, Any]) -> None:
+    """Every symbol's group is named by an area, and the symbol has only the fields its role reads
+    (docs/new-game.md: `value` on a number, `by` on a prize, ... are fields nothing uses)."""
+    roles: dict[str, str] = {}
+    for _, a in _rows(doc, "areas"):
+        fields = AREA_FIELDS.get(a.get("style"), set())  # type: ignore[arg-type]
+        for key, taken in GROUP_ROLES.items():
+            if key in fields and isinstance(a.get(key), str):
+                roles.setdefault(a[key], taken)
+    for i, s in _rows(doc, "symbols"):
+        role = roles.get(s.get("group"))  # type: ignore[arg-type]
+        if role is None:
+            raise UnusableInput(f"symbols[{i}].group: group {s.get('group')!r} is used by no area")
+        for key in sorted(set(s) - {"group", "code", "symbol", "caption", "art"} - ROLE_FIELDS[role]):
+            raise UnusableInput(f"symbols[{i}].{key}: not used: a symbol of {role} has no {key}")
+
+
 def _rules(table: object, name: str) -> None:
     if isinstance(table, dict):
         for key, fields in _RULES.items():
@@ -156,6 +179,7 @@ def refuse_unknown(doc: dict[str, Any]) -> None:
     if fmt == 2:
         for i, a in _rows(doc, "areas"):
             _area(a, f"areas[{i}]")
+        _roles(doc)
     else:
         _known(doc.get("einstant"), "einstant", _EINSTANT)
     for i, t in _rows(doc, "tiers"):

@@ -64,6 +64,41 @@ CASES = [
 ]
 
 
+def _number_with_a_value(doc: dict) -> None:
+    area = next(a for a in doc["areas"] if a["style"] == "key_number_match")
+    next(s for s in doc["symbols"] if s["group"] == area["numbers"])["value"] = "1.00"
+
+
+def _prize_with_by(doc: dict) -> None:
+    area = next(a for a in doc["areas"] if a["style"] == "key_number_match")
+    next(s for s in doc["symbols"] if s["group"] == area["prizes"])["by"] = 2
+
+
+def _group_no_area_uses(doc: dict) -> None:
+    doc["symbols"].append({"group": "nowhere", "code": "ZZ", "symbol": "zz"})
+
+
+ROLES = {"a value on a number": (_number_with_a_value, "not used: a symbol of numbers has no value"),
+         "a by on a prize": (_prize_with_by, "not used: a symbol of prizes has no by"),
+         "a group no area uses": (_group_no_area_uses, "group 'nowhere' is used by no area")}
+
+
+@pytest.mark.parametrize("case", list(ROLES))
+def test_a_symbol_field_its_role_does_not_read_is_refused_by_audits_reader_as_by_the_loader(tmp_path, case):
+    """docs/new-game.md: a symbol group no area uses, a symbol field its group's role does not read."""
+    change, said = ROLES[case]
+    doc = tomllib.loads((ROOT / "specs" / "wild_side.toml").read_text(encoding="utf-8"))
+    change(doc)
+    spec = tmp_path / "g.toml"
+    spec.write_text(dumps(doc), encoding="utf-8")
+    with pytest.raises(SpecError) as loader_said:
+        load_spec(spec)
+    assert str(loader_said.value).startswith(f"{spec}: symbols[") and str(loader_said.value).endswith(said)
+    with pytest.raises(UnusableInput) as audit_said:
+        read_spec(spec)
+    assert str(audit_said.value) == str(loader_said.value)
+
+
 @pytest.mark.parametrize(("name", "where", "said"), CASES,
                          ids=[f"{n}:{said.split(':')[0]}" for n, _, said in CASES])
 def test_an_unknown_field_is_refused_by_audits_reader_as_by_the_loader(tmp_path, name, where, said):
