@@ -42,7 +42,11 @@ def read_spec(path: Path) -> SpecExpectation:
         raise UnusableInput(f"{path}: not a TOML spec: {exc}") from None
     except UnusableInput as exc:  # a field's value, named by where it is
         raise UnusableInput(f"{path}: {exc}") from None
-    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
-        # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError
-        raise UnusableInput(f"{path}: not a spec this verifier can read "
-                            f"({type(exc).__name__}: {exc or 'a value is out of range'})") from None
+    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, RecursionError,
+            StopIteration) as exc:
+        # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError; StopIteration: a
+        # lookup (`next`) of a code or id the spec lists nowhere
+        why = "a code or id names nothing the spec lists" if isinstance(exc, StopIteration) else \
+            exc or "a value is out of range"
+        raise UnusableInput(f"{path}: not a spec this verifier can read ({type(exc).__name__}: {why})") \
+            from None
