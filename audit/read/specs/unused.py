@@ -2,8 +2,7 @@
 poolgen's loader refuses them, naming the same field in the same words (each style's contract, section 2:
 docs/styles/<style>.md). A spec `check` refuses must not pass `verify --spec` in silence.
 
-Written from the contracts: a legend line (`symbol_count`, `lines`, `crossword`'s `legend` or `legends`),
-a `lines` area's printed line prize (`line_prizes[j]`) or, with `line_prizes = "shown"`, prize symbol,
+Written from the contracts: a legend line (`symbol_count`, `lines`, `crossword`'s `legend` or `legends`)
 or a bingo pattern whose prize no win of the area lists; a crossword's `bonus` no `how = "bonus"` win
 wins; a multiplier symbol no win uses (`ticket_multiplier`: a win of its code; `match_n`: a
 `how = "multiplier"` win of its `by`); a `key_number_match` special symbol no win shows (a win shows the
@@ -57,14 +56,6 @@ def unpaid_field(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]],
     """The first field of `area` (a spec's area table) no win of `wins` (the area's, every tier's) uses,
     and why; None if every one is used."""
     style, paid = area.get("style"), {w["prize"] for w in wins}
-    if style == "lines" and "line_prizes" in area:  # a prize a line, printed or shown (lines.md, section 2)
-        if area["line_prizes"] == "shown":
-            code = next((s["code"] for s in groups[area["prizes"]] if s["code"] not in paid), None)
-            return None if code is None else ("prizes", f"no tier wins {code!r} (no line's prize spot would "
-                                                        "ever show it)")
-        return next(((f"line_prizes[{i}]", f"no tier wins {code!r} (every ticket would print it for line "
-                                           f"{i + 1}, and it could never win)")
-                     for i, code in enumerate(area["line_prizes"]) if code not in paid), None)
     if style in ("symbol_count", "lines"):
         return _unpaid_line(area["legend"], "legend", paid)
     if style == "bingo":

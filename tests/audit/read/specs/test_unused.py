@@ -50,14 +50,6 @@ def _bonus_word(doc: dict) -> None:
     area["labels"].insert(-1, "BONUS WORD")
 
 
-def _shown_line_prizes(doc: dict) -> None:
-    """Cool 7's line prizes shown in a prize spot a line, not printed, and a new prize symbol X no tier
-    wins (the loader refused it, audit's reader read the area's `legend`, which it has none of)."""
-    area = _area(doc, "lines")
-    area["line_prizes"] = "shown"
-    doc["symbols"].append({"group": area["prizes"], "code": "X", "symbol": "X", "value": "90000.00"})
-
-
 def _symbol(style: str, group: str, symbol: dict):
     def change(doc: dict) -> None:
         doc["symbols"].append({"group": _area(doc, style)[group]} | symbol)
@@ -84,9 +76,6 @@ CASES = {
         f"areas[0].legends[0][0].prize: not used: no tier wins 'X' {NEVER_WINS}"),
     "a crossword bonus word": ("cashtastic_crossword", _bonus_word, "areas[0].bonus: not used: no tier wins "
                                "it (every ticket would print it, and it could never win)"),
-    "a lines area's shown line prize": ("cool_sevens", _shown_line_prizes,
-                                        "areas[0].prizes: not used: no tier wins 'X' (no line's prize spot "
-                                        "would ever show it)"),
     "a bingo pattern": ("pattern_bingo", _prize_line("bingo", "patterns", {"shape": "full"}),
                         f"areas[0].patterns[6].prize: not used: no tier wins 'X' {NEVER_WINS}"),
     "a ticket multiplier": ("diamond_life", _symbol("ticket_multiplier", "multipliers", {
