@@ -100,6 +100,16 @@ def _read(old: Path, book: SalesLedger) -> _Rows:
     return _Rows(pools, sales, voids, paid, conversions)
 
 
+def _other_runs(book: SalesLedger) -> dict[str, int]:
+    """The rows (pools, sales, voids, payments) under a run id other than the book's run's, by run id."""
+    out: dict[str, int] = {}
+    for table in ("pools", "sales", *(("voids",) if book.chained else ()), "payments"):
+        for run_id, n in book.db.execute(f"SELECT run_id, COUNT(*) FROM {table} WHERE run_id IS NOT ? "
+                                         "GROUP BY run_id", (book.run.run_id,)):
+            out[str(run_id)] = out.get(str(run_id), 0) + int(n)
+    return out
+
+
 def _has_conversions(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'conversions'").fetchone() is not None
 
@@ -118,9 +128,15 @@ def upgrade(old: Path, new: Path, book: SalesLedger, now: datetime | None = None
         raise BackOfficeError(f"{first}; not converting a ledger that does not reconcile "
                               f"({len(rec.problems):,} problem(s): `poolgen sales reconcile` names each)")
     try:
+        others = _other_runs(book)
         rows = _read(old, book)
     except owned.FAILURES as exc:
         raise owned.failure(old, SALES, exc) from None
+    if others:  # reconciled for the run given alone: another run's rows would be converted unchecked
+        ids = ", ".join(sorted(others))
+        raise BackOfficeError(f"{old}: {sum(others.values()):,} row(s) under run(s) {ids}, "
+                              f"not run {book.run.run_id}: the conversion reconciles the one run it is given "
+                              "(--run) and converts no row it has not checked; not converting it")
     if _settled(old) != digest:
         raise BackOfficeError(f"{old}: changed while it was being converted (another program writes it); "
                               "nothing written: try again once it is left alone")

@@ -25,6 +25,7 @@ import typer
 from poolgen.cli.common import Force, Json, echo, reports_errors, say
 from poolgen.cli.prompts import ask, ask_passphrase, confirm
 from poolgen.files.read import PASSPHRASE_ENV
+from poolgen.files.write import check_run_id
 from poolgen.interrupts import deferred
 from poolgen.run.provenance import code_entry
 from poolgen.seeds.beacon import QUICKNET, read_round
@@ -143,8 +144,7 @@ def new(
     ] = None,
     as_json: Json = False,
 ) -> None:
-    """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys and name the beacon
-    round."""
+    """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys, name the round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
     from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
     from poolgen.seeds.ceremony import Binding, CeremonyError, new_ceremony, parse_time, utc_text  # lazy
@@ -156,7 +156,7 @@ def new(
         game.pool(pid)
     every = [p.id for p in game.pools]
     if getattr(game.sales, "split", None) is not None and sorted(ids) != sorted(every):
-        raise CeremonyError(f"--pool: {spec.name} splits its order's counts over its pools (printed.split): "
+        raise CeremonyError(f"--pool: {game.file} splits its order's counts over its pools (printed.split): "
                             f"one seed makes every pool of the order, so a ceremony binds them all "
                             f"({', '.join(every)}), not {', '.join(ids)}")
     parties = []
@@ -167,7 +167,7 @@ def new(
         parties.append((name.strip(), load_public_key(Path(key.strip()))))
     if book_key_check is not None and not re.fullmatch(r"[0-9a-f]{16}", book_key_check):
         raise CeremonyError(f"--book-key-check {book_key_check[:20]!r}: 16 lower-case hex digits")
-    run = run_id or ceremony_id
+    run = ceremony_id if run_id is None else check_run_id(run_id)  # "" refused: an unset shell variable
     earlier: tuple[dict[str, str], ...] = ()
     signed_by = ""
     if follows:
@@ -190,7 +190,7 @@ def new(
            "transcript_sha256": ceremony.transcript_sha256, "binds": ceremony.transcript,
            "beacon": {"chain": ceremony.chain.name, "round": beacon_round, "due": utc_text(due)},
            "reveals_close": utc_text(ceremony.reveals_close), "parties": ceremony.names})
-    say(f"it binds spec {spec.name} ({game.sha256[:16]}...), pools {', '.join(ids)}, run {binding.run_id}; "
+    say(f"it binds spec {game.file} ({game.sha256[:16]}...), pools {', '.join(ids)}, run {binding.run_id}; "
         f"reveals close {utc_text(ceremony.reveals_close)}; {QUICKNET.name} round {beacon_round} is due "
         f"{utc_text(due)}")
     for f in earlier:

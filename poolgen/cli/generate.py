@@ -152,7 +152,8 @@ def generate_cmd(
         sealed = load_ceremony(ceremony) if ceremony is not None else None
         if sealed is not None and run_id is None:
             run_id = sealed.transcript["run_id"]  # the run the ceremony binds
-        run_id = run_id or f"{game.id}-{now:%Y%m%dT%H%M%SZ}"
+        if run_id is None:  # "" is given, and refused: an unset shell variable is no run id
+            run_id = f"{game.id}-{now:%Y%m%dT%H%M%SZ}"
         check_run_id(run_id)
         ids = pool or [p.id for p in game.pools]
         for pid in ids:

@@ -206,11 +206,12 @@ FOLDER_MODE = 0o700  # a finished run folder: it holds every outcome (pool, imag
 _RUN_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 
 
-def check_run_id(run_id: str) -> None:
+def check_run_id(run_id: str) -> str:
     """A run id is one plain folder name: it can neither nest in nor escape the output folder."""
     if not _RUN_ID.match(run_id):
         raise OutputError(f"--run-id {run_id!r}: use letters, digits, '.', '_' and '-' only, starting "
                           "with a letter or digit (one folder name, at most 128 characters)")
+    return run_id
 
 
 def ensure_folder(folder: Path) -> None:

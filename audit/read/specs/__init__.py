@@ -15,6 +15,7 @@ from pathlib import Path
 from audit.errors import UnusableInput
 from audit.read.limits import MAX_SPEC_BYTES, bound_toml, printable_text, read_input
 from audit.read.specs.einstant import read_einstant
+from audit.read.specs.known import refuse_unknown
 from audit.read.specs.model import Claim, SpecExpectation
 from audit.read.specs.printed import read_printed
 
@@ -33,6 +34,7 @@ def read_spec(path: Path) -> SpecExpectation:
         bound_toml(text)
         doc = tomllib.loads(text)
         printable_text(doc)
+        refuse_unknown(doc)  # a field nothing uses, named as poolgen's loader names it
         if doc.get("format") == 2:  # a game of play styles
             return read_printed(doc, name, digest)
         return read_einstant(doc, name, digest)
@@ -40,7 +42,11 @@ def read_spec(path: Path) -> SpecExpectation:
         raise UnusableInput(f"{path}: not a TOML spec: {exc}") from None
     except UnusableInput as exc:  # a field's value, named by where it is
         raise UnusableInput(f"{path}: {exc}") from None
-    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, RecursionError) as exc:
-        # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError
-        raise UnusableInput(f"{path}: not a spec this verifier can read "
-                            f"({type(exc).__name__}: {exc or 'a value is out of range'})") from None
+    except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, RecursionError,
+            StopIteration) as exc:
+        # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError; StopIteration: a
+        # lookup (`next`) of a code or id the spec lists nowhere
+        why = "a code or id names nothing the spec lists" if isinstance(exc, StopIteration) else \
+            exc or "a value is out of range"
+        raise UnusableInput(f"{path}: not a spec this verifier can read ({type(exc).__name__}: {why})") \
+            from None

@@ -13,6 +13,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
+from audit.read.specs.duel import refuse_unshown_legend
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money, multiplier
 from audit.styles import PLAY_FROM_SPEC, einstant_engine
@@ -43,6 +44,8 @@ def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectatio
         raise UnusableInput("game: a format = 1 spec is an eInstant of a style (game.id, game.style); "
                             "a printed game's spec is format = 2, of play styles")
     pools = _einstant(doc["einstant"], doc["tiers"])
+    if game["style"] == "prize_legend_duel":  # a legend value no share can show, as check refuses it
+        refuse_unshown_legend(doc)
     return SpecExpectation(file, sha256, tuple((key, game.get(key)) for key in GAME_FIELDS),
                            (DerivedPlay(file, doc), EInstantPools(pools)), "every pool", doc)
 

@@ -140,7 +140,8 @@ def unlaid(params: Params, game: Game) -> SpecError:
 def refuse_unshown(params: Params, game: Game, shown: set[Fraction]) -> None:
     """A legend value no tier's kept decomposition wins is a field nothing uses: no share would ever
     reveal it (contract, section 7). `check` and `generate` refuse it, in the same line, exit 2."""
-    for j, v in enumerate(params.legend):
+    for j, text in enumerate(params.legend_text):  # spec order: params.legend is sorted
+        v = Fraction(Decimal(text))
         if v not in shown:
             raise SpecError(f"{game.file}: play.legend[{j}]: not used: no kept decomposition of any "
                             f"tier wins {_fmt(v)} (a prize symbol no share would ever reveal)")

@@ -174,3 +174,14 @@ def test_a_re_signed_run_with_two_dollar_tickets_beside_its_top_prizes_fails_ste
     assert report.failed == [Step.STATISTICS]
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
     assert [r.split(" (exact")[0] for r in reasons] == [f"pool p1: {BESIDE}"]
+
+
+def test_a_pool_with_a_partial_last_book_makes_no_near_top_test_at_all():
+    """docs/statistics.md 1i: N not a multiple of m (a partial last book) makes no 1i finding, neither over
+    the whole books nor with the partial book counted; the same pool's whole books alone would."""
+    prize = np.zeros(3_000, dtype=np.int64)
+    prize[::7] = 100
+    prize[::60] = 10_000  # 50 tickets: the top group alone
+    assert len(near_top_findings(prize, 100, True)) == 2  # 30 whole books of 100
+    assert near_top_findings(np.append(prize, 0), 100, True) == []  # 3,001: a last book of one ticket
+    assert near_top_findings(np.append(prize, 500), 100, True) == []

@@ -130,6 +130,26 @@ def test_a_version_3_ledger_that_does_not_reconcile_otherwise_is_not_converted(e
         False)
 
 
+def test_a_ledger_holding_rows_of_a_run_not_given_is_not_converted(einstant, tmp_path):
+    """The conversion reconciles the run it is given and converted every run's rows: a sale (and its pool)
+    under another run id, never checked, was carried into NEW and chained there. Refused now, nothing
+    written (docs/back-office.md, section 5)."""
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
+    _v3(einstant, old)
+    db = sqlite3.connect(old)
+    db.execute("INSERT INTO pools VALUES ('ez', 'd9.99', 10, 999, 2, NULL)")
+    db.execute("INSERT INTO sales VALUES ('ez', 'd9.99', 1, 900, ?, 'web', 'p1', NULL, NULL, NULL, NULL)",
+               (_T.format(1),))
+    db.commit()
+    db.close()
+    before = old.read_bytes()
+    result = _upgrade(einstant, old, new)
+    assert (result.exit_code, result.stderr) == (2, (
+        f"poolgen: error: {old}: 2 row(s) under run(s) ez, not run eh: the conversion reconciles the one run "
+        "it is given (--run) and converts no row it has not checked; not converting it\n"))
+    assert (old.read_bytes() == before, sorted(p.name for p in tmp_path.iterdir())) == (True, ["v3.sqlite"])
+
+
 def test_a_conversion_writes_over_no_file_and_converts_no_version_5_ledger(einstant, tmp_path):
     old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
     _v3(einstant, old)

@@ -172,6 +172,16 @@ def test_run_id_is_one_plain_folder_name(tmp_path, run_id):
     assert not (tmp_path / "escape").exists()
 
 
+def test_an_empty_run_id_is_refused_not_taken_for_the_default(tmp_path):
+    out = tmp_path / "out"
+    result = invoke("generate", str(spec_path("happy_holidays")), "--out", str(out), "--pool", "p1",
+                    "--run-id", "", "--unsigned")
+    assert result.exit_code == 2
+    assert result.stderr == "poolgen: error: --run-id '': use letters, digits, '.', '_' and '-' only, " \
+                            "starting with a letter or digit (one folder name, at most 128 characters)\n"
+    assert not out.exists()
+
+
 def test_a_seed_is_never_written_inside_a_run_folder(tmp_path):
     run = tmp_path / "run"
     run.mkdir()
