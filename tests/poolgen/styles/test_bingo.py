@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
-from poolgen.deliverables.imaging import spot_alphabets
+from poolgen.deliverables.imaging import art_spots, spot_alphabets
 from poolgen.game.spots import area_spots
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation, row_permutations
@@ -179,6 +179,21 @@ def test_eight_cards_lay_out_and_their_spots_have_the_numbers_as_four_cards_had(
     np.testing.assert_array_equal(won, np.array([[0, 0], [1, 0], [3, 1]])[tiers])
     two = load_spec(EXAMPLE).play.areas[0]
     assert [suffix for suffix, _ in area_spots(two)] == ["_call_"] + [f"_card{k}_" for k in range(4)]
+
+
+@pytest.mark.parametrize(("cards", "listed"), [(1, 4), (2, 4), (4, 4), (5, 5), (8, 8)])
+def test_print_art_lists_four_cards_spots_up_to_four_cards_then_each_cards(tmp_path, cards, listed):
+    """docs/styles/bingo.md section 4 and docs/manifest.md: with art on the numbers, `print.art` lists
+    `_call_` and the prefixes of cards 0..3 for an area of at most four cards (those without columns
+    too, as when four was the most), else of each of its cards."""
+    doc = _doc(cards=cards, calls=20)
+    doc["tiers"].append({"id": "x", "count": 5, "wins": [{"area": "bg", "prize": "2", "how": "match"}]})
+    for s in doc["symbols"]:
+        if s["group"] == "num":
+            s["art"] = f"n{s['code']}.eps"
+    (tmp_path / "g.toml").write_text(dumps(doc))
+    spots = [e["spots"] for e in art_spots(load_spec(tmp_path / "g.toml"))]
+    assert spots == ["bg_call_"] + [f"bg_card{k}_" for k in range(listed)]
 
 
 def test_the_manifest_entry_of_catalogue_shapes_is_as_before_and_lists_a_custom_patterns_cells():
