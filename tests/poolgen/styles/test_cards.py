@@ -6,7 +6,7 @@ one line, what it cannot lay out."""
 
 from __future__ import annotations
 
-from itertools import chain, combinations
+from itertools import chain, combinations, islice
 
 import numpy as np
 import pytest
@@ -37,11 +37,16 @@ def test_hands_compare_as_the_vectors_say(a, relation, b):
 
 
 def test_table_scores_equal_hand_scores_on_every_five_card_hand():
-    hands = np.fromiter(chain.from_iterable(combinations(range(52), 5)), dtype=np.int64).reshape(-1, 5)
-    assert hands.shape == (2598960, 5)
-    np.testing.assert_array_equal(table_scores(hands), hand_scores(hands))
-    np.testing.assert_array_equal(table_scores(hands[:7, ::-1].reshape(7, 1, 5)),
-                                  hand_scores(hands[:7, ::-1]).reshape(7, 1))  # any order, any leading shape
+    """Every hand, 262,144 at a time (all at once took 1.1 GB and 10 s of CPU; this 0.15 GB and 2 s)."""
+    every, hands_seen = combinations(range(52), 5), 0
+    while (hands := np.fromiter(chain.from_iterable(islice(every, 1 << 18)), dtype=np.int64)).size:
+        hands = hands.reshape(-1, 5)
+        np.testing.assert_array_equal(table_scores(hands), hand_scores(hands))
+        hands_seen += len(hands)
+    assert hands_seen == 2598960
+    first = np.array(list(islice(combinations(range(52), 5), 7)), dtype=np.int64)[:, ::-1]
+    np.testing.assert_array_equal(table_scores(first.reshape(7, 1, 5)),
+                                  hand_scores(first).reshape(7, 1))  # any order, any leading shape
 
 
 def test_cards_print_as_rank_then_suit():
