@@ -34,8 +34,12 @@ def read_spec(path: Path) -> SpecExpectation:
         bound_toml(text)
         doc = tomllib.loads(text)
         printable_text(doc)
+        fmt = doc.get("format")  # exactly the int 1 or 2 (2.0 == 2 and True == 1 in Python)
+        if type(fmt) is not int or fmt not in (1, 2):
+            raise UnusableInput("format: missing field" if fmt is None else
+                                f"format: must be 1 or 2 (a game of play areas), not {fmt!r}")
         refuse_unknown(doc)  # a field nothing uses, named as poolgen's loader names it
-        if doc.get("format") == 2:  # a game of play styles
+        if fmt == 2:  # a game of play styles
             return read_printed(doc, name, digest)
         return read_einstant(doc, name, digest)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -1,6 +1,6 @@
 """audit/read/specs/__init__.py's read_spec: a spec behind a UTF-8 byte-order mark (TOML has none) is refused
 saying so, as poolgen's loader does; audit said `not a TOML spec: Invalid statement (at line 1, column 1)`
-of a file whose first line looks right."""
+of a file whose first line looks right. A `format` neither 1 nor 2 is refused in the loader's words."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import pytest
 
 from audit.errors import UnusableInput
 from audit.read.specs import read_spec
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
 from tests.support import spec_path
 
 
@@ -32,3 +34,26 @@ def test_a_win_naming_no_prize_symbol_is_one_line_not_a_traceback(tmp_path):
         read_spec(path)
     assert str(raised.value) == (f"{path}: not a spec this verifier can read (StopIteration: a code or id "
                                  "names nothing the spec lists)")
+
+
+@pytest.mark.parametrize(("spec", "written", "said"), [
+    ("wild_side", "format = 2.0", "must be 1 or 2 (a game of play areas), not 2.0"),
+    ("wild_side", 'format = "2"', "must be 1 or 2 (a game of play areas), not '2'"),
+    ("hand_to_hand_tactics", "format = true", "must be 1 or 2 (a game of play areas), not True"),
+    ("hand_to_hand_tactics", "format = 3", "must be 1 or 2 (a game of play areas), not 3"),
+    ("hand_to_hand_tactics", "", "missing field"),
+])
+def test_a_format_neither_1_nor_2_is_refused_as_the_loader_refuses_it(tmp_path, spec, written, said):
+    """audit read `format == 2` as a game of play areas and anything else as an eInstant: Wild Side with
+    `format = 2.0` and Hand-to-Hand Tactics with no format, `true` or 3 passed `verify --spec`, specs the
+    loader refuses (docs/new-game.md: `format` is 1 or 2)."""
+    text = spec_path(spec).read_text(encoding="utf-8")
+    line = "format = 2\n" if spec == "wild_side" else "format = 1\n"
+    assert text.count(line) == 1
+    path = tmp_path / f"{spec}.toml"
+    path.write_text(text.replace(line, f"{written}\n"), encoding="utf-8")
+    with pytest.raises(SpecError) as loader_said:
+        load_spec(path)
+    with pytest.raises(UnusableInput) as audit_said:
+        read_spec(path)
+    assert str(audit_said.value) == str(loader_said.value) == f"{path}: format: {said}"
