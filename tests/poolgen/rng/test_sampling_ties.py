@@ -152,3 +152,19 @@ def test_two_tied_keys_are_redrawn_too():
     stream = ServedWords(tied, fresh)
     assert permutation(stream, 2).tolist() == _full_width_order(fresh)
     assert stream.calls == [2, 2]
+
+
+@pytest.mark.parametrize("rows", [1, 3])
+def test_two_keys_alike_but_for_the_lowest_bits_whose_columns_differ_in_every_one_are_not_packed_apart(rows):
+    """The packed first try takes a row only when neighbours differ above the column bits (their XOR above
+    `low`, 63 for 40 columns): columns 24 and 39 differ in all six low bits (24 ^ 39 == 63), so two keys
+    alike but for those bits XOR to exactly 63 when packed. They are ordered by their own low bits (39's
+    lower, so first), not by column; a check of `>= low` took the packed order (no test failed)."""
+    keys = _real_words(rows * 40, "columns 24 and 39").reshape(rows, 40)
+    keys[:, 39] = (keys[:, 24] & ~np.uint64(63)) | np.uint64(5)
+    keys[:, 24] |= np.uint64(63)
+    stream = ServedWords(keys.reshape(-1))
+    got = row_permutations(stream, rows, 40) if rows > 1 else permutation(stream, 40)[None, :]
+    assert got.tolist() == [_full_width_order(row) for row in keys]
+    assert all(row.index(39) + 1 == row.index(24) for row in got.tolist())
+    assert stream.calls == [rows * 40]
