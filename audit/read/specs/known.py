@@ -6,7 +6,8 @@ The fields each table of a spec may hold, written from docs/new-game.md and each
 (docs/styles/<style>.md, section 2); tests/audit/read/specs/test_known.py holds them to poolgen's. Read in
 the loader's order: the top level, [game], then format 2's [printed], [play], [published],
 [[symbols]], [[areas]] (each of a known style), [[tiers]] and their wins, [packs]; format 1's
-[published], [[symbols]], [einstant], [[tiers]], [blocks], then its style's [play] and [layout]."""
+[published], [[symbols]], [einstant], [[tiers]], [blocks], then its style's [play] and [layout]
+(area_match's bonus_games and match_pays items too)."""
 
 from __future__ import annotations
 
@@ -158,6 +159,10 @@ def _ticket_style(doc: dict[str, Any]) -> None:
         games = layout.get("bonus_games") if isinstance(layout, dict) else None
         for j, game in enumerate(_list(games)):
             _known(game, f"layout.bonus_games[{j}]", MATCH_GAME)
+        pays = layout.get("match_pays") if isinstance(layout, dict) else None
+        for j, m in enumerate(_list(pays)):  # the loader's words for an item of other fields
+            if isinstance(m, dict) and set(m) - {"count", "times"}:
+                raise UnusableInput(f"layout.match_pays[{j}]: has exactly count and times, not {sorted(m)}")
 
 
 def refuse_unknown(doc: dict[str, Any]) -> None:

@@ -61,6 +61,8 @@ CASES = [
     ("primetime_payout", ["layout"], "layout.colour: unknown field (the area_match style reads "),
     ("primetime_payout", ["play"], "play.colour: not a field of the area_match style"),
     ("primetime_payout", ["layout", "bonus_games", 0], "layout.bonus_games[0].colour: unknown field"),
+    ("primetime_payout", ["layout", "match_pays", 0],
+     "layout.match_pays[0]: has exactly count and times, not ['colour', 'count', 'times']"),
 ]
 
 
