@@ -12,10 +12,10 @@ import tomllib
 import pytest
 
 from audit.errors import UnusableInput
-from audit.read.specs import read_spec
+from audit.read.specs import known, read_spec
 from audit.read.specs.known import AREA_FIELDS, DUEL_FIELDS, MATCH_GAME, MATCH_LAYOUT
 from poolgen.errors import SpecError
-from poolgen.loader import load_spec
+from poolgen.loader import areas, einstant, load_spec, packs, printed
 from poolgen.styles import AREA_STYLES
 from poolgen.styles.area_match import params as area_match
 from poolgen.styles.prize_legend_duel import params as duel
@@ -124,3 +124,17 @@ def test_audits_style_field_lists_are_poolgens():
     assert poolgens == AREA_FIELDS
     ticket_wide = (duel.FIELDS, area_match.LAYOUT_FIELDS, set(area_match.GAME_FIELDS))
     assert ticket_wide == (DUEL_FIELDS, MATCH_LAYOUT, MATCH_GAME)
+
+
+def test_audits_table_field_lists_are_the_loaders():
+    """known.py's copy of each table's fields (audit never imports poolgen) is the loader's own, read here
+    from the loader's modules: a field the loader comes to read that audit's copy lacks would make
+    `verify --spec` refuse, as unknown, a spec `check` accepts (only a shipped spec using it shows it)."""
+    ours = [known._TOP[2], known._GAME[2], known._PRINTED, known._PUBLISHED[2], known._SYMBOL[2],
+            known.ROLE_FIELDS, known._TIER[2], known._WIN, known._PACKS, known._BLOCKS, known._TOP[1],
+            known._GAME[1], known._EINSTANT, known._PUBLISHED[1], known._SYMBOL[1], known._TIER[1]]
+    loaders = [printed._TOP, printed._GAME, printed._PRINTED, printed._PUBLISHED, printed._SYMBOL,
+               printed.ROLE_FIELDS, areas._TIER, areas._WIN, packs._PACKS, packs._BLOCKS, einstant._TOP,
+               einstant._GAME, einstant._EINSTANT, einstant._PUBLISHED, einstant._SYMBOL, einstant._TIER]
+    assert ours == loaders
+    assert {"max_wins"} == printed._PLAY
