@@ -171,7 +171,9 @@ def _fitting(word_masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: i
     complete the bonus word or not: tested block by block (`_set_blocks`), put in order once. (The sets
     are many, 1,562,275 of 26 letters less 18 shown: a block at a time stays in the cache.) Every
     word's miss is found at once (its bit ORed from the set's two halves); the spans are then tested
-    the narrowest first, each on the sets the others left: the same sets as testing them all."""
+    the narrowest first, each on the sets the others left: the same sets as testing them all. First,
+    a block's halves no set can fit with are dropped: a set misses at least the words either of its
+    halves misses, at most those both miss."""
     tests = _span_tests(len(word_masks), lo, hi, spans)
     if tests is None:
         return np.zeros(0, dtype=np.int64)
@@ -186,6 +188,14 @@ def _fitting(word_masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: i
         if bonus is not None and bonus[1]:  # a completed bonus word: neither half holds its letters
             first, second = np.flatnonzero((lo_ & below) == 0), np.flatnonzero((hi_ & above) == 0)
         sides = [(low_words[lo_[first]], high_words[hi_[second]]) for low_words, high_words in halves]
+        for bits, least, most in tests:  # a set misses at least what either half misses, at most both
+            by_low, by_high = (sum(np.bitwise_count(side[h] & kind(b)).astype(np.int32)
+                                   for side, b in zip(sides, bits, strict=True)) for h in (0, 1))
+            rows = (by_low <= most) & (by_low + by_high.max(initial=0) >= least)
+            cols = (by_high <= most) & (by_high + by_low.max(initial=0) >= least)
+            if not (rows.all() and cols.all()):
+                first, second = first[rows], second[cols]
+                sides = [(low_words[rows], high_words[cols]) for low_words, high_words in sides]
         place, missed = None, None
         for bits, least, most in tests:
             if missed is None:  # the first span on every set of the block: its words alone, ORed
