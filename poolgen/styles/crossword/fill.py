@@ -4,7 +4,7 @@ the tier's number of words; a ticket whose grids no letter set fits is drawn aga
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import cache
 from itertools import combinations
 
@@ -22,6 +22,7 @@ __all__ = ["PROBE", "ROUNDS", "feasible", "fill_grids", "lay_tickets", "letter_s
 ROUNDS = 64  # rejection rounds of YOUR LETTERS before a ticket's letter sets are enumerated
 TRIES = 10_000  # a ticket drawn again this often: the tier cannot be laid out (RunError)
 PROBE = (256, 64)  # what `check` draws to see that a number of completed words can be laid out
+SMALL = 1 << 16  # letter sets at most this many: many rows' words tested against all of them at once
 
 
 def fill_grids(lex: Lexicon, grids: Sequence[Grid], m: int, stream: Stream) -> np.ndarray:
@@ -138,30 +139,116 @@ def _missed(word_masks: np.ndarray, alphabet: int, blocks: tuple[tuple[np.ndarra
                           or [np.zeros(total, dtype=np.int32)])
 
 
+@cache
+def _rank(alphabet: int, shown: int) -> np.ndarray:
+    """Where each set of `_set_blocks`' order (blocks laid end to end) stands in `letter_sets` order."""
+    order = _set_blocks(alphabet, shown)[1]
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    return rank
+
+
+def _span_tests(count: int, lo: np.ndarray, hi: np.ndarray,
+                spans: Spans) -> list[tuple[list[int], int, int]] | None:
+    """Per span that can fail, (its words as bits of each chunk of 64 words, least, most words missed),
+    the narrowest ranges first; None when a span cannot be met at all."""
+    tests = []
+    for k, (a, b) in enumerate(spans):
+        least, most = max(0, (b - a) - int(hi[k])), (b - a) - int(lo[k])
+        if most < least:
+            return None
+        if least > 0 or most < b - a:  # a span whatever its count (0 .. all) asks nothing
+            bits = [((1 << min(max(b - c, 0), 64)) - 1) ^ ((1 << min(max(a - c, 0), 64)) - 1)
+                    for c in range(0, count, 64)]
+            tests.append(((most - least + 1) / (b - a + 1), bits, least, most))
+    return [(bits, least, most) for _, bits, least, most in sorted(tests, key=lambda t: t[0])]
+
+
 def _fitting(word_masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
              bonus: tuple[int, bool] | None, spans: Spans) -> np.ndarray:
     """The indices, in `letter_sets` order, of the sets of letters left out that complete lo[k]..hi[k]
     of one ticket's words in each span k and, with `bonus` (its word's letter mask, whether completed),
     complete the bonus word or not: tested block by block (`_set_blocks`), put in order once. (The sets
-    are many, 1,562,275 of 26 letters less 18 shown: a block at a time stays in the cache.)"""
-    blocks, order = _set_blocks(alphabet, shown)
-    per_span = [(_halves(word_masks[a:b], alphabet), max(0, (b - a) - int(hi[k])), (b - a) - int(lo[k]))
-                for k, (a, b) in enumerate(spans)]
-    low = alphabet // 2
-    fits = np.zeros(order.size, dtype=bool)
-    at = 0
+    are many, 1,562,275 of 26 letters less 18 shown: a block at a time stays in the cache.) Every
+    word's miss is found at once (its bit ORed from the set's two halves); the spans are then tested
+    the narrowest first, each on the sets the others left: the same sets as testing them all. First,
+    a block's halves no set can fit with are dropped: a set misses at least the words either of its
+    halves misses, at most those both miss."""
+    tests = _span_tests(len(word_masks), lo, hi, spans)
+    if tests is None:
+        return np.zeros(0, dtype=np.int64)
+    blocks, low = _set_blocks(alphabet, shown)[0], alphabet // 2
+    kind = np.uint32 if len(word_masks) <= 32 else np.uint64  # half the bytes a set to pass over
+    halves = [(low_words.astype(kind), high_words.astype(kind))
+              for low_words, high_words in _halves(word_masks, alphabet)]
+    below, above = (bonus[0] & ((1 << low) - 1), bonus[0] >> low) if bonus is not None else (0, 0)
+    found, at = [], 0
     for lo_, hi_ in blocks:
-        size = lo_.size * hi_.size
-        block = np.ones(size, dtype=bool)
-        for halves, least, most in per_span:  # words missed: the span's words less those completed
-            missed = _block_missed(halves, lo_, hi_)
-            block &= (missed >= least) & (missed <= most) if most >= least else False
+        first, second = np.arange(lo_.size), np.arange(hi_.size)
+        if bonus is not None and bonus[1]:  # a completed bonus word: neither half holds its letters
+            first, second = np.flatnonzero((lo_ & below) == 0), np.flatnonzero((hi_ & above) == 0)
+        sides = [(low_words[lo_[first]], high_words[hi_[second]]) for low_words, high_words in halves]
+        for bits, least, most in tests:  # a set misses at least what either half misses, at most both
+            by_low, by_high = (sum(np.bitwise_count(side[h] & kind(b)).astype(np.int32)
+                                   for side, b in zip(sides, bits, strict=True)) for h in (0, 1))
+            rows = (by_low <= most) & (by_low + by_high.max(initial=0) >= least)
+            cols = (by_high <= most) & (by_high + by_low.max(initial=0) >= least)
+            if not (rows.all() and cols.all()):
+                first, second = first[rows], second[cols]
+                sides = [(low_words[rows], high_words[cols]) for low_words, high_words in sides]
+        place, missed = None, None
+        for bits, least, most in tests:
+            if missed is None:  # the first span on every set of the block: its words alone, ORed
+                counts = [np.bitwise_count((low_words & kind(b))[:, None]
+                                           | (high_words & kind(b))[None, :]).ravel()
+                          for (low_words, high_words), b in zip(sides, bits, strict=True)]
+            else:
+                counts = [np.bitwise_count(m & kind(b)) for m, b in zip(missed, bits, strict=True)]
+            count = counts[0] if len(counts) == 1 else sum(c.astype(np.uint32) for c in counts)
+            keep = np.flatnonzero(count == least if least == most else (count - count.dtype.type(least))
+                                  <= count.dtype.type(most - least))  # unsigned: below `least` wraps high
+            place = keep if place is None else place[keep]
+            if missed is None:  # every word's miss, ORed from the two halves, for the sets left
+                width = max(second.size, 1)
+                missed = [low_words[place // width] | high_words[place % width]
+                          for low_words, high_words in sides]
+            else:
+                missed = [m[keep] for m in missed]
+        width = max(second.size, 1)
+        place = np.arange(first.size * second.size) if place is None else place
+        i, j = first[place // width], second[place % width]
+        if bonus is not None and not bonus[1]:  # an uncompleted bonus word: a half holds one of its letters
+            left = ((lo_[i] & below) != 0) | ((hi_[j] & above) != 0)
+            i, j = i[left], j[left]
+        found.append(at + i * hi_.size + j)
+        at += lo_.size * hi_.size
+    return np.sort(_rank(alphabet, shown)[np.concatenate(found)]) if found else np.zeros(0, dtype=np.int64)
+
+
+def _fitting_rows(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, shown: int,
+                  bonus: tuple[np.ndarray, bool] | None, spans: Spans) -> Iterator[np.ndarray]:
+    """`_fitting` of each row in turn (masks (m, S), lo and hi (m, spans), bonus letter masks (m,)): where
+    the sets of letters left out are few (SMALL), every word of many rows is tested against every set at
+    once (a word is missed when it holds a letter of the set), rather than a row and a block at a time."""
+    sets = letter_sets(alphabet, shown)
+    if sets.size > SMALL:
+        for r in range(masks.shape[0]):
+            yield _fitting(masks[r], lo[r], hi[r], alphabet, shown,
+                           (int(bonus[0][r]), bonus[1]) if bonus is not None else None, spans)
+        return
+    kind = next(t for t in (np.uint16, np.uint32, np.int64) if alphabet <= 8 * np.dtype(t).itemsize)
+    sets = sets.astype(kind)  # the fewest bytes a set: fewer to pass over
+    step = max(1, (1 << 22) // (sets.size * max(masks.shape[1], 1)))
+    for start in range(0, masks.shape[0], step):
+        part = slice(start, start + step)
+        held = (masks[part, :, None].astype(kind) & sets[None, None, :]) != 0  # (rows, words, sets)
+        ok = np.ones((held.shape[0], sets.size), dtype=bool)
+        for k, (a, b) in enumerate(spans):
+            missed = held[:, a:b].sum(axis=1, dtype=np.int16)
+            ok &= (missed >= (b - a) - hi[part, k, None]) & (missed <= (b - a) - lo[part, k, None])
         if bonus is not None:
-            block &= (((lo_ & (bonus[0] & ((1 << low) - 1))) == 0)[:, None]
-                      & ((hi_ & (bonus[0] >> low)) == 0)[None, :]).ravel() == bonus[1]
-        fits[at:at + size] = block
-        at += size
-    return np.flatnonzero(fits[order])
+            ok &= ((bonus[0][part, None] & sets[None, :]) == 0) == bonus[1]
+        yield from (np.flatnonzero(row) for row in ok)
 
 
 def _counts(done: np.ndarray, spans: Spans) -> np.ndarray:
@@ -193,9 +280,9 @@ def _letters(masks: np.ndarray, lo: np.ndarray, hi: np.ndarray, alphabet: int, s
         ok[todo[good]] = True
         todo = todo[~good]
     sets = letter_sets(alphabet, shown) if todo.size else np.zeros(0, dtype=np.int64)
-    for r in todo.tolist():
-        valid = _fitting(masks[r], lo[r], hi[r], alphabet, shown,
-                         (int(bonus[0][r]), bonus[1]) if bonus is not None else None, spans)
+    fitting = _fitting_rows(masks[todo], lo[todo], hi[todo], alphabet, shown,
+                            (bonus[0][todo], bonus[1]) if bonus is not None else None, spans)
+    for r, valid in zip(todo.tolist(), fitting, strict=True):
         if not valid.size:
             continue
         chosen = int(sets[valid[int(integers(stream, valid.size, size=1)[0])]])
