@@ -91,14 +91,6 @@ def _set_blocks(alphabet: int, shown: int) -> tuple[tuple[tuple[np.ndarray, np.n
 Spans = tuple[tuple[int, int], ...]  # the words counted together: (first, end) slot ranges, one a legend
 
 
-def _words_done(word_masks: np.ndarray, alphabet: int, shown: int) -> np.ndarray:
-    """For every set of letters left out (in `letter_sets` order), how many of a ticket's words it leaves
-    complete: those with none of its letters; the same counts as testing every word against every set."""
-    blocks, order = _set_blocks(alphabet, shown)
-    done: np.ndarray = (len(word_masks) - _missed(word_masks, alphabet, blocks, order.size))[order]
-    return done
-
-
 def _halves(word_masks: np.ndarray, alphabet: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """Words 64 at a time as the bits of a number: per chunk, for every subset of each half of the
     alphabet, the words holding one of its letters (built by doubling, 2^13 subsets a half for 26)."""
@@ -117,26 +109,6 @@ def _halves(word_masks: np.ndarray, alphabet: int) -> list[tuple[np.ndarray, np.
             halves.append(by_subset)
         out.append((halves[0], halves[1]))
     return out
-
-
-def _block_missed(halves: list[tuple[np.ndarray, np.ndarray]], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Per set of one block (`_set_blocks`: lower half lo[i] with upper half hi[j], row by row), how many
-    of the words hold one of its letters: its two halves' words ORed, one pass over the sets instead of
-    one a word."""
-    piece = np.zeros(lo.size * hi.size, dtype=np.uint8)
-    for k, (low_words, high_words) in enumerate(halves):
-        count = np.bitwise_count(low_words[lo][:, None] | high_words[hi][None, :]).ravel()
-        piece = count if k == 0 else piece.astype(np.int32) + count
-    return piece
-
-
-def _missed(word_masks: np.ndarray, alphabet: int, blocks: tuple[tuple[np.ndarray, np.ndarray], ...],
-            total: int) -> np.ndarray:
-    """Per set of letters left out, in `_set_blocks`' order (block after block), how many of the words
-    hold one of its letters (int32)."""
-    halves = _halves(word_masks, alphabet)
-    return np.concatenate([_block_missed(halves, lo, hi).astype(np.int32) for lo, hi in blocks]
-                          or [np.zeros(total, dtype=np.int32)])
 
 
 @cache

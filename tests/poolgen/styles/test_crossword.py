@@ -11,11 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from poolgen.rng import derive_stream
-from poolgen.styles.crossword.fill import _words_done, letter_sets
+from poolgen.styles.crossword.fill import letter_sets
 from tests.support import SEED_A
 from tests.support.cli import invoke, one_line
 from tests.support.laid_out import laid_out_first_pool
@@ -183,20 +181,6 @@ def test_two_legend_prizes_in_one_tier_are_refused(tmp_path):
              "highest)")
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.integers(1, 26).flatmap(lambda alphabet: st.tuples(
-    st.just(alphabet), st.integers(max(0, alphabet - 6), alphabet),
-    st.lists(st.integers(1, (1 << alphabet) - 1), min_size=1, max_size=150))))
-def test_the_words_each_letter_set_completes_are_counted_as_word_by_word(case):
-    """The enumeration's count of completed words per set of letters left out (a ticket 64 rounds of
-    YOUR LETTERS missed): by halves of the alphabet and words as bits, 64 at a time, equal to testing
-    every word against every set, for any alphabet, letters shown and number of words (over 64 too)."""
-    alphabet, shown, words = case
-    sets = letter_sets(alphabet, shown)
-    want = np.zeros(sets.size, dtype=np.int64)
-    for word in words:
-        want += (sets & word) == 0
-    assert _words_done(np.array(words, dtype=np.int64), alphabet, shown).tolist() == want.tolist()
 
 
 @pytest.mark.parametrize(("alphabet", "shown"), [(a, s) for a in range(1, 13) for s in range(a + 1)]
