@@ -183,6 +183,6 @@ def test_an_einstant_gets_no_validation_files(tmp_path):
                     "--validation-key", tmp_path / "low.key", "--high-validation-key", tmp_path / "high.key")
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1] == (
-        "poolgen: error: hand_to_hand_tactics.toml: validation files are for printed games; an eInstant's "
+        f"poolgen: error: {spec}: validation files are for printed games; an eInstant's "
         "pool file is its serving order")
     assert not (tmp_path / "runs").exists()

@@ -203,5 +203,5 @@ def test_check_refuses_the_neighbour_rule_where_losers_show_one_layout(tmp_path)
     its neighbours apart; check says so in one line naming packs.neighbours (drawing losers with the
     pool's mix, as generation does)."""
     spec = _one_losing_number_game(tmp_path, None)
-    with pytest.raises(SpecError, match=r"^g\.toml: packs\.neighbours: tier lose: 256 of 256 pairs"):
+    with pytest.raises(SpecError, match=r"^.*/g\.toml: packs\.neighbours: tier lose: 256 of 256 pairs"):
         check_layouts_vary(spec, 25)
