@@ -18,6 +18,7 @@ from audit.read.specs.einstant import read_einstant
 from audit.read.specs.known import refuse_unknown
 from audit.read.specs.model import Claim, SpecExpectation
 from audit.read.specs.printed import read_printed
+from audit.read.specs.shapes import refuse_misshapen
 
 __all__ = ["Claim", "SpecExpectation", "read_spec"]
 
@@ -34,6 +35,7 @@ def read_spec(path: Path) -> SpecExpectation:
         bound_toml(text)
         doc = tomllib.loads(text)
         printable_text(doc)
+        refuse_misshapen(doc)  # a field of every game missing or of the wrong kind, named as the loader does
         refuse_unknown(doc)  # a field nothing uses, named as poolgen's loader names it
         if doc.get("format") == 2:  # a game of play styles
             return read_printed(doc, name, digest)

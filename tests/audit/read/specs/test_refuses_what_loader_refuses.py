@@ -1,0 +1,102 @@
+"""audit/read/specs: a spec poolgen's loader refuses is refused by audit's reader too, naming the same
+field. A sweep found audit reading specs the loader refuses (a blank tier id or symbol code, a number
+where a caption or `how` must be text, published figures and `layout.match_pays` of the wrong type):
+`verify --spec` then held a run to a spec no generation could have used. Every field found by walking
+the TOML of the shipped games and a few examples (the first item of each list) is deleted or set to
+"", -1, "x" or 0; whenever the loader refuses the result, audit's reader must refuse it, naming the field
+the loader names. In-process, loader and reader only (no generation)."""
+
+from __future__ import annotations
+
+import copy
+import re
+import tomllib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from audit.errors import UnusableInput
+from audit.read.specs import read_spec
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
+from tests.support import ROOT
+from tests.support.spec_docs import dumps
+
+SPECS = ["wild_side", "happy_holidays", "hand_to_hand_tactics", "primetime_payout", "examples/cool_sevens",
+         "examples/happy_holidays_packs", "examples/hand_to_hand_blocks"]
+DELETE = "<deleted>"
+HOSTILE: list[object] = [DELETE, "", -1, "x", 0]
+
+# Fields whose refusal audit's reader does not yet share (a regex on the field the loader names, the
+# class): each case of one is xfail while audit takes the spec, and passes once audit refuses it.
+UNFINISHED = [
+    (r"^areas\[\d+\]\.", "an area's style fields: read only by audit's style engines, not checked at read"),
+    (r"^tiers\[\d+\]\.(wins|i_amounts|i_count|i_odds|odds|published_cost|published_odds)",
+     "a tier's wins and published figures: not checked at read"),
+    (r"^published", "published figures: audit reads only those it compares"),
+    (r"^(play|layout|packs|blocks)\b", "a style's [play], [layout] and pool-wide rules: not checked at read"),
+    (r"^symbols(\[\d+\]\.(group|free|how|by|value|art))?:", "a symbol's group and role fields"),
+    (r"^(einstant|printed)\.", "pool sizes and counting: audit takes the manifest's"),
+    (r"^(tiers|game\.style|game\.prize_table|game\.number):", "the tier list, style, table kind and number"),
+]
+
+
+def _paths(value: object, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Every field of a TOML document, through the first item of each list."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield (*at, key)
+            yield from _paths(item, (*at, key))
+    elif isinstance(value, list) and value and isinstance(value[0], dict | list):
+        yield from _paths(value[0], (*at, 0))
+
+
+def _cases() -> list[tuple[str, tuple[Any, ...]]]:
+    out = []
+    for name in SPECS:
+        doc = tomllib.loads((ROOT / "specs" / f"{name}.toml").read_text(encoding="utf-8"))
+        out += [(name, path) for path in _paths(doc) if path != ("format",)]
+    return out
+
+
+CASES = _cases()
+
+
+def _mutated(name: str, path: tuple[Any, ...], value: object) -> dict[str, Any]:
+    doc = tomllib.loads((ROOT / "specs" / f"{name}.toml").read_text(encoding="utf-8"))
+    table = doc
+    for key in path[:-1]:
+        table = table[key]
+    if value == DELETE:
+        del table[path[-1]]
+    else:
+        table[path[-1]] = copy.deepcopy(value)
+    return doc
+
+
+@pytest.mark.parametrize(("name", "path"), CASES, ids=[f"{n}:{'.'.join(map(str, p))}" for n, p in CASES])
+def test_audits_reader_refuses_a_mutated_spec_the_loader_refuses_naming_the_same_field(tmp_path, name, path):
+    spec = tmp_path / "g.toml"
+    unfinished = []
+    for value in HOSTILE:
+        spec.write_text(dumps(_mutated(name, path, value)), encoding="utf-8")
+        try:
+            load_spec(spec)
+            continue  # the loader takes it: audit may too
+        except SpecError as exc:
+            field = str(exc).removeprefix(f"{spec}: ").split(": ")[0]
+        try:
+            read_spec(spec)
+            said = None
+        except UnusableInput as exc:
+            said = str(exc)
+        if said is not None and said.startswith(f"{spec}: {field}"):
+            continue
+        why = next((why for pattern, why in UNFINISHED if re.search(pattern, field + ":")), None)
+        if why is None:
+            pytest.fail(f"{'.'.join(map(str, path))} = {value!r}: the loader refuses {field}, audit's reader "
+                        f"{'takes the spec' if said is None else 'says ' + said}")
+        unfinished.append(f"{field} ({why})")
+    if unfinished:
+        pytest.xfail("; ".join(unfinished))
