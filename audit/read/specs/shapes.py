@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
+from audit.read.specs.money import money
 
 __all__ = ["refuse_misshapen"]
 
@@ -25,13 +26,32 @@ _KINDS = ("printed", "einstant")
 _GAME = {1: [("name", "text", True), ("number", "whole", False), ("kind", "kind", False)],
          2: [("id", "name", True), ("number", "game_number", True), ("prize_table", "prize_table", False),
              ("name", "text", True), ("regulation", "text", True), ("source", "text", True)]}
+_AT_LEAST_ONE = {"order": "an order holds at least one ticket or share",
+                 "pool": "a pool holds at least one ticket or share",
+                 "max_wins": "a winning ticket wins at least once: 1 or more, not 0"}
+_CHOICES = {"counts_per": ("order", "pool"), "counts_per_pool": ("pool",),
+            "how": ("automatic", "multiplier", "all"), "free_ticket_cost": ("zero", "price")}
+# a count or odds as printed: digits (commas among them), optionally a point and more digits; positive
+_FIGURE = re.compile(r"[0-9][0-9,]*(\.[0-9]+)?", re.ASCII)
+_PRINTED = [("price", "money", True), ("order_tickets", "order", True), ("pool_tickets", "count", True),
+            ("first_ticket", "count", True), ("last_ticket", "count", True),
+            ("counts_per", "counts_per", True)]
+_EINSTANT = [("denominations", "list", True), ("play_areas", "list", True), ("pool_shares", "pool", True),
+             ("order_shares", "order", True), ("counts_per", "counts_per_pool", True)]
+_PUBLISHED = [("winners", "count", False), ("losers", "count", False), ("odds", "figure", False),
+              ("losers_odds", "figure", False), ("subtotal_cost", "money", False),
+              ("total_cost", "money", False), ("free_ticket_cost", "free_ticket_cost", False)]
 _GAME_1_LATE = [("regulation", "text", True), ("source", "text", True)]
 _SYMBOL = {1: [("code", "code1", True), ("group", "text", True), ("symbol", "text", True),
-               ("caption", "text", False)],
+               ("caption", "text", False), ("value", "money", False)],
            2: [("group", "text", True), ("code", "code2", True), ("symbol", "text", True),
-               ("caption", "text", False)]}
-_TIER = {1: [("multiplier", "decimal", True), ("count", "count", True)],
-         2: [("id", "tier_id", True), ("get", "text", False), ("count", "count", True)]}
+               ("caption", "text", False), ("free", "bool", False), ("value", "money", False),
+               ("how", "how", False), ("by", "whole", False)]}
+_TIER = {1: [("multiplier", "decimal", True), ("count", "count", True), ("odds", "figure", True),
+             ("i_count", "figure", False), ("i_odds", "figure", False), ("i_amounts", "list", False)],
+         2: [("id", "tier_id", True), ("get", "text", False), ("published_cost", "money", False),
+             ("published_odds", "figure", False), ("wins", "list", True), ("count", "count", True)]}
+_WIN = [("area", "text", True), ("how", "text", True)]
 _BLANK = {"code1": "the play and the manifest name the symbol by its code",
           "code2": "a tier's wins and the manifest name the symbol by its code",
           "tier_id": "the pool files, the manifest and [packs] name a tier by its id"}
@@ -44,16 +64,25 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
             raise UnusableInput(f"{at}: missing field")
         return
     value = table[key]
-    if kind in ("whole", "count", "game_number"):
+    if kind in ("whole", "count", "game_number", "order", "pool", "max_wins"):
         if isinstance(value, bool) or not isinstance(value, int):
             raise UnusableInput(f"{at}: must be a whole number, not {value!r}")
-        if kind == "count" and value < 0:
+        if kind != "whole" and kind != "game_number" and value < 0:
             raise UnusableInput(f"{at}: must not be negative, got {value}")
+        if kind in _AT_LEAST_ONE and value == 0:
+            raise UnusableInput(f"{at}: {_AT_LEAST_ONE[kind]}")
         if kind == "game_number" and not 0 <= value <= 999:
             raise UnusableInput(f"{at}: must be 0..999 (three digits of every ticket id), not {value}")
         return
     if kind == "decimal":
         _decimal(value, at)
+        return
+    if kind == "money":
+        money(value, at)
+        return
+    if kind in ("list", "bool", "table"):
+        if not isinstance(value, {"list": list, "bool": bool, "table": dict}[kind]):
+            raise UnusableInput(f"{at}: must be a {kind}, not {value!r}")
         return
     if not isinstance(value, str):
         raise UnusableInput(f"{at}: must be a string, not {value!r}")
@@ -65,6 +94,10 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
         raise UnusableInput(f"{at}: must be one of {', '.join(_PRIZE_TABLES)}, not {value!r}")
     if kind == "kind" and value not in _KINDS:
         raise UnusableInput(f"{at}: must be one of {', '.join(_KINDS)}, not {value!r}")
+    if kind in _CHOICES and value not in _CHOICES[kind]:
+        raise UnusableInput(f"{at}: must be {' or '.join(map(repr, _CHOICES[kind]))}, not {value!r}")
+    if kind == "figure" and not (_FIGURE.fullmatch(value) and Decimal(value.replace(",", "")) > 0):
+        raise UnusableInput(f"{at}: {value!r} is not a positive number")
 
 
 def _decimal(value: object, at: str) -> None:
@@ -77,6 +110,24 @@ def _decimal(value: object, at: str) -> None:
         raise UnusableInput(f"{at}: {value!r} is not a number") from None
     if not number.is_finite() or number < 0:
         raise UnusableInput(f"{at}: {value!r} is not a non-negative number")
+
+
+def _fields(table: dict[str, Any], where: str, rules: list[tuple[str, str, bool]]) -> None:
+    for key, kind, required in rules:
+        _value(table, key, where, kind, required)
+
+
+def _published(doc: dict[str, Any], required: bool) -> None:
+    """[published]: a table (an eInstant's required), its counts, figures and amounts of the right kind."""
+    if "published" not in doc and not required:
+        return
+    published = _table(doc, "published")
+    _fields(published, "published", _PUBLISHED)
+    others = published.get("other_costs", [])
+    if not isinstance(others, list) or not all(isinstance(c, dict) for c in others):
+        raise UnusableInput("published.other_costs: must be a list of { name, amount } tables")
+    for i, cost in enumerate(others):
+        _fields(cost, f"published.other_costs[{i}]", [("name", "text", True), ("amount", "money", True)])
 
 
 def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
@@ -101,10 +152,12 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
     the wrong kind, in poolgen's loader's words."""
     fmt = 2 if doc.get("format") == 2 else 1
     game = _table(doc, "game")
-    for key, kind, required in _GAME[fmt]:
-        _value(game, key, "game", kind, required)
+    _fields(game, "game", _GAME[fmt])
     if fmt == 2:
-        _table(doc, "printed")
+        _fields(_table(doc, "printed"), "printed", _PRINTED)
+        play = _table(doc, "play")
+        _value(play, "max_wins", "play", "max_wins", True)
+        _published(doc, required=False)
         _rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")
     else:
         if "style" not in game and "id" in game:  # an eInstant names its game and style together
@@ -113,16 +166,15 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             return  # not an eInstant of a style: the reader refuses it as such
         _value(game, "style", "game", "text", True)
         _value(game, "id", "game", "name", True)
-        _table(doc, "einstant")
-    symbols = doc.get("symbols")
-    if isinstance(symbols, list) and symbols:
-        for i, s in enumerate(symbols):
-            if isinstance(s, dict):
-                for key, kind, required in _SYMBOL[fmt]:
-                    _value(s, key, f"symbols[{i}]", kind, required)
+        _published(doc, required=True)
+        _fields(_table(doc, "einstant"), "einstant", _EINSTANT)
+    for i, s in enumerate(_rows(doc, "symbols", "missing: a spec declares its symbols as [[symbols]]")):
+        _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
-        for key, kind, required in _TIER[fmt]:
-            _value(t, key, f"tiers[{i}]", kind, required)
+        _fields(t, f"tiers[{i}]", _TIER[fmt])
+        for j, win in enumerate(t.get("wins", []) if fmt == 2 else []):
+            if not isinstance(win, dict):
+                raise UnusableInput(f"tiers[{i}].wins[{j}]: must be a table")
+            _fields(win, f"tiers[{i}].wins[{j}]", _WIN)
     if fmt == 1:
-        for key, kind, required in _GAME_1_LATE:
-            _value(game, key, "game", kind, required)
+        _fields(game, "game", _GAME_1_LATE)
