@@ -15,7 +15,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
+from audit.read.specs.known import AREA_FIELDS
 from audit.read.specs.money import money
+from audit.styles import TICKET_ENGINES
 
 __all__ = ["refuse_misshapen"]
 
@@ -33,7 +35,7 @@ _CHOICES = {"counts_per": ("order", "pool"), "counts_per_pool": ("pool",),
             "how": ("automatic", "multiplier", "all"), "free_ticket_cost": ("zero", "price")}
 # a count or odds as printed: digits (commas among them), optionally a point and more digits; positive
 _FIGURE = re.compile(r"[0-9][0-9,]*(\.[0-9]+)?", re.ASCII)
-_PRINTED = [("price", "money", True), ("order_tickets", "order", True), ("pool_tickets", "count", True),
+_PRINTED = [("price", "money", True), ("order_tickets", "order", True), ("pool_tickets", "pool", True),
             ("first_ticket", "count", True), ("last_ticket", "count", True),
             ("counts_per", "counts_per", True)]
 _EINSTANT = [("denominations", "list", True), ("play_areas", "list", True), ("pool_shares", "pool", True),
@@ -158,23 +160,37 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         play = _table(doc, "play")
         _value(play, "max_wins", "play", "max_wins", True)
         _published(doc, required=False)
-        _rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")
+        for i, area in enumerate(_rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")):
+            _value(area, "style", f"areas[{i}]", "text", True)
+            if area["style"] not in AREA_FIELDS:
+                raise UnusableInput(f"areas[{i}].style: unknown style {area['style']!r} "
+                                    f"(known: {', '.join(AREA_FIELDS)})")
+            _value(area, "id", f"areas[{i}]", "name", True)
+            if any(other["id"] == area["id"] for other in doc["areas"][:i]):
+                raise UnusableInput(f"areas[{i}].id: duplicate area id {area['id']!r}")
     else:
         if "style" not in game and "id" in game:  # an eInstant names its game and style together
             raise UnusableInput("game.id: goes with game.style (a spec without a style names its rules)")
         if "style" not in game or game.get("kind", "einstant") != "einstant":
             return  # not an eInstant of a style: the reader refuses it as such
         _value(game, "style", "game", "text", True)
+        if game["style"] not in TICKET_ENGINES:
+            raise UnusableInput(f"game.style: unknown eInstant style {game['style']!r} "
+                                f"(known: {', '.join(TICKET_ENGINES)})")
         _value(game, "id", "game", "name", True)
         _published(doc, required=True)
         _fields(_table(doc, "einstant"), "einstant", _EINSTANT)
     for i, s in enumerate(_rows(doc, "symbols", "missing: a spec declares its symbols as [[symbols]]")):
         _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+    areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
         _fields(t, f"tiers[{i}]", _TIER[fmt])
         for j, win in enumerate(t.get("wins", []) if fmt == 2 else []):
             if not isinstance(win, dict):
                 raise UnusableInput(f"tiers[{i}].wins[{j}]: must be a table")
             _fields(win, f"tiers[{i}].wins[{j}]", _WIN)
+            if win["area"] not in areas:
+                raise UnusableInput(f"tiers[{i}].wins[{j}].area: no area {win['area']!r} "
+                                    f"(areas: {', '.join(areas)})")
     if fmt == 1:
         _fields(game, "game", _GAME_1_LATE)
