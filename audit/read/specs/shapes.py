@@ -15,7 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.known import AREA_FIELDS
+from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.money import money
 from audit.styles import TICKET_ENGINES
 
@@ -43,6 +43,7 @@ _EINSTANT = [("denominations", "list", True), ("play_areas", "list", True), ("po
 _PUBLISHED = [("winners", "count", False), ("losers", "count", False), ("odds", "figure", False),
               ("losers_odds", "figure", False), ("subtotal_cost", "money", False),
               ("total_cost", "money", False), ("free_ticket_cost", "free_ticket_cost", False)]
+_NO_SYMBOLS = "missing: a spec declares its symbols as [[symbols]]"
 _GAME_1_LATE = [("regulation", "text", True), ("source", "text", True)]
 _SYMBOL = {1: [("code", "code1", True), ("group", "text", True), ("symbol", "text", True),
                ("caption", "text", False), ("value", "money", False)],
@@ -132,6 +133,31 @@ def _published(doc: dict[str, Any], required: bool) -> None:
         _fields(cost, f"published.other_costs[{i}]", [("name", "text", True), ("amount", "money", True)])
 
 
+# an area's sizes, when its style has them: whole numbers of at least this many
+_AREA_SIZES = {"spots": 1, "rows": 1, "cols": 1, "match": 1, "yours": 1, "winning": 0, "games": 1, "pairs": 1}
+
+
+def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    """An area's sizes are whole numbers, and each field naming a symbol group names one the spec lists."""
+    fields = AREA_FIELDS[area["style"]]
+    for key, least in _AREA_SIZES.items():
+        if key in fields and key in area:
+            value = area[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise UnusableInput(f"{where}.{key}: must be a whole number, not {value!r}")
+            if value < least:
+                raise UnusableInput(f"{where}.{key}: must be at least {least}, got {value}")
+    groups = {s.get("group") for s in doc.get("symbols", []) if isinstance(s, dict)} \
+        if isinstance(doc.get("symbols"), list) else set()
+    for key in GROUP_ROLES:
+        if key in fields and key in area:
+            group = area[key]
+            if not isinstance(group, str):
+                raise UnusableInput(f"{where}.{key}: must be a string, not {group!r}")
+            if group not in groups:
+                raise UnusableInput(f"{where}.{key}: no [[symbols]] of group {group!r}")
+
+
 def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
     value = doc.get(key)
     if not isinstance(value, dict):
@@ -160,6 +186,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         play = _table(doc, "play")
         _value(play, "max_wins", "play", "max_wins", True)
         _published(doc, required=False)
+        _rows(doc, "symbols", _NO_SYMBOLS)  # read before the areas that name their groups
         for i, area in enumerate(_rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")):
             _value(area, "style", f"areas[{i}]", "text", True)
             if area["style"] not in AREA_FIELDS:
@@ -168,6 +195,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             _value(area, "id", f"areas[{i}]", "name", True)
             if any(other["id"] == area["id"] for other in doc["areas"][:i]):
                 raise UnusableInput(f"areas[{i}].id: duplicate area id {area['id']!r}")
+            _area_fields(doc, area, f"areas[{i}]")
     else:
         if "style" not in game and "id" in game:  # an eInstant names its game and style together
             raise UnusableInput("game.id: goes with game.style (a spec without a style names its rules)")
@@ -180,7 +208,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _value(game, "id", "game", "name", True)
         _published(doc, required=True)
         _fields(_table(doc, "einstant"), "einstant", _EINSTANT)
-    for i, s in enumerate(_rows(doc, "symbols", "missing: a spec declares its symbols as [[symbols]]")):
+    for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):
         _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
