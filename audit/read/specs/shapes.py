@@ -156,6 +156,27 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
                 raise UnusableInput(f"{where}.{key}: must be a string, not {group!r}")
             if group not in groups:
                 raise UnusableInput(f"{where}.{key}: no [[symbols]] of group {group!r}")
+    if "decoy_weights" in fields and "decoy_weights" in area:
+        _decoy_weights(doc, area, where)
+
+
+def _decoy_weights(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    """docs/styles/key_number_match.md, section 2: a whole-number weight 1 .. 1,000,000 for every prize
+    symbol of the area's `prizes`, by code, and for nothing else."""
+    weights, at = area["decoy_weights"], f"{where}.decoy_weights"
+    if not isinstance(weights, dict):
+        raise UnusableInput(f"{at}: must be a table, not {weights!r}")
+    codes = [s.get("code") for s in doc["symbols"] if s.get("group") == area.get("prizes")]
+    for code in weights:
+        if code not in codes:
+            raise UnusableInput(f"{at}.{code}: not one of the area's prize symbols")
+    for code in codes:
+        if code not in weights:
+            raise UnusableInput(f"{at}.{code}: missing: every prize symbol has a weight")
+        weight = weights[code]
+        if isinstance(weight, bool) or not isinstance(weight, int) or not 1 <= weight <= 1_000_000:
+            raise UnusableInput(f"{at}.{code}: must be a whole number 1 .. 1000000 (every prize symbol is "
+                                f"shown), not {weight!r}")
 
 
 def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
