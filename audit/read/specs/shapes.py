@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
+from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.money import money
 from audit.styles import TICKET_ENGINES
@@ -179,6 +180,30 @@ def _decoy_weights(doc: dict[str, Any], area: dict[str, Any], where: str) -> Non
                                 f"shown), not {weight!r}")
 
 
+_POOL_RULES = {"packs": [("neighbours", "text", False), ("min_winners", "count", False),
+                         ("max_winners", "count", False), ("min_prize_value", "money", False)],
+               "blocks": [("shares", "count", False), ("neighbours", "text", False),
+                          ("min_winners", "count", False), ("max_winners", "count", False),
+                          ("min_prize_times", "decimal", False)]}
+_RULE_LIMITS = {"caps": "at_most", "spacing": "min_distance"}
+
+
+def _pool_rules(doc: dict[str, Any], name: str) -> None:
+    """[packs] (printed) or [blocks] (eInstant), when given: a table of counts, an amount, and lists of
+    caps and spacing rules, each a table with its limit (docs/new-game.md, section 2b)."""
+    if name not in doc:
+        return
+    table = _table(doc, name)
+    _fields(table, name, _POOL_RULES[name])
+    for key, limit in _RULE_LIMITS.items():
+        rules = table.get(key, [])
+        if not isinstance(rules, list) or not all(isinstance(rule, dict) for rule in rules):
+            raise UnusableInput(f"{name}.{key}: must be a list of tables")
+        for i, rule in enumerate(rules):
+            _fields(rule, f"{name}.{key}[{i}]", [("tiers", "list", False), ("prize", "money", False),
+                                                  (limit, "count", True)])
+
+
 def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
     value = doc.get(key)
     if not isinstance(value, dict):
@@ -241,5 +266,11 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             if win["area"] not in areas:
                 raise UnusableInput(f"tiers[{i}].wins[{j}].area: no area {win['area']!r} "
                                     f"(areas: {', '.join(areas)})")
+    _pool_rules(doc, "packs" if fmt == 2 else "blocks")
     if fmt == 1:
+        for key in ("play", "layout"):
+            if key in doc and not isinstance(doc[key], dict):
+                raise UnusableInput(f"{key}: must be a table")
         _fields(game, "game", _GAME_1_LATE)
+        if game["style"] == "prize_legend_duel":
+            refuse_misshapen_duel(doc)
