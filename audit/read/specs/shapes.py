@@ -17,6 +17,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
+from audit.read.specs.match_layout import refuse_misshapen_match
 from audit.read.specs.money import money
 from audit.styles import TICKET_ENGINES
 
@@ -274,3 +275,5 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _fields(game, "game", _GAME_1_LATE)
         if game["style"] == "prize_legend_duel":
             refuse_misshapen_duel(doc)
+        if game["style"] == "area_match":
+            refuse_misshapen_match(doc)

@@ -36,11 +36,8 @@ UNFINISHED = [
     (r"^tiers\[\d+\]\.wins\[\d+\]\.(how|prize):", "whether an area's style takes a win's how and prize: "
      "each style's contract, section 3, not checked at read"),
     (r"^published\.free_ticket_cost:", "when a published table must say how it prices free tickets"),
-    (r"^(layout\b|play\.spots_per_area:)", "the area_match style's [layout] (match_pays, wild, bonus_games, "
-     "...) and [play]: not checked at read"),
     (r"^(packs|blocks)\.", "[packs] and [blocks] rules held to the pools' sizes, winners and tiers"),
-    (r"^symbols\[\d+\]\.(group|value):", "a symbol's group as its style reads it, a prize value more than "
-     "nothing: not checked at read"),
+    (r"^symbols\[\d+\]\.value:", "a prize symbol's value more than nothing: not checked at read"),
 ]
 
 
