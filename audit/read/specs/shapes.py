@@ -34,7 +34,9 @@ _AT_LEAST_ONE = {"order": "an order holds at least one ticket or share",
                  "pool": "a pool holds at least one ticket or share",
                  "max_wins": "a winning ticket wins at least once: 1 or more, not 0"}
 _CHOICES = {"counts_per": ("order", "pool"), "counts_per_pool": ("pool",),
-            "how": ("automatic", "multiplier", "all"), "free_ticket_cost": ("zero", "price")}
+            "how": ("automatic", "multiplier", "all"), "free_ticket_cost": ("zero", "price"),
+            "packs_neighbours": ("within packs", "across packs", "off"),
+            "blocks_neighbours": ("within blocks", "across blocks", "off")}
 # a count or odds as printed: digits (commas among them), optionally a point and more digits; positive
 _FIGURE = re.compile(r"[0-9][0-9,]*(\.[0-9]+)?", re.ASCII)
 _PRINTED = [("price", "money", True), ("order_tickets", "order", True), ("pool_tickets", "pool", True),
@@ -56,7 +58,7 @@ _TIER = {1: [("multiplier", "decimal", True), ("count", "count", True), ("odds",
              ("i_count", "figure", False), ("i_odds", "figure", False), ("i_amounts", "list", False)],
          2: [("id", "tier_id", True), ("get", "text", False), ("published_cost", "money", False),
              ("published_odds", "figure", False), ("wins", "list", True), ("count", "count", True)]}
-_WIN = [("area", "text", True), ("how", "text", True)]
+_WIN = [("area", "text", True), ("how", "text", True), ("by", "whole", False), ("prize", "text", True)]
 _BLANK = {"code1": "the play and the manifest name the symbol by its code",
           "code2": "a tier's wins and the manifest name the symbol by its code",
           "tier_id": "the pool files, the manifest and [packs] name a tier by its id"}
@@ -158,6 +160,19 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
                 raise UnusableInput(f"{where}.{key}: must be a string, not {group!r}")
             if group not in groups:
                 raise UnusableInput(f"{where}.{key}: no [[symbols]] of group {group!r}")
+    if "distinct_numbers" in fields and "distinct_numbers" in area:
+        _value(area, "distinct_numbers", where, "bool", True)
+    if "lines" in fields and "lines" in area:
+        _value(area, "lines", where, "list", True)
+    if "symbol" in fields and "symbol" in area:
+        _value(area, "symbol", where, "text", True)
+        if "pictures" in area and area["symbol"] not in [s.get("code") for s in doc["symbols"]
+                                                         if s.get("group") == area["pictures"]]:
+            raise UnusableInput(f"{where}.symbol: {area['symbol']!r} is not one of the area's pictures")
+    labels = area.get("labels", [])
+    if not isinstance(labels, list) or not all(isinstance(x, str) and 0 < len(x) <= 200 for x in labels):
+        raise UnusableInput(f"{where}.labels: must be a list of section titles (strings of 1 to 200 "
+                            "characters)")
     if "decoy_weights" in fields and "decoy_weights" in area:
         _decoy_weights(doc, area, where)
 
@@ -181,9 +196,9 @@ def _decoy_weights(doc: dict[str, Any], area: dict[str, Any], where: str) -> Non
                                 f"shown), not {weight!r}")
 
 
-_POOL_RULES = {"packs": [("neighbours", "text", False), ("min_winners", "count", False),
+_POOL_RULES = {"packs": [("neighbours", "packs_neighbours", False), ("min_winners", "count", False),
                          ("max_winners", "count", False), ("min_prize_value", "money", False)],
-               "blocks": [("shares", "count", False), ("neighbours", "text", False),
+               "blocks": [("shares", "count", False), ("neighbours", "blocks_neighbours", False),
                           ("min_winners", "count", False), ("max_winners", "count", False),
                           ("min_prize_times", "decimal", False)]}
 _RULE_LIMITS = {"caps": "at_most", "spacing": "min_distance"}
@@ -233,7 +248,8 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         play = _table(doc, "play")
         _value(play, "max_wins", "play", "max_wins", True)
         _published(doc, required=False)
-        _rows(doc, "symbols", _NO_SYMBOLS)  # read before the areas that name their groups
+        for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):  # before the areas that name their groups
+            _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
         for i, area in enumerate(_rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")):
             _value(area, "style", f"areas[{i}]", "text", True)
             if area["style"] not in AREA_FIELDS:
@@ -255,8 +271,11 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _value(game, "id", "game", "name", True)
         _published(doc, required=True)
         _fields(_table(doc, "einstant"), "einstant", _EINSTANT)
+    prize_groups = {a.get("prizes") for a in doc["areas"]} if fmt == 2 else set()  # texts, checked above
     for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):
         _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+        if s["group"] in prize_groups and "value" not in s and not s.get("free"):
+            raise UnusableInput(f"symbols[{i}].value: missing field (or free = true)")
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
         _fields(t, f"tiers[{i}]", _TIER[fmt])

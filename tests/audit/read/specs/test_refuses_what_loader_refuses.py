@@ -29,15 +29,17 @@ DELETE = "<deleted>"
 HOSTILE: list[object] = [DELETE, "", -1, "x", 0]
 
 # Fields whose refusal audit's reader does not yet share (a regex on the field the loader names, the
-# class): each case of one is xfail while audit takes the spec, and passes once audit refuses it.
+# class): a case of one is xfail while audit takes the spec or names another field, and passes once
+# audit refuses it naming the loader's field; a field of no class must be refused so today.
 UNFINISHED = [
-    (r"^areas\[\d+\]\.(?!style:|id:|decoy_weights)", "an area's style fields (a size left out or below the "
-     "style's least, symbol, lines, labels, ...): checked by audit's style engines, not at read"),
+    (r"^areas\[\d+\]\.(?!style:|id:|decoy_weights|labels:|distinct_numbers:)", "an area's style fields left "
+     "out or out of the style's own range (spots, match, rows, symbol, lines, legend, winning_from, ...): "
+     "checked by audit's style engines, not at read"),
     (r"^tiers\[\d+\]\.wins\[\d+\]\.(how|prize):", "whether an area's style takes a win's how and prize: "
      "each style's contract, section 3, not checked at read"),
     (r"^published\.free_ticket_cost:", "when a published table must say how it prices free tickets"),
-    (r"^(packs|blocks)\.", "[packs] and [blocks] rules held to the pools' sizes, winners and tiers"),
-    (r"^symbols\[\d+\]\.value:", "a prize symbol's value more than nothing: not checked at read"),
+    (r"^(packs|blocks)\.(?!neighbours:)", "[packs] and [blocks] rules held to the pools' sizes, winners and "
+     "tiers (0 asks nothing, more than a pack holds, a rule naming no tier)"),
 ]
 
 
