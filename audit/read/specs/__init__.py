@@ -18,6 +18,7 @@ from audit.read.specs.einstant import read_einstant
 from audit.read.specs.known import refuse_unknown
 from audit.read.specs.model import Claim, SpecExpectation
 from audit.read.specs.printed import read_printed
+from audit.read.specs.shapes import refuse_misshapen
 
 __all__ = ["Claim", "SpecExpectation", "read_spec"]
 
@@ -38,6 +39,7 @@ def read_spec(path: Path) -> SpecExpectation:
         if type(fmt) is not int or fmt not in (1, 2):
             raise UnusableInput("format: missing field" if fmt is None else
                                 f"format: must be 1 or 2 (a game of play areas), not {fmt!r}")
+        refuse_misshapen(doc)  # a field of every game missing or of the wrong kind, named as the loader does
         refuse_unknown(doc)  # a field nothing uses, named as poolgen's loader names it
         if fmt == 2:  # a game of play styles
             return read_printed(doc, name, digest)

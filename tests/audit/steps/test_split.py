@@ -180,6 +180,6 @@ def test_poolgen_refuses_a_ceremony_for_some_pools_of_a_split_order(order, tmp_p
     spec = order["spec"]
     args = new_args(tmp_path, tmp_path / "c1.ceremony")
     args[args.index("--spec") + 1] = str(spec)
-    refused(invoke(*args), f"--pool: {spec.name} splits its order's counts over its pools (printed.split): "
+    refused(invoke(*args), f"--pool: {spec} splits its order's counts over its pools (printed.split): "
                            "one seed makes every pool of the order, so a ceremony binds them all (p1, p2, "
                            "p3, p4, p5, p6), not p1")
