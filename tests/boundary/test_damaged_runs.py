@@ -214,22 +214,22 @@ def _audit_error(result, message: str) -> None:
     assert result.stderr == f"audit: error: {message}\n"
 
 
-SPEC_DAMAGE = [
+SPEC_DAMAGE = [  # the loader's words: audit reads every field's kind first (audit/read/specs/shapes.py)
     ("hand_to_hand_tactics", 'multiplier = "5000"\n', 'multiplier = "abc"\n',
      "tiers[0].multiplier: 'abc' is not a number"),
     ("hand_to_hand_tactics", 'multiplier = "5000"\n', 'multiplier = "Infinity"\n',
-     "tiers[0].multiplier: 'Infinity' is not a finite number"),
+     "tiers[0].multiplier: 'Infinity' is not a non-negative number"),
     ("hand_to_hand_tactics", 'multiplier = "5000"\n', 'multiplier = "NaN"\n',
-     "tiers[0].multiplier: 'NaN' is not a finite number"),
+     "tiers[0].multiplier: 'NaN' is not a non-negative number"),
     ("hand_to_hand_tactics", 'multiplier = "5000"\n', "multiplier = true\n",
-     "tiers[0].multiplier: a multiplier must be a decimal string, not True"),
+     "tiers[0].multiplier: must be a string, not True"),
     ("happy_holidays", 'price = "1.00"', 'price = "Infinity"',
      "printed.price: 'Infinity' is not a finite amount"),
     ("happy_holidays", 'prize = "$1"\n', 'prize = "-NaN"\n', "tiers[1].prize: '-NaN' is not a finite amount"),
     ("happy_holidays", 'prize = "$1"\n', 'prize = "1e999999999"\n',
      "tiers[1].prize: '1e999999999' is not an amount"),
     ("happy_holidays", "pool_tickets = 300000", "pool_tickets = 0",
-     "not a spec this verifier can read (ZeroDivisionError: integer division or modulo by zero)"),
+     "printed.pool_tickets: a pool holds at least one ticket or share"),
 ]
 
 
