@@ -17,7 +17,6 @@ owned.make): an interrupt leaves no NEW.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -32,6 +31,7 @@ from poolgen.backoffice.sales import SalesLedger, now_text
 from poolgen.backoffice.sales_schema import CHAINED, SALES
 from poolgen.backoffice.share_reports import reconcile_sales
 from poolgen.backoffice.vouched import signed
+from poolgen.files.read import file_sha256
 
 _V3_SALES = ("run_id, pool, serial, sale_no, at, channel, player, voided_at, void_reason, claimed_at, "
              "prize_cents")
@@ -52,13 +52,6 @@ class Upgraded:
     heads: dict[str, str] = field(default_factory=dict)
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
-
 
 def _settled(old: Path) -> str:
     """The SHA-256 of OLD's bytes, refused while SQLite's -wal file beside it holds changes not in them."""
@@ -66,7 +59,7 @@ def _settled(old: Path) -> str:
     if wal.exists() and wal.stat().st_size > 0:
         raise BackOfficeError(f"{old}: SQLite's {wal.name} file beside it holds changes not yet in it; open "
                               "it with the writer that made them (or sqlite3) to merge them, then convert")
-    return _sha256(old)
+    return file_sha256(old)
 
 
 @dataclass

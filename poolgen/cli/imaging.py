@@ -12,7 +12,7 @@ import typer
 
 from poolgen.cli.common import Force, Json, echo, reports_errors, say, say_vouched, write_output
 from poolgen.errors import RunError
-from poolgen.files.read import read_input
+from poolgen.files.read import file_sha256, read_input
 from poolgen.files.write import present, staged_folder
 
 # Each command imports the modules doing its work (polars, numpy, cryptography) when it runs, not this
@@ -89,19 +89,15 @@ def export_cmd(
                        f"{length:,} characters and LF, layout {layout} (mode 0600: outcomes, the printer "
                        f"only)",
               out, {"format": "fixed", "tickets": rows, "record_characters": length, "layout": str(layout),
-                    "layout_sha256": _sha256(Path(layout)), **checked})
+                    "layout_sha256": file_sha256(Path(layout)), **checked})
 
-
-def _sha256(path: Path) -> str:
-    with path.open("rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _exported(as_json: bool, text: str, out: Path, facts: dict[str, object]) -> None:
     """The line, or with --json the file written, its SHA-256 (read back: it is written in parts) and
     `facts`; `outcomes`: it holds them, for the printer only."""
     if as_json:
-        typer.echo(json.dumps({"imaging": str(out), "mode": "0600", "sha256": _sha256(out), **facts,
+        typer.echo(json.dumps({"imaging": str(out), "mode": "0600", "sha256": file_sha256(out), **facts,
                                "outcomes": True}, indent=2))
     else:
         echo(text)

@@ -171,3 +171,9 @@ def file_entry(path: Path) -> dict[str, Any]:
             h.update(chunk)
             size += len(chunk)
     return {"name": path.name, "bytes": size, "sha256": h.hexdigest()}
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, as 64 lower-case hex digits (read in chunks)."""
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()

@@ -300,7 +300,7 @@ class Game:
     @property
     def file(self) -> str:
         """The spec file as the user named it (relative or absolute), as every line about it says it: two
-        folders' wild_side.toml are told apart."""
+        folders' game.toml are told apart."""
         return display(self.path)
 
     def pool(self, pool_id: str) -> Pool:

@@ -23,7 +23,7 @@ class Reader:
     `poolgen.game.play.FieldReader` an area style reads with). Tables are the parsed TOML's."""
 
     def __init__(self, path: Path) -> None:
-        self.file = display(path)  # as the user typed it: two folders' wild_side.toml are told apart
+        self.file = display(path)  # as the user typed it: two folders' game.toml are told apart
 
     def fail(self, where: str, why: str) -> SpecError:
         return SpecError(f"{self.file}: {where}: {why}")

@@ -15,7 +15,6 @@ seeds and ceremony reveals are never copied.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +25,7 @@ from audit.read.limits import MAX_SIGNATURE_BYTES
 from audit.read.manifest import signature_problem
 from audit.read.runfiles import hash_run_file, read_run_bytes
 from poolgen.errors import RunError
-from poolgen.files.read import read_input
+from poolgen.files.read import file_sha256, read_input
 from poolgen.files.write import present, staged_folder, write_atomic
 from poolgen.run.folder import RunFolder, open_run
 from poolgen.run.manifest import MANIFEST, SIGNATURE
@@ -109,13 +108,6 @@ def field_paths(value: object, at: str = "") -> set[str]:
         return set().union(*(field_paths(item, f"{at}[]") for item in value)) if value else {at + "[]"}
     return {at}
 
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _checked(what: Callable[[], T]) -> T:
@@ -218,6 +210,6 @@ def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
         write_atomic(staged / PUBLIC_FILE, key_pem)
         write_atomic(staged / "commitments.txt", summary)
         names.append("commitments.txt")
-        sums = "".join(f"{_sha256(staged / n)}  {n}\n" for n in names)
+        sums = "".join(f"{file_sha256(staged / n)}  {n}\n" for n in names)
         write_atomic(staged / "SHA256SUMS", sums.encode("ascii"))
     return [*names, "SHA256SUMS"]

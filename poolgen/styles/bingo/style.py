@@ -25,7 +25,7 @@ __all__ = ["FIELDS", "OPTIONAL_SPOTS", "SHAPES", "SPOTS", "Params", "best", "che
            "shapes", "uniform_cards", "weight_accept"]
 
 FIELDS: frozenset[str] = frozenset({"cards", "free", "calls", "patterns", "prizes", "numbers"})
-MAX_CARDS = 8  # section 2: six-card games are sold (Missouri's Bingo Bucks); a ticket's 8 x 25 cells fit
+MAX_CARDS = 8  # section 2: six-card games are sold; a ticket's 8 x 25 cells fit
 # every column holds an index into `numbers` (0..74: the numbers 1..75; 75: the FREE centre; section 4)
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_call_", ("numbers",)),) + tuple(
     (f"_card{k}_", ("numbers",)) for k in range(MAX_CARDS))
