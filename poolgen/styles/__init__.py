@@ -26,7 +26,6 @@ from poolgen.styles import (
     cards,
     key_number_all,
     key_number_match,
-    lines,
     maze,
     prize_box,
     symbol_count,
@@ -37,6 +36,7 @@ from poolgen.styles.area_match import params as area_match_params
 from poolgen.styles.area_match import style as area_match
 from poolgen.styles.bingo import style as bingo
 from poolgen.styles.crossword import style as crossword
+from poolgen.styles.lines import style as lines
 from poolgen.styles.match_n import style as match_n
 from poolgen.styles.prize_legend_duel import params as prize_legend_duel_params
 from poolgen.styles.prize_legend_duel import style as prize_legend_duel

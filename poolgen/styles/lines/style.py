@@ -1,13 +1,11 @@
 """Lines (contract: docs/styles/lines.md): "three in a line" on an R x C grid of pictures. A line the
-spec lists is complete when every cell of it shows the area's symbol; the number of complete lines
-wins the legend's prize for that number, only that one, or (`line_prizes`) each complete line wins
-the prize printed for it."""
+spec lists is complete when every cell of it shows one line-making symbol (the area's `symbol`, or any
+one of its `symbols`); the number of complete lines wins the legend's prize for that number, only that
+one, or (`line_prizes`) each complete line wins the prize printed for it."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -26,76 +24,26 @@ from poolgen.game.play import (
     unpaid_legend_line,
 )
 from poolgen.money import fmt_cents
-from poolgen.rng import Stream, derive_stream, integers, row_permutations
+from poolgen.rng import Stream, integers, row_permutations
+from poolgen.styles.lines.placements import (
+    MAX_PLACEMENTS,
+    PROBE,
+    decoy_lines,
+    decoys_fit,
+    of,
+    placements,
+    valid_sets,
+)
+from poolgen.styles.lines.placements import (
+    Params as Params,  # the style's parameters (poolgen/styles/__init__.py)
+)
 
-FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend",
-                                    "line_prizes"})
+FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "symbols", "lines", "prizes",
+                                    "legend", "line_prizes"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)), ("_prize_", ("prizes",)))
 OPTIONAL_SPOTS = ("_prize_",)  # only with line_prizes = "shown" (poolgen/game/spots.py)
-MAX_CELLS = 16  # the symbol's 2^(R x C) placements are enumerated (section 7)
+MAX_CELLS = 16
 TRIES = 100_000
-PROBE = 4096  # decoy draws `check` makes: at least 4 must make no line of one decoy (section 2)
-
-
-@dataclass(frozen=True)
-class Params:
-    rows: int
-    cols: int
-    pictures: tuple[Symbol, ...]
-    symbol: int
-    lines: tuple[tuple[int, ...], ...]
-    prizes: tuple[Symbol, ...]
-    legend: tuple[tuple[int, Symbol], ...]  # (complete lines, prize), increasing; () with line_prizes
-    line_prizes: tuple[Symbol, ...] = ()  # the prize printed for each line, in the lines' order; or ()
-    shown: bool = False  # line_prizes = "shown": each line's prize spot shows a prize of `prizes`
-
-
-@cache
-def placements(cells: int, lines: tuple[tuple[int, ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Every set of cells showing the symbol (bit k: cell k), in increasing order, and how many lines
-    each completes."""
-    sets = np.arange(1 << cells, dtype=np.int64)
-    complete = np.zeros(sets.size, dtype=np.int64)
-    for line in lines:
-        mask = sum(1 << c for c in line)
-        complete += (sets & mask) == mask
-    return sets, complete
-
-
-@cache
-def paid_lines(cells: int, lines: tuple[tuple[int, ...], ...], prize_of: tuple[int, ...]) -> np.ndarray:
-    """Per set of cells (placements' order), how many complete lines print each prize: (sets, prizes)
-    counts, prize_of[i] the index of line i's prize among the distinct ones (section 7, line_prizes)."""
-    sets = np.arange(1 << cells, dtype=np.int64)
-    out = np.zeros((sets.size, max(prize_of) + 1), dtype=np.int64)
-    for line, p in zip(lines, prize_of, strict=True):
-        mask = sum(1 << c for c in line)
-        out[:, p] += (sets & mask) == mask
-    return out
-
-
-def _distinct(params: Params) -> tuple[list[str], tuple[int, ...]]:
-    """The distinct codes of line_prizes (first seen first) and each line's index among them."""
-    codes = list(dict.fromkeys(s.code for s in params.line_prizes))
-    return codes, tuple(codes.index(s.code) for s in params.line_prizes)
-
-
-def valid_sets(params: Params, wins: Sequence[Win]) -> np.ndarray:
-    """The sets of cells (bit masks, increasing) that complete exactly what `wins` (a tier's wins in the
-    area, none for a loser) pay: section 7, step 1."""
-    cells = params.rows * params.cols
-    sets, complete = placements(cells, params.lines)
-    if not params.line_prizes:
-        target = len(wins) if params.shown else \
-            next(c for c, s in params.legend if s.code == wins[0].prize.code) if wins else 0
-        out: np.ndarray = sets[complete == target]
-        return out
-    codes, prize_of = _distinct(params)
-    want = np.zeros(len(codes), dtype=np.int64)
-    for w in wins:
-        want[codes.index(w.prize.code)] += 1
-    chosen: np.ndarray = sets[(paid_lines(cells, params.lines, prize_of) == want).all(axis=1)]
-    return chosen
 
 
 def _lines(ctx: AreaReading, table: Mapping[str, Any], where: str, cells: int) -> tuple[tuple[int, ...], ...]:
@@ -121,29 +69,67 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if rows * cols > MAX_CELLS:
         raise r.fail(f"{where}.rows", f"{rows} x {cols} cells; at most {MAX_CELLS}")
     pictures = ctx.group(table, "pictures", where, "pictures")
-    code = r.get(table, "symbol", where, str)
-    symbol = next((i for i, s in enumerate(pictures) if s.code == code), None)
-    if symbol is None:
-        raise r.fail(f"{where}.symbol", f"{code!r} is not one of the area's pictures")
-    if len(pictures) < 3:
+    symbols = _symbols(ctx, table, where, pictures)
+    decoys = len(pictures) - len(symbols)
+    if len(symbols) == 1 and len(pictures) < 3:
         raise r.fail(f"{where}.pictures", "the symbol and at least 2 decoy pictures")
+    if decoys == 1:
+        raise r.fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
+    base = len(symbols) + (1 if decoys else 0)
+    if base ** (rows * cols) > MAX_PLACEMENTS:
+        raise r.fail(f"{where}.symbols", f"{base} classes of cell on {rows * cols} cells: "
+                                         f"{base}^{rows * cols} placements; at most {MAX_PLACEMENTS:,}")
     lines = _lines(ctx, table, where, rows * cols)
     prizes = ctx.group(table, "prizes", where, "prizes")
     if ("legend" in table) == ("line_prizes" in table):
         raise r.fail(f"{where}.legend", "a lines area pays by `legend` (a prize per number of complete "
                                         "lines) or by `line_prizes` (a prize per line): one of them")
-    legend = _legend(ctx, table, where, prizes, lines, rows * cols) if "legend" in table else ()
+    complete = placements(rows * cols, lines, base, bool(decoys))[1].sum(axis=1)
+    noun = "symbols" if "symbols" in table else "symbol"
+    legend = _legend(ctx, table, where, prizes, lines, complete, noun) if "legend" in table else ()
     shown = table.get("line_prizes") == "shown"
     line_prizes = _line_prizes(ctx, table, where, prizes, lines) if "line_prizes" in table and not shown \
         else ()
-    if _decoys_fit(len(pictures) - 1, rows * cols, lines) < 4:
-        raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {len(pictures) - 1} decoys keep "
+    if decoys and decoys_fit(decoys, rows * cols, lines) < 4:
+        raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {decoys} decoys keep "
                                        "every line from showing one decoy alone")
-    return Params(rows, cols, pictures, symbol, lines, prizes, legend, line_prizes, shown)
+    if not (complete == 0).any():
+        raise r.fail(f"{where}.lines", "every placement of the symbols completes a line: no ticket could "
+                                       "show none")
+    return Params(rows, cols, pictures, symbols, lines, prizes, legend, line_prizes, shown,
+                  several="symbols" in table)
+
+
+def _symbols(ctx: AreaReading, table: Mapping[str, Any], where: str, pictures: tuple[Symbol, ...]
+             ) -> tuple[int, ...]:
+    """The line-making pictures: `symbol` (one) or `symbols` (a list of 2 or more), as indices."""
+    r = ctx.r
+    if "symbols" not in table:
+        code = r.get(table, "symbol", where, str)
+        symbol = next((i for i, s in enumerate(pictures) if s.code == code), None)
+        if symbol is None:
+            raise r.fail(f"{where}.symbol", f"{code!r} is not one of the area's pictures")
+        return (symbol,)
+    if "symbol" in table:
+        raise r.fail(f"{where}.symbol", "a lines area names one `symbol` or a list of `symbols`: one of them")
+    raw = r.get(table, "symbols", where, list)
+    out: list[int] = []
+    for j, code in enumerate(raw):
+        at = next((i for i, s in enumerate(pictures) if s.code == code), None)
+        if at is None:
+            raise r.fail(f"{where}.symbols[{j}]", f"{str(code)[:80]!r} is not one of the area's pictures")
+        if at in out:
+            raise r.fail(f"{where}.symbols[{j}]", f"{code!r} twice")
+        out.append(at)
+    if len(out) < 2:
+        raise r.fail(f"{where}.symbols", "a list of 2 or more of the area's pictures (a single one is "
+                                         "`symbol`)")
+    return tuple(out)
 
 
 def _legend(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tuple[Symbol, ...],
-            lines: tuple[tuple[int, ...], ...], cells: int) -> tuple[tuple[int, Symbol], ...]:
+            lines: tuple[tuple[int, ...], ...], complete: np.ndarray, noun: str
+            ) -> tuple[tuple[int, Symbol], ...]:
     r = ctx.r
     legend: list[tuple[int, Symbol]] = []
     for i, item in enumerate(r.get(table, "legend", where, list)):
@@ -159,10 +145,9 @@ def _legend(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tupl
         legend.append((n, prize))
     if not legend:
         raise r.fail(f"{where}.legend", "list the prize of each number of complete lines")
-    _, complete = placements(cells, lines)
     for n, _ in legend:
         if not (complete == n).any():
-            raise r.fail(f"{where}.legend", f"no placement of the symbol completes exactly {n} lines")
+            raise r.fail(f"{where}.legend", f"no placement of the {noun} completes exactly {n} lines")
     return tuple(legend)
 
 
@@ -186,22 +171,6 @@ def _line_prizes(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes:
     return tuple(out)
 
 
-def _decoy_lines(draw: np.ndarray, lines: tuple[tuple[int, ...], ...], symbol: int) -> np.ndarray:
-    """Per row: whether some line shows one decoy picture in every cell."""
-    found = np.zeros(draw.shape[0], dtype=bool)
-    for line in lines:
-        first = draw[:, line[0]]
-        found |= (first != symbol) & (draw[:, list(line)] == first[:, None]).all(axis=1)
-    return found
-
-
-def _decoys_fit(decoys: int, cells: int, lines: tuple[tuple[int, ...], ...]) -> int:
-    """How many of PROBE uniform decoy grids (no symbol) show no line of one decoy (fixed stream)."""
-    stream = derive_stream(bytes(32), "lines", "check")
-    draw = integers(stream, decoys, size=PROBE * cells).reshape(PROBE, cells)
-    return int((~_decoy_lines(draw, lines, -1)).sum())
-
-
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
     listed = params.prizes if params.shown else params.line_prizes or tuple(s for _, s in params.legend)
     prize = next((s for s in listed if s.code == code), None)
@@ -219,11 +188,12 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
     if not params.line_prizes and not params.shown:
         return "a ticket wins one legend prize (only the highest)" if len(wins) > 1 else None
+    noun = "symbols" if params.several else "symbol"
     if params.shown and not valid_sets(params, wins).size:
-        return f"no placement of the symbol completes exactly {len(wins)} lines"
+        return f"no placement of the {noun} completes exactly {len(wins)} lines"
     if not valid_sets(params, wins).size:
         paid = " + ".join(sorted((w.prize.code for w in wins), key=str))
-        return f"no placement of the symbol completes exactly lines printing {paid}"
+        return f"no placement of the {noun} completes exactly lines printing {paid}"
     return None
 
 
@@ -232,8 +202,14 @@ def entry(params: Params) -> dict[str, Any]:
                             else {"line_prizes": [s.code for s in params.line_prizes]} if params.line_prizes
                             else {"legend": [{"lines": n, "prize": s.code} for n, s in params.legend]})
     return {"rows": params.rows, "cols": params.cols, "pictures": [s.code for s in params.pictures],
-            "symbol": params.pictures[params.symbol].code, "lines": [list(x) for x in params.lines],
+            **_named(params), "lines": [list(x) for x in params.lines],
             "prizes": prize_entry(params.prizes)} | pays
+
+
+def _named(params: Params) -> dict[str, Any]:
+    """The manifest's `symbol` (one, as the spec named it) or `symbols` (a list)."""
+    codes = [params.pictures[i].code for i in params.symbols]
+    return {"symbols": codes} if params.several else {"symbol": codes[0]}
 
 
 def columns(area_id: str, params: Params) -> list[str]:
@@ -248,7 +224,9 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     cells = params.rows * params.cols
     spots = np.zeros((n, len(params.lines)), dtype=np.int64)
     cumulative = pool_prize_mix(params.prizes, groups, mix)
-    decoys = np.array([i for i in range(len(params.pictures)) if i != params.symbol], dtype=np.int64)
+    decoys = np.array(params.decoys, dtype=np.int64)
+    classes, done_lines = of(params)
+    picture_of = params.class_pictures
     out = np.zeros((n, cells), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
@@ -256,38 +234,37 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
             continue
         valid = valid_sets(params, wins)
         chosen = valid[integers(stream, valid.size, size=k)]
-        is_symbol = ((chosen[:, None] >> np.arange(cells)) & 1).astype(bool)
-        shown = np.zeros((k, cells), dtype=np.int64)
-        todo = np.arange(k)
+        fixed = picture_of[classes[chosen]]  # a symbol's picture, -1 where a decoy is drawn
+        shown = fixed.copy()
+        todo = np.arange(k) if decoys.size else np.arange(0)  # no decoys: step 2 draws nothing
         for _ in range(TRIES):
             if not todo.size:
                 break
-            draw = np.where(is_symbol[todo], params.symbol,
+            draw = np.where(fixed[todo] >= 0, fixed[todo],
                             decoys[integers(stream, decoys.size, size=todo.size * cells)].reshape(-1, cells))
-            line_of_one = _decoy_lines(draw, params.lines, params.symbol)
+            line_of_one = decoy_lines(draw, params.lines, params.symbols)
             shown[todo[~line_of_one]] = draw[~line_of_one]
             todo = todo[line_of_one]
         if todo.size:
             raise RunError(f"area {area_id!r}: decoys not laid out in {TRIES:,} rounds")
         out[rows] = shown
         if params.shown:
-            spots[rows] = _prize_spots(params, wins, is_symbol, cumulative, stream)
+            spots[rows] = _prize_spots(params, wins, done_lines[chosen], cumulative, stream)
     out8 = np.concatenate([out, spots], axis=1).astype(np.uint8) if params.shown else out.astype(np.uint8)
     return {name: np.ascontiguousarray(out8[:, j]) for j, name in enumerate(columns(area_id, params))}
 
 
-def _prize_spots(params: Params, wins: Sequence[Win], is_symbol: np.ndarray, cumulative: np.ndarray,
+def _prize_spots(params: Params, wins: Sequence[Win], done: np.ndarray, cumulative: np.ndarray,
                  stream: Stream) -> np.ndarray:
     """Section 7, steps 3 and 4: every line's spot a prize of the pool's mix, then the complete lines (in
     line order) the tier's wins in the order of row_permutations."""
-    k, count = is_symbol.shape[0], len(params.lines)
+    k, count = done.shape[0], len(params.lines)
     drawn = integers(stream, int(cumulative[-1]), size=k * count).reshape(k, count)
     spots = np.searchsorted(cumulative, drawn, side="right")
     if wins:
         index = {s.code: i for i, s in enumerate(params.prizes)}
         paid = np.array([index[w.prize.code] for w in wins], dtype=np.int64)
         order = row_permutations(stream, k, len(wins))
-        done = np.stack([is_symbol[:, list(line)].all(axis=1) for line in params.lines], axis=1)
         which = np.cumsum(done, axis=1) - 1  # a complete line's place among the row's complete lines
         fill = paid[order[np.arange(k)[:, None], np.clip(which, 0, len(wins) - 1)]]
         spots = np.where(done, fill, spots)
@@ -310,7 +287,7 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
         code = int(row[name])
         cells.append((name, _text(params.pictures[code] if 0 <= code < len(params.pictures) else None), "",
                       None, None))
-    key = _text(params.pictures[params.symbol])
+    key = _key(params)
     legend: list[Cell] = [("", f"{n} LINE{'S' if n > 1 else ''} OF {key.upper()}", p.symbol, None, None)
                           for n, p in params.legend]
     legend += [("", f"LINE {i + 1}", p.symbol, None, None) for i, p in enumerate(params.line_prizes)]
@@ -319,6 +296,17 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
                     None, None) for i in range(len(params.lines))]
     title = "LINE PRIZES" if params.line_prizes or params.shown else "PRIZE LEGEND"
     return [(f"{key.upper()} IN A LINE", cells), (title, legend)]
+
+
+def _key(params: Params) -> str:
+    """The line-making pictures' names: `X`, or `X OR O`."""
+    return " or ".join(_text(params.pictures[i]) for i in params.symbols)
+
+
+def _maker(params: Params, row: Mapping[str, Any], names: list[str], line: tuple[int, ...]) -> int | None:
+    """The symbol (a picture index) every cell of `line` shows, or None: the line is not complete."""
+    first = int(row[names[line[0]]])
+    return first if first in params.symbols and all(int(row[names[c]]) == first for c in line) else None
 
 
 def _prize_text(params: Params, code: Any) -> str:
@@ -342,19 +330,19 @@ def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
 def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the cells of the complete lines."""
     names = columns(area_id, params)
-    done = [line for line in params.lines if all(int(row[names[c]]) == params.symbol for c in line)]
+    makers = {i: m for i, line in enumerate(params.lines)
+              if (m := _maker(params, row, names, line)) is not None}
+    cells = {names[c] for i in makers for c in params.lines[i]}
     if params.line_prizes or params.shown:
-        key = _text(params.pictures[params.symbol])
-        paid = [(i, _line_prize(params, area_id, row, i)) for i, line in enumerate(params.lines)
-                if line in done]
-        spots = {f"{area_id}_prize_{i}" for i, _ in paid} if params.shown else set()
-        return ([f"{area_id}: line {i + 1} complete ({key}): its prize, {fmt_cents(p.cents or 0)}."
-                 for i, p in paid if p is not None], {names[c] for line in done for c in line} | spots)
-    prize = next((p for n, p in params.legend if n == len(done)), None)
+        paid = [(i, m, _line_prize(params, area_id, row, i)) for i, m in makers.items()]
+        spots = {f"{area_id}_prize_{i}" for i in makers} if params.shown else set()
+        return ([f"{area_id}: line {i + 1} complete ({_text(params.pictures[m])}): its prize, "
+                 f"{fmt_cents(p.cents or 0)}." for i, m, p in paid if p is not None], cells | spots)
+    prize = next((p for n, p in params.legend if n == len(makers)), None)
     if prize is None:
         return [], set()
-    return ([f"{area_id}: {len(done)} complete line(s) of {_text(params.pictures[params.symbol])}: the "
-             f"legend's prize, {fmt_cents(prize.cents or 0)}."], {names[c] for line in done for c in line})
+    return ([f"{area_id}: {len(makers)} complete line(s) of {_key(params)}: the legend's prize, "
+             f"{fmt_cents(prize.cents or 0)}."], cells)
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
