@@ -1,10 +1,10 @@
 """Lines ("three in a line"), evaluated from docs/styles/lines.md (sections 3 to 6) alone.
 
-A listed line is complete when all its cells show the symbol; the number of complete lines wins the
-legend's prize for it, or (`line_prizes`) each complete line wins the prize printed for it. A row is
-illegal (section 5, rules 1 to 3, in this order) when a cell code is out of range, a line shows one
-decoy picture in every cell, or the number of complete lines is at least the legend's smallest and not
-listed (a legend's only)."""
+A listed line is complete when all its cells show the symbol (or, with `symbols`, one of them alike);
+the number of complete lines wins the legend's prize for it, or (`line_prizes`) each complete line
+wins the prize printed for it. A row is illegal (section 5, rules 1 to 3, in this order) when a cell
+code is out of range, a line shows one decoy picture in every cell, or the number of complete lines is
+at least the legend's smallest and not listed (a legend's only)."""
 
 from __future__ import annotations
 
@@ -24,14 +24,18 @@ def _unreadable(aid: object) -> ValueError:
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     rows, cols = area.get("rows"), area.get("cols")
-    pictures, symbol = area.get("pictures"), area.get("symbol")
+    pictures = area.get("pictures")
+    named = area.get("symbols") if "symbols" in area else [area.get("symbol")]
     lines, prizes, legend = area.get("lines"), area.get("prizes"), area.get("legend")
     per_line = area.get("line_prizes")
-    if ("legend" in area) == ("line_prizes" in area):
+    if ("legend" in area) == ("line_prizes" in area) or ("symbol" in area) == ("symbols" in area):
+        raise _unreadable(aid)
+    if not (isinstance(named, list) and isinstance(pictures, list) and all(c in pictures for c in named)
+            and len(set(map(str, named))) == len(named) and len(named) >= (2 if "symbols" in area else 1)):
         raise _unreadable(aid)
     if not (type(rows) is int and type(cols) is int and rows >= 1 and cols >= 1 and rows * cols <= 16
             and isinstance(pictures, list) and len(set(map(str, pictures))) == len(pictures)
-            and symbol in pictures and isinstance(prizes, list) and prizes
+            and isinstance(prizes, list) and prizes
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)
             and isinstance(lines, list) and lines
             and (isinstance(legend, list) and legend or isinstance(per_line, list) and per_line
@@ -53,7 +57,7 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
         if type(n) is not int or not 1 <= n <= len(lines) or not increasing or p not in codes:
             raise _unreadable(aid)
         table_.append((n, codes.index(p)))
-    key = pictures.index(symbol)
+    keys = np.array([pictures.index(c) for c in named], dtype=np.int64)
     grid = int_columns(table, [f"{aid}_cell_{k}" for k in range(cells)]).astype(np.int64)
     n = table.height
     bad = ((grid < 0) | (grid >= len(pictures))).any(axis=1)
@@ -63,11 +67,12 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     decoy_line = np.zeros((n, len(lines)), dtype=bool)
     for i, line in enumerate(lines):
         part = grid[:, line]
-        done[:, i] = (part == key).all(axis=1)
+        alike = (part == part[:, :1]).all(axis=1)
+        done[:, i] = alike & np.isin(part[:, 0], keys)
         complete += done[:, i]
         # a line of one decoy is one whatever the row's other cells show (rule 2 holds beside rule 1)
         shown = (part[:, 0] >= 0) & (part[:, 0] < len(pictures))
-        decoy_line[:, i] = (part == part[:, :1]).all(axis=1) & (part[:, 0] != key) & shown
+        decoy_line[:, i] = alike & ~np.isin(part[:, 0], keys) & shown
     reasons.add(decoy_line.any(axis=1), lambda r: ", ".join(
         f"{aid}: line {i + 1} shows {pictures[grid[r, lines[i][0]]]} alone"
         for i in np.flatnonzero(decoy_line[r])))

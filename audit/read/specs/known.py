@@ -47,7 +47,7 @@ AREA_FIELDS: dict[str, set[str]] = {
                   "doubler"},
     "symbol_count": {"spots", "pictures", "symbol", "prizes", "legend", "most_alike"},
     "prize_box": {"games", "spots", "match", "pictures", "prizes"},
-    "lines": {"rows", "cols", "pictures", "symbol", "lines", "prizes", "legend", "line_prizes"},
+    "lines": {"rows", "cols", "pictures", "symbol", "symbols", "lines", "prizes", "legend", "line_prizes"},
     "yours_beats_theirs": {"pairs", "numbers", "prizes", "ties"},
     "add_up": {"games", "spots", "numbers", "target", "reach", "prizes"},
     "cards": {"games", "prizes", "ties"},

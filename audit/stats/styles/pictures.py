@@ -53,19 +53,27 @@ def lines_columns(area: dict[str, Any]) -> list[str]:
 
 
 def lines(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
-    """lines.md section 8: a cell's decoy is uniform over the decoys whatever the tier."""
-    aid, symbol = area["id"], area["pictures"].index(area["symbol"])
-    tests: Tests = [(f"{aid}_cell_{k} (a decoy) on tickets whose cell {k} shows a decoy, against win/lose",
-                     _decoys(get(f"{aid}_cell_{k}"), symbol))
-                    for k in range(area["rows"] * area["cols"])]
+    """lines.md section 8: a cell's decoy is uniform over the decoys whatever the tier; with several
+    symbols, a cell's symbol is uniform over the symbols whatever the tier."""
+    aid, cells = area["id"], area["rows"] * area["cols"]
+    named = area["symbols"] if "symbols" in area else [area["symbol"]]
+    keys = np.array([area["pictures"].index(c) for c in named], dtype=np.int64)
+    grid = np.stack([get(f"{aid}_cell_{k}").astype(np.int64) for k in range(cells)])
+    tests: Tests = []
+    if len(keys) < len(area["pictures"]):
+        tests += [(f"{aid}_cell_{k} (a decoy) on tickets whose cell {k} shows a decoy, against win/lose",
+                   np.where(np.isin(grid[k], keys), -1, grid[k])) for k in range(cells)]
+    if len(keys) > 1:
+        tests += [(f"{aid}_cell_{k} (which symbol) on tickets whose cell {k} shows a symbol, against "
+                   "win/lose",
+                   np.where(np.isin(grid[k], keys), grid[k], -1)) for k in range(cells)]
     if area.get("line_prizes") == "shown":  # a line's prize spot where the line is not complete
-        cells = np.stack([get(f"{aid}_cell_{k}").astype(np.int64)
-                          for k in range(area["rows"] * area["cols"])])
         for i, line in enumerate(area["lines"]):
-            done = (cells[line] == symbol).all(axis=0)
+            done = (grid[line] == grid[line[0]]).all(axis=0) & np.isin(grid[line[0]], keys)
             tests.append((f"{aid}_prize_{i} (a prize spot) on tickets whose line {i + 1} is not complete, "
                           "against win/lose", np.where(done, -1, get(f"{aid}_prize_{i}").astype(np.int64))))
-    return tests, [], [f"layout: {aid}: where {area['symbol']} shows: the lines it completes are the win, "
+    shows = " or ".join(named)
+    return tests, [], [f"layout: {aid}: where {shows} shows: the lines it completes are the win, "
                        "its cells uniform only given their number (lines.md section 8)"]
 
 
