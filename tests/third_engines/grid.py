@@ -142,9 +142,10 @@ def crossword_row(area: dict, letters: list[int | None], cells: list[int | None]
 
 def lines_row(area: dict, cells: list[int | None], spots: list[int | None] | None = None
               ) -> tuple[list[Win], list[str]]:
-    """One lines area of one row (lines.md section 5)."""
+    """One lines area of one row (lines.md section 5): a line is complete when its cells all show the
+    symbol, or (`symbols`) one of the symbols alike."""
     aid, pictures = area["id"], area["pictures"]
-    symbol = pictures.index(area["symbol"])
+    makers = {pictures.index(c) for c in (area["symbols"] if "symbols" in area else [area["symbol"]])}
     reasons = []
     if not all(_inside(v, len(pictures)) for v in cells):
         reasons.append(f"{aid}: a cell code out of range ({', '.join(_shown(v) for v in cells)})")
@@ -153,11 +154,11 @@ def lines_row(area: dict, cells: list[int | None], spots: list[int | None] | Non
         shown = {cells[k] for k in line}
         if len(shown) == 1:
             (v,) = shown
-            if _inside(v, len(pictures)) and v != symbol:
+            if _inside(v, len(pictures)) and v not in makers:
                 alone.append(f"{aid}: line {i + 1} shows {pictures[v]} alone")
     if alone:
         reasons.append(", ".join(alone))
-    done = [all(cells[k] == symbol for k in line) for line in area["lines"]]
+    done = [len({cells[k] for k in line}) == 1 and cells[line[0]] in makers for line in area["lines"]]
     if spots is not None:  # a prize spot a line (rule 4): a complete line wins the prize its spot shows
         prizes = area["prizes"]
         if not all(_inside(v, len(prizes)) for v in spots):
