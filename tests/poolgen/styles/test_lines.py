@@ -1,4 +1,4 @@
-"""lines layouts (poolgen/styles/lines.py) read back here from docs/styles/lines.md alone: a full pool
+"""lines layouts (poolgen/styles/lines/) read back here from docs/styles/lines.md alone: a full pool
 of Tic Tac Cash (specs/examples/tic_tac_cash.toml) completes exactly each tier's lines and no line of
 one decoy; the loader refuses, in one line, what it cannot lay out."""
 
