@@ -10,6 +10,9 @@ The loader refused what no pool could meet by counting (poolgen/loader/packs.py)
   otherwise the chain's descent (poolgen/run/packs/chain.py) exhibits one pool meeting them all,
   from a fixed public check stream (nothing of a run's seed). If it finds none, check refuses the
   spec in one line naming the parameters still broken.
+A split order's pool (`split = "even"`: its counts drawn from the seed) is proved for every count it
+may draw, with every share rounded down where a minimum is given, else rounded up
+(poolgen/check/split_packs.py says why that covers every draw).
 """
 
 from __future__ import annotations
