@@ -83,3 +83,21 @@ def test_a_resigned_split_run_whose_one_pack_holds_no_prize_is_refused_naming_it
     book = table["book"][winner]
     assert report["steps"][4]["reasons"] == [
         f"pool p1: 1 pack(s) break packs.min_prize_value (100 cents): book {book} pays cents 0"]
+
+
+def test_a_split_order_under_one_cap_is_held_to_its_exact_law_pool_by_pool(tmp_path):
+    """At least one winner a pack and at most one $2 or $6 (docs/randomness.md 5.6, exact): each pool is
+    drawn with its own counts (8 or 9 of $2, 0 or 1 of $6), and step 8 tests its capped tickets' places
+    against 5.6's law and leaves them out of the runs, pool by pool."""
+    made = split_run(tmp_path, packs={"min_winners": 1, "caps": [{"tiers": ["2", "6"], "at_most": 1}]})
+    report = _verify(made, made.folder)
+    assert report["failed_steps"] == []
+    held = {p["id"]: p["tiers"][3]["count"] + p["tiers"][4]["count"] for p in _pools(made.folder)}
+    assert set(held.values()) == {8, 9, 10}  # the seed drew different counts for different pools
+    for pool, count in held.items():
+        tier = pl.read_parquet(made.folder / f"pool-{pool}.parquet")["tier"].to_numpy().reshape(40, 50)
+        assert ((tier == "2") | (tier == "6")).sum(axis=1).max() == 1
+        assert ((tier == "2") | (tier == "6")).sum() == count
+        assert (tier != "lose").sum(axis=1).min() >= 1
+        assert any(d.startswith(f"pool {pool}: runs of winners and losers within each book, the capped "
+                                "tickets (packs.caps[0]) left out") for d in report["steps"][7]["details"])
