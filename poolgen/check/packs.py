@@ -224,7 +224,8 @@ def share_breaking(rules: Rules) -> dict[str, float]:
     return out
 
 
-def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
+def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "") -> str:
+    """What proves the pool's `rules` possible (a refusal names the pool, `named` after its id)."""
     if rules.winners_only:
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.2)"
     if exactly_capped(rules):
@@ -243,7 +244,7 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
         if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
             chain_orders(stream, rules, found.reshape(rules.books, rules.m))
     except NoArrangement as exc:
-        raise refusal(game, pool, exc) from None
+        raise refusal(game, replace(pool, id=pool.id + named), exc) from None
     slow = (" (5.10's exact draw of caps alone: each try accepted with probability about "
             f"{acceptance(rules)}: below 1e-3, or the caps' tickets more than half the pool)"
             if caps_alone(rules) else "")
@@ -257,7 +258,7 @@ def _split_possible(game: Game, pool: Pool, rules: Rules, low: Rules, table: str
     said = f"for every count the split may draw of pool {pool.id}"
     if not has_minimum(low):
         return (f"{said}: with every share rounded up (the most of every tier), "
-                f"{_possible(game, pool, rules, table)}")
+                f"{_possible(game, pool, rules, table, ' (every share rounded up)')}")
     down = replace(pool, id=f"{pool.id} (every share rounded down)")
     try:
         found = arrangement(CHECK_SEED, game.id, pool.id, low)

@@ -72,6 +72,21 @@ def test_a_floor_met_only_when_the_shares_round_up_is_refused_naming_it(tmp_path
     assert prizes.min() >= 101 and np.bincount(found, minlength=5).tolist() == list(rules.counts)
 
 
+def test_caps_met_only_when_the_shares_round_down_are_refused_naming_them(tmp_path):
+    """Three caps of one on each pair of the free, $1 and $2 tiers let a pack hold one of the three: 16 +
+    16 + 8 = 40 rounded down fit 40 packs, 17 + 17 + 9 = 43 rounded up do not (each cap alone fits)."""
+    caps = [{"tiers": pair, "at_most": 1} for pair in (["free", "1"], ["1", "2"], ["free", "2"])]
+    path = write(tmp_path, split_doc({"caps": caps}))
+    one_line(invoke("check", path), "poolgen",
+             f"{path}: packs.caps[0], packs.caps[1]: pool p1 (every share rounded up): no arrangement "
+             "meeting the pack parameters found after 200 proposals per ticket")
+    game = load_spec(path)
+    rules = rules_for(game, game.pools[0])  # the pool as loaded: every share rounded down
+    assert rules is not None and rules.counts == (1960, 16, 16, 8, 0)
+    found = arrangement(CHECK_SEED, game.id, "p1", rules).reshape(40, 50)
+    assert ((found >= 1) & (found <= 3)).sum(axis=1).max() == 1
+
+
 def _rules(hi: int = 4, caps: tuple = (), spacing: tuple = ()) -> Rules:
     """Two packs of 4, a ticket of tier 1 first in each, six losers; tiers 1 and 2 of $1 and $5."""
     return Rules(m=4, books=2, counts=(6, 2, 0), prizes=(0, 100, 500), lo=0, hi=hi, min_cents=None,
