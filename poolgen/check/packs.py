@@ -10,6 +10,9 @@ The loader refused what no pool could meet by counting (poolgen/loader/packs.py)
   otherwise the chain's descent (poolgen/run/packs/chain.py) exhibits one pool meeting them all,
   from a fixed public check stream (nothing of a run's seed). If it finds none, check refuses the
   spec in one line naming the parameters still broken.
+A split order's pool (`split = "even"`: its counts drawn from the seed) is proved for every count it
+may draw, with every share rounded down where a minimum is given, else rounded up
+(poolgen/check/split_packs.py says why that covers every draw).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from poolgen.check.figures import GameCheck
+from poolgen.check.split_packs import arrangement, has_minimum, place_extras
 from poolgen.errors import SpecError
 from poolgen.game.model import Game, Pool, Published, TierFigures
 from poolgen.money import fmt_cents
@@ -32,7 +36,7 @@ from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
 from poolgen.run.packs.neighbours import MAX_ROUNDS
 from poolgen.run.packs.spaced import chain_orders, exactly_spaced
-from poolgen.run.split import most_losers
+from poolgen.run.split import most_losers, rounded_down
 
 __all__ = ["check_layouts_vary", "check_packs", "share_breaking"]
 
@@ -220,7 +224,8 @@ def share_breaking(rules: Rules) -> dict[str, float]:
     return out
 
 
-def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
+def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "") -> str:
+    """What proves the pool's `rules` possible (a refusal names the pool, `named` after its id)."""
     if rules.winners_only:
         return "possible by the counts alone; drawn exactly (docs/randomness.md, 5.2)"
     if exactly_capped(rules):
@@ -239,12 +244,37 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str) -> str:
         if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
             chain_orders(stream, rules, found.reshape(rules.books, rules.m))
     except NoArrangement as exc:
-        raise refusal(game, pool, exc) from None
+        raise refusal(game, replace(pool, id=pool.id + named), exc) from None
     slow = (" (5.10's exact draw of caps alone: each try accepted with probability about "
             f"{acceptance(rules)}: below 1e-3, or the caps' tickets more than half the pool)"
             if caps_alone(rules) else "")
     return ("possible: check found a pool meeting every parameter; drawn by the chain "
             f"(docs/randomness.md, 5.3){slow}")
+
+
+def _split_possible(game: Game, pool: Pool, rules: Rules, low: Rules, table: str) -> str:
+    """The proof that a pool of a split order meets its parameters for every count vector the seed can
+    draw (`rules` with every share rounded up, `low` rounded down; check/split_packs.py says why)."""
+    said = f"for every count the split may draw of pool {pool.id}"
+    if not has_minimum(low):
+        return (f"{said}: with every share rounded up (the most of every tier), "
+                f"{_possible(game, pool, rules, table, ' (every share rounded up)')}")
+    down = replace(pool, id=f"{pool.id} (every share rounded down)")
+    try:
+        found = arrangement(CHECK_SEED, game.id, pool.id, low)
+    except NoArrangement as exc:
+        raise refusal(game, down, exc) from None
+    extras = [i for i, (a, b) in enumerate(zip(low.counts, rules.counts, strict=True)) if b > a]
+    stuck = place_extras(low, found, extras)
+    if stuck is not None:
+        tier, stops = stuck
+        raise SpecError(f"{game.file}: {', '.join(f'{table}.{s}' for s in stops)}: {down.id}: check found "
+                        f"no place for one more ticket of tier {pool.tiers[tier].id}, which the split may "
+                        "round up, in a pool meeting every parameter (docs/new-game.md, section 2b)")
+    return (f"{said}: check found the pool with every share rounded down meeting every parameter, and "
+            f"placed one more ticket of each of the {len(extras)} tiers that may round up on its losers "
+            "without breaking any (docs/new-game.md, 2b); drawn with the seed's counts (docs/randomness.md, "
+            "5.11)")
 
 
 def check_packs(game: Game, result: GameCheck, layouts: bool = True) -> None:
@@ -268,16 +298,21 @@ def check_packs(game: Game, result: GameCheck, layouts: bool = True) -> None:
         result.notes.append(f"{game.name}: consecutive tickets of a {pack} never show identical play data"
                             + (f", nor the last of a {pack} and the first of the next" if packs.neighbours ==
                                "across packs" else "") + " (a run holding a pair is laid out again)")
-    seen: set[Rules] = set()
-    for pool in game.pools:
-        rules = rules_for(game, pool)
-        if rules is None or rules in seen:
+    seen: set[tuple[Rules, Rules | None]] = set()
+    for pool in game.pools:  # a split order's pools hold every share rounded up here (check/game.py)
+        rules, low = rules_for(game, pool), rules_for(game, rounded_down(game, pool))
+        if rules is None or (rules, low) in seen:
             continue
-        seen.add(rules)
+        seen.add((rules, low))
+        if low is not None and low != rules:  # counts a split draws: the worst case (check/split_packs.py)
+            proof = _split_possible(game, pool, rules, low, table)
+            rules = low if has_minimum(low) else rules
+        else:
+            proof = _possible(game, pool, rules, table)
         shares = share_breaking(rules)
         floor = "min_prize_times" if packs.block is not None else "min_prize_value"  # as the spec names it
         said = "; ".join(f"{floor if name == 'min_prize_value' else name} {100 * share:.3g}%"
                          for name, share in shares.items())
         money = f" (min {fmt_cents(rules.min_cents)})" if rules.min_cents is not None else ""
         result.notes.append(f"{game.name}: pool {pool.id}: {table} a uniform shuffle would leave breaking "
-                            f"each parameter{money}: {said}; {_possible(game, pool, rules, table)}")
+                            f"each parameter{money}: {said}; {proof}")

@@ -44,8 +44,11 @@ _BLOCK_NEIGHBOURS: dict[str, Neighbours | None] = {"within blocks": "within pack
 
 
 def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book: int,
-               pools: Sequence[Pool]) -> Packs:
-    """The game's pack parameters (the default neighbour rule when the spec has no `[packs]`)."""
+               pools: Sequence[Pool], most: Sequence[Pool] = ()) -> Packs:
+    """The game's pack parameters (the default neighbour rule when the spec has no `[packs]`). A split
+    order (`most`: its pools with every share rounded up, `pools` with every share rounded down) has
+    them proved for both: a minimum against the fewest a seed can draw, a maximum against the most
+    (docs/new-game.md, section 2b)."""
     raw = doc.get("packs", {})
     if not isinstance(raw, dict):
         raise r.fail("packs", "must be a table")
@@ -63,7 +66,9 @@ def read_packs(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], per_book
                   caps=tuple(_caps(r, raw, tiers, per_book)),
                   spacing=tuple(_spacing(r, raw, tiers, per_book)))
     for pool in pools:
-        _possible(r, packs, pool, per_book)
+        _possible(r, packs, pool, per_book, when=" when every share rounds down" if most else "")
+    for pool in most:
+        _possible(r, packs, pool, per_book, when=" when every share rounds up")
     return packs
 
 
@@ -223,34 +228,35 @@ def _spacing(r: Reader, raw: dict[str, Any], tiers: tuple[Tier, ...], per_book: 
     return out
 
 
-def _possible(r: Reader, packs: Packs, pool: Pool, m: int, table: str = "packs") -> None:
-    """What every pool must allow: its counts spread over its packs within each parameter."""
+def _possible(r: Reader, packs: Packs, pool: Pool, m: int, table: str = "packs", when: str = "") -> None:
+    """What every pool must allow: its counts spread over its packs within each parameter (`when`: the
+    split's rounding these counts are, said after them)."""
     books = pool.books or pool.tickets // m
     count = {t.id: t.count for t in pool.tiers}
     name = f"pool {pool.id} ({books:,} {table} of {m})"
     lo, hi = packs.min_winners, packs.max_winners
     if lo is not None and pool.winners < books * lo:
-        raise r.fail(f"{table}.min_winners", f"{name} has {pool.winners:,} winners, fewer than "
+        raise r.fail(f"{table}.min_winners", f"{name} has {pool.winners:,} winners{when}, fewer than "
                                              f"{lo} x {books:,} = {books * lo:,}")
     if hi is not None and pool.winners > books * hi:
-        raise r.fail(f"{table}.max_winners", f"{name} has {pool.winners:,} winners, more than "
+        raise r.fail(f"{table}.max_winners", f"{name} has {pool.winners:,} winners{when}, more than "
                                              f"{hi} x {books:,} = {books * hi:,}")
     floor = packs.floor_cents(pool.price_cents)
     if floor is not None and pool.prize_cost_cents < books * floor:
         field = "min_prize_times" if packs.min_prize_times is not None else "min_prize_value"
         raise r.fail(f"{table}.{field}",
-                     f"{name} pays {fmt_cents(pool.prize_cost_cents)} in all, less than "
+                     f"{name} pays {fmt_cents(pool.prize_cost_cents)} in all{when}, less than "
                      f"{fmt_cents(floor)} x {books:,} = {fmt_cents(books * floor)}")
     for cap in packs.caps:
         held = sum(count[t] for t in cap.tiers)
         if held > books * cap.at_most:
             raise r.fail(f"{cap.label}.at_most", f"{name} has {held:,} tickets of tiers "
-                                                 f"{', '.join(cap.tiers)}: more than {cap.at_most} x "
+                                                 f"{', '.join(cap.tiers)}{when}: more than {cap.at_most} x "
                                                  f"{books:,} packs = {books * cap.at_most:,}")
     for rule in packs.spacing:
         held = sum(count[t] for t in rule.tiers)
         room = (m - 1) // rule.min_distance + 1  # the most a pack can hold this far apart
         if held > books * room:
             raise r.fail(f"{rule.label}.min_distance",
-                         f"{name} has {held:,} tickets of tiers {', '.join(rule.tiers)}: at most {room} "
-                         f"fit in a pack {rule.min_distance} apart, {books * room:,} in the pool")
+                         f"{name} has {held:,} tickets of tiers {', '.join(rule.tiers)}{when}: at most "
+                         f"{room} fit in a pack {rule.min_distance} apart, {books * room:,} in the pool")

@@ -136,12 +136,9 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         unpaid = getattr(area.module, "unpaid_field", lambda *_: None)(area.params, listed)
         if unpaid:
             raise r.fail(f"areas[{i}].{unpaid[0]}", f"not used: {unpaid[1]}")
-    packs = doc.get("packs")  # not a table: read_packs names it ("packs: must be a table")
-    if printed.split is not None and isinstance(packs, dict) and set(packs) - {"neighbours"}:
-        raise r.fail("packs", "not with printed.split: a pack parameter is proven for a pool's counts, "
-                              "and a split draws them from the seed (leave split out, or [packs] to "
-                              "neighbours alone)")
-    packs = read_packs(r, doc, tiers, printed.tickets_per_book, pools)
+    # a split pool's counts are drawn: its parameters proved for its fewest and its most (read_packs)
+    most = tuple(_rounded_up(p, tiers, printed.order_tickets) for p in pools) if printed.split else ()
+    packs = read_packs(r, doc, tiers, printed.tickets_per_book, pools, most)
     return Game(
         path=path, sha256=sha256, id=game_id, name=r.get(game, "name", "game", str), number=number,
         regulation=r.get(game, "regulation", "game", str), source=r.get(game, "source", "game", str),
@@ -149,6 +146,14 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         published=replace(figures, free_ticket_cost=_FREE_TICKET_COSTS[free_cost],
                           row_odds_rounding=_ROW_ODDS_ROUNDINGS[row_odds]), packs=packs,
     )
+
+
+def _rounded_up(pool: Pool, tiers: tuple[Tier, ...], order: int) -> Pool:
+    """A split pool with every winning tier's share rounded up (the most a seed can draw of each, and
+    so the fewest losers; `_pools` proved they fit)."""
+    counts = [-(-t.count * pool.tickets // order) for t in tiers]
+    return replace(pool, tiers=(PoolTier("lose", 0, pool.tickets - sum(counts)),) + tuple(
+        PoolTier(t.id, t.cents, c) for t, c in zip(tiers, counts, strict=True)))
 
 
 def _print_settings(r: Reader, sales: dict[str, Any]) -> tuple[int, int]:

@@ -22,8 +22,8 @@ from poolgen.rng.labels import LABEL_ROOT
 if TYPE_CHECKING:  # types only
     from poolgen.rng.drbg import Stream
 
-__all__ = ["ceiling_game", "manifest_split", "most_losers", "round_ups", "split_counts", "split_game",
-           "split_label", "split_tier", "stated_game"]
+__all__ = ["ceiling_game", "manifest_split", "most_losers", "round_ups", "rounded_down", "split_counts",
+           "split_game", "split_label", "split_tier", "stated_game"]
 
 
 def split_label(rules: str) -> tuple[str, ...]:
@@ -111,6 +111,17 @@ def ceiling_game(game: Game) -> Game:
             PoolTier(t.id, t.prize_cents, c) for t, c in zip(pool.tiers[1:], counts, strict=True))
         pools.append(replace(pool, tiers=tiers))
     return replace(game, pools=tuple(pools))
+
+
+def rounded_down(game: Game, pool: Pool) -> Pool:
+    """`pool` of a split order with every winning tier's share rounded down (the fewest a split gives of
+    each, and so the most losers: the pool as the loader reads it); any other game's pool as it is."""
+    sales = game.sales
+    if not isinstance(sales, Printed) or sales.split is None:
+        return pool
+    counts = [t.count * pool.tickets // sales.order_tickets for t in game.tiers]
+    return replace(pool, tiers=(PoolTier("lose", 0, pool.tickets - sum(counts)),) + tuple(
+        PoolTier(t.id, t.prize_cents, c) for t, c in zip(pool.tiers[1:], counts, strict=True)))
 
 
 def most_losers(game: Game, pool: Pool) -> int:

@@ -32,13 +32,15 @@ class SplitRun:
 
 
 def split_run(root: Path, printed: dict | None = None, pools: list[str] | None = None,
-              run_id: str = "split") -> SplitRun:
+              run_id: str = "split", packs: dict | None = None) -> SplitRun:
     """The split order's run in `root` (its spec, keys and run folder); `printed` changes the spec's
     [printed] table further (books of 2 tickets: first_ticket 0, last_ticket 1), `pools` makes the run a
-    cut of those pools alone."""
+    cut of those pools alone, `packs` gives the spec that [packs] table."""
     doc = kn_doc()
     doc["printed"] |= {"order_tickets": 12_000, "counts_per": "order", "split": "even"} | (printed or {})
     doc["tiers"][3]["count"] = 4
+    if packs is not None:
+        doc["packs"] = packs
     spec = write(root, doc)
     for tier in ("low", "high"):
         new_validation_key(root / f"{tier}.key")

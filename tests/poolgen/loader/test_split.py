@@ -65,8 +65,28 @@ def test_a_split_is_refused_in_one_line_naming_the_field(tmp_path):
             tier["count"] = count
     assert _refusal(tmp_path, whole) == \
         f"{tmp_path}/g.toml: printed.split: not used: every tier's count scales exactly to every pool"
-    assert _refusal(tmp_path, lambda d: d.update(packs={"min_winners": 1})).startswith(
-        f"{tmp_path}/g.toml: packs: not with printed.split: a pack parameter is proven for a pool's counts")
+
+
+def test_pack_parameters_load_beside_a_split(tmp_path):
+    """Every pool holds 40 to 44 winners in 40 packs: one to two a pack fits whatever the seed draws."""
+    doc = split_doc() | {"packs": {"min_winners": 1, "max_winners": 2,
+                                   "caps": [{"tiers": ["6"], "at_most": 1}]}}
+    game = load_spec(write(tmp_path, doc))
+    assert (game.packs.min_winners, game.packs.max_winners, game.packs.caps[0].at_most) == (1, 2, 1)
+
+
+def test_a_split_pools_minimum_is_proved_with_every_share_rounded_down_a_maximum_rounded_up(tmp_path):
+    """A pool holds $48 in 40 packs rounded down, $58 rounded up; 40 winners rounded down, 44 up: each
+    parameter is refused at the rounding that breaks it, though the other rounding meets it."""
+    assert _refusal(tmp_path, lambda d: d.update(packs={"min_prize_value": "1.25"})) == (
+        f"{tmp_path}/g.toml: packs.min_prize_value: pool p1 (40 packs of 50) pays $48.00 in all when every "
+        "share rounds down, less than $1.25 x 40 = $50.00")
+    assert _refusal(tmp_path, lambda d: d.update(packs={"max_winners": 1})) == (
+        f"{tmp_path}/g.toml: packs.max_winners: pool p1 (40 packs of 50) has 44 winners when every share "
+        "rounds up, more than 1 x 40 = 40")
+    assert _refusal(tmp_path, lambda d: d.update(packs={"caps": [{"tiers": ["6"], "at_most": 0}]})) == (
+        f"{tmp_path}/g.toml: packs.caps[0].at_most: pool p1 (40 packs of 50) has 1 tickets of tiers 6 when "
+        "every share rounds up: more than 0 x 40 packs = 0")
 
 
 def test_a_split_that_could_leave_a_pool_without_losers_is_refused(tmp_path):
