@@ -91,21 +91,24 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules, whose
     def bad(mask: np.ndarray, rule: str, say: np.ndarray, what: str) -> None:
         at = np.flatnonzero(mask)
         if at.size:
-            shown = ", ".join(f"{pack_name(table, per_book, int(b))} {what} {say[b]}" for b in at[:SHOWN])
+            shown = ", ".join(f"{pack_name(table, per_book, int(b))} {what.format(say[b])}"
+                              for b in at[:SHOWN])
             problems.append(f"{at.size:,} {field[:-1]}(s) break {rule}: {shown}")
 
     winners, value = win.sum(axis=1), prize.sum(axis=1)
     if rules.min_winners is not None:
-        bad(winners < rules.min_winners, f"{field}.min_winners ({rules.min_winners})", winners, "has winners")
+        bad(winners < rules.min_winners, f"{field}.min_winners ({rules.min_winners})", winners,
+            "has {} winners")
     if rules.max_winners is not None:
-        bad(winners > rules.max_winners, f"{field}.max_winners ({rules.max_winners})", winners, "has winners")
+        bad(winners > rules.max_winners, f"{field}.max_winners ({rules.max_winners})", winners,
+            "has {} winners")
     if rules.min_prize_cents is not None:
         floor = "min_prize_value" if rules.size is None else "min_prize_times"
         bad(value < rules.min_prize_cents, f"{field}.{floor} ({rules.min_prize_cents} cents)", value,
-            "pays cents")
+            "pays {} cents")
     for cap in rules.caps:
         held = _members(table, cap.tiers, cap.prize_cents)[: books * per_book].reshape(books, per_book).sum(1)
-        bad(held > cap.at_most, f"{cap.label} (at most {cap.at_most})", held, "holds")
+        bad(held > cap.at_most, f"{cap.label} (at most {cap.at_most})", held, "holds {}")
     for rule in rules.spacing:
         at = np.flatnonzero(_members(table, rule.tiers, rule.prize_cents))
         close = (np.diff(at) < rule.min_distance) & (at[1:] // per_book == at[:-1] // per_book)
@@ -113,7 +116,7 @@ def check_pack_rules(table: pl.DataFrame, per_book: int, rules: PackRules, whose
         gap = np.zeros(books, dtype=np.int64)
         packs[at[1:][close] // per_book] = True
         gap[at[1:][close] // per_book] = np.diff(at)[close]
-        bad(packs, f"{rule.label} (at least {rule.min_distance} apart)", gap, "has two tickets apart by")
+        bad(packs, f"{rule.label} (at least {rule.min_distance} apart)", gap, "has two tickets apart by {}")
     if problems:
         raise VerificationError(Step.FIGURES, "; ".join(problems))
     said = [f"winners {winners.min()}..{winners.max()}", f"prizes {value.min()}..{value.max()} cents"]

@@ -135,8 +135,8 @@ def test_each_rule_names_the_block_that_breaks_it():
     with pytest.raises(VerificationError) as info:
         check_pack_rules(t, 4, rules)
     assert info.value.reason == (
-        "2 block(s) break blocks.min_prize_times (1100 cents): block 1 (serials 1..4) pays cents 600, "
-        "block 2 (serials 5..8) pays cents 1000; 1 block(s) break blocks.caps[0] (at most 1): block 2 "
+        "2 block(s) break blocks.min_prize_times (1100 cents): block 1 (serials 1..4) pays 600 cents, "
+        "block 2 (serials 5..8) pays 1000 cents; 1 block(s) break blocks.caps[0] (at most 1): block 2 "
         "(serials 5..8) holds 2; 1 block(s) break blocks.spacing[0] (at least 4 apart): block 2 (serials "
         "5..8) has two tickets apart by 3")
     same = _table(["lose"] * 8, [0] * 8, [1, 2, 3, 4, 4, 5, 6, 6])
@@ -187,4 +187,4 @@ def test_a_resigned_run_with_one_block_short_of_winners_is_refused_naming_the_bl
     assert report["failed_steps"] == [5]
     assert report["steps"][4]["reasons"] == [
         f"pool d1.00: 1 block(s) break blocks.min_winners (25): block {poor + 1:,} (serials "
-        f"{poor * 100 + 1:,}..{poor * 100 + 100:,}) has winners 24"]
+        f"{poor * 100 + 1:,}..{poor * 100 + 100:,}) has 24 winners"]

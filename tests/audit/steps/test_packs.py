@@ -153,8 +153,8 @@ def test_each_rule_names_the_pack_that_breaks_it():
     with pytest.raises(VerificationError) as info:
         check_pack_rules(t, 4, rules)
     assert info.value.reason == (
-        "2 pack(s) break packs.min_prize_value (1100 cents): book 100 pays cents 600, book 101 pays cents "
-        "1000; 1 pack(s) break packs.caps[0] (at most 1): book 101 holds 2; "
+        "2 pack(s) break packs.min_prize_value (1100 cents): book 100 pays 600 cents, book 101 pays 1000 "
+        "cents; 1 pack(s) break packs.caps[0] (at most 1): book 101 holds 2; "
         "1 pack(s) break packs.spacing[0] (at least 4 apart): book 101 has two tickets apart by 3")
     assert check_pack_rules(t, 4, PackRules(min_winners=1)).startswith("every one of 2 packs meets")
 

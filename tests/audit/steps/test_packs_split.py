@@ -82,7 +82,7 @@ def test_a_resigned_split_run_whose_one_pack_holds_no_prize_is_refused_naming_it
     assert 5 in report["failed_steps"]
     book = table["book"][winner]
     assert report["steps"][4]["reasons"] == [
-        f"pool p1: 1 pack(s) break packs.min_prize_value (100 cents): book {book} pays cents 0"]
+        f"pool p1: 1 pack(s) break packs.min_prize_value (100 cents): book {book} pays 0 cents"]
 
 
 def test_a_split_order_under_one_cap_is_held_to_its_exact_law_pool_by_pool(tmp_path):

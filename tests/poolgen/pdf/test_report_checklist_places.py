@@ -30,7 +30,7 @@ def _step(step: Step, title: str, *reasons: str) -> StepResult:
 
 @pytest.mark.parametrize(("step", "title", "reason", "public"), [
     (Step.FIGURES, "figures",
-     "pool p1: 1 pack(s) break packs.min_prize_value (15000 cents): book 69 pays cents 10600; 1 pack(s) "
+     "pool p1: 1 pack(s) break packs.min_prize_value (15000 cents): book 69 pays 10600 cents; 1 pack(s) "
      "break packs.caps[0] (at most 1): book 23 holds 2",
      f"pool p1: 1 pack(s) break packs.min_prize_value (15000 cents): {WHERE}; 1 pack(s) break "
      f"packs.caps[0] (at most 1): {WHERE}"),
