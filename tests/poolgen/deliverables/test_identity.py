@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chi2_contingency
 
-from audit.steps.deliverables import barcode_numbers
+from audit.read.game_number import barcode_numbers
 from poolgen.deliverables.identity import barcode, barcodes, book_numbers, is_valid
 from poolgen.loader import load_spec
 from tests.support import SEED_A, SEED_B, spec_path
