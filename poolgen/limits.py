@@ -47,9 +47,10 @@ MAX_TICKET_SPOTS = 1024  # a printed ticket's spots (layout columns), all areas;
 # 56 (a proof page of 2,000 spots took over 10 minutes)
 
 # A printed ticket's identity, `GGG-BBBBBBB-TTT` and its barcode (poolgen/deliverables/identity.py):
-# three digits of game number, seven of book number (books are numbered 0 .. the order's books - 1),
-# three of ticket number in the book (0 .. tickets a book - 1).
-MAX_GAME_NUMBER = 999
+# three digits of game number (four for a game numbered 1000..9999: `GGGG-BBBBBBB-TTT`, a 16-digit
+# barcode), seven of book number (books are numbered 0 .. the order's books - 1), three of ticket
+# number in the book (0 .. tickets a book - 1).
+MAX_GAME_NUMBER = 9999
 MAX_ORDER_BOOKS = 10**7
 MAX_BOOK_TICKETS = 1000
 VIRN_DIGITS = (9, 18)  # a VIRN's digits: at least 10^9 to guess among per ticket; 10^18 fits 64 bits

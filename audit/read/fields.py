@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from audit.read.codehash import CODE_HASH, CODE_HASH_V1
+from audit.read.game_number import barcode_digits, barcode_rule
 from audit.read.specs.printed import ENTRY_KEYS, SYMBOL_KEYS
 
 __all__ = ["FIELDS", "SUBTREES", "field_paths", "fixed_values", "play_fields", "unlisted_fields"]
@@ -91,8 +92,7 @@ def unlisted_fields(doc: dict[str, object]) -> list[str]:
 
 
 DRBG = "HKDF-SHA256 -> ChaCha20 keystream (poolgen/drbg/v1)"  # docs/randomness.md, section 2
-BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC 7064 MOD 97-10 (the "
-           "15-digit number is 1 mod 97)")  # docs/validation.md, section 2
+BARCODE = barcode_rule(0)  # a game numbered 0..999 (audit/read/game_number.py)
 KEYED_BOOKS = ("a permutation of the order's book slots under a book key: slot s is the rank of "
                'HMAC-SHA256(key, "poolgen/books/v1" || lp(rules) || u64(s)) among the slots\' tags')
 CREATED = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
@@ -163,7 +163,9 @@ def fixed_values(doc: dict[str, Any]) -> list[str]:
             f"poolgen/v1/{rules}/{p}/virn" for p in pools]
         books = KEYED_BOOKS if keyed else ("a permutation of the order's book slots from the stream "
                                            f"poolgen/v1/{rules}/order/books")
-        want |= {"print.barcode": BARCODE, "print.barcode_digits": 15, "print.book_numbers": books}
+        number = doc["game"].get("number")
+        want |= {"print.barcode": barcode_rule(number), "print.barcode_digits": barcode_digits(number),
+                 "print.book_numbers": books}
         got |= {k: printed.get(k.split(".")[1]) for k in ("print.barcode", "print.barcode_digits",
                                                              "print.book_numbers")}
         want, got = want | PRINT_SETTINGS, got | _print_settings(printed, doc["pools"])

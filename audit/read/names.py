@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from audit.read.game_number import is_game_number
 from audit.read.manifest import Manifest, PoolEntry
 
 __all__ = ["COMMON", "einstant_pool_id", "multiplier_text", "name_problems"]
@@ -129,10 +130,11 @@ def _columns(pools: tuple[PoolEntry, ...], kind: str) -> list[str]:
 
 
 def _game_number(number: object) -> list[str]:
-    """A printed game's number is the `GGG` of every ticket id and barcode: 0 to 999."""
-    if isinstance(number, int) and not isinstance(number, bool) and 0 <= number <= 999:
+    """A printed game's number is the `GGG` (`GGGG` from 1000) of every ticket id and barcode: 0 to 9999."""
+    if is_game_number(number):
         return []
-    return [f"game.number {number!r}, not a whole number 0 to 999 (the GGG of every ticket id and barcode)"]
+    return [f"game.number {number!r}, not a whole number 0 to 9999 (the GGG or GGGG of every ticket id and "
+            "barcode)"]
 
 
 FILE_NAMES = {"packs": "packs.csv", "validation": "validation-low.bin",  # docs/validation.md, section 1

@@ -30,6 +30,7 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
+from audit.read.game_number import barcode_digits, barcode_numbers, game_text
 from audit.read.limits import read_secret
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import (
@@ -110,13 +111,6 @@ def check_deliverable_files(folder: Path, manifest: Manifest, reveal: bool = Fal
 
 # ---- imaging and packs --------------------------------------------------------------------------
 
-def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
-    """The barcode numbers of section 2 as integers: 13 data digits N, then 98 - (N * 100 mod 97)."""
-    data = np.int64(game) * 10**10 + book.astype(np.int64) * 1000 + ticket_no.astype(np.int64)
-    numbers: np.ndarray = data * 100 + (98 - (data * 100) % 97)
-    return numbers
-
-
 @dataclass(frozen=True)
 class PoolTickets:
     """What step 9 keeps of a pool once its imaging file matched: its tickets and its books."""
@@ -150,9 +144,10 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
                                 f"{entry['name']}: {im.height:,} rows for {table.height:,} tickets")
     codes = barcode_numbers(game, table["book"].to_numpy(), table["ticket_no"].to_numpy())
     shown = im["barcode"].cast(pl.String)
-    fifteen = shown.str.contains(r"^[0-9]{15}$").fill_null(False).to_numpy()
+    digits = barcode_digits(game)  # 15, or 16 for a game numbered 1000..9999
+    shaped = shown.str.contains(rf"^[0-9]{{{digits}}}$").fill_null(False).to_numpy()
     read = shown.str.to_integer(strict=False).fill_null(-1).to_numpy()
-    bad = np.flatnonzero(~fifteen | (read != codes))  # 15 digits and the number: the same string
+    bad = np.flatnonzero(~shaped | (read != codes))  # its digits and the number: the same string
     if bad.size:
         problems.append(f"{bad.size:,} barcode number(s) not those of the pool's book and ticket at their "
                         f"position, first at position {int(bad[0]):,}")
@@ -238,7 +233,7 @@ def check_packs(folder: Path, entry: dict[str, Any], books: Sequence[int], per_b
         raise VerificationError(Step.DELIVERABLES,
                                 f"{entry['name']}: columns {packs.columns} are not {PACK_COLUMNS}")
     of = " of the order" if order else ""  # a split order's (print.split): its list names no pool
-    want = ([[f"{game:03d}", str(b), "0", str(per_book - 1), str(per_book)] for b in sorted(books)]
+    want = ([[game_text(game), str(b), "0", str(per_book - 1), str(per_book)] for b in sorted(books)]
             if packs.height == len(books) else None)  # no billion rows for a manifest's order of a billion
     if want is None or [list(r) for r in packs.iter_rows()] != want:
         raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: not every book{of} once, sorted, "

@@ -8,6 +8,7 @@ import polars as pl
 
 from audit.checklist import SHOWN, Step
 from audit.errors import VerificationError
+from audit.read.game_number import is_game_number
 from audit.read.manifest import Manifest, PoolEntry
 from audit.steps.books import book_problems, leading_books
 
@@ -59,8 +60,8 @@ def expected_identities(n: int, pool: PoolEntry, kind: str, per_book: int | None
                         number: int | None, book: pl.Series | None = None) -> dict[str, pl.Series]:
     """The identity columns of rows 0..n-1 as docs/pool-files.md defines them: printed games book
     `first_book + position // tickets_per_book`, ticket_no `position % tickets_per_book`, ticket
-    `f"{number:03d}-{book:07d}-{ticket_no:03d}"`; eInstants serial `position + 1`, ticket
-    `f"{pool_id}-{serial:07d}"`."""
+    `f"{number:03d}-{book:07d}-{ticket_no:03d}"` (a game numbered 1000..9999: its four digits);
+    eInstants serial `position + 1`, ticket `f"{pool_id}-{serial:07d}"`."""
     if kind == "printed":  # `book`: the table's own book numbers (audit/steps/books.py); step 7 proves them
         assert per_book is not None and number is not None
     numbers = _expected_numbers(n, pool, kind, per_book, book)
@@ -116,15 +117,16 @@ def _ids_as_given(tickets: pl.Series, pool: PoolEntry, kind: str, per_book: int 
             return False
         book = numbers["book"].cast(pl.Int64).to_numpy()
         leaders = book[::per_book]
-        parts = [_digits(np.array([number if number is not None else -1]), 3), _digits(leaders, 7),
+        g = 4 if number is not None and number >= 1000 else 3  # GGG, or GGGG for 1000..9999
+        parts = [_digits(np.array([number if number is not None else -1]), g), _digits(leaders, 7),
                  _digits(np.arange(per_book), 3)]
         if any(p is None for p in parts) or not np.array_equal(np.repeat(leaders, per_book)[:n], book):
             return False
         head, books, numbered = parts  # the game number, each book's, each ticket number's digits
         assert head is not None and books is not None and numbered is not None
-        width, dash = 15, _DASH
-        expected = [(0, head), (3, dash), (4, np.repeat(books, per_book, axis=0)[:n]), (11, dash),
-                    (12, np.tile(numbered, (-(-n // per_book), 1))[:n])]
+        width, dash = g + 12, _DASH
+        expected = [(0, head), (g, dash), (g + 1, np.repeat(books, per_book, axis=0)[:n]), (g + 8, dash),
+                    (g + 9, np.tile(numbered, (-(-n // per_book), 1))[:n])]
     else:
         prefix = np.frombuffer(f"{pool.id}-".encode(), np.uint8)[None]
         serials = _counting(1, n, 7)
@@ -180,7 +182,7 @@ def check_complete(table: pl.DataFrame, pool: PoolEntry, kind: str, per_book: in
         if first < 0:
             problems.append(f"first_book {first} is negative")
             computable = False
-        if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        if not is_game_number(number):
             problems.append(f"game.number {number!r} is not a game number: ticket ids cannot be recomputed")
             computable = False
         ident = f"{books} books (slots {first}..{first + books - 1}) x tickets 0..{per_book - 1}"

@@ -17,6 +17,7 @@ from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.backoffice.orders import Order
 from poolgen.backoffice.reports import Withdrawn, runs_of
 from poolgen.backoffice.vouched import Run, checked_pool_file
+from poolgen.deliverables.identity import barcode_fields
 from poolgen.errors import RunError
 
 OUT = ("returned", "stolen")
@@ -32,11 +33,11 @@ def withdrawn(what: Run | Order, books: Path, payments: list[Payment]) -> Withdr
         ledger.close()
     runs = runs_of(what)
     game = f"{runs[0].game:03d}-" if runs[0].game is not None else ""
-    out_books = {int(b[4:]): r[5] for b, r in states_of(rows).items()
-                 if r[5] in OUT and b.startswith(game) and b[4:].isdigit()}
+    out_books = {int(b[len(game):]): r[5] for b, r in states_of(rows).items()
+                 if r[5] in OUT and b.startswith(game) and b[len(game):].isdigit()}
     if not out_books:
         return {}
-    paid = {f"{p.barcode[:3]}-{p.barcode[3:10]}-{p.barcode[10:13]}" for p in payments}
+    paid = {"-".join(barcode_fields(p.barcode)[:3]) for p in payments}
     wanted = (pl.col("prize_cents") > 0) & pl.col("book").is_in(list(out_books))
     counts: Counter[tuple[int, bool, str]] = Counter()
     for run in runs:

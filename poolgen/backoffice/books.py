@@ -1,7 +1,8 @@
 """The books ledger (docs/back-office.md, section 8): each printed book's life, as moves in an SQLite file
 the tool owns (owned.py), hash-chained as the claims ledger's attempts are (chain.py).
 
-A book is named `GGG-BBBBBBB` (game and book number, as ticket ids name it). With no move recorded it
+A book is named `GGG-BBBBBBB` (game and book number, as ticket ids name it; `GGGG-BBBBBBB` for a game
+numbered 1000..9999). With no move recorded it
 is `printed`; the moves are the table `MOVES`; its state is the `state` of its last move. A command's
 moves are one BEGIN IMMEDIATE transaction that reads each book's state and refuses the whole command
 if any move is not in the table, so concurrent clerks are serialised and nothing is half recorded. A
@@ -26,6 +27,7 @@ from poolgen.backoffice.errors import BackOfficeError, shown
 from poolgen.backoffice.reports import missing
 from poolgen.backoffice.sales import now_text
 from poolgen.backoffice.vouched import Run, checked_pool_file, signed
+from poolgen.deliverables.identity import GAME_PATTERN, barcode_fields
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.interrupts import pause_point
@@ -49,10 +51,10 @@ MOVES: dict[str, tuple[tuple[str, ...], str]] = {
 STATES = (PRINTED, "activated", "settled", "returned", "stolen")
 LEGAL = frozenset((was, to) for froms, to in MOVES.values() for was in froms)
 _COLUMNS = "move_no, at, run_id, book, was, state, clerk, ref, chain"
-_BOOK = re.compile(r"([0-9]{3})-([0-9]{7})", re.ASCII)
+_BOOK = re.compile(rf"({GAME_PATTERN})-([0-9]{{7}})", re.ASCII)
 _BARE = re.compile(r"[0-9]{1,7}", re.ASCII)
 _ID = re.compile(r"[!-~]{1,64}", re.ASCII)
-_PACK = re.compile(rb"([0-9]{3}),(0|[1-9][0-9]{0,6}),0,[0-9]{1,5},([1-9][0-9]{0,5})")
+_PACK = re.compile(rb"(%s),(0|[1-9][0-9]{0,6}),0,[0-9]{1,5},([1-9][0-9]{0,5})" % GAME_PATTERN.encode())
 
 Row = tuple[int, str, str, str, str, str, str, str, str]  # a move as stored, its chain last
 _EDITED = "its chain is not the one its rows give (a row edited, inserted or removed by hand)"
@@ -75,8 +77,8 @@ class Move:
 
 
 def book_of_barcode(barcode: str) -> str:
-    """The book a barcode number's ticket is in: `GGG-BBBBBBB`."""
-    return f"{barcode[:3]}-{barcode[3:10]}"
+    """The book a barcode number's ticket is in: `GGG-BBBBBBB` (`GGGG-BBBBBBB`, 16 digits)."""
+    return "-".join(barcode_fields(barcode)[:2])
 
 
 def run_books(run: Run) -> dict[str, int]:
@@ -145,7 +147,7 @@ def own_books(run: Run, listed: dict[str, int]) -> dict[str, int]:
             raise BackOfficeError(f"{exc} (a run of some pools of a split order knows its books from its "
                                   "pool files)") from None
         numbers.update(int(b) for b in found["book"])
-    return {name: n for name, n in listed.items() if int(name[4:]) in numbers}
+    return {name: n for name, n in listed.items() if int(name[-7:]) in numbers}
 
 
 def parse_book(text: str, run: Run, books: dict[str, int], own: dict[str, int] | None = None) -> str:

@@ -23,6 +23,7 @@ from poolgen.backoffice.claims import ClaimsLedger, Payment, Row, chain_problems
 from poolgen.backoffice.errors import BackOfficeError
 from poolgen.backoffice.orders import Order, prizes_add_up
 from poolgen.backoffice.vouched import Run, read_validation
+from poolgen.deliverables.identity import barcode_fields, game_text
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
 from poolgen.money import fmt_cents, round_half_up
 
@@ -242,7 +243,8 @@ def runs_left_out(order: Order, books: list[tuple[Path, Attempts, list[Payment]]
     if game is None:
         return None
     for path, _, every in books:
-        out = [p for p in every if p.run_id not in order.run_ids and p.barcode.startswith(f"{game:03d}")]
+        out = [p for p in every
+               if p.run_id not in order.run_ids and barcode_fields(p.barcode)[0] == game_text(game)]
         if out:
             ids = ", ".join(sorted({p.run_id for p in out}))
             return (f"{path}: {len(out):,} payment(s) of game {game} under run(s) {ids}, not given: a ledger "

@@ -1,5 +1,6 @@
 """A printed ticket named two ways (docs/back-office.md, section 1): its 15-digit barcode number
-`GGGBBBBBBBTTTCC`, or its printed ticket id `GGG-BBBBBBB-TTT` (the pool file's `ticket`); and its
+`GGGBBBBBBBTTTCC` (16 digits `GGGGBBBBBBBTTTCC` for a game numbered 1000..9999), or its printed ticket
+id `GGG-BBBBBBB-TTT` (`GGGG-BBBBBBB-TTT`; the pool file's `ticket`); and its
 validation number. Only ASCII digits are digits here: Arabic-Indic, full-width, superscript or any
 other Unicode digit, a sign, a space or a newline is refused in one line (exit 2)."""
 
@@ -11,10 +12,15 @@ import socket
 from dataclasses import dataclass
 
 from poolgen.backoffice.errors import BackOfficeError, shown
-from poolgen.deliverables.identity import BARCODE_DIGITS, check_digits, is_valid
+from poolgen.deliverables.identity import (
+    GAME_PATTERN,
+    barcode_fields,
+    check_digits,
+    is_barcode_text,
+    is_valid,
+)
 
-_BARCODE = re.compile(r"[0-9]{15}", re.ASCII)
-_DASHED = re.compile(r"([0-9]{3})-([0-9]{7})-([0-9]{3})", re.ASCII)
+_DASHED = re.compile(rf"({GAME_PATTERN})-([0-9]{{7}})-([0-9]{{3}})", re.ASCII)
 _VIRN = re.compile(r"[0-9]{1,32}", re.ASCII)
 
 
@@ -26,9 +32,8 @@ class Ticket:
 
     @property
     def ticket_id(self) -> str:
-        """The printed ticket id GGG-BBBBBBB-TTT."""
-        b = self.barcode
-        return f"{b[:3]}-{b[3:10]}-{b[10:13]}"
+        """The printed ticket id GGG-BBBBBBB-TTT (GGGG-BBBBBBB-TTT for a game numbered 1000..9999)."""
+        return "-".join(barcode_fields(self.barcode)[:3])
 
     @property
     def check_digits_hold(self) -> bool:
@@ -38,14 +43,14 @@ class Ticket:
 def parse_ticket(text: str) -> Ticket:
     """A barcode number or a printed ticket id (whose check digits are computed); anything else a
     BackOfficeError."""
-    if _BARCODE.fullmatch(text):
+    if is_barcode_text(text):
         return Ticket(text)
     m = _DASHED.fullmatch(text)
     if m:
         data = "".join(m.groups())
         return Ticket(data + check_digits(data))
-    raise BackOfficeError(f"ticket {shown(text)}: not a {BARCODE_DIGITS}-digit barcode number nor a "
-                          "ticket id GGG-BBBBBBB-TTT (ASCII digits only)")
+    raise BackOfficeError(f"ticket {shown(text)}: not a barcode number (15 digits; 16 for a game numbered "
+                          "1000..9999) nor a ticket id GGG-BBBBBBB-TTT (ASCII digits only)")
 
 
 def parse_virn(text: str) -> str:

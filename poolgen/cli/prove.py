@@ -17,7 +17,7 @@ def prove(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder.")],
     ticket: Annotated[str, typer.Argument(
         metavar="TICKET", help="The ticket's identity, e.g. 465-0000004-034 or d1.00x1-0000123, or a printed "
-                               "ticket's 15-digit barcode number.")],
+                               "ticket's barcode number (15 digits; 16 for a game numbered 1000..9999).")],
     virn: Annotated[str | None, typer.Argument(
         metavar="VIRN", help="A printed ticket's validation number (required: a proof is given only to its "
                              "holder); none for an eInstant share.", show_default=False)] = None,

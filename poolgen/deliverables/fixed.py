@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from poolgen.deliverables.identity import BARCODE_DIGITS
+from poolgen.deliverables.identity import barcode_digits
 from poolgen.deliverables.imaging import spot_alphabets
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Printed
@@ -53,7 +53,9 @@ def fixed_layout(game: Game, columns: list[str], art: Mapping[str, Mapping[str, 
     if not isinstance(sales, Printed):
         raise RunError(f"{game.file}: not a printed game; an eInstant has no imaging file")
     books = sum(p.books or 0 for p in game.pools)
-    known = {"sequence": (NUMBER, len(str(sales.order_tickets))), "barcode": (DIGITS, BARCODE_DIGITS),
+    assert game.number is not None  # a printed game's number is required (poolgen/loader/printed.py)
+    known = {"sequence": (NUMBER, len(str(sales.order_tickets))),
+             "barcode": (DIGITS, barcode_digits(game.number)),
              "virn": (DIGITS, sales.virn_digits), "book": (NUMBER, len(str(books - 1))),
              "ticket_no": (NUMBER, len(str(sales.tickets_per_book - 1)))}
     spots = [c for c in columns if c not in known and not c.endswith(("_text", "_caption", "_art"))]

@@ -1,9 +1,11 @@
 """A printed ticket's identity on paper: its barcode number, its validation number (VIRN) and the
 secret numbering of the order's books (docs/validation.md, section 2).
 
-- Barcode number: 15 digits `GGG BBBBBBB TTT CC`: game number, book number, ticket number in the
-  book, and two check digits by ISO/IEC 7064 MOD 97-10 (the IBAN check): CC = 98 - (N * 100 mod 97)
-  where N is the 13 data digits read as a number, so that the whole 15-digit number is 1 mod 97. It
+- Barcode number: 15 digits `GGG BBBBBBB TTT CC` (16, `GGGG BBBBBBB TTT CC`, for a game numbered
+  1000..9999: the game number is written with at least 3 digits, `game_text`): game number, book
+  number, ticket number in the book, and two check digits by ISO/IEC 7064 MOD 97-10 (the IBAN check):
+  CC = 98 - (N * 100 mod 97) where N = game * 10^10 + book * 10^3 + ticket (the 13 or 14 data digits
+  read as a number), so that the whole number is 1 mod 97. It
   catches every single-digit error and every transposition of two adjacent digits, check digits
   included (a substitution changes the number by d * 10^k, a transposition by 9 (a - b) 10^k, with
   0 < |d|, |9 (a - b)| < 97 and 97 prime). The barcode depends only on game, book and ticket.
@@ -28,7 +30,34 @@ from poolgen.rng import derive_stream, integers, permutation
 from poolgen.rng.labels import LABEL_ROOT, stream_label
 
 MOD = 97
-BARCODE_DIGITS = 15
+BARCODE_DIGITS = 15  # a game numbered 0..999; 16 for 1000..9999 (`barcode_digits`)
+
+
+def game_text(game: int) -> str:
+    """A game number as ticket ids, barcodes and the pack list write it: `GGG` (0..999, leading zeros)
+    or `GGGG` (1000..9999)."""
+    return f"{game:03d}"
+
+
+def barcode_digits(game: int) -> int:
+    """The digits of a barcode number of this game: 15, or 16 for a game numbered 1000..9999."""
+    return len(game_text(game)) + 12
+
+
+GAME_PATTERN = "(?:[0-9]{3}|[1-9][0-9]{3})"  # a game number as written (`game_text`), as a regex
+
+
+def barcode_fields(barcode: str) -> tuple[str, str, str, str]:
+    """A barcode number's game, book, ticket and check digits as written (15 or 16 digits)."""
+    g = len(barcode) - 12
+    return barcode[:g], barcode[g:g + 7], barcode[g + 7:g + 10], barcode[g + 10:]
+
+
+def is_barcode_text(text: str) -> bool:
+    """Text shaped as a barcode number: 15 ASCII digits, or 16 whose first is not 0 (a game numbered
+    1000..9999; a 16-digit text starting with 0 would read as the number of a 15-digit one)."""
+    return (text.isascii() and text.isdigit()
+            and (len(text) == BARCODE_DIGITS or (len(text) == BARCODE_DIGITS + 1 and text[0] != "0")))
 
 
 def check_digits(data: str) -> str:
@@ -42,20 +71,20 @@ def is_valid(number: str) -> bool:
 
 
 def barcode(game: int, book: int, ticket_no: int) -> str:
-    data = f"{game:03d}{book:07d}{ticket_no:03d}"
+    data = f"{game_text(game)}{book:07d}{ticket_no:03d}"
     return data + check_digits(data)
 
 
 def barcode_numbers(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
-    """`barcode` for many tickets at once, as integers (int64; below 10^15)."""
+    """`barcode` for many tickets at once, as integers (int64; below 10^16)."""
     data = np.int64(game) * 10**10 + book.astype(np.int64) * 1000 + ticket_no.astype(np.int64)
-    numbers: np.ndarray = data * 100 + (98 - (data * 100) % MOD)  # below 10^15: exact in int64
+    numbers: np.ndarray = data * 100 + (98 - (data * 100) % MOD)  # below 10^16: exact in int64
     return numbers
 
 
 def barcodes(game: int, book: np.ndarray, ticket_no: np.ndarray) -> np.ndarray:
-    """`barcode` for many tickets at once, as fixed-width ASCII (numpy S15)."""
-    return digits_text(barcode_numbers(game, book, ticket_no), BARCODE_DIGITS)
+    """`barcode` for many tickets at once, as fixed-width ASCII (numpy S15, or S16 for a 4-digit game)."""
+    return digits_text(barcode_numbers(game, book, ticket_no), barcode_digits(game))
 
 
 def digits_text(values: np.ndarray, digits: int) -> np.ndarray:

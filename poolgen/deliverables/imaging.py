@@ -1,7 +1,8 @@
 """The imaging file of one printed pool: what the printer's press prints on each ticket, in print
 order (docs/validation.md, section 4). One row per ticket, in pool order:
 
-    barcode (15 digits), virn, book, ticket_no, then for every layout column C of the pool file:
+    barcode (15 digits; 16 for a game numbered 1000..9999), virn, book, ticket_no, then for every
+    layout column C of the pool file:
     C (the spot's spec symbol code), C_text (the symbol as printed), C_caption (its caption)
 
 Spot codes are turned into symbols by the layout contract: for a ticket of play areas by its areas'
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from poolgen.deliverables.identity import BARCODE_DIGITS, barcode_numbers, virn_values
+from poolgen.deliverables.identity import barcode_digits, barcode_numbers, virn_values
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Pool
 from poolgen.game.play import AreaPlay
@@ -87,7 +88,8 @@ def imaging_table(game: Game, pool: Pool, df: pl.DataFrame, numbers: tuple[np.nd
         first, count = rows
         df = df.slice(first, count)
         codes, virn = codes[first:first + count], virn[first:first + count]
-    columns = [pl.Series("barcode", codes).cast(pl.String).str.zfill(BARCODE_DIGITS),
+    assert game.number is not None  # a printed game's number is required (poolgen/loader/printed.py)
+    columns = [pl.Series("barcode", codes).cast(pl.String).str.zfill(barcode_digits(game.number)),
                pl.Series("virn", virn).cast(pl.String).str.zfill(virn_digits),
                df["book"], df["ticket_no"]]
     for c in layout_columns:

@@ -3,7 +3,7 @@
 A validation key is 32 secret bytes (64 hex digits in a mode-0600 file, never inside a run folder).
 Format 2: for run R under key K, four AES-256 keys K_index, K_pad, K_tag, K_known, each
 HKDF-SHA256(K, info = "poolgen/validation/v2/<purpose>" || 0x00 || R); for a ticket with barcode
-number B (15 digits) and validation number V (up to 18 digits):
+number B (15 digits; 16 for a game numbered 1000..9999) and validation number V (up to 18 digits):
 
     m      = B as 7-byte big-endian || len(V) as 1 byte || V as 8-byte big-endian
     D      = AES(K_index, m)
@@ -37,6 +37,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from poolgen.deliverables.identity import is_barcode_text
 from poolgen.errors import PoolgenError
 from poolgen.files.read import read_secret
 from poolgen.limits import MAX_KEY_FILE_BYTES
@@ -44,7 +45,6 @@ from poolgen.limits import MAX_KEY_FILE_BYTES
 KEY_BYTES = 32
 RECORD_BYTES = 32
 KNOWN_BYTES = 16
-BARCODE_DIGITS = 15
 MAX_VIRN_DIGITS = 18
 FORMAT = "poolgen-validation/2"
 OTHER_TIER = 1 << 63  # a prize of the other tier: claim it at the other desk (amount not held)
@@ -162,7 +162,7 @@ def sorted_rows(rows: np.ndarray, runs: bool = False) -> np.ndarray:
 
 def _claim_block(barcode: str, virn: str) -> np.ndarray | None:
     """m of one claim, or None if the barcode or VIRN cannot be a ticket's."""
-    if not (len(barcode) == BARCODE_DIGITS and barcode.isascii() and barcode.isdigit()
+    if not (is_barcode_text(barcode)
             and 1 <= len(virn) <= MAX_VIRN_DIGITS and virn.isascii() and virn.isdigit()):
         return None
     return ticket_blocks(np.array([int(barcode)]), np.array([int(virn)]), len(virn))
@@ -209,7 +209,7 @@ def _cached_keys(key: bytes, run_id: str) -> dict[str, bytes]:
 
 def known(key: bytes, run_id: str, barcode: str) -> bytes:
     """One barcode's `known` value (16 zero bytes for a text that cannot be a barcode number)."""
-    if not (len(barcode) == BARCODE_DIGITS and barcode.isascii() and barcode.isdigit()):
+    if not is_barcode_text(barcode):
         return bytes(KNOWN_BYTES)
     return knowns(_cached_keys(key, run_id), np.array([int(barcode)])).tobytes()
 
@@ -301,7 +301,7 @@ class ValidationFile:
         return None
 
     def is_known(self, key: bytes, run_id: str, barcode: str) -> bool:
-        if not (len(barcode) == BARCODE_DIGITS and barcode.isascii() and barcode.isdigit()):
+        if not is_barcode_text(barcode):
             return False
         k = known(key, run_id, barcode)
         i = int(np.searchsorted(self.known, k))

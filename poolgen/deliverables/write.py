@@ -23,7 +23,7 @@ import numpy as np
 import polars as pl
 from polars.io.plugins import register_io_source
 
-from poolgen.deliverables.identity import BARCODE_DIGITS, book_label
+from poolgen.deliverables.identity import barcode_digits, book_label, game_text
 from poolgen.deliverables.imaging import art_spots, identity_numbers, imaging_table
 from poolgen.deliverables.validation import (
     TIERS,
@@ -50,6 +50,14 @@ SLICE_ROWS = 65_536  # rows of an imaging table built at a time when it is not h
 PACKS = "packs.csv"
 BARCODE = ("GGG BBBBBBB TTT CC: game, book, ticket and two check digits, ISO/IEC 7064 MOD 97-10 "
            "(the 15-digit number is 1 mod 97)")
+
+
+def barcode_rule(game: int) -> str:
+    """The manifest's `print.barcode` for a game: `BARCODE`, or for a game numbered 1000..9999 its
+    16-digit form `GGGG BBBBBBB TTT CC` (docs/validation.md, section 2)."""
+    if barcode_digits(game) == 15:
+        return BARCODE
+    return BARCODE.replace("GGG ", "GGGG ", 1).replace("15-digit", f"{barcode_digits(game)}-digit")
 
 
 @dataclass(frozen=True)
@@ -136,13 +144,15 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
     if not isinstance(game.sales, Printed):
         return
     per_book = game.sales.tickets_per_book
+    number = game.number
+    assert number is not None  # a printed game's number is required (poolgen/loader/printed.py)
     books = np.unique(np.concatenate([p.books for p in parts.values() if p is not None]
                                      or [np.zeros(0, dtype=np.uint32)]))
     if game.sales.split is not None:  # its pools hold different counts: the list names none of them
         slots = max((p.first_book or 0) + (p.books or 0) for p in game.pools)
         books = np.arange(slots, dtype=np.uint32)  # every book number of the order (docs/validation.md 4)
     packs = pl.DataFrame({"book": books}).with_columns(
-        pl.lit(f"{game.number:03d}").alias("game"), pl.lit(0).alias("first_ticket"),
+        pl.lit(game_text(number)).alias("game"), pl.lit(0).alias("first_ticket"),
         pl.lit(per_book - 1).alias("last_ticket"), pl.lit(per_book).alias("tickets"))
     buf = io.BytesIO()
     packs.select("game", "book", "first_ticket", "last_ticket", "tickets").write_csv(buf)
@@ -157,8 +167,6 @@ def write_run_files(game: Game, folder: Path, run_id: str, pool_ids: list[str],
             raise RunError(f"pool {pid}: no imaging file (its layout is not mapped), so no validation "
                            "numbers to build validation files from")
         shares.append(part.validation)
-    number = game.number
-    assert number is not None  # a printed game's number is required (poolgen/loader/printed.py)
     for (tier, name), key in zip(TIERS.items(), keys, strict=True):
         recs = sorted_rows(np.concatenate([share[tier][0] for share in shares]), runs=True)
         known = sorted_rows(np.concatenate([share[tier][1] for share in shares]), runs=True)
@@ -193,7 +201,8 @@ def manifest_part(game: Game, folder: Path, pool_ids: list[str], keys: tuple[byt
     if game.packs.einstant:  # an eInstant's [blocks] (or its default neighbour rule): what audit holds it to
         part["blocks"] = manifest_packs(game.packs)
     if isinstance(game.sales, Printed):
-        part["print"] = {"barcode": BARCODE, "barcode_digits": BARCODE_DIGITS,
+        assert game.number is not None  # a printed game's number is required (poolgen/loader/printed.py)
+        part["print"] = {"barcode": barcode_rule(game.number), "barcode_digits": barcode_digits(game.number),
                          "virn_digits": game.sales.virn_digits,
                          "high_tier_cents": high_tier_cents or game.sales.high_tier_cents,
                          "free_ticket_tiers": free_ticket_tiers(game),

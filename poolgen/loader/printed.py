@@ -75,9 +75,9 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     if not NAME.fullmatch(game_id):
         raise r.fail("game.id", f"{game_id[:80]!r} is not a lower-case name (a-z, 0-9, _; at most 64)")
     number = r.get(game, "number", "game", int)
-    if not 0 <= number <= MAX_GAME_NUMBER:  # the ticket id's and barcode's first three digits
-        raise r.fail("game.number", f"must be 0..{MAX_GAME_NUMBER} (three digits of every ticket id), "
-                                    f"not {number}")
+    if not 0 <= number <= MAX_GAME_NUMBER:  # the ticket id's and barcode's first three or four digits
+        raise r.fail("game.number", f"must be 0..{MAX_GAME_NUMBER} (the first 3 digits of every ticket id, "
+                                    f"4 from 1000), not {number}")
     # "regulation" when left out (docs/new-game.md, section 1)
     prize_table = r.get(game, "prize_table", "game", str, required=False)
     prize_table = "regulation" if prize_table is None else prize_table

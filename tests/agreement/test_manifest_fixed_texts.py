@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from audit.read import fields
+from audit.read.game_number import BARCODE_4
 from tests.support import ROOT
 
 
@@ -25,6 +26,7 @@ def test_the_fixed_texts_of_docs_manifest_md_are_audits():
         "tool.code.algorithm": fields.CODE_HASH,
         "runs before v2": fields.CODE_HASH_V1,
         "print.barcode": fields.BARCODE,
+        "game 1000..9999": BARCODE_4,  # a game numbered 1000..9999 (docs/validation.md, section 2)
         "print.split.rule": "even",  # audit/steps/split.py
         "print.book_numbers": "a permutation of the order's book slots from the stream "
                               "poolgen/v1/RULES/order/books",

@@ -1,7 +1,8 @@
 """Small real printed runs with both validation keys, for the third engines of the press and the central
 validation system (tests/third_engines/print_run.py, validation_desk.py): Happy Holidays, Wild Side,
 Cash Explosion with a partial last pool, a split order and a cut of it, a run of one pool of three
-under a book key and one of another single pool from the seed. Each is made with SEED_A in about a
+under a book key and one of another single pool from the seed, and Happy Holidays as game 2029 (a
+four-digit game number). Each is made with SEED_A in about a
 second."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from poolgen.deliverables.validation import new_validation_key, read_validation_
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
-from tests.support import ROOT, SEED_A, small_happy_holidays, small_wild_side
+from tests.support import ROOT, SEED_A, small_happy_holidays, small_wild_side, spec_path
 from tests.support.split_run import cut, split_run
 
 
@@ -82,6 +83,11 @@ def make(root: Path, name: str) -> Made:
         return _plain(folder, small_happy_holidays(folder, 9000), "bk", pool_ids=["p3"], book_key=True)
     if name == "seed_p2":
         return _plain(folder, small_happy_holidays(folder, 9000), "p2", pool_ids=["p2"])
+    if name == "game_2029":  # a four-digit game number: GGGG-BBBBBBB-TTT, 16-digit barcodes
+        text = spec_path("happy_holidays").read_text()
+        assert text.count("\nnumber = 465\n") == 1
+        spec = small_happy_holidays(folder, 3000, text.replace("\nnumber = 465\n", "\nnumber = 2029\n"))
+        return _plain(folder, spec, "g4")
     if name == "high_at_one_dollar":
         return _plain(folder, small_happy_holidays(folder, 3000), "hh-\u00e9\u20ac", high_tier_cents=100)
     made = split_run(folder)
@@ -91,4 +97,4 @@ def make(root: Path, name: str) -> Made:
 
 
 NAMES = ["happy_holidays", "wild_side", "cash_explosion", "split", "split_cut", "book_key_p3", "seed_p2",
-         "high_at_one_dollar"]
+         "high_at_one_dollar", "game_2029"]

@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from tests.third_engines.split import Stream
-from tests.third_engines.validation_desk import barcode
+from tests.third_engines.validation_desk import barcode, game_digits
 
 # docs/validation.md section 4: a layout column's prefix (after `<area id>_`) and the lists of the
 # area's play entry its stored value indexes, in order, for the styles of the games held here.
@@ -103,9 +103,10 @@ def imaging(pool: pl.DataFrame, virn_of: list[str], game: int, play: dict, spec:
 
 
 def pack_list(game: int, books: list[int], per_book: int) -> bytes:
-    """packs.csv: the header, then `GGG,BOOK,0,LAST,PER` a book, sorted by book number, LF-ended."""
+    """packs.csv: the header, then `GGG,BOOK,0,LAST,PER` a book (GGGG for a game numbered 1000 to 9999),
+    sorted by book number, LF-ended."""
     lines = ["game,book,first_ticket,last_ticket,tickets"]
-    lines += [f"{game:03d},{b},0,{per_book - 1},{per_book}" for b in sorted(books)]
+    lines += [f"{game_digits(game)},{b},0,{per_book - 1},{per_book}" for b in sorted(books)]
     return "".join(line + "\n" for line in lines).encode("ascii")
 
 

@@ -129,7 +129,8 @@ def _theirs(answers: list[dict]) -> list[tuple]:
 
 @pytest.mark.parametrize("name, counts", [
     ("split", {"not a winner": 11746, "prize": 254}),
-    ("happy_holidays", {"not a winner": 2122, "prize": 878})])
+    ("happy_holidays", {"not a winner": 2122, "prize": 878}),
+    ("game_2029", {"not a winner": 2122, "prize": 878})])  # the same game as game 2029: the same draws
 @pytest.mark.parametrize("tiers", [("low", "high"), ("low",), ("high",)])
 def test_the_reference_desk_answers_every_ticket_as_a_clerks_system_from_the_docs(printed_run, name, counts,
                                                                                    tiers, tmp_path):
@@ -170,6 +171,41 @@ def test_edge_claims_get_the_answers_of_back_office_section_3(printed_run, tmp_p
                                     "wrong validation number", "not a barcode number", "unknown ticket",
                                     "unknown ticket"]
     assert _theirs(_desk(made, claims, ("low", "high"), tmp_path)) == mine
+
+
+def test_a_four_digit_games_claims_by_id_and_barcode_get_the_answers_of_back_office_section_3(printed_run,
+                                                                                               tmp_path):
+    """Game 2029 (docs/validation.md section 2): a printed id GGGG-BBBBBBB-TTT is its 16-digit barcode; the
+    id cut to three digits (029-...) is a barcode number of game 29, no ticket of this run; check digits
+    one off are no barcode number. Every barcode of the run has 16 digits, the first not 0."""
+    made = printed_run("game_2029")
+    _, tickets, _ = _tickets(made)
+    assert {(len(t.barcode), t.barcode[:4]) for t in tickets} == {(16, "2029")}
+    t0, t1, t2 = tickets[:3]
+    claims = [(f"{t0.barcode[:4]}-{t0.barcode[4:11]}-{t0.barcode[11:14]}", t0.virn),
+              (f"{t1.barcode[1:4]}-{t1.barcode[4:11]}-{t1.barcode[11:14]}", t1.virn),
+              (t2.barcode[:14] + f"{(int(t2.barcode[14:]) + 1) % 100:02d}", t2.virn), (t1.barcode, t1.virn)]
+    files = [vd.Opened.read((made.run / FILES[t]).read_bytes(), _key(k))
+             for t, k in (("low", made.low), ("high", made.high))]
+    mine = _mine(files, claims, 12)
+    first, second = (vd.answer(files, t.barcode, t.virn, 12)["outcome"] for t in (t0, t1))
+    assert [m[0] for m in mine] == [first, "unknown ticket", "not a barcode number", second]
+    assert mine[0][0] in ("not a winner", "prize")
+    assert _theirs(_desk(made, claims, ("low", "high"), tmp_path)) == mine
+
+
+def test_a_sixteen_digit_text_starting_with_0_is_no_ticket_at_either_desk(printed_run, tmp_path):
+    """Section 2: 0 followed by a 15-digit barcode number would read as that number; the reference desk
+    answers it "not a barcode number", poolgen refuses it as no ticket, one line, exit 2."""
+    made = printed_run("game_2029")
+    ticket = _tickets(printed_run("happy_holidays"))[1][0]  # a 15-digit barcode number of game 465
+    assert vd.answer([], "0" + ticket.barcode, ticket.virn, 12)["outcome"] == "not a barcode number"
+    result = invoke("validate", made.run, "0" + ticket.barcode, ticket.virn, "--validation-key", made.low,
+                    "--public-key", made.public)
+    assert result.exit_code == 2
+    assert result.stderr == (f"poolgen: error: ticket '0{ticket.barcode}': not a barcode number (15 digits; "
+                             "16 for a game numbered 1000..9999) nor a ticket id GGG-BBBBBBB-TTT (ASCII "
+                             "digits only)\n")
 
 
 def test_an_einstant_gets_no_validation_files(tmp_path):

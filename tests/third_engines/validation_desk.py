@@ -23,19 +23,31 @@ OTHER_TIER = 1 << 63
 AMOUNT = FREE - 1
 
 
-def check_digits(data13: int) -> int:
-    """ISO/IEC 7064 MOD 97-10 over the 13 data digits: 98 - (N * 100 mod 97)."""
-    return 98 - (data13 * 100 % 97)
+def check_digits(data: int) -> int:
+    """ISO/IEC 7064 MOD 97-10 over the 13 (or 14) data digits: 98 - (N * 100 mod 97)."""
+    return 98 - (data * 100 % 97)
+
+
+def game_digits(game: int) -> str:
+    """The game number as section 2 writes it: at least three digits (GGG, leading zeros), four for a
+    game numbered 1000 to 9999 (GGGG)."""
+    return str(game).rjust(3, "0")
 
 
 def barcode(game: int, book: int, ticket_no: int) -> str:
-    """`GGG BBBBBBB TTT CC` without its spaces: 15 digits, 1 mod 97."""
-    data = int(f"{game:03d}{book:07d}{ticket_no:03d}")
-    return f"{data:013d}{check_digits(data):02d}"
+    """`GGG BBBBBBB TTT CC` without its spaces: 15 digits, 1 mod 97 (`GGGG ...`, 16, from game 1000)."""
+    data = f"{game_digits(game)}{book:07d}{ticket_no:03d}"
+    return f"{data}{check_digits(int(data)):02d}"
+
+
+def barcode_shaped(text: str) -> bool:
+    """15 ASCII digits, or 16 whose first is not 0 (section 2: such a text is no barcode number)."""
+    return (text.isascii() and text.isdigit()
+            and (len(text) == 15 or (len(text) == 16 and not text.startswith("0"))))
 
 
 def is_barcode(text: str) -> bool:
-    return len(text) == 15 and text.isascii() and text.isdigit() and int(text) % 97 == 1
+    return barcode_shaped(text) and int(text) % 97 == 1
 
 
 def key_check(key: bytes) -> str:
@@ -174,12 +186,13 @@ class Opened:
 
 
 def ticket_barcode(text: str, game_of: int | None = None) -> str | None:
-    """A claim's ticket, as a barcode number: the 15 digits, or a printed id `GGG-BBBBBBB-TTT` with its
-    check digits computed; None when it is neither."""
-    if len(text) == 15 and text.isascii() and text.isdigit():
+    """A claim's ticket, as a barcode number: the 15 (or 16) digits, or a printed id `GGG-BBBBBBB-TTT`
+    (`GGGG-BBBBBBB-TTT`, its first digit not 0) with its check digits computed; None when it is neither."""
+    if barcode_shaped(text):
         return text
     parts = text.split("-")
-    if [len(p) for p in parts] == [3, 7, 3] and all(p.isascii() and p.isdigit() for p in parts):
+    if [len(p) for p in parts][1:] == [7, 3] and all(p.isascii() and p.isdigit() for p in parts) \
+            and (len(parts[0]) == 3 or (len(parts[0]) == 4 and not parts[0].startswith("0"))):
         return barcode(int(parts[0]), int(parts[1]), int(parts[2]))
     return None
 

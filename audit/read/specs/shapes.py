@@ -5,7 +5,7 @@ blank symbol code or a number for a caption passed `verify --spec` where `check`
 
 Each rule is (field, kind, required); kinds: text, code (text, not blank), name (a lower-case name:
 a-z, 0-9, _, starting with a letter, at most 64), whole (an integer, never a boolean), count (a whole
-number, not negative), game_number (0..999), decimal (a multiplier: text of a finite
+number, not negative), game_number (0..9999), decimal (a multiplier: text of a finite
 number, not negative)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
+from audit.read.game_number import MAX_GAME_NUMBER
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.match_layout import refuse_misshapen_match
@@ -78,8 +79,9 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
             raise UnusableInput(f"{at}: must not be negative, got {value}")
         if kind in _AT_LEAST_ONE and value == 0:
             raise UnusableInput(f"{at}: {_AT_LEAST_ONE[kind]}")
-        if kind == "game_number" and not 0 <= value <= 999:
-            raise UnusableInput(f"{at}: must be 0..999 (three digits of every ticket id), not {value}")
+        if kind == "game_number" and not 0 <= value <= MAX_GAME_NUMBER:
+            raise UnusableInput(f"{at}: must be 0..{MAX_GAME_NUMBER} (the first 3 digits of every ticket id, "
+                                f"4 from 1000), not {value}")
         return
     if kind == "decimal":
         _decimal(value, at)

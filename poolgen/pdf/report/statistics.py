@@ -42,10 +42,10 @@ NUMBERS = re.compile(r"by printed book number|by ticket number within the book|t
                      r"|by serial\b|close together|most in consecutive|in the books of the top prizes"
                      r"|beside a top prize|same book of print order")
 WITHHELD = "withheld: it names a position (internal edition)"
-# what names a place in a reason of steps 1 to 7 and 9: a ticket id (GGG-BBBBBBB-TTT) or a share's
+# what names a place in a reason of steps 1 to 7 and 9: a ticket id (GGG-BBBBBBB-TTT, GGGG-...) or a share's
 # (POOL-NNNNNNN), or a book, slot, pack, block, position, row, serial, ticket or share followed by its
 # number ("book 23 holds 2" of a capped tier, "(row 1634) pays 0 cents, stores 10000")
-PLACE = re.compile(r"\b\d{3}-\d{7}-\d{3}\b|-\d{7}\b"
+PLACE = re.compile(r"\b\d{3,4}-\d{7}-\d{3}\b|-\d{7}\b"
                    r"|\b(?:books?|slots?|packs?|blocks?|positions?|rows?|serials?|tickets?|shares?)\s+\d")
 WHERE = "where: withheld (internal edition)"
 

@@ -187,12 +187,18 @@ def test_printed_pool_ids_name_their_book_slots(pools, problems):
     assert name_problems(_printed_manifest(pools)) == problems
 
 
-@pytest.mark.parametrize("number", [1000, -1, "465", True, None])
-def test_a_printed_games_number_is_three_digits(number):
-    """docs/pool-files.md and docs/validation.md: `GGG`, the game number in 3 digits, starts every ticket
-    id and barcode."""
+@pytest.mark.parametrize("number", [10000, -1, "465", True, None])
+def test_a_printed_games_number_is_three_or_four_digits(number):
+    """docs/pool-files.md and docs/validation.md: `GGG`, the game number in 3 digits (`GGGG`, 4, from
+    1000), starts every ticket id and barcode."""
     assert name_problems(_printed_manifest([("p1", 0, 5)], number)) == [
-        f"game.number {number!r}, not a whole number 0 to 999 (the GGG of every ticket id and barcode)"]
+        f"game.number {number!r}, not a whole number 0 to 9999 (the GGG or GGGG of every ticket id and "
+        "barcode)"]
+
+
+@pytest.mark.parametrize("number", [0, 999, 1000, 2029, 9999])
+def test_a_printed_game_numbered_up_to_9999_has_no_name_problem(number):
+    assert name_problems(_printed_manifest([("p1", 0, 5)], number)) == []
 
 
 @pytest.mark.parametrize(("prize", "price", "text"), [

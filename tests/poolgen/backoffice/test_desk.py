@@ -150,8 +150,9 @@ def test_a_batch_of_claims_is_answered_line_by_line(office, tmp_path):
                  "--validation-key", office["root"] / "low.key",
                  "--index-dir", office["index"])
     assert bad.exit_code == 2 and bad.stdout == ""
-    assert bad.stderr == (f"poolgen: error: {csv}: line 3: ticket '465-0000001-00\\u0661': not a 15-digit "
-                          "barcode number nor a ticket id GGG-BBBBBBB-TTT (ASCII digits only)\n")
+    assert bad.stderr == (f"poolgen: error: {csv}: line 3: ticket '465-0000001-00\\u0661': not a barcode "
+                          "number (15 digits; 16 for a game numbered 1000..9999) nor a ticket id "
+                          "GGG-BBBBBBB-TTT (ASCII digits only)\n")
 
 
 def _cmd(office, b, v, ledger):

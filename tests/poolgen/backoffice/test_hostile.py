@@ -214,7 +214,8 @@ def test_look_alike_digits_in_a_barcode_are_refused_in_one_line(office, at, digi
     b, v, *_ = _winner(office)
     bad = b[:at] + digit + b[at + 1:]
     result = _claim(office, office["folder"], bad, v)
-    _refused(result, f"ticket {ascii(bad)}: not a 15-digit barcode number nor a ticket id GGG-BBBBBBB-TTT "
+    _refused(result, f"ticket {ascii(bad)}: not a barcode number (15 digits; 16 for a game numbered "
+                     "1000..9999) nor a ticket id GGG-BBBBBBB-TTT "
                      "(ASCII digits only)")
 
 
@@ -231,7 +232,8 @@ def test_a_newline_cannot_spoof_a_second_line(office):
     b, v, *_ = _winner(office)
     for bad in (f"{b}\n", f"{b}\nprize $999,999.00", "465-0000001-001\n"):
         _refused(_claim(office, office["folder"], bad, v),
-                 f"ticket {ascii(bad)}: not a 15-digit barcode number nor a ticket id GGG-BBBBBBB-TTT "
+                 f"ticket {ascii(bad)}: not a barcode number (15 digits; 16 for a game numbered "
+                 "1000..9999) nor a ticket id GGG-BBBBBBB-TTT "
                  "(ASCII digits only)")
     _refused(_claim(office, office["folder"], b, f"{v}\n"),
              f"validation number {ascii(v + chr(10))}: not a validation number (1 to 32 ASCII digits)")

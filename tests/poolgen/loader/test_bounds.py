@@ -18,8 +18,10 @@ REFUSED = [
     # an order of no tickets made no pools: check crashed (IndexError) instead of refusing it
     ("printed.order_tickets", 0, "g.toml: printed.order_tickets: an order holds at least one ticket"),
     # the ticket id GGG-BBBBBBB-TTT and the barcode: generate wrote ids and barcodes verify refused
-    ("game.number", -230, "g.toml: game.number: must be 0..999 (three digits of every ticket id), not -230"),
-    ("game.number", 1000, "g.toml: game.number: must be 0..999 (three digits of every ticket id), not 1000"),
+    ("game.number", -230, "g.toml: game.number: must be 0..9999 (the first 3 digits of every ticket id, 4 "
+                          "from 1000), not -230"),
+    ("game.number", 10000, "g.toml: game.number: must be 0..9999 (the first 3 digits of every ticket id, 4 "
+                           "from 1000), not 10000"),
     ("printed.last_ticket", 1000,
      "g.toml: printed.last_ticket: books of 1,001 tickets; at most 1,000 (three digits of every ticket id)"),
     # a book numbered 001 .. 050 (the regulation's (d)) was printed 000 .. 049, its pack list saying so:
