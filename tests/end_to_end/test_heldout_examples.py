@@ -80,11 +80,14 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # the UK's GBP 2 card: three rows of two tiles (prize_box) and three of yours beats theirs
         "uk_scrabble_0493": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),
         # Ohio's match three of six with a DOUBLER (match_n), books of 250
-        "oh_winner_wonderland": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000)}
+        "oh_winner_wonderland": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),
+        # Ohio's match three of six beside a key number match whose YOUR NUMBER "26" wins all ten prizes
+        "oh_26th_anniversary_millions": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 20, "p1", 6_000)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
-UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderland"}
+UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderland",
+               "oh_26th_anniversary_millions"}
 # examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
 # of winners)
 ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493"}
