@@ -136,6 +136,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         unpaid = getattr(area.module, "unpaid_field", lambda *_: None)(area.params, listed)
         if unpaid:
             raise r.fail(f"areas[{i}].{unpaid[0]}", f"not used: {unpaid[1]}")
+    _told_apart(r, areas)  # after `not used`: a symbol no ticket shows misleads no one
     packs = doc.get("packs")  # not a table: read_packs names it ("packs: must be a table")
     if printed.split is not None and isinstance(packs, dict) and set(packs) - {"neighbours"}:
         raise r.fail("packs", "not with printed.split: a pack parameter is proven for a pool's counts, "
@@ -232,6 +233,22 @@ def _art_of_group(r: Reader, group: str, members: list[Symbol]) -> None:
         if other is not s:
             raise r.fail(f"symbols[{s.index}].art", f"duplicate art {s.art!r} in group {group!r} "
                                                     f"(symbols[{other.index}] has it)")
+
+
+def _told_apart(r: Reader, areas: list[Area]) -> None:
+    """The spots that show several symbols (YOUR NUMBERS: numbers and special symbols) never print one
+    text for two of them: a player reads the symbol, so a number printed "26" beside a win-all symbol
+    printed "26" reads as a win no tier pays (docs/new-game.md, section 2)."""
+    for area in areas:
+        for suffix, lists in area_spots(area):
+            seen: dict[str, Symbol] = {}
+            for s in (s for name in lists for s in getattr(area.params, name)):
+                other = seen.setdefault(s.symbol, s)
+                if other.index != s.index:
+                    raise r.fail(f"symbols[{s.index}].symbol",
+                                 f"{s.symbol[:80]!r} is printed for symbols[{other.index}] too (group "
+                                 f"{other.group!r}, code {other.code!r}), and the spots {area.id}{suffix}* "
+                                 "show both: a player cannot tell them apart")
 
 
 def _art_shown(r: Reader, areas: list[Area], symbols: list[Symbol]) -> None:
