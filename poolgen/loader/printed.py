@@ -238,16 +238,16 @@ def _art_of_group(r: Reader, group: str, members: list[Symbol]) -> None:
 
 
 def _amounts_as_printed(r: Reader, symbols: list[Symbol]) -> None:
-    """A cash prize symbol printed as a dollar amount alone ("$5.00", "$1,000") is worth that amount: the
-    player reads the symbol, and "$5.00" worth $50.00 would pay what no ticket says."""
+    """A cash prize symbol printed as a well-formed dollar amount alone ("$5.00", "$1,000") is worth that
+    amount: the player reads the symbol, and "$5.00" worth $50.00 would pay what no ticket says."""
     for s in symbols:
         if s.cents is None or s.free or not s.symbol.startswith("$"):
             continue
         try:
-            printed, _ = parse_printed(s.symbol)
+            printed, well_formed = parse_printed(s.symbol)
         except ValueError:  # "$1,000/WK 20 YRS": words, read with the caption
             continue
-        if printed != s.cents:
+        if well_formed and printed != s.cents:
             raise r.fail(f"symbols[{s.index}].symbol", f"{s.symbol!r} reads as {fmt_cents(printed)}, but its "
                                                        f"value is {fmt_cents(s.cents)}: a player reads the "
                                                        "amount printed")

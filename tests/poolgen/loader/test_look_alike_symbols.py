@@ -51,3 +51,4 @@ def test_a_prize_symbol_printed_as_its_value_or_as_words_is_taken(tmp_path):
     doc["symbols"][7]["symbol"] = "$1 CASH"  # not an amount alone: the caption's business
     spec = load_spec(write(tmp_path, doc))
     assert [(s.symbol, s.cents) for s in spec.symbols][7:9] == [("$1 CASH", 100), ("$5", 500)]
+
