@@ -30,7 +30,7 @@ from audit.read.limits import (
     read_manifest_bytes,
 )
 from audit.read.manifest import SIGNATURE, Manifest, signature_problem
-from audit.steps.ceremony import FORMAT, lp, shown, signed, transcript_hash
+from audit.steps.ceremony import FORMAT, lp, printed_of, shown, signed, transcript_hash
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,23 @@ class Earlier:
     @property
     def sha256(self) -> str:
         return hashlib.sha256(self.data).hexdigest()
+
+
+def regulation_key(text: object) -> str:
+    """A regulation as step 5 compares it: its ASCII letters and digits, letters upper-cased, every other
+    character dropped (`K.A.R. 111-4-3762` and `KAR 1114 3762.` are one regulation)."""
+    return "".join(c for c in text if c.isascii() and c.isalnum()).upper() if isinstance(text, str) else ""
+
+
+def same_printed(t: dict[str, Any], game: dict[str, Any]) -> bool | None:
+    """Whether a v4 transcript binds the printed game a manifest's `game` entry describes: the same game
+    number (both have one), or the same regulation (`regulation_key`, not empty). None for a transcript
+    made before v4, which binds only the spec's free id."""
+    if "printed" not in t:
+        return None
+    number, key = t["printed"]["number"], regulation_key(t["printed"]["regulation"])
+    return (number is not None and number == game.get("number")) or (
+        key != "" and key == regulation_key(game.get("regulation")))
 
 
 def read_bundle(path: Path) -> dict[str, Any]:
@@ -131,6 +148,9 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
     mine_t = entry.get("transcript")
     manifest_sha256 = hashlib.sha256(manifest_data).hexdigest() if manifest_data is not None else None
     followed = {f.get("transcript_sha256"): f for f in _follows(mine_t if isinstance(mine_t, dict) else {})}
+    own_name = next((p.name for p, d in bundles if d["transcript_sha256"] == entry.get("transcript_sha256")),
+                    None)
+    g = manifest.doc["game"]
     for path, doc in bundles:
         t = doc["transcript"]
         try:
@@ -140,9 +160,18 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
         if th is None or th != doc.get("transcript_sha256"):
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "
                                     "transcript_sha256")
-        if t["game"] != game:
+        same = same_printed(t, g)  # v4: the printed game, whatever id the spec gave it; None before v4
+        if same is None and t["game"] != game:
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds game "
                                     f"{t['game']}, not this run's ({game})")
+        if same is False:
+            told.append(f"{path.name}: ceremony {t['id']} of another printed game "
+                        f"({printed_of(t['printed']['number'], t['printed']['regulation'])}), not "
+                        f"this run's ({printed_of(g.get('number'), g.get('regulation'))})")
+            continue
+        renamed = "" if t["game"] == game else (
+            f" (under game id {t['game']}: this run's printed game, "
+            f"{printed_of(g.get('number'), g.get('regulation'))})")
         if th == entry.get("transcript_sha256"):
             mine = entry.get("commitments") or []
             if doc.get("abort") is not None or doc["commitments"] != mine:
@@ -153,8 +182,8 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
             continue
         shared = [p for p in t["pools"] if p in pools]
         if t["run_id"] != run_id and not shared:
-            told.append(f"{path.name}: ceremony {t['id']} for run {t['run_id']}, other pools of game {game} "
-                        f"({', '.join(t['pools'])})")
+            told.append(f"{path.name}: ceremony {t['id']}{renamed} for run {t['run_id']}, other pools of "
+                        f"game {game} ({', '.join(t['pools'])})")
             continue
         abort, keys = doc.get("abort"), {p["name"]: p["public_key"] for p in t["parties"]}
         bound = f"run {run_id}" if t["run_id"] == run_id else \
@@ -170,8 +199,11 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                             "transcript names this run's manifest, so it began after this run's seed was "
                             "fixed")
                 continue
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound "
-                                    f"{bound} and was not aborted: its seed was one more to choose from")
+            beside = "" if not renamed or own_name is None else \
+                f" (this run's ceremony {mine_t.get('id')} is bundle {own_name})"  # type: ignore[union-attr]
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']}{renamed} also "
+                                    f"bound {bound} and was not aborted: its seed was one more to choose from"
+                                    f"{beside}")
         name, reason = abort["name"], str(abort.get("reason"))
         try:  # which bundle: an auditor gives several
             signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"

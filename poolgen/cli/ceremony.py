@@ -179,7 +179,8 @@ def new(
         earlier = tuple(followed(m, game.id, tuple(ids), run, signer) for m in follows)
     elif public_key is not None:
         raise CeremonyError("--public-key: not used: it checks the signatures of --follows manifests")
-    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run, book_key_check, earlier)
+    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run, book_key_check, earlier,
+                      printed=(game.number, game.regulation))
     ceremony = new_ceremony(ceremony_id, binding, parties, chain, beacon_round,
                             parse_time(reveals_close, "--reveals-close"), now())
     create_file(file, ceremony)

@@ -55,6 +55,18 @@ def _earlier_order(name: str, t: dict, th: str, entry: dict, bound: str, earlier
     return (f"{name}: ceremony {t['id']} of run {t['run_id']}, the earlier order this run's ceremony follows "
             f"(its signed manifest {named[:16]}...)")
 
+def _regulation(text: object) -> str:
+    """"Verifying": a regulation's ASCII letters and digits, upper-cased; nothing else."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(c.upper() for c in text if c in "0123456789" or ("a" <= c.lower() <= "z" and c.isascii()))
+
+
+def _printed(number: object, regulation: object) -> str:
+    return (f"game {number} of " if number is not None else "") + "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in str(regulation))
+
+
 def check_shape(name: str, doc: object) -> dict:
     """A bundle is the ceremony file less `reveals`: every field, of its type, and no other."""
     if not isinstance(doc, dict) or doc.get("format") != "poolgen-ceremony/2" \
@@ -79,13 +91,27 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
     followed = {f["transcript_sha256"]: f for f in t_run.get("follows", [])}
     mine_sha = hashlib.sha256(manifest_data).hexdigest() if manifest_data is not None else None
     lines, seen_own = [], False
+    g = manifest["game"]
+    here = _printed(g.get("number"), g.get("regulation"))
+    own_name = next((n for n, raw in bundles
+                     if isinstance(raw, dict) and raw.get("transcript_sha256") == own), None)
     for name, raw in bundles:
         doc = check_shape(name, raw)
         t, cid = doc["transcript"], doc["transcript"]["id"]
         if transcript_hash(t) != doc["transcript_sha256"]:
             raise Refused(f"bundle {name}: its transcript does not hash to its transcript_sha256")
-        if t["game"] != game:
+        printed = t.get("printed")
+        if printed is None and t["game"] != game:
             raise Refused(f"bundle {name}: ceremony {cid} binds game {t['game']}, not this run's ({game})")
+        if printed is not None and not (
+                (printed["number"] is not None and printed["number"] == g.get("number"))
+                or (_regulation(printed["regulation"]) != ""
+                    and _regulation(printed["regulation"]) == _regulation(g.get("regulation")))):
+            there = _printed(printed["number"], printed["regulation"])
+            lines.append(f"{name}: ceremony {cid} of another printed game ({there}), not this run's ({here})")
+            continue
+        renamed = "" if t["game"] == game else \
+            f" (under game id {t['game']}: this run's printed game, {here})"
         if doc["transcript_sha256"] == own:
             if doc["commitments"] != entry["commitments"] or doc["abort"] is not None:
                 raise Refused(f"bundle {name}: the commitments published for ceremony {cid} are not the "
@@ -95,7 +121,7 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
             continue
         shared = [p for p in t["pools"] if p in pools]
         if t["run_id"] != run_id and not shared:
-            lines.append(f"{name}: ceremony {cid} for run {t['run_id']}, other pools of game {game} "
+            lines.append(f"{name}: ceremony {cid}{renamed} for run {t['run_id']}, other pools of game {game} "
                          f"({', '.join(t['pools'])})")
             continue
         listed = {party["name"] for party in t["parties"]}
@@ -122,11 +148,13 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
             lines.append(f"{name}: ceremony {cid} for run {t['run_id']}, a later order: its transcript names "
                          "this run's manifest, so it began after this run's seed was fixed")
             continue
+        beside = f" (this run's ceremony {t_run['id']} is bundle {own_name})" if renamed and own_name else \
+            ""
         if t["run_id"] == run_id:
-            raise Refused(f"bundle {name}: ceremony {cid} also bound run {run_id} and was not aborted: its "
-                          "seed was one more to choose from")
-        raise Refused(f"bundle {name}: ceremony {cid} also bound {which} of this run (as run "
-                      f"{t['run_id']}) and was not aborted: its seed was one more to choose from")
+            raise Refused(f"bundle {name}: ceremony {cid}{renamed} also bound run {run_id} and was not "
+                          f"aborted: its seed was one more to choose from{beside}")
+        raise Refused(f"bundle {name}: ceremony {cid}{renamed} also bound {which} of this run (as run "
+                      f"{t['run_id']}) and was not aborted: its seed was one more to choose from{beside}")
     if not seen_own:
         raise Refused(f"no bundle given is of this run's ceremony {t_run['id']}: its commitments are not "
                       "shown published before any reveal (ceremony publish)")
