@@ -209,7 +209,7 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     t = entry.get("transcript")
     try:
         recomputed = transcript_hash(t)  # type: ignore[arg-type]
-    except (TypeError, KeyError, ValueError, AttributeError):
+    except (TypeError, KeyError, ValueError, AttributeError, OverflowError):  # u64 of a negative
         raise VerificationError(Step.FIGURES, "the manifest's ceremony transcript is malformed") from None
     assert isinstance(t, dict)
     if recomputed != entry.get("transcript_sha256"):

@@ -155,7 +155,7 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
         t = doc["transcript"]
         try:
             th = transcript_hash(t)
-        except (TypeError, KeyError, ValueError, AttributeError):
+        except (TypeError, KeyError, ValueError, AttributeError, OverflowError):  # u64 of a negative
             th = None
         if th is None or th != doc.get("transcript_sha256"):
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "

@@ -181,3 +181,17 @@ def test_an_old_transcript_whose_round_came_before_the_rule_keeps_the_rule_befor
     t = _transcript("2023-08-23T15:59:00Z", 1000)  # a real run of 3dd8dad: round 1000, 24 s after the close
     transcript_rules(t, Step.FIGURES)
     third.check_rules(t)
+
+
+@pytest.mark.parametrize(("where", "value"), [("printed", -1), ("printed", 2**64), ("round", -1)])
+def test_a_transcript_number_no_u64_holds_is_malformed_not_an_overflow(sealed_run, where, value):
+    # u64() of a negative number, or of one past 2^64 - 1, raised OverflowError (not a ValueError): the
+    # step said "could not be checked: OverflowError: ..." instead of naming the transcript.
+    doc = json.loads((sealed_run.run / "manifest.json").read_bytes())
+    t = doc["ceremony"]["transcript"]
+    if where == "printed":
+        t["printed"]["number"] = value
+    else:
+        t["beacon"]["round"] = value
+    assert attempt(Step.FIGURES, check_bound, Manifest.parse(json.dumps(doc).encode())) == (
+        "fail", "the manifest's ceremony transcript is malformed")
