@@ -362,7 +362,7 @@ def abort(
 def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
            ) -> None:
     """The ceremony's public state: what it binds, who has committed and revealed (never a secret)."""
-    from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
+    from poolgen.seeds.ceremony import printed_text, utc_text  # lazy: start-up time (docs/scaling.md)
     from poolgen.seeds.ceremony_file import load  # lazy: start-up time
 
     c = load(file)
@@ -382,6 +382,8 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
                f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..."
                + (f", book key check {t['book_key_check']}" if "book_key_check" in t else ""))
+    if "printed" in t:  # what each party checks is the order's printed game before it commits
+        echo(f"  printed game: {printed_text((t['printed']['number'], t['printed']['regulation']))}")
     for f in t.get("follows", []):  # what each party checks was published and sold before it commits
         echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
                    f"{f['transcript_sha256']}")
