@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
-from audit.read.ceremony import bundle_problem
+from audit.read.ceremony import bundle_problem, ceremony_problem
 from audit.read.limits import (
     MAX_SIGNATURE_BYTES,
     parse_json,
@@ -70,7 +70,9 @@ def read_bundle(path: Path) -> dict[str, Any]:
             or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
         raise UnusableInput(f"{path}: not a ceremony bundle (format {FORMAT!r}, a transcript and "
                             "commitments)")
-    problem = bundle_problem(doc)
+    # an aborted ceremony's file may be published with its reveals (it seeds no run): read as that file
+    aborted_file = "reveals" in doc and doc.get("abort") is not None
+    problem = ceremony_problem(doc) if aborted_file else bundle_problem(doc)
     if problem is not None:
         raise UnusableInput(f"{path}: not a ceremony bundle: {problem}")
     return doc
@@ -124,6 +126,35 @@ def _earlier_order(path: Path, t: dict[str, Any], th: str, named: dict[str, str]
                                 f"{named['run_id']} seeded by ceremony {t['id']} (transcript {th[:16]}...)")
     return (f"{path.name}: ceremony {t['id']} of run {named['run_id']}, the earlier order this run's "
             f"ceremony follows (its signed manifest {e.sha256[:16]}...)")
+
+
+def _revealed_before_the_close(path: Path, t: dict[str, Any], th: str, doc: dict[str, Any]) -> bool:
+    """Whether an aborted ceremony's file (published with its reveals) shows every party's reveal, each
+    signed by its listed key over the closed commitments, matching its commitment and made before reveals
+    closed: then the abort came once the seed was fixed, when poolgen refuses one."""
+    reveals, commitments = doc.get("reveals"), doc["commitments"]
+    if not isinstance(reveals, list) or None in reveals or None in commitments:
+        return False
+    close = t["beacon"]["reveals_close"]
+    if not all(isinstance(close, str) and r["revealed_at"] < close for r in reveals):
+        return False  # a reveal at or after the close: the others' abort is the rule (docs/ceremony.md)
+    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
+        lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in commitments)).digest()
+    for p, c, r in zip(t["parties"], commitments, reveals, strict=True):
+        name, value = p["name"], bytes.fromhex(r["value"])
+        if c["name"] != name or r["name"] != name:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: its commitments or reveals are not "
+                                    f"in the parties' order at {shown(name)!r}")
+        try:
+            signed(name, p["public_key"], "reveal", r["signature"], b"poolgen/ceremony/reveal/v2" + closed
+                   + lp(name.encode()) + lp(value) + lp(r["revealed_at"].encode()), Step.FIGURES)
+        except VerificationError as error:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: {error.reason}") from None
+        if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + lp(name.encode())
+                          + lp(value)).hexdigest() != c["commitment"]:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: the reveal of {shown(name)} does not "
+                                    "match its commitment")
+    return True
 
 
 def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]],
@@ -216,6 +247,12 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                                     f"{shown(name)} after its seed was sealed (round {number}): poolgen "
                                     "aborts only while a reveal is missing, so this abort followed a look at "
                                     "the seed, one more to choose from")
+        if _revealed_before_the_close(path, t, th, doc):
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} was aborted "
+                                    f"by {shown(name)} after every party had revealed before the close (its "
+                                    "file shows each reveal signed by its listed key): poolgen aborts only "
+                                    "while a reveal is missing, so this abort followed a look at the seed, "
+                                    "one more to choose from")
         told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {shown(name)} "
                     f"({shown(reason)})")
     if not own:

@@ -9,7 +9,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from tests.third_engines.ceremony import Refused, check_abort, signed, transcript_hash
+from tests.third_engines.ceremony import Refused, check_abort, commitment, lp, signed, transcript_hash
 from tests.third_engines.ceremony_shape import problem
 
 
@@ -73,10 +73,34 @@ def check_shape(name: str, doc: object) -> dict:
             or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
         raise Refused(f"{name}: not a ceremony bundle (format 'poolgen-ceremony/2', a transcript and "
                       "commitments)")
-    found = problem(doc)
+    found = problem(doc, reveals="reveals" in doc and doc.get("abort") is not None)  # an aborted file's
     if found is not None:
         raise Refused(f"{name}: not a ceremony bundle: {found}")
     return doc
+
+
+def _all_revealed_in_time(name: str, t: dict, th: str, doc: dict) -> bool:
+    """"Verifying": an aborted ceremony's file showing every party's reveal before the close, each signed
+    and matching its commitment."""
+    reveals = doc.get("reveals")
+    if reveals is None or None in reveals or None in doc["commitments"]:
+        return False
+    if any(not r["revealed_at"] < t["beacon"]["reveals_close"] for r in reveals):
+        return False
+    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
+        lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in doc["commitments"])).digest()
+    for party, c, r in zip(t["parties"], doc["commitments"], reveals, strict=True):
+        who = party["name"]
+        if c["name"] != who or r["name"] != who:
+            raise Refused(f"bundle {name}: its commitments or reveals are not in the parties' order at "
+                          f"'{who}'")
+        message = (b"poolgen/ceremony/reveal/v2" + closed + lp(who.encode()) + lp(bytes.fromhex(r["value"]))
+                   + lp(r["revealed_at"].encode()))
+        if not signed(party["public_key"], r["signature"], message):
+            raise Refused(f"bundle {name}: party '{who}': the reveal's signature is not by its listed key")
+        if commitment(th, who, bytes.fromhex(r["value"])) != c["commitment"]:
+            raise Refused(f"bundle {name}: the reveal of {who} does not match its commitment")
+    return True
 
 
 def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list[Earlier] | None = None,
@@ -136,6 +160,11 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
                 raise Refused(f"bundle {name}: ceremony {cid} was aborted by {aborted} after its seed was "
                               f"sealed (round {number}): poolgen aborts only while a reveal is missing, so "
                               "this abort followed a look at the seed, one more to choose from")
+            if _all_revealed_in_time(name, t, doc["transcript_sha256"], doc):
+                raise Refused(f"bundle {name}: ceremony {cid} was aborted by {aborted} after every party had "
+                              "revealed before the close (its file shows each reveal signed by its listed "
+                              "key): poolgen aborts only while a reveal is missing, so this abort followed a "
+                              "look at the seed, one more to choose from")
             lines.append(f"{name}: ceremony {cid} for this run, aborted by {aborted} ({abort['reason']})")
             continue
         which = f"pool {shared[0]}" if len(shared) == 1 else f"pools {', '.join(shared)}"
