@@ -7,6 +7,9 @@
                   or, for a transcript naming earlier orders of its pools, "poolgen/ceremony/transcript/v3"
                   || the same fields to lp(reveals_close) || u64(0) or u64(1) || lp(book_key_check)
                   || u64(#follows) || (lp(run_id) || lp(manifest_sha256) || lp(transcript_sha256))...
+                  or, for one binding the printed game (every transcript `new` makes now),
+                  "poolgen/ceremony/transcript/v4" || the fields of v3 (u64(0) followed orders when none)
+                  || u64(0) or u64(1) || u64(number) || lp(regulation)
     commitment  = SHA-256("poolgen/ceremony/commitment/v2" || transcript || lp(name) || lp(value))
     commitments = SHA-256("poolgen/ceremony/commitments/v2" || transcript || (lp(name) || commitment)...)
     seed        = SHA-256("poolgen/ceremony/seed/v2" || commitments || (lp(name) || lp(value))...
