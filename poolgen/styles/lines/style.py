@@ -325,15 +325,17 @@ def _picture(params: Params, code: Any) -> str:
 
 
 def _key(params: Params) -> str:
-    """The line-making pictures' names: `X`, or `X OR O`."""
+    """The line-making pictures' names: `X`, or `X OR O` (with a caller: `called pictures`)."""
+    if params.calls:
+        return "called pictures"
     return " or ".join(_text(params.pictures[i]) for i in params.symbols)
 
 
-def _maker(params: Params, row: Mapping[str, Any], names: list[str], line: tuple[int, ...]) -> int | None:
+def _maker(params: Params, row: Mapping[str, Any], names: list[str], line: tuple[int, ...],
+           called: dict[int, str]) -> int | None:
     """The symbol (a picture index) every cell of `line` shows, or None: the line is not complete. With a
-    caller, -1 when every cell shows one of the caller's pictures (section 1b)."""
+    caller (`called`: its pictures' codes and columns), -1 when every cell shows one of them (section 1b)."""
     if params.calls:
-        called = {int(row[f"{names[0].rsplit('_cell_', 1)[0]}_call_{j}"]) for j in range(params.calls)}
         return -1 if all(int(row[names[c]]) in called for c in line) else None
     first = int(row[names[line[0]]])
     return first if first in params.symbols and all(int(row[names[c]]) == first for c in line) else None
@@ -360,9 +362,11 @@ def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
 def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the cells of the complete lines."""
     names = columns(area_id, params)
+    called = {int(row[c]): c for c in names if c.startswith(f"{area_id}_call_")}
     makers = {i: m for i, line in enumerate(params.lines)
-              if (m := _maker(params, row, names, line)) is not None}
+              if (m := _maker(params, row, names, line, called)) is not None}
     cells = {names[c] for i in makers for c in params.lines[i]}
+    cells |= {called[int(row[c])] for c in cells if int(row[c]) in called}  # the caller's that mark them
     if params.line_prizes or params.shown:
         paid = [(i, m, _line_prize(params, area_id, row, i)) for i, m in makers.items()]
         spots = {f"{area_id}_prize_{i}" for i in makers} if params.shown else set()
