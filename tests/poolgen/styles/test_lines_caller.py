@@ -181,3 +181,17 @@ def test_the_loader_refuses_a_deck_smaller_than_the_board(tmp_path):
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
              "g.toml: areas[0].pictures: 8 pictures for 9 cells: a board marked by a caller shows each "
              "picture at most once (9 to 255 pictures)")
+
+
+def test_the_proof_explains_a_called_line_and_outlines_the_caller_cards_that_mark_it(tmp_path):
+    """A row whose top row is called (cards C3, C4, C5 among the caller's C5, C4, C3, C9, C0): the proof
+    says why it pays, and outlines the three board cells and the three caller's cards that mark them."""
+    (tmp_path / "g.toml").write_text(dumps(_doc()))
+    area = load_spec(tmp_path / "g.toml").play.areas[0]
+    row = {f"ln_cell_{k}": v for k, v in enumerate([3, 4, 5, 0, 6, 7, 8, 10, 11])} | \
+        {f"ln_call_{j}": v for j, v in enumerate([5, 4, 3, 9, 0])}
+    said, outlined = area.module.explain("ln", area.params, row)
+    assert said == ["ln: 1 complete line(s) of called pictures: the legend's prize, $1.00."]
+    assert outlined == {"ln_cell_0", "ln_cell_1", "ln_cell_2", "ln_call_0", "ln_call_1", "ln_call_2"}
+    titles = [title for title, _ in area.module.face("ln", area.params, row)]
+    assert titles == ["BOARD", "CALLED", "PRIZE LEGEND"]
