@@ -30,7 +30,7 @@ from poolgen.game.model import Game, Pool, Published, TierFigures
 from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import NoArrangement, Rules, pack_size, refusal, rules_for, start, valid_start
+from poolgen.run.packs import NoArrangement, Rules, descended, pack_size, refusal, rules_for
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
@@ -240,7 +240,7 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
                 f"by rejection, each try accepted with probability about {acceptance(rules)})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
-        found = valid_start(stream, rules, start(stream, rules))
+        found = descended(stream, rules)
         if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
             chain_orders(stream, rules, found.reshape(rules.books, rules.m))
     except NoArrangement as exc:

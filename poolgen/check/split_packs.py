@@ -26,7 +26,7 @@ import numpy as np
 
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import Rules, arrange, start, valid_start
+from poolgen.run.packs import Rules, arrange, descended
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import exactly_caps
@@ -47,7 +47,7 @@ def arrangement(seed: bytes, game_id: str, pool_id: str, rules: Rules) -> np.nda
     if (rules.winners_only or exactly_capped(rules) or exactly_spaced(rules) or exactly_beside(rules)
             or exactly_caps(rules)):
         return arrange(stream, rules)
-    found = valid_start(stream, rules, start(stream, rules))
+    found = descended(stream, rules)
     if not rules.spacing:
         return found
     ordered: np.ndarray = chain_orders(stream, rules, found.reshape(rules.books, rules.m)).reshape(-1)
