@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from poolgen.check.figures import GameCheck
-from poolgen.check.split_packs import arrangement, has_minimum, place_extras
+from poolgen.check.split_packs import EVERY_VECTOR, arrangement, every_vector, has_minimum, place_extras
 from poolgen.errors import SpecError
 from poolgen.game.model import Game, Pool, Published, TierFigures
 from poolgen.money import fmt_cents
@@ -266,6 +266,11 @@ def _split_possible(game: Game, pool: Pool, rules: Rules, low: Rules, table: str
         raise refusal(game, down, exc) from None
     extras = [i for i, (a, b) in enumerate(zip(low.counts, rules.counts, strict=True)) if b > a]
     stuck = place_extras(low, found, extras)
+    if stuck is not None and len(extras) <= EVERY_VECTOR and every_vector(CHECK_SEED, game.id, pool.id, low,
+                                                                          extras):
+        return (f"{said}: check found a pool meeting every parameter for each of the {2 ** len(extras)} "
+                f"count vectors the split may draw (the {len(extras)} tiers that may round up, each rounded "
+                "up or not: docs/new-game.md, 2b); drawn with the seed's counts (docs/randomness.md, 5.11)")
     if stuck is not None:
         tier, stops = stuck
         raise SpecError(f"{game.file}: {', '.join(f'{table}.{s}' for s in stops)}: {down.id}: check found "
