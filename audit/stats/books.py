@@ -134,13 +134,15 @@ def top_coded_classes(counts: np.ndarray, least: int) -> np.ndarray:
 
 
 def _amounts_by_number(amounts: tuple[np.ndarray, np.ndarray], blocks: int, size: int,
-                       what: str) -> Finding | None:
+                       what: str, scratch: np.ndarray | None = None) -> Finding | None:
     """The size x L table of ticket number (position mod size) by prize class, the amounts top-coded
     (pack_laws.top_coded) to classes of at least MIN_EXPECTED x size tickets, so that every cell
     expects at least MIN_EXPECTED; Pearson's chi-square, df (size - 1)(L - 1), upper tail. Under a
     uniform shuffle the ticket numbers are a uniform partition of the pool into `size` classes of
     `blocks` tickets, independent of the amounts. `amounts` is the pool's (inverse, counts) of
-    distinct_values, made once for every table; rows past blocks x size are left out."""
+    distinct_values, made once for every table; rows past blocks x size are left out. `scratch`, an
+    intp array of at least blocks x size, holds the cells (one array for all the tables, not one each:
+    fresh pages cost more than the pass that fills them)."""
     least = math.ceil(MIN_EXPECTED * size)
     inverse = amounts[0][: blocks * size]
     counts = amounts[1] - np.bincount(amounts[0][blocks * size:], minlength=len(amounts[1]))
@@ -148,8 +150,11 @@ def _amounts_by_number(amounts: tuple[np.ndarray, np.ndarray], blocks: int, size
     kinds = int(cls.max()) + 1
     if kinds < 2 or size < 2:
         return None
-    cell = cls[inverse].reshape(blocks, size) + np.arange(0, size * kinds, kinds)  # number x kinds + class
-    observed = np.bincount(cell.reshape(-1), minlength=size * kinds).reshape(size, kinds)
+    if scratch is None:
+        scratch = np.empty(blocks * size, dtype=np.intp)
+    cell = np.take(cls.astype(np.intp, copy=False), inverse, out=scratch[: blocks * size], mode="clip")
+    cell.reshape(blocks, size)[:] += np.arange(0, size * kinds, kinds)  # number x kinds + class
+    observed = np.bincount(cell, minlength=size * kinds).reshape(size, kinds)
     counts = np.bincount(cls, weights=counts, minlength=kinds)
     expected = counts[None, :] / size  # a class of c tickets expects c / size at each ticket number
     x2 = float(((observed - expected) ** 2 / expected).sum())
@@ -197,6 +202,7 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
         skipped.append(f"winners per {unit}: fewer than two {unit}s")
     if not printed and null is None:  # the serial, which a buyer sees and can count on
         amounts = distinct_values(prize)[1:]  # once for the nine tables
-        found += [_amounts_by_number(amounts, len(win) // k, k, f"serial mod {k}") for k in PERIODS]
+        scratch = np.empty(len(win), dtype=np.intp)  # and their cells, one table after the other
+        found += [_amounts_by_number(amounts, len(win) // k, k, f"serial mod {k}", scratch) for k in PERIODS]
     found.append(runs("runs of winners and losers in print order", win))
     return [f for f in found if f is not None], skipped
