@@ -89,14 +89,15 @@ def lower_tail_resolved(blocks: int, var: float) -> bool:
 
 
 def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int, null: BookNull,
-             unit: str) -> Finding | None:
+             unit: str, distinct: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Finding | None:
     """Kruskal-Wallis of prize amounts across equal blocks, ties corrected, two-sided where the winners
     per block resolve the lower tail (`lower_tail_resolved`: H is no less discrete than they are, and
     a function of them alone when every winner pays one amount), else its upper tail alone (also when
-    every block holds the same winners, variance 0)."""
+    every block holds the same winners, variance 0). `distinct`: distinct_values of the blocks' prizes,
+    if the caller has it."""
     values = prize[: blocks * size]
     n = len(values)
-    amounts, inverse, counts = distinct_values(values)
+    amounts, inverse, counts = distinct if distinct is not None else distinct_values(values)
     if len(amounts) < 2:
         return None
     mid = np.cumsum(counts) - (counts - 1) / 2.0  # the mid-rank of each amount
@@ -179,6 +180,9 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
     blocks = len(win) // size
     found: list[Finding | None] = []
     skipped = []
+    # the pool's distinct amounts, once for every test that reads them all (when the blocks cover
+    # the pool, Kruskal-Wallis's too)
+    whole = distinct_values(prize) if null is None and (printed and blocks >= 2 or not printed) else None
     if blocks >= 2:
         covered = blocks * size
         per = win[:covered].reshape(blocks, size).sum(axis=1)
@@ -187,7 +191,7 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
                                        blocks * expected.winners_pmf))
         found.append(_dispersion(f"winners per {unit}: dispersion", per, expected, short))
         found.append(_kruskal(f"prize value per {unit}: {blocks:,} {short}s", prize, blocks, size, expected,
-                              short))
+                              short, whole if whole is not None and covered == len(prize) else None))
         if printed:
             number = np.flatnonzero(win[:covered]) % size
             part = np.arange(size) * PARTS // size
@@ -196,12 +200,12 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
                                     np.round(share * covered).astype(np.int64),
                                     np.bincount(number * PARTS // size, minlength=PARTS)))
             if null is None:  # only a uniform shuffle makes the ticket numbers a uniform partition
-                found.append(_amounts_by_number(distinct_values(prize)[1:], blocks, size,
-                                                "ticket number within the book"))
+                pool = whole if whole is not None else distinct_values(prize)
+                found.append(_amounts_by_number(pool[1:], blocks, size, "ticket number within the book"))
     else:
         skipped.append(f"winners per {unit}: fewer than two {unit}s")
     if not printed and null is None:  # the serial, which a buyer sees and can count on
-        amounts = distinct_values(prize)[1:]  # once for the nine tables
+        amounts = (whole if whole is not None else distinct_values(prize))[1:]  # once for the nine tables
         scratch = np.empty(len(win), dtype=np.intp)  # and their cells, one table after the other
         found += [_amounts_by_number(amounts, len(win) // k, k, f"serial mod {k}", scratch) for k in PERIODS]
     found.append(runs("runs of winners and losers in print order", win))

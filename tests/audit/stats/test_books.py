@@ -104,3 +104,18 @@ def test_each_amounts_by_serial_table_is_its_own_crosstab():
         want = float(((observed - expected) ** 2 / expected).sum())
         name = f"prize amounts by serial mod {k}: {k} residues x {kinds} classes"
         assert x2[name] == f"X2 = {want:.1f}, df = {(k - 1) * (kinds - 1):,}"
+
+
+def test_kruskal_wallis_is_scipys_h_whether_the_blocks_cover_the_pool_or_not():
+    """The prize-value-per-block test reads the pool's distinct amounts once for every test when its
+    blocks cover the pool, and its own otherwise: either way H is the one of the blocks' prizes."""
+    from scipy.stats import kruskal
+
+    rng = np.random.default_rng(36)
+    for n in (6_000, 6_700):  # six whole blocks of 1,000; then 700 more left out
+        prize = rng.choice([0, 0, 0, 0, 100, 200, 500, 2_000, 50_000], size=n).astype(np.int64)
+        prize[:1_000:3] = 500  # a block richer than the others
+        found, _ = block_findings(prize, "einstant", None)
+        (f,) = [f for f in found if f.name == "prize value per block of 1,000 shares: 6 blocks"]
+        h = kruskal(*prize[:6_000].reshape(6, 1_000)).statistic
+        assert f.figures == f"H = {h:.1f}, df = 5"
