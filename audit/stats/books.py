@@ -89,14 +89,15 @@ def lower_tail_resolved(blocks: int, var: float) -> bool:
 
 
 def _kruskal(name: str, prize: np.ndarray, blocks: int, size: int, null: BookNull,
-             unit: str) -> Finding | None:
+             unit: str, distinct: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Finding | None:
     """Kruskal-Wallis of prize amounts across equal blocks, ties corrected, two-sided where the winners
     per block resolve the lower tail (`lower_tail_resolved`: H is no less discrete than they are, and
     a function of them alone when every winner pays one amount), else its upper tail alone (also when
-    every block holds the same winners, variance 0)."""
+    every block holds the same winners, variance 0). `distinct`: distinct_values of the blocks' prizes,
+    if the caller has it."""
     values = prize[: blocks * size]
     n = len(values)
-    amounts, inverse, counts = distinct_values(values)
+    amounts, inverse, counts = distinct if distinct is not None else distinct_values(values)
     if len(amounts) < 2:
         return None
     mid = np.cumsum(counts) - (counts - 1) / 2.0  # the mid-rank of each amount
@@ -134,13 +135,15 @@ def top_coded_classes(counts: np.ndarray, least: int) -> np.ndarray:
 
 
 def _amounts_by_number(amounts: tuple[np.ndarray, np.ndarray], blocks: int, size: int,
-                       what: str) -> Finding | None:
+                       what: str, scratch: np.ndarray | None = None) -> Finding | None:
     """The size x L table of ticket number (position mod size) by prize class, the amounts top-coded
     (pack_laws.top_coded) to classes of at least MIN_EXPECTED x size tickets, so that every cell
     expects at least MIN_EXPECTED; Pearson's chi-square, df (size - 1)(L - 1), upper tail. Under a
     uniform shuffle the ticket numbers are a uniform partition of the pool into `size` classes of
     `blocks` tickets, independent of the amounts. `amounts` is the pool's (inverse, counts) of
-    distinct_values, made once for every table; rows past blocks x size are left out."""
+    distinct_values, made once for every table; rows past blocks x size are left out. `scratch`, an
+    intp array of at least blocks x size, holds the cells (one array for all the tables, not one each:
+    fresh pages cost more than the pass that fills them)."""
     least = math.ceil(MIN_EXPECTED * size)
     inverse = amounts[0][: blocks * size]
     counts = amounts[1] - np.bincount(amounts[0][blocks * size:], minlength=len(amounts[1]))
@@ -148,8 +151,11 @@ def _amounts_by_number(amounts: tuple[np.ndarray, np.ndarray], blocks: int, size
     kinds = int(cls.max()) + 1
     if kinds < 2 or size < 2:
         return None
-    cell = cls[inverse].reshape(blocks, size) + np.arange(0, size * kinds, kinds)  # number x kinds + class
-    observed = np.bincount(cell.reshape(-1), minlength=size * kinds).reshape(size, kinds)
+    if scratch is None:
+        scratch = np.empty(blocks * size, dtype=np.intp)
+    cell = np.take(cls.astype(np.intp, copy=False), inverse, out=scratch[: blocks * size], mode="clip")
+    cell.reshape(blocks, size)[:] += np.arange(0, size * kinds, kinds)  # number x kinds + class
+    observed = np.bincount(cell, minlength=size * kinds).reshape(size, kinds)
     counts = np.bincount(cls, weights=counts, minlength=kinds)
     expected = counts[None, :] / size  # a class of c tickets expects c / size at each ticket number
     x2 = float(((observed - expected) ** 2 / expected).sum())
@@ -174,6 +180,9 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
     blocks = len(win) // size
     found: list[Finding | None] = []
     skipped = []
+    # the pool's distinct amounts, once for every test that reads them all (when the blocks cover
+    # the pool, Kruskal-Wallis's too)
+    whole = distinct_values(prize) if null is None and (printed and blocks >= 2 or not printed) else None
     if blocks >= 2:
         covered = blocks * size
         per = win[:covered].reshape(blocks, size).sum(axis=1)
@@ -182,7 +191,7 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
                                        blocks * expected.winners_pmf))
         found.append(_dispersion(f"winners per {unit}: dispersion", per, expected, short))
         found.append(_kruskal(f"prize value per {unit}: {blocks:,} {short}s", prize, blocks, size, expected,
-                              short))
+                              short, whole if whole is not None and covered == len(prize) else None))
         if printed:
             number = np.flatnonzero(win[:covered]) % size
             part = np.arange(size) * PARTS // size
@@ -191,12 +200,13 @@ def block_findings(prize: np.ndarray, kind: str, per_book: int | None,
                                     np.round(share * covered).astype(np.int64),
                                     np.bincount(number * PARTS // size, minlength=PARTS)))
             if null is None:  # only a uniform shuffle makes the ticket numbers a uniform partition
-                found.append(_amounts_by_number(distinct_values(prize)[1:], blocks, size,
-                                                "ticket number within the book"))
+                pool = whole if whole is not None else distinct_values(prize)
+                found.append(_amounts_by_number(pool[1:], blocks, size, "ticket number within the book"))
     else:
         skipped.append(f"winners per {unit}: fewer than two {unit}s")
     if not printed and null is None:  # the serial, which a buyer sees and can count on
-        amounts = distinct_values(prize)[1:]  # once for the nine tables
-        found += [_amounts_by_number(amounts, len(win) // k, k, f"serial mod {k}") for k in PERIODS]
+        amounts = (whole if whole is not None else distinct_values(prize))[1:]  # once for the nine tables
+        scratch = np.empty(len(win), dtype=np.intp)  # and their cells, one table after the other
+        found += [_amounts_by_number(amounts, len(win) // k, k, f"serial mod {k}", scratch) for k in PERIODS]
     found.append(runs("runs of winners and losers in print order", win))
     return [f for f in found if f is not None], skipped

@@ -219,22 +219,27 @@ def _design(blocks: list[list[np.ndarray]]) -> tuple[np.ndarray, int, np.ndarray
     the number of columns, and each row's pattern. When every block is one column, rows are grouped
     by pattern (a few dozen at most); otherwise every row is its own pattern."""
     n = len(blocks[0][0])
-    active = [np.zeros(n, dtype=np.int64)]
+    active = []  # the columns after the intercept's (column 0 of every row)
     width = 1
     for block in blocks:
         codes, inverse, _ = distinct_values(np.concatenate(block))
         active += [width + column for column in inverse.reshape(len(block), n)]
         width += len(codes)
-    index = np.stack(active, axis=1)
-    space = width ** index.shape[1]
+    cells = 1 + len(active)
+    space = width ** cells
     if all(len(block) == 1 for block in blocks) and space <= 1 << 20:
-        key = index @ (width ** np.arange(index.shape[1], dtype=np.int64))
+        # a row's key: its columns as the digits of a number in base `width` (the intercept's, 0, the
+        # lowest), summed column by column: no (rows, cells) matrix
+        key = np.zeros(n, dtype=np.int64)
+        for j, column in enumerate(active, start=1):
+            key += column.astype(np.int64, copy=False) * width ** j
         present = np.flatnonzero(np.bincount(key, minlength=space))  # counted, not sorted
         lookup = np.zeros(space, dtype=np.int64)
         lookup[present] = np.arange(len(present))
         row = lookup[key]
-        digits = (present[:, None] // width ** np.arange(index.shape[1], dtype=np.int64)) % width
+        digits = (present[:, None] // width ** np.arange(cells, dtype=np.int64)) % width
         return digits, width, row  # each pattern's columns, decoded from its key
+    index = np.stack([np.zeros(n, dtype=np.int64), *active], axis=1)
     # each row's columns in ascending order: rows holding the same set (in any column order) sum their
     # coefficients in the same order, so their scores are equal and tie in the AUC
     return np.sort(index, axis=1), width, np.arange(n)

@@ -217,6 +217,10 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
     # an x x D that is not whole cents, or more than an int64 amount column holds, is no amount
     legal_amounts = sorted({int(v) for v in cents if v.denominator == 1 and v < 2**63})
     smallest = p.match[0][0]
+    # the match_pays times of every match (a uint8 count of at most 2 S): the largest count not above it
+    pays = np.zeros(256, dtype=np.int64)
+    for count, t in p.match:
+        pays[np.arange(256) >= count] = t
     prize = np.zeros(n, dtype=np.int64)
     wins = np.zeros(n, dtype=np.int64)
     area_wins: list[np.ndarray] = []
@@ -241,16 +245,13 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
         has = {c: v > 0 for c, v in counts.items()}
         shows.append(has)
         trigger = np.full(n, NO_BONUS, dtype=np.uint8)  # a game's code, 1..255
-        triggered = np.zeros(n, dtype=np.int64)
+        triggered: np.ndarray = np.zeros(n, dtype=np.uint8 if len(p.games) < 255 else np.int64)  # firing
         for g in reversed(p.games):  # the first game listed wins a tie (which rule 2 rejects anyway)
             fires = has[p.key] & has[g["symbol"]]
             trigger[fires] = g["code"]
             triggered += fires
-        times = np.zeros(n, dtype=np.int64)
-        for count, t in p.match:  # the largest match_pays count not above the area's match
-            times[match >= count] = t
         matched = match >= smallest
-        times = np.where(matched, times, np.where(trigger != NO_BONUS, prizes, 0))
+        times = np.where(matched, pays[match], np.where(trigger != NO_BONUS, prizes, 0))
         win = (times * amount).astype(np.int64, copy=False)
         area_wins.append(win)
         factors.append((times, amount))
@@ -314,8 +315,12 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
             f"area {i}: a match and a bonus trigger together"))
 
     # Section 4 sums the area wins exactly: rows whose amounts int64 may not hold are recomputed.
-    estimates = [by.astype(np.float64) * amount_ for by, amount_ in factors]
-    wide = might_wrap(*estimates, sum(estimates, np.zeros(n)))
+    wide, total = np.zeros(n, dtype=bool), np.zeros(n)
+    for by, amount_ in factors:  # one area's estimate at a time; their sum in the same order
+        estimate = by.astype(np.float64) * amount_
+        wide |= might_wrap(estimate)
+        total += estimate
+    wide |= might_wrap(total)
     if wide.any():
         area_wins = [w.astype(object) for w in area_wins]
         for r in np.flatnonzero(wide).tolist():

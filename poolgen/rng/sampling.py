@@ -255,6 +255,37 @@ def big_integers(stream: Stream, bound: int, count: int) -> list[int]:
     return out
 
 
+def big_integers_each(stream: Stream, bounds: list[int]) -> list[int]:
+    """`[big_integers(stream, b, 1)[0] for b in bounds]`: the same words in the same order (each draw
+    takes its words, its redraws included, before the next draw's), read a few calls at a time.
+
+    Every call reads only words that some draw will take: the words the draws not yet made need at
+    least (one try each) less those already read. So the stream ends where the calls one by one end."""
+    per = [max(1, -(-(b - 1).bit_length() // 64)) if b >= 1 else 0 for b in bounds]
+    if any(p == 0 for p in per):
+        raise ValueError("the bound must be at least 1")
+    need = sum(per)  # words the draws from here on take at least
+    words: list[int] = []
+    at = 0
+    out = []
+    for bound, w in zip(bounds, per, strict=True):
+        mask = (1 << (bound - 1).bit_length()) - 1
+        while True:
+            if at + w > len(words):
+                words = words[at:] + stream.words(need - (len(words) - at)).tolist()
+                at = 0
+            value = words[at]
+            for i in range(1, w):
+                value |= words[at + i] << (64 * i)
+            at += w
+            value &= mask
+            if value < bound:
+                break
+        need -= w
+        out.append(value)
+    return out
+
+
 class Weights:
     """Whole-number weights (>= 0, any size, sum > 0) made ready for `choices`."""
 

@@ -74,10 +74,49 @@ def walk(grid: np.ndarray, rows: int, cols: int, start: int,
     return won, seen
 
 
+@cache
+def _successors(rows: int, cols: int) -> np.ndarray:
+    """Per (cell, direction), flat as 4 cell + d: the cell an arrow leads to, or -1 - (d MAX_SIDE + at)
+    where it leaves the grid by side d at row or column `at` (walk's exit, as its `paid` indexes it)."""
+    cell = np.arange(rows * cols)
+    r, c = np.repeat(cell // cols, 4), np.repeat(cell % cols, 4)
+    d = np.tile(np.arange(4), rows * cols)
+    nr, nc = r + _DR[d], c + _DC[d]
+    out = (nr < 0) | (nr >= rows) | (nc < 0) | (nc >= cols)
+    return np.where(out, -1 - (d * MAX_SIDE + np.where(d % 2 == 0, c, r)), nr * cols + nc)
+
+
+def won_by(grid: np.ndarray, rows: int, cols: int, start: int,
+           exits: tuple[tuple[str, int, int], ...]) -> np.ndarray:
+    """`walk(grid, rows, cols, start, exits)[0]`: the same path, step by step, from a table of each cell's
+    successor under each arrow, and flat indices into the grids and the cells seen."""
+    m, cells = grid.shape[0], rows * cols
+    paid = np.full(4 * MAX_SIDE, -1, dtype=np.int64)
+    for side, at, prize in exits:
+        paid[SIDES.index(side) * MAX_SIDE + at] = prize
+    succ = _successors(rows, cols)
+    flat = grid.reshape(-1)
+    seen = np.zeros(m * cells, dtype=bool)
+    won = np.full(m, -1, dtype=np.int64)
+    live = np.arange(m) * cells  # each live grid's first flat index
+    cell = np.full(m, start, dtype=np.int64)
+    while live.size:
+        here = live + cell
+        fresh = ~seen[here]
+        live, cell, here = live[fresh], cell[fresh], here[fresh]
+        seen[here] = True
+        nxt = succ[4 * cell + flat[here]]
+        out = nxt < 0
+        won[live[out] // cells] = paid[-1 - nxt[out]]
+        stay = ~out
+        live, cell = live[stay], nxt[stay]
+    return won
+
+
 def outcomes(params: Params, grid: np.ndarray) -> np.ndarray:
     """Per grid: the prize indices its STARTs win, sorted (-1: a START that wins nothing), (m, starts)."""
     exits = params.exit_prizes()
-    won = np.stack([walk(grid, params.rows, params.cols, s, exits)[0] for s in params.starts], axis=1)
+    won = np.stack([won_by(grid, params.rows, params.cols, s, exits) for s in params.starts], axis=1)
     return np.sort(won, axis=1)
 
 

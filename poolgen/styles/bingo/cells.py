@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
-from math import perm
+from math import lcm, perm
 
 import numpy as np
 
@@ -65,7 +65,11 @@ def acceptance(sets: tuple[tuple[int, ...], ...], free: bool, have: tuple[int, .
     """(1 / N_max) / (sum over the complete sets of 1 / N_i), N_i the cards whose set i is all called
     (exact), held[j] the complete sets of profile j (`_profiles`: they share one N)."""
     counts = _card_counts(sets, free, have)
-    return Fraction(1, max(counts)) / sum(Fraction(k, counts[j]) for j, k in enumerate(held) if k)
+    # the sum of k / N_j over a common denominator (their lcm), then one reduction: the same Fraction
+    # as summing Fractions, at one gcd instead of one per term
+    terms = [(k, counts[j]) for j, k in enumerate(held) if k]
+    common = lcm(*(n for _, n in terms))
+    return Fraction(common, max(counts) * sum(k * (common // n) for k, n in terms))
 
 
 @cache

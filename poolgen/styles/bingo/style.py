@@ -16,7 +16,7 @@ from poolgen.errors import RunError
 from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.money import fmt_cents
-from poolgen.rng import Stream, big_integers, derive_stream, integers, row_permutations
+from poolgen.rng import Stream, big_integers_each, derive_stream, integers, row_permutations
 from poolgen.styles.bingo.cells import CENTRE, acceptance, cells_of, profile_table, set_table
 from poolgen.styles.bingo.patterns import SHAPES, Pattern, read_patterns
 
@@ -177,14 +177,21 @@ def weight_accept(stream: Stream, params: Params, called: np.ndarray, marked: np
     if len(alts) == 1:
         return ok
     out = ok.copy()
-    have = called[:, 1:].reshape(-1, 5, 15).sum(axis=2).tolist()
+    rows = np.flatnonzero(ok)
+    if not rows.size:
+        return out
+    have = called[rows, 1:].reshape(-1, 5, 15).sum(axis=2)
     table, sizes = set_table(alts)
-    complete = ((marked.astype(np.int16) @ table) == sizes).astype(np.int16)
-    held = (complete @ profile_table(alts, params.free)).tolist()
-    for row in np.flatnonzero(ok).tolist():
-        alpha = acceptance(alts, params.free, tuple(have[row]), tuple(held[row]))
-        if alpha < 1:
-            out[row] = big_integers(stream, alpha.denominator, 1)[0] < alpha.numerator
+    complete = ((marked[rows].astype(np.int16) @ table) == sizes).astype(np.int16)
+    held = complete @ profile_table(alts, params.free)
+    # alpha depends on (have, held) alone: computed once per distinct pair, not once per row
+    pairs, which = np.unique(np.concatenate([have, held], axis=1), axis=0, return_inverse=True)
+    alphas = [acceptance(alts, params.free, tuple(pair[:5]), tuple(pair[5:])) for pair in pairs.tolist()]
+    below = np.array([alpha < 1 for alpha in alphas], dtype=bool)[which.reshape(-1)]
+    fractions = [alphas[i] for i in which.reshape(-1)[below].tolist()]
+    # one draw a row whose alpha < 1, in row order, read in a few calls (the same words as a call a row)
+    draws = big_integers_each(stream, [alpha.denominator for alpha in fractions])
+    out[rows[below]] = [u < alpha.numerator for u, alpha in zip(draws, fractions, strict=True)]
     return out
 
 

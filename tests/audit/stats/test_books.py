@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from audit.stats.books import block_findings, lower_tail_resolved
+from audit.stats.books import PERIODS, block_findings, lower_tail_resolved, top_coded_classes
 from audit.stats.laws import hypergeom_pmf
+from audit.stats.tests import MIN_EXPECTED
 
 
 def _dispersion_p(per_block: list[int], size: int = 1_000) -> tuple[str, float]:
@@ -78,3 +79,43 @@ def test_a_histogram_bin_expecting_exactly_five_closes():
     prize[[1, 4, 6, 9, 13]] = 100
     names = [f.name for f in block_findings(prize, "printed", 1)[0]]
     assert "winners per book of 1: histogram of 15 books" in names
+
+
+def test_each_amounts_by_serial_table_is_its_own_crosstab():
+    """The nine "prize amounts by serial mod k" tables fill one array in turn: each X2 is the one of its
+    own table, counted here serial by serial (a cell left from the table before would change it)."""
+    rng = np.random.default_rng(28)
+    n = 10_007  # no k of 2..10 divides it: every table leaves rows out
+    prize = rng.choice([0, 0, 0, 100, 200, 500, 1_000, 5_000, 100_000], size=n).astype(np.int64)
+    prize[::7] = 200  # a pattern for some periods to see
+    found, _ = block_findings(prize, "einstant", None)
+    x2 = {f.name: f.figures for f in found if f.name.startswith("prize amounts by serial mod ")}
+    assert len(x2) == len(PERIODS)
+    amounts = sorted(set(prize.tolist()))
+    for k in PERIODS:
+        covered = n // k * k
+        counts = np.array([int((prize[:covered] == a).sum()) for a in amounts])
+        cls = top_coded_classes(counts, int(np.ceil(MIN_EXPECTED * k)))
+        kinds = int(cls.max()) + 1
+        observed = np.zeros((k, kinds))
+        for i, v in enumerate(prize[:covered].tolist()):
+            observed[i % k, cls[amounts.index(v)]] += 1
+        expected = np.bincount(cls, weights=counts, minlength=kinds)[None, :] / k
+        want = float(((observed - expected) ** 2 / expected).sum())
+        name = f"prize amounts by serial mod {k}: {k} residues x {kinds} classes"
+        assert x2[name] == f"X2 = {want:.1f}, df = {(k - 1) * (kinds - 1):,}"
+
+
+def test_kruskal_wallis_is_scipys_h_whether_the_blocks_cover_the_pool_or_not():
+    """The prize-value-per-block test reads the pool's distinct amounts once for every test when its
+    blocks cover the pool, and its own otherwise: either way H is the one of the blocks' prizes."""
+    from scipy.stats import kruskal
+
+    rng = np.random.default_rng(36)
+    for n in (6_000, 6_700):  # six whole blocks of 1,000; then 700 more left out
+        prize = rng.choice([0, 0, 0, 0, 100, 200, 500, 2_000, 50_000], size=n).astype(np.int64)
+        prize[:1_000:3] = 500  # a block richer than the others
+        found, _ = block_findings(prize, "einstant", None)
+        (f,) = [f for f in found if f.name == "prize value per block of 1,000 shares: 6 blocks"]
+        h = kruskal(*prize[:6_000].reshape(6, 1_000)).statistic
+        assert f.figures == f"H = {h:.1f}, df = 5"

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2, chi2_contingency
 
+import audit.stats.tests as stats_tests
 from audit.stats.books import block_findings
 from audit.stats.tests import (
     auc_classifier,
@@ -175,3 +176,45 @@ def test_the_classifier_ties_categories_whose_training_rows_are_alike():
         moved = auc_classifier("a", win, [[swapped]], key)
         assert plain is not None and moved is not None
         assert (moved.figures, moved.p) == (plain.figures, plain.p)
+
+
+def _design_as_written(blocks):  # type: ignore[no-untyped-def]
+    """_design's grouped form, row by row in Python ints: a row's columns (0, then each block's code
+    offset by the codes before it), its pattern the rank of the number those columns are the digits
+    of in base `width` (the intercept's the lowest)."""
+    offsets, width = [], 1
+    for block in blocks:
+        codes = sorted(set(block[0].tolist()))
+        offsets.append({c: width + i for i, c in enumerate(codes)})
+        width += len(codes)
+    columns = [(0, *(o[v] for o, v in zip(offsets, values, strict=True)))
+               for values in zip(*(b[0].tolist() for b in blocks), strict=True)]
+    keys = [sum(c * width ** j for j, c in enumerate(cols)) for cols in columns]
+    present = sorted(set(keys))
+    rank = {k: i for i, k in enumerate(present)}
+    digits = [[k // width ** j % width for j in range(len(blocks) + 1)] for k in present]
+    return digits, width, [rank[k] for k in keys]
+
+
+@pytest.mark.parametrize("sizes", [(5,), (3, 7), (60,), (2, 4, 6), (9, 9, 9)])  # 28 ** 4 <= 2 ** 20
+def test_the_design_of_one_column_blocks_groups_rows_by_their_columns(sizes):
+    rng = np.random.default_rng(sum(sizes))
+    blocks = [[rng.integers(10, 10 + k, 2_000).astype(np.uint8)] for k in sizes]
+    index, width, row = stats_tests._design(blocks)
+    digits, want_width, want_row = _design_as_written(blocks)
+    assert index.tolist() == digits and width == want_width and row.tolist() == want_row
+
+
+def test_the_design_of_many_patterns_or_a_set_is_every_rows_sorted_columns():
+    rng = np.random.default_rng(5)
+    wide = [[rng.integers(0, 120, 500)] for _ in range(3)]  # 361 ** 4 patterns: too many to count
+    sets = [[rng.integers(0, 9, 500) for _ in range(3)], [rng.integers(0, 4, 500)]]
+    for blocks in (wide, sets):
+        index, width, row = stats_tests._design(blocks)
+        offsets, columns = 1, [np.zeros(500, dtype=np.int64)]
+        for block in blocks:
+            codes = np.unique(np.concatenate(block))
+            columns += [offsets + np.searchsorted(codes, c) for c in block]
+            offsets += len(codes)
+        assert width == offsets and row.tolist() == list(range(500))
+        assert index.tolist() == np.sort(np.stack(columns, axis=1), axis=1).tolist()

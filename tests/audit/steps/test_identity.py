@@ -432,3 +432,15 @@ def test_salts_are_hex_only_when_every_byte_is():
         assert not identity._hex_salts(pl.Series([*salts[:100], bad, *salts[101:]]))
     assert not identity._hex_salts(pl.Series([*salts, None]))
     assert not identity._hex_salts(pl.Series([], dtype=pl.String))
+
+
+def test_salts_are_checked_in_every_block_the_last_partial_one_too():
+    """_hex_salts reads the column HEX_BLOCK bytes at a time: a bad byte in any block, the first byte
+    of the second or the last byte of a last, partial one, is found."""
+    n = 2 * identity.HEX_BLOCK // 32 + 5  # two whole blocks and 160 bytes
+    salts = [f"{s:032x}" for s in range(n)]
+    assert identity._hex_salts(pl.Series(salts))
+    second = identity.HEX_BLOCK // 32  # the salt whose first byte opens the second block
+    for at, bad in ((second, "G" + salts[second][1:]), (n - 1, salts[-1][:31] + "g"),
+                    (second - 1, salts[second - 1][:31] + "/")):
+        assert not identity._hex_salts(pl.Series([*salts[:at], bad, *salts[at + 1:]]))
