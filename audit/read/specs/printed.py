@@ -21,7 +21,9 @@ from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money
+from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.read.specs.unused import refuse_unpaid
+from audit.read.specs.wins import refuse_unwinnable
 
 __all__ = ["PrintedPools", "StatedPlay", "read_printed"]
 
@@ -35,6 +37,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
 
+    refuse_unwinnable(doc)  # a win its area's style does not take
     refuse_unpaid(doc, groups)  # a legend line, pattern or symbol no win shows, as poolgen refuses it
 
     def cents(s: dict[str, Any]) -> int:
@@ -92,6 +95,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
+    _free_ticket_cost(doc, free)
     if sales["first_ticket"] != 0:  # docs/pool-files.md numbers a book's tickets 0 .. per_book - 1
         first = sales["first_ticket"]
         raise UnusableInput(f"printed.first_ticket: {first}; every book's tickets are numbered from 000 "
@@ -104,7 +108,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     split = sales.get("split")  # "even": each count its exact share rounded down or up (section 4b)
     if split not in (None, "even") or (split and basis != order):
         raise ValueError(f"printed.split {split!r}: only \"even\", with counts per order")
-    pools, book = [], 0
+    pools, book, made, ids = [], 0, [], [t["id"] for t in doc["tiers"]]
     for k, tickets in enumerate(sizes, start=1):
         counts = []
         for t in doc["tiers"]:
@@ -117,6 +121,13 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         pools.append({"id": f"p{k}", "first_book": book, "books": tickets // per_book, "tickets": tickets,
                       "price_cents": price, "tiers": rows})
         book += tickets // per_book
+        made.append(PoolCounts(f"p{k}", tickets, price, dict(zip(ids, counts, strict=True)),
+                               dict(zip(ids, prizes, strict=True))))
+    if split and isinstance(doc.get("packs"), dict) and set(doc["packs"]) - {"neighbours"}:
+        raise UnusableInput("packs: not with printed.split: a pack parameter is proven for a pool's counts, "
+                            "and a split draws them from the seed (leave split out, or [packs] to neighbours "
+                            "alone)")
+    refuse_impossible_rules(doc, per_book, dict(zip(ids, prizes, strict=True)), made)
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
               "rules": game["id"], "kind": "printed"}
     return SpecExpectation(file, sha256, tuple(stated.items()),
@@ -128,6 +139,18 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                             SpecArt(spec_art(doc)),
                             PrintSettings(tuple(free), sales.get("virn_digits", 12))),
                            "every pool, area and tier", doc)
+
+
+def _free_ticket_cost(doc: dict[str, Any], free: list[str]) -> None:
+    """docs/new-game.md, section 2 (free tickets): `[published] free_ticket_cost` is required when a
+    tier won with a free ticket states a `published_cost`, and refused when no tier wins a free ticket."""
+    published = doc.get("published", {})
+    stated = published.get("free_ticket_cost") if isinstance(published, dict) else None
+    if stated is None and any(t["id"] in free and "published_cost" in t for t in doc["tiers"]):
+        raise UnusableInput('published.free_ticket_cost: missing: say how the published table prices free '
+                            'tickets ("zero" or "price")')
+    if stated is not None and not free:
+        raise UnusableInput("published.free_ticket_cost: not used: no tier wins a free ticket")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
+from audit.read.specs.area_fields import refuse_unfit_area
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.match_layout import refuse_misshapen_match
@@ -141,8 +142,10 @@ def _published(doc: dict[str, Any], required: bool) -> None:
 _AREA_SIZES = {"spots": 1, "rows": 1, "cols": 1, "match": 1, "yours": 1, "winning": 0, "games": 1, "pairs": 1}
 
 
-def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
-    """An area's sizes are whole numbers, and each field naming a symbol group names one the spec lists."""
+def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str,
+                 earlier: list[dict[str, Any]]) -> None:
+    """An area's sizes are whole numbers, each field naming a symbol group names one the spec lists, and
+    its style's fields are there and in range (`earlier`: the areas before it)."""
     fields = AREA_FIELDS[area["style"]]
     for key, least in _AREA_SIZES.items():
         if key in fields and key in area:
@@ -173,6 +176,7 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if not isinstance(labels, list) or not all(isinstance(x, str) and 0 < len(x) <= 200 for x in labels):
         raise UnusableInput(f"{where}.labels: must be a list of section titles (strings of 1 to 200 "
                             "characters)")
+    refuse_unfit_area(doc, area, where, earlier)  # what its style requires, before the weights of its prizes
     if "decoy_weights" in fields and "decoy_weights" in area:
         _decoy_weights(doc, area, where)
 
@@ -258,7 +262,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             _value(area, "id", f"areas[{i}]", "name", True)
             if any(other["id"] == area["id"] for other in doc["areas"][:i]):
                 raise UnusableInput(f"areas[{i}].id: duplicate area id {area['id']!r}")
-            _area_fields(doc, area, f"areas[{i}]")
+            _area_fields(doc, area, f"areas[{i}]", doc["areas"][:i])
     else:
         if "style" not in game and "id" in game:  # an eInstant names its game and style together
             raise UnusableInput("game.id: goes with game.style (a spec without a style names its rules)")
@@ -277,8 +281,18 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         if s["group"] in prize_groups and "value" not in s and not s.get("free"):
             raise UnusableInput(f"symbols[{i}].value: missing field (or free = true)")
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
+    multipliers: set[Decimal] = set()
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
         _fields(t, f"tiers[{i}]", _TIER[fmt])
+        if fmt == 1:  # one tier a prize multiplier, paying more than nothing (docs/new-game.md, 1b)
+            times = Decimal(t["multiplier"].strip())
+            if times == 0:
+                raise UnusableInput(f"tiers[{i}].multiplier: a prize tier must pay more than nothing (losers "
+                                    "are [published].losers)")
+            if times in multipliers:
+                raise UnusableInput(f"tiers[{i}].multiplier: duplicate tier: multiplier {times} appears "
+                                    "twice")
+            multipliers.add(times)
         for j, win in enumerate(t.get("wins", []) if fmt == 2 else []):
             if not isinstance(win, dict):
                 raise UnusableInput(f"tiers[{i}].wins[{j}]: must be a table")
