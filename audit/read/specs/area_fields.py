@@ -17,6 +17,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
+from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 
 __all__ = ["refuse_unfit_area"]
 
@@ -43,7 +44,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
                   ("pictures", "group"), ("prizes", "group")],
     "symbol_count": [("spots", "whole", 1, 64), ("pictures", "group"), ("symbol", "text"),
                      ("prizes", "group"), ("legend", "list"), ("most_alike", "whole", 1, None, _OPTIONAL)],
-    "ticket_multiplier": [("spots", "whole", 1, 32), ("multipliers", "group"), ("pictures", "group")],
+    "ticket_multiplier": [("spots", "whole", 1, 32), ("multipliers", "group"), ("pictures", "group"),
+                          ("multipliers_on_losers", "bool", _OPTIONAL)],
     "yours_beats_theirs": [("pairs", "whole", 1, 32), ("numbers", "group"),
                            ("ties", "choice", ("win", "lose")), ("prizes", "group")],
 }
@@ -207,13 +209,37 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
             raise _fail(f"{where}.legend", "missing field")
 
 
+def _roles(area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
+    """Each symbol group takes one role (docs/new-game.md, section 1: numbers, prizes, specials,
+    multipliers, pictures, letters), whichever areas name it."""
+    roles: dict[str, str] = {}
+    for a in [*earlier, area]:
+        style = str(a.get("style"))
+        order = [r[0] for r in _RULES.get(style, []) if r[1] == "group"]  # the style's reading order
+        order += ["prizes", "specials"] if style == "key_number_match" else []
+        for key in order:
+            group = a.get(key)
+            if not isinstance(group, str):
+                continue
+            taken = roles.setdefault(group, GROUP_ROLES[key])
+            if taken != GROUP_ROLES[key] and a is area:
+                raise _fail(f"{where}.{key}", f"group {group!r} is already used as {taken}")
+
+
 def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) \
         -> None:
     """UnusableInput naming the first field of `area` (a spec's [[areas]] table of a known style; `earlier`
     the areas before it) its style's contract refuses: left out, out of range, or at odds with another."""
     style = area["style"]
+    for key in area:  # an unknown field first, as the loader reads an area (docs/new-game.md, section 2)
+        if key not in AREA_FIELDS[style] | {"id", "style", "labels", "per_row"}:
+            raise _fail(f"{where}.{key}", "unknown field")
+    if style == "ticket_multiplier" and any(a.get("style") == style for a in earlier):
+        raise _fail(f"{where}.style", "a ticket has at most one ticket_multiplier area (one multiplier for "
+                                      "the whole ticket)")
     for rule in _RULES[style]:
         _check(area, where, rule)
+    _roles(area, where, earlier)
     if style == "key_number_match":
         _key_number_match(doc, area, where, earlier)
     _together(doc, area, where)

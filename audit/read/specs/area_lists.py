@@ -9,6 +9,7 @@ no placement gives, a target no game reaches) is left to `check` and step 4."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from audit.errors import UnusableInput
@@ -16,7 +17,15 @@ from audit.read.specs.money import money
 
 __all__ = ["refuse_unshaped_lists"]
 
-_SHAPES = ("line", "corners", "x", "full", "postage_stamp", "frame", "two_lines")  # docs/styles/bingo.md 1
+# docs/styles/bingo.md, section 1: the catalogue shapes, their cell sets (cell k: row k // 5, column k % 5)
+_LINES = [{r * 5 + c for c in range(5)} for r in range(5)] \
+    + [{r * 5 + c for r in range(5)} for c in range(5)] + [{0, 6, 12, 18, 24}, {4, 8, 12, 16, 20}]
+_SHAPES: dict[str, list[set[int]]] = {
+    "line": _LINES, "corners": [{0, 4, 20, 24}], "x": [_LINES[10] | _LINES[11]], "full": [set(range(25))],
+    "postage_stamp": [{0, 1, 5, 6}, {3, 4, 8, 9}, {15, 16, 20, 21}, {18, 19, 23, 24}],
+    "frame": [{k for k in range(25) if k // 5 in (0, 4) or k % 5 in (0, 4)}],
+    "two_lines": [a | b for i, a in enumerate(_LINES) for b in _LINES[i + 1:]]}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 '-]{0,23}")  # docs/styles/bingo.md, section 2
 _SIDES = ("top", "right", "bottom", "left")  # docs/styles/maze.md 2
 _COLOURS = ("black", "red", "blue", "green", "purple", "orange", "gold")  # docs/styles/crossword.md 2
 
@@ -134,10 +143,38 @@ def _doubler(area: dict[str, Any], where: str) -> None:
         raise _fail(f"{at}.free", "true (the cell is a free space) or false (a marked letter)")
 
 
+def _cells(item: dict[str, Any], at: str) -> list[set[int]]:
+    """A named pattern's `cells`: 1 to 256 non-empty sets of distinct cells 0..24, no set twice."""
+    raw = item.get("cells")
+    if raw is None:
+        raise _fail(f"{at}.cells", "missing field")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 256:
+        raise _fail(f"{at}.cells", "a list of 1 to 256 cell sets (lists of cells 0..24)")
+    sets: list[set[int]] = []
+    for j, cells in enumerate(raw):
+        where = f"{at}.cells[{j}]"
+        if not isinstance(cells, list) or not cells:
+            raise _fail(where, "an empty cell set: list one or more cells 0..24")
+        for v in cells:
+            if type(v) is not int or not 0 <= v <= 24:
+                raise _fail(where, f"{v!r} is not a cell 0..24 (row k // 5, column k % 5)")
+        if len(set(cells)) != len(cells):
+            raise _fail(where, "a cell listed twice")
+        if set(cells) in sets:
+            raise _fail(where, f"the same cells as cells[{sets.index(set(cells))}]")
+        sets.append(set(cells))
+    return sets
+
+
 def _bingo(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    numbers = [s.get("code") for s in doc["symbols"] if s.get("group") == area["numbers"]]
+    if len(numbers) != 75 + area["free"] or numbers[:75] != [str(v) for v in range(1, 76)]:
+        raise _fail(f"{where}.numbers", "the symbols of the numbers 1 to 75 (codes \"1\" .. \"75\", in order)"
+                                        + (", then the FREE centre" if area["free"] else ""))
     prizes = _prizes(doc, area)
     names: list[str] = []
     paid: list[str] = []
+    drawn: list[tuple[str, list[set[int]]]] = []
     last = -1
     for i, item in enumerate(area["patterns"]):
         at = f"{where}.patterns[{i}]"
@@ -145,11 +182,24 @@ def _bingo(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         keys = {"name", "cells", "prize"} if custom else {"shape", "prize"}
         if not isinstance(item, dict) or set(item) - keys:
             raise _fail(at, "must be a table { shape, prize } or { name, cells, prize }")
-        if not custom:
-            shape = _text(item, "shape", at)
-            if shape not in _SHAPES or shape in names:
-                raise _fail(f"{at}.shape", f"{shape!r}: one of {', '.join(_SHAPES)}, each once")
-            names.append(shape)
+        if custom:
+            name = _text(item, "name", at)
+            if not _NAME.fullmatch(name) or name.lower() in [*_SHAPES, *map(str.lower, names)]:
+                raise _fail(f"{at}.name", f"{name!r}: 1 to 24 letters, digits, spaces, '-' or \"'\" (a "
+                                          "letter or digit first), not a catalogue shape's name nor another "
+                                          "pattern's")
+            sets = _cells(item, at)
+        else:
+            name = _text(item, "shape", at)
+            if name not in _SHAPES or name in names:
+                raise _fail(f"{at}.shape", f"{name!r}: one of {', '.join(_SHAPES)}, each once")
+            sets = _SHAPES[name]
+        same = next((k for k, (_, other) in enumerate(drawn)
+                     if {frozenset(s) for s in other} == {frozenset(s) for s in sets}), None)
+        if same is not None:
+            raise _fail(at, f"the same cell sets as patterns[{same}] ({drawn[same][0]!r})")
+        names.append(name)
+        drawn.append((name, sets))
         code = _text(item, "prize", at)
         if code not in prizes or code in paid:
             raise _fail(f"{at}.prize", "not one of the area's prize symbols, or a pattern's already")
@@ -164,6 +214,10 @@ def _bingo(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
 
 
 def _maze(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    cells, starts = area["rows"] * area["cols"], area["starts"]
+    if not (1 <= len(starts) <= 4 and all(type(s) is int and 0 <= s < cells for s in starts)
+            and len(set(starts)) == len(starts)):
+        raise _fail(f"{where}.starts", f"1 to 4 distinct cells 0..{cells - 1}")
     prizes, seen = _prizes(doc, area), []
     for i, item in enumerate(_list(area, "exits", where)):
         at = f"{where}.exits[{i}]"

@@ -106,15 +106,26 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
     basis = order if sales["counts_per"] == "order" else size
     split = sales.get("split")  # "even": each count its exact share rounded down or up (section 4b)
-    if split not in (None, "even") or (split and basis != order):
-        raise ValueError(f"printed.split {split!r}: only \"even\", with counts per order")
+    if split not in (None, "even"):  # docs/new-game.md, section 2
+        raise UnusableInput(f"printed.split: must be \"even\", not {split!r}")
+    if split and basis != order:
+        raise UnusableInput("printed.split: needs counts_per = \"order\": the pools' counts add up to the "
+                            "order's")
+    if split and all(t["count"] * s % order == 0 for t in doc["tiers"] for s in sizes):
+        raise UnusableInput("printed.split: not used: every tier's count scales exactly to every pool")
     pools, book, made, ids = [], 0, [], [t["id"] for t in doc["tiers"]]
     for k, tickets in enumerate(sizes, start=1):
         counts = []
-        for t in doc["tiers"]:
+        for i, t in enumerate(doc["tiers"]):
             if t["count"] * tickets % basis and not split:
-                raise ValueError(f"tier {t['id']}: {t['count']} does not scale to a pool of {tickets}")
+                raise UnusableInput(f"tiers[{i}].count: {t['count']} winners per {sales['counts_per']} do "
+                                    f"not scale exactly to a pool of {tickets}")
             counts.append(t["count"] * tickets // basis)
+        most = sum(-(-t["count"] * tickets // basis) for t in doc["tiers"])  # every share rounded up
+        if most > tickets:
+            rounded = " when every share rounds up" if split else ""
+            raise UnusableInput(f"{'printed.split' if split else 'tiers'}: {most} winners per pool exceed "
+                                f"the pool of {tickets} tickets{rounded}")
         rows: list[tuple[str, int, int | None]] = [("lose", 0, None if split else tickets - sum(counts))] + [
             (t["id"], p, None if split and t["count"] * tickets % basis else c)
             for t, p, c in zip(doc["tiers"], prizes, counts, strict=True)]
@@ -123,6 +134,12 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         book += tickets // per_book
         made.append(PoolCounts(f"p{k}", tickets, price, dict(zip(ids, counts, strict=True)),
                                dict(zip(ids, prizes, strict=True))))
+    losers = order - sum(t["count"] for t in doc["tiers"]) if split else \
+        sum(p.tickets - sum(p.counts.values()) for p in made)
+    for i, a in enumerate(doc["areas"]):  # shown on losers alone (docs/styles/ticket_multiplier.md, 2)
+        if a.get("multipliers_on_losers") and not losers:
+            raise UnusableInput(f"areas[{i}].multipliers_on_losers: not used: no pool holds a losing "
+                                "ticket (every ticket wins a tier)")
     if split and isinstance(doc.get("packs"), dict) and set(doc["packs"]) - {"neighbours"}:
         raise UnusableInput("packs: not with printed.split: a pack parameter is proven for a pool's counts, "
                             "and a split draws them from the seed (leave split out, or [packs] to neighbours "

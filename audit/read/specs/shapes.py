@@ -241,6 +241,16 @@ def _rows(doc: dict[str, Any], key: str, missing: str) -> list[Any]:
     return rows
 
 
+def _unique_code(doc: dict[str, Any], i: int, fmt: int) -> None:
+    """A symbol's code is unique within its group (docs/new-game.md, section 1; an eInstant's within the
+    spec): a tier's wins and the manifest name a symbol by it."""
+    s = doc["symbols"][i]
+    for other in doc["symbols"][:i]:
+        if other.get("code") == s["code"] and (fmt == 1 or other.get("group") == s["group"]):
+            raise UnusableInput(f"symbols[{i}].code: duplicate symbol code {s['code']!r}"
+                                + (f" in group {s['group']!r}" if fmt == 2 else ""))
+
+
 def refuse_misshapen(doc: dict[str, Any]) -> None:
     """UnusableInput naming the first field of [game], [[symbols]] or [[tiers]] that is missing or of
     the wrong kind, in poolgen's loader's words."""
@@ -254,6 +264,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _published(doc, required=False)
         for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):  # before the areas that name their groups
             _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+            _unique_code(doc, i, fmt)
         for i, area in enumerate(_rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")):
             _value(area, "style", f"areas[{i}]", "text", True)
             if area["style"] not in AREA_FIELDS:
@@ -278,6 +289,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
     prize_groups = {a.get("prizes") for a in doc["areas"]} if fmt == 2 else set()  # texts, checked above
     for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):
         _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+        _unique_code(doc, i, fmt)
         if s["group"] in prize_groups and "value" not in s and not s.get("free"):
             raise UnusableInput(f"symbols[{i}].value: missing field (or free = true)")
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above

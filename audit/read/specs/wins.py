@@ -228,10 +228,55 @@ def refuse_unwinnable(doc: dict[str, Any]) -> None:
             elif "shows" in w:
                 raise UnusableInput(f"{where}.shows: only a win-all win (how = \"all\") pins the prizes its "
                                     "area shows")
+        _tier_wins(doc, t["wins"], areas, f"tiers[{i}].wins")
         way = tuple(sorted(_way(doc, areas[w["area"]], w) for w in t["wins"]))
         if way in ways:
             raise UnusableInput(f"tiers[{i}]: duplicate tier: won the same way as tiers[{ways[way]}]")
         ways[way] = i
+
+
+# the most wins a tier lists in an area of the style (each contract's "at most ... in a tier"): a field
+# of the area, or a number
+_MOST = {"symbol_count": 1, "ticket_multiplier": 1, "bonus_reveal": "spots", "prize_box": "games",
+         "cards": "games", "add_up": "games", "yours_beats_theirs": "pairs", "bingo": "cards",
+         "maze": "starts", "key_number_match": "yours"}
+
+
+def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str, dict[str, Any]],
+               at: str) -> None:
+    """A tier's wins together (docs/styles/play.md; each contract's section 2): at most `max_wins` (a
+    ticket-wide multiplier is no win), at most the wins an area gives, and a ticket-wide multiplier beside
+    another win and no free ticket."""
+    counted = sum(1 for w in wins if w["how"] != "ticket")
+    most = doc["play"]["max_wins"]
+    if counted > most:
+        raise UnusableInput(f"{at}: {counted} wins, but a ticket wins at most {most} times (play.max_wins)")
+    for area in areas.values():
+        mine = [w for w in wins if w["area"] == area["id"]]
+        style, most_of = area["style"], _MOST.get(area["style"])
+        given: Any = area[most_of] if isinstance(most_of, str) else most_of
+        limit: int | None = len(given) if isinstance(given, list) else given  # a maze's starts: a list
+        if style == "lines" and "legend" in area or style == "crossword" and (
+                sum(w["how"] == "match" for w in mine) > 1 or sum(w["how"] == "bonus" for w in mine) > 1):
+            limit = 1 if style == "lines" else 0
+        if limit is not None and len(mine) > limit:
+            raise UnusableInput(f"{at}: area {area['id']!r} ({style}): {len(mine)} wins in the area; a "
+                                f"ticket wins there at most {limit} times")
+    times = [w for w in wins if w["how"] == "ticket"]
+    if not times:
+        return
+    if len(times) > 1:
+        raise UnusableInput(f"{at}: {len(times)} ticket-wide multipliers; a ticket shows at most one")
+    if len(times) == len(wins):
+        raise UnusableInput(f"{at}: a ticket-wide multiplier and no other win: nothing to multiply (a tier "
+                            "that wins nothing lists no multiplier; `multipliers_on_losers` shows them on "
+                            "losers)")
+    for w in wins:
+        area = areas[w["area"]]
+        group = area.get("prizes") if w["how"] not in ("ticket", "all") else None
+        if any(s.get("code") == w["prize"] and s.get("free") for s in _codes(doc, group)):
+            raise UnusableInput(f"{at}: a ticket-wide multiplier on a free ticket: a free ticket is not "
+                                "multiplied")
 
 
 def _shows(doc: dict[str, Any], area: dict[str, Any], w: dict[str, Any], where: str, head: str) -> None:
