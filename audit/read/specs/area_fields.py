@@ -194,6 +194,9 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         raise _fail(f"{where}.match", f"{area['match']} {what} do not fit {area['spots']} spots")
     if style == "bonus_reveal" and area.get("most_alike", 1) > area["spots"]:
         raise _fail(f"{where}.most_alike", f"{area['most_alike']} alike do not fit {area['spots']} spots")
+    if style == "crossword" and any(len(str(s.get("code"))) != 1 or not "A" <= str(s.get("code")) <= "Z"
+                                    for s in _group(doc, area["alphabet"])):
+        raise _fail(f"{where}.alphabet", "the letters' codes are the capital letters A to Z")
     if style == "crossword" and area["letters"] > len(_group(doc, area["alphabet"])):
         raise _fail(f"{where}.letters", f"must be at most {len(_group(doc, area['alphabet']))}, got "
                                         f"{area['letters']}")
