@@ -242,6 +242,18 @@ _MOST = {"symbol_count": 1, "ticket_multiplier": 1, "bonus_reveal": "spots", "pr
          "maze": "starts", "key_number_match": "yours"}
 
 
+def _crossword_twice(area: dict[str, Any], wins: list[dict[str, Any]]) -> bool:
+    """docs/styles/crossword.md, sections 2 and 10: a tier lists at most one `match` win (with `legends`, one
+    a grid: the grid whose legend lists its prize) and at most one `bonus` win in a crossword area."""
+    legends = area["legends"] if "legends" in area else [area["legend"]]
+    def grid(code: object) -> int:
+        listing = (g for g, legend in enumerate(legends) if any(x.get("prize") == code for x in legend))
+        return next(listing, -1)
+
+    grids = [grid(w["prize"]) for w in wins if w["how"] == "match"]
+    return len(grids) != len(set(grids)) or sum(w["how"] == "bonus" for w in wins) > 1
+
+
 def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str, dict[str, Any]],
                at: str) -> None:
     """A tier's wins together (docs/styles/play.md; each contract's section 2): at most `max_wins` (a
@@ -256,9 +268,10 @@ def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str,
         style, most_of = area["style"], _MOST.get(area["style"])
         given: Any = area[most_of] if isinstance(most_of, str) else most_of
         limit: int | None = len(given) if isinstance(given, list) else given  # a maze's starts: a list
-        if style == "lines" and "legend" in area or style == "crossword" and (
-                sum(w["how"] == "match" for w in mine) > 1 or sum(w["how"] == "bonus" for w in mine) > 1):
-            limit = 1 if style == "lines" else 0
+        if style == "lines" and "legend" in area:
+            limit = 1
+        if style == "crossword" and _crossword_twice(area, mine):
+            limit = 0
         if limit is not None and len(mine) > limit:
             raise UnusableInput(f"{at}: area {area['id']!r} ({style}): {len(mine)} wins in the area; a "
                                 f"ticket wins there at most {limit} times")
