@@ -3,7 +3,11 @@
 `read_spec(path)` is the one reader of both spec formats: format 1, an eInstant of a style
 (einstant.py), and format 2, a game of play styles (printed.py). It knows the format; the model it
 returns (model.py `SpecExpectation`) does not say which it came from. money.py reads a spec's
-amounts as poolgen's loader does.
+amounts as poolgen's loader does. Before the model is built, whatever poolgen's loader refuses is
+refused naming the same field: the fields every game has (shapes.py, with duel_play.py and
+match_layout.py for the eInstant styles), an area's style fields (area_fields.py, area_lists.py), unknown
+and unused fields (known.py, unused.py), a win its area's style does not take (wins.py), and [packs] or
+[blocks] rules against the pools (pack_rules.py; packs.py reads the rules for the steps).
 """
 
 from __future__ import annotations
@@ -49,7 +53,7 @@ def read_spec(path: Path) -> SpecExpectation:
     except UnusableInput as exc:  # a field's value, named by where it is
         raise UnusableInput(f"{path}: {exc}") from None
     except (KeyError, IndexError, TypeError, ValueError, ArithmeticError, RecursionError,
-            StopIteration) as exc:
+            StopIteration, AttributeError) as exc:
         # ArithmeticError: decimal.InvalidOperation, ZeroDivisionError, OverflowError; StopIteration: a
         # lookup (`next`) of a code or id the spec lists nowhere
         why = "a code or id names nothing the spec lists" if isinstance(exc, StopIteration) else \

@@ -16,6 +16,7 @@ from audit.read.manifest import Manifest
 from audit.read.specs.duel import refuse_unshown_legend
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money, multiplier
+from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.styles import PLAY_FROM_SPEC, einstant_engine
 
 __all__ = ["ExpectedPool", "read_einstant"]
@@ -44,6 +45,13 @@ def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectatio
         raise UnusableInput("game: a format = 1 spec is an eInstant of a style (game.id, game.style); "
                             "a printed game's spec is format = 2, of play styles")
     pools = _einstant(doc["einstant"], doc["tiers"])
+    ids = [f"m{multiplier(t['multiplier'], f'tiers[{i}].multiplier').normalize():f}"  # docs/new-game.md 1b
+           for i, t in enumerate(doc["tiers"])]
+    refuse_impossible_rules(doc, None, dict.fromkeys(ids), [  # [blocks] against its pools (new-game.md 2b)
+        PoolCounts(str(p.id), p.tickets, p.price_cents,
+                   {i: n for i, (_, _, n) in zip(ids, p.tiers[1:], strict=True)},
+                   {i: c for i, (_, c, _) in zip(ids, p.tiers[1:], strict=True)}) for p in pools],
+        doc["einstant"]["pool_shares"])
     if game["style"] == "prize_legend_duel":  # a legend value no share can show, as check refuses it
         refuse_unshown_legend(doc)
     return SpecExpectation(file, sha256, tuple((key, game.get(key)) for key in GAME_FIELDS),

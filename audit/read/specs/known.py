@@ -134,6 +134,13 @@ def _roles(doc: dict[str, Any]) -> None:
             raise UnusableInput(f"symbols[{i}].group: group {s.get('group')!r} is used by no area")
         for key in sorted(set(s) - {"group", "code", "symbol", "caption", "art"} - ROLE_FIELDS[role]):
             raise UnusableInput(f"symbols[{i}].{key}: not used: a symbol of {role} has no {key}")
+        if role == "specials" and "how" not in s:  # docs/new-game.md, section 1: a special's how, and
+            raise UnusableInput(f"symbols[{i}].how: missing field")  # `by` on a multiplier's alone
+        if role == "specials" and (s["how"] == "multiplier") != ("by" in s):
+            raise UnusableInput(f"symbols[{i}].by: a multiplier symbol has `by`, an automatic or win-all one "
+                                "has not")
+        if role == "multipliers" and "by" not in s:
+            raise UnusableInput(f"symbols[{i}].by: missing field")
 
 
 def _rules(table: object, name: str) -> None:

@@ -21,7 +21,9 @@ from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money
+from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.read.specs.unused import refuse_unpaid
+from audit.read.specs.wins import refuse_unwinnable
 
 __all__ = ["PrintedPools", "StatedPlay", "read_printed"]
 
@@ -35,6 +37,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
 
+    refuse_unwinnable(doc)  # a win its area's style does not take
     refuse_unpaid(doc, groups)  # a legend line, pattern or symbol no win shows, as poolgen refuses it
 
     def cents(s: dict[str, Any]) -> int:
@@ -92,6 +95,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
+    _free_ticket_cost(doc, free)
     if sales["first_ticket"] != 0:  # docs/pool-files.md numbers a book's tickets 0 .. per_book - 1
         first = sales["first_ticket"]
         raise UnusableInput(f"printed.first_ticket: {first}; every book's tickets are numbered from 000 "
@@ -102,21 +106,45 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     sizes = [size] * (order // size) + ([order % size] if order % size else [])
     basis = order if sales["counts_per"] == "order" else size
     split = sales.get("split")  # "even": each count its exact share rounded down or up (section 4b)
-    if split not in (None, "even") or (split and basis != order):
-        raise ValueError(f"printed.split {split!r}: only \"even\", with counts per order")
-    pools, book = [], 0
+    if split not in (None, "even"):  # docs/new-game.md, section 2
+        raise UnusableInput(f"printed.split: must be \"even\", not {split!r}")
+    if split and basis != order:
+        raise UnusableInput("printed.split: needs counts_per = \"order\": the pools' counts add up to the "
+                            "order's")
+    if split and all(t["count"] * s % order == 0 for t in doc["tiers"] for s in sizes):
+        raise UnusableInput("printed.split: not used: every tier's count scales exactly to every pool")
+    pools, book, made, ids = [], 0, [], [t["id"] for t in doc["tiers"]]
     for k, tickets in enumerate(sizes, start=1):
         counts = []
-        for t in doc["tiers"]:
+        for i, t in enumerate(doc["tiers"]):
             if t["count"] * tickets % basis and not split:
-                raise ValueError(f"tier {t['id']}: {t['count']} does not scale to a pool of {tickets}")
+                raise UnusableInput(f"tiers[{i}].count: {t['count']} winners per {sales['counts_per']} do "
+                                    f"not scale exactly to a pool of {tickets}")
             counts.append(t["count"] * tickets // basis)
+        most = sum(-(-t["count"] * tickets // basis) for t in doc["tiers"])  # every share rounded up
+        if most > tickets:
+            rounded = " when every share rounds up" if split else ""
+            raise UnusableInput(f"{'printed.split' if split else 'tiers'}: {most} winners per pool exceed "
+                                f"the pool of {tickets} tickets{rounded}")
         rows: list[tuple[str, int, int | None]] = [("lose", 0, None if split else tickets - sum(counts))] + [
             (t["id"], p, None if split and t["count"] * tickets % basis else c)
             for t, p, c in zip(doc["tiers"], prizes, counts, strict=True)]
         pools.append({"id": f"p{k}", "first_book": book, "books": tickets // per_book, "tickets": tickets,
                       "price_cents": price, "tiers": rows})
         book += tickets // per_book
+        made.append(PoolCounts(f"p{k}", tickets, price, dict(zip(ids, counts, strict=True)),
+                               dict(zip(ids, prizes, strict=True))))
+    losers = order - sum(t["count"] for t in doc["tiers"]) if split else \
+        sum(p.tickets - sum(p.counts.values()) for p in made)
+    for i, a in enumerate(doc["areas"]):  # shown on losers alone (docs/styles/ticket_multiplier.md, 2)
+        if a.get("multipliers_on_losers") and not losers:
+            raise UnusableInput(f"areas[{i}].multipliers_on_losers: not used: no pool holds a losing "
+                                "ticket (every ticket wins a tier)")
+    if split and isinstance(doc.get("packs"), dict) and set(doc["packs"]) - {"neighbours"}:
+        raise UnusableInput("packs: not with printed.split: a pack parameter is proven for a pool's counts, "
+                            "and a split draws them from the seed (leave split out, or [packs] to neighbours "
+                            "alone)")
+    refuse_impossible_rules(doc, per_book, dict(zip(ids, prizes, strict=True)), made)
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
               "rules": game["id"], "kind": "printed"}
     return SpecExpectation(file, sha256, tuple(stated.items()),
@@ -128,6 +156,18 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                             SpecArt(spec_art(doc)),
                             PrintSettings(tuple(free), sales.get("virn_digits", 12))),
                            "every pool, area and tier", doc)
+
+
+def _free_ticket_cost(doc: dict[str, Any], free: list[str]) -> None:
+    """docs/new-game.md, section 2 (free tickets): `[published] free_ticket_cost` is required when a
+    tier won with a free ticket states a `published_cost`, and refused when no tier wins a free ticket."""
+    published = doc.get("published", {})
+    stated = published.get("free_ticket_cost") if isinstance(published, dict) else None
+    if stated is None and any(t["id"] in free and "published_cost" in t for t in doc["tiers"]):
+        raise UnusableInput('published.free_ticket_cost: missing: say how the published table prices free '
+                            'tickets ("zero" or "price")')
+    if stated is not None and not free:
+        raise UnusableInput("published.free_ticket_cost: not used: no tier wins a free ticket")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.game_number import MAX_GAME_NUMBER
+from audit.read.specs.area_fields import refuse_unfit_area
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.match_layout import refuse_misshapen_match
@@ -143,8 +144,10 @@ def _published(doc: dict[str, Any], required: bool) -> None:
 _AREA_SIZES = {"spots": 1, "rows": 1, "cols": 1, "match": 1, "yours": 1, "winning": 0, "games": 1, "pairs": 1}
 
 
-def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
-    """An area's sizes are whole numbers, and each field naming a symbol group names one the spec lists."""
+def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str,
+                 earlier: list[dict[str, Any]]) -> None:
+    """An area's sizes are whole numbers, each field naming a symbol group names one the spec lists, and
+    its style's fields are there and in range (`earlier`: the areas before it)."""
     fields = AREA_FIELDS[area["style"]]
     for key, least in _AREA_SIZES.items():
         if key in fields and key in area:
@@ -175,6 +178,7 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if not isinstance(labels, list) or not all(isinstance(x, str) and 0 < len(x) <= 200 for x in labels):
         raise UnusableInput(f"{where}.labels: must be a list of section titles (strings of 1 to 200 "
                             "characters)")
+    refuse_unfit_area(doc, area, where, earlier)  # what its style requires, before the weights of its prizes
     if "decoy_weights" in fields and "decoy_weights" in area:
         _decoy_weights(doc, area, where)
 
@@ -249,6 +253,16 @@ def _as_printed(s: dict[str, Any], where: str) -> None:
                             f"{dollars(worth)}: a player reads the amount printed")
 
 
+def _unique_code(doc: dict[str, Any], i: int, fmt: int) -> None:
+    """A symbol's code is unique within its group (docs/new-game.md, section 1; an eInstant's within the
+    spec): a tier's wins and the manifest name a symbol by it."""
+    s = doc["symbols"][i]
+    for other in doc["symbols"][:i]:
+        if other.get("code") == s["code"] and (fmt == 1 or other.get("group") == s["group"]):
+            raise UnusableInput(f"symbols[{i}].code: duplicate symbol code {s['code']!r}"
+                                + (f" in group {s['group']!r}" if fmt == 2 else ""))
+
+
 def refuse_misshapen(doc: dict[str, Any]) -> None:
     """UnusableInput naming the first field of [game], [[symbols]] or [[tiers]] that is missing or of
     the wrong kind, in poolgen's loader's words."""
@@ -262,6 +276,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _published(doc, required=False)
         for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):  # before the areas that name their groups
             _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+            _unique_code(doc, i, fmt)
         for i, area in enumerate(_rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")):
             _value(area, "style", f"areas[{i}]", "text", True)
             if area["style"] not in AREA_FIELDS:
@@ -270,7 +285,7 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             _value(area, "id", f"areas[{i}]", "name", True)
             if any(other["id"] == area["id"] for other in doc["areas"][:i]):
                 raise UnusableInput(f"areas[{i}].id: duplicate area id {area['id']!r}")
-            _area_fields(doc, area, f"areas[{i}]")
+            _area_fields(doc, area, f"areas[{i}]", doc["areas"][:i])
     else:
         if "style" not in game and "id" in game:  # an eInstant names its game and style together
             raise UnusableInput("game.id: goes with game.style (a spec without a style names its rules)")
@@ -286,13 +301,24 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
     prize_groups = {a.get("prizes") for a in doc["areas"]} if fmt == 2 else set()  # texts, checked above
     for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):
         _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+        _unique_code(doc, i, fmt)
         if s["group"] in prize_groups and "value" not in s and not s.get("free"):
             raise UnusableInput(f"symbols[{i}].value: missing field (or free = true)")
         if fmt == 2 and "value" in s and not s.get("free"):
             _as_printed(s, f"symbols[{i}]")
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
+    multipliers: set[Decimal] = set()
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
         _fields(t, f"tiers[{i}]", _TIER[fmt])
+        if fmt == 1:  # one tier a prize multiplier, paying more than nothing (docs/new-game.md, 1b)
+            times = Decimal(t["multiplier"].strip())
+            if times == 0:
+                raise UnusableInput(f"tiers[{i}].multiplier: a prize tier must pay more than nothing (losers "
+                                    "are [published].losers)")
+            if times in multipliers:
+                raise UnusableInput(f"tiers[{i}].multiplier: duplicate tier: multiplier {times} appears "
+                                    "twice")
+            multipliers.add(times)
         for j, win in enumerate(t.get("wins", []) if fmt == 2 else []):
             if not isinstance(win, dict):
                 raise UnusableInput(f"tiers[{i}].wins[{j}]: must be a table")

@@ -23,17 +23,22 @@ def test_a_spec_behind_a_byte_order_mark_is_refused_saying_so(tmp_path):
     assert read_spec(spec_path("happy_holidays")) is not None
 
 
-def test_a_win_naming_no_prize_symbol_is_one_line_not_a_traceback(tmp_path):
+def test_a_win_naming_no_prize_symbol_is_one_line_in_the_loaders_words(tmp_path):
     """A tier's win naming a prize code the spec lists nowhere (here: the FREE symbol renamed) escaped
-    audit's reader as a bare StopIteration, a traceback from `verify --spec`; the loader refuses it."""
+    audit's reader as a bare StopIteration, a traceback from `verify --spec`, then as a line naming no
+    field; the loader refuses it naming the win's prize, and so does audit's reader now."""
     path = tmp_path / "happy_holidays.toml"
     text = spec_path("happy_holidays").read_text(encoding="utf-8")
     assert text.count('code = "FREE"') == 1
     path.write_text(text.replace('code = "FREE"', 'code = "FREEX"'), encoding="utf-8")
     with pytest.raises(UnusableInput) as raised:
         read_spec(path)
-    assert str(raised.value) == (f"{path}: not a spec this verifier can read (StopIteration: a code or id "
-                                 "names nothing the spec lists)")
+    said = f"{path}: tiers[0].wins[0].prize: area 'play' (match_n): prize 'FREE' is not one of its prize " \
+        "symbols"
+    assert str(raised.value) == said
+    with pytest.raises(SpecError) as loader_said:
+        load_spec(path)
+    assert str(loader_said.value) == said
 
 
 @pytest.mark.parametrize(("spec", "written", "said"), [
