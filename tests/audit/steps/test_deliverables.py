@@ -161,7 +161,8 @@ def test_a_swapped_imaging_row_fails_step_9(runs, copy):
         "imaging-p1.parquet: 2 barcode number(s) not those of the pool's book and "
         "ticket at their position, first at position 10; 2 ticket_no value(s) differ "
         "from the pool's, first at position 10; column play_spot_0: a stored code is not "
-        "shown as one symbol (or two as one)",
+        "shown as one symbol (or two as one): code 0 is shown as ('2', '$2.00', 'TWO$') at position 10 and "
+        "as ('FREE', 'FREE', 'TICKET') at position 2,997",
     )
 
 
