@@ -105,3 +105,18 @@ def test_two_codes_shown_as_one_symbol_fail_step_9_naming_both_codes(copy):
     assert _failures(copy)[-1] == (
         f"imaging-p1.parquet: column play_spot_0: a stored code is not shown as one symbol (or two as one): "
         f"codes {a} and {b} are both shown as {shown}")
+
+
+def test_a_changed_validation_number_fails_step_9_naming_the_ticket_by_its_barcode(copy):
+    """A VIRN changed in the imaging file: the validation file then lacks the record of that barcode and
+    VIRN (the printer's ticket would not validate): both files' steps name the ticket by its barcode."""
+    path = copy / "imaging-p1.parquet"
+    image = pl.read_parquet(path)
+    virns = image["virn"].to_list()
+    virns[5] = virns[5][:3] + str((int(virns[5][3]) + 1) % 10) + virns[5][4:]
+    image.with_columns(pl.Series("virn", virns)).write_parquet(path)
+    code = image["barcode"][5]
+    assert len(code) == 16
+    found = _failures(copy)
+    assert found == [f"validation-{tier}.bin: 1 ticket(s) without their record (missing or changed "
+                     f"records), first the ticket of barcode {code}" for tier in ("low", "high")]
