@@ -14,7 +14,7 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import VerificationError
-from audit.read.game_number import game_text
+from audit.read.game_number import game_text, is_game_number
 from audit.read.runfiles import deliverable_limit, read_run_bytes
 
 PACK_COLUMNS = ["game", "book", "first_ticket", "last_ticket", "tickets"]
@@ -22,6 +22,9 @@ PACK_COLUMNS = ["game", "book", "first_ticket", "last_ticket", "tickets"]
 
 def check_packs(folder: Path, entry: dict[str, Any], books: Sequence[int], per_book: int, game: int,
                 tickets: int, order: bool = False) -> str:
+    if not is_game_number(game):  # step 5 names the field; a line of it cannot be written
+        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: game.number {game!r} is not a game "
+                                                   "number: its books' lines cannot be recomputed")
     data = read_run_bytes(folder, entry["name"], "pack list", deliverable_limit("packs", tickets))
     try:
         packs = pl.read_csv(io.BytesIO(data), infer_schema=False)

@@ -14,8 +14,10 @@ from datetime import UTC, datetime
 import polars as pl
 import pytest
 
+from audit.errors import VerificationError
 from audit.read.manifest import Manifest
 from audit.steps.deliverables import check_deliverables
+from audit.steps.pack_list import check_packs
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, small_happy_holidays, spec_path
@@ -120,3 +122,13 @@ def test_a_changed_validation_number_fails_step_9_naming_the_ticket_by_its_barco
     found = _failures(copy)
     assert found == [f"validation-{tier}.bin: 1 ticket(s) without their record (missing or changed "
                      f"records), first the ticket of barcode {code}" for tier in ("low", "high")]
+
+
+@pytest.mark.parametrize("number", ["2029", 2029.5, True, 10000, None])
+def test_a_pack_list_under_a_game_number_that_is_none_fails_naming_it(run, number):
+    """A re-signed manifest's game.number a string (or any non-number) whose barcodes happen to read the
+    same: step 9's pack list said `could not be checked: ValueError: Unknown format code 'd' ...`."""
+    with pytest.raises(VerificationError) as caught:
+        check_packs(run, {"name": "packs.csv"}, range(10), 300, number, 3000)  # type: ignore[arg-type]
+    assert caught.value.reason == (f"packs.csv: game.number {number!r} is not a game number: its books' "
+                                   "lines cannot be recomputed")
