@@ -18,7 +18,7 @@ _MAX_ROUND = 2**63 - 1  # a drand round number, as u64(round) hashes it (docs/ce
 
 _TRANSCRIPT = {"id": "text", "spec_sha256": "hex64", "code_sha256": "hex64", "game": "text",
                "pools": "texts", "run_id": "text", "parties": "parties", "beacon": "beacon"}
-_TRANSCRIPT_OPTIONAL = {"book_key_check": "hex16", "follows": "follows"}
+_TRANSCRIPT_OPTIONAL = {"book_key_check": "hex16", "follows": "follows", "printed": "printed"}
 _BUNDLE = {"format": "text", "transcript": "transcript", "transcript_sha256": "hex64",
            "commitments": "commitments", "round": "round", "seed_commitment": "hex64?", "run": "text?",
            "abort": "abort"}
@@ -77,6 +77,11 @@ def _value(value: object, kind: str, at: str) -> str | None:  # noqa: PLR0911 (o
     if kind == "followed":
         return _object(value, {"run_id": "text", "manifest_sha256": "hex64", "transcript_sha256": "hex64"},
                        f"{at}.")
+    if kind == "printed":
+        return _object(value, {"number": "number?", "regulation": "text"}, f"{at}.")
+    if kind == "number":  # a printed game's number, as u64(number) hashes it
+        ok = type(value) is int and 0 <= value <= _MAX_ROUND
+        return None if ok else f"{at} is not a game number from 0 to 2^63 - 1: {_show(value)}"
     if kind == "commitments":
         return _list(value, "commitment?", at)
     if kind == "reveals":

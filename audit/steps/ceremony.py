@@ -7,6 +7,9 @@
                   or, for a transcript naming earlier orders of its pools, "poolgen/ceremony/transcript/v3"
                   || the same fields to lp(reveals_close) || u64(0) or u64(1) || lp(book_key_check)
                   || u64(#follows) || (lp(run_id) || lp(manifest_sha256) || lp(transcript_sha256))...
+                  or, for one binding the printed game (every transcript `new` makes now),
+                  "poolgen/ceremony/transcript/v4" || the fields of v3 (u64(0) followed orders when none)
+                  || u64(0) or u64(1) || u64(number) || lp(regulation)
     commitment  = SHA-256("poolgen/ceremony/commitment/v2" || transcript || lp(name) || lp(value))
     commitments = SHA-256("poolgen/ceremony/commitments/v2" || transcript || (lp(name) || commitment)...)
     seed        = SHA-256("poolgen/ceremony/seed/v2" || commitments || (lp(name) || lp(value))...
@@ -89,7 +92,7 @@ def read_ceremony(path: Path) -> dict[str, Any]:
 
 
 def transcript_hash(t: dict[str, Any]) -> str:
-    """v2 for a transcript that follows no earlier order (as it always was); v3 for one that does."""
+    """v4 for a transcript that binds the printed game; else v2, or v3 for one that follows earlier orders."""
     b = t["beacon"]
     data = (lp(t["id"].encode()) + lp(bytes.fromhex(t["spec_sha256"]))
             + lp(bytes.fromhex(t["code_sha256"])) + lp(t["game"].encode()) + u64(len(t["pools"]))
@@ -97,29 +100,44 @@ def transcript_hash(t: dict[str, Any]) -> str:
             + u64(len(t["parties"]))
             + b"".join(lp(p["name"].encode()) + lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
             + lp(bytes.fromhex(b["chain"])) + u64(b["round"]) + lp(b["reveals_close"].encode()))
-    if "follows" not in t:
+    if "follows" not in t and "printed" not in t:
         if "book_key_check" in t:  # a book key bound before anyone committed (docs/ceremony.md)
             data += lp(bytes.fromhex(t["book_key_check"]))
         return hashlib.sha256(b"poolgen/ceremony/transcript/v2" + data).hexdigest()
-    check = t.get("book_key_check")
+    check, follows = t.get("book_key_check"), t.get("follows", [])
     data += u64(0) if check is None else u64(1) + lp(bytes.fromhex(check))
-    data += u64(len(t["follows"])) + b"".join(
+    data += u64(len(follows)) + b"".join(
         lp(f["run_id"].encode()) + lp(bytes.fromhex(f["manifest_sha256"]))
-        + lp(bytes.fromhex(f["transcript_sha256"])) for f in t["follows"])
-    return hashlib.sha256(b"poolgen/ceremony/transcript/v3" + data).hexdigest()
+        + lp(bytes.fromhex(f["transcript_sha256"])) for f in follows)
+    if "printed" not in t:
+        return hashlib.sha256(b"poolgen/ceremony/transcript/v3" + data).hexdigest()
+    number = t["printed"]["number"]
+    data += (u64(0) if number is None else u64(1) + u64(number)) + lp(t["printed"]["regulation"].encode())
+    return hashlib.sha256(b"poolgen/ceremony/transcript/v4" + data).hexdigest()
 
 
-# The 600 s rule came in on 2026-12-05 (docs/ceremony.md): a ceremony whose reveals closed before then was
-# made under the rule before it (the round only after the close) and is held to that, so a run verified
-# before keeps its verdict (text order is time order for YYYY-MM-DDTHH:MM:SSZ).
+def printed_of(number: object, regulation: object) -> str:
+    """A printed game as step 5 names it: `game 358 of K.A.R. 111-4-3762` (an eInstant, which has no
+    number: its regulation alone)."""
+    return ("" if number is None else f"game {number} of ") + shown(str(regulation))
+
+
+# The 600 s rule came in on 2026-12-05 (docs/ceremony.md): a ceremony made before then was made under the
+# rule before it (the round only after the close) and is held to that, so a run verified before keeps its
+# verdict. What dates it is what a transcript cannot choose: its round's own time (drand's genesis and
+# period; a run is generated only once its round is out, so a run verified before the rule has a round
+# due before it), and its version (a v4 transcript, one that binds the printed game, is made only by code
+# that has the rule). A reveals-close date alone is the transcript's free choice.
 GAP_SINCE = "2026-12-05T00:00:00Z"
+GAP_SINCE_UNIX = 1796428800  # GAP_SINCE in Unix seconds
 
 
 def transcript_rules(t: dict[str, Any], step: Step) -> None:
     """What `ceremony new` promises of a transcript, held again (an operator can write and sign one by
     hand): 2 to 16 secret parties, each named once with its own key; quicknet; reveals closing, as a
     UTC time YYYY-MM-DDTHH:MM:SSZ, 600 s or more before the named round is published (only after it,
-    if reveals closed before GAP_SINCE), which is dated by 9999-12-31T23:59:59Z."""
+    for a transcript before v4 whose round was due before GAP_SINCE), which is dated by
+    9999-12-31T23:59:59Z."""
     parties, beacon = t["parties"], t["beacon"]
     if not 2 <= len(parties) <= 16:
         raise VerificationError(step, f"ceremony {t['id']} lists {len(parties)} secret part"
@@ -149,7 +167,8 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
         raise VerificationError(step, f"round {beacon['round']} is published at {due}, not after reveals "
                                 f"close ({close})")
     gap = round_time(beacon["round"]) - int(datetime.strptime(close, TIME).replace(tzinfo=UTC).timestamp())
-    if gap < 600 and close >= GAP_SINCE:  # a late reveal signed before the close is seen only if late
+    before_rule = "printed" not in t and round_time(beacon["round"]) < GAP_SINCE_UNIX
+    if gap < 600 and not before_rule:  # a late reveal signed before the close is seen only if late
         raise VerificationError(step, f"round {beacon['round']} is published at {due}, {gap} s after reveals "
                                 f"close ({close}), not the 600 s (10 minutes) a party needs to see a reveal "
                                 "arrive after the close")
@@ -193,7 +212,7 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     t = entry.get("transcript")
     try:
         recomputed = transcript_hash(t)  # type: ignore[arg-type]
-    except (TypeError, KeyError, ValueError, AttributeError):
+    except (TypeError, KeyError, ValueError, AttributeError, OverflowError):  # u64 of a negative
         raise VerificationError(Step.FIGURES, "the manifest's ceremony transcript is malformed") from None
     assert isinstance(t, dict)
     if recomputed != entry.get("transcript_sha256"):
@@ -207,6 +226,9 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
             "run id": doc.get("run_id"), "book key check": (doc.get("print") or {}).get("book_key_check")}
     bound = {"spec SHA-256": t["spec_sha256"], "code SHA-256": t["code_sha256"], "game": t["game"],
              "pools": t["pools"], "run id": t["run_id"], "book key check": t.get("book_key_check")}
+    if "printed" in t:  # v4: the printed game, whatever the spec's free id (`game`) says
+        made["printed"] = printed_of(doc["game"].get("number"), doc["game"].get("regulation"))
+        bound["printed"] = printed_of(t["printed"]["number"], t["printed"]["regulation"])
     differ = [f"{k} {made[k]} (bound: {bound[k]})" for k in made if made[k] != bound[k]]
     if spec_sha256 is not None and spec_sha256 != t["spec_sha256"]:
         differ.append(f"the spec given hashes to {spec_sha256[:16]}... (bound: {t['spec_sha256'][:16]}...)")

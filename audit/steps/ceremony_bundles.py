@@ -21,7 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
-from audit.read.ceremony import bundle_problem
+from audit.read.ceremony import bundle_problem, ceremony_problem
 from audit.read.limits import (
     MAX_SIGNATURE_BYTES,
     parse_json,
@@ -30,7 +30,7 @@ from audit.read.limits import (
     read_manifest_bytes,
 )
 from audit.read.manifest import SIGNATURE, Manifest, signature_problem
-from audit.steps.ceremony import FORMAT, lp, shown, signed, transcript_hash
+from audit.steps.ceremony import FORMAT, lp, printed_of, shown, signed, transcript_hash
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,23 @@ class Earlier:
         return hashlib.sha256(self.data).hexdigest()
 
 
+def regulation_key(text: object) -> str:
+    """A regulation as step 5 compares it: its ASCII letters and digits, letters upper-cased, every other
+    character dropped (`K.A.R. 111-4-3762` and `KAR 1114 3762.` are one regulation)."""
+    return "".join(c for c in text if c.isascii() and c.isalnum()).upper() if isinstance(text, str) else ""
+
+
+def same_printed(t: dict[str, Any], game: dict[str, Any]) -> bool | None:
+    """Whether a v4 transcript binds the printed game a manifest's `game` entry describes: the same game
+    number (both have one), or the same regulation (`regulation_key`, not empty). None for a transcript
+    made before v4, which binds only the spec's free id."""
+    if "printed" not in t:
+        return None
+    number, key = t["printed"]["number"], regulation_key(t["printed"]["regulation"])
+    return (number is not None and number == game.get("number")) or (
+        key != "" and key == regulation_key(game.get("regulation")))
+
+
 def read_bundle(path: Path) -> dict[str, Any]:
     """A published ceremony bundle (`poolgen ceremony publish`): the ceremony file without reveals."""
     doc = parse_json(read_input(path, "ceremony bundle"), str(path), "ceremony bundle")
@@ -53,7 +70,9 @@ def read_bundle(path: Path) -> dict[str, Any]:
             or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
         raise UnusableInput(f"{path}: not a ceremony bundle (format {FORMAT!r}, a transcript and "
                             "commitments)")
-    problem = bundle_problem(doc)
+    # an aborted ceremony's file may be published with its reveals (it seeds no run): read as that file
+    aborted_file = "reveals" in doc and doc.get("abort") is not None
+    problem = ceremony_problem(doc) if aborted_file else bundle_problem(doc)
     if problem is not None:
         raise UnusableInput(f"{path}: not a ceremony bundle: {problem}")
     return doc
@@ -109,6 +128,35 @@ def _earlier_order(path: Path, t: dict[str, Any], th: str, named: dict[str, str]
             f"ceremony follows (its signed manifest {e.sha256[:16]}...)")
 
 
+def _revealed_before_the_close(path: Path, t: dict[str, Any], th: str, doc: dict[str, Any]) -> bool:
+    """Whether an aborted ceremony's file (published with its reveals) shows every party's reveal, each
+    signed by its listed key over the closed commitments, matching its commitment and made before reveals
+    closed: then the abort came once the seed was fixed, when poolgen refuses one."""
+    reveals, commitments = doc.get("reveals"), doc["commitments"]
+    if not isinstance(reveals, list) or None in reveals or None in commitments:
+        return False
+    close = t["beacon"]["reveals_close"]
+    if not all(isinstance(close, str) and r["revealed_at"] < close for r in reveals):
+        return False  # a reveal at or after the close: the others' abort is the rule (docs/ceremony.md)
+    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
+        lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in commitments)).digest()
+    for p, c, r in zip(t["parties"], commitments, reveals, strict=True):
+        name, value = p["name"], bytes.fromhex(r["value"])
+        if c["name"] != name or r["name"] != name:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: its commitments or reveals are not "
+                                    f"in the parties' order at {shown(name)!r}")
+        try:
+            signed(name, p["public_key"], "reveal", r["signature"], b"poolgen/ceremony/reveal/v2" + closed
+                   + lp(name.encode()) + lp(value) + lp(r["revealed_at"].encode()), Step.FIGURES)
+        except VerificationError as error:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: {error.reason}") from None
+        if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + lp(name.encode())
+                          + lp(value)).hexdigest() != c["commitment"]:
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: the reveal of {shown(name)} does not "
+                                    "match its commitment")
+    return True
+
+
 def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]],
                   earlier: list[Earlier] | None = None, key: Ed25519PublicKey | None = None,
                   manifest_data: bytes | None = None) -> str:
@@ -131,18 +179,30 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
     mine_t = entry.get("transcript")
     manifest_sha256 = hashlib.sha256(manifest_data).hexdigest() if manifest_data is not None else None
     followed = {f.get("transcript_sha256"): f for f in _follows(mine_t if isinstance(mine_t, dict) else {})}
+    own_name = next((p.name for p, d in bundles if d["transcript_sha256"] == entry.get("transcript_sha256")),
+                    None)
+    g = manifest.doc["game"]
     for path, doc in bundles:
         t = doc["transcript"]
         try:
             th = transcript_hash(t)
-        except (TypeError, KeyError, ValueError, AttributeError):
+        except (TypeError, KeyError, ValueError, AttributeError, OverflowError):  # u64 of a negative
             th = None
         if th is None or th != doc.get("transcript_sha256"):
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: its transcript does not hash to its "
                                     "transcript_sha256")
-        if t["game"] != game:
+        same = same_printed(t, g)  # v4: the printed game, whatever id the spec gave it; None before v4
+        if same is None and t["game"] != game:
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} binds game "
                                     f"{t['game']}, not this run's ({game})")
+        if same is False:
+            told.append(f"{path.name}: ceremony {t['id']} of another printed game "
+                        f"({printed_of(t['printed']['number'], t['printed']['regulation'])}), not "
+                        f"this run's ({printed_of(g.get('number'), g.get('regulation'))})")
+            continue
+        renamed = "" if t["game"] == game else (
+            f" (under game id {t['game']}: this run's printed game, "
+            f"{printed_of(g.get('number'), g.get('regulation'))})")
         if th == entry.get("transcript_sha256"):
             mine = entry.get("commitments") or []
             if doc.get("abort") is not None or doc["commitments"] != mine:
@@ -153,8 +213,8 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
             continue
         shared = [p for p in t["pools"] if p in pools]
         if t["run_id"] != run_id and not shared:
-            told.append(f"{path.name}: ceremony {t['id']} for run {t['run_id']}, other pools of game {game} "
-                        f"({', '.join(t['pools'])})")
+            told.append(f"{path.name}: ceremony {t['id']}{renamed} for run {t['run_id']}, other pools of "
+                        f"game {game} ({', '.join(t['pools'])})")
             continue
         abort, keys = doc.get("abort"), {p["name"]: p["public_key"] for p in t["parties"]}
         bound = f"run {run_id}" if t["run_id"] == run_id else \
@@ -170,8 +230,11 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                             "transcript names this run's manifest, so it began after this run's seed was "
                             "fixed")
                 continue
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} also bound "
-                                    f"{bound} and was not aborted: its seed was one more to choose from")
+            beside = "" if not renamed or own_name is None else \
+                f" (this run's ceremony {mine_t.get('id')} is bundle {own_name})"  # type: ignore[union-attr]
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']}{renamed} also "
+                                    f"bound {bound} and was not aborted: its seed was one more to choose from"
+                                    f"{beside}")
         name, reason = abort["name"], str(abort.get("reason"))
         try:  # which bundle: an auditor gives several
             signed(name, keys[name], "abort", str(abort.get("signature")), b"poolgen/ceremony/abort/v2"
@@ -184,6 +247,12 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
                                     f"{shown(name)} after its seed was sealed (round {number}): poolgen "
                                     "aborts only while a reveal is missing, so this abort followed a look at "
                                     "the seed, one more to choose from")
+        if _revealed_before_the_close(path, t, th, doc):
+            raise VerificationError(Step.FIGURES, f"bundle {path.name}: ceremony {t['id']} was aborted "
+                                    f"by {shown(name)} after every party had revealed before the close (its "
+                                    "file shows each reveal signed by its listed key): poolgen aborts only "
+                                    "while a reveal is missing, so this abort followed a look at the seed, "
+                                    "one more to choose from")
         told.append(f"{path.name}: ceremony {t['id']} for this run, aborted by {shown(name)} "
                     f"({shown(reason)})")
     if not own:

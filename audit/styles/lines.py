@@ -4,7 +4,9 @@ A listed line is complete when all its cells show the symbol (or, with `symbols`
 the number of complete lines wins the legend's prize for it, or (`line_prizes`) each complete line
 wins the prize printed for it. A row is illegal (section 5, rules 1 to 3, in this order) when a cell
 code is out of range, a line shows one decoy picture in every cell, or the number of complete lines is
-at least the legend's smallest and not listed (a legend's only)."""
+at least the legend's smallest and not listed (a legend's only). With `calls` (section 1b) a cell is
+marked when the caller shows its picture, a line complete when its cells are all marked; rules 5 and 6
+refuse a caller or a board showing a picture twice."""
 
 from __future__ import annotations
 
@@ -25,13 +27,19 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     aid = area["id"]
     rows, cols = area.get("rows"), area.get("cols")
     pictures = area.get("pictures")
-    named = area.get("symbols") if "symbols" in area else [area.get("symbol")]
+    calls = area.get("calls", 0)
+    named = area.get("symbols") if "symbols" in area else [area.get("symbol")] if not calls else []
     lines, prizes, legend = area.get("lines"), area.get("prizes"), area.get("legend")
     per_line = area.get("line_prizes")
-    if ("legend" in area) == ("line_prizes" in area) or ("symbol" in area) == ("symbols" in area):
+    kinds = ("symbol" in area) + ("symbols" in area) + ("calls" in area)
+    if ("legend" in area) == ("line_prizes" in area) or kinds != 1:
         raise _unreadable(aid)
     if not (isinstance(named, list) and isinstance(pictures, list) and all(c in pictures for c in named)
-            and len(set(map(str, named))) == len(named) and len(named) >= (2 if "symbols" in area else 1)):
+            and len(set(map(str, named))) == len(named)
+            and len(named) >= (2 if "symbols" in area else 0 if calls else 1)):
+        raise _unreadable(aid)
+    if "calls" in area and not (type(calls) is int and 1 <= calls < len(pictures) <= 255
+                                and type(rows) is int and type(cols) is int and rows * cols <= len(pictures)):
         raise _unreadable(aid)
     if not (type(rows) is int and type(cols) is int and rows >= 1 and cols >= 1 and rows * cols <= 16
             and isinstance(pictures, list) and len(set(map(str, pictures))) == len(pictures)
@@ -73,9 +81,12 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
         # a line of one decoy is one whatever the row's other cells show (rule 2 holds beside rule 1)
         shown = (part[:, 0] >= 0) & (part[:, 0] < len(pictures))
         decoy_line[:, i] = alike & ~np.isin(part[:, 0], keys) & shown
-    reasons.add(decoy_line.any(axis=1), lambda r: ", ".join(
-        f"{aid}: line {i + 1} shows {pictures[grid[r, lines[i][0]]]} alone"
-        for i in np.flatnonzero(decoy_line[r])))
+    if calls:  # section 1b: marked cells, rules 5 and 6 (no decoys: rule 2 does not apply)
+        done, complete = _called(table, aid, grid, calls, len(pictures), lines, reasons)
+    else:
+        reasons.add(decoy_line.any(axis=1), lambda r: ", ".join(
+            f"{aid}: line {i + 1} shows {pictures[grid[r, lines[i][0]]]} alone"
+            for i in np.flatnonzero(decoy_line[r])))
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
     how, by = np.full(n, HOWS.index("match"), dtype=np.int64), np.ones(n, dtype=np.int64)
     if per_line == "shown":  # rule 4, then a slot a line: a complete line wins the prize its spot shows
@@ -100,3 +111,28 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     return [Slot(won=prize >= 0, how=np.full(n, HOWS.index("match"), dtype=np.int64),
                  by=np.ones(n, dtype=np.int64), prize=np.maximum(prize, 0),
                  cents=np.where(prize >= 0, cents[np.maximum(prize, 0)], 0))]
+
+
+def _called(table: pl.DataFrame, aid: str, grid: np.ndarray, calls: int, count: int,
+            lines: list[list[int]], reasons: Reasons) -> tuple[np.ndarray, np.ndarray]:
+    """Section 1b: which lines the caller's pictures complete (a cell marked when its stored code equals
+    one of the callers' stored codes), and rules 5 and 6."""
+    called = int_columns(table, [f"{aid}_call_{j}" for j in range(calls)]).astype(np.int64)
+    out = (called < 0) | (called >= count)
+    twice = _twice(np.where(out, -1000 - np.arange(calls), called))
+    reasons.add(out.any(axis=1) | twice, lambda r: f"{aid}: the caller's pictures are not distinct pictures "
+                                                   f"({', '.join(show(v) for v in called[r])})")
+    inside = (grid >= 0) & (grid < count)
+    reasons.add(_twice(np.where(inside, grid, -1000 - np.arange(grid.shape[1]))),
+                lambda r: f"{aid}: the board shows a picture twice ({', '.join(show(v) for v in grid[r])})")
+    marked = (grid[:, :, None] == np.where(out, -1, called)[:, None, :]).any(axis=2) & inside
+    done = np.stack([marked[:, line].all(axis=1) for line in lines], axis=1)
+    complete: np.ndarray = done.sum(axis=1)
+    return done, complete
+
+
+def _twice(codes: np.ndarray) -> np.ndarray:
+    """Per row: whether a value shows twice (out-of-range values made distinct by the caller)."""
+    ordered = np.sort(codes, axis=1)
+    out: np.ndarray = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
+    return out

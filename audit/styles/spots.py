@@ -27,7 +27,7 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
                   ("_doubler_", ("cells",))),
     "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),
                          ("_prize_", ("prizes",))),
-    "lines": (("_cell_", ("pictures",)), ("_prize_", ("prizes",))),
+    "lines": (("_cell_", ("pictures",)), ("_call_", ("pictures",)), ("_prize_", ("prizes",))),
     "match_n": (("_spot_", ("prizes", "multipliers")),),
     "maze": (("_cell_", ("arrows",)),),
     "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),

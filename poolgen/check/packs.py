@@ -24,13 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from poolgen.check.figures import GameCheck
-from poolgen.check.split_packs import arrangement, has_minimum, place_extras
+from poolgen.check.split_packs import EVERY_VECTOR, arrangement, every_vector, has_minimum, place_extras
 from poolgen.errors import SpecError
 from poolgen.game.model import Game, Pool, Published, TierFigures
 from poolgen.money import fmt_cents
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import NoArrangement, Rules, pack_size, refusal, rules_for, start, valid_start
+from poolgen.run.packs import NoArrangement, Rules, descended, pack_size, refusal, rules_for
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
@@ -240,7 +240,7 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
                 f"by rejection, each try accepted with probability about {acceptance(rules)})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     try:
-        found = valid_start(stream, rules, start(stream, rules))
+        found = descended(stream, rules)
         if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
             chain_orders(stream, rules, found.reshape(rules.books, rules.m))
     except NoArrangement as exc:
@@ -266,6 +266,11 @@ def _split_possible(game: Game, pool: Pool, rules: Rules, low: Rules, table: str
         raise refusal(game, down, exc) from None
     extras = [i for i, (a, b) in enumerate(zip(low.counts, rules.counts, strict=True)) if b > a]
     stuck = place_extras(low, found, extras)
+    if stuck is not None and len(extras) <= EVERY_VECTOR and every_vector(CHECK_SEED, game.id, pool.id, low,
+                                                                          extras):
+        return (f"{said}: check found a pool meeting every parameter for each of the {2 ** len(extras)} "
+                f"count vectors the split may draw (the {len(extras)} tiers that may round up, each rounded "
+                "up or not: docs/new-game.md, 2b); drawn with the seed's counts (docs/randomness.md, 5.11)")
     if stuck is not None:
         tier, stops = stuck
         raise SpecError(f"{game.file}: {', '.join(f'{table}.{s}' for s in stops)}: {down.id}: check found "

@@ -22,17 +22,22 @@ where one applies (docs/randomness.md 5.2, 5.6 to 5.10), else the chain's descen
 
 from __future__ import annotations
 
+from dataclasses import replace
+from itertools import combinations
+
 import numpy as np
 
 from poolgen.rng import derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import Rules, arrange, start, valid_start
+from poolgen.run.packs import NoArrangement, Rules, arrange, descended
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import exactly_caps
 from poolgen.run.packs.spaced import chain_orders, exactly_spaced
 
-__all__ = ["arrangement", "has_minimum", "place_extras"]
+__all__ = ["EVERY_VECTOR", "arrangement", "every_vector", "has_minimum", "place_extras"]
+
+EVERY_VECTOR = 4  # at most this many tiers that may round up: each count vector proved on its own instead
 
 
 def has_minimum(rules: Rules) -> bool:
@@ -47,7 +52,7 @@ def arrangement(seed: bytes, game_id: str, pool_id: str, rules: Rules) -> np.nda
     if (rules.winners_only or exactly_capped(rules) or exactly_spaced(rules) or exactly_beside(rules)
             or exactly_caps(rules)):
         return arrange(stream, rules)
-    found = valid_start(stream, rules, start(stream, rules))
+    found = descended(stream, rules)
     if not rules.spacing:
         return found
     ordered: np.ndarray = chain_orders(stream, rules, found.reshape(rules.books, rules.m)).reshape(-1)
@@ -90,3 +95,21 @@ def place_extras(rules: Rules, labels: np.ndarray, extras: list[int]) -> tuple[i
             return t, stops or ["max_winners"]  # no loser at all: the loader refuses that first
         packs.reshape(-1)[int(places[0])] = t
     return None
+
+
+def every_vector(seed: bytes, game_id: str, pool_id: str, low: Rules, extras: list[int]) -> bool:
+    """Whether check finds an arrangement (`arrangement`, from its public stream) for every count vector
+    but F the split may draw: each nonempty set of the tiers of `extras` rounded up, one ticket more of
+    each and as many losers fewer (F's own is the caller's). The proof when `place_extras` finds no
+    place: one arrangement per vector, 2^len(extras) - 1 of them."""
+    for k in range(1, len(extras) + 1):
+        for up in combinations(extras, k):
+            counts = list(low.counts)
+            for t in up:
+                counts[t] += 1
+            counts[0] -= k
+            try:
+                arrangement(seed, game_id, pool_id, replace(low, counts=tuple(counts)))
+            except NoArrangement:
+                return False
+    return True

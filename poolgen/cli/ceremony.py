@@ -6,8 +6,9 @@ terminal only (poolgen/cli/prompts.py); with --yes, or when standard input is no
 it asks nothing and refuses a missing option or confirmation in one line naming the option that gives
 it. With --json, what a step did is one JSON document on standard output. `--key` alone names the party
 (its public half is listed in the ceremony). Secrets (contributions, the seed) are never printed. The
-clock is read here only; POOLGEN_TEST_NOW (a UTC time) replaces it for tests and rehearsals with past
-beacon rounds (the clock is each party's own anyway: docs/ceremony.md).
+clock is read here only; POOLGEN_TEST_NOW (a UTC time) replaces it for tests and rehearsals, only for a
+ceremony whose round the computer's own clock sees already published (the clock is each party's own
+anyway: docs/ceremony.md).
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ import hashlib
 import json
 import os
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from poolgen.cli.ceremony_clock import now, rehearsal_only
 from poolgen.cli.common import Force, Json, echo, reports_errors, say
 from poolgen.cli.prompts import ask, ask_passphrase, confirm
 from poolgen.files.read import PASSPHRASE_ENV
@@ -39,8 +40,6 @@ if TYPE_CHECKING:  # types only
 # module: they would otherwise load with every poolgen command, --help included (start-up time,
 # docs/scaling.md).
 
-NOW_ENV = "POOLGEN_TEST_NOW"
-
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
                   help="A seed ceremony: the game bound first, every party signs its commitment and its "
                        "reveal, a drand round named in advance closes it. Steps: new, commit, publish, "
@@ -54,13 +53,6 @@ Key = Annotated[Path | None, typer.Option(
 Yes = Annotated[bool, typer.Option("--yes", "-y", help="Ask nothing, not even for confirmation (for "
                                                        "scripts): a missing option is refused.")]
 Readable = Annotated[bool, typer.Option("--allow-readable-secret", help="Use a private key others may read.")]
-
-
-def now() -> datetime:
-    from poolgen.seeds.ceremony import parse_time  # lazy: start-up time
-
-    told = os.environ.get(NOW_ENV)
-    return parse_time(told, NOW_ENV) if told else datetime.now(UTC).replace(microsecond=0)
 
 
 def _ask(text: str, option: str, yes: bool, default: str | None = None) -> str:
@@ -179,9 +171,11 @@ def new(
         earlier = tuple(followed(m, game.id, tuple(ids), run, signer) for m in follows)
     elif public_key is not None:
         raise CeremonyError("--public-key: not used: it checks the signatures of --follows manifests")
-    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run, book_key_check, earlier)
+    binding = Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run, book_key_check, earlier,
+                      printed=(game.number, game.regulation))
     ceremony = new_ceremony(ceremony_id, binding, parties, chain, beacon_round,
                             parse_time(reveals_close, "--reveals-close"), now())
+    rehearsal_only(ceremony)
     create_file(file, ceremony)
     due = ceremony.chain.round_time(beacon_round)
     say(f"wrote ceremony file {file} (mode 0600) for ceremony {ceremony.id}")
@@ -297,6 +291,7 @@ def reveal(
     if contribution is None:
         contribution = Path(_ask("Your contribution file", "--contribution", yes,
                                  default=f"{name}.contribution"))
+    rehearsal_only(ceremony)
     ceremony.reveal(name, private, read_contribution(contribution, ceremony, name), now())
     again = revealed_before(contribution, ceremony, closed)  # never under other commitments
     _confirm(f"Reveal {name}'s contribution into the ceremony file?", yes)
@@ -367,7 +362,7 @@ def abort(
 def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Print it as JSON.")] = False,
            ) -> None:
     """The ceremony's public state: what it binds, who has committed and revealed (never a secret)."""
-    from poolgen.seeds.ceremony import utc_text  # lazy: start-up time (docs/scaling.md)
+    from poolgen.seeds.ceremony import printed_text, utc_text  # lazy: start-up time (docs/scaling.md)
     from poolgen.seeds.ceremony_file import load  # lazy: start-up time
 
     c = load(file)
@@ -387,6 +382,8 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     echo(f"  binds game {t['game']}, pools {', '.join(t['pools'])}, run {t['run_id']}, spec "
                f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..."
                + (f", book key check {t['book_key_check']}" if "book_key_check" in t else ""))
+    if "printed" in t:  # what each party checks is the order's printed game before it commits
+        echo(f"  printed game: {printed_text((t['printed']['number'], t['printed']['regulation']))}")
     for f in t.get("follows", []):  # what each party checks was published and sold before it commits
         echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
                    f"{f['transcript_sha256']}")

@@ -169,7 +169,8 @@ def generate_cmd(
                                 "--entropy")
             seed = sealed.sealed_seed()
             sealed.check_binding(Binding(game.sha256, code_entry()["sha256"], game.id, tuple(ids), run_id,
-                                         key_check(books) if books is not None else None))
+                                         key_check(books) if books is not None else None,
+                                         printed=(game.number, game.regulation)))
             seed_file = ceremony  # the seed's source: no new seed file
         elif seed_file is not None:
             if entropy:

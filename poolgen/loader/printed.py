@@ -38,6 +38,7 @@ from poolgen.loader.bounds import bound_pools, bound_sizes
 from poolgen.loader.packs import read_packs
 from poolgen.loader.published import read_published
 from poolgen.loader.reader import Reader
+from poolgen.money import fmt_cents, parse_printed
 
 __all__ = ["read_printed"]
 
@@ -110,6 +111,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     ctx = AreaContext(r, groups)
     areas = read_areas(r, doc, ctx)
     _symbol_roles(r, doc, symbols, ctx.roles)
+    _amounts_as_printed(r, symbols)
     _art_shown(r, areas, symbols)
     tiers, wins = read_tiers(r, doc, {a.id: a for a in areas}, max_wins)
     free_rows = [t for t in tiers if any(w.prize.free for w in wins[t.id])]
@@ -136,6 +138,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         unpaid = getattr(area.module, "unpaid_field", lambda *_: None)(area.params, listed)
         if unpaid:
             raise r.fail(f"areas[{i}].{unpaid[0]}", f"not used: {unpaid[1]}")
+    _told_apart(r, areas)  # after `not used`: a symbol no ticket shows misleads no one
     # a split pool's counts are drawn: its parameters proved for its fewest and its most (read_packs)
     most = tuple(_rounded_up(p, tiers, printed.order_tickets) for p in pools) if printed.split else ()
     packs = read_packs(r, doc, tiers, printed.tickets_per_book, pools, most)
@@ -237,6 +240,38 @@ def _art_of_group(r: Reader, group: str, members: list[Symbol]) -> None:
         if other is not s:
             raise r.fail(f"symbols[{s.index}].art", f"duplicate art {s.art!r} in group {group!r} "
                                                     f"(symbols[{other.index}] has it)")
+
+
+def _amounts_as_printed(r: Reader, symbols: list[Symbol]) -> None:
+    """A cash prize symbol printed as a well-formed dollar amount alone ("$5.00", "$1,000") is worth that
+    amount: the player reads the symbol, and "$5.00" worth $50.00 would pay what no ticket says."""
+    for s in symbols:
+        if s.cents is None or s.free or not s.symbol.startswith("$"):
+            continue
+        try:
+            printed, well_formed = parse_printed(s.symbol)
+        except ValueError:  # "$1,000/WK 20 YRS": words, read with the caption
+            continue
+        if well_formed and printed != s.cents:
+            raise r.fail(f"symbols[{s.index}].symbol", f"{s.symbol!r} reads as {fmt_cents(printed)}, but its "
+                                                       f"value is {fmt_cents(s.cents)}: a player reads the "
+                                                       "amount printed")
+
+
+def _told_apart(r: Reader, areas: list[Area]) -> None:
+    """The spots that show several symbols (YOUR NUMBERS: numbers and special symbols) never print one
+    text for two of them: a player reads the symbol, so a number printed "26" beside a win-all symbol
+    printed "26" reads as a win no tier pays (docs/new-game.md, section 2)."""
+    for area in areas:
+        for suffix, lists in area_spots(area):
+            seen: dict[str, Symbol] = {}
+            for s in (s for name in lists for s in getattr(area.params, name)):
+                other = seen.setdefault(s.symbol, s)
+                if other.index != s.index:
+                    raise r.fail(f"symbols[{s.index}].symbol",
+                                 f"{s.symbol[:80]!r} is printed for symbols[{other.index}] too (group "
+                                 f"{other.group!r}, code {other.code!r}), and the spots {area.id}{suffix}* "
+                                 "show both: a player cannot tell them apart")
 
 
 def _art_shown(r: Reader, areas: list[Area], symbols: list[Symbol]) -> None:

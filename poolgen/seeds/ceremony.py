@@ -76,6 +76,8 @@ class Binding:
     book_key_check: str | None = None  # the book key's check value (docs/validation.md), if books have one
     # earlier orders of the same pools this run reorders: {"run_id", "manifest_sha256", "transcript_sha256"}
     follows: tuple[dict[str, str], ...] = ()
+    # the printed game whatever the spec's free id: its number (None for an eInstant) and its regulation
+    printed: tuple[int | None, str] | None = None
 
 
 @dataclass
@@ -282,6 +284,9 @@ class Ceremony:
                               f"{t['code_sha256'][:16]}... (another poolgen)")
         if b.run_id != t["run_id"]:
             raise self.refuse(f"run id {b.run_id} is not the ceremony's ({t['run_id']})")
+        if "printed" in t and b.printed != (t["printed"]["number"], t["printed"]["regulation"]):
+            raise self.refuse(f"the spec's printed game is {printed_text(b.printed)}, not the ceremony's "
+                              f"({printed_text((t['printed']['number'], t['printed']['regulation']))})")
         bound = t.get("book_key_check")
         if bound is None and b.book_key_check is not None:
             raise self.refuse("bound no book key; one made after the seed could choose the printed books of "
@@ -308,6 +313,13 @@ class Ceremony:
         doc = self.to_json()
         del doc["reveals"]
         return doc
+
+
+def printed_text(printed: tuple[int | None, str] | None) -> str:
+    """A printed game as messages name it: `game 358 of K.A.R. 111-4-3762` (`... of none` unbound)."""
+    if printed is None:
+        return "none"
+    return ("" if printed[0] is None else f"game {printed[0]} of ") + printed[1]
 
 
 def check_rules(t: dict[str, Any], *, gap: bool = True) -> None:
@@ -373,8 +385,10 @@ def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed
          "beacon": {"chain": chain_hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
     if binding.book_key_check is not None:
         t["book_key_check"] = binding.book_key_check
-    if binding.follows:  # a transcript that names earlier orders hashes as v3 (docs/ceremony.md)
+    if binding.follows:  # earlier orders this reorder follows (docs/ceremony.md)
         t["follows"] = [dict(f) for f in binding.follows]
+    if binding.printed is not None:  # the printed game: the transcript hashes as v4
+        t["printed"] = {"number": binding.printed[0], "regulation": binding.printed[1]}
     check_rules(t)
     n = len(parties)
     return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)

@@ -152,7 +152,7 @@ def _text(value: object, pattern: Any) -> bool:
 
 
 def _check_transcript(path: Path, t: object) -> dict[str, Any]:
-    if not isinstance(t, dict) or set(t) - {"book_key_check", "follows"} != {
+    if not isinstance(t, dict) or set(t) - {"book_key_check", "follows", "printed"} != {
                 "id", "spec_sha256", "code_sha256", "game", "pools", "run_id", "parties", "beacon"} \
             or ("book_key_check" in t and not _hex(t["book_key_check"], 16)):
         raise _bad(path, "transcript")
@@ -164,6 +164,12 @@ def _check_transcript(path: Path, t: object) -> dict[str, Any]:
                 or not _text(f["run_id"], ID) or not _hex(f["manifest_sha256"], 64) \
                 or not _hex(f["transcript_sha256"], 64):
             raise _bad(path, f"transcript.follows[{i}]")
+    printed = t.get("printed", {"number": None, "regulation": "-"})
+    if not isinstance(printed, dict) or set(printed) != {"number", "regulation"} \
+            or not (printed["number"] is None or (type(printed["number"]) is int
+                                                   and 0 <= printed["number"] <= MAX_ROUND)) \
+            or not isinstance(printed["regulation"], str) or not printed["regulation"]:
+        raise _bad(path, "transcript.printed")
     ok = (_text(t["id"], ID) and _hex(t["spec_sha256"], 64) and _hex(t["code_sha256"], 64)
           and _text(t["game"], ID) and _text(t["run_id"], ID) and isinstance(t["pools"], list)
           and all(_text(p, ID) for p in t["pools"]) and isinstance(t["parties"], list)

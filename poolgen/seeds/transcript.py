@@ -19,8 +19,9 @@ def u64(n: int) -> bytes:
 
 
 def transcript_hash(t: dict[str, Any]) -> str:
-    """The transcript's SHA-256 (hex) from its JSON form (the ceremony file's `transcript`): v2, as it
-    always was, for a transcript that follows no earlier order; v3 for one that does (`follows`)."""
+    """The transcript's SHA-256 (hex) from its JSON form (the ceremony file's `transcript`): v4 for one that
+    binds the printed game (`printed`, every ceremony `new` makes now); else, as they always hashed, v3
+    for one that follows earlier orders (`follows`) and v2 for one that does not."""
     beacon = t["beacon"]
     data = (lp(t["id"].encode()) + lp(bytes.fromhex(t["spec_sha256"]))
             + lp(bytes.fromhex(t["code_sha256"])) + lp(t["game"].encode()) + u64(len(t["pools"]))
@@ -29,16 +30,20 @@ def transcript_hash(t: dict[str, Any]) -> str:
             + b"".join(lp(p["name"].encode()) + lp(bytes.fromhex(p["public_key"])) for p in t["parties"])
             + lp(bytes.fromhex(beacon["chain"])) + u64(beacon["round"])
             + lp(beacon["reveals_close"].encode()))
-    if "follows" not in t:  # v2: transcripts made before `follows` hash as they always did
+    if "follows" not in t and "printed" not in t:  # v2: transcripts made before `follows` hash as they did
         if "book_key_check" in t:  # only when bound: transcripts without one hash as before
             data += lp(bytes.fromhex(t["book_key_check"]))
         return hashlib.sha256(b"poolgen/ceremony/transcript/v2" + data).hexdigest()
     check = t.get("book_key_check")
     data += u64(0) if check is None else u64(1) + lp(bytes.fromhex(check))
-    data += u64(len(t["follows"])) + b"".join(
+    data += u64(len(t.get("follows", []))) + b"".join(
         lp(f["run_id"].encode()) + lp(bytes.fromhex(f["manifest_sha256"]))
-        + lp(bytes.fromhex(f["transcript_sha256"])) for f in t["follows"])
-    return hashlib.sha256(b"poolgen/ceremony/transcript/v3" + data).hexdigest()
+        + lp(bytes.fromhex(f["transcript_sha256"])) for f in t.get("follows", []))
+    if "printed" not in t:  # v3: a reorder's transcript made before `printed`
+        return hashlib.sha256(b"poolgen/ceremony/transcript/v3" + data).hexdigest()
+    number = t["printed"]["number"]
+    data += (u64(0) if number is None else u64(1) + u64(number)) + lp(t["printed"]["regulation"].encode())
+    return hashlib.sha256(b"poolgen/ceremony/transcript/v4" + data).hexdigest()
 
 
 def commitment(transcript: str, name: str, value: bytes) -> str:

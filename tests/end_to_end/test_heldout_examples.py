@@ -43,8 +43,10 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "iowa_full_of_300s": (242_932, 160_933_500),  # Iowa's whole order of 867,100 in one pool
            "nc_double_diamond_cashword": (1_351_894, 3_500_274_000),  # odds printed whole and to 2 places
            "fl_loteria": (13_402_291, 8_389_890_600),  # prize shown for each line, 60,328,650 in 41 pools
+           "fl_loteria_caller": (13_402_291, 8_389_890_600),  # the same, 14 CALLER CARDS marking the board
            "ar_10x_extra_crossword": (702_703, 492_611_500),  # a free-space MONEYBAG paying 10 times
-           "ca_tic_tac_bonus": (4_348_328, 2_381_116_000)}  # X's or O's make lines, 18,097,700 in 61 pools
+           "ca_tic_tac_bonus": (4_348_328, 2_381_116_000),  # X's or O's make lines, 18,097,700 in 61 pools
+           "uk_scrabble_0493": (53_560, 23_100_000)}  # UK: designed counts giving its published 1 in 4.48
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -76,16 +78,24 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "cool_sevens": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),  # line_prizes
         # Florida's order cut to four pools of 30 books of 150 and a last of 2 books (line_prizes "shown")
         "fl_loteria": ({"order_tickets": 18_300, "pool_tickets": 4_500}, 3_300, "p5", 300),
+        "fl_loteria_caller": ({"order_tickets": 18_300, "pool_tickets": 4_500}, 3_300, "p5", 300),  # `calls`
         "ar_10x_extra_crossword": ({"order_tickets": 20_000, "pool_tickets": 5_000}, 122, "p4", 5_000),
         # California's order cut to four pools of 50 books of 100 and a last of 3 books (`symbols`)
-        "ca_tic_tac_bonus": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 900, "p5", 300)}
+        "ca_tic_tac_bonus": ({"order_tickets": 20_300, "pool_tickets": 5_000}, 900, "p5", 300),
+        # the UK's GBP 2 card: three rows of two tiles (prize_box) and three of yours beats theirs
+        "uk_scrabble_0493": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),
+        # Ohio's match three of six with a DOUBLER (match_n), books of 250
+        "oh_winner_wonderland": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),
+        # Ohio's match three of six beside a key number match whose YOUR NUMBER "26" wins all ten prizes
+        "oh_26th_anniversary_millions": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 20, "p1", 6_000)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
-UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens"}
+UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderland",
+               "oh_26th_anniversary_millions"}
 # examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
 # of winners)
-ONE_FIGURE = {"ten_x_the_money", "bingo_bucks"}
+ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493"}
 # examples whose table prints its rows' odds and no total (Wisconsin's procedures): nothing to drop
 ROWS_ONLY = {"deal_em"}
 

@@ -31,7 +31,8 @@ VALUES = st.integers(1, 500).map(lambda c: f"{c * 5 // 100}.{c * 5 % 100:02d}")
 @st.composite
 def prize_symbols(draw, group: str, low: int, high: int) -> list[dict]:
     n = draw(st.integers(low, high))
-    out = [{"group": group, "code": f"P{i}", "symbol": f"${i}", "value": draw(VALUES)} for i in range(n)]
+    values = draw(st.lists(VALUES, min_size=n, max_size=n, unique=True))  # each printed as it pays
+    out = [{"group": group, "code": f"P{i}", "symbol": f"${v}", "value": v} for i, v in enumerate(values)]
     if draw(st.booleans()):
         out[0] = {"group": group, "code": "FREE", "symbol": "FREE", "caption": "TICKET", "free": True}
     return out
@@ -50,7 +51,8 @@ def kn_area(draw, area: str, share: dict | None = None, key_symbol: bool = False
                                 for i in range(w + draw(st.integers(1, 12)))]
     prizes = draw(prize_symbols(f"{area}_p", 1, 6))
     if win_all and "free" in prizes[0]:
-        prizes[0] = {"group": f"{area}_p", "code": "P0", "symbol": "$0", "value": draw(VALUES)}
+        value = draw(VALUES.filter(lambda v: v not in {p.get("value") for p in prizes}))
+        prizes[0] = {"group": f"{area}_p", "code": "P0", "symbol": f"${value}", "value": value}
     bys = draw(st.lists(st.sampled_from([2, 3, 4, 5, 10]), max_size=3, unique=True))
     specials = [{"group": f"{area}_s", "code": f"{k}X", "symbol": f"{k}X", "how": "multiplier", "by": k}
                 for k in bys]

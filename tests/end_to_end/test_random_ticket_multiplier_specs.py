@@ -3,8 +3,9 @@ verifies, every ticket paying its tier (k x its other wins where its tier is mul
 variant of it is refused with one line naming the file.
 
 Specs are drawn at random: a bonus_reveal area of 2 to 4 spots (1 to 3 amounts, 2 to 4 pictures) and a
-ticket_multiplier box of 1 to 4 spots (1 to 3 multipliers of k = 2..10, 1 to 4 pictures; multipliers on
-losers or not); tiers of one or two reveals, each multiplied or not, on pools of a few hundred tickets."""
+ticket_multiplier box of 1 to 4 spots (1 to 3 multipliers of distinct k = 2..10, each printed "<k>X": two
+alike are refused; 1 to 4 pictures; multipliers on losers or not); tiers of one or two reveals, each
+multiplied or not, on pools of a few hundred tickets."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def games(draw) -> dict:
                for i in range(draw(st.integers(1, 3)))]
     pictures = [{"group": "pic", "code": f"P{i}", "symbol": f"Symbol of a thing {i}"}
                 for i in range(draw(st.integers(2, 4)))]
-    ks = draw(st.lists(st.integers(2, 10), min_size=1, max_size=3))
+    ks = draw(st.lists(st.integers(2, 10), min_size=1, max_size=3, unique=True))
     mults = [{"group": "mul", "code": f"{k}X{i}", "symbol": f"{k}X", "by": k} for i, k in enumerate(ks)]
     decoys = [{"group": "dec", "code": f"D{i}", "symbol": f"Symbol of a decoy {i}"}
               for i in range(draw(st.integers(1, 4)))]

@@ -142,15 +142,26 @@ def third_derivation(doc: dict) -> bytes:
 
     t = doc["transcript"]
     x = bytes.fromhex
-    tr = hashlib.sha256(
-        b"poolgen/ceremony/transcript/v2" + lp(t["id"].encode()) + lp(x(t["spec_sha256"]))
-        + lp(x(t["code_sha256"])) + lp(t["game"].encode()) + len(t["pools"]).to_bytes(8, "big")
-        + b"".join(lp(p.encode()) for p in t["pools"])
-        + lp(t["run_id"].encode()) + len(t["parties"]).to_bytes(8, "big")
-        + b"".join(lp(p["name"].encode()) + lp(x(p["public_key"])) for p in t["parties"])
-        + lp(x(t["beacon"]["chain"])) + t["beacon"]["round"].to_bytes(8, "big")
-        + lp(t["beacon"]["reveals_close"].encode())
-        + (lp(x(t["book_key_check"])) if "book_key_check" in t else b"")).digest()
+    body = (lp(t["id"].encode()) + lp(x(t["spec_sha256"]))
+            + lp(x(t["code_sha256"])) + lp(t["game"].encode()) + len(t["pools"]).to_bytes(8, "big")
+            + b"".join(lp(p.encode()) for p in t["pools"])
+            + lp(t["run_id"].encode()) + len(t["parties"]).to_bytes(8, "big")
+            + b"".join(lp(p["name"].encode()) + lp(x(p["public_key"])) for p in t["parties"])
+            + lp(x(t["beacon"]["chain"])) + t["beacon"]["round"].to_bytes(8, "big")
+            + lp(t["beacon"]["reveals_close"].encode()))
+    if "printed" not in t:  # v2 (no reorder here)
+        tr = hashlib.sha256(b"poolgen/ceremony/transcript/v2" + body
+                            + (lp(x(t["book_key_check"])) if "book_key_check" in t else b"")).digest()
+    else:  # v4: the book key flag, the followed orders, then the printed game's number and regulation
+        book, follows, number = t.get("book_key_check"), t.get("follows", []), t["printed"]["number"]
+        u64 = (lambda n: n.to_bytes(8, "big"))  # noqa: E731
+        tr = hashlib.sha256(
+            b"poolgen/ceremony/transcript/v4" + body
+            + (u64(0) if book is None else u64(1) + lp(x(book))) + u64(len(follows))
+            + b"".join(lp(f["run_id"].encode()) + lp(x(f["manifest_sha256"])) + lp(x(f["transcript_sha256"]))
+                       for f in follows)
+            + (u64(0) if number is None else u64(1) + u64(number))
+            + lp(t["printed"]["regulation"].encode())).digest()
     closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + tr + b"".join(
         lp(c["name"].encode()) + x(c["commitment"]) for c in doc["commitments"])).digest()
     reveals = b"".join(lp(r["name"].encode()) + lp(x(r["value"])) for r in doc["reveals"])

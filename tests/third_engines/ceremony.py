@@ -43,7 +43,7 @@ def _x(h: str) -> bytes:
 
 
 def transcript_hash(t: dict) -> str:
-    """"Derivation": v2, or v3 for a transcript that follows earlier orders."""
+    """"Derivation": v4 for a transcript binding the printed game; before it v2, or v3 when it follows."""
     follows = t.get("follows")
     body = (lp(t["id"].encode()) + lp(_x(t["spec_sha256"])) + lp(_x(t["code_sha256"]))
             + lp(t["game"].encode()) + u64(len(t["pools"])) + b"".join(lp(p.encode()) for p in t["pools"])
@@ -51,14 +51,19 @@ def transcript_hash(t: dict) -> str:
             + b"".join(lp(p["name"].encode()) + lp(_x(p["public_key"])) for p in t["parties"])
             + lp(_x(t["beacon"]["chain"])) + u64(t["beacon"]["round"])
             + lp(t["beacon"]["reveals_close"].encode()))
-    book = t.get("book_key_check")
-    if follows is None:
+    book, printed = t.get("book_key_check"), t.get("printed")
+    if follows is None and printed is None:
         data = b"poolgen/ceremony/transcript/v2" + body + (lp(_x(book)) if book is not None else b"")
     else:
-        data = (b"poolgen/ceremony/transcript/v3" + body
-                + (u64(0) if book is None else u64(1) + lp(_x(book))) + u64(len(follows))
+        data = (body + (u64(0) if book is None else u64(1) + lp(_x(book))) + u64(len(follows or []))
                 + b"".join(lp(f["run_id"].encode()) + lp(_x(f["manifest_sha256"]))
-                           + lp(_x(f["transcript_sha256"])) for f in follows))
+                           + lp(_x(f["transcript_sha256"])) for f in follows or []))
+        if printed is None:
+            data = b"poolgen/ceremony/transcript/v3" + data
+        else:
+            number, regulation = printed["number"], printed["regulation"].encode()
+            data = (b"poolgen/ceremony/transcript/v4" + data
+                    + (u64(0) if number is None else u64(1) + u64(number)) + lp(regulation))
     return hashlib.sha256(data).hexdigest()
 
 
@@ -162,7 +167,8 @@ def check_rules(t: dict) -> None:
         raise Refused(f"reveals_close '{close}' is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
     if at <= closes:
         raise Refused(f"round {beacon['round']} is published at {utc(at)}, not after reveals close ({close})")
-    if at - closes < 600 and closes >= _seconds("2026-12-05T00:00:00Z"):  # the rule's first day
+    made_before = "printed" not in t and at < _seconds("2026-12-05T00:00:00Z")  # round due before the rule
+    if at - closes < 600 and not made_before:
         raise Refused(f"round {beacon['round']} is published at {utc(at)}, {at - closes} s after reveals "
                       f"close ({close}), not the 600 s (10 minutes) a party needs to see a reveal arrive "
                       "after the close")
@@ -207,6 +213,10 @@ def check_entry(manifest: dict, spec_sha256: str | None = None) -> dict:
              "pools": ([p["id"] for p in manifest["pools"]], t["pools"]),
              "run id": (manifest["run_id"], t["run_id"]),
              "book key check": ((manifest.get("print") or {}).get("book_key_check"), t.get("book_key_check"))}
+    if "printed" in t:  # v4: the printed game's number and regulation, as the manifest's game entry has them
+        g = manifest["game"]
+        bound["printed"] = ((g.get("number"), g.get("regulation")),
+                            (t["printed"]["number"], t["printed"]["regulation"]))
     differ = [k for k, (a, b) in bound.items() if a != b]
     if differ:
         raise Refused(f"the run is not the one ceremony {t['id']} binds: {', '.join(differ)}")

@@ -9,7 +9,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from tests.third_engines.ceremony import Refused, check_abort, signed, transcript_hash
+from tests.third_engines.ceremony import Refused, check_abort, commitment, lp, signed, transcript_hash
 from tests.third_engines.ceremony_shape import problem
 
 
@@ -55,16 +55,52 @@ def _earlier_order(name: str, t: dict, th: str, entry: dict, bound: str, earlier
     return (f"{name}: ceremony {t['id']} of run {t['run_id']}, the earlier order this run's ceremony follows "
             f"(its signed manifest {named[:16]}...)")
 
+def _regulation(text: object) -> str:
+    """"Verifying": a regulation's ASCII letters and digits, upper-cased; nothing else."""
+    if not isinstance(text, str):
+        return ""
+    return "".join(c.upper() for c in text if c in "0123456789" or ("a" <= c.lower() <= "z" and c.isascii()))
+
+
+def _printed(number: object, regulation: object) -> str:
+    return (f"game {number} of " if number is not None else "") + "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in str(regulation))
+
+
 def check_shape(name: str, doc: object) -> dict:
     """A bundle is the ceremony file less `reveals`: every field, of its type, and no other."""
     if not isinstance(doc, dict) or doc.get("format") != "poolgen-ceremony/2" \
             or not isinstance(doc.get("transcript"), dict) or not isinstance(doc.get("commitments"), list):
         raise Refused(f"{name}: not a ceremony bundle (format 'poolgen-ceremony/2', a transcript and "
                       "commitments)")
-    found = problem(doc)
+    found = problem(doc, reveals="reveals" in doc and doc.get("abort") is not None)  # an aborted file's
     if found is not None:
         raise Refused(f"{name}: not a ceremony bundle: {found}")
     return doc
+
+
+def _all_revealed_in_time(name: str, t: dict, th: str, doc: dict) -> bool:
+    """"Verifying": an aborted ceremony's file showing every party's reveal before the close, each signed
+    and matching its commitment."""
+    reveals = doc.get("reveals")
+    if reveals is None or None in reveals or None in doc["commitments"]:
+        return False
+    if any(not r["revealed_at"] < t["beacon"]["reveals_close"] for r in reveals):
+        return False
+    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
+        lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in doc["commitments"])).digest()
+    for party, c, r in zip(t["parties"], doc["commitments"], reveals, strict=True):
+        who = party["name"]
+        if c["name"] != who or r["name"] != who:
+            raise Refused(f"bundle {name}: its commitments or reveals are not in the parties' order at "
+                          f"'{who}'")
+        message = (b"poolgen/ceremony/reveal/v2" + closed + lp(who.encode()) + lp(bytes.fromhex(r["value"]))
+                   + lp(r["revealed_at"].encode()))
+        if not signed(party["public_key"], r["signature"], message):
+            raise Refused(f"bundle {name}: party '{who}': the reveal's signature is not by its listed key")
+        if commitment(th, who, bytes.fromhex(r["value"])) != c["commitment"]:
+            raise Refused(f"bundle {name}: the reveal of {who} does not match its commitment")
+    return True
 
 
 def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list[Earlier] | None = None,
@@ -79,13 +115,27 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
     followed = {f["transcript_sha256"]: f for f in t_run.get("follows", [])}
     mine_sha = hashlib.sha256(manifest_data).hexdigest() if manifest_data is not None else None
     lines, seen_own = [], False
+    g = manifest["game"]
+    here = _printed(g.get("number"), g.get("regulation"))
+    own_name = next((n for n, raw in bundles
+                     if isinstance(raw, dict) and raw.get("transcript_sha256") == own), None)
     for name, raw in bundles:
         doc = check_shape(name, raw)
         t, cid = doc["transcript"], doc["transcript"]["id"]
         if transcript_hash(t) != doc["transcript_sha256"]:
             raise Refused(f"bundle {name}: its transcript does not hash to its transcript_sha256")
-        if t["game"] != game:
+        printed = t.get("printed")
+        if printed is None and t["game"] != game:
             raise Refused(f"bundle {name}: ceremony {cid} binds game {t['game']}, not this run's ({game})")
+        if printed is not None and not (
+                (printed["number"] is not None and printed["number"] == g.get("number"))
+                or (_regulation(printed["regulation"]) != ""
+                    and _regulation(printed["regulation"]) == _regulation(g.get("regulation")))):
+            there = _printed(printed["number"], printed["regulation"])
+            lines.append(f"{name}: ceremony {cid} of another printed game ({there}), not this run's ({here})")
+            continue
+        renamed = "" if t["game"] == game else \
+            f" (under game id {t['game']}: this run's printed game, {here})"
         if doc["transcript_sha256"] == own:
             if doc["commitments"] != entry["commitments"] or doc["abort"] is not None:
                 raise Refused(f"bundle {name}: the commitments published for ceremony {cid} are not the "
@@ -95,7 +145,7 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
             continue
         shared = [p for p in t["pools"] if p in pools]
         if t["run_id"] != run_id and not shared:
-            lines.append(f"{name}: ceremony {cid} for run {t['run_id']}, other pools of game {game} "
+            lines.append(f"{name}: ceremony {cid}{renamed} for run {t['run_id']}, other pools of game {game} "
                          f"({', '.join(t['pools'])})")
             continue
         listed = {party["name"] for party in t["parties"]}
@@ -110,6 +160,11 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
                 raise Refused(f"bundle {name}: ceremony {cid} was aborted by {aborted} after its seed was "
                               f"sealed (round {number}): poolgen aborts only while a reveal is missing, so "
                               "this abort followed a look at the seed, one more to choose from")
+            if _all_revealed_in_time(name, t, doc["transcript_sha256"], doc):
+                raise Refused(f"bundle {name}: ceremony {cid} was aborted by {aborted} after every party had "
+                              "revealed before the close (its file shows each reveal signed by its listed "
+                              "key): poolgen aborts only while a reveal is missing, so this abort followed a "
+                              "look at the seed, one more to choose from")
             lines.append(f"{name}: ceremony {cid} for this run, aborted by {aborted} ({abort['reason']})")
             continue
         which = f"pool {shared[0]}" if len(shared) == 1 else f"pools {', '.join(shared)}"
@@ -122,11 +177,13 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
             lines.append(f"{name}: ceremony {cid} for run {t['run_id']}, a later order: its transcript names "
                          "this run's manifest, so it began after this run's seed was fixed")
             continue
+        beside = f" (this run's ceremony {t_run['id']} is bundle {own_name})" if renamed and own_name else \
+            ""
         if t["run_id"] == run_id:
-            raise Refused(f"bundle {name}: ceremony {cid} also bound run {run_id} and was not aborted: its "
-                          "seed was one more to choose from")
-        raise Refused(f"bundle {name}: ceremony {cid} also bound {which} of this run (as run "
-                      f"{t['run_id']}) and was not aborted: its seed was one more to choose from")
+            raise Refused(f"bundle {name}: ceremony {cid}{renamed} also bound run {run_id} and was not "
+                          f"aborted: its seed was one more to choose from{beside}")
+        raise Refused(f"bundle {name}: ceremony {cid}{renamed} also bound {which} of this run (as run "
+                      f"{t['run_id']}) and was not aborted: its seed was one more to choose from{beside}")
     if not seen_own:
         raise Refused(f"no bundle given is of this run's ceremony {t_run['id']}: its commitments are not "
                       "shown published before any reveal (ceremony publish)")

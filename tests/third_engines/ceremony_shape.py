@@ -78,7 +78,7 @@ def _entry(value: object, kind: str, at: str) -> None:
 def _transcript(t: object) -> None:
     if not isinstance(t, dict):
         raise Shape(f"transcript is not an object: {show(t)}")
-    _keys(t, TRANSCRIPT, ["book_key_check", "follows"], "transcript", "transcript.")
+    _keys(t, TRANSCRIPT, ["book_key_check", "follows", "printed"], "transcript", "transcript.")
     for field in ("id", "spec_sha256", "code_sha256", "game"):
         if field.endswith("sha256"):
             _hex(t[field], 64, f"transcript.{field}")
@@ -95,6 +95,15 @@ def _transcript(t: object) -> None:
     if "follows" in t:
         for i, f in enumerate(_list(t["follows"], "transcript.follows", 1)):
             _entry(f, "followed", f"transcript.follows[{i}]")
+    if "printed" in t:  # v4: the printed game's number (or null) and regulation
+        p = t["printed"]
+        if not isinstance(p, dict):
+            raise Shape(f"transcript.printed is not an object: {show(p)}")
+        _keys(p, ["number", "regulation"], [], "transcript.printed", "transcript.printed.")
+        n = p["number"]
+        if n is not None and (type(n) is not int or not 0 <= n <= 2**63 - 1):
+            raise Shape(f"transcript.printed.number is not a game number from 0 to 2^63 - 1: {show(n)}")
+        _text(p["regulation"], "transcript.printed.regulation")
 
 
 def problem(doc: dict, reveals: bool = False) -> str | None:

@@ -18,7 +18,8 @@ from tests.third_engines.split import Stream
 
 BATCH = 65_536  # 5.3 steps 2 and 3: proposals a batch, at most
 SWEEPS = 12  # step 3: 12 n mixing proposals
-DESCENT = 200  # step 2: fail after 200 n proposals
+DESCENT = 200  # step 2: a descent gives up after 200 n proposals
+RESTARTS = 3  # step 2: then starts again from a new start, at most 3 times (4 descents)
 ORDER_ROUNDS = 10_000  # step 4: new orders of the packs breaking a spacing rule, at most
 
 
@@ -74,9 +75,15 @@ def draw(stream: Stream, counts: list[int], pool: Pool) -> list[int]:
     n = sum(counts)
     bounded = rules.min_winners is not None or rules.max_winners is not None
     lo, hi = bounds(rules, m)
-    order = winners_only(stream, counts, m, lo, hi) if bounded else plain(stream, counts)
-    packs = [order[b * m:(b + 1) * m] for b in range(n // m)]
-    descend(stream, packs, pool, n)
+    for attempt in range(RESTARTS + 1):  # a descent that gives up starts again from a new start
+        order = winners_only(stream, counts, m, lo, hi) if bounded else plain(stream, counts)
+        packs = [order[b * m:(b + 1) * m] for b in range(n // m)]
+        try:
+            descend(stream, packs, pool, n)
+            break
+        except Refused:
+            if attempt == RESTARTS:
+                raise
     mix(stream, packs, pool, n)
     return orders(stream, packs, pool)
 

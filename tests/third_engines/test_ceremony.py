@@ -239,8 +239,8 @@ def test_the_pinned_chain_is_the_documented_one():
 
 def test_a_twin_ceremony_under_a_renamed_game_id_is_refused_when_the_auditor_gives_it(sealed_run, tmp_path):
     # The insider's second seed for the same printed tickets: Wild Side's spec with only game.id changed
-    # passes `check` and binds pool p1 of "another game". Step 5 (and the third engine) refuse it, given:
-    # the auditor collects by the printed game, not by the game id (docs/ceremony.md, (2)).
+    # passes `check` and binds pool p1 under another game id, but the same printed game (transcript v4):
+    # step 5 (and the third engine) refuse it as a second seed for the run, naming both bundles.
     twin_spec = tmp_path / "wild_side_b.toml"
     text = (Path(__file__).resolve().parents[2] / "specs" / "wild_side.toml").read_text()
     twin_spec.write_text(text.replace('id = "wild_side" ', 'id = "wild_side_b"', 1))
@@ -256,7 +256,9 @@ def test_a_twin_ceremony_under_a_renamed_game_id_is_refused_when_the_auditor_giv
     assert twin[1]["transcript"]["game"] == "wild_side_b" and twin[1]["transcript"]["pools"] == ["p1"]
     mine = _bundle(sealed_run.file, tmp_path / "c1.json")
     m = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
-    why = "bundle twin.json: ceremony c1 binds game wild_side_b, not this run's (wild_side)"
+    why = ("bundle twin.json: ceremony c1 (under game id wild_side_b: this run's printed game, game 358 of "
+           "K.A.R. 111-4-3762) also bound run r and was not aborted: its seed was one more to choose from "
+           "(this run's ceremony c1 is bundle c1.json)")
     assert attempt(Step.FIGURES, check_bundles, m, [mine, twin]) == ("fail", why)
     assert _third(third_bundles, _manifest(sealed_run), [("c1.json", mine[1]), ("twin.json", twin[1])]) == (
         "fail", why)

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from audit.errors import UnusableInput
 
-__all__ = ["money", "multiplier"]
+__all__ = ["dollars", "money", "multiplier", "printed_amount"]
 
 
 # A spec's money as printed: optional $, digits grouped by commas in threes (or not grouped), optional
@@ -30,6 +30,16 @@ def money(text: object, where: str) -> int:
     if not _AMOUNT.fullmatch(text.strip()):
         raise UnusableInput(f"{where}: {text!r} is not a well-formed amount")
     return int(value)
+
+
+def printed_amount(text: str) -> int | None:
+    """A symbol's text that is a well-formed amount alone ('$5.00', '$1,000') in cents; else None."""
+    return money(text, "") if _AMOUNT.fullmatch(text.strip()) else None
+
+
+def dollars(cents: int) -> str:
+    """1234505 -> '$12,345.05', as poolgen prints an amount."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
 
 
 def multiplier(value: object, where: str) -> Decimal:

@@ -220,7 +220,7 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "crossword": "letters alphabet grids prizes legend legends words bonus doubler",
     "key_number_match": "winning yours numbers prizes specials match_by winning_from distinct_numbers "
                         "decoy_weights",
-    "lines": "rows cols pictures symbol symbols lines prizes legend line_prizes",
+    "lines": "rows cols pictures symbol symbols lines prizes legend line_prizes calls",
     "match_n": "spots match prizes multipliers",
     "maze": "rows cols arrows starts exits prizes",
     "prize_box": "games spots match pictures prizes",

@@ -19,7 +19,7 @@ from audit.read.game_number import MAX_GAME_NUMBER
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.match_layout import refuse_misshapen_match
-from audit.read.specs.money import money
+from audit.read.specs.money import dollars, money, printed_amount
 from audit.styles import TICKET_ENGINES
 
 __all__ = ["refuse_misshapen"]
@@ -239,6 +239,16 @@ def _rows(doc: dict[str, Any], key: str, missing: str) -> list[Any]:
     return rows
 
 
+def _as_printed(s: dict[str, Any], where: str) -> None:
+    """A cash prize symbol printed as a well-formed dollar amount alone is worth it (docs/new-game.md,
+    section 2, "Symbols are told apart"), in the loader's words."""
+    shown = printed_amount(s["symbol"]) if s["symbol"].startswith("$") else None
+    worth = money(s["value"], f"{where}.value")
+    if shown is not None and shown != worth:
+        raise UnusableInput(f"{where}.symbol: {s['symbol']!r} reads as {dollars(shown)}, but its value is "
+                            f"{dollars(worth)}: a player reads the amount printed")
+
+
 def refuse_misshapen(doc: dict[str, Any]) -> None:
     """UnusableInput naming the first field of [game], [[symbols]] or [[tiers]] that is missing or of
     the wrong kind, in poolgen's loader's words."""
@@ -278,6 +288,8 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
         if s["group"] in prize_groups and "value" not in s and not s.get("free"):
             raise UnusableInput(f"symbols[{i}].value: missing field (or free = true)")
+        if fmt == 2 and "value" in s and not s.get("free"):
+            _as_printed(s, f"symbols[{i}]")
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
         _fields(t, f"tiers[{i}]", _TIER[fmt])

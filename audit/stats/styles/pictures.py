@@ -49,13 +49,17 @@ def symbol_count(area: dict[str, Any], play: dict[str, Any], counts: dict[str, i
 def lines_columns(area: dict[str, Any]) -> list[str]:
     shown = area.get("line_prizes") == "shown"
     spots = [f"{area['id']}_prize_{i}" for i in range(len(area["lines"]))] if shown else []
-    return [f"{area['id']}_cell_{k}" for k in range(area["rows"] * area["cols"])] + spots
+    calls = [f"{area['id']}_call_{j}" for j in range(area.get("calls", 0))]
+    return [f"{area['id']}_cell_{k}" for k in range(area["rows"] * area["cols"])] + calls + spots
 
 
 def lines(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
     """lines.md section 8: a cell's decoy is uniform over the decoys whatever the tier; with several
-    symbols, a cell's symbol is uniform over the symbols whatever the tier."""
+    symbols, a cell's symbol is uniform over the symbols whatever the tier; with a caller, every cell and
+    every caller's picture uniform over the pictures whatever the tier."""
     aid, cells = area["id"], area["rows"] * area["cols"]
+    if "calls" in area:
+        return _called_lines(area, get)
     named, pictures = area.get("symbols") if "symbols" in area else [area.get("symbol")], area.get("pictures")
     if (("symbol" in area) == ("symbols" in area) or not isinstance(named, list)
             or not isinstance(pictures, list) or len(named) < (2 if "symbols" in area else 1)
@@ -129,3 +133,21 @@ def crossword(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int]
     return tests, [], [f"layout: {aid}: the grids, alike only between tiers whose targets every drawn grid "
                        "admits, which one row does not tell; YOUR LETTERS as a set, which decide the prize "
                        f"(crossword.md section 8){doubler}"]
+
+
+def _called_lines(area: dict[str, Any], get: Get) -> AreaFeatures:
+    """lines.md section 8, a caller's area: renaming the pictures maps a layout to one as likely."""
+    aid = area["id"]
+    names = [f"{aid}_cell_{k}" for k in range(area["rows"] * area["cols"])] + \
+        [f"{aid}_call_{j}" for j in range(area["calls"])]
+    tests: Tests = [(f"{c} (its picture) against win/lose", get(c).astype(np.int64)) for c in names]
+    if area.get("line_prizes") == "shown":
+        grid = np.stack([get(f"{aid}_cell_{k}").astype(np.int64) for k in range(area["rows"] * area["cols"])])
+        called = np.stack([get(f"{aid}_call_{j}").astype(np.int64) for j in range(area["calls"])])
+        marked = (grid[:, None, :] == called[None, :, :]).any(axis=1)
+        for i, line in enumerate(area["lines"]):
+            done = marked[line].all(axis=0)
+            tests.append((f"{aid}_prize_{i} (a prize spot) on tickets whose line {i + 1} is not complete, "
+                          "against win/lose", np.where(done, -1, get(f"{aid}_prize_{i}").astype(np.int64))))
+    return tests, [], [f"layout: {aid}: which cells the caller's pictures mark: the lines they complete are "
+                       "the win, the marked cells uniform only given the tier (lines.md section 8)"]

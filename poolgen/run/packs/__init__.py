@@ -19,8 +19,10 @@ from poolgen.run.packs.composition import Rules, arrange_winners, pack_size, rul
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
 from poolgen.run.packs.spaced import arrange_spaced, chain_orders, exactly_spaced
 
-__all__ = ["NoArrangement", "Rules", "arrange", "identical_pairs", "pack_size", "refusal", "rules_for",
-           "separate_neighbours", "start", "valid_start"]
+__all__ = ["RESTARTS", "NoArrangement", "Rules", "arrange", "descended", "identical_pairs", "pack_size",
+           "refusal", "rules_for", "separate_neighbours", "start", "valid_start"]
+
+RESTARTS = 3  # a descent that gives up starts again, from a new start, at most this often (randomness.md 5.3)
 
 
 def start(stream: Stream, rules: Rules) -> np.ndarray:
@@ -30,6 +32,21 @@ def start(stream: Stream, rules: Rules) -> np.ndarray:
     base = np.repeat(np.arange(len(rules.counts), dtype=np.int16), rules.counts)
     shuffled: np.ndarray = base[permutation(stream, base.size)]
     return shuffled
+
+
+def descended(stream: Stream, rules: Rules) -> np.ndarray:
+    """The chain's valid start (docs/randomness.md 5.3, steps 1 and 2): the descent from `start`, and,
+    when it gives up, from a new start drawn where it left the stream, at most RESTARTS times more
+    (NoArrangement, the first descent's, when every one gives up: its packs and parameters, as before
+    restarts). A first descent that ends reads the stream as it did before restarts."""
+    first: NoArrangement | None = None
+    for _ in range(RESTARTS + 1):
+        try:
+            return valid_start(stream, rules, start(stream, rules), RESTARTS + 1)
+        except NoArrangement as exc:
+            first = first or exc
+    assert first is not None
+    raise first
 
 
 def arrange(stream: Stream, rules: Rules) -> np.ndarray:
@@ -44,7 +61,7 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
         return arrange_beside(stream, rules).reshape(-1)
     if exactly_caps(rules):
         return arrange_caps(stream, rules).reshape(-1)
-    content = mix(stream, rules, start(stream, rules)).reshape(rules.books, rules.m)
+    content = mix(stream, rules, descended(stream, rules)).reshape(rules.books, rules.m)
     return chain_orders(stream, rules, content).reshape(-1)
 
 

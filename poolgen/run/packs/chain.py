@@ -128,7 +128,7 @@ class _State:
         return True
 
 
-def _descend(stream: Stream, s: _State) -> None:
+def _descend(stream: Stream, s: _State, starts: int = 1) -> None:
     r = s.r
     n = r.books * r.m
     budget = DESCENT_SWEEPS * n
@@ -137,8 +137,9 @@ def _descend(stream: Stream, s: _State) -> None:
         if not bad:
             return
         if budget <= 0:
-            raise NoArrangement(f"no arrangement meeting the pack parameters found after "
-                                f"{DESCENT_SWEEPS} proposals per ticket ({len(bad):,} packs still short)",
+            each = f" from each of {starts} starts" if starts > 1 else ""
+            raise NoArrangement(f"no arrangement meeting the pack parameters found after {DESCENT_SWEEPS} "
+                                f"proposals per ticket{each} ({len(bad):,} packs still short)",
                                 broken(s, bad))
         k = min(BATCH, budget, n)
         budget -= k
@@ -171,11 +172,11 @@ def broken(s: _State, packs: list[int]) -> list[str]:
     return out
 
 
-def valid_start(stream: Stream, rules: Rules, start: np.ndarray) -> np.ndarray:
+def valid_start(stream: Stream, rules: Rules, start: np.ndarray, starts: int = 1) -> np.ndarray:
     """A sequence meeting every parameter, found by the descent from `start` (NoArrangement if none
-    is found): `poolgen check` shows one exists this way."""
+    is found; `starts`, the descents the caller allows, only words its message)."""
     s = _State(rules, start.tolist())
-    _descend(stream, s)
+    _descend(stream, s, starts)
     return np.asarray(s.labels, dtype=np.int16)
 
 

@@ -33,15 +33,25 @@ class Params:
     line_prizes: tuple[Symbol, ...] = ()  # the prize printed for each line, in the lines' order; or ()
     shown: bool = False  # line_prizes = "shown": each line's prize spot shows a prize of `prizes`
     several: bool = False  # the spec named `symbols` (a list), not one `symbol`
+    calls: int = 0  # a caller's pictures mark the cells (section 1b; then `symbols` is ()), or 0
+
+    @property
+    def marks(self) -> bool:
+        """The placement's classes are unmarked (0) and marked (1): one symbol with decoys, or a caller."""
+        return bool(self.decoys) or bool(self.calls)
 
     @property
     def decoys(self) -> tuple[int, ...]:
-        """The pictures that make no line, in the pictures' order."""
+        """The pictures that make no line, in the pictures' order (none with a caller: section 1b)."""
+        if self.calls:
+            return ()
         return tuple(i for i in range(len(self.pictures)) if i not in self.symbols)
 
     @property
     def base(self) -> int:
         """K: the number of classes a cell may be of."""
+        if self.calls:
+            return 2
         return len(self.symbols) + (1 if self.decoys else 0)
 
     @property
@@ -67,7 +77,7 @@ def placements(cells: int, lines: tuple[tuple[int, ...], ...], base: int = 2, de
 
 def of(params: Params) -> tuple[np.ndarray, np.ndarray]:
     """The area's placements (classes, complete lines)."""
-    return placements(params.rows * params.cols, params.lines, params.base, bool(params.decoys))
+    return placements(params.rows * params.cols, params.lines, params.base, params.marks)
 
 
 def _distinct(params: Params) -> tuple[list[str], tuple[int, ...]]:
@@ -83,8 +93,7 @@ def valid_sets(params: Params, wins: Sequence[Win]) -> np.ndarray:
     if not params.line_prizes:
         target = len(wins) if params.shown else \
             next(c for c, s in params.legend if s.code == wins[0].prize.code) if wins else 0
-        out: np.ndarray = np.flatnonzero(done.sum(axis=1) == target)
-        return out
+        return _shown(params, np.flatnonzero(done.sum(axis=1) == target))
     codes, prize_of = _distinct(params)
     want = np.zeros(len(codes), dtype=np.int64)
     for w in wins:
@@ -92,8 +101,30 @@ def valid_sets(params: Params, wins: Sequence[Win]) -> np.ndarray:
     paid = np.zeros((done.shape[0], len(codes)), dtype=np.int64)
     for i, p in enumerate(prize_of):
         paid[:, p] += done[:, i]
-    chosen: np.ndarray = np.flatnonzero((paid == want).all(axis=1))
-    return chosen
+    return _shown(params, np.flatnonzero((paid == want).all(axis=1)))
+
+
+@cache
+def marked(cells: int) -> np.ndarray:
+    """Each placement's number of marked cells (class 1), placements of base 2 in increasing order."""
+    sets = np.arange(1 << cells, dtype=np.int64)
+    out: np.ndarray = np.sum([(sets >> k) & 1 for k in range(cells)], axis=0).astype(np.int64)
+    return out
+
+
+def feasible(params: Params) -> np.ndarray:
+    """Section 1b: whether some caller and board show each placement: its m marked cells at most the
+    calls, its other cells at most the pictures not called (a board shows a picture at most once)."""
+    cells = params.rows * params.cols
+    m = marked(cells)
+    out: np.ndarray = (m <= params.calls) & (cells - m <= len(params.pictures) - params.calls)
+    return out
+
+
+def _shown(params: Params, sets: np.ndarray) -> np.ndarray:
+    """`sets` less, with a caller, the placements no caller and board show."""
+    out: np.ndarray = sets[feasible(params)[sets]] if params.calls else sets
+    return out
 
 
 def decoy_lines(draw: np.ndarray, lines: tuple[tuple[int, ...], ...], symbols: Sequence[int]) -> np.ndarray:

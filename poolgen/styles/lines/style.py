@@ -25,11 +25,13 @@ from poolgen.game.play import (
 )
 from poolgen.money import fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
+from poolgen.styles.lines import caller
 from poolgen.styles.lines.placements import (
     MAX_PLACEMENTS,
     PROBE,
     decoy_lines,
     decoys_fit,
+    feasible,
     of,
     placements,
     valid_sets,
@@ -39,9 +41,10 @@ from poolgen.styles.lines.placements import (
 )
 
 FIELDS: frozenset[str] = frozenset({"rows", "cols", "pictures", "symbol", "symbols", "lines", "prizes",
-                                    "legend", "line_prizes"})
-SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)), ("_prize_", ("prizes",)))
-OPTIONAL_SPOTS = ("_prize_",)  # only with line_prizes = "shown" (poolgen/game/spots.py)
+                                    "legend", "line_prizes", "calls"})
+SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_cell_", ("pictures",)), ("_call_", ("pictures",)),
+                                                  ("_prize_", ("prizes",)))
+OPTIONAL_SPOTS = ("_call_", "_prize_")  # a caller's (`calls`), line_prizes = "shown" (poolgen/game/spots.py)
 MAX_CELLS = 16
 TRIES = 100_000
 
@@ -69,13 +72,14 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if rows * cols > MAX_CELLS:
         raise r.fail(f"{where}.rows", f"{rows} x {cols} cells; at most {MAX_CELLS}")
     pictures = ctx.group(table, "pictures", where, "pictures")
-    symbols = _symbols(ctx, table, where, pictures)
-    decoys = len(pictures) - len(symbols)
+    calls = caller.read_calls(ctx, table, where, pictures, rows * cols)
+    symbols = _symbols(ctx, table, where, pictures) if not calls else ()
+    decoys = len(pictures) - len(symbols) if not calls else 0
     if len(symbols) == 1 and len(pictures) < 3:
         raise r.fail(f"{where}.pictures", "the symbol and at least 2 decoy pictures")
     if decoys == 1:
         raise r.fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
-    base = len(symbols) + (1 if decoys else 0)
+    base = len(symbols) + (1 if decoys else 0) if not calls else 2
     if base ** (rows * cols) > MAX_PLACEMENTS:
         raise r.fail(f"{where}.symbols", f"{base} classes of cell on {rows * cols} cells: "
                                          f"{base}^{rows * cols} placements; at most {MAX_PLACEMENTS:,}")
@@ -84,8 +88,11 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     if ("legend" in table) == ("line_prizes" in table):
         raise r.fail(f"{where}.legend", "a lines area pays by `legend` (a prize per number of complete "
                                         "lines) or by `line_prizes` (a prize per line): one of them")
-    complete = placements(rows * cols, lines, base, bool(decoys))[1].sum(axis=1)
-    noun = "symbols" if "symbols" in table else "symbol"
+    complete = placements(rows * cols, lines, base, bool(decoys) or bool(calls))[1].sum(axis=1)
+    if calls:  # a placement no caller and board show completes nothing a ticket can show
+        complete = np.where(feasible(Params(rows, cols, pictures, (), lines, prizes, (), calls=calls)),
+                            complete, -1)
+    noun = "symbols" if "symbols" in table else "marked cells" if calls else "symbol"
     legend = _legend(ctx, table, where, prizes, lines, complete, noun) if "legend" in table else ()
     shown = table.get("line_prizes") == "shown"
     line_prizes = _line_prizes(ctx, table, where, prizes, lines) if "line_prizes" in table and not shown \
@@ -94,10 +101,10 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
         raise r.fail(f"{where}.lines", f"fewer than 4 of {PROBE:,} draws of {decoys} decoys keep "
                                        "every line from showing one decoy alone")
     if not (complete == 0).any():
-        raise r.fail(f"{where}.lines", "every placement of the symbols completes a line: no ticket could "
+        raise r.fail(f"{where}.lines", f"every placement of the {noun} completes a line: no ticket could "
                                        "show none")
     return Params(rows, cols, pictures, symbols, lines, prizes, legend, line_prizes, shown,
-                  several="symbols" in table)
+                  several="symbols" in table, calls=calls)
 
 
 def _symbols(ctx: AreaReading, table: Mapping[str, Any], where: str, pictures: tuple[Symbol, ...]
@@ -188,7 +195,7 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
     if not params.line_prizes and not params.shown:
         return "a ticket wins one legend prize (only the highest)" if len(wins) > 1 else None
-    noun = "symbols" if params.several else "symbol"
+    noun = "symbols" if params.several else "marked cells" if params.calls else "symbol"
     if params.shown and not valid_sets(params, wins).size:
         return f"no placement of the {noun} completes exactly {len(wins)} lines"
     if not valid_sets(params, wins).size:
@@ -207,22 +214,26 @@ def entry(params: Params) -> dict[str, Any]:
 
 
 def _named(params: Params) -> dict[str, Any]:
-    """The manifest's `symbol` (one, as the spec named it) or `symbols` (a list)."""
+    """The manifest's `symbol` (one, as the spec named it), `symbols` (a list) or `calls` (a caller's)."""
+    if params.calls:
+        return {"calls": params.calls}
     codes = [params.pictures[i].code for i in params.symbols]
     return {"symbols": codes} if params.several else {"symbol": codes[0]}
 
 
 def columns(area_id: str, params: Params) -> list[str]:
     spots = [f"{area_id}_prize_{i}" for i in range(len(params.lines))] if params.shown else []
-    return [f"{area_id}_cell_{k}" for k in range(params.rows * params.cols)] + spots
+    calls = [f"{area_id}_call_{j}" for j in range(params.calls)]
+    return [f"{area_id}_cell_{k}" for k in range(params.rows * params.cols)] + calls + spots
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
-    """Contract section 7: per tier, the symbol's cells, then the decoys (then, line_prizes = "shown",
-    every line's prize spot)."""
+    """Contract section 7: per tier, the symbol's cells, then the decoys (with a caller, the marked cells,
+    then the pictures; then, line_prizes = "shown", every line's prize spot)."""
     cells = params.rows * params.cols
     spots = np.zeros((n, len(params.lines)), dtype=np.int64)
+    calls = np.zeros((n, params.calls), dtype=np.int64)
     cumulative = pool_prize_mix(params.prizes, groups, mix)
     decoys = np.array(params.decoys, dtype=np.int64)
     classes, done_lines = of(params)
@@ -233,6 +244,12 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         if not k:
             continue
         valid = valid_sets(params, wins)
+        if params.calls:
+            chosen = caller.choose(params, valid, k, stream)
+            calls[rows], out[rows] = caller.pictures(params, classes[chosen] == 1, stream)
+            if params.shown:
+                spots[rows] = _prize_spots(params, wins, done_lines[chosen], cumulative, stream)
+            continue
         chosen = valid[integers(stream, valid.size, size=k)]
         fixed = picture_of[classes[chosen]]  # a symbol's picture, -1 where a decoy is drawn
         shown = fixed.copy()
@@ -250,7 +267,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         out[rows] = shown
         if params.shown:
             spots[rows] = _prize_spots(params, wins, done_lines[chosen], cumulative, stream)
-    out8 = np.concatenate([out, spots], axis=1).astype(np.uint8) if params.shown else out.astype(np.uint8)
+    out8 = np.concatenate([out, calls] + ([spots] if params.shown else []), axis=1).astype(np.uint8)
     return {name: np.ascontiguousarray(out8[:, j]) for j, name in enumerate(columns(area_id, params))}
 
 
@@ -281,7 +298,7 @@ def _text(s: Symbol | None) -> str:
 
 
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
-    """The grid (drawn rows x columns), then the printed legend."""
+    """The grid (drawn rows x columns), the caller's pictures (with `calls`), then the printed legend."""
     cells: list[Cell] = []
     for name in columns(area_id, params)[:params.rows * params.cols]:  # the grid's; the spots are drawn below
         code = int(row[name])
@@ -295,16 +312,31 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
         legend += [(f"{area_id}_prize_{i}", f"LINE {i + 1}", _prize_text(params, row[f"{area_id}_prize_{i}"]),
                     None, None) for i in range(len(params.lines))]
     title = "LINE PRIZES" if params.line_prizes or params.shown else "PRIZE LEGEND"
+    if params.calls:
+        names = [f"{area_id}_call_{j}" for j in range(params.calls)]
+        called: list[Cell] = [(c, _picture(params, row[c]), "", None, None) for c in names]
+        return [("BOARD", cells), ("CALLED", called), (title, legend)]
     return [(f"{key.upper()} IN A LINE", cells), (title, legend)]
 
 
+def _picture(params: Params, code: Any) -> str:
+    c = int(code)
+    return _text(params.pictures[c] if 0 <= c < len(params.pictures) else None)
+
+
 def _key(params: Params) -> str:
-    """The line-making pictures' names: `X`, or `X OR O`."""
+    """The line-making pictures' names: `X`, or `X OR O` (with a caller: `called pictures`)."""
+    if params.calls:
+        return "called pictures"
     return " or ".join(_text(params.pictures[i]) for i in params.symbols)
 
 
-def _maker(params: Params, row: Mapping[str, Any], names: list[str], line: tuple[int, ...]) -> int | None:
-    """The symbol (a picture index) every cell of `line` shows, or None: the line is not complete."""
+def _maker(params: Params, row: Mapping[str, Any], names: list[str], line: tuple[int, ...],
+           called: dict[int, str]) -> int | None:
+    """The symbol (a picture index) every cell of `line` shows, or None: the line is not complete. With a
+    caller (`called`: its pictures' codes and columns), -1 when every cell shows one of them (section 1b)."""
+    if params.calls:
+        return -1 if all(int(row[names[c]]) in called for c in line) else None
     first = int(row[names[line[0]]])
     return first if first in params.symbols and all(int(row[names[c]]) == first for c in line) else None
 
@@ -324,19 +356,22 @@ def _line_prize(params: Params, area_id: str, row: Mapping[str, Any], i: int) ->
 
 def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
     """The grid is drawn as a grid (rows x columns); the legend as spots."""
-    return [(params.rows, params.cols, ""), None]
+    return [(params.rows, params.cols, "")] + [None] * (2 if params.calls else 1)
 
 
 def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the cells of the complete lines."""
     names = columns(area_id, params)
+    called = {int(row[c]): c for c in names if c.startswith(f"{area_id}_call_")}
     makers = {i: m for i, line in enumerate(params.lines)
-              if (m := _maker(params, row, names, line)) is not None}
+              if (m := _maker(params, row, names, line, called)) is not None}
     cells = {names[c] for i in makers for c in params.lines[i]}
+    cells |= {called[int(row[c])] for c in cells if int(row[c]) in called}  # the caller's that mark them
     if params.line_prizes or params.shown:
         paid = [(i, m, _line_prize(params, area_id, row, i)) for i, m in makers.items()]
         spots = {f"{area_id}_prize_{i}" for i in makers} if params.shown else set()
-        return ([f"{area_id}: line {i + 1} complete ({_text(params.pictures[m])}): its prize, "
+        return ([f"{area_id}: line {i + 1} complete ({_text(params.pictures[m]) if m >= 0 else 'called'}): "
+                 "its prize, "
                  f"{fmt_cents(p.cents or 0)}." for i, m, p in paid if p is not None], cells | spots)
     prize = next((p for n, p in params.legend if n == len(makers)), None)
     if prize is None:

@@ -18,6 +18,7 @@ from audit.steps.ceremony import read_ceremony
 from audit.steps.ceremony_bundles import read_bundle
 from poolgen.run.signing import new_key_pair
 from tests.support.ceremony import PARTIES, commit, new, ok, revealed, seal
+from tests.third_engines.ceremony_shape import problem as third_problem
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +64,19 @@ BROKEN = [
     ("follows empty", _t("follows", []), "transcript.follows is not a list of one or more: []"),
     ("a transcript field the format lacks", _t("note", 1),
      "transcript holds a field the format does not have: 'note'"),
+    ("printed text", _t("printed", "358"), "transcript.printed is not an object: '358'"),
+    ("printed without a regulation", lambda d: d["transcript"]["printed"].pop("regulation"),
+     "transcript.printed.regulation is missing"),
+    ("printed number text", lambda d: d["transcript"]["printed"].update(number="358"),
+     "transcript.printed.number is not a game number from 0 to 2^63 - 1: '358'"),
+    ("printed number negative", lambda d: d["transcript"]["printed"].update(number=-1),
+     "transcript.printed.number is not a game number from 0 to 2^63 - 1: -1"),
+    ("printed number a bool", lambda d: d["transcript"]["printed"].update(number=True),
+     "transcript.printed.number is not a game number from 0 to 2^63 - 1: True"),
+    ("printed regulation a number", lambda d: d["transcript"]["printed"].update(regulation=3762),
+     "transcript.printed.regulation is not text: 3762"),
+    ("printed with a field the format lacks", lambda d: d["transcript"]["printed"].update(name="x"),
+     "transcript.printed holds a field the format does not have: 'name'"),
     ("a commitment text", lambda d: d["commitments"].__setitem__(0, "x"),
      "commitments[0] is not an object: 'x'"),
     ("a commitment's signature short", lambda d: d["commitments"][1].update(signature="ab"),
@@ -83,6 +97,7 @@ def test_a_bundle_of_the_wrong_shape_is_unusable_input_naming_the_field(bundle, 
     with pytest.raises(UnusableInput) as raised:
         read_bundle(path)
     assert str(raised.value) == f"{path}: not a ceremony bundle: {why}"
+    assert third_problem(doc) == why  # the third engine, from docs/ceremony.md alone
 
 
 def test_the_published_bundle_and_one_published_before_every_commitment_are_read(bundle, tmp_path):

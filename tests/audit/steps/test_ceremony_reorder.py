@@ -99,7 +99,8 @@ def test_an_honest_reorder_passes_with_both_orders_bundles_and_the_first_orders_
     assert followed == [{"run_id": "r", "manifest_sha256": first_sha,
                          "transcript_sha256": reorder.b1[1]["transcript_sha256"]}]
     status = ok("ceremony", "status", str(reorder.tmp / "c2.ceremony")).stdout.splitlines()
-    assert status[2] == (f"  follows run r: manifest {first_sha}, ceremony transcript "
+    assert status[2] == "  printed game: game 358 of K.A.R. 111-4-3762"
+    assert status[3] == (f"  follows run r: manifest {first_sha}, ceremony transcript "
                          f"{reorder.b1[1]['transcript_sha256']}")
     # each order published as `poolgen publish` writes it (the reorder's manifest with its `follows`);
     # the auditor takes order 1's manifest from its published bundle

@@ -102,3 +102,29 @@ def test_a_tier_left_no_place_is_named_with_the_parameter_that_took_its_places()
     assert place_extras(_rules(hi=2), labels, [2, 1]) is None  # one in each pack
     assert place_extras(_rules(hi=2), labels, [2, 1, 2]) == (2, ["max_winners"])
     assert labels.tolist() == [1, 0, 0, 0, 1, 0, 0, 0]  # a copy is placed on
+
+
+def test_a_placement_that_fails_on_x_is_proved_count_vector_by_count_vector_when_few_tiers_round_up(tmp_path):
+    """Caps of one on free-or-$1 and on $1-or-$2, at least one winner a pack: 20 free and 20 of $2 a pool,
+    $1 19 or 20 (117 an order). X of 19 leaves its free tickets' and $2's empty packs apart, so the 20th
+    $1 has no place on it (refused until review10), though both count vectors have pools: check now
+    finds one for each, and the order generates."""
+    caps = [{"tiers": ["free", "1"], "at_most": 1}, {"tiers": ["1", "2"], "at_most": 1}]
+    path = write(tmp_path, split_doc({"caps": caps, "min_winners": 1}, counts=(120, 117, 120, 6)))
+    game = load_spec(path)
+    low = rules_for(game, game.pools[0])  # the pool as loaded: every share rounded down
+    assert low is not None and low.counts == (1940, 20, 19, 20, 1)
+    assert place_extras(low, arrangement(CHECK_SEED, game.id, "p1", low), [2]) == (2, ["caps[0]", "caps[1]"])
+    result = invoke("check", path, "--json")
+    assert result.exit_code == 0, result.output
+    notes = [n for n in json.loads(result.stdout)["games"][0]["notes"] if n.startswith("Test Game: pool p1:")]
+    assert notes[0].endswith(
+        "; for every count the split may draw of pool p1: check found a pool meeting every parameter for "
+        "each of the 2 count vectors the split may draw (the 1 tiers that may round up, each rounded up or "
+        "not: docs/new-game.md, 2b); drawn with the seed's counts (docs/randomness.md, 5.11)")
+    seed = tmp_path / "s.seed"
+    seed.write_text(bytes(range(32)).hex() + "\n")
+    seed.chmod(0o600)
+    made = invoke("generate", path, "--seed-file", seed, "--out", tmp_path / "runs", "--unsigned",
+                  "--workers", "1")
+    assert made.exit_code == 0, made.output

@@ -317,6 +317,7 @@ def test_status_and_the_walkthrough(tmp_path):
     assert not (tmp_path / "l.c").exists() and load(file).commitments[1] is None
     status = ok("ceremony", "status", str(file)).stdout
     assert "  vendor: commitment " in status and "  lottery: not committed; not revealed" in status
+    assert "  printed game: game 358 of K.A.R. 111-4-3762\n" in status  # each party checks it at commit
     assert json.loads(contribution.read_bytes())["value"] not in status
 
 
