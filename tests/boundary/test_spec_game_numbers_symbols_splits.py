@@ -138,7 +138,7 @@ POOL5 = "pool p5 (3 packs of 100)"
     ("min_winners = 20\nmax_winners = 32\nmin_prize_value = \"84.00\"", None),
     ("min_prize_value = \"84.01\"", "packs.min_prize_value: pool p5 (every share rounded down): no "
                                     "arrangement meeting the pack parameters found after 200 proposals per "
-                                    "ticket (1 packs still short)"),
+                                    "ticket from each of 4 starts (1 packs still short)"),
 ])
 def test_pack_parameters_beside_a_split_at_their_edges_generate_and_verify_or_are_refused(tools, tmp_path,
                                                                                            packs, said):
