@@ -19,8 +19,7 @@ reason.
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,27 +29,25 @@ import polars as pl
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
-from audit.read.game_number import barcode_digits, barcode_numbers, game_text
+from audit.read.game_number import barcode_digits, barcode_numbers
 from audit.read.limits import read_secret
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.runfiles import (
-    deliverable_limit,
     hash_run_file,
     imaging_file,
     pack_list_tickets,
     read_columns,
     read_pool,
-    read_run_bytes,
     split_order_tickets,
 )
 from audit.read.specs import SpecExpectation
 from audit.steps.listing import deliverables, listing_problems
+from audit.steps.pack_list import check_packs
 from audit.steps.validation import Tickets, check_header, check_validation
 from audit.styles.spots import spot_codes, spot_lists
 
 COMMON = ("position", "ticket", "book", "ticket_no", "tier", "prize_cents", "salt")
 IDENTITY = ("barcode", "virn", "book", "ticket_no")
-PACK_COLUMNS = ["game", "book", "first_ticket", "last_ticket", "tickets"]
 SpotSymbols = tuple[set[tuple[str, str, str]] | None, str]  # the symbols a spot may show, and what they are
 
 
@@ -193,6 +190,15 @@ def _codes_shown(stored: pl.Series, shown: pl.Series, codes: list[str | None]) -
             f"{int(values[p])} is {want[p]!r} in the play entry, the imaging file shows {shown[p]!r}")
 
 
+SHOWN_TWICE = "a stored code is not shown as one symbol (or two as one)"
+
+
+def _brief(row: tuple[Any, ...]) -> str:
+    """A shown (code, text, caption) as a reason quotes it: at most 120 characters."""
+    text = repr(tuple(row))
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, str, str]] | None,
                 what: str = "a symbol of the spec") -> str:
     """"" if each stored code is shown as one (code, text, caption) and no two codes as the same one
@@ -209,46 +215,28 @@ def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, 
     else:
         _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
         at_first = first[inverse]
-    if not shown[pl.Series(at_first.astype(np.uint32))].equals(shown):
-        return "a stored code is not shown as one symbol (or two as one)"
+    like = shown[pl.Series(at_first.astype(np.uint32))]
+    if not like.equals(shown):
+        off = np.zeros(values.size, dtype=bool)
+        for c in shown.columns:
+            off |= like[c].ne_missing(shown[c]).to_numpy()
+        p = int(np.flatnonzero(off)[0])
+        a, b = sorted((p, int(at_first[p])))
+        return (f"{SHOWN_TWICE}: code {int(values[p])} is shown as {_brief(shown.row(a))} at position {a:,} "
+                f"and as {_brief(shown.row(b))} at position {b:,}")
     triples = shown[pl.Series(first.astype(np.uint32))]
     if triples.unique().height != triples.height:
-        return "a stored code is not shown as one symbol (or two as one)"
+        seen: dict[tuple[Any, ...], int] = {}
+        for code, row in zip(values[first].tolist(), triples.iter_rows(), strict=True):
+            if row in seen:
+                a, b = sorted((seen[row], code))
+                return f"{SHOWN_TWICE}: codes {a} and {b} are both shown as {_brief(row)}"
+            seen[row] = code
     if symbols is not None:
         strange = [r for r in triples.iter_rows() if tuple(r) not in symbols]
         if strange:
             return f"{strange[0]} is not {what}"
     return ""
-
-
-def check_packs(folder: Path, entry: dict[str, Any], books: Sequence[int], per_book: int, game: int,
-                tickets: int, order: bool = False) -> str:
-    data = read_run_bytes(folder, entry["name"], "pack list", deliverable_limit("packs", tickets))
-    try:
-        packs = pl.read_csv(io.BytesIO(data), infer_schema=False)
-    except (pl.exceptions.PolarsError, ValueError) as exc:
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: not a CSV pack list: "
-                                f"{' '.join(str(exc).split())[:80]}") from None
-    if packs.columns != PACK_COLUMNS:
-        raise VerificationError(Step.DELIVERABLES,
-                                f"{entry['name']}: columns {packs.columns} are not {PACK_COLUMNS}")
-    of = " of the order" if order else ""  # a split order's (print.split): its list names no pool
-    want = ([[game_text(game), str(b), "0", str(per_book - 1), str(per_book)] for b in sorted(books)]
-            if packs.height == len(books) else None)  # no billion rows for a manifest's order of a billion
-    if want is None or [list(r) for r in packs.iter_rows()] != want:
-        raise VerificationError(Step.DELIVERABLES, f"{entry['name']}: not every book{of} once, sorted, "
-                                                   f"with tickets 0..{per_book - 1}")
-    exact = "".join(",".join(r) + "\n" for r in [PACK_COLUMNS, *want]).encode()
-    if data != exact:  # the list is public: quoting, spaces or line ends could mark books
-        got, made = data.splitlines(keepends=True), exact.splitlines(keepends=True)
-        line = next((i for i, (a, b) in enumerate(zip(got, made, strict=False)) if a != b),
-                    min(len(got), len(made)))
-        raise VerificationError(Step.DELIVERABLES,
-                                f"{entry['name']}: line {line + 1} is not written as docs/validation.md "
-                                "section 4 gives it (plain digits, commas, LF line ends): a public file "
-                                "may carry nothing but the books")
-    return (f"{entry['name']}: {len(want):,} books{of}, sorted, each with its ticket range; "
-            "no outcome, no pool")
 
 
 @dataclass(frozen=True)

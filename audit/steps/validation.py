@@ -31,6 +31,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from audit.checklist import Step
 from audit.errors import VerificationError
+from audit.read.game_number import barcode_digits
 from audit.read.runfiles import deliverable_limit, read_run_bytes
 
 FORMAT = "poolgen-validation/2"
@@ -94,6 +95,12 @@ def sorted_rows(rows: np.ndarray) -> np.ndarray:
 
 def expected(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The file's records and known values (numpy S32 and S16, each sorted) holding these values."""
+    recs, known = _records(key, run_id, tickets, held)
+    return sorted_rows(recs), sorted_rows(known)
+
+
+def _records(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each ticket's record and known value (rows of 32 and 16 bytes), in the tickets' order."""
     keys = {p: HKDF(hashes.SHA256(), 32, salt=None, info=_LABEL + p.encode() + b"\x00" + run_id.encode())
             .derive(key) for p in ("index", "pad", "tag", "known")}
     n = len(held)
@@ -107,7 +114,7 @@ def expected(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tup
     recs = np.concatenate([d, ct, _aes(keys["tag"], chained)[:, :8]], axis=1)
     block = np.zeros((n, 16), dtype=np.uint8)
     block[:, 8:] = _big_endian(tickets.barcodes, 8)
-    return sorted_rows(recs), sorted_rows(_aes(keys["known"], block))
+    return recs, _aes(keys["known"], block)
 
 
 # section 3: the header holds these fields and nothing else
@@ -199,6 +206,15 @@ def check_header(folder: Path, entry: dict[str, Any], run_id: str, n: int, thres
     return f"{entry['name']}: header and size as section 3 gives them"
 
 
+def _first_without(key: bytes, run_id: str, tickets: Tickets, high: bool, threshold: int, got: np.ndarray,
+                   game: int) -> str:
+    """The first ticket (in pool order) whose record the file lacks, named by its barcode number (15
+    digits, 16 for a game numbered 1000..9999): the failure's only cost, the records re-derived again."""
+    recs, _ = _records(key, run_id, tickets, values(high, threshold, tickets))
+    at = int(np.flatnonzero(~np.isin(np.ascontiguousarray(recs).view("S32").ravel(), got))[0])
+    return f"the ticket of barcode {int(tickets.barcodes[at]):0{barcode_digits(game)}d}"
+
+
 def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: str, tickets: Tickets,
                      threshold: int, game: int) -> str:
     """(9) the file is exactly every ticket's record and known value under `key`, for its tier; its
@@ -224,7 +240,8 @@ def check_validation(folder: Path, entry: dict[str, Any], key: bytes, run_id: st
     same = len(got) == n and np.array_equal(got, want)
     missing = 0 if same else int(np.count_nonzero(~np.isin(want, got)))
     if missing:  # none missing but not the same: out of order or twice, which header_problems says
-        problems.append(f"{missing:,} ticket(s) without their record (missing or changed records)")
+        problems.append(f"{missing:,} ticket(s) without their record (missing or changed records), first "
+                        f"{_first_without(key, run_id, tickets, high, threshold, got, game)}")
     shown = body[32 * n:].view("S16") if len(body) == 48 * n else None
     # a file as written holds them sorted: compared as they are first, sorted only if they differ
     if shown is None or not (np.array_equal(shown, known) or np.array_equal(np.sort(shown), known)):

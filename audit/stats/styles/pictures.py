@@ -60,8 +60,13 @@ def lines(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], ge
     aid, cells = area["id"], area["rows"] * area["cols"]
     if "calls" in area:
         return _called_lines(area, get)
-    named = area["symbols"] if "symbols" in area else [area["symbol"]]
-    keys = np.array([area["pictures"].index(c) for c in named], dtype=np.int64)
+    named, pictures = area.get("symbols") if "symbols" in area else [area.get("symbol")], area.get("pictures")
+    if (("symbol" in area) == ("symbols" in area) or not isinstance(named, list)
+            or not isinstance(pictures, list) or len(named) < (2 if "symbols" in area else 1)
+            or not all(isinstance(c, str) and c in pictures for c in named) or len(set(named)) != len(named)):
+        raise ValueError(f"manifest play entry: area {aid!r}: its symbol or symbols are not among its "
+                         "pictures, each once (step 4 names it)")
+    keys = np.array([pictures.index(c) for c in named], dtype=np.int64)
     grid = np.stack([get(f"{aid}_cell_{k}").astype(np.int64) for k in range(cells)])
     tests: Tests = []
     if len(keys) < len(area["pictures"]):

@@ -18,7 +18,7 @@ from audit.checklist import Step
 from audit.read.manifest import Manifest
 from audit.steps.deliverables import check_deliverables
 from audit.verify import VerifyRequest, verify_run
-from poolgen.deliverables.validation import ValidationFile
+from poolgen.deliverables.validation import ValidationFile, derive
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import PRINTED, SEED_A, small_happy_holidays
@@ -86,28 +86,38 @@ def _edit_records(path: Path, edit) -> None:
     path.write_bytes(data[:end] + edit(bytearray(data[end:])))
 
 
-def test_a_changed_record_fails_step_9(runs, copy):
+def _barcode_of_record(run: Path, tier: str, key: bytes, row: int) -> str:
+    """The barcode number of the ticket whose record is the file's `row` (by poolgen's lookup key D)."""
+    d = ValidationFile.read(run / f"validation-{tier}.bin").keys[row]
+    image = pl.read_parquet(run / "imaging-p1.parquet", columns=["barcode", "virn"])
+    return next(b for b, v in image.iter_rows() if derive(key, "r", b, v)[:16] == d)
+
+
+def test_a_changed_record_fails_step_9_naming_its_ticket(runs, copy):
     def flip(body: bytearray) -> bytes:
         body[32 * 1000 + 20] ^= 1
         return bytes(body)
 
+    code = _barcode_of_record(copy, "low", runs["keys"][0], 1000)
     _edit_records(copy / "validation-low.bin", flip)
     assert _step9(copy, runs["keys"]) == [
         (
             "fail",
-            "validation-low.bin: 1 ticket(s) without their record (missing or changed records)",
+            "validation-low.bin: 1 ticket(s) without their record (missing or changed records), first the "
+            f"ticket of barcode {code}",
         )
     ]
 
 
-def test_a_missing_record_fails_step_9(runs, copy):
+def test_a_missing_record_fails_step_9_naming_its_ticket(runs, copy):
+    code = _barcode_of_record(copy, "high", runs["keys"][1], 0)
     _edit_records(copy / "validation-high.bin", lambda body: bytes(body[32:]))
     assert _step9(copy, runs["keys"]) == [
         (
             "fail",
             "validation-high.bin: 3000 records in 143,968 bytes for 3,000 tickets (threshold "
-            "60000); 1 ticket(s) without their record (missing or changed records); the "
-            "known-ticket values are not every ticket's",
+            "60000); 1 ticket(s) without their record (missing or changed records), first the ticket of "
+            f"barcode {code}; the known-ticket values are not every ticket's",
         )
     ]
 
@@ -140,12 +150,14 @@ def test_validation_records_out_of_order_or_twice_fail_step_9_with_or_without_th
     """Section 3 sorts the records and the known values by their bytes (the sort order is not print
     order); a file that is not so sorted, or holds a record twice, passed step 9 without the key, and
     with it failed as `0 ticket(s) without their record` (a reorder) or a `known-ticket values` line."""
+    code = _barcode_of_record(copy, "low", runs["keys"][0], 6) if edit is _copy_row else ""
     _edit_records(copy / "validation-low.bin", edit)
     manifest = Manifest.parse((copy / "manifest.json").read_bytes())
     without = [r for r in check_deliverables(copy, manifest, {"low": None, "high": None}, None)
                if r[0] == "fail"]
     assert without == [("fail", f"validation-low.bin: {problem}")]
-    twice = "; 1 ticket(s) without their record (missing or changed records)" if edit is _copy_row else ""
+    twice = (f"; 1 ticket(s) without their record (missing or changed records), first the ticket of barcode "
+             f"{code}" if edit is _copy_row else "")
     assert _step9(copy, runs["keys"]) == [("fail", f"validation-low.bin: {problem}{twice}")]
 
 
@@ -161,7 +173,8 @@ def test_a_swapped_imaging_row_fails_step_9(runs, copy):
         "imaging-p1.parquet: 2 barcode number(s) not those of the pool's book and "
         "ticket at their position, first at position 10; 2 ticket_no value(s) differ "
         "from the pool's, first at position 10; column play_spot_0: a stored code is not "
-        "shown as one symbol (or two as one)",
+        "shown as one symbol (or two as one): code 0 is shown as ('2', '$2.00', 'TWO$') at position 10 and "
+        "as ('FREE', 'FREE', 'TICKET') at position 2,997",
     )
 
 

@@ -58,4 +58,6 @@ def test_audit_fails_a_split_runs_pack_list_naming_only_its_own_books(order):
                                      high_validation_key=order.high)).to_json()["steps"]
     nine = next(s for s in steps if s["step"] == 9)
     assert nine["status"] == "fail"
-    assert nine["reasons"] == ["packs.csv: not every book of the order once, sorted, with tickets 0..49"]
+    g = f"{game:03d}"
+    assert nine["reasons"] == [f"packs.csv: not every book of the order once, sorted, with tickets 0..49: "
+                               f"line 2 reads '{g},{own[0]},0,49,50' where '{g},0,0,49,50' is expected"]

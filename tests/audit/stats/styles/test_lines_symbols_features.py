@@ -12,6 +12,7 @@ import hashlib
 import numpy as np
 import pytest
 
+from audit.stats.styles.pictures import lines
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support.spec_docs import base_doc, dumps
@@ -57,3 +58,16 @@ def test_losers_turned_over_where_the_centre_shows_o_fail_naming_the_centre(pool
     failed = {j.finding.name: j.finding.p for j in s.failed}
     name = f"game_cell_4 (which symbol) on tickets whose cell 4 shows a symbol, {WIN}"
     assert name in failed and failed[name] < 1e-6, failed
+
+
+@pytest.mark.parametrize("change", [{"symbols": ["X", "Z"]}, {"symbols": [1, 2]}, {"symbols": [["X"], "O"]},
+                                    {"symbols": None}, {"symbol": "X"}])
+def test_an_unreadable_symbols_entry_is_named_not_a_python_error(pool, change):
+    """A re-signed play entry whose `symbols` are not its pictures: step 4 names the area unreadable;
+    step 8 said `could not be checked: ValueError: 'Z' is not in list` (or `KeyError: 'symbol'`)."""
+    _, _, table, area = pool
+    broken = {k: v for k, v in {**area, **change}.items() if v is not None}
+    with pytest.raises(ValueError) as caught:
+        lines(broken, {}, {}, lambda c: table[c].to_numpy())
+    assert str(caught.value) == ("manifest play entry: area 'game': its symbol or symbols are not among its "
+                                 "pictures, each once (step 4 names it)")
