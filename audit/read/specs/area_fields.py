@@ -35,7 +35,7 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
                   ("prizes", "group")],
     "key_number_match": [("numbers", "group")],  # then _key_number_match
     "lines": [("rows", "whole", 1, None), ("cols", "whole", 1, None), ("pictures", "group"),
-              ("symbol", "text"), ("lines", "list"), ("prizes", "group")],
+              ("symbol", "text", _OPTIONAL), ("lines", "list"), ("prizes", "group")],  # then _lines
     "match_n": [("spots", "whole", 1, None), ("match", "whole", 2, None), ("prizes", "group"),
                 ("multipliers", "group", _OPTIONAL)],
     "maze": [("rows", "whole", 2, 8), ("cols", "whole", 2, 8), ("arrows", "group"), ("starts", "list"),
@@ -137,8 +137,11 @@ def _lines(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     cells = area["rows"] * area["cols"]
     if cells > 16:
         raise _fail(f"{where}.rows", f"{area['rows']} x {area['cols']} cells; at most 16")
-    if len(_group(doc, area["pictures"])) < 3:
-        raise _fail(f"{where}.pictures", "the symbol and at least 2 decoy pictures")
+    pictures = len(_group(doc, area["pictures"]))
+    if "calls" in area:  # section 1b: the caller's pictures mark the cells
+        _caller(area, where, pictures, cells)
+    else:
+        _line_symbols(doc, area, where, pictures)
     seen: list[set[int]] = []
     for i, line in enumerate(area["lines"]):
         if not isinstance(line, list) or not all(type(c) is int and 0 <= c < cells for c in line) \
@@ -184,6 +187,47 @@ def _lines(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if len(listed) != len(seen):
         raise _fail(f"{where}.line_prizes", f"{len(listed)} prize(s) for {len(seen)} lines: one a line, in "
                                             "the order of `lines`")
+
+
+def _caller(area: dict[str, Any], where: str, pictures: int, cells: int) -> None:
+    """docs/styles/lines.md, section 1b: no `symbol` or `symbols`; each picture at most once on a board
+    (cells .. 255 pictures); the caller shows 1 .. P - 1 of them."""
+    for key in ("symbol", "symbols"):
+        if key in area:
+            raise _fail(f"{where}.{key}", "a lines area with `calls` marks the cells the caller's pictures "
+                                          "show: no `symbol` or `symbols`")
+    if not cells <= pictures <= 255:
+        raise _fail(f"{where}.pictures", f"{pictures} pictures for {cells} cells: a board marked by a caller "
+                                         f"shows each picture at most once ({cells} to 255 pictures)")
+    _check(area, where, ("calls", "whole", 1, pictures - 1))
+
+
+def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, pictures: int) -> None:
+    """docs/styles/lines.md, sections 1a and 2: one `symbol` and 2 or more decoys, or a list of 2 or more
+    `symbols` alone or beside 2 or more decoys."""
+    codes = [s.get("code") for s in _group(doc, area["pictures"])]
+    if "symbols" not in area:
+        _check(area, where, ("symbol", "text"))
+        if area["symbol"] not in codes:
+            raise _fail(f"{where}.symbol", f"{area['symbol']!r} is not one of the area's pictures")
+        if pictures < 3:
+            raise _fail(f"{where}.pictures", "the symbol and at least 2 decoy pictures")
+        return
+    if "symbol" in area:
+        raise _fail(f"{where}.symbol", "a lines area names one `symbol` or a list of `symbols`: one of them")
+    listed = area["symbols"]
+    if not isinstance(listed, list):
+        raise _fail(f"{where}.symbols", f"must be a list, not {listed!r}")
+    for j, code in enumerate(listed):
+        if code not in codes:
+            raise _fail(f"{where}.symbols[{j}]", f"{str(code)[:80]!r} is not one of the area's pictures")
+        if code in listed[:j]:
+            raise _fail(f"{where}.symbols[{j}]", f"{code!r} twice")
+    if len(listed) < 2:
+        raise _fail(f"{where}.symbols", "a list of 2 or more of the area's pictures (a single one is "
+                                        "`symbol`)")
+    if pictures - len(listed) == 1:
+        raise _fail(f"{where}.pictures", "the symbols alone, or the symbols and at least 2 decoy pictures")
 
 
 def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:

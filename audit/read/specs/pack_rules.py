@@ -98,11 +98,14 @@ def _entries(raw: dict[str, Any], key: str, table: str) -> list[tuple[str, dict[
 
 
 def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str, int | None],
-                            pools: list[PoolCounts], pool_size: int | None = None) -> None:
+                            pools: list[PoolCounts], pool_size: int | None = None,
+                            most: list[PoolCounts] | None = None) -> None:
     """UnusableInput naming the first field of the spec's `[packs]` (printed: `m` the tickets of a book)
     or `[blocks]` (eInstant: `m` None, the block read from `shares`; `pool_size` its pools' shares) that
     asks nothing or that some pool's counts cannot meet. `prizes`: every winning tier's id and prize
-    (None: an eInstant's, which differs from pool to pool)."""
+    (None: an eInstant's, which differs from pool to pool). A split order (docs/new-game.md 2b, "Pack
+    parameters beside a split") gives `pools` with every share rounded down and `most` with every share
+    rounded up: each parameter is proved against both."""
     table = "packs" if m is not None else "blocks"
     raw = doc.get(table)
     if not isinstance(raw, dict):
@@ -156,36 +159,40 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
                                                  f"not {distance}")
         spacing.append((where, _tiers(entry, where, prizes), distance))
     for p in pools:
-        _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing)
+        _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing,
+                  " when every share rounds down" if most else "")
+    for p in most or []:
+        _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing, " when every share rounds up")
 
 
 def _possible(table: str, m: int, pool: PoolCounts, winners: tuple[int | None, int | None], floor: int | None,
-              caps: list[tuple[str, tuple[str, ...], int]], spacing: list[tuple[str, tuple[str, ...], int]]) \
-        -> None:
-    """docs/new-game.md 2b: a pool's counts spread over its packs (or blocks) within every rule."""
+              caps: list[tuple[str, tuple[str, ...], int]], spacing: list[tuple[str, tuple[str, ...], int]],
+              when: str = "") -> None:
+    """docs/new-game.md 2b: a pool's counts spread over its packs (or blocks) within every rule (`when`:
+    the split's rounding these counts are, said after them)."""
     packs = pool.tickets // m
     name = f"pool {pool.id} ({packs:,} {table} of {m})"
     held = sum(pool.counts.values())
     lo, hi = winners
     if lo is not None and held < packs * lo:
-        raise _fail(f"{table}.min_winners", f"{name} has {held:,} winners, fewer than {lo} x {packs:,} = "
-                                            f"{packs * lo:,}")
+        raise _fail(f"{table}.min_winners", f"{name} has {held:,} winners{when}, fewer than {lo} x "
+                                            f"{packs:,} = {packs * lo:,}")
     if hi is not None and held > packs * hi:
-        raise _fail(f"{table}.max_winners", f"{name} has {held:,} winners, more than {hi} x {packs:,} = "
-                                            f"{packs * hi:,}")
+        raise _fail(f"{table}.max_winners", f"{name} has {held:,} winners{when}, more than {hi} x "
+                                            f"{packs:,} = {packs * hi:,}")
     if floor is not None and pool.prize_cents < packs * floor:
         field = "min_prize_value" if table == "packs" else "min_prize_times"
-        raise _fail(f"{table}.{field}", f"{name} pays {_cents(pool.prize_cents)} in all, less than "
+        raise _fail(f"{table}.{field}", f"{name} pays {_cents(pool.prize_cents)} in all{when}, less than "
                                         f"{_cents(floor)} x {packs:,} = {_cents(packs * floor)}")
     for where, tiers, at_most in caps:
         n = sum(pool.counts[t] for t in tiers)
         if n > packs * at_most:
-            raise _fail(f"{where}.at_most", f"{name} has {n:,} tickets of tiers {', '.join(tiers)}: more "
-                                            f"than {at_most} x {packs:,} packs = {packs * at_most:,}")
+            raise _fail(f"{where}.at_most", f"{name} has {n:,} tickets of tiers {', '.join(tiers)}{when}: "
+                                            f"more than {at_most} x {packs:,} packs = {packs * at_most:,}")
     for where, tiers, distance in spacing:
         n = sum(pool.counts[t] for t in tiers)
-        room = (m - 1) // distance + 1  # the most a pack holds `distance` apart: positions 0, d, 2d, ...
+        room = (m - 1) // distance + 1  # the most a pack holds `distance` apart: at 0, d, 2d, ...
         if n > packs * room:
-            raise _fail(f"{where}.min_distance", f"{name} has {n:,} tickets of tiers {', '.join(tiers)}: at "
-                                                 f"most {room} fit in a pack {distance} apart, "
-                                                 f"{packs * room:,} in the pool")
+            raise _fail(f"{where}.min_distance", f"{name} has {n:,} tickets of tiers "
+                                                 f"{', '.join(tiers)}{when}: at most {room} fit in a pack "
+                                                 f"{distance} apart, {packs * room:,} in the pool")

@@ -140,11 +140,10 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         if a.get("multipliers_on_losers") and not losers:
             raise UnusableInput(f"areas[{i}].multipliers_on_losers: not used: no pool holds a losing "
                                 "ticket (every ticket wins a tier)")
-    if split and isinstance(doc.get("packs"), dict) and set(doc["packs"]) - {"neighbours"}:
-        raise UnusableInput("packs: not with printed.split: a pack parameter is proven for a pool's counts, "
-                            "and a split draws them from the seed (leave split out, or [packs] to neighbours "
-                            "alone)")
-    refuse_impossible_rules(doc, per_book, dict(zip(ids, prizes, strict=True)), made)
+    most = [PoolCounts(p.id, p.tickets, p.price_cents, {t["id"]: -(-t["count"] * p.tickets // order)
+                                                        for t in doc["tiers"]}, p.prizes)
+            for p in made] if split else None  # a split's pools with every share rounded up
+    refuse_impossible_rules(doc, per_book, dict(zip(ids, prizes, strict=True)), made, most=most)
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
               "rules": game["id"], "kind": "printed"}
     return SpecExpectation(file, sha256, tuple(stated.items()),
