@@ -20,7 +20,7 @@ from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
-from audit.read.specs.money import money
+from audit.read.specs.money import money, sign_of
 from audit.read.specs.unused import refuse_unpaid
 
 __all__ = ["PrintedPools", "StatedPlay", "read_printed"]
@@ -30,7 +30,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     """The model of a format-2 spec (its TOML as read); UnusableInput or a KeyError, TypeError, ...
     for what is not such a spec (audit/read/specs/__init__.py words them)."""
     game, sales = doc["game"], doc["printed"]
-    price = money(sales["price"], "printed.price")
+    sign = sign_of(doc)
+    price = money(sales["price"], "printed.price", sign)
     groups: dict[str, list[dict[str, Any]]] = {}
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
@@ -38,7 +39,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     refuse_unpaid(doc, groups)  # a legend line, pattern or symbol no win shows, as poolgen refuses it
 
     def cents(s: dict[str, Any]) -> int:
-        return price if s.get("free") else money(s["value"], f"symbols {s['code']}")
+        return price if s.get("free") else money(s["value"], f"symbols {s['code']}", sign)
 
     areas = []
     for i, a in enumerate(doc["areas"]):
@@ -73,7 +74,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                              "prize_cents": 0})
                 continue
             if w["how"] == "all":  # a win-all symbol: `prize` is the sum (docs/styles/key_number_match.md)
-                whole = money(w["prize"], f"tiers[{i}].wins prize")
+                whole = money(w["prize"], f"tiers[{i}].wins prize", sign)
                 symbol = next(s for s in groups[area["specials"]] if s.get("how") == "all")
                 wins.append({"area": w["area"], "how": "all", "by": 1, "prize": symbol["code"],
                              "prize_cents": whole} | ({"shows": w["shows"]} if "shows" in w else {}))
@@ -88,7 +89,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                          "prize_cents": cents(symbol)})
             total += by * cents(symbol)
         total *= times
-        if "prize" in t and money(t["prize"], f"tiers[{i}].prize") != total:  # a stated prize is its wins'
+        if "prize" in t and money(t["prize"], f"tiers[{i}].prize", sign) != total:  # its wins' sum
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
@@ -118,7 +119,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                       "price_cents": price, "tiers": rows})
         book += tickets // per_book
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
-              "rules": game["id"], "kind": "printed"}
+              "rules": game["id"], "kind": "printed", "currency": _currency(game)}
     return SpecExpectation(file, sha256, tuple(stated.items()),
                            (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers),
                                                                    doc["play"]["max_wins"]),
@@ -128,6 +129,11 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                             SpecArt(spec_art(doc)),
                             PrintSettings(tuple(free), sales.get("virn_digits", 12))),
                            "every pool, area and tier", doc)
+
+
+def _currency(game: dict[str, Any]) -> str | None:
+    """The manifest's `game.currency`: the spec's, recorded only for a game not in USD (docs/manifest.md)."""
+    return None if game.get("currency", "USD") == "USD" else game["currency"]
 
 
 @dataclass(frozen=True)
