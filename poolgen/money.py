@@ -83,11 +83,10 @@ def foreign_sign(text: str, currency: Currency) -> str | None:
     return next((s for s in SIGNS if s != currency.sign and text.startswith(s)), None)
 
 
-def foreign_amount(text: str, currency: Currency) -> bool:
-    """Whether `text` is a well-formed amount alone in another currency's sign ('$5.00' in GBP)."""
-    sign = foreign_sign(text.strip(), currency)
-    return sign is not None and bool(re.match(rf"^{re.escape(sign)}(\d{{1,3}}(,\d{{3}})*|\d+)(\.\d{{2}})?$",
-                                              text.strip()))
+def foreign_amount(text: str, currency: Currency) -> str | None:
+    """The sign of another currency than `currency` that `text` shows before a digit ('$5' or 'WIN $5'
+    on a game in GBP), if any: a player would read an amount in it."""
+    return next((s for s in SIGNS if s != currency.sign and re.search(re.escape(s) + r"\d", text)), None)
 
 
 def fmt_cents(cents: int, currency: Currency = USD) -> str:

@@ -31,9 +31,11 @@ def amounts_as_printed(r: Reader, symbols: list[Symbol]) -> None:
     c = r.currency
     for s in symbols:
         where = f"symbols[{s.index}].symbol"
-        if foreign_amount(s.symbol, c):
-            raise r.fail(where, f"{s.symbol!r} is an amount in another currency's sign: the game's currency "
-                                f"is {c.code} ({c.sign!r})")
+        for field, text in (("symbol", s.symbol), ("caption", s.caption)):
+            if foreign_amount(text, c):
+                why = f"shows an amount in another currency's sign: the game's currency is {c.code} " \
+                      f"({c.sign!r})"
+                raise r.fail(f"symbols[{s.index}].{field}", f"{text!r} {why}")
         if s.cents is None or s.free or not s.symbol.startswith(c.sign):
             continue
         try:

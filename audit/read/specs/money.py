@@ -30,9 +30,11 @@ def sign_of(doc: dict[str, Any]) -> str:
     return SIGNS.get(code, "$") if isinstance(code, str) else "$"
 
 
-def foreign_amount(text: str, sign: str) -> bool:
-    """Whether `text` is a well-formed amount alone in another currency's sign than `sign` ('$5' in GBP)."""
-    return any(s != sign and re.fullmatch(re.escape(s) + _DIGITS, text.strip()) for s in set(SIGNS.values()))
+def foreign_amount(text: str, sign: str) -> str | None:
+    """The sign of another currency than `sign`'s that `text` shows before a digit ('$5' or 'WIN $5' on a
+    game in GBP), if any: a player would read an amount in it (docs/new-game.md section 1)."""
+    signs = sorted(set(SIGNS.values()) - {sign})
+    return next((s for s in signs if re.search(re.escape(s) + r"\d", text)), None)
 
 
 def money(text: object, where: str, sign: str = "$") -> int:

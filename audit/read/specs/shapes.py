@@ -294,9 +294,10 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _fields(s, f"symbols[{i}]", _SYMBOL[fmt], sign)
         if s["group"] in prize_groups and "value" not in s and not s.get("free"):
             raise UnusableInput(f"symbols[{i}].value: missing field (or free = true)")
-        if fmt == 2 and foreign_amount(s["symbol"], sign):
-            raise UnusableInput(f"symbols[{i}].symbol: {s['symbol']!r} is an amount in another currency's "
-                                f"sign: the game's currency is {game.get('currency', 'USD')} ({sign!r})")
+        for key in ("symbol", "caption") if fmt == 2 else ():
+            if foreign_amount(s.get(key, ""), sign):
+                raise UnusableInput(f"symbols[{i}].{key}: {s[key]!r} shows an amount in another currency's "
+                                    f"sign: the game's currency is {game.get('currency', 'USD')} ({sign!r})")
         if fmt == 2 and "value" in s and not s.get("free"):
             _as_printed(s, f"symbols[{i}]", sign)
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
