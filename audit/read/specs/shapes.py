@@ -91,6 +91,8 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
     if kind == "money":
         money(value, at, sign)
         return
+    if kind == "currency" and not (isinstance(value, str) and value in SIGNS):
+        raise UnusableInput(f"{at}: must be one of {', '.join(SIGNS)} (an ISO 4217 code), not {value!r}")
     if kind in ("list", "bool", "table"):
         if not isinstance(value, {"list": list, "bool": bool, "table": dict}[kind]):
             raise UnusableInput(f"{at}: must be a {kind}, not {value!r}")
@@ -101,8 +103,6 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
         raise UnusableInput(f"{at}: must not be blank: {_BLANK[kind]}")
     if kind == "name" and not _NAME.fullmatch(value):
         raise UnusableInput(f"{at}: {value[:80]!r} is not a lower-case name (a-z, 0-9, _; at most 64)")
-    if kind == "currency" and value not in SIGNS:
-        raise UnusableInput(f"{at}: must be one of {', '.join(SIGNS)} (an ISO 4217 code), not {value!r}")
     if kind == "prize_table" and value not in _PRIZE_TABLES:
         raise UnusableInput(f"{at}: must be one of {', '.join(_PRIZE_TABLES)}, not {value!r}")
     if kind == "kind" and value not in _KINDS:
