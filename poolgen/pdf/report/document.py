@@ -259,8 +259,8 @@ def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list[Flowable]
     pools, notes = _pool_rows(game, check, run)
     rows: list[list[Cell]] = [["pool", "price", "tickets", "winners", "odds 1 in", "prize cost", "payout"]]
     for f in pools + ([check.order] if check.order else []):
-        rows.append([f.id, fmt_cents(f.price_cents, run.currency), f"{f.tickets:,}", f"{f.winners:,}",
-                     odds_text(f.tickets, f.winners), fmt_cents(f.prize_cost_cents, run.currency),
+        rows.append([f.id, fmt_cents(f.price_cents, game.currency), f"{f.tickets:,}", f"{f.winners:,}",
+                     odds_text(f.tickets, f.winners), fmt_cents(f.prize_cost_cents, game.currency),
                      percent(f.prize_cost_cents, f.sales_cents)])
     out.append(Spacer(1, 4))
     out.append(grid(rows, [1.0 * inch, 0.7 * inch, 1.0 * inch, 0.9 * inch, 0.8 * inch,
