@@ -158,7 +158,7 @@ def _pool_checks(folder: Path, pool: PoolEntry, rules: str, kind: str, per_book:
         return out | unread, stats, [], None
     out[Step.COMPLETENESS] = attempt(Step.COMPLETENESS, check_complete, table, pool, kind, per_book, number)
     out[Step.LAYOUTS] = attempt(Step.LAYOUTS, check_layouts, table, pool, rules, play)
-    out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool)
+    out[Step.FIGURES] = attempt(Step.FIGURES, check_figures, table, pool, manifest.sign if manifest else "$")
     out[Step.MERKLE_ROOTS] = attempt(Step.MERKLE_ROOTS, check_merkle, table, pool)
     size = per_book or (packs.size if packs is not None else None) or table.height  # no blocks: the pool
     lines = pack_outcomes(table, size, packs, whose) if packs is not None else []  # packs, eInstant blocks

@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.errors import UnusableInput
+from audit.read.currency import SIGNS
 from audit.read.limits import MAX_POOL_TICKETS, MAX_POOLS, MAX_TIERS, pem_problem, read_input
 
 FORMAT = "poolgen-manifest/1"
@@ -126,6 +127,12 @@ class Manifest:
     tickets_per_book: int | None
     pools: tuple[PoolEntry, ...]
     style: str | None = None  # an eInstant of a generic style: its `play` entry names it too
+    currency: str = "USD"  # `game.currency`, recorded for a game not in USD (docs/manifest.md)
+
+    @property
+    def sign(self) -> str:
+        """The sign every amount of the game is printed with ('$', '£', ...)."""
+        return SIGNS[self.currency]
 
     @classmethod
     def parse(cls, data: bytes) -> Manifest:
@@ -160,7 +167,11 @@ class Manifest:
             raise ManifestError("pools: a file name appears twice")
         style = _style(doc, game, kind)
         _names_are_text(doc)
-        return cls(data, doc, rules, kind, per_book, pools, style)
+        currency = game.get("currency", "USD")
+        if currency not in SIGNS or currency == "USD" and "currency" in game:
+            raise ManifestError(f"game.currency: {str(currency)[:60]!r} is not one of "
+                                f"{', '.join(c for c in SIGNS if c != 'USD')} (USD: left out)")
+        return cls(data, doc, rules, kind, per_book, pools, style, currency)
 
 
 def _text_if_there(table: object, keys: tuple[str, ...], where: str) -> None:

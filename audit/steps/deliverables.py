@@ -41,6 +41,7 @@ from audit.read.runfiles import (
     split_order_tickets,
 )
 from audit.read.specs import SpecExpectation
+from audit.read.specs.money import foreign_amount
 from audit.steps.listing import deliverables, listing_problems
 from audit.steps.pack_list import check_packs
 from audit.steps.validation import Tickets, check_header, check_validation
@@ -117,14 +118,14 @@ class PoolTickets:
 
 
 def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: int, virn_digits: int,
-                  symbols: set[tuple[str, str, str]] | None,
-                  table: pl.DataFrame | None = None,
+                  symbols: set[tuple[str, str, str]] | None, table: pl.DataFrame | None = None,
                   free_tiers: tuple[str, ...] = (), play: object = None,
-                  spot_symbols: dict[str, SpotSymbols] | None = None) -> tuple[str, PoolTickets]:
+                  spot_symbols: dict[str, SpotSymbols] | None = None, sign: str = "$") \
+        -> tuple[str, PoolTickets]:
     """(9) one imaging file against its pool (`table`: the pool file, if it was read already;
     `free_tiers`: the manifest's print.free_ticket_tiers; `play`: its play entry, which gives the code
-    each stored value shows, audit/styles/spots.py); returns (message, the pool's tickets and
-    books)."""
+    each stored value shows, audit/styles/spots.py; `sign`: the game's currency's); returns (message,
+    the pool's tickets and books)."""
     if table is None:
         table = read_pool(folder, pool.file)
     path, columns = imaging_file(folder, entry["name"])
@@ -163,7 +164,7 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
     for c in layout:
         allowed = (spot_symbols or {}).get(c, (symbols, "a symbol of the spec"))
         spot = read_columns(path, [c, c + "_text", c + "_caption"])
-        problem = _shown_once(table[c], spot, *allowed)
+        problem = _shown_once(table[c], spot, *allowed, sign=sign)
         if not problem and shows is not None:
             problem = _codes_shown(table[c], spot[c], shows[c])
         if problem:
@@ -200,7 +201,7 @@ def _brief(row: tuple[Any, ...]) -> str:
 
 
 def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, str, str]] | None,
-                what: str = "a symbol of the spec") -> str:
+                what: str = "a symbol of the spec", sign: str = "$") -> str:
     """"" if each stored code is shown as one (code, text, caption) and no two codes as the same one
     (and, with the spec's symbols, each shown triple is one of them); else what is wrong.
 
@@ -232,6 +233,9 @@ def _shown_once(stored: pl.Series, shown: pl.DataFrame, symbols: set[tuple[str, 
                 a, b = sorted((seen[row], code))
                 return f"{SHOWN_TWICE}: codes {a} and {b} are both shown as {_brief(row)}"
             seen[row] = code
+    foreign = [r for r in triples.iter_rows() if any(foreign_amount(str(v or ""), sign) for v in r[1:])]
+    if foreign:  # docs/validation.md section 4: amounts in the game's currency alone
+        return f"{foreign[0]} shows an amount in another currency's sign than the game's {sign!r}"
     if symbols is not None:
         strange = [r for r in triples.iter_rows() if tuple(r) not in symbols]
         if strange:
@@ -250,6 +254,7 @@ class ImagingJob:
     free_tiers: tuple[str, ...] = ()  # the manifest's print.free_ticket_tiers
     play: object = None  # the manifest's play entry: the code each stored value shows
     spot_symbols: dict[str, SpotSymbols] | None = None  # with --spec: each spot's symbols (`spot_symbols`)
+    sign: str = "$"  # the game's currency sign (the manifest's `game.currency`): no other's is shown
 
 
 ImagingOutcome = tuple[str, str, "PoolTickets | None"]  # status, message, the pool's tickets if it passed
@@ -271,7 +276,8 @@ def imaging_jobs(manifest: Manifest, spec: SpecExpectation | None) -> dict[str, 
     play = manifest.doc.get("play")
     return {p.id: ImagingJob(by_pool.get(p.id), manifest.doc["game"]["number"],
                              manifest.doc.get("print", {}).get("virn_digits"), symbols, free_tiers, play,
-                             spot_symbols(spec, play, list(p.columns)) if spec is not None else None)
+                             spot_symbols(spec, play, list(p.columns)) if spec is not None else None,
+                             manifest.sign)
             for p in manifest.pools}
 
 
@@ -300,7 +306,7 @@ def pool_imaging(folder: Path, pool: PoolEntry, job: ImagingJob, table: pl.DataF
         return "skip", f"pool {pool.id}: needs step 2: {entry['name']} is missing", None
     try:
         msg, found = check_imaging(folder, pool, entry, job.game, job.virn_digits, job.symbols, table,
-                                   job.free_tiers, job.play, job.spot_symbols)
+                                   job.free_tiers, job.play, job.spot_symbols, job.sign)
     except VerificationError as exc:
         return "fail", exc.reason, None
     except Exception as exc:

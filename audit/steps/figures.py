@@ -24,7 +24,7 @@ def decimal_text(num: int, den: int, places: int = 4) -> str:
     return f"{q // scale}.{q % scale:0{places}d}"
 
 
-def check_figures(table: pl.DataFrame, pool: PoolEntry) -> str:
+def check_figures(table: pl.DataFrame, pool: PoolEntry, sign: str = "$") -> str:
     """(5) counts, winners, prize cost, odds and payout recounted from the table equal the manifest's."""
     problems = []
     stated = {t.id: t for t in pool.tiers}
@@ -60,9 +60,9 @@ def check_figures(table: pl.DataFrame, pool: PoolEntry) -> str:
     if problems:
         raise VerificationError(Step.FIGURES, "; ".join(problems))
     unit = "shares" if pool.raw.get("denomination_cents") is not None else "tickets"  # an eInstant's
-    dollars = f"${cost // 100:,}.{cost % 100:02d}"
+    amount = f"{sign}{cost // 100:,}.{cost % 100:02d}"  # the game's currency (docs/manifest.md)
     return (f"{len(pool.tiers) - 1} prize tiers and the losing tier, {tickets:,} {unit}, {winners:,} "
-            f"winners, prize cost {dollars}, odds 1 in {odds}, payout {payout}% as stated")
+            f"winners, prize cost {amount}, odds 1 in {odds}, payout {payout}% as stated")
 
 
 def check_totals(manifest: Manifest) -> str:

@@ -24,7 +24,7 @@ from poolgen.backoffice.index import Index, open_index
 from poolgen.backoffice.tickets import Ticket, default_clerk, default_desk
 from poolgen.backoffice.vouched import SignedRun, signed
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER
-from poolgen.money import fmt_cents
+from poolgen.money import CURRENCIES, USD, Currency, fmt_cents
 
 WHERE = {"high": "a high-tier prize: claim at the claim centre",
          "low": "a low-tier prize: claim at a retailer or the low-tier desk"}
@@ -51,19 +51,21 @@ class Answer:
     head: str | None = None  # with a ledger: its head after this claim was recorded (section 4)
     book: str | None = None  # the ticket's book GGG-BBBBBBB (with check digits that hold)
     book_state: str | None = None  # its state in the books ledger; None without one (section 8)
+    currency: str = "USD"  # the game's (the manifest's `game.currency`): `prize` is written in it
 
     @property
     def pays(self) -> bool:
         return self.outcome == "prize"
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "pays": self.pays,
-                "prize": None if self.prize_cents is None else fmt_cents(self.prize_cents)}
+        cur = CURRENCIES[self.currency]
+        return {**{k: v for k, v in asdict(self).items() if k != "currency"}, "pays": self.pays,
+                "prize": None if self.prize_cents is None else fmt_cents(self.prize_cents, cur)}
 
 
-def prize_text(cents: int, free: bool) -> str:
-    return f"a free ticket (worth {fmt_cents(cents)}): hand over a new ticket, not cash" if free \
-        else f"prize {fmt_cents(cents)}"
+def prize_text(cents: int, free: bool, currency: Currency = USD) -> str:
+    return f"a free ticket (worth {fmt_cents(cents, currency)}): hand over a new ticket, not cash" if free \
+        else f"prize {fmt_cents(cents, currency)}"
 
 
 class Desk:
@@ -125,14 +127,16 @@ class Desk:
                       f"{pay.at}, desk {pay.desk}, clerk {pay.clerk}{run}; refusing a second claim "
                       f"(claim no. {no}, recorded)", prize_cents=answer.prize_cents,
                       free_ticket=answer.free_ticket, tier=answer.tier, claim_no=no, first=first,
-                      head=self.ledger.head, book=answer.book, book_state=answer.book_state)
+                      head=self.ledger.head, book=answer.book, book_state=answer.book_state,
+                      currency=answer.currency)
 
     def _answer(self, ticket: Ticket, virn: str) -> Answer:
         b, tid = ticket.barcode, ticket.ticket_id
         name = f"{b} ({tid})"
 
         def say(outcome: str, text: str, **more: Any) -> Answer:
-            return Answer(tid, b, outcome, f"{name}: {text}", **more)
+            return Answer(tid, b, outcome, f"{name}: {text}", **more,
+                          currency=self.run.folder.currency.code)
 
         if not ticket.check_digits_hold:
             return say("not a barcode number", "not a barcode number (its check digits fail)")
@@ -156,8 +160,9 @@ class Desk:
         if mine:
             tier, value = next(iter(mine.items()))
             cents, free = value & CENTS, bool(value & FREE)
-            return say("prize", f"{prize_text(cents, free)} ({tier} tier)", prize_cents=cents,
-                       free_ticket=free, tier=tier, **known)
+            shown = prize_text(cents, free, self.run.folder.currency)
+            return say("prize", f"{shown} ({tier} tier)", prize_cents=cents, free_ticket=free, tier=tier,
+                       **known)
         if all(v == OTHER_TIER for v in values.values()):
             if len(values) > 1:
                 raise BackOfficeError(f"{self.run.path}: the validation files disagree on {b}; refusing")

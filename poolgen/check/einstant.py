@@ -20,6 +20,7 @@ _NONE = "none: no share of a pool wins the tier"
 
 
 def check_einstant(game: Game, sales: EInstant, result: GameCheck) -> None:
+    cur = game.currency
     result.pools += [figures(p) for p in game.pools]
     first = result.pools[0]
     size = first.tickets
@@ -44,12 +45,12 @@ def check_einstant(game: Game, sales: EInstant, result: GameCheck) -> None:
             if not ok:
                 result.problem("(i)", f"{row} odds", f"1 in {d.count_odds}", f"1 in {shown}")
         for j, printed in enumerate(d.amounts or ()):
-            denom, _ = parse_printed(denoms[j])
+            denom, _ = parse_printed(denoms[j], cur)
             want = t.times * denom
-            got = printed_cents(printed, result, f"(i) {row}, ${denoms[j]} column")
+            got = printed_cents(printed, result, f"(i) {row}, {cur.sign}{denoms[j]} column")
             if got != want:
-                result.problem("(i)", f"{row}, ${denoms[j]} column", printed,
-                               f"{t.times:f} x {fmt_cents(denom)} = {fmt_cents(int(want))}")
+                result.problem("(i)", f"{row}, {cur.sign}{denoms[j]} column", printed,
+                               f"{t.times:f} x {fmt_cents(denom, cur)} = {fmt_cents(int(want), cur)}")
     order, made = sales.order_shares, len(game.pools) * size  # one pool per price
     if order != made:  # regulations say "approximately": reported, not failed
         result.notes.append(f"{game.name}: einstant.order_shares: published {order:,}; the pools make "

@@ -129,10 +129,10 @@ class GameCheck:
 
 def printed_cents(text: str, result: GameCheck, where: str) -> int:
     """An amount as printed, in cents; one printed oddly is noted."""
-    cents, well_formed = parse_printed(text)
+    cents, well_formed = parse_printed(text, result.game.currency)
     if not well_formed:
         result.notes.append(f"{result.game.name}: {where}: {text!r} is printed oddly; "
-                            f"read as {fmt_cents(cents)}")
+                            f"read as {fmt_cents(cents, result.game.currency)}")
     return cents
 
 

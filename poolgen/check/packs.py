@@ -318,6 +318,6 @@ def check_packs(game: Game, result: GameCheck, layouts: bool = True) -> None:
         floor = "min_prize_times" if packs.block is not None else "min_prize_value"  # as the spec names it
         said = "; ".join(f"{floor if name == 'min_prize_value' else name} {100 * share:.3g}%"
                          for name, share in shares.items())
-        money = f" (min {fmt_cents(rules.min_cents)})" if rules.min_cents is not None else ""
+        money = f" (min {fmt_cents(rules.min_cents, game.currency)})" if rules.min_cents is not None else ""
         result.notes.append(f"{game.name}: pool {pool.id}: {table} a uniform shuffle would leave breaking "
                             f"each parameter{money}: {said}; {proof}")

@@ -20,6 +20,7 @@ __all__ = ["check_printed", "split_note"]
 
 
 def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
+    cur = game.currency
     result.pools += [figures(p) for p in game.pools]
     first = result.pools[0]
     tickets = sum(p.tickets for p in result.pools)
@@ -47,18 +48,18 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
         if free and zero_free:
             free_cost += count * t.cents
         if t.published.cost is not None:
-            label = t.published.label or fmt_cents(t.cents)
+            label = t.published.label or fmt_cents(t.cents, cur)
             row = f"row {t.index} ({label})"
             printed = printed_cents(t.published.cost, result, f"(i) {row} prize cost")
             if printed != cost:
-                result.problem("(i)", f"{row} prize cost", fmt_cents(printed),
-                               f"{count:,} x {fmt_cents(0 if free and zero_free else t.cents)} = "
-                               f"{fmt_cents(cost)}")
+                result.problem("(i)", f"{row} prize cost", fmt_cents(printed, cur),
+                               f"{count:,} x {fmt_cents(0 if free and zero_free else t.cents, cur)} = "
+                               f"{fmt_cents(cost, cur)}")
         if t.published.odds is not None:  # the row's "1 in": the order's tickets over its count
             ok, shown = odds_match(t.published.odds, Fraction(order.tickets, count), pub.row_odds_rounding) \
                 if count else (False, "none: no ticket of the row in the order")
             if not ok:
-                row = f"row {t.index} ({t.published.label or fmt_cents(t.cents)})"
+                row = f"row {t.index} ({t.published.label or fmt_cents(t.cents, cur)})"
                 hint = _truncated(t.published.odds, count, order, pub) if count else ""
                 result.problem("(j)", f"{row} odds", f"1 in {t.published.odds}",
                                shown if not count else f"1 in {shown}{hint}")
@@ -68,14 +69,14 @@ def check_printed(game: Game, sales: Printed, result: GameCheck) -> None:
     if pub.subtotal_cost is not None:
         printed = printed_cents(pub.subtotal_cost, result, "(i) sub-total")
         if printed != subtotal:
-            result.problem("(i)", "prize cost sub-total", fmt_cents(printed), fmt_cents(subtotal))
+            result.problem("(i)", "prize cost sub-total", fmt_cents(printed, cur), fmt_cents(subtotal, cur))
     other = sum(printed_cents(c.amount, result, f"(i) {c.name}") for c in pub.other_costs)
     if pub.total_cost is not None:
         printed = printed_cents(pub.total_cost, result, "(i) total")
         if printed != subtotal + other:
-            result.problem("(i)", "prize cost total", fmt_cents(printed),
-                           f"{fmt_cents(subtotal)} + {fmt_cents(other)} other = "
-                           f"{fmt_cents(subtotal + other)}")
+            result.problem("(i)", "prize cost total", fmt_cents(printed, cur),
+                           f"{fmt_cents(subtotal, cur)} + {fmt_cents(other, cur)} other = "
+                           f"{fmt_cents(subtotal + other, cur)}")
     if pub.odds is not None and order.odds is not None:
         ok, shown = odds_match(pub.odds, order.odds)
         if not ok:

@@ -69,10 +69,10 @@ def _print_game(console: Console, r: GameCheck) -> None:
                 "payout %", "top prize"):  # pool ids as `generate --pool` takes them; printed: the order
         table.add_column(col, justify="right" if col != "pool" else "left")
     for p in r.pools + ([r.order] if r.order else []):
-        table.add_row(p.id, fmt_cents(p.price_cents), f"{p.tickets:,}", f"{p.winners:,}",
+        table.add_row(p.id, fmt_cents(p.price_cents, s.currency), f"{p.tickets:,}", f"{p.winners:,}",
                       f"{p.losers:,}", str(round_half_up(p.odds, 2)) if p.odds else "-",
-                      fmt_cents(p.prize_cost_cents), str(round_half_up(p.payout, 2)),
-                      fmt_cents(p.top_prize_cents))
+                      fmt_cents(p.prize_cost_cents, s.currency), str(round_half_up(p.payout, 2)),
+                      fmt_cents(p.top_prize_cents, s.currency))
     console.print(table)
     for note in r.notes:
         console.print(f"  [yellow]note[/] {escape(note)}", soft_wrap=True)

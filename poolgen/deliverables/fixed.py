@@ -21,7 +21,7 @@ from poolgen.deliverables.imaging import spot_alphabets
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Printed
 
-__all__ = ["Field", "art_prefix", "fixed_layout", "layout_csv", "records"]
+__all__ = ["Field", "art_prefix", "fixed_layout", "layout_csv", "press_bytes", "records"]
 
 NUMBER, DIGITS, TEXT = "N", "D", "A"
 LAYOUT_HEADER = "field,start,end,width,type\n"
@@ -83,7 +83,9 @@ def fixed_layout(game: Game, columns: list[str], art: Mapping[str, Mapping[str, 
 
 
 def _ascii(game: Game, name: str, value: str) -> str:
-    if not all(" " <= ch <= "~" for ch in value):
+    """`value` if every character is printable ASCII or the game's currency sign (one byte in ISO
+    8859-15: docs/validation.md section 4)."""
+    if not all(" " <= ch <= "~" or ch == game.currency.sign for ch in value):
         raise RunError(f"{game.file}: {name}: {value!r} is not printable ASCII; fixed-width records "
                        f"are ASCII only (--format csv writes UTF-8)")
     if value.endswith(" "):
@@ -92,22 +94,30 @@ def _ascii(game: Game, name: str, value: str) -> str:
     return value
 
 
+def press_bytes(csv: bytes, sign: str) -> bytes:
+    """Records as polars writes them (UTF-8) as the press reads them: ISO 8859-15, one byte a character
+    (ASCII as is; the game's currency sign £ 0xA3, € 0xA4)."""
+    return csv if " " <= sign <= "~" else csv.replace(sign.encode(), sign.encode("iso8859_15"))
+
+
 def layout_csv(fields: list[Field]) -> bytes:
     """The layout file: `field,start,end,width,type`, one row a field in record order."""
     rows = "".join(f"{f.name},{f.start},{f.end},{f.width},{f.type}\n" for f in fields)
     return (LAYOUT_HEADER + rows).encode("ascii")
 
 
-def records(table: pl.DataFrame, fields: list[Field], where: str) -> pl.DataFrame:
+def records(table: pl.DataFrame, fields: list[Field], where: str, sign: str = "$") -> pl.DataFrame:
     """`table` (the export's text columns, in the layout's order) as one column of records, each exactly
-    the layout's length; RunError naming the first field a value of which does not fit."""
+    the layout's length (text: printable ASCII or the game's currency `sign`); RunError naming the first
+    field a value of which does not fit."""
+    text = r"^[ -~]*$" if " " <= sign <= "~" else rf"^[ -~{sign}]*$"
     if table.columns != [f.name for f in fields]:
         raise RunError(f"{where}: its columns are not those of the layout")
     checks = []
     for f in fields:
         col = pl.col(f.name)
         fits = col.str.len_chars() == f.width if f.type == DIGITS else col.str.len_chars() <= f.width
-        checks.append((f, (fits & col.str.contains(r"^[ -~]*$" if f.type == TEXT else r"^[0-9]+$"))
+        checks.append((f, (fits & col.str.contains(text if f.type == TEXT else r"^[0-9]+$"))
                        .fill_null(False)))
     if not table.select(pl.all_horizontal([c for _, c in checks]).all()).item():
         f, fits = next((f, c) for f, c in checks if not table.select(c.all()).item())

@@ -39,7 +39,7 @@ import polars as pl
 
 from audit.errors import UnusableInput
 from audit.read.runfiles import IMAGING_COLUMNS, MAX_RUN_FILE_BYTES, check_run_parquet, read_run_bytes
-from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, records
+from poolgen.deliverables.fixed import art_prefix, fixed_layout, layout_csv, press_bytes, records
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import OutputError, PoolgenError, RunError
 from poolgen.files.read import open_input
@@ -166,8 +166,13 @@ def export_fixed(run: Path, manifest: Mapping[str, Any], game: Game, out: Path,
     def write(f: BinaryIO) -> int:
         rows, total = 0, _started(run, manifest, tables, progress)
         for name, load in tables:
-            data = records(first.pop() if first else load(), fields, f"{run / name}")
-            data.write_csv(f, include_header=False, quote_style="never")
+            data = records(first.pop() if first else load(), fields, f"{run / name}", game.currency.sign)
+            if game.currency.sign.isascii():
+                data.write_csv(f, include_header=False, quote_style="never")
+            else:  # one byte a character (docs/validation.md section 4): the sign in ISO 8859-15
+                for at in range(0, data.height, 65536):  # a slice at a time: never the file's text whole
+                    chunk = data.slice(at, 65536).write_csv(include_header=False, quote_style="never")
+                    f.write(press_bytes(chunk.encode(), game.currency.sign))
             rows += data.height
             progress(rows, total, f"{name} written")
         return rows

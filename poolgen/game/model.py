@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from poolgen.errors import SpecError
 from poolgen.files.read import display
 from poolgen.game.packs import Packs
+from poolgen.money import USD, Currency
 
 if TYPE_CHECKING:  # types only: numpy and the DRBG are not needed to read a game
     import numpy as np
@@ -279,6 +280,7 @@ class Game:
     play: Play
     published: Published
     packs: Packs = Packs()  # a printed game's pack parameters (poolgen/game/packs.py)
+    currency: Currency = USD  # `game.currency`: what every amount shown is written in (poolgen/money.py)
 
     @property
     def kind(self) -> Literal["printed", "einstant"]:

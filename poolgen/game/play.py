@@ -22,6 +22,7 @@ import numpy as np
 
 from poolgen.errors import SpecError
 from poolgen.game.model import CheckResult, Game, Pool, Symbol
+from poolgen.money import Currency
 
 if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
@@ -236,8 +237,9 @@ class AreaStyle(Protocol[ParamsT]):
         """The area's sections as printed: (title, cells (column, text, caption, prize, prize caption))."""
         ...
 
-    def explain(self, area_id: str, params: ParamsT, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
-        """What the row wins here, in words, and the columns that win."""
+    def explain(self, area_id: str, params: ParamsT, row: Mapping[str, Any],
+                currency: Currency = ...) -> tuple[list[str], set[str]]:
+        """What the row wins here, in words (amounts in `currency`, the game's), and the columns that win."""
         ...
 
 

@@ -28,7 +28,7 @@ from poolgen.limits import (
     MAX_TIERS,
     pool_memory,
 )
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 
 # the characters that reorder text on display (Unicode bidirectional marks, embeddings, overrides
 # and isolates): refused in a spec's text as control characters are (docs/new-game.md, section 1)
@@ -83,9 +83,10 @@ def _text_limit(where: str) -> int:
     return _TEXT_LIMITS.get(where, MAX_STRING_CHARS)
 
 
-def bound_money(r: _Fails, where: str, cents: int) -> int:
+def bound_money(r: _Fails, where: str, cents: int, currency: Currency = USD) -> int:
     if cents > MAX_MONEY_CENTS:
-        raise r.fail(where, f"{fmt_cents(cents)} is more than {fmt_cents(MAX_MONEY_CENTS)}")
+        raise r.fail(where, f"{fmt_cents(cents, currency)} is more than "
+                            f"{fmt_cents(MAX_MONEY_CENTS, currency)}")
     return cents
 
 

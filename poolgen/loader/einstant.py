@@ -31,7 +31,7 @@ __all__ = ["read_einstant"]
 
 KINDS = ("printed", "einstant")
 _TOP = {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout", "blocks"}
-_GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source"}
+_GAME = {"name", "number", "regulation", "rules", "id", "style", "kind", "source", "currency"}
 _EINSTANT = {"denominations", "play_areas", "pool_shares", "order_shares", "counts_per"}
 # what check reconciles for an eInstant (table (j), per pool); winners and costs it would not
 _PUBLISHED = {"odds", "losers", "losers_odds"}
@@ -75,7 +75,8 @@ def read_einstant(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Ga
                                       play, layout))
     return Game(path=path, sha256=sha256, id=game_id, name=name, number=number, regulation=regulation,
                 source=source, sales=sales, symbols=symbols, tiers=tiers, pools=pools,
-                play=TicketPlay(style, module, params), published=published, packs=blocks)
+                play=TicketPlay(style, module, params), published=published, packs=blocks,
+                currency=r.currency)
 
 
 def _id_and_style(r: Reader, game: dict[str, Any], kind: str) -> tuple[str, str]:

@@ -19,6 +19,7 @@ from poolgen.files.read import display, parse_toml, read_input
 from poolgen.game.model import Game
 from poolgen.limits import MAX_SPEC_BYTES
 from poolgen.loader.bounds import bound_values
+from poolgen.loader.currency import read_currency
 from poolgen.loader.einstant import read_einstant
 from poolgen.loader.printed import read_printed
 from poolgen.loader.reader import Reader
@@ -49,4 +50,5 @@ def load_spec(path: Path | str) -> Game:
     if fmt is None or isinstance(fmt, bool) or not isinstance(fmt, int) or fmt not in FORMS:
         raise r.fail("format", "missing field" if fmt is None else
                      f"must be 1 or 2 (a game of play areas), not {fmt!r}")
+    r.currency = read_currency(r, doc)  # before any amount is read
     return FORMS[fmt](r, path, hashlib.sha256(raw_bytes).hexdigest(), doc)

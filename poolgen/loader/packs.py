@@ -101,7 +101,8 @@ def read_blocks(r: Reader, doc: dict[str, Any], tiers: tuple[Tier, ...], pool_sh
         for pool in pools:
             if times * pool.price_cents != int(times * pool.price_cents):
                 raise r.fail("blocks.min_prize_times", f"{times} x the share price of pool {pool.id} "
-                                                       f"({fmt_cents(pool.price_cents)}) is not whole cents")
+                                                       f"({fmt_cents(pool.price_cents, r.currency)}) is not "
+                                                       "whole cents")
     for key in ("caps", "spacing"):
         for where, entry in _entries(r, raw, key, "blocks"):
             if "prize" in entry:
@@ -180,7 +181,7 @@ def _tier_ids(r: Reader, entry: dict[str, Any], where: str, tiers: tuple[Tier, .
         cents = r.money(entry, "prize", where)
         ids = tuple(t.id for t in tiers if t.cents == cents)
         if not ids:
-            raise r.fail(f"{where}.prize", f"no tier pays {fmt_cents(cents)}")
+            raise r.fail(f"{where}.prize", f"no tier pays {fmt_cents(cents, r.currency)}")
         return ids
     listed = r.get(entry, "tiers", where, list)
     if not listed or any(not isinstance(t, str) for t in listed):
@@ -245,8 +246,8 @@ def _possible(r: Reader, packs: Packs, pool: Pool, m: int, table: str = "packs",
     if floor is not None and pool.prize_cost_cents < books * floor:
         field = "min_prize_times" if packs.min_prize_times is not None else "min_prize_value"
         raise r.fail(f"{table}.{field}",
-                     f"{name} pays {fmt_cents(pool.prize_cost_cents)} in all{when}, less than "
-                     f"{fmt_cents(floor)} x {books:,} = {fmt_cents(books * floor)}")
+                     f"{name} pays {fmt_cents(pool.prize_cost_cents, r.currency)} in all{when}, less than "
+                     f"{fmt_cents(floor, r.currency)} x {books:,} = {fmt_cents(books * floor, r.currency)}")
     for cap in packs.caps:
         held = sum(count[t] for t in cap.tiers)
         if held > books * cap.at_most:

@@ -35,15 +35,15 @@ from poolgen.limits import (
 )
 from poolgen.loader.areas import NAME, AreaContext, read_areas, read_tiers
 from poolgen.loader.bounds import bound_pools, bound_sizes
+from poolgen.loader.currency import amounts_as_printed
 from poolgen.loader.packs import read_packs
 from poolgen.loader.published import read_published
 from poolgen.loader.reader import Reader
-from poolgen.money import fmt_cents, parse_printed
 
 __all__ = ["read_printed"]
 
 _TOP = {"format", "game", "printed", "play", "areas", "symbols", "tiers", "published", "packs"}
-_GAME = {"id", "name", "number", "regulation", "source", "prize_table"}
+_GAME = {"id", "name", "number", "regulation", "source", "prize_table", "currency"}
 _PRINT_SETTINGS = {"virn_digits", "high_tier_prize"}
 _PRINTED = {"price", "order_tickets", "pool_tickets", "first_ticket", "last_ticket", "counts_per",
             "last_pool", "split"} | _PRINT_SETTINGS
@@ -111,7 +111,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     ctx = AreaContext(r, groups)
     areas = read_areas(r, doc, ctx)
     _symbol_roles(r, doc, symbols, ctx.roles)
-    _amounts_as_printed(r, symbols)
+    amounts_as_printed(r, symbols)
     _art_shown(r, areas, symbols)
     tiers, wins = read_tiers(r, doc, {a.id: a for a in areas}, max_wins)
     free_rows = [t for t in tiers if any(w.prize.free for w in wins[t.id])]
@@ -147,7 +147,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
         regulation=r.get(game, "regulation", "game", str), source=r.get(game, "source", "game", str),
         sales=printed, symbols=tuple(symbols), tiers=tiers, pools=pools, play=play_model,
         published=replace(figures, free_ticket_cost=_FREE_TICKET_COSTS[free_cost],
-                          row_odds_rounding=_ROW_ODDS_ROUNDINGS[row_odds]), packs=packs,
+                          row_odds_rounding=_ROW_ODDS_ROUNDINGS[row_odds]), packs=packs, currency=r.currency,
     )
 
 
@@ -240,22 +240,6 @@ def _art_of_group(r: Reader, group: str, members: list[Symbol]) -> None:
         if other is not s:
             raise r.fail(f"symbols[{s.index}].art", f"duplicate art {s.art!r} in group {group!r} "
                                                     f"(symbols[{other.index}] has it)")
-
-
-def _amounts_as_printed(r: Reader, symbols: list[Symbol]) -> None:
-    """A cash prize symbol printed as a well-formed dollar amount alone ("$5.00", "$1,000") is worth that
-    amount: the player reads the symbol, and "$5.00" worth $50.00 would pay what no ticket says."""
-    for s in symbols:
-        if s.cents is None or s.free or not s.symbol.startswith("$"):
-            continue
-        try:
-            printed, well_formed = parse_printed(s.symbol)
-        except ValueError:  # "$1,000/WK 20 YRS": words, read with the caption
-            continue
-        if well_formed and printed != s.cents:
-            raise r.fail(f"symbols[{s.index}].symbol", f"{s.symbol!r} reads as {fmt_cents(printed)}, but its "
-                                                       f"value is {fmt_cents(s.cents)}: a player reads the "
-                                                       "amount printed")
 
 
 def _told_apart(r: Reader, areas: list[Area]) -> None:

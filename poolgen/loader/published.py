@@ -64,7 +64,7 @@ def _printed(r: Reader, table: Mapping[str, Any], key: str, where: str, parse: C
 def printed_amount(r: Reader, table: Mapping[str, Any], key: str, where: str,
                    required: bool = False) -> str | None:
     """An amount as printed (its text); odd comma grouping is allowed here (the check reports it)."""
-    _printed(r, table, key, where, parse_printed, required)
+    _printed(r, table, key, where, lambda text: parse_printed(text, r.currency), required)
     return table.get(key)
 
 

@@ -12,7 +12,7 @@ from poolgen.errors import SpecError
 from poolgen.files.read import display
 from poolgen.limits import bounded_decimal
 from poolgen.loader.bounds import bound_money
-from poolgen.money import parse_printed
+from poolgen.money import USD, parse_printed
 
 _KIND_NAMES: dict[type, str] = {str: "string", list: "list", dict: "table", int: "whole number"}
 _T = TypeVar("_T")
@@ -24,6 +24,7 @@ class Reader:
 
     def __init__(self, path: Path) -> None:
         self.file = display(path)  # as the user typed it: two folders' game.toml are told apart
+        self.currency = USD  # the spec's `game.currency`, read first (poolgen/loader/load.py)
 
     def fail(self, where: str, why: str) -> SpecError:
         return SpecError(f"{self.file}: {where}: {why}")
@@ -110,12 +111,12 @@ class Reader:
         if not isinstance(value, str):
             raise self.fail(f"{where}.{key}", f"money must be a decimal string, not {value!r}")
         try:
-            cents, well_formed = parse_printed(value)
+            cents, well_formed = parse_printed(value, self.currency)
         except ValueError as exc:
             raise self.fail(f"{where}.{key}", str(exc)) from None
         if not well_formed:
             raise self.fail(f"{where}.{key}", f"{value!r} is not a well-formed amount")
-        return bound_money(self, f"{where}.{key}", cents)
+        return bound_money(self, f"{where}.{key}", cents, self.currency)
 
     def decimal(self, table: Mapping[str, Any], key: str, where: str) -> Decimal:
         value = self.get(table, key, where, str)

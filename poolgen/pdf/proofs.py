@@ -25,7 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 from poolgen.deliverables.identity import barcode
 from poolgen.errors import RunError
 from poolgen.game.model import Game, Printed, Symbol
-from poolgen.money import fmt_cents
+from poolgen.money import Currency, fmt_cents
 from poolgen.pdf.barcode import BARCODE_STRIP, draw_barcode
 from poolgen.pdf.draw import BAD, GOOD, GREY, INK, box, centred, left
 from poolgen.pdf.evaluation import Evaluation, evaluate, required_columns
@@ -71,11 +71,11 @@ def _header(c: Canvas, run: RunFolder, title: str, page: int, pages: int, specim
     c.drawRightString(W - MARGIN, 20, "poolgen proof")
 
 
-def _statement(c: Canvas, t: _Ticket, x: float, y: float, w: float, h: float) -> None:
+def _statement(c: Canvas, t: _Ticket, cur: Currency, x: float, y: float, w: float, h: float) -> None:
     recorded = t.row["prize_cents"]
     agrees = recorded == t.ev.prize_cents
     box(c, x, y, w, h, fill=white, stroke=GOOD if agrees else BAD, width=1.5, radius=6)
-    left(c, x + 12, y + h - 22, f"THIS LAYOUT PAYS {fmt_cents(t.ev.prize_cents)}",
+    left(c, x + 12, y + h - 22, f"THIS LAYOUT PAYS {fmt_cents(t.ev.prize_cents, cur)}",
           "Helvetica-Bold", 15, GOOD if t.ev.prize_cents else INK)
     verdict = "agrees" if agrees else "DOES NOT AGREE with the layout"
     c.setFont("Helvetica-Bold", 9)
@@ -83,7 +83,7 @@ def _statement(c: Canvas, t: _Ticket, x: float, y: float, w: float, h: float) ->
     source = "Specimen of" if t.specimen else "Pool record:"
     c.drawRightString(x + w - 12, y + h - 20,
                       f"{source} {_tier_label(t.row['tier'])}, prize "
-                      f"{fmt_cents(recorded)} - {verdict}")
+                      f"{fmt_cents(recorded, cur)} - {verdict}")
     top, bottom = y + h - 36, y + 5
     rows = int((top - bottom) // 10.5) + 1
     parts = [(k, p) for k, line in enumerate(t.ev.lines)
@@ -130,12 +130,13 @@ def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, coun
     printed = isinstance(game.sales, Printed)
     kind = "SPECIMEN " if t.specimen else ""
     if printed:
-        title = (f"{game.name} (game {game.number}), {fmt_cents(pool['price_cents'])} {kind}ticket "
-                 f"{row['ticket']}")
+        title = (f"{game.name} (game {game.number}), {fmt_cents(pool['price_cents'], game.currency)} "
+                 f"{kind}ticket {row['ticket']}")
         sub = (f"Pool {pool['id']}, position {row['position']:,}, book {row['book']:07d}, "
                f"ticket {row['ticket_no']:03d}, {_tier_label(row['tier'])}")
     else:
-        title = f"{game.name} (eInstant), {fmt_cents(pool['price_cents'])} {kind}share {row['ticket']}"
+        title = (f"{game.name} (eInstant), {fmt_cents(pool['price_cents'], game.currency)} {kind}share "
+                 f"{row['ticket']}")
         sub = (f"Pool {pool['id']}, serial {row['serial']:07d}, position {row['position']:,}, "
                f"{_tier_label(row['tier'])}")
     if t.specimen:
@@ -154,7 +155,7 @@ def _ticket_page(c: Canvas, run: RunFolder, game: Game, t: _Ticket, n: int, coun
         draw_barcode(c, number, MARGIN, 36 + statement_h + 6 + 4)
     if t.specimen:
         _watermark(c, MARGIN, face_bottom, W - 2 * MARGIN, face_top - face_bottom)
-    _statement(c, t, MARGIN, 36, W - 2 * MARGIN, statement_h)
+    _statement(c, t, game.currency, MARGIN, 36, W - 2 * MARGIN, statement_h)
 
 
 def _watermark(c: Canvas, x: float, y: float, w: float, h: float) -> None:
@@ -229,7 +230,7 @@ def _cover(c: Canvas, run: RunFolder, game: Game, selection: str, count: int, pa
 
 
 def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: int,
-           pages: int, first_ticket_page: int) -> None:
+           pages: int, first_ticket_page: int, cur: Currency) -> None:
     _header(c, run, "Index of the proofs", page, pages, tickets[0].specimen if tickets else True)
     cols = [("#", 0), ("page", 40), ("pool", 90), ("tier", 170), ("ticket", 260),
             ("prize (record)", 420), ("layout pays", 530)]
@@ -241,8 +242,8 @@ def _index(c: Canvas, run: RunFolder, tickets: list[_Ticket], first: int, page: 
         t = tickets[n]
         agrees = t.ev.prize_cents == t.row["prize_cents"]
         values = [str(n + 1), str(first_ticket_page + n), t.pool["id"], t.row["tier"],
-                  t.row["ticket"], fmt_cents(t.row["prize_cents"]),
-                  fmt_cents(t.ev.prize_cents) + ("" if agrees else "  DISAGREES")]
+                  t.row["ticket"], fmt_cents(t.row["prize_cents"], cur),
+                  fmt_cents(t.ev.prize_cents, cur) + ("" if agrees else "  DISAGREES")]
         for (_, dx), v in zip(cols, values, strict=True):
             left(c, MARGIN + dx, y, v, "Helvetica", 9, INK if agrees else BAD)
         y -= 15.5
@@ -287,7 +288,7 @@ def _document(run: RunFolder, game: Game, tickets: list[_Ticket], selection: str
     _cover(c, run, game, selection, len(tickets), pages, specimens)
     c.showPage()
     for k in range(index_pages):
-        _index(c, run, tickets, k * INDEX_ROWS, 2 + k, pages, 2 + index_pages)
+        _index(c, run, tickets, k * INDEX_ROWS, 2 + k, pages, 2 + index_pages, game.currency)
         c.showPage()
     for n, t in enumerate(tickets):
         _ticket_page(c, run, game, t, n + 1, len(tickets), 2 + index_pages + n, pages)

@@ -29,6 +29,7 @@ from audit.read.runfiles import IMAGING_COLUMNS, POOL_COLUMNS, check_run_parquet
 from poolgen.errors import RunError
 from poolgen.game.model import Game
 from poolgen.loader import default_spec_dir, load_spec
+from poolgen.money import CURRENCIES, Currency
 from poolgen.run.manifest import MANIFEST
 
 __all__ = ["RunFolder", "open_run", "spec_for"]
@@ -56,6 +57,11 @@ class RunFolder:
     @property
     def kind(self) -> str:
         return self.parsed.kind
+
+    @property
+    def currency(self) -> Currency:
+        """The game's currency: the manifest's `game.currency` (checked by `parsed`), USD when absent."""
+        return CURRENCIES[self.parsed.currency]
 
     @property
     def pools(self) -> list[dict[str, Any]]:

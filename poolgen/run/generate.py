@@ -42,6 +42,7 @@ from poolgen.files.write import canonical_bytes, secret_output, staged_folder, w
 from poolgen.game.model import Game, Pool, Printed
 from poolgen.interrupts import deferred, pause_point, starting_workers, worker_init
 from poolgen.loader import load_spec
+from poolgen.money import USD
 from poolgen.rng import ALGORITHM
 from poolgen.rng.drbg import label_text
 from poolgen.rng.labels import stream_label
@@ -219,7 +220,7 @@ def manifest_document(game: Game, seed: bytes, now: datetime, run_id: str, pools
         "spec": {"file": game.path.name, "sha256": game.sha256},
         "game": {"name": game.name, "number": game.number, "regulation": game.regulation,
                  "rules": game.id, "kind": game.kind, "tickets_per_book": game.tickets_per_book}
-        | game.play.game_entry(),
+        | game.play.game_entry() | ({} if game.currency == USD else {"currency": game.currency.code}),
         "drbg": {"algorithm": ALGORITHM, "streams": streams},
         "seed_commitment": {"algorithm": 'SHA-256("poolgen/seed-commitment/v1" || seed)',
                             "value": commitment(seed)},

@@ -42,7 +42,7 @@ PUBLIC_FIELDS = frozenset({
     "tool.code.algorithm", "tool.code.sha256", "tool.code.files",
     "spec.file", "spec.sha256",
     "game.name", "game.number", "game.regulation", "game.rules", "game.kind", "game.tickets_per_book",
-    "game.style",
+    "game.style", "game.currency",
     "drbg.algorithm", "drbg.streams[]",
     "seed_commitment.algorithm", "seed_commitment.value",
     # the seed ceremony (docs/ceremony.md): what it binds, the parties' public keys, hashes of their

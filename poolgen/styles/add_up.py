@@ -23,7 +23,7 @@ from poolgen.game.play import (
     prize_entry,
     shown_prize_win,
 )
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
 FIELDS: frozenset[str] = frozenset({"games", "spots", "numbers", "target", "reach", "prizes"})
@@ -176,7 +176,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return sections
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the spots of the winning games."""
     lines, winning = [], set()
     for g in range(params.games):
@@ -188,5 +189,6 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         total = sum(int(s.code) for s in shown if s)
         if total in params.targets if params.exactly else total >= params.targets[0]:
             winning |= {*names, f"{area_id}_prize_{g}"}
-            lines.append(f"{area_id}, game {g + 1}: adds up to {total}: wins {fmt_cents(z.cents or 0)}.")
+            lines.append(f"{area_id}, game {g + 1}: adds up to {total}: wins "
+                         f"{fmt_cents(z.cents or 0, currency)}.")
     return lines, winning

@@ -14,7 +14,7 @@ import numpy as np
 
 from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, prize_entry, shown_prize_win
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
 FIELDS: frozenset[str] = frozenset({"spots", "prizes", "pictures", "most_alike"})
@@ -133,7 +133,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return [("BONUS: REVEAL A WIN AMOUNT", cells)]
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the columns that win."""
     lines, winning = [], set()
     for j, name in enumerate(columns(area_id, params)):
@@ -142,7 +143,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             s = params.prizes[code - len(params.pictures)]
             winning.add(name)
             lines.append(f"{area_id}, spot {j + 1}: {s.captioned} revealed: wins "
-                         f"{fmt_cents(s.cents)}.")
+                         f"{fmt_cents(s.cents, currency)}.")
     return lines, winning
 
 

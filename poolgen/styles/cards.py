@@ -23,7 +23,7 @@ from poolgen.game.play import (
     prize_entry,
     shown_prize_win,
 )
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
 FIELDS: frozenset[str] = frozenset({"games", "prizes", "ties"})
@@ -233,7 +233,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return sections
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 6), and the cells of the winning games."""
     lines, winning = [], set()
     for g in range(params.games):
@@ -249,5 +250,5 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             verb = "ties" if a == b else "beats"
             lines.append(f"{area_id}, game {g + 1}: {' '.join(map(card_text, y))} ({category_of(a)}) {verb} "
                          f"{' '.join(map(card_text, d))} ({category_of(b)}): wins "
-                         f"{fmt_cents(params.prizes[z].cents or 0)}.")
+                         f"{fmt_cents(params.prizes[z].cents or 0, currency)}.")
     return lines, winning

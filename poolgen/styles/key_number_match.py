@@ -15,7 +15,7 @@ import numpy as np
 from poolgen.game.model import Symbol
 from poolgen.game.play import Area, AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
 from poolgen.limits import MAX_MULTIPLIER
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.key_number_all import draw_prizes, pinned, read_all
 
@@ -338,7 +338,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return [("WINNING NUMBERS", winning), ("YOUR NUMBERS", yours)]
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the columns that win."""
     lines, winning = [], set()
     spots = [row[f"{area_id}_your_{j}"] for j in range(params.yours)]
@@ -347,7 +348,8 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         s, shown = _shown(params, spots[whole]), [row[f"{area_id}_prize_{j}"] for j in range(params.yours)]
         cents = sum(params.prizes[k].cents or 0 for k in shown if 0 <= k < len(params.prizes))
         return ([f"{area_id}, spot {whole + 1}: {s.symbol if s else '?'} wins all {params.yours} prizes "
-                 f"shown: {fmt_cents(cents)}."], {f"{area_id}_your_{j}" for j in range(params.yours)})
+                 f"shown: {fmt_cents(cents, currency)}."],
+                {f"{area_id}_your_{j}" for j in range(params.yours)})
     wins = {row[f"{params.source or area_id}_win_{i}"] for i in range(params.winning)}
     for j in range(params.yours):
         code = row[f"{area_id}_your_{j}"]
@@ -365,7 +367,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             continue
         winning.add(f"{area_id}_your_{j}")
         amount = f"{by} x {prize.symbol} = " if by != 1 else f"{prize.captioned} = "
-        lines.append(f"{area_id}, spot {j + 1}: {why}: wins {amount}{fmt_cents(by * prize.cents)}.")
+        lines.append(f"{area_id}, spot {j + 1}: {why}: wins {amount}{fmt_cents(by * prize.cents, currency)}.")
     return lines, winning
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, derive_stream, integers
 
 FIELDS: frozenset[str] = frozenset({"rows", "cols", "arrows", "starts", "exits", "prizes"})
@@ -267,7 +267,8 @@ def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
     return [(params.rows + 2, params.cols + 2, "")]
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Each paid START's exit and prize (contract section 5), and its path's cells and exit."""
     grid = np.clip(_grid(area_id, params, row), 0, 3)
     names = columns(area_id, params)
@@ -280,7 +281,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         prize = params.prizes[int(won[0])]
         side, at, _ = next(e for e in params.exits if _leaves(params, grid[0], seen[0], e))
         lines.append(f"{area_id}: START {i + 1}'s path leaves by the {side} exit at {at}: "
-                     f"{fmt_cents(prize.cents or 0)}.")
+                     f"{fmt_cents(prize.cents or 0, currency)}.")
         winning |= {names[k] for k in np.flatnonzero(seen[0])} | {_exit_column(area_id, side, at)}
     return lines, winning
 

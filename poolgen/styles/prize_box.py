@@ -22,7 +22,7 @@ from poolgen.game.play import (
     prize_entry,
     shown_prize_win,
 )
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.symbol_count import MIN_ACCEPT, accept_share
 
@@ -161,7 +161,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return sections
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the spots and boxes that win."""
     lines, winning = [], set()
     for g in range(params.games):
@@ -175,5 +176,5 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
                 p = params.prizes[box]
                 winning |= {n for n, x in zip(names, codes, strict=True) if x == c} | {f"{area_id}_prize_{g}"}
                 lines.append(f"{area_id}, game {g + 1}: {params.match} x {_text(params.pictures[c])}: wins "
-                             f"the prize shown, {fmt_cents(p.cents or 0)}.")
+                             f"the prize shown, {fmt_cents(p.cents or 0, currency)}.")
     return lines, winning

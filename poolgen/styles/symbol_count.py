@@ -25,7 +25,7 @@ from poolgen.game.play import (
     prize_entry,
     unpaid_legend_line,
 )
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
 FIELDS: frozenset[str] = frozenset({"spots", "pictures", "symbol", "prizes", "legend", "most_alike"})
@@ -183,7 +183,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return [(f"REVEAL {_text(key).upper()} SYMBOLS", cells), ("PRIZE LEGEND", legend)]
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the spots that win."""
     names = columns(area_id, params)
     hits = [n for n in names if int(row[n]) == params.symbol]
@@ -192,7 +193,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         return [], set()
     key = _text(params.pictures[params.symbol])
     return [f"{area_id}: {len(hits)} x {key}: the legend's prize for {len(hits)}, "
-            f"{fmt_cents(prize.cents or 0)}."], set(hits)
+            f"{fmt_cents(prize.cents or 0, currency)}."], set(hits)
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:

@@ -14,6 +14,7 @@ import numpy as np
 
 from poolgen.game.model import Symbol
 from poolgen.game.play import TICKET, AreaReading, Cell, Groups, Section, Win, WinError
+from poolgen.money import USD, Currency
 from poolgen.rng import Stream, integers
 
 FIELDS: frozenset[str] = frozenset({"spots", "multipliers", "pictures", "multipliers_on_losers"})
@@ -137,7 +138,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return [("BONUS: REVEAL A MULTIPLIER, MULTIPLY ALL PRIZES WON", cells)]
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """What the box does to the ticket's prizes (contract section 5), and the spot that shows it."""
     lines, winning = [], set()
     for j, name in enumerate(columns(area_id, params)):

@@ -21,7 +21,7 @@ from poolgen.game.play import (
     prize_entry,
     shown_prize_win,
 )
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
 FIELDS: frozenset[str] = frozenset({"pairs", "numbers", "prizes", "ties"})
@@ -131,7 +131,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return sections
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the cells of the winning pairs."""
     lines, winning = [], set()
     for p in range(params.pairs):
@@ -143,5 +144,5 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             winning |= {f"{area_id}_{part}_{p}" for part in ("yours", "theirs", "prize")}
             verb = "ties" if y == t else "beats"
             lines.append(f"{area_id}, pair {p + 1}: {params.numbers[y].symbol} {verb} "
-                         f"{params.numbers[t].symbol}: wins {fmt_cents(z.cents or 0)}.")
+                         f"{params.numbers[t].symbol}: wins {fmt_cents(z.cents or 0, currency)}.")
     return lines, winning

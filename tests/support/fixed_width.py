@@ -11,7 +11,7 @@ def parse(data: bytes, layout: bytes) -> pl.DataFrame:
     rows = layout.decode("ascii").splitlines()
     assert rows[0] == "field,start,end,width,type"
     fields = [(name, int(a), int(b), int(w), t) for name, a, b, w, t in (r.split(",") for r in rows[1:])]
-    text = data.decode("ascii")
+    text = data.decode("iso8859_15")  # ASCII, and a game's currency sign (£ 0xA3, € 0xA4) one byte
     length = fields[-1][2]
     assert len(text) % (length + 1) == 0
     lines = [text[i:i + length + 1] for i in range(0, len(text), length + 1)]

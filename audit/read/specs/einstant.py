@@ -15,13 +15,14 @@ from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.read.specs.duel import refuse_unshown_legend
 from audit.read.specs.model import SpecExpectation
-from audit.read.specs.money import money, multiplier
+from audit.read.specs.money import money, multiplier, sign_of
 from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.styles import PLAY_FROM_SPEC, einstant_engine
 
 __all__ = ["ExpectedPool", "read_einstant"]
 
-GAME_FIELDS = ("name", "number", "regulation", "rules", "kind", "style")
+# the manifest records `currency` only for a game not in USD (docs/manifest.md)
+GAME_FIELDS = ("name", "number", "regulation", "rules", "kind", "style", "currency")
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectatio
     if game["kind"] != "einstant" or "style" not in game:
         raise UnusableInput("game: a format = 1 spec is an eInstant of a style (game.id, game.style); "
                             "a printed game's spec is format = 2, of play styles")
-    pools = _einstant(doc["einstant"], doc["tiers"])
+    pools = _einstant(doc["einstant"], doc["tiers"], sign_of(doc))
     ids = [f"m{multiplier(t['multiplier'], f'tiers[{i}].multiplier').normalize():f}"  # docs/new-game.md 1b
            for i, t in enumerate(doc["tiers"])]
     refuse_impossible_rules(doc, None, dict.fromkeys(ids), [  # [blocks] against its pools (new-game.md 2b)
@@ -54,16 +55,17 @@ def read_einstant(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectatio
         doc["einstant"]["pool_shares"])
     if game["style"] == "prize_legend_duel":  # a legend value no share can show, as check refuses it
         refuse_unshown_legend(doc)
+    game = {**game, "currency": None if game.get("currency", "USD") == "USD" else game["currency"]}
     return SpecExpectation(file, sha256, tuple((key, game.get(key)) for key in GAME_FIELDS),
                            (DerivedPlay(file, doc), EInstantPools(pools)), "every pool", doc)
 
 
-def _einstant(sales: dict[str, Any], tiers: list[dict[str, Any]]) -> tuple[ExpectedPool, ...]:
+def _einstant(sales: dict[str, Any], tiers: list[dict[str, Any]], sign: str) -> tuple[ExpectedPool, ...]:
     size = sales["pool_shares"]
     winners = sum(t["count"] for t in tiers)
     pools = []
     for j, d in enumerate(sales["denominations"]):
-        denomination = money(d, f"einstant.denominations[{j}]")
+        denomination = money(d, f"einstant.denominations[{j}]", sign)
         for areas in sales["play_areas"]:
             rows: list[tuple[str | None, int, int]] = [("lose", 0, size - winners)]
             for i, t in enumerate(tiers):

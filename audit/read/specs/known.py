@@ -20,8 +20,8 @@ __all__ = ["refuse_unknown"]
 _TOP = {1: {"format", "game", "printed", "einstant", "play", "published", "tiers", "symbols", "layout",
             "blocks"},
         2: {"format", "game", "printed", "play", "areas", "symbols", "tiers", "published", "packs"}}
-_GAME = {1: {"name", "number", "regulation", "rules", "id", "style", "kind", "source"},
-         2: {"id", "name", "number", "regulation", "source", "prize_table"}}
+_GAME = {1: {"name", "number", "regulation", "rules", "id", "style", "kind", "source", "currency"},
+         2: {"id", "name", "number", "regulation", "source", "prize_table", "currency"}}
 _PUBLISHED = {1: {"odds", "losers", "losers_odds"},
               2: {"winners", "subtotal_cost", "total_cost", "odds", "other_costs", "free_ticket_cost",
                   "row_odds_rounding"}}

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.money import money
+from audit.read.specs.money import money, sign_of
 
 __all__ = ["PoolCounts", "refuse_impossible_rules"]
 
@@ -125,7 +125,7 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
     lo, hi = _winners(raw, table, m)
     floor: dict[str, int] = {}  # pool id -> the least prize money of a pack
     if "min_prize_value" in raw:
-        cents = money(raw["min_prize_value"], "packs.min_prize_value")
+        cents = money(raw["min_prize_value"], "packs.min_prize_value", sign_of(doc))
         if cents <= 0:
             raise _fail("packs.min_prize_value", "must be more than nothing")
         floor = {p.id: cents for p in pools}

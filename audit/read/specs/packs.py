@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.money import money
+from audit.read.specs.money import money, sign_of
 
 __all__ = ["DEFAULT_RULES", "EINSTANT_RULES", "NO_BLOCKS", "PackCap", "PackRules", "PackSpacing", "for_pool",
            "manifest_packs", "read_blocks", "read_packs"]
@@ -97,11 +97,11 @@ def _whole(value: object, where: str) -> int:
     return value
 
 
-def _which(entry: dict[str, Any], where: str) -> tuple[tuple[str, ...], int | None]:
+def _which(entry: dict[str, Any], where: str, sign: str) -> tuple[tuple[str, ...], int | None]:
     if ("tiers" in entry) == ("prize" in entry):
         raise UnusableInput(f"{where}: names `tiers` or `prize`, one of them")
     if "prize" in entry:
-        return (), money(entry["prize"], f"{where}.prize")
+        return (), money(entry["prize"], f"{where}.prize", sign)
     tiers = entry["tiers"]
     if not isinstance(tiers, list) or not tiers or not all(isinstance(t, str) for t in tiers):
         raise UnusableInput(f"{where}.tiers: must be a non-empty list of tier ids")
@@ -148,7 +148,7 @@ def read_blocks(doc: dict[str, Any]) -> PackRules:
                                 "needs blocks.shares")
         return EINSTANT_RULES if neighbours == "across blocks" else NO_BLOCKS
     rules = _pack_rules({k: v for k, v in raw.items()
-                         if k not in ("shares", "neighbours", "min_prize_times")})
+                         if k not in ("shares", "neighbours", "min_prize_times")}, sign_of(doc))
     to_blocks = "packs.", "blocks."
     return replace(rules, across=neighbours == "across blocks", neighbours=neighbours != "off",
                    size=_shares(raw["shares"], "blocks.shares"), einstant=True,
@@ -171,7 +171,7 @@ def read_packs(doc: dict[str, Any]) -> PackRules:
     first, last = (printed.get("first_ticket"), printed.get("last_ticket")) \
         if isinstance(printed, dict) else (None, None)
     _asks_something(raw, "packs", last - first + 1 if type(first) is int and type(last) is int else None)
-    return _pack_rules(raw)
+    return _pack_rules(raw, sign_of(doc))
 
 
 def _not_zero(raw: object, table: str) -> None:
@@ -200,7 +200,7 @@ def _asks_something(raw: object, table: str, size: object) -> None:
                                 f"holds {size} tickets)")
 
 
-def _pack_rules(raw: Any) -> PackRules:
+def _pack_rules(raw: Any, sign: str) -> PackRules:
     """The rules of a `[packs]` table, or of a `[blocks]` table's pack fields."""
     if not isinstance(raw, dict) or set(raw) - _FIELDS:
         raise UnusableInput(f"packs: a table of {', '.join(sorted(_FIELDS))}")
@@ -210,18 +210,18 @@ def _pack_rules(raw: Any) -> PackRules:
     caps, spacing = [], []
     for i, entry in enumerate(raw.get("caps", [])):
         where = f"packs.caps[{i}]"
-        tiers, prize = _which(entry, where)
+        tiers, prize = _which(entry, where, sign)
         caps.append(PackCap(where, _whole(entry["at_most"], f"{where}.at_most"), tiers, prize))
     for i, entry in enumerate(raw.get("spacing", [])):
         where = f"packs.spacing[{i}]"
-        tiers, prize = _which(entry, where)
+        tiers, prize = _which(entry, where, sign)
         spacing.append(PackSpacing(where, _whole(entry["min_distance"], f"{where}.min_distance"), tiers,
                                    prize))
     return PackRules(
         across=neighbours == "across packs", neighbours=neighbours != "off",
         min_winners=_whole(raw["min_winners"], "packs.min_winners") if "min_winners" in raw else None,
         max_winners=_whole(raw["max_winners"], "packs.max_winners") if "max_winners" in raw else None,
-        min_prize_cents=money(raw["min_prize_value"], "packs.min_prize_value")
+        min_prize_cents=money(raw["min_prize_value"], "packs.min_prize_value", sign)
         if "min_prize_value" in raw else None,
         caps=tuple(caps), spacing=tuple(spacing))
 

@@ -20,7 +20,7 @@ from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
-from audit.read.specs.money import money
+from audit.read.specs.money import money, sign_of
 from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.read.specs.unused import refuse_unpaid
 from audit.read.specs.wins import refuse_unwinnable
@@ -32,7 +32,8 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     """The model of a format-2 spec (its TOML as read); UnusableInput or a KeyError, TypeError, ...
     for what is not such a spec (audit/read/specs/__init__.py words them)."""
     game, sales = doc["game"], doc["printed"]
-    price = money(sales["price"], "printed.price")
+    sign = sign_of(doc)
+    price = money(sales["price"], "printed.price", sign)
     groups: dict[str, list[dict[str, Any]]] = {}
     for s in doc["symbols"]:
         groups.setdefault(s["group"], []).append(s)
@@ -41,7 +42,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     refuse_unpaid(doc, groups)  # a legend line, pattern or symbol no win shows, as poolgen refuses it
 
     def cents(s: dict[str, Any]) -> int:
-        return price if s.get("free") else money(s["value"], f"symbols {s['code']}")
+        return price if s.get("free") else money(s["value"], f"symbols {s['code']}", sign)
 
     areas = []
     for i, a in enumerate(doc["areas"]):
@@ -76,7 +77,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                              "prize_cents": 0})
                 continue
             if w["how"] == "all":  # a win-all symbol: `prize` is the sum (docs/styles/key_number_match.md)
-                whole = money(w["prize"], f"tiers[{i}].wins prize")
+                whole = money(w["prize"], f"tiers[{i}].wins prize", sign)
                 symbol = next(s for s in groups[area["specials"]] if s.get("how") == "all")
                 wins.append({"area": w["area"], "how": "all", "by": 1, "prize": symbol["code"],
                              "prize_cents": whole} | ({"shows": w["shows"]} if "shows" in w else {}))
@@ -91,7 +92,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                          "prize_cents": cents(symbol)})
             total += by * cents(symbol)
         total *= times
-        if "prize" in t and money(t["prize"], f"tiers[{i}].prize") != total:  # a stated prize is its wins'
+        if "prize" in t and money(t["prize"], f"tiers[{i}].prize", sign) != total:  # its wins' sum
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
         prizes.append(total)
@@ -145,7 +146,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             for p in made] if split else None  # a split's pools with every share rounded up
     refuse_impossible_rules(doc, per_book, dict(zip(ids, prizes, strict=True)), made, most=most)
     stated = {"name": game["name"], "number": game["number"], "regulation": game["regulation"],
-              "rules": game["id"], "kind": "printed"}
+              "rules": game["id"], "kind": "printed", "currency": _currency(game)}
     return SpecExpectation(file, sha256, tuple(stated.items()),
                            (PrintedPools(tuple(pools)), StatedPlay(tuple(areas), tuple(tiers),
                                                                    doc["play"]["max_wins"]),
@@ -167,6 +168,11 @@ def _free_ticket_cost(doc: dict[str, Any], free: list[str]) -> None:
                             'tickets ("zero" or "price")')
     if stated is not None and not free:
         raise UnusableInput("published.free_ticket_cost: not used: no tier wins a free ticket")
+
+
+def _currency(game: dict[str, Any]) -> str | None:
+    """The manifest's `game.currency`: the spec's, recorded only for a game not in USD (docs/manifest.md)."""
+    return None if game.get("currency", "USD") == "USD" else game["currency"]
 
 
 @dataclass(frozen=True)

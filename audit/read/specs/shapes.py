@@ -20,7 +20,7 @@ from audit.read.specs.area_fields import refuse_unfit_area
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
 from audit.read.specs.match_layout import refuse_misshapen_match
-from audit.read.specs.money import dollars, money, printed_amount
+from audit.read.specs.money import SIGNS, dollars, foreign_amount, money, printed_amount, sign_of
 from audit.styles import TICKET_ENGINES
 
 __all__ = ["refuse_misshapen"]
@@ -29,9 +29,11 @@ _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 _PRIZE_TABLES = ("regulation", "designed", "partly designed")
 _KINDS = ("printed", "einstant")
 
-_GAME = {1: [("name", "text", True), ("number", "whole", False), ("kind", "kind", False)],
+_GAME = {1: [("name", "text", True), ("number", "whole", False), ("kind", "kind", False),
+             ("currency", "currency", False)],
          2: [("id", "name", True), ("number", "game_number", True), ("prize_table", "prize_table", False),
-             ("name", "text", True), ("regulation", "text", True), ("source", "text", True)]}
+             ("name", "text", True), ("regulation", "text", True), ("source", "text", True),
+             ("currency", "currency", False)]}
 _AT_LEAST_ONE = {"order": "an order holds at least one ticket or share",
                  "pool": "a pool holds at least one ticket or share",
                  "max_wins": "a winning ticket wins at least once: 1 or more, not 0"}
@@ -66,7 +68,7 @@ _BLANK = {"code1": "the play and the manifest name the symbol by its code",
           "tier_id": "the pool files, the manifest and [packs] name a tier by its id"}
 
 
-def _value(table: dict[str, Any], key: str, where: str, kind: str, required: bool) -> None:
+def _value(table: dict[str, Any], key: str, where: str, kind: str, required: bool, sign: str = "$") -> None:
     at = f"{where}.{key}"
     if key not in table:
         if required:
@@ -88,8 +90,10 @@ def _value(table: dict[str, Any], key: str, where: str, kind: str, required: boo
         _decimal(value, at)
         return
     if kind == "money":
-        money(value, at)
+        money(value, at, sign)
         return
+    if kind == "currency" and not (isinstance(value, str) and value in SIGNS):
+        raise UnusableInput(f"{at}: must be one of {', '.join(SIGNS)} (an ISO 4217 code), not {value!r}")
     if kind in ("list", "bool", "table"):
         if not isinstance(value, {"list": list, "bool": bool, "table": dict}[kind]):
             raise UnusableInput(f"{at}: must be a {kind}, not {value!r}")
@@ -122,9 +126,9 @@ def _decimal(value: object, at: str) -> None:
         raise UnusableInput(f"{at}: {value!r} is not a non-negative number")
 
 
-def _fields(table: dict[str, Any], where: str, rules: list[tuple[str, str, bool]]) -> None:
+def _fields(table: dict[str, Any], where: str, rules: list[tuple[str, str, bool]], sign: str = "$") -> None:
     for key, kind, required in rules:
-        _value(table, key, where, kind, required)
+        _value(table, key, where, kind, required, sign)
 
 
 def _published(doc: dict[str, Any], required: bool) -> None:
@@ -132,12 +136,13 @@ def _published(doc: dict[str, Any], required: bool) -> None:
     if "published" not in doc and not required:
         return
     published = _table(doc, "published")
-    _fields(published, "published", _PUBLISHED)
+    _fields(published, "published", _PUBLISHED, sign_of(doc))
     others = published.get("other_costs", [])
     if not isinstance(others, list) or not all(isinstance(c, dict) for c in others):
         raise UnusableInput("published.other_costs: must be a list of { name, amount } tables")
     for i, cost in enumerate(others):
-        _fields(cost, f"published.other_costs[{i}]", [("name", "text", True), ("amount", "money", True)])
+        _fields(cost, f"published.other_costs[{i}]", [("name", "text", True), ("amount", "money", True)],
+                sign_of(doc))
 
 
 # an area's sizes, when its style has them: whole numbers of at least this many
@@ -216,14 +221,14 @@ def _pool_rules(doc: dict[str, Any], name: str) -> None:
     if name not in doc:
         return
     table = _table(doc, name)
-    _fields(table, name, _POOL_RULES[name])
+    _fields(table, name, _POOL_RULES[name], sign_of(doc))
     for key, limit in _RULE_LIMITS.items():
         rules = table.get(key, [])
         if not isinstance(rules, list) or not all(isinstance(rule, dict) for rule in rules):
             raise UnusableInput(f"{name}.{key}: must be a list of tables")
         for i, rule in enumerate(rules):
             _fields(rule, f"{name}.{key}[{i}]", [("tiers", "list", False), ("prize", "money", False),
-                                                  (limit, "count", True)])
+                                                  (limit, "count", True)], sign_of(doc))
 
 
 def _table(doc: dict[str, Any], key: str) -> dict[str, Any]:
@@ -243,14 +248,14 @@ def _rows(doc: dict[str, Any], key: str, missing: str) -> list[Any]:
     return rows
 
 
-def _as_printed(s: dict[str, Any], where: str) -> None:
-    """A cash prize symbol printed as a well-formed dollar amount alone is worth it (docs/new-game.md,
-    section 2, "Symbols are told apart"), in the loader's words."""
-    shown = printed_amount(s["symbol"]) if s["symbol"].startswith("$") else None
-    worth = money(s["value"], f"{where}.value")
+def _as_printed(s: dict[str, Any], where: str, sign: str) -> None:
+    """A cash prize symbol printed as a well-formed amount alone is worth it (docs/new-game.md, section 2,
+    "Symbols are told apart"), in the loader's words."""
+    shown = printed_amount(s["symbol"], sign) if s["symbol"].startswith(sign) else None
+    worth = money(s["value"], f"{where}.value", sign)
     if shown is not None and shown != worth:
-        raise UnusableInput(f"{where}.symbol: {s['symbol']!r} reads as {dollars(shown)}, but its value is "
-                            f"{dollars(worth)}: a player reads the amount printed")
+        raise UnusableInput(f"{where}.symbol: {s['symbol']!r} reads as {dollars(shown, sign)}, but its value "
+                            f"is {dollars(worth, sign)}: a player reads the amount printed")
 
 
 def _unique_code(doc: dict[str, Any], i: int, fmt: int) -> None:
@@ -269,13 +274,14 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
     fmt = 2 if doc.get("format") == 2 else 1
     game = _table(doc, "game")
     _fields(game, "game", _GAME[fmt])
+    sign = sign_of(doc)
     if fmt == 2:
-        _fields(_table(doc, "printed"), "printed", _PRINTED)
+        _fields(_table(doc, "printed"), "printed", _PRINTED, sign)
         play = _table(doc, "play")
         _value(play, "max_wins", "play", "max_wins", True)
         _published(doc, required=False)
         for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):  # before the areas that name their groups
-            _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+            _fields(s, f"symbols[{i}]", _SYMBOL[fmt], sign)
             _unique_code(doc, i, fmt)
         for i, area in enumerate(_rows(doc, "areas", "missing: a spec declares its play areas as [[areas]]")):
             _value(area, "style", f"areas[{i}]", "text", True)
@@ -300,16 +306,20 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
         _fields(_table(doc, "einstant"), "einstant", _EINSTANT)
     prize_groups = {a.get("prizes") for a in doc["areas"]} if fmt == 2 else set()  # texts, checked above
     for i, s in enumerate(_rows(doc, "symbols", _NO_SYMBOLS)):
-        _fields(s, f"symbols[{i}]", _SYMBOL[fmt])
+        _fields(s, f"symbols[{i}]", _SYMBOL[fmt], sign)
         _unique_code(doc, i, fmt)
         if s["group"] in prize_groups and "value" not in s and not s.get("free"):
             raise UnusableInput(f"symbols[{i}].value: missing field (or free = true)")
+        for key in ("symbol", "caption") if fmt == 2 else ():
+            if foreign_amount(s.get(key, ""), sign):
+                raise UnusableInput(f"symbols[{i}].{key}: {s[key]!r} shows an amount in another currency's "
+                                    f"sign: the game's currency is {game.get('currency', 'USD')} ({sign!r})")
         if fmt == 2 and "value" in s and not s.get("free"):
-            _as_printed(s, f"symbols[{i}]")
+            _as_printed(s, f"symbols[{i}]", sign)
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     multipliers: set[Decimal] = set()
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
-        _fields(t, f"tiers[{i}]", _TIER[fmt])
+        _fields(t, f"tiers[{i}]", _TIER[fmt], sign)
         if fmt == 1:  # one tier a prize multiplier, paying more than nothing (docs/new-game.md, 1b)
             times = Decimal(t["multiplier"].strip())
             if times == 0:

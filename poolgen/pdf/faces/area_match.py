@@ -46,17 +46,18 @@ def _area(game: Game, row: Row, i: int) -> tuple[int, str, frozenset[int]]:
     if times:
         t = times[-1]
         if t == 1:
-            return amount, f"{match} matching {what}{wild}: {fmt_cents(amount)}", matching
-        return t * amount, (f"{match} matching {what}{wild}: {t} x {fmt_cents(amount)} = "
-                            f"{fmt_cents(t * amount)}"), matching
+            return amount, f"{match} matching {what}{wild}: {fmt_cents(amount, game.currency)}", matching
+        return t * amount, (f"{match} matching {what}{wild}: {t} x {fmt_cents(amount, game.currency)} = "
+                            f"{fmt_cents(t * amount, game.currency)}"), matching
     if trigger is not None:
         n = row[f"a{i}_bonus_prizes"]
         kind = p.names[trigger]
         spots = frozenset(j for j in range(p.spots) if codes[j] in (p.key, p.games[trigger].symbol))
         return n * amount, (f"{kind} bonus, {n} prize{'s' if n != 1 else ''}: {n} x "
-                            f"{fmt_cents(amount)} = {fmt_cents(n * amount)}"), spots
-    return 0, f"no match of {p.match[0][0]}, no bonus: no win (the {fmt_cents(amount)} is not won)", \
-        frozenset()
+                            f"{fmt_cents(amount, game.currency)} = "
+                            f"{fmt_cents(n * amount, game.currency)}"), spots
+    return 0, (f"no match of {p.match[0][0]}, no bonus: no win (the {fmt_cents(amount, game.currency)} is "
+               "not won)"), frozenset()
 
 
 def evaluate(game: Game, pool: Row, row: Row) -> Evaluation:
@@ -69,7 +70,7 @@ def evaluate(game: Game, pool: Row, row: Row) -> Evaluation:
             winning |= {f"a{i}_s{j}" for j in spots}
         lines.append(f"Play area {i + 1}: {why}.")
     if len(lines) > 1:
-        lines.append(f"Total of the play areas: {fmt_cents(total)}.")
+        lines.append(f"Total of the play areas: {fmt_cents(total, game.currency)}.")
     return Evaluation(total, tuple(lines), frozenset(winning))
 
 
@@ -113,7 +114,7 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation,
         paid, why, _ = _area(game, row, i)
         win = f"a{i}" in ev.winning
         panel(c, ax, ay, aw, ah, f"PLAY AREA {i + 1}", GOOD if win else navy)
-        centred(c, ax + aw / 2, ay + ah - 34, f"PRIZE {fmt_cents(row[f'a{i}_amount'])}",
+        centred(c, ax + aw / 2, ay + ah - 34, f"PRIZE {fmt_cents(row[f'a{i}_amount'], game.currency)}",
                  "Helvetica-Bold", 13, navy, width=aw - 10)
         cell_w = (aw - 18) / 2
         cell_h = min(92.0, (ah - 150) / rows)
@@ -158,7 +159,7 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation,
         else:
             centred(c, ax + aw / 2, by + 14, "no bonus game", "Helvetica-Oblique", 8, GREY)
         # area result
-        centred(c, ax + aw / 2, ay + 23, f"WINS {fmt_cents(paid)}" if paid else "NO WIN",
+        centred(c, ax + aw / 2, ay + 23, f"WINS {fmt_cents(paid, game.currency)}" if paid else "NO WIN",
                  "Helvetica-Bold", 12, GOOD if paid else GREY)
         lines = simpleSplit(why, "Helvetica", 6.5, aw - 10)
         if len(lines) > 2:  # never cut: two lines at a smaller size

@@ -42,7 +42,7 @@ def evaluate(game: Game, pool: Row, row: Row) -> Evaluation:
     lines: list[str] = []
     winning: set[str] = set()
     for a in sorted(play.areas, key=lambda a: a.style != "ticket_multiplier"):  # stable: a ticket-wide
-        area_lines, area_winning = a.module.explain(a.id, a.params, row)  # multiplier first, never cut off
+        area_lines, area_winning = a.module.explain(a.id, a.params, row, game.currency)  # multiplier first
         lines += area_lines
         winning |= area_winning
     if not lines:
@@ -92,7 +92,8 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
     left(c, x + 14, y + h - 28, game.name.upper(), "Helvetica-Bold", 20, white, width=w / 2)
     c.setFillColor(white)
     c.setFont("Helvetica-Bold", 11)
-    c.drawRightString(x + w - 14, y + h - 26, f"GAME {game.number}   {fmt_cents(pool['price_cents'])}")
+    c.drawRightString(x + w - 14, y + h - 26,
+                      f"GAME {game.number}   {fmt_cents(pool['price_cents'], game.currency)}")
     sections = [(a, a.labels[k] if a.labels else title, cells, _shapes(a, k))
                 for a in _play(game).areas
                 for k, (title, cells) in enumerate(a.module.face(a.id, a.params, row))]

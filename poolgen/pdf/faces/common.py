@@ -12,7 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.game.model import Game, Symbol
 from poolgen.game.play import TicketPlay
-from poolgen.money import fmt_cents
+from poolgen.money import Currency, fmt_cents
 from poolgen.pdf.draw import box, left
 
 __all__ = ["Evaluation", "Face", "join_money", "name_of", "screen", "symbol_at", "ticket_params"]
@@ -71,8 +71,8 @@ def name_of(s: Symbol) -> str:
     return s.name
 
 
-def join_money(values: list[int]) -> str:
-    return " + ".join(fmt_cents(v) for v in values)
+def join_money(values: list[int], currency: Currency) -> str:
+    return " + ".join(fmt_cents(v, currency) for v in values)
 
 
 def screen(c: Canvas, game: Game, pool: Row, row: Row, x: float, y: float, w: float,
@@ -84,9 +84,9 @@ def screen(c: Canvas, game: Game, pool: Row, row: Row, x: float, y: float, w: fl
     c.rect(x, y + h - 44, w, 14, stroke=0, fill=1)
     left(c, x + 16, y + h - 31, game.name.upper(), "Helvetica-Bold", 22, accent)
     areas = pool.get("play_areas") or 1
-    price = fmt_cents(pool["price_cents"])
+    price = fmt_cents(pool["price_cents"], game.currency)
     if areas > 1:
-        price = f"{fmt_cents(pool['denomination_cents'])} x {areas} play areas = {price}"
+        price = f"{fmt_cents(pool['denomination_cents'], game.currency)} x {areas} play areas = {price}"
     c.setFillColor(white)
     c.setFont("Helvetica-Bold", 10)
     c.drawRightString(x + w - 16, y + h - 20, f"eInstant   {price}")

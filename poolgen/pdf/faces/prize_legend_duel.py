@@ -71,10 +71,11 @@ def evaluate(game: Game, pool: Row, row: Row) -> Evaluation:
     else:
         lines.append(f"ILLEGAL LAYOUT: {len(losses)} losses (every share has exactly {prm.losses}).")
     if wins:
-        shown = join_money([amts[i] for i in wins]) if len(wins) <= 6 else f"{len(wins)} wins"
-        lines.append(f"Prize legend: {shown} = {fmt_cents(total)}; legend multiplier {1 + m} "
+        shown = join_money([amts[i] for i in wins], game.currency) if len(wins) <= 6 else f"{len(wins)} wins"
+        lines.append(f"Prize legend: {shown} = {fmt_cents(total, game.currency)}; legend multiplier {1 + m} "
                      f"(1 + {m} multiplier symbol{'s' if m != 1 else ''}).")
-        lines.append(f"Prize = {1 + m} x {fmt_cents(total)} = {fmt_cents(prize)}.")
+        lines.append(f"Prize = {1 + m} x {fmt_cents(total, game.currency)} = "
+                     f"{fmt_cents(prize, game.currency)}.")
     else:
         lines.append(f"No WIN spot: the prize legend stays at $0.00 (multiplier {1 + m}): no win.")
     return Evaluation(prize, tuple(lines), frozenset(f"spot_{i}" for i in wins))
@@ -123,7 +124,8 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation,
         centred(c, sx + cw / 2, sy + 17, OUTCOMES.get(code, f"?{code}"), "Helvetica-Bold", 8,
                  STROKE.get(code, INK))
         if code == WIN:
-            centred(c, sx + cw / 2, sy + 6.5, fmt_cents(row[f"amt_{i}"]), "Helvetica-Bold", 10, GOOD)
+            centred(c, sx + cw / 2, sy + 6.5, fmt_cents(row[f"amt_{i}"], game.currency), "Helvetica-Bold", 10,
+                    GOOD)
     px, pw = x + 24 + grid_w, w - grid_w - 36
     ph = top - 30 - (y + 10)
     panel(c, px, y + 10, pw, ph, "PRIZE LEGEND", band)
@@ -133,7 +135,7 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation,
     for i in wins:
         left(c, px + 10, ly, f"spot {i + 1}", "Helvetica", 9)
         c.setFont("Helvetica-Bold", 9)
-        c.drawRightString(px + pw - 10, ly, fmt_cents(row[f"amt_{i}"]))
+        c.drawRightString(px + pw - 10, ly, fmt_cents(row[f"amt_{i}"], game.currency))
         ly -= 12
     if not wins:
         left(c, px + 10, ly, "no wins", "Helvetica-Oblique", 9, GREY)
@@ -142,8 +144,8 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation,
     c.setStrokeColor(INK)
     c.line(px + 10, ly + 8, px + pw - 10, ly + 8)
     ly -= 4
-    for label, value in (("Legend total", fmt_cents(total)), ("Multiplier", f"x{1 + m}"),
-                         ("Prize", fmt_cents((1 + m) * total))):
+    for label, value in (("Legend total", fmt_cents(total, game.currency)), ("Multiplier", f"x{1 + m}"),
+                         ("Prize", fmt_cents((1 + m) * total, game.currency))):
         left(c, px + 10, ly, label, "Helvetica-Bold", 10)
         c.drawRightString(px + pw - 10, ly, value)
         ly -= 14

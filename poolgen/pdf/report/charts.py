@@ -8,7 +8,7 @@ and the positions of the top prizes, where a trend or a cluster would show."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +19,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Spacer
 
-from poolgen.money import fmt_cents
+from poolgen.money import Currency, fmt_cents
 from poolgen.pdf.report.pools import BLOCK, PoolData
 from poolgen.pdf.report.text import BAD, BLUE, GREY, H1, HEAD, INK, ORANGE, SMALL, escape, para
 from poolgen.pdf.shapes import rect
@@ -34,8 +34,9 @@ def _axis_fmt(v: float) -> str:
     return f"{int(round(v)):,}"
 
 
-def _money_axis_fmt(v: float) -> str:
-    return f"${v:,.0f}" if abs(v) >= 10 or v == 0 else f"${v:,.2f}"
+def _money_axis(cur: Currency) -> Callable[[float], str]:
+    """An axis label of an amount in `cur`, whole above 10 ('$1,200', '$2.50')."""
+    return lambda v: f"{cur.sign}{v:,.0f}" if abs(v) >= 10 or v == 0 else f"{cur.sign}{v:,.2f}"
 
 
 def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
@@ -53,7 +54,7 @@ def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
         over = np.flatnonzero(values > 4 * usual)
         cap = float(values[values <= 4 * usual].max()) * 1.1
         named = ", ".join(
-            f"{int(d.group_x[i]):,} ({fmt_cents(int(values[i])) if money else int(values[i])})"
+            f"{int(d.group_x[i]):,} ({fmt_cents(int(values[i]), d.currency) if money else int(values[i])})"
             for i in over[:6]) + (" ..." if len(over) > 6 else "")
         off_scale = f"cut at the top of the scale: {d.group_name} {named}"
         values = np.minimum(values, cap)
@@ -95,12 +96,12 @@ def _series_chart(d: PoolData, values: np.ndarray, title: str, money: bool,
     chart.x, chart.y = 52, 28
     # types-reportlab types PlotArea.width and height as int; reportlab takes any number (isNumber)
     chart.width, chart.height = w - 64, h - 60  # type: ignore[assignment]
-    axis.labelTextFormat = _money_axis_fmt if money else _axis_fmt
+    axis.labelTextFormat = _money_axis(d.currency) if money else _axis_fmt
     axis.labels.fontSize = 7
     axis.visibleGrid = 1
     axis.gridStrokeColor = HEAD
     dr.add(chart)
-    mean_text = fmt_cents(int(round(mean))) if money else f"{mean:,.2f}"
+    mean_text = fmt_cents(int(round(mean)), d.currency) if money else f"{mean:,.2f}"
     dr.add(String(w - 4, h - 12, f"mean {mean_text} per {d.group_name}"
                   + (" (orange line)" if printed else ""), fontName="Helvetica", fontSize=7.5,
                   fillColor=GREY, textAnchor="end"))
@@ -152,14 +153,15 @@ def _top_chart(d: PoolData) -> tuple[Drawing, list[str]]:
             x = x0 + (x1 - x0) * float(p) / max(1, tickets - 1)
             dr.add(Line(x, y + 4, x, y + row_h - 4, strokeColor=palette[k % 3],
                         strokeWidth=1.2 if len(pos) <= 50 else 0.5))
-        dr.add(String(x0 - 6, y + row_h / 2 - 3, f"{fmt_cents(prize)} ({len(pos):,})",
+        dr.add(String(x0 - 6, y + row_h / 2 - 3, f"{fmt_cents(prize, d.currency)} ({len(pos):,})",
                       fontName="Helvetica", fontSize=7.5, fillColor=INK, textAnchor="end"))
         if len(pos) <= LISTED:
-            notes.append(f"{fmt_cents(prize)} (tier {', '.join(tier_ids)}): position(s) "
+            notes.append(f"{fmt_cents(prize, d.currency)} (tier {', '.join(tier_ids)}): position(s) "
                          + ", ".join(f"{int(p):,}" for p in pos))
         else:
             gaps = np.diff(pos)
-            notes.append(f"{fmt_cents(prize)} (tier {', '.join(tier_ids)}): {len(pos):,} tickets; "
+            notes.append(f"{fmt_cents(prize, d.currency)} (tier {', '.join(tier_ids)}): {len(pos):,} "
+                         "tickets; "
                          f"gaps between neighbours from {int(gaps.min()):,} to "
                          f"{int(gaps.max()):,} positions (mean {tickets // len(pos):,})")
     dr.add(Line(x0, base, x1, base, strokeColor=INK, strokeWidth=0.8))
@@ -173,7 +175,7 @@ def _top_chart(d: PoolData) -> tuple[Drawing, list[str]]:
     return dr, notes
 
 
-def _histogram(values: np.ndarray, title: str, money: bool, unit: str) -> Drawing:
+def _histogram(values: np.ndarray, title: str, money: bool, unit: str, cur: Currency) -> Drawing:
     """How many groups (books or blocks) hold each amount: a distribution, no position."""
     w, h = 6.8 * inch, 2.1 * inch
     dr = Drawing(w, h)
@@ -188,7 +190,7 @@ def _histogram(values: np.ndarray, title: str, money: bool, unit: str) -> Drawin
         unit_step = 100 if money else 1
         step = max(1, -(-usual // 30 // unit_step)) * unit_step
         edges = np.arange(0, usual + step + 1, step)
-        fmt = fmt_cents if money else (lambda v: f"{v:,}")
+        fmt: Callable[[int], str] = (lambda v: fmt_cents(v, cur)) if money else (lambda v: f"{v:,}")
         names = [fmt(int(v)) if i % 6 == 0 else "" for i, v in enumerate(edges[:-1])]
         if top >= edges[-1]:
             edges = np.append(edges, top + 1)
@@ -223,11 +225,12 @@ def charts(run: RunFolder, d: PoolData, internal: bool) -> list[Flowable]:
                         f"spread as a uniform shuffle spreads them is tested on the statistics page "
                         f"(verify step 8).", SMALL))
         out.append(Spacer(1, 4))
-        out.append(_histogram(d.winners, f"Winners per {per}", False, unit))
+        out.append(_histogram(d.winners, f"Winners per {per}", False, unit, d.currency))
         out.append(Spacer(1, 4))
-        out.append(_histogram(d.value_cents, f"Prize value per {per}", True, unit))
+        out.append(_histogram(d.value_cents, f"Prize value per {per}", True, unit, d.currency))
         out.append(Spacer(1, 6))
-        tops = [f"{fmt_cents(prize)}: {sum(len(d.positions.get(t, ())) for t in tiers):,} ticket(s)"
+        tops = [f"{fmt_cents(prize, d.currency)}: "
+                f"{sum(len(d.positions.get(t, ())) for t in tiers):,} ticket(s)"
                 for prize, tiers in _top_groups(d.entry)]
         out.append(para("Top prizes: " + escape("; ".join(tops)) + ". Where they are is in the internal "
                         "edition only (poolgen report --internal).", SMALL))

@@ -181,8 +181,8 @@ def _title_page(run: RunFolder, v: Verification, internal: bool) -> list[Flowabl
                       f"{escape(', '.join(p['id'] for p in run.pools))}"),
             ("Tickets", f"{t['tickets']:,}, of which {t['winners']:,} win "
                         f"(overall odds 1 in {odds_text(t['tickets'], t['winners'])})"),
-            ("Prize cost", f"{fmt_cents(t['prize_cost_cents'])} of sales "
-                           f"{fmt_cents(t['sales_cents'])}: payout "
+            ("Prize cost", f"{fmt_cents(t['prize_cost_cents'], run.currency)} of sales "
+                           f"{fmt_cents(t['sales_cents'], run.currency)}: payout "
                            f"{percent(t['prize_cost_cents'], t['sales_cents'])}"),
         ]
     table = Table([[para(f"<b>{k}</b>", SMALL), para(v, SMALL)] for k, v in rows],
@@ -259,8 +259,8 @@ def _cross_check(game: Game, check: GameCheck, run: RunFolder) -> list[Flowable]
     pools, notes = _pool_rows(game, check, run)
     rows: list[list[Cell]] = [["pool", "price", "tickets", "winners", "odds 1 in", "prize cost", "payout"]]
     for f in pools + ([check.order] if check.order else []):
-        rows.append([f.id, fmt_cents(f.price_cents), f"{f.tickets:,}", f"{f.winners:,}",
-                     odds_text(f.tickets, f.winners), fmt_cents(f.prize_cost_cents),
+        rows.append([f.id, fmt_cents(f.price_cents, game.currency), f"{f.tickets:,}", f"{f.winners:,}",
+                     odds_text(f.tickets, f.winners), fmt_cents(f.prize_cost_cents, game.currency),
                      percent(f.prize_cost_cents, f.sales_cents)])
     out.append(Spacer(1, 4))
     out.append(grid(rows, [1.0 * inch, 0.7 * inch, 1.0 * inch, 0.9 * inch, 0.8 * inch,

@@ -15,7 +15,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from poolgen.errors import RunError
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.pdf.report.text import CELL, H1, SMALL, Cell, escape, grid, odds_text, para, percent
 from poolgen.run.folder import RunFolder
 
@@ -30,6 +30,7 @@ class PoolData:
     winners: npt.NDArray[np.integer]
     value_cents: npt.NDArray[np.integer]
     group_name: str
+    currency: Currency = USD  # the game's (the manifest's `game.currency`)
 
 
 def pool_data(run: RunFolder, entry: Mapping[str, Any]) -> PoolData:
@@ -54,7 +55,8 @@ def pool_data(run: RunFolder, entry: Mapping[str, Any]) -> PoolData:
     except (pl.exceptions.PolarsError, ValueError, TypeError) as exc:
         raise RunError(f"{run.name}: cannot read pool {entry['id']}: {exc}") from None
     return PoolData(entry, positions, per["g"].to_numpy(), per["w"].to_numpy(),
-                     per["v"].to_numpy(), "book slot" if printed else f"block of {BLOCK:,} shares")
+                     per["v"].to_numpy(), "book slot" if printed else f"block of {BLOCK:,} shares",
+                     run.currency)
 
 
 def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
@@ -63,13 +65,14 @@ def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
     tickets, price = p["tickets"], p["price_cents"]
     title = f"Pool {p['id']}: prize structure"
     out: list[Flowable] = [para(escape(title), H1)]
-    desc = [f"{tickets:,} {'tickets' if run.kind == 'printed' else 'shares'} at {fmt_cents(price)}"]
+    desc = [f"{tickets:,} {'tickets' if run.kind == 'printed' else 'shares'} at "
+            f"{fmt_cents(price, run.currency)}"]
     if p.get("books") is not None:
         desc.append(f"{p['books']:,} books (the order's book slots {p['first_book']:,} to "
                     f"{p['first_book'] + p['books'] - 1:,}; their printed numbers are a secret "
                     "permutation, docs/validation.md)")
     if p.get("denomination_cents") is not None:
-        desc.append(f"denomination {fmt_cents(p['denomination_cents'])} x "
+        desc.append(f"denomination {fmt_cents(p['denomination_cents'], run.currency)} x "
                     f"{p.get('play_areas', 1)} play area(s)")
     f = p.get("file", {})
     desc.append(f"file {f.get('name', '?')} ({f.get('bytes', 0):,} bytes, SHA-256 "
@@ -83,13 +86,14 @@ def prize_table(run: RunFolder, p: Mapping[str, Any], d: PoolData | None,
     for t in p["tiers"]:
         tier_cost = t["count"] * t["prize_cents"]
         # a paragraph: a long tier name (a row of many wins, "$5 (5X) + $5 (5X) + ...") wraps in its column
-        rows.append([para(escape(labels.get(t["id"], t["id"])), CELL), fmt_cents(t["prize_cents"]),
+        rows.append([para(escape(labels.get(t["id"], t["id"])), CELL),
+                     fmt_cents(t["prize_cents"], run.currency),
                      f"{t['count']:,}",
-                     odds_text(tickets, t["count"]), fmt_cents(tier_cost),
+                     odds_text(tickets, t["count"]), fmt_cents(tier_cost, run.currency),
                      percent(tier_cost, cost) if t["prize_cents"] else "-"])
     rows.append(["winners", "", f"{p['winners']:,}", odds_text(tickets, p["winners"]),
-                 fmt_cents(cost), ""])
-    rows.append(["all tickets", "", f"{tickets:,}", "", f"sales {fmt_cents(tickets * price)}",
+                 fmt_cents(cost, run.currency), ""])
+    rows.append(["all tickets", "", f"{tickets:,}", "", f"sales {fmt_cents(tickets * price, run.currency)}",
                  f"payout {percent(cost, tickets * price)}"])
     out.append(grid(rows, [2.0 * inch, 0.95 * inch, 0.75 * inch, 0.85 * inch, 1.2 * inch,
                             1.0 * inch], total_rows=2))

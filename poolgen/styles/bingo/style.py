@@ -15,7 +15,7 @@ import numpy as np
 from poolgen.errors import RunError
 from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, big_integers_each, derive_stream, integers, row_permutations
 from poolgen.styles.bingo.cells import CENTRE, acceptance, cells_of, profile_table, set_table
 from poolgen.styles.bingo.patterns import SHAPES, Pattern, read_patterns
@@ -326,7 +326,8 @@ def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
     return [(5, 5, "")] * (params.cards + sum(p.custom for p in params.patterns)) + [None, None]
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Each card's highest completed pattern and its prize (contract section 5), and its cells."""
     called = _called(area_id, params, row)
     lines: list[str] = []
@@ -338,7 +339,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             continue
         pattern = params.patterns[p]
         lines.append(f"{area_id}: card {k + 1} completes {pattern.name} (its highest pattern): "
-                     f"{fmt_cents(pattern.prize.cents or 0)}.")
+                     f"{fmt_cents(pattern.prize.cents or 0, currency)}.")
         for alt in pattern.sets:
             if marked[0, list(alt)].all():
                 winning |= {f"{area_id}_card{k}_{c}" for c in alt}

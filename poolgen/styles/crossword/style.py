@@ -13,7 +13,7 @@ import numpy as np
 
 from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream
 from poolgen.styles.crossword import doubler as doubling
 from poolgen.styles.crossword import fill
@@ -336,7 +336,8 @@ def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
     return [(2, -(-params.letters // 2), ""), *grids, *bonus, None]  # YOUR LETTERS in two rows
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the cells of the completed words."""
     have = {int(row[f"{area_id}_letter_{j}"]) for j in range(params.letters)}
     lines: list[str] = []
@@ -362,7 +363,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         by = params.doubler.by[k] if params.doubler and cells[k] & marks else 1
         if found[k]:
             lines.append(f"{area_id}:{where} {len(found[k])} completed word(s): {', '.join(found[k])}"
-                         + (f": wins {fmt_cents(prize.cents or 0)}"
+                         + (f": wins {fmt_cents(prize.cents or 0, currency)}"
                             + (f" x{by} (a doubler cell)" if by > 1 else "") + "."
                             if prize else ": no prize."))
         if prize is not None:
@@ -372,7 +373,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         if all(c in have for c in codes):
             text = "".join(t.symbol if (t := _text(params, c)) else "?" for c in codes)
             lines.append(f"{area_id}: the bonus word {text} is completed: wins "
-                         f"{fmt_cents(params.bonus.prize.cents or 0)} besides.")
+                         f"{fmt_cents(params.bonus.prize.cents or 0, currency)} besides.")
             winning |= {f"{area_id}_bonus_{j}" for j in range(params.bonus.length)}
             winning |= {f"{area_id}_letter_{j}" for j in range(params.letters)}
     return lines, winning

@@ -23,7 +23,7 @@ from poolgen.game.play import (
     prize_entry,
     unpaid_legend_line,
 )
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.lines import caller
 from poolgen.styles.lines.placements import (
@@ -359,7 +359,8 @@ def shapes(area_id: str, params: Params) -> list[tuple[int, int, str] | None]:
     return [(params.rows, params.cols, "")] + [None] * (2 if params.calls else 1)
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the cells of the complete lines."""
     names = columns(area_id, params)
     called = {int(row[c]): c for c in names if c.startswith(f"{area_id}_call_")}
@@ -372,12 +373,12 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
         spots = {f"{area_id}_prize_{i}" for i in makers} if params.shown else set()
         return ([f"{area_id}: line {i + 1} complete ({_text(params.pictures[m]) if m >= 0 else 'called'}): "
                  "its prize, "
-                 f"{fmt_cents(p.cents or 0)}." for i, m, p in paid if p is not None], cells | spots)
+                 f"{fmt_cents(p.cents or 0, currency)}." for i, m, p in paid if p is not None], cells | spots)
     prize = next((p for n, p in params.legend if n == len(makers)), None)
     if prize is None:
         return [], set()
     return ([f"{area_id}: {len(makers)} complete line(s) of {_key(params)}: the legend's prize, "
-             f"{fmt_cents(prize.cents or 0)}."], cells)
+             f"{fmt_cents(prize.cents or 0, currency)}."], cells)
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:

@@ -13,7 +13,7 @@ import numpy as np
 
 from poolgen.game.model import Symbol
 from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError, prize_entry
-from poolgen.money import fmt_cents
+from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, row_permutations
 from poolgen.styles.match_n import decoys
 
@@ -185,7 +185,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     return [(f"MATCH {params.match} LIKE AMOUNTS", cells)]
 
 
-def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[str], set[str]]:
+def explain(area_id: str, params: Params, row: Mapping[str, Any],
+            currency: Currency = USD) -> tuple[list[str], set[str]]:
     """Why the area pays what it pays (contract section 5), and the columns that win."""
     names = columns(area_id, params)
     codes = [row[n] for n in names]
@@ -203,7 +204,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any]) -> tuple[list[
             continue
         winning |= {names[j] for j in spots}
         lines.append(f"{area_id}: {why} in spots {', '.join(str(j + 1) for j in sorted(spots))}: wins "
-                     f"{fmt_cents(by * (s.cents or 0))}.")  # a prize symbol has cents (as `Win.cents`)
+                     f"{fmt_cents(by * (s.cents or 0), currency)}.")  # a prize symbol has cents (`Win.cents`)
     return lines, winning
 
 

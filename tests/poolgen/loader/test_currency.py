@@ -1,0 +1,89 @@
+"""A game's currency (`game.currency`, docs/new-game.md section 1, "Money and its currency"): the loader
+reads amounts written bare or with the game's sign, refuses another currency's sign in an amount field
+or in a symbol's text or caption, and refuses a code it does not know, each in one line naming the field;
+audit's spec reader refuses the same in the same words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from audit.errors import UnusableInput
+from audit.read.specs import read_spec
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
+from poolgen.money import CURRENCIES, USD
+from tests.support import ROOT
+from tests.support.cli import invoke, one_line
+
+UK = (ROOT / "specs/examples/uk_scrabble_0493.toml").read_text()
+GBP_LINE = 'currency = "GBP"                # pounds: every amount the tool prints is written "£2.00"\n'
+
+
+def _spec(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "uk.toml"
+    path.write_text(text)
+    return path
+
+
+def _changed(was: str, now: str, text: str = UK) -> str:
+    assert text.count(was) >= 1, was
+    return text.replace(was, now)
+
+
+def test_a_gbp_game_reads_amounts_bare_or_with_the_pound_sign_in_pence():
+    game = load_spec(ROOT / "specs/examples/uk_scrabble_0493.toml")
+    assert game.currency == CURRENCIES["GBP"]
+    assert game.sales.price_cents == 200  # type: ignore[union-attr]
+    assert [s.cents for s in game.symbols if s.symbol.startswith("£")][:3] == [200, 400, 500]
+
+
+def test_a_price_written_with_the_games_own_sign_is_the_same_game(tmp_path):
+    signed = load_spec(_spec(tmp_path, _changed('price = "2.00"', 'price = "£2.00"')))
+    bare = load_spec(ROOT / "specs/examples/uk_scrabble_0493.toml")
+    assert signed.sales == bare.sales and signed.tiers == bare.tiers and signed.currency == bare.currency
+
+
+def test_a_spec_without_a_currency_is_in_dollars(tmp_path):
+    assert load_spec(ROOT / "specs/happy_holidays.toml").currency == USD
+
+
+@pytest.mark.parametrize(("was", "now", "field", "why"), [
+    ('price = "2.00"', 'price = "$2.00"', "printed.price",
+     "'$2.00' is not an amount in GBP: its sign '$' is another currency's (the game's is '£')"),
+    ('value = "4.00"', 'value = "€4.00"', "symbols[47].value",
+     "'€4.00' is not an amount in GBP: its sign '€' is another currency's (the game's is '£')"),
+    ('symbol = "£4"', 'symbol = "$4"', "symbols[47].symbol",
+     "'$4' shows an amount in another currency's sign: the game's currency is GBP ('£')"),
+    (GBP_LINE, 'currency = "JPY"\n', "game.currency",
+     "must be one of USD, CAD, GBP, EUR (an ISO 4217 code), not 'JPY'"),
+    (GBP_LINE, 'currency = 826\n', "game.currency",
+     "must be one of USD, CAD, GBP, EUR (an ISO 4217 code), not 826"),
+])
+def test_another_currencys_sign_or_an_unknown_code_is_refused_naming_the_field(tmp_path, was, now, field,
+                                                                              why):
+    path = _spec(tmp_path, _changed(was, now))
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert str(caught.value) == f"{path}: {field}: {why}"
+    one_line(invoke("check", path), "poolgen", f"{field}: {why}")
+    with pytest.raises(UnusableInput) as audited:  # audit's spec reader, in the loader's words
+        read_spec(path)
+    assert f"{field}: {why}" in str(audited.value)
+
+
+def test_a_caption_showing_dollars_on_a_pound_game_is_refused(tmp_path):
+    path = _spec(tmp_path, _changed('symbol = "£4"\ncaption = "FOUR"', 'symbol = "£4"\ncaption = "WIN $4"'))
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert str(caught.value) == (f"{path}: symbols[47].caption: 'WIN $4' shows an amount in another "
+                                 "currency's sign: the game's currency is GBP ('£')")
+
+
+def test_a_pound_amount_on_a_dollar_game_is_refused_as_it_always_was_an_amount_in_another_sign(tmp_path):
+    path = _spec(tmp_path, _changed(GBP_LINE, "").replace('price = "2.00"', 'price = "£2.00"'))
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert str(caught.value) == (f"{path}: printed.price: '£2.00' is not an amount in USD: its sign '£' is "
+                                 "another currency's (the game's is '$')")
