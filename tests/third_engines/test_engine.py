@@ -27,6 +27,7 @@ from tests.third_engines import (
     einstant,
     engine,
     grid,
+    lines_caller,
     order_salts,
     packs,
     packs_draws,
@@ -84,6 +85,8 @@ def run(tmp_path_factory) -> Path:
     (pairs, {"__future__", "collections", "fractions", "functools", "math"}),
     (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
     (grid, {"__future__", "polars", "printed"}),  # printed: its bonus_reveal engine and play.md's rules
+    (lines_caller, {"__future__", "collections", "decimal", "fractions", "itertools", "json", "math",
+                    "pathlib", "polars", "printed", "tomllib"}),  # printed: play.md's rules
     (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
     (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
     (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),
@@ -94,8 +97,9 @@ def run(tmp_path_factory) -> Path:
     # tests: split.py's stream, validation_desk.py's barcode
     (print_run, {"__future__", "hashlib", "hmac", "pathlib", "polars", "re", "tests"}),
     (validation_desk, {"__future__", "cryptography", "dataclasses", "hashlib", "hmac", "json", "numpy"}),
-], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "win_all", "win_all_layout", "split",
-        "packs", "packs_draws", "chain", "order_salts", "print_run", "validation_desk"])
+], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "lines_caller", "win_all",
+        "win_all_layout", "split", "packs", "packs_draws", "chain", "order_salts", "print_run",
+        "validation_desk"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):
     tree = ast.parse(Path(module.__file__).read_text())
     names = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}

@@ -1,0 +1,189 @@
+"""The third engine of a board marked by a caller (tests/third_engines/lines_caller.py, from docs/styles/
+lines.md section 1b, play.md, pool-files.md and validation.md alone) on Florida's Loteria with its caller
+cards (specs/examples/fl_loteria_caller.toml cut to 3,000 tickets): every generated ticket legal, its
+printed board and caller paying the pool's prize; a tampered row refused with audit's very reasons; and
+runs an insider changed and signed again judged as `poolgen verify` judges them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from poolgen.loader import load_spec
+from tests.support import ROOT, SEED_A
+from tests.support.cli import invoke
+from tests.support.reseal import reseal_pool, resign, signed_first_pool
+from tests.third_engines import against_audit
+from tests.third_engines import lines_caller as lc
+
+PRIZES = ["2", "5", "10", "15", "20", "25", "30", "40", "50", "100", "150", "200", "250", "300", "400",
+          "10000", "30000"]
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> tuple[Path, Path, Path, object]:
+    """The example cut to one pool of 3,000 (every count divided by 20,000, at least 1), signed: its run
+    folder, public key, spec file and signer."""
+    root = tmp_path_factory.mktemp("loteria")
+    text = (ROOT / "specs" / "examples" / "fl_loteria_caller.toml").read_text()
+    for size in ("order_tickets", "pool_tickets"):
+        text, n = re.subn(rf"^{size} = \d+", f"{size} = 3000", text, flags=re.M)
+        assert n == 1
+    text = re.sub(r"^count = (\d+)$", lambda m: f"count = {max(1, int(m[1]) // 20000)}", text, flags=re.M)
+    text, n = re.subn(r"^(odds|split|last_pool|winners) = .*\n", "", text, flags=re.M)  # the order's alone
+    assert n == 4
+    spec = root / "fl_loteria_caller.toml"
+    spec.write_text(text)
+    run, public, signer = signed_first_pool(load_spec(spec), SEED_A, root, "lot")
+    return run, public, spec, signer
+
+
+def _row(run: Path, tier: str) -> dict:
+    return pl.read_parquet(run / "pool-p1.parquet").filter(pl.col("tier") == tier).row(0, named=True)
+
+
+def _cells(r: dict) -> list[int]:
+    return [r[f"board_cell_{k}"] for k in range(16)]
+
+
+def _calls(r: dict) -> list[int]:
+    return [r[f"board_call_{j}"] for j in range(14)]
+
+
+def _done(r: dict) -> list[int]:
+    called = set(_calls(r))
+    return lc.complete_lines(LINES, {k for k, v in enumerate(_cells(r)) if v in called})
+
+
+LINES = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15], [0, 4, 8, 12], [1, 5, 9, 13],
+         [2, 6, 10, 14], [3, 7, 11, 15], [0, 5, 10, 15], [3, 6, 9, 12]]
+
+
+def _loser_with_a_line(run: Path) -> dict:
+    """The first loser's caller made to show its board's top row (the rest of its calls kept, in order)."""
+    r = _row(run, "lose")
+    top = _cells(r)[:4]
+    new = (top + [c for c in _calls(r) if c not in top])[:14]
+    return {f"board_call_{j}": v for j, v in enumerate(new)}
+
+
+def _winner_spot_changed(run: Path) -> dict:
+    """The first $2 winner's complete line's prize spot made to show $5."""
+    r = _row(run, "w2")
+    (line,) = _done(r)
+    return {f"board_prize_{line}": PRIZES.index("5")}
+
+
+def _winner_line_unmarked(run: Path) -> dict:
+    """The first $2 winner's caller card that marks its line's first cell replaced by a card on no cell."""
+    r = _row(run, "w2")
+    (line,) = _done(r)
+    spare = next(v for v in range(54) if v not in _cells(r) and v not in _calls(r))
+    j = _calls(r).index(_cells(r)[LINES[line][0]])
+    return {f"board_call_{j}": spare}
+
+
+CASES = [  # (tier, the row's new values from the run, what the contract makes of it)
+    ("lose", _loser_with_a_line, "a loser's caller marks a line: section 6"),
+    ("w2", _winner_spot_changed, "a winner's line shows another prize"),
+    ("w2", _winner_line_unmarked, "a winner's line no longer marked: wins nothing"),
+    ("lose", lambda run: {"board_call_13": _row(run, "lose")["board_call_0"]}, "a caller's card twice"),
+    ("lose", lambda run: {"board_call_3": 54}, "a caller's code out of range: rule 5"),
+    ("lose", lambda run: {"board_cell_9": _row(run, "lose")["board_cell_2"]}, "a board card twice: rule 6"),
+    ("lose", lambda run: {"board_cell_0": None}, "a null cell: rule 1"),
+    ("lose", lambda run: {"board_prize_4": 17}, "a prize spot out of range: rule 4"),
+    ("lose", lambda run: {"board_cell_0": 200, "board_call_1": _row(run, "lose")["board_call_2"],
+                          "board_cell_5": _row(run, "lose")["board_cell_6"]}, "rules 1, 5 and 6 in order"),
+]
+
+
+def test_every_generated_ticket_is_legal_and_its_printed_board_pays_its_prize(made):
+    run, _, spec, _ = made
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    assert table.height == 3000 and table["tier"].n_unique() == 22
+    assert lc.judge(against_audit.play(run), table) == {}
+    assert lc.from_files(run, spec) == []
+    assert against_audit.layouts(run)[0] == "pass"
+
+
+@pytest.mark.parametrize(("tier", "values", "what"), CASES, ids=[c[2] for c in CASES])
+def test_a_tampered_row_is_refused_exactly_as_audit_refuses_it(made, tmp_path, tier, values, what):
+    run = made[0]
+    reasons, _ = against_audit.agrees(lc.judge, run, tmp_path / "r", tier, values(run))
+    if what.startswith("rules 1, 5"):
+        assert [r.split(" (")[0] for r in reasons.split("; ")[:3]] == [
+            "board: a cell code out of range", "board: the caller's pictures are not distinct pictures",
+            "board: the board shows a picture twice"]
+
+
+def _copy(run: Path, folder: Path) -> Path:
+    folder.mkdir(mode=0o700)
+    for f in run.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+        (folder / f.name).chmod(f.stat().st_mode & 0o777)
+    return folder
+
+
+def _verify(run: Path, public: Path, spec: Path) -> tuple[int, list[str]]:
+    """`poolgen verify --json`: its exit code and the ids of the steps that fail."""
+    result = invoke("verify", run, "--public-key", public, "--spec", spec, "--json")
+    steps = json.loads(result.stdout)["steps"]
+    return result.exit_code, [s["title"] for s in steps if s["status"] == "fail"]
+
+
+def test_a_run_signed_again_unchanged_passes_both(made, tmp_path):
+    run, public, spec, signer = made
+    copy = _copy(run, tmp_path / "r")
+    resign(copy, lambda doc: None, signer)
+    assert lc.from_files(copy, spec) == []
+    assert _verify(copy, public, spec) == (0, [])
+
+
+def test_a_loser_given_a_line_in_its_pool_file_alone_is_refused_by_both(made, tmp_path):
+    """The insider changes the pool row and signs again: the imaging file still prints the old caller."""
+    run, public, spec, signer = made
+    copy = _copy(run, tmp_path / "r")
+    values = _loser_with_a_line(run)
+    table, row = against_audit.tampered(run, tmp_path / "t", "lose", values)
+    reseal_pool(copy, "pool-p1.parquet", table, signer)
+    old = _row(run, "lose")
+    assert lc.from_files(copy, spec) == [
+        f"p1: {c} at {row} shows C{old[c] + 1:02d}, the pool stores {v}"
+        for c, v in values.items() if old[c] != v]
+    code, failing = _verify(copy, public, spec)
+    assert (code, failing) == (1, ["layouts", "deliverables"])
+
+
+def test_a_loser_printed_with_a_line_in_both_files_is_refused_by_both(made, tmp_path):
+    """The pool row and the imaging row changed alike, every hash restated and signed again: the printed
+    ticket pays its complete line's spot, the pool 0."""
+    run, public, spec, signer = made
+    copy = _copy(run, tmp_path / "r")
+    values = _loser_with_a_line(run)
+    table, row = against_audit.tampered(run, tmp_path / "t", "lose", values)
+    reseal_pool(copy, "pool-p1.parquet", table, signer)
+    imaging = pl.read_parquet(copy / "imaging-p1.parquet")
+    deck = {s["code"]: s for s in _symbols(spec)}
+    codes = [f"C{v + 1:02d}" for v in values.values()]
+    imaging = imaging.with_columns([
+        pl.when(pl.int_range(pl.len()) == row).then(pl.lit(v)).otherwise(pl.col(c + suffix)).alias(c + suffix)
+        for c, code in zip(values, codes, strict=True)
+        for suffix, v in (("", code), ("_text", deck[code]["symbol"]), ("_caption", deck[code]["caption"]))])
+    imaging.write_parquet(copy / "imaging-p1.parquet")
+    resign(copy, lambda doc: None, signer)
+    spot = PRIZES[table["board_prize_0"][row]]
+    cents = int(float(spot) * 100)
+    assert lc.from_files(copy, spec) == [
+        f"p1: ticket at {row} ({table['ticket'][row]}) shows {cents} cents, the pool pays 0"]
+    code, failing = _verify(copy, public, spec)
+    assert (code, failing) == (1, ["layouts"])
+
+
+def _symbols(spec: Path) -> list[dict]:
+    import tomllib  # noqa: PLC0415
+
+    return tomllib.loads(spec.read_text())["symbols"]
