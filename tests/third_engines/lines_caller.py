@@ -9,7 +9,7 @@ worded as the contract states them. `from_files`: a run's imaging files read aga
 the play entry), each ticket's marked cells, complete lines and prize worked out from the printed codes
 and the spec's values alone, and held to the pool's `prize_cents`. `law`: section 7 step 1b followed
 literally on a tiny deck, every outcome of its draws enumerated, giving the exact probability of each
-(caller, board) of a tier."""
+(caller, board) of a tier. `lay_out`: a pool's layout drawn again from its seed, as step 1b states it."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ from pathlib import Path
 import polars as pl
 
 from .printed import verdicts
+from .split import Stream
 
 Win = tuple[str, str, int, str]  # (area, how, by, prize code)
 
@@ -199,3 +200,68 @@ def law(p: int, n: int, cells: int, lines: list[list[int]], complete: int) -> di
                         u += 1
                 out[(d[:n], tuple(board))] += chance
     return dict(out)
+
+
+def lay_out(seed: bytes, rules: str, pool: str, area: dict, tiers: list[tuple[str, int, int]],
+            tickets: int, per_pack: int, row_by_row: bool = False) -> tuple[list[str], dict[str, list[int]]]:
+    """A pool of one caller's area of a `legend`, drawn again from its seed: `tiers` (id, count, legend
+    number or 0) in pool order, the losers first (randomness.md section 4); every tier's rows by lines.md
+    section 7 step 1b; then the neighbour rule (randomness.md 5.1), packs of `per_pack`: every run of one
+    tier inside a pack holding two identical neighbours drawn again, together, until none does. Returns
+    every position's tier and the cell and call columns (codes: indices into the area's pictures).
+    `row_by_row`: the other reading of step 1b's "per row" (D then S for one row, then the next row's)."""
+    assert "legend" in area
+    base = [t for t, count, _ in tiers for _ in range(count)]
+    assert len(base) == tickets
+    order = Stream(seed, ("poolgen/v1", rules, pool, "order")).permutation(tickets)
+    at = [base[order[q]] for q in range(tickets)]
+    stream = Stream(seed, ("poolgen/v1", rules, pool, "layout"))
+    cols = {c: [0] * tickets for c in columns(area)[0] + columns(area)[1]}
+    again = list(range(tickets))
+    while again:
+        for tier, _, number in tiers:
+            _step_1b(stream, area, number, [q for q in again if at[q] == tier], cols, row_by_row)
+        again = []
+        for run in _runs(at, per_pack):
+            if any(all(v[q] == v[q + 1] for v in cols.values()) for q in run[:-1]):
+                again += run
+    return at, cols
+
+
+def _runs(at: list[str], per_pack: int) -> list[list[int]]:
+    """The maximal runs of positions of one tier inside one pack, in position order."""
+    out: list[list[int]] = []
+    for q, tier in enumerate(at):
+        if q and q % per_pack and at[q - 1] == tier:
+            out[-1].append(q)
+        else:
+            out.append([q])
+    return out
+
+
+def _step_1b(stream: Stream, area: dict, number: int, rows: list[int], cols: dict[str, list[int]],
+             row_by_row: bool) -> None:
+    """Section 7 step 1b for the rows of a tier completing `number` lines: the placements drawn with
+    weights w(m) (increasing order), then `row_permutations(P)` for all the rows, then
+    `row_permutations(N)`."""
+    p, n, size = len(area["pictures"]), area["calls"], area["rows"] * area["cols"]
+    valid = [x for x in range(2 ** size) if (m := bin(x).count("1")) <= n and size - m <= p - n
+             and len(complete_lines(area["lines"], {k for k in range(size) if x >> k & 1})) == number]
+    weights = [math.perm(n, c) * math.perm(p - n, size - c) for c in (bin(x).count("1") for x in valid)]
+    picked = [valid[i] for i in stream.choices(weights, len(rows))]
+    if row_by_row:
+        pairs = [(stream.row_permutations(1, p)[0], stream.row_permutations(1, n)[0]) for _ in rows]
+        deck, place = [d for d, _ in pairs], [s for _, s in pairs]
+    else:
+        deck, place = stream.row_permutations(len(rows), p), stream.row_permutations(len(rows), n)
+    for q, x, d, s in zip(rows, picked, deck, place, strict=True):
+        on = off = 0
+        for k in range(size):
+            if x >> k & 1:
+                cols[f"{area['id']}_cell_{k}"][q] = d[s[on]]
+                on += 1
+            else:
+                cols[f"{area['id']}_cell_{k}"][q] = d[n + off]
+                off += 1
+        for j in range(n):
+            cols[f"{area['id']}_call_{j}"][q] = d[j]

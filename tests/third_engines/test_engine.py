@@ -86,7 +86,7 @@ def run(tmp_path_factory) -> Path:
     (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
     (grid, {"__future__", "polars", "printed"}),  # printed: its bonus_reveal engine and play.md's rules
     (lines_caller, {"__future__", "collections", "decimal", "fractions", "itertools", "json", "math",
-                    "pathlib", "polars", "printed", "tomllib"}),  # printed: play.md's rules
+                    "pathlib", "polars", "printed", "split", "tomllib"}),  # play.md's rules; the stream
     (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
     (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
     (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),

@@ -16,23 +16,23 @@ from scipy.stats import chisquare
 
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
-from tests.support import SEED_A, SEED_B
+from tests.support import ROOT, SEED_A, SEED_B
 from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import lines_caller as lc
 
 P, N, CELLS, LINES = 5, 3, 3, [[0, 1, 2]]
 SEEDS = (SEED_A, SEED_B, bytes(range(2, 34)))
+AREA = {"id": "b", "style": "lines", "rows": 1, "cols": CELLS, "pictures": "deck", "calls": N, "lines": LINES,
+        "prizes": "pz", "legend": [{"lines": 1, "prize": "A"}]}
 
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory) -> list[pl.DataFrame]:
     root = tmp_path_factory.mktemp("caller_law")
+    tiers = [{"id": "w", "count": 1000, "wins": [{"area": "b", "prize": "A", "how": "match"}]}]
     deck = [{"group": "deck", "code": f"K{i}", "symbol": f"K{i}"} for i in range(1, P + 1)]
     money = [{"group": "pz", "code": "A", "symbol": "$1.00", "value": "1.00"}]
-    area = {"id": "b", "style": "lines", "rows": 1, "cols": CELLS, "pictures": "deck", "calls": N,
-            "lines": LINES, "prizes": "pz", "legend": [{"lines": 1, "prize": "A"}]}
-    tiers = [{"id": "w", "count": 1000, "wins": [{"area": "b", "prize": "A", "how": "match"}]}]
-    (root / "g.toml").write_text(dumps(base_doc([area], deck + money, tiers, pool_tickets=3000)))
+    (root / "g.toml").write_text(dumps(base_doc([AREA], deck + money, tiers, pool_tickets=3000)))
     spec = load_spec(root / "g.toml")
     out = []
     for k, seed in enumerate(SEEDS):
@@ -69,7 +69,8 @@ def _test(seen: list, law: dict, key) -> float:
     observed = Counter(key(x) for x in seen)
     assert set(observed) <= set(expected), set(observed) - set(expected)
     cats = sorted(expected)
-    return float(chisquare([observed[c] for c in cats], [float(expected[c]) * len(seen) for c in cats]).pvalue)
+    expect = [float(expected[c]) * len(seen) for c in cats]
+    return float(chisquare([observed[c] for c in cats], expect).pvalue)
 
 
 @pytest.mark.parametrize(("complete", "size"), [(0, 60 * 54), (1, 60 * 6)])
@@ -106,3 +107,26 @@ def test_the_chi_square_refuses_placements_drawn_alike_without_their_weights(tab
              for layout in lc.law(P, N, CELLS, LINES, 0)}
     assert sum(wrong.values()) == 1
     assert _test(_layouts(tables, "lose"), wrong, _marked) < 1e-9
+
+
+def test_step_1b_as_written_draws_every_generated_layout_again_from_the_seed(tables):
+    """Section 7 step 1b followed word for word (the weighted placements of the tier's rows, then
+    `row_permutations(P)` for all of them, then `row_permutations(N)`; randomness.md's neighbour rule,
+    books of 50) gives the first pool's every cell and call from SEED_A alone."""
+    area = AREA | {"pictures": [f"K{i}" for i in range(1, P + 1)]}
+    at, cols = lc.lay_out(SEED_A, "test_game", "p1", area, [("lose", 2000, 0), ("w", 1000, 1)], 3000, 50)
+    assert at == tables[0]["tier"].to_list()
+    assert cols == {c: tables[0][c].to_list() for c in cols}
+
+
+def test_step_1b_says_the_deck_permutations_of_all_the_tiers_rows_come_before_the_callers_places(tables):
+    """Step 1b's pictures read "per row: row_permutations(P) ..., then row_permutations(N)", which also
+    reads as D then S for one row, then the next row's: that reading draws other pools (the engine's
+    `row_by_row`), so the contract says which (the generator draws all of the tier's D, then its S)."""
+    area = AREA | {"pictures": [f"K{i}" for i in range(1, P + 1)]}
+    _, cols = lc.lay_out(SEED_A, "test_game", "p1", area, [("lose", 2000, 0), ("w", 1000, 1)], 3000, 50,
+                         row_by_row=True)
+    assert cols["b_call_0"] != tables[0]["b_call_0"].to_list()
+    doc = (ROOT / "docs" / "styles" / "lines.md").read_text()
+    step = " ".join(doc.split("1b. (`calls` only")[1].split("\n4. ")[0].split())
+    assert "`row_permutations(P)` for all of the tier's rows (D below, a row each), then" in step
