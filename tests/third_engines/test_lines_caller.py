@@ -87,12 +87,40 @@ def _winner_line_unmarked(run: Path) -> dict:
     return {f"board_call_{j}": spare}
 
 
+def _winner_with_a_second_line(run: Path) -> dict:
+    """The first $2 winner's caller made to mark another line too: calls on no cell of its complete line
+    replaced by the other line's cards not yet called."""
+    r = _row(run, "w2")
+    (line,) = _done(r)
+    other = next(i for i in range(10) if i != line)
+    need = [_cells(r)[k] for k in LINES[other] if _cells(r)[k] not in _calls(r)]
+    keep = {_cells(r)[k] for k in LINES[line]}
+    calls = _calls(r)
+    for j, v in enumerate(calls):
+        if need and v not in keep:
+            calls[j] = need.pop()
+    assert not need
+    return {f"board_call_{j}": v for j, v in enumerate(calls)}
+
+
+def _winner_marked_out_of_range(run: Path) -> dict:
+    """The first $2 winner's line's first cell and the call marking it both set to 60, a code out of
+    range: equal, but a code out of range marks nothing (section 5), so the line is not complete."""
+    r = _row(run, "w2")
+    (line,) = _done(r)
+    k = LINES[line][0]
+    return {f"board_cell_{k}": 60, f"board_call_{_calls(r).index(_cells(r)[k])}": 60}
+
+
 CASES = [  # (tier, the row's new values from the run, what the contract makes of it)
     ("lose", _loser_with_a_line, "a loser's caller marks a line: section 6"),
     ("w2", _winner_spot_changed, "a winner's line shows another prize"),
     ("w2", _winner_line_unmarked, "a winner's line no longer marked: wins nothing"),
     ("lose", lambda run: {"board_call_13": _row(run, "lose")["board_call_0"]}, "a caller's card twice"),
     ("lose", lambda run: {"board_call_3": 54}, "a caller's code out of range: rule 5"),
+    ("lose", lambda run: {"board_call_7": None}, "a null call: rule 5, listed as null"),
+    ("w2", _winner_with_a_second_line, "a winner's caller marks a second line: section 6"),
+    ("w2", _winner_marked_out_of_range, "a cell and its call out of range alike mark nothing"),
     ("lose", lambda run: {"board_cell_9": _row(run, "lose")["board_cell_2"]}, "a board card twice: rule 6"),
     ("lose", lambda run: {"board_cell_0": None}, "a null cell: rule 1"),
     ("lose", lambda run: {"board_prize_4": 17}, "a prize spot out of range: rule 4"),
