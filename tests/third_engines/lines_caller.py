@@ -46,6 +46,29 @@ def _code(item: str | dict) -> str:
     return item if isinstance(item, str) else item["code"]
 
 
+def readable(area: dict) -> bool:
+    """Section 3 for an entry with a caller: False when step 4 must fail unread."""
+    rows, cols, pictures, calls = area.get("rows"), area.get("cols"), area.get("pictures"), area.get("calls")
+    lines, prizes = area.get("lines"), area.get("prizes")
+    if not (type(rows) is int and type(cols) is int and 1 <= rows * cols <= 16 and rows >= 1
+            and isinstance(pictures, list) and len({str(_code(x)) for x in pictures}) == len(pictures)
+            and ("symbol" in area) + ("symbols" in area) + ("calls" in area) == 1
+            and type(calls) is int and 1 <= calls <= len(pictures) - 1 and len(pictures) <= 255
+            and rows * cols <= len(pictures) and isinstance(prizes, list) and prizes
+            and isinstance(lines, list) and lines and ("legend" in area) != ("line_prizes" in area)):
+        return False
+    codes = [_code(x) for x in prizes]
+    if not all(isinstance(line, list) and len(line) >= 3 and len(set(line)) == len(line)
+               and all(type(k) is int and 0 <= k < rows * cols for k in line) for line in lines):
+        return False
+    if "legend" in area:
+        numbers = [e.get("lines") if isinstance(e, dict) else None for e in area["legend"]]
+        return bool(numbers) and all(type(n) is int and 1 <= n <= len(lines) for n in numbers) \
+            and numbers == sorted(set(numbers)) and all(e["prize"] in codes for e in area["legend"])
+    per = area["line_prizes"]
+    return per == "shown" or isinstance(per, list) and len(per) == len(lines) and all(c in codes for c in per)
+
+
 def complete_lines(lines: list[list[int]], marked: set[int]) -> list[int]:
     """The listed lines (their indices, spec order) whose every cell is marked (section 1b)."""
     return [i for i, line in enumerate(lines) if all(k in marked for k in line)]

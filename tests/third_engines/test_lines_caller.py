@@ -215,3 +215,34 @@ def _symbols(spec: Path) -> list[dict]:
     import tomllib  # noqa: PLC0415
 
     return tomllib.loads(spec.read_text())["symbols"]
+
+
+ENTRIES = [  # (the manifest's area entry changed, the other steps failing, what section 3 makes of it)
+    ({"calls": 54}, [], "calls above P - 1 (54 pictures)"),
+    ({"calls": 0}, ["statistics"], "no call"),  # step 8 finds the call columns no entry reads
+    ({"calls": True}, [], "calls not a whole number"),
+    ({"symbol": "C01"}, [], "a symbol beside calls"),
+    # step 9: the imaging file prints C03 where the entry now says C01
+    ({"pictures": ["C01", "C01", *(f"C{i:02d}" for i in range(3, 55))]}, ["deliverables"], "a card twice"),
+]
+
+
+@pytest.mark.parametrize(("change", "others", "what"), ENTRIES, ids=[e[2] for e in ENTRIES])
+def test_an_unreadable_caller_entry_stops_step_4_naming_it(made, tmp_path, change, others, what):
+    """An insider changes the manifest's caller entry and signs again: the engine finds it unreadable,
+    and `poolgen verify` fails step 4 alone, naming the area's fields `calls` among them."""
+    run, public, spec, signer = made
+    copy = _copy(run, tmp_path / "r")
+
+    def edit(doc: dict) -> None:
+        doc["play"]["areas"][0] |= change
+
+    resign(copy, edit, signer)
+    area = against_audit.play(copy)["areas"][0]
+    assert lc.readable(area) is False and lc.readable(against_audit.play(run)["areas"][0]) is True
+    result = invoke("verify", copy, "--public-key", public, "--json")
+    steps = json.loads(result.stdout)["steps"]
+    assert [s["title"] for s in steps if s["status"] == "fail"] == ["layouts", *others]
+    assert steps[3]["reasons"] == ["pool p1: could not be checked: ValueError: manifest play entry: area "
+                                   "'board': rows, cols, pictures, symbol, symbols, calls, lines, prizes, "
+                                   "legend or line_prizes unreadable"]
