@@ -13,6 +13,7 @@ literally on a tiny deck, every outcome of its draws enumerated, giving the exac
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import json
 import math
@@ -225,30 +226,66 @@ def law(p: int, n: int, cells: int, lines: list[list[int]], complete: int) -> di
     return dict(out)
 
 
-def lay_out(seed: bytes, rules: str, pool: str, area: dict, tiers: list[tuple[str, int, int]],
+def lay_out(seed: bytes, rules: str, pool: str, area: dict, tiers: list[tuple[str, int, list[str]]],
             tickets: int, per_pack: int, row_by_row: bool = False) -> tuple[list[str], dict[str, list[int]]]:
-    """A pool of one caller's area of a `legend`, drawn again from its seed: `tiers` (id, count, legend
-    number or 0) in pool order, the losers first (randomness.md section 4); every tier's rows by lines.md
-    section 7 step 1b; then the neighbour rule (randomness.md 5.1), packs of `per_pack`: every run of one
-    tier inside a pack holding two identical neighbours drawn again, together, until none does. Returns
-    every position's tier and the cell and call columns (codes: indices into the area's pictures).
-    `row_by_row`: the other reading of step 1b's "per row" (D then S for one row, then the next row's)."""
-    assert "legend" in area
+    """A pool of one caller's area drawn again from its seed: `tiers` (id, count, the prize codes of its
+    wins in the area, in the spec's order) in pool order, the losers first (randomness.md section 4);
+    every tier's rows by lines.md section 7 step 1b, then (`"shown"`) steps 3 and 4; then the neighbour
+    rule (randomness.md 5.1), packs of `per_pack`: every run of one tier inside a pack holding two
+    identical neighbours drawn again, together, until none does. Returns every position's tier and the
+    area's columns (codes: indices into the area's pictures, prizes). `row_by_row`: the other reading of
+    step 1b's "per row" (D then S for one row, then the next row's)."""
     base = [t for t, count, _ in tiers for _ in range(count)]
     assert len(base) == tickets
     order = Stream(seed, ("poolgen/v1", rules, pool, "order")).permutation(tickets)
     at = [base[order[q]] for q in range(tickets)]
     stream = Stream(seed, ("poolgen/v1", rules, pool, "layout"))
-    cols = {c: [0] * tickets for c in columns(area)[0] + columns(area)[1]}
+    cells, calls, spots = columns(area)
+    cols = {c: [0] * tickets for c in cells + calls + spots}
+    codes = [_code(x) for x in area["prizes"]]
+    weights = [sum(count * wins.count(c) for _, count, wins in tiers) for c in codes]
+    weights = weights if sum(weights) else [1] * len(codes)  # step 3: the pool's wins in the area
     again = list(range(tickets))
     while again:
-        for tier, _, number in tiers:
-            _step_1b(stream, area, number, [q for q in again if at[q] == tier], cols, row_by_row)
+        for tier, _, wins in tiers:
+            rows = [q for q in again if at[q] == tier]
+            _step_1b(stream, area, wins, rows, cols, row_by_row)
+            if spots:
+                _steps_3_and_4(stream, area, wins, weights, rows, cols)
         again = []
         for run in _runs(at, per_pack):
             if any(all(v[q] == v[q + 1] for v in cols.values()) for q in run[:-1]):
                 again += run
     return at, cols
+
+
+def _pays(area: dict, wins: list[str], done: list[int]) -> bool:
+    """Whether a placement whose complete lines are `done` pays exactly `wins` (section 7, step 1)."""
+    if "legend" in area:
+        number = {e["prize"]: e["lines"] for e in area["legend"]}[wins[0]] if wins else 0
+        return len(done) == number
+    if area["line_prizes"] == "shown":
+        return len(done) == len(wins)
+    return sorted(_code(area["line_prizes"][i]) for i in done) == sorted(wins)
+
+
+def _steps_3_and_4(stream: Stream, area: dict, wins: list[str], weights: list[int], rows: list[int],
+                   cols: dict[str, list[int]]) -> None:
+    """Step 3: every line's prize spot drawn by the weights, L a row in line order; step 4 (a tier of
+    wins): the complete lines' spots the tier's prizes, in the order of `row_permutations(m)`."""
+    aid, lines = area["id"], area["lines"]
+    cum = list(itertools.accumulate(weights))
+    draws = stream.integers(cum[-1], len(rows) * len(lines))
+    codes = [_code(x) for x in area["prizes"]]
+    perms = stream.row_permutations(len(rows), len(wins)) if wins and rows else [[] for _ in rows]
+    for r, (q, perm) in enumerate(zip(rows, perms, strict=True)):
+        board = [cols[f"{aid}_cell_{k}"][q] for k in range(area["rows"] * area["cols"])]
+        called = {cols[f"{aid}_call_{j}"][q] for j in range(area["calls"])}
+        done = complete_lines(lines, {k for k, v in enumerate(board) if v in called})
+        for i in range(len(lines)):
+            cols[f"{aid}_prize_{i}"][q] = bisect.bisect_right(cum, draws[r * len(lines) + i])
+        for j, i in enumerate(done):
+            cols[f"{aid}_prize_{i}"][q] = codes.index(wins[perm[j]])
 
 
 def _runs(at: list[str], per_pack: int) -> list[list[int]]:
@@ -262,14 +299,25 @@ def _runs(at: list[str], per_pack: int) -> list[list[int]]:
     return out
 
 
-def _step_1b(stream: Stream, area: dict, number: int, rows: list[int], cols: dict[str, list[int]],
+_DONE: dict[tuple, list[list[int]]] = {}
+
+
+def _placements(size: int, lines: list[list[int]]) -> list[list[int]]:
+    """The complete lines of every placement of marked cells 0 .. 2^size - 1 (worked out once a board)."""
+    key = (size, tuple(map(tuple, lines)))
+    if key not in _DONE:
+        _DONE[key] = [complete_lines(lines, {k for k in range(size) if x >> k & 1}) for x in range(2 ** size)]
+    return _DONE[key]
+
+
+def _step_1b(stream: Stream, area: dict, wins: list[str], rows: list[int], cols: dict[str, list[int]],
              row_by_row: bool) -> None:
-    """Section 7 step 1b for the rows of a tier completing `number` lines: the placements drawn with
+    """Section 7 step 1b for the rows of a tier paying `wins`: the placements drawn with
     weights w(m) (increasing order), then `row_permutations(P)` for all the rows, then
     `row_permutations(N)`."""
     p, n, size = len(area["pictures"]), area["calls"], area["rows"] * area["cols"]
-    valid = [x for x in range(2 ** size) if (m := bin(x).count("1")) <= n and size - m <= p - n
-             and len(complete_lines(area["lines"], {k for k in range(size) if x >> k & 1})) == number]
+    valid = [x for x, done in enumerate(_placements(size, area["lines"]))
+             if (m := bin(x).count("1")) <= n and size - m <= p - n and _pays(area, wins, done)]
     weights = [math.perm(n, c) * math.perm(p - n, size - c) for c in (bin(x).count("1") for x in valid)]
     picked = [valid[i] for i in stream.choices(weights, len(rows))]
     if row_by_row:

@@ -85,8 +85,8 @@ def run(tmp_path_factory) -> Path:
     (pairs, {"__future__", "collections", "fractions", "functools", "math"}),
     (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
     (grid, {"__future__", "polars", "printed"}),  # printed: its bonus_reveal engine and play.md's rules
-    (lines_caller, {"__future__", "collections", "decimal", "fractions", "itertools", "json", "math",
-                    "pathlib", "polars", "printed", "split", "tomllib"}),  # play.md's rules; the stream
+    (lines_caller, {"__future__", "bisect", "collections", "decimal", "fractions", "itertools", "json",
+                    "math", "pathlib", "polars", "printed", "split", "tomllib"}),  # play.md; the stream
     (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
     (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
     (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 
 import polars as pl
@@ -212,8 +213,6 @@ def test_a_loser_printed_with_a_line_in_both_files_is_refused_by_both(made, tmp_
 
 
 def _symbols(spec: Path) -> list[dict]:
-    import tomllib  # noqa: PLC0415
-
     return tomllib.loads(spec.read_text())["symbols"]
 
 
@@ -246,3 +245,18 @@ def test_an_unreadable_caller_entry_stops_step_4_naming_it(made, tmp_path, chang
     assert steps[3]["reasons"] == ["pool p1: could not be checked: ValueError: manifest play entry: area "
                                    "'board': rows, cols, pictures, symbol, symbols, calls, lines, prizes, "
                                    "legend or line_prizes unreadable"]
+
+
+def test_the_pool_is_drawn_again_from_its_seed_by_the_contract(made):
+    """Section 7 steps 1b, 3 and 4 (randomness.md sections 4 and 5.1, books of 150), by the engine's
+    `lay_out`, give the cut Loteria pool's every cell, call and prize spot from SEED_A and the spec."""
+    run, _, spec, _ = made
+    doc = tomllib.loads(spec.read_text())
+    area = against_audit.play(run)["areas"][0]
+    tiers = [(t["id"], t["count"], [w["prize"] for w in t["wins"]]) for t in doc["tiers"]]
+    tiers = [("lose", 3000 - sum(c for _, c, _ in tiers), []), *tiers]
+    at, cols = lc.lay_out(SEED_A, doc["game"]["id"], "p1", area, tiers, 3000, 150)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    assert at == table["tier"].to_list()
+    assert len(cols) == 16 + 14 + 10
+    assert {c: v for c, v in cols.items() if v != table[c].to_list()} == {}

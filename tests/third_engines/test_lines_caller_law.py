@@ -114,7 +114,7 @@ def test_step_1b_as_written_draws_every_generated_layout_again_from_the_seed(tab
     `row_permutations(P)` for all of them, then `row_permutations(N)`; randomness.md's neighbour rule,
     books of 50) gives the first pool's every cell and call from SEED_A alone."""
     area = AREA | {"pictures": [f"K{i}" for i in range(1, P + 1)]}
-    at, cols = lc.lay_out(SEED_A, "test_game", "p1", area, [("lose", 2000, 0), ("w", 1000, 1)], 3000, 50)
+    at, cols = lc.lay_out(SEED_A, "test_game", "p1", area, [("lose", 2000, []), ("w", 1000, ["A"])], 3000, 50)
     assert at == tables[0]["tier"].to_list()
     assert cols == {c: tables[0][c].to_list() for c in cols}
 
@@ -124,7 +124,7 @@ def test_step_1b_says_the_deck_permutations_of_all_the_tiers_rows_come_before_th
     reads as D then S for one row, then the next row's: that reading draws other pools (the engine's
     `row_by_row`), so the contract says which (the generator draws all of the tier's D, then its S)."""
     area = AREA | {"pictures": [f"K{i}" for i in range(1, P + 1)]}
-    _, cols = lc.lay_out(SEED_A, "test_game", "p1", area, [("lose", 2000, 0), ("w", 1000, 1)], 3000, 50,
+    _, cols = lc.lay_out(SEED_A, "test_game", "p1", area, [("lose", 2000, []), ("w", 1000, ["A"])], 3000, 50,
                          row_by_row=True)
     assert cols["b_call_0"] != tables[0]["b_call_0"].to_list()
     doc = (ROOT / "docs" / "styles" / "lines.md").read_text()
