@@ -260,3 +260,12 @@ def test_the_pool_is_drawn_again_from_its_seed_by_the_contract(made):
     assert at == table["tier"].to_list()
     assert len(cols) == 16 + 14 + 10
     assert {c: v for c, v in cols.items() if v != table[c].to_list()} == {}
+
+
+def test_every_doc_names_the_layout_stream_by_the_label_the_pool_was_drawn_again_with():
+    """The pool above is drawn again from `("poolgen/v1", RULES, POOL_ID, "layout")` (randomness.md
+    section 2); docs/new-game.md named it `("poolgen", <game id>, <pool id>, "layout")`, which draws
+    another pool: no doc names a stream's first part otherwise."""
+    wrong = [f"{f.name}: {line.strip()}" for f in sorted((ROOT / "docs").rglob("*.md"))
+             for line in f.read_text().splitlines() if '("poolgen", ' in line]
+    assert wrong == []
