@@ -9,15 +9,18 @@ from __future__ import annotations
 import json
 import re
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
 import pytest
 
 from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
 from tests.support import ROOT, SEED_A
 from tests.support.cli import invoke
 from tests.support.reseal import reseal_pool, resign, signed_first_pool
+from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import against_audit
 from tests.third_engines import lines_caller as lc
 
@@ -269,3 +272,34 @@ def test_every_doc_names_the_layout_stream_by_the_label_the_pool_was_drawn_again
     wrong = [f"{f.name}: {line.strip()}" for f in sorted((ROOT / "docs").rglob("*.md"))
              for line in f.read_text().splitlines() if '("poolgen", ' in line]
     assert wrong == []
+
+
+def _fixed(root: Path) -> Path:
+    """A caller of 6 of 9 pictures over a 2 x 3 board of two lines, each printing its own prize ($1 for
+    the top row, $5 for the bottom: `line_prizes`), up to both: generated from SEED_A."""
+    deck = [{"group": "deck", "code": f"K{i}", "symbol": f"K{i}"} for i in range(9)]
+    money = [{"group": "pz", "code": c, "symbol": f"${c}.00", "value": f"{c}.00"} for c in ("1", "5")]
+    area = {"id": "fx", "style": "lines", "rows": 2, "cols": 3, "pictures": "deck", "calls": 6,
+            "lines": [[0, 1, 2], [3, 4, 5]], "prizes": "pz", "line_prizes": ["1", "5"]}
+    tiers = [{"id": t, "count": n, "wins": [{"area": "fx", "prize": p, "how": "match"} for p in ps]}
+             for t, n, ps in (("a", 300, ["1"]), ("b", 100, ["5"]), ("ab", 20, ["1", "5"]))]
+    (root / "fx.toml").write_text(dumps(base_doc([area], deck + money, tiers, max_wins=2)))
+    return generate(GenerateRequest(load_spec(root / "fx.toml"), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                    out=root, run_id="fx")).folder
+
+
+def test_a_caller_of_fixed_line_prizes_is_judged_and_drawn_again_as_the_contract_states(tmp_path):
+    run = _fixed(tmp_path)
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    area = against_audit.play(run)["areas"][0]
+    assert lc.judge(against_audit.play(run), table) == {}
+    at, cols = lc.lay_out(SEED_A, "test_game", "p1", area,
+                          [("lose", 1580, []), ("a", 300, ["1"]), ("b", 100, ["5"]), ("ab", 20, ["1", "5"])],
+                          2000, 50)
+    assert at == table["tier"].to_list()
+    assert {c: v for c, v in cols.items() if v != table[c].to_list()} == {}
+    r = table.filter(pl.col("tier") == "a").row(0, named=True)
+    calls = [r[f"fx_cell_{k}"] for k in range(6)]  # the caller shows the whole board: both lines
+    reasons, pays = against_audit.agrees(lc.judge, run, tmp_path / "t", "a",
+                                         {f"fx_call_{j}": v for j, v in enumerate(calls)})
+    assert (reasons, pays) == ("its wins are not its tier 'a''s (2 win(s) paying 600 cents)", 600)
