@@ -133,6 +133,16 @@ def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
     return verdicts(play, table, rows)
 
 
+COMMON = ("position", "ticket", "book", "ticket_no", "serial", "tier", "prize_cents", "salt")
+
+
+def unread(play: dict, table: pl.DataFrame) -> list[str]:
+    """The pool's columns neither docs/pool-files.md's common ones nor any area's of section 4: step 4
+    fails a pool holding any (a call column beyond N, a prize spot without `"shown"`, ...)."""
+    read = {c for area in play["areas"] for part in columns(area) for c in part}
+    return [c for c in table.columns if c not in COMMON and c not in read]
+
+
 def _cents(value: str) -> int:
     cents = Decimal(value) * 100
     assert cents == cents.to_integral_value(), value

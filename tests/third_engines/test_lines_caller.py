@@ -303,3 +303,21 @@ def test_a_caller_of_fixed_line_prizes_is_judged_and_drawn_again_as_the_contract
     reasons, pays = against_audit.agrees(lc.judge, run, tmp_path / "t", "a",
                                          {f"fx_call_{j}": v for j, v in enumerate(calls)})
     assert (reasons, pays) == ("its wins are not its tier 'a''s (2 win(s) paying 600 cents)", 600)
+
+
+def test_a_call_column_beyond_n_is_a_column_no_engine_reads_for_both(made, tmp_path):
+    """A fifteenth call column (and an eleventh prize spot) added to the pool and signed again: neither is
+    a column section 4 gives a caller of 14 over 10 lines, and step 4 says so."""
+    run, public, spec, signer = made
+    copy = _copy(run, tmp_path / "r")
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    table = table.with_columns(pl.col("board_call_0").alias("board_call_14"),
+                               pl.col("board_prize_0").alias("board_prize_10"))
+    reseal_pool(copy, "pool-p1.parquet", table, signer)
+    assert lc.unread(against_audit.play(copy), table) == ["board_call_14", "board_prize_10"]
+    assert lc.unread(against_audit.play(run), pl.read_parquet(run / "pool-p1.parquet")) == []
+    result = invoke("verify", copy, "--public-key", public, "--json")
+    layouts = json.loads(result.stdout)["steps"][3]
+    assert result.exit_code == 1 and layouts["status"] == "fail"
+    assert layouts["reasons"] == ["pool p1: column(s) board_call_14, board_prize_10 no style's contract "
+                                  "gives this pool (docs/pool-files.md): no engine reads them"]
