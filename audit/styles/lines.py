@@ -19,8 +19,8 @@ from audit.styles.interface import HOWS, Reasons, Slot, int_columns, show
 
 
 def _unreadable(aid: object) -> ValueError:
-    return ValueError(f"manifest play entry: area {aid!r}: rows, cols, pictures, symbol, lines, prizes, "
-                      "legend or line_prizes unreadable")
+    return ValueError(f"manifest play entry: area {aid!r}: rows, cols, pictures, symbol, symbols, calls, "
+                      "lines, prizes, legend or line_prizes unreadable")
 
 
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:

@@ -27,6 +27,7 @@ from tests.third_engines import (
     einstant,
     engine,
     grid,
+    lines_caller,
     lines_symbols,
     order_salts,
     packs,
@@ -86,6 +87,8 @@ def run(tmp_path_factory) -> Path:
     (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
     (grid, {"__future__", "polars", "printed"}),  # printed: its bonus_reveal engine and play.md's rules
     (lines_symbols, {"__future__", "collections", "dataclasses", "json", "pathlib", "typing", "polars"}),
+    (lines_caller, {"__future__", "bisect", "collections", "decimal", "fractions", "itertools", "json",
+                    "math", "pathlib", "polars", "printed", "split", "tomllib"}),  # play.md; the stream
     (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
     (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
     (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),
@@ -96,7 +99,8 @@ def run(tmp_path_factory) -> Path:
     # tests: split.py's stream, validation_desk.py's barcode
     (print_run, {"__future__", "hashlib", "hmac", "pathlib", "polars", "re", "tests"}),
     (validation_desk, {"__future__", "cryptography", "dataclasses", "hashlib", "hmac", "json", "numpy"}),
-], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "lines_symbols", "win_all",
+], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "lines_symbols", "lines_caller",
+        "win_all",
         "win_all_layout", "split", "packs", "packs_draws", "chain", "order_salts", "print_run",
         "validation_desk"])
 def test_the_engine_imports_neither_poolgen_nor_audit(module, allowed):

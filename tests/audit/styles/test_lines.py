@@ -105,7 +105,7 @@ def test_per_line_entries_it_cannot_read_stop_the_step(change):
     play = copy.deepcopy(PER_LINE_PLAY)
     play["areas"][0] = PER_LINE | change
     with pytest.raises(ValueError, match="manifest play entry: area 'ln': rows, cols, pictures, symbol, "
-                                         "lines, prizes, legend or line_prizes unreadable"):
+                                         "symbols, calls, lines, prizes, legend or line_prizes unreadable"):
         judge([X, OH, S, OH, X, S, S, OH, OH], "lose", play)
 
 

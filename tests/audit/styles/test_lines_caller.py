@@ -75,8 +75,8 @@ def test_a_called_code_out_of_range_marks_nothing_and_two_out_of_range_cells_are
 def test_a_caller_it_cannot_read_stops_the_step(change):
     play = copy.deepcopy(PLAY)
     play["areas"][0].update(change)
-    with pytest.raises(ValueError, match="area 'ln': rows, cols, pictures, symbol, lines, prizes, legend or "
-                                         "line_prizes unreadable"):
+    with pytest.raises(ValueError, match="area 'ln': rows, cols, pictures, symbol, symbols, calls, lines, "
+                                         "prizes, legend or line_prizes unreadable"):
         judge([0, 1, 2, 3], list(range(4, 13)), "lose", play)
 
 

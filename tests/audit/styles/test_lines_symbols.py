@@ -67,8 +67,8 @@ def test_a_line_of_one_decoy_is_named_and_a_line_of_a_symbol_is_not():
 def test_symbols_it_cannot_read_stop_the_step(change):
     play = copy.deepcopy(PLAY)
     play["areas"][0].update(change)
-    with pytest.raises(ValueError, match="area 'ln': rows, cols, pictures, symbol, lines, prizes, legend or "
-                                         "line_prizes unreadable"):
+    with pytest.raises(ValueError, match="area 'ln': rows, cols, pictures, symbol, symbols, calls, lines, "
+                                         "prizes, legend or line_prizes unreadable"):
         judge([X] * 9, "lose", play)
 
 
