@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from audit.stats.next_ticket import next_ticket_finding, next_ticket_name
 from audit.stats.styles import style_columns, style_features
 from audit.stats.tests import Finding, auc_classifier, independence
 
@@ -116,8 +117,11 @@ def _codes(column: pl.Series) -> np.ndarray:
 
 
 def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
-                    play: dict[str, Any] | None = None,
-                    counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
+                    play: dict[str, Any] | None = None, counts: dict[str, int] | None = None, *,
+                    prize: np.ndarray | None = None,
+                    kind: str = "printed") -> tuple[list[Finding], list[str]]:
+    """Section 2's tests of the run's features; with `prize` (the pool's, in print order), each
+    chi-square feature on the losers also against the next ticket's prize (audit/stats/next_ticket.py)."""
     features = layout_features(lambda c: _codes(table[c]), play, counts)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
@@ -133,4 +137,9 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
         found.append(auc_classifier(features.classifier_name, win[keep], blocks, key))
         if found[-1] is None:
             skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
+    if prize is not None:  # a loser's tell of the next ticket (docs/statistics.md 1j)
+        for name, codes in features.chi_square:
+            found.append(next_ticket_finding(next_ticket_name(name, kind), prize, codes))
+            if found[-1] is None:
+                skipped.append(f"layout: {next_ticket_name(name, kind)}: too few losers or one class only")
     return [f for f in found if f is not None], skipped

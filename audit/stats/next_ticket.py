@@ -1,0 +1,77 @@
+"""Step 8's tests of a losing ticket's layout against the next ticket's prize (docs/statistics.md 1j).
+
+A clerk who sells a book in order sees each ticket scratched; a buyer of an eInstant sees his share's play
+and can buy the next serial at once. A loser whose layout hints that the next ticket wins (a symbol, a
+decoy, a first reveal that is a loss, shown before a winner more often than chance) tells them to buy the
+next one. An insider makes that tell without moving a prize or drawing a layout no loser could have: he
+exchanges the losers' layouts among the losers. The losers' layouts as a multiset are then unchanged, and
+with them every test of a layout against its own ticket's win (section 2).
+
+For each chi-square feature of section 2 (a column and what it shows, codes below 0 left out), over the
+rows i whose ticket loses, whose feature holds a code and which have a next ticket (i + 1 < N): the
+feature's values, pooled by section 2's rule against the next ticket's win/lose (a value held by fewer than
+MIN_EXPECTED n / min(n1, n0) rows joins the rare ones, and they, if still fewer, the least common other
+value), by the next ticket's prize amount (the losers' 0 among them), top-coded from the highest down to
+classes of at least MIN_EXPECTED n / (the fewest rows of a pooled value) rows, so every cell expects at
+least MIN_EXPECTED; Pearson's chi-square, E = r_k c_l / n, df (K - 1)(L - 1), upper tail. Every style draws
+a ticket's layout from its tier's distribution independently of where the ticket lies (the neighbour rule
+aside: section 1j), so a loser's feature is independent of the next ticket's prize given the pool's order:
+the test's null, whatever the order's own law (a uniform shuffle or pack parameters).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from audit.stats.books import top_coded_classes
+from audit.stats.laws import chi2_sf
+from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values, pool_categories
+
+__all__ = ["next_ticket_finding", "next_ticket_name"]
+
+SUFFIX = " against win/lose"
+
+
+def next_ticket_name(feature: str, kind: str) -> str:
+    """The test's name from its feature's (section 2's `... against win/lose`)."""
+    what = feature.removesuffix(SUFFIX).removesuffix(",")
+    order = "print order" if kind == "printed" else "serial order"
+    return f"{what}, on a losing ticket, against the next ticket's prize ({order})"
+
+
+def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Finding | None:
+    """The test of one feature (`codes`, one a row, below 0: no code) over a pool's `prize` in print
+    (serial) order. None when no loser with a code has a next ticket, when the next tickets all win or all
+    lose, when fewer than two pooled values remain or when the top-coding leaves one class."""
+    rows = np.flatnonzero((prize[:-1] == 0) & (codes[:-1] >= 0))
+    if not len(rows):
+        return None
+    nxt = prize[rows + 1]
+    n, n1 = len(rows), int(np.count_nonzero(nxt))
+    if n1 == 0 or n1 == n:
+        return None
+    values, value, sizes = distinct_values(codes[rows])
+    bins = pool_categories(sizes, MIN_EXPECTED * n / min(n1, n - n1))
+    k = int(bins.max()) + 1
+    if k < 2:
+        return None
+    row = bins[value]
+    size = np.bincount(row, minlength=k)
+    least = math.ceil(MIN_EXPECTED * n / int(size.min()))
+    _, inverse, counts = distinct_values(nxt)
+    cls = top_coded_classes(counts, least)
+    kinds = int(cls.max()) + 1
+    if kinds < 2:
+        return None
+    observed = np.bincount(row * kinds + cls[inverse], minlength=k * kinds).reshape(k, kinds)
+    totals = np.bincount(cls, weights=counts, minlength=kinds)
+    expected = size[:, None] * totals[None, :] / n
+    x2 = float(((observed - expected) ** 2 / expected).sum())
+    df = (k - 1) * (kinds - 1)
+    pooled = f", {len(values) - k + 1} rare values pooled" if k < len(values) else ""
+    method = (f"chi-square test of independence, {k} values{pooled} x {kinds} classes of the next ticket's "
+              f"amount, top-coded to classes of at least {least:,} tickets")
+    return Finding(name, method, f"X2 = {x2:.1f}, df = {df:,}; {n:,} losers with a next ticket",
+                   float(min(1.0, chi2_sf(x2, df))))

@@ -1,0 +1,227 @@
+"""Step 8's tests of a losing ticket's layout against the next ticket's prize (audit/stats/next_ticket.py,
+docs/statistics.md 1j): an insider who exchanges the losers' layouts among the losers, so that the losers
+just before the winners show a chosen spot (a clerk who sees one scratched sells the next ticket to a
+friend; a buyer shown an eInstant share's play buys the next serial), moves no prize and draws no layout a
+loser could not have: every test before 1j sees the same pool. 1j refuses it, named. The statistic is the
+contract's table, checked against a reference written from the contract and scipy; honest small pools
+fail it no more than the design allows; a re-signed run fails step 8 alone."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import chi2_contingency
+
+from audit.checklist import Step
+from audit.stats.next_ticket import next_ticket_finding, next_ticket_name
+from audit.stats.step import holm, pool_alpha
+from audit.verify import VerifyRequest, verify_run
+from poolgen.loader import load_spec
+from poolgen.pdf.report.statistics import withheld
+from poolgen.run.build import build_pool
+from tests.support import small_einstant
+from tests.support.next_ticket_biases import tell_before
+from tests.support.reseal import reseal_insider_pool, signed_first_pool
+from tests.support.stats import judge, small_spec
+
+SEED = hashlib.sha256(b"poolgen/tests/insider-next-ticket").digest()
+SPOT_0 = "play_spot_0 (one scratched spot), on a losing ticket, against the next ticket's prize (print order)"
+HUNDRED = 5  # the code of the $100 prize symbol in Happy Holidays' play area
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    spec = small_spec(tmp_path_factory.mktemp("next-ticket"))
+    pool = spec.pools[0]
+    return spec, pool, build_pool(spec, pool, SEED)
+
+
+def _mine(name: str) -> bool:
+    """A test of 1j (its names end "against the next ticket's prize (print order)" or "(serial order)")."""
+    return "against the next ticket's prize" in name
+
+
+def _refused_before(s) -> list[str]:
+    """What Holm refuses of the pool's tests without those of 1j: step 8 before them."""
+    return [j.finding.name for j in holm([j.finding for j in s.judged if not _mine(j.finding.name)],
+                                         pool_alpha(1)) if j.rejected]
+
+
+def _tell(table, column: str, code: int) -> np.ndarray:
+    return (table["prize_cents"].to_numpy() == 0) & (table[column].to_numpy() == code)
+
+
+def test_losers_showing_the_hundred_dollar_symbol_before_every_winner_are_refused_by_that_test(small):
+    """Small Happy Holidays: every loser whose spot 0 shows $100 (as many as there are losers before a
+    winner) put just before a winner, its layout exchanged with a loser's there. Every ticket after such a
+    loser wins; the tests before 1j see the same pool (the losers' layouts, as a multiset, unchanged) and
+    pass it; 1j's test of spot 0 refuses it, alone."""
+    spec, pool, table = small
+    tell = _tell(table, "play_spot_0", HUNDRED)
+    biased = tell_before(table, tell, None, None, np.random.default_rng(1))
+    prize = biased["prize_cents"].to_numpy()
+    shows = _tell(biased, "play_spot_0", HUNDRED)[:-1]
+    assert int(shows.sum()) == int(tell.sum()) == 211 and bool((prize[1:][shows] > 0).all())
+    s, r = judge(spec, pool, biased, SEED)
+    assert _refused_before(s) == [] and r.failed == []
+    assert [j.finding.name for j in s.failed] == [SPOT_0]
+    assert s.failed[0].finding.p < 1e-30
+
+
+def test_a_tell_before_the_top_prizes_alone_is_refused_by_that_test(small):
+    """The same tell kept to the losers just before a ticket of $5 and up (51 of the pool's 3,000): 1j's
+    classes of the next ticket's amount hold them apart from the $1s and $2s."""
+    spec, pool, table = small
+    tell = _tell(table, "play_spot_0", HUNDRED)
+    biased = tell_before(table, tell, (500, 2000, 10000), None, np.random.default_rng(2))
+    s, r = judge(spec, pool, biased, SEED)
+    assert _refused_before(s) == [] and r.failed == []
+    assert [j.finding.name for j in s.failed] == [SPOT_0] and s.failed[0].finding.p < 1e-6
+
+
+def test_an_einstant_shares_first_reveal_a_loss_before_winners_is_refused_by_that_test(tmp_path):
+    """Hand to Hand Tactics cut to 100,000 shares: 2,000 losing shares whose first reveal is a loss put
+    just before a winning share (the buyer who sees one buys the next serial). Section 2's test of the
+    first reveal, and every other, sees the same pool; 1j's refuses it."""
+    spec = load_spec(small_einstant(tmp_path, "hand_to_hand_tactics", 100_000))
+    pool = spec.pools[0]
+    table = build_pool(spec, pool, SEED)
+    biased = tell_before(table, _tell(table, "spot_0", 1), None, 2_000, np.random.default_rng(3))
+    s, r = judge(spec, pool, biased, SEED)
+    assert _refused_before(s) == [] and r.failed == []
+    name = ("first reveal (spot_0) a loss (drawn 1/4 for every share), on a losing ticket, against the next "
+            "ticket's prize (serial order)")
+    assert [j.finding.name for j in s.failed] == [name] and s.failed[0].finding.p < 1e-10
+
+
+def _reference(prize: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, int]:
+    """docs/statistics.md 1j's table, written from its text with Python's dicts: (the table, least)."""
+    rows = [i for i in range(len(prize) - 1) if prize[i] == 0 and codes[i] >= 0]
+    n = len(rows)
+    wins = sum(1 for i in rows if prize[i + 1] > 0)
+    held: dict[int, int] = {}
+    for i in rows:
+        held[int(codes[i])] = held.get(int(codes[i]), 0) + 1
+    threshold = 5 * n / min(wins, n - wins)
+    rare = sorted((c, v) for v, c in held.items() if c < threshold)  # (count, value), fewest first
+    common = sorted((c, v) for v, c in held.items() if c >= threshold)
+    group = {v: v for v in held}
+    if rare:
+        for _, v in rare:
+            group[v] = rare[0][1]
+        if sum(c for c, _ in rare) < threshold and common:
+            for _, v in rare:
+                group[v] = common[0][1]
+    sizes: dict[int, int] = {}
+    for i in rows:
+        sizes[group[int(codes[i])]] = sizes.get(group[int(codes[i])], 0) + 1
+    least = math.ceil(5 * n / min(sizes.values()))
+    amounts: dict[int, int] = {}
+    for i in rows:
+        amounts[int(prize[i + 1])] = amounts.get(int(prize[i + 1]), 0) + 1
+    order = sorted(amounts)  # ascending; classes closed from the highest down
+    cls: dict[int, int] = {}
+    members: list[int] = []
+    classes: list[list[int]] = []
+    for a in reversed(order):
+        members.append(a)
+        if sum(amounts[m] for m in members) >= least:
+            classes.append(members)
+            members = []
+    if members:
+        if classes:
+            classes[-1] += members  # below the lowest closed class: joins it
+        else:
+            classes.append(members)
+    classes.reverse()  # lowest first
+    if len(classes) > 1 and sum(amounts[m] for m in classes[0]) < least:
+        classes[1] = classes[0] + classes[1]
+        classes.pop(0)
+    for k, members in enumerate(classes):
+        for a in members:
+            cls[a] = k
+    keys = sorted(set(group.values()))
+    table = np.zeros((len(keys), len(classes)), dtype=np.int64)
+    for i in rows:
+        table[keys.index(group[int(codes[i])]), cls[int(prize[i + 1])]] += 1
+    return table, least
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_the_statistic_is_the_contracts_table_and_pearsons_chi_square(case):
+    """On random pools (a rare value among four, codes below 0 left out, amounts of every size) the test's
+    X2, df, p and the classes' least size are those of a reference written from the contract's words,
+    and of scipy's chi2_contingency of that table."""
+    rng = np.random.default_rng(case)
+    n = 4_000
+    prize = rng.choice([0, 0, 0, 100, 200, 500, 2_000, 10_000], size=n, p=[0.2, 0.2, 0.3, 0.15, 0.1, 0.04,
+                                                                        0.009, 0.001])
+    codes = rng.choice([0, 1, 2, 3, 7, -1], size=n, p=[0.3, 0.3, 0.2, 0.15, 0.01 * case, 0.05 - 0.01 * case])
+    f = next_ticket_finding("x", prize, codes)
+    assert f is not None
+    table, least = _reference(prize, codes)
+    x2, p, df, _ = chi2_contingency(table, correction=False)
+    assert f.figures == f"X2 = {x2:.1f}, df = {df:,}; {int(table.sum()):,} losers with a next ticket"
+    classes = f"x {table.shape[1]} classes of the next ticket's amount"
+    assert f.method.endswith(f"{classes}, top-coded to classes of at least {least:,} tickets")
+    assert f.p == pytest.approx(p, rel=1e-9)
+
+
+def test_no_test_without_losers_before_a_ticket_or_with_one_kind_of_next_ticket():
+    """None: no loser with a code has a next ticket; every next ticket wins; one value only."""
+    assert next_ticket_finding("x", np.array([100, 0]), np.array([1, 1])) is None
+    assert next_ticket_finding("x", np.array([0, 100] * 50), np.arange(100) % 3) is None
+    prize = np.array([0, 0, 100] * 100)
+    assert next_ticket_finding("x", prize, np.zeros(300, dtype=np.int64)) is None
+    assert next_ticket_finding("x", prize, np.full(300, -1)) is None
+
+
+def test_the_names_are_the_features_with_the_order_of_the_next_ticket():
+    assert next_ticket_name("play_spot_0 (one scratched spot) against win/lose", "printed") == SPOT_0
+    assert next_ticket_name("a0_s0 (the first spot shown) against win/lose", "einstant") == \
+        "a0_s0 (the first spot shown), on a losing ticket, against the next ticket's prize (serial order)"
+
+
+def test_honest_small_pools_fail_the_next_ticket_tests_within_the_design(tmp_path):
+    """200 small honest pools (seeds of their own), each a one-pool run: at most 6 fail step 8 (the 1%
+    design's allowance, as test_false_failure_rate), and no test of 1j has p at most 0.05 in more than 22
+    of them (a uniform p-value exceeds that with probability 0.001)."""
+    spec = small_spec(tmp_path)
+    pool = spec.pools[0]
+    low: dict[str, int] = {}
+    failing = 0
+    for i in range(200):
+        seed = hashlib.sha256(b"poolgen/tests/next-ticket-honest/%d" % i).digest()
+        s, r = judge(spec, pool, build_pool(spec, pool, seed), seed)
+        failing += bool(s.failed or r.failed)
+        mine = [j.finding for j in s.judged if _mine(j.finding.name)]
+        assert len(mine) == 6  # play_spot_0 .. play_spot_5
+        for f in mine:
+            low[f.name] = low.get(f.name, 0) + (f.p <= 0.05)
+    assert failing <= 6
+    assert max(low.values()) <= 22, low
+
+
+def test_a_re_signed_run_whose_losers_tell_the_next_winner_fails_step_8_alone(tmp_path):
+    """A small Happy Holidays run whose losers showing $100 in spot 0 are put before winners, re-signed:
+    step 8 refuses it by 1j's test of spot 0, and no other step sees it."""
+    spec = small_spec(tmp_path)
+    run, public, signer = signed_first_pool(spec, SEED, tmp_path)
+    assert verify_run(VerifyRequest(run=run, public_key=public)).failed == []
+    reseal_insider_pool(run, spec, spec.pools[0].id, SEED, signer,
+                        lambda t: tell_before(t, _tell(t, "play_spot_0", HUNDRED), None, None,
+                                              np.random.default_rng(1)))
+    report = verify_run(VerifyRequest(run=run, public_key=public))
+    assert report.failed == [Step.STATISTICS]
+    reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
+    assert [r.split(" (chi-square")[0] for r in reasons] == [f"pool p1: {SPOT_0}"]
+
+
+def test_the_next_ticket_tests_are_withheld_from_the_public_edition_by_their_names():
+    """A failing 1j test tells a clerk which spot of a scratched loser to watch before selling the next
+    ticket: withheld from the public edition whatever its figures' words, as 1i's."""
+    assert withheld(SPOT_0, "X2 = 3.1, df = 5; 2,000 losers with a next ticket")
+    assert withheld(next_ticket_name("a0_s0 (the first spot shown) against win/lose", "einstant"), "X2 = 1")
