@@ -40,9 +40,13 @@ CASES: dict[str, list[tuple[dict[str, int], str, tuple[int | None, ...]]]] = {
     "wild_side": [({"numbers_win_0": 0}, "any", (None, 500, 200, 100)),
                   ({"numbers_win_0": 0}, "top", (None, 50, 30, 20))],
     "hand_to_hand_tactics": [({"spot_0": 1}, "any", (None, 1000, 700, 500)),  # the first reveal a loss
-                             ({"spot_0": 1}, "top", (None, 100, 70, 50))],
+                             ({"spot_0": 1}, "top", (None, 50)),
+                             ({"spot_3": 0}, "any", (None, 1000, 500, 300)),  # over by the third reveal
+                             ({"spot_3": 0}, "top", (None, 50, 30))],
     "primetime_payout": [({"a0_s0": 1}, "any", (None, 1000, 700, 500)),
-                         ({"a0_s0": 1}, "top", (None, 100, 70, 50))],
+                         ({"a0_s0": 1}, "top", (None, 50)),
+                         ({"a0_amount": 1000}, "any", (None, 1000, 500, 300)),  # a loser's $10
+                         ({"a0_amount": 1000}, "top", (None, 50, 30))],
 }
 
 

@@ -18,7 +18,7 @@ so).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -41,6 +41,7 @@ class LayoutFeatures:
     classifier_name: str
     classifier: list[list[np.ndarray]]  # empty: no classifier; rows with a code below 0 left out
     not_tested: tuple[str, ...] = ()
+    next_only: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1j's alone: a loser's columns
 
 
 def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
@@ -51,7 +52,14 @@ def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     first_loss = (get("spot_0") == DUEL_LOSE).astype(np.int64)
     return LayoutFeatures([(f"first reveal (spot_0) a loss (drawn {rule} for every share), against win/lose",
                             first_loss)],
-                          "win/lose predicted from whether spot_0 is a loss", [[first_loss]])
+                          "win/lose predicted from whether spot_0 is a loss", [[first_loss]],
+                          next_only=[(f"{c} (its outcome code)", get(c)) for c in _duel_spots(play)])
+
+
+def _duel_spots(play: dict[str, Any]) -> tuple[str, ...]:
+    """Every reveal of a share: a loser's, each tested against the next share's prize (section 1j)."""
+    spots = play.get("spots")
+    return tuple(f"spot_{j}" for j in range(spots)) if isinstance(spots, int) and spots > 0 else ("spot_0",)
 
 
 def _area_match(get: Get, play: dict[str, Any]) -> LayoutFeatures:
@@ -60,14 +68,23 @@ def _area_match(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     style's parameters: the test reads the code, not what it means)."""
     first = get("a0_s0")
     return LayoutFeatures([("a0_s0 (the first spot shown) against win/lose", first)],
-                          "win/lose predicted from a0_s0", [[first]])
+                          "win/lose predicted from a0_s0", [[first]],
+                          next_only=[(f"{c} (as shown)", get(c)) for c in _area_columns(play)[1:]])
+
+
+def _area_columns(play: dict[str, Any]) -> tuple[str, ...]:
+    """Area 0's symbols, amount and bonus game: a loser's, each tested against the next share's prize
+    (section 1j; a0_s0 first, section 2's feature)."""
+    spots = play.get("spots")
+    count = spots if isinstance(spots, int) and spots > 0 else 1
+    return (*(f"a0_s{j}" for j in range(count)), "a0_amount", "a0_bonus")
 
 
 # eInstant styles (the manifest's `play.style`): (columns, features), each from the play entry.
 _STYLES: dict[str, tuple[Callable[[dict[str, Any]], tuple[str, ...]],
                          Callable[[Get, dict[str, Any]], LayoutFeatures]]] = {
-    "prize_legend_duel": (lambda play: ("spot_0",), _prize_legend_duel),
-    "area_match": (lambda play: ("a0_s0",), _area_match),
+    "prize_legend_duel": (_duel_spots, _prize_legend_duel),
+    "area_match": (_area_columns, _area_match),
 }
 
 
@@ -138,7 +155,7 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
         if found[-1] is None:
             skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
     if prize is not None:  # a loser's tell of the next ticket (docs/statistics.md 1j)
-        for name, codes in features.chi_square:
+        for name, codes in features.chi_square + features.next_only:
             found.append(next_ticket_finding(next_ticket_name(name, kind), prize, codes))
             if found[-1] is None:
                 skipped.append(f"layout: {next_ticket_name(name, kind)}: too few losers or one class only")

@@ -7,13 +7,15 @@ next one. An insider makes that tell without moving a prize or drawing a layout 
 exchanges the losers' layouts among the losers. The losers' layouts as a multiset are then unchanged, and
 with them every test of a layout against its own ticket's win (section 2).
 
-For each chi-square feature of section 2 (a column and what it shows, codes below 0 left out), over the
-rows i whose ticket loses, whose feature holds a code and which have a next ticket (i + 1 < N): the
-feature's values, pooled by section 2's rule against the next ticket's win/lose (a value held by fewer than
-MIN_EXPECTED n / min(n1, n0) rows joins the rare ones, and they, if still fewer, the least common other
-value), by the next ticket's prize amount (the losers' 0 among them), top-coded from the highest down to
-classes of at least MIN_EXPECTED n / (the fewest rows of a pooled value) rows, so every cell expects at
-least MIN_EXPECTED; Pearson's chi-square, E = r_k c_l / n, df (K - 1)(L - 1), upper tail. Every style draws
+For each chi-square feature of section 2 (a column and what it shows, codes below 0 left out), and for an
+eInstant each of a losing share's columns its style lists, over the rows i whose ticket loses, whose feature
+holds a code and which have a next ticket (i + 1 < N): the feature's values grouped in code order, a group
+closing as soon as it holds at least max(MIN_EXPECTED n / min(n1, n0), n / GROUPS) rows (what is left joins
+the last group), by the next ticket's prize amount (the losers' 0 among them), top-coded from the highest
+down to classes of at least MIN_EXPECTED n / (the fewest rows of a group) rows, so every cell expects at
+least MIN_EXPECTED and a class needs no more than MIN_EXPECTED x GROUPS rows (the top prizes of a pool have a
+class of their own, however many values the feature has); Pearson's chi-square, E = r_k c_l / n, df
+(K - 1)(L - 1), upper tail. Every style draws
 a ticket's layout from its tier's distribution independently of where the ticket lies (the neighbour rule
 aside: section 1j), so a loser's feature is independent of the next ticket's prize given the pool's order:
 the test's null, whatever the order's own law (a uniform shuffle or pack parameters).
@@ -27,11 +29,27 @@ import numpy as np
 
 from audit.stats.books import top_coded_classes
 from audit.stats.laws import chi2_sf
-from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values, pool_categories
+from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values
 
-__all__ = ["next_ticket_finding", "next_ticket_name"]
+__all__ = ["GROUPS", "groups", "next_ticket_finding", "next_ticket_name"]
 
 SUFFIX = " against win/lose"
+GROUPS = 20  # a group of values holds at least 1 / GROUPS of the rows: classes of at most 5 x 20 = 100 rows
+
+
+def groups(sizes: np.ndarray, least: float) -> np.ndarray:
+    """Each value's group (values in code order, `sizes` their rows): a group closes as soon as it holds
+    `least` rows; what is left after the last closed group joins it (one group if none closes)."""
+    group = np.zeros(len(sizes), dtype=np.int64)
+    k, held = 0, 0
+    for i, size in enumerate(sizes):
+        group[i] = k
+        held += int(size)
+        if held >= least:
+            k, held = k + 1, 0
+    if held and k:  # an unclosed last group joins the one before it
+        group[group == k] = k - 1
+    return group
 
 
 def next_ticket_name(feature: str, kind: str) -> str:
@@ -44,7 +62,7 @@ def next_ticket_name(feature: str, kind: str) -> str:
 def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Finding | None:
     """The test of one feature (`codes`, one a row, below 0: no code) over a pool's `prize` in print
     (serial) order. None when no loser with a code has a next ticket, when the next tickets all win or all
-    lose, when fewer than two pooled values remain or when the top-coding leaves one class."""
+    lose, when fewer than two groups of values remain or when the top-coding leaves one class."""
     rows = np.flatnonzero((prize[:-1] == 0) & (codes[:-1] >= 0))
     if not len(rows):
         return None
@@ -52,8 +70,8 @@ def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Find
     n, n1 = len(rows), int(np.count_nonzero(nxt))
     if n1 == 0 or n1 == n:
         return None
-    values, value, sizes = distinct_values(codes[rows])
-    bins = pool_categories(sizes, MIN_EXPECTED * n / min(n1, n - n1))
+    values, value, sizes = distinct_values(codes[rows])  # in code order
+    bins = groups(sizes, max(MIN_EXPECTED * n / min(n1, n - n1), n / GROUPS))
     k = int(bins.max()) + 1
     if k < 2:
         return None
@@ -70,8 +88,8 @@ def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Find
     expected = size[:, None] * totals[None, :] / n
     x2 = float(((observed - expected) ** 2 / expected).sum())
     df = (k - 1) * (kinds - 1)
-    pooled = f", {len(values) - k + 1} rare values pooled" if k < len(values) else ""
-    method = (f"chi-square test of independence, {k} values{pooled} x {kinds} classes of the next ticket's "
-              f"amount, top-coded to classes of at least {least:,} tickets")
+    grouped = f" ({len(values)} values in code order)" if k < len(values) else ""
+    method = (f"chi-square test of independence, {k} groups of values{grouped} x {kinds} classes of the next "
+              f"ticket's amount, top-coded to classes of at least {least:,} tickets")
     return Finding(name, method, f"X2 = {x2:.1f}, df = {df:,}; {n:,} losers with a next ticket",
                    float(min(1.0, chi2_sf(x2, df))))

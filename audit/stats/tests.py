@@ -22,8 +22,7 @@ from audit.stats.laws import chi2_sf, hypergeom_pmf, log_choose_ratio, mid_ranks
 # generate, ...) 0.8 s at start, and only step 8 needs it.
 
 __all__ = ["Finding", "auc_classifier", "distinct_values", "equal_parts", "extreme_position",
-           "histogram", "histogram_against", "independence", "pool_categories", "runs", "split_mask",
-           "table_test"]
+           "histogram", "histogram_against", "independence", "runs", "split_mask", "table_test"]
 
 MIN_EXPECTED = 5.0  # smallest expected count of a chi-square cell (categories are pooled up to it)
 MIN_RUNS_SIDE = 20  # fewest winners (and losers) for the runs test's normal approximation
@@ -63,7 +62,7 @@ def _p(x: float) -> float:
     return float(min(1.0, max(0.0, x)))
 
 
-def pool_categories(counts: np.ndarray, threshold: float) -> np.ndarray:
+def _pool_categories(counts: np.ndarray, threshold: float) -> np.ndarray:
     """Bin of each category: categories with a total below `threshold` are pooled together (and
     the pooled bin, if still below it, with the smallest remaining category). Returns bin ids."""
     order = np.argsort(counts, kind="stable")
@@ -111,7 +110,7 @@ def table_test(name: str, total: np.ndarray, hit: np.ndarray) -> Finding | None:
     n, yes = float(total.sum()), float(hit.sum())
     if yes == 0 or yes == n:
         return None
-    bins = pool_categories(total, MIN_EXPECTED * n / min(yes, n - yes))
+    bins = _pool_categories(total, MIN_EXPECTED * n / min(yes, n - yes))
     k = int(bins.max()) + 1
     if k < 2:
         return None
