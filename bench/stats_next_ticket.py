@@ -27,7 +27,7 @@ from audit.stats.step import holm, pool_alpha
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import spec_path
-from tests.support.next_ticket_biases import layout_columns, tell_before
+from tests.support.next_ticket_biases import layout_columns, tell_before, tell_in_books
 from tests.support.stats import judge, small_spec
 
 GAMES = ("happy_holidays", "wild_side", "hand_to_hand_tactics", "primetime_payout")
@@ -51,8 +51,8 @@ CASES: dict[str, list[tuple[dict[str, int], str, tuple[int | None, ...]]]] = {
 
 
 def mine(name: str) -> bool:
-    """A test of 1j."""
-    return "against the next ticket's prize" in name
+    """A test of 1j or 1k."""
+    return "against the next ticket's prize" in name or "against the book's highest prize" in name
 
 
 def verdict(spec: Any, pool: Any, table: pl.DataFrame, seed: bytes) -> str:
@@ -94,6 +94,28 @@ def power() -> None:
                 print(f"  {cols} before {what}, {most or 'as many as can'}: P(next | tell) "
                       f"{hit[shows[:-1]].mean():.4f} ({int(shows.sum()):,} tells), P(next | a loser) "
                       f"{hit[lose[:-1]].mean():.4f}: {verdict(spec, pool, biased, seed)}", flush=True)
+
+
+def books() -> None:
+    """1k: the first loser of each book holding a top amount shows the tell."""
+    for game, (column, code) in (("happy_holidays", ("play_spot_0", 5)), ("wild_side", ("numbers_win_0", 0))):
+        spec = load_spec(spec_path(game))
+        pool, m = spec.pools[0], spec.tickets_per_book
+        seed = hashlib.sha256(f"insider10/full/{game}/0".encode()).digest()
+        table = build_pool(spec, pool, seed)
+        prize = table["prize_cents"].to_numpy()
+        lose = prize == 0
+        amounts = top_amounts(prize)
+        held = np.isin(prize, amounts).reshape(-1, m).any(axis=1)
+        tell = lose & (table[column].to_numpy() == code)
+        biased = tell_in_books(table, tell, m, amounts, np.random.default_rng(5))
+        shows = (biased[column].to_numpy() == code) & lose
+        first = np.flatnonzero(lose.reshape(-1, m).any(axis=1))
+        at = first * m + lose.reshape(-1, m)[first].argmax(axis=1)
+        print(f"  {game}: {column} = {code} on the first loser of each of the {int(held.sum())} books holding"
+              f" ${min(amounts) // 100:,} and up: P(book holds one | its first loser shows it) "
+              f"{held[at[shows[at]] // m].mean():.3f}, {held[at[tell[at]] // m].mean():.3f} honest: "
+              f"{verdict(spec, pool, biased, seed)}", flush=True)
 
 
 def summary(p: np.ndarray) -> str:
@@ -163,6 +185,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.power:
         power()
+        books()
     if args.honest:
         honest_small(args.honest)
     if args.full:

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from audit.stats.next_ticket import next_ticket_finding, next_ticket_name
+from audit.stats.next_ticket import book_finding, book_name, next_ticket_finding, next_ticket_name
 from audit.stats.styles import style_columns, style_features
 from audit.stats.tests import Finding, auc_classifier, independence
 
@@ -52,14 +52,10 @@ def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     first_loss = (get("spot_0") == DUEL_LOSE).astype(np.int64)
     return LayoutFeatures([(f"first reveal (spot_0) a loss (drawn {rule} for every share), against win/lose",
                             first_loss)],
-                          "win/lose predicted from whether spot_0 is a loss", [[first_loss]],
-                          next_only=[(f"{c} (its outcome code)", get(c)) for c in _duel_spots(play)])
-
-
-def _duel_spots(play: dict[str, Any]) -> tuple[str, ...]:
-    """Every reveal of a share: a loser's, each tested against the next share's prize (section 1j)."""
-    spots = play.get("spots")
-    return tuple(f"spot_{j}" for j in range(spots)) if isinstance(spots, int) and spots > 0 else ("spot_0",)
+                          "win/lose predicted from whether spot_0 is a loss", [[first_loss]])
+    # no losing share's column of its own in 1j: its losers' layouts are few (two consecutive ones the
+    # same 0.35% of the time), so the neighbour rule ties a loser's reveals to the next share's tier
+    # (docs/statistics.md 1j)
 
 
 def _area_match(get: Get, play: dict[str, Any]) -> LayoutFeatures:
@@ -83,7 +79,7 @@ def _area_columns(play: dict[str, Any]) -> tuple[str, ...]:
 # eInstant styles (the manifest's `play.style`): (columns, features), each from the play entry.
 _STYLES: dict[str, tuple[Callable[[dict[str, Any]], tuple[str, ...]],
                          Callable[[Get, dict[str, Any]], LayoutFeatures]]] = {
-    "prize_legend_duel": (_duel_spots, _prize_legend_duel),
+    "prize_legend_duel": (lambda play: ("spot_0",), _prize_legend_duel),
     "area_match": (_area_columns, _area_match),
 }
 
@@ -135,10 +131,12 @@ def _codes(column: pl.Series) -> np.ndarray:
 
 def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
                     play: dict[str, Any] | None = None, counts: dict[str, int] | None = None, *,
-                    prize: np.ndarray | None = None,
-                    kind: str = "printed") -> tuple[list[Finding], list[str]]:
+                    prize: np.ndarray | None = None, kind: str = "printed",
+                    per_book: int | None = None) -> tuple[list[Finding], list[str]]:
     """Section 2's tests of the run's features; with `prize` (the pool's, in print order), each
-    chi-square feature on the losers also against the next ticket's prize (audit/stats/next_ticket.py)."""
+    chi-square feature on the losers also against the next ticket's prize, and with `per_book` (a printed
+    game's books) on the first and last loser of each book against the book's highest prize
+    (audit/stats/next_ticket.py)."""
     features = layout_features(lambda c: _codes(table[c]), play, counts)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
@@ -159,4 +157,7 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
             found.append(next_ticket_finding(next_ticket_name(name, kind), prize, codes))
             if found[-1] is None:
                 skipped.append(f"layout: {next_ticket_name(name, kind)}: too few losers or one class only")
+    if prize is not None and per_book:  # a loser's tell of its book (docs/statistics.md 1k; none: not listed)
+        found += [book_finding(book_name(name), prize, codes, per_book) for name, codes in
+                  features.chi_square]
     return [f for f in found if f is not None], skipped

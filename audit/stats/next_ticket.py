@@ -10,15 +10,18 @@ with them every test of a layout against its own ticket's win (section 2).
 For each chi-square feature of section 2 (a column and what it shows, codes below 0 left out), and for an
 eInstant each of a losing share's columns its style lists, over the rows i whose ticket loses, whose feature
 holds a code and which have a next ticket (i + 1 < N): the feature's values grouped in code order, a group
-closing as soon as it holds at least max(MIN_EXPECTED n / min(n1, n0), n / GROUPS) rows (what is left joins
-the last group), by the next ticket's prize amount (the losers' 0 among them), top-coded from the highest
-down to classes of at least MIN_EXPECTED n / (the fewest rows of a group) rows, so every cell expects at
-least MIN_EXPECTED and a class needs no more than MIN_EXPECTED x GROUPS rows (the top prizes of a pool have a
-class of their own, however many values the feature has); Pearson's chi-square, E = r_k c_l / n, df
-(K - 1)(L - 1), upper tail. Every style draws
-a ticket's layout from its tier's distribution independently of where the ticket lies (the neighbour rule
-aside: section 1j), so a loser's feature is independent of the next ticket's prize given the pool's order:
-the test's null, whatever the order's own law (a uniform shuffle or pack parameters).
+closing as soon as it holds at least n / GROUPS rows (what is left joins the last group), by the next ticket's
+prize amount (the losers' 0 among them), top-coded from the highest down to classes of at least MIN_EXPECTED n
+/ (the fewest rows of a group) rows, so every cell expects at least MIN_EXPECTED and a class needs no more
+than MIN_EXPECTED x GROUPS rows (the top prizes of a pool have a class of their own, however many values the
+feature has); Pearson's chi-square, E = r_k c_l / n, df (K - 1)(L - 1), upper tail. Every style draws a
+ticket's layout from its tier's distribution independently of where the ticket lies (the neighbour rule aside:
+section 1j), so a loser's feature is independent of the next ticket's prize given the pool's order: the test's
+null, whatever the order's own law (a uniform shuffle or pack parameters).
+
+1k, a printed game's: the same table of the first and of the last loser of each whole book (the tickets a
+clerk selling the book from either end sees first) against the highest prize of its book: a loser that
+tells a clerk to keep the rest of the book.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from audit.stats.books import top_coded_classes
 from audit.stats.laws import chi2_sf
 from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values
 
-__all__ = ["GROUPS", "groups", "next_ticket_finding", "next_ticket_name"]
+__all__ = ["GROUPS", "book_finding", "book_name", "groups", "loser_finding", "next_ticket_finding",
+           "next_ticket_name"]
 
 SUFFIX = " against win/lose"
 GROUPS = 20  # a group of values holds at least 1 / GROUPS of the rows: classes of at most 5 x 20 = 100 rows
@@ -61,17 +65,47 @@ def next_ticket_name(feature: str, kind: str) -> str:
 
 def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Finding | None:
     """The test of one feature (`codes`, one a row, below 0: no code) over a pool's `prize` in print
-    (serial) order. None when no loser with a code has a next ticket, when the next tickets all win or all
-    lose, when fewer than two groups of values remain or when the top-coding leaves one class."""
+    (serial) order. None when no loser with a code has a next ticket, when fewer than two groups of values
+    remain or when the top-coding leaves one class (as when the next tickets all lose)."""
     rows = np.flatnonzero((prize[:-1] == 0) & (codes[:-1] >= 0))
-    if not len(rows):
+    return loser_finding(name, codes[rows], prize[rows + 1], "next ticket's amount",
+                         "losers with a next ticket")
+
+
+def book_name(feature: str) -> str:
+    """1k's name of a feature (section 2's `... against win/lose`)."""
+    return f"{feature.removesuffix(SUFFIX).removesuffix(',')}, on the first and last loser of each book, " \
+           "against the book's highest prize"
+
+
+def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int) -> Finding | None:
+    """1k: the feature of the first and of the last loser of each whole book (print order; one row where
+    they are one ticket; a row without a code left out) against the highest prize of its book."""
+    books = len(prize) // per_book
+    if books < 1 or per_book < 2:
         return None
-    nxt = prize[rows + 1]
-    n, n1 = len(rows), int(np.count_nonzero(nxt))
-    if n1 == 0 or n1 == n:
+    lose = (prize[: books * per_book] == 0).reshape(books, per_book)
+    held = lose.any(axis=1)
+    start = np.arange(books) * per_book
+    first = (start + lose.argmax(axis=1))[held]
+    last = (start + per_book - 1 - lose[:, ::-1].argmax(axis=1))[held]
+    rows = np.unique(np.concatenate([first, last]))
+    rows = rows[codes[rows] >= 0]
+    top = prize[: books * per_book].reshape(books, per_book).max(axis=1)
+    return loser_finding(name, codes[rows], top[rows // per_book], "book's highest prize",
+                         "first and last losers of the books")
+
+
+def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, rows: str) -> Finding | None:
+    """The table of the losers' feature values (`codes`, grouped in code order) by the amount each is
+    tested against (top-coded classes); None when no row is tested, fewer than two groups remain or the
+    top-coding leaves one class (as when every amount is one)."""
+    nxt = amount
+    n = len(nxt)
+    if not n:
         return None
-    values, value, sizes = distinct_values(codes[rows])  # in code order
-    bins = groups(sizes, max(MIN_EXPECTED * n / min(n1, n - n1), n / GROUPS))
+    values, value, sizes = distinct_values(codes)  # in code order
+    bins = groups(sizes, n / GROUPS)
     k = int(bins.max()) + 1
     if k < 2:
         return None
@@ -89,7 +123,7 @@ def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Find
     x2 = float(((observed - expected) ** 2 / expected).sum())
     df = (k - 1) * (kinds - 1)
     grouped = f" ({len(values)} values in code order)" if k < len(values) else ""
-    method = (f"chi-square test of independence, {k} groups of values{grouped} x {kinds} classes of the next "
-              f"ticket's amount, top-coded to classes of at least {least:,} tickets")
-    return Finding(name, method, f"X2 = {x2:.1f}, df = {df:,}; {n:,} losers with a next ticket",
+    method = (f"chi-square test of independence, {k} groups of values{grouped} x {kinds} classes of the "
+              f"{what}, top-coded to classes of at least {least:,} tickets")
+    return Finding(name, method, f"X2 = {x2:.1f}, df = {df:,}; {n:,} {rows}",
                    float(min(1.0, chi2_sf(x2, df))))

@@ -190,7 +190,7 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     if plain and printed and book is not None:  # even books, a book's digit, check digits
         found += residue_findings(prize, book, printed)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers},
-                                prize=prize, kind=kind)
+                                prize=prize, kind=kind, per_book=printed)
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)
     top = top_levels(prize, pool.id, per_book if kind == "printed" else None)

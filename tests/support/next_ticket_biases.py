@@ -36,3 +36,25 @@ def tell_before(table: pl.DataFrame, tell: np.ndarray, amounts: tuple[int, ...] 
     order[want[:k]], order[spare[:k]] = spare[:k], want[:k]
     moved = table[order]
     return table.with_columns(moved[c] for c in layout_columns(table))
+
+
+def tell_in_books(table: pl.DataFrame, tell: np.ndarray, per_book: int, amounts: tuple[int, ...],
+                  rng: np.random.Generator) -> pl.DataFrame:
+    """The table with the layouts of its losers exchanged so that the first loser (in print order) of every
+    book holding a ticket paying one of `amounts` shows the `tell`, each swapped with a loser showing it
+    from elsewhere: a clerk who sees a book's first loser scratched keeps the rest of the book."""
+    prize = table["prize_cents"].to_numpy()
+    lose = prize == 0
+    books = len(prize) // per_book
+    held = np.isin(prize[: books * per_book], amounts).reshape(books, per_book).any(axis=1)
+    losing = lose[: books * per_book].reshape(books, per_book)
+    first = (np.arange(books) * per_book + losing.argmax(axis=1))[held & losing.any(axis=1)]
+    target = np.zeros(len(prize), dtype=bool)
+    target[first] = True
+    want = rng.permutation(np.flatnonzero(target & ~tell))
+    spare = rng.permutation(np.flatnonzero(lose & tell & ~target))
+    k = min(len(want), len(spare))
+    order = np.arange(len(prize))
+    order[want[:k]], order[spare[:k]] = spare[:k], want[:k]
+    moved = table[order]
+    return table.with_columns(moved[c] for c in layout_columns(table))
