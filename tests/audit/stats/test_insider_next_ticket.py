@@ -101,10 +101,28 @@ def test_an_einstant_shares_first_reveal_a_loss_before_winners_is_refused_by_tha
 def _reference(prize: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, int]:
     """docs/statistics.md 1j's table, written from its text with Python's dicts: (the table, least)."""
     rows = [i for i in range(len(prize) - 1) if prize[i] == 0 and codes[i] >= 0]
-    n = len(rows)
+    return _table([int(codes[i]) for i in rows], [int(prize[i + 1]) for i in rows])
+
+
+def _book_reference(prize: np.ndarray, codes: np.ndarray, m: int) -> tuple[np.ndarray, int]:
+    """1k's: each whole book's first and last loser (one row if one ticket), against its highest prize."""
+    values, against = [], []
+    for b in range(len(prize) // m):
+        losers = [i for i in range(b * m, b * m + m) if prize[i] == 0]
+        for i in sorted({losers[0], losers[-1]} if losers else set()):
+            if codes[i] >= 0:
+                values.append(int(codes[i]))
+                against.append(int(max(prize[b * m: b * m + m])))
+    return _table(values, against)
+
+
+def _table(values: list[int], against: list[int]) -> tuple[np.ndarray, int]:
+    """The values grouped in code order by the amounts top-coded, as 1j states it."""
+    n = len(values)
+    rows = range(n)
     held: dict[int, int] = {}
     for i in rows:
-        held[int(codes[i])] = held.get(int(codes[i]), 0) + 1
+        held[values[i]] = held.get(values[i], 0) + 1
     threshold = n / 20
     group: dict[int, int] = {}
     closed, members = 0, []
@@ -118,11 +136,11 @@ def _reference(prize: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, int]:
             group[v] = closed - 1
     sizes: dict[int, int] = {}
     for i in rows:
-        sizes[group[int(codes[i])]] = sizes.get(group[int(codes[i])], 0) + 1
+        sizes[group[values[i]]] = sizes.get(group[values[i]], 0) + 1
     least = math.ceil(5 * n / min(sizes.values()))
     amounts: dict[int, int] = {}
     for i in rows:
-        amounts[int(prize[i + 1])] = amounts.get(int(prize[i + 1]), 0) + 1
+        amounts[against[i]] = amounts.get(against[i], 0) + 1
     order = sorted(amounts)  # ascending; classes closed from the highest down
     cls: dict[int, int] = {}
     members: list[int] = []
@@ -147,7 +165,7 @@ def _reference(prize: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, int]:
     keys = sorted(set(group.values()))
     table = np.zeros((len(keys), len(classes)), dtype=np.int64)
     for i in rows:
-        table[keys.index(group[int(codes[i])]), cls[int(prize[i + 1])]] += 1
+        table[keys.index(group[values[i]]), cls[against[i]]] += 1
     return table, least
 
 
@@ -250,6 +268,24 @@ def test_a_books_first_loser_telling_its_top_prize_is_refused_by_the_book_test()
     assert name == ("play_spot_0 (one scratched spot), on the first and last loser of each book, against the "
                     "book's highest prize")
     assert [j.finding.name for j in s.failed] == [name] and s.failed[0].finding.p < 1e-8
+
+
+@pytest.mark.parametrize("case", range(3))
+def test_the_book_statistic_is_the_contracts_table(case):
+    """1k on random pools of 400 books of 20 (books without a loser, rows without a code): X2, df, p and the
+    classes' least size those of a reference written from 1j's and 1k's words, and of scipy's."""
+    rng = np.random.default_rng(10 + case)
+    prize = rng.choice([0, 100, 200, 500, 2_000, 10_000], size=8_000, p=[0.5, 0.3, 0.1, 0.07, 0.02, 0.01])
+    prize[:20] = 100  # a book without a loser
+    codes = rng.choice([0, 1, 2, 3, 4, -1], size=8_000, p=[0.3, 0.3, 0.2, 0.1, 0.05, 0.05])
+    f = book_finding("x", prize, codes, 20)
+    assert f is not None
+    table, least = _book_reference(prize, codes, 20)
+    x2, p, df, _ = chi2_contingency(table, correction=False)
+    assert f.figures == f"X2 = {x2:.1f}, df = {df:,}; {int(table.sum()):,} first and last losers of the books"
+    assert f.method.endswith(f"{table.shape[1]} classes of the book's highest prize, top-coded to classes of "
+                             f"at least {least:,} tickets")
+    assert f.p == pytest.approx(p, rel=1e-9)
 
 
 def test_the_book_tests_rows_are_each_books_first_and_last_loser():
