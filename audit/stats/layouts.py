@@ -18,12 +18,13 @@ so).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import polars as pl
 
+from audit.stats.next_ticket import book_finding, book_name, next_ticket_finding, next_ticket_name
 from audit.stats.styles import style_columns, style_features
 from audit.stats.tests import Finding, auc_classifier, independence
 
@@ -40,6 +41,7 @@ class LayoutFeatures:
     classifier_name: str
     classifier: list[list[np.ndarray]]  # empty: no classifier; rows with a code below 0 left out
     not_tested: tuple[str, ...] = ()
+    next_only: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1j's alone: a loser's columns
 
 
 def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
@@ -51,6 +53,9 @@ def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     return LayoutFeatures([(f"first reveal (spot_0) a loss (drawn {rule} for every share), against win/lose",
                             first_loss)],
                           "win/lose predicted from whether spot_0 is a loss", [[first_loss]])
+    # no losing share's column of its own in 1j: its losers' layouts are few (two consecutive ones the
+    # same 0.35% of the time), so the neighbour rule ties a loser's reveals to the next share's tier
+    # (docs/statistics.md 1j)
 
 
 def _area_match(get: Get, play: dict[str, Any]) -> LayoutFeatures:
@@ -59,14 +64,23 @@ def _area_match(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     style's parameters: the test reads the code, not what it means)."""
     first = get("a0_s0")
     return LayoutFeatures([("a0_s0 (the first spot shown) against win/lose", first)],
-                          "win/lose predicted from a0_s0", [[first]])
+                          "win/lose predicted from a0_s0", [[first]],
+                          next_only=[(f"{c} (as shown)", get(c)) for c in _area_columns(play)[1:]])
+
+
+def _area_columns(play: dict[str, Any]) -> tuple[str, ...]:
+    """Area 0's symbols, amount and bonus game: a loser's, each tested against the next share's prize
+    (section 1j; a0_s0 first, section 2's feature)."""
+    spots = play.get("spots")
+    count = spots if isinstance(spots, int) and spots > 0 else 1
+    return (*(f"a0_s{j}" for j in range(count)), "a0_amount", "a0_bonus")
 
 
 # eInstant styles (the manifest's `play.style`): (columns, features), each from the play entry.
 _STYLES: dict[str, tuple[Callable[[dict[str, Any]], tuple[str, ...]],
                          Callable[[Get, dict[str, Any]], LayoutFeatures]]] = {
     "prize_legend_duel": (lambda play: ("spot_0",), _prize_legend_duel),
-    "area_match": (lambda play: ("a0_s0",), _area_match),
+    "area_match": (_area_columns, _area_match),
 }
 
 
@@ -116,8 +130,13 @@ def _codes(column: pl.Series) -> np.ndarray:
 
 
 def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
-                    play: dict[str, Any] | None = None,
-                    counts: dict[str, int] | None = None) -> tuple[list[Finding], list[str]]:
+                    play: dict[str, Any] | None = None, counts: dict[str, int] | None = None, *,
+                    prize: np.ndarray | None = None, kind: str = "printed",
+                    per_book: int | None = None) -> tuple[list[Finding], list[str]]:
+    """Section 2's tests of the run's features; with `prize` (the pool's, in print order), each
+    chi-square feature on the losers also against the next ticket's prize, and with `per_book` (a printed
+    game's books) on the first and last loser of each book against the book's highest prize
+    (audit/stats/next_ticket.py)."""
     features = layout_features(lambda c: _codes(table[c]), play, counts)
     if features is None:
         return [], [f"layout no-information tests: no contract tests for game rules {rules!r}"]
@@ -133,4 +152,12 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
         found.append(auc_classifier(features.classifier_name, win[keep], blocks, key))
         if found[-1] is None:
             skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
+    if prize is not None:  # a loser's tell of the next ticket (docs/statistics.md 1j)
+        for name, codes in features.chi_square + features.next_only:
+            found.append(next_ticket_finding(next_ticket_name(name, kind), prize, codes))
+            if found[-1] is None:
+                skipped.append(f"layout: {next_ticket_name(name, kind)}: too few losers or one class only")
+    if prize is not None and per_book:  # a loser's tell of its book (docs/statistics.md 1k; none: not listed)
+        found += [book_finding(book_name(name), prize, codes, per_book) for name, codes in
+                  features.chi_square]
     return [f for f in found if f is not None], skipped

@@ -22,7 +22,8 @@ audit/stats/tests.py):
     barcode's check digits (printed, uniform shuffle): audit/stats/residues.py;
   - the layout no-information tests of the game's contract, every spot it promises (audit/stats/
     layouts.py, styles/), including a classifier whose held-out AUC must be indistinguishable
-    from 0.5.
+    from 0.5; and each of their chi-square features on the losers against the next ticket's prize (a
+    loser that tells a clerk or buyer to take the next ticket): audit/stats/next_ticket.py.
 Per run: the top tiers of every pool (each pool's k highest amounts, k = 1 up), pools combined, by
 exact tests of their smallest and largest relative position and ticket number within the book
 (audit/stats/top.py).
@@ -188,7 +189,8 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
     found += near_top_findings(prize, printed, plain)  # a level in the top prizes' books, or beside one
     if plain and printed and book is not None:  # even books, a book's digit, check digits
         found += residue_findings(prize, book, printed)
-    more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers})
+    more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers},
+                                prize=prize, kind=kind, per_book=printed)
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)
     top = top_levels(prize, pool.id, per_book if kind == "printed" else None)

@@ -37,10 +37,14 @@ POSITION = re.compile(r"\bposition\b")
 # claimed, the other lies within g of it; 1g's "most in consecutive", whose figures name the books or
 # blocks a level crowds in; 1f's, per book by printed book number in tenths, rank the numbers; 1i's, a level
 # in the top prizes' books or beside one: a failing one says to buy the rest of a claimed top prize's book;
-# the run's "same book of print order", whose figures name the book holding a top group in the most pools)
+# the run's "same book of print order", whose figures name the book holding a top group in the most pools;
+# 1j's, a loser's feature against the next ticket's prize: a failing one says which spot of a scratched
+# loser to watch before buying the next ticket; 1k's, against the book's highest prize: which spot of a
+# book's first or last loser says to buy the rest of the book)
 NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book"
                      r"|by serial\b|close together|most in consecutive|in the books of the top prizes"
-                     r"|beside a top prize|same book of print order")
+                     r"|beside a top prize|same book of print order|against the next ticket's prize"
+                     r"|against the book's highest prize")
 WITHHELD = "withheld: it names a position (internal edition)"
 # what names a place in a reason of steps 1 to 7 and 9: a ticket id (GGG-BBBBBBB-TTT, GGGG-...) or a share's
 # (POOL-NNNNNNN), or a book, slot, pack, block, position, row, serial, ticket or share followed by its

@@ -31,6 +31,7 @@ from tests.support.blocks import blocks_variant
 from tests.support.packs import capped_to_first_packs, capped_to_rich_packs, s1_to_starts, small_packs
 from tests.support.stats import Entry
 
+LOSERS_1K = "against the book's highest prize"  # docs/statistics.md 1k: a layout test, no pack test
 # docs/statistics.md 1c's tests, not the pack tests
 SECTION_1C = ("printed book number: smallest", "printed book number: largest", "one last digit",
               "first or last ticket", "in fewest books",
@@ -159,7 +160,8 @@ def test_honest_pools_drawn_by_5_9_pass_at_the_design_s_rate(tmp_path, packs):
         seed = hashlib.sha256(b"poolgen/tests/packs-beside/%d" % i).digest()
         s = _judged(spec, rules, build_pool(spec, spec.pools[0], seed), seed)
         mine = [j for j in s.judged if ("book" in j.finding.name or "runs" in j.finding.name)
-                and not j.finding.name.endswith(SECTION_1C)]  # the pack tests
+                and not j.finding.name.endswith(SECTION_1C)
+                and LOSERS_1K not in j.finding.name]  # the pack tests
         assert len(mine) == 9 and sum(n.finding.name.startswith(ONE) for n in mine) == 2, mine
         assert "1 of the book tests: too few tickets to bin or rank" in s.not_tested  # prize value
         low.update(j.finding.name for j in mine if j.finding.p <= 0.05)

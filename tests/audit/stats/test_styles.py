@@ -117,10 +117,12 @@ def test_step_8_features_are_keyed_by_the_style_not_the_game():
     from audit.stats.layouts import layout_columns, layout_features
 
     assert layout_columns() == () and layout_features(len) is None
-    assert layout_columns(PLAY) == ("a0_s0",)
+    # a0_s0 (section 2's), and what 1j tests of a losing share: area 0's other symbols, amount and bonus game
+    assert layout_columns(PLAY) == ("a0_s0", "a0_s1", "a0_s2", "a0_s3", "a0_amount", "a0_bonus")
     first = np.array([1, 13, 9], dtype=np.uint8)
-    features = layout_features({"a0_s0": first}.__getitem__, PLAY)
+    features = layout_features(lambda c: first, PLAY)
     assert [name for name, _ in features.chi_square] == ["a0_s0 (the first spot shown) against win/lose"]
+    assert [name for name, _ in features.next_only] == [f"{c} (as shown)" for c in layout_columns(PLAY)[1:]]
     assert features.classifier_name == "win/lose predicted from a0_s0"
     assert features.classifier[0][0] is first
     assert layout_columns({"style": "no_such_style"}) == ()

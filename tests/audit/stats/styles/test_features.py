@@ -93,7 +93,9 @@ def test_an_honest_pool_of_each_style_passes_with_its_features_run(pools, style)
     _, aid, names, not_tested = STYLES[style]
     s, r = judge(spec, pool, table.select(columns_needed(spec.play.document())), SEED)  # what verify reads
     assert not s.failed and not r.failed, [(j.finding.name, j.finding.p) for j in s.failed + r.failed]
-    judged = [j.finding.name for j in s.judged if j.finding.name.startswith((f"{aid}_", "the total of"))]
+    judged = [j.finding.name for j in s.judged if j.finding.name.startswith((f"{aid}_", "the total of"))
+              and "against the next ticket's prize" not in j.finding.name  # 1j's and 1k's:
+              and "against the book's highest prize" not in j.finding.name]  # test_insider_next_ticket
     assert judged == names
     assert [w for w in s.not_tested if w.startswith("layout")] == not_tested
     assert not any("no no-information tests" in w for w in s.not_tested)
