@@ -43,8 +43,11 @@ def test_each_cells_symbol_is_tested_and_passes(pool):
     s, r = judge(spec, p, table, SEED)
     assert not s.failed and not r.failed
     judged = [j.finding.name for j in s.judged if j.finding.name.startswith("game_cell_")]
-    assert judged == [f"game_cell_{k} (which symbol) on tickets whose cell {k} shows a symbol, {WIN}"
-                      for k in range(9)]  # no decoy: nothing else of the cells
+    feature = [f"game_cell_{k} (which symbol) on tickets whose cell {k} shows a symbol" for k in range(9)]
+    assert judged == [f"{f}, {WIN}" for f in feature] + \
+        [f"{f}, on a losing ticket, against the next ticket's prize (print order)" for f in feature] + \
+        [f"{f}, on the first and last loser of each book, against the book's highest prize"
+         for f in feature]  # no decoy: nothing else of the cells (step 8 sections 2, 1j and 1k)
 
 
 def test_losers_turned_over_where_the_centre_shows_o_fail_naming_the_centre(pool):
