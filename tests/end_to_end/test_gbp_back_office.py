@@ -97,9 +97,9 @@ def test_the_closing_report_in_text_json_and_pdf_shows_pounds(printed):
 def test_the_reconciliation_totals_and_problems_show_pounds(printed):
     keys = ("--validation-key", printed["root"] / "low.key", "--high-validation-key",
             printed["root"] / "high.key")
-    text = _ok("claims", "reconcile", printed["run"], "--ledger", printed["ledger"], *keys)
-    _pounds_only(text, "4 payment(s), £14.00: they reconcile")
-    doc = json.loads(_ok("claims", "reconcile", printed["run"], "--ledger", printed["ledger"], *keys, "--json"))
+    args = ("claims", "reconcile", printed["run"], "--ledger", printed["ledger"], *keys)
+    _pounds_only(_ok(*args), "4 payment(s), £14.00: they reconcile")
+    doc = json.loads(_ok(*args, "--json"))
     assert doc["paid"] == "£14.00"
     forged = printed["root"] / "forged.sqlite"
     shutil.copy(printed["ledger"], forged)
@@ -156,9 +156,10 @@ def shares(tmp_path_factory) -> dict[str, Path]:
 def test_an_einstant_claim_reports_and_reconciliation_show_pounds(shares):
     run, ledger, public = shares["run"], shares["ledger"], shares["public"]
     p = shares["prize"]
-    paid = _ok("sales", "claim", run, f"d1.00-{shares['winner']:07d}", "--public-key", public, "--ledger", ledger)
+    share = f"d1.00-{shares['winner']:07d}"
+    paid = _ok("sales", "claim", run, share, "--public-key", public, "--ledger", ledger)
     _pounds_only(paid, f"prize £{p // 100:,}.{p % 100:02d} to player p-1")
-    sold = f"£{(shares['winner'] + 3) // 1:,}.00"
+    sold = f"£{shares['winner'] + 3:,}.00"  # shares of £1.00
     remaining = _ok("sales", "report", run, "--ledger", ledger, "--public-key", public)
     _pounds_only(remaining, f"sales {sold}", "d1.00 £")
     closing = _ok("sales", "report", run, "--ledger", ledger, "--public-key", public, "--closing")
