@@ -22,7 +22,7 @@ import numpy as np
 
 from poolgen.errors import SpecError
 from poolgen.game.model import CheckResult, Game, Pool, Symbol
-from poolgen.money import Currency
+from poolgen.money import USD, Currency
 
 if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
@@ -343,6 +343,7 @@ class TicketTables:
     denomination_cents: tuple[int, ...]
     play: Mapping[str, Any]
     layout: Mapping[str, Any]
+    currency: Currency = USD  # the game's (`game.currency`): the amounts a refusal names
 
     def fail(self, where: str, why: str) -> SpecError:
         return SpecError(f"{self.file}: {where}: {why}")

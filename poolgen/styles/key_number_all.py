@@ -15,7 +15,7 @@ import numpy as np
 
 from poolgen.game.model import Symbol
 from poolgen.game.play import Win, WinError
-from poolgen.money import Currency, fmt_cents, parse_printed
+from poolgen.money import Currency, fmt_cents, foreign_sign, parse_printed
 from poolgen.rng import Stream, Weights, row_permutations
 
 __all__ = ["MOST_SETS", "MOST_STATES", "Params", "TooManySets", "draw_prizes", "orderings", "pinned",
@@ -130,7 +130,9 @@ def _sum(params: Params, by: int | None, amount: str) -> tuple[Symbol, int]:
         total, well_formed = parse_printed(amount, params.currency)
         if not well_formed:
             raise ValueError(amount)
-    except ValueError:
+    except ValueError as exc:
+        if foreign_sign(amount.strip(), params.currency):  # '$50' in GBP: refused as every amount is
+            raise WinError("prize", str(exc)) from None
         raise WinError("prize", f"prize {amount!r}: a win-all win's prize is the amount it pays "
                                 f"(\"50.00\" or \"{params.currency.sign}50\")") from None
     return symbol, total
