@@ -173,3 +173,23 @@ def test_an_einstant_claim_reports_and_reconciliation_show_pounds(shares):
         _pounds_only(" ".join(pages(pdf)), "£")
     rec = _ok("sales", "reconcile", run, "--ledger", ledger, "--public-key", public)
     _pounds_only(rec, f"1 paid share(s), £{p // 100:,}.{p % 100:02d}: the ledger reconciles")
+
+
+def test_a_tickets_merkle_proof_and_audits_check_of_it_name_its_prize_in_pounds(printed):
+    from typer.testing import CliRunner  # noqa: PLC0415  # only this test runs audit's own command line
+
+    from audit.cli import app as audit_app  # noqa: PLC0415
+
+    run = printed["run"]
+    im = pl.read_parquet(run / "imaging-p1.parquet", columns=["barcode", "virn"])
+    at = pl.read_parquet(run / "pool-p1.parquet", columns=["prize_cents"])["prize_cents"].to_list().index(400)
+    text = _ok("merkle-proof", run, im["barcode"][at], im["virn"][at], "--public-key", printed["public"])
+    assert "$" not in text
+    made = invoke("merkle-proof", run, im["barcode"][at], im["virn"][at], "--json")
+    assert made.exit_code == 0, made.output
+    path = printed["root"] / "proof.json"
+    path.write_text(made.stdout)
+    checked = CliRunner().invoke(audit_app, ["check-proof", str(path), str(run / "manifest.json"),
+                                             "--public-key", str(printed["public"])])
+    assert checked.exit_code == 0, checked.output
+    _pounds_only(checked.output, ", prize £4.00) belongs to the pool signed by key ")
