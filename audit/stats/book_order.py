@@ -38,7 +38,7 @@ __all__ = ["BY_NUMBER", "book_order_findings"]
 BY_NUMBER = "per book by printed book number, in tenths"
 
 
-def book_order_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> list[Finding]:
+def book_order_findings(prize: np.ndarray, book: np.ndarray, per_book: int, sign: str = "$") -> list[Finding]:
     """The books' winners, prize levels and values by tenth of their printed numbers' order; `book` is the
     pool's book column in print order (step 3 proves each book's rows contiguous under one number, no
     number twice)."""
@@ -56,7 +56,7 @@ def book_order_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> l
         if held.tobytes() in tested:
             continue
         tested.add(held.tobytes())
-        level = f"prize level {cents(int(amount))} ({int(count):,} tickets)"
+        level = f"prize level {cents(int(amount), sign)} ({int(count):,} tickets)"
         found.append(holding_by_tenth(f"{level} {BY_NUMBER}", held) if count <= EXACT_MAX
                      else by_tenth_of_packs(f"{level} {BY_NUMBER}", held))
     parts = min(PARTS, books)

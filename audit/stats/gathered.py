@@ -73,7 +73,7 @@ def per_number(name: str, numbers: np.ndarray, classes: int) -> Finding:
 
 
 def gathered_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray | None,
-                      order: bool) -> list[Finding]:
+                      order: bool, sign: str = "$") -> list[Finding]:
     """The pool's top groups gathered (module docstring). `per_book` B for a printed game (ticket number
     = position mod B), None for an eInstant (serial = position + 1); `book` its book column in print
     order (the book number tests), None without; `order` False under pack parameters, whose packs are not
@@ -96,7 +96,7 @@ def gathered_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarr
     for k in range(1, len(group) + 1):
         rows = np.flatnonzero(np.isin(prize, group[:k]))
         t = len(rows)
-        amounts_named = cents(group[0]) + (f" to {cents(group[k - 1])}" if k > 1 else "")
+        amounts_named = cents(group[0], sign) + (f" to {cents(group[k - 1], sign)}" if k > 1 else "")
         name = f"top prizes ({amounts_named}; {t:,} tickets)"
         if order:
             where = "print" if per_book else "serial"

@@ -50,7 +50,7 @@ def near_top_places(top: np.ndarray, per_book: int) -> tuple[np.ndarray, np.ndar
     return in_books, beside & ~top
 
 
-def near_top_findings(prize: np.ndarray, per_book: int | None, order: bool) -> list[Finding]:
+def near_top_findings(prize: np.ndarray, per_book: int | None, order: bool, sign: str = "$") -> list[Finding]:
     """Each level below the top groups of LEVEL_MIN tickets or more: its tickets in the books holding a
     top prize, and beside one in its book, against the hypergeometric law (module docstring). A printed pool
     whose print order is a uniform shuffle (`order`) only; none when the top groups hold every winner."""
@@ -65,13 +65,13 @@ def near_top_findings(prize: np.ndarray, per_book: int | None, order: bool) -> l
     free = n - int(top.sum())
     in_books, beside = near_top_places(top, per_book)
     held = int(top.reshape(n // per_book, per_book).any(axis=1).sum())
-    tops = f"{cents(min(group))} and up" if len(group) > 1 else cents(group[0])
+    tops = f"{cents(min(group), sign)} and up" if len(group) > 1 else cents(group[0], sign)
     found = []
     for amount, count in levels:
         if int(amount) in group or count < LEVEL_MIN:
             continue
         level = prize == amount
-        name = f"prize level {cents(int(amount))} ({int(count):,} tickets)"
+        name = f"prize level {cents(int(amount), sign)} ({int(count):,} tickets)"
         tests = ((in_books, f"in the books of the top prizes ({tops})",
                   f"in the {held:,} books holding a top prize"),
                  (beside, f"beside a top prize ({tops}) in its book", "beside a top prize"))

@@ -51,7 +51,8 @@ __all__ = ["LEVEL_MIN", "few_books", "one_digit", "printed_number_findings"]
 LEVEL_MIN = 20  # an amount below the top groups is tested for few books from this many tickets (to B)
 
 
-def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) -> list[Finding]:
+def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int,
+                            sign: str = "$") -> list[Finding]:
     """The top prizes' books by their printed numbers, and their tickets by the last digit of their ticket
     number within the book (position mod per_book); `book` is the pool's book column in print order
     (step 3 proves each book's rows contiguous and carrying one number). Group k is the books holding
@@ -74,8 +75,9 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
         rows = np.flatnonzero(np.isin(prize, group[:k]))  # the group's tickets, in print order
         held = np.unique(rows // per_book)
         ranks = rank[held]
-        name = (f"books of the top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1
-                else "") + f"; {len(held):,} of {books:,} books) by printed book number")
+        name = (f"books of the top prizes ({cents(group[0], sign)}"
+                + (f" to {cents(group[k - 1], sign)}" if k > 1 else "")
+                + f"; {len(held):,} of {books:,} books) by printed book number")
         for smallest in (True, False):
             f = extreme_position(f"{name}: {'smallest' if smallest else 'largest'}", ranks, books,
                                  smallest=smallest)
@@ -86,7 +88,7 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
                             method=f.method.replace("C(N", "C(B"))
             found.append(f)
         found.append(one_digit(f"{name}: one last digit", digit, held, "books"))
-        name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[k - 1])}" if k > 1 else "")
+        name = (f"top prizes ({cents(group[0], sign)}" + (f" to {cents(group[k - 1], sign)}" if k > 1 else "")
                 + f"; {len(rows):,} tickets) by ticket number within the book: one last digit")
         found.append(one_digit(name, ticket_digit, rows, "tickets", ticket_among))
         ends = name.replace(": one last digit", ": first or last ticket")
@@ -96,7 +98,7 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int) 
     for amount, count in zip(amounts, counts, strict=True):
         if int(amount) not in group and LEVEL_MIN <= count <= books:
             touched = len(np.unique(np.flatnonzero(prize == amount) // per_book))
-            name = f"prize level {cents(int(amount))} ({int(count):,} tickets): in fewest books"
+            name = f"prize level {cents(int(amount), sign)} ({int(count):,} tickets): in fewest books"
             found.append(few_books(name, touched, int(count), books, per_book))
     return [f for f in found if f is not None]
 

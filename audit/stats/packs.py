@@ -140,7 +140,7 @@ def caps_alone(rules: PackRules, tiers: Sequence[Tier], m: int, tickets: int) ->
 
 
 def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier],
-                    tier: np.ndarray | None) -> tuple[list[Finding], list[str]]:
+                    tier: np.ndarray | None, sign: str = "$") -> tuple[list[Finding], list[str]]:
     """Under the chain of randomness.md 5.3 the compositions have no closed-form law (under 5.10's exact
     draw of several caps alone they have: `audit/stats/caps.py` tests them, after the spread tests and
     before the order tests), but two things are exact. The packs are
@@ -197,7 +197,7 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
         per_pack = (amounts == amount).sum(axis=1).astype(np.int64)
         if per_pack.tobytes() in tested:  # a cap's or spacing rule's tickets are exactly this level
             continue
-        level = f"prize level {money(int(amount))} ({int(count):,} tickets)"
+        level = f"prize level {money(int(amount), sign)} ({int(count):,} tickets)"
         name = f"{level} per {unit} by tenth of the {unit}s"  # a sparse level: its exact tail (1f)
         found.append(holding_by_tenth(name, per_pack) if count <= EXACT_MAX
                      else by_tenth_of_packs(name, per_pack))
@@ -212,7 +212,7 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
         else:
             cut = books * m
             more, lines = pair_findings(unit, np.asarray(prize)[:cut], np.asarray(tier)[:cut], m, rules,
-                                        tiers)
+                                        tiers, sign)
             found += more
             why += lines
     if alone and column is not None:
@@ -236,7 +236,7 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
 
 
 def pack_block_findings(prize: np.ndarray, per_book: int, rules: PackRules, tiers: Sequence[Tier] = (),
-                        tier: np.ndarray | None = None) -> tuple[list[Finding], list[str]]:
+                        tier: np.ndarray | None = None, sign: str = "$") -> tuple[list[Finding], list[str]]:
     """The pack tests under the pack parameters (replacing the unconstrained per-book ones): `prize`
     and `tier` the pool's columns in print order, `tiers` the pool's (id, prize) as the manifest
     states them."""
@@ -245,7 +245,7 @@ def pack_block_findings(prize: np.ndarray, per_book: int, rules: PackRules, tier
     win_all = np.asarray(prize) > 0
     exact = exact_case(rules, tiers)
     if exact is None:
-        return _chain_findings(prize, per_book, rules, tiers, tier)
+        return _chain_findings(prize, per_book, rules, tiers, tier, sign)
     if books < 2:
         return [], [f"winners per {unit}: fewer than two {unit}s"]
     if isinstance(exact, Beside):

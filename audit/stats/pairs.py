@@ -55,10 +55,11 @@ def _two_sided(z: float) -> float:
     return float(min(1.0, 2 * norm_sf(abs(z))))
 
 
-def money(cents: int) -> str:
-    """$1,234.05: dollars with thousands separators and always the cents (the pack tests' names)."""
-    sign, cents = ("-", -cents) if cents < 0 else ("", cents)
-    return f"{sign}${cents // 100:,}.{cents % 100:02d}"
+def money(cents: int, sign: str = "$") -> str:
+    """$1,234.05 (£1,234.05 in GBP, `sign`): whole units with thousands separators and always the cents
+    (the pack tests' names)."""
+    minus, cents = ("-", -cents) if cents < 0 else ("", cents)
+    return f"{minus}{sign}{cents // 100:,}.{cents % 100:02d}"
 
 
 def _classes(prize: np.ndarray, tier: np.ndarray) -> tuple[np.ndarray, list[str], np.ndarray]:
@@ -231,7 +232,7 @@ def class_law(p: Pairs, i: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def pair_findings(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules: PackRules,
-                  tiers: Sequence[Tier]) -> tuple[list[Finding | None], list[str]]:
+                  tiers: Sequence[Tier], sign: str = "$") -> tuple[list[Finding | None], list[str]]:
     """Both tests of every class but the losers' (`prize`, `tier` the pool's columns in print order),
     and lines for what is not tested."""
     p = pool_pairs(unit, prize, tier, m, rules, tiers)
@@ -240,11 +241,11 @@ def pair_findings(unit: str, prize: np.ndarray, tier: np.ndarray, m: int, rules:
     found: list[Finding | None] = []
     for i in range(len(p.names)):
         if i != p.lose:
-            found += _class_tests(unit, p, i)
+            found += _class_tests(unit, p, i, sign)
     return found, []
 
 
-def _class_tests(unit: str, p: Pairs, i: int) -> list[Finding | None]:
+def _class_tests(unit: str, p: Pairs, i: int, sign: str) -> list[Finding | None]:
     a, b, lose, prizes = p.a, p.b, p.lose, p.prizes
     name, cents = p.names[i], int(prizes[i])
     s, q = class_law(p, i)
@@ -257,7 +258,7 @@ def _class_tests(unit: str, p: Pairs, i: int) -> list[Finding | None]:
     free = var > 1e-12
     gap = ((a @ prizes - prizes[i] * a[:, i] - prizes[lose] * a[:, lose])
            - (b @ prizes - prizes[i] * b[:, i] - prizes[lose] * b[:, lose]))
-    label = f"tier {name} ({money(cents)}) per {unit} given the rest of its pair of {unit}s"
+    label = f"tier {name} ({money(cents, sign)}) per {unit} given the rest of its pair of {unit}s"
     how = (f"exact conditional law within pairs of {unit}s (docs/statistics.md 1b, under the chain), "
            "summed over the pairs, normal approximation, two-sided")
     out: list[Finding | None] = []

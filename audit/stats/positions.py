@@ -17,8 +17,9 @@ MIN_PER_BIN = 10  # a prize level is binned in at most count // MIN_PER_BIN part
 TOP_MIN = 50  # the top prizes: the highest prize amounts, taken until they hold this many tickets
 
 
-def cents(c: int) -> str:
-    return f"${c // 100:,}" + (f".{c % 100:02d}" if c % 100 else "")
+def cents(c: int, sign: str = "$") -> str:
+    """An amount in the game's currency (`sign`, the manifest's game.currency): '$1,000', '£2.50'."""
+    return f"{sign}{c // 100:,}" + (f".{c % 100:02d}" if c % 100 else "")
 
 
 def top_group(levels: list[tuple[int, int]]) -> list[int]:
@@ -41,7 +42,7 @@ def _tiers_of(pool: PoolEntry) -> dict[int, list[str]]:
 
 
 def position_findings(prize: np.ndarray, pool: PoolEntry,
-                      binned: bool = True) -> tuple[list[Finding], list[str]]:
+                      binned: bool = True, sign: str = "$") -> tuple[list[Finding], list[str]]:
     """Winners, each prize level and the top prizes against uniform positions (`binned` False: only the
     top prizes; the pack tests under the chain test the counts by tenth of the packs instead,
     audit/stats/packs.py)."""
@@ -61,7 +62,7 @@ def position_findings(prize: np.ndarray, pool: PoolEntry,
     levels = [(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)]
     for amount, count in sorted(levels, reverse=True):
         ids = ", ".join(tiers.get(amount, ["?"]))
-        label = f"prize level {cents(amount)} (tier {ids}; {count:,} ticket{'s' if count > 1 else ''})"
+        label = f"prize level {cents(amount, sign)} (tier {ids}; {count:,} ticket{'s' if count > 1 else ''})"
         bins = min(TENTHS, count // MIN_PER_BIN)
         if not binned:
             continue
@@ -75,7 +76,8 @@ def position_findings(prize: np.ndarray, pool: PoolEntry,
     if levels:
         group = top_group(levels)
         where = np.flatnonzero(np.isin(prize, group))
-        name = (f"top prizes ({cents(group[0])}" + (f" to {cents(group[-1])}" if len(group) > 1 else "")
+        name = (f"top prizes ({cents(group[0], sign)}"
+                + (f" to {cents(group[-1], sign)}" if len(group) > 1 else "")
                 + f"; {len(where):,} tickets)")
         found.append(extreme_position(f"{name}: smallest position", where, n, smallest=True))
         found.append(extreme_position(f"{name}: largest position", where, n, smallest=False))

@@ -160,40 +160,42 @@ def columns_needed(play: dict[str, Any] | None = None, kind: str | None = None) 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
                     pools: int, play: dict[str, Any] | None = None,
-                    book_null: BookNull | None = None, packs: PackRules | None = None) -> PoolStatistics:
+                    book_null: BookNull | None = None, packs: PackRules | None = None,
+                    sign: str = "$") -> PoolStatistics:
     """Every test of one pool, judged by Holm at pool_alpha(pools), and what the run-level tests need
     of it. `table` holds columns_needed(play) in stored (print) order; `play` is the manifest's play
     entry of a play-style game; `book_null` the expected distribution of a book (default: uniform);
     `packs` the pack parameters (the spec's, else the manifest's `print.packs`), if any constrain
     the packs (audit/stats/packs.py: its pack tests under them replace the unconstrained
-    per-book tests)."""
+    per-book tests); `sign` the game's currency's (the manifest's game.currency), in the tests' names."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     size = per_book if kind == "printed" else packs.size if packs is not None else None
     chain = packs is not None and packs.composition and bool(size) and exact_case(packs, pool.tiers) is None
-    found, skipped = position_findings(prize, pool, binned=not chain)  # the chain's: by tenth of the packs
+    # the chain's positions: by tenth of the packs
+    found, skipped = position_findings(prize, pool, binned=not chain, sign=sign)
     if packs is not None and packs.composition and size:  # a printed game's packs, an eInstant's blocks
         tier = table["tier"].to_numpy() if "tier" in table.columns else None
-        more, why = pack_block_findings(prize, size, packs, pool.tiers, tier)
+        more, why = pack_block_findings(prize, size, packs, pool.tiers, tier, sign)
     else:
         more, why = block_findings(prize, kind, per_book, book_null)
     found, skipped = found + more, skipped + why
     if kind == "printed" and per_book and "book" in table.columns:  # the top prizes' printed book numbers
-        found += printed_number_findings(prize, table["book"].to_numpy(), per_book)
-        found += book_order_findings(prize, table["book"].to_numpy(), per_book)  # every book, by its number
+        found += printed_number_findings(prize, table["book"].to_numpy(), per_book, sign)
+        found += book_order_findings(prize, table["book"].to_numpy(), per_book, sign)  # every book
     plain = (packs is None or not packs.composition) and book_null is None  # a uniform shuffle's positions
     book = table["book"].to_numpy() if kind == "printed" and "book" in table.columns else None
     printed = per_book if kind == "printed" else None
-    found += gathered_findings(prize, per_book=printed, book=book, order=plain)
-    found += window_findings(prize, per_book=printed, book=book, order=plain)  # a carton, a range of numbers
-    found += near_top_findings(prize, printed, plain)  # a level in the top prizes' books, or beside one
+    found += gathered_findings(prize, per_book=printed, book=book, order=plain, sign=sign)
+    found += window_findings(prize, per_book=printed, book=book, order=plain, sign=sign)  # a carton, numbers
+    found += near_top_findings(prize, printed, plain, sign)  # a level in the top prizes' books, or beside one
     if plain and printed and book is not None:  # even books, a book's digit, check digits
         found += residue_findings(prize, book, printed)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers},
                                 prize=prize, kind=kind, per_book=printed)
     found, skipped = found + more, skipped + why
     alpha = pool_alpha(pools)
-    top = top_levels(prize, pool.id, per_book if kind == "printed" else None)
+    top = top_levels(prize, pool.id, per_book if kind == "printed" else None, sign)
     return PoolStatistics(pool.id, pools, alpha, holm(found, alpha), tuple(skipped), top)
 
 
@@ -310,7 +312,7 @@ def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFr
     try:
         return pool_statistics(table, pool, rules=manifest.rules, kind=manifest.kind,
                                per_book=manifest.tickets_per_book, pools=len(manifest.pools),
-                               play=manifest.doc.get("play"), packs=packs)
+                               play=manifest.doc.get("play"), packs=packs, sign=manifest.sign)
     except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
         return [("fail", f"could not be checked: {type(exc).__name__}: {exc}", where)]
 

@@ -48,9 +48,10 @@ class TopLevels:
     tickets: int
     per_book: int | None
     levels: tuple[tuple[int, np.ndarray], ...]
+    sign: str = "$"  # the game's currency sign (the manifest's game.currency): the tests' names
 
 
-def top_levels(prize: np.ndarray, pool: str, per_book: int | None) -> TopLevels:
+def top_levels(prize: np.ndarray, pool: str, per_book: int | None, sign: str = "$") -> TopLevels:
     """The pool's TopLevels from its prize column in print order."""
     amounts, _, counts = distinct_values(prize[prize > 0])
     levels: list[tuple[int, np.ndarray]] = []
@@ -60,7 +61,7 @@ def top_levels(prize: np.ndarray, pool: str, per_book: int | None) -> TopLevels:
         held += int(count)
         if held >= TOP_MIN:
             break
-    return TopLevels(pool, len(prize), per_book, tuple(levels))
+    return TopLevels(pool, len(prize), per_book, tuple(levels), sign)
 
 
 def _p(terms: list[tuple[int, int, int]]) -> float:
@@ -69,8 +70,8 @@ def _p(terms: list[tuple[int, int, int]]) -> float:
     return float(min(1.0, math.exp(log_p)))
 
 
-def _cents(c: int) -> str:
-    return f"${c // 100:,}" + (f".{c % 100:02d}" if c % 100 else "")
+def _cents(c: int, sign: str) -> str:
+    return f"{sign}{c // 100:,}" + (f".{c % 100:02d}" if c % 100 else "")
 
 
 def _at_least(n: int, b: int, x: int) -> int:
@@ -133,7 +134,8 @@ def top_findings(pools: list[TopLevels]) -> list[tuple[Finding, float]]:
         groups = [(p, np.concatenate([pos for _, pos in p.levels[:k]]) if p.levels else np.zeros(0, np.int64))
                   for p in pools]
         amounts = sorted({a for p in pools for a, _ in p.levels[:k]}, reverse=True)
-        shown = _cents(amounts[0]) + (f" to {_cents(amounts[-1])}" if len(amounts) > 1 else "")
+        sign = pools[0].sign if pools else "$"  # one run, one currency
+        shown = _cents(amounts[0], sign) + (f" to {_cents(amounts[-1], sign)}" if len(amounts) > 1 else "")
         label = (f"top prize of each pool ({shown})" if k == 1
                  else f"top {k} prize amounts of each pool ({shown})")
         out += _group_findings(label, groups)

@@ -69,7 +69,7 @@ def most_in_window(name: str, counts: np.ndarray, per_unit: int, unit: str,
 
 
 def window_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray | None,
-                    order: bool) -> list[Finding]:
+                    order: bool, sign: str = "$") -> list[Finding]:
     """Every level below the top groups of LEVEL_MIN tickets or more: its most in W consecutive books of
     print order (blocks of serials) when `order` (a uniform shuffle), and of the printed book numbers'
     order (`book`, the pool's book column in print order) likewise. An eInstant's blocks are its full
@@ -92,7 +92,7 @@ def window_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray
             continue
         held = (prize[:units * m] == amount).reshape(units, m).sum(axis=1)
         pool = (n, int(count))
-        level = f"prize level {cents(int(amount))} ({int(count):,} tickets)"
+        level = f"prize level {cents(int(amount), sign)} ({int(count):,} tickets)"
         where = "books of print order" if per_book else f"blocks of {BLOCK:,} shares (serial order)"
         found.append(most_in_window(f"{level}: most in consecutive {where}", held, m, unit, pool=pool))
         if by_number is not None:

@@ -80,8 +80,9 @@ def prizes_add_up(designed: int, runs: Sequence[Run]) -> None:
     `totals.prize_cost_cents` summed."""
     stated = sum(int(r.folder.manifest["totals"]["prize_cost_cents"]) for r in runs)
     if designed != stated:
-        raise BackOfficeError(f"the runs' levels hold {fmt_cents(designed)} of prizes, their manifests' "
-                              f"totals {fmt_cents(stated)}: the figures would not add up")
+        cur = runs[0].folder.currency  # one order, one game
+        raise BackOfficeError(f"the runs' levels hold {fmt_cents(designed, cur)} of prizes, their manifests' "
+                              f"totals {fmt_cents(stated, cur)}: the figures would not add up")
 
 
 def open_order(runs: Sequence[Path], public_key: Path | None) -> Order:

@@ -25,7 +25,7 @@ from poolgen.backoffice.orders import Order, prizes_add_up
 from poolgen.backoffice.vouched import Run, read_validation
 from poolgen.deliverables.identity import barcode_fields, game_text
 from poolgen.deliverables.validation import CENTS, FREE, OTHER_TIER, ValidationFile
-from poolgen.money import fmt_cents, round_half_up
+from poolgen.money import USD, Currency, fmt_cents, round_half_up
 
 
 @dataclass(frozen=True)
@@ -40,10 +40,12 @@ class Level:
     counted: str = "paid"  # what `paid` counts: prizes paid, or (an eInstant's) prizes in shares sold
     returned: int | None = None  # with a books ledger: prizes not paid in books returned (section 8)
     stolen: int | None = None  # ... and in books reported stolen; None without a books ledger
+    currency: Currency = USD  # the game's (the manifest's `game.currency`): `label` is written in it
 
     @property
     def label(self) -> str:
-        return f"free ticket ({fmt_cents(self.cents)})" if self.free else fmt_cents(self.cents)
+        shown = fmt_cents(self.cents, self.currency)
+        return f"free ticket ({shown})" if self.free else shown
 
     @property
     def remaining(self) -> int:
@@ -60,6 +62,12 @@ class Level:
 def runs_of(what: Run | Order) -> tuple[Run, ...]:
     """The runs a report covers: one run, or every run of an order."""
     return what.runs if isinstance(what, Order) else (what,)
+
+
+def currency_of(what: Run | Order) -> Currency:
+    """The game's currency (its manifest's `game.currency`, one order one game): every amount a report
+    shows is written in it."""
+    return runs_of(what)[0].folder.currency
 
 
 def designed_levels(what: Run | Order) -> Counter[tuple[int, bool]]:
@@ -118,10 +126,13 @@ def printed_levels(what: Run | Order, payments: list[Payment],
         tickets.setdefault(p.barcode, p)
     paid = Counter((p.prize_cents, p.free) for p in tickets.values())
     out = (designed | paid).keys() | (withdrawn or {}).keys()
+    cur = currency_of(what)
     if withdrawn is None:
-        return [Level(c, f, designed[(c, f)], paid[(c, f)]) for c, f in sorted(out, reverse=True)]
+        return [Level(c, f, designed[(c, f)], paid[(c, f)], currency=cur)
+                for c, f in sorted(out, reverse=True)]
     return [Level(c, f, designed[(c, f)], paid[(c, f)], returned=withdrawn.get((c, f), (0, 0))[0],
-                  stolen=withdrawn.get((c, f), (0, 0))[1]) for c, f in sorted(out, reverse=True)]
+                  stolen=withdrawn.get((c, f), (0, 0))[1], currency=cur)
+            for c, f in sorted(out, reverse=True)]
 
 
 def published_levels(what: Run | Order, payments: list[Payment],
@@ -157,6 +168,7 @@ class Reconciliation:
     problems: list[str] = field(default_factory=list)
     levels: list[Level] = field(default_factory=list)
     heads: dict[str, str] = field(default_factory=dict)  # each claims ledger's head, recomputed
+    currency: Currency = USD  # the game's: the amounts' sign
 
     @property
     def ok(self) -> bool:
@@ -164,7 +176,7 @@ class Reconciliation:
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "payments_checked": self.checked, "paid_cents": self.paid_cents,
-                "paid": fmt_cents(self.paid_cents), "problems": self.problems,
+                "paid": fmt_cents(self.paid_cents, self.currency), "problems": self.problems,
                 "levels": [lv.to_json() for lv in self.levels], "heads": self.heads}
 
 
@@ -178,7 +190,7 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
         raise BackOfficeError("give --validation-key and/or --high-validation-key: reconciling opens the "
                               "validation files")
     files = {t: read_validation(run, t, k)[0] for t, k in keys.items()}
-    rec = Reconciliation()
+    rec = Reconciliation(currency=run.folder.currency)
     books = read_ledgers(ledgers)
     payments = [(path, p) for path, _, every in books for p in every if p.run_id == run.run_id]
     for path, attempts, every in books:
@@ -211,8 +223,8 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
             continue
         real = (value & CENTS, bool(value & FREE))
         if real != (p.prize_cents, p.free):
-            rec.problems.append(f"{where}: paid {_what(p.prize_cents, p.free)}, but its prize is "
-                                f"{_what(*real)}")
+            rec.problems.append(f"{where}: paid {_what(p.prize_cents, p.free, rec.currency)}, but its prize "
+                                f"is {_what(*real, rec.currency)}")
     rec.levels = printed_levels(run, [p for _, p in payments])
     for lv in rec.levels:
         if lv.paid > lv.total:
@@ -322,8 +334,8 @@ def missing(numbers: list[int], what: str) -> str | None:
     return f"{what} number{'s' if many else ''} {shown}{more} {'are' if many else 'is'} missing"
 
 
-def _what(cents: int, free: bool) -> str:
-    return f"a free ticket ({fmt_cents(cents)})" if free else fmt_cents(cents)
+def _what(cents: int, free: bool, currency: Currency) -> str:
+    return f"a free ticket ({fmt_cents(cents, currency)})" if free else fmt_cents(cents, currency)
 
 
 def payout_pct(cents: int, of: int) -> str:
@@ -340,7 +352,7 @@ def closing(order: Order, levels: list[Level]) -> dict[str, Any]:
     returned = sum((lv.returned or 0) * lv.cents for lv in levels)
     stolen = sum((lv.stolen or 0) * lv.cents for lv in levels)
     books = any(lv.returned is not None for lv in levels)  # given a books ledger (section 8)
-    return {**order.to_json(), "sales_cents": sales, "sales": fmt_cents(sales),
+    return {**order.to_json(), "sales_cents": sales, "sales": fmt_cents(sales, currency_of(order)),
             "designed_prizes_cents": designed, "paid_cents": paid,
             "unclaimed_cents": designed - paid - returned - stolen,
             **({"returned_cents": returned, "stolen_cents": stolen} if books else {}),

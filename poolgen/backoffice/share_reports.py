@@ -43,18 +43,20 @@ def einstant_levels(run: Run, sales: SalesLedger) -> list[Level]:
         if prizes is not None:
             sold = prizes.head(sold_shares)
             gone = Counter(sold.filter(sold > 0).to_list())
-        out += [Level(c, False, total[c], gone[c], entry.id, "sold") for c in sorted(total, reverse=True)]
+        out += [Level(c, False, total[c], gone[c], entry.id, "sold", currency=run.folder.currency)
+                for c in sorted(total, reverse=True)]
     return out
 
 
 def _payment_rows(run: Run, sales: SalesLedger, sold: list[Sale]) -> list[str]:
     """Each claimed sale against the payment rows: one each, none for a sale not claimed, numbers with
     no gap (a claim cleared by hand and paid again is a share paid twice)."""
+    cur = run.folder.currency
 
     def differ(x: Sale, r: tuple[Any, ...]) -> str | None:
         return None if (r[4], r[5]) == (x.claimed_at, x.prize_cents) else (
-            f"its sale records {fmt_cents(x.prize_cents or 0)} paid at {x.claimed_at}, its payment no. "
-            f"{r[0]} {fmt_cents(r[5])} at {r[4]}")
+            f"its sale records {fmt_cents(x.prize_cents or 0, cur)} paid at {x.claimed_at}, its payment no. "
+            f"{r[0]} {fmt_cents(r[5], cur)} at {r[4]}")
 
     return _event_rows(run, sales, sold, sales.payments(), ("payment", "paid", "claim", "claimed"),
                        lambda x: x.claimed_at, differ)
@@ -147,13 +149,14 @@ def _paid_amounts(run: Run, pool: str, paid: list[Sale]) -> list[str]:
     checked_pool_file(run, pool)
     prizes = run.folder.read(pool, ["prize_cents"])["prize_cents"]
     out = []
+    cur = run.folder.currency
     for x in paid:
         real = int(prizes[x.serial - 1]) if 1 <= x.serial <= len(prizes) else None
         if x.voided_at is not None:
             out.append(f"{x.ticket}: paid on a voided sale")
         if real != x.prize_cents:
-            out.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0)}, but its prize is "
-                       f"{'none' if real is None else fmt_cents(real)}")
+            out.append(f"{x.ticket}: paid {fmt_cents(x.prize_cents or 0, cur)}, but its prize is "
+                       f"{'none' if real is None else fmt_cents(real, cur)}")
     return out
 
 
@@ -171,8 +174,9 @@ def _served(run: Run, sales: SalesLedger, every: list[Sale]) -> tuple[list[str],
         if entry is None:
             out.append(f"pool {pool}: not a pool of run {run.run_id}")
         elif (shares, price) != (entry.tickets, entry.price_cents):
-            out.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price)}; the run's "
-                       f"pool has {entry.tickets:,} at {fmt_cents(entry.price_cents)}")
+            cur = run.folder.currency
+            out.append(f"pool {pool}: the ledger records {shares:,} shares at {fmt_cents(price, cur)}; the "
+                       f"run's pool has {entry.tickets:,} at {fmt_cents(entry.price_cents, cur)}")
         out += [f"pool {pool}: also sold in this ledger under run {other}, which holds the same shares (each "
                 "share sold twice)" for other in sales.also_under(pool)]
     closings = _closings(run, sales, out)
@@ -202,7 +206,7 @@ def reconcile_sales(run: Run, sales: SalesLedger,
     amount its row's prize in the vouched pool file, on a sale not voided, every void its one void row and
     every claim its one payment row; each chain whole and extending its head recorded before (`heads`:
     "sales", "voids", "closings", "payments", "conversions")."""
-    rec = Reconciliation()
+    rec = Reconciliation(currency=run.folder.currency)
     every = sales.sales()
     rec.problems, by_pool = _served(run, sales, every)
     for pool, sold in sorted(by_pool.items()):
@@ -281,7 +285,7 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
         rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n - v,
                      "unclaimed_cents": (lv.paid - n - v) * lv.cents, "voided": v,
                      "never_sold": lv.remaining})
-    return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold),
+    return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold, run.folder.currency),
             "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
             "paid_cents": paid_cents, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),
             "designed_payout_pct": payout_pct(designed, designed_sales),
@@ -320,7 +324,7 @@ def order_closing(order: Order, parts: list[tuple[SalesLedger, list[Level]]]) ->
     sold, designed_sales, designed = total("sales_cents"), total("designed_sales_cents"), \
         total("designed_prizes_cents")
     prizes_add_up(designed, order.runs)
-    return {**order.to_json(), "sales_cents": sold, "sales": fmt_cents(sold),
+    return {**order.to_json(), "sales_cents": sold, "sales": fmt_cents(sold, order.first.folder.currency),
             "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
             "paid_cents": total("paid_cents"), "unclaimed_cents": total("unclaimed_cents"),
             "designed_payout_pct": payout_pct(designed, designed_sales),

@@ -157,7 +157,7 @@ def reconcile_cmd(
             echo(f"problem: {problem}")
         for path, now in rec.heads.items():
             echo(f"ledger {path}: head {now}")
-        echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents)}: "
+        echo(f"{rec.checked:,} payment(s), {fmt_cents(rec.paid_cents, rec.currency)}: "
                    + (f"they reconcile with the validation files and the manifest{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledgers do not reconcile"))
     raise typer.Exit(0 if rec.ok else 1)
@@ -222,19 +222,21 @@ def _published(order: Order, ledgers: list[Path], books: Path | None) -> list[Le
 
 
 def show_closing(order: Order, report: dict[str, Any], as_json: bool, pdf: Path | None, force: bool) -> None:
+    cur = order.first.folder.currency  # the game's: every amount shown
     rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
-             f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"])]
+             f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"], cur)]
             + ([f"{lv['voided']:,}", f"{lv['never_sold']:,}"] if "never_sold" in lv else [])
             + ([f"{lv['returned']:,}", f"{lv['stolen']:,}"] if "returned" in lv else [])
             for lv in report["levels"]]
     header = ["Prize", "Total prizes", "Paid", "Unclaimed", "Unclaimed amount"] \
         + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else []) \
         + (["Returned", "Stolen"] if "returned_cents" in report else [])
-    books = (f", in returned books {fmt_cents(report['returned_cents'])}, in stolen books "
-             f"{fmt_cents(report['stolen_cents'])}") if "returned_cents" in report else ""
-    lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'])} "
-             f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'])} "
-             f"({report['actual_payout_pct']}%), unclaimed {fmt_cents(report['unclaimed_cents'])}{books}"]
+    books = (f", in returned books {fmt_cents(report['returned_cents'], cur)}, in stolen books "
+             f"{fmt_cents(report['stolen_cents'], cur)}") if "returned_cents" in report else ""
+    lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'], cur)} "
+             f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'], cur)} "
+             f"({report['actual_payout_pct']}%), unclaimed "
+             f"{fmt_cents(report['unclaimed_cents'], cur)}{books}"]
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

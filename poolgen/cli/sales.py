@@ -162,8 +162,8 @@ def claim_cmd(run: RunArg, share: ShareArg, ledger: Ledger, public_key: SignedBy
                                                                       **sale.to_json()}, 1)
     if not as_json:  # the anchor the back office keeps (docs/back-office.md, section 5)
         say(f"ledger {ledger}: head {book.head}")
-    _answer(as_json, f"{sale.ticket}: prize {fmt_cents(prize)} to player {sale.player} - paid at "
-                     f"{sale.claimed_at}",
+    paid = fmt_cents(prize, book.run.folder.currency)
+    _answer(as_json, f"{sale.ticket}: prize {paid} to player {sale.player} - paid at {sale.claimed_at}",
             {"outcome": "paid", **sale.to_json(), "head": book.head}, 0)
 
 
@@ -225,7 +225,8 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
                                "levels": [lv.to_json() for lv in levels], "totals": totals(levels)},
                               indent=2))
     else:
-        echo(f"{title}: prizes remaining in unsold shares ({order.named}); sales {fmt_cents(sales)}")
+        shown = fmt_cents(sales, order.first.folder.currency)
+        echo(f"{title}: prizes remaining in unsold shares ({order.named}); sales {shown}")
         print_table(header, rows)
     if pdf is not None:
         from poolgen.pdf.remaining import table_page  # lazy: reportlab's start-up time, PDFs only
@@ -289,7 +290,7 @@ def reconcile_cmd(run: RunArg, ledger: Ledger, public_key: PublicKey = None, as_
             echo(f"ledger {path}: head {now}")
         for table, now in chains.items():
             echo(f"ledger {ledger}: {table} head {now}")
-        echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents)}: "
+        echo(f"{rec.checked:,} paid share(s), {fmt_cents(rec.paid_cents, rec.currency)}: "
                    + (f"the ledger reconciles with the run{signed}" if rec.ok
                       else f"{len(rec.problems):,} problem(s); the ledger does not reconcile"))
     raise typer.Exit(0 if rec.ok else 1)

@@ -22,7 +22,7 @@ import numpy as np
 
 from poolgen.errors import SpecError
 from poolgen.game.model import CheckResult, Game, Pool, Symbol
-from poolgen.money import Currency
+from poolgen.money import USD, Currency
 
 if TYPE_CHECKING:
     from poolgen.rng.drbg import Stream
@@ -154,9 +154,10 @@ Section = tuple[str, list[Cell]]  # (title, its cells)
 
 
 class FieldReader(Protocol):
-    """Field access of the spec loader (poolgen/loader/reader.py): every problem is one SpecError
-    naming the file and the field. `get` returns the value as `kind` (None only when absent and not
-    `required`)."""
+    """Field access of the spec loader (poolgen/loader/reader.py): every problem is one SpecError naming
+    the file and the field. `get` returns the value as `kind` (None only when absent and not `required`)."""
+
+    currency: Currency  # the game's (`game.currency`): every amount of the spec is written in it
 
     def fail(self, where: str, why: str) -> SpecError: ...
 
@@ -180,9 +181,7 @@ class AreaReading(Protocol):
     def r(self) -> FieldReader: ...
 
     @property
-    def areas(self) -> Sequence[Area]:
-        """The areas read so far (an area may refer to an earlier one)."""
-        ...
+    def areas(self) -> Sequence[Area]: ...  # the areas read so far (an area may refer to an earlier one)
 
     def group(self, table: Mapping[str, Any], key: str, where: str, role: str,
               required: bool = True) -> tuple[Symbol, ...]:
@@ -344,6 +343,7 @@ class TicketTables:
     denomination_cents: tuple[int, ...]
     play: Mapping[str, Any]
     layout: Mapping[str, Any]
+    currency: Currency = USD  # the game's (`game.currency`): the amounts a refusal names
 
     def fail(self, where: str, why: str) -> SpecError:
         return SpecError(f"{self.file}: {where}: {why}")

@@ -72,7 +72,7 @@ def read_einstant(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Ga
     module = TICKET_STYLES[style]
     # valid by construction: the style reads every parameter it needs now
     params = module.read(TicketTables(r.file, symbols, sales.play_areas, sales.denomination_cents,
-                                      play, layout))
+                                      play, layout, r.currency))
     return Game(path=path, sha256=sha256, id=game_id, name=name, number=number, regulation=regulation,
                 source=source, sales=sales, symbols=symbols, tiers=tiers, pools=pools,
                 play=TicketPlay(style, module, params), published=published, packs=blocks,

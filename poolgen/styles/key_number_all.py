@@ -15,7 +15,7 @@ import numpy as np
 
 from poolgen.game.model import Symbol
 from poolgen.game.play import Win, WinError
-from poolgen.money import fmt_cents, parse_printed
+from poolgen.money import Currency, fmt_cents, foreign_sign, parse_printed
 from poolgen.rng import Stream, Weights, row_permutations
 
 __all__ = ["MOST_SETS", "MOST_STATES", "Params", "TooManySets", "draw_prizes", "orderings", "pinned",
@@ -36,6 +36,9 @@ class Params(Protocol):
 
     @property
     def specials(self) -> tuple[Symbol, ...]: ...
+
+    @property
+    def currency(self) -> Currency: ...
 
 
 class TooManySets(ValueError):
@@ -124,12 +127,14 @@ def _sum(params: Params, by: int | None, amount: str) -> tuple[Symbol, int]:
     if by is not None:
         raise WinError("by", "a win-all win has no `by`")
     try:
-        total, well_formed = parse_printed(amount)
+        total, well_formed = parse_printed(amount, params.currency)
         if not well_formed:
             raise ValueError(amount)
-    except ValueError:
+    except ValueError as exc:
+        if foreign_sign(amount.strip(), params.currency):  # '$50' in GBP: refused as every amount is
+            raise WinError("prize", str(exc)) from None
         raise WinError("prize", f"prize {amount!r}: a win-all win's prize is the amount it pays "
-                                "(\"50.00\" or \"$50\")") from None
+                                f"(\"50.00\" or \"{params.currency.sign}50\")") from None
     return symbol, total
 
 
@@ -142,8 +147,9 @@ def _reachable(params: Params, total: int) -> None:
     except TooManySets as exc:  # the amount asks too much of the search: the prize field says so
         raise WinError("prize", str(exc)) from None
     if not sets:
-        raise WinError("prize", f"{fmt_cents(total)} cannot be made from {params.yours} of the area's prize "
-                                f"symbols ({', '.join(fmt_cents(v) for v in values)})")
+        c = params.currency
+        raise WinError("prize", f"{fmt_cents(total, c)} cannot be made from {params.yours} of the area's "
+                                f"prize symbols ({', '.join(fmt_cents(v, c) for v in values)})")
 
 
 def _shows(params: Params, total: int, shows: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
@@ -162,8 +168,8 @@ def _shows(params: Params, total: int, shows: Mapping[str, Any]) -> tuple[tuple[
                          "its spots hold one prize each")
     shown = sum(c * (s.cents or 0) for s in params.prizes for code, c in out if code == s.code)
     if shown != total:
-        raise ValueError(f"the prizes shown add up to {fmt_cents(shown)}, but the win pays "
-                         f"{fmt_cents(total)}")
+        raise ValueError(f"the prizes shown add up to {fmt_cents(shown, params.currency)}, but the win "
+                         f"pays {fmt_cents(total, params.currency)}")
     return out
 
 

@@ -37,6 +37,7 @@ class Params:
     source: str | None = None  # the earlier area whose WINNING NUMBERS this one matches
     distinct: bool = False  # contract section 8.1: losing numbers distinct, matches spread evenly
     weights: tuple[int, ...] | None = None  # section 8.2: decoy prize weights, in `prizes` order
+    currency: Currency = USD  # the game's: a win-all win's `prize` is written in it, as every amount
 
 
 def _source(ctx: AreaReading, table: Mapping[str, Any], where: str, numbers: tuple[Symbol, ...]) -> Area:
@@ -68,7 +69,8 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
                match_by=ctx.whole(table, "match_by", where, 1, required=False, default=1,
                                   high=MAX_MULTIPLIER),
                source=source.id if source else None,
-               distinct=r.get(table, "distinct_numbers", where, bool, required=False) or False)
+               distinct=r.get(table, "distinct_numbers", where, bool, required=False) or False,
+               currency=r.currency)
     p = replace(p, weights=_weights(ctx, table, where, p.prizes))
     spots, own = ctx.whole(table, "spots", where, 1), 0 if source else p.winning
     if spots != own + 2 * p.yours:

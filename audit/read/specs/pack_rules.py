@@ -34,8 +34,9 @@ class PoolCounts:
         return sum(n * self.prizes[t] for t, n in self.counts.items())
 
 
-def _cents(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
+def _cents(cents: int, sign: str) -> str:
+    """An amount in the game's currency (`sign`), as poolgen's loader prints it."""
+    return f"{sign}{cents // 100:,}.{cents % 100:02d}"
 
 
 def _fail(field: str, why: str) -> UnusableInput:
@@ -68,17 +69,17 @@ def _winners(raw: dict[str, Any], table: str, m: int) -> tuple[int | None, int |
     return lo, hi
 
 
-def _tiers(entry: dict[str, Any], where: str, prizes: dict[str, int | None]) -> tuple[str, ...]:
+def _tiers(entry: dict[str, Any], where: str, prizes: dict[str, int | None], sign: str) -> tuple[str, ...]:
     """The tiers a cap or spacing rule names: `tiers = [ids]`, or `prize = "amount"` (every tier paying
     it)."""
     if ("tiers" in entry) == ("prize" in entry):
         raise _fail(where, "name the tiers (`tiers = [...]`) or one prize level (`prize = \"...\"`), not "
                            "both or neither")
     if "prize" in entry:
-        cents = money(entry["prize"], f"{where}.prize")
+        cents = money(entry["prize"], f"{where}.prize", sign)
         ids = tuple(t for t, c in prizes.items() if c == cents)
         if not ids:
-            raise _fail(f"{where}.prize", f"no tier pays {_cents(cents)}")
+            raise _fail(f"{where}.prize", f"no tier pays {_cents(cents, sign)}")
         return ids
     listed = entry["tiers"]
     if not listed or any(not isinstance(t, str) for t in listed):
@@ -106,6 +107,7 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
     (None: an eInstant's, which differs from pool to pool). A split order (docs/new-game.md 2b, "Pack
     parameters beside a split") gives `pools` with every share rounded down and `most` with every share
     rounded up: each parameter is proved against both."""
+    sign = sign_of(doc)  # the game's currency's, in every amount named
     table = "packs" if m is not None else "blocks"
     raw = doc.get(table)
     if not isinstance(raw, dict):
@@ -125,7 +127,7 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
     lo, hi = _winners(raw, table, m)
     floor: dict[str, int] = {}  # pool id -> the least prize money of a pack
     if "min_prize_value" in raw:
-        cents = money(raw["min_prize_value"], "packs.min_prize_value", sign_of(doc))
+        cents = money(raw["min_prize_value"], "packs.min_prize_value", sign)
         if cents <= 0:
             raise _fail("packs.min_prize_value", "must be more than nothing")
         floor = {p.id: cents for p in pools}
@@ -136,7 +138,7 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
         for p in pools:
             if times * p.price_cents != int(times * p.price_cents):
                 raise _fail("blocks.min_prize_times", f"{times} x the share price of pool {p.id} "
-                                                      f"({_cents(p.price_cents)}) is not whole cents")
+                                                      f"({_cents(p.price_cents, sign)}) is not whole cents")
             floor[p.id] = int(times * p.price_cents)
     if table == "blocks":
         for key in ("caps", "spacing"):
@@ -146,7 +148,7 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
                                                   "tiers (`tiers = [...]`)")
     caps = []
     for where, entry in _entries(raw, "caps", table):
-        tiers = _tiers(entry, where, prizes)
+        tiers = _tiers(entry, where, prizes, sign)
         if entry["at_most"] >= m:
             raise _fail(f"{where}.at_most", f"{entry['at_most']} asks nothing (a {table[:-1]} holds {m} "
                                             "tickets); leave the cap out")
@@ -157,17 +159,17 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
         if not 2 <= distance <= m:
             raise _fail(f"{where}.min_distance", f"must be 2 (never back to back) to {m} (a {table[:-1]}), "
                                                  f"not {distance}")
-        spacing.append((where, _tiers(entry, where, prizes), distance))
+        spacing.append((where, _tiers(entry, where, prizes, sign), distance))
     for p in pools:
         _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing,
-                  " when every share rounds down" if most else "")
+                  " when every share rounds down" if most else "", sign)
     for p in most or []:
-        _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing, " when every share rounds up")
+        _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing, " when every share rounds up", sign)
 
 
 def _possible(table: str, m: int, pool: PoolCounts, winners: tuple[int | None, int | None], floor: int | None,
               caps: list[tuple[str, tuple[str, ...], int]], spacing: list[tuple[str, tuple[str, ...], int]],
-              when: str = "") -> None:
+              when: str = "", sign: str = "$") -> None:
     """docs/new-game.md 2b: a pool's counts spread over its packs (or blocks) within every rule (`when`:
     the split's rounding these counts are, said after them)."""
     packs = pool.tickets // m
@@ -182,8 +184,9 @@ def _possible(table: str, m: int, pool: PoolCounts, winners: tuple[int | None, i
                                             f"{packs:,} = {packs * hi:,}")
     if floor is not None and pool.prize_cents < packs * floor:
         field = "min_prize_value" if table == "packs" else "min_prize_times"
-        raise _fail(f"{table}.{field}", f"{name} pays {_cents(pool.prize_cents)} in all{when}, less than "
-                                        f"{_cents(floor)} x {packs:,} = {_cents(packs * floor)}")
+        least = f"{_cents(floor, sign)} x {packs:,} = {_cents(packs * floor, sign)}"
+        paid = _cents(pool.prize_cents, sign)
+        raise _fail(f"{table}.{field}", f"{name} pays {paid} in all{when}, less than {least}")
     for where, tiers, at_most in caps:
         n = sum(pool.counts[t] for t in tiers)
         if n > packs * at_most:

@@ -211,11 +211,12 @@ def _amounts(tables: TicketTables) -> tuple[int, ...]:
             raise _fail(tables, where, f"{text!r} must be a positive multiple of 0.5")
         top = max(tables.denomination_cents)  # a losing area may show any amount
         if x * top > MAX_MONEY_CENTS:
-            raise _fail(tables, where, f"{text} x {fmt_cents(top)} is more than {fmt_cents(MAX_MONEY_CENTS)}")
+            raise _fail(tables, where, f"{text} x {fmt_cents(top, tables.currency)} is more than "
+                                       f"{fmt_cents(MAX_MONEY_CENTS, tables.currency)}")
         for d in tables.denomination_cents:  # an amount shown is x x the denomination, in cents
             if x * d != (x * d).to_integral_value():
-                raise _fail(tables, where, f"{text} x {fmt_cents(d)} is not whole cents (an amount an area "
-                                           "may show)")
+                raise _fail(tables, where, f"{text} x {fmt_cents(d, tables.currency)} is not whole cents (an "
+                                           "amount an area may show)")
         halves.append(int(2 * x))
     if len(set(halves)) != len(halves):
         raise _fail(tables, "layout.amount_multipliers", "a multiplier is listed twice")

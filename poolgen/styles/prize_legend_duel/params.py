@@ -95,8 +95,9 @@ def read(tables: TicketTables) -> Params:
     for j, v in enumerate(legend_text):  # a prize symbol shown is v x the share's price, in cents
         for d in tables.denomination_cents:  # = the denomination: one play area
             if (Fraction(v) * d).denominator != 1:
-                raise fail(f"play.legend[{j}]", f"{v} x {fmt_cents(d)} is not whole cents (a prize symbol "
-                                                "a share may show)")
+                shown = fmt_cents(d, tables.currency)
+                raise fail(f"play.legend[{j}]", f"{v} x {shown} is not whole cents (a prize symbol a share "
+                                                "may show)")
     cap = whole("max_decompositions", 1, 1 << 20)
     text = play["first_spot_loss"]
     try:
