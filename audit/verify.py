@@ -369,7 +369,7 @@ def verify_run(request: VerifyRequest) -> Report:
 
     tell(n, "step 8: statistics")
     for status, message, where in statistics_lines(stats, len(manifest.pools),  # the pools' from the workers
-                                                   step[Step.STATISTICS].figures):
+                                                   step[Step.STATISTICS].figures, manifest.sign):
         step[Step.STATISTICS].add(status, message, where)
     tell(n + 1, "step 9: deliverables")
     for status, message in check_deliverables(folder, manifest, keys, spec, r.reveal, imaged):

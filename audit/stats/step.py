@@ -64,7 +64,7 @@ from audit.stats.numbers import printed_number_findings
 from audit.stats.packs import exact_case, pack_block_findings
 from audit.stats.positions import position_findings
 from audit.stats.residues import residue_findings
-from audit.stats.tests import Finding
+from audit.stats.tests import Finding, in_sign
 from audit.stats.top import TopLevels, top_findings, top_levels
 from audit.stats.windows import window_findings
 
@@ -160,13 +160,14 @@ def columns_needed(play: dict[str, Any] | None = None, kind: str | None = None) 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
                     pools: int, play: dict[str, Any] | None = None,
-                    book_null: BookNull | None = None, packs: PackRules | None = None) -> PoolStatistics:
+                    book_null: BookNull | None = None, packs: PackRules | None = None,
+                    sign: str = "$") -> PoolStatistics:
     """Every test of one pool, judged by Holm at pool_alpha(pools), and what the run-level tests need
     of it. `table` holds columns_needed(play) in stored (print) order; `play` is the manifest's play
     entry of a play-style game; `book_null` the expected distribution of a book (default: uniform);
     `packs` the pack parameters (the spec's, else the manifest's `print.packs`), if any constrain
     the packs (audit/stats/packs.py: its pack tests under them replace the unconstrained
-    per-book tests)."""
+    per-book tests); `sign` the game's currency sign, that the tests' names write amounts in."""
     prize = table["prize_cents"].cast(pl.Int64).to_numpy()
     win = prize > 0
     size = per_book if kind == "printed" else packs.size if packs is not None else None
@@ -191,16 +192,16 @@ def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: s
         found += residue_findings(prize, book, printed)
     more, why = layout_findings(table, rules, win, split_key(pool), play, {t.id: t.count for t in pool.tiers},
                                 prize=prize, kind=kind, per_book=printed)
-    found, skipped = found + more, skipped + why
+    found, skipped = [f.in_sign(sign) for f in found + more], [in_sign(w, sign) for w in skipped + why]
     alpha = pool_alpha(pools)
     top = top_levels(prize, pool.id, per_book if kind == "printed" else None)
     return PoolStatistics(pool.id, pools, alpha, holm(found, alpha), tuple(skipped), top)
 
 
-def run_statistics(tops: list[TopLevels], pools: int) -> RunStatistics:
+def run_statistics(tops: list[TopLevels], pools: int, sign: str = "$") -> RunStatistics:
     """The run-level tests of the pools' top tiers (audit/stats/top.py), weighted Holm at ALPHA_RUN
-    (a pool that could not be read is left out: its own lines say why)."""
-    weighted = top_findings(tops)
+    (a pool that could not be read is left out: its own lines say why), amounts in the game's `sign`."""
+    weighted = [(f.in_sign(sign), w) for f, w in top_findings(tops)]
     judged = holm([f for f, _ in weighted], ALPHA_RUN, [w for _, w in weighted])
     return RunStatistics(pools, ALPHA_RUN, judged)
 
@@ -251,10 +252,10 @@ Lines = list[tuple[str, str, str | None]]
 
 
 def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], pools: int,
-                     figures: list[dict[str, Any]] | None = None) -> Lines:
+                     figures: list[dict[str, Any]] | None = None, sign: str = "$") -> Lines:
     """Step 8's (status, message, where) lines from each pool's statistics (or the lines saying why it
-    has none), then the run-level tests over the pools that have them; and, into `figures`, every
-    test's numbers (for `verify --json`)."""
+    has none), then the run-level tests over the pools that have them (amounts in the game's `sign`);
+    and, into `figures`, every test's numbers (for `verify --json`)."""
     out: Lines = []
     tops, judged = [], []
     for pool, result in results:
@@ -268,7 +269,7 @@ def statistics_lines(results: list[tuple[PoolEntry, PoolStatistics | Lines]], po
         else:
             out += result
     if tops:
-        _run_level(lambda: run_statistics(tops, pools), out, figures)
+        _run_level(lambda: run_statistics(tops, pools, sign), out, figures)
     if pools > 1 and len(judged) > 1:
         _run_level(lambda: combined_statistics(judged, pools), out, figures)
     return out
@@ -310,7 +311,7 @@ def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFr
     try:
         return pool_statistics(table, pool, rules=manifest.rules, kind=manifest.kind,
                                per_book=manifest.tickets_per_book, pools=len(manifest.pools),
-                               play=manifest.doc.get("play"), packs=packs)
+                               play=manifest.doc.get("play"), packs=packs, sign=manifest.sign)
     except Exception as exc:  # an auditor's tool reports, it does not crash on a hostile file
         return [("fail", f"could not be checked: {type(exc).__name__}: {exc}", where)]
 
@@ -320,4 +321,4 @@ def check_statistics(folder: Path, manifest: Manifest, packs: PackRules | None =
     """(8) every pool's statistics and the run's: (status, message, where) lines for the step's report
     (verify computes the pools' in its workers, `one_pool`, and combines them with statistics_lines)."""
     return statistics_lines([(pool, one_pool(folder, manifest, pool, packs=packs))
-                             for pool in manifest.pools], len(manifest.pools), figures)
+                             for pool in manifest.pools], len(manifest.pools), figures, manifest.sign)

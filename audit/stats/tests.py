@@ -12,6 +12,7 @@ pool file's SHA-256.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,16 @@ class Finding:
     method: str
     figures: str
     p: float
+
+    def in_sign(self, sign: str) -> Finding:
+        """This finding with its amounts in the game's currency sign (the tests write them "$1,000")."""
+        return Finding(in_sign(self.name, sign), self.method, in_sign(self.figures, sign), self.p)
+
+
+def in_sign(text: str, sign: str) -> str:
+    """`text` with each amount's "$" (a "$" before a digit) written in the game's sign (docs/manifest.md
+    `game.currency`; '$' for US and Canadian dollars): step 8 names prize amounts as a player reads them."""
+    return text if sign == "$" else re.sub(r"\$(?=[0-9])", lambda _: sign, text)
 
 
 def distinct_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

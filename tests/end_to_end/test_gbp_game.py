@@ -79,12 +79,14 @@ def test_every_proof_page_prints_its_prize_in_pounds_and_never_a_dollar(made):
             assert sum(int(p.replace(",", "")) * 100 + int(c) for p, c in won) == cents, text
 
 
-def test_the_report_speaks_pounds(made):
+def test_the_report_speaks_pounds_statistics_pages_and_checklist_too(made):
     out = made["root"] / "report.pdf"
-    _ok("report", made["run"], "--spec", made["spec"], "--out", out)
+    _ok("report", made["run"], "--spec", made["spec"], "--out", out, "--internal")
     text = " ".join(pages(out))
     assert "6,000 tickets at £2.00" in text
     assert "sales £12,000.00" in text
+    assert "positions of prize level £1,000 (tier" in text  # step 8's names (were "$1,000")
+    assert "$" not in text
 
 
 def test_the_press_records_carry_the_pound_sign_as_one_byte(made):
@@ -117,3 +119,7 @@ def test_verify_with_the_spec_passes(made):
     result = invoke("verify", made["run"], "--public-key", made["public"], "--spec", made["spec"])
     assert result.exit_code == 0, result.output
     assert "prize cost £7,120.00" in result.stdout
+    assert "top prizes (£1,000 to £" in result.stdout  # step 8's tests name amounts in pounds
+    assert "$" not in result.stdout
+    figures = json.loads(invoke("verify", made["run"], "--public-key", made["public"], "--json").stdout)
+    assert "$" not in json.dumps(figures, ensure_ascii=False)

@@ -132,7 +132,8 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
             wanted.append("tier")  # which tickets a cap or spacing rule holds (audit/stats/packs.py)
         table = run.read(pid, wanted)
         s = pool_statistics(table, pool, rules=run.parsed.rules, kind=run.kind,
-                            per_book=run.parsed.tickets_per_book, pools=pools, play=play, packs=packs)
+                            per_book=run.parsed.tickets_per_book, pools=pools, play=play, packs=packs,
+                            sign=run.parsed.sign)
     except (RunError, UnusableInput, KeyError, ValueError, TypeError) as exc:
         out.append(r.para(f"<font color='{r.BAD.hexval()}'><b>The statistics could not be computed: "
                         f"{r.escape(exc)}</b></font>"))
