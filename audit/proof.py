@@ -164,11 +164,13 @@ def check_proof(proof: object, manifest_path: Path, key: Ed25519PublicKey,
     if root.hex() != pool.merkle_root:
         raise InvalidProof("the path does not lead from the row to the pool's signed Merkle root")
     return (f"ticket {ticket} (pool {pool.id}, position {position:,} of {pool.tickets:,}, "
-            f"{_prize(row.get('prize_cents'))}) belongs to the pool signed by key {fingerprint(key)}")
+            f"{_prize(row.get('prize_cents'), manifest.sign)}) belongs to the pool signed by key "
+            f"{fingerprint(key)}")
 
 
-def _prize(cents: object) -> str:
-    """The row's prize as its holder reads it on a ticket: `prize $1,000.00`, or `no prize`."""
+def _prize(cents: object, sign: str) -> str:
+    """The row's prize as its holder reads it on a ticket, in the game's currency's `sign` (the manifest's
+    `game.currency`): `prize $1,000.00`, `prize £4.00`, or `no prize`."""
     if not isinstance(cents, int) or isinstance(cents, bool):
         return f"prize_cents {cents}"  # a row the manifest's columns allow without a prize in cents
-    return f"prize ${cents // 100:,}.{cents % 100:02d}" if cents else "no prize"
+    return f"prize {sign}{cents // 100:,}.{cents % 100:02d}" if cents else "no prize"
