@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.money import money, sign_of
+from audit.read.specs.money import dollars, money, sign_of
 
 __all__ = ["PoolCounts", "refuse_impossible_rules"]
 
@@ -34,8 +34,6 @@ class PoolCounts:
         return sum(n * self.prizes[t] for t, n in self.counts.items())
 
 
-def _cents(cents: int) -> str:
-    return f"${cents // 100:,}.{cents % 100:02d}"
 
 
 def _fail(field: str, why: str) -> UnusableInput:
@@ -68,17 +66,17 @@ def _winners(raw: dict[str, Any], table: str, m: int) -> tuple[int | None, int |
     return lo, hi
 
 
-def _tiers(entry: dict[str, Any], where: str, prizes: dict[str, int | None]) -> tuple[str, ...]:
+def _tiers(entry: dict[str, Any], where: str, prizes: dict[str, int | None], sign: str) -> tuple[str, ...]:
     """The tiers a cap or spacing rule names: `tiers = [ids]`, or `prize = "amount"` (every tier paying
-    it)."""
+    it; an amount in the game's currency, `sign`)."""
     if ("tiers" in entry) == ("prize" in entry):
         raise _fail(where, "name the tiers (`tiers = [...]`) or one prize level (`prize = \"...\"`), not "
                            "both or neither")
     if "prize" in entry:
-        cents = money(entry["prize"], f"{where}.prize")
+        cents = money(entry["prize"], f"{where}.prize", sign)
         ids = tuple(t for t, c in prizes.items() if c == cents)
         if not ids:
-            raise _fail(f"{where}.prize", f"no tier pays {_cents(cents)}")
+            raise _fail(f"{where}.prize", f"no tier pays {dollars(cents, sign)}")
         return ids
     listed = entry["tiers"]
     if not listed or any(not isinstance(t, str) for t in listed):
@@ -123,9 +121,10 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
             raise _fail("blocks.shares", f"{m} does not divide the pool of {size:,} shares into blocks of "
                                          "two or more (a block is whole consecutive serials)")
     lo, hi = _winners(raw, table, m)
+    sign = sign_of(doc)
     floor: dict[str, int] = {}  # pool id -> the least prize money of a pack
     if "min_prize_value" in raw:
-        cents = money(raw["min_prize_value"], "packs.min_prize_value", sign_of(doc))
+        cents = money(raw["min_prize_value"], "packs.min_prize_value", sign)
         if cents <= 0:
             raise _fail("packs.min_prize_value", "must be more than nothing")
         floor = {p.id: cents for p in pools}
@@ -136,7 +135,7 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
         for p in pools:
             if times * p.price_cents != int(times * p.price_cents):
                 raise _fail("blocks.min_prize_times", f"{times} x the share price of pool {p.id} "
-                                                      f"({_cents(p.price_cents)}) is not whole cents")
+                                                      f"({dollars(p.price_cents, sign)}) is not whole cents")
             floor[p.id] = int(times * p.price_cents)
     if table == "blocks":
         for key in ("caps", "spacing"):
@@ -146,7 +145,7 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
                                                   "tiers (`tiers = [...]`)")
     caps = []
     for where, entry in _entries(raw, "caps", table):
-        tiers = _tiers(entry, where, prizes)
+        tiers = _tiers(entry, where, prizes, sign)
         if entry["at_most"] >= m:
             raise _fail(f"{where}.at_most", f"{entry['at_most']} asks nothing (a {table[:-1]} holds {m} "
                                             "tickets); leave the cap out")
@@ -157,19 +156,19 @@ def refuse_impossible_rules(doc: dict[str, Any], m: int | None, prizes: dict[str
         if not 2 <= distance <= m:
             raise _fail(f"{where}.min_distance", f"must be 2 (never back to back) to {m} (a {table[:-1]}), "
                                                  f"not {distance}")
-        spacing.append((where, _tiers(entry, where, prizes), distance))
+        spacing.append((where, _tiers(entry, where, prizes, sign), distance))
     for p in pools:
         _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing,
-                  " when every share rounds down" if most else "")
+                  " when every share rounds down" if most else "", sign)
     for p in most or []:
-        _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing, " when every share rounds up")
+        _possible(table, m, p, (lo, hi), floor.get(p.id), caps, spacing, " when every share rounds up", sign)
 
 
 def _possible(table: str, m: int, pool: PoolCounts, winners: tuple[int | None, int | None], floor: int | None,
               caps: list[tuple[str, tuple[str, ...], int]], spacing: list[tuple[str, tuple[str, ...], int]],
-              when: str = "") -> None:
+              when: str = "", sign: str = "$") -> None:
     """docs/new-game.md 2b: a pool's counts spread over its packs (or blocks) within every rule (`when`:
-    the split's rounding these counts are, said after them)."""
+    the split's rounding these counts are, said after them; `sign`: the game's currency's)."""
     packs = pool.tickets // m
     name = f"pool {pool.id} ({packs:,} {table} of {m})"
     held = sum(pool.counts.values())
@@ -182,8 +181,9 @@ def _possible(table: str, m: int, pool: PoolCounts, winners: tuple[int | None, i
                                             f"{packs:,} = {packs * hi:,}")
     if floor is not None and pool.prize_cents < packs * floor:
         field = "min_prize_value" if table == "packs" else "min_prize_times"
-        raise _fail(f"{table}.{field}", f"{name} pays {_cents(pool.prize_cents)} in all{when}, less than "
-                                        f"{_cents(floor)} x {packs:,} = {_cents(packs * floor)}")
+        raise _fail(f"{table}.{field}", f"{name} pays {dollars(pool.prize_cents, sign)} in all{when}, less "
+                                        f"than {dollars(floor, sign)} x {packs:,} = "
+                                        f"{dollars(packs * floor, sign)}")
     for where, tiers, at_most in caps:
         n = sum(pool.counts[t] for t in tiers)
         if n > packs * at_most:

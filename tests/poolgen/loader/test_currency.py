@@ -87,3 +87,25 @@ def test_a_pound_amount_on_a_dollar_game_is_refused_as_it_always_was_an_amount_i
         load_spec(path)
     assert str(caught.value) == (f"{path}: printed.price: '£2.00' is not an amount in USD: its sign '£' is "
                                  "another currency's (the game's is '$')")
+
+
+@pytest.mark.parametrize("prize", ['"£500.00"', '"500"'])
+def test_a_pack_cap_named_by_a_pound_prize_is_read_by_the_loader_and_audits_spec_reader(tmp_path, prize):
+    path = _spec(tmp_path, UK + f"\n[packs]\ncaps = [{{ prize = {prize}, at_most = 1 }}]\n")
+    game = load_spec(path)
+    assert [c.tiers for c in game.packs.caps] == [("500t",)]
+    assert read_spec(path).sha256 == game.sha256  # audit read '£500.00' as an amount in USD and refused it
+
+
+@pytest.mark.parametrize(("table", "field", "why"), [
+    ('caps = [{ prize = "£3.00", at_most = 1 }]', "packs.caps[0].prize", "no tier pays £3.00"),
+    ('min_prize_value = "£100.00"', "packs.min_prize_value",
+     "pool p1 (4,000 packs of 60) pays £231,000.00 in all, less than £100.00 x 4,000 = £400,000.00"),
+])
+def test_a_pack_rule_of_a_pound_game_is_refused_in_pounds_by_both(tmp_path, table, field, why):
+    path = _spec(tmp_path, UK + f"\n[packs]\n{table}\n")
+    with pytest.raises(SpecError) as loader:
+        load_spec(path)
+    with pytest.raises(UnusableInput) as audit:
+        read_spec(path)
+    assert str(loader.value) == str(audit.value) == f"{path}: {field}: {why}"
