@@ -17,6 +17,7 @@ from poolgen.game.play import Area, AreaStyle, Win, WinError, counted_wins, tick
 from poolgen.limits import MAX_TICKET_SPOTS
 from poolgen.loader.published import printed_number
 from poolgen.loader.reader import Reader
+from poolgen.money import parse_printed
 from poolgen.styles import AREA_STYLES, SHOWN_PRIZES
 
 __all__ = ["NAME", "AreaContext", "read_areas", "read_tiers"]
@@ -169,6 +170,17 @@ def read_tiers(r: Reader, doc: Mapping[str, Any], areas: Mapping[str, Area],
     return tuple(tiers), wins
 
 
+def _bare_sum(r: Reader, code: str, where: str, area: Area) -> str:
+    """A win-all win's sum in a game not in dollars, written bare or in the game's sign ('£50',
+    docs/new-game.md section 1), as the style reads it (an amount in dollars): bare; another currency's
+    sign refused naming the field."""
+    try:
+        parse_printed(code, r.currency)
+    except ValueError as exc:
+        raise r.fail(where, f"area {area.id!r} ({area.style}): {exc}") from None
+    return code.strip().removeprefix(r.currency.sign)
+
+
 def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
     if not isinstance(w, dict):
         raise r.fail(where, "must be a table { area, prize, how }")
@@ -179,6 +191,8 @@ def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
     how = r.get(w, "how", where, str)
     by = r.get(w, "by", where, int, required=False)
     code = r.get(w, "prize", where, str)
+    if how == "all" and area.style == "key_number_match" and r.currency.sign != "$":
+        code = _bare_sum(r, code, f"{where}.prize", area)
     pins = SHOWN_PRIZES.get(area.style)
     if pins is not None and how == "all" and isinstance(w.get("shows"), dict):  # no search: the pin decides
         try:

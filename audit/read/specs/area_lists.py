@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.money import money
+from audit.read.specs.money import money, sign_of
 
 __all__ = ["refuse_unshaped_lists"]
 
@@ -204,7 +204,8 @@ def _bingo(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         if code not in prizes or code in paid:
             raise _fail(f"{at}.prize", "not one of the area's prize symbols, or a pattern's already")
         symbol = prizes[code]
-        cents = money(doc["printed"]["price"] if symbol.get("free") else symbol.get("value"), f"{at}.prize")
+        cents = money(doc["printed"]["price"] if symbol.get("free") else symbol.get("value"), f"{at}.prize",
+                      sign_of(doc))
         if paid and cents <= last:
             raise _fail(f"{at}.prize", "the patterns are listed by increasing prize")
         last = cents

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from audit.errors import UnusableInput
-from audit.read.specs.money import money
+from audit.read.specs.money import money, sign_of
 
 __all__ = ["refuse_unwinnable"]
 
@@ -133,7 +133,7 @@ def _key_number_match(doc: dict[str, Any], area: dict[str, Any], how: str, by: o
             raise _Refused("how", "it has no win-all symbol")
         _no_by(by, "a win-all win has no `by`")
         try:
-            money(code, "prize")
+            money(code, "prize", sign_of(doc))
         except UnusableInput as exc:
             raise _Refused("prize", str(exc).removeprefix("prize: ")) from None
         return
@@ -202,7 +202,7 @@ def _way(doc: dict[str, Any], area: dict[str, Any], w: dict[str, Any]) -> tuple[
     win-all win's by the sum, in cents)."""
     how, by = w["how"], w.get("by")
     if how == "all":
-        return area["id"], how, 1, str(money(w["prize"], "prize"))
+        return area["id"], how, 1, str(money(w["prize"], "prize", sign_of(doc)))
     if by is None and how == "match" and area["style"] == "key_number_match":
         by = area.get("match_by", 1)
     if how == "ticket":
@@ -309,7 +309,7 @@ def _shows(doc: dict[str, Any], area: dict[str, Any], w: dict[str, Any], where: 
     if sum(shows.values()) != yours:
         raise UnusableInput(f"{where}.shows: {head}: {sum(shows.values())} prizes shown, but the win-all "
                             f"symbol wins the area's {yours}: its spots hold one prize each")
-    total = sum(n * money(prizes[c]["value"], f"{where}.shows") for c, n in shows.items())
-    if total != money(w["prize"], f"{where}.prize"):
+    total = sum(n * money(prizes[c]["value"], f"{where}.shows", sign_of(doc)) for c, n in shows.items())
+    if total != money(w["prize"], f"{where}.prize", sign_of(doc)):
         raise UnusableInput(f"{where}.shows: {head}: the prizes shown add up to {total} cents, but the win "
                             f"pays {w['prize']}")
