@@ -1,7 +1,8 @@
 """A game in pounds (specs/examples/uk_scrabble_0493.toml, `currency = "GBP"`, cut to one pool of
 6,000 tickets), from the command line: `check`, the run's manifest and imaging files, both proofs, the
-report, the press's fixed-width records and the validation desk speak pounds (docs/new-game.md section
-1, docs/proofs.md, docs/validation.md section 4), and verify passes with its spec."""
+report, the press's fixed-width records, the validation desk and check-proof speak pounds
+(docs/new-game.md section 1, docs/proofs.md, docs/validation.md section 4), and verify passes with its
+spec, naming step 8's amounts in pounds."""
 
 from __future__ import annotations
 
@@ -79,12 +80,14 @@ def test_every_proof_page_prints_its_prize_in_pounds_and_never_a_dollar(made):
             assert sum(int(p.replace(",", "")) * 100 + int(c) for p, c in won) == cents, text
 
 
-def test_the_report_speaks_pounds(made):
+def test_the_report_speaks_pounds_statistics_pages_and_checklist_too(made):
     out = made["root"] / "report.pdf"
-    _ok("report", made["run"], "--spec", made["spec"], "--out", out)
+    _ok("report", made["run"], "--spec", made["spec"], "--out", out, "--internal")
     text = " ".join(pages(out))
     assert "6,000 tickets at £2.00" in text
     assert "sales £12,000.00" in text
+    assert "positions of prize level £1,000 (tier" in text  # step 8's names (were "$1,000")
+    assert "$" not in text
 
 
 def test_the_press_records_carry_the_pound_sign_as_one_byte(made):
@@ -117,3 +120,22 @@ def test_verify_with_the_spec_passes(made):
     result = invoke("verify", made["run"], "--public-key", made["public"], "--spec", made["spec"])
     assert result.exit_code == 0, result.output
     assert "prize cost £7,120.00" in result.stdout
+    assert "top prizes (£1,000 to £" in result.stdout  # step 8's tests name amounts in pounds
+    assert "$" not in result.stdout
+    figures = json.loads(invoke("verify", made["run"], "--public-key", made["public"], "--json").stdout)
+    assert "$" not in json.dumps(figures, ensure_ascii=False)
+
+
+def test_a_winners_merkle_proof_is_checked_in_pounds(made, tmp_path):
+    from audit.cli import app as audit_app
+    im = pl.read_parquet(made["run"] / "imaging-p1.parquet", columns=["virn"])
+    pool = pl.read_parquet(made["run"] / "pool-p1.parquet", columns=["ticket", "prize_cents"])
+    at = pool["prize_cents"].to_list().index(400)
+    claim = tmp_path / "claim.json"
+    claim.write_text(_ok("merkle-proof", made["run"], pool["ticket"][at], im["virn"][at], "--json",
+                         "--public-key", made["public"]))
+    result = invoke("check-proof", claim, made["run"] / "manifest.json", "--public-key", made["public"],
+                    application=audit_app)
+    assert result.exit_code == 0, result.output
+    shown = f"ticket {pool['ticket'][at]} (pool p1, position {at:,} of 6,000, prize £4.00) belongs to the"
+    assert result.stdout.startswith(f"valid proof: {shown}")  # was "prize $4.00"

@@ -71,7 +71,7 @@ def _winners(raw: dict[str, Any], table: str, m: int) -> tuple[int | None, int |
 
 def _tiers(entry: dict[str, Any], where: str, prizes: dict[str, int | None], sign: str) -> tuple[str, ...]:
     """The tiers a cap or spacing rule names: `tiers = [ids]`, or `prize = "amount"` (every tier paying
-    it)."""
+    it; an amount in the game's currency, `sign`)."""
     if ("tiers" in entry) == ("prize" in entry):
         raise _fail(where, "name the tiers (`tiers = [...]`) or one prize level (`prize = \"...\"`), not "
                            "both or neither")
@@ -171,7 +171,7 @@ def _possible(table: str, m: int, pool: PoolCounts, winners: tuple[int | None, i
               caps: list[tuple[str, tuple[str, ...], int]], spacing: list[tuple[str, tuple[str, ...], int]],
               when: str = "", sign: str = "$") -> None:
     """docs/new-game.md 2b: a pool's counts spread over its packs (or blocks) within every rule (`when`:
-    the split's rounding these counts are, said after them)."""
+    the split's rounding these counts are, said after them; `sign`: the game's currency's)."""
     packs = pool.tickets // m
     name = f"pool {pool.id} ({packs:,} {table} of {m})"
     held = sum(pool.counts.values())

@@ -5,6 +5,7 @@ audit's spec reader refuses the same in the same words."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,60 @@ def test_a_pound_amount_on_a_dollar_game_is_refused_as_it_always_was_an_amount_i
         load_spec(path)
     assert str(caught.value) == (f"{path}: printed.price: '£2.00' is not an amount in USD: its sign '£' is "
                                  "another currency's (the game's is '$')")
+
+
+@pytest.mark.parametrize("prize", ['"£500.00"', '"500"'])
+def test_a_pack_cap_named_by_a_pound_prize_is_read_by_the_loader_and_audits_spec_reader(tmp_path, prize):
+    path = _spec(tmp_path, UK + f"\n[packs]\ncaps = [{{ prize = {prize}, at_most = 1 }}]\n")
+    game = load_spec(path)
+    assert [c.tiers for c in game.packs.caps] == [("500t",)]
+    assert read_spec(path).sha256 == game.sha256  # audit read '£500.00' as an amount in USD and refused it
+
+
+@pytest.mark.parametrize(("table", "field", "why"), [
+    ('caps = [{ prize = "£3.00", at_most = 1 }]', "packs.caps[0].prize", "no tier pays £3.00"),
+    ('min_prize_value = "£100.00"', "packs.min_prize_value",
+     "pool p1 (4,000 packs of 60) pays £231,000.00 in all, less than £100.00 x 4,000 = £400,000.00"),
+])
+def test_a_pack_rule_of_a_pound_game_is_refused_in_pounds_by_both(tmp_path, table, field, why):
+    path = _spec(tmp_path, UK + f"\n[packs]\n{table}\n")
+    with pytest.raises(SpecError) as loader:
+        load_spec(path)
+    with pytest.raises(UnusableInput) as audit:
+        read_spec(path)
+    assert str(loader.value) == str(audit.value) == f"{path}: {field}: {why}"
+
+
+def _in_pounds(name: str) -> str:
+    """An example moved to pounds: `currency = "GBP"`, and its symbols' amounts and prizes written '£'."""
+    text = (ROOT / f"specs/examples/{name}.toml").read_text()
+    text = re.sub(r'((?:value|symbol|caption|price|prize) *= *")\$', r"\1£", text)
+    text = re.sub(r'((?:value|price) = ")([0-9])', r"\1£\2", text)
+    return text.replace("[game]\n", '[game]\ncurrency = "GBP"\n', 1)
+
+
+@pytest.mark.parametrize(("name", "written"), [
+    ("money_bag_match", 'prize = "£30.00", how = "all"'),  # a win-all win's sum (key_number_match)
+    ("money_bag_match", 'prize = "30.00", how = "all"'),
+    ("bingo_bucks", 'value = "£3.00"'),  # a pattern's prize symbol (bingo)
+])
+def test_a_pound_games_win_all_sum_and_bingo_prizes_are_read_by_the_loader_and_audits_spec_reader(
+        tmp_path, name, written):
+    text = re.sub(r'prize = "([0-9.]+)", how = "all"', r'prize = "£\1", how = "all"', _in_pounds(name))
+    path = _spec(tmp_path, text.replace('prize = "£30.00", how = "all"', written))
+    assert written in path.read_text()
+    game, dollars = load_spec(path), load_spec(ROOT / f"specs/examples/{name}.toml")
+    assert game.currency.code == "GBP" and [t.cents for t in game.tiers] == [t.cents for t in dollars.tiers]
+    assert read_spec(path).sha256 == game.sha256  # audit refused '£3.00' and '£30.00' as not in USD
+
+
+def test_a_win_all_sum_in_dollars_on_a_pound_game_is_refused_by_both_in_the_same_words(tmp_path):
+    path = _spec(tmp_path, re.sub(r'prize = "([0-9.]+)", how = "all"', r'prize = "$\1", how = "all"',
+                                  _in_pounds("money_bag_match")))
+    with pytest.raises(SpecError) as loader:  # the loader took '$20.00' on a pound game
+        load_spec(path)
+    with pytest.raises(UnusableInput) as audit:
+        read_spec(path)
+    assert str(loader.value) == str(audit.value) == (
+        f"{path}: tiers[6].wins[0].prize: area 'play' (key_number_match): '$20.00' is not an amount in GBP: "
+        "its sign '$' is another currency's (the game's is '£')")
