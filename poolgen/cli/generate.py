@@ -25,7 +25,7 @@ from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_f
 from poolgen.game.model import Game, Printed
 from poolgen.interrupts import Interrupted, deferred, kept, pause_point
 from poolgen.limits import available_memory, pool_memory, workers_that_fit
-from poolgen.money import parse_printed
+from poolgen.money import USD, Currency, parse_printed
 from poolgen.run.provenance import code_entry
 from poolgen.seeds.seed import fresh_seed, parse_entropy, read_seed_file, write_seed_file
 
@@ -87,13 +87,14 @@ def _book_key(game: Game, path: Path | None, keys: tuple[bytes, bytes] | None,
     return key
 
 
-def parse_threshold(value: str | None) -> int | None:
+def parse_threshold(value: str | None, currency: Currency = USD) -> int | None:
+    """--high-tier-prize as cents: an amount bare or in the game's currency ('600', '£600.00')."""
     from poolgen.deliverables.validation import ValidationError  # lazy: start-up time
 
     if value is None:
         return None
     try:
-        cents, _ = parse_printed(value)
+        cents, _ = parse_printed(value, currency)
     except ValueError as exc:  # not an amount, or fractions of a cent: said (a broad except hid why)
         raise ValidationError(f"--high-tier-prize {value!r}: {exc}; give an amount such as 600.00") from None
     if cents <= 0:
@@ -178,7 +179,7 @@ def generate_cmd(
             seed = read_seed_file(seed_file, allow_readable_secret)
         signer = _signer(key, unsigned, allow_readable_secret)  # before anything is written
         code_entry()  # the code hash too: a package it refuses (a symbolic link in it) makes no run
-        threshold = parse_threshold(high_tier_prize)
+        threshold = parse_threshold(high_tier_prize, game.currency)
         n_workers = _workers_for_memory(game, ids, workers or os.cpu_count() or 1)
         ensure_folder(out)  # every input is read: a refused one leaves no new folder behind
         for line in sweep(out):  # what killed runs left here: reported, never reused

@@ -56,6 +56,15 @@ def _prize(symbols: list[dict[str, Any]], code: str,
     return found
 
 
+def _multiplier_symbol(by: object, ks: list[Any], prize: dict[str, Any]) -> None:
+    """A multiplier win names one of the area's multiplier symbols by its `by`, and a cash prize."""
+    if by is None or by not in ks:
+        raise _Refused("by", f"no multiplier symbol with by = {by} (it has: "
+                             f"{', '.join(map(str, ks)) or 'none'})")
+    if prize.get("free"):
+        raise _Refused("", _NO_FREE)
+
+
 def _no_by(by: object, why: str) -> None:
     if by is not None:
         raise _Refused("by", why)
@@ -109,12 +118,7 @@ def _match_n(doc: dict[str, Any], area: dict[str, Any], how: str, by: object, co
     if how == "match":
         _no_by(by, "a match wins the amount itself: no `by`")
     elif how == "multiplier":
-        ks = [s.get("by") for s in _codes(doc, area.get("multipliers"))]
-        if by is None or by not in ks:
-            raise _Refused("by", f"no multiplier symbol with by = {by} (it has: "
-                                 f"{', '.join(map(str, ks)) or 'none'})")
-        if prize.get("free"):
-            raise _Refused("", _NO_FREE)
+        _multiplier_symbol(by, [s.get("by") for s in _codes(doc, area.get("multipliers"))], prize)
     else:
         raise _Refused("how", f"how = {how!r}: a match_n win is \"match\" or \"multiplier\"")
 
@@ -152,12 +156,7 @@ def _key_number_match(doc: dict[str, Any], area: dict[str, Any], how: str, by: o
         if not any(s.get("how") == "automatic" for s in specials):
             raise _Refused("how", "it has no automatic-win symbol")
     elif how == "multiplier":
-        ks = [s.get("by") for s in specials if s.get("how") == "multiplier"]
-        if by is None or by not in ks:
-            raise _Refused("by", f"no multiplier symbol with by = {by} (it has: "
-                                 f"{', '.join(map(str, ks)) or 'none'})")
-        if prize.get("free"):
-            raise _Refused("", _NO_FREE)
+        _multiplier_symbol(by, [s.get("by") for s in specials if s.get("how") == "multiplier"], prize)
     else:
         raise _Refused("how", f"how = {how!r}: a key number match win is \"match\", \"automatic\", "
                               "\"multiplier\" or \"all\"")

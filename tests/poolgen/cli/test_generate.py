@@ -96,6 +96,22 @@ def test_a_high_tier_prize_that_is_no_amount_says_why(tmp_path, value, why):
     assert (result.exit_code, result.stderr) == (2, f"poolgen: error: --high-tier-prize {value!r}: {why}\n")
 
 
+def test_a_high_tier_prize_is_read_in_the_games_currency():
+    """A pound game's `--high-tier-prize £600` was refused as "not an amount in USD" (review10b): the
+    threshold is read as every amount of the game is, bare or in its own sign, another currency's refused."""
+    from poolgen.cli.generate import parse_threshold
+    from poolgen.deliverables.validation import ValidationError
+    from poolgen.money import CURRENCIES
+
+    pounds = CURRENCIES["GBP"]
+    assert (parse_threshold("£600", pounds), parse_threshold("600.00", pounds)) == (60_000, 60_000)
+    assert parse_threshold("$600") == 60_000
+    with pytest.raises(ValidationError) as info:
+        parse_threshold("$600", pounds)
+    assert str(info.value) == ("--high-tier-prize '$600': '$600' is not an amount in GBP: its sign '$' is "
+                               "another currency's (the game's is '£'); give an amount such as 600.00")
+
+
 def test_unknown_pool_id(tmp_path):
     seed = _seed_file(tmp_path)
     out = tmp_path / "out"
