@@ -6,8 +6,9 @@ returns (model.py `SpecExpectation`) does not say which it came from. money.py r
 amounts as poolgen's loader does. Before the model is built, whatever poolgen's loader refuses is
 refused naming the same field: the fields every game has (shapes.py, with duel_play.py and
 match_layout.py for the eInstant styles), an area's style fields (area_fields.py, area_lists.py), unknown
-and unused fields (known.py, unused.py), a win its area's style does not take (wins.py), and [packs] or
-[blocks] rules against the pools (pack_rules.py; packs.py reads the rules for the steps).
+and unused fields (known.py, unused.py), two symbols one spot prints alike (told_apart.py), a win its
+area's style does not take (wins.py), and [packs] or [blocks] rules against the pools (pack_rules.py;
+packs.py reads the rules for the steps).
 """
 
 from __future__ import annotations

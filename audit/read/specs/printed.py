@@ -22,6 +22,7 @@ from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money, sign_of
 from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
+from audit.read.specs.told_apart import refuse_look_alikes
 from audit.read.specs.unused import refuse_unpaid
 from audit.read.specs.wins import refuse_unwinnable
 
@@ -40,6 +41,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
 
     refuse_unwinnable(doc)  # a win its area's style does not take
     refuse_unpaid(doc, groups)  # a legend line, pattern or symbol no win shows, as poolgen refuses it
+    refuse_look_alikes(doc)  # then two symbols one spot prints alike (a symbol no win shows: not used)
 
     def cents(s: dict[str, Any]) -> int:
         return price if s.get("free") else money(s["value"], f"symbols {s['code']}", sign)
