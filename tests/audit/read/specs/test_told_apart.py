@@ -18,6 +18,7 @@ from audit.read.specs import read_spec
 from audit.read.specs.told_apart import SPOT_RULES
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
+from poolgen.styles import AREA_STYLES
 from tests.support import ROOT
 from tests.support.spec_docs import dumps, kn_doc, write
 
@@ -99,3 +100,11 @@ def test_audits_reader_and_the_loader_say_the_same_of_every_example_with_two_sym
                             if spots in {a["id"] + prefix for prefix, _ in SPOT_RULES[a["style"]]}}
     assert refused == set(SPOT_RULES)  # every style of the table refuses some pair
 
+
+
+def test_audits_table_has_every_area_style_and_each_rule_is_one_of_the_generators_spots():
+    """A style added to the generator without its row in audit's table would pass `verify --spec` with
+    symbols `check` refuses; a rule audit reads that the generator's style has not is not the contract's."""
+    assert set(SPOT_RULES) == set(AREA_STYLES)
+    assert {style: [r for r in rules if r not in AREA_STYLES[style].SPOTS]
+            for style, rules in SPOT_RULES.items()} == {style: [] for style in SPOT_RULES}
