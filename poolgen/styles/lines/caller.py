@@ -47,8 +47,9 @@ def weight(params: Params, m: int) -> int:
 def choose(params: Params, valid: np.ndarray, k: int, stream: Stream) -> np.ndarray:
     """Step 1b: k placements among `valid` (increasing), each with probability in proportion to its
     `weight` (`weighted_choices`, docs/randomness.md)."""
-    m = marked(params.rows * params.cols)[valid]
-    weights = [weight(params, int(x)) for x in m.tolist()]
+    cells = params.rows * params.cols
+    of_marks = [weight(params, j) for j in range(cells + 1)]  # a placement's weight is its marked cells'
+    weights = [of_marks[x] for x in marked(cells)[valid].tolist()]
     out: np.ndarray = valid[weighted_choices(stream, weights, k)]
     return out
 
