@@ -1,12 +1,15 @@
 """Cards, evaluated from docs/styles/cards.md (sections 3 to 6) alone.
 
-G games of YOUR five cards against the DEALER'S five with a PRIZE, all from one 52-card deck (card c:
-rank c // 4, 2..A, suit c % 4); a game wins its prize when YOUR hand ranks above the dealer's in
-standard five-card poker (section 5), or ties it where `ties` is "win". A row is illegal (section 6)
+G games of YOUR five cards against the DEALER'S five with a PRIZE (`deal` "five", or absent), or of
+YOUR two cards against the DEALER'S two with the game's five COMMUNITY cards, each side's hand the best
+five of its seven (`deal` "hold_em", section 1), all from one 52-card deck (card c: rank c // 4, 2..A,
+suit c % 4); a game wins its prize when YOUR hand ranks above the dealer's in standard five-card poker
+(section 5), or ties it where `ties` is "win". A row is illegal (section 6)
 when a code is out of range or a card shows twice in the area."""
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -71,6 +74,18 @@ def strength(hands: np.ndarray) -> np.ndarray:
     return out
 
 
+def best_strength(cards: np.ndarray) -> np.ndarray:
+    """Per row of an (n, 7) array of card codes: strength() of its best hand of five (section 1), the
+    highest of its 21 hands of five, compared as strength() arrays are."""
+    n = cards.shape[0]
+    picks = [strength(cards[:, list(five)]) for five in combinations(range(7), 5)]
+    best = picks[0]
+    for pick in picks[1:]:
+        above, _ = beats(pick, best)
+        best = np.where(above[:, None], pick, best)
+    return best.reshape(n, 6)
+
+
 def beats(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(a ranks above b, a ties b) for two (n, 6) strength arrays, compared lexicographically."""
     differ = a != b
@@ -80,33 +95,51 @@ def beats(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return ~tie & (a[rows, first] > b[rows, first]), tie
 
 
+def columns(area: dict[str, Any]) -> list[str]:
+    """The area's layout columns in section 4's order: YOUR cards, the DEALER'S, (hold_em) the
+    COMMUNITY cards, the PRIZES."""
+    aid, games, hold_em = area["id"], area["games"], area.get("deal", "five") == "hold_em"
+    own = 2 if hold_em else 5
+    names = [f"{aid}_{part}_{i}" for part in ("yours", "dealer") for i in range(own * games)]
+    names += [f"{aid}_community_{i}" for i in range(5 * games)] if hold_em else []
+    return names + [f"{aid}_prize_{g}" for g in range(games)]
+
+
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     games, prizes, ties = area.get("games"), area.get("prizes"), area.get("ties")
+    deal = area.get("deal", "five")
     if not (type(games) is int and 1 <= games <= 5 and area.get("deck") == "standard-52"
             and area.get("ranking") == "poker-5-card-high" and ties in ("win", "lose")
-            and isinstance(prizes, list) and prizes
+            and deal in ("five", "hold_em") and isinstance(prizes, list) and prizes
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)):
-        raise ValueError(f"manifest play entry: area {aid!r}: games, deck, ranking, prizes or ties "
+        raise ValueError(f"manifest play entry: area {aid!r}: games, deck, ranking, prizes, ties or deal "
                          "unreadable")
-    card_names = [f"{aid}_{part}_{i}" for part in ("yours", "dealer") for i in range(5 * games)]
-    names = card_names + [f"{aid}_prize_{g}" for g in range(games)]
+    own = 2 if deal == "hold_em" else 5  # each side's own cards a game (section 4)
+    names = columns(area)
     codes = int_columns(table, names).astype(np.int64)
     n = table.height
-    cards, boxes = codes[:, :10 * games], codes[:, 10 * games:]
+    m = len(names) - games
+    cards, boxes = codes[:, :m], codes[:, m:]
     bad = np.concatenate([(cards < 0) | (cards >= 52), (boxes < 0) | (boxes >= len(prizes))], axis=1)
     reasons.add(bad.any(axis=1), lambda r: f"{aid}: a code out of range in "
                                            f"{', '.join(names[j] for j in np.flatnonzero(bad[r]))}")
     # only cards of the deck repeat: a null or a code out of range is rule 1's, no card shown twice
-    ordered = np.sort(np.where((cards >= 0) & (cards < 52), cards, -np.arange(1, 10 * games + 1) - 2), axis=1)
+    ordered = np.sort(np.where((cards >= 0) & (cards < 52), cards, -np.arange(1, m + 1) - 2), axis=1)
     repeated = (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
     reasons.add(repeated, lambda r: "{}: a card shown twice: {}".format(aid, ", ".join(
         _text(c) for c in sorted({int(c) for c in cards[r] if 0 <= c < 52 and list(cards[r]).count(c) > 1}))))
     cents = np.array([int(p["cents"]) for p in prizes], dtype=np.int64)
     slots = []
     for g in range(games):
-        yours = strength(cards[:, 5 * g:5 * g + 5])
-        dealer = strength(cards[:, 5 * games + 5 * g:5 * games + 5 * g + 5])
+        mine = cards[:, own * g:own * g + own]
+        theirs = cards[:, own * (games + g):own * (games + g) + own]
+        if deal == "hold_em":
+            board = cards[:, 2 * own * games + 5 * g:2 * own * games + 5 * g + 5]
+            yours = best_strength(np.concatenate([mine, board], axis=1))
+            dealer = best_strength(np.concatenate([theirs, board], axis=1))
+        else:
+            yours, dealer = strength(mine), strength(theirs)
         above, tie = beats(yours, dealer)
         won = above | (tie & (ties == "win"))
         box = np.clip(boxes[:, g], 0, len(prizes) - 1)

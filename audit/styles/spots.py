@@ -22,7 +22,8 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "add_up": (("_spot_", ("numbers",)), ("_prize_", ("prizes",))),
     "bingo": (("_call_", ("numbers",)), ("_card#_", ("numbers",))),  # card k's: `_card<k>_`, k < cards
     "bonus_reveal": (("_spot_", ("pictures", "prizes")),),
-    "cards": (("_yours_", ("cards",)), ("_dealer_", ("cards",)), ("_prize_", ("prizes",))),
+    "cards": (("_yours_", ("cards",)), ("_dealer_", ("cards",)), ("_community_", ("cards",)),
+              ("_prize_", ("prizes",))),
     "crossword": (("_letter_", ("alphabet",)), ("_cell_", ("alphabet",)), ("_bonus_", ("alphabet",)),
                   ("_doubler_", ("cells",))),
     "key_number_match": (("_win_", ("numbers",)), ("_your_", ("numbers", "specials")),

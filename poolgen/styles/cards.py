@@ -1,13 +1,14 @@
-"""Cards (contract: docs/styles/cards.md): G games, each YOUR HAND of 5 cards against the DEALER'S
-HAND of 5 cards with a PRIZE, every card of the area from one standard 52-card deck; a game wins its
-PRIZE when YOUR HAND ranks above the dealer's in standard five-card poker (section 5), or ties it
-where the spec says ties win. A card is a code 0..51: rank code // 4 (2 .. A), suit code % 4."""
+"""Cards (contract: docs/styles/cards.md): G games, each YOUR HAND against the DEALER'S HAND with a
+PRIZE, every card of the area from one standard 52-card deck: `deal = "five"`, 5 cards each; `"hold_em"`,
+2 cards each and 5 COMMUNITY cards, each side's hand its best five of seven. A game wins its PRIZE when
+YOUR HAND ranks above the dealer's in standard five-card poker (section 5), or ties it where the spec
+says ties win. A card is a code 0..51: rank code // 4 (2 .. A), suit code % 4."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 import numpy as np
@@ -26,10 +27,14 @@ from poolgen.game.play import (
 from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
-FIELDS: frozenset[str] = frozenset({"games", "prizes", "ties"})
+FIELDS: frozenset[str] = frozenset({"games", "prizes", "ties", "deal"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_yours_", ("cards",)), ("_dealer_", ("cards",)),
-                                                  ("_prize_", ("prizes",)))
+                                                  ("_community_", ("cards",)), ("_prize_", ("prizes",)))
+OPTIONAL_SPOTS = ("_community_",)  # a hold_em area's only (poolgen/game/spots.py)
 DECK, HAND, MAX_GAMES = 52, 5, 5
+HOLE = 2  # a hold_em side's own cards; the game's community cards are HAND
+DEALS = ("five", "hold_em")
+SEVEN_CHOOSE_FIVE = np.array(list(combinations(range(HOLE + HAND), HAND)), dtype=np.int64)  # (21, 5)
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_WORDS = ("TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN",
               "KING", "ACE")
@@ -54,6 +59,17 @@ class Params:
     prizes: tuple[Symbol, ...]
     ties_win: bool
     cards: tuple[Symbol, ...] = CARDS  # the deck, code order (contract section 4)
+    hold_em: bool = False  # `deal = "hold_em"` (contract section 1)
+
+    @property
+    def own(self) -> int:
+        """The cards each side holds in a game: 5, or a hold_em side's 2."""
+        return HOLE if self.hold_em else HAND
+
+    @property
+    def per_game(self) -> int:
+        """The cards a game deals: 10, or 9 (2 + 2 + 5 community)."""
+        return 2 * self.own + (HAND if self.hold_em else 0)
 
 
 def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
@@ -65,7 +81,10 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     prizes = ctx.group(table, "prizes", where, "prizes")
     if len(prizes) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
-    return Params(games, prizes, ties == "win")
+    deal = r.get(table, "deal", where, str, required=False)
+    if deal is not None and deal not in DEALS:
+        raise r.fail(f"{where}.deal", f"\"five\" or \"hold_em\", not {deal!r}")
+    return Params(games, prizes, ties == "win", hold_em=deal == "hold_em")
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
@@ -81,12 +100,16 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 
 
 def entry(params: Params) -> dict[str, Any]:
+    deal = {"deal": "hold_em"} if params.hold_em else {}  # "five" left out: the entry as before `deal`
     return {"games": params.games, "deck": "standard-52", "ranking": "poker-5-card-high",
-            "prizes": prize_entry(params.prizes), "ties": "win" if params.ties_win else "lose"}
+            "prizes": prize_entry(params.prizes), "ties": "win" if params.ties_win else "lose"} | deal
 
 
 def columns(area_id: str, params: Params) -> list[str]:
-    cards = [f"{area_id}_{part}_{i}" for part in ("yours", "dealer") for i in range(HAND * params.games)]
+    own = params.own * params.games
+    cards = [f"{area_id}_{part}_{i}" for part in ("yours", "dealer") for i in range(own)]
+    if params.hold_em:
+        cards += [f"{area_id}_community_{i}" for i in range(HAND * params.games)]
     return cards + [f"{area_id}_prize_{g}" for g in range(params.games)]
 
 
@@ -155,19 +178,41 @@ def category_of(score: int) -> str:
     return CATEGORIES[score // 13 ** 5]
 
 
-def game_wins(yours: np.ndarray, dealer: np.ndarray, ties_win: bool) -> np.ndarray:
-    """(rows, G) whether each game wins, from (rows, G, 5) hands."""
-    a, b = table_scores(yours), table_scores(dealer)
-    return np.asarray((a > b) | ((a == b) & ties_win), dtype=bool)
+def best_scores(seven: np.ndarray) -> np.ndarray:
+    """The score of each (..., 7) array of cards' best five-card hand (contract section 1, "hold_em"):
+    the highest of its 21 five-card hands' scores."""
+    return np.asarray(table_scores(np.asarray(seven)[..., SEVEN_CHOOSE_FIVE]).max(axis=-1), dtype=np.int64)
 
 
-def _all_games_as_wanted(dealt: np.ndarray, want: np.ndarray, ties_win: bool) -> np.ndarray:
-    """(game_wins(dealt's hands) == want).all(axis=1), game by game: a deal is scored no further once
-    one of its games is not as wanted (about half the deals at each game)."""
+def sides(params: Params, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(YOUR hands, the DEALER'S) of (..., per_game) games' cards as dealt (contract section 8): five
+    cards each, or a hold_em side's two with the game's five community cards, seven."""
+    if not params.hold_em:
+        return games[..., :HAND], games[..., HAND:2 * HAND]
+    board = games[..., 2 * HOLE:]
+    return (np.concatenate([games[..., :HOLE], board], axis=-1),
+            np.concatenate([games[..., HOLE:2 * HOLE], board], axis=-1))
+
+
+def game_scores(params: Params, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(YOUR hands' scores, the DEALER'S) of a (..., per_game) array of games' cards as dealt."""
+    yours, dealer = sides(params, games)
+    score = best_scores if params.hold_em else table_scores
+    return score(yours), score(dealer)
+
+
+def game_wins(params: Params, games: np.ndarray) -> np.ndarray:
+    """Whether each game wins (contract section 6), from a (..., per_game) array of games' cards."""
+    a, b = game_scores(params, games)
+    return np.asarray((a > b) | ((a == b) & params.ties_win), dtype=bool)
+
+
+def _all_games_as_wanted(dealt: np.ndarray, want: np.ndarray, params: Params) -> np.ndarray:
+    """(game_wins(dealt) == want).all(axis=1), game by game: a deal is scored no further once one of
+    its games is not as wanted (about half the deals at each game)."""
     alive = np.arange(dealt.shape[0])
     for g in range(dealt.shape[1]):
-        hands = dealt[alive, g]
-        alive = alive[game_wins(hands[:, 0], hands[:, 1], ties_win) == want[alive, g]]
+        alive = alive[game_wins(params, dealt[alive, g]) == want[alive, g]]
     ok = np.zeros(dealt.shape[0], dtype=bool)
     ok[alive] = True
     return ok
@@ -176,10 +221,10 @@ def _all_games_as_wanted(dealt: np.ndarray, want: np.ndarray, ties_win: bool) ->
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 8, per tier in pool order, vectorised over its rows."""
-    g_ = params.games
+    g_, per = params.games, params.per_game
     index = {s.code: i for i, s in enumerate(params.prizes)}
     cumulative = pool_prize_mix(params.prizes, groups, mix)
-    deal = np.zeros((n, g_, 2, HAND), dtype=np.int64)
+    deal = np.zeros((n, g_, per), dtype=np.int64)
     prize = np.zeros((n, g_), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
@@ -190,18 +235,19 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
                               side="right")
         want = np.zeros((k, g_), dtype=bool)
         want[np.arange(k)[:, None], which[:, :len(wins)]] = True
-        hands = np.zeros((k, g_, 2, HAND), dtype=np.int64)
+        hands = np.zeros((k, g_, per), dtype=np.int64)
         pending = np.arange(k)
         while pending.size:
-            dealt = row_permutations(stream, pending.size, DECK)[:, :2 * HAND * g_].reshape(-1, g_, 2, HAND)
-            ok = _all_games_as_wanted(dealt, want[pending], params.ties_win)
+            dealt = row_permutations(stream, pending.size, DECK)[:, :per * g_].reshape(-1, g_, per)
+            ok = _all_games_as_wanted(dealt, want[pending], params)
             hands[pending[ok]] = dealt[ok]
             pending = pending[~ok]
         for i, w in enumerate(wins):
             box[np.arange(k), which[:, i]] = index[w.prize.code]
         deal[rows], prize[rows] = hands, box
-    flat = np.concatenate([deal[:, :, 0].reshape(n, -1), deal[:, :, 1].reshape(n, -1), prize],
-                          axis=1).astype(np.uint8)
+    own = params.own
+    parts = [deal[:, :, :own], deal[:, :, own:2 * own]] + ([deal[:, :, 2 * own:]] if params.hold_em else [])
+    flat = np.concatenate([p.reshape(n, -1) for p in parts] + [prize], axis=1).astype(np.uint8)
     return {name: np.ascontiguousarray(flat[:, j]) for j, name in enumerate(columns(area_id, params))}
 
 
@@ -209,21 +255,31 @@ def layout_note(params: Params, counts: list[tuple[int, tuple[Win, ...]]]) -> st
     return None
 
 
-def _hand(area_id: str, part: str, g: int, row: Mapping[str, Any]) -> list[int]:
-    return [int(row[f"{area_id}_{part}_{HAND * g + k}"]) for k in range(HAND)]
+def _parts(params: Params) -> list[tuple[str, int, str]]:
+    """(column part, cards a game holds in it, its title) in the contract's column order (section 4)."""
+    if not params.hold_em:
+        return [("yours", HAND, "YOUR HAND"), ("dealer", HAND, "DEALER'S HAND")]
+    return [("yours", HOLE, "YOUR 2 CARDS"), ("dealer", HOLE, "DEALER'S 2 CARDS"),
+            ("community", HAND, "COMMUNITY CARDS")]
+
+
+def _names(area_id: str, part: str, size: int, g: int) -> list[str]:
+    return [f"{area_id}_{part}_{size * g + k}" for k in range(size)]
 
 
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
-    """Two sections per game: YOUR HAND, then the DEALER'S HAND with the game's PRIZE."""
+    """Per game: YOUR HAND, then the DEALER'S HAND (hold_em: YOUR 2 CARDS, the DEALER'S 2 CARDS, the
+    COMMUNITY CARDS), the last with the game's PRIZE."""
     sections: list[Section] = []
+    parts = _parts(params)
     for g in range(params.games):
-        for part, title in (("yours", "YOUR HAND"), ("dealer", "DEALER'S HAND")):
+        for part, size, title in parts:
             cells: list[Cell] = []
-            for k, c in enumerate(_hand(area_id, part, g, row)):
+            for name in _names(area_id, part, size, g):
+                c = int(row[name])
                 s = params.cards[c] if 0 <= c < DECK else None
-                cells.append((f"{area_id}_{part}_{HAND * g + k}", s.symbol if s else "?",
-                              s.caption if s else "", None, None))
-            if part == "dealer":
+                cells.append((name, s.symbol if s else "?", s.caption if s else "", None, None))
+            if part == parts[-1][0]:
                 z = int(row[f"{area_id}_prize_{g}"])
                 p = params.prizes[z] if 0 <= z < len(params.prizes) else None
                 cells.append((f"{area_id}_prize_{g}", p.symbol if p else "?",
@@ -238,17 +294,17 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any],
     """Why the area pays what it pays (contract section 6), and the cells of the winning games."""
     lines, winning = [], set()
     for g in range(params.games):
-        y, d = _hand(area_id, "yours", g, row), _hand(area_id, "dealer", g, row)
+        names = {part: _names(area_id, part, size, g) for part, size, _ in _parts(params)}
+        cards = {part: [int(row[c]) for c in cs] for part, cs in names.items()}
         z = int(row[f"{area_id}_prize_{g}"])
-        if not all(0 <= c < DECK for c in y + d) or not 0 <= z < len(params.prizes):
+        if not all(0 <= c < DECK for cs in cards.values() for c in cs) or not 0 <= z < len(params.prizes):
             continue
-        a, b = (int(s) for s in hand_scores(np.array([y, d])))
+        a, b = (int(x) for x in game_scores(params, np.array([sum(cards.values(), [])])))
         if a > b or params.ties_win and a == b:
-            winning |= {f"{area_id}_{part}_{HAND * g + k}" for part in ("yours", "dealer")
-                        for k in range(HAND)}
-            winning.add(f"{area_id}_prize_{g}")
+            winning |= {c for cs in names.values() for c in cs} | {f"{area_id}_prize_{g}"}
             verb = "ties" if a == b else "beats"
-            lines.append(f"{area_id}, game {g + 1}: {' '.join(map(card_text, y))} ({category_of(a)}) {verb} "
-                         f"{' '.join(map(card_text, d))} ({category_of(b)}): wins "
-                         f"{fmt_cents(params.prizes[z].cents or 0, currency)}.")
+            board = f" with {' '.join(map(card_text, cards['community']))}" if params.hold_em else ""
+            lines.append(f"{area_id}, game {g + 1}: {' '.join(map(card_text, cards['yours']))}{board} "
+                         f"({category_of(a)}) {verb} {' '.join(map(card_text, cards['dealer']))} "
+                         f"({category_of(b)}): wins {fmt_cents(params.prizes[z].cents or 0, currency)}.")
     return lines, winning

@@ -30,7 +30,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
               ("numbers", "group"), ("patterns", "list")],
     "bonus_reveal": [("spots", "whole", 1, None), ("prizes", "group"), ("pictures", "group"),
                      ("most_alike", "whole", 1, None, _OPTIONAL)],
-    "cards": [("games", "whole", 1, 5), ("ties", "choice", ("win", "lose")), ("prizes", "group")],
+    "cards": [("games", "whole", 1, 5), ("ties", "choice", ("win", "lose")), ("prizes", "group"),
+              ("deal", "choice", ("five", "hold_em"), _OPTIONAL)],
     "crossword": [("alphabet", "group"), ("letters", "whole", 1, None), ("grids", "list"),
                   ("prizes", "group")],
     "key_number_match": [("numbers", "group")],  # then _key_number_match
@@ -49,7 +50,7 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
     "yours_beats_theirs": [("pairs", "whole", 1, 32), ("numbers", "group"),
                            ("ties", "choice", ("win", "lose")), ("prizes", "group")],
 }
-_SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"'}
+_SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"'}
 
 
 def _fail(field: str, why: str) -> UnusableInput:

@@ -23,6 +23,7 @@ import polars as pl
 
 from audit.stats.styles.kinds import AreaFeatures, Get, Tests
 from audit.styles import area_engine
+from audit.styles import cards as audit_cards
 from audit.styles.interface import Reasons
 
 __all__ = ["add_up", "add_up_columns", "cards", "cards_columns", "prize_box", "prize_box_columns",
@@ -101,9 +102,7 @@ def add_up(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], g
 
 
 def cards_columns(area: dict[str, Any]) -> list[str]:
-    aid, games = area["id"], area["games"]
-    return ([f"{aid}_{side}_{i}" for side in ("yours", "dealer") for i in range(5 * games)]
-            + [f"{aid}_prize_{g}" for g in range(games)])
+    return audit_cards.columns(area)  # cards.md section 4: a hold_em area's community cards too
 
 
 def cards(area: dict[str, Any], play: dict[str, Any], counts: dict[str, int], get: Get) -> AreaFeatures:
