@@ -115,11 +115,12 @@ def _nested_cases() -> list[tuple[str, tuple[Any, ...]]]:
     return [case for case in dict.fromkeys(out) if case not in swept]
 
 
-# one example or two of every style beside SPECS' (symbol_count, crossword, bingo, maze, add_up, cards,
-# prize_box, yours_beats_theirs, ticket_multiplier, win-all key numbers, prize per line, area_match)
+# one example or two of every style beside SPECS' (symbol_count, crossword, bingo, maze, add_up, cards and
+# its hold 'em deal, prize_box, yours_beats_theirs, ticket_multiplier, win-all key numbers, prize per line,
+# area_match)
 NESTED = ["examples/five_alarm_flames", "examples/cashtastic_crossword", "examples/ar_10x_extra_crossword",
           "examples/pattern_bingo", "examples/arrow_maze", "examples/bank_roll", "examples/poker_showdown",
-          "examples/lucky_pairs", "examples/high_card_duel", "examples/double_bag",
+          "examples/holdem_poker", "examples/lucky_pairs", "examples/high_card_duel", "examples/double_bag",
           "examples/red_hot_wild_7s", "examples/fl_loteria", "examples/two_million_blitz",
           "examples/lucky_reels_areas"]
 NESTED_CASES = _nested_cases()
