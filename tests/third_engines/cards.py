@@ -1,5 +1,5 @@
-"""A third engine for plays of `cards`, `yours_beats_theirs`, `prize_box` and `symbol_count` areas,
-from docs/styles/cards.md, yours_beats_theirs.md, prize_box.md, symbol_count.md and
+"""A third engine for plays of `cards` (five-card and hold 'em deals), `yours_beats_theirs`, `prize_box`
+and `symbol_count` areas, from docs/styles/cards.md, yours_beats_theirs.md, prize_box.md, symbol_count.md and
 docs/styles/play.md alone (a `match_n` area beside them, as in Five Alarm Flames, is printed.py's).
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it): given a
@@ -11,6 +11,7 @@ nearest in range)."""
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 
 import polars as pl
 
@@ -74,21 +75,32 @@ def hand_rank(codes: list[int]) -> tuple[int, ...]:
     return (category, *order)
 
 
+def best_rank(codes: list[int]) -> tuple[int, ...]:
+    """cards.md section 1, "hold_em": the best hand_rank of the 21 hands of five of seven cards."""
+    return max(hand_rank(list(five)) for five in combinations(codes, 5))
+
+
 def cards_row(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list[str]]:
-    """One cards area of one row (cards.md section 6)."""
+    """One cards area of one row (cards.md section 6): five cards a side, or (`deal` "hold_em") two a
+    side with the game's five community cards, each side's best five of seven."""
     aid, g, prizes = area["id"], area["games"], area["prizes"]
-    yours = [named[f"{aid}_yours_{i}"] for i in range(5 * g)]
-    dealer = [named[f"{aid}_dealer_{i}"] for i in range(5 * g)]
+    hold = area.get("deal", "five") == "hold_em"
+    own = 2 if hold else 5
+    yours = [named[f"{aid}_yours_{i}"] for i in range(own * g)]
+    dealer = [named[f"{aid}_dealer_{i}"] for i in range(own * g)]
+    board = [named[f"{aid}_community_{i}"] for i in range(5 * g)] if hold else []
     sizes = {c: len(prizes) if "_prize_" in c else 52 for c in named}
     reasons = _out(aid, named, sizes)
-    seen = Counter(v for v in yours + dealer if _inside(v, 52))
+    seen = Counter(v for v in yours + dealer + board if _inside(v, 52))
     twice = sorted(c for c, k in seen.items() if k > 1)
     if twice:
         reasons.append(f"{aid}: a card shown twice: {', '.join(printed_card(c) for c in twice)}")
     wins: list[Win] = []
     for k in range(g):
-        mine, theirs = yours[5 * k: 5 * k + 5], dealer[5 * k: 5 * k + 5]
-        a, b = hand_rank([_read(v) for v in mine]), hand_rank([_read(v) for v in theirs])
+        shared = board[5 * k: 5 * k + 5]
+        mine, theirs = yours[own * k: own * k + own] + shared, dealer[own * k: own * k + own] + shared
+        rank = best_rank if hold else hand_rank
+        a, b = rank([_read(v) for v in mine]), rank([_read(v) for v in theirs])
         if a > b or (a == b and area["ties"] == "win"):
             wins.append((aid, "match", 1, prizes[_box(named[f"{aid}_prize_{k}"], len(prizes))]["code"]))
     return wins, reasons
@@ -148,9 +160,11 @@ def count_row(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list
 def _columns(area: dict) -> list[str]:
     aid, style = area["id"], area["style"]
     if style == "cards":
-        return ([f"{aid}_yours_{i}" for i in range(5 * area["games"])]
-                + [f"{aid}_dealer_{i}" for i in range(5 * area["games"])]
-                + [f"{aid}_prize_{g}" for g in range(area["games"])])
+        hold, g = area.get("deal", "five") == "hold_em", area["games"]
+        own = 2 if hold else 5
+        return ([f"{aid}_yours_{i}" for i in range(own * g)] + [f"{aid}_dealer_{i}" for i in range(own * g)]
+                + [f"{aid}_community_{i}" for i in range(5 * g if hold else 0)]
+                + [f"{aid}_prize_{k}" for k in range(g)])
     if style == "yours_beats_theirs":
         return [f"{aid}_{k}_{p}" for k in ("yours", "theirs", "prize") for p in range(area["pairs"])]
     if style == "prize_box":

@@ -1,10 +1,10 @@
 """The third engine for cards, yours_beats_theirs, prize_box and symbol_count (tests/third_engines/cards.py,
 written from docs/styles/cards.md, yours_beats_theirs.md, prize_box.md, symbol_count.md and play.md
-alone) against audit's step 4 on real runs of the four examples cut to one small pool each (Poker
-Showdown, High Card Duel, Lucky Pairs, Five Alarm Flames) and of a game of all four styles with what
-the examples do not show (ties that win, room for two matches, a legend with a gap): every generated
-row is legal and pays its stored prize, every hand-made or tampered row is refused by both with audit's
-very reasons and amount, and so are 600 rows of each run tampered at random."""
+alone) against audit's step 4 on real runs of the five examples cut to one small pool each (Poker
+Showdown, Hold 'Em Poker, High Card Duel, Lucky Pairs, Five Alarm Flames) and of a game of all four
+styles with what the examples do not show (ties that win, room for two matches, a legend with a gap):
+every generated row is legal and pays its stored prize, every hand-made or tampered row is refused by
+both with audit's very reasons and amount, and so are 600 rows of each run tampered at random."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import against_audit, cards
 
 Row = dict
-GAMES = {"poker_showdown": 3000, "high_card_duel": 3000, "lucky_pairs": 2400, "five_alarm_flames": 3000,
-         "mixed": 600}
+GAMES = {"poker_showdown": 3000, "holdem_poker": 600, "high_card_duel": 3000, "lucky_pairs": 2400,
+         "five_alarm_flames": 3000, "mixed": 600}
 
 
 def _mixed(folder: Path) -> Path:
@@ -162,6 +162,25 @@ POKER: list[tuple[str, Callable[[Row], dict], str]] = [
     ("p30", lambda r: {"prize_cents": 3001}, "a stored prize not paid"),
 ]
 
+def _first_win(r: Row) -> int:
+    """The first deal of a hold 'em row whose best five of seven beat the dealer's."""
+    for g in range(4):
+        board = [r[f"deal_community_{5 * g + i}"] for i in range(5)]
+        if (cards.best_rank([r[f"deal_yours_{2 * g + i}"] for i in range(2)] + board)
+                > cards.best_rank([r[f"deal_dealer_{2 * g + i}"] for i in range(2)] + board)):
+            return g
+    raise AssertionError(r)
+
+
+HOLD_EM: list[tuple[str, Callable[[Row], dict], str]] = [
+    ("lose", lambda r: _swap_game(r, "deal", "dealer", 0, 2), "a loser's hole cards swapped"),
+    ("p5", lambda r: _swap_game(r, "deal", "dealer", _first_win(r), 2), "a winner's hole cards swapped"),
+    ("p5", lambda r: {f"deal_prize_{_first_win(r)}": 6}, "a $5 win shows $10,000"),
+    ("lose", lambda r: {"deal_community_3": r["deal_yours_5"]}, "a hole card on the board too"),
+    ("lose", lambda r: {"deal_community_19": 60, "deal_dealer_0": None}, "a board card and a hole card out"),
+    ("p10", lambda r: {"tier": "p5"}, "a $10 win stored as $5"),
+]
+
 DUEL: list[tuple[str, Callable[[Row], dict], str]] = [
     ("lose", lambda r: {"duel_yours_0": 12, "duel_theirs_0": 0}, "a loser's pair 0 wins"),
     ("p2", lambda r: {f"duel_yours_{_winning(r, 'duel', 'theirs', 4)}":
@@ -226,7 +245,8 @@ MIXED: list[tuple[str, Callable[[Row], dict], str]] = [
      "one code out of range in each area"),
 ]
 
-CASES = ([("poker_showdown", *c) for c in POKER] + [("high_card_duel", *c) for c in DUEL]
+CASES = ([("poker_showdown", *c) for c in POKER] + [("holdem_poker", *c) for c in HOLD_EM]
+         + [("high_card_duel", *c) for c in DUEL]
          + [("lucky_pairs", *c) for c in BOX] + [("five_alarm_flames", *c) for c in FLAMES]
          + [("mixed", *c) for c in MIXED])
 

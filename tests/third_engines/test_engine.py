@@ -84,7 +84,7 @@ def run(tmp_path_factory) -> Path:
     (einstant, {"__future__", "fractions", "re", "polars"}),
     (printed, {"__future__", "collections", "polars"}),
     (pairs, {"__future__", "collections", "fractions", "functools", "math"}),
-    (cards, {"__future__", "collections", "polars", "tests"}),  # tests: printed.py's match_n
+    (cards, {"__future__", "collections", "itertools", "polars", "tests"}),  # tests: printed.py's match_n
     (grid, {"__future__", "polars", "printed"}),  # printed: its bonus_reveal engine and play.md's rules
     (lines_symbols, {"__future__", "collections", "dataclasses", "json", "pathlib", "typing", "polars"}),
     (lines_caller, {"__future__", "bisect", "collections", "decimal", "fractions", "itertools", "json",
