@@ -299,7 +299,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any],
         z = int(row[f"{area_id}_prize_{g}"])
         if not all(0 <= c < DECK for cs in cards.values() for c in cs) or not 0 <= z < len(params.prizes):
             continue
-        a, b = (int(x) for x in game_scores(params, np.array([sum(cards.values(), [])])))
+        a, b = (int(x[0]) for x in game_scores(params, np.array([sum(cards.values(), [])])))
         if a > b or params.ties_win and a == b:
             winning |= {c for cs in names.values() for c in cs} | {f"{area_id}_prize_{g}"}
             verb = "ties" if a == b else "beats"

@@ -2,7 +2,8 @@
 each side's best five of seven against the known showdowns of tests/support/hold_em_hands.py and
 against audit's engine on 4,000 random deals; a pool of the example (specs/examples/holdem_poker.toml,
 cut to 3,000 tickets) laid out shows no card twice and wins exactly its tier's games, every prize
-recomputed with audit's ranking; the loader refuses a deal it does not know in one line."""
+recomputed with audit's ranking; the loader refuses a deal it does not know in one line; a proof's
+words for why a game pays, in both deals."""
 
 from __future__ import annotations
 
@@ -94,3 +95,28 @@ def test_a_hold_em_area_has_community_columns_and_states_its_deal(tmp_path):
     (tmp_path / "f.toml").write_text(dumps(_doc(deal="five")))
     five = load_spec(tmp_path / "f.toml").play.areas[0]
     assert "deal" not in five.module.entry(five.params) and len(five.columns()) == 22
+
+
+def _row(area: str, parts: dict[str, str], prize: int = 0) -> dict[str, int]:
+    row = {f"{area}_{part}_{i}": c for part, text in parts.items() for i, c in enumerate(hand(text))}
+    return row | {f"{area}_prize_0": prize}
+
+
+def test_explain_names_each_sides_best_hand_in_both_deals(tmp_path):
+    """Why a row pays, as proofs print it (poolgen proof): a hold 'em game's hole cards with the board,
+    each side's best category; a five-card game as before."""
+    (tmp_path / "h.toml").write_text(dumps(_doc(games=1)))
+    (tmp_path / "f.toml").write_text(dumps(_doc(games=1, deal="five")))
+    held, five = (load_spec(tmp_path / f).play.areas[0] for f in ("h.toml", "f.toml"))
+    row = _row("pk", {"yours": "AH 3H", "dealer": "JD JS", "community": "2H 7H 9H JC QD"}, prize=1)
+    lines, cells = held.module.explain("pk", held.params, row)
+    assert lines == ["pk, game 1: AH 3H with 2H 7H 9H JC QD (flush) beats JD JS (three of a kind): "
+                     "wins $2.00."]
+    assert len(cells) == 10
+    tie = _row("pk", {"yours": "2C 2D", "dealer": "3H 4H", "community": "9C 9D 5H 5S KC"})
+    assert held.module.explain("pk", held.params, tie) == ([], set())  # a tie loses here
+    row = _row("pk", {"yours": "AS KS QS JS 10S", "dealer": "9H 9D 9S 9C 2D"})
+    lines, cells = five.module.explain("pk", five.params, row)
+    assert lines == ["pk, game 1: AS KS QS JS 10S (straight flush) beats 9H 9D 9S 9C 2D (four of a kind): "
+                     "wins $1.00."]
+    assert len(cells) == 11
