@@ -3,27 +3,33 @@ sections 1, 3, 4 and 6): the known showdowns of tests/support/hold_em_hands.py o
 (ties losing, then winning as the entry says), codes out of range listed in the contract's column
 order, a card shown twice between a hand and the board, the entries it cannot read; and a re-signed
 run of the example (specs/examples/holdem_poker.toml cut to 600 tickets) whose loser has its hole
-cards swapped with the dealer's, which verify refuses for that ticket alone."""
+cards swapped with the dealer's, which verify refuses for that ticket alone; with --spec, both runs
+pass and a five-card entry re-signed to say "hold_em" fails step 5."""
 
 from __future__ import annotations
 
 import copy
 import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 
+from audit.checklist import Step
 from audit.cli import app as audit_app
 from audit.styles.cards import beats, best_strength
 from audit.styles.play import evaluate
+from audit.verify import VerifyRequest, verify_run
 from poolgen.loader import load_spec
+from poolgen.run.signing import Signer
 from tests.support import SEED_A, small_example
 from tests.support.cli import invoke
 from tests.support.hold_em_hands import SHOWDOWNS
 from tests.support.play_entries import win
 from tests.support.poker_hands import hand
-from tests.support.reseal import reseal_pool, signed_first_pool
+from tests.support.reseal import reseal_pool, resign, signed_first_pool
 
 AREA = {"id": "he", "style": "cards", "games": 1, "deck": "standard-52", "ranking": "poker-5-card-high",
         "prizes": [{"code": "1", "cents": 100}, {"code": "5", "cents": 500}], "ties": "lose",
@@ -80,14 +86,52 @@ def test_an_entry_of_a_deal_it_does_not_know_stops_the_step(change):
                                  "unreadable")
 
 
-def test_verify_refuses_a_resigned_run_whose_loser_gets_the_dealers_winning_cards(tmp_path):
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict[str, tuple[Path, Path, Signer, Path]]:
+    """Signed runs of Hold 'Em Poker and of Poker Showdown, as it is and with `deal = "five"` written out
+    ("five"), 600 tickets each: (run folder, public key, the signer an insider re-signs with, the spec)."""
+    made = {}
+    for name in ("holdem_poker", "poker_showdown", "five"):
+        folder = tmp_path_factory.mktemp(name)
+        path = small_example(folder, "poker_showdown" if name == "five" else name, 600)
+        path.write_text(path.read_text().replace('style = "cards"\n', 'style = "cards"\ndeal = "five"\n')
+                        if name == "five" else path.read_text())
+        made[name] = (*signed_first_pool(load_spec(path), SEED_A, folder, name[:2]), path)
+    return made
+
+
+def _copy(runs: dict, name: str, folder: Path) -> tuple[Path, Path, Signer, Path]:
+    run, public, signer, spec = runs[name]
+    shutil.copytree(run, folder / "run")
+    return folder / "run", public, signer, spec
+
+
+@pytest.mark.parametrize("name", ["holdem_poker", "poker_showdown", "five"])
+def test_the_honest_runs_pass_every_step_with_their_specs(runs, name):
+    run, public, _, spec = runs[name]
+    assert verify_run(VerifyRequest(run=run, public_key=public, spec=spec)).failed == []
+    stated = json.loads((run / "manifest.json").read_text())["play"]["areas"][0]
+    assert stated.get("deal") == ("hold_em" if name == "holdem_poker" else None)  # "five": left out
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("poker_showdown", "area poker: deal 'hold_em', spec 'five' (left out)"),
+    ("five", "area poker: deal 'hold_em', spec 'five'")])
+def test_a_resigned_five_card_entry_stating_hold_em_fails_step_5(runs, tmp_path, name, reason):
+    """An entry saying `deal` "hold_em" for a spec whose area is of five cards (`deal` left out, or
+    written out) states another game; step 4 cannot read its layout either (no community columns)."""
+    run, public, signer, spec = _copy(runs, name, tmp_path)
+    resign(run, lambda doc: doc["play"]["areas"][0].update({"deal": "hold_em"}), signer)
+    report = verify_run(VerifyRequest(run=run, public_key=public, spec=spec))
+    assert Step.LAYOUTS in report.failed and Step.FIGURES in report.failed
+    assert report.step(Step.FIGURES).reasons == [reason]
+
+
+def test_verify_refuses_a_resigned_run_whose_loser_gets_the_dealers_winning_cards(runs, tmp_path):
     """An insider swaps a loser's first-deal hole cards with the dealer's, where the dealer's beat
     them (so that deal now wins), and signs again: every signature and hash holds, and step 4 refuses
     that ticket alone, naming the prize the deal now pays."""
-    spec = load_spec(small_example(tmp_path, "holdem_poker", 600))
-    run, public, signer = signed_first_pool(spec, SEED_A, tmp_path, "he")
-    ok = invoke("verify", run, "--public-key", public, "--json", application=audit_app)
-    assert ok.exit_code == 0, ok.output
+    run, public, signer, _ = _copy(runs, "holdem_poker", tmp_path)
     name = next(run.glob("pool-*.parquet")).name
     table = pl.read_parquet(run / name)
     board = table.select([f"deal_community_{i}" for i in range(5)]).to_numpy().astype(np.int64)
