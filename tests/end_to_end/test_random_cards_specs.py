@@ -1,7 +1,8 @@
 """Property: every random cards spec that `check` accepts generates a pool that audit verifies, every
 ticket paying its tier; and a broken variant of it is refused with one line naming the file.
 
-Specs are drawn at random: 1 to 5 games, ties that win or lose, 1 to 4 prizes, tiers of one to three
+Specs are drawn at random: 1 to 5 games, a deal of five cards (`deal` left out or written out) or
+hold 'em, ties that win or lose, 1 to 4 prizes, tiers of one to three
 wins in the area, on pools of a few hundred tickets."""
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ def games(draw) -> dict:
               for i in range(draw(st.integers(1, 4)))]
     area = {"id": "pk", "style": "cards", "games": n_games, "prizes": "pz",
             "ties": draw(st.sampled_from(["win", "lose"]))}
+    deal = draw(st.sampled_from([None, "five", "hold_em"]))
+    if deal is not None:
+        area["deal"] = deal
     per_book = 25
     tickets = per_book * 2 * draw(st.integers(4, 10))
     ways = {tuple(sorted(draw(st.lists(st.sampled_from([p["code"] for p in prizes]), min_size=1,
@@ -48,6 +52,7 @@ BREAK = [
     lambda d: d["areas"][0].__setitem__("games", 0),
     lambda d: d["areas"][0].__setitem__("games", 6),
     lambda d: d["areas"][0].__setitem__("ties", "split"),
+    lambda d: d["areas"][0].__setitem__("deal", "omaha"),
     lambda d: d["areas"][0].__setitem__("numbers", "pz"),
     lambda d: d["tiers"][0]["wins"][0].__setitem__("prize", "NOPE"),
     lambda d: d["tiers"][0]["wins"][0].__setitem__("how", "reveal"),
