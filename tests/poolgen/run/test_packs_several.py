@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
+from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from poolgen.rng import derive_stream
@@ -170,3 +173,44 @@ def test_what_no_pool_allows_is_refused_naming_the_rule_not_drawn_forever():
     with pytest.raises(NoArrangement, match=f"no try of {MAX_TRIES:,} met every spacing rule") as caught:
         arrange(derive_stream(SEED_A, "poolgen/test", "several", "never"), rules)
     assert caught.value.short == ["spacing[1]"]
+
+
+@st.composite
+def several_rules(draw) -> Rules:
+    """Small random pools (up to 3 packs of 4, three winning tiers) under two or three spacing rules on
+    random tier sets (apart, overlapping or nested), distances 2 to 4, winners bounds or none."""
+    m, books = draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    counts = [0] * 4
+    for _ in range(m * books):
+        counts[draw(st.integers(0, 3))] += 1
+    sets = st.sets(st.integers(1, 3), min_size=1).map(frozenset)
+    spacing = tuple((draw(sets), draw(st.integers(2, 4))) for _ in range(draw(st.integers(2, 3))))
+    lo = draw(st.integers(0, m))
+    hi = draw(st.integers(lo, m))
+    return Rules(m=m, books=books, counts=tuple(counts), prizes=(0, 1, 2, 3), lo=lo, hi=hi, min_cents=None,
+                 caps=(), spacing=spacing)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(several_rules(), st.integers(0, 2**32 - 1))
+def test_any_pool_5_12_draws_meets_every_rule_and_only_pools_with_no_valid_sequence_are_refused(r, which):
+    """Counted by brute force: the valid sequences V and those meeting the bounds and the primary rule
+    V_p. No V: refused. A try accepted with probability |V| / |V_p| of at least 1%: drawn, keeping its
+    counts and meeting every rule, the same again from the same stream."""
+    assume(exactly_several(r))
+    valid = sum(exact(r).values())
+    proposed = sum(exact(replace(r, spacing=(r.spacing[primary(r)],))).values())
+    assume(valid == 0 or 100 * valid >= proposed)
+    label = ("poolgen/test", "several", str(which))
+    event("refused" if valid == 0 else "drawn")
+    if valid == 0:
+        with pytest.raises(NoArrangement):
+            arrange(derive_stream(SEED_A, *label), r)
+        return
+    seq = arrange(derive_stream(SEED_A, *label), r)
+    assert np.bincount(seq, minlength=len(r.counts)).tolist() == list(r.counts)
+    packs = seq.reshape(r.books, r.m)
+    assert spacing_ok(r, packs).all() and ((packs > 0).sum(axis=1) >= r.lo).all()
+    assert ((packs > 0).sum(axis=1) <= r.hi).all()
+    assert arrange(derive_stream(SEED_A, *label), r).tolist() == seq.tolist()
