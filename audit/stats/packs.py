@@ -21,7 +21,9 @@ packs is known (audit/stats/pack_laws.py) and these tests replace the unconstrai
 rule's) has its own tests against its law (audit/stats/beside.py), chosen here (`exact_case`).
 Under any other composition parameter (a prize-value floor, two spacing rules, three caps, two caps
 5.9 does not take, a cap beside a spacing rule other than as 5.8 or 5.9 take it: the chain of 5.3)
-the compositions have no closed-form law, so their histograms are listed as not tested; several caps
+the compositions have no closed-form law, so their histograms are listed as not tested (as under several
+spacing rules alone, which 5.12 draws exactly by rejection, `spaced_alone`: the target law, no closed
+form either); several caps
 alone on disjoint tiers, which 5.10 draws exactly (`caps_alone`), have theirs tested against 5.10's
 law (audit/stats/caps.py: each cap's tickets per pack given the other caps', the winners per pack given
 its capped tickets, each cap's places). The packs are exchangeable (the chain's and 5.10's), so
@@ -63,7 +65,7 @@ from audit.stats.pack_laws import (
 from audit.stats.pairs import money, pair_findings, pair_value_finding
 from audit.stats.tests import Finding
 
-__all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers",
+__all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers", "spaced_alone",
            "winners_reference"]
 
 
@@ -139,6 +141,25 @@ def caps_alone(rules: PackRules, tiers: Sequence[Tier], m: int, tickets: int) ->
     return 10 * pairs <= 69 * tickets and 2 * sum(held) <= tickets
 
 
+def spaced_alone(rules: PackRules, tiers: Sequence[Tier], tickets: int) -> bool:
+    """Whether docs/randomness.md 5.12 draws the pool: two or more spacing rules on winning tiers (a
+    `prize` read as the pool's tiers paying it), winners bounds at most (no cap, no value floor), and
+    sum over the rules but the primary of C_k^2 (d_k - 1) <= 4 T (C_k the manifest's counts of rule
+    k's tiers, d_k its distance, the primary a rule of the largest C_k^2 (d_k - 1), T the pool's
+    tickets)."""
+    if (rules.min_prize_cents is not None or rules.min_prize_times is not None or rules.caps
+            or len(rules.spacing) < 2):
+        return False
+    sets = [rule_tiers(r.tiers, r.prize_cents, tiers) for r in rules.spacing]
+    losing = {t.id for t in tiers if t.prize_cents <= 0} | {"lose"}
+    count = {t.id: t.count for t in tiers}
+    if any(s & losing for s in sets) or any(t not in count for s in sets for t in s):
+        return False  # a losing tier, or one the manifest does not list: not read as 5.12
+    figures = [sum(count[t] for t in s) ** 2 * (r.min_distance - 1)
+               for s, r in zip(sets, rules.spacing, strict=True)]
+    return sum(figures) - max(figures) <= 4 * tickets
+
+
 def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier],
                     tier: np.ndarray | None, sign: str = "$") -> tuple[list[Finding], list[str]]:
     """Under the chain of randomness.md 5.3 the compositions have no closed-form law (under 5.10's exact
@@ -164,6 +185,11 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
            f"their spread over the {unit}s and each tier given the rest of its pair of {unit}s "
            "(audit/stats/packs.py)"]
     alone = caps_alone(rules, tiers, m, len(prize))
+    if spaced_alone(rules, tiers, len(prize)):
+        why = [f"winners per {unit}: the game's {rule} parameters (several spacing rules alone) are drawn "
+               "exactly by docs/randomness.md 5.12 (rejection from 5.8's draw), whose law of the packs has "
+               f"no closed form to test their histograms against: tested by their spread over the {unit}s "
+               f"and each tier given the rest of its pair of {unit}s (audit/stats/packs.py)"]
     if alone:
         why = [f"the prize value per {unit} against its law: the game's {rule} parameters (several caps "
                "alone, on disjoint tiers) are drawn exactly by docs/randomness.md 5.10, whose compositions "

@@ -35,6 +35,8 @@ from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
 from poolgen.run.packs.neighbours import MAX_ROUNDS
+from poolgen.run.packs.several import acceptance as several_acceptance
+from poolgen.run.packs.several import arrange_several, exactly_several, spaced_alone
 from poolgen.run.packs.spaced import chain_orders, exactly_spaced
 from poolgen.run.split import most_losers, rounded_down
 
@@ -239,6 +241,14 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
         return ("possible by the counts alone; drawn exactly (docs/randomness.md, 5.10: several caps "
                 f"by rejection, each try accepted with probability about {acceptance(rules)})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
+    if exactly_several(rules):
+        try:
+            arrange_several(stream, rules)
+        except NoArrangement as exc:
+            raise refusal(game, replace(pool, id=pool.id + named), exc) from None
+        return ("possible: check drew a pool meeting every parameter; drawn exactly (docs/randomness.md, "
+                "5.12: several spacing rules by rejection, each try accepted with probability about "
+                f"{several_acceptance(rules)} by the estimate)")
     try:
         found = descended(stream, rules)
         if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
@@ -247,7 +257,9 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
         raise refusal(game, replace(pool, id=pool.id + named), exc) from None
     slow = (" (5.10's exact draw of caps alone: each try accepted with probability about "
             f"{acceptance(rules)}: below 1e-3, or the caps' tickets more than half the pool)"
-            if caps_alone(rules) else "")
+            if caps_alone(rules) else
+            (" (5.12's exact draw of several spacing rules: each try accepted with probability about "
+             f"{several_acceptance(rules)} by the estimate, below exp(-4))" if spaced_alone(rules) else ""))
     return ("possible: check found a pool meeting every parameter; drawn by the chain "
             f"(docs/randomness.md, 5.3){slow}")
 

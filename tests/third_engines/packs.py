@@ -1,5 +1,5 @@
 """A third engine for the tier order of a printed pool under pack parameters, from docs/randomness.md
-sections 2 to 4 and 5.2, 5.6 to 5.10 and docs/new-game.md section 2b alone: given the seed, the
+sections 2 to 4 and 5.2, 5.6 to 5.10, 5.12 and docs/new-game.md section 2b alone: given the seed, the
 game's rules id, the pool's id, its pack size, its tiers' counts and its `[packs]` rules (tier sets
 as indices), it draws the pool's tier order again from the pool's "order" stream, ticket by ticket,
 wherever the contract says the draw is exact, and refuses the chain's cases (5.3).
@@ -197,7 +197,7 @@ def caps_alone(stream: Stream, counts: list[int], m: int,
 
 
 def section(rules: Rules, counts: list[int], m: int) -> str:
-    """Which of the contract's draws a pool with these rules gets ("4", "5.2", "5.6" .. "5.10"), or
+    """Which of the contract's draws a pool with these rules gets ("4", "5.2", "5.6" .. "5.10", "5.12"), or
     Chain for 5.3's."""
     caps, spacing = rules.caps, rules.spacing
     bounded = rules.min_winners is not None or rules.max_winners is not None
@@ -218,6 +218,10 @@ def section(rules: Rules, counts: list[int], m: int) -> str:
     if (not spacing and len(caps) >= 2 and not bounded and disjoint and 10 * pairs <= 69 * sum(counts)
             and 2 * sum(held) <= sum(counts)):
         return "5.10"
+    if len(spacing) >= 2 and not caps and all(0 not in s for s, _ in spacing):
+        figures = [sum(counts[t] for t in s) ** 2 * (d - 1) for s, d in spacing]
+        if sum(figures) - max(figures) <= 4 * sum(counts):
+            return "5.12"
     raise Chain("the chain's parameters")
 
 
@@ -266,4 +270,26 @@ def draw(stream: Stream, counts: list[int], m: int, rules: Rules) -> tuple[str, 
         found = beside_rules(rules, m)
         assert found is not None
         return which, beside(stream, counts, m, lo, hi, *found)
+    if which == "5.12":
+        return which, several_spacing(stream, counts, m, lo, hi, rules.spacing)
     return which, caps_alone(stream, counts, m, rules.caps)
+
+
+def several_spacing(stream: Stream, counts: list[int], m: int, lo: int, hi: int,
+                    spacing: list[tuple[frozenset[int], int]]) -> list[int]:
+    """5.12: tries of 5.8 under the bounds and the primary rule (the largest C^2 (d - 1), the first of
+    equals), until one whose every pack meets every rule (at most 10,000 tries)."""
+    figures = [sum(counts[t] for t in s) ** 2 * (d - 1) for s, d in spacing]
+    s, d = spacing[figures.index(max(figures))]
+    for _ in range(10_000):
+        order = one_spacing(stream, counts, m, lo, hi, s, d, None)
+        packs = [order[b:b + m] for b in range(0, len(order), m)]
+        if all(_spaced(pack, sk, dk) for pack in packs for sk, dk in spacing):
+            return order
+    raise ValueError("no try met every spacing rule")
+
+
+def _spaced(pack: list[int], tiers: frozenset[int], d: int) -> bool:
+    """Whether every two tickets of `tiers` in the pack are at least d apart."""
+    at = [i for i, t in enumerate(pack) if t in tiers]
+    return all(b - a >= d for a, b in zip(at, at[1:], strict=False))

@@ -42,8 +42,8 @@ CASES = {  # name: the [packs] table's rule lines (each a branch of 5.3 with a v
 
 
 OTHERS = {  # the chain's branches without a floor (5.3's list; packs.py refuses each as the chain's)
-    "two spacing rules: $20 or $100 at least 3 apart, $5 never back to back": (
-        'spacing = [ { tiers = ["20", "100"], min_distance = 3 }, { tiers = ["5"], min_distance = 2 } ]'),
+    "two spacing rules past 5.12's rule: $20 or $100 at least 10 apart, $5 at least 10 apart": (  # 3600 > 4T
+        'spacing = [ { tiers = ["20", "100"], min_distance = 10 }, { tiers = ["5"], min_distance = 10 } ]'),
     "three caps with winners bounds: one $100, one $20, two $5, winners 3..9": (
         'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "100.00", at_most = 1 }, '
         '{ prize = "20.00", at_most = 1 }, { prize = "5.00", at_most = 2 } ]'),

@@ -1,7 +1,7 @@
 """The third engine of pack parameters (tests/third_engines/packs.py) gives every exact line of
 tests/vectors/packs.txt: the tilts of 5.2, 5.6, 5.7, 5.8 and 5.9 at Happy Holidays size, the
 weighted choices, the winners, caps and pairs per pack of 10 packs of 300, and the arrangements of
-small pools under each exact section; each line from the stream derive_stream(seed,
+small pools under each exact section (5.12's included); each line from the stream derive_stream(seed,
 "poolgen/vectors", "packs", NAME) with NAME and the pools' counts as the file's header states them.
 The chain's line and the two pools' roots are not the engine's."""
 
@@ -108,6 +108,10 @@ LINES: dict[str, Callable[[], str]] = {
         lambda: _arranged("caps-arrange", (8, 3, 2, 3), 4, packs.Rules(caps=[(A, 1), (B, 1), (D, 2)])),
     "arrange(3x6, A at most 2, B at most 2)":
         lambda: _arranged("caps-two", (10, 4, 3, 1), 6, packs.Rules(caps=[(A, 2), (B, 2)])),
+    "arrange(3x6, A 2 apart, B 3 apart)":
+        lambda: _arranged("several-arrange", (10, 5, 3), 6, packs.Rules(spacing=[(A, 2), (B, 3)])),
+    "arrange(3x6, winners 2..4, A or B 2 apart, B 3 apart)":
+        lambda: _arranged("several-nested", (10, 5, 3), 6, packs.Rules(2, 4, spacing=[(A | B, 2), (B, 3)])),
 }
 
 

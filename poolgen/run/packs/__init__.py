@@ -1,8 +1,8 @@
 """Pack parameters at generation (docs/randomness.md, section 5): the tier order under composition
 parameters (composition.py exact under winners bounds, capped.py exact under one cap, spaced.py exact
 under one spacing rule, beside.py exact under a cap of one beside a second rule, caps.py exact under
-several disjoint caps alone, chain.py the Metropolis chain otherwise) and the neighbour rule on layouts
-(neighbours.py)."""
+several disjoint caps alone, several.py exact under several spacing rules alone where sparse, chain.py
+the Metropolis chain otherwise) and the neighbour rule on layouts (neighbours.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from poolgen.run.packs.caps import arrange_caps, exactly_caps
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
 from poolgen.run.packs.composition import Rules, arrange_winners, pack_size, rules_for
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
+from poolgen.run.packs.several import arrange_several, exactly_several
 from poolgen.run.packs.spaced import arrange_spaced, chain_orders, exactly_spaced
 
 __all__ = ["RESTARTS", "NoArrangement", "Rules", "arrange", "descended", "identical_pairs", "pack_size",
@@ -61,6 +62,8 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
         return arrange_beside(stream, rules).reshape(-1)
     if exactly_caps(rules):
         return arrange_caps(stream, rules).reshape(-1)
+    if exactly_several(rules):
+        return arrange_several(stream, rules).reshape(-1)
     content = mix(stream, rules, descended(stream, rules)).reshape(rules.books, rules.m)
     return chain_orders(stream, rules, content).reshape(-1)
 

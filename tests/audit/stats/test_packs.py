@@ -11,14 +11,15 @@ import numpy as np
 import pytest
 
 from audit.read.manifest import Tier
-from audit.read.specs.packs import PackCap, PackRules
-from audit.stats.packs import caps_alone, pack_block_findings, winners_reference
+from audit.read.specs.packs import PackCap, PackRules, PackSpacing
+from audit.stats.packs import caps_alone, pack_block_findings, spaced_alone, winners_reference
 from audit.stats.step import pool_statistics
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream
 from poolgen.run.build import build_pool
 from poolgen.run.packs import Rules
 from poolgen.run.packs.composition import arrange_winners
+from poolgen.run.packs.several import exactly_several
 from tests.support import SEED_A, spec_path
 
 M, BOOKS = 50, 40
@@ -128,3 +129,24 @@ def test_step_8_fails_few_honest_pools_made_under_a_winners_minimum(tmp_path):
         assert any(j.finding.name.startswith("winners per book of 30") for j in result.judged)
         failed += bool(result.failed)
     assert failed <= 6, failed
+
+
+@pytest.mark.parametrize(("twenties", "spacing", "drawn"), [
+    (500, ((("20",), 2), (("100",), 3)), True),  # 500^2 beside the primary 450^2 x 2: exp(-0.83)
+    (500, ((("20", "100"), 2), (("100",), 10)), True),  # 950^2 beside 450^2 x 9: exp(-3.008)
+    (650, ((("20", "100"), 2), (("100",), 10)), False),  # 1,100^2 beside 450^2 x 9: exp(-4.03), the chain
+    (500, ((("20",), 2),), False),  # one rule: 5.8
+    (500, ((("lose", "20"), 2), (("100",), 3)), False),  # the losers spaced (no spec can say it)
+])
+def test_audit_reads_several_spacing_rules_as_5_12_where_the_generator_does(twenties, spacing, drawn):
+    """audit's reading of 5.12's rule (`spaced_alone`, for step 8's message) from the manifest's counts
+    agrees with the generator's (`exactly_several`) on both sides of the estimate's bound."""
+    tiers = (Tier("20", 2000, twenties), Tier("100", 10000, 450))
+    ids = ["lose", "20", "100"]
+    audit_rules = PackRules(spacing=tuple(PackSpacing(f"packs.spacing[{k}]", d, named)
+                                          for k, (named, d) in enumerate(spacing)))
+    rules = Rules(m=300, books=1000, counts=(300_000 - twenties - 450, twenties, 450),
+                  prizes=(0, 2000, 10000), lo=0, hi=300, min_cents=None, caps=(),
+                  spacing=tuple((frozenset(ids.index(t) for t in named), d) for named, d in spacing))
+    assert spaced_alone(audit_rules, tiers, 300_000) is drawn
+    assert exactly_several(rules) is drawn

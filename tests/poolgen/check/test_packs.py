@@ -134,6 +134,28 @@ def test_several_caps_alone_too_slow_for_5_10_are_noted_as_drawn_by_the_chain(tm
     assert ": below 1e-3, or the caps' tickets more than half the pool)" in said, said
 
 
+def test_several_spacing_rules_alone_are_noted_as_drawn_exactly_with_their_acceptance(tmp_path):
+    """45 $100 at least 3 apart (the primary: 45^2 x 2 > 50^2) and 50 $20 never back to back in 100 books
+    of 300: a try accepted with probability about exp(-50^2 / 30,000) = 0.92 (5.12)."""
+    packs = ('spacing = [ { prize = "20.00", min_distance = 2 }, { prize = "100.00", min_distance = 3 } ]')
+    result = CliRunner().invoke(app, ["check", str(packs_variant(tmp_path, packs=packs))])
+    assert result.exit_code == 0, result.output
+    assert ("possible: check drew a pool meeting every parameter; drawn exactly (docs/randomness.md, 5.12: "
+            "several spacing rules by rejection, each try accepted with probability about exp(-0.0833) = "
+            "0.92 by the estimate)") in " ".join(result.output.split())
+
+
+def test_several_spacing_rules_past_5_12_s_estimate_are_noted_as_drawn_by_the_chain(tmp_path):
+    """2,350 $2 and 410 $5 at least 3 apart: the rule but the primary, 410^2 x 2 = 336,200 > 4 x 30,000."""
+    packs = ('spacing = [ { prize = "2.00", min_distance = 3 }, { prize = "5.00", min_distance = 3 } ]')
+    result = CliRunner().invoke(app, ["check", str(packs_variant(tmp_path, packs=packs))])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert ("drawn by the chain (docs/randomness.md, 5.3) (5.12's exact draw of several spacing rules: "
+            "each try accepted with probability about exp(-11.2) = 1.4e-05 by the estimate, below exp(-4))"
+            ) in said
+
+
 @pytest.mark.parametrize(("total", "held", "drawn"), [(200_000, 12, 300), (300_000, 100_000, 299), (18, 5, 6),
                                                       (10, 8, 6), (50, 50, 10)])
 def test_check_s_hypergeometric_law_is_within_1e_12_of_the_exact_fractions(total, held, drawn):
