@@ -36,7 +36,7 @@ class Currency:
 
 
 CURRENCIES = {c.code: c for c in (Currency("USD", "$"), Currency("CAD", "$"), Currency("GBP", "£"),
-                                  Currency("EUR", "€"))}
+                                  Currency("EUR", "€"), Currency("AUD", "$"), Currency("NZD", "$"))}
 USD = CURRENCIES["USD"]
 SIGNS = sorted({c.sign for c in CURRENCIES.values()})  # every sign an amount may be printed with
 # A printed count or odds (parse_decimal): digits and commas, optionally a point and digits.

@@ -5,4 +5,4 @@ from __future__ import annotations
 
 __all__ = ["SIGNS"]
 
-SIGNS = {"USD": "$", "CAD": "$", "GBP": "£", "EUR": "€"}  # USD when a spec or manifest names none
+SIGNS = {"USD": "$", "CAD": "$", "GBP": "£", "EUR": "€", "AUD": "$", "NZD": "$"}  # USD when none is named

@@ -46,7 +46,9 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "fl_loteria_caller": (13_402_291, 8_389_890_600),  # the same, 14 CALLER CARDS marking the board
            "ar_10x_extra_crossword": (702_703, 492_611_500),  # a free-space MONEYBAG paying 10 times
            "ca_tic_tac_bonus": (4_348_328, 2_381_116_000),  # X's or O's make lines, 18,097,700 in 61 pools
-           "uk_scrabble_0493": (53_560, 23_100_000)}  # UK: designed counts giving its published 1 in 4.48
+           "uk_scrabble_0493": (53_560, 23_100_000),  # UK: designed counts giving its published 1 in 4.48
+           "id_king_cashword": (174_283, 427_962_000),  # Idaho: every row's whole 1 in, a CROWN tripler
+           "bclc_deluxe_crossword": (428_556, 510_046_000)}  # BC (CAD): three legends, an INSTANT WORD, 2X-5X
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -87,17 +89,26 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # Ohio's match three of six with a DOUBLER (match_n), books of 250
         "oh_winner_wonderland": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),
         # Ohio's match three of six beside a key number match whose YOUR NUMBER "26" wins all ten prizes
-        "oh_26th_anniversary_millions": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 20, "p1", 6_000)}
+        "oh_26th_anniversary_millions": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
+        # Idaho's cashword with a CROWN (x3) and two BONUS spots: three pools of 100 books of 55, split
+        "id_king_cashword": ({"order_tickets": 16_500, "pool_tickets": 5_500}, 40, "p1", 5_500),
+        # BC's three puzzles, a MATCH 3 BONUS and a multiplier shown on losers too (CAD): split in four
+        "bclc_deluxe_crossword": ({"order_tickets": 20_000, "pool_tickets": 5_000}, 75, "p1", 5_000),
+        # Atlantic Lottery's 7 or 11 (CAD): five games of three YOUR NUMBERS adding up to 7 or 11
+        "alc_seven_or_eleven": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),
+        # Washington's Golden Sun: a legend by the number of SUNs (symbol_count)
+        "wa_golden_sun": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 75, "p1", 20_000)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
 UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderland",
-               "oh_26th_anniversary_millions"}
+               "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun"}
 # examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
 # of winners)
-ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493"}
-# examples whose table prints its rows' odds and no total (Wisconsin's procedures): nothing to drop
-ROWS_ONLY = {"deal_em"}
+ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493", "bclc_deluxe_crossword"}
+# examples whose table prints its rows' odds and no total (Wisconsin's procedures, Idaho's page): nothing
+# to drop
+ROWS_ONLY = {"deal_em", "id_king_cashword"}
 
 
 def cut(name: str, folder: Path) -> Path:

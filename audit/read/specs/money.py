@@ -11,7 +11,19 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.currency import SIGNS
 
-__all__ = ["SIGNS", "dollars", "foreign_amount", "money", "sign_of", "multiplier", "printed_amount"]
+__all__ = ["SIGNS", "Sign", "dollars", "foreign_amount", "money", "sign_of", "multiplier", "printed_amount"]
+
+
+class Sign(str):
+    """A currency's sign that keeps the currency's code: CAD prints '$' as USD does, and a refusal of an
+    amount in another sign names the game's code (CAD), in the loader's words, not the first code of '$'."""
+
+    code: str
+
+    def __new__(cls, code: str) -> Sign:
+        made = super().__new__(cls, SIGNS[code])
+        made.code = code
+        return made
 
 
 # A spec's money as printed: optional sign, digits grouped by commas in threes (or not grouped), optional
@@ -23,11 +35,11 @@ def _amount(sign: str) -> re.Pattern[str]:
     return re.compile(re.escape(sign) + "?" + _DIGITS)
 
 
-def sign_of(doc: dict[str, Any]) -> str:
+def sign_of(doc: dict[str, Any]) -> Sign:
     """The sign of the spec's `game.currency` ('$' when left out, or not a currency: refused as such)."""
     game = doc.get("game")
     code = game.get("currency", "USD") if isinstance(game, dict) else "USD"
-    return SIGNS.get(code, "$") if isinstance(code, str) else "$"
+    return Sign(code if isinstance(code, str) and code in SIGNS else "USD")
 
 
 def foreign_amount(text: str, sign: str) -> str | None:
@@ -44,7 +56,7 @@ def money(text: object, where: str, sign: str = "$") -> int:
         raise UnusableInput(f"{where}: money must be a string, not {text!r}")
     foreign = next((s for s in sorted(set(SIGNS.values())) if s != sign and text.strip().startswith(s)), None)
     if foreign is not None:
-        code = next(c for c, s in SIGNS.items() if s == sign)
+        code = sign.code if isinstance(sign, Sign) else next(c for c, s in SIGNS.items() if s == sign)
         raise UnusableInput(f"{where}: {text!r} is not an amount in {code}: its sign {foreign!r} is another "
                             f"currency's (the game's is {sign!r})")
     try:

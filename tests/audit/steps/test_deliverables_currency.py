@@ -63,4 +63,4 @@ def test_a_manifest_naming_usd_or_an_unknown_code_is_unreadable(signed):
         result = _verify(signed, with_spec=False)
         assert result.failed, code
         text = " ".join(r for s in result.failed for r in result.step(s).reasons)
-        assert f"game.currency: '{code}' is not one of CAD, GBP, EUR (USD: left out)" in text
+        assert f"game.currency: '{code}' is not one of CAD, GBP, EUR, AUD, NZD (USD: left out)" in text

@@ -5,6 +5,7 @@ audit's spec reader refuses the same in the same words."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -58,9 +59,9 @@ def test_a_spec_without_a_currency_is_in_dollars(tmp_path):
     ('symbol = "£4"', 'symbol = "$4"', "symbols[47].symbol",
      "'$4' shows an amount in another currency's sign: the game's currency is GBP ('£')"),
     (GBP_LINE, 'currency = "JPY"\n', "game.currency",
-     "must be one of USD, CAD, GBP, EUR (an ISO 4217 code), not 'JPY'"),
+     "must be one of USD, CAD, GBP, EUR, AUD, NZD (an ISO 4217 code), not 'JPY'"),
     (GBP_LINE, 'currency = 826\n', "game.currency",
-     "must be one of USD, CAD, GBP, EUR (an ISO 4217 code), not 826"),
+     "must be one of USD, CAD, GBP, EUR, AUD, NZD (an ISO 4217 code), not 826"),
 ])
 def test_another_currencys_sign_or_an_unknown_code_is_refused_naming_the_field(tmp_path, was, now, field,
                                                                               why):
@@ -145,3 +146,27 @@ def test_a_win_all_sum_in_dollars_on_a_pound_game_is_refused_by_both_in_the_same
     assert str(loader.value) == str(audit.value) == (
         f"{path}: tiers[6].wins[0].prize: area 'play' (key_number_match): '$20.00' is not an amount in GBP: "
         "its sign '$' is another currency's (the game's is '£')")
+
+
+@pytest.mark.parametrize("code", ["AUD", "NZD"])
+def test_a_game_in_australian_or_new_zealand_dollars_is_checked_generated_and_verified(tmp_path, code):
+    """The Lott's Instant Scratch-Its are sold in AUD, Lotto NZ's Instant Kiwi in NZD: both print '$' as
+    US dollars do. Such a game was refused (`game.currency: must be one of USD, CAD, GBP, EUR ...`); now
+    the loader and audit's reader take it, and a run of it verifies with the manifest's currency."""
+    text = (ROOT / "specs/examples/alc_seven_or_eleven.toml").read_text()
+    text = text.replace('currency = "CAD"', f'currency = "{code}"').replace("240000", "12000")
+    text = re.sub(r"^count = (\d+)$", lambda m: f"count = {max(1, int(m.group(1)) // 20)}", text, flags=re.M)
+    path = _spec(tmp_path, text)
+    game = load_spec(path)
+    assert (game.currency.code, game.currency.sign) == (code, "$")
+    assert read_spec(path).sha256 == game.sha256
+    keys, run = tmp_path / "keys", tmp_path / "runs" / "r"
+    assert invoke("keys", "new", keys).exit_code == 0
+    made = invoke("generate", path, "--out", tmp_path / "runs", "--run-id", "r", "--workers", "1",
+                  "--key", keys / "signing-key.pem")
+    assert made.exit_code == 0, made.output
+    assert json.loads((run / "manifest.json").read_text())["game"]["currency"] == code
+    verified = invoke("verify", run, "--public-key", keys / "signing-key.pub.pem", "--spec", path)
+    assert verified.exit_code == 0, verified.output
+    assert re.search(r"prize cost \$16,060\.00, odds 1 in 4\.48", verified.output), verified.output
+    assert "£" not in verified.output and "€" not in verified.output

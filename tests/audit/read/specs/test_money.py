@@ -9,8 +9,12 @@ from decimal import Decimal
 import pytest
 
 from audit.errors import UnusableInput
+from audit.read.specs import read_spec
 from audit.read.specs.money import money as audit_money
 from audit.read.specs.money import multiplier as audit_multiplier
+from poolgen.errors import SpecError
+from poolgen.loader import load_spec
+from tests.support import ROOT
 from tests.support.money import NOT_EXACT_IN_BINARY
 
 
@@ -60,3 +64,23 @@ def test_audit_multiplier_refuses_what_is_not_a_decimal(value, why):
     with pytest.raises(UnusableInput) as info:
         audit_multiplier(value, "tiers[0].multiplier")
     assert str(info.value) == f"tiers[0].multiplier: {why}"
+
+
+@pytest.mark.parametrize(("was", "now", "field", "sign"), [
+    ('price = "2.00"', 'price = "£2.00"', "printed.price", "£"),
+    ('value = "5.00"', 'value = "€5.00"', "symbols[11].value", "€")])
+def test_an_amount_in_another_sign_on_a_cad_game_is_refused_naming_cad_as_the_loader_does(tmp_path, was, now,
+                                                                                           field, sign):
+    """Canadian dollars print '$' as US dollars do: audit's reader named the game's currency from its sign
+    alone, so a CAD game's pound price was 'not an amount in USD' where the loader says CAD."""
+    text = (ROOT / "specs/examples/alc_seven_or_eleven.toml").read_text()
+    assert text.count(was) == 1
+    path = tmp_path / "seven.toml"
+    path.write_text(text.replace(was, now))
+    line = (f"{path}: {field}: {now.split(' = ')[1].strip(chr(34))!r} is not an amount in CAD: its sign "
+            f"{sign!r} is another currency's (the game's is '$')")
+    with pytest.raises(SpecError) as loader:
+        load_spec(path)
+    with pytest.raises(UnusableInput) as audit:
+        read_spec(path)
+    assert str(loader.value) == str(audit.value) == line
