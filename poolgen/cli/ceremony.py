@@ -219,7 +219,8 @@ def commit(
         contribution = Path(_ask("Where should your secret contribution be saved? Keep it private until "
                                  "you reveal it", "--contribution", yes, default=f"{name}.contribution"))
     value = os.urandom(32)
-    closed = ceremony.commit(name, private, value)  # refuses before anything is written
+    rehearsal_only(ceremony)
+    closed = ceremony.commit(name, private, value, now())  # refuses before anything is written
     refuse_unused_contribution(contribution, ceremony, name)
     _confirm(f"Save a new secret contribution for {name} in {contribution} and record its commitment?", yes)
     with deferred():  # the contribution and its recorded commitment are kept together or not at all

@@ -48,10 +48,13 @@ def utc_text(moment: datetime) -> str:
 
 
 def parse_time(text: str, where: str) -> datetime:
-    try:
-        return datetime.strptime(text, TIME).replace(tzinfo=UTC)
+    """A UTC time written YYYY-MM-DDTHH:MM:SSZ, every digit (audit compares times as text)."""
+    try:  # strptime alone also reads `2023-8-23T5:0:0Z`
+        if datetime.strptime(text, TIME).strftime(TIME) == text:
+            return datetime.strptime(text, TIME).replace(tzinfo=UTC)
     except (TypeError, ValueError):
-        raise CeremonyError(f"{where}: a UTC time is written YYYY-MM-DDTHH:MM:SSZ, not {text!r}") from None
+        pass
+    raise CeremonyError(f"{where}: a UTC time is written YYYY-MM-DDTHH:MM:SSZ, not {text!r}")
 
 
 def raw_key(key: Ed25519PublicKey) -> str:
@@ -188,13 +191,16 @@ class Ceremony:
 
     # ---- steps ---------------------------------------------------------------------------------
 
-    def commit(self, name: str, key: Ed25519PrivateKey, value: bytes) -> bool:
-        """Record `name`'s signed commitment to `value`; True if that was the last one."""
+    def commit(self, name: str, key: Ed25519PrivateKey, value: bytes, now: datetime) -> bool:
+        """Record `name`'s signed commitment to `value`, before reveals close; True if it was the last."""
         self.check_open()
         i = self.index(name)
         self.check_key(name, key)
         if self.commitments[i] is not None:
             raise self.refuse(f"party {name!r} has already committed; a commitment is never replaced")
+        if now >= self.reveals_close:  # every reveal waits for it, and none is taken after the close
+            raise self.refuse(f"reveals closed at {utc_text(self.reveals_close)}; a commitment now could "
+                              "never be revealed in time (abort the ceremony)")
         c = tx.commitment(self.transcript_sha256, name, value)
         signature = key.sign(tx.commit_message(self.transcript_sha256, name, c)).hex()
         self.commitments[i] = {"name": name, "commitment": c, "signature": signature}

@@ -186,7 +186,7 @@ def test_every_implementation_derives_the_same_seed_and_a_changed_reveal_is_caug
                      datetime(2023, 8, 22, tzinfo=UTC))
     values = [data.draw(st.binary(min_size=32, max_size=32)) for _ in names]
     for name, k, v in zip(names, keys, values, strict=True):
-        c.commit(name, k, v)
+        c.commit(name, k, v, datetime(2023, 8, 23, 14, tzinfo=UTC))
     for name, k, v in zip(names, keys, values, strict=True):
         c.reveal(name, k, v, datetime(2023, 8, 23, 14, tzinfo=UTC))
     real = rounds()[ROUND]

@@ -80,11 +80,11 @@ def _crafted(sealed_run, parties, close: str = CLOSE, size: int = 32) -> tuple[M
          "beacon": {**t["beacon"], "reveals_close": close}}
     c = Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))
     values = [bytes([i + 1]) * size for i in range(len(parties))]
+    before = datetime.strptime(close, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC) - timedelta(minutes=20)
     for (name, k), v in zip(parties, values, strict=True):
-        c.commit(name, k, v)
+        c.commit(name, k, v, before)
     for (name, k), v in zip(parties, values, strict=True):
-        c.reveal(name, k, v, datetime.strptime(close, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-                 - timedelta(minutes=20))
+        c.reveal(name, k, v, before)
     real = rounds()[ROUND]
     c.seal(Round(ROUND, real["signature"], real["randomness"]))
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())

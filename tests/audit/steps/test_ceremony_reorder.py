@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -323,7 +324,7 @@ def test_a_transcript_following_its_own_run_id_is_refused_in_step_5(sealed_run):
     t["parties"] = [{"name": n, "public_key": raw_key(k.public_key())} for n, k in keys]
     c = Ceremony(t, tx.transcript_hash(t), [None, None], [None, None])
     for i, (n, k) in enumerate(keys):
-        c.commit(n, k, bytes([i + 1]) * 32)
+        c.commit(n, k, bytes([i + 1]) * 32, datetime(2023, 8, 23, 14, tzinfo=UTC))
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
     manifest.doc["ceremony"] = {**manifest.doc["ceremony"], "transcript": t,
                                 "transcript_sha256": c.transcript_sha256, "commitments": c.commitments,

@@ -282,7 +282,7 @@ def test_a_ceremony_known_answer():
     c = new_ceremony("ks-2026", binding, parties, QUICKNET.hash, ROUND, close,
                      datetime(2023, 8, 23, 14, tzinfo=UTC))
     for i, name in enumerate(("vendor", "lottery")):
-        c.commit(name, keys[i], bytes([i + 1]) * 32)
+        c.commit(name, keys[i], bytes([i + 1]) * 32, datetime(2023, 8, 23, 14, tzinfo=UTC))
     for i, name in enumerate(("vendor", "lottery")):
         c.reveal(name, keys[i], bytes([i + 1]) * 32, datetime(2023, 8, 23, 14, 30, tzinfo=UTC))
     real = rounds()[ROUND]
