@@ -157,6 +157,10 @@ def _revealed_before_the_close(path: Path, t: dict[str, Any], th: str, doc: dict
     return True
 
 
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]],
                   earlier: list[Earlier] | None = None, key: Ed25519PublicKey | None = None,
                   manifest_data: bytes | None = None) -> str:
@@ -208,6 +212,12 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
             if doc.get("abort") is not None or doc["commitments"] != mine:
                 raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
                                         f"ceremony {t['id']} are not the manifest's (or it was aborted)")
+            late = [field for field in ("round", "seed_commitment", "run") if doc.get(field) is not None]
+            if late:  # set by seal and generate: written once the seed was known, not before any reveal
+                raise VerificationError(Step.FIGURES, f"bundle {path.name}: this run's ceremony {t['id']} "
+                                        f"published with its {_and(late)}, set once every party had revealed "
+                                        "and the round was out: it does not show the commitments published "
+                                        "before any reveal (give the bundle published before the reveals)")
             told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
             own = True
             continue

@@ -140,6 +140,13 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
             if doc["commitments"] != entry["commitments"] or doc["abort"] is not None:
                 raise Refused(f"bundle {name}: the commitments published for ceremony {cid} are not the "
                               "manifest's (or it was aborted)")
+            late = [f for f in ("round", "seed_commitment", "run") if doc[f] is not None]
+            if late:
+                fields = late[0] if len(late) == 1 else ", ".join(late[:-1]) + " and " + late[-1]
+                raise Refused(f"bundle {name}: this run's ceremony {cid} published with its {fields}, set "
+                              "once every party had revealed and the round was out: it does not show the "
+                              "commitments published before any reveal (give the bundle published before "
+                              "the reveals)")
             seen_own = True
             lines.append(f"{name}: this run's ceremony {cid}, the manifest's commitments")
             continue

@@ -132,7 +132,9 @@ def test_step_5_holds_the_run_to_the_spec_its_ceremony_bound(sealed_run, tmp_pat
         f"the run is the one ceremony c1 bound before anyone committed: spec {bound[:16]}..., code "
         f"{code_entry()['sha256'][:16]}..., game wild_side, pools p1, run r; 3 commitments signed by their "
         "listed keys, which no auditor vouched for (--party-key: the parties could all be one insider's "
-        "keys); quicknet round 1000 verifies",
+        "keys); quicknet round 1000 verifies; round 1000 was published at 2023-08-23T15:59:24Z, before any "
+        "poolgen wrote a v4 transcript (2026-12-05T00:00:00Z): a rehearsal, begun once its round was out, "
+        "its seed known to its parties before they committed, never a real run's",
         "no ceremony bundle given (--ceremony-bundle): another ceremony for this run's pools, a second seed "
         "the operator could have used instead, is not looked for"]
     # before the game closes, with no ceremony file: the parties' keys the auditor brings, in step 5
