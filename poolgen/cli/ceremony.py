@@ -265,6 +265,9 @@ def publish_cmd(
     if (waiting := ceremony.waiting_to_commit()) and ceremony.abort is None:
         say(f"ceremony {ceremony.id}: this bundle lacks the commitments of {', '.join(waiting)}; "
             "publish one to a new file once they are all in: verify's step 5 needs it (docs/ceremony.md)")
+    elif ceremony.sealed is not None and ceremony.abort is None:
+        say(f"ceremony {ceremony.id}: this bundle holds its round and seed commitment (sealed): verify's "
+            "step 5 takes as the run's own only the bundle published before any reveal (docs/ceremony.md)")
 
 
 @app.command("reveal")
@@ -388,9 +391,8 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     for f in t.get("follows", []):  # what each party checks was published and sold before it commits
         echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
                    f"{f['transcript_sha256']}")
-    due = utc_text(c.chain.round_time(c.round_number))
-    echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
-               f"{utc_text(c.reveals_close)}")
+    echo(f"  beacon: {c.chain.name} round {c.round_number} (due "
+         f"{utc_text(c.chain.round_time(c.round_number))}); reveals close {utc_text(c.reveals_close)}")
     for name, cm, rv in zip(c.names, c.commitments, c.reveals, strict=True):
         echo(f"  {name}: {'commitment ' + cm['commitment'] if cm else 'not committed'}; "
                    f"{'revealed at ' + rv['revealed_at'] if rv else 'not revealed'}")
