@@ -139,8 +139,9 @@ def new(
     """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys, name the round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
     from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
-    from poolgen.seeds.ceremony import Binding, CeremonyError, new_ceremony, parse_time, utc_text  # lazy
+    from poolgen.seeds.ceremony import Binding, CeremonyError, parse_time, utc_text  # lazy: start-up time
     from poolgen.seeds.ceremony_file import create_file, followed  # lazy: start-up time
+    from poolgen.seeds.rules import new_ceremony  # lazy: start-up time
 
     game = load_spec(spec)
     ids = pool or [p.id for p in game.pools]
@@ -258,8 +259,7 @@ def publish_cmd(
 
     ceremony = load(file, ending=True)  # no step toward a seed: an abort must reach the record
     publish(out, ceremony, file, force)
-    _said(as_json, [f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 "
-                    f"{ceremony.transcript_sha256}"],
+    _said(as_json, [f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 {ceremony.transcript_sha256}"],
           {"bundle": str(out), "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
            "sha256": hashlib.sha256(out.read_bytes()).hexdigest()})
     if (waiting := ceremony.waiting_to_commit()) and ceremony.abort is None:

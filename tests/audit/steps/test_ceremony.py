@@ -29,7 +29,8 @@ from poolgen.run.reproduce import regenerate
 from poolgen.run.signing import new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import QUICKNET, Round
-from poolgen.seeds.ceremony import Binding, key_fingerprint, new_ceremony
+from poolgen.seeds.ceremony import Binding, key_fingerprint
+from poolgen.seeds.rules import new_ceremony
 from tests.support import spec_path
 from tests.support.ceremony import PARTIES, ROUND, rounds, seal
 from tests.support.ceremony import commit as _commit

@@ -19,8 +19,9 @@ from poolgen.run.provenance import code_entry
 from poolgen.run.signing import new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import QUICKNET, Round
-from poolgen.seeds.ceremony import Binding, CeremonyError, key_fingerprint, new_ceremony, raw_key
+from poolgen.seeds.ceremony import Binding, CeremonyError, key_fingerprint, raw_key
 from poolgen.seeds.ceremony_file import load
+from poolgen.seeds.rules import new_ceremony
 from poolgen.seeds.seed import commitment as seed_commitment
 from tests.support import spec_path
 from tests.support.ceremony import (
