@@ -1,8 +1,9 @@
 """A bound, signed commit-reveal seed ceremony closed by a public beacon round (docs/ceremony.md).
 
-`new` binds what the seed is for (spec and code SHA-256, game, pools, run id, earlier orders a reorder
-follows), the parties' Ed25519 public keys and a drand round due 600 s or more after reveals close;
-that transcript's hash is in every commitment. Each party commits and reveals under its own key; the
+`new` (poolgen/seeds/rules.py, with the rules every transcript keeps) binds what the seed is for (spec
+and code SHA-256, game, pools, run id, earlier orders a reorder follows), the parties' Ed25519 public
+keys and a drand round due 600 s or more after reveals close; that transcript's hash is in every
+commitment. Each party commits and reveals under its own key; the
 seed is derived from the closed commitments, every reveal and the round's randomness, so before the
 round nobody, not even the last party to reveal, can compute it. Secrets (contributions, the seed) are
 never printed. audit/steps/ceremony.py checks the same again without poolgen.
