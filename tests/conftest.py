@@ -104,12 +104,15 @@ def runs(tmp_path_factory) -> dict:
 
 @pytest.fixture(scope="session")
 def sealed_run(tmp_path_factory):
-    """A three-party ceremony run through the command line, and a signed run generated from it: the
+    """A three-party ceremony run through the command line (its bundle published before the reveals,
+    `bundle`), and a signed run generated from it: the
     ceremony (tests/poolgen/seeds/test_ceremony.py) and audit's step 7 of it
     (tests/audit/steps/test_ceremony.py). Tests copy what they change."""
     tmp = tmp_path_factory.mktemp("ceremony")
     file = _new(tmp)
     commitments = {p: _commit(file, p) for p in PARTIES}
+    bundle = tmp / "c1.public.json"  # published before any reveal, as verify's step 5 takes it
+    ok("ceremony", "publish", str(file), "--out", str(bundle))
     for p in PARTIES:
         assert _reveal(file, p).stdout == f"{p}: revealed; it matches its commitment\n"
     sealed = _seal(file)
@@ -118,5 +121,5 @@ def sealed_run(tmp_path_factory):
     generated = ok("generate", str(spec_path("wild_side")), "--out", str(tmp / "runs"), "--pool", "p1",
                    "--workers", "1", "--key", str(keys.private), "--ceremony", str(file))
     return SimpleNamespace(tmp=tmp, file=file, commitments=commitments, sealed=sealed.stdout.splitlines(),
-                           keys=keys,
+                           keys=keys, bundle=bundle,
                            run=tmp / "runs" / "r", generated=generated)

@@ -11,6 +11,7 @@ The pairing and the hash-to-curve are py_ecc's.
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 from functools import cache
 from typing import Any, cast
 
@@ -23,6 +24,21 @@ DST = b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_"
 
 
 LAST_TIME = 253402300799  # 9999-12-31T23:59:59Z, the last time a ceremony's rounds can be dated
+# 2026-12-05T00:00:00Z: no poolgen wrote a v4 transcript (one that binds the printed game) before then
+V4_SINCE = 1796428800
+
+
+def rehearsal(t: dict[str, Any]) -> str:
+    """What step 5 adds to its pass line for a v4 transcript naming a round published before any poolgen
+    wrote v4: the ceremony began once its round was out (a rehearsal, POOLGEN_TEST_NOW), so its parties
+    knew the round before they committed; "" otherwise (docs/ceremony.md, "When a bundle was published")."""
+    due = round_time(t["beacon"]["round"])
+    if "printed" not in t or due >= V4_SINCE:
+        return ""
+    at = datetime.fromtimestamp(due, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return (f"; round {t['beacon']['round']} was published at {at}, before any poolgen wrote a v4 "
+            "transcript (2026-12-05T00:00:00Z): a rehearsal, begun once its round was out, its seed known to "
+            "its parties before they committed, never a real run's")
 
 
 def round_time(round_number: int) -> int:

@@ -18,12 +18,11 @@
                 "poolgen/ceremony/commit/v2" || transcript || lp(name) || commitment and
                 "poolgen/ceremony/reveal/v2" || commitments || lp(name) || lp(value) || lp(revealed_at)
 
-`check_bound` (step 5, whenever the manifest records a ceremony): the run is the one its transcript
-binds. `ceremony_seed` (step 7, given the ceremony file with every reveal): the file is the manifest's
-ceremony and records no abort, every signature is by the listed key (and the auditor's, if given),
-every reveal matches and came before reveals closed, the drand round is the named one and its
-signature verifies; then the seed derived from it all (audit/steps/reproduction.py compares it with
-the seed commitment).
+`check_bound` (step 5, whenever the manifest records a ceremony): the run is the one its transcript binds.
+`ceremony_seed` (step 7, given the ceremony file with every reveal): the file is the manifest's ceremony
+and records no abort, every signature is by the listed key (and the auditor's, if given), every reveal
+matches and came before reveals closed, the drand round is the named one and its signature verifies;
+then the seed derived from it all (audit/steps/reproduction.py compares it with the seed commitment).
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.checklist import Step
 from audit.errors import UnusableInput, VerificationError
-from audit.read.beacon import LAST_TIME, QUICKNET_HASH, round_time, verifies
+from audit.read.beacon import LAST_TIME, QUICKNET_HASH, rehearsal, round_time, verifies
 from audit.read.ceremony import ceremony_problem
 from audit.read.limits import parse_json, read_input
 from audit.read.manifest import Manifest
@@ -253,7 +252,7 @@ def check_bound(manifest: Manifest, spec_sha256: str | None = None,
     return (f"the run is the one ceremony {t['id']} bound before anyone committed: spec "
             f"{t['spec_sha256'][:16]}..., code {t['code_sha256'][:16]}..., game {t['game']}, pools "
             f"{', '.join(t['pools'])}, run {t['run_id']}; {len(commitments)} commitments signed by {whose}; "
-            f"quicknet round {t['beacon']['round']} verifies" + "".join(
+            f"quicknet round {t['beacon']['round']} verifies" + rehearsal(t) + "".join(
                 f"; it follows run {f['run_id']} (manifest {f['manifest_sha256'][:16]}..., ceremony "
                 f"transcript {f['transcript_sha256'][:16]}...)" for f in t.get("follows", [])))
 

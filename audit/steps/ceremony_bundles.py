@@ -131,7 +131,9 @@ def _earlier_order(path: Path, t: dict[str, Any], th: str, named: dict[str, str]
 def _revealed_before_the_close(path: Path, t: dict[str, Any], th: str, doc: dict[str, Any]) -> bool:
     """Whether an aborted ceremony's file (published with its reveals) shows every party's reveal, each
     signed by its listed key over the closed commitments, matching its commitment and made before reveals
-    closed: then the abort came once the seed was fixed, when poolgen refuses one."""
+    closed: then the abort came once the seed was fixed, when poolgen refuses one. A reveal not signed by
+    its party's key is refused; one that does not open its commitment (its party's own doing) is as
+    missing."""
     reveals, commitments = doc.get("reveals"), doc["commitments"]
     if not isinstance(reveals, list) or None in reveals or None in commitments:
         return False
@@ -140,6 +142,7 @@ def _revealed_before_the_close(path: Path, t: dict[str, Any], th: str, doc: dict
         return False  # a reveal at or after the close: the others' abort is the rule (docs/ceremony.md)
     closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
         lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in commitments)).digest()
+    opened = True
     for p, c, r in zip(t["parties"], commitments, reveals, strict=True):
         name, value = p["name"], bytes.fromhex(r["value"])
         if c["name"] != name or r["name"] != name:
@@ -152,9 +155,12 @@ def _revealed_before_the_close(path: Path, t: dict[str, Any], th: str, doc: dict
             raise VerificationError(Step.FIGURES, f"bundle {path.name}: {error.reason}") from None
         if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + lp(name.encode())
                           + lp(value)).hexdigest() != c["commitment"]:
-            raise VerificationError(Step.FIGURES, f"bundle {path.name}: the reveal of {shown(name)} does not "
-                                    "match its commitment")
-    return True
+            opened = False  # its party signed a reveal that cannot enter the seed: poolgen aborts then
+    return opened
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]],
@@ -208,6 +214,12 @@ def check_bundles(manifest: Manifest, bundles: list[tuple[Path, dict[str, Any]]]
             if doc.get("abort") is not None or doc["commitments"] != mine:
                 raise VerificationError(Step.FIGURES, f"bundle {path.name}: the commitments published for "
                                         f"ceremony {t['id']} are not the manifest's (or it was aborted)")
+            late = [field for field in ("round", "seed_commitment", "run") if doc.get(field) is not None]
+            if late:  # set by seal and generate: written once the seed was known, not before any reveal
+                raise VerificationError(Step.FIGURES, f"bundle {path.name}: this run's ceremony {t['id']} "
+                                        f"published with its {_and(late)}, set once every party had revealed "
+                                        "and the round was out: it does not show the commitments published "
+                                        "before any reveal (give the bundle published before the reveals)")
             told.append(f"{path.name}: this run's ceremony {t['id']}, the manifest's commitments")
             own = True
             continue

@@ -139,8 +139,9 @@ def new(
     """Bind the game (spec, code, pools, run, earlier orders), list the parties' keys, name the round."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
     from poolgen.run.signing import fingerprint, load_public_key  # lazy: start-up time
-    from poolgen.seeds.ceremony import Binding, CeremonyError, new_ceremony, parse_time, utc_text  # lazy
+    from poolgen.seeds.ceremony import Binding, CeremonyError, parse_time, utc_text  # lazy: start-up time
     from poolgen.seeds.ceremony_file import create_file, followed  # lazy: start-up time
+    from poolgen.seeds.rules import new_ceremony  # lazy: start-up time
 
     game = load_spec(spec)
     ids = pool or [p.id for p in game.pools]
@@ -219,7 +220,8 @@ def commit(
         contribution = Path(_ask("Where should your secret contribution be saved? Keep it private until "
                                  "you reveal it", "--contribution", yes, default=f"{name}.contribution"))
     value = os.urandom(32)
-    closed = ceremony.commit(name, private, value)  # refuses before anything is written
+    rehearsal_only(ceremony)
+    closed = ceremony.commit(name, private, value, now())  # refuses before anything is written
     refuse_unused_contribution(contribution, ceremony, name)
     _confirm(f"Save a new secret contribution for {name} in {contribution} and record its commitment?", yes)
     with deferred():  # the contribution and its recorded commitment are kept together or not at all
@@ -257,13 +259,15 @@ def publish_cmd(
 
     ceremony = load(file, ending=True)  # no step toward a seed: an abort must reach the record
     publish(out, ceremony, file, force)
-    _said(as_json, [f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 "
-                    f"{ceremony.transcript_sha256}"],
+    _said(as_json, [f"wrote {out}: ceremony {ceremony.id}, transcript SHA-256 {ceremony.transcript_sha256}"],
           {"bundle": str(out), "ceremony": ceremony.id, "transcript_sha256": ceremony.transcript_sha256,
            "sha256": hashlib.sha256(out.read_bytes()).hexdigest()})
     if (waiting := ceremony.waiting_to_commit()) and ceremony.abort is None:
         say(f"ceremony {ceremony.id}: this bundle lacks the commitments of {', '.join(waiting)}; "
             "publish one to a new file once they are all in: verify's step 5 needs it (docs/ceremony.md)")
+    elif ceremony.sealed is not None and ceremony.abort is None:
+        say(f"ceremony {ceremony.id}: this bundle holds its round and seed commitment (sealed): verify's "
+            "step 5 takes as the run's own only the bundle published before any reveal (docs/ceremony.md)")
 
 
 @app.command("reveal")
@@ -387,9 +391,8 @@ def status(file: File, as_json: Annotated[bool, typer.Option("--json", help="Pri
     for f in t.get("follows", []):  # what each party checks was published and sold before it commits
         echo(f"  follows run {f['run_id']}: manifest {f['manifest_sha256']}, ceremony transcript "
                    f"{f['transcript_sha256']}")
-    due = utc_text(c.chain.round_time(c.round_number))
-    echo(f"  beacon: {c.chain.name} round {c.round_number} (due {due}); reveals close "
-               f"{utc_text(c.reveals_close)}")
+    echo(f"  beacon: {c.chain.name} round {c.round_number} (due "
+         f"{utc_text(c.chain.round_time(c.round_number))}); reveals close {utc_text(c.reveals_close)}")
     for name, cm, rv in zip(c.names, c.commitments, c.reveals, strict=True):
         echo(f"  {name}: {'commitment ' + cm['commitment'] if cm else 'not committed'}; "
                    f"{'revealed at ' + rv['revealed_at'] if rv else 'not revealed'}")

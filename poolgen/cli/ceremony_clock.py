@@ -1,4 +1,4 @@
-"""The clock of `poolgen ceremony new` and `reveal` (docs/ceremony.md): the computer's own, which
+"""The clock of `poolgen ceremony new`, `commit` and `reveal` (docs/ceremony.md): the computer's own, which
 POOLGEN_TEST_NOW (a UTC time) replaces for tests and rehearsals with rounds already published only."""
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ def now() -> datetime:
 
 
 def rehearsal_only(ceremony: Ceremony) -> None:
-    """POOLGEN_TEST_NOW sets the clock `new` and `reveal` judge by, for tests and rehearsals with rounds
-    already published; never for a ceremony whose round this computer's own clock has not yet seen come
+    """POOLGEN_TEST_NOW sets the clock `new`, `commit` and `reveal` judge by, for tests and rehearsals with
+    rounds already published; never for a ceremony whose round this computer's own clock has not yet seen come
     out (a real one), where it would let whoever sets it reveal late with an earlier time signed."""
     from poolgen.seeds.ceremony import utc_text  # lazy: start-up time
 

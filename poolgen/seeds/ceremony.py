@@ -1,13 +1,12 @@
 """A bound, signed commit-reveal seed ceremony closed by a public beacon round (docs/ceremony.md).
 
-`new` binds what the seed is for (spec and code SHA-256, game, pools, run id, earlier orders a reorder
-follows), the parties' Ed25519 public keys and a drand round due 600 s or more after reveals close;
-that transcript's hash is in every commitment.
-Each party commits and reveals under its own key; the seed is derived from the closed commitments,
-every reveal and the round's randomness, so before the round nobody, not even the last party to
-reveal, can compute it. The ceremony file (one canonical JSON document, mode 0600) is rewritten whole
-at each step. Secrets (contributions, the seed) are never printed. audit/steps/ceremony.py checks the
-same again without poolgen.
+`new` (poolgen/seeds/rules.py, with the rules every transcript keeps) binds what the seed is for (spec
+and code SHA-256, game, pools, run id, earlier orders a reorder follows), the parties' Ed25519 public
+keys and a drand round due 600 s or more after reveals close; that transcript's hash is in every
+commitment. Each party commits and reveals under its own key; the
+seed is derived from the closed commitments, every reveal and the round's randomness, so before the
+round nobody, not even the last party to reveal, can compute it. Secrets (contributions, the seed) are
+never printed. audit/steps/ceremony.py checks the same again without poolgen.
 """
 
 from __future__ import annotations
@@ -48,10 +47,13 @@ def utc_text(moment: datetime) -> str:
 
 
 def parse_time(text: str, where: str) -> datetime:
-    try:
-        return datetime.strptime(text, TIME).replace(tzinfo=UTC)
+    """A UTC time written YYYY-MM-DDTHH:MM:SSZ, every digit (audit compares times as text)."""
+    try:  # strptime alone also reads `2023-8-23T5:0:0Z`
+        if datetime.strptime(text, TIME).strftime(TIME) == text:
+            return datetime.strptime(text, TIME).replace(tzinfo=UTC)
     except (TypeError, ValueError):
-        raise CeremonyError(f"{where}: a UTC time is written YYYY-MM-DDTHH:MM:SSZ, not {text!r}") from None
+        pass
+    raise CeremonyError(f"{where}: a UTC time is written YYYY-MM-DDTHH:MM:SSZ, not {text!r}")
 
 
 def raw_key(key: Ed25519PublicKey) -> str:
@@ -188,13 +190,16 @@ class Ceremony:
 
     # ---- steps ---------------------------------------------------------------------------------
 
-    def commit(self, name: str, key: Ed25519PrivateKey, value: bytes) -> bool:
-        """Record `name`'s signed commitment to `value`; True if that was the last one."""
+    def commit(self, name: str, key: Ed25519PrivateKey, value: bytes, now: datetime) -> bool:
+        """Record `name`'s signed commitment to `value`, before reveals close; True if it was the last."""
         self.check_open()
         i = self.index(name)
         self.check_key(name, key)
         if self.commitments[i] is not None:
             raise self.refuse(f"party {name!r} has already committed; a commitment is never replaced")
+        if now >= self.reveals_close:  # every reveal waits for it, and none is taken after the close
+            raise self.refuse(f"reveals closed at {utc_text(self.reveals_close)}; a commitment now could "
+                              "never be revealed in time (abort the ceremony)")
         c = tx.commitment(self.transcript_sha256, name, value)
         signature = key.sign(tx.commit_message(self.transcript_sha256, name, c)).hex()
         self.commitments[i] = {"name": name, "commitment": c, "signature": signature}
@@ -217,12 +222,30 @@ class Ceremony:
         signature = key.sign(tx.reveal_message(closed, name, value, when)).hex()
         self.reveals[i] = {"name": name, "value": value.hex(), "revealed_at": when, "signature": signature}
 
+    def unusable(self, i: int) -> str | None:
+        """Why party i's reveal cannot enter the seed (None: it can): it is missing, was signed at or after
+        the close, or does not open its commitment (a party's own code can sign such a reveal)."""
+        name, r, c = self.names[i], self.reveals[i], self.commitments[i]
+        if r is None:
+            return f"no reveal from party {name!r}; every party reveals before the seed is sealed"
+        if parse_time(r["revealed_at"], f"ceremony {self.id}") >= self.reveals_close:
+            return (f"party {name!r} revealed at {r['revealed_at']}, after reveals closed at "
+                    f"{utc_text(self.reveals_close)}")
+        value = bytes.fromhex(r["value"])
+        if c is None or c["commitment"] != tx.commitment(self.transcript_sha256, name, value):
+            return f"party {name!r}: the revealed contribution does not match its commitment"
+        return None
+
     def abort_by(self, name: str, key: Ed25519PrivateKey, reason: str) -> None:
         self.check_open()
         self.check_key(name, key)
         if self.sealed is not None:
             raise self.refuse("is sealed; a sealed ceremony is not aborted")
-        if not self.waiting_to_reveal():  # only a missing reveal makes an abort blind
+        try:  # only a reveal missing, or one that cannot enter the seed, makes an abort blind
+            blind = any(self.unusable(i) for i in range(len(self.names)))
+        except CeremonyError:  # a revealed_at no poolgen writes, signed by a party's own code
+            blind = True
+        if not blind:
             raise self.refuse(f"every party has revealed: round {self.round_number} fixes the seed and "
                               "nobody can stop it; an abort now could follow a look at the seed (seal it)")
         # isprintable first: a lone surrogate (a byte that is not UTF-8, as the shell passes it) is not
@@ -237,17 +260,10 @@ class Ceremony:
         """The seed from every reveal and the named round, after checking each of them again."""
         self.check_open()
         closed = self.closed()
-        for name, r in zip(self.names, self.reveals, strict=True):
-            if r is None:
-                raise self.refuse(f"no reveal from party {name!r}; every party reveals before the seed is "
-                                  "sealed")
-            if parse_time(r["revealed_at"], f"ceremony {self.id}") >= self.reveals_close:
-                raise self.refuse(f"party {name!r} revealed at {r['revealed_at']}, after reveals closed at "
-                                  f"{utc_text(self.reveals_close)}")
+        for i in range(len(self.names)):
+            if (why := self.unusable(i)) is not None:
+                raise self.refuse(why)
         values = [(r["name"], bytes.fromhex(r["value"])) for r in self.reveals if r is not None]
-        for (name, value), c in zip(values, self.commitments, strict=True):
-            if c is None or tx.commitment(self.transcript_sha256, name, value) != c["commitment"]:
-                raise self.refuse(f"party {name!r}: the revealed contribution does not match its commitment")
         if beacon.round != self.round_number:
             raise self.refuse(f"round {beacon.round} is not the ceremony's round {self.round_number}")
         return tx.seed(closed, values, beacon.round, beacon.randomness)
@@ -320,75 +336,3 @@ def printed_text(printed: tuple[int | None, str] | None) -> str:
     if printed is None:
         return "none"
     return ("" if printed[0] is None else f"game {printed[0]} of ") + printed[1]
-
-
-def check_rules(t: dict[str, Any], *, gap: bool = True) -> None:
-    """What every transcript keeps, checked at `new` and again whenever a ceremony file is loaded (an
-    operator can write one by hand and hash it): names and keys, 2 to 16 parties, each named once
-    with its own key, a pinned chain, and a round published 600 s or more after reveals close. `gap`
-    False: the round only after the close, as before the 600 s rule (for abort and publish)."""
-    where = f"ceremony {t['id']}"
-    names = [p["name"] for p in t["parties"]]
-    for name in names:
-        if not NAME.match(name):
-            raise CeremonyError(f"{where}: party name {name!r}: use letters, digits, '.', '_' and '-' only, "
-                                "starting with a letter or digit (at most 64)")
-        if names.count(name) > 1:
-            raise CeremonyError(f"{where}: party {name!r} is named twice")
-    if not MIN_SECRET <= len(names) <= MAX_PARTIES:
-        raise CeremonyError(f"{where}: needs at least {MIN_SECRET} secret parties besides the beacon "
-                            f"(at most {MAX_PARTIES})")
-    keys = [p["public_key"] for p in t["parties"]]
-    for i, k in enumerate(keys):
-        if keys.index(k) != i:
-            raise CeremonyError(f"{where}: parties {names[keys.index(k)]!r} and {names[i]!r} have the same "
-                                "key; each party has its own")
-    beacon = t["beacon"]
-    c = chain(beacon["chain"], where)
-    if not 1 <= beacon["round"] < 2**63:
-        raise CeremonyError(f"{where}: beacon round {beacon['round']}: a positive integer")
-    if beacon["round"] > c.last_round():
-        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published after "
-                            "9999-12-31T23:59:59Z, the last time a ceremony can name")
-    due, close = c.round_time(beacon["round"]), parse_time(beacon["reveals_close"], where)
-    if due <= close:
-        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
-                            f"not after reveals close ({utc_text(close)})")
-    seconds = int((due - close).total_seconds())
-    if gap and seconds < MIN_GAP:  # a reveal arriving after the round, signed before the close, must be seen
-        raise CeremonyError(f"{where}: beacon round {beacon['round']} is published at {utc_text(due)}, "
-                            f"{seconds} s after reveals close ({utc_text(close)}), not the {MIN_GAP} s "
-                            "(10 minutes) a party needs to see a reveal arrive after the close")
-    follows = t.get("follows", [{}])  # absent, or 1 or more: `new` writes no empty list
-    if not follows:
-        raise CeremonyError(f"{where}: follows no earlier order; leave `follows` out")
-    for i, f in enumerate(t.get("follows", [])):
-        if f["run_id"] == t["run_id"]:
-            raise CeremonyError(f"{where}: follows run {f['run_id']}, its own run id; a reorder is a new run "
-                                "(--run-id)")
-        if any(f["manifest_sha256"] == g["manifest_sha256"] for g in t["follows"][:i]):
-            raise CeremonyError(f"{where}: follows run {f['run_id']}'s manifest twice")
-
-
-def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed25519PublicKey]],
-                 chain_hash: str, round_number: int, reveals_close: datetime, now: datetime) -> Ceremony:
-    """A ceremony that binds `binding`, lists `parties` (name, public key) and names a beacon round."""
-    if not ID.match(ceremony_id):
-        raise CeremonyError(f"ceremony id {ceremony_id!r}: use letters, digits, '.', '_' and '-' only, "
-                            "starting with a letter or digit (at most 128)")
-    if reveals_close <= now:
-        raise CeremonyError(f"ceremony {ceremony_id}: reveals close at {utc_text(reveals_close)}, which is "
-                            f"not after now ({utc_text(now)})")
-    t = {"id": ceremony_id, "spec_sha256": binding.spec_sha256, "code_sha256": binding.code_sha256,
-         "game": binding.game, "pools": list(binding.pools), "run_id": binding.run_id,
-         "parties": [{"name": n, "public_key": raw_key(k)} for n, k in parties],
-         "beacon": {"chain": chain_hash, "round": round_number, "reveals_close": utc_text(reveals_close)}}
-    if binding.book_key_check is not None:
-        t["book_key_check"] = binding.book_key_check
-    if binding.follows:  # earlier orders this reorder follows (docs/ceremony.md)
-        t["follows"] = [dict(f) for f in binding.follows]
-    if binding.printed is not None:  # the printed game: the transcript hashes as v4
-        t["printed"] = {"number": binding.printed[0], "regulation": binding.printed[1]}
-    check_rules(t)
-    n = len(parties)
-    return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)

@@ -31,9 +31,9 @@ from poolgen.seeds.ceremony import (
     VALUE_BYTES,
     Ceremony,
     CeremonyError,
-    check_rules,
     parse_time,
 )
+from poolgen.seeds.rules import check_rules
 
 CONTRIBUTION = "poolgen-contribution/2"
 REVEALED = "poolgen-revealed/1"

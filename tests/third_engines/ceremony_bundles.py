@@ -81,7 +81,7 @@ def check_shape(name: str, doc: object) -> dict:
 
 def _all_revealed_in_time(name: str, t: dict, th: str, doc: dict) -> bool:
     """"Verifying": an aborted ceremony's file showing every party's reveal before the close, each signed
-    and matching its commitment."""
+    and matching its commitment (one signed by its party that does not match is as missing)."""
     reveals = doc.get("reveals")
     if reveals is None or None in reveals or None in doc["commitments"]:
         return False
@@ -89,6 +89,7 @@ def _all_revealed_in_time(name: str, t: dict, th: str, doc: dict) -> bool:
         return False
     closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
         lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in doc["commitments"])).digest()
+    opened = True
     for party, c, r in zip(t["parties"], doc["commitments"], reveals, strict=True):
         who = party["name"]
         if c["name"] != who or r["name"] != who:
@@ -99,8 +100,8 @@ def _all_revealed_in_time(name: str, t: dict, th: str, doc: dict) -> bool:
         if not signed(party["public_key"], r["signature"], message):
             raise Refused(f"bundle {name}: party '{who}': the reveal's signature is not by its listed key")
         if commitment(th, who, bytes.fromhex(r["value"])) != c["commitment"]:
-            raise Refused(f"bundle {name}: the reveal of {who} does not match its commitment")
-    return True
+            opened = False  # signed by its party, but no seed from it: poolgen aborts then
+    return opened
 
 
 def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list[Earlier] | None = None,
@@ -140,6 +141,13 @@ def check_bundles(manifest: dict, bundles: list[tuple[str, dict]], earlier: list
             if doc["commitments"] != entry["commitments"] or doc["abort"] is not None:
                 raise Refused(f"bundle {name}: the commitments published for ceremony {cid} are not the "
                               "manifest's (or it was aborted)")
+            late = [f for f in ("round", "seed_commitment", "run") if doc[f] is not None]
+            if late:
+                fields = late[0] if len(late) == 1 else ", ".join(late[:-1]) + " and " + late[-1]
+                raise Refused(f"bundle {name}: this run's ceremony {cid} published with its {fields}, set "
+                              "once every party had revealed and the round was out: it does not show the "
+                              "commitments published before any reveal (give the bundle published before "
+                              "the reveals)")
             seen_own = True
             lines.append(f"{name}: this run's ceremony {cid}, the manifest's commitments")
             continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -141,6 +142,12 @@ def _bundle(file: Path, out: Path) -> tuple[Path, dict]:
     return out, read_bundle(out)
 
 
+def _own(sealed_run, out: Path) -> tuple[Path, dict]:
+    """The sealed run's own bundle, as published before the reveals (a copy named `out`)."""
+    shutil.copyfile(sealed_run.bundle, out)
+    return out, read_bundle(out)
+
+
 def _other(tmp_path: Path, name: str, run_id: str, pools: tuple[str, ...], abort: bool = False):
     """Ceremony c1 again (other keys) for `pools` under `run_id`, every party committed, published."""
     folder = tmp_path / name
@@ -160,7 +167,7 @@ def _other(tmp_path: Path, name: str, run_id: str, pools: tuple[str, ...], abort
 
 def test_step_5_on_published_bundles_agrees_with_audit_word_for_word(sealed_run, tmp_path):
     m = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
-    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    mine = _own(sealed_run, tmp_path / "c1.json")
     twin = _other(tmp_path, "twin", "r", ("p1",))
     aside = _other(tmp_path, "aside", "r-b", ("p1", "p2"))
     dropped = _other(tmp_path, "dropped", "r", ("p1",), abort=True)
@@ -194,6 +201,8 @@ def test_step_5_on_published_bundles_agrees_with_audit_word_for_word(sealed_run,
         [mine, edited(elsewhere, "unhashed.json", lambda d: d["transcript"].update(run_id="r"))],
         [mine, edited(elsewhere, "game.json", other_game)],
         [edited(mine, "own-aborted.json", lambda d: d.update(abort=dropped[1]["abort"]))],
+        [_bundle(sealed_run.file, tmp_path / "sealed.json")],  # published after the seal and the run
+        [edited(mine, "late.json", lambda d: d.update(seed_commitment="ab" * 32))],
     ]
     for bundles in cases:
         audit_verdict = attempt(Step.FIGURES, check_bundles, m, bundles)
@@ -254,7 +263,7 @@ def test_a_twin_ceremony_under_a_renamed_game_id_is_refused_when_the_auditor_giv
         commit(folder / "c1.ceremony", p)
     twin = _bundle(folder / "c1.ceremony", tmp_path / "twin.json")
     assert twin[1]["transcript"]["game"] == "wild_side_b" and twin[1]["transcript"]["pools"] == ["p1"]
-    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    mine = _own(sealed_run, tmp_path / "c1.json")
     m = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
     why = ("bundle twin.json: ceremony c1 (under game id wild_side_b: this run's printed game, game 358 of "
            "K.A.R. 111-4-3762) also bound run r and was not aborted: its seed was one more to choose from "
@@ -287,7 +296,7 @@ def test_an_abort_signed_after_the_seed_was_sealed_is_refused(sealed_run, tmp_pa
     del doc["reveals"]
     rolled = tmp_path / "rolled.json"
     rolled.write_text(json.dumps(doc))
-    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    mine = _own(sealed_run, tmp_path / "c1.json")
     m = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
     why = ("bundle rolled.json: ceremony c1 was aborted by lottery after its seed was sealed (round 1000): "
            "poolgen aborts only while a reveal is missing, so this abort followed a look at the seed, one "

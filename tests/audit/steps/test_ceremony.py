@@ -29,7 +29,8 @@ from poolgen.run.reproduce import regenerate
 from poolgen.run.signing import new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import QUICKNET, Round
-from poolgen.seeds.ceremony import Binding, key_fingerprint, new_ceremony
+from poolgen.seeds.ceremony import Binding, key_fingerprint
+from poolgen.seeds.rules import new_ceremony
 from tests.support import spec_path
 from tests.support.ceremony import PARTIES, ROUND, rounds, seal
 from tests.support.ceremony import commit as _commit
@@ -132,7 +133,9 @@ def test_step_5_holds_the_run_to_the_spec_its_ceremony_bound(sealed_run, tmp_pat
         f"the run is the one ceremony c1 bound before anyone committed: spec {bound[:16]}..., code "
         f"{code_entry()['sha256'][:16]}..., game wild_side, pools p1, run r; 3 commitments signed by their "
         "listed keys, which no auditor vouched for (--party-key: the parties could all be one insider's "
-        "keys); quicknet round 1000 verifies",
+        "keys); quicknet round 1000 verifies; round 1000 was published at 2023-08-23T15:59:24Z, before any "
+        "poolgen wrote a v4 transcript (2026-12-05T00:00:00Z): a rehearsal, begun once its round was out, "
+        "its seed known to its parties before they committed, never a real run's",
         "no ceremony bundle given (--ceremony-bundle): another ceremony for this run's pools, a second seed "
         "the operator could have used instead, is not looked for"]
     # before the game closes, with no ceremony file: the parties' keys the auditor brings, in step 5
@@ -186,7 +189,7 @@ def test_every_implementation_derives_the_same_seed_and_a_changed_reveal_is_caug
                      datetime(2023, 8, 22, tzinfo=UTC))
     values = [data.draw(st.binary(min_size=32, max_size=32)) for _ in names]
     for name, k, v in zip(names, keys, values, strict=True):
-        c.commit(name, k, v)
+        c.commit(name, k, v, datetime(2023, 8, 23, 14, tzinfo=UTC))
     for name, k, v in zip(names, keys, values, strict=True):
         c.reveal(name, k, v, datetime(2023, 8, 23, 14, tzinfo=UTC))
     real = rounds()[ROUND]

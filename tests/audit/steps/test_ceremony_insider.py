@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -80,11 +81,11 @@ def _crafted(sealed_run, parties, close: str = CLOSE, size: int = 32) -> tuple[M
          "beacon": {**t["beacon"], "reveals_close": close}}
     c = Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))
     values = [bytes([i + 1]) * size for i in range(len(parties))]
+    before = datetime.strptime(close, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC) - timedelta(minutes=20)
     for (name, k), v in zip(parties, values, strict=True):
-        c.commit(name, k, v)
+        c.commit(name, k, v, before)
     for (name, k), v in zip(parties, values, strict=True):
-        c.reveal(name, k, v, datetime.strptime(close, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
-                 - timedelta(minutes=20))
+        c.reveal(name, k, v, before)
     real = rounds()[ROUND]
     c.seal(Round(ROUND, real["signature"], real["randomness"]))
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
@@ -133,12 +134,18 @@ def _bundle(file: Path, out: Path) -> tuple[Path, dict]:
     return out, read_bundle(out)
 
 
+def _own(sealed_run, out: Path) -> tuple[Path, dict]:
+    """The sealed run's own bundle, as published before the reveals (a copy named `out`)."""
+    shutil.copyfile(sealed_run.bundle, out)
+    return out, read_bundle(out)
+
+
 def test_published_bundles_show_the_runs_commitments_and_every_other_ceremony_aborted(sealed_run, tmp_path):
     # An insider runs two ceremonies for run r and seeds the run from the one it likes; or changes a
     # commitment of the run's own ceremony after its bundle was published. Given every bundle
     # published for the run, step 5 refuses both; an aborted other ceremony is shown, not refused.
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
-    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    mine = _own(sealed_run, tmp_path / "c1.json")
     assert attempt(Step.FIGURES, check_bundles, manifest, [mine]) == (
         "pass", "ceremony bundles: c1.json: this run's ceremony c1, the manifest's commitments")
     (tmp_path / "other").mkdir()
@@ -192,12 +199,32 @@ def _other(tmp_path: Path, name: str, run_id: str, pools: tuple[str, ...],
     return _bundle(folder / "c1.ceremony", tmp_path / f"{name}.json")
 
 
+def test_the_runs_own_bundle_written_after_the_seal_is_not_the_one_published_before_the_reveals(sealed_run,
+                                                                                                tmp_path):
+    # An insider runs ceremonies for run r in secret (its own parties' keys, or parties it misleads), waits
+    # for each round, keeps the seed it likes and only then runs `ceremony publish` on that one: a bundle
+    # holding the round, the seed commitment and the run, which `seal` and `generate` set once every party
+    # had revealed. Step 5 took it as the bundle "published before any reveal".
+    manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
+    late = _bundle(sealed_run.file, tmp_path / "c1.json")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [late]) == (
+        "fail", "bundle c1.json: this run's ceremony c1 published with its round, seed_commitment and run, "
+                "set once every party had revealed and the round was out: it does not show the commitments "
+                "published before any reveal (give the bundle published before the reveals)")
+    sealed = json.loads(late[0].read_bytes())
+    sealed["run"] = None  # published between the seal and generate
+    assert attempt(Step.FIGURES, check_bundles, manifest, [(late[0], sealed)])[1].startswith(
+        "bundle c1.json: this run's ceremony c1 published with its round and seed_commitment, set once")
+    assert attempt(Step.FIGURES, check_bundles, manifest, [_own(sealed_run, tmp_path / "own.json")]) == (
+        "pass", "ceremony bundles: own.json: this run's ceremony c1, the manifest's commitments")
+
+
 def test_a_second_ceremony_for_the_runs_pool_under_another_run_id_is_refused(sealed_run, tmp_path):
     # The operator runs two ceremonies for Wild Side's p1 side by side, naming runs r and r-b (a run id
     # is its free choice), and generates from the one whose seed it likes. Collected by game, the other
     # is refused though it names another run; a ceremony of the game's other pools (another run) is not.
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
-    mine = _bundle(sealed_run.file, tmp_path / "c1.json")
+    mine = _own(sealed_run, tmp_path / "c1.json")
     twin = _other(tmp_path, "twin", "r-b", ("p1",))
     assert attempt(Step.FIGURES, check_bundles, manifest, [mine, twin]) == (
         "fail", "bundle twin.json: ceremony c1 also bound pool p1 of this run (as run r-b) and was not "
@@ -285,7 +312,7 @@ def test_a_reveal_withheld_past_the_close_is_stopped_by_the_honest_partys_abort(
     # verifies (the sealed run). The lottery, honest, saw no reveal from the vendor at the close, aborted
     # its copy then and published it; given that bundle too, step 5 refuses the run.
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
-    mine = _bundle(sealed_run.file, tmp_path / "operator.json")
+    mine = _own(sealed_run, tmp_path / "operator.json")
     seen = json.loads(sealed_run.file.read_bytes())  # the lottery's copy: no vendor reveal, not sealed
     seen |= {"round": None, "seed_commitment": None, "run": None}
     seen["reveals"][0] = None

@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -71,7 +73,7 @@ def reorder(sealed_run, tmp_path_factory):
     for p in PARTIES:
         commit(file, p)
     ok("ceremony", "publish", str(file), "--out", str(tmp / "c2.json"))
-    ok("ceremony", "publish", str(sealed_run.file), "--out", str(tmp / "c1.json"))
+    shutil.copyfile(sealed_run.bundle, tmp / "c1.json")  # before its reveals
     for p in PARTIES:
         assert reveal(file, p, now=SECOND_BEFORE).exit_code == 0
     sealed = invoke("ceremony", "seal", str(file), "--round", str(round_file(tmp, SECOND_ROUND)), "--yes",
@@ -323,7 +325,7 @@ def test_a_transcript_following_its_own_run_id_is_refused_in_step_5(sealed_run):
     t["parties"] = [{"name": n, "public_key": raw_key(k.public_key())} for n, k in keys]
     c = Ceremony(t, tx.transcript_hash(t), [None, None], [None, None])
     for i, (n, k) in enumerate(keys):
-        c.commit(n, k, bytes([i + 1]) * 32)
+        c.commit(n, k, bytes([i + 1]) * 32, datetime(2023, 8, 23, 14, tzinfo=UTC))
     manifest = Manifest.parse((sealed_run.run / "manifest.json").read_bytes())
     manifest.doc["ceremony"] = {**manifest.doc["ceremony"], "transcript": t,
                                 "transcript_sha256": c.transcript_sha256, "commitments": c.commitments,

@@ -9,7 +9,9 @@ contract tells the parties to publish could not be given to verify."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.steps.ceremony_bundles import check_bundles, read_bundle
 from audit.verify import attempt
+from poolgen.files.write import canonical_bytes
 from tests.support.ceremony import PARTIES, commit, invoke, key, new_args, ok, reveal
 from tests.third_engines import ceremony as third
 from tests.third_engines.ceremony_bundles import check_bundles as third_bundles
@@ -57,7 +60,7 @@ def _both(sealed_run, tmp_path: Path, doc: dict) -> tuple[tuple[str, str], tuple
     """Step 5's verdict on the run's own bundle and `doc` (read as verify reads it); the third engine's."""
     own = tmp_path / "c1.json"
     if not own.exists():
-        ok("ceremony", "publish", str(sealed_run.file), "--out", str(own))
+        shutil.copyfile(sealed_run.bundle, own)  # published before the reveals
     rolled = tmp_path / "rolled.json"
     rolled.write_text(json.dumps(doc))
     data = (sealed_run.run / "manifest.json").read_bytes()
@@ -107,3 +110,40 @@ def test_a_file_with_reveals_and_no_abort_is_still_no_bundle(tmp_path):
         read_bundle(path)
     assert str(refused.value) == (f"{path}: not a ceremony bundle: the bundle holds a field the format does "
                                   "not have: 'reveals'")
+
+
+def _unusable_reveal(file: Path, party: str, value: bytes, at: str) -> None:
+    """`party` writes its own reveal into the shared file, signed by its key with its own code (poolgen's
+    reveal makes it only of its contribution, before the close)."""
+    doc = json.loads(file.read_bytes())
+    closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(doc["transcript_sha256"])
+                            + b"".join(third.lp(c["name"].encode()) + bytes.fromhex(c["commitment"])
+                                       for c in doc["commitments"])).digest()
+    private = load_pem_private_key(Path(key(file, party)).read_bytes(), None)
+    message = (b"poolgen/ceremony/reveal/v2" + closed + third.lp(party.encode()) + third.lp(value)
+               + third.lp(at.encode()))
+    i = PARTIES.index(party)
+    doc["reveals"][i] = {"name": party, "value": value.hex(), "revealed_at": at,
+                         "signature": private.sign(message).hex()}  # type: ignore[call-arg]
+    file.write_bytes(canonical_bytes(doc))
+
+
+@pytest.mark.parametrize(("value", "at"), [(b"\x01" * 32, "2023-08-23T14:30:00Z"),
+                                           (None, "2023-08-23T15:00:00Z")],
+                         ids=["not its commitment's", "at the close"])
+def test_a_reveal_that_cannot_enter_the_seed_leaves_the_ceremony_abortable(sealed_run, tmp_path, value, at):
+    # The last party writes a reveal that does not open its commitment (or one stamped at the close) with
+    # its own code. `seal` refuses it, and `abort` counted it as a reveal and refused too ("every party has
+    # revealed ... (seal it)"): the ceremony could be neither sealed nor aborted, and its published bundle
+    # (not aborted, binding run r's pool) then refused every restart's run as a second seed.
+    file = _ceremony(tmp_path, "stuck", ("vendor", "lottery"))
+    mine = json.loads((file.parent / "auditor.contribution").read_bytes())["value"]
+    _unusable_reveal(file, "auditor", value or bytes.fromhex(mine), at)
+    aborted = invoke("ceremony", "abort", str(file), "--key", key(file, "lottery"), "--reason",
+                     "auditor's reveal gives no seed", "--yes")
+    assert aborted.exit_code == 0, aborted.output
+    doc = json.loads(file.read_bytes())  # the honest parties publish it with every reveal
+    passed = ("pass", "ceremony bundles: c1.json: this run's ceremony c1, the manifest's commitments; "
+                      "rolled.json: ceremony c1 for this run, aborted by lottery (auditor's reveal gives no "
+                      "seed)")
+    assert _both(sealed_run, tmp_path, doc) == (passed, passed)

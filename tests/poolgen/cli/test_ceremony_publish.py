@@ -31,6 +31,15 @@ def test_a_bundle_published_before_every_commitment_is_in_says_which_are_missing
     assert full.stderr == "" and full.stdout.startswith(f"wrote {tmp_path / 'full.json'}: ceremony c1")
 
 
+def test_a_sealed_ceremonys_bundle_says_step_5_takes_the_one_published_before_reveals(sealed_run, tmp_path):
+    # published after the seal, it holds the round and the seed commitment; step 5 refuses it as the run's
+    # own bundle (written once the seed was known), so the operator is told when it writes it
+    late = ok("ceremony", "publish", str(sealed_run.file), "--out", str(tmp_path / "late.json"))
+    assert late.stderr.splitlines() == [
+        "ceremony c1: this bundle holds its round and seed commitment (sealed): verify's step 5 takes as the "
+        "run's own only the bundle published before any reveal (docs/ceremony.md)"]
+
+
 def test_an_aborted_ceremonys_bundle_says_nothing_of_missing_commitments(tmp_path):
     file = tmp_path / "c1.ceremony"
     ok(*new_args(tmp_path, file))

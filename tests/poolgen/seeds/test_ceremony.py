@@ -19,8 +19,9 @@ from poolgen.run.provenance import code_entry
 from poolgen.run.signing import new_key_pair
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import QUICKNET, Round
-from poolgen.seeds.ceremony import Binding, CeremonyError, key_fingerprint, new_ceremony, raw_key
+from poolgen.seeds.ceremony import Binding, CeremonyError, key_fingerprint, raw_key
 from poolgen.seeds.ceremony_file import load
+from poolgen.seeds.rules import new_ceremony
 from poolgen.seeds.seed import commitment as seed_commitment
 from tests.support import spec_path
 from tests.support.ceremony import (
@@ -282,7 +283,7 @@ def test_a_ceremony_known_answer():
     c = new_ceremony("ks-2026", binding, parties, QUICKNET.hash, ROUND, close,
                      datetime(2023, 8, 23, 14, tzinfo=UTC))
     for i, name in enumerate(("vendor", "lottery")):
-        c.commit(name, keys[i], bytes([i + 1]) * 32)
+        c.commit(name, keys[i], bytes([i + 1]) * 32, datetime(2023, 8, 23, 14, tzinfo=UTC))
     for i, name in enumerate(("vendor", "lottery")):
         c.reveal(name, keys[i], bytes([i + 1]) * 32, datetime(2023, 8, 23, 14, 30, tzinfo=UTC))
     real = rounds()[ROUND]

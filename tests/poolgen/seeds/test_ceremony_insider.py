@@ -5,7 +5,7 @@ ceremony whose other commitments were changed. Each is refused, naming why."""
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -76,7 +76,7 @@ def test_a_party_reveals_one_contribution_under_one_set_of_commitments(tmp_path)
     fork = load(file)
     vendor = load_private_key(Path(key(file, "vendor")))
     fork.commitments[0] = None
-    fork.commit("vendor", vendor, b"\x07" * 32)
+    fork.commit("vendor", vendor, b"\x07" * 32, datetime(2023, 8, 23, 14, tzinfo=UTC))
     fork.reveals = [None] * len(PARTIES)
     forked = tmp_path / "fork.ceremony"
     save(forked, fork)
@@ -248,3 +248,33 @@ def test_a_ceremony_begun_before_the_ten_minute_rule_can_still_be_aborted_and_it
     assert public["abort"] == {"name": "auditor", "reason": "begun before the ten-minute rule",
                                "signature": public["abort"]["signature"]}
     refused(invoke("ceremony", "status", str(file)), message)
+
+
+def test_a_commitment_after_reveals_close_is_refused_and_writes_no_contribution(tmp_path):
+    # A party committing once reveals have closed (or once the round is out, knowing its randomness)
+    # made a commitment no party could reveal under in time: poolgen recorded it and said "each party
+    # reveals before" a time already past.
+    file = _new(tmp_path)
+    for p in ("vendor", "lottery"):
+        _commit(file, p)
+    before = file.read_bytes()
+    for now in (CLOSE, AFTER, "2023-08-23T16:00:00Z"):
+        refused(invoke("ceremony", "commit", str(file), "--key", key(file, "auditor"), "--contribution",
+                       str(tmp_path / "auditor.contribution"), "--yes", now=now),
+                f"ceremony c1: reveals closed at {CLOSE}; a commitment now could never be revealed in time "
+                "(abort the ceremony)")
+    assert file.read_bytes() == before
+    assert not (tmp_path / "auditor.contribution").exists()
+
+
+@pytest.mark.parametrize("written", ["2023-08-23T9:00:00Z", "2023-8-23T09:00:00Z", "2023-08-23T09:0:00Z"])
+def test_a_time_without_every_digit_is_refused_as_audit_refuses_it(tmp_path, written):
+    # strptime reads `2023-08-23T9:00:00Z` as 09:00; audit compares times as text and refuses it (step 5:
+    # `reveals_close ... is not a UTC time`), so a hand-written transcript poolgen sealed and generated from
+    # failed verify. Every step refuses it now, as it refuses an offset.
+    file = _rehashed(tmp_path, lambda t: t["beacon"].update(reveals_close=written))
+    refused(invoke("ceremony", "status", file), f"{file}: transcript.beacon.reveals_close: a UTC time is "
+                                                f"written YYYY-MM-DDTHH:MM:SSZ, not {written!r}")
+    args = new_args(tmp_path, tmp_path / "c2.ceremony")
+    args[args.index("--reveals-close") + 1] = written
+    refused(invoke(*args), f"--reveals-close: a UTC time is written YYYY-MM-DDTHH:MM:SSZ, not {written!r}")
