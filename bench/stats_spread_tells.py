@@ -145,8 +145,8 @@ def honest_small(runs: int) -> None:
           f"{summary(np.array(ps))}", flush=True)
 
 
-def honest_full(pools: int) -> None:
-    for game in GAMES:
+def honest_full(pools: int, games: list[str]) -> None:
+    for game in games:
         failed, by, ps, cpu = 0, 0, [], 0.0
         for i in range(pools):
             seed = hashlib.sha256(f"insider11/honest-full/{game}/{i}".encode()).digest()
@@ -166,13 +166,14 @@ def main() -> None:
     parser.add_argument("--power", type=int, default=1, help="1: the biased full pools (default)")
     parser.add_argument("--honest", type=int, default=0, help="small honest runs")
     parser.add_argument("--full", type=int, default=0, help="honest full pools of each game")
+    parser.add_argument("--games", default=",".join(GAMES), help="the games of --full (comma-separated)")
     args = parser.parse_args()
     if args.power:
         power()
     if args.honest:
         honest_small(args.honest)
     if args.full:
-        honest_full(args.full)
+        honest_full(args.full, args.games.split(","))
 
 
 if __name__ == "__main__":

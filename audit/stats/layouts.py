@@ -35,6 +35,7 @@ __all__ = ["LayoutFeatures", "layout_columns", "layout_features", "layout_findin
 Get = Callable[[str], np.ndarray]
 
 DUEL_LOSE = 1  # the prize_legend_duel style's outcome code of a loss (docs/styles/prize_legend_duel.md, 3)
+DUEL_UNPLAYED, DUEL_MULTIPLIER = 0, 4  # and of a spot after the last loss, and of the multiplier symbol
 
 
 @dataclass(frozen=True)
@@ -56,11 +57,24 @@ def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
     return LayoutFeatures([(f"first reveal (spot_0) a loss (drawn {rule} for every share), against win/lose",
                             first_loss)],
                           "win/lose predicted from whether spot_0 is a loss", [[first_loss]],
-                          runs=[(f"spot_{j} (a reveal's outcome code)", get(f"spot_{j}"))
-                                for j in range(_duel_spots(play))])
+                          runs=_duel_reveals(get, _duel_spots(play)))
     # no losing share's column of its own in 1j: its losers' layouts are few (two consecutive ones the
     # same 0.35% of the time), so the neighbour rule ties a loser's reveals to the next share's tier
     # (docs/statistics.md 1j); 1l's tests of runs of losers read what the rule leaves alone
+
+
+def _duel_reveals(get: Get, spots: int) -> list[tuple[str, np.ndarray]]:
+    """1l's features of a duel share: each reveal's outcome code, then the reveal showing a multiplier (its
+    spot plus one, the first such; 0: none) and how many reveals are played (codes other than UNPLAYED)."""
+    codes = [get(f"spot_{j}") for j in range(spots)]
+    where = np.zeros(len(codes[0]), dtype=np.int64)
+    played = np.zeros(len(codes[0]), dtype=np.int64)
+    for j in range(spots - 1, -1, -1):  # from the last spot back: the first multiplier's is written last
+        where[codes[j] == DUEL_MULTIPLIER] = j + 1
+        played += codes[j] != DUEL_UNPLAYED
+    return [*((f"spot_{j} (a reveal's outcome code)", c) for j, c in enumerate(codes)),
+            ("the reveal showing a multiplier (its spot + 1, 0 if none)", where),
+            ("the reveals played", played)]
 
 
 def _duel_spots(play: dict[str, Any]) -> int:

@@ -14,6 +14,7 @@ import pytest
 from scipy.stats import chi2 as chi2_law
 from scipy.stats import chi2_contingency
 
+from audit.stats.layouts import layout_features
 from audit.stats.loser_runs import last_before_winner_finding, reversal_finding, run_names
 from audit.stats.spread import spread_features
 from audit.stats.step import columns_needed, holm, pool_alpha
@@ -56,6 +57,17 @@ def test_a_match_n_areas_counts_are_each_prize_symbols_spots_then_the_symbols_sh
     assert [n for n, _ in found] == ["z: the spots showing A (counted)", "z: the spots showing B (counted)",
                                      "z: the prize symbols shown twice or more (counted)"]
     assert [c.tolist() for _, c in found] == [[2, 1, 0, 1], [1, 2, 3, 0], [1, 1, 1, 0]]
+
+
+def test_a_duels_reveals_are_each_spots_code_then_the_first_multipliers_reveal_and_the_reveals_played():
+    """Four spots (codes 1 LOSE, 2 TIE, 4 MULTIPLIER, 0 UNPLAYED): LOSE TIE MULT LOSE; MULT MULT LOSE
+    UNPLAYED; LOSE LOSE UNPLAYED UNPLAYED."""
+    spots = np.array([[1, 2, 4, 1], [4, 4, 1, 0], [1, 1, 0, 0]], dtype=np.uint8)
+    f = layout_features(lambda c: spots[:, int(c.split("_")[1])], {"style": "prize_legend_duel", "spots": 4})
+    assert f is not None
+    assert [n for n, _ in f.runs] == [f"spot_{j} (a reveal's outcome code)" for j in range(4)] + [
+        "the reveal showing a multiplier (its spot + 1, 0 if none)", "the reveals played"]
+    assert [c.tolist() for _, c in f.runs[4:]] == [[3, 1, 0], [4, 3, 2]]
 
 
 @pytest.fixture(scope="module")
@@ -171,20 +183,23 @@ def duel(tmp_path_factory):
 def test_a_duels_later_reveal_before_winners_is_refused_by_its_run_ends_test(duel):
     """Hand to Hand Tactics cut to 100,000 shares: 1,000 losing shares whose seventh reveal is a multiplier
     (of the pool's 2,242) put just before a winner. 1j does not read the later reveals (the neighbour rule
-    ties them to the next share); 1l's test of the runs' ends refuses it, alone."""
+    ties them to the next share); 1l's test of the runs' ends refuses it, by that reveal and by where the
+    multiplier shows, alone."""
     spec, pool, table = duel
     tell = (table["prize_cents"].to_numpy() == 0) & (table["spot_6"].to_numpy() == 4)
     assert int(tell.sum()) == 2_242
     s, r = judge(spec, pool, tell_before(table, tell, None, 1_000, np.random.default_rng(1)), SEED)
     assert _refused_before(s) == [] and r.failed == []
-    assert [j.finding.name for j in s.failed] == [run_names("spot_6 (a reveal's outcome code)")[0]]
-    assert s.failed[0].finding.p < 1e-6
+    failed = {j.finding.name: j.finding.p for j in s.failed}
+    where = "the reveal showing a multiplier (its spot + 1, 0 if none)"
+    assert set(failed) == {run_names(f)[0] for f in ("spot_6 (a reveal's outcome code)", where)}
+    assert max(failed.values()) < 1e-6
 
 
 def test_an_honest_duel_pool_gets_both_run_tests_of_every_reveal_and_passes(duel):
     s, r = judge(*duel, SEED)
     names = [j.finding.name for j in s.judged if "the last loser before a winner" in j.finding.name]
-    assert names[:2] == list(run_names("spot_0 (a reveal's outcome code)")) and len(names) == 30
+    assert names[:2] == list(run_names("spot_0 (a reveal's outcome code)")) and len(names) == 34
     assert s.failed == [] and r.failed == []
     assert all(withheld(n, "X2 = 1.0, df = 2; 9 runs") for n in names)
 
