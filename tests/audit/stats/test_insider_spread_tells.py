@@ -14,16 +14,19 @@ import pytest
 from scipy.stats import chi2 as chi2_law
 from scipy.stats import chi2_contingency
 
+from audit.checklist import Step
 from audit.stats.layouts import layout_features
 from audit.stats.loser_runs import last_before_winner_finding, reversal_finding, run_names
 from audit.stats.spread import spread_features
 from audit.stats.step import columns_needed, holm, pool_alpha
+from audit.verify import VerifyRequest, verify_run
 from poolgen.loader import load_spec
 from poolgen.pdf.report.statistics import withheld
 from poolgen.run.build import build_pool
 from tests.audit.stats.test_insider_next_ticket import _table
 from tests.support import small_einstant
 from tests.support.next_ticket_biases import tell_before
+from tests.support.reseal import reseal_insider_pool, signed_first_pool
 from tests.support.stats import judge, small_spec
 
 SEED = hashlib.sha256(b"poolgen/tests/insider-spread-tells").digest()
@@ -219,3 +222,23 @@ def test_a_tell_in_a_primetime_shares_second_area_is_refused_by_that_areas_test(
     assert [c for c in columns_needed(play, "einstant", tuple(table.columns)) if c.startswith("a1_")] == [
         "a1_s0", "a1_s1", "a1_s2", "a1_s3", "a1_amount", "a1_bonus"]
     assert not any(c.startswith("a1_") for c in columns_needed(play, "einstant"))
+
+
+def test_a_re_signed_primetime_run_whose_second_area_tells_the_next_winner_fails_step_8_alone(tmp_path):
+    """The same insider in a signed run of the two-area pool, re-signed: verify reads area 1's columns (the
+    manifest's pool entry lists them) and step 8 refuses the pool by area 1's test; no other step sees it."""
+    spec = load_spec(small_einstant(tmp_path, "primetime_payout", 100_000))
+    pool = spec.pools[1]
+    run, public, signer = signed_first_pool(spec, SEED, tmp_path, "pt", pool.id)
+    assert verify_run(VerifyRequest(run=run, public_key=public)).failed == []
+
+    def insider(table: pl.DataFrame) -> pl.DataFrame:
+        tell = (table["prize_cents"].to_numpy() == 0) & (table["a1_s0"].to_numpy() == 1)
+        return tell_before(table, tell, None, 1_000, np.random.default_rng(1))
+
+    reseal_insider_pool(run, spec, pool.id, SEED, signer, insider)
+    report = verify_run(VerifyRequest(run=run, public_key=public))
+    assert report.failed == [Step.STATISTICS]
+    reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
+    name = "a1_s0 (as shown), on a losing ticket, against the next ticket's prize (serial order)"
+    assert [r.split(" (chi-square")[0] for r in reasons] == [f"pool {pool.id}: {name}"]
