@@ -48,6 +48,13 @@ def _pairs(t: pl.DataFrame) -> np.ndarray:
     return ((s[:, :, None] == np.arange(6)).sum(axis=1) >= 2).sum(axis=1)
 
 
+def _near(t: pl.DataFrame) -> np.ndarray:
+    """How many of Wild Side's 12 YOUR NUMBERS are one off one of its 5 WINNING NUMBERS."""
+    win = np.stack([t[f"numbers_win_{i}"].to_numpy() for i in range(5)], axis=1).astype(np.int64)
+    yours = np.stack([t[f"numbers_your_{i}"].to_numpy() for i in range(12)], axis=1).astype(np.int64)
+    return (np.abs(yours[:, :, None] - win[:, None, :]) == 1).any(axis=2).sum(axis=1)
+
+
 # game: (what the tell is, the tell on a row, before which winners, how many losers so at most)
 CASES: dict[str, list[tuple[str, Tell, str, tuple[int | None, ...]]]] = {
     "happy_holidays": [
@@ -55,6 +62,9 @@ CASES: dict[str, list[tuple[str, Tell, str, tuple[int | None, ...]]]] = {
          (None, 3000, 1000, 500)),
         ("$100 in two spots", lambda t: (_spots(t) == 5).sum(axis=1) == 2, "top", (None, 100, 50, 30)),
         ("three amounts in two spots each", lambda t: _pairs(t) == 3, "any", (None, 3000, 1000, 500))],
+    "wild_side": [
+        ("five or more YOUR NUMBERS one off a WINNING NUMBER", lambda t: _near(t) >= 5, "any",
+         (None, 3000, 1000, 300, 100))],
     "hand_to_hand_tactics": [
         ("spot_4 a tie", lambda t: t["spot_4"].to_numpy() == 2, "any", (None, 3000, 1000, 500)),
         ("spot_6 a multiplier", lambda t: t["spot_6"].to_numpy() == 4, "any", (None, 3000, 1000, 500)),
@@ -98,8 +108,8 @@ def full_pool(game: str, seed: bytes) -> tuple[Any, Any, pl.DataFrame]:
     return spec, pool, build_pool(spec, pool, seed)
 
 
-def power() -> None:
-    for game, cases in CASES.items():
+def power(games: list[str]) -> None:
+    for game, cases in ((g, CASES[g]) for g in games if g in CASES):
         seed = hashlib.sha256(f"insider11/full/{game}/0".encode()).digest()
         spec, pool, table = full_pool(game, seed)
         print(f"{game} {pool.id} honest: {verdict(spec, pool, table, seed)}", flush=True)
@@ -166,10 +176,10 @@ def main() -> None:
     parser.add_argument("--power", type=int, default=1, help="1: the biased full pools (default)")
     parser.add_argument("--honest", type=int, default=0, help="small honest runs")
     parser.add_argument("--full", type=int, default=0, help="honest full pools of each game")
-    parser.add_argument("--games", default=",".join(GAMES), help="the games of --full (comma-separated)")
+    parser.add_argument("--games", default=",".join(GAMES), help="the games, comma-separated")
     args = parser.parse_args()
     if args.power:
-        power()
+        power(args.games.split(","))
     if args.honest:
         honest_small(args.honest)
     if args.full:

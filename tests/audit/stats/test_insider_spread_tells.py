@@ -24,7 +24,7 @@ from poolgen.loader import load_spec
 from poolgen.pdf.report.statistics import withheld
 from poolgen.run.build import build_pool
 from tests.audit.stats.test_insider_next_ticket import _table
-from tests.support import small_einstant
+from tests.support import small_einstant, small_wild_side
 from tests.support.next_ticket_biases import tell_before
 from tests.support.reseal import reseal_insider_pool, signed_first_pool
 from tests.support.stats import judge, small_spec
@@ -73,6 +73,22 @@ def test_a_duels_reveals_are_each_spots_code_then_the_first_multipliers_reveal_a
     assert [c.tolist() for _, c in f.runs[4:]] == [[3, 1, 0], [4, 3, 2]]
 
 
+def test_a_key_number_areas_near_misses_count_its_your_numbers_next_to_a_winning_number_of_its_source():
+    """Area `n` with its own two WINNING NUMBERS and three YOUR NUMBERS, area `w` taking n's WINNING
+    NUMBERS (`winning_from`), area `s` of special symbols (none): codes one above or below a WINNING
+    NUMBER's count."""
+    n = {"id": "n", "style": "key_number_match", "winning": 2, "yours": 3}
+    w = {"id": "w", "style": "key_number_match", "winning": 2, "yours": 2, "winning_from": "n"}
+    special = {"id": "s", "style": "key_number_match", "winning": 1, "yours": 2, "specials": ["X"]}
+    columns = {"n_win_0": np.array([5, 0]), "n_win_1": np.array([9, 3]), "n_your_0": np.array([4, 1]),
+               "n_your_1": np.array([10, 2]), "n_your_2": np.array([7, 7]), "w_your_0": np.array([6, 4]),
+               "w_your_1": np.array([8, 5])}
+    found = spread_features({"areas": [n, w, special]}, lambda c: columns[c])
+    assert [(name, c.tolist()) for name, c in found] == [
+        ("n: the YOUR NUMBERS one off a WINNING NUMBER (counted)", [2, 2]),
+        ("w: the YOUR NUMBERS one off a WINNING NUMBER (counted)", [2, 1])]
+
+
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     spec = small_spec(tmp_path_factory.mktemp("spread"))
@@ -92,6 +108,26 @@ def test_losers_with_three_amounts_each_in_two_spots_before_winners_are_refused_
     assert _refused_before(s) == [] and r.failed == []
     assert PAIRS in [j.finding.name for j in s.failed] and all(_mine(j.finding.name) for j in s.failed)
     assert min(j.finding.p for j in s.failed) < 1e-40
+
+
+def test_wild_side_losers_with_five_near_misses_before_every_winner_are_refused_by_the_near_misses(tmp_path):
+    """Small Wild Side: the 123 losers whose YOUR NUMBERS come one off a WINNING NUMBER five times or more,
+    all put just before a winner (every ticket after one wins). No test of a single number sees it; 1l's
+    near misses of area `numbers` do, alone."""
+    spec = load_spec(small_wild_side(tmp_path))
+    pool = spec.pools[0]
+    table = build_pool(spec, pool, SEED)
+    win = np.stack([table[f"numbers_win_{i}"].to_numpy() for i in range(5)], axis=1).astype(np.int64)
+    yours = np.stack([table[f"numbers_your_{i}"].to_numpy() for i in range(12)], axis=1).astype(np.int64)
+    near = (np.abs(yours[:, :, None] - win[:, None, :]) == 1).any(axis=2).sum(axis=1)
+    tell = (table["prize_cents"].to_numpy() == 0) & (near >= 5)
+    assert int(tell.sum()) == 123
+    s, r = judge(spec, pool, tell_before(table, tell, None, None, np.random.default_rng(1)), SEED)
+    assert _refused_before(s) == [] and r.failed == []
+    name = "numbers: the YOUR NUMBERS one off a WINNING NUMBER (counted), on a losing ticket, against the " \
+           "next ticket's prize (print order)"
+    assert [j.finding.name for j in s.failed] == [name]
+    assert s.failed[0].finding.p < 1e-40
 
 
 def _runs_reference(prize: np.ndarray, codes: np.ndarray) -> tuple[float, int, int, int]:
