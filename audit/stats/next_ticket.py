@@ -34,8 +34,8 @@ from audit.stats.books import top_coded_classes
 from audit.stats.laws import chi2_sf
 from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values
 
-__all__ = ["GROUPS", "book_finding", "book_name", "groups", "loser_finding", "next_ticket_finding",
-           "next_ticket_name"]
+__all__ = ["GROUPS", "NextTickets", "book_finding", "book_name", "groups", "loser_finding",
+           "next_ticket_finding", "next_ticket_name"]
 
 SUFFIX = " against win/lose"
 GROUPS = 20  # a group of values holds at least 1 / GROUPS of the rows: classes of at most 5 x 20 = 100 rows
@@ -72,6 +72,23 @@ def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Find
                          "losers with a next ticket")
 
 
+class NextTickets:
+    """next_ticket_finding for many features of one pool: the losers with a next ticket and the next
+    tickets' amounts counted once (a feature with a code on every such loser, as most are, reuses them)."""
+
+    def __init__(self, prize: np.ndarray) -> None:
+        self.prize = prize
+        self.rows = np.flatnonzero(prize[:-1] == 0)
+        _, self.inverse, self.counts = distinct_values(prize[self.rows + 1])
+
+    def finding(self, name: str, codes: np.ndarray) -> Finding | None:
+        mine = codes[self.rows]
+        if len(mine) and int(mine.min()) < 0:
+            return next_ticket_finding(name, self.prize, codes)
+        return loser_finding(name, mine, self.prize[self.rows + 1], "next ticket's amount",
+                             "losers with a next ticket", (self.inverse, self.counts))
+
+
 def book_name(feature: str) -> str:
     """1k's name of a feature (section 2's `... against win/lose`)."""
     return f"{feature.removesuffix(SUFFIX).removesuffix(',')}, on the first and last loser of each book, " \
@@ -96,10 +113,12 @@ def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int)
                          "first and last losers of the books")
 
 
-def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, rows: str) -> Finding | None:
+def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, rows: str,
+                  counted: tuple[np.ndarray, np.ndarray] | None = None) -> Finding | None:
     """The table of the losers' feature values (`codes`, grouped in code order) by the amount each is
-    tested against (top-coded classes); None when no row is tested, fewer than two groups remain or the
-    top-coding leaves one class (as when every amount is one)."""
+    tested against (top-coded classes; `counted`, distinct_values' inverse and counts of `amount` if
+    made already); None when no row is tested, fewer than two groups remain or the top-coding leaves
+    one class (as when every amount is one)."""
     nxt = amount
     n = len(nxt)
     if not n:
@@ -112,7 +131,7 @@ def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, r
     row = bins[value]
     size = np.bincount(row, minlength=k)
     least = math.ceil(MIN_EXPECTED * n / int(size.min()))
-    _, inverse, counts = distinct_values(nxt)
+    inverse, counts = distinct_values(nxt)[1:] if counted is None else counted
     cls = top_coded_classes(counts, least)
     kinds = int(cls.max()) + 1
     if kinds < 2:

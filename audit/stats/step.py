@@ -151,11 +151,13 @@ def split_key(pool: PoolEntry) -> int:
     return int.from_bytes(hashlib.sha256(SPLIT_LABEL + pool.file_sha256.encode()).digest()[:8], "big")
 
 
-def columns_needed(play: dict[str, Any] | None = None, kind: str | None = None) -> list[str]:
+def columns_needed(play: dict[str, Any] | None = None, kind: str | None = None,
+                   present: tuple[str, ...] | None = None) -> list[str]:
     """The columns step 8 reads; `play` is the manifest's play entry (an eInstant style's parameters),
     `kind` the run's (a printed game's book numbers: which books hold the top prizes,
-    audit/stats/numbers.py)."""
-    return ["prize_cents", *layout_columns(play), *(["book"] if kind == "printed" else [])]
+    audit/stats/numbers.py), `present` the pool's columns as its manifest entry lists them (which
+    areas an area_match pool has)."""
+    return ["prize_cents", *layout_columns(play, present), *(["book"] if kind == "printed" else [])]
 
 
 def pool_statistics(table: pl.DataFrame, pool: PoolEntry, *, rules: str, kind: str, per_book: int | None,
@@ -301,7 +303,7 @@ def one_pool(folder: Path, manifest: Manifest, pool: PoolEntry, table: pl.DataFr
     """One pool's statistics (from `table` if the caller has read it), or the lines saying why not;
     `packs` the pack parameters (the spec's, else the manifest's; None when neither states them)."""
     where = f"pool {pool.id}"
-    wanted = columns_needed(manifest.doc.get("play"), manifest.kind)
+    wanted = columns_needed(manifest.doc.get("play"), manifest.kind, pool.columns)
     if packs is not None and (packs.caps or packs.spacing):
         wanted.append("tier")  # which tickets a cap or spacing rule holds (audit/stats/packs.py)
     try:

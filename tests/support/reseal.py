@@ -35,13 +35,14 @@ def reseal_pool(run: Path, name: str, table: pl.DataFrame, signer: Signer) -> No
     signer.sign_run(run)
 
 
-def signed_first_pool(spec: Any, seed: bytes, folder: Path, run_id: str = "hh") -> tuple[Path, Path, Signer]:
-    """A signed run of `spec`'s first pool from `seed` under `folder` (keys in folder/keys): the run
-    folder, the public key and the signer an insider re-signs with."""
+def signed_first_pool(spec: Any, seed: bytes, folder: Path, run_id: str = "hh",
+                      pool_id: str | None = None) -> tuple[Path, Path, Signer]:
+    """A signed run of `spec`'s first pool (or of `pool_id` alone) from `seed` under `folder` (keys in
+    folder/keys): the run folder, the public key and the signer an insider re-signs with."""
     keys = new_key_pair(folder / "keys")
     signer = Signer.from_file(keys.private)
     run = generate(GenerateRequest(spec, seed, now=datetime(2026, 1, 2, tzinfo=UTC), out=folder / "runs",
-                                   run_id=run_id, pool_ids=[spec.pools[0].id],
+                                   run_id=run_id, pool_ids=[pool_id or spec.pools[0].id],
                                    signature=signer.manifest_entry()),
                    finish=signer.sign_run).folder
     return run, keys.public, signer

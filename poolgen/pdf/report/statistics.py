@@ -40,11 +40,12 @@ POSITION = re.compile(r"\bposition\b")
 # the run's "same book of print order", whose figures name the book holding a top group in the most pools;
 # 1j's, a loser's feature against the next ticket's prize: a failing one says which spot of a scratched
 # loser to watch before buying the next ticket; 1k's, against the book's highest prize: which spot of a
-# book's first or last loser says to buy the rest of the book)
+# book's first or last loser says to buy the rest of the book; 1l's runs of losers, "the last loser before a
+# winner": which reveal of a scratched loser to watch)
 NUMBERS = re.compile(r"by printed book number|by ticket number within the book|ticket number within its book"
                      r"|by serial\b|close together|most in consecutive|in the books of the top prizes"
                      r"|beside a top prize|same book of print order|against the next ticket's prize"
-                     r"|against the book's highest prize")
+                     r"|against the book's highest prize|the last loser before a winner")
 WITHHELD = "withheld: it names a position (internal edition)"
 # what names a place in a reason of steps 1 to 7 and 9: a ticket id (GGG-BBBBBBB-TTT, GGGG-...) or a share's
 # (POOL-NNNNNNN), or a book, slot, pack, block, position, row, serial, ticket or share followed by its
@@ -127,7 +128,7 @@ def statistics_page(run: RunFolder, entry: Mapping[str, Any], internal: bool) ->
         pool = run.entry(pid)
         recorded = manifest_packs(run.parsed.doc)  # the packs' rules, as verify's step 8 holds them
         packs = None if recorded is None else for_pool(recorded, pool.price_cents)
-        wanted = columns_needed(play, run.kind)
+        wanted = columns_needed(play, run.kind, pool.columns)
         if packs is not None and (packs.caps or packs.spacing):
             wanted.append("tier")  # which tickets a cap or spacing rule holds (audit/stats/packs.py)
         table = run.read(pid, wanted)

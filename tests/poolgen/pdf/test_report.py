@@ -57,9 +57,9 @@ def test_every_page_of_the_report_is_footed_page_n_of_m(runs, tmp_path):
     out = tmp_path / "report.pdf"
     assert invoke("report", runs("happy_holidays"), "--out", out).exit_code == 0
     texts = pages(out)
-    assert len(texts) == 9  # title; verification; prize table; charts; statistics (5 pages)
+    assert len(texts) == 11  # title; verification; prize table; charts; statistics (7 pages)
     for n, text in enumerate(texts, start=1):
-        assert text.startswith("Audit report of run ") and text.endswith(f" page {n} of 9"), text[-60:]
+        assert text.startswith("Audit report of run ") and text.endswith(f" page {n} of 11"), text[-60:]
 
 
 def test_signed_run_report_with_every_verification_step(runs, tmp_path):
@@ -70,16 +70,16 @@ def test_signed_run_report_with_every_verification_step(runs, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stdout == f"report {out}: 1 pool(s), verification passes, public edition (mode 0600)\n"
     texts = pages(out)
-    assert len(texts) == 9  # title; verification and cross-check; prize table; charts; statistics (5 pages)
+    assert len(texts) == 11  # title; verification and cross-check; prize table; charts; statistics (7 pages)
     assert runs.fingerprint in texts[0]
     assert "Every step asked for passes" in texts[1]
     for n, title in enumerate(("signature", "files", "completeness", "layouts", "figures",
                                "merkle roots"), start=1):
         assert f"{n} {title} PASS" in texts[1]
     assert "7 reproduction SKIP" in texts[1]
-    assert "8 statistics PASS pool p1: 77 tests, none significant" in texts[1]
+    assert "8 statistics PASS pool p1: 91 tests, none significant" in texts[1]
     assert "run: 4 tests of the top tiers, pools combined, 0 significant" in texts[1]
-    assert "PASS: no test significant (77 tests)" in texts[4]
+    assert "PASS: no test significant (91 tests)" in texts[4]
     assert "Every published figure of K.A.R. 111-4-3836 reconciles" in texts[1]
     assert "the spec the run was made from" in texts[1]
 

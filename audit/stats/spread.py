@@ -1,0 +1,64 @@
+"""Step 8's tells spread over several spots (docs/statistics.md 1l): what a losing ticket's match_n area
+shows taken together, and how near a key_number_match area's YOUR NUMBERS come to its WINNING NUMBERS,
+tested by 1j and 1k as a single spot is.
+
+A loser of a match_n area shows each amount in at most match - 1 spots. An insider can leave every single
+spot's law as it is and still make a pattern of several spots say that the next ticket wins (two spots
+showing one amount, an amount shown twice, the spots' amounts all paired): the count of each prize symbol
+over the area's spots, and how many prize symbols show in two or more spots, are features of the whole area
+that a single spot's test does not read. Their values on losers are drawn, as every loser's layout, from the
+losers' law wherever the ticket lies, so 1j's and 1k's nulls hold for them unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from audit.stats.styles.kinds import Get
+
+__all__ = ["spread_features"]
+
+
+def _match_n(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
+    aid, codes = area["id"], [p["code"] for p in area["prizes"]]
+    spots = np.stack([get(f"{aid}_spot_{j}").astype(np.int64) for j in range(area["spots"])], axis=1)
+    counts = [(spots == i).sum(axis=1) for i in range(len(codes))]  # a multiplier's code counts as none
+    found = [(f"{aid}: the spots showing {code} (counted)", c) for code, c in zip(codes, counts, strict=True)]
+    twice = np.sum([c >= 2 for c in counts], axis=0).astype(np.int64)
+    return [*found, (f"{aid}: the prize symbols shown twice or more (counted)", twice)]
+
+
+def _key_number_match(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
+    """The YOUR NUMBERS one off a WINNING NUMBER (a code one above or below one of the WINNING NUMBERS' codes:
+    the next number in the area's `numbers`), counted; the area's own WINNING NUMBERS or those of the area
+    it takes them from (`winning_from`). None for an area of special symbols (no YOUR NUMBERS as columns)."""
+    aid, source = area["id"], area.get("winning_from", area["id"])
+    if area.get("specials") or not area["yours"]:
+        return []
+    owner = next(a for a in play["areas"] if isinstance(a, dict) and a.get("id") == source)
+    if "winning_from" in owner or not owner["winning"]:
+        return []
+    win = [get(f"{source}_win_{i}").astype(np.int64) for i in range(owner["winning"])]
+    near = np.zeros(len(win[0]), dtype=np.int64)
+    for i in range(area["yours"]):
+        yours = get(f"{aid}_your_{i}").astype(np.int64)
+        near += np.logical_or.reduce([np.abs(yours - w) == 1 for w in win])
+    return [(f"{aid}: the YOUR NUMBERS one off a WINNING NUMBER (counted)", near)]
+
+
+_STYLES = {"match_n": _match_n, "key_number_match": _key_number_match}
+
+
+def spread_features(play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
+    """Each match_n area's counts and each key_number_match area's near misses (section 1l), in the play
+    entry's area order; an area the features cannot read (which section 2's features report) gives none."""
+    found: list[tuple[str, np.ndarray]] = []
+    for area in play.get("areas", []):
+        if isinstance(area, dict) and area.get("style") in _STYLES:
+            try:
+                found += _STYLES[area["style"]](area, play, get)
+            except (KeyError, TypeError, ValueError, StopIteration):
+                continue
+    return found
