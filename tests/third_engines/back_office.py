@@ -1,0 +1,175 @@
+"""A third back office, written from docs/back-office.md (sections 4 to 6), docs/pool-files.md and
+docs/manifest.md alone, as a lottery's own back office or an auditor would: given a run's files and its
+ledgers (read with the sqlite3 module, read-only, the schema as the doc states it), every figure
+`claims report|close|reconcile` and `sales report [--closing]|reconcile` show. It imports neither
+poolgen nor audit: test_back_office.py holds poolgen's `--json` to it on real runs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+ZERO = "0" * 64
+
+
+def open_ro(ledger: Path) -> sqlite3.Connection:
+    """A ledger read as an auditor reads it: read-only, never written."""
+    return sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+
+
+def _f(value: object) -> bytes:
+    """section 4's F(x): the 4-byte big-endian length of x's UTF-8 bytes, then those bytes (an integer as
+    its decimal digits)."""
+    data = str(value).encode()
+    return len(data).to_bytes(4, "big") + data
+
+
+def link(before: str, fields: tuple) -> str:
+    """h_n = SHA-256(h_(n-1) || F(f_1) || ... || F(f_k)), as 64 lower-case hex digits."""
+    return hashlib.sha256(bytes.fromhex(before) + b"".join(_f(v) for v in fields)).hexdigest()
+
+
+def chain_head(rows: list[tuple]) -> tuple[str, int | None]:
+    """(the head N:HEX recomputed over rows (number, fields..., stored chain) in number order, the
+    first number whose stored chain is not the recomputed one, or None)."""
+    h, first_bad, last = ZERO, None, 0
+    for row in rows:
+        h = link(h, row[:-1])
+        if row[-1] != h and first_bad is None:
+            first_bad = row[0]
+        last = row[0]
+    return f"{last}:{h}", first_bad
+
+
+def percent(numerator: int, denominator: int) -> str:
+    """numerator / denominator in percent, to 4 places rounded half up (integers only)."""
+    scaled = (2 * numerator * 1_000_000 + denominator) // (2 * denominator)
+    return f"{scaled // 10000}.{scaled % 10000:04d}"
+
+
+def manifest(run: Path) -> dict:
+    return json.loads((run / "manifest.json").read_text())
+
+
+# ---- the claims ledger (schema version 2) ----
+
+def claims_head(ledger: Path) -> tuple[str, int | None]:
+    """The head of a claims ledger from its rows, and the first claim number whose chain breaks: an
+    attempt's fields, then its `paid` row's virn, tier, prize_cents and free when its outcome is paid."""
+    with open_ro(ledger) as db:
+        paid = {r[0]: r[1:] for r in db.execute("SELECT claim_no, virn, tier, prize_cents, free FROM paid")}
+        rows = []
+        for row in db.execute("SELECT claim_no, at, run_id, barcode, desk, clerk, outcome, reason, chain "
+                              "FROM attempts ORDER BY claim_no"):
+            extra = paid[row[0]] if row[6] == "paid" else ()
+            rows.append((*row[:-1], *extra, row[-1]))
+    return chain_head(rows)
+
+
+def _levels(runs: list[Path]) -> dict[tuple[int, bool], int]:
+    """(prize_cents, free ticket) -> prizes of the order: every run's pools' tiers summed, the free-ticket
+    tiers (print.free_ticket_tiers) a level of their own, the tier `lose` none."""
+    levels: Counter[tuple[int, bool]] = Counter()
+    for run in runs:
+        m = manifest(run)
+        free = set(m["print"].get("free_ticket_tiers", []))
+        for pool in m["pools"]:
+            for tier in pool["tiers"]:
+                if tier["id"] != "lose":
+                    levels[(tier["prize_cents"], tier["id"] in free)] += tier["count"]
+    return levels
+
+
+def _claimed(runs: list[Path], ledgers: list[Path]) -> Counter[tuple[int, bool]]:
+    """(prize_cents, free) -> tickets paid under the order's run ids, a ticket paid in two ledgers (or
+    twice) counted once, at its first payment (the earliest time)."""
+    ids = {manifest(run)["run_id"] for run in runs}
+    first: dict[str, tuple[str, int, bool]] = {}
+    for ledger in ledgers:
+        with open_ro(ledger) as db:
+            for run_id, barcode, at, cents, free in db.execute(
+                    "SELECT run_id, barcode, at, prize_cents, free FROM paid"):
+                if run_id in ids and (barcode not in first or at < first[barcode][0]):
+                    first[barcode] = (at, cents, bool(free))
+    return Counter((cents, free) for _, cents, free in first.values())
+
+
+def money(cents: int) -> str:
+    """An amount in dollars, as the reports write a game in USD."""
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def _level_order(key: tuple[int, bool]) -> tuple[int, int]:
+    """Levels from the largest amount down; at one amount the free ticket before the cash prize."""
+    return (-key[0], 0 if key[1] else 1)
+
+
+def prizes_remaining(runs: list[Path], ledgers: list[Path]) -> dict:
+    """`claims report --json`'s levels and totals."""
+    levels, claimed = _levels(runs), _claimed(runs, ledgers)
+    rows = []
+    for key in sorted(levels, key=_level_order):
+        cents, free = key
+        prize = f"free ticket ({money(cents)})" if free else money(cents)
+        rows.append({"prize": prize, "prize_cents": cents, "free_ticket": free, "total": levels[key],
+                     "paid": claimed[key], "remaining": levels[key] - claimed[key]})
+    total = sum(levels.values())
+    total_cents = sum(c * n for (c, _), n in levels.items())
+    paid, paid_cents = sum(claimed.values()), sum(c * n for (c, _), n in claimed.items())
+    return {"levels": rows, "totals": {"total": total, "paid": paid, "remaining": total - paid,
+                                       "total_cents": total_cents, "paid_cents": paid_cents,
+                                       "remaining_cents": total_cents - paid_cents}}
+
+
+def closing(runs: list[Path], ledgers: list[Path]) -> dict:
+    """`claims close --json`'s figures: every ticket taken as sold, the designed payout the manifests'
+    prize cost over their sales, the actual the prizes paid (a free ticket at its worth) over the same."""
+    remaining = prizes_remaining(runs, ledgers)
+    sales = sum(manifest(run)["totals"]["sales_cents"] for run in runs)
+    designed = sum(manifest(run)["totals"]["prize_cost_cents"] for run in runs)
+    levels = [{**row, "unclaimed": row["remaining"], "unclaimed_cents": row["remaining"] * row["prize_cents"]}
+              for row in remaining["levels"]]
+    paid = remaining["totals"]["paid_cents"]
+    return {"sales_cents": sales, "designed_prizes_cents": designed, "paid_cents": paid,
+            "unclaimed_cents": designed - paid, "designed_payout_pct": percent(designed, sales),
+            "actual_payout_pct": percent(paid, sales), "levels": levels}
+
+
+def claims_problems(run: Path, ledger: Path) -> list[str]:
+    """The checks that need no key, for the run's payments: claim numbers 1 to the largest, each `paid`
+    row its attempt's (marked paid, same run, barcode, time, desk, clerk), every paid attempt its row."""
+    run_id = manifest(run)["run_id"]
+    problems = []
+    with open_ro(ledger) as db:
+        numbers = [r[0] for r in db.execute("SELECT claim_no FROM attempts ORDER BY claim_no")]
+        if numbers != list(range(1, len(numbers) + 1)):
+            problems.append("claim numbers missing")
+        attempts = {r[0]: r[1:] for r in db.execute(
+            "SELECT claim_no, run_id, barcode, at, desk, clerk, outcome FROM attempts")}
+        paid_rows = list(db.execute("SELECT claim_no, run_id, barcode, at, desk, clerk FROM paid"))
+    for row in paid_rows:
+        attempt = attempts.get(row[0])
+        if attempt is None or attempt[5] != "paid" or attempt[:5] != row[1:]:
+            problems.append(f"claim no. {row[0]}: its payment row is not its attempt's")
+    marked = {n for n, a in attempts.items() if a[5] == "paid" and a[0] == run_id}
+    if marked != {r[0] for r in paid_rows if r[1] == run_id}:
+        problems.append("paid rows and attempts marked paid differ")
+    return problems
+
+
+def reconcile(run: Path, ledgers: list[Path]) -> dict:
+    """`claims reconcile --json`'s figures for one run: payments checked (every `paid` row of the run, a
+    second payment of a ticket included), their amount, each ledger's head, and the levels."""
+    run_id = manifest(run)["run_id"]
+    count = cents = 0
+    for ledger in ledgers:
+        with open_ro(ledger) as db:
+            n, c = db.execute("SELECT count(*), coalesce(sum(prize_cents), 0) FROM paid WHERE run_id = ?",
+                              (run_id,)).fetchone()
+        count, cents = count + n, cents + c
+    return {"payments_checked": count, "paid_cents": cents, "paid": money(cents),
+            "heads": {str(ledger): claims_head(ledger)[0] for ledger in ledgers},
+            "levels": prizes_remaining([run], ledgers)["levels"]}

@@ -1,0 +1,192 @@
+"""The third back office (back_office.py, back_office_sales.py: docs/back-office.md alone) against
+`poolgen claims report|close|reconcile --json` and `poolgen sales report [--closing]|reconcile --json`
+on real runs whose claims and sales the real commands recorded: free tickets, second claims refused,
+wrong validation numbers, a claim after the closing report, a ticket paid at two desks; sales voided,
+a voided share's claim and a second claim refused, a claim after `sales close`, a sale after it refused.
+Every figure (counts and cents per level, paid, remaining, unclaimed, voided, never sold, totals,
+payouts, heads) is the engine's."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from poolgen.run.signing import Signer, new_key_pair
+from tests.support import SEED_A, spec_path
+from tests.support.cli import invoke
+from tests.third_engines import back_office, back_office_sales
+
+
+def _agree(got: dict, mine: dict) -> None:
+    """Every figure the engine computes is poolgen's, key for key."""
+    assert {k: got[k] for k in mine} == mine
+
+
+@pytest.fixture(scope="module")
+def claims(printed_run, tmp_path_factory) -> dict:
+    """Happy Holidays (3,000 tickets, signed), claimed at desk d1 into one ledger: two tickets of every
+    level (free tickets and $1 cash prizes both $1.00), two losers, a second claim of a paid ticket
+    refused (twice), a wrong validation number, then `claims close`, then one more payment (a claim after
+    the closing report); and a $100 ticket paid again at desk d2 into a second ledger of its own."""
+    made = printed_run("happy_holidays")
+    tmp = tmp_path_factory.mktemp("claims3")
+    rows = pl.concat([pl.read_parquet(made.run / "imaging-p1.parquet", columns=["barcode", "virn"]),
+                      pl.read_parquet(made.run / "pool-p1.parquet", columns=["ticket", "tier"])],
+                     how="horizontal")
+    one, two = tmp / "d1.sqlite", tmp / "d2.sqlite"
+    keys = ["--validation-key", made.low, "--high-validation-key", made.high, "--public-key", made.public,
+            "--index-dir", tmp / "index", "--json", "--clerk", "c1"]
+
+    def claim(ledger: Path, ticket: str, virn: str, desk: str = "d1") -> dict:
+        done = invoke("validate", made.run, ticket, virn, *keys, "--ledger", ledger, "--desk", desk)
+        return json.loads(done.stdout)
+
+    picks = [r for tier in ("free", "1", "2", "5", "20", "100")
+             for r in rows.filter(pl.col("tier") == tier).head(3).rows(named=True)]
+    losers = rows.filter(pl.col("tier") == "lose").head(2).rows(named=True)
+    answers = [claim(one, r["barcode"], r["virn"]) for i, r in enumerate(picks) if i % 3 != 2]
+    answers += [claim(one, r["barcode"], r["virn"]) for r in losers]
+    answers.append(claim(one, picks[0]["barcode"], picks[0]["virn"]))  # a free ticket again
+    answers.append(claim(one, picks[3]["ticket"], picks[3]["virn"]))  # a $1 prize again, by its ticket id
+    answers.append(claim(one, picks[6]["barcode"], "0" * 12))
+    closed = invoke("claims", "close", made.run, "--ledger", one, "--json", "--public-key", made.public)
+    answers.append(claim(one, picks[2]["barcode"], picks[2]["virn"]))  # after the closing report
+    answers.append(claim(two, picks[15]["barcode"], picks[15]["virn"], desk="d2"))  # $100 at another desk
+    return {"made": made, "one": one, "two": two, "answers": answers, "closed": json.loads(closed.stdout)}
+
+
+def test_the_claims_were_recorded_as_the_test_means(claims):
+    outcomes = [a["outcome"] for a in claims["answers"]]
+    assert outcomes == ["prize"] * 12 + ["not a winner"] * 2 + ["already paid"] * 2 + [
+        "wrong validation number", "prize", "prize"]
+    assert [a["free_ticket"] for a in claims["answers"][:3]] == [True, True, False]
+
+
+def test_prizes_remaining_and_the_closing_report_are_the_engines(claims):
+    run, one = claims["made"].run, claims["one"]
+    # the closing report made before the claim after it counted the 12 payments made by then
+    assert claims["closed"]["paid_cents"] == 25800
+    for ledgers in ([one], [one, claims["two"]]):
+        args = [a for ledger in ledgers for a in ("--ledger", ledger)]
+        report = json.loads(invoke("claims", "report", run, *args, "--json").stdout)
+        _agree(report, back_office.prizes_remaining([run], ledgers))
+        closing = json.loads(invoke("claims", "close", run, *args, "--json").stdout)
+        _agree(closing, back_office.closing([run], ledgers))
+    mine = back_office.closing([run], [one, claims["two"]])
+    assert (mine["paid_cents"], mine["actual_payout_pct"], mine["designed_payout_pct"]) == (25900, "8.6333",
+                                                                                             "58.9333")
+    free, cash = (next(v for v in mine["levels"] if v["prize_cents"] == 100 and v["free_ticket"] is f)
+                  for f in (True, False))
+    assert (free["paid"], free["remaining"], cash["paid"], cash["remaining"]) == (3, 197, 2, 391)
+    top = mine["levels"][0]
+    assert (top["prize"], top["total"], top["paid"], top["unclaimed_cents"]) == ("$100.00", 4, 2, 20000)
+
+
+def test_reconciliation_figures_and_heads_are_the_engines(claims):
+    made, one, two = claims["made"], claims["one"], claims["two"]
+    keys = ["--validation-key", made.low, "--high-validation-key", made.high, "--public-key", made.public]
+    alone = invoke("claims", "reconcile", made.run, "--ledger", one, *keys, "--json")
+    assert alone.exit_code == 0, alone.output
+    _agree(json.loads(alone.stdout), back_office.reconcile(made.run, [one]))
+    assert back_office.claims_problems(made.run, one) == []
+    both = invoke("claims", "reconcile", made.run, "--ledger", one, "--ledger", two, *keys, "--json")
+    got = json.loads(both.stdout)
+    _agree(got, back_office.reconcile(made.run, [one, two]))
+    assert both.exit_code == 1 and got["payments_checked"] == 14 and len(got["problems"]) == 1
+    assert "paid twice" in got["problems"][0]
+    heads = back_office.reconcile(made.run, [one, two])["heads"]
+    assert heads[str(one)].startswith("18:") and heads[str(two)].startswith("1:")
+    assert [a["head"] for a in claims["answers"][-2:]] == [heads[str(one)], heads[str(two)]]
+
+
+def test_an_attempt_row_holds_what_section_4_says_it_holds(claims):
+    """A payment's attempt is `paid` with an empty reason (its facts are its `paid` row's), a second
+    claim's reason names the first payment, any other refusal's reason is its answer's text without the
+    claim number; so the chain an auditor recomputes from section 4 is the stored one."""
+    with sqlite3.connect(f"file:{claims['one']}?mode=ro", uri=True) as db:
+        rows = list(db.execute("SELECT claim_no, outcome, reason FROM attempts ORDER BY claim_no"))
+        first = db.execute("SELECT at, desk, clerk FROM paid WHERE claim_no = 1").fetchone()
+    answers = claims["answers"]
+    assert [(o, r) for _, o, r in rows[:12]] == [("paid", "")] * 12
+    assert rows[14] == (15, "already paid", f"paid by claim no. 1 at {first[0]}, desk d1, clerk c1")
+    assert rows[12][2] == answers[12]["text"].removesuffix(" (claim no. 13, recorded)")
+    assert rows[16][2] == answers[16]["text"].removesuffix(" (claim no. 17, recorded)")
+    assert back_office.claims_head(claims["one"]) == (answers[-2]["head"], None)
+
+
+@pytest.fixture(scope="module")
+def sales(tmp_path_factory) -> dict:
+    """Hand to Hand Tactics, pools d1.00 and d2.00 of 400 shares (counts / 2,500, at least 1), signed;
+    40 shares of d1.00 and 5 of d2.00 sold, d1.00's first winner voided (its claim refused), its next
+    three winners paid (the first twice: refused), d1.00 closed (a sale refused), its fifth winner paid
+    after the close."""
+    root = tmp_path_factory.mktemp("sales3")
+    text = spec_path("hand_to_hand_tactics").read_text()
+    text = text.replace("pool_shares = 1000000", "pool_shares = 400").replace(
+        "order_shares = 6000000", "order_shares = 2400")
+    (root / "small.toml").write_text(
+        re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m[1]) // 2500)}", text, flags=re.M))
+    pair = new_key_pair(root / "keys", None)
+    signer = Signer.from_file(pair.private)
+    run = generate(GenerateRequest(load_spec(root / "small.toml"), SEED_A,
+                                   now=datetime(2026, 12, 1, tzinfo=UTC), out=root / "runs", run_id="eh",
+                                   pool_ids=["d1.00", "d2.00"],
+                                   signature=signer.manifest_entry()), finish=signer.sign_run).folder
+    prizes = pl.read_parquet(run / "pool-d1.00.parquet", columns=["prize_cents"])["prize_cents"].to_list()
+    win = [f"d1.00-{i + 1:07d}" for i, p in enumerate(prizes[:40]) if p]
+    ledger, key = root / "sales.sqlite", ["--public-key", pair.public, "--json"]
+
+    def do(*args: object) -> int:
+        return invoke("sales", *args, "--ledger", ledger, *key).exit_code
+
+    codes = [do("sell", run, "--pool", "d1.00", "--channel", "web", "--player", f"p{i}") for i in range(40)]
+    codes += [do("sell", run, "--pool", "d2.00", "--channel", "shop", "--player", f"q{i}") for i in range(5)]
+    codes += [do("void", run, win[0], "--reason", "refund"), do("claim", run, win[0])]
+    codes += [do("claim", run, share) for share in win[1:4]] + [do("claim", run, win[1])]
+    codes += [do("close", run, "--pool", "d1.00"), do("sell", run, "--pool", "d1.00", "--channel", "web",
+                                                      "--player", "late")]
+    codes += [do("claim", run, win[4])]
+    return {"run": run, "ledger": ledger, "codes": codes, "public": pair.public, "root": root}
+
+
+def test_the_sales_were_recorded_as_the_test_means(sales):
+    assert sales["codes"] == [0] * 45 + [0, 1, 0, 0, 0, 1, 0, 1, 0]
+
+
+def test_eInstant_prizes_remaining_closing_and_heads_are_the_engines(sales):
+    run, ledger = sales["run"], sales["ledger"]
+    report = json.loads(invoke("sales", "report", run, "--ledger", ledger, "--json").stdout)
+    _agree(report, back_office_sales.prizes_remaining([run], ledger))
+    closing = json.loads(invoke("sales", "report", run, "--ledger", ledger, "--closing", "--json").stdout)
+    mine = back_office_sales.closing([run], ledger)
+    _agree(closing, mine)
+    assert (mine["sales_cents"], mine["paid_cents"], mine["actual_payout_pct"]) == (4900, 80300, "1638.7755")
+    assert sum(v["voided"] for v in mine["levels"]) == 1
+    assert all(v["total"] == v["paid"] + v["unclaimed"] + v["voided"] + v["never_sold"]
+               for v in mine["levels"])
+    done = invoke("sales", "reconcile", run, "--ledger", ledger, "--json", "--public-key", sales["public"])
+    assert done.exit_code == 0, done.output
+    _agree(json.loads(done.stdout), back_office_sales.reconcile(run, ledger))
+    assert [h.split(":")[0] for h in back_office_sales.heads(ledger).values()] == ["45", "1", "1", "4", "0"]
+
+
+def test_an_eInstant_closing_with_every_sale_voided_has_no_actual_payout(sales, tmp_path):
+    """No sale stands: the actual payout (paid over sales) is n/a, as section 6 writes it."""
+    ledger, key = tmp_path / "v.sqlite", ["--public-key", sales["public"]]
+    assert invoke("sales", "sell", sales["run"], "--ledger", ledger, "--pool", "d2.00", "--channel", "web",
+                  "--player", "a", *key).exit_code == 0
+    assert invoke("sales", "void", sales["run"], "d2.00-0000001", "--ledger", ledger, "--reason", "r",
+                  *key).exit_code == 0
+    got = json.loads(invoke("sales", "report", sales["run"], "--ledger", ledger, "--closing",
+                            "--json").stdout)
+    mine = back_office_sales.closing([sales["run"]], ledger)
+    assert got["actual_payout_pct"] == "n/a" and mine.pop("actual_payout_pct") is None
+    _agree(got, mine)
