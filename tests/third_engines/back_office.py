@@ -12,6 +12,8 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import polars as pl
+
 ZERO = "0" * 64
 
 
@@ -83,9 +85,9 @@ def _levels(runs: list[Path]) -> dict[tuple[int, bool], int]:
     return levels
 
 
-def _claimed(runs: list[Path], ledgers: list[Path]) -> Counter[tuple[int, bool]]:
-    """(prize_cents, free) -> tickets paid under the order's run ids, a ticket paid in two ledgers (or
-    twice) counted once, at its first payment (the earliest time)."""
+def _payments(runs: list[Path], ledgers: list[Path]) -> dict[str, tuple[str, int, bool]]:
+    """barcode -> (time, prize_cents, free) of its first payment (the earliest) under the order's run
+    ids: a ticket paid in two ledgers (or twice) is one prize claimed."""
     ids = {manifest(run)["run_id"] for run in runs}
     first: dict[str, tuple[str, int, bool]] = {}
     for ledger in ledgers:
@@ -94,7 +96,38 @@ def _claimed(runs: list[Path], ledgers: list[Path]) -> Counter[tuple[int, bool]]
                     "SELECT run_id, barcode, at, prize_cents, free FROM paid"):
                 if run_id in ids and (barcode not in first or at < first[barcode][0]):
                     first[barcode] = (at, cents, bool(free))
-    return Counter((cents, free) for _, cents, free in first.values())
+    return first
+
+
+def _claimed(runs: list[Path], ledgers: list[Path]) -> Counter[tuple[int, bool]]:
+    """(prize_cents, free) -> tickets paid under the order's run ids, each once."""
+    return Counter((cents, free) for _, cents, free in _payments(runs, ledgers).values())
+
+
+def book_states(books: Path) -> dict[str, str]:
+    """Each book's state in the books ledger (section 8): the `state` of its highest-numbered move."""
+    with open_ro(books) as db:
+        return dict(db.execute("SELECT book, state FROM moves m WHERE move_no = "
+                               "(SELECT max(move_no) FROM moves WHERE book = m.book)"))
+
+
+def withdrawn(runs: list[Path], ledgers: list[Path], books: Path) -> dict[str, Counter[tuple[int, bool]]]:
+    """`returned` and `stolen` -> (prize_cents, free) -> the prizes of tickets not paid whose book (the
+    ticket id's GGG-BBBBBBB, from the pool files) is in that state; a ticket paid is paid whatever its
+    book's state. A barcode names its ticket id: GGG(G) BBBBBBB TTT and two check digits."""
+    states = book_states(books)
+    paid = {f"{b[:-12]}-{b[-12:-5]}-{b[-5:-2]}" for b in _payments(runs, ledgers)}
+    out: dict[str, Counter[tuple[int, bool]]] = {"returned": Counter(), "stolen": Counter()}
+    for run in runs:
+        m = manifest(run)
+        free = set(m["print"].get("free_ticket_tiers", []))
+        for pool in m["pools"]:
+            rows = pl.read_parquet(run / pool["file"]["name"], columns=["ticket", "tier", "prize_cents"])
+            for ticket, tier, cents in rows.filter(pl.col("prize_cents") > 0).iter_rows():
+                state = states.get(ticket[:-4], "printed")
+                if state in out and ticket not in paid:
+                    out[state][(cents, tier in free)] += 1
+    return out
 
 
 def money(cents: int) -> str:
@@ -107,35 +140,56 @@ def _level_order(key: tuple[int, bool]) -> tuple[int, int]:
     return (-key[0], 0 if key[1] else 1)
 
 
-def prizes_remaining(runs: list[Path], ledgers: list[Path]) -> dict:
-    """`claims report --json`'s levels and totals."""
+def prizes_remaining(runs: list[Path], ledgers: list[Path], books: Path | None = None) -> dict:
+    """`claims report --json`'s levels and totals; given a books ledger, the prizes not paid in returned
+    and stolen books apart (total = paid + returned + stolen + remaining)."""
     levels, claimed = _levels(runs), _claimed(runs, ledgers)
+    apart = withdrawn(runs, ledgers, books) if books else None
     rows = []
     for key in sorted(levels, key=_level_order):
         cents, free = key
         prize = f"free ticket ({money(cents)})" if free else money(cents)
-        rows.append({"prize": prize, "prize_cents": cents, "free_ticket": free, "total": levels[key],
-                     "paid": claimed[key], "remaining": levels[key] - claimed[key]})
+        row = {"prize": prize, "prize_cents": cents, "free_ticket": free, "total": levels[key],
+               "paid": claimed[key], "remaining": levels[key] - claimed[key]}
+        if apart:
+            row |= {"returned": apart["returned"][key], "stolen": apart["stolen"][key]}
+            row["remaining"] -= row["returned"] + row["stolen"]
+        rows.append(row)
     total = sum(levels.values())
     total_cents = sum(c * n for (c, _), n in levels.items())
     paid, paid_cents = sum(claimed.values()), sum(c * n for (c, _), n in claimed.items())
-    return {"levels": rows, "totals": {"total": total, "paid": paid, "remaining": total - paid,
-                                       "total_cents": total_cents, "paid_cents": paid_cents,
-                                       "remaining_cents": total_cents - paid_cents}}
+    totals = {"total": total, "paid": paid, "remaining": total - paid, "total_cents": total_cents,
+              "paid_cents": paid_cents, "remaining_cents": total_cents - paid_cents}
+    if apart:
+        for state, counts in apart.items():
+            totals[state] = sum(counts.values())
+            totals[f"{state}_cents"] = sum(c * n for (c, _), n in counts.items())
+            totals["remaining"] -= totals[state]
+            totals["remaining_cents"] -= totals[f"{state}_cents"]
+    return {"levels": rows, "totals": totals}
 
 
-def closing(runs: list[Path], ledgers: list[Path]) -> dict:
+def closing(runs: list[Path], ledgers: list[Path], books: Path | None = None) -> dict:
     """`claims close --json`'s figures: every ticket taken as sold, the designed payout the manifests'
-    prize cost over their sales, the actual the prizes paid (a free ticket at its worth) over the same."""
-    remaining = prizes_remaining(runs, ledgers)
+    prize cost over their sales, the actual the prizes paid (a free ticket at its worth) over the same;
+    given a books ledger, the prizes in returned and stolen books apart, never unclaimed."""
+    remaining = prizes_remaining(runs, ledgers, books)
     sales = sum(manifest(run)["totals"]["sales_cents"] for run in runs)
     designed = sum(manifest(run)["totals"]["prize_cost_cents"] for run in runs)
-    levels = [{**row, "unclaimed": row["remaining"], "unclaimed_cents": row["remaining"] * row["prize_cents"]}
-              for row in remaining["levels"]]
-    paid = remaining["totals"]["paid_cents"]
-    return {"sales_cents": sales, "designed_prizes_cents": designed, "paid_cents": paid,
-            "unclaimed_cents": designed - paid, "designed_payout_pct": percent(designed, sales),
-            "actual_payout_pct": percent(paid, sales), "levels": levels}
+    levels = []
+    for row in remaining["levels"]:
+        row = {**row, "unclaimed": row["remaining"], "unclaimed_cents": row["remaining"] * row["prize_cents"]}
+        if books:
+            row |= {"returned_cents": row["returned"] * row["prize_cents"],
+                    "stolen_cents": row["stolen"] * row["prize_cents"]}
+        levels.append(row)
+    totals = remaining["totals"]
+    out = {"sales_cents": sales, "designed_prizes_cents": designed, "paid_cents": totals["paid_cents"],
+           "unclaimed_cents": totals["remaining_cents"], "designed_payout_pct": percent(designed, sales),
+           "actual_payout_pct": percent(totals["paid_cents"], sales), "levels": levels}
+    if books:
+        out |= {"returned_cents": totals["returned_cents"], "stolen_cents": totals["stolen_cents"]}
+    return out
 
 
 def claims_problems(run: Path, ledger: Path) -> list[str]:

@@ -22,6 +22,7 @@ from poolgen.run.generate import GenerateRequest, generate
 from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, spec_path
 from tests.support.cli import invoke
+from tests.support.split_run import cut, split_run, ticket_rows
 from tests.third_engines import back_office, back_office_sales
 
 
@@ -190,3 +191,52 @@ def test_an_eInstant_closing_with_every_sale_voided_has_no_actual_payout(sales, 
     mine = back_office_sales.closing([sales["run"]], ledger)
     assert got["actual_payout_pct"] == "n/a" and mine.pop("actual_payout_pct") is None
     _agree(got, mine)
+
+
+def test_prizes_in_returned_and_stolen_books_are_counted_apart_as_the_engine_counts_them(claims, tmp_path):
+    """Books 0, 4 and 7 activated (the payments are from them), 7 then stolen, 2 stolen unsold, 1
+    returned: a ticket paid stays paid whatever its book's state, the others of those books' winners are
+    counted `stolen` or `returned` at their levels, never remaining or unclaimed."""
+    made, one, books = claims["made"], claims["one"], tmp_path / "books.sqlite"
+    for move, names in (("activate", ["0", "4", "7"]), ("stolen", ["7", "2"]), ("return", ["1"])):
+        done = invoke("books", move, made.run, *names, "--ledger", books, "--public-key", made.public)
+        assert done.exit_code == 0, done.output
+    given = ("--ledger", one, "--books", books, "--json")
+    mine = back_office.prizes_remaining([made.run], [one], books)
+    _agree(json.loads(invoke("claims", "report", made.run, *given).stdout), mine)
+    _agree(json.loads(invoke("claims", "close", made.run, *given).stdout),
+           back_office.closing([made.run], [one], books))
+    totals = mine["totals"]
+    assert totals["paid"] == 13 and totals["returned"] > 0 and totals["stolen"] > 0
+    assert all(v["total"] == v["paid"] + v["returned"] + v["stolen"] + v["remaining"] for v in mine["levels"])
+    assert totals["total_cents"] == (totals["paid_cents"] + totals["returned_cents"] + totals["stolen_cents"]
+                                     + totals["remaining_cents"])
+
+
+def test_an_order_in_two_cuts_is_reported_as_the_engine_reports_the_union(tmp_path):
+    """The split order (tests/support/split_run.py) made as two cuts, cut-a (p1 to p3) and cut-b (p4 to
+    p6), one ticket of every winning tier claimed at each into one ledger, a book of each cut moved (one
+    stolen, one returned): prizes remaining and the closing report over both runs are the engine's."""
+    a = split_run(tmp_path, pools=["p1", "p2", "p3"], run_id="cut-a")
+    b = cut(a, ["p4", "p5", "p6"], "cut-b")
+    ledger, books = tmp_path / "claims.sqlite", tmp_path / "books.sqlite"
+    for made in (a, b):
+        rows = ticket_rows(made)
+        for tier in ("free", "1", "2", "6"):
+            r = rows.filter(pl.col("tier") == tier).row(0, named=True)
+            done = invoke("validate", made.folder, r["barcode"], r["virn"], "--validation-key", made.low,
+                          "--high-validation-key", made.high, "--public-key", made.public,
+                          "--index-dir", tmp_path / "index", "--ledger", ledger)
+            assert done.exit_code == 0, done.output
+    for made, move, pool in ((a, "stolen", "p1"), (b, "return", "p5")):
+        book = pl.read_parquet(made.folder / f"pool-{pool}.parquet", columns=["book"])["book"][0]
+        done = invoke("books", move, made.folder, book, "--ledger", books, "--public-key", a.public)
+        assert done.exit_code == 0, done.output
+    for extra in ([], ["--books", books]):
+        given = [books] if extra else [None]
+        report = invoke("claims", "report", a.folder, b.folder, "--ledger", ledger, *extra, "--json")
+        mine = back_office.prizes_remaining([a.folder, b.folder], [ledger], *given)
+        _agree(json.loads(report.stdout), mine)
+        closing = invoke("claims", "close", a.folder, b.folder, "--ledger", ledger, *extra, "--json")
+        _agree(json.loads(closing.stdout), back_office.closing([a.folder, b.folder], [ledger], *given))
+        assert (mine["totals"]["paid"], mine["totals"]["paid_cents"]) == (8, 2000)

@@ -101,7 +101,7 @@ def run(tmp_path_factory) -> Path:
     # tests: split.py's stream, validation_desk.py's barcode
     (print_run, {"__future__", "hashlib", "hmac", "pathlib", "polars", "re", "tests"}),
     (validation_desk, {"__future__", "cryptography", "dataclasses", "hashlib", "hmac", "json", "numpy"}),
-    (back_office, {"__future__", "collections", "hashlib", "json", "pathlib", "sqlite3"}),
+    (back_office, {"__future__", "collections", "hashlib", "json", "pathlib", "polars", "sqlite3"}),
     (back_office_sales, {"__future__", "collections", "pathlib", "polars", "tests"}),  # tests: back_office.py
 ], ids=["engine", "einstant", "printed", "pairs", "cards", "grid", "lines_symbols", "lines_caller",
         "win_all",
