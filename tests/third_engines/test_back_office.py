@@ -240,3 +240,23 @@ def test_an_order_in_two_cuts_is_reported_as_the_engine_reports_the_union(tmp_pa
         closing = invoke("claims", "close", a.folder, b.folder, "--ledger", ledger, *extra, "--json")
         _agree(json.loads(closing.stdout), back_office.closing([a.folder, b.folder], [ledger], *given))
         assert (mine["totals"]["paid"], mine["totals"]["paid_cents"]) == (8, 2000)
+
+
+def test_the_reports_json_holds_the_fields_section_6_lists_in_its_order(claims, sales):
+    """docs/back-office.md section 6, 'The reports' JSON': each level's fields, in order."""
+    run, one, erun, ledger = claims["made"].run, claims["one"], sales["run"], sales["ledger"]
+    level = ["prize", "prize_cents", "free_ticket", "total"]
+    for args, fields in (
+            (["claims", "report", run, "--ledger", one], ["paid", "remaining"]),
+            (["claims", "close", run, "--ledger", one],
+             ["paid", "remaining", "unclaimed", "unclaimed_cents"]),
+            (["sales", "report", erun, "--ledger", ledger], ["sold", "remaining"]),
+            (["sales", "report", erun, "--ledger", ledger, "--closing"],
+             ["sold", "remaining", "paid", "unclaimed", "unclaimed_cents", "voided", "never_sold"])):
+        got = json.loads(invoke(*args, "--json").stdout)
+        first = ["pool"] if args[0] == "sales" else []
+        assert {tuple(v) for v in got["levels"]} == {tuple(first + level + fields)}
+    done = json.loads(invoke("sales", "reconcile", erun, "--ledger", ledger, "--json").stdout)
+    assert list(done) == ["ok", "payments_checked", "paid_cents", "paid", "problems", "levels", "heads",
+                          "signature_checked", "sales_chained", "sales_heads", "converted"]
+    assert done["levels"] == []
