@@ -130,9 +130,14 @@ def withdrawn(runs: list[Path], ledgers: list[Path], books: Path) -> dict[str, C
     return out
 
 
-def money(cents: int) -> str:
-    """An amount in dollars, as the reports write a game in USD."""
-    return f"${cents // 100:,}.{cents % 100:02d}"
+SIGNS = {"USD": "$", "CAD": "$", "GBP": "\u00a3", "EUR": "\u20ac"}  # docs/new-game.md section 1
+
+
+def money(cents: int, run: Path | None = None) -> str:
+    """An amount as every report writes it: the game's sign (the manifest's `game.currency`, USD when
+    absent), whole units grouped by commas in threes, a point and two decimals."""
+    sign = SIGNS[manifest(run)["game"].get("currency", "USD")] if run else "$"
+    return f"{sign}{cents // 100:,}.{cents % 100:02d}"
 
 
 def _level_order(key: tuple[int, bool]) -> tuple[int, int]:
@@ -148,7 +153,7 @@ def prizes_remaining(runs: list[Path], ledgers: list[Path], books: Path | None =
     rows = []
     for key in sorted(levels, key=_level_order):
         cents, free = key
-        prize = f"free ticket ({money(cents)})" if free else money(cents)
+        prize = f"free ticket ({money(cents, runs[0])})" if free else money(cents, runs[0])
         row = {"prize": prize, "prize_cents": cents, "free_ticket": free, "total": levels[key],
                "paid": claimed[key], "remaining": levels[key] - claimed[key]}
         if apart:
@@ -224,6 +229,6 @@ def reconcile(run: Path, ledgers: list[Path]) -> dict:
             n, c = db.execute("SELECT count(*), coalesce(sum(prize_cents), 0) FROM paid WHERE run_id = ?",
                               (run_id,)).fetchone()
         count, cents = count + n, cents + c
-    return {"payments_checked": count, "paid_cents": cents, "paid": money(cents),
+    return {"payments_checked": count, "paid_cents": cents, "paid": money(cents, run),
             "heads": {str(ledger): claims_head(ledger)[0] for ledger in ledgers},
             "levels": prizes_remaining([run], ledgers)["levels"]}

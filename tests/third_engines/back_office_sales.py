@@ -66,8 +66,8 @@ def prizes_remaining(runs: list[Path], ledger: Path) -> dict:
     for p in pools:
         for cents in sorted(p["levels"], reverse=True):
             total, sold = p["levels"][cents], p["sold"][cents]
-            rows.append({"pool": p["pool"], "prize": money(cents), "prize_cents": cents, "free_ticket": False,
-                         "total": total, "sold": sold, "remaining": total - sold})
+            rows.append({"pool": p["pool"], "prize": money(cents, runs[0]), "prize_cents": cents,
+                         "free_ticket": False, "total": total, "sold": sold, "remaining": total - sold})
             sold_n, sold_c = sold_n + sold, sold_c + sold * cents
     total = sum(r["total"] for r in rows)
     total_cents = sum(r["total"] * r["prize_cents"] for r in rows)
@@ -87,8 +87,9 @@ def closing(runs: list[Path], ledger: Path) -> dict:
         for cents in sorted(p["levels"], reverse=True):
             total, sold, paid, voided = (p["levels"][cents], p["sold"][cents], p["paid"][cents],
                                          p["voided"][cents])
-            rows.append({"pool": p["pool"], "prize": money(cents), "prize_cents": cents, "free_ticket": False,
-                         "total": total, "sold": sold, "remaining": total - sold, "paid": paid,
+            rows.append({"pool": p["pool"], "prize": money(cents, runs[0]), "prize_cents": cents,
+                         "free_ticket": False, "total": total, "sold": sold, "remaining": total - sold,
+                         "paid": paid,
                          "unclaimed": sold - paid - voided, "unclaimed_cents": (sold - paid - voided) * cents,
                          "voided": voided, "never_sold": total - sold})
     sales = sum(p["sales_cents"] for p in pools)
@@ -108,5 +109,5 @@ def reconcile(run: Path, ledger: Path) -> dict:
         count, cents = db.execute("SELECT count(*), coalesce(sum(prize_cents), 0) FROM payments "
                                   "WHERE run_id = ?", (run_id,)).fetchone()
     five = heads(ledger)
-    return {"payments_checked": count, "paid_cents": cents, "paid": money(cents),
+    return {"payments_checked": count, "paid_cents": cents, "paid": money(cents, run),
             "heads": {str(ledger): five.pop("payments")}, "sales_heads": five}

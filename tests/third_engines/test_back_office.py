@@ -125,12 +125,13 @@ def test_an_attempt_row_holds_what_section_4_says_it_holds(claims):
 
 @pytest.fixture(scope="module")
 def sales(tmp_path_factory) -> dict:
-    """Hand to Hand Tactics, pools d1.00 and d2.00 of 400 shares (counts / 2,500, at least 1), signed;
-    40 shares of d1.00 and 5 of d2.00 sold, d1.00's first winner voided (its claim refused), its next
-    three winners paid (the first twice: refused), d1.00 closed (a sale refused), its fifth winner paid
-    after the close."""
+    """Hand to Hand Tactics in pounds (GBP), pools d1.00 and d2.00 of 400 shares (counts / 2,500, at
+    least 1), signed; 40 shares of d1.00 and 5 of d2.00 sold, d1.00's first winner voided (its claim
+    refused), its next three winners paid (the first twice: refused), d1.00 closed (a sale refused), its
+    fifth winner paid after the close."""
     root = tmp_path_factory.mktemp("sales3")
-    text = spec_path("hand_to_hand_tactics").read_text()
+    text = spec_path("hand_to_hand_tactics").read_text().replace("$", "\u00a3")  # a game in pounds
+    text = text.replace("[game]\n", '[game]\ncurrency = "GBP"\n', 1)
     text = text.replace("pool_shares = 1000000", "pool_shares = 400").replace(
         "order_shares = 6000000", "order_shares = 2400")
     (root / "small.toml").write_text(
@@ -170,7 +171,7 @@ def test_eInstant_prizes_remaining_closing_and_heads_are_the_engines(sales):
     mine = back_office_sales.closing([run], ledger)
     _agree(closing, mine)
     assert (mine["sales_cents"], mine["paid_cents"], mine["actual_payout_pct"]) == (4900, 80300, "1638.7755")
-    assert sum(v["voided"] for v in mine["levels"]) == 1
+    assert sum(v["voided"] for v in mine["levels"]) == 1 and mine["levels"][0]["prize"] == "\u00a35,000.00"
     assert all(v["total"] == v["paid"] + v["unclaimed"] + v["voided"] + v["never_sold"]
                for v in mine["levels"])
     done = invoke("sales", "reconcile", run, "--ledger", ledger, "--json", "--public-key", sales["public"])
