@@ -23,7 +23,7 @@ from poolgen.run.signing import Signer, new_key_pair
 from tests.support import SEED_A, spec_path
 from tests.support.cli import invoke
 from tests.support.split_run import cut, split_run, ticket_rows
-from tests.third_engines import back_office, back_office_sales
+from tests.third_engines import back_office, back_office_sales, back_office_upgrade
 
 
 def _agree(got: dict, mine: dict) -> None:
@@ -261,3 +261,55 @@ def test_the_reports_json_holds_the_fields_section_6_lists_in_its_order(claims, 
     assert list(done) == ["ok", "payments_checked", "paid_cents", "paid", "problems", "levels", "heads",
                           "signature_checked", "sales_chained", "sales_heads", "converted"]
     assert done["levels"] == []
+
+
+def _version_3(sales: dict, ledger: Path) -> None:
+    """A version 3 ledger of the sales run that reconciles: d1.00 shares 1 to 8 and d2.00 1 to 3 sold, three
+    voids (two at one time, so sale numbers order them), the first winner not voided paid, both pools
+    closed at one time (so run id and pool order them)."""
+    from poolgen.backoffice.owned import APPLICATION_ID  # noqa: PLC0415  # only this helper builds one
+    from poolgen.backoffice.sales_schema import SALES_3  # noqa: PLC0415
+
+    prizes = pl.read_parquet(sales["run"] / "pool-d1.00.parquet", columns=["prize_cents"])["prize_cents"]
+    t = "2026-12-02T00:00:{:02d}.000Z".format
+    voids = {("d1.00", 5): (t(50), "r5"), ("d2.00", 2): (t(40), "r2"), ("d1.00", 3): (t(50), "r3")}
+    paid = next(s for s in range(1, 9) if prizes[s - 1] and ("d1.00", s) not in voids)
+    db = sqlite3.connect(ledger)
+    for sql in SALES_3.schema:
+        db.execute(sql)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 3")
+    db.execute("INSERT INTO pools VALUES ('eh', 'd1.00', 400, 100, 9, ?), ('eh', 'd2.00', 400, 200, 4, ?)",
+               (t(55), t(55)))
+    shares = [("d1.00", s) for s in range(1, 9)] + [("d2.00", s) for s in (1, 2, 3)]
+    for no, (pool, serial) in enumerate(shares, start=1):
+        claim = (t(52), prizes[serial - 1]) if (pool, serial) == ("d1.00", paid) else (None, None)
+        db.execute("INSERT INTO sales VALUES ('eh', ?, ?, ?, ?, 'web', ?, ?, ?, ?, ?)",
+                   (pool, serial, no, t(no), f"p{no}", *voids.get((pool, serial), (None, None)), *claim))
+    row = (1, "eh", "d1.00", paid, t(52), prizes[paid - 1])
+    db.execute("INSERT INTO payments VALUES (?, ?, ?, ?, ?, ?, ?)",
+               (*row, back_office.link(back_office.ZERO, row)))
+    db.commit()
+    db.close()
+    ledger.chmod(0o600)
+
+
+def test_a_version_3_ledger_converted_holds_the_rows_section_5_derives_from_it(sales, tmp_path):
+    """`sales upgrade` of a version 3 ledger: NEW's sales, voids, closings, payments and conversion rows,
+    chains included, are the ones the engine derives from OLD's rows and bytes alone, its printed heads
+    are NEW's recomputed, and NEW reconciles."""
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
+    _version_3(sales, old)
+    before = old.read_bytes()
+    done = invoke("sales", "upgrade", old, new, "--run", sales["run"], "--public-key", sales["public"],
+                  "--json")
+    assert done.exit_code == 0, done.output
+    said = json.loads(done.stdout)
+    assert old.read_bytes() == before
+    expected = back_office_upgrade.from_version_3(old, said["at"])
+    assert back_office_upgrade.held(new) == expected
+    assert [(r[2], r[3]) for r in expected["voids"]] == [("d2.00", 2), ("d1.00", 3), ("d1.00", 5)]
+    assert said["heads"] == back_office_sales.heads(new)
+    check = invoke("sales", "reconcile", sales["run"], "--ledger", new, "--json")
+    assert check.exit_code == 0, check.output
+    _agree(json.loads(check.stdout), back_office_sales.reconcile(sales["run"], new))
