@@ -232,3 +232,25 @@ def reconcile(run: Path, ledgers: list[Path]) -> dict:
     return {"payments_checked": count, "paid_cents": cents, "paid": money(cents, run),
             "heads": {str(ledger): claims_head(ledger)[0] for ledger in ledgers},
             "levels": prizes_remaining([run], ledgers)["levels"]}
+
+
+def paid_out_of_play(run: Path, ledger: Path, books: Path) -> list[str]:
+    """`claims reconcile --books`'s problem for each payment of the run made while its ticket's book was not
+    activated or settled: the book's state after its last move whose time is at or before the payment's
+    (`printed` with none), times compared as text (section 8)."""
+    run_id = manifest(run)["run_id"]
+    with open_ro(books) as db:
+        moves = list(db.execute("SELECT move_no, at, book, state FROM moves ORDER BY move_no"))
+    with open_ro(ledger) as db:
+        paid = list(db.execute("SELECT claim_no, barcode, at FROM paid WHERE run_id = ? ORDER BY claim_no",
+                               (run_id,)))
+    out = []
+    for claim_no, barcode, at in paid:
+        book = f"{barcode[:-12]}-{barcode[-12:-5]}"
+        before = [m for m in moves if m[2] == book and m[1] <= at]
+        state = before[-1][3] if before else "printed"
+        if state not in ("activated", "settled"):
+            when = f"move no. {before[-1][0]} at {before[-1][1]}" if before else "no move recorded before it"
+            out.append(f"{ledger}: claim no. {claim_no} ({barcode}): paid at {at} while its book {book} was "
+                       f"{state} ({when}): not a claimable ticket")
+    return out

@@ -313,3 +313,40 @@ def test_a_version_3_ledger_converted_holds_the_rows_section_5_derives_from_it(s
     check = invoke("sales", "reconcile", sales["run"], "--ledger", new, "--json")
     assert check.exit_code == 0, check.output
     _agree(json.loads(check.stdout), back_office_sales.reconcile(sales["run"], new))
+
+
+def test_payments_made_while_their_book_was_out_of_play_are_the_problems_the_engine_names(claims, tmp_path):
+    """A desk without --books pays three winners of one book: before any move (printed), once activated,
+    and after it was reported stolen; a fourth of another book returned unsold. `claims reconcile --books`
+    names exactly the engine's lines (section 8's wording), the activated book's payment not among them."""
+    made = claims["made"]
+    ledger, books = tmp_path / "claims.sqlite", tmp_path / "books.sqlite"
+    rows = pl.concat([pl.read_parquet(made.run / "imaging-p1.parquet", columns=["barcode", "virn"]),
+                      pl.read_parquet(made.run / "pool-p1.parquet", columns=["ticket", "prize_cents"])],
+                     how="horizontal").filter(pl.col("prize_cents") > 0)
+    seven = rows.filter(pl.col("ticket").str.starts_with("465-0000007-")).head(3).rows(named=True)
+    three = rows.filter(pl.col("ticket").str.starts_with("465-0000003-")).row(0, named=True)
+    keys = ["--validation-key", made.low, "--high-validation-key", made.high, "--public-key", made.public]
+
+    def pay(r: dict) -> None:
+        done = invoke("validate", made.run, r["barcode"], r["virn"], *keys, "--index-dir", tmp_path / "index",
+                      "--ledger", ledger)
+        assert done.exit_code == 0, done.output
+
+    def move(what: str, book: str) -> None:
+        done = invoke("books", what, made.run, book, "--ledger", books, "--public-key", made.public)
+        assert done.exit_code == 0, done.output
+
+    pay(seven[0])
+    move("activate", "7")
+    pay(seven[1])
+    move("stolen", "7")
+    move("return", "3")
+    pay(seven[2])
+    pay(three)
+    done = invoke("claims", "reconcile", made.run, "--ledger", ledger, "--books", books, *keys, "--json")
+    mine = back_office.paid_out_of_play(made.run, ledger, books)
+    assert (done.exit_code, json.loads(done.stdout)["problems"]) == (1, mine)
+    assert [line.split(" while ")[1].split(" (")[0] for line in mine] == [
+        "its book 465-0000007 was printed", "its book 465-0000007 was stolen",
+        "its book 465-0000003 was returned"]
