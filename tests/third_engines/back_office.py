@@ -197,25 +197,55 @@ def closing(runs: list[Path], ledgers: list[Path], books: Path | None = None) ->
     return out
 
 
-def claims_problems(run: Path, ledger: Path) -> list[str]:
-    """The checks that need no key, for the run's payments: claim numbers 1 to the largest, each `paid`
-    row its attempt's (marked paid, same run, barcode, time, desk, clerk), every paid attempt its row."""
+def _missing(numbers: set[int], what: str) -> str | None:
+    """`claim numbers 2 to 3, 6 are missing` (runs of consecutive numbers as `A to B`), `claim number 2 is
+    missing`, or None: the numbers 1 to the largest that are not there."""
+    gone = sorted(set(range(1, max(numbers, default=0) + 1)) - numbers)
+    if not gone:
+        return None
+    runs: list[list[int]] = []
+    for n in gone:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    named = ", ".join(f"{r[0]} to {r[-1]}" if len(r) > 1 else f"{r[0]}" for r in runs)
+    return f"{what} numbers {named} are missing" if len(gone) > 1 else f"{what} number {named} is missing"
+
+
+def claims_problems(run: Path, ledger: Path) -> set[str]:
+    """The reconciliation's problems that need no key, in section 6's words: claim numbers missing; the
+    run's `paid` rows and its attempts marked paid differing (as claim number -> barcode); a payment row
+    whose run id, barcode, at, desk or clerk (the fields that differ, in that order) is not its paid
+    attempt's; the first claim whose chain is not the one its rows give."""
     run_id = manifest(run)["run_id"]
-    problems = []
     with open_ro(ledger) as db:
-        numbers = [r[0] for r in db.execute("SELECT claim_no FROM attempts ORDER BY claim_no")]
-        if numbers != list(range(1, len(numbers) + 1)):
-            problems.append("claim numbers missing")
         attempts = {r[0]: r[1:] for r in db.execute(
             "SELECT claim_no, run_id, barcode, at, desk, clerk, outcome FROM attempts")}
-        paid_rows = list(db.execute("SELECT claim_no, run_id, barcode, at, desk, clerk FROM paid"))
-    for row in paid_rows:
-        attempt = attempts.get(row[0])
-        if attempt is None or attempt[5] != "paid" or attempt[:5] != row[1:]:
-            problems.append(f"claim no. {row[0]}: its payment row is not its attempt's")
-    marked = {n for n, a in attempts.items() if a[5] == "paid" and a[0] == run_id}
-    if marked != {r[0] for r in paid_rows if r[1] == run_id}:
-        problems.append("paid rows and attempts marked paid differ")
+        payments = list(db.execute("SELECT claim_no, run_id, barcode, at, desk, clerk FROM paid"))
+    problems = set()
+    gaps = _missing(set(attempts), "claim")
+    if gaps:
+        problems.add(f"{ledger}: {gaps} (rows removed by hand: a removed payment can be paid again)")
+    marked = {n: a[1] for n, a in attempts.items() if a[5] == "paid" and a[0] == run_id}
+    mine = {p[0]: p[2] for p in payments if p[1] == run_id}
+    if marked != mine:
+        problems.add(f"{ledger}: its payments and its attempts marked paid differ ({len(mine):,} payments, "
+                     f"{len(marked):,} such attempts)")
+    for no, *copied in payments:
+        attempt = attempts.get(no)
+        if attempt is None or attempt[5] != "paid":
+            continue
+        fields = [name for name, mine_, theirs in zip(("run_id", "barcode", "at", "desk", "clerk"), copied,
+                                                      attempt[:5], strict=True) if mine_ != theirs]
+        if fields:
+            problems.add(f"{ledger}: claim no. {no} ({copied[1]}): its payment row's {', '.join(fields)} "
+                         f"{'is' if len(fields) == 1 else 'are'} not its attempt's (the payment row "
+                         "edited by hand)")
+    bad = claims_head(ledger)[1]
+    if bad is not None:
+        problems.add(f"{ledger}: claim no. {bad}: its chain is not the one its rows give (a row edited, "
+                     "inserted or removed by hand)")
     return problems
 
 

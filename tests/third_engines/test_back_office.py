@@ -97,7 +97,7 @@ def test_reconciliation_figures_and_heads_are_the_engines(claims):
     alone = invoke("claims", "reconcile", made.run, "--ledger", one, *keys, "--json")
     assert alone.exit_code == 0, alone.output
     _agree(json.loads(alone.stdout), back_office.reconcile(made.run, [one]))
-    assert back_office.claims_problems(made.run, one) == []
+    assert back_office.claims_problems(made.run, one) == set()
     both = invoke("claims", "reconcile", made.run, "--ledger", one, "--ledger", two, *keys, "--json")
     got = json.loads(both.stdout)
     _agree(got, back_office.reconcile(made.run, [one, two]))
@@ -350,3 +350,33 @@ def test_payments_made_while_their_book_was_out_of_play_are_the_problems_the_eng
     assert [line.split(" while ")[1].split(" (")[0] for line in mine] == [
         "its book 465-0000007 was printed", "its book 465-0000007 was stolen",
         "its book 465-0000003 was returned"]
+
+
+@pytest.mark.parametrize(("edits", "count"), [
+    (["DELETE FROM paid WHERE claim_no IN (2, 3, 6)", "DELETE FROM attempts WHERE claim_no IN (2, 3, 6)"], 2),
+    (["DELETE FROM paid WHERE claim_no = 5", "DELETE FROM attempts WHERE claim_no = 5"], 2),
+    (["UPDATE paid SET desk = 'dX' WHERE claim_no = 2",
+      "UPDATE paid SET at = '2026-01-01T00:00:00.000Z', clerk = 'z' WHERE claim_no = 5",
+      "UPDATE attempts SET outcome = 'not a winner' WHERE claim_no = 7"], 4),
+], ids=["claims_removed", "one_claim_removed", "rows_edited"])
+def test_a_ledger_edited_by_hand_has_the_problems_the_engine_names_in_section_6s_words(
+        claims, tmp_path, edits, count):
+    """Rows removed (numbers missing, as `2 to 3, 6` or one `number 5`), payment rows edited (the fields
+    that differ named), an attempt marked other than paid: `claims reconcile` names exactly the engine's
+    problems, and prizes remaining refuses the ledger naming one of them."""
+    made, ledger = claims["made"], tmp_path / "edited.sqlite"
+    src, db = sqlite3.connect(f"file:{claims['one']}?mode=ro", uri=True), sqlite3.connect(ledger)
+    src.backup(db)  # a copy with its -wal file's rows, as section 4 says to copy a ledger
+    src.close()
+    ledger.chmod(0o600)
+    for sql in edits:
+        db.execute(sql)
+    db.commit()
+    db.close()
+    done = invoke("claims", "reconcile", made.run, "--ledger", ledger, "--validation-key", made.low,
+                  "--high-validation-key", made.high, "--json")
+    mine = back_office.claims_problems(made.run, ledger)
+    assert (done.exit_code, set(json.loads(done.stdout)["problems"]), len(mine)) == (1, mine, count)
+    report = invoke("claims", "report", made.run, "--ledger", ledger)
+    assert report.exit_code == 2 and report.stderr.split("; the ledgers do not")[0].removeprefix(
+        "poolgen: error: ") in mine
