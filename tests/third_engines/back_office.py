@@ -197,7 +197,7 @@ def closing(runs: list[Path], ledgers: list[Path], books: Path | None = None) ->
     return out
 
 
-def _missing(numbers: set[int], what: str) -> str | None:
+def missing(numbers: set[int], what: str) -> str | None:
     """`claim numbers 2 to 3, 6 are missing` (runs of consecutive numbers as `A to B`), `claim number 2 is
     missing`, or None: the numbers 1 to the largest that are not there."""
     gone = sorted(set(range(1, max(numbers, default=0) + 1)) - numbers)
@@ -224,7 +224,7 @@ def claims_problems(run: Path, ledger: Path) -> set[str]:
             "SELECT claim_no, run_id, barcode, at, desk, clerk, outcome FROM attempts")}
         payments = list(db.execute("SELECT claim_no, run_id, barcode, at, desk, clerk FROM paid"))
     problems = set()
-    gaps = _missing(set(attempts), "claim")
+    gaps = missing(set(attempts), "claim")
     if gaps:
         problems.add(f"{ledger}: {gaps} (rows removed by hand: a removed payment can be paid again)")
     marked = {n: a[1] for n, a in attempts.items() if a[5] == "paid" and a[0] == run_id}

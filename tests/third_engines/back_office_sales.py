@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 
-from tests.third_engines.back_office import chain_head, manifest, money, open_ro, percent
+from tests.third_engines.back_office import chain_head, manifest, missing, money, open_ro, percent
 
 # chain -> its rows: the number, the fields in order, the stored chain, docs/back-office.md section 5's table
 CHAINS = {
@@ -111,3 +111,49 @@ def reconcile(run: Path, ledger: Path) -> dict:
     five = heads(ledger)
     return {"payments_checked": count, "paid_cents": cents, "paid": money(cents, run),
             "heads": {str(ledger): five.pop("payments")}, "sales_heads": five}
+
+
+def payment_problems(run: Path, ledger: Path) -> set[str]:
+    """`sales reconcile`'s problems of the run's payments, in section 5's words (a share's named by its
+    id B alone, the ledger's by L): payment numbers missing; per sale, its claim and its `payments` rows
+    (none for a claim, one for none, two or more, one at another time or amount); an amount not the
+    share's prize in the pool file; the first payment whose chain breaks."""
+    m = manifest(run)
+    prizes = {p["id"]: pl.read_parquet(run / p["file"]["name"], columns=["prize_cents"])["prize_cents"]
+              for p in m["pools"]}
+    with open_ro(ledger) as db:
+        numbers = {r[0] for r in db.execute("SELECT pay_no FROM payments")}
+        sales = list(db.execute("SELECT pool, serial, claimed_at, prize_cents FROM sales WHERE run_id = ?",
+                                (m["run_id"],)))
+        paid: dict[tuple[str, int], list[tuple]] = {}
+        for no, pool, serial, at, cents in db.execute(
+                "SELECT pay_no, pool, serial, at, prize_cents FROM payments WHERE run_id = ? ORDER BY pay_no",
+                (m["run_id"],)):
+            paid.setdefault((pool, serial), []).append((no, at, cents))
+    problems = set()
+    gaps = missing(numbers, "payment")
+    if gaps:
+        problems.add(f"{ledger}: {gaps} (rows removed by hand)")
+    for pool, serial, claimed_at, claimed in sales:
+        share, rows = f"{pool}-{serial:07d}", paid.get((pool, serial), [])
+        if claimed_at is not None and not rows:
+            problems.add(f"{share}: claimed, but no payment row records it (removed by hand)")
+        elif rows and claimed_at is None:
+            problems.add(f"{share}: payment no. {rows[0][0]} is recorded, but its sale shows no claim "
+                         "(cleared by hand)")
+        elif len(rows) > 1:
+            nos = ", ".join(str(r[0]) for r in rows)
+            problems.add(f"{share}: paid {len(rows)} times (payment nos. {nos})")
+        elif rows and (rows[0][1], rows[0][2]) != (claimed_at, claimed):
+            problems.add(f"{share}: its sale records {money(claimed, run)} paid at {claimed_at}, its payment "
+                         f"no. {rows[0][0]} {money(rows[0][2], run)} at {rows[0][1]}")
+        for _, _, cents in rows:
+            if cents != prizes[pool][serial - 1]:
+                problems.add(f"{share}: paid {money(cents, run)}, but its prize is "
+                             f"{money(prizes[pool][serial - 1], run)}")
+    with open_ro(ledger) as db:
+        bad = chain_head(list(db.execute(CHAINS["payments"])))[1]
+    if bad is not None:
+        problems.add(f"{ledger}: payment no. {bad}: its chain is not the one its rows give (a row edited, "
+                     "inserted or removed by hand)")
+    return problems

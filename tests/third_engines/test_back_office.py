@@ -365,14 +365,7 @@ def test_a_ledger_edited_by_hand_has_the_problems_the_engine_names_in_section_6s
     that differ named), an attempt marked other than paid: `claims reconcile` names exactly the engine's
     problems, and prizes remaining refuses the ledger naming one of them."""
     made, ledger = claims["made"], tmp_path / "edited.sqlite"
-    src, db = sqlite3.connect(f"file:{claims['one']}?mode=ro", uri=True), sqlite3.connect(ledger)
-    src.backup(db)  # a copy with its -wal file's rows, as section 4 says to copy a ledger
-    src.close()
-    ledger.chmod(0o600)
-    for sql in edits:
-        db.execute(sql)
-    db.commit()
-    db.close()
+    _copy(claims["one"], ledger, edits)
     done = invoke("claims", "reconcile", made.run, "--ledger", ledger, "--validation-key", made.low,
                   "--high-validation-key", made.high, "--json")
     mine = back_office.claims_problems(made.run, ledger)
@@ -380,3 +373,43 @@ def test_a_ledger_edited_by_hand_has_the_problems_the_engine_names_in_section_6s
     report = invoke("claims", "report", made.run, "--ledger", ledger)
     assert report.exit_code == 2 and report.stderr.split("; the ledgers do not")[0].removeprefix(
         "poolgen: error: ") in mine
+
+
+def _copy(ledger: Path, to: Path, edits: list[str]) -> None:
+    """A copy of `ledger` (its -wal file's rows with it, as section 4 says to copy one) edited by hand,
+    0600."""
+    src, db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True), sqlite3.connect(to)
+    src.backup(db)
+    src.close()
+    to.chmod(0o600)
+    for sql in edits:
+        db.execute(sql)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("edits", [
+    ["UPDATE sales SET claimed_at = NULL, prize_cents = NULL WHERE serial = (SELECT serial FROM payments "
+     "WHERE pay_no = 2) AND pool = 'd1.00'"],
+    ["DELETE FROM payments WHERE pay_no = 4"],
+    ["DELETE FROM payments WHERE pay_no = 2"],
+    ["UPDATE sales SET claimed_at = '2026-01-01T00:00:00.000Z' WHERE serial = (SELECT serial FROM payments "
+     "WHERE pay_no = 2) AND pool = 'd1.00'"],
+    ["UPDATE sales SET prize_cents = 777 WHERE serial = (SELECT serial FROM payments WHERE pay_no = 4) "
+     "AND pool = 'd1.00'", "UPDATE payments SET prize_cents = 777 WHERE pay_no = 4"],
+    ["INSERT INTO payments SELECT 5, run_id, pool, serial, at, prize_cents, chain FROM payments "
+     "WHERE pay_no = 4"],
+], ids=["claim_cleared", "last_payment_removed", "a_payment_removed", "claim_time_moved", "amount_edited",
+        "paid_twice"])
+def test_a_sales_ledger_edited_by_hand_has_the_payment_problems_the_engine_names(sales, tmp_path, edits):
+    """Payments and claims edited by hand: `sales reconcile` names exactly the engine's problems (section
+    5's words), and the closing report refuses the ledger naming one of them."""
+    ledger = tmp_path / "edited.sqlite"
+    _copy(sales["ledger"], ledger, edits)
+    done = invoke("sales", "reconcile", sales["run"], "--ledger", ledger, "--json")
+    mine = back_office_sales.payment_problems(sales["run"], ledger)
+    assert (done.exit_code, set(json.loads(done.stdout)["problems"])) == (1, mine)
+    closing = invoke("sales", "report", sales["run"], "--ledger", ledger, "--closing")
+    first = closing.stderr.removeprefix("poolgen: error: ").split("; the ")[0]
+    assert closing.exit_code == 2, closing.output
+    assert first in mine or first.removeprefix(f"{ledger}: ") in mine, closing.stderr
