@@ -212,8 +212,8 @@ def report_cmd(ledger: Ledger, run: Runs = None, more: MoreRuns = None, public_k
     for note in (unchained, converted):
         if note:
             say(note)  # on stderr, JSON or not (a report's JSON also has `sales_chained`)
-    if closing_report:
-        show_closing(order, report, as_json, pdf, force)
+    if closing_report:  # its JSON says, as the prizes remaining's, whether the ledger's sales are chained
+        show_closing(order, {**report, "sales_chained": books[0].chained}, as_json, pdf, force)
         return
     levels = [lv for _, part in parts for lv in part]
     prizes_add_up(sum(lv.total * lv.cents for lv in levels), order.runs)  # as the closing report (section 6)

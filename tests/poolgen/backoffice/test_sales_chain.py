@@ -6,6 +6,7 @@ is the conftest's `einstant` (one pool of 2,000 shares)."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from poolgen.backoffice.owned import APPLICATION_ID
@@ -171,10 +172,10 @@ def test_a_sales_time_moved_before_the_closing_breaks_its_chain_even_rechained_a
         "its end and sales recorded since, or rows edited): the ledger no longer extends that head"))
 
 
-def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant, tmp_path):
-    from poolgen.backoffice.sales_schema import SALES_3  # noqa: PLC0415  # only this test builds a version 3 ledger
+def _version_3(ledger):
+    """A version 3 ledger in WAL mode, as the tool left one: share 1 of d1.00 sold."""
+    from poolgen.backoffice.sales_schema import SALES_3  # noqa: PLC0415  # only these tests build version 3 ledgers
 
-    ledger = tmp_path / "sales.sqlite"
     db = sqlite3.connect(ledger)
     for sql in SALES_3.schema:
         db.execute(sql)
@@ -187,6 +188,11 @@ def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant
     db.commit()
     db.close()
     ledger.chmod(0o600)
+
+
+def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant, tmp_path):
+    ledger = tmp_path / "sales.sqlite"
+    _version_3(ledger)
     before = ledger.read_bytes()
     result = _reconcile(einstant, ledger)
     rest, heads = split_heads(result.output)
@@ -202,6 +208,23 @@ def test_a_ledger_of_version_3_is_read_said_unchained_and_never_written(einstant
         f"poolgen: error: {ledger}: a sales ledger of version 3 (sales, voids and closings in no chain): "
         "read, never written; convert it into a new ledger of version 5 (`poolgen sales upgrade`)\n"))
     assert ledger.read_bytes() == before
+
+
+def test_both_sales_reports_say_in_json_whether_the_ledgers_sales_are_chained(einstant, tmp_path):
+    """Section 5: `sales report` says a version 3 ledger's sales carry no chain on stderr and in its JSON's
+    `sales_chained`, with or without `--closing`. Before, the closing report's JSON had no
+    `sales_chained`: read alone, it did not say its sales were in no chain."""
+    old, new = tmp_path / "v3.sqlite", tmp_path / "v5.sqlite"
+    _version_3(old)
+    _sell(einstant, new, 1)
+    note = (f"note: {old}: a sales ledger of version 3: its sales, voids and closings carry no chain (a hand "
+            "edit of one is not shown); only its payments are chained\n")
+    for ledger, chained in ((old, False), (new, True)):
+        for closing in ([], ["--closing"]):
+            result = invoke("sales", "report", einstant["folder"], "--ledger", ledger, "--json", *closing)
+            assert result.exit_code == 0, result.output
+            said = (json.loads(result.stdout)["sales_chained"], result.stderr)
+            assert said == (chained, "" if chained else note)
 
 
 def test_a_ledger_of_version_3_in_rollback_mode_is_refused_by_every_recording_command_unwritten(
