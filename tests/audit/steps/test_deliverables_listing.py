@@ -63,6 +63,10 @@ def test_the_untouched_small_run_passes_steps_2_and_9(signed, run):
      "pool-p2.parquet (pool): pool 'p9' is not a pool of the manifest; pool p2: its pool file is not listed"),
     (lambda doc: _entry(doc, "imaging-p2.parquet").update(pool="p1"),
      "2 imaging files listed for pool p1"),
+    (lambda doc: doc["deliverables"].append(dict(_entry(doc, "packs.csv"))),
+     "a file is listed twice; 2 packs files listed for the run"),
+    (lambda doc: _entry(doc, "validation-low.bin").update(key_check="ABCDEF0123456789"),  # upper case
+     "validation-low.bin (validation): key_check 'ABCDEF0123456789' is not 16 hex digits"),
 ])
 def test_a_resigned_deliverables_list_that_hides_a_file_from_step_9_fails_step_2(signed, run, edit, reason):
     resign(run, edit, signed["signer"])
