@@ -157,3 +157,23 @@ def test_a_resigned_pack_list_quoting_one_book_number_fails_step_9(signed, run):
     assert report.step(Step.DELIVERABLES).reasons == [
         "packs.csv: line 6 is not written as docs/validation.md section 4 gives it (plain digits, commas, "
         "LF line ends): a public file may carry nothing but the books"]
+
+
+@pytest.mark.parametrize("with_keys", [True, False])
+@pytest.mark.parametrize("field", ["game", "records", "record_bytes", "known_bytes", "high_tier_cents"])
+def test_a_resigned_validation_header_writing_an_integer_as_a_float_fails_step_9(signed, run, field,
+                                                                                 with_keys):
+    """Section 3: the header's counts and amounts are JSON integers. `"game":465.0` reads as 465 to a
+    Python desk (465.0 == 465) and passed the header's comparisons; a strict reader refuses it."""
+    path = run / "validation-low.bin"
+    data = path.read_bytes()
+    end = data.index(b"\n")
+    head = json.loads(data[:end])
+    head[field] = float(head[field])
+    path.write_bytes(json.dumps(head, sort_keys=True, separators=(",", ":")).encode() + data[end:])
+    resign(run, lambda doc: None, signed["signer"])
+    report = _verify(signed, run) if with_keys else verify_run(
+        VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.failed == [Step.DELIVERABLES], report.to_json()
+    assert report.step(Step.DELIVERABLES).reasons[0] == (
+        f"validation-low.bin: header field(s) ['{field}'] not JSON integers (section 3)")
