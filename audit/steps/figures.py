@@ -78,7 +78,7 @@ def check_totals(manifest: Manifest) -> str:
             "payout_pct": decimal_text(100 * cost, sales) if sales else None}
     said = manifest.doc["totals"]
     wrong = [f"{k}: recounted {v}, the manifest says {said.get(k)}"
-             for k, v in want.items() if said.get(k) != v]
+             for k, v in want.items() if said.get(k) != v or type(said.get(k)) is not type(v)]  # true: not 1
     if wrong:
         raise VerificationError(Step.FIGURES, "totals: " + "; ".join(wrong))
     split = check_split_bounds(manifest)
