@@ -155,7 +155,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                             StatedSplit(None if not split else {
                                 "rule": split, "order_tickets": order, "pool_tickets": size,
                                 "tiers": [{"id": t["id"], "count": t["count"]} for t in doc["tiers"]]}),
-                            SpecArt(spec_art(doc)),
+                            SpecArt(spec_art(doc), doc),
                             PrintSettings(tuple(free), sales.get("virn_digits", 12))),
                            "every pool, area and tier", doc)
 
