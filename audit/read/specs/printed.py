@@ -325,6 +325,8 @@ class StatedPlay:
             problems += _area_problems(a, run_areas.get(a["id"], {}))
         if len(run_areas) != len(self.areas):
             problems.append(f"{len(run_areas)} areas, spec {len(self.areas)}")
+        elif list(run_areas) != (ids := [a["id"] for a in self.areas]):  # rule 4's and print.art's order
+            problems.append(f"play.areas in the order {list(run_areas)}, spec {ids}")
         if not same(play.get("tiers"), list(self.tiers)):
             problems.append("the play entry's tier wins are not the spec's")
         if not same(play.get("max_wins"), self.max_wins):

@@ -172,3 +172,20 @@ def test_a_resigned_play_entry_writing_true_for_a_specs_1_fails_step_5(tmp_path)
                   "1000": 3, "25000": 1}  # specs/wild_side.toml's, as its reader keeps them
     assert report.step(Step.FIGURES).reasons == [
         f"area numbers: decoy_weights {weights | {'25000': True}!r}, spec {spec_order!r}"]
+
+
+def test_a_resigned_play_entry_listing_the_specs_areas_in_another_order_fails_step_5(tmp_path):
+    """docs/styles/play.md: a row's reasons follow the order of `areas`, and docs/manifest.md's
+    `print.art` the areas' order; the entry states the spec's areas in the spec's order. Diamond Life's
+    two areas swapped, and re-signed, passed (they were compared by id)."""
+    from tests.support import small_example  # noqa: PLC0415
+    from tests.support.layout_tamper import signed_run  # noqa: PLC0415
+
+    spec_file = small_example(tmp_path, "diamond_life", 2400)
+    spec = load_spec(spec_file)
+    made = signed_run(tmp_path, spec, spec.pools[0])
+    resign(made["run"], lambda doc: doc["play"]["areas"].reverse(), made["signer"])
+    report = verify_run(VerifyRequest(run=made["run"], public_key=made["keys"].public, spec=spec_file))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        "play.areas in the order ['bonus', 'play'], spec ['play', 'bonus']"]
