@@ -376,6 +376,8 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
             if codes != want:
                 out.append(f"area {spec_area['id']}: {key} {codes}, spec {want}")
             for s, g in zip(value, got or [], strict=False):
+                # an automatic or win-all symbol's by is written 1 (key_number_match.md section 3)
+                s = s | {"by": 1} if s.get("how") in ("automatic", "all") and "by" not in s else s
                 for k in ("how", "by", "cents"):
                     if k in s and isinstance(g, dict) and not same(g.get(k), s[k]):
                         out.append(f"area {spec_area['id']}: {key} {s['code']}: {k} {g.get(k)!r}, "

@@ -189,3 +189,31 @@ def test_a_resigned_play_entry_listing_the_specs_areas_in_another_order_fails_st
     assert report.failed == [Step.FIGURES]
     assert report.step(Step.FIGURES).reasons == [
         "play.areas in the order ['bonus', 'play'], spec ['play', 'bonus']"]
+
+
+@pytest.mark.parametrize(("game", "tickets", "by"), [("money_bag_match", 3000, 2),
+                                                    ("big_cash_riches", 2400, True),
+                                                    ("big_cash_riches", 2400, None)])
+def test_a_resigned_automatic_or_win_all_symbol_by_other_than_1_fails_step_5(tmp_path, game, tickets, by):
+    """docs/styles/key_number_match.md section 3: an automatic or win-all symbol's `by` is written 1 (no
+    engine reads it, so a published `by: 2` would tell a reader the symbol doubles). The spec states no
+    `by` for it: step 5 compared none, and a re-signed 2, true or no `by` passed."""
+    from tests.support import small_example  # noqa: PLC0415
+    from tests.support.layout_tamper import signed_run  # noqa: PLC0415
+
+    spec_file = small_example(tmp_path, game, tickets)
+    spec = load_spec(spec_file)
+    made = signed_run(tmp_path, spec, spec.pools[0])
+    area = json.loads((made["run"] / "manifest.json").read_bytes())["play"]["areas"][0]
+    special = next(s for s in area["specials"] if s["how"] in ("automatic", "all"))
+    assert special["by"] == 1
+
+    def edit(doc: dict) -> None:
+        for s in doc["play"]["areas"][0]["specials"]:
+            if s["code"] == special["code"]:
+                s.pop("by") if by is None else s.update(by=by)
+    resign(made["run"], edit, made["signer"])
+    report = verify_run(VerifyRequest(run=made["run"], public_key=made["keys"].public, spec=spec_file))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        f"area {area['id']}: specials {special['code']}: by {by!r}, spec 1"]
