@@ -177,3 +177,15 @@ def test_a_resigned_validation_header_writing_an_integer_as_a_float_fails_step_9
     assert report.failed == [Step.DELIVERABLES], report.to_json()
     assert report.step(Step.DELIVERABLES).reasons[0] == (
         f"validation-low.bin: header field(s) ['{field}'] not JSON integers (section 3)")
+
+
+def test_a_resigned_validation_file_without_its_header_line_fails_step_9(signed, run):
+    """Section 3: a header line, then the records. A file of records alone (its header cut off) is
+    refused by name, with or without the keys."""
+    path = run / "validation-low.bin"
+    data = path.read_bytes()
+    path.write_bytes(data[data.index(b"\n") + 1:].replace(b"\n", b"\x00"))
+    resign(run, lambda doc: None, signed["signer"])
+    for report in (_verify(signed, run), verify_run(VerifyRequest(run=run, public_key=signed["public"]))):
+        assert report.failed == [Step.DELIVERABLES], report.to_json()
+        assert report.step(Step.DELIVERABLES).reasons[0] == "validation-low.bin: no header line"
