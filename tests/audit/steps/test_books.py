@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import polars as pl
+import pytest
 
 from audit.checklist import Step
 from audit.verify import VerifyRequest, verify_run
@@ -77,3 +78,22 @@ def test_a_book_key_runs_book_renumbered_past_its_book_slots_fails_step_3_withou
     report = verify_run(VerifyRequest(run=made.run, public_key=made.public))
     assert report.failed == [Step.COMPLETENESS], report.to_json()
     assert report.step(Step.COMPLETENESS).reasons == ["pool p3: a book number outside the order's 30 slots"]
+
+
+@pytest.mark.parametrize("slots", [None, 0, True, "30"])
+def test_a_book_key_run_whose_book_slots_are_not_a_count_fails_step_3(tmp_path, slots):
+    """docs/manifest.md: under a book key `print.book_slots` is the order's count of book slots, which
+    step 3 holds every book number below; a manifest re-signed without it, or with 0, true or a text,
+    holds the numbers to nothing, and is refused."""
+    from poolgen.run.signing import Signer  # noqa: PLC0415
+    from tests.support.printed_runs import make  # noqa: PLC0415
+
+    made = make(tmp_path, "book_key_p3")
+    assert made.public is not None
+    signer = Signer.from_file(made.public.parent / "signing-key.pem")
+    resign(made.run, lambda doc: doc["print"].pop("book_slots") if slots is None
+           else doc["print"].update(book_slots=slots), signer)
+    report = verify_run(VerifyRequest(run=made.run, public_key=made.public))
+    assert report.failed == [Step.COMPLETENESS], report.to_json()
+    assert report.step(Step.COMPLETENESS).reasons == [
+        "print.book_slots: missing or not a count of book slots"]
