@@ -164,7 +164,7 @@ def check_imaging(folder: Path, pool: PoolEntry, entry: dict[str, Any], game: in
     for c in layout:
         allowed = (spot_symbols or {}).get(c, (symbols, "a symbol of the spec"))
         spot = read_columns(path, [c, c + "_text", c + "_caption"])
-        problem = _shown_once(table[c], spot, *allowed, sign=sign)
+        problem = _not_text(spot) or _shown_once(table[c], spot, *allowed, sign=sign)
         if not problem and shows is not None:
             problem = _codes_shown(table[c], spot[c], shows[c])
         if problem:
@@ -189,6 +189,17 @@ def _codes_shown(stored: pl.Series, shown: pl.Series, codes: list[str | None]) -
     p = int(off[0])
     return (f"{off.size:,} spot(s) show another code than the pool's, first at position {p:,}: stored "
             f"{int(values[p])} is {want[p]!r} in the play entry, the imaging file shows {shown[p]!r}")
+
+
+def _not_text(spot: pl.DataFrame) -> str:
+    """"" if a spot's code, text and caption are text on every row (section 4), else the first not."""
+    for col in spot.iter_columns():
+        if col.dtype != pl.String:
+            return f"{col.name} is of type {col.dtype}, not text"
+        if col.null_count():
+            return (f"{col.name} is null in {col.null_count():,} row(s), first at position "
+                    f"{int(col.is_null().arg_max() or 0):,} (docs/validation.md section 4: never a null)")
+    return ""
 
 
 SHOWN_TWICE = "a stored code is not shown as one symbol (or two as one)"

@@ -12,6 +12,7 @@ from audit.read.fields import fixed_values, play_fields, unlisted_fields
 from audit.read.manifest import Manifest, PoolEntry
 from audit.read.names import name_problems
 from audit.read.specs import SpecExpectation
+from audit.read.specs.model import same
 from audit.steps.split import check_split_bounds
 
 
@@ -78,7 +79,7 @@ def check_totals(manifest: Manifest) -> str:
             "payout_pct": decimal_text(100 * cost, sales) if sales else None}
     said = manifest.doc["totals"]
     wrong = [f"{k}: recounted {v}, the manifest says {said.get(k)}"
-             for k, v in want.items() if said.get(k) != v]
+             for k, v in want.items() if said.get(k) != v or type(said.get(k)) is not type(v)]  # true: not 1
     if wrong:
         raise VerificationError(Step.FIGURES, "totals: " + "; ".join(wrong))
     split = check_split_bounds(manifest)
@@ -111,7 +112,7 @@ def check_against_spec(manifest: Manifest, spec: SpecExpectation) -> str:
                         f"{stated.get('sha256')} (file {stated.get('file')})")
     game = manifest.doc["game"]
     for key, value in spec.game:
-        if game.get(key) != value:
+        if not same(game.get(key), value):
             problems.append(f"game.{key}: manifest {game.get(key)!r}, spec {value!r}")
     for claim in spec.claims:
         problems += claim.problems(manifest)

@@ -147,8 +147,11 @@ def pack_outcomes(table: pl.DataFrame, per_book: int, rules: PackRules,
 
 
 def _tiers(tiers: tuple[str, ...], prize: int | None, paying: Sequence[tuple[str, int]]) -> list[str]:
-    """The tier ids a rule names, a prize level resolved to the tiers paying it."""
-    return sorted({t for t, cents in paying if cents == prize} if prize is not None else set(tiers))
+    """The tier ids a rule names as written (docs/manifest.md: in the spec's order, each once), a prize
+    level resolved to the tiers paying it in the pools' tier order."""
+    if prize is None:
+        return list(tiers)
+    return list(dict.fromkeys(t for t, cents in paying if cents == prize))
 
 
 def check_recorded_packs(recorded: PackRules | None, spec: PackRules,

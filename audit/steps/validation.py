@@ -120,6 +120,7 @@ def _records(key: bytes, run_id: str, tickets: Tickets, held: np.ndarray) -> tup
 # section 3: the header holds these fields and nothing else
 HEADER_KEYS = frozenset({"format", "tier", "run_id", "game", "records", "record_bytes", "known_bytes",
                          "high_tier_cents", "key_check"})
+INTEGER_KEYS = ("game", "high_tier_cents", "known_bytes", "record_bytes", "records")  # the header's order
 
 
 def _header(data: bytes, name: str) -> tuple[dict[str, Any], int]:
@@ -179,6 +180,9 @@ def header_problems(data: bytes, entry: dict[str, Any], run_id: str, n: int, thr
     header = {"tier": entry.get("tier"), "run_id": run_id, "game": game, "record_bytes": 32,
               "known_bytes": 16}
     problems += [f"header {k} {head.get(k)!r}, not {v!r}" for k, v in header.items() if head.get(k) != v]
+    floats = [k for k in INTEGER_KEYS if k in head and type(head[k]) is not int]  # 465.0 == 465, True == 1
+    if floats:
+        problems.append(f"header field(s) {floats} not JSON integers (section 3)")
     body = len(data) - end - 1
     if head.get("records") != n or body != 48 * n or head.get("high_tier_cents") != threshold:
         problems.append(f"{head.get('records')} records in {body:,} bytes for {n:,} tickets "

@@ -16,7 +16,17 @@ from audit.read.manifest import Manifest
 from audit.styles.cards import deck_symbols
 from audit.styles.spots import cell_numbers
 
-__all__ = ["Claim", "SpecExpectation"]
+__all__ = ["Claim", "SpecExpectation", "same"]
+
+
+def same(a: object, b: object) -> bool:
+    """Equal, and of one JSON type at every level: a manifest's `true` is not the spec's 1, nor 1.0 it
+    (Python's == says both are), nor a list a tuple's items in another type (a reader's tuples are lists)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
 
 
 class Claim(Protocol):

@@ -19,7 +19,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
-from audit.read.specs.model import SpecExpectation
+from audit.read.specs.model import SpecExpectation, same
 from audit.read.specs.money import money, sign_of
 from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.read.specs.told_apart import refuse_look_alikes
@@ -155,7 +155,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
                             StatedSplit(None if not split else {
                                 "rule": split, "order_tickets": order, "pool_tickets": size,
                                 "tiers": [{"id": t["id"], "count": t["count"]} for t in doc["tiers"]]}),
-                            SpecArt(spec_art(doc)),
+                            SpecArt(spec_art(doc), doc),
                             PrintSettings(tuple(free), sales.get("virn_digits", 12))),
                            "every pool, area and tier", doc)
 
@@ -200,7 +200,7 @@ class PrintedPools:
                    "tiers": [(t.id, t.prize_cents, None if w is None else t.count)
                              for t, w in zip(p.tiers, [c for _, _, c in want["tiers"]], strict=False)]}
             for key, value in got.items():
-                if value != want[key]:
+                if not same(value, want[key]):
                     problems.append(f"pool {p.id}: {key} {value}, spec {want[key]}")
         if len({p.raw.get("first_book") for p in manifest.pools}) != len(manifest.pools):
             problems.append("two pools hold the same books")
@@ -216,20 +216,20 @@ class StatedSplit:
 
     def problems(self, manifest: Manifest) -> list[str]:
         stated = manifest.doc.get("print", {}).get("split")
-        if stated == self.split:
+        if same(stated, self.split):
             return []
         if self.split is None:
             return ["print.split: the spec splits no count"]
         if not isinstance(stated, dict):
             return ["print.split: missing, but the spec splits the counts (split = \"even\")"]
         for key in ("rule", "order_tickets", "pool_tickets"):
-            if stated.get(key) != self.split[key]:
+            if not same(stated.get(key), self.split[key]):
                 return [f"print.split.{key} {stated.get(key)!r}, spec {self.split[key]!r}"[:200]]
         tiers = stated.get("tiers")
         if not isinstance(tiers, list) or len(tiers) != len(self.split["tiers"]):
             return [f"print.split.tiers: not the spec's {len(self.split['tiers'])} tiers"]
         for i, (got, want) in enumerate(zip(tiers, self.split["tiers"], strict=True)):
-            if got != want:
+            if not same(got, want):
                 return [f"print.split.tiers[{i}] {got!r}, spec {want!r}"[:200]]
         return ["print.split: holds more than the spec's rule, order and counts"]
 
@@ -248,10 +248,10 @@ class PrintSettings:
     def problems(self, manifest: Manifest) -> list[str]:
         stated = manifest.doc.get("print", {})
         problems = []
-        if stated.get("free_ticket_tiers") != list(self.free_tiers):
+        if not same(stated.get("free_ticket_tiers"), list(self.free_tiers)):
             problems.append(f"print.free_ticket_tiers {stated.get('free_ticket_tiers')!r}, spec "
                             f"{list(self.free_tiers)!r}")
-        if stated.get("virn_digits") != self.virn_digits:
+        if not same(stated.get("virn_digits"), self.virn_digits):
             problems.append(f"print.virn_digits {stated.get('virn_digits')!r}, spec {self.virn_digits!r}")
         return problems
 
@@ -326,9 +326,11 @@ class StatedPlay:
             problems += _area_problems(a, run_areas.get(a["id"], {}))
         if len(run_areas) != len(self.areas):
             problems.append(f"{len(run_areas)} areas, spec {len(self.areas)}")
-        if play.get("tiers") != list(self.tiers):
+        elif list(run_areas) != (ids := [a["id"] for a in self.areas]):  # rule 4's and print.art's order
+            problems.append(f"play.areas in the order {list(run_areas)}, spec {ids}")
+        if not same(play.get("tiers"), list(self.tiers)):
             problems.append("the play entry's tier wins are not the spec's")
-        if play.get("max_wins") != self.max_wins:
+        if not same(play.get("max_wins"), self.max_wins):
             problems.append(f"play.max_wins {play.get('max_wins')!r}, spec {self.max_wins!r}")
         unstated = sorted(set(play) - {"max_wins", "areas", "tiers"})
         if unstated:
@@ -364,7 +366,7 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
             continue  # the printed spots, W + 2Y: not part of the manifest's entry
         if key in ("labels", "colours", "per_row"):
             continue  # titles of sections, colours of grids, spots a row: drawn on the proofs, never paid on
-        if key not in run_area and key in left_out and _same(left_out[key], value):
+        if key not in run_area and key in left_out and same(left_out[key], value):
             continue  # the spec writes out the default the entry leaves out
         got = run_area.get(key)
         if isinstance(value, list) and all(isinstance(s, dict) and "code" in s for s in value):
@@ -375,22 +377,19 @@ def _area_problems(spec_area: dict[str, Any], run_area: dict[str, Any]) -> list[
             if codes != want:
                 out.append(f"area {spec_area['id']}: {key} {codes}, spec {want}")
             for s, g in zip(value, got or [], strict=False):
+                # an automatic or win-all symbol's by is written 1 (key_number_match.md section 3)
+                s = s | {"by": 1} if s.get("how") in ("automatic", "all") and "by" not in s else s
                 for k in ("how", "by", "cents"):
-                    if k in s and isinstance(g, dict) and g.get(k) != s[k]:
+                    if k in s and isinstance(g, dict) and not same(g.get(k), s[k]):
                         out.append(f"area {spec_area['id']}: {key} {s['code']}: {k} {g.get(k)!r}, "
                                    f"spec {s[k]!r}")
-        elif got != value:
+        elif not same(got, value):
             out.append(f"area {spec_area['id']}: {key} {got!r}, spec {value!r}")
     for key, default in left_out.items():
         stated = key not in spec_area and key in run_area
-        if stated and (default is None or not _same(run_area[key], default)):
+        if stated and (default is None or not same(run_area[key], default)):
             # an entry stating a key the spec leaves out otherwise states another rule than the spec's
             # (a multiplier allowed on losers: docs/styles/ticket_multiplier.md, section 3)
             said = "none" if default is None else repr(default)
             out.append(f"area {spec_area['id']}: {key} {run_area[key]!r}, spec {said} (left out)")
     return out
-
-
-def _same(a: object, b: object) -> bool:
-    """Equal and of one type (a manifest's 1 is not the default false, nor 0 the default 1's bool)."""
-    return type(a) is type(b) and a == b

@@ -95,7 +95,13 @@ def _resigned(base, tmp_path: Path, edit) -> Path:
     ("min_prize_times", "30", "blocks.min_prize_times: the manifest records 30, the spec states 40"),
     ("neighbours", "off", "blocks.neighbours: the manifest records off, the spec states within blocks"),
     ("caps", [{"tiers": ["m5000"], "at_most": 1}],
-     "blocks.caps[0].tiers: the manifest records m5000, the spec states m200, m300, m400, m500, m5000"),
+     "blocks.caps[0].tiers: the manifest records m5000, the spec states m5000, m500, m400, m300, m200"),
+    # docs/manifest.md: a rule's tiers in the spec's order, each once (the same set is not enough)
+    ("caps", [{"tiers": ["m200", "m300", "m400", "m500", "m5000"], "at_most": 1}],
+     "blocks.caps[0].tiers: the manifest records m200, m300, m400, m500, m5000, the spec states m5000, m500, "
+     "m400, m300, m200"),
+    ("spacing", [{"tiers": ["m50", "m45", "m40", "m40"], "min_distance": 2}],
+     "blocks.spacing[0].tiers: the manifest records m50, m45, m40, m40, the spec states m50, m45, m40"),
 ])
 def test_a_manifest_claiming_other_blocks_than_the_spec_is_refused_at_step_5(base, tmp_path, field, value,
                                                                              reason):

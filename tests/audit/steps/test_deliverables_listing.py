@@ -63,6 +63,10 @@ def test_the_untouched_small_run_passes_steps_2_and_9(signed, run):
      "pool-p2.parquet (pool): pool 'p9' is not a pool of the manifest; pool p2: its pool file is not listed"),
     (lambda doc: _entry(doc, "imaging-p2.parquet").update(pool="p1"),
      "2 imaging files listed for pool p1"),
+    (lambda doc: doc["deliverables"].append(dict(_entry(doc, "packs.csv"))),
+     "a file is listed twice; 2 packs files listed for the run"),
+    (lambda doc: _entry(doc, "validation-low.bin").update(key_check="ABCDEF0123456789"),  # upper case
+     "validation-low.bin (validation): key_check 'ABCDEF0123456789' is not 16 hex digits"),
 ])
 def test_a_resigned_deliverables_list_that_hides_a_file_from_step_9_fails_step_2(signed, run, edit, reason):
     resign(run, edit, signed["signer"])
@@ -153,3 +157,35 @@ def test_a_resigned_pack_list_quoting_one_book_number_fails_step_9(signed, run):
     assert report.step(Step.DELIVERABLES).reasons == [
         "packs.csv: line 6 is not written as docs/validation.md section 4 gives it (plain digits, commas, "
         "LF line ends): a public file may carry nothing but the books"]
+
+
+@pytest.mark.parametrize("with_keys", [True, False])
+@pytest.mark.parametrize("field", ["game", "records", "record_bytes", "known_bytes", "high_tier_cents"])
+def test_a_resigned_validation_header_writing_an_integer_as_a_float_fails_step_9(signed, run, field,
+                                                                                 with_keys):
+    """Section 3: the header's counts and amounts are JSON integers. `"game":465.0` reads as 465 to a
+    Python desk (465.0 == 465) and passed the header's comparisons; a strict reader refuses it."""
+    path = run / "validation-low.bin"
+    data = path.read_bytes()
+    end = data.index(b"\n")
+    head = json.loads(data[:end])
+    head[field] = float(head[field])
+    path.write_bytes(json.dumps(head, sort_keys=True, separators=(",", ":")).encode() + data[end:])
+    resign(run, lambda doc: None, signed["signer"])
+    report = _verify(signed, run) if with_keys else verify_run(
+        VerifyRequest(run=run, public_key=signed["public"], spec=signed["spec"]))
+    assert report.failed == [Step.DELIVERABLES], report.to_json()
+    assert report.step(Step.DELIVERABLES).reasons[0] == (
+        f"validation-low.bin: header field(s) ['{field}'] not JSON integers (section 3)")
+
+
+def test_a_resigned_validation_file_without_its_header_line_fails_step_9(signed, run):
+    """Section 3: a header line, then the records. A file of records alone (its header cut off) is
+    refused by name, with or without the keys."""
+    path = run / "validation-low.bin"
+    data = path.read_bytes()
+    path.write_bytes(data[data.index(b"\n") + 1:].replace(b"\n", b"\x00"))
+    resign(run, lambda doc: None, signed["signer"])
+    for report in (_verify(signed, run), verify_run(VerifyRequest(run=run, public_key=signed["public"]))):
+        assert report.failed == [Step.DELIVERABLES], report.to_json()
+        assert report.step(Step.DELIVERABLES).reasons[0] == "validation-low.bin: no header line"

@@ -74,3 +74,16 @@ def test_step5_totals_fail_as_step_5(two_pools):
     doc["totals"]["winners"] += 1
     reason = _fails_at(5, check_totals, Manifest.parse(json.dumps(doc).encode()))
     assert reason.startswith(f"totals: winners: recounted {doc['totals']['winners'] - 1}, the manifest says ")
+
+
+def test_a_total_of_one_pool_written_true_fails_step_5(two_pools):
+    """docs/manifest.md `totals`: sums, so whole numbers; JSON `true` equals 1 in Python and passed."""
+    doc = json.loads(json.dumps(two_pools))
+    doc["pools"] = doc["pools"][:1]
+    first = doc["pools"][0]
+    doc["totals"] |= {"pools": True, "tickets": first["tickets"], "winners": first["winners"],
+                      "prize_cost_cents": first["prize_cost_cents"],
+                      "sales_cents": first["tickets"] * first["price_cents"],
+                      "odds_1_in": first["odds_1_in"], "payout_pct": first["payout_pct"]}
+    reason = _fails_at(5, check_totals, Manifest.parse(json.dumps(doc).encode()))
+    assert reason == "totals: pools: recounted 1, the manifest says True"

@@ -1,7 +1,8 @@
 """Step 4 (audit/steps/layouts.py) called directly: every layout evaluated by the style's engine
 (audit/styles) against its stored prize, message by message, on a small printed run of play styles and on
 an eInstant pool (tests/audit/steps/conftest.py's small_printed, tests/audit/conftest.py's pp_folder).
-Step 4 on signed runs an insider edited: test_layouts_contract_rules.py, test_layouts_unpaid_displays.py."""
+Step 4 on signed runs an insider edited: test_layouts_contract_rules.py, test_layouts_unpaid_displays.py,
+test_layouts_style_rules.py (a rule of each other style)."""
 
 from __future__ import annotations
 

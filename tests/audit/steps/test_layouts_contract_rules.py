@@ -16,86 +16,16 @@ Each other rule a contract now states is tested on tables crafted by hand beside
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
 from dataclasses import replace
-from datetime import UTC, datetime
-from pathlib import Path
 
-import polars as pl
 import pytest
-from typer.testing import CliRunner
 
 from audit.checklist import Step
-from audit.merkle import table_root
-from audit.read.manifest import canonical
 from audit.verify import VerifyRequest, verify_run
-from poolgen.cli.main import app
-from poolgen.deliverables.write import imaging_name, write_imaging
 from poolgen.loader import load_spec
-from poolgen.run.generate import GenerateRequest, generate
-from poolgen.run.signing import Signer, new_key_pair
-from tests.support import SEED_A, SPECS, spec_path
-
-NOW = datetime(2026, 1, 2, tzinfo=UTC)
-
-
-def signed_run(tmp: Path, spec, pool) -> dict:
-    """A real run of `spec` holding the one (small) pool `pool`, signed with a fresh real key."""
-    keys = new_key_pair(tmp / "keys")
-    signer = Signer.from_file(keys.private)
-    spec = replace(spec, pools=(pool,))
-    run = generate(GenerateRequest(spec, SEED_A, now=NOW, out=tmp / "runs", run_id="r",
-                                   signature=signer.manifest_entry()), finish=signer.sign_run)
-    return {"run": run.folder, "keys": keys, "signer": signer, "spec": spec, "pool": pool}
-
-
-def file_entry(path: Path) -> dict:
-    """A run file's entry in the manifest (docs/manifest.md): name, size and SHA-256."""
-    data = path.read_bytes()
-    return {"name": path.name, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-
-
-def replace_a_losers_row(base: dict, run: Path, values: dict[str, int]) -> tuple[int, str]:
-    """Give the first losing row the layout `values` (every other column kept: its tier, prize 0,
-    identity and salt); write a printed run's imaging file again from the edited pool (with the seed,
-    as an insider could); restate the files' hashes and the Merkle root in the manifest; sign it
-    again. Only the rules engine can tell."""
-    pool = base["pool"]
-    name = f"pool-{pool.id}.parquet"
-    table = pl.read_parquet(run / name)
-    row = int(table.with_row_index().filter(pl.col("tier") == "lose")["index"][0])
-    table = table.with_columns(
-        pl.when(pl.int_range(pl.len()) == row).then(pl.lit(v)).otherwise(pl.col(c))
-        .cast(table.schema[c]).alias(c) for c, v in values.items())
-    table.write_parquet(run / name, compression="zstd", statistics=True)
-    doc = json.loads((run / "manifest.json").read_bytes())
-    doc["pools"][0]["file"] = file_entry(run / name)
-    imaging = run / imaging_name(pool.id)
-    if imaging.exists():
-        imaging.unlink()
-        assert write_imaging(base["spec"], pool, table, SEED_A, run)
-        for entry in doc["deliverables"]:
-            if entry["name"] == imaging.name:
-                entry.update(file_entry(imaging))
-    doc["pools"][0]["merkle"]["root"] = table_root(pl.read_parquet(run / name)).hex()
-    (run / "manifest.json").write_bytes(canonical(doc))
-    base["signer"].sign_run(run)
-    return row, str(table["ticket"][row])
-
-
-def cli_verify(base: dict, run: Path) -> tuple[int, dict]:
-    result = CliRunner().invoke(app, ["verify", str(run), "--public-key", str(base["keys"].public), "--json"])
-    assert result.exit_code in (0, 1), result.output
-    return result.exit_code, json.loads(result.stdout)
-
-
-def copied(base: dict, tmp_path: Path) -> Path:
-    run = tmp_path / "run"
-    shutil.copytree(base["run"], run)
-    return run
-
+from tests.support import SPECS, spec_path
+from tests.support.layout_tamper import cli_verify, copied, replace_a_losers_row, signed_run
 
 # ------------------------------------------------------------------------------------------------
 # (A) Ca$h Explosion: a 2X beside no two like amounts (match_n.md section 5, rule 4)

@@ -119,6 +119,10 @@ def test_the_manifest_records_the_packs_and_plain_verify_holds_every_pack_to_the
      "print.packs.neighbours: the manifest records within packs, the spec states across packs"),
     ("caps", [{"tiers": ["20"], "at_most": 1}],
      "print.packs.caps[0].tiers: the manifest records 20, the spec states 100"),
+    ("caps", [{"tiers": ["100", "100"], "at_most": 1}],  # the prize level's one tier, twice
+     "print.packs.caps[0].tiers: the manifest records 100, 100, the spec states 100"),
+    ("spacing", [{"tiers": ["100", "20"], "min_distance": 2}],  # docs/manifest.md: in the spec's order
+     "print.packs.spacing[0].tiers: the manifest records 100, 20, the spec states 20, 100"),
     ("spacing", None, "print.packs.spacing: the manifest records 0 rule(s), the spec states 1 rule(s)"),
 ])
 def test_a_resigned_manifest_claiming_other_packs_than_the_spec_is_refused_at_step_5(base, tmp_path, field,

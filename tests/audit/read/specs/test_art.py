@@ -5,18 +5,25 @@ naming the spots, the code and both files."""
 from __future__ import annotations
 
 import json
+import re
+import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from audit.errors import VerificationError
 from audit.read.manifest import Manifest
 from audit.read.specs import read_spec
+from audit.read.specs.art import art_spots
 from audit.steps.figures import check_against_spec
+from poolgen.deliverables.imaging import art_spots as generators_art_spots
+from poolgen.errors import SpecError
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
-from tests.support import SEED_A, small_lucky_pairs
+from tests.support import ROOT, SEED_A, small_lucky_pairs
+from tests.support.spec_docs import dumps
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +88,58 @@ def test_a_malformed_art_entry_is_a_problem_not_a_crash(lucky):
     doc = json.loads(json.dumps(doc))
     doc["print"]["art"] = [{"spots": "games_spot_"}]
     assert _fails(spec, doc) == "print.art: not a list of spots with their symbols' code and art"
+
+
+@pytest.mark.parametrize(("edit", "reason"), [
+    (lambda art: art[0].update(spots="games_spot"),  # a prefix no spot column starts with but as _spot1..
+     "print.art: spots ['games_spot'], the spec's symbols with art show on ['games_spot_']"),
+    (lambda art: art.append(json.loads(json.dumps(art[0]))),
+     "print.art: spots ['games_spot_', 'games_spot_'], the spec's symbols with art show on ['games_spot_']"),
+    (lambda art: art[0]["symbols"].reverse(),
+     "print.art games_spot_: symbols ['DIAMOND', 'HORSESHOE', 'CLOVER', 'HEART', 'STAR', 'BELL'], spec "
+     "['BELL', 'STAR', 'HEART', 'CLOVER', 'HORSESHOE', 'DIAMOND'] (each once, in its order)"),
+    (lambda art: art[0]["symbols"].append(art[0]["symbols"][0]),
+     "print.art games_spot_: symbols ['BELL', 'STAR', 'HEART', 'CLOVER', 'HORSESHOE', 'DIAMOND', 'BELL'], "
+     "spec ['BELL', 'STAR', 'HEART', 'CLOVER', 'HORSESHOE', 'DIAMOND'] (each once, in its order)"),
+])
+def test_the_specs_art_listed_otherwise_than_docs_manifest_states_it_is_refused(lucky, edit, reason):
+    """docs/manifest.md `print.art`: one entry a spot prefix, in the areas' and styles' column order,
+    each symbol once in the spec's order. The (code, art) pairs alone were compared: an entry under a
+    prefix no spot starts with (`poolgen imaging export` would give those spots no art) passed."""
+    spec, doc = lucky
+    doc = json.loads(json.dumps(doc))
+    edit(doc["print"]["art"])
+    assert _fails(spec, doc) == reason
+
+
+def _with_art(name: str, folder: Path) -> tuple[Path, Any]:
+    """specs/examples/<name>.toml with an art file on every symbol of a group some spot shows (the loader
+    refuses art nothing prints), written in `folder`, and its game."""
+    doc = tomllib.loads((ROOT / "specs" / "examples" / f"{name}.toml").read_text())
+    for s in doc["symbols"]:
+        s["art"] = f"{name}-{s['code']}.eps"
+    path = folder / f"{name}.toml"
+    for _ in doc["symbols"]:
+        path.write_text(dumps(doc))
+        try:
+            return path, load_spec(path)
+        except SpecError as exc:
+            unused = re.search(r"symbols\[(\d+)\]\.art: not used: group '([^']*)'", str(exc))
+            assert unused is not None, exc
+            for s in doc["symbols"]:
+                if s["group"] == unused.group(2):
+                    s.pop("art", None)
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "specs" / "examples").glob("*.toml")
+                                        if "format = 2" in p.read_text()))
+def test_audits_print_art_is_the_generators_for_every_example_with_art_on_every_symbol(name, tmp_path):
+    """audit's `art_spots`, from the spec and the pool's columns alone, lists what poolgen writes
+    (poolgen/deliverables/imaging.py `art_spots`) for every example game, every symbol a spot shows
+    given art: every style's spot rules, lines' and bingo's optional ones included."""
+    path, game = _with_art(name, tmp_path)
+    columns = [c for area in game.play.areas for c in area.columns()]
+    listed = art_spots(tomllib.loads(path.read_text()), columns)
+    assert listed == generators_art_spots(game)
+    assert listed  # some spot shows art

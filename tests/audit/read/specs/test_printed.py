@@ -150,3 +150,70 @@ def test_step_5_holds_a_runs_multipliers_on_losers_to_the_spec(tmp_path, on_lose
     assert step.status == "fail"
     said = f"area x: multipliers_on_losers {on_losers is not True}, spec {on_losers is True}"
     assert said + (" (left out)" if on_losers is None else "") in " ".join(step.reasons), step.reasons
+
+
+def test_a_resigned_play_entry_writing_true_for_a_specs_1_fails_step_5(tmp_path):
+    """Step 5 holds the play entry to the spec in one JSON type at every level (audit/read/specs/model.py
+    `same`): Wild Side's decoy weight 1 re-signed as `true`, which no engine reads (a decoy's weight is
+    the generator's) and which Python's == takes for 1, passed every step."""
+    from tests.support import small_wild_side  # noqa: PLC0415
+    from tests.support.layout_tamper import signed_run  # noqa: PLC0415
+
+    spec_file = small_wild_side(tmp_path)
+    spec = load_spec(spec_file)
+    made = signed_run(tmp_path, spec, spec.pools[0])
+    weights = json.loads((made["run"] / "manifest.json").read_bytes())["play"]["areas"][0]["decoy_weights"]
+    assert weights["25000"] == 1
+    resign(made["run"], lambda doc: doc["play"]["areas"][0]["decoy_weights"].update({"25000": True}),
+           made["signer"])
+    report = verify_run(VerifyRequest(run=made["run"], public_key=made["keys"].public, spec=spec_file))
+    assert report.failed == [Step.FIGURES]
+    spec_order = {"FREE": 10, "2": 12, "5": 14, "10": 12, "15": 10, "25": 10, "50": 8, "100": 6, "500": 4,
+                  "1000": 3, "25000": 1}  # specs/wild_side.toml's, as its reader keeps them
+    assert report.step(Step.FIGURES).reasons == [
+        f"area numbers: decoy_weights {weights | {'25000': True}!r}, spec {spec_order!r}"]
+
+
+def test_a_resigned_play_entry_listing_the_specs_areas_in_another_order_fails_step_5(tmp_path):
+    """docs/styles/play.md: a row's reasons follow the order of `areas`, and docs/manifest.md's
+    `print.art` the areas' order; the entry states the spec's areas in the spec's order. Diamond Life's
+    two areas swapped, and re-signed, passed (they were compared by id)."""
+    from tests.support import small_example  # noqa: PLC0415
+    from tests.support.layout_tamper import signed_run  # noqa: PLC0415
+
+    spec_file = small_example(tmp_path, "diamond_life", 2400)
+    spec = load_spec(spec_file)
+    made = signed_run(tmp_path, spec, spec.pools[0])
+    resign(made["run"], lambda doc: doc["play"]["areas"].reverse(), made["signer"])
+    report = verify_run(VerifyRequest(run=made["run"], public_key=made["keys"].public, spec=spec_file))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        "play.areas in the order ['bonus', 'play'], spec ['play', 'bonus']"]
+
+
+@pytest.mark.parametrize(("game", "tickets", "by"), [("money_bag_match", 3000, 2),
+                                                    ("big_cash_riches", 2400, True),
+                                                    ("big_cash_riches", 2400, None)])
+def test_a_resigned_automatic_or_win_all_symbol_by_other_than_1_fails_step_5(tmp_path, game, tickets, by):
+    """docs/styles/key_number_match.md section 3: an automatic or win-all symbol's `by` is written 1 (no
+    engine reads it, so a published `by: 2` would tell a reader the symbol doubles). The spec states no
+    `by` for it: step 5 compared none, and a re-signed 2, true or no `by` passed."""
+    from tests.support import small_example  # noqa: PLC0415
+    from tests.support.layout_tamper import signed_run  # noqa: PLC0415
+
+    spec_file = small_example(tmp_path, game, tickets)
+    spec = load_spec(spec_file)
+    made = signed_run(tmp_path, spec, spec.pools[0])
+    area = json.loads((made["run"] / "manifest.json").read_bytes())["play"]["areas"][0]
+    special = next(s for s in area["specials"] if s["how"] in ("automatic", "all"))
+    assert special["by"] == 1
+
+    def edit(doc: dict) -> None:
+        for s in doc["play"]["areas"][0]["specials"]:
+            if s["code"] == special["code"]:
+                s.pop("by") if by is None else s.update(by=by)
+    resign(made["run"], edit, made["signer"])
+    report = verify_run(VerifyRequest(run=made["run"], public_key=made["keys"].public, spec=spec_file))
+    assert report.failed == [Step.FIGURES]
+    assert report.step(Step.FIGURES).reasons == [
+        f"area {area['id']}: specials {special['code']}: by {by!r}, spec 1"]
