@@ -43,10 +43,12 @@ def _first_grid_line(doc: dict) -> None:
 
 
 def _bonus_word(doc: dict) -> None:
-    """A BONUS WORD (and its section's title) paying a new prize symbol X that no tier wins."""
+    """A BONUS WORD (and its section's title) paying a new prize symbol X that no tier wins (of 4 letters:
+    with 5, `check`'s draws no longer meet tier 12's 8 words of grid 2 beside an incomplete bonus word since
+    the word list lost its slurs, and that is said first)."""
     area = _area(doc, "crossword")
     doc["symbols"].append({"group": area["prizes"], "code": "X", "symbol": "X", "value": "90000.00"})
-    area["bonus"] = {"length": 5, "prize": "X"}
+    area["bonus"] = {"length": 4, "prize": "X"}
     area["labels"].insert(-1, "BONUS WORD")
 
 
