@@ -24,7 +24,13 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from audit.stats.next_ticket import book_finding, book_name, next_ticket_finding, next_ticket_name
+from audit.stats.next_ticket import (
+    book_finding,
+    book_name,
+    next_prizes,
+    next_ticket_finding,
+    next_ticket_name,
+)
 from audit.stats.styles import style_columns, style_features
 from audit.stats.tests import Finding, auc_classifier, independence
 
@@ -153,8 +159,9 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
         if found[-1] is None:
             skipped.append(f"layout: {features.classifier_name}: too few winners or losers in a half")
     if prize is not None:  # a loser's tell of the next ticket (docs/statistics.md 1j)
+        after = next_prizes(prize)  # the losers and their next tickets, once for every feature
         for name, codes in features.chi_square + features.next_only:
-            found.append(next_ticket_finding(next_ticket_name(name, kind), prize, codes))
+            found.append(next_ticket_finding(next_ticket_name(name, kind), after, codes))
             if found[-1] is None:
                 skipped.append(f"layout: {next_ticket_name(name, kind)}: too few losers or one class only")
     if prize is not None and per_book:  # a loser's tell of its book (docs/statistics.md 1k; none: not listed)

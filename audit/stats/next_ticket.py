@@ -27,6 +27,7 @@ tells a clerk to keep the rest of the book.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -34,8 +35,8 @@ from audit.stats.books import top_coded_classes
 from audit.stats.laws import chi2_sf
 from audit.stats.tests import MIN_EXPECTED, Finding, distinct_values
 
-__all__ = ["GROUPS", "book_finding", "book_name", "groups", "loser_finding", "next_ticket_finding",
-           "next_ticket_name"]
+__all__ = ["GROUPS", "NextPrizes", "book_finding", "book_name", "groups", "loser_finding", "next_prizes",
+           "next_ticket_finding", "next_ticket_name"]
 
 SUFFIX = " against win/lose"
 GROUPS = 20  # a group of values holds at least 1 / GROUPS of the rows: classes of at most 5 x 20 = 100 rows
@@ -63,12 +64,38 @@ def next_ticket_name(feature: str, kind: str) -> str:
     return f"{what}, on a losing ticket, against the next ticket's prize ({order})"
 
 
-def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Finding | None:
-    """The test of one feature (`codes`, one a row, below 0: no code) over a pool's `prize` in print
-    (serial) order. None when no loser with a code has a next ticket, when fewer than two groups of values
-    remain or when the top-coding leaves one class (as when the next tickets all lose)."""
-    rows = np.flatnonzero((prize[:-1] == 0) & (codes[:-1] >= 0))
-    return loser_finding(name, codes[rows], prize[rows + 1], "next ticket's amount",
+@dataclass(frozen=True)
+class NextPrizes:
+    """What 1j's test of every feature of a pool shares, made once (`next_prizes`): the losers that have a
+    next ticket (`rows`, ascending), the pool's distinct amounts after its first ticket (`width` of them,
+    ascending), each of those losers' next ticket's index among them (`index`) and their counts over those
+    losers (`counts`, one an index)."""
+
+    rows: np.ndarray
+    index: np.ndarray
+    width: int
+    counts: np.ndarray
+
+
+def next_prizes(prize: np.ndarray) -> NextPrizes:
+    """The pool's (`prize`, in print or serial order) NextPrizes."""
+    amounts, index, _ = distinct_values(prize[1:])
+    rows = np.flatnonzero(prize[:-1] == 0)
+    at = index[rows]
+    return NextPrizes(rows, at, len(amounts), np.bincount(at, minlength=len(amounts)))
+
+
+def next_ticket_finding(name: str, after: NextPrizes, codes: np.ndarray) -> Finding | None:
+    """The test of one feature (`codes`, one a row, below 0: no code) over a pool's losers and their next
+    tickets (`after`, from its prize in print or serial order). None when no loser with a code has a next
+    ticket, when fewer than two groups of values remain or when the top-coding leaves one class (as when the
+    next tickets all lose)."""
+    head = codes[after.rows]
+    coded = head >= 0
+    if coded.all():  # every loser's feature holds a code: the amounts' counts are the pool's, made once
+        return loser_finding(name, head, after.index, after.width, "next ticket's amount",
+                             "losers with a next ticket", after.counts)
+    return loser_finding(name, head[coded], after.index[coded], after.width, "next ticket's amount",
                          "losers with a next ticket")
 
 
@@ -92,16 +119,18 @@ def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int)
     rows = np.unique(np.concatenate([first, last]))
     rows = rows[codes[rows] >= 0]
     top = prize[: books * per_book].reshape(books, per_book).max(axis=1)
-    return loser_finding(name, codes[rows], top[rows // per_book], "book's highest prize",
+    amounts, index, _ = distinct_values(top[rows // per_book])
+    return loser_finding(name, codes[rows], index, len(amounts), "book's highest prize",
                          "first and last losers of the books")
 
 
-def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, rows: str) -> Finding | None:
+def loser_finding(name: str, codes: np.ndarray, index: np.ndarray, width: int, what: str, rows: str,
+                  counts: np.ndarray | None = None) -> Finding | None:
     """The table of the losers' feature values (`codes`, grouped in code order) by the amount each is
-    tested against (top-coded classes); None when no row is tested, fewer than two groups remain or the
-    top-coding leaves one class (as when every amount is one)."""
-    nxt = amount
-    n = len(nxt)
+    tested against (`index`: its amount's index among `width` ascending amounts, top-coded classes of those
+    the rows hold; `counts`: each index's rows, when known); None when no row is tested, fewer than two
+    groups remain or the top-coding leaves one class (as when every amount is one)."""
+    n = len(index)
     if not n:
         return None
     values, value, sizes = distinct_values(codes)  # in code order
@@ -109,16 +138,21 @@ def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, r
     k = int(bins.max()) + 1
     if k < 2:
         return None
-    row = bins[value]
-    size = np.bincount(row, minlength=k)
+    size = np.zeros(k, dtype=np.int64)
+    np.add.at(size, bins, sizes)  # each group's rows
     least = math.ceil(MIN_EXPECTED * n / int(size.min()))
-    _, inverse, counts = distinct_values(nxt)
-    cls = top_coded_classes(counts, least)
+    held = np.bincount(index, minlength=width) if counts is None else counts
+    present = np.flatnonzero(held)  # the amounts the rows hold, ascending
+    cls = top_coded_classes(held[present], least)
     kinds = int(cls.max()) + 1
     if kinds < 2:
         return None
-    observed = np.bincount(row * kinds + cls[inverse], minlength=k * kinds).reshape(k, kinds)
-    totals = np.bincount(cls, weights=counts, minlength=kinds)
+    cell = np.zeros(width, dtype=np.intp)
+    cell[present] = cls
+    row = (bins * kinds)[value]
+    row += cell[index]  # group x kinds + class
+    observed = np.bincount(row, minlength=k * kinds).reshape(k, kinds)
+    totals = np.bincount(cls, weights=held[present], minlength=kinds)
     expected = size[:, None] * totals[None, :] / n
     x2 = float(((observed - expected) ** 2 / expected).sum())
     df = (k - 1) * (kinds - 1)

@@ -16,7 +16,14 @@ import pytest
 from scipy.stats import chi2_contingency
 
 from audit.checklist import Step
-from audit.stats.next_ticket import book_finding, book_name, groups, next_ticket_finding, next_ticket_name
+from audit.stats.next_ticket import (
+    book_finding,
+    book_name,
+    groups,
+    next_prizes,
+    next_ticket_finding,
+    next_ticket_name,
+)
 from audit.stats.step import holm, pool_alpha
 from audit.verify import VerifyRequest, verify_run
 from poolgen.loader import load_spec
@@ -181,7 +188,7 @@ def test_the_statistic_is_the_contracts_table_and_pearsons_chi_square(case):
                                                                         0.009, 0.001])
     codes = rng.choice([0, 1, 2, 3, 7, 9, -1], size=n,
                        p=[0.3, 0.3, 0.2, 0.12, 0.01 * case, 0.04, 0.04 - 0.01 * case])
-    f = next_ticket_finding("x", prize, codes)
+    f = next_ticket_finding("x", next_prizes(prize), codes)
     assert f is not None
     table, least = _reference(prize, codes)
     x2, p, df, _ = chi2_contingency(table, correction=False)
@@ -193,12 +200,12 @@ def test_the_statistic_is_the_contracts_table_and_pearsons_chi_square(case):
 
 def test_no_test_without_losers_before_a_ticket_or_with_one_kind_of_next_ticket():
     """None: no loser with a code has a next ticket; every next ticket pays one amount; one value only."""
-    assert next_ticket_finding("x", np.array([100, 0]), np.array([1, 1])) is None
-    assert next_ticket_finding("x", np.array([0, 100] * 50), np.arange(100) % 3) is None
-    assert next_ticket_finding("x", np.zeros(100, dtype=np.int64), np.arange(100) % 3) is None
+    assert next_ticket_finding("x", next_prizes(np.array([100, 0])), np.array([1, 1])) is None
+    assert next_ticket_finding("x", next_prizes(np.array([0, 100] * 50)), np.arange(100) % 3) is None
+    assert next_ticket_finding("x", next_prizes(np.zeros(100, dtype=np.int64)), np.arange(100) % 3) is None
     prize = np.array([0, 0, 100] * 100)
-    assert next_ticket_finding("x", prize, np.zeros(300, dtype=np.int64)) is None
-    assert next_ticket_finding("x", prize, np.full(300, -1)) is None
+    assert next_ticket_finding("x", next_prizes(prize), np.zeros(300, dtype=np.int64)) is None
+    assert next_ticket_finding("x", next_prizes(prize), np.full(300, -1)) is None
 
 
 def test_the_names_are_the_features_with_the_order_of_the_next_ticket():
