@@ -23,7 +23,8 @@ def cents(c: int, sign: str = "$") -> str:
 
 
 def top_group(levels: list[tuple[int, int]]) -> list[int]:
-    """Prize amounts, highest first, until they hold at least TOP_MIN tickets (or every winner)."""
+    """Prize amounts, highest first, until they hold at least TOP_MIN tickets (or every winner). Every
+    amount of `levels` from the last up is in it: a prize is among its first k iff it is at least the k-th."""
     group, held = [], 0
     for amount, count in sorted(levels, reverse=True):
         group.append(amount)
@@ -75,7 +76,7 @@ def position_findings(prize: np.ndarray, pool: PoolEntry,
                                 equal_parts(n, bins), np.bincount(where * bins // n, minlength=bins)))
     if levels:
         group = top_group(levels)
-        where = np.flatnonzero(np.isin(prize, group))
+        where = np.flatnonzero(prize >= group[-1])  # the group: every amount from its lowest up
         name = (f"top prizes ({cents(group[0], sign)}"
                 + (f" to {cents(group[-1], sign)}" if len(group) > 1 else "")
                 + f"; {len(where):,} tickets)")
