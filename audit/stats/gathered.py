@@ -94,7 +94,7 @@ def gathered_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarr
     serial_among = np.bincount(serial_digit, minlength=10) if serial_digit is not None else None
     found: list[Finding | None] = []
     for k in range(1, len(group) + 1):
-        rows = np.flatnonzero(np.isin(prize, group[:k]))
+        rows = np.flatnonzero(prize >= group[k - 1])  # group[:k]: every amount from group[k - 1] up
         t = len(rows)
         amounts_named = cents(group[0], sign) + (f" to {cents(group[k - 1], sign)}" if k > 1 else "")
         name = f"top prizes ({amounts_named}; {t:,} tickets)"

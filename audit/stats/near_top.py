@@ -61,7 +61,7 @@ def near_top_findings(prize: np.ndarray, per_book: int | None, order: bool, sign
     amounts, _, counts = distinct_values(prize[win])
     levels = sorted(zip(amounts.tolist(), counts.tolist(), strict=True), reverse=True)
     group = top_group([(int(a), int(c)) for a, c in levels])
-    top = np.isin(prize, group)
+    top = prize >= group[-1]  # the group: every amount from its lowest up
     free = n - int(top.sum())
     in_books, beside = near_top_places(top, per_book)
     held = int(top.reshape(n // per_book, per_book).any(axis=1).sum())

@@ -72,7 +72,7 @@ def printed_number_findings(prize: np.ndarray, book: np.ndarray, per_book: int,
     group = top_group([(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)])
     found: list[Finding | None] = []
     for k in range(1, len(group) + 1):
-        rows = np.flatnonzero(np.isin(prize, group[:k]))  # the group's tickets, in print order
+        rows = np.flatnonzero(prize >= group[k - 1])  # group[:k]'s tickets, in print order
         held = np.unique(rows // per_book)
         ranks = rank[held]
         name = (f"books of the top prizes ({cents(group[0], sign)}"

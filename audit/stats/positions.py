@@ -23,7 +23,8 @@ def cents(c: int, sign: str = "$") -> str:
 
 
 def top_group(levels: list[tuple[int, int]]) -> list[int]:
-    """Prize amounts, highest first, until they hold at least TOP_MIN tickets (or every winner)."""
+    """Prize amounts, highest first, until they hold at least TOP_MIN tickets (or every winner). Every
+    amount of `levels` from the last up is in it: a prize is among its first k iff it is at least the k-th."""
     group, held = [], 0
     for amount, count in sorted(levels, reverse=True):
         group.append(amount)
@@ -50,14 +51,19 @@ def position_findings(prize: np.ndarray, pool: PoolEntry,
     win = prize > 0
     found: list[Finding | None] = []
     skipped = []
+    tenth = np.flatnonzero(win) * TENTHS // max(n, 1)  # each winner's tenth of the pool
     if binned:
         found.append(table_test("winner positions by tenth of the pool", equal_parts(n, TENTHS),
-                                np.bincount(np.flatnonzero(win) * TENTHS // max(n, 1), minlength=TENTHS)))
+                                np.bincount(tenth, minlength=TENTHS)))
     else:
         skipped.append("winners and each prize level by tenth of the pool against a uniform shuffle: the "
                        "pack parameters are drawn by the chain of docs/randomness.md 5.3, so they are tested "
                        "by tenth of the packs instead (docs/statistics.md 1b)")
-    amounts, _, counts = distinct_values(prize[win])
+    amounts, level, counts = distinct_values(prize[win])
+    # each level's winners by tenth, all at once (a level of TENTHS parts or more reads its row)
+    by_tenth = np.bincount(level * TENTHS + tenth, minlength=len(amounts) * TENTHS).reshape(-1, TENTHS) \
+        if binned else None
+    row = {int(a): j for j, a in enumerate(amounts)}
     tiers = _tiers_of(pool)
     levels = [(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)]
     for amount, count in sorted(levels, reverse=True):
@@ -70,12 +76,15 @@ def position_findings(prize: np.ndarray, pool: PoolEntry,
             skipped.append(f"positions of {label}: too few for a binned test (in the top-prize tests "
                            "if among the highest)")
             continue
-        where = np.flatnonzero(prize == amount)
+        if bins == TENTHS and by_tenth is not None:
+            parts = by_tenth[row[amount]]
+        else:
+            parts = np.bincount(np.flatnonzero(prize == amount) * bins // n, minlength=bins)
         found.append(table_test(f"positions of {label}, {bins} equal parts of the pool",
-                                equal_parts(n, bins), np.bincount(where * bins // n, minlength=bins)))
+                                equal_parts(n, bins), parts))
     if levels:
         group = top_group(levels)
-        where = np.flatnonzero(np.isin(prize, group))
+        where = np.flatnonzero(prize >= group[-1])  # the group: every amount from its lowest up
         name = (f"top prizes ({cents(group[0], sign)}"
                 + (f" to {cents(group[-1], sign)}" if len(group) > 1 else "")
                 + f"; {len(where):,} tickets)")

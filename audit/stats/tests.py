@@ -21,8 +21,9 @@ from audit.stats.laws import chi2_sf, hypergeom_pmf, log_choose_ratio, mid_ranks
 # scipy is imported in the functions that use it: at module level it costs every command (check,
 # generate, ...) 0.8 s at start, and only step 8 needs it.
 
-__all__ = ["Finding", "auc_classifier", "distinct_values", "equal_parts", "extreme_position",
-           "histogram", "histogram_against", "independence", "runs", "split_mask", "table_test"]
+__all__ = ["SAMPLE", "STEPS", "Finding", "auc_classifier", "distinct_values", "equal_parts",
+           "extreme_position", "histogram", "histogram_against", "independence", "runs", "split_mask",
+           "table_test"]
 
 MIN_EXPECTED = 5.0  # smallest expected count of a chi-square cell (categories are pooled up to it)
 MIN_RUNS_SIDE = 20  # fewest winners (and losers) for the runs test's normal approximation
@@ -43,19 +44,48 @@ class Finding:
 
 
 def distinct_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """np.unique(values, return_inverse=True, return_counts=True) without sorting the column: the
-    distinct values by hashing (polars), then each row's index by binary search among them (a pool's
-    columns hold a few dozen distinct values at most)."""
+    """np.unique(values, return_inverse=True, return_counts=True) without sorting the column. Integers
+    that are the least plus a multiple of a step, spanning fewer than STEPS steps (codes; prize amounts in
+    cents, multiples of a few dollars), are counted by step and looked up in a table; other values'
+    distinct values are found by hashing (polars), then each row's index by binary search among them (a
+    pool's columns hold a few dozen distinct values at most)."""
     import polars as pl
-    if values.dtype.kind in "iu" and len(values) and int(values.min()) >= 0 and int(values.max()) < 1 << 16:
-        counts = np.bincount(values)  # small codes: counted, and looked up in a table
-        distinct = np.flatnonzero(counts)
+    stepped = _steps(values) if values.dtype.kind in "iu" and len(values) else None
+    if stepped is not None:
+        key, lo, step = stepped
+        counts = np.bincount(key)
+        held = np.flatnonzero(counts)
         lookup = np.zeros(len(counts), dtype=np.intp)
-        lookup[distinct] = np.arange(len(distinct))
-        return distinct.astype(values.dtype), lookup[values], counts[distinct]
+        lookup[held] = np.arange(len(held))
+        return (held * step + lo).astype(values.dtype), lookup[key], counts[held]
     distinct = np.sort(pl.Series(values).unique().to_numpy())
     inverse = np.searchsorted(distinct, values)
     return distinct, inverse, np.bincount(inverse, minlength=len(distinct))
+
+
+STEPS = 1 << 16  # a table of at most this many counts
+SAMPLE = 4_096  # the values a step is guessed from (then proved on every value)
+
+
+def _steps(values: np.ndarray) -> tuple[np.ndarray, int, int] | None:
+    """(each value's distance from the least in steps, the least, the step) for integers the least plus
+    a multiple of a step and fewer than STEPS steps apart; else None. Codes from 0 to STEPS - 1 are their
+    own; otherwise the step is the greatest common divisor of the first SAMPLE values' and the largest's
+    distances from the least, then checked on every value."""
+    lo, hi = int(values.min()), int(values.max())
+    if lo >= 0 and hi < STEPS:
+        return values, 0, 1
+    if lo < -(1 << 62) or hi >= 1 << 62:  # distances that may not fit in int64
+        return None
+    apart = values.astype(np.int64, copy=False)
+    apart = apart - lo if lo else apart
+    step = max(1, int(np.gcd.reduce(np.append(apart[:SAMPLE], hi - lo))))
+    if (hi - lo) // step >= STEPS:
+        return None
+    if step == 1:
+        return apart, lo, 1
+    key = apart // step  # (a division by one number is a multiplication; a remainder is not)
+    return (key, lo, step) if np.array_equal(key * step, apart) else None
 
 
 def _p(x: float) -> float:

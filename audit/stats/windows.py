@@ -68,6 +68,18 @@ def most_in_window(name: str, counts: np.ndarray, per_unit: int, unit: str,
                    f"({c * w * per_unit / n:,.1f} expected in {w})", min(1.0, len(widths) * p))
 
 
+def _per_unit(rows: np.ndarray, level: np.ndarray, tested: np.ndarray, units: int,
+              m: int) -> np.ndarray | None:
+    """The winners (`rows`, ascending, each of level `level`, an index of `tested`) of every level `tested`
+    counted per unit of `m`, in one table (levels x units; a winner past the last full unit left out); None
+    when there are more levels than `m` (the table would be larger than the pool: each is counted apart)."""
+    if len(tested) > m:
+        return None
+    keep = (rows < units * m) & tested[level]
+    cells = np.bincount(level[keep] * units + rows[keep] // m, minlength=len(tested) * units)
+    return cells.reshape(len(tested), units)
+
+
 def window_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray | None,
                     order: bool, sign: str = "$") -> list[Finding]:
     """Every level below the top groups of LEVEL_MIN tickets or more: its most in W consecutive books of
@@ -80,17 +92,20 @@ def window_findings(prize: np.ndarray, *, per_book: int | None, book: np.ndarray
     if not order or not win.any() or (per_book and n % m):
         return []
     units = n // m
-    amounts, _, counts = distinct_values(prize[win])
+    amounts, of_level, counts = distinct_values(prize[win])
     group = top_group([(int(a), int(c)) for a, c in zip(amounts, counts, strict=True)])
+    tested = (counts >= LEVEL_MIN) & ~np.isin(amounts, group)
+    table = _per_unit(np.flatnonzero(win), of_level, tested, units, m)
     by_number = None
     if per_book and book is not None:
         by_number = np.argsort(book[::per_book].astype(np.int64), kind="stable")
     unit = "books" if per_book else "blocks"
     found: list[Finding | None] = []
-    for amount, count in sorted(zip(amounts.tolist(), counts.tolist(), strict=True), reverse=True):
-        if int(amount) in group or count < LEVEL_MIN:
+    for j in np.argsort(amounts)[::-1].tolist():  # the levels, highest first
+        amount, count = int(amounts[j]), int(counts[j])
+        if amount in group or count < LEVEL_MIN:
             continue
-        held = (prize[:units * m] == amount).reshape(units, m).sum(axis=1)
+        held = table[j] if table is not None else (prize[:units * m] == amount).reshape(units, m).sum(axis=1)
         pool = (n, int(count))
         level = f"prize level {cents(int(amount), sign)} ({int(count):,} tickets)"
         where = "books of print order" if per_book else f"blocks of {BLOCK:,} shares (serial order)"

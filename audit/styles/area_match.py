@@ -190,6 +190,11 @@ def _count(codes: np.ndarray, code: int) -> np.ndarray:
     return counted
 
 
+def _largest(values: np.ndarray) -> int:
+    """The largest magnitude among `values` (0 if none), exactly."""
+    return max(abs(int(values.min())), abs(int(values.max()))) if len(values) else 0
+
+
 def _scored(result: np.ndarray, chances: int) -> np.ndarray:
     """The number of set bits among the low `chances` (<= 8) of each bonus result: counted in one pass
     when the column is stored as uint8 (its dtype in section 2), else bit by bit (an int64 column may
@@ -288,7 +293,7 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
                                 f"area {i}: {g['name']} mask {result[r]} scores {scored[r]}, "
                                 f"a{i}_bonus_prizes is {prizes[r]}"))
             else:  # Rule 6: a grid section whose prizes are the prizes.
-                grid = np.array(g["grid"], dtype=np.int64)
+                grid = np.array(g["grid"], dtype=np.uint8)  # prizes 1..255 (read_play)
                 bad = of_g & ((result < 0) | (result > len(grid) - 1))
                 reasons.add(bad, lambda r, i=i, g=g, result=result: (
                     f"area {i}: {g['name']} a{i}_bonus_result {result[r]} not a grid section "
@@ -314,13 +319,16 @@ def evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) ->
         reasons.add(matched & (trigger != NO_BONUS), lambda r, i=i: (
             f"area {i}: a match and a bonus trigger together"))
 
-    # Section 4 sums the area wins exactly: rows whose amounts int64 may not hold are recomputed.
-    wide, total = np.zeros(n, dtype=bool), np.zeros(n)
-    for by, amount_ in factors:  # one area's estimate at a time; their sum in the same order
-        estimate = by.astype(np.float64) * amount_
-        wide |= might_wrap(estimate)
-        total += estimate
-    wide |= might_wrap(total)
+    # Section 4 sums the area wins exactly: rows whose amounts int64 may not hold are recomputed. Where
+    # the areas' largest factors bound every row's sum below 2^61, no estimate comes near 2^62: none is made.
+    wide = np.zeros(n, dtype=bool)
+    if sum(_largest(by) * _largest(amount_) for by, amount_ in factors) >= 2**61:
+        total = np.zeros(n)
+        for by, amount_ in factors:  # one area's estimate at a time; their sum in the same order
+            estimate = by.astype(np.float64) * amount_
+            wide |= might_wrap(estimate)
+            total += estimate
+        wide |= might_wrap(total)
     if wide.any():
         area_wins = [w.astype(object) for w in area_wins]
         for r in np.flatnonzero(wide).tolist():

@@ -15,7 +15,9 @@ from scipy.stats import chi2, chi2_contingency
 import audit.stats.tests as stats_tests
 from audit.stats.books import block_findings
 from audit.stats.tests import (
+    SAMPLE,
     auc_classifier,
+    distinct_values,
     extreme_position,
     independence,
     runs,
@@ -218,3 +220,37 @@ def test_the_design_of_many_patterns_or_a_set_is_every_rows_sorted_columns():
             offsets += len(codes)
         assert width == offsets and row.tolist() == list(range(500))
         assert index.tolist() == np.sort(np.stack(columns, axis=1), axis=1).tolist()
+
+
+def _distinct_cases() -> list[np.ndarray]:
+    rng = np.random.default_rng(7)
+    prizes = np.array([0, 1_500, 3_000, 7_500, 15_000_000])
+    odd = np.full(SAMPLE + 10, 700, dtype=np.int64)
+    odd[-1] = 701  # past the rows the step is guessed from: a step of 300,000 guessed, then disproved
+    odd[-2] = 300_700
+    return [
+        rng.choice(prizes, 50_000),  # prize amounts in cents: a step of 1,500
+        rng.choice(prizes, 50_000)[rng.choice(prizes, 50_000) > 0],  # the winners': from 1,500
+        rng.integers(0, 40, 10_000).astype(np.uint8),  # codes
+        rng.integers(-3, 40, 10_000) * 977 - 5,  # below 0, a step of 977
+        rng.integers(-(1 << 40), 1 << 40, 5_000),  # no step: hashed
+        np.array([-(1 << 63), (1 << 63) - 1, 0]),  # distances beyond int64
+        rng.integers(0, 1 << 64, 3_000, dtype=np.uint64),  # beyond int64
+        odd,
+        np.full(9, -4),  # one value, below 0
+        np.array([5], dtype=np.int16),
+    ]
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_distinct_values_are_numpys_unique_whatever_the_integers(case):
+    """Stepped amounts, codes, values below 0, values with no step or beyond int64, a step the first rows
+    suggest and a later row disproves: the distinct values (and their type), each row's index and the
+    counts are np.unique's."""
+    values = _distinct_cases()[case]
+    distinct, inverse, counts = distinct_values(values)
+    want, want_inverse, want_counts = np.unique(values, return_inverse=True, return_counts=True)
+    assert distinct.dtype == values.dtype
+    assert distinct.tolist() == want.tolist()
+    assert inverse.tolist() == want_inverse.tolist()
+    assert counts.tolist() == want_counts.tolist()

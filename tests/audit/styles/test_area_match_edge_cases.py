@@ -166,6 +166,21 @@ def test_an_amount_of_any_integer_dtype_is_read_exactly():
     assert out.illegal == [] and out.prize_cents.tolist() == [2 * A]
 
 
+@pytest.mark.parametrize(("amounts", "exact"), [
+    ((2**62, 2**62 - 1), True),  # each area's win beyond int64
+    ((2**60, 2**60), True),  # each within it, their sum 2**62: where an estimate reaches 2**62
+    ((2**59, 2**59), False),  # the sum 2**61, the largest factors' bound: estimated, held by int64
+    ((A, A), False)])  # no factor near: no estimate made
+def test_two_areas_wins_are_summed_exactly_beyond_int64(amounts, exact):
+    """Two areas of four of a kind (2 x the amount each): the areas' wins and their sum exact, as Python
+    integers where int64 may not hold them (prize_cents then of objects), int64 otherwise."""
+    out = am.evaluate(area_row([([5, 5, 5, 5], a, 0, 0, 0) for a in amounts], prize=0), d200(2), PLAY)
+    assert out.prize_cents.tolist() == [2 * sum(amounts)] and out.wins.tolist() == [2]
+    assert out.prize_cents.dtype == (object if exact else np.int64)
+    assert out.illegal[0][1].endswith(f"areas pay {2 * amounts[0]} + {2 * amounts[1]} = {2 * sum(amounts)} "
+                                      "cents")
+
+
 BONUS_AREAS = [  # (area, prize): a bonus result within and outside each game's range
     (([9, 10, 2, 3], A, 1, 0b0111, 3), 3 * A), (([9, 10, 2, 3], A, 1, 0b0111, 2), 2 * A),
     (([9, 10, 2, 3], A, 1, 0b1111, 4), 4 * A), (([9, 10, 2, 3], A, 1, 16, 1), A),
