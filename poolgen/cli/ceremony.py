@@ -82,7 +82,7 @@ def _passphrase(key: Path, yes: bool) -> bytes:
     if yes and os.environ.get(PASSPHRASE_ENV) is None:
         raise CeremonyError(f"{key}: the private key is encrypted; with --yes nothing is asked: set "
                             f"{PASSPHRASE_ENV}")
-    return ask_passphrase()
+    return ask_passphrase(key=key)
 
 
 def _party(ceremony: Ceremony, name: str | None, key: Path | None, readable: bool,

@@ -328,4 +328,7 @@ def _signer(key: Path | None, unsigned: bool, allow_readable: bool) -> Signer | 
         raise SigningKeyError("give --key FILE or --unsigned, not both")
     if key is None and not unsigned:
         raise SigningKeyError("refusing to write an unsigned run; give --key FILE or --unsigned")
-    return Signer.from_file(key, ask_passphrase, allow_readable) if key is not None else None
+    if key is None:
+        return None
+    path = key
+    return Signer.from_file(key, lambda: ask_passphrase(key=path), allow_readable)
