@@ -333,7 +333,8 @@ def seal(
                     f"{ceremony.transcript_sha256}", f"seed commitment: {ceremony.sealed}"],
           {"ceremony": ceremony.id, "sealed": True, "beacon": {"chain": chain, "round": beacon.round},
            "transcript_sha256": ceremony.transcript_sha256, "seed_commitment": ceremony.sealed})
-    say(f"next: poolgen generate SPEC --ceremony {file}; keep {file} secret until claims close")
+    say(f"next: poolgen generate SPEC --ceremony {file} --key SIGNING-KEY.pem; keep {file} secret until "
+        "claims close")
 
 
 @app.command("abort")

@@ -81,6 +81,15 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
                                                         "committed: spec ")
 
 
+def test_seal_names_the_next_command_with_the_key_it_needs(tmp_path):
+    """The hint was `poolgen generate SPEC --ceremony FILE`, which generate refuses (an unsigned run)."""
+    file = _revealed(tmp_path)
+    result = seal(file)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1] == (f"next: poolgen generate SPEC --ceremony {file} --key "
+                                              f"SIGNING-KEY.pem; keep {file} secret until claims close")
+
+
 def test_a_re_ordered_spec_after_new_is_refused(sealed_run, tmp_path):
     text = spec_path("wild_side").read_text()
     head, *blocks = text.split("\n[[tiers]]\n")
