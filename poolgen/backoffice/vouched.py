@@ -171,11 +171,19 @@ def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+OPTIONS = {"low": "--validation-key", "high": "--high-validation-key"}  # what every command names each key
+
+
 def check_key(run: Run, tier: str, key: bytes) -> None:
     """Refuse a key that is not the one the manifest names for the run's `tier` validation file (its key
     check): the other tier's key, say, given for this one."""
     entry = run.validation.get(tier) or {}
-    if entry.get("key_check") != key_check(key):
+    given = key_check(key)
+    if entry.get("key_check") != given:
+        other = "high" if tier == "low" else "low"
+        if (run.validation.get(other) or {}).get("key_check") == given:
+            raise BackOfficeError(f"{run.path / TIERS[tier]}: the key given as {OPTIONS[tier]} is the run's "
+                                  f"{other}-tier key (key check {given}): give it as {OPTIONS[other]}")
         raise BackOfficeError(f"{run.path / TIERS[tier]}: the {tier}-tier key given is not this file's key "
                               f"(the manifest names key check {entry.get('key_check')})")
 

@@ -82,7 +82,7 @@ def _passphrase(key: Path, yes: bool) -> bytes:
     if yes and os.environ.get(PASSPHRASE_ENV) is None:
         raise CeremonyError(f"{key}: the private key is encrypted; with --yes nothing is asked: set "
                             f"{PASSPHRASE_ENV}")
-    return ask_passphrase()
+    return ask_passphrase(key=key)
 
 
 def _party(ceremony: Ceremony, name: str | None, key: Path | None, readable: bool,
@@ -337,7 +337,8 @@ def seal(
                     f"{ceremony.transcript_sha256}", f"seed commitment: {ceremony.sealed}"],
           {"ceremony": ceremony.id, "sealed": True, "beacon": {"chain": chain, "round": beacon.round},
            "transcript_sha256": ceremony.transcript_sha256, "seed_commitment": ceremony.sealed})
-    say(f"next: poolgen generate SPEC --ceremony {file}; keep {file} secret until claims close")
+    say(f"next: poolgen generate SPEC --ceremony {file} --key SIGNING-KEY.pem; keep {file} secret until "
+        "claims close")
 
 
 @app.command("abort")

@@ -20,7 +20,8 @@ from poolgen.money import fmt_cents, round_half_up
 def check(
     specs: Annotated[
         list[Path] | None,
-        typer.Argument(help="Spec files to check. Default: every *.toml in specs/.",
+        typer.Argument(help="Spec files to check. Default: every *.toml in ./specs/ (else in the source "
+                       "tree's specs/, the shipped games).",
                        show_default=False),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,

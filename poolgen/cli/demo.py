@@ -71,7 +71,8 @@ def demo_cmd(
         "--out", help="Folder that receives the demo folder (keys, run, seed, PDFs).")] = Path("outputs"),
     spec_file: Annotated[Path | None, typer.Option(
         "--spec", exists=True, dir_okay=False, metavar="FILE",
-        help="A game to demonstrate. Default: the spec in specs/ with the smallest pool.")] = None,
+        help="A game to demonstrate. Default: the spec in ./specs/ (else the source tree's specs/) "
+             "with the smallest pool.")] = None,
     pool: Annotated[str | None, typer.Option(
         "--pool", metavar="ID", help="The pool to build. Default: the spec's smallest pool.")] = None,
     seed_file: Annotated[Path | None, typer.Option(

@@ -118,7 +118,9 @@ def generate_cmd(
         "--workers", min=0, help="Pools built at once (0: one per CPU core).")] = 0,
     run_id: Annotated[str | None, typer.Option(
         "--run-id", help="Name of the run folder. Default: RULES-UTCTIME.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the manifest as JSON.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the manifest as JSON (its run_id names the run folder, OUT/RUN_ID, and a "
+        "fresh seed's file, OUT/RUN_ID.seed).")] = False,
     key: Annotated[Path | None, typer.Option(
         "--key", metavar="FILE", help="Private key that signs the run (manifest.sig); asks for its "
                                       "passphrase if it is encrypted.")] = None,
@@ -328,4 +330,7 @@ def _signer(key: Path | None, unsigned: bool, allow_readable: bool) -> Signer | 
         raise SigningKeyError("give --key FILE or --unsigned, not both")
     if key is None and not unsigned:
         raise SigningKeyError("refusing to write an unsigned run; give --key FILE or --unsigned")
-    return Signer.from_file(key, ask_passphrase, allow_readable) if key is not None else None
+    if key is None:
+        return None
+    path = key
+    return Signer.from_file(key, lambda: ask_passphrase(key=path), allow_readable)

@@ -106,7 +106,7 @@ def _exported(as_json: bool, text: str, out: Path, facts: dict[str, object]) -> 
 @app.command("check")
 @reports_errors
 def check_cmd(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Files as they arrived.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE", help="Files as they arrived.")],
     manifest: Annotated[Path, typer.Option("--manifest", metavar="FILE",
                                            help="The run's manifest.json (manifest.sig beside it).")],
     public_key: Annotated[Path | None, typer.Option(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import typer
 
@@ -52,17 +53,19 @@ def confirm(text: str, yes: bool, error: type[PoolgenError]) -> None:
         raise error("not confirmed; nothing was changed")
 
 
-def ask_passphrase(confirm: bool = False) -> bytes:
-    """The passphrase from POOLGEN_KEY_PASSPHRASE, else from a hidden prompt on a terminal."""
+def ask_passphrase(confirm: bool = False, key: Path | None = None) -> bytes:
+    """The passphrase from POOLGEN_KEY_PASSPHRASE, else from a hidden prompt on a terminal. `key`, an
+    encrypted key file being opened, is named when none is given (one of several keys a command reads)."""
     value = os.environ.get(PASSPHRASE_ENV)
     if value is None:
+        whose = f"{key}: the private key is encrypted; " if key is not None else ""
         if not on_a_terminal():
-            raise SigningKeyError(f"no passphrase given ({NOT_A_TERMINAL}; set {PASSPHRASE_ENV})")
+            raise SigningKeyError(f"{whose}no passphrase given ({NOT_A_TERMINAL}; set {PASSPHRASE_ENV})")
         try:
             value = typer.prompt("Key passphrase", hide_input=True, confirmation_prompt=confirm,
                                  err=True)
         except typer.Abort:
-            raise SigningKeyError(f"no passphrase given (set {PASSPHRASE_ENV} or type it at the "
+            raise SigningKeyError(f"{whose}no passphrase given (set {PASSPHRASE_ENV} or type it at the "
                                   "prompt)") from None
         except UnicodeDecodeError:
             raise SigningKeyError("the passphrase typed is not UTF-8 text") from None

@@ -31,11 +31,11 @@ if TYPE_CHECKING:  # types only: the command imports their modules when it runs 
 def validate_cmd(
     run: Annotated[Path, typer.Argument(metavar="RUN", help="The run folder with validation files.")],
     ticket: Annotated[str | None, typer.Argument(
-        metavar="[TICKET]", help="The barcode number (15 digits; 16 for a game numbered 1000..9999) or the "
+        metavar="TICKET", help="The barcode number (15 digits; 16 for a game numbered 1000..9999) or the "
                               "printed ticket id GGG-BBBBBBB-TTT.",
         show_default=False)] = None,
     virn: Annotated[str | None, typer.Argument(
-        metavar="[VIRN]", help="The validation number under the latex.", show_default=False)] = None,
+        metavar="VIRN", help="The validation number under the latex.", show_default=False)] = None,
     validation_key: Annotated[Path | None, typer.Option(
         "--validation-key", metavar="FILE",
         help="Low-tier validation key: opens validation-low.bin.")] = None,

@@ -4,13 +4,13 @@ and hash it again."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from poolgen.seeds import transcript as tx
-from poolgen.seeds.beacon import chain
+from poolgen.seeds.beacon import CHAINS, chain
 from poolgen.seeds.ceremony import (
     ID,
     MAX_PARTIES,
@@ -93,6 +93,12 @@ def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed
         t["follows"] = [dict(f) for f in binding.follows]
     if binding.printed is not None:  # the printed game: the transcript hashes as v4
         t["printed"] = {"number": binding.printed[0], "regulation": binding.printed[1]}
-    check_rules(t)
-    n = len(parties)
-    return Ceremony(t, tx.transcript_hash(t), [None] * n, [None] * n)
+    try:
+        check_rules(t)
+    except CeremonyError as exc:  # a round too early: name the first one `new` takes
+        if (c := CHAINS.get(chain_hash)) is None or f"round {round_number} is published at" not in str(exc):
+            raise
+        first = c.first_round_from(datetime.fromtimestamp(reveals_close.timestamp() + MIN_GAP, UTC))
+        raise CeremonyError(f"{exc}; the first round due {MIN_GAP} s or more after reveals close is {first} "
+                            f"({utc_text(c.round_time(first))})") from None
+    return Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))

@@ -61,10 +61,9 @@ def test_the_wrong_validation_key_is_named_as_such_once_the_index_exists(office,
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
     wrong = invoke("validate", office["folder"], b, v, "--public-key", office["public"],
                    "--validation-key", office["root"] / "high.key", "--index-dir", index)
-    check = json.loads((office["folder"] / "manifest.json").read_text())
-    low = next(f for f in check["deliverables"] if f["name"] == "validation-low.bin")["key_check"]
-    _refused(wrong, f"{office['folder'] / 'validation-low.bin'}: the low-tier key given is not this file's "
-                    f"key (the manifest names key check {low})")
+    _refused(wrong, f"{office['folder'] / 'validation-low.bin'}: the key given as --validation-key is the "
+                    f"run's high-tier key (key check {_check(office, 'high')}): "
+                    "give it as --high-validation-key")
 
 
 def test_an_index_not_built_from_the_vouched_file_is_refused(office, tmp_path):
@@ -109,15 +108,31 @@ def test_an_einstant_run_has_no_desk(office, einstant, tmp_path):
              "sales ledger (`poolgen sales claim`)")
 
 
+def _check(office, tier):
+    files = json.loads((office["folder"] / "manifest.json").read_bytes())["deliverables"]
+    return next(f for f in files if f["name"] == f"validation-{tier}.bin")["key_check"]
+
+
 def test_a_key_that_is_not_the_files_is_refused(office, tmp_path):
     b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    other = tmp_path / "other.key"
+    assert invoke("keys", "validation", "new", other).exit_code == 0
+    index = tmp_path / "index"
     result = invoke("validate", office["folder"],
-                    "--public-key", office["public"], b, v, "--validation-key", office["root"] / "high.key",
-                    "--index-dir", tmp_path)
-    files = json.loads((office["folder"] / "manifest.json").read_bytes())["deliverables"]
-    low = next(f for f in files if f["name"] == "validation-low.bin")["key_check"]
+                    "--public-key", office["public"], b, v, "--validation-key", other, "--index-dir", index)
     _refused(result, f"{office['folder'] / 'validation-low.bin'}: the low-tier key given is not this file's "
-                     f"key (the manifest names key check {low})")
+                     f"key (the manifest names key check {_check(office, 'low')})")
+    assert not index.exists()  # no index was built
+
+
+def test_a_key_given_for_the_other_tier_names_the_option_it_belongs_to(office, tmp_path):
+    """The claim centre's clerk who gave the high-tier key as --validation-key (the option every desk
+    example shows) was told only that it was not the low-tier file's key, not which option takes it."""
+    b, v, *_ = office["rows"].filter(pl.col("tier") == "5").row(0)
+    low = invoke("validate", office["folder"], "--public-key", office["public"], b, v,
+                 "--high-validation-key", office["root"] / "low.key", "--index-dir", tmp_path)
+    _refused(low, f"{office['folder'] / 'validation-high.bin'}: the key given as --high-validation-key is "
+                  f"the run's low-tier key (key check {_check(office, 'low')}): give it as --validation-key")
     assert not any(tmp_path.iterdir())  # no index was built
 
 

@@ -56,6 +56,15 @@ def test_help_shows_no_type_names_and_answers_h(application, path):
     assert "-h" in long.stdout
 
 
+@pytest.mark.parametrize(("application", "path"), CASES, ids=NAMES)
+def test_the_usage_line_brackets_and_ellipsizes_each_argument_once(application, path):
+    """A metavar written the way typer prints it was printed doubled: `validate RUN [[TICKET]] [[VIRN]]`,
+    `imaging check FILE......`."""
+    usage = next(line for line in invoke(*path, "--help", application=application).stdout.splitlines()
+                 if "Usage:" in line)
+    assert "[[" not in usage and "]]" not in usage and "...." not in usage, usage
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (("proof",), "Missing argument 'RUN'. (see `"),
     (("proof", "somewhere"), "Missing option '--out'."),

@@ -85,8 +85,22 @@ def test_a_passphrase_is_never_read_from_a_pipe(tmp_path, stdin):
     seed.chmod(0o600)
     _refused(_poolgen(["generate", small_happy_holidays(tmp_path, 3000), "--out", tmp_path / "o", "--run-id",
                        "r", "--seed-file", seed, "--key", keys.private, "--workers", "1"], stdin),
-             f"no passphrase given ({NOT_A_TERMINAL}; set POOLGEN_KEY_PASSPHRASE)")
+             f"{keys.private}: the private key is encrypted; no passphrase given ({NOT_A_TERMINAL}; set "
+             "POOLGEN_KEY_PASSPHRASE)")  # the key named: a command may read several secret files
     assert not (tmp_path / "o" / "r").exists()
+
+
+@pytest.mark.parametrize("stdin", STDINS)
+def test_an_encrypted_party_key_without_a_passphrase_is_named(tmp_path, stdin):
+    """`ceremony commit --key K` (K encrypted) said only "no passphrase given", naming no key."""
+    new_key_pair(tmp_path / "vendor-keys", b"typed")
+    file = new(tmp_path)
+    before = file.read_bytes()
+    _refused(_poolgen(["ceremony", "commit", file, "--key", key(file, "vendor"), "--contribution",
+                       tmp_path / "vendor.contribution"], stdin),
+             f"{key(file, 'vendor')}: the private key is encrypted; no passphrase given ({NOT_A_TERMINAL}; "
+             "set POOLGEN_KEY_PASSPHRASE)")
+    assert file.read_bytes() == before and not (tmp_path / "vendor.contribution").exists()
 
 
 @pytest.mark.parametrize("command", ["keys new", "generate"])

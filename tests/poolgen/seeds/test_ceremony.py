@@ -82,6 +82,15 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
                                                         "committed: spec ")
 
 
+def test_seal_names_the_next_command_with_the_key_it_needs(tmp_path):
+    """The hint was `poolgen generate SPEC --ceremony FILE`, which generate refuses (an unsigned run)."""
+    file = _revealed(tmp_path)
+    result = seal(file)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[-1] == (f"next: poolgen generate SPEC --ceremony {file} --key "
+                                              f"SIGNING-KEY.pem; keep {file} secret until claims close")
+
+
 def test_a_re_ordered_spec_after_new_is_refused(sealed_run, tmp_path):
     text = spec_path("wild_side").read_text()
     head, *blocks = text.split("\n[[tiers]]\n")
@@ -206,7 +215,8 @@ def test_new_refuses_what_cannot_close_a_ceremony(tmp_path):
             "ceremony c1: parties 'vendor' and 'auditor' have the same key; each party has its own")
     late = args[:args.index("--reveals-close") + 1] + ["2023-08-23T16:00:00Z"]
     refused(invoke(*late), "ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, not after "
-                           "reveals close (2023-08-23T16:00:00Z)")
+                           "reveals close (2023-08-23T16:00:00Z); the first round due 600 s or more after "
+                           "reveals close is 1212 (2023-08-23T16:10:00Z)")  # the round to give instead
     default = "8990e7a9aaed2ffed73dbd7092123d6f289930540d7651336225dc172e51b2ce"  # drand's chained mainnet
     refused(invoke(*args, "--beacon-chain", default),
             f"ceremony c1: beacon chain {default} is not one poolgen verifies (quicknet 52db9ba7...)")
