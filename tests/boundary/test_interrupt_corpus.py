@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -28,7 +29,7 @@ import polars as pl
 import pytest
 
 from poolgen.interrupts import PAUSE_ENV
-from tests.support import SEED_A, spec_path
+from tests.support import SEED_A, ceremony, spec_path
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux process semantics")
 
@@ -36,6 +37,8 @@ INT, TERM = signal.SIGINT, signal.SIGTERM
 
 
 def _poolgen(argv: list, cwd: Path, env: dict | None = None) -> subprocess.Popen:
+    """`poolgen ARGV` in `cwd`, its clock before the test ceremony's reveals close (POOLGEN_TEST_NOW)."""
+    env = {**os.environ, "POOLGEN_TEST_NOW": ceremony.BEFORE, **(env or {})}
     return subprocess.Popen([sys.executable, "-m", "poolgen", *map(str, argv)], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
 
@@ -62,11 +65,14 @@ def env(printed_run, tmp_path_factory) -> dict:
     _ok(["generate", root / "small.toml", "--pool", "d1.00", "--out", root / "runs", "--run-id", "e",
          "--seed-file", seed, "--key", key, "--workers", "1"], root)
     _ok(["keys", "recipient", root / "rk"], root)
+    made = ceremony.new(root)  # with each party's keys beside it
+    for party in ceremony.PARTIES:
+        ceremony.commit(made, party)
     run = printed_run / "runs" / "r"
     barcode, virn = pl.read_parquet(run / "imaging-p1.parquet", columns=["barcode", "virn"]).row(3)
     return {"p": printed_run, "run": run, "erun": root / "runs" / "e", "pub": printed_run / "keys" /
             "signing-key.pub.pem", "key": key, "seed": seed, "rk": root / "rk", "barcode": barcode,
-            "virn": virn, "book": f"{barcode[:3]}-{barcode[3:10]}"}
+            "virn": virn, "book": f"{barcode[:3]}-{barcode[3:10]}", "ceremony": made}
 
 
 def _claim(e: dict, w: Path) -> list:
@@ -80,6 +86,16 @@ def _sell(e: dict, w: Path) -> list:
             "--public-key", e["pub"], "--channel", "web", "--player", "P1"]
 
 
+def _committed(e: dict, w: Path) -> list:
+    """A ceremony every party has committed to, copied into the case's folder (no command: nothing to run)."""
+    shutil.copy(e["ceremony"], w / "c1.ceremony")
+    return []
+
+
+def _vendor(e: dict) -> list:
+    return ["--party", "vendor", "--key", ceremony.key(e["ceremony"], "vendor")]
+
+
 Argv = Callable[[dict, Path], list]
 # name: (what is made in the folder first, the command, the moments it is signalled at)
 CASES: dict[str, tuple[Argv | None, Argv, tuple[str, ...]]] = {
@@ -91,21 +107,26 @@ CASES: dict[str, tuple[Argv | None, Argv, tuple[str, ...]]] = {
                         ("kept",)),
     "proof --real": (None, lambda e, w: ["proof", e["run"], "--real", "--out", w / "t.pdf", "--spec",
                                          e["p"] / "happy_holidays.toml"], ("file-written",)),
-    "report": (None, lambda e, w: ["report", e["run"], "--out", w / "r.pdf", "--public-key", e["pub"]],
-               ("file-written",)),
     "publish": (None, lambda e, w: ["publish", e["run"], "--out", w / "b", "--public-key", e["pub"]],
                 ("staging-made", "staged", "renamed")),
     "imaging export": (None, lambda e, w: ["imaging", "export", e["run"], "--out", w / "i.csv",
                                            "--public-key", e["pub"]], ("file-written", "kept")),
-    "validate": (None, _claim, ("index-opening", "index-made", "index-building")),
+    "validate": (None, _claim, ("index-made", "index-building")),
     "claims report --pdf": (_claim, lambda e, w: ["claims", "report", e["run"], "--ledger", w / "l.sqlite",
                                                   "--pdf", w / "c.pdf", "--public-key", e["pub"]],
-                            ("file-written", "kept")),
+                            ("kept",)),
     "books activate": (None, lambda e, w: ["books", "activate", e["run"], e["book"], "--ledger",
                                            w / "b.sqlite", "--public-key", e["pub"]], ("kept",)),
     "sales sell": (None, _sell, ("kept",)),
     "sales close": (_sell, lambda e, w: ["sales", "close", e["erun"], "--pool", "d1.00", "--ledger",
                                          w / "s.sqlite", "--public-key", e["pub"]], ("kept",)),
+    "sales void": (_sell, lambda e, w: ["sales", "void", e["erun"], "d1.00-0000001", "--reason", "r",
+                                        "--ledger", w / "s.sqlite", "--public-key", e["pub"]], ("kept",)),
+    "ceremony new": (None, lambda e, w: ceremony.new_args(e["ceremony"].parent, w / "c.ceremony"), ("kept",)),
+    "ceremony publish": (_committed, lambda e, w: ["ceremony", "publish", w / "c1.ceremony", "--out",
+                                                   w / "pub.json"], ("file-written",)),
+    "ceremony abort": (_committed, lambda e, w: ["ceremony", "abort", w / "c1.ceremony", "--reason", "r",
+                                                 *_vendor(e), "--yes"], ("file-written", "kept")),
     "sales report --pdf": (_sell, lambda e, w: ["sales", "report", e["erun"], "--ledger", w / "s.sqlite",
                                                 "--pdf", w / "s.pdf", "--public-key", e["pub"]],
                            ("file-written",)),
@@ -156,8 +177,8 @@ def test_every_writing_command_interrupted_keeps_whole_files_and_says_one_line(e
     prep, argv, _ = CASES[name]
     w = tmp_path / "w"
     w.mkdir()
-    if prep is not None:
-        _ok(prep(env, w), w)
+    if prep is not None and (made := prep(env, w)):
+        _ok(made, w)
     before = _files(w)
     code, _, err = _signalled_at(argv(env, w), w, moment, sig)
 
