@@ -199,3 +199,57 @@ def test_every_writing_command_interrupted_keeps_whole_files_and_says_one_line(e
         out, err = again.communicate(timeout=300)
         assert again.returncode == 0, err.decode()
         assert "removed " not in err.decode()  # nothing of the interrupted run was left to clear
+
+
+def _count(ledger: Path, sql: str) -> int:
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        return int(db.execute(sql).fetchone()[0])
+    except sqlite3.OperationalError:  # not made yet (its tables come with its name)
+        return 0
+    finally:
+        db.close()
+
+
+def test_a_batch_of_claims_killed_midway_keeps_every_payment_once(env, tmp_path):
+    """SIGKILL while `validate --batch` records the run's every ticket (after 50 claims are in the ledger):
+    the ledger passes SQLite's check and `claims reconcile`, and the same batch run again pays every
+    winner the first run had not paid and calls each one it had "already paid": every prize paid once,
+    whatever claim the kill cut."""
+    claims = tmp_path / "claims.csv"
+    rows = pl.read_parquet(env["run"] / "imaging-p1.parquet", columns=["barcode", "virn"])
+    rows.rename({"barcode": "ticket"}).write_csv(claims)
+    ledger = tmp_path / "l.sqlite"
+    argv = ["validate", env["run"], "--batch", claims, "--validation-key", env["p"] / "low.key",
+            "--high-validation-key", env["p"] / "high.key", "--ledger", ledger, "--public-key", env["pub"],
+            "--index-dir", tmp_path / "idx"]
+    first = _poolgen(argv, tmp_path)
+    deadline = time.monotonic() + 120
+    while not ledger.exists() or _count(ledger, "SELECT count(*) FROM attempts") < 50:
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.02)
+    os.killpg(first.pid, signal.SIGKILL)
+    first.communicate(timeout=60)
+    paid = _count(ledger, "SELECT count(*) FROM paid")
+    assert 0 < _count(ledger, "SELECT count(*) FROM attempts") < rows.height  # cut midway
+    db = sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)
+    try:
+        assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        db.close()
+    reconcile = _poolgen(["claims", "reconcile", env["run"], "--ledger", ledger, "--validation-key",
+                          env["p"] / "low.key", "--high-validation-key", env["p"] / "high.key",
+                          "--public-key", env["pub"]], tmp_path)
+    out, err = reconcile.communicate(timeout=300)
+    assert reconcile.returncode == 0 and f"{paid} payment(s)" in out.decode(), (out, err)
+
+    again = _poolgen(argv, tmp_path)
+    out, err = again.communicate(timeout=300)
+    assert again.returncode == 0, err.decode()
+    answers = out.decode().splitlines()
+    assert len(answers) == rows.height
+    assert sum("already paid" in line for line in answers) == paid
+    now_paid = sum(" - paid, claim no. " in line for line in answers)
+    winners = pl.read_parquet(env["run"] / "pool-p1.parquet", columns=["prize_cents"])
+    assert _count(ledger, "SELECT count(*) FROM paid") == paid + now_paid == \
+        winners.filter(pl.col("prize_cents") > 0).height
