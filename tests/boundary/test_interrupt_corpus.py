@@ -10,6 +10,7 @@ names kept complete (a PDF ends with %%EOF, a ledger passes SQLite's integrity c
 nothing was left, the same command run again succeeds with nothing to clear. The moments that
 test_interrupts*.py (generate, demo, seal, unseal, imaging sequence, export --format fixed) and the back
 office's own tests (a claim, a share claim or a book move before its commit) already cover are not repeated.
+Then a batch of claims killed (SIGKILL) midway, the ledger's promise under a crash: every prize paid once.
 """
 
 from __future__ import annotations
