@@ -78,3 +78,15 @@ def test_a_run_in_a_folder_whose_name_is_not_utf8_is_one_line_asking_to_rename_i
     assert result.stderr.rstrip().endswith(".parquet: the path is not UTF-8 text, and Parquet files are read "
                                            "by UTF-8 paths only; rename the folder")
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name]
+
+
+def test_generate_into_a_folder_whose_name_is_not_utf8_is_refused_before_anything_is_made(run, tmp_path):
+    """generate wrote a run there that neither verify could read (above): now refused, one line, nothing
+    made, not even the --out folder or a fresh seed."""
+    out = tmp_path / os.fsdecode(b"runs-\xff\xfe")
+    result = invoke("generate", run / "happy_holidays.toml", "--pool", "p1", "--out", out, "--run-id", "r",
+                    "--key", run / "keys" / "signing-key.pem", "--workers", "1")
+    shown = os.fsencode(out).decode("utf-8", "backslashreplace")
+    one_line(result, "poolgen", f"{shown}/r: the path is not UTF-8 text, and a run's Parquet files are read "
+                                "by UTF-8 paths only (no verify could read it); choose another --out")
+    assert list(tmp_path.iterdir()) == []
