@@ -20,12 +20,23 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from audit.errors import UnusableInput
+
 
 def literal(path: str | os.PathLike[str]) -> str:
     """`path` as polars must be given it to read that file and no other: absolute, since polars takes a
     leading `~` for the home folder (a run in a folder named `~` was read from /root/...); every caller
-    passes glob=False too (to polars `[`, `*` and `?` are glob characters)."""
-    return os.path.abspath(path)
+    passes glob=False too (to polars `[`, `*` and `?` are glob characters). polars takes a path only as
+    UTF-8 text: a path that is not (bytes a shell passes as they are) is UnusableInput, one line asking
+    for the folder to be renamed (it was a traceback, TypeError)."""
+    full = os.path.abspath(path)
+    try:
+        full.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(full).decode("utf-8", "backslashreplace")
+        raise UnusableInput(f"{shown}: the path is not UTF-8 text, and Parquet files are read by UTF-8 paths "
+                            "only; rename the folder") from None
+    return full
 
 
 MAGIC = b"PAR1"

@@ -208,14 +208,20 @@ def _made(folder: Path, name: str) -> tuple[Path, int]:
             held = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as exc:
             raise BackOfficeError(f"{tmp}: cannot create the {INDEX.name}: {exc.strerror}") from None
-        pause_point("index-made")  # a test clears the folder here, as a concurrent build may
         try:
-            ours = lock(held) and os.fstat(held).st_ino == os.lstat(tmp).st_ino
-        except FileNotFoundError:
-            ours = False
-        if ours:
-            os.fchmod(held, 0o600)  # whatever the umask
-            return tmp, held
+            pause_point("index-made")  # a test clears the folder here, as a concurrent build may
+            try:
+                ours = lock(held) and os.fstat(held).st_ino == os.lstat(tmp).st_ino
+            except FileNotFoundError:
+                ours = False
+            if ours:
+                os.fchmod(held, 0o600)  # whatever the umask
+                return tmp, held
+        except BaseException:  # an interrupt before _build holds it: the file made is removed, not left
+            with contextlib.suppress(OSError):  # (a random name: no other build's; gone if a clear took it)
+                tmp.unlink()
+            os.close(held)
+            raise
         os.close(held)
     raise BackOfficeError(f"{folder}: cannot keep a temporary {INDEX.name}: other builds remove them")
 

@@ -149,8 +149,9 @@ def connect(path: Path, kind: Kind, *, create: bool, made: bool = False,
 
 def file_uri(path: Path | str, query: str) -> str:
     """SQLite's URI filename of `path` with `query`: the absolute path percent-encoded (RFC 3986, as
-    SQLite reads it), so a `?`, `#` or `%` in a folder's name is the path's, not the URI's."""
-    return f"file:{urllib.parse.quote(os.path.abspath(path))}?{query}"
+    SQLite reads it), so a `?`, `#` or `%` in a folder's name is the path's, not the URI's; its bytes, so a
+    name that is not UTF-8 (a surrogate escape in Python) is the file's too."""
+    return f"file:{urllib.parse.quote(os.fsencode(os.path.abspath(path)))}?{query}"
 
 
 def _uri(path: Path, read_only: bool) -> str:

@@ -20,7 +20,7 @@ from poolgen.cli.seed import Entropy
 from poolgen.deliverables.roles import who_gets_what
 from poolgen.errors import OutputError, RunError, SeedError, SigningKeyError, SpecError
 from poolgen.files.leftovers import pending_seed_name, sweep
-from poolgen.files.read import READABLE_SECRET_FLAG
+from poolgen.files.read import READABLE_SECRET_FLAG, display
 from poolgen.files.write import check_run_id, ensure_folder, ensure_new, fsync_folder, present
 from poolgen.game.model import Game, Printed
 from poolgen.interrupts import Interrupted, deferred, kept, pause_point
@@ -164,6 +164,7 @@ def generate_cmd(
         if len(set(ids)) != len(ids):  # as generate() says it, but before OUT is made
             raise SpecError(f"{game.file}: a pool id is named twice: {', '.join(ids)}")
         ensure_new(out / run_id)  # looked at, nothing made: every input is read before OUT is created
+        _readable_path(out / run_id)
         keys = validation_keys(game, validation_key, high_validation_key, allow_readable_secret)
         books = _book_key(game, book_key, keys, allow_readable_secret)
         if ceremony is not None and sealed is not None:
@@ -282,6 +283,17 @@ def _early_workers(workers: int, pools: list[str] | None) -> Early | None:
         return None
     progress = mp.get_context("spawn").Queue()  # each worker's progress, as poolgen/run/generate.py's own
     return Early(slots, "poolgen.run.generate:worker_start", args=(progress,))
+
+
+def _readable_path(folder: Path) -> None:
+    """A run's Parquet files are read by paths polars takes as UTF-8 text only (audit/read/parquet.py
+    `literal`): a run where the path is not (bytes a shell passes as they are) no verify could read."""
+    try:
+        os.path.abspath(folder).encode("utf-8")
+    except UnicodeEncodeError:
+        said = "a run's Parquet files are read by UTF-8 paths only (no verify could read it)"
+        raise OutputError(f"{display(folder)}: the path is not UTF-8 text, and {said}; choose another "
+                          "--out") from None
 
 
 def _name_seed(out: Path, run_id: str) -> None:

@@ -67,9 +67,9 @@ def key_check(key: bytes) -> str:
 
 def new_validation_key(path: Path) -> str:
     """Create a new validation key file (mode 0600, never overwritten); returns its check value."""
-    from poolgen.files.write import write_secret  # noqa: PLC0415
+    from poolgen.files.write import resolved, write_secret  # noqa: PLC0415
 
-    folder = Path(path).resolve().parent
+    folder = resolved(path).parent
     if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise ValidationError(f"{path}: would put a validation key inside a run folder; keep keys outside")
     key = os.urandom(KEY_BYTES)

@@ -70,11 +70,22 @@ def present(path: Path) -> bool:
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
+def resolved(path: Path) -> Path:
+    """`path` absolute, its links followed, to look for a run folder around it: a loop of symbolic links
+    on the way (Python 3.11's resolve raises RuntimeError for it, later ones OSError) is one line."""
+    try:
+        return Path(path).resolve()
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    except RuntimeError:
+        raise OutputError(f"{path}: cannot write: {os.strerror(errno.ELOOP)}") from None
+
+
 def refuse_run_folder(path: Path, what: str) -> None:
     """Refuse to write `what` at `path` (a file or a folder) if that is a run folder or inside one (it or
     a parent holds manifest.json): a run folder holds its listed, signed files alone (audit step 2 fails
     on any other) and leaves the building whole, so a key or an export put there would go with it."""
-    here = Path(path).resolve()
+    here = resolved(path)
     run = next((f for f in (here, *here.parents) if os.path.exists(f / "manifest.json")), None)
     if run is not None:
         raise OutputError(f"{path}: inside the run folder {run}; keep the {what} outside run folders")

@@ -22,7 +22,7 @@ import numpy as np
 
 from audit.pipes import StandardOutputError
 from poolgen.errors import OutputError, PoolgenError
-from poolgen.files.write import discard, fsync_folder, new_temporary, present
+from poolgen.files.write import discard, fsync_folder, new_temporary, present, resolved
 from poolgen.interrupts import kept
 from poolgen.rng import derive_stream, integers, permutation, row_permutations
 from poolgen.rng.drbg import Stream
@@ -234,7 +234,7 @@ def _copy(chunks: Iterator[bytes], f: BinaryIO) -> int:
 @contextmanager
 def _new_secret_file(path: Path) -> Iterator[BinaryIO]:
     """A new 0600 file: written under a temporary name, linked to `path` only when complete."""
-    folder = path.resolve().parent
+    folder = resolved(path).parent
     if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise OutputError(f"{path}: would put a stream dump inside a run folder (it holds manifest.json)")
     if present(path):

@@ -26,7 +26,7 @@ from audit.read.manifest import signature_problem
 from audit.read.runfiles import hash_run_file, read_run_bytes
 from poolgen.errors import RunError
 from poolgen.files.read import file_sha256, read_input
-from poolgen.files.write import present, staged_folder, write_atomic
+from poolgen.files.write import present, resolved, staged_folder, write_atomic
 from poolgen.run.folder import RunFolder, open_run
 from poolgen.run.manifest import MANIFEST, SIGNATURE
 from poolgen.run.signing import PUBLIC_FILE, fingerprint, load_public_key
@@ -195,7 +195,7 @@ def publish(run: Path, out: Path, public_key: Path | None = None) -> list[str]:
         if not os.path.lexists(run / pool.file) or \
                 _checked(lambda: hash_run_file(run, pool.file, "pool"))[1] != pool.file_sha256:  # noqa: B023
             raise RunError(f"{run / pool.file}: does not match the manifest; not publishing")
-    if out.resolve().is_relative_to(run.resolve()):
+    if resolved(out).is_relative_to(run.resolve()):
         raise RunError(f"{out}: the bundle cannot go inside the run folder")
     if present(out):  # before staged_folder, whose refusal speaks of a run folder
         raise RunError(f"{out}: already exists; a bundle is never written over (give a new folder)")

@@ -20,7 +20,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.read.manifest import SIGNATURE, signature_problem
 from poolgen.files.read import JSON_STRING, distinct_keys, nesting_depth, read_input
-from poolgen.files.write import canonical_bytes, present, write_atomic, write_secret
+from poolgen.files.write import canonical_bytes, present, resolved, write_atomic, write_secret
 from poolgen.limits import MAX_MANIFEST_BYTES, MAX_NESTING
 from poolgen.seeds import transcript as tx
 from poolgen.seeds.beacon import MAX_ROUND
@@ -42,7 +42,7 @@ _KEYS = {"format", "transcript", "transcript_sha256", "commitments", "reveals", 
 
 
 def _refuse_run_folder(path: Path, what: str) -> None:
-    folder = Path(path).resolve().parent
+    folder = resolved(path).parent
     if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise CeremonyError(f"{path}: would put a {what} inside a run folder (it holds manifest.json)")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from poolgen.errors import SeedError
 from poolgen.files.read import read_secret
-from poolgen.files.write import write_secret
+from poolgen.files.write import resolved, write_secret
 from poolgen.limits import MAX_SEED_FILE_BYTES
 
 SEED_BYTES = 32
@@ -63,7 +63,7 @@ def write_seed_file(path: Path, seed: bytes, keep_locked: bool = False) -> int |
     return a descriptor holding its lock (a provisional seed, see poolgen.files.leftovers)."""
     if len(seed) != SEED_BYTES:
         raise SeedError(f"a seed is {SEED_BYTES} bytes, not {len(seed)}")
-    folder = Path(path).resolve().parent
+    folder = resolved(path).parent
     if any(os.path.exists(f / "manifest.json") for f in (folder, *folder.parents)):
         raise SeedError(f"{path}: would put a seed inside a run folder (it holds manifest.json); "
                         "keep seeds outside run folders")

@@ -62,6 +62,23 @@ def test_a_folder_that_is_a_file_is_one_line(run, printed_run, tmp_path, command
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain"] and plain.read_bytes() == b"x"
 
 
+@pytest.mark.parametrize("command", [*NAMES, "keys new", "ceremony new"])
+def test_a_path_through_a_loop_of_symbolic_links_is_one_line(run, printed_run, tmp_path, command):
+    """A folder on the way that is a loop of links (a -> b -> a): Path.resolve, which looks for a run folder
+    around the destination, raised RuntimeError ("Symlink loop", Python 3.11) and the command ended on a
+    traceback, exit 1 (seed new, keys, rng bytes, proof, report, publish, imaging export, ceremony new)."""
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    where = tmp_path / "a" / "x"
+    commands = _commands(run, printed_run, str(where)) | {
+        "keys new": ["keys", "new", where],
+        "ceremony new": ceremony.new_args(tmp_path.parent / f"{tmp_path.name}-keys", where)}
+    result = ceremony.invoke(*map(str, commands[command]))  # its clock before the ceremony's close
+    one_line(result, "poolgen", f"{tmp_path / 'a'}")
+    assert "Too many levels of symbolic links" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
 READERS = {  # (application, arguments, the refusal after the path)
     "poolgen verify": ("poolgen", ["verify", "{run}", "--public-key", "{key}"], "run folder not found"),
     "audit verify": ("audit", ["verify", "{run}", "--public-key", "{key}"], "run folder not found"),

@@ -8,13 +8,15 @@ The paths are given relative to the current folder, as a shell user types them."
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
 from audit.cli import app as audit_app
-from tests.support.cli import invoke
+from poolgen.cli.main import app
+from tests.support.cli import invoke, one_line
 from tests.support.virns import virn_of
 
 
@@ -48,3 +50,43 @@ def test_a_ticket_of_a_run_in_a_folder_named_with_glob_characters_or_tilde_is_pr
     result = invoke("merkle-proof", odd_run, ticket, virn_of(odd_run, ticket), "--json")
     assert result.exit_code == 0, result.output
     assert f'"ticket": "{ticket}"' in result.stdout
+
+
+def _readers(run, folder) -> dict[str, tuple[object, list[object]]]:
+    key = run / "keys" / "signing-key.pub.pem"
+    return {"audit verify": (audit_app, ["verify", folder, "--public-key", key, "--workers", "1"]),
+            "poolgen verify": (None, ["verify", folder, "--public-key", key, "--workers", "1"]),
+            "report": (None, ["report", folder, "--out", folder.parent / "r.pdf", "--public-key", key]),
+            "imaging export": (None, ["imaging", "export", folder, "--out", folder.parent / "i.csv"]),
+            "imaging sequence": (None, ["imaging", "sequence", folder, "--out", folder.parent / "ship"]),
+            "merkle-proof": (None, ["merkle-proof", folder, (run / "ticket").read_text(), "1"])}
+
+
+@pytest.mark.parametrize("command", ["audit verify", "poolgen verify", "report", "imaging export",
+                                     "imaging sequence", "merkle-proof"])
+def test_a_run_in_a_folder_whose_name_is_not_utf8_is_one_line_asking_to_rename_it(run, tmp_path, command):
+    """A folder name of bytes that are not UTF-8 (a shell passes them as they are; Python holds them as
+    surrogate escapes): polars, which reads the Parquet files, takes a path only as UTF-8 text, and every
+    command reading a pool or imaging file ended on a traceback (TypeError: Object does not have a .read()
+    method). Now one line naming the file, exit 2, and nothing written."""
+    folder = tmp_path / os.fsdecode(b"run-\xff\xfe")
+    shutil.copytree(run / "runs" / "r", folder)
+    application, args = _readers(run, folder)[command]
+    result = invoke(*args, application=application or app)
+    shown = os.fsencode(folder).decode("utf-8", "backslashreplace")
+    one_line(result, "audit" if application else "poolgen", f"{shown}/")
+    assert result.stderr.rstrip().endswith(".parquet: the path is not UTF-8 text, and Parquet files are read "
+                                           "by UTF-8 paths only; rename the folder")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name]
+
+
+def test_generate_into_a_folder_whose_name_is_not_utf8_is_refused_before_anything_is_made(run, tmp_path):
+    """generate wrote a run there that neither verify could read (above): now refused, one line, nothing
+    made, not even the --out folder or a fresh seed."""
+    out = tmp_path / os.fsdecode(b"runs-\xff\xfe")
+    result = invoke("generate", run / "happy_holidays.toml", "--pool", "p1", "--out", out, "--run-id", "r",
+                    "--key", run / "keys" / "signing-key.pem", "--workers", "1")
+    shown = os.fsencode(out).decode("utf-8", "backslashreplace")
+    one_line(result, "poolgen", f"{shown}/r: the path is not UTF-8 text, and a run's Parquet files are read "
+                                "by UTF-8 paths only (no verify could read it); choose another --out")
+    assert list(tmp_path.iterdir()) == []

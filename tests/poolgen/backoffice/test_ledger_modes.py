@@ -120,11 +120,14 @@ def test_an_empty_file_is_never_made_a_new_ledger(office, einstant, tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary file left
 
 
-@pytest.mark.parametrize("folder", ["a#b", "c?mode=ro", "d%20e", "f g"])
+@pytest.mark.parametrize("folder", ["a#b", "c?mode=ro", "d%20e", "f g", "h\u00e9", os.fsdecode(b"i\xff\xfe")],
+                         ids=["a#b", "c?mode=ro", "d%20e", "f g", "unicode", "not UTF-8"])
 def test_a_ledger_in_a_folder_whose_name_a_uri_would_read_is_recorded_and_read(office, tmp_path, folder):
     """The ledger is opened by an SQLite URI `file:PATH?mode=...`: a `#`, `?` or `%` in its path was read
     as the URI's, so a claim in a folder named `a#b` could not be recorded (or went to another file). The
-    path is percent-encoded, as RFC 3986 and SQLite's URI filenames say."""
+    path is percent-encoded, as RFC 3986 and SQLite's URI filenames say: its bytes, so a name that is not
+    UTF-8 (bytes a shell passes as they are; Python's surrogate escapes) is the file's too (it was a
+    traceback, UnicodeEncodeError, in every command that opens a ledger or index)."""
     (tmp_path / folder).mkdir(mode=0o700)
     ledger = tmp_path / folder / "claims.sqlite"
     assert _claim(office, ledger, 20).exit_code == 0, _claim(office, ledger, 20).output
