@@ -73,10 +73,10 @@ AREA_STYLES: Mapping[str, AreaStyle[Any]] = {
     "yours_beats_theirs": _YOURS_BEATS_THEIRS,
     "add_up": _ADD_UP,
     "cards": _CARDS,
-    "poker_hand": _POKER_HAND,
     "bingo": _BINGO,
     "maze": _MAZE,
     "ticket_multiplier": _TICKET_MULTIPLIER,
+    "poker_hand": _POKER_HAND,
 }
 # The area styles whose wins may pin the prizes the area shows (a tier's `shows`): a spec's `shows`
 # on a win of any other style is refused by the loader.
