@@ -45,7 +45,8 @@ EXAMPLES = {
     "key_number_match": "hit_50", "match_n": "cash_explosion", "add_up": "bank_roll",
     "area_match": "lucky_reels_areas", "bingo": "bingo_bonanza", "bonus_reveal": "true_north",
     "cards": "iowa_full_of_300s", "crossword": "granite_state_money_puzzle", "lines": "tic_tac_cash",
-    "maze": "arrow_maze", "prize_box": "lucky_pairs", "prize_legend_duel": "elemental_duel",
+    "maze": "arrow_maze", "poker_hand": "poker_lotto_instant", "prize_box": "lucky_pairs",
+    "prize_legend_duel": "elemental_duel",
     "symbol_count": "five_alarm_flames", "ticket_multiplier": "diamond_life",
     "yours_beats_theirs": "high_card_duel",
 }

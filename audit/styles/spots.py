@@ -31,6 +31,7 @@ SPOTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "lines": (("_cell_", ("pictures",)), ("_call_", ("pictures",)), ("_prize_", ("prizes",))),
     "match_n": (("_spot_", ("prizes", "multipliers")),),
     "maze": (("_cell_", ("arrows",)),),
+    "poker_hand": (("_card_", ("cards",)),),  # with `joker`, code 52 the JOKER (docs/styles/poker_hand.md 4)
     "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),
     "symbol_count": (("_spot_", ("pictures",)),),
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),
@@ -62,7 +63,8 @@ def _rules(play: object) -> list[tuple[str, str, tuple[str, ...], list[str | Non
         for suffix, lists in SPOTS.get(str(area.get("style")), ()):
             codes: list[str | None] = []
             for name in lists:
-                items: Any = deck_codes() if name == "cards" else \
+                joker = ["JOKER"] if area.get("style") == "poker_hand" and area.get("joker") is True else []
+                items: Any = deck_codes() + joker if name == "cards" else \
                     cell_numbers(area.get("grids")) if name == "cells" else area.get(name)
                 codes += [_code(i) for i in (items if isinstance(items, list) else [])]
             cards = area.get("cards")

@@ -48,7 +48,8 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "ca_tic_tac_bonus": (4_348_328, 2_381_116_000),  # X's or O's make lines, 18,097,700 in 61 pools
            "uk_scrabble_0493": (53_560, 23_100_000),  # UK: designed counts giving its published 1 in 4.48
            "id_king_cashword": (174_283, 427_962_000),  # Idaho: every row's whole 1 in, a CROWN tripler
-           "bclc_deluxe_crossword": (428_556, 510_046_000)}  # BC (CAD): three legends, an INSTANT WORD, 2X-5X
+           "bclc_deluxe_crossword": (428_556, 510_046_000),  # BC (CAD): three legends, an INSTANT WORD, 2X-5X
+           "poker_lotto_instant": (134_025, 52_122_600)}  # BCLC's chart, a quarter of the five-card hands
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -97,7 +98,9 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # Atlantic Lottery's 7 or 11 (CAD): five games of three YOUR NUMBERS adding up to 7 or 11
         "alc_seven_or_eleven": ({"order_tickets": 12_000, "pool_tickets": 12_000}, 20, "p1", 12_000),
         # Washington's Golden Sun: a legend by the number of SUNs (symbol_count)
-        "wa_golden_sun": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 75, "p1", 20_000)}
+        "wa_golden_sun": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 75, "p1", 20_000),
+        # BCLC's Poker Lotto instant-win chart (poker_hand): a 119th of the five-card hands' quarter
+        "poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
@@ -105,7 +108,8 @@ UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderl
                "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun"}
 # examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
 # of winners)
-ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493", "bclc_deluxe_crossword"}
+ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493", "bclc_deluxe_crossword",
+              "poker_lotto_instant"}
 # examples whose table prints its rows' odds and no total (Wisconsin's procedures, Idaho's page): nothing
 # to drop
 ROWS_ONLY = {"deal_em", "id_king_cashword"}

@@ -1,5 +1,6 @@
-"""A third engine for plays of `cards` (five-card and hold 'em deals), `yours_beats_theirs`, `prize_box`
-and `symbol_count` areas, from docs/styles/cards.md, yours_beats_theirs.md, prize_box.md, symbol_count.md and
+"""A third engine for plays of `cards` (five-card and hold 'em deals), `poker_hand`, `yours_beats_theirs`,
+`prize_box` and `symbol_count` areas, from docs/styles/cards.md, poker_hand.md, yours_beats_theirs.md,
+prize_box.md, symbol_count.md and
 docs/styles/play.md alone (a `match_n` area beside them, as in Five Alarm Flames, is printed.py's).
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it): given a
@@ -106,6 +107,45 @@ def cards_row(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list
     return wins, reasons
 
 
+# poker_hand.md section 5, worst first
+POKER_RANKS = ("none", "jacks_or_better", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
+               "four_of_a_kind", "straight_flush", "royal_flush", "five_of_a_kind")
+
+
+def poker_rank(codes: list[int]) -> str:
+    """poker_hand.md section 5: the RANK of five cards of the standard deck (a card possibly twice)."""
+    category, *ranks = hand_rank(codes)
+    if len({c // 4 for c in codes}) == 1:
+        return "five_of_a_kind"
+    if category == 8 and ranks[0] == 12:
+        return "royal_flush"
+    if category == 1 and ranks[0] < 9:
+        return "none"
+    return POKER_RANKS[category]
+
+
+def poker_hand_row(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list[str]]:
+    """One poker_hand area of one row (poker_hand.md section 6): the chart's prize for the hand's RANK,
+    the JOKER (52) wild at its first showing, the best of the 52 cards in its place, any other showing AS."""
+    aid, size = area["id"], 53 if area["joker"] else 52
+    cards = list(named.values())
+    reasons = _out(aid, named, dict.fromkeys(named, size))
+    seen = Counter(v for v in cards if _inside(v, size))
+    twice = sorted(c for c, k in seen.items() if k > 1)
+    if twice:
+        reasons.append(f"{aid}: a card shown twice: "
+                       f"{', '.join('JOKER' if c == 52 else printed_card(c) for c in twice)}")
+    read = [_read(v) % size for v in cards]
+    if 52 in read:
+        at = read.index(52)
+        read = [51 if c == 52 else c for c in read]
+        rank = max((poker_rank(read[:at] + [c] + read[at + 1:]) for c in range(52)), key=POKER_RANKS.index)
+    else:
+        rank = poker_rank(read)
+    paid = {line["hand"]: line["prize"] for line in area["chart"]}
+    return ([(aid, "match", 1, paid[rank])] if rank in paid else []), reasons
+
+
 def duel_row(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list[str]]:
     """One yours_beats_theirs area of one row (yours_beats_theirs.md section 5)."""
     aid, n, prizes = area["id"], len(area["numbers"]), area["prizes"]
@@ -165,6 +205,8 @@ def _columns(area: dict) -> list[str]:
         return ([f"{aid}_yours_{i}" for i in range(own * g)] + [f"{aid}_dealer_{i}" for i in range(own * g)]
                 + [f"{aid}_community_{i}" for i in range(5 * g if hold else 0)]
                 + [f"{aid}_prize_{k}" for k in range(g)])
+    if style == "poker_hand":
+        return [f"{aid}_card_{i}" for i in range(5)]
     if style == "yours_beats_theirs":
         return [f"{aid}_{k}_{p}" for k in ("yours", "theirs", "prize") for p in range(area["pairs"])]
     if style == "prize_box":
@@ -179,7 +221,8 @@ def _match_n(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list[
     return match_n_row(area, list(named.values()))
 
 
-RULES = {"cards": cards_row, "yours_beats_theirs": duel_row, "prize_box": prize_box_row,
+RULES = {"cards": cards_row, "poker_hand": poker_hand_row, "yours_beats_theirs": duel_row,
+         "prize_box": prize_box_row,
          "symbol_count": count_row, "match_n": _match_n}
 
 

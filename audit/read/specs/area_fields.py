@@ -41,6 +41,7 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
                 ("multipliers", "group", _OPTIONAL)],
     "maze": [("rows", "whole", 2, 8), ("cols", "whole", 2, 8), ("arrows", "group"), ("starts", "list"),
              ("prizes", "group"), ("exits", "list")],
+    "poker_hand": [("joker", "bool", _OPTIONAL), ("prizes", "group"), ("chart", "list")],  # then _poker_chart
     "prize_box": [("games", "whole", 1, 32), ("spots", "whole", 2, 32), ("match", "whole", 2, None),
                   ("pictures", "group"), ("prizes", "group")],
     "symbol_count": [("spots", "whole", 1, 64), ("pictures", "group"), ("symbol", "text"),
@@ -129,6 +130,35 @@ def _key_number_match(doc: dict[str, Any], area: dict[str, Any], where: str, ear
     if len(alls) > 1:
         raise _fail(f"{where}.specials", f"{len(alls)} win-all symbols ({', '.join(alls)}): an area has at "
                                          "most one")
+
+
+# docs/styles/poker_hand.md, section 5: the RANKS a chart lists, best first
+POKER_RANKS = ("five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
+               "straight", "three_of_a_kind", "two_pair", "jacks_or_better")
+
+
+def _poker_chart(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
+    """docs/styles/poker_hand.md, section 2: the chart pays from the best RANK the deck makes (with the
+    JOKER five_of_a_kind, else royal_flush) down, each once, each a prize of the area, no prize twice."""
+    ranks = POKER_RANKS if area.get("joker") else POKER_RANKS[1:]
+    codes = [s.get("code") for s in _group(doc, area["prizes"])]
+    paid: list[object] = []
+    for i, item in enumerate(area["chart"]):
+        at = f"{where}.chart[{i}]"
+        if not isinstance(item, dict) or set(item) != {"hand", "prize"}:
+            raise _fail(at, "must be a table { hand, prize }")
+        if i >= len(ranks) or item["hand"] != ranks[i]:
+            said = "nothing: the chart has every rank" if i >= len(ranks) else repr(ranks[i])
+            raise _fail(f"{at}.hand", f"{str(item['hand'])[:80]!r}, but a chart pays from the best rank "
+                                      f"down: here {said}")
+        if not isinstance(item["prize"], str) or item["prize"] not in codes:
+            raise _fail(f"{at}.prize", "not one of the area's prize symbols")
+        if item["prize"] in paid:
+            raise _fail(f"{at}.prize", f"{item['prize']!r} is paid for another hand too (a win's prize names "
+                                       "its hand)")
+        paid.append(item["prize"])
+    if not paid:
+        raise _fail(f"{where}.chart", "list the hands that pay, best first, each with its prize")
 
 
 def _lines(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
@@ -247,6 +277,8 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
                                         f"{area['letters']}")
     if style == "lines":
         _lines(doc, area, where)
+    if style == "poker_hand":
+        _poker_chart(doc, area, where)
     if style == "crossword":
         if not area["grids"]:
             raise _fail(f"{where}.grids", "at least one grid (a list of rows of '.' and '#')")

@@ -28,6 +28,8 @@ def same(a: object, b: object) -> bool:
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
 
+JOKER_SYMBOL = ("JOKER", "JOKER", "JOKER")  # docs/styles/poker_hand.md, section 4
+
 
 class Claim(Protocol):
     """One thing a spec says of a run."""
@@ -55,8 +57,11 @@ class SpecExpectation:
         listed = {(str(s.get("code")), str(s.get("symbol")), str(s.get("caption", "")))
                   for s in self.doc.get("symbols", [])}
         areas = self.doc.get("areas", [])
-        cards = isinstance(areas, list) and any(isinstance(a, dict) and a.get("style") == "cards"
-                                                for a in areas)
+        cards = isinstance(areas, list) and any(isinstance(a, dict)
+                                                and a.get("style") in ("cards", "poker_hand") for a in areas)
+        if isinstance(areas, list) and any(isinstance(a, dict) and a.get("style") == "poker_hand"
+                                           and a.get("joker") is True for a in areas):
+            listed |= {JOKER_SYMBOL}  # docs/styles/poker_hand.md, section 4
         cells = {(c, c, "") for a in (areas if isinstance(areas, list) else [])
                  if isinstance(a, dict) and a.get("style") == "crossword" and "doubler" in a
                  for c in cell_numbers(a.get("grids"))}  # its doubler columns (docs/styles/crossword.md 11)
@@ -73,6 +78,8 @@ class SpecExpectation:
         for name in lists:
             if name == "cards":
                 out |= deck_symbols()
+                if found and found[0].get("style") == "poker_hand" and found[0].get("joker") is True:
+                    out.add(JOKER_SYMBOL)
                 continue
             if name == "cells":  # a crossword's doubler cells: numbers (docs/styles/crossword.md 11)
                 out |= {(c, c, "") for c in cell_numbers(found[0].get("grids") if found else None)}

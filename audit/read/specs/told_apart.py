@@ -4,8 +4,8 @@ the same field in the same words. Written from that section's table of each styl
 prefix of a rule, then the area fields whose groups its spots show, in order. A rule showing only
 groups an earlier rule of its style shows never finds a pair first and is left out (bingo's cards, a
 lines caller's `_call_`, a crossword's `_cell_` and `_bonus_`, yours_beats_theirs' `_theirs_`); a
-style's own symbols (a cards deck, a crossword's doubler cell numbers) never print alike and are left out
-too."""
+style's own symbols (a cards or poker_hand deck, a crossword's doubler cell numbers) never print alike and
+are left out too."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ SPOT_RULES: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "lines": (("_cell_", ("pictures",)), ("_prize_", ("prizes",))),
     "match_n": (("_spot_", ("prizes", "multipliers")),),
     "maze": (("_cell_", ("arrows",)),),
+    "poker_hand": (),  # its only spots show its deck (docs/styles/poker_hand.md, section 4)
     "prize_box": (("_spot_", ("pictures",)), ("_prize_", ("prizes",))),
     "symbol_count": (("_spot_", ("pictures",)),),
     "ticket_multiplier": (("_spot_", ("pictures", "multipliers")),),

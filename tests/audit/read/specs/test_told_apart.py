@@ -98,7 +98,7 @@ def test_audits_reader_and_the_loader_say_the_same_of_every_example_with_two_sym
                 spots = loader.split("and the spots ")[1].split("*")[0]
                 refused |= {a["style"] for a in doc["areas"]
                             if spots in {a["id"] + prefix for prefix, _ in SPOT_RULES[a["style"]]}}
-    assert refused == set(SPOT_RULES)  # every style of the table refuses some pair
+    assert refused == {s for s, rules in SPOT_RULES.items() if rules}  # each style with a rule refuses a pair
 
 
 

@@ -1,0 +1,71 @@
+"""Property: every random poker_hand spec that `check` accepts generates a pool that audit verifies, every
+ticket paying its tier (step 9: the imaging file's cards, the JOKER included, are the deck's); and a broken
+variant of it is refused with one line naming the file.
+
+Specs are drawn at random: a deck with or without the JOKER, a chart from the best rank down to a random
+last rank (a distinct prize a rank), tiers winning one of the chart's prizes (the rarest ranks included:
+each winning hand is drawn from its rank's hands, never by rejection), on pools of a few hundred tickets."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from audit.checklist import Step
+from tests.support.random_specs import PER_POOL, generates_and_verifies, refused_in_one_line
+from tests.support.spec_docs import base_doc
+
+RANKS = ["five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "full_house", "flush",
+         "straight", "three_of_a_kind", "two_pair", "jacks_or_better"]
+
+
+@st.composite
+def games(draw) -> dict:
+    joker = draw(st.booleans())
+    ranks = RANKS if joker else RANKS[1:]
+    paid = ranks[:draw(st.integers(1, len(ranks)))]
+    prizes = [{"group": "pz", "code": f"Z{i}", "symbol": f"${100 - i}", "value": f"{100 - i}.00"}
+              for i in range(len(paid))]
+    area = {"id": "ph", "style": "poker_hand", "prizes": "pz",
+            "chart": [{"hand": h, "prize": p["code"]} for h, p in zip(paid, prizes, strict=True)]}
+    if joker or draw(st.booleans()):
+        area["joker"] = joker
+    per_book = 25
+    tickets = per_book * 2 * draw(st.integers(4, 10))
+    won = sorted(set(draw(st.lists(st.sampled_from([p["code"] for p in prizes]), min_size=1, max_size=4))))
+    tiers = [{"id": f"t{i}", "count": draw(st.integers(0, tickets // 8)),
+              "wins": [{"area": "ph", "prize": c, "how": "match"}]} for i, c in enumerate(won)]
+    return base_doc([area], prizes, tiers, max_wins=1, pool_tickets=tickets, per_book=per_book)
+
+
+SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                           HealthCheck.data_too_large, HealthCheck.filter_too_much])
+
+
+@SETTINGS
+@given(doc=games())
+def test_every_accepted_poker_hand_spec_generates_a_pool_audit_verifies(tmp_path_factory, doc):
+    generates_and_verifies(tmp_path_factory.mktemp("ph"), doc, steps=(*PER_POOL, Step.DELIVERABLES))
+
+
+BREAK = [
+    lambda d: d["areas"][0].__setitem__("joker", "yes"),
+    lambda d: d["areas"][0].__setitem__("chart", []),
+    lambda d: d["areas"][0]["chart"].reverse() if len(d["areas"][0]["chart"]) > 1
+    else d["areas"][0]["chart"][0].__setitem__("hand", "pair"),
+    lambda d: d["areas"][0]["chart"][0].__setitem__("prize", "NOPE"),
+    lambda d: d["areas"][0].__setitem__("ties", "lose"),
+    lambda d: d["tiers"][0]["wins"][0].__setitem__("prize", "NOPE"),
+    lambda d: d["tiers"][0]["wins"][0].__setitem__("how", "reveal"),
+    lambda d: d["tiers"][0]["wins"][0].__setitem__("by", 2),
+    lambda d: d["tiers"][0]["wins"].append(dict(d["tiers"][0]["wins"][0])),
+    lambda d: d["areas"][0].__delitem__("chart"),
+]
+
+
+@SETTINGS
+@given(doc=games(), broken=st.sampled_from(range(len(BREAK))))
+def test_every_broken_poker_hand_variant_is_refused_with_one_line(tmp_path_factory, doc, broken):
+    BREAK[broken](doc)
+    refused_in_one_line(tmp_path_factory.mktemp("bad"), doc, broken)
