@@ -36,9 +36,8 @@ if TYPE_CHECKING:  # types only
 
     from poolgen.seeds.ceremony import Ceremony
 
-# The ceremony's modules (cryptography) are imported by the functions that use them, not with this
-# module: they would otherwise load with every poolgen command, --help included (start-up time,
-# docs/scaling.md).
+# The ceremony's modules (cryptography) are imported by the functions that use them, not with this module:
+# they would otherwise load with every poolgen command, --help included (start-up time, docs/scaling.md).
 
 app = typer.Typer(rich_markup_mode="markdown", no_args_is_help=True,
                   help="A seed ceremony: the game bound first, every party signs its commitment and its "
