@@ -12,6 +12,7 @@ import json
 import numpy as np
 import polars as pl
 import pytest
+from pypdf import PdfReader
 from scipy.stats import chi2_contingency, chisquare
 
 from audit.cli import app as audit_app
@@ -104,3 +105,13 @@ def test_a_run_re_signed_to_multiply_every_prize_is_refused(run, tmp_path):
     assert spec.exit_code == 1
     step5 = json.loads(spec.stdout)["steps"][4]
     assert step5["status"] == "fail" and "multiplies" in json.dumps(step5), step5
+
+
+def test_the_proof_says_a_multiplier_pays_puzzle_3_prizes_only(run):
+    result = invoke("proof", run / "runs" / "bc", "--spec", run / "bclc_deluxe_crossword.toml", "--out",
+                    run / "proof.pdf")
+    assert result.exit_code == 0, result.output
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(run / "proof.pdf").pages]
+    said = [p for p in pages if "revealed: every prize won" in p]
+    assert said and all("every prize won in xw PUZZLE 3 is paid" in p for p in said)
+    assert any(", tier w20" in p and "every prize won in xw PUZZLE 3 is paid 2 times" in p for p in said)
