@@ -60,14 +60,15 @@ def cover(areas: list[Any]) -> dict[int, np.ndarray | None] | None:
     if me is None:
         return None
     names = {a.get("id"): i for i, a in enumerate(areas) if isinstance(a, dict)}
+    box = areas[me].get("id")
     out: dict[int, np.ndarray | None] = {}
     if not isinstance(areas[me]["multiplies"], list) or not areas[me]["multiplies"]:
-        raise ValueError(f"manifest play entry: area {areas[me].get('id')!r}: multiplies is not a non-empty "
+        raise ValueError(f"manifest play entry: area {box!r}: multiplies is not a non-empty "
                          "list")
     for t in areas[me]["multiplies"]:
         at = names.get(t.get("area")) if isinstance(t, dict) and isinstance(t.get("area"), str) else None
         if at is None or at == me or at in out:
-            raise ValueError(f"manifest play entry: area {areas[me]['id']!r}: multiplies names no other "
+            raise ValueError(f"manifest play entry: area {box!r}: multiplies names no other "
                              "area, or one twice")
         out[at] = None
         if "grid" in t:
@@ -75,7 +76,7 @@ def cover(areas: list[Any]) -> dict[int, np.ndarray | None] | None:
             legends = target.get("legends")
             if target.get("style") != "crossword" or not isinstance(legends, list) or type(grid) is not int \
                     or not 1 <= grid <= len(legends) or not isinstance(legends[grid - 1], list):
-                raise ValueError(f"manifest play entry: area {areas[me]['id']!r}: multiplies grid {grid!r} "
+                raise ValueError(f"manifest play entry: area {box!r}: multiplies grid {grid!r} "
                                  "is not a grid of a crossword with legends")
             codes = [p.get("code") if isinstance(p, dict) else None for p in target.get("prizes") or []]
             mine = {x.get("prize") for x in legends[grid - 1] if isinstance(x, dict)}

@@ -115,3 +115,18 @@ def test_the_proof_says_a_multiplier_pays_puzzle_3_prizes_only(run):
     said = [p for p in pages if "revealed: every prize won" in p]
     assert said and all("every prize won in xw PUZZLE 3 is paid" in p for p in said)
     assert any(", tier w20" in p and "every prize won in xw PUZZLE 3 is paid 2 times" in p for p in said)
+
+
+@pytest.mark.parametrize(("multiplies", "why"), [
+    ("xw", "multiplies is not a non-empty list"),
+    ([], "multiplies is not a non-empty list"),
+    ([{"area": "mult"}], "multiplies names no other area, or one twice"),
+    ([{"area": "xw"}, {"area": "xw", "grid": 3}], "multiplies names no other area, or one twice"),
+    ([{"area": "xw", "grid": 4}], "multiplies grid 4 is not a grid of a crossword with legends"),
+    ([{"area": "match", "grid": 1}], "multiplies grid 1 is not a grid of a crossword with legends"),
+])
+def test_an_entry_whose_multiplies_is_unreadable_is_refused_before_any_row_is_judged(run, multiplies, why):
+    manifest = json.loads((run / "runs" / "bc" / "manifest.json").read_text())
+    manifest["play"]["areas"][2]["multiplies"] = multiplies
+    with pytest.raises(ValueError, match=f"^manifest play entry: area 'mult': {why}$"):
+        evaluate_play(_table(run), manifest["pools"][0], manifest["play"])
