@@ -171,9 +171,13 @@ def lay_out_losers(area_id: str, params: Params, groups: Groups, stream: Stream,
     return {name: np.ascontiguousarray(spots[:, j]) for j, name in enumerate(names)}
 
 
-def losers_field(params: Params) -> str | None:
+def losers_field(params: Params, wins: Mapping[str, tuple[Win, ...]]) -> str | None:
     """The spec field shown on losing tickets alone, if set (poolgen/loader/printed.py refuses it when no
-    pool holds a losing ticket: a field nothing uses)."""
+    pool holds a losing ticket: a field nothing uses); with `multiplies`, a box that a tier's winners
+    show too (a tier with no win it covers: contract section 9) is not one."""
+    probe = Win("", TICKET, 1, params.multipliers[0], over=params.over)
+    if params.over and any(not any(covered(probe, w) for w in ws) for ws in wins.values()):
+        return None
     return "multipliers_on_losers" if params.on_losers else None
 
 

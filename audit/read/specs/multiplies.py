@@ -9,7 +9,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 
-__all__ = ["covers", "refuse_multiplies", "scaled"]
+__all__ = ["covers", "refuse_multiplies", "scaled", "shown_elsewhere"]
 
 
 def refuse_multiplies(area: dict[str, Any], where: str, earlier: list[dict[str, Any]]) -> None:
@@ -66,3 +66,11 @@ def scaled(areas: dict[str, dict[str, Any]], wins: list[dict[str, Any]], total: 
     box = next((areas[w["area"]] for w in wins if w["how"] == "ticket"), None)
     plain = 0 if box is None else sum(w["by"] * w["prize_cents"] for w in wins if not covers(areas, box, w))
     return (total - plain) * times + plain
+
+
+def shown_elsewhere(doc: dict[str, Any], box: dict[str, Any]) -> bool:
+    """Whether the box, with `multiplies`, shows a multiplier on some tier's winners too (a tier with no
+    win it covers): then `multipliers_on_losers` is used whether or not a pool holds a losing ticket."""
+    areas = {a["id"]: a for a in doc["areas"]}
+    return "multiplies" in box and any(not any(covers(areas, box, w) for w in t["wins"])
+                                       for t in doc["tiers"])

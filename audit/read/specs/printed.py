@@ -21,7 +21,7 @@ from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation
 from audit.read.specs.money import money, sign_of
-from audit.read.specs.multiplies import scaled
+from audit.read.specs.multiplies import scaled, shown_elsewhere
 from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.read.specs.told_apart import refuse_look_alikes
 from audit.read.specs.unused import refuse_unpaid
@@ -141,7 +141,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     losers = order - sum(t["count"] for t in doc["tiers"]) if split else \
         sum(p.tickets - sum(p.counts.values()) for p in made)
     for i, a in enumerate(doc["areas"]):  # shown on losers alone (docs/styles/ticket_multiplier.md, 2)
-        if a.get("multipliers_on_losers") and not losers:
+        if a.get("multipliers_on_losers") and not losers and not shown_elsewhere(doc, a):
             raise UnusableInput(f"areas[{i}].multipliers_on_losers: not used: no pool holds a losing "
                                 "ticket (every ticket wins a tier)")
     most = [PoolCounts(p.id, p.tickets, p.price_cents, {t["id"]: -(-t["count"] * p.tickets // order)

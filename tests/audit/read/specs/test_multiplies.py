@@ -100,3 +100,19 @@ def test_every_field_of_the_box_mutated_is_refused_by_both_readers_naming_the_sa
     whole spec in that sweep meets an older disagreement: its crossword's `bonus` deleted)."""
     for value in HOSTILE:
         _compare(tmp_path / "g.toml", "examples/bclc_deluxe_crossword", path, value)
+
+
+@pytest.mark.parametrize(("multiplies", "said"), [
+    ([{"area": "xw", "grid": 3}], None),  # PUZZLE 1's winners show the box as losers would
+    (None, "areas[2].multipliers_on_losers: not used: no pool holds a losing ticket (every ticket wins a "
+           "tier)"),  # a ticket-wide box on a game of winners only shows no multiplier beside no win
+])
+def test_multipliers_on_losers_with_no_loser_is_used_when_winners_elsewhere_show_the_box(tmp_path, multiplies,
+                                                                                          said):
+    doc = _doc()
+    doc["tiers"][0]["count"] += 44  # every ticket of one pool of 428,600 (whole books of 50) wins
+    doc["printed"] |= {"order_tickets": 428_600, "pool_tickets": 428_600}
+    del doc["printed"]["split"], doc["published"]
+    if multiplies is None:
+        del doc["areas"][BOX]["multiplies"]
+    assert _both(tmp_path / "g.toml", doc) == (said, said)
