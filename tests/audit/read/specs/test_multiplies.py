@@ -15,7 +15,7 @@ from audit.errors import UnusableInput
 from audit.read.specs import read_spec
 from poolgen.errors import SpecError
 from poolgen.loader import load_spec
-from tests.audit.read.specs.test_refuses_what_loader_refuses import HOSTILE, _compare, _paths
+from tests.audit.read.specs.test_refuses_what_loader_refuses import HOSTILE, compare_readers, spec_paths
 from tests.support import ROOT
 from tests.support.spec_docs import dumps
 
@@ -91,7 +91,7 @@ def test_both_readers_price_a_tier_by_what_the_box_covers(tmp_path, prize, said)
     assert (loader and loader.split(": ")[0], audit and audit.split(": ")[0]) == (said, said), (loader, audit)
 
 
-SWEPT = [path for path in _paths(_doc()["areas"][BOX], ("areas", BOX))]
+SWEPT = [path for path in spec_paths(_doc()["areas"][BOX], ("areas", BOX))]
 
 
 @pytest.mark.parametrize("path", SWEPT, ids=[".".join(map(str, p)) for p in SWEPT])
@@ -99,7 +99,7 @@ def test_every_field_of_the_box_mutated_is_refused_by_both_readers_naming_the_sa
     """test_refuses_what_loader_refuses.py's sweep (deleted, "", -1, "x", 0) on the box's fields alone (the
     whole spec in that sweep meets an older disagreement: its crossword's `bonus` deleted)."""
     for value in HOSTILE:
-        _compare(tmp_path / "g.toml", "examples/bclc_deluxe_crossword", path, value)
+        compare_readers(tmp_path / "g.toml", "examples/bclc_deluxe_crossword", path, value)
 
 
 @pytest.mark.parametrize(("multiplies", "said"), [
