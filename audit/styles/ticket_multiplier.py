@@ -5,7 +5,9 @@ spot showing a multiplier is the area's one win, `how = "ticket"`, by its k, pay
 audit/styles/play.py scales the ticket's other wins by k (docs/styles/play.md, rule 2). A row is
 illegal (section 6, rules 1 and 2, in this order) when a code is out of range or more than one spot
 shows a multiplier. With `multipliers_on_losers` true, audit/styles/play.py takes a multiplier on a
-row that wins nothing else as no win (section 5)."""
+row that wins nothing else as no win (section 5). With `multiplies` (section 9, `cover`), it scales the
+wins of the areas (or crossword grids) named alone, and a multiplier with none of them to scale is no
+win with `multipliers_on_losers`, an illegal row without."""
 
 from __future__ import annotations
 

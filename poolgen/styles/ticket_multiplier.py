@@ -1,8 +1,9 @@
 """Ticket-wide multiplier (contract: docs/styles/ticket_multiplier.md): a BONUS box of S spots, each
 a decoy picture or a multiplier symbol of k ("2X", "DBL"); a ticket shows at most one, and only when
 its tier says so, or (`multipliers_on_losers`) on a ticket that wins nothing; then every prize it wins
-in its other areas is paid k times (docs/styles/play.md, rule 2: poolgen/game/play.py `ticket_cents`).
-The area wins nothing by itself."""
+in its other areas is paid k times (docs/styles/play.md, rule 2: poolgen/game/multiplied.py
+`ticket_cents`), or, with `multiplies`, every prize won in the areas (or crossword puzzles) it names
+(section 9). The area wins nothing by itself."""
 
 from __future__ import annotations
 
