@@ -21,6 +21,7 @@ import polars as pl
 
 from audit.styles import area_engine, einstant_engine
 from audit.styles.interface import HOWS, Evaluation, Reasons
+from audit.styles.ticket_multiplier import cover
 
 __all__ = ["evaluate", "tier_keys", "tier_pins"]
 
@@ -83,7 +84,10 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
     max_wins = _need(play, "max_wins", int, "play")
     reasons = Reasons()
     slots: list[np.ndarray] = []
-    prize = np.zeros(n, dtype=np.int64)
+    prize = np.zeros(n, dtype=np.int64)  # what the multiplier scales (docs/styles/ticket_multiplier.md 9)
+    plain = np.zeros(n, dtype=np.int64)  # what it does not (a `multiplies` naming other areas)
+    covered = np.zeros(n, dtype=np.int64)  # the row's wins it scales
+    tickets: list[int] = []  # the places in `slots` of the multiplier's win
     names: dict[str, int] = {}
     times = np.ones(n, dtype=np.int64)  # a ticket-wide multiplier's k, 1 where the row shows none
     multiplied = np.zeros(n, dtype=bool)
@@ -92,6 +96,7 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
         raise ValueError("manifest play entry: more than one ticket_multiplier area")
     if len(areas) >= 1 << 20:
         raise ValueError("manifest play entry: more than 2^20 areas")
+    scope = cover(areas)
     for i, area in enumerate(areas):
         area_id = _need(area, "id", str, f"areas[{i}]")
         source = area.get("winning_from")
@@ -112,22 +117,29 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
             ticket = s.won & (s.how == TICKET)
             times = np.where(ticket, s.by, times)
             multiplied |= ticket
-            prize += np.where(s.won & ~ticket, s.by * s.cents, 0)
+            codes = None if scope is None else scope.get(i, np.zeros(0, np.int64))
+            mine = s.won & ~ticket & (True if codes is None else np.isin(s.prize, codes))
+            prize += np.where(mine, s.by * s.cents, 0)
+            plain += np.where(s.won & ~ticket & ~mine, s.by * s.cents, 0)
+            covered += mine
+            if (s.how == TICKET).any():
+                tickets.append(len(slots))
             key = np.where(s.how == ALL, _all_key(i, s.cents), _key(i, s.how, s.by, np.clip(s.prize, 0, 255)))
             slots.append(np.where(s.won, key, -1))
-    keys = np.sort(np.stack(slots, axis=1), axis=1) if slots else np.full((n, 0), -1)
     if (prize > ((1 << 62) - 1) // times).any():  # prize x times reaches 2^62 (docs/styles/play.md)
         raise ValueError("manifest play entry: a multiplied prize out of range")
-    prize *= times
-    wins = (keys >= 0).sum(axis=1) - multiplied  # a ticket-wide multiplier is not a win of its own
+    prize = prize * times + plain
+    lone = multiplied & (covered == 0)  # a multiplier with nothing to multiply
+    for j in tickets if _on_losers(areas) else ():  # ticket_multiplier.md 5 and 9: it is no win, pays 0
+        slots[j] = np.where(lone, -1, slots[j])
+    keys = np.sort(np.stack(slots, axis=1), axis=1) if slots else np.full((n, 0), -1)
+    wins = (keys >= 0).sum(axis=1) - (multiplied & ~lone if _on_losers(areas) else multiplied)
     too_many = wins > max_wins
     reasons.add(too_many, lambda r: f"{int(wins[r])} wins, at most {max_wins}")
-    lone = multiplied & (wins == 0)
-    if _on_losers(areas):  # docs/styles/ticket_multiplier.md 5: a loser's multiplier is no win (it pays 0)
-        keys = np.where(lone[:, None], -1, keys)  # a lone multiplier's key is the row's only one
-    else:
+    if not _on_losers(areas):
         reasons.add(lone, lambda r: f"a ticket-wide multiplier x{int(times[r])} on a ticket with no other "
-                                    "win")
+                                    "win" if scope is None else
+                    f"a multiplier x{int(times[r])} on a ticket with no win in what it multiplies")
 
     want, tier_ids = tier_keys(play, names, areas, keys.shape[1])
     pins = tier_pins(play, names, areas)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Area", "AreaPlay", "AreaReading", "AreaStyle", "Cell", "FieldReader", "Groups", "Section",
            "ShownPrizes", "TICKET", "TicketPlay", "TicketStyle", "TicketTables", "Win", "WinError",
-           "counted_wins", "pool_prize_mix", "prize_entry", "ticket_cents", "ticket_problem"]
+           "pool_prize_mix", "prize_entry"]
 
 ParamsT = TypeVar("ParamsT")  # a style's own parameters (the dataclass its `read_area` / `read` returns)
 _T = TypeVar("_T")
@@ -49,6 +49,7 @@ class Win:
     by: int
     prize: Symbol
     shows: tuple[tuple[str, int], ...] = ()
+    over: tuple[tuple[str, frozenset[str] | None], ...] = ()  # a multiplier's: what it covers (multiplied.py)
 
     @property
     def cents(self) -> int:
@@ -60,36 +61,6 @@ class Win:
 
 
 TICKET = "ticket"  # how a ticket-wide multiplier "wins" (docs/styles/play.md, rule 2; ticket_multiplier)
-
-
-def ticket_cents(wins: Sequence[Win]) -> int:
-    """What a ticket of these wins pays (docs/styles/play.md, rule 2): the sum of its wins, times the
-    k of a ticket-wide multiplier among them (a win `how = "ticket"`, paying nothing by itself)."""
-    times = 1
-    for w in wins:
-        if w.how == TICKET:
-            times *= w.by
-    return times * sum(w.cents for w in wins if w.how != TICKET)
-
-
-def counted_wins(wins: Sequence[Win]) -> int:
-    """A ticket's number of wins (what `max_wins` bounds): a ticket-wide multiplier is not one."""
-    return sum(1 for w in wins if w.how != TICKET)
-
-
-def ticket_problem(wins: Sequence[Win]) -> str | None:
-    """Why a tier's wins cannot carry a ticket-wide multiplier (None: they can, or have none)."""
-    times = [w for w in wins if w.how == TICKET]
-    if not times:
-        return None
-    if len(times) > 1:
-        return f"{len(times)} ticket-wide multipliers; a ticket shows at most one"
-    if len(times) == len(wins):
-        return ("a ticket-wide multiplier and no other win: nothing to multiply (a tier that wins "
-                "nothing lists no multiplier; `multipliers_on_losers` shows them on losers)")
-    if any(w.prize.free for w in wins):
-        return "a ticket-wide multiplier on a free ticket: a free ticket is not multiplied"
-    return None
 
 
 def prize_entry(symbols: Sequence[Symbol]) -> list[dict[str, Any]]:
@@ -310,10 +281,9 @@ class AreaPlay:
             groups = [(rows[i], self.area_wins(t.id, area.id)) for i, t in enumerate(pool.tiers)]
             out.update(area.module.lay_out(area.id, area.params, groups, tiers.size, stream, out, counts))
             losers = getattr(area.module, "lay_out_losers", None)  # ticket_multiplier's, its contract's 7
-            if losers is not None:  # the rows of tiers that win nothing, tier after tier in pool order
-                lost = [rows[i] for i, t in enumerate(pool.tiers) if not self.wins[t.id]]
-                lost_rows = np.concatenate(lost) if lost else np.zeros(0, np.int64)
-                out.update(losers(area.id, area.params, lost_rows, stream, out))
+            if losers is not None:  # it picks the rows of the tiers it multiplies nothing of
+                every = [(rows[i], self.wins[t.id]) for i, t in enumerate(pool.tiers)]
+                out.update(losers(area.id, area.params, every, stream, out))
         return out
 
     def area_wins(self, tier_id: str, area_id: str) -> tuple[Win, ...]:

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from poolgen.game.model import FixedPrize, Symbol, Tier, TierFigures
-from poolgen.game.play import Area, AreaStyle, Win, WinError, counted_wins, ticket_cents, ticket_problem
+from poolgen.game.multiplied import counted_wins, ticket_cents, ticket_problem
+from poolgen.game.play import Area, AreaStyle, Win, WinError
 from poolgen.limits import MAX_TICKET_SPOTS
 from poolgen.loader.published import printed_number
 from poolgen.loader.reader import Reader
@@ -194,7 +195,7 @@ def _win(r: Reader, w: object, where: str, areas: Mapping[str, Area]) -> Win:
         raise r.fail(f"{where}.{exc.field}", f"area {area.id!r} ({area.style}): {exc}") from None
     except ValueError as exc:  # the win as a whole (a free ticket multiplied, say)
         raise r.fail(where, f"area {area.id!r} ({area.style}): {exc}") from None
-    win = Win(area.id, how, by, prize)
+    win = Win(area.id, how, by, prize, over=getattr(area.module, "covers", lambda _: ())(area.params))
     if "shows" not in w:
         return win
     r.get(w, "shows", where, dict)  # not a table: refused as such

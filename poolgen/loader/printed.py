@@ -129,7 +129,7 @@ def read_printed(r: Reader, path: Path, sha256: str, doc: dict[str, Any]) -> Gam
     losers = printed.order_tickets - sum(t.count for t in tiers) if printed.split else \
         sum(p.tiers[0].count for p in pools)  # a split's counts are the order's (drawn per pool)
     for i, area in enumerate(areas):  # a field of losers alone (ticket_multiplier's): nothing uses it
-        field = getattr(area.module, "losers_field", lambda _: None)(area.params)
+        field = getattr(area.module, "losers_field", lambda *_: None)(area.params, wins)
         if field and not losers:
             raise r.fail(f"areas[{i}].{field}", "not used: no pool holds a losing ticket (every ticket wins "
                                                 "a tier)")

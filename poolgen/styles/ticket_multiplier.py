@@ -1,23 +1,26 @@
 """Ticket-wide multiplier (contract: docs/styles/ticket_multiplier.md): a BONUS box of S spots, each
 a decoy picture or a multiplier symbol of k ("2X", "DBL"); a ticket shows at most one, and only when
 its tier says so, or (`multipliers_on_losers`) on a ticket that wins nothing; then every prize it wins
-in its other areas is paid k times (docs/styles/play.md, rule 2: poolgen/game/play.py `ticket_cents`).
-The area wins nothing by itself."""
+in its other areas is paid k times (docs/styles/play.md, rule 2: poolgen/game/multiplied.py
+`ticket_cents`), or, with `multiplies`, every prize won in the areas (or crossword puzzles) it names
+(section 9). The area wins nothing by itself."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from poolgen.game.model import Symbol
+from poolgen.game.multiplied import covered
 from poolgen.game.play import TICKET, AreaReading, Cell, Groups, Section, Win, WinError
 from poolgen.money import USD, Currency
 from poolgen.rng import Stream, integers
 
-FIELDS: frozenset[str] = frozenset({"spots", "multipliers", "pictures", "multipliers_on_losers"})
+FIELDS: frozenset[str] = frozenset({"spots", "multipliers", "pictures", "multipliers_on_losers",
+                                    "multiplies"})
 # imaging (poolgen/deliverables/imaging.py): column suffix -> the area's symbol lists, in code order
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_spot_", ("pictures", "multipliers")),)
 STYLE = "ticket_multiplier"
@@ -29,6 +32,8 @@ class Params:
     multipliers: tuple[Symbol, ...]
     pictures: tuple[Symbol, ...]
     on_losers: bool = False  # `multipliers_on_losers`: a loser's box may show one (contract, section 7)
+    multiplies: tuple[tuple[str, int | None], ...] = ()  # (area, grid or None) as listed; () all (section 9)
+    over: tuple[tuple[str, frozenset[str] | None], ...] = ()  # what it covers: (area, legend codes or None)
 
 
 def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
@@ -40,12 +45,61 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
                multipliers=ctx.group(table, "multipliers", where, "multipliers"),
                pictures=ctx.group(table, "pictures", where, "pictures"),
                on_losers=r.get(table, "multipliers_on_losers", where, bool, required=False) or False)
+    if "multiplies" in table:
+        p = replace(p, **_multiplies(ctx, table["multiplies"], f"{where}.multiplies"))
     if len(p.pictures) + len(p.multipliers) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")
     shared = sorted({s.code for s in p.pictures} & {s.code for s in p.multipliers})
     if shared:  # a code names one symbol of the box (its art, its legend line, a tier's win)
         raise r.fail(f"{where}.pictures", f"code {shared[0]!r} is also a multiplier's")
     return p
+
+
+def _multiplies(ctx: AreaReading, raw: object, where: str) -> dict[str, Any]:
+    """Contract section 9: the areas (or a crossword's puzzles) the box multiplies, each listed before it."""
+    r = ctx.r
+    if not isinstance(raw, list) or not raw or not all(isinstance(x, dict) for x in raw):
+        raise r.fail(where, "must be a non-empty list of tables { area, grid }")
+    earlier = {a.id: a for a in ctx.areas}
+    listed: list[tuple[str, int | None]] = []
+    over: list[tuple[str, frozenset[str] | None]] = []
+    for j, t in enumerate(raw):
+        at = f"{where}[{j}]"
+        for key in t:
+            if key not in ("area", "grid"):
+                raise r.fail(f"{at}.{key}", "unknown field")
+        if "area" not in t:
+            raise r.fail(f"{at}.area", "missing field")
+        area = earlier.get(t["area"]) if isinstance(t["area"], str) else None
+        if area is None:
+            raise r.fail(f"{at}.area", f"no area {t['area']!r} listed before this one")
+        if any(a == area.id for a, _ in listed):
+            raise r.fail(f"{at}.area", f"area {area.id!r} named twice")
+        grid = t.get("grid")
+        codes: frozenset[str] | None = None
+        if "grid" in t:
+            if isinstance(grid, bool) or not isinstance(grid, int):
+                raise r.fail(f"{at}.grid", f"must be a whole number, not {grid!r}")
+            if area.style != "crossword" or not getattr(area.params, "per_grid", False):
+                raise r.fail(f"{at}.grid", f"area {area.id!r} ({area.style}) has no legend a grid: grid "
+                                           "names a crossword's puzzle")
+            legends = area.params.legends
+            if not 1 <= grid <= len(legends):
+                raise r.fail(f"{at}.grid", f"must be 1..{len(legends)}, got {grid}")
+            codes = frozenset(s.code for _, s in legends[grid - 1])
+        listed.append((area.id, grid))
+        over.append((area.id, codes))
+    return {"multiplies": tuple(listed), "over": tuple(over)}
+
+
+def covers(params: Params) -> tuple[tuple[str, frozenset[str] | None], ...]:
+    """What a multiplier win of this box multiplies (poolgen/game/multiplied.py; () every other win)."""
+    return params.over
+
+
+def targets(params: Params) -> str:
+    """The areas it multiplies as the proofs name them (contract section 9): `xw PUZZLE 3 and bonus`."""
+    return " and ".join(a if g is None else f"{a} PUZZLE {g}" for a, g in params.multiplies)
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
@@ -69,7 +123,9 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 def entry(params: Params) -> dict[str, Any]:
     return {"spots": params.spots, "pictures": [s.code for s in params.pictures],
             "multipliers": [{"code": s.code, "by": s.by} for s in params.multipliers]} \
-        | ({"multipliers_on_losers": True} if params.on_losers else {})
+        | ({"multipliers_on_losers": True} if params.on_losers else {}) \
+        | ({"multiplies": [{"area": a} | ({} if g is None else {"grid": g}) for a, g in params.multiplies]}
+           if params.multiplies else {})
 
 
 def columns(area_id: str, params: Params) -> list[str]:
@@ -94,13 +150,19 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     return {name: np.ascontiguousarray(spots8[:, j]) for j, name in enumerate(columns(area_id, params))}
 
 
-def lay_out_losers(area_id: str, params: Params, rows: np.ndarray, stream: Stream,
+def lay_out_losers(area_id: str, params: Params, groups: Groups, stream: Stream,
                    done: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Contract section 7, with `multipliers_on_losers`: on each row of a tier that wins nothing
-    (`rows`, tier after tier in pool order), after `lay_out`, one spot (`integers(S)` a row) is drawn
-    again uniformly over every symbol of the box (`integers(D + M)` a row): a picture or a multiplier.
-    Without it nothing is drawn (every pool as before, byte for byte)."""
-    if not params.on_losers or not rows.size:
+    """Contract sections 7 and 9, with `multipliers_on_losers`: on each row of a tier with no win the box
+    covers (every tier's rows and wins in `groups`; those rows tier after tier in pool order), after
+    `lay_out`, one spot (`integers(S)` a row) is drawn again uniformly over every symbol of the box
+    (`integers(D + M)` a row): a picture or a multiplier. Without it nothing is drawn (every pool as
+    before, byte for byte)."""
+    if not params.on_losers:
+        return {}
+    probe = Win("", TICKET, 1, params.multipliers[0], over=params.over)  # what a multiplier would cover
+    lost = [r for r, wins in groups if not any(covered(probe, w) for w in wins)]
+    rows = np.concatenate(lost) if lost else np.zeros(0, np.int64)
+    if not rows.size:
         return {}
     names = columns(area_id, params)
     spots = np.stack([np.asarray(done[name]) for name in names], axis=1)
@@ -110,9 +172,13 @@ def lay_out_losers(area_id: str, params: Params, rows: np.ndarray, stream: Strea
     return {name: np.ascontiguousarray(spots[:, j]) for j, name in enumerate(names)}
 
 
-def losers_field(params: Params) -> str | None:
+def losers_field(params: Params, wins: Mapping[str, tuple[Win, ...]]) -> str | None:
     """The spec field shown on losing tickets alone, if set (poolgen/loader/printed.py refuses it when no
-    pool holds a losing ticket: a field nothing uses)."""
+    pool holds a losing ticket: a field nothing uses); with `multiplies`, a box that a tier's winners
+    show too (a tier with no win it covers: contract section 9) is not one."""
+    probe = Win("", TICKET, 1, params.multipliers[0], over=params.over)
+    if params.over and any(not any(covered(probe, w) for w in ws) for ws in wins.values()):
+        return None
     return "multipliers_on_losers" if params.on_losers else None
 
 
@@ -135,6 +201,8 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     for name in columns(area_id, params):
         s = _symbol(params, int(row[name]))
         cells.append((name, s.name if s else "?", s.caption if s else "", None, None))
+    if params.multiplies:
+        return [(f"PRIZE MULTIPLIER: MULTIPLY PRIZES WON IN {targets(params)}", cells)]
     return [("BONUS: REVEAL A MULTIPLIER, MULTIPLY ALL PRIZES WON", cells)]
 
 
@@ -147,8 +215,9 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any],
         if len(params.pictures) <= code < len(params.pictures) + len(params.multipliers):
             s = params.multipliers[code - len(params.pictures)]
             winning.add(name)
+            where = f"in {targets(params)}" if params.multiplies else "on the ticket"
             lines.append(f"{area_id}, spot {j + 1}: {s.captioned} revealed: every prize won "
-                         f"on the ticket is paid {s.by} times.")
+                         f"{where} is paid {s.by} times.")
     return lines, winning
 
 

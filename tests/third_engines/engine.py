@@ -149,13 +149,18 @@ def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
         ticket = [w for w in wins if w[1] == "ticket"]
         other = [w for w in wins if w[1] != "ticket"]
         k = ticket[0][2] if ticket else 1
-        pays = k * sum(by * cents[(a, p)] for a, _, by, p in other)
+        mine = [w for w in other if _covered(play, w)]  # ticket_multiplier.md 9: what the box multiplies
+        rest = [w for w in other if not _covered(play, w)]
+        pays = k * sum(by * cents[(a, p)] for a, _, by, p in mine) + sum(
+            by * cents[(a, p)] for a, _, by, p in rest)
         if len(other) > play["max_wins"]:
             reasons.append(f"{len(other)} wins, at most {play['max_wins']}")
-        if ticket and not other and any(a.get("multipliers_on_losers") is True for a, _ in areas):
-            wins = []  # ticket_multiplier.md 5: a multiplier on a row that wins nothing else is no win
-        elif ticket and not other:
+        if ticket and not mine and any(a.get("multipliers_on_losers") is True for a, _ in areas):
+            wins = other  # ticket_multiplier.md 5 and 9: a multiplier with nothing to multiply is no win
+        elif ticket and not mine and _scope(play) is None:
             reasons.append(f"a ticket-wide multiplier x{k} on a ticket with no other win")
+        elif ticket and not mine:
+            reasons.append(f"a multiplier x{k} on a ticket with no win in what it multiplies")
         if tier not in tiers:
             reasons.append(f"tier '{tier}' is not in the manifest's play entry")
         elif Counter(wins) != tiers[tier]:
@@ -163,3 +168,19 @@ def judge(play: dict, table: pl.DataFrame) -> dict[int, tuple[str, int]]:
         if reasons or pays != stored:
             out[i] = ("; ".join(reasons), pays)
     return out
+
+
+def _scope(play: dict) -> list | None:
+    """The ticket_multiplier area's `multiplies` (ticket_multiplier.md 9), None without one."""
+    return next((a["multiplies"] for a in play["areas"] if a["style"] == "ticket_multiplier"
+                 and "multiplies" in a), None)
+
+
+def _covered(play: dict, win: Win) -> bool:
+    """Section 9: a win of a named area, or of a named crossword grid's legend; every win without it."""
+    scope = _scope(play)
+    if scope is None:
+        return True
+    areas = {a["id"]: a for a in play["areas"]}
+    return any(t["area"] == win[0] and ("grid" not in t or any(
+        x["prize"] == win[3] for x in areas[win[0]]["legends"][t["grid"] - 1])) for t in scope)

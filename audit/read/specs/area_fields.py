@@ -18,6 +18,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
+from audit.read.specs.multiplies import refuse_multiplies
 
 __all__ = ["refuse_unfit_area"]
 
@@ -319,6 +320,8 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
                                       "the whole ticket)")
     for rule in _RULES[style]:
         _check(area, where, rule)
+    if style == "ticket_multiplier":
+        refuse_multiplies(area, where, earlier)
     _roles(area, where, earlier)
     if style == "key_number_match":
         _key_number_match(doc, area, where, earlier)

@@ -54,7 +54,7 @@ AREA_FIELDS: dict[str, set[str]] = {
     "cards": {"games", "prizes", "ties", "deal"},
     "bingo": {"cards", "free", "calls", "patterns", "prizes", "numbers"},
     "maze": {"rows", "cols", "arrows", "starts", "exits", "prizes"},
-    "ticket_multiplier": {"spots", "multipliers", "pictures", "multipliers_on_losers"},
+    "ticket_multiplier": {"spots", "multipliers", "pictures", "multipliers_on_losers", "multiplies"},
     "poker_hand": {"prizes", "chart", "joker"},
 }
 # an area field naming a symbol group -> the role the group takes; the fields each role reads besides group,

@@ -21,6 +21,7 @@ from audit.read.manifest import Manifest
 from audit.read.specs.art import SpecArt, spec_art
 from audit.read.specs.model import SpecExpectation, same
 from audit.read.specs.money import money, sign_of
+from audit.read.specs.multiplies import scaled, shown_elsewhere
 from audit.read.specs.pack_rules import PoolCounts, refuse_impossible_rules
 from audit.read.specs.told_apart import refuse_look_alikes
 from audit.read.specs.unused import refuse_unpaid
@@ -93,7 +94,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
             wins.append({"area": w["area"], "how": w["how"], "by": by, "prize": w["prize"],
                          "prize_cents": cents(symbol)})
             total += by * cents(symbol)
-        total *= times
+        total = scaled(by_id, wins, total, times)  # the box multiplies what it covers (ticket_multiplier.md)
         if "prize" in t and money(t["prize"], f"tiers[{i}].prize", sign) != total:  # its wins' sum
             raise UnusableInput(f"tiers[{i}].prize: {t['prize']!r}, but its wins pay {total} cents")
         tiers.append({"id": t["id"], "wins": wins})
@@ -140,7 +141,7 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
     losers = order - sum(t["count"] for t in doc["tiers"]) if split else \
         sum(p.tickets - sum(p.counts.values()) for p in made)
     for i, a in enumerate(doc["areas"]):  # shown on losers alone (docs/styles/ticket_multiplier.md, 2)
-        if a.get("multipliers_on_losers") and not losers:
+        if a.get("multipliers_on_losers") and not losers and not shown_elsewhere(doc, a):
             raise UnusableInput(f"areas[{i}].multipliers_on_losers: not used: no pool holds a losing "
                                 "ticket (every ticket wins a tier)")
     most = [PoolCounts(p.id, p.tickets, p.price_cents, {t["id"]: -(-t["count"] * p.tickets // order)
@@ -273,7 +274,7 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "maze": "rows cols arrows starts exits prizes",
     "prize_box": "games spots match pictures prizes",
     "symbol_count": "spots pictures symbol prizes legend most_alike",
-    "ticket_multiplier": "spots pictures multipliers multipliers_on_losers",
+    "ticket_multiplier": "spots pictures multipliers multipliers_on_losers multiplies",
     "yours_beats_theirs": "pairs numbers prizes ties",
 }.items()}
 SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, as an entry lists it
@@ -291,7 +292,7 @@ LEFT_OUT: dict[str, dict[str, object]] = {
                          "winning_from": None},
     "match_n": {"multipliers": []},
     "symbol_count": {"most_alike": lambda area: max(1, area["legend"][0]["count"] - 1)},
-    "ticket_multiplier": {"multipliers_on_losers": False},
+    "ticket_multiplier": {"multipliers_on_losers": False, "multiplies": None},
 }
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.specs.money import money, sign_of
+from audit.read.specs.multiplies import covers
 
 __all__ = ["refuse_unwinnable"]
 
@@ -281,11 +282,15 @@ def _tier_wins(doc: dict[str, Any], wins: list[dict[str, Any]], areas: dict[str,
         return
     if len(times) > 1:
         raise UnusableInput(f"{at}: {len(times)} ticket-wide multipliers; a ticket shows at most one")
-    if len(times) == len(wins):
+    box = areas[times[0]["area"]]
+    mine = [w for w in wins if covers(areas, box, w)]
+    if not mine and "multiplies" in box:
+        raise UnusableInput(f"{at}: a multiplier and no win in what it multiplies: nothing to multiply")
+    if not mine:
         raise UnusableInput(f"{at}: a ticket-wide multiplier and no other win: nothing to multiply (a tier "
                             "that wins nothing lists no multiplier; `multipliers_on_losers` shows them on "
                             "losers)")
-    for w in wins:
+    for w in mine:
         area = areas[w["area"]]
         group = area.get("prizes") if w["how"] not in ("ticket", "all") else None
         if any(s.get("code") == w["prize"] and s.get("free") for s in _codes(doc, group)):

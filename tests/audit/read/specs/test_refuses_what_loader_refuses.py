@@ -36,21 +36,21 @@ HOSTILE: list[object] = [DELETE, "", -1, "x", 0]
 SEARCHED = {("examples/pattern_bingo", "areas.0.patterns.0.shape", "x"): "areas[0].patterns[0]"}
 
 
-def _paths(value: object, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+def spec_paths(value: object, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
     """Every field of a TOML document, through the first item of each list."""
     if isinstance(value, dict):
         for key, item in value.items():
             yield (*at, key)
-            yield from _paths(item, (*at, key))
+            yield from spec_paths(item, (*at, key))
     elif isinstance(value, list) and value and isinstance(value[0], dict | list):
-        yield from _paths(value[0], (*at, 0))
+        yield from spec_paths(value[0], (*at, 0))
 
 
 def _cases() -> list[tuple[str, tuple[Any, ...]]]:
     out = []
     for name in SPECS:
         doc = tomllib.loads((ROOT / "specs" / f"{name}.toml").read_text(encoding="utf-8"))
-        out += [(name, path) for path in _paths(doc) if path != ("format",)]
+        out += [(name, path) for path in spec_paths(doc) if path != ("format",)]
     return out
 
 
@@ -69,7 +69,7 @@ def _mutated(name: str, path: tuple[Any, ...], value: object) -> dict[str, Any]:
     return doc
 
 
-def _compare(spec: Path, name: str, path: tuple[Any, ...], value: object) -> None:
+def compare_readers(spec: Path, name: str, path: tuple[Any, ...], value: object) -> None:
     """The loader and audit's reader agree on the spec `name` with `path` set to `value`: both take it, or
     audit's reader refuses it naming the field the loader names (or it is one of SEARCHED)."""
     doc = _mutated(name, path, value)
@@ -98,7 +98,7 @@ def _compare(spec: Path, name: str, path: tuple[Any, ...], value: object) -> Non
 @pytest.mark.parametrize(("name", "path"), CASES, ids=[f"{n}:{'.'.join(map(str, p))}" for n, p in CASES])
 def test_audits_reader_refuses_a_mutated_spec_the_loader_refuses_naming_the_same_field(tmp_path, name, path):
     for value in HOSTILE:
-        _compare(tmp_path / "g.toml", name, path, value)
+        compare_readers(tmp_path / "g.toml", name, path, value)
 
 
 def _nested_cases() -> list[tuple[str, tuple[Any, ...]]]:
@@ -110,7 +110,7 @@ def _nested_cases() -> list[tuple[str, tuple[Any, ...]]]:
         tables += [(("tiers", i, "wins", j), w) for i, t in enumerate(doc["tiers"][:2])
                    for j, w in enumerate(t.get("wins", []))]
         tables += [((key,), doc[key]) for key in ("play", "layout") if doc["format"] == 1 and key in doc]
-        out += [(name, path) for at, table in tables for path in _paths(table, at)]
+        out += [(name, path) for at, table in tables for path in spec_paths(table, at)]
     swept = set(CASES)
     return [case for case in dict.fromkeys(out) if case not in swept]
 
@@ -131,4 +131,4 @@ NESTED_CASES = _nested_cases()
 def test_audits_reader_refuses_a_spec_of_a_mutated_area_win_or_style_table_as_the_loader_does(
         tmp_path, name, path):
     for value in HOSTILE:
-        _compare(tmp_path / "g.toml", name, path, value)
+        compare_readers(tmp_path / "g.toml", name, path, value)
