@@ -166,7 +166,7 @@ class Reconciliation:
     checked: int = 0
     paid_cents: int = 0
     problems: list[str] = field(default_factory=list)
-    levels: list[Level] = field(default_factory=list)
+    levels: list[Level] | None = None  # a printed run's prizes remaining; an eInstant's have none (section 6)
     heads: dict[str, str] = field(default_factory=dict)  # each claims ledger's head, recomputed
     currency: Currency = USD  # the game's: the amounts' sign
 
@@ -175,9 +175,10 @@ class Reconciliation:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
+        levels = {} if self.levels is None else {"levels": [lv.to_json() for lv in self.levels]}
         return {"ok": self.ok, "payments_checked": self.checked, "paid_cents": self.paid_cents,
                 "paid": fmt_cents(self.paid_cents, self.currency), "problems": self.problems,
-                "levels": [lv.to_json() for lv in self.levels], "heads": self.heads}
+                **levels, "heads": self.heads}
 
 
 def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
