@@ -230,8 +230,8 @@ def _header_problem(data: bytes, head: dict[str, Any], run: Run, tier: str, key:
     and key, byte for byte, or None: a field missing, more, of another value or of another JSON type
     (`465.0` and `true` are no integers, though Python compares them equal to 465 and 1: audit refuses
     them), or the form (spacing, key order, escapes)."""
-    tickets = sum(p.tickets for p in run.folder.parsed.pools)
-    want = json.loads(file_head(tier, key, run.run_id, run.game or 0, run.high_tier_cents or 0, tickets))
+    line = section_3_head(run, tier, key)
+    want = json.loads(line)
     extra = sorted(set(head) - set(want))
     if extra:
         return f"its header holds field(s) {extra} section 3 does not give"
@@ -240,10 +240,16 @@ def _header_problem(data: bytes, head: dict[str, Any], run: Run, tier: str, key:
             return f"its header has no {k}"
         if type(head[k]) is not type(v) or head[k] != v:
             return f"its header's {k} is {json.dumps(head[k])}, not {json.dumps(v)}"
-    if data[:data.index(b"\n") + 1] != file_head(tier, key, run.run_id, want["game"], want["high_tier_cents"],
-                                                 tickets):
+    if data[:data.index(b"\n") + 1] != line:
         return "its header is not in canonical form"
     return None
+
+
+def section_3_head(run: Run, tier: str, key: bytes) -> bytes:
+    """The header line (with its LF) docs/validation.md section 3 writes for the run's `tier` file under
+    `key`: the only one the desk reads a validation file with (the desk index records it)."""
+    tickets = sum(p.tickets for p in run.folder.parsed.pools)
+    return file_head(tier, key, run.run_id, run.game or 0, run.high_tier_cents or 0, tickets)
 
 
 def checked_pool_file(run: Run, pool: str) -> Path:

@@ -6,8 +6,10 @@ refused in one line, exit 2, nothing paid or recorded."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import polars as pl
@@ -92,3 +94,30 @@ def test_the_header_section_3_writes_is_paid(signed, tmp_path):
                     signed["public"], "--index-dir", tmp_path / "index", "--ledger", tmp_path / "c.sqlite")
     assert result.exit_code == 0, result.output
     assert "paid, claim no. 1" in result.stdout
+
+
+def test_an_index_an_earlier_poolgen_built_from_such_a_file_is_built_again_and_refused(signed, tmp_path):
+    """An index records the header of the file it was built from; one that records none was built before
+    the desk checked headers (perhaps from a file with `"game":465.0`): the desk builds it again from the
+    vouched file, which refuses the header, rather than paying from it."""
+    good, index = tmp_path / "good", tmp_path / "index"
+    shutil.copytree(signed["run"], good)
+    b, v = _winner(good)
+    key = ("--validation-key", signed["root"] / "low.key", "--public-key", signed["public"],
+           "--index-dir", index)
+    assert invoke("validate", good, b, v, *key).exit_code == 0
+    (built,) = index.glob("hh.low.*.sqlite")
+    run = _remade(signed, tmp_path, _set("game", 465.0))
+    sha = hashlib.sha256((run / "validation-low.bin").read_bytes()).hexdigest()
+    old = index / f"hh.low.{sha[:16]}.sqlite"  # what an earlier poolgen built from the re-made file
+    built.rename(old)
+    db = sqlite3.connect(old)
+    assert db.execute("SELECT value FROM meta WHERE name = 'header'").fetchone()[0].startswith('{"format"')
+    db.execute("UPDATE meta SET value = ? WHERE name = 'sha256'", (sha,))
+    db.execute("DELETE FROM meta WHERE name = 'header'")
+    db.commit()
+    db.close()
+    ledger = tmp_path / "claims.sqlite"
+    result = invoke("validate", run, b, v, *key, "--ledger", ledger)
+    one_line(result, "poolgen", f"{run / 'validation-low.bin'}: its header's game is 465.0, not 465")
+    assert result.stdout == "" and not ledger.exists()
