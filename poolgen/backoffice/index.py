@@ -4,10 +4,12 @@ the manifest vouches for, so that a claim is a few B-tree lookups, not a read of
 
 It lives outside the run folder (default: $XDG_CACHE_HOME/poolgen/desk/, else ~/.cache/poolgen/desk/),
 is created 0600 under a temporary name and renamed into place, is named for the run, the tier and the
-validation file's SHA-256, and records that SHA-256: one whose recorded hash or key check is not the
-manifest's is refused. The folder is a cache: an index is touched each time it is opened, and a build
-removes the indexes opened least recently beyond the newest KEEP_INDEXES ($POOLGEN_DESK_INDEXES sets
-it; rebuilt if needed), and an index another desk removes just as this one opens it is built again. Its
+validation file's SHA-256, and records that SHA-256 and the file's header: one whose recorded hash, key
+check or header is not the manifest's is refused, and one recording no header (built by an earlier
+poolgen, before the desk held a file's header to docs/validation.md section 3) is built again. The
+folder is a cache: an index is touched each time it is opened, and a build removes the indexes opened
+least recently beyond the newest KEEP_INDEXES ($POOLGEN_DESK_INDEXES sets it; rebuilt if needed), and an
+index another desk removes just as this one opens it is built again. Its
 records keep their tags: a row changed in the index fails its tag exactly as a changed record in the
 file does, so an index can lose a claim but never pay a forged one.
 """
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from poolgen.backoffice import owned
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.backoffice.vouched import Run, check_key, read_validation
+from poolgen.backoffice.vouched import Run, check_key, read_validation, section_3_head
 from poolgen.deliverables.validation import derive, key_check, known, open_body
 from poolgen.files.leftovers import lock
 from poolgen.interrupts import pause_point
@@ -76,8 +78,9 @@ class Index:
         self.db.close()
 
 
-def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> Index:
-    """The index of the run's `tier` validation file, built first if absent."""
+def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None, again: bool = True) -> Index:
+    """The index of the run's `tier` validation file, built first if absent, or built again (`again`)
+    if an earlier poolgen built it without recording the file's header."""
     folder = Path(folder) if folder is not None else default_dir()
     entry = run.validation.get(tier)
     if entry is None or not isinstance(entry.get("sha256"), str):
@@ -112,7 +115,14 @@ def open_index(run: Run, tier: str, key: bytes, folder: Path | None = None) -> I
     except owned.FAILURES as exc:
         db.close()
         raise BackOfficeError(f"{path}: not a usable desk index ({exc}); remove it to rebuild it") from None
-    want = {"run_id": run.run_id, "tier": tier, "sha256": sha, "key_check": key_check(key)}
+    if "header" not in meta and again and not built:
+        # built before the desk checked a validation file's header (2026-12-05): its file's header was
+        # never held to section 3's, so it is built again from the vouched file, which checks it
+        db.close()
+        _build(run, tier, key, folder, path)
+        return open_index(run, tier, key, folder, again=False)
+    want = {"run_id": run.run_id, "tier": tier, "sha256": sha, "key_check": key_check(key),
+            "header": section_3_head(run, tier, key).decode()}
     if any(meta.get(k) != v for k, v in want.items()):
         db.close()
         raise BackOfficeError(f"{path}: not an index of the validation file the manifest vouches for "
@@ -242,7 +252,8 @@ def _build(run: Run, tier: str, key: bytes, folder: Path, path: Path) -> None:
         try:
             with owned.transaction(db, tmp, INDEX):
                 db.executemany("INSERT INTO meta VALUES (?, ?)", [
-                    ("run_id", run.run_id), ("tier", tier), ("sha256", sha), ("key_check", key_check(key))])
+                    ("run_id", run.run_id), ("tier", tier), ("sha256", sha), ("key_check", key_check(key)),
+                    ("header", section_3_head(run, tier, key).decode())])  # the file's, checked by its read
                 keys, bodies, known_ = vf.keys.tobytes(), vf.bodies.tobytes(), vf.known.tobytes()  # 16 a row
                 db.executemany("INSERT INTO records VALUES (?, ?)",
                                ((keys[i:i + 16], bodies[i:i + 16]) for i in range(0, len(keys), 16)))

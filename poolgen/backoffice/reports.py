@@ -117,13 +117,11 @@ Withdrawn = dict[tuple[int, bool], tuple[int, int]]  # level -> (prizes in retur
 def printed_levels(what: Run | Order, payments: list[Payment],
                    withdrawn: Withdrawn | None = None) -> list[Level]:
     """Per level, the prizes the order holds and the tickets paid: a ticket paid in two ledgers (two
-    desks, each with its own) is one prize gone, counted at its first payment; the second payment is
-    the reconciliation's problem, not a second prize claimed. Given `withdrawn` (book_reports.py), the
-    prizes not paid in returned and stolen books, apart."""
+    desks, each with its own) is one prize gone, counted at its first payment (`first_payments`); the
+    second payment is the reconciliation's problem, not a second prize claimed. Given `withdrawn`
+    (book_reports.py), the prizes not paid in returned and stolen books, apart."""
     designed = designed_levels(what)
-    tickets: dict[str, Payment] = {}
-    for p in payments:
-        tickets.setdefault(p.barcode, p)
+    tickets = first_payments(payments)
     paid = Counter((p.prize_cents, p.free) for p in tickets.values())
     out = (designed | paid).keys() | (withdrawn or {}).keys()
     cur = currency_of(what)
@@ -133,6 +131,17 @@ def printed_levels(what: Run | Order, payments: list[Payment],
     return [Level(c, f, designed[(c, f)], paid[(c, f)], returned=withdrawn.get((c, f), (0, 0))[0],
                   stolen=withdrawn.get((c, f), (0, 0))[1], currency=cur)
             for c, f in sorted(out, reverse=True)]
+
+
+def first_payments(payments: list[Payment]) -> dict[str, Payment]:
+    """Each ticket's first payment: the earliest by its time (ISO 8601 text, compared as text), of two at
+    one time the one listed first (`payments` in the order the ledgers were given, each in claim order).
+    Kept in the order the ledgers were given, a report's figures changed with the order of `--ledger`
+    when one of a ticket's payments was forged (docs/back-office.md, section 6)."""
+    first: dict[str, Payment] = {}
+    for p in sorted(payments, key=lambda x: x.at):  # stable: ties keep the ledgers' order
+        first.setdefault(p.barcode, p)
+    return first
 
 
 def published_levels(what: Run | Order, payments: list[Payment],
@@ -166,7 +175,7 @@ class Reconciliation:
     checked: int = 0
     paid_cents: int = 0
     problems: list[str] = field(default_factory=list)
-    levels: list[Level] = field(default_factory=list)
+    levels: list[Level] | None = None  # a printed run's prizes remaining; an eInstant's have none (section 6)
     heads: dict[str, str] = field(default_factory=dict)  # each claims ledger's head, recomputed
     currency: Currency = USD  # the game's: the amounts' sign
 
@@ -175,9 +184,10 @@ class Reconciliation:
         return not self.problems
 
     def to_json(self) -> dict[str, Any]:
+        levels = {} if self.levels is None else {"levels": [lv.to_json() for lv in self.levels]}
         return {"ok": self.ok, "payments_checked": self.checked, "paid_cents": self.paid_cents,
                 "paid": fmt_cents(self.paid_cents, self.currency), "problems": self.problems,
-                "levels": [lv.to_json() for lv in self.levels], "heads": self.heads}
+                **levels, "heads": self.heads}
 
 
 def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
@@ -199,16 +209,17 @@ def reconcile(run: Run, ledgers: list[Path], keys: dict[str, bytes],
         rec.problems += _moved(path, run, every, files, keys)
         rec.heads[str(path)], broken = chain_problems(path, attempts, every, (heads or {}).get(path))
         rec.problems += broken
-    seen: dict[str, tuple[Path, Payment]] = {}
+    firsts = first_payments([p for _, p in payments])  # the earliest payment of each ticket is its first
+    where_paid = {id(p): path for path, p in payments}
     for path, p in payments:
         rec.checked += 1
         rec.paid_cents += p.prize_cents
         where = f"{path}: claim no. {p.claim_no} ({p.barcode})"
-        if p.barcode in seen:
-            fp, first = seen[p.barcode]
-            rec.problems.append(f"{where}: paid twice (also {fp}: claim no. {first.claim_no} at {first.at})")
+        first = firsts[p.barcode]
+        if first is not p:
+            rec.problems.append(f"{where}: paid twice (also {where_paid[id(first)]}: claim no. "
+                                f"{first.claim_no} at {first.at})")
             continue
-        seen[p.barcode] = (path, p)
         if p.tier not in files:
             rec.problems.append(f"{where}: a {p.tier}-tier payment, not checked (give that tier's key)")
             continue

@@ -284,10 +284,13 @@ def einstant_closing(run: Run, levels: list[Level], sales: SalesLedger) -> dict[
         n, v = paid[(lv.pool or "", lv.cents)], voided[(lv.pool or "", lv.cents)]
         rows.append({**lv.to_json(), "paid": n, "unclaimed": lv.paid - n - v,
                      "unclaimed_cents": (lv.paid - n - v) * lv.cents, "voided": v,
-                     "never_sold": lv.remaining})
+                     "voided_cents": v * lv.cents,
+                     "never_sold": lv.remaining, "never_sold_cents": lv.remaining * lv.cents})
     return {"run_id": run.run_id, "sales_cents": sold, "sales": fmt_cents(sold, run.folder.currency),
             "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
             "paid_cents": paid_cents, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),
+            "voided_cents": sum(r["voided_cents"] for r in rows),
+            "never_sold_cents": sum(r["never_sold_cents"] for r in rows),
             "designed_payout_pct": payout_pct(designed, designed_sales),
             "actual_payout_pct": payout_pct(paid_cents, sold),
             "levels": rows}
@@ -327,6 +330,7 @@ def order_closing(order: Order, parts: list[tuple[SalesLedger, list[Level]]]) ->
     return {**order.to_json(), "sales_cents": sold, "sales": fmt_cents(sold, order.first.folder.currency),
             "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
             "paid_cents": total("paid_cents"), "unclaimed_cents": total("unclaimed_cents"),
+            "voided_cents": total("voided_cents"), "never_sold_cents": total("never_sold_cents"),
             "designed_payout_pct": payout_pct(designed, designed_sales),
             "actual_payout_pct": payout_pct(total("paid_cents"), sold),
             "levels": [lv for r in reports for lv in r["levels"]]}

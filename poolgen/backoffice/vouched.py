@@ -10,6 +10,7 @@ it is built, so a script using the library cannot pay against an edited manifest
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 from collections.abc import Mapping
@@ -22,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.read.manifest import Manifest, ManifestError, signature_problem
 from poolgen.backoffice.errors import BackOfficeError
-from poolgen.deliverables.validation import TIERS, ValidationError, ValidationFile, key_check
+from poolgen.deliverables.validation import TIERS, ValidationError, ValidationFile, file_head, key_check
 from poolgen.errors import RunError
 from poolgen.files.read import read_input
 from poolgen.run.folder import RunFolder, open_run
@@ -222,10 +223,41 @@ def read_validation(run: Run, tier: str, key: bytes) -> tuple[ValidationFile, st
     if (head.get("run_id"), head.get("tier"), head.get("key_check")) != (run.run_id, tier, key_check(key)):
         raise BackOfficeError(f"{path}: its header does not name run {run.run_id}, the {tier} tier and "
                               "the key given")
+    problem = _header_problem(data, vf.head, run, tier, key)
+    if problem:
+        raise BackOfficeError(f"{path}: {problem} (docs/validation.md section 3: exactly its nine fields, "
+                              "each of its JSON type, in canonical form); refusing it")
     problem = vf.sorted_problem()
     if problem:
         raise BackOfficeError(f"{path}: {problem}; refusing it")
     return vf, digest
+
+
+def _header_problem(data: bytes, head: dict[str, Any], run: Run, tier: str, key: bytes) -> str | None:
+    """What makes the header of a validation file other than the one section 3 writes for this run, tier
+    and key, byte for byte, or None: a field missing, more, of another value or of another JSON type
+    (`465.0` and `true` are no integers, though Python compares them equal to 465 and 1: audit refuses
+    them), or the form (spacing, key order, escapes)."""
+    line = section_3_head(run, tier, key)
+    want = json.loads(line)
+    extra = sorted(set(head) - set(want))
+    if extra:
+        return f"its header holds field(s) {extra} section 3 does not give"
+    for k, v in want.items():
+        if k not in head:
+            return f"its header has no {k}"
+        if type(head[k]) is not type(v) or head[k] != v:
+            return f"its header's {k} is {json.dumps(head[k])}, not {json.dumps(v)}"
+    if data[:data.index(b"\n") + 1] != line:
+        return "its header is not in canonical form"
+    return None
+
+
+def section_3_head(run: Run, tier: str, key: bytes) -> bytes:
+    """The header line (with its LF) docs/validation.md section 3 writes for the run's `tier` file under
+    `key`: the only one the desk reads a validation file with (the desk index records it)."""
+    tickets = sum(p.tickets for p in run.folder.parsed.pools)
+    return file_head(tier, key, run.run_id, run.game or 0, run.high_tier_cents or 0, tickets)
 
 
 def checked_pool_file(run: Run, pool: str) -> Path:

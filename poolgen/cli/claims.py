@@ -225,18 +225,22 @@ def show_closing(order: Order, report: dict[str, Any], as_json: bool, pdf: Path 
     cur = order.first.folder.currency  # the game's: every amount shown
     rows = [[(f"{lv['pool']} " if "pool" in lv else "") + lv["prize"], f"{lv['total']:,}", f"{lv['paid']:,}",
              f"{lv['unclaimed']:,}", fmt_cents(lv["unclaimed_cents"], cur)]
-            + ([f"{lv['voided']:,}", f"{lv['never_sold']:,}"] if "never_sold" in lv else [])
+            + ([f"{lv['voided']:,}", fmt_cents(lv["voided_cents"], cur), f"{lv['never_sold']:,}",
+                fmt_cents(lv["never_sold_cents"], cur)] if "never_sold" in lv else [])
             + ([f"{lv['returned']:,}", f"{lv['stolen']:,}"] if "returned" in lv else [])
             for lv in report["levels"]]
     header = ["Prize", "Total prizes", "Paid", "Unclaimed", "Unclaimed amount"] \
-        + (["Voided", "Never sold"] if report["levels"] and "never_sold" in report["levels"][0] else []) \
+        + (["Voided", "Voided amount", "Never sold", "Never sold amount"]
+           if report["levels"] and "never_sold" in report["levels"][0] else []) \
         + (["Returned", "Stolen"] if "returned_cents" in report else [])
     books = (f", in returned books {fmt_cents(report['returned_cents'], cur)}, in stolen books "
              f"{fmt_cents(report['stolen_cents'], cur)}") if "returned_cents" in report else ""
+    shares = (f", in voided shares {fmt_cents(report['voided_cents'], cur)}, never sold "
+              f"{fmt_cents(report['never_sold_cents'], cur)}") if "never_sold_cents" in report else ""
     lines = [f"sales {report['sales']}; prizes designed {fmt_cents(report['designed_prizes_cents'], cur)} "
              f"({report['designed_payout_pct']}%), paid {fmt_cents(report['paid_cents'], cur)} "
              f"({report['actual_payout_pct']}%), unclaimed "
-             f"{fmt_cents(report['unclaimed_cents'], cur)}{books}"]
+             f"{fmt_cents(report['unclaimed_cents'], cur)}{books}{shares}"]
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

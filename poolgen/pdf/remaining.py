@@ -1,13 +1,15 @@
 """One PDF page of a back-office table (prizes remaining, the closing report): a title, a few lines
 of context and the table, as a lottery would post it (docs/back-office.md, section 6); a table too
-long for a page goes on under its header row, every page footed with the title and "page N of M"."""
+long for a page goes on under its header row, every page footed with the title and "page N of M"; a
+table too wide for a portrait page (an eInstant's closing report, nine columns) is drawn on landscape
+pages, its header words one a line."""
 
 from __future__ import annotations
 
 import io
 
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import letter
+from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
@@ -37,7 +39,10 @@ def table_page(title: str, lines: list[str], header: list[str], rows: list[list[
     title and lines are text (a game's name, a run id), escaped: a Paragraph reads markup."""
     styles = getSampleStyleSheet()
     buf = io.BytesIO()
-    doc = _FootedDoc(buf, pagesize=letter, title=title, author="poolgen", invariant=1)
+    page = letter
+    if Table([header, *rows]).wrap(0, 0)[0] > letter[0] - 2 * inch:  # wider than a portrait page's frame
+        page, header = landscape(letter), [h.replace(" ", "\n") for h in header]  # (an eInstant's closing)
+    doc = _FootedDoc(buf, pagesize=page, title=title, author="poolgen", invariant=1)
     table = Table([header, *rows], repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, 0), "Helvetica-Bold"),
@@ -48,6 +53,6 @@ def table_page(title: str, lines: list[str], header: list[str], rows: list[list[
     story = [Paragraph(escape(title), styles["Title"]),
              *[Paragraph(escape(t), styles["Normal"]) for t in lines], Spacer(1, 12), table]
 
-    doc.build(story, canvasmaker=numbered_pages(letter[0] - doc.rightMargin, 0.5 * inch, "Helvetica", 8,
+    doc.build(story, canvasmaker=numbered_pages(page[0] - doc.rightMargin, 0.5 * inch, "Helvetica", 8,
                                                  colors.HexColor("#868E96")))
     return buf.getvalue()

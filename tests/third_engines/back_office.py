@@ -86,8 +86,9 @@ def _levels(runs: list[Path]) -> dict[tuple[int, bool], int]:
 
 
 def _payments(runs: list[Path], ledgers: list[Path]) -> dict[str, tuple[str, int, bool]]:
-    """barcode -> (time, prize_cents, free) of its first payment (the earliest) under the order's run
-    ids: a ticket paid in two ledgers (or twice) is one prize claimed."""
+    """barcode -> (time, prize_cents, free) of its first payment (the earliest by time, of two at one time
+    the one in the ledger given first) under the order's run ids: a ticket paid in two ledgers (or
+    twice) is one prize claimed, whatever order the ledgers are given in."""
     ids = {manifest(run)["run_id"] for run in runs}
     first: dict[str, tuple[str, int, bool]] = {}
     for ledger in ledgers:

@@ -79,8 +79,8 @@ def prizes_remaining(runs: list[Path], ledger: Path) -> dict:
 
 def closing(runs: list[Path], ledger: Path) -> dict:
     """`sales report --closing --json`: per level paid, unclaimed (sold, not voided, not paid), voided and
-    never sold; the sales not voided; the designed payout (the manifests' prize cost over their sales)
-    against the actual (paid over the sales not voided)."""
+    never sold, each also in cents, and those amounts in total; the sales not voided; the designed payout
+    (the manifests' prize cost over their sales) against the actual (paid over the sales not voided)."""
     pools = _shares(runs, ledger)
     rows = []
     for p in pools:
@@ -91,13 +91,16 @@ def closing(runs: list[Path], ledger: Path) -> dict:
                          "free_ticket": False, "total": total, "sold": sold, "remaining": total - sold,
                          "paid": paid,
                          "unclaimed": sold - paid - voided, "unclaimed_cents": (sold - paid - voided) * cents,
-                         "voided": voided, "never_sold": total - sold})
+                         "voided": voided, "voided_cents": voided * cents, "never_sold": total - sold,
+                         "never_sold_cents": (total - sold) * cents})
     sales = sum(p["sales_cents"] for p in pools)
     designed_sales = sum(manifest(run)["totals"]["sales_cents"] for run in runs)
     designed = sum(manifest(run)["totals"]["prize_cost_cents"] for run in runs)
     paid = sum(p["paid_cents"] for p in pools)
     return {"sales_cents": sales, "designed_sales_cents": designed_sales, "designed_prizes_cents": designed,
             "paid_cents": paid, "unclaimed_cents": sum(r["unclaimed_cents"] for r in rows),
+            "voided_cents": sum(r["voided_cents"] for r in rows),
+            "never_sold_cents": sum(r["never_sold_cents"] for r in rows),
             "designed_payout_pct": percent(designed, designed_sales),
             "actual_payout_pct": percent(paid, sales) if sales else None, "levels": rows}
 

@@ -159,6 +159,13 @@ class Opened:
     def read(cls, data: bytes, key: bytes) -> Opened:
         line, _, body = data.partition(b"\n")
         head = json.loads(line)
+        # section 3: exactly nine fields, the counts and amounts JSON integers (465.0 and true are not, as
+        # docs/back-office.md section 2's desk refuses them), written in canonical form
+        assert sorted(head) == ["format", "game", "high_tier_cents", "key_check", "known_bytes",
+                                "record_bytes", "records", "run_id", "tier"], f"header fields {sorted(head)}"
+        assert all(type(head[k]) is int for k in ("game", "records", "record_bytes", "known_bytes",
+                                                  "high_tier_cents")), "a header count not a JSON integer"
+        assert line == json.dumps(head, sort_keys=True, separators=(",", ":")).encode(), "header form"
         n = head["records"]
         assert len(body) == 48 * n, f"{len(body)} bytes of records and known values for {n} tickets"
         assert head["key_check"] == key_check(key), "another key's file"

@@ -245,13 +245,15 @@ def test_the_einstant_reports_over_two_cuts_are_the_one_runs(shares):
     close = _json("sales", "report", *cuts, "--closing", "--public-key", shares["public"])
     whole_close = _json("sales", "report", *whole, "--closing")
     keys = ("sales_cents", "designed_sales_cents", "designed_prizes_cents", "paid_cents", "unclaimed_cents",
-            "designed_payout_pct", "actual_payout_pct", "levels", "order")
+            "voided_cents", "never_sold_cents", "designed_payout_pct", "actual_payout_pct", "levels", "order")
     assert {k: close[k] for k in keys} == {k: whole_close[k] for k in keys}
     assert close["designed_sales_cents"] == 2_000 * 100 + 2_000 * 200
     assert close["designed_prizes_cents"] == sum(r["prize_cost_cents"] for r in close["runs"])
     assert sum(lv["paid"] for lv in close["levels"]) == 4 and sum(lv["voided"] for lv in close["levels"]) == 2
     for lv in close["levels"]:
         assert lv["total"] == lv["paid"] + lv["unclaimed"] + lv["voided"] + lv["never_sold"], lv
+    assert close["designed_prizes_cents"] == sum(close[k] for k in ("paid_cents", "unclaimed_cents",
+                                                                    "voided_cents", "never_sold_cents"))
     assert close["runs"][1]["manifest_sha256"] == hashlib.sha256((shares["eb"] / "manifest.json")
                                                                  .read_bytes()).hexdigest()
 
