@@ -318,8 +318,13 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             _as_printed(s, f"symbols[{i}]", sign)
     areas = [a["id"] for a in doc["areas"]] if fmt == 2 else []  # each a name, checked above
     multipliers: set[Decimal] = set()
+    tier_ids: set[str] = {"lose"}  # the losing tier's id, which no spec tier may take
     for i, t in enumerate(_rows(doc, "tiers", "missing: a spec declares its prize tiers as [[tiers]]")):
         _fields(t, f"tiers[{i}]", _TIER[fmt], sign)
+        if fmt == 2:
+            if t["id"] in tier_ids:
+                raise UnusableInput(f"tiers[{i}].id: duplicate tier id {t['id']!r}")
+            tier_ids.add(t["id"])
         if fmt == 1:  # one tier a prize multiplier, paying more than nothing (docs/new-game.md, 1b)
             times = Decimal(t["multiplier"].strip())
             if times == 0:
