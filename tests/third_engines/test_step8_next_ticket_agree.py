@@ -120,6 +120,17 @@ def test_a_duels_seventh_reveal_multiplier_before_every_winner_gets_the_same_tab
                  "against the first after one (runs of losers, serial order)"] < 1e-10
 
 
+def test_a_duel_reveal_no_share_plays_makes_neither_runs_test_and_lists_neither(tmp_path):
+    """`spot_14` UNPLAYED (0) on every share: its codes make one group, so neither of 1l's tests of it is
+    made, and neither is listed as not tested (as 1k's; only 1j's not-made tests are listed)."""
+    spec, pool, table = _game(tmp_path, "hand_to_hand_tactics")
+    unplayed = table.with_columns(pl.lit(0, dtype=table["spot_14"].dtype).alias("spot_14"))
+    found = _agree(spec, pool, unplayed)
+    assert len(found) == 33 and not any(n.startswith("spot_14 ") for n in found)
+    s, _ = judge(spec, pool, unplayed, SEED)
+    assert not any("spot_14" in n for n in s.not_tested)
+
+
 def test_book_ends_without_a_code_and_books_of_winners_get_the_same_tables(tmp_path):
     """Codes no prize symbol has (6, 7: a multiplier's place, none on Happy Holidays) on some books' first
     or last loser: the row is left out after the ends are found; four books of winners only, four of one
