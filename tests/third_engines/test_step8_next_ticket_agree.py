@@ -18,13 +18,15 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
+from audit.stats.step import combined_statistics, pool_statistics
 from poolgen.cli.main import app
 from poolgen.loader import load_spec
 from poolgen.run.build import build_pool
 from tests.support import small_einstant, small_wild_side
 from tests.support.next_ticket_biases import tell_before, tell_in_books
 from tests.support.reseal import reseal_insider_pool, signed_first_pool
-from tests.support.stats import judge, small_spec
+from tests.support.stats import Entry, judge, small_spec
+from tests.third_engines.combined import combine
 from tests.third_engines.step8_next_ticket import Table
 from tests.third_engines.step8_spread import tables
 
@@ -151,6 +153,25 @@ def test_book_ends_without_a_code_and_books_of_winners_get_the_same_tables(tmp_p
     taken = set(first)
     order = np.array(first + [i for i in range(len(prize)) if i not in taken])
     assert len(_agree(spec, pool, table[order])) == 22
+
+
+def test_two_small_happy_holidays_pools_combine_the_engines_tables_as_audit_does(tmp_path):
+    """1d combines 1j's, 1k's and 1l's tests across a run's pools by name as it does section 2's: Fisher's
+    p of the engine's two tables of each name (tests/third_engines/combined.py) is audit's combined test."""
+    spec = small_spec(tmp_path)
+    pool = spec.pools[0]
+    stats, mine = [], []
+    for seed in (SEED, hashlib.sha256(SEED).digest()):
+        table = build_pool(spec, pool, seed)
+        stats.append(pool_statistics(table, Entry(pool, seed), rules=spec.id, kind=spec.kind,
+                                     per_book=spec.tickets_per_book, pools=2, play=spec.play.document()))
+        mine.append([(t.name, t.p) for t in _engine(spec, table)])
+    combined = combined_statistics(stats, 2).judged
+    audit = {j.finding.name: j.finding.p for j in combined if _ours(j.finding.name)}
+    engine = {name: p for name, p, _ in combine(mine)}
+    assert list(engine) == list(audit) and len(engine) == 26
+    for name, p in engine.items():
+        assert p == pytest.approx(audit[name], rel=1e-9), name
 
 
 def _shown(p: str) -> tuple[float, float]:
