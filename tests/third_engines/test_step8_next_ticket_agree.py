@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from audit.stats.step import combined_statistics, pool_statistics
 from poolgen.cli.main import app
 from poolgen.loader import load_spec
+from poolgen.pdf.report.statistics import withheld
 from poolgen.run.build import build_pool
 from tests.support import small_einstant, small_wild_side
 from tests.support.next_ticket_biases import tell_before, tell_in_books
@@ -49,8 +50,8 @@ def _engine(spec: Any, table: pl.DataFrame, not_made: list[str] | None = None) -
 
 
 def _agree(spec: Any, pool: Any, table: pl.DataFrame) -> dict[str, float]:
-    """The engine's tables are audit's 1j, 1k and 1l findings, one for one, and the 1j tables it does not
-    make are those audit lists as not tested: {name: p}."""
+    """The engine's tables are audit's 1j, 1k and 1l findings, one for one, the 1j tables it does not make
+    are those audit lists as not tested, and the report's public edition withholds each: {name: p}."""
     s, _ = judge(spec, pool, table, SEED)
     audit = [j.finding for j in s.judged if _ours(j.finding.name)]
     not_made: list[str] = []
@@ -58,6 +59,7 @@ def _agree(spec: Any, pool: Any, table: pl.DataFrame) -> dict[str, float]:
     assert [t.name for t in mine] == [f.name for f in audit]
     listed = [n.removeprefix("layout: ").split(": too few")[0] for n in s.not_tested if _ours(n)]
     assert listed == not_made
+    assert [t.name for t in mine if not withheld(t.name, t.figures)] == []  # section 4: the public report
     for t, f in zip(mine, audit, strict=True):
         assert (t.method, t.figures) == (f.method, f.figures), t.name
         assert t.p == pytest.approx(f.p, rel=1e-9, abs=1e-300), (t.name, t.p, f.p)
