@@ -2,8 +2,10 @@
 step8_spread.py, written from docs/statistics.md sections 1j, 1k, 1l and 3 alone) held against audit's
 findings: on a small pool of each Kansas game, honest and carrying an insider's tell (the losers' layouts
 exchanged among the losers, tests/support/next_ticket_biases.py), the same tests under the same names in
-the same order, methods and figures word for word, p-values to a relative 1e-9; and against the details
-`poolgen verify --json` publishes for a re-signed Primetime Payout run whose second area tells."""
+the same order, methods and figures word for word, p-values to a relative 1e-9 (1j's not made listed as
+not tested, 1k's and the duel's not; every one withheld by the public report); against the details `poolgen
+verify --json` publishes for re-signed Primetime Payout and Happy Holidays runs carrying a tell; and
+combined across two pools by 1d as audit combines them."""
 
 from __future__ import annotations
 
