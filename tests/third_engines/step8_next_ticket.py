@@ -34,9 +34,10 @@ class Table:
 
 
 def feature_name(section2: str) -> str:
-    """Section 2's name less its ` against win/lose` (and a comma before it)."""
-    assert section2.endswith(" against win/lose"), section2
-    return section2[: -len(" against win/lose")].removesuffix(",")
+    """Section 2's name less its ` against win/lose` (and a comma before it), wherever it stands."""
+    assert " against win/lose" in section2, section2
+    what = ", against win/lose" if ", against win/lose" in section2 else " against win/lose"
+    return section2.replace(what, "", 1)
 
 
 def groups(values: np.ndarray) -> tuple[np.ndarray, int, int]:
@@ -172,7 +173,9 @@ def layout_features(play: Mapping[str, Any], columns: Mapping[str, np.ndarray], 
         if area["style"] == "match_n":
             for j in range(int(area["spots"])):
                 code = columns[f"{a}_spot_{j}"]
-                out.append(Feature(f"{a}_spot_{j} (one scratched spot)", code, code < len(area["prizes"])))
+                among = f" among tickets whose spot {j} shows an amount" if area.get("multipliers") else ""
+                name = feature_name(f"{a}_spot_{j} (one scratched spot) against win/lose{among}")
+                out.append(Feature(name, code, code < len(area["prizes"])))
         elif area["style"] == "key_number_match":
             if not area.get("winning_from") and int(area.get("winning", 0)) >= 1:
                 wins = [columns[f"{a}_win_{i}"] for i in range(int(area["winning"]))]

@@ -25,7 +25,7 @@ from poolgen.cli.main import app
 from poolgen.loader import load_spec
 from poolgen.pdf.report.statistics import withheld
 from poolgen.run.build import build_pool
-from tests.support import small_einstant, small_wild_side
+from tests.support import small_einstant, small_example, small_wild_side
 from tests.support.next_ticket_biases import tell_before, tell_in_books
 from tests.support.reseal import reseal_insider_pool, signed_first_pool
 from tests.support.stats import Entry, judge, small_spec
@@ -85,6 +85,19 @@ def test_an_honest_small_pool_of_each_kansas_game_gets_the_same_next_ticket_and_
         tmp_path, rules, pool, made):
     spec, p, table = _game(tmp_path, rules, pool)
     assert len(_agree(spec, p, table)) == made
+
+
+def test_a_match_n_area_with_multipliers_names_its_spots_tables_without_win_lose(tmp_path):
+    """Winner Wonderland's area `play` has a doubler: section 2 names a spot's feature `play_spot_j (one
+    scratched spot) against win/lose among tickets whose spot j shows an amount`, and 1j and 1k take its
+    ` against win/lose` out wherever it stands (audit took it out only at the end, so its 1j and 1k names
+    said `against win/lose` in the middle)."""
+    spec = load_spec(small_example(tmp_path, "oh_winner_wonderland", 6000))
+    pool = spec.pools[0]
+    found = _agree(spec, pool, build_pool(spec, pool, SEED))
+    assert len(found) == 23 and not any("win/lose" in n for n in found)
+    assert ("play_spot_0 (one scratched spot) among tickets whose spot 0 shows an amount, on a losing "
+            "ticket, against the next ticket's prize (print order)") in found
 
 
 def _pairs(table: pl.DataFrame) -> np.ndarray:
