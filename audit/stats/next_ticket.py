@@ -56,9 +56,15 @@ def groups(sizes: np.ndarray, least: float) -> np.ndarray:
     return group
 
 
+def _what(feature: str) -> str:
+    """Section 2's name less its ` against win/lose` (and a comma before it), wherever it stands: a match_n
+    area with multipliers names a spot `... against win/lose among tickets whose spot j shows an amount`."""
+    return feature.replace("," + SUFFIX if "," + SUFFIX in feature else SUFFIX, "", 1)
+
+
 def next_ticket_name(feature: str, kind: str) -> str:
     """The test's name from its feature's (section 2's `... against win/lose`)."""
-    what = feature.removesuffix(SUFFIX).removesuffix(",")
+    what = _what(feature)
     order = "print order" if kind == "printed" else "serial order"
     return f"{what}, on a losing ticket, against the next ticket's prize ({order})"
 
@@ -91,7 +97,7 @@ class NextTickets:
 
 def book_name(feature: str) -> str:
     """1k's name of a feature (section 2's `... against win/lose`)."""
-    return f"{feature.removesuffix(SUFFIX).removesuffix(',')}, on the first and last loser of each book, " \
+    return f"{_what(feature)}, on the first and last loser of each book, " \
            "against the book's highest prize"
 
 

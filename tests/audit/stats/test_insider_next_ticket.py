@@ -209,6 +209,19 @@ def test_the_names_are_the_features_with_the_order_of_the_next_ticket():
         "a0_s0 (the first spot shown), on a losing ticket, against the next ticket's prize (serial order)"
 
 
+def test_a_spot_of_a_match_n_area_with_multipliers_loses_its_against_win_lose_wherever_it_stands():
+    """Section 2 names such a spot `... against win/lose among tickets whose spot j shows an amount`: 1j's
+    and 1k's names take ` against win/lose` out of the middle (they said it before)."""
+    spot = "play_spot_2 (one scratched spot) against win/lose among tickets whose spot 2 shows an amount"
+    shown = "play_spot_2 (one scratched spot) among tickets whose spot 2 shows an amount"
+    assert next_ticket_name(spot, "printed") == f"{shown}, on a losing ticket, against the next ticket's " \
+        "prize (print order)"
+    assert book_name(spot) == f"{shown}, on the first and last loser of each book, against the book's " \
+        "highest prize"
+    picture = "bonus_spot_1 (a picture) on tickets revealing no amount there"
+    assert next_ticket_name(f"{picture}, against win/lose", "printed").startswith(f"{picture}, on a losing")
+
+
 def test_honest_small_pools_fail_the_next_ticket_tests_within_the_design(tmp_path):
     """200 small honest pools (seeds of their own), each a one-pool run: at most 6 fail step 8 (the 1%
     design's allowance, as test_false_failure_rate), and no test of 1j or 1k has p at most 0.05 in more than
