@@ -156,7 +156,7 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
         raise VerificationError(step, f"beacon chain {beacon['chain']} is not one this verifier knows "
                                 f"(quicknet {QUICKNET_HASH})")
     close = beacon["reveals_close"]
-    if not _utc(close):
+    if not utc_time(close):
         raise VerificationError(step, f"reveals_close {close!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
     if round_time(beacon["round"]) > LAST_TIME:  # a datetime ends there: no later time is written
         raise VerificationError(step, f"round {beacon['round']} is published after 9999-12-31T23:59:59Z, "
@@ -184,7 +184,7 @@ def transcript_rules(t: dict[str, Any], step: Step) -> None:
             raise VerificationError(step, f"ceremony {t['id']} follows run {f['run_id']}, its own run id")
 
 
-def _utc(text: object) -> bool:
+def utc_time(text: object) -> bool:
     """`text` is a UTC time written YYYY-MM-DDTHH:MM:SSZ (so text order is time order)."""
     if not isinstance(text, str) or len(text) != 20:
         return False
@@ -373,7 +373,7 @@ def ceremony_seed(manifest: Manifest, doc: dict[str, Any],
         if hashlib.sha256(b"poolgen/ceremony/commitment/v2" + bytes.fromhex(th) + lp(name.encode())
                           + lp(value)).hexdigest() != c["commitment"]:
             raise _fail(f"the reveal of {name} does not match its commitment")
-        if not _utc(at):
+        if not utc_time(at):
             raise _fail(f"party {name!r}: revealed_at {at!r} is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
         if not at < close:  # both YYYY-MM-DDTHH:MM:SSZ: text order is time order
             raise _fail(f"party {name!r} revealed at {at}, after reveals closed at {close}")

@@ -30,7 +30,7 @@ from audit.read.limits import (
     read_manifest_bytes,
 )
 from audit.read.manifest import SIGNATURE, Manifest, signature_problem
-from audit.steps.ceremony import FORMAT, lp, printed_of, shown, signed, transcript_hash
+from audit.steps.ceremony import FORMAT, lp, printed_of, shown, signed, transcript_hash, utc_time
 
 
 @dataclass(frozen=True)
@@ -132,14 +132,15 @@ def _revealed_before_the_close(path: Path, t: dict[str, Any], th: str, doc: dict
     """Whether an aborted ceremony's file (published with its reveals) shows every party's reveal, each
     signed by its listed key over the closed commitments, matching its commitment and made before reveals
     closed: then the abort came once the seed was fixed, when poolgen refuses one. A reveal not signed by
-    its party's key is refused; one that does not open its commitment (its party's own doing) is as
-    missing."""
+    its party's key is refused; one that does not open its commitment, or whose revealed_at is no time
+    written with every digit (its party's own doing: `seal` refuses both), is as missing."""
     reveals, commitments = doc.get("reveals"), doc["commitments"]
     if not isinstance(reveals, list) or None in reveals or None in commitments:
         return False
     close = t["beacon"]["reveals_close"]
-    if not all(isinstance(close, str) and r["revealed_at"] < close for r in reveals):
-        return False  # a reveal at or after the close: the others' abort is the rule (docs/ceremony.md)
+    if not all(isinstance(close, str) and utc_time(r["revealed_at"]) and r["revealed_at"] < close
+               for r in reveals):  # text order is time order for times with every digit only
+        return False  # a reveal at or after the close, or at no time: the others' abort is the rule
     closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
         lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in commitments)).digest()
     opened = True

@@ -35,9 +35,9 @@ class Chain:
         """When round `round_number` is published (UTC); at most `last_round()`."""
         return datetime.fromtimestamp(self.genesis + self.period * (round_number - 1), UTC)
 
-    def first_round_from(self, when: datetime) -> int:
-        """The first round published at `when` or later."""
-        return -(-(int(when.timestamp()) - self.genesis) // self.period) + 1
+    def first_round_from(self, when: int) -> int:
+        """The first round published at `when` (Unix seconds, any: no datetime is made) or later."""
+        return -(-(when - self.genesis) // self.period) + 1
 
     def last_round(self) -> int:
         """The last round published by 9999-12-31T23:59:59Z: a later one has no UTC time to write (a

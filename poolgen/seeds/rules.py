@@ -4,7 +4,7 @@ and hash it again."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -98,7 +98,10 @@ def new_ceremony(ceremony_id: str, binding: Binding, parties: list[tuple[str, Ed
     except CeremonyError as exc:  # a round too early: name the first one `new` takes
         if (c := CHAINS.get(chain_hash)) is None or f"round {round_number} is published at" not in str(exc):
             raise
-        first = c.first_round_from(datetime.fromtimestamp(reveals_close.timestamp() + MIN_GAP, UTC))
+        first = c.first_round_from(int(reveals_close.timestamp()) + MIN_GAP)
+        if first > c.last_round():  # a close within MIN_GAP of 9999-12-31T23:59:59Z: no round to name
+            raise CeremonyError(f"{exc}; no round is due {MIN_GAP} s or more after reveals close by "
+                                "9999-12-31T23:59:59Z, the last time a ceremony can name") from None
         raise CeremonyError(f"{exc}; the first round due {MIN_GAP} s or more after reveals close is {first} "
                             f"({utc_text(c.round_time(first))})") from None
     return Ceremony(t, tx.transcript_hash(t), [None] * len(parties), [None] * len(parties))

@@ -96,7 +96,7 @@ def utc(seconds: int) -> str:
     return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _seconds(text: str) -> int | None:
+def utc_seconds(text: str) -> int | None:
     """A UTC time YYYY-MM-DDTHH:MM:SSZ in Unix seconds; None for any other text (a 30 February too)."""
     if not TIME.fullmatch(text):
         return None
@@ -162,12 +162,12 @@ def check_rules(t: dict) -> None:
         raise Refused(f"round {beacon['round']} is published after 9999-12-31T23:59:59Z, the last time a "
                       "ceremony can name")
     at = published_at(beacon["round"])
-    closes = _seconds(close)
+    closes = utc_seconds(close)
     if closes is None:
         raise Refused(f"reveals_close '{close}' is not a UTC time YYYY-MM-DDTHH:MM:SSZ")
     if at <= closes:
         raise Refused(f"round {beacon['round']} is published at {utc(at)}, not after reveals close ({close})")
-    made_before = "printed" not in t and at < _seconds("2026-12-05T00:00:00Z")  # round due before the rule
+    made_before = "printed" not in t and at < utc_seconds("2026-12-05T00:00:00Z")  # round due before the rule
     if at - closes < 600 and not made_before:
         raise Refused(f"round {beacon['round']} is published at {utc(at)}, {at - closes} s after reveals "
                       f"close ({close}), not the 600 s (10 minutes) a party needs to see a reveal arrive "
@@ -269,11 +269,11 @@ def ceremony_seed(manifest: dict, doc: dict) -> bytes:
             raise Refused(f"party '{name}': the reveal's signature is not by its listed key")
         if commitment(doc["transcript_sha256"], name, value) != c["commitment"]:
             raise Refused(f"the reveal of {name} does not match its commitment")
-        at = _seconds(r["revealed_at"])
+        at = utc_seconds(r["revealed_at"])
         if at is None:
             raise Refused(f"party '{name}': revealed_at '{r['revealed_at']}' is not a UTC time "
                           "YYYY-MM-DDTHH:MM:SSZ")
-        if at >= (_seconds(close) or 0):
+        if at >= (utc_seconds(close) or 0):
             raise Refused(f"party '{name}' revealed at {r['revealed_at']}, after reveals closed at {close}")
     rnd = doc["round"]
     if rnd["round"] != t["beacon"]["round"] or not round_verifies(rnd["round"], rnd["signature"]):

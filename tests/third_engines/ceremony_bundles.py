@@ -9,7 +9,15 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from tests.third_engines.ceremony import Refused, check_abort, commitment, lp, signed, transcript_hash
+from tests.third_engines.ceremony import (
+    Refused,
+    check_abort,
+    commitment,
+    lp,
+    signed,
+    transcript_hash,
+    utc_seconds,
+)
 from tests.third_engines.ceremony_shape import problem
 
 
@@ -85,7 +93,8 @@ def _all_revealed_in_time(name: str, t: dict, th: str, doc: dict) -> bool:
     reveals = doc.get("reveals")
     if reveals is None or None in reveals or None in doc["commitments"]:
         return False
-    if any(not r["revealed_at"] < t["beacon"]["reveals_close"] for r in reveals):
+    if any(utc_seconds(r["revealed_at"]) is None or not r["revealed_at"] < t["beacon"]["reveals_close"]
+           for r in reveals):  # at or after the close, or at no time written with every digit: as missing
         return False
     closed = hashlib.sha256(b"poolgen/ceremony/commitments/v2" + bytes.fromhex(th) + b"".join(
         lp(c["name"].encode()) + bytes.fromhex(c["commitment"]) for c in doc["commitments"])).digest()

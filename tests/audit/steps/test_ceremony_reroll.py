@@ -129,13 +129,16 @@ def _unusable_reveal(file: Path, party: str, value: bytes, at: str) -> None:
 
 
 @pytest.mark.parametrize(("value", "at"), [(b"\x01" * 32, "2023-08-23T14:30:00Z"),
-                                           (None, "2023-08-23T15:00:00Z")],
-                         ids=["not its commitment's", "at the close"])
+                                           (None, "2023-08-23T15:00:00Z"),
+                                           (None, "2023-08-23T0:00:00Z")],
+                         ids=["not its commitment's", "at the close", "a time without every digit"])
 def test_a_reveal_that_cannot_enter_the_seed_leaves_the_ceremony_abortable(sealed_run, tmp_path, value, at):
     # The last party writes a reveal that does not open its commitment (or one stamped at the close) with
     # its own code. `seal` refuses it, and `abort` counted it as a reveal and refused too ("every party has
     # revealed ... (seal it)"): the ceremony could be neither sealed nor aborted, and its published bundle
-    # (not aborted, binding run r's pool) then refused every restart's run as a second seed.
+    # (not aborted, binding run r's pool) then refused every restart's run as a second seed. A revealed_at
+    # without every digit (`T0:00:00Z`), which `seal` refuses as no time, sorts before the close as text:
+    # step 5 read it as made before the close and refused the abort poolgen signs.
     file = _ceremony(tmp_path, "stuck", ("vendor", "lottery"))
     mine = json.loads((file.parent / "auditor.contribution").read_bytes())["value"]
     _unusable_reveal(file, "auditor", value or bytes.fromhex(mine), at)

@@ -225,6 +225,18 @@ def test_new_refuses_what_cannot_close_a_ceremony(tmp_path):
     assert not file.exists()
 
 
+def test_new_names_no_first_round_when_none_is_due_600_s_after_a_close_near_the_last_time(tmp_path):
+    # The first round to suggest was dated with datetime: a close within 600 s of 9999-12-31T23:59:59Z
+    # raised ValueError (year 10000), a traceback and exit 1; no round can follow such a close.
+    file = tmp_path / "n.ceremony"
+    args = new_args(tmp_path, file)
+    late = args[:args.index("--reveals-close") + 1] + ["9999-12-31T23:55:00Z"]
+    refused(invoke(*late), "ceremony c1: beacon round 1000 is published at 2023-08-23T15:59:24Z, not after "
+                           "reveals close (9999-12-31T23:55:00Z); no round is due 600 s or more after "
+                           "reveals close by 9999-12-31T23:59:59Z, the last time a ceremony can name")
+    assert not file.exists()
+
+
 def test_reveals_wait_for_every_commitment_and_close_on_time(tmp_path):
     file = _new(tmp_path)
     _commit(file, "vendor")
