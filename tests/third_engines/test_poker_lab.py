@@ -18,7 +18,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from audit.styles.cards import beats, best_strength
+from audit.styles.cards import beats, best_strength, strength
 from audit.styles.play import evaluate
 from audit.styles.poker_hand import RANKS as AUDIT_RANKS
 from audit.styles.poker_hand import hand_rank
@@ -77,6 +77,12 @@ def test_the_lab_ranks_a_known_hand_as_the_contract_does(text, rank):
     assert lab.rank(hand(text)) == rank
 
 
+@pytest.fixture(scope="module")
+def hands() -> np.ndarray:
+    """All 2,598,960 five-card hands of the 52, each in code order."""
+    return np.fromiter((c for h in combinations(range(52), 5) for c in h), dtype=np.int64).reshape(-1, 5)
+
+
 def _audit_ranks(hands: np.ndarray, joker: bool) -> np.ndarray:
     """audit's RANK of each hand, as an index into the lab's RANKS (audit works in chunks: its arrays of
     2.6 million hands at once took 40 s of paging here)."""
@@ -102,8 +108,7 @@ def _cards(rs: tuple[int, ...], suited: bool) -> list[int]:
     return [r * 4 + (0 if suited or i else 1) for i, r in enumerate(rs)]
 
 
-def test_every_five_card_hand_ranks_as_audit_ranks_it():
-    hands = np.fromiter((c for h in combinations(range(52), 5) for c in h), dtype=np.int64).reshape(-1, 5)
+def test_every_five_card_hand_ranks_as_audit_ranks_it(hands):
     assert len(hands) == 2598960
     mine = _by_class(hands, lambda rs, suited: lab.rank(_cards(rs, suited)))
     assert np.array_equal(mine, _audit_ranks(hands, False))
@@ -121,6 +126,24 @@ def test_every_hand_showing_the_joker_ranks_as_audit_ranks_it():
         hands[rows] = np.insert(four[rows], at, lab.JOKER, axis=1)
     assert np.array_equal(mine, _audit_ranks(hands, True))
     assert np.bincount(mine, minlength=11).tolist() == [SECTION_9[r][2] for r in lab.RANKS]
+
+
+def test_every_five_card_hand_orders_as_audit_orders_it_under_cards_ranking(hands):
+    """cards.md section 5 over all 2,598,960 hands: each hand's place among the distinct values (7,462,
+    the standard count) is the same for the lab and for audit's strength()."""
+    said = np.concatenate([strength(hands[i:i + 65536]) for i in range(0, len(hands), 65536)])
+    _, audit_place = np.unique((said + 1) @ (16 ** np.arange(5, -1, -1)), return_inverse=True)  # in order
+    suited = (hands % 4 == hands[:, :1] % 4).all(axis=1)
+    key = np.sort(hands // 4, axis=1) @ (13 ** np.arange(5)) * 2 + suited
+    values = {}
+    for rs in combinations_with_replacement(range(13), 5):
+        k = sum(r * 13 ** i for i, r in enumerate(rs)) * 2
+        values[k], values[k + 1] = lab.value(_cards(rs, False)), lab.value(_cards(rs, True))
+    classes, inverse = np.unique(key, return_inverse=True)
+    order = {v: i for i, v in enumerate(sorted({values[int(k)] for k in classes}))}
+    place = np.array([order[values[int(k)]] for k in classes])[inverse]
+    assert len(order) == 7462
+    assert np.array_equal(place, audit_place.reshape(-1))
 
 
 def test_hold_em_deals_compare_as_audit_compares_them():
