@@ -1,9 +1,11 @@
 """The poker lab (tests/third_engines/poker_lab.py, written from docs/styles/poker_hand.md, cards.md and
-play.md alone) against audit: the deck's hands per RANK (poker_hand.md section 9) counted its own way; every
-one of the 2,598,960 five-card hands, and every one of the 270,725 hands showing the JOKER, ranked as
-audit's engine ranks it; hold 'em's best five of seven compared as audit compares them; and every row of
-real runs (Poker Lotto Instant Win and Hold 'Em Poker cut small, and a JOKER game whose chart stops at three
-of a kind), untouched, tampered by hand and tampered at random, judged as audit's step 4 judges it."""
+play.md alone) against audit and poolgen: the deck's hands per RANK (poker_hand.md section 9) counted its
+own way; every one of the 2,598,960 five-card hands, and of the 270,725 showing the JOKER, ranked as audit
+ranks it; every hand of the 53-card deck of the RANK poker_hand's generator draws it under; all 2,598,960
+ordered by cards.md section 5 as audit orders them; hold 'em's best five of seven compared as audit
+compares them; and every row of real runs (Poker Lotto Instant Win and Hold 'Em Poker cut small, and a
+JOKER game whose chart stops at three of a kind), untouched, tampered by hand and tampered at random,
+judged as audit's step 4 judges it."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from audit.styles.poker_hand import RANKS as AUDIT_RANKS
 from audit.styles.poker_hand import hand_rank
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
+from poolgen.styles.poker_ranking import LEVELS, deck_hands
 from tests.support import SEED_A, small_example
 from tests.support.poker_ranks import KNOWN, hand
 from tests.support.spec_docs import base_doc, dumps
@@ -144,6 +147,21 @@ def test_every_five_card_hand_orders_as_audit_orders_it_under_cards_ranking(hand
     place = np.array([order[values[int(k)]] for k in classes])[inverse]
     assert len(order) == 7462
     assert np.array_equal(place, audit_place.reshape(-1))
+
+
+def test_the_generators_hands_are_section_8s_each_of_the_rank_the_lab_gives_it():
+    """poolgen's H for the 53-card deck (the hands a tier draws from, poker_hand.md section 8): every 5-set
+    of codes 0..52 in itertools.combinations' order, each of the RANK the lab gives it."""
+    made, levels = deck_hands(True)
+    assert np.array_equal(made, np.fromiter((c for h in combinations(range(53), 5) for c in h),
+                                            dtype=np.uint8).reshape(-1, 5))
+    made = made.astype(np.int64)
+    joker = made[:, 4] == lab.JOKER  # a hand's codes sorted: the JOKER last
+    mine = np.empty(len(made), dtype=np.int64)
+    mine[~joker] = _by_class(made[~joker], lambda rs, suited: lab.rank(_cards(rs, suited)))
+    mine[joker] = _by_class(made[joker, :4], lambda rs, suited: lab.rank([*_cards(rs, suited), lab.JOKER]))
+    into = np.array([lab.RANKS.index(name) for name in LEVELS])
+    assert np.array_equal(mine, into[levels])
 
 
 def test_hold_em_deals_compare_as_audit_compares_them():
