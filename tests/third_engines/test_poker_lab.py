@@ -2,7 +2,7 @@
 play.md alone) against audit and poolgen: the deck's hands per RANK (poker_hand.md section 9) counted its
 own way; every one of the 2,598,960 five-card hands, and of the 270,725 showing the JOKER, ranked as audit
 ranks it; every hand of the 53-card deck of the RANK poker_hand's generator draws it under; all 2,598,960
-ordered by cards.md section 5 as audit orders them; hold 'em's best five of seven compared as audit
+ordered by cards.md section 5 as audit and poolgen order them; hold 'em's best five of seven compared as audit
 compares them; and every row of real runs (Poker Lotto Instant Win and Hold 'Em Poker cut small, and a
 JOKER game whose chart stops at three of a kind), untouched, tampered by hand and tampered at random,
 judged as audit's step 4 judges it."""
@@ -26,6 +26,7 @@ from audit.styles.poker_hand import RANKS as AUDIT_RANKS
 from audit.styles.poker_hand import hand_rank
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
+from poolgen.styles.cards import table_scores
 from poolgen.styles.poker_ranking import LEVELS, deck_hands
 from tests.support import SEED_A, small_example
 from tests.support.poker_ranks import KNOWN, hand
@@ -131,9 +132,9 @@ def test_every_hand_showing_the_joker_ranks_as_audit_ranks_it():
     assert np.bincount(mine, minlength=11).tolist() == [SECTION_9[r][2] for r in lab.RANKS]
 
 
-def test_every_five_card_hand_orders_as_audit_orders_it_under_cards_ranking(hands):
+def test_every_five_card_hand_orders_as_audit_and_poolgen_order_it_under_cards_ranking(hands):
     """cards.md section 5 over all 2,598,960 hands: each hand's place among the distinct values (7,462,
-    the standard count) is the same for the lab and for audit's strength()."""
+    the standard count) is the same for the lab, for audit's strength() and for poolgen's scores."""
     said = np.concatenate([strength(hands[i:i + 65536]) for i in range(0, len(hands), 65536)])
     _, audit_place = np.unique((said + 1) @ (16 ** np.arange(5, -1, -1)), return_inverse=True)  # in order
     suited = (hands % 4 == hands[:, :1] % 4).all(axis=1)
@@ -147,6 +148,8 @@ def test_every_five_card_hand_orders_as_audit_orders_it_under_cards_ranking(hand
     place = np.array([order[values[int(k)]] for k in classes])[inverse]
     assert len(order) == 7462
     assert np.array_equal(place, audit_place.reshape(-1))
+    _, poolgen_place = np.unique(table_scores(hands), return_inverse=True)
+    assert np.array_equal(place, poolgen_place.reshape(-1))
 
 
 def test_the_generators_hands_are_section_8s_each_of_the_rank_the_lab_gives_it():
