@@ -2,10 +2,10 @@
 play.md alone) against audit and poolgen: the deck's hands per RANK (poker_hand.md section 9) counted its
 own way; every one of the 2,598,960 five-card hands, and of the 270,725 showing the JOKER, ranked as audit
 ranks it; every hand of the 53-card deck of the RANK poker_hand's generator draws it under; all 2,598,960
-ordered by cards.md section 5 as audit and poolgen order them; hold 'em's best five of seven compared as audit
-compares them; and every row of real runs (Poker Lotto Instant Win and Hold 'Em Poker cut small, and a
-JOKER game whose chart stops at three of a kind), untouched, tampered by hand and tampered at random,
-judged as audit's step 4 judges it."""
+ordered by cards.md section 5 as audit and poolgen order them; hold 'em's best five of seven compared as
+audit compares them; and every row of real runs (Poker Lotto Instant Win, Hold 'Em Poker and the
+five-card Poker Showdown cut small, and a JOKER game whose chart stops at three of a kind), untouched,
+tampered by hand and tampered at random, judged as audit's step 4 judges it."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import against_audit
 from tests.third_engines import poker_lab as lab
 
-GAMES = {"poker_lotto_instant": 5460, "holdem_poker": 600, "joker": 1200}
+GAMES = {"poker_lotto_instant": 5460, "holdem_poker": 600, "joker": 1200, "poker_showdown": 3000}
 CHART = lab.RANKS[:8]  # five of a kind down to three of a kind: two pair and a pair of jacks lose
 
 
