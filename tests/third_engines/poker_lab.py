@@ -206,7 +206,8 @@ AREAS = {"poker_hand": poker_hand_row, "cards": cards_row}
 
 
 def judge_row(play: dict, row: Row) -> tuple[list[Win], str, int]:
-    """play.md, evaluating a row: its wins, its reasons joined with "; " ("" when legal), what it pays."""
+    """play.md, evaluating a row: its wins, its reasons joined with "; " ("" when legal), what it pays (of
+    a play whose areas are poker_hand and cards alone: the lab knows no other style)."""
     wins: list[Win] = []
     reasons: list[str] = []
     for entry in play["areas"]:
