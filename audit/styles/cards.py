@@ -63,7 +63,7 @@ def strength(hands: np.ndarray) -> np.ndarray:
     first, second = sizes[:, 0], sizes[:, 1]
     category = np.full(n, 0, dtype=np.int64)
     for value, where in ((1, first == 2), (2, (first == 2) & (second == 2)), (3, first == 3),
-                         (4, straight), (5, flush), (6, (first == 3) & (second == 2)), (7, first == 4),
+                         (4, straight), (5, flush), (6, (first == 3) & (second == 2)), (7, first >= 4),
                          (8, straight & flush)):
         category = np.where(where, value, category)  # later (higher) categories override earlier ones
     out = np.full((n, 6), -1, dtype=np.int64)
@@ -71,6 +71,12 @@ def strength(hands: np.ndarray) -> np.ndarray:
     out[:, 1:] = group_ranks
     out[straight, 1:] = -1
     out[straight, 1] = top_of_straight[straight]
+    # an illegal row's card shown twice (section 6): a flush still by its five ranks, the highest first;
+    # five of one rank as four of a kind whose kicker is that rank
+    plain_flush = category == 5
+    out[plain_flush, 1:] = -np.sort(-ranks[plain_flush], axis=1)
+    five = first == 5
+    out[five, 2] = out[five, 1]
     return out
 
 

@@ -1,7 +1,7 @@
 """Known answers of a poker hand's RANK (docs/styles/poker_hand.md, section 5), worked by hand from the
 section's table and its JOKER rule, as card codes (rank * 4 + suit; the JOKER 52), for the tests of
 poolgen's ranking (poolgen/styles/poker_ranking.py), audit's engine (audit/styles/poker_hand.py) and the
-third engine (tests/third_engines/poker_hand.py)."""
+third engines (tests/third_engines/cards.py, poker_lab.py)."""
 
 from __future__ import annotations
 

@@ -71,9 +71,11 @@ def hand_rank(codes: list[int]) -> tuple[int, ...]:
     flush = len(suits) == 1
     if top is not None:
         return (8 if flush else 4, top)
+    if shape[0] == 5:  # a card shown twice (section 6): four of a kind, its kicker that rank
+        return (7, ranks[0], ranks[0])
     category = (7 if shape[0] == 4 else 6 if shape[:2] == [3, 2] else 5 if flush else 3 if shape[0] == 3
                 else 2 if shape[:2] == [2, 2] else 1 if shape[0] == 2 else 0)
-    return (category, *order)
+    return (category, *(sorted(ranks, reverse=True) if category == 5 else order))  # a flush: its 5 ranks
 
 
 def best_rank(codes: list[int]) -> tuple[int, ...]:

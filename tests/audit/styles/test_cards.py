@@ -103,3 +103,15 @@ def test_entries_it_cannot_read_stop_the_step(change):
     with pytest.raises(ValueError) as caught:
         judge([(NOTHING, SIXES), (WHEEL, ROYAL)], [1, 1], "lose", play)
     assert str(caught.value).startswith("manifest play entry: area 'pk': ")
+
+
+@pytest.mark.parametrize(("a", "b", "a_strength"), [
+    ("QC QC 8C 3C 2C", "QC 8C 6C 3C 2C", [5, 10, 10, 6, 1, 0]),  # a flush: its five ranks, highest first
+    ("AS AS AH AD AC", "AS AH AD AC KC", [7, 12, 12, -1, -1, -1]),  # five aces: four, an ace the kicker
+])
+def test_a_hand_showing_a_card_twice_ranks_as_its_ranks_and_suits_say(a, b, a_strength):
+    """An illegal row's amount (section 6): Q Q 8 3 2 of clubs compares as a flush, by all five ranks,
+    above Q 8 6 3 2 (not by a pair first); five aces are four aces with an ace kicker."""
+    x, y = strength(np.array([hand(a)])), strength(np.array([hand(b)]))
+    (above,), _ = beats(x, y)
+    assert (bool(above), x[0].tolist()) == (True, a_strength)
