@@ -19,8 +19,7 @@ RANKS = ["five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "f
 
 def _doc(joker: bool | None, hands: list[str], prizes: list[str] | None = None) -> dict:
     """A prize symbol Z0, Z1, ... for each chart line (at least one) and a tier winning each prize the chart
-    pays: every field used (a chart line no tier wins, or a prize the chart leaves out, is refused:
-    tests/audit/read/specs/test_unused.py)."""
+    pays (a chart line no tier wins is refused: tests/audit/read/specs/test_unused.py)."""
     symbols = [{"group": "pz", "code": f"Z{i}", "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
                for i in range(max(1, len(hands)))]
     area = {"id": "ph", "style": "poker_hand", "prizes": "pz",

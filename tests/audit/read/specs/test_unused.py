@@ -107,9 +107,6 @@ CASES = {
     "a poker chart line no tier wins": ("poker_lotto_instant", _no_straight_flush, "areas[0].chart[1].prize: "
                                         "not used: no tier wins '500' (every ticket would print it in the "
                                         "chart, and it could never win)"),
-    "a prize the poker chart does not list": ("poker_lotto_instant", _symbol("poker_hand", "prizes", {
-        "code": "X", "symbol": "X", "value": "900.00"}), "areas[0].prizes: not used: no tier wins 'X' (the "
-        "chart does not list it: no ticket would ever show it)"),
     "a special multiplier": ("big_cash_riches", _symbol("key_number_match", "specials", {
         "code": "9X", "symbol": "9X", "how": "multiplier", "by": 9}),
         f"areas[0].specials: not used: {_never_pays('9X')}"),
