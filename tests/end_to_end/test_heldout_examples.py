@@ -50,7 +50,8 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "id_king_cashword": (174_283, 427_962_000),  # Idaho: every row's whole 1 in, a CROWN tripler
            "bclc_deluxe_crossword": (428_556, 510_046_000),  # BC (CAD): three legends, an INSTANT WORD, 2X-5X
            "poker_lotto_instant": (134_025, 52_122_600),  # BCLC's chart, a quarter of the five-card hands
-           "mi_poker_lotto_instant": (134_025, 54_821_400)}  # Michigan's chart: two pair $3, jacks $2 cash
+           "mi_poker_lotto_instant": (134_025, 54_821_400),  # Michigan's chart: two pair $3, jacks $2 cash
+           "nz_holdem_five_deals": (14_313, 19_575_000)}  # NZD, five hold 'em deals, two spacing rules
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -103,12 +104,14 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # BCLC's Poker Lotto instant-win chart (poker_hand): a 119th of the five-card hands' quarter
         "poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
         # Michigan's Poker Lotto instant-win chart (poker_hand), cut as BCLC's
-        "mi_poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460)}
+        "mi_poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
+        # a designed NZD game of five hold 'em deals, ties winning, two spacing rules drawn exactly (5.12)
+        "nz_holdem_five_deals": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 10, "p1", 6_000)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
 UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderland",
-               "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun"}
+               "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun", "nz_holdem_five_deals"}
 # examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
 # of winners)
 ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493", "bclc_deluxe_crossword",
