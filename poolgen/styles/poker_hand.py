@@ -88,6 +88,17 @@ def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbo
     return prize, 1
 
 
+def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
+    """The first chart line no tier's win pays, and why (poolgen/loader/printed.py refuses it: every
+    ticket prints the chart, and the line could never win; contract, section 2)."""
+    paid = {w.prize.code for w in wins}
+    for i, (_, prize) in enumerate(params.chart):
+        if prize.code not in paid:
+            return f"chart[{i}].prize", f"no tier wins {prize.code!r} (every ticket would print it in the " \
+                                        "chart, and it could never win)"
+    return None
+
+
 def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
     return f"{len(wins)} wins, but the area's one hand wins once at most" if len(wins) > 1 else None
 

@@ -49,7 +49,9 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "uk_scrabble_0493": (53_560, 23_100_000),  # UK: designed counts giving its published 1 in 4.48
            "id_king_cashword": (174_283, 427_962_000),  # Idaho: every row's whole 1 in, a CROWN tripler
            "bclc_deluxe_crossword": (428_556, 510_046_000),  # BC (CAD): three legends, an INSTANT WORD, 2X-5X
-           "poker_lotto_instant": (134_025, 52_122_600)}  # BCLC's chart, a quarter of the five-card hands
+           "poker_lotto_instant": (134_025, 52_122_600),  # BCLC's chart, a quarter of the five-card hands
+           "mi_poker_lotto_instant": (134_025, 54_821_400),  # Michigan's chart: two pair $3, jacks $2 cash
+           "nz_holdem_five_deals": (14_313, 19_575_000)}  # NZD, five hold 'em deals, two spacing rules
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -100,16 +102,20 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # Washington's Golden Sun: a legend by the number of SUNs (symbol_count)
         "wa_golden_sun": ({"order_tickets": 20_000, "pool_tickets": 20_000}, 75, "p1", 20_000),
         # BCLC's Poker Lotto instant-win chart (poker_hand): a 119th of the five-card hands' quarter
-        "poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460)}
+        "poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
+        # Michigan's Poker Lotto instant-win chart (poker_hand), cut as BCLC's
+        "mi_poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
+        # a designed NZD game of five hold 'em deals, ties winning, two spacing rules drawn exactly (5.12)
+        "nz_holdem_five_deals": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 10, "p1", 6_000)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
 UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderland",
-               "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun"}
+               "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun", "nz_holdem_five_deals"}
 # examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
 # of winners)
 ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493", "bclc_deluxe_crossword",
-              "poker_lotto_instant"}
+              "poker_lotto_instant", "mi_poker_lotto_instant"}
 # examples whose table prints its rows' odds and no total (Wisconsin's procedures, Idaho's page): nothing
 # to drop
 ROWS_ONLY = {"deal_em", "id_king_cashword"}

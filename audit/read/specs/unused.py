@@ -7,7 +7,8 @@ or a bingo pattern whose prize no win of the area lists; a `lines` area's printe
 (`line_prizes`) no win lists, or with `line_prizes = "shown"` a prize of `prizes` no win lists; a
 crossword's `bonus` no `how = "bonus"` win wins; a multiplier symbol no win uses (`ticket_multiplier`: a
 win of its code; `match_n`: a `how = "multiplier"` win of its `by`); a `key_number_match` special symbol
-no win shows (a win shows the area's first special of its `how`, and for a multiplier of its `by`)."""
+no win shows (a win shows the area's first special of its `how`, and for a multiplier of its `by`); a
+`poker_hand` chart line no win pays."""
 
 from __future__ import annotations
 
@@ -44,6 +45,15 @@ def _lines(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]], paid: 
                                             f"{i + 1}, and it could never win)"
         return None
     return _unpaid_line(area["legend"], "legend", paid)
+
+
+def _poker_chart(area: dict[str, Any], paid: set[str]) -> tuple[str, str] | None:
+    """A poker_hand area (docs/styles/poker_hand.md, section 2): a chart line no win pays."""
+    for i, line in enumerate(area["chart"]):
+        if line["prize"] not in paid:
+            return f"chart[{i}].prize", f"no tier wins {line['prize']!r} (every ticket would print it in " \
+                                        "the chart, and it could never win)"
+    return None
 
 
 def _never_pays(kind: str, code: str) -> str:
@@ -95,6 +105,8 @@ def unpaid_field(area: dict[str, Any], groups: dict[str, list[dict[str, Any]]],
         if "bonus" in area and not any(w["how"] == "bonus" for w in wins):
             return "bonus", "no tier wins it (every ticket would print it, and it could never win)"
         return None
+    if style == "poker_hand":
+        return _poker_chart(area, paid)
     if style == "ticket_multiplier":
         unused = (s for s in groups[area["multipliers"]] if s["code"] not in paid)
     elif style == "match_n" and "multipliers" in area:

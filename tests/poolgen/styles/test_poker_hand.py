@@ -19,7 +19,8 @@ def area(tmp_path):
     prizes = [{"group": "pz", "code": f"Z{i}", "symbol": f"${10 - i}", "caption": f"P{i}",
                "value": f"{10 - i}.00"} for i in range(len(CHART))]
     chart = [{"hand": h, "prize": f"Z{i}"} for i, h in enumerate(CHART)]
-    tiers = [{"id": "t", "count": 10, "wins": [{"area": "ph", "prize": "Z0", "how": "match"}]}]
+    tiers = [{"id": f"t{i}", "count": 10, "wins": [{"area": "ph", "prize": f"Z{i}", "how": "match"}]}
+             for i in range(len(CHART))]  # every chart line paid by a tier (a line none pays is refused)
     area = {"id": "ph", "style": "poker_hand", "prizes": "pz", "joker": True, "chart": chart}
     doc = base_doc([area], prizes, tiers, max_wins=1, pool_tickets=500, per_book=25)
     return load_spec(write(tmp_path, doc)).play.areas[0]

@@ -30,7 +30,9 @@ def laid_out(tmp_path_factory) -> dict[str, np.ndarray]:
               for i in range(len(CHART))]
     area = {"id": "ph", "style": "poker_hand", "prizes": "pz", "joker": True,
             "chart": [{"hand": h, "prize": p["code"]} for h, p in zip(CHART, prizes, strict=True)]}
-    tiers = [{"id": "sf", "count": N_WIN, "wins": [{"area": "ph", "prize": "Z2", "how": "match"}]}]
+    tiers = [{"id": "sf" if p["code"] == "Z2" else f"none{i}", "count": N_WIN if p["code"] == "Z2" else 0,
+              "wins": [{"area": "ph", "prize": p["code"], "how": "match"}]}
+             for i, p in enumerate(prizes)]  # a tier a chart line (one none pays is refused), sf alone held
     path = tmp_path_factory.mktemp("law") / "g.toml"
     path.write_text(dumps(base_doc([area], prizes, tiers, max_wins=1, pool_tickets=N_WIN + N_LOSE)))
     spec = load_spec(path)

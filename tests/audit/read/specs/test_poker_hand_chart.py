@@ -18,14 +18,18 @@ RANKS = ["five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "f
 
 
 def _doc(joker: bool | None, hands: list[str], prizes: list[str] | None = None) -> dict:
+    """A prize symbol Z0, Z1, ... for each chart line (at least one) and a tier winning each prize the chart
+    pays (a chart line no tier wins is refused: tests/audit/read/specs/test_unused.py)."""
     symbols = [{"group": "pz", "code": f"Z{i}", "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
-               for i in range(11)]
+               for i in range(max(1, len(hands)))]
     area = {"id": "ph", "style": "poker_hand", "prizes": "pz",
             "chart": [{"hand": h, "prize": p} for h, p in zip(hands, prizes or [f"Z{i}" for i in range(11)],
                                                                strict=False)]}
     if joker is not None:
         area["joker"] = joker
-    tiers = [{"id": "t", "count": 10, "wins": [{"area": "ph", "prize": "Z0", "how": "match"}]}]
+    codes = dict.fromkeys(line["prize"] for line in area["chart"]) or {"Z0": None}
+    tiers = [{"id": f"t{code}", "count": 10, "wins": [{"area": "ph", "prize": code, "how": "match"}]}
+             for code in codes]
     return base_doc([area], symbols, tiers, max_wins=1, pool_tickets=500, per_book=25)
 
 

@@ -60,6 +60,11 @@ def _ninth_line(doc: dict) -> None:
     area["line_prizes"].append("X")
 
 
+def _no_straight_flush(doc: dict) -> None:
+    """BCLC's chart as printed, its straight flush ($500) paid by no tier (the tier left out)."""
+    doc["tiers"] = [t for t in doc["tiers"] if t["id"] != "straight_flush"]
+
+
 def _symbol(style: str, group: str, symbol: dict):
     def change(doc: dict) -> None:
         doc["symbols"].append({"group": _area(doc, style)[group]} | symbol)
@@ -99,6 +104,9 @@ CASES = {
         "code": "7X", "symbol": "7X", "by": 7}), f"areas[0].multipliers: not used: {_never_pays('7X')}"),
     "a second automatic special": ("big_cash_riches", _symbol("key_number_match", "specials", {
         "code": "STAR", "symbol": "star", "how": "automatic"}), f"areas[0].specials: not used: {AUTOMATIC}"),
+    "a poker chart line no tier wins": ("poker_lotto_instant", _no_straight_flush, "areas[0].chart[1].prize: "
+                                        "not used: no tier wins '500' (every ticket would print it in the "
+                                        "chart, and it could never win)"),
     "a special multiplier": ("big_cash_riches", _symbol("key_number_match", "specials", {
         "code": "9X", "symbol": "9X", "how": "multiplier", "by": 9}),
         f"areas[0].specials: not used: {_never_pays('9X')}"),
