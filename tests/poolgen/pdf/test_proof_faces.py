@@ -75,3 +75,25 @@ def test_proof_pages_print_every_symbol_and_label_no_text_over_text_none_off_the
                 assert f"{_mark(k)}x{k}".replace(" ", "") in text, (spec.stem, row["tier"], k)
             if 2 not in d.by:
                 assert "DOUBLER" not in text, (spec.stem, row["tier"])
+
+
+def test_a_puzzle_a_row_taller_than_the_others_is_drawn_beside_them_and_nothing_overprints(tmp_path):
+    # the held-out BC Deluxe Crossword's puzzle 1 of 9 rows was drawn alone above puzzles 2 and 3 of 8,
+    # leaving the spot rows so little room that the CALL LETTERS and the PRIZE LEGEND printed over each
+    # other (its spec now draws 8 rows: here puzzle 1 is given back a ninth, a word of its own)
+    text = (ROOT / "specs" / "examples" / "bclc_deluxe_crossword.toml").read_text()
+    last = '    "####.#####",\n    "###.....##" ],\n  [ "....######",'
+    assert text.count(last) == 1
+    (tmp_path / "tall").mkdir()
+    tall = tmp_path / "tall" / "bclc_deluxe_crossword.toml"
+    tall.write_text(text.replace(last, last.replace('" ],\n', '",\n    "...#######" ],\n', 1)))
+    cut, pdf, pool = _proof(tall, tmp_path)
+    rows = specimen_rows((tmp_path / "run" / "manifest.json").read_bytes(), load_spec(cut), [pool])
+    assert len(rows) == 16  # the losing tier and 15 winning ones
+    data = pdf.read_bytes()
+    for page in range(2, 2 + 16):  # after the cover and the index
+        assert overlapping_glyphs(data, page) == [], page
+        drawn = glyphs(data, page)
+        chars = "".join(g[1] for g in drawn)
+        titles = [drawn[chars.index(f"PUZZLE{g}(areaxw")][3] for g in (1, 2, 3)]
+        assert titles[0] == titles[1] == titles[2], titles  # one line: the three puzzles side by side
