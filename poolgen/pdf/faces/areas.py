@@ -85,17 +85,20 @@ def _shapes(area: Area, k: int) -> tuple[int, int, str] | None:
 LANE_LEAST = 44.0  # a spot row lower than this has sections of few spots packed side by side
 
 
+RUN_COLUMNS = 50  # grids side by side while their columns (and a gap each) come to at most this
+
+
 def _blocks(sections: list[Any]) -> list[list[Any]]:
-    """The sections grouped: a section of spots alone; consecutive grids of one area side by side when
-    they are of one height or all puzzles (three rows or more: a puzzle a row taller than the others
-    drawn alone above them left the spot rows so little room that the CALL LETTERS and the PRIZE
-    LEGEND were drawn over each other)."""
+    """The sections grouped: a section of spots alone; consecutive grids of one area side by side,
+    whatever their heights, as long as their columns come to at most RUN_COLUMNS (a puzzle a row taller
+    than the others, drawn alone above them, left the spot rows so little room that the CALL LETTERS
+    and the PRIZE LEGEND were drawn over each other)."""
     blocks: list[list[Any]] = []
     for sec in sections:
-        last = blocks[-1][-1] if blocks else None
-        if sec[3] is not None and last is not None and last[3] is not None and last[0] is sec[0] \
-                and (last[3][0] == sec[3][0] or min(last[3][0], sec[3][0]) >= 3):
-            blocks[-1].append(sec)
+        last = blocks[-1] if blocks else None
+        if sec[3] is not None and last is not None and last[-1][3] is not None and last[-1][0] is sec[0] \
+                and sum(g[3][1] + 1 for g in last) + sec[3][1] + 1 <= RUN_COLUMNS:
+            last.append(sec)
         else:
             blocks.append([sec])
     return blocks
@@ -177,6 +180,10 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
         lane = min(110.0, (avail - grid_rows * side) / max(1, spot_rows))
         if lane >= LANE_LEAST:
             break
+    if grid_rows and lane > LANE_LEAST:  # the grids take what the spot rows can spare (a 3 x 3 grid of
+        # letters was drawn 10 points a cell above rows of spots with room to spare)
+        side = max(side, min(48.0, (w - 28) / widest, (avail - LANE_LEAST * spot_rows) / grid_rows))
+        lane = min(110.0, (avail - grid_rows * side) / max(1, spot_rows))
     top = y + h - 48
     for line in lines:
         if line[0][0][3] is not None:  # grids drawn as grids, side by side (a crossword's)
