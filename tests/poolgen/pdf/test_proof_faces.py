@@ -97,3 +97,21 @@ def test_a_puzzle_a_row_taller_than_the_others_is_drawn_beside_them_and_nothing_
         chars = "".join(g[1] for g in drawn)
         titles = [drawn[chars.index(f"PUZZLE{g}(areaxw")][3] for g in (1, 2, 3)]
         assert titles[0] == titles[1] == titles[2], titles  # one line: the three puzzles side by side
+
+
+@pytest.mark.parametrize("code", ["CROWN", "GOLDEN_CROWN"])
+def test_a_symbol_without_a_drawing_prints_its_code_inside_its_box(code):
+    # a code with no drawing is printed as text in a box; at 18 units a long one ran past the box
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from poolgen.pdf.symbols import draw_symbol
+
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200))
+    draw_symbol(canvas, code, 50, 50, 40)
+    canvas.save()
+    drawn = glyphs(buffer.getvalue(), 0)
+    assert "".join(g[1] for g in drawn) == code
+    assert all(g[2] > 50 and g[4] < 90 and g[3] > 50 and g[5] < 90 for g in drawn), drawn
