@@ -16,7 +16,7 @@ from audit.styles.play import evaluate as evaluate_areas
 from poolgen.game.model import Game
 from poolgen.game.play import Area, AreaPlay, Cell
 from poolgen.money import fmt_cents
-from poolgen.pdf.draw import INK, box, centred, left, spot_frame, stacked
+from poolgen.pdf.draw import INK, Line, box, centred, left, spot_frame, stacked
 from poolgen.pdf.faces.common import Evaluation, Row
 from poolgen.pdf.faces.crossword import draw_grids, grid_side
 
@@ -145,10 +145,18 @@ def _spot(c: Canvas, cell: Cell, sx: float, sy: float, cw: float, ch: float, win
                                                 (caption, "Helvetica", 7, INK)])
         return
     big = max(5.0, min(ch * 0.26, (ch - 13.0 - 6.0) / 1.75))
-    stacked(c, sx + 4, sy, cw - 8, ch, [(text, "Helvetica-Bold", big, ACCENT),
-                                        (caption, "Helvetica", 6.5, INK),
-                                        (prize, "Helvetica-Bold", big * 0.75, INK),
-                                        (prize_caption or "", "Helvetica", 6.0, INK)])
+    lines: list[Line] = [(text, "Helvetica-Bold", big, ACCENT), (caption, "Helvetica", 6.5, INK),
+                         (prize, "Helvetica-Bold", big * 0.75, INK),
+                         (prize_caption or "", "Helvetica", 6.0, INK)]
+    gap = (ch - sum(size for _, _, size, _ in lines)) / 5
+    if gap < 0.5:  # too low for four bands: shrunk together, or joined (poolgen.pdf.draw.stacked)
+        stacked(c, sx + 4, sy, cw - 8, ch, lines)
+        return
+    yy = sy + ch - gap  # four lines stacked, each in its own band, so no text is drawn over another
+    for words, font, size, color in lines:
+        yy -= size
+        centred(c, sx + cw / 2, yy + size * 0.2, words, font, size, color, width=cw - 8)
+        yy -= gap
 
 
 def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y: float, w: float,
