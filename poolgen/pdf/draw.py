@@ -103,3 +103,45 @@ def numbered_pages(x: float, y: float, font: str, size: float, colour: Color) ->
             Canvas.save(self)
 
     return Numbered
+
+
+def fitted(text: str, font: str, size: float, width: float) -> float:
+    """The largest font size <= size at which text fits in width, however small: a text never runs
+    past its box into a neighbour's (`centred`'s fit stops at 4 points, for lines that have room)."""
+    w = stringWidth(text, font, size)
+    return size if w <= width else size * width / w
+
+
+Line = tuple[str, str, float, Color]  # words, font, size wanted, colour
+
+
+def stacked(c: Canvas, x: float, y: float, w: float, h: float, lines: list[Line]) -> None:
+    """Lines centred in the box (x, y, w, h), one under another, each in a band of its own height so
+    that no line's glyphs meet another's; where the box is too low for them at their sizes, they
+    shrink together, and below 5 points the lines are joined two by two, then into one line, drawn as
+    large as the box allows. Every line's words are drawn whatever the room."""
+    lines = [line for line in lines if line[0]]
+    while lines:
+        gap = 1.0
+        need = sum(size for _, _, size, _ in lines) + gap * (len(lines) + 1)
+        scale = min(1.0, (h - gap * (len(lines) + 1)) / max(1.0, sum(size for _, _, size, _ in lines)))
+        if need <= h or min(size for _, _, size, _ in lines) * scale >= 5 or len(lines) == 1:
+            break
+        joined = [lines[k] if k + 1 == len(lines) else
+                  (f"{lines[k][0]}  {lines[k + 1][0]}", lines[k][1], max(lines[k][2], lines[k + 1][2]),
+                   lines[k][3]) for k in range(0, len(lines), 2)]
+        lines = joined
+    if not lines:
+        return
+    if len(lines) == 1:
+        words, font, size, colour = lines[0]
+        size = fitted(words, font, min(size, h * 0.9), w)
+        centred(c, x + w / 2, y + (h - size) / 2 + size * 0.22, words, font, size, colour)
+        return
+    sizes = [fitted(words, font, size * scale, w) for words, font, size, _ in lines]
+    spare = (h - sum(sizes)) / (len(lines) + 1)
+    yy = y + h - spare
+    for (words, font, _, colour), size in zip(lines, sizes, strict=True):
+        yy -= size
+        centred(c, x + w / 2, yy + size * 0.22, words, font, size, colour)
+        yy -= spare

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from reportlab.lib.colors import Color, white
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.deliverables.identity import barcode
@@ -27,7 +28,7 @@ from poolgen.errors import RunError
 from poolgen.game.model import Game, Printed, Symbol
 from poolgen.money import Currency, fmt_cents
 from poolgen.pdf.barcode import BARCODE_STRIP, draw_barcode
-from poolgen.pdf.draw import BAD, GOOD, GREY, INK, box, centred, left
+from poolgen.pdf.draw import BAD, GOOD, GREY, INK, box, centred, fitted, left
 from poolgen.pdf.evaluation import Evaluation, evaluate, required_columns
 from poolgen.pdf.faces import face_of
 from poolgen.pdf.faces.common import Row, name_of
@@ -213,15 +214,19 @@ def _cover(c: Canvas, run: RunFolder, game: Game, selection: str, count: int, pa
             y -= size + 16
         draw_symbol(c, s.code, MARGIN + (i % per_row) * cell + (cell - size) / 2, y, size,
                     s.caption or name_of(s), 7)
-    tw, thh = 62, 34
-    per_row = int((W - 2 * MARGIN) // tw)
-    for i, s in enumerate(text):
-        if i % per_row == 0:
-            y -= thh + 6
-        sx = MARGIN + (i % per_row) * tw
+    thh, sx = 34, W  # a text symbol's box as wide as its words at 9 and 6.5 points (at least 62): a
+    # symbol such as "Symbol of a lizard" shrunk into 62 points ran over its neighbours
+    for s in text:
+        tw = min(W - 2 * MARGIN, max(62.0, stringWidth(s.symbol, "Helvetica-Bold", 9) + 12,
+                                     stringWidth(s.caption, "Helvetica", 6.5) + 12))
+        if sx + tw > W - MARGIN:
+            y, sx = y - thh - 6, MARGIN
         box(c, sx + 2, y, tw - 4, thh, fill=white, stroke=GREY, width=0.8)
-        centred(c, sx + tw / 2, y + 17, s.symbol, "Helvetica-Bold", 11, INK, width=tw - 8)
-        centred(c, sx + tw / 2, y + 6, s.caption, "Helvetica", 6.5, GREY, width=tw - 8)
+        bold = fitted(s.symbol, "Helvetica-Bold", 11, tw - 8)
+        plain = fitted(s.caption, "Helvetica", 6.5, tw - 8)
+        centred(c, sx + tw / 2, y + 17, s.symbol, "Helvetica-Bold", bold, INK)
+        centred(c, sx + tw / 2, y + 6, s.caption, "Helvetica", plain, GREY)
+        sx += tw
     if note:
         y -= 14
         for part in simpleSplit(note, "Helvetica", 7.5, W - 2 * MARGIN):

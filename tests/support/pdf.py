@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -94,3 +95,44 @@ def type_sizes(pdf: Path | bytes, page: int, text: str) -> list[float]:
     chars = "".join(g[1] for g in drawn)
     at = chars.find(text.replace(" ", ""))
     return [] if at < 0 else [round(g[6], 1) for g in drawn[at:at + len(text.replace(" ", ""))]]
+
+
+def one_pool(folder: Path, spec: Path, tickets: int = 3000) -> Path:
+    """A printed spec (specs/ or specs/examples/) cut to an order of one pool of about `tickets` (whole
+    books), every tier's count scaled from its basis (at least 1), the fields of a larger order (a
+    partial last pool, a split) and the published figures dropped; or an eInstant cut to pools of
+    `tickets` shares (the order as many pools as before, counts scaled): written as folder/<name>.toml,
+    a real game of its styles whose pool builds in a second."""
+    text = spec.read_text()
+    if re.search(r"^pool_shares = ", text, flags=re.M):
+        pool = int(re.search(r"^pool_shares = (\d+)", text, flags=re.M)[1])  # type: ignore[index]
+        order = int(re.search(r"^order_shares = (\d+)", text, flags=re.M)[1])  # type: ignore[index]
+        text = re.sub(r"^pool_shares = \d+", f"pool_shares = {tickets}", text, flags=re.M)
+        text = re.sub(r"^order_shares = \d+", f"order_shares = {order // pool * tickets}", text, flags=re.M)
+        per = pool
+    else:
+        field = {k: int(re.search(rf"^{k} = (\d+)", text, flags=re.M)[1])  # type: ignore[index]
+                 for k in ("order_tickets", "pool_tickets", "first_ticket", "last_ticket")}
+        book = field["last_ticket"] - field["first_ticket"] + 1
+        size = -(-tickets // book) * book
+        per = field["pool_tickets"] if re.search(r'^counts_per = "pool"', text, flags=re.M) \
+            else field["order_tickets"]
+        text = re.sub(r"^(order_tickets|pool_tickets) = \d+", rf"\g<1> = {size}", text, flags=re.M)
+        text = re.sub(r"^(last_pool|split|published_\w+|row_odds_rounding|winners|total_cost|odds) = .*\n",
+                      "", text, flags=re.M)
+        tickets = size
+    text = re.sub(r"^count = (\d+)", lambda m: f"count = {max(1, int(m[1]) * tickets // per)}", text,
+                  flags=re.M)
+    path = folder / spec.name
+    path.write_text(text)
+    return path
+
+
+def off_page(pdf: Path | bytes, page: int) -> list[str]:
+    """The page's characters drawn past its edges (pdfium's glyph boxes), as 'X at (x, y)' strings."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else pdf.read_bytes())
+    width, height = doc[page].get_size()
+    return [f"{g[1]} at ({g[2]:.0f}, {g[3]:.0f})" for g in glyphs(pdf, page)
+            if g[2] < 0 or g[3] < 0 or g[4] > width or g[5] > height]

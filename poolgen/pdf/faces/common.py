@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from reportlab.lib.colors import Color, HexColor, white
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.game.model import Game, Symbol
@@ -82,15 +83,17 @@ def screen(c: Canvas, game: Game, pool: Row, row: Row, x: float, y: float, w: fl
     c.setFillColor(band)
     c.roundRect(x, y + h - 44, w, 44, 10, stroke=0, fill=1)
     c.rect(x, y + h - 44, w, 14, stroke=0, fill=1)
-    left(c, x + 16, y + h - 31, game.name.upper(), "Helvetica-Bold", 22, accent)
     areas = pool.get("play_areas") or 1
     price = fmt_cents(pool["price_cents"], game.currency)
     if areas > 1:
         price = f"{fmt_cents(pool['denomination_cents'], game.currency)} x {areas} play areas = {price}"
+    share = f"pool {pool['id']}   serial {row['serial']:07d}   share {row['ticket']}"
     c.setFillColor(white)
     c.setFont("Helvetica-Bold", 10)
     c.drawRightString(x + w - 16, y + h - 20, f"eInstant   {price}")
     c.setFont("Helvetica", 9)
-    c.drawRightString(x + w - 16, y + h - 34,
-                      f"pool {pool['id']}   serial {row['serial']:07d}   share {row['ticket']}")
+    c.drawRightString(x + w - 16, y + h - 34, share)
+    beside = max(stringWidth(f"eInstant   {price}", "Helvetica-Bold", 10), stringWidth(share, "Helvetica", 9))
+    left(c, x + 16, y + h - 31, game.name.upper(), "Helvetica-Bold", 22, accent,
+         width=w - 32 - beside - 12)  # a long name ran under the price and the share's number
     return y + h - 44

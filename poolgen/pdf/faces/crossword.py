@@ -10,7 +10,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from poolgen.game.play import Cell
-from poolgen.pdf.draw import INK, centred, left, spot_frame
+from poolgen.pdf.draw import INK, centred, fitted, left, spot_frame
 
 __all__ = ["draw_grid", "draw_grids", "grid_side", "grid_title"]
 
@@ -32,10 +32,12 @@ def draw_grid(c: Canvas, x: float, top: float, side: float, cells: list[Cell],
         r, col = divmod(k, cols)
         sx, sy = x + col * side, top - (r + 1) * side
         spot_frame(c, sx + 1, sy + 1, side - 2, side - 2, column in winning)
-        centred(c, sx + side / 2, sy + side * 0.28, text, "Helvetica-Bold", side * 0.55, ink, width=side - 6)
-        if caption:  # a marked cell (a crossword's doubler, crossword.md section 11): its mark below
-            centred(c, sx + side / 2, sy + side * 0.1, caption, "Helvetica-Bold", side * 0.2, ink,
-                    width=side - 6)
+        size = fitted(text, "Helvetica-Bold", side * 0.55, side - 4)
+        centred(c, sx + side / 2, sy + side * 0.28, text, "Helvetica-Bold", size, ink)
+        if caption:  # a caption (a letter's, or a doubler's mark, crossword.md section 11) below, never
+            # wider than the cell nor reaching its letter
+            size = fitted(caption, "Helvetica-Bold", side * 0.2, side - 4)
+            centred(c, sx + side / 2, sy + side * 0.06, caption, "Helvetica-Bold", size, ink)
     return rows * side
 
 

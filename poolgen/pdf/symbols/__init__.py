@@ -16,12 +16,12 @@ from reportlab.graphics.shapes import Drawing, Group, Shape, String
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
+from poolgen.pdf.draw import fitted
 from poolgen.pdf.shapes import rect
 from poolgen.pdf.symbols import luck, sports
 from poolgen.pdf.symbols.luck import GOLD_DARK, INK
 
 __all__ = ["DRAWN", "draw_symbol", "has_drawing", "symbol_art", "symbol_drawing"]
-
 
 
 DRAWN: dict[str, Callable[[], list[Shape]]] = {
@@ -69,8 +69,8 @@ def symbol_art(code: str, size: float) -> Group:
     shapes = make() if make else [
         rect(4, 20, 92, 60, rx=8, ry=8, fillColor=HexColor("#EEEEEE"), strokeColor=INK,
              strokeWidth=2),
-        String(50, 42, code, fontName="Helvetica-Bold", fontSize=18, fillColor=INK,
-               textAnchor="middle"),
+        String(50, 42, code, fontName="Helvetica-Bold", fontSize=fitted(code, "Helvetica-Bold", 18, 84),
+               fillColor=INK, textAnchor="middle"),  # a long code within its box, not over its neighbours
     ]
     g = Group(*shapes)
     g.scale(size / 100, size / 100)

@@ -22,8 +22,8 @@ from poolgen.styles.crossword.grids import Grid
 from poolgen.styles.crossword.legends import Legend
 from poolgen.styles.crossword.words import Lexicon
 
-__all__ = ["MAX_CELLS", "Doubler", "extend", "free_masks", "hits", "pick", "places", "read", "through",
-           "word_masks"]
+__all__ = ["MAX_CELLS", "Doubler", "extend", "free_masks", "hits", "mark_name", "pick", "places", "read",
+           "through", "word_masks"]
 
 MAX_CELLS = 256  # a grid's doubler cell is a uint8 column: its index among the grid's letter cells
 
@@ -68,6 +68,11 @@ def read(ctx: AreaReading, table: Mapping[str, Any], where: str, grids: Sequence
                                                      f"holds at most {MAX_CELLS}")
     return Doubler(tuple(by), free, listed)
 
+
+def mark_name(k: int) -> str:
+    """The PRIZE LEGEND's name of a doubler cell paying k times (section 11): DOUBLER, TRIPLER, else
+    "<k> TIMES" (a CROWN paying TRIPLE was listed as a DOUBLER x3)."""
+    return {2: "DOUBLER", 3: "TRIPLER"}.get(k, f"{k} TIMES")
 
 
 @cache

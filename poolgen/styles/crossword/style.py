@@ -18,7 +18,7 @@ from poolgen.rng import Stream
 from poolgen.styles.crossword import doubler as doubling
 from poolgen.styles.crossword import fill
 from poolgen.styles.crossword.bonus import Bonus
-from poolgen.styles.crossword.doubler import Doubler
+from poolgen.styles.crossword.doubler import Doubler, mark_name
 from poolgen.styles.crossword.grids import Grid, read_grid
 from poolgen.styles.crossword.legends import Legend, read_entry, read_legends, targets
 from poolgen.styles.crossword.probe import probe_grids, unfit
@@ -322,7 +322,7 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
         sections.append(("BONUS WORD", word))
         legend.append(("", "BONUS WORD", params.bonus.prize.symbol, None, None))
     if (d := params.doubler) is not None:
-        legend += [("", f"PUZZLE {g + 1}: DOUBLER" if d.listed else "DOUBLER", f"x{k}", None, None)
+        legend += [("", f"PUZZLE {g + 1}: {mark_name(k)}" if d.listed else mark_name(k), f"x{k}", None, None)
                    for g, k in enumerate(d.by if d.listed else d.by[:1])]
     return [*sections, ("PRIZE LEGEND", legend)]
 
