@@ -40,8 +40,9 @@ BEFORE = {
     "hh/validation-low.bin": "2a0d8628d2a7fe8a94e9452fd60ca8783a2e94f401e525c28bd22ba9e1c06ca7",
     "hh/specimens.pdf": "0df6468d1e47885cc6ef4019b3a4a9392c31718d1f1a188eb88190bfaff18c74",
     "hh/real.pdf": "9f9cc84f7f2bd7c4344a474de23985c9aa912b822ddf50dd2ce8801001057865",
-    # the report's text: step 8's tests 1j and 1k (insider10, landed beside currencies) added to its pages
-    "hh/report text": "8380f951bfa1a7eace98a87afe6f710f90abfc2320c0ccfa4a202ddcdaf9d1d8",
+    # the report's text: step 8's tests 1j and 1k (insider10, landed beside currencies) added to its pages,
+    # then 1l (insider11: spread tells, withheld from the public report but listed in the auditor's)
+    "hh/report text": "a579545687d0ae89741ea82e447f9c3fe0d9632ee01b88c9b2f9cf07998b6a7c",
     "hh/imaging.csv": "237c872501fbb61d043fca351e38cac14a24416d7d98a7eecc58a1a24d932ed6",
     "hh/fixed.txt": "c94e8125ed4624d0d5837a0d062cd5be5cbd779d30692d183d6687d0774ce952",
     "hh/fixed.layout.csv": "cdd35475e5ebca86160d78e8b83377df3505e6ade8ff1ad0477c91d074783860",
@@ -61,7 +62,7 @@ BEFORE = {
     "ws/validation-low.bin": "5ad02a6ec82918501e1a607cc84f93fe7c47271311e594d9096007ec6064bc8a",
     "ws/specimens.pdf": "862c5c545bdc4afd45cd83abc3ce83b4c8a2c0ec7de566b6b43b8604153816b6",
     "ws/real.pdf": "0fb0897cb89f5057ea20765d94c49bdd4253edcc5c7861346328f9f95ab1988b",
-    "ws/report text": "56293eb386c09ca3ada19ae27bb779bd43d3fe9b17c6d85d0b29367f6ca8f012",
+    "ws/report text": "7063a1675c7771f122e0b8d27e9049315d6726be7d8418e100180453ae602004",
     "ws/imaging.csv": "918e17b788fc5a90fe0d9a11850ef5dd0148240bb15918b61e30edb91b9235d5",
     "ws/fixed.txt": "b8fd2a1ae082c9411c6411f12a0f7853094ed7a0e242e4615d66cb0b3697f3fd",
     "ws/fixed.layout.csv": "9c0887545877e442638ef5121869ca5877e5c4b6e4801043b25492c3d57d2dfc",
