@@ -178,10 +178,15 @@ def bound_toml(text: str) -> None:
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+MAX_INTEGER = 2**63 - 1  # TOML's own integer range, which tomllib does not hold a number to
+
+
 def printable_text(doc: object, where: str = "") -> None:
     """Refuse a string of a parsed spec holding a control character (Unicode category Cc) or a
-    bidirectional control character, naming its field, as poolgen's loader does (docs/new-game.md,
-    section 1)."""
+    bidirectional control character, and a whole number outside TOML's 64-bit range, naming its field, as
+    poolgen's loader does (docs/new-game.md, section 1)."""
+    if isinstance(doc, int) and not isinstance(doc, bool) and not -MAX_INTEGER <= doc <= MAX_INTEGER:
+        raise UnusableInput(f"{where}: {doc} is out of range (a whole number below 2**63)")
     if isinstance(doc, str):
         bad = next((c for c in doc if unicodedata.category(c) == "Cc"), None)
         if bad is not None:

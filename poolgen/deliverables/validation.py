@@ -270,7 +270,7 @@ class ValidationFile:
         end = data.find(b"\n")
         try:
             head = json.loads(data[:end]) if end > 0 else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a header of brackets nested past the stack
             head = None
         n = head.get("records") if isinstance(head, dict) else None
         if not (isinstance(head, dict) and head.get("format") == FORMAT and type(n) is int and n >= 0

@@ -210,6 +210,8 @@ class Ceremony:
         self.check_open()
         i = self.index(name)
         self.check_key(name, key)
+        if self.sealed is not None:  # only a clock before the close gets here: a test clock, or one behind
+            raise self.refuse("is sealed; its reveals are its record, never replaced")
         closed = self.closed()
         if now >= self.reveals_close:
             raise self.refuse(f"reveals closed at {utc_text(self.reveals_close)}; a late reveal could know "

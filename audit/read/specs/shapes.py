@@ -325,6 +325,8 @@ def refuse_misshapen(doc: dict[str, Any]) -> None:
             if t["id"] in tier_ids:
                 raise UnusableInput(f"tiers[{i}].id: duplicate tier id {t['id']!r}")
             tier_ids.add(t["id"])
+            if not t["wins"]:
+                raise UnusableInput(f"tiers[{i}].wins: a prize tier is won some way: list its wins")
         if fmt == 1:  # one tier a prize multiplier, paying more than nothing (docs/new-game.md, 1b)
             times = Decimal(t["multiplier"].strip())
             if times == 0:

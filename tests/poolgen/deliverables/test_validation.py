@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from poolgen.deliverables.validation import FREE, OTHER_TIER, TIERS, ValidationFile
+from poolgen.deliverables.validation import FREE, OTHER_TIER, TIERS, ValidationError, ValidationFile
 from tests.support import PRINTED
 
 RARE = 2000  # a tier with at most this many tickets in the pool: each of its tickets claimed
@@ -81,3 +81,14 @@ def test_claimed_tickets_validate_to_their_prize_and_nothing_else(runs, game):
         assert low.lookup(low_key, game, b, changed) is None
     if game == "wild_side":
         assert sum(p >= threshold for p in prizes) > 0  # Wild Side has high-tier prizes: they were tested
+
+
+@pytest.mark.parametrize("nesting", [100_000, 10])
+def test_a_header_of_deeply_nested_json_is_not_a_validation_file_not_a_recursion_error(tmp_path, nesting):
+    """A header line of 100,000 nested brackets (a file re-listed in a signed manifest by whoever holds the
+    signing key) made the desk's `validate` die on a RecursionError traceback; it is no validation file."""
+    path = tmp_path / "validation-low.bin"
+    path.write_bytes(b"[" * nesting + b"]" * nesting + b"\n")
+    with pytest.raises(ValidationError) as caught:
+        ValidationFile.read(path)
+    assert str(caught.value) == f"{path}: not a poolgen-validation/2 file"

@@ -475,3 +475,15 @@ def test_yes_never_prompts_for_an_encrypted_keys_passphrase(tmp_path):
     refused(result, f"{key(file, 'vendor')}: the private key is encrypted; with --yes nothing is asked: set "
                     "POOLGEN_KEY_PASSPHRASE")
     assert not (tmp_path / "v.contribution").exists() and load(file).commitments[0] is None
+
+
+def test_a_reveal_of_a_sealed_ceremony_is_refused_and_its_file_unchanged(tmp_path):
+    """A fuzz found `reveal` of a sealed ceremony (under a clock before the close: a rehearsal's test clock,
+    or a party's computer clock behind) re-signing the party's reveal with a new `revealed_at` in the
+    sealed file and saying `next, once round R is out: poolgen ceremony seal`; a sealed ceremony's reveals
+    are its record, never replaced."""
+    file = _revealed(tmp_path)
+    assert seal(file).exit_code == 0
+    before = file.read_bytes()
+    refused(_reveal(file, "lottery"), "ceremony c1: is sealed; its reveals are its record, never replaced")
+    assert file.read_bytes() == before
