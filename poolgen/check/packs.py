@@ -28,15 +28,26 @@ from poolgen.check.split_packs import EVERY_VECTOR, arrangement, every_vector, h
 from poolgen.errors import SpecError
 from poolgen.game.model import Game, Pool, Published, TierFigures
 from poolgen.money import fmt_cents
-from poolgen.rng import derive_stream
+from poolgen.rng import Stream, derive_stream
 from poolgen.rng.labels import stream_label
-from poolgen.run.packs import NoArrangement, Rules, descended, pack_size, refusal, rules_for
+from poolgen.run.packs import NoArrangement, Rules, chained, descended, pack_size, refusal, rules_for
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
 from poolgen.run.packs.neighbours import MAX_ROUNDS
+from poolgen.run.packs.several import (
+    FEW_TRIES,
+    KEPT,
+    MAX_TRIES,
+    MEASURED,
+    arrange_several,
+    exactly_several,
+    exhausted,
+    kept,
+    primary,
+    spaced_alone,
+)
 from poolgen.run.packs.several import acceptance as several_acceptance
-from poolgen.run.packs.several import arrange_several, exactly_several, spaced_alone
 from poolgen.run.packs.spaced import chain_orders, exactly_spaced
 from poolgen.run.split import most_losers, rounded_down
 
@@ -242,13 +253,7 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
                 f"by rejection, each try accepted with probability about {acceptance(rules)})")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     if exactly_several(rules):
-        try:
-            arrange_several(stream, rules)
-        except NoArrangement as exc:
-            raise refusal(game, replace(pool, id=pool.id + named), exc) from None
-        return ("possible: check drew a pool meeting every parameter; drawn exactly (docs/randomness.md, "
-                "5.12: several spacing rules by rejection, each try accepted with probability about "
-                f"{several_acceptance(rules)} by the estimate)")
+        return _several_possible(game, replace(pool, id=pool.id + named), rules, stream)
     try:
         found = descended(stream, rules)
         if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
@@ -262,6 +267,32 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
              f"{several_acceptance(rules)} by the estimate, below exp(-4))" if spaced_alone(rules) else ""))
     return ("possible: check found a pool meeting every parameter; drawn by the chain "
             f"(docs/randomness.md, 5.3){slow}")
+
+
+def _several_possible(game: Game, pool: Pool, rules: Rules, stream: Stream) -> str:
+    """5.12's proof: an exhibit drawn as generate draws it (5.12's tries, then the chain); where it took
+    more than FEW_TRIES tries, MEASURED more tries from check's stream, at least KEPT of which must meet
+    every rule, else the spec is refused: a run's pool would too often reach MAX_TRIES (5.12)."""
+    packs, tries = arrange_several(stream, rules)
+    said = f"{several_acceptance(rules)} by the estimate"
+    try:
+        if packs is None:
+            chained(stream, rules)
+    except NoArrangement as exc:
+        raise refusal(game, pool, exhausted(rules, exc)) from None
+    if packs is None or tries > FEW_TRIES:
+        count = kept(stream, rules, MEASURED)
+        if count < KEPT:
+            raise refusal(game, pool, NoArrangement(
+                f"check's pool took {tries:,} tries and {count} of {MEASURED:,} more met every spacing rule "
+                f"(at least {KEPT} needed; each try accepted with probability about {said}): a run's pool "
+                f"would too often meet none in {MAX_TRIES:,} (docs/randomness.md, 5.12)",
+                [f"spacing[{k}]" for k in range(len(rules.spacing)) if k != primary(rules)]))
+        return (f"possible: check drew a pool meeting every parameter in {tries:,} tries, and {count} of "
+                f"{MEASURED:,} more tries met every rule; drawn exactly (docs/randomness.md, 5.12: several "
+                f"spacing rules by rejection, each try accepted with probability about {said})")
+    return ("possible: check drew a pool meeting every parameter; drawn exactly (docs/randomness.md, "
+            f"5.12: several spacing rules by rejection, each try accepted with probability about {said})")
 
 
 def _split_possible(game: Game, pool: Pool, rules: Rules, low: Rules, table: str) -> str:

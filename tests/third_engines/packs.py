@@ -46,6 +46,11 @@ class Chain(Exception):
     """The rules are the chain's (5.3): no exact draw is stated, so no redraw."""
 
 
+class Exhausted(Chain):
+    """5.12's 10,000 tries met none: the pool is the chain's, drawn from where the stream stands
+    (tests/third_engines/chain.py `several`)."""
+
+
 def bounds(rules: Rules, m: int) -> tuple[int, int]:
     """The winners bounds lo..hi, 0..m without them."""
     return (rules.min_winners or 0, m if rules.max_winners is None else rules.max_winners)
@@ -278,7 +283,8 @@ def draw(stream: Stream, counts: list[int], m: int, rules: Rules) -> tuple[str, 
 def several_spacing(stream: Stream, counts: list[int], m: int, lo: int, hi: int,
                     spacing: list[tuple[frozenset[int], int]]) -> list[int]:
     """5.12: tries of 5.8 under the bounds and the primary rule (the largest C^2 (d - 1), the first of
-    equals), until one whose every pack meets every rule (at most 10,000 tries)."""
+    equals), until one whose every pack meets every rule; after 10,000 tries none of which did,
+    Exhausted, the stream left where the tries left it (the chain draws the pool from there)."""
     figures = [sum(counts[t] for t in s) ** 2 * (d - 1) for s, d in spacing]
     s, d = spacing[figures.index(max(figures))]
     for _ in range(10_000):
@@ -286,7 +292,7 @@ def several_spacing(stream: Stream, counts: list[int], m: int, lo: int, hi: int,
         packs = [order[b:b + m] for b in range(0, len(order), m)]
         if all(_spaced(pack, sk, dk) for pack in packs for sk, dk in spacing):
             return order
-    raise ValueError("no try met every spacing rule")
+    raise Exhausted("no try of 10,000 met every spacing rule")
 
 
 def _spaced(pack: list[int], tiers: frozenset[int], d: int) -> bool:

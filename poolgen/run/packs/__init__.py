@@ -17,11 +17,11 @@ from poolgen.run.packs.caps import arrange_caps, exactly_caps
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
 from poolgen.run.packs.composition import Rules, arrange_winners, pack_size, rules_for
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
-from poolgen.run.packs.several import arrange_several, exactly_several
+from poolgen.run.packs.several import arrange_several, exactly_several, exhausted
 from poolgen.run.packs.spaced import arrange_spaced, chain_orders, exactly_spaced
 
-__all__ = ["RESTARTS", "NoArrangement", "Rules", "arrange", "descended", "identical_pairs", "pack_size",
-           "refusal", "rules_for", "separate_neighbours", "start", "valid_start"]
+__all__ = ["RESTARTS", "NoArrangement", "Rules", "arrange", "chained", "descended", "identical_pairs",
+           "pack_size", "refusal", "rules_for", "separate_neighbours", "start", "valid_start"]
 
 RESTARTS = 3  # a descent that gives up starts again, from a new start, at most this often (randomness.md 5.3)
 
@@ -63,7 +63,18 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
     if exactly_caps(rules):
         return arrange_caps(stream, rules).reshape(-1)
     if exactly_several(rules):
-        return arrange_several(stream, rules).reshape(-1)
+        packs, _ = arrange_several(stream, rules)
+        if packs is not None:
+            return packs.reshape(-1)
+        try:  # MAX_TRIES tries, none kept: the chain, from where the stream stands (5.12)
+            return chained(stream, rules)
+        except NoArrangement as exc:
+            raise exhausted(rules, exc) from None
+    return chained(stream, rules)
+
+
+def chained(stream: Stream, rules: Rules) -> np.ndarray:
+    """The chain of 5.3: steps 1 to 4 (restarts included), the pool's tier indices in print order."""
     content = mix(stream, rules, descended(stream, rules)).reshape(rules.books, rules.m)
     return chain_orders(stream, rules, content).reshape(-1)
 

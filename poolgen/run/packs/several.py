@@ -9,6 +9,9 @@ every rule are a subset of them, so the kept try is uniform over that subset: th
 from a uniform law onto a subset). A try is kept with probability (valid sequences) / (sequences meeting
 the bounds and the primary rule), about exp(-sum over the other rules of C_k^2 (d_k - 1) / T) while the
 spaced tickets are sparse (the expected close pairs a rule's tickets would make in uniform places).
+After MAX_TRIES tries none of which is kept, `arrange_several` returns None and the caller draws the pool
+by the chain of 5.3 from where the stream stands (`packs.arrange`): a crowded pool whose true acceptance
+is far below the estimate is then the chain's, as before 5.12, never refused for the tries alone.
 """
 
 from __future__ import annotations
@@ -22,9 +25,13 @@ from poolgen.run.packs.chain import NoArrangement
 from poolgen.run.packs.composition import Rules, spacing_ok
 from poolgen.run.packs.spaced import arrange_spaced
 
-__all__ = ["MAX_TRIES", "acceptance", "arrange_several", "exactly_several", "primary", "spaced_alone"]
+__all__ = ["FEW_TRIES", "KEPT", "MAX_TRIES", "MEASURED", "acceptance", "arrange_several", "exactly_several",
+           "exhausted", "kept", "primary", "spaced_alone"]
 
-MAX_TRIES = 10_000  # tries before the pool is refused (at the rule's least estimate, about 1e-78 of pools)
+MAX_TRIES = 10_000  # tries before the pool goes to the chain of 5.3 (refused until 2026-12-05)
+FEW_TRIES = 200  # check: an exhibit of more tries has the acceptance measured (docs/randomness.md 5.12)
+MEASURED = 1_000  # check: the tries it then draws
+KEPT = 5  # check: of which at least this many must be kept, else the spec is refused
 
 
 def _figures(rules: Rules) -> list[int]:
@@ -63,21 +70,38 @@ def acceptance(rules: Rules) -> str:
     return f"exp(-{x:.3g}) = {np.exp(-x):.2g}"
 
 
-def arrange_several(stream: Stream, rules: Rules) -> np.ndarray:
-    """The exact draw of 5.12 as (books, m) tier indices: tries of `spaced.arrange_spaced` under the
-    winners bounds and the primary rule alone, until one whose every pack meets every rule (at most
-    MAX_TRIES: then NoArrangement naming the other rules)."""
+def arrange_several(stream: Stream, rules: Rules, most: int = MAX_TRIES) -> tuple[np.ndarray | None, int]:
+    """The exact draw of 5.12 as (books, m) tier indices and the tries it took: tries of
+    `spaced.arrange_spaced` under the winners bounds and the primary rule alone, until one whose every
+    pack meets every rule; None after `most` tries none of which did (the caller's chain draws it)."""
     p = primary(rules)
     one = replace(rules, spacing=(rules.spacing[p],))
     others = replace(rules, spacing=tuple(r for k, r in enumerate(rules.spacing) if k != p))
-    for _ in range(MAX_TRIES):
+    for tries in range(1, most + 1):
         try:
             packs = arrange_spaced(stream, one)
         except NoArrangement as exc:  # 5.8 names its one rule spacing[0]: the pool's own index instead
             raise NoArrangement(str(exc).replace("spacing[0]", f"spacing[{p}]"),
                                 [f"spacing[{p}]" if s == "spacing[0]" else s for s in exc.short]) from None
         if spacing_ok(others, packs).all():
-            return packs
-    named = [f"spacing[{k}]" for k in range(len(rules.spacing)) if k != p]
-    raise NoArrangement(f"no try of {MAX_TRIES:,} met every spacing rule (each try accepted with "
-                        f"probability about {acceptance(rules)})", named)
+            return packs, tries
+    return None, most
+
+
+def kept(stream: Stream, rules: Rules, tries: int) -> int:
+    """Of `tries` tries of 5.12 drawn from `stream` one after another, how many meet every rule (check's
+    measure of the acceptance: docs/randomness.md 5.12)."""
+    count = 0
+    while tries > 0:
+        packs, took = arrange_several(stream, rules, tries)
+        count += packs is not None
+        tries -= took
+    return count
+
+
+def exhausted(rules: Rules, exc: NoArrangement) -> NoArrangement:
+    """The refusal of a pool none of whose MAX_TRIES tries met every rule and for which the chain that
+    followed found no arrangement either (`exc`, the chain's), naming the rules but the primary."""
+    named = [f"spacing[{k}]" for k in range(len(rules.spacing)) if k != primary(rules)]
+    return NoArrangement(f"no try of {MAX_TRIES:,} met every spacing rule (each try accepted with "
+                         f"probability about {acceptance(rules)}), nor the chain after them: {exc}", named)
