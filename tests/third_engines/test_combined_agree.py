@@ -7,6 +7,7 @@ equal to 1e-9 relative, the same verdicts."""
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,8 @@ def test_the_third_engine_combines_every_test_as_audit_does(tmp_path, label, sha
     stats, audit_side = judged_order(small_spec(tmp_path), label, 6, share)
     ours = combined.combine([[(j.finding.name, j.finding.p) for j in s.judged] for s in stats])
     theirs = [(j.finding.name, j.finding.p, j.rejected) for j in audit_side.judged]
-    assert [n for n, _, _ in ours] == [n for n, _, _ in theirs] and len(ours) == len(stats[0].judged)
+    assert [n for n, _, _ in ours] == [n for n, _, _ in theirs]
+    made = Counter(combined.key(j.finding.name) for s in stats for j in s.judged)  # a test some pools lack
+    assert len(ours) == sum(n >= 2 for n in made.values()) >= len(stats[0].judged) - 2  # (1l's, by its data)
     assert [p for _, p, _ in ours] == pytest.approx([p for _, p, _ in theirs], rel=1e-9, abs=1e-300)
     assert [r for _, _, r in ours] == [r for _, _, r in theirs] and sum(r for _, _, r in ours) == refused
