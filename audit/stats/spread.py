@@ -18,7 +18,7 @@ import numpy as np
 
 from audit.stats.styles.kinds import Get
 
-__all__ = ["spread_features"]
+__all__ = ["spread_columns", "spread_features"]
 
 
 def _match_n(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
@@ -48,15 +48,55 @@ def _key_number_match(area: dict[str, Any], play: dict[str, Any], get: Get) -> l
     return [(f"{aid}: the YOUR NUMBERS one off a WINNING NUMBER (counted)", near)]
 
 
-_STYLES = {"match_n": _match_n, "key_number_match": _key_number_match}
+JOKER = 52  # the poker_hand style's code of the JOKER (docs/styles/poker_hand.md section 4)
+SEQUENCES = [sum(1 << r for r in (12, 0, 1, 2, 3)), *[31 << k for k in range(9)]]  # A-5, 2-6 .. 10-A
+BITS = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)  # ranks in a 13-bit set
 
 
-def spread_features(play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
+def _poker_hand(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
+    """What a hand shows short of its RANK: the highest rank shown twice or more (0 none, 1 + the rank's
+    index, 2 = 0 .. A = 12), four or more cards of one suit, four or more ranks within one sequence (the ace
+    low in A-2-3-4-5 too), and with `joker` the JOKER shown; the JOKER is no card of a rank or suit here."""
+    aid = area["id"]
+    cards = np.stack([get(f"{aid}_card_{i}").astype(np.int64) for i in range(5)])  # a card a row: numpy
+    plain = (cards >= 0) & (cards < JOKER)  # reduces over the five rows fast, over short columns slowly
+    rank = np.sort(np.where(plain, cards // 4, -1), axis=0)
+    paired = np.zeros(cards.shape[1], dtype=np.int64)
+    for i in range(1, 5):
+        paired = np.maximum(paired, np.where((rank[i] == rank[i - 1]) & (rank[i] >= 0), rank[i] + 1, 0))
+    suit = np.where(plain, cards % 4, -1)
+    suited = np.max([(suit == s).sum(axis=0) for s in range(4)], axis=0)
+    shown = np.bitwise_or.reduce(np.where(rank >= 0, np.left_shift(1, np.maximum(rank, 0)), 0), axis=0)
+    within = np.max([BITS[shown & m] for m in SEQUENCES], axis=0)
+    found = [(f"{aid}: the highest rank shown twice or more (a hand's pair)", paired.astype(np.int64)),
+             (f"{aid}: four or more cards of one suit (a hand's draw to a flush)",
+              (suited >= 4).astype(np.int64)),
+             (f"{aid}: four or more ranks within one sequence (a hand's draw to a straight)",
+              (within >= 4).astype(np.int64))]
+    if area.get("joker") is True:
+        found.append((f"{aid}: the JOKER shown", (cards == JOKER).any(axis=0).astype(np.int64)))
+    return found
+
+
+_STYLES = {"match_n": _match_n, "key_number_match": _key_number_match, "poker_hand": _poker_hand}
+EACH_VALUE = frozenset({"poker_hand"})  # styles whose features here are tested with each value a group
+
+
+def spread_columns(play: dict[str, Any]) -> list[str]:
+    """The columns of the areas whose features only this module reads (a poker_hand area's cards)."""
+    return [f"{a['id']}_card_{i}" for a in play.get("areas", []) if isinstance(a, dict)
+            and a.get("style") == "poker_hand" and isinstance(a.get("id"), str) for i in range(5)]
+
+
+def spread_features(play: dict[str, Any], get: Get, *,
+                    each_value: bool = False) -> list[tuple[str, np.ndarray]]:
     """Each match_n area's counts and each key_number_match area's near misses (section 1l), in the play
-    entry's area order; an area the features cannot read (which section 2's features report) gives none."""
+    entry's area order; with `each_value`, each poker_hand area's draws instead (1l: tested with each value
+    a group of its own). An area the features cannot read (which section 2's features report) gives none."""
     found: list[tuple[str, np.ndarray]] = []
     for area in play.get("areas", []):
-        if isinstance(area, dict) and area.get("style") in _STYLES:
+        if isinstance(area, dict) and area.get("style") in _STYLES and \
+                (area.get("style") in EACH_VALUE) == each_value:
             try:
                 found += _STYLES[area["style"]](area, play, get)
             except (KeyError, TypeError, ValueError, StopIteration):
