@@ -40,6 +40,7 @@ PAIR, FLUSH, STRAIGHT = ("the highest rank shown twice or more (a hand's pair)",
                          "four or more ranks within one sequence (a hand's draw to a straight)")
 LOTTO_TOP = (5_000, 7_500, 17_500, 50_000, 500_000)  # $50 and up
 JOKER_TOP = (1_000, 2_000, 10_000, 50_000, 100_000)  # $10 and up
+SHOW_TOP = (10_000, 100_000)  # Poker Showdown's $100 and up
 # (what, feature, value, amounts (None: every winner), most moved (None: all), in books)
 CASES: dict[str, list[tuple[str, str, int, tuple[int, ...] | None, int | None, bool]]] = {
     "poker_lotto_instant": [
@@ -55,6 +56,24 @@ CASES: dict[str, list[tuple[str, str, int, tuple[int, ...] | None, int | None, b
         ("four to a straight, every winner", STRAIGHT, 1, None, 300, False),
         ("four to a straight, every winner", STRAIGHT, 1, None, 100, False),
         ("a pair of tens, first loser of the books with $50 and up", PAIR, 9, LOTTO_TOP, None, True),
+    ],
+    "poker_showdown": [
+        ("game 0: YOUR hand a pair of tens, every winner", "game 0, YOUR hand: " + PAIR, 9, None, 300, False),
+        ("game 0: YOUR hand a pair of tens, every winner", "game 0, YOUR hand: " + PAIR, 9, None, 100, False),
+        ("game 1: YOUR hand four to a flush, $100 and up", "game 1, YOUR hand: " + FLUSH, 1, SHOW_TOP,
+         None, False),
+        ("game 1: YOUR hand four to a flush, $100 and up", "game 1, YOUR hand: " + FLUSH, 1, SHOW_TOP,
+         30, False),
+    ],
+    "holdem_poker": [
+        ("deal 0: four to a flush, every winner", "game 0, YOUR 2 and the COMMUNITY cards: " + FLUSH, 1, None,
+         300, False),
+        ("deal 0: four to a flush, every winner", "game 0, YOUR 2 and the COMMUNITY cards: " + FLUSH, 1, None,
+         100, False),
+        ("deal 2: a pair of aces, $100 and up", "game 2, YOUR 2 and the COMMUNITY cards: " + PAIR, 13,
+         (10_000, 50_000, 1_000_000), None, False),
+        ("deal 2: a pair of aces, $100 and up", "game 2, YOUR 2 and the COMMUNITY cards: " + PAIR, 13,
+         (10_000, 50_000, 1_000_000), 30, False),
     ],
     "joker": [
         ("the JOKER, every winner", "the JOKER shown", 1, None, None, False),
@@ -83,8 +102,11 @@ def _joker(folder: Path) -> Path:
     return folder / "joker.toml"
 
 
+SIZES = {"poker_lotto_instant": 38_220, "poker_showdown": 30_000, "holdem_poker": 30_000}
+
+
 def _spec(game: str, folder: Path) -> Any:
-    return load_spec(_joker(folder) if game == "joker" else small_example(folder, game, 38_220))
+    return load_spec(_joker(folder) if game == "joker" else small_example(folder, game, SIZES[game]))
 
 
 def power(game: str, folder: Path) -> None:
@@ -150,9 +172,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--power", type=int, default=1, help="1: the biased pools (default)")
     parser.add_argument("--honest", type=int, default=0, help="honest small runs of each game")
+    parser.add_argument("--games", default=",".join(CASES), help="the games, comma-separated")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        for game in CASES:
+        for game in args.games.split(","):
             folder = Path(tmp) / game
             folder.mkdir()
             if args.power:

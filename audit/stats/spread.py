@@ -53,33 +53,54 @@ SEQUENCES = [sum(1 << r for r in (12, 0, 1, 2, 3)), *[31 << k for k in range(9)]
 BITS = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)  # ranks in a 13-bit set
 
 
-def _poker_hand(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
-    """What a hand shows short of its RANK: the highest rank shown twice or more (0 none, 1 + the rank's
-    index, 2 = 0 .. A = 12), four or more cards of one suit, four or more ranks within one sequence (the ace
-    low in A-2-3-4-5 too), and with `joker` the JOKER shown; the JOKER is no card of a rank or suit here."""
-    aid = area["id"]
-    cards = np.stack([get(f"{aid}_card_{i}").astype(np.int64) for i in range(5)])  # a card a row: numpy
-    plain = (cards >= 0) & (cards < JOKER)  # reduces over the five rows fast, over short columns slowly
+def _draws(cards: np.ndarray, what: str) -> list[tuple[str, np.ndarray]]:
+    """The draws of `cards` (a card a row, the rows' columns the tickets: numpy reduces over a few rows
+    fast, over short columns slowly), a code outside 0..51 no card of a rank or suit: the highest rank shown
+    twice or more (0 none, 1 + the rank's index, 2 = 0 .. A = 12), four or more cards of one suit, four or
+    more ranks within one sequence (the ace low in A-2-3-4-5 too)."""
+    plain = (cards >= 0) & (cards < JOKER)
     rank = np.sort(np.where(plain, cards // 4, -1), axis=0)
     paired = np.zeros(cards.shape[1], dtype=np.int64)
-    for i in range(1, 5):
+    for i in range(1, len(cards)):
         paired = np.maximum(paired, np.where((rank[i] == rank[i - 1]) & (rank[i] >= 0), rank[i] + 1, 0))
     suit = np.where(plain, cards % 4, -1)
     suited = np.max([(suit == s).sum(axis=0) for s in range(4)], axis=0)
     shown = np.bitwise_or.reduce(np.where(rank >= 0, np.left_shift(1, np.maximum(rank, 0)), 0), axis=0)
     within = np.max([BITS[shown & m] for m in SEQUENCES], axis=0)
-    found = [(f"{aid}: the highest rank shown twice or more (a hand's pair)", paired.astype(np.int64)),
-             (f"{aid}: four or more cards of one suit (a hand's draw to a flush)",
-              (suited >= 4).astype(np.int64)),
-             (f"{aid}: four or more ranks within one sequence (a hand's draw to a straight)",
-              (within >= 4).astype(np.int64))]
+    return [(f"{what}: the highest rank shown twice or more (a hand's pair)", paired.astype(np.int64)),
+            (f"{what}: four or more cards of one suit (a hand's draw to a flush)",
+             (suited >= 4).astype(np.int64)),
+            (f"{what}: four or more ranks within one sequence (a hand's draw to a straight)",
+             (within >= 4).astype(np.int64))]
+
+
+def _poker_hand(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
+    """The hand's draws, and with `joker` the JOKER shown (the JOKER no card of a rank or suit)."""
+    aid = area["id"]
+    cards = np.stack([get(f"{aid}_card_{i}").astype(np.int64) for i in range(5)])
+    found = _draws(cards, aid)
     if area.get("joker") is True:
         found.append((f"{aid}: the JOKER shown", (cards == JOKER).any(axis=0).astype(np.int64)))
     return found
 
 
-_STYLES = {"match_n": _match_n, "key_number_match": _key_number_match, "poker_hand": _poker_hand}
-EACH_VALUE = frozenset({"poker_hand"})  # styles whose features here are tested with each value a group
+def _cards(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
+    """Each game's YOUR cards' draws: YOUR 5 cards (`deal` "five"), or YOUR 2 with the game's 5 COMMUNITY
+    cards (`"hold_em"`: the seven YOUR hand is made from)."""
+    aid, games, hold_em = area["id"], int(area["games"]), area.get("deal", "five") == "hold_em"
+    found: list[tuple[str, np.ndarray]] = []
+    for g in range(games):
+        names = [f"{aid}_yours_{2 * g}", f"{aid}_yours_{2 * g + 1}",
+                 *[f"{aid}_community_{5 * g + j}" for j in range(5)]] if hold_em else \
+            [f"{aid}_yours_{5 * g + j}" for j in range(5)]
+        what = f"{aid}: game {g}, " + ("YOUR 2 and the COMMUNITY cards" if hold_em else "YOUR hand")
+        found += _draws(np.stack([get(c).astype(np.int64) for c in names]), what)
+    return found
+
+
+_STYLES = {"match_n": _match_n, "key_number_match": _key_number_match, "poker_hand": _poker_hand,
+           "cards": _cards}
+EACH_VALUE = frozenset({"poker_hand", "cards"})  # styles whose features are tested with each value a group
 
 
 def spread_columns(play: dict[str, Any]) -> list[str]:

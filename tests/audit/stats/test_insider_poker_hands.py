@@ -113,8 +113,8 @@ def _draws_reference(shown: list[int]) -> list[int]:
 
 
 def test_the_draws_of_random_hands_are_the_contracts():
-    """2,000 random five-card hands of the 53-card deck (the JOKER in about one in ten), and 2,000 of five
-    cards of one of nine ranks (pairs and four-card draws common)."""
+    """2,000 random five-card hands of the 53-card deck (the JOKER in about one in ten), 2,000 of five cards
+    of nine ranks (pairs and four-card draws common), and 2,000 hold 'em games' seven cards."""
     rng = np.random.default_rng(7)
     hands = [rng.choice(53, 5, replace=False) for _ in range(2_000)]
     hands += [rng.choice(36, 5, replace=False) + 16 for _ in range(2_000)]  # ranks 6 .. A
@@ -122,6 +122,33 @@ def test_the_draws_of_random_hands_are_the_contracts():
     found = spread_features({"areas": [{"id": "h", "style": "poker_hand", "joker": True}]},
                             lambda c: cards[:, int(c[-1])], each_value=True)
     assert np.stack([c for _, c in found], axis=1).tolist() == [_draws_reference(h.tolist()) for h in hands]
+    sevens = np.array([rng.choice(52, 7, replace=False) for _ in range(2_000)])  # a hold 'em game's seven
+    columns = {"d_yours_0": sevens[:, 0], "d_yours_1": sevens[:, 1],
+               **{f"d_community_{j}": sevens[:, 2 + j] for j in range(5)}}
+    found = spread_features({"areas": [{"id": "d", "style": "cards", "games": 1, "deal": "hold_em"}]},
+                            lambda c: columns[c], each_value=True)
+    assert np.stack([c for _, c in found], axis=1).tolist() == [
+        _draws_reference(h.tolist())[:3] for h in sevens]
+
+
+def test_a_cards_areas_draws_are_each_games_your_cards_five_or_your_two_with_the_community_cards():
+    """Two games each: `five`, YOUR hands 10C 10D AH 7S 2C and KH 9H 5H 2H 2C (the DEALER'S cards unread);
+    `hold_em`, YOUR 2 AS 2D with COMMUNITY 3H 4C 9S KD KC (a pair of kings, A-2-3-4), and 10S JS with
+    QS KS 2C 3D 4H (four spades, 10-J-Q-K)."""
+    five = np.array([hand("10C 10D AH 7S 2C KH 9H 5H 2H 2C")])
+    hold = np.array([hand("AS 2D 10S JS") + hand("3H 4C 9S KD KC QS KS 2C 3D 4H")])
+    columns = {**{f"f_yours_{i}": five[:, i] for i in range(10)},
+               **{f"h_yours_{i}": hold[:, i] for i in range(4)},
+               **{f"h_community_{i}": hold[:, 4 + i] for i in range(10)}}
+    areas = [{"id": "f", "style": "cards", "games": 2},
+             {"id": "h", "style": "cards", "games": 2, "deal": "hold_em"}]
+    found = spread_features({"areas": areas}, lambda c: columns[c], each_value=True)
+    kinds = ["the highest rank shown twice or more (a hand's pair)",
+             "four or more cards of one suit (a hand's draw to a flush)",
+             "four or more ranks within one sequence (a hand's draw to a straight)"]
+    assert [n for n, _ in found] == [f"{a}: game {g}, {w}: {k}" for a, w in (
+        ("f", "YOUR hand"), ("h", "YOUR 2 and the COMMUNITY cards")) for g in range(2) for k in kinds]
+    assert [int(c[0]) for _, c in found] == [9, 0, 0, 1, 1, 0, 12, 0, 1, 0, 1, 1]
 
 
 @pytest.mark.parametrize("case", range(3))
@@ -245,3 +272,22 @@ def test_a_re_signed_poker_run_whose_losers_tell_the_next_winner_fails_step_8_al
     reasons = next(s for s in report.steps if s.step == Step.STATISTICS).reasons
     assert [r.split(" (chi-square")[0] for r in reasons] == [
         f"pool {spec.pools[0].id}: {next_ticket_name(PAIR, 'printed')}"]
+
+
+@pytest.mark.parametrize(("game", "feature", "value", "amounts", "most"), [
+    ("poker_showdown", "poker: game 0, YOUR hand: " + PAIR.removeprefix("hand: "), 9, None, 100),
+    ("holdem_poker", "deal: game 2, YOUR 2 and the COMMUNITY cards: " + PAIR.removeprefix("hand: "), 13,
+     (10_000, 50_000, 1_000_000), 30)], ids=["showdown-tens-before-winners", "holdem-aces-before-100-and-up"])
+def test_a_cards_games_your_cards_telling_the_next_ticket_are_refused_by_their_draws_test(
+        tmp_path, game, feature, value, amounts, most):
+    """Poker Showdown and Hold 'Em Poker cut to 30,000 tickets: 100 losers whose game 0 YOUR hand holds a pair
+    of tens put just before winners; 30 whose deal 2 makes a pair of aces with the COMMUNITY cards just
+    before a $100 or better. Section 2 reads only the PRIZES; the draw's test refuses it, alone."""
+    spec = load_spec(small_example(tmp_path, game, 30_000))
+    pool = spec.pools[0]
+    table = build_pool(spec, pool, SEED)
+    tell = (table["prize_cents"].to_numpy() == 0) & (_draws(spec, table)[feature] == value)
+    s, r = judge(spec, pool, tell_before(table, tell, amounts, most, np.random.default_rng(1)), SEED)
+    assert _refused_before(s) == [] and r.failed == []
+    assert [j.finding.name for j in s.failed] == [next_ticket_name(feature, "printed")]
+    assert s.failed[0].finding.p < 1e-10
