@@ -8,6 +8,10 @@ showing one amount, an amount shown twice, the spots' amounts all paired): the c
 over the area's spots, and how many prize symbols show in two or more spots, are features of the whole area
 that a single spot's test does not read. Their values on losers are drawn, as every loser's layout, from the
 losers' law wherever the ticket lies, so 1j's and 1k's nulls hold for them unchanged.
+
+A poker hand (a poker_hand area's, a cards area's YOUR cards) is the win, so section 2 reads none of it; a
+loser's draws (its highest pair, four to a flush, four to a straight, the JOKER) are read the same way, each
+value a group of its own (a pair of tens or the JOKER is too rare a value for 1j's groups of n / 20).
 """
 
 from __future__ import annotations
