@@ -26,7 +26,7 @@ import polars as pl
 
 from audit.stats.loser_runs import LoserRuns
 from audit.stats.next_ticket import NextTickets, book_finding, book_name, next_ticket_name
-from audit.stats.spread import spread_features
+from audit.stats.spread import spread_columns, spread_features
 from audit.stats.styles import style_columns, style_features
 from audit.stats.tests import Finding, auc_classifier, independence
 
@@ -46,6 +46,7 @@ class LayoutFeatures:
     not_tested: tuple[str, ...] = ()
     next_only: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1j's alone: a loser's columns
     runs: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1l: the duel's reveals
+    next_each: list[tuple[str, np.ndarray]] = field(default_factory=list)  # 1l: 1j's, each value a group
 
 
 def _prize_legend_duel(get: Get, play: dict[str, Any]) -> LayoutFeatures:
@@ -138,7 +139,7 @@ def layout_columns(play: dict[str, Any] | None = None,
     if style is not None:
         return _STYLES[style][0](play, present) if style in _STYLES else ()
     if _is_styled(play):
-        return style_columns(play)
+        return tuple(dict.fromkeys([*style_columns(play), *spread_columns(play)]))
     return ()
 
 
@@ -156,7 +157,8 @@ def layout_features(get: Get, play: dict[str, Any] | None = None, counts: dict[s
         chi, blocks, skipped = style_features(play, counts or {}, get)
         name = "win/lose predicted from " + " and ".join(n for n, _ in blocks) if blocks else ""
         return LayoutFeatures(chi, name, [b for _, b in blocks], tuple(skipped),
-                              next_only=spread_features(play, get))
+                              next_only=spread_features(play, get),
+                              next_each=spread_features(play, get, each_value=True))
     return None
 
 
@@ -194,9 +196,15 @@ def layout_findings(table: pl.DataFrame, rules: str, win: np.ndarray, key: int,
             found.append(following.finding(next_ticket_name(name, kind), codes))
             if found[-1] is None:
                 skipped.append(f"layout: {next_ticket_name(name, kind)}: too few losers or one class only")
+        for name, codes in features.next_each:  # a poker hand's draws (1l)
+            found.append(following.finding(next_ticket_name(name, kind), codes, each=True))
+            if found[-1] is None:
+                skipped.append(f"layout: {next_ticket_name(name, kind)}: too few losers or one class only")
     if prize is not None and per_book:  # a loser's tell of its book (docs/statistics.md 1k; none: not listed)
         found += [book_finding(book_name(name), prize, codes, per_book) for name, codes in
                   features.chi_square + features.next_only]
+        found += [book_finding(book_name(name), prize, codes, per_book, each=True)
+                  for name, codes in features.next_each]
     if prize is not None and features.runs:  # a duel's reveals, where the neighbour rule ties them (1l)
         runs = LoserRuns(prize)
         for name, codes in features.runs:

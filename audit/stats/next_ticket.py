@@ -69,13 +69,14 @@ def next_ticket_name(feature: str, kind: str) -> str:
     return f"{what}, on a losing ticket, against the next ticket's prize ({order})"
 
 
-def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray) -> Finding | None:
+def next_ticket_finding(name: str, prize: np.ndarray, codes: np.ndarray,
+                        each: bool = False) -> Finding | None:
     """The test of one feature (`codes`, one a row, below 0: no code) over a pool's `prize` in print
     (serial) order. None when no loser with a code has a next ticket, when fewer than two groups of values
     remain or when the top-coding leaves one class (as when the next tickets all lose)."""
     rows = np.flatnonzero((prize[:-1] == 0) & (codes[:-1] >= 0))
     return loser_finding(name, codes[rows], prize[rows + 1], "next ticket's amount",
-                         "losers with a next ticket")
+                         "losers with a next ticket", each=each)
 
 
 class NextTickets:
@@ -87,12 +88,12 @@ class NextTickets:
         self.rows = np.flatnonzero(prize[:-1] == 0)
         _, self.inverse, self.counts = distinct_values(prize[self.rows + 1])
 
-    def finding(self, name: str, codes: np.ndarray) -> Finding | None:
+    def finding(self, name: str, codes: np.ndarray, each: bool = False) -> Finding | None:
         mine = codes[self.rows]
         if len(mine) and int(mine.min()) < 0:
-            return next_ticket_finding(name, self.prize, codes)
+            return next_ticket_finding(name, self.prize, codes, each)
         return loser_finding(name, mine, self.prize[self.rows + 1], "next ticket's amount",
-                             "losers with a next ticket", (self.inverse, self.counts))
+                             "losers with a next ticket", (self.inverse, self.counts), each=each)
 
 
 def book_name(feature: str) -> str:
@@ -101,7 +102,8 @@ def book_name(feature: str) -> str:
            "against the book's highest prize"
 
 
-def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int) -> Finding | None:
+def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int,
+                 each: bool = False) -> Finding | None:
     """1k: the feature of the first and of the last loser of each whole book (print order; one row where
     they are one ticket; a row without a code left out) against the highest prize of its book."""
     books = len(prize) // per_book
@@ -116,21 +118,23 @@ def book_finding(name: str, prize: np.ndarray, codes: np.ndarray, per_book: int)
     rows = rows[codes[rows] >= 0]
     top = prize[: books * per_book].reshape(books, per_book).max(axis=1)
     return loser_finding(name, codes[rows], top[rows // per_book], "book's highest prize",
-                         "first and last losers of the books")
+                         "first and last losers of the books", each=each)
 
 
 def loser_finding(name: str, codes: np.ndarray, amount: np.ndarray, what: str, rows: str,
-                  counted: tuple[np.ndarray, np.ndarray] | None = None) -> Finding | None:
-    """The table of the losers' feature values (`codes`, grouped in code order) by the amount each is
-    tested against (top-coded classes; `counted`, distinct_values' inverse and counts of `amount` if
-    made already); None when no row is tested, fewer than two groups remain or the top-coding leaves
+                  counted: tuple[np.ndarray, np.ndarray] | None = None, *,
+                  each: bool = False) -> Finding | None:
+    """The table of the losers' feature values (`codes`, grouped in code order; with `each`, each value a
+    group of its own however few rows hold it: 1l's poker hands) by the amount each is tested against
+    (top-coded classes; `counted`, distinct_values' inverse and counts of `amount` if made already); None
+    when no row is tested, fewer than two groups remain or the top-coding leaves
     one class (as when every amount is one)."""
     nxt = amount
     n = len(nxt)
     if not n:
         return None
     values, value, sizes = distinct_values(codes)  # in code order
-    bins = groups(sizes, n / GROUPS)
+    bins = np.arange(len(sizes)) if each else groups(sizes, n / GROUPS)
     k = int(bins.max()) + 1
     if k < 2:
         return None

@@ -100,13 +100,15 @@ def test_an_einstant_shares_first_reveal_a_loss_before_winners_is_refused_by_tha
     assert failed[name] < 1e-10 and all(n == name or "the last loser before a winner" in n for n in failed)
 
 
-def _reference(prize: np.ndarray, codes: np.ndarray) -> tuple[np.ndarray, int]:
-    """docs/statistics.md 1j's table, written from its text with Python's dicts: (the table, least)."""
+def _reference(prize: np.ndarray, codes: np.ndarray, each: bool = False) -> tuple[np.ndarray, int]:
+    """docs/statistics.md 1j's table, written from its text with Python's dicts: (the table, least); `each`,
+    1l's each value a group of its own (a poker hand's draws)."""
     rows = [i for i in range(len(prize) - 1) if prize[i] == 0 and codes[i] >= 0]
-    return _table([int(codes[i]) for i in rows], [int(prize[i + 1]) for i in rows])
+    return _table([int(codes[i]) for i in rows], [int(prize[i + 1]) for i in rows], each)
 
 
-def _book_reference(prize: np.ndarray, codes: np.ndarray, m: int) -> tuple[np.ndarray, int]:
+def _book_reference(prize: np.ndarray, codes: np.ndarray, m: int,
+                    each: bool = False) -> tuple[np.ndarray, int]:
     """1k's: each whole book's first and last loser (one row if one ticket), against its highest prize."""
     values, against = [], []
     for b in range(len(prize) // m):
@@ -115,17 +117,18 @@ def _book_reference(prize: np.ndarray, codes: np.ndarray, m: int) -> tuple[np.nd
             if codes[i] >= 0:
                 values.append(int(codes[i]))
                 against.append(int(max(prize[b * m: b * m + m])))
-    return _table(values, against)
+    return _table(values, against, each)
 
 
-def _table(values: list[int], against: list[int]) -> tuple[np.ndarray, int]:
-    """The values grouped in code order by the amounts top-coded, as 1j states it."""
+def _table(values: list[int], against: list[int], each: bool = False) -> tuple[np.ndarray, int]:
+    """The values grouped in code order by the amounts top-coded, as 1j states it (`each`: as 1l states it
+    for a poker hand's draws, each value a group, which a threshold of 0 closes at once)."""
     n = len(values)
     rows = range(n)
     held: dict[int, int] = {}
     for i in rows:
         held[values[i]] = held.get(values[i], 0) + 1
-    threshold = n / 20
+    threshold = 0 if each else n / 20
     group: dict[int, int] = {}
     closed, members = 0, []
     for v in sorted(held):  # code order: a group closes as soon as it holds the threshold

@@ -97,7 +97,8 @@ def test_an_honest_pool_of_each_style_passes_with_its_features_run(pools, style)
               and "against the next ticket's prize" not in j.finding.name  # 1j's and 1k's:
               and "against the book's highest prize" not in j.finding.name]  # test_insider_next_ticket
     assert judged == names
-    assert [w for w in s.not_tested if w.startswith("layout")] == not_tested
+    assert [w for w in s.not_tested if w.startswith("layout")  # 1l's draws of a small pool may be one class
+            and "against the next ticket's prize" not in w] == not_tested
     assert not any("no no-information tests" in w for w in s.not_tested)
 
 
