@@ -39,8 +39,8 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from poolgen.deliverables.identity import is_barcode_text
 from poolgen.errors import PoolgenError
-from poolgen.files.read import read_secret
-from poolgen.limits import MAX_KEY_FILE_BYTES
+from poolgen.files.read import JSON_STRING, nesting_depth, read_secret
+from poolgen.limits import MAX_KEY_FILE_BYTES, MAX_NESTING
 
 KEY_BYTES = 32
 RECORD_BYTES = 32
@@ -268,9 +268,11 @@ class ValidationFile:
     def parse(cls, data: bytes, path: Path) -> ValidationFile:
         """A validation file from its bytes (`path` names it in errors)."""
         end = data.find(b"\n")
-        try:
-            head = json.loads(data[:end]) if end > 0 else None
-        except (ValueError, RecursionError):  # RecursionError: a header of brackets nested past the stack
+        line = data[:end].decode("utf-8", errors="replace") if end > 0 else ""
+        try:  # a header is one flat object: brackets nested deep are refused before the parser, whose C
+            # recursion on 100,000 of them can overflow a thread's stack (a segfault, not a RecursionError)
+            head = json.loads(line) if line and nesting_depth(line, JSON_STRING) <= MAX_NESTING else None
+        except (ValueError, RecursionError):
             head = None
         n = head.get("records") if isinstance(head, dict) else None
         if not (isinstance(head, dict) and head.get("format") == FORMAT and type(n) is int and n >= 0

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from poolgen.errors import PoolgenError
-from poolgen.files.read import distinct_keys, read_input
+from poolgen.files.read import JSON_STRING, distinct_keys, nesting_depth, read_input
+from poolgen.limits import MAX_NESTING
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,10 @@ def read_round(path: Path, c: Chain, named: int) -> Round:
     """A round file the operator fetched from drand (docs/ceremony.md, "The beacon")."""
     data = read_input(path, "beacon round", BeaconError)
     try:
-        doc = json.loads(data.decode("utf-8"), object_pairs_hook=distinct_keys)
+        text = data.decode("utf-8")
+        if nesting_depth(text, JSON_STRING) > MAX_NESTING:  # before the parser: its C recursion on deep
+            raise ValueError("nested too deep")  # brackets can overflow a thread's stack
+        doc = json.loads(text, object_pairs_hook=distinct_keys)
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         why = str(exc) if "appears twice" in str(exc) else "not JSON"
         raise BeaconError(f"{path}: not a drand round ({why})") from None

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from poolgen.seeds.beacon import QUICKNET, BeaconError, chain, parse_round, signature_verifies
+from poolgen.seeds.beacon import QUICKNET, BeaconError, chain, parse_round, read_round, signature_verifies
 from tests.support.ceremony import invoke, new_args, refused, rounds
 
 IDENTITY = "c0" + "00" * 47  # the compressed point at infinity
@@ -69,3 +69,50 @@ def test_a_round_due_after_the_year_9999_is_one_line_exit_2(tmp_path, number):
                            "the last time a ceremony can name")
     assert not (tmp_path / "far.ceremony").exists()
     assert QUICKNET.round_time(83_903_165_811) == datetime(9999, 12, 31, 23, 59, 57, tzinfo=UTC)
+
+
+@pytest.mark.parametrize("nesting", [30_000, 33])  # 60,000 bytes: within the round files' size limit
+def test_a_round_file_of_deeply_nested_brackets_is_no_round_and_never_reaches_the_parser(tmp_path, nesting):
+    """json's C parser recursing through deep brackets (100,000) overflowed a test worker thread's stack (a
+    segfault, not a RecursionError, seen for a validation file's header in CI): a round file nested
+    deeper than poolgen.limits.MAX_NESTING is refused in one line before it is parsed."""
+    path = tmp_path / "round.json"
+    path.write_bytes(b"[" * nesting + b"]" * nesting)
+    with pytest.raises(BeaconError) as caught:
+        read_round(path, QUICKNET, 1000)
+    assert str(caught.value) == f"{path}: not a drand round (not JSON)"
+
+
+def test_deep_brackets_in_a_thread_of_a_small_stack_give_the_one_line_not_a_segfault(tmp_path):
+    """The same round file and a validation file's header read in a thread of a 256 KiB stack, in a real
+    process whose recursion limit something raised (as in the CI worker that died: the C parser's depth is
+    bounded only by that limit): the one-line refusals, exit 0; before the depth check, json's C
+    recursion overflowed the stack and the process died of SIGSEGV."""
+    import subprocess
+    import sys
+
+    (tmp_path / "round.json").write_bytes(b"[" * 30_000 + b"]" * 30_000)
+    (tmp_path / "validation-low.bin").write_bytes(b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    code = f"""
+import threading
+from pathlib import Path
+from poolgen.deliverables.validation import ValidationError, ValidationFile
+from poolgen.seeds.beacon import QUICKNET, BeaconError, read_round
+folder = Path({str(tmp_path)!r})
+def both():
+    for read, error in ((lambda: read_round(folder / "round.json", QUICKNET, 1000), BeaconError),
+                        (lambda: ValidationFile.read(folder / "validation-low.bin"), ValidationError)):
+        try:
+            read()
+        except error as exc:
+            print(str(exc).replace(str(folder) + "/", ""))
+import sys
+sys.setrecursionlimit(1_000_000)
+threading.stack_size(256 * 1024)
+t = threading.Thread(target=both)
+t.start()
+t.join()
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "round.json: not a drand round (not JSON)\n"
+                                                 "validation-low.bin: not a poolgen-validation/2 file\n")
