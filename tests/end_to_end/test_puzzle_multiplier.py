@@ -8,6 +8,7 @@ illegal; and a run re-signed without `multiplies` (every prize multiplied) is re
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -64,7 +65,8 @@ def test_the_box_has_one_uniform_law_on_tickets_with_no_puzzle_3_win_winners_els
     uncovered = ~np.isin(tier, list(PUZZLE_3))
     lost, elsewhere = uncovered & (tier == "lose"), uncovered & (tier != "lose")
     observed = np.array([np.bincount(box[lost], minlength=4), np.bincount(box[elsewhere], minlength=4)])
-    assert observed.tolist() == [[849, 920, 880, 924], [296, 318, 306, 316]]  # SEED_A's draws
+    # SEED_A's draws (repinned when the crossword word list lost 162 words: the grids drawn changed)
+    assert observed.tolist() == [[867, 885, 915, 906], [317, 313, 273, 333]]
     assert observed.sum() == int(uncovered.sum()) == 4809
     assert chi2_contingency(observed, correction=False)[1] > 0.01  # one law, winner elsewhere or not
     assert chisquare(observed.sum(axis=0))[1] > 0.01  # each of 1X, 2X, 3X, 5X a quarter
@@ -99,7 +101,8 @@ def test_a_run_re_signed_to_multiply_every_prize_is_refused(run, tmp_path):
     assert alone.exit_code == 1
     step4 = json.loads(alone.stdout)["steps"][3]
     assert step4["status"] == "fail"
-    assert "its wins are not its tier 'w5''s (1 win(s) paying 1000 cents)" in json.dumps(step4), step4
+    assert re.search(r"its wins are not its tier 'w5''s \(1 win\(s\) paying (1000|1500|2500) cents\)",
+                     json.dumps(step4)), step4  # a $5 win elsewhere, its box's 2X, 3X or 5X now read on it
     spec = invoke("verify", folder, "--public-key", key, "--spec", run / "bclc_deluxe_crossword.toml",
                   "--json", application=audit_app)
     assert spec.exit_code == 1
