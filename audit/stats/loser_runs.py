@@ -3,7 +3,7 @@
 
 The neighbour rule (docs/randomness.md 5.1) lays a run of losers out again while two consecutive ones are
 identical, so a loser's layout depends a little on whether the next share is a loser too: where losers have
-few layouts (Hand to Hand Tactics: 4,550, two of them 3% each) 1j's table of a reveal against the next share
+few layouts (a small duel: 4,550, two of them 3% each) 1j's table of a reveal against the next share
 would refuse honest pools. Two tests read only what the rule leaves symmetric or independent:
 
 - the last loser before a winner against the first loser after one, over the runs of two or more losers
