@@ -51,7 +51,9 @@ FIGURES = {"lucky_sevens_multiplier": (213_534, 101_400_000),
            "bclc_deluxe_crossword": (428_556, 510_046_000),  # BC (CAD): three legends, an INSTANT WORD, 2X-5X
            "poker_lotto_instant": (134_025, 52_122_600),  # BCLC's chart, a quarter of the five-card hands
            "mi_poker_lotto_instant": (134_025, 54_821_400),  # Michigan's chart: two pair $3, jacks $2 cash
-           "nz_holdem_five_deals": (14_313, 19_575_000)}  # NZD, five hold 'em deals, two spacing rules
+           "nz_holdem_five_deals": (14_313, 19_575_000),  # NZD, five hold 'em deals, two spacing rules
+           "mn_ms_pac_man": (921_762, 678_757_800),  # Minnesota's maze: three LIFEs, 3,427,200 in 8 pools
+           "mn_lucky_lines_gold": (593_449, 1_369_117_500)}  # ten GAMES of lines, prize spots, 1X-10X
 
 # spec: (size replacements, count divisor, smallest pool of the cut, its tickets)
 CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_000}, 20, "p1", 6_000),
@@ -106,7 +108,11 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # Michigan's Poker Lotto instant-win chart (poker_hand), cut as BCLC's
         "mi_poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
         # a designed NZD game of five hold 'em deals, ties winning, two spacing rules drawn exactly (5.12)
-        "nz_holdem_five_deals": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 10, "p1", 6_000)}
+        "nz_holdem_five_deals": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 10, "p1", 6_000),
+        # Minnesota's Ms. Pac-Man (maze): three LIFEs, its order cut to four pools of 50 books of 100, split
+        "mn_ms_pac_man": ({"order_tickets": 20_000, "pool_tickets": 5_000}, 171, "p1", 5_000),
+        # Minnesota's Lucky Lines Gold: ten GAMES of lines marked by callers, a 1X-10X MULTIPLIER, split
+        "mn_lucky_lines_gold": ({"order_tickets": 20_000, "pool_tickets": 5_000}, 98, "p1", 5_000)}
 
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures

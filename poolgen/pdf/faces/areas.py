@@ -13,6 +13,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from audit.styles.play import evaluate as evaluate_areas
+from poolgen.errors import RunError
 from poolgen.game.model import Game
 from poolgen.game.play import Area, AreaPlay, Cell
 from poolgen.money import fmt_cents
@@ -83,6 +84,7 @@ def _shapes(area: Area, k: int) -> tuple[int, int, str] | None:
 
 
 LANE_LEAST = 44.0  # a spot row lower than this has sections of few spots packed side by side
+LANE_FLOOR = 12.0  # spot rows lower than this (spots under 4 points high): no room for the face, refused
 
 
 RUN_COLUMNS = 50  # grids side by side while their columns (and a gap each) come to at most this
@@ -192,6 +194,15 @@ def draw(c: Canvas, game: Game, pool: Row, row: Row, ev: Evaluation, x: float, y
         # letters was drawn 10 points a cell above rows of spots with room to spare)
         side = max(side, min(48.0, (w - 28) / widest, (avail - LANE_LEAST * spot_rows) / grid_rows))
         lane = min(110.0, (avail - grid_rows * side) / max(1, spot_rows))
+    short = spot_rows > 0 and lane < LANE_FLOOR
+    if short or (grid_rows and avail < grid_rows * 6.0):  # drawn anyway, spots of no height or less
+        # printed their words upside down over one another (ten GAMES of three in a line, each with its
+        # caller and prize spots: 31 sections, rows of spots -9 points high)
+        what = (f"rows of spots {lane:.1f} points high (at least {LANE_FLOOR:.0f})" if short else
+                f"grid cells {avail / grid_rows:.1f} points high (at least 6)")
+        raise RunError(f"{game.path}: areas: a proof page has no room for this ticket's face: its "
+                       f"{len(sections)} sections of {len(_play(game).areas)} areas leave {what}; its "
+                       "proof cannot be drawn")
     top = y + h - 48
     for line in lines:
         if line[0][0][3] is not None:  # grids drawn as grids, side by side (a crossword's)
