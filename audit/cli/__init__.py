@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as Bars
 
-from audit.cli.commands import HELP_OPTIONS, Commands
+import audit
+from audit.cli.commands import HELP_OPTIONS, Commands, help_command
 from audit.errors import InvalidProof, MalformedProof, UnusableInput
 from audit.interrupts import Early, deferred, ended, install, pause_point, restore
 from audit.provenance import code_hash
@@ -331,8 +332,18 @@ def code_hash_cmd(
 app.command("verify")(verify)
 app.command("check-proof")(check_proof_cmd)
 app.command("code-hash")(code_hash_cmd)
+help_command(app, "python -m audit")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"audit {audit.__version__}")  # a generator's code: `code-hash`, `poolgen --version`
+        raise typer.Exit()
 
 
 @app.callback()
-def main() -> None:
+def main(
+    version: Annotated[bool, typer.Option(
+        "--version", "-V", is_eager=True, callback=_version, help="Print the version, then exit.")] = False,
+) -> None:
     """Verify a poolgen run from its files and a public key alone."""

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 import poolgen
-from audit.cli.commands import HELP_OPTIONS, commands_named
+from audit.cli.commands import HELP_OPTIONS, commands_named, help_command
 from poolgen.cli import books, ceremony, claims, imaging, keys, rng, sales, seed
 from poolgen.cli.check import check
 from poolgen.cli.common import fail
@@ -52,6 +52,7 @@ app.add_typer(sales.app, name="sales")
 app.add_typer(books.app, name="books")
 app.command("seal")(seal_cmd)
 app.command("unseal")(unseal_cmd)
+help_command(app, "poolgen")
 
 
 def _version(value: bool) -> None:
@@ -69,7 +70,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def main(
     version: Annotated[bool, typer.Option(
-        "--version", is_eager=True, callback=_version,
+        "--version", "-V", is_eager=True, callback=_version,
         help="Print the version and the hash of this generator's code, then exit.")] = False,
 ) -> None:
     """Lottery prize pools from published prize structures: check, generate, sign, verify."""

@@ -119,3 +119,50 @@ def test_a_groups_help_names_every_command_it_holds(path):
         group = group.commands[word]
     held = sorted(name for name, sub in group.commands.items() if not sub.hidden)
     assert held and [n for n in held if not re.search(rf"\b{re.escape(n)}\b", group.help or "")] == []
+
+
+@pytest.mark.parametrize("path", [p for p in POOLGEN if p != ("help",)], ids=lambda p: " ".join(p) or "-")
+def test_help_command_prints_what_dash_dash_help_prints(path):
+    """`poolgen help sales sell`, as `git help` and `uv help`: the same bytes as `sales sell --help`."""
+    asked, told = invoke("help", *path), invoke(*path, "--help")
+    assert (asked.exit_code, asked.stdout, asked.stderr) == (0, told.stdout, "")
+
+
+@pytest.mark.parametrize("path", AUDIT, ids=lambda p: " ".join(p) or "-")
+def test_audit_help_command_prints_what_dash_dash_help_prints(path):
+    asked, told = invoke("help", *path, application=audit_app), invoke(*path, "--help", application=audit_app)
+    assert (asked.exit_code, asked.stdout, asked.stderr) == (0, told.stdout, "")
+
+
+def test_help_of_an_unknown_command_is_the_usage_error_of_its_group():
+    one_line(invoke("help", "frobnicate"), "poolgen", "No such command 'frobnicate'. (see `poolgen -h`)")
+    one_line(invoke("help", "sales", "frob"), "poolgen", "No such command 'frob'. (see `poolgen sales -h`)")
+    one_line(invoke("help", "verify", "x"), "poolgen", "No such command 'x'. (see `poolgen verify -h`)")
+    one_line(invoke("help", "nothing", application=audit_app), "audit", "No such command 'nothing'.")
+
+
+def test_the_programs_help_lists_help():
+    assert re.search(r"│ help +Show the help of COMMAND", invoke("--help").stdout)
+    assert re.search(r"│ help +Show the help of COMMAND", invoke("--help", application=audit_app).stdout)
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_version_answers_dash_v_on_both_programs(flag):
+    import audit
+    import poolgen
+
+    mine = invoke(flag)
+    assert mine.exit_code == 0 and mine.stdout.startswith(f"poolgen {poolgen.__version__}\ncode SHA-256 ")
+    theirs = invoke(flag, application=audit_app)
+    assert (theirs.exit_code, theirs.stdout, theirs.stderr) == (0, f"audit {audit.__version__}\n", "")
+
+
+def test_both_programs_say_the_version_pyproject_gives():
+    import tomllib
+    from pathlib import Path
+
+    import audit
+    import poolgen
+
+    project = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())["project"]
+    assert poolgen.__version__ == audit.__version__ == project["version"]
