@@ -142,6 +142,12 @@ def commands_named(prefix: str) -> type[Commands]:
     return type(f"{prefix.capitalize()}Commands", (Commands,), {"prefix": prefix})
 
 
+def examples(*lines: str) -> str:
+    """A command's help epilog: command lines as they are typed, one a line (a code block, so that no
+    line is joined or wrapped; keep each within 76 characters, the help's width less its margins)."""
+    return "Examples:\n\n```\n" + "\n".join(lines) + "\n```"
+
+
 def help_command(app: typer.Typer, program: str) -> None:
     """`PROGRAM help [COMMAND]...`, as `git help` and `uv help`: the help `PROGRAM COMMAND... --help`
     prints, word for word, and exit 0; an unknown command is the usage error `--help` would give."""

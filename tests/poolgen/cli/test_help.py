@@ -166,3 +166,61 @@ def test_both_programs_say_the_version_pyproject_gives():
 
     project = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())["project"]
     assert poolgen.__version__ == audit.__version__ == project["version"]
+
+
+
+def _examples(application) -> list[tuple[tuple[str, ...], str]]:
+    """(command path, example) of every command whose help ends in examples; a line ending in a backslash
+    continues on the next."""
+    found = []
+    for path in command_paths(application):
+        command = typer.main.get_command(application)
+        for word in path:
+            command = command.commands[word]
+        block = (command.epilog or "").partition("Examples:\n\n```\n")[2].partition("\n```")[0]
+        found += [(path, example) for example in block.replace("\\\n", "\\\x00").split("\n") if example]
+    return found
+
+
+EXAMPLES = [(app, *e) for e in _examples(app)] + [(audit_app, *e) for e in _examples(audit_app)]
+
+
+def test_the_main_commands_have_examples():
+    assert {p for a, p, _ in EXAMPLES if a is app} == {("check",), ("generate",), ("verify",),
+                                                       ("merkle-proof",), ("publish",), ("validate",)}
+    assert {p for a, p, _ in EXAMPLES if a is audit_app} == {("verify",), ("check-proof",), ("code-hash",)}
+
+
+@pytest.mark.parametrize(("application", "path", "example"), EXAMPLES,
+                         ids=[e[2].split("\\")[0] for e in EXAMPLES])
+def test_an_example_is_shown_whole_and_names_only_options_its_command_has(application, path, example):
+    """Each line of an example shows unwrapped, and every command of it (`poolgen ...`, `python -m audit
+    ...`, either side of a pipe) is one that exists, given only options it has."""
+    import shlex
+
+    shown = invoke(*path, "--help", application=application).stdout
+    assert [line for line in example.split("\x00") if line not in shown] == []
+    commands = 0
+    for part in example.replace("\\\x00", " ").split("|"):
+        words = shlex.split(part, comments=True)
+        if words[:3] == ["python", "-m", "audit"]:
+            at, rest = typer.main.get_command(audit_app), words[3:]
+        else:
+            assert words[0] == "poolgen", part
+            at, rest = typer.main.get_command(app), words[1:]
+        while rest and rest[0] in getattr(at, "commands", {}):
+            at, rest = at.commands[rest[0]], rest[1:]
+        assert not hasattr(at, "commands"), part  # a command, not a group
+        options = {o for p in at.params for o in getattr(p, "opts", [])}
+        assert [w for w in rest if w.startswith("-") and w != "-" and w not in options] == [], part
+        commands += 1
+    assert commands == example.count("|") + 1
+
+
+@pytest.mark.parametrize(("application", "prefix", "one"), [
+    (app, "poolgen", "1 a verdict of failure"), (audit_app, "audit", "1 a step fails (a proof is invalid)")])
+def test_the_programs_help_ends_with_its_exit_statuses(application, prefix, one):
+    words = " ".join(invoke("--help", application=application).stdout.split())
+    assert "Exit status: 0 " in words and f"; {one}" in words
+    assert f"2 a usage error or input that cannot be used (one line {prefix}: error: ...); 130, 143 " \
+           "interrupted (SIGINT, SIGTERM); 141 standard output's reader stopped (| head)." in words
