@@ -224,3 +224,19 @@ def test_the_programs_help_ends_with_its_exit_statuses(application, prefix, one)
     assert "Exit status: 0 " in words and f"; {one}" in words
     assert f"2 a usage error or input that cannot be used (one line {prefix}: error: ...); 130, 143 " \
            "interrupted (SIGINT, SIGTERM); 141 standard output's reader stopped (| head)." in words
+
+
+# The commands that may exit 1 (a verdict of failure), as tests/boundary/test_command_line_sweep.py's
+# VERDICTS, and the others whose exit 1 is a refusal or a problem found.
+EXIT_ONE = [(app, p) for p in [
+    ("check",), ("verify",), ("validate",), ("demo",), ("report",), ("imaging", "check"),
+    ("claims", "reconcile"), ("sales", "sell"), ("sales", "void"), ("sales", "close"), ("sales", "claim"),
+    ("sales", "reconcile"), ("books", "status")]] + [(audit_app, ("verify",)), (audit_app, ("check-proof",))]
+
+
+@pytest.mark.parametrize(("application", "path"), EXIT_ONE,
+                         ids=[("audit " if a is audit_app else "") + " ".join(p) for a, p in EXIT_ONE])
+def test_a_command_that_may_exit_1_says_when(application, path):
+    """The program's help says exit 1 is a verdict of failure and that each command's help says which."""
+    words = " ".join(invoke(*path, "--help", application=application).stdout.replace("│", " ").split())
+    assert re.search(r"[Ee]xit (0[^.]*\.\s*)?1\b|[Ee]xit[^.]*?\b1\b", words), words[:400]
