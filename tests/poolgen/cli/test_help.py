@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 import typer.main
@@ -15,6 +16,7 @@ from poolgen.cli.main import app
 from tests.support import ceremony as ceremonies
 from tests.support.cli import invoke, one_line
 
+ROOT = Path(__file__).resolve().parents[3]
 TYPE_NAMES = re.compile(r"<bool>|<path>|<int|<float|<text>|<str>|list\[|\[x[<>]=|x[<>]=\d|\{[A-Z]")
 
 
@@ -159,12 +161,11 @@ def test_version_answers_dash_v_on_both_programs(flag):
 
 def test_both_programs_say_the_version_pyproject_gives():
     import tomllib
-    from pathlib import Path
 
     import audit
     import poolgen
 
-    project = tomllib.loads((Path(__file__).parents[3] / "pyproject.toml").read_text())["project"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert poolgen.__version__ == audit.__version__ == project["version"]
 
 
@@ -240,3 +241,32 @@ def test_a_command_that_may_exit_1_says_when(application, path):
     """The program's help says exit 1 is a verdict of failure and that each command's help says which."""
     words = " ".join(invoke(*path, "--help", application=application).stdout.replace("│", " ").split())
     assert re.search(r"[Ee]xit (0[^.]*\.\s*)?1\b|[Ee]xit[^.]*?\b1\b", words), words[:400]
+
+
+def _documented() -> dict[str, bool]:
+    """docs/command-line.md's `--json` table: each command it names, and whether it says it has --json."""
+    text = (ROOT / "docs" / "command-line.md").read_text().split("## `--json`", 1)[1]
+    out: dict[str, bool] = {}
+    for row in (line for line in text.splitlines() if line.startswith("| `")):
+        cell, said = row.split("|")[1], row.split("|")[2]
+        names = re.findall(r"`([^`]+)`", cell)
+        first = names[0].split()
+        for name in names:
+            words = name.split()
+            if words[0] not in ("poolgen", "audit"):
+                words = [first[0], *(words if len(words) > 1 else [*first[1:-1], *words])]
+            out[" ".join(words)] = "no `--json`" not in said
+    return out
+
+
+def test_docs_command_line_md_names_every_command_and_whether_it_has_json():
+    walked = {}
+    for application, program, paths in ((app, "poolgen", POOLGEN), (audit_app, "audit", AUDIT)):
+        for path in paths:
+            command = typer.main.get_command(application)
+            for word in path:
+                command = command.commands[word]
+            if not hasattr(command, "commands"):  # a command, not a group
+                walked[" ".join((program, *path))] = any("--json" in getattr(p, "opts", [])
+                                                        for p in command.params)
+    assert _documented() == walked
