@@ -121,7 +121,7 @@ def sealed_run(tmp_path_factory):
     assert sealed.exit_code == 0, sealed.output
     keys = new_key_pair(tmp / "keys")
     generated = ok("generate", str(spec_path("wild_side")), "--out", str(tmp / "runs"), "--pool", "p1",
-                   "--workers", "1", "--key", str(keys.private), "--ceremony", str(file))
+                   "--workers", "1", "--key", str(keys.private), "--ceremony", str(file), "--json")
     return SimpleNamespace(tmp=tmp, file=file, commitments=commitments, sealed=sealed.stdout.splitlines(),
                            keys=keys, bundle=bundle,
                            run=tmp / "runs" / "r", generated=generated)

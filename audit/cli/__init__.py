@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as Bars
 
-from audit.cli.commands import HELP_OPTIONS, Commands
+import audit
+from audit.cli.commands import HELP_OPTIONS, Commands, examples, help_command
 from audit.errors import InvalidProof, MalformedProof, UnusableInput
 from audit.interrupts import Early, deferred, ended, install, pause_point, restore
 from audit.provenance import code_hash
@@ -34,9 +35,15 @@ if TYPE_CHECKING:  # types only: their modules load polars and numpy, imported w
     from audit.steps.reproduction import Regenerate
     from audit.verify import Progress, Report
 
+EXIT_STATUS = (
+    "`python -m audit help COMMAND` (or `COMMAND -h`) explains a command.\n\n"
+    "Exit status: **0** every step passes (a proof is valid); **1** a step fails (a proof is invalid); "
+    "**2** a usage error or input that cannot be used (one line `audit: error: ...`); **130**, **143** "
+    "interrupted (SIGINT, SIGTERM); **141** standard output's reader stopped (`| head`).")
+
 app = typer.Typer(rich_markup_mode="markdown", name="audit", no_args_is_help=True, add_completion=False,
                   pretty_exceptions_show_locals=False, cls=Commands, context_settings=HELP_OPTIONS,
-                  help="Verify a poolgen run from its files and a public key alone.")
+                  help="Verify a poolgen run from its files and a public key alone.", epilog=EXIT_STATUS)
 
 PublicKey = Annotated[Path, typer.Option(
     "--public-key", metavar="FILE", help="The signer's Ed25519 public key (PEM): the only thing trusted.")]
@@ -328,11 +335,31 @@ def code_hash_cmd(
         typer.echo(f"code SHA-256 {digest} ({count} {'source ' if v1 else ''}files, poolgen/code/v{version})")
 
 
-app.command("verify")(verify)
-app.command("check-proof")(check_proof_cmd)
-app.command("code-hash")(code_hash_cmd)
+app.command("verify", epilog=examples(
+    "python -m audit verify outputs/RUN --public-key signing-key.pub.pem",
+    "python -m audit verify outputs/RUN --public-key K --seed-file F --json",
+))(verify)
+app.command("check-proof", epilog=examples(
+    "python -m audit check-proof claim.json RUN/manifest.json --public-key K",
+    "poolgen merkle-proof RUN TICKET VIRN --json | python -m audit \\",
+    "    check-proof - RUN/manifest.json --public-key K",
+))(check_proof_cmd)
+app.command("code-hash", epilog=examples(
+    "python -m audit code-hash poolgen/          # compare: poolgen --version",
+    "python -m audit code-hash poolgen/ --v1     # a run made before v2",
+))(code_hash_cmd)
+help_command(app, "python -m audit")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"audit {audit.__version__}")  # a generator's code: `code-hash`, `poolgen --version`
+        raise typer.Exit()
 
 
 @app.callback()
-def main() -> None:
+def main(
+    version: Annotated[bool, typer.Option(
+        "--version", "-V", is_eager=True, callback=_version, help="Print the version, then exit.")] = False,
+) -> None:
     """Verify a poolgen run from its files and a public key alone."""

@@ -8,10 +8,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
-from typer._click.exceptions import BadParameter, ClickException, NoArgsIsHelpError  # typer's own click
+from typer._click.exceptions import BadParameter, ClickException, NoArgsIsHelpError, UsageError
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from audit.pipes import (
@@ -140,3 +140,29 @@ class Commands(TyperGroup):
 def commands_named(prefix: str) -> type[Commands]:
     """The `Commands` class of a program called `prefix` (poolgen's is made here too)."""
     return type(f"{prefix.capitalize()}Commands", (Commands,), {"prefix": prefix})
+
+
+def examples(*lines: str) -> str:
+    """A command's help epilog: command lines as they are typed, one a line (a code block, so that no
+    line is joined or wrapped; keep each within 76 characters, the help's width less its margins)."""
+    return "Examples:\n\n```\n" + "\n".join(lines) + "\n```"
+
+
+def help_command(app: typer.Typer, program: str) -> None:
+    """`PROGRAM help [COMMAND]...`, as `git help` and `uv help`: the help `PROGRAM COMMAND... --help`
+    prints, word for word, and exit 0; an unknown command is the usage error `--help` would give."""
+
+    def help_cmd(ctx: typer.Context, command: Annotated[list[str] | None, typer.Argument(
+            metavar="COMMAND", help="The command (and sub-command) to explain; none: the program.")] = None,
+    ) -> None:
+        at = ctx.find_root()
+        for word in command or []:
+            sub = at.command.get_command(at, word) if hasattr(at.command, "get_command") else None
+            if sub is None:
+                raise UsageError(f"No such command '{word}'.", ctx=at)
+            at = sub.context_class(sub, info_name=word, parent=at, **sub.context_settings)
+        typer.echo(at.get_help(), color=at.color)
+
+    help_cmd.__doc__ = (f"Show the help of COMMAND, as `{program} COMMAND --help` does (`{program} help "
+                        "verify`); with none, the program's.")
+    app.command("help")(help_cmd)

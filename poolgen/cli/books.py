@@ -32,7 +32,8 @@ Clerk = Annotated[str | None, typer.Option(
     help="Who records the move (default: the login name running the command).")]
 Ref = Annotated[str | None, typer.Option(
     "--ref", metavar="ID", help="A reference: the retailer, a police report.", show_default=False)]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Json = Annotated[bool, typer.Option(
+    "--json", help="Print the answer as one JSON document (docs/back-office.md, section 8).")]
 
 
 def _printed(run: Run) -> Run:

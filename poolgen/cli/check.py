@@ -24,7 +24,8 @@ def check(
                        "tree's specs/, the shipped games).",
                        show_default=False),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document.")] = False,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON document: every game's figures, the problems found, ok.")] = False,
 ) -> None:
     """Compute every pool's winners, odds, prize cost and payout from a spec's tiers and cross-check
     them against every figure the regulation publishes.

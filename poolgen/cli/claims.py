@@ -34,7 +34,8 @@ Ledgers = Annotated[list[Path], typer.Option("--ledger", metavar="FILE.sqlite",
                                               help="A claims ledger (repeat for every desk's).")]
 PublicKey = Annotated[Path | None, typer.Option(
     "--public-key", metavar="FILE", help="Verify the manifest's signature with this key first.")]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Json = Annotated[bool, typer.Option(
+    "--json", help="Print the answer as one JSON document (docs/back-office.md, section 6).")]
 Pdf = Annotated[Path | None, typer.Option("--pdf", metavar="OUT.pdf",
                                           help="Also draw the table as a PDF page.")]
 Books = Annotated[Path | None, typer.Option(

@@ -110,7 +110,6 @@ def _one_line_errors(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R
         raise fail(stdout_lost(exc)) from None
 
 
-
 Json = Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON document (what was "
                                                     "written, its SHA-256, counts; never a secret).")]
 

@@ -89,7 +89,8 @@ def demo_cmd(
     (RUN.seed, mode 0600; or the --seed-file given, left where it is), proof.pdf and report.pdf. The
     key and seed are for the demo only. With --json, what each step prints goes to standard error and
     standard output holds one JSON document: where each file is, and the verdict (also when a step
-    stops the demo: `stopped_at`, `exit_code`)."""
+    stops the demo: `stopped_at`, `exit_code`). Exit 0: every step passed; 1: a step's verdict failed (a
+    figure disagrees, a verify step fails), the folder kept to read; 2: unusable input, nothing kept."""
     from poolgen.loader import load_spec  # lazy: numpy, off every command's start-up (docs/scaling.md)
 
     now = datetime.now(UTC).replace(microsecond=0)

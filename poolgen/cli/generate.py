@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from audit.interrupts import Early
 from poolgen.cli.common import echo, err_console, reports_errors, say
+from poolgen.cli.generated import SeedSource, run_document
 from poolgen.cli.prompts import ask_passphrase
 from poolgen.cli.seed import Entropy
 from poolgen.deliverables.roles import who_gets_what
@@ -119,8 +120,9 @@ def generate_cmd(
     run_id: Annotated[str | None, typer.Option(
         "--run-id", help="Name of the run folder. Default: RULES-UTCTIME.")] = None,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="Print the manifest as JSON (its run_id names the run folder, OUT/RUN_ID, and a "
-        "fresh seed's file, OUT/RUN_ID.seed).")] = False,
+        "--json", help="Print what was made as one JSON document: the run folder, the seed's file (never "
+        "the seed), the pools, every file written with its SHA-256, and the manifest (docs/manifest.md).")
+    ] = False,
     key: Annotated[Path | None, typer.Option(
         "--key", metavar="FILE", help="Private key that signs the run (manifest.sig); asks for its "
                                       "passphrase if it is encrypted.")] = None,
@@ -221,7 +223,9 @@ def generate_cmd(
                                       validation_keys=keys, high_tier_cents=threshold, book_key=books)
             result = _build(request, signer, committed, early)
             pause_point("committed")
-            _report(result, seed_file if fresh else None, as_json, signer)
+            source: SeedSource = "fresh" if fresh else "ceremony" if ceremony is not None else "seed-file"
+            assert seed_file is not None  # the fresh seed's, the --seed-file or the ceremony's
+            _report(result, source, seed_file, as_json, signer)
         except KeyboardInterrupt as exc:
             if placed:  # interrupted once the run was in place: it and its seed are kept
                 raise Interrupted(getattr(exc, "signum", signal.SIGINT), f"run {out / run_id} was complete "
@@ -237,11 +241,13 @@ def generate_cmd(
             early.close()
 
 
-def _report(result: RunResult, fresh_seed_file: Path | None, as_json: bool, signer: Signer | None) -> None:
-    if fresh_seed_file is not None:
-        say(f"new seed saved to {fresh_seed_file} (mode 0600); keep it secret and safe")
-    if as_json:
-        typer.echo(json.dumps(result.manifest, indent=2, sort_keys=True))
+def _report(result: RunResult, source: SeedSource, seed_file: Path, as_json: bool,
+            signer: Signer | None) -> None:
+    if source == "fresh":
+        say(f"new seed saved to {seed_file} (mode 0600); keep it secret and safe")
+    if as_json:  # docs/manifest.md, "What `generate --json` prints"
+        doc = run_document(result.folder, result.manifest, source, seed_file)
+        typer.echo(json.dumps(doc, indent=2, sort_keys=True))
     else:
         t = result.manifest["totals"]
         echo(f"run {result.folder}: {t['pools']} pool(s), {t['tickets']:,} tickets, "

@@ -32,7 +32,8 @@ PublicKey = Annotated[Path | None, typer.Option(
 SignedBy = Annotated[Path | None, typer.Option(
     "--public-key", metavar="FILE",
     help="The run's public key: the manifest's signature is verified first (required).")]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+Json = Annotated[bool, typer.Option(
+    "--json", help="Print the answer as one JSON document (docs/back-office.md, section 5).")]
 
 
 def _ledger(run: Path, ledger: Path, public_key: Path | None, *, create: bool = False,
@@ -120,7 +121,7 @@ def void_cmd(run: RunArg, share: ShareArg, ledger: Ledger,
 @reports_errors
 def close_cmd(run: RunArg, ledger: Ledger, pool: PoolOpt, public_key: SignedBy = None,
               as_json: Json = False) -> None:
-    """Close a pool: no sale after this."""
+    """Close a pool: no sale after this. Exit 1: already closed."""
     from poolgen.backoffice.sales import Refused  # lazy: start-up time (docs/scaling.md)
 
     book = _ledger(run, ledger, public_key, create=True, records="sales close")

@@ -72,10 +72,14 @@ def test_loading_every_command_module_imports_no_heavy_library():
     ("poolgen", ("ceremony", "new", "--help"), 0),
     ("poolgen", ("rng", "bytes", "--help"), 0),
     ("poolgen", ("--version",), 0),
+    ("poolgen", ("-V",), 0),
+    ("poolgen", ("help", "generate"), 0),
     ("poolgen", ("frobnicate",), 2),  # a usage error
     ("audit", ("--help",), 0),
     ("audit", ("verify", "--help"), 0),
     ("audit", ("check-proof", "--help"), 0),
+    ("audit", ("-V",), 0),
+    ("audit", ("help", "verify"), 0),
 ], ids=lambda v: " ".join(v) if isinstance(v, tuple) else str(v))
 def test_help_version_and_usage_errors_import_no_heavy_library(tmp_path, program, args, code):
     heavy, exit_code = _heavy_imports(tmp_path, program, *args)

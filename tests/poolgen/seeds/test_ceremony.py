@@ -70,6 +70,7 @@ def test_three_parties_commit_reveal_seal_generate_verify(sealed_run):
     assert "reveals" not in entry and all(r["value"] not in json.dumps(manifest)
                                                        for r in json.loads(s.file.read_bytes())["reveals"])
     assert load(s.file).run == "r" and seed.hex() not in s.generated.output
+    assert json.loads(s.generated.stdout)["seed"] == {"source": "ceremony", "file": str(s.file)}
     assert seed == _third_derivation(json.loads(s.file.read_bytes()))
 
     code, report = _verify(s.run, s.keys, "--spec", str(spec_path("wild_side")), "--ceremony", str(s.file))
