@@ -167,3 +167,23 @@ def test_every_style_has_a_contract_a_generator_and_an_audit_engine():
     assert set(AREA_ENGINES) == set(AREA_STYLES)
     assert set(TICKET_ENGINES) == set(TICKET_STYLES) == set(TICKET_FACES)
     assert not set(AREA_STYLES) & set(TICKET_STYLES)
+
+
+# A shipped game's name said in package code as a rule's own words, not as the game (add_up's targets)
+RULE_WORDS = {"7 or 11"}
+
+
+def test_no_shipped_game_is_named_in_package_code():
+    """The house style (/work/shared/STYLE.md): a game's name appears only in its spec; a style names its
+    contract's sections, never the game that brought it (a docstring said `dealer = "shared"` was "Poker
+    Night's")."""
+    import re
+    import tomllib
+
+    names = {doc["game"]["name"] for p in sorted((ROOT / "specs").rglob("*.toml"))
+             if isinstance((doc := tomllib.loads(p.read_text())).get("game"), dict) and "name" in doc["game"]}
+    assert len(names) > 50 and "Poker Night" in names  # the guard reads the shipped games
+    said = [f"{path.relative_to(ROOT)}: {name}" for package in PACKAGES
+            for path in sorted((ROOT / package).rglob("*.py")) for name in sorted(names - RULE_WORDS)
+            if re.search(rf"(?<!\w){re.escape(name)}(?!\w)", path.read_text(), re.IGNORECASE)]
+    assert said == []

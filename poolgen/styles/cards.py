@@ -1,9 +1,9 @@
 """Cards (contract: docs/styles/cards.md): G games, each YOUR HAND against the DEALER'S HAND with a
 PRIZE, every card of the area from one standard 52-card deck: `deal = "five"`, 5 cards each; `"hold_em"`,
 2 cards each and 5 COMMUNITY cards, each side's hand its best five of seven; `dealer = "shared"`, G YOUR
-HANDS against ONE DEALER'S HAND (section 1, Poker Night's). A game wins its PRIZE when
-YOUR HAND ranks above the dealer's in standard five-card poker (section 5), or ties it where the spec
-says ties win. A card is a code 0..51: rank code // 4 (2 .. A), suit code % 4."""
+HANDS against ONE DEALER'S HAND (section 1). A game wins its PRIZE when YOUR HAND ranks above the
+dealer's in standard five-card poker (section 5), or ties it where the spec says ties win. A card is a
+code 0..51: rank code // 4 (2 .. A), suit code % 4."""
 
 from __future__ import annotations
 
