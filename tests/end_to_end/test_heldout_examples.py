@@ -108,7 +108,7 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         # a chart from a pair of 10s (poker_hand's `tens_or_better`), cut as BCLC's
         "tens_or_better_poker": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
         # Ohio's Joker Poker: the JOKER wild, no five of a kind, a JOKER hand paid double (by = 2)
-        "oh_joker_poker": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 100, "p1", 6_000),
+        "oh_joker_poker": ({"order_tickets": 3_000, "pool_tickets": 3_000}, 200, "p1", 3_000),
         # a designed NZD game of five hold 'em deals, ties winning, two spacing rules drawn exactly (5.12)
         "nz_holdem_five_deals": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 10, "p1", 6_000)}
 
