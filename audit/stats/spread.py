@@ -90,7 +90,8 @@ def _poker_hand(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tu
 
 def _cards(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[str, np.ndarray]]:
     """Each game's YOUR cards' draws: YOUR 5 cards (`deal` "five"), or YOUR 2 with the game's 5 COMMUNITY
-    cards (`"hold_em"`: the seven YOUR hand is made from)."""
+    cards (`"hold_em"`: the seven YOUR hand is made from); then, with `dealer` "shared", the DEALER'S
+    hand's."""
     aid, games, hold_em = area["id"], int(area["games"]), area.get("deal", "five") == "hold_em"
     found: list[tuple[str, np.ndarray]] = []
     for g in range(games):
@@ -99,6 +100,9 @@ def _cards(area: dict[str, Any], play: dict[str, Any], get: Get) -> list[tuple[s
             [f"{aid}_yours_{5 * g + j}" for j in range(5)]
         what = f"{aid}: game {g}, " + ("YOUR 2 and the COMMUNITY cards" if hold_em else "YOUR hand")
         found += _draws(np.stack([get(c).astype(np.int64) for c in names]), what)
+    if area.get("dealer", "each") == "shared":  # the one DEALER'S HAND, after the games' (cards.md 9)
+        found += _draws(np.stack([get(f"{aid}_dealer_{j}").astype(np.int64) for j in range(5)]),
+                        f"{aid}: the DEALER'S hand")
     return found
 
 

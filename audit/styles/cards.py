@@ -2,7 +2,8 @@
 
 G games of YOUR five cards against the DEALER'S five with a PRIZE (`deal` "five", or absent), or of
 YOUR two cards against the DEALER'S two with the game's five COMMUNITY cards, each side's hand the best
-five of its seven (`deal` "hold_em", section 1), all from one 52-card deck (card c: rank c // 4, 2..A,
+five of its seven (`deal` "hold_em", section 1), or of G of YOUR five cards against ONE DEALER'S five
+(`dealer` "shared", section 1), all from one 52-card deck (card c: rank c // 4, 2..A,
 suit c % 4); a game wins its prize when YOUR hand ranks above the dealer's in standard five-card poker
 (section 5), or ties it where `ties` is "win". A row is illegal (section 6)
 when a code is out of range or a card shows twice in the area."""
@@ -102,10 +103,13 @@ def beats(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def columns(area: dict[str, Any]) -> list[str]:
-    """The area's layout columns in section 4's order: YOUR cards, the DEALER'S, (hold_em) the
-    COMMUNITY cards, the PRIZES."""
+    """The area's layout columns in section 4's order: YOUR cards, the DEALER'S (one hand of 5 when
+    shared), (hold_em) the COMMUNITY cards, the PRIZES."""
     aid, games, hold_em = area["id"], area["games"], area.get("deal", "five") == "hold_em"
     own = 2 if hold_em else 5
+    mine = [f"{aid}_yours_{i}" for i in range(own * games)]
+    if area.get("dealer", "each") == "shared":
+        return mine + [f"{aid}_dealer_{i}" for i in range(5)] + [f"{aid}_prize_{g}" for g in range(games)]
     names = [f"{aid}_{part}_{i}" for part in ("yours", "dealer") for i in range(own * games)]
     names += [f"{aid}_community_{i}" for i in range(5 * games)] if hold_em else []
     return names + [f"{aid}_prize_{g}" for g in range(games)]
@@ -114,13 +118,16 @@ def columns(area: dict[str, Any]) -> list[str]:
 def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> list[Slot]:
     aid = area["id"]
     games, prizes, ties = area.get("games"), area.get("prizes"), area.get("ties")
-    deal = area.get("deal", "five")
-    if not (type(games) is int and 1 <= games <= 5 and area.get("deck") == "standard-52"
+    deal, dealer = area.get("deal", "five"), area.get("dealer", "each")
+    shared = dealer == "shared"  # one DEALER'S HAND for every game (section 1)
+    if not (type(games) is int and 1 <= games <= (9 if shared else 5) and area.get("deck") == "standard-52"
             and area.get("ranking") == "poker-5-card-high" and ties in ("win", "lose")
-            and deal in ("five", "hold_em") and isinstance(prizes, list) and prizes
+            and deal in ("five", "hold_em") and dealer in ("each", "shared")
+            and not (shared and deal != "five")
+            and isinstance(prizes, list) and prizes
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)):
-        raise ValueError(f"manifest play entry: area {aid!r}: games, deck, ranking, prizes, ties or deal "
-                         "unreadable")
+        raise ValueError(f"manifest play entry: area {aid!r}: games, deck, ranking, prizes, ties, deal or "
+                         "dealer unreadable")
     own = 2 if deal == "hold_em" else 5  # each side's own cards a game (section 4)
     names = columns(area)
     codes = int_columns(table, names).astype(np.int64)
@@ -139,7 +146,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     slots = []
     for g in range(games):
         mine = cards[:, own * g:own * g + own]
-        theirs = cards[:, own * (games + g):own * (games + g) + own]
+        first = own * games if shared else own * (games + g)  # the one DEALER'S HAND, or game g's
+        theirs = cards[:, first:first + own]
         if deal == "hold_em":
             board = cards[:, 2 * own * games + 5 * g:2 * own * games + 5 * g + 5]
             yours = best_strength(np.concatenate([mine, board], axis=1))

@@ -1,6 +1,7 @@
 """Cards (contract: docs/styles/cards.md): G games, each YOUR HAND against the DEALER'S HAND with a
 PRIZE, every card of the area from one standard 52-card deck: `deal = "five"`, 5 cards each; `"hold_em"`,
-2 cards each and 5 COMMUNITY cards, each side's hand its best five of seven. A game wins its PRIZE when
+2 cards each and 5 COMMUNITY cards, each side's hand its best five of seven; `dealer = "shared"`, G YOUR
+HANDS against ONE DEALER'S HAND (section 1, Poker Night's). A game wins its PRIZE when
 YOUR HAND ranks above the dealer's in standard five-card poker (section 5), or ties it where the spec
 says ties win. A card is a code 0..51: rank code // 4 (2 .. A), suit code % 4."""
 
@@ -27,13 +28,15 @@ from poolgen.game.play import (
 from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 
-FIELDS: frozenset[str] = frozenset({"games", "prizes", "ties", "deal"})
+FIELDS: frozenset[str] = frozenset({"games", "prizes", "ties", "deal", "dealer"})
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_yours_", ("cards",)), ("_dealer_", ("cards",)),
                                                   ("_community_", ("cards",)), ("_prize_", ("prizes",)))
 OPTIONAL_SPOTS = ("_community_",)  # a hold_em area's only (poolgen/game/spots.py)
 DECK, HAND, MAX_GAMES = 52, 5, 5
+MAX_SHARED = 9  # dealer = "shared": 5 + 5 G cards of the 52 (contract section 2)
 HOLE = 2  # a hold_em side's own cards; the game's community cards are HAND
 DEALS = ("five", "hold_em")
+DEALERS = ("each", "shared")
 SEVEN_CHOOSE_FIVE = np.array(list(combinations(range(HOLE + HAND), HAND)), dtype=np.int64)  # (21, 5)
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 RANK_WORDS = ("TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "JACK", "QUEEN",
@@ -60,6 +63,7 @@ class Params:
     ties_win: bool
     cards: tuple[Symbol, ...] = CARDS  # the deck, code order (contract section 4)
     hold_em: bool = False  # `deal = "hold_em"` (contract section 1)
+    shared: bool = False  # `dealer = "shared"`: one DEALER'S HAND for every game (contract section 1)
 
     @property
     def own(self) -> int:
@@ -68,13 +72,17 @@ class Params:
 
     @property
     def per_game(self) -> int:
-        """The cards a game deals: 10, or 9 (2 + 2 + 5 community)."""
-        return 2 * self.own + (HAND if self.hold_em else 0)
+        """The cards a game deals: 10, or 9 (2 + 2 + 5 community), or with a shared dealer YOUR 5 alone."""
+        return HAND if self.shared else 2 * self.own + (HAND if self.hold_em else 0)
 
 
 def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     r = ctx.r
-    games = ctx.whole(table, "games", where, 1, high=MAX_GAMES)
+    dealer = r.get(table, "dealer", where, str, required=False)
+    if dealer is not None and dealer not in DEALERS:
+        raise r.fail(f"{where}.dealer", f"\"each\" or \"shared\", not {dealer!r}")
+    shared = dealer == "shared"
+    games = ctx.whole(table, "games", where, 1, high=MAX_SHARED if shared else MAX_GAMES)
     ties = r.get(table, "ties", where, str)
     if ties not in ("win", "lose"):
         raise r.fail(f"{where}.ties", f"\"win\" or \"lose\", not {ties!r}")
@@ -84,7 +92,9 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     deal = r.get(table, "deal", where, str, required=False)
     if deal is not None and deal not in DEALS:
         raise r.fail(f"{where}.deal", f"\"five\" or \"hold_em\", not {deal!r}")
-    return Params(games, prizes, ties == "win", hold_em=deal == "hold_em")
+    if shared and deal == "hold_em":
+        raise r.fail(f"{where}.dealer", "\"shared\" plays five-card hands, not deal = \"hold_em\"")
+    return Params(games, prizes, ties == "win", hold_em=deal == "hold_em", shared=shared)
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
@@ -101,12 +111,16 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 
 def entry(params: Params) -> dict[str, Any]:
     deal = {"deal": "hold_em"} if params.hold_em else {}  # "five" left out: the entry as before `deal`
+    deal |= {"dealer": "shared"} if params.shared else {}  # "each" left out, as "five"
     return {"games": params.games, "deck": "standard-52", "ranking": "poker-5-card-high",
             "prizes": prize_entry(params.prizes), "ties": "win" if params.ties_win else "lose"} | deal
 
 
 def columns(area_id: str, params: Params) -> list[str]:
     own = params.own * params.games
+    if params.shared:
+        return ([f"{area_id}_yours_{i}" for i in range(own)] + [f"{area_id}_dealer_{i}" for i in range(HAND)]
+                + [f"{area_id}_prize_{g}" for g in range(params.games)])
     cards = [f"{area_id}_{part}_{i}" for part in ("yours", "dealer") for i in range(own)]
     if params.hold_em:
         cards += [f"{area_id}_community_{i}" for i in range(HAND * params.games)]
@@ -218,6 +232,36 @@ def _all_games_as_wanted(dealt: np.ndarray, want: np.ndarray, params: Params) ->
     return ok
 
 
+def shared_wins(params: Params, dealt: np.ndarray) -> np.ndarray:
+    """Whether each game wins (contract section 6), (k, G), of (k, 5 + 5 G) deals of `dealer = "shared"`
+    in section 8's order: the DEALER'S HAND, then game g's YOUR HAND at 5 + 5g."""
+    dealer = table_scores(dealt[:, :HAND])[:, None]
+    yours = table_scores(dealt[:, HAND:].reshape(dealt.shape[0], -1, HAND))
+    return np.asarray((yours > dealer) | ((yours == dealer) & params.ties_win), dtype=bool)
+
+
+def _shared_deals(params: Params, want: np.ndarray, stream: Stream) -> tuple[np.ndarray, np.ndarray]:
+    """(the DEALER'S HANDS (k, 5), YOUR HANDS (k, G, 5)) of contract section 8, step 3 with `dealer =
+    "shared"`: deals until the number of games won is the number wanted, then the winning hands placed
+    in the wanted games (both in increasing order), the losing hands in the others."""
+    k, g_ = want.shape
+    need = want.sum(axis=1)
+    kept = np.zeros((k, HAND * (g_ + 1)), dtype=np.int64)
+    pending = np.arange(k)
+    while pending.size:
+        dealt = row_permutations(stream, pending.size, DECK)[:, :HAND * (g_ + 1)]
+        ok = shared_wins(params, dealt).sum(axis=1) == need[pending]
+        kept[pending[ok]] = dealt[ok]
+        pending = pending[~ok]
+    rows = np.arange(k)[:, None]
+    source = np.argsort(~shared_wins(params, kept), axis=1, kind="stable")  # the winning hands first
+    target = np.argsort(~want, axis=1, kind="stable")  # the wanted games first
+    hands = kept[:, HAND:].reshape(k, g_, HAND)
+    placed = np.empty_like(hands)
+    placed[rows, target] = hands[rows, source]
+    return kept[:, :HAND], placed
+
+
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 8, per tier in pool order, vectorised over its rows."""
@@ -225,6 +269,7 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
     index = {s.code: i for i, s in enumerate(params.prizes)}
     cumulative = pool_prize_mix(params.prizes, groups, mix)
     deal = np.zeros((n, g_, per), dtype=np.int64)
+    dealer = np.zeros((n, HAND), dtype=np.int64)  # dealer = "shared": its one hand a row
     prize = np.zeros((n, g_), dtype=np.int64)
     for rows, wins in groups:
         k = rows.size
@@ -237,6 +282,9 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         want[np.arange(k)[:, None], which[:, :len(wins)]] = True
         hands = np.zeros((k, g_, per), dtype=np.int64)
         pending = np.arange(k)
+        if params.shared:
+            dealer[rows], hands = _shared_deals(params, want, stream)
+            pending = pending[:0]
         while pending.size:
             dealt = row_permutations(stream, pending.size, DECK)[:, :per * g_].reshape(-1, g_, per)
             ok = _all_games_as_wanted(dealt, want[pending], params)
@@ -247,6 +295,8 @@ def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream
         deal[rows], prize[rows] = hands, box
     own = params.own
     parts = [deal[:, :, :own], deal[:, :, own:2 * own]] + ([deal[:, :, 2 * own:]] if params.hold_em else [])
+    if params.shared:
+        parts = [deal, dealer]
     flat = np.concatenate([p.reshape(n, -1) for p in parts] + [prize], axis=1).astype(np.uint8)
     return {name: np.ascontiguousarray(flat[:, j]) for j, name in enumerate(columns(area_id, params))}
 
@@ -263,27 +313,43 @@ def _parts(params: Params) -> list[tuple[str, int, str]]:
             ("community", HAND, "COMMUNITY CARDS")]
 
 
-def _names(area_id: str, part: str, size: int, g: int) -> list[str]:
+def _names(area_id: str, part: str, size: int, g: int, shared: bool = False) -> list[str]:
+    """Game g's columns of a part; with a shared dealer every game's DEALER'S HAND is `_dealer_0..4`."""
+    g = 0 if shared and part == "dealer" else g
     return [f"{area_id}_{part}_{size * g + k}" for k in range(size)]
+
+
+def _cells(params: Params, row: Mapping[str, Any], names: list[str]) -> list[Cell]:
+    cells: list[Cell] = []
+    for name in names:
+        c = int(row[name])
+        s = params.cards[c] if 0 <= c < DECK else None
+        cells.append((name, s.symbol if s else "?", s.caption if s else "", None, None))
+    return cells
+
+
+def _prize_cell(area_id: str, params: Params, row: Mapping[str, Any], g: int) -> Cell:
+    z = int(row[f"{area_id}_prize_{g}"])
+    p = params.prizes[z] if 0 <= z < len(params.prizes) else None
+    return (f"{area_id}_prize_{g}", p.symbol if p else "?", f"PRIZE: {p.caption if p else ''}", None, None)
 
 
 def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
     """Per game: YOUR HAND, then the DEALER'S HAND (hold_em: YOUR 2 CARDS, the DEALER'S 2 CARDS, the
-    COMMUNITY CARDS), the last with the game's PRIZE."""
+    COMMUNITY CARDS), the last with the game's PRIZE; with a shared dealer, the DEALER'S HAND once, then
+    each of YOUR HANDS with its PRIZE."""
+    if params.shared:
+        return [("DEALER'S HAND (BEAT IT WITH ANY OF YOUR HANDS, WIN THAT HAND'S PRIZE)",
+                 _cells(params, row, _names(area_id, "dealer", HAND, 0)))] + [
+            (f"HAND {g + 1}: YOUR HAND", _cells(params, row, _names(area_id, "yours", HAND, g))
+             + [_prize_cell(area_id, params, row, g)]) for g in range(params.games)]
     sections: list[Section] = []
     parts = _parts(params)
     for g in range(params.games):
         for part, size, title in parts:
-            cells: list[Cell] = []
-            for name in _names(area_id, part, size, g):
-                c = int(row[name])
-                s = params.cards[c] if 0 <= c < DECK else None
-                cells.append((name, s.symbol if s else "?", s.caption if s else "", None, None))
+            cells = _cells(params, row, _names(area_id, part, size, g))
             if part == parts[-1][0]:
-                z = int(row[f"{area_id}_prize_{g}"])
-                p = params.prizes[z] if 0 <= z < len(params.prizes) else None
-                cells.append((f"{area_id}_prize_{g}", p.symbol if p else "?",
-                               f"PRIZE: {p.caption if p else ''}", None, None))
+                cells.append(_prize_cell(area_id, params, row, g))
             sections.append((f"GAME {g + 1}: {title}" + (" (BEAT IT, WIN PRIZE)" if part == "dealer" else ""),
                              cells))
     return sections
@@ -294,7 +360,7 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any],
     """Why the area pays what it pays (contract section 6), and the cells of the winning games."""
     lines, winning = [], set()
     for g in range(params.games):
-        names = {part: _names(area_id, part, size, g) for part, size, _ in _parts(params)}
+        names = {part: _names(area_id, part, size, g, params.shared) for part, size, _ in _parts(params)}
         cards = {part: [int(row[c]) for c in cs] for part, cs in names.items()}
         z = int(row[f"{area_id}_prize_{g}"])
         if not all(0 <= c < DECK for cs in cards.values() for c in cs) or not 0 <= z < len(params.prizes):

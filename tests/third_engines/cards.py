@@ -1,7 +1,7 @@
-"""A third engine for plays of `cards` (five-card and hold 'em deals), `poker_hand`, `yours_beats_theirs`,
-`prize_box` and `symbol_count` areas, from docs/styles/cards.md, poker_hand.md, yours_beats_theirs.md,
-prize_box.md, symbol_count.md and
-docs/styles/play.md alone (a `match_n` area beside them, as in Five Alarm Flames, is printed.py's).
+"""A third engine for plays of `cards` (five-card and hold 'em deals, a shared dealer), `poker_hand`,
+`yours_beats_theirs`, `prize_box` and `symbol_count` areas, from docs/styles/cards.md, poker_hand.md,
+yours_beats_theirs.md, prize_box.md, symbol_count.md and docs/styles/play.md alone (a `match_n` area
+beside them, as in Five Alarm Flames, is printed.py's).
 
 It imports neither poolgen nor audit (tests/third_engines/test_engine.py guards it): given a
 manifest's `play` entry and a pool table, it gives every row's wins and the reasons an illegal row is
@@ -85,12 +85,13 @@ def best_rank(codes: list[int]) -> tuple[int, ...]:
 
 def cards_row(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list[str]]:
     """One cards area of one row (cards.md section 6): five cards a side, or (`deal` "hold_em") two a
-    side with the game's five community cards, each side's best five of seven."""
+    side with the game's five community cards, each side's best five of seven; (`dealer` "shared") every
+    game's five against the one DEALER'S HAND."""
     aid, g, prizes = area["id"], area["games"], area["prizes"]
-    hold = area.get("deal", "five") == "hold_em"
+    hold, one = area.get("deal", "five") == "hold_em", area.get("dealer", "each") == "shared"
     own = 2 if hold else 5
     yours = [named[f"{aid}_yours_{i}"] for i in range(own * g)]
-    dealer = [named[f"{aid}_dealer_{i}"] for i in range(own * g)]
+    dealer = [named[f"{aid}_dealer_{i}"] for i in range(5 if one else own * g)]
     board = [named[f"{aid}_community_{i}"] for i in range(5 * g)] if hold else []
     sizes = {c: len(prizes) if "_prize_" in c else 52 for c in named}
     reasons = _out(aid, named, sizes)
@@ -101,7 +102,7 @@ def cards_row(area: dict, named: dict[str, int | None]) -> tuple[list[Win], list
     wins: list[Win] = []
     for k in range(g):
         shared = board[5 * k: 5 * k + 5]
-        mine, theirs = yours[own * k: own * k + own] + shared, dealer[own * k: own * k + own] + shared
+        mine, theirs = yours[own * k: own * k + own] + shared, dealer[0 if one else own * k:][:own] + shared
         rank = best_rank if hold else hand_rank
         a, b = rank([_read(v) for v in mine]), rank([_read(v) for v in theirs])
         if a > b or (a == b and area["ties"] == "win"):
@@ -204,7 +205,8 @@ def _columns(area: dict) -> list[str]:
     if style == "cards":
         hold, g = area.get("deal", "five") == "hold_em", area["games"]
         own = 2 if hold else 5
-        return ([f"{aid}_yours_{i}" for i in range(own * g)] + [f"{aid}_dealer_{i}" for i in range(own * g)]
+        dealt = 5 if area.get("dealer", "each") == "shared" else own * g  # one DEALER'S HAND, or one a game
+        return ([f"{aid}_yours_{i}" for i in range(own * g)] + [f"{aid}_dealer_{i}" for i in range(dealt)]
                 + [f"{aid}_community_{i}" for i in range(5 * g if hold else 0)]
                 + [f"{aid}_prize_{k}" for k in range(g)])
     if style == "poker_hand":

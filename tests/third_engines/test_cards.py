@@ -1,9 +1,9 @@
 """The third engine for cards, yours_beats_theirs, prize_box and symbol_count (tests/third_engines/cards.py,
 written from docs/styles/cards.md, yours_beats_theirs.md, prize_box.md, symbol_count.md and play.md
-alone) against audit's step 4 on real runs of the five examples cut to one small pool each (Poker
-Showdown, Hold 'Em Poker, High Card Duel, Lucky Pairs, Five Alarm Flames) and of a game of all four
-styles with what the examples do not show (ties that win, room for two matches, a legend with a gap):
-every generated row is legal and pays its stored prize, every hand-made or tampered row is refused by
+alone) against audit's step 4 on real runs of the six examples cut to one small pool each (Poker
+Showdown, Hold 'Em Poker, Poker Night, High Card Duel, Lucky Pairs, Five Alarm Flames) and of a game of
+all four styles with what the examples do not show (ties that win, room for two matches, a legend with a
+gap): every generated row is legal and pays its stored prize, every hand-made or tampered row is refused by
 both with audit's very reasons and amount, and so are 600 rows of each run tampered at random."""
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from tests.support.spec_docs import base_doc, dumps
 from tests.third_engines import against_audit, cards
 
 Row = dict
-GAMES = {"poker_showdown": 3000, "holdem_poker": 600, "high_card_duel": 3000, "lucky_pairs": 2400,
-         "five_alarm_flames": 3000, "mixed": 600}
+GAMES = {"poker_showdown": 3000, "holdem_poker": 600, "poker_night": 600, "high_card_duel": 3000,
+         "lucky_pairs": 2400, "five_alarm_flames": 3000, "mixed": 600}
 
 
 def _mixed(folder: Path) -> Path:

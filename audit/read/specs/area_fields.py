@@ -31,7 +31,9 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
               ("numbers", "group"), ("patterns", "list")],
     "bonus_reveal": [("spots", "whole", 1, None), ("prizes", "group"), ("pictures", "group"),
                      ("most_alike", "whole", 1, None, _OPTIONAL)],
-    "cards": [("games", "whole", 1, 5), ("ties", "choice", ("win", "lose")), ("prizes", "group"),
+    "cards": [("dealer", "choice", ("each", "shared"), _OPTIONAL),  # first: it bounds `games`
+              ("games", "whole", 1, lambda area: 9 if area.get("dealer") == "shared" else 5),
+              ("ties", "choice", ("win", "lose")), ("prizes", "group"),
               ("deal", "choice", ("five", "hold_em"), _OPTIONAL)],
     "crossword": [("alphabet", "group"), ("letters", "whole", 1, None), ("grids", "list"),
                   ("prizes", "group")],
@@ -54,7 +56,8 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
     "yours_beats_theirs": [("pairs", "whole", 1, 32), ("numbers", "group"),
                            ("ties", "choice", ("win", "lose")), ("prizes", "group")],
 }
-_SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"'}
+_SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
+         "dealer": '"each" or "shared"'}
 
 
 def _fail(field: str, why: str) -> UnusableInput:
@@ -70,7 +73,7 @@ def _check(area: dict[str, Any], where: str, rule: tuple[Any, ...]) -> None:
         return
     value = area[key]
     if kind == "whole":
-        lo, hi = rule[2], rule[3]
+        lo, hi = rule[2], rule[3](area) if callable(rule[3]) else rule[3]
         if isinstance(value, bool) or not isinstance(value, int):
             raise _fail(at, f"must be a whole number, not {value!r}")
         if value < lo:
@@ -299,6 +302,8 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         _lines(doc, area, where)
     if style == "poker_hand":
         _poker_chart(doc, area, where)
+    if style == "cards" and area.get("dealer") == "shared" and area.get("deal") == "hold_em":
+        raise _fail(f"{where}.dealer", '"shared" plays five-card hands, not deal = "hold_em"')
     if style == "crossword":
         if not area["grids"]:
             raise _fail(f"{where}.grids", "at least one grid (a list of rows of '.' and '#')")

@@ -51,7 +51,7 @@ AREA_FIELDS: dict[str, set[str]] = {
               "calls"},
     "yours_beats_theirs": {"pairs", "numbers", "prizes", "ties"},
     "add_up": {"games", "spots", "numbers", "target", "reach", "prizes"},
-    "cards": {"games", "prizes", "ties", "deal"},
+    "cards": {"games", "prizes", "ties", "deal", "dealer"},
     "bingo": {"cards", "free", "calls", "patterns", "prizes", "numbers"},
     "maze": {"rows", "cols", "arrows", "starts", "exits", "prizes"},
     "ticket_multiplier": {"spots", "multipliers", "pictures", "multipliers_on_losers", "multiplies"},

@@ -151,6 +151,22 @@ def test_a_cards_areas_draws_are_each_games_your_cards_five_or_your_two_with_the
     assert [int(c[0]) for _, c in found] == [9, 0, 0, 1, 1, 0, 12, 0, 1, 0, 1, 1]
 
 
+def test_a_shared_dealers_hand_is_read_once_after_the_games_your_hands():
+    """`dealer = "shared"`, two games: YOUR hands 10C 10D AH 7S 2C and KH 9H 5H 2H 3C, the one DEALER'S
+    HAND AS AD 3S 4S 5S (a pair of aces, four spades, A-3-4-5)."""
+    cards = np.array([hand("10C 10D AH 7S 2C KH 9H 5H 2H 3C AS AD 3S 4S 5S")])
+    columns = {**{f"s_yours_{i}": cards[:, i] for i in range(10)},
+               **{f"s_dealer_{i}": cards[:, 10 + i] for i in range(5)}}
+    found = spread_features({"areas": [{"id": "s", "style": "cards", "games": 2, "dealer": "shared"}]},
+                            lambda c: columns[c], each_value=True)
+    kinds = ["the highest rank shown twice or more (a hand's pair)",
+             "four or more cards of one suit (a hand's draw to a flush)",
+             "four or more ranks within one sequence (a hand's draw to a straight)"]
+    assert [n for n, _ in found] == [f"s: {w}: {k}" for w in ("game 0, YOUR hand", "game 1, YOUR hand",
+                                                              "the DEALER'S hand") for k in kinds]
+    assert [int(c[0]) for _, c in found] == [9, 0, 0, 0, 1, 0, 13, 1, 1]
+
+
 @pytest.mark.parametrize("case", range(3))
 def test_each_value_is_a_group_of_its_own_in_the_next_ticket_and_book_tables(case):
     """Values of 2% to 60% of the rows, codes below 0 left out: X2, df, p and the classes' least size of 1j's
@@ -277,12 +293,17 @@ def test_a_re_signed_poker_run_whose_losers_tell_the_next_winner_fails_step_8_al
 @pytest.mark.parametrize(("game", "feature", "value", "amounts", "most"), [
     ("poker_showdown", "poker: game 0, YOUR hand: " + PAIR.removeprefix("hand: "), 9, None, 100),
     ("holdem_poker", "deal: game 2, YOUR 2 and the COMMUNITY cards: " + PAIR.removeprefix("hand: "), 13,
-     (10_000, 50_000, 1_000_000), 30)], ids=["showdown-tens-before-winners", "holdem-aces-before-100-and-up"])
+     (10_000, 50_000, 1_000_000), 30),
+    ("poker_night", "night: the DEALER'S hand: " + PAIR.removeprefix("hand: "), 1, None, 100)],
+    ids=["showdown-tens-before-winners", "holdem-aces-before-100-and-up",
+         "night-dealers-deuces-before-winners"])
 def test_a_cards_games_your_cards_telling_the_next_ticket_are_refused_by_their_draws_test(
         tmp_path, game, feature, value, amounts, most):
     """Poker Showdown and Hold 'Em Poker cut to 30,000 tickets: 100 losers whose game 0 YOUR hand holds a pair
     of tens put just before winners; 30 whose deal 2 makes a pair of aces with the COMMUNITY cards just
-    before a $100 or better. Section 2 reads only the PRIZES; the draw's test refuses it, alone."""
+    before a $100 or better; Poker Night's 100 losers whose one DEALER'S HAND holds a pair of twos (1.2%
+    of its losers: a loser's dealer is strong) just before winners. Section 2 reads only the PRIZES; the
+    draw's test refuses it, alone."""
     spec = load_spec(small_example(tmp_path, game, 30_000))
     pool = spec.pools[0]
     table = build_pool(spec, pool, SEED)

@@ -82,8 +82,8 @@ def test_an_entry_of_a_deal_it_does_not_know_stops_the_step(change):
     play["areas"][0] = AREA | change
     with pytest.raises(ValueError) as caught:
         judge("2C 3D", "AH AD", "AS KS QS JS 10S", "lose", play)
-    assert str(caught.value) == ("manifest play entry: area 'he': games, deck, ranking, prizes, ties or deal "
-                                 "unreadable")
+    assert str(caught.value) == ("manifest play entry: area 'he': games, deck, ranking, prizes, ties, deal "
+                                 "or dealer unreadable")
 
 
 @pytest.fixture(scope="module")
