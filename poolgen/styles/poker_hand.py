@@ -1,7 +1,8 @@
 """Poker hand (contract: docs/styles/poker_hand.md): YOUR HAND of five cards, no dealer, paid by its
 RANK from a CHART ("a pair of jacks or better"), the deck the standard 52 cards or 53 with a wild JOKER
-(code 52). A winning ticket's hand is uniform among the hands of exactly its paying RANK, a losing
-ticket's among the hands the chart does not pay (section 8)."""
+(code 52), a JOKER hand paying `joker_multiplier` times the chart's prize where the spec says so. A
+winning ticket's hand is uniform among the hands of exactly its paying RANK (and, with a multiplier, of
+its JOKER shown or not), a losing ticket's among the hands the chart does not pay (section 8)."""
 
 from __future__ import annotations
 
@@ -16,15 +17,30 @@ from poolgen.game.play import AreaReading, Cell, Groups, Section, Win, WinError,
 from poolgen.money import USD, Currency, fmt_cents
 from poolgen.rng import Stream, integers, row_permutations
 from poolgen.styles.cards import CARDS, DECK, HAND, card_text
-from poolgen.styles.poker_ranking import FIVE_OF_A_KIND, JOKER, LEVELS, deck_hands, levels
+from poolgen.styles.poker_ranking import (
+    FIVE_OF_A_KIND,
+    JACK,
+    JOKER,
+    LEVELS,
+    PAIRS,
+    deck_hands,
+    joker_shown,
+    level_name,
+    levels,
+)
 
-FIELDS: frozenset[str] = frozenset({"prizes", "chart", "joker"})
+FIELDS: frozenset[str] = frozenset({"prizes", "chart", "joker", "joker_multiplier", "five_of_a_kind"})
+MOST_BY = 10  # the largest joker_multiplier
 SPOTS: tuple[tuple[str, tuple[str, ...]], ...] = (("_card_", ("cards",)),)
 JOKER_SYMBOL = Symbol(-1, "card", "JOKER", "JOKER", "JOKER")
-WORDS = {"five_of_a_kind": "five of a kind", "royal_flush": "royal flush", "straight_flush": "straight flush",
-         "four_of_a_kind": "four of a kind", "full_house": "full house", "flush": "flush",
-         "straight": "straight", "three_of_a_kind": "three of a kind", "two_pair": "two pair",
-         "jacks_or_better": "jacks or better", "none": "no paying hand"}
+# (level, JOKER shown) that no hand of the deck is (section 9): a tier won so is refused
+NO_HANDS = {(LEVELS.index("two_pair"), True): "no two_pair hand shows the JOKER (the JOKER makes it three of "
+                                              "a kind or better)",
+            (FIVE_OF_A_KIND, False): "every five_of_a_kind hand shows the JOKER"}
+
+
+def words(name: str) -> str:
+    return "no paying hand" if name == "none" else name.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -32,6 +48,9 @@ class Params:
     prizes: tuple[Symbol, ...]
     chart: tuple[tuple[int, Symbol], ...]  # (level, prize), best first (contract section 2)
     joker: bool = False
+    pair: int = JACK  # the lowest pair level 1 pays (a rank code: the chart's last line, a pair's name)
+    five: bool = True  # with the JOKER: five_of_a_kind a RANK (`five_of_a_kind`, section 5)
+    multiplier: int = 1  # `joker_multiplier`: a winning hand showing the JOKER pays this times its prize
 
     @property
     def cards(self) -> tuple[Symbol, ...]:
@@ -41,51 +60,81 @@ class Params:
     def pays(self) -> dict[int, Symbol]:
         return dict(self.chart)
 
+    def ranks(self) -> tuple[bool, int, bool]:
+        """The ranking's arguments (poker_ranking.deck_hands)."""
+        return self.joker, self.pair, self.five
+
 
 def _chart(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tuple[Symbol, ...],
-           joker: bool) -> tuple[tuple[int, Symbol], ...]:
+           top: int, multiplier: int) -> tuple[tuple[tuple[int, Symbol], ...], int]:
+    """(the chart's (level, prize) lines, the lowest pair level 1 pays)."""
     r = ctx.r
     items = r.get(table, "chart", where, list)
-    top = FIVE_OF_A_KIND if joker else FIVE_OF_A_KIND - 1
     out: list[tuple[int, Symbol]] = []
+    pair = JACK
     for i, item in enumerate(items):
         at = f"{where}.chart[{i}]"
         if not isinstance(item, dict) or set(item) != {"hand", "prize"}:
             raise r.fail(at, "must be a table { hand, prize }")
         hand = r.get(item, "hand", at, str)
         want = top - i
-        if want < 1 or hand != LEVELS[want]:
+        if want == 1 and hand in PAIRS:
+            pair = PAIRS.index(hand)
+        elif want < 1 or hand != LEVELS[want]:
             said = "nothing: the chart has every rank" if want < 1 else repr(LEVELS[want])
+            said += " (or another pair's: 'twos_or_better' to 'aces_or_better')" if want == 1 else ""
             raise r.fail(f"{at}.hand", f"{hand!r}, but a chart pays from the best rank down: here {said}")
         code = r.get(item, "prize", at, str)
         prize = next((s for s in prizes if s.code == code), None)
         if prize is None:
             raise r.fail(f"{at}.prize", "not one of the area's prize symbols")
+        if multiplier > 1 and prize.free:
+            raise r.fail(f"{at}.prize", f"{code!r} is a free ticket, which a JOKER hand cannot win "
+                                        f"{multiplier} times (joker_multiplier)")
         if any(p.code == code for _, p in out):
             raise r.fail(f"{at}.prize", f"{code!r} is paid for another hand too (a win's prize names its "
                                         "hand)")
         out.append((want, prize))
     if not out:
         raise r.fail(f"{where}.chart", "list the hands that pay, best first, each with its prize")
-    return tuple(out)
+    return tuple(out), pair
 
 
 def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
-    joker = ctx.r.get(table, "joker", where, bool, required=False) or False
+    r = ctx.r
+    joker = r.get(table, "joker", where, bool, required=False) or False
+    five = r.get(table, "five_of_a_kind", where, bool, required=False) is not False
+    multiplier = ctx.whole(table, "joker_multiplier", where, 2, required=False, default=1, high=MOST_BY)
     prizes = ctx.group(table, "prizes", where, "prizes")
-    return Params(prizes, _chart(ctx, table, where, prizes, joker), joker)
+    r.get(table, "chart", where, list)  # its type before the fields tied to `joker`, as audit reads them
+    for key, why in (("five_of_a_kind", "without the JOKER no hand is five of a kind"),
+                     ("joker_multiplier", "without the JOKER no hand shows it")):
+        if key in table and not joker:
+            raise r.fail(f"{where}.{key}", f"only with joker = true ({why})")
+    top = FIVE_OF_A_KIND if joker and five else FIVE_OF_A_KIND - 1
+    chart, pair = _chart(ctx, table, where, prizes, top, multiplier)
+    return Params(prizes, chart, joker, pair, five, multiplier)
 
 
 def read_win(params: Params, how: str, by: int | None, code: str) -> tuple[Symbol, int]:
-    prize = next((p for _, p in params.chart if p.code == code), None)
-    if prize is None:
+    """A chart prize, `match`; with `joker_multiplier` k, `by = k` names a hand showing the JOKER and no
+    `by` one without it (section 2)."""
+    line = next(((lv, p) for lv, p in params.chart if p.code == code), None)
+    if line is None:
         raise WinError("prize", f"prize {code!r} is not one the chart pays")
     if how != "match":
         raise WinError("how", f"how = {how!r}: a poker_hand win is \"match\" (the chart's prize for the "
                               "hand)")
-    if by is not None:
+    k = params.multiplier
+    if by is not None and k == 1:
         raise WinError("by", "a listed prize wins as listed: no `by`")
-    return prize, 1
+    if by is not None and by != k:
+        raise WinError("by", f"by = {by}: a hand showing the JOKER wins by = {k} (joker_multiplier), one "
+                             "without it has no `by`")
+    empty = NO_HANDS.get((line[0], by is not None)) if params.multiplier > 1 else None
+    if empty:
+        raise WinError("by", f"{empty}: no ticket can win {code!r} {'with' if by else 'without'} it")
+    return line[1], by or 1
 
 
 def unpaid_field(params: Params, wins: Sequence[Win]) -> tuple[str, str] | None:
@@ -104,9 +153,12 @@ def check_wins(params: Params, wins: tuple[Win, ...]) -> str | None:
 
 
 def entry(params: Params) -> dict[str, Any]:
+    """Section 3: `five_of_a_kind` and `joker_multiplier` only when the spec sets them otherwise."""
     return {"deck": "standard-52+joker" if params.joker else "standard-52", "ranking": "poker-hand-class",
-            "chart": [{"hand": LEVELS[lv], "prize": p.code} for lv, p in params.chart],
-            "prizes": prize_entry(params.prizes), "joker": params.joker}
+            "chart": [{"hand": level_name(lv, params.pair), "prize": p.code} for lv, p in params.chart],
+            "prizes": prize_entry(params.prizes), "joker": params.joker} \
+        | ({} if params.five else {"five_of_a_kind": False}) \
+        | ({"joker_multiplier": params.multiplier} if params.multiplier > 1 else {})
 
 
 def columns(area_id: str, params: Params) -> list[str]:
@@ -115,17 +167,19 @@ def columns(area_id: str, params: Params) -> list[str]:
 
 def _targets(params: Params, wins: tuple[Win, ...]) -> np.ndarray:
     """Section 8, step 1: the indices in H of the hands a row of these wins may show."""
-    _, level = deck_hands(params.joker)
-    if wins:
-        want = next(lv for lv, p in params.chart if p.code == wins[0].prize.code)
-        return np.flatnonzero(level == want)
-    return np.flatnonzero(level < min(lv for lv, _ in params.chart))
+    _, level = deck_hands(*params.ranks())
+    if not wins:
+        return np.flatnonzero(level < min(lv for lv, _ in params.chart))
+    want = level == next(lv for lv, p in params.chart if p.code == wins[0].prize.code)
+    if params.multiplier > 1:
+        want &= joker_shown() == (wins[0].by > 1)
+    return np.flatnonzero(want)
 
 
 def lay_out(area_id: str, params: Params, groups: Groups, n: int, stream: Stream,
             done: Mapping[str, np.ndarray], mix: Sequence[int]) -> dict[str, np.ndarray]:
     """Contract section 8, per tier in pool order, vectorised over its rows."""
-    hands, _ = deck_hands(params.joker)
+    hands, _ = deck_hands(*params.ranks())
     out = np.zeros((n, HAND), dtype=np.uint8)
     for rows, wins in groups:
         k = rows.size
@@ -153,7 +207,10 @@ def face(area_id: str, params: Params, row: Mapping[str, Any]) -> list[Section]:
         c = int(row[name])
         s = params.cards[c] if 0 <= c < len(params.cards) else None
         cells.append((name, s.symbol if s else "?", s.caption if s else "", None, None))
-    chart: list[Cell] = [("", WORDS[LEVELS[lv]].upper(), "", p.symbol, p.caption) for lv, p in params.chart]
+    chart: list[Cell] = [("", words(level_name(lv, params.pair)).upper(), "", p.symbol, p.caption)
+                         for lv, p in params.chart]
+    if params.multiplier > 1:
+        chart.append(("", f"A WINNING HAND WITH THE JOKER WINS {params.multiplier}X", "", None, None))
     return [("YOUR HAND", cells), ("PRIZE CHART", chart)]
 
 
@@ -164,9 +221,11 @@ def explain(area_id: str, params: Params, row: Mapping[str, Any],
     cards = [int(row[c]) for c in names]
     if not all(0 <= c < DECK + params.joker for c in cards) or len(set(cards)) < HAND:
         return [], set()
-    level = int(levels(np.array([cards]))[0])
+    level = int(levels(np.array([cards]), params.pair, params.five)[0])
     prize = params.pays().get(level)
     if prize is None:
         return [], set()
-    return ([f"{area_id}: {' '.join(map(_text, cards))} is {WORDS[LEVELS[level]]}: wins "
-             f"{fmt_cents(prize.cents or 0, currency)}."], set(names))
+    k = params.multiplier if JOKER in cards else 1
+    times = f" ({k} x {fmt_cents(prize.cents or 0, currency)}: the JOKER)" if k > 1 else ""
+    return ([f"{area_id}: {' '.join(map(_text, cards))} is {words(level_name(level, params.pair))}: wins "
+             f"{fmt_cents(k * (prize.cents or 0), currency)}{times}."], set(names))

@@ -107,6 +107,10 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
         "poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
         # Michigan's Poker Lotto instant-win chart (poker_hand), cut as BCLC's
         "mi_poker_lotto_instant": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
+        # a chart from a pair of 10s (poker_hand's `tens_or_better`), cut as BCLC's
+        "tens_or_better_poker": ({"order_tickets": 5_460, "pool_tickets": 5_460}, 119, "p1", 5_460),
+        # Ohio's Joker Poker: the JOKER wild, no five of a kind, a JOKER hand paid double (by = 2)
+        "oh_joker_poker": ({"order_tickets": 3_000, "pool_tickets": 3_000}, 200, "p1", 3_000),
         # a designed NZD game of five hold 'em deals, ties winning, two spacing rules drawn exactly (5.12)
         "nz_holdem_five_deals": ({"order_tickets": 6_000, "pool_tickets": 6_000}, 10, "p1", 6_000),
         # Minnesota's Ms. Pac-Man (maze): three LIFEs, its order cut to four pools of 50 books of 100, split
@@ -117,7 +121,8 @@ CUTS = {"lucky_sevens_multiplier": ({"order_tickets": 36_000, "pool_tickets": 6_
 
 # examples whose counts are designed (the source's order cannot be written): no [published] figures
 UNPUBLISHED = {"big_cash_riches", "bank_roll", "cool_sevens", "oh_winner_wonderland",
-               "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun", "nz_holdem_five_deals"}
+               "oh_26th_anniversary_millions", "alc_seven_or_eleven", "wa_golden_sun", "nz_holdem_five_deals",
+               "tens_or_better_poker", "oh_joker_poker"}
 # examples whose [published] states one figure (Nebraska and Missouri print their overall odds, no total
 # of winners)
 ONE_FIGURE = {"ten_x_the_money", "bingo_bucks", "uk_scrabble_0493", "bclc_deluxe_crossword",

@@ -2,9 +2,11 @@
 ticket paying its tier (step 9: the imaging file's cards, the JOKER included, are the deck's); and a broken
 variant of it is refused with one line naming the file.
 
-Specs are drawn at random: a deck with or without the JOKER, a chart from the best rank down to a random
-last rank (a distinct prize a rank), a tier winning each of the chart's prizes (the rarest ranks included:
-each winning hand is drawn from its rank's hands, never by rejection), on pools of a few hundred tickets."""
+Specs are drawn at random: a deck with or without the JOKER (and then five of a kind a rank or not, and a
+JOKER multiplier or none), a chart from the best rank down to a random last rank (a distinct prize a rank;
+the pair line any pair's), a tier winning each of the chart's prizes (with a multiplier, one without the
+JOKER and one with it, where hands of each are), the rarest ranks included: each winning hand is drawn
+from its cell's hands, never by rejection, on pools of a few hundred tickets."""
 
 from __future__ import annotations
 
@@ -19,22 +21,37 @@ RANKS = ["five_of_a_kind", "royal_flush", "straight_flush", "four_of_a_kind", "f
          "straight", "three_of_a_kind", "two_pair", "jacks_or_better"]
 
 
+PAIRS = ["tens_or_better", "jacks_or_better", "kings_or_better", "twos_or_better"]
+
+
 @st.composite
 def games(draw) -> dict:
     joker = draw(st.booleans())
-    ranks = RANKS if joker else RANKS[1:]
+    five = not joker or draw(st.booleans())
+    ranks = RANKS if joker and five else RANKS[1:]
     paid = ranks[:draw(st.integers(1, len(ranks)))]
+    if paid[-1] == "jacks_or_better":
+        paid[-1] = draw(st.sampled_from(PAIRS))
+    k = draw(st.sampled_from([None, 3, 5])) if joker else None  # never 2: a broken variant writes by = 2
     prizes = [{"group": "pz", "code": f"Z{i}", "symbol": f"${100 - i}", "value": f"{100 - i}.00"}
               for i in range(len(paid))]
     area = {"id": "ph", "style": "poker_hand", "prizes": "pz",
             "chart": [{"hand": h, "prize": p["code"]} for h, p in zip(paid, prizes, strict=True)]}
     if joker or draw(st.booleans()):
         area["joker"] = joker
+    if joker and (not five or draw(st.booleans())):
+        area["five_of_a_kind"] = five
+    if k:
+        area["joker_multiplier"] = k
     per_book = 25
     tickets = per_book * 2 * draw(st.integers(4, 10))
-    # a tier for every prize the chart pays (a chart line no tier wins is refused), some held by no ticket
-    tiers = [{"id": f"t{i}", "count": draw(st.integers(0, tickets // 16)),
-              "wins": [{"area": "ph", "prize": p["code"], "how": "match"}]} for i, p in enumerate(prizes)]
+    # a tier for every prize the chart pays (a chart line no tier wins is refused), some held by no ticket;
+    # with a multiplier one a cell of section 9 that holds hands: without the JOKER, then with it
+    ways = [(i, by) for i, h in enumerate(paid) for by in ((None, k) if k else (None,))
+            if not (k and (h, by) in (("five_of_a_kind", None), ("two_pair", k)))]
+    tiers = [{"id": f"t{j}", "count": draw(st.integers(0, tickets // (8 + 2 * len(ways)))),
+              "wins": [{"area": "ph", "prize": f"Z{i}", "how": "match"} | ({"by": by} if by else {})]}
+             for j, (i, by) in enumerate(ways)]
     return base_doc([area], prizes, tiers, max_wins=1, pool_tickets=tickets, per_book=per_book)
 
 

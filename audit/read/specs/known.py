@@ -55,7 +55,7 @@ AREA_FIELDS: dict[str, set[str]] = {
     "bingo": {"cards", "free", "calls", "patterns", "prizes", "numbers"},
     "maze": {"rows", "cols", "arrows", "starts", "exits", "prizes"},
     "ticket_multiplier": {"spots", "multipliers", "pictures", "multipliers_on_losers", "multiplies"},
-    "poker_hand": {"prizes", "chart", "joker"},
+    "poker_hand": {"prizes", "chart", "joker", "five_of_a_kind", "joker_multiplier"},
 }
 # an area field naming a symbol group -> the role the group takes; the fields each role reads besides group,
 # code, symbol, caption and art (docs/new-game.md)

@@ -265,7 +265,7 @@ ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for styl
     "bingo": "numbers cards free calls patterns prizes",
     "bonus_reveal": "spots prizes pictures most_alike",
     "cards": "games deck ranking prizes ties deal dealer",
-    "poker_hand": "deck ranking chart prizes joker",
+    "poker_hand": "deck ranking chart prizes joker five_of_a_kind joker_multiplier",
     "crossword": "letters alphabet grids prizes legend legends words bonus doubler",
     "key_number_match": "winning yours numbers prizes specials match_by winning_from distinct_numbers "
                         "decoy_weights",
@@ -287,7 +287,8 @@ SYMBOL_KEYS = frozenset({"code", "how", "by", "cents"})  # a symbol of a group, 
 LEFT_OUT: dict[str, dict[str, object]] = {
     "bonus_reveal": {"most_alike": lambda area: max(1, area["spots"] - 1)},
     "cards": {"deal": "five", "dealer": "each"},
-    "poker_hand": {"joker": False},
+    "poker_hand": {"joker": False, "joker_multiplier": None,
+                   "five_of_a_kind": lambda area: True if area.get("joker") is True else None},
     "key_number_match": {"distinct_numbers": False, "match_by": 1, "specials": [], "decoy_weights": None,
                          "winning_from": None},
     "match_n": {"multipliers": []},

@@ -126,6 +126,22 @@ def _match_n(doc: dict[str, Any], area: dict[str, Any], how: str, by: object, co
         raise _Refused("how", f"how = {how!r}: a match_n win is \"match\" or \"multiplier\"")
 
 
+def _poker_joker(area: dict[str, Any], by: object, code: str) -> None:
+    """docs/styles/poker_hand.md, section 2: with `joker_multiplier` k, `by = k` a hand showing the JOKER,
+    no `by` one without it; never a way no hand is (two_pair with the JOKER, five_of_a_kind without)."""
+    k = area["joker_multiplier"]
+    if by is not None and by != k:
+        raise _Refused("by", f"by = {by}: a hand showing the JOKER wins by = {k} (joker_multiplier), one "
+                             "without it has no `by`")
+    hand = next(x.get("hand") for x in area["chart"] if isinstance(x, dict) and x.get("prize") == code)
+    if hand == "two_pair" and by is not None:
+        raise _Refused("by", "no two_pair hand shows the JOKER (the JOKER makes it three of a kind or "
+                             f"better): no ticket can win {code!r} with it")
+    if hand == "five_of_a_kind" and by is None:
+        raise _Refused("by", f"every five_of_a_kind hand shows the JOKER: no ticket can win {code!r} "
+                             "without it")
+
+
 def _winning(doc: dict[str, Any], area: dict[str, Any]) -> object:
     if "winning_from" in area:
         source = next(a for a in doc["areas"] if a.get("id") == area["winning_from"])
@@ -181,6 +197,9 @@ def _win(doc: dict[str, Any], area: dict[str, Any], how: str, by: object, code: 
             raise _Refused("prize", f"prize {code!r} is not {listed}")
         if how != "match":
             raise _Refused("how", f"how = {how!r}: {said}")
+        if style == "poker_hand" and "joker_multiplier" in area:
+            _poker_joker(area, by, code)
+            return
         _no_by(by, "a listed prize wins as listed: no `by`")
     elif style == "ticket_multiplier":
         _prize(_codes(doc, area["multipliers"]), code, "one of its multiplier symbols")

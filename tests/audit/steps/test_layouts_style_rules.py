@@ -27,6 +27,11 @@ def _codes(row: Row, prefix: str, count: int, changed: Row) -> str:
     return ", ".join(str((row | changed)[f"{prefix}{j}"]) for j in range(count))
 
 
+def _hand(area: str, cards: list[int]) -> Row:
+    """A poker_hand area's five cards (codes: poker_hand.md section 4, 52 the JOKER)."""
+    return {f"{area}_card_{i}": c for i, c in enumerate(cards)}
+
+
 def _first_winning_pair(row: Row) -> int:
     return next(p for p in range(4) if row[f"duel_yours_{p}"] > row[f"duel_theirs_{p}"])
 
@@ -71,6 +76,20 @@ CASES: dict[str, Case] = {
     "cards: a card shown twice": (
         "poker_showdown", 2400, "lose", lambda r: {"poker_dealer_1": r["poker_dealer_0"]},
         lambda r, v: f"poker: a card shown twice: {_card(r['poker_dealer_0'])}", None),
+    # poker_hand.md section 7, a chart down to tens_or_better: a loser never shows a pair of 10s (10C 10D AH
+    # 7S 2C pays the chart's $2)
+    "poker_hand: a loser's pair of 10s under a tens_or_better chart": (
+        "tens_or_better_poker", 5460, "lose", lambda r: _hand("hand", [32, 33, 50, 23, 0]),
+        lambda r, v: "its wins are not its tier 'lose''s (1 win(s) paying 200 cents)", 200),
+    # poker_hand.md section 7 with joker_multiplier: a tier without `by` never shows the JOKER (JOKER 9C 9D
+    # 4H 2S: three of a kind with the JOKER, twice $4) ...
+    "poker_hand: the JOKER in a tier without it": (
+        "oh_joker_poker", 540, "three_of_a_kind", lambda r: _hand("hand", [52, 28, 29, 10, 3]),
+        lambda r, v: "its wins are not its tier 'three_of_a_kind''s (1 win(s) paying 800 cents)", 800),
+    # ... and a tier of `by` 2 always does (9H 9C 9D 4H 2S: three of a kind, $4 once)
+    "poker_hand: no JOKER in a tier with it": (
+        "oh_joker_poker", 540, "three_of_a_kind_joker", lambda r: _hand("hand", [30, 28, 29, 10, 3]),
+        lambda r, v: "its wins are not its tier 'three_of_a_kind_joker''s (1 win(s) paying 400 cents)", 400),
     # yours_beats_theirs.md section 6: a pair the tier does not win never beats THEIR symbol
     "yours_beats_theirs: a loser's pair beating theirs": (
         "high_card_duel", 2400, "lose", lambda r: {"duel_yours_0": 12, "duel_theirs_0": 0, "duel_prize_0": 0},

@@ -10,7 +10,14 @@ from math import comb
 import numpy as np
 import pytest
 
-from poolgen.styles.poker_ranking import LEVELS, combinations_array, deck_hands, level_counts, levels
+from poolgen.styles.poker_ranking import (
+    LEVELS,
+    combinations_array,
+    deck_hands,
+    joker_counts,
+    level_counts,
+    levels,
+)
 from tests.support.poker_ranks import KNOWN, hand
 
 NATURAL = {"royal_flush": 4, "straight_flush": 36, "four_of_a_kind": 624, "full_house": 3_744, "flush": 5_108,
@@ -61,3 +68,46 @@ def test_every_hand_of_the_deck_is_counted_in_its_rank_exactly(joker, expected):
 
 def test_the_hands_are_listed_in_itertools_order():
     assert combinations_array(9, 5).tolist() == [list(c) for c in combinations(range(9), 5)]
+
+
+def _sets_topped(low: int) -> tuple[int, int]:
+    """Of the sets of four distinct ranks no sequence holds (the JOKER pairs the highest: section 9), how
+    many are topped at rank code `low` or higher, and how many below it, counted one set at a time."""
+    sequences = [set(range(top - 4, top + 1)) for top in range(4, 13)] + [{12, 0, 1, 2, 3}]
+    loose = [s for s in combinations(range(13), 4) if not any(set(s) <= q for q in sequences)]
+    assert len(loose) == 674
+    high = sum(max(s) >= low for s in loose)
+    return high, len(loose) - high
+
+
+def test_a_chart_from_a_pair_of_tens_counts_every_hand_of_52_and_53_cards_exactly():
+    """Section 9: of 2,598,960 hands, 422,400 a pair of 10s or better and not better (5 pair ranks of
+    84,480); of the 2,869,685 with the JOKER, 578,892, of which 156,492 show it (621 sets x 252 suits)."""
+    pair = 6 * comb(12, 3) * 64  # one pair of a given rank: its suits, three other ranks, their suits
+    plain = dict(zip(LEVELS, level_counts(False, 8), strict=True))
+    assert (plain["jacks_or_better"], plain["none"]) == (5 * pair, 1_978_380) and pair == 84_480
+    better = sum(v for k, v in NATURAL.items() if k != "jacks_or_better")
+    assert plain["none"] == comb(52, 5) - 5 * pair - better
+    high, low = _sets_topped(8)
+    assert (high, low) == (621, 53)
+    counts, shown = level_counts(True, 8), joker_counts(8)
+    assert (counts[1], shown[1], counts[0], shown[0]) == (578_892, high * 252, 1_991_736, low * 252)
+    assert counts[1] == 422_400 + 156_492 and sum(counts) == comb(53, 5)
+    others = dict(zip(LEVELS, level_counts(True), strict=True))
+    assert [counts[i] for i in range(2, len(LEVELS))] == [others[k] for k in LEVELS[2:]]
+
+
+def test_ohios_ranking_kings_or_better_and_no_five_of_a_kind_counts_exactly():
+    """Section 9: kings or better 168,960 + 93,996 with the JOKER (373 sets); the 13 hands of the JOKER and
+    four of a rank are four of a kind: 3,133 hands, 2,509 with the JOKER; five of a kind none."""
+    high, low = _sets_topped(11)
+    counts, shown = level_counts(True, 11, False), joker_counts(11, False)
+    got = {name: (counts[i], shown[i]) for i, name in enumerate(LEVELS)}
+    assert got == {"none": (2_307_672, low * 252), "jacks_or_better": (168_960 + high * 252, 93_996),
+                   "two_pair": (123_552, 0), "three_of_a_kind": (137_280, 82_368),
+                   "straight": (20_532, 10_332),
+                   "flush": (7_804, 2_696), "full_house": (6_552, 2_808), "four_of_a_kind": (3_133, 2_509),
+                   "straight_flush": (180, 144), "royal_flush": (24, 20), "five_of_a_kind": (0, 0)}
+    assert (high, low) == (373, 301) and sum(counts) == comb(53, 5)
+    assert LEVELS[int(levels(np.array([hand("JOKER 9C 9D 9H 9S")]), 11, False)[0])] == "four_of_a_kind"
+    assert LEVELS[int(levels(np.array([hand("JOKER 2C 7D 9H QS")]), 11, False)[0])] == "none"
