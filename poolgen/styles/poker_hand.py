@@ -83,7 +83,8 @@ def _chart(ctx: AreaReading, table: Mapping[str, Any], where: str, prizes: tuple
         elif want < 1 or hand != LEVELS[want]:
             said = "nothing: the chart has every rank" if want < 1 else repr(LEVELS[want])
             said += " (or another pair's: 'twos_or_better' to 'aces_or_better')" if want == 1 else ""
-            raise r.fail(f"{at}.hand", f"{hand!r}, but a chart pays from the best rank down: here {said}")
+            raise r.fail(f"{at}.hand", f"{hand[:80]!r}, but a chart pays from the best rank down: here "
+                                       f"{said}")
         code = r.get(item, "prize", at, str)
         prize = next((s for s in prizes if s.code == code), None)
         if prize is None:

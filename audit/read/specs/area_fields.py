@@ -85,7 +85,7 @@ def _check(area: dict[str, Any], where: str, rule: tuple[Any, ...]) -> None:
     elif kind == "choice" and value not in rule[2]:
         raise _fail(at, f"{_SAID[key]}, not {value!r}")
     elif kind == "bool" and not isinstance(value, bool):
-        raise _fail(at, f"must be a boolean, not {value!r}")
+        raise _fail(at, f"must be a bool, not {value!r}")  # the loader's words (poolgen/loader/reader.py)
     elif kind == "list" and not isinstance(value, list):
         raise _fail(at, f"must be a list, not {value!r}")
 
@@ -164,14 +164,18 @@ def _poker_chart(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         at = f"{where}.chart[{i}]"
         if not isinstance(item, dict) or set(item) != {"hand", "prize"}:
             raise _fail(at, "must be a table { hand, prize }")
+        if not isinstance(item["hand"], str):  # the loader's words (poolgen/loader/reader.py)
+            raise _fail(f"{at}.hand", f"must be a string, not {item['hand']!r}")
         pair = i == len(ranks) - 1 and item["hand"] in POKER_PAIRS
         if i >= len(ranks) or (item["hand"] != ranks[i] and not pair):
             said = "nothing: the chart has every rank" if i >= len(ranks) else repr(ranks[i])
             said += " (or another pair's: 'twos_or_better' to 'aces_or_better')" \
                 if i == len(ranks) - 1 else ""
-            raise _fail(f"{at}.hand", f"{str(item['hand'])[:80]!r}, but a chart pays from the best rank "
+            raise _fail(f"{at}.hand", f"{item['hand'][:80]!r}, but a chart pays from the best rank "
                                       f"down: here {said}")
-        if not isinstance(item["prize"], str) or item["prize"] not in codes:
+        if not isinstance(item["prize"], str):
+            raise _fail(f"{at}.prize", f"must be a string, not {item['prize']!r}")
+        if item["prize"] not in codes:
             raise _fail(f"{at}.prize", "not one of the area's prize symbols")
         if k > 1 and any(s.get("code") == item["prize"] and s.get("free") for s in symbols):
             raise _fail(f"{at}.prize", f"{item['prize']!r} is a free ticket, which a JOKER hand cannot win "

@@ -45,7 +45,13 @@ CASES = [
     (None, RANKS[1:3], ["Z0", "Z0"], "areas[0].chart[1].prize: 'Z0' is paid for another hand too (a win's "
                                      "prize names its hand)"),
     (None, RANKS[1:3], ["Z0", "Q"], "areas[0].chart[1].prize: not one of the area's prize symbols"),
-    ("yes", RANKS, None, "areas[0].joker"),
+    ("yes", RANKS, None, "areas[0].joker: must be a bool, not 'yes'"),
+    # the loader's words for a hand or prize not a string, and a long hand cut to 80 characters (audit's
+    # reader said "'5', but a chart pays ...", "not one of the area's prize symbols", and "boolean")
+    (None, [5], None, "areas[0].chart[0].hand: must be a string, not 5"),
+    (None, RANKS[1:2], [5], "areas[0].chart[0].prize: must be a string, not 5"),
+    (None, ["royal_" * 20], None, f"areas[0].chart[0].hand: {('royal_' * 20)[:80]!r}, but a chart pays from "
+                                  "the best rank down: here 'royal_flush'"),
     (None, [], None, "areas[0].chart: list the hands that pay, best first, each with its prize"),
 ]
 

@@ -49,8 +49,10 @@ CASES = [
      "areas[0].joker_multiplier: must be at least 2, got 1"),
     ({"joker": True, "joker_multiplier": 11}, FIVE, {},
      "areas[0].joker_multiplier: must be at most 10, got 11"),
-    ({"joker": True, "joker_multiplier": "2"}, FIVE, {}, "areas[0].joker_multiplier: "),
-    ({"joker": True, "five_of_a_kind": "no"}, FIVE, {}, "areas[0].five_of_a_kind: "),
+    ({"joker": True, "joker_multiplier": "2"}, FIVE, {},
+     "areas[0].joker_multiplier: must be a whole number, not '2'"),
+    ({"joker": True, "five_of_a_kind": "no"}, FIVE, {},
+     "areas[0].five_of_a_kind: must be a bool, not 'no'"),
     (JOKER2, FIVE, {},
      "areas[0].chart[0].hand: 'five_of_a_kind', but a chart pays from the best rank down: here "
      "'royal_flush'"),
