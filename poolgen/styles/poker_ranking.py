@@ -82,13 +82,18 @@ _LEVELS: dict[tuple[bool, int, bool], np.ndarray] = {}
 _SHOWN: dict[str, np.ndarray] = {}
 
 
+def _deck(joker: bool) -> np.ndarray:
+    """H alone, made once per deck (no ranking: what JOKER hands are needs none)."""
+    if joker not in _HANDS:
+        _HANDS[joker] = combinations_array(DECK + joker, HAND)
+    return _HANDS[joker]
+
+
 def deck_hands(joker: bool, pair: int = JACK, five: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(H, each hand's level): every 5-card hand of the deck (52 cards, or 53 with the JOKER) in
     section 8's order, made once per deck, and its level under the ranking (`pair`, `five`: `levels`),
     made once per ranking."""
-    if joker not in _HANDS:
-        _HANDS[joker] = combinations_array(DECK + joker, HAND)
-    hands = _HANDS[joker]
+    hands = _deck(joker)
     key = (joker, pair, five or not joker)
     if key not in _LEVELS:
         out = np.zeros(hands.shape[0], dtype=np.int8)  # a level per hand: 2.9 MB a ranking kept
@@ -107,7 +112,7 @@ def level_counts(joker: bool, pair: int = JACK, five: bool = True) -> list[int]:
 def joker_shown() -> np.ndarray:
     """Whether each hand of the 53-card deck (section 8's order) shows the JOKER, made once."""
     if "shown" not in _SHOWN:
-        _SHOWN["shown"] = (deck_hands(True)[0] == JOKER).any(axis=1)
+        _SHOWN["shown"] = (_deck(True) == JOKER).any(axis=1)  # no ranking made for it (5 s each)
     return _SHOWN["shown"]
 
 

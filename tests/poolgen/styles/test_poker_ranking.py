@@ -111,3 +111,16 @@ def test_ohios_ranking_kings_or_better_and_no_five_of_a_kind_counts_exactly():
     assert (high, low) == (373, 301) and sum(counts) == comb(53, 5)
     assert LEVELS[int(levels(np.array([hand("JOKER 9C 9D 9H 9S")]), 11, False)[0])] == "four_of_a_kind"
     assert LEVELS[int(levels(np.array([hand("JOKER 2C 7D 9H QS")]), 11, False)[0])] == "none"
+
+
+def test_which_hands_show_the_joker_is_found_without_ranking_the_deck(monkeypatch):
+    """joker_shown() ranked the 53-card deck under the default chart (five seconds, 2.9 MB) to read which
+    hands hold code 52, also for a game of another ranking (Ohio's kings_or_better, no five of a kind)."""
+    from poolgen.styles import poker_ranking
+
+    monkeypatch.setattr(poker_ranking, "_LEVELS", {})
+    monkeypatch.setattr(poker_ranking, "_SHOWN", {})
+    shown = poker_ranking.joker_shown()
+    assert poker_ranking._LEVELS == {}
+    assert int(shown.sum()) == comb(52, 4)
+    np.testing.assert_array_equal(shown, (combinations_array(53, 5) == 52).any(axis=1))
