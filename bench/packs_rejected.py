@@ -27,9 +27,9 @@ HAPPY = {
     "winners 80..110, $20 at most two, $100 never back to back":
         f'{BOUNDS}caps = [ {{ prize = "20.00", at_most = 2 }} ]\n'
         'spacing = [ { prize = "100.00", min_distance = 2 } ]',
-    "winners 80..110, $100 at most one, $20 at most two, $20 or $100 at most two":
-        f'{BOUNDS}caps = [ {{ prize = "100.00", at_most = 1 }}, {{ prize = "20.00", at_most = 2 }}, '
-        '{ tiers = ["20", "100"], at_most = 2 } ]',
+    "winners 80..110, $100 at most one, $20 at most one, $5 at most 14":  # a cap of two on 500 costs 20.8
+        f'{BOUNDS}caps = [ {{ prize = "100.00", at_most = 1 }}, {{ prize = "20.00", at_most = 1 }}, '
+        '{ prize = "5.00", at_most = 14 } ]',
 }
 
 
