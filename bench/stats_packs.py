@@ -23,6 +23,10 @@ spec's pack parameters, as `verify --spec` judges it. Cases (docs/randomness.md 
             spacing rule's tiers
   caps      at most two $5 a book (41 tickets), at most three $2 (235), at most one of $20 or $100 (10):
             5.10 (several caps alone on disjoint tiers)
+  rejected  6..12 winners, at most two $5 a book, the $2 never back to back, the $20 and $100 at least 5
+            apart: 5.13 (5.8's draw of the $2 rule, kept iff the cap and the other rule hold)
+  rejected-caps  6..12 winners, at most one $5, at most three $2, at most one of $20 or $100: 5.13
+            (5.9's draw of the first two caps, kept iff the third holds)
   blocks    Hand to Hand Tactics with blocks (specs/examples/hand_to_hand_blocks.toml) cut to 20,000
             shares in 200 blocks of 100 (tests/support/blocks.py), at least 25 winners a block: 5.4 by 5.2
   blocks-chain   the same with the example's own [blocks] (a floor of 40 x the share price, a cap of one
@@ -127,6 +131,11 @@ CASES = {
                       'spacing = [ { tiers = ["2", "5"], min_distance = 2 } ]'),
     "two-spaced": ('min_winners = 6\nspacing = [ { tiers = ["2", "5"], min_distance = 2 }, '  # the $5 in both
                    '{ tiers = ["5", "20", "100"], min_distance = 3 } ]'),
+    "rejected": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 2 } ]\n'
+                 'spacing = [ { tiers = ["2"], min_distance = 2 }, '
+                 '{ tiers = ["20", "100"], min_distance = 5 } ]'),
+    "rejected-caps": ('min_winners = 6\nmax_winners = 12\ncaps = [ { tiers = ["5"], at_most = 1 }, '
+                      '{ tiers = ["2"], at_most = 3 }, { tiers = ["20", "100"], at_most = 1 } ]'),
 }
 PACK_WORDS = ("book", "block", "runs")
 

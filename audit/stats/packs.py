@@ -36,13 +36,15 @@ A pool whose packs break their parameters (step 5 refuses it) is not held to the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import numpy as np
 
 from audit.read.manifest import Tier
-from audit.read.specs.packs import PackRules
+from audit.read.specs.packs import PackCap, PackRules, PackSpacing
 from audit.stats.beside import Beside, beside_case, beside_findings
 from audit.stats.caps import caps_broken, caps_law_findings
 from audit.stats.exact_tenths import EXACT_MAX, holding_by_tenth
@@ -65,8 +67,8 @@ from audit.stats.pack_laws import (
 from audit.stats.pairs import money, pair_findings, pair_value_finding
 from audit.stats.tests import Finding
 
-__all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rule_tiers", "spaced_alone",
-           "winners_reference"]
+__all__ = ["Beside", "Exact", "caps_alone", "exact_case", "pack_block_findings", "rejected_alone",
+           "rule_tiers", "spaced_alone", "winners_reference"]
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,43 @@ def spaced_alone(rules: PackRules, tiers: Sequence[Tier], tickets: int) -> bool:
     return sum(figures) - max(figures) <= 4 * tickets
 
 
+def rejected_alone(rules: PackRules, tiers: Sequence[Tier], m: int, tickets: int) -> bool:
+    """Whether docs/randomness.md 5.13 draws the pool: caps and spacing rules on winning tiers the
+    manifest lists (a `prize` read as the pool's tiers paying it), winners bounds at most (no value
+    floor), that no exact case (`exact_case`: 5.2, 5.6 to 5.9) takes, neither 5.10's kind (two or more
+    caps on disjoint tiers, no bounds, no spacing) nor 5.12's (two or more spacing rules, no cap); and a
+    base, a nonempty subset of the rules (caps then spacing rules, as a bit mask) that `exact_case` or
+    `caps_alone` takes alone with the bounds, whose left-out rules cost at most 4 in all: C^2 (d - 1) / T
+    a spacing rule, C^(k + 1) / (B^k (k + 1)!) a cap of k (C the manifest's count of its tiers)."""
+    listed: list[PackCap | PackSpacing] = [*rules.caps, *rules.spacing]
+    if rules.min_prize_cents is not None or rules.min_prize_times is not None or not listed:
+        return False
+    sets = [rule_tiers(r.tiers, r.prize_cents, tiers) for r in listed]
+    losing = {t.id for t in tiers if t.prize_cents <= 0} | {"lose"}
+    count = {t.id: t.count for t in tiers}
+    if any(s & losing for s in sets) or any(t not in count for s in sets for t in s):
+        return False
+    bounded = (rules.min_winners or 0) > 0 or (rules.max_winners is not None and rules.max_winners < m)
+    caps = sets[:len(rules.caps)]
+    caps_kind = (not rules.spacing and len(caps) >= 2 and not bounded
+                 and all(not a & b for i, a in enumerate(caps) for b in caps[i + 1:]))
+    if (exact_case(rules, tiers) is not None or caps_kind
+            or (len(rules.spacing) >= 2 and not rules.caps)):
+        return False
+    books, held = tickets // m, [sum(count[t] for t in s) for s in sets]
+    cost = [Fraction(c * c * (r.min_distance - 1), tickets) if isinstance(r, PackSpacing)
+            else Fraction(c ** (r.at_most + 1), books ** r.at_most * math.factorial(r.at_most + 1))
+            for c, r in zip(held, listed, strict=True)]
+    for mask in range(1, 1 << len(listed)):
+        first = len(rules.caps)
+        base = replace(rules, caps=tuple(c for q, c in enumerate(rules.caps) if mask >> q & 1),
+                       spacing=tuple(r for q, r in enumerate(rules.spacing, first) if mask >> q & 1))
+        if ((exact_case(base, tiers) is not None or caps_alone(base, tiers, m, tickets))
+                and sum((c for q, c in enumerate(cost) if not mask >> q & 1), Fraction(0)) <= 4):
+            return True
+    return False
+
+
 def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence[Tier],
                     tier: np.ndarray | None, sign: str = "$") -> tuple[list[Finding], list[str]]:
     """Under the chain of randomness.md 5.3 the compositions have no closed-form law (under 5.10's exact
@@ -190,6 +229,12 @@ def _chain_findings(prize: np.ndarray, m: int, rules: PackRules, tiers: Sequence
                "exactly by docs/randomness.md 5.12 (rejection from 5.8's draw), whose law of the packs has "
                f"no closed form to test their histograms against: tested by their spread over the {unit}s "
                f"and each tier given the rest of its pair of {unit}s (audit/stats/packs.py)"]
+    if rejected_alone(rules, tiers, m, len(prize)):
+        why = [f"winners per {unit}: the game's {rule} parameters (caps and spacing rules together) are "
+               "drawn exactly by docs/randomness.md 5.13 (rejection from the exact draw of some of them), "
+               "whose law of the packs has no closed form to test their histograms against: tested by their "
+               f"spread over the {unit}s and each tier given the rest of its pair of {unit}s "
+               "(audit/stats/packs.py)"]
     if alone:
         why = [f"the prize value per {unit} against its law: the game's {rule} parameters (several caps "
                "alone, on disjoint tiers) are drawn exactly by docs/randomness.md 5.10, whose compositions "

@@ -35,6 +35,10 @@ from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import acceptance, caps_alone, exactly_caps
 from poolgen.run.packs.neighbours import MAX_ROUNDS
+from poolgen.run.packs.rejected import acceptance as rejected_acceptance
+from poolgen.run.packs.rejected import arrange_rejected, exactly_rejected, left_out, rejected_kind
+from poolgen.run.packs.rejected import exhausted as rejected_exhausted
+from poolgen.run.packs.rejected import kept as rejected_kept
 from poolgen.run.packs.several import (
     FEW_TRIES,
     KEPT,
@@ -254,6 +258,8 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
     stream = derive_stream(CHECK_SEED, *stream_label(game.id, pool.id, "check"))
     if exactly_several(rules):
         return _several_possible(game, replace(pool, id=pool.id + named), rules, stream)
+    if exactly_rejected(rules):
+        return _several_possible(game, replace(pool, id=pool.id + named), rules, stream, rejected=True)
     try:
         found = descended(stream, rules)
         if len(rules.spacing) > 1:  # its packs put in order as generate does (several rules may refuse)
@@ -264,35 +270,45 @@ def _possible(game: Game, pool: Pool, rules: Rules, table: str, named: str = "")
             f"{acceptance(rules)}: below 1e-3, or the caps' tickets more than half the pool)"
             if caps_alone(rules) else
             (" (5.12's exact draw of several spacing rules: each try accepted with probability about "
-             f"{several_acceptance(rules)} by the estimate, below exp(-4))" if spaced_alone(rules) else ""))
+             f"{several_acceptance(rules)} by the estimate, below exp(-4))" if spaced_alone(rules) else
+             (" (5.13's exact draw by rejection: each try accepted with probability about "
+              f"{rejected_acceptance(rules)} by the estimate, below exp(-4))"
+              if rejected_kind(rules) else "")))
     return ("possible: check found a pool meeting every parameter; drawn by the chain "
             f"(docs/randomness.md, 5.3){slow}")
 
 
-def _several_possible(game: Game, pool: Pool, rules: Rules, stream: Stream) -> str:
-    """5.12's proof: an exhibit drawn as generate draws it (5.12's tries, then the chain); where it took
-    more than FEW_TRIES tries, MEASURED more tries from check's stream, at least KEPT of which must meet
-    every rule, else the spec is refused: a run's pool would too often reach MAX_TRIES (5.12)."""
-    packs, tries = arrange_several(stream, rules)
-    said = f"{several_acceptance(rules)} by the estimate"
+def _several_possible(game: Game, pool: Pool, rules: Rules, stream: Stream, rejected: bool = False) -> str:
+    """5.12's proof (5.13's with `rejected`): an exhibit drawn as generate draws it (the tries, then the
+    chain); where it took more than FEW_TRIES tries, MEASURED more tries from check's stream, at least KEPT
+    of which must meet every rule, else the spec is refused: a run's pool would too often reach MAX_TRIES."""
+    if rejected:
+        draw, count_kept, names = arrange_rejected, rejected_kept, left_out(rules)
+        said, ends, rule = f"{rejected_acceptance(rules)} by the estimate", rejected_exhausted, "rule"
+        what = "5.13: caps and spacing rules by rejection from the exact draw of some of them"
+    else:
+        draw, count_kept = arrange_several, kept
+        names = [f"spacing[{k}]" for k in range(len(rules.spacing)) if k != primary(rules)]
+        said, ends, rule = f"{several_acceptance(rules)} by the estimate", exhausted, "spacing rule"
+        what = "5.12: several spacing rules by rejection"
+    packs, tries = draw(stream, rules)
     try:
         if packs is None:
             chained(stream, rules)
     except NoArrangement as exc:
-        raise refusal(game, pool, exhausted(rules, exc)) from None
+        raise refusal(game, pool, ends(rules, exc)) from None
     if packs is None or tries > FEW_TRIES:
-        count = kept(stream, rules, MEASURED)
+        count = count_kept(stream, rules, MEASURED)
         if count < KEPT:
             raise refusal(game, pool, NoArrangement(
-                f"check's pool took {tries:,} tries and {count} of {MEASURED:,} more met every spacing rule "
+                f"check's pool took {tries:,} tries and {count} of {MEASURED:,} more met every {rule} "
                 f"(at least {KEPT} needed; each try accepted with probability about {said}): a run's pool "
-                f"would too often meet none in {MAX_TRIES:,} (docs/randomness.md, 5.12)",
-                [f"spacing[{k}]" for k in range(len(rules.spacing)) if k != primary(rules)]))
+                f"would too often meet none in {MAX_TRIES:,} (docs/randomness.md, {what[:4]})", names))
         return (f"possible: check drew a pool meeting every parameter in {tries:,} tries, and {count} of "
-                f"{MEASURED:,} more tries met every rule; drawn exactly (docs/randomness.md, 5.12: several "
-                f"spacing rules by rejection, each try accepted with probability about {said})")
+                f"{MEASURED:,} more tries met every rule; drawn exactly (docs/randomness.md, {what}, each "
+                f"try accepted with probability about {said})")
     return ("possible: check drew a pool meeting every parameter; drawn exactly (docs/randomness.md, "
-            f"5.12: several spacing rules by rejection, each try accepted with probability about {said})")
+            f"{what}, each try accepted with probability about {said})")
 
 
 def _split_possible(game: Game, pool: Pool, rules: Rules, low: Rules, table: str) -> str:

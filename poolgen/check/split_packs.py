@@ -33,6 +33,7 @@ from poolgen.run.packs import NoArrangement, Rules, arrange, descended
 from poolgen.run.packs.beside import exactly_beside
 from poolgen.run.packs.capped import exactly_capped
 from poolgen.run.packs.caps import exactly_caps
+from poolgen.run.packs.rejected import exactly_rejected
 from poolgen.run.packs.several import exactly_several
 from poolgen.run.packs.spaced import chain_orders, exactly_spaced
 
@@ -51,7 +52,7 @@ def arrangement(seed: bytes, game_id: str, pool_id: str, rules: Rules) -> np.nda
     stream of the pool (NoArrangement if the chain's descent finds none)."""
     stream = derive_stream(seed, *stream_label(game_id, pool_id, "check"))
     if (rules.winners_only or exactly_capped(rules) or exactly_spaced(rules) or exactly_beside(rules)
-            or exactly_caps(rules) or exactly_several(rules)):
+            or exactly_caps(rules) or exactly_several(rules) or exactly_rejected(rules)):
         return arrange(stream, rules)
     found = descended(stream, rules)
     if not rules.spacing:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.third_engines.packs import Exhausted, Rules, bounds, plain, several_spacing, winners_only
+from tests.third_engines.packs import Exhausted, Rules, bounds, plain, winners_only
+from tests.third_engines.packs import draw as exact_draw
 from tests.third_engines.packs_draws import spaced_places
 from tests.third_engines.split import Stream
 
@@ -90,12 +91,11 @@ def draw(stream: Stream, counts: list[int], pool: Pool) -> list[int]:
 
 def several(seed: bytes, rules_id: str, pool_id: str, m: int, counts: list[int], prizes: list[int],
             rules: Rules) -> tuple[str, list[int]]:
-    """A pool of 5.12's rules: its tries (packs.py), and after 10,000 none of which met every rule the
-    chain's steps 1 to 4 from where they left the stream (5.12); the section that drew it."""
+    """A pool of 5.12's or 5.13's rules: its tries (packs.py), and after 10,000 none of which met every
+    rule the chain's steps 1 to 4 from where they left the stream (5.12, 5.13); the section that drew it."""
     stream = Stream(seed, ("poolgen/v1", rules_id, pool_id, "order"))
-    lo, hi = bounds(rules, m)
     try:
-        return "5.12", several_spacing(stream, counts, m, lo, hi, rules.spacing)
+        return exact_draw(stream, counts, m, rules)
     except Exhausted:
         return "5.3", draw(stream, counts, Pool(m, prizes, rules))
 

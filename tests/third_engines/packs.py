@@ -1,5 +1,5 @@
 """A third engine for the tier order of a printed pool under pack parameters, from docs/randomness.md
-sections 2 to 4 and 5.2, 5.6 to 5.10, 5.12 and docs/new-game.md section 2b alone: given the seed, the
+sections 2 to 4 and 5.2, 5.6 to 5.10, 5.12, 5.13 and docs/new-game.md section 2b alone: given the seed, the
 game's rules id, the pool's id, its pack size, its tiers' counts and its `[packs]` rules (tier sets
 as indices), it draws the pool's tier order again from the pool's "order" stream, ticket by ticket,
 wherever the contract says the draw is exact, and refuses the chain's cases (5.3).
@@ -10,7 +10,8 @@ split.py's (its own HKDF and ChaCha20), every draw packs_draws.py's, written fro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from math import comb
+from fractions import Fraction
+from math import comb, factorial
 
 from tests.third_engines.packs_draws import (
     apart,
@@ -201,9 +202,9 @@ def caps_alone(stream: Stream, counts: list[int], m: int,
     return ordered(stream, deal(groups, m), m)
 
 
-def section(rules: Rules, counts: list[int], m: int) -> str:
-    """Which of the contract's draws a pool with these rules gets ("4", "5.2", "5.6" .. "5.10", "5.12"), or
-    Chain for 5.3's."""
+def section(rules: Rules, counts: list[int], m: int, rejection: bool = True) -> str:
+    """Which of the contract's draws a pool with these rules gets ("4", "5.2", "5.6" .. "5.10", "5.12",
+    "5.13"; not "5.13" without `rejection`), or Chain for 5.3's."""
     caps, spacing = rules.caps, rules.spacing
     bounded = rules.min_winners is not None or rules.max_winners is not None
     if rules.floor is not None:
@@ -227,7 +228,54 @@ def section(rules: Rules, counts: list[int], m: int) -> str:
         figures = [sum(counts[t] for t in s) ** 2 * (d - 1) for s, d in spacing]
         if sum(figures) - max(figures) <= 4 * sum(counts):
             return "5.12"
+    caps_kind = not spacing and len(caps) >= 2 and not bounded and disjoint and all(0 not in s for s in sets)
+    spaced_kind = len(spacing) >= 2 and not caps and all(0 not in s for s, _ in spacing)
+    if (rejection and not caps_kind and not spaced_kind and all(0 not in s for s, _ in [*caps, *spacing])
+            and rejection_base(rules, counts, m)[1] <= 4):
+        return "5.13"
     raise Chain("the chain's parameters")
+
+
+def rejection_base(rules: Rules, counts: list[int], m: int) -> tuple[Rules, Fraction]:
+    """5.13: the base (the bounds and the nonempty subset of the rules, caps then spacing rules, one of
+    5.6 to 5.10 takes alone whose left-out rules cost least, the first of equals by increasing bit mask)
+    and that cost: C^2 (d - 1) / T a left-out spacing rule, C^(k + 1) / (B^k (k + 1)!) a cap of k."""
+    listed = [("cap", s, k) for s, k in rules.caps] + [("spacing", s, d) for s, d in rules.spacing]
+    total, packs = sum(counts), sum(counts) // m
+    costs = []
+    for kind, s, x in listed:
+        c = sum(counts[t] for t in s)
+        costs.append(Fraction(c * c * (x - 1), total) if kind == "spacing"
+                     else Fraction(c ** (x + 1), packs ** x * factorial(x + 1)))
+    best: tuple[Rules, Fraction] | None = None
+    for mask in range(1, 1 << len(listed)):
+        chosen = [q for q in range(len(listed)) if mask >> q & 1]
+        picked = [(kind, s, x) for q, (kind, s, x) in enumerate(listed) if q in chosen]
+        base = Rules(rules.min_winners, rules.max_winners,
+                     caps=[(s, x) for kind, s, x in picked if kind == "cap"],
+                     spacing=[(s, x) for kind, s, x in picked if kind == "spacing"])
+        try:
+            if section(base, counts, m, rejection=False) not in ("5.6", "5.7", "5.8", "5.9", "5.10"):
+                continue
+        except Chain:
+            continue
+        rest = sum((costs[q] for q in range(len(listed)) if q not in chosen), Fraction(0))
+        if best is None or rest < best[1]:
+            best = (base, rest)
+    return best if best is not None else (rules, Fraction(10 ** 9))
+
+
+def rejected(stream: Stream, counts: list[int], m: int, rules: Rules) -> list[int]:
+    """5.13: tries of the base's own draw until one whose every pack meets every cap and spacing rule;
+    after 10,000 tries none of which did, Exhausted (the chain draws the pool from where they left it)."""
+    base, _ = rejection_base(rules, counts, m)
+    for _ in range(10_000):
+        order = draw(stream, counts, m, base)[1]
+        packs = [order[b:b + m] for b in range(0, len(order), m)]
+        if (all(_spaced(pack, s, d) for pack in packs for s, d in rules.spacing)
+                and all(sum(t in s for t in pack) <= k for pack in packs for s, k in rules.caps)):
+            return order
+    raise Exhausted("no try of 10,000 met every rule")
 
 
 def beside_rules(rules: Rules, m: int) -> tuple[frozenset[int], frozenset[int], int, int | None] | None:
@@ -277,6 +325,8 @@ def draw(stream: Stream, counts: list[int], m: int, rules: Rules) -> tuple[str, 
         return which, beside(stream, counts, m, lo, hi, *found)
     if which == "5.12":
         return which, several_spacing(stream, counts, m, lo, hi, rules.spacing)
+    if which == "5.13":
+        return which, rejected(stream, counts, m, rules)
     return which, caps_alone(stream, counts, m, rules.caps)
 
 

@@ -44,18 +44,20 @@ CASES = {  # name: the [packs] table's rule lines (each a branch of 5.3 with a v
 OTHERS = {  # the chain's branches without a floor (5.3's list; packs.py refuses each as the chain's)
     "two spacing rules past 5.12's rule: $20 or $100 at least 10 apart, $5 at least 10 apart": (  # 3600 > 4T
         'spacing = [ { tiers = ["20", "100"], min_distance = 10 }, { tiers = ["5"], min_distance = 10 } ]'),
-    "three caps with winners bounds: one $100, one $20, two $5, winners 3..9": (
-        'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "100.00", at_most = 1 }, '
-        '{ prize = "20.00", at_most = 1 }, { prize = "5.00", at_most = 2 } ]'),
-    "two caps of two with winners bounds: $100, $20, winners 3..9": (
-        'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "100.00", at_most = 2 }, '
-        '{ prize = "20.00", at_most = 2 } ]'),
-    "a spacing rule beside a cap of two on other tiers: $20 or $100 3 apart, $5 at most two": (
-        'spacing = [ { tiers = ["20", "100"], min_distance = 3 } ]\n'
-        'caps = [ { prize = "5.00", at_most = 2 } ]'),
-    "a cap across a spacing rule's tiers: $5 or $20 at most one, $20 or $100 never back to back": (
-        'spacing = [ { tiers = ["20", "100"], min_distance = 2 } ]\n'
-        'caps = [ { tiers = ["5", "20"], at_most = 1 } ]'),
+    # 5.13 draws caps and spacing rules together where the left-out rules cost at most 4 (the small
+    # pool's T = 800 tickets in B = 40 books): these four cost more, so they stay the chain's
+    "three caps with winners bounds past 5.13's rule: one $2, one $5, two $1, winners 3..9": (  # 5 > 4
+        'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "2.00", at_most = 1 }, '
+        '{ prize = "5.00", at_most = 1 }, { tiers = ["1"], at_most = 2 } ]'),
+    "two caps of two with winners bounds past 5.13's rule: $1, $2, winners 3..9": (  # 40^3 / (40^2 3!) > 4
+        'min_winners = 3\nmax_winners = 9\ncaps = [ { tiers = ["1"], at_most = 2 }, '
+        '{ prize = "2.00", at_most = 2 } ]'),
+    "a spacing rule beside a cap of two on other tiers past 5.13's rule: $2 4 apart, $1 at most two": (
+        'spacing = [ { prize = "2.00", min_distance = 4 } ]\n'  # 40^2 x 3 / 800 = 6 > 4
+        'caps = [ { tiers = ["1"], at_most = 2 } ]'),
+    "a cap across a spacing rule's tiers past 5.13's rule: $1 or $5 at most 3, $2 or $5 not back to back": (
+        'spacing = [ { tiers = ["2", "5"], min_distance = 2 } ]\n'  # 60^2 / 800 = 4.5 > 4
+        'caps = [ { tiers = ["1", "5"], at_most = 3 } ]'),
 }
 
 

@@ -99,7 +99,7 @@ def run(tmp_path_factory) -> Path:
     (win_all, {"__future__", "collections", "dataclasses", "math", "pathlib", "polars", "re", "tomllib"}),
     (win_all_layout, {"__future__", "math", "pathlib", "tomllib", "tests"}),  # tests: win_all.py, split.py
     (split, {"__future__", "hashlib", "hmac", "numpy", "struct"}),
-    (packs, {"__future__", "dataclasses", "math", "tests"}),  # tests: packs_draws.py, split.py's stream
+    (packs, {"__future__", "dataclasses", "fractions", "math", "tests"}),  # tests: packs_draws, split
     (packs_draws, {"__future__", "bisect", "collections", "math", "tests"}),  # tests: split.py's stream
     (chain, {"__future__", "dataclasses", "tests"}),  # tests: packs.py's 5.2 start, split.py's stream
     (order_salts, {"__future__", "tests"}),  # tests: split.py's stream

@@ -1,9 +1,9 @@
 """The third engine of pack parameters (tests/third_engines/packs.py) gives every exact line of
 tests/vectors/packs.txt: the tilts of 5.2, 5.6, 5.7, 5.8 and 5.9 at Happy Holidays size, the
 weighted choices, the winners, caps and pairs per pack of 10 packs of 300, and the arrangements of
-small pools under each exact section (5.12's included); each line from the stream derive_stream(seed,
-"poolgen/vectors", "packs", NAME) with NAME and the pools' counts as the file's header states them.
-The chain's line and the two pools' roots are not the engine's."""
+small pools under each exact section (5.12's and 5.13's included); each line from the stream
+derive_stream(seed, "poolgen/vectors", "packs", NAME) with NAME and the pools' counts as the file's
+header states them. The chain's line and the two pools' roots are not the engine's."""
 
 from __future__ import annotations
 
@@ -112,6 +112,13 @@ LINES: dict[str, Callable[[], str]] = {
         lambda: _arranged("several-arrange", (10, 5, 3), 6, packs.Rules(spacing=[(A, 2), (B, 3)])),
     "arrange(3x6, winners 2..4, A or B 2 apart, B 3 apart)":
         lambda: _arranged("several-nested", (10, 5, 3), 6, packs.Rules(2, 4, spacing=[(A | B, 2), (B, 3)])),
+    "arrange(3x6, B at most 1, A 3 apart, A or B 2 apart)":
+        lambda: _arranged("rejected-spacing", (10, 5, 3), 6,
+                          packs.Rules(caps=[(B, 1)], spacing=[(A, 3), (A | B, 2)])),
+    "arrange(3x6, winners 2..4, A at most 2, B 2 apart)":
+        lambda: _arranged("rejected-cap", (10, 5, 3), 6, packs.Rules(2, 4, caps=[(A, 2)], spacing=[(B, 2)])),
+    "arrange(4x4, winners 1..3, A at most 1, B at most 1, D at most 2)":
+        lambda: _arranged("rejected-caps", (8, 3, 2, 3), 4, packs.Rules(1, 3, caps=[(A, 1), (B, 1), (D, 2)])),
 }
 
 

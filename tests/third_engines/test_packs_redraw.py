@@ -1,7 +1,7 @@
 """The third engine of pack parameters (tests/third_engines/packs.py, written from docs/randomness.md
-sections 2 to 4, 5.2, 5.6 to 5.10 and 5.12 and docs/new-game.md 2b alone) against poolgen: pools generated
-with `[packs]` rules that each section draws exactly are drawn again, ticket by ticket, from the seed,
-the spec and the manifest's counts alone. One small pool per case (the pack-parameter example cut to
+sections 2 to 4, 5.2, 5.6 to 5.10, 5.12 and 5.13 and docs/new-game.md 2b alone) against poolgen: pools
+generated with `[packs]` rules that each section draws exactly are drawn again, ticket by ticket, from the
+seed, the spec and the manifest's counts alone. One small pool per case (the pack-parameter example cut to
 40 books of 20, its `[packs]` replaced), the example itself and pairs_payday_packs cut small without
 their value floor (5.9 and 5.6), an eInstant's blocks (5.4: hand_to_hand_blocks without its floor),
 and the floor's pools, which the contract leaves to the chain (5.3): the engine refuses them."""
@@ -67,6 +67,16 @@ CASES = {  # name: (the [packs] table's rule lines, the section the contract giv
     "$100 at least 4 apart inside $5 to $100 never back to back, winners 3..9": (
         'min_winners = 3\nmax_winners = 9\nspacing = [ { tiers = ["5", "20", "100"], min_distance = 2 }, '
         '{ prize = "100.00", min_distance = 4 } ]', "5.12"),
+    "$100 at most one inside $20 or $100 never back to back, $5 at least 3 apart, winners 3..9": (
+        'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "100.00", at_most = 1 } ]\n'
+        'spacing = [ { tiers = ["20", "100"], min_distance = 2 }, { prize = "5.00", min_distance = 3 } ]',
+        "5.13"),
+    "$20 at most two, $100 never back to back, winners 3..9": (
+        'min_winners = 3\nmax_winners = 9\ncaps = [ { prize = "20.00", at_most = 2 } ]\n'
+        'spacing = [ { prize = "100.00", min_distance = 2 } ]', "5.13"),
+    "$100 at most one, $20 at most one, $5 at most two, winners 3 or more": (
+        'min_winners = 3\ncaps = [ { prize = "100.00", at_most = 1 }, { prize = "20.00", at_most = 1 }, '
+        '{ prize = "5.00", at_most = 2 } ]', "5.13"),
     "the neighbour rule alone": ('neighbours = "across packs"', "4"),
 }
 
@@ -137,7 +147,7 @@ def _redrawn(doc: dict, ids: list[str], entry: dict, seed: bytes) -> tuple[str, 
 def test_the_engine_draws_each_sections_pool_again_ticket_by_ticket(tmp_path, case):
     rules, section = CASES[case]
     name = re.sub(r"\W+", "_", case)
-    for seed in (SEED_A, SEED_B) if section in ("4", "5.2", "5.6", "5.10", "5.12") else (SEED_A,):
+    for seed in (SEED_A, SEED_B) if section in ("4", "5.2", "5.6", "5.10", "5.12", "5.13") else (SEED_A,):
         doc, ids, stored, entry = _generated(tmp_path / seed.hex()[:4], _small(tmp_path, name, rules), seed)
         assert _redrawn(doc, ids, entry, seed) == (section, stored)
 

@@ -1,8 +1,9 @@
 """Pack parameters at generation (docs/randomness.md, section 5): the tier order under composition
 parameters (composition.py exact under winners bounds, capped.py exact under one cap, spaced.py exact
 under one spacing rule, beside.py exact under a cap of one beside a second rule, caps.py exact under
-several disjoint caps alone, several.py exact under several spacing rules alone where sparse, chain.py
-the Metropolis chain otherwise) and the neighbour rule on layouts (neighbours.py)."""
+several disjoint caps alone, several.py exact under several spacing rules alone where sparse, rejected.py
+exact under other caps and spacing rules together where sparse, chain.py the Metropolis chain
+otherwise) and the neighbour rule on layouts (neighbours.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from poolgen.run.packs.caps import arrange_caps, exactly_caps
 from poolgen.run.packs.chain import NoArrangement, mix, valid_start
 from poolgen.run.packs.composition import Rules, arrange_winners, pack_size, rules_for
 from poolgen.run.packs.neighbours import identical_pairs, separate_neighbours
+from poolgen.run.packs.rejected import arrange_rejected, exactly_rejected
+from poolgen.run.packs.rejected import exhausted as rejected_exhausted
 from poolgen.run.packs.several import arrange_several, exactly_several, exhausted
 from poolgen.run.packs.spaced import arrange_spaced, chain_orders, exactly_spaced
 
@@ -70,6 +73,14 @@ def arrange(stream: Stream, rules: Rules) -> np.ndarray:
             return chained(stream, rules)
         except NoArrangement as exc:
             raise exhausted(rules, exc) from None
+    if exactly_rejected(rules):
+        packs, _ = arrange_rejected(stream, rules)
+        if packs is not None:
+            return packs.reshape(-1)
+        try:  # MAX_TRIES tries, none kept: the chain, from where the stream stands (5.13, as 5.12)
+            return chained(stream, rules)
+        except NoArrangement as exc:
+            raise rejected_exhausted(rules, exc) from None
     return chained(stream, rules)
 
 

@@ -156,6 +156,32 @@ def test_several_spacing_rules_past_5_12_s_estimate_are_noted_as_drawn_by_the_ch
             ) in said
 
 
+def test_a_cap_beside_a_spacing_rule_on_other_tiers_is_noted_as_drawn_exactly_by_5_13(tmp_path):
+    """50 $20 at most two a book (5.7 draws it) and 45 $100 never back to back in 100 books of 300: a try
+    kept with probability about exp(-45^2 / 30,000) = 0.93 (5.13; the $100 rule as the base would leave
+    the cap to cost 50^3 / (100^2 3!) = 2.08)."""
+    packs = ('caps = [ { prize = "20.00", at_most = 2 } ]\n'
+             'spacing = [ { prize = "100.00", min_distance = 2 } ]')
+    result = CliRunner().invoke(app, ["check", str(packs_variant(tmp_path, packs=packs))])
+    assert result.exit_code == 0, result.output
+    assert ("possible: check drew a pool meeting every parameter; drawn exactly (docs/randomness.md, 5.13: "
+            "caps and spacing rules by rejection from the exact draw of some of them, each try accepted with "
+            "probability about exp(-0.0675) = 0.93 by the estimate)") in " ".join(result.output.split())
+
+
+def test_caps_and_spacing_rules_past_5_13_s_estimate_are_noted_as_drawn_by_the_chain(tmp_path):
+    """410 $5 at most six a book (cost 410^7 / (100^6 7!) = 386 left out) and 2,350 $2 never back to back
+    (2,350^2 / 30,000 = 184, the $100 rule's 0.0675 beside it): either left out costs far more than 4."""
+    packs = ('caps = [ { prize = "5.00", at_most = 6 } ]\n'
+             'spacing = [ { prize = "2.00", min_distance = 2 }, { prize = "100.00", min_distance = 2 } ]')
+    result = CliRunner().invoke(app, ["check", str(packs_variant(tmp_path, packs=packs))])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert ("drawn by the chain (docs/randomness.md, 5.3) (5.13's exact draw by rejection: each try accepted "
+            "with probability about exp(-184) = ") in said, said
+    assert "by the estimate, below exp(-4))" in said, said
+
+
 @pytest.mark.parametrize(("total", "held", "drawn"), [(200_000, 12, 300), (300_000, 100_000, 299), (18, 5, 6),
                                                       (10, 8, 6), (50, 50, 10)])
 def test_check_s_hypergeometric_law_is_within_1e_12_of_the_exact_fractions(total, held, drawn):
