@@ -1,0 +1,81 @@
+"""The third re-evaluator of a box that multiplies one crossword grid (tests/third_engines/multiplies.py,
+from docs/styles/ticket_multiplier.md section 9, crossword.md, prize_box.md and play.md alone) against a
+real run of BCLC's $5 Deluxe Crossword (`multiplies = [{ area = "xw", grid = 3 }]`, multipliers on
+tickets with no PUZZLE 3 win), one pool of 2,500: ticket by ticket, the wins and the amount its files
+state; the box's law on the tickets with nothing it multiplies; and rows whose box is changed, judged by
+the engine and by audit's step 4 alike (which wins the box multiplies, and none on a bonus word's)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+from scipy.stats import chi2_contingency, chisquare
+
+from poolgen.loader import load_spec
+from poolgen.run.generate import GenerateRequest, generate
+from tests.support import SEED_A, small_example
+from tests.third_engines import against_audit, deals, multiplies
+
+COVERED = {"w20", "w30", "w50", "w200", "w10000"}  # the tiers with a PUZZLE 3 win (each lists its box)
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("multiplies12")
+    game = load_spec(small_example(root, "bclc_deluxe_crossword", 2500))
+    return generate(GenerateRequest(game, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=root, run_id="r",
+                                    pool_ids=["p1"])).folder
+
+
+def _rows(run: Path) -> list[dict]:
+    return list(pl.read_parquet(run / "pool-p1.parquet").iter_rows(named=True))
+
+
+def test_every_ticket_shows_exactly_its_tiers_wins_and_pays_its_stored_prize(run):
+    play, rows = against_audit.play(run), _rows(run)
+    tiers, words = deals.tier_wins(play), multiplies.listed(play)
+    judged = {r["position"]: multiplies.evaluate(play, r, words) for r in rows}
+    wrong = {p: j for p, j in judged.items() if j != (tiers[rows[p]["tier"]], rows[p]["prize_cents"])}
+    assert wrong == {}
+    # what the run holds: multiplied PUZZLE 3 wins, other puzzles' and the bonus word's wins beside a
+    # multiplier that multiplies nothing, and the MATCH 3 BONUS
+    shown = {(r["tier"], r["mult_spot_0"] > 0) for r in rows}
+    assert {("w20", True), ("w30", True), ("w5", True), ("w10", True), ("w15", True), ("w75", True)} <= shown
+    assert {t for t in COVERED if any(r["tier"] == t for r in rows)} == {"w20", "w30", "w50", "w200"}
+
+
+def test_a_box_with_nothing_to_multiply_is_uniform_whatever_the_ticket_wins_elsewhere(run):
+    """Section 9's law of the box: on a ticket whose tier has no covered win (a loser, or a winner of
+    PUZZLE 1 or 2, the bonus word or the MATCH 3 BONUS) every symbol of 1X, 2X, 3X, 5X is equally likely,
+    alike on losers and on winners elsewhere."""
+    rows = [r for r in _rows(run) if r["tier"] not in COVERED]
+    table = [[Counter(r["mult_spot_0"] for r in rows if (r["tier"] == "lose") is lost)[c] for c in range(4)]
+             for lost in (True, False)]
+    assert sum(map(sum, table)) == 2500 - 96  # 60 + 28 + 7 + 1 tickets of PUZZLE 3 wins
+    for counts in table:
+        assert chisquare(counts).pvalue > 0.001, table
+    assert chi2_contingency(table).pvalue > 0.001, table
+    # the box of a PUZZLE 3 winner is its tier's multiplier: never uniform
+    assert Counter(r["mult_spot_0"] for r in _rows(run) if r["tier"] == "w20") == {1: 60}
+
+
+@pytest.mark.parametrize(("tier", "code", "legal", "pays"), [
+    ("w5", 3, True, 500),      # 5X beside PUZZLE 1's $5: multiplies nothing
+    ("w75", 1, True, 7500),    # 2X beside the bonus word's $75: a bonus win is in no legend
+    ("w20", 0, False, 1000),   # PUZZLE 3's $10 with 1X: not its tier's 2X
+])
+def test_a_changed_box_is_judged_by_what_it_multiplies_as_audit_judges_it(run, tmp_path, tier, code, legal,
+                                                                          pays):
+    table, row = against_audit.tampered(run, tmp_path / "t", tier, {"mult_spot_0": code})
+    play = against_audit.play(run)
+    wins, cents = multiplies.evaluate(play, table.row(row, named=True), multiplies.listed(play))
+    assert (wins == deals.tier_wins(play)[tier], cents) == (legal, pays)
+    status, text = against_audit.layouts(tmp_path / "t")
+    assert (status == "pass") == (legal and pays == table["prize_cents"][row]), text
+    if not legal:
+        assert f"(row {row}): its wins are not its tier '{tier}''s" in text, text
+        assert f"(row {row}) pays {pays} cents, stores {table['prize_cents'][row]}" in text, text
