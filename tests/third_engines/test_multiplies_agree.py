@@ -7,6 +7,7 @@ the engine and by audit's step 4 alike (which wins the box multiplies, and none 
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +16,7 @@ import polars as pl
 import pytest
 from scipy.stats import chi2_contingency, chisquare
 
+from audit.styles.play import evaluate
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, small_example
@@ -79,3 +81,24 @@ def test_a_changed_box_is_judged_by_what_it_multiplies_as_audit_judges_it(run, t
     if not legal:
         assert f"(row {row}): its wins are not its tier '{tier}''s" in text, text
         assert f"(row {row}) pays {pays} cents, stores {table['prize_cents'][row]}" in text, text
+
+
+def test_a_bonus_word_paying_a_puzzle_3_code_is_not_multiplied_by_the_engine_nor_by_audit(run):
+    """The run's entry re-read with its bonus word paying C10, a code of PUZZLE 3's legend (crossword.md
+    section 9 allows it), and the INSTANT WORD's tier w75 winning it: section 9 covers PUZZLE 3's legend
+    wins, never a bonus word's, so its winner beside a 2X is legal and paid $10, as with 1X."""
+    play = against_audit.play(run)
+    play["areas"][0]["bonus"]["prize"] = "C10"
+    w75 = next(t for t in play["tiers"] if t["id"] == "w75")
+    w75["wins"] = [{"area": "xw", "how": "bonus", "by": 1, "prize": "C10", "prize_cents": 1000}]
+    table = pl.read_parquet(run / "pool-p1.parquet")
+    rows = table.filter(pl.col("tier") == "w75")
+    assert rows.height == 1
+    rows = pl.concat([rows.with_columns(pl.lit(k, dtype=pl.UInt8).alias("mult_spot_0"),
+                                        pl.lit(1000, dtype=rows.schema["prize_cents"]).alias("prize_cents"))
+                      for k in range(4)])
+    mine = [multiplies.evaluate(play, r, multiplies.listed(play)) for r in rows.iter_rows(named=True)]
+    assert mine == [([("xw", "bonus", 1, "C10")], 1000)] * 4
+    pool = json.loads((run / "manifest.json").read_text())["pools"][0]
+    audit = evaluate(rows, pool, play)
+    assert (audit.illegal, audit.prize_cents.tolist(), audit.wins.tolist()) == ([], [1000] * 4, [1] * 4)
