@@ -175,8 +175,9 @@ def census7() -> tuple[dict[str, int], int]:
         if max(n.values()) > 4:
             continue
         cards = [4 * r + (i % 4) for i, r in enumerate(ranks)]
-        flushed = 4 * sum(prod(comb(3, n[r] - 1) for r in s) * prod(comb(3, n[r]) for r in n if r not in s)
-                          for size in (5, 6, 7) for s in combinations(sorted(n), size))
+        flushed = 0 if len(n) < 5 else 4 * sum(
+            prod(comb(3, n[r] - 1) for r in s) * prod(comb(3, n[r]) for r in n if r not in s)
+            for size in (5, 6, 7) for s in combinations(sorted(n), size))
         v = best(cards)
         counts[CATEGORIES[v[0]]] += prod(comb(4, c) for c in n.values()) - flushed
         values.add(v)

@@ -83,7 +83,7 @@ def test_the_engine_refuses_a_ticket_whose_winning_hand_is_swapped_with_the_deal
     assert deals.judge(play, twice)[0].startswith("deal: cards ")
 
 
-@pytest.mark.parametrize("name", ["holdem_poker", "nz_holdem_five_deals"])
+@pytest.mark.parametrize("name", GAMES)
 def test_a_game_that_does_not_win_shows_a_prize_in_proportion_to_the_pools_wins(runs, name):
     """cards.md section 8, step 2: a losing game's PRIZE is prize j with probability w_j / sum w, w_j the
     pool's wins of prize j over its tiers' tickets (the manifest's counts and wins, exactly)."""
@@ -99,7 +99,7 @@ def test_a_game_that_does_not_win_shows_a_prize_in_proportion_to_the_pools_wins(
         won = deals.game_wins(area, r)
         for k in range(area["games"]):
             if k not in won:
-                seen[r[f"deal_prize_{k}"]] += 1
+                seen[r[f"{area['id']}_prize_{k}"]] += 1
     expected = [sum(seen) * w / sum(weight) for w in weight]
     assert chisquare(seen, expected).pvalue > 0.001, (seen, expected)
     # and the law is sharp enough to tell: the same games read as if every prize were equally likely fail
@@ -124,3 +124,35 @@ def test_the_best_five_of_seven_counts_every_seven_card_set_as_the_published_tab
                       "flush": 4047644, "straight": 6180020, "three of a kind": 6461620,
                       "two pair": 31433400, "one pair": 58627800, "high card": 23294460}
     assert distinct == 4824
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_a_ticket_wins_are_any_of_its_games_alike(runs, name):
+    """cards.md section 8's law: a ticket winning k games wins each set of k games with probability
+    1 / C(G, k), so over the winners every game is one of the winning ones equally often."""
+    area, rows = _play(runs[name])["areas"][0], _rows(runs[name])
+    seen = [0] * area["games"]
+    for r in rows:
+        for k in deals.game_wins(area, r):
+            seen[k] += 1
+    assert sum(seen) >= 100 and chisquare(seen).pvalue > 0.001, seen
+
+
+@pytest.mark.parametrize("games", range(1, 10))
+def test_a_shared_dealer_can_lose_to_exactly_k_of_g_hands_as_section_2_argues(games):
+    """Section 2's feasibility argument for `dealer = "shared"`, dealt and read: ten hands of four of a
+    kind of the ranks 5 to A, kickers among the 2s, 3s and 4s (50 cards, no card twice); the dealer dealt
+    the one below exactly k of the G others loses to exactly those k, no tie, for every k in 0..G."""
+    hands = [[4 * q + s for s in range(4)] + [(q - 3) % 12] for q in range(3, 13)]  # quads of 5s .. As
+    assert len({c for h in hands for c in h}) == 50
+    area = {"id": "n", "games": games, "ties": "lose", "dealer": "shared",
+            "prizes": [{"code": "5", "cents": 500}]}
+    for k in range(games + 1):
+        d = games - k  # G - k hands below the dealer's, k above
+        others = hands[:d] + hands[d + 1: games + 1]
+        row = {f"n_dealer_{i}": c for i, c in enumerate(hands[d])} | {
+            f"n_yours_{5 * g + i}": c for g, h in enumerate(others) for i, c in enumerate(h)} | {
+            f"n_prize_{g}": 0 for g in range(games)}
+        assert len(set(deals.cards_shown(area, row))) == 5 + 5 * games
+        assert deals.game_wins(area, row) == list(range(d, games))
+        assert deals.game_wins(area | {"ties": "win"}, row) == list(range(d, games))  # no tie

@@ -3,7 +3,8 @@ from docs/styles/ticket_multiplier.md section 9, crossword.md, prize_box.md and 
 real run of BCLC's $5 Deluxe Crossword (`multiplies = [{ area = "xw", grid = 3 }]`, multipliers on
 tickets with no PUZZLE 3 win), one pool of 2,500: ticket by ticket, the wins and the amount its files
 state; the box's law on the tickets with nothing it multiplies; and rows whose box is changed, judged by
-the engine and by audit's step 4 alike (which wins the box multiplies, and none on a bonus word's)."""
+the engine and by audit's step 4 engine alike (which wins the box multiplies, and none on a bonus
+word's, even of a PUZZLE 3 code)."""
 
 from __future__ import annotations
 
@@ -65,22 +66,33 @@ def test_a_box_with_nothing_to_multiply_is_uniform_whatever_the_ticket_wins_else
     assert Counter(r["mult_spot_0"] for r in _rows(run) if r["tier"] == "w20") == {1: 60}
 
 
-@pytest.mark.parametrize(("tier", "code", "legal", "pays"), [
-    ("w5", 3, True, 500),      # 5X beside PUZZLE 1's $5: multiplies nothing
-    ("w75", 1, True, 7500),    # 2X beside the bonus word's $75: a bonus win is in no legend
-    ("w20", 0, False, 1000),   # PUZZLE 3's $10 with 1X: not its tier's 2X
-])
-def test_a_changed_box_is_judged_by_what_it_multiplies_as_audit_judges_it(run, tmp_path, tier, code, legal,
-                                                                          pays):
-    table, row = against_audit.tampered(run, tmp_path / "t", tier, {"mult_spot_0": code})
-    play = against_audit.play(run)
-    wins, cents = multiplies.evaluate(play, table.row(row, named=True), multiplies.listed(play))
-    assert (wins == deals.tier_wins(play)[tier], cents) == (legal, pays)
-    status, text = against_audit.layouts(tmp_path / "t")
-    assert (status == "pass") == (legal and pays == table["prize_cents"][row]), text
-    if not legal:
-        assert f"(row {row}): its wins are not its tier '{tier}''s" in text, text
-        assert f"(row {row}) pays {pays} cents, stores {table['prize_cents'][row]}" in text, text
+CHANGED = {  # tier: (its first row's box, legal, pays)
+    "w5": (3, True, 500),      # 5X beside PUZZLE 1's $5: multiplies nothing
+    "w75": (1, True, 7500),    # 2X beside the bonus word's $75: a bonus word's win is no puzzle's
+    "w15": (2, True, 1500),    # 3X beside the MATCH 3 BONUS
+    "w20": (0, False, 1000),   # PUZZLE 3's $10 with 1X: not its tier's 2X
+    "w30": (3, False, 5000),   # PUZZLE 3's $10 with 5X, not its tier's 3X
+}
+
+
+def test_a_changed_box_is_judged_by_what_it_multiplies_as_audit_judges_it(run):
+    """The first row of five tiers shown another box: the engine and audit's step 4 engine agree on every
+    row, which is legal and what each pays."""
+    play, table = against_audit.play(run), pl.read_parquet(run / "pool-p1.parquet")
+    at = {t: table["tier"].to_list().index(t) for t in CHANGED}
+    box = table["mult_spot_0"].to_list()
+    for t, (code, _, _) in CHANGED.items():
+        box[at[t]] = code
+    table = table.with_columns(pl.Series("mult_spot_0", box, dtype=pl.UInt8))
+    tiers, words = deals.tier_wins(play), multiplies.listed(play)
+    mine = {at[t]: multiplies.evaluate(play, table.row(at[t], named=True), words) for t in CHANGED}
+    assert {at[t]: (mine[at[t]][0] == tiers[t], mine[at[t]][1]) for t in CHANGED} == {
+        at[t]: (legal, pays) for t, (_, legal, pays) in CHANGED.items()}
+    audit = evaluate(table, json.loads((run / "manifest.json").read_text())["pools"][0], play)
+    assert {r for r, _ in audit.illegal} == {at["w20"], at["w30"]}
+    assert all(int(audit.prize_cents[r]) == mine[r][1] for r in mine)
+    stored = table["prize_cents"].to_list()
+    assert all(int(audit.prize_cents[r]) == stored[r] for r in range(table.height) if r not in mine)
 
 
 def test_a_bonus_word_paying_a_puzzle_3_code_is_not_multiplied_by_the_engine_nor_by_audit(run):
