@@ -1,6 +1,6 @@
 """A third re-evaluator of a ticket_multiplier box that multiplies one crossword grid (`multiplies =
 [{area, grid}]`), with the crossword (legends a grid, a bonus word) and prize_box areas beside it,
-written from docs/styles/ticket_multiplier.md (sections 3, 5, 9), crossword.md (sections 2 to 5, 9, 10),
+written from docs/styles/ticket_multiplier.md (sections 3, 5, 9), crossword.md (sections 2 to 5, 9 to 11),
 prize_box.md (sections 4, 5) and play.md alone (not from poolgen/ or audit/, nor the other third
 engines): a row's wins and amount as the run's own files state them; held to the rows' tiers and stored
 prizes by tests/third_engines/test_multiplies_agree.py."""
@@ -41,28 +41,37 @@ def grid_words(rows: tuple[str, ...]) -> list[list[int]]:
 
 
 def crossword(area: dict, row: dict, words: frozenset[str]) -> tuple[list[Win], list[int]]:
-    """The area's wins (section 5, 9, 10) and W_g of every grid; `words` the entry's `words`."""
+    """The area's wins (sections 5, 9, 10, 11) and W_g of every grid; `words` the entry's `words`."""
     aid = area["id"]
     held = {row[f"{aid}_letter_{j}"] for j in range(area["letters"])}
     assert len(held) == area["letters"], "YOUR LETTERS show a letter twice"
     alphabet = area["alphabet"]
     legends = area.get("legends")
-    base, completed, found = 0, [], []
-    for rows in area["grids"]:
+    doubler = area.get("doubler")  # section 11: one cell a grid, a marked letter or a free space
+    ks = (doubler["by"] if isinstance(doubler["by"], list) else [doubler["by"]] * len(area["grids"])) \
+        if doubler else []
+    base, completed, marked, found = 0, [], [], []
+    for g, rows in enumerate(area["grids"]):
         cells = sum(line.count(".") for line in rows)
         grid = [row[f"{aid}_cell_{base + k}"] for k in range(cells)]
         base += cells
-        done = 0
+        cell = row[f"{aid}_doubler_{g}"] if doubler else -1
+        free = bool(doubler and doubler.get("free", False))
+        done, holds = 0, False
         for w in grid_words(tuple(rows)):
             assert "".join(alphabet[grid[k]] for k in w) in words, "a grid word not listed"
-            done += all(grid[k] in held for k in w)
+            if all(grid[k] in held or (free and k == cell) for k in w):
+                done += 1
+                holds = holds or cell in w
         completed.append(done)
+        marked.append(holds)
     counts = [sum(completed)] if legends is None else completed
-    for lines, w in zip(legends or [area["legend"]], counts, strict=True):
+    doubled = [any(marked)] if legends is None else marked
+    for g, (lines, w) in enumerate(zip(legends or [area["legend"]], counts, strict=True)):
         prize = {x["words"]: x["prize"] for x in lines}
         assert w < lines[0]["words"] or w in prize, f"{w} completed words: no prize"
         if w in prize:
-            found.append((aid, "match", 1, prize[w]))
+            found.append((aid, "match", ks[g] if doubler and doubled[g] else 1, prize[w]))
     if "bonus" in area:
         letters = [row[f"{aid}_bonus_{k}"] for k in range(area["bonus"]["length"])]
         assert "".join(alphabet[c] for c in letters) in words, "bonus word not listed"

@@ -21,6 +21,7 @@ from audit.styles.play import evaluate
 from poolgen.loader import load_spec
 from poolgen.run.generate import GenerateRequest, generate
 from tests.support import SEED_A, small_example
+from tests.support.spec_docs import crossword_doubler_doc, dumps
 from tests.third_engines import against_audit, deals, multiplies
 
 COVERED = {"w20", "w30", "w50", "w200", "w10000"}  # the tiers with a PUZZLE 3 win (each lists its box)
@@ -32,6 +33,43 @@ def run(tmp_path_factory) -> Path:
     game = load_spec(small_example(root, "bclc_deluxe_crossword", 2500))
     return generate(GenerateRequest(game, SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC), out=root, run_id="r",
                                     pool_ids=["p1"])).folder
+
+
+def _doubled(root: Path) -> Path:
+    """A run of tests/support/spec_docs.py's crossword with a DOUBLER cell a grid (x2 in grid 1, x3 in grid
+    2, free spaces) and a box multiplying grid 2 only: tier m5 wins grid 2's $1 doubled
+    and a 5X (5 x 3 x $1), m2 grid 1's $1 doubled and grid 2's $1 and a 2X (2 x $1 + 2 x $1)."""
+    doc = crossword_doubler_doc(tickets=600, free=True, by=[2, 3])
+    doc["symbols"] += [{"group": "tm", "code": "2X", "symbol": "2X", "by": 2},
+                       {"group": "tm", "code": "5X", "symbol": "5X", "by": 5},
+                       {"group": "tp", "code": "1X", "symbol": "1X"}]
+    doc["areas"].append({"id": "box", "style": "ticket_multiplier", "spots": 1, "multipliers": "tm",
+                         "pictures": "tp", "multiplies": [{"area": "cw", "grid": 2}],
+                         "multipliers_on_losers": True})
+
+    def won(prize: str, by: int = 1) -> dict:
+        return {"area": "cw", "prize": prize, "how": "match"} | ({"by": by} if by > 1 else {})
+    doc["tiers"] += [{"id": "m5", "count": 30, "wins": [won("M1", 3), {"area": "box", "prize": "5X",
+                                                                        "how": "ticket"}]},
+                     {"id": "m2", "count": 30, "wins": [won("1", 2), won("M1"), {"area": "box", "prize": "2X",
+                                                                                 "how": "ticket"}]}]
+    (root / "d.toml").write_text(dumps(doc))
+    return generate(GenerateRequest(load_spec(root / "d.toml"), SEED_A, now=datetime(2026, 1, 2, tzinfo=UTC),
+                                    out=root, run_id="r")).folder
+
+
+def test_a_box_multiplying_a_grid_of_doubler_cells_pays_k_times_the_doubled_prize(tmp_path):
+    """Section 9 beside crossword.md section 11: a covered win doubled by its grid's cell (by 3) and
+    multiplied by the box (5X) pays 5 x 3 x $1; grid 1's doubled win beside it is not multiplied. Every
+    row agrees with the engine, and the tiers are priced so."""
+    run = _doubled(tmp_path)
+    play, rows = against_audit.play(run), _rows(run)
+    tiers, words = deals.tier_wins(play), multiplies.listed(play)
+    wrong = {r["position"]: got for r in rows
+             if (got := multiplies.evaluate(play, r, words)) != (tiers[r["tier"]], r["prize_cents"])}
+    assert wrong == {}
+    cents = {r["tier"]: r["prize_cents"] for r in rows}
+    assert (cents["m5"], cents["m2"]) == (1500, 400)
 
 
 def _rows(run: Path) -> list[dict]:
