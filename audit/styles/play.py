@@ -27,6 +27,7 @@ __all__ = ["evaluate", "tier_keys", "tier_pins"]
 
 T = TypeVar("T")
 TICKET = HOWS.index("ticket")  # a ticket-wide multiplier (docs/styles/play.md, rule 2)
+MATCH = HOWS.index("match")  # a legend's win, the only kind a `multiplies` grid covers (ticket_multiplier 9)
 ALL = HOWS.index("all")  # a win-all symbol's win: told apart by the sum it pays (key_number_match)
 Pins = dict[int, list[tuple[int, list[int]]]]  # tier index: its pinned win-all wins (area, counts)
 Shown = dict[int, tuple[list[np.ndarray], np.ndarray]]  # win-all area: (each spot's prize codes, wins all)
@@ -118,7 +119,8 @@ def _evaluate(table: pl.DataFrame, pool: dict[str, Any], play: dict[str, Any]) -
             times = np.where(ticket, s.by, times)
             multiplied |= ticket
             codes = None if scope is None else scope.get(i, np.zeros(0, np.int64))
-            mine = s.won & ~ticket & (True if codes is None else np.isin(s.prize, codes))
+            # a puzzle's codes cover its legend's wins, never a bonus word's of the same code
+            mine = s.won & ~ticket & (True if codes is None else np.isin(s.prize, codes) & (s.how == MATCH))
             prize += np.where(mine, s.by * s.cents, 0)
             plain += np.where(s.won & ~ticket & ~mine, s.by * s.cents, 0)
             covered += mine

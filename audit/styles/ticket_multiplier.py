@@ -56,7 +56,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
 
 def cover(areas: list[Any]) -> dict[int, np.ndarray | None] | None:
     """Section 9: what the play's multiplier area (at most one) multiplies, as {area index: the prize
-    indices of its covered wins, None for every win}; None when it says no `multiplies` (every win)."""
+    indices of its covered wins (a grid's: its legend's, covered as `match` wins only), None for every
+    win}; None when it says no `multiplies` (every win)."""
     me = next((i for i, a in enumerate(areas) if isinstance(a, dict) and a.get("style") == "ticket_multiplier"
                and "multiplies" in a), None)
     if me is None:

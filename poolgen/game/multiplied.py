@@ -12,9 +12,11 @@ __all__ = ["counted_wins", "covered", "ticket_cents", "ticket_problem"]
 
 
 def covered(times: Win, w: Win) -> bool:
-    """Whether the multiplier win `times` multiplies the win `w` (section 9: `Win.over`, () = all)."""
+    """Whether the multiplier win `times` multiplies the win `w` (section 9: `Win.over`, () = all; a
+    puzzle's codes cover its legend's wins, `how` "match", never a bonus word's of the same code)."""
     return w.how != TICKET and (not times.over or any(
-        w.area == area and (codes is None or w.prize.code in codes) for area, codes in times.over))
+        w.area == area and (codes is None or (w.how == "match" and w.prize.code in codes))
+        for area, codes in times.over))
 
 
 def ticket_cents(wins: Sequence[Win]) -> int:

@@ -177,10 +177,11 @@ def _scope(play: dict) -> list | None:
 
 
 def _covered(play: dict, win: Win) -> bool:
-    """Section 9: a win of a named area, or of a named crossword grid's legend; every win without it."""
+    """Section 9: a win of a named area, or a legend win of a named crossword grid (never a bonus word's
+    of the same code); every win without it."""
     scope = _scope(play)
     if scope is None:
         return True
     areas = {a["id"]: a for a in play["areas"]}
-    return any(t["area"] == win[0] and ("grid" not in t or any(
+    return any(t["area"] == win[0] and ("grid" not in t or win[1] == "match" and any(
         x["prize"] == win[3] for x in areas[win[0]]["legends"][t["grid"] - 1])) for t in scope)

@@ -55,8 +55,8 @@ def covers(areas: dict[str, dict[str, Any]], box: dict[str, Any], win: dict[str,
         if t["area"] == win["area"]:
             if "grid" not in t:
                 return True
-            legend = areas[t["area"]]["legends"][t["grid"] - 1]
-            return any(x.get("prize") == win["prize"] for x in legend)
+            legend = areas[t["area"]]["legends"][t["grid"] - 1]  # its legend's wins, never a bonus word's
+            return win["how"] == "match" and any(x.get("prize") == win["prize"] for x in legend)
     return False
 
 

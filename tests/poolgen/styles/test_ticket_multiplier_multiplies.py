@@ -5,7 +5,7 @@ names what the box multiplies."""
 
 from __future__ import annotations
 
-from poolgen.game.multiplied import ticket_cents
+from poolgen.game.multiplied import covered, ticket_cents, ticket_problem
 from poolgen.game.play import Win
 from poolgen.loader import load_spec
 from tests.support import ROOT
@@ -49,3 +49,18 @@ def test_the_proof_names_what_the_box_multiplies():
     assert title == "PRIZE MULTIPLIER: MULTIPLY PRIZES WON IN xw PUZZLE 3"
     assert box.module.explain("mult", box.params, row)[0] == [
         "mult, spot 1: 3X (TRIPLE) revealed: every prize won in xw PUZZLE 3 is paid 3 times."]
+
+
+def test_a_bonus_words_win_is_not_puzzle_3s_even_when_its_prize_is_one_puzzle_3s_legend_lists():
+    """Section 9: `grid` covers that puzzle's legend wins (`how` "match"); a bonus word is no puzzle's, and
+    its win is not covered even when its prize is a code the legend lists (crossword.md section 9 lets
+    the two boxes show one code): a bonus $10 of code C10 beside a 2X is paid $10, not $20."""
+    game, _ = _box()
+    w20 = game.play.wins["w20"]
+    doubled = next(w for w in w20 if w.how == "ticket")
+    puzzle_3 = next(w for w in w20 if w.how != "ticket")
+    bonus = Win("xw", "bonus", 1, puzzle_3.prize)
+    assert (covered(doubled, puzzle_3), covered(doubled, bonus)) == (True, False)
+    assert ticket_cents((bonus, puzzle_3, doubled)) == 1000 + 2 * 1000
+    assert ticket_problem((bonus, doubled)) == ("a multiplier and no win in what it multiplies: nothing to "
+                                                "multiply")

@@ -91,6 +91,44 @@ def test_both_readers_price_a_tier_by_what_the_box_covers(tmp_path, prize, said)
     assert (loader and loader.split(": ")[0], audit and audit.split(": ")[0]) == (said, said), (loader, audit)
 
 
+def _bonus_c10() -> dict[str, Any]:
+    """The shipped spec with its bonus word paying the code C10 of PUZZLE 3's legend (crossword.md section 9:
+    a bonus word's prize may be a symbol a legend also lists), the INSTANT WORD's tier w75 winning it."""
+    doc = _doc()
+    doc["areas"][0]["bonus"]["prize"] = "C10"
+    doc["symbols"] = [s for s in doc["symbols"] if s["code"] != "I75"]
+    assert doc["tiers"][7]["id"] == "w75"
+    doc["tiers"][7]["wins"] = [{"area": "xw", "prize": "C10", "how": "bonus"}]
+    return doc
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    ([], None),
+    ([{"area": "mult", "prize": "2X", "how": "ticket"}],
+     "tiers[7].wins: a multiplier and no win in what it multiplies: nothing to multiply"),
+])
+def test_a_bonus_words_win_of_a_puzzle_3_code_is_no_puzzle_3_win_to_both_readers(tmp_path, extra, said):
+    """ticket_multiplier.md section 9: `grid` covers the puzzle's legend (`match`) wins; the bonus word's
+    win is not covered whatever its code, so a tier of it and a 2X has nothing to multiply."""
+    doc = _bonus_c10()
+    doc["tiers"][7]["wins"] += extra
+    assert _both(tmp_path / "g.toml", doc) == (said, said)
+
+
+@pytest.mark.parametrize(("prize", "said"), [
+    ("30.00", None),  # the bonus word's $10 + 2 x PUZZLE 3's $10
+    ("40.00", "tiers[15].prize"),  # 2 x ($10 + $10): the bonus word's prize doubled too
+])
+def test_both_readers_price_a_bonus_words_win_unmultiplied_beside_a_puzzle_3_win(tmp_path, prize, said):
+    doc = _bonus_c10()
+    doc["play"]["max_wins"] = 2
+    doc["tiers"].append({"id": "bp3", "prize": prize, "count": 1, "wins": [
+        {"area": "xw", "prize": "C10", "how": "bonus"}, {"area": "xw", "prize": "C10", "how": "match"},
+        {"area": "mult", "prize": "2X", "how": "ticket"}]})
+    loader, audit = _both(tmp_path / "g.toml", doc)
+    assert (loader and loader.split(": ")[0], audit and audit.split(": ")[0]) == (said, said), (loader, audit)
+
+
 SWEPT = [path for path in spec_paths(_doc()["areas"][BOX], ("areas", BOX))]
 
 
