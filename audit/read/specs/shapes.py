@@ -16,6 +16,7 @@ from typing import Any
 
 from audit.errors import UnusableInput
 from audit.read.game_number import MAX_GAME_NUMBER
+from audit.read.limits import MAX_TICKET_SPOTS
 from audit.read.specs.area_fields import refuse_unfit_area
 from audit.read.specs.duel_play import refuse_misshapen_duel
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
@@ -161,6 +162,9 @@ def _area_fields(doc: dict[str, Any], area: dict[str, Any], where: str,
                 raise UnusableInput(f"{where}.{key}: must be a whole number, not {value!r}")
             if value < least:
                 raise UnusableInput(f"{where}.{key}: must be at least {least}, got {value}")
+    if type(area.get("spots")) is int and area["spots"] > MAX_TICKET_SPOTS:
+        raise UnusableInput(f"{where}.spots: {area['spots']:,} spots; a ticket has at most "
+                            f"{MAX_TICKET_SPOTS:,}")
     groups = {s.get("group") for s in doc.get("symbols", []) if isinstance(s, dict)} \
         if isinstance(doc.get("symbols"), list) else set()
     for key in GROUP_ROLES:
