@@ -119,8 +119,9 @@ def read_printed(doc: dict[str, Any], file: str, sha256: str) -> SpecExpectation
         counts = []
         for i, t in enumerate(doc["tiers"]):
             if t["count"] * tickets % basis and not split:
+                even = " (printed.split = \"even\" spreads it)" if sales["counts_per"] == "order" else ""
                 raise UnusableInput(f"tiers[{i}].count: {t['count']} winners per {sales['counts_per']} do "
-                                    f"not scale exactly to a pool of {tickets}")
+                                    f"not scale exactly to a pool of {tickets}{even}")
             counts.append(t["count"] * tickets // basis)
         most = sum(-(-t["count"] * tickets // basis) for t in doc["tiers"])  # every share rounded up
         if most > tickets:
