@@ -18,6 +18,7 @@ from typing import Any
 from audit.errors import UnusableInput
 from audit.read.specs.area_lists import refuse_unshaped_lists
 from audit.read.specs.known import AREA_FIELDS, GROUP_ROLES
+from audit.read.specs.labels import refuse_label_count
 from audit.read.specs.multiplies import refuse_multiplies
 
 __all__ = ["refuse_unfit_area"]
@@ -58,6 +59,9 @@ _RULES: dict[str, list[tuple[Any, ...]]] = {
 }
 _SAID = {"reach": '"at_least" or "exactly"', "ties": '"win" or "lose"', "deal": '"five" or "hold_em"',
          "dealer": '"each" or "shared"'}
+
+
+_ARROWS = ("UP", "RIGHT", "DOWN", "LEFT")  # docs/styles/maze.md, section 2: a maze's arrows, in order
 
 
 def _fail(field: str, why: str) -> UnusableInput:
@@ -295,6 +299,8 @@ def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     if style == "crossword" and any(len(str(s.get("code"))) != 1 or not "A" <= str(s.get("code")) <= "Z"
                                     for s in _group(doc, area["alphabet"])):
         raise _fail(f"{where}.alphabet", "the letters' codes are the capital letters A to Z")
+    if style == "maze" and [s.get("code") for s in _group(doc, area["arrows"])] != list(_ARROWS):
+        raise _fail(f"{where}.arrows", f"the 4 arrows, codes {', '.join(_ARROWS)} in that order")
     if style == "crossword" and area["letters"] > len(_group(doc, area["alphabet"])):
         raise _fail(f"{where}.letters", f"must be at most {len(_group(doc, area['alphabet']))}, got "
                                         f"{area['letters']}")
@@ -352,3 +358,4 @@ def refuse_unfit_area(doc: dict[str, Any], area: dict[str, Any], where: str, ear
     _together(doc, area, where)
     refuse_unshaped_lists(doc, area, where)
     _check(area, where, ("per_row", "whole", 1, 32, _OPTIONAL))  # docs/new-game.md (f): proofs only
+    refuse_label_count(area, where)  # then its labels, one a section (labels.py)
