@@ -14,9 +14,9 @@ import polars as pl
 from audit.styles.interface import HOWS, Reasons, Slot, int_columns
 
 
-def _whole_list(value: object, length: int | None, low: int) -> bool:
-    return (isinstance(value, list) and (length is None or len(value) == length) and len(value) > 0
-            and all(type(v) is int and low <= v <= 21 for v in value))
+def _whole_list(value: object, length: int, low: int, high: int) -> bool:
+    return (isinstance(value, list) and len(value) == length
+            and all(type(v) is int and low <= v <= high for v in value))
 
 
 def _codes(value: object, least: int) -> bool:
@@ -36,8 +36,8 @@ def evaluate(table: pl.DataFrame, area: dict[str, Any], reasons: Reasons) -> lis
     prizes = area.get("prizes")
     if not (type(hands) is int and 1 <= hands <= 16 and type(k) is int and 1 <= k <= 3
             and _codes(numbers, 2) and _codes(dealer, 1) and isinstance(numbers, list)
-            and isinstance(dealer, list) and _whole_list(area.get("points"), len(numbers), 1)
-            and _whole_list(area.get("dealer_points"), len(dealer), 0)
+            and isinstance(dealer, list) and _whole_list(area.get("points"), len(numbers), 1, 99)
+            and _whole_list(area.get("dealer_points"), len(dealer), 0, 21)
             and isinstance(prizes, list) and prizes
             and all(isinstance(p, dict) and type(p.get("cents")) is int for p in prizes)):
         raise ValueError(f"manifest play entry: area {aid!r}: hands, hand_cards, numbers, points, "

@@ -65,7 +65,7 @@ class Params:
 
 
 def _points(ctx: AreaReading, table: Mapping[str, Any], where: str, key: str, group: tuple[Symbol, ...],
-            name: str, low: int) -> tuple[int, ...]:
+            name: str, low: int, high: int) -> tuple[int, ...]:
     r = ctx.r
     raw = r.get(table, key, where, list)
     if not all(type(v) is int for v in raw):
@@ -74,8 +74,8 @@ def _points(ctx: AreaReading, table: Mapping[str, Any], where: str, key: str, gr
         raise r.fail(f"{where}.{key}", f"{len(group)} numbers for the {len(group)} symbols of {name!r}, "
                                        f"not {len(raw)}")
     for i, v in enumerate(raw):
-        if not low <= v <= 21:
-            raise r.fail(f"{where}.{key}[{i}]", f"{low}..21, not {v}")
+        if not low <= v <= high:
+            raise r.fail(f"{where}.{key}[{i}]", f"{low}..{high}, not {v}")
     return tuple(raw)
 
 
@@ -86,12 +86,12 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
     numbers = ctx.group(table, "numbers", where, "numbers")
     if len(numbers) < 2:
         raise r.fail(f"{where}.numbers", "at least 2 numbers: a hand must be able to win and to lose")
-    points = _points(ctx, table, where, "points", numbers, str(table["numbers"]), 1)
+    points = _points(ctx, table, where, "points", numbers, str(table["numbers"]), 1, 99)
     if len(numbers) ** k > MOST_HANDS:
         raise r.fail(f"{where}.hand_cards", f"{len(numbers)} symbols in {k} spots make "
                                             f"{len(numbers) ** k} hands; at most {MOST_HANDS}")
     dealer = ctx.group(table, "dealer_totals", where, "numbers")
-    dealer_points = _points(ctx, table, where, "dealer_points", dealer, str(table["dealer_totals"]), 0)
+    dealer_points = _points(ctx, table, where, "dealer_points", dealer, str(table["dealer_totals"]), 0, 21)
     prizes = ctx.group(table, "prizes", where, "prizes")
     if max(len(numbers), len(dealer), len(prizes)) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")

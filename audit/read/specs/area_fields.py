@@ -291,7 +291,7 @@ def _line_symbols(doc: dict[str, Any], area: dict[str, Any], where: str, picture
 def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
     """docs/styles/blackjack.md, section 2: `points` and `dealer_points` one whole number a symbol of
     their group, in range; at most 4096 hands a HAND can show."""
-    for key, group, low in (("points", "numbers", 1), ("dealer_points", "dealer_totals", 0)):
+    for key, group, low, high in (("points", "numbers", 1, 99), ("dealer_points", "dealer_totals", 0, 21)):
         size, raw = len(_group(doc, area[group])), area[key]
         if not isinstance(raw, list) or not all(type(v) is int for v in raw):
             raise _fail(f"{where}.{key}", f"a list of whole numbers, one per symbol of the group "
@@ -300,8 +300,8 @@ def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
             raise _fail(f"{where}.{key}", f"{size} numbers for the {size} symbols of {area[group]!r}, "
                                           f"not {len(raw)}")
         for i, v in enumerate(raw):
-            if not low <= v <= 21:
-                raise _fail(f"{where}.{key}[{i}]", f"{low}..21, not {v}")
+            if not low <= v <= high:
+                raise _fail(f"{where}.{key}[{i}]", f"{low}..{high}, not {v}")
         if key == "points" and size ** area["hand_cards"] > 4096:
             raise _fail(f"{where}.hand_cards", f"{size} symbols in {area['hand_cards']} spots make "
                                                f"{size ** area['hand_cards']} hands; at most 4096")
