@@ -92,6 +92,9 @@ def read_area(ctx: AreaReading, table: Mapping[str, Any], where: str) -> Params:
                                             f"{len(numbers) ** k} hands; at most {MOST_HANDS}")
     dealer = ctx.group(table, "dealer_totals", where, "numbers")
     dealer_points = _points(ctx, table, where, "dealer_points", dealer, str(table["dealer_totals"]), 0, 21)
+    if not any(Params(hands, k, numbers, points, dealer, dealer_points, ()).weights(0)):
+        raise r.fail(f"{where}.dealer_points", f"no DEALER'S TOTAL lets all {hands} hands lose: a ticket "
+                                               "that wins nothing here needs one")
     prizes = ctx.group(table, "prizes", where, "prizes")
     if max(len(numbers), len(dealer), len(prizes)) > 255:
         raise r.fail(where, "more than 255 symbols do not fit a uint8 code")

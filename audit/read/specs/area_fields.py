@@ -305,6 +305,10 @@ def _blackjack(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:
         if key == "points" and size ** area["hand_cards"] > 4096:
             raise _fail(f"{where}.hand_cards", f"{size} symbols in {area['hand_cards']} spots make "
                                                f"{size ** area['hand_cards']} hands; at most 4096")
+    k, points, dealer = area["hand_cards"], area["points"], area["dealer_points"]
+    if not (dealer and (k * max(points) > 21 or k * min(points) <= max(dealer))):  # a hand over 21, or low
+        raise _fail(f"{where}.dealer_points", f"no DEALER'S TOTAL lets all {area['hands']} hands lose: a "
+                                              "ticket that wins nothing here needs one")
 
 
 def _together(doc: dict[str, Any], area: dict[str, Any], where: str) -> None:

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
+from audit.errors import UnusableInput
+from audit.read.specs import read_spec
 from poolgen.loader import load_spec
 from poolgen.rng import derive_stream, permutation
 from tests.support import SEED_A
@@ -102,19 +104,28 @@ def test_every_ticket_of_the_example_wins_exactly_its_tiers_hands():
     ({"points": [5, 10, 100]}, "areas[0].points[2]: 1..99, not 100"),
     ({"dealer_points": [15, 22, 0]}, "areas[0].dealer_points[1]: 0..21, not 22"),
     ({"dealer_points": [15, 20, -1]}, "areas[0].dealer_points[2]: 0..21, not -1"),
+    ({"dealer_points": [0, 0, 0], "points": [5, 6, 7]},  # every hand 10..14 beats a BUST
+     "areas[0].dealer_points: no DEALER'S TOTAL lets all 2 hands lose: a ticket that wins nothing here "
+     "needs one"),
 ])
-def test_areas_it_cannot_lay_out_are_refused_in_one_line(tmp_path, change, message):
+def test_areas_it_cannot_lay_out_are_refused_in_one_line_by_check_and_by_audits_reader(tmp_path, change,
+                                                                                       message):
     (tmp_path / "g.toml").write_text(dumps(_doc(**change)))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen", f"g.toml: {message}")
+    with pytest.raises(UnusableInput) as caught:
+        read_spec(tmp_path / "g.toml")
+    assert str(caught.value) == f"{tmp_path / 'g.toml'}: {message}"
 
 
-def test_more_hands_than_a_hand_can_show_are_refused(tmp_path):
+def test_more_hands_than_a_hand_can_show_are_refused_by_check_and_by_audits_reader(tmp_path):
     doc = _doc(hand_cards=3)
     doc["symbols"] += [{"group": "card", "code": f"c{c}", "symbol": f"c{c}"} for c in range(2, 16)]
     doc["areas"][0]["points"] = POINTS + list(range(2, 16))
     (tmp_path / "g.toml").write_text(dumps(doc))
     one_line(invoke("check", tmp_path / "g.toml"), "poolgen",
              "g.toml: areas[0].hand_cards: 17 symbols in 3 spots make 4913 hands; at most 4096")
+    with pytest.raises(UnusableInput, match=r"areas\[0\]\.hand_cards: 17 symbols in 3 spots make 4913 hands"):
+        read_spec(tmp_path / "g.toml")
 
 
 def test_a_tier_no_dealers_total_lets_win_as_many_hands_is_refused(tmp_path):
