@@ -20,7 +20,8 @@ def games(draw) -> dict:
     hands = draw(st.integers(1, 4))
     size = draw(st.integers(2, 5))
     numbers = [{"group": "card", "code": f"C{i}", "symbol": f"c{i}"} for i in range(size)]
-    dealers = [{"group": "dealer", "code": f"D{i}", "symbol": f"d{i}"} for i in range(draw(st.integers(1, 3)))]
+    dealers = [{"group": "dealer", "code": f"D{i}", "symbol": f"d{i}"}
+               for i in range(draw(st.integers(1, 3)))]
     prizes = [{"group": "pz", "code": f"Z{i}", "symbol": f"${i + 1}", "value": f"{i + 1}.00"}
               for i in range(draw(st.integers(1, 3)))]
     area = {"id": "bj", "style": "blackjack", "hands": hands, "hand_cards": draw(st.integers(1, 3)),
