@@ -261,6 +261,7 @@ class PrintSettings:
 ENTRY_KEYS: dict[str, frozenset[str]] = {style: frozenset(keys.split()) for style, keys in {
     "add_up": "games spots numbers target reach prizes",
     "bingo": "numbers cards free calls patterns prizes",
+    "blackjack": "hands hand_cards numbers points dealer_totals dealer_points prizes",
     "bonus_reveal": "spots prizes pictures most_alike",
     "cards": "games deck ranking prizes ties deal dealer",
     "poker_hand": "deck ranking chart prizes joker five_of_a_kind joker_multiplier",
