@@ -74,6 +74,7 @@ def test_the_lab_counts_section_9s_pair_lines_as_printed(counted):
         plain = line[0] - line[1], line[0], line[1], line[1] // 252, none[0], none[1], none[1] // 252
         assert (plain, line[1] % 252, none[1] % 252) == (PAIR_LINES[name], 0, 0)
         assert sum(n for n, _ in got.values()) == 2869685
+    assert counted["tens"]["none"][0] - counted["tens"]["none"][1] == 1978380  # 52 cards: none
 
 
 def test_each_pair_rank_is_84480_hands_and_the_joker_pairs_the_top_of_674_sets():
